@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { Decision, ErrorRecord, ErrorResolution, HistoryEntry, ReviewerFeedback, TestState, UsageMetrics } from './records.js';
+import { SessionSnapshot } from './snapshot.js';
+import { CheckpointRef, Issue, SnapshotTrigger, TaskSpec, TaskStatus } from './workflow.js';
+
+/**
+ * Every fact Baton records is one of these events, named `noun.past_tense_verb` everywhere (database, JSONL,
+ * WebSocket). `seq` numbers a workflow's events 1, 2, 3... without gaps.
+ */
+export const EVENT_SCHEMA_VERSION = 1;
+
+const Envelope = z.object({
+  v: z.literal(EVENT_SCHEMA_VERSION),
+  workflow_id: z.string(),
+  seq: z.number().int().positive(),
+  at: z.string(),
+  /** Who caused it: `user`, `orchestrator`, `session-<n>`, `executor-<id>`. */
+  actor: z.string(),
+  session_number: z.number().int().positive().nullable(),
+  task_id: z.string().nullable(),
+});
+
+const ev = <T extends string, D extends z.ZodType>(type: T, data: D) =>
+  Envelope.extend({ type: z.literal(type), data });
+
+const reason = z.object({ reason: z.string().nullable() });
+const empty = z.object({});
+
+export const BatonEvent = z.discriminatedUnion('type', [
+  ev(
+    'workflow.created',
+    z.object({
+      title: z.string(),
+      issue: Issue.nullable(),
+      worktree: z.string(),
+      plan: z.string(),
+      tasks: z.array(TaskSpec),
+      git_start: z.object({ branch: z.string().nullable(), commit: z.string().nullable() }).nullable(),
+    }),
+  ),
+  ev('workflow.started', empty),
+  ev('workflow.pause_requested', z.object({ reason: z.string().nullable(), trigger: SnapshotTrigger })),
+  ev(
+    'workflow.paused',
+    z.object({
+      reason: z.string().nullable(),
+      trigger: SnapshotTrigger,
+      forced: z.boolean(),
+      snapshot_id: z.string(),
+      warning: z.string().nullable(),
+    }),
+  ),
+  ev(
+    'workflow.resumed',
+    z.object({ from_snapshot_id: z.string().nullable(), warnings: z.array(z.string()) }),
+  ),
+  ev('workflow.interrupted', z.object({ reason: z.string(), snapshot_id: z.string().nullable() })),
+  ev('workflow.blocked', reason),
+  ev('workflow.unblocked', empty),
+  ev('workflow.completed', empty),
+  ev('workflow.failed', reason),
+  ev('workflow.cancelled', reason),
+  ev(
+    'workflow.recovered',
+    z.object({
+      option: z.enum(['checkpoint', 'live_state', 'fresh']),
+      checkpoint: z.string().nullable(),
+      task_statuses: z.record(z.string(), TaskStatus),
+    }),
+  ),
+  ev('session.started', z.object({ origin: z.enum(['create', 'resume', 'recover']) })),
+  ev('session.ended', z.object({ reason: z.string(), snapshot_id: z.string().nullable() })),
+  ev('task.started', empty),
+  ev('task.completed', z.object({ summary: z.string().nullable() })),
+  ev('task.failed', reason),
+  ev('task.blocked', reason),
+  ev('task.unblocked', empty),
+  ev('task.skipped', reason),
+  ev('decision.recorded', z.object({ decision: Decision })),
+  ev('error.recorded', z.object({ error: ErrorRecord })),
+  ev(
+    'error.resolved',
+    z.object({ error_id: z.string(), resolution: ErrorResolution, resolution_notes: z.string().nullable() }),
+  ),
+  ev('history.recorded', z.object({ entry: HistoryEntry })),
+  ev('feedback.recorded', z.object({ feedback: ReviewerFeedback })),
+  ev('feedback.addressed', z.object({ review_id: z.string() })),
+  ev('test_run.recorded', z.object({ test_state: TestState })),
+  ev('usage.recorded', z.object({ usage: UsageMetrics })),
+  ev('snapshot.taken', z.object({ snapshot: SessionSnapshot })),
+  ev('checkpoint.created', z.object({ checkpoint: CheckpointRef })),
+]);
+export type BatonEvent = z.infer<typeof BatonEvent>;
+export type EventType = BatonEvent['type'];
+export type EventOf<T extends EventType> = Extract<BatonEvent, { type: T }>;
+export const eventTypes = BatonEvent.options.map((o) => o.shape.type.value) as EventType[];
+
+/** An event as a command decides it: everything but the envelope fields the service fills in. */
+export type NewEvent = {
+  [T in EventType]: { type: T; data: EventOf<T>['data']; task_id?: string | null };
+}[EventType];

@@ -1,0 +1,6 @@
+export * from './events.js';
+export * from './git-state.js';
+export * from './records.js';
+export * from './snapshot.js';
+export * from './state.js';
+export * from './workflow.js';

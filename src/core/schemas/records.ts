@@ -1,0 +1,98 @@
+import { z } from 'zod';
+
+/** The records an agent session leaves behind (the Amelia design's models, every field kept). */
+
+export const decisionTypes = [
+  'approach',
+  'library',
+  'architecture',
+  'workaround',
+  'skip',
+  'clarification',
+] as const;
+export const DecisionType = z.enum(decisionTypes);
+
+export const Decision = z.object({
+  id: z.string(),
+  timestamp: z.string(),
+  task_id: z.string().nullable(),
+  decision_type: DecisionType,
+  description: z.string().min(1),
+  rationale: z.string(),
+  alternatives_considered: z.array(z.string()).nullable(),
+});
+export type Decision = z.infer<typeof Decision>;
+
+export const errorResolutions = ['fixed', 'workaround', 'deferred', 'unresolved'] as const;
+export const ErrorResolution = z.enum(errorResolutions);
+
+export const ErrorRecord = z.object({
+  id: z.string(),
+  timestamp: z.string(),
+  task_id: z.string().nullable(),
+  error_type: z.string().min(1),
+  error_message: z.string().min(1),
+  context: z.string().nullable(),
+  resolution: ErrorResolution,
+  resolution_notes: z.string().nullable(),
+});
+export type ErrorRecord = z.infer<typeof ErrorRecord>;
+
+export const ReviewerFeedback = z.object({
+  review_id: z.string(),
+  reviewer_persona: z.string().min(1),
+  timestamp: z.string(),
+  approved: z.boolean(),
+  severity: z.string(),
+  comments: z.array(z.string()),
+  addressed: z.boolean(),
+});
+export type ReviewerFeedback = z.infer<typeof ReviewerFeedback>;
+
+export const tddPhases = ['red', 'green', 'refactor', 'unknown'] as const;
+export const TddPhase = z.enum(tddPhases);
+
+export const TestState = z.object({
+  phase: TddPhase,
+  failing_tests: z.array(z.string()),
+  expected_failures: z.array(z.string()),
+  last_test_run_at: z.string().nullable(),
+  last_test_command: z.string().nullable(),
+  last_test_output_summary: z.string().nullable(),
+});
+export type TestState = z.infer<typeof TestState>;
+
+export const UsageMetrics = z.object({
+  tokens_used: z.number().int().nonnegative(),
+  tokens_remaining_estimate: z.number().int().nullable(),
+  context_utilization: z.number().min(0).max(1).nullable(),
+  llm_calls: z.number().int().nonnegative(),
+  tool_calls: z.number().int().nonnegative(),
+  cost_usd: z.number().nonnegative().nullable(),
+  session_duration_seconds: z.number().int().nonnegative(),
+  /** The model's context window the utilisation was measured against. */
+  context_window: z.number().int().positive().nullable(),
+});
+export type UsageMetrics = z.infer<typeof UsageMetrics>;
+
+/** One agent_history entry: a high-level line of what an agent did. */
+export const HistoryEntry = z.object({
+  id: z.string(),
+  timestamp: z.string(),
+  task_id: z.string().nullable(),
+  session_number: z.number().int().positive(),
+  text: z.string().min(1),
+  source: z.string().nullable(),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+export const emptyUsage = (): UsageMetrics => ({
+  tokens_used: 0,
+  tokens_remaining_estimate: null,
+  context_utilization: null,
+  llm_calls: 0,
+  tool_calls: 0,
+  cost_usd: null,
+  session_duration_seconds: 0,
+  context_window: null,
+});

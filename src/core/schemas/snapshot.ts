@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { GitState } from './git-state.js';
+import { Decision, ErrorRecord, ReviewerFeedback, TestState, UsageMetrics } from './records.js';
+import { Issue, SnapshotTrigger, Task } from './workflow.js';
+
+/**
+ * The SessionSnapshot of the Amelia design: the point-in-time state a later session resumes from.
+ * `decisions` and `errors` hold the recent ones (all unresolved errors always); the complete lists stay
+ * retrievable by `through_seq`, the last event the snapshot covers.
+ */
+export const SessionSnapshot = z.object({
+  schema_version: z.literal(1),
+  id: z.string(),
+  workflow_id: z.string(),
+  session_number: z.number().int().positive(),
+  created_at: z.string(),
+  trigger: SnapshotTrigger,
+  pause_reason: z.string().nullable(),
+  through_seq: z.number().int().nonnegative(),
+
+  issue: Issue.nullable(),
+  plan: z.string(),
+  tasks: z.array(Task),
+  current_task_id: z.string().nullable(),
+  next_task_id: z.string().nullable(),
+  tasks_completed: z.number().int().nonnegative(),
+  tasks_remaining: z.number().int().nonnegative(),
+
+  git_state: GitState.nullable(),
+  git_note: z.string().nullable(),
+
+  decisions: z.array(Decision),
+  decisions_total: z.number().int().nonnegative(),
+  errors: z.array(ErrorRecord),
+  errors_total: z.number().int().nonnegative(),
+  reviewer_feedback: z.array(ReviewerFeedback).nullable(),
+  test_state: TestState.nullable(),
+  usage: UsageMetrics,
+  recent_history: z.array(z.string()),
+  warnings: z.array(z.string()),
+});
+export type SessionSnapshot = z.infer<typeof SessionSnapshot>;
+
+export const SnapshotSummary = SessionSnapshot.pick({
+  id: true,
+  workflow_id: true,
+  session_number: true,
+  trigger: true,
+  created_at: true,
+  tasks_completed: true,
+  tasks_remaining: true,
+  pause_reason: true,
+  through_seq: true,
+});
+export type SnapshotSummary = z.infer<typeof SnapshotSummary>;
+
+export const summarizeSnapshot = (s: SessionSnapshot): SnapshotSummary => ({
+  id: s.id,
+  workflow_id: s.workflow_id,
+  session_number: s.session_number,
+  trigger: s.trigger,
+  created_at: s.created_at,
+  tasks_completed: s.tasks_completed,
+  tasks_remaining: s.tasks_remaining,
+  pause_reason: s.pause_reason,
+  through_seq: s.through_seq,
+});

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { Decision, ErrorRecord, HistoryEntry, ReviewerFeedback, TestState, UsageMetrics } from './records.js';
+import { CheckpointRef, Issue, SessionInfo, SnapshotTrigger, Task, WorkflowStatus } from './workflow.js';
+
+/** How many recent items of each unbounded record kind the folded state keeps (the rest is in the records). */
+export const RECENT_LIMIT = 20;
+
+export const PauseRequest = z.object({
+  requested_at: z.string(),
+  reason: z.string().nullable(),
+  trigger: SnapshotTrigger,
+});
+export type PauseRequest = z.infer<typeof PauseRequest>;
+
+/**
+ * The folded state of one workflow: what every event so far implies. Bounded in size whatever the history's
+ * length, so that loading it, deciding and storing it stay flat as a workflow grows.
+ */
+export const WorkflowState = z.object({
+  schema_version: z.literal(1),
+  id: z.string(),
+  version: z.number().int().nonnegative(),
+  title: z.string(),
+  issue: Issue.nullable(),
+  worktree: z.string(),
+  plan: z.string(),
+  status: WorkflowStatus,
+  pause_requested: z.boolean(),
+  pause_request: PauseRequest.nullable(),
+  paused_at: z.string().nullable(),
+  pause_reason: z.string().nullable(),
+  pause_trigger: SnapshotTrigger.nullable(),
+  interrupted_at: z.string().nullable(),
+  interrupt_reason: z.string().nullable(),
+  session_count: z.number().int().nonnegative(),
+  sessions: z.array(SessionInfo),
+  created_at: z.string(),
+  updated_at: z.string(),
+  started_at: z.string().nullable(),
+  ended_at: z.string().nullable(),
+  git_start: z.object({ branch: z.string().nullable(), commit: z.string().nullable() }).nullable(),
+  tasks: z.array(Task),
+  counts: z.object({
+    decisions: z.number().int().nonnegative(),
+    errors: z.number().int().nonnegative(),
+    history: z.number().int().nonnegative(),
+    feedback: z.number().int().nonnegative(),
+    test_runs: z.number().int().nonnegative(),
+    usage: z.number().int().nonnegative(),
+    snapshots: z.number().int().nonnegative(),
+  }),
+  recent_decisions: z.array(Decision),
+  open_errors: z.array(ErrorRecord),
+  recent_resolved_errors: z.array(ErrorRecord),
+  recent_history: z.array(HistoryEntry),
+  open_feedback: z.array(ReviewerFeedback),
+  test_state: TestState.nullable(),
+  usage: UsageMetrics,
+  checkpoints: z.array(CheckpointRef),
+  last_snapshot: z
+    .object({
+      id: z.string(),
+      trigger: SnapshotTrigger,
+      seq: z.number().int(),
+      created_at: z.string(),
+      session_number: z.number().int(),
+    })
+    .nullable(),
+  warnings: z.array(z.string()),
+});
+export type WorkflowState = z.infer<typeof WorkflowState>;

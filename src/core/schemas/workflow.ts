@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+export const workflowStatuses = [
+  'pending',
+  'in_progress',
+  'blocked',
+  'paused',
+  'interrupted',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
+export const WorkflowStatus = z.enum(workflowStatuses);
+export type WorkflowStatus = z.infer<typeof WorkflowStatus>;
+
+export const taskStatuses = ['pending', 'in_progress', 'done', 'failed', 'blocked', 'skipped'] as const;
+export const TaskStatus = z.enum(taskStatuses);
+export type TaskStatus = z.infer<typeof TaskStatus>;
+
+export const snapshotTriggers = ['pause', 'task_complete', 'exhaustion', 'timeout', 'crash', 'manual'] as const;
+export const SnapshotTrigger = z.enum(snapshotTriggers);
+export type SnapshotTrigger = z.infer<typeof SnapshotTrigger>;
+
+export const Issue = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+});
+export type Issue = z.infer<typeof Issue>;
+
+/** A task as declared when the workflow is created. */
+export const TaskSpec = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'task ids are letters, digits, ".", "_" or "-"'),
+  title: z.string().min(1).max(500),
+  description: z.string().max(20_000).default(''),
+  deps: z.array(z.string()).default([]),
+  /** Lane order: every task of a lower lane finishes before a higher lane starts (bootstrap before development). */
+  lane: z.number().int().min(0).default(0),
+});
+export type TaskSpec = z.infer<typeof TaskSpec>;
+export type TaskSpecInput = z.input<typeof TaskSpec>;
+
+/** A task with its status derived from events. */
+export const Task = TaskSpec.extend({
+  status: TaskStatus,
+  started_at: z.string().nullable(),
+  ended_at: z.string().nullable(),
+  session_number: z.number().int().nullable(),
+  note: z.string().nullable(),
+});
+export type Task = z.infer<typeof Task>;
+
+export const SessionInfo = z.object({
+  number: z.number().int().positive(),
+  started_at: z.string(),
+  ended_at: z.string().nullable(),
+  /** Why this session began: the workflow was created, resumed, or recovered. */
+  origin: z.enum(['create', 'resume', 'recover']),
+  /** Why it ended (the trigger of the snapshot that closed it), null while it runs. */
+  end_reason: z.string().nullable(),
+  snapshot_id: z.string().nullable(),
+  tasks_done: z.number().int().nonnegative(),
+});
+export type SessionInfo = z.infer<typeof SessionInfo>;
+
+export const CheckpointRef = z.object({
+  name: z.string(),
+  number: z.number().int().positive(),
+  snapshot_id: z.string(),
+  commit: z.string().nullable(),
+  branch: z.string().nullable(),
+  created_at: z.string(),
+  seq: z.number().int().nonnegative(),
+});
+export type CheckpointRef = z.infer<typeof CheckpointRef>;
