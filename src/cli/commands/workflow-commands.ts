@@ -1,0 +1,153 @@
+import type { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import { invalidInput, parseDuration, TaskSpec, workflowStatuses, type WorkflowStatus } from '../../core/index.js';
+import type { WorkflowView } from '../../client/views.js';
+import { action, workflowOption } from '../action.js';
+import { collect, oneOf, parseTaskSpec } from '../parse.js';
+import type { Runtime } from '../runtime.js';
+import { table } from '../output.js';
+
+const describe = (w: WorkflowView) =>
+  [
+    `${w.id}  ${w.title}`,
+    `  status: ${w.status}${w.pause_requested ? ' (pause requested)' : ''}   sessions: ${w.session_count}   tasks: ${w.counts.done}/${w.counts.total} done`,
+    `  worktree: ${w.worktree}`,
+    ...w.tasks.map((t) => `  [${t.status === 'done' ? 'x' : t.status === 'in_progress' ? '>' : ' '}] ${t.id} ${t.title} (${t.status})${t.deps.length ? ` after ${t.deps.join(', ')}` : ''}`),
+  ].join('\n');
+
+function readTasksFile(path: string) {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw invalidInput(`cannot read --tasks-file ${path}: ${(e as Error).message}`);
+  }
+  const list = Array.isArray(raw) ? raw : (raw as { tasks?: unknown })?.tasks;
+  if (!Array.isArray(list)) throw invalidInput(`--tasks-file ${path} must hold a JSON array of tasks (or {"tasks": [...]})`);
+  return list.map((t, i) => {
+    const parsed = TaskSpec.safeParse(t);
+    if (!parsed.success) throw invalidInput(`--tasks-file ${path}: task ${i + 1}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+    return parsed.data;
+  });
+}
+
+export function registerWorkflowCommands(program: Command, rt: Runtime) {
+  program
+    .command('create')
+    .description('create a workflow in the current worktree')
+    .requiredOption('--title <title>', 'what the workflow is about')
+    .option('--task <ID:Title[:DEP,DEP]>', 'a task (repeatable)', collect, [])
+    .option('--tasks-file <path>', 'tasks as JSON: [{"id","title","description","deps","lane"}]')
+    .option('--issue-id <id>', 'the issue id')
+    .option('--issue-title <title>', 'the issue title (default: --title)')
+    .option('--issue-description <text>', 'the issue text')
+    .option('--plan <path>', 'a markdown plan file')
+    .option('--plan-text <markdown>', 'the plan as text')
+    .action(
+      action(rt, async ({ client, print }, o: Record<string, string | string[] | undefined>) => {
+        const tasks = [...(o.task as string[]).map(parseTaskSpec), ...(o.tasksFile ? readTasksFile(o.tasksFile as string) : [])];
+        let plan = (o.planText as string | undefined) ?? '';
+        if (o.plan) {
+          try {
+            plan = readFileSync(o.plan as string, 'utf8');
+          } catch (e) {
+            throw invalidInput(`cannot read --plan ${o.plan}: ${(e as Error).message}`);
+          }
+        }
+        const issue = o.issueId || o.issueDescription
+          ? { id: (o.issueId as string) ?? '', title: (o.issueTitle as string) ?? (o.title as string), description: (o.issueDescription as string) ?? '' }
+          : null;
+        const w = await client.create({ title: o.title as string, tasks, issue, plan, cwd: rt.cwd });
+        print({ id: w.id, workflow: w }, () => `created ${describe(w)}`);
+      }),
+    );
+
+  program
+    .command('list')
+    .description('list workflows')
+    .option('--status <status>', `only these statuses (comma separated: ${workflowStatuses.join(', ')})`)
+    .option('--here', 'only workflows of the current worktree')
+    .action(
+      action(rt, async ({ client, print }, o: { status?: string; here?: boolean }) => {
+        const status = o.status?.split(',').map((s) => oneOf(s.trim(), workflowStatuses, '--status')) as WorkflowStatus[] | undefined;
+        const all = await client.list({ ...(status ? { status } : {}) });
+        const here = o.here ? (await client.get({ cwd: rt.cwd }).catch(() => null))?.worktree : undefined;
+        const list = here ? all.filter((w) => w.worktree === here) : all;
+        print({ workflows: list }, () =>
+          list.length
+            ? table(['ID', 'STATUS', 'STEP', 'TITLE', 'WORKTREE'], list.map((w) => [w.id, w.status, `${w.counts.done}/${w.counts.total}`, w.title, w.worktree]))
+            : 'no workflows',
+        );
+      }),
+    );
+
+  program
+    .command('show')
+    .description('show one workflow')
+    .option(...workflowOption)
+    .action(
+      action(rt, async ({ client, print, rt }, o: { workflow?: string }) => {
+        const w = await client.get(rt.ref(o.workflow));
+        print({ workflow: w }, () => describe(w));
+      }),
+    );
+
+  program
+    .command('sessions')
+    .description('resumable and finished workflows (the Go Team sessions table)')
+    .action(
+      action(rt, async ({ client, print }) => {
+        const rows = (await client.sessions()) as { id: string; topic: string; step: string; status: string; resumable: boolean; sessions: number; updated_at: string }[];
+        const order = (r: (typeof rows)[number]) => (r.resumable ? 0 : r.status === 'in_progress' ? 1 : 2);
+        rows.sort((a, b) => order(a) - order(b));
+        print({ sessions: rows }, () => {
+          if (!rows.length) return 'no workflows yet; create one with `baton create`';
+          const resumable = rows.filter((r) => r.resumable).length;
+          const head = resumable ? `${resumable} workflow${resumable > 1 ? 's' : ''} can be resumed (baton resume -w <id>)\n\n` : '';
+          return head + table(['#', 'WORKFLOW', 'TOPIC', 'STEP', 'STATUS', 'RESUMABLE', 'SESSIONS', 'UPDATED'],
+            rows.map((r, i) => [i + 1, r.id, r.topic, r.step, r.status, r.resumable ? 'yes' : 'no', r.sessions, r.updated_at]));
+        });
+      }),
+    );
+
+  program
+    .command('abandon [id]')
+    .description('mark a workflow abandoned: cancelled, never offered for resume again')
+    .option(...workflowOption)
+    .option('--reason <text>', 'why')
+    .action(
+      action(rt, async ({ client, print, rt }, id: string | undefined, o: { workflow?: string; reason?: string }) => {
+        const w = await client.abandon(rt.ref(id ?? o.workflow), o.reason ?? null);
+        print({ workflow: w }, () => `abandoned ${w.id} (${w.status})`);
+      }),
+    );
+
+  program
+    .command('cleanup')
+    .description('delete finished workflows (completed, failed, cancelled) not touched for a while')
+    .requiredOption('--older-than <duration>', 'e.g. 30d, 12h')
+    .option('--dry-run', 'only list what would be removed')
+    .action(
+      action(rt, async ({ client, print }, o: { olderThan: string; dryRun?: boolean }) => {
+        const r = (await client.cleanup({ olderThanMs: parseDuration(o.olderThan, '--older-than'), dryRun: o.dryRun === true })) as {
+          removed: { id: string; title: string; status: string }[];
+        };
+        print(r, () =>
+          r.removed.length
+            ? `${o.dryRun ? 'would remove' : 'removed'} ${r.removed.length} workflow(s):\n${r.removed.map((w) => `  ${w.id} ${w.status} ${w.title}`).join('\n')}`
+            : 'nothing to clean up',
+        );
+      }),
+    );
+
+  program
+    .command('rebuild')
+    .description('recompute the query tables from the event log')
+    .option(...workflowOption)
+    .action(
+      action(rt, async ({ client, print }, o: { workflow?: string }) => {
+        const r = await client.rebuild(o.workflow);
+        print(r, () => `rebuilt ${r.workflows} workflow(s) from ${r.events} events`);
+      }),
+    );
+}

@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import { LocalClient } from '../client/local-client.js';
+import type { BatonClient, Ref } from '../client/baton-client.js';
+import { loadSettings, type Settings } from '../config/settings.js';
+import * as git from '../git/git.js';
+import { BatonService } from '../service/index.js';
+import { openStore } from '../storage/open-store.js';
+import type { Io } from './output.js';
+
+export interface GlobalOptions {
+  json?: boolean;
+  debug?: boolean;
+  home?: string;
+  database?: string;
+  durability?: string;
+  pauseTimeout?: string;
+  staleAfter?: string;
+}
+
+/** What every command handler gets: its options, a client opened on first use, and where to print. */
+export class Runtime {
+  private client: BatonClient | null = null;
+
+  constructor(
+    readonly io: Io,
+    readonly cwd: string,
+    readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  globals(cmd: Command): GlobalOptions {
+    return cmd.optsWithGlobals<GlobalOptions>();
+  }
+
+  settings(g: GlobalOptions): Settings {
+    return loadSettings(
+      { home: g.home, database: g.database, durability: g.durability, pauseTimeout: g.pauseTimeout, staleAfter: g.staleAfter },
+      this.env,
+    );
+  }
+
+  async open(g: GlobalOptions): Promise<BatonClient> {
+    if (this.client) return this.client;
+    const settings = this.settings(g);
+    const store = await openStore({ database: settings.database, durability: settings.durability });
+    const service = new BatonService(store, git, { pauseTimeoutMs: settings.pauseTimeoutMs, staleAfterMs: settings.staleAfterMs });
+    this.client = new LocalClient(service, () => store.close());
+    return this.client;
+  }
+
+  ref(workflow: string | undefined): Ref {
+    return { workflowId: workflow, cwd: this.cwd };
+  }
+
+  async close(): Promise<void> {
+    await this.client?.close();
+    this.client = null;
+  }
+}

@@ -1,0 +1,157 @@
+import type { BatonService } from '../service/index.js';
+import { cleanup, rebuild } from '../service/index.js';
+import type { BatonClient, RecordInput, Ref, TaskAction } from './baton-client.js';
+import { workflowView } from './views.js';
+
+/** The in-process client: calls the service directly (the CLI without a server). */
+export class LocalClient implements BatonClient {
+  constructor(
+    readonly service: BatonService,
+    private readonly onClose: () => Promise<void> = async () => undefined,
+  ) {}
+
+  private ref(ref: Ref) {
+    return { workflowId: ref.workflowId, cwd: ref.cwd };
+  }
+
+  async create(input: Parameters<BatonService['create']>[0]) {
+    return workflowView(await this.service.create(input));
+  }
+
+  async list(filter: Parameters<BatonService['queries']['list']>[0] = {}) {
+    return (await this.service.queries.list(filter)).map(workflowView);
+  }
+
+  async get(ref: Ref) {
+    return workflowView(await this.service.resolve(this.ref(ref)));
+  }
+
+  async status(ref: Ref) {
+    return this.service.queries.status(await this.service.resolve(this.ref(ref)));
+  }
+
+  async task(ref: Ref, action: TaskAction, taskId: string, note: string | null = null) {
+    const r = this.ref(ref);
+    const s = this.service;
+    const out =
+      action === 'start'
+        ? await s.startTask(r, taskId)
+        : action === 'done'
+          ? await s.completeTask(r, taskId, note)
+          : action === 'fail'
+            ? await s.failTask(r, taskId, note)
+            : action === 'block'
+              ? await s.blockTask(r, taskId, note)
+              : action === 'unblock'
+                ? await s.unblockTask(r, taskId)
+                : await s.skipTask(r, taskId, note);
+    const task = out.state.tasks.find((t) => t.id === taskId);
+    const extra = out.result && typeof out.result === 'object' ? out.result : {};
+    return { workflow_id: out.state.id, workflow_status: out.state.status, ...extra, task };
+  }
+
+  async record(ref: Ref, input: RecordInput) {
+    const r = this.ref(ref);
+    const s = this.service;
+    const out =
+      input.kind === 'decision'
+        ? await s.recordDecision(r, input.decision)
+        : input.kind === 'error'
+          ? await s.recordError(r, input.error)
+          : input.kind === 'history'
+            ? await s.recordHistory(r, input.text, input.task_id, input.source)
+            : input.kind === 'test'
+              ? await s.recordTestRun(r, input.test)
+              : input.kind === 'usage'
+                ? await s.recordUsage(r, input.usage)
+                : await s.recordFeedback(r, input.feedback);
+    return { workflow_id: out.state.id, kind: input.kind, record: out.result };
+  }
+
+  async resolveError(ref: Ref, errorId: string, resolution: Parameters<BatonService['resolveError']>[2], notes: string | null) {
+    const out = await this.service.resolveError(this.ref(ref), errorId, resolution, notes);
+    return { workflow_id: out.state.id, error: out.result };
+  }
+
+  async addressFeedback(ref: Ref, reviewId: string) {
+    const out = await this.service.addressFeedback(this.ref(ref), reviewId);
+    return { workflow_id: out.state.id, review_id: reviewId, addressed: true };
+  }
+
+  async pause(ref: Ref, input: { reason?: string | null; force?: boolean }) {
+    const { result, state } = await this.service.pause(this.ref(ref), input);
+    return {
+      workflow_id: state.id,
+      outcome: result.outcome,
+      status: state.status,
+      snapshot_id: result.outcome === 'requested' ? null : result.snapshot_id,
+      waiting_for: result.outcome === 'requested' ? result.waiting_for : [],
+      warning: result.outcome === 'paused' ? result.warning : null,
+    };
+  }
+
+  resume(ref: Ref) {
+    return this.service.resume(this.ref(ref));
+  }
+
+  async context(ref: Ref) {
+    return this.service.queries.context(await this.service.resolve(this.ref(ref)));
+  }
+
+  async snapshots(ref: Ref) {
+    const s = await this.service.resolve(this.ref(ref));
+    return { workflow_id: s.id, snapshots: await this.service.queries.snapshots(s.id) };
+  }
+
+  async snapshot(ref: Ref, snapshotId: string) {
+    if (!ref.workflowId) return this.service.queries.findSnapshot(snapshotId);
+    return this.service.queries.snapshot(ref.workflowId, snapshotId);
+  }
+
+  async details(ref: Ref, snapshotId: string, category: Parameters<BatonService['queries']['details']>[1]) {
+    return this.service.queries.details(await this.snapshot(ref, snapshotId), category);
+  }
+
+  async checkpoint(ref: Ref, name: string) {
+    const out = await this.service.checkpoint(this.ref(ref), name);
+    return { workflow_id: out.state.id, checkpoint: out.result };
+  }
+
+  async checkpoints(ref: Ref) {
+    const s = await this.service.resolve(this.ref(ref));
+    return { workflow_id: s.id, checkpoints: s.checkpoints };
+  }
+
+  async recoveryOptions(ref: Ref) {
+    return this.service.queries.recoveryOptions(await this.service.resolve(this.ref(ref)));
+  }
+
+  async recover(ref: Ref, option: Parameters<BatonService['recover']>[1], checkpoint: string | null) {
+    return { ...(await this.service.recover(this.ref(ref), option, checkpoint)), option };
+  }
+
+  async interrupt(ref: Ref, reason: string) {
+    const out = await this.service.interrupt(this.ref(ref), reason);
+    return { workflow_id: out.state.id, status: out.state.status, snapshot_id: out.result.id };
+  }
+
+  async abandon(ref: Ref, reason: string | null) {
+    return workflowView((await this.service.abandon(this.ref(ref), reason)).state);
+  }
+
+  cleanup(input: { olderThanMs: number; dryRun: boolean }) {
+    return cleanup(this.service.store, input.olderThanMs, this.service.options.now?.() ?? new Date(), input.dryRun);
+  }
+
+  sessions() {
+    return this.service.queries.sessions();
+  }
+
+  rebuild(workflowId?: string) {
+    return rebuild(this.service.store, workflowId);
+  }
+
+  close() {
+    return this.onClose();
+  }
+}

@@ -1,0 +1,25 @@
+import { nextTask, taskCounts, type WorkflowState } from '../core/index.js';
+
+/** The public shape of a workflow: what list, get and create return. */
+export function workflowView(s: WorkflowState) {
+  const next = nextTask(s.tasks);
+  return {
+    id: s.id,
+    title: s.title,
+    issue: s.issue,
+    worktree: s.worktree,
+    status: s.status,
+    plan: s.plan,
+    pause_requested: s.pause_requested,
+    paused_at: s.paused_at,
+    pause_reason: s.pause_reason,
+    session_count: s.session_count,
+    version: s.version,
+    created_at: s.created_at,
+    updated_at: s.updated_at,
+    tasks: s.tasks.map((t) => ({ id: t.id, title: t.title, status: t.status, deps: t.deps, lane: t.lane })),
+    counts: taskCounts(s.tasks),
+    next_task: next ? { id: next.id, title: next.title } : null,
+  };
+}
+export type WorkflowView = ReturnType<typeof workflowView>;

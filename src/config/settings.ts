@@ -1,0 +1,78 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { invalidInput, parseDuration } from '../core/index.js';
+import type { Durability } from '../storage/store.js';
+
+/**
+ * Baton's settings, each resolved as: explicit option > environment variable > config file > default.
+ * The config file is `baton.config.json` in the worktree, else `$BATON_HOME/config.json`.
+ */
+export interface Settings {
+  home: string;
+  database: string;
+  durability: Durability;
+  pauseTimeoutMs: number;
+  staleAfterMs: number;
+}
+
+export type SettingOptions = Partial<Record<'home' | 'database' | 'durability' | 'pauseTimeout' | 'staleAfter', string>>;
+
+const FileConfig = z
+  .object({
+    database: z.string().optional(),
+    durability: z.enum(['full', 'normal']).optional(),
+    pause_timeout: z.string().optional(),
+    stale_after: z.string().optional(),
+  })
+  .passthrough();
+type FileConfig = z.infer<typeof FileConfig>;
+
+const names = {
+  database: ['--database', 'BATON_DATABASE_URL', 'database'],
+  durability: ['--durability', 'BATON_DURABILITY', 'durability'],
+  pauseTimeout: ['--pause-timeout', 'BATON_PAUSE_TIMEOUT', 'pause_timeout'],
+  staleAfter: ['--stale-after', 'BATON_STALE_AFTER', 'stale_after'],
+} as const;
+
+function readConfigFile(path: string): FileConfig {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw invalidInput(`cannot read the config file ${path}: ${(e as Error).message}`);
+  }
+  const parsed = FileConfig.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw invalidInput(`config file ${path}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+export function loadSettings(options: SettingOptions = {}, env: NodeJS.ProcessEnv = process.env, worktree?: string): Settings {
+  const home = resolve(options.home ?? env.BATON_HOME ?? join(homedir(), '.baton'));
+  const local = worktree ? join(worktree, 'baton.config.json') : null;
+  const file = local && existsSync(local) ? local : existsSync(join(home, 'config.json')) ? join(home, 'config.json') : null;
+  const config = file ? readConfigFile(file) : {};
+  const pick = (key: keyof typeof names): string | undefined => {
+    const [, envName, fileKey] = names[key];
+    return options[key] ?? env[envName] ?? (config[fileKey] as string | undefined);
+  };
+  const durability = pick('durability') ?? 'full';
+  if (durability !== 'full' && durability !== 'normal') {
+    throw invalidInput(`durability "${durability}" is not full or normal (option --durability, variable BATON_DURABILITY)`);
+  }
+  const duration = (key: 'pauseTimeout' | 'staleAfter', fallback: string) => {
+    const [flag, envName] = names[key];
+    return parseDuration(pick(key) ?? fallback, `${flag} / ${envName}`);
+  };
+  return {
+    home,
+    database: pick('database') ?? join(home, 'baton.db'),
+    durability,
+    pauseTimeoutMs: duration('pauseTimeout', '5m'),
+    staleAfterMs: duration('staleAfter', '7d'),
+  };
+}

@@ -1,0 +1,57 @@
+import type { Draft } from '../draft.js';
+import { invalidInput, invalidTransition } from '../errors.js';
+import type { GitCapture } from '../schemas/git-state.js';
+import type { CheckpointRef } from '../schemas/workflow.js';
+import { assertTransition, isTerminal } from '../workflow-machine.js';
+import { makeCheckpoint, takeSnapshot } from './snapshots.js';
+
+const endOpenSession = (d: Draft, reason: string, snapshotId: string | null) => {
+  const cur = d.state.sessions[d.state.sessions.length - 1];
+  if (cur && cur.ended_at === null) d.emit({ type: 'session.ended', data: { reason, snapshot_id: snapshotId } });
+};
+
+/** The workflow stopped without being asked: a crash snapshot, then `interrupted`. */
+export function interrupt(d: Draft, reason: string, git: GitCapture) {
+  assertTransition(d.state.status, 'interrupted', 'mark the workflow interrupted');
+  const snapshot = takeSnapshot(d, 'crash', reason, git);
+  d.emit({ type: 'workflow.interrupted', data: { reason, snapshot_id: snapshot.id } });
+  endOpenSession(d, 'crash', snapshot.id);
+  return snapshot;
+}
+
+/** The Go Team design's abandon: the workflow is cancelled and never offered for resume again. */
+export function abandon(d: Draft, reason: string | null): void {
+  assertTransition(d.state.status, 'cancelled', 'abandon');
+  d.emit({ type: 'workflow.cancelled', data: { reason: reason ?? 'abandoned' } });
+  endOpenSession(d, 'abandoned', null);
+}
+
+export function failWorkflow(d: Draft, reason: string | null): void {
+  assertTransition(d.state.status, 'failed', 'fail the workflow');
+  d.emit({ type: 'workflow.failed', data: { reason } });
+  endOpenSession(d, 'failed', null);
+}
+
+export function blockWorkflow(d: Draft, reason: string | null): void {
+  assertTransition(d.state.status, 'blocked', 'block the workflow');
+  d.emit({ type: 'workflow.blocked', data: { reason } });
+}
+
+export function unblockWorkflow(d: Draft): void {
+  if (d.state.status !== 'blocked') {
+    throw invalidTransition(`cannot unblock: the workflow is ${d.state.status}, not blocked`, {
+      current_status: d.state.status,
+    });
+  }
+  d.emit({ type: 'workflow.unblocked', data: {} });
+}
+
+/** A named checkpoint on demand: a snapshot (trigger `manual`) plus the git commit. */
+export function checkpoint(d: Draft, name: string, git: GitCapture): CheckpointRef {
+  if (!name.trim()) throw invalidInput('a checkpoint needs a name (--name)');
+  if (isTerminal(d.state.status)) {
+    throw invalidTransition(`cannot checkpoint: the workflow is ${d.state.status}`, { current_status: d.state.status });
+  }
+  const snapshot = takeSnapshot(d, 'manual', `checkpoint ${name}`, git);
+  return makeCheckpoint(d, name, snapshot);
+}

@@ -1,0 +1,72 @@
+import type { Draft } from '../draft.js';
+import { findError } from '../fold.js';
+import { invalidInput, notFound } from '../errors.js';
+import type { Decision, ErrorRecord, HistoryEntry, ReviewerFeedback, TestState, UsageMetrics } from '../schemas/records.js';
+
+/** Records may name a task; it must exist. */
+function checkTask(d: Draft, taskId: string | null) {
+  if (taskId !== null && !d.state.tasks.some((t) => t.id === taskId)) {
+    throw notFound(`task ${taskId} is not in workflow ${d.state.id}`, { task_id: taskId });
+  }
+}
+
+export function recordDecision(d: Draft, input: Omit<Decision, 'id' | 'timestamp'>): Decision {
+  checkTask(d, input.task_id);
+  const decision: Decision = { id: d.ctx.newId('dec'), timestamp: d.ctx.now, ...input };
+  d.emit({ type: 'decision.recorded', task_id: input.task_id, data: { decision } });
+  return decision;
+}
+
+export function recordError(d: Draft, input: Omit<ErrorRecord, 'id' | 'timestamp'>): ErrorRecord {
+  checkTask(d, input.task_id);
+  const error: ErrorRecord = { id: d.ctx.newId('err'), timestamp: d.ctx.now, ...input };
+  d.emit({ type: 'error.recorded', task_id: input.task_id, data: { error } });
+  return error;
+}
+
+export function resolveError(d: Draft, errorId: string, resolution: ErrorRecord['resolution'], notes: string | null): ErrorRecord {
+  const err = findError(d.state, errorId);
+  if (!err) throw notFound(`error ${errorId} is not among the open or recent errors of workflow ${d.state.id}`, { error_id: errorId });
+  d.emit({ type: 'error.resolved', task_id: err.task_id, data: { error_id: errorId, resolution, resolution_notes: notes } });
+  return { ...err, resolution, resolution_notes: notes };
+}
+
+export function recordHistory(d: Draft, text: string, taskId: string | null, source: string | null): HistoryEntry {
+  if (!text.trim()) throw invalidInput('a history entry needs text');
+  checkTask(d, taskId);
+  const entry: HistoryEntry = {
+    id: d.ctx.newId('hist'),
+    timestamp: d.ctx.now,
+    task_id: taskId,
+    session_number: Math.max(1, d.state.session_count),
+    text,
+    source,
+  };
+  d.emit({ type: 'history.recorded', task_id: taskId, data: { entry } });
+  return entry;
+}
+
+export function recordFeedback(d: Draft, input: Omit<ReviewerFeedback, 'review_id' | 'timestamp'>): ReviewerFeedback {
+  const feedback: ReviewerFeedback = { review_id: d.ctx.newId('rev'), timestamp: d.ctx.now, ...input };
+  d.emit({ type: 'feedback.recorded', data: { feedback } });
+  return feedback;
+}
+
+export function addressFeedback(d: Draft, reviewId: string): void {
+  if (!d.state.open_feedback.some((f) => f.review_id === reviewId)) {
+    throw notFound(`reviewer feedback ${reviewId} is not open in workflow ${d.state.id}`, { review_id: reviewId });
+  }
+  d.emit({ type: 'feedback.addressed', data: { review_id: reviewId } });
+}
+
+export function recordTestRun(d: Draft, input: Omit<TestState, 'last_test_run_at'>): TestState {
+  const test_state: TestState = { ...input, last_test_run_at: d.ctx.now };
+  d.emit({ type: 'test_run.recorded', data: { test_state } });
+  return test_state;
+}
+
+/** Usage readings are the session's totals so far (what agents report), not increments. */
+export function recordUsage(d: Draft, usage: UsageMetrics): UsageMetrics {
+  d.emit({ type: 'usage.recorded', data: { usage } });
+  return usage;
+}

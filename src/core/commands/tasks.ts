@@ -1,0 +1,145 @@
+import type { Draft } from '../draft.js';
+import { invalidTransition, notFound } from '../errors.js';
+import { allFinished, inProgressTasks, runnableTasks } from '../task-graph.js';
+import type { GitCapture } from '../schemas/git-state.js';
+import type { Task } from '../schemas/workflow.js';
+import { pauseNow } from './pause.js';
+import { makeCheckpoint, takeSnapshot } from './snapshots.js';
+
+function findTask(d: Draft, id: string): Task {
+  const t = d.state.tasks.find((x) => x.id === id);
+  if (!t) {
+    throw notFound(`task ${id} is not in workflow ${d.state.id} (tasks: ${d.state.tasks.map((x) => x.id).join(', ')})`, {
+      task_id: id,
+    });
+  }
+  return t;
+}
+
+/** Why a task cannot start now, or null when it can. */
+function whyNotRunnable(d: Draft, t: Task): string | null {
+  if (t.status === 'in_progress') return `task ${t.id} is already in progress`;
+  if (t.status === 'done' || t.status === 'skipped') return `task ${t.id} is already ${t.status}`;
+  if (t.status === 'blocked') return `task ${t.id} is blocked${t.note ? ` (${t.note})` : ''}; unblock it first`;
+  if (runnableTasks(d.state.tasks).some((r) => r.id === t.id)) return null;
+  const open = t.deps.filter((dep) => !d.state.tasks.some((x) => x.id === dep && (x.status === 'done' || x.status === 'skipped')));
+  if (open.length) return `task ${t.id} waits for ${open.join(', ')}`;
+  return `task ${t.id} is in lane ${t.lane}; an earlier lane has unfinished tasks`;
+}
+
+function assertActive(d: Draft, action: string) {
+  const s = d.state;
+  if (s.status !== 'in_progress') {
+    const hint = s.status === 'paused' || s.status === 'interrupted' ? '; resume it first' : '';
+    throw invalidTransition(`cannot ${action}: the workflow is ${s.status}${hint}`, { current_status: s.status });
+  }
+}
+
+export function startTask(d: Draft, id: string): void {
+  const t = findTask(d, id);
+  const why = whyNotRunnable(d, t);
+  if (why) throw invalidTransition(`cannot start ${id}: ${why}`, { task_id: id, task_status: t.status });
+  if (d.state.pause_requested) {
+    throw invalidTransition(`cannot start ${id}: a pause is requested; no new task starts until the workflow is resumed`, {
+      current_status: d.state.status,
+    });
+  }
+  if (d.state.status === 'pending') d.emit({ type: 'workflow.started', data: {} });
+  else assertActive(d, `start ${id}`);
+  d.emit({ type: 'task.started', task_id: id, data: {} });
+}
+
+/** What happens at a task boundary: complete the workflow, honour a requested pause, or nothing. */
+function atBoundary(d: Draft, git: GitCapture): { paused_snapshot_id: string | null } {
+  const s = d.state;
+  if (allFinished(s.tasks)) {
+    d.emit({ type: 'workflow.completed', data: {} });
+    d.emit({ type: 'session.ended', data: { reason: 'completed', snapshot_id: s.last_snapshot?.id ?? null } });
+    return { paused_snapshot_id: null };
+  }
+  if (s.pause_requested && inProgressTasks(s.tasks).length === 0) {
+    const req = s.pause_request;
+    const snap = pauseNow(d, req?.reason ?? null, req?.trigger ?? 'pause', git, null);
+    return { paused_snapshot_id: snap.id };
+  }
+  return { paused_snapshot_id: null };
+}
+
+export interface TaskEndResult {
+  task: Task;
+  snapshot_id: string | null;
+  checkpoint: string | null;
+  paused: boolean;
+  workflow_status: string;
+}
+
+/** Completes a task; every completion takes a snapshot and a checkpoint, and is a task boundary. */
+export function completeTask(d: Draft, id: string, summary: string | null, git: GitCapture): TaskEndResult {
+  const t = findTask(d, id);
+  if (t.status !== 'in_progress') startTask(d, id);
+  else assertActive(d, `complete ${id}`);
+  d.emit({ type: 'task.completed', task_id: id, data: { summary } });
+  const s = d.state;
+  const pausing = s.pause_requested && inProgressTasks(s.tasks).length === 0 && !allFinished(s.tasks);
+  const snapshot = pausing
+    ? pauseNow(d, s.pause_request?.reason ?? null, s.pause_request?.trigger ?? 'pause', git, null)
+    : takeSnapshot(d, 'task_complete', `task ${id} completed`, git);
+  const checkpoint = makeCheckpoint(d, t.title, snapshot);
+  if (!pausing) atBoundary(d, git);
+  return {
+    task: findTask(d, id),
+    snapshot_id: snapshot.id,
+    checkpoint: checkpoint.name,
+    paused: d.state.status === 'paused',
+    workflow_status: d.state.status,
+  };
+}
+
+export function failTask(d: Draft, id: string, reason: string | null, git: GitCapture): TaskEndResult {
+  const t = findTask(d, id);
+  assertActive(d, `fail ${id}`);
+  if (t.status !== 'in_progress') {
+    throw invalidTransition(`cannot fail ${id}: task ${id} is ${t.status}, not in progress`, { task_status: t.status });
+  }
+  d.emit({ type: 'task.failed', task_id: id, data: { reason } });
+  const { paused_snapshot_id } = atBoundary(d, git);
+  return {
+    task: findTask(d, id),
+    snapshot_id: paused_snapshot_id,
+    checkpoint: null,
+    paused: paused_snapshot_id !== null,
+    workflow_status: d.state.status,
+  };
+}
+
+export function blockTask(d: Draft, id: string, reason: string | null, git: GitCapture): TaskEndResult {
+  const t = findTask(d, id);
+  if (d.state.status !== 'pending') assertActive(d, `block ${id}`);
+  if (t.status === 'done' || t.status === 'skipped' || t.status === 'blocked') {
+    throw invalidTransition(`cannot block ${id}: task ${id} is ${t.status}`, { task_status: t.status });
+  }
+  d.emit({ type: 'task.blocked', task_id: id, data: { reason } });
+  const { paused_snapshot_id } = t.status === 'in_progress' ? atBoundary(d, git) : { paused_snapshot_id: null };
+  return {
+    task: findTask(d, id),
+    snapshot_id: paused_snapshot_id,
+    checkpoint: null,
+    paused: paused_snapshot_id !== null,
+    workflow_status: d.state.status,
+  };
+}
+
+export function unblockTask(d: Draft, id: string): void {
+  const t = findTask(d, id);
+  if (t.status !== 'blocked') throw invalidTransition(`cannot unblock ${id}: task ${id} is ${t.status}`, { task_status: t.status });
+  d.emit({ type: 'task.unblocked', task_id: id, data: {} });
+}
+
+export function skipTask(d: Draft, id: string, reason: string | null, git: GitCapture): void {
+  const t = findTask(d, id);
+  if (t.status === 'done' || t.status === 'skipped' || t.status === 'in_progress') {
+    throw invalidTransition(`cannot skip ${id}: task ${id} is ${t.status}`, { task_status: t.status });
+  }
+  d.emit({ type: 'task.skipped', task_id: id, data: { reason } });
+  if (d.state.status === 'in_progress') atBoundary(d, git);
+}

@@ -1,0 +1,314 @@
+import type { RecordRow } from './records.js';
+import type { BatonEvent, EventOf } from './schemas/events.js';
+import { emptyUsage } from './schemas/records.js';
+import { RECENT_LIMIT, type WorkflowState } from './schemas/state.js';
+import type { SessionInfo, Task } from './schemas/workflow.js';
+
+/** Applying one event gives the next state and the record rows the event writes. */
+export interface Applied {
+  state: WorkflowState;
+  writes: RecordRow[];
+}
+
+const recent = <T>(list: readonly T[], item: T, limit = RECENT_LIMIT): T[] => [...list, item].slice(-limit);
+
+function initialState(e: EventOf<'workflow.created'>): WorkflowState {
+  return {
+    schema_version: 1,
+    id: e.workflow_id,
+    version: 0,
+    title: e.data.title,
+    issue: e.data.issue,
+    worktree: e.data.worktree,
+    plan: e.data.plan,
+    status: 'pending',
+    pause_requested: false,
+    pause_request: null,
+    paused_at: null,
+    pause_reason: null,
+    pause_trigger: null,
+    interrupted_at: null,
+    interrupt_reason: null,
+    session_count: 0,
+    sessions: [],
+    created_at: e.at,
+    updated_at: e.at,
+    started_at: null,
+    ended_at: null,
+    git_start: e.data.git_start,
+    tasks: e.data.tasks.map(
+      (t): Task => ({ ...t, status: 'pending', started_at: null, ended_at: null, session_number: null, note: null }),
+    ),
+    counts: { decisions: 0, errors: 0, history: 0, feedback: 0, test_runs: 0, usage: 0, snapshots: 0 },
+    recent_decisions: [],
+    open_errors: [],
+    recent_resolved_errors: [],
+    recent_history: [],
+    open_feedback: [],
+    test_state: null,
+    usage: emptyUsage(),
+    checkpoints: [],
+    last_snapshot: null,
+    warnings: [],
+  };
+}
+
+const setTask = (s: WorkflowState, id: string | null, patch: Partial<Task>): WorkflowState => ({
+  ...s,
+  tasks: s.tasks.map((t) => (t.id === id ? { ...t, ...patch } : t)),
+});
+
+const leavePause = (s: WorkflowState): WorkflowState => ({
+  ...s,
+  pause_requested: false,
+  pause_request: null,
+  paused_at: null,
+  pause_reason: null,
+  pause_trigger: null,
+  interrupted_at: null,
+  interrupt_reason: null,
+});
+
+const currentSession = (s: WorkflowState): SessionInfo | undefined => s.sessions[s.sessions.length - 1];
+
+function updateSession(s: WorkflowState, patch: Partial<SessionInfo>): WorkflowState {
+  const cur = currentSession(s);
+  if (!cur) return s;
+  return { ...s, sessions: [...s.sessions.slice(0, -1), { ...cur, ...patch }] };
+}
+
+/** The next state after one event; total over every event type, pure and deterministic. */
+function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
+  switch (e.type) {
+    case 'workflow.created':
+      return s;
+    case 'workflow.started':
+      return { ...s, status: 'in_progress', started_at: s.started_at ?? e.at };
+    case 'workflow.pause_requested':
+      return {
+        ...s,
+        pause_requested: true,
+        pause_request: { requested_at: e.at, reason: e.data.reason, trigger: e.data.trigger },
+      };
+    case 'workflow.paused':
+      return {
+        ...s,
+        status: 'paused',
+        pause_requested: false,
+        pause_request: null,
+        paused_at: e.at,
+        pause_reason: e.data.reason,
+        pause_trigger: e.data.trigger,
+        warnings: e.data.warning ? recent(s.warnings, e.data.warning, 10) : s.warnings,
+      };
+    case 'workflow.resumed':
+      return { ...leavePause(s), status: 'in_progress', warnings: [...s.warnings, ...e.data.warnings].slice(-10) };
+    case 'workflow.interrupted':
+      return {
+        ...s,
+        status: 'interrupted',
+        pause_requested: false,
+        pause_request: null,
+        interrupted_at: e.at,
+        interrupt_reason: e.data.reason,
+      };
+    case 'workflow.blocked':
+      return { ...s, status: 'blocked' };
+    case 'workflow.unblocked':
+      return { ...s, status: 'in_progress' };
+    case 'workflow.completed':
+      return { ...leavePause(s), status: 'completed', ended_at: e.at };
+    case 'workflow.failed':
+      return { ...leavePause(s), status: 'failed', ended_at: e.at };
+    case 'workflow.cancelled':
+      return { ...leavePause(s), status: 'cancelled', ended_at: e.at };
+    case 'workflow.recovered':
+      return {
+        ...s,
+        tasks: s.tasks.map((t) => {
+          const status = e.data.task_statuses[t.id] ?? t.status;
+          return status === t.status ? t : { ...t, status, ended_at: status === 'pending' ? null : t.ended_at };
+        }),
+      };
+    case 'session.started':
+      return {
+        ...s,
+        session_count: e.session_number ?? s.session_count + 1,
+        sessions: [
+          ...s.sessions,
+          {
+            number: e.session_number ?? s.session_count + 1,
+            started_at: e.at,
+            ended_at: null,
+            origin: e.data.origin,
+            end_reason: null,
+            snapshot_id: null,
+            tasks_done: 0,
+          },
+        ],
+        usage: emptyUsage(),
+      };
+    case 'session.ended':
+      return updateSession(s, { ended_at: e.at, end_reason: e.data.reason, snapshot_id: e.data.snapshot_id });
+    case 'task.started':
+      return setTask(s, e.task_id, { status: 'in_progress', started_at: e.at, ended_at: null, session_number: e.session_number });
+    case 'task.completed': {
+      const next = setTask(s, e.task_id, { status: 'done', ended_at: e.at, note: e.data.summary });
+      return updateSession(next, { tasks_done: (currentSession(s)?.tasks_done ?? 0) + 1 });
+    }
+    case 'task.failed':
+      return setTask(s, e.task_id, { status: 'failed', ended_at: e.at, note: e.data.reason });
+    case 'task.blocked':
+      return setTask(s, e.task_id, { status: 'blocked', note: e.data.reason });
+    case 'task.unblocked':
+      return setTask(s, e.task_id, { status: 'pending', note: null });
+    case 'task.skipped':
+      return setTask(s, e.task_id, { status: 'skipped', ended_at: e.at, note: e.data.reason });
+    case 'decision.recorded':
+      return {
+        ...s,
+        counts: { ...s.counts, decisions: s.counts.decisions + 1 },
+        recent_decisions: recent(s.recent_decisions, e.data.decision),
+      };
+    case 'error.recorded': {
+      const err = e.data.error;
+      const counts = { ...s.counts, errors: s.counts.errors + 1 };
+      return err.resolution === 'unresolved'
+        ? { ...s, counts, open_errors: [...s.open_errors, err] }
+        : { ...s, counts, recent_resolved_errors: recent(s.recent_resolved_errors, err) };
+    }
+    case 'error.resolved': {
+      const err = findError(s, e.data.error_id);
+      if (!err) return s;
+      const updated = { ...err, resolution: e.data.resolution, resolution_notes: e.data.resolution_notes };
+      const open = s.open_errors.filter((x) => x.id !== err.id);
+      const resolved = s.recent_resolved_errors.filter((x) => x.id !== err.id);
+      return updated.resolution === 'unresolved'
+        ? { ...s, open_errors: [...open, updated], recent_resolved_errors: resolved }
+        : { ...s, open_errors: open, recent_resolved_errors: recent(resolved, updated) };
+    }
+    case 'history.recorded':
+      return {
+        ...s,
+        counts: { ...s.counts, history: s.counts.history + 1 },
+        recent_history: recent(s.recent_history, e.data.entry),
+      };
+    case 'feedback.recorded':
+      return {
+        ...s,
+        counts: { ...s.counts, feedback: s.counts.feedback + 1 },
+        open_feedback: e.data.feedback.addressed ? s.open_feedback : [...s.open_feedback, e.data.feedback],
+      };
+    case 'feedback.addressed':
+      return { ...s, open_feedback: s.open_feedback.filter((f) => f.review_id !== e.data.review_id) };
+    case 'test_run.recorded':
+      return { ...s, counts: { ...s.counts, test_runs: s.counts.test_runs + 1 }, test_state: e.data.test_state };
+    case 'usage.recorded':
+      return { ...s, counts: { ...s.counts, usage: s.counts.usage + 1 }, usage: e.data.usage };
+    case 'snapshot.taken': {
+      const snap = e.data.snapshot;
+      return {
+        ...s,
+        counts: { ...s.counts, snapshots: s.counts.snapshots + 1 },
+        last_snapshot: {
+          id: snap.id,
+          trigger: snap.trigger,
+          seq: e.seq,
+          created_at: snap.created_at,
+          session_number: snap.session_number,
+        },
+      };
+    }
+    case 'checkpoint.created':
+      return { ...s, checkpoints: [...s.checkpoints, e.data.checkpoint] };
+  }
+}
+
+export const findError = (s: WorkflowState, id: string) =>
+  s.open_errors.find((x) => x.id === id) ?? s.recent_resolved_errors.find((x) => x.id === id);
+
+/** The record rows one event writes, computed from the state after it. */
+function project(s: WorkflowState, e: BatonEvent): RecordRow[] {
+  const row = (kind: RecordRow['kind'], id: string, data: unknown, created_at = e.at): RecordRow => ({
+    workflow_id: e.workflow_id,
+    kind,
+    id,
+    seq: e.seq,
+    task_id: e.task_id,
+    session_number: e.session_number,
+    created_at,
+    data,
+  });
+  const session = currentSession(s);
+  const sessionRow = () => (session ? [row('session', String(session.number), session, session.started_at)] : []);
+  switch (e.type) {
+    case 'decision.recorded':
+      return [row('decision', e.data.decision.id, e.data.decision)];
+    case 'error.recorded':
+      return [row('error', e.data.error.id, e.data.error)];
+    case 'error.resolved': {
+      const err = findError(s, e.data.error_id);
+      return err ? [row('error', err.id, err, err.timestamp)] : [];
+    }
+    case 'history.recorded':
+      return [row('history', e.data.entry.id, e.data.entry)];
+    case 'feedback.recorded':
+      return [row('feedback', e.data.feedback.review_id, e.data.feedback)];
+    case 'test_run.recorded':
+      return [row('test_run', `${e.seq}`, e.data.test_state)];
+    case 'usage.recorded':
+      return [row('usage', `${e.seq}`, e.data.usage)];
+    case 'snapshot.taken':
+      return [row('snapshot', e.data.snapshot.id, e.data.snapshot)];
+    case 'checkpoint.created':
+      return [row('checkpoint', e.data.checkpoint.name, e.data.checkpoint)];
+    case 'session.started':
+    case 'session.ended':
+    case 'task.completed':
+      return sessionRow();
+    default:
+      return [];
+  }
+}
+
+/**
+ * Folds one event into the state. `feedback.addressed` needs the record as it was, so the caller passes the
+ * stored feedback row when it has one (the state keeps only open feedback).
+ */
+export function applyEvent(state: WorkflowState | null, e: BatonEvent): Applied {
+  let base: WorkflowState;
+  if (e.type === 'workflow.created') base = initialState(e);
+  else if (state) base = state;
+  else throw new Error(`event ${e.type} (seq ${e.seq}) of workflow ${e.workflow_id} has no workflow.created before it`);
+  const feedbackBefore =
+    e.type === 'feedback.addressed' ? base.open_feedback.find((f) => f.review_id === e.data.review_id) : undefined;
+  const next = { ...evolve(base, e), version: e.seq, updated_at: e.at };
+  const writes = project(next, e);
+  if (feedbackBefore) {
+    writes.push({
+      workflow_id: e.workflow_id,
+      kind: 'feedback',
+      id: feedbackBefore.review_id,
+      seq: e.seq,
+      task_id: e.task_id,
+      session_number: e.session_number,
+      created_at: feedbackBefore.timestamp,
+      data: { ...feedbackBefore, addressed: true },
+    });
+  }
+  return { state: next, writes };
+}
+
+/** Folds a run of events; with `from` it is "snapshot + tail". */
+export function foldEvents(events: readonly BatonEvent[], from: WorkflowState | null = null): Applied {
+  let state = from;
+  const writes: RecordRow[] = [];
+  for (const e of events) {
+    const r = applyEvent(state, e);
+    state = r.state;
+    writes.push(...r.writes);
+  }
+  if (!state) throw new Error('no events to fold');
+  return { state, writes };
+}
+

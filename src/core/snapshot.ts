@@ -1,0 +1,49 @@
+import { nextTask, taskCounts } from './task-graph.js';
+import type { GitCapture } from './schemas/git-state.js';
+import type { SessionSnapshot } from './schemas/snapshot.js';
+import type { WorkflowState } from './schemas/state.js';
+import type { SnapshotTrigger } from './schemas/workflow.js';
+
+export interface SnapshotInput {
+  id: string;
+  trigger: SnapshotTrigger;
+  reason: string | null;
+  git: GitCapture;
+  now: string;
+  warnings?: string[];
+}
+
+/** Builds the SessionSnapshot of a workflow's state as it stands (the state after the last folded event). */
+export function buildSnapshot(s: WorkflowState, input: SnapshotInput): SessionSnapshot {
+  const counts = taskCounts(s.tasks);
+  const current = s.tasks.find((t) => t.status === 'in_progress') ?? null;
+  const next = nextTask(s.tasks);
+  return {
+    schema_version: 1,
+    id: input.id,
+    workflow_id: s.id,
+    session_number: Math.max(1, s.session_count),
+    created_at: input.now,
+    trigger: input.trigger,
+    pause_reason: input.reason,
+    through_seq: s.version,
+    issue: s.issue,
+    plan: s.plan,
+    tasks: s.tasks,
+    current_task_id: current?.id ?? null,
+    next_task_id: next?.id ?? null,
+    tasks_completed: counts.done,
+    tasks_remaining: counts.remaining,
+    git_state: input.git.state,
+    git_note: input.git.note,
+    decisions: s.recent_decisions,
+    decisions_total: s.counts.decisions,
+    errors: [...s.open_errors, ...s.recent_resolved_errors],
+    errors_total: s.counts.errors,
+    reviewer_feedback: s.open_feedback.length ? s.open_feedback : null,
+    test_state: s.test_state,
+    usage: s.usage,
+    recent_history: s.recent_history.map((h) => h.text),
+    warnings: input.warnings ?? [],
+  };
+}

@@ -1,0 +1,86 @@
+import { invalidInput } from './errors.js';
+import type { Task, TaskSpec } from './schemas/workflow.js';
+
+/** Checks a declared task list: unique ids, known dependencies, no cycles. Returns the specs unchanged. */
+export function validateTaskGraph(specs: readonly TaskSpec[]): readonly TaskSpec[] {
+  const ids = new Set<string>();
+  for (const t of specs) {
+    if (ids.has(t.id)) throw invalidInput(`task ${t.id} is declared twice`, { task_id: t.id });
+    ids.add(t.id);
+  }
+  for (const t of specs) {
+    for (const d of t.deps) {
+      if (!ids.has(d)) throw invalidInput(`task ${t.id} depends on unknown task ${d}`, { task_id: t.id, dep: d });
+      if (d === t.id) throw invalidInput(`task ${t.id} depends on itself`, { task_id: t.id });
+    }
+  }
+  const byId = new Map(specs.map((t) => [t.id, t]));
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (id: string, path: string[]): void => {
+    const s = state.get(id);
+    if (s === 'done') return;
+    if (s === 'visiting') {
+      throw invalidInput(`task dependencies form a cycle: ${[...path, id].join(' -> ')}`, { cycle: [...path, id] });
+    }
+    state.set(id, 'visiting');
+    for (const d of byId.get(id)?.deps ?? []) visit(d, [...path, id]);
+    state.set(id, 'done');
+  };
+  for (const t of specs) visit(t.id, []);
+  return specs;
+}
+
+const finished = (t: Task) => t.status === 'done' || t.status === 'skipped';
+
+/**
+ * Runnable tasks, in lane then declaration order: dependencies done, not done, not blocked, not running,
+ * and every task of an earlier lane finished (the Resume Protocol's bootstrap-before-development rule).
+ */
+export function runnableTasks(tasks: readonly Task[]): Task[] {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const open = tasks.filter((t) => !finished(t));
+  const lowestOpenLane = open.length ? Math.min(...open.map((t) => t.lane)) : 0;
+  return tasks
+    .filter((t) => t.status === 'pending' || t.status === 'failed')
+    .filter((t) => t.lane <= lowestOpenLane)
+    .filter((t) => t.deps.every((d) => {
+      const dep = byId.get(d);
+      return dep !== undefined && finished(dep);
+    }))
+    .sort((a, b) => a.lane - b.lane);
+}
+
+export const inProgressTasks = (tasks: readonly Task[]) => tasks.filter((t) => t.status === 'in_progress');
+
+/** The task a resumed session should work on: the one left in progress, else the first runnable one. */
+export const nextTask = (tasks: readonly Task[]): Task | null =>
+  inProgressTasks(tasks)[0] ?? runnableTasks(tasks)[0] ?? null;
+
+export const allFinished = (tasks: readonly Task[]) => tasks.length > 0 && tasks.every(finished);
+
+export function taskCounts(tasks: readonly Task[]) {
+  const count = (s: Task['status']) => tasks.filter((t) => t.status === s).length;
+  const done = count('done') + count('skipped');
+  return {
+    total: tasks.length,
+    done,
+    remaining: tasks.length - done,
+    pending: count('pending'),
+    in_progress: count('in_progress'),
+    failed: count('failed'),
+    blocked: count('blocked'),
+    skipped: count('skipped'),
+  };
+}
+
+/** Tasks grouped per lane, with done/total: the resume report's "Bootstrap Tasks: 3/5 complete". */
+export function laneProgress(tasks: readonly Task[]) {
+  const lanes = new Map<number, { lane: number; done: number; total: number }>();
+  for (const t of tasks) {
+    const l = lanes.get(t.lane) ?? { lane: t.lane, done: 0, total: 0 };
+    l.total += 1;
+    if (finished(t)) l.done += 1;
+    lanes.set(t.lane, l);
+  }
+  return [...lanes.values()].sort((a, b) => a.lane - b.lane);
+}

@@ -1,0 +1,103 @@
+import { execFile } from 'node:child_process';
+import { realpath } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import type { GitCapture } from '../core/index.js';
+
+const exec = promisify(execFile);
+
+async function git(dir: string, args: string[]): Promise<string> {
+  const { stdout } = await exec('git', args, { cwd: dir, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } });
+  return stdout;
+}
+
+async function tryGit(dir: string, args: string[]): Promise<string | null> {
+  try {
+    return await git(dir, args);
+  } catch {
+    return null;
+  }
+}
+
+/** The worktree a directory belongs to: the git top level, or the directory itself outside git. */
+export async function resolveWorktree(dir: string): Promise<string> {
+  const top = await tryGit(dir, ['rev-parse', '--show-toplevel']);
+  return realpath(top?.trim() || dir);
+}
+
+/** Branch and HEAD when a workflow starts (null commit in a repository without commits). */
+export async function gitStart(dir: string): Promise<{ branch: string | null; commit: string | null } | null> {
+  const status = await tryGit(dir, ['status', '--porcelain=v2', '--branch']);
+  if (status === null) return null;
+  const head = parseBranchHeaders(status);
+  return { branch: head.branch, commit: head.commit };
+}
+
+function parseBranchHeaders(status: string) {
+  let branch: string | null = null;
+  let commit: string | null = null;
+  for (const line of status.split('\n')) {
+    if (line.startsWith('# branch.head ')) branch = line.slice(14).trim();
+    if (line.startsWith('# branch.oid ')) {
+      const oid = line.slice(13).trim();
+      commit = oid === '(initial)' ? null : oid;
+    }
+  }
+  return { branch, commit };
+}
+
+/** Paths named by `git status --porcelain=v2 -z` entries, with the staged ones apart. */
+function parseStatusEntries(z: string) {
+  const staged = new Set<string>();
+  const changed = new Set<string>();
+  let untracked = 0;
+  const parts = z.split('\0');
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i] ?? '';
+    if (p.startsWith('1 ') || p.startsWith('2 ')) {
+      const fields = p.split(' ');
+      const xy = fields[1] ?? '..';
+      const path = fields.slice(p.startsWith('1 ') ? 8 : 9).join(' ');
+      if (xy[0] !== '.') staged.add(path);
+      changed.add(path);
+      if (p.startsWith('2 ')) i++;
+    } else if (p.startsWith('u ')) {
+      changed.add(p.split(' ').slice(10).join(' '));
+    } else if (p.startsWith('? ')) {
+      changed.add(p.slice(2));
+      untracked++;
+    }
+  }
+  return { staged: [...staged].sort(), changed: [...changed].sort(), untracked };
+}
+
+/**
+ * Captures the Amelia GitState with real git: branch, start commit, HEAD, files modified since the start
+ * (committed or not, untracked included), staged files, the dirty flag and a short diffstat.
+ */
+export async function captureGitState(dir: string, startCommit: string | null): Promise<GitCapture> {
+  const status = await tryGit(dir, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all']);
+  if (status === null) return { state: null, note: `${dir} is not a git repository; no git state is recorded` };
+  const head = parseBranchHeaders(status.split('\0').join('\n'));
+  const entries = parseStatusEntries(status);
+  const modified = new Set(entries.changed);
+  if (startCommit && head.commit && startCommit !== head.commit) {
+    const since = await tryGit(dir, ['diff', '--name-only', '-z', startCommit, 'HEAD']);
+    for (const f of (since ?? '').split('\0')) if (f) modified.add(f);
+  }
+  const dirty = entries.changed.length > 0;
+  const stat = dirty && head.commit ? ((await tryGit(dir, ['diff', '--shortstat', 'HEAD'])) ?? '').trim() : '';
+  const untracked = entries.untracked ? `${entries.untracked} untracked` : '';
+  const summary = dirty ? [stat, untracked].filter(Boolean).join(', ') : null;
+  return {
+    state: {
+      branch: head.branch ?? 'HEAD',
+      commit_at_workflow_start: startCommit,
+      commit_at_snapshot: head.commit,
+      files_modified: [...modified].sort(),
+      files_staged: entries.staged,
+      has_uncommitted_changes: dirty,
+      uncommitted_summary: summary,
+    },
+    note: head.commit ? null : 'the repository has no commits yet',
+  };
+}

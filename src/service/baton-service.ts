@@ -1,0 +1,218 @@
+import {
+  abandon,
+  addressFeedback,
+  blockTask,
+  blockWorkflow,
+  checkpoint,
+  completeTask,
+  createWorkflow,
+  failTask,
+  interrupt,
+  invalidInput,
+  pause,
+  recordDecision,
+  recordError,
+  recordFeedback,
+  recordHistory,
+  recordTestRun,
+  recordUsage,
+  resolveError,
+  skipTask,
+  startTask,
+  TaskSpec,
+  unblockTask,
+  unblockWorkflow,
+  type Decision,
+  type Draft,
+  type ErrorRecord,
+  type Issue,
+  type ReviewerFeedback,
+  type SnapshotTrigger,
+  type TaskSpecInput,
+  type TestState,
+  type UsageMetrics,
+  type WorkflowState,
+} from '../core/index.js';
+import type { Store } from '../storage/store.js';
+import { CommandRunner, randomId } from './command-runner.js';
+import { LiveStates } from './live-states.js';
+import type { GitPort, ServiceOptions } from './ports.js';
+import { Queries } from './queries.js';
+import { Resumer } from './resumer.js';
+import { resolveWorkflow, type WorkflowRef } from './resolve-workflow.js';
+
+export interface CreateWorkflowInput {
+  title: string;
+  tasks: TaskSpecInput[];
+  issue?: Issue | null;
+  plan?: string;
+  cwd?: string;
+  /** An explicit worktree path; by default the git worktree of `cwd`. */
+  worktree?: string;
+}
+
+/**
+ * The use cases of Baton. Every interface (CLI, server, MCP, hooks) calls this and nothing below it:
+ * load with the store, decide with core, append with the store.
+ */
+export class BatonService {
+  readonly runner: CommandRunner;
+  readonly queries: Queries;
+  readonly live: LiveStates;
+  private readonly resumer: Resumer;
+
+  constructor(
+    readonly store: Store,
+    readonly git: GitPort,
+    readonly options: ServiceOptions,
+  ) {
+    this.runner = new CommandRunner(store, options);
+    this.queries = new Queries(store, options);
+    this.live = new LiveStates(store, options);
+    this.resumer = new Resumer(this.runner, git, options);
+  }
+
+  resolve(ref: WorkflowRef): Promise<WorkflowState> {
+    return resolveWorkflow(this.store, this.git, ref);
+  }
+
+  private async id(ref: WorkflowRef): Promise<string> {
+    return ref.workflowId ?? (await this.resolve(ref)).id;
+  }
+
+  private async gitOf(state: WorkflowState) {
+    return this.git.captureGitState(state.worktree, state.git_start?.commit ?? null);
+  }
+
+  async create(input: CreateWorkflowInput): Promise<WorkflowState> {
+    const tasks = input.tasks.map((t, i) => {
+      const parsed = TaskSpec.safeParse(t);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw invalidInput(`task ${i + 1} (${t.id ?? '?'}): ${issue?.path.join('.') || 'task'}: ${issue?.message}`);
+      }
+      return parsed.data;
+    });
+    const worktree = input.worktree ?? (await this.git.resolveWorktree(input.cwd ?? process.cwd()));
+    const git_start = await this.git.gitStart(worktree);
+    const id = (this.options.newId ?? randomId)('wf');
+    const { state } = await this.runner.create(id, (d) =>
+      createWorkflow(d, { title: input.title, issue: input.issue ?? null, worktree, plan: input.plan ?? '', tasks, git_start }),
+    );
+    await this.live.save(state, 'action');
+    return state;
+  }
+
+  /** Runs a command on the referenced workflow, then refreshes its live state. */
+  private async act<T>(ref: WorkflowRef, decide: (d: Draft) => T, retry = false): Promise<{ result: T; state: WorkflowState }> {
+    const out = await this.runner.run(await this.id(ref), decide, { retry });
+    if (out.draft.events.length) await this.live.save(out.state, 'action');
+    return { result: out.result, state: out.state };
+  }
+
+  async startTask(ref: WorkflowRef, taskId: string) {
+    return this.act(ref, (d) => startTask(d, taskId));
+  }
+
+  async completeTask(ref: WorkflowRef, taskId: string, summary: string | null = null) {
+    const git = await this.gitOf(await this.resolve(ref));
+    return this.act(ref, (d) => completeTask(d, taskId, summary, git));
+  }
+
+  async failTask(ref: WorkflowRef, taskId: string, reason: string | null = null) {
+    const git = await this.gitOf(await this.resolve(ref));
+    return this.act(ref, (d) => failTask(d, taskId, reason, git));
+  }
+
+  async blockTask(ref: WorkflowRef, taskId: string, reason: string | null = null) {
+    const git = await this.gitOf(await this.resolve(ref));
+    return this.act(ref, (d) => blockTask(d, taskId, reason, git));
+  }
+
+  async unblockTask(ref: WorkflowRef, taskId: string) {
+    return this.act(ref, (d) => unblockTask(d, taskId));
+  }
+
+  async skipTask(ref: WorkflowRef, taskId: string, reason: string | null = null) {
+    const git = await this.gitOf(await this.resolve(ref));
+    return this.act(ref, (d) => skipTask(d, taskId, reason, git));
+  }
+
+  async recordDecision(ref: WorkflowRef, input: Omit<Decision, 'id' | 'timestamp'>) {
+    return this.act(ref, (d) => recordDecision(d, input), true);
+  }
+
+  async recordError(ref: WorkflowRef, input: Omit<ErrorRecord, 'id' | 'timestamp'>) {
+    return this.act(ref, (d) => recordError(d, input), true);
+  }
+
+  async resolveError(ref: WorkflowRef, errorId: string, resolution: ErrorRecord['resolution'], notes: string | null) {
+    return this.act(ref, (d) => resolveError(d, errorId, resolution, notes), true);
+  }
+
+  async recordHistory(ref: WorkflowRef, text: string, taskId: string | null = null, source: string | null = null) {
+    return this.act(ref, (d) => recordHistory(d, text, taskId, source), true);
+  }
+
+  async recordFeedback(ref: WorkflowRef, input: Omit<ReviewerFeedback, 'review_id' | 'timestamp'>) {
+    return this.act(ref, (d) => recordFeedback(d, input), true);
+  }
+
+  async addressFeedback(ref: WorkflowRef, reviewId: string) {
+    return this.act(ref, (d) => addressFeedback(d, reviewId), true);
+  }
+
+  async recordTestRun(ref: WorkflowRef, input: Omit<TestState, 'last_test_run_at'>) {
+    return this.act(ref, (d) => recordTestRun(d, input), true);
+  }
+
+  async recordUsage(ref: WorkflowRef, usage: UsageMetrics) {
+    return this.act(ref, (d) => recordUsage(d, usage), true);
+  }
+
+  /** Pause at the next task boundary (or now with `force`); idempotent. */
+  async pause(ref: WorkflowRef, input: { reason?: string | null; force?: boolean; trigger?: SnapshotTrigger } = {}) {
+    const git = await this.gitOf(await this.resolve(ref));
+    return this.act(ref, (d) =>
+      pause(d, {
+        reason: input.reason ?? null,
+        trigger: input.trigger ?? 'pause',
+        force: input.force ?? false,
+        timeoutMs: this.options.pauseTimeoutMs,
+        git,
+      }),
+    );
+  }
+
+  resume(ref: WorkflowRef) {
+    return this.resumer.resume(ref);
+  }
+
+  recover(ref: WorkflowRef, option: 'checkpoint' | 'live_state' | 'fresh', checkpointName: string | null) {
+    return this.resumer.recover(ref, option, checkpointName);
+  }
+
+  async checkpoint(ref: WorkflowRef, name: string) {
+    const git = await this.gitOf(await this.resolve(ref));
+    const out = await this.act(ref, (d) => checkpoint(d, name, git));
+    await this.live.save(out.state, 'checkpoint');
+    return out;
+  }
+
+  async interrupt(ref: WorkflowRef, reason: string) {
+    const git = await this.gitOf(await this.resolve(ref));
+    return this.act(ref, (d) => interrupt(d, reason, git));
+  }
+
+  async abandon(ref: WorkflowRef, reason: string | null = null) {
+    return this.act(ref, (d) => abandon(d, reason));
+  }
+
+  async blockWorkflow(ref: WorkflowRef, reason: string | null = null) {
+    return this.act(ref, (d) => blockWorkflow(d, reason));
+  }
+
+  async unblockWorkflow(ref: WorkflowRef) {
+    return this.act(ref, (d) => unblockWorkflow(d));
+  }
+}

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { BatonError, Draft, notFound, type CommandContext, type WorkflowState } from '../core/index.js';
+import type { Store } from '../storage/store.js';
+import type { ServiceOptions } from './ports.js';
+
+export const randomId = (prefix: string) => `${prefix}-${randomBytes(5).toString('hex')}`;
+
+/**
+ * Load, decide, commit: the one way every command changes a workflow. The command decides against the state it
+ * loaded; the store refuses the commit if another writer got there first (optimistic concurrency on the
+ * workflow's version). Commands that only append records (`retry: true`) are decided again on the new state.
+ */
+export class CommandRunner {
+  constructor(
+    readonly store: Store,
+    private readonly options: ServiceOptions,
+  ) {}
+
+  context(): CommandContext {
+    return {
+      now: (this.options.now?.() ?? new Date()).toISOString(),
+      newId: this.options.newId ?? randomId,
+      actor: this.options.actor ?? 'user',
+    };
+  }
+
+  async load(workflowId: string): Promise<WorkflowState> {
+    const state = await this.store.loadState(workflowId);
+    if (!state) throw notFound(`no workflow ${workflowId}; list them with \`baton list\``, { workflow_id: workflowId });
+    return state;
+  }
+
+  /** Runs `decide` on a fresh draft and commits what it emitted; returns its result and the new state. */
+  async run<T>(
+    workflowId: string,
+    decide: (d: Draft, state: WorkflowState) => T | Promise<T>,
+    opts: { retry?: boolean } = {},
+  ): Promise<{ result: T; state: WorkflowState; draft: Draft }> {
+    for (let attempt = 0; ; attempt++) {
+      const base = await this.load(workflowId);
+      const draft = new Draft(base, this.context());
+      const result = await decide(draft, base);
+      if (draft.events.length === 0) return { result, state: base, draft };
+      try {
+        await this.store.commit({
+          workflowId,
+          expectedVersion: base.version,
+          events: draft.events,
+          state: draft.state,
+          writes: draft.writes,
+        });
+        return { result, state: draft.state, draft };
+      } catch (e) {
+        if (opts.retry && attempt < 5 && BatonError.isInstance(e) && e.code === 'conflict') continue;
+        throw e;
+      }
+    }
+  }
+
+  /** Creates a workflow: the draft starts from nothing. */
+  async create<T>(workflowId: string, decide: (d: Draft) => T): Promise<{ result: T; state: WorkflowState }> {
+    const draft = new Draft(null, this.context(), workflowId);
+    const result = decide(draft);
+    await this.store.commit({ workflowId, expectedVersion: 0, events: draft.events, state: draft.state, writes: draft.writes });
+    return { result, state: draft.state };
+  }
+}

@@ -1,0 +1,148 @@
+import {
+  compileResumeContext,
+  invalidInput,
+  nextTask,
+  notFound,
+  recoveryOptions,
+  renderResumeContext,
+  runnableTasks,
+  SessionSnapshot,
+  summarizeSnapshot,
+  taskCounts,
+  resumableStatuses,
+  type RecordKind,
+  type WorkflowState,
+  type WorkflowStatus,
+} from '../core/index.js';
+import type { Store } from '../storage/store.js';
+import type { ServiceOptions } from './ports.js';
+
+export const detailCategories = ['decisions', 'errors', 'reviewer-feedback', 'git-changes', 'test-state', 'history'] as const;
+export type DetailCategory = (typeof detailCategories)[number];
+
+const recordKindOf: Partial<Record<DetailCategory, RecordKind>> = {
+  decisions: 'decision',
+  errors: 'error',
+  'reviewer-feedback': 'feedback',
+  history: 'history',
+};
+
+/** Read-only views over the store: what status, snapshots, details and the sessions table show. */
+export class Queries {
+  constructor(
+    private readonly store: Store,
+    private readonly options: ServiceOptions,
+  ) {}
+
+  private now() {
+    return (this.options.now?.() ?? new Date()).toISOString();
+  }
+
+  list(filter: { status?: WorkflowStatus[]; worktree?: string } = {}) {
+    return this.store.listWorkflows(filter);
+  }
+
+  async snapshots(workflowId: string) {
+    const rows = await this.store.listRecords(workflowId, 'snapshot');
+    return rows.map((r) => summarizeSnapshot(r.data as SessionSnapshot));
+  }
+
+  async snapshot(workflowId: string, snapshotId: string): Promise<SessionSnapshot> {
+    const row = await this.store.getRecord(workflowId, 'snapshot', snapshotId);
+    if (!row) throw notFound(`no snapshot ${snapshotId} in workflow ${workflowId}; list them with \`baton snapshots\``, { snapshot_id: snapshotId });
+    return SessionSnapshot.parse(row.data);
+  }
+
+  /** A snapshot by id alone (ids are unique across workflows). */
+  async findSnapshot(snapshotId: string): Promise<SessionSnapshot> {
+    const row = await this.store.findRecord('snapshot', snapshotId);
+    if (!row) throw notFound(`no snapshot ${snapshotId}; list them with \`baton snapshots\``, { snapshot_id: snapshotId });
+    return SessionSnapshot.parse(row.data);
+  }
+
+  /** Everything of one category as of a snapshot: the complete lists behind the snapshot's recent ones. */
+  async details(snapshot: SessionSnapshot, category: DetailCategory): Promise<unknown> {
+    if (!detailCategories.includes(category)) {
+      throw invalidInput(`unknown category ${category}; use one of ${detailCategories.join(', ')}`);
+    }
+    const kind = recordKindOf[category];
+    if (kind) {
+      const rows = await this.store.listRecords(snapshot.workflow_id, kind, { createdThrough: snapshot.created_at });
+      return rows.map((r) => r.data);
+    }
+    if (category === 'git-changes') return { git_state: snapshot.git_state, note: snapshot.git_note };
+    const runs = await this.store.listRecords(snapshot.workflow_id, 'test_run', { createdThrough: snapshot.created_at });
+    return { test_state: snapshot.test_state, runs: runs.map((r) => r.data) };
+  }
+
+  async status(s: WorkflowState) {
+    const snaps = await this.snapshots(s.id);
+    const live = await this.store.loadLiveState(s.id);
+    const next = nextTask(s.tasks);
+    const overdue = s.pause_request ? Date.parse(this.now()) - Date.parse(s.pause_request.requested_at) >= this.options.pauseTimeoutMs : false;
+    return {
+      workflow: {
+        id: s.id,
+        title: s.title,
+        issue: s.issue,
+        worktree: s.worktree,
+        status: s.status,
+        version: s.version,
+        pause_requested: s.pause_requested,
+        pause_request: s.pause_request,
+        pause_overdue: overdue,
+        paused_at: s.paused_at,
+        pause_reason: s.pause_reason,
+        interrupted_at: s.interrupted_at,
+        interrupt_reason: s.interrupt_reason,
+        session_count: s.session_count,
+        created_at: s.created_at,
+        updated_at: s.updated_at,
+      },
+      counts: { tasks: taskCounts(s.tasks), ...s.counts },
+      tasks: s.tasks,
+      next_task: next ? { id: next.id, title: next.title, status: next.status } : null,
+      runnable_tasks: runnableTasks(s.tasks).map((t) => ({ id: t.id, title: t.title })),
+      snapshots: snaps,
+      checkpoints: s.checkpoints,
+      usage: s.usage,
+      test_state: s.test_state,
+      open_errors: s.open_errors,
+      live_state: live ? { saved_at: live.saved_at, trigger: live.trigger } : null,
+      warnings: s.warnings,
+    };
+  }
+
+  async recoveryOptions(s: WorkflowState) {
+    const live = await this.store.loadLiveState(s.id);
+    return recoveryOptions(s, live?.saved_at ?? null, this.now());
+  }
+
+  /** The compiled context a resume would hand over now, without starting a session. */
+  async context(s: WorkflowState) {
+    if (!s.last_snapshot) throw notFound(`workflow ${s.id} has no snapshot yet; pause it or complete a task first`);
+    const snap = await this.snapshot(s.id, s.last_snapshot.id);
+    const session = resumableStatuses.includes(s.status) ? s.session_count + 1 : s.session_count;
+    const json = compileResumeContext(snap, session);
+    return { workflow_id: s.id, snapshot_id: snap.id, markdown: renderResumeContext(json), json };
+  }
+
+  /** The Go Team sessions table: every workflow with its step, status and whether it can be resumed. */
+  async sessions() {
+    const all = await this.store.listWorkflows();
+    return all.map((s) => {
+      const c = taskCounts(s.tasks);
+      return {
+        id: s.id,
+        topic: s.title,
+        status: s.status,
+        step: `${c.done}/${c.total}`,
+        progress: c.total ? Math.round((c.done / c.total) * 100) : 0,
+        sessions: s.session_count,
+        resumable: resumableStatuses.includes(s.status),
+        worktree: s.worktree,
+        updated_at: s.updated_at,
+      };
+    });
+  }
+}

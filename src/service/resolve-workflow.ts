@@ -1,0 +1,41 @@
+import { BatonError, isTerminal, notFound, type WorkflowState } from '../core/index.js';
+import type { Store } from '../storage/store.js';
+import type { GitPort } from './ports.js';
+
+/** Names a workflow: by id, or by the worktree a directory belongs to. */
+export interface WorkflowRef {
+  workflowId?: string | undefined;
+  cwd?: string | undefined;
+}
+
+export const describeCandidate = (w: WorkflowState) => ({
+  id: w.id,
+  title: w.title,
+  status: w.status,
+  updated_at: w.updated_at,
+  step: `${w.tasks.filter((t) => t.status === 'done' || t.status === 'skipped').length}/${w.tasks.length}`,
+});
+
+/**
+ * Without an id, the workflow is the one incomplete workflow of the current worktree. Several of them is
+ * ambiguous (the Resume Protocol's "ask which run"): the error lists them.
+ */
+export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowRef): Promise<WorkflowState> {
+  if (ref.workflowId) {
+    const state = await store.loadState(ref.workflowId);
+    if (!state) throw notFound(`no workflow ${ref.workflowId}; list them with \`baton list\``, { workflow_id: ref.workflowId });
+    return state;
+  }
+  const worktree = await git.resolveWorktree(ref.cwd ?? process.cwd());
+  const candidates = (await store.listWorkflows({ worktree })).filter((w) => !isTerminal(w.status));
+  if (candidates.length === 1 && candidates[0]) return candidates[0];
+  if (candidates.length === 0) {
+    throw notFound(`no active workflow in ${worktree}; create one with \`baton create\` or pass -w <id>`, { worktree });
+  }
+  throw new BatonError(
+    'ambiguous',
+    `${candidates.length} incomplete workflows in ${worktree}; choose one with -w <id>:\n` +
+      candidates.map((c) => `  ${c.id}  ${c.status.padEnd(11)} ${c.title}`).join('\n'),
+    { worktree, candidates: candidates.map(describeCandidate) },
+  );
+}

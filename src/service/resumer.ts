@@ -1,0 +1,97 @@
+import {
+  buildSnapshot,
+  compileResumeContext,
+  notFound,
+  recover,
+  renderResumeContext,
+  resume,
+  SessionSnapshot,
+  type GitCapture,
+  type RecoveryChoice,
+  type WorkflowState,
+} from '../core/index.js';
+import type { CommandRunner } from './command-runner.js';
+import type { GitPort, ServiceOptions } from './ports.js';
+import { resolveWorkflow, type WorkflowRef } from './resolve-workflow.js';
+
+export interface ResumeResult {
+  workflow_id: string;
+  status: WorkflowState['status'];
+  session_number: number;
+  snapshot_id: string;
+  warnings: string[];
+  next_task: { id: string; title: string } | null;
+  context: string;
+  context_json: ReturnType<typeof compileResumeContext>;
+}
+
+/** The latest stored snapshot, or one built now from the state when none was ever taken. */
+export async function latestSnapshot(runner: CommandRunner, s: WorkflowState, git: GitCapture): Promise<SessionSnapshot> {
+  if (s.last_snapshot) {
+    const row = await runner.store.getRecord(s.id, 'snapshot', s.last_snapshot.id);
+    if (row) return SessionSnapshot.parse(row.data);
+  }
+  return buildSnapshot(s, { id: `${s.id}-live`, trigger: s.pause_trigger ?? 'pause', reason: s.pause_reason, git, now: runner.context().now });
+}
+
+/** Resume and recover: start the next session and hand it the compiled context. */
+export class Resumer {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly git: GitPort,
+    private readonly options: ServiceOptions,
+  ) {}
+
+  private result(s: WorkflowState, snap: SessionSnapshot, session_number: number, warnings: string[]): ResumeResult {
+    const context_json = compileResumeContext(snap, session_number, warnings);
+    const next = s.tasks.find((t) => t.id === snap.next_task_id) ?? null;
+    return {
+      workflow_id: s.id,
+      status: s.status,
+      session_number,
+      snapshot_id: snap.id,
+      warnings,
+      next_task: next ? { id: next.id, title: next.title } : null,
+      context: renderResumeContext(context_json),
+      context_json,
+    };
+  }
+
+  async resume(ref: WorkflowRef): Promise<ResumeResult> {
+    const base = await resolveWorkflow(this.runner.store, this.git, ref);
+    const git = await this.git.captureGitState(base.worktree, base.git_start?.commit ?? null);
+    const snapshot = await latestSnapshot(this.runner, base, git);
+    const { result, state } = await this.runner.run(base.id, (d) =>
+      resume(d, { snapshot, git, staleAfterMs: this.options.staleAfterMs }),
+    );
+    return this.result(state, snapshot, result.session_number, result.warnings);
+  }
+
+  async recover(ref: WorkflowRef, option: RecoveryChoice, checkpointName: string | null): Promise<ResumeResult> {
+    const base = await resolveWorkflow(this.runner.store, this.git, ref);
+    const git = await this.git.captureGitState(base.worktree, base.git_start?.commit ?? null);
+    const snapshot = await latestSnapshot(this.runner, base, git);
+    let checkpointSnapshot: SessionSnapshot | null = null;
+    let name = checkpointName;
+    if (option === 'checkpoint') {
+      const cp = checkpointName
+        ? base.checkpoints.find((c) => c.name === checkpointName || c.name.replace(/^cp-\d+-/, '') === checkpointName)
+        : base.checkpoints[base.checkpoints.length - 1];
+      if (!cp) {
+        throw notFound(
+          checkpointName ? `no checkpoint ${checkpointName} in workflow ${base.id} (have: ${base.checkpoints.map((c) => c.name).join(', ') || 'none'})` : `workflow ${base.id} has no checkpoint yet`,
+          { checkpoint: checkpointName },
+        );
+      }
+      name = cp.name;
+      const row = await this.runner.store.getRecord(base.id, 'snapshot', cp.snapshot_id);
+      if (!row) throw notFound(`the snapshot ${cp.snapshot_id} of checkpoint ${cp.name} is missing; run \`baton rebuild\``);
+      checkpointSnapshot = SessionSnapshot.parse(row.data);
+    }
+    const { result, state } = await this.runner.run(base.id, (d) =>
+      recover(d, option, { snapshot, git, staleAfterMs: this.options.staleAfterMs, checkpoint: name, checkpointSnapshot }),
+    );
+    const restored = buildSnapshot(state, { id: snapshot.id, trigger: snapshot.trigger, reason: snapshot.pause_reason, git, now: state.updated_at });
+    return this.result(state, { ...snapshot, ...restored, decisions: snapshot.decisions, errors: snapshot.errors }, result.session_number, result.warnings);
+  }
+}

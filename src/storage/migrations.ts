@@ -1,0 +1,109 @@
+/**
+ * One migration list for every backend: each step has its SQL per dialect, applied in order and recorded in
+ * `schema_migrations`. Adding a step means adding both dialects.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sqlite: string;
+  postgres: string;
+}
+
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'event log, workflows, records, live states',
+    sqlite: `
+      CREATE TABLE workflows (
+        id TEXT PRIMARY KEY,
+        status TEXT NOT NULL,
+        worktree TEXT NOT NULL,
+        title TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        state TEXT NOT NULL
+      );
+      CREATE INDEX workflows_worktree ON workflows (worktree, status);
+      CREATE INDEX workflows_status ON workflows (status, updated_at);
+      CREATE TABLE events (
+        position INTEGER PRIMARY KEY AUTOINCREMENT,
+        workflow_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        at TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        session_number INTEGER,
+        task_id TEXT,
+        v INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        UNIQUE (workflow_id, seq)
+      );
+      CREATE TABLE records (
+        workflow_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        task_id TEXT,
+        session_number INTEGER,
+        created_at TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (workflow_id, kind, id)
+      );
+      CREATE INDEX records_kind_created ON records (workflow_id, kind, created_at);
+      CREATE INDEX records_by_id ON records (kind, id);
+      CREATE TABLE live_states (
+        workflow_id TEXT PRIMARY KEY,
+        saved_at TEXT NOT NULL,
+        trigger TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        data TEXT NOT NULL
+      );`,
+    postgres: `
+      CREATE TABLE workflows (
+        id TEXT PRIMARY KEY,
+        status TEXT NOT NULL,
+        worktree TEXT NOT NULL,
+        title TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        state JSONB NOT NULL
+      );
+      CREATE INDEX workflows_worktree ON workflows (worktree, status);
+      CREATE INDEX workflows_status ON workflows (status, updated_at);
+      CREATE TABLE events (
+        position BIGSERIAL PRIMARY KEY,
+        workflow_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        at TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        session_number INTEGER,
+        task_id TEXT,
+        v INTEGER NOT NULL,
+        data JSONB NOT NULL,
+        UNIQUE (workflow_id, seq)
+      );
+      CREATE TABLE records (
+        workflow_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        task_id TEXT,
+        session_number INTEGER,
+        created_at TEXT NOT NULL,
+        data JSONB NOT NULL,
+        PRIMARY KEY (workflow_id, kind, id)
+      );
+      CREATE INDEX records_kind_created ON records (workflow_id, kind, created_at);
+      CREATE INDEX records_by_id ON records (kind, id);
+      CREATE TABLE live_states (
+        workflow_id TEXT PRIMARY KEY,
+        saved_at TEXT NOT NULL,
+        trigger TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        data JSONB NOT NULL
+      );`,
+  },
+];

@@ -1,0 +1,49 @@
+import type { BatonEvent, RecordKind, RecordRow } from '../../core/index.js';
+
+export interface EventRow {
+  position: number;
+  workflow_id: string;
+  seq: number;
+  type: string;
+  at: string;
+  actor: string;
+  session_number: number | null;
+  task_id: string | null;
+  v: number;
+  data: string;
+}
+
+export interface RecordDbRow {
+  workflow_id: string;
+  kind: string;
+  id: string;
+  seq: number;
+  task_id: string | null;
+  session_number: number | null;
+  created_at: string;
+  data: string;
+}
+
+export const eventFromRow = (r: EventRow): BatonEvent =>
+  ({
+    v: r.v,
+    workflow_id: r.workflow_id,
+    seq: r.seq,
+    at: r.at,
+    actor: r.actor,
+    session_number: r.session_number,
+    task_id: r.task_id,
+    type: r.type,
+    data: JSON.parse(r.data) as unknown,
+  }) as BatonEvent;
+
+export const recordFromRow = (r: RecordDbRow): RecordRow => ({
+  workflow_id: r.workflow_id,
+  kind: r.kind as RecordKind,
+  id: r.id,
+  seq: r.seq,
+  task_id: r.task_id,
+  session_number: r.session_number,
+  created_at: r.created_at,
+  data: JSON.parse(r.data) as unknown,
+});

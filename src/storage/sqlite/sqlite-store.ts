@@ -1,0 +1,224 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { BatonError, conflict, type BatonEvent, type RecordKind, type RecordRow, type WorkflowState } from '../../core/index.js';
+import { migrations } from '../migrations.js';
+import type { CommitBatch, Durability, LiveState, RecordQuery, Store, StoredEvent, WorkflowFilter } from '../store.js';
+import { eventFromRow, recordFromRow, type EventRow, type RecordDbRow } from './rows.js';
+
+export interface SqliteOptions {
+  durability?: Durability;
+  busyTimeoutMs?: number;
+}
+
+/**
+ * The embedded store: one SQLite file in WAL mode. Safe for several processes on one file (the CLI beside a
+ * server): writers take the write lock up front (BEGIN IMMEDIATE) and wait up to the busy timeout for it.
+ */
+export class SqliteStore implements Store {
+  readonly dialect = 'sqlite' as const;
+  private readonly db: Database.Database;
+  private readonly stmts;
+
+  constructor(
+    readonly location: string,
+    options: SqliteOptions = {},
+  ) {
+    if (location !== ':memory:') mkdirSync(dirname(location), { recursive: true });
+    try {
+      this.db = new Database(location, { timeout: options.busyTimeoutMs ?? 10_000 });
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
+      this.migrate();
+    } catch (e) {
+      throw new BatonError('unavailable', `cannot open the SQLite database ${location}: ${(e as Error).message}`, {}, { cause: e });
+    }
+    const db = this.db;
+    this.stmts = {
+      version: db.prepare<[string], { version: number }>('SELECT version FROM workflows WHERE id = ?'),
+      insertWorkflow: db.prepare(
+        'INSERT INTO workflows (id, status, worktree, title, version, created_at, updated_at, state) VALUES (@id, @status, @worktree, @title, @version, @created_at, @updated_at, @state)',
+      ),
+      updateWorkflow: db.prepare(
+        'UPDATE workflows SET status = @status, worktree = @worktree, title = @title, version = @version, updated_at = @updated_at, state = @state WHERE id = @id AND version = @expected',
+      ),
+      insertEvent: db.prepare(
+        'INSERT INTO events (workflow_id, seq, type, at, actor, session_number, task_id, v, data) VALUES (@workflow_id, @seq, @type, @at, @actor, @session_number, @task_id, @v, @data)',
+      ),
+      upsertRecord: db.prepare(
+        `INSERT INTO records (workflow_id, kind, id, seq, task_id, session_number, created_at, data)
+         VALUES (@workflow_id, @kind, @id, @seq, @task_id, @session_number, @created_at, @data)
+         ON CONFLICT (workflow_id, kind, id) DO UPDATE SET seq = excluded.seq, task_id = excluded.task_id,
+           session_number = excluded.session_number, created_at = excluded.created_at, data = excluded.data`,
+      ),
+      state: db.prepare<[string], { state: string }>('SELECT state FROM workflows WHERE id = ?'),
+      events: db.prepare<[string, number, number], EventRow>(
+        'SELECT * FROM events WHERE workflow_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+      ),
+      eventsSince: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+      eventsSinceFor: db.prepare<[number, string, number], EventRow>(
+        'SELECT * FROM events WHERE position > ? AND workflow_id = ? ORDER BY position LIMIT ?',
+      ),
+      record: db.prepare<[string, string, string], RecordDbRow>('SELECT * FROM records WHERE workflow_id = ? AND kind = ? AND id = ?'),
+      findRecord: db.prepare<[string, string], RecordDbRow>('SELECT * FROM records WHERE kind = ? AND id = ? LIMIT 1'),
+      saveLive: db.prepare(
+        `INSERT INTO live_states (workflow_id, saved_at, trigger, version, data) VALUES (@workflow_id, @saved_at, @trigger, @version, @data)
+         ON CONFLICT (workflow_id) DO UPDATE SET saved_at = excluded.saved_at, trigger = excluded.trigger, version = excluded.version, data = excluded.data`,
+      ),
+      loadLive: db.prepare<[string], { workflow_id: string; saved_at: string; trigger: LiveState['trigger']; version: number; data: string }>(
+        'SELECT * FROM live_states WHERE workflow_id = ?',
+      ),
+      ids: db.prepare<[], { id: string }>('SELECT id FROM workflows ORDER BY created_at, id'),
+    };
+  }
+
+  private migrate(): void {
+    this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    const apply = this.db.transaction(() => {
+      const done = new Set(this.db.prepare<[], { version: number }>('SELECT version FROM schema_migrations').all().map((r) => r.version));
+      for (const m of migrations) {
+        if (done.has(m.version)) continue;
+        this.db.exec(m.sqlite);
+        this.db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, new Date().toISOString());
+      }
+    });
+    apply.immediate();
+  }
+
+  private writeBatch(b: CommitBatch): void {
+    const s = b.state;
+    const row = {
+      id: b.workflowId,
+      status: s.status,
+      worktree: s.worktree,
+      title: s.title,
+      version: s.version,
+      created_at: s.created_at,
+      updated_at: s.updated_at,
+      state: JSON.stringify(s),
+      expected: b.expectedVersion,
+    };
+    if (b.expectedVersion === 0) {
+      if (this.stmts.version.get(b.workflowId)) throw conflict(`workflow ${b.workflowId} already exists`, { workflow_id: b.workflowId });
+      const { expected: _, ...insert } = row;
+      this.stmts.insertWorkflow.run(insert);
+    } else if (this.stmts.updateWorkflow.run(row).changes !== 1) {
+      const current = this.stmts.version.get(b.workflowId)?.version;
+      throw conflict(
+        `workflow ${b.workflowId} changed while this command ran (expected version ${b.expectedVersion}, found ${current ?? 'none'}); reload and try again`,
+        { workflow_id: b.workflowId, expected_version: b.expectedVersion, current_version: current ?? null },
+      );
+    }
+    for (const e of b.events) {
+      this.stmts.insertEvent.run({ ...e, data: JSON.stringify(e.data) });
+    }
+    for (const w of b.writes) this.stmts.upsertRecord.run({ ...w, data: JSON.stringify(w.data) });
+  }
+
+  private readonly commitTx = (batches: readonly CommitBatch[]) =>
+    this.db.transaction(() => batches.forEach((b) => this.writeBatch(b))).immediate();
+
+  async commit(batch: CommitBatch): Promise<void> {
+    this.commitTx([batch]);
+  }
+
+  async commitMany(batches: readonly CommitBatch[]): Promise<void> {
+    if (batches.length) this.commitTx(batches);
+  }
+
+  async loadState(workflowId: string): Promise<WorkflowState | null> {
+    const row = this.stmts.state.get(workflowId);
+    return row ? (JSON.parse(row.state) as WorkflowState) : null;
+  }
+
+  async listWorkflows(filter: WorkflowFilter = {}): Promise<WorkflowState[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.status?.length) {
+      where.push(`status IN (${filter.status.map(() => '?').join(', ')})`);
+      params.push(...filter.status);
+    }
+    if (filter.worktree !== undefined) {
+      where.push('worktree = ?');
+      params.push(filter.worktree);
+    }
+    if (filter.updatedBefore !== undefined) {
+      where.push('updated_at < ?');
+      params.push(filter.updatedBefore);
+    }
+    const sql = `SELECT state FROM workflows ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY updated_at DESC, id LIMIT ?`;
+    params.push(filter.limit ?? -1);
+    return this.db
+      .prepare<unknown[], { state: string }>(sql)
+      .all(...params)
+      .map((r) => JSON.parse(r.state) as WorkflowState);
+  }
+
+  async readEvents(workflowId: string, afterSeq = 0, limit = -1): Promise<BatonEvent[]> {
+    return this.stmts.events.all(workflowId, afterSeq, limit).map(eventFromRow);
+  }
+
+  async readEventsSince(position: number, limit: number, workflowId?: string): Promise<StoredEvent[]> {
+    const rows = workflowId ? this.stmts.eventsSinceFor.all(position, workflowId, limit) : this.stmts.eventsSince.all(position, limit);
+    return rows.map((r) => ({ ...eventFromRow(r), position: r.position }));
+  }
+
+  async getRecord(workflowId: string, kind: RecordKind, id: string): Promise<RecordRow | null> {
+    const r = this.stmts.record.get(workflowId, kind, id);
+    return r ? recordFromRow(r) : null;
+  }
+
+  async findRecord(kind: RecordKind, id: string): Promise<RecordRow | null> {
+    const r = this.stmts.findRecord.get(kind, id);
+    return r ? recordFromRow(r) : null;
+  }
+
+  async listRecords(workflowId: string, kind: RecordKind, q: RecordQuery = {}): Promise<RecordRow[]> {
+    const sql = `SELECT * FROM records WHERE workflow_id = ? AND kind = ? AND created_at <= ? ORDER BY created_at ${q.newestFirst ? 'DESC' : 'ASC'}, seq, id LIMIT ?`;
+    return this.db
+      .prepare<unknown[], RecordDbRow>(sql)
+      .all(workflowId, kind, q.createdThrough ?? '\uffff', q.limit ?? -1)
+      .map(recordFromRow);
+  }
+
+  async saveLiveState(live: LiveState): Promise<void> {
+    this.stmts.saveLive.run({ ...live, data: JSON.stringify(live.data) });
+  }
+
+  async loadLiveState(workflowId: string): Promise<LiveState | null> {
+    const r = this.stmts.loadLive.get(workflowId);
+    return r ? { ...r, data: JSON.parse(r.data) as unknown } : null;
+  }
+
+  async replaceProjection(workflowId: string, state: WorkflowState, writes: readonly RecordRow[]): Promise<void> {
+    this.db
+      .transaction(() => {
+        this.db.prepare('DELETE FROM records WHERE workflow_id = ?').run(workflowId);
+        this.db.prepare('DELETE FROM workflows WHERE id = ?').run(workflowId);
+        this.writeBatch({ workflowId, expectedVersion: 0, events: [], state, writes });
+      })
+      .immediate();
+  }
+
+  async deleteWorkflow(workflowId: string): Promise<void> {
+    this.db
+      .transaction(() => {
+        for (const table of ['events', 'records', 'live_states']) this.db.prepare(`DELETE FROM ${table} WHERE workflow_id = ?`).run(workflowId);
+        this.db.prepare('DELETE FROM workflows WHERE id = ?').run(workflowId);
+      })
+      .immediate();
+  }
+
+  async listWorkflowIds(): Promise<string[]> {
+    return this.stmts.ids.all().map((r) => r.id);
+  }
+
+  /** SQLite's own consistency check (crash tests). */
+  integrityCheck(): string {
+    return String(this.db.pragma('integrity_check', { simple: true }));
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}

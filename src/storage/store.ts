@@ -1,0 +1,67 @@
+import type { BatonEvent, RecordKind, RecordRow, WorkflowState, WorkflowStatus } from '../core/index.js';
+
+/** An event as stored: its envelope plus the store-wide position used by live subscribers to catch up. */
+export type StoredEvent = BatonEvent & { position: number };
+
+/** One command's outcome, written in one transaction: events, the folded state, and the record rows. */
+export interface CommitBatch {
+  workflowId: string;
+  /** The version (last event seq) the command decided on; 0 for a new workflow. A mismatch is a conflict. */
+  expectedVersion: number;
+  events: readonly BatonEvent[];
+  state: WorkflowState;
+  writes: readonly RecordRow[];
+}
+
+export interface WorkflowFilter {
+  status?: readonly WorkflowStatus[];
+  worktree?: string;
+  updatedBefore?: string;
+  limit?: number;
+}
+
+/** The Go Team live state: the latest auto-save of a running workflow (a cache, not part of the event log). */
+export interface LiveState {
+  workflow_id: string;
+  saved_at: string;
+  trigger: 'auto' | 'action' | 'checkpoint';
+  version: number;
+  data: unknown;
+}
+
+export interface RecordQuery {
+  /** Only rows first recorded at or before this time (a snapshot's view; later updates still show). */
+  createdThrough?: string;
+  limit?: number;
+  newestFirst?: boolean;
+}
+
+export type Durability = 'full' | 'normal';
+
+/**
+ * Everything the service knows about persistence. Implementations: storage/sqlite, storage/postgres.
+ * Every method is atomic on its own; `commit` rejects with a `conflict` BatonError when another writer moved the
+ * workflow past `expectedVersion`.
+ */
+export interface Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  readonly location: string;
+  commit(batch: CommitBatch): Promise<void>;
+  /** Group commit: several batches in one transaction (all or none). */
+  commitMany(batches: readonly CommitBatch[]): Promise<void>;
+  loadState(workflowId: string): Promise<WorkflowState | null>;
+  listWorkflows(filter?: WorkflowFilter): Promise<WorkflowState[]>;
+  readEvents(workflowId: string, afterSeq?: number, limit?: number): Promise<BatonEvent[]>;
+  /** Events of every workflow (or one) after a store-wide position, in commit order. */
+  readEventsSince(position: number, limit: number, workflowId?: string): Promise<StoredEvent[]>;
+  getRecord(workflowId: string, kind: RecordKind, id: string): Promise<RecordRow | null>;
+  findRecord(kind: RecordKind, id: string): Promise<RecordRow | null>;
+  listRecords(workflowId: string, kind: RecordKind, query?: RecordQuery): Promise<RecordRow[]>;
+  saveLiveState(live: LiveState): Promise<void>;
+  loadLiveState(workflowId: string): Promise<LiveState | null>;
+  /** Replaces a workflow's state and records by what its events fold to (rebuild). */
+  replaceProjection(workflowId: string, state: WorkflowState, writes: readonly RecordRow[]): Promise<void>;
+  deleteWorkflow(workflowId: string): Promise<void>;
+  listWorkflowIds(): Promise<string[]>;
+  close(): Promise<void>;
+}
