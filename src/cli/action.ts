@@ -12,7 +12,10 @@ export interface ActionContext {
 }
 
 /** Wraps a command handler: opens the client, hands it the parsed arguments. Errors go up to main. */
-export function action<A extends unknown[]>(rt: Runtime, handler: (ctx: ActionContext, ...args: A) => Promise<void>) {
+export function action<A extends unknown[]>(
+  rt: Runtime,
+  handler: (ctx: ActionContext, ...args: A) => Promise<void>,
+) {
   return async (...raw: unknown[]) => {
     const cmd = raw[raw.length - 1] as Command;
     const g = rt.globals(cmd);
@@ -22,4 +25,7 @@ export function action<A extends unknown[]>(rt: Runtime, handler: (ctx: ActionCo
   };
 }
 
-export const workflowOption = ['-w, --workflow <id>', 'the workflow (default: the one of the current worktree)'] as const;
+export const workflowOption = [
+  '-w, --workflow <id>',
+  'the workflow (default: the one of the current worktree)',
+] as const;

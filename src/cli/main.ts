@@ -8,15 +8,23 @@ import { Runtime } from './runtime.js';
 
 export function buildProgram(rt: Runtime): Command {
   const program = new Command('baton')
-    .description('Keeps long AI coding-agent workflows alive: event log, task-boundary pauses, snapshots, checkpoints and resume context.')
+    .description(
+      'Keeps long AI coding-agent workflows alive: event log, task-boundary pauses, snapshots, checkpoints and resume context.',
+    )
     .version('0.1.0')
     .option('--json', 'print JSON')
     .option('--debug', 'print stack traces on errors')
     .option('--home <dir>', 'Baton home (env BATON_HOME, default ~/.baton)')
     .option('--database <path-or-url>', 'SQLite file or postgres:// URL (env BATON_DATABASE_URL)')
     .option('--durability <mode>', 'full (fsync every commit) | normal (env BATON_DURABILITY)')
-    .option('--pause-timeout <duration>', 'force a requested pause after this long (env BATON_PAUSE_TIMEOUT, default 5m)')
-    .option('--stale-after <duration>', 'warn when resuming a workflow stopped longer (env BATON_STALE_AFTER, default 7d)')
+    .option(
+      '--pause-timeout <duration>',
+      'force a requested pause after this long (env BATON_PAUSE_TIMEOUT, default 5m)',
+    )
+    .option(
+      '--stale-after <duration>',
+      'warn when resuming a workflow stopped longer (env BATON_STALE_AFTER, default 7d)',
+    )
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeOut: (s) => rt.io.out(s), writeErr: (s) => rt.io.err(s) });
@@ -36,7 +44,12 @@ function propagate(cmd: Command) {
 }
 
 /** Runs the CLI and returns the exit code: 0 ok, 1 error, 2 usage or ambiguous, 3 conflict. */
-export async function main(argv: string[], io: Io = processIo, cwd = process.cwd(), env = process.env): Promise<number> {
+export async function main(
+  argv: string[],
+  io: Io = processIo,
+  cwd = process.cwd(),
+  env = process.env,
+): Promise<number> {
   const rt = new Runtime(io, cwd, env);
   const program = buildProgram(rt);
   const flags = { json: argv.includes('--json'), debug: argv.includes('--debug') };
@@ -45,7 +58,11 @@ export async function main(argv: string[], io: Io = processIo, cwd = process.cwd
     return 0;
   } catch (e) {
     if (e instanceof CommanderError) {
-      return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? 0 : 2;
+      return e.code === 'commander.helpDisplayed' ||
+        e.code === 'commander.version' ||
+        e.code === 'commander.help'
+        ? 0
+        : 2;
     }
     return reportError(io, e, flags);
   } finally {

@@ -29,7 +29,8 @@ export function emit(io: Io, json: boolean, value: unknown, human: () => string)
 /** One clear line (plus details as JSON with --json), a stack only with --debug. */
 export function reportError(io: Io, e: unknown, opts: { json: boolean; debug: boolean }): number {
   const err = BatonError.isInstance(e) ? e : new BatonError('internal', (e as Error)?.message ?? String(e));
-  if (opts.json) io.out(JSON.stringify({ error: { code: err.code, message: err.message, ...err.details } }, null, 2));
+  if (opts.json)
+    io.out(JSON.stringify({ error: { code: err.code, message: err.message, ...err.details } }, null, 2));
   io.err(`baton: ${err.message}`);
   if (opts.debug && e instanceof Error && e.stack) io.err(e.stack);
   return exitCodes[err.code];
@@ -39,6 +40,12 @@ export function reportError(io: Io, e: unknown, opts: { json: boolean; debug: bo
 export function table(headers: string[], rows: (string | number)[][]): string {
   const cells = [headers, ...rows.map((r) => r.map(String))];
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
-  return [line(cells[0] ?? []), line(widths.map((w) => '-'.repeat(w))), ...cells.slice(1).map(line)].join('\n');
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(cells[0] ?? []), line(widths.map((w) => '-'.repeat(w))), ...cells.slice(1).map(line)].join(
+    '\n',
+  );
 }

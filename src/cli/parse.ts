@@ -6,7 +6,8 @@ const depList = /^[A-Za-z0-9][A-Za-z0-9._-]*(,[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 export function parseTaskSpec(text: string): TaskSpecInput {
   const parts = text.split(':');
   const id = parts[0]?.trim() ?? '';
-  if (parts.length < 2 || !id) throw invalidInput(`--task "${text}" is not ID:Title[:DEP,DEP] (e.g. --task "T2:Implement API:T1")`);
+  if (parts.length < 2 || !id)
+    throw invalidInput(`--task "${text}" is not ID:Title[:DEP,DEP] (e.g. --task "T2:Implement API:T1")`);
   const last = parts[parts.length - 1]?.trim() ?? '';
   const hasDeps = parts.length >= 3 && depList.test(last);
   const title = (hasDeps ? parts.slice(1, -1) : parts.slice(1)).join(':').trim();
@@ -14,18 +15,25 @@ export function parseTaskSpec(text: string): TaskSpecInput {
   return { id, title, deps: hasDeps ? last.split(',') : [] };
 }
 
-export function parseNumber(text: string, flag: string, opts: { int?: boolean; min?: number; max?: number } = {}): number {
+export function parseNumber(
+  text: string,
+  flag: string,
+  opts: { int?: boolean; min?: number; max?: number } = {},
+): number {
   const n = Number(text);
   if (text.trim() === '' || !Number.isFinite(n) || (opts.int && !Number.isInteger(n))) {
     throw invalidInput(`${flag} "${text}" is not ${opts.int ? 'an integer' : 'a number'}`);
   }
-  if (opts.min !== undefined && n < opts.min) throw invalidInput(`${flag} must be at least ${opts.min} (got ${text})`);
-  if (opts.max !== undefined && n > opts.max) throw invalidInput(`${flag} must be at most ${opts.max} (got ${text})`);
+  if (opts.min !== undefined && n < opts.min)
+    throw invalidInput(`${flag} must be at least ${opts.min} (got ${text})`);
+  if (opts.max !== undefined && n > opts.max)
+    throw invalidInput(`${flag} must be at most ${opts.max} (got ${text})`);
   return n;
 }
 
 export function oneOf<T extends string>(text: string, allowed: readonly T[], flag: string): T {
-  if (!(allowed as readonly string[]).includes(text)) throw invalidInput(`${flag} "${text}" is not one of ${allowed.join(', ')}`);
+  if (!(allowed as readonly string[]).includes(text))
+    throw invalidInput(`${flag} "${text}" is not one of ${allowed.join(', ')}`);
   return text as T;
 }
 

@@ -33,7 +33,13 @@ export class Runtime {
 
   settings(g: GlobalOptions): Settings {
     return loadSettings(
-      { home: g.home, database: g.database, durability: g.durability, pauseTimeout: g.pauseTimeout, staleAfter: g.staleAfter },
+      {
+        home: g.home,
+        database: g.database,
+        durability: g.durability,
+        pauseTimeout: g.pauseTimeout,
+        staleAfter: g.staleAfter,
+      },
       this.env,
     );
   }
@@ -42,7 +48,10 @@ export class Runtime {
     if (this.client) return this.client;
     const settings = this.settings(g);
     const store = await openStore({ database: settings.database, durability: settings.durability });
-    const service = new BatonService(store, git, { pauseTimeoutMs: settings.pauseTimeoutMs, staleAfterMs: settings.staleAfterMs });
+    const service = new BatonService(store, git, {
+      pauseTimeoutMs: settings.pauseTimeoutMs,
+      staleAfterMs: settings.staleAfterMs,
+    });
     this.client = new LocalClient(service, () => store.close());
     return this.client;
   }

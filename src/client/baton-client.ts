@@ -49,7 +49,12 @@ export interface BatonClient {
   status(ref: Ref): Promise<unknown>;
   task(ref: Ref, action: TaskAction, taskId: string, note?: string | null): Promise<unknown>;
   record(ref: Ref, input: RecordInput): Promise<unknown>;
-  resolveError(ref: Ref, errorId: string, resolution: ErrorRecord['resolution'], notes: string | null): Promise<unknown>;
+  resolveError(
+    ref: Ref,
+    errorId: string,
+    resolution: ErrorRecord['resolution'],
+    notes: string | null,
+  ): Promise<unknown>;
   addressFeedback(ref: Ref, reviewId: string): Promise<unknown>;
   pause(ref: Ref, input: { reason?: string | null; force?: boolean }): Promise<PauseResult>;
   resume(ref: Ref): Promise<ResumeResult>;
@@ -60,7 +65,11 @@ export interface BatonClient {
   checkpoint(ref: Ref, name: string): Promise<unknown>;
   checkpoints(ref: Ref): Promise<unknown>;
   recoveryOptions(ref: Ref): Promise<RecoveryPlan>;
-  recover(ref: Ref, option: RecoveryChoice, checkpoint: string | null): Promise<ResumeResult & { option: RecoveryChoice }>;
+  recover(
+    ref: Ref,
+    option: RecoveryChoice,
+    checkpoint: string | null,
+  ): Promise<ResumeResult & { option: RecoveryChoice }>;
   interrupt(ref: Ref, reason: string): Promise<unknown>;
   abandon(ref: Ref, reason: string | null): Promise<WorkflowView>;
   cleanup(input: { olderThanMs: number; dryRun: boolean }): Promise<unknown>;

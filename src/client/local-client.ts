@@ -68,7 +68,12 @@ export class LocalClient implements BatonClient {
     return { workflow_id: out.state.id, kind: input.kind, record: out.result };
   }
 
-  async resolveError(ref: Ref, errorId: string, resolution: Parameters<BatonService['resolveError']>[2], notes: string | null) {
+  async resolveError(
+    ref: Ref,
+    errorId: string,
+    resolution: Parameters<BatonService['resolveError']>[2],
+    notes: string | null,
+  ) {
     const out = await this.service.resolveError(this.ref(ref), errorId, resolution, notes);
     return { workflow_id: out.state.id, error: out.result };
   }
@@ -140,7 +145,12 @@ export class LocalClient implements BatonClient {
   }
 
   cleanup(input: { olderThanMs: number; dryRun: boolean }) {
-    return cleanup(this.service.store, input.olderThanMs, this.service.options.now?.() ?? new Date(), input.dryRun);
+    return cleanup(
+      this.service.store,
+      input.olderThanMs,
+      this.service.options.now?.() ?? new Date(),
+      input.dryRun,
+    );
   }
 
   sessions() {

@@ -17,7 +17,9 @@ export interface Settings {
   staleAfterMs: number;
 }
 
-export type SettingOptions = Partial<Record<'home' | 'database' | 'durability' | 'pauseTimeout' | 'staleAfter', string>>;
+export type SettingOptions = Partial<
+  Record<'home' | 'database' | 'durability' | 'pauseTimeout' | 'staleAfter', string>
+>;
 
 const FileConfig = z
   .object({
@@ -51,10 +53,19 @@ function readConfigFile(path: string): FileConfig {
   return parsed.data;
 }
 
-export function loadSettings(options: SettingOptions = {}, env: NodeJS.ProcessEnv = process.env, worktree?: string): Settings {
+export function loadSettings(
+  options: SettingOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+  worktree?: string,
+): Settings {
   const home = resolve(options.home ?? env.BATON_HOME ?? join(homedir(), '.baton'));
   const local = worktree ? join(worktree, 'baton.config.json') : null;
-  const file = local && existsSync(local) ? local : existsSync(join(home, 'config.json')) ? join(home, 'config.json') : null;
+  const file =
+    local && existsSync(local)
+      ? local
+      : existsSync(join(home, 'config.json'))
+        ? join(home, 'config.json')
+        : null;
   const config = file ? readConfigFile(file) : {};
   const pick = (key: keyof typeof names): string | undefined => {
     const [, envName, fileKey] = names[key];
@@ -62,7 +73,9 @@ export function loadSettings(options: SettingOptions = {}, env: NodeJS.ProcessEn
   };
   const durability = pick('durability') ?? 'full';
   if (durability !== 'full' && durability !== 'normal') {
-    throw invalidInput(`durability "${durability}" is not full or normal (option --durability, variable BATON_DURABILITY)`);
+    throw invalidInput(
+      `durability "${durability}" is not full or normal (option --durability, variable BATON_DURABILITY)`,
+    );
   }
   const duration = (key: 'pauseTimeout' | 'staleAfter', fallback: string) => {
     const [flag, envName] = names[key];

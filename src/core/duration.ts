@@ -1,6 +1,13 @@
 import { invalidInput } from './errors.js';
 
-const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+const units: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
 
 /** Parses "500ms", "30s", "5m", "12h", "30d", "2w" (or a bare number of milliseconds) into milliseconds. */
 export function parseDuration(text: string, what = 'duration'): number {

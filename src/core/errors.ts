@@ -20,7 +20,12 @@ export class BatonError extends Error {
   readonly code: ErrorCode;
   readonly details: Record<string, unknown>;
 
-  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}, options?: ErrorOptions) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+    options?: ErrorOptions,
+  ) {
     super(message, options);
     this.name = 'BatonError';
     this.code = code;

@@ -36,9 +36,14 @@ function initialState(e: EventOf<'workflow.created'>): WorkflowState {
     started_at: null,
     ended_at: null,
     git_start: e.data.git_start,
-    tasks: e.data.tasks.map(
-      (t): Task => ({ ...t, status: 'pending', started_at: null, ended_at: null, session_number: null, note: null }),
-    ),
+    tasks: e.data.tasks.map((t): Task => ({
+      ...t,
+      status: 'pending',
+      started_at: null,
+      ended_at: null,
+      session_number: null,
+      note: null,
+    })),
     counts: { decisions: 0, errors: 0, history: 0, feedback: 0, test_runs: 0, usage: 0, snapshots: 0 },
     recent_decisions: [],
     open_errors: [],
@@ -102,7 +107,11 @@ function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         warnings: e.data.warning ? recent(s.warnings, e.data.warning, 10) : s.warnings,
       };
     case 'workflow.resumed':
-      return { ...leavePause(s), status: 'in_progress', warnings: [...s.warnings, ...e.data.warnings].slice(-10) };
+      return {
+        ...leavePause(s),
+        status: 'in_progress',
+        warnings: [...s.warnings, ...e.data.warnings].slice(-10),
+      };
     case 'workflow.interrupted':
       return {
         ...s,
@@ -127,7 +136,9 @@ function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         ...s,
         tasks: s.tasks.map((t) => {
           const status = e.data.task_statuses[t.id] ?? t.status;
-          return status === t.status ? t : { ...t, status, ended_at: status === 'pending' ? null : t.ended_at };
+          return status === t.status
+            ? t
+            : { ...t, status, ended_at: status === 'pending' ? null : t.ended_at };
         }),
       };
     case 'session.started':
@@ -151,7 +162,12 @@ function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
     case 'session.ended':
       return updateSession(s, { ended_at: e.at, end_reason: e.data.reason, snapshot_id: e.data.snapshot_id });
     case 'task.started':
-      return setTask(s, e.task_id, { status: 'in_progress', started_at: e.at, ended_at: null, session_number: e.session_number });
+      return setTask(s, e.task_id, {
+        status: 'in_progress',
+        started_at: e.at,
+        ended_at: null,
+        session_number: e.session_number,
+      });
     case 'task.completed': {
       const next = setTask(s, e.task_id, { status: 'done', ended_at: e.at, note: e.data.summary });
       return updateSession(next, { tasks_done: (currentSession(s)?.tasks_done ?? 0) + 1 });
@@ -202,7 +218,11 @@ function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
     case 'feedback.addressed':
       return { ...s, open_feedback: s.open_feedback.filter((f) => f.review_id !== e.data.review_id) };
     case 'test_run.recorded':
-      return { ...s, counts: { ...s.counts, test_runs: s.counts.test_runs + 1 }, test_state: e.data.test_state };
+      return {
+        ...s,
+        counts: { ...s.counts, test_runs: s.counts.test_runs + 1 },
+        test_state: e.data.test_state,
+      };
     case 'usage.recorded':
       return { ...s, counts: { ...s.counts, usage: s.counts.usage + 1 }, usage: e.data.usage };
     case 'snapshot.taken': {
@@ -240,7 +260,8 @@ function project(s: WorkflowState, e: BatonEvent): RecordRow[] {
     data,
   });
   const session = currentSession(s);
-  const sessionRow = () => (session ? [row('session', String(session.number), session, session.started_at)] : []);
+  const sessionRow = () =>
+    session ? [row('session', String(session.number), session, session.started_at)] : [];
   switch (e.type) {
     case 'decision.recorded':
       return [row('decision', e.data.decision.id, e.data.decision)];
@@ -279,9 +300,14 @@ export function applyEvent(state: WorkflowState | null, e: BatonEvent): Applied 
   let base: WorkflowState;
   if (e.type === 'workflow.created') base = initialState(e);
   else if (state) base = state;
-  else throw new Error(`event ${e.type} (seq ${e.seq}) of workflow ${e.workflow_id} has no workflow.created before it`);
+  else
+    throw new Error(
+      `event ${e.type} (seq ${e.seq}) of workflow ${e.workflow_id} has no workflow.created before it`,
+    );
   const feedbackBefore =
-    e.type === 'feedback.addressed' ? base.open_feedback.find((f) => f.review_id === e.data.review_id) : undefined;
+    e.type === 'feedback.addressed'
+      ? base.open_feedback.find((f) => f.review_id === e.data.review_id)
+      : undefined;
   const next = { ...evolve(base, e), version: e.seq, updated_at: e.at };
   const writes = project(next, e);
   if (feedbackBefore) {
@@ -311,4 +337,3 @@ export function foldEvents(events: readonly BatonEvent[], from: WorkflowState | 
   if (!state) throw new Error('no events to fold');
   return { state, writes };
 }
-

@@ -10,7 +10,8 @@ export function validateTaskGraph(specs: readonly TaskSpec[]): readonly TaskSpec
   }
   for (const t of specs) {
     for (const d of t.deps) {
-      if (!ids.has(d)) throw invalidInput(`task ${t.id} depends on unknown task ${d}`, { task_id: t.id, dep: d });
+      if (!ids.has(d))
+        throw invalidInput(`task ${t.id} depends on unknown task ${d}`, { task_id: t.id, dep: d });
       if (d === t.id) throw invalidInput(`task ${t.id} depends on itself`, { task_id: t.id });
     }
   }
@@ -20,7 +21,9 @@ export function validateTaskGraph(specs: readonly TaskSpec[]): readonly TaskSpec
     const s = state.get(id);
     if (s === 'done') return;
     if (s === 'visiting') {
-      throw invalidInput(`task dependencies form a cycle: ${[...path, id].join(' -> ')}`, { cycle: [...path, id] });
+      throw invalidInput(`task dependencies form a cycle: ${[...path, id].join(' -> ')}`, {
+        cycle: [...path, id],
+      });
     }
     state.set(id, 'visiting');
     for (const d of byId.get(id)?.deps ?? []) visit(d, [...path, id]);
@@ -43,10 +46,12 @@ export function runnableTasks(tasks: readonly Task[]): Task[] {
   return tasks
     .filter((t) => t.status === 'pending' || t.status === 'failed')
     .filter((t) => t.lane <= lowestOpenLane)
-    .filter((t) => t.deps.every((d) => {
-      const dep = byId.get(d);
-      return dep !== undefined && finished(dep);
-    }))
+    .filter((t) =>
+      t.deps.every((d) => {
+        const dep = byId.get(d);
+        return dep !== undefined && finished(dep);
+      }),
+    )
     .sort((a, b) => a.lane - b.lane);
 }
 

@@ -6,7 +6,11 @@ import type { GitCapture } from '../core/index.js';
 const exec = promisify(execFile);
 
 async function git(dir: string, args: string[]): Promise<string> {
-  const { stdout } = await exec('git', args, { cwd: dir, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } });
+  const { stdout } = await exec('git', args, {
+    cwd: dir,
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
+  });
   return stdout;
 }
 
@@ -25,7 +29,9 @@ export async function resolveWorktree(dir: string): Promise<string> {
 }
 
 /** Branch and HEAD when a workflow starts (null commit in a repository without commits). */
-export async function gitStart(dir: string): Promise<{ branch: string | null; commit: string | null } | null> {
+export async function gitStart(
+  dir: string,
+): Promise<{ branch: string | null; commit: string | null } | null> {
   const status = await tryGit(dir, ['status', '--porcelain=v2', '--branch']);
   if (status === null) return null;
   const head = parseBranchHeaders(status);
@@ -76,7 +82,8 @@ function parseStatusEntries(z: string) {
  */
 export async function captureGitState(dir: string, startCommit: string | null): Promise<GitCapture> {
   const status = await tryGit(dir, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all']);
-  if (status === null) return { state: null, note: `${dir} is not a git repository; no git state is recorded` };
+  if (status === null)
+    return { state: null, note: `${dir} is not a git repository; no git state is recorded` };
   const head = parseBranchHeaders(status.split('\0').join('\n'));
   const entries = parseStatusEntries(status);
   const modified = new Set(entries.changed);
@@ -85,7 +92,8 @@ export async function captureGitState(dir: string, startCommit: string | null): 
     for (const f of (since ?? '').split('\0')) if (f) modified.add(f);
   }
   const dirty = entries.changed.length > 0;
-  const stat = dirty && head.commit ? ((await tryGit(dir, ['diff', '--shortstat', 'HEAD'])) ?? '').trim() : '';
+  const stat =
+    dirty && head.commit ? ((await tryGit(dir, ['diff', '--shortstat', 'HEAD'])) ?? '').trim() : '';
   const untracked = entries.untracked ? `${entries.untracked} untracked` : '';
   const summary = dirty ? [stat, untracked].filter(Boolean).join(', ') : null;
   return {

@@ -89,7 +89,9 @@ export class BatonService {
       const parsed = TaskSpec.safeParse(t);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        throw invalidInput(`task ${i + 1} (${t.id ?? '?'}): ${issue?.path.join('.') || 'task'}: ${issue?.message}`);
+        throw invalidInput(
+          `task ${i + 1} (${t.id ?? '?'}): ${issue?.path.join('.') || 'task'}: ${issue?.message}`,
+        );
       }
       return parsed.data;
     });
@@ -97,14 +99,25 @@ export class BatonService {
     const git_start = await this.git.gitStart(worktree);
     const id = (this.options.newId ?? randomId)('wf');
     const { state } = await this.runner.create(id, (d) =>
-      createWorkflow(d, { title: input.title, issue: input.issue ?? null, worktree, plan: input.plan ?? '', tasks, git_start }),
+      createWorkflow(d, {
+        title: input.title,
+        issue: input.issue ?? null,
+        worktree,
+        plan: input.plan ?? '',
+        tasks,
+        git_start,
+      }),
     );
     await this.live.save(state, 'action');
     return state;
   }
 
   /** Runs a command on the referenced workflow, then refreshes its live state. */
-  private async act<T>(ref: WorkflowRef, decide: (d: Draft) => T, retry = false): Promise<{ result: T; state: WorkflowState }> {
+  private async act<T>(
+    ref: WorkflowRef,
+    decide: (d: Draft) => T,
+    retry = false,
+  ): Promise<{ result: T; state: WorkflowState }> {
     const out = await this.runner.run(await this.id(ref), decide, { retry });
     if (out.draft.events.length) await this.live.save(out.state, 'action');
     return { result: out.result, state: out.state };
@@ -146,11 +159,21 @@ export class BatonService {
     return this.act(ref, (d) => recordError(d, input), true);
   }
 
-  async resolveError(ref: WorkflowRef, errorId: string, resolution: ErrorRecord['resolution'], notes: string | null) {
+  async resolveError(
+    ref: WorkflowRef,
+    errorId: string,
+    resolution: ErrorRecord['resolution'],
+    notes: string | null,
+  ) {
     return this.act(ref, (d) => resolveError(d, errorId, resolution, notes), true);
   }
 
-  async recordHistory(ref: WorkflowRef, text: string, taskId: string | null = null, source: string | null = null) {
+  async recordHistory(
+    ref: WorkflowRef,
+    text: string,
+    taskId: string | null = null,
+    source: string | null = null,
+  ) {
     return this.act(ref, (d) => recordHistory(d, text, taskId, source), true);
   }
 
@@ -171,7 +194,10 @@ export class BatonService {
   }
 
   /** Pause at the next task boundary (or now with `force`); idempotent. */
-  async pause(ref: WorkflowRef, input: { reason?: string | null; force?: boolean; trigger?: SnapshotTrigger } = {}) {
+  async pause(
+    ref: WorkflowRef,
+    input: { reason?: string | null; force?: boolean; trigger?: SnapshotTrigger } = {},
+  ) {
     const git = await this.gitOf(await this.resolve(ref));
     return this.act(ref, (d) =>
       pause(d, {

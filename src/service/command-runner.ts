@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { BatonError, Draft, notFound, type CommandContext, type WorkflowState } from '../core/index.js';
+import {
+  BatonError,
+  Draft,
+  notFound,
+  type BatonEvent,
+  type CommandContext,
+  type WorkflowState,
+} from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import type { ServiceOptions } from './ports.js';
 
@@ -10,7 +17,12 @@ export const randomId = (prefix: string) => `${prefix}-${randomBytes(5).toString
  * loaded; the store refuses the commit if another writer got there first (optimistic concurrency on the
  * workflow's version). Commands that only append records (`retry: true`) are decided again on the new state.
  */
+export type CommitListener = (events: readonly BatonEvent[], state: WorkflowState) => void | Promise<void>;
+
 export class CommandRunner {
+  /** Called after every successful commit (the disk mirror, live notifications). A failing listener never fails the command. */
+  readonly listeners = new Set<CommitListener>();
+
   constructor(
     readonly store: Store,
     private readonly options: ServiceOptions,
@@ -26,7 +38,8 @@ export class CommandRunner {
 
   async load(workflowId: string): Promise<WorkflowState> {
     const state = await this.store.loadState(workflowId);
-    if (!state) throw notFound(`no workflow ${workflowId}; list them with \`baton list\``, { workflow_id: workflowId });
+    if (!state)
+      throw notFound(`no workflow ${workflowId}; list them with \`baton list\``, { workflow_id: workflowId });
     return state;
   }
 
@@ -49,6 +62,7 @@ export class CommandRunner {
           state: draft.state,
           writes: draft.writes,
         });
+        await this.notify(draft.events, draft.state);
         return { result, state: draft.state, draft };
       } catch (e) {
         if (opts.retry && attempt < 5 && BatonError.isInstance(e) && e.code === 'conflict') continue;
@@ -61,7 +75,24 @@ export class CommandRunner {
   async create<T>(workflowId: string, decide: (d: Draft) => T): Promise<{ result: T; state: WorkflowState }> {
     const draft = new Draft(null, this.context(), workflowId);
     const result = decide(draft);
-    await this.store.commit({ workflowId, expectedVersion: 0, events: draft.events, state: draft.state, writes: draft.writes });
+    await this.store.commit({
+      workflowId,
+      expectedVersion: 0,
+      events: draft.events,
+      state: draft.state,
+      writes: draft.writes,
+    });
+    await this.notify(draft.events, draft.state);
     return { result, state: draft.state };
+  }
+
+  private async notify(events: readonly BatonEvent[], state: WorkflowState): Promise<void> {
+    for (const listener of this.listeners) {
+      try {
+        await listener(events, state);
+      } catch {
+        // A listener's failure must not undo or fail an acknowledged commit; listeners catch up on their own.
+      }
+    }
   }
 }

@@ -13,7 +13,10 @@ export function liveStateOf(s: WorkflowState) {
     next_task: nextTask(s.tasks)?.id ?? null,
     pending_tasks: s.tasks.filter((t) => t.status !== 'done' && t.status !== 'skipped').map((t) => t.id),
     last_action: history?.text ?? null,
-    recovery_point: { checkpoint: last?.name ?? null, actions_since_checkpoint: s.version - (last?.seq ?? 0) },
+    recovery_point: {
+      checkpoint: last?.name ?? null,
+      actions_since_checkpoint: s.version - (last?.seq ?? 0),
+    },
   };
 }
 

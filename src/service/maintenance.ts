@@ -18,7 +18,13 @@ export async function rebuild(store: Store, workflowId?: string) {
 /** The Go Team cleanup: finished workflows (completed, failed, cancelled) untouched for `olderThanMs`. */
 export async function cleanup(store: Store, olderThanMs: number, now: Date, dryRun: boolean) {
   const before = new Date(now.getTime() - olderThanMs).toISOString();
-  const old = (await store.listWorkflows({ updatedBefore: before })).filter((w: WorkflowState) => isTerminal(w.status));
+  const old = (await store.listWorkflows({ updatedBefore: before })).filter((w: WorkflowState) =>
+    isTerminal(w.status),
+  );
   if (!dryRun) for (const w of old) await store.deleteWorkflow(w.id);
-  return { removed: old.map((w) => ({ id: w.id, title: w.title, status: w.status, updated_at: w.updated_at })), dry_run: dryRun, before };
+  return {
+    removed: old.map((w) => ({ id: w.id, title: w.title, status: w.status, updated_at: w.updated_at })),
+    dry_run: dryRun,
+    before,
+  };
 }

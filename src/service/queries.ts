@@ -17,7 +17,14 @@ import {
 import type { Store } from '../storage/store.js';
 import type { ServiceOptions } from './ports.js';
 
-export const detailCategories = ['decisions', 'errors', 'reviewer-feedback', 'git-changes', 'test-state', 'history'] as const;
+export const detailCategories = [
+  'decisions',
+  'errors',
+  'reviewer-feedback',
+  'git-changes',
+  'test-state',
+  'history',
+] as const;
 export type DetailCategory = (typeof detailCategories)[number];
 
 const recordKindOf: Partial<Record<DetailCategory, RecordKind>> = {
@@ -49,14 +56,21 @@ export class Queries {
 
   async snapshot(workflowId: string, snapshotId: string): Promise<SessionSnapshot> {
     const row = await this.store.getRecord(workflowId, 'snapshot', snapshotId);
-    if (!row) throw notFound(`no snapshot ${snapshotId} in workflow ${workflowId}; list them with \`baton snapshots\``, { snapshot_id: snapshotId });
+    if (!row)
+      throw notFound(
+        `no snapshot ${snapshotId} in workflow ${workflowId}; list them with \`baton snapshots\``,
+        { snapshot_id: snapshotId },
+      );
     return SessionSnapshot.parse(row.data);
   }
 
   /** A snapshot by id alone (ids are unique across workflows). */
   async findSnapshot(snapshotId: string): Promise<SessionSnapshot> {
     const row = await this.store.findRecord('snapshot', snapshotId);
-    if (!row) throw notFound(`no snapshot ${snapshotId}; list them with \`baton snapshots\``, { snapshot_id: snapshotId });
+    if (!row)
+      throw notFound(`no snapshot ${snapshotId}; list them with \`baton snapshots\``, {
+        snapshot_id: snapshotId,
+      });
     return SessionSnapshot.parse(row.data);
   }
 
@@ -67,11 +81,15 @@ export class Queries {
     }
     const kind = recordKindOf[category];
     if (kind) {
-      const rows = await this.store.listRecords(snapshot.workflow_id, kind, { createdThrough: snapshot.created_at });
+      const rows = await this.store.listRecords(snapshot.workflow_id, kind, {
+        createdThrough: snapshot.created_at,
+      });
       return rows.map((r) => r.data);
     }
     if (category === 'git-changes') return { git_state: snapshot.git_state, note: snapshot.git_note };
-    const runs = await this.store.listRecords(snapshot.workflow_id, 'test_run', { createdThrough: snapshot.created_at });
+    const runs = await this.store.listRecords(snapshot.workflow_id, 'test_run', {
+      createdThrough: snapshot.created_at,
+    });
     return { test_state: snapshot.test_state, runs: runs.map((r) => r.data) };
   }
 
@@ -79,7 +97,9 @@ export class Queries {
     const snaps = await this.snapshots(s.id);
     const live = await this.store.loadLiveState(s.id);
     const next = nextTask(s.tasks);
-    const overdue = s.pause_request ? Date.parse(this.now()) - Date.parse(s.pause_request.requested_at) >= this.options.pauseTimeoutMs : false;
+    const overdue = s.pause_request
+      ? Date.parse(this.now()) - Date.parse(s.pause_request.requested_at) >= this.options.pauseTimeoutMs
+      : false;
     return {
       workflow: {
         id: s.id,
@@ -120,7 +140,8 @@ export class Queries {
 
   /** The compiled context a resume would hand over now, without starting a session. */
   async context(s: WorkflowState) {
-    if (!s.last_snapshot) throw notFound(`workflow ${s.id} has no snapshot yet; pause it or complete a task first`);
+    if (!s.last_snapshot)
+      throw notFound(`workflow ${s.id} has no snapshot yet; pause it or complete a task first`);
     const snap = await this.snapshot(s.id, s.last_snapshot.id);
     const session = resumableStatuses.includes(s.status) ? s.session_count + 1 : s.session_count;
     const json = compileResumeContext(snap, session);

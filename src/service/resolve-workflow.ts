@@ -23,14 +23,19 @@ export const describeCandidate = (w: WorkflowState) => ({
 export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowRef): Promise<WorkflowState> {
   if (ref.workflowId) {
     const state = await store.loadState(ref.workflowId);
-    if (!state) throw notFound(`no workflow ${ref.workflowId}; list them with \`baton list\``, { workflow_id: ref.workflowId });
+    if (!state)
+      throw notFound(`no workflow ${ref.workflowId}; list them with \`baton list\``, {
+        workflow_id: ref.workflowId,
+      });
     return state;
   }
   const worktree = await git.resolveWorktree(ref.cwd ?? process.cwd());
   const candidates = (await store.listWorkflows({ worktree })).filter((w) => !isTerminal(w.status));
   if (candidates.length === 1 && candidates[0]) return candidates[0];
   if (candidates.length === 0) {
-    throw notFound(`no active workflow in ${worktree}; create one with \`baton create\` or pass -w <id>`, { worktree });
+    throw notFound(`no active workflow in ${worktree}; create one with \`baton create\` or pass -w <id>`, {
+      worktree,
+    });
   }
   throw new BatonError(
     'ambiguous',

@@ -26,12 +26,22 @@ export interface ResumeResult {
 }
 
 /** The latest stored snapshot, or one built now from the state when none was ever taken. */
-export async function latestSnapshot(runner: CommandRunner, s: WorkflowState, git: GitCapture): Promise<SessionSnapshot> {
+export async function latestSnapshot(
+  runner: CommandRunner,
+  s: WorkflowState,
+  git: GitCapture,
+): Promise<SessionSnapshot> {
   if (s.last_snapshot) {
     const row = await runner.store.getRecord(s.id, 'snapshot', s.last_snapshot.id);
     if (row) return SessionSnapshot.parse(row.data);
   }
-  return buildSnapshot(s, { id: `${s.id}-live`, trigger: s.pause_trigger ?? 'pause', reason: s.pause_reason, git, now: runner.context().now });
+  return buildSnapshot(s, {
+    id: `${s.id}-live`,
+    trigger: s.pause_trigger ?? 'pause',
+    reason: s.pause_reason,
+    git,
+    now: runner.context().now,
+  });
 }
 
 /** Resume and recover: start the next session and hand it the compiled context. */
@@ -42,7 +52,12 @@ export class Resumer {
     private readonly options: ServiceOptions,
   ) {}
 
-  private result(s: WorkflowState, snap: SessionSnapshot, session_number: number, warnings: string[]): ResumeResult {
+  private result(
+    s: WorkflowState,
+    snap: SessionSnapshot,
+    session_number: number,
+    warnings: string[],
+  ): ResumeResult {
     const context_json = compileResumeContext(snap, session_number, warnings);
     const next = s.tasks.find((t) => t.id === snap.next_task_id) ?? null;
     return {
@@ -67,7 +82,11 @@ export class Resumer {
     return this.result(state, snapshot, result.session_number, result.warnings);
   }
 
-  async recover(ref: WorkflowRef, option: RecoveryChoice, checkpointName: string | null): Promise<ResumeResult> {
+  async recover(
+    ref: WorkflowRef,
+    option: RecoveryChoice,
+    checkpointName: string | null,
+  ): Promise<ResumeResult> {
     const base = await resolveWorkflow(this.runner.store, this.git, ref);
     const git = await this.git.captureGitState(base.worktree, base.git_start?.commit ?? null);
     const snapshot = await latestSnapshot(this.runner, base, git);
@@ -75,23 +94,47 @@ export class Resumer {
     let name = checkpointName;
     if (option === 'checkpoint') {
       const cp = checkpointName
-        ? base.checkpoints.find((c) => c.name === checkpointName || c.name.replace(/^cp-\d+-/, '') === checkpointName)
+        ? base.checkpoints.find(
+            (c) => c.name === checkpointName || c.name.replace(/^cp-\d+-/, '') === checkpointName,
+          )
         : base.checkpoints[base.checkpoints.length - 1];
       if (!cp) {
         throw notFound(
-          checkpointName ? `no checkpoint ${checkpointName} in workflow ${base.id} (have: ${base.checkpoints.map((c) => c.name).join(', ') || 'none'})` : `workflow ${base.id} has no checkpoint yet`,
+          checkpointName
+            ? `no checkpoint ${checkpointName} in workflow ${base.id} (have: ${base.checkpoints.map((c) => c.name).join(', ') || 'none'})`
+            : `workflow ${base.id} has no checkpoint yet`,
           { checkpoint: checkpointName },
         );
       }
       name = cp.name;
       const row = await this.runner.store.getRecord(base.id, 'snapshot', cp.snapshot_id);
-      if (!row) throw notFound(`the snapshot ${cp.snapshot_id} of checkpoint ${cp.name} is missing; run \`baton rebuild\``);
+      if (!row)
+        throw notFound(
+          `the snapshot ${cp.snapshot_id} of checkpoint ${cp.name} is missing; run \`baton rebuild\``,
+        );
       checkpointSnapshot = SessionSnapshot.parse(row.data);
     }
     const { result, state } = await this.runner.run(base.id, (d) =>
-      recover(d, option, { snapshot, git, staleAfterMs: this.options.staleAfterMs, checkpoint: name, checkpointSnapshot }),
+      recover(d, option, {
+        snapshot,
+        git,
+        staleAfterMs: this.options.staleAfterMs,
+        checkpoint: name,
+        checkpointSnapshot,
+      }),
     );
-    const restored = buildSnapshot(state, { id: snapshot.id, trigger: snapshot.trigger, reason: snapshot.pause_reason, git, now: state.updated_at });
-    return this.result(state, { ...snapshot, ...restored, decisions: snapshot.decisions, errors: snapshot.errors }, result.session_number, result.warnings);
+    const restored = buildSnapshot(state, {
+      id: snapshot.id,
+      trigger: snapshot.trigger,
+      reason: snapshot.pause_reason,
+      git,
+      now: state.updated_at,
+    });
+    return this.result(
+      state,
+      { ...snapshot, ...restored, decisions: snapshot.decisions, errors: snapshot.errors },
+      result.session_number,
+      result.warnings,
+    );
   }
 }

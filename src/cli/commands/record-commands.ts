@@ -9,12 +9,21 @@ type Opts = Record<string, string | string[] | boolean | undefined>;
 const str = (v: unknown) => (typeof v === 'string' ? v : null);
 
 async function save(ctx: ActionContext, workflow: string | undefined, input: RecordInput) {
-  const r = (await ctx.client.record(ctx.rt.ref(workflow), input)) as { workflow_id: string; record: { id?: string; review_id?: string } };
-  ctx.print(r, () => `recorded ${input.kind}${r.record?.id ? ` ${r.record.id}` : r.record?.review_id ? ` ${r.record.review_id}` : ''} in ${r.workflow_id}`);
+  const r = (await ctx.client.record(ctx.rt.ref(workflow), input)) as {
+    workflow_id: string;
+    record: { id?: string; review_id?: string };
+  };
+  ctx.print(
+    r,
+    () =>
+      `recorded ${input.kind}${r.record?.id ? ` ${r.record.id}` : r.record?.review_id ? ` ${r.record.review_id}` : ''} in ${r.workflow_id}`,
+  );
 }
 
 export function registerRecordCommands(program: Command, rt: Runtime) {
-  const record = program.command('record').description('record what happened: decisions, errors, history, tests, usage, reviews');
+  const record = program
+    .command('record')
+    .description('record what happened: decisions, errors, history, tests, usage, reviews');
 
   record
     .command('decision')
@@ -73,7 +82,12 @@ export function registerRecordCommands(program: Command, rt: Runtime) {
     .option(...workflowOption)
     .action(
       action(rt, async (ctx, text: string, o: Opts) => {
-        await save(ctx, str(o.workflow) ?? undefined, { kind: 'history', text, task_id: str(o.task), source: str(o.source) });
+        await save(ctx, str(o.workflow) ?? undefined, {
+          kind: 'history',
+          text,
+          task_id: str(o.task),
+          source: str(o.source),
+        });
       }),
     );
 
@@ -82,7 +96,12 @@ export function registerRecordCommands(program: Command, rt: Runtime) {
     .description('a test run and the TDD phase')
     .requiredOption('--phase <phase>', tddPhases.join(' | '))
     .option('--failing <test>', 'a failing test (repeatable)', collect, [])
-    .option('--expected <test>', 'a failure expected in the red phase (repeatable; default in red: every failing test)', collect, [])
+    .option(
+      '--expected <test>',
+      'a failure expected in the red phase (repeatable; default in red: every failing test)',
+      collect,
+      [],
+    )
     .option('--command <cmd>', 'the test command')
     .option('--summary <text>', 'truncated test output')
     .option(...workflowOption)
@@ -117,7 +136,9 @@ export function registerRecordCommands(program: Command, rt: Runtime) {
     .action(
       action(rt, async (ctx, o: Opts) => {
         const tokens = parseNumber(o.tokens as string, '--tokens', { int: true, min: 0 });
-        const window = o.contextWindow ? parseNumber(o.contextWindow as string, '--context-window', { int: true, min: 1 }) : null;
+        const window = o.contextWindow
+          ? parseNumber(o.contextWindow as string, '--context-window', { int: true, min: 1 })
+          : null;
         await save(ctx, str(o.workflow) ?? undefined, {
           kind: 'usage',
           usage: {
@@ -146,7 +167,13 @@ export function registerRecordCommands(program: Command, rt: Runtime) {
       action(rt, async (ctx, o: Opts) => {
         await save(ctx, str(o.workflow) ?? undefined, {
           kind: 'feedback',
-          feedback: { reviewer_persona: o.reviewer as string, severity: o.severity as string, comments: o.comment as string[], approved: o.approved === true, addressed: false },
+          feedback: {
+            reviewer_persona: o.reviewer as string,
+            severity: o.severity as string,
+            comments: o.comment as string[],
+            approved: o.approved === true,
+            addressed: false,
+          },
         });
       }),
     );
@@ -159,7 +186,12 @@ export function registerRecordCommands(program: Command, rt: Runtime) {
     .option(...workflowOption)
     .action(
       action(rt, async ({ client, print, rt }, errorId: string, o: Opts) => {
-        const r = await client.resolveError(rt.ref(str(o.workflow) ?? undefined), errorId, oneOf(o.resolution as string, errorResolutions, '--resolution'), str(o.notes));
+        const r = await client.resolveError(
+          rt.ref(str(o.workflow) ?? undefined),
+          errorId,
+          oneOf(o.resolution as string, errorResolutions, '--resolution'),
+          str(o.notes),
+        );
         print(r, () => `error ${errorId} is now ${o.resolution}`);
       }),
     );

@@ -7,7 +7,15 @@ import type { Runtime } from '../runtime.js';
 import { table } from '../output.js';
 
 type Status = {
-  workflow: { id: string; title: string; status: string; pause_requested: boolean; pause_reason: string | null; session_count: number; pause_overdue: boolean };
+  workflow: {
+    id: string;
+    title: string;
+    status: string;
+    pause_requested: boolean;
+    pause_reason: string | null;
+    session_count: number;
+    pause_overdue: boolean;
+  };
   counts: { tasks: { done: number; total: number; in_progress: number } };
   next_task: { id: string; title: string } | null;
   runnable_tasks: { id: string }[];
@@ -17,7 +25,17 @@ type Status = {
 
 const snapshotsTable = (list: SnapshotSummary[]) =>
   list.length
-    ? table(['SNAPSHOT', 'SESSION', 'TRIGGER', 'TASKS', 'CREATED', 'REASON'], list.map((s) => [s.id, s.session_number, s.trigger, `${s.tasks_completed}/${s.tasks_completed + s.tasks_remaining}`, s.created_at, s.pause_reason ?? '']))
+    ? table(
+        ['SNAPSHOT', 'SESSION', 'TRIGGER', 'TASKS', 'CREATED', 'REASON'],
+        list.map((s) => [
+          s.id,
+          s.session_number,
+          s.trigger,
+          `${s.tasks_completed}/${s.tasks_completed + s.tasks_remaining}`,
+          s.created_at,
+          s.pause_reason ?? '',
+        ]),
+      )
     : 'no snapshots yet';
 
 const resumeText = (r: ResumeResult) =>
@@ -33,7 +51,10 @@ const recoveryText = (p: RecoveryPlan) =>
   [
     `workflow ${p.workflow_id} is ${p.status}${p.interrupt_reason ? ` (${p.interrupt_reason})` : ''}`,
     'recovery options:',
-    ...p.options.map((o, i) => `  [${i + 1}] ${o.type}${o.type === p.recommended ? ' (recommended)' : ''}: ${o.description}\n      data loss: ${o.data_loss}`),
+    ...p.options.map(
+      (o, i) =>
+        `  [${i + 1}] ${o.type}${o.type === p.recommended ? ' (recommended)' : ''}: ${o.description}\n      data loss: ${o.data_loss}`,
+    ),
     'choose with: baton recover --option checkpoint|live_state|fresh [--checkpoint <name>]',
   ].join('\n');
 
@@ -67,16 +88,22 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .option('-r, --reason <text>', 'why')
     .option('--force', 'pause now, even with a task in progress (recorded as a warning)')
     .action(
-      action(rt, async ({ client, print, rt }, o: { workflow?: string; reason?: string; force?: boolean }) => {
-        const r = await client.pause(rt.ref(o.workflow), { reason: o.reason ?? null, force: o.force === true });
-        print(r, () =>
-          r.outcome === 'requested'
-            ? `pause requested for ${r.workflow_id}: it pauses when ${r.waiting_for.join(', ')} ${r.waiting_for.length > 1 ? 'finish' : 'finishes'}`
-            : r.outcome === 'already_paused'
-              ? `${r.workflow_id} is already paused (snapshot ${r.snapshot_id})`
-              : `paused ${r.workflow_id} (snapshot ${r.snapshot_id})${r.warning ? `\nwarning: ${r.warning}` : ''}\nresume with: baton resume -w ${r.workflow_id}`,
-        );
-      }),
+      action(
+        rt,
+        async ({ client, print, rt }, o: { workflow?: string; reason?: string; force?: boolean }) => {
+          const r = await client.pause(rt.ref(o.workflow), {
+            reason: o.reason ?? null,
+            force: o.force === true,
+          });
+          print(r, () =>
+            r.outcome === 'requested'
+              ? `pause requested for ${r.workflow_id}: it pauses when ${r.waiting_for.join(', ')} ${r.waiting_for.length > 1 ? 'finish' : 'finishes'}`
+              : r.outcome === 'already_paused'
+                ? `${r.workflow_id} is already paused (snapshot ${r.snapshot_id})`
+                : `paused ${r.workflow_id} (snapshot ${r.snapshot_id})${r.warning ? `\nwarning: ${r.warning}` : ''}\nresume with: baton resume -w ${r.workflow_id}`,
+          );
+        },
+      ),
     );
 
   program
@@ -99,7 +126,13 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
       action(rt, async ({ client, rt, g }, o: { workflow?: string; format: string }) => {
         const c = await client.context(rt.ref(o.workflow));
         const format = oneOf(o.format, ['markdown', 'json'] as const, '--format');
-        rt.io.out(g.json ? JSON.stringify(c, null, 2) : format === 'json' ? JSON.stringify(c.json, null, 2) : c.markdown);
+        rt.io.out(
+          g.json
+            ? JSON.stringify(c, null, 2)
+            : format === 'json'
+              ? JSON.stringify(c.json, null, 2)
+              : c.markdown,
+        );
       }),
     );
 
@@ -131,7 +164,11 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .option(...workflowOption)
     .action(
       action(rt, async ({ client, rt }, id: string, category: string, o: { workflow?: string }) => {
-        const d = await client.details(rt.ref(o.workflow), id, oneOf(category, detailCategories, 'category') as DetailCategory);
+        const d = await client.details(
+          rt.ref(o.workflow),
+          id,
+          oneOf(category, detailCategories, 'category') as DetailCategory,
+        );
         rt.io.out(JSON.stringify(d, null, 2));
       }),
     );
@@ -143,8 +180,14 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .option(...workflowOption)
     .action(
       action(rt, async ({ client, print, rt }, o: { name: string; workflow?: string }) => {
-        const r = (await client.checkpoint(rt.ref(o.workflow), o.name)) as { checkpoint: { name: string; commit: string | null } };
-        print(r, () => `checkpoint ${r.checkpoint.name}${r.checkpoint.commit ? ` at ${r.checkpoint.commit.slice(0, 12)}` : ''}`);
+        const r = (await client.checkpoint(rt.ref(o.workflow), o.name)) as {
+          checkpoint: { name: string; commit: string | null };
+        };
+        print(
+          r,
+          () =>
+            `checkpoint ${r.checkpoint.name}${r.checkpoint.commit ? ` at ${r.checkpoint.commit.slice(0, 12)}` : ''}`,
+        );
       }),
     );
 
@@ -154,8 +197,22 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .option(...workflowOption)
     .action(
       action(rt, async ({ client, print, rt }, o: { workflow?: string }) => {
-        const r = (await client.checkpoints(rt.ref(o.workflow))) as { checkpoints: { name: string; commit: string | null; created_at: string; snapshot_id: string }[] };
-        print(r, () => (r.checkpoints.length ? table(['NAME', 'COMMIT', 'SNAPSHOT', 'CREATED'], r.checkpoints.map((c) => [c.name, c.commit?.slice(0, 12) ?? '-', c.snapshot_id, c.created_at])) : 'no checkpoints yet'));
+        const r = (await client.checkpoints(rt.ref(o.workflow))) as {
+          checkpoints: { name: string; commit: string | null; created_at: string; snapshot_id: string }[];
+        };
+        print(r, () =>
+          r.checkpoints.length
+            ? table(
+                ['NAME', 'COMMIT', 'SNAPSHOT', 'CREATED'],
+                r.checkpoints.map((c) => [
+                  c.name,
+                  c.commit?.slice(0, 12) ?? '-',
+                  c.snapshot_id,
+                  c.created_at,
+                ]),
+              )
+            : 'no checkpoints yet',
+        );
       }),
     );
 
@@ -166,28 +223,43 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .option('--option <option>', 'checkpoint | live_state | fresh')
     .option('--checkpoint <name>', 'the checkpoint to go back to (default: the latest)')
     .action(
-      action(rt, async ({ client, print, rt }, o: { workflow?: string; option?: string; checkpoint?: string }) => {
-        const ref = rt.ref(o.workflow);
-        const option = o.option ?? (o.checkpoint ? 'checkpoint' : undefined);
-        if (!option) {
-          const plan = await client.recoveryOptions(ref);
-          print({ workflow_id: plan.workflow_id, recovery: plan }, () => recoveryText(plan));
-          return;
-        }
-        const r = await client.recover(ref, oneOf(option, ['checkpoint', 'live_state', 'fresh'] as const, '--option'), o.checkpoint ?? null);
-        print(r, () => `recovered from ${r.option}\n${resumeText(r)}`);
-      }),
+      action(
+        rt,
+        async ({ client, print, rt }, o: { workflow?: string; option?: string; checkpoint?: string }) => {
+          const ref = rt.ref(o.workflow);
+          const option = o.option ?? (o.checkpoint ? 'checkpoint' : undefined);
+          if (!option) {
+            const plan = await client.recoveryOptions(ref);
+            print({ workflow_id: plan.workflow_id, recovery: plan }, () => recoveryText(plan));
+            return;
+          }
+          const r = await client.recover(
+            ref,
+            oneOf(option, ['checkpoint', 'live_state', 'fresh'] as const, '--option'),
+            o.checkpoint ?? null,
+          );
+          print(r, () => `recovered from ${r.option}\n${resumeText(r)}`);
+        },
+      ),
     );
 
   program
     .command('interrupt')
-    .description('mark a workflow interrupted (it stopped without being asked): crash snapshot, recovery options')
+    .description(
+      'mark a workflow interrupted (it stopped without being asked): crash snapshot, recovery options',
+    )
     .option(...workflowOption)
     .option('--reason <text>', 'what happened', 'interrupted')
     .action(
       action(rt, async ({ client, print, rt }, o: { workflow?: string; reason: string }) => {
-        const r = (await client.interrupt(rt.ref(o.workflow), o.reason)) as { workflow_id: string; snapshot_id: string };
-        print(r, () => `${r.workflow_id} is interrupted (crash snapshot ${r.snapshot_id}); see \`baton recover\``);
+        const r = (await client.interrupt(rt.ref(o.workflow), o.reason)) as {
+          workflow_id: string;
+          snapshot_id: string;
+        };
+        print(
+          r,
+          () => `${r.workflow_id} is interrupted (crash snapshot ${r.snapshot_id}); see \`baton recover\``,
+        );
       }),
     );
 }

@@ -5,7 +5,11 @@ import type { TaskAction } from '../../client/baton-client.js';
 
 const verbs: Record<TaskAction, { help: string; note?: string; past: string }> = {
   start: { help: 'start a task (its dependencies must be done)', past: 'started' },
-  done: { help: 'complete a task: snapshot, checkpoint, and a pause if one was requested', note: '--summary <text>', past: 'completed' },
+  done: {
+    help: 'complete a task: snapshot, checkpoint, and a pause if one was requested',
+    note: '--summary <text>',
+    past: 'completed',
+  },
   fail: { help: 'mark a task failed', note: '--reason <text>', past: 'failed' },
   block: { help: 'mark a task blocked', note: '--reason <text>', past: 'blocked' },
   unblock: { help: 'make a blocked task pending again', past: 'unblocked' },
@@ -15,24 +19,37 @@ const verbs: Record<TaskAction, { help: string; note?: string; past: string }> =
 export function registerTaskCommands(program: Command, rt: Runtime) {
   const task = program.command('task').description('move a task through its states');
   for (const [verb, spec] of Object.entries(verbs) as [TaskAction, (typeof verbs)[TaskAction]][]) {
-    const cmd = task.command(`${verb} <task-id>`).description(spec.help).option(...workflowOption);
+    const cmd = task
+      .command(`${verb} <task-id>`)
+      .description(spec.help)
+      .option(...workflowOption);
     if (spec.note) cmd.option(spec.note, 'a note kept with the task');
     cmd.action(
-      action(rt, async ({ client, print, rt }, taskId: string, o: { workflow?: string; summary?: string; reason?: string }) => {
-        const r = (await client.task(rt.ref(o.workflow), verb, taskId, o.summary ?? o.reason ?? null)) as {
-          workflow_id: string;
-          workflow_status: string;
-          checkpoint?: string | null;
-          paused?: boolean;
-          snapshot_id?: string | null;
-        };
-        print(r, () => {
-          const lines = [`task ${taskId} ${spec.past} (workflow ${r.workflow_id} is ${r.workflow_status})`];
-          if (r.checkpoint) lines.push(`checkpoint ${r.checkpoint}, snapshot ${r.snapshot_id}`);
-          if (r.paused) lines.push(`the requested pause took effect at this task boundary; resume with \`baton resume -w ${r.workflow_id}\``);
-          return lines.join('\n');
-        });
-      }),
+      action(
+        rt,
+        async (
+          { client, print, rt },
+          taskId: string,
+          o: { workflow?: string; summary?: string; reason?: string },
+        ) => {
+          const r = (await client.task(rt.ref(o.workflow), verb, taskId, o.summary ?? o.reason ?? null)) as {
+            workflow_id: string;
+            workflow_status: string;
+            checkpoint?: string | null;
+            paused?: boolean;
+            snapshot_id?: string | null;
+          };
+          print(r, () => {
+            const lines = [`task ${taskId} ${spec.past} (workflow ${r.workflow_id} is ${r.workflow_status})`];
+            if (r.checkpoint) lines.push(`checkpoint ${r.checkpoint}, snapshot ${r.snapshot_id}`);
+            if (r.paused)
+              lines.push(
+                `the requested pause took effect at this task boundary; resume with \`baton resume -w ${r.workflow_id}\``,
+              );
+            return lines.join('\n');
+          });
+        },
+      ),
     );
   }
 }

@@ -1,6 +1,12 @@
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
-import { invalidInput, parseDuration, TaskSpec, workflowStatuses, type WorkflowStatus } from '../../core/index.js';
+import {
+  invalidInput,
+  parseDuration,
+  TaskSpec,
+  workflowStatuses,
+  type WorkflowStatus,
+} from '../../core/index.js';
 import type { WorkflowView } from '../../client/views.js';
 import { action, workflowOption } from '../action.js';
 import { collect, oneOf, parseTaskSpec } from '../parse.js';
@@ -12,7 +18,10 @@ const describe = (w: WorkflowView) =>
     `${w.id}  ${w.title}`,
     `  status: ${w.status}${w.pause_requested ? ' (pause requested)' : ''}   sessions: ${w.session_count}   tasks: ${w.counts.done}/${w.counts.total} done`,
     `  worktree: ${w.worktree}`,
-    ...w.tasks.map((t) => `  [${t.status === 'done' ? 'x' : t.status === 'in_progress' ? '>' : ' '}] ${t.id} ${t.title} (${t.status})${t.deps.length ? ` after ${t.deps.join(', ')}` : ''}`),
+    ...w.tasks.map(
+      (t) =>
+        `  [${t.status === 'done' ? 'x' : t.status === 'in_progress' ? '>' : ' '}] ${t.id} ${t.title} (${t.status})${t.deps.length ? ` after ${t.deps.join(', ')}` : ''}`,
+    ),
   ].join('\n');
 
 function readTasksFile(path: string) {
@@ -23,10 +32,14 @@ function readTasksFile(path: string) {
     throw invalidInput(`cannot read --tasks-file ${path}: ${(e as Error).message}`);
   }
   const list = Array.isArray(raw) ? raw : (raw as { tasks?: unknown })?.tasks;
-  if (!Array.isArray(list)) throw invalidInput(`--tasks-file ${path} must hold a JSON array of tasks (or {"tasks": [...]})`);
+  if (!Array.isArray(list))
+    throw invalidInput(`--tasks-file ${path} must hold a JSON array of tasks (or {"tasks": [...]})`);
   return list.map((t, i) => {
     const parsed = TaskSpec.safeParse(t);
-    if (!parsed.success) throw invalidInput(`--tasks-file ${path}: task ${i + 1}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+    if (!parsed.success)
+      throw invalidInput(
+        `--tasks-file ${path}: task ${i + 1}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`,
+      );
     return parsed.data;
   });
 }
@@ -45,7 +58,10 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
     .option('--plan-text <markdown>', 'the plan as text')
     .action(
       action(rt, async ({ client, print }, o: Record<string, string | string[] | undefined>) => {
-        const tasks = [...(o.task as string[]).map(parseTaskSpec), ...(o.tasksFile ? readTasksFile(o.tasksFile as string) : [])];
+        const tasks = [
+          ...(o.task as string[]).map(parseTaskSpec),
+          ...(o.tasksFile ? readTasksFile(o.tasksFile as string) : []),
+        ];
         let plan = (o.planText as string | undefined) ?? '';
         if (o.plan) {
           try {
@@ -54,9 +70,14 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
             throw invalidInput(`cannot read --plan ${o.plan}: ${(e as Error).message}`);
           }
         }
-        const issue = o.issueId || o.issueDescription
-          ? { id: (o.issueId as string) ?? '', title: (o.issueTitle as string) ?? (o.title as string), description: (o.issueDescription as string) ?? '' }
-          : null;
+        const issue =
+          o.issueId || o.issueDescription
+            ? {
+                id: (o.issueId as string) ?? '',
+                title: (o.issueTitle as string) ?? (o.title as string),
+                description: (o.issueDescription as string) ?? '',
+              }
+            : null;
         const w = await client.create({ title: o.title as string, tasks, issue, plan, cwd: rt.cwd });
         print({ id: w.id, workflow: w }, () => `created ${describe(w)}`);
       }),
@@ -69,13 +90,17 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
     .option('--here', 'only workflows of the current worktree')
     .action(
       action(rt, async ({ client, print }, o: { status?: string; here?: boolean }) => {
-        const status = o.status?.split(',').map((s) => oneOf(s.trim(), workflowStatuses, '--status')) as WorkflowStatus[] | undefined;
+        const status = o.status?.split(',').map((s) => oneOf(s.trim(), workflowStatuses, '--status')) as
+          WorkflowStatus[] | undefined;
         const all = await client.list({ ...(status ? { status } : {}) });
         const here = o.here ? (await client.get({ cwd: rt.cwd }).catch(() => null))?.worktree : undefined;
         const list = here ? all.filter((w) => w.worktree === here) : all;
         print({ workflows: list }, () =>
           list.length
-            ? table(['ID', 'STATUS', 'STEP', 'TITLE', 'WORKTREE'], list.map((w) => [w.id, w.status, `${w.counts.done}/${w.counts.total}`, w.title, w.worktree]))
+            ? table(
+                ['ID', 'STATUS', 'STEP', 'TITLE', 'WORKTREE'],
+                list.map((w) => [w.id, w.status, `${w.counts.done}/${w.counts.total}`, w.title, w.worktree]),
+              )
             : 'no workflows',
         );
       }),
@@ -97,15 +122,39 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
     .description('resumable and finished workflows (the Go Team sessions table)')
     .action(
       action(rt, async ({ client, print }) => {
-        const rows = (await client.sessions()) as { id: string; topic: string; step: string; status: string; resumable: boolean; sessions: number; updated_at: string }[];
+        const rows = (await client.sessions()) as {
+          id: string;
+          topic: string;
+          step: string;
+          status: string;
+          resumable: boolean;
+          sessions: number;
+          updated_at: string;
+        }[];
         const order = (r: (typeof rows)[number]) => (r.resumable ? 0 : r.status === 'in_progress' ? 1 : 2);
         rows.sort((a, b) => order(a) - order(b));
         print({ sessions: rows }, () => {
           if (!rows.length) return 'no workflows yet; create one with `baton create`';
           const resumable = rows.filter((r) => r.resumable).length;
-          const head = resumable ? `${resumable} workflow${resumable > 1 ? 's' : ''} can be resumed (baton resume -w <id>)\n\n` : '';
-          return head + table(['#', 'WORKFLOW', 'TOPIC', 'STEP', 'STATUS', 'RESUMABLE', 'SESSIONS', 'UPDATED'],
-            rows.map((r, i) => [i + 1, r.id, r.topic, r.step, r.status, r.resumable ? 'yes' : 'no', r.sessions, r.updated_at]));
+          const head = resumable
+            ? `${resumable} workflow${resumable > 1 ? 's' : ''} can be resumed (baton resume -w <id>)\n\n`
+            : '';
+          return (
+            head +
+            table(
+              ['#', 'WORKFLOW', 'TOPIC', 'STEP', 'STATUS', 'RESUMABLE', 'SESSIONS', 'UPDATED'],
+              rows.map((r, i) => [
+                i + 1,
+                r.id,
+                r.topic,
+                r.step,
+                r.status,
+                r.resumable ? 'yes' : 'no',
+                r.sessions,
+                r.updated_at,
+              ]),
+            )
+          );
         });
       }),
     );
@@ -116,10 +165,13 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
     .option(...workflowOption)
     .option('--reason <text>', 'why')
     .action(
-      action(rt, async ({ client, print, rt }, id: string | undefined, o: { workflow?: string; reason?: string }) => {
-        const w = await client.abandon(rt.ref(id ?? o.workflow), o.reason ?? null);
-        print({ workflow: w }, () => `abandoned ${w.id} (${w.status})`);
-      }),
+      action(
+        rt,
+        async ({ client, print, rt }, id: string | undefined, o: { workflow?: string; reason?: string }) => {
+          const w = await client.abandon(rt.ref(id ?? o.workflow), o.reason ?? null);
+          print({ workflow: w }, () => `abandoned ${w.id} (${w.status})`);
+        },
+      ),
     );
 
   program
@@ -129,7 +181,10 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
     .option('--dry-run', 'only list what would be removed')
     .action(
       action(rt, async ({ client, print }, o: { olderThan: string; dryRun?: boolean }) => {
-        const r = (await client.cleanup({ olderThanMs: parseDuration(o.olderThan, '--older-than'), dryRun: o.dryRun === true })) as {
+        const r = (await client.cleanup({
+          olderThanMs: parseDuration(o.olderThan, '--older-than'),
+          dryRun: o.dryRun === true,
+        })) as {
           removed: { id: string; title: string; status: string }[];
         };
         print(r, () =>

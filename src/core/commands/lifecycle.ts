@@ -7,7 +7,8 @@ import { makeCheckpoint, takeSnapshot } from './snapshots.js';
 
 const endOpenSession = (d: Draft, reason: string, snapshotId: string | null) => {
   const cur = d.state.sessions[d.state.sessions.length - 1];
-  if (cur && cur.ended_at === null) d.emit({ type: 'session.ended', data: { reason, snapshot_id: snapshotId } });
+  if (cur && cur.ended_at === null)
+    d.emit({ type: 'session.ended', data: { reason, snapshot_id: snapshotId } });
 };
 
 /** The workflow stopped without being asked: a crash snapshot, then `interrupted`. */
@@ -50,7 +51,9 @@ export function unblockWorkflow(d: Draft): void {
 export function checkpoint(d: Draft, name: string, git: GitCapture): CheckpointRef {
   if (!name.trim()) throw invalidInput('a checkpoint needs a name (--name)');
   if (isTerminal(d.state.status)) {
-    throw invalidTransition(`cannot checkpoint: the workflow is ${d.state.status}`, { current_status: d.state.status });
+    throw invalidTransition(`cannot checkpoint: the workflow is ${d.state.status}`, {
+      current_status: d.state.status,
+    });
   }
   const snapshot = takeSnapshot(d, 'manual', `checkpoint ${name}`, git);
   return makeCheckpoint(d, name, snapshot);

@@ -20,9 +20,18 @@ export type PauseOutcome =
   | { outcome: 'already_paused'; snapshot_id: string | null };
 
 /** Pauses now: a snapshot, `workflow.paused`, and the end of the running session. */
-export function pauseNow(d: Draft, reason: string | null, trigger: SnapshotTrigger, git: GitCapture, warning: string | null) {
+export function pauseNow(
+  d: Draft,
+  reason: string | null,
+  trigger: SnapshotTrigger,
+  git: GitCapture,
+  warning: string | null,
+) {
   const snapshot = takeSnapshot(d, trigger, reason, git, warning ? [warning] : []);
-  d.emit({ type: 'workflow.paused', data: { reason, trigger, forced: warning !== null, snapshot_id: snapshot.id, warning } });
+  d.emit({
+    type: 'workflow.paused',
+    data: { reason, trigger, forced: warning !== null, snapshot_id: snapshot.id, warning },
+  });
   d.emit({ type: 'session.ended', data: { reason: trigger, snapshot_id: snapshot.id } });
   return snapshot;
 }
@@ -38,7 +47,8 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
   assertTransition(s.status, 'paused', 'pause');
   const running = inProgressTasks(s.tasks).map((t) => t.id);
   const overdue =
-    s.pause_request !== null && Date.parse(d.ctx.now) - Date.parse(s.pause_request.requested_at) >= input.timeoutMs;
+    s.pause_request !== null &&
+    Date.parse(d.ctx.now) - Date.parse(s.pause_request.requested_at) >= input.timeoutMs;
   if (running.length === 0 || input.force || overdue) {
     const warning = running.length
       ? `${input.force ? 'forced pause' : `pause timeout of ${Math.round(input.timeoutMs / 1000)} s passed`}` +
@@ -49,6 +59,7 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
     const snapshot = pauseNow(d, reason, trigger, input.git, warning);
     return { outcome: 'paused', snapshot_id: snapshot.id, warning };
   }
-  if (!s.pause_requested) d.emit({ type: 'workflow.pause_requested', data: { reason: input.reason, trigger: input.trigger } });
+  if (!s.pause_requested)
+    d.emit({ type: 'workflow.pause_requested', data: { reason: input.reason, trigger: input.trigger } });
   return { outcome: 'requested', waiting_for: running };
 }

@@ -1,7 +1,14 @@
 import type { Draft } from '../draft.js';
 import { findError } from '../fold.js';
 import { invalidInput, notFound } from '../errors.js';
-import type { Decision, ErrorRecord, HistoryEntry, ReviewerFeedback, TestState, UsageMetrics } from '../schemas/records.js';
+import type {
+  Decision,
+  ErrorRecord,
+  HistoryEntry,
+  ReviewerFeedback,
+  TestState,
+  UsageMetrics,
+} from '../schemas/records.js';
 
 /** Records may name a task; it must exist. */
 function checkTask(d: Draft, taskId: string | null) {
@@ -24,14 +31,31 @@ export function recordError(d: Draft, input: Omit<ErrorRecord, 'id' | 'timestamp
   return error;
 }
 
-export function resolveError(d: Draft, errorId: string, resolution: ErrorRecord['resolution'], notes: string | null): ErrorRecord {
+export function resolveError(
+  d: Draft,
+  errorId: string,
+  resolution: ErrorRecord['resolution'],
+  notes: string | null,
+): ErrorRecord {
   const err = findError(d.state, errorId);
-  if (!err) throw notFound(`error ${errorId} is not among the open or recent errors of workflow ${d.state.id}`, { error_id: errorId });
-  d.emit({ type: 'error.resolved', task_id: err.task_id, data: { error_id: errorId, resolution, resolution_notes: notes } });
+  if (!err)
+    throw notFound(`error ${errorId} is not among the open or recent errors of workflow ${d.state.id}`, {
+      error_id: errorId,
+    });
+  d.emit({
+    type: 'error.resolved',
+    task_id: err.task_id,
+    data: { error_id: errorId, resolution, resolution_notes: notes },
+  });
   return { ...err, resolution, resolution_notes: notes };
 }
 
-export function recordHistory(d: Draft, text: string, taskId: string | null, source: string | null): HistoryEntry {
+export function recordHistory(
+  d: Draft,
+  text: string,
+  taskId: string | null,
+  source: string | null,
+): HistoryEntry {
   if (!text.trim()) throw invalidInput('a history entry needs text');
   checkTask(d, taskId);
   const entry: HistoryEntry = {
@@ -46,7 +70,10 @@ export function recordHistory(d: Draft, text: string, taskId: string | null, sou
   return entry;
 }
 
-export function recordFeedback(d: Draft, input: Omit<ReviewerFeedback, 'review_id' | 'timestamp'>): ReviewerFeedback {
+export function recordFeedback(
+  d: Draft,
+  input: Omit<ReviewerFeedback, 'review_id' | 'timestamp'>,
+): ReviewerFeedback {
   const feedback: ReviewerFeedback = { review_id: d.ctx.newId('rev'), timestamp: d.ctx.now, ...input };
   d.emit({ type: 'feedback.recorded', data: { feedback } });
   return feedback;
@@ -54,7 +81,9 @@ export function recordFeedback(d: Draft, input: Omit<ReviewerFeedback, 'review_i
 
 export function addressFeedback(d: Draft, reviewId: string): void {
   if (!d.state.open_feedback.some((f) => f.review_id === reviewId)) {
-    throw notFound(`reviewer feedback ${reviewId} is not open in workflow ${d.state.id}`, { review_id: reviewId });
+    throw notFound(`reviewer feedback ${reviewId} is not open in workflow ${d.state.id}`, {
+      review_id: reviewId,
+    });
   }
   d.emit({ type: 'feedback.addressed', data: { review_id: reviewId } });
 }

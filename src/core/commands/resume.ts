@@ -18,8 +18,13 @@ export function gitDivergence(before: GitState | null, now: GitCapture): string[
   if (!now.state) return [`git state cannot be compared: ${now.note ?? 'not a git repository'}`];
   const after = now.state;
   const out: string[] = [];
-  if (before.branch !== after.branch) out.push(`branch changed since the snapshot: ${before.branch} -> ${after.branch}`);
-  if (before.commit_at_snapshot && after.commit_at_snapshot && before.commit_at_snapshot !== after.commit_at_snapshot) {
+  if (before.branch !== after.branch)
+    out.push(`branch changed since the snapshot: ${before.branch} -> ${after.branch}`);
+  if (
+    before.commit_at_snapshot &&
+    after.commit_at_snapshot &&
+    before.commit_at_snapshot !== after.commit_at_snapshot
+  ) {
     out.push(
       `HEAD moved since the snapshot: ${before.commit_at_snapshot.slice(0, 12)} -> ${after.commit_at_snapshot.slice(0, 12)}`,
     );
@@ -29,12 +34,20 @@ export function gitDivergence(before: GitState | null, now: GitCapture): string[
   const added = [...is].filter((f) => !was.has(f));
   const gone = [...was].filter((f) => !is.has(f));
   if (before.has_uncommitted_changes !== after.has_uncommitted_changes) {
-    out.push(`uncommitted changes: ${before.has_uncommitted_changes ? 'were present, now none' : 'none before, now present'}`);
+    out.push(
+      `uncommitted changes: ${before.has_uncommitted_changes ? 'were present, now none' : 'none before, now present'}`,
+    );
   }
   if (added.length || gone.length) {
     const parts = [];
-    if (added.length) parts.push(`newly changed: ${added.slice(0, 10).join(', ')}${added.length > 10 ? ` (+${added.length - 10})` : ''}`);
-    if (gone.length) parts.push(`no longer changed: ${gone.slice(0, 10).join(', ')}${gone.length > 10 ? ` (+${gone.length - 10})` : ''}`);
+    if (added.length)
+      parts.push(
+        `newly changed: ${added.slice(0, 10).join(', ')}${added.length > 10 ? ` (+${added.length - 10})` : ''}`,
+      );
+    if (gone.length)
+      parts.push(
+        `no longer changed: ${gone.slice(0, 10).join(', ')}${gone.length > 10 ? ` (+${gone.length - 10})` : ''}`,
+      );
     out.push(`files differ from the snapshot: ${parts.join('; ')}`);
   }
   return out;
@@ -46,20 +59,32 @@ function staleness(d: Draft, staleAfterMs: number): string[] {
   const age = Date.parse(d.ctx.now) - Date.parse(since);
   if (age < staleAfterMs) return [];
   const days = Math.floor(age / 86_400_000);
-  return [`this workflow stopped ${days} day${days === 1 ? '' : 's'} ago (${since}); review the plan and the worktree before going on`];
+  return [
+    `this workflow stopped ${days} day${days === 1 ? '' : 's'} ago (${since}); review the plan and the worktree before going on`,
+  ];
 }
 
 function assertResumable(d: Draft, action: string) {
   const s = d.state;
   if (!resumableStatuses.includes(s.status)) {
-    throw invalidTransition(`cannot ${action}: the workflow is ${s.status} (only a paused or interrupted workflow can)`, {
-      current_status: s.status,
-    });
+    throw invalidTransition(
+      `cannot ${action}: the workflow is ${s.status} (only a paused or interrupted workflow can)`,
+      {
+        current_status: s.status,
+      },
+    );
   }
 }
 
-function startNextSession(d: Draft, input: ResumeInput, origin: 'resume' | 'recover'): { session_number: number; warnings: string[] } {
-  const warnings = [...gitDivergence(input.snapshot?.git_state ?? null, input.git), ...staleness(d, input.staleAfterMs)];
+function startNextSession(
+  d: Draft,
+  input: ResumeInput,
+  origin: 'resume' | 'recover',
+): { session_number: number; warnings: string[] } {
+  const warnings = [
+    ...gitDivergence(input.snapshot?.git_state ?? null, input.git),
+    ...staleness(d, input.staleAfterMs),
+  ];
   d.emit({ type: 'workflow.resumed', data: { from_snapshot_id: input.snapshot?.id ?? null, warnings } });
   const session_number = d.state.session_count + 1;
   d.emit({ type: 'session.started', session_number, data: { origin } });
@@ -78,11 +103,16 @@ export type RecoveryChoice = 'checkpoint' | 'live_state' | 'fresh';
  * Recover an interrupted (or paused) workflow the Go Team way: restore the task state of a checkpoint, keep the
  * live state, or start fresh; then resume in a new session.
  */
-export function recover(d: Draft, option: RecoveryChoice, input: ResumeInput & { checkpoint: string | null; checkpointSnapshot: SessionSnapshot | null }) {
+export function recover(
+  d: Draft,
+  option: RecoveryChoice,
+  input: ResumeInput & { checkpoint: string | null; checkpointSnapshot: SessionSnapshot | null },
+) {
   assertResumable(d, 'recover');
   let task_statuses: Record<string, TaskStatus> = {};
   if (option === 'checkpoint') {
-    if (!input.checkpoint || !input.checkpointSnapshot) throw invalidInput('recovering from a checkpoint needs its name (--checkpoint)');
+    if (!input.checkpoint || !input.checkpointSnapshot)
+      throw invalidInput('recovering from a checkpoint needs its name (--checkpoint)');
     task_statuses = Object.fromEntries(input.checkpointSnapshot.tasks.map((t) => [t.id, t.status]));
   } else if (option === 'fresh') {
     task_statuses = Object.fromEntries(d.state.tasks.map((t) => [t.id, 'pending' as const]));

@@ -12,7 +12,14 @@ export function takeSnapshot(
   git: GitCapture,
   warnings: string[] = [],
 ): SessionSnapshot {
-  const snapshot = buildSnapshot(d.state, { id: d.ctx.newId('snap'), trigger, reason, git, now: d.ctx.now, warnings });
+  const snapshot = buildSnapshot(d.state, {
+    id: d.ctx.newId('snap'),
+    trigger,
+    reason,
+    git,
+    now: d.ctx.now,
+    warnings,
+  });
   d.emit({ type: 'snapshot.taken', data: { snapshot } });
   return snapshot;
 }

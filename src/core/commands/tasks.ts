@@ -9,9 +9,12 @@ import { makeCheckpoint, takeSnapshot } from './snapshots.js';
 function findTask(d: Draft, id: string): Task {
   const t = d.state.tasks.find((x) => x.id === id);
   if (!t) {
-    throw notFound(`task ${id} is not in workflow ${d.state.id} (tasks: ${d.state.tasks.map((x) => x.id).join(', ')})`, {
-      task_id: id,
-    });
+    throw notFound(
+      `task ${id} is not in workflow ${d.state.id} (tasks: ${d.state.tasks.map((x) => x.id).join(', ')})`,
+      {
+        task_id: id,
+      },
+    );
   }
   return t;
 }
@@ -20,9 +23,12 @@ function findTask(d: Draft, id: string): Task {
 function whyNotRunnable(d: Draft, t: Task): string | null {
   if (t.status === 'in_progress') return `task ${t.id} is already in progress`;
   if (t.status === 'done' || t.status === 'skipped') return `task ${t.id} is already ${t.status}`;
-  if (t.status === 'blocked') return `task ${t.id} is blocked${t.note ? ` (${t.note})` : ''}; unblock it first`;
+  if (t.status === 'blocked')
+    return `task ${t.id} is blocked${t.note ? ` (${t.note})` : ''}; unblock it first`;
   if (runnableTasks(d.state.tasks).some((r) => r.id === t.id)) return null;
-  const open = t.deps.filter((dep) => !d.state.tasks.some((x) => x.id === dep && (x.status === 'done' || x.status === 'skipped')));
+  const open = t.deps.filter(
+    (dep) => !d.state.tasks.some((x) => x.id === dep && (x.status === 'done' || x.status === 'skipped')),
+  );
   if (open.length) return `task ${t.id} waits for ${open.join(', ')}`;
   return `task ${t.id} is in lane ${t.lane}; an earlier lane has unfinished tasks`;
 }
@@ -31,7 +37,9 @@ function assertActive(d: Draft, action: string) {
   const s = d.state;
   if (s.status !== 'in_progress') {
     const hint = s.status === 'paused' || s.status === 'interrupted' ? '; resume it first' : '';
-    throw invalidTransition(`cannot ${action}: the workflow is ${s.status}${hint}`, { current_status: s.status });
+    throw invalidTransition(`cannot ${action}: the workflow is ${s.status}${hint}`, {
+      current_status: s.status,
+    });
   }
 }
 
@@ -40,9 +48,12 @@ export function startTask(d: Draft, id: string): void {
   const why = whyNotRunnable(d, t);
   if (why) throw invalidTransition(`cannot start ${id}: ${why}`, { task_id: id, task_status: t.status });
   if (d.state.pause_requested) {
-    throw invalidTransition(`cannot start ${id}: a pause is requested; no new task starts until the workflow is resumed`, {
-      current_status: d.state.status,
-    });
+    throw invalidTransition(
+      `cannot start ${id}: a pause is requested; no new task starts until the workflow is resumed`,
+      {
+        current_status: d.state.status,
+      },
+    );
   }
   if (d.state.status === 'pending') d.emit({ type: 'workflow.started', data: {} });
   else assertActive(d, `start ${id}`);
@@ -54,7 +65,10 @@ function atBoundary(d: Draft, git: GitCapture): { paused_snapshot_id: string | n
   const s = d.state;
   if (allFinished(s.tasks)) {
     d.emit({ type: 'workflow.completed', data: {} });
-    d.emit({ type: 'session.ended', data: { reason: 'completed', snapshot_id: s.last_snapshot?.id ?? null } });
+    d.emit({
+      type: 'session.ended',
+      data: { reason: 'completed', snapshot_id: s.last_snapshot?.id ?? null },
+    });
     return { paused_snapshot_id: null };
   }
   if (s.pause_requested && inProgressTasks(s.tasks).length === 0) {
@@ -99,7 +113,9 @@ export function failTask(d: Draft, id: string, reason: string | null, git: GitCa
   const t = findTask(d, id);
   assertActive(d, `fail ${id}`);
   if (t.status !== 'in_progress') {
-    throw invalidTransition(`cannot fail ${id}: task ${id} is ${t.status}, not in progress`, { task_status: t.status });
+    throw invalidTransition(`cannot fail ${id}: task ${id} is ${t.status}, not in progress`, {
+      task_status: t.status,
+    });
   }
   d.emit({ type: 'task.failed', task_id: id, data: { reason } });
   const { paused_snapshot_id } = atBoundary(d, git);
@@ -119,7 +135,8 @@ export function blockTask(d: Draft, id: string, reason: string | null, git: GitC
     throw invalidTransition(`cannot block ${id}: task ${id} is ${t.status}`, { task_status: t.status });
   }
   d.emit({ type: 'task.blocked', task_id: id, data: { reason } });
-  const { paused_snapshot_id } = t.status === 'in_progress' ? atBoundary(d, git) : { paused_snapshot_id: null };
+  const { paused_snapshot_id } =
+    t.status === 'in_progress' ? atBoundary(d, git) : { paused_snapshot_id: null };
   return {
     task: findTask(d, id),
     snapshot_id: paused_snapshot_id,
@@ -131,7 +148,8 @@ export function blockTask(d: Draft, id: string, reason: string | null, git: GitC
 
 export function unblockTask(d: Draft, id: string): void {
   const t = findTask(d, id);
-  if (t.status !== 'blocked') throw invalidTransition(`cannot unblock ${id}: task ${id} is ${t.status}`, { task_status: t.status });
+  if (t.status !== 'blocked')
+    throw invalidTransition(`cannot unblock ${id}: task ${id} is ${t.status}`, { task_status: t.status });
   d.emit({ type: 'task.unblocked', task_id: id, data: {} });
 }
 

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { Decision, ErrorRecord, ErrorResolution, HistoryEntry, ReviewerFeedback, TestState, UsageMetrics } from './records.js';
+import {
+  Decision,
+  ErrorRecord,
+  ErrorResolution,
+  HistoryEntry,
+  ReviewerFeedback,
+  TestState,
+  UsageMetrics,
+} from './records.js';
 import { SessionSnapshot } from './snapshot.js';
 import { CheckpointRef, Issue, SnapshotTrigger, TaskSpec, TaskStatus } from './workflow.js';
 

@@ -17,7 +17,14 @@ export const taskStatuses = ['pending', 'in_progress', 'done', 'failed', 'blocke
 export const TaskStatus = z.enum(taskStatuses);
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
-export const snapshotTriggers = ['pause', 'task_complete', 'exhaustion', 'timeout', 'crash', 'manual'] as const;
+export const snapshotTriggers = [
+  'pause',
+  'task_complete',
+  'exhaustion',
+  'timeout',
+  'crash',
+  'manual',
+] as const;
 export const SnapshotTrigger = z.enum(snapshotTriggers);
 export type SnapshotTrigger = z.infer<typeof SnapshotTrigger>;
 

@@ -1,9 +1,24 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { BatonError, conflict, type BatonEvent, type RecordKind, type RecordRow, type WorkflowState } from '../../core/index.js';
+import {
+  BatonError,
+  conflict,
+  type BatonEvent,
+  type RecordKind,
+  type RecordRow,
+  type WorkflowState,
+} from '../../core/index.js';
 import { migrations } from '../migrations.js';
-import type { CommitBatch, Durability, LiveState, RecordQuery, Store, StoredEvent, WorkflowFilter } from '../store.js';
+import type {
+  CommitBatch,
+  Durability,
+  LiveState,
+  RecordQuery,
+  Store,
+  StoredEvent,
+  WorkflowFilter,
+} from '../store.js';
 import { eventFromRow, recordFromRow, type EventRow, type RecordDbRow } from './rows.js';
 
 export interface SqliteOptions {
@@ -31,7 +46,12 @@ export class SqliteStore implements Store {
       this.db.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
       this.migrate();
     } catch (e) {
-      throw new BatonError('unavailable', `cannot open the SQLite database ${location}: ${(e as Error).message}`, {}, { cause: e });
+      throw new BatonError(
+        'unavailable',
+        `cannot open the SQLite database ${location}: ${(e as Error).message}`,
+        {},
+        { cause: e },
+      );
     }
     const db = this.db;
     this.stmts = {
@@ -55,31 +75,53 @@ export class SqliteStore implements Store {
       events: db.prepare<[string, number, number], EventRow>(
         'SELECT * FROM events WHERE workflow_id = ? AND seq > ? ORDER BY seq LIMIT ?',
       ),
-      eventsSince: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+      eventsSince: db.prepare<[number, number], EventRow>(
+        'SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?',
+      ),
       eventsSinceFor: db.prepare<[number, string, number], EventRow>(
         'SELECT * FROM events WHERE position > ? AND workflow_id = ? ORDER BY position LIMIT ?',
       ),
-      record: db.prepare<[string, string, string], RecordDbRow>('SELECT * FROM records WHERE workflow_id = ? AND kind = ? AND id = ?'),
-      findRecord: db.prepare<[string, string], RecordDbRow>('SELECT * FROM records WHERE kind = ? AND id = ? LIMIT 1'),
+      record: db.prepare<[string, string, string], RecordDbRow>(
+        'SELECT * FROM records WHERE workflow_id = ? AND kind = ? AND id = ?',
+      ),
+      findRecord: db.prepare<[string, string], RecordDbRow>(
+        'SELECT * FROM records WHERE kind = ? AND id = ? LIMIT 1',
+      ),
       saveLive: db.prepare(
         `INSERT INTO live_states (workflow_id, saved_at, trigger, version, data) VALUES (@workflow_id, @saved_at, @trigger, @version, @data)
          ON CONFLICT (workflow_id) DO UPDATE SET saved_at = excluded.saved_at, trigger = excluded.trigger, version = excluded.version, data = excluded.data`,
       ),
-      loadLive: db.prepare<[string], { workflow_id: string; saved_at: string; trigger: LiveState['trigger']; version: number; data: string }>(
-        'SELECT * FROM live_states WHERE workflow_id = ?',
-      ),
+      loadLive: db.prepare<
+        [string],
+        {
+          workflow_id: string;
+          saved_at: string;
+          trigger: LiveState['trigger'];
+          version: number;
+          data: string;
+        }
+      >('SELECT * FROM live_states WHERE workflow_id = ?'),
       ids: db.prepare<[], { id: string }>('SELECT id FROM workflows ORDER BY created_at, id'),
     };
   }
 
   private migrate(): void {
-    this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    this.db.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+    );
     const apply = this.db.transaction(() => {
-      const done = new Set(this.db.prepare<[], { version: number }>('SELECT version FROM schema_migrations').all().map((r) => r.version));
+      const done = new Set(
+        this.db
+          .prepare<[], { version: number }>('SELECT version FROM schema_migrations')
+          .all()
+          .map((r) => r.version),
+      );
       for (const m of migrations) {
         if (done.has(m.version)) continue;
         this.db.exec(m.sqlite);
-        this.db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, new Date().toISOString());
+        this.db
+          .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+          .run(m.version, m.name, new Date().toISOString());
       }
     });
     apply.immediate();
@@ -99,7 +141,8 @@ export class SqliteStore implements Store {
       expected: b.expectedVersion,
     };
     if (b.expectedVersion === 0) {
-      if (this.stmts.version.get(b.workflowId)) throw conflict(`workflow ${b.workflowId} already exists`, { workflow_id: b.workflowId });
+      if (this.stmts.version.get(b.workflowId))
+        throw conflict(`workflow ${b.workflowId} already exists`, { workflow_id: b.workflowId });
       const { expected: _, ...insert } = row;
       this.stmts.insertWorkflow.run(insert);
     } else if (this.stmts.updateWorkflow.run(row).changes !== 1) {
@@ -159,7 +202,9 @@ export class SqliteStore implements Store {
   }
 
   async readEventsSince(position: number, limit: number, workflowId?: string): Promise<StoredEvent[]> {
-    const rows = workflowId ? this.stmts.eventsSinceFor.all(position, workflowId, limit) : this.stmts.eventsSince.all(position, limit);
+    const rows = workflowId
+      ? this.stmts.eventsSinceFor.all(position, workflowId, limit)
+      : this.stmts.eventsSince.all(position, limit);
     return rows.map((r) => ({ ...eventFromRow(r), position: r.position }));
   }
 
@@ -190,7 +235,11 @@ export class SqliteStore implements Store {
     return r ? { ...r, data: JSON.parse(r.data) as unknown } : null;
   }
 
-  async replaceProjection(workflowId: string, state: WorkflowState, writes: readonly RecordRow[]): Promise<void> {
+  async replaceProjection(
+    workflowId: string,
+    state: WorkflowState,
+    writes: readonly RecordRow[],
+  ): Promise<void> {
     this.db
       .transaction(() => {
         this.db.prepare('DELETE FROM records WHERE workflow_id = ?').run(workflowId);
@@ -203,7 +252,8 @@ export class SqliteStore implements Store {
   async deleteWorkflow(workflowId: string): Promise<void> {
     this.db
       .transaction(() => {
-        for (const table of ['events', 'records', 'live_states']) this.db.prepare(`DELETE FROM ${table} WHERE workflow_id = ?`).run(workflowId);
+        for (const table of ['events', 'records', 'live_states'])
+          this.db.prepare(`DELETE FROM ${table} WHERE workflow_id = ?`).run(workflowId);
         this.db.prepare('DELETE FROM workflows WHERE id = ?').run(workflowId);
       })
       .immediate();

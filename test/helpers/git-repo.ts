@@ -1,0 +1,25 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A real git repository in a fresh temporary directory, with one commit. */
+export function makeRepo(prefix = 'baton-repo-'): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.email', 'test@baton.invalid');
+  git('config', 'user.name', 'Baton Test');
+  writeFileSync(join(dir, 'README.md'), '# test repo\n');
+  git('add', '.');
+  git('commit', '-q', '-m', 'initial');
+  return dir;
+}
+
+export function gitIn(dir: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd: dir, stdio: 'pipe' }).toString();
+}
+
+export function tempDir(prefix = 'baton-'): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
