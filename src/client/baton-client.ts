@@ -1,16 +1,12 @@
 import type {
-  Decision,
   ErrorRecord,
   RecoveryChoice,
   RecoveryPlan,
-  ReviewerFeedback,
   SessionSnapshot,
   SnapshotSummary,
-  TestState,
-  UsageMetrics,
   WorkflowStatus,
 } from '../core/index.js';
-import type { CreateWorkflowInput, DetailCategory, ResumeResult } from '../service/index.js';
+import type { CreateWorkflowInput, DetailCategory, RecordInput, ResumeResult } from '../service/index.js';
 import type { WorkflowView } from './views.js';
 
 /** Which workflow a call is about: an id, or the worktree of a directory. */
@@ -21,13 +17,7 @@ export interface Ref {
 
 export type TaskAction = 'start' | 'done' | 'fail' | 'block' | 'unblock' | 'skip';
 
-export type RecordInput =
-  | { kind: 'decision'; decision: Omit<Decision, 'id' | 'timestamp'> }
-  | { kind: 'error'; error: Omit<ErrorRecord, 'id' | 'timestamp'> }
-  | { kind: 'history'; text: string; task_id: string | null; source: string | null }
-  | { kind: 'test'; test: Omit<TestState, 'last_test_run_at'> }
-  | { kind: 'usage'; usage: UsageMetrics }
-  | { kind: 'feedback'; feedback: Omit<ReviewerFeedback, 'review_id' | 'timestamp'> };
+export type { RecordInput };
 
 export interface PauseResult {
   workflow_id: string;

@@ -51,20 +51,7 @@ export class LocalClient implements BatonClient {
   }
 
   async record(ref: Ref, input: RecordInput) {
-    const r = this.ref(ref);
-    const s = this.service;
-    const out =
-      input.kind === 'decision'
-        ? await s.recordDecision(r, input.decision)
-        : input.kind === 'error'
-          ? await s.recordError(r, input.error)
-          : input.kind === 'history'
-            ? await s.recordHistory(r, input.text, input.task_id, input.source)
-            : input.kind === 'test'
-              ? await s.recordTestRun(r, input.test)
-              : input.kind === 'usage'
-                ? await s.recordUsage(r, input.usage)
-                : await s.recordFeedback(r, input.feedback);
+    const out = await this.service.record(this.ref(ref), input);
     return { workflow_id: out.state.id, kind: input.kind, record: out.result };
   }
 

@@ -10,32 +10,23 @@ import {
   interrupt,
   invalidInput,
   pause,
-  recordDecision,
-  recordError,
-  recordFeedback,
-  recordHistory,
-  recordTestRun,
-  recordUsage,
   resolveError,
   skipTask,
   startTask,
   TaskSpec,
   unblockTask,
   unblockWorkflow,
-  type Decision,
   type Draft,
   type ErrorRecord,
   type Issue,
-  type ReviewerFeedback,
   type SnapshotTrigger,
   type TaskSpecInput,
-  type TestState,
-  type UsageMetrics,
   type WorkflowState,
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import { CommandRunner, randomId } from './command-runner.js';
 import { LiveStates } from './live-states.js';
+import { recordOne, type RecordInput } from './record-input.js';
 import type { GitPort, ServiceOptions } from './ports.js';
 import { Queries } from './queries.js';
 import { Resumer } from './resumer.js';
@@ -108,18 +99,16 @@ export class BatonService {
         git_start,
       }),
     );
-    await this.live.save(state, 'action');
     return state;
   }
 
-  /** Runs a command on the referenced workflow, then refreshes its live state. */
+  /** Runs a command on the referenced workflow (the live state is saved in the same commit). */
   private async act<T>(
     ref: WorkflowRef,
     decide: (d: Draft) => T,
     retry = false,
   ): Promise<{ result: T; state: WorkflowState }> {
     const out = await this.runner.run(await this.id(ref), decide, { retry });
-    if (out.draft.events.length) await this.live.save(out.state, 'action');
     return { result: out.result, state: out.state };
   }
 
@@ -151,12 +140,14 @@ export class BatonService {
     return this.act(ref, (d) => skipTask(d, taskId, reason, git));
   }
 
-  async recordDecision(ref: WorkflowRef, input: Omit<Decision, 'id' | 'timestamp'>) {
-    return this.act(ref, (d) => recordDecision(d, input), true);
+  /** Appends one record (decision, error, history entry, test run, usage reading, reviewer feedback). */
+  async record(ref: WorkflowRef, input: RecordInput) {
+    return this.act(ref, (d) => recordOne(d, input), true);
   }
 
-  async recordError(ref: WorkflowRef, input: Omit<ErrorRecord, 'id' | 'timestamp'>) {
-    return this.act(ref, (d) => recordError(d, input), true);
+  /** Appends several records in one commit (one transaction, one fsync): imports and bulk writers. */
+  async recordBatch(ref: WorkflowRef, inputs: readonly RecordInput[]) {
+    return this.act(ref, (d) => inputs.map((i) => recordOne(d, i)), true);
   }
 
   async resolveError(
@@ -168,29 +159,8 @@ export class BatonService {
     return this.act(ref, (d) => resolveError(d, errorId, resolution, notes), true);
   }
 
-  async recordHistory(
-    ref: WorkflowRef,
-    text: string,
-    taskId: string | null = null,
-    source: string | null = null,
-  ) {
-    return this.act(ref, (d) => recordHistory(d, text, taskId, source), true);
-  }
-
-  async recordFeedback(ref: WorkflowRef, input: Omit<ReviewerFeedback, 'review_id' | 'timestamp'>) {
-    return this.act(ref, (d) => recordFeedback(d, input), true);
-  }
-
   async addressFeedback(ref: WorkflowRef, reviewId: string) {
     return this.act(ref, (d) => addressFeedback(d, reviewId), true);
-  }
-
-  async recordTestRun(ref: WorkflowRef, input: Omit<TestState, 'last_test_run_at'>) {
-    return this.act(ref, (d) => recordTestRun(d, input), true);
-  }
-
-  async recordUsage(ref: WorkflowRef, usage: UsageMetrics) {
-    return this.act(ref, (d) => recordUsage(d, usage), true);
   }
 
   /** Pause at the next task boundary (or now with `force`); idempotent. */
@@ -220,9 +190,7 @@ export class BatonService {
 
   async checkpoint(ref: WorkflowRef, name: string) {
     const git = await this.gitOf(await this.resolve(ref));
-    const out = await this.act(ref, (d) => checkpoint(d, name, git));
-    await this.live.save(out.state, 'checkpoint');
-    return out;
+    return this.act(ref, (d) => checkpoint(d, name, git));
   }
 
   async interrupt(ref: WorkflowRef, reason: string) {

@@ -7,7 +7,8 @@ import {
   type CommandContext,
   type WorkflowState,
 } from '../core/index.js';
-import type { Store } from '../storage/store.js';
+import type { LiveState, Store } from '../storage/store.js';
+import { liveStateOf } from './live-states.js';
 import type { ServiceOptions } from './ports.js';
 
 export const randomId = (prefix: string) => `${prefix}-${randomBytes(5).toString('hex')}`;
@@ -61,6 +62,7 @@ export class CommandRunner {
           events: draft.events,
           state: draft.state,
           writes: draft.writes,
+          live: this.live(draft.state),
         });
         await this.notify(draft.events, draft.state);
         return { result, state: draft.state, draft };
@@ -84,6 +86,16 @@ export class CommandRunner {
     });
     await this.notify(draft.events, draft.state);
     return { result, state: draft.state };
+  }
+
+  private live(state: WorkflowState): LiveState {
+    return {
+      workflow_id: state.id,
+      saved_at: this.context().now,
+      trigger: 'action',
+      version: state.version,
+      data: liveStateOf(state),
+    };
   }
 
   private async notify(events: readonly BatonEvent[], state: WorkflowState): Promise<void> {

@@ -11,6 +11,8 @@ export interface CommitBatch {
   events: readonly BatonEvent[];
   state: WorkflowState;
   writes: readonly RecordRow[];
+  /** The live state saved with the commit (same transaction, so no extra fsync). */
+  live?: LiveState;
 }
 
 export interface WorkflowFilter {

@@ -156,6 +156,7 @@ export class SqliteStore implements Store {
       this.stmts.insertEvent.run({ ...e, data: JSON.stringify(e.data) });
     }
     for (const w of b.writes) this.stmts.upsertRecord.run({ ...w, data: JSON.stringify(w.data) });
+    if (b.live) this.stmts.saveLive.run({ ...b.live, data: JSON.stringify(b.live.data) });
   }
 
   private readonly commitTx = (batches: readonly CommitBatch[]) =>
