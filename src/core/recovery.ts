@@ -35,7 +35,8 @@ export function recoveryOptions(s: WorkflowState, liveSavedAt: string | null, no
       seconds_since: null,
     });
   }
-  const savedAt = liveSavedAt ?? s.updated_at;
+  // The folded state is saved with every commit; a periodic live-state save can only be as recent.
+  const savedAt = liveSavedAt && liveSavedAt > s.updated_at ? liveSavedAt : s.updated_at;
   const seconds = Math.max(0, Math.round((Date.parse(now) - Date.parse(savedAt)) / 1000));
   options.push({
     type: 'live_state',

@@ -7,8 +7,7 @@ import {
   type CommandContext,
   type WorkflowState,
 } from '../core/index.js';
-import type { LiveState, Store } from '../storage/store.js';
-import { liveStateOf } from './live-states.js';
+import type { Store } from '../storage/store.js';
 import type { ServiceOptions } from './ports.js';
 
 export const randomId = (prefix: string) => `${prefix}-${randomBytes(5).toString('hex')}`;
@@ -44,14 +43,21 @@ export class CommandRunner {
     return state;
   }
 
-  /** Runs `decide` on a fresh draft and commits what it emitted; returns its result and the new state. */
+  /**
+   * The last state this process committed or loaded per workflow, so a busy writer need not read it back before
+   * every command. A stale entry (another process wrote since) only costs one conflict and a reload.
+   */
+  private readonly cache = new Map<string, WorkflowState>();
+
+  /** Runs `decide` on a draft of the current state and commits what it emitted; returns its result and the new state. */
   async run<T>(
     workflowId: string,
     decide: (d: Draft, state: WorkflowState) => T | Promise<T>,
     opts: { retry?: boolean } = {},
   ): Promise<{ result: T; state: WorkflowState; draft: Draft }> {
     for (let attempt = 0; ; attempt++) {
-      const base = await this.load(workflowId);
+      const cached = this.cache.get(workflowId);
+      const base = cached ?? (await this.load(workflowId));
       const draft = new Draft(base, this.context());
       const result = await decide(draft, base);
       if (draft.events.length === 0) return { result, state: base, draft };
@@ -62,15 +68,29 @@ export class CommandRunner {
           events: draft.events,
           state: draft.state,
           writes: draft.writes,
-          live: this.live(draft.state),
         });
+        this.remember(draft.state);
         await this.notify(draft.events, draft.state);
         return { result, state: draft.state, draft };
       } catch (e) {
-        if (opts.retry && attempt < 5 && BatonError.isInstance(e) && e.code === 'conflict') continue;
-        throw e;
+        if (!BatonError.isInstance(e) || e.code !== 'conflict' || attempt >= 5) throw e;
+        this.cache.delete(workflowId);
+        // A decision made on a cached state is re-made on the real one; a fresh load that lost a race only
+        // retries for commands that commute (record appends).
+        if (!cached && !opts.retry) throw e;
       }
     }
+  }
+
+  private remember(state: WorkflowState) {
+    if (this.cache.size > 1000) this.cache.clear();
+    this.cache.set(state.id, state);
+  }
+
+  /** Forgets cached states (after a rebuild or import rewrote the tables). */
+  forget(workflowId?: string) {
+    if (workflowId) this.cache.delete(workflowId);
+    else this.cache.clear();
   }
 
   /** Creates a workflow: the draft starts from nothing. */
@@ -86,16 +106,6 @@ export class CommandRunner {
     });
     await this.notify(draft.events, draft.state);
     return { result, state: draft.state };
-  }
-
-  private live(state: WorkflowState): LiveState {
-    return {
-      workflow_id: state.id,
-      saved_at: this.context().now,
-      trigger: 'action',
-      version: state.version,
-      data: liveStateOf(state),
-    };
   }
 
   private async notify(events: readonly BatonEvent[], state: WorkflowState): Promise<void> {

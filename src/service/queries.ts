@@ -66,7 +66,7 @@ export class Queries {
 
   /** A snapshot by id alone (ids are unique across workflows). */
   async findSnapshot(snapshotId: string): Promise<SessionSnapshot> {
-    const row = await this.store.findRecord('snapshot', snapshotId);
+    const row = await this.store.findSnapshot(snapshotId);
     if (!row)
       throw notFound(`no snapshot ${snapshotId}; list them with \`baton snapshots\``, {
         snapshot_id: snapshotId,

@@ -25,7 +25,7 @@ export const migrations: readonly Migration[] = [
         state TEXT NOT NULL
       );
       CREATE INDEX workflows_worktree ON workflows (worktree, status);
-      CREATE INDEX workflows_status ON workflows (status, updated_at);
+      CREATE INDEX workflows_status ON workflows (status);
       CREATE TABLE events (
         position INTEGER PRIMARY KEY AUTOINCREMENT,
         workflow_id TEXT NOT NULL,
@@ -49,9 +49,9 @@ export const migrations: readonly Migration[] = [
         created_at TEXT NOT NULL,
         data TEXT NOT NULL,
         PRIMARY KEY (workflow_id, kind, id)
-      );
+      ) WITHOUT ROWID;
       CREATE INDEX records_kind_created ON records (workflow_id, kind, created_at);
-      CREATE INDEX records_by_id ON records (kind, id);
+      CREATE INDEX records_by_id ON records (kind, id) WHERE kind = 'snapshot';
       CREATE TABLE live_states (
         workflow_id TEXT PRIMARY KEY,
         saved_at TEXT NOT NULL,
@@ -71,7 +71,7 @@ export const migrations: readonly Migration[] = [
         state JSONB NOT NULL
       );
       CREATE INDEX workflows_worktree ON workflows (worktree, status);
-      CREATE INDEX workflows_status ON workflows (status, updated_at);
+      CREATE INDEX workflows_status ON workflows (status);
       CREATE TABLE events (
         position BIGSERIAL PRIMARY KEY,
         workflow_id TEXT NOT NULL,
@@ -97,7 +97,7 @@ export const migrations: readonly Migration[] = [
         PRIMARY KEY (workflow_id, kind, id)
       );
       CREATE INDEX records_kind_created ON records (workflow_id, kind, created_at);
-      CREATE INDEX records_by_id ON records (kind, id);
+      CREATE INDEX records_by_id ON records (kind, id) WHERE kind = 'snapshot';
       CREATE TABLE live_states (
         workflow_id TEXT PRIMARY KEY,
         saved_at TEXT NOT NULL,

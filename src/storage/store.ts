@@ -11,8 +11,6 @@ export interface CommitBatch {
   events: readonly BatonEvent[];
   state: WorkflowState;
   writes: readonly RecordRow[];
-  /** The live state saved with the commit (same transaction, so no extra fsync). */
-  live?: LiveState;
 }
 
 export interface WorkflowFilter {
@@ -22,7 +20,10 @@ export interface WorkflowFilter {
   limit?: number;
 }
 
-/** The Go Team live state: the latest auto-save of a running workflow (a cache, not part of the event log). */
+/**
+ * The Go Team live state file: a periodic auto-save of a running workflow written by long-lived processes. The
+ * folded state row itself is current after every commit; this adds when it was last saved and by what trigger.
+ */
 export interface LiveState {
   workflow_id: string;
   saved_at: string;
@@ -57,7 +58,8 @@ export interface Store {
   /** Events of every workflow (or one) after a store-wide position, in commit order. */
   readEventsSince(position: number, limit: number, workflowId?: string): Promise<StoredEvent[]>;
   getRecord(workflowId: string, kind: RecordKind, id: string): Promise<RecordRow | null>;
-  findRecord(kind: RecordKind, id: string): Promise<RecordRow | null>;
+  /** A snapshot's record by its id alone (snapshot ids are unique across workflows). */
+  findSnapshot(snapshotId: string): Promise<RecordRow | null>;
   listRecords(workflowId: string, kind: RecordKind, query?: RecordQuery): Promise<RecordRow[]>;
   saveLiveState(live: LiveState): Promise<void>;
   loadLiveState(workflowId: string): Promise<LiveState | null>;

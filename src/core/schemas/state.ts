@@ -3,7 +3,7 @@ import { Decision, ErrorRecord, HistoryEntry, ReviewerFeedback, TestState, Usage
 import { CheckpointRef, Issue, SessionInfo, SnapshotTrigger, Task, WorkflowStatus } from './workflow.js';
 
 /** How many recent items of each unbounded record kind the folded state keeps (the rest is in the records). */
-export const RECENT_LIMIT = 20;
+export const RECENT_LIMIT = 10;
 
 export const PauseRequest = z.object({
   requested_at: z.string(),

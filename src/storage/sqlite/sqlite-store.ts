@@ -44,6 +44,8 @@ export class SqliteStore implements Store {
       this.db = new Database(location, { timeout: options.busyTimeoutMs ?? 10_000 });
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
+      // Checkpoint the WAL every ~40 MB instead of every 4 MB: fewer extra fsyncs on the commit path.
+      this.db.pragma('wal_autocheckpoint = 10000');
       this.migrate();
     } catch (e) {
       throw new BatonError(
@@ -84,8 +86,8 @@ export class SqliteStore implements Store {
       record: db.prepare<[string, string, string], RecordDbRow>(
         'SELECT * FROM records WHERE workflow_id = ? AND kind = ? AND id = ?',
       ),
-      findRecord: db.prepare<[string, string], RecordDbRow>(
-        'SELECT * FROM records WHERE kind = ? AND id = ? LIMIT 1',
+      findSnapshot: db.prepare<[string], RecordDbRow>(
+        "SELECT * FROM records WHERE kind = 'snapshot' AND id = ? LIMIT 1",
       ),
       saveLive: db.prepare(
         `INSERT INTO live_states (workflow_id, saved_at, trigger, version, data) VALUES (@workflow_id, @saved_at, @trigger, @version, @data)
@@ -156,11 +158,16 @@ export class SqliteStore implements Store {
       this.stmts.insertEvent.run({ ...e, data: JSON.stringify(e.data) });
     }
     for (const w of b.writes) this.stmts.upsertRecord.run({ ...w, data: JSON.stringify(w.data) });
-    if (b.live) this.stmts.saveLive.run({ ...b.live, data: JSON.stringify(b.live.data) });
   }
 
-  private readonly commitTx = (batches: readonly CommitBatch[]) =>
-    this.db.transaction(() => batches.forEach((b) => this.writeBatch(b))).immediate();
+  private readonly commitTx = (batches: readonly CommitBatch[]) => this.writeAll.immediate(batches);
+  private get writeAll() {
+    const tx = this.db.transaction((batches: readonly CommitBatch[]) =>
+      batches.forEach((b) => this.writeBatch(b)),
+    );
+    Object.defineProperty(this, 'writeAll', { value: tx });
+    return tx;
+  }
 
   async commit(batch: CommitBatch): Promise<void> {
     this.commitTx([batch]);
@@ -214,8 +221,8 @@ export class SqliteStore implements Store {
     return r ? recordFromRow(r) : null;
   }
 
-  async findRecord(kind: RecordKind, id: string): Promise<RecordRow | null> {
-    const r = this.stmts.findRecord.get(kind, id);
+  async findSnapshot(snapshotId: string): Promise<RecordRow | null> {
+    const r = this.stmts.findSnapshot.get(snapshotId);
     return r ? recordFromRow(r) : null;
   }
 

@@ -1,0 +1,50 @@
+import { cpus } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { benchCore } from './core.js';
+
+/**
+ * `npm run bench`: runs every benchmark section, prints the rows and rewrites that section of BENCHMARKS.md
+ * (between its `<!-- bench:NAME -->` markers), leaving the other sections as they are.
+ */
+const sections = [
+  {
+    name: 'core',
+    title: 'Core: durable appends, resume latency, rebuild (SQLite)',
+    how: 'The service path (load state, decide, commit with synchronous=FULL in WAL mode) on a temporary SQLite file, beside the fdatasync rate of the same directory measured in the same run. Resume latency is loading the folded state and the latest snapshot and compiling the resume context, over workflows whose history holds the given number of events (history, decisions and errors).',
+    run: benchCore,
+  },
+];
+
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const quick = process.argv.includes('--quick');
+const file = new URL('../BENCHMARKS.md', import.meta.url);
+let doc;
+try {
+  doc = readFileSync(file, 'utf8');
+} catch {
+  doc =
+    '# Benchmarks\n\nWritten by `npm run bench`. Each section says how its figures were taken; ratios compare against a baseline measured in the same run, because these machines are shared and noisy.\n';
+}
+
+for (const section of sections.filter((s) => !only.length || only.includes(s.name))) {
+  console.log(`\n== ${section.title}`);
+  const rows = await section.run({ quick });
+  for (const r of rows) console.log(`${r.name.padEnd(62)} ${String(r.value).padStart(18)}  ${r.note ?? ''}`);
+  const body = [
+    `<!-- bench:${section.name} -->`,
+    `## ${section.title}`,
+    '',
+    `${section.how}`,
+    '',
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}${quick ? ' (quick mode)' : ''}.`,
+    '',
+    '| measurement | result | note |',
+    '|---|---|---|',
+    ...rows.map((r) => `| ${r.name} | ${r.value} | ${r.note ?? ''} |`),
+    `<!-- /bench:${section.name} -->`,
+  ].join('\n');
+  const re = new RegExp(`<!-- bench:${section.name} -->[\\s\\S]*?<!-- /bench:${section.name} -->`);
+  doc = re.test(doc) ? doc.replace(re, body) : `${doc.trimEnd()}\n\n${body}\n`;
+}
+writeFileSync(file, doc.endsWith('\n') ? doc : `${doc}\n`);
+console.log('\nwritten to BENCHMARKS.md');
