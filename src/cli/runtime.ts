@@ -3,6 +3,7 @@ import { LocalClient } from '../client/local-client.js';
 import type { BatonClient, Ref } from '../client/baton-client.js';
 import { loadSettings, type Settings } from '../config/settings.js';
 import * as git from '../git/git.js';
+import { countTokens } from '../tokens/count-tokens.js';
 import { BatonService } from '../service/index.js';
 import { openStore } from '../storage/open-store.js';
 import type { Io } from './output.js';
@@ -15,6 +16,7 @@ export interface GlobalOptions {
   durability?: string;
   pauseTimeout?: string;
   staleAfter?: string;
+  budget?: string;
 }
 
 /** What every command handler gets: its options, a client opened on first use, and where to print. */
@@ -51,6 +53,8 @@ export class Runtime {
     const service = new BatonService(store, git, {
       pauseTimeoutMs: settings.pauseTimeoutMs,
       staleAfterMs: settings.staleAfterMs,
+      contextBudget: settings.contextBudget,
+      countTokens,
     });
     this.client = new LocalClient(service, () => store.close());
     return this.client;

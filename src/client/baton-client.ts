@@ -6,7 +6,13 @@ import type {
   SnapshotSummary,
   WorkflowStatus,
 } from '../core/index.js';
-import type { CreateWorkflowInput, DetailCategory, RecordInput, ResumeResult } from '../service/index.js';
+import type {
+  CompiledContext,
+  CreateWorkflowInput,
+  DetailCategory,
+  RecordInput,
+  ResumeResult,
+} from '../service/index.js';
 import type { WorkflowView } from './views.js';
 
 /** Which workflow a call is about: an id, or the worktree of a directory. */
@@ -48,7 +54,8 @@ export interface BatonClient {
   addressFeedback(ref: Ref, reviewId: string): Promise<unknown>;
   pause(ref: Ref, input: { reason?: string | null; force?: boolean }): Promise<PauseResult>;
   resume(ref: Ref): Promise<ResumeResult>;
-  context(ref: Ref): Promise<{ workflow_id: string; snapshot_id: string; markdown: string; json: unknown }>;
+  context(ref: Ref, budget?: number): Promise<CompiledContext>;
+  acknowledge(ref: Ref, hash: string): Promise<unknown>;
   snapshots(ref: Ref): Promise<{ workflow_id: string; snapshots: SnapshotSummary[] }>;
   snapshot(ref: Ref, snapshotId: string): Promise<SessionSnapshot>;
   details(ref: Ref, snapshotId: string, category: DetailCategory): Promise<unknown>;

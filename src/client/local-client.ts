@@ -86,8 +86,13 @@ export class LocalClient implements BatonClient {
     return this.service.resume(this.ref(ref));
   }
 
-  async context(ref: Ref) {
-    return this.service.queries.context(await this.service.resolve(this.ref(ref)));
+  async context(ref: Ref, budget?: number) {
+    return this.service.queries.context(await this.service.resolve(this.ref(ref)), budget);
+  }
+
+  async acknowledge(ref: Ref, hash: string) {
+    const out = await this.service.acknowledgeContext(this.ref(ref), hash, 'cli');
+    return { workflow_id: out.state.id, ...out.result };
   }
 
   async snapshots(ref: Ref) {

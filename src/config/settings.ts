@@ -15,10 +15,11 @@ export interface Settings {
   durability: Durability;
   pauseTimeoutMs: number;
   staleAfterMs: number;
+  contextBudget: number;
 }
 
 export type SettingOptions = Partial<
-  Record<'home' | 'database' | 'durability' | 'pauseTimeout' | 'staleAfter', string>
+  Record<'home' | 'database' | 'durability' | 'pauseTimeout' | 'staleAfter' | 'contextBudget', string>
 >;
 
 const FileConfig = z
@@ -27,6 +28,7 @@ const FileConfig = z
     durability: z.enum(['full', 'normal']).optional(),
     pause_timeout: z.string().optional(),
     stale_after: z.string().optional(),
+    context_budget: z.union([z.number(), z.string()]).optional(),
   })
   .passthrough();
 type FileConfig = z.infer<typeof FileConfig>;
@@ -36,6 +38,7 @@ const names = {
   durability: ['--durability', 'BATON_DURABILITY', 'durability'],
   pauseTimeout: ['--pause-timeout', 'BATON_PAUSE_TIMEOUT', 'pause_timeout'],
   staleAfter: ['--stale-after', 'BATON_STALE_AFTER', 'stale_after'],
+  contextBudget: ['--budget', 'BATON_CONTEXT_BUDGET', 'context_budget'],
 } as const;
 
 function readConfigFile(path: string): FileConfig {
@@ -51,6 +54,17 @@ function readConfigFile(path: string): FileConfig {
     throw invalidInput(`config file ${path}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
   }
   return parsed.data;
+}
+
+function budget(text: string | undefined): number {
+  if (text === undefined) return 4000;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 200 || n > 1_000_000) {
+    throw invalidInput(
+      `context budget "${text}" must be a whole number of tokens from 200 to 1000000 (option --budget, variable BATON_CONTEXT_BUDGET)`,
+    );
+  }
+  return n;
 }
 
 export function loadSettings(
@@ -69,7 +83,8 @@ export function loadSettings(
   const config = file ? readConfigFile(file) : {};
   const pick = (key: keyof typeof names): string | undefined => {
     const [, envName, fileKey] = names[key];
-    return options[key] ?? env[envName] ?? (config[fileKey] as string | undefined);
+    const fromFile = config[fileKey];
+    return options[key] ?? env[envName] ?? (fromFile === undefined ? undefined : String(fromFile));
   };
   const durability = pick('durability') ?? 'full';
   if (durability !== 'full' && durability !== 'normal') {
@@ -87,5 +102,6 @@ export function loadSettings(
     durability,
     pauseTimeoutMs: duration('pauseTimeout', '5m'),
     staleAfterMs: duration('staleAfter', '7d'),
+    contextBudget: budget(pick('contextBudget')),
   };
 }

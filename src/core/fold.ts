@@ -55,6 +55,7 @@ function initialState(e: EventOf<'workflow.created'>): WorkflowState {
     checkpoints: [],
     last_snapshot: null,
     warnings: [],
+    handoff: null,
   };
 }
 
@@ -241,6 +242,33 @@ function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
     }
     case 'checkpoint.created':
       return { ...s, checkpoints: [...s.checkpoints, e.data.checkpoint] };
+    case 'context.delivered':
+      return {
+        ...s,
+        handoff: {
+          snapshot_id: e.data.snapshot_id,
+          context_hash: e.data.context_hash,
+          tokens: e.data.tokens,
+          session_number: e.session_number ?? s.session_count,
+          delivered_at: e.at,
+          delivered_via: e.data.via,
+          acknowledged_at: null,
+          acknowledged_hash: null,
+          acknowledged_via: null,
+        },
+      };
+    case 'context.acknowledged':
+      return s.handoff
+        ? {
+            ...s,
+            handoff: {
+              ...s.handoff,
+              acknowledged_at: e.at,
+              acknowledged_hash: e.data.context_hash,
+              acknowledged_via: e.data.via,
+            },
+          }
+        : s;
   }
 }
 

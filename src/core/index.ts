@@ -1,4 +1,5 @@
 export * from './commands/create.js';
+export * from './commands/handoff.js';
 export * from './commands/lifecycle.js';
 export * from './commands/pause.js';
 export * from './commands/records.js';
@@ -10,7 +11,9 @@ export * from './errors.js';
 export * from './fold.js';
 export * from './records.js';
 export * from './recovery.js';
-export * from './resume-context.js';
+export * from './context/fit-budget.js';
+export * from './context/render-context.js';
+export * from './context/resume-context.js';
 export * from './schemas/index.js';
 export * from './snapshot.js';
 export * from './task-graph.js';

@@ -47,3 +47,16 @@ export function buildSnapshot(s: WorkflowState, input: SnapshotInput): SessionSn
     warnings: input.warnings ?? [],
   };
 }
+
+/** The same snapshot with other task statuses (what a recovery option would hand over), derived fields redone. */
+export function withTasks(snap: SessionSnapshot, tasks: SessionSnapshot['tasks']): SessionSnapshot {
+  const counts = taskCounts(tasks);
+  return {
+    ...snap,
+    tasks,
+    current_task_id: tasks.find((t) => t.status === 'in_progress')?.id ?? null,
+    next_task_id: nextTask(tasks)?.id ?? null,
+    tasks_completed: counts.done,
+    tasks_remaining: counts.remaining,
+  };
+}

@@ -1,5 +1,7 @@
 import {
   abandon,
+  acknowledgeContext,
+  deliverContext,
   addressFeedback,
   blockTask,
   blockWorkflow,
@@ -25,12 +27,16 @@ import {
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import { CommandRunner, randomId } from './command-runner.js';
+import { ContextCompiler, DEFAULT_CONTEXT_BUDGET } from './context-compiler.js';
 import { LiveStates } from './live-states.js';
 import { recordOne, type RecordInput } from './record-input.js';
 import type { GitPort, ServiceOptions } from './ports.js';
 import { Queries } from './queries.js';
 import { Resumer } from './resumer.js';
 import { resolveWorkflow, type WorkflowRef } from './resolve-workflow.js';
+
+/** Without a tokenizer passed in (the edges always pass one), about four characters a token. */
+const roughTokens = (text: string) => Math.ceil(text.length / 4);
 
 export interface CreateWorkflowInput {
   title: string;
@@ -50,6 +56,7 @@ export class BatonService {
   readonly runner: CommandRunner;
   readonly queries: Queries;
   readonly live: LiveStates;
+  readonly compiler: ContextCompiler;
   private readonly resumer: Resumer;
 
   constructor(
@@ -58,9 +65,13 @@ export class BatonService {
     readonly options: ServiceOptions,
   ) {
     this.runner = new CommandRunner(store, options);
-    this.queries = new Queries(store, options);
     this.live = new LiveStates(store, options);
-    this.resumer = new Resumer(this.runner, git, options);
+    this.compiler = new ContextCompiler(
+      options.countTokens ?? roughTokens,
+      options.contextBudget ?? DEFAULT_CONTEXT_BUDGET,
+    );
+    this.queries = new Queries(store, options, this.compiler);
+    this.resumer = new Resumer(this.runner, git, options, this.compiler);
   }
 
   resolve(ref: WorkflowRef): Promise<WorkflowState> {
@@ -200,6 +211,29 @@ export class BatonService {
 
   async abandon(ref: WorkflowRef, reason: string | null = null) {
     return this.act(ref, (d) => abandon(d, reason));
+  }
+
+  /** The agent confirms the context it loaded (MCP `ack_context`, a hook's injection, `baton ack`). */
+  async acknowledgeContext(ref: WorkflowRef, hash: string, via: 'hook' | 'mcp' | 'cli' | 'runner') {
+    return this.act(ref, (d) => acknowledgeContext(d, hash, via), true);
+  }
+
+  /** Hands the current context to a running session without resuming (a hook after compaction, an MCP call). */
+  async deliverContext(ref: WorkflowRef, via: 'hook' | 'mcp' | 'cli' | 'runner', budget?: number) {
+    const state = await this.resolve(ref);
+    const compiled = await this.queries.context(state, budget);
+    await this.act(
+      ref,
+      (d) =>
+        deliverContext(d, {
+          snapshot_id: compiled.snapshot_id,
+          context_hash: compiled.hash,
+          tokens: compiled.tokens,
+          via,
+        }),
+      true,
+    );
+    return compiled;
   }
 
   async blockWorkflow(ref: WorkflowRef, reason: string | null = null) {

@@ -6,3 +6,4 @@ export * from './resolve-workflow.js';
 export * from './resumer.js';
 export { liveStateOf, LiveStates } from './live-states.js';
 export * from './record-input.js';
+export * from './context-compiler.js';

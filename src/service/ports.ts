@@ -1,4 +1,4 @@
-import type { GitCapture } from '../core/index.js';
+import type { GitCapture, TokenCounter } from '../core/index.js';
 
 /** What the service needs from git (src/git implements it with the real binary). */
 export interface GitPort {
@@ -14,4 +14,10 @@ export interface ServiceOptions {
   actor?: string;
   now?: () => Date;
   newId?: (prefix: string) => string;
+  /** Counts tokens for the context budget (the edges pass the real tokenizer from src/tokens). */
+  countTokens?: TokenCounter;
+  /** The resume context's token budget (default 4,000). */
+  contextBudget?: number;
+  /** USD per million input tokens of the agent's model, to price a handover (default: 3, a Sonnet-class model). */
+  inputPricePerMTok?: number;
 }

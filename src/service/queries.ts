@@ -1,13 +1,12 @@
 import {
-  compileResumeContext,
   invalidInput,
   nextTask,
   notFound,
   recoveryOptions,
-  renderResumeContext,
   runnableTasks,
   SessionSnapshot,
   summarizeSnapshot,
+  withTasks,
   taskCounts,
   resumableStatuses,
   type RecordKind,
@@ -15,6 +14,7 @@ import {
   type WorkflowStatus,
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
+import type { CompiledContext, ContextCompiler } from './context-compiler.js';
 import type { ServiceOptions } from './ports.js';
 
 export const detailCategories = [
@@ -39,6 +39,7 @@ export class Queries {
   constructor(
     private readonly store: Store,
     private readonly options: ServiceOptions,
+    private readonly compiler: ContextCompiler,
   ) {}
 
   private now() {
@@ -129,23 +130,63 @@ export class Queries {
       test_state: s.test_state,
       open_errors: s.open_errors,
       live_state: live ? { saved_at: live.saved_at, trigger: live.trigger } : null,
+      handoff: s.handoff
+        ? {
+            ...s.handoff,
+            latest_snapshot_id: s.last_snapshot?.id ?? null,
+            acknowledged: s.handoff.acknowledged_hash !== null,
+            // The running session loaded the latest context: it acknowledged the hash delivered from the newest snapshot.
+            loaded_latest:
+              s.handoff.acknowledged_hash === s.handoff.context_hash &&
+              s.handoff.snapshot_id === s.last_snapshot?.id,
+          }
+        : null,
       warnings: s.warnings,
     };
   }
 
+  /** The recovery options, each with the size of the context it would hand over and what that costs. */
   async recoveryOptions(s: WorkflowState) {
     const live = await this.store.loadLiveState(s.id);
-    return recoveryOptions(s, live?.saved_at ?? null, this.now());
+    const plan = recoveryOptions(s, live?.saved_at ?? null, this.now());
+    if (!s.last_snapshot) return plan;
+    const latest = await this.latestSnapshot(s);
+    const price = this.options.inputPricePerMTok ?? 3;
+    const options = [];
+    for (const o of plan.options) {
+      let tasks = latest.tasks;
+      if (o.type === 'fresh') tasks = latest.tasks.map((t) => ({ ...t, status: 'pending' as const }));
+      if (o.type === 'checkpoint') {
+        const cp = s.checkpoints.find((c) => c.name === o.target);
+        if (cp) tasks = (await this.snapshot(s.id, cp.snapshot_id)).tasks;
+      }
+      const compiled = this.compiler.compile(withTasks(latest, tasks), s.session_count + 1);
+      options.push({
+        ...o,
+        context_tokens: compiled.tokens,
+        estimated_cost_usd: Number(((compiled.tokens * price) / 1e6).toFixed(6)),
+      });
+    }
+    return { ...plan, options };
+  }
+
+  async latestSnapshot(s: WorkflowState): Promise<SessionSnapshot> {
+    if (!s.last_snapshot) {
+      throw notFound(
+        `workflow ${s.id} has no snapshot yet; pause it, complete a task or make a checkpoint first`,
+        {
+          workflow_id: s.id,
+        },
+      );
+    }
+    return this.snapshot(s.id, s.last_snapshot.id);
   }
 
   /** The compiled context a resume would hand over now, without starting a session. */
-  async context(s: WorkflowState) {
-    if (!s.last_snapshot)
-      throw notFound(`workflow ${s.id} has no snapshot yet; pause it or complete a task first`);
-    const snap = await this.snapshot(s.id, s.last_snapshot.id);
+  async context(s: WorkflowState, budget?: number): Promise<CompiledContext> {
+    const snap = await this.latestSnapshot(s);
     const session = resumableStatuses.includes(s.status) ? s.session_count + 1 : s.session_count;
-    const json = compileResumeContext(snap, session);
-    return { workflow_id: s.id, snapshot_id: snap.id, markdown: renderResumeContext(json), json };
+    return this.compiler.compile(snap, session, [], budget);
   }
 
   /** The Go Team sessions table: every workflow with its step, status and whether it can be resumed. */

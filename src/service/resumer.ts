@@ -1,16 +1,17 @@
 import {
   buildSnapshot,
-  compileResumeContext,
+  deliverContext,
   notFound,
   recover,
-  renderResumeContext,
   resume,
   SessionSnapshot,
+  type Draft,
   type GitCapture,
   type RecoveryChoice,
   type WorkflowState,
 } from '../core/index.js';
 import type { CommandRunner } from './command-runner.js';
+import type { CompiledContext, ContextCompiler } from './context-compiler.js';
 import type { GitPort, ServiceOptions } from './ports.js';
 import { resolveWorkflow, type WorkflowRef } from './resolve-workflow.js';
 
@@ -22,7 +23,9 @@ export interface ResumeResult {
   warnings: string[];
   next_task: { id: string; title: string } | null;
   context: string;
-  context_json: ReturnType<typeof compileResumeContext>;
+  context_json: CompiledContext['json'];
+  context_hash: string;
+  context_tokens: number;
 }
 
 /** The latest stored snapshot, or one built now from the state when none was ever taken. */
@@ -50,26 +53,39 @@ export class Resumer {
     private readonly runner: CommandRunner,
     private readonly git: GitPort,
     private readonly options: ServiceOptions,
+    private readonly compiler: ContextCompiler,
   ) {}
 
   private result(
     s: WorkflowState,
     snap: SessionSnapshot,
-    session_number: number,
-    warnings: string[],
+    r: { session_number: number; warnings: string[]; compiled: CompiledContext },
   ): ResumeResult {
-    const context_json = compileResumeContext(snap, session_number, warnings);
     const next = s.tasks.find((t) => t.id === snap.next_task_id) ?? null;
     return {
       workflow_id: s.id,
       status: s.status,
-      session_number,
+      session_number: r.session_number,
       snapshot_id: snap.id,
-      warnings,
+      warnings: r.warnings,
       next_task: next ? { id: next.id, title: next.title } : null,
-      context: renderResumeContext(context_json),
-      context_json,
+      context: r.compiled.markdown,
+      context_json: r.compiled.json,
+      context_hash: r.compiled.hash,
+      context_tokens: r.compiled.tokens,
     };
+  }
+
+  /** Compiles the context for the session a command just started and records its delivery in the same commit. */
+  private deliver(d: Draft, snap: SessionSnapshot, r: { session_number: number; warnings: string[] }) {
+    const compiled = this.compiler.compile(snap, r.session_number, r.warnings);
+    deliverContext(d, {
+      snapshot_id: snap.id,
+      context_hash: compiled.hash,
+      tokens: compiled.tokens,
+      via: 'resume',
+    });
+    return { ...r, compiled };
   }
 
   async resume(ref: WorkflowRef): Promise<ResumeResult> {
@@ -77,9 +93,9 @@ export class Resumer {
     const git = await this.git.captureGitState(base.worktree, base.git_start?.commit ?? null);
     const snapshot = await latestSnapshot(this.runner, base, git);
     const { result, state } = await this.runner.run(base.id, (d) =>
-      resume(d, { snapshot, git, staleAfterMs: this.options.staleAfterMs }),
+      this.deliver(d, snapshot, resume(d, { snapshot, git, staleAfterMs: this.options.staleAfterMs })),
     );
-    return this.result(state, snapshot, result.session_number, result.warnings);
+    return this.result(state, snapshot, result);
   }
 
   async recover(
@@ -114,27 +130,24 @@ export class Resumer {
         );
       checkpointSnapshot = SessionSnapshot.parse(row.data);
     }
-    const { result, state } = await this.runner.run(base.id, (d) =>
-      recover(d, option, {
+    const { result, state } = await this.runner.run(base.id, (d) => {
+      const r = recover(d, option, {
         snapshot,
         git,
         staleAfterMs: this.options.staleAfterMs,
         checkpoint: name,
         checkpointSnapshot,
-      }),
-    );
-    const restored = buildSnapshot(state, {
-      id: snapshot.id,
-      trigger: snapshot.trigger,
-      reason: snapshot.pause_reason,
-      git,
-      now: state.updated_at,
+      });
+      // The context describes the restored state: the latest snapshot's view with the recovered task statuses.
+      const restored = buildSnapshot(d.state, {
+        id: snapshot.id,
+        trigger: snapshot.trigger,
+        reason: snapshot.pause_reason,
+        git,
+        now: d.ctx.now,
+      });
+      return { ...this.deliver(d, restored, r), restored };
     });
-    return this.result(
-      state,
-      { ...snapshot, ...restored, decisions: snapshot.decisions, errors: snapshot.errors },
-      result.session_number,
-      result.warnings,
-    );
+    return this.result(state, result.restored, result);
   }
 }

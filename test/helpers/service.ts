@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import * as git from '../../src/git/git.js';
+import { countTokens } from '../../src/tokens/count-tokens.js';
 import { BatonService, type ServiceOptions } from '../../src/service/index.js';
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import type { Store } from '../../src/storage/store.js';
@@ -25,6 +26,7 @@ export function makeService(
   return new BatonService(store, git, {
     pauseTimeoutMs: 5 * 60_000,
     staleAfterMs: 7 * 86_400_000,
+    countTokens,
     ...options,
   });
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { RecoveryPlan, SessionSnapshot, SnapshotSummary } from '../../core/index.js';
 import { detailCategories, type DetailCategory, type ResumeResult } from '../../service/index.js';
 import { action, workflowOption } from '../action.js';
-import { oneOf } from '../parse.js';
+import { oneOf, parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 import { table } from '../output.js';
 
@@ -122,9 +122,12 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .description('the resume context a new session would get now')
     .option(...workflowOption)
     .option('--format <format>', 'markdown | json', 'markdown')
+    .option('--budget <tokens>', 'token budget (env BATON_CONTEXT_BUDGET, default 4000)')
     .action(
-      action(rt, async ({ client, rt, g }, o: { workflow?: string; format: string }) => {
-        const c = await client.context(rt.ref(o.workflow));
+      action(rt, async ({ client, rt, g }, o: { workflow?: string; format: string; budget?: string }) => {
+        const budget =
+          o.budget === undefined ? undefined : parseNumber(o.budget, '--budget', { int: true, min: 200 });
+        const c = await client.context(rt.ref(o.workflow), budget);
         const format = oneOf(o.format, ['markdown', 'json'] as const, '--format');
         rt.io.out(
           g.json
@@ -132,6 +135,24 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             : format === 'json'
               ? JSON.stringify(c.json, null, 2)
               : c.markdown,
+        );
+      }),
+    );
+
+  program
+    .command('ack <hash>')
+    .description('confirm the session loaded the context with this hash (the verified handoff)')
+    .option(...workflowOption)
+    .action(
+      action(rt, async ({ client, print, rt }, hash: string, o: { workflow?: string }) => {
+        const r = (await client.acknowledge(rt.ref(o.workflow), hash)) as {
+          matches: boolean;
+          latest: string | null;
+        };
+        print(r, () =>
+          r.matches
+            ? `acknowledged context ${hash}`
+            : `acknowledged ${hash}, but the latest delivered context is ${r.latest ?? 'none'} (stale)`,
         );
       }),
     );

@@ -97,6 +97,19 @@ export const BatonEvent = z.discriminatedUnion('type', [
   ev('usage.recorded', z.object({ usage: UsageMetrics })),
   ev('snapshot.taken', z.object({ snapshot: SessionSnapshot })),
   ev('checkpoint.created', z.object({ checkpoint: CheckpointRef })),
+  ev(
+    'context.delivered',
+    z.object({
+      snapshot_id: z.string(),
+      context_hash: z.string(),
+      tokens: z.number().int().nonnegative(),
+      via: z.enum(['resume', 'hook', 'mcp', 'cli', 'runner']),
+    }),
+  ),
+  ev(
+    'context.acknowledged',
+    z.object({ context_hash: z.string(), via: z.enum(['hook', 'mcp', 'cli', 'runner']) }),
+  ),
 ]);
 export type BatonEvent = z.infer<typeof BatonEvent>;
 export type EventType = BatonEvent['type'];

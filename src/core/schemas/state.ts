@@ -67,5 +67,19 @@ export const WorkflowState = z.object({
     })
     .nullable(),
   warnings: z.array(z.string()),
+  /** The verified handoff: the last context handed to a session, and whether the session confirmed loading it. */
+  handoff: z
+    .object({
+      snapshot_id: z.string(),
+      context_hash: z.string(),
+      tokens: z.number().int(),
+      session_number: z.number().int(),
+      delivered_at: z.string(),
+      delivered_via: z.string(),
+      acknowledged_at: z.string().nullable(),
+      acknowledged_hash: z.string().nullable(),
+      acknowledged_via: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type WorkflowState = z.infer<typeof WorkflowState>;
