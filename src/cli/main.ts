@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { registerIntegrationCommands } from './commands/integration-commands.js';
 import { registerRecordCommands } from './commands/record-commands.js';
 import { registerSessionCommands } from './commands/session-commands.js';
 import { registerTaskCommands } from './commands/task-commands.js';
@@ -32,6 +33,7 @@ export function buildProgram(rt: Runtime): Command {
   registerTaskCommands(program, rt);
   registerRecordCommands(program, rt);
   registerSessionCommands(program, rt);
+  registerIntegrationCommands(program, rt);
   for (const c of program.commands) propagate(c);
   return program;
 }

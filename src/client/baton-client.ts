@@ -21,6 +21,9 @@ export interface Ref {
   cwd?: string | undefined;
 }
 
+/** Where an agent gets its context from: a Claude Code hook, the MCP server, the CLI, Baton's own runner. */
+export type Channel = 'hook' | 'mcp' | 'cli' | 'runner';
+
 export type TaskAction = 'start' | 'done' | 'fail' | 'block' | 'unblock' | 'skip';
 
 export type { RecordInput };
@@ -55,7 +58,13 @@ export interface BatonClient {
   pause(ref: Ref, input: { reason?: string | null; force?: boolean }): Promise<PauseResult>;
   resume(ref: Ref): Promise<ResumeResult>;
   context(ref: Ref, budget?: number): Promise<CompiledContext>;
-  acknowledge(ref: Ref, hash: string): Promise<unknown>;
+  /** Hands the current context to the running session and records the delivery (for the verified handoff). */
+  deliverContext(ref: Ref, via: Channel, budget?: number): Promise<CompiledContext>;
+  acknowledge(
+    ref: Ref,
+    hash: string,
+    via?: Channel,
+  ): Promise<{ acknowledged: string; latest: string | null; matches: boolean }>;
   snapshots(ref: Ref): Promise<{ workflow_id: string; snapshots: SnapshotSummary[] }>;
   snapshot(ref: Ref, snapshotId: string): Promise<SessionSnapshot>;
   details(ref: Ref, snapshotId: string, category: DetailCategory): Promise<unknown>;

@@ -1,6 +1,6 @@
 import type { BatonService } from '../service/index.js';
 import { cleanup, rebuild } from '../service/index.js';
-import type { BatonClient, RecordInput, Ref, TaskAction } from './baton-client.js';
+import type { BatonClient, Channel, RecordInput, Ref, TaskAction } from './baton-client.js';
 import { workflowView } from './views.js';
 
 /** The in-process client: calls the service directly (the CLI without a server). */
@@ -90,8 +90,12 @@ export class LocalClient implements BatonClient {
     return this.service.queries.context(await this.service.resolve(this.ref(ref)), budget);
   }
 
-  async acknowledge(ref: Ref, hash: string) {
-    const out = await this.service.acknowledgeContext(this.ref(ref), hash, 'cli');
+  deliverContext(ref: Ref, via: Channel, budget?: number) {
+    return this.service.deliverContext(this.ref(ref), via, budget);
+  }
+
+  async acknowledge(ref: Ref, hash: string, via: Channel = 'cli') {
+    const out = await this.service.acknowledgeContext(this.ref(ref), hash, via);
     return { workflow_id: out.state.id, ...out.result };
   }
 

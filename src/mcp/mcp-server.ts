@@ -1,0 +1,215 @@
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { BatonClient, Ref } from '../client/baton-client.js';
+import { BatonError, decisionTypes, errorResolutions, tddPhases } from '../core/index.js';
+import { detailCategories } from '../service/index.js';
+
+type Text = { content: { type: 'text'; text: string }[]; isError?: boolean };
+const text = (value: unknown): Text => ({
+  content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }],
+});
+
+/** Runs a tool body; Baton's errors become MCP tool errors with their code, so the agent can react. */
+async function tool(fn: () => Promise<unknown>): Promise<Text> {
+  try {
+    return text(await fn());
+  } catch (e) {
+    const err = BatonError.isInstance(e) ? e : new BatonError('internal', (e as Error).message);
+    return { ...text({ error: { code: err.code, message: err.message, ...err.details } }), isError: true };
+  }
+}
+
+const workflow = {
+  workflow_id: z.string().optional().describe('the workflow (default: the one of the current worktree)'),
+};
+
+/**
+ * Baton over MCP: the tools an agent needs to follow a workflow from inside its own session, and the
+ * snapshots as resources. Every tool goes through the same BatonClient as the CLI.
+ */
+export function createMcpServer(client: BatonClient, cwd: string): McpServer {
+  const server = new McpServer({ name: 'baton', version: '0.1.0' });
+  const ref = (a: { workflow_id?: string | undefined }): Ref => ({ workflowId: a.workflow_id, cwd });
+
+  server.registerTool(
+    'get_resume_context',
+    {
+      description:
+        'The compiled resume context of the workflow (markdown, with its content hash). Acknowledge it with ack_context.',
+      inputSchema: { ...workflow, budget: z.number().int().min(200).max(1_000_000).optional() },
+    },
+    (a) => tool(async () => (await client.deliverContext(ref(a), 'mcp', a.budget)).markdown),
+  );
+  server.registerTool(
+    'ack_context',
+    {
+      description: 'Confirm which resume context (by hash) this session loaded.',
+      inputSchema: { ...workflow, hash: z.string() },
+    },
+    (a) => tool(() => client.acknowledge(ref(a), a.hash, 'mcp')),
+  );
+  server.registerTool(
+    'get_details',
+    {
+      description: `Details of a snapshot by category: ${detailCategories.join(', ')}.`,
+      inputSchema: { ...workflow, snapshot_id: z.string(), category: z.enum(detailCategories) },
+    },
+    (a) => tool(() => client.details(ref(a), a.snapshot_id, a.category)),
+  );
+  server.registerTool(
+    'next_task',
+    {
+      description: 'The task to work on next, the runnable tasks and the workflow status.',
+      inputSchema: workflow,
+    },
+    (a) =>
+      tool(async () => {
+        const s = (await client.status(ref(a))) as Record<string, unknown>;
+        return {
+          workflow: s.workflow,
+          next_task: s.next_task,
+          runnable_tasks: s.runnable_tasks,
+          counts: s.counts,
+        };
+      }),
+  );
+  for (const [name, action, note] of [
+    ['start_task', 'start', null],
+    ['complete_task', 'done', 'summary'],
+    ['fail_task', 'fail', 'reason'],
+  ] as const) {
+    server.registerTool(
+      name,
+      {
+        description: `${action === 'start' ? 'Start' : action === 'done' ? 'Complete' : 'Fail'} a task.`,
+        inputSchema: { ...workflow, task_id: z.string(), ...(note ? { [note]: z.string().optional() } : {}) },
+      },
+      (a: { workflow_id?: string; task_id: string; summary?: string; reason?: string }) =>
+        tool(() => client.task(ref(a), action, a.task_id, a.summary ?? a.reason ?? null)),
+    );
+  }
+  server.registerTool(
+    'record_decision',
+    {
+      description: 'Record a significant decision with its rationale.',
+      inputSchema: {
+        ...workflow,
+        decision_type: z.enum(decisionTypes),
+        description: z.string().min(1),
+        rationale: z.string().default(''),
+        alternatives_considered: z.array(z.string()).optional(),
+        task_id: z.string().optional(),
+      },
+    },
+    (a) =>
+      tool(() =>
+        client.record(ref(a), {
+          kind: 'decision',
+          decision: {
+            decision_type: a.decision_type,
+            description: a.description,
+            rationale: a.rationale,
+            alternatives_considered: a.alternatives_considered ?? null,
+            task_id: a.task_id ?? null,
+          },
+        }),
+      ),
+  );
+  server.registerTool(
+    'record_error',
+    {
+      description: 'Record an error and its resolution (unresolved by default).',
+      inputSchema: {
+        ...workflow,
+        error_type: z.string().min(1),
+        error_message: z.string().min(1),
+        context: z.string().optional(),
+        resolution: z.enum(errorResolutions).default('unresolved'),
+        resolution_notes: z.string().optional(),
+        task_id: z.string().optional(),
+      },
+    },
+    (a) =>
+      tool(() =>
+        client.record(ref(a), {
+          kind: 'error',
+          error: {
+            error_type: a.error_type,
+            error_message: a.error_message,
+            context: a.context ?? null,
+            resolution: a.resolution,
+            resolution_notes: a.resolution_notes ?? null,
+            task_id: a.task_id ?? null,
+          },
+        }),
+      ),
+  );
+  server.registerTool(
+    'record_test_run',
+    {
+      description: 'Record a test run and the TDD phase.',
+      inputSchema: {
+        ...workflow,
+        phase: z.enum(tddPhases),
+        failing_tests: z.array(z.string()).default([]),
+        expected_failures: z.array(z.string()).optional(),
+        command: z.string().optional(),
+        summary: z.string().optional(),
+      },
+    },
+    (a) =>
+      tool(() =>
+        client.record(ref(a), {
+          kind: 'test',
+          test: {
+            phase: a.phase,
+            failing_tests: a.failing_tests,
+            expected_failures: a.expected_failures ?? (a.phase === 'red' ? a.failing_tests : []),
+            last_test_command: a.command ?? null,
+            last_test_output_summary: a.summary?.slice(0, 2000) ?? null,
+          },
+        }),
+      ),
+  );
+  server.registerTool(
+    'request_pause',
+    {
+      description: 'Pause the workflow at the next task boundary (or now with force).',
+      inputSchema: { ...workflow, reason: z.string().optional(), force: z.boolean().optional() },
+    },
+    (a) => tool(() => client.pause(ref(a), { reason: a.reason ?? null, force: a.force ?? false })),
+  );
+  server.registerTool(
+    'create_checkpoint',
+    {
+      description: 'Make a named checkpoint (snapshot + git commit).',
+      inputSchema: { ...workflow, name: z.string().min(1) },
+    },
+    (a) => tool(() => client.checkpoint(ref(a), a.name)),
+  );
+
+  server.registerResource(
+    'snapshot',
+    new ResourceTemplate('baton://snapshots/{snapshot_id}', {
+      list: async () => {
+        const { snapshots } = await client.snapshots({ cwd });
+        return {
+          resources: snapshots.map((s) => ({
+            uri: `baton://snapshots/${s.id}`,
+            name: `session ${s.session_number} ${s.trigger} (${s.tasks_completed}/${s.tasks_completed + s.tasks_remaining})`,
+            mimeType: 'application/json',
+          })),
+        };
+      },
+    }),
+    { description: 'A session snapshot of the current workflow', mimeType: 'application/json' },
+    async (uri, vars) => {
+      const id = String(vars.snapshot_id);
+      const snap = await client.snapshot({ cwd }, id);
+      return {
+        contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(snap, null, 2) }],
+      };
+    },
+  );
+  return server;
+}

@@ -1,0 +1,122 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { batonBin, runCli } from '../helpers/cli.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+
+type ToolResult = { content: { type: string; text: string }[]; isError?: boolean };
+
+/** The real MCP SDK client talking to `baton mcp` over real stdio. */
+describe('baton mcp', () => {
+  const repo = makeRepo();
+  const env = { BATON_HOME: tempDir('baton-home-') };
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  const call = async (name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args })) as ToolResult;
+  const json = (r: ToolResult) => JSON.parse(r.content[0]!.text) as Record<string, any>;
+
+  beforeAll(async () => {
+    const created = await runCli(
+      ['create', '--title', 'MCP flow', '--task', 'A:Design', '--task', 'B:Build:A', '--json'],
+      { cwd: repo, env },
+    );
+    expect(created.code, created.stderr).toBe(0);
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [batonBin, 'mcp'],
+        cwd: repo,
+        env: { ...process.env, ...env } as Record<string, string>,
+      }),
+    );
+  });
+  afterAll(() => client.close());
+
+  it('lists every tool of the issue', async () => {
+    const names = (await client.listTools()).tools.map((t) => t.name).sort();
+    expect(names).toEqual(
+      [
+        'ack_context',
+        'complete_task',
+        'create_checkpoint',
+        'fail_task',
+        'get_details',
+        'get_resume_context',
+        'next_task',
+        'record_decision',
+        'record_error',
+        'record_test_run',
+        'request_pause',
+        'start_task',
+      ].sort(),
+    );
+  });
+
+  it('drives a workflow and hands over a verified context', async () => {
+    expect(json(await call('next_task')).next_task).toMatchObject({ id: 'A' });
+    expect((await call('start_task', { task_id: 'A' })).isError).toBeFalsy();
+    expect(
+      (
+        await call('record_decision', {
+          decision_type: 'architecture',
+          description: 'Hexagonal layout',
+          rationale: 'adapters at the edges',
+        })
+      ).isError,
+    ).toBeFalsy();
+    expect(
+      (await call('record_error', { error_type: 'Build', error_message: 'tsc failed' })).isError,
+    ).toBeFalsy();
+    expect(
+      (await call('record_test_run', { phase: 'red', failing_tests: ['a.test.ts'] })).isError,
+    ).toBeFalsy();
+    expect(json(await call('request_pause', { reason: 'lunch' }))).toMatchObject({ outcome: 'requested' });
+    expect(json(await call('complete_task', { task_id: 'A', summary: 'designed' }))).toMatchObject({
+      workflow_status: 'paused',
+    });
+
+    const bad = await call('start_task', { task_id: 'B' });
+    expect(bad.isError).toBe(true);
+    expect(json(bad).error.code).toBe('invalid_transition');
+
+    const context = (await call('get_resume_context')).content[0]!.text;
+    expect(context).toContain('Hexagonal layout');
+    expect(context).toContain('UNRESOLVED: Build: tsc failed');
+    const hash = /hash ([0-9a-f]{16})/.exec(context)![1]!;
+    expect(json(await call('ack_context', { hash }))).toMatchObject({ matches: true });
+
+    const status = await runCli(['status', '--json'], { cwd: repo, env });
+    expect(status.json<Record<string, any>>().handoff).toMatchObject({
+      context_hash: hash,
+      acknowledged: true,
+      loaded_latest: true,
+      acknowledged_via: 'mcp',
+    });
+
+    const resources = (await client.listResources()).resources;
+    expect(resources).toHaveLength(1);
+    const snap = await client.readResource({ uri: resources[0]!.uri });
+    expect(JSON.parse((snap.contents[0] as { text: string }).text)).toMatchObject({
+      trigger: 'pause',
+      pause_reason: 'lunch',
+    });
+    const details = json(
+      await call('get_details', {
+        snapshot_id: JSON.parse((snap.contents[0] as { text: string }).text).id,
+        category: 'decisions',
+      }),
+    );
+    expect(details).toEqual([
+      expect.objectContaining({ decision_type: 'architecture', description: 'Hexagonal layout' }),
+    ]);
+
+    const cp = json(await call('create_checkpoint', { name: 'design done' }));
+    expect(cp.checkpoint.name).toBe('cp-02-design-done');
+  });
+
+  it('rejects invalid arguments without dying', async () => {
+    const r = await call('record_decision', { decision_type: 'vibes', description: 'x' });
+    expect(r.isError).toBe(true);
+    expect((await call('next_task')).isError).toBeFalsy();
+  });
+});
