@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { registerIntegrationCommands } from './commands/integration-commands.js';
+import { registerHookCommands, registerIntegrationCommands } from './commands/integration-commands.js';
 import { registerRecordCommands } from './commands/record-commands.js';
 import { registerSessionCommands } from './commands/session-commands.js';
 import { registerTaskCommands } from './commands/task-commands.js';
@@ -34,6 +34,7 @@ export function buildProgram(rt: Runtime): Command {
   registerRecordCommands(program, rt);
   registerSessionCommands(program, rt);
   registerIntegrationCommands(program, rt);
+  registerHookCommands(program, rt);
   for (const c of program.commands) propagate(c);
   return program;
 }

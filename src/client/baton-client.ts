@@ -4,6 +4,7 @@ import type {
   RecoveryPlan,
   SessionSnapshot,
   SnapshotSummary,
+  SnapshotTrigger,
   WorkflowStatus,
 } from '../core/index.js';
 import type {
@@ -48,6 +49,8 @@ export interface BatonClient {
   status(ref: Ref): Promise<unknown>;
   task(ref: Ref, action: TaskAction, taskId: string, note?: string | null): Promise<unknown>;
   record(ref: Ref, input: RecordInput): Promise<unknown>;
+  /** Several records in one commit (transcript imports). */
+  recordBatch(ref: Ref, inputs: RecordInput[]): Promise<{ workflow_id: string; count: number }>;
   resolveError(
     ref: Ref,
     errorId: string,
@@ -77,6 +80,11 @@ export interface BatonClient {
     checkpoint: string | null,
   ): Promise<ResumeResult & { option: RecoveryChoice }>;
   interrupt(ref: Ref, reason: string): Promise<unknown>;
+  snapshotNow(
+    ref: Ref,
+    trigger: SnapshotTrigger,
+    reason: string | null,
+  ): Promise<{ workflow_id: string; snapshot_id: string }>;
   abandon(ref: Ref, reason: string | null): Promise<WorkflowView>;
   cleanup(input: { olderThanMs: number; dryRun: boolean }): Promise<unknown>;
   sessions(): Promise<unknown[]>;

@@ -55,6 +55,11 @@ export class LocalClient implements BatonClient {
     return { workflow_id: out.state.id, kind: input.kind, record: out.result };
   }
 
+  async recordBatch(ref: Ref, inputs: RecordInput[]) {
+    const out = await this.service.recordBatch(this.ref(ref), inputs);
+    return { workflow_id: out.state.id, count: inputs.length };
+  }
+
   async resolveError(
     ref: Ref,
     errorId: string,
@@ -134,6 +139,11 @@ export class LocalClient implements BatonClient {
   async interrupt(ref: Ref, reason: string) {
     const out = await this.service.interrupt(this.ref(ref), reason);
     return { workflow_id: out.state.id, status: out.state.status, snapshot_id: out.result.id };
+  }
+
+  async snapshotNow(ref: Ref, trigger: Parameters<BatonService['snapshot']>[1], reason: string | null) {
+    const out = await this.service.snapshot(this.ref(ref), trigger, reason);
+    return { workflow_id: out.state.id, snapshot_id: out.result.id };
   }
 
   async abandon(ref: Ref, reason: string | null) {

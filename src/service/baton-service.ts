@@ -14,6 +14,7 @@ import {
   pause,
   resolveError,
   skipTask,
+  snapshotNow,
   startTask,
   TaskSpec,
   unblockTask,
@@ -202,6 +203,11 @@ export class BatonService {
   async checkpoint(ref: WorkflowRef, name: string) {
     const git = await this.gitOf(await this.resolve(ref));
     return this.act(ref, (d) => checkpoint(d, name, git));
+  }
+
+  async snapshot(ref: WorkflowRef, trigger: SnapshotTrigger, reason: string | null) {
+    const git = await this.gitOf(await this.resolve(ref));
+    return this.act(ref, (d) => snapshotNow(d, trigger, reason, git));
   }
 
   async interrupt(ref: WorkflowRef, reason: string) {

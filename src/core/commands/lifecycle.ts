@@ -1,7 +1,7 @@
 import type { Draft } from '../draft.js';
 import { invalidInput, invalidTransition } from '../errors.js';
 import type { GitCapture } from '../schemas/git-state.js';
-import type { CheckpointRef } from '../schemas/workflow.js';
+import type { CheckpointRef, SnapshotTrigger } from '../schemas/workflow.js';
 import { assertTransition, isTerminal } from '../workflow-machine.js';
 import { makeCheckpoint, takeSnapshot } from './snapshots.js';
 
@@ -57,4 +57,14 @@ export function checkpoint(d: Draft, name: string, git: GitCapture): CheckpointR
   }
   const snapshot = takeSnapshot(d, 'manual', `checkpoint ${name}`, git);
   return makeCheckpoint(d, name, snapshot);
+}
+
+/** A snapshot without a change of state: before a context compaction (trigger `exhaustion`), on request. */
+export function snapshotNow(d: Draft, trigger: SnapshotTrigger, reason: string | null, git: GitCapture) {
+  if (isTerminal(d.state.status)) {
+    throw invalidTransition(`cannot snapshot: the workflow is ${d.state.status}`, {
+      current_status: d.state.status,
+    });
+  }
+  return takeSnapshot(d, trigger, reason, git);
 }
