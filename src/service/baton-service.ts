@@ -73,6 +73,8 @@ export class BatonService {
     );
     this.queries = new Queries(store, options, this.compiler);
     this.resumer = new Resumer(this.runner, git, options, this.compiler);
+    // Bursts of commits become one live-state save a second later (long-lived processes; see LiveStates).
+    this.runner.listeners.add((_events, state) => this.live.debounce(state));
   }
 
   resolve(ref: WorkflowRef): Promise<WorkflowState> {
@@ -120,8 +122,37 @@ export class BatonService {
     decide: (d: Draft) => T,
     retry = false,
   ): Promise<{ result: T; state: WorkflowState }> {
-    const out = await this.runner.run(await this.id(ref), decide, { retry });
+    const id = await this.id(ref);
+    await this.enforcePauseTimeout(await this.runner.current(id));
+    const out = await this.runner.run(id, decide, { retry });
     return { result: out.result, state: out.state };
+  }
+
+  private overdue(s: WorkflowState): boolean {
+    const now = (this.options.now?.() ?? new Date()).getTime();
+    return (
+      s.pause_request !== null &&
+      now - Date.parse(s.pause_request.requested_at) >= this.options.pauseTimeoutMs
+    );
+  }
+
+  /** A requested pause that waited longer than the pause timeout for its task boundary is forced, with a warning. */
+  private async enforcePauseTimeout(s: WorkflowState): Promise<void> {
+    if (!s.pause_requested || !this.overdue(s)) return;
+    const git = await this.gitOf(s);
+    const timeoutMs = this.options.pauseTimeoutMs;
+    await this.runner.run(s.id, (d) =>
+      pause(d, { reason: null, trigger: 'pause', force: false, timeoutMs, git }),
+    );
+  }
+
+  /** Forces every overdue pause (long-lived processes call this on a timer); returns the workflows paused. */
+  async enforcePauseTimeouts(): Promise<string[]> {
+    const waiting = (await this.store.listWorkflows({ status: ['in_progress', 'blocked'] })).filter(
+      (s) => s.pause_requested && this.overdue(s),
+    );
+    for (const s of waiting) await this.enforcePauseTimeout(s);
+    return waiting.map((s) => s.id);
   }
 
   async startTask(ref: WorkflowRef, taskId: string) {

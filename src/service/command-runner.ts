@@ -49,6 +49,15 @@ export class CommandRunner {
    */
   private readonly cache = new Map<string, WorkflowState>();
 
+  /** The workflow's state as this process last saw it, loading it when not cached. */
+  async current(workflowId: string): Promise<WorkflowState> {
+    const cached = this.cache.get(workflowId);
+    if (cached) return cached;
+    const loaded = await this.load(workflowId);
+    this.remember(loaded);
+    return loaded;
+  }
+
   /** Runs `decide` on a draft of the current state and commits what it emitted; returns its result and the new state. */
   async run<T>(
     workflowId: string,

@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { tempDir } from '../helpers/git-repo.js';
+import { makeService, sqliteStore, TestClock } from '../helpers/service.js';
+
+const tasks = [
+  { id: 'T1', title: 'one' },
+  { id: 'T2', title: 'two', deps: ['T1'] },
+];
+
+describe('pause at the task boundary', () => {
+  it('forces a requested pause once the timeout passes, with a warning', async () => {
+    const clock = new TestClock();
+    const svc = makeService(sqliteStore(), { now: clock.now, pauseTimeoutMs: 5 * 60_000 });
+    const wf = await svc.create({ title: 'timeout', tasks, worktree: tempDir() });
+    const ref = { workflowId: wf.id };
+    await svc.startTask(ref, 'T1');
+    expect((await svc.pause(ref, { reason: 'meeting' })).result).toMatchObject({
+      outcome: 'requested',
+      waiting_for: ['T1'],
+    });
+    clock.advance(4 * 60_000);
+    expect((await svc.pause(ref, { reason: 'meeting' })).result.outcome).toBe('requested');
+    expect(await svc.enforcePauseTimeouts()).toEqual([]);
+    clock.advance(2 * 60_000);
+    expect(await svc.enforcePauseTimeouts()).toEqual([wf.id]);
+    const s = await svc.resolve(ref);
+    expect(s).toMatchObject({ status: 'paused', pause_reason: 'meeting', pause_requested: false });
+    expect(s.warnings.join()).toMatch(/pause timeout of 300 s passed while T1 was in progress/);
+    const snaps = await svc.queries.snapshots(wf.id);
+    expect(snaps.at(-1)).toMatchObject({ trigger: 'pause', pause_reason: 'meeting' });
+  });
+
+  it('forces an overdue pause before any other command runs', async () => {
+    const clock = new TestClock();
+    const svc = makeService(sqliteStore(), { now: clock.now, pauseTimeoutMs: 60_000 });
+    const wf = await svc.create({ title: 'overdue', tasks, worktree: tempDir() });
+    const ref = { workflowId: wf.id };
+    await svc.startTask(ref, 'T1');
+    await svc.pause(ref, { reason: 'stop' });
+    clock.advance(61_000);
+    await expect(svc.completeTask(ref, 'T1')).rejects.toThrow(/workflow is paused/);
+    expect((await svc.resolve(ref)).status).toBe('paused');
+  });
+
+  it('pauses at once with --force and is idempotent', async () => {
+    const svc = makeService();
+    const wf = await svc.create({ title: 'force', tasks, worktree: tempDir() });
+    const ref = { workflowId: wf.id };
+    await svc.startTask(ref, 'T1');
+    const forced = await svc.pause(ref, { reason: 'now', force: true });
+    expect(forced.result).toMatchObject({
+      outcome: 'paused',
+      warning: 'forced pause while T1 was in progress',
+    });
+    expect((await svc.pause(ref, { reason: 'again' })).result).toMatchObject({ outcome: 'already_paused' });
+    const resumed = await svc.resume(ref);
+    expect(resumed).toMatchObject({ session_number: 2, next_task: { id: 'T1' } });
+    expect(resumed.context).toContain('Current task: T1');
+  });
+});
+
+describe('live state auto-save', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('coalesces a burst of commits into one save, and saves running workflows every 30 s', async () => {
+    vi.useFakeTimers();
+    const store = sqliteStore();
+    const svc = makeService(store);
+    const wf = await svc.create({ title: 'live', tasks, worktree: tempDir() });
+    const ref = { workflowId: wf.id };
+    await svc.startTask(ref, 'T1');
+    for (let i = 0; i < 5; i++)
+      await svc.record(ref, { kind: 'history', text: `step ${i}`, task_id: 'T1', source: null });
+    expect(await store.loadLiveState(wf.id)).toBeNull();
+    await vi.advanceTimersByTimeAsync(1_100);
+    const first = await store.loadLiveState(wf.id);
+    expect(first).toMatchObject({ trigger: 'action', version: (await svc.resolve(ref)).version });
+    expect(first?.data).toMatchObject({
+      status: 'in_progress',
+      current_tasks: ['T1'],
+      last_action: 'step 4',
+    });
+
+    svc.live.startAutoSave(30_000);
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(await store.loadLiveState(wf.id)).toMatchObject({ trigger: 'auto' });
+    svc.live.stop();
+  });
+});
