@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
+import { HttpClient } from '../client/http-client.js';
 import { LocalClient } from '../client/local-client.js';
 import type { BatonClient, Ref } from '../client/baton-client.js';
 import { loadSettings, type Settings } from '../config/settings.js';
+import { readToken } from '../config/token-file.js';
 import * as git from '../git/git.js';
 import { BatonService } from '../service/index.js';
 import { openStore } from '../storage/open-store.js';
@@ -15,6 +17,7 @@ export interface GlobalOptions {
   durability?: string;
   pauseTimeout?: string;
   staleAfter?: string;
+  server?: string;
 }
 
 /** What every command handler gets: its options, a client opened on first use, and where to print. */
@@ -47,6 +50,12 @@ export class Runtime {
   async open(g: GlobalOptions): Promise<BatonClient> {
     if (this.client) return this.client;
     const settings = this.settings(g);
+    const server = g.server ?? this.env.BATON_URL;
+    if (server) {
+      const token = this.env.BATON_TOKEN || readToken(settings.home);
+      this.client = new HttpClient(server, token, this.cwd);
+      return this.client;
+    }
     const store = await openStore({ database: settings.database, durability: settings.durability });
     const service = new BatonService(store, git, {
       pauseTimeoutMs: settings.pauseTimeoutMs,

@@ -38,7 +38,7 @@ const names = {
   staleAfter: ['--stale-after', 'BATON_STALE_AFTER', 'stale_after'],
 } as const;
 
-function readConfigFile(path: string): FileConfig {
+export function readConfigFile(path: string): FileConfig {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));

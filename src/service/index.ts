@@ -5,3 +5,4 @@ export * from './queries.js';
 export * from './resolve-workflow.js';
 export * from './resumer.js';
 export { liveStateOf, LiveStates } from './live-states.js';
+export * from './session-status.js';
