@@ -73,8 +73,11 @@ export function createApp(o: AppOptions): OpenAPIHono {
     '/api/*',
     bodyLimit({
       maxSize: o.maxBodyBytes,
+      // The rest of the body is not read: the connection is closed so that no client reuses it.
       onError: (c) =>
-        c.json(errorBody('payload_too_large', `request body over ${o.maxBodyBytes} bytes`), 413),
+        c.json(errorBody('payload_too_large', `request body over ${o.maxBodyBytes} bytes`), 413, {
+          Connection: 'close',
+        }),
     }),
   );
   app.onError(async (e, c) => {
