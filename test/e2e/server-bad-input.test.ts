@@ -196,4 +196,14 @@ describe('baton serve: refusals', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--port.*BATON_PORT/);
   });
+
+  it('the CLI in server mode says clearly when the server cannot be reached', async () => {
+    const r = await runCli(['status'], {
+      cwd: tempDir(),
+      env: { BATON_HOME: tempDir(), BATON_URL: 'http://127.0.0.1:9', BATON_TOKEN: 'x' },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/cannot reach the Baton server at http:\/\/127.0.0.1:9/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
 });
