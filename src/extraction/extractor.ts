@@ -23,6 +23,8 @@ export type ErrorDraft = z.infer<typeof ErrorDraft>;
 export interface ExtractionResult {
   decisions: DecisionDraft[];
   errors: ErrorDraft[];
+  /** Set when an extractor could not do its work and another one answered (e.g. llm -> rules). */
+  fallback_reason?: string;
 }
 
 export interface ExtractionInput {
