@@ -7,7 +7,8 @@ import type { Durability } from '../../src/storage/store.js';
 /** The admin URL of the run's PostgreSQL; fails (never skips) with the reason when there is none. */
 export function postgresAdminUrl(): string {
   const pgInfo = inject('postgres');
-  if (!pgInfo) throw new Error('no PostgreSQL was provided: is test/setup/postgres-global.ts in vitest globalSetup?');
+  if (!pgInfo)
+    throw new Error('no PostgreSQL was provided: is test/setup/postgres-global.ts in vitest globalSetup?');
   if ('error' in pgInfo) throw new Error(pgInfo.error);
   return pgInfo.url;
 }

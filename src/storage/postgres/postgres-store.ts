@@ -96,17 +96,19 @@ export class PostgresStore implements Store {
   private async writeBatch(c: pg.PoolClient, b: CommitBatch): Promise<void> {
     const s = b.state;
     const state = JSON.stringify(s);
+    // The title column is only an index (the state holds the real title); PostgreSQL text cannot hold NUL.
+    const title = s.title.replaceAll('\u0000', '\ufffd');
     if (b.expectedVersion === 0) {
       const r = await c.query(
         'INSERT INTO workflows (id, status, worktree, title, version, created_at, updated_at, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING',
-        [b.workflowId, s.status, s.worktree, s.title, s.version, s.created_at, s.updated_at, state],
+        [b.workflowId, s.status, s.worktree, title, s.version, s.created_at, s.updated_at, state],
       );
       if (r.rowCount !== 1)
         throw conflict(`workflow ${b.workflowId} already exists`, { workflow_id: b.workflowId });
     } else {
       const r = await c.query(
         'UPDATE workflows SET status = $2, worktree = $3, title = $4, version = $5, updated_at = $6, state = $7 WHERE id = $1 AND version = $8',
-        [b.workflowId, s.status, s.worktree, s.title, s.version, s.updated_at, state, b.expectedVersion],
+        [b.workflowId, s.status, s.worktree, title, s.version, s.updated_at, state, b.expectedVersion],
       );
       if (r.rowCount !== 1) {
         const cur = await c.query<{ version: number }>('SELECT version FROM workflows WHERE id = $1', [
