@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerHookCommands, registerIntegrationCommands } from './commands/integration-commands.js';
+import { registerImportCommand } from './commands/import-command.js';
 import { registerRecordCommands } from './commands/record-commands.js';
 import { registerServerCommands } from './commands/server-commands.js';
 import { registerSessionCommands } from './commands/session-commands.js';
@@ -37,6 +38,7 @@ export function buildProgram(rt: Runtime): Command {
   registerSessionCommands(program, rt);
   registerIntegrationCommands(program, rt);
   registerHookCommands(program, rt);
+  registerImportCommand(program, rt);
   registerServerCommands(program, rt);
   for (const c of program.commands) propagate(c);
   return program;

@@ -8,7 +8,6 @@ import * as git from '../git/git.js';
 import { countTokens } from '../tokens/count-tokens.js';
 import { BatonService } from '../service/index.js';
 import { openStore } from '../storage/open-store.js';
-import type { TranscriptReader } from '../integrations/claude-code/handle-hook.js';
 import type { Io } from './output.js';
 
 export interface GlobalOptions {
@@ -26,8 +25,6 @@ export interface GlobalOptions {
 /** What every command handler gets: its options, a client opened on first use, and where to print. */
 export class Runtime {
   private client: BatonClient | null = null;
-  /** Reads Claude Code transcripts for the hooks (set once the transcript importer is wired in). */
-  transcriptReader: TranscriptReader | undefined = undefined;
 
   constructor(
     readonly io: Io,

@@ -1,4 +1,4 @@
-import type { BatonService } from '../service/index.js';
+import type { BatonService, ImportMarker } from '../service/index.js';
 import { cleanup, rebuild, sessionStatus, sessionTimeline } from '../service/index.js';
 import type { BatonClient, Channel, RecordInput, Ref, TaskAction } from './baton-client.js';
 import { workflowView } from './views.js';
@@ -55,8 +55,8 @@ export class LocalClient implements BatonClient {
     return { workflow_id: out.state.id, kind: input.kind, record: out.result };
   }
 
-  async recordBatch(ref: Ref, inputs: RecordInput[]) {
-    const out = await this.service.recordBatch(this.ref(ref), inputs);
+  async recordBatch(ref: Ref, inputs: RecordInput[], imported?: ImportMarker) {
+    const out = await this.service.recordBatch(this.ref(ref), inputs, imported);
     return { workflow_id: out.state.id, count: inputs.length };
   }
 

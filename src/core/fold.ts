@@ -55,6 +55,7 @@ function initialState(e: EventOf<'workflow.created'>): WorkflowState {
     checkpoints: [],
     last_snapshot: null,
     warnings: [],
+    imports: {},
     handoff: null,
   };
 }
@@ -255,6 +256,18 @@ function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
           acknowledged_at: null,
           acknowledged_hash: null,
           acknowledged_via: null,
+        },
+      };
+    case 'transcript.imported':
+      return {
+        ...s,
+        imports: {
+          ...s.imports,
+          [e.data.transcript_session_id]: {
+            format: e.data.format,
+            path: e.data.path,
+            through_line: e.data.through_line,
+          },
         },
       };
     case 'context.acknowledged':

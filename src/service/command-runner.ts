@@ -43,21 +43,6 @@ export class CommandRunner {
     return state;
   }
 
-  /**
-   * The last state this process committed or loaded per workflow, so a busy writer need not read it back before
-   * every command. A stale entry (another process wrote since) only costs one conflict and a reload.
-   */
-  private readonly cache = new Map<string, WorkflowState>();
-
-  /** The workflow's state as this process last saw it, loading it when not cached. */
-  async current(workflowId: string): Promise<WorkflowState> {
-    const cached = this.cache.get(workflowId);
-    if (cached) return cached;
-    const loaded = await this.load(workflowId);
-    this.remember(loaded);
-    return loaded;
-  }
-
   /** Runs `decide` on a draft of the current state and commits what it emitted; returns its result and the new state. */
   async run<T>(
     workflowId: string,
@@ -65,8 +50,7 @@ export class CommandRunner {
     opts: { retry?: boolean } = {},
   ): Promise<{ result: T; state: WorkflowState; draft: Draft }> {
     for (let attempt = 0; ; attempt++) {
-      const cached = this.cache.get(workflowId);
-      const base = cached ?? (await this.load(workflowId));
+      const base = await this.load(workflowId);
       const draft = new Draft(base, this.context());
       const result = await decide(draft, base);
       if (draft.events.length === 0) return { result, state: base, draft };
@@ -78,28 +62,14 @@ export class CommandRunner {
           state: draft.state,
           writes: draft.writes,
         });
-        this.remember(draft.state);
         await this.notify(draft.events, draft.state);
         return { result, state: draft.state, draft };
       } catch (e) {
-        if (!BatonError.isInstance(e) || e.code !== 'conflict' || attempt >= 5) throw e;
-        this.cache.delete(workflowId);
-        // A decision made on a cached state is re-made on the real one; a fresh load that lost a race only
-        // retries for commands that commute (record appends).
-        if (!cached && !opts.retry) throw e;
+        // A lost race is retried only for commands that commute (record appends); a transition that lost reports
+        // the conflict, so exactly one of several racing writers wins.
+        if (!opts.retry || !BatonError.isInstance(e) || e.code !== 'conflict' || attempt >= 5) throw e;
       }
     }
-  }
-
-  private remember(state: WorkflowState) {
-    if (this.cache.size > 1000) this.cache.clear();
-    this.cache.set(state.id, state);
-  }
-
-  /** Forgets cached states (after a rebuild or import rewrote the tables). */
-  forget(workflowId?: string) {
-    if (workflowId) this.cache.delete(workflowId);
-    else this.cache.clear();
   }
 
   /** Creates a workflow: the draft starts from nothing. */

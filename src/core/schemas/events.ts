@@ -110,6 +110,16 @@ export const BatonEvent = z.discriminatedUnion('type', [
     'context.acknowledged',
     z.object({ context_hash: z.string(), via: z.enum(['hook', 'mcp', 'cli', 'runner']) }),
   ),
+  ev(
+    'transcript.imported',
+    z.object({
+      format: z.string(),
+      transcript_session_id: z.string(),
+      path: z.string().nullable(),
+      through_line: z.number().int().nonnegative(),
+      records: z.number().int().nonnegative(),
+    }),
+  ),
 ]);
 export type BatonEvent = z.infer<typeof BatonEvent>;
 export type EventType = BatonEvent['type'];

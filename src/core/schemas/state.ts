@@ -67,6 +67,11 @@ export const WorkflowState = z.object({
     })
     .nullable(),
   warnings: z.array(z.string()),
+  /** Transcripts imported so far, by the agent's session id: the last line read, so re-imports only add what is new. */
+  imports: z.record(
+    z.string(),
+    z.object({ format: z.string(), path: z.string().nullable(), through_line: z.number().int() }),
+  ),
   /** The verified handoff: the last context handed to a session, and whether the session confirmed loading it. */
   handoff: z
     .object({
