@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { registerDiskCommands } from './commands/disk-commands.js';
 import { registerIntegrationCommands } from './commands/integration-commands.js';
 import { registerRecordCommands } from './commands/record-commands.js';
 import { registerSessionCommands } from './commands/session-commands.js';
@@ -26,6 +27,15 @@ export function buildProgram(rt: Runtime): Command {
       '--stale-after <duration>',
       'warn when resuming a workflow stopped longer (env BATON_STALE_AFTER, default 7d)',
     )
+    .option(
+      '--runs-dir <dir>',
+      'run folders, absolute or relative to the worktree (env BATON_RUNS_DIR, default .baton/runs)',
+    )
+    .option(
+      '--actor <name>',
+      'who acts, in the event log: user, orchestrator, session-<n>, executor-<id> (env BATON_ACTOR)',
+    )
+    .option('--mirror <on|off>', 'write the run folder mirror (env BATON_MIRROR, default on)')
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeOut: (s) => rt.io.out(s), writeErr: (s) => rt.io.err(s) });
@@ -34,6 +44,7 @@ export function buildProgram(rt: Runtime): Command {
   registerRecordCommands(program, rt);
   registerSessionCommands(program, rt);
   registerIntegrationCommands(program, rt);
+  registerDiskCommands(program, rt);
   for (const c of program.commands) propagate(c);
   return program;
 }
