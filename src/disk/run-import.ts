@@ -102,7 +102,9 @@ export async function exportRun(store: Store, workflowId: string, dir: string) {
 
 /** `baton import-run <dir>`: reads one run folder (tolerantly) and imports it. */
 export async function importRunDir(store: Store, dir: string, workflowId?: string) {
-  const run = readRun(dir, workflowId ?? null);
+  let run = readRun(dir, workflowId);
+  // A folder renamed and without a readable manifest: let the events say whose run it is.
+  if (!run.recovered.length && workflowId === undefined) run = readRun(dir, null);
   if (!run.events.length && !run.state)
     throw invalidInput(
       `${dir} holds no readable run (${[...run.problems.map((p) => p.problem), ...run.missing.map((m) => `missing ${m.file}`)].join('; ') || 'empty'})`,

@@ -18,6 +18,8 @@ export interface RunRead {
   workflow_id: string;
   /** The events from seq 1 up to the first gap: what can be folded and imported. */
   events: BatonEvent[];
+  /** Every event recovered, gaps or not, one per seq in seq order. */
+  recovered: BatonEvent[];
   /** Events read beyond a gap (not imported: the state between is unknown). */
   stranded: number;
   /** The state the events fold to, or null when there is no `workflow.created`. */
@@ -41,8 +43,13 @@ const manifestLastSeq = (value: unknown): number | null => {
  * Reads a run folder the Resume Protocol's way: everything readable is used, everything else is reported (file
  * and line for a bad event line, the producing step for a missing artifact). Never throws.
  */
-export function readRun(dir: string, expectedId: string | null = basename(dir)): RunRead {
+export function readRun(dir: string, expected?: string | null): RunRead {
   const p = runPaths(dir);
+  const manifest = readJsonFile(p.manifest);
+  const manifestId = manifest.ok ? (manifest.value as { workflow_id?: unknown } | null)?.workflow_id : null;
+  // Whose run this is: as told, else as the manifest says, else the folder's name (null: the events say).
+  const expectedId =
+    expected !== undefined ? expected : typeof manifestId === 'string' ? manifestId : basename(dir);
   const log = readEventLog(dir, expectedId);
   const problems = [...log.problems];
   const missing: MissingArtifact[] = [];
@@ -72,7 +79,6 @@ export function readRun(dir: string, expectedId: string | null = basename(dir)):
     });
   }
 
-  const manifest = readJsonFile(p.manifest);
   if (!manifest.ok && manifest.reason === 'missing')
     missing.push({ file: 'manifest.json', produced_by: MIRROR });
   else if (!manifest.ok)
@@ -142,6 +148,7 @@ export function readRun(dir: string, expectedId: string | null = basename(dir)):
     dir,
     workflow_id: expectedId ?? first?.workflow_id ?? basename(dir),
     events: contiguous,
+    recovered: log.events,
     stranded,
     state,
     problems,
