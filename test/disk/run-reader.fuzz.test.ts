@@ -109,7 +109,9 @@ describe('reading a damaged run folder', () => {
           if (contested.has(l.event.seq)) continue;
           expect(bySeq.get(l.event.seq)).toEqual(l.event);
         }
-        if (intact.length < lines.length) expect(r.flagged).toBe(true);
+        // An event lost is always reported. (A flip that leaves valid JSON of the right shape, say a letter inside
+        // a title, cannot be told from the original without a checksum: such a line is read as it now stands.)
+        if (lines.some((l) => !bySeq.has(l.event.seq))) expect(r.flagged).toBe(true);
         expect(r.events.map((e) => e.seq)).toEqual(r.events.map((_, i) => i + 1));
         rmSync(dir, { recursive: true, force: true });
       }),
