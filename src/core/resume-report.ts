@@ -62,7 +62,8 @@ export function workflowPhase(s: WorkflowState): string {
   if (s.tasks.length && s.tasks.every(finished)) return 'phase_5_cleanup';
   const lanes = laneProgress(s.tasks);
   const first = lanes[0];
-  const touched = (t: Task) => t.status !== 'pending' || t.started_at !== null;
+  // Work began on a task (a blocked one that never started does not count).
+  const touched = (t: Task) => t.started_at !== null || !['pending', 'blocked'].includes(t.status);
   if (lanes.length > 1 && first && first.done === first.total) {
     const later = s.tasks.filter((t) => t.lane > first.lane);
     if (!later.some(touched)) return 'phase_4_bootstrap_complete';

@@ -42,7 +42,7 @@ function jsonlFiles(dir: string, problems: ReadProblem[], root: string): string[
   const out: string[] = [];
   for (const name of names) {
     const path = join(dir, name);
-    let isDir = false;
+    let isDir: boolean;
     try {
       isDir = statSync(path).isDirectory();
     } catch {
