@@ -8,6 +8,7 @@ import * as git from '../git/git.js';
 import { countTokens } from '../tokens/count-tokens.js';
 import { BatonService } from '../service/index.js';
 import { openStore } from '../storage/open-store.js';
+import { attachMirror } from './mirror.js';
 import type { Io } from './output.js';
 
 export interface GlobalOptions {
@@ -20,6 +21,9 @@ export interface GlobalOptions {
   staleAfter?: string;
   budget?: string;
   server?: string;
+  runsDir?: string;
+  mirror?: string;
+  actor?: string;
 }
 
 /** What every command handler gets: its options, a client opened on first use, and where to print. */
@@ -44,6 +48,9 @@ export class Runtime {
         durability: g.durability,
         pauseTimeout: g.pauseTimeout,
         staleAfter: g.staleAfter,
+        runsDir: g.runsDir,
+        mirror: g.mirror,
+        actor: g.actor,
       },
       this.env,
     );
@@ -64,7 +71,9 @@ export class Runtime {
       staleAfterMs: settings.staleAfterMs,
       contextBudget: settings.contextBudget,
       countTokens,
+      actor: settings.actor,
     });
+    if (settings.mirror) await attachMirror(service, settings, this.io);
     this.client = new LocalClient(service, () => store.close());
     return this.client;
   }

@@ -19,3 +19,4 @@ export * from './snapshot.js';
 export * from './task-graph.js';
 export * from './workflow-machine.js';
 export * from './duration.js';
+export * from './resume-report.js';
