@@ -119,7 +119,11 @@ export async function runScenario(store: Store, worktree: string, clock: TestClo
  * The issue's round trip, for any Store: run a scenario with the mirror on, throw the database away, rebuild it
  * from the run folders, and compare every table; then move a workflow to another database with export/import.
  */
-export async function checkDiskRoundTrip(makeStore: () => Promise<Store> | Store) {
+export async function checkDiskRoundTrip(
+  makeStore: () => Promise<Store> | Store,
+  /** Where export/import moves the workflow to (another backend, to move between SQLite and PostgreSQL). */
+  makeTarget: () => Promise<Store> | Store = makeStore,
+) {
   const worktree = tempDir('baton-disk-wt-');
   const clock = new TestClock();
   const original = await makeStore();
@@ -140,7 +144,7 @@ export async function checkDiskRoundTrip(makeStore: () => Promise<Store> | Store
   expect(again.runs.map((x) => x.outcome)).toEqual(['up_to_date', 'up_to_date']);
   await rebuilt.close();
 
-  const target = await makeStore();
+  const target = await makeTarget();
   const imported = await importRunDir(target, exportDir);
   expect(imported).toMatchObject({ workflow_id: wf, outcome: 'imported', problems: [], missing: [] });
   expect((await dumpTables(target))[wf]).toEqual(before[wf]);
