@@ -3,14 +3,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
+import { freshPostgresUrl } from '../helpers/postgres.js';
 
-const setup = () => {
+const setup = (database?: string) => {
   const repo = makeRepo();
   const home = tempDir('baton-home-');
   const env = {
     BATON_HOME: home,
     BATON_URL: undefined,
-    BATON_DATABASE_URL: undefined,
+    BATON_DATABASE_URL: database,
     BATON_RUNS_DIR: undefined,
   };
   const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
@@ -113,73 +114,81 @@ describe('baton CLI: files on disk', () => {
     expect(text).toMatch(/last active 0 days ago/);
   });
 
-  it('restores a checkpoint: workflow state and worktree, refusing a dirty tree without --stash or --force', async () => {
-    const { repo, baton } = setup();
-    const id = (await baton('create', '--title', 'Git', '--tasks-file', writeTasks(repo), '--json')).json<{
-      id: string;
-    }>().id;
-    await baton('task', 'start', 'B1');
-    writeFileSync(join(repo, 'setup.sh'), 'echo ok\n');
-    gitIn(repo, 'add', '.');
-    gitIn(repo, 'commit', '-qm', 'bootstrap');
-    await baton('task', 'done', 'B1');
-    const cp = (await baton('checkpoint', '--name', 'bootstrap', '--json')).json<{
-      checkpoint: { commit: string };
-    }>();
-    const cpCommit = cp.checkpoint.commit;
-    expect(cpCommit).toBe(gitIn(repo, 'rev-parse', 'HEAD').trim());
-    await baton('task', 'start', 'D1');
-    writeFileSync(join(repo, 'api.ts'), 'export {};\n');
-    gitIn(repo, 'add', '.');
-    gitIn(repo, 'commit', '-qm', 'api');
-    writeFileSync(join(repo, 'api.ts'), 'export const x = 1;\n');
-    await baton('interrupt', '--reason', 'crash');
-    expect(existsSync(join(repo, '.baton', 'runs', id, 'recovery.json'))).toBe(true);
+  it.each([
+    ['SQLite', async () => undefined],
+    ['PostgreSQL', () => freshPostgresUrl('baton_restore')],
+  ])(
+    'restores a checkpoint on %s: workflow state and worktree, refusing a dirty tree without --stash or --force',
+    async (_backend, database) => {
+      const { repo, baton } = setup(await database());
+      const id = (await baton('create', '--title', 'Git', '--tasks-file', writeTasks(repo), '--json')).json<{
+        id: string;
+      }>().id;
+      await baton('task', 'start', 'B1');
+      writeFileSync(join(repo, 'setup.sh'), 'echo ok\n');
+      gitIn(repo, 'add', '.');
+      gitIn(repo, 'commit', '-qm', 'bootstrap');
+      await baton('task', 'done', 'B1');
+      const cp = (await baton('checkpoint', '--name', 'bootstrap', '--json')).json<{
+        checkpoint: { commit: string };
+      }>();
+      const cpCommit = cp.checkpoint.commit;
+      expect(cpCommit).toBe(gitIn(repo, 'rev-parse', 'HEAD').trim());
+      await baton('task', 'start', 'D1');
+      writeFileSync(join(repo, 'api.ts'), 'export {};\n');
+      gitIn(repo, 'add', '.');
+      gitIn(repo, 'commit', '-qm', 'api');
+      writeFileSync(join(repo, 'api.ts'), 'export const x = 1;\n');
+      await baton('interrupt', '--reason', 'crash');
+      expect(existsSync(join(repo, '.baton', 'runs', id, 'recovery.json'))).toBe(true);
 
-    const refused = await baton('recover', '--checkpoint', 'bootstrap');
-    expect(refused.code).toBe(3);
-    expect(refused.stderr).toMatch(/uncommitted changes \(api\.ts\).*--stash.*--force/);
+      const refused = await baton('recover', '--checkpoint', 'bootstrap');
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toMatch(/uncommitted changes \(api\.ts\).*--stash.*--force/);
 
-    const dry = (await baton('recover', '--checkpoint', 'bootstrap', '--stash', '--dry-run', '--json')).json<{
-      dry_run: boolean;
-      steps: string[];
-      task_changes: unknown[];
-      git: { commits_dropped: number };
-    }>();
-    expect(dry.dry_run).toBe(true);
-    expect(dry.steps[0]).toMatch(/^git stash push --include-untracked -m/);
-    expect(dry.steps[1]).toBe(`git reset --hard ${cpCommit}`);
-    expect(dry.task_changes).toEqual([{ task_id: 'D1', from: 'in_progress', to: 'pending' }]);
-    expect(dry.git.commits_dropped).toBe(1);
-    expect(gitIn(repo, 'rev-parse', 'HEAD').trim()).not.toBe(cpCommit);
+      const dry = (
+        await baton('recover', '--checkpoint', 'bootstrap', '--stash', '--dry-run', '--json')
+      ).json<{
+        dry_run: boolean;
+        steps: string[];
+        task_changes: unknown[];
+        git: { commits_dropped: number };
+      }>();
+      expect(dry.dry_run).toBe(true);
+      expect(dry.steps[0]).toMatch(/^git stash push --include-untracked -m/);
+      expect(dry.steps[1]).toBe(`git reset --hard ${cpCommit}`);
+      expect(dry.task_changes).toEqual([{ task_id: 'D1', from: 'in_progress', to: 'pending' }]);
+      expect(dry.git.commits_dropped).toBe(1);
+      expect(gitIn(repo, 'rev-parse', 'HEAD').trim()).not.toBe(cpCommit);
 
-    const done = (await baton('recover', '--checkpoint', 'bootstrap', '--stash', '--json')).json<{
-      session_number: number;
-      report: { next_action: string; phase: string };
-    }>();
-    expect(done.session_number).toBe(2);
-    expect(done.report.next_action).toBe('start D1 - api');
-    expect(gitIn(repo, 'rev-parse', 'HEAD').trim()).toBe(cpCommit);
-    expect(gitIn(repo, 'stash', 'list')).toMatch(/baton: before restoring cp-02-bootstrap/);
-    expect(existsSync(join(repo, 'api.ts'))).toBe(false);
-    expect(existsSync(join(repo, '.baton', 'runs', id, 'recovery.json'))).toBe(false);
+      const done = (await baton('recover', '--checkpoint', 'bootstrap', '--stash', '--json')).json<{
+        session_number: number;
+        report: { next_action: string; phase: string };
+      }>();
+      expect(done.session_number).toBe(2);
+      expect(done.report.next_action).toBe('start D1 - api');
+      expect(gitIn(repo, 'rev-parse', 'HEAD').trim()).toBe(cpCommit);
+      expect(gitIn(repo, 'stash', 'list')).toMatch(/baton: before restoring cp-02-bootstrap/);
+      expect(existsSync(join(repo, 'api.ts'))).toBe(false);
+      expect(existsSync(join(repo, '.baton', 'runs', id, 'recovery.json'))).toBe(false);
 
-    await baton('pause', '--force');
-    writeFileSync(join(repo, 'setup.sh'), 'changed\n');
-    const forced = await baton('recover', '--checkpoint', 'bootstrap', '--force', '--json');
-    expect(forced.code, forced.stderr).toBe(0);
-    expect(readFileSync(join(repo, 'setup.sh'), 'utf8')).toBe('echo ok\n');
+      await baton('pause', '--force');
+      writeFileSync(join(repo, 'setup.sh'), 'changed\n');
+      const forced = await baton('recover', '--checkpoint', 'bootstrap', '--force', '--json');
+      expect(forced.code, forced.stderr).toBe(0);
+      expect(readFileSync(join(repo, 'setup.sh'), 'utf8')).toBe('echo ok\n');
 
-    const info = (await baton('session-info', id, '--json')).json<Record<string, any>>();
-    expect(info).toMatchObject({ workflow_id: id, topic: 'Git', status: 'in_progress', step: '1/2' });
-    expect(info.checkpoints.map((c: { name: string }) => c.name)).toContain('cp-02-bootstrap');
-    expect(info.live_state.age_seconds).toBeGreaterThanOrEqual(0);
-    expect(info.recovery.options.map((o: { type: string }) => o.type)).toEqual([
-      'checkpoint',
-      'live_state',
-      'fresh',
-    ]);
-  });
+      const info = (await baton('session-info', id, '--json')).json<Record<string, any>>();
+      expect(info).toMatchObject({ workflow_id: id, topic: 'Git', status: 'in_progress', step: '1/2' });
+      expect(info.checkpoints.map((c: { name: string }) => c.name)).toContain('cp-02-bootstrap');
+      expect(info.live_state.age_seconds).toBeGreaterThanOrEqual(0);
+      expect(info.recovery.options.map((o: { type: string }) => o.type)).toEqual([
+        'checkpoint',
+        'live_state',
+        'fresh',
+      ]);
+    },
+  );
 
   it('prints the resume report in the terminal and as a report field with --json', async () => {
     const { baton, repo } = setup();
