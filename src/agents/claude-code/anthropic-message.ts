@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import type { CallUsage, TranscriptBuilder } from '../transcript-builder.js';
+import type { EntryRole } from '../transcript-types.js';
+
+/**
+ * The Anthropic message object as Claude Code writes it in transcripts and in stream-json. Schemas are loose:
+ * unknown keys pass, and a count that is not a number (normalised captures write "<USAGE>") reads as absent.
+ */
+const count = z.number().nonnegative().optional().catch(undefined);
+
+export const AnthropicUsage = z.looseObject({
+  input_tokens: count,
+  output_tokens: count,
+  cache_creation_input_tokens: count,
+  cache_read_input_tokens: count,
+});
+
+export const ContentBlock = z.looseObject({
+  type: z.string(),
+  text: z.string().optional().catch(undefined),
+  thinking: z.string().optional().catch(undefined),
+  id: z.string().optional().catch(undefined),
+  name: z.string().optional().catch(undefined),
+  input: z.unknown().optional(),
+  tool_use_id: z.string().optional().catch(undefined),
+  content: z.unknown().optional(),
+  is_error: z.boolean().optional().catch(undefined),
+});
+export type ContentBlock = z.infer<typeof ContentBlock>;
+
+export const AnthropicMessage = z.looseObject({
+  id: z.string().optional().catch(undefined),
+  model: z.string().optional().catch(undefined),
+  role: z.string().optional().catch(undefined),
+  content: z.union([z.string(), z.array(ContentBlock)]).catch(''),
+  usage: AnthropicUsage.optional().catch(undefined),
+});
+export type AnthropicMessage = z.infer<typeof AnthropicMessage>;
+
+export function callUsage(usage: z.infer<typeof AnthropicUsage>): CallUsage {
+  return {
+    input_tokens: usage.input_tokens ?? 0,
+    output_tokens: usage.output_tokens ?? 0,
+    cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+    cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+  };
+}
+
+/** The text of a tool_result's content: a string, or text blocks (images and others are named, not inlined). */
+export function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part: unknown) => {
+      if (typeof part !== 'object' || part === null) return '';
+      const p = part as Record<string, unknown>;
+      return typeof p.text === 'string' ? p.text : `[${typeof p.type === 'string' ? p.type : 'part'}]`;
+    })
+    .filter((s) => s !== '')
+    .join('\n');
+}
+
+const exitCodePattern = /^(?:Error: )?Exit code (\d+)\b/m;
+
+/**
+ * A Bash result's exit code: stated in the text ("Exit code 2") on failure; 0 when the structured result (stdout
+ * present) says it ran and the agent did not flag an error. null when nothing says.
+ */
+export function exitCodeOf(text: string, isError: boolean | undefined, detail: unknown): number | null {
+  const fromDetail = typeof detail === 'string' ? exitCodePattern.exec(detail) : null;
+  const match = fromDetail ?? exitCodePattern.exec(text.slice(0, 200));
+  if (match?.[1]) return Number(match[1]);
+  if (!isError && typeof detail === 'object' && detail !== null && 'stdout' in detail) return 0;
+  return null;
+}
+
+export interface MessagePlace {
+  line: number;
+  at: string | null;
+  sidechain: boolean;
+  /** Tool-specific result detail (`toolUseResult` / `tool_use_result`), used for exit codes. */
+  detail?: unknown;
+}
+
+/** Turn one message's content into entries: text, thinking, tool calls, tool results. */
+export function addMessageContent(
+  builder: TranscriptBuilder,
+  role: EntryRole,
+  message: AnthropicMessage,
+  place: MessagePlace,
+): void {
+  const base = { line: place.line, at: place.at, sidechain: place.sidechain };
+  if (typeof message.content === 'string') {
+    if (message.content.trim() !== '') builder.add({ ...base, role, kind: 'text', text: message.content });
+    return;
+  }
+  for (const block of message.content) {
+    if (block.type === 'text' && block.text !== undefined) {
+      if (block.text.trim() !== '') builder.add({ ...base, role, kind: 'text', text: block.text });
+    } else if (block.type === 'thinking' && block.thinking) {
+      builder.add({ ...base, role, kind: 'thinking', text: block.thinking });
+    } else if (block.type === 'tool_use' || block.type === 'server_tool_use') {
+      const tool = { id: block.id ?? null, name: block.name ?? null, input: block.input ?? null };
+      builder.add({
+        ...base,
+        role: 'assistant',
+        kind: 'tool_call',
+        text: describeCall(tool.name, tool.input),
+        tool: { ...tool, is_error: null, exit_code: null },
+      });
+    } else if (block.type === 'tool_result') {
+      const text = resultText(block.content);
+      const call = block.tool_use_id ? builder.toolCall(block.tool_use_id) : undefined;
+      const isShell = call?.name === 'Bash' || call === undefined;
+      builder.add({
+        ...base,
+        role: 'tool',
+        kind: 'tool_result',
+        text,
+        tool: {
+          id: block.tool_use_id ?? null,
+          name: null,
+          input: null,
+          is_error: block.is_error ?? null,
+          exit_code: isShell ? exitCodeOf(text, block.is_error, place.detail) : null,
+        },
+      });
+    }
+  }
+}
+
+/** A one-line description of a tool call, for readers and for extraction. */
+export function describeCall(name: string | null, input: unknown): string {
+  const fields = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
+  const pick = ['command', 'cmd', 'file_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt'];
+  for (const key of pick) {
+    const value = fields[key];
+    if (typeof value === 'string' && value !== '') return `${name ?? 'tool'}: ${value}`;
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+      return `${name ?? 'tool'}: ${value.join(' ')}`;
+    }
+  }
+  return name ?? 'tool';
+}

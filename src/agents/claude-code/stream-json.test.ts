@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { readCorpus } from '../../../test/corpus.js';
+import { ParsedTranscript } from '../transcript-types.js';
+import { StreamJsonParser, parseStreamJson, type StreamJsonEvent } from './stream-json.js';
+
+const golden = 'stream-json/claude-agent-sdk-gleam/golden/basic_query.ndjson';
+
+/** The gleam capture's single messages (pretty-printed JSON), joined into the stream they came from. */
+const gleamRun = () =>
+  ['system_message', 'assistant_message', 'user_message', 'result_success']
+    .map((name) => JSON.stringify(JSON.parse(readCorpus(`stream-json/claude-agent-sdk-gleam/${name}.json`))))
+    .join('\n');
+
+describe('parseStreamJson on real captures', () => {
+  it('reads init, the assistant answer and the result of the golden run', () => {
+    const t = parseStreamJson(readCorpus(golden));
+    expect(ParsedTranscript.parse(t)).toBeTruthy();
+    expect(t).toMatchObject({
+      format: 'claude-code-stream-json',
+      session_id: '1d1e46f9-35c7-4834-b529-846d5bb82288',
+      model: 'claude-opus-4-5-20251101',
+      cwd: '/home/cyou/claude-agent-sdk-gleam',
+      result: { line: 3, subtype: 'success', is_error: false, text: '4' },
+    });
+    expect(t.usage).toMatchObject({
+      cost_usd: 0.1354875,
+      duration_ms: 2360,
+      num_turns: 1,
+      llm_calls: 1,
+      context_tokens: 10 + 21570,
+      input_tokens: 10,
+      cache_creation_input_tokens: 21570,
+      output_tokens: 25,
+    });
+    expect(t.entries.map((e) => [e.role, e.kind, e.text])).toEqual([
+      ['assistant', 'text', '4'],
+      ['system', 'result', '4'],
+    ]);
+  });
+
+  it('takes totals and the context window from modelUsage, the tool result from tool_use_result', () => {
+    const t = parseStreamJson(gleamRun());
+    expect(t.session_id).toBe('40e7b02d-c0f9-4876-9010-f514d4eb0603');
+    expect(t.usage).toMatchObject({
+      input_tokens: 38,
+      output_tokens: 765,
+      cache_read_input_tokens: 28775,
+      cache_creation_input_tokens: 31159,
+      context_window: 200000,
+      cost_usd: 0.24722425,
+      num_turns: 2,
+      context_tokens: 10 + 3556 + 17254,
+    });
+    const result = t.entries.find((e) => e.kind === 'tool_result');
+    expect(result?.tool).toEqual({
+      id: 'toolu_01BeipFBP3sUY3EAwVg3qQnE',
+      name: 'Bash',
+      input: { command: 'ls -la', description: 'List files in current directory' },
+      is_error: false,
+      exit_code: 0,
+    });
+  });
+
+  it('tolerates the normalised claudeless capture (placeholders instead of numbers)', () => {
+    const t = parseStreamJson(readCorpus('stream-json/claudeless/v2.1.12/stream-json/output.jsonl'));
+    expect(t.skipped).toEqual([]);
+    expect(t.model).toBe('claude-3-5-haiku-latest');
+    expect(t.result).toMatchObject({ subtype: 'success', is_error: false });
+    expect(t.usage.cost_usd).toBeNull();
+  });
+});
+
+describe('StreamJsonParser fed live', () => {
+  it('emits init, entries and result as lines complete, whatever the chunk size', () => {
+    const text = readCorpus(golden);
+    const events: StreamJsonEvent[] = [];
+    const parser = new StreamJsonParser({ onEvent: (e) => events.push(e) });
+    for (let i = 0; i < text.length; i += 7) parser.push(text.slice(i, i + 7));
+    const t = parser.end();
+    expect(events.map((e) => e.type)).toEqual(['init', 'entry', 'entry', 'result']);
+    expect(events[0]).toMatchObject({
+      session_id: '1d1e46f9-35c7-4834-b529-846d5bb82288',
+      tools: expect.any(Array),
+    });
+    expect(t).toEqual(parseStreamJson(text));
+  });
+
+  it('reports error results, compaction boundaries and bad lines', () => {
+    const lines = [
+      JSON.stringify({ type: 'system', subtype: 'init', session_id: 's1', model: 'm', tools: [] }),
+      '{not json',
+      JSON.stringify({
+        type: 'system',
+        subtype: 'compact_boundary',
+        session_id: 's1',
+        compact_metadata: { trigger: 'auto', pre_tokens: 150123 },
+      }),
+      JSON.stringify({ type: 'assistant', session_id: 's1', message: 'oops' }),
+      JSON.stringify({
+        type: 'result',
+        subtype: 'error_max_turns',
+        is_error: true,
+        num_turns: 10,
+        session_id: 's1',
+      }),
+    ];
+    const t = parseStreamJson(lines.join('\n'));
+    expect(t.skipped.map((s) => s.line)).toEqual([2, 4]);
+    expect(t.compactions).toEqual([
+      { line: 3, at: null, trigger: 'auto', pre_tokens: 150123, post_tokens: null },
+    ]);
+    expect(t.result).toEqual({ line: 5, subtype: 'error_max_turns', is_error: true, text: null });
+    expect(t.entries.at(-1)).toMatchObject({ kind: 'error', text: 'run ended with error_max_turns' });
+  });
+});

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { readCorpus } from '../../../test/corpus.js';
+import { ParsedTranscript } from '../transcript-types.js';
+import { ClaudeTranscriptParser, parseClaudeTranscript } from './transcript.js';
+
+const spotter = 'claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl';
+
+describe('parseClaudeTranscript on real transcripts', () => {
+  it('reads the long spotter session: ids, deduplicated usage, the auto compaction and its context sizes', () => {
+    const t = parseClaudeTranscript(readCorpus(spotter));
+    expect(ParsedTranscript.parse(t)).toBeTruthy();
+    expect(t.session_id).toBe('258c7280-ae70-4798-800f-63464d01a85d');
+    expect(t.model).toBe('claude-opus-4-6');
+    expect(t.lines).toBe(1863);
+    expect(t.skipped).toEqual([]);
+    // 299 assistant lines share 152 message ids (FORMATS.md): each call counts once.
+    expect(t.usage.llm_calls).toBe(152);
+    expect(t.compactions).toEqual([
+      { line: 1256, at: '2026-02-11T21:18:41.543Z', trigger: 'auto', pre_tokens: 167094, post_tokens: 33960 },
+    ]);
+    expect(t.entries.find((e) => e.line === 1257)?.kind).toBe('summary');
+    const codes = t.entries
+      .filter((e) => e.kind === 'tool_result' && e.tool?.exit_code)
+      .map((e) => e.tool?.exit_code);
+    expect(codes).toEqual([128, 1, 2, 2, 2]);
+    const rejected = t.entries.find((e) => e.line === 494);
+    expect(rejected?.tool).toMatchObject({ name: 'TaskOutput', is_error: true });
+  });
+
+  it('reads the last context size before a compaction from the latest main-chain call', () => {
+    const lines = readCorpus(spotter).split('\n').slice(0, 1255).join('\n');
+    const t = parseClaudeTranscript(lines);
+    expect(t.usage.context_tokens).toBe(166759);
+  });
+
+  it('reads the codemie compaction, tool errors with exit codes and legacy summary lines', () => {
+    const a = parseClaudeTranscript(readCorpus('claude-code/codemie-code/session-624a4a58.jsonl'));
+    expect(a.compactions).toHaveLength(1);
+    expect(a.compactions[0]).toMatchObject({ line: 158, trigger: 'auto', pre_tokens: 155979 });
+    const b = parseClaudeTranscript(readCorpus('claude-code/codemie-code/session-3fe1b6bc.jsonl'));
+    const jq = b.entries.find((e) => e.line === 120);
+    expect(jq?.tool).toMatchObject({ name: 'Bash', exit_code: 5, is_error: true });
+    expect(jq?.text).toContain('jq: parse error');
+    expect(b.entries.find((e) => e.line === 43)?.tool).toMatchObject({ name: 'Read', is_error: true });
+    const c = parseClaudeTranscript(readCorpus('claude-code/codemie-code/session-9eda1058.jsonl'));
+    expect(c.entries.filter((e) => e.kind === 'summary')).toHaveLength(16);
+    expect(c.entries.map((e) => e.text)).toContain('Analyzing missing user message in session file');
+  });
+
+  it('marks successful Bash results with exit code 0 and links results to their calls', () => {
+    const t = parseClaudeTranscript(readCorpus('claude-code/spotter/short.jsonl'));
+    const results = t.entries.filter((e) => e.kind === 'tool_result');
+    expect(results.map((r) => [r.line, r.tool?.name, r.tool?.is_error])).toEqual([
+      [11, 'Bash', true],
+      [12, 'Glob', true],
+    ]);
+    expect(results[0]?.tool?.input).toMatchObject({ command: expect.any(String) });
+    const heavy = parseClaudeTranscript(readCorpus('claude-code/spotter/tool_heavy.jsonl'));
+    const bash = heavy.entries.filter((e) => e.kind === 'tool_result' && e.tool?.name === 'Bash');
+    expect(bash.length).toBeGreaterThan(0);
+    expect(bash.every((e) => e.tool?.exit_code === 0)).toBe(true);
+  });
+
+  it('reads a sub-agent file (all sidechain) with its own model and context', () => {
+    const t = parseClaudeTranscript(
+      readCorpus(
+        'claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d/subagents/agent-acompact-fffbd0.jsonl',
+      ),
+    );
+    expect(t.model).toBe('claude-opus-4-6');
+    expect(t.usage.context_tokens).toBe(3 + 2487 + 166758);
+    expect(t.entries.every((e) => e.sidechain || e.role === 'system')).toBe(true);
+  });
+});
+
+describe('malformed lines', () => {
+  it('skips garbage and reports the right line numbers without losing the other lines', () => {
+    const lines = readCorpus('claude-code/spotter/short.jsonl').trimEnd().split('\n');
+    const clean = parseClaudeTranscript(lines.join('\n'));
+    const dirty = [...lines];
+    dirty.splice(2, 0, 'this is not json');
+    dirty.splice(6, 0, '{"type": "assistant", "message": ');
+    dirty.splice(9, 0, '[1, 2, 3]');
+    const t = parseClaudeTranscript(dirty.join('\n'));
+    expect(t.skipped.map((s) => s.line)).toEqual([3, 7, 10]);
+    expect(t.skipped[0]?.reason).toMatch(/invalid JSON/);
+    expect(t.skipped[2]?.reason).toMatch(/not a transcript line/);
+    expect(t.entries.map((e) => e.text)).toEqual(clean.entries.map((e) => e.text));
+  });
+
+  it('accepts any chunking when fed incrementally', () => {
+    const text = readCorpus(
+      'claude-code/codemie-code/-tmp-private/4c2ddfdc-b619-4525-8d03-1950fb1b0257.jsonl',
+    );
+    const parser = new ClaudeTranscriptParser();
+    for (let i = 0; i < text.length; i += 97) parser.push(text.slice(i, i + 97));
+    expect(parser.end()).toEqual(parseClaudeTranscript(text));
+  });
+});

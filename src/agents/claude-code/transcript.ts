@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { LineBuffer, describeIssues, parseJsonLine, type NumberedLine } from '../line-buffer.js';
+import { TranscriptBuilder } from '../transcript-builder.js';
+import type { ParseOptions, ParsedTranscript } from '../transcript-types.js';
+import { AnthropicMessage, addMessageContent, callUsage } from './anthropic-message.js';
+
+/** One line of a Claude Code session transcript (`~/.claude/projects/<cwd>/<sessionId>.jsonl`), loosely. */
+const optionalString = z.string().optional().catch(undefined);
+const optionalBoolean = z.boolean().optional().catch(undefined);
+
+export const TranscriptLine = z.looseObject({
+  type: z.string(),
+  subtype: optionalString,
+  timestamp: optionalString,
+  sessionId: optionalString,
+  cwd: optionalString,
+  isSidechain: optionalBoolean,
+  isMeta: optionalBoolean,
+  isCompactSummary: optionalBoolean,
+  isApiErrorMessage: optionalBoolean,
+  requestId: optionalString,
+  message: z.unknown().optional(),
+  toolUseResult: z.unknown().optional(),
+  content: z.unknown().optional(),
+  summary: optionalString,
+  compactMetadata: z
+    .looseObject({
+      trigger: z.enum(['auto', 'manual']).optional().catch(undefined),
+      preTokens: z.number().int().nonnegative().optional().catch(undefined),
+    })
+    .optional()
+    .catch(undefined),
+});
+type TranscriptLine = z.infer<typeof TranscriptLine>;
+
+const ignoredTypes = new Set(['progress', 'file-history-snapshot', 'queue-operation']);
+const injected =
+  /^\s*<(command-name|command-message|local-command-stdout|local-command-caveat|command-args)>/;
+
+/**
+ * Incremental parser for Claude Code transcripts: feed text with `push` (any chunking) and call `end()` for the
+ * result. A malformed line is recorded in `skipped` with its line number and never stops the parse.
+ */
+export class ClaudeTranscriptParser {
+  private readonly buffer = new LineBuffer();
+  private readonly builder: TranscriptBuilder;
+
+  constructor(options: ParseOptions = {}) {
+    this.builder = new TranscriptBuilder('claude-code-transcript', options.maxTextLength);
+  }
+
+  push(chunk: string): void {
+    for (const line of this.buffer.push(chunk)) this.line(line);
+  }
+
+  end(): ParsedTranscript {
+    for (const line of this.buffer.end()) this.line(line);
+    return this.snapshot();
+  }
+
+  /** What has been parsed so far (usable while a session is still being written). */
+  snapshot(): ParsedTranscript {
+    this.builder.lines = this.buffer.linesSeen;
+    return this.builder.build();
+  }
+
+  private line({ line, text }: NumberedLine): void {
+    if (text.trim() === '') return;
+    const json = parseJsonLine(text);
+    if (!json.ok) return this.builder.skip(line, json.reason);
+    const parsed = TranscriptLine.safeParse(json.value);
+    if (!parsed.success)
+      return this.builder.skip(line, `not a transcript line: ${describeIssues(parsed.error.issues)}`);
+    this.record(line, parsed.data);
+  }
+
+  private record(line: number, l: TranscriptLine): void {
+    const b = this.builder;
+    const at = l.timestamp ?? null;
+    b.sessionId ??= l.sessionId ?? null;
+    b.cwd ??= l.cwd ?? null;
+    const sidechain = l.isSidechain ?? false;
+    if (ignoredTypes.has(l.type)) return b.seen(at);
+    if (l.type === 'summary') {
+      if (l.summary) b.add({ line, at, role: 'system', kind: 'summary', text: l.summary });
+      return;
+    }
+    if (l.type === 'system') return this.system(line, l);
+    if (l.type !== 'user' && l.type !== 'assistant') return b.seen(at);
+    const message = AnthropicMessage.safeParse(l.message);
+    if (!message.success) {
+      return b.skip(line, `${l.type} line without a valid message: ${describeIssues(message.error.issues)}`);
+    }
+    const m = message.data;
+    if (l.type === 'user') {
+      const text = typeof m.content === 'string' ? m.content : '';
+      if (l.isCompactSummary)
+        return void b.add({ line, at, role: 'system', kind: 'summary', text, sidechain });
+      if (l.isMeta || injected.test(text))
+        return void b.add({ line, at, role: 'system', kind: 'meta', text, sidechain });
+      return addMessageContent(b, 'user', m, { line, at, sidechain, detail: l.toolUseResult });
+    }
+    if (l.isApiErrorMessage) {
+      const text = typeof m.content === 'string' ? m.content : m.content.map((c) => c.text ?? '').join('\n');
+      return void b.add({ line, at, role: 'assistant', kind: 'error', text: text || 'API error', sidechain });
+    }
+    if (m.model && m.model !== '<synthetic>') {
+      if (sidechain) b.sideModel = m.model;
+      else b.model = m.model;
+    }
+    if (m.usage && m.model !== '<synthetic>')
+      b.usage(m.id ?? l.requestId ?? null, callUsage(m.usage), { sidechain });
+    addMessageContent(b, 'assistant', m, { line, at, sidechain });
+  }
+
+  private system(line: number, l: TranscriptLine): void {
+    const at = l.timestamp ?? null;
+    const content = typeof l.content === 'string' ? l.content : '';
+    if (l.subtype === 'compact_boundary') {
+      const meta = l.compactMetadata;
+      this.builder.compaction({
+        line,
+        at,
+        trigger: meta?.trigger ?? null,
+        pre_tokens: meta?.preTokens ?? null,
+      });
+      this.builder.add({
+        line,
+        at,
+        role: 'system',
+        kind: 'compaction',
+        text: content || 'Conversation compacted',
+      });
+    } else if (l.subtype === 'local_command' && content) {
+      this.builder.add({ line, at, role: 'system', kind: 'meta', text: content });
+    } else {
+      this.builder.seen(at);
+    }
+  }
+}
+
+/** Parse a whole Claude Code transcript. */
+export function parseClaudeTranscript(text: string, options: ParseOptions = {}): ParsedTranscript {
+  const parser = new ClaudeTranscriptParser(options);
+  parser.push(text);
+  return parser.end();
+}

@@ -1,0 +1,67 @@
+/** Reading Codex tool outputs: exit codes stated in text or in the older JSON envelope. */
+
+const exitedPattern = /Process exited with code (-?\d+)/;
+const runningPattern = /Process running with session ID (\d+)/;
+
+export interface CodexOutput {
+  text: string;
+  exit_code: number | null;
+  /** exec_command left running in a PTY session: later write_stdin polls on this session finish it. */
+  running_session: number | null;
+}
+
+/**
+ * `function_call_output.output` is plain text with a header ("Process exited with code N", 0.1xx) or a JSON string
+ * `{"output": "...", "metadata": {"exit_code": N}}` (older versions, apply_patch outputs).
+ */
+export function readCodexOutput(output: unknown): CodexOutput {
+  const raw = typeof output === 'string' ? output : output === undefined ? '' : JSON.stringify(output);
+  const envelope = jsonEnvelope(raw);
+  if (envelope) return { text: envelope.output, exit_code: envelope.exit_code, running_session: null };
+  const exited = exitedPattern.exec(raw.slice(0, 400));
+  const running = runningPattern.exec(raw.slice(0, 400));
+  const body = raw.indexOf('\nOutput:\n');
+  return {
+    text: body >= 0 ? raw.slice(body + '\nOutput:\n'.length) : raw,
+    exit_code: exited?.[1] ? Number(exited[1]) : null,
+    running_session: running?.[1] ? Number(running[1]) : null,
+  };
+}
+
+function jsonEnvelope(raw: string): { output: string; exit_code: number | null } | null {
+  if (!raw.startsWith('{')) return null;
+  try {
+    const value = JSON.parse(raw) as unknown;
+    if (typeof value !== 'object' || value === null) return null;
+    const v = value as { output?: unknown; metadata?: { exit_code?: unknown } };
+    if (typeof v.output !== 'string') return null;
+    const code = v.metadata?.exit_code;
+    return { output: v.output, exit_code: typeof code === 'number' ? code : null };
+  } catch {
+    return null;
+  }
+}
+
+/** Function-call arguments are a JSON string; keep the string when it does not parse. */
+export function readArguments(args: unknown): unknown {
+  if (typeof args !== 'string') return args ?? null;
+  try {
+    return JSON.parse(args) as unknown;
+  } catch {
+    return args;
+  }
+}
+
+/** The command a Codex exec call ran, as one string. */
+export function commandOf(input: unknown): string | null {
+  if (typeof input !== 'object' || input === null) return null;
+  const v = input as Record<string, unknown>;
+  const cmd = v.cmd ?? v.command;
+  if (typeof cmd === 'string') return cmd;
+  if (Array.isArray(cmd) && cmd.every((c) => typeof c === 'string')) {
+    // ["bash", "-lc", "real command"] -> the real command
+    const last = cmd.at(-1) as string | undefined;
+    return cmd.length === 3 && /^-l?c$/.test(cmd[1] as string) && last ? last : cmd.join(' ');
+  }
+  return null;
+}

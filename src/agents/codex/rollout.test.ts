@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { readCorpus } from '../../../test/corpus.js';
+import { ParsedTranscript } from '../transcript-types.js';
+import { CodexRolloutParser, parseCodexRollout } from './rollout.js';
+
+const desktop = 'codex/codemie-code/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl';
+const demo = 'codex/codemie-code/rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl';
+
+describe('parseCodexRollout on real rollouts', () => {
+  it('reads session, model, token_count usage and the context window', () => {
+    const t = parseCodexRollout(readCorpus(desktop));
+    expect(ParsedTranscript.parse(t)).toBeTruthy();
+    expect(t).toMatchObject({
+      format: 'codex-rollout',
+      session_id: '019e1625-789d-76c0-80ab-3724b5ddb799',
+      model: 'gpt-5.5',
+    });
+    // the last token_count: total 6 055 836 in (4 929 536 cached), 9 118 out; last call 131 573 in.
+    expect(t.usage).toMatchObject({
+      input_tokens: 6055836 - 4929536,
+      cache_read_input_tokens: 4929536,
+      output_tokens: 9118,
+      total_tokens: 6064954,
+      context_tokens: 131573,
+      context_window: 258400,
+    });
+    expect(t.skipped).toEqual([]);
+  });
+
+  it('attributes non-zero exits to the command that ran, across write_stdin polls', () => {
+    const t = parseCodexRollout(readCorpus(desktop));
+    const failed = t.entries.filter((e) => e.kind === 'tool_result' && (e.tool?.exit_code ?? 0) !== 0);
+    expect(failed.every((e) => e.tool?.name === 'exec_command' && e.tool.is_error === true)).toBe(true);
+    const rg = failed.find((e) => e.line === 142);
+    expect(rg?.tool?.exit_code).toBe(2);
+    expect(rg?.text).toContain('No such file or directory');
+    const test = failed.find((e) => e.line === 272);
+    expect(test?.tool?.exit_code).toBe(1);
+    expect(JSON.stringify(test?.tool?.input)).toContain('npm test -- --run');
+    const patch = t.entries.find((e) => e.kind === 'tool_call' && e.tool?.name === 'apply_patch');
+    expect(patch?.text).toContain('*** Begin Patch');
+  });
+
+  it('reads a rollout without token counts and its failing ps command', () => {
+    const t = parseCodexRollout(readCorpus(demo));
+    expect(t.usage.llm_calls).toBe(0);
+    expect(t.usage.context_tokens).toBeNull();
+    const ps = t.entries.find((e) => e.line === 47);
+    expect(ps?.tool).toMatchObject({ exit_code: 1, is_error: true });
+    expect(ps?.text).toContain('operation not permitted: ps');
+    expect(t.entries.filter((e) => e.role === 'user' && e.kind === 'text')).toHaveLength(3);
+  });
+
+  it('records user text once although rollouts write it twice, and marks injected context', () => {
+    const t = parseCodexRollout(readCorpus('codex/claude-code-transcripts/sample_codex_session.jsonl'));
+    expect(t.model).toBe('gpt-5.2-codex');
+    expect(t.entries.filter((e) => e.kind === 'text').map((e) => e.text)).toEqual([
+      'can you analyse the MD files in this directory and determine if the info we have is clear enough to start planning the migration?',
+    ]);
+    expect(t.entries.filter((e) => e.kind === 'meta')).toHaveLength(2);
+  });
+
+  it('skips bad lines with their numbers and accepts chunked input', () => {
+    const lines = readCorpus(demo).trimEnd().split('\n');
+    lines.splice(4, 0, '{"timestamp": 1, "type": "response_item"}', 'garbage');
+    const text = lines.join('\n');
+    const parser = new CodexRolloutParser();
+    for (let i = 0; i < text.length; i += 1000) parser.push(text.slice(i, i + 1000));
+    const t = parser.end();
+    expect(t.skipped.map((s) => s.line)).toEqual([5, 6]);
+    expect(t).toEqual(parseCodexRollout(text));
+  });
+});
+
+describe('codex exec --json', () => {
+  // No real exec --json capture is in the corpus; these lines follow the documented event schema.
+  it('reads thread, command items with exit codes, usage and a failed turn', () => {
+    const lines = [
+      { type: 'thread.started', thread_id: '0199a213-81c0-7800-8aa1-bbab2a035a53' },
+      { type: 'turn.started' },
+      {
+        type: 'item.started',
+        item: {
+          id: 'item_1',
+          type: 'command_execution',
+          command: 'bash -lc "npm test"',
+          aggregated_output: '',
+          exit_code: null,
+          status: 'in_progress',
+        },
+      },
+      {
+        type: 'item.completed',
+        item: {
+          id: 'item_1',
+          type: 'command_execution',
+          command: 'bash -lc "npm test"',
+          aggregated_output: 'FAIL src/a.test.ts',
+          exit_code: 1,
+          status: 'failed',
+        },
+      },
+      { type: 'item.completed', item: { id: 'item_2', type: 'agent_message', text: 'Tests fail; fixing.' } },
+      {
+        type: 'turn.completed',
+        usage: { input_tokens: 24763, cached_input_tokens: 24448, output_tokens: 122 },
+      },
+      { type: 'turn.failed', error: { message: 'stream disconnected' } },
+    ].map((l) => JSON.stringify(l));
+    const t = parseCodexRollout(lines.join('\n'));
+    expect(t.format).toBe('codex-exec-json');
+    expect(t.session_id).toBe('0199a213-81c0-7800-8aa1-bbab2a035a53');
+    expect(t.entries.find((e) => e.kind === 'tool_result')?.tool).toMatchObject({
+      id: 'item_1',
+      exit_code: 1,
+      is_error: true,
+    });
+    expect(t.usage).toMatchObject({ input_tokens: 315, cache_read_input_tokens: 24448, output_tokens: 122 });
+    expect(t.result).toMatchObject({ subtype: 'turn.failed', is_error: true, text: 'stream disconnected' });
+  });
+});

@@ -1,0 +1,12 @@
+export * from './extractor.js';
+export { similarity, dedupe } from './similarity.js';
+export { RulesExtractor, extractWithRules } from './rules/rules-extractor.js';
+export { LlmExtractor, type LlmExtractorOptions } from './llm/llm-extractor.js';
+export { complete, LlmHttpError, llmKinds, type LlmKind, type LlmClientOptions } from './llm/llm-client.js';
+export {
+  extractionPrompt,
+  LlmAnswer,
+  llmAnswerJsonSchema,
+  formatHistory,
+  parseAnswer,
+} from './llm/extraction-prompt.js';
