@@ -79,11 +79,26 @@ export default tseslint.config(
     ),
   },
   {
+    files: ['src/client/**/*.ts'],
+    rules: forbid(
+      ['better-sqlite3', 'pg', '**/storage/**', '**/cli/**', '**/server/**', '**/mcp/**'],
+      'the client speaks to the service (local) or over HTTP; it knows no edge and no store.',
+    ),
+  },
+  {
     files: ['src/cli/**/*.ts', 'src/server/**/*.ts', 'src/mcp/**/*.ts', 'src/integrations/**/*.ts'],
     ignores: ['src/**/*.test.ts'],
     rules: forbid(
       ['better-sqlite3', 'pg', '**/storage/sqlite/**', '**/storage/postgres/**'],
       'edges call the service; opening a store goes through storage/open-store.',
+    ),
+  },
+  {
+    files: ['src/server/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: forbid(
+      ['better-sqlite3', 'pg', '**/storage/sqlite/**', '**/storage/postgres/**', '**/cli/**', '**/mcp/**'],
+      'the server is an edge: it calls the client/service, never the CLI, the MCP edge or a driver.',
     ),
   },
 );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { corpusFiles, readCorpus } from '../../test/corpus.js';
+import { corpusFiles, readCorpus } from '../../test/helpers/corpus.js';
 import { detectTranscriptFormat, parseTranscript } from './parse-transcript.js';
 import { ParsedTranscript } from './transcript-types.js';
 

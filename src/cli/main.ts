@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerHookCommands, registerIntegrationCommands } from './commands/integration-commands.js';
 import { registerRecordCommands } from './commands/record-commands.js';
+import { registerServerCommands } from './commands/server-commands.js';
 import { registerSessionCommands } from './commands/session-commands.js';
 import { registerTaskCommands } from './commands/task-commands.js';
 import { registerWorkflowCommands } from './commands/workflow-commands.js';
@@ -26,6 +27,7 @@ export function buildProgram(rt: Runtime): Command {
       '--stale-after <duration>',
       'warn when resuming a workflow stopped longer (env BATON_STALE_AFTER, default 7d)',
     )
+    .option('--server <url>', 'talk to a Baton server instead of the local store (env BATON_URL)')
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeOut: (s) => rt.io.out(s), writeErr: (s) => rt.io.err(s) });
@@ -35,6 +37,7 @@ export function buildProgram(rt: Runtime): Command {
   registerSessionCommands(program, rt);
   registerIntegrationCommands(program, rt);
   registerHookCommands(program, rt);
+  registerServerCommands(program, rt);
   for (const c of program.commands) propagate(c);
   return program;
 }

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
+import { HttpClient } from '../client/http-client.js';
 import { LocalClient } from '../client/local-client.js';
 import type { BatonClient, Ref } from '../client/baton-client.js';
 import { loadSettings, type Settings } from '../config/settings.js';
+import { readToken } from '../config/token-file.js';
 import * as git from '../git/git.js';
 import { countTokens } from '../tokens/count-tokens.js';
 import { BatonService } from '../service/index.js';
@@ -18,6 +20,7 @@ export interface GlobalOptions {
   pauseTimeout?: string;
   staleAfter?: string;
   budget?: string;
+  server?: string;
 }
 
 /** What every command handler gets: its options, a client opened on first use, and where to print. */
@@ -52,6 +55,12 @@ export class Runtime {
   async open(g: GlobalOptions): Promise<BatonClient> {
     if (this.client) return this.client;
     const settings = this.settings(g);
+    const server = g.server ?? this.env.BATON_URL;
+    if (server) {
+      const token = this.env.BATON_TOKEN || readToken(settings.home);
+      this.client = new HttpClient(server, token, this.cwd);
+      return this.client;
+    }
     const store = await openStore({ database: settings.database, durability: settings.durability });
     const service = new BatonService(store, git, {
       pauseTimeoutMs: settings.pauseTimeoutMs,

@@ -13,6 +13,7 @@ import type {
   DetailCategory,
   RecordInput,
   ResumeResult,
+  SessionStatus,
 } from '../service/index.js';
 import type { WorkflowView } from './views.js';
 
@@ -88,6 +89,10 @@ export interface BatonClient {
   abandon(ref: Ref, reason: string | null): Promise<WorkflowView>;
   cleanup(input: { olderThanMs: number; dryRun: boolean }): Promise<unknown>;
   sessions(): Promise<unknown[]>;
+  /** The session-resumption status of one session (default: the latest). */
+  sessionStatus(ref: Ref, sessionNumber?: number): Promise<SessionStatus>;
+  /** Every session of a workflow with its status, oldest first. */
+  sessionTimeline(ref: Ref): Promise<{ workflow_id: string; sessions: SessionStatus[] }>;
   rebuild(workflowId?: string): Promise<{ workflows: number; events: number }>;
   close(): Promise<void>;
 }

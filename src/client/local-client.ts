@@ -1,5 +1,5 @@
 import type { BatonService } from '../service/index.js';
-import { cleanup, rebuild } from '../service/index.js';
+import { cleanup, rebuild, sessionStatus, sessionTimeline } from '../service/index.js';
 import type { BatonClient, Channel, RecordInput, Ref, TaskAction } from './baton-client.js';
 import { workflowView } from './views.js';
 
@@ -161,6 +161,15 @@ export class LocalClient implements BatonClient {
 
   sessions() {
     return this.service.queries.sessions();
+  }
+
+  async sessionStatus(ref: Ref, sessionNumber?: number) {
+    return sessionStatus(await this.service.resolve(this.ref(ref)), sessionNumber);
+  }
+
+  async sessionTimeline(ref: Ref) {
+    const s = await this.service.resolve(this.ref(ref));
+    return { workflow_id: s.id, sessions: sessionTimeline(s) };
   }
 
   rebuild(workflowId?: string) {

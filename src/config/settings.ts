@@ -41,7 +41,7 @@ const names = {
   contextBudget: ['--budget', 'BATON_CONTEXT_BUDGET', 'context_budget'],
 } as const;
 
-function readConfigFile(path: string): FileConfig {
+export function readConfigFile(path: string): FileConfig {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));

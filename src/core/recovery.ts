@@ -8,6 +8,9 @@ export interface RecoveryOption {
   data_loss: string;
   actions_since: number | null;
   seconds_since: number | null;
+  /** The size of the context this option would hand over, and its price for the agent's model (the service adds them). */
+  context_tokens?: number;
+  estimated_cost_usd?: number;
 }
 
 export interface RecoveryPlan {

@@ -7,3 +7,4 @@ export * from './resumer.js';
 export { liveStateOf, LiveStates } from './live-states.js';
 export * from './record-input.js';
 export * from './context-compiler.js';
+export * from './session-status.js';

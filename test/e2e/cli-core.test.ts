@@ -2,197 +2,218 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { cliModes, modeEnv } from '../helpers/cli-modes.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 
-/** The issue's invocations, exactly as written, in a temporary git repository. */
-describe('baton CLI: the core walk-through', () => {
-  const repo = makeRepo();
-  const env = { BATON_HOME: tempDir('baton-home-'), BATON_URL: undefined, BATON_DATABASE_URL: undefined };
-  const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
-  let id = '';
-
-  beforeAll(async () => {
-    const r = await baton(
-      'create',
-      '--title',
-      'Add login',
-      '--task',
-      'T1:Write schema',
-      '--task',
-      'T2:Implement API:T1',
-      '--task',
-      'T3:Write tests:T2',
-      '--json',
-    );
-    expect(r.code, r.stderr).toBe(0);
-    const out = r.json<{
-      id: string;
-      workflow: { tasks: { id: string; deps: string[] }[]; status: string; worktree: string };
-    }>();
-    id = out.id;
-    expect(out.workflow.status).toBe('pending');
-    expect(out.workflow.worktree).toBe(repo);
-    expect(out.workflow.tasks.map((t) => [t.id, t.deps])).toEqual([
-      ['T1', []],
-      ['T2', ['T1']],
-      ['T3', ['T2']],
-    ]);
-  });
-
-  it('records, pauses at the task boundary, snapshots and resumes', async () => {
-    expect((await baton('task', 'start', 'T1')).code).toBe(0);
-    for (const args of [
-      [
-        'record',
-        'decision',
-        '--type',
-        'library',
-        '--description',
-        'Use argon2 for hashing',
-        '--rationale',
-        'memory-hard',
-        '--task',
-        'T1',
-      ],
-      ['record', 'error', '--type', 'TypeError', '--message', 'x is undefined', '--resolution', 'unresolved'],
-      ['record', 'history', 'ran migrations; schema v2 in place'],
-      [
-        'record',
-        'test',
-        '--phase',
-        'red',
-        '--failing',
-        'auth.spec.ts > rejects bad password',
-        '--command',
-        'npm test',
-      ],
-      ['record', 'usage', '--tokens', '120000', '--cost-usd', '0.42', '--context-window', '200000'],
-    ]) {
-      const r = await baton(...args);
-      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
-    }
-
-    const pause = await baton('pause', '--reason', 'end of day', '--json');
-    expect(pause.json()).toMatchObject({ outcome: 'requested', status: 'in_progress', waiting_for: ['T1'] });
-
-    const done = await baton('task', 'done', 'T1', '--json');
-    expect(done.json()).toMatchObject({
-      workflow_status: 'paused',
-      paused: true,
-      task: { id: 'T1', status: 'done' },
-    });
-
-    const status = (await baton('status', '--json')).json<Record<string, any>>();
-    expect(status.workflow).toMatchObject({
-      id,
-      status: 'paused',
-      pause_reason: 'end of day',
-      session_count: 1,
-    });
-    expect(status.counts.tasks).toMatchObject({ total: 3, done: 1, remaining: 2 });
-    expect(status.next_task).toMatchObject({ id: 'T2' });
-    expect(status.runnable_tasks).toEqual([{ id: 'T2', title: 'Implement API' }]);
-    expect(status.snapshots).toHaveLength(1);
-    expect(status.snapshots[0]).toMatchObject({
-      trigger: 'pause',
-      pause_reason: 'end of day',
-      tasks_completed: 1,
-      tasks_remaining: 2,
-    });
-
-    const snapshots = (await baton('snapshots', '--json')).json<{
-      snapshots: { id: string; trigger: string }[];
-    }>();
-    expect(snapshots.snapshots.map((s) => s.trigger)).toEqual(['pause']);
-
-    writeFileSync(join(repo, 'schema.sql'), 'create table users();\n');
-    const resume = (await baton('resume', '--json')).json<Record<string, any>>();
-    expect(resume).toMatchObject({
-      workflow_id: id,
-      session_number: 2,
-      status: 'in_progress',
-      next_task: { id: 'T2' },
-    });
-    expect(resume.warnings.join('\n')).toMatch(/schema\.sql/);
-    for (const section of [
-      'Original Issue',
-      'Plan Status',
-      'Key Decisions Made',
-      'Errors Encountered',
-      'Git State',
-      'TDD State',
-      'What to Do Next',
-    ]) {
-      expect(resume.context).toContain(`### ${section}`);
-    }
-    expect(resume.context).toContain('Use argon2 for hashing');
-    expect(resume.context).toContain('Rationale: memory-hard');
-    expect(resume.context).toContain('! UNRESOLVED: TypeError: x is undefined');
-    expect(resume.context).toContain('auth.spec.ts > rejects bad password');
-    expect(resume.context).toContain('The previous session ended because: pause: end of day');
-
-    const sessions = await baton('sessions');
-    expect(sessions.code).toBe(0);
-    expect(sessions.stdout).toMatch(/Add login\s+1\/3\s+in_progress/);
-
-    const cp = (await baton('checkpoint', '--name', 'architecture', '--json')).json<{
-      checkpoint: { name: string; commit: string };
-    }>();
-    expect(cp.checkpoint.name).toBe('cp-02-architecture');
-    expect(cp.checkpoint.commit).toMatch(/^[0-9a-f]{40}$/);
-
-    const recover = (await baton('recover', '--json')).json<{ recovery: { options: { type: string }[] } }>();
-    expect(recover.recovery.options.map((o) => o.type)).toEqual(['checkpoint', 'live_state', 'fresh']);
-
-    const abandoned = (await baton('abandon', id, '--json')).json<{ workflow: { status: string } }>();
-    expect(abandoned.workflow.status).toBe('cancelled');
-
-    const cleanup = (await baton('cleanup', '--older-than', '30d', '--json')).json<{ removed: unknown[] }>();
-    expect(cleanup.removed).toEqual([]);
-    const cleanupAll = (await baton('cleanup', '--older-than', '0s', '--json')).json<{
-      removed: { id: string }[];
-    }>();
-    expect(cleanupAll.removed.map((w) => w.id)).toEqual([id]);
-  });
-
-  it('reports usage errors in one line with exit code 2 and no stack', async () => {
-    const r = await baton('create', '--task', 'T1:x');
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--title/);
-    expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
-    const bad = await baton('record', 'decision', '--type', 'vibes', '--description', 'x', '-w', 'nope');
-    expect(bad.code).toBe(2);
-    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
-    expect(bad.stderr).toMatch(/--type "vibes" is not one of approach/);
-  });
-});
-
-describe('baton CLI: worktree resolution', () => {
-  it('lists the candidates and exits 2 when several incomplete workflows match', async () => {
+/** The whole suite runs twice: over the local store, and against a real `baton serve` (BATON_URL). */
+for (const mode of cliModes) {
+  /** The issue's invocations, exactly as written, in a temporary git repository. */
+  describe(`baton CLI (${mode}): the core walk-through`, () => {
     const repo = makeRepo();
-    const env = { BATON_HOME: tempDir('baton-home-') };
+    const env = modeEnv(mode);
     const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
-    await baton('create', '--title', 'first', '--task', 'A:one');
-    await baton('create', '--title', 'second', '--task', 'B:two');
-    const r = await baton('resume', '--json');
-    expect(r.code).toBe(2);
-    const out = r.json<{ error: { code: string; candidates: { title: string }[] } }>();
-    expect(out.error.code).toBe('ambiguous');
-    expect(out.error.candidates.map((c) => c.title).sort()).toEqual(['first', 'second']);
+    let id = '';
+
+    beforeAll(async () => {
+      const r = await baton(
+        'create',
+        '--title',
+        'Add login',
+        '--task',
+        'T1:Write schema',
+        '--task',
+        'T2:Implement API:T1',
+        '--task',
+        'T3:Write tests:T2',
+        '--json',
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const out = r.json<{
+        id: string;
+        workflow: { tasks: { id: string; deps: string[] }[]; status: string; worktree: string };
+      }>();
+      id = out.id;
+      expect(out.workflow.status).toBe('pending');
+      expect(out.workflow.worktree).toBe(repo);
+      expect(out.workflow.tasks.map((t) => [t.id, t.deps])).toEqual([
+        ['T1', []],
+        ['T2', ['T1']],
+        ['T3', ['T2']],
+      ]);
+    });
+
+    it('records, pauses at the task boundary, snapshots and resumes', async () => {
+      expect((await baton('task', 'start', 'T1')).code).toBe(0);
+      for (const args of [
+        [
+          'record',
+          'decision',
+          '--type',
+          'library',
+          '--description',
+          'Use argon2 for hashing',
+          '--rationale',
+          'memory-hard',
+          '--task',
+          'T1',
+        ],
+        [
+          'record',
+          'error',
+          '--type',
+          'TypeError',
+          '--message',
+          'x is undefined',
+          '--resolution',
+          'unresolved',
+        ],
+        ['record', 'history', 'ran migrations; schema v2 in place'],
+        [
+          'record',
+          'test',
+          '--phase',
+          'red',
+          '--failing',
+          'auth.spec.ts > rejects bad password',
+          '--command',
+          'npm test',
+        ],
+        ['record', 'usage', '--tokens', '120000', '--cost-usd', '0.42', '--context-window', '200000'],
+      ]) {
+        const r = await baton(...args);
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      }
+
+      const pause = await baton('pause', '--reason', 'end of day', '--json');
+      expect(pause.json()).toMatchObject({
+        outcome: 'requested',
+        status: 'in_progress',
+        waiting_for: ['T1'],
+      });
+
+      const done = await baton('task', 'done', 'T1', '--json');
+      expect(done.json()).toMatchObject({
+        workflow_status: 'paused',
+        paused: true,
+        task: { id: 'T1', status: 'done' },
+      });
+
+      const status = (await baton('status', '--json')).json<Record<string, any>>();
+      expect(status.workflow).toMatchObject({
+        id,
+        status: 'paused',
+        pause_reason: 'end of day',
+        session_count: 1,
+      });
+      expect(status.counts.tasks).toMatchObject({ total: 3, done: 1, remaining: 2 });
+      expect(status.next_task).toMatchObject({ id: 'T2' });
+      expect(status.runnable_tasks).toEqual([{ id: 'T2', title: 'Implement API' }]);
+      expect(status.snapshots).toHaveLength(1);
+      expect(status.snapshots[0]).toMatchObject({
+        trigger: 'pause',
+        pause_reason: 'end of day',
+        tasks_completed: 1,
+        tasks_remaining: 2,
+      });
+
+      const snapshots = (await baton('snapshots', '--json')).json<{
+        snapshots: { id: string; trigger: string }[];
+      }>();
+      expect(snapshots.snapshots.map((s) => s.trigger)).toEqual(['pause']);
+
+      writeFileSync(join(repo, 'schema.sql'), 'create table users();\n');
+      const resume = (await baton('resume', '--json')).json<Record<string, any>>();
+      expect(resume).toMatchObject({
+        workflow_id: id,
+        session_number: 2,
+        status: 'in_progress',
+        next_task: { id: 'T2' },
+      });
+      expect(resume.warnings.join('\n')).toMatch(/schema\.sql/);
+      for (const section of [
+        'Original Issue',
+        'Plan Status',
+        'Key Decisions Made',
+        'Errors Encountered',
+        'Git State',
+        'TDD State',
+        'What to Do Next',
+      ]) {
+        expect(resume.context).toContain(`### ${section}`);
+      }
+      expect(resume.context).toContain('Use argon2 for hashing');
+      expect(resume.context).toContain('Rationale: memory-hard');
+      expect(resume.context).toContain('! UNRESOLVED: TypeError: x is undefined');
+      expect(resume.context).toContain('auth.spec.ts > rejects bad password');
+      expect(resume.context).toContain('The previous session ended because: pause: end of day');
+
+      const sessions = await baton('sessions');
+      expect(sessions.code).toBe(0);
+      expect(sessions.stdout).toMatch(/Add login\s+1\/3\s+in_progress/);
+
+      const cp = (await baton('checkpoint', '--name', 'architecture', '--json')).json<{
+        checkpoint: { name: string; commit: string };
+      }>();
+      expect(cp.checkpoint.name).toBe('cp-02-architecture');
+      expect(cp.checkpoint.commit).toMatch(/^[0-9a-f]{40}$/);
+
+      const recover = (await baton('recover', '--json')).json<{
+        recovery: { options: { type: string }[] };
+      }>();
+      expect(recover.recovery.options.map((o) => o.type)).toEqual(['checkpoint', 'live_state', 'fresh']);
+
+      const abandoned = (await baton('abandon', id, '--json')).json<{ workflow: { status: string } }>();
+      expect(abandoned.workflow.status).toBe('cancelled');
+
+      const cleanup = (await baton('cleanup', '--older-than', '30d', '--json')).json<{
+        removed: unknown[];
+      }>();
+      expect(cleanup.removed).toEqual([]);
+      const cleanupAll = (await baton('cleanup', '--older-than', '0s', '--json')).json<{
+        removed: { id: string }[];
+      }>();
+      expect(cleanupAll.removed.map((w) => w.id)).toEqual([id]);
+    });
+
+    it('reports usage errors in one line with exit code 2 and no stack', async () => {
+      const r = await baton('create', '--task', 'T1:x');
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/--title/);
+      expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
+      const bad = await baton('record', 'decision', '--type', 'vibes', '--description', 'x', '-w', 'nope');
+      expect(bad.code).toBe(2);
+      expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+      expect(bad.stderr).toMatch(/--type "vibes" is not one of approach/);
+    });
   });
 
-  it('works outside git with a clear note in the snapshot', async () => {
-    const dir = tempDir('baton-nogit-');
-    const env = { BATON_HOME: tempDir('baton-home-') };
-    const baton = (...args: string[]) => runCli(args, { cwd: dir, env });
-    await baton('create', '--title', 'plain dir', '--task', 'A:one', '--task', 'B:two:A');
-    expect((await baton('task', 'done', 'A')).code).toBe(0);
-    const snaps = (await baton('snapshots', '--json')).json<{ snapshots: { id: string }[] }>();
-    const snap = (await baton('snapshot', snaps.snapshots[0]!.id, '--json')).json<{
-      git_state: unknown;
-      git_note: string;
-    }>();
-    expect(snap.git_state).toBeNull();
-    expect(snap.git_note).toMatch(/not a git repository/);
+  describe(`baton CLI (${mode}): worktree resolution`, () => {
+    const env = modeEnv(mode);
+
+    it('lists the candidates and exits 2 when several incomplete workflows match', async () => {
+      const repo = makeRepo();
+      const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
+      await baton('create', '--title', 'first', '--task', 'A:one');
+      await baton('create', '--title', 'second', '--task', 'B:two');
+      const r = await baton('resume', '--json');
+      expect(r.code).toBe(2);
+      const out = r.json<{ error: { code: string; candidates: { title: string }[] } }>();
+      expect(out.error.code).toBe('ambiguous');
+      expect(out.error.candidates.map((c) => c.title).sort()).toEqual(['first', 'second']);
+    });
+
+    it('works outside git with a clear note in the snapshot', async () => {
+      const dir = tempDir('baton-nogit-');
+      const baton = (...args: string[]) => runCli(args, { cwd: dir, env });
+      await baton('create', '--title', 'plain dir', '--task', 'A:one', '--task', 'B:two:A');
+      expect((await baton('task', 'done', 'A')).code).toBe(0);
+      const snaps = (await baton('snapshots', '--json')).json<{ snapshots: { id: string }[] }>();
+      const snap = (await baton('snapshot', snaps.snapshots[0]!.id, '--json')).json<{
+        git_state: unknown;
+        git_note: string;
+      }>();
+      expect(snap.git_state).toBeNull();
+      expect(snap.git_note).toMatch(/not a git repository/);
+    });
   });
-});
+}

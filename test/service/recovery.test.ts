@@ -40,7 +40,7 @@ describe('recovery of an interrupted workflow (Go Team options)', () => {
     expect(fresh).toMatchObject({ type: 'fresh' });
     for (const o of plan.options) {
       expect(o.context_tokens).toBeGreaterThan(50);
-      expect(o.estimated_cost_usd).toBeCloseTo((o.context_tokens * 3) / 1e6, 6);
+      expect(o.estimated_cost_usd).toBeCloseTo((o.context_tokens! * 3) / 1e6, 6);
     }
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readCorpus } from '../../../test/corpus.js';
+import { readCorpus } from '../../../test/helpers/corpus.js';
 import { ParsedTranscript } from '../transcript-types.js';
 import { StreamJsonParser, parseStreamJson, type StreamJsonEvent } from './stream-json.js';
 

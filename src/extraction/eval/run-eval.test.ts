@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { corpusRoot } from '../../../test/corpus.js';
+import { corpusRoot } from '../../../test/helpers/corpus.js';
 import { RulesExtractor } from '../rules/rules-extractor.js';
 import { loadLabels } from './labels.js';
 import { formatReport, runEval } from './run-eval.js';

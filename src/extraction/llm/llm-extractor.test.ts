@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readCorpus } from '../../../test/corpus.js';
+import { readCorpus } from '../../../test/helpers/corpus.js';
 import { parseTranscript } from '../../agents/parse-transcript.js';
 import { LlmExtractor } from './llm-extractor.js';
 import type { LlmKind } from './llm-client.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readCorpus } from '../../../test/corpus.js';
+import { readCorpus } from '../../../test/helpers/corpus.js';
 import { parseTranscript } from '../../agents/parse-transcript.js';
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { DecisionDraft, ErrorDraft } from '../extractor.js';

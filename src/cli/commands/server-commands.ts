@@ -1,0 +1,91 @@
+import type { Command } from 'commander';
+import { ensureToken, tokenPath } from '../../config/token-file.js';
+import * as git from '../../git/git.js';
+import { BatonService } from '../../service/index.js';
+import { openStore } from '../../storage/open-store.js';
+import { action, workflowOption } from '../action.js';
+import { parseNumber } from '../parse.js';
+import type { Runtime } from '../runtime.js';
+
+/** `baton serve`, `baton token`, and `baton session-status`. */
+export function registerServerCommands(program: Command, rt: Runtime) {
+  program
+    .command('serve')
+    .description('serve the REST + WebSocket API and the dashboard (default http://127.0.0.1:7420)')
+    .option('--host <host>', 'address to bind (env BATON_HOST, default 127.0.0.1)')
+    .option('--port <port>', 'port, 0 for any free one (env BATON_PORT, default 7420)')
+    .option('--max-body <bytes>', 'largest request body (env BATON_MAX_BODY, default 1048576)')
+    .option('--no-auth', 'serve without a bearer token (loopback addresses only; env BATON_NO_AUTH=1)')
+    .action(async (o: { host?: string; port?: string; maxBody?: string; auth?: boolean }, cmd: Command) => {
+      const g = rt.globals(cmd);
+      const settings = rt.settings(g);
+      // Loaded on demand: the other commands never pay for the server's modules.
+      const { resolveServeOptions, startServer } = await import('../../server/index.js');
+      const opts = resolveServeOptions(o, rt.env, settings.home);
+      const store = await openStore({ database: settings.database, durability: settings.durability });
+      const service = new BatonService(store, git, {
+        pauseTimeoutMs: settings.pauseTimeoutMs,
+        staleAfterMs: settings.staleAfterMs,
+      });
+      let server;
+      try {
+        server = await startServer(service, { ...opts, home: settings.home });
+      } catch (e) {
+        await store.close();
+        throw e;
+      }
+      rt.io.out(
+        g.json
+          ? JSON.stringify({
+              url: server.url,
+              store: store.location,
+              token_file: server.token ? tokenPath(settings.home) : null,
+            })
+          : [
+              `baton serve: listening on ${server.url}`,
+              `  dashboard ${server.url}/   API ${server.url}/api   OpenAPI ${server.url}/openapi.json   live ${server.url.replace(/^http/, 'ws')}/ws`,
+              `  store ${store.location}`,
+              server.token
+                ? `  token: print it with \`baton token\` (${tokenPath(settings.home)})`
+                : '  no token (--no-auth): anyone on this machine can use the API',
+            ].join('\n'),
+      );
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await server.close();
+      await store.close();
+    });
+
+  program
+    .command('token')
+    .description("print the server's bearer token (created under BATON_HOME on first use, mode 0600)")
+    .action(async (_o: unknown, cmd: Command) => {
+      const g = rt.globals(cmd);
+      const home = rt.settings(g).home;
+      const token = ensureToken(home);
+      rt.io.out(g.json ? JSON.stringify({ token, path: tokenPath(home) }) : token);
+    });
+
+  program
+    .command('session-status')
+    .description('the session status: is_agent_running, is_resumable, needs_resume, resume_reason, worktree')
+    .option(...workflowOption)
+    .option('--session <n>', 'a session number (default: the latest)')
+    .action(
+      action(rt, async ({ client, print, rt }, o: { workflow?: string; session?: string }) => {
+        const n = o.session ? parseNumber(o.session, '--session', { int: true, min: 1 }) : undefined;
+        const s = await client.sessionStatus(rt.ref(o.workflow), n);
+        print(s, () =>
+          [
+            `${s.session_id}  ${s.state}${s.task_id ? ` (task ${s.task_id})` : ''}`,
+            `  agent running: ${s.is_agent_running ? 'yes' : 'no'}   resumable: ${s.is_resumable ? 'yes' : 'no'}   needs resume: ${s.needs_resume ? 'yes' : 'no'}${s.resume_reason ? ` (${s.resume_reason})` : ''}`,
+            `  executor: ${s.executor_status ?? 'none'}   worktree: ${s.worktree_path}${s.worktree_branch ? ` (${s.worktree_branch})` : ''}`,
+            `  tasks: ${s.tasks_done}/${s.tasks_total} done this session`,
+          ].join('\n'),
+        );
+      }),
+    );
+}

@@ -1,0 +1,304 @@
+import { BatonError, errorCodes, type ErrorCode, type SnapshotTrigger } from '../core/index.js';
+import type { CompiledContext } from '../service/index.js';
+import type { BatonClient, Channel, PauseResult, RecordInput, Ref, TaskAction } from './baton-client.js';
+import type { WorkflowView } from './views.js';
+
+const recordPaths: Record<RecordInput['kind'], string> = {
+  decision: 'decisions',
+  error: 'errors',
+  history: 'history',
+  test: 'test-runs',
+  usage: 'usage',
+  feedback: 'reviewer-feedback',
+};
+
+const e = encodeURIComponent;
+
+/**
+ * The BatonClient over HTTP: every call is one request to a Baton server's API, with the bearer token and the
+ * caller's working directory (X-Baton-Cwd) so that `current` resolves to the same worktree as locally. Errors
+ * come back as the same BatonError codes, so the CLI prints and exits the same way in both modes.
+ */
+export class HttpClient implements BatonClient {
+  private readonly base: string;
+
+  constructor(
+    url: string,
+    private readonly token: string | null,
+    private readonly cwd: string,
+  ) {
+    this.base = url.replace(/\/+$/, '');
+  }
+
+  private wf(ref: Ref) {
+    return `/api/workflows/${e(ref.workflowId ?? 'current')}`;
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown, ref?: Ref): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    const cwd = ref?.cwd ?? this.cwd;
+    if (cwd) headers['x-baton-cwd'] = cwd;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let res: Response;
+    try {
+      res = await fetch(this.base + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      throw new BatonError(
+        'unavailable',
+        `cannot reach the Baton server at ${this.base} (${cause?.code ?? cause?.message ?? (err as Error).message}); start it with \`baton serve\`, or unset BATON_URL / --server to work locally`,
+      );
+    }
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
+    if (res.ok) return json as T;
+    const err = (json as { error?: { code?: string; message?: string } } | null)?.error;
+    const code: ErrorCode = (errorCodes as readonly string[]).includes(err?.code ?? '')
+      ? (err?.code as ErrorCode)
+      : res.status === 401
+        ? 'invalid_input'
+        : res.status === 404
+          ? 'not_found'
+          : res.status === 409
+            ? 'conflict'
+            : res.status < 500
+              ? 'invalid_input'
+              : 'unavailable';
+    const { code: _c, message: _m, ...details } = (err ?? {}) as Record<string, unknown>;
+    const hint =
+      res.status === 401 ? ' (server mode: set BATON_TOKEN, or BATON_HOME to the server’s home)' : '';
+    throw new BatonError(code, `${err?.message ?? `${res.status} ${res.statusText}`}${hint}`, details);
+  }
+
+  async create(input: Parameters<BatonClient['create']>[0]) {
+    const out = await this.call<{ workflow: WorkflowView }>('POST', '/api/workflows', {
+      title: input.title,
+      tasks: input.tasks,
+      ...(input.issue !== undefined ? { issue: input.issue } : {}),
+      ...(input.plan !== undefined ? { plan: input.plan } : {}),
+      ...(input.worktree ? { worktree: input.worktree } : {}),
+      cwd: input.cwd ?? this.cwd,
+    });
+    return out.workflow;
+  }
+
+  async list(filter: Parameters<BatonClient['list']>[0] = {}) {
+    const q = new URLSearchParams();
+    if (filter.status?.length) q.set('status', filter.status.join(','));
+    if (filter.worktree) q.set('worktree', filter.worktree);
+    const qs = q.toString();
+    return (await this.call<{ workflows: WorkflowView[] }>('GET', `/api/workflows${qs ? `?${qs}` : ''}`))
+      .workflows;
+  }
+
+  async get(ref: Ref) {
+    return (await this.call<{ workflow: WorkflowView }>('GET', this.wf(ref), undefined, ref)).workflow;
+  }
+
+  status(ref: Ref) {
+    return this.call<unknown>('GET', `${this.wf(ref)}/status`, undefined, ref);
+  }
+
+  task(ref: Ref, action: TaskAction, taskId: string, note: string | null = null) {
+    return this.call<unknown>('POST', `${this.wf(ref)}/tasks/${e(taskId)}/${action}`, { note }, ref);
+  }
+
+  record(ref: Ref, input: RecordInput) {
+    const body =
+      input.kind === 'decision'
+        ? input.decision
+        : input.kind === 'error'
+          ? input.error
+          : input.kind === 'history'
+            ? { text: input.text, task_id: input.task_id, source: input.source }
+            : input.kind === 'test'
+              ? input.test
+              : input.kind === 'usage'
+                ? input.usage
+                : input.feedback;
+    return this.call<unknown>('POST', `${this.wf(ref)}/${recordPaths[input.kind]}`, body, ref);
+  }
+
+  resolveError(
+    ref: Ref,
+    errorId: string,
+    resolution: Parameters<BatonClient['resolveError']>[2],
+    notes: string | null,
+  ) {
+    return this.call<unknown>(
+      'POST',
+      `${this.wf(ref)}/errors/${e(errorId)}/resolve`,
+      { resolution, notes },
+      ref,
+    );
+  }
+
+  addressFeedback(ref: Ref, reviewId: string) {
+    return this.call<unknown>(
+      'POST',
+      `${this.wf(ref)}/reviewer-feedback/${e(reviewId)}/addressed`,
+      undefined,
+      ref,
+    );
+  }
+
+  pause(ref: Ref, input: { reason?: string | null; force?: boolean }) {
+    return this.call<PauseResult>(
+      'POST',
+      `${this.wf(ref)}/pause`,
+      { reason: input.reason ?? null, force: input.force ?? false },
+      ref,
+    );
+  }
+
+  resume(ref: Ref) {
+    return this.call<Awaited<ReturnType<BatonClient['resume']>>>(
+      'POST',
+      `${this.wf(ref)}/resume`,
+      undefined,
+      ref,
+    );
+  }
+
+  context(ref: Ref, budget?: number) {
+    const query = budget === undefined ? '' : `?budget=${budget}`;
+    return this.call<CompiledContext>('GET', `${this.wf(ref)}/context${query}`, undefined, ref);
+  }
+
+  deliverContext(ref: Ref, via: Channel, budget?: number) {
+    return this.call<CompiledContext>('POST', `${this.wf(ref)}/context/deliver`, { via, budget }, ref);
+  }
+
+  acknowledge(ref: Ref, hash: string, via: Channel = 'cli') {
+    return this.call<Awaited<ReturnType<BatonClient['acknowledge']>>>(
+      'POST',
+      `${this.wf(ref)}/context/ack`,
+      { hash, via },
+      ref,
+    );
+  }
+
+  snapshotNow(ref: Ref, trigger: SnapshotTrigger, reason: string | null) {
+    return this.call<{ workflow_id: string; snapshot_id: string }>(
+      'POST',
+      `${this.wf(ref)}/snapshots`,
+      { trigger, reason },
+      ref,
+    );
+  }
+
+  recordBatch(ref: Ref, inputs: RecordInput[]) {
+    return this.call<{ workflow_id: string; count: number }>(
+      'POST',
+      `${this.wf(ref)}/records`,
+      { records: inputs },
+      ref,
+    );
+  }
+
+  snapshots(ref: Ref) {
+    return this.call<Awaited<ReturnType<BatonClient['snapshots']>>>(
+      'GET',
+      `${this.wf(ref)}/snapshots`,
+      undefined,
+      ref,
+    );
+  }
+
+  snapshot(ref: Ref, snapshotId: string) {
+    const path = ref.workflowId
+      ? `${this.wf(ref)}/snapshots/${e(snapshotId)}`
+      : `/api/snapshots/${e(snapshotId)}`;
+    return this.call<Awaited<ReturnType<BatonClient['snapshot']>>>('GET', path, undefined, ref);
+  }
+
+  details(ref: Ref, snapshotId: string, category: Parameters<BatonClient['details']>[2]) {
+    const path = ref.workflowId
+      ? `${this.wf(ref)}/snapshots/${e(snapshotId)}`
+      : `/api/snapshots/${e(snapshotId)}`;
+    return this.call<unknown>('GET', `${path}/${category}`, undefined, ref);
+  }
+
+  checkpoint(ref: Ref, name: string) {
+    return this.call<unknown>('POST', `${this.wf(ref)}/checkpoints`, { name }, ref);
+  }
+
+  checkpoints(ref: Ref) {
+    return this.call<unknown>('GET', `${this.wf(ref)}/checkpoints`, undefined, ref);
+  }
+
+  recoveryOptions(ref: Ref) {
+    return this.call<Awaited<ReturnType<BatonClient['recoveryOptions']>>>(
+      'GET',
+      `${this.wf(ref)}/recovery-options`,
+      undefined,
+      ref,
+    );
+  }
+
+  recover(ref: Ref, option: Parameters<BatonClient['recover']>[1], checkpoint: string | null) {
+    return this.call<Awaited<ReturnType<BatonClient['recover']>>>(
+      'POST',
+      `${this.wf(ref)}/recover`,
+      { option, checkpoint },
+      ref,
+    );
+  }
+
+  interrupt(ref: Ref, reason: string) {
+    return this.call<unknown>('POST', `${this.wf(ref)}/interrupt`, { reason }, ref);
+  }
+
+  async abandon(ref: Ref, reason: string | null) {
+    return (await this.call<{ workflow: WorkflowView }>('POST', `${this.wf(ref)}/abandon`, { reason }, ref))
+      .workflow;
+  }
+
+  cleanup(input: { olderThanMs: number; dryRun: boolean }) {
+    return this.call<unknown>('POST', '/api/cleanup', {
+      older_than_ms: input.olderThanMs,
+      dry_run: input.dryRun,
+    });
+  }
+
+  async sessions() {
+    return (await this.call<{ sessions: unknown[] }>('GET', '/api/sessions')).sessions;
+  }
+
+  sessionStatus(ref: Ref, sessionNumber?: number) {
+    const path =
+      sessionNumber === undefined
+        ? `${this.wf(ref)}/session-status`
+        : `${this.wf(ref)}/sessions/${sessionNumber}/status`;
+    return this.call<Awaited<ReturnType<BatonClient['sessionStatus']>>>('GET', path, undefined, ref);
+  }
+
+  sessionTimeline(ref: Ref) {
+    return this.call<Awaited<ReturnType<BatonClient['sessionTimeline']>>>(
+      'GET',
+      `${this.wf(ref)}/sessions`,
+      undefined,
+      ref,
+    );
+  }
+
+  rebuild(workflowId?: string) {
+    return this.call<{ workflows: number; events: number }>(
+      'POST',
+      '/api/rebuild',
+      workflowId ? { workflow_id: workflowId } : {},
+    );
+  }
+
+  async close() {}
+}

@@ -1,0 +1,152 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { snapshotTriggers } from '../../core/index.js';
+import { cwdHeaders, jsonBody, refOf, responses, type RouteDeps } from './define.js';
+import {
+  DecisionBody,
+  ErrorBody,
+  FeedbackBody,
+  HistoryBody,
+  TestRunBody,
+  UsageBody,
+  WorkflowParams,
+} from './request-schemas.js';
+import { ResumeContext } from './response-schemas.js';
+
+const tags = ['context'];
+const Channel = z.enum(['hook', 'mcp', 'cli', 'runner']);
+const Budget = z.coerce.number().int().min(200).max(1_000_000);
+
+/** One record of a batch, in the client's RecordInput shape. */
+const BatchItem = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('decision'), decision: DecisionBody }),
+  z.strictObject({ kind: z.literal('error'), error: ErrorBody }),
+  z.strictObject({ kind: z.literal('history'), ...HistoryBody.shape }),
+  z.strictObject({ kind: z.literal('test'), test: TestRunBody }),
+  z.strictObject({ kind: z.literal('usage'), usage: UsageBody }),
+  z.strictObject({ kind: z.literal('feedback'), feedback: FeedbackBody }),
+]);
+
+/** The compiled context, its verified handoff, snapshots on demand and batched records (imports, hooks, MCP). */
+export function registerContextRoutes({ app, client }: RouteDeps) {
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/workflows/{id}/context',
+      tags,
+      summary: 'the compiled resume context a new session would get now (markdown, JSON, hash, tokens)',
+      request: {
+        params: WorkflowParams,
+        query: z.strictObject({ budget: Budget.optional() }),
+        ...cwdHeaders,
+      },
+      responses: responses(ResumeContext, 'the resume context'),
+    }),
+    async (c) =>
+      c.json(
+        (await client.context(refOf(c, c.req.valid('param').id), c.req.valid('query').budget)) as never,
+        200,
+      ),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/workflows/{id}/context/deliver',
+      tags,
+      summary: 'hand the current context to the running session and record the delivery',
+      request: {
+        params: WorkflowParams,
+        ...cwdHeaders,
+        body: jsonBody(z.strictObject({ via: Channel, budget: Budget.optional() })),
+      },
+      responses: responses(ResumeContext, 'the delivered context'),
+    }),
+    async (c) => {
+      const b = c.req.valid('json');
+      return c.json(
+        (await client.deliverContext(refOf(c, c.req.valid('param').id), b.via, b.budget)) as never,
+        200,
+      );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/workflows/{id}/context/ack',
+      tags,
+      summary: 'the session confirms which context (by hash) it loaded',
+      request: {
+        params: WorkflowParams,
+        ...cwdHeaders,
+        body: jsonBody(
+          z.strictObject({ hash: z.string().regex(/^[0-9a-f]{8,64}$/), via: Channel.default('cli') }),
+        ),
+      },
+      responses: responses(
+        z.object({ acknowledged: z.string(), latest: z.string().nullable(), matches: z.boolean() }),
+        'acknowledged',
+      ),
+    }),
+    async (c) => {
+      const b = c.req.valid('json');
+      return c.json(
+        (await client.acknowledge(refOf(c, c.req.valid('param').id), b.hash, b.via)) as never,
+        200,
+      );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/workflows/{id}/snapshots',
+      tags: ['snapshots'],
+      summary: 'take a snapshot now, without a change of state (e.g. trigger exhaustion before a compaction)',
+      request: {
+        params: WorkflowParams,
+        ...cwdHeaders,
+        body: jsonBody(
+          z.strictObject({
+            trigger: z.enum(snapshotTriggers),
+            reason: z.string().max(2000).nullable().default(null),
+          }),
+        ),
+      },
+      responses: responses(
+        z.object({ workflow_id: z.string(), snapshot_id: z.string() }),
+        'the snapshot taken',
+      ),
+    }),
+    async (c) => {
+      const b = c.req.valid('json');
+      return c.json(
+        (await client.snapshotNow(refOf(c, c.req.valid('param').id), b.trigger, b.reason)) as never,
+        200,
+      );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/workflows/{id}/records',
+      tags: ['records'],
+      summary: 'append several records in one commit (transcript imports)',
+      request: {
+        params: WorkflowParams,
+        ...cwdHeaders,
+        body: jsonBody(z.strictObject({ records: z.array(BatchItem).min(1).max(10_000) })),
+      },
+      responses: responses(z.object({ workflow_id: z.string(), count: z.number().int() }), 'appended'),
+    }),
+    async (c) =>
+      c.json(
+        (await client.recordBatch(
+          refOf(c, c.req.valid('param').id),
+          c.req.valid('json').records as never,
+        )) as never,
+        200,
+      ),
+  );
+}

@@ -1,0 +1,76 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { statSync } from 'node:fs';
+import { invalidInput } from '../../core/index.js';
+import type { BatonClient, Ref } from '../../client/baton-client.js';
+import { ErrorResponse } from './response-schemas.js';
+import { AbsolutePath, CwdHeaders } from './request-schemas.js';
+
+export type Api = OpenAPIHono;
+
+/** What route groups get: the app to register on and the client every route calls (the CLI's interface). */
+export interface RouteDeps {
+  app: Api;
+  client: BatonClient;
+}
+
+export const jsonBody = <T extends z.ZodType>(schema: T) => ({
+  content: { 'application/json': { schema } },
+  required: true,
+});
+
+const errorContent = { content: { 'application/json': { schema: ErrorResponse } } };
+const errorDescriptions: Record<number, string> = {
+  400: 'invalid input: `error.issues` lists the failing field paths',
+  401: 'missing or wrong bearer token',
+  404: 'unknown workflow, snapshot, session or record',
+  409: "illegal transition or lost race: `error` carries the workflow's current state",
+  413: 'request body too large',
+};
+
+/** The responses of a route: the success shape plus the documented error statuses. */
+export function responses(schema: z.ZodType, description: string, status: 200 | 201 = 200) {
+  const out: Record<number, { description: string; content?: unknown }> = {
+    [status]: { description, content: { 'application/json': { schema } } },
+  };
+  for (const [code, text] of Object.entries(errorDescriptions))
+    out[Number(code)] = { description: text, ...errorContent };
+  return out as {
+    [K in typeof status]: { description: string; content: { 'application/json': { schema: typeof schema } } };
+  };
+}
+
+export const cwdHeaders = { headers: CwdHeaders };
+
+/** The client's working directory from X-Baton-Cwd: absolute, no `..`, and a directory here. */
+export function cwdOf(c: Context): string | undefined {
+  const raw = c.req.header('x-baton-cwd');
+  if (raw === undefined) return undefined;
+  const parsed = AbsolutePath.safeParse(raw);
+  if (!parsed.success)
+    throw invalidInput(`header X-Baton-Cwd ${parsed.error.issues[0]?.message ?? 'is invalid'}`, {
+      issues: [{ path: 'header.X-Baton-Cwd', message: parsed.error.issues[0]?.message }],
+    });
+  assertDirectory(parsed.data, 'header X-Baton-Cwd');
+  return parsed.data;
+}
+
+export function assertDirectory(path: string, what: string) {
+  let dir: boolean;
+  try {
+    dir = statSync(path).isDirectory();
+  } catch {
+    dir = false;
+  }
+  if (!dir) throw invalidInput(`${what} ${path} is not a directory on the server`);
+}
+
+/** `{id}` names a workflow; `current` means the one incomplete workflow of the X-Baton-Cwd worktree. */
+export function refOf(c: Context, id: string): Ref {
+  const cwd = cwdOf(c);
+  if (id !== 'current') return { workflowId: id, cwd };
+  if (!cwd)
+    throw invalidInput('workflow `current` needs the X-Baton-Cwd header (the directory to resolve it from)');
+  return { cwd };
+}

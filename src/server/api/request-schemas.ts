@@ -1,0 +1,179 @@
+import { z } from '@hono/zod-openapi';
+import { isAbsolute } from 'node:path';
+import {
+  decisionTypes,
+  errorResolutions,
+  Issue,
+  tddPhases,
+  TaskSpec,
+  workflowStatuses,
+} from '../../core/index.js';
+import { detailCategories } from '../../service/index.js';
+
+/**
+ * The inputs of every route. Bodies are strict objects: an unknown field is a 400 naming it, never silently
+ * dropped. Paths from a client (worktree, cwd) must be absolute, without `..` segments or NUL bytes.
+ */
+export const AbsolutePath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((p) => !p.includes('\0'), 'must not contain NUL bytes')
+  .refine((p) => isAbsolute(p), 'must be an absolute path')
+  .refine((p) => !p.split(/[\\/]/).includes('..'), 'must not contain ".." segments')
+  .openapi({ example: '/home/me/src/app' });
+
+const name = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+export const Id = z.string().min(1).max(128).regex(name, 'letters, digits, ".", "_" or "-"');
+
+export const WorkflowParams = z.strictObject({
+  id: Id.openapi({
+    param: { name: 'id', in: 'path' },
+    description: 'a workflow id, or `current`: the one incomplete workflow of the X-Baton-Cwd worktree',
+    example: 'wf-0123456789',
+  }),
+});
+export const SnapshotParams = WorkflowParams.extend({
+  sid: Id.openapi({ param: { name: 'sid', in: 'path' }, example: 'snap-0123456789' }),
+});
+export const SnapshotOnlyParams = z.strictObject({
+  sid: Id.openapi({ param: { name: 'sid', in: 'path' }, example: 'snap-0123456789' }),
+});
+export const DetailCategoryParam = z
+  .enum(detailCategories)
+  .openapi({ param: { name: 'category', in: 'path' } });
+
+export const CwdHeaders = z.object({
+  'x-baton-cwd': AbsolutePath.optional().openapi({
+    param: { name: 'x-baton-cwd', in: 'header' },
+    description: "the client's working directory: resolves `current` and a new workflow's worktree",
+  }),
+});
+
+export const ListQuery = z.strictObject({
+  status: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({
+      description: `comma separated: ${workflowStatuses.join(', ')}`,
+      example: 'paused,interrupted',
+    }),
+  worktree: AbsolutePath.optional(),
+});
+
+export const CreateWorkflowBody = z
+  .strictObject({
+    title: z.string().min(1).max(500),
+    tasks: z.array(z.strictObject(TaskSpec.shape)).max(2000).default([]),
+    issue: z.strictObject(Issue.shape).nullable().optional(),
+    plan: z.string().max(2_000_000).optional(),
+    worktree: AbsolutePath.optional().openapi({ description: 'default: the git worktree of cwd' }),
+    cwd: AbsolutePath.optional().openapi({ description: 'default: the X-Baton-Cwd header' }),
+  })
+  .openapi('CreateWorkflow');
+
+export const TaskActionParams = WorkflowParams.extend({
+  taskId: Id.openapi({ param: { name: 'taskId', in: 'path' }, example: 'T1' }),
+  action: z
+    .enum(['start', 'done', 'fail', 'block', 'unblock', 'skip'])
+    .openapi({ param: { name: 'action', in: 'path' } }),
+});
+export const NoteBody = z
+  .strictObject({ note: z.string().max(20_000).nullable().optional() })
+  .openapi('TaskNote', { description: 'the summary (done) or reason (fail, block, skip)' });
+
+const text = (max = 20_000) => z.string().max(max);
+const opt = <T extends z.ZodType>(t: T) => t.nullable().default(null);
+
+export const DecisionBody = z
+  .strictObject({
+    decision_type: z.enum(decisionTypes),
+    description: text().min(1),
+    rationale: text().default(''),
+    alternatives_considered: opt(z.array(text(2000)).max(100)),
+    task_id: opt(Id),
+  })
+  .openapi('DecisionInput');
+
+export const ErrorBody = z
+  .strictObject({
+    error_type: text(500).min(1),
+    error_message: text().min(1),
+    context: opt(text()),
+    resolution: z.enum(errorResolutions).default('unresolved'),
+    resolution_notes: opt(text()),
+    task_id: opt(Id),
+  })
+  .openapi('ErrorInput');
+
+export const HistoryBody = z
+  .strictObject({ text: text().min(1), task_id: opt(Id), source: opt(text(200)) })
+  .openapi('HistoryInput');
+
+export const TestRunBody = z
+  .strictObject({
+    phase: z.enum(tddPhases),
+    failing_tests: z.array(text(2000)).max(10_000).default([]),
+    expected_failures: z.array(text(2000)).max(10_000).default([]),
+    last_test_command: opt(text(2000)),
+    last_test_output_summary: opt(text(2000)),
+  })
+  .openapi('TestRunInput');
+
+const count = z.number().int().nonnegative();
+export const UsageBody = z
+  .strictObject({
+    tokens_used: count,
+    tokens_remaining_estimate: opt(z.number().int()),
+    context_utilization: opt(z.number().min(0).max(1)),
+    llm_calls: count.default(0),
+    tool_calls: count.default(0),
+    cost_usd: opt(z.number().nonnegative()),
+    session_duration_seconds: count.default(0),
+    context_window: opt(z.number().int().positive()),
+  })
+  .openapi('UsageInput');
+
+export const FeedbackBody = z
+  .strictObject({
+    reviewer_persona: text(200).min(1),
+    approved: z.boolean().default(false),
+    severity: text(50).default('medium'),
+    comments: z.array(text()).max(1000).default([]),
+    addressed: z.boolean().default(false),
+  })
+  .openapi('ReviewerFeedbackInput');
+
+export const ResolveErrorParams = WorkflowParams.extend({
+  errorId: Id.openapi({ param: { name: 'errorId', in: 'path' } }),
+});
+export const ResolveErrorBody = z.strictObject({
+  resolution: z.enum(errorResolutions),
+  notes: opt(text()),
+});
+export const ReviewParams = WorkflowParams.extend({
+  reviewId: Id.openapi({ param: { name: 'reviewId', in: 'path' } }),
+});
+
+export const PauseBody = z
+  .strictObject({ reason: opt(text(2000)), force: z.boolean().default(false) })
+  .openapi('PauseInput');
+export const ReasonBody = z.strictObject({ reason: opt(text(2000)) });
+export const CheckpointBody = z.strictObject({ name: z.string().min(1).max(100) });
+export const RecoverBody = z.strictObject({
+  option: z.enum(['checkpoint', 'live_state', 'fresh']),
+  checkpoint: opt(z.string().max(200)),
+});
+export const CleanupBody = z.strictObject({
+  older_than_ms: z.number().int().nonnegative(),
+  dry_run: z.boolean().default(false),
+});
+export const RebuildBody = z.strictObject({ workflow_id: Id.optional() });
+export const SessionParams = WorkflowParams.extend({
+  n: z.coerce
+    .number()
+    .int()
+    .positive()
+    .openapi({ param: { name: 'n', in: 'path' }, example: 1 }),
+});

@@ -1,0 +1,254 @@
+import { z } from '@hono/zod-openapi';
+import {
+  CheckpointRef,
+  Decision,
+  ErrorRecord,
+  Issue,
+  PauseRequest,
+  ReviewerFeedback,
+  SessionSnapshot,
+  SnapshotSummary,
+  Task,
+  TaskStatus,
+  TestState,
+  UsageMetrics,
+  WorkflowStatus,
+} from '../../core/index.js';
+
+/** The documented shapes of the responses (the OpenAPI document's components; tests parse responses with them). */
+export const ErrorResponse = z
+  .object({
+    error: z
+      .object({
+        code: z.string().openapi({ example: 'invalid_transition' }),
+        message: z.string(),
+        issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+      })
+      .catchall(z.unknown()),
+  })
+  .openapi('Error');
+
+const TaskCounts = z.record(z.string(), z.number().int());
+
+export const WorkflowView = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    issue: Issue.nullable(),
+    worktree: z.string(),
+    status: WorkflowStatus,
+    plan: z.string(),
+    pause_requested: z.boolean(),
+    paused_at: z.string().nullable(),
+    pause_reason: z.string().nullable(),
+    session_count: z.number().int(),
+    version: z.number().int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    tasks: z.array(
+      z.object({
+        id: z.string(),
+        title: z.string(),
+        status: TaskStatus,
+        deps: z.array(z.string()),
+        lane: z.number().int(),
+      }),
+    ),
+    counts: TaskCounts,
+    next_task: z.object({ id: z.string(), title: z.string() }).nullable(),
+  })
+  .openapi('Workflow');
+
+export const WorkflowList = z.object({ workflows: z.array(WorkflowView) }).openapi('WorkflowList');
+
+// Core schemas are made before zod is extended with `.openapi`, so they are re-wrapped here to be named components.
+export const SnapshotSummarySchema = z.object(SnapshotSummary.shape).openapi('SnapshotSummary');
+export const SnapshotSchema = z.object(SessionSnapshot.shape).openapi('SessionSnapshot');
+export const SnapshotList = z
+  .object({ workflow_id: z.string(), snapshots: z.array(SnapshotSummarySchema) })
+  .openapi('SnapshotList');
+
+export const Status = z
+  .object({
+    workflow: z
+      .object({
+        id: z.string(),
+        title: z.string(),
+        status: WorkflowStatus,
+        worktree: z.string(),
+        version: z.number().int(),
+        pause_requested: z.boolean(),
+        pause_request: PauseRequest.nullable(),
+        pause_overdue: z.boolean(),
+        paused_at: z.string().nullable(),
+        pause_reason: z.string().nullable(),
+        interrupted_at: z.string().nullable(),
+        interrupt_reason: z.string().nullable(),
+        session_count: z.number().int(),
+      })
+      .catchall(z.unknown()),
+    counts: z.object({ tasks: TaskCounts }).catchall(z.unknown()),
+    tasks: z.array(Task),
+    next_task: z.object({ id: z.string(), title: z.string(), status: TaskStatus }).nullable(),
+    runnable_tasks: z.array(z.object({ id: z.string(), title: z.string() })),
+    snapshots: z.array(SnapshotSummarySchema),
+    checkpoints: z.array(CheckpointRef),
+    usage: UsageMetrics,
+    test_state: TestState.nullable(),
+    open_errors: z.array(ErrorRecord),
+    live_state: z.object({ saved_at: z.string(), trigger: z.string() }).nullable(),
+    warnings: z.array(z.string()),
+  })
+  .openapi('WorkflowStatus');
+
+export const SessionStatus = z
+  .object({
+    session_id: z.string().openapi({ example: 'wf-0123456789#2' }),
+    workflow_id: z.string(),
+    session_number: z.number().int(),
+    task_id: z.string().nullable(),
+    workflow_status: WorkflowStatus,
+    state: z.enum(['running', 'paused', 'interrupted', 'open', 'ended']),
+    origin: z.enum(['create', 'resume', 'recover']),
+    started_at: z.string(),
+    ended_at: z.string().nullable(),
+    end_reason: z.string().nullable(),
+    snapshot_id: z.string().nullable(),
+    tasks_done: z.number().int(),
+    tasks_total: z.number().int(),
+    agent_profile_id: z.string().nullable(),
+    executor_status: z.enum(['starting', 'ready', 'error']).nullable(),
+    agent_execution_id: z.string().nullable(),
+    runtime: z.string().nullable(),
+    is_agent_running: z.boolean(),
+    is_resumable: z.boolean(),
+    needs_resume: z.boolean(),
+    resume_reason: z.enum(['agent_not_running', 'not_resumable', 'superseded']).nullable(),
+    worktree_path: z.string(),
+    worktree_branch: z.string().nullable(),
+  })
+  .openapi('SessionStatus');
+
+export const SessionTimeline = z
+  .object({ workflow_id: z.string(), sessions: z.array(SessionStatus) })
+  .openapi('SessionTimeline');
+
+export const SessionsTable = z
+  .object({
+    sessions: z.array(
+      z.object({
+        id: z.string(),
+        topic: z.string(),
+        status: WorkflowStatus,
+        step: z.string().openapi({ example: '2/5' }),
+        progress: z.number(),
+        sessions: z.number().int(),
+        resumable: z.boolean(),
+        worktree: z.string(),
+        updated_at: z.string(),
+      }),
+    ),
+  })
+  .openapi('SessionsTable');
+
+export const PauseResult = z
+  .object({
+    workflow_id: z.string(),
+    outcome: z.enum(['paused', 'requested', 'already_paused']),
+    status: WorkflowStatus,
+    snapshot_id: z.string().nullable(),
+    waiting_for: z.array(z.string()),
+    warning: z.string().nullable(),
+  })
+  .openapi('PauseResult');
+
+export const ResumeResult = z
+  .object({
+    workflow_id: z.string(),
+    status: WorkflowStatus,
+    session_number: z.number().int(),
+    snapshot_id: z.string(),
+    warnings: z.array(z.string()),
+    next_task: z.object({ id: z.string(), title: z.string() }).nullable(),
+    context: z.string().openapi({ description: 'the compiled resume context (markdown)' }),
+    context_json: z.record(z.string(), z.unknown()),
+    context_hash: z
+      .string()
+      .openapi({ description: 'content hash of the context, for the verified handoff' }),
+    context_tokens: z.number().int(),
+    option: z.enum(['checkpoint', 'live_state', 'fresh']).optional(),
+  })
+  .openapi('ResumeResult');
+
+export const ResumeContext = z
+  .object({
+    workflow_id: z.string(),
+    snapshot_id: z.string(),
+    hash: z.string(),
+    tokens: z.number().int(),
+    budget: z.number().int(),
+    over_budget: z.boolean(),
+    markdown: z.string(),
+    json: z.record(z.string(), z.unknown()),
+  })
+  .openapi('ResumeContext');
+
+export const RecoveryPlan = z
+  .object({
+    workflow_id: z.string(),
+    status: WorkflowStatus,
+    interrupted_at: z.string().nullable(),
+    interrupt_reason: z.string().nullable(),
+    last_known_state: z.object({
+      task: z.string().nullable(),
+      last_event_seq: z.number().int(),
+      last_activity: z.string(),
+    }),
+    options: z.array(
+      z.object({
+        type: z.enum(['checkpoint', 'live_state', 'fresh']),
+        target: z.string(),
+        description: z.string(),
+        data_loss: z.string(),
+        actions_since: z.number().int().nullable(),
+        seconds_since: z.number().int().nullable(),
+        context_tokens: z.number().int().optional(),
+        estimated_cost_usd: z.number().optional(),
+      }),
+    ),
+    recommended: z.enum(['checkpoint', 'live_state', 'fresh']),
+  })
+  .openapi('RecoveryPlan');
+
+export const TaskResult = z
+  .object({ workflow_id: z.string(), workflow_status: WorkflowStatus, task: Task.optional() })
+  .catchall(z.unknown())
+  .openapi('TaskResult');
+
+export const RecordResult = z
+  .object({
+    workflow_id: z.string(),
+    kind: z.enum(['decision', 'error', 'history', 'test', 'usage', 'feedback']),
+    record: z.unknown(),
+  })
+  .openapi('RecordResult');
+
+export const CheckpointResult = z
+  .object({ workflow_id: z.string(), checkpoint: CheckpointRef })
+  .openapi('CheckpointResult');
+export const CheckpointList = z
+  .object({ workflow_id: z.string(), checkpoints: z.array(CheckpointRef) })
+  .openapi('CheckpointList');
+
+export const Details = z
+  .union([
+    z.array(Decision),
+    z.array(ErrorRecord),
+    z.array(ReviewerFeedback),
+    z.array(z.record(z.string(), z.unknown())),
+    z.object({ git_state: z.unknown(), note: z.string().nullable() }),
+    z.object({ test_state: TestState.nullable(), runs: z.array(z.unknown()) }),
+  ])
+  .openapi('SnapshotDetails');
+
+export const Loose = z.record(z.string(), z.unknown());

@@ -1,0 +1,133 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { cwdHeaders, jsonBody, refOf, responses, type RouteDeps } from './define.js';
+import { PauseBody, RecoverBody, SessionParams, WorkflowParams } from './request-schemas.js';
+import {
+  PauseResult,
+  RecoveryPlan,
+  ResumeResult,
+  SessionStatus,
+  SessionTimeline,
+} from './response-schemas.js';
+
+const tags = ['sessions'];
+
+/** Pause, resume, interrupt, recovery, and the session status of the session-resumption design. */
+export function registerSessionRoutes({ app, client }: RouteDeps) {
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/workflows/{id}/pause',
+      tags,
+      summary: 'pause at the next task boundary (now with force); idempotent',
+      request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(PauseBody) },
+      responses: responses(PauseResult, 'paused, requested (waiting for running tasks) or already paused'),
+    }),
+    async (c) => {
+      const b = c.req.valid('json');
+      const out = await client.pause(refOf(c, c.req.valid('param').id), { reason: b.reason, force: b.force });
+      return c.json(out as never, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/workflows/{id}/resume',
+      tags,
+      summary: 'start the next session from the latest snapshot; returns the compiled resume context',
+      request: { params: WorkflowParams, ...cwdHeaders },
+      responses: responses(ResumeResult, 'the new session and its context'),
+    }),
+    async (c) => c.json((await client.resume(refOf(c, c.req.valid('param').id))) as never, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/workflows/{id}/interrupt',
+      tags,
+      summary: 'mark the workflow interrupted (it stopped without being asked): crash snapshot',
+      request: {
+        params: WorkflowParams,
+        ...cwdHeaders,
+        body: jsonBody(z.strictObject({ reason: z.string().min(1).max(2000).default('interrupted') })),
+      },
+      responses: responses(
+        z.object({ workflow_id: z.string(), status: z.string(), snapshot_id: z.string() }),
+        'interrupted',
+      ),
+    }),
+    async (c) =>
+      c.json(
+        (await client.interrupt(refOf(c, c.req.valid('param').id), c.req.valid('json').reason)) as never,
+        200,
+      ),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/workflows/{id}/recovery-options',
+      tags: ['recovery'],
+      summary: 'the recovery options with their data-loss estimates',
+      request: { params: WorkflowParams, ...cwdHeaders },
+      responses: responses(RecoveryPlan, 'the recovery plan'),
+    }),
+    async (c) => c.json((await client.recoveryOptions(refOf(c, c.req.valid('param').id))) as never, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/workflows/{id}/recover',
+      tags: ['recovery'],
+      summary: 'recover from a checkpoint, the live state, or fresh, and start the next session',
+      request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(RecoverBody) },
+      responses: responses(ResumeResult, 'the new session and its context'),
+    }),
+    async (c) => {
+      const b = c.req.valid('json');
+      const out = await client.recover(refOf(c, c.req.valid('param').id), b.option, b.checkpoint);
+      return c.json(out as never, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/workflows/{id}/sessions',
+      tags,
+      summary: 'the session timeline: every session with its status, oldest first',
+      request: { params: WorkflowParams, ...cwdHeaders },
+      responses: responses(SessionTimeline, 'the sessions'),
+    }),
+    async (c) => c.json((await client.sessionTimeline(refOf(c, c.req.valid('param').id))) as never, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/workflows/{id}/session-status',
+      tags,
+      summary: 'the status of the latest session (is_agent_running, is_resumable, needs_resume, ...)',
+      request: { params: WorkflowParams, ...cwdHeaders },
+      responses: responses(SessionStatus, 'the session status'),
+    }),
+    async (c) => c.json((await client.sessionStatus(refOf(c, c.req.valid('param').id))) as never, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/workflows/{id}/sessions/{n}/status',
+      tags,
+      summary: 'the status of session n',
+      request: { params: SessionParams, ...cwdHeaders },
+      responses: responses(SessionStatus, 'the session status'),
+    }),
+    async (c) => {
+      const p = c.req.valid('param');
+      return c.json((await client.sessionStatus(refOf(c, p.id), p.n)) as never, 200);
+    },
+  );
+}

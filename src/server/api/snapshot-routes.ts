@@ -1,0 +1,121 @@
+import { createRoute } from '@hono/zod-openapi';
+import { cwdHeaders, jsonBody, refOf, responses, type RouteDeps } from './define.js';
+import {
+  CheckpointBody,
+  DetailCategoryParam,
+  SnapshotOnlyParams,
+  SnapshotParams,
+  WorkflowParams,
+} from './request-schemas.js';
+import {
+  CheckpointList,
+  CheckpointResult,
+  Details,
+  SnapshotList,
+  SnapshotSchema,
+} from './response-schemas.js';
+
+const tags = ['snapshots'];
+
+/** Snapshots, their retrieval categories (decisions, errors, git-changes...), and checkpoints. */
+export function registerSnapshotRoutes({ app, client }: RouteDeps) {
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/workflows/{id}/snapshots',
+      tags,
+      summary: "the workflow's snapshots, oldest first",
+      request: { params: WorkflowParams, ...cwdHeaders },
+      responses: responses(SnapshotList, 'snapshot summaries'),
+    }),
+    async (c) => c.json((await client.snapshots(refOf(c, c.req.valid('param').id))) as never, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/workflows/{id}/snapshots/{sid}',
+      tags,
+      summary: 'one snapshot in full',
+      request: { params: SnapshotParams, ...cwdHeaders },
+      responses: responses(SnapshotSchema, 'the SessionSnapshot'),
+    }),
+    async (c) => {
+      const p = c.req.valid('param');
+      const ref = refOf(c, p.id);
+      const workflowId = ref.workflowId ?? (await client.get(ref)).id;
+      return c.json((await client.snapshot({ workflowId }, p.sid)) as never, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/workflows/{id}/snapshots/{sid}/{category}',
+      tags,
+      summary: 'everything of one category as of the snapshot (decisions, errors, git-changes, ...)',
+      request: { params: SnapshotParams.extend({ category: DetailCategoryParam }), ...cwdHeaders },
+      responses: responses(Details, 'the full list behind the snapshot'),
+    }),
+    async (c) => {
+      const p = c.req.valid('param');
+      const ref = refOf(c, p.id);
+      const workflowId = ref.workflowId ?? (await client.get(ref)).id;
+      return c.json((await client.details({ workflowId }, p.sid, p.category)) as never, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/snapshots/{sid}',
+      tags,
+      summary: 'a snapshot by id alone (ids are unique across workflows)',
+      request: { params: SnapshotOnlyParams },
+      responses: responses(SnapshotSchema, 'the SessionSnapshot'),
+    }),
+    async (c) => c.json((await client.snapshot({}, c.req.valid('param').sid)) as never, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/snapshots/{sid}/{category}',
+      tags,
+      summary: 'details of a snapshot by id alone',
+      request: { params: SnapshotOnlyParams.extend({ category: DetailCategoryParam }) },
+      responses: responses(Details, 'the full list behind the snapshot'),
+    }),
+    async (c) => {
+      const p = c.req.valid('param');
+      return c.json((await client.details({}, p.sid, p.category)) as never, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/workflows/{id}/checkpoints',
+      tags,
+      summary: 'make a named checkpoint (snapshot + git commit), stored as cp-NN-name',
+      request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(CheckpointBody) },
+      responses: responses(CheckpointResult, 'the checkpoint', 201),
+    }),
+    async (c) => {
+      const out = await client.checkpoint(refOf(c, c.req.valid('param').id), c.req.valid('json').name);
+      return c.json(out as never, 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/workflows/{id}/checkpoints',
+      tags,
+      summary: "the workflow's checkpoints",
+      request: { params: WorkflowParams, ...cwdHeaders },
+      responses: responses(CheckpointList, 'the checkpoints'),
+    }),
+    async (c) => c.json((await client.checkpoints(refOf(c, c.req.valid('param').id))) as never, 200),
+  );
+}

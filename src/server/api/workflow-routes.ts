@@ -1,0 +1,145 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { invalidInput, workflowStatuses, type WorkflowStatus } from '../../core/index.js';
+import { assertDirectory, cwdHeaders, cwdOf, jsonBody, refOf, responses, type RouteDeps } from './define.js';
+import {
+  CleanupBody,
+  CreateWorkflowBody,
+  ListQuery,
+  ReasonBody,
+  RebuildBody,
+  WorkflowParams,
+} from './request-schemas.js';
+import { Loose, SessionsTable, Status, WorkflowList, WorkflowView } from './response-schemas.js';
+
+const tags = ['workflows'];
+
+/** Workflows: create, list (status and worktree filters), get, status, context, abandon, cleanup, rebuild. */
+export function registerWorkflowRoutes({ app, client }: RouteDeps) {
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/workflows',
+      tags,
+      summary: 'create a workflow with its task graph',
+      request: { ...cwdHeaders, body: jsonBody(CreateWorkflowBody) },
+      responses: responses(z.object({ id: z.string(), workflow: WorkflowView }), 'the new workflow', 201),
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const cwd = body.cwd ?? cwdOf(c);
+      if (body.worktree) assertDirectory(body.worktree, 'worktree');
+      if (body.cwd) assertDirectory(body.cwd, 'cwd');
+      if (!body.worktree && !cwd)
+        throw invalidInput('give `worktree` or `cwd` (or the X-Baton-Cwd header): where the workflow runs', {
+          issues: [{ path: 'body.worktree', message: 'required when there is no cwd' }],
+        });
+      const w = await client.create({ ...body, cwd, worktree: body.worktree });
+      return c.json({ id: w.id, workflow: w } as never, 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/workflows',
+      tags,
+      summary: 'list workflows, newest first; filter by status and worktree',
+      request: { query: ListQuery },
+      responses: responses(WorkflowList, 'the workflows'),
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      const status = q.status?.split(',').map((s) => s.trim());
+      const bad = status?.find((s) => !(workflowStatuses as readonly string[]).includes(s));
+      if (bad !== undefined)
+        throw invalidInput(`status "${bad}" is not one of ${workflowStatuses.join(', ')}`, {
+          issues: [{ path: 'query.status', message: `unknown status ${bad}` }],
+        });
+      const workflows = await client.list({
+        ...(status ? { status: status as WorkflowStatus[] } : {}),
+        ...(q.worktree ? { worktree: q.worktree } : {}),
+      });
+      return c.json({ workflows } as never, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/workflows/{id}',
+      tags,
+      summary: 'one workflow',
+      request: { params: WorkflowParams, ...cwdHeaders },
+      responses: responses(z.object({ workflow: WorkflowView }), 'the workflow'),
+    }),
+    async (c) => c.json({ workflow: await client.get(refOf(c, c.req.valid('param').id)) } as never, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/workflows/{id}/status',
+      tags,
+      summary: 'status: counts, tasks, runnable tasks, snapshots, checkpoints, usage, warnings',
+      request: { params: WorkflowParams, ...cwdHeaders },
+      responses: responses(Status, 'the status'),
+    }),
+    async (c) => c.json((await client.status(refOf(c, c.req.valid('param').id))) as never, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/workflows/{id}/abandon',
+      tags,
+      summary: 'abandon: cancelled, never offered for resume again',
+      request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(ReasonBody) },
+      responses: responses(z.object({ workflow: WorkflowView }), 'the abandoned workflow'),
+    }),
+    async (c) => {
+      const w = await client.abandon(refOf(c, c.req.valid('param').id), c.req.valid('json').reason);
+      return c.json({ workflow: w } as never, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/sessions',
+      tags: ['sessions'],
+      summary: 'the Go Team sessions table: every workflow with step x/y, status and whether it is resumable',
+      responses: responses(SessionsTable, 'the sessions table'),
+    }),
+    async (c) => c.json({ sessions: await client.sessions() } as never, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/cleanup',
+      tags: ['maintenance'],
+      summary: 'delete finished workflows not touched for older_than_ms',
+      request: { body: jsonBody(CleanupBody) },
+      responses: responses(Loose, 'what was (or would be) removed'),
+    }),
+    async (c) => {
+      const b = c.req.valid('json');
+      return c.json(
+        (await client.cleanup({ olderThanMs: b.older_than_ms, dryRun: b.dry_run })) as never,
+        200,
+      );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/rebuild',
+      tags: ['maintenance'],
+      summary: 'recompute the query tables from the event log',
+      request: { body: jsonBody(RebuildBody) },
+      responses: responses(z.object({ workflows: z.number(), events: z.number() }), 'what was rebuilt'),
+    }),
+    async (c) => c.json((await client.rebuild(c.req.valid('json').workflow_id)) as never, 200),
+  );
+}

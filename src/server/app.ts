@@ -1,0 +1,137 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { BatonError } from '../core/index.js';
+import type { BatonClient } from '../client/baton-client.js';
+import type { Store } from '../storage/store.js';
+import { registerContextRoutes } from './api/context-routes.js';
+import { registerSessionRoutes } from './api/session-routes.js';
+import { registerSnapshotRoutes } from './api/snapshot-routes.js';
+import { registerTaskRecordRoutes } from './api/task-record-routes.js';
+import { registerWorkflowRoutes } from './api/workflow-routes.js';
+import { refOf } from './api/define.js';
+import { bearerAuth } from './auth/bearer.js';
+import { errorBody, onError, sendError, validationError } from './http/errors.js';
+import type { Metrics } from './http/metrics.js';
+import { staticFiles } from './http/static-files.js';
+
+export interface AppOptions {
+  client: BatonClient;
+  store: Store;
+  /** The bearer token; null only with `--no-auth` on a loopback address. */
+  token: string | null;
+  metrics: Metrics;
+  /** The dashboard's built files (web/dist). */
+  webDir: string;
+  maxBodyBytes: number;
+  /** Whether the server is ready (the event tail started). */
+  ready: () => boolean;
+  version: string;
+}
+
+export const openApiInfo = (version: string) => ({
+  openapi: '3.1.0',
+  info: {
+    title: 'Baton API',
+    version,
+    description:
+      'Keeps long AI coding-agent workflows alive. Every route but /healthz, /readyz and the dashboard needs ' +
+      '`Authorization: Bearer <token>` (`baton token` prints it). Live events: WebSocket `/ws`.',
+  },
+  security: [{ bearerAuth: [] }],
+});
+
+/** A 409 carries the workflow's current state, so a client that lost a race sees what won. */
+async function withCurrentState(c: Context, e: BatonError, client: BatonClient) {
+  const id = c.req.param('id');
+  if (!id) return e;
+  try {
+    const w = await client.get(refOf(c, id));
+    const current = {
+      id: w.id,
+      status: w.status,
+      version: w.version,
+      pause_requested: w.pause_requested,
+      tasks: w.tasks.map((t) => ({ id: t.id, status: t.status })),
+    };
+    return new BatonError(e.code, e.message, { ...e.details, current });
+  } catch {
+    return e;
+  }
+}
+
+/** The API answers under `/api` and, as the design documents spell it, without the prefix (`/workflows/{id}/pause`). */
+const unprefixed = /^\/(workflows|snapshots|sessions|cleanup|rebuild)(\/|$)/;
+
+/** A fetch handler that serves the unprefixed API paths as their `/api` twins. */
+export function withUnprefixedApi(app: OpenAPIHono): (req: Request) => Response | Promise<Response> {
+  return (req) => {
+    const url = new URL(req.url);
+    if (!unprefixed.test(url.pathname)) return app.fetch(req);
+    url.pathname = `/api${url.pathname}`;
+    return app.fetch(new Request(url, req));
+  };
+}
+
+/** The Hono app: auth, limits, metrics, the API routes, /openapi.json, health checks and the dashboard. */
+export function createApp(o: AppOptions): OpenAPIHono {
+  const app = new OpenAPIHono({
+    defaultHook: (result) => {
+      if (!result.success)
+        throw validationError(result.error, result.target === 'json' ? 'body' : result.target);
+    },
+  });
+  app.use('*', o.metrics.middleware());
+  app.use('*', bearerAuth(o.token));
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: o.maxBodyBytes,
+      // The rest of the body is not read: the connection is closed so that no client reuses it.
+      onError: (c) =>
+        c.json(errorBody('payload_too_large', `request body over ${o.maxBodyBytes} bytes`), 413, {
+          Connection: 'close',
+        }),
+    }),
+  );
+  app.onError(async (e, c) => {
+    if (BatonError.isInstance(e) && (e.code === 'invalid_transition' || e.code === 'conflict'))
+      return sendError(c, await withCurrentState(c, e, o.client));
+    return onError(e, c);
+  });
+
+  app.get('/healthz', (c) => c.json({ ok: true }));
+  app.get('/readyz', async (c) => {
+    try {
+      await o.store.readEventsSince(Number.MAX_SAFE_INTEGER, 1);
+    } catch (e) {
+      return c.json({ ready: false, reason: `store unavailable: ${(e as Error).message}` }, 503);
+    }
+    return o.ready()
+      ? c.json({ ready: true, store: o.store.dialect })
+      : c.json({ ready: false, reason: 'starting' }, 503);
+  });
+  app.get('/metrics', async (c) =>
+    c.text(await o.metrics.render(), 200, { 'Content-Type': 'text/plain; version=0.0.4' }),
+  );
+
+  const deps = { app, client: o.client };
+  registerWorkflowRoutes(deps);
+  registerTaskRecordRoutes(deps);
+  registerSnapshotRoutes(deps);
+  registerSessionRoutes(deps);
+  registerContextRoutes(deps);
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'the token from `baton token` ($BATON_HOME/token)',
+  });
+  app.doc31('/openapi.json', openApiInfo(o.version));
+
+  app.all('/api/*', (c) => {
+    throw new BatonError('not_found', `no route ${c.req.method} ${c.req.path}; see /openapi.json`);
+  });
+  app.use('*', staticFiles(o.webDir));
+  app.notFound((c) => sendError(c, new BatonError('not_found', `nothing at ${c.req.path}`)));
+  return app;
+}

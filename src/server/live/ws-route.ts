@@ -1,0 +1,106 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { UpgradeWebSocket } from 'hono/ws';
+import { z } from 'zod';
+import { invalidInput } from '../../core/index.js';
+import { validationError } from '../http/errors.js';
+import type { WsHub } from './ws-hub.js';
+
+const idPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** Connection parameters and `subscribe` messages: workflow, session (with workflow), since (a position). */
+const SubscribeInput = z
+  .object({
+    workflow_id: z.string().regex(idPattern, 'not a workflow id').nullable().default(null),
+    session_number: z.coerce.number().int().positive().nullable().default(null),
+    since: z.coerce.number().int().nonnegative().nullable().default(null),
+  })
+  .refine((s) => s.session_number === null || s.workflow_id !== null, {
+    message: 'a session subscription needs the workflow too',
+    path: ['session_number'],
+  });
+
+const Message = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('subscribe') }).catchall(z.unknown()),
+  z.object({ type: z.literal('ping') }),
+]);
+
+/**
+ * `GET /ws?workflow=<id>&session=<n>&since=<position>` (each optional; the token as `?token=` or a
+ * `baton.token.<token>` subprotocol). Messages from the client: `{"type":"subscribe", workflow_id?,
+ * session_number?, since?}` to change the subscription, `{"type":"ping"}`.
+ */
+export function registerWsRoute(app: OpenAPIHono, upgrade: UpgradeWebSocket, hub: WsHub) {
+  app.get(
+    '/ws',
+    async (c, next) => {
+      const q = c.req.query();
+      const parsed = SubscribeInput.safeParse({
+        workflow_id: q.workflow ?? null,
+        session_number: q.session ?? null,
+        since: q.since ?? null,
+      });
+      if (!parsed.success) throw validationError(parsed.error, 'query');
+      if (c.req.header('upgrade')?.toLowerCase() !== 'websocket')
+        throw invalidInput('/ws is a WebSocket endpoint: connect with a WebSocket client');
+      c.set('subscription' as never, parsed.data as never);
+      return next();
+    },
+    upgrade((c) => {
+      const first = c.get('subscription' as never) as z.infer<typeof SubscribeInput>;
+      let subscriber: ReturnType<WsHub['add']> | null = null;
+      return {
+        onOpen(_evt, ws) {
+          const raw = ws.raw as { bufferedAmount?: number } | undefined;
+          subscriber = hub.add({
+            send: (t) => ws.send(t),
+            close: (code, reason) => ws.close(code, reason),
+            bufferedAmount: () => raw?.bufferedAmount ?? 0,
+          });
+          void hub.subscribe(
+            subscriber,
+            { workflow_id: first.workflow_id, session_number: first.session_number },
+            first.since,
+          );
+        },
+        onMessage(evt, ws) {
+          if (!subscriber) return;
+          let msg: unknown;
+          try {
+            msg = JSON.parse(String(evt.data));
+          } catch {
+            msg = null;
+          }
+          const m = Message.safeParse(msg);
+          const sub = m.success && m.data.type === 'subscribe' ? SubscribeInput.safeParse(m.data) : null;
+          if (m.success && m.data.type === 'ping') {
+            ws.send(JSON.stringify({ type: 'pong', workflow_id: null, session_number: null, task_id: null }));
+          } else if (sub?.success) {
+            const d = sub.data;
+            void hub.subscribe(
+              subscriber,
+              { workflow_id: d.workflow_id, session_number: d.session_number },
+              d.since,
+            );
+          } else {
+            const error =
+              sub && !sub.success
+                ? validationError(sub.error, 'message').message
+                : 'send {"type":"subscribe",...} or {"type":"ping"}';
+            ws.send(
+              JSON.stringify({
+                type: 'error',
+                workflow_id: null,
+                session_number: null,
+                task_id: null,
+                error: { code: 'invalid_input', message: error },
+              }),
+            );
+          }
+        },
+        onClose() {
+          if (subscriber) hub.remove(subscriber);
+        },
+      };
+    }),
+  );
+}

@@ -1,0 +1,102 @@
+import { serve as honoServe } from '@hono/node-server';
+import { createNodeWebSocket } from '@hono/node-ws';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { Server } from 'node:http';
+import { LocalClient } from '../client/local-client.js';
+import type { BatonService } from '../service/index.js';
+import { createApp, withUnprefixedApi } from './app.js';
+import { ensureToken } from '../config/token-file.js';
+import { Metrics } from './http/metrics.js';
+import { EventTail } from './live/event-tail.js';
+import { registerWsRoute } from './live/ws-route.js';
+import { WsHub } from './live/ws-hub.js';
+import { isLoopback, type ServeOptions } from './serve-options.js';
+
+export const defaultWebDir = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+export interface RunningServer {
+  url: string;
+  host: string;
+  port: number;
+  token: string | null;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `baton serve`: the API over the same service the CLI uses, live events from the store's log, and the
+ * dashboard. The token is created under `home` at first start; without it, only a loopback bind is allowed.
+ */
+export async function startServer(
+  service: BatonService,
+  options: ServeOptions & { home: string; webDir?: string; version?: string; pollMs?: number },
+): Promise<RunningServer> {
+  const token = options.noAuth ? null : ensureToken(options.home);
+  if (token === null && !isLoopback(options.host))
+    throw new Error('refusing to bind a non-loopback address without a token');
+  const store = service.store;
+  const client = new LocalClient(service);
+  const metrics = new Metrics();
+  let hub: WsHub | null = null;
+  const tail = new EventTail(
+    store,
+    (events) => {
+      for (const e of events) metrics.eventAppended(e.type);
+      hub?.broadcast(events);
+    },
+    options.pollMs ?? 150,
+  );
+  hub = new WsHub(store, () => tail.position);
+  let ready = false;
+  const app = createApp({
+    client,
+    store,
+    token,
+    metrics,
+    webDir: options.webDir ?? defaultWebDir,
+    maxBodyBytes: options.maxBodyBytes,
+    ready: () => ready,
+    version: options.version ?? '0.1.0',
+  });
+  metrics.gauge('baton_workflows', 'Workflows by status.', async () => {
+    const counts = new Map<string, number>();
+    for (const w of await store.listWorkflows()) counts.set(w.status, (counts.get(w.status) ?? 0) + 1);
+    return [...counts].map(([status, n]) => [{ status }, n]);
+  });
+  metrics.gauge('baton_ws_clients', 'Connected WebSocket subscribers.', async () => [[{}, hub?.size ?? 0]]);
+  const nodeWs = createNodeWebSocket({ app });
+  // Browsers pass the token as a subprotocol beside `baton.v1`; the handshake answers with `baton.v1`, never the token.
+  (nodeWs.wss.options as { handleProtocols?: unknown }).handleProtocols = (protocols: Set<string>) =>
+    protocols.has('baton.v1') ? 'baton.v1' : false;
+  registerWsRoute(app, nodeWs.upgradeWebSocket, hub);
+  const listener = () => void tail.kick();
+  service.runner.listeners.add(listener);
+  await tail.start();
+
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = honoServe({ fetch: withUnprefixedApi(app), hostname: options.host, port: options.port }, () =>
+      resolve(s as Server),
+    ) as Server;
+    s.once('error', reject);
+  });
+  nodeWs.injectWebSocket(server);
+  ready = true;
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${shownHost}:${port}`,
+    host: options.host,
+    port,
+    token,
+    async close() {
+      ready = false;
+      service.runner.listeners.delete(listener);
+      hub?.closeAll();
+      await tail.stop();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections?.();
+      });
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { notFound, resumableStatuses, type WorkflowState } from '../core/index.js';
+
+/** Why a session is not running: the session-resumption design's `resume_reason`. */
+export type ResumeReason = 'agent_not_running' | 'not_resumable' | 'superseded' | null;
+
+/**
+ * The session status of the session-resumption design, derived from the folded state. Baton does not run agents
+ * yet, so a session counts as running when it is the workflow's open session and the workflow is in progress;
+ * `executor_status`, `agent_execution_id` and `runtime` stay null until executors exist (the shape is stable).
+ */
+export function sessionStatus(s: WorkflowState, sessionNumber = s.session_count) {
+  const info = s.sessions.find((x) => x.number === sessionNumber);
+  if (!info)
+    throw notFound(`workflow ${s.id} has no session ${sessionNumber} (it has ${s.session_count})`, {
+      workflow_id: s.id,
+      session_number: sessionNumber,
+    });
+  const latest = sessionNumber === s.session_count;
+  const running = latest && info.ended_at === null && s.status === 'in_progress';
+  const resumable = latest && resumableStatuses.includes(s.status);
+  const current = s.tasks.find((t) => t.status === 'in_progress' && t.session_number === sessionNumber);
+  const state = running
+    ? 'running'
+    : latest && (s.status === 'paused' || s.status === 'interrupted')
+      ? s.status
+      : info.ended_at === null && latest
+        ? 'open'
+        : 'ended';
+  const reason: ResumeReason = running
+    ? null
+    : !latest
+      ? 'superseded'
+      : resumable
+        ? 'agent_not_running'
+        : 'not_resumable';
+  return {
+    session_id: `${s.id}#${sessionNumber}`,
+    workflow_id: s.id,
+    session_number: sessionNumber,
+    task_id: current?.id ?? null,
+    workflow_status: s.status,
+    state,
+    origin: info.origin,
+    started_at: info.started_at,
+    ended_at: info.ended_at,
+    end_reason: info.end_reason,
+    snapshot_id: info.snapshot_id,
+    tasks_done: info.tasks_done,
+    tasks_total: s.tasks.length,
+    agent_profile_id: null,
+    executor_status: null,
+    agent_execution_id: null,
+    runtime: null,
+    is_agent_running: running,
+    is_resumable: resumable,
+    needs_resume: !running && resumable,
+    resume_reason: reason,
+    worktree_path: s.worktree,
+    worktree_branch: s.git_start?.branch ?? null,
+  };
+}
+export type SessionStatus = ReturnType<typeof sessionStatus>;
+
+/** Every session of a workflow, oldest first: the dashboard's session timeline. */
+export const sessionTimeline = (s: WorkflowState) => s.sessions.map((x) => sessionStatus(s, x.number));

@@ -1,0 +1,205 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  PauseResult,
+  ResumeResult,
+  SessionStatus,
+  Status,
+  WorkflowView,
+} from '../../src/server/api/response-schemas.js';
+import { makeRepo } from '../helpers/git-repo.js';
+import { startTestServer, type TestServer } from '../helpers/in-process-server.js';
+
+/** The REST API over a real server and SQLite file: the dashboard's whole journey, and /openapi.json. */
+describe('baton server: REST API', () => {
+  let t: TestServer;
+  const repo = makeRepo();
+  let id = '';
+
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(async () => t?.close());
+
+  it('creates the token with mode 0600 under BATON_HOME', () => {
+    expect(statSync(join(t.home, 'token')).mode & 0o777).toBe(0o600);
+    expect(t.server.token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+  });
+
+  it('serves health checks without a token, everything else with one', async () => {
+    expect(await (await t.api('/healthz', { auth: false })).json()).toEqual({ ok: true });
+    expect((await t.api('/readyz', { auth: false })).status).toBe(200);
+    expect((await t.api('/api/workflows', { auth: false })).status).toBe(401);
+    expect((await t.api('/metrics', { auth: false })).status).toBe(401);
+    expect((await t.api('/api/workflows')).status).toBe(200);
+  });
+
+  it('walks a workflow: create, list, tasks, records, pause, resume, snapshots, details', async () => {
+    const created = await t.api('/api/workflows', {
+      method: 'POST',
+      cwd: repo,
+      json: {
+        title: 'Add login',
+        tasks: [
+          { id: 'T1', title: 'Write schema' },
+          { id: 'T2', title: 'Implement API', deps: ['T1'] },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    const body = (await created.json()) as { id: string; workflow: unknown };
+    id = body.id;
+    expect(WorkflowView.parse(body.workflow).worktree).toBe(repo);
+
+    const list = (await (
+      await t.api(`/api/workflows?status=pending,in_progress&worktree=${repo}`)
+    ).json()) as {
+      workflows: { id: string }[];
+    };
+    expect(list.workflows.map((w) => w.id)).toEqual([id]);
+    const none = (await (await t.api('/api/workflows?status=completed')).json()) as { workflows: unknown[] };
+    expect(none.workflows).toEqual([]);
+
+    const start = await t.api(`/api/workflows/${id}/tasks/T1/start`, { method: 'POST', json: {} });
+    expect(start.status).toBe(200);
+    const rec = await t.api(`/api/workflows/${id}/decisions`, {
+      method: 'POST',
+      json: { decision_type: 'library', description: 'Use argon2', rationale: 'memory-hard', task_id: 'T1' },
+    });
+    expect(rec.status).toBe(201);
+    for (const [path, json] of [
+      ['errors', { error_type: 'TypeError', error_message: 'x is undefined' }],
+      ['history', { text: 'ran migrations' }],
+      ['test-runs', { phase: 'red', failing_tests: ['auth > rejects'] }],
+      ['usage', { tokens_used: 150000, context_window: 200000, context_utilization: 0.75 }],
+      ['reviewer-feedback', { reviewer_persona: 'security', comments: ['hash the tokens'] }],
+    ] as const) {
+      const r = await t.api(`/api/workflows/${id}/${path}`, { method: 'POST', json });
+      expect(r.status, `${path}: ${await r.clone().text()}`).toBe(201);
+    }
+
+    // the status through `current` and the X-Baton-Cwd header, as the CLI sends it
+    const status = Status.parse(await (await t.api('/api/workflows/current/status', { cwd: repo })).json());
+    expect(status.workflow.id).toBe(id);
+    expect(status.runnable_tasks).toEqual([]);
+    expect(status.tasks.find((x) => x.id === 'T1')?.status).toBe('in_progress');
+
+    const running = SessionStatus.parse(await (await t.api(`/api/workflows/${id}/session-status`)).json());
+    expect(running).toMatchObject({
+      is_agent_running: true,
+      needs_resume: false,
+      resume_reason: null,
+      task_id: 'T1',
+    });
+
+    const pause = PauseResult.parse(
+      await (
+        await t.api(`/api/workflows/${id}/pause`, { method: 'POST', json: { reason: 'end of day' } })
+      ).json(),
+    );
+    expect(pause).toMatchObject({ outcome: 'requested', waiting_for: ['T1'] });
+    await t.api(`/api/workflows/${id}/tasks/T1/done`, { method: 'POST', json: { note: 'schema v2' } });
+    const paused = SessionStatus.parse(await (await t.api(`/api/workflows/${id}/session-status`)).json());
+    expect(paused).toMatchObject({
+      state: 'paused',
+      is_agent_running: false,
+      is_resumable: true,
+      needs_resume: true,
+      resume_reason: 'agent_not_running',
+      executor_status: null,
+      worktree_path: repo,
+      worktree_branch: 'main',
+    });
+
+    const snaps = (await (await t.api(`/api/workflows/${id}/snapshots`)).json()) as {
+      snapshots: { id: string; trigger: string }[];
+    };
+    expect(snaps.snapshots.map((s) => s.trigger)).toEqual(['pause']);
+    const sid = snaps.snapshots[0]!.id;
+    const snap = (await (await t.api(`/api/workflows/${id}/snapshots/${sid}`)).json()) as { id: string };
+    expect(snap.id).toBe(sid);
+    const decisions = (await (await t.api(`/api/workflows/${id}/snapshots/${sid}/decisions`)).json()) as {
+      rationale: string;
+    }[];
+    expect(decisions.map((d) => d.rationale)).toEqual(['memory-hard']);
+    for (const cat of ['errors', 'git-changes', 'reviewer-feedback', 'test-state', 'history'])
+      expect((await t.api(`/api/snapshots/${sid}/${cat}`)).status, cat).toBe(200);
+
+    const context = (await (await t.api(`/api/workflows/${id}/context`)).json()) as { markdown: string };
+    expect(context.markdown).toContain('Use argon2');
+
+    const resumed = ResumeResult.parse(
+      await (await t.api(`/api/workflows/${id}/resume`, { method: 'POST' })).json(),
+    );
+    expect(resumed).toMatchObject({ session_number: 2, next_task: { id: 'T2' } });
+    const timeline = (await (await t.api(`/api/workflows/${id}/sessions`)).json()) as {
+      sessions: { session_number: number; state: string; resume_reason: string | null }[];
+    };
+    expect(timeline.sessions.map((s) => [s.session_number, s.state, s.resume_reason])).toEqual([
+      [1, 'ended', 'superseded'],
+      [2, 'running', null],
+    ]);
+
+    const cp = await t.api(`/api/workflows/${id}/checkpoints`, { method: 'POST', json: { name: 'api' } });
+    expect(cp.status).toBe(201);
+    const plan = (await (await t.api(`/api/workflows/${id}/recovery-options`)).json()) as {
+      options: { type: string }[];
+    };
+    expect(plan.options.map((o) => o.type)).toEqual(['checkpoint', 'live_state', 'fresh']);
+    const sessions = (await (await t.api('/api/sessions')).json()) as {
+      sessions: { id: string; step: string }[];
+    };
+    expect(sessions.sessions.find((s) => s.id === id)?.step).toBe('1/2');
+  });
+
+  it('answers an illegal transition with 409 and the current state', async () => {
+    const r = await t.api(`/api/workflows/${id}/tasks/T1/start`, { method: 'POST', json: {} });
+    expect(r.status).toBe(409);
+    const body = (await r.json()) as {
+      error: { code: string; current: { status: string; tasks: unknown[] } };
+    };
+    expect(body.error.code).toBe('invalid_transition');
+    expect(body.error.current).toMatchObject({ status: 'in_progress' });
+    expect(body.error.current.tasks).toContainEqual({ id: 'T1', status: 'done' });
+    const abandon = await t.api(`/api/workflows/${id}/abandon`, { method: 'POST', json: { reason: 'done' } });
+    expect(((await abandon.json()) as { workflow: { status: string } }).workflow.status).toBe('cancelled');
+    const again = await t.api(`/api/workflows/${id}/pause`, { method: 'POST', json: {} });
+    expect(again.status).toBe(409);
+  });
+
+  it('exposes Prometheus metrics by route and status', async () => {
+    const text = await (await t.api('/metrics')).text();
+    expect(text).toMatch(
+      /baton_http_requests_total\{method="POST",route="\/api\/workflows\/:id\/pause",status="200"\} 1/,
+    );
+    expect(text).toMatch(
+      /baton_http_request_duration_seconds_bucket\{method="GET",route="\/api\/workflows",status="200",le="\+Inf"\} \d+/,
+    );
+    expect(text).toMatch(/baton_events_appended_total\{type="task.started"\} \d+/);
+    expect(text).toMatch(/baton_workflows\{status="cancelled"\} 1/);
+  });
+
+  it('serves an OpenAPI 3.1 document that validates', async () => {
+    const doc = (await (await t.api('/openapi.json')).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+    };
+    expect(doc.openapi).toBe('3.1.0');
+    for (const path of [
+      '/api/workflows',
+      '/api/workflows/{id}/pause',
+      '/api/workflows/{id}/resume',
+      '/api/workflows/{id}/snapshots/{sid}/{category}',
+      '/api/workflows/{id}/session-status',
+      '/api/workflows/{id}/recovery-options',
+    ])
+      expect(doc.paths, path).toHaveProperty([path]);
+    const validator = new Validator();
+    const result = await validator.validate(doc as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+});

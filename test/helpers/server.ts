@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { batonBin } from './cli.js';
+
+export interface ServerProcess {
+  url: string;
+  token: string;
+  home: string;
+  child: ChildProcess;
+  /** fetch with the bearer token (unless `auth: false`) and JSON bodies. */
+  api: (path: string, init?: RequestInit & { json?: unknown; auth?: boolean }) => Promise<Response>;
+  stop: () => Promise<void>;
+}
+
+/** Starts the built `baton serve --port 0` as a real child process and waits for its URL. */
+export function startServerProcess(
+  home: string,
+  opts: { args?: string[]; env?: Record<string, string | undefined>; cwd?: string } = {},
+): Promise<ServerProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [batonBin, 'serve', '--port', '0', ...(opts.args ?? [])], {
+      cwd: opts.cwd ?? home,
+      env: { ...process.env, BATON_URL: undefined, BATON_HOME: home, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`baton serve did not start:\n${out}\n${err}`)), 20_000);
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`baton serve exited with ${code}:\n${out}\n${err}`));
+    });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (!m?.[1]) return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      const url = m[1];
+      const token = readFileSync(join(home, 'token'), 'utf8').trim();
+      resolve({
+        url,
+        token,
+        home,
+        child,
+        api: (path, init = {}) => {
+          const headers = new Headers(init.headers);
+          if (init.auth !== false) headers.set('authorization', `Bearer ${token}`);
+          if (init.json !== undefined) headers.set('content-type', 'application/json');
+          return fetch(url + path, {
+            ...init,
+            headers,
+            body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
+          });
+        },
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+  });
+}
