@@ -22,3 +22,4 @@ export * from './duration.js';
 export * from './commands/runtime.js';
 export * from './capacity.js';
 export * from './runtime-fold.js';
+export * from './runtime/index.js';
