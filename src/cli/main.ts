@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerHookCommands, registerIntegrationCommands } from './commands/integration-commands.js';
 import { registerRecordCommands } from './commands/record-commands.js';
+import { registerRunCommands } from './commands/run-commands.js';
 import { registerServerCommands } from './commands/server-commands.js';
 import { registerSessionCommands } from './commands/session-commands.js';
 import { registerTaskCommands } from './commands/task-commands.js';
@@ -38,6 +39,7 @@ export function buildProgram(rt: Runtime): Command {
   registerIntegrationCommands(program, rt);
   registerHookCommands(program, rt);
   registerServerCommands(program, rt);
+  registerRunCommands(program, rt);
   for (const c of program.commands) propagate(c);
   return program;
 }

@@ -61,4 +61,6 @@ export interface ExecutorRegistry {
   /** Writes the resume token only while `executionId` is the executor's current execution. */
   saveToken(id: string, executionId: string, token: string, at: string): Promise<boolean>;
   heartbeat(id: string, at: string): Promise<void>;
+  /** Several updates in one transaction (startup recovery). */
+  updateMany?(patches: readonly { id: string; patch: ExecutorPatch }[]): Promise<void>;
 }

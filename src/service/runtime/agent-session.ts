@@ -184,7 +184,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   for (const sig of parser.end()) chain = chain.then(() => handle(sig)).catch(() => undefined);
   await chain;
   const r = result as Extract<AgentSignal, { type: 'result' }> | null;
-  const text = r?.text ?? lastError;
+  const text = r?.text ?? lastError ?? exit.stderr ?? null;
   const limit = detectUsageLimit(r?.is_error || exit.code !== 0 ? (text ?? lastError) : null, new Date());
   const outcome: AgentOutcome =
     exit.signal && !r

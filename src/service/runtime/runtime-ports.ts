@@ -1,5 +1,7 @@
 import type { ExecutorRow } from '../../storage/executor-registry.js';
 
+export type { ExecutorRow };
+
 /** An agent profile (baton.config.json `agents`, or --agent/--agent-bin/--context-window). */
 export interface AgentProfile {
   name: string;
@@ -65,6 +67,8 @@ export interface AgentDriver {
 export interface ExitStatus {
   code: number | null;
   signal: string | null;
+  /** The tail of standard error, when there was any. */
+  stderr?: string | null;
 }
 
 /** A running agent process, local or on a remote executor. */

@@ -67,6 +67,20 @@ export class SqliteExecutors implements ExecutorRegistry {
       .run({ ...toDb(patch), id });
   }
 
+  async updateMany(patches: readonly { id: string; patch: ExecutorPatch }[]): Promise<void> {
+    const cache = new Map<string, Database.Statement>();
+    this.db.transaction(() => {
+      for (const { id, patch } of patches) {
+        const keys = Object.keys(patch).filter((k) => columns.test(k));
+        if (keys.length === 0) continue;
+        const sql = `UPDATE executors_running SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`;
+        let stmt = cache.get(sql);
+        if (!stmt) cache.set(sql, (stmt = this.db.prepare(sql)));
+        stmt.run({ ...toDb(patch), id });
+      }
+    })();
+  }
+
   async claimExecution(id: string, expected: string | null, next: string, owner: string, at: string) {
     const r = this.db
       .prepare(
