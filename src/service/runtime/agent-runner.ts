@@ -89,6 +89,7 @@ export class AgentRunner {
     };
     if (s.status === 'paused' || s.status === 'interrupted') await resumeWorkflow();
     let done = 0;
+    const failedHere = new Set<string>();
     let pending = attached ?? null;
     for (;;) {
       s = await svc.runner.load(id);
@@ -108,6 +109,10 @@ export class AgentRunner {
         continue;
       }
       const task = s.tasks.find((t) => t.status === 'in_progress') ?? runnableTasks(s.tasks)[0];
+      if (task && failedHere.has(task.id)) {
+        report.stopped = `task ${task.id} failed`;
+        break;
+      }
       if (!task) {
         report.stopped = 'no runnable task';
         break;
@@ -235,6 +240,7 @@ export class AgentRunner {
         result.text?.slice(0, 500) ?? `agent ${result.outcome}`,
       );
       report.tasks.push({ id: task.id, outcome: result.outcome });
+      failedHere.add(task.id);
       token = null;
       log(`task ${task.id} failed: ${result.outcome}`);
     }
