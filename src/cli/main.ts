@@ -3,6 +3,7 @@ import { registerHookCommands, registerIntegrationCommands } from './commands/in
 import { registerImportCommand } from './commands/import-command.js';
 import { registerDiskCommands } from './commands/disk-commands.js';
 import { registerRecordCommands } from './commands/record-commands.js';
+import { registerRunCommands } from './commands/run-commands.js';
 import { registerServerCommands } from './commands/server-commands.js';
 import { registerSessionCommands } from './commands/session-commands.js';
 import { registerTaskCommands } from './commands/task-commands.js';
@@ -51,6 +52,7 @@ export function buildProgram(rt: Runtime): Command {
   registerImportCommand(program, rt);
   registerServerCommands(program, rt);
   registerDiskCommands(program, rt);
+  registerRunCommands(program, rt);
   for (const c of program.commands) propagate(c);
   return program;
 }

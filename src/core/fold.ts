@@ -3,6 +3,7 @@ import type { BatonEvent, EventOf } from './schemas/events.js';
 import { emptyUsage } from './schemas/records.js';
 import { RECENT_LIMIT, type WorkflowState } from './schemas/state.js';
 import type { SessionInfo, Task } from './schemas/workflow.js';
+import { evolveRuntime, projectRuntime } from './runtime-fold.js';
 
 /** Applying one event gives the next state and the record rows the event writes. */
 export interface Applied {
@@ -282,6 +283,14 @@ function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
             },
           }
         : s;
+    case 'agent.launched':
+    case 'agent.token_saved':
+    case 'agent.exited':
+    case 'capacity.warned':
+    case 'usage_limit.reached':
+    case 'side_effect.recorded':
+    case 'executor.changed':
+      return evolveRuntime(s, e);
   }
 }
 
@@ -328,6 +337,8 @@ function project(s: WorkflowState, e: BatonEvent): RecordRow[] {
     case 'session.ended':
     case 'task.completed':
       return sessionRow();
+    case 'side_effect.recorded':
+      return projectRuntime(e, row);
     default:
       return [];
   }

@@ -108,4 +108,64 @@ export const migrations: readonly Migration[] = [
         data TEXT NOT NULL
       );`,
   },
+  {
+    version: 2,
+    name: 'executors_running (agent runtime: executors, resume tokens, heartbeats)',
+    sqlite: `
+      CREATE TABLE executors_running (
+        id TEXT PRIMARY KEY,
+        workflow_id TEXT NOT NULL,
+        session_number INTEGER NOT NULL,
+        runtime TEXT NOT NULL,
+        agent TEXT NOT NULL,
+        status TEXT NOT NULL,
+        session_state TEXT NOT NULL,
+        execution_id TEXT,
+        resume_token TEXT,
+        supports_session_resume INTEGER NOT NULL,
+        supports_workspace_only INTEGER NOT NULL,
+        pid INTEGER,
+        pid_start_time TEXT,
+        endpoint TEXT,
+        run_id TEXT,
+        container_id TEXT,
+        workspace_path TEXT NOT NULL,
+        worktree_branch TEXT,
+        owner TEXT,
+        last_seen_at TEXT NOT NULL,
+        error_message TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX executors_running_status ON executors_running (status);
+      CREATE INDEX executors_running_workflow ON executors_running (workflow_id, session_number);`,
+    postgres: `
+      CREATE TABLE executors_running (
+        id TEXT PRIMARY KEY,
+        workflow_id TEXT NOT NULL,
+        session_number INTEGER NOT NULL,
+        runtime TEXT NOT NULL,
+        agent TEXT NOT NULL,
+        status TEXT NOT NULL,
+        session_state TEXT NOT NULL,
+        execution_id TEXT,
+        resume_token TEXT,
+        supports_session_resume BOOLEAN NOT NULL,
+        supports_workspace_only BOOLEAN NOT NULL,
+        pid INTEGER,
+        pid_start_time TEXT,
+        endpoint TEXT,
+        run_id TEXT,
+        container_id TEXT,
+        workspace_path TEXT NOT NULL,
+        worktree_branch TEXT,
+        owner TEXT,
+        last_seen_at TEXT NOT NULL,
+        error_message TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX executors_running_status ON executors_running (status);
+      CREATE INDEX executors_running_workflow ON executors_running (workflow_id, session_number);`,
+  },
 ];

@@ -10,6 +10,7 @@ import {
   type WorkflowState,
 } from '../../core/index.js';
 import { migrations } from '../migrations.js';
+import { SqliteExecutors } from './sqlite-executors.js';
 import type {
   CommitBatch,
   Durability,
@@ -39,6 +40,7 @@ export interface SqliteOptions {
 export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
   private readonly db: Database.Database;
+  readonly executors: SqliteExecutors;
   private readonly stmts;
 
   constructor(
@@ -62,6 +64,7 @@ export class SqliteStore implements Store {
       );
     }
     const db = this.db;
+    this.executors = new SqliteExecutors(db);
     this.stmts = {
       version: db.prepare<[string], { version: number }>('SELECT version FROM workflows WHERE id = ?'),
       insertWorkflow: db.prepare(
