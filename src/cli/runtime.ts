@@ -51,6 +51,7 @@ export class Runtime {
         runsDir: g.runsDir,
         mirror: g.mirror,
         actor: g.actor,
+        contextBudget: g.budget,
       },
       this.env,
     );
@@ -65,6 +66,13 @@ export class Runtime {
       this.client = new HttpClient(server, token, this.cwd);
       return this.client;
     }
+    const service = await this.openService(settings);
+    this.client = new LocalClient(service, () => service.store.close());
+    return this.client;
+  }
+
+  /** The service on the local store, with every adapter (git, tokenizer) and the run folder mirror: one recipe. */
+  async openService(settings: Settings): Promise<BatonService> {
     const store = await openStore({ database: settings.database, durability: settings.durability });
     const service = new BatonService(store, git, {
       pauseTimeoutMs: settings.pauseTimeoutMs,
@@ -74,8 +82,7 @@ export class Runtime {
       actor: settings.actor,
     });
     if (settings.mirror) await attachMirror(service, settings, this.io);
-    this.client = new LocalClient(service, () => store.close());
-    return this.client;
+    return service;
   }
 
   ref(workflow: string | undefined): Ref {

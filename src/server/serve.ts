@@ -80,6 +80,11 @@ export async function startServer(
     s.once('error', reject);
   });
   nodeWs.injectWebSocket(server);
+  // A long-lived process keeps the Go Team auto-save going (every 30 s for running workflows) and forces requested
+  // pauses whose timeout passed even when no command arrives.
+  service.live.startAutoSave();
+  const pauseTicker = setInterval(() => void service.enforcePauseTimeouts().catch(() => undefined), 5_000);
+  pauseTicker.unref();
   ready = true;
   const port = (server.address() as AddressInfo).port;
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
@@ -90,6 +95,8 @@ export async function startServer(
     token,
     async close() {
       ready = false;
+      clearInterval(pauseTicker);
+      service.live.stop();
       service.runner.listeners.delete(listener);
       hub?.closeAll();
       await tail.stop();

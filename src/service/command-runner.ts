@@ -43,11 +43,37 @@ export class CommandRunner {
     return state;
   }
 
+  /** The tail of each workflow's queue of commands in this process. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  /**
+   * Commands on one workflow run one after another within a process (a server handling concurrent requests), so
+   * they never race each other; races between processes are left to the store's version check.
+   */
+  private serialize<T>(workflowId: string, job: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(workflowId) ?? Promise.resolve();
+    const next = previous.then(job, job);
+    const tail = next.catch(() => undefined);
+    this.queues.set(workflowId, tail);
+    void tail.then(() => {
+      if (this.queues.get(workflowId) === tail) this.queues.delete(workflowId);
+    });
+    return next;
+  }
+
   /** Runs `decide` on a draft of the current state and commits what it emitted; returns its result and the new state. */
-  async run<T>(
+  run<T>(
     workflowId: string,
     decide: (d: Draft, state: WorkflowState) => T | Promise<T>,
     opts: { retry?: boolean } = {},
+  ): Promise<{ result: T; state: WorkflowState; draft: Draft }> {
+    return this.serialize(workflowId, () => this.attempt(workflowId, decide, opts));
+  }
+
+  private async attempt<T>(
+    workflowId: string,
+    decide: (d: Draft, state: WorkflowState) => T | Promise<T>,
+    opts: { retry?: boolean },
   ): Promise<{ result: T; state: WorkflowState; draft: Draft }> {
     for (let attempt = 0; ; attempt++) {
       const base = await this.load(workflowId);

@@ -1,8 +1,5 @@
 import type { Command } from 'commander';
 import { ensureToken, tokenPath } from '../../config/token-file.js';
-import * as git from '../../git/git.js';
-import { BatonService } from '../../service/index.js';
-import { openStore } from '../../storage/open-store.js';
 import { action, workflowOption } from '../action.js';
 import { parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
@@ -22,11 +19,8 @@ export function registerServerCommands(program: Command, rt: Runtime) {
       // Loaded on demand: the other commands never pay for the server's modules.
       const { resolveServeOptions, startServer } = await import('../../server/index.js');
       const opts = resolveServeOptions(o, rt.env, settings.home);
-      const store = await openStore({ database: settings.database, durability: settings.durability });
-      const service = new BatonService(store, git, {
-        pauseTimeoutMs: settings.pauseTimeoutMs,
-        staleAfterMs: settings.staleAfterMs,
-      });
+      const service = await rt.openService(settings);
+      const store = service.store;
       let server;
       try {
         server = await startServer(service, { ...opts, home: settings.home });
