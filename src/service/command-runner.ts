@@ -10,7 +10,19 @@ import {
 import type { Store } from '../storage/store.js';
 import type { ServiceOptions } from './ports.js';
 
-export const randomId = (prefix: string) => `${prefix}-${randomBytes(5).toString('hex')}`;
+let lastStamp = '';
+let sequence = 0;
+
+/**
+ * Ids that sort in creation order (a base-36 millisecond stamp and a counter, then randomness against other
+ * processes): records are appended at the end of their index instead of splitting pages at random places.
+ */
+export function randomId(prefix: string): string {
+  const stamp = Date.now().toString(36).padStart(9, '0');
+  sequence = stamp === lastStamp ? sequence + 1 : 0;
+  lastStamp = stamp;
+  return `${prefix}-${stamp}${sequence.toString(36).padStart(3, '0')}${randomBytes(3).toString('hex')}`;
+}
 
 /**
  * Load, decide, commit: the one way every command changes a workflow. The command decides against the state it

@@ -71,8 +71,10 @@ export class SqliteStore implements Store {
         'INSERT INTO workflows (id, status, worktree, title, version, created_at, updated_at, state) VALUES (@id, @status, @worktree, @title, @version, @created_at, @updated_at, @state)',
       ),
       updateWorkflow: db.prepare(
-        'UPDATE workflows SET status = @status, worktree = @worktree, title = @title, version = @version, updated_at = @updated_at, state = @state WHERE id = @id AND version = @expected',
+        'UPDATE workflows SET version = @version, updated_at = @updated_at, state = @state WHERE id = @id AND version = @expected',
       ),
+      // Apart, and only when it changed: setting an indexed column rewrites its index pages even to the same value.
+      updateStatus: db.prepare('UPDATE workflows SET status = @status WHERE id = @id AND status <> @status'),
       insertEvent: db.prepare(
         'INSERT INTO events (workflow_id, seq, type, at, actor, session_number, task_id, v, data) VALUES (@workflow_id, @seq, @type, @at, @actor, @session_number, @task_id, @v, @data)',
       ),
@@ -156,7 +158,9 @@ export class SqliteStore implements Store {
         throw conflict(`workflow ${b.workflowId} already exists`, { workflow_id: b.workflowId });
       const { expected: _, ...insert } = row;
       this.stmts.insertWorkflow.run(insert);
-    } else if (this.stmts.updateWorkflow.run(row).changes !== 1) {
+    } else if (this.stmts.updateWorkflow.run(row).changes === 1) {
+      this.stmts.updateStatus.run({ id: row.id, status: row.status });
+    } else {
       const current = this.stmts.version.get(b.workflowId)?.version;
       throw conflict(
         `workflow ${b.workflowId} changed while this command ran (expected version ${b.expectedVersion}, found ${current ?? 'none'}); reload and try again`,
