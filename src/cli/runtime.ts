@@ -8,6 +8,7 @@ import * as git from '../git/git.js';
 import { countTokens } from '../tokens/count-tokens.js';
 import { BatonService } from '../service/index.js';
 import { openStore } from '../storage/open-store.js';
+import type { DiskMirror } from '../disk/index.js';
 import { attachMirror } from './mirror.js';
 import type { Io } from './output.js';
 
@@ -29,6 +30,7 @@ export interface GlobalOptions {
 /** What every command handler gets: its options, a client opened on first use, and where to print. */
 export class Runtime {
   private client: BatonClient | null = null;
+  private mirror: DiskMirror | null = null;
 
   constructor(
     readonly io: Io,
@@ -81,7 +83,7 @@ export class Runtime {
       countTokens,
       actor: settings.actor,
     });
-    if (settings.mirror) await attachMirror(service, settings, this.io);
+    if (settings.mirror) this.mirror = await attachMirror(service, settings, this.io);
     return service;
   }
 
@@ -89,7 +91,13 @@ export class Runtime {
     return { workflowId: workflow, cwd: this.cwd };
   }
 
+  /** Waits for the run folder mirror to write what is queued (before the store closes). */
+  async flushMirror(): Promise<void> {
+    await this.mirror?.flush();
+  }
+
   async close(): Promise<void> {
+    await this.flushMirror();
     await this.client?.close();
     this.client = null;
   }

@@ -55,13 +55,57 @@ export class DiskMirror {
     return join(this.runsDirOf(s.worktree), runFolderName(s.id));
   }
 
-  /** Hooks the mirror into the service: called after each successful commit. */
-  attach(runner: CommandRunner): () => void {
-    const listener = async (events: readonly BatonEvent[], state: WorkflowState) => {
-      await this.sync(state, events);
+  /** The newest state of each workflow waiting to be mirrored, and the worker draining them. */
+  private readonly pending = new Map<string, WorkflowState>();
+  private worker: Promise<void> | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private delayMs = 100;
+
+  /**
+   * Hooks the mirror into the service. A commit only queues its workflow; shortly after (`delayMs`, 100 ms by
+   * default) a background worker brings each queued folder up to the newest state, so a burst of commits costs one
+   * folder write and no command waits for the files. A crash before the worker ran loses nothing: the folder lags
+   * the database and is caught up on the next start. `flush()` writes at once (a CLI before it exits).
+   */
+  attach(runner: CommandRunner, delayMs = 100): () => void {
+    this.delayMs = delayMs;
+    const listener = (_events: readonly BatonEvent[], state: WorkflowState) => {
+      this.pending.set(state.id, state);
+      if (!this.worker) this.timer ??= setTimeout(() => this.start(), delayMs);
     };
     runner.listeners.add(listener);
     return () => runner.listeners.delete(listener);
+  }
+
+  private start(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.worker ??= this.drain().finally(() => {
+      this.worker = null;
+      if (this.pending.size) this.timer ??= setTimeout(() => this.start(), this.delayMs);
+    });
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const next = this.pending.values().next();
+      if (next.done) return;
+      const state = next.value;
+      this.pending.delete(state.id);
+      try {
+        await this.sync(state);
+      } catch {
+        // The folder stays behind the database; the next sync or start catches it up.
+      }
+    }
+  }
+
+  /** Waits until every queued workflow is mirrored (before a process exits). */
+  async flush(): Promise<void> {
+    while (this.pending.size || this.worker) {
+      this.start();
+      await this.worker;
+    }
   }
 
   /** Whether a worktree can hold a run folder (a deleted temporary worktree is left alone). */

@@ -33,9 +33,10 @@ const usage = {
 /** A scenario touching every kind of event, by three actors, over two workflows in one worktree. */
 export async function runScenario(store: Store, worktree: string, clock: TestClock) {
   const services: BatonService[] = [];
+  const mirror = new DiskMirror(store, { now: clock.now });
   const as = (actor: string) => {
     const svc = makeService(store, { now: clock.now, actor });
-    new DiskMirror(store, { now: clock.now }).attach(svc.runner);
+    mirror.attach(svc.runner);
     services.push(svc);
     return svc;
   };
@@ -112,6 +113,7 @@ export async function runScenario(store: Store, worktree: string, clock: TestClo
 
   const other = (await user.create({ title: 'Second', tasks: [{ id: 'A', title: 'one' }], worktree })).id;
   await agent.blockTask({ workflowId: other }, 'A', 'waiting for a key');
+  await mirror.flush();
   return { wf, other, services };
 }
 

@@ -50,6 +50,7 @@ export function registerServerCommands(program: Command, rt: Runtime) {
         process.once('SIGTERM', stop);
       });
       await server.close();
+      await rt.flushMirror();
       await store.close();
     });
 
