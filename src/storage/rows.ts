@@ -1,4 +1,10 @@
-import type { BatonEvent, RecordKind, RecordRow } from '../../core/index.js';
+import {
+  conflict,
+  type BatonEvent,
+  type RecordKind,
+  type RecordRow,
+  type WorkflowState,
+} from '../core/index.js';
 
 export interface EventRow {
   position: number;
@@ -47,3 +53,12 @@ export const recordFromRow = (r: RecordDbRow): RecordRow => ({
   created_at: r.created_at,
   data: JSON.parse(r.data) as unknown,
 });
+
+/** A rebuilt projection must be the fold of the whole log: refuse it when events were appended meanwhile. */
+export function assertRebuiltFromLatest(workflowId: string, state: WorkflowState, lastSeq: number): void {
+  if (state.version !== lastSeq)
+    throw conflict(
+      `workflow ${workflowId} changed while it was being rebuilt (folded version ${state.version}, log at ${lastSeq}); run the rebuild again`,
+      { workflow_id: workflowId, expected_version: state.version, current_version: lastSeq },
+    );
+}

@@ -1,0 +1,68 @@
+import pg from 'pg';
+import { BatonError, conflict } from '../../core/index.js';
+import type { Durability } from '../store.js';
+
+export interface PostgresOptions {
+  durability?: Durability;
+  /** Connections per process (default 4): the CLI uses one, a server a few. */
+  poolSize?: number;
+}
+
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://(unparsable URL)';
+  }
+}
+
+/**
+ * A pool whose every connection runs at the chosen durability: `full` waits for the WAL flush at each commit
+ * (synchronous_commit=on: survives a crash of the server or a power loss), `normal` acknowledges before the flush
+ * (synchronous_commit=off: survives a crash of any Baton process; a server crash may lose the last few
+ * hundred milliseconds of commits, never half of one).
+ */
+export function createPool(url: string, options: PostgresOptions): pg.Pool {
+  const sync = options.durability === 'normal' ? 'off' : 'on';
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 4,
+    allowExitOnIdle: true,
+    options: `-c synchronous_commit=${sync}`,
+  });
+  // An idle connection the server dropped must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+const connectionCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH']);
+
+/** Turns a driver error into a BatonError: lost races are conflicts, an unreachable server is unavailable. */
+export function toBatonError(e: unknown, url: string, what: string): BatonError {
+  if (BatonError.isInstance(e)) return e;
+  const err = e as { code?: string; message?: string };
+  const code = err.code ?? '';
+  // serialization failure, deadlock, unique violation (another writer appended the same seq first)
+  if (code === '40001' || code === '40P01' || code === '23505')
+    return conflict(`${what}: another writer changed the workflow first; reload and try again`, {
+      pg_code: code,
+    });
+  if (connectionCodes.has(code) || code.startsWith('08') || code.startsWith('57P') || code === '28P01')
+    return new BatonError(
+      'unavailable',
+      `cannot reach PostgreSQL at ${redactUrl(url)} (${err.message ?? code}); check --database / BATON_DATABASE_URL`,
+      { pg_code: code },
+      { cause: e },
+    );
+  return new BatonError(
+    'internal',
+    `${what} failed on PostgreSQL: ${err.message ?? String(e)}`,
+    { pg_code: code },
+    {
+      cause: e,
+    },
+  );
+}

@@ -1,0 +1,276 @@
+import type pg from 'pg';
+import {
+  conflict,
+  type BatonEvent,
+  type RecordKind,
+  type RecordRow,
+  type WorkflowState,
+} from '../../core/index.js';
+import {
+  assertRebuiltFromLatest,
+  eventFromRow,
+  recordFromRow,
+  type EventRow,
+  type RecordDbRow,
+} from '../rows.js';
+import type { CommitBatch, LiveState, RecordQuery, Store, StoredEvent, WorkflowFilter } from '../store.js';
+import { createPool, redactUrl, toBatonError, type PostgresOptions } from './connection.js';
+import { migratePostgres } from './migrate.js';
+import { insertEvents, upsertRecords } from './sql.js';
+
+/** Held by every event-appending transaction, so event positions are handed out in commit order. */
+const APPEND_LOCK = 0x62746e61; // "btna"
+
+type PgEventRow = Omit<EventRow, 'position'> & { position: string };
+
+const toEvent = (r: PgEventRow): StoredEvent => ({
+  ...eventFromRow({ ...r, position: 0 }),
+  position: Number(r.position),
+});
+
+/**
+ * The shared store: many Baton processes on one PostgreSQL database. Optimistic concurrency exactly as in SQLite
+ * (a commit names the version it decided on; the workflow row's `version` check refuses a stale one), and every
+ * transaction that appends events takes one advisory lock, so the store-wide `position` that live subscribers
+ * follow never has a gap that a slower transaction fills later.
+ */
+export class PostgresStore implements Store {
+  readonly dialect = 'postgres' as const;
+  readonly location: string;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly url: string,
+  ) {
+    this.location = redactUrl(url);
+  }
+
+  static async open(url: string, options: PostgresOptions = {}): Promise<PostgresStore> {
+    const pool = createPool(url, options);
+    try {
+      await migratePostgres(pool);
+    } catch (e) {
+      await pool.end().catch(() => undefined);
+      throw toBatonError(e, url, 'opening the database');
+    }
+    return new PostgresStore(pool, url);
+  }
+
+  private async query<R extends pg.QueryResultRow>(
+    sql: string,
+    params: unknown[],
+    what: string,
+  ): Promise<R[]> {
+    try {
+      return (await this.pool.query<R>(sql, params)).rows;
+    } catch (e) {
+      throw toBatonError(e, this.url, what);
+    }
+  }
+
+  /** Runs `work` in one transaction on one connection; any failure rolls it back whole. */
+  private async transaction(what: string, work: (c: pg.PoolClient) => Promise<void>): Promise<void> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (e) {
+      throw toBatonError(e, this.url, what);
+    }
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      await work(client);
+      await client.query('COMMIT');
+    } catch (e) {
+      try {
+        await client.query('ROLLBACK');
+      } catch {
+        broken = true;
+      }
+      throw toBatonError(e, this.url, what);
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  private async writeBatch(c: pg.PoolClient, b: CommitBatch): Promise<void> {
+    const s = b.state;
+    const state = JSON.stringify(s);
+    // The title column is only an index (the state holds the real title); PostgreSQL text cannot hold NUL.
+    const title = s.title.replaceAll('\u0000', '\ufffd');
+    if (b.expectedVersion === 0) {
+      const r = await c.query(
+        'INSERT INTO workflows (id, status, worktree, title, version, created_at, updated_at, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING',
+        [b.workflowId, s.status, s.worktree, title, s.version, s.created_at, s.updated_at, state],
+      );
+      if (r.rowCount !== 1)
+        throw conflict(`workflow ${b.workflowId} already exists`, { workflow_id: b.workflowId });
+    } else {
+      const r = await c.query(
+        'UPDATE workflows SET status = $2, worktree = $3, title = $4, version = $5, updated_at = $6, state = $7 WHERE id = $1 AND version = $8',
+        [b.workflowId, s.status, s.worktree, title, s.version, s.updated_at, state, b.expectedVersion],
+      );
+      if (r.rowCount !== 1) {
+        const cur = await c.query<{ version: number }>('SELECT version FROM workflows WHERE id = $1', [
+          b.workflowId,
+        ]);
+        const current = cur.rows[0]?.version;
+        throw conflict(
+          `workflow ${b.workflowId} changed while this command ran (expected version ${b.expectedVersion}, found ${current ?? 'none'}); reload and try again`,
+          {
+            workflow_id: b.workflowId,
+            expected_version: b.expectedVersion,
+            current_version: current ?? null,
+          },
+        );
+      }
+    }
+    await insertEvents(c, b.events);
+    await upsertRecords(c, b.writes);
+  }
+
+  async commit(batch: CommitBatch): Promise<void> {
+    await this.commitMany([batch]);
+  }
+
+  async commitMany(batches: readonly CommitBatch[]): Promise<void> {
+    if (!batches.length) return;
+    await this.transaction('commit', async (c) => {
+      await c.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK]);
+      for (const b of batches) await this.writeBatch(c, b);
+    });
+  }
+
+  async loadState(workflowId: string): Promise<WorkflowState | null> {
+    const rows = await this.query<{ state: string }>(
+      'SELECT state FROM workflows WHERE id = $1',
+      [workflowId],
+      'load',
+    );
+    return rows[0] ? (JSON.parse(rows[0].state) as WorkflowState) : null;
+  }
+
+  async listWorkflows(filter: WorkflowFilter = {}): Promise<WorkflowState[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const param = (v: unknown) => (params.push(v), `$${params.length}`);
+    if (filter.status?.length) where.push(`status = ANY(${param([...filter.status])})`);
+    if (filter.worktree !== undefined) where.push(`worktree = ${param(filter.worktree)}`);
+    if (filter.updatedBefore !== undefined) where.push(`updated_at < ${param(filter.updatedBefore)}`);
+    const sql = `SELECT state FROM workflows ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY updated_at DESC, id LIMIT ${param(filter.limit ?? null)}`;
+    const rows = await this.query<{ state: string }>(sql, params, 'list workflows');
+    return rows.map((r) => JSON.parse(r.state) as WorkflowState);
+  }
+
+  async readEvents(workflowId: string, afterSeq = 0, limit?: number): Promise<BatonEvent[]> {
+    const rows = await this.query<PgEventRow>(
+      'SELECT * FROM events WHERE workflow_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+      [workflowId, afterSeq, limit !== undefined && limit >= 0 ? limit : null],
+      'read events',
+    );
+    return rows.map((r) => eventFromRow({ ...r, position: 0 }));
+  }
+
+  async readEventsSince(position: number, limit: number, workflowId?: string): Promise<StoredEvent[]> {
+    const rows = workflowId
+      ? await this.query<PgEventRow>(
+          'SELECT * FROM events WHERE position > $1 AND workflow_id = $2 ORDER BY position LIMIT $3',
+          [position, workflowId, limit],
+          'read events',
+        )
+      : await this.query<PgEventRow>(
+          'SELECT * FROM events WHERE position > $1 ORDER BY position LIMIT $2',
+          [position, limit],
+          'read events',
+        );
+    return rows.map(toEvent);
+  }
+
+  async getRecord(workflowId: string, kind: RecordKind, id: string): Promise<RecordRow | null> {
+    const rows = await this.query<RecordDbRow>(
+      'SELECT * FROM records WHERE workflow_id = $1 AND kind = $2 AND id = $3',
+      [workflowId, kind, id],
+      'read a record',
+    );
+    return rows[0] ? recordFromRow(rows[0]) : null;
+  }
+
+  async findSnapshot(snapshotId: string): Promise<RecordRow | null> {
+    const rows = await this.query<RecordDbRow>(
+      "SELECT * FROM records WHERE kind = 'snapshot' AND id = $1 LIMIT 1",
+      [snapshotId],
+      'find a snapshot',
+    );
+    return rows[0] ? recordFromRow(rows[0]) : null;
+  }
+
+  async listRecords(workflowId: string, kind: RecordKind, q: RecordQuery = {}): Promise<RecordRow[]> {
+    const through = q.createdThrough !== undefined ? 'AND created_at <= $3' : 'AND $3::text IS NULL';
+    const sql = `SELECT * FROM records WHERE workflow_id = $1 AND kind = $2 ${through} ORDER BY created_at ${q.newestFirst ? 'DESC' : 'ASC'}, seq, id LIMIT $4`;
+    const rows = await this.query<RecordDbRow>(
+      sql,
+      [workflowId, kind, q.createdThrough ?? null, q.limit !== undefined && q.limit >= 0 ? q.limit : null],
+      'list records',
+    );
+    return rows.map(recordFromRow);
+  }
+
+  async saveLiveState(live: LiveState): Promise<void> {
+    await this.query(
+      `INSERT INTO live_states (workflow_id, saved_at, trigger, version, data) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (workflow_id) DO UPDATE SET saved_at = excluded.saved_at, trigger = excluded.trigger, version = excluded.version, data = excluded.data`,
+      [live.workflow_id, live.saved_at, live.trigger, live.version, JSON.stringify(live.data)],
+      'save the live state',
+    );
+  }
+
+  async loadLiveState(workflowId: string): Promise<LiveState | null> {
+    const rows = await this.query<Omit<LiveState, 'data'> & { data: string }>(
+      'SELECT * FROM live_states WHERE workflow_id = $1',
+      [workflowId],
+      'load the live state',
+    );
+    const r = rows[0];
+    return r ? { ...r, data: JSON.parse(r.data) as unknown } : null;
+  }
+
+  async replaceProjection(
+    workflowId: string,
+    state: WorkflowState,
+    writes: readonly RecordRow[],
+  ): Promise<void> {
+    await this.transaction('rebuild', async (c) => {
+      // Lock the row first, so a concurrent commit waits for the rebuilt tables instead of interleaving.
+      await c.query('SELECT 1 FROM workflows WHERE id = $1 FOR UPDATE', [workflowId]);
+      const last = await c.query<{ seq: number | null }>(
+        'SELECT max(seq) AS seq FROM events WHERE workflow_id = $1',
+        [workflowId],
+      );
+      assertRebuiltFromLatest(workflowId, state, last.rows[0]?.seq ?? 0);
+      await c.query('DELETE FROM records WHERE workflow_id = $1', [workflowId]);
+      await c.query('DELETE FROM workflows WHERE id = $1', [workflowId]);
+      await this.writeBatch(c, { workflowId, expectedVersion: 0, events: [], state, writes });
+    });
+  }
+
+  async deleteWorkflow(workflowId: string): Promise<void> {
+    await this.transaction('delete', async (c) => {
+      for (const table of ['events', 'records', 'live_states'])
+        await c.query(`DELETE FROM ${table} WHERE workflow_id = $1`, [workflowId]);
+      await c.query('DELETE FROM workflows WHERE id = $1', [workflowId]);
+    });
+  }
+
+  async listWorkflowIds(): Promise<string[]> {
+    const rows = await this.query<{ id: string }>(
+      'SELECT id FROM workflows ORDER BY created_at, id',
+      [],
+      'list workflows',
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end().catch(() => undefined);
+  }
+}

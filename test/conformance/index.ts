@@ -1,0 +1,11 @@
+import type { StoreBackend } from './backend.js';
+import { serviceCases } from './service-cases.js';
+import { storeCases } from './store-cases.js';
+
+export { postgresBackend, sqliteBackend, type StoreBackend } from './backend.js';
+
+/** The whole conformance suite for one backend: the Store's behaviours and the service's use cases over it. */
+export function runConformance(backend: StoreBackend): void {
+  storeCases(backend);
+  serviceCases(backend);
+}

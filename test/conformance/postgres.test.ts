@@ -1,0 +1,3 @@
+import { postgresBackend, runConformance } from './index.js';
+
+runConformance(postgresBackend);

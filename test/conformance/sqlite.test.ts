@@ -1,0 +1,3 @@
+import { runConformance, sqliteBackend } from './index.js';
+
+runConformance(sqliteBackend);
