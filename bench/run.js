@@ -1,6 +1,7 @@
 import { cpus } from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { benchCore } from './core.js';
+import { benchLanggraph } from './langgraph.js';
 
 /**
  * `npm run bench`: runs every benchmark section, prints the rows and rewrites that section of BENCHMARKS.md
@@ -12,6 +13,12 @@ const sections = [
     title: 'Core: durable appends, resume latency, rebuild (SQLite)',
     how: 'The service path (load state, decide, commit with synchronous=FULL in WAL mode) on a temporary SQLite file, beside the fdatasync rate of the same directory measured in the same run. Resume latency is loading the folded state and the latest snapshot and compiling the resume context, over workflows whose history holds the given number of events (history, decisions and errors).',
     run: benchCore,
+  },
+  {
+    name: 'langgraph',
+    title: 'LangGraph checkpointer: BatonSaver against SqliteSaver',
+    how: "Both savers on a temporary SQLite file in WAL mode at synchronous=NORMAL (set explicitly on both), in the same run, alternated twice, best figures kept. The workload is one thread of agent steps: each appends a ~400-byte message to a `messages` channel (a state that grows), bumps a counter, and stores the step's pending write, as a graph run does. Ratios are SqliteSaver's figure divided by BatonSaver's (above 1: BatonSaver is faster or smaller). Sizes are of the database file after closing (WAL checkpointed).",
+    run: benchLanggraph,
   },
 ];
 

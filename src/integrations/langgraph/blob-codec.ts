@@ -9,6 +9,8 @@ export interface Delta {
 }
 
 const CHUNK = 16_384;
+/** Smaller values are stored whole: a delta would save nothing worth a join. */
+const MIN_DELTA_BYTES = 256;
 
 function commonPrefix(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
@@ -31,6 +33,7 @@ function commonSuffix(a: Uint8Array, b: Uint8Array, limit: number): number {
  * grow at the end or change in one place (an appended message, a bumped counter) cost only what changed.
  */
 export function encodeDelta(base: Uint8Array, next: Uint8Array): Delta | null {
+  if (next.length < MIN_DELTA_BYTES) return null;
   const prefix = commonPrefix(base, next);
   const suffix = commonSuffix(base, next, Math.min(base.length, next.length) - prefix);
   const middle = next.subarray(prefix, next.length - suffix);

@@ -36,14 +36,16 @@ const writesSql = (mode: 'insert' | 'upsert') =>
        : 'ON CONFLICT DO NOTHING'
    }`;
 
-const blobsSql = `WITH RECURSIVE chain(${blobColumns}) AS (
-    SELECT ${prefixed('b')} FROM unnest($3::text[], $4::text[]) AS r(channel, version)
+/** The walk carries keys only (a recursive queue copies its rows) and UNION visits a shared base once; the values are joined once at the end. */
+const blobsSql = `WITH RECURSIVE chain(channel, version, base_version) AS (
+    SELECT b.channel, b.version, b.base_version FROM unnest($3::text[], $4::text[]) AS r(channel, version)
       JOIN lg_blobs AS b ON b.thread_id = $1 AND b.checkpoint_ns = $2 AND b.channel = r.channel AND b.version = r.version
-    UNION ALL
-    SELECT ${prefixed('b')} FROM chain AS c
+    UNION
+    SELECT b.channel, b.version, b.base_version FROM chain AS c
       JOIN lg_blobs AS b ON b.thread_id = $1 AND b.checkpoint_ns = $2 AND b.channel = c.channel AND b.version = c.base_version
   )
-  SELECT ${blobColumns} FROM chain`;
+  SELECT ${prefixed('b')} FROM chain AS c
+    JOIN lg_blobs AS b ON b.thread_id = $1 AND b.checkpoint_ns = $2 AND b.channel = c.channel AND b.version = c.version`;
 
 /** The LangGraph tables in PostgreSQL, beside Baton's own tables in the same database. */
 export class PostgresLangGraphTables implements LangGraphTables {

@@ -71,18 +71,21 @@ export class SqliteLangGraphTables implements LangGraphTables {
         { refs: string; thread: string; ns: string },
         Omit<LgBlobRow, 'thread_id' | 'checkpoint_ns'>
       >(
-        `WITH RECURSIVE chain(${blobColumns}) AS (
-           SELECT ${blobColumns.replace(/(\w+)/g, 'b.$1')}
+        // the walk carries keys only (a recursive queue copies its rows) and UNION visits a shared base once; the values are joined once at the end
+        `WITH RECURSIVE chain(channel, version, base_version) AS (
+           SELECT b.channel, b.version, b.base_version
              FROM json_each(@refs) AS r
-             JOIN lg_blobs AS b ON b.thread_id = @thread AND b.checkpoint_ns = @ns
+             CROSS JOIN lg_blobs AS b ON b.thread_id = @thread AND b.checkpoint_ns = @ns
               AND b.channel = json_extract(r.value, '$[0]') AND b.version = json_extract(r.value, '$[1]')
-           UNION ALL
-           SELECT ${blobColumns.replace(/(\w+)/g, 'b.$1')}
+           UNION
+           SELECT b.channel, b.version, b.base_version
              FROM chain AS c
-             JOIN lg_blobs AS b ON b.thread_id = @thread AND b.checkpoint_ns = @ns
+             CROSS JOIN lg_blobs AS b ON b.thread_id = @thread AND b.checkpoint_ns = @ns
               AND b.channel = c.channel AND b.version = c.base_version
          )
-         SELECT ${blobColumns} FROM chain`,
+         SELECT ${blobColumns.replace(/(\w+)/g, 'b.$1')} FROM chain AS c
+           CROSS JOIN lg_blobs AS b ON b.thread_id = @thread AND b.checkpoint_ns = @ns
+            AND b.channel = c.channel AND b.version = c.version`,
       ),
       writes: db.prepare<{ ids: string; thread: string; ns: string }, LgWriteRow>(
         `SELECT * FROM lg_writes WHERE thread_id = @thread AND checkpoint_ns = @ns
