@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { benchBackends } from './backends.js';
 import { benchCore } from './core.js';
 import { benchServerLoad } from './server-load.js';
+import { benchLanggraph } from './langgraph.js';
 
 /**
  * `npm run bench`: runs every benchmark section, prints the rows and rewrites that section of BENCHMARKS.md
@@ -26,6 +27,12 @@ const sections = [
     title: 'Server under load (autocannon from a second process)',
     how: "bench/server-load.js: `baton serve` (SQLite, `synchronous=FULL`) in one child process, autocannon (10 connections) in another, against a status read and a record write of one in-progress workflow, beside a bare Hono hello-world route on the same adapter measured in the same run. The ratio to hello-world is what Baton's own work costs (auth, zod validation, the service, SQLite; for writes, one fsync per commit).",
     run: benchServerLoad,
+  },
+  {
+    name: 'langgraph',
+    title: 'LangGraph checkpointer: BatonSaver against SqliteSaver',
+    how: "Both savers on a temporary SQLite file in WAL mode at synchronous=NORMAL (set explicitly on both), in the same run, alternated twice, best figures kept. The workload is one thread of agent steps: each appends a ~400-byte message to a `messages` channel (a state that grows), bumps a counter, and stores the step's pending write, as a graph run does. Ratios are SqliteSaver's figure divided by BatonSaver's (above 1: BatonSaver is faster or smaller). Sizes are of the database file after closing (WAL checkpointed).",
+    run: benchLanggraph,
   },
 ];
 

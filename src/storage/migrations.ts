@@ -168,4 +168,83 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX executors_running_status ON executors_running (status);
       CREATE INDEX executors_running_workflow ON executors_running (workflow_id, session_number);`,
   },
+  {
+    version: 3,
+    name: 'LangGraph checkpoints, channel values once per version, pending writes',
+    // Channel values live in lg_blobs, once per (thread, namespace, channel, version); a row is either whole
+    // (base_version NULL) or a delta on an older version of the same channel: base[0, prefix_len) + value +
+    // base[len - suffix_len, len). Checkpoint rows keep the checkpoint without its channel values.
+    sqlite: `
+      CREATE TABLE lg_checkpoints (
+        thread_id TEXT NOT NULL,
+        checkpoint_ns TEXT NOT NULL,
+        checkpoint_id TEXT NOT NULL,
+        parent_checkpoint_id TEXT,
+        type TEXT NOT NULL,
+        checkpoint BLOB NOT NULL,
+        metadata TEXT NOT NULL,
+        channel_versions TEXT NOT NULL,
+        PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
+      ) WITHOUT ROWID;
+      CREATE TABLE lg_blobs (
+        thread_id TEXT NOT NULL,
+        checkpoint_ns TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        version TEXT NOT NULL,
+        type TEXT NOT NULL,
+        value BLOB,
+        base_version TEXT,
+        prefix_len INTEGER NOT NULL DEFAULT 0,
+        suffix_len INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (thread_id, checkpoint_ns, channel, version)
+      );
+      CREATE TABLE lg_writes (
+        thread_id TEXT NOT NULL,
+        checkpoint_ns TEXT NOT NULL,
+        checkpoint_id TEXT NOT NULL,
+        task_id TEXT NOT NULL,
+        idx INTEGER NOT NULL,
+        channel TEXT NOT NULL,
+        type TEXT NOT NULL,
+        value BLOB,
+        task_path TEXT NOT NULL,
+        PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
+      );`,
+    postgres: `
+      CREATE TABLE lg_checkpoints (
+        thread_id TEXT COLLATE "C" NOT NULL,
+        checkpoint_ns TEXT COLLATE "C" NOT NULL,
+        checkpoint_id TEXT COLLATE "C" NOT NULL,
+        parent_checkpoint_id TEXT COLLATE "C",
+        type TEXT NOT NULL,
+        checkpoint BYTEA NOT NULL,
+        metadata TEXT NOT NULL,
+        channel_versions TEXT NOT NULL,
+        PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
+      );
+      CREATE TABLE lg_blobs (
+        thread_id TEXT COLLATE "C" NOT NULL,
+        checkpoint_ns TEXT COLLATE "C" NOT NULL,
+        channel TEXT COLLATE "C" NOT NULL,
+        version TEXT COLLATE "C" NOT NULL,
+        type TEXT NOT NULL,
+        value BYTEA,
+        base_version TEXT COLLATE "C",
+        prefix_len INTEGER NOT NULL DEFAULT 0,
+        suffix_len INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (thread_id, checkpoint_ns, channel, version)
+      );
+      CREATE TABLE lg_writes (
+        thread_id TEXT COLLATE "C" NOT NULL,
+        checkpoint_ns TEXT COLLATE "C" NOT NULL,
+        checkpoint_id TEXT COLLATE "C" NOT NULL,
+        task_id TEXT COLLATE "C" NOT NULL,
+        idx INTEGER NOT NULL,
+        channel TEXT NOT NULL,
+        type TEXT NOT NULL,
+        value BYTEA,
+        task_path TEXT NOT NULL,
+        PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
+      );`,
+  },
 ];

@@ -9,7 +9,6 @@ import {
   type RecordRow,
   type WorkflowState,
 } from '../../core/index.js';
-import { migrations } from '../migrations.js';
 import { SqliteExecutors } from './sqlite-executors.js';
 import type {
   CommitBatch,
@@ -27,6 +26,7 @@ import {
   type EventRow,
   type RecordDbRow,
 } from '../rows.js';
+import { migrateSqlite } from './migrate.js';
 
 export interface SqliteOptions {
   durability?: Durability;
@@ -54,7 +54,7 @@ export class SqliteStore implements Store {
       this.db.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
       // Checkpoint the WAL every ~40 MB instead of every 4 MB: fewer extra fsyncs on the commit path.
       this.db.pragma('wal_autocheckpoint = 10000');
-      this.migrate();
+      migrateSqlite(this.db);
     } catch (e) {
       throw new BatonError(
         'unavailable',
@@ -116,28 +116,6 @@ export class SqliteStore implements Store {
       >('SELECT * FROM live_states WHERE workflow_id = ?'),
       ids: db.prepare<[], { id: string }>('SELECT id FROM workflows ORDER BY created_at, id'),
     };
-  }
-
-  private migrate(): void {
-    this.db.exec(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
-    );
-    const apply = this.db.transaction(() => {
-      const done = new Set(
-        this.db
-          .prepare<[], { version: number }>('SELECT version FROM schema_migrations')
-          .all()
-          .map((r) => r.version),
-      );
-      for (const m of migrations) {
-        if (done.has(m.version)) continue;
-        this.db.exec(m.sqlite);
-        this.db
-          .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
-          .run(m.version, m.name, new Date().toISOString());
-      }
-    });
-    apply.immediate();
   }
 
   private writeBatch(b: CommitBatch): void {
