@@ -205,4 +205,56 @@ describe('the agent runtime across Baton crashes and restarts', () => {
     const status = (await cli(['status'])).json<{ workflow: { status: string } }>();
     expect(status.workflow.status).toBe('interrupted');
   }, 60_000);
+  it('a remote executor keeps its agent alive across Baton restarts, and each new server re-attaches to it', async () => {
+    const { cli, repo, home, env, count, events } = setup();
+    await create(cli);
+    const agentEnv = { ...env, FAKE_DELAY_MS: '300' };
+    // The agent host: a separate process that outlives every Baton controller and server.
+    const daemon = spawnBaton(['executor', 'serve', '--port', '0'], repo, agentEnv);
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      daemon.stdout?.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m?.[1]) resolve(m[1]);
+      });
+      daemon.once('exit', (c) => reject(new Error(`executor serve exited with ${c}`)));
+    });
+    const remote = ['--executor', 'remote', '--executor-url', url];
+    const runner = spawnBaton(
+      ['run', '--agent', 'claude-code', '--heartbeat', '200ms', ...remote],
+      repo,
+      agentEnv,
+    );
+    await until('the agent running on the executor', () => count('agent.token_saved') >= 1);
+    await killHard(runner);
+    const serveArgs = [
+      '--auto-resume',
+      'waiting',
+      '--agent',
+      'claude-code',
+      '--heartbeat',
+      '200ms',
+      ...remote,
+    ];
+    const a = await startServerProcess(home, { args: serveArgs, env: agentEnv, cwd: repo });
+    servers.push(a);
+    await until('server A launching the next task on the executor', () => count('agent.launched') >= 2);
+    await sleep(600);
+    await killHard(a.child);
+    servers.splice(servers.indexOf(a), 1);
+    const b = await startServerProcess(home, { args: serveArgs, env: agentEnv, cwd: repo });
+    servers.push(b);
+    await until('the workflow completed', () => count('workflow.completed') === 1, 60_000);
+    const evs = events();
+    // Never interrupted, never relaunched: one launch per task, the runs followed across both restarts.
+    expect(evs.filter((e) => e.type === 'workflow.interrupted')).toHaveLength(0);
+    expect(evs.filter((e) => e.type === 'agent.launched')).toHaveLength(3);
+    expect(evs.filter((e) => e.type === 'task.completed')).toHaveLength(3);
+    const changed = evs.filter((e) => e.type === 'executor.changed').map((e) => e.data.session_state);
+    expect(changed.filter((st) => st === 'running')).toHaveLength(2);
+    const rows = (await cli(['executors', 'list'])).json<{ runtime: string; endpoint: string }[]>();
+    expect(rows[0]?.runtime).toBe('remote');
+    expect(rows[0]?.endpoint).toBe(url);
+  }, 120_000);
 });
