@@ -96,6 +96,10 @@ describe('baton run options', () => {
     expect(report.status).toBe('paused');
     expect(report.pause_trigger).toBe('task_complete');
     expect(report.tasks.map((t) => t.id)).toEqual(['T1', 'T2']);
+    // session-status reads the executor row: local runtime, the last execution, no agent running now.
+    const st = (await cli(['session-status'])).json<Record<string, unknown>>();
+    expect(st).toMatchObject({ runtime: 'local', executor_status: 'stopped', is_agent_running: false });
+    expect(st.agent_execution_id).toMatch(/^exec/);
     const bad = await cli(['run', '--agent', 'claude-code', '--max-tasks', 'zero']);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('--max-tasks');
