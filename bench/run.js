@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { benchBackends } from './backends.js';
 import { benchCore } from './core.js';
 import { benchServerLoad } from './server-load.js';
+import { benchStartupRecovery } from './startup-recovery.js';
 
 /**
  * `npm run bench`: runs every benchmark section, prints the rows and rewrites that section of BENCHMARKS.md
@@ -26,6 +27,12 @@ const sections = [
     title: 'Server under load (autocannon from a second process)',
     how: "bench/server-load.js: `baton serve` (SQLite, `synchronous=FULL`) in one child process, autocannon (10 connections) in another, against a status read and a record write of one in-progress workflow, beside a bare Hono hello-world route on the same adapter measured in the same run. The ratio to hello-world is what Baton's own work costs (auth, zod validation, the service, SQLite; for writes, one fsync per commit).",
     run: benchServerLoad,
+  },
+  {
+    name: 'startup-recovery',
+    title: 'Startup recovery: sessions left in progress by a crashed server (SQLite)',
+    how: 'bench/startup-recovery.js: N workflows, each with a running task and an `executors_running` row whose owner process is gone, in one SQLite file; then `recoverAtStartup` (what `baton serve` runs before it reports ready) on a fresh open at `synchronous=FULL`: every executor re-marked, every workflow interrupted with a crash snapshot and its recovery metadata, in batched commits of 500 workflows.',
+    run: benchStartupRecovery,
   },
 ];
 
