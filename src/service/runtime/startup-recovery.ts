@@ -83,7 +83,8 @@ export async function recoverAtStartup(
       if (!(await executor.health())) {
         status = 'error';
         reason = `the agent host ${row.endpoint} is unreachable`;
-      } else if (row.session_state === 'running' && (await executor.isAlive(row))) {
+      } else if (row.session_state === 'running') {
+        // Still running, or finished while no Baton followed it: the host kept its output and exit status.
         proc = await executor.attach(row);
       }
     } else if (!existsSync(row.workspace_path)) {
