@@ -4,6 +4,7 @@ import { benchBackends } from './backends.js';
 import { benchCore } from './core.js';
 import { benchServerLoad } from './server-load.js';
 import { benchLanggraph } from './langgraph.js';
+import { benchStartupRecovery } from './startup-recovery.js';
 
 /**
  * `npm run bench`: runs every benchmark section, prints the rows and rewrites that section of BENCHMARKS.md
@@ -33,6 +34,12 @@ const sections = [
     title: 'LangGraph checkpointer: BatonSaver against SqliteSaver',
     how: "Both savers on a temporary SQLite file in WAL mode at synchronous=NORMAL (set explicitly on both), in the same run, alternated twice, best figures kept. The workload is one thread of agent steps: each appends a ~400-byte message to a `messages` channel (a state that grows), bumps a counter, and stores the step's pending write, as a graph run does. Ratios are SqliteSaver's figure divided by BatonSaver's (above 1: BatonSaver is faster or smaller). Sizes are of the database file after closing (WAL checkpointed).",
     run: benchLanggraph,
+  },
+  {
+    name: 'startup-recovery',
+    title: 'Startup recovery: sessions left in progress by a crashed server (SQLite)',
+    how: 'bench/startup-recovery.js: N workflows, each with a running task and an `executors_running` row whose owner process is gone, in one SQLite file; then `recoverAtStartup` (what `baton serve` runs before it reports ready) on a fresh open at `synchronous=FULL`: every executor re-marked, every workflow interrupted with a crash snapshot and its recovery metadata, in batched commits of 500 workflows.',
+    run: benchStartupRecovery,
   },
 ];
 

@@ -8,7 +8,7 @@ import { ownerId } from '../executors/process-identity.js';
 import { RemoteExecutor } from '../executors/remote/remote-executor.js';
 import * as git from '../git/git.js';
 import { BatonService } from '../service/index.js';
-import type { AgentProfile, Executor } from '../service/runtime/index.js';
+import type { AgentProfile, Executor, ExecutorFactory } from '../service/runtime/index.js';
 import { openStore } from '../storage/open-store.js';
 import { countTokens } from '../tokens/count-tokens.js';
 import { oneOf, parseNumber } from './parse.js';
@@ -83,6 +83,16 @@ export const profileFor = (
   );
 
 export { driverFor };
+
+/** Executors by the runtime an executor row names (recovery, the heartbeat monitor). */
+export const executorFactory = (): ExecutorFactory => ({
+  forRow: (r) =>
+    r.runtime === 'remote' && r.endpoint
+      ? new RemoteExecutor(r.endpoint)
+      : r.runtime === 'local'
+        ? new LocalExecutor()
+        : null,
+});
 
 /** A service on the local store (the agent runtime runs where the store is). */
 export async function openLocalService(settings: Settings) {

@@ -164,12 +164,18 @@ export class LocalClient implements BatonClient {
   }
 
   async sessionStatus(ref: Ref, sessionNumber?: number) {
-    return sessionStatus(await this.service.resolve(this.ref(ref)), sessionNumber);
+    const s = await this.service.resolve(this.ref(ref));
+    return sessionStatus(s, sessionNumber, await this.executorsOf(s.id));
   }
 
   async sessionTimeline(ref: Ref) {
     const s = await this.service.resolve(this.ref(ref));
-    return { workflow_id: s.id, sessions: sessionTimeline(s) };
+    return { workflow_id: s.id, sessions: sessionTimeline(s, await this.executorsOf(s.id)) };
+  }
+
+  /** The workflow's `executors_running` rows (none on a store without the table). */
+  private async executorsOf(workflowId: string) {
+    return (await this.service.store.executors?.list({ workflowId })) ?? [];
   }
 
   rebuild(workflowId?: string) {

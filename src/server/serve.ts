@@ -29,7 +29,14 @@ export interface RunningServer {
  */
 export async function startServer(
   service: BatonService,
-  options: ServeOptions & { home: string; webDir?: string; version?: string; pollMs?: number },
+  options: ServeOptions & {
+    home: string;
+    webDir?: string;
+    version?: string;
+    pollMs?: number;
+    /** Work done after the server listens but before `/readyz` answers ready (startup recovery). */
+    beforeReady?: () => Promise<void>;
+  },
 ): Promise<RunningServer> {
   const token = options.noAuth ? null : ensureToken(options.home);
   if (token === null && !isLoopback(options.host))
@@ -80,6 +87,16 @@ export async function startServer(
     s.once('error', reject);
   });
   nodeWs.injectWebSocket(server);
+  if (options.beforeReady) {
+    try {
+      await options.beforeReady();
+    } catch (e) {
+      service.runner.listeners.delete(listener);
+      await tail.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      throw e;
+    }
+  }
   // A long-lived process keeps the Go Team auto-save going (every 30 s for running workflows) and forces requested
   // pauses whose timeout passed even when no command arrives.
   service.live.startAutoSave();

@@ -1,17 +1,23 @@
 import type { Command } from 'commander';
 import { hostname } from 'node:os';
 import { parseDuration } from '../../core/index.js';
-import { LocalExecutor } from '../../executors/local/local-executor.js';
 import { isOwnerAlive } from '../../executors/process-identity.js';
 import { RemoteExecutor } from '../../executors/remote/remote-executor.js';
 import { AgentRunner, recoverAtStartup, type AutoResumePolicy } from '../../service/runtime/index.js';
 import type { BatonService } from '../../service/index.js';
-import { agentSetup, driverFor, openLocalService, profileFor, type AgentFlags } from '../agent-setup.js';
+import {
+  agentSetup,
+  driverFor,
+  executorFactory,
+  openLocalService,
+  profileFor,
+  type AgentFlags,
+} from '../agent-setup.js';
 import { emit } from '../output.js';
 import { oneOf, parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 
-const agentOptions = (cmd: Command) =>
+export const agentOptions = (cmd: Command) =>
   cmd
     .option(
       '--agent <name>',
@@ -168,14 +174,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       ) as AutoResumePolicy;
       const setup = agentSetup(o, rt.env, settings, null);
       const report = await recoverAtStartup(service, {
-        factory: {
-          forRow: (r) =>
-            r.runtime === 'remote' && r.endpoint
-              ? new RemoteExecutor(r.endpoint)
-              : r.runtime === 'local'
-                ? new LocalExecutor()
-                : null,
-        },
+        factory: executorFactory(),
         autoResume: policy,
         isOwnerAlive: (owner) => isOwnerAlive(owner, hostname()),
       });

@@ -10,6 +10,7 @@ import {
 } from './records.js';
 import { AgentOutcome, SideEffect } from './runtime.js';
 import { SessionSnapshot } from './snapshot.js';
+import { InterruptRecovery } from './interrupt-recovery.js';
 import { CheckpointRef, Issue, SnapshotTrigger, TaskSpec, TaskStatus } from './workflow.js';
 
 /**
@@ -63,7 +64,15 @@ export const BatonEvent = z.discriminatedUnion('type', [
     'workflow.resumed',
     z.object({ from_snapshot_id: z.string().nullable(), warnings: z.array(z.string()) }),
   ),
-  ev('workflow.interrupted', z.object({ reason: z.string(), snapshot_id: z.string().nullable() })),
+  ev(
+    'workflow.interrupted',
+    z.object({
+      reason: z.string(),
+      snapshot_id: z.string().nullable(),
+      /** The Go Team recovery metadata, when Baton itself noticed the stop (startup recovery, heartbeats). */
+      recovery: InterruptRecovery.optional(),
+    }),
+  ),
   ev('workflow.blocked', reason),
   ev('workflow.unblocked', empty),
   ev('workflow.completed', empty),

@@ -5,3 +5,4 @@ export * from './snapshot.js';
 export * from './state.js';
 export * from './workflow.js';
 export * from './runtime.js';
+export * from './interrupt-recovery.js';

@@ -6,7 +6,7 @@ import type { AgentDriver, AgentProcess, AgentProfile, Executor } from './runtim
 
 export const noRegistry = () =>
   conflict(
-    'this store has no executors_running table: the agent runtime needs the SQLite store (PostgreSQL support is pending)',
+    'this store has no executors_running table: the agent runtime needs the SQLite or PostgreSQL store',
   );
 
 /** The executor row of the workflow's current Baton session, created on first use. */

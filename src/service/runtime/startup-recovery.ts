@@ -1,5 +1,11 @@
 import { existsSync } from 'node:fs';
-import { executorChanged, interrupt, type GitCapture } from '../../core/index.js';
+import {
+  BatonError,
+  executorChanged,
+  interrupt,
+  interruptRecovery,
+  type GitCapture,
+} from '../../core/index.js';
 import type { ExecutorPatch, ExecutorRow } from '../../storage/executor-registry.js';
 import type { CommitBatch } from '../../storage/store.js';
 import type { BatonService } from '../baton-service.js';
@@ -55,7 +61,8 @@ export async function recoverAtStartup(
   const outcomes: RecoveryOutcome[] = [];
   const attached: RecoveryReport['attached'] = [];
   const patches: { id: string; patch: ExecutorPatch }[] = [];
-  const batches: CommitBatch[] = [];
+  const drafts = new Map<string, Draft>();
+  const ops = new Map<string, ((d: Draft) => void)[]>();
   const gitCache = new Map<string, GitCapture>();
   const ctx = service.runner.context();
   for (const row of rows) {
@@ -76,7 +83,8 @@ export async function recoverAtStartup(
       if (!(await executor.health())) {
         status = 'error';
         reason = `the agent host ${row.endpoint} is unreachable`;
-      } else if (row.session_state === 'running' && (await executor.isAlive(row))) {
+      } else if (row.session_state === 'running') {
+        // Still running, or finished while no Baton followed it: the host kept its output and exit status.
         proc = await executor.attach(row);
       }
     } else if (!existsSync(row.workspace_path)) {
@@ -106,7 +114,9 @@ export async function recoverAtStartup(
       state = 'error';
       reason = 'missing_resume_token';
     } else state = 'waiting_for_input';
-    const interrupted = !proc && wf?.status === 'in_progress' && wf.session_count === row.session_number;
+    const current = wf ? (drafts.get(wf.id)?.state ?? wf) : null;
+    const interrupted =
+      !proc && current?.status === 'in_progress' && current.session_count === row.session_number;
     const auto =
       opts.autoResume === 'all' ||
       (opts.autoResume === 'waiting' && (state === 'waiting_for_input' || action === 'reconnected'));
@@ -115,27 +125,52 @@ export async function recoverAtStartup(
       patch: { status, session_state: state, error_message: reason, last_seen_at: at, updated_at: at },
     });
     if (wf && wf.status !== 'completed' && wf.status !== 'cancelled' && wf.status !== 'failed') {
-      const d = new Draft(wf, ctx);
-      executorChanged(d, { executor_id: row.id, status, session_state: state, reason });
+      let git: GitCapture | null = null;
       if (interrupted) {
-        let git = gitCache.get(wf.worktree);
+        git = gitCache.get(wf.worktree) ?? null;
         if (!git) {
           git = await service.git.captureGitState(wf.worktree, wf.git_start?.commit ?? null);
           gitCache.set(wf.worktree, git);
         }
-        interrupt(d, `the Baton process running the agent stopped (last heartbeat ${row.last_seen_at})`, git);
       }
-      batches.push({
-        workflowId: wf.id,
-        expectedVersion: wf.version,
-        events: d.events,
-        state: d.state,
-        writes: d.writes,
-      });
+      const op = (d: Draft) => {
+        executorChanged(d, { executor_id: row.id, status, session_state: state, reason });
+        if (git && d.state.status === 'in_progress' && d.state.session_count === row.session_number)
+          interrupt(
+            d,
+            `the Baton process running the agent stopped (last heartbeat ${row.last_seen_at})`,
+            git,
+            interruptRecovery(d.state, 'startup_recovery', row.last_seen_at),
+          );
+      };
+      // Several executors of one workflow (one per session) go into one commit.
+      let d = drafts.get(wf.id);
+      if (!d) drafts.set(wf.id, (d = new Draft(wf, ctx)));
+      op(d);
+      ops.set(wf.id, [...(ops.get(wf.id) ?? []), op]);
     }
     outcomes.push(outcome(row, action, reason, interrupted, auto, status, state));
   }
-  for (let i = 0; i < batches.length; i += 500) await service.store.commitMany(batches.slice(i, i + 500));
+  const batches: CommitBatch[] = [...drafts.values()].map((d) => ({
+    workflowId: d.state.id,
+    expectedVersion: d.base?.version ?? 0,
+    events: d.events,
+    state: d.state,
+    writes: d.writes,
+  }));
+  for (let i = 0; i < batches.length; i += 500) {
+    const part = batches.slice(i, i + 500);
+    try {
+      await service.store.commitMany(part);
+    } catch (e) {
+      if (!BatonError.isInstance(e) || e.code !== 'conflict') throw e;
+      // Another process wrote meanwhile: decide again per workflow on its latest state.
+      for (const b of part)
+        await service.runner.run(b.workflowId, (d) => ops.get(b.workflowId)?.forEach((op) => op(d)), {
+          retry: true,
+        });
+    }
+  }
   if (registry.updateMany) await registry.updateMany(patches);
   else for (const p of patches) await registry.update(p.id, p.patch);
   return {
