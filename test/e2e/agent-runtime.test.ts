@@ -55,7 +55,11 @@ describe('baton run with a fake Claude Code replaying recorded stream-json', () 
       FAKE_COMMAND: 'git commit -m "step"',
     });
     expect(r.code, r.stderr).toBe(0);
-    const report = r.json<{ status: string; tasks: { id: string; outcome: string }[] }>();
+    const report = r.json<{
+      workflow_id: string;
+      status: string;
+      tasks: { id: string; outcome: string }[];
+    }>();
     expect(report.status).toBe('completed');
     expect(report.tasks.map((t) => t.id)).toEqual(['T1', 'T2', 'T3']);
     const runs = readFileSync(log, 'utf8')
@@ -70,6 +74,10 @@ describe('baton run with a fake Claude Code replaying recorded stream-json', () 
     expect(types.filter((t) => t === 'side_effect.recorded').length).toBe(3);
     const ex = (await cli(['executors', 'list'])).json<{ resume_token: string | null; status: string }[]>();
     expect(ex[0]?.resume_token).toBeTruthy();
+    // The ledger reaches the resume context, so a later session does not commit again.
+    const context = (await cli(['context', '-w', report.workflow_id])).json<{ markdown: string }>().markdown;
+    expect(context).toContain('### Already Done (do not redo)');
+    expect(context).toMatch(/\[commit\] T1: .*git commit -m "step"/);
   });
 
   it('auto-pauses at the task boundary with trigger exhaustion once usage passes 85%', async () => {

@@ -29,7 +29,9 @@ export function buildAgentPrompt(p: PromptInput): string {
     if (p.plan.trim()) out.push('', '## Plan', '', p.plan.trim());
     if (p.resumeContext) out.push('', '## Resume context', '', p.resumeContext.trim());
   }
-  if (p.sideEffects.length) {
+  // A resume context carries the ledger itself ("Already Done (do not redo)"); without one the prompt lists it.
+  const contextHasLedger = !p.continuing && !!p.resumeContext?.includes('### Already Done (do not redo)');
+  if (p.sideEffects.length && !contextHasLedger) {
     out.push('', '## Already done, do not redo', '');
     for (const e of p.sideEffects)
       out.push(`- [${e.kind}]${e.task_id ? ` (${e.task_id})` : ''} ${e.summary}`);
