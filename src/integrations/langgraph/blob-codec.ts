@@ -76,36 +76,45 @@ export function assembleBlobs(
 ): Map<string, BlobValue> {
   const byKey = new Map<string, LgBlobRow>();
   for (const r of rows) byKey.set(key(r.channel, r.version), r);
+  // Each row is rebuilt once: values of one channel share their bases (a list of many checkpoints walks the same
+  // delta chains), so rebuilt ropes are kept by key and reused.
+  const built = new Map<string, { rope: Rope; depth: number }>();
+  const rebuild = (row: LgBlobRow): { rope: Rope; depth: number } => {
+    const k = key(row.channel, row.version);
+    const done = built.get(k);
+    if (done) return done;
+    let result: { rope: Rope; depth: number };
+    if (row.base_version === null) result = { rope: row.value ? [row.value] : [], depth: 0 };
+    else {
+      const base = byKey.get(key(row.channel, row.base_version));
+      if (!base) {
+        throw new BatonError(
+          'internal',
+          `LangGraph channel "${row.channel}" version ${row.version} rests on version ${row.base_version}, which is missing (was the thread deleted while it ran?)`,
+        );
+      }
+      const under = rebuild(base);
+      const len = ropeLength(under.rope);
+      result = {
+        rope: [
+          ...ropeSlice(under.rope, 0, row.prefix_len),
+          ...(row.value ? [row.value] : []),
+          ...ropeSlice(under.rope, len - row.suffix_len, len),
+        ],
+        depth: under.depth + 1,
+      };
+    }
+    built.set(k, result);
+    return result;
+  };
   const out = new Map<string, BlobValue>();
   for (const ref of refs) {
     const k = key(ref.channel, ref.version);
     const row = byKey.get(k);
     if (!row || out.has(k)) continue;
-    const chain: LgBlobRow[] = [row];
-    let cur = row;
-    while (cur.base_version !== null) {
-      const base = byKey.get(key(cur.channel, cur.base_version));
-      if (!base) {
-        throw new BatonError(
-          'internal',
-          `LangGraph channel "${cur.channel}" version ${cur.version} rests on version ${cur.base_version}, which is missing (was the thread deleted while it ran?)`,
-        );
-      }
-      chain.push(base);
-      cur = base;
-    }
-    let rope: Rope = cur.value ? [cur.value] : [];
-    for (let i = chain.length - 2; i >= 0; i--) {
-      const d = chain[i]!;
-      const len = ropeLength(rope);
-      rope = [
-        ...ropeSlice(rope, 0, d.prefix_len),
-        ...(d.value ? [d.value] : []),
-        ...ropeSlice(rope, len - d.suffix_len, len),
-      ];
-    }
+    const { rope, depth } = rebuild(row);
     const bytes = row.type === 'empty' ? null : rope.length === 1 ? rope[0]! : Buffer.concat(rope);
-    out.set(k, { type: row.type, bytes, depth: chain.length - 1 });
+    out.set(k, { type: row.type, bytes, depth });
   }
   return out;
 }
