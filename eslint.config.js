@@ -86,6 +86,22 @@ export default tseslint.config(
     ),
   },
   {
+    files: ['src/disk/**/*.ts'],
+    rules: forbid(
+      [
+        'better-sqlite3',
+        'pg',
+        '**/storage/sqlite/**',
+        '**/storage/postgres/**',
+        '**/cli/**',
+        '**/server/**',
+        '**/mcp/**',
+        '**/client/**',
+      ],
+      'disk/ mirrors the log through the Store interface; it knows no driver and no edge.',
+    ),
+  },
+  {
     files: ['src/cli/**/*.ts', 'src/server/**/*.ts', 'src/mcp/**/*.ts', 'src/integrations/**/*.ts'],
     ignores: ['src/**/*.test.ts'],
     rules: forbid(

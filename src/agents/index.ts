@@ -9,3 +9,4 @@ export {
 } from './claude-code/stream-json.js';
 export { CodexRolloutParser, parseCodexRollout } from './codex/rollout.js';
 export { detectTranscriptFormat, parseTranscript } from './parse-transcript.js';
+export { contextWindowOf } from './model-limits.js';

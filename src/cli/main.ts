@@ -1,6 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { registerHookCommands, registerIntegrationCommands } from './commands/integration-commands.js';
+import { registerImportCommand } from './commands/import-command.js';
+import { registerDiskCommands } from './commands/disk-commands.js';
 import { registerRecordCommands } from './commands/record-commands.js';
+import { registerRunCommands } from './commands/run-commands.js';
 import { registerServerCommands } from './commands/server-commands.js';
 import { registerSessionCommands } from './commands/session-commands.js';
 import { registerTaskCommands } from './commands/task-commands.js';
@@ -28,6 +31,15 @@ export function buildProgram(rt: Runtime): Command {
       'warn when resuming a workflow stopped longer (env BATON_STALE_AFTER, default 7d)',
     )
     .option('--server <url>', 'talk to a Baton server instead of the local store (env BATON_URL)')
+    .option(
+      '--runs-dir <dir>',
+      'run folders, absolute or relative to the worktree (env BATON_RUNS_DIR, default .baton/runs)',
+    )
+    .option(
+      '--actor <name>',
+      'who acts, in the event log: user, orchestrator, session-<n>, executor-<id> (env BATON_ACTOR)',
+    )
+    .option('--mirror <on|off>', 'write the run folder mirror (env BATON_MIRROR, default on)')
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeOut: (s) => rt.io.out(s), writeErr: (s) => rt.io.err(s) });
@@ -37,7 +49,10 @@ export function buildProgram(rt: Runtime): Command {
   registerSessionCommands(program, rt);
   registerIntegrationCommands(program, rt);
   registerHookCommands(program, rt);
+  registerImportCommand(program, rt);
   registerServerCommands(program, rt);
+  registerDiskCommands(program, rt);
+  registerRunCommands(program, rt);
   for (const c of program.commands) propagate(c);
   return program;
 }

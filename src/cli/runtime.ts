@@ -8,7 +8,8 @@ import * as git from '../git/git.js';
 import { countTokens } from '../tokens/count-tokens.js';
 import { BatonService } from '../service/index.js';
 import { openStore } from '../storage/open-store.js';
-import type { TranscriptReader } from '../integrations/claude-code/handle-hook.js';
+import type { DiskMirror } from '../disk/index.js';
+import { attachMirror } from './mirror.js';
 import type { Io } from './output.js';
 
 export interface GlobalOptions {
@@ -21,13 +22,15 @@ export interface GlobalOptions {
   staleAfter?: string;
   budget?: string;
   server?: string;
+  runsDir?: string;
+  mirror?: string;
+  actor?: string;
 }
 
 /** What every command handler gets: its options, a client opened on first use, and where to print. */
 export class Runtime {
   private client: BatonClient | null = null;
-  /** Reads Claude Code transcripts for the hooks (set once the transcript importer is wired in). */
-  transcriptReader: TranscriptReader | undefined = undefined;
+  private mirror: DiskMirror | null = null;
 
   constructor(
     readonly io: Io,
@@ -47,6 +50,10 @@ export class Runtime {
         durability: g.durability,
         pauseTimeout: g.pauseTimeout,
         staleAfter: g.staleAfter,
+        runsDir: g.runsDir,
+        mirror: g.mirror,
+        actor: g.actor,
+        contextBudget: g.budget,
       },
       this.env,
     );
@@ -61,22 +68,36 @@ export class Runtime {
       this.client = new HttpClient(server, token, this.cwd);
       return this.client;
     }
+    const service = await this.openService(settings);
+    this.client = new LocalClient(service, () => service.store.close());
+    return this.client;
+  }
+
+  /** The service on the local store, with every adapter (git, tokenizer) and the run folder mirror: one recipe. */
+  async openService(settings: Settings): Promise<BatonService> {
     const store = await openStore({ database: settings.database, durability: settings.durability });
     const service = new BatonService(store, git, {
       pauseTimeoutMs: settings.pauseTimeoutMs,
       staleAfterMs: settings.staleAfterMs,
       contextBudget: settings.contextBudget,
       countTokens,
+      actor: settings.actor,
     });
-    this.client = new LocalClient(service, () => store.close());
-    return this.client;
+    if (settings.mirror) this.mirror = await attachMirror(service, settings, this.io);
+    return service;
   }
 
   ref(workflow: string | undefined): Ref {
     return { workflowId: workflow, cwd: this.cwd };
   }
 
+  /** Waits for the run folder mirror to write what is queued (before the store closes). */
+  async flushMirror(): Promise<void> {
+    await this.mirror?.flush();
+  }
+
   async close(): Promise<void> {
+    await this.flushMirror();
     await this.client?.close();
     this.client = null;
   }

@@ -11,6 +11,7 @@ import type {
   CompiledContext,
   CreateWorkflowInput,
   DetailCategory,
+  ImportMarker,
   RecordInput,
   ResumeResult,
   SessionStatus,
@@ -51,7 +52,11 @@ export interface BatonClient {
   task(ref: Ref, action: TaskAction, taskId: string, note?: string | null): Promise<unknown>;
   record(ref: Ref, input: RecordInput): Promise<unknown>;
   /** Several records in one commit (transcript imports). */
-  recordBatch(ref: Ref, inputs: RecordInput[]): Promise<{ workflow_id: string; count: number }>;
+  recordBatch(
+    ref: Ref,
+    inputs: RecordInput[],
+    imported?: ImportMarker,
+  ): Promise<{ workflow_id: string; count: number }>;
   resolveError(
     ref: Ref,
     errorId: string,

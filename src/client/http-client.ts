@@ -1,5 +1,5 @@
 import { BatonError, errorCodes, type ErrorCode, type SnapshotTrigger } from '../core/index.js';
-import type { CompiledContext } from '../service/index.js';
+import type { CompiledContext, ImportMarker } from '../service/index.js';
 import type { BatonClient, Channel, PauseResult, RecordInput, Ref, TaskAction } from './baton-client.js';
 import type { WorkflowView } from './views.js';
 
@@ -197,13 +197,9 @@ export class HttpClient implements BatonClient {
     );
   }
 
-  recordBatch(ref: Ref, inputs: RecordInput[]) {
-    return this.call<{ workflow_id: string; count: number }>(
-      'POST',
-      `${this.wf(ref)}/records`,
-      { records: inputs },
-      ref,
-    );
+  recordBatch(ref: Ref, inputs: RecordInput[], imported?: ImportMarker) {
+    const body = imported ? { records: inputs, import: imported } : { records: inputs };
+    return this.call<{ workflow_id: string; count: number }>('POST', `${this.wf(ref)}/records`, body, ref);
   }
 
   snapshots(ref: Ref) {

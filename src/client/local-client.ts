@@ -1,4 +1,4 @@
-import type { BatonService } from '../service/index.js';
+import type { BatonService, ImportMarker } from '../service/index.js';
 import { cleanup, rebuild, sessionStatus, sessionTimeline } from '../service/index.js';
 import type { BatonClient, Channel, RecordInput, Ref, TaskAction } from './baton-client.js';
 import { workflowView } from './views.js';
@@ -55,8 +55,8 @@ export class LocalClient implements BatonClient {
     return { workflow_id: out.state.id, kind: input.kind, record: out.result };
   }
 
-  async recordBatch(ref: Ref, inputs: RecordInput[]) {
-    const out = await this.service.recordBatch(this.ref(ref), inputs);
+  async recordBatch(ref: Ref, inputs: RecordInput[], imported?: ImportMarker) {
+    const out = await this.service.recordBatch(this.ref(ref), inputs, imported);
     return { workflow_id: out.state.id, count: inputs.length };
   }
 
@@ -164,12 +164,18 @@ export class LocalClient implements BatonClient {
   }
 
   async sessionStatus(ref: Ref, sessionNumber?: number) {
-    return sessionStatus(await this.service.resolve(this.ref(ref)), sessionNumber);
+    const s = await this.service.resolve(this.ref(ref));
+    return sessionStatus(s, sessionNumber, await this.executorsOf(s.id));
   }
 
   async sessionTimeline(ref: Ref) {
     const s = await this.service.resolve(this.ref(ref));
-    return { workflow_id: s.id, sessions: sessionTimeline(s) };
+    return { workflow_id: s.id, sessions: sessionTimeline(s, await this.executorsOf(s.id)) };
+  }
+
+  /** The workflow's `executors_running` rows (none on a store without the table). */
+  private async executorsOf(workflowId: string) {
+    return (await this.service.store.executors?.list({ workflowId })) ?? [];
   }
 
   rebuild(workflowId?: string) {

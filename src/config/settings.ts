@@ -16,10 +16,27 @@ export interface Settings {
   pauseTimeoutMs: number;
   staleAfterMs: number;
   contextBudget: number;
+  /** The run folders' location: absolute, or relative to each worktree (default `.baton/runs`). */
+  runsDir: string | null;
+  /** Whether the run folder mirror is written (off for benchmarks). */
+  mirror: boolean;
+  /** Who the commands act as in the event log: `user` (default), `orchestrator`, `session-<n>`, `executor-<id>`. */
+  actor: string;
 }
 
 export type SettingOptions = Partial<
-  Record<'home' | 'database' | 'durability' | 'pauseTimeout' | 'staleAfter' | 'contextBudget', string>
+  Record<
+    | 'home'
+    | 'database'
+    | 'durability'
+    | 'pauseTimeout'
+    | 'staleAfter'
+    | 'contextBudget'
+    | 'runsDir'
+    | 'mirror'
+    | 'actor',
+    string
+  >
 >;
 
 const FileConfig = z
@@ -29,6 +46,9 @@ const FileConfig = z
     pause_timeout: z.string().optional(),
     stale_after: z.string().optional(),
     context_budget: z.union([z.number(), z.string()]).optional(),
+    runs_dir: z.string().optional(),
+    mirror: z.union([z.boolean(), z.enum(['on', 'off'])]).optional(),
+    actor: z.string().optional(),
   })
   .passthrough();
 type FileConfig = z.infer<typeof FileConfig>;
@@ -39,6 +59,9 @@ const names = {
   pauseTimeout: ['--pause-timeout', 'BATON_PAUSE_TIMEOUT', 'pause_timeout'],
   staleAfter: ['--stale-after', 'BATON_STALE_AFTER', 'stale_after'],
   contextBudget: ['--budget', 'BATON_CONTEXT_BUDGET', 'context_budget'],
+  runsDir: ['--runs-dir', 'BATON_RUNS_DIR', 'runs_dir'],
+  mirror: ['--mirror', 'BATON_MIRROR', 'mirror'],
+  actor: ['--actor', 'BATON_ACTOR', 'actor'],
 } as const;
 
 export function readConfigFile(path: string): FileConfig {
@@ -65,6 +88,21 @@ function budget(text: string | undefined): number {
     );
   }
   return n;
+}
+
+function onOff(text: string | undefined): boolean {
+  if (text === undefined || ['on', 'true'].includes(text)) return true;
+  if (['off', 'false'].includes(text)) return false;
+  throw invalidInput(`mirror "${text}" is not on or off (option --mirror, variable BATON_MIRROR)`);
+}
+
+function actorName(text: string | undefined): string {
+  if (text === undefined) return 'user';
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(text))
+    throw invalidInput(
+      `actor "${text}" must be letters, digits, ".", "_" or "-" (e.g. session-3) (option --actor, variable BATON_ACTOR)`,
+    );
+  return text;
 }
 
 export function loadSettings(
@@ -103,5 +141,8 @@ export function loadSettings(
     pauseTimeoutMs: duration('pauseTimeout', '5m'),
     staleAfterMs: duration('staleAfter', '7d'),
     contextBudget: budget(pick('contextBudget')),
+    runsDir: pick('runsDir') || null,
+    mirror: onOff(pick('mirror')),
+    actor: actorName(pick('actor')),
   };
 }

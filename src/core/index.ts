@@ -19,3 +19,8 @@ export * from './snapshot.js';
 export * from './task-graph.js';
 export * from './workflow-machine.js';
 export * from './duration.js';
+export * from './resume-report.js';
+export * from './commands/runtime.js';
+export * from './capacity.js';
+export * from './runtime-fold.js';
+export * from './runtime/index.js';

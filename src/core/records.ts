@@ -12,6 +12,7 @@ export const recordKinds = [
   'snapshot',
   'checkpoint',
   'session',
+  'side_effect',
 ] as const;
 export type RecordKind = (typeof recordKinds)[number];
 

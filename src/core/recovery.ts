@@ -1,3 +1,4 @@
+import type { InterruptRecovery } from './schemas/interrupt-recovery.js';
 import type { WorkflowState } from './schemas/state.js';
 
 export interface RecoveryOption {
@@ -66,5 +67,25 @@ export function recoveryOptions(s: WorkflowState, liveSavedAt: string | null, no
     last_known_state: { task: running?.id ?? null, last_event_seq: s.version, last_activity: s.updated_at },
     options,
     recommended: last ? 'checkpoint' : 'live_state',
+  };
+}
+
+/**
+ * The recovery metadata written with an interruption Baton detected itself: the last known state and the actions
+ * since the last checkpoint (the same count `recoveryOptions` offers as the checkpoint option's data loss).
+ */
+export function interruptRecovery(
+  s: WorkflowState,
+  detectedBy: InterruptRecovery['detected_by'],
+  lastHeartbeat: string | null,
+): InterruptRecovery {
+  const plan = recoveryOptions(s, null, s.updated_at);
+  const cp = plan.options.find((o) => o.type === 'checkpoint');
+  return {
+    detected_by: detectedBy,
+    last_heartbeat: lastHeartbeat,
+    last_known_state: { status: s.status, ...plan.last_known_state },
+    last_checkpoint: cp?.target ?? null,
+    actions_since_checkpoint: cp?.actions_since ?? null,
   };
 }

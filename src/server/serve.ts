@@ -29,7 +29,14 @@ export interface RunningServer {
  */
 export async function startServer(
   service: BatonService,
-  options: ServeOptions & { home: string; webDir?: string; version?: string; pollMs?: number },
+  options: ServeOptions & {
+    home: string;
+    webDir?: string;
+    version?: string;
+    pollMs?: number;
+    /** Work done after the server listens but before `/readyz` answers ready (startup recovery). */
+    beforeReady?: () => Promise<void>;
+  },
 ): Promise<RunningServer> {
   const token = options.noAuth ? null : ensureToken(options.home);
   if (token === null && !isLoopback(options.host))
@@ -80,6 +87,21 @@ export async function startServer(
     s.once('error', reject);
   });
   nodeWs.injectWebSocket(server);
+  if (options.beforeReady) {
+    try {
+      await options.beforeReady();
+    } catch (e) {
+      service.runner.listeners.delete(listener);
+      await tail.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      throw e;
+    }
+  }
+  // A long-lived process keeps the Go Team auto-save going (every 30 s for running workflows) and forces requested
+  // pauses whose timeout passed even when no command arrives.
+  service.live.startAutoSave();
+  const pauseTicker = setInterval(() => void service.enforcePauseTimeouts().catch(() => undefined), 5_000);
+  pauseTicker.unref();
   ready = true;
   const port = (server.address() as AddressInfo).port;
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
@@ -90,6 +112,8 @@ export async function startServer(
     token,
     async close() {
       ready = false;
+      clearInterval(pauseTicker);
+      service.live.stop();
       service.runner.listeners.delete(listener);
       hub?.closeAll();
       await tail.stop();

@@ -10,6 +10,7 @@ import {
   createWorkflow,
   failTask,
   interrupt,
+  markImported,
   invalidInput,
   pause,
   resolveError,
@@ -30,11 +31,14 @@ import type { Store } from '../storage/store.js';
 import { CommandRunner, randomId } from './command-runner.js';
 import { ContextCompiler, DEFAULT_CONTEXT_BUDGET } from './context-compiler.js';
 import { LiveStates } from './live-states.js';
-import { recordOne, type RecordInput } from './record-input.js';
+import { recordOne, type ImportMarker, type RecordInput } from './record-input.js';
 import type { GitPort, ServiceOptions } from './ports.js';
 import { Queries } from './queries.js';
 import { Resumer } from './resumer.js';
 import { resolveWorkflow, type WorkflowRef } from './resolve-workflow.js';
+
+/** Thrown inside a decision to step out and force an overdue pause first. */
+const overduePause = Symbol('overdue pause');
 
 /** Without a tokenizer passed in (the edges always pass one), about four characters a token. */
 const roughTokens = (text: string) => Math.ceil(text.length / 4);
@@ -123,12 +127,27 @@ export class BatonService {
     retry = false,
   ): Promise<{ result: T; state: WorkflowState }> {
     const id = await this.id(ref);
-    await this.enforcePauseTimeout(await this.runner.current(id));
-    const out = await this.runner.run(id, decide, { retry });
-    return { result: out.result, state: out.state };
+    for (;;) {
+      try {
+        const out = await this.runner.run(
+          id,
+          (d) => {
+            if (this.overdue(d.state)) throw overduePause;
+            return decide(d);
+          },
+          { retry },
+        );
+        return { result: out.result, state: out.state };
+      } catch (e) {
+        if (e !== overduePause) throw e;
+        // A requested pause outlived its timeout: it takes effect (its own commit), then the command is decided again.
+        await this.enforcePauseTimeout(await this.runner.load(id));
+      }
+    }
   }
 
   private overdue(s: WorkflowState): boolean {
+    if (!s.pause_requested) return false;
     const now = (this.options.now?.() ?? new Date()).getTime();
     return (
       s.pause_request !== null &&
@@ -189,8 +208,16 @@ export class BatonService {
   }
 
   /** Appends several records in one commit (one transaction, one fsync): imports and bulk writers. */
-  async recordBatch(ref: WorkflowRef, inputs: readonly RecordInput[]) {
-    return this.act(ref, (d) => inputs.map((i) => recordOne(d, i)), true);
+  async recordBatch(ref: WorkflowRef, inputs: readonly RecordInput[], imported?: ImportMarker) {
+    return this.act(
+      ref,
+      (d) => {
+        const out = inputs.map((i) => recordOne(d, i));
+        if (imported) markImported(d, { ...imported, records: inputs.length });
+        return out;
+      },
+      true,
+    );
   }
 
   async resolveError(
@@ -206,13 +233,14 @@ export class BatonService {
     return this.act(ref, (d) => addressFeedback(d, reviewId), true);
   }
 
-  /** Pause at the next task boundary (or now with `force`); idempotent. */
+  /** Pause at the next task boundary (or now with force); idempotent. A requested pause past its timeout pauses now. */
   async pause(
     ref: WorkflowRef,
     input: { reason?: string | null; force?: boolean; trigger?: SnapshotTrigger } = {},
   ) {
-    const git = await this.gitOf(await this.resolve(ref));
-    return this.act(ref, (d) =>
+    const state = await this.resolve(ref);
+    const git = await this.gitOf(state);
+    const out = await this.runner.run(state.id, (d) =>
       pause(d, {
         reason: input.reason ?? null,
         trigger: input.trigger ?? 'pause',
@@ -221,6 +249,7 @@ export class BatonService {
         git,
       }),
     );
+    return { result: out.result, state: out.state };
   }
 
   resume(ref: WorkflowRef) {

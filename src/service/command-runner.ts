@@ -10,7 +10,31 @@ import {
 import type { Store } from '../storage/store.js';
 import type { ServiceOptions } from './ports.js';
 
-export const randomId = (prefix: string) => `${prefix}-${randomBytes(5).toString('hex')}`;
+let lastStamp = '';
+let sequence = 0;
+let pool = Buffer.alloc(0);
+let offset = 0;
+
+/** Three random bytes as hex, from a pool refilled 3 KiB at a time (one crypto call per thousand ids). */
+function randomHex3(): string {
+  if (offset + 3 > pool.length) {
+    pool = randomBytes(3 * 1024);
+    offset = 0;
+  }
+  offset += 3;
+  return pool.toString('hex', offset - 3, offset);
+}
+
+/**
+ * Ids that sort in creation order (a base-36 millisecond stamp and a counter, then randomness against other
+ * processes): records are appended at the end of their index instead of splitting pages at random places.
+ */
+export function randomId(prefix: string): string {
+  const stamp = Date.now().toString(36).padStart(9, '0');
+  sequence = stamp === lastStamp ? sequence + 1 : 0;
+  lastStamp = stamp;
+  return `${prefix}-${stamp}${sequence.toString(36).padStart(3, '0')}${randomHex3()}`;
+}
 
 /**
  * Load, decide, commit: the one way every command changes a workflow. The command decides against the state it
@@ -43,30 +67,40 @@ export class CommandRunner {
     return state;
   }
 
-  /**
-   * The last state this process committed or loaded per workflow, so a busy writer need not read it back before
-   * every command. A stale entry (another process wrote since) only costs one conflict and a reload.
-   */
-  private readonly cache = new Map<string, WorkflowState>();
+  /** The tail of each workflow's queue of commands in this process. */
+  private readonly queues = new Map<string, Promise<unknown>>();
 
-  /** The workflow's state as this process last saw it, loading it when not cached. */
-  async current(workflowId: string): Promise<WorkflowState> {
-    const cached = this.cache.get(workflowId);
-    if (cached) return cached;
-    const loaded = await this.load(workflowId);
-    this.remember(loaded);
-    return loaded;
+  /**
+   * Commands on one workflow run one after another within a process (a server handling concurrent requests), so
+   * they never race each other; races between processes are left to the store's version check.
+   */
+  private serialize<T>(workflowId: string, job: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(workflowId) ?? Promise.resolve();
+    const next = previous.then(job, job);
+    const tail = next.catch(() => undefined);
+    this.queues.set(workflowId, tail);
+    void tail.then(() => {
+      if (this.queues.get(workflowId) === tail) this.queues.delete(workflowId);
+    });
+    return next;
   }
 
   /** Runs `decide` on a draft of the current state and commits what it emitted; returns its result and the new state. */
-  async run<T>(
+  run<T>(
     workflowId: string,
     decide: (d: Draft, state: WorkflowState) => T | Promise<T>,
     opts: { retry?: boolean } = {},
   ): Promise<{ result: T; state: WorkflowState; draft: Draft }> {
+    return this.serialize(workflowId, () => this.attempt(workflowId, decide, opts));
+  }
+
+  private async attempt<T>(
+    workflowId: string,
+    decide: (d: Draft, state: WorkflowState) => T | Promise<T>,
+    opts: { retry?: boolean },
+  ): Promise<{ result: T; state: WorkflowState; draft: Draft }> {
     for (let attempt = 0; ; attempt++) {
-      const cached = this.cache.get(workflowId);
-      const base = cached ?? (await this.load(workflowId));
+      const base = await this.load(workflowId);
       const draft = new Draft(base, this.context());
       const result = await decide(draft, base);
       if (draft.events.length === 0) return { result, state: base, draft };
@@ -78,28 +112,14 @@ export class CommandRunner {
           state: draft.state,
           writes: draft.writes,
         });
-        this.remember(draft.state);
         await this.notify(draft.events, draft.state);
         return { result, state: draft.state, draft };
       } catch (e) {
-        if (!BatonError.isInstance(e) || e.code !== 'conflict' || attempt >= 5) throw e;
-        this.cache.delete(workflowId);
-        // A decision made on a cached state is re-made on the real one; a fresh load that lost a race only
-        // retries for commands that commute (record appends).
-        if (!cached && !opts.retry) throw e;
+        // A lost race is retried only for commands that commute (record appends); a transition that lost reports
+        // the conflict, so exactly one of several racing writers wins.
+        if (!opts.retry || !BatonError.isInstance(e) || e.code !== 'conflict' || attempt >= 5) throw e;
       }
     }
-  }
-
-  private remember(state: WorkflowState) {
-    if (this.cache.size > 1000) this.cache.clear();
-    this.cache.set(state.id, state);
-  }
-
-  /** Forgets cached states (after a rebuild or import rewrote the tables). */
-  forget(workflowId?: string) {
-    if (workflowId) this.cache.delete(workflowId);
-    else this.cache.clear();
   }
 
   /** Creates a workflow: the draft starts from nothing. */

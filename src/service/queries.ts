@@ -129,6 +129,9 @@ export class Queries {
       usage: s.usage,
       test_state: s.test_state,
       open_errors: s.open_errors,
+      recent_decisions: s.recent_decisions,
+      recent_resolved_errors: s.recent_resolved_errors,
+      imports: s.imports,
       live_state: live ? { saved_at: live.saved_at, trigger: live.trigger } : null,
       handoff: s.handoff
         ? {

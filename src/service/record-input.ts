@@ -23,6 +23,14 @@ export type RecordInput =
   | { kind: 'usage'; usage: UsageMetrics }
   | { kind: 'feedback'; feedback: Omit<ReviewerFeedback, 'review_id' | 'timestamp'> };
 
+/** How far a transcript was read, committed with the records it gave (so a re-import adds only what is new). */
+export interface ImportMarker {
+  format: string;
+  transcript_session_id: string;
+  path: string | null;
+  through_line: number;
+}
+
 export type RecordOutput =
   Decision | ErrorRecord | HistoryEntry | TestState | UsageMetrics | ReviewerFeedback;
 

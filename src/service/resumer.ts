@@ -1,4 +1,5 @@
 import {
+  buildResumeReport,
   buildSnapshot,
   deliverContext,
   notFound,
@@ -8,6 +9,7 @@ import {
   type Draft,
   type GitCapture,
   type RecoveryChoice,
+  type ResumeReport,
   type WorkflowState,
 } from '../core/index.js';
 import type { CommandRunner } from './command-runner.js';
@@ -26,6 +28,8 @@ export interface ResumeResult {
   context_json: CompiledContext['json'];
   context_hash: string;
   context_tokens: number;
+  /** The Resume Protocol's report: run, phase, mode, tasks per lane, last activity, next action. */
+  report: ResumeReport;
 }
 
 /** The latest stored snapshot, or one built now from the state when none was ever taken. */
@@ -73,6 +77,7 @@ export class Resumer {
       context_json: r.compiled.json,
       context_hash: r.compiled.hash,
       context_tokens: r.compiled.tokens,
+      report: buildResumeReport(s, { before: snap.tasks, warnings: r.warnings }),
     };
   }
 

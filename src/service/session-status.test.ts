@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeService } from '../../test/helpers/service.js';
 import { tempDir } from '../../test/helpers/git-repo.js';
+import { executorRow } from '../../test/conformance/executor-cases.js';
 import { sessionStatus, sessionTimeline } from './session-status.js';
 
 describe('sessionStatus', () => {
@@ -38,5 +39,23 @@ describe('sessionStatus', () => {
     ]);
     expect(() => sessionStatus(abandoned, 9)).toThrow(/no session 9/);
     await s.store.close();
+  });
+
+  it('reads executor_status, agent_execution_id, runtime and is_agent_running from the executors_running row', async () => {
+    const s = makeService();
+    const w = await s.create({ title: 't', tasks: [{ id: 'A', title: 'a' }], worktree: tempDir() });
+    const state = (await s.startTask({ workflowId: w.id }, 'A')).state;
+    const row = executorRow('ex-1', { workflow_id: w.id, execution_id: 'exec-9', status: 'ready' });
+    expect(sessionStatus(state, undefined, [row])).toMatchObject({
+      is_agent_running: true,
+      executor_status: 'ready',
+      agent_execution_id: 'exec-9',
+      runtime: 'local',
+      agent_profile_id: 'claude-code',
+    });
+    const waiting = { ...row, session_state: 'waiting_for_input' as const };
+    expect(sessionStatus(state, undefined, [waiting]).is_agent_running).toBe(false);
+    const other = { ...row, workflow_id: 'wf-other' };
+    expect(sessionStatus(state, undefined, [other]).executor_status).toBeNull();
   });
 });

@@ -1,14 +1,21 @@
 import { notFound, resumableStatuses, type WorkflowState } from '../core/index.js';
+import type { ExecutorRow } from '../storage/executor-registry.js';
 
 /** Why a session is not running: the session-resumption design's `resume_reason`. */
 export type ResumeReason = 'agent_not_running' | 'not_resumable' | 'superseded' | null;
 
 /**
- * The session status of the session-resumption design, derived from the folded state. Baton does not run agents
- * yet, so a session counts as running when it is the workflow's open session and the workflow is in progress;
- * `executor_status`, `agent_execution_id` and `runtime` stay null until executors exist (the shape is stable).
+ * The session status of the session-resumption design, derived from the folded state and, when Baton runs the
+ * session's agent (`baton run`, `baton serve`), from its `executors_running` row: `executor_status`,
+ * `agent_execution_id`, `runtime`, `agent_profile_id` and `is_agent_running` (the row's session is running). A
+ * session without a row (an agent reporting through hooks or the API) counts as running when it is the workflow's
+ * open session and the workflow is in progress.
  */
-export function sessionStatus(s: WorkflowState, sessionNumber = s.session_count) {
+export function sessionStatus(
+  s: WorkflowState,
+  sessionNumber = s.session_count,
+  executors: readonly ExecutorRow[] = [],
+) {
   const info = s.sessions.find((x) => x.number === sessionNumber);
   if (!info)
     throw notFound(`workflow ${s.id} has no session ${sessionNumber} (it has ${s.session_count})`, {
@@ -16,7 +23,11 @@ export function sessionStatus(s: WorkflowState, sessionNumber = s.session_count)
       session_number: sessionNumber,
     });
   const latest = sessionNumber === s.session_count;
-  const running = latest && info.ended_at === null && s.status === 'in_progress';
+  const row = executors.find((r) => r.workflow_id === s.id && r.session_number === sessionNumber) ?? null;
+  const open = latest && info.ended_at === null && s.status === 'in_progress';
+  const running = row
+    ? open && row.session_state === 'running' && (row.status === 'starting' || row.status === 'ready')
+    : open;
   const resumable = latest && resumableStatuses.includes(s.status);
   const current = s.tasks.find((t) => t.status === 'in_progress' && t.session_number === sessionNumber);
   const state = running
@@ -47,10 +58,10 @@ export function sessionStatus(s: WorkflowState, sessionNumber = s.session_count)
     snapshot_id: info.snapshot_id,
     tasks_done: info.tasks_done,
     tasks_total: s.tasks.length,
-    agent_profile_id: null,
-    executor_status: null,
-    agent_execution_id: null,
-    runtime: null,
+    agent_profile_id: row?.agent ?? null,
+    executor_status: row?.status ?? null,
+    agent_execution_id: row?.execution_id ?? null,
+    runtime: row?.runtime ?? null,
     is_agent_running: running,
     is_resumable: resumable,
     needs_resume: !running && resumable,
@@ -62,4 +73,5 @@ export function sessionStatus(s: WorkflowState, sessionNumber = s.session_count)
 export type SessionStatus = ReturnType<typeof sessionStatus>;
 
 /** Every session of a workflow, oldest first: the dashboard's session timeline. */
-export const sessionTimeline = (s: WorkflowState) => s.sessions.map((x) => sessionStatus(s, x.number));
+export const sessionTimeline = (s: WorkflowState, executors: readonly ExecutorRow[] = []) =>
+  s.sessions.map((x) => sessionStatus(s, x.number, executors));

@@ -35,6 +35,9 @@ export class GroupCommitStore implements Store {
   get location() {
     return this.inner.location;
   }
+  get executors() {
+    return this.inner.executors;
+  }
 
   commit(batch: CommitBatch): Promise<void> {
     return new Promise((resolve, reject) => {

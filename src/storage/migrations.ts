@@ -108,4 +108,143 @@ export const migrations: readonly Migration[] = [
         data TEXT NOT NULL
       );`,
   },
+  {
+    version: 2,
+    name: 'executors_running (agent runtime: executors, resume tokens, heartbeats)',
+    sqlite: `
+      CREATE TABLE executors_running (
+        id TEXT PRIMARY KEY,
+        workflow_id TEXT NOT NULL,
+        session_number INTEGER NOT NULL,
+        runtime TEXT NOT NULL,
+        agent TEXT NOT NULL,
+        status TEXT NOT NULL,
+        session_state TEXT NOT NULL,
+        execution_id TEXT,
+        resume_token TEXT,
+        supports_session_resume INTEGER NOT NULL,
+        supports_workspace_only INTEGER NOT NULL,
+        pid INTEGER,
+        pid_start_time TEXT,
+        endpoint TEXT,
+        run_id TEXT,
+        container_id TEXT,
+        workspace_path TEXT NOT NULL,
+        worktree_branch TEXT,
+        owner TEXT,
+        last_seen_at TEXT NOT NULL,
+        error_message TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX executors_running_status ON executors_running (status);
+      CREATE INDEX executors_running_workflow ON executors_running (workflow_id, session_number);`,
+    postgres: `
+      CREATE TABLE executors_running (
+        id TEXT PRIMARY KEY,
+        workflow_id TEXT NOT NULL,
+        session_number INTEGER NOT NULL,
+        runtime TEXT NOT NULL,
+        agent TEXT NOT NULL,
+        status TEXT NOT NULL,
+        session_state TEXT NOT NULL,
+        execution_id TEXT,
+        resume_token TEXT,
+        supports_session_resume BOOLEAN NOT NULL,
+        supports_workspace_only BOOLEAN NOT NULL,
+        pid INTEGER,
+        pid_start_time TEXT,
+        endpoint TEXT,
+        run_id TEXT,
+        container_id TEXT,
+        workspace_path TEXT NOT NULL,
+        worktree_branch TEXT,
+        owner TEXT,
+        last_seen_at TEXT NOT NULL,
+        error_message TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX executors_running_status ON executors_running (status);
+      CREATE INDEX executors_running_workflow ON executors_running (workflow_id, session_number);`,
+  },
+  {
+    version: 3,
+    name: 'LangGraph checkpoints, channel values once per version, pending writes',
+    // Channel values live in lg_blobs, once per (thread, namespace, channel, version); a row is either whole
+    // (base_version NULL) or a delta on an older version of the same channel: base[0, prefix_len) + value +
+    // base[len - suffix_len, len). Checkpoint rows keep the checkpoint without its channel values.
+    sqlite: `
+      CREATE TABLE lg_checkpoints (
+        thread_id TEXT NOT NULL,
+        checkpoint_ns TEXT NOT NULL,
+        checkpoint_id TEXT NOT NULL,
+        parent_checkpoint_id TEXT,
+        type TEXT NOT NULL,
+        checkpoint BLOB NOT NULL,
+        metadata TEXT NOT NULL,
+        channel_versions TEXT NOT NULL,
+        PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
+      ) WITHOUT ROWID;
+      CREATE TABLE lg_blobs (
+        thread_id TEXT NOT NULL,
+        checkpoint_ns TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        version TEXT NOT NULL,
+        type TEXT NOT NULL,
+        value BLOB,
+        base_version TEXT,
+        prefix_len INTEGER NOT NULL DEFAULT 0,
+        suffix_len INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (thread_id, checkpoint_ns, channel, version)
+      );
+      CREATE TABLE lg_writes (
+        thread_id TEXT NOT NULL,
+        checkpoint_ns TEXT NOT NULL,
+        checkpoint_id TEXT NOT NULL,
+        task_id TEXT NOT NULL,
+        idx INTEGER NOT NULL,
+        channel TEXT NOT NULL,
+        type TEXT NOT NULL,
+        value BLOB,
+        task_path TEXT NOT NULL,
+        PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
+      );`,
+    postgres: `
+      CREATE TABLE lg_checkpoints (
+        thread_id TEXT COLLATE "C" NOT NULL,
+        checkpoint_ns TEXT COLLATE "C" NOT NULL,
+        checkpoint_id TEXT COLLATE "C" NOT NULL,
+        parent_checkpoint_id TEXT COLLATE "C",
+        type TEXT NOT NULL,
+        checkpoint BYTEA NOT NULL,
+        metadata TEXT NOT NULL,
+        channel_versions TEXT NOT NULL,
+        PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
+      );
+      CREATE TABLE lg_blobs (
+        thread_id TEXT COLLATE "C" NOT NULL,
+        checkpoint_ns TEXT COLLATE "C" NOT NULL,
+        channel TEXT COLLATE "C" NOT NULL,
+        version TEXT COLLATE "C" NOT NULL,
+        type TEXT NOT NULL,
+        value BYTEA,
+        base_version TEXT COLLATE "C",
+        prefix_len INTEGER NOT NULL DEFAULT 0,
+        suffix_len INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (thread_id, checkpoint_ns, channel, version)
+      );
+      CREATE TABLE lg_writes (
+        thread_id TEXT COLLATE "C" NOT NULL,
+        checkpoint_ns TEXT COLLATE "C" NOT NULL,
+        checkpoint_id TEXT COLLATE "C" NOT NULL,
+        task_id TEXT COLLATE "C" NOT NULL,
+        idx INTEGER NOT NULL,
+        channel TEXT NOT NULL,
+        type TEXT NOT NULL,
+        value BYTEA,
+        task_path TEXT NOT NULL,
+        PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
+      );`,
+  },
 ];

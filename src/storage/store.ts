@@ -1,3 +1,4 @@
+import type { ExecutorRegistry } from './executor-registry.js';
 import type { BatonEvent, RecordKind, RecordRow, WorkflowState, WorkflowStatus } from '../core/index.js';
 
 /** An event as stored: its envelope plus the store-wide position used by live subscribers to catch up. */
@@ -68,4 +69,6 @@ export interface Store {
   deleteWorkflow(workflowId: string): Promise<void>;
   listWorkflowIds(): Promise<string[]>;
   close(): Promise<void>;
+  /** The `executors_running` table (agent runtime); a store without it cannot run agents (`baton run`). */
+  readonly executors?: ExecutorRegistry;
 }

@@ -1,4 +1,5 @@
 import type { StoreBackend } from './backend.js';
+import { executorCases } from './executor-cases.js';
 import { serviceCases } from './service-cases.js';
 import { storeCases } from './store-cases.js';
 
@@ -8,4 +9,5 @@ export { postgresBackend, sqliteBackend, type StoreBackend } from './backend.js'
 export function runConformance(backend: StoreBackend): void {
   storeCases(backend);
   serviceCases(backend);
+  executorCases(backend);
 }

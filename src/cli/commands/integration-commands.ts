@@ -71,7 +71,7 @@ export function registerHookCommands(program: Command, rt: Runtime) {
       // A hook never fails the agent's session: every problem is reported on stderr and the exit code stays 0.
       try {
         const client = await rt.open(rt.globals(cmd));
-        const outcome = await handleHook(event, await readStdin(), client, rt.transcriptReader);
+        const outcome = await handleHook(event, await readStdin(), client);
         if (outcome.output) rt.io.out(JSON.stringify(outcome.output));
         rt.io.err(outcome.note);
       } catch (e) {

@@ -1,39 +1,55 @@
 import type { Command } from 'commander';
 import { ensureToken, tokenPath } from '../../config/token-file.js';
-import * as git from '../../git/git.js';
-import { BatonService } from '../../service/index.js';
-import { openStore } from '../../storage/open-store.js';
 import { action, workflowOption } from '../action.js';
 import { parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
+import { serveRuntime, type ServeRuntimeFlags } from '../serve-runtime.js';
+import { agentOptions } from './run-commands.js';
+
+type ServeFlags = ServeRuntimeFlags & { host?: string; port?: string; maxBody?: string; auth?: boolean };
 
 /** `baton serve`, `baton token`, and `baton session-status`. */
 export function registerServerCommands(program: Command, rt: Runtime) {
-  program
+  const serve = program
     .command('serve')
     .description('serve the REST + WebSocket API and the dashboard (default http://127.0.0.1:7420)')
     .option('--host <host>', 'address to bind (env BATON_HOST, default 127.0.0.1)')
     .option('--port <port>', 'port, 0 for any free one (env BATON_PORT, default 7420)')
     .option('--max-body <bytes>', 'largest request body (env BATON_MAX_BODY, default 1048576)')
-    .option('--no-auth', 'serve without a bearer token (loopback addresses only; env BATON_NO_AUTH=1)')
-    .action(async (o: { host?: string; port?: string; maxBody?: string; auth?: boolean }, cmd: Command) => {
+    .option('--no-auth', 'serve without a bearer token (loopback addresses only; env BATON_NO_AUTH=1)');
+  agentOptions(serve)
+    .option(
+      '--auto-resume <policy>',
+      'sessions startup recovery resumes: none | waiting | all (env BATON_AUTO_RESUME, default waiting)',
+    )
+    .option(
+      '--heartbeat-timeout <duration>',
+      'interrupt a running session silent this long (env BATON_HEARTBEAT_TIMEOUT, default 60s)',
+    )
+    .action(async (o: ServeFlags, cmd: Command) => {
       const g = rt.globals(cmd);
       const settings = rt.settings(g);
       // Loaded on demand: the other commands never pay for the server's modules.
       const { resolveServeOptions, startServer } = await import('../../server/index.js');
       const opts = resolveServeOptions(o, rt.env, settings.home);
-      const store = await openStore({ database: settings.database, durability: settings.durability });
-      const service = new BatonService(store, git, {
-        pauseTimeoutMs: settings.pauseTimeoutMs,
-        staleAfterMs: settings.staleAfterMs,
-      });
+      const service = await rt.openService(settings);
+      const store = service.store;
+      const log = (l: string) => rt.io.err(`baton serve: ${l}\n`);
       let server;
+      let agents;
       try {
-        server = await startServer(service, { ...opts, home: settings.home });
+        agents = serveRuntime(service, settings, o, rt.env, log);
+        const runtime = agents;
+        server = await startServer(service, {
+          ...opts,
+          home: settings.home,
+          beforeReady: async () => void (await runtime.recover()),
+        });
       } catch (e) {
         await store.close();
         throw e;
       }
+      agents.start();
       rt.io.out(
         g.json
           ? JSON.stringify({
@@ -55,7 +71,9 @@ export function registerServerCommands(program: Command, rt: Runtime) {
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
       });
+      await agents.stop();
       await server.close();
+      await rt.flushMirror();
       await store.close();
     });
 

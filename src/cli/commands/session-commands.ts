@@ -1,9 +1,15 @@
 import type { Command } from 'commander';
-import type { RecoveryPlan, SessionSnapshot, SnapshotSummary } from '../../core/index.js';
+import {
+  renderResumeReport,
+  type RecoveryPlan,
+  type SessionSnapshot,
+  type SnapshotSummary,
+} from '../../core/index.js';
 import { detailCategories, type DetailCategory, type ResumeResult } from '../../service/index.js';
 import { action, workflowOption } from '../action.js';
 import { oneOf, parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
+import { recoverCheckpointCommand, type RestoreFlags } from './restore-command.js';
 import { table } from '../output.js';
 
 type Status = {
@@ -38,8 +44,10 @@ const snapshotsTable = (list: SnapshotSummary[]) =>
       )
     : 'no snapshots yet';
 
-const resumeText = (r: ResumeResult) =>
+export const resumeText = (r: ResumeResult) =>
   [
+    renderResumeReport(r.report),
+    '',
     `resumed ${r.workflow_id}: session ${r.session_number}, from snapshot ${r.snapshot_id}`,
     ...r.warnings.map((w) => `warning: ${w}`),
     r.next_task ? `next task: ${r.next_task.id} ${r.next_task.title}` : 'no runnable task',
@@ -243,10 +251,17 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .option(...workflowOption)
     .option('--option <option>', 'checkpoint | live_state | fresh')
     .option('--checkpoint <name>', 'the checkpoint to go back to (default: the latest)')
+    .option('--stash', "checkpoint: stash the worktree's uncommitted changes before restoring its commit")
+    .option('--force', "checkpoint: discard the worktree's uncommitted changes")
+    .option('--dry-run', 'checkpoint: only say exactly what would be done')
+    .option('--state-only', 'checkpoint: restore the workflow state, leave the worktree as it is')
     .action(
       action(
         rt,
-        async ({ client, print, rt }, o: { workflow?: string; option?: string; checkpoint?: string }) => {
+        async (
+          { client, print, rt, g },
+          o: RestoreFlags & { workflow?: string; option?: string; checkpoint?: string },
+        ) => {
           const ref = rt.ref(o.workflow);
           const option = o.option ?? (o.checkpoint ? 'checkpoint' : undefined);
           if (!option) {
@@ -254,6 +269,8 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             print({ workflow_id: plan.workflow_id, recovery: plan }, () => recoveryText(plan));
             return;
           }
+          if (option === 'checkpoint' && !o.stateOnly)
+            return recoverCheckpointCommand(rt, client, g, ref, o.checkpoint ?? null, o, print);
           const r = await client.recover(
             ref,
             oneOf(option, ['checkpoint', 'live_state', 'fresh'] as const, '--option'),

@@ -12,6 +12,7 @@ import { action, workflowOption } from '../action.js';
 import { collect, oneOf, parseTaskSpec } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 import { table } from '../output.js';
+import { rebuildFromDiskCommand } from './disk-rebuild-command.js';
 
 const describe = (w: WorkflowView) =>
   [
@@ -197,10 +198,14 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
 
   program
     .command('rebuild')
-    .description('recompute the query tables from the event log')
+    .description(
+      'recompute the query tables from the event log (--from-disk: from the run folders of a worktree)',
+    )
     .option(...workflowOption)
+    .option('--from-disk <worktree>', "recreate the database rows of every run in the worktree's run folders")
     .action(
-      action(rt, async ({ client, print }, o: { workflow?: string }) => {
+      action(rt, async ({ client, print, g }, o: { workflow?: string; fromDisk?: string }) => {
+        if (o.fromDisk !== undefined) return rebuildFromDiskCommand(rt, client, g, o.fromDisk, print);
         const r = await client.rebuild(o.workflow);
         print(r, () => `rebuilt ${r.workflows} workflow(s) from ${r.events} events`);
       }),

@@ -1,6 +1,7 @@
 import type { Draft } from '../draft.js';
 import { invalidInput, invalidTransition } from '../errors.js';
 import type { GitCapture } from '../schemas/git-state.js';
+import type { InterruptRecovery } from '../schemas/interrupt-recovery.js';
 import type { CheckpointRef, SnapshotTrigger } from '../schemas/workflow.js';
 import { assertTransition, isTerminal } from '../workflow-machine.js';
 import { makeCheckpoint, takeSnapshot } from './snapshots.js';
@@ -12,10 +13,13 @@ const endOpenSession = (d: Draft, reason: string, snapshotId: string | null) => 
 };
 
 /** The workflow stopped without being asked: a crash snapshot, then `interrupted`. */
-export function interrupt(d: Draft, reason: string, git: GitCapture) {
+export function interrupt(d: Draft, reason: string, git: GitCapture, recovery?: InterruptRecovery) {
   assertTransition(d.state.status, 'interrupted', 'mark the workflow interrupted');
   const snapshot = takeSnapshot(d, 'crash', reason, git);
-  d.emit({ type: 'workflow.interrupted', data: { reason, snapshot_id: snapshot.id } });
+  d.emit({
+    type: 'workflow.interrupted',
+    data: recovery ? { reason, snapshot_id: snapshot.id, recovery } : { reason, snapshot_id: snapshot.id },
+  });
   endOpenSession(d, 'crash', snapshot.id);
   return snapshot;
 }

@@ -99,3 +99,18 @@ export function recordUsage(d: Draft, usage: UsageMetrics): UsageMetrics {
   d.emit({ type: 'usage.recorded', data: { usage } });
   return usage;
 }
+
+/** Marks how far a transcript has been imported (the records it gave are emitted beside this, in one commit). */
+export function markImported(
+  d: Draft,
+  input: {
+    format: string;
+    transcript_session_id: string;
+    path: string | null;
+    through_line: number;
+    records: number;
+  },
+) {
+  if (!input.transcript_session_id) throw invalidInput('an import needs the transcript session id');
+  d.emit({ type: 'transcript.imported', data: input });
+}

@@ -98,6 +98,24 @@ function bigSnapshot(): SessionSnapshot {
     },
     usage: emptyUsage(),
     recent_history: [],
+    side_effects: [
+      {
+        id: 'se1',
+        timestamp: at,
+        task_id: 'T40',
+        kind: 'push',
+        tool: 'Bash',
+        summary: 'git push origin feature/login',
+      },
+      {
+        id: 'se2',
+        timestamp: at,
+        task_id: 'T40',
+        kind: 'migration',
+        tool: 'Bash',
+        summary: 'npm run migrate',
+      },
+    ],
     warnings: [],
   };
 }
@@ -124,6 +142,8 @@ describe('resume context within a token budget', () => {
       expect(md).toContain('- Phase: red');
       expect(md).toContain('Expected failures (red phase): auth.spec.ts > case 0');
       expect(md).toMatch(/\.\.\. and \d+ more \(use retrieval\)/);
+      expect(md).toContain('### Already Done (do not redo)');
+      expect(md).toContain('[push] T40: git push origin feature/login');
     }
     const tight = fitResumeContext(snap, 4, [], 900, countTokens);
     expect(tight.context.completed_tasks.length).toBeLessThan(40);

@@ -24,6 +24,7 @@ const generous: ContextLimits = {
   failing_tests: 1000,
   issue_chars: 4000,
   description_chars: 2000,
+  side_effects: 1000,
 };
 
 /** Lowest priority first: what shrinks before anything else does. */
@@ -35,6 +36,7 @@ const shrinkOrder: (keyof ContextLimits)[] = [
   'description_chars',
   'decisions',
   'failing_tests',
+  'side_effects',
 ];
 
 /**
@@ -76,6 +78,8 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
       return c.test_state?.failing.length ?? 0;
     case 'issue_chars':
       return c.issue && c.issue.description.length > 80 ? c.issue.description.length : 0;
+    case 'side_effects':
+      return c.already_done.length;
     case 'description_chars':
       return c.next.description && c.next.description.length > 80 ? c.next.description.length : 0;
   }

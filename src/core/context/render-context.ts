@@ -92,6 +92,13 @@ export function renderResumeContext(c: ResumeContext): string {
   out.push(`${task}. The previous session ended because: ${c.next.ended_because}.`);
   if (c.next.description) out.push(c.next.description);
   out.push('');
+  if (c.already_done.length) {
+    out.push('### Already Done (do not redo)');
+    if (c.already_done_more) out.push(`  ... ${c.already_done_more} earlier side effects (use retrieval)`);
+    for (const e of c.already_done)
+      out.push(`  - [${e.kind}]${e.task_id ? ` ${e.task_id}:` : ''} ${e.summary}`);
+    out.push('');
+  }
   if (c.reviewer_feedback.length) {
     out.push('### Unaddressed Reviewer Feedback');
     for (const f of c.reviewer_feedback) {

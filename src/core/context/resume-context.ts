@@ -12,6 +12,7 @@ export interface ContextLimits {
   failing_tests: number;
   issue_chars: number;
   description_chars: number;
+  side_effects: number;
 }
 
 /** Amelia's defaults: five decisions, three resolved errors, three comments per review. */
@@ -23,6 +24,7 @@ export const defaultLimits: ContextLimits = {
   failing_tests: 50,
   issue_chars: 500,
   description_chars: 500,
+  side_effects: 20,
 };
 
 export interface ResumeContext {
@@ -58,6 +60,8 @@ export interface ResumeContext {
   } | null;
   next: { task_id: string | null; title: string | null; description: string | null; ended_because: string };
   reviewer_feedback: { reviewer: string; severity: string; comments: string[]; more: number }[];
+  already_done: { task_id: string | null; kind: string; summary: string }[];
+  already_done_more: number;
   retrieval: string[];
   warnings: string[];
 }
@@ -152,6 +156,12 @@ export function compileResumeContext(
         comments: f.comments.slice(0, SHOW.feedback_comments),
         more: Math.max(0, f.comments.length - SHOW.feedback_comments),
       })),
+    already_done: last(snap.side_effects ?? [], SHOW.side_effects).map((e) => ({
+      task_id: e.task_id,
+      kind: e.kind,
+      summary: e.summary,
+    })),
+    already_done_more: Math.max(0, (snap.side_effects ?? []).length - SHOW.side_effects),
     retrieval: ['decisions', 'errors', 'git-changes', 'reviewer-feedback', 'test-state'].map(
       (c) => `GET ${base}/${c}`,
     ),

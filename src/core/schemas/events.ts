@@ -8,7 +8,9 @@ import {
   TestState,
   UsageMetrics,
 } from './records.js';
+import { AgentOutcome, SideEffect } from './runtime.js';
 import { SessionSnapshot } from './snapshot.js';
+import { InterruptRecovery } from './interrupt-recovery.js';
 import { CheckpointRef, Issue, SnapshotTrigger, TaskSpec, TaskStatus } from './workflow.js';
 
 /**
@@ -62,7 +64,15 @@ export const BatonEvent = z.discriminatedUnion('type', [
     'workflow.resumed',
     z.object({ from_snapshot_id: z.string().nullable(), warnings: z.array(z.string()) }),
   ),
-  ev('workflow.interrupted', z.object({ reason: z.string(), snapshot_id: z.string().nullable() })),
+  ev(
+    'workflow.interrupted',
+    z.object({
+      reason: z.string(),
+      snapshot_id: z.string().nullable(),
+      /** The Go Team recovery metadata, when Baton itself noticed the stop (startup recovery, heartbeats). */
+      recovery: InterruptRecovery.optional(),
+    }),
+  ),
   ev('workflow.blocked', reason),
   ev('workflow.unblocked', empty),
   ev('workflow.completed', empty),
@@ -109,6 +119,63 @@ export const BatonEvent = z.discriminatedUnion('type', [
   ev(
     'context.acknowledged',
     z.object({ context_hash: z.string(), via: z.enum(['hook', 'mcp', 'cli', 'runner']) }),
+  ),
+  ev(
+    'transcript.imported',
+    z.object({
+      format: z.string(),
+      transcript_session_id: z.string(),
+      path: z.string().nullable(),
+      through_line: z.number().int().nonnegative(),
+      records: z.number().int().nonnegative(),
+    }),
+  ),
+  ev(
+    'agent.launched',
+    z.object({
+      agent: z.string(),
+      executor_id: z.string(),
+      resume_token: z.string().nullable(),
+      fallback: z.string().nullable(),
+    }),
+  ),
+  ev('agent.token_saved', z.object({ executor_id: z.string(), resume_token: z.string() })),
+  ev(
+    'agent.exited',
+    z.object({
+      executor_id: z.string(),
+      outcome: AgentOutcome,
+      exit_code: z.number().int().nullable(),
+      message: z.string().nullable(),
+    }),
+  ),
+  ev(
+    'capacity.warned',
+    z.object({
+      utilization: z.number().min(0),
+      threshold: z.number().min(0).max(1),
+      tokens: z.number().int().nonnegative(),
+      context_window: z.number().int().positive(),
+      estimated: z.boolean(),
+    }),
+  ),
+  ev(
+    'usage_limit.reached',
+    z.object({
+      message: z.string(),
+      resets_at: z.string().nullable(),
+      auto_resume_at: z.string().nullable(),
+    }),
+  ),
+  ev('side_effect.recorded', z.object({ effect: SideEffect })),
+  ev(
+    'executor.changed',
+    z.object({
+      executor_id: z.string(),
+      status: z.enum(['starting', 'ready', 'error', 'stopped']),
+      session_state: z.enum(['running', 'waiting_for_input', 'error', 'ended']),
+      reason: z.string().nullable(),
+    }),
   ),
 ]);
 export type BatonEvent = z.infer<typeof BatonEvent>;

@@ -4,3 +4,5 @@ export * from './records.js';
 export * from './snapshot.js';
 export * from './state.js';
 export * from './workflow.js';
+export * from './runtime.js';
+export * from './interrupt-recovery.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Decision, ErrorRecord, HistoryEntry, ReviewerFeedback, TestState, UsageMetrics } from './records.js';
+import { AgentRuntime, SideEffect } from './runtime.js';
 import { CheckpointRef, Issue, SessionInfo, SnapshotTrigger, Task, WorkflowStatus } from './workflow.js';
 
 /** How many recent items of each unbounded record kind the folded state keeps (the rest is in the records). */
@@ -67,6 +68,11 @@ export const WorkflowState = z.object({
     })
     .nullable(),
   warnings: z.array(z.string()),
+  /** Transcripts imported so far, by the agent's session id: the last line read, so re-imports only add what is new. */
+  imports: z.record(
+    z.string(),
+    z.object({ format: z.string(), path: z.string().nullable(), through_line: z.number().int() }),
+  ),
   /** The verified handoff: the last context handed to a session, and whether the session confirmed loading it. */
   handoff: z
     .object({
@@ -81,5 +87,9 @@ export const WorkflowState = z.object({
       acknowledged_via: z.string().nullable(),
     })
     .nullable(),
+  /** The agent runtime (`baton run`): the driver session, its resume token, capacity and usage-limit state. */
+  agent: AgentRuntime.nullable().optional(),
+  /** The side-effect ledger's recent entries (all of them are `side_effect` records). */
+  side_effects: z.array(SideEffect).optional(),
 });
 export type WorkflowState = z.infer<typeof WorkflowState>;

@@ -1,11 +1,7 @@
-import type { BatonClient, Ref, RecordInput } from '../../client/baton-client.js';
-import { BatonError, type UsageMetrics, type WorkflowStatus } from '../../core/index.js';
+import type { BatonClient, Ref } from '../../client/baton-client.js';
+import { BatonError, type WorkflowStatus } from '../../core/index.js';
+import { importTranscriptFile } from '../transcripts/import-file.js';
 import { HookInput, hookEvents, type HookEvent } from './hook-input.js';
-
-/** Reads a Claude Code transcript: its usage so far and the records worth keeping (history, errors...). */
-export type TranscriptReader = (
-  path: string,
-) => Promise<{ usage: UsageMetrics | null; records: RecordInput[] }>;
 
 export interface HookOutcome {
   /** JSON for Claude Code on stdout, when the hook has something to say. */
@@ -25,12 +21,7 @@ const quiet = (note: string): HookOutcome => ({ output: null, note });
  * Answers one Claude Code hook. A hook must never break the agent's session, so every failure becomes a note
  * and the caller exits 0.
  */
-export async function handleHook(
-  event: string,
-  stdin: string,
-  client: BatonClient,
-  readTranscript?: TranscriptReader,
-): Promise<HookOutcome> {
+export async function handleHook(event: string, stdin: string, client: BatonClient): Promise<HookOutcome> {
   if (!(hookEvents as readonly string[]).includes(event))
     return quiet(`baton: no hook handler for ${event} (have ${hookEvents.join(', ')})`);
   let input: HookInput;
@@ -54,15 +45,18 @@ export async function handleHook(
     throw e;
   }
   const id = { workflowId: status.workflow.id, cwd: input.cwd };
-  return run(event as HookEvent, input, status, id, client, readTranscript);
+  return run(event as HookEvent, input, status, id, client);
 }
 
-async function importTranscript(input: HookInput, ref: Ref, client: BatonClient, read?: TranscriptReader) {
-  if (!read || !input.transcript_path) return 'no transcript';
-  const { usage, records } = await read(input.transcript_path);
-  if (records.length) await client.recordBatch(ref, records);
-  if (usage) await client.record(ref, { kind: 'usage', usage });
-  return `${records.length} records${usage ? `, usage ${usage.tokens_used} tokens` : ''}`;
+/** Brings the transcript's new part into the workflow; a transcript that cannot be read is only noted. */
+async function importTranscript(input: HookInput, ref: Ref, client: BatonClient) {
+  if (!input.transcript_path) return 'no transcript';
+  try {
+    const r = await importTranscriptFile(client, ref, input.transcript_path, 'claude-code');
+    return `${r.new_entries} new transcript entries, ${r.records.decisions} decisions, ${r.records.errors} errors`;
+  } catch (e) {
+    return `transcript not imported: ${(e as Error).message}`;
+  }
 }
 
 async function run(
@@ -71,12 +65,11 @@ async function run(
   status: StatusView,
   ref: Ref,
   client: BatonClient,
-  read?: TranscriptReader,
 ): Promise<HookOutcome> {
   const s = status.workflow.status;
   switch (event) {
     case 'PreCompact': {
-      const imported = await importTranscript(input, ref, client, read);
+      const imported = await importTranscript(input, ref, client);
       const snap = await client.snapshotNow(
         ref,
         'exhaustion',
@@ -103,7 +96,7 @@ async function run(
         return quiet(`baton: workflow ${status.workflow.id} is ${s}`);
       const last = status.checkpoints[status.checkpoints.length - 1];
       const workSinceCheckpoint = status.workflow.version > (last?.seq ?? 0);
-      const imported = await importTranscript(input, ref, client, read);
+      const imported = await importTranscript(input, ref, client);
       if (!workSinceCheckpoint) return quiet(`baton: nothing new since the last checkpoint (${imported})`);
       const cp = (await client.checkpoint(ref, event === 'Stop' ? 'stop' : 'session-end')) as {
         checkpoint: { name: string };

@@ -136,17 +136,26 @@ export function registerContextRoutes({ app, client }: RouteDeps) {
       request: {
         params: WorkflowParams,
         ...cwdHeaders,
-        body: jsonBody(z.strictObject({ records: z.array(BatchItem).min(1).max(10_000) })),
+        body: jsonBody(
+          z.strictObject({
+            records: z.array(BatchItem).max(10_000),
+            import: z
+              .strictObject({
+                format: z.string().min(1).max(64),
+                transcript_session_id: z.string().min(1).max(256),
+                path: z.string().max(4096).nullable(),
+                through_line: z.number().int().nonnegative(),
+              })
+              .optional(),
+          }),
+        ),
       },
       responses: responses(z.object({ workflow_id: z.string(), count: z.number().int() }), 'appended'),
     }),
-    async (c) =>
-      c.json(
-        (await client.recordBatch(
-          refOf(c, c.req.valid('param').id),
-          c.req.valid('json').records as never,
-        )) as never,
-        200,
-      ),
+    async (c) => {
+      const b = c.req.valid('json');
+      const out = await client.recordBatch(refOf(c, c.req.valid('param').id), b.records as never, b.import);
+      return c.json(out as never, 200);
+    },
   );
 }

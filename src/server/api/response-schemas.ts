@@ -117,7 +117,7 @@ export const SessionStatus = z
     tasks_done: z.number().int(),
     tasks_total: z.number().int(),
     agent_profile_id: z.string().nullable(),
-    executor_status: z.enum(['starting', 'ready', 'error']).nullable(),
+    executor_status: z.enum(['starting', 'ready', 'error', 'stopped']).nullable(),
     agent_execution_id: z.string().nullable(),
     runtime: z.string().nullable(),
     is_agent_running: z.boolean(),

@@ -16,6 +16,7 @@ import {
 import type { CommitBatch, LiveState, RecordQuery, Store, StoredEvent, WorkflowFilter } from '../store.js';
 import { createPool, redactUrl, toBatonError, type PostgresOptions } from './connection.js';
 import { migratePostgres } from './migrate.js';
+import { PostgresExecutors } from './postgres-executors.js';
 import { insertEvents, upsertRecords } from './sql.js';
 
 /** Held by every event-appending transaction, so event positions are handed out in commit order. */
@@ -37,12 +38,14 @@ const toEvent = (r: PgEventRow): StoredEvent => ({
 export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
   readonly location: string;
+  readonly executors: PostgresExecutors;
 
   private constructor(
     private readonly pool: pg.Pool,
     private readonly url: string,
   ) {
     this.location = redactUrl(url);
+    this.executors = new PostgresExecutors(pool, url);
   }
 
   static async open(url: string, options: PostgresOptions = {}): Promise<PostgresStore> {

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { invalidInput } from '../../core/index.js';
+import type { AgentDriver, AgentProfile } from '../../service/runtime/runtime-ports.js';
+import { claudeCodeDriver } from '../claude-code/claude-code-driver.js';
+import { codexDriver } from '../codex/codex-driver.js';
+import { commandDriver } from '../command/command-driver.js';
+
+const Adapter = z.enum(['claude-code', 'codex', 'command']);
+
+/** One entry of `agents` in baton.config.json. */
+export const ProfileConfig = z.object({
+  adapter: Adapter.optional(),
+  bin: z.string().min(1).optional(),
+  args: z.array(z.string()).optional(),
+  context_window: z.number().int().positive().optional(),
+  supports_session_resume: z.boolean().optional(),
+  supports_workspace_only: z.boolean().optional(),
+});
+
+const defaults: Record<AgentProfile['adapter'], Omit<AgentProfile, 'name' | 'adapter'>> = {
+  'claude-code': {
+    bin: 'claude',
+    args: [],
+    context_window: 200_000,
+    supports_session_resume: true,
+    supports_workspace_only: true,
+  },
+  codex: {
+    bin: 'codex',
+    args: [],
+    context_window: 272_000,
+    supports_session_resume: true,
+    supports_workspace_only: true,
+  },
+  command: {
+    bin: '',
+    args: [],
+    context_window: 200_000,
+    supports_session_resume: false,
+    supports_workspace_only: true,
+  },
+};
+
+export interface ProfileFlags {
+  agentBin?: string;
+  contextWindow?: string;
+}
+
+/**
+ * The profile `--agent NAME` names: an entry of the config file's `agents`, or one of the built-in adapters
+ * (`claude-code`, `codex`, `command`) with their defaults. Flags override the file: `--agent-bin`, `--context-window`.
+ */
+export function resolveProfile(name: string, flags: ProfileFlags, config: unknown): AgentProfile {
+  const agents = (config ?? {}) as Record<string, unknown>;
+  const raw = agents[name];
+  let fromFile: z.infer<typeof ProfileConfig> = {};
+  if (raw !== undefined) {
+    const parsed = ProfileConfig.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw invalidInput(
+        `agent profile ${name} in baton.config.json: ${issue?.path.join('.') || name}: ${issue?.message}`,
+      );
+    }
+    fromFile = parsed.data;
+  }
+  const adapter =
+    fromFile.adapter ?? (Adapter.safeParse(name).success ? (name as AgentProfile['adapter']) : null);
+  if (!adapter)
+    throw invalidInput(
+      `unknown agent ${name}: use claude-code, codex or command, or define "agents": {"${name}": {"adapter": ...}} in baton.config.json (option --agent)`,
+    );
+  const base = defaults[adapter];
+  let contextWindow = fromFile.context_window ?? base.context_window;
+  if (flags.contextWindow !== undefined) {
+    const n = Number(flags.contextWindow);
+    if (!Number.isInteger(n) || n <= 0)
+      throw invalidInput(
+        `context window "${flags.contextWindow}" must be a positive whole number of tokens (option --context-window, variable BATON_CONTEXT_WINDOW)`,
+      );
+    contextWindow = n;
+  }
+  const bin = flags.agentBin ?? fromFile.bin ?? base.bin;
+  if (!bin)
+    throw invalidInput(
+      `agent ${name} (adapter command) needs an executable: --agent-bin PATH (variable BATON_AGENT_BIN) or "bin" in its profile`,
+    );
+  return {
+    name,
+    adapter,
+    bin,
+    args: fromFile.args ?? base.args,
+    context_window: contextWindow,
+    supports_session_resume: fromFile.supports_session_resume ?? base.supports_session_resume,
+    supports_workspace_only: fromFile.supports_workspace_only ?? base.supports_workspace_only,
+  };
+}
+
+export const driverFor = (profile: AgentProfile): AgentDriver =>
+  profile.adapter === 'claude-code'
+    ? claudeCodeDriver
+    : profile.adapter === 'codex'
+      ? codexDriver
+      : commandDriver;

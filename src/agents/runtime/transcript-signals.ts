@@ -1,0 +1,92 @@
+import type { AgentSignal, AgentStreamParser } from '../../service/runtime/runtime-ports.js';
+import type { ParsedTranscript, TranscriptEntry } from '../transcript-types.js';
+
+/** A transcript parser fed live output (Claude stream-json, Codex exec --json / rollout). */
+export interface IncrementalTranscriptParser {
+  push(chunk: string): void;
+  end(): ParsedTranscript;
+  snapshot(): ParsedTranscript;
+}
+
+/**
+ * Turns a transcript parser's growing result into runtime signals: new entries become messages, tool calls and
+ * results, errors; the session id, usage (context size, window, cost) and the final result are reported as they
+ * change. One parser per format lives in src/agents; this only diffs their output.
+ */
+export class TranscriptSignals implements AgentStreamParser {
+  private seen = 0;
+  private compactions = 0;
+  private session: string | null = null;
+  private usageKey = '';
+  private resulted = false;
+
+  constructor(private readonly parser: IncrementalTranscriptParser) {}
+
+  push(chunk: string): AgentSignal[] {
+    this.parser.push(chunk);
+    return this.diff(this.parser.snapshot(), false);
+  }
+
+  end(): AgentSignal[] {
+    return this.diff(this.parser.end(), true);
+  }
+
+  private diff(t: ParsedTranscript, final: boolean): AgentSignal[] {
+    const out: AgentSignal[] = [];
+    if (t.session_id && t.session_id !== this.session) {
+      this.session = t.session_id;
+      out.push({ type: 'session', id: t.session_id });
+    }
+    for (const e of t.entries.slice(this.seen)) {
+      const s = entrySignal(e);
+      if (s) out.push(s);
+    }
+    this.seen = t.entries.length;
+    for (const c of t.compactions.slice(this.compactions))
+      out.push({ type: 'compaction', pre_tokens: c.pre_tokens });
+    this.compactions = t.compactions.length;
+    const u = t.usage;
+    const key = `${u.context_tokens}/${u.context_window}/${u.cost_usd}/${u.total_tokens}`;
+    if (key !== this.usageKey && (u.total_tokens > 0 || u.cost_usd !== null)) {
+      this.usageKey = key;
+      out.push({
+        type: 'usage',
+        context_tokens: u.context_tokens,
+        context_window: u.context_window,
+        cost_usd: u.cost_usd,
+        total_tokens: u.total_tokens,
+        llm_calls: u.llm_calls,
+        tool_calls: u.tool_calls,
+      });
+    }
+    if (t.result && (!this.resulted || final)) {
+      if (!this.resulted)
+        out.push({
+          type: 'result',
+          is_error: t.result.is_error,
+          subtype: t.result.subtype,
+          text: t.result.text,
+        });
+      this.resulted = true;
+    }
+    return out;
+  }
+}
+
+function entrySignal(e: TranscriptEntry): AgentSignal | null {
+  if (e.sidechain) return null;
+  if (e.kind === 'tool_call' && e.tool)
+    return { type: 'tool_call', id: e.tool.id, name: e.tool.name ?? 'tool', input: e.tool.input };
+  if (e.kind === 'tool_result' && e.tool)
+    return {
+      type: 'tool_result',
+      id: e.tool.id,
+      name: e.tool.name ?? 'tool',
+      input: e.tool.input,
+      is_error: e.tool.is_error ?? (e.tool.exit_code !== null ? e.tool.exit_code !== 0 : null),
+      text: e.text,
+    };
+  if (e.kind === 'text' && e.role === 'assistant') return { type: 'message', text: e.text };
+  if (e.kind === 'error') return { type: 'error', text: e.text };
+  return null;
+}

@@ -1,0 +1,108 @@
+import { hostname } from 'node:os';
+import { driverFor, resolveProfile } from '../agents/runtime/index.js';
+import { readAgentProfiles } from '../config/agent-config.js';
+import type { Settings } from '../config/settings.js';
+import { parseDuration, type CapacityPolicy } from '../core/index.js';
+import { LocalExecutor } from '../executors/local/local-executor.js';
+import { ownerId } from '../executors/process-identity.js';
+import { RemoteExecutor } from '../executors/remote/remote-executor.js';
+import * as git from '../git/git.js';
+import { BatonService } from '../service/index.js';
+import type { AgentProfile, Executor, ExecutorFactory } from '../service/runtime/index.js';
+import { openStore } from '../storage/open-store.js';
+import { countTokens } from '../tokens/count-tokens.js';
+import { oneOf, parseNumber } from './parse.js';
+
+export interface AgentFlags {
+  agent?: string;
+  agentBin?: string;
+  contextWindow?: string;
+  warnAt?: string;
+  pauseAt?: string;
+  heartbeat?: string;
+  executor?: string;
+  executorUrl?: string;
+}
+
+/** The agent runtime's options: flag > environment variable > default (profiles also come from the config file). */
+export function agentSetup(
+  o: AgentFlags,
+  env: NodeJS.ProcessEnv,
+  settings: Settings,
+  worktree: string | null,
+) {
+  const name = o.agent ?? env.BATON_AGENT;
+  const profiles = readAgentProfiles(settings.home, worktree);
+  const profile: AgentProfile | null = name
+    ? resolveProfile(
+        name,
+        {
+          agentBin: o.agentBin ?? env.BATON_AGENT_BIN,
+          contextWindow: o.contextWindow ?? env.BATON_CONTEXT_WINDOW,
+        },
+        profiles,
+      )
+    : null;
+  const ratio = (v: string | undefined, flag: string, fallback: number) =>
+    v === undefined ? fallback : parseNumber(v, flag, { min: 0.01, max: 1 });
+  const capacity: CapacityPolicy = {
+    warnAt: ratio(o.warnAt ?? env.BATON_CAPACITY_WARN, '--warn-at (variable BATON_CAPACITY_WARN)', 0.7),
+    pauseAt: ratio(o.pauseAt ?? env.BATON_CAPACITY_PAUSE, '--pause-at (variable BATON_CAPACITY_PAUSE)', 0.85),
+  };
+  const heartbeatMs = parseDuration(
+    o.heartbeat ?? env.BATON_HEARTBEAT ?? '10s',
+    '--heartbeat / BATON_HEARTBEAT',
+  );
+  const kind = oneOf(
+    o.executor ?? env.BATON_EXECUTOR ?? 'local',
+    ['local', 'remote'] as const,
+    '--executor (variable BATON_EXECUTOR)',
+  );
+  const url = o.executorUrl ?? env.BATON_EXECUTOR_URL;
+  if (kind === 'remote' && !url)
+    throw new Error(
+      '--executor remote needs --executor-url URL (variable BATON_EXECUTOR_URL) of a `baton executor serve`',
+    );
+  const executor: Executor = kind === 'remote' && url ? new RemoteExecutor(url) : new LocalExecutor();
+  return { profile, profiles, capacity, heartbeatMs, executor, owner: ownerId(hostname()) };
+}
+
+export const profileFor = (
+  name: string,
+  profiles: Record<string, unknown>,
+  o: AgentFlags,
+  env: NodeJS.ProcessEnv,
+) =>
+  resolveProfile(
+    name,
+    {
+      agentBin: o.agentBin ?? env.BATON_AGENT_BIN,
+      contextWindow: o.contextWindow ?? env.BATON_CONTEXT_WINDOW,
+    },
+    profiles,
+  );
+
+export { driverFor };
+
+/** Executors by the runtime an executor row names (recovery, the heartbeat monitor). */
+export const executorFactory = (): ExecutorFactory => ({
+  forRow: (r) =>
+    r.runtime === 'remote' && r.endpoint
+      ? new RemoteExecutor(r.endpoint)
+      : r.runtime === 'local'
+        ? new LocalExecutor()
+        : null,
+});
+
+/** A service on the local store (the agent runtime runs where the store is). */
+export async function openLocalService(settings: Settings) {
+  const store = await openStore({ database: settings.database, durability: settings.durability });
+  const service = new BatonService(store, git, {
+    pauseTimeoutMs: settings.pauseTimeoutMs,
+    staleAfterMs: settings.staleAfterMs,
+    contextBudget: settings.contextBudget,
+    countTokens,
+    actor: 'runner',
+  });
+  return { store, service };
+}

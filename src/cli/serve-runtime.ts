@@ -1,0 +1,101 @@
+import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { readConfigFile, type Settings } from '../config/settings.js';
+import { invalidInput, parseDuration } from '../core/index.js';
+import { isOwnerAlive } from '../executors/process-identity.js';
+import type { BatonService } from '../service/index.js';
+import {
+  HeartbeatMonitor,
+  recoverAtStartup,
+  type AutoResumePolicy,
+  type RecoveryReport,
+} from '../service/runtime/index.js';
+import { agentSetup, executorFactory, type AgentFlags } from './agent-setup.js';
+import { continueRecovered } from './commands/run-commands.js';
+
+export interface ServeRuntimeFlags extends AgentFlags {
+  autoResume?: string;
+  heartbeatTimeout?: string;
+}
+
+const policies = ['none', 'waiting', 'all'] as const;
+
+/**
+ * The agent runtime's `baton serve` settings: option > environment variable > `$BATON_HOME/config.json` >
+ * default. `auto_resume` (none | waiting | all, default waiting) and `heartbeat_timeout` (default 60s).
+ */
+export function resolveServeRuntime(o: ServeRuntimeFlags, env: NodeJS.ProcessEnv, home: string) {
+  const file = join(home, 'config.json');
+  const config = (existsSync(file) ? readConfigFile(file) : {}) as Record<string, unknown>;
+  const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
+  const policy = o.autoResume ?? env.BATON_AUTO_RESUME ?? str(config.auto_resume) ?? 'waiting';
+  if (!(policies as readonly string[]).includes(policy))
+    throw invalidInput(
+      `auto-resume "${policy}" is not one of none, waiting, all (option --auto-resume, variable BATON_AUTO_RESUME)`,
+    );
+  const timeout = o.heartbeatTimeout ?? env.BATON_HEARTBEAT_TIMEOUT ?? str(config.heartbeat_timeout) ?? '60s';
+  const heartbeatTimeoutMs = parseDuration(timeout, '--heartbeat-timeout (variable BATON_HEARTBEAT_TIMEOUT)');
+  if (heartbeatTimeoutMs <= 0)
+    throw invalidInput(
+      `heartbeat timeout "${timeout}" must be positive (option --heartbeat-timeout, variable BATON_HEARTBEAT_TIMEOUT)`,
+    );
+  return { autoResume: policy as AutoResumePolicy, heartbeatTimeoutMs };
+}
+
+/**
+ * The agent runtime inside `baton serve`: startup recovery before the server reports ready, then the sessions the
+ * policy resumes run in the server, and the heartbeat monitor interrupts silent sessions on a timer.
+ */
+export function serveRuntime(
+  service: BatonService,
+  settings: Settings,
+  o: ServeRuntimeFlags,
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+) {
+  const { autoResume, heartbeatTimeoutMs } = resolveServeRuntime(o, env, settings.home);
+  const setup = agentSetup(o, env, settings, null);
+  const factory = executorFactory();
+  let report: RecoveryReport | null = null;
+  const monitor = new HeartbeatMonitor(service, {
+    silenceMs: heartbeatTimeoutMs,
+    everyMs: Math.max(100, Math.min(10_000, Math.floor(heartbeatTimeoutMs / 4))),
+    factory,
+    onSweep: (r) => {
+      if (r.silent.length)
+        log(
+          `heartbeat: ${r.silent.length} silent session(s); interrupted ${r.interrupted.join(', ') || 'none'}`,
+        );
+    },
+    onError: (e) => log(`heartbeat monitor: ${e.message}`),
+  });
+  let runs: Promise<unknown> = Promise.resolve();
+  return {
+    autoResume,
+    heartbeatTimeoutMs,
+    /** Startup recovery: run before `/readyz` answers ready. */
+    async recover(): Promise<RecoveryReport | null> {
+      if (!service.store.executors) return null;
+      report = await recoverAtStartup(service, {
+        factory,
+        autoResume,
+        isOwnerAlive: (owner) => isOwnerAlive(owner, hostname()),
+      });
+      log(
+        `startup recovery: ${report.executors.length} executor(s), ${report.interrupted} workflow(s) interrupted, ${report.attached.length} re-attached (${report.ms} ms)`,
+      );
+      return report;
+    },
+    /** After ready: follow re-attached runs, resume what the policy says, and start the heartbeat monitor. */
+    start(): void {
+      if (!service.store.executors) return;
+      if (report) runs = continueRecovered(service, report, setup, o, env, log);
+      monitor.start();
+    },
+    async stop(): Promise<void> {
+      await monitor.stop();
+      void runs;
+    },
+  };
+}

@@ -1,0 +1,244 @@
+import type { BatonEvent } from '../schemas/events.js';
+import { emptyUsage } from '../schemas/records.js';
+import { RECENT_LIMIT, type WorkflowState } from '../schemas/state.js';
+import type { SessionInfo, Task } from '../schemas/workflow.js';
+import { evolveRuntime } from '../runtime-fold.js';
+
+const recent = <T>(list: readonly T[], item: T, limit = RECENT_LIMIT): T[] => [...list, item].slice(-limit);
+
+const setTask = (s: WorkflowState, id: string | null, patch: Partial<Task>): WorkflowState => ({
+  ...s,
+  tasks: s.tasks.map((t) => (t.id === id ? { ...t, ...patch } : t)),
+});
+
+const leavePause = (s: WorkflowState): WorkflowState => ({
+  ...s,
+  pause_requested: false,
+  pause_request: null,
+  paused_at: null,
+  pause_reason: null,
+  pause_trigger: null,
+  interrupted_at: null,
+  interrupt_reason: null,
+});
+
+export const currentSession = (s: WorkflowState): SessionInfo | undefined =>
+  s.sessions[s.sessions.length - 1];
+
+function updateSession(s: WorkflowState, patch: Partial<SessionInfo>): WorkflowState {
+  const cur = currentSession(s);
+  if (!cur) return s;
+  return { ...s, sessions: [...s.sessions.slice(0, -1), { ...cur, ...patch }] };
+}
+
+export const findError = (s: WorkflowState, id: string) =>
+  s.open_errors.find((x) => x.id === id) ?? s.recent_resolved_errors.find((x) => x.id === id);
+
+/** The next state after one event; total over every event type, pure and deterministic. */
+export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
+  switch (e.type) {
+    case 'workflow.created':
+      return s;
+    case 'workflow.started':
+      return { ...s, status: 'in_progress', started_at: s.started_at ?? e.at };
+    case 'workflow.pause_requested':
+      return {
+        ...s,
+        pause_requested: true,
+        pause_request: { requested_at: e.at, reason: e.data.reason, trigger: e.data.trigger },
+      };
+    case 'workflow.paused':
+      return {
+        ...s,
+        status: 'paused',
+        pause_requested: false,
+        pause_request: null,
+        paused_at: e.at,
+        pause_reason: e.data.reason,
+        pause_trigger: e.data.trigger,
+        warnings: e.data.warning ? recent(s.warnings, e.data.warning, 10) : s.warnings,
+      };
+    case 'workflow.resumed':
+      return {
+        ...leavePause(s),
+        status: 'in_progress',
+        warnings: [...s.warnings, ...e.data.warnings].slice(-10),
+      };
+    case 'workflow.interrupted':
+      return {
+        ...s,
+        status: 'interrupted',
+        pause_requested: false,
+        pause_request: null,
+        interrupted_at: e.at,
+        interrupt_reason: e.data.reason,
+      };
+    case 'workflow.blocked':
+      return { ...s, status: 'blocked' };
+    case 'workflow.unblocked':
+      return { ...s, status: 'in_progress' };
+    case 'workflow.completed':
+      return { ...leavePause(s), status: 'completed', ended_at: e.at };
+    case 'workflow.failed':
+      return { ...leavePause(s), status: 'failed', ended_at: e.at };
+    case 'workflow.cancelled':
+      return { ...leavePause(s), status: 'cancelled', ended_at: e.at };
+    case 'workflow.recovered':
+      return {
+        ...s,
+        tasks: s.tasks.map((t) => {
+          const status = e.data.task_statuses[t.id] ?? t.status;
+          return status === t.status
+            ? t
+            : { ...t, status, ended_at: status === 'pending' ? null : t.ended_at };
+        }),
+      };
+    case 'session.started':
+      return {
+        ...s,
+        session_count: e.session_number ?? s.session_count + 1,
+        sessions: [
+          ...s.sessions,
+          {
+            number: e.session_number ?? s.session_count + 1,
+            started_at: e.at,
+            ended_at: null,
+            origin: e.data.origin,
+            end_reason: null,
+            snapshot_id: null,
+            tasks_done: 0,
+          },
+        ],
+        usage: emptyUsage(),
+      };
+    case 'session.ended':
+      return updateSession(s, { ended_at: e.at, end_reason: e.data.reason, snapshot_id: e.data.snapshot_id });
+    case 'task.started':
+      return setTask(s, e.task_id, {
+        status: 'in_progress',
+        started_at: e.at,
+        ended_at: null,
+        session_number: e.session_number,
+      });
+    case 'task.completed': {
+      const next = setTask(s, e.task_id, { status: 'done', ended_at: e.at, note: e.data.summary });
+      return updateSession(next, { tasks_done: (currentSession(s)?.tasks_done ?? 0) + 1 });
+    }
+    case 'task.failed':
+      return setTask(s, e.task_id, { status: 'failed', ended_at: e.at, note: e.data.reason });
+    case 'task.blocked':
+      return setTask(s, e.task_id, { status: 'blocked', note: e.data.reason });
+    case 'task.unblocked':
+      return setTask(s, e.task_id, { status: 'pending', note: null });
+    case 'task.skipped':
+      return setTask(s, e.task_id, { status: 'skipped', ended_at: e.at, note: e.data.reason });
+    case 'decision.recorded':
+      return {
+        ...s,
+        counts: { ...s.counts, decisions: s.counts.decisions + 1 },
+        recent_decisions: recent(s.recent_decisions, e.data.decision),
+      };
+    case 'error.recorded': {
+      const err = e.data.error;
+      const counts = { ...s.counts, errors: s.counts.errors + 1 };
+      return err.resolution === 'unresolved'
+        ? { ...s, counts, open_errors: [...s.open_errors, err] }
+        : { ...s, counts, recent_resolved_errors: recent(s.recent_resolved_errors, err) };
+    }
+    case 'error.resolved': {
+      const err = findError(s, e.data.error_id);
+      if (!err) return s;
+      const updated = { ...err, resolution: e.data.resolution, resolution_notes: e.data.resolution_notes };
+      const open = s.open_errors.filter((x) => x.id !== err.id);
+      const resolved = s.recent_resolved_errors.filter((x) => x.id !== err.id);
+      return updated.resolution === 'unresolved'
+        ? { ...s, open_errors: [...open, updated], recent_resolved_errors: resolved }
+        : { ...s, open_errors: open, recent_resolved_errors: recent(resolved, updated) };
+    }
+    case 'history.recorded':
+      return {
+        ...s,
+        counts: { ...s.counts, history: s.counts.history + 1 },
+        recent_history: recent(s.recent_history, e.data.entry),
+      };
+    case 'feedback.recorded':
+      return {
+        ...s,
+        counts: { ...s.counts, feedback: s.counts.feedback + 1 },
+        open_feedback: e.data.feedback.addressed ? s.open_feedback : [...s.open_feedback, e.data.feedback],
+      };
+    case 'feedback.addressed':
+      return { ...s, open_feedback: s.open_feedback.filter((f) => f.review_id !== e.data.review_id) };
+    case 'test_run.recorded':
+      return {
+        ...s,
+        counts: { ...s.counts, test_runs: s.counts.test_runs + 1 },
+        test_state: e.data.test_state,
+      };
+    case 'usage.recorded':
+      return { ...s, counts: { ...s.counts, usage: s.counts.usage + 1 }, usage: e.data.usage };
+    case 'snapshot.taken': {
+      const snap = e.data.snapshot;
+      return {
+        ...s,
+        counts: { ...s.counts, snapshots: s.counts.snapshots + 1 },
+        last_snapshot: {
+          id: snap.id,
+          trigger: snap.trigger,
+          seq: e.seq,
+          created_at: snap.created_at,
+          session_number: snap.session_number,
+        },
+      };
+    }
+    case 'checkpoint.created':
+      return { ...s, checkpoints: [...s.checkpoints, e.data.checkpoint] };
+    case 'context.delivered':
+      return {
+        ...s,
+        handoff: {
+          snapshot_id: e.data.snapshot_id,
+          context_hash: e.data.context_hash,
+          tokens: e.data.tokens,
+          session_number: e.session_number ?? s.session_count,
+          delivered_at: e.at,
+          delivered_via: e.data.via,
+          acknowledged_at: null,
+          acknowledged_hash: null,
+          acknowledged_via: null,
+        },
+      };
+    case 'transcript.imported':
+      return {
+        ...s,
+        imports: {
+          ...s.imports,
+          [e.data.transcript_session_id]: {
+            format: e.data.format,
+            path: e.data.path,
+            through_line: e.data.through_line,
+          },
+        },
+      };
+    case 'context.acknowledged':
+      return s.handoff
+        ? {
+            ...s,
+            handoff: {
+              ...s.handoff,
+              acknowledged_at: e.at,
+              acknowledged_hash: e.data.context_hash,
+              acknowledged_via: e.data.via,
+            },
+          }
+        : s;
+    case 'agent.launched':
+    case 'agent.token_saved':
+    case 'agent.exited':
+    case 'capacity.warned':
+    case 'usage_limit.reached':
+    case 'side_effect.recorded':
+    case 'executor.changed':
+      return evolveRuntime(s, e);
+  }
+}

@@ -1,0 +1,52 @@
+import type { RecordRow } from '../records.js';
+import type { BatonEvent } from '../schemas/events.js';
+import type { WorkflowState } from '../schemas/state.js';
+import { projectRuntime } from '../runtime-fold.js';
+import { currentSession, findError } from './evolve.js';
+
+/** The record rows one event writes, computed from the state after it. */
+export function project(s: WorkflowState, e: BatonEvent): RecordRow[] {
+  const row = (kind: RecordRow['kind'], id: string, data: unknown, created_at = e.at): RecordRow => ({
+    workflow_id: e.workflow_id,
+    kind,
+    id,
+    seq: e.seq,
+    task_id: e.task_id,
+    session_number: e.session_number,
+    created_at,
+    data,
+  });
+  const session = currentSession(s);
+  const sessionRow = () =>
+    session ? [row('session', String(session.number), session, session.started_at)] : [];
+  switch (e.type) {
+    case 'decision.recorded':
+      return [row('decision', e.data.decision.id, e.data.decision)];
+    case 'error.recorded':
+      return [row('error', e.data.error.id, e.data.error)];
+    case 'error.resolved': {
+      const err = findError(s, e.data.error_id);
+      return err ? [row('error', err.id, err, err.timestamp)] : [];
+    }
+    case 'history.recorded':
+      return [row('history', e.data.entry.id, e.data.entry)];
+    case 'feedback.recorded':
+      return [row('feedback', e.data.feedback.review_id, e.data.feedback)];
+    case 'test_run.recorded':
+      return [row('test_run', `${e.seq}`, e.data.test_state)];
+    case 'usage.recorded':
+      return [row('usage', `${e.seq}`, e.data.usage)];
+    case 'snapshot.taken':
+      return [row('snapshot', e.data.snapshot.id, e.data.snapshot)];
+    case 'checkpoint.created':
+      return [row('checkpoint', e.data.checkpoint.name, e.data.checkpoint)];
+    case 'session.started':
+    case 'session.ended':
+    case 'task.completed':
+      return sessionRow();
+    case 'side_effect.recorded':
+      return projectRuntime(e, row);
+    default:
+      return [];
+  }
+}

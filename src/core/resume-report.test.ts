@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { completeTask, startTask } from './commands/tasks.js';
+import { createWorkflow } from './commands/create.js';
+import { Draft } from './draft.js';
+import { buildResumeReport, renderResumeReport, workflowPhase } from './resume-report.js';
+import type { WorkflowState } from './schemas/state.js';
+
+const git = { state: null, note: 'no git' };
+let n = 0;
+const ctx = { now: '2026-01-01T00:00:00.000Z', newId: (p: string) => `${p}-${++n}`, actor: 'user' };
+
+function workflow(lanes: number[]): WorkflowState {
+  const d = new Draft(null, ctx, 'wf-1');
+  createWorkflow(d, {
+    title: 'T',
+    issue: null,
+    worktree: '/w',
+    plan: '',
+    tasks: lanes.map((lane, i) => ({
+      id: `${lane ? 'D' : 'B'}${i}`,
+      title: `t${i}`,
+      description: '',
+      deps: [],
+      lane,
+    })),
+    git_start: null,
+  });
+  return d.state;
+}
+
+const run = (s: WorkflowState, f: (d: Draft) => unknown) => {
+  const d = new Draft(s, ctx);
+  f(d);
+  return d.state;
+};
+
+describe('the resume report', () => {
+  it('maps lanes to bootstrap/development and the state to the protocol phases', () => {
+    let s = workflow([0, 1]);
+    expect(workflowPhase(s)).toBe('phase_3_dev_approved');
+    s = run(s, (d) => startTask(d, 'B0'));
+    expect(workflowPhase(s)).toBe('phase_4_execution');
+    s = run(s, (d) => completeTask(d, 'B0', null, git));
+    expect(workflowPhase(s)).toBe('phase_4_bootstrap_complete');
+    const r = buildResumeReport(s);
+    expect(r).toMatchObject({
+      workflow_mode: 'unified',
+      lanes: [
+        { name: 'bootstrap', done: 1, total: 1 },
+        { name: 'development', done: 0, total: 1 },
+      ],
+      last_completed: { task_id: 'B0' },
+      dependency_check: null,
+      next_action: 'bootstrap tasks done: continue with development task D1 - t1',
+    });
+    expect(renderResumeReport(r)).toMatch(
+      /Bootstrap Tasks: 1\/1 complete\n- Development Tasks: 0\/1 complete/,
+    );
+    s = run(s, (d) => startTask(d, 'D1'));
+    s = run(s, (d) => completeTask(d, 'D1', null, git));
+    expect(workflowPhase(s)).toBe('complete'); // the last task done completes the workflow
+  });
+
+  it('calls a single-lane workflow development-only', () => {
+    const r = buildResumeReport(workflow([0, 0]));
+    expect(r.workflow_mode).toBe('development-only');
+    expect(r.lanes).toEqual([{ lane: 0, name: 'development', done: 0, total: 2 }]);
+    expect(r.next_action).toBe('start B0 - t0');
+  });
+});

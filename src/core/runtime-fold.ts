@@ -1,0 +1,66 @@
+import type { RecordRow } from './records.js';
+import type { EventOf } from './schemas/events.js';
+import type { AgentRuntime } from './schemas/runtime.js';
+import type { WorkflowState } from './schemas/state.js';
+
+/** How many side effects the folded state keeps (all are `side_effect` records). */
+export const SIDE_EFFECT_LIMIT = 50;
+
+export type RuntimeEvent = EventOf<
+  | 'agent.launched'
+  | 'agent.token_saved'
+  | 'agent.exited'
+  | 'capacity.warned'
+  | 'usage_limit.reached'
+  | 'side_effect.recorded'
+  | 'executor.changed'
+>;
+
+const patchAgent = (s: WorkflowState, patch: Partial<AgentRuntime>): WorkflowState =>
+  s.agent ? { ...s, agent: { ...s.agent, ...patch } } : s;
+
+/** The agent runtime's part of the fold (see fold.ts). */
+export function evolveRuntime(s: WorkflowState, e: RuntimeEvent): WorkflowState {
+  switch (e.type) {
+    case 'agent.launched':
+      return {
+        ...s,
+        agent: {
+          agent: e.data.agent,
+          executor_id: e.data.executor_id,
+          resume_token: e.data.resume_token,
+          launched_at: e.at,
+          fallback: e.data.fallback,
+          last_outcome: null,
+          warned_session: s.agent?.warned_session ?? null,
+          usage_limit: null,
+        },
+      };
+    case 'agent.token_saved':
+      return patchAgent(s, { resume_token: e.data.resume_token });
+    case 'agent.exited':
+      return patchAgent(s, { last_outcome: e.data.outcome });
+    case 'capacity.warned':
+      return patchAgent(s, { warned_session: e.session_number });
+    case 'usage_limit.reached':
+      return patchAgent(s, {
+        usage_limit: {
+          message: e.data.message,
+          resets_at: e.data.resets_at,
+          auto_resume_at: e.data.auto_resume_at,
+        },
+      });
+    case 'side_effect.recorded':
+      return { ...s, side_effects: [...(s.side_effects ?? []), e.data.effect].slice(-SIDE_EFFECT_LIMIT) };
+    case 'executor.changed':
+      return s;
+  }
+}
+
+/** The record rows a runtime event writes. */
+export function projectRuntime(
+  e: RuntimeEvent,
+  row: (kind: RecordRow['kind'], id: string, data: unknown) => RecordRow,
+) {
+  return e.type === 'side_effect.recorded' ? [row('side_effect', e.data.effect.id, e.data.effect)] : [];
+}

@@ -1,0 +1,3 @@
+export * from './agent-prompt.js';
+export * from './classify-side-effect.js';
+export * from './usage-limit.js';

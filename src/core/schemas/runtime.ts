@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/** The agent runtime's records: side effects already done, the agent session a workflow runs in. */
+
+export const sideEffectKinds = ['commit', 'push', 'pr', 'migration', 'file_write', 'other'] as const;
+export const SideEffectKind = z.enum(sideEffectKinds);
+export type SideEffectKind = z.infer<typeof SideEffectKind>;
+
+/** One completed tool action with an effect outside the conversation: the ledger of "already done, do not redo". */
+export const SideEffect = z.object({
+  id: z.string(),
+  timestamp: z.string(),
+  task_id: z.string().nullable(),
+  kind: SideEffectKind,
+  tool: z.string(),
+  summary: z.string().min(1),
+});
+export type SideEffect = z.infer<typeof SideEffect>;
+
+export const agentOutcomes = ['success', 'error', 'usage_limit', 'context_full', 'killed', 'lost'] as const;
+export const AgentOutcome = z.enum(agentOutcomes);
+export type AgentOutcome = z.infer<typeof AgentOutcome>;
+
+/** The agent (driver) session the workflow's current Baton session runs in. */
+export const AgentRuntime = z.object({
+  agent: z.string(),
+  executor_id: z.string(),
+  /** The agent's own session id (Claude Code session_id, Codex thread id); null until the agent reports it. */
+  resume_token: z.string().nullable(),
+  launched_at: z.string(),
+  /** Why this driver session started fresh instead of resuming the agent's own session, when it did. */
+  fallback: z.string().nullable(),
+  last_outcome: AgentOutcome.nullable(),
+  /** The Baton session whose capacity warning was already given (one warning per session). */
+  warned_session: z.number().int().nullable(),
+  usage_limit: z
+    .object({ message: z.string(), resets_at: z.string().nullable(), auto_resume_at: z.string().nullable() })
+    .nullable(),
+});
+export type AgentRuntime = z.infer<typeof AgentRuntime>;

@@ -1,0 +1,162 @@
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
+import { foldEvents, type BatonEvent, type WorkflowState } from '../core/index.js';
+import { readEventLog, type ReadProblem } from './event-log-reader.js';
+import { readJsonFile } from './read-json.js';
+import { runPaths } from './run-paths.js';
+
+export type { ReadProblem };
+
+/** An artifact the run folder should hold but does not, with the step that produces it. */
+export interface MissingArtifact {
+  file: string;
+  produced_by: string;
+}
+
+export interface RunRead {
+  dir: string;
+  workflow_id: string;
+  /** The events from seq 1 up to the first gap: what can be folded and imported. */
+  events: BatonEvent[];
+  /** Every event recovered, gaps or not, one per seq in seq order. */
+  recovered: BatonEvent[];
+  /** Events read beyond a gap (not imported: the state between is unknown). */
+  stranded: number;
+  /** The state the events fold to, or null when there is no `workflow.created`. */
+  state: WorkflowState | null;
+  problems: ReadProblem[];
+  missing: MissingArtifact[];
+  duplicates: number;
+  /** True when anything was skipped, lost or missing: resume with care. */
+  flagged: boolean;
+}
+
+const MIRROR =
+  'the disk mirror after every commit (any baton command catches it up while the database has the run)';
+
+const manifestLastSeq = (value: unknown): number | null => {
+  const n = (value as { last_seq?: unknown } | null)?.last_seq;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : null;
+};
+
+/**
+ * Reads a run folder the Resume Protocol's way: everything readable is used, everything else is reported (file
+ * and line for a bad event line, the producing step for a missing artifact). Never throws.
+ */
+export function readRun(dir: string, expected?: string | null): RunRead {
+  const p = runPaths(dir);
+  const manifest = readJsonFile(p.manifest);
+  const manifestId = manifest.ok ? (manifest.value as { workflow_id?: unknown } | null)?.workflow_id : null;
+  // Whose run this is: as told, else as the manifest says, else the folder's name (null: the events say).
+  const expectedId =
+    expected !== undefined ? expected : typeof manifestId === 'string' ? manifestId : basename(dir);
+  const log = readEventLog(dir, expectedId);
+  const problems = [...log.problems];
+  const missing: MissingArtifact[] = [];
+
+  const contiguous: BatonEvent[] = [];
+  for (const e of log.events) {
+    if (e.seq !== contiguous.length + 1) break;
+    contiguous.push(e);
+  }
+  const stranded = log.events.length - contiguous.length;
+  const first = log.events[0];
+  if (!existsSync(p.events))
+    missing.push({
+      file: 'events/',
+      produced_by: '`baton create` (workflow.created) and every later command',
+    });
+  else if (!first)
+    problems.push({ file: 'events/', line: null, problem: 'no readable event: the run cannot be rebuilt' });
+  if (first && first.seq !== 1)
+    problems.push({ file: 'events/', line: null, problem: `events 1..${first.seq - 1} are missing` });
+  if (stranded) {
+    const gapAt = contiguous.length + 1;
+    problems.push({
+      file: 'events/',
+      line: null,
+      problem: `event ${gapAt} is missing: the ${stranded} event(s) after it are not used`,
+    });
+  }
+
+  if (!manifest.ok && manifest.reason === 'missing')
+    missing.push({ file: 'manifest.json', produced_by: MIRROR });
+  else if (!manifest.ok)
+    problems.push({ file: 'manifest.json', line: null, problem: `unreadable: ${manifest.message}` });
+  const lastSeq = manifest.ok ? manifestLastSeq(manifest.value) : null;
+  const maxRead = log.events[log.events.length - 1]?.seq ?? 0;
+  if (lastSeq !== null && lastSeq > maxRead)
+    problems.push({
+      file: 'manifest.json',
+      line: null,
+      problem: `the manifest lists events up to ${lastSeq}, the logs end at ${maxRead}: events were lost`,
+    });
+
+  for (const [file, path] of [
+    ['workflow-state.json', p.workflowState],
+    ['task-graph.json', p.taskGraph],
+    ['state.json', p.liveState],
+  ] as const) {
+    const r = readJsonFile(path);
+    if (!r.ok && r.reason === 'missing') missing.push({ file, produced_by: MIRROR });
+    else if (!r.ok) problems.push({ file, line: null, problem: `unreadable: ${r.message}` });
+  }
+  if (!existsSync(p.plan))
+    missing.push({ file: 'plan.md', produced_by: `${MIRROR}; from \`baton create --plan\`` });
+
+  let state: WorkflowState | null = null;
+  if (contiguous.length) {
+    try {
+      state = foldEvents(contiguous).state;
+    } catch (e) {
+      problems.push({
+        file: 'events/',
+        line: null,
+        problem: `cannot fold the events: ${(e as Error).message}`,
+      });
+    }
+  }
+  const seen = new Map<number, { seq: number; trigger: string }>();
+  for (const e of contiguous) {
+    if (e.type === 'checkpoint.created') {
+      const name = e.data.checkpoint.name;
+      if (!existsSync(p.checkpoint(name)))
+        missing.push({
+          file: `checkpoints/${name}.json`,
+          produced_by: `\`baton checkpoint --name ${name.replace(/^cp-\d+-/, '')}\` (checkpoint.created, seq ${e.seq})`,
+        });
+    }
+    if (e.type === 'snapshot.taken')
+      seen.set(e.data.snapshot.session_number, { seq: e.seq, trigger: e.data.snapshot.trigger });
+  }
+  for (const [session, e] of seen) {
+    if (!existsSync(p.snapshot(session)))
+      missing.push({
+        file: `snapshots/${session}.json`,
+        produced_by: `the ${e.trigger} snapshot of session ${session} (snapshot.taken, seq ${e.seq})`,
+      });
+  }
+  if (state?.status === 'interrupted' && !existsSync(p.recovery)) {
+    const at = contiguous.findLast((e) => e.type === 'workflow.interrupted');
+    missing.push({
+      file: 'recovery.json',
+      produced_by: `\`baton interrupt\` (workflow.interrupted${at ? `, seq ${at.seq}` : ''})`,
+    });
+  }
+
+  return {
+    dir,
+    workflow_id: expectedId ?? first?.workflow_id ?? basename(dir),
+    events: contiguous,
+    recovered: log.events,
+    stranded,
+    state,
+    problems,
+    missing,
+    duplicates: log.duplicates,
+    flagged: problems.length > 0 || missing.length > 0,
+  };
+}
+
+/** The last seq the folder holds without a gap: where the mirror resumes appending when the manifest is lost. */
+export const lastContiguousSeq = (dir: string): number => readRun(dir).events.length;

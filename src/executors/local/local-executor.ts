@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type {
+  AgentProcess,
+  Executor,
+  ExecutorRow,
+  ExitStatus,
+  LaunchSpec,
+} from '../../service/runtime/runtime-ports.js';
+import { isProcessAlive, processStartTime } from '../process-identity.js';
+
+/** Runs an agent as a child process of Baton; standard error's tail becomes the error text when the run fails. */
+export function spawnAgent(spec: LaunchSpec): AgentProcess {
+  const child = spawn(spec.bin, spec.args, {
+    cwd: spec.cwd,
+    env: { ...process.env, ...spec.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const listeners: ((chunk: string) => void)[] = [];
+  const early: string[] = [];
+  let stderr = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d: string) => {
+    if (listeners.length === 0) early.push(d);
+    for (const l of listeners) l(d);
+  });
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  const exited = new Promise<ExitStatus>((resolve) => {
+    child.on('error', (e) => {
+      stderr += `cannot run ${spec.bin}: ${e.message}`;
+      resolve({ code: 127, signal: null, stderr });
+    });
+    child.on('close', (code, signal) => resolve({ code, signal, stderr: stderr.trim() || null }));
+  });
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(spec.stdin ?? '');
+  const pid = child.pid ?? null;
+  return {
+    pid,
+    startTime: pid ? processStartTime(pid) : null,
+    runId: null,
+    onOutput(cb) {
+      listeners.push(cb);
+      for (const d of early.splice(0)) cb(d);
+    },
+    wait: () => exited,
+    async stop() {
+      child.kill('SIGTERM');
+    },
+  };
+}
+
+/**
+ * The local standalone executor: agents are children of this Baton process and do not survive it. After a
+ * restart, the workspace is re-opened in workspace-only mode (it exists: git, files, shell work without an agent).
+ */
+export class LocalExecutor implements Executor {
+  readonly runtime = 'local' as const;
+  readonly endpoint = null;
+
+  async health() {
+    return true;
+  }
+
+  async capabilities() {
+    return { supports_session_resume: true, supports_workspace_only: true };
+  }
+
+  async launch(spec: LaunchSpec): Promise<AgentProcess> {
+    if (!existsSync(spec.cwd)) throw new Error(`the workspace ${spec.cwd} does not exist`);
+    return spawnAgent(spec);
+  }
+
+  /** A local agent cannot be re-attached: its output went to the process that died. */
+  async attach(): Promise<AgentProcess | null> {
+    return null;
+  }
+
+  async isAlive(row: ExecutorRow) {
+    return isProcessAlive(row.pid, row.pid_start_time);
+  }
+}

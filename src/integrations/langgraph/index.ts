@@ -1,0 +1,1 @@
+export { BatonSaver, type BatonSaverOptions } from './baton-saver.js';

@@ -1,0 +1,236 @@
+import {
+  agentExited,
+  capacityVerdict,
+  classifySideEffect,
+  detectUsageLimit,
+  isContextFull,
+  isDeadToken,
+  measureCapacity,
+  pause,
+  saveResumeToken,
+  recordSideEffect,
+  warnCapacity,
+  type AgentOutcome,
+  type CapacityPolicy,
+  type HistoryStep,
+  type UsageMetrics,
+} from '../../core/index.js';
+import type { ExecutorRow } from '../../storage/executor-registry.js';
+import type { BatonService } from '../baton-service.js';
+import { recordOne } from '../record-input.js';
+import type { AgentDriver, AgentProcess, AgentProfile, AgentSignal } from './runtime-ports.js';
+
+export interface SessionResult {
+  outcome: AgentOutcome;
+  exit_code: number | null;
+  text: string | null;
+  session_id: string | null;
+  steps: HistoryStep[];
+  usage: UsageMetrics | null;
+  resets_at: string | null;
+}
+
+export interface SessionContext {
+  service: BatonService;
+  workflowId: string;
+  taskId: string;
+  row: ExecutorRow;
+  executionId: string;
+  profile: AgentProfile;
+  driver: AgentDriver;
+  capacity: CapacityPolicy;
+  heartbeatMs: number;
+  /** Re-attached after a restart: side effects already in the ledger are not written twice. */
+  reattached?: boolean;
+  log: (line: string) => void;
+}
+
+const clip = (t: string, n = 300) => (t.length > n ? `${t.slice(0, n)}…` : t);
+const inputText = (input: unknown) => {
+  if (typeof input === 'string') return input;
+  const cmd = (input as { command?: unknown } | null)?.command;
+  if (typeof cmd === 'string') return cmd;
+  return JSON.stringify(input) ?? '';
+};
+
+/**
+ * One driver session of an agent CLI for one task: its stream becomes history (tool calls and results), errors,
+ * side effects, the resume token (compare-and-set on the execution id) and usage with capacity checks; the
+ * executor row is heart-beaten while it runs.
+ */
+export async function followAgent(ctx: SessionContext, proc: AgentProcess): Promise<SessionResult> {
+  const { service, workflowId, taskId } = ctx;
+  const registry = service.store.executors;
+  const now = () => (service.options.now?.() ?? new Date()).toISOString();
+  const parser = ctx.driver.parser();
+  const steps: HistoryStep[] = [];
+  let sessionId: string | null = null;
+  let result: Extract<AgentSignal, { type: 'result' }> | null = null;
+  let lastError: string | null = null;
+  let usage: Extract<AgentSignal, { type: 'usage' }> | null = null;
+  let pauseAsked = false;
+  const started = Date.now();
+  // Signals are handled one at a time, in order, even though output arrives in bursts.
+  let chain = Promise.resolve();
+  const handle = async (sig: AgentSignal) => {
+    switch (sig.type) {
+      case 'session':
+        if (sig.id === sessionId) return;
+        sessionId = sig.id;
+        if (registry && ctx.profile.supports_session_resume)
+          await registry.saveToken(ctx.row.id, ctx.executionId, sig.id, now());
+        await service.runner.run(workflowId, (d) => saveResumeToken(d, ctx.row.id, sig.id), { retry: true });
+        return;
+      case 'tool_call':
+        steps.push({ kind: 'tool_call', text: clip(`${sig.name} ${inputText(sig.input)}`) });
+        return;
+      case 'tool_result': {
+        const text = `${sig.name}${sig.is_error ? ' failed' : ''}: ${clip(sig.text.split('\n')[0] ?? '', 200)}`;
+        steps.push({ kind: 'tool_result', text });
+        const effect = classifySideEffect({ name: sig.name, input: sig.input, is_error: sig.is_error });
+        await service.runner.run(
+          workflowId,
+          (d, s) => {
+            recordOne(d, {
+              kind: 'history',
+              text: clip(`tool ${sig.name} ${inputText(sig.input)} -> ${sig.is_error ? 'error' : 'ok'}`, 500),
+              task_id: taskId,
+              source: 'agent:tool',
+            });
+            if (sig.is_error)
+              recordOne(d, {
+                kind: 'error',
+                error: {
+                  error_type: `tool:${sig.name}`,
+                  error_message: clip(sig.text || 'tool failed', 1000),
+                  context: clip(inputText(sig.input), 500),
+                  task_id: taskId,
+                  resolution: 'unresolved',
+                  resolution_notes: null,
+                },
+              });
+            const dup =
+              ctx.reattached &&
+              effect &&
+              (s.side_effects ?? []).some((e) => e.summary === effect.summary && e.task_id === taskId);
+            if (effect && !dup) recordSideEffect(d, { task_id: taskId, tool: sig.name, ...effect });
+          },
+          { retry: true },
+        );
+        return;
+      }
+      case 'message':
+        steps.push({ kind: 'message', text: clip(sig.text) });
+        return;
+      case 'error':
+        lastError = sig.text;
+        steps.push({ kind: 'error', text: clip(sig.text) });
+        return;
+      case 'compaction':
+        steps.push({ kind: 'message', text: `context compacted (${sig.pre_tokens ?? '?'} tokens before)` });
+        return;
+      case 'usage':
+        usage = sig;
+        await checkCapacity(sig);
+        return;
+      case 'result':
+        result = sig;
+        if (sig.is_error && sig.text) lastError = sig.text;
+        return;
+    }
+  };
+  const checkCapacity = async (u: Extract<AgentSignal, { type: 'usage' }>) => {
+    const m = measureCapacity(u, ctx.profile.context_window);
+    const verdict = capacityVerdict(m, ctx.capacity);
+    if (!m || verdict === 'ok') return;
+    await service.runner.run(
+      workflowId,
+      (d) => {
+        warnCapacity(d, m, verdict === 'pause' ? ctx.capacity.pauseAt : ctx.capacity.warnAt);
+        if (
+          verdict === 'pause' &&
+          !pauseAsked &&
+          !d.state.pause_requested &&
+          d.state.status === 'in_progress'
+        ) {
+          pause(d, {
+            reason: `context ${Math.round(m.utilization * 100)}% full (${m.tokens} of ${m.context_window} tokens${m.estimated ? ', estimated from cost' : ''})`,
+            trigger: 'exhaustion',
+            force: false,
+            timeoutMs: service.options.pauseTimeoutMs,
+            git: { state: null, note: 'not captured mid-task' },
+          });
+        }
+      },
+      { retry: true },
+    );
+    if (verdict === 'pause' && !pauseAsked) {
+      pauseAsked = true;
+      ctx.log(`context ${Math.round(m.utilization * 100)}% full: pausing at the task boundary (exhaustion)`);
+    }
+  };
+  proc.onOutput((chunk) => {
+    for (const sig of parser.push(chunk)) chain = chain.then(() => handle(sig)).catch(() => undefined);
+  });
+  const beat = setInterval(() => {
+    void registry?.heartbeat(ctx.row.id, now()).catch(() => undefined);
+  }, ctx.heartbeatMs);
+  let exit;
+  try {
+    exit = await proc.wait();
+  } finally {
+    clearInterval(beat);
+  }
+  for (const sig of parser.end()) chain = chain.then(() => handle(sig)).catch(() => undefined);
+  await chain;
+  const r = result as Extract<AgentSignal, { type: 'result' }> | null;
+  const text = r?.text ?? lastError ?? exit.stderr ?? null;
+  const limit = detectUsageLimit(r?.is_error || exit.code !== 0 ? (text ?? lastError) : null, new Date());
+  const outcome: AgentOutcome =
+    exit.signal && !r
+      ? 'killed'
+      : limit
+        ? 'usage_limit'
+        : r && !r.is_error && exit.code === 0
+          ? 'success'
+          : isContextFull(text) || isContextFull(lastError)
+            ? 'context_full'
+            : 'error';
+  const u = usage as Extract<AgentSignal, { type: 'usage' }> | null;
+  const metrics: UsageMetrics | null = u
+    ? {
+        tokens_used: u.total_tokens,
+        tokens_remaining_estimate:
+          u.context_tokens !== null
+            ? Math.max(0, (u.context_window ?? ctx.profile.context_window) - u.context_tokens)
+            : null,
+        context_utilization:
+          u.context_tokens !== null
+            ? Math.min(1, u.context_tokens / (u.context_window ?? ctx.profile.context_window))
+            : null,
+        llm_calls: u.llm_calls,
+        tool_calls: u.tool_calls,
+        cost_usd: u.cost_usd,
+        session_duration_seconds: Math.round((Date.now() - started) / 1000),
+        context_window: u.context_window ?? ctx.profile.context_window,
+      }
+    : null;
+  const message = outcome === 'success' ? null : clip(text ?? `exit code ${exit.code ?? exit.signal}`, 1000);
+  await service.runner.run(
+    workflowId,
+    (d) => {
+      if (metrics) recordOne(d, { kind: 'usage', usage: metrics });
+      agentExited(d, { executor_id: ctx.row.id, outcome, exit_code: exit.code, message }, taskId);
+    },
+    { retry: true },
+  );
+  return {
+    outcome: outcome === 'error' && isDeadToken(text) ? 'error' : outcome,
+    exit_code: exit.code,
+    text: text ?? null,
+    session_id: sessionId,
+    steps,
+    usage: metrics,
+    resets_at: limit?.resets_at ?? null,
+  };
+}

@@ -1,0 +1,120 @@
+import { executorChanged, interrupt, interruptRecovery, Draft } from '../../core/index.js';
+import type { BatonService } from '../baton-service.js';
+import { noRegistry } from './launch.js';
+import type { ExecutorFactory } from './runtime-ports.js';
+
+export interface SweepReport {
+  /** Executors found silent (running, no heartbeat for `silenceMs`). */
+  silent: string[];
+  /** Workflows marked `interrupted` (crash snapshot and recovery metadata). */
+  interrupted: string[];
+}
+
+/**
+ * One pass of the heartbeat monitor: a running session whose executor has not heartbeat for `silenceMs` is
+ * interrupted. Its workflow becomes `interrupted` with a crash snapshot and the Go Team recovery metadata; a
+ * local agent still alive (by pid and start time) is stopped, since nobody follows its output; the executor is
+ * kept ready with the session `waiting_for_input` when it can resume (the token is kept), else `error`.
+ */
+export async function sweepSilentSessions(
+  service: BatonService,
+  opts: { silenceMs: number; factory: ExecutorFactory },
+): Promise<SweepReport> {
+  const registry = service.store.executors;
+  if (!registry) throw noRegistry();
+  const nowMs = (service.options.now?.() ?? new Date()).getTime();
+  const at = new Date(nowMs).toISOString();
+  const rows = (await registry.list({ status: ['starting', 'ready'] })).filter(
+    (r) => r.session_state === 'running' && nowMs - Date.parse(r.last_seen_at) > opts.silenceMs,
+  );
+  const report: SweepReport = { silent: [], interrupted: [] };
+  for (const row of rows) {
+    // Re-read: the session may have heartbeat or ended since the list.
+    const fresh = await registry.get(row.id);
+    if (!fresh || fresh.session_state !== 'running' || fresh.last_seen_at !== row.last_seen_at) continue;
+    report.silent.push(row.id);
+    const executor = opts.factory.forRow(row);
+    if (row.runtime === 'local' && executor && (await executor.isAlive(row))) {
+      try {
+        process.kill(row.pid ?? 0, 'SIGTERM');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    const resumable = row.supports_session_resume && row.resume_token !== null;
+    const silentFor = Math.round((nowMs - Date.parse(row.last_seen_at)) / 1000);
+    const reason = `heartbeat_timeout: no heartbeat for ${silentFor}s (last ${row.last_seen_at})`;
+    await registry.update(row.id, {
+      status: 'ready',
+      session_state: resumable ? 'waiting_for_input' : 'error',
+      error_message: reason,
+      updated_at: at,
+    });
+    const wf = await service.store.loadState(row.workflow_id);
+    if (!wf || wf.status === 'completed' || wf.status === 'cancelled' || wf.status === 'failed') continue;
+    const git =
+      wf.status === 'in_progress'
+        ? await service.git.captureGitState(wf.worktree, wf.git_start?.commit ?? null)
+        : null;
+    let interrupted = false;
+    await service.runner.run(
+      wf.id,
+      (d: Draft, s) => {
+        executorChanged(d, {
+          executor_id: row.id,
+          status: 'ready',
+          session_state: resumable ? 'waiting_for_input' : 'error',
+          reason,
+        });
+        if (git && s.status === 'in_progress' && s.session_count === row.session_number) {
+          interrupt(
+            d,
+            `the agent session went silent: ${reason}`,
+            git,
+            interruptRecovery(s, 'heartbeat', row.last_seen_at),
+          );
+          interrupted = true;
+        }
+      },
+      { retry: true },
+    );
+    if (interrupted) report.interrupted.push(wf.id);
+  }
+  return report;
+}
+
+/** Runs `sweepSilentSessions` on a timer (in `baton serve`); one pass at a time, errors reported, never thrown. */
+export class HeartbeatMonitor {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly service: BatonService,
+    private readonly opts: {
+      silenceMs: number;
+      everyMs: number;
+      factory: ExecutorFactory;
+      onSweep?: (r: SweepReport) => void;
+      onError?: (e: Error) => void;
+    },
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      this.running = this.running.then(() =>
+        sweepSilentSessions(this.service, this.opts).then(
+          (r) => this.opts.onSweep?.(r),
+          (e: Error) => this.opts.onError?.(e),
+        ),
+      );
+    }, this.opts.everyMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}

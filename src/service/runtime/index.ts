@@ -1,0 +1,6 @@
+export * from './agent-runner.js';
+export * from './agent-session.js';
+export * from './launch.js';
+export * from './runtime-ports.js';
+export * from './startup-recovery.js';
+export * from './heartbeat-monitor.js';

@@ -1,0 +1,132 @@
+import { conflict, launchAgent } from '../../core/index.js';
+import type { ExecutorRow } from '../../storage/executor-registry.js';
+import type { BatonService } from '../baton-service.js';
+import { randomId } from '../command-runner.js';
+import type { AgentDriver, AgentProcess, AgentProfile, Executor } from './runtime-ports.js';
+
+export const noRegistry = () =>
+  conflict(
+    'this store has no executors_running table: the agent runtime needs the SQLite or PostgreSQL store',
+  );
+
+/** The executor row of the workflow's current Baton session, created on first use. */
+export async function executorRowFor(
+  service: BatonService,
+  workflowId: string,
+  profile: AgentProfile,
+  executor: Executor,
+): Promise<ExecutorRow> {
+  const registry = service.store.executors;
+  if (!registry) throw noRegistry();
+  const s = await service.runner.load(workflowId);
+  const at = (service.options.now?.() ?? new Date()).toISOString();
+  const existing = (await registry.list({ workflowId })).find((r) => r.session_number === s.session_count);
+  if (existing) {
+    await registry.update(existing.id, {
+      runtime: executor.runtime,
+      endpoint: executor.endpoint,
+      agent: profile.name,
+    });
+    return { ...existing, runtime: executor.runtime, endpoint: executor.endpoint, agent: profile.name };
+  }
+  const caps = await executor.capabilities().catch(() => ({
+    supports_session_resume: false,
+    supports_workspace_only: false,
+  }));
+  const row: ExecutorRow = {
+    id: randomId('ex'),
+    workflow_id: workflowId,
+    session_number: s.session_count,
+    runtime: executor.runtime,
+    agent: profile.name,
+    status: 'starting',
+    session_state: 'running',
+    execution_id: null,
+    resume_token: null,
+    supports_session_resume: profile.supports_session_resume && caps.supports_session_resume,
+    supports_workspace_only: profile.supports_workspace_only && caps.supports_workspace_only,
+    pid: null,
+    pid_start_time: null,
+    endpoint: executor.endpoint,
+    run_id: null,
+    container_id: null,
+    workspace_path: s.worktree,
+    worktree_branch: s.git_start?.branch ?? null,
+    owner: null,
+    last_seen_at: at,
+    error_message: null,
+    created_at: at,
+    updated_at: at,
+  };
+  await registry.insert(row);
+  return row;
+}
+
+/**
+ * Starts one driver session: claims the executor row for a new execution (compare-and-set: one launch per
+ * session at a time), records `agent.launched`, and starts the process.
+ */
+export async function launchDriver(
+  service: BatonService,
+  input: {
+    row: ExecutorRow;
+    profile: AgentProfile;
+    driver: AgentDriver;
+    executor: Executor;
+    prompt: string;
+    resumeToken: string | null;
+    fallback: string | null;
+    owner: string;
+    env: Record<string, string>;
+  },
+): Promise<{ proc: AgentProcess; executionId: string; row: ExecutorRow }> {
+  const registry = service.store.executors;
+  if (!registry) throw noRegistry();
+  const at = () => (service.options.now?.() ?? new Date()).toISOString();
+  const current = (await registry.get(input.row.id)) ?? input.row;
+  const executionId = randomId('exec');
+  if (!(await registry.claimExecution(current.id, current.execution_id, executionId, input.owner, at())))
+    throw conflict(
+      `another controller is launching an agent for session ${current.session_number} of ${current.workflow_id}`,
+    );
+  await service.runner.run(
+    current.workflow_id,
+    (d) =>
+      launchAgent(d, {
+        agent: input.profile.name,
+        executor_id: current.id,
+        resume_token: input.resumeToken,
+        fallback: input.fallback,
+      }),
+    { retry: true },
+  );
+  const spec = input.driver.command(input.profile, {
+    prompt: input.prompt,
+    resumeToken: input.resumeToken,
+    cwd: current.workspace_path,
+  });
+  let proc: AgentProcess;
+  try {
+    proc = await input.executor.launch({ ...spec, env: { ...spec.env, ...input.env } });
+  } catch (e) {
+    await registry.update(current.id, {
+      status: 'error',
+      session_state: 'error',
+      error_message: (e as Error).message,
+      updated_at: at(),
+    });
+    throw e;
+  }
+  const patch = {
+    status: 'ready' as const,
+    session_state: 'running' as const,
+    pid: proc.pid,
+    pid_start_time: proc.startTime,
+    run_id: proc.runId,
+    error_message: null,
+    updated_at: at(),
+    last_seen_at: at(),
+  };
+  await registry.update(current.id, patch);
+  return { proc, executionId, row: { ...current, ...patch, execution_id: executionId, owner: input.owner } };
+}

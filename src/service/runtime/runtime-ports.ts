@@ -1,0 +1,110 @@
+import type { ExecutorRow } from '../../storage/executor-registry.js';
+
+export type { ExecutorRow };
+
+/** An agent profile (baton.config.json `agents`, or --agent/--agent-bin/--context-window). */
+export interface AgentProfile {
+  name: string;
+  adapter: 'claude-code' | 'codex' | 'command';
+  /** The executable (`claude`, `codex`, or any CLI for `command`). */
+  bin: string;
+  /** Extra arguments put before Baton's own (a model flag, permissions). */
+  args: string[];
+  context_window: number;
+  supports_session_resume: boolean;
+  supports_workspace_only: boolean;
+}
+
+/** What an agent's stream says, normalised over adapters. */
+export type AgentSignal =
+  | { type: 'session'; id: string }
+  | {
+      type: 'usage';
+      context_tokens: number | null;
+      context_window: number | null;
+      cost_usd: number | null;
+      total_tokens: number;
+      llm_calls: number;
+      tool_calls: number;
+    }
+  | { type: 'tool_call'; id: string | null; name: string; input: unknown }
+  | {
+      type: 'tool_result';
+      id: string | null;
+      name: string;
+      input: unknown;
+      is_error: boolean | null;
+      text: string;
+    }
+  | { type: 'message'; text: string }
+  | { type: 'error'; text: string }
+  | { type: 'compaction'; pre_tokens: number | null }
+  | { type: 'result'; is_error: boolean; subtype: string; text: string | null };
+
+export interface AgentStreamParser {
+  push(chunk: string): AgentSignal[];
+  end(): AgentSignal[];
+}
+
+export interface LaunchSpec {
+  bin: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  stdin: string | null;
+}
+
+/** One adapter per agent CLI: how to call it and how to read it. */
+export interface AgentDriver {
+  readonly adapter: AgentProfile['adapter'];
+  command(
+    profile: AgentProfile,
+    input: { prompt: string; resumeToken: string | null; cwd: string },
+  ): LaunchSpec;
+  parser(): AgentStreamParser;
+}
+
+export interface ExitStatus {
+  code: number | null;
+  signal: string | null;
+  /** The tail of standard error, when there was any. */
+  stderr?: string | null;
+}
+
+/** A running agent process, local or on a remote executor. */
+export interface AgentProcess {
+  readonly pid: number | null;
+  readonly startTime: string | null;
+  /** The run's id on a remote executor. */
+  readonly runId: string | null;
+  onOutput(cb: (chunk: string) => void): void;
+  wait(): Promise<ExitStatus>;
+  stop(): Promise<void>;
+}
+
+export interface ExecutorCapabilities {
+  supports_session_resume: boolean;
+  supports_workspace_only: boolean;
+}
+
+/**
+ * Where agent processes run. Local: children of the Baton process (gone after a restart). Remote: an agent host
+ * (`baton executor serve`) that outlives the Baton server. A Docker executor would implement the same interface
+ * (containers located by `container_id`).
+ */
+export interface Executor {
+  readonly runtime: ExecutorRow['runtime'];
+  readonly endpoint: string | null;
+  health(): Promise<boolean>;
+  capabilities(): Promise<ExecutorCapabilities>;
+  launch(spec: LaunchSpec): Promise<AgentProcess>;
+  /** Re-attaches to a run that kept going while Baton was down; null when it is gone. */
+  attach(row: ExecutorRow): Promise<AgentProcess | null>;
+  /** Whether the row's agent process is alive; a check that cannot decide answers false. */
+  isAlive(row: ExecutorRow): Promise<boolean>;
+}
+
+/** Executors by runtime, so recovery can reach the executor a row was launched on. */
+export interface ExecutorFactory {
+  forRow(row: ExecutorRow): Executor | null;
+}

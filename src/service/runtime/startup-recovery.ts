@@ -1,0 +1,205 @@
+import { existsSync } from 'node:fs';
+import {
+  BatonError,
+  executorChanged,
+  interrupt,
+  interruptRecovery,
+  type GitCapture,
+} from '../../core/index.js';
+import type { ExecutorPatch, ExecutorRow } from '../../storage/executor-registry.js';
+import type { CommitBatch } from '../../storage/store.js';
+import type { BatonService } from '../baton-service.js';
+import { Draft } from '../../core/index.js';
+import { noRegistry } from './launch.js';
+import type { AgentProcess, ExecutorFactory } from './runtime-ports.js';
+
+export type AutoResumePolicy = 'none' | 'waiting' | 'all';
+
+export interface RecoveryOutcome {
+  executor_id: string;
+  workflow_id: string;
+  session_number: number;
+  runtime: string;
+  executor_status: ExecutorRow['status'];
+  session_state: ExecutorRow['session_state'];
+  action: 'skipped_live_owner' | 'reconnected' | 'workspace_only' | 'error';
+  reason: string | null;
+  interrupted: boolean;
+  auto_resume: boolean;
+}
+
+export interface RecoveryReport {
+  executors: RecoveryOutcome[];
+  interrupted: number;
+  /** Remote runs still going, re-attached: the caller follows them to the end of their task. */
+  attached: { row: ExecutorRow; proc: AgentProcess; taskId: string }[];
+  ms: number;
+}
+
+/**
+ * Startup recovery (the session-resumption design's seven steps), run when a Baton server starts:
+ * 1 load executors in starting/ready; 2 non-resumable ones' sessions become error (`not_resumable`);
+ * 3 per runtime: local -> the workspace must exist (its agents died with the old process), remote -> health-check
+ * the agent host and re-attach runs still going; 4 `last_seen_at` refreshed; 5 executor ready (workspace access even
+ * when the agent cannot resume); 6 session `waiting_for_input` when the agent can resume and has a token, else error
+ * with the reason; 7 `executor.changed` events (published on the WebSocket like every event). Workflows left
+ * `in_progress` whose agent is gone become `interrupted` with a crash snapshot, in batched commits.
+ */
+export async function recoverAtStartup(
+  service: BatonService,
+  opts: {
+    factory: ExecutorFactory;
+    autoResume: AutoResumePolicy;
+    isOwnerAlive: (owner: string | null) => boolean;
+  },
+): Promise<RecoveryReport> {
+  const t0 = Date.now();
+  const registry = service.store.executors;
+  if (!registry) throw noRegistry();
+  const at = (service.options.now?.() ?? new Date()).toISOString();
+  const rows = await registry.list({ status: ['starting', 'ready'] });
+  const outcomes: RecoveryOutcome[] = [];
+  const attached: RecoveryReport['attached'] = [];
+  const patches: { id: string; patch: ExecutorPatch }[] = [];
+  const drafts = new Map<string, Draft>();
+  const ops = new Map<string, ((d: Draft) => void)[]>();
+  const gitCache = new Map<string, GitCapture>();
+  const ctx = service.runner.context();
+  for (const row of rows) {
+    if (row.owner && opts.isOwnerAlive(row.owner)) {
+      outcomes.push(outcome(row, 'skipped_live_owner', null, false, false));
+      continue;
+    }
+    let status: ExecutorRow['status'] = 'ready';
+    let state: ExecutorRow['session_state'];
+    let reason: string | null = null;
+    let action: RecoveryOutcome['action'] = 'workspace_only';
+    const executor = opts.factory.forRow(row);
+    let proc: AgentProcess | null = null;
+    if (!executor) {
+      status = 'error';
+      reason = `no executor for runtime ${row.runtime}`;
+    } else if (row.runtime === 'remote') {
+      if (!(await executor.health())) {
+        status = 'error';
+        reason = `the agent host ${row.endpoint} is unreachable`;
+      } else if (row.session_state === 'running') {
+        // Still running, or finished while no Baton followed it: the host kept its output and exit status.
+        proc = await executor.attach(row);
+      }
+    } else if (!existsSync(row.workspace_path)) {
+      status = 'error';
+      reason = `the workspace ${row.workspace_path} is missing`;
+    } else if (row.session_state === 'running' && (await executor.isAlive(row))) {
+      // A local agent orphaned by the dead controller: nobody reads its output any more.
+      try {
+        process.kill(row.pid ?? 0, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+    const wf = await service.store.loadState(row.workflow_id);
+    const task = wf?.tasks.find((t) => t.status === 'in_progress') ?? null;
+    if (proc && task) {
+      action = 'reconnected';
+      state = 'running';
+      attached.push({ row, proc, taskId: task.id });
+    } else if (status === 'error') {
+      action = 'error';
+      state = 'error';
+    } else if (!row.supports_session_resume) {
+      state = 'error';
+      reason = 'not_resumable';
+    } else if (!row.resume_token) {
+      state = 'error';
+      reason = 'missing_resume_token';
+    } else state = 'waiting_for_input';
+    const current = wf ? (drafts.get(wf.id)?.state ?? wf) : null;
+    const interrupted =
+      !proc && current?.status === 'in_progress' && current.session_count === row.session_number;
+    const auto =
+      opts.autoResume === 'all' ||
+      (opts.autoResume === 'waiting' && (state === 'waiting_for_input' || action === 'reconnected'));
+    patches.push({
+      id: row.id,
+      patch: { status, session_state: state, error_message: reason, last_seen_at: at, updated_at: at },
+    });
+    if (wf && wf.status !== 'completed' && wf.status !== 'cancelled' && wf.status !== 'failed') {
+      let git: GitCapture | null = null;
+      if (interrupted) {
+        git = gitCache.get(wf.worktree) ?? null;
+        if (!git) {
+          git = await service.git.captureGitState(wf.worktree, wf.git_start?.commit ?? null);
+          gitCache.set(wf.worktree, git);
+        }
+      }
+      const op = (d: Draft) => {
+        executorChanged(d, { executor_id: row.id, status, session_state: state, reason });
+        if (git && d.state.status === 'in_progress' && d.state.session_count === row.session_number)
+          interrupt(
+            d,
+            `the Baton process running the agent stopped (last heartbeat ${row.last_seen_at})`,
+            git,
+            interruptRecovery(d.state, 'startup_recovery', row.last_seen_at),
+          );
+      };
+      // Several executors of one workflow (one per session) go into one commit.
+      let d = drafts.get(wf.id);
+      if (!d) drafts.set(wf.id, (d = new Draft(wf, ctx)));
+      op(d);
+      ops.set(wf.id, [...(ops.get(wf.id) ?? []), op]);
+    }
+    outcomes.push(outcome(row, action, reason, interrupted, auto, status, state));
+  }
+  const batches: CommitBatch[] = [...drafts.values()].map((d) => ({
+    workflowId: d.state.id,
+    expectedVersion: d.base?.version ?? 0,
+    events: d.events,
+    state: d.state,
+    writes: d.writes,
+  }));
+  for (let i = 0; i < batches.length; i += 500) {
+    const part = batches.slice(i, i + 500);
+    try {
+      await service.store.commitMany(part);
+    } catch (e) {
+      if (!BatonError.isInstance(e) || e.code !== 'conflict') throw e;
+      // Another process wrote meanwhile: decide again per workflow on its latest state.
+      for (const b of part)
+        await service.runner.run(b.workflowId, (d) => ops.get(b.workflowId)?.forEach((op) => op(d)), {
+          retry: true,
+        });
+    }
+  }
+  if (registry.updateMany) await registry.updateMany(patches);
+  else for (const p of patches) await registry.update(p.id, p.patch);
+  return {
+    executors: outcomes,
+    interrupted: outcomes.filter((o) => o.interrupted).length,
+    attached,
+    ms: Date.now() - t0,
+  };
+}
+
+function outcome(
+  row: ExecutorRow,
+  action: RecoveryOutcome['action'],
+  reason: string | null,
+  interrupted: boolean,
+  auto: boolean,
+  status = row.status,
+  state = row.session_state,
+): RecoveryOutcome {
+  return {
+    executor_id: row.id,
+    workflow_id: row.workflow_id,
+    session_number: row.session_number,
+    runtime: row.runtime,
+    executor_status: status,
+    session_state: state,
+    action,
+    reason,
+    interrupted,
+    auto_resume: auto,
+  };
+}

@@ -1,0 +1,188 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { BatonError } from '../../core/index.js';
+import type {
+  LangGraphTables,
+  LangGraphTablesOptions,
+  LgBlobRow,
+  LgChannelRef,
+  LgCheckpointRow,
+  LgListQuery,
+  LgWriteRow,
+} from '../langgraph-tables.js';
+import { migrateSqlite } from './migrate.js';
+
+const checkpointColumns =
+  'thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata, channel_versions';
+const blobColumns = 'channel, version, type, value, base_version, prefix_len, suffix_len';
+
+/** The LangGraph tables in a SQLite file (WAL), beside Baton's own tables in the same file. */
+export class SqliteLangGraphTables implements LangGraphTables {
+  readonly dialect = 'sqlite' as const;
+  private readonly db: Database.Database;
+  private readonly stmts;
+  private readonly listStmts = new Map<string, Database.Statement>();
+
+  constructor(
+    readonly location: string,
+    options: LangGraphTablesOptions & { busyTimeoutMs?: number } = {},
+  ) {
+    try {
+      if (location !== ':memory:') mkdirSync(dirname(location), { recursive: true });
+      this.db = new Database(location, { timeout: options.busyTimeoutMs ?? 10_000 });
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
+      migrateSqlite(this.db);
+    } catch (e) {
+      throw new BatonError(
+        'unavailable',
+        `cannot open the SQLite database ${location}: ${(e as Error).message}`,
+        {},
+        { cause: e },
+      );
+    }
+    const db = this.db;
+    this.stmts = {
+      insertBlob: db.prepare(
+        `INSERT OR IGNORE INTO lg_blobs (thread_id, checkpoint_ns, channel, version, type, value, base_version, prefix_len, suffix_len)
+         VALUES (@thread_id, @checkpoint_ns, @channel, @version, @type, @value, @base_version, @prefix_len, @suffix_len)`,
+      ),
+      upsertCheckpoint: db.prepare(
+        `INSERT OR REPLACE INTO lg_checkpoints (${checkpointColumns})
+         VALUES (@thread_id, @checkpoint_ns, @checkpoint_id, @parent_checkpoint_id, @type, @checkpoint, @metadata, @channel_versions)`,
+      ),
+      insertWrite: db.prepare(
+        `INSERT OR IGNORE INTO lg_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value, task_path)
+         VALUES (@thread_id, @checkpoint_ns, @checkpoint_id, @task_id, @idx, @channel, @type, @value, @task_path)`,
+      ),
+      upsertWrite: db.prepare(
+        `INSERT OR REPLACE INTO lg_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value, task_path)
+         VALUES (@thread_id, @checkpoint_ns, @checkpoint_id, @task_id, @idx, @channel, @type, @value, @task_path)`,
+      ),
+      checkpoint: db.prepare<[string, string, string], LgCheckpointRow>(
+        `SELECT ${checkpointColumns} FROM lg_checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?`,
+      ),
+      latest: db.prepare<[string, string], LgCheckpointRow>(
+        `SELECT ${checkpointColumns} FROM lg_checkpoints WHERE thread_id = ? AND checkpoint_ns = ?
+         ORDER BY checkpoint_id DESC LIMIT 1`,
+      ),
+      blobs: db.prepare<
+        { refs: string; thread: string; ns: string },
+        Omit<LgBlobRow, 'thread_id' | 'checkpoint_ns'>
+      >(
+        // the walk carries keys only (a recursive queue copies its rows) and UNION visits a shared base once; the values are joined once at the end
+        `WITH RECURSIVE chain(channel, version, base_version) AS (
+           SELECT b.channel, b.version, b.base_version
+             FROM json_each(@refs) AS r
+             CROSS JOIN lg_blobs AS b ON b.thread_id = @thread AND b.checkpoint_ns = @ns
+              AND b.channel = json_extract(r.value, '$[0]') AND b.version = json_extract(r.value, '$[1]')
+           UNION
+           SELECT b.channel, b.version, b.base_version
+             FROM chain AS c
+             CROSS JOIN lg_blobs AS b ON b.thread_id = @thread AND b.checkpoint_ns = @ns
+              AND b.channel = c.channel AND b.version = c.base_version
+         )
+         SELECT ${blobColumns.replace(/(\w+)/g, 'b.$1')} FROM chain AS c
+           CROSS JOIN lg_blobs AS b ON b.thread_id = @thread AND b.checkpoint_ns = @ns
+            AND b.channel = c.channel AND b.version = c.version`,
+      ),
+      writes: db.prepare<{ ids: string; thread: string; ns: string }, LgWriteRow>(
+        `SELECT * FROM lg_writes WHERE thread_id = @thread AND checkpoint_ns = @ns
+           AND checkpoint_id IN (SELECT value FROM json_each(@ids))`,
+      ),
+      deleteCheckpoints: db.prepare('DELETE FROM lg_checkpoints WHERE thread_id = ?'),
+      deleteBlobs: db.prepare('DELETE FROM lg_blobs WHERE thread_id = ?'),
+      deleteWrites: db.prepare('DELETE FROM lg_writes WHERE thread_id = ?'),
+    };
+  }
+
+  async putCheckpoint(row: LgCheckpointRow, blobs: readonly LgBlobRow[]): Promise<void> {
+    this.db
+      .transaction(() => {
+        for (const b of blobs) this.stmts.insertBlob.run(b);
+        this.stmts.upsertCheckpoint.run(row);
+      })
+      .immediate();
+  }
+
+  async putWrites(rows: readonly LgWriteRow[], mode: 'insert' | 'upsert'): Promise<void> {
+    const stmt = mode === 'upsert' ? this.stmts.upsertWrite : this.stmts.insertWrite;
+    this.db
+      .transaction(() => {
+        for (const r of rows) stmt.run(r);
+      })
+      .immediate();
+  }
+
+  async getCheckpoint(threadId: string, ns: string, checkpointId?: string) {
+    return checkpointId === undefined
+      ? this.stmts.latest.get(threadId, ns)
+      : this.stmts.checkpoint.get(threadId, ns, checkpointId);
+  }
+
+  async listCheckpoints(query: LgListQuery): Promise<LgCheckpointRow[]> {
+    const where: string[] = [];
+    const params: Record<string, unknown> = {};
+    const eq = (column: string, value: string | undefined, op = '=') => {
+      if (value === undefined) return;
+      where.push(`${column} ${op} @${column}`);
+      params[column] = value;
+    };
+    eq('thread_id', query.thread_id);
+    eq('checkpoint_ns', query.checkpoint_ns);
+    eq('checkpoint_id', query.checkpoint_id);
+    if (query.before !== undefined) {
+      where.push('checkpoint_id < @before');
+      params.before = query.before;
+    }
+    (query.filter ?? []).forEach(([key, json], i) => {
+      where.push(`(metadata -> @fk${i}) = @fv${i}`);
+      params[`fk${i}`] = `$."${key}"`;
+      params[`fv${i}`] = json;
+    });
+    let sql = `SELECT ${checkpointColumns} FROM lg_checkpoints`;
+    if (where.length) sql += ` WHERE ${where.join(' AND ')}`;
+    sql += ' ORDER BY checkpoint_id DESC';
+    if (query.limit !== undefined) {
+      sql += ' LIMIT @limit';
+      params.limit = query.limit;
+    }
+    let stmt = this.listStmts.get(sql);
+    if (!stmt) this.listStmts.set(sql, (stmt = this.db.prepare(sql)));
+    return stmt.all(params) as LgCheckpointRow[];
+  }
+
+  async getBlobs(threadId: string, ns: string, refs: readonly LgChannelRef[]): Promise<LgBlobRow[]> {
+    if (!refs.length) return [];
+    const rows = this.stmts.blobs.all({
+      refs: JSON.stringify(refs.map((r) => [r.channel, r.version])),
+      thread: threadId,
+      ns,
+    });
+    return rows.map((r) => ({ ...r, thread_id: threadId, checkpoint_ns: ns }));
+  }
+
+  async getWrites(threadId: string, ns: string, checkpointIds: readonly string[]): Promise<LgWriteRow[]> {
+    if (!checkpointIds.length) return [];
+    return this.stmts.writes.all({ ids: JSON.stringify(checkpointIds), thread: threadId, ns });
+  }
+
+  async deleteThread(threadId: string): Promise<void> {
+    this.db
+      .transaction(() => {
+        this.stmts.deleteCheckpoints.run(threadId);
+        this.stmts.deleteBlobs.run(threadId);
+        this.stmts.deleteWrites.run(threadId);
+      })
+      .immediate();
+  }
+
+  async clear(): Promise<void> {
+    this.db.exec('DELETE FROM lg_checkpoints; DELETE FROM lg_blobs; DELETE FROM lg_writes;');
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,183 @@
+import Database from 'better-sqlite3';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+
+const fakeClaude = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
+const fakeCodex = fileURLToPath(new URL('../fixtures/agents/fake-codex.mjs', import.meta.url));
+
+interface Report {
+  status: string;
+  pause_trigger: string | null;
+  tasks: { id: string; outcome: string }[];
+  usage_limit: { resets_at: string | null; auto_resumed: boolean } | null;
+  stopped: string;
+}
+
+function setup(env: Record<string, string> = {}) {
+  const repo = makeRepo();
+  const home = tempDir('baton-home-');
+  const base = { BATON_HOME: home, ...env };
+  const cli = (args: string[], extra: Record<string, string> = {}) =>
+    runCli(['--json', ...args], { cwd: repo, env: { ...base, ...extra } });
+  const events = () => {
+    const db = new Database(join(home, 'baton.db'), { readonly: true });
+    try {
+      return (
+        db.prepare('SELECT type, data FROM events ORDER BY position').all() as {
+          type: string;
+          data: string;
+        }[]
+      ).map((r) => ({ type: r.type, data: JSON.parse(r.data) as Record<string, unknown> }));
+    } finally {
+      db.close();
+    }
+  };
+  const create = () =>
+    cli([
+      'create',
+      '--title',
+      'Three tasks',
+      '--task',
+      'T1:First',
+      '--task',
+      'T2:Second:T1',
+      '--task',
+      'T3:Third:T2',
+    ]);
+  return { repo, home, cli, events, create };
+}
+
+describe('baton run options', () => {
+  it('a usage limit pauses the workflow with the reset time; without --auto-resume the run stops there', async () => {
+    const { cli, events, create } = setup({ BATON_AGENT_BIN: fakeClaude });
+    await create();
+    const resets = Math.floor(Date.now() / 1000) + 3600;
+    const r = await cli(['run', '--agent', 'claude-code'], { FAKE_USAGE_LIMIT: String(resets) });
+    expect(r.code, r.stderr).toBe(0);
+    const report = r.json<Report>();
+    expect(report.status).toBe('paused');
+    expect(report.stopped).toBe('usage limit');
+    expect(report.usage_limit).toEqual({
+      resets_at: new Date(resets * 1000).toISOString(),
+      auto_resumed: false,
+    });
+    const ev = events().find((e) => e.type === 'usage_limit.reached');
+    expect(ev?.data.resets_at).toBe(new Date(resets * 1000).toISOString());
+    expect(ev?.data.auto_resume_at).toBeNull();
+  });
+
+  it('--auto-resume waits for the reset time, resumes and finishes the workflow', async () => {
+    const { cli, home, events, create } = setup({ BATON_AGENT_BIN: fakeClaude });
+    await create();
+    const resets = Math.floor(Date.now() / 1000) + 2;
+    const r = await cli(['run', '--agent', 'claude-code', '--auto-resume'], {
+      FAKE_USAGE_LIMIT: String(resets),
+      FAKE_LIMIT_ONCE: join(home, 'limit-reported'),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const report = r.json<Report>();
+    expect(report.status).toBe('completed');
+    expect(report.usage_limit?.auto_resumed).toBe(true);
+    const types = events().map((e) => e.type);
+    expect(types).toContain('usage_limit.reached');
+    expect(types).toContain('workflow.resumed');
+    const ev = events().find((e) => e.type === 'usage_limit.reached');
+    expect(ev?.data.auto_resume_at).toBe(new Date(resets * 1000).toISOString());
+  });
+
+  it('--max-tasks N pauses with trigger task_complete after N tasks', async () => {
+    const { cli, create } = setup({ BATON_AGENT_BIN: fakeClaude });
+    await create();
+    const report = (await cli(['run', '--agent', 'claude-code', '--max-tasks', '2'])).json<Report>();
+    expect(report.status).toBe('paused');
+    expect(report.pause_trigger).toBe('task_complete');
+    expect(report.tasks.map((t) => t.id)).toEqual(['T1', 'T2']);
+    // session-status reads the executor row: local runtime, the last execution, no agent running now.
+    const st = (await cli(['session-status'])).json<Record<string, unknown>>();
+    expect(st).toMatchObject({ runtime: 'local', executor_status: 'stopped', is_agent_running: false });
+    expect(st.agent_execution_id).toMatch(/^exec/);
+    const bad = await cli(['run', '--agent', 'claude-code', '--max-tasks', 'zero']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('--max-tasks');
+  });
+
+  it('--max-duration pauses with trigger timeout once the workflow has run that long', async () => {
+    const { cli, create } = setup({ BATON_AGENT_BIN: fakeClaude });
+    await create();
+    const report = (await cli(['run', '--agent', 'claude-code', '--max-duration', '1ms'])).json<Report>();
+    expect(report.status).toBe('paused');
+    expect(report.pause_trigger).toBe('timeout');
+    expect(report.tasks.length).toBeLessThan(3);
+  });
+
+  it('the command adapter runs any CLI: the prompt on stdin, exit 0 done, another exit fails the task', async () => {
+    const { repo, cli, create, events } = setup();
+    await create();
+    const script = join(tempDir('baton-cmd-'), 'agent.sh');
+    writeFileSync(
+      script,
+      '#!/bin/sh\nwc -c > /dev/null\necho "working on: $(printf %s "$BATON_PROMPT" | head -c 40)"\n' +
+        'if [ -f "$FAIL_FLAG" ]; then echo "cannot do it" >&2; exit 3; fi\necho done\n',
+    );
+    chmodSync(script, 0o755);
+    const flag = join(repo, '..', `fail-${Date.now()}`);
+    const ok = await cli(['run', '--agent', 'command', '--agent-bin', script, '--max-tasks', '1'], {
+      FAIL_FLAG: flag,
+    });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.json<Report>().tasks).toEqual([{ id: 'T1', outcome: 'done' }]);
+    writeFileSync(flag, 'x');
+    const failed = await cli(['run', '--agent', 'command', '--agent-bin', script], { FAIL_FLAG: flag });
+    const report = failed.json<Report>();
+    expect(report.tasks).toEqual([{ id: 'T2', outcome: 'error' }]);
+    expect(report.stopped).toBe('task T2 failed');
+    expect(events().some((e) => e.type === 'task.failed')).toBe(true);
+  });
+
+  it('profiles from baton.config.json: adapter, bin and context window without any flag', async () => {
+    const { repo, cli, create } = setup();
+    await create();
+    writeFileSync(
+      join(repo, 'baton.config.json'),
+      JSON.stringify({
+        agents: { small: { adapter: 'claude-code', bin: fakeClaude, context_window: 100000 } },
+      }),
+    );
+    const report = (await cli(['run', '--agent', 'small'], { FAKE_CONTEXT_TOKENS: '90000' })).json<Report>();
+    // 90,000 tokens of the profile's 100,000: past 85%, so the workflow pauses with trigger exhaustion.
+    expect(report.status).toBe('paused');
+    expect(report.pause_trigger).toBe('exhaustion');
+    const unknown = await cli(['run', '--agent', 'nosuch']);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('unknown agent nosuch');
+  });
+
+  it('--agent codex drives a fake Codex replaying a real rollout as `codex exec --json`, resuming its thread', async () => {
+    const { home, cli, create, events } = setup();
+    await create();
+    const log = join(home, 'codex.log');
+    const r = await cli(['run', '--agent', 'codex', '--agent-bin', fakeCodex], { FAKE_LOG: log });
+    expect(r.code, r.stderr).toBe(0);
+    const report = r.json<Report>();
+    expect(report.status).toBe('completed');
+    expect(report.tasks.map((t) => t.outcome)).toEqual(['done', 'done', 'done']);
+    const runs = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { args: string[]; resume: string | null });
+    expect(runs[0]?.args.slice(0, 2)).toEqual(['exec', '--json']);
+    expect(runs[0]?.resume).toBeNull();
+    expect(runs[1]?.resume).toBeTruthy();
+    const evs = events();
+    expect(evs.some((e) => e.type === 'agent.token_saved')).toBe(true);
+    const usage = evs.filter(
+      (e) => e.type === 'record.added' && (e.data as { kind?: string }).kind === 'usage',
+    );
+    const history = evs.filter((e) => JSON.stringify(e.data).includes('tool exec_command sed'));
+    expect(history.length + usage.length).toBeGreaterThan(0);
+  });
+});

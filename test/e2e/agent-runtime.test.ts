@@ -1,0 +1,146 @@
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { batonBin, runCli } from '../helpers/cli.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+
+const fakeClaude = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
+
+function setup() {
+  const repo = makeRepo();
+  const home = tempDir('baton-home-');
+  const env = { BATON_HOME: home, BATON_AGENT_BIN: fakeClaude };
+  const cli = (args: string[], extra: Record<string, string> = {}) =>
+    runCli(['--json', ...args], { cwd: repo, env: { ...env, ...extra } });
+  /** The event log as stored (the real SQLite file). */
+  const events = () => {
+    const db = new Database(join(home, 'baton.db'), { readonly: true });
+    try {
+      return (
+        db.prepare('SELECT type, data FROM events ORDER BY position').all() as {
+          type: string;
+          data: string;
+        }[]
+      ).map((r) => ({ type: r.type, data: JSON.parse(r.data) as Record<string, unknown> }));
+    } finally {
+      db.close();
+    }
+  };
+  return { repo, home, env, cli, events };
+}
+
+const create = (cli: ReturnType<typeof setup>['cli']) =>
+  cli([
+    'create',
+    '--title',
+    'Three tasks',
+    '--task',
+    'T1:First',
+    '--task',
+    'T2:Second:T1',
+    '--task',
+    'T3:Third:T2',
+  ]);
+
+describe('baton run with a fake Claude Code replaying recorded stream-json', () => {
+  it('drives the agent through three tasks, keeps the resume token, continues the driver session with --resume', async () => {
+    const { cli, home, events } = setup();
+    expect((await create(cli)).code).toBe(0);
+    const log = join(home, 'agent.log');
+    const r = await cli(['run', '--agent', 'claude-code', '--context-window', '200000'], {
+      FAKE_LOG: log,
+      FAKE_COMMAND: 'git commit -m "step"',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const report = r.json<{
+      workflow_id: string;
+      status: string;
+      tasks: { id: string; outcome: string }[];
+    }>();
+    expect(report.status).toBe('completed');
+    expect(report.tasks.map((t) => t.id)).toEqual(['T1', 'T2', 'T3']);
+    const runs = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { resume: string | null });
+    expect(runs[0]?.resume).toBeNull();
+    expect(runs[1]?.resume).toBeTruthy();
+    const types = events().map((e) => e.type);
+    expect(types).toContain('agent.launched');
+    expect(types).toContain('agent.token_saved');
+    expect(types.filter((t) => t === 'side_effect.recorded').length).toBe(3);
+    const ex = (await cli(['executors', 'list'])).json<{ resume_token: string | null; status: string }[]>();
+    expect(ex[0]?.resume_token).toBeTruthy();
+    // The ledger reaches the resume context, so a later session does not commit again.
+    const context = (await cli(['context', '-w', report.workflow_id])).json<{ markdown: string }>().markdown;
+    expect(context).toContain('### Already Done (do not redo)');
+    expect(context).toMatch(/\[commit\] T1: .*git commit -m "step"/);
+  });
+
+  it('auto-pauses at the task boundary with trigger exhaustion once usage passes 85%', async () => {
+    const { cli, events } = setup();
+    await create(cli);
+    const r = await cli(['run', '--agent', 'claude-code', '--context-window', '100000'], {
+      FAKE_CONTEXT_TOKENS: '90000',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const report = r.json<{ status: string; pause_trigger: string; tasks: unknown[] }>();
+    expect(report.status).toBe('paused');
+    expect(report.pause_trigger).toBe('exhaustion');
+    expect(report.tasks).toHaveLength(1);
+    const types = events().map((e) => e.type);
+    expect(types).toContain('capacity.warned');
+  });
+
+  it('a SIGKILLed runner leaves an interrupted workflow after startup recovery, which resumes it', async () => {
+    const { cli, repo, env, events } = setup();
+    await create(cli);
+    const child = spawn(
+      process.execPath,
+      [batonBin, 'run', '--agent', 'claude-code', '--heartbeat', '200ms'],
+      {
+        cwd: repo,
+        env: { ...process.env, ...env, FAKE_DELAY_MS: '400' },
+        stdio: 'ignore',
+      },
+    );
+    // Wait until the agent is mid-task (its resume token was saved), then kill the runner for real.
+    for (let i = 0; i < 100; i++) {
+      const ex = (await cli(['executors', 'list'])).json<{ resume_token: string | null }[]>();
+      if (ex[0]?.resume_token) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const status = (await cli(['status'])).json<{ workflow: { status: string } }>();
+    expect(status.workflow.status).toBe('in_progress');
+    const rec = await cli(['executors', 'recover', '--auto-resume', 'all', '--agent', 'claude-code']);
+    expect(rec.code, rec.stderr).toBe(0);
+    const report = rec.json<{
+      interrupted: number;
+      executors: { session_state: string; action: string }[];
+    }>();
+    expect(report.interrupted).toBe(1);
+    expect(report.executors[0]?.session_state).toBe('waiting_for_input');
+    const types = events().map((e) => e.type);
+    expect(types[types.length - 2]).toBe('workflow.completed');
+    expect(types).toContain('workflow.interrupted');
+    expect(types).toContain('executor.changed');
+  });
+
+  it('falls back to a new driver session with the compiled context when the agent cannot resume its own session', async () => {
+    const { cli, home, events } = setup();
+    await create(cli);
+    const log = join(home, 'agent.log');
+    const r = await cli(['run', '--agent', 'claude-code'], { FAKE_FAIL_RESUME: '1', FAKE_LOG: log });
+    expect(r.code, r.stderr).toBe(0);
+    const report = r.json<{ status: string; fallbacks: string[] }>();
+    expect(report.status).toBe('completed');
+    expect(report.fallbacks.length).toBeGreaterThan(0);
+    const launched = events().filter((e) => e.type === 'agent.launched');
+    expect(launched.some((e) => e.data.fallback)).toBe(true);
+  });
+});

@@ -1,0 +1,260 @@
+import Database from 'better-sqlite3';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { batonBin, runCli } from '../helpers/cli.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server.js';
+
+const fakeClaude = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Ev {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+function setup() {
+  const repo = makeRepo();
+  const home = tempDir('baton-home-');
+  const env = { BATON_HOME: home, BATON_AGENT_BIN: fakeClaude };
+  const cli = (args: string[], extra: Record<string, string> = {}) =>
+    runCli(['--json', ...args], { cwd: repo, env: { ...env, ...extra } });
+  const events = (): Ev[] => {
+    const db = new Database(join(home, 'baton.db'), { readonly: true });
+    try {
+      return (db.prepare('SELECT type, data FROM events ORDER BY position').all() as Ev[]).map((r) => ({
+        type: r.type,
+        data: JSON.parse(r.data as unknown as string) as Record<string, unknown>,
+      }));
+    } finally {
+      db.close();
+    }
+  };
+  const count = (type: string) => events().filter((e) => e.type === type).length;
+  return { repo, home, env, cli, events, count };
+}
+
+const children: ChildProcess[] = [];
+const servers: ServerProcess[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.stop();
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
+
+const spawnBaton = (args: string[], cwd: string, env: Record<string, string>) => {
+  const child = spawn(process.execPath, [batonBin, ...args], {
+    cwd,
+    env: { ...process.env, BATON_URL: undefined, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  return child;
+};
+
+const killHard = async (child: ChildProcess) => {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await gone;
+};
+
+async function until<T>(what: string, probe: () => T | Promise<T>, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+const create = (cli: ReturnType<typeof setup>['cli']) =>
+  cli([
+    'create',
+    '--title',
+    'Three tasks',
+    '--task',
+    'T1:First',
+    '--task',
+    'T2:Second:T1',
+    '--task',
+    'T3:Third:T2',
+  ]);
+
+describe('the agent runtime across Baton crashes and restarts', () => {
+  it('startup recovery in baton serve: a SIGKILLed server mid-task is recovered and resumed by the next one', async () => {
+    const { cli, repo, home, env, count, events } = setup();
+    expect((await create(cli)).code).toBe(0);
+    const agentEnv = { ...env, FAKE_DELAY_MS: '300' };
+    // A controller drives the agent, and dies mid-task.
+    const runner = spawnBaton(['run', '--agent', 'claude-code', '--heartbeat', '200ms'], repo, agentEnv);
+    await until('the first agent mid-task', () => count('agent.token_saved') >= 1);
+    await killHard(runner);
+    // Server A: startup recovery before ready, then it resumes the session and drives the agent itself.
+    const serveArgs = ['--auto-resume', 'all', '--agent', 'claude-code', '--heartbeat', '200ms'];
+    const a = await startServerProcess(home, { args: serveArgs, env: agentEnv, cwd: repo });
+    servers.push(a);
+    expect((await a.api('/readyz')).status).toBe(200);
+    expect(count('workflow.interrupted')).toBe(1);
+    // (A resumed agent keeps its session id, so no new token event: wait for the launch, then into the task.)
+    await until('server A driving the agent', () => count('agent.launched') >= 2);
+    await sleep(600);
+    await killHard(a.child);
+    servers.splice(servers.indexOf(a), 1);
+    const status = (await cli(['status'])).json<{ workflow: { status: string } }>();
+    expect(status.workflow.status).toBe('in_progress');
+    // Server B: recovers again and finishes the workflow.
+    const b = await startServerProcess(home, { args: serveArgs, env: agentEnv, cwd: repo });
+    servers.push(b);
+    await until('the workflow completed', () => count('workflow.completed') === 1, 60_000);
+    const evs = events();
+    const interrupted = evs.filter((e) => e.type === 'workflow.interrupted');
+    expect(interrupted).toHaveLength(2);
+    for (const e of interrupted) {
+      const rec = e.data.recovery as { detected_by: string; last_known_state: { task: string | null } };
+      expect(rec.detected_by).toBe('startup_recovery');
+      expect(rec.last_known_state.task).toMatch(/^T[123]$/);
+    }
+    const crashSnaps = evs.filter(
+      (e) => e.type === 'snapshot.taken' && (e.data.snapshot as { trigger: string }).trigger === 'crash',
+    );
+    expect(crashSnaps).toHaveLength(2);
+    expect(evs.filter((e) => e.type === 'executor.changed').length).toBeGreaterThanOrEqual(2);
+    expect(evs.filter((e) => e.type === 'task.completed').length).toBe(3);
+    // WebSocket subscribers see recovery's events: they are in the log the server streams.
+    const ws = new WebSocket(`${b.url.replace(/^http/, 'ws')}/ws?since=0&token=${b.token}`);
+    const seen: string[] = [];
+    ws.on('message', (m) => seen.push((JSON.parse(String(m)) as { type: string }).type));
+    try {
+      await until(
+        'the recovery events on the WebSocket',
+        () => {
+          return (
+            seen.filter((t) => t === 'workflow.interrupted').length === 2 &&
+            seen.includes('workflow.completed')
+          );
+        },
+        10_000,
+      );
+      expect(seen).toContain('executor.changed');
+    } finally {
+      ws.close();
+    }
+  }, 120_000);
+
+  it('the heartbeat monitor interrupts a session whose controller went silent (SIGSTOP)', async () => {
+    const { cli, repo, home, env, count, events } = setup();
+    await create(cli);
+    const s = await startServerProcess(home, {
+      args: ['--auto-resume', 'none', '--heartbeat-timeout', '1s'],
+      env,
+      cwd: repo,
+    });
+    servers.push(s);
+    const runner = spawnBaton(['run', '--agent', 'claude-code', '--heartbeat', '200ms'], repo, {
+      ...env,
+      FAKE_DELAY_MS: '1500',
+    });
+    await until('the agent mid-task', () => count('agent.token_saved') >= 1);
+    const ex = (await cli(['executors', 'list'])).json<{ pid: number; session_state: string }[]>()[0];
+    expect(ex?.session_state).toBe('running');
+    runner.kill('SIGSTOP');
+    try {
+      await until('the workflow interrupted', () => count('workflow.interrupted') >= 1, 15_000);
+    } finally {
+      await killHard(runner);
+    }
+    const evs = events();
+    const e = evs.find((x) => x.type === 'workflow.interrupted');
+    const rec = e?.data.recovery as {
+      detected_by: string;
+      last_heartbeat: string;
+      last_known_state: { task: string };
+      actions_since_checkpoint: number | null;
+    };
+    expect(rec.detected_by).toBe('heartbeat');
+    expect(rec.last_heartbeat).toBeTruthy();
+    expect(rec.last_known_state.task).toBe('T1');
+    expect(String(e?.data.reason)).toContain('heartbeat_timeout');
+    expect(
+      evs.some(
+        (x) => x.type === 'snapshot.taken' && (x.data.snapshot as { trigger: string }).trigger === 'crash',
+      ),
+    ).toBe(true);
+    const row = (await cli(['executors', 'list'])).json<
+      { session_state: string; error_message: string }[]
+    >()[0];
+    expect(row?.session_state).toBe('waiting_for_input');
+    expect(row?.error_message).toContain('heartbeat_timeout');
+    // The orphaned agent was stopped (its pid no longer runs).
+    await until(
+      'the agent process gone',
+      () => {
+        try {
+          process.kill(ex?.pid ?? 0, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      5_000,
+    );
+    const status = (await cli(['status'])).json<{ workflow: { status: string } }>();
+    expect(status.workflow.status).toBe('interrupted');
+  }, 60_000);
+  it('a remote executor keeps its agent alive across Baton restarts, and each new server re-attaches to it', async () => {
+    const { cli, repo, home, env, count, events } = setup();
+    await create(cli);
+    const agentEnv = { ...env, FAKE_DELAY_MS: '300' };
+    // The agent host: a separate process that outlives every Baton controller and server.
+    const daemon = spawnBaton(['executor', 'serve', '--port', '0'], repo, agentEnv);
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      daemon.stdout?.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m?.[1]) resolve(m[1]);
+      });
+      daemon.once('exit', (c) => reject(new Error(`executor serve exited with ${c}`)));
+    });
+    const remote = ['--executor', 'remote', '--executor-url', url];
+    const runner = spawnBaton(
+      ['run', '--agent', 'claude-code', '--heartbeat', '200ms', ...remote],
+      repo,
+      agentEnv,
+    );
+    await until('the agent running on the executor', () => count('agent.token_saved') >= 1);
+    await killHard(runner);
+    const serveArgs = [
+      '--auto-resume',
+      'waiting',
+      '--agent',
+      'claude-code',
+      '--heartbeat',
+      '200ms',
+      ...remote,
+    ];
+    const a = await startServerProcess(home, { args: serveArgs, env: agentEnv, cwd: repo });
+    servers.push(a);
+    await until('server A launching the next task on the executor', () => count('agent.launched') >= 2);
+    await sleep(600);
+    await killHard(a.child);
+    servers.splice(servers.indexOf(a), 1);
+    const b = await startServerProcess(home, { args: serveArgs, env: agentEnv, cwd: repo });
+    servers.push(b);
+    await until('the workflow completed', () => count('workflow.completed') === 1, 60_000);
+    const evs = events();
+    // Never interrupted, never relaunched: one launch per task, the runs followed across both restarts.
+    expect(evs.filter((e) => e.type === 'workflow.interrupted')).toHaveLength(0);
+    expect(evs.filter((e) => e.type === 'agent.launched')).toHaveLength(3);
+    expect(evs.filter((e) => e.type === 'task.completed')).toHaveLength(3);
+    const changed = evs.filter((e) => e.type === 'executor.changed').map((e) => e.data.session_state);
+    expect(changed.filter((st) => st === 'running')).toHaveLength(2);
+    const rows = (await cli(['executors', 'list'])).json<{ runtime: string; endpoint: string }[]>();
+    expect(rows[0]?.runtime).toBe('remote');
+    expect(rows[0]?.endpoint).toBe(url);
+  }, 120_000);
+});

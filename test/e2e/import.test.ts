@@ -1,0 +1,89 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { corpusFiles, corpusPath } from '../helpers/corpus.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+
+const claude = corpusFiles().filter((f) => f.startsWith('claude-code/') && f.endsWith('.jsonl'));
+const codex = corpusFiles().filter((f) => f.startsWith('codex/') && f.endsWith('.jsonl'));
+const LONG = 'claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl';
+
+function workspace() {
+  const repo = makeRepo();
+  const env = { BATON_HOME: tempDir('baton-home-') };
+  const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
+  return { repo, baton };
+}
+
+describe('baton import: every real transcript of the corpus', () => {
+  it('reads all of them without error, and a second import adds nothing', async () => {
+    expect(claude.length).toBeGreaterThanOrEqual(8);
+    expect(codex.length).toBeGreaterThanOrEqual(3);
+    const { baton } = workspace();
+    await baton('create', '--title', 'imports', '--task', 'T1:Work');
+    for (const [format, files] of [
+      ['claude-code', claude],
+      ['codex', codex],
+    ] as const) {
+      for (const f of files) {
+        const r = await baton('import', format, corpusPath(f), '--json');
+        expect(r.code, `${f}: ${r.stderr}`).toBe(0);
+        const out = r.json<{ entries: number; new_entries: number }>();
+        expect(out.new_entries, f).toBe(out.entries);
+      }
+    }
+    const again = (await baton('import', 'codex', corpusPath(codex[0]!), '--json')).json<{
+      new_entries: number;
+    }>();
+    expect(again.new_entries).toBe(0);
+  });
+
+  it('skips a malformed line and reports it with its line number', async () => {
+    const { baton } = workspace();
+    await baton('create', '--title', 'bad lines', '--task', 'T1:Work');
+    const lines = readFileSync(corpusPath('claude-code/spotter/short.jsonl'), 'utf8').split('\n');
+    const broken = join(tempDir(), 'broken.jsonl');
+    writeFileSync(
+      broken,
+      [...lines.slice(0, 2), '{"type": "assistant", "message": {', ...lines.slice(2)].join('\n'),
+    );
+    const r = await baton('import', 'claude-code', broken, '--json');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/broken\.jsonl:3: skipped/);
+    expect(r.json<{ skipped: { line: number }[] }>().skipped.map((s) => s.line)).toContain(3);
+  });
+});
+
+describe('the compiled context of a long transcript', () => {
+  it('is at least 50x smaller than the transcript and keeps every unresolved error and the next task', async () => {
+    const { baton } = workspace();
+    await baton(
+      'create',
+      '--title',
+      'long session',
+      '--task',
+      'T1:Build the feature',
+      '--task',
+      'T2:Ship it:T1',
+    );
+    await baton('task', 'start', 'T1');
+    const imported = (await baton('import', 'claude-code', corpusPath(LONG), '--json')).json<
+      Record<string, any>
+    >();
+    expect(imported.records.history).toBeGreaterThan(50);
+    expect(imported.compactions).toBeGreaterThanOrEqual(1);
+    expect(imported.usage.context_window).toBeGreaterThan(0);
+    await baton('pause', '--force', '--reason', 'context nearly full');
+    const status = (await baton('status', '--json')).json<{
+      open_errors: { error_type: string; error_message: string }[];
+    }>();
+    const context = (await baton('context', '--json')).json<{ markdown: string; tokens: number }>();
+    const ratio = statSync(corpusPath(LONG)).size / Buffer.byteLength(context.markdown);
+    expect(ratio).toBeGreaterThanOrEqual(50);
+    for (const e of status.open_errors)
+      expect(context.markdown).toContain(`UNRESOLVED: ${e.error_type}: ${e.error_message}`);
+    expect(context.markdown).toContain('Continue from task "T1: Build the feature"');
+    expect(context.markdown).toContain('context nearly full');
+  });
+});

@@ -1,0 +1,60 @@
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { startExecutorDaemon } from '../../src/executors/remote/executor-daemon.js';
+import { RemoteExecutor } from '../../src/executors/remote/remote-executor.js';
+import { tempDir } from '../helpers/git-repo.js';
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+
+describe('RemoteExecutor against a real `baton executor serve` daemon', () => {
+  it('reconnects with backoff: a host that comes up late is found healthy', async () => {
+    const port = await freePort();
+    const remote = new RemoteExecutor(`http://127.0.0.1:${port}`);
+    const started = Date.now();
+    const health = remote.health();
+    await new Promise((r) => setTimeout(r, 700));
+    const daemon = await startExecutorDaemon({ host: '127.0.0.1', port });
+    try {
+      expect(await health).toBe(true);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(700);
+      expect(await remote.capabilities()).toEqual({
+        supports_session_resume: true,
+        supports_workspace_only: true,
+      });
+    } finally {
+      await daemon.close();
+    }
+  });
+
+  it('a host that never answers is unhealthy, and a run it does not know is not alive', async () => {
+    const remote = new RemoteExecutor(`http://127.0.0.1:${await freePort()}`);
+    expect(await remote.health()).toBe(false);
+    const daemon = await startExecutorDaemon({ host: '127.0.0.1', port: 0 });
+    try {
+      const live = new RemoteExecutor(daemon.url);
+      const row = { run_id: 'run-missing', pid: null, pid_start_time: null } as never;
+      expect(await live.isAlive(row)).toBe(false);
+      expect(await live.attach(row)).toBeNull();
+      const proc = await live.launch({
+        bin: process.execPath,
+        args: ['-e', 'console.log("hello from the host")'],
+        cwd: tempDir(),
+        env: {},
+        stdin: null,
+      });
+      let out = '';
+      proc.onOutput((d) => (out += d));
+      expect((await proc.wait()).code).toBe(0);
+      expect(out).toContain('hello from the host');
+    } finally {
+      await daemon.close();
+    }
+  });
+});
