@@ -1,4 +1,7 @@
-/** The context-capacity gauge: share of the model's context window in use (warn at 70 %, like the server). */
+/**
+ * The context-capacity gauge: share of the model's context window in use (warn at 70 %, like the server). Without
+ * a recorded utilisation it is computed from the tokens used and the context window, when both are known.
+ */
 export function CapacityGauge({
   utilization,
   used,
@@ -8,6 +11,7 @@ export function CapacityGauge({
   used: number;
   window: number | null;
 }) {
+  if (utilization === null && window) utilization = Math.min(1, used / window);
   if (utilization === null) {
     return (
       <div className="gauge gauge-unknown" data-testid="capacity-gauge">

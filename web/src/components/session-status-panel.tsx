@@ -9,6 +9,8 @@ interface Props {
   busy: boolean;
 }
 
+const terminal = ['completed', 'failed', 'cancelled'];
+
 const reasons: Record<string, string> = {
   agent_not_running: 'no agent is running this session',
   not_resumable: 'the agent cannot resume its previous session',
@@ -17,7 +19,8 @@ const reasons: Record<string, string> = {
 
 /**
  * The session-resumption design's UI states: executor `starting` (spinner; the workspace panels are disabled by the
- * page), `ready`, `error` (badge with a retry/resume action), and the banner for agents that cannot resume.
+ * page), `ready`, `error` (badge with a retry/resume action), `stopped`, and the banner for agents that cannot
+ * resume (a session that is not running and whose workflow cannot be resumed, while the workflow is not finished).
  */
 export function SessionStatusPanel({ session: s, onResume, busy }: Props) {
   const executor = s.executor_status;
@@ -46,7 +49,12 @@ export function SessionStatusPanel({ session: s, onResume, busy }: Props) {
           </button>
         </p>
       )}
-      {s.resume_reason === 'not_resumable' && (
+      {executor === 'stopped' && (
+        <p className="executor" data-executor="stopped">
+          <StatusBadge status="stopped" /> The agent&apos;s process has stopped.
+        </p>
+      )}
+      {s.resume_reason === 'not_resumable' && !terminal.includes(s.workflow_status) && (
         <div className="banner banner-warn" role="status">
           This agent doesn&apos;t support resuming. Start a new session.
         </div>
