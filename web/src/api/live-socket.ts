@@ -54,7 +54,7 @@ export function openLiveSocket(o: LiveOptions): () => void {
       ws = null;
       if (stopped) return;
       o.onState('offline');
-      const delay = Math.min(10_000, 500 * 2 ** retry++);
+      const delay = Math.min(5000, 500 * 2 ** retry++);
       timer = setTimeout(connect, delay);
     };
   };
