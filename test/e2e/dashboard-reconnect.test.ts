@@ -55,7 +55,7 @@ describe('dashboard: reconnects and replays what it missed', () => {
     await page.goto(`${first.url}/#/workflows/${id}`);
     await page.locator('[data-task="T1"][data-status="in_progress"]').waitFor(wait);
     await page.locator('[data-live="live"]').waitFor(wait);
-    await page.evaluate(() => ((window as unknown as { batonNoReload: boolean }).batonNoReload = true));
+    await page.evaluate(() => ((globalThis as unknown as { batonNoReload: boolean }).batonNoReload = true));
 
     await first.stop();
     await page.locator('[data-live="offline"]').waitFor(wait);
@@ -72,9 +72,9 @@ describe('dashboard: reconnects and replays what it missed', () => {
     const feed = page.getByTestId('activity');
     await feed.locator('[data-type="task.completed"]').waitFor(wait);
     await feed.locator('[data-type="task.started"]').first().waitFor(wait);
-    expect(await page.evaluate(() => (window as unknown as { batonNoReload?: boolean }).batonNoReload)).toBe(
-      true,
-    );
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { batonNoReload?: boolean }).batonNoReload),
+    ).toBe(true);
     await page.screenshot({ path: join(shots, '11-reconnected.png'), fullPage: true });
   });
 });

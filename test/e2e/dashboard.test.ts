@@ -112,7 +112,7 @@ describe('dashboard in Chromium', () => {
     await page.getByRole('link', { name: 'Add login' }).click();
     await workflowRoot().waitFor(wait);
     // A marker that a reload would wipe: every later change must arrive without one.
-    await page.evaluate(() => ((window as unknown as { batonNoReload: boolean }).batonNoReload = true));
+    await page.evaluate(() => ((globalThis as unknown as { batonNoReload: boolean }).batonNoReload = true));
     await page.locator('[data-task="T1"][data-status="in_progress"]').waitFor(wait);
     await waitForText(page.getByTestId('capacity-gauge'), '75%');
 
@@ -147,9 +147,9 @@ describe('dashboard in Chromium', () => {
     await page.locator('[data-task="T2"][data-status="in_progress"]').waitFor(wait);
     await waitForText(page.getByTestId('activity'), 'task.started · T2');
     await waitForText(page.getByTestId('resume-context'), 'T2');
-    expect(await page.evaluate(() => (window as unknown as { batonNoReload?: boolean }).batonNoReload)).toBe(
-      true,
-    );
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { batonNoReload?: boolean }).batonNoReload),
+    ).toBe(true);
     await shot('06-resumed-task-started-live');
   });
 
