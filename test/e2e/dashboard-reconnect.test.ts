@@ -51,7 +51,8 @@ describe('dashboard: reconnects and replays what it missed', () => {
     expect((await baton('task', 'start', 'T1')).code).toBe(0);
 
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.addInitScript((token) => localStorage.setItem('baton.token', token), first.token);
+    // The token the dashboard keeps in localStorage (key `baton.token`), set before its script runs.
+    await page.addInitScript(`localStorage.setItem('baton.token', ${JSON.stringify(first.token)})`);
     await page.goto(`${first.url}/#/workflows/${id}`);
     await page.locator('[data-task="T1"][data-status="in_progress"]').waitFor(wait);
     await page.locator('[data-live="live"]').waitFor(wait);
