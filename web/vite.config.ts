@@ -5,7 +5,7 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   base: '/',
   plugins: [react()],
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 1024 },
+  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 1024 },
   server: {
     // `vite web` during development: the API, the WebSocket and the OpenAPI document from a running `baton serve`.
     proxy: {
