@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ModalDialog } from './modal-dialog.js';
 
 interface Props {
@@ -14,6 +14,11 @@ interface Props {
 export function PauseReasonDialog({ open, busy, running, onClose, onConfirm }: Props) {
   const [reason, setReason] = useState('');
   const [force, setForce] = useState(false);
+  useEffect(() => {
+    if (!open) return;
+    setReason('');
+    setForce(false);
+  }, [open]);
   return (
     <ModalDialog
       open={open}
