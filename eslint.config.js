@@ -117,4 +117,25 @@ export default tseslint.config(
       'the server is an edge: it calls the client/service, never the CLI, the MCP edge or a driver.',
     ),
   },
+  {
+    // The dashboard runs in the browser and talks to the server over HTTP only: from src/ it takes types alone
+    // (the response schemas), never code.
+    files: ['web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/src/**', 'node:*', 'better-sqlite3', 'pg', 'hono', '@hono/*'],
+              allowTypeImports: true,
+              message:
+                'web/ is a browser app: it imports only types from src/ and talks to the server over HTTP.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,0 +1,79 @@
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artifactsDir, assertDashboardBuilt, launchChromium } from '../helpers/browser.js';
+import { runCli } from '../helpers/cli.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server.js';
+
+const wait = { timeout: 20_000 };
+
+/**
+ * The session-resumption UI states with a real agent process: `baton run` (another process) runs a command agent
+ * that waits for a file; the dashboard shows its executor `ready` (local) while it runs, then `stopped` and the
+ * session ended by `task_complete`, live.
+ */
+describe('dashboard: the executor of a running agent', () => {
+  const repo = makeRepo();
+  const home = tempDir('baton-home-');
+  const work = tempDir('baton-agent-');
+  const shots = artifactsDir('dashboard');
+  let s: ServerProcess;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    assertDashboardBuilt();
+    browser = await launchChromium();
+    s = await startServerProcess(home);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await s?.stop();
+  });
+
+  it('shows the agent ready while it runs, then stopped when its task is done', async () => {
+    const r = await s.api('/api/workflows', {
+      method: 'POST',
+      json: {
+        title: 'Agent at work',
+        worktree: repo,
+        tasks: [
+          { id: 'T1', title: 'one' },
+          { id: 'T2', title: 'two', deps: ['T1'] },
+        ],
+      },
+    });
+    const id = ((await r.json()) as { id: string }).id;
+    const go = join(work, 'go');
+    const agent = join(work, 'agent.sh');
+    writeFileSync(agent, `#!/bin/sh\nwhile [ ! -f '${go}' ]; do sleep 0.1; done\nexit 0\n`);
+    chmodSync(agent, 0o755);
+
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.addInitScript(`localStorage.setItem('baton.token', ${JSON.stringify(s.token)})`);
+    await page.goto(`${s.url}/#/workflows/${id}`);
+    await page.locator('[data-live="live"]').waitFor(wait);
+
+    const run = runCli(['run', '--agent', 'command', '--agent-bin', agent, '--max-tasks', '1'], {
+      cwd: repo,
+      env: { BATON_HOME: home, BATON_URL: undefined },
+    });
+    try {
+      const status = page.getByTestId('session-status');
+      await status.locator('[data-executor="ready"]').waitFor(wait);
+      expect(await status.textContent()).toContain('Agent ready (local)');
+      await page.locator('[data-task="T1"][data-status="in_progress"]').waitFor(wait);
+      await page.screenshot({ path: join(shots, '12-agent-ready.png'), fullPage: true });
+    } finally {
+      writeFileSync(go, '');
+    }
+    expect((await run).code).toBe(0);
+
+    await page.locator(`[data-workflow="${id}"][data-status="paused"]`).waitFor(wait);
+    await page.getByTestId('session-status').locator('[data-executor="stopped"]').waitFor(wait);
+    await page.locator('[data-session="1"]').getByText('task complete').waitFor(wait);
+    await page.screenshot({ path: join(shots, '13-agent-stopped.png'), fullPage: true });
+  });
+});

@@ -1,0 +1,200 @@
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artifactsDir, assertDashboardBuilt, launchChromium } from '../helpers/browser.js';
+import { runCli } from '../helpers/cli.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server.js';
+
+const wait = { timeout: 15_000 };
+
+/** Waits until the locator's text contains `text` (Playwright's own `expect` lives in @playwright/test). */
+async function waitForText(l: Locator, text: string | RegExp) {
+  const deadline = Date.now() + wait.timeout;
+  let last = '';
+  while (Date.now() < deadline) {
+    last =
+      (await l
+        .first()
+        .textContent({ timeout: 1000 })
+        .catch(() => null)) ?? '';
+    if (typeof text === 'string' ? last.includes(text) : text.test(last)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(
+    `expected ${String(text)} in ${l.toString()}, last text: ${JSON.stringify(last.slice(0, 300))}`,
+  );
+}
+
+/**
+ * The dashboard in real Chromium against a real `baton serve` child process, with CLI commands from another
+ * process: token form, list, pause with a reason from the dialog, live updates, resume, snapshot, failure toast.
+ */
+describe('dashboard in Chromium', () => {
+  const repo = makeRepo();
+  const home = tempDir('baton-home-');
+  const shots = artifactsDir('dashboard');
+  let s: ServerProcess;
+  let browser: Browser;
+  let page: Page;
+  let id = '';
+  const pageErrors: string[] = [];
+  const baton = (...args: string[]) =>
+    runCli(args, { cwd: repo, env: { BATON_HOME: home, BATON_URL: undefined } });
+  const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+  const workflowRoot = () => page.locator(`[data-workflow="${id}"]`);
+  const toast = async (kind: 'success' | 'error', text: string) => {
+    try {
+      await waitForText(page.locator(`.toast-${kind}`).filter({ hasText: text }), text);
+    } catch (e) {
+      const all = await page.locator('.toast').allTextContents();
+      throw new Error(`no ${kind} toast "${text}"; toasts: ${JSON.stringify(all)}`, { cause: e });
+    }
+  };
+
+  beforeAll(async () => {
+    assertDashboardBuilt();
+    browser = await launchChromium();
+    s = await startServerProcess(home);
+    const created = await s.api('/api/workflows', {
+      method: 'POST',
+      json: {
+        title: 'Add login',
+        worktree: repo,
+        tasks: [
+          { id: 'T1', title: 'Write schema' },
+          { id: 'T2', title: 'Implement API', deps: ['T1'] },
+          { id: 'T3', title: 'Write docs', deps: ['T1'] },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    id = ((await created.json()) as { id: string }).id;
+    expect((await s.api(`/api/workflows/${id}/tasks/T1/start`, { method: 'POST', json: {} })).status).toBe(
+      200,
+    );
+    const records = [
+      [
+        'decisions',
+        { decision_type: 'library', description: 'Use argon2', rationale: 'memory-hard', task_id: 'T1' },
+      ],
+      ['errors', { error_type: 'TypeError', error_message: 'x is undefined', resolution: 'unresolved' }],
+      ['usage', { tokens_used: 150_000, context_window: 200_000, llm_calls: 12, tool_calls: 40 }],
+    ] as const;
+    for (const [path, json] of records) {
+      const r = await s.api(`/api/workflows/${id}/${path}`, { method: 'POST', json });
+      expect(r.status, `${path}: ${await r.clone().text()}`).toBe(201);
+    }
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await s?.stop();
+  });
+
+  it('asks for the token, refuses a wrong one, and lists the workflow', async () => {
+    await page.goto(s.url);
+    await page.getByLabel('Token').fill('not-the-token');
+    await page.getByRole('button', { name: 'Open the dashboard' }).click();
+    await waitForText(page.getByRole('alert'), 'refused that token');
+    await shot('01-token-refused');
+
+    await page.getByLabel('Token').fill(s.token);
+    await page.getByRole('button', { name: 'Open the dashboard' }).click();
+    await waitForText(page.getByTestId('workflow-list'), 'Add login');
+    await page.locator('[data-live="live"]').waitFor(wait);
+    await shot('02-workflow-list');
+  });
+
+  it('opens the workflow and pauses it with a reason from the dialog', async () => {
+    await page.getByRole('link', { name: 'Add login' }).click();
+    await workflowRoot().waitFor(wait);
+    // A marker that a reload would wipe: every later change must arrive without one.
+    await page.evaluate(() => ((globalThis as unknown as { batonNoReload: boolean }).batonNoReload = true));
+    await page.locator('[data-task="T1"][data-status="in_progress"]').waitFor(wait);
+    await waitForText(page.getByTestId('capacity-gauge'), '75%');
+
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Pause workflow' });
+    await dialog.waitFor(wait);
+    await waitForText(dialog, 'T1 still running');
+    await dialog.getByLabel('Reason (optional)').fill('end of day');
+    await shot('03-pause-dialog');
+    await dialog.getByRole('button', { name: 'Pause' }).click();
+    await toast('success', 'Pause requested: waiting for T1');
+    await waitForText(page.getByTestId('pause-requested'), 'end of day');
+    await shot('04-pause-requested');
+  });
+
+  it('shows CLI changes live: the task boundary makes the pause take effect', async () => {
+    expect((await baton('task', 'done', 'T1')).code).toBe(0);
+    await page.locator(`[data-workflow="${id}"][data-status="paused"]`).waitFor(wait);
+    await page.locator('[data-task="T1"][data-status="done"]').waitFor(wait);
+    await waitForText(page.getByTestId('paused-banner'), 'end of day');
+    await waitForText(page.getByTestId('activity'), 'workflow.paused');
+    await shot('05-paused-live');
+  });
+
+  it('resumes from the dashboard, then shows a task started from the CLI live', async () => {
+    await page.getByRole('button', { name: 'Resume', exact: true }).click();
+    await toast('success', 'Workflow resumed: session 2 started');
+    await page.locator(`[data-workflow="${id}"][data-status="in_progress"]`).waitFor(wait);
+    await page.locator('[data-session="2"]').waitFor(wait);
+
+    expect((await baton('task', 'start', 'T2')).code).toBe(0);
+    await page.locator('[data-task="T2"][data-status="in_progress"]').waitFor(wait);
+    await waitForText(page.getByTestId('activity'), 'task.started · T2');
+    await waitForText(page.getByTestId('resume-context'), 'T2');
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { batonNoReload?: boolean }).batonNoReload),
+    ).toBe(true);
+    await shot('06-resumed-task-started-live');
+  });
+
+  it('opens the pause snapshot: reason, decisions with rationale, unresolved errors, git, usage', async () => {
+    await page.getByTestId('snapshot-list').locator('a', { hasText: 'pause' }).first().click();
+    const detail = page.getByTestId('snapshot-detail');
+    await waitForText(detail.getByTestId('snapshot-pause-reason'), 'end of day');
+    await waitForText(detail.getByTestId('decisions'), 'Why: memory-hard');
+    await waitForText(detail.locator('[data-resolution="unresolved"]'), 'x is undefined');
+    await waitForText(detail.getByTestId('git-state'), 'main');
+    await waitForText(detail.getByTestId('capacity-gauge'), '75%');
+    expect(page.url()).toMatch(new RegExp(`#/workflows/${id}/snapshots/snap-`));
+    await shot('07-snapshot');
+  });
+
+  it('lists a paused workflow under resumable sessions and resumes it from there', async () => {
+    expect((await baton('task', 'done', 'T2')).code).toBe(0);
+    expect((await baton('pause', '--reason', 'lunch')).code).toBe(0);
+    await page.getByRole('link', { name: 'Workflows' }).first().click();
+    const panel = page.getByTestId('resumable-sessions');
+    await waitForText(panel, 'Add login');
+    await waitForText(panel, '2/3');
+    await shot('08-resumable-sessions');
+    await panel.getByRole('button', { name: 'Resume' }).click();
+    await toast('success', 'Resumed: session 3 started');
+    await page.locator(`[data-workflow="${id}"][data-status="in_progress"]`).waitFor(wait);
+  });
+
+  it('shows a failure toast when the workflow changed under the dialog', async () => {
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Pause workflow' });
+    await dialog.waitFor(wait);
+    expect((await baton('abandon', id)).code).toBe(0);
+    await page.locator(`[data-workflow="${id}"][data-status="cancelled"]`).waitFor(wait);
+    await dialog.getByRole('button', { name: 'Pause' }).click();
+    await toast('error', 'Failed to pause workflow');
+    await waitForText(page.locator('.toast-error'), 'cancelled');
+    await shot('09-failure-toast');
+  });
+
+  it('says so for an unknown workflow or page, and had no script errors', async () => {
+    await page.goto(`${s.url}/#/workflows/wf-doesnotexist`);
+    await waitForText(page.getByRole('alert'), 'no workflow wf-doesnotexist');
+    await page.goto(`${s.url}/#/nowhere`);
+    await waitForText(page.locator('main'), 'Nothing here');
+    expect(pageErrors).toEqual([]);
+  });
+});

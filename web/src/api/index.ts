@@ -1,0 +1,4 @@
+export { api, ApiError, onUnauthorized, seg } from './api-client.js';
+export { openLiveSocket, type LiveState } from './live-socket.js';
+export { tokenStore } from './token-store.js';
+export type * from './types.js';

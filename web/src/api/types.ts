@@ -1,0 +1,50 @@
+import type { z } from 'zod';
+import type {
+  PauseResult as PauseResultSchema,
+  ResumeContext as ResumeContextSchema,
+  ResumeResult as ResumeResultSchema,
+  SessionStatus as SessionStatusSchema,
+  SessionsTable as SessionsTableSchema,
+  SessionTimeline as SessionTimelineSchema,
+  SnapshotList as SnapshotListSchema,
+  Status as StatusSchema,
+  WorkflowList as WorkflowListSchema,
+  WorkflowView as WorkflowViewSchema,
+} from '../../../src/server/api/response-schemas.js';
+import type {
+  Decision as DecisionSchema,
+  ErrorRecord as ErrorRecordSchema,
+  SessionSnapshot as SessionSnapshotSchema,
+  WorkflowStatus as WorkflowStatusSchema,
+} from '../../../src/core/schemas/index.js';
+
+/**
+ * The dashboard's view of the API: the very zod schemas the server validates its responses with, imported as types
+ * only (nothing of the server is bundled), so the two cannot drift apart unnoticed (`npm run typecheck`).
+ */
+export type Workflow = z.infer<typeof WorkflowViewSchema>;
+export type WorkflowList = z.infer<typeof WorkflowListSchema>;
+export type WorkflowStatus = z.infer<typeof WorkflowStatusSchema>;
+export type Status = z.infer<typeof StatusSchema>;
+export type SessionStatus = z.infer<typeof SessionStatusSchema>;
+export type SessionTimeline = z.infer<typeof SessionTimelineSchema>;
+export type SessionsTable = z.infer<typeof SessionsTableSchema>;
+export type SessionRow = SessionsTable['sessions'][number];
+export type SnapshotList = z.infer<typeof SnapshotListSchema>;
+export type SnapshotSummary = SnapshotList['snapshots'][number];
+export type Snapshot = z.infer<typeof SessionSnapshotSchema>;
+export type Decision = z.infer<typeof DecisionSchema>;
+export type ErrorRecord = z.infer<typeof ErrorRecordSchema>;
+export type ResumeContext = z.infer<typeof ResumeContextSchema>;
+export type PauseResult = z.infer<typeof PauseResultSchema>;
+export type ResumeResult = z.infer<typeof ResumeResultSchema>;
+
+/** One message of the WebSocket `/ws` (README "Live events"). */
+export interface LiveMessage {
+  type: string;
+  position?: number;
+  workflow_id?: string | null;
+  session_number?: number | null;
+  task_id?: string | null;
+  data?: Record<string, unknown>;
+}

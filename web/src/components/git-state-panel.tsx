@@ -1,0 +1,41 @@
+import type { Snapshot } from '../api/index.js';
+
+/** The git state at snapshot time (branch, commits, modified and staged files). */
+export function GitStatePanel({ git, note }: { git: Snapshot['git_state']; note: string | null }) {
+  if (!git) return <p className="muted small">{note ?? 'No git state captured.'}</p>;
+  const short = (c: string | null) => (c ? c.slice(0, 10) : '-');
+  return (
+    <div data-testid="git-state">
+      <dl className="facts">
+        <dt>Branch</dt>
+        <dd>
+          <code>{git.branch}</code>
+        </dd>
+        <dt>Commit</dt>
+        <dd>
+          <code>{short(git.commit_at_snapshot)}</code>
+          <span className="muted small"> (at start {short(git.commit_at_workflow_start)})</span>
+        </dd>
+        <dt>Uncommitted</dt>
+        <dd>{git.has_uncommitted_changes ? (git.uncommitted_summary ?? 'yes') : 'clean'}</dd>
+      </dl>
+      {git.files_modified.length > 0 && (
+        <div className="small">
+          Modified:{' '}
+          {git.files_modified.map((f) => (
+            <code key={f}>{f} </code>
+          ))}
+        </div>
+      )}
+      {git.files_staged.length > 0 && (
+        <div className="small">
+          Staged:{' '}
+          {git.files_staged.map((f) => (
+            <code key={f}>{f} </code>
+          ))}
+        </div>
+      )}
+      {note && <p className="muted small">{note}</p>}
+    </div>
+  );
+}

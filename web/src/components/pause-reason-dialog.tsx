@@ -1,0 +1,54 @@
+import { useEffect, useState } from 'react';
+import { ModalDialog } from './modal-dialog.js';
+
+interface Props {
+  open: boolean;
+  busy: boolean;
+  /** The running tasks the pause will wait for. */
+  running: string[];
+  onClose: () => void;
+  onConfirm: (reason: string | undefined, force: boolean) => void;
+}
+
+/** Amelia's PauseReasonDialog: an optional reason, and whether to pause now instead of at the task boundary. */
+export function PauseReasonDialog({ open, busy, running, onClose, onConfirm }: Props) {
+  const [reason, setReason] = useState('');
+  const [force, setForce] = useState(false);
+  useEffect(() => {
+    if (!open) return;
+    setReason('');
+    setForce(false);
+  }, [open]);
+  return (
+    <ModalDialog
+      open={open}
+      title="Pause workflow"
+      submitLabel="Pause"
+      busy={busy}
+      onClose={onClose}
+      onSubmit={() => onConfirm(reason.trim() || undefined, force)}
+    >
+      <p className="muted">
+        {running.length
+          ? `The pause waits for the task boundary: ${running.join(', ')} still running.`
+          : 'No task is running: the workflow pauses now and a snapshot is taken.'}
+      </p>
+      <label htmlFor="pause-reason">Reason (optional)</label>
+      <textarea
+        id="pause-reason"
+        name="reason"
+        rows={3}
+        maxLength={2000}
+        placeholder="end of day, waiting for review, ..."
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+      />
+      {running.length > 0 && (
+        <label className="check">
+          <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} /> Pause now,
+          without waiting for the running task
+        </label>
+      )}
+    </ModalDialog>
+  );
+}

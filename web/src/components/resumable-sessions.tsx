@@ -1,0 +1,86 @@
+import { useState } from 'react';
+import { api, ApiError, seg, type ResumeResult, type SessionsTable } from '../api/index.js';
+import { hrefOf, navigate } from '../hooks/use-hash-route.js';
+import { useApi } from '../hooks/use-api.js';
+import { useLiveTick } from '../live/index.js';
+import { ErrorNote } from './error-note.js';
+import { StatusBadge } from './status-badge.js';
+import { TimeAgo } from './time-ago.js';
+import { useToast } from './toast-provider.js';
+
+/** The Go Team "resumable sessions" panel: paused and interrupted workflows, with step x/y and a resume action. */
+export function ResumableSessions() {
+  const tick = useLiveTick();
+  const { data, error } = useApi<SessionsTable>('/sessions', tick);
+  const toast = useToast();
+  const [busy, setBusy] = useState<string | null>(null);
+  const rows = (data?.sessions ?? []).filter((s) => s.resumable);
+
+  const resume = async (id: string) => {
+    setBusy(id);
+    try {
+      const r = await api.post<ResumeResult>(`/workflows/${seg(id)}/resume`);
+      toast.success(`Resumed: session ${r.session_number} started`);
+      navigate(hrefOf.workflow(id));
+    } catch (e) {
+      toast.error(`Failed to resume: ${e instanceof ApiError ? e.message : String(e)}`);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <section className="card" aria-labelledby="resumable-title">
+      <h2 id="resumable-title">Resumable sessions</h2>
+      {error && <ErrorNote error={error} what="the sessions" />}
+      {data && rows.length === 0 && (
+        <p className="muted">Nothing to resume: no paused or interrupted workflow.</p>
+      )}
+      {rows.length > 0 && (
+        <table className="table" data-testid="resumable-sessions">
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>Session</th>
+              <th>Topic</th>
+              <th>Step</th>
+              <th>Status</th>
+              <th>Updated</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((s, i) => (
+              <tr key={s.id}>
+                <td className="muted">{i + 1}</td>
+                <td>
+                  <a href={hrefOf.workflow(s.id)}>
+                    <code>{s.id}</code>
+                  </a>
+                </td>
+                <td>{s.topic}</td>
+                <td>{s.step}</td>
+                <td>
+                  <StatusBadge status={s.status} />
+                </td>
+                <td>
+                  <TimeAgo at={s.updated_at} />
+                </td>
+                <td className="actions">
+                  <button
+                    type="button"
+                    className="btn btn-primary btn-small"
+                    disabled={busy !== null}
+                    onClick={() => void resume(s.id)}
+                  >
+                    {busy === s.id ? 'Resuming...' : 'Resume'}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,48 @@
+import type { Status } from '../api/index.js';
+import { StatusBadge } from './status-badge.js';
+
+/**
+ * The task graph as a list in dependency order, by lane: each task with its status, what it waits for, and a
+ * "runnable" mark on the tasks whose dependencies are all done (the next task is highlighted).
+ */
+export function TaskList({ status }: { status: Status }) {
+  const runnable = new Set(status.runnable_tasks.map((t) => t.id));
+  const next = status.next_task?.id;
+  const lanes = [...new Set(status.tasks.map((t) => t.lane))].sort((a, b) => a - b);
+  return (
+    <section className="card" aria-labelledby="tasks-title">
+      <div className="card-head">
+        <h2 id="tasks-title">Tasks</h2>
+        <span className="muted small">
+          {runnable.size} runnable · {status.tasks.filter((t) => t.status === 'done').length}/
+          {status.tasks.length} done
+        </span>
+      </div>
+      {lanes.map((lane) => (
+        <div key={lane}>
+          {lanes.length > 1 && <h3 className="lane">Lane {lane}</h3>}
+          <ol className="tasks" data-testid="task-list">
+            {status.tasks
+              .filter((t) => t.lane === lane)
+              .map((t) => (
+                <li
+                  key={t.id}
+                  className={`task${t.id === next ? ' task-next' : ''}`}
+                  data-task={t.id}
+                  data-status={t.status}
+                >
+                  <StatusBadge status={t.status} />
+                  <span className="task-id">{t.id}</span>
+                  <span className="task-title">{t.title}</span>
+                  {runnable.has(t.id) && <span className="tag tag-runnable">runnable</span>}
+                  {t.id === next && <span className="tag tag-next">next</span>}
+                  {t.deps.length > 0 && <span className="muted small">after {t.deps.join(', ')}</span>}
+                  {t.note && <span className="muted small task-note">{t.note}</span>}
+                </li>
+              ))}
+          </ol>
+        </div>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,75 @@
+import { useState } from 'react';
+import type { Status } from '../api/index.js';
+import type { WorkflowCommands } from '../hooks/use-workflow-commands.js';
+import { ModalDialog } from './modal-dialog.js';
+import { PauseReasonDialog } from './pause-reason-dialog.js';
+
+/** The Pause (with Amelia's reason dialog), Resume and Abandon buttons of a workflow. */
+export function WorkflowActions({ status, commands: c }: { status: Status; commands: WorkflowCommands }) {
+  const w = status.workflow;
+  const [dialog, setDialog] = useState<'pause' | 'abandon' | null>(null);
+  const [abandonReason, setAbandonReason] = useState('');
+  const running = status.tasks.filter((t) => t.status === 'in_progress').map((t) => t.id);
+  // As in Amelia's PauseButton, the dialog closes either way; the toast says how it went.
+  const close = () => setDialog(null);
+
+  const canPause = (w.status === 'in_progress' || w.status === 'blocked') && !w.pause_requested;
+  const canResume = w.status === 'paused' || w.status === 'interrupted';
+  const canAbandon = !['completed', 'failed', 'cancelled'].includes(w.status);
+  return (
+    <div className="actions">
+      {canPause && (
+        <button type="button" className="btn" disabled={c.busy !== null} onClick={() => setDialog('pause')}>
+          {c.busy === 'pause' ? 'Pausing...' : 'Pause'}
+        </button>
+      )}
+      {canResume && (
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={c.busy !== null}
+          onClick={() => void c.resume()}
+        >
+          {c.busy === 'resume' ? 'Resuming...' : 'Resume'}
+        </button>
+      )}
+      {canAbandon && (
+        <button
+          type="button"
+          className="btn btn-danger-ghost"
+          disabled={c.busy !== null}
+          onClick={() => setDialog('abandon')}
+        >
+          Abandon
+        </button>
+      )}
+      <PauseReasonDialog
+        open={dialog === 'pause'}
+        busy={c.busy === 'pause'}
+        running={running}
+        onClose={() => setDialog(null)}
+        onConfirm={(reason, force) => void c.pause(reason, force).then(close)}
+      />
+      <ModalDialog
+        open={dialog === 'abandon'}
+        title="Abandon workflow"
+        submitLabel="Abandon"
+        submitClass="btn-danger"
+        busy={c.busy === 'abandon'}
+        onClose={() => setDialog(null)}
+        onSubmit={() => void c.abandon(abandonReason.trim() || undefined).then(close)}
+      >
+        <p>
+          An abandoned workflow is cancelled and never offered for resume again. Its history stays readable.
+        </p>
+        <label htmlFor="abandon-reason">Reason (optional)</label>
+        <input
+          id="abandon-reason"
+          value={abandonReason}
+          maxLength={2000}
+          onChange={(e) => setAbandonReason(e.target.value)}
+        />
+      </ModalDialog>
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+import { useState } from 'react';
+import type { WorkflowList as WorkflowListData, WorkflowStatus } from '../api/index.js';
+import { hrefOf } from '../hooks/use-hash-route.js';
+import { useApi } from '../hooks/use-api.js';
+import { useLiveTick } from '../live/index.js';
+import { ErrorNote } from './error-note.js';
+import { ProgressBar } from './progress-bar.js';
+import { StatusBadge } from './status-badge.js';
+import { TimeAgo } from './time-ago.js';
+
+const filters: { label: string; statuses: WorkflowStatus[] }[] = [
+  { label: 'All', statuses: [] },
+  { label: 'Active', statuses: ['pending', 'in_progress', 'blocked'] },
+  { label: 'Paused', statuses: ['paused'] },
+  { label: 'Interrupted', statuses: ['interrupted'] },
+  { label: 'Completed', statuses: ['completed'] },
+  { label: 'Failed / cancelled', statuses: ['failed', 'cancelled'] },
+];
+
+/** Every workflow, filtered by status (`GET /api/workflows?status=a,b`). */
+export function WorkflowList() {
+  const [filter, setFilter] = useState(0);
+  const tick = useLiveTick();
+  const statuses = filters[filter]?.statuses ?? [];
+  const path = statuses.length ? `/workflows?status=${statuses.join(',')}` : '/workflows';
+  const { data, error } = useApi<WorkflowListData>(path, tick);
+
+  return (
+    <section className="card" aria-labelledby="workflows-title">
+      <div className="card-head">
+        <h2 id="workflows-title">Workflows</h2>
+        <div className="filters" role="group" aria-label="status filter">
+          {filters.map((f, i) => (
+            <button
+              key={f.label}
+              type="button"
+              className={`chip${i === filter ? ' chip-on' : ''}`}
+              aria-pressed={i === filter}
+              onClick={() => setFilter(i)}
+            >
+              {f.label}
+            </button>
+          ))}
+        </div>
+      </div>
+      {error && <ErrorNote error={error} what="the workflows" />}
+      {data && data.workflows.length === 0 && (
+        <p className="muted">
+          No workflows{statuses.length ? ' with this status' : ''}. Create one with{' '}
+          <code>baton create --title ... --task ID:Title</code> in a git worktree.
+        </p>
+      )}
+      {data && data.workflows.length > 0 && (
+        <table className="table" data-testid="workflow-list">
+          <thead>
+            <tr>
+              <th>Workflow</th>
+              <th>Status</th>
+              <th>Progress</th>
+              <th>Sessions</th>
+              <th>Next task</th>
+              <th>Updated</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.workflows.map((w) => {
+              const done = (w.counts['done'] ?? 0) + (w.counts['skipped'] ?? 0);
+              return (
+                <tr key={w.id}>
+                  <td>
+                    <a href={hrefOf.workflow(w.id)} className="strong">
+                      {w.title}
+                    </a>
+                    <div className="muted small">
+                      <code>{w.id}</code> · {w.worktree}
+                    </div>
+                  </td>
+                  <td>
+                    <StatusBadge status={w.status} />
+                    {w.pause_requested && w.status !== 'paused' && (
+                      <span className="tag">pause requested</span>
+                    )}
+                  </td>
+                  <td>
+                    <ProgressBar done={done} total={w.tasks.length} />
+                  </td>
+                  <td>{w.session_count}</td>
+                  <td>
+                    {w.next_task ? (
+                      `${w.next_task.id}: ${w.next_task.title}`
+                    ) : (
+                      <span className="muted">-</span>
+                    )}
+                  </td>
+                  <td>
+                    <TimeAgo at={w.updated_at} />
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, ApiError } from '../api/index.js';
+
+export interface ApiData<T> {
+  data: T | null;
+  error: ApiError | null;
+  loading: boolean;
+  reload: () => void;
+}
+
+/**
+ * GET `path` (null: nothing to fetch), again whenever `refresh` changes (a live event arrived). The previous data
+ * stays on screen while the next answer is on its way, so live updates do not flicker.
+ */
+export function useApi<T>(path: string | null, refresh: unknown = 0): ApiData<T> {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [loading, setLoading] = useState(path !== null);
+  const [manual, setManual] = useState(0);
+  const lastPath = useRef(path);
+
+  useEffect(() => {
+    if (path === null) return;
+    if (lastPath.current !== path) {
+      lastPath.current = path;
+      setData(null);
+    }
+    let live = true;
+    setLoading(true);
+    api
+      .get<T>(path)
+      .then((d) => {
+        if (!live) return;
+        setData(d);
+        setError(null);
+      })
+      .catch((e: unknown) => {
+        if (!live) return;
+        setError(e instanceof ApiError ? e : new ApiError(0, 'internal', String(e)));
+      })
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [path, refresh, manual]);
+
+  const reload = useCallback(() => setManual((n) => n + 1), []);
+  return { data, error, loading, reload };
+}

@@ -1,0 +1,71 @@
+import { useCallback, useState } from 'react';
+import { api, ApiError, seg, type PauseResult, type ResumeResult } from '../api/index.js';
+import { useToast } from '../components/toast-provider.js';
+
+export type CommandName = 'pause' | 'resume' | 'abandon';
+
+export interface WorkflowCommands {
+  busy: CommandName | null;
+  pause: (reason: string | undefined, force: boolean) => Promise<boolean>;
+  resume: () => Promise<boolean>;
+  abandon: (reason: string | undefined) => Promise<boolean>;
+}
+
+const message = (e: unknown) => (e instanceof ApiError ? e.message : String(e));
+
+/** Pause, resume and abandon one workflow, each ending in a toast (success or failure); true when it worked. */
+export function useWorkflowCommands(workflowId: string, onDone: () => void): WorkflowCommands {
+  const toast = useToast();
+  const [busy, setBusy] = useState<CommandName | null>(null);
+  const path = `/workflows/${seg(workflowId)}`;
+
+  const run = useCallback(
+    async (name: CommandName, act: () => Promise<string>, fail: string) => {
+      setBusy(name);
+      try {
+        toast.success(await act());
+        return true;
+      } catch (e) {
+        toast.error(`${fail}: ${message(e)}`);
+        return false;
+      } finally {
+        setBusy(null);
+        onDone();
+      }
+    },
+    [toast, onDone],
+  );
+
+  return {
+    busy,
+    pause: (reason, force) =>
+      run(
+        'pause',
+        async () => {
+          const r = await api.post<PauseResult>(`${path}/pause`, { reason, force });
+          if (r.outcome === 'requested') return `Pause requested: waiting for ${r.waiting_for.join(', ')}`;
+          if (r.outcome === 'already_paused') return 'The workflow was already paused';
+          return 'Workflow paused';
+        },
+        'Failed to pause workflow',
+      ),
+    resume: () =>
+      run(
+        'resume',
+        async () => {
+          const r = await api.post<ResumeResult>(`${path}/resume`);
+          return `Workflow resumed: session ${r.session_number} started`;
+        },
+        'Failed to resume workflow',
+      ),
+    abandon: (reason) =>
+      run(
+        'abandon',
+        async () => {
+          await api.post(`${path}/abandon`, { reason });
+          return 'Workflow abandoned';
+        },
+        'Failed to abandon workflow',
+      ),
+  };
+}

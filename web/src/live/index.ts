@@ -1,0 +1,1 @@
+export { LiveProvider, useLive, useLiveEvents, useLiveTick } from './live-provider.js';

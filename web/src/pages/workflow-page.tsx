@@ -1,0 +1,121 @@
+import { useCallback, useState } from 'react';
+import { seg, type SessionStatus, type SessionTimeline as Timeline, type Status } from '../api/index.js';
+import { ActivityFeed } from '../components/activity-feed.js';
+import { ErrorNote } from '../components/error-note.js';
+import { ResumeContextPanel } from '../components/resume-context-panel.js';
+import { SessionStatusPanel } from '../components/session-status-panel.js';
+import { SessionTimeline } from '../components/session-timeline.js';
+import { SnapshotDetail } from '../components/snapshot-detail.js';
+import { SnapshotList } from '../components/snapshot-list.js';
+import { Spinner } from '../components/spinner.js';
+import { StatusBadge } from '../components/status-badge.js';
+import { TaskList } from '../components/task-list.js';
+import { UsagePanel } from '../components/usage-panel.js';
+import { WorkflowActions } from '../components/workflow-actions.js';
+import { useApi } from '../hooks/use-api.js';
+import { hrefOf } from '../hooks/use-hash-route.js';
+import { useWorkflowCommands } from '../hooks/use-workflow-commands.js';
+import { useLiveTick } from '../live/index.js';
+
+/** `#/workflows/{id}[/snapshots/{sid}]`: one workflow, live. */
+export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: string | null }) {
+  const live = useLiveTick(id);
+  const [manual, setManual] = useState(0);
+  const refresh = `${live}/${manual}`;
+  const base = `/workflows/${seg(id)}`;
+  const status = useApi<Status>(`${base}/status`, refresh);
+  const session = useApi<SessionStatus>(`${base}/session-status`, refresh);
+  const timeline = useApi<Timeline>(`${base}/sessions`, refresh);
+  const reload = useCallback(() => setManual((n) => n + 1), []);
+  const commands = useWorkflowCommands(id, reload);
+
+  if (status.error && !status.data) {
+    return (
+      <>
+        <ErrorNote error={status.error} what={`workflow ${id}`} />
+        <p>
+          <a href={hrefOf.workflows()}>Back to the workflows</a>
+        </p>
+      </>
+    );
+  }
+  const s = status.data;
+  if (!s) return <Spinner label="loading the workflow" />;
+  const w = s.workflow;
+  // The session-resumption design: while the agent's executor starts, the workspace panels are disabled.
+  const starting = session.data?.executor_status === 'starting';
+
+  return (
+    <div className="workflow" data-workflow={w.id} data-status={w.status}>
+      <section className="card workflow-head">
+        <div className="card-head">
+          <div>
+            <p className="muted small">
+              <a href={hrefOf.workflows()}>Workflows</a> / <code>{w.id}</code>
+            </p>
+            <h1>
+              {w.title} <StatusBadge status={w.status} />
+            </h1>
+            <p className="muted small">
+              <code>{w.worktree}</code> · {w.session_count} session{w.session_count === 1 ? '' : 's'}
+            </p>
+          </div>
+          <span className="spacer" />
+          <WorkflowActions status={s} commands={commands} />
+        </div>
+        {w.pause_requested && w.status !== 'paused' && (
+          <div className="banner banner-info" role="status" data-testid="pause-requested">
+            Pause requested{w.pause_request?.reason ? ` ("${w.pause_request.reason}")` : ''}: waiting for the
+            task boundary (
+            {s.tasks
+              .filter((t) => t.status === 'in_progress')
+              .map((t) => t.id)
+              .join(', ') || 'none running'}
+            ).
+          </div>
+        )}
+        {w.status === 'paused' && (
+          <div className="banner banner-info" role="status" data-testid="paused-banner">
+            Paused{w.pause_reason ? `: ${w.pause_reason}` : ''}.
+          </div>
+        )}
+        {w.status === 'interrupted' && (
+          <div className="banner banner-warn" role="status">
+            Interrupted{w.interrupt_reason ? `: ${w.interrupt_reason}` : ''}. Resume to continue from the
+            latest snapshot, or recover from a checkpoint with <code>baton recover</code>.
+          </div>
+        )}
+        {s.warnings.map((x) => (
+          <div key={x} className="banner banner-warn">
+            {x}
+          </div>
+        ))}
+      </section>
+
+      {snapshotId && <SnapshotDetail key={snapshotId} workflowId={id} snapshotId={snapshotId} />}
+
+      <div className="grid-main">
+        <div className={starting ? 'panel-disabled' : undefined} aria-disabled={starting || undefined}>
+          <TaskList status={s} />
+          <ResumeContextPanel workflowId={id} refresh={refresh} />
+        </div>
+        <div>
+          {session.data && (
+            <SessionStatusPanel
+              session={session.data}
+              busy={commands.busy !== null}
+              onResume={() => void commands.resume()}
+            />
+          )}
+          <section className="card" aria-labelledby="usage-title">
+            <h2 id="usage-title">Usage</h2>
+            <UsagePanel usage={s.usage} />
+          </section>
+          {timeline.data && <SessionTimeline timeline={timeline.data} />}
+          <SnapshotList workflowId={id} snapshots={s.snapshots} selected={snapshotId} />
+          <ActivityFeed workflowId={id} />
+        </div>
+      </div>
+    </div>
+  );
+}
