@@ -81,7 +81,7 @@ async function measure(make, { steps, reads }) {
 }
 
 const baton = async (file) => {
-  const saver = await BatonSaver.fromConnString(file, { durability: 'normal' });
+  const saver = BatonSaver.fromConnString(file, { durability: 'normal' });
   return { saver, close: () => saver.end() };
 };
 const sqliteSaver = async (file) => {

@@ -84,13 +84,13 @@ for (const [name, database] of Object.entries(backends)) {
 
 describe('BatonSaver.fromConnString', () => {
   it('says what it needs when given nothing', async () => {
-    await expect(BatonSaver.fromConnString('')).rejects.toThrow(/SQLite file path or a postgres:\/\/ URL/);
+    expect(() => BatonSaver.fromConnString('')).toThrow(/SQLite file path or a postgres:\/\/ URL/);
   });
 
   it('reports an unreachable PostgreSQL as unavailable', async () => {
-    const err = await BatonSaver.fromConnString('postgres://nobody:x@127.0.0.1:1/none').catch(
-      (e: unknown) => e,
-    );
+    const err = await BatonSaver.fromConnString('postgres://nobody:x@127.0.0.1:1/none')
+      .setup()
+      .catch((e: unknown) => e);
     expect(BatonError.isInstance(err) && err.code).toBe('unavailable');
   });
 });

@@ -16,7 +16,7 @@ const initializer: CheckpointSaverTestInitializer<BatonSaver> = {
     saver = await BatonSaver.fromConnString(await freshPostgresUrl('baton_lg'), { durability: 'normal' });
   },
   createCheckpointer: async () => {
-    await saver.tables.clear();
+    await (await saver.tables).clear();
     return new BatonSaver(saver.tables);
   },
   afterAll: () => saver.end(),

@@ -56,22 +56,38 @@ function need(config: RunnableConfig, what: string) {
 export class BatonSaver extends BaseCheckpointSaver {
   private readonly recent = new RecentValues();
 
-  constructor(
-    readonly tables: LangGraphTables,
-    serde?: SerializerProtocol,
-  ) {
+  private readonly opened: Promise<LangGraphTables>;
+
+  /** Takes the tables, or the promise of them (the database opens while the saver is already in hand). */
+  constructor(tables: LangGraphTables | Promise<LangGraphTables>, serde?: SerializerProtocol) {
     super(serde);
+    this.opened = Promise.resolve(tables);
+    // A failure to open surfaces on first use (and in setup()); it must not be an unhandled rejection meanwhile.
+    this.opened.catch(() => undefined);
   }
 
-  /** A saver on a SQLite file path or a postgres:// URL; the shared migrations create its tables. */
-  static async fromConnString(
-    pathOrPostgresUrl: string,
-    options: BatonSaverOptions = {},
-  ): Promise<BatonSaver> {
+  /**
+   * A saver on a SQLite file path or a postgres:// URL, returned at once like LangGraph's own savers; the database
+   * opens (and the shared migrations run) in the background. `await saver.setup()` waits for it and reports a
+   * database that cannot be opened.
+   */
+  static fromConnString(pathOrPostgresUrl: string, options: BatonSaverOptions = {}): BatonSaver {
     if (typeof pathOrPostgresUrl !== 'string' || !pathOrPostgresUrl.trim())
       throw invalidInput('BatonSaver.fromConnString needs a SQLite file path or a postgres:// URL');
-    const tables = await openLangGraphTables(pathOrPostgresUrl, { durability: options.durability });
-    return new BatonSaver(tables, options.serde);
+    return new BatonSaver(
+      openLangGraphTables(pathOrPostgresUrl, { durability: options.durability }),
+      options.serde,
+    );
+  }
+
+  /** Waits until the database is open and migrated (PostgresSaver has the same method). */
+  async setup(): Promise<void> {
+    await this.opened;
+  }
+
+  /** The storage behind the saver (once the database is open). */
+  get tables(): Promise<LangGraphTables> {
+    return this.opened;
   }
 
   /**
@@ -87,7 +103,9 @@ export class BatonSaver extends BaseCheckpointSaver {
     const c = config.configurable ?? {};
     if (c.thread_id === undefined || c.thread_id === null) return undefined;
     const checkpointId: unknown = c.checkpoint_id;
-    const row = await this.tables.getCheckpoint(
+    const row = await (
+      await this.tables
+    ).getCheckpoint(
       String(c.thread_id),
       String(c.checkpoint_ns ?? ''),
       checkpointId ? String(checkpointId) : undefined,
@@ -105,7 +123,9 @@ export class BatonSaver extends BaseCheckpointSaver {
     let remaining = options.limit ?? Infinity;
     let before: string | undefined = options.before?.configurable?.checkpoint_id;
     while (remaining > 0) {
-      const rows = await this.tables.listCheckpoints({
+      const rows = await (
+        await this.tables
+      ).listCheckpoints({
         thread_id: c.thread_id ? String(c.thread_id) : undefined,
         checkpoint_ns:
           c.checkpoint_ns === undefined || c.checkpoint_ns === null ? undefined : String(c.checkpoint_ns),
@@ -183,7 +203,7 @@ export class BatonSaver extends BaseCheckpointSaver {
       metadata: await this.dumpMetadata(metadata),
       channel_versions: JSON.stringify(versions),
     };
-    await this.tables.putCheckpoint(row, blobs);
+    await (await this.tables).putCheckpoint(row, blobs);
     for (const r of remember) r();
     return { configurable: { thread_id, checkpoint_ns, checkpoint_id: checkpoint.id } };
   }
@@ -215,17 +235,17 @@ export class BatonSaver extends BaseCheckpointSaver {
       }),
     );
     const special = writes.every(([channel]) => channel in WRITES_IDX_MAP);
-    await this.tables.putWrites(rows, special ? 'upsert' : 'insert');
+    await (await this.tables).putWrites(rows, special ? 'upsert' : 'insert');
   }
 
   async deleteThread(threadId: string): Promise<void> {
-    await this.tables.deleteThread(String(threadId));
+    await (await this.tables).deleteThread(String(threadId));
     this.recent.forgetThread(String(threadId));
   }
 
   /** Closes the database connection(s). */
   async end(): Promise<void> {
-    await this.tables.close();
+    await (await this.tables).close();
   }
 
   private async dumpMetadata(metadata: CheckpointMetadata): Promise<string> {
@@ -267,8 +287,8 @@ export class BatonSaver extends BaseCheckpointSaver {
       checkpoints[n]!.v < 4 && r.parent_checkpoint_id !== null ? [r.parent_checkpoint_id] : [],
     );
     const [blobRows, writeRows] = await Promise.all([
-      this.tables.getBlobs(thread_id, checkpoint_ns, [...refs.values()]),
-      this.tables.getWrites(thread_id, checkpoint_ns, [
+      (await this.tables).getBlobs(thread_id, checkpoint_ns, [...refs.values()]),
+      (await this.tables).getWrites(thread_id, checkpoint_ns, [
         ...new Set([...rows.map((r) => r.checkpoint_id), ...parents]),
       ]),
     ]);
