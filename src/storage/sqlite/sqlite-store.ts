@@ -76,11 +76,11 @@ export class SqliteStore implements Store {
       // Apart, and only when it changed: setting an indexed column rewrites its index pages even to the same value.
       updateStatus: db.prepare('UPDATE workflows SET status = @status WHERE id = @id AND status <> @status'),
       insertEvent: db.prepare(
-        'INSERT INTO events (workflow_id, seq, type, at, actor, session_number, task_id, v, data) VALUES (@workflow_id, @seq, @type, @at, @actor, @session_number, @task_id, @v, @data)',
+        'INSERT INTO events (workflow_id, seq, type, at, actor, session_number, task_id, v, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       upsertRecord: db.prepare(
         `INSERT INTO records (workflow_id, kind, id, seq, task_id, session_number, created_at, data)
-         VALUES (@workflow_id, @kind, @id, @seq, @task_id, @session_number, @created_at, @data)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (workflow_id, kind, id) DO UPDATE SET seq = excluded.seq, task_id = excluded.task_id,
            session_number = excluded.session_number, created_at = excluded.created_at, data = excluded.data`,
       ),
@@ -146,9 +146,31 @@ export class SqliteStore implements Store {
       );
     }
     for (const e of b.events) {
-      this.stmts.insertEvent.run({ ...e, data: JSON.stringify(e.data) });
+      // Positional parameters: binding by name costs an object and a key lookup per column, per row.
+      this.stmts.insertEvent.run(
+        e.workflow_id,
+        e.seq,
+        e.type,
+        e.at,
+        e.actor,
+        e.session_number,
+        e.task_id,
+        e.v,
+        JSON.stringify(e.data),
+      );
     }
-    for (const w of b.writes) this.stmts.upsertRecord.run({ ...w, data: JSON.stringify(w.data) });
+    for (const w of b.writes) {
+      this.stmts.upsertRecord.run(
+        w.workflow_id,
+        w.kind,
+        w.id,
+        w.seq,
+        w.task_id,
+        w.session_number,
+        w.created_at,
+        JSON.stringify(w.data),
+      );
+    }
   }
 
   private readonly commitTx = (batches: readonly CommitBatch[]) => this.writeAll.immediate(batches);
