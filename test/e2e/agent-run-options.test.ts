@@ -1,13 +1,8 @@
-import Database from 'better-sqlite3';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { makeRepo, tempDir } from '../helpers/git-repo.js';
-
-const fakeClaude = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
-const fakeCodex = fileURLToPath(new URL('../fixtures/agents/fake-codex.mjs', import.meta.url));
+import { agentWorkspace, fakeClaude, fakeCodex } from '../helpers/agent-workspace.js';
+import { tempDir } from '../helpers/git-repo.js';
 
 interface Report {
   status: string;
@@ -17,39 +12,7 @@ interface Report {
   stopped: string;
 }
 
-function setup(env: Record<string, string> = {}) {
-  const repo = makeRepo();
-  const home = tempDir('baton-home-');
-  const base = { BATON_HOME: home, ...env };
-  const cli = (args: string[], extra: Record<string, string> = {}) =>
-    runCli(['--json', ...args], { cwd: repo, env: { ...base, ...extra } });
-  const events = () => {
-    const db = new Database(join(home, 'baton.db'), { readonly: true });
-    try {
-      return (
-        db.prepare('SELECT type, data FROM events ORDER BY position').all() as {
-          type: string;
-          data: string;
-        }[]
-      ).map((r) => ({ type: r.type, data: JSON.parse(r.data) as Record<string, unknown> }));
-    } finally {
-      db.close();
-    }
-  };
-  const create = () =>
-    cli([
-      'create',
-      '--title',
-      'Three tasks',
-      '--task',
-      'T1:First',
-      '--task',
-      'T2:Second:T1',
-      '--task',
-      'T3:Third:T2',
-    ]);
-  return { repo, home, cli, events, create };
-}
+const setup = agentWorkspace;
 
 describe('baton run options', () => {
   it('a usage limit pauses the workflow with the reset time; without --auto-resume the run stops there', async () => {

@@ -1,54 +1,16 @@
-import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { batonBin, runCli } from '../helpers/cli.js';
-import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { batonBin } from '../helpers/cli.js';
+import { agentWorkspace, fakeClaude } from '../helpers/agent-workspace.js';
 
-const fakeClaude = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
-
-function setup() {
-  const repo = makeRepo();
-  const home = tempDir('baton-home-');
-  const env = { BATON_HOME: home, BATON_AGENT_BIN: fakeClaude };
-  const cli = (args: string[], extra: Record<string, string> = {}) =>
-    runCli(['--json', ...args], { cwd: repo, env: { ...env, ...extra } });
-  /** The event log as stored (the real SQLite file). */
-  const events = () => {
-    const db = new Database(join(home, 'baton.db'), { readonly: true });
-    try {
-      return (
-        db.prepare('SELECT type, data FROM events ORDER BY position').all() as {
-          type: string;
-          data: string;
-        }[]
-      ).map((r) => ({ type: r.type, data: JSON.parse(r.data) as Record<string, unknown> }));
-    } finally {
-      db.close();
-    }
-  };
-  return { repo, home, env, cli, events };
-}
-
-const create = (cli: ReturnType<typeof setup>['cli']) =>
-  cli([
-    'create',
-    '--title',
-    'Three tasks',
-    '--task',
-    'T1:First',
-    '--task',
-    'T2:Second:T1',
-    '--task',
-    'T3:Third:T2',
-  ]);
+const setup = () => agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
 
 describe('baton run with a fake Claude Code replaying recorded stream-json', () => {
   it('drives the agent through three tasks, keeps the resume token, continues the driver session with --resume', async () => {
-    const { cli, home, events } = setup();
-    expect((await create(cli)).code).toBe(0);
+    const { cli, home, events, create } = setup();
+    expect((await create()).code).toBe(0);
     const log = join(home, 'agent.log');
     const r = await cli(['run', '--agent', 'claude-code', '--context-window', '200000'], {
       FAKE_LOG: log,
@@ -81,8 +43,8 @@ describe('baton run with a fake Claude Code replaying recorded stream-json', () 
   });
 
   it('auto-pauses at the task boundary with trigger exhaustion once usage passes 85%', async () => {
-    const { cli, events } = setup();
-    await create(cli);
+    const { cli, events, create } = setup();
+    await create();
     const r = await cli(['run', '--agent', 'claude-code', '--context-window', '100000'], {
       FAKE_CONTEXT_TOKENS: '90000',
     });
@@ -96,8 +58,8 @@ describe('baton run with a fake Claude Code replaying recorded stream-json', () 
   });
 
   it('a SIGKILLed runner leaves an interrupted workflow after startup recovery, which resumes it', async () => {
-    const { cli, repo, env, events } = setup();
-    await create(cli);
+    const { cli, repo, env, events, create } = setup();
+    await create();
     const child = spawn(
       process.execPath,
       [batonBin, 'run', '--agent', 'claude-code', '--heartbeat', '200ms'],
@@ -132,8 +94,8 @@ describe('baton run with a fake Claude Code replaying recorded stream-json', () 
   });
 
   it('falls back to a new driver session with the compiled context when the agent cannot resume its own session', async () => {
-    const { cli, home, events } = setup();
-    await create(cli);
+    const { cli, home, events, create } = setup();
+    await create();
     const log = join(home, 'agent.log');
     const r = await cli(['run', '--agent', 'claude-code'], { FAKE_FAIL_RESUME: '1', FAKE_LOG: log });
     expect(r.code, r.stderr).toBe(0);

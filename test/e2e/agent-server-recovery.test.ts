@@ -1,41 +1,13 @@
-import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { batonBin, runCli } from '../helpers/cli.js';
-import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { batonBin } from '../helpers/cli.js';
+import { agentWorkspace, fakeClaude } from '../helpers/agent-workspace.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
 
-const fakeClaude = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Ev {
-  type: string;
-  data: Record<string, unknown>;
-}
-
-function setup() {
-  const repo = makeRepo();
-  const home = tempDir('baton-home-');
-  const env = { BATON_HOME: home, BATON_AGENT_BIN: fakeClaude };
-  const cli = (args: string[], extra: Record<string, string> = {}) =>
-    runCli(['--json', ...args], { cwd: repo, env: { ...env, ...extra } });
-  const events = (): Ev[] => {
-    const db = new Database(join(home, 'baton.db'), { readonly: true });
-    try {
-      return (db.prepare('SELECT type, data FROM events ORDER BY position').all() as Ev[]).map((r) => ({
-        type: r.type,
-        data: JSON.parse(r.data as unknown as string) as Record<string, unknown>,
-      }));
-    } finally {
-      db.close();
-    }
-  };
-  const count = (type: string) => events().filter((e) => e.type === type).length;
-  return { repo, home, env, cli, events, count };
-}
+const setup = () => agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
 
 const children: ChildProcess[] = [];
 const servers: ServerProcess[] = [];
@@ -71,23 +43,10 @@ async function until<T>(what: string, probe: () => T | Promise<T>, ms = 30_000):
   }
 }
 
-const create = (cli: ReturnType<typeof setup>['cli']) =>
-  cli([
-    'create',
-    '--title',
-    'Three tasks',
-    '--task',
-    'T1:First',
-    '--task',
-    'T2:Second:T1',
-    '--task',
-    'T3:Third:T2',
-  ]);
-
 describe('the agent runtime across Baton crashes and restarts', () => {
   it('startup recovery in baton serve: a SIGKILLed server mid-task is recovered and resumed by the next one', async () => {
-    const { cli, repo, home, env, count, events } = setup();
-    expect((await create(cli)).code).toBe(0);
+    const { cli, repo, home, env, count, events, create } = setup();
+    expect((await create()).code).toBe(0);
     const agentEnv = { ...env, FAKE_DELAY_MS: '300' };
     // A controller drives the agent, and dies mid-task.
     const runner = spawnBaton(['run', '--agent', 'claude-code', '--heartbeat', '200ms'], repo, agentEnv);
@@ -146,8 +105,8 @@ describe('the agent runtime across Baton crashes and restarts', () => {
   }, 120_000);
 
   it('the heartbeat monitor interrupts a session whose controller went silent (SIGSTOP)', async () => {
-    const { cli, repo, home, env, count, events } = setup();
-    await create(cli);
+    const { cli, repo, home, env, count, events, create } = setup();
+    await create();
     const s = await startServerProcess(home, {
       args: ['--auto-resume', 'none', '--heartbeat-timeout', '1s'],
       env,
@@ -206,8 +165,8 @@ describe('the agent runtime across Baton crashes and restarts', () => {
     expect(status.workflow.status).toBe('interrupted');
   }, 60_000);
   it('a remote executor keeps its agent alive across Baton restarts, and each new server re-attaches to it', async () => {
-    const { cli, repo, home, env, count, events } = setup();
-    await create(cli);
+    const { cli, repo, home, env, count, events, create } = setup();
+    await create();
     const agentEnv = { ...env, FAKE_DELAY_MS: '300' };
     // The agent host: a separate process that outlives every Baton controller and server.
     const daemon = spawnBaton(['executor', 'serve', '--port', '0'], repo, agentEnv);
