@@ -66,3 +66,18 @@ export function toBatonError(e: unknown, url: string, what: string): BatonError 
     },
   );
 }
+
+/** One query on the pool; its rows, or the driver's error as a BatonError saying what was being done. */
+export async function queryRows<R extends pg.QueryResultRow>(
+  pool: pg.Pool,
+  url: string,
+  sql: string,
+  params: unknown[],
+  what: string,
+): Promise<R[]> {
+  try {
+    return (await pool.query<R>(sql, params)).rows;
+  } catch (e) {
+    throw toBatonError(e, url, what);
+  }
+}

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { migrations } from '../migrations.js';
+import { createPool, toBatonError, type PostgresOptions } from './connection.js';
 
 /** Any constant works; it only has to be the same in every Baton process. */
 const MIGRATION_LOCK = 0x6261746f6e; // "baton"
@@ -43,4 +44,16 @@ export async function migratePostgres(pool: pg.Pool): Promise<void> {
   } finally {
     client.release();
   }
+}
+
+/** A pool on `url` with the schema migrated; when the database cannot be opened the pool is closed again. */
+export async function openMigratedPool(url: string, options: PostgresOptions): Promise<pg.Pool> {
+  const pool = createPool(url, options);
+  try {
+    await migratePostgres(pool);
+  } catch (e) {
+    await pool.end().catch(() => undefined);
+    throw toBatonError(e, url, 'opening the database');
+  }
+  return pool;
 }

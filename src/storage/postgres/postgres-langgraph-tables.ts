@@ -8,8 +8,8 @@ import type {
   LgListQuery,
   LgWriteRow,
 } from '../langgraph-tables.js';
-import { createPool, redactUrl, toBatonError } from './connection.js';
-import { migratePostgres } from './migrate.js';
+import { queryRows, redactUrl } from './connection.js';
+import { openMigratedPool } from './migrate.js';
 
 const checkpointColumns =
   'thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata, channel_versions';
@@ -60,22 +60,11 @@ export class PostgresLangGraphTables implements LangGraphTables {
   }
 
   static async open(url: string, options: LangGraphTablesOptions = {}): Promise<PostgresLangGraphTables> {
-    const pool = createPool(url, options);
-    try {
-      await migratePostgres(pool);
-    } catch (e) {
-      await pool.end().catch(() => undefined);
-      throw toBatonError(e, url, 'opening the database');
-    }
-    return new PostgresLangGraphTables(pool, url);
+    return new PostgresLangGraphTables(await openMigratedPool(url, options), url);
   }
 
-  private async query<R extends pg.QueryResultRow>(sql: string, params: unknown[], what: string) {
-    try {
-      return (await this.pool.query<R>(sql, params)).rows;
-    } catch (e) {
-      throw toBatonError(e, this.url, what);
-    }
+  private query<R extends pg.QueryResultRow>(sql: string, params: unknown[], what: string): Promise<R[]> {
+    return queryRows<R>(this.pool, this.url, sql, params, what);
   }
 
   async putCheckpoint(row: LgCheckpointRow, blobs: readonly LgBlobRow[]): Promise<void> {

@@ -14,8 +14,8 @@ import {
   type RecordDbRow,
 } from '../rows.js';
 import type { CommitBatch, LiveState, RecordQuery, Store, StoredEvent, WorkflowFilter } from '../store.js';
-import { createPool, redactUrl, toBatonError, type PostgresOptions } from './connection.js';
-import { migratePostgres } from './migrate.js';
+import { queryRows, redactUrl, toBatonError, type PostgresOptions } from './connection.js';
+import { openMigratedPool } from './migrate.js';
 import { PostgresExecutors } from './postgres-executors.js';
 import { insertEvents, upsertRecords } from './sql.js';
 
@@ -49,26 +49,11 @@ export class PostgresStore implements Store {
   }
 
   static async open(url: string, options: PostgresOptions = {}): Promise<PostgresStore> {
-    const pool = createPool(url, options);
-    try {
-      await migratePostgres(pool);
-    } catch (e) {
-      await pool.end().catch(() => undefined);
-      throw toBatonError(e, url, 'opening the database');
-    }
-    return new PostgresStore(pool, url);
+    return new PostgresStore(await openMigratedPool(url, options), url);
   }
 
-  private async query<R extends pg.QueryResultRow>(
-    sql: string,
-    params: unknown[],
-    what: string,
-  ): Promise<R[]> {
-    try {
-      return (await this.pool.query<R>(sql, params)).rows;
-    } catch (e) {
-      throw toBatonError(e, this.url, what);
-    }
+  private query<R extends pg.QueryResultRow>(sql: string, params: unknown[], what: string): Promise<R[]> {
+    return queryRows<R>(this.pool, this.url, sql, params, what);
   }
 
   /** Runs `work` in one transaction on one connection; any failure rolls it back whole. */
