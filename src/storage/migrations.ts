@@ -255,4 +255,33 @@ export const migrations: readonly Migration[] = [
     sqlite: 'DROP INDEX IF EXISTS records_kind_created;',
     postgres: 'DROP INDEX IF EXISTS records_kind_created;',
   },
+  {
+    version: 5,
+    name: 'event positions without AUTOINCREMENT: a floor kept at deletes instead of a counter at every insert',
+    // AUTOINCREMENT rewrote sqlite_sequence in every commit (one more page, one more WAL frame). Positions are now
+    // given by the store: one past the larger of the newest event and `position_floor`, which a delete raises
+    // to the position it removes, so a live subscriber's cursor never sees a position handed out twice.
+    // PostgreSQL's BIGSERIAL never reuses a value: nothing to change there.
+    sqlite: `
+      CREATE TABLE store_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+      INSERT INTO store_meta (key, value)
+        SELECT 'position_floor', seq FROM sqlite_sequence WHERE name = 'events';
+      CREATE TABLE events_v5 (
+        position INTEGER PRIMARY KEY,
+        workflow_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        at TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        session_number INTEGER,
+        task_id TEXT,
+        v INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        UNIQUE (workflow_id, seq)
+      );
+      INSERT INTO events_v5 SELECT * FROM events ORDER BY position;
+      DROP TABLE events;
+      ALTER TABLE events_v5 RENAME TO events;`,
+    postgres: 'SELECT 1;',
+  },
 ];

@@ -212,6 +212,22 @@ export function storeCases(backend: StoreBackend) {
       expect(await store.listWorkflowIds()).toEqual([keep.id]);
     });
 
+    it('never hands out a position twice, even after the newest events are deleted (live cursors stay valid)', async () => {
+      const location = await backend.newLocation();
+      let store = await open(location);
+      const keep = await createWorkflow(makeService(store), 'keep');
+      const gone = await createWorkflow(makeService(store), 'gone');
+      const top = (await store.readEventsSince(0, 10_000)).at(-1)!.position;
+      await store.deleteWorkflow(gone.id);
+      await store.close();
+      store = await open(location);
+      await store.commit(historyBatch(await loaded(store, keep.id), 2));
+      const after = await store.readEventsSince(top, 100);
+      expect(after.map((e) => e.workflow_id)).toEqual([keep.id, keep.id]);
+      expect(after[0]!.position).toBeGreaterThan(top);
+      expect(after[1]!.position).toBe(after[0]!.position + 1);
+    });
+
     it('replaces a projection with the fold of the log, and refuses a fold that is behind the log', async () => {
       const store = await open();
       const svc = makeService(store);
