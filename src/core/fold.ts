@@ -29,7 +29,12 @@ export function applyEvent(state: WorkflowState | null, e: BatonEvent): Applied 
     e.type === 'feedback.addressed'
       ? base.open_feedback.find((f) => f.review_id === e.data.review_id)
       : undefined;
-  const next = { ...evolve(base, e), version: e.seq, updated_at: e.at };
+  // evolve returns a new object for every event that changes something, so stamping it in place is safe; only an
+  // event that changed nothing hands back `base` itself, which must not be touched.
+  const evolved = evolve(base, e);
+  const next = evolved === base ? { ...base } : evolved;
+  next.version = e.seq;
+  next.updated_at = e.at;
   const writes = project(next, e);
   if (feedbackBefore) {
     writes.push({

@@ -27,6 +27,7 @@ import {
   type RecordDbRow,
 } from '../rows.js';
 import { migrateSqlite } from './migrate.js';
+import { MultiRowInsert } from './multi-row-insert.js';
 
 export interface SqliteOptions {
   durability?: Durability;
@@ -76,8 +77,10 @@ export class SqliteStore implements Store {
       ),
       // Apart, and only when it changed: setting an indexed column rewrites its index pages even to the same value.
       updateStatus: db.prepare('UPDATE workflows SET status = @status WHERE id = @id AND status <> @status'),
-      insertEvent: db.prepare(
-        'INSERT INTO events (position, workflow_id, seq, type, at, actor, session_number, task_id, v, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      insertEvents: new MultiRowInsert(
+        db,
+        'INSERT INTO events (position, workflow_id, seq, type, at, actor, session_number, task_id, v, data)',
+        10,
       ),
       // One past the newest event, or past what a delete removed (positions are never handed out twice).
       nextPosition: db
@@ -89,10 +92,11 @@ export class SqliteStore implements Store {
         `INSERT INTO store_meta (key, value) SELECT 'position_floor', max(position) FROM events WHERE true HAVING max(position) IS NOT NULL
          ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)`,
       ),
-      upsertRecord: db.prepare(
-        `INSERT INTO records (workflow_id, kind, id, seq, task_id, session_number, created_at, data)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (workflow_id, kind, id) DO UPDATE SET seq = excluded.seq, task_id = excluded.task_id,
+      upsertRecords: new MultiRowInsert(
+        db,
+        'INSERT INTO records (workflow_id, kind, id, seq, task_id, session_number, created_at, data)',
+        8,
+        `ON CONFLICT (workflow_id, kind, id) DO UPDATE SET seq = excluded.seq, task_id = excluded.task_id,
            session_number = excluded.session_number, created_at = excluded.created_at, data = excluded.data`,
       ),
       state: db.prepare<[string], { state: string }>('SELECT state FROM workflows WHERE id = ?'),
@@ -157,9 +161,11 @@ export class SqliteStore implements Store {
         { workflow_id: b.workflowId, expected_version: b.expectedVersion, current_version: current ?? null },
       );
     }
-    for (const e of b.events) {
-      // Positional parameters: binding by name costs an object and a key lookup per column, per row.
-      this.stmts.insertEvent.run(
+    // Positional parameters in one flat list per table: binding by name costs an object and a key lookup per
+    // column, per row, and a statement per row costs a call into SQLite per row.
+    const events: unknown[] = [];
+    for (const e of b.events)
+      events.push(
         position++,
         e.workflow_id,
         e.seq,
@@ -171,9 +177,10 @@ export class SqliteStore implements Store {
         e.v,
         JSON.stringify(e.data),
       );
-    }
-    for (const w of b.writes) {
-      this.stmts.upsertRecord.run(
+    this.stmts.insertEvents.run(events);
+    const records: unknown[] = [];
+    for (const w of b.writes)
+      records.push(
         w.workflow_id,
         w.kind,
         w.id,
@@ -183,7 +190,7 @@ export class SqliteStore implements Store {
         w.created_at,
         JSON.stringify(w.data),
       );
-    }
+    this.stmts.upsertRecords.run(records);
     return position;
   }
 
