@@ -284,4 +284,13 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE events_v5 RENAME TO events;`,
     postgres: 'SELECT 1;',
   },
+  {
+    version: 6,
+    name: 'workflows.rev: a stamp of every write of the row, so a process can keep its parsed state until it changes',
+    // SQLite only: there, parsing the state is most of a load, and the store keeps the parsed state while the
+    // row's rev is unchanged. The version alone cannot tell, since a rebuild rewrites the row at the same version.
+    // A PostgreSQL load is a network round trip either way; it keeps no cache and needs no column.
+    sqlite: 'ALTER TABLE workflows ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;',
+    postgres: 'SELECT 1;',
+  },
 ];

@@ -28,6 +28,7 @@ import {
 } from '../rows.js';
 import { migrateSqlite } from './migrate.js';
 import { MultiRowInsert } from './multi-row-insert.js';
+import { newRev, StateCache } from './state-cache.js';
 
 export interface SqliteOptions {
   durability?: Durability;
@@ -43,6 +44,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   readonly executors: SqliteExecutors;
   private readonly stmts;
+  private readonly cache = new StateCache();
 
   constructor(
     readonly location: string,
@@ -70,10 +72,10 @@ export class SqliteStore implements Store {
     this.stmts = {
       version: db.prepare<[string], { version: number }>('SELECT version FROM workflows WHERE id = ?'),
       insertWorkflow: db.prepare(
-        'INSERT INTO workflows (id, status, worktree, title, version, created_at, updated_at, state) VALUES (@id, @status, @worktree, @title, @version, @created_at, @updated_at, @state)',
+        'INSERT INTO workflows (id, status, worktree, title, version, created_at, updated_at, state, rev) VALUES (@id, @status, @worktree, @title, @version, @created_at, @updated_at, @state, @rev)',
       ),
       updateWorkflow: db.prepare(
-        'UPDATE workflows SET version = @version, updated_at = @updated_at, state = @state WHERE id = @id AND version = @expected',
+        'UPDATE workflows SET version = @version, updated_at = @updated_at, state = @state, rev = @rev WHERE id = @id AND version = @expected',
       ),
       // Apart, and only when it changed: setting an indexed column rewrites its index pages even to the same value.
       updateStatus: db.prepare('UPDATE workflows SET status = @status WHERE id = @id AND status <> @status'),
@@ -99,7 +101,10 @@ export class SqliteStore implements Store {
         `ON CONFLICT (workflow_id, kind, id) DO UPDATE SET seq = excluded.seq, task_id = excluded.task_id,
            session_number = excluded.session_number, created_at = excluded.created_at, data = excluded.data`,
       ),
-      state: db.prepare<[string], { state: string }>('SELECT state FROM workflows WHERE id = ?'),
+      // The state only when the row changed since this process last saw it (its rev differs).
+      state: db.prepare<[number, string], { rev: number; state: string | null }>(
+        'SELECT rev, CASE WHEN rev = ? THEN NULL ELSE state END AS state FROM workflows WHERE id = ?',
+      ),
       events: db.prepare<[string, number, number], EventRow>(
         'SELECT * FROM events WHERE workflow_id = ? AND seq > ? ORDER BY seq LIMIT ?',
       ),
@@ -133,10 +138,11 @@ export class SqliteStore implements Store {
     };
   }
 
-  /** Writes one batch inside the caller's transaction; its events take positions from `position` on. Returns the next free one. */
+  /** Writes one batch inside the caller's transaction, its events at positions from `position` on; returns the row's new rev. */
   private writeBatch(b: CommitBatch, position: number): number {
     const s = b.state;
     const row = {
+      rev: newRev(),
       id: b.workflowId,
       status: s.status,
       worktree: s.worktree,
@@ -191,14 +197,22 @@ export class SqliteStore implements Store {
         JSON.stringify(w.data),
       );
     this.stmts.upsertRecords.run(records);
-    return position;
+    return row.rev;
   }
 
-  private readonly commitTx = (batches: readonly CommitBatch[]) => this.writeAll.immediate(batches);
+  /** Commits batches in one transaction; once it is durable, their states are the ones this process knows. */
+  private commitTx(batches: readonly CommitBatch[]): void {
+    const revs = this.writeAll.immediate(batches);
+    batches.forEach((b, i) => this.cache.set(b.workflowId, revs[i]!, b.state));
+  }
   private get writeAll() {
     const tx = this.db.transaction((batches: readonly CommitBatch[]) => {
       let position = this.stmts.nextPosition.get() ?? 1;
-      for (const b of batches) position = this.writeBatch(b, position);
+      return batches.map((b) => {
+        const rev = this.writeBatch(b, position);
+        position += b.events.length;
+        return rev;
+      });
     });
     Object.defineProperty(this, 'writeAll', { value: tx });
     return tx;
@@ -213,8 +227,16 @@ export class SqliteStore implements Store {
   }
 
   async loadState(workflowId: string): Promise<WorkflowState | null> {
-    const row = this.stmts.state.get(workflowId);
-    return row ? (JSON.parse(row.state) as WorkflowState) : null;
+    const cached = this.cache.get(workflowId);
+    const row = this.stmts.state.get(cached?.rev ?? -1, workflowId);
+    if (!row) {
+      this.cache.delete(workflowId);
+      return null;
+    }
+    if (row.state === null) return cached!.state;
+    const state = JSON.parse(row.state) as WorkflowState;
+    this.cache.set(workflowId, row.rev, state);
+    return state;
   }
 
   async listWorkflows(filter: WorkflowFilter = {}): Promise<WorkflowState[]> {
@@ -283,7 +305,7 @@ export class SqliteStore implements Store {
     state: WorkflowState,
     writes: readonly RecordRow[],
   ): Promise<void> {
-    this.db
+    const rev = this.db
       .transaction(() => {
         const last = this.db
           .prepare<[string], { seq: number | null }>(
@@ -293,9 +315,10 @@ export class SqliteStore implements Store {
         assertRebuiltFromLatest(workflowId, state, last?.seq ?? 0);
         this.db.prepare('DELETE FROM records WHERE workflow_id = ?').run(workflowId);
         this.db.prepare('DELETE FROM workflows WHERE id = ?').run(workflowId);
-        this.writeBatch({ workflowId, expectedVersion: 0, events: [], state, writes }, 0);
+        return this.writeBatch({ workflowId, expectedVersion: 0, events: [], state, writes }, 0);
       })
       .immediate();
+    this.cache.set(workflowId, rev, state);
   }
 
   async deleteWorkflow(workflowId: string): Promise<void> {
@@ -307,6 +330,7 @@ export class SqliteStore implements Store {
         this.db.prepare('DELETE FROM workflows WHERE id = ?').run(workflowId);
       })
       .immediate();
+    this.cache.delete(workflowId);
   }
 
   async listWorkflowIds(): Promise<string[]> {
