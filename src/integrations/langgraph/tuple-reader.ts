@@ -10,7 +10,7 @@ import {
   type SerializerProtocol,
 } from '@langchain/langgraph-checkpoint';
 import type { LangGraphTables, LgCheckpointRow, LgWriteRow } from '../../storage/langgraph-tables.js';
-import { assembleBlobs, blobKey } from './blob-codec.js';
+import { assembleBlobs, blobKey } from './stored-values.js';
 import { ValueLoader } from './value-loader.js';
 
 export interface TupleReaderDeps {
@@ -38,15 +38,19 @@ export async function* readTuples(
       rows[j]!.checkpoint_ns === first.checkpoint_ns
     )
       j++;
-    yield* groupTuples(deps, rows.slice(i, j));
+    const group = await openGroup(deps, rows.slice(i, j));
+    for (let n = 0; n < j - i; n++) yield await group.tuple(n);
     i = j;
   }
 }
 
-async function* groupTuples(
-  { tables, serde, nextVersion }: TupleReaderDeps,
-  rows: readonly LgCheckpointRow[],
-): AsyncGenerator<CheckpointTuple> {
+/** The tuple of one checkpoint row. */
+export async function readTuple(deps: TupleReaderDeps, row: LgCheckpointRow): Promise<CheckpointTuple> {
+  return (await openGroup(deps, [row])).tuple(0);
+}
+
+/** Fetches what the rows of one thread and namespace need; `tuple(n)` then builds the tuple of row n, once. */
+async function openGroup({ tables, serde, nextVersion }: TupleReaderDeps, rows: readonly LgCheckpointRow[]) {
   const { thread_id, checkpoint_ns } = rows[0]!;
   const versions = rows.map((r) => JSON.parse(r.channel_versions) as Record<string, string>);
   const refs = new Map<string, { channel: string; version: string }>();
@@ -67,7 +71,8 @@ async function* groupTuples(
   const writes = writesByCheckpoint(writeRows);
   const loader = new ValueLoader(serde);
   const load = (w: LgWriteRow) => serde.loadsTyped(w.type, w.value ?? new Uint8Array());
-  for (const [n, row] of rows.entries()) {
+  const tuple = async (n: number): Promise<CheckpointTuple> => {
+    const row = rows[n]!;
     const checkpoint = checkpoints[n]!;
     // the tuple owns it from here: the group must not keep every tuple it yielded alive
     checkpoints[n] = undefined;
@@ -91,16 +96,17 @@ async function* groupTuples(
         await load(w),
       ]),
     );
-    const tuple: CheckpointTuple = {
+    const out: CheckpointTuple = {
       config: { configurable: { thread_id, checkpoint_ns, checkpoint_id: row.checkpoint_id } },
       checkpoint,
       metadata: (await serde.loadsTyped('json', row.metadata)) as CheckpointMetadata,
       pendingWrites,
     };
     if (parent !== null)
-      tuple.parentConfig = { configurable: { thread_id, checkpoint_ns, checkpoint_id: parent } };
-    yield tuple;
-  }
+      out.parentConfig = { configurable: { thread_id, checkpoint_ns, checkpoint_id: parent } };
+    return out;
+  };
+  return { tuple };
 }
 
 /** Writes by checkpoint id, each list in the order a superstep applies them. */

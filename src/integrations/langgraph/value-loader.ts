@@ -1,9 +1,15 @@
 import { JsonPlusSerializer, type SerializerProtocol } from '@langchain/langgraph-checkpoint';
-import { valueBytes, type ItemRun, type StoredValue } from './blob-codec.js';
+import { valueBytes, type ItemRun, type StoredValue } from './stored-values.js';
 
+/** The run as a JSON array text, made once per read. */
 function textOf(run: ItemRun): string {
-  const { buffer, byteOffset, byteLength } = run.bytes;
-  return (run.text ??= Buffer.from(buffer, byteOffset, byteLength).toString('utf8'));
+  if (run.text !== undefined) return run.text;
+  const { source } = run;
+  const text =
+    typeof source === 'string'
+      ? source
+      : Buffer.from(source.buffer, source.byteOffset, source.byteLength).toString('utf8');
+  return (run.text = run.whole ? text : `[${text.slice(1)}]`);
 }
 
 /** Plain data: what JSON.parse makes (objects and arrays with their usual prototypes, and primitives). */
@@ -27,7 +33,7 @@ function copyPlain(v: unknown): unknown {
 /**
  * Turns stored channel values into objects through the serializer; every value loaded is a fresh object that
  * shares nothing mutable with another. A JSON array stored as appended runs of elements (see StoredValue.items)
- * is parsed a run at a time (`[run]`) and the runs' elements concatenated, which relies on the serializer reviving
+ * is parsed a run at a time and the runs' elements concatenated, which relies on the serializer reviving
  * an array element by element: JsonPlusSerializer (LangGraph's default) does; any other gets the whole bytes.
  *
  * Checkpoints listed together share most runs. The text of a run is decoded once per read. A run used a second
@@ -54,7 +60,7 @@ export class ValueLoader {
   private async run(run: ItemRun): Promise<unknown[]> {
     if (run.template) return run.template.map(copyPlain);
     run.uses = (run.uses ?? 0) + 1;
-    const revived = (await this.serde.loadsTyped('json', `[${textOf(run)}]`)) as unknown[];
+    const revived = (await this.serde.loadsTyped('json', textOf(run))) as unknown[];
     if (run.uses < 2 || run.template === null) return revived;
     // the second use: keep this one as the template (never handed out), give a copy
     run.template = isPlain(revived) ? revived : null;
