@@ -21,7 +21,7 @@ import type {
 import { openLangGraphTables } from '../../storage/open-langgraph-tables.js';
 import type { Durability } from '../../storage/store.js';
 import { RecentValues } from './recent-values.js';
-import { readTuples } from './tuple-reader.js';
+import { readTuple, readTuples, type TupleReaderDeps } from './tuple-reader.js';
 
 export interface BatonSaverOptions {
   /** `full` (default) fsyncs every checkpoint; `normal` survives a crash of the process, not of the machine. */
@@ -103,9 +103,7 @@ export class BatonSaver extends BaseCheckpointSaver {
       String(c.checkpoint_ns ?? ''),
       checkpointId ? String(checkpointId) : undefined,
     );
-    if (!row) return undefined;
-    for await (const tuple of this.readTuples([row])) return tuple;
-    return undefined;
+    return row ? readTuple(await this.readerDeps(), row) : undefined;
   }
 
   async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
@@ -127,7 +125,7 @@ export class BatonSaver extends BaseCheckpointSaver {
         filter,
         limit: Math.min(remaining, LIST_PAGE),
       });
-      yield* this.readTuples(rows);
+      yield* readTuples(await this.readerDeps(), rows);
       remaining -= rows.length;
       if (rows.length < LIST_PAGE) return;
       before = rows[rows.length - 1]!.checkpoint_id;
@@ -237,12 +235,11 @@ export class BatonSaver extends BaseCheckpointSaver {
     return type === 'json' ? text.decode(bytes) : JSON.stringify(metadata);
   }
 
-  private async *readTuples(rows: readonly LgCheckpointRow[]): AsyncGenerator<CheckpointTuple> {
-    const deps = {
+  private async readerDeps(): Promise<TupleReaderDeps> {
+    return {
       tables: await this.tables,
       serde: this.serde,
       nextVersion: () => this.getNextVersion(undefined),
     };
-    yield* readTuples(deps, rows);
   }
 }
