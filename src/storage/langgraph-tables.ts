@@ -32,6 +32,16 @@ export interface LgBlobRow {
   suffix_len: number;
 }
 
+/**
+ * A blob row as read back. The value may come as text when the storage could read it so exactly: JSON written
+ * whole, or a delta that starts with a comma (an appended run of elements), which are UTF-8 from end to end.
+ */
+export interface LgBlobRead extends Omit<LgBlobRow, 'thread_id' | 'checkpoint_ns' | 'value'> {
+  value: Uint8Array | string | null;
+  /** The value's size in bytes. */
+  size: number;
+}
+
 /** A pending write of a task against a checkpoint. */
 export interface LgWriteRow {
   thread_id: string;
@@ -77,7 +87,7 @@ export interface LangGraphTables {
   /** Checkpoints matching the query, newest id first. */
   listCheckpoints(query: LgListQuery): Promise<LgCheckpointRow[]>;
   /** The blobs named, with every blob their deltas rest on (in any order). */
-  getBlobs(threadId: string, ns: string, refs: readonly LgChannelRef[]): Promise<LgBlobRow[]>;
+  getBlobs(threadId: string, ns: string, refs: readonly LgChannelRef[]): Promise<LgBlobRead[]>;
   /** The pending writes of these checkpoints of one thread and namespace (in any order). */
   getWrites(threadId: string, ns: string, checkpointIds: readonly string[]): Promise<LgWriteRow[]>;
   deleteThread(threadId: string): Promise<void>;

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
+import { AIMessage, BaseMessage, HumanMessage } from '@langchain/core/messages';
+import { Annotation, END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import { emptyCheckpoint, uuid6 } from '@langchain/langgraph-checkpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatonError } from '../../src/core/index.js';
@@ -47,6 +48,26 @@ for (const [name, database] of Object.entries(backends)) {
       // a fresh saver (no cache of recent values) reads the same
       const fresh = new BatonSaver(saver.tables);
       expect((await counter(fresh).getState(config)).values).toEqual(state.values);
+    });
+
+    it('lists LangChain messages revived as their classes, no two checkpoints sharing one', async () => {
+      const app = new StateGraph(MessagesAnnotation)
+        .addNode('reply', (s) => ({ messages: [new AIMessage(`reply ${s.messages.length} },{ é 😀`)] }))
+        .addEdge(START, 'reply')
+        .addEdge('reply', END)
+        .compile({ checkpointer: saver });
+      const config = { configurable: { thread_id: 'messages' } };
+      for (let i = 0; i < 20; i++) await app.invoke({ messages: [new HumanMessage(`ask ${i}`)] }, config);
+      const history = [];
+      for await (const s of app.getStateHistory(config)) history.push(s.values.messages as BaseMessage[]);
+      const full = history.filter((m) => m.length === 40);
+      expect(full.length).toBeGreaterThan(0);
+      expect(full[0]!.every((m) => m instanceof BaseMessage)).toBe(true);
+      expect(full[0]!.map((m) => m.content)).toContain('reply 39 },{ é 😀');
+      // the first message of every checkpoint is its own object
+      const firsts = history.filter((m) => m.length).map((m) => m[0]!);
+      expect(new Set(firsts).size).toBe(firsts.length);
+      expect(firsts.every((m) => m.content === 'ask 0')).toBe(true);
     });
 
     it('keeps both branches apart after time travel (versions are unique across forks)', async () => {

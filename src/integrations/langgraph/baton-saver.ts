@@ -1,17 +1,12 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import {
   BaseCheckpointSaver,
-  TASKS,
   WRITES_IDX_MAP,
-  compareWritesSortKeys,
   copyCheckpoint,
-  maxChannelVersion,
-  writesSortKey,
   type ChannelVersions,
   type Checkpoint,
   type CheckpointListOptions,
   type CheckpointMetadata,
-  type CheckpointPendingWrite,
   type CheckpointTuple,
   type PendingWrite,
   type SerializerProtocol,
@@ -25,8 +20,8 @@ import type {
 } from '../../storage/langgraph-tables.js';
 import { openLangGraphTables } from '../../storage/open-langgraph-tables.js';
 import type { Durability } from '../../storage/store.js';
-import { assembleBlobs, blobKey, encodeDelta } from './blob-codec.js';
 import { RecentValues } from './recent-values.js';
+import { readTuple, readTuples, type TupleReaderDeps } from './tuple-reader.js';
 
 export interface BatonSaverOptions {
   /** `full` (default) fsyncs every checkpoint; `normal` survives a crash of the process, not of the machine. */
@@ -34,8 +29,6 @@ export interface BatonSaverOptions {
   serde?: SerializerProtocol;
 }
 
-/** Deltas per chain before a value is stored whole again: bounds the rows one read joins. */
-const MAX_DELTA_DEPTH = 20;
 const LIST_PAGE = 100;
 const text = new TextDecoder();
 
@@ -110,9 +103,7 @@ export class BatonSaver extends BaseCheckpointSaver {
       String(c.checkpoint_ns ?? ''),
       checkpointId ? String(checkpointId) : undefined,
     );
-    if (!row) return undefined;
-    const [tuple] = await this.toTuples([row]);
-    return tuple;
+    return row ? readTuple(await this.readerDeps(), row) : undefined;
   }
 
   async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
@@ -134,7 +125,7 @@ export class BatonSaver extends BaseCheckpointSaver {
         filter,
         limit: Math.min(remaining, LIST_PAGE),
       });
-      for (const tuple of await this.toTuples(rows)) yield tuple;
+      yield* readTuples(await this.readerDeps(), rows);
       remaining -= rows.length;
       if (rows.length < LIST_PAGE) return;
       before = rows[rows.length - 1]!.checkpoint_id;
@@ -169,23 +160,14 @@ export class BatonSaver extends BaseCheckpointSaver {
         const [type, bytes] = await this.serde.dumpsTyped((values as Record<string, unknown>)[channel]);
         row.type = type;
         row.value = bytes;
-        const last = this.recent.get(thread_id, checkpoint_ns, channel);
-        let depth = 0;
-        if (last && last.type === type && last.version !== version && last.depth < MAX_DELTA_DEPTH) {
-          const delta = encodeDelta(last.bytes, bytes);
-          if (delta) {
-            Object.assign(row, {
-              value: delta.middle,
-              base_version: last.version,
-              prefix_len: delta.prefix,
-              suffix_len: delta.suffix,
-            });
-            depth = last.depth + 1;
-          }
+        const { delta, next } = this.recent.encode(thread_id, checkpoint_ns, channel, version, type, bytes);
+        if (delta) {
+          row.value = delta.middle;
+          row.base_version = delta.base;
+          row.prefix_len = delta.prefix;
+          row.suffix_len = delta.suffix;
         }
-        remember.push(() =>
-          this.recent.set(thread_id, checkpoint_ns, channel, { version, type, bytes, depth }),
-        );
+        remember.push(() => this.recent.set(thread_id, checkpoint_ns, channel, next));
       }
       blobs.push(row);
     }
@@ -253,94 +235,11 @@ export class BatonSaver extends BaseCheckpointSaver {
     return type === 'json' ? text.decode(bytes) : JSON.stringify(metadata);
   }
 
-  /** Tuples for checkpoint rows: channel values and writes fetched per (thread, namespace) group at once. */
-  private async toTuples(rows: readonly LgCheckpointRow[]): Promise<CheckpointTuple[]> {
-    const out: CheckpointTuple[] = [];
-    let i = 0;
-    while (i < rows.length) {
-      const first = rows[i]!;
-      let j = i;
-      while (
-        j < rows.length &&
-        rows[j]!.thread_id === first.thread_id &&
-        rows[j]!.checkpoint_ns === first.checkpoint_ns
-      )
-        j++;
-      out.push(...(await this.groupTuples(rows.slice(i, j))));
-      i = j;
-    }
-    return out;
-  }
-
-  private async groupTuples(rows: readonly LgCheckpointRow[]): Promise<CheckpointTuple[]> {
-    const { thread_id, checkpoint_ns } = rows[0]!;
-    const versions = rows.map((r) => JSON.parse(r.channel_versions) as Record<string, string>);
-    const refs = new Map<string, { channel: string; version: string }>();
-    for (const v of versions)
-      for (const [channel, version] of Object.entries(v))
-        refs.set(blobKey(channel, version), { channel, version });
-    const checkpoints = await Promise.all(
-      rows.map(async (r) => (await this.serde.loadsTyped(r.type, r.checkpoint)) as Checkpoint),
-    );
-    // Checkpoints before format 4 take their pending sends from their parent's writes.
-    const parents = rows.flatMap((r, n) =>
-      checkpoints[n]!.v < 4 && r.parent_checkpoint_id !== null ? [r.parent_checkpoint_id] : [],
-    );
-    const [blobRows, writeRows] = await Promise.all([
-      (await this.tables).getBlobs(thread_id, checkpoint_ns, [...refs.values()]),
-      (await this.tables).getWrites(thread_id, checkpoint_ns, [
-        ...new Set([...rows.map((r) => r.checkpoint_id), ...parents]),
-      ]),
-    ]);
-    const blobs = assembleBlobs([...refs.values()], blobRows);
-    const writes = new Map<string, LgWriteRow[]>();
-    for (const w of writeRows) writes.set(w.checkpoint_id, [...(writes.get(w.checkpoint_id) ?? []), w]);
-    for (const list of writes.values())
-      list.sort((a, b) =>
-        compareWritesSortKeys(
-          writesSortKey(a.task_path, a.task_id, a.idx),
-          writesSortKey(b.task_path, b.task_id, b.idx),
-        ),
-      );
-    return Promise.all(
-      rows.map(async (row, n) => {
-        const checkpoint = checkpoints[n]!;
-        const channelValues: Record<string, unknown> = {};
-        for (const [channel, version] of Object.entries(versions[n]!)) {
-          const blob = blobs.get(blobKey(channel, version));
-          if (blob?.bytes) channelValues[channel] = await this.serde.loadsTyped(blob.type, blob.bytes);
-        }
-        checkpoint.channel_values = channelValues;
-        const parent = row.parent_checkpoint_id;
-        if (checkpoint.v < 4 && parent !== null) {
-          const sends = (writes.get(parent) ?? []).filter((w) => w.channel === TASKS);
-          checkpoint.channel_values[TASKS] = await Promise.all(sends.map((w) => this.load(w)));
-          const known = Object.values(checkpoint.channel_versions);
-          checkpoint.channel_versions[TASKS] = known.length
-            ? maxChannelVersion(...known)
-            : this.getNextVersion(undefined);
-        }
-        const pendingWrites = await Promise.all(
-          (writes.get(row.checkpoint_id) ?? []).map(async (w): Promise<CheckpointPendingWrite> => [
-            w.task_id,
-            w.channel,
-            await this.load(w),
-          ]),
-        );
-        const tuple: CheckpointTuple = {
-          config: { configurable: { thread_id, checkpoint_ns, checkpoint_id: row.checkpoint_id } },
-          checkpoint,
-          metadata: (await this.serde.loadsTyped('json', row.metadata)) as CheckpointMetadata,
-          pendingWrites,
-        };
-        if (parent !== null)
-          tuple.parentConfig = { configurable: { thread_id, checkpoint_ns, checkpoint_id: parent } };
-        return tuple;
-      }),
-    );
-  }
-
-  private load(w: LgWriteRow): Promise<unknown> {
-    return this.serde.loadsTyped(w.type, w.value ?? new Uint8Array());
+  private async readerDeps(): Promise<TupleReaderDeps> {
+    return {
+      tables: await this.tables,
+      serde: this.serde,
+      nextVersion: () => this.getNextVersion(undefined),
+    };
   }
 }

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type {
   LangGraphTables,
   LangGraphTablesOptions,
+  LgBlobRead,
   LgBlobRow,
   LgChannelRef,
   LgCheckpointRow,
@@ -152,14 +153,14 @@ export class PostgresLangGraphTables implements LangGraphTables {
     return this.query<LgCheckpointRow>(sql, params, 'listing LangGraph checkpoints');
   }
 
-  async getBlobs(threadId: string, ns: string, refs: readonly LgChannelRef[]): Promise<LgBlobRow[]> {
+  async getBlobs(threadId: string, ns: string, refs: readonly LgChannelRef[]): Promise<LgBlobRead[]> {
     if (!refs.length) return [];
-    const rows = await this.query<Omit<LgBlobRow, 'thread_id' | 'checkpoint_ns'>>(
+    const rows = await this.query<Omit<LgBlobRead, 'size'> & { value: Buffer | null }>(
       blobsSql,
       [threadId, ns, refs.map((r) => r.channel), refs.map((r) => r.version)],
       'reading LangGraph channel values',
     );
-    return rows.map((r) => ({ ...r, thread_id: threadId, checkpoint_ns: ns }));
+    return rows.map((r) => ({ ...r, size: r.value?.length ?? 0 }));
   }
 
   async getWrites(threadId: string, ns: string, checkpointIds: readonly string[]): Promise<LgWriteRow[]> {

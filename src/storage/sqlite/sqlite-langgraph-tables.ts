@@ -5,6 +5,7 @@ import { BatonError } from '../../core/index.js';
 import type {
   LangGraphTables,
   LangGraphTablesOptions,
+  LgBlobRead,
   LgBlobRow,
   LgChannelRef,
   LgCheckpointRow,
@@ -15,7 +16,11 @@ import { migrateSqlite } from './migrate.js';
 
 const checkpointColumns =
   'thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata, channel_versions';
-const blobColumns = 'channel, version, type, value, base_version, prefix_len, suffix_len';
+/** JSON written whole, and appended runs (`,e...`), are valid UTF-8: read as text, they need no decoding later. */
+const blobColumns = `b.channel, b.version, b.type, b.base_version, b.prefix_len, b.suffix_len,
+  CASE WHEN b.type = 'json' AND (b.base_version IS NULL OR (b.suffix_len <= 1 AND substr(b.value, 1, 1) = x'2c'))
+    THEN CAST(b.value AS TEXT) ELSE b.value END AS value,
+  coalesce(length(b.value), 0) AS size`;
 
 /** The LangGraph tables in a SQLite file (WAL), beside Baton's own tables in the same file. */
 export class SqliteLangGraphTables implements LangGraphTables {
@@ -67,25 +72,21 @@ export class SqliteLangGraphTables implements LangGraphTables {
         `SELECT ${checkpointColumns} FROM lg_checkpoints WHERE thread_id = ? AND checkpoint_ns = ?
          ORDER BY checkpoint_id DESC LIMIT 1`,
       ),
-      blobs: db.prepare<
-        { refs: string; thread: string; ns: string },
-        Omit<LgBlobRow, 'thread_id' | 'checkpoint_ns'>
-      >(
-        // the walk carries keys only (a recursive queue copies its rows) and UNION visits a shared base once; the values are joined once at the end
-        `WITH RECURSIVE chain(channel, version, base_version) AS (
-           SELECT b.channel, b.version, b.base_version
+      blobs: db.prepare<{ refs: string; thread: string; ns: string }, LgBlobRead>(
+        // the walk carries keys and the rowid only (a recursive queue copies its rows) and UNION visits a shared
+        // base once; the values are read once at the end, by rowid
+        `WITH RECURSIVE chain(rid, channel, base_version) AS (
+           SELECT b.rowid, b.channel, b.base_version
              FROM json_each(@refs) AS r
              CROSS JOIN lg_blobs AS b ON b.thread_id = @thread AND b.checkpoint_ns = @ns
               AND b.channel = json_extract(r.value, '$[0]') AND b.version = json_extract(r.value, '$[1]')
            UNION
-           SELECT b.channel, b.version, b.base_version
+           SELECT b.rowid, b.channel, b.base_version
              FROM chain AS c
              CROSS JOIN lg_blobs AS b ON b.thread_id = @thread AND b.checkpoint_ns = @ns
               AND b.channel = c.channel AND b.version = c.base_version
          )
-         SELECT ${blobColumns.replace(/(\w+)/g, 'b.$1')} FROM chain AS c
-           CROSS JOIN lg_blobs AS b ON b.thread_id = @thread AND b.checkpoint_ns = @ns
-            AND b.channel = c.channel AND b.version = c.version`,
+         SELECT ${blobColumns} FROM chain AS c CROSS JOIN lg_blobs AS b ON b.rowid = c.rid`,
       ),
       writes: db.prepare<{ ids: string; thread: string; ns: string }, LgWriteRow>(
         `SELECT * FROM lg_writes WHERE thread_id = @thread AND checkpoint_ns = @ns
@@ -153,14 +154,13 @@ export class SqliteLangGraphTables implements LangGraphTables {
     return stmt.all(params) as LgCheckpointRow[];
   }
 
-  async getBlobs(threadId: string, ns: string, refs: readonly LgChannelRef[]): Promise<LgBlobRow[]> {
+  async getBlobs(threadId: string, ns: string, refs: readonly LgChannelRef[]): Promise<LgBlobRead[]> {
     if (!refs.length) return [];
-    const rows = this.stmts.blobs.all({
+    return this.stmts.blobs.all({
       refs: JSON.stringify(refs.map((r) => [r.channel, r.version])),
       thread: threadId,
       ns,
     });
-    return rows.map((r) => ({ ...r, thread_id: threadId, checkpoint_ns: ns }));
   }
 
   async getWrites(threadId: string, ns: string, checkpointIds: readonly string[]): Promise<LgWriteRow[]> {
