@@ -15,73 +15,27 @@ const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const sentence = (n) => Array.from({ length: n }, () => words[Math.floor(rand() * words.length)]).join(' ');
 const message = (i) => ({ role: i % 2 ? 'assistant' : 'user', id: `msg-${i}`, content: sentence(60) });
 
-/**
- * One thread of `steps` agent steps: each appends a message to `messages` (a state that grows), bumps `step`, and
- * records the node's pending write, as a graph run does. Returns the time spent in put + putWrites.
- */
-async function runThread(saver, steps, threadId = 'bench') {
-  const messages = [];
-  const versions = {};
-  let config = { configurable: { thread_id: threadId, checkpoint_ns: '' } };
-  const putTimes = [];
-  for (let i = 0; i < steps; i++) {
-    const m = message(i);
-    messages.push(m);
-    const newVersions = {};
-    for (const ch of ['messages', 'step', 'branch:to:agent']) {
-      versions[ch] = saver.getNextVersion(versions[ch]);
-      newVersions[ch] = versions[ch];
-    }
-    const checkpoint = {
-      v: 4,
-      id: uuid6(i),
-      ts: new Date().toISOString(),
-      channel_values: { messages: [...messages], step: i, 'branch:to:agent': null },
-      channel_versions: { ...versions },
-      versions_seen: { agent: { 'branch:to:agent': versions['branch:to:agent'] } },
-    };
-    const t0 = performance.now();
-    config = await saver.put(config, checkpoint, { source: 'loop', step: i, parents: {} }, newVersions);
-    await saver.putWrites(config, [['messages', [message(i + 1)]]], `task-${i}`);
-    putTimes.push(performance.now() - t0);
+/** The checkpoint of step `i` of a thread whose `messages` so far are given (a state that grows). */
+function stepCheckpoint(saver, i, messages, versions) {
+  const newVersions = {};
+  for (const ch of ['messages', 'step', 'branch:to:agent']) {
+    versions[ch] = saver.getNextVersion(versions[ch]);
+    newVersions[ch] = versions[ch];
   }
-  return { putTimes, config };
-}
-
-async function measure(make, { steps, reads }) {
-  const dir = mkdtempSync(join(tmpdir(), 'baton-bench-lg-'));
-  const file = join(dir, 'lg.db');
-  try {
-    const { saver, close } = await make(file);
-    const { putTimes } = await runThread(saver, steps);
-    const latest = { configurable: { thread_id: 'bench', checkpoint_ns: '' } };
-    const getTimes = [];
-    for (let k = 0; k < reads; k++) {
-      const t0 = performance.now();
-      const t = await saver.getTuple(latest);
-      getTimes.push(performance.now() - t0);
-      if (t.checkpoint.channel_values.messages.length !== steps) throw new Error('wrong latest checkpoint');
-    }
-    const t0 = performance.now();
-    let n = 0;
-    for await (const t of saver.list(latest)) n += t.checkpoint.channel_values.messages.length ? 1 : 0;
-    const listMs = performance.now() - t0;
-    if (n !== steps) throw new Error(`list returned ${n} checkpoints`);
-    await close();
-    return {
-      put: percentiles(putTimes).p50,
-      putTotal: putTimes.reduce((a, b) => a + b, 0),
-      get: percentiles(getTimes).p50,
-      list: listMs,
-      bytes: statSync(file).size,
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const checkpoint = {
+    v: 4,
+    id: uuid6(i),
+    ts: new Date().toISOString(),
+    channel_values: { messages: [...messages], step: i, 'branch:to:agent': null },
+    channel_versions: { ...versions },
+    versions_seen: { agent: { 'branch:to:agent': versions['branch:to:agent'] } },
+  };
+  return { checkpoint, newVersions };
 }
 
 const baton = async (file) => {
   const saver = BatonSaver.fromConnString(file, { durability: 'normal' });
+  await saver.setup(); // opened and migrated before timing, as SqliteSaver's setup() below
   return { saver, close: () => saver.end() };
 };
 const sqliteSaver = async (file) => {
@@ -91,52 +45,95 @@ const sqliteSaver = async (file) => {
   return { saver, close: () => saver.db.close() };
 };
 
+/** Times `fn` on each saver in turn, the order alternating, so that both see the same moment of the machine. */
+async function paired(savers, k, fn) {
+  const order = k % 2 ? [...savers].reverse() : savers;
+  for (const s of order) {
+    const t0 = performance.now();
+    await fn(s);
+    s.times.push(performance.now() - t0);
+  }
+}
+
 export async function benchLanggraph({ quick = false } = {}) {
   const steps = quick ? 150 : 400;
   const reads = quick ? 100 : 300;
-  const best = { baton: null, sqlite: null };
-  // alternate the two, twice, and keep each one's best figures: a noisy neighbour hits both alike
-  for (let round = 0; round < 2; round++) {
+  const dir = mkdtempSync(join(tmpdir(), 'baton-bench-lg-'));
+  try {
+    const savers = [];
     for (const [name, make] of [
       ['baton', baton],
       ['sqlite', sqliteSaver],
     ]) {
-      seed = 42;
-      const r = await measure(make, { steps, reads });
-      const b = best[name];
-      best[name] = b
-        ? {
-            put: Math.min(b.put, r.put),
-            putTotal: Math.min(b.putTotal, r.putTotal),
-            get: Math.min(b.get, r.get),
-            list: Math.min(b.list, r.list),
-            bytes: r.bytes,
-          }
-        : r;
+      const file = join(dir, `${name}.db`);
+      savers.push({ name, file, ...(await make(file)), times: [], versions: {}, config: null });
     }
+    // one thread of agent steps, each saver's step right after the other's: each step appends a message, bumps
+    // `step`, and stores the node's pending write, as a graph run does
+    const messages = [];
+    for (const s of savers) s.config = { configurable: { thread_id: 'bench', checkpoint_ns: '' } };
+    for (let i = 0; i < steps; i++) {
+      messages.push(message(i));
+      await paired(savers, i, async (s) => {
+        const { checkpoint, newVersions } = stepCheckpoint(s.saver, i, messages, s.versions);
+        s.config = await s.saver.put(
+          s.config,
+          checkpoint,
+          { source: 'loop', step: i, parents: {} },
+          newVersions,
+        );
+        await s.saver.putWrites(s.config, [['messages', [message(i + 1)]]], `task-${i}`);
+      });
+    }
+    const put = savers.map((s) => ({
+      p50: percentiles(s.times).p50,
+      total: s.times.reduce((a, b) => a + b, 0),
+    }));
+    const latest = { configurable: { thread_id: 'bench', checkpoint_ns: '' } };
+    for (const s of savers) s.times = [];
+    for (let k = 0; k < reads; k++)
+      await paired(savers, k, async (s) => {
+        const t = await s.saver.getTuple(latest);
+        if (t.checkpoint.channel_values.messages.length !== steps) throw new Error('wrong latest checkpoint');
+      });
+    const get = savers.map((s) => percentiles(s.times).p50);
+    for (const s of savers) s.times = [];
+    for (let k = 0; k < 6; k++)
+      await paired(savers, k, async (s) => {
+        let n = 0;
+        for await (const t of s.saver.list(latest)) n += t.checkpoint.channel_values.messages.length ? 1 : 0;
+        if (n !== steps) throw new Error(`list returned ${n} checkpoints`);
+      });
+    const list = savers.map((s) => percentiles(s.times).p50);
+    for (const s of savers) await s.close();
+    const bytes = savers.map((s) => statSync(s.file).size);
+    const x = (i, of) => `${fmt(of[1] / of[0], 1)}x`;
+    return [
+      {
+        name: `put + putWrites, p50 over ${steps} steps of a growing state`,
+        value: x(
+          0,
+          put.map((p) => p.p50),
+        ),
+        note: `BatonSaver ${fmt(put[0].p50, 3)} ms, SqliteSaver ${fmt(put[1].p50, 3)} ms (all steps: ${fmt(put[0].total)} vs ${fmt(put[1].total)} ms)`,
+      },
+      {
+        name: `getTuple of the latest checkpoint (${steps} messages), p50`,
+        value: x(0, get),
+        note: `BatonSaver ${fmt(get[0], 3)} ms, SqliteSaver ${fmt(get[1], 3)} ms`,
+      },
+      {
+        name: `list of a thread of ${steps} checkpoints, p50 of 6`,
+        value: x(0, list),
+        note: `BatonSaver ${fmt(list[0], 1)} ms, SqliteSaver ${fmt(list[1], 1)} ms`,
+      },
+      {
+        name: `database size after ${steps} steps`,
+        value: `${x(0, bytes)} smaller`,
+        note: `BatonSaver ${fmt(bytes[0] / 1024)} KiB, SqliteSaver ${fmt(bytes[1] / 1024)} KiB`,
+      },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  const { baton: b, sqlite: s } = best;
-  const x = (theirs, ours) => `${fmt(theirs / ours, 1)}x`;
-  return [
-    {
-      name: `put + putWrites, p50 over ${steps} steps of a growing state`,
-      value: x(s.put, b.put),
-      note: `BatonSaver ${fmt(b.put, 3)} ms, SqliteSaver ${fmt(s.put, 3)} ms (all steps: ${fmt(b.putTotal)} vs ${fmt(s.putTotal)} ms)`,
-    },
-    {
-      name: `getTuple of the latest checkpoint (${steps} messages), p50`,
-      value: x(s.get, b.get),
-      note: `BatonSaver ${fmt(b.get, 3)} ms, SqliteSaver ${fmt(s.get, 3)} ms`,
-    },
-    {
-      name: `list of a thread of ${steps} checkpoints`,
-      value: x(s.list, b.list),
-      note: `BatonSaver ${fmt(b.list, 1)} ms, SqliteSaver ${fmt(s.list, 1)} ms`,
-    },
-    {
-      name: `database size after ${steps} steps`,
-      value: `${x(s.bytes, b.bytes)} smaller`,
-      note: `BatonSaver ${fmt(b.bytes / 1024)} KiB, SqliteSaver ${fmt(s.bytes / 1024)} KiB`,
-    },
-  ];
 }

@@ -32,7 +32,7 @@ const sections = [
   {
     name: 'langgraph',
     title: 'LangGraph checkpointer: BatonSaver against SqliteSaver',
-    how: "Both savers on a temporary SQLite file in WAL mode at synchronous=NORMAL (set explicitly on both), in the same run, alternated twice, best figures kept. The workload is one thread of agent steps: each appends a ~400-byte message to a `messages` channel (a state that grows), bumps a counter, and stores the step's pending write, as a graph run does. Ratios are SqliteSaver's figure divided by BatonSaver's (above 1: BatonSaver is faster or smaller). Sizes are of the database file after closing (WAL checkpointed).",
+    how: "Both savers on temporary SQLite files in WAL mode at synchronous=NORMAL (set explicitly on both; each opened and set up before timing), driven in lockstep: every step, read and list is timed on one saver right after the other (the order alternating), so both meet the same moment of a shared machine. The workload is one thread of agent steps: each appends a ~400-byte message to a `messages` channel (a state that grows), bumps a counter, and stores the step's pending write, as a graph run does. The messages are plain objects; LangChain message objects would cost both savers the same reviving on every read, which narrows the read rows. Ratios are SqliteSaver's figure divided by BatonSaver's (above 1: BatonSaver is faster or smaller). Sizes are of the database file after closing (WAL checkpointed).",
     run: benchLanggraph,
   },
   {

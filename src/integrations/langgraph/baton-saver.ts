@@ -20,6 +20,7 @@ import type {
 } from '../../storage/langgraph-tables.js';
 import { openLangGraphTables } from '../../storage/open-langgraph-tables.js';
 import type { Durability } from '../../storage/store.js';
+import { dumpTyped } from './fast-serde.js';
 import { RecentValues } from './recent-values.js';
 import { readTuple, readTuples, type TupleReaderDeps } from './tuple-reader.js';
 
@@ -157,7 +158,7 @@ export class BatonSaver extends BaseCheckpointSaver {
         suffix_len: 0,
       };
       if (channel in values) {
-        const [type, bytes] = await this.serde.dumpsTyped((values as Record<string, unknown>)[channel]);
+        const [type, bytes] = await dumpTyped(this.serde, (values as Record<string, unknown>)[channel]);
         row.type = type;
         row.value = bytes;
         const { delta, next } = this.recent.encode(thread_id, checkpoint_ns, channel, version, type, bytes);
@@ -202,7 +203,7 @@ export class BatonSaver extends BaseCheckpointSaver {
       throw invalidInput('BatonSaver.putWrites: config.configurable.checkpoint_id is missing');
     const rows: LgWriteRow[] = await Promise.all(
       writes.map(async ([channel, value], idx) => {
-        const [type, bytes] = await this.serde.dumpsTyped(value);
+        const [type, bytes] = await dumpTyped(this.serde, value);
         return {
           thread_id,
           checkpoint_ns,

@@ -11,6 +11,7 @@ import {
 } from '@langchain/langgraph-checkpoint';
 import type { LangGraphTables, LgCheckpointRow, LgWriteRow } from '../../storage/langgraph-tables.js';
 import { assembleBlobs, blobKey } from './stored-values.js';
+import { loadTyped } from './fast-serde.js';
 import { ValueLoader } from './value-loader.js';
 
 export interface TupleReaderDeps {
@@ -58,7 +59,7 @@ async function openGroup({ tables, serde, nextVersion }: TupleReaderDeps, rows: 
     for (const [channel, version] of Object.entries(v))
       refs.set(blobKey(channel, version), { channel, version });
   const checkpoints: (Checkpoint | undefined)[] = [];
-  for (const r of rows) checkpoints.push((await serde.loadsTyped(r.type, r.checkpoint)) as Checkpoint);
+  for (const r of rows) checkpoints.push((await loadTyped(serde, r.type, r.checkpoint)) as Checkpoint);
   // Checkpoints before format 4 take their pending sends from their parent's writes.
   const ids = new Set(rows.map((r) => r.checkpoint_id));
   for (const [n, r] of rows.entries())
@@ -70,7 +71,7 @@ async function openGroup({ tables, serde, nextVersion }: TupleReaderDeps, rows: 
   const blobs = assembleBlobs([...refs.values()], blobRows);
   const writes = writesByCheckpoint(writeRows);
   const loader = new ValueLoader(serde);
-  const load = (w: LgWriteRow) => serde.loadsTyped(w.type, w.value ?? new Uint8Array());
+  const load = (w: LgWriteRow) => loadTyped(serde, w.type, w.value ?? new Uint8Array());
   const tuple = async (n: number): Promise<CheckpointTuple> => {
     const row = rows[n]!;
     const checkpoint = checkpoints[n]!;
@@ -99,7 +100,7 @@ async function openGroup({ tables, serde, nextVersion }: TupleReaderDeps, rows: 
     const out: CheckpointTuple = {
       config: { configurable: { thread_id, checkpoint_ns, checkpoint_id: row.checkpoint_id } },
       checkpoint,
-      metadata: (await serde.loadsTyped('json', row.metadata)) as CheckpointMetadata,
+      metadata: (await loadTyped(serde, 'json', row.metadata)) as CheckpointMetadata,
       pendingWrites,
     };
     if (parent !== null)

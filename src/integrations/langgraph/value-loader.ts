@@ -1,4 +1,5 @@
-import { JsonPlusSerializer, type SerializerProtocol } from '@langchain/langgraph-checkpoint';
+import type { SerializerProtocol } from '@langchain/langgraph-checkpoint';
+import { isJsonPlus, loadTyped } from './fast-serde.js';
 import { valueBytes, type ItemRun, type StoredValue } from './stored-values.js';
 
 /** The run as a JSON array text, made once per read. */
@@ -44,11 +45,11 @@ export class ValueLoader {
   private readonly elementwise: boolean;
 
   constructor(private readonly serde: SerializerProtocol) {
-    this.elementwise = Object.getPrototypeOf(serde) === JsonPlusSerializer.prototype;
+    this.elementwise = isJsonPlus(serde);
   }
 
   async load(value: StoredValue): Promise<unknown> {
-    if (!value.items || !this.elementwise) return this.serde.loadsTyped(value.type, valueBytes(value));
+    if (!value.items || !this.elementwise) return loadTyped(this.serde, value.type, valueBytes(value));
     let out: unknown[] = [];
     for (const run of value.items) {
       const elements = await this.run(run);
@@ -60,7 +61,7 @@ export class ValueLoader {
   private async run(run: ItemRun): Promise<unknown[]> {
     if (run.template) return run.template.map(copyPlain);
     run.uses = (run.uses ?? 0) + 1;
-    const revived = (await this.serde.loadsTyped('json', textOf(run))) as unknown[];
+    const revived = (await loadTyped(this.serde, 'json', textOf(run))) as unknown[];
     if (run.uses < 2 || run.template === null) return revived;
     // the second use: keep this one as the template (never handed out), give a copy
     run.template = isPlain(revived) ? revived : null;

@@ -28,6 +28,12 @@ export class SqliteLangGraphTables implements LangGraphTables {
   private readonly db: Database.Database;
   private readonly stmts;
   private readonly listStmts = new Map<string, Database.Statement>();
+  private readonly putCheckpointTx: Database.Transaction<
+    (row: LgCheckpointRow, blobs: readonly LgBlobRow[]) => void
+  >;
+  private readonly putWritesTx: Database.Transaction<
+    (rows: readonly LgWriteRow[], stmt: Database.Statement) => void
+  >;
 
   constructor(
     readonly location: string,
@@ -96,24 +102,23 @@ export class SqliteLangGraphTables implements LangGraphTables {
       deleteBlobs: db.prepare('DELETE FROM lg_blobs WHERE thread_id = ?'),
       deleteWrites: db.prepare('DELETE FROM lg_writes WHERE thread_id = ?'),
     };
+    // Wrapped once: better-sqlite3 builds a transaction function's four variants each time one is made.
+    const stmts = this.stmts;
+    this.putCheckpointTx = db.transaction((row: LgCheckpointRow, blobs: readonly LgBlobRow[]) => {
+      for (const b of blobs) stmts.insertBlob.run(b);
+      stmts.upsertCheckpoint.run(row);
+    });
+    this.putWritesTx = db.transaction((rows: readonly LgWriteRow[], stmt: Database.Statement) => {
+      for (const r of rows) stmt.run(r);
+    });
   }
 
   async putCheckpoint(row: LgCheckpointRow, blobs: readonly LgBlobRow[]): Promise<void> {
-    this.db
-      .transaction(() => {
-        for (const b of blobs) this.stmts.insertBlob.run(b);
-        this.stmts.upsertCheckpoint.run(row);
-      })
-      .immediate();
+    this.putCheckpointTx.immediate(row, blobs);
   }
 
   async putWrites(rows: readonly LgWriteRow[], mode: 'insert' | 'upsert'): Promise<void> {
-    const stmt = mode === 'upsert' ? this.stmts.upsertWrite : this.stmts.insertWrite;
-    this.db
-      .transaction(() => {
-        for (const r of rows) stmt.run(r);
-      })
-      .immediate();
+    this.putWritesTx.immediate(rows, mode === 'upsert' ? this.stmts.upsertWrite : this.stmts.insertWrite);
   }
 
   async getCheckpoint(threadId: string, ns: string, checkpointId?: string) {
