@@ -3,7 +3,6 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
   BatonError,
-  conflict,
   type BatonEvent,
   type RecordKind,
   type RecordRow,
@@ -27,8 +26,8 @@ import {
   type RecordDbRow,
 } from '../rows.js';
 import { migrateSqlite } from './migrate.js';
-import { MultiRowInsert } from './multi-row-insert.js';
-import { newRev, StateCache } from './state-cache.js';
+import { BatchWriter } from './batch-writer.js';
+import { StateCache } from './state-cache.js';
 
 export interface SqliteOptions {
   durability?: Durability;
@@ -44,6 +43,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   readonly executors: SqliteExecutors;
   private readonly stmts;
+  private readonly writer: BatchWriter;
   private readonly cache = new StateCache();
 
   constructor(
@@ -69,38 +69,8 @@ export class SqliteStore implements Store {
     }
     const db = this.db;
     this.executors = new SqliteExecutors(db);
+    this.writer = new BatchWriter(db);
     this.stmts = {
-      version: db.prepare<[string], { version: number }>('SELECT version FROM workflows WHERE id = ?'),
-      insertWorkflow: db.prepare(
-        'INSERT INTO workflows (id, status, worktree, title, version, created_at, updated_at, state, rev) VALUES (@id, @status, @worktree, @title, @version, @created_at, @updated_at, @state, @rev)',
-      ),
-      updateWorkflow: db.prepare(
-        'UPDATE workflows SET version = @version, updated_at = @updated_at, state = @state, rev = @rev WHERE id = @id AND version = @expected',
-      ),
-      // Apart, and only when it changed: setting an indexed column rewrites its index pages even to the same value.
-      updateStatus: db.prepare('UPDATE workflows SET status = @status WHERE id = @id AND status <> @status'),
-      insertEvents: new MultiRowInsert(
-        db,
-        'INSERT INTO events (position, workflow_id, seq, type, at, actor, session_number, task_id, v, data)',
-        10,
-      ),
-      // One past the newest event, or past what a delete removed (positions are never handed out twice).
-      nextPosition: db
-        .prepare<[], number>(
-          "SELECT max(coalesce((SELECT max(position) FROM events), 0), coalesce((SELECT value FROM store_meta WHERE key = 'position_floor'), 0)) + 1",
-        )
-        .pluck(),
-      raiseFloor: db.prepare(
-        `INSERT INTO store_meta (key, value) SELECT 'position_floor', max(position) FROM events WHERE true HAVING max(position) IS NOT NULL
-         ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)`,
-      ),
-      upsertRecords: new MultiRowInsert(
-        db,
-        'INSERT INTO records (workflow_id, kind, id, seq, task_id, session_number, created_at, data)',
-        8,
-        `ON CONFLICT (workflow_id, kind, id) DO UPDATE SET seq = excluded.seq, task_id = excluded.task_id,
-           session_number = excluded.session_number, created_at = excluded.created_at, data = excluded.data`,
-      ),
       // The state only when the row changed since this process last saw it (its rev differs).
       state: db.prepare<[number, string], { rev: number; state: string | null }>(
         'SELECT rev, CASE WHEN rev = ? THEN NULL ELSE state END AS state FROM workflows WHERE id = ?',
@@ -138,68 +108,6 @@ export class SqliteStore implements Store {
     };
   }
 
-  /** Writes one batch inside the caller's transaction, its events at positions from `position` on; returns the row's new rev. */
-  private writeBatch(b: CommitBatch, position: number): number {
-    const s = b.state;
-    const row = {
-      rev: newRev(),
-      id: b.workflowId,
-      status: s.status,
-      worktree: s.worktree,
-      title: s.title,
-      version: s.version,
-      created_at: s.created_at,
-      updated_at: s.updated_at,
-      state: JSON.stringify(s),
-      expected: b.expectedVersion,
-    };
-    if (b.expectedVersion === 0) {
-      if (this.stmts.version.get(b.workflowId))
-        throw conflict(`workflow ${b.workflowId} already exists`, { workflow_id: b.workflowId });
-      const { expected: _, ...insert } = row;
-      this.stmts.insertWorkflow.run(insert);
-    } else if (this.stmts.updateWorkflow.run(row).changes === 1) {
-      this.stmts.updateStatus.run({ id: row.id, status: row.status });
-    } else {
-      const current = this.stmts.version.get(b.workflowId)?.version;
-      throw conflict(
-        `workflow ${b.workflowId} changed while this command ran (expected version ${b.expectedVersion}, found ${current ?? 'none'}); reload and try again`,
-        { workflow_id: b.workflowId, expected_version: b.expectedVersion, current_version: current ?? null },
-      );
-    }
-    // Positional parameters in one flat list per table: binding by name costs an object and a key lookup per
-    // column, per row, and a statement per row costs a call into SQLite per row.
-    const events: unknown[] = [];
-    for (const e of b.events)
-      events.push(
-        position++,
-        e.workflow_id,
-        e.seq,
-        e.type,
-        e.at,
-        e.actor,
-        e.session_number,
-        e.task_id,
-        e.v,
-        JSON.stringify(e.data),
-      );
-    this.stmts.insertEvents.run(events);
-    const records: unknown[] = [];
-    for (const w of b.writes)
-      records.push(
-        w.workflow_id,
-        w.kind,
-        w.id,
-        w.seq,
-        w.task_id,
-        w.session_number,
-        w.created_at,
-        JSON.stringify(w.data),
-      );
-    this.stmts.upsertRecords.run(records);
-    return row.rev;
-  }
-
   /** Commits batches in one transaction; once it is durable, their states are the ones this process knows. */
   private commitTx(batches: readonly CommitBatch[]): void {
     const revs = this.writeAll.immediate(batches);
@@ -207,9 +115,9 @@ export class SqliteStore implements Store {
   }
   private get writeAll() {
     const tx = this.db.transaction((batches: readonly CommitBatch[]) => {
-      let position = this.stmts.nextPosition.get() ?? 1;
+      let position = this.writer.nextPosition();
       return batches.map((b) => {
-        const rev = this.writeBatch(b, position);
+        const rev = this.writer.write(b, position);
         position += b.events.length;
         return rev;
       });
@@ -315,7 +223,7 @@ export class SqliteStore implements Store {
         assertRebuiltFromLatest(workflowId, state, last?.seq ?? 0);
         this.db.prepare('DELETE FROM records WHERE workflow_id = ?').run(workflowId);
         this.db.prepare('DELETE FROM workflows WHERE id = ?').run(workflowId);
-        return this.writeBatch({ workflowId, expectedVersion: 0, events: [], state, writes }, 0);
+        return this.writer.write({ workflowId, expectedVersion: 0, events: [], state, writes }, 0);
       })
       .immediate();
     this.cache.set(workflowId, rev, state);
@@ -324,7 +232,7 @@ export class SqliteStore implements Store {
   async deleteWorkflow(workflowId: string): Promise<void> {
     this.db
       .transaction(() => {
-        this.stmts.raiseFloor.run();
+        this.writer.raiseFloor();
         for (const table of ['events', 'records', 'live_states'])
           this.db.prepare(`DELETE FROM ${table} WHERE workflow_id = ?`).run(workflowId);
         this.db.prepare('DELETE FROM workflows WHERE id = ?').run(workflowId);
