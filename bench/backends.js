@@ -33,7 +33,7 @@ async function appends(database, durability, dir, secs) {
   const ref = { workflowId: wf.id };
   let i = 0;
   const one = async () => (await svc.record(ref, history(i++)), 1);
-  await rate(one, 0.5); // steady state: a SQLite WAL checkpointed once and rewritten in place from then on
+  await rate(one, 1); // steady state: a SQLite WAL checkpointed once and rewritten in place from then on
   const single = await rate(one, secs);
   const batched = await rate(async () => {
     await svc.recordBatch(
@@ -83,7 +83,7 @@ async function batchedVsLimit(dir, perCommit, rounds) {
     return perCommit;
   };
   const raw = await rawSqliteBatches(join(mkdtempSync(join(dir, `raw-${perCommit}-`)), 'raw.db'), perCommit);
-  for (let k = 0; k < 20_000 / perCommit; k++) {
+  for (let k = 0; k < 60_000 / perCommit; k++) {
     await batch();
     raw.commit();
   }

@@ -97,7 +97,7 @@ async function appends(dir, quick) {
   const batched = await appender(dir, 100);
   const raw = await rawSqliteBatches(join(mkdtempSync(join(dir, 'raw-')), 'raw.db'), 1);
   // Steady state: each WAL has been checkpointed and is being rewritten in place, as in a long-running server.
-  for (let k = 0; k < 2_000; k++) {
+  for (let k = 0; k < 3_000; k++) {
     await single.append();
     raw.commit();
   }

@@ -12,7 +12,7 @@ export async function rawSqliteBatches(file, perCommit) {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
-  db.pragma('wal_autocheckpoint = 1000');
+  db.pragma('wal_autocheckpoint = 10000'); // as SqliteStore
   const wf = 'wf-00000000000000000000000000000000';
   const state = JSON.stringify({ padding: 'x'.repeat(2_900) });
   db.prepare(

@@ -31,7 +31,7 @@ export async function walBytesPerCommit(open, dir, perCommit) {
           Array.from({ length: perCommit }, () => entry(i++)),
         );
   await commit();
-  const commits = perCommit === 1 ? 100 : 20; // well under the 1,000 pages at which the WAL is checkpointed
+  const commits = perCommit === 1 ? 100 : 20; // well under the 10,000 pages at which the WAL is first checkpointed
   const before = statSync(`${file}-wal`).size;
   for (let k = 0; k < commits; k++) await commit();
   const bytes = Math.round((statSync(`${file}-wal`).size - before) / commits);
