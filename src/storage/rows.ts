@@ -43,6 +43,37 @@ export const eventFromRow = (r: EventRow): BatonEvent =>
     data: JSON.parse(r.data) as unknown,
   }) as BatonEvent;
 
+/** An event's column values in the order `EVENT_COLUMNS` names them (the store-wide position is the store's). */
+export const EVENT_COLUMNS = 'workflow_id, seq, type, at, actor, session_number, task_id, v, data';
+export const eventValues = (e: BatonEvent): unknown[] => [
+  e.workflow_id,
+  e.seq,
+  e.type,
+  e.at,
+  e.actor,
+  e.session_number,
+  e.task_id,
+  e.v,
+  JSON.stringify(e.data),
+];
+
+/** A record row's column values in the order `RECORD_COLUMNS` names them. */
+export const RECORD_COLUMNS = 'workflow_id, kind, id, seq, task_id, session_number, created_at, data';
+export const recordValues = (w: RecordRow): unknown[] => [
+  w.workflow_id,
+  w.kind,
+  w.id,
+  w.seq,
+  w.task_id,
+  w.session_number,
+  w.created_at,
+  JSON.stringify(w.data),
+];
+
+/** What an upsert of a record row sets when the row exists (both dialects). */
+export const RECORD_UPSERT = `ON CONFLICT (workflow_id, kind, id) DO UPDATE SET seq = excluded.seq, task_id = excluded.task_id,
+  session_number = excluded.session_number, created_at = excluded.created_at, data = excluded.data`;
+
 export const recordFromRow = (r: RecordDbRow): RecordRow => ({
   workflow_id: r.workflow_id,
   kind: r.kind as RecordKind,

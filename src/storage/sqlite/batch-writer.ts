@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { conflict } from '../../core/index.js';
+import { EVENT_COLUMNS, eventValues, RECORD_COLUMNS, RECORD_UPSERT, recordValues } from '../rows.js';
 import type { CommitBatch } from '../store.js';
 import { MultiRowInsert } from './multi-row-insert.js';
 import { newRev } from './state-cache.js';
@@ -24,11 +25,7 @@ export class BatchWriter {
       ),
       // Apart, and only when it changed: setting an indexed column rewrites its index pages even to the same value.
       updateStatus: db.prepare('UPDATE workflows SET status = @status WHERE id = @id AND status <> @status'),
-      insertEvents: new MultiRowInsert(
-        db,
-        'INSERT INTO events (position, workflow_id, seq, type, at, actor, session_number, task_id, v, data)',
-        10,
-      ),
+      insertEvents: new MultiRowInsert(db, `INSERT INTO events (position, ${EVENT_COLUMNS})`, 10),
       // One past the newest event, or past what a delete removed (positions are never handed out twice).
       nextPosition: db
         .prepare<[], number>(
@@ -39,13 +36,7 @@ export class BatchWriter {
         `INSERT INTO store_meta (key, value) SELECT 'position_floor', max(position) FROM events WHERE true HAVING max(position) IS NOT NULL
          ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)`,
       ),
-      upsertRecords: new MultiRowInsert(
-        db,
-        'INSERT INTO records (workflow_id, kind, id, seq, task_id, session_number, created_at, data)',
-        8,
-        `ON CONFLICT (workflow_id, kind, id) DO UPDATE SET seq = excluded.seq, task_id = excluded.task_id,
-           session_number = excluded.session_number, created_at = excluded.created_at, data = excluded.data`,
-      ),
+      upsertRecords: new MultiRowInsert(db, `INSERT INTO records (${RECORD_COLUMNS})`, 8, RECORD_UPSERT),
     };
   }
 
@@ -91,32 +82,10 @@ export class BatchWriter {
     // Positional parameters in one flat list per table: binding by name costs an object and a key lookup per
     // column, per row, and a statement per row costs a call into SQLite per row.
     const events: unknown[] = [];
-    for (const e of b.events)
-      events.push(
-        position++,
-        e.workflow_id,
-        e.seq,
-        e.type,
-        e.at,
-        e.actor,
-        e.session_number,
-        e.task_id,
-        e.v,
-        JSON.stringify(e.data),
-      );
+    for (const e of b.events) events.push(position++, ...eventValues(e));
     this.stmts.insertEvents.run(events);
     const records: unknown[] = [];
-    for (const w of b.writes)
-      records.push(
-        w.workflow_id,
-        w.kind,
-        w.id,
-        w.seq,
-        w.task_id,
-        w.session_number,
-        w.created_at,
-        JSON.stringify(w.data),
-      );
+    for (const w of b.writes) records.push(...recordValues(w));
     this.stmts.upsertRecords.run(records);
     return row.rev;
   }
