@@ -70,6 +70,9 @@ export const recordValues = (w: RecordRow): unknown[] => [
   JSON.stringify(w.data),
 ];
 
+/** How many values a row of a column list has. */
+export const widthOf = (columns: string): number => columns.split(',').length;
+
 /** What an upsert of a record row sets when the row exists (both dialects). */
 export const RECORD_UPSERT = `ON CONFLICT (workflow_id, kind, id) DO UPDATE SET seq = excluded.seq, task_id = excluded.task_id,
   session_number = excluded.session_number, created_at = excluded.created_at, data = excluded.data`;

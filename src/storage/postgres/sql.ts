@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { BatonEvent, RecordRow } from '../../core/index.js';
-import { EVENT_COLUMNS, eventValues, RECORD_COLUMNS, RECORD_UPSERT, recordValues } from '../rows.js';
+import { EVENT_COLUMNS, eventValues, RECORD_COLUMNS, RECORD_UPSERT, recordValues, widthOf } from '../rows.js';
 
 /** `($1, $2), ($3, $4)` for `rows` rows of `width` columns. */
 export function placeholders(rows: number, width: number): string {
@@ -19,7 +19,7 @@ export async function insertEvents(client: pg.PoolClient, events: readonly Baton
   for (let i = 0; i < events.length; i += CHUNK) {
     const part = events.slice(i, i + CHUNK);
     await client.query(
-      `INSERT INTO events (${EVENT_COLUMNS}) VALUES ${placeholders(part.length, 9)}`,
+      `INSERT INTO events (${EVENT_COLUMNS}) VALUES ${placeholders(part.length, widthOf(EVENT_COLUMNS))}`,
       part.flatMap(eventValues),
     );
   }
@@ -36,7 +36,7 @@ export async function upsertRecords(client: pg.PoolClient, writes: readonly Reco
   for (let i = 0; i < rows.length; i += CHUNK) {
     const part = rows.slice(i, i + CHUNK);
     await client.query(
-      `INSERT INTO records (${RECORD_COLUMNS}) VALUES ${placeholders(part.length, 8)} ${RECORD_UPSERT}`,
+      `INSERT INTO records (${RECORD_COLUMNS}) VALUES ${placeholders(part.length, widthOf(RECORD_COLUMNS))} ${RECORD_UPSERT}`,
       part.flatMap(recordValues),
     );
   }

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { conflict } from '../../core/index.js';
-import { EVENT_COLUMNS, eventValues, RECORD_COLUMNS, RECORD_UPSERT, recordValues } from '../rows.js';
+import { EVENT_COLUMNS, eventValues, RECORD_COLUMNS, RECORD_UPSERT, recordValues, widthOf } from '../rows.js';
 import type { CommitBatch } from '../store.js';
 import { MultiRowInsert } from './multi-row-insert.js';
 import { newRev } from './state-cache.js';
@@ -25,7 +25,11 @@ export class BatchWriter {
       ),
       // Apart, and only when it changed: setting an indexed column rewrites its index pages even to the same value.
       updateStatus: db.prepare('UPDATE workflows SET status = @status WHERE id = @id AND status <> @status'),
-      insertEvents: new MultiRowInsert(db, `INSERT INTO events (position, ${EVENT_COLUMNS})`, 10),
+      insertEvents: new MultiRowInsert(
+        db,
+        `INSERT INTO events (position, ${EVENT_COLUMNS})`,
+        1 + widthOf(EVENT_COLUMNS),
+      ),
       // One past the newest event, or past what a delete removed (positions are never handed out twice).
       nextPosition: db
         .prepare<[], number>(
@@ -36,7 +40,12 @@ export class BatchWriter {
         `INSERT INTO store_meta (key, value) SELECT 'position_floor', max(position) FROM events WHERE true HAVING max(position) IS NOT NULL
          ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)`,
       ),
-      upsertRecords: new MultiRowInsert(db, `INSERT INTO records (${RECORD_COLUMNS})`, 8, RECORD_UPSERT),
+      upsertRecords: new MultiRowInsert(
+        db,
+        `INSERT INTO records (${RECORD_COLUMNS})`,
+        widthOf(RECORD_COLUMNS),
+        RECORD_UPSERT,
+      ),
     };
   }
 
