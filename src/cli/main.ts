@@ -76,7 +76,7 @@ export async function main(
   const flags = { json: argv.includes('--json'), debug: argv.includes('--debug') };
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return 0;
+    return rt.exitCode;
   } catch (e) {
     if (e instanceof CommanderError) {
       return e.code === 'commander.helpDisplayed' ||

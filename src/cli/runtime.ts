@@ -8,9 +8,11 @@ import * as git from '../git/git.js';
 import { countTokens } from '../tokens/count-tokens.js';
 import { BatonService } from '../service/index.js';
 import { openStore } from '../storage/open-store.js';
-import type { DiskMirror } from '../disk/index.js';
+import { runsDirFor, TaskLogFiles, type DiskMirror } from '../disk/index.js';
 import { attachMirror } from './mirror.js';
 import type { Io } from './output.js';
+import { capacityPolicy, executorFactory } from './agent-setup.js';
+import { localProcessPorts } from '../executors/local/process-ports.js';
 
 export interface GlobalOptions {
   json?: boolean;
@@ -30,6 +32,8 @@ export interface GlobalOptions {
 /** What every command handler gets: its options, a client opened on first use, and where to print. */
 export class Runtime {
   private client: BatonClient | null = null;
+  /** A command that ends without an error but must not exit 0 (`baton run` with a failed task) sets this. */
+  exitCode = 0;
   private mirror: DiskMirror | null = null;
 
   constructor(
@@ -73,7 +77,10 @@ export class Runtime {
     return this.client;
   }
 
-  /** The service on the local store, with every adapter (git, tokenizer) and the run folder mirror: one recipe. */
+  /**
+   * The service on the local store, with every adapter (git, tokenizer, process liveness for the crash watch) and
+   * the run folder mirror: one recipe for every command, `baton run` and `baton serve` included.
+   */
   async openService(settings: Settings): Promise<BatonService> {
     const store = await openStore({ database: settings.database, durability: settings.durability });
     const service = new BatonService(store, git, {
@@ -82,6 +89,14 @@ export class Runtime {
       contextBudget: settings.contextBudget,
       countTokens,
       actor: settings.actor,
+      capacity: capacityPolicy({}, this.env),
+      logs: new TaskLogFiles(settings.runsDir),
+      runsDirOf: (worktree) => runsDirFor(worktree, settings.runsDir),
+      watch: {
+        ports: localProcessPorts(),
+        factory: executorFactory(),
+        notice: (line) => this.io.err(`baton: ${line}`),
+      },
     });
     if (settings.mirror) this.mirror = await attachMirror(service, settings, this.io);
     return service;

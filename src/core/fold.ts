@@ -6,6 +6,7 @@ import { initialState } from './fold/initial-state.js';
 import { project } from './fold/project.js';
 
 export { findError } from './fold/evolve.js';
+export { contextUsage, workflowUsage } from './fold/usage.js';
 
 /** Applying one event gives the next state and the record rows the event writes. */
 export interface Applied {

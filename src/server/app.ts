@@ -5,6 +5,7 @@ import { BatonError } from '../core/index.js';
 import type { BatonClient } from '../client/baton-client.js';
 import type { Store } from '../storage/store.js';
 import { registerContextRoutes } from './api/context-routes.js';
+import { registerRunRoutes } from './api/run-routes.js';
 import { registerSessionRoutes } from './api/session-routes.js';
 import { registerSnapshotRoutes } from './api/snapshot-routes.js';
 import { registerTaskRecordRoutes } from './api/task-record-routes.js';
@@ -121,6 +122,7 @@ export function createApp(o: AppOptions): OpenAPIHono {
   registerSnapshotRoutes(deps);
   registerSessionRoutes(deps);
   registerContextRoutes(deps);
+  registerRunRoutes(deps);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',

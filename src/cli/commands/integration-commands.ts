@@ -35,7 +35,7 @@ async function readStdin(): Promise<string> {
 }
 
 /** `baton` when it is on the PATH, else this very script run by this node. */
-function defaultHookCommand(): string {
+export function defaultHookCommand(): string {
   const onPath = (process.env.PATH ?? '').split(delimiter).some((d) => d && existsSync(join(d, 'baton')));
   return onPath ? 'baton' : `${process.execPath} ${realpathSync(process.argv[1] ?? 'baton')}`;
 }

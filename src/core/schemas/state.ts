@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { Decision, ErrorRecord, HistoryEntry, ReviewerFeedback, TestState, UsageMetrics } from './records.js';
+import {
+  Decision,
+  ErrorRecord,
+  HistoryEntry,
+  ReviewerFeedback,
+  TestState,
+  UsageMetrics,
+  UsageTotals,
+} from './records.js';
+import { InterruptRecovery } from './interrupt-recovery.js';
 import { AgentRuntime, SideEffect } from './runtime.js';
 import { CheckpointRef, Issue, SessionInfo, SnapshotTrigger, Task, WorkflowStatus } from './workflow.js';
 
@@ -56,7 +65,14 @@ export const WorkflowState = z.object({
   recent_history: z.array(HistoryEntry),
   open_feedback: z.array(ReviewerFeedback),
   test_state: TestState.nullable(),
+  /** The current session's usage: totals of its readings, and the current context size (a gauge). */
   usage: UsageMetrics,
+  /** The whole workflow's usage, summed over every session's readings. */
+  usage_total: UsageTotals.optional(),
+  /** The latest reading of each recent source, so its next reading adds only what is new (see fold/usage.ts). */
+  usage_sources: z.record(z.string(), UsageTotals.omit({ readings: true })).optional(),
+  /** What Baton knew when it noticed the workflow stopped (startup recovery, heartbeats, a dead driver's lease). */
+  interruption: InterruptRecovery.nullable().optional(),
   checkpoints: z.array(CheckpointRef),
   last_snapshot: z
     .object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UsageTotals } from './records.js';
 
 export const workflowStatuses = [
   'pending',
@@ -71,6 +72,8 @@ export const SessionInfo = z.object({
   end_reason: z.string().nullable(),
   snapshot_id: z.string().nullable(),
   tasks_done: z.number().int().nonnegative(),
+  /** What this session's readings add up to. */
+  usage: UsageTotals.optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 

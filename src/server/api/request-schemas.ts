@@ -132,6 +132,8 @@ export const UsageBody = z
     cost_usd: opt(z.number().nonnegative()),
     session_duration_seconds: count.default(0),
     context_window: opt(z.number().int().positive()),
+    context_tokens: opt(count),
+    output_tokens: opt(count),
   })
   .openapi('UsageInput');
 

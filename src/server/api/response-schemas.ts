@@ -93,9 +93,36 @@ export const Status = z
     runnable_tasks: z.array(z.object({ id: z.string(), title: z.string() })),
     snapshots: z.array(SnapshotSummarySchema),
     checkpoints: z.array(CheckpointRef),
+    /** Summed over every session; the context fields are the current session's gauge. */
     usage: UsageMetrics,
+    session_usage: UsageMetrics,
+    context: z
+      .object({
+        tokens: z.number().int(),
+        window: z.number().int(),
+        utilization: z.number(),
+        remaining: z.number().int(),
+      })
+      .nullable(),
+    usage_by_session: z.array(
+      z.object({ session_number: z.number().int(), usage: z.record(z.string(), z.number()).nullable() }),
+    ),
+    driver: z
+      .object({
+        command: z.string(),
+        kind: z.string(),
+        host: z.string(),
+        pid: z.number().int(),
+        acquired_at: z.string(),
+        heartbeat_at: z.string(),
+        expires_at: z.string(),
+        expired: z.boolean(),
+        liveness: z.enum(['alive', 'dead', 'unknown']),
+      })
+      .nullable(),
     test_state: TestState.nullable(),
     open_errors: z.array(ErrorRecord),
+    recent_decisions: z.array(Decision),
     live_state: z.object({ saved_at: z.string(), trigger: z.string() }).nullable(),
     warnings: z.array(z.string()),
   })
@@ -214,6 +241,26 @@ export const RecoveryPlan = z
         seconds_since: z.number().int().nullable(),
         context_tokens: z.number().int().optional(),
         estimated_cost_usd: z.number().optional(),
+        changes: z
+          .object({
+            tasks: z.array(z.object({ task_id: z.string(), from: z.string(), to: z.string() })),
+            git: z
+              .object({
+                branch: z.string().nullable(),
+                from: z.string().nullable(),
+                to: z.string(),
+                moves_branch: z.boolean(),
+                commits: z.array(z.object({ sha: z.string(), subject: z.string() })),
+                commits_count: z.number().int(),
+                files: z.array(z.object({ status: z.string(), path: z.string() })),
+                files_count: z.number().int(),
+                backup_ref_prefix: z.string().nullable(),
+                dirty_files: z.array(z.string()),
+              })
+              .nullable(),
+            note: z.string(),
+          })
+          .optional(),
       }),
     ),
     recommended: z.enum(['checkpoint', 'live_state', 'fresh']),

@@ -4,3 +4,6 @@ export * from './launch.js';
 export * from './runtime-ports.js';
 export * from './startup-recovery.js';
 export * from './heartbeat-monitor.js';
+export * from './ownership.js';
+export * from './crash-watch.js';
+export * from './run-events.js';
