@@ -26,8 +26,8 @@ const keys = [
   'duration_seconds',
 ] as const;
 
-/** Cents of a cent: sums of prices stay exact enough to add up (0.135 x 3 = 0.405, not 0.40500000000000003). */
-const money = (x: number) => Math.round(x * 1e6) / 1e6;
+/** Nano-dollars: sums of prices add up (0.135 x 3 = 0.405, not 0.40500000000000003) and keep every digit agents report. */
+const money = (x: number) => Math.round(x * 1e9) / 1e9;
 
 /**
  * What a reading adds to the totals: its difference from the same source's previous reading. A counter that went
