@@ -47,7 +47,7 @@ export interface RestorePlan {
   /** Commits on the branch after the checkpoint: they leave the branch and stay on `backup_ref`. */
   commits_dropped: number;
   dropped_commits: { sha: string; subject: string }[];
-  /** Files whose content changes between the branch head and the checkpoint (status A/M/D as git says). */
+  /** What the restore does to each file, from the branch head to the checkpoint (A added, M modified, D deleted). */
   files_changed: { status: string; path: string }[];
   files_changed_count: number;
   /** The branch (or HEAD) would point elsewhere: a restore needs a confirmation. */
