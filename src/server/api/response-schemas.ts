@@ -299,3 +299,88 @@ export const Details = z
   .openapi('SnapshotDetails');
 
 export const Loose = z.record(z.string(), z.unknown());
+
+const Commit = z.object({ sha: z.string(), subject: z.string() });
+
+/** A checkpoint restore: the plan (and, once done, the new session). `needs_confirmation`: nothing was changed. */
+export const CheckpointRestore = z
+  .object({
+    workflow_id: z.string(),
+    dry_run: z.boolean(),
+    needs_confirmation: z.boolean(),
+    checkpoint: z.object({
+      name: z.string(),
+      commit: z.string().nullable(),
+      branch: z.string().nullable(),
+      snapshot_id: z.string(),
+    }),
+    task_changes: z.array(z.object({ task_id: z.string(), from: z.string(), to: z.string() })),
+    git: z
+      .object({
+        worktree: z.string(),
+        branch: z.string().nullable(),
+        commit: z.string(),
+        branch_head: z.string().nullable(),
+        dirty_files: z.array(z.string()),
+        commits_dropped: z.number().int(),
+        dropped_commits: z.array(Commit),
+        files_changed: z.array(z.object({ status: z.string(), path: z.string() })),
+        files_changed_count: z.number().int(),
+        moves_branch: z.boolean(),
+        backup_ref: z.string().nullable(),
+        worktree_backup_ref: z.string().nullable(),
+        mode: z.enum(['clean', 'stash', 'force']),
+      })
+      .catchall(z.unknown())
+      .nullable(),
+    git_note: z.string().nullable(),
+    steps: z.array(z.string()),
+    recovered: z.object({ session_number: z.number().int() }).catchall(z.unknown()).nullable(),
+  })
+  .openapi('CheckpointRestore');
+
+export const EventHistory = z
+  .object({
+    workflow_id: z.string(),
+    version: z.number().int(),
+    events: z.array(
+      z
+        .object({
+          seq: z.number().int(),
+          type: z.string(),
+          at: z.string(),
+          actor: z.string(),
+          session_number: z.number().int().nullable(),
+          task_id: z.string().nullable(),
+          data: z.unknown(),
+        })
+        .catchall(z.unknown()),
+    ),
+  })
+  .openapi('EventHistory');
+
+export const TaskLogList = z
+  .object({
+    workflow_id: z.string(),
+    logs: z.array(
+      z.object({
+        name: z.string(),
+        task_id: z.string().nullable(),
+        session_number: z.number().int().nullable(),
+        size: z.number().int(),
+        modified_at: z.string(),
+      }),
+    ),
+  })
+  .openapi('TaskLogList');
+
+export const TaskLog = z
+  .object({
+    workflow_id: z.string(),
+    name: z.string(),
+    offset: z.number().int(),
+    next_offset: z.number().int(),
+    size: z.number().int(),
+    text: z.string(),
+  })
+  .openapi('TaskLog');

@@ -1,8 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { cwdHeaders, jsonBody, refOf, responses, type RouteDeps } from './define.js';
 import { WorkflowParams } from './request-schemas.js';
-
-const Loose = (name: string) => z.object({ workflow_id: z.string() }).catchall(z.unknown()).openapi(name);
+import { CheckpointRestore, EventHistory, TaskLog, TaskLogList } from './response-schemas.js';
 
 export const RestoreBody = z
   .strictObject({
@@ -45,7 +44,7 @@ export function registerRunRoutes({ app, client }: RouteDeps) {
       summary:
         'back to a checkpoint (workflow state and worktree); a restore that moves the branch needs confirm: true, and keeps the commits that leave it on a backup ref',
       request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(RestoreBody) },
-      responses: responses(Loose('CheckpointRestore'), 'the plan, and the new session when it was done'),
+      responses: responses(CheckpointRestore, 'the plan, and the new session when it was done'),
     }),
     async (c) => {
       const b = c.req.valid('json');
@@ -66,7 +65,7 @@ export function registerRunRoutes({ app, client }: RouteDeps) {
       tags: ['workflows'],
       summary: "the workflow's event history, oldest first after a seq (snapshots summarised)",
       request: { params: WorkflowParams, ...cwdHeaders, query: HistoryQuery },
-      responses: responses(Loose('EventHistory'), 'the events'),
+      responses: responses(EventHistory, 'the events'),
     }),
     async (c) => {
       const q = c.req.valid('query');
@@ -84,7 +83,7 @@ export function registerRunRoutes({ app, client }: RouteDeps) {
       tags: ['workflows'],
       summary: "the task logs `baton run` keeps in the run folder (each agent run's output)",
       request: { params: WorkflowParams, ...cwdHeaders },
-      responses: responses(Loose('TaskLogList'), 'the logs, oldest first'),
+      responses: responses(TaskLogList, 'the logs, oldest first'),
     }),
     async (c) => c.json((await client.taskLogs(refOf(c, c.req.valid('param').id))) as never, 200),
   );
@@ -96,7 +95,7 @@ export function registerRunRoutes({ app, client }: RouteDeps) {
       tags: ['workflows'],
       summary: 'one task log from a byte offset (ask again from next_offset to follow a running task)',
       request: { params: LogParams, ...cwdHeaders, query: LogQuery },
-      responses: responses(Loose('TaskLog'), 'a slice of the log'),
+      responses: responses(TaskLog, 'a slice of the log'),
     }),
     async (c) => {
       const p = c.req.valid('param');
