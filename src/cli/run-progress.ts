@@ -121,7 +121,7 @@ export function runProgress(o: ProgressOptions) {
       }
       o.io.out(
         [
-          `workflow ${report.workflow_id} is ${report.status}${report.pause_trigger && report.status === 'paused' ? ` (trigger ${report.pause_trigger})` : ''} after ${report.sessions} session${report.sessions === 1 ? '' : 's'}: ${report.stopped}`,
+          `workflow ${report.workflow_id} is ${report.stopped.startsWith(report.status) ? report.stopped : `${report.status}: ${report.stopped}`} (${report.sessions} session${report.sessions === 1 ? '' : 's'} in this run)`,
           ...report.tasks.map(
             (t) => `  ${t.id}: ${t.outcome}${t.detail ? `: ${t.detail.split('\n')[0]}` : ''}`,
           ),

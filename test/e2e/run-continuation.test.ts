@@ -2,6 +2,7 @@ import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, fakeClaude, pidAlive, until } from '../helpers/agent-workspace.js';
+import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/git-repo.js';
 import { freshPostgresUrl } from '../helpers/postgres.js';
 
@@ -171,5 +172,50 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
     const again = await ws.cli(['run', '--agent', 'claude-code']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.json<{ status: string }>().status).toBe('completed');
+  });
+
+  it("--verbose streams the agent's own output; --actor is who acts in the log and the run folder", async () => {
+    const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
+    await ws.create();
+    const id = (await ws.cli(['status'])).json<{ workflow: { id: string } }>().workflow.id;
+    // Not --json: the lines a user reads (standard error is not a terminal here, so no status line).
+    const r = await runCli(
+      ['--actor', 'night-shift', 'run', '--agent', 'claude-code', '--max-tasks', '1', '--verbose'],
+      { cwd: ws.repo, env: ws.env },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const err = r.stderr.split('\n');
+    expect(err.some((l) => l.startsWith(`baton run: driving ${id} with claude-code (session 1)`))).toBe(true);
+    const started = err.findIndex((l) => l.startsWith('baton run: task T1 started'));
+    const done = err.findIndex((l) => /^baton run: task T1 done in \d+m\d{2}s$/.test(l));
+    expect(started).toBeGreaterThanOrEqual(0);
+    expect(done).toBeGreaterThan(started);
+    // The agent's own stream-json lines, between the task's start and end.
+    const own = err.slice(started + 1, done);
+    expect(own.some((l) => l.includes('"type":"assistant"'))).toBe(true);
+    expect(own.some((l) => l.includes('"type":"result"'))).toBe(true);
+    expect(r.stdout.trim().split('\n')[0]).toBe(
+      `workflow ${id} is paused (task_complete): 1 task done in this run (1 session in this run)`,
+    );
+    // Without --verbose the agent's output stays in its log only.
+    const quiet = await runCli(['run', '--agent', 'claude-code', '--max-tasks', '1'], {
+      cwd: ws.repo,
+      env: ws.env,
+    });
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).not.toContain('"type":"assistant"');
+    // The run's events are the actor's, mirrored in its own folder of the run folder.
+    const run = join(ws.repo, '.baton', 'runs', id);
+    const mine = readFileSync(
+      join(run, 'events', 'night-shift', readdirSync(join(run, 'events', 'night-shift'))[0]!),
+      'utf8',
+    )
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; actor: string });
+    expect(mine.every((e) => e.actor === 'night-shift')).toBe(true);
+    expect(mine.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['agent.launched', 'task.completed', 'usage.recorded']),
+    );
   });
 });

@@ -233,7 +233,7 @@ export class AgentRunner {
           });
         report.stopped =
           s.status === 'paused'
-            ? `paused (${s.pause_trigger})${s.pause_trigger === 'exhaustion' ? `: --max-sessions ${o.maxSessions} reached` : ''}`
+            ? `paused (${s.pause_trigger}): ${s.pause_trigger === 'exhaustion' ? `--max-sessions ${o.maxSessions} reached` : (s.pause_reason ?? 'no reason given')}`
             : s.status;
         break;
       }
@@ -358,7 +358,7 @@ export class AgentRunner {
         if (o.maxTasks !== null && done >= o.maxTasks && out.state.status === 'in_progress')
           await svc.pause(
             { workflowId: id },
-            { reason: `${done} tasks done in this run`, trigger: 'task_complete' },
+            { reason: `${done} task${done === 1 ? '' : 's'} done in this run`, trigger: 'task_complete' },
           );
         continue;
       }
