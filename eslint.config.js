@@ -11,7 +11,7 @@ const forbid = (group, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'web/dist/**', 'test-artifacts/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'web/dist/**', 'test-artifacts/**', 'vendor/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { languageOptions: { globals: { ...globals.node } } },
