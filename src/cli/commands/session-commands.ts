@@ -249,7 +249,10 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .command('recover')
     .description('recovery options of an interrupted workflow; with --option, recover and resume')
     .option(...workflowOption)
-    .option('--option <option>', 'checkpoint | live_state | fresh')
+    .option(
+      '--option <option>',
+      'checkpoint (the last checkpoint) | live_state (the last auto-save of a running workflow) | fresh (every task back to pending)',
+    )
     .option('--checkpoint <name>', 'the checkpoint to go back to (default: the latest)')
     .option('--stash', "checkpoint: stash the worktree's uncommitted changes before restoring its commit")
     .option('--force', "checkpoint: discard the worktree's uncommitted changes")
