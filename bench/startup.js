@@ -22,11 +22,40 @@ function smallDatabase(dir, env) {
   const g = ['-C', repo, '-c', 'user.name=bench', '-c', 'user.email=bench@example.com'];
   execFileSync('git', [...g, 'add', '.']);
   execFileSync('git', [...g, 'commit', '-qm', 'init']);
-  const baton = (...args) => execFileSync(process.execPath, [bin, ...args], { cwd: repo, env, stdio: 'pipe' });
-  baton('create', '--title', 'Add login', '--task', 'T1:Schema', '--task', 'T2:API:T1', '--task', 'T3:Tests:T2');
+  const baton = (...args) =>
+    execFileSync(process.execPath, [bin, ...args], { cwd: repo, env, stdio: 'pipe' });
+  baton(
+    'create',
+    '--title',
+    'Add login',
+    '--task',
+    'T1:Schema',
+    '--task',
+    'T2:API:T1',
+    '--task',
+    'T3:Tests:T2',
+  );
   baton('task', 'start', 'T1');
-  baton('record', 'decision', '--type', 'library', '--description', 'Use argon2', '--rationale', 'memory-hard');
-  baton('record', 'error', '--type', 'TypeError', '--message', 'x is undefined', '--resolution', 'unresolved');
+  baton(
+    'record',
+    'decision',
+    '--type',
+    'library',
+    '--description',
+    'Use argon2',
+    '--rationale',
+    'memory-hard',
+  );
+  baton(
+    'record',
+    'error',
+    '--type',
+    'TypeError',
+    '--message',
+    'x is undefined',
+    '--resolution',
+    'unresolved',
+  );
   baton('checkpoint', '--name', 'schema');
   return repo;
 }
