@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
@@ -20,6 +20,9 @@ import {
  */
 const fromSource = process.env.BATON_PACKAGE_FROM_SOURCE === '1';
 const installFlags = ['--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'];
+// npm 12 runs a dependency's install script (better-sqlite3's fetches or builds its binary) only when allowed: on the
+// command line for a global install (as the README's install command does), in package.json for a project.
+const globalFlags = ['--allow-scripts=better-sqlite3', ...installFlags];
 const MB = 1024 * 1024;
 
 describe(`the packed ${manifest.name} package`, () => {
@@ -36,7 +39,7 @@ describe(`the packed ${manifest.name} package`, () => {
       mkdirSync(prebuilds);
       installEnv = npmEnv(fromSource ? {} : await localPrebuild(prebuilds));
       prefix = join(work, 'prefix');
-      const r = await run('npm', ['install', '-g', ...installFlags, '--prefix', prefix, tarball], {
+      const r = await run('npm', ['install', '-g', ...globalFlags, '--prefix', prefix, tarball], {
         cwd: work,
         env: installEnv,
       });
@@ -118,6 +121,35 @@ describe(`the packed ${manifest.name} package`, () => {
     }
   });
 
+  it('says how to reinstall when the SQLite driver has no native binary (its install script did not run)', async () => {
+    const binary = join(
+      prefix,
+      'lib',
+      'node_modules',
+      manifest.name,
+      'node_modules',
+      'better-sqlite3',
+      'build',
+      'Release',
+      'better_sqlite3.node',
+    );
+    const repo = makeRepo('baton-package-nobinary-');
+    renameSync(binary, `${binary}.away`);
+    try {
+      const r = await run(join(prefix, 'bin', 'baton'), ['status'], {
+        cwd: repo,
+        env: npmEnv({ BATON_HOME: join(work, 'home-nobinary') }),
+      });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(
+        `baton: the SQLite driver (better-sqlite3) has no native binary: its install script did not run; reinstall Baton with \`npm install -g --allow-scripts=better-sqlite3 ${manifest.name}\` (see docs/install.md)\n`,
+      );
+    } finally {
+      renameSync(`${binary}.away`, binary);
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
   describe('in a fresh project', () => {
     let project: string;
     beforeAll(
@@ -126,13 +158,26 @@ describe(`the packed ${manifest.name} package`, () => {
         mkdirSync(project);
         writeFileSync(
           join(project, 'package.json'),
-          JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+          JSON.stringify({
+            name: 'consumer',
+            private: true,
+            type: 'module',
+            allowScripts: { 'better-sqlite3': true },
+          }),
         );
         const r = await run('npm', ['install', ...installFlags, tarball], { cwd: project, env: installEnv });
         if (r.code !== 0) throw new Error(`npm install failed (${r.code}):\n${r.stdout}\n${r.stderr}`);
       },
       fromSource ? 900_000 : 300_000,
     );
+
+    it('runs with npx by the package name', async () => {
+      const r = await run('npx', ['--no-install', manifest.name, '--version'], {
+        cwd: project,
+        env: npmEnv(),
+      });
+      expect(r).toMatchObject({ code: 0, stdout: `${manifest.version}\n` });
+    });
 
     it(`is imported by name: opens a store, drives a workflow, reports errors with their codes`, async () => {
       const repo = makeRepo('baton-package-lib-');
