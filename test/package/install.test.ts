@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
@@ -206,27 +206,31 @@ describe(`the packed ${manifest.name} package`, () => {
       }
     });
 
-    it('is typed: a TypeScript program type-checks against the installed declarations', async () => {
+    it("is typed: a TypeScript program, and docs/library.md's example, type-check and the example runs", async () => {
       writeFileSync(
         join(project, 'consumer.ts'),
         [
           `import { openBaton, BatonError, type BatonClient, type ErrorCode, type WorkflowState } from '${manifest.name}';`,
-          `const client: BatonClient = await openBaton({ database: 'x.db', mirror: false });`,
-          `const view = await client.create({ title: 'typed', tasks: [{ id: 'T1', title: 'one' }] });`,
-          `const id: string = view.id;`,
-          `const code: ErrorCode = new BatonError('not_found', 'x').code;`,
+          `export async function open(): Promise<BatonClient> { return openBaton({ database: 'x.db', mirror: false }); }`,
+          `export const code: ErrorCode = new BatonError('not_found', 'x').code;`,
           `// @ts-expect-error: not one of the error codes`,
-          `const wrong: ErrorCode = 'no_such_code';`,
+          `export const wrong: ErrorCode = 'no_such_code';`,
           `export type Status = WorkflowState['status'];`,
-          `export { id, code, wrong };`,
         ].join('\n'),
       );
+      const repo = makeRepo('baton-package-example-');
+      const doc = readFileSync(join(repoRoot, 'docs', 'library.md'), 'utf8');
+      const example = /```ts\n([\s\S]*?)```/.exec(doc)![1]!;
+      expect(example).toContain("'/path/to/your/repository'");
+      writeFileSync(
+        join(project, 'example.ts'),
+        example.replace("'/path/to/your/repository'", JSON.stringify(repo)),
+      );
       const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-      const r = await run(
+      const compiled = await run(
         process.execPath,
         [
           tsc,
-          '--noEmit',
           '--strict',
           '--module',
           'nodenext',
@@ -239,11 +243,26 @@ describe(`the packed ${manifest.name} package`, () => {
           join(repoRoot, 'node_modules', '@types'),
           '--types',
           'node',
+          '--outDir',
+          'out',
           'consumer.ts',
+          'example.ts',
         ],
         { cwd: project },
       );
-      expect(r.code, r.stdout + r.stderr).toBe(0);
+      try {
+        expect(compiled.code, compiled.stdout + compiled.stderr).toBe(0);
+        const r = await run(process.execPath, [join(project, 'out', 'example.js')], {
+          cwd: project,
+          env: npmEnv({ BATON_HOME: join(work, 'example-home') }),
+        });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toMatch(/^\d+ /); // the context's token count, then its markdown
+        expect(r.stdout).toContain('Implement the API');
+        expect(r.stderr).toContain('task T9 is not in workflow');
+      } finally {
+        rmSync(repo, { recursive: true, force: true });
+      }
     });
 
     it('agent-baton/langgraph names the LangGraph packages to install, and works once they are', async () => {
