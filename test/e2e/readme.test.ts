@@ -26,7 +26,11 @@ const bin = join(work, 'bin');
 mkdirSync(bin);
 symlinkSync(batonBin, join(bin, 'baton'));
 symlinkSync(fakeClaude, join(bin, 'claude')); // `baton run --agent claude-code` runs `claude` from the PATH
-const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, BATON_HOME: join(work, 'home') };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  PATH: `${bin}:${process.env.PATH}`,
+  BATON_HOME: join(work, 'home'),
+};
 delete env.BATON_URL;
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
