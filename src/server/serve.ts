@@ -12,6 +12,7 @@ import { EventTail } from './live/event-tail.js';
 import { registerWsRoute } from './live/ws-route.js';
 import { WsHub } from './live/ws-hub.js';
 import { isLoopback, type ServeOptions } from './serve-options.js';
+import { PACKAGE_VERSION } from '../config/package-info.js';
 
 export const defaultWebDir = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -63,7 +64,7 @@ export async function startServer(
     webDir: options.webDir ?? defaultWebDir,
     maxBodyBytes: options.maxBodyBytes,
     ready: () => ready,
-    version: options.version ?? '0.1.0',
+    version: options.version ?? PACKAGE_VERSION,
   });
   metrics.gauge('baton_workflows', 'Workflows by status.', async () => {
     const counts = new Map<string, number>();

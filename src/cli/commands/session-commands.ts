@@ -149,7 +149,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
 
   program
     .command('ack <hash>')
-    .description('confirm the session loaded the context with this hash (the verified handoff)')
+    .description('confirm that the running session loaded the resume context with this hash')
     .option(...workflowOption)
     .action(
       action(rt, async ({ client, print, rt }, hash: string, o: { workflow?: string }) => {
