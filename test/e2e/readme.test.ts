@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/command-table.js';
@@ -145,5 +145,26 @@ describe('the README, command by command', () => {
     const ci = readFileSync(fileURLToPath(new URL('../../.ci/run', import.meta.url)), 'utf8');
     expect(ci).toMatch(/^npm ci /m);
     expect(ci).toMatch(/^npm test$/m);
+  });
+
+  it('links only to pages that exist', () => {
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    // Written on other branches at the same time (baton init; baton run); they land with them.
+    const arriving = ['docs/claude-code.md', 'docs/running-agents.md'];
+    const pages = [
+      'README.md',
+      ...readdirSync(join(root, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
+    const broken: string[] = [];
+    for (const page of pages) {
+      for (const m of readFileSync(join(root, page), 'utf8').matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
+        if (/^https?:/.test(m[1]!)) continue;
+        const target = normalize(join(dirname(page), m[1]!));
+        if (!existsSync(join(root, target)) && !arriving.includes(target)) broken.push(`${page} -> ${m[1]}`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 });
