@@ -37,7 +37,7 @@ function rootProgram(io: Io): Command {
       'who acts, in the event log: user, orchestrator, session-<n>, executor-<id> (env BATON_ACTOR)',
     )
     .option('--mirror <on|off>', 'write the run folder mirror (env BATON_MIRROR, default on)')
-    .showHelpAfterError()
+    .showHelpAfterError("(run 'baton --help' for the commands and options)")
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
 }
@@ -63,7 +63,7 @@ function modulesFor(program: Command, argv: string[]): ModuleName[] | { unknown:
   let { word } = found;
   if (word === 'help') {
     const next = argv[found.at + 1];
-    if (next === undefined) return allModules();
+    if (next === undefined || next === 'help') return allModules();
     word = next;
   }
   const entry = COMMANDS[word];

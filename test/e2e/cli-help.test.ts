@@ -75,6 +75,11 @@ describe('baton --help and mistakes', () => {
     const r = await baton('stauts');
     expect(r).toMatchObject({ code: 2, stdout: '' });
     expect(r.stderr).toBe("baton: unknown command 'stauts'. Did you mean 'baton status'?\n");
+    const missing = await baton('--home');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(
+      "error: option '--home <dir>' argument missing\n(run 'baton --help' for the commands and options)\n",
+    );
     const far = await baton('--json', 'frobnicate');
     expect(far.code).toBe(2);
     expect(far.stderr).toBe("baton: unknown command 'frobnicate'. 'baton --help' lists the commands.\n");
