@@ -110,6 +110,22 @@ export default tseslint.config(
     ),
   },
   {
+    // The library entry (agent-baton) and the recipe it shares with the CLI: no driver, no other edge.
+    files: ['src/index.ts', 'src/open-baton.ts'],
+    rules: forbid(
+      [
+        'better-sqlite3',
+        'pg',
+        '**/storage/sqlite/**',
+        '**/storage/postgres/**',
+        '**/cli/**',
+        '**/server/**',
+        '**/mcp/**',
+      ],
+      'the library entry opens stores through storage/open-store and knows no other edge.',
+    ),
+  },
+  {
     files: ['src/server/**/*.ts'],
     ignores: ['src/**/*.test.ts'],
     rules: forbid(
