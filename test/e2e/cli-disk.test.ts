@@ -199,9 +199,11 @@ describe('baton CLI: files on disk', () => {
     await baton('pause');
     const text = await baton('resume');
     expect(text.stdout).toMatch(/RESUMING RUN: wf-/);
-    expect(text.stdout).toMatch(/Workflow: unified/);
-    expect(text.stdout).toMatch(/Bootstrap Tasks: 1\/1 complete/);
-    expect(text.stdout).toMatch(/Development Tasks: 0\/1 complete/);
+    expect(text.stdout).toMatch(/Phase: set-up lane done, the next lane not started \(status in_progress\)/);
+    expect(text.stdout).toMatch(/Lanes: 2, each finished before the next starts/);
+    expect(text.stdout).toMatch(/Set-up tasks \(first lane\): 1\/1 complete/);
+    expect(text.stdout).toMatch(/Development tasks: 0\/1 complete/);
+    expect(text.stdout).not.toMatch(/phase_\d/);
     expect(text.stdout).toMatch(/Last completed: B1 - setup/);
     expect(text.stdout).toMatch(/Dependency Check:\n- Previously blocked: D1 \(needs docker\)/);
     await baton('pause');

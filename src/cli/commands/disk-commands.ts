@@ -105,7 +105,9 @@ export function registerDiskCommands(program: Command, rt: Runtime) {
 
   program
     .command('session-info [id]')
-    .description("one workflow's details: topic, status, step, checkpoints, live-state age, recovery options")
+    .description(
+      "one workflow's details: topic, status, step, checkpoints, age of the last auto-save, recovery options",
+    )
     .option(...workflowOption)
     .action(
       action(rt, async ({ client, print, g }, id: string | undefined, o: { workflow?: string }) => {
