@@ -133,7 +133,12 @@ export class DiskMirror {
     let fresh = events.filter((e) => e.seq > from);
     if (fresh[0]?.seq !== from + 1 || repair)
       fresh = (await this.store.readEvents(state.id, from)).filter((e) => e.seq <= state.version);
-    const snapshots = await this.snapshotsOf(state, fresh);
+    // A repair rewrites every checkpoint and the latest snapshot, even those whose events are not in the log (a
+    // workflow recovered with gaps): from the records.
+    const known = repair
+      ? { checkpoints: state.checkpoints, last: state.last_snapshot?.id ?? null }
+      : undefined;
+    const snapshots = await this.snapshotsOf(state, fresh, known);
     this.prepareHome(state);
     mkdirSync(dir, { recursive: true });
     const outcome = withLock(join(dir, '.lock'), () => {
@@ -144,7 +149,7 @@ export class DiskMirror {
       if (again && !repair) return 'retry' as const; // damaged since we looked: read everything and repair
       const present = again ? new Set(readEventLog(dir, state.id).events.map((e) => e.seq)) : null;
       const append = fresh.filter((e) => (present ? !present.has(e.seq) : e.seq > now.lastSeq));
-      this.writeLocked(dir, state, append, fresh, snapshots, now, again);
+      this.writeLocked(dir, state, append, fresh, snapshots, now, again, known?.checkpoints);
       if (again) this.repaired.set(state.id, now.damage);
       return again ? ('repaired' as const) : ('written' as const);
     });
@@ -154,15 +159,27 @@ export class DiskMirror {
     return outcome;
   }
 
-  /** The snapshots the checkpoints among `events` point at (read from the store when not among them). */
-  private async snapshotsOf(state: WorkflowState, events: readonly BatonEvent[]) {
+  /**
+   * The snapshots the checkpoints among `events` (and `known`'s) point at, and `known`'s latest snapshot: from the
+   * events, else read from the store.
+   */
+  private async snapshotsOf(
+    state: WorkflowState,
+    events: readonly BatonEvent[],
+    known?: { checkpoints: readonly CheckpointRef[]; last: string | null },
+  ) {
     const snapshots = new Map<string, SessionSnapshot>();
     for (const e of events)
       if (e.type === 'snapshot.taken') snapshots.set(e.data.snapshot.id, e.data.snapshot);
-    for (const e of events) {
-      if (e.type !== 'checkpoint.created' || snapshots.has(e.data.checkpoint.snapshot_id)) continue;
-      const row = await this.store.getRecord(state.id, 'snapshot', e.data.checkpoint.snapshot_id);
-      if (row) snapshots.set(e.data.checkpoint.snapshot_id, row.data as SessionSnapshot);
+    const wanted = [
+      ...events.flatMap((e) => (e.type === 'checkpoint.created' ? [e.data.checkpoint.snapshot_id] : [])),
+      ...(known?.checkpoints ?? []).map((c) => c.snapshot_id),
+      ...(known?.last ? [known.last] : []),
+    ];
+    for (const id of wanted) {
+      if (snapshots.has(id)) continue;
+      const row = await this.store.getRecord(state.id, 'snapshot', id);
+      if (row) snapshots.set(id, row.data as SessionSnapshot);
     }
     return snapshots;
   }
@@ -189,6 +206,7 @@ export class DiskMirror {
     snapshots: ReadonlyMap<string, SessionSnapshot>,
     check: FolderCheck,
     repair: boolean,
+    checkpoints: readonly CheckpointRef[] = [],
   ) {
     const p = runPaths(dir);
     const byFile = new Map<string, string[]>();
@@ -206,7 +224,7 @@ export class DiskMirror {
       ...(repair ? {} : check.eventFiles),
       ...sizesOf(dir, repair ? eventFilesOf(dir) : [...byFile.keys()].map((f) => relative(dir, f))),
     };
-    this.writeDocuments(dir, state, events, snapshots, check.actors, sizes);
+    this.writeDocuments(dir, state, events, snapshots, check.actors, sizes, checkpoints);
   }
 
   /** Rewrites every document of a run folder from `state` and the snapshots and checkpoints among `events`. */
@@ -217,15 +235,19 @@ export class DiskMirror {
     snapshots: ReadonlyMap<string, SessionSnapshot>,
     actors: string[],
     eventFiles: Record<string, number>,
+    known: readonly CheckpointRef[] = [],
   ) {
     const p = runPaths(dir);
     const now = this.now();
     const lastPerSession = new Map<number, SessionSnapshot>();
+    const latest = state.last_snapshot && snapshots.get(state.last_snapshot.id);
+    if (latest) lastPerSession.set(latest.session_number, latest);
     for (const e of events)
       if (e.type === 'snapshot.taken') lastPerSession.set(e.data.snapshot.session_number, e.data.snapshot);
     for (const [session, snap] of lastPerSession) writeJsonAtomic(p.snapshot(session), snap);
-    const checkpoints: CheckpointRef[] = [];
-    for (const e of events) if (e.type === 'checkpoint.created') checkpoints.push(e.data.checkpoint);
+    const fromEvents: CheckpointRef[] = [];
+    for (const e of events) if (e.type === 'checkpoint.created') fromEvents.push(e.data.checkpoint);
+    const checkpoints = [...new Map([...known, ...fromEvents].map((c) => [c.name, c])).values()];
     for (const cp of checkpoints)
       writeJsonAtomic(p.checkpoint(cp.name), {
         schema_version: 1,

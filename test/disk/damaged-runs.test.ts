@@ -256,3 +256,22 @@ it('folding the restored log again gives the same state (baton rebuild after a r
   const b = foldEvents(JSON.parse(JSON.stringify(r.events)) as BatonEvent[]);
   expect(JSON.stringify(b.state)).toBe(JSON.stringify(a.state));
 });
+
+it('repairs the folder of a workflow recovered with gaps once, then leaves it alone', async () => {
+  const worktree = tempDir('baton-regap-wt-');
+  const first = sqliteStore();
+  const { wf } = await runScenario(first, worktree, new TestClock());
+  await first.close();
+  const run = join(runsDirFor(worktree), wf);
+  dropLine(run, 3);
+  const store = sqliteStore();
+  await rebuildFromDisk(store, runsDirFor(worktree));
+  expect((await store.loadState(wf))!.recovered_with_gaps).not.toBeNull();
+  rmSync(join(run, 'checkpoints'), { recursive: true });
+  rmSync(join(run, 'snapshots'), { recursive: true });
+  const once = await new DiskMirror(store).catchUp();
+  expect(once.repaired.map((r) => r.workflow_id)).toEqual([wf]);
+  expect(readdirSync(join(run, 'checkpoints')).length).toBe((await store.loadState(wf))!.checkpoints.length);
+  expect((await new DiskMirror(store).catchUp()).repaired).toEqual([]);
+  await store.close();
+});
