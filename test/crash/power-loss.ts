@@ -134,6 +134,7 @@ export async function powerLossHarness(cuts: number): Promise<PowerLossReport> {
       report.cuts++;
       if (torn) report.tornCuts++;
       report.bytesDropped += stats.bytes_dropped;
+      if ((k + 1) % 25 === 0) process.stderr.write(`power-loss: ${k + 1}/${cuts} cuts\n`);
       for (let i = 0; i < modes.length; i++) {
         const store = new SqliteStore(databases[i]!);
         try {
@@ -150,7 +151,9 @@ export async function powerLossHarness(cuts: number): Promise<PowerLossReport> {
           }
           const s = wf ? await store.loadState(wf) : null;
           workflows[i] = s && s.status !== 'completed' ? s.id : null;
-          expect(store.integrityCheck(), `${modes[i]} database after cut ${k + 1}`).toBe('ok');
+          // integrity_check reads every page: after the first cuts, every 10th and the last (the databases grow).
+          if (k < 5 || k % 10 === 9 || k === cuts - 1)
+            expect(store.integrityCheck(), `${modes[i]} database after cut ${k + 1}`).toBe('ok');
           if (k === cuts - 1) lane.events = (await store.readEventsSince(0, 10_000_000)).length;
         } finally {
           await store.close();
