@@ -80,7 +80,7 @@ export function readRun(dir: string, expected?: string | null): RunRead {
       : null;
   const contiguous = restoration ? restoration.events : prefix;
   const lastUsed = contiguous[contiguous.length - 1]?.seq ?? 0;
-  const stranded = log.events.filter((e) => e.seq > lastUsed).length;
+  const stranded = restoration ? restoration.unused : log.events.filter((e) => e.seq > lastUsed).length;
   const first = log.events[0];
   if (!existsSync(p.events))
     missing.push({
@@ -95,10 +95,10 @@ export function readRun(dir: string, expected?: string | null): RunRead {
     problems.push({
       file: 'events/',
       line: null,
-      problem: `recovered with gaps: event(s) ${describeRanges(restoration.lost)} are lost; the run is rebuilt from ${restoration.source} (its state at seq ${restoration.base}) and events ${restoration.base + 1}..${restoration.end}`,
+      problem: `recovered with gaps: event(s) ${describeRanges(restoration.lost)} are lost; the run is rebuilt from ${restoration.source} (as its state at seq ${restoration.base})${restoration.end > restoration.base ? ` and events ${restoration.base + 1}..${restoration.end}` : ''}`,
     });
   if (stranded) {
-    const gapAt = lastUsed + 1;
+    const gapAt = restoration ? prefix.length + 1 : lastUsed + 1;
     problems.push({
       file: 'events/',
       line: null,

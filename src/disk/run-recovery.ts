@@ -19,6 +19,8 @@ export interface Restoration {
   lost: { from: number; to: number }[];
   base: number;
   end: number;
+  /** Readable events neither in the rebuilt log nor in its base (after a hole no checkpoint or snapshot bridges). */
+  unused: number;
 }
 
 /** Inclusive ranges of the seqs in 1..end that `have` lacks. */
@@ -103,16 +105,27 @@ export function planRestoration(
     const base = c.build();
     if (base) best = { base, end };
   }
-  if (!best) return null;
+  const last = recovered[recovered.length - 1]?.seq ?? 0;
+  let unused = 0;
+  if (!best) {
+    // No base bridges the hole: the readable start of the log is the state, standing at the last seq the folder
+    // holds, so the workflow's next events never take a seq that the folder's unused lines already claim.
+    if (prefix[0]?.type !== 'workflow.created' || last <= prefixEnd) return null;
+    const source = `events 1..${prefixEnd} (the readable start of the log)`;
+    best = { base: { seq: last, source, state: foldEvents(prefix).state }, end: last };
+    unused = recovered.filter((e) => e.seq > prefixEnd).length;
+  }
   const { base, end } = best;
+  // What the base stands for: everything up to its seq, or (no base bridged the hole) only the readable start.
+  const covered = unused ? prefixEnd : base.seq;
   const records = new Map<string, RecordRow>();
   const keep = (rows: readonly RecordRow[]) => rows.forEach((r) => records.set(`${r.kind}/${r.id}`, r));
   keep(skeletonOf(dir, workflowId, prefix, base.seq)?.writes ?? []);
   for (const e of recovered)
-    if (e.seq > prefixEnd && e.seq <= base.seq && STATELESS.has(e.type))
+    if (e.seq > prefixEnd && e.seq <= covered && STATELESS.has(e.type))
       keep(applyEvent(base.state, e).writes);
   for (const f of found)
-    if (f.seq <= base.seq)
+    if (f.seq <= covered)
       keep([
         {
           workflow_id: workflowId,
@@ -126,7 +139,7 @@ export function planRestoration(
         },
       ]);
   for (const c of uniqueCheckpoints)
-    if (c.seq <= base.seq)
+    if (c.seq <= covered)
       keep([
         {
           workflow_id: workflowId,
@@ -158,5 +171,5 @@ export function planRestoration(
     },
   };
   const tail = recovered.filter((e) => e.seq > base.seq && e.seq <= end);
-  return { events: [restored, ...tail], source: base.source, lost, base: base.seq, end };
+  return { events: [restored, ...tail], source: base.source, lost, base: base.seq, end, unused };
 }

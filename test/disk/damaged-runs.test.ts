@@ -275,3 +275,35 @@ it('repairs the folder of a workflow recovered with gaps once, then leaves it al
   expect((await new DiskMirror(store).catchUp()).repaired).toEqual([]);
   await store.close();
 });
+
+it('a hole no checkpoint or snapshot bridges: the readable start stands at the last seq read, so later events never reuse a seq', async () => {
+  const worktree = tempDir('baton-nobase-wt-');
+  const first = sqliteStore();
+  const clock = new TestClock();
+  const { other } = await runScenario(first, worktree, clock);
+  const original = await first.readEvents(other);
+  await first.close();
+  expect(original.some((e) => e.type === 'snapshot.taken')).toBe(false);
+  const run = join(runsDirFor(worktree), other);
+  dropLine(run, 2);
+  const store = sqliteStore();
+  const r = await rebuildFromDisk(store, runsDirFor(worktree));
+  const x = r.runs.find((y) => y.workflow_id === other)!;
+  expect(x).toMatchObject({ outcome: 'imported', stranded: original.length - 2 });
+  expect(x.recovered_with_gaps).toMatchObject({ base: original.length, lost: [{ from: 2, to: 2 }] });
+  expect(x.problems.map((p) => p.problem).join('\n')).toMatch(
+    /event 2 is missing: the \d+ event\(s\) after it are not used/,
+  );
+  const s = (await store.loadState(other))!;
+  expect(s.version).toBe(original.length);
+  expect(s.tasks).toEqual(foldEvents(original.slice(0, 1)).state.tasks);
+  const svc = makeService(store, { now: clock.now });
+  const mirror = new DiskMirror(store, { now: clock.now });
+  mirror.attach(svc.runner);
+  await svc.record({ workflowId: other }, { kind: 'history', text: 'after', task_id: null, source: null });
+  await mirror.flush();
+  const after = readRun(run);
+  expect(after.problems.map((p) => p.problem).join('\n')).not.toMatch(/claim seq/);
+  expect(after.recovered.at(-1)).toMatchObject({ seq: original.length + 1, type: 'history.recorded' });
+  await store.close();
+});
