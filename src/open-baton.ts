@@ -41,6 +41,10 @@ export async function openLocalService(
     warn(
       `baton: warning: the database holds workflow ${b.workflow_id} up to event ${b.database_seq} but its run folder ${b.dir} goes to ${b.disk_seq}; the folder is left alone (bring the database up with \`baton rebuild --from-disk <worktree>\`)`,
     );
+  for (const r of report.repaired)
+    warn(
+      `baton: warning: repaired the run folder of ${r.workflow_id} from the database (${r.damage.join('; ')})`,
+    );
   for (const f of report.failed)
     warn(`baton: warning: cannot write the run folder of ${f.workflow_id}: ${f.error}`);
   return { service, mirror };

@@ -92,7 +92,13 @@ export function registerDiskCommands(program: Command, rt: Runtime) {
                     r.step ?? '?',
                     r.last_activity ?? '?',
                     r.events,
-                    [r.stale ? 'stale' : '', r.flagged ? 'damaged' : ''].filter(Boolean).join(',') || '-',
+                    [
+                      r.stale ? 'stale' : '',
+                      r.flagged ? 'damaged' : '',
+                      r.recovered_with_gaps ? 'recovered-with-gaps' : '',
+                    ]
+                      .filter(Boolean)
+                      .join(',') || '-',
                     r.title ?? '',
                   ]),
                 )
