@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { driverFor, resolveProfile } from '../agents/runtime/index.js';
 import { readAgentProfiles } from '../config/agent-config.js';
+import { executorCredential } from '../config/executor-token.js';
 import type { Settings } from '../config/settings.js';
 import { parseDuration, type CapacityPolicy } from '../core/index.js';
 import { LocalExecutor } from '../executors/local/local-executor.js';
@@ -54,13 +55,23 @@ export function agentSetup(
     throw new Error(
       '--executor remote needs --executor-url URL (variable BATON_EXECUTOR_URL) of a `baton executor serve`',
     );
-  const executor: Executor = kind === 'remote' && url ? new RemoteExecutor(url) : new LocalExecutor();
+  const executor: Executor =
+    kind === 'remote' && url ? remoteExecutor(url, env, settings.home) : new LocalExecutor();
   const sessions = env.BATON_MAX_SESSIONS ?? '20';
   const maxSessions = parseNumber(sessions, '--max-sessions (variable BATON_MAX_SESSIONS)', {
     int: true,
     min: 1,
   });
-  return { profile, profiles, capacity, heartbeatMs, executor, maxSessions, owner: ownerId(hostname()) };
+  return {
+    profile,
+    profiles,
+    capacity,
+    heartbeatMs,
+    executor,
+    maxSessions,
+    owner: ownerId(hostname()),
+    home: settings.home,
+  };
 }
 
 /** The capacity thresholds: --warn-at / --pause-at > BATON_CAPACITY_WARN / BATON_CAPACITY_PAUSE > 0.7 / 0.85. */
@@ -93,11 +104,15 @@ export const profileFor = (
 
 export { driverFor };
 
+/** A remote executor with the token from BATON_EXECUTOR_TOKEN or `$BATON_HOME/executor-token`. */
+export const remoteExecutor = (endpoint: string, env: NodeJS.ProcessEnv, home: string) =>
+  new RemoteExecutor(endpoint, executorCredential(env, home));
+
 /** Executors by the runtime an executor row names (recovery, the heartbeat monitor). */
-export const executorFactory = (): ExecutorFactory => ({
+export const executorFactory = (env: NodeJS.ProcessEnv, home: string): ExecutorFactory => ({
   forRow: (r) =>
     r.runtime === 'remote' && r.endpoint
-      ? new RemoteExecutor(r.endpoint)
+      ? remoteExecutor(r.endpoint, env, home)
       : r.runtime === 'local'
         ? new LocalExecutor()
         : null,

@@ -4,12 +4,9 @@ import { LocalClient } from '../client/local-client.js';
 import type { BatonClient, Ref } from '../client/baton-client.js';
 import { loadSettings, type Settings } from '../config/settings.js';
 import { readToken } from '../config/token-file.js';
-import * as git from '../git/git.js';
-import { countTokens } from '../tokens/count-tokens.js';
-import { BatonService } from '../service/index.js';
-import { openStore } from '../storage/open-store.js';
-import { runsDirFor, TaskLogFiles, type DiskMirror } from '../disk/index.js';
-import { attachMirror } from './mirror.js';
+import type { DiskMirror } from '../disk/index.js';
+import { openLocalService } from '../open-baton.js';
+import type { BatonService } from '../service/index.js';
 import type { Io } from './output.js';
 import { capacityPolicy, executorFactory } from './agent-setup.js';
 import { localProcessPorts } from '../executors/local/process-ports.js';
@@ -82,23 +79,15 @@ export class Runtime {
    * the run folder mirror: one recipe for every command, `baton run` and `baton serve` included.
    */
   async openService(settings: Settings): Promise<BatonService> {
-    const store = await openStore({ database: settings.database, durability: settings.durability });
-    const service = new BatonService(store, git, {
-      pauseTimeoutMs: settings.pauseTimeoutMs,
-      staleAfterMs: settings.staleAfterMs,
-      contextBudget: settings.contextBudget,
-      countTokens,
-      actor: settings.actor,
+    const { service, mirror } = await openLocalService(settings, (line) => this.io.err(line), {
       capacity: capacityPolicy({}, this.env),
-      logs: new TaskLogFiles(settings.runsDir),
-      runsDirOf: (worktree) => runsDirFor(worktree, settings.runsDir),
       watch: {
         ports: localProcessPorts(),
-        factory: executorFactory(),
+        factory: executorFactory(this.env, settings.home),
         notice: (line) => this.io.err(`baton: ${line}`),
       },
     });
-    if (settings.mirror) this.mirror = await attachMirror(service, settings, this.io);
+    this.mirror = mirror;
     return service;
   }
 

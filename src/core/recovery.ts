@@ -75,7 +75,7 @@ export function recoveryOptions(s: WorkflowState, liveSavedAt: string | null, _n
   options.push({
     type: 'live_state',
     target: 'live state',
-    description: `Resume from the live state: every event up to ${savedAt}`,
+    description: `Resume from the last auto-save (the live state): every event up to ${savedAt}`,
     data_loss: `0 actions (every event is saved as it happens)${unsaved ? `; the agent's last ~${unsaved} s of work before it stopped were not recorded` : ''}`,
     actions_since: 0,
     seconds_since: unsaved,

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import type { Settings } from '../../config/settings.js';
+import { daemonToken } from '../../config/executor-token.js';
+import { listSetting } from '../../config/request-guard.js';
 import { invalidInput, parseDuration } from '../../core/index.js';
 import { TaskLogFiles } from '../../disk/index.js';
 import { findExecutable } from '../../executors/local/find-executable.js';
 import { localProcessPorts } from '../../executors/local/process-ports.js';
 import { isOwnerAlive } from '../../executors/process-identity.js';
-import { RemoteExecutor } from '../../executors/remote/remote-executor.js';
 import {
   AgentRunner,
   recoverAtStartup,
@@ -13,7 +14,14 @@ import {
   type ExecutorRow,
 } from '../../service/runtime/index.js';
 import type { BatonService } from '../../service/index.js';
-import { agentSetup, driverFor, executorFactory, profileFor, type AgentFlags } from '../agent-setup.js';
+import {
+  agentSetup,
+  driverFor,
+  executorFactory,
+  profileFor,
+  remoteExecutor,
+  type AgentFlags,
+} from '../agent-setup.js';
 import { emit } from '../output.js';
 import { runProgress } from '../run-progress.js';
 import { defaultHookCommand } from './integration-commands.js';
@@ -38,10 +46,15 @@ export const agentOptions = (cmd: Command) =>
     .option('--executor-url <url>', 'a `baton executor serve` agent host (env BATON_EXECUTOR_URL)');
 
 /** What every agent run of this process shares: the lease identity, the task logs, how agents reach Baton. */
-export function runShared(service: BatonService, setup: ReturnType<typeof agentSetup>, settings: Settings) {
+export function runShared(
+  service: BatonService,
+  setup: ReturnType<typeof agentSetup>,
+  settings: Settings,
+  env: NodeJS.ProcessEnv,
+) {
   return {
     ports: service.watch?.ports ?? localProcessPorts(),
-    factory: executorFactory(),
+    factory: executorFactory(env, settings.home),
     logs: service.options.logs ?? new TaskLogFiles(settings.runsDir),
     batonCommand: defaultHookCommand(),
     env: agentEnv(settings),
@@ -66,7 +79,7 @@ export async function continueRecovered(
   log: (l: string) => void,
 ) {
   const runner = new AgentRunner(service);
-  const shared = runShared(service, setup, settings);
+  const shared = runShared(service, setup, settings, env);
   const runs: Promise<unknown>[] = [];
   for (const ex of report.executors) {
     if (!ex.auto_resume) continue;
@@ -76,7 +89,9 @@ export async function continueRecovered(
     if (!agentName) continue;
     const profile = profileFor(agentName, setup.profiles, o, env);
     const executor =
-      row?.runtime === 'remote' && row.endpoint ? new RemoteExecutor(row.endpoint) : setup.executor;
+      row?.runtime === 'remote' && row.endpoint
+        ? remoteExecutor(row.endpoint, env, setup.home)
+        : setup.executor;
     runs.push(
       runner
         .run(
@@ -188,7 +203,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
           `cannot start the agent: ${setup.profile.bin} was not found (spawn ${setup.profile.bin} ENOENT); install it, or point --agent-bin (variable BATON_AGENT_BIN) or the profile's "bin" at it. Nothing was changed`,
           { bin: setup.profile.bin },
         );
-      const shared = runShared(service, setup, settings);
+      const shared = runShared(service, setup, settings, rt.env);
       const report = await new AgentRunner(service).run(
         { workflowId: state.id },
         {
@@ -281,7 +296,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       const setup = agentSetup(o, rt.env, settings, null);
       const ports = service.watch?.ports ?? localProcessPorts();
       const report = await recoverAtStartup(service, {
-        factory: executorFactory(),
+        factory: executorFactory(rt.env, settings.home),
         autoResume: policy,
         isOwnerAlive: (owner) => isOwnerAlive(owner, ports.hostname),
         leases: { ports },
@@ -305,31 +320,66 @@ export function registerRunCommands(program: Command, rt: Runtime) {
     }
   });
 
-  program
-    .command('executor')
-    .description('the remote agent host')
+  const executor = program.command('executor').description('the remote agent host');
+  executor
     .command('serve')
     .description(
-      'run an agent host (HTTP: health, capabilities, launch, resume, stop, events) that outlives Baton servers',
+      'run an agent host (HTTP: health, capabilities, launch, resume, stop, events) that outlives Baton servers; every request needs its token',
     )
-    .option('--host <host>', 'address to bind (default 127.0.0.1)', '127.0.0.1')
+    .option(
+      '--host <host>',
+      'address to bind (default 127.0.0.1; another needs BATON_EXECUTOR_TOKEN)',
+      '127.0.0.1',
+    )
     .option('--port <port>', 'port, 0 for any free one (env BATON_EXECUTOR_PORT, default 7430)')
-    .action(async (o: { host: string; port?: string }, cmd: Command) => {
+    .option(
+      '--allow-host <names>',
+      'extra Host names it answers to, comma separated (env BATON_EXECUTOR_ALLOWED_HOSTS)',
+    )
+    .option(
+      '--max-output <chars>',
+      "characters of each run's output kept (the last ones; env BATON_EXECUTOR_MAX_OUTPUT, default 4194304)",
+    )
+    .action(
+      async (o: { host: string; port?: string; allowHost?: string; maxOutput?: string }, cmd: Command) => {
+        const g = rt.globals(cmd);
+        const home = rt.settings(g).home;
+        const { startExecutorDaemon, DEFAULT_MAX_OUTPUT } =
+          await import('../../executors/remote/executor-daemon.js');
+        const port = parseNumber(
+          o.port ?? rt.env.BATON_EXECUTOR_PORT ?? '7430',
+          '--port (variable BATON_EXECUTOR_PORT)',
+          { int: true, min: 0, max: 65535 },
+        );
+        const maxOutput = parseNumber(
+          o.maxOutput ?? rt.env.BATON_EXECUTOR_MAX_OUTPUT ?? String(DEFAULT_MAX_OUTPUT),
+          '--max-output (variable BATON_EXECUTOR_MAX_OUTPUT)',
+          { int: true, min: 1024 },
+        );
+        const allowedHosts = listSetting(o.allowHost ?? rt.env.BATON_EXECUTOR_ALLOWED_HOSTS);
+        const { token, source } = daemonToken(rt.env, home, o.host);
+        const d = await startExecutorDaemon({ host: o.host, port, token, allowedHosts, maxOutput });
+        rt.io.out(
+          g.json
+            ? JSON.stringify({ url: d.url, token_source: source }) + '\n'
+            : `baton executor serve: listening on ${d.url}\n  token: ${source} (print it with \`baton executor token\`)\n`,
+        );
+        await new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        });
+        await d.close();
+      },
+    );
+
+  executor
+    .command('token')
+    .description(
+      "print the executor daemon's token: BATON_EXECUTOR_TOKEN, else $BATON_HOME/executor-token (created on first use, mode 0600)",
+    )
+    .action(async (_o: unknown, cmd: Command) => {
       const g = rt.globals(cmd);
-      const { startExecutorDaemon } = await import('../../executors/remote/executor-daemon.js');
-      const port = parseNumber(
-        o.port ?? rt.env.BATON_EXECUTOR_PORT ?? '7430',
-        '--port (variable BATON_EXECUTOR_PORT)',
-        { int: true, min: 0, max: 65535 },
-      );
-      const d = await startExecutorDaemon({ host: o.host, port, token: rt.env.BATON_EXECUTOR_TOKEN ?? null });
-      rt.io.out(
-        g.json ? JSON.stringify({ url: d.url }) + '\n' : `baton executor serve: listening on ${d.url}\n`,
-      );
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      });
-      await d.close();
+      const { token, source } = daemonToken(rt.env, rt.settings(g).home, '127.0.0.1');
+      rt.io.out(g.json ? JSON.stringify({ token, source }) : token);
     });
 }

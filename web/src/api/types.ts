@@ -16,6 +16,7 @@ import type {
   WorkflowList as WorkflowListSchema,
   WorkflowView as WorkflowViewSchema,
 } from '../../../src/server/api/response-schemas.js';
+import type { SubscriptionReset as SubscriptionResetSchema } from '../../../src/server/live/live-messages.js';
 import type {
   Decision as DecisionSchema,
   ErrorRecord as ErrorRecordSchema,
@@ -51,7 +52,7 @@ export type EventHistory = z.infer<typeof EventHistorySchema>;
 export type TaskLogList = z.infer<typeof TaskLogListSchema>;
 export type TaskLog = z.infer<typeof TaskLogSchema>;
 
-/** One message of the WebSocket `/ws` (README "Live events"). */
+/** One message of the WebSocket `/ws` (README "Live events"; `GET /ws` in /openapi.json). */
 export interface LiveMessage {
   type: string;
   position?: number;
@@ -60,3 +61,6 @@ export interface LiveMessage {
   task_id?: string | null;
   data?: Record<string, unknown>;
 }
+
+/** `subscription.reset`: the `since` the client gave is beyond the end of the log (rebuilt); it now ends at `position`. */
+export type SubscriptionReset = z.infer<typeof SubscriptionResetSchema>;
