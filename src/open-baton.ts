@@ -4,6 +4,8 @@ import { LocalClient } from './client/local-client.js';
 import { loadSettings, type Settings } from './config/settings.js';
 import { readToken } from './config/token-file.js';
 import { DiskMirror, runsDirFor, TaskLogFiles } from './disk/index.js';
+import { executorFactory } from './executors/executor-factory.js';
+import { localProcessPorts } from './executors/local/process-ports.js';
 import * as git from './git/git.js';
 import { BatonService, type ServiceOptions } from './service/index.js';
 import { openStore } from './storage/open-store.js';
@@ -16,14 +18,18 @@ export interface LocalService {
   mirror: DiskMirror | null;
 }
 
-/** What the CLI adds to the recipe: the crash watch (process liveness lives in the executors) and `--warn-at`. */
-export type LocalServiceExtras = Pick<ServiceOptions, 'watch' | 'capacity'>;
+/** What a caller may add to the recipe: the environment executor tokens are read from, `--warn-at`. */
+export interface LocalServiceExtras {
+  /** Where BATON_EXECUTOR_TOKEN is read from, to stop a crashed driver's remote agent (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  capacity?: ServiceOptions['capacity'];
+}
 
 /**
  * The service on the local store with every adapter (git, the tokenizer, the task logs of `baton run`) and the
  * run-folder mirror, which first catches up the folders that lag the database. The one recipe of the CLI (`baton
  * run` and `baton serve` included) and the library; `warn` gets the lines a person should see (a folder ahead of
- * the database, a folder that cannot be written); `extras` the crash watch and capacity thresholds the CLI sets.
+ * the database, a folder that cannot be written, a crashed driver handled).
  */
 export async function openLocalService(
   settings: Settings,
@@ -39,7 +45,13 @@ export async function openLocalService(
     actor: settings.actor,
     logs: new TaskLogFiles(settings.runsDir),
     runsDirOf: (worktree) => runsDirFor(worktree, settings.runsDir),
-    ...extras,
+    capacity: extras.capacity,
+    // Any reader notices a crashed driver (its lease) and handles it as startup recovery does, saying so in one line.
+    watch: {
+      ports: localProcessPorts(),
+      factory: executorFactory(extras.env ?? process.env, settings.home),
+      notice: (line) => warn(`baton: ${line}`),
+    },
   });
   if (!settings.mirror) return { service, mirror: null };
   const mirror = new DiskMirror(store, { runsDir: settings.runsDir, now: service.options.now });
@@ -117,7 +129,7 @@ export async function openBaton(options: OpenBatonOptions = {}): Promise<BatonCl
     return new HttpClient(server, token, options.cwd ?? process.cwd());
   }
   const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const { service, mirror } = await openLocalService(settings, warn);
+  const { service, mirror } = await openLocalService(settings, warn, { env });
   return new LocalClient(service, async () => {
     await mirror?.flush();
     await service.store.close();

@@ -1,13 +1,12 @@
 import { hostname } from 'node:os';
 import { driverFor, resolveProfile } from '../agents/runtime/index.js';
 import { readAgentProfiles } from '../config/agent-config.js';
-import { executorCredential } from '../config/executor-token.js';
 import type { Settings } from '../config/settings.js';
 import { parseDuration, type CapacityPolicy } from '../core/index.js';
 import { LocalExecutor } from '../executors/local/local-executor.js';
 import { ownerId } from '../executors/process-identity.js';
-import { RemoteExecutor } from '../executors/remote/remote-executor.js';
-import type { AgentProfile, Executor, ExecutorFactory } from '../service/runtime/index.js';
+import { executorFactory, remoteExecutor } from '../executors/executor-factory.js';
+import type { AgentProfile, Executor } from '../service/runtime/index.js';
 import { oneOf, parseNumber } from './parse.js';
 
 export interface AgentFlags {
@@ -104,16 +103,4 @@ export const profileFor = (
 
 export { driverFor };
 
-/** A remote executor with the token from BATON_EXECUTOR_TOKEN or `$BATON_HOME/executor-token`. */
-export const remoteExecutor = (endpoint: string, env: NodeJS.ProcessEnv, home: string) =>
-  new RemoteExecutor(endpoint, executorCredential(env, home));
-
-/** Executors by the runtime an executor row names (recovery, the heartbeat monitor). */
-export const executorFactory = (env: NodeJS.ProcessEnv, home: string): ExecutorFactory => ({
-  forRow: (r) =>
-    r.runtime === 'remote' && r.endpoint
-      ? remoteExecutor(r.endpoint, env, home)
-      : r.runtime === 'local'
-        ? new LocalExecutor()
-        : null,
-});
+export { executorFactory, remoteExecutor };

@@ -8,8 +8,7 @@ import type { DiskMirror } from '../disk/index.js';
 import { openLocalService } from '../open-baton.js';
 import type { BatonService } from '../service/index.js';
 import type { Io } from './output.js';
-import { capacityPolicy, executorFactory } from './agent-setup.js';
-import { localProcessPorts } from '../executors/local/process-ports.js';
+import { capacityPolicy } from './agent-setup.js';
 
 export interface GlobalOptions {
   json?: boolean;
@@ -80,12 +79,8 @@ export class Runtime {
    */
   async openService(settings: Settings): Promise<BatonService> {
     const { service, mirror } = await openLocalService(settings, (line) => this.io.err(line), {
+      env: this.env,
       capacity: capacityPolicy({}, this.env),
-      watch: {
-        ports: localProcessPorts(),
-        factory: executorFactory(this.env, settings.home),
-        notice: (line) => this.io.err(`baton: ${line}`),
-      },
     });
     this.mirror = mirror;
     return service;
