@@ -14,6 +14,8 @@ export interface ServeOptions {
   allowedHosts?: string[];
   /** Extra origins allowed to send state-changing requests and open `/ws`: `https://baton.example.com`. */
   allowedOrigins?: string[];
+  /** Check every JSON response against its route's schema (BATON_CHECK_RESPONSES=1; the tests turn it on). */
+  checkResponses?: boolean;
 }
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -61,5 +63,6 @@ export function resolveServeOptions(
     throw invalidInput(
       `refusing to serve ${host} without a token: --no-auth (variable BATON_NO_AUTH) is for loopback addresses only; drop it or bind 127.0.0.1 (option --host, variable BATON_HOST)`,
     );
-  return { host, port, noAuth, maxBodyBytes, maxFrameBytes, allowedHosts, allowedOrigins };
+  const checkResponses = env.BATON_CHECK_RESPONSES === '1';
+  return { host, port, noAuth, maxBodyBytes, maxFrameBytes, allowedHosts, allowedOrigins, checkResponses };
 }

@@ -77,6 +77,7 @@ export async function startServer(
     guard,
     ready: () => ready,
     version: options.version ?? PACKAGE_VERSION,
+    checkResponses: options.checkResponses,
   });
   metrics.gauge('baton_workflows', 'Workflows by status.', async () => {
     const counts = new Map<string, number>();
