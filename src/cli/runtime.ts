@@ -56,6 +56,7 @@ export class Runtime {
         contextBudget: g.budget,
       },
       this.env,
+      this.cwd,
     );
   }
 

@@ -27,13 +27,19 @@ describe('baton run with a fake Claude Code replaying recorded stream-json', () 
       .split('\n')
       .map((l) => JSON.parse(l) as { resume: string | null });
     expect(runs[0]?.resume).toBeNull();
-    expect(runs[1]?.resume).toBeTruthy();
+    // The second task resumes exactly the session the first one reported (and Baton saved).
+    const saved = events()
+      .filter((e) => e.type === 'agent.token_saved')
+      .map((e) => e.data.resume_token);
+    expect(saved.length).toBeGreaterThanOrEqual(1);
+    expect(runs[1]?.resume).toMatch(/^[0-9a-f-]{36}$/);
+    expect(saved).toContain(runs[1]?.resume);
     const types = events().map((e) => e.type);
     expect(types).toContain('agent.launched');
     expect(types).toContain('agent.token_saved');
     expect(types.filter((t) => t === 'side_effect.recorded').length).toBe(3);
     const ex = (await cli(['executors', 'list'])).json<{ resume_token: string | null; status: string }[]>();
-    expect(ex[0]?.resume_token).toBeTruthy();
+    expect(saved).toContain(ex[0]?.resume_token);
     // The ledger reaches the resume context, so a later session does not commit again.
     const context = (await cli(['context', '-w', report.workflow_id])).json<{ markdown: string }>().markdown;
     expect(context).toContain('### Already Done (do not redo)');
