@@ -10,6 +10,7 @@ const recordPaths: Record<RecordInput['kind'], string> = {
   test: 'test-runs',
   usage: 'usage',
   feedback: 'reviewer-feedback',
+  request: 'requests',
 };
 
 const e = encodeURIComponent;
@@ -125,7 +126,9 @@ export class HttpClient implements BatonClient {
               ? input.test
               : input.kind === 'usage'
                 ? input.usage
-                : input.feedback;
+                : input.kind === 'request'
+                  ? { text: input.text, at: input.at ?? null, source: input.source ?? null }
+                  : input.feedback;
     return this.call<unknown>('POST', `${this.wf(ref)}/${recordPaths[input.kind]}`, body, ref);
   }
 

@@ -3,6 +3,8 @@ export * from './commands/handoff.js';
 export * from './commands/lifecycle.js';
 export * from './commands/pause.js';
 export * from './commands/records.js';
+export * from './commands/requests.js';
+export * from './requests/index.js';
 export * from './commands/resume.js';
 export * from './commands/snapshots.js';
 export * from './commands/tasks.js';

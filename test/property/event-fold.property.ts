@@ -25,6 +25,7 @@ const step = fc.record({
     'error',
     'resolve',
     'history',
+    'request',
     'test',
     'usage',
     'feedback',
@@ -105,6 +106,9 @@ async function apply(svc: BatonService, wf: string, s: WorkflowState, st: { kind
     }
     case 'history':
       return svc.record(ref, { kind: 'history', text: `h${pick}`, task_id: null, source: null });
+    case 'request':
+      // A small pool of texts, so the same words come back (and are not recorded twice).
+      return svc.record(ref, { kind: 'request', text: `please do r${pick % 4}`, source: 'hook' });
     case 'test':
       return svc.record(ref, {
         kind: 'test',

@@ -3,6 +3,7 @@ import { emptyUsage } from '../schemas/records.js';
 import { RECENT_LIMIT, type WorkflowState } from '../schemas/state.js';
 import type { SessionInfo, Task } from '../schemas/workflow.js';
 import { evolveRuntime } from '../runtime-fold.js';
+import { issueFromRequest } from '../requests/request-text.js';
 
 const recent = <T>(list: readonly T[], item: T, limit = RECENT_LIMIT): T[] => [...list, item].slice(-limit);
 
@@ -161,6 +162,15 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         counts: { ...s.counts, history: s.counts.history + 1 },
         recent_history: recent(s.recent_history, e.data.entry),
       };
+    case 'request.recorded': {
+      const r = e.data.request;
+      return {
+        ...s,
+        issue: s.issue ?? issueFromRequest(r),
+        recent_requests: recent(s.recent_requests ?? [], r),
+        request_keys: [...(s.request_keys ?? []), e.data.key],
+      };
+    }
     case 'feedback.recorded':
       return {
         ...s,

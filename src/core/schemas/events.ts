@@ -7,6 +7,7 @@ import {
   ReviewerFeedback,
   TestState,
   UsageMetrics,
+  UserRequest,
 } from './records.js';
 import { AgentOutcome, SideEffect } from './runtime.js';
 import { SessionSnapshot } from './snapshot.js';
@@ -101,6 +102,7 @@ export const BatonEvent = z.discriminatedUnion('type', [
     z.object({ error_id: z.string(), resolution: ErrorResolution, resolution_notes: z.string().nullable() }),
   ),
   ev('history.recorded', z.object({ entry: HistoryEntry })),
+  ev('request.recorded', z.object({ request: UserRequest, key: z.string() })),
   ev('feedback.recorded', z.object({ feedback: ReviewerFeedback })),
   ev('feedback.addressed', z.object({ review_id: z.string() })),
   ev('test_run.recorded', z.object({ test_state: TestState })),

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { Decision, ErrorRecord, HistoryEntry, ReviewerFeedback, TestState, UsageMetrics } from './records.js';
+import {
+  Decision,
+  ErrorRecord,
+  HistoryEntry,
+  ReviewerFeedback,
+  TestState,
+  UsageMetrics,
+  UserRequest,
+} from './records.js';
 import { AgentRuntime, SideEffect } from './runtime.js';
 import { CheckpointRef, Issue, SessionInfo, SnapshotTrigger, Task, WorkflowStatus } from './workflow.js';
 
@@ -89,6 +97,10 @@ export const WorkflowState = z.object({
     .nullable(),
   /** The agent runtime (`baton run`): the driver session, its resume token, capacity and usage-limit state. */
   agent: AgentRuntime.nullable().optional(),
+  /** The user's recent requests (all of them are `request` records), oldest first. */
+  recent_requests: z.array(UserRequest).optional(),
+  /** The key of every request recorded (normalised text), so that the same words are never recorded twice. */
+  request_keys: z.array(z.string()).optional(),
   /** The side-effect ledger's recent entries (all of them are `side_effect` records). */
   side_effects: z.array(SideEffect).optional(),
 });

@@ -111,6 +111,16 @@ export const HistoryBody = z
   .strictObject({ text: text().min(1), task_id: opt(Id), source: opt(text(200)) })
   .openapi('HistoryInput');
 
+export const RequestBody = z
+  .strictObject({
+    text: text(200_000).min(1),
+    at: opt(text(64)),
+    source: opt(text(200)),
+  })
+  .openapi('RequestInput', {
+    description: "what the user asked, in their words; the first request becomes the workflow's issue",
+  });
+
 export const TestRunBody = z
   .strictObject({
     phase: z.enum(tddPhases),

@@ -228,7 +228,7 @@ export const TaskResult = z
 export const RecordResult = z
   .object({
     workflow_id: z.string(),
-    kind: z.enum(['decision', 'error', 'history', 'test', 'usage', 'feedback']),
+    kind: z.enum(['decision', 'error', 'history', 'test', 'usage', 'feedback', 'request']),
     record: z.unknown(),
   })
   .openapi('RecordResult');

@@ -7,6 +7,7 @@ import {
   FeedbackBody,
   HistoryBody,
   NoteBody,
+  RequestBody,
   ResolveErrorBody,
   ResolveErrorParams,
   ReviewParams,
@@ -36,6 +37,13 @@ const recordRoutes = [
     schema: HistoryBody,
     summary: 'record an agent_history line',
     input: (b: z.infer<typeof HistoryBody>): RecordInput => ({ kind: 'history', ...b }),
+  },
+  {
+    path: 'requests',
+    schema: RequestBody,
+    summary:
+      "record what the user asked (the first request becomes the workflow's issue; the same text again writes nothing)",
+    input: (b: z.infer<typeof RequestBody>): RecordInput => ({ kind: 'request', ...b }),
   },
   {
     path: 'test-runs',
