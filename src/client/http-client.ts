@@ -1,6 +1,14 @@
 import { BatonError, errorCodes, type ErrorCode, type SnapshotTrigger } from '../core/index.js';
 import type { CompiledContext, ImportMarker } from '../service/index.js';
-import type { BatonClient, Channel, PauseResult, RecordInput, Ref, TaskAction } from './baton-client.js';
+import type {
+  BatonClient,
+  Channel,
+  PauseResult,
+  RecordInput,
+  Ref,
+  TaskAction,
+  TaskAddResult,
+} from './baton-client.js';
 import type { WorkflowView } from './views.js';
 
 const recordPaths: Record<RecordInput['kind'], string> = {
@@ -112,6 +120,19 @@ export class HttpClient implements BatonClient {
 
   task(ref: Ref, action: TaskAction, taskId: string, note: string | null = null) {
     return this.call<unknown>('POST', `${this.wf(ref)}/tasks/${e(taskId)}/${action}`, { note }, ref);
+  }
+
+  addTask(ref: Ref, input: Parameters<BatonClient['addTask']>[1]) {
+    return this.call<TaskAddResult>('POST', `${this.wf(ref)}/tasks`, input, ref);
+  }
+
+  syncAgentTasks(ref: Ref, input: Parameters<BatonClient['syncAgentTasks']>[1]) {
+    return this.call<Awaited<ReturnType<BatonClient['syncAgentTasks']>>>(
+      'POST',
+      `${this.wf(ref)}/agent-tasks`,
+      input,
+      ref,
+    );
   }
 
   record(ref: Ref, input: RecordInput) {

@@ -1,3 +1,5 @@
+export * from './commands/add-task.js';
+export * from './commands/agent-tasks.js';
 export * from './commands/create.js';
 export * from './commands/handoff.js';
 export * from './commands/lifecycle.js';
@@ -5,6 +7,8 @@ export * from './commands/pause.js';
 export * from './commands/records.js';
 export * from './commands/requests.js';
 export * from './requests/index.js';
+export * from './agent-tasks/index.js';
+export * from './similarity.js';
 export * from './commands/resume.js';
 export * from './commands/snapshots.js';
 export * from './commands/tasks.js';

@@ -225,6 +225,16 @@ export const TaskResult = z
   .catchall(z.unknown())
   .openapi('TaskResult');
 
+export const AgentTaskSyncResult = z
+  .object({
+    workflow_id: z.string(),
+    added: z.array(z.string()),
+    started: z.array(z.string()),
+    completed: z.array(z.string()),
+    skipped: z.array(z.string()),
+  })
+  .openapi('AgentTaskSyncResult');
+
 export const RecordResult = z
   .object({
     workflow_id: z.string(),
