@@ -1,4 +1,10 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
-
-process.exitCode = await main(process.argv.slice(2));
+// `baton hook <Event>` runs on every turn of an agent: it loads only the hook's own module, not the whole CLI.
+const argv = process.argv.slice(2);
+if (argv[0] === 'hook') {
+  const { hookMain } = await import('../dist/cli/hook-entry.js');
+  process.exitCode = await hookMain(argv.slice(1));
+} else {
+  const { main } = await import('../dist/cli/main.js');
+  process.exitCode = await main(argv);
+}

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerHookCommands, registerIntegrationCommands } from './commands/integration-commands.js';
 import { registerImportCommand } from './commands/import-command.js';
+import { registerInitCommands } from './commands/init-commands.js';
 import { registerDiskCommands } from './commands/disk-commands.js';
 import { registerRecordCommands } from './commands/record-commands.js';
 import { registerRunCommands } from './commands/run-commands.js';
@@ -49,6 +50,7 @@ export function buildProgram(rt: Runtime): Command {
   registerSessionCommands(program, rt);
   registerIntegrationCommands(program, rt);
   registerHookCommands(program, rt);
+  registerInitCommands(program, rt);
   registerImportCommand(program, rt);
   registerServerCommands(program, rt);
   registerDiskCommands(program, rt);
@@ -76,7 +78,7 @@ export async function main(
   const flags = { json: argv.includes('--json'), debug: argv.includes('--debug') };
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return 0;
+    return rt.exitCode;
   } catch (e) {
     if (e instanceof CommanderError) {
       return e.code === 'commander.helpDisplayed' ||

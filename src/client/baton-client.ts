@@ -15,6 +15,9 @@ import type {
 import type {
   CompiledContext,
   CreateWorkflowInput,
+  InjectedContext,
+  TrackInput,
+  TrackResult,
   DetailCategory,
   ImportMarker,
   RecordInput,
@@ -69,6 +72,20 @@ export interface BatonClient {
     input: { source: AgentTaskSource; calls: AgentTaskCall[] },
   ): Promise<{ workflow_id: string } & AgentTaskSync>;
   record(ref: Ref, input: RecordInput): Promise<unknown>;
+  /** An agent session Baton does not run (a hook): the worktree's workflow found or created, the session tied. */
+  trackSession(input: TrackInput): Promise<TrackResult>;
+  /** The context for an agent session, fitted to `max_chars`, its delivery and receipt recorded. */
+  injectContext(ref: Ref, input: { max_chars: number; reason: string }): Promise<InjectedContext>;
+  /** The agent compacted its context: the summary (Claude Code's) kept, the next prompt or start injects. */
+  noteCompaction(
+    ref: Ref,
+    input: { agent: string; trigger: string | null; summary: string | null },
+  ): Promise<{ workflow_id: string }>;
+  /** A checkpoint only after real work since the last one and at most every `interval_ms`. */
+  checkpointIfDue(
+    ref: Ref,
+    input: { name: string; interval_ms: number },
+  ): Promise<{ workflow_id: string; checkpoint: string | null; reason: string }>;
   /** Several records in one commit (transcript imports). */
   recordBatch(
     ref: Ref,

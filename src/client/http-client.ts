@@ -135,6 +135,36 @@ export class HttpClient implements BatonClient {
     );
   }
 
+  trackSession(input: Parameters<BatonClient['trackSession']>[0]) {
+    return this.call<Awaited<ReturnType<BatonClient['trackSession']>>>(
+      'POST',
+      '/api/agent-sessions/track',
+      input,
+    );
+  }
+
+  injectContext(ref: Ref, input: Parameters<BatonClient['injectContext']>[1]) {
+    return this.call<Awaited<ReturnType<BatonClient['injectContext']>>>(
+      'POST',
+      `${this.wf(ref)}/context/inject`,
+      input,
+      ref,
+    );
+  }
+
+  noteCompaction(ref: Ref, input: Parameters<BatonClient['noteCompaction']>[1]) {
+    return this.call<{ workflow_id: string }>('POST', `${this.wf(ref)}/compactions`, input, ref);
+  }
+
+  checkpointIfDue(ref: Ref, input: Parameters<BatonClient['checkpointIfDue']>[1]) {
+    return this.call<Awaited<ReturnType<BatonClient['checkpointIfDue']>>>(
+      'POST',
+      `${this.wf(ref)}/checkpoints/if-due`,
+      input,
+      ref,
+    );
+  }
+
   record(ref: Ref, input: RecordInput) {
     const body =
       input.kind === 'decision'

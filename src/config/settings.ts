@@ -22,6 +22,12 @@ export interface Settings {
   mirror: boolean;
   /** Who the commands act as in the event log: `user` (default), `orchestrator`, `session-<n>`, `executor-<id>`. */
   actor: string;
+  /** Agent hooks create a workflow in a git worktree that has none (`auto_track`, default on). */
+  autoTrack: boolean;
+  /** Hooks make a checkpoint at most this often, and only after real work (default 10 minutes). */
+  checkpointIntervalMs: number;
+  /** The most characters a hook injects as the agent's context (default 9,000: Claude Code previews longer text). */
+  injectMaxChars: number;
 }
 
 export type SettingOptions = Partial<
@@ -34,7 +40,10 @@ export type SettingOptions = Partial<
     | 'contextBudget'
     | 'runsDir'
     | 'mirror'
-    | 'actor',
+    | 'actor'
+    | 'autoTrack'
+    | 'checkpointInterval'
+    | 'injectMaxChars',
     string
   >
 >;
@@ -49,6 +58,9 @@ const FileConfig = z
     runs_dir: z.string().optional(),
     mirror: z.union([z.boolean(), z.enum(['on', 'off'])]).optional(),
     actor: z.string().optional(),
+    auto_track: z.union([z.boolean(), z.enum(['on', 'off'])]).optional(),
+    checkpoint_interval: z.string().optional(),
+    inject_max_chars: z.union([z.number(), z.string()]).optional(),
   })
   .passthrough();
 type FileConfig = z.infer<typeof FileConfig>;
@@ -62,6 +74,9 @@ const names = {
   runsDir: ['--runs-dir', 'BATON_RUNS_DIR', 'runs_dir'],
   mirror: ['--mirror', 'BATON_MIRROR', 'mirror'],
   actor: ['--actor', 'BATON_ACTOR', 'actor'],
+  autoTrack: ['--auto-track', 'BATON_AUTO_TRACK', 'auto_track'],
+  checkpointInterval: ['--checkpoint-interval', 'BATON_CHECKPOINT_INTERVAL', 'checkpoint_interval'],
+  injectMaxChars: ['--inject-max-chars', 'BATON_INJECT_MAX_CHARS', 'inject_max_chars'],
 } as const;
 
 export function readConfigFile(path: string): FileConfig {
@@ -90,10 +105,22 @@ function budget(text: string | undefined): number {
   return n;
 }
 
-function onOff(text: string | undefined): boolean {
+function onOff(text: string | undefined, key: 'mirror' | 'autoTrack' = 'mirror'): boolean {
   if (text === undefined || ['on', 'true'].includes(text)) return true;
   if (['off', 'false'].includes(text)) return false;
-  throw invalidInput(`mirror "${text}" is not on or off (option --mirror, variable BATON_MIRROR)`);
+  const [flag, envName, fileKey] = names[key];
+  throw invalidInput(`${fileKey} "${text}" is not on or off (option ${flag}, variable ${envName})`);
+}
+
+function maxChars(text: string | undefined): number {
+  if (text === undefined) return 9000;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1000 || n > 1_000_000) {
+    throw invalidInput(
+      `inject_max_chars "${text}" must be a whole number of characters from 1000 to 1000000 (variable BATON_INJECT_MAX_CHARS)`,
+    );
+  }
+  return n;
 }
 
 function actorName(text: string | undefined): string {
@@ -130,7 +157,7 @@ export function loadSettings(
       `durability "${durability}" is not full or normal (option --durability, variable BATON_DURABILITY)`,
     );
   }
-  const duration = (key: 'pauseTimeout' | 'staleAfter', fallback: string) => {
+  const duration = (key: 'pauseTimeout' | 'staleAfter' | 'checkpointInterval', fallback: string) => {
     const [flag, envName] = names[key];
     return parseDuration(pick(key) ?? fallback, `${flag} / ${envName}`);
   };
@@ -144,5 +171,8 @@ export function loadSettings(
     runsDir: pick('runsDir') || null,
     mirror: onOff(pick('mirror')),
     actor: actorName(pick('actor')),
+    autoTrack: onOff(pick('autoTrack'), 'autoTrack'),
+    checkpointIntervalMs: duration('checkpointInterval', '10m'),
+    injectMaxChars: maxChars(pick('injectMaxChars')),
   };
 }

@@ -8,3 +8,5 @@ export { liveStateOf, LiveStates } from './live-states.js';
 export * from './record-input.js';
 export * from './context-compiler.js';
 export * from './session-status.js';
+export * from './agent-sessions.js';
+export * from './fit-characters.js';

@@ -36,43 +36,18 @@ function eligible(t: Task, it: AgentTaskItem): boolean {
 const same = (a: readonly AgentTaskItem[], b: readonly AgentTaskItem[]) =>
   JSON.stringify(a) === JSON.stringify(b);
 
-/**
- * Follows the agent's own task list in the task graph: applies the new task-tool calls to the list kept in the
- * state, makes each new item a task (or the existing task it rewords), lets statuses follow (in progress,
- * completed), and skips the task of an item the agent removed (never deletes it). Calls already applied (same id)
- * and calls that change nothing write no event.
- */
-export function syncAgentTasks(
+/** Applies one call: maps new items to tasks (adding them), lets statuses follow, skips removed items' tasks. */
+function step(
   d: Draft,
   source: AgentTaskSource,
-  calls: readonly AgentTaskCall[],
-): AgentTaskSync {
-  const out: AgentTaskSync = { added: [], started: [], completed: [], skipped: [] };
-  const before = d.state.agent_tasks?.[source] ?? { items: [], applied_calls: [] };
-  const seen = new Set(before.applied_calls);
-  const fresh: AgentTaskCall[] = [];
-  const newIds: string[] = [];
-  for (const c of calls) {
-    if (!isAgentTaskTool(c.tool)) continue;
-    if (c.id) {
-      if (seen.has(c.id)) continue;
-      seen.add(c.id);
-      newIds.push(c.id);
-    }
-    fresh.push(c);
-  }
-  if (fresh.length === 0) return out;
-  if (isTerminal(d.state.status)) {
-    throw invalidTransition(
-      `cannot follow the agent's task list: the workflow is ${d.state.status}; a new session starts a new workflow`,
-      { current_status: d.state.status },
-    );
-  }
-
-  const reduced = applyAgentTaskCalls(before.items, fresh);
+  before: readonly AgentTaskItem[],
+  call: AgentTaskCall,
+  out: AgentTaskSync,
+): AgentTaskItem[] {
+  const reduced = applyAgentTaskCalls(before, [call]);
   const taken = new Set<string>();
-  for (const list of Object.values(d.state.agent_tasks ?? {}))
-    for (const it of list.items) if (it.task_id) taken.add(it.task_id);
+  for (const [name, list] of Object.entries(d.state.agent_tasks ?? {}))
+    if (name !== source) for (const it of list.items) if (it.task_id) taken.add(it.task_id);
   for (const it of reduced) if (it.task_id) taken.add(it.task_id);
 
   const items: AgentTaskItem[] = [];
@@ -120,7 +95,7 @@ export function syncAgentTasks(
     }
   }
   const kept = new Set(items.map((it) => it.key));
-  for (const gone of before.items) {
+  for (const gone of before) {
     const t = task(gone.task_id);
     if (kept.has(gone.key) || !t || t.status === 'done' || t.status === 'skipped') continue;
     if (items.some((it) => it.task_id === t.id)) continue;
@@ -131,6 +106,46 @@ export function syncAgentTasks(
     });
     out.skipped.push(t.id);
   }
+  return items;
+}
+
+/**
+ * Follows the agent's own task list in the task graph: applies the new task-tool calls to the list kept in the
+ * state, makes each new item a task (or the existing task it rewords), lets statuses follow (in progress,
+ * completed), and skips the task of an item the agent removed (never deletes it). Calls already applied (same id)
+ * and calls that change nothing write no event.
+ */
+export function syncAgentTasks(
+  d: Draft,
+  source: AgentTaskSource,
+  calls: readonly AgentTaskCall[],
+): AgentTaskSync {
+  const out: AgentTaskSync = { added: [], started: [], completed: [], skipped: [] };
+  const before = d.state.agent_tasks?.[source] ?? { items: [], applied_calls: [] };
+  const seen = new Set(before.applied_calls);
+  const fresh: AgentTaskCall[] = [];
+  const newIds: string[] = [];
+  for (const c of calls) {
+    if (!isAgentTaskTool(c.tool)) continue;
+    if (c.id) {
+      if (seen.has(c.id)) continue;
+      seen.add(c.id);
+      newIds.push(c.id);
+    }
+    fresh.push(c);
+  }
+  if (fresh.length === 0) return out;
+  if (isTerminal(d.state.status)) {
+    throw invalidTransition(
+      `cannot follow the agent's task list: the workflow is ${d.state.status}; a new session starts a new workflow`,
+      { current_status: d.state.status },
+    );
+  }
+
+  // One call at a time, as the agent made them: an item that came and went within a batch still becomes a task
+  // with its history (a list cleared at the end keeps its finished tasks done).
+  let items = before.items;
+  for (const call of fresh) items = step(d, source, items, call, out);
   if (newIds.length || !same(items, before.items))
     d.emit({ type: 'agent_tasks.synced', data: { source, items, applied_calls: newIds } });
   return out;

@@ -3,7 +3,7 @@ import { emptyUsage } from '../schemas/records.js';
 import { RECENT_LIMIT, type WorkflowState } from '../schemas/state.js';
 import type { SessionInfo, Task } from '../schemas/workflow.js';
 import { evolveRuntime } from '../runtime-fold.js';
-import { issueFromRequest } from '../requests/request-text.js';
+import { issueFromRequest, requestTitle } from '../requests/request-text.js';
 
 /** How many applied task-tool call ids an agent's list remembers (a hook and a later import see the same calls). */
 export const AGENT_CALLS_KEPT = 500;
@@ -111,10 +111,15 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
             end_reason: null,
             snapshot_id: null,
             tasks_done: 0,
+            ...(e.data.agent ? { agent: e.data.agent } : {}),
           },
         ],
         usage: emptyUsage(),
       };
+    case 'session.linked':
+      return updateSession(s, { agent: e.data.agent });
+    case 'context.compacted':
+      return { ...s, reinject: true };
     case 'session.ended':
       return updateSession(s, { ended_at: e.at, end_reason: e.data.reason, snapshot_id: e.data.snapshot_id });
     case 'task.added': {
@@ -192,6 +197,8 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       return {
         ...s,
         issue: s.issue ?? issueFromRequest(r),
+        // A workflow a hook created is named after what the user first asked.
+        title: s.auto_tracked && !s.issue ? requestTitle(r.text) : s.title,
         recent_requests: recent(s.recent_requests ?? [], r),
         request_keys: [...(s.request_keys ?? []), e.data.key],
       };
@@ -231,6 +238,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
     case 'context.delivered':
       return {
         ...s,
+        reinject: e.data.via === 'hook' || e.data.via === 'resume' ? false : s.reinject,
         handoff: {
           snapshot_id: e.data.snapshot_id,
           context_hash: e.data.context_hash,

@@ -13,7 +13,7 @@ import { AgentOutcome, SideEffect } from './runtime.js';
 import { AgentTaskItem, AgentTaskSource } from './agent-tasks.js';
 import { SessionSnapshot } from './snapshot.js';
 import { InterruptRecovery } from './interrupt-recovery.js';
-import { CheckpointRef, Issue, SnapshotTrigger, TaskSpec, TaskStatus } from './workflow.js';
+import { AgentSessionRef, CheckpointRef, Issue, SnapshotTrigger, TaskSpec, TaskStatus } from './workflow.js';
 
 /**
  * Every fact Baton records is one of these events, named `noun.past_tense_verb` everywhere (database, JSONL,
@@ -48,6 +48,8 @@ export const BatonEvent = z.discriminatedUnion('type', [
       plan: z.string(),
       tasks: z.array(TaskSpec),
       git_start: z.object({ branch: z.string().nullable(), commit: z.string().nullable() }).nullable(),
+      /** Created by an agent's hook rather than `baton create`: its title follows the first request. */
+      auto_tracked: z.boolean().optional(),
     }),
   ),
   ev('workflow.started', empty),
@@ -88,7 +90,20 @@ export const BatonEvent = z.discriminatedUnion('type', [
       task_statuses: z.record(z.string(), TaskStatus),
     }),
   ),
-  ev('session.started', z.object({ origin: z.enum(['create', 'resume', 'recover']) })),
+  ev(
+    'session.started',
+    z.object({ origin: z.enum(['create', 'resume', 'recover']), agent: AgentSessionRef.optional() }),
+  ),
+  /** The open session is tied to the agent session a hook reported. */
+  ev('session.linked', z.object({ agent: AgentSessionRef })),
+  /**
+   * The agent compacted its context. Claude Code's PostCompact brings the summary it wrote (kept as a history
+   * entry beside this event); Codex's brings none. Either way the next prompt or session start injects the context.
+   */
+  ev(
+    'context.compacted',
+    z.object({ agent: z.string(), trigger: z.string().nullable(), summary: z.string().nullable() }),
+  ),
   ev('session.ended', z.object({ reason: z.string(), snapshot_id: z.string().nullable() })),
   ev(
     'task.added',

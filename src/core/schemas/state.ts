@@ -102,6 +102,12 @@ export const WorkflowState = z.object({
   recent_requests: z.array(UserRequest).optional(),
   /** The key of every request recorded (normalised text), so that the same words are never recorded twice. */
   request_keys: z.array(z.string()).optional(),
+  /** Created by an agent's hook (auto_track) rather than `baton create`. */
+  auto_tracked: z.boolean().optional(),
+  /** The agent compacted its context since the last context a hook handed over: the next prompt or start injects. */
+  reinject: z.boolean().optional(),
+  /** The last event that was work (a task added or moved, a side effect): checkpoints wait for work after them. */
+  work_seq: z.number().int().nonnegative().optional(),
   /** Each agent's own task list (TodoWrite, task tools, update_plan) as last synced, by source. */
   agent_tasks: z.record(z.string(), AgentTaskList).optional(),
   /** The side-effect ledger's recent entries (all of them are `side_effect` records). */

@@ -27,6 +27,8 @@ export interface TranscriptImport {
   usage: UsageMetrics | null;
   /** Entries newer than the previous import of this transcript. */
   newEntries: number;
+  /** Those entries. */
+  fresh: TranscriptEntry[];
   counts: { history: number; decisions: number; errors: number };
 }
 
@@ -130,6 +132,7 @@ export async function importTranscript(
     marker: { format, transcript_session_id: sessionId, path: opts.path ?? null, through_line: lastLine },
     usage,
     newEntries: fresh.length,
+    fresh,
     counts: { history: history.length, decisions: found.decisions.length, errors: found.errors.length },
   };
 }
