@@ -5,6 +5,7 @@ import { benchCore } from './core.js';
 import { benchServerLoad } from './server-load.js';
 import { benchLanggraph } from './langgraph.js';
 import { benchStartupRecovery } from './startup-recovery.js';
+import { benchHooks } from './hooks.js';
 
 /**
  * `npm run bench`: runs every benchmark section, prints the rows and rewrites that section of BENCHMARKS.md
@@ -40,6 +41,12 @@ const sections = [
     title: 'Startup recovery: sessions left in progress by a crashed server (SQLite)',
     how: 'bench/startup-recovery.js: N workflows, each with a running task and an `executors_running` row whose owner process is gone, in one SQLite file; then `recoverAtStartup` (what `baton serve` runs before it reports ready) on a fresh open at `synchronous=FULL`: every executor re-marked, every workflow interrupted with a crash snapshot and its recovery metadata, in batched commits of 500 workflows.',
     run: benchStartupRecovery,
+  },
+  {
+    name: 'hooks',
+    title: 'Agent hooks: what Baton costs a Claude Code turn',
+    how: 'bench/hooks.js: `baton hook <Event>` as Claude Code runs it (a child process, the payload on stdin), timed from spawn to exit, beside a bare `node -e 0` in the same run, each measurement interleaved with the others (medians). The no-op Stop finds nothing new in the transcript (its size is what the last import read); the import Stop first gets 100 new real lines appended to a transcript of real Claude Code lines (the spotter session repeated to 50 MB); the SessionStart (source `clear`, a new agent session each time) starts the next Baton session, snapshots and injects the context. SQLite at `synchronous=FULL`, the run folder mirror on, in a temporary git repository.',
+    run: benchHooks,
   },
 ];
 

@@ -39,6 +39,7 @@ export async function runHookEvent(
       client,
       agent,
       payload,
+      worktree,
       settings: {
         autoTrack: settings.autoTrack,
         injectMaxChars: settings.injectMaxChars,

@@ -16,6 +16,8 @@ import type {
   CompiledContext,
   CreateWorkflowInput,
   InjectedContext,
+  StartInput,
+  StartResult,
   TrackInput,
   TrackResult,
   DetailCategory,
@@ -74,6 +76,8 @@ export interface BatonClient {
   record(ref: Ref, input: RecordInput): Promise<unknown>;
   /** An agent session Baton does not run (a hook): the worktree's workflow found or created, the session tied. */
   trackSession(input: TrackInput): Promise<TrackResult>;
+  /** A session start: the workflow found or created (resumed), the session tied and the context handed over. */
+  startAgentSession(input: StartInput): Promise<StartResult>;
   /** The context for an agent session, fitted to `max_chars`, its delivery and receipt recorded. */
   injectContext(ref: Ref, input: { max_chars: number; reason: string }): Promise<InjectedContext>;
   /** The agent compacted its context: the summary (Claude Code's) kept, the next prompt or start injects. */

@@ -143,6 +143,14 @@ export class HttpClient implements BatonClient {
     );
   }
 
+  startAgentSession(input: Parameters<BatonClient['startAgentSession']>[0]) {
+    return this.call<Awaited<ReturnType<BatonClient['startAgentSession']>>>(
+      'POST',
+      '/api/agent-sessions/start',
+      input,
+    );
+  }
+
   injectContext(ref: Ref, input: Parameters<BatonClient['injectContext']>[1]) {
     return this.call<Awaited<ReturnType<BatonClient['injectContext']>>>(
       'POST',

@@ -64,6 +64,10 @@ export class LocalClient implements BatonClient {
     return this.service.agentSessions.track(input);
   }
 
+  startAgentSession(input: Parameters<BatonClient['startAgentSession']>[0]) {
+    return this.service.agentSessions.start(input);
+  }
+
   async injectContext(ref: Ref, input: { max_chars: number; reason: string }) {
     const id = (await this.service.resolve(this.ref(ref))).id;
     return this.service.agentSessions.inject(id, { maxChars: input.max_chars, reason: input.reason });

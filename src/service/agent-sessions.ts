@@ -8,37 +8,20 @@ import {
   noteCompaction,
   SessionSnapshot,
   takeSnapshot,
-  type AgentSessionOutcome,
-  type AgentSessionRef,
   type BatonEvent,
+  type Draft,
+  type GitCapture,
   type WorkflowState,
-  type WorkflowStatus,
 } from '../core/index.js';
 import type { BatonService } from './baton-service.js';
+import type {
+  InjectedContext,
+  StartInput,
+  StartResult,
+  TrackInput,
+  TrackResult,
+} from './agent-session-types.js';
 import { fitToCharacters } from './fit-characters.js';
-
-export interface TrackInput {
-  cwd: string;
-  agent: AgentSessionRef;
-  /** Create a workflow when the worktree has none (the `auto_track` setting). */
-  auto_track: boolean;
-  /** Resume a paused or interrupted workflow first (a session start does; other hooks never resume). */
-  resume: boolean;
-}
-
-export interface TrackResult {
-  workflow_id: string | null;
-  outcome: 'created' | 'resumed' | AgentSessionOutcome | 'untracked';
-  status: WorkflowStatus | null;
-  session_number: number | null;
-  /** Other incomplete workflows of the worktree (the latest one is followed). */
-  others: number;
-  /** The agent compacted its context since it last got Baton's (the next prompt or start injects). */
-  reinject: boolean;
-  /** Nothing recorded yet beyond the sessions: no issue, task, request or record to hand over. */
-  empty: boolean;
-  note: string;
-}
 
 const isEmpty = (s: WorkflowState) =>
   !s.issue &&
@@ -46,23 +29,10 @@ const isEmpty = (s: WorkflowState) =>
   (s.recent_requests ?? []).length === 0 &&
   Object.values(s.counts).every((n) => n === 0);
 
-export interface InjectedContext {
-  workflow_id: string;
-  snapshot_id: string;
-  hash: string;
-  /** Estimated (about four characters a token): a hook never loads the tokenizer. */
-  tokens: number;
-  chars: number;
-  max_chars: number;
-  /** The text was cut after the must-keep facts still did not fit. */
-  cut: boolean;
-  text: string;
-}
-
 const agentLabel = (name: string) =>
   name === 'claude-code' ? 'Claude Code' : name === 'codex' ? 'Codex' : name;
 
-/** What does not make a snapshot stale: the handoff, the sessions, imports that found nothing. */
+/** What does not make a snapshot stale: the handoff, the sessions, compactions, the checkpoint of that snapshot. */
 const bookkeeping: ReadonlySet<BatonEvent['type']> = new Set([
   'context.delivered',
   'context.acknowledged',
@@ -74,19 +44,80 @@ const bookkeeping: ReadonlySet<BatonEvent['type']> = new Set([
   'checkpoint.created',
 ]);
 
+interface Found {
+  w: WorkflowState | null;
+  others: number;
+  created: boolean;
+  note: string;
+}
+
 /**
  * Continuity for agent sessions that Baton does not run itself (Claude Code, Codex with Baton's hooks): the
  * workflow of the worktree is found or created, the agent's session tied to a Baton session, the context handed
- * over within what the agent shows, compactions noted, and checkpoints taken only after real work.
+ * over within what the agent shows (one commit at a session start), compactions noted, and checkpoints taken only
+ * after real work.
  */
 export class AgentSessions {
   constructor(private readonly svc: BatonService) {}
 
-  async track(input: TrackInput): Promise<TrackResult> {
+  private now(): string {
+    return (this.svc.options.now?.() ?? new Date()).toISOString();
+  }
+
+  /** The worktree's incomplete workflow (the one this agent session follows, else the latest), created if allowed. */
+  private async find(input: TrackInput): Promise<Found> {
     const { store, git } = this.svc;
-    const worktree = await git.resolveWorktree(input.cwd);
+    const worktree = input.worktree ?? (await git.resolveWorktree(input.cwd));
     const open = (await store.listWorkflows({ worktree })).filter((w) => !isTerminal(w.status));
-    const untracked = (note: string): TrackResult => ({
+    if (open.length === 0) {
+      if (!input.auto_track)
+        return {
+          w: null,
+          others: 0,
+          created: false,
+          note: `no workflow in ${worktree} and auto_track is off; start one with \`baton create\``,
+        };
+      const start = await git.gitStart(worktree);
+      if (start === null)
+        return {
+          w: null,
+          others: 0,
+          created: false,
+          note: `${worktree} is not a git repository; Baton follows git worktrees`,
+        };
+      const w = await this.svc.create({
+        title: `${agentLabel(input.agent.name)} session on ${start.branch ?? 'a detached HEAD'}`,
+        tasks: [],
+        worktree,
+        agent: input.agent,
+      });
+      return { w, others: 0, created: true, note: `following this session as workflow ${w.id}` };
+    }
+    const latest = [...open].sort((a, b) => b.updated_at.localeCompare(a.updated_at))[0] as WorkflowState;
+    const mine = open.find((w) => w.sessions.some((x) => x.agent?.session_id === input.agent.session_id));
+    const others = open.length - 1;
+    const w = mine ?? latest;
+    const more = others
+      ? ` (${others} other incomplete workflow${others > 1 ? 's' : ''} here; the latest is followed)`
+      : '';
+    return { w, others, created: false, note: `workflow ${w.id}${more}` };
+  }
+
+  private result(f: Found, s: WorkflowState, outcome: TrackResult['outcome'], session: number, note: string) {
+    return {
+      workflow_id: s.id,
+      outcome,
+      status: s.status,
+      session_number: session,
+      others: f.others,
+      reinject: s.reinject ?? false,
+      empty: isEmpty(s),
+      note,
+    };
+  }
+
+  private untracked(note: string): TrackResult {
+    return {
       workflow_id: null,
       outcome: 'untracked',
       status: null,
@@ -95,107 +126,131 @@ export class AgentSessions {
       reinject: false,
       empty: true,
       note,
-    });
-    if (open.length === 0) {
-      if (!input.auto_track)
-        return untracked(`no workflow in ${worktree} and auto_track is off; start one with \`baton create\``);
-      const start = await git.gitStart(worktree);
-      if (start === null)
-        return untracked(`${worktree} is not a git repository; Baton follows git worktrees`);
-      const created = await this.svc.create({
-        title: `${agentLabel(input.agent.name)} session on ${start.branch ?? 'a detached HEAD'}`,
-        tasks: [],
-        worktree,
-        agent: input.agent,
-      });
-      return {
-        workflow_id: created.id,
-        outcome: 'created',
-        status: created.status,
-        session_number: 1,
-        others: 0,
-        reinject: false,
-        empty: true,
-        note: `following this session as workflow ${created.id}`,
-      };
-    }
-    const latest = [...open].sort((a, b) => b.updated_at.localeCompare(a.updated_at))[0] as WorkflowState;
-    const mine = open.find((w) => w.sessions.some((x) => x.agent?.session_id === input.agent.session_id));
-    let w = mine ?? latest;
-    const others = open.length - 1;
-    let resumed = false;
-    if (w.status === 'paused' || w.status === 'interrupted') {
-      if (!input.resume)
-        return {
-          workflow_id: w.id,
-          outcome: 'same',
-          status: w.status,
-          session_number: w.session_count,
-          others,
-          reinject: w.reinject ?? false,
-          empty: isEmpty(w),
-          note: `workflow ${w.id} is ${w.status}; the next session start resumes it`,
-        };
-      await this.svc.resume({ workflowId: w.id });
-      resumed = true;
-      w = await this.svc.runner.load(w.id);
-    }
-    const { result, state } = await this.svc.runner.run(w.id, (d) => linkAgentSession(d, input.agent), {
-      retry: true,
-    });
-    return {
-      workflow_id: state.id,
-      outcome: resumed ? 'resumed' : result.outcome,
-      status: state.status,
-      session_number: result.session_number,
-      others,
-      reinject: state.reinject ?? false,
-      empty: isEmpty(state),
-      note: `${resumed ? 'resumed' : 'following'} workflow ${state.id} as session ${result.session_number}${others ? ` (${others} other incomplete workflow${others > 1 ? 's' : ''} here; the latest is followed)` : ''}`,
     };
   }
 
-  /** The latest snapshot when nothing but bookkeeping happened since it; else a new one (trigger `manual`). */
-  private async freshSnapshot(s: WorkflowState, reason: string): Promise<SessionSnapshot> {
-    const last = s.last_snapshot;
-    if (last && last.seq <= s.version) {
-      const after = await this.svc.store.readEvents(s.id, last.seq);
-      const row = await this.svc.store.getRecord(s.id, 'snapshot', last.id);
-      if (row && after.every((e) => bookkeeping.has(e.type))) return SessionSnapshot.parse(row.data);
-    }
-    const git = await this.svc.git.captureGitState(s.worktree, s.git_start?.commit ?? null);
-    const out = await this.svc.runner.run(s.id, (d) => takeSnapshot(d, 'manual', reason, git));
-    return out.result;
+  /** Resumes a paused or interrupted workflow when asked to; null when it stays as it is. */
+  private async resumeIfStopped(f: Found & { w: WorkflowState }, resume: boolean) {
+    if (f.w.status !== 'paused' && f.w.status !== 'interrupted') return f.w;
+    if (!resume) return null;
+    await this.svc.resume({ workflowId: f.w.id });
+    return this.svc.runner.load(f.w.id);
+  }
+
+  /** Finds or creates the workflow and ties the agent session to it (a session start also resumes it). */
+  async track(input: TrackInput): Promise<TrackResult> {
+    const f = await this.find(input);
+    if (!f.w) return this.untracked(f.note);
+    if (f.created) return this.result(f, f.w, 'created', 1, f.note);
+    const w = await this.resumeIfStopped({ ...f, w: f.w }, input.resume);
+    if (!w)
+      return this.result(
+        f,
+        f.w,
+        'same',
+        f.w.session_count,
+        `${f.note} is ${f.w.status}; the next session start resumes it`,
+      );
+    const resumed = w !== f.w;
+    const { result, state } = await this.svc.runner.run(w.id, (d) => linkAgentSession(d, input.agent), {
+      retry: true,
+    });
+    return this.result(
+      f,
+      state,
+      resumed ? 'resumed' : result.outcome,
+      result.session_number,
+      `${resumed ? 'resumed' : 'following'} ${f.note} as session ${result.session_number}`,
+    );
   }
 
   /**
-   * The context to inject into an agent session: compiled from an up-to-date snapshot, fitted to `maxChars`
-   * (the must-keep facts first), ending with where the rest is. The delivery and the agent's receipt (a hook's
-   * injection is received with the session) are recorded in one commit.
+   * A session start: the workflow found or created (a stopped one resumed), the agent session tied to it, and its
+   * context handed over, in one commit (a snapshot first when the last one is stale). A workflow with nothing in it
+   * yet gets no context.
    */
-  async inject(workflowId: string, input: { maxChars: number; reason: string }): Promise<InjectedContext> {
-    const s = await this.svc.runner.load(workflowId);
-    const snap = await this.freshSnapshot(s, input.reason);
-    const state = await this.svc.runner.load(workflowId);
-    const fitted = fitToCharacters(
-      (budget) => this.svc.compiler.compile(snap, Math.max(1, state.session_count), [], budget),
-      snap,
-      input.maxChars,
-    );
-    await this.svc.runner.run(
-      workflowId,
+  async start(input: StartInput): Promise<StartResult> {
+    const f = await this.find(input);
+    if (!f.w) return { ...this.untracked(f.note), context: null };
+    const w = f.created ? f.w : await this.resumeIfStopped({ ...f, w: f.w }, input.resume);
+    if (!w) throw new Error('unreachable: a session start always resumes');
+    const resumed = !f.created && w !== f.w;
+    if (isEmpty(w)) {
+      const t = f.created ? null : await this.track({ ...input, resume: false });
+      return { ...(t ?? this.result(f, w, 'created', 1, f.note)), context: null };
+    }
+    const fresh = await this.freshSnapshot(w);
+    const git = fresh ? null : await this.gitOf(w);
+    const { result, state } = await this.svc.runner.run(
+      w.id,
       (d) => {
-        deliverContext(d, {
-          snapshot_id: snap.id,
-          context_hash: fitted.hash,
-          tokens: fitted.tokens,
-          via: 'hook',
-        });
-        acknowledgeContext(d, fitted.hash, 'hook');
+        const link = linkAgentSession(d, input.agent);
+        return { link, context: this.handover(d, fresh, git, input) };
       },
       { retry: true },
     );
-    return { workflow_id: workflowId, snapshot_id: snap.id, max_chars: input.maxChars, ...fitted };
+    const outcome = f.created ? 'created' : resumed ? 'resumed' : result.link.outcome;
+    return {
+      ...this.result(
+        f,
+        state,
+        outcome,
+        result.link.session_number,
+        `${resumed ? 'resumed' : 'following'} ${f.note} as session ${result.link.session_number}`,
+      ),
+      context: result.context,
+    };
+  }
+
+  private gitOf(s: WorkflowState): Promise<GitCapture> {
+    return this.svc.git.captureGitState(s.worktree, s.git_start?.commit ?? null);
+  }
+
+  /** The latest snapshot when nothing but bookkeeping happened since it; null when a new one is needed. */
+  private async freshSnapshot(s: WorkflowState): Promise<SessionSnapshot | null> {
+    const last = s.last_snapshot;
+    if (!last) return null;
+    const after = await this.svc.store.readEvents(s.id, last.seq);
+    if (!after.every((e) => bookkeeping.has(e.type))) return null;
+    const row = await this.svc.store.getRecord(s.id, 'snapshot', last.id);
+    return row ? SessionSnapshot.parse(row.data) : null;
+  }
+
+  /** Snapshot (unless fresh), compile within the character limit, deliver and acknowledge: all on one draft. */
+  private handover(
+    d: Draft,
+    fresh: SessionSnapshot | null,
+    git: GitCapture | null,
+    input: { max_chars: number; reason: string },
+  ): InjectedContext {
+    const snap = fresh ?? takeSnapshot(d, 'manual', input.reason, git ?? { state: null, note: null });
+    const session = Math.max(1, d.state.session_count);
+    const fitted = fitToCharacters(
+      (budget) => this.svc.compiler.compile(snap, session, [], budget),
+      snap,
+      input.max_chars,
+    );
+    deliverContext(d, {
+      snapshot_id: snap.id,
+      context_hash: fitted.hash,
+      tokens: fitted.tokens,
+      via: 'hook',
+    });
+    acknowledgeContext(d, fitted.hash, 'hook');
+    return { workflow_id: d.state.id, snapshot_id: snap.id, max_chars: input.max_chars, ...fitted };
+  }
+
+  /** The context for an agent session already tied (the first prompt after a compaction), in one commit. */
+  async inject(workflowId: string, input: { maxChars: number; reason: string }): Promise<InjectedContext> {
+    const s = await this.svc.runner.load(workflowId);
+    const fresh = await this.freshSnapshot(s);
+    const git = fresh ? null : await this.gitOf(s);
+    const out = await this.svc.runner.run(
+      workflowId,
+      (d) => this.handover(d, fresh, git, { max_chars: input.maxChars, reason: input.reason }),
+      { retry: true },
+    );
+    return out.result;
   }
 
   /** The agent compacted its context (PostCompact): the summary kept, the next prompt or start injects. */
@@ -210,12 +265,16 @@ export class AgentSessions {
   async checkpointIfDue(workflowId: string, input: { name: string; intervalMs: number }) {
     const s = await this.svc.runner.load(workflowId);
     if (isTerminal(s.status)) return { checkpoint: null, reason: `the workflow is ${s.status}` };
-    const git = await this.svc.git.captureGitState(s.worktree, s.git_start?.commit ?? null);
+    const git = await this.gitOf(s);
     const last = s.checkpoints[s.checkpoints.length - 1];
     const row = last ? await this.svc.store.getRecord(s.id, 'snapshot', last.snapshot_id) : null;
     const lastGit = row ? SessionSnapshot.parse(row.data).git_state : null;
-    const now = (this.svc.options.now?.() ?? new Date()).toISOString();
-    const decision = checkpointDue(s, { now, intervalMs: input.intervalMs, git: git.state, lastGit });
+    const decision = checkpointDue(s, {
+      now: this.now(),
+      intervalMs: input.intervalMs,
+      git: git.state,
+      lastGit,
+    });
     if (!decision.due) return { checkpoint: null, reason: decision.reason };
     const out = await this.svc.runner.run(workflowId, (d) => checkpoint(d, input.name, git));
     return { checkpoint: out.result.name, reason: decision.reason };

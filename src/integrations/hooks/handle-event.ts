@@ -1,7 +1,6 @@
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import { isAgentTaskTool } from '../../core/index.js';
 import type { TrackResult } from '../../service/index.js';
-import { importTranscriptFile } from '../transcripts/import-file.js';
 import type { HookOutcome } from './hook-log.js';
 import type { HookAgent, HookEvent, HookPayload } from './hook-payload.js';
 
@@ -16,6 +15,8 @@ export interface HookContext {
   agent: HookAgent;
   payload: HookPayload;
   settings: HookSettings;
+  /** The git worktree of the payload's cwd (found by the hook without running git), null outside one. */
+  worktree: string | null;
 }
 
 export interface HookResult {
@@ -36,13 +37,16 @@ function context(event: 'SessionStart' | 'UserPromptSubmit', text: string) {
   return { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
 }
 
+const trackInput = (ctx: HookContext, resume: boolean) => ({
+  cwd: ctx.payload.cwd,
+  ...(ctx.worktree ? { worktree: ctx.worktree } : {}),
+  agent: { name: ctx.agent, session_id: ctx.payload.session_id },
+  auto_track: ctx.settings.autoTrack,
+  resume,
+});
+
 async function track(ctx: HookContext, resume: boolean): Promise<TrackResult> {
-  return ctx.client.trackSession({
-    cwd: ctx.payload.cwd,
-    agent: { name: ctx.agent, session_id: ctx.payload.session_id },
-    auto_track: ctx.settings.autoTrack,
-    resume,
-  });
+  return ctx.client.trackSession(trackInput(ctx, resume));
 }
 
 /** A hook that found no workflow to follow (auto_track off, not a git repository) says why and does nothing. */
@@ -55,8 +59,10 @@ const untracked = (t: TrackResult): HookResult => ({ outcome: 'skipped', note: t
 async function importNew(ctx: HookContext, ref: Ref, workflowId: string) {
   const path = ctx.payload.transcript_path;
   if (!path) return { note: 'no transcript path', transcript: undefined, failed: false };
-  let r: Awaited<ReturnType<typeof importTranscriptFile>>;
+  let r: Awaited<ReturnType<typeof import('../transcripts/import-file.js').importTranscriptFile>>;
   try {
+    // Loaded only by the hooks that import (parsers and extractors are the heaviest modules a hook can need).
+    const { importTranscriptFile } = await import('../transcripts/import-file.js');
     r = await importTranscriptFile(ctx.client, ref, path, ctx.agent);
   } catch (e) {
     return { note: `transcript not imported: ${(e as Error).message}`, transcript: undefined, failed: true };
@@ -104,11 +110,21 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
   const p = ctx.payload;
   switch (event) {
     case 'SessionStart': {
-      const t = await track(ctx, true);
+      const t = await ctx.client.startAgentSession({
+        ...trackInput(ctx, true),
+        max_chars: ctx.settings.injectMaxChars,
+        reason: `a new ${label(ctx.agent)} session began (${p.source ?? 'startup'})`,
+      });
       if (!t.workflow_id) return untracked(t);
-      const why = `a new ${label(ctx.agent)} session began (${p.source ?? 'startup'})`;
-      const c = await contextFor(ctx, { ...t, workflow_id: t.workflow_id }, why);
-      return { outcome: 'ok', note: c.note, output: context('SessionStart', c.text) };
+      if (!t.context) {
+        const c = await contextFor(ctx, { ...t, workflow_id: t.workflow_id, empty: true }, '');
+        return { outcome: 'ok', note: c.note, output: context('SessionStart', c.text) };
+      }
+      return {
+        outcome: 'ok',
+        note: `${t.note}; injected the context (${t.context.chars} characters${t.context.cut ? ', cut to fit' : ''}, hash ${t.context.hash})`,
+        output: context('SessionStart', t.context.text),
+      };
     }
     case 'UserPromptSubmit': {
       const t = await track(ctx, false);

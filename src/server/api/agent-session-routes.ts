@@ -7,14 +7,21 @@ const tags = ['agent sessions'];
 
 const AgentRef = z.strictObject({ name: z.string().min(1).max(100), session_id: z.string().min(1).max(500) });
 
-const TrackBody = z
+const trackFields = {
+  cwd: AbsolutePath,
+  worktree: AbsolutePath.optional(),
+  agent: AgentRef,
+  auto_track: z.boolean(),
+  resume: z.boolean(),
+};
+const TrackBody = z.strictObject(trackFields).openapi('TrackSession');
+const StartBody = z
   .strictObject({
-    cwd: AbsolutePath,
-    agent: AgentRef,
-    auto_track: z.boolean(),
-    resume: z.boolean(),
+    ...trackFields,
+    max_chars: z.number().int().min(1000).max(1_000_000),
+    reason: z.string().min(1).max(500),
   })
-  .openapi('TrackSession');
+  .openapi('StartAgentSession');
 
 const InjectBody = z
   .strictObject({
@@ -53,6 +60,21 @@ export function registerAgentSessionRoutes({ app, client }: RouteDeps) {
       const body = c.req.valid('json');
       assertDirectory(body.cwd, 'cwd');
       return c.json((await client.trackSession(body)) as never, 200);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/agent-sessions/start',
+      tags,
+      summary: 'a session start: the workflow found or created, the session tied, the context handed over',
+      request: { body: jsonBody(StartBody) },
+      responses: responses(Loose, 'the workflow followed and the context to inject (null when none)'),
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      assertDirectory(body.cwd, 'cwd');
+      return c.json((await client.startAgentSession(body)) as never, 200);
     },
   );
   app.openapi(
