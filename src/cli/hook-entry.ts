@@ -81,24 +81,6 @@ interface Finished {
   transcript?: { path: string; bytes: number; workflow_id: string };
 }
 
-/**
- * The store side of a hook: the bundle `npm run build` makes of it (a few files instead of about 140), or the
- * plain modules when it is missing (a build by `tsc` alone).
- */
-async function loadHookRun(): Promise<typeof import('./hook-run.js')> {
-  const bundle = new URL('../hook-bundle/hook-run.js', import.meta.url);
-  try {
-    return (await import(bundle.href)) as typeof import('./hook-run.js');
-  } catch (e) {
-    if (
-      (e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' ||
-      !String((e as Error).message).includes('hook-bundle')
-    )
-      throw e;
-    return import('./hook-run.js');
-  }
-}
-
 /** Runs one hook; always resolves to exit code 0. */
 export async function runHookCommand(argv: string[], io: HookIo): Promise<number> {
   const t0 = performance.now();
@@ -188,7 +170,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
   }, hookBudgetMs[event]);
   timer.unref();
   try {
-    const { runHookEvent } = await loadHookRun();
+    const { runHookEvent } = await import('./hook-run.js');
     const r = await runHookEvent(event, p, agent, worktree, args, io, io.env);
     return finish(r);
   } catch (e) {

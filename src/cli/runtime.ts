@@ -4,12 +4,9 @@ import { LocalClient } from '../client/local-client.js';
 import type { BatonClient, Ref } from '../client/baton-client.js';
 import { loadSettings, type Settings } from '../config/settings.js';
 import { readToken } from '../config/token-file.js';
-import * as git from '../git/git.js';
-import { countTokens } from '../tokens/count-tokens.js';
-import { BatonService } from '../service/index.js';
-import { openStore } from '../storage/open-store.js';
 import type { DiskMirror } from '../disk/index.js';
-import { attachMirror } from './mirror.js';
+import { openLocalService, type LocalServiceScope } from '../open-baton.js';
+import type { BatonService } from '../service/index.js';
 import type { Io } from './output.js';
 
 export interface GlobalOptions {
@@ -70,11 +67,7 @@ export class Runtime {
    * touches nothing else); `exactTokens: false` leaves the tokenizer unloaded (contexts then count about four
    * characters a token, which is what a character limit needs).
    */
-  async openWith(
-    settings: Settings,
-    serverUrl?: string,
-    opts: { worktree?: string; exactTokens?: boolean } = {},
-  ): Promise<BatonClient> {
+  async openWith(settings: Settings, serverUrl?: string, opts: LocalServiceScope = {}): Promise<BatonClient> {
     if (this.client) return this.client;
     const server = serverUrl ?? this.env.BATON_URL;
     if (server) {
@@ -88,25 +81,9 @@ export class Runtime {
   }
 
   /** The service on the local store, with every adapter (git, tokenizer) and the run folder mirror: one recipe. */
-  async openService(
-    settings: Settings,
-    opts: { worktree?: string; exactTokens?: boolean } = {},
-  ): Promise<BatonService> {
-    const store = await openStore({ database: settings.database, durability: settings.durability });
-    const service = new BatonService(store, git, {
-      pauseTimeoutMs: settings.pauseTimeoutMs,
-      staleAfterMs: settings.staleAfterMs,
-      contextBudget: settings.contextBudget,
-      ...(opts.exactTokens === false ? {} : { countTokens }),
-      actor: settings.actor,
-    });
-    if (settings.mirror)
-      this.mirror = await attachMirror(
-        service,
-        settings,
-        this.io,
-        opts.worktree ? { worktree: opts.worktree } : {},
-      );
+  async openService(settings: Settings, opts: LocalServiceScope = {}): Promise<BatonService> {
+    const { service, mirror } = await openLocalService(settings, (line) => this.io.err(line), opts);
+    this.mirror = mirror;
     return service;
   }
 
