@@ -3,7 +3,13 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isAgentTaskTool } from '../core/agent-tasks/agent-task-calls.js';
 import { findWorktree } from '../integrations/hooks/find-worktree.js';
-import { hookLogPath, readHookLog, writeHookLog, type HookOutcome } from '../integrations/hooks/hook-log.js';
+import {
+  hookLogPath,
+  readHookLog,
+  writeHookLog,
+  type HookOutcome,
+  type TranscriptSeen,
+} from '../integrations/hooks/hook-log.js';
 import {
   claudeHookEvents,
   detectAgent,
@@ -78,7 +84,7 @@ interface Finished {
   outcome: HookOutcome;
   note: string;
   output: Record<string, unknown> | null;
-  transcript?: { path: string; bytes: number; workflow_id: string };
+  transcript?: Omit<TranscriptSeen, 'at'> & { path: string };
 }
 
 /** Runs one hook; always resolves to exit code 0. */
@@ -117,6 +123,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
         bytes: r.transcript.bytes,
         workflow_id: r.transcript.workflow_id,
         at: new Date().toISOString(),
+        resume: r.transcript.resume ?? null,
       };
     try {
       writeHookLog(logPath, log);
@@ -171,7 +178,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
   timer.unref();
   try {
     const { runHookEvent } = await import('./hook-run.js');
-    const r = await runHookEvent(event, p, agent, worktree, args, io, io.env);
+    const r = await runHookEvent(event, p, agent, worktree, args, io, io.env, log.transcripts);
     return finish(r);
   } catch (e) {
     const failure = (e as Error).message.split('\n')[0] ?? String(e);

@@ -1,5 +1,6 @@
 import { loadSettings } from '../config/settings.js';
 import { handleHookEvent, type HookResult } from '../integrations/hooks/handle-event.js';
+import type { TranscriptSeen } from '../integrations/hooks/hook-log.js';
 import type { HookAgent, HookEvent, HookPayload } from '../integrations/hooks/hook-payload.js';
 import type { Io } from './output.js';
 import { Runtime } from './runtime.js';
@@ -23,6 +24,7 @@ export async function runHookEvent(
   globals: HookGlobals,
   io: Io,
   env: NodeJS.ProcessEnv,
+  transcripts: Record<string, TranscriptSeen> = {},
 ): Promise<HookResult> {
   const settings = loadSettings(
     { home: globals.home, database: globals.database },
@@ -40,6 +42,7 @@ export async function runHookEvent(
       agent,
       payload,
       worktree,
+      transcripts,
       settings: {
         autoTrack: settings.autoTrack,
         injectMaxChars: settings.injectMaxChars,

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -96,6 +96,19 @@ describe('continuity by default: baton init, then Claude Code as usual', () => {
       prompt: 'go on with the plan',
     });
     expect((await status()).workflow.session_count).toBe(2);
+
+    // The agent works on: the next Stop reads only the lines added since the last import (from its byte offset).
+    const all = readFileSync(corpusPath('claude-code/codemie-code-2/session-196820da.jsonl'), 'utf8').split(
+      '\n',
+    );
+    appendFileSync(path, `${all.slice(60, 111).join('\n')}\n`);
+    const more = await hook('Stop', { session_id: sid, transcript_path: path, stop_hook_active: false });
+    expect(more.stderr).toMatch(/imported \d+ new transcript entries/);
+    const s3 = await status();
+    expect(taskRows(s3).map(([, st]) => st)).toEqual(['done', 'done', 'done', 'done', 'done']);
+    expect(Object.values(s3.imports as Record<string, { through_line: number }>)).toEqual([
+      expect.objectContaining({ through_line: 111 }),
+    ]);
   });
 });
 

@@ -186,5 +186,16 @@ describe('baton doctor', () => {
       expect.stringMatching(/the last Stop hook .* failed: hook input is not JSON/),
     ]);
     expect(report.workflows).toHaveLength(1);
+
+    // The plugin enabled as well: every hook would run twice, which doctor names with the way out.
+    writeFileSync(
+      join(repo, '.claude', 'settings.json'),
+      JSON.stringify({ enabledPlugins: { 'baton@baton': true } }),
+    );
+    const both = (await baton(['doctor', '--json'])).json<Record<string, any>>();
+    expect(both.agents[0].plugin).toEqual([expect.stringMatching(/^baton@baton \(.*settings\.json\)$/)]);
+    expect(both.problems).toContainEqual(
+      expect.stringMatching(/Claude Code runs Baton's hooks twice, .* keep one \(`baton init --undo`/),
+    );
   });
 });

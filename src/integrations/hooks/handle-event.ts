@@ -1,7 +1,7 @@
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import { isAgentTaskTool } from '../../core/index.js';
 import type { TrackResult } from '../../service/index.js';
-import type { HookOutcome } from './hook-log.js';
+import type { HookOutcome, TranscriptSeen } from './hook-log.js';
 import type { HookAgent, HookEvent, HookPayload } from './hook-payload.js';
 
 export interface HookSettings {
@@ -17,6 +17,8 @@ export interface HookContext {
   settings: HookSettings;
   /** The git worktree of the payload's cwd (found by the hook without running git), null outside one. */
   worktree: string | null;
+  /** How far each transcript was imported (the hook's local record): an import reads only what follows. */
+  transcripts?: Record<string, TranscriptSeen>;
 }
 
 export interface HookResult {
@@ -25,7 +27,7 @@ export interface HookResult {
   /** JSON for the agent on stdout, when the hook has something to say. */
   output: Record<string, unknown> | null;
   /** How far the transcript is imported now (the hook log keeps it, so a Stop with nothing new stays cheap). */
-  transcript?: { path: string; bytes: number; workflow_id: string };
+  transcript?: Omit<TranscriptSeen, 'at'> & { path: string };
 }
 
 const label = (a: HookAgent) => (a === 'codex' ? 'Codex' : 'Claude Code');
@@ -63,7 +65,9 @@ async function importNew(ctx: HookContext, ref: Ref, workflowId: string) {
   try {
     // Loaded only by the hooks that import (parsers and extractors are the heaviest modules a hook can need).
     const { importTranscriptFile } = await import('../transcripts/import-file.js');
-    r = await importTranscriptFile(ctx.client, ref, path, ctx.agent);
+    const seen = ctx.transcripts?.[path];
+    const from = seen?.workflow_id === workflowId ? seen.resume : null;
+    r = await importTranscriptFile(ctx.client, ref, path, ctx.agent, from ? { from } : {});
   } catch (e) {
     return { note: `transcript not imported: ${(e as Error).message}`, transcript: undefined, failed: true };
   }
@@ -83,7 +87,7 @@ async function importNew(ctx: HookContext, ref: Ref, workflowId: string) {
     note: r.new_entries
       ? `imported ${r.new_entries} new transcript entries (${r.records.decisions} decisions, ${r.records.errors} errors)${tasks}`
       : `nothing new in the transcript${tasks}`,
-    transcript: { path, bytes: r.bytes, workflow_id: workflowId },
+    transcript: { path, bytes: r.bytes, workflow_id: workflowId, resume: r.resume },
     failed: false,
   };
 }

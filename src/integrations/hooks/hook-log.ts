@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { TranscriptResume } from '../transcripts/transcript-resume.js';
 
 /** How a hook ended: did its work, found nothing to do, was not for Baton, failed, or ran out of time. */
 export type HookOutcome = 'ok' | 'nothing' | 'skipped' | 'failed' | 'timeout';
@@ -23,7 +24,15 @@ export interface HookLog {
   version: 1;
   worktree: string;
   events: Record<string, HookRecord>;
-  transcripts: Record<string, { bytes: number; workflow_id: string; at: string }>;
+  transcripts: Record<string, TranscriptSeen>;
+}
+
+/** How far a transcript was imported, and where the next import may start reading. */
+export interface TranscriptSeen {
+  bytes: number;
+  workflow_id: string;
+  at: string;
+  resume?: TranscriptResume | null;
 }
 
 const TRANSCRIPTS_KEPT = 20;

@@ -42,7 +42,7 @@ export function homesOf(env: NodeJS.ProcessEnv): Homes {
   };
 }
 
-/** The files `baton init` writes for one agent and scope (see docs/agents.md). */
+/** The files `baton init` writes for one agent and scope (see docs/claude-code.md). */
 export function agentFiles(agent: InitAgent, scope: InitScope, root: string, h: Homes): AgentFiles {
   if (agent === 'claude-code') {
     if (scope === 'user')

@@ -123,6 +123,10 @@ export function diagnose(
           `${label(w.agent)} hooks in ${h.path} run "${h.command}", which is not found: install Baton (npm install -g) or run \`baton init\` again from where it is installed`,
         );
     }
+    if (w.hooks.length && w.plugin.length)
+      problems.push(
+        `${label(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(', ')} and from the plugin ${w.plugin.join(', ')}: keep one (\`baton init --undo\`, or disable the plugin)`,
+      );
     if ((w.hooks.length || inUse.includes(w.agent)) && !w.plugin.length && !w.mcp.length)
       problems.push(
         `${label(w.agent)} has no \`baton\` MCP server registered: run \`baton init${w.agent === 'codex' ? ' --agent codex' : ''}\``,

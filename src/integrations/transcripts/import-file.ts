@@ -1,9 +1,10 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import { BatonError, invalidInput, type AgentTaskCall } from '../../core/index.js';
 import type { Extractor } from '../../extraction/index.js';
 import { agentTaskCallsOf } from './agent-task-calls.js';
 import { importTranscript, type Known, type TranscriptSource } from './transcript-import.js';
+import { readTail, type TranscriptResume } from './transcript-resume.js';
 
 interface StatusView {
   workflow: { id: string };
@@ -37,31 +38,43 @@ async function followTaskList(
   }
 }
 
-/** Reads a transcript file and appends what is new in it to the workflow, in one commit. */
+/**
+ * Reads a transcript file and appends what is new in it to the workflow, in one commit. With `from` (where the last
+ * import stopped, as it returned it) only the bytes after it are read, when the workflow's watermark for that
+ * transcript still says the same; otherwise the whole file is read (the workflow is the truth).
+ */
 export async function importTranscriptFile(
   client: BatonClient,
   ref: Ref,
   path: string,
   format: TranscriptSource,
-  opts: { extractor?: Extractor; taskId?: string | null } = {},
+  opts: { extractor?: Extractor; taskId?: string | null; from?: TranscriptResume } = {},
 ) {
-  let text: string;
-  let bytes: number;
-  try {
-    bytes = (await stat(path)).size;
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    throw invalidInput(
-      `cannot read the transcript ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
-  }
   const status = (await client.status(ref)) as StatusView;
   const known: Known = {
     imports: status.imports ?? {},
     decisions: status.recent_decisions ?? [],
     errors: [...(status.open_errors ?? []), ...(status.recent_resolved_errors ?? [])],
   };
-  const r = await importTranscript(text, format, known, { path, ...opts });
+  const f = opts.from;
+  const from = f && known.imports[f.session_key]?.through_line === f.line && f.byte > 0 ? f : undefined;
+  let text: string;
+  let bytes: number;
+  try {
+    if (from) ({ text, end: bytes } = await readTail(path, from.byte));
+    else {
+      // Counted on what was read (the file may grow meanwhile): the resume point must match the lines parsed.
+      const buf = await readFile(path);
+      bytes = buf.length;
+      text = buf.toString('utf8');
+    }
+  } catch (e) {
+    throw invalidInput(
+      `cannot read the transcript ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
+  }
+  const { from: _from, ...rest } = opts;
+  const r = await importTranscript(text, format, known, { path, ...rest, ...(from ? { from } : {}) });
   const target = { ...ref, workflowId: status.workflow.id };
   // An import that finds nothing new writes nothing (a hook on every turn must not grow the log).
   if (r.newEntries) await client.recordBatch(target, r.records, r.marker);
@@ -80,6 +93,18 @@ export async function importTranscriptFile(
     usage: r.usage,
     /** The file's size when it was read: everything before it is imported. */
     bytes,
+    /** Where the next import may start reading (null when the file did not end with a complete line). */
+    resume:
+      from || text.endsWith('\n')
+        ? ({
+            byte: bytes,
+            line: r.marker.through_line,
+            session_key: r.marker.transcript_session_id,
+            usage: r.parsed.usage,
+            model: r.parsed.model,
+            started_at: r.parsed.started_at,
+          } satisfies TranscriptResume)
+        : null,
     agent_tasks: tasks,
   };
 }
