@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isAgentTaskTool } from '../core/agent-tasks/agent-task-calls.js';
-import { findWorktree } from '../integrations/hooks/find-worktree.js';
+import { findGitTop } from '../git/git.js';
 import {
   hookLogPath,
   readHookLog,
@@ -96,7 +96,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
   const parsed = parsePayload(stdin, io.cwd);
   const payload: HookPayload | null = parsed.ok ? parsed.payload : null;
   const cwd = payload?.cwd ?? io.cwd;
-  const worktree = findWorktree(cwd);
+  const worktree = await findGitTop(cwd).catch(() => null);
   const logPath = hookLogPath(home, worktree ?? resolve(cwd));
   const log = readHookLog(logPath, worktree ?? resolve(cwd));
   const event = args.event ?? payload?.hook_event_name ?? '';

@@ -55,6 +55,7 @@ export class Runtime {
         contextBudget: g.budget,
       },
       this.env,
+      this.cwd,
     );
   }
 
