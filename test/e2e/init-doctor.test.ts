@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -85,8 +85,10 @@ describe('baton init', () => {
   });
 
   it('creates and excludes its own files in a fresh repository, and deletes them again on undo', async () => {
-    const { repo, baton } = setup();
+    const { repo, home, baton } = setup();
     expect((await baton(['init', '--agent', 'all', '--command', 'baton'])).code).toBe(0);
+    for (const f of [join(home, '.claude.json'), join(home, '.codex', 'config.toml')])
+      expect(existsSync(f), f).toBe(true);
     for (const f of ['.claude/settings.local.json', 'CLAUDE.md', '.codex/hooks.json', 'AGENTS.md'])
       expect(existsSync(join(repo, f)), f).toBe(true);
     expect(gitIn(repo, 'status', '--porcelain')).toBe('');
@@ -97,6 +99,8 @@ describe('baton init', () => {
     expect((await baton(['init', '--undo'])).code).toBe(0);
     for (const f of ['.claude', 'CLAUDE.md', '.codex', 'AGENTS.md'])
       expect(existsSync(join(repo, f)), f).toBe(false);
+    // The user's files init created (none existed before) are gone as well: the home is as it was.
+    expect(readdirSync(home)).toEqual([]);
     expect(readFileSync(join(repo, '.git', 'info', 'exclude'), 'utf8')).not.toMatch(/CLAUDE|codex/);
   });
 

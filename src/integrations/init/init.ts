@@ -177,8 +177,19 @@ export function undo(input: Omit<InitInput, 'command' | 'agents'> & { agents?: I
   return changes;
 }
 
+/** `{}`, or an object whose every value is such an object (`{"projects": {}}`, `{"mcpServers": {}}`). */
+const emptyJson = (v: unknown): boolean =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(emptyJson);
+
 function deleteIfEmpty(path: string) {
   if (!existsSync(path)) return;
   const text = readFileSync(path, 'utf8').trim();
-  if (text === '' || text === '{}' || /^\{\s*"mcpServers"\s*:\s*\{\s*\}\s*\}$/.test(text)) rmSync(path);
+  let empty = text === '';
+  if (!empty && text.startsWith('{'))
+    try {
+      empty = emptyJson(JSON.parse(text));
+    } catch {
+      // not JSON: the user's own text, kept
+    }
+  if (empty) rmSync(path);
 }
