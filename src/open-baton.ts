@@ -18,8 +18,15 @@ export interface LocalService {
   mirror: DiskMirror | null;
 }
 
-/** What a caller may add to the recipe: the environment executor tokens are read from, `--warn-at`. */
-export interface LocalServiceExtras {
+/**
+ * What a caller may set on the recipe: a caller that touches little (a hook) scopes the mirror catch-up and the
+ * tokenizer; the CLI passes its environment (executor tokens) and `--warn-at`.
+ */
+export interface LocalServiceScope {
+  /** Catch up only this worktree's run folders (a hook touches nothing else). */
+  worktree?: string;
+  /** false: count about four characters a token (what a character limit needs), never loading the vocabulary. */
+  exactTokens?: boolean;
   /** Where BATON_EXECUTOR_TOKEN is read from, to stop a crashed driver's remote agent (default `process.env`). */
   env?: NodeJS.ProcessEnv;
   capacity?: ServiceOptions['capacity'];
@@ -34,29 +41,29 @@ export interface LocalServiceExtras {
 export async function openLocalService(
   settings: Settings,
   warn: (line: string) => void,
-  extras: LocalServiceExtras = {},
+  scope: LocalServiceScope = {},
 ): Promise<LocalService> {
   const store = await openStore({ database: settings.database, durability: settings.durability });
   const service = new BatonService(store, git, {
     pauseTimeoutMs: settings.pauseTimeoutMs,
     staleAfterMs: settings.staleAfterMs,
     contextBudget: settings.contextBudget,
-    countTokens,
+    ...(scope.exactTokens === false ? {} : { countTokens }),
     actor: settings.actor,
     logs: new TaskLogFiles(settings.runsDir),
     runsDirOf: (worktree) => runsDirFor(worktree, settings.runsDir),
-    capacity: extras.capacity,
+    capacity: scope.capacity,
     // Any reader notices a crashed driver (its lease) and handles it as startup recovery does, saying so in one line.
     watch: {
       ports: localProcessPorts(),
-      factory: executorFactory(extras.env ?? process.env, settings.home),
+      factory: executorFactory(scope.env ?? process.env, settings.home),
       notice: (line) => warn(`baton: ${line}`),
     },
   });
   if (!settings.mirror) return { service, mirror: null };
   const mirror = new DiskMirror(store, { runsDir: settings.runsDir, now: service.options.now });
   mirror.attach(service.runner);
-  const report = await mirror.catchUp();
+  const report = await mirror.catchUp(scope.worktree ? { worktree: scope.worktree } : {});
   for (const b of report.behind)
     warn(
       `baton: warning: the database holds workflow ${b.workflow_id} up to event ${b.database_seq} but its run folder ${b.dir} goes to ${b.disk_seq}; the folder is left alone (bring the database up with \`baton rebuild --from-disk <worktree>\`)`,

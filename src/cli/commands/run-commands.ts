@@ -24,7 +24,7 @@ import {
 } from '../agent-setup.js';
 import { emit } from '../output.js';
 import { runProgress } from '../run-progress.js';
-import { defaultHookCommand } from './integration-commands.js';
+import { batonCommand, commandLine } from '../../integrations/init/hook-command.js';
 import { oneOf, parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 
@@ -56,7 +56,7 @@ export function runShared(
     ports: service.watch?.ports ?? localProcessPorts(),
     factory: executorFactory(env, settings.home),
     logs: service.options.logs ?? new TaskLogFiles(settings.runsDir),
-    batonCommand: defaultHookCommand(),
+    batonCommand: commandLine(batonCommand(env), []),
     env: agentEnv(settings),
     owner: setup.owner,
   };

@@ -62,6 +62,10 @@ export const Task = TaskSpec.extend({
 });
 export type Task = z.infer<typeof Task>;
 
+/** The agent's own session a Baton session follows (Claude Code's or Codex's session id). */
+export const AgentSessionRef = z.object({ name: z.string(), session_id: z.string() });
+export type AgentSessionRef = z.infer<typeof AgentSessionRef>;
+
 export const SessionInfo = z.object({
   number: z.number().int().positive(),
   started_at: z.string(),
@@ -74,6 +78,8 @@ export const SessionInfo = z.object({
   tasks_done: z.number().int().nonnegative(),
   /** What this session's readings add up to. */
   usage: UsageTotals.optional(),
+  /** The agent session this Baton session follows, when a hook tied them (absent before any hook did). */
+  agent: AgentSessionRef.nullable().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
