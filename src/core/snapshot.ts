@@ -45,6 +45,7 @@ export function buildSnapshot(s: WorkflowState, input: SnapshotInput): SessionSn
     usage: s.usage,
     recent_history: s.recent_history.map((h) => h.text),
     side_effects: s.side_effects ?? [],
+    summaries: s.summaries ?? { compaction: null, last_message: null },
     warnings: input.warnings ?? [],
   };
 }

@@ -116,6 +116,7 @@ function bigSnapshot(): SessionSnapshot {
         summary: 'npm run migrate',
       },
     ],
+    summaries: { compaction: null, last_message: null },
     warnings: [],
   };
 }
