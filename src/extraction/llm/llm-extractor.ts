@@ -86,7 +86,8 @@ export class LlmExtractor implements Extractor {
     try {
       return await this.ask(entries, controller.signal);
     } catch (error) {
-      if (controller.signal.aborted) throw new Error(`timeout after ${this.options.timeoutMs ?? 30_000} ms`);
+      if (controller.signal.aborted)
+        throw new Error(`timeout after ${this.options.timeoutMs ?? 30_000} ms`, { cause: error });
       throw error;
     } finally {
       clearTimeout(timer);
