@@ -1,10 +1,15 @@
 import type {
+  AddTaskInput,
+  AgentTaskCall,
+  AgentTaskSource,
+  AgentTaskSync,
   ErrorRecord,
   RecoveryChoice,
   RecoveryPlan,
   SessionSnapshot,
   SnapshotSummary,
   SnapshotTrigger,
+  Task,
   WorkflowStatus,
 } from '../core/index.js';
 import type {
@@ -40,6 +45,12 @@ export interface PauseResult {
   warning: string | null;
 }
 
+export interface TaskAddResult {
+  workflow_id: string;
+  workflow_status: WorkflowStatus;
+  task: Task;
+}
+
 /**
  * The one interface the CLI (and later the dashboard's API) speaks: in-process over the service, or over HTTP to
  * a Baton server. Both return the same JSON-ready shapes, so every command behaves the same in both modes.
@@ -50,6 +61,13 @@ export interface BatonClient {
   get(ref: Ref): Promise<WorkflowView>;
   status(ref: Ref): Promise<unknown>;
   task(ref: Ref, action: TaskAction, taskId: string, note?: string | null): Promise<unknown>;
+  /** Adds a task to the plan (`task.added`). */
+  addTask(ref: Ref, input: AddTaskInput): Promise<TaskAddResult>;
+  /** Follows the agent's own task list in the task graph; calls already applied write nothing. */
+  syncAgentTasks(
+    ref: Ref,
+    input: { source: AgentTaskSource; calls: AgentTaskCall[] },
+  ): Promise<{ workflow_id: string } & AgentTaskSync>;
   record(ref: Ref, input: RecordInput): Promise<unknown>;
   /** Several records in one commit (transcript imports). */
   recordBatch(

@@ -1,6 +1,14 @@
 import { BatonError, errorCodes, type ErrorCode, type SnapshotTrigger } from '../core/index.js';
 import type { CompiledContext, ImportMarker } from '../service/index.js';
-import type { BatonClient, Channel, PauseResult, RecordInput, Ref, TaskAction } from './baton-client.js';
+import type {
+  BatonClient,
+  Channel,
+  PauseResult,
+  RecordInput,
+  Ref,
+  TaskAction,
+  TaskAddResult,
+} from './baton-client.js';
 import type { WorkflowView } from './views.js';
 
 const recordPaths: Record<RecordInput['kind'], string> = {
@@ -13,6 +21,7 @@ const recordPaths: Record<RecordInput['kind'], string> = {
   side_effect: 'records',
   summary: 'records',
   resolution: 'records',
+  request: 'requests',
 };
 
 const e = encodeURIComponent;
@@ -116,6 +125,19 @@ export class HttpClient implements BatonClient {
     return this.call<unknown>('POST', `${this.wf(ref)}/tasks/${e(taskId)}/${action}`, { note }, ref);
   }
 
+  addTask(ref: Ref, input: Parameters<BatonClient['addTask']>[1]) {
+    return this.call<TaskAddResult>('POST', `${this.wf(ref)}/tasks`, input, ref);
+  }
+
+  syncAgentTasks(ref: Ref, input: Parameters<BatonClient['syncAgentTasks']>[1]) {
+    return this.call<Awaited<ReturnType<BatonClient['syncAgentTasks']>>>(
+      'POST',
+      `${this.wf(ref)}/agent-tasks`,
+      input,
+      ref,
+    );
+  }
+
   record(ref: Ref, input: RecordInput) {
     if (input.kind === 'side_effect' || input.kind === 'summary' || input.kind === 'resolution') {
       // kinds without an endpoint of their own go through the batch endpoint
@@ -132,7 +154,9 @@ export class HttpClient implements BatonClient {
               ? input.test
               : input.kind === 'usage'
                 ? input.usage
-                : input.feedback;
+                : input.kind === 'request'
+                  ? { text: input.text, at: input.at ?? null, source: input.source ?? null }
+                  : input.feedback;
     return this.call<unknown>('POST', `${this.wf(ref)}/${recordPaths[input.kind]}`, body, ref);
   }
 

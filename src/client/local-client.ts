@@ -50,6 +50,16 @@ export class LocalClient implements BatonClient {
     return { workflow_id: out.state.id, workflow_status: out.state.status, ...extra, task };
   }
 
+  async addTask(ref: Ref, input: Parameters<BatonService['addTask']>[1]) {
+    const out = await this.service.addTask(this.ref(ref), input);
+    return { workflow_id: out.state.id, workflow_status: out.state.status, task: out.result };
+  }
+
+  async syncAgentTasks(ref: Ref, input: Parameters<BatonClient['syncAgentTasks']>[1]) {
+    const out = await this.service.syncAgentTasks(this.ref(ref), input.source, input.calls);
+    return { workflow_id: out.state.id, ...out.result };
+  }
+
   async record(ref: Ref, input: RecordInput) {
     const out = await this.service.record(this.ref(ref), input);
     return { workflow_id: out.state.id, kind: input.kind, record: out.result };

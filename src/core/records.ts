@@ -14,6 +14,7 @@ export const recordKinds = [
   'session',
   'side_effect',
   'summary',
+  'request',
 ] as const;
 export type RecordKind = (typeof recordKinds)[number];
 

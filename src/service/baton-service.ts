@@ -1,5 +1,7 @@
 import {
   abandon,
+  addTask,
+  syncAgentTasks,
   acknowledgeContext,
   deliverContext,
   addressFeedback,
@@ -20,6 +22,9 @@ import {
   TaskSpec,
   unblockTask,
   unblockWorkflow,
+  type AddTaskInput,
+  type AgentTaskCall,
+  type AgentTaskSource,
   type Draft,
   type ErrorRecord,
   type Issue,
@@ -200,6 +205,16 @@ export class BatonService {
   async skipTask(ref: WorkflowRef, taskId: string, reason: string | null = null) {
     const git = await this.gitOf(await this.resolve(ref));
     return this.act(ref, (d) => skipTask(d, taskId, reason, git));
+  }
+
+  /** Adds a task to the plan (`baton task add`, REST, the MCP tool `add_task`). */
+  async addTask(ref: WorkflowRef, input: AddTaskInput) {
+    return this.act(ref, (d) => addTask(d, input));
+  }
+
+  /** Follows the agent's own task list (TodoWrite, task tools, update_plan) in the task graph. */
+  async syncAgentTasks(ref: WorkflowRef, source: AgentTaskSource, calls: readonly AgentTaskCall[]) {
+    return this.act(ref, (d) => syncAgentTasks(d, source, calls), true);
   }
 
   /** Appends one record (decision, error, history entry, test run, usage reading, reviewer feedback). */

@@ -5,6 +5,7 @@ import {
   recordHistory,
   recordSideEffect,
   recordSummary,
+  recordRequest,
   recordTestRun,
   recordUsage,
   resolveError,
@@ -17,6 +18,7 @@ import {
   type Summary,
   type TestState,
   type UsageMetrics,
+  type UserRequest,
 } from '../core/index.js';
 
 /**
@@ -41,7 +43,9 @@ export type RecordInput =
       error_id: string;
       resolution: ErrorRecord['resolution'];
       notes: string | null;
-    };
+    }
+  /** What the user asked; the same text recorded again writes nothing (the output is then null). */
+  | { kind: 'request'; text: string; at?: string | null; source?: string | null };
 
 /** How far a transcript was read, committed with the records it gave (so a re-import adds only what is new). */
 export interface ImportMarker {
@@ -59,7 +63,16 @@ export interface ImportMarker {
 }
 
 export type RecordOutput =
-  Decision | ErrorRecord | HistoryEntry | TestState | UsageMetrics | ReviewerFeedback | Summary | string;
+  | Decision
+  | ErrorRecord
+  | HistoryEntry
+  | TestState
+  | UsageMetrics
+  | ReviewerFeedback
+  | UserRequest
+  | Summary
+  | string
+  | null;
 
 /** Emits the event of one record onto a draft. */
 export function recordOne(d: Draft, input: RecordInput): RecordOutput {
@@ -82,5 +95,7 @@ export function recordOne(d: Draft, input: RecordInput): RecordOutput {
       return recordSummary(d, input.summary, input.at ?? null);
     case 'resolution':
       return resolveError(d, input.error_id, input.resolution, input.notes);
+    case 'request':
+      return recordRequest(d, { text: input.text, at: input.at ?? null, source: input.source ?? null });
   }
 }

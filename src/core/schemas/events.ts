@@ -8,8 +8,10 @@ import {
   Summary,
   TestState,
   UsageMetrics,
+  UserRequest,
 } from './records.js';
 import { AgentOutcome, SideEffect } from './runtime.js';
+import { AgentTaskItem, AgentTaskSource } from './agent-tasks.js';
 import { SessionSnapshot } from './snapshot.js';
 import { InterruptRecovery } from './interrupt-recovery.js';
 import { CheckpointRef, Issue, SnapshotTrigger, TaskSpec, TaskStatus } from './workflow.js';
@@ -89,6 +91,26 @@ export const BatonEvent = z.discriminatedUnion('type', [
   ),
   ev('session.started', z.object({ origin: z.enum(['create', 'resume', 'recover']) })),
   ev('session.ended', z.object({ reason: z.string(), snapshot_id: z.string().nullable() })),
+  ev(
+    'task.added',
+    z.object({
+      task: TaskSpec,
+      /** The task it is placed after in the plan's order (null: at the end). */
+      after: z.string().nullable(),
+      /** Who added it: `user` (baton task add, REST, MCP), or the agent whose own list it came from. */
+      origin: z.string(),
+    }),
+  ),
+  ev(
+    'agent_tasks.synced',
+    z.object({
+      source: AgentTaskSource,
+      /** The agent's list after the sync, each item with the Baton task it maps to. */
+      items: z.array(AgentTaskItem),
+      /** The ids of the tool calls this sync applied (a call seen again later is not applied twice). */
+      applied_calls: z.array(z.string()),
+    }),
+  ),
   ev('task.started', empty),
   ev('task.completed', z.object({ summary: z.string().nullable() })),
   ev('task.failed', reason),
@@ -102,6 +124,7 @@ export const BatonEvent = z.discriminatedUnion('type', [
     z.object({ error_id: z.string(), resolution: ErrorResolution, resolution_notes: z.string().nullable() }),
   ),
   ev('history.recorded', z.object({ entry: HistoryEntry })),
+  ev('request.recorded', z.object({ request: UserRequest, key: z.string() })),
   ev('feedback.recorded', z.object({ feedback: ReviewerFeedback })),
   ev('feedback.addressed', z.object({ review_id: z.string() })),
   ev('test_run.recorded', z.object({ test_state: TestState })),

@@ -6,6 +6,7 @@ import {
   ErrorBody,
   FeedbackBody,
   HistoryBody,
+  RequestBody,
   TestRunBody,
   UsageBody,
   WorkflowParams,
@@ -52,6 +53,7 @@ const BatchItem = z.discriminatedUnion('kind', [
     resolution: z.enum(errorResolutions),
     notes: z.string().max(20_000).nullable(),
   }),
+  z.strictObject({ kind: z.literal('request'), ...RequestBody.shape }),
 ]);
 
 /** The compiled context, its verified handoff, snapshots on demand and batched records (imports, hooks, MCP). */
