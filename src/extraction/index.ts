@@ -18,3 +18,4 @@ export {
   parseAnswer,
 } from './llm/extraction-prompt.js';
 export * from './session/index.js';
+export { resolveKnown, type LaterResolution, type OpenError } from './rules/resolve-known.js';

@@ -80,7 +80,7 @@ export class BatonService {
       options.countTokens ?? roughTokens,
       options.contextBudget ?? DEFAULT_CONTEXT_BUDGET,
     );
-    this.queries = new Queries(store, options, this.compiler);
+    this.queries = new Queries(store, options, this.compiler, git);
     this.resumer = new Resumer(this.runner, git, options, this.compiler);
     // Bursts of commits become one live-state save a second later (long-lived processes; see LiveStates).
     this.runner.listeners.add((_events, state) => this.live.debounce(state));

@@ -37,6 +37,9 @@ function sentences(text: string): { text: string; item: boolean; header: boolean
 }
 
 function rationaleOf(sentence: string, next: string | undefined): string {
+  // "Since X, I'll Y": the reason is the opening clause
+  const opening = /^(?:since|because|as|given that)\s+(.+?),\s+(?:I|we|let|so)\b/i.exec(sentence);
+  if (opening?.[1]) return opening[1].trim();
   const match =
     rationale.exec(sentence) ??
     (next ? /^(?:because|since|this is because|that's because)\b\s*(.+)$/i.exec(next) : null);

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { LocalClient } from '../../src/client/local-client.js';
+import { loadLabels, type LabelFile } from '../../src/extraction/eval/labels.js';
+import { importTranscriptFile } from '../../src/integrations/transcripts/import-file.js';
+import { countTokens } from '../../src/tokens/count-tokens.js';
+import { runCli } from '../helpers/cli.js';
+import { corpusPath } from '../helpers/corpus.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { makeService } from '../helpers/service.js';
+
+const budgets = [400, 800, 1500, 4000];
+const labels = loadLabels();
+const sourceOf = (label: LabelFile) => (label.corpus.startsWith('codex/') ? 'codex' : 'claude-code');
+const words = (text: string) => text.replace(/\s+/g, ' ').trim();
+const mark = { completed: '[x]', in_progress: '[~]', pending: '[ ]' } as const;
+
+/** What the issue asks every compiled context to hold, checked against the hand labels. */
+function expectHolds(markdown: string, label: LabelFile, where: string) {
+  const text = words(markdown);
+  const first = label.goal[0];
+  if (first)
+    expect(text, `${where}: the user's request`).toContain(words(first.text).slice(0, 60).replace(/…$/, ''));
+  else expect(text, where).toContain('(no request recorded)');
+  for (const c of label.commits) expect(text, `${where}: commit ${c.hash}`).toContain(c.hash.slice(0, 7));
+  for (const t of label.final_tasks) {
+    const line = markdown.split('\n').find((l) => l.includes(words(t.content).slice(0, 26)));
+    expect(line, `${where}: task "${t.content}"`).toBeDefined();
+    expect(line, `${where}: status of "${t.content}"`).toContain(mark[t.status]);
+  }
+  const test = label.last_test;
+  if (test) {
+    expect(text, `${where}: last test command`).toContain(`Last run: ${words(test.command).slice(0, 40)}`);
+    if (test.passed !== null) expect(text, `${where}: passed`).toContain(`${test.passed} passed`);
+    if (test.failed !== null) expect(text, `${where}: failed`).toContain(`${test.failed} failed`);
+  } else expect(text, where).not.toContain('### TDD State');
+  expect(text, where).toMatch(/baton details \S+ <category>/);
+  expect(text, where).toContain('get_details');
+}
+
+describe('a labelled session imported, then its context at 400, 800, 1,500 and 4,000 tokens', () => {
+  it.each(labels.map((l) => [l.name, l.label] as const))(
+    '%s: holds the request, every commit, the task list with statuses and the last test state, within budget',
+    async (name, label) => {
+      const service = makeService();
+      const client = new LocalClient(service);
+      const repo = makeRepo();
+      await client.create({ title: name, tasks: [], cwd: repo });
+      const ref = { cwd: repo };
+      const imported = await importTranscriptFile(client, ref, corpusPath(label.corpus), sourceOf(label));
+      expect(imported.new_entries, name).toBeGreaterThan(0);
+      for (const budget of budgets) {
+        const c = await client.context(ref, budget);
+        expect(c.tokens, `${name} at ${budget}`).toBeLessThanOrEqual(budget);
+        expect(countTokens(c.markdown), `${name} at ${budget}: counted again`).toBe(c.tokens);
+        expect(c.over_budget, `${name} at ${budget}:\n${c.markdown}`).toBe(false);
+        expectHolds(c.markdown, label, `${name} at ${budget}`);
+      }
+      await service.store.close();
+    },
+  );
+});
+
+describe('the same through the CLI', () => {
+  it('baton import then baton context, for a Claude Code transcript and a Codex rollout', async () => {
+    const env = { BATON_HOME: tempDir('baton-home-') };
+    for (const name of ['entire-cli-pty-refactor', 'hk-detached-head']) {
+      const label = labels.find((l) => l.name === name)?.label as LabelFile;
+      const repo = makeRepo();
+      const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
+      expect((await baton('create', '--title', name)).code).toBe(0);
+      const imp = await baton('import', sourceOf(label), corpusPath(label.corpus));
+      expect(imp.code, imp.stderr).toBe(0);
+      expect(imp.stdout).toMatch(/extracted by rules/);
+      const ctx = await baton('context', '--budget', '400', '--json');
+      const c = ctx.json<{ markdown: string; tokens: number; over_budget: boolean }>();
+      expect(c.tokens, c.markdown).toBeLessThanOrEqual(400);
+      expect(c.over_budget).toBe(false);
+      expectHolds(c.markdown, label, `${name} (CLI)`);
+      const text = await baton('context', '--budget', '4000');
+      expect(text.stdout).toContain('### Last State');
+    }
+  });
+});
