@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { driverFor, resolveProfile } from '../agents/runtime/index.js';
 import { readAgentProfiles } from '../config/agent-config.js';
+import { executorCredential } from '../config/executor-token.js';
 import type { Settings } from '../config/settings.js';
 import { parseDuration, type CapacityPolicy } from '../core/index.js';
 import { LocalExecutor } from '../executors/local/local-executor.js';
@@ -63,8 +64,17 @@ export function agentSetup(
     throw new Error(
       '--executor remote needs --executor-url URL (variable BATON_EXECUTOR_URL) of a `baton executor serve`',
     );
-  const executor: Executor = kind === 'remote' && url ? new RemoteExecutor(url) : new LocalExecutor();
-  return { profile, profiles, capacity, heartbeatMs, executor, owner: ownerId(hostname()) };
+  const executor: Executor =
+    kind === 'remote' && url ? remoteExecutor(url, env, settings.home) : new LocalExecutor();
+  return {
+    profile,
+    profiles,
+    capacity,
+    heartbeatMs,
+    executor,
+    owner: ownerId(hostname()),
+    home: settings.home,
+  };
 }
 
 export const profileFor = (
@@ -84,11 +94,15 @@ export const profileFor = (
 
 export { driverFor };
 
+/** A remote executor with the token from BATON_EXECUTOR_TOKEN or `$BATON_HOME/executor-token`. */
+export const remoteExecutor = (endpoint: string, env: NodeJS.ProcessEnv, home: string) =>
+  new RemoteExecutor(endpoint, executorCredential(env, home));
+
 /** Executors by the runtime an executor row names (recovery, the heartbeat monitor). */
-export const executorFactory = (): ExecutorFactory => ({
+export const executorFactory = (env: NodeJS.ProcessEnv, home: string): ExecutorFactory => ({
   forRow: (r) =>
     r.runtime === 'remote' && r.endpoint
-      ? new RemoteExecutor(r.endpoint)
+      ? remoteExecutor(r.endpoint, env, home)
       : r.runtime === 'local'
         ? new LocalExecutor()
         : null,

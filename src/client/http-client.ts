@@ -25,10 +25,12 @@ const recordPaths: Record<RecordInput['kind'], string> = {
 };
 
 const e = encodeURIComponent;
+const resolvesCurrent = /^\/api\/workflows\/current(\/|\?|$)/;
 
 /**
- * The BatonClient over HTTP: every call is one request to a Baton server's API, with the bearer token and the
- * caller's working directory (X-Baton-Cwd) so that `current` resolves to the same worktree as locally. Errors
+ * The BatonClient over HTTP: every call is one request to a Baton server's API, with the bearer token and, for a
+ * call without a workflow id, the caller's working directory (X-Baton-Cwd) so that `current` resolves to the same
+ * worktree as locally. Errors
  * come back as the same BatonError codes, so the CLI prints and exits the same way in both modes.
  */
 export class HttpClient implements BatonClient {
@@ -49,7 +51,9 @@ export class HttpClient implements BatonClient {
   private async call<T>(method: string, path: string, body?: unknown, ref?: Ref): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
-    const cwd = ref?.cwd ?? this.cwd;
+    // The working directory is sent only to resolve `current`: a path of this machine means nothing to a server on
+    // another one, so a call naming its workflow works from anywhere.
+    const cwd = resolvesCurrent.test(path) ? (ref?.cwd ?? this.cwd) : null;
     if (cwd) headers['x-baton-cwd'] = cwd;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;

@@ -1,41 +1,42 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { BatonError } from '../core/index.js';
+import { ensurePrivateDir, narrowToPrivate, PRIVATE_FILE_MODE } from '../storage/private-files.js';
 
+/** The server's bearer token (`baton token`). */
 export const tokenPath = (home: string) => join(home, 'token');
+/** The executor daemon's token (`baton executor token`). */
+export const executorTokenPath = (home: string) => join(home, 'executor-token');
 
-/** Reads the token under BATON_HOME, or null when there is none yet. */
-export function readToken(home: string): string | null {
+/** Reads a token file, or null when there is none yet. */
+export function readTokenFile(path: string): string | null {
   try {
-    const token = readFileSync(tokenPath(home), 'utf8').trim();
+    const token = readFileSync(path, 'utf8').trim();
     return token || null;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new BatonError(
-      'unavailable',
-      `cannot read the token file ${tokenPath(home)}: ${(e as Error).message}`,
-    );
+    throw new BatonError('unavailable', `cannot read the token file ${path}: ${(e as Error).message}`);
   }
 }
 
 /**
- * The server's bearer token: created at first start (32 random bytes, base64url) in `$BATON_HOME/token` with
- * mode 0600, reused afterwards (a file left readable by others is narrowed back to 0600).
+ * A token file: created at first use (32 random bytes, base64url) with mode 0600 in a 0700 directory, whatever
+ * the umask; reused afterwards (a file left readable by others is narrowed back to 0600).
  */
-export function ensureToken(home: string): string {
-  const path = tokenPath(home);
-  const existing = readToken(home);
+export function ensureTokenFile(path: string): string {
+  const existing = readTokenFile(path);
   if (existing) {
-    if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
+    narrowToPrivate(path);
     return existing;
   }
   const token = randomBytes(32).toString('base64url');
   try {
-    mkdirSync(home, { recursive: true, mode: 0o700 });
-    writeFileSync(path, `${token}\n`, { mode: 0o600, flag: 'wx' });
+    ensurePrivateDir(dirname(path));
+    writeFileSync(path, `${token}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+    narrowToPrivate(path);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return readToken(home) ?? token;
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return readTokenFile(path) ?? token;
     throw new BatonError(
       'unavailable',
       `cannot create the token file ${path}: ${(e as Error).message}; set --home / BATON_HOME to a writable directory`,
@@ -44,9 +45,15 @@ export function ensureToken(home: string): string {
   return token;
 }
 
-/** Compares in constant time (a wrong token of the right length tells nothing). */
+/** Reads the server's token under BATON_HOME, or null when there is none yet. */
+export const readToken = (home: string): string | null => readTokenFile(tokenPath(home));
+
+/** The server's bearer token, `$BATON_HOME/token`, created at first start. */
+export const ensureToken = (home: string): string => ensureTokenFile(tokenPath(home));
+
+const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+
+/** Compares in constant time: both sides are hashed first, so not even the token's length leaks. */
 export function sameToken(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return timingSafeEqual(digest(given), digest(expected));
 }

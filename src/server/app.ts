@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { BatonError } from '../core/index.js';
 import type { BatonClient } from '../client/baton-client.js';
+import type { RequestGuard } from '../config/request-guard.js';
 import type { Store } from '../storage/store.js';
 import { registerContextRoutes } from './api/context-routes.js';
 import { registerSessionRoutes } from './api/session-routes.js';
@@ -12,6 +13,7 @@ import { registerWorkflowRoutes } from './api/workflow-routes.js';
 import { refOf } from './api/define.js';
 import { bearerAuth } from './auth/bearer.js';
 import { errorBody, onError, sendError, validationError } from './http/errors.js';
+import { hostAndOrigin } from './http/host-origin.js';
 import type { Metrics } from './http/metrics.js';
 import { staticFiles } from './http/static-files.js';
 
@@ -24,6 +26,8 @@ export interface AppOptions {
   /** The dashboard's built files (web/dist). */
   webDir: string;
   maxBodyBytes: number;
+  /** The Host and Origin checks (src/config/request-guard.ts). */
+  guard: RequestGuard;
   /** Whether the server is ready (the event tail started). */
   ready: () => boolean;
   version: string;
@@ -36,7 +40,9 @@ export const openApiInfo = (version: string) => ({
     version,
     description:
       'Keeps long AI coding-agent workflows alive. Every route but /healthz, /readyz and the dashboard needs ' +
-      '`Authorization: Bearer <token>` (`baton token` prints it). Live events: WebSocket `/ws`.',
+      '`Authorization: Bearer <token>` (`baton token` prints it). Requests whose Host does not name the server, and ' +
+      'state-changing requests or `/ws` connections from a foreign Origin, get 403 (docs/security.md). Live events: ' +
+      'WebSocket `/ws` (its messages: `GET /ws`).',
   },
   security: [{ bearerAuth: [] }],
 });
@@ -82,6 +88,7 @@ export function createApp(o: AppOptions): OpenAPIHono {
     },
   });
   app.use('*', o.metrics.middleware());
+  app.use('*', hostAndOrigin(o.guard));
   app.use('*', bearerAuth(o.token));
   app.use(
     '/api/*',
@@ -101,15 +108,16 @@ export function createApp(o: AppOptions): OpenAPIHono {
   });
 
   app.get('/healthz', (c) => c.json({ ok: true }));
+  // Unauthenticated: says ready or not, never what the database is (user, host, port, name, path); the cause of
+  // an unavailable store goes to the server's log.
   app.get('/readyz', async (c) => {
     try {
       await o.store.readEventsSince(Number.MAX_SAFE_INTEGER, 1);
     } catch (e) {
-      return c.json({ ready: false, reason: `store unavailable: ${(e as Error).message}` }, 503);
+      console.error(`baton serve: /readyz: the store is unavailable: ${(e as Error).message}`);
+      return c.json({ ready: false, reason: 'store unavailable; see the server log' }, 503);
     }
-    return o.ready()
-      ? c.json({ ready: true, store: o.store.dialect })
-      : c.json({ ready: false, reason: 'starting' }, 503);
+    return o.ready() ? c.json({ ready: true }) : c.json({ ready: false, reason: 'starting' }, 503);
   });
   app.get('/metrics', async (c) =>
     c.text(await o.metrics.render(), 200, { 'Content-Type': 'text/plain; version=0.0.4' }),

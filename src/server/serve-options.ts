@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { invalidInput } from '../core/index.js';
+import { isLoopback, listSetting, normalizeOrigin, parseHostHeader } from '../config/request-guard.js';
 import { readConfigFile } from '../config/settings.js';
 
 export interface ServeOptions {
@@ -10,21 +10,36 @@ export interface ServeOptions {
   /** Serve without a token (loopback only). */
   noAuth: boolean;
   maxBodyBytes: number;
+  /** The largest WebSocket frame a client may send (a bigger one closes the socket with 1009). */
+  maxFrameBytes?: number;
+  /** Extra `Host` names the server answers to (behind a reverse proxy): `name` or `name:port`. */
+  allowedHosts?: string[];
+  /** Extra origins allowed to send state-changing requests and open `/ws`: `https://baton.example.com`. */
+  allowedOrigins?: string[];
 }
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 7420;
 export const DEFAULT_MAX_BODY = 1024 * 1024;
+export const DEFAULT_MAX_FRAME = 1024 * 1024;
 
-export const isLoopback = (host: string) =>
-  host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
+export { isLoopback };
 
 /**
  * `baton serve` settings: option > environment variable > `$BATON_HOME/config.json` (`host`, `port`,
- * `max_body_bytes`) > default. Serving without a token is refused on any non-loopback address.
+ * `max_body_bytes`, `max_frame_bytes`, `allowed_hosts`, `allowed_origins`) > default. Serving without a token is
+ * refused on any non-loopback address.
  */
 export function resolveServeOptions(
-  o: { host?: string; port?: string; auth?: boolean; maxBody?: string },
+  o: {
+    host?: string;
+    port?: string;
+    auth?: boolean;
+    maxBody?: string;
+    maxFrame?: string;
+    allowHost?: string;
+    allowOrigin?: string;
+  },
   env: NodeJS.ProcessEnv,
   home: string,
 ): ServeOptions {
@@ -44,10 +59,29 @@ export function resolveServeOptions(
     throw invalidInput(
       `max body "${bodyText}" must be a whole number of bytes >= 1024 (option --max-body, variable BATON_MAX_BODY)`,
     );
+  const frameText =
+    o.maxFrame ?? env.BATON_MAX_FRAME ?? str(config.max_frame_bytes) ?? String(DEFAULT_MAX_FRAME);
+  const maxFrameBytes = Number(frameText);
+  if (!Number.isInteger(maxFrameBytes) || maxFrameBytes < 1024)
+    throw invalidInput(
+      `max frame "${frameText}" must be a whole number of bytes >= 1024 (option --max-frame, variable BATON_MAX_FRAME)`,
+    );
+  const allowedHosts = listSetting(o.allowHost ?? env.BATON_ALLOWED_HOSTS ?? config.allowed_hosts);
+  const badHost = allowedHosts.find((h) => parseHostHeader(h) === null);
+  if (badHost !== undefined)
+    throw invalidInput(
+      `allowed host "${badHost}" is not a host name or host:port (option --allow-host, variable BATON_ALLOWED_HOSTS)`,
+    );
+  const allowedOrigins = listSetting(o.allowOrigin ?? env.BATON_ALLOWED_ORIGINS ?? config.allowed_origins);
+  const badOrigin = allowedOrigins.find((x) => normalizeOrigin(x) === null);
+  if (badOrigin !== undefined)
+    throw invalidInput(
+      `allowed origin "${badOrigin}" is not an http(s) origin like https://baton.example.com (option --allow-origin, variable BATON_ALLOWED_ORIGINS)`,
+    );
   const noAuth = o.auth === false || env.BATON_NO_AUTH === '1';
   if (noAuth && !isLoopback(host))
     throw invalidInput(
       `refusing to serve ${host} without a token: --no-auth (variable BATON_NO_AUTH) is for loopback addresses only; drop it or bind 127.0.0.1 (option --host, variable BATON_HOST)`,
     );
-  return { host, port, noAuth, maxBodyBytes };
+  return { host, port, noAuth, maxBodyBytes, maxFrameBytes, allowedHosts, allowedOrigins };
 }

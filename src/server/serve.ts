@@ -6,12 +6,14 @@ import type { Server } from 'node:http';
 import { LocalClient } from '../client/local-client.js';
 import type { BatonService } from '../service/index.js';
 import { createApp, withUnprefixedApi } from './app.js';
+import { requestGuard } from '../config/request-guard.js';
 import { ensureToken } from '../config/token-file.js';
 import { Metrics } from './http/metrics.js';
 import { EventTail } from './live/event-tail.js';
 import { registerWsRoute } from './live/ws-route.js';
 import { WsHub } from './live/ws-hub.js';
-import { isLoopback, type ServeOptions } from './serve-options.js';
+import { DEFAULT_MAX_FRAME, isLoopback, type ServeOptions } from './serve-options.js';
+import { PACKAGE_VERSION } from '../config/package-info.js';
 
 export const defaultWebDir = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -55,6 +57,13 @@ export async function startServer(
   );
   hub = new WsHub(store, () => tail.position);
   let ready = false;
+  let port = options.port;
+  const guard = requestGuard({
+    bindHost: options.host,
+    port: () => port,
+    allowedHosts: options.allowedHosts ?? [],
+    allowedOrigins: options.allowedOrigins ?? [],
+  });
   const app = createApp({
     client,
     store,
@@ -62,8 +71,9 @@ export async function startServer(
     metrics,
     webDir: options.webDir ?? defaultWebDir,
     maxBodyBytes: options.maxBodyBytes,
+    guard,
     ready: () => ready,
-    version: options.version ?? '0.1.0',
+    version: options.version ?? PACKAGE_VERSION,
   });
   metrics.gauge('baton_workflows', 'Workflows by status.', async () => {
     const counts = new Map<string, number>();
@@ -71,10 +81,15 @@ export async function startServer(
     return [...counts].map(([status, n]) => [{ status }, n]);
   });
   metrics.gauge('baton_ws_clients', 'Connected WebSocket subscribers.', async () => [[{}, hub?.size ?? 0]]);
+  metrics.gauge('baton_ws_queued_events', 'Live events queued for subscribers still replaying.', async () => [
+    [{}, hub?.queued ?? 0],
+  ]);
   const nodeWs = createNodeWebSocket({ app });
+  const wsOptions = nodeWs.wss.options as { handleProtocols?: unknown; maxPayload?: number };
   // Browsers pass the token as a subprotocol beside `baton.v1`; the handshake answers with `baton.v1`, never the token.
-  (nodeWs.wss.options as { handleProtocols?: unknown }).handleProtocols = (protocols: Set<string>) =>
-    protocols.has('baton.v1') ? 'baton.v1' : false;
+  wsOptions.handleProtocols = (protocols: Set<string>) => (protocols.has('baton.v1') ? 'baton.v1' : false);
+  // A frame from a client bigger than this closes its socket with 1009 (ws's default would be 100 MiB).
+  wsOptions.maxPayload = options.maxFrameBytes ?? DEFAULT_MAX_FRAME;
   registerWsRoute(app, nodeWs.upgradeWebSocket, hub);
   const listener = () => void tail.kick();
   service.runner.listeners.add(listener);
@@ -86,6 +101,7 @@ export async function startServer(
     ) as Server;
     s.once('error', reject);
   });
+  port = (server.address() as AddressInfo).port;
   nodeWs.injectWebSocket(server);
   if (options.beforeReady) {
     try {
@@ -103,7 +119,6 @@ export async function startServer(
   const pauseTicker = setInterval(() => void service.enforcePauseTimeouts().catch(() => undefined), 5_000);
   pauseTicker.unref();
   ready = true;
-  const port = (server.address() as AddressInfo).port;
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${shownHost}:${port}`,

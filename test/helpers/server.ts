@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { batonBin } from './cli.js';
 
@@ -16,14 +16,19 @@ export interface ServerProcess {
 /** Starts the built `baton serve --port 0` as a real child process and waits for its URL. */
 export function startServerProcess(
   home: string,
-  opts: { args?: string[]; env?: Record<string, string | undefined>; cwd?: string } = {},
+  opts: { args?: string[]; env?: Record<string, string | undefined>; cwd?: string; umask000?: boolean } = {},
 ): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [batonBin, 'serve', '--port', '0', ...(opts.args ?? [])], {
-      cwd: opts.cwd ?? home,
+    const argv = [batonBin, 'serve', '--port', '0', ...(opts.args ?? [])];
+    const spawnOpts = {
+      cwd: opts.cwd ?? (opts.umask000 ? undefined : home),
       env: { ...process.env, BATON_URL: undefined, BATON_HOME: home, ...opts.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+      stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
+    };
+    // under `umask 000` (through /bin/sh) when asked: files must get their modes whatever the umask
+    const child = opts.umask000
+      ? spawn('/bin/sh', ['-c', 'umask 000 && exec "$0" "$@"', process.execPath, ...argv], spawnOpts)
+      : spawn(process.execPath, argv, spawnOpts);
     let out = '';
     let err = '';
     const timer = setTimeout(() => reject(new Error(`baton serve did not start:\n${out}\n${err}`)), 20_000);
@@ -39,7 +44,9 @@ export function startServerProcess(
       clearTimeout(timer);
       child.removeAllListeners('exit');
       const url = m[1];
-      const token = readFileSync(join(home, 'token'), 'utf8').trim();
+      // `--no-auth` creates no token file: the token is then empty (and not sent)
+      const tokenFile = join(home, 'token');
+      const token = existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : '';
       resolve({
         url,
         token,
@@ -47,7 +54,7 @@ export function startServerProcess(
         child,
         api: (path, init = {}) => {
           const headers = new Headers(init.headers);
-          if (init.auth !== false) headers.set('authorization', `Bearer ${token}`);
+          if (init.auth !== false && token) headers.set('authorization', `Bearer ${token}`);
           if (init.json !== undefined) headers.set('content-type', 'application/json');
           return fetch(url + path, {
             ...init,

@@ -4,6 +4,9 @@ import { startExecutorDaemon } from '../../src/executors/remote/executor-daemon.
 import { RemoteExecutor } from '../../src/executors/remote/remote-executor.js';
 import { tempDir } from '../helpers/git-repo.js';
 
+const token = 'test-executor-token-0123456789';
+const credential = { token, source: 'the test', hint: '' };
+
 const freePort = () =>
   new Promise<number>((resolve) => {
     const s = createServer();
@@ -16,11 +19,11 @@ const freePort = () =>
 describe('RemoteExecutor against a real `baton executor serve` daemon', () => {
   it('reconnects with backoff: a host that comes up late is found healthy', async () => {
     const port = await freePort();
-    const remote = new RemoteExecutor(`http://127.0.0.1:${port}`);
+    const remote = new RemoteExecutor(`http://127.0.0.1:${port}`, credential);
     const started = Date.now();
     const health = remote.health();
     await new Promise((r) => setTimeout(r, 700));
-    const daemon = await startExecutorDaemon({ host: '127.0.0.1', port });
+    const daemon = await startExecutorDaemon({ host: '127.0.0.1', port, token });
     try {
       expect(await health).toBe(true);
       expect(Date.now() - started).toBeGreaterThanOrEqual(700);
@@ -34,11 +37,11 @@ describe('RemoteExecutor against a real `baton executor serve` daemon', () => {
   });
 
   it('a host that never answers is unhealthy, and a run it does not know is not alive', async () => {
-    const remote = new RemoteExecutor(`http://127.0.0.1:${await freePort()}`);
+    const remote = new RemoteExecutor(`http://127.0.0.1:${await freePort()}`, credential);
     expect(await remote.health()).toBe(false);
-    const daemon = await startExecutorDaemon({ host: '127.0.0.1', port: 0 });
+    const daemon = await startExecutorDaemon({ host: '127.0.0.1', port: 0, token });
     try {
-      const live = new RemoteExecutor(daemon.url);
+      const live = new RemoteExecutor(daemon.url, credential);
       const row = { run_id: 'run-missing', pid: null, pid_start_time: null } as never;
       expect(await live.isAlive(row)).toBe(false);
       expect(await live.attach(row)).toBeNull();

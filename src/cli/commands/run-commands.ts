@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { hostname } from 'node:os';
+import { daemonToken } from '../../config/executor-token.js';
+import { listSetting } from '../../config/request-guard.js';
 import { parseDuration } from '../../core/index.js';
 import { isOwnerAlive } from '../../executors/process-identity.js';
-import { RemoteExecutor } from '../../executors/remote/remote-executor.js';
 import { AgentRunner, recoverAtStartup, type AutoResumePolicy } from '../../service/runtime/index.js';
 import type { BatonService } from '../../service/index.js';
 import {
@@ -11,6 +12,7 @@ import {
   executorFactory,
   openLocalService,
   profileFor,
+  remoteExecutor,
   type AgentFlags,
 } from '../agent-setup.js';
 import { emit } from '../output.js';
@@ -53,7 +55,9 @@ export async function continueRecovered(
     if (!agentName) continue;
     const profile = profileFor(agentName, setup.profiles, o, env);
     const executor =
-      row?.runtime === 'remote' && row.endpoint ? new RemoteExecutor(row.endpoint) : setup.executor;
+      row?.runtime === 'remote' && row.endpoint
+        ? remoteExecutor(row.endpoint, env, setup.home)
+        : setup.executor;
     runs.push(
       runner
         .run(
@@ -174,7 +178,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       ) as AutoResumePolicy;
       const setup = agentSetup(o, rt.env, settings, null);
       const report = await recoverAtStartup(service, {
-        factory: executorFactory(),
+        factory: executorFactory(rt.env, settings.home),
         autoResume: policy,
         isOwnerAlive: (owner) => isOwnerAlive(owner, hostname()),
       });
@@ -196,31 +200,66 @@ export function registerRunCommands(program: Command, rt: Runtime) {
     }
   });
 
-  program
-    .command('executor')
-    .description('the remote agent host')
+  const executor = program.command('executor').description('the remote agent host');
+  executor
     .command('serve')
     .description(
-      'run an agent host (HTTP: health, capabilities, launch, resume, stop, events) that outlives Baton servers',
+      'run an agent host (HTTP: health, capabilities, launch, resume, stop, events) that outlives Baton servers; every request needs its token',
     )
-    .option('--host <host>', 'address to bind (default 127.0.0.1)', '127.0.0.1')
+    .option(
+      '--host <host>',
+      'address to bind (default 127.0.0.1; another needs BATON_EXECUTOR_TOKEN)',
+      '127.0.0.1',
+    )
     .option('--port <port>', 'port, 0 for any free one (env BATON_EXECUTOR_PORT, default 7430)')
-    .action(async (o: { host: string; port?: string }, cmd: Command) => {
+    .option(
+      '--allow-host <names>',
+      'extra Host names it answers to, comma separated (env BATON_EXECUTOR_ALLOWED_HOSTS)',
+    )
+    .option(
+      '--max-output <chars>',
+      "characters of each run's output kept (the last ones; env BATON_EXECUTOR_MAX_OUTPUT, default 4194304)",
+    )
+    .action(
+      async (o: { host: string; port?: string; allowHost?: string; maxOutput?: string }, cmd: Command) => {
+        const g = rt.globals(cmd);
+        const home = rt.settings(g).home;
+        const { startExecutorDaemon, DEFAULT_MAX_OUTPUT } =
+          await import('../../executors/remote/executor-daemon.js');
+        const port = parseNumber(
+          o.port ?? rt.env.BATON_EXECUTOR_PORT ?? '7430',
+          '--port (variable BATON_EXECUTOR_PORT)',
+          { int: true, min: 0, max: 65535 },
+        );
+        const maxOutput = parseNumber(
+          o.maxOutput ?? rt.env.BATON_EXECUTOR_MAX_OUTPUT ?? String(DEFAULT_MAX_OUTPUT),
+          '--max-output (variable BATON_EXECUTOR_MAX_OUTPUT)',
+          { int: true, min: 1024 },
+        );
+        const allowedHosts = listSetting(o.allowHost ?? rt.env.BATON_EXECUTOR_ALLOWED_HOSTS);
+        const { token, source } = daemonToken(rt.env, home, o.host);
+        const d = await startExecutorDaemon({ host: o.host, port, token, allowedHosts, maxOutput });
+        rt.io.out(
+          g.json
+            ? JSON.stringify({ url: d.url, token_source: source }) + '\n'
+            : `baton executor serve: listening on ${d.url}\n  token: ${source} (print it with \`baton executor token\`)\n`,
+        );
+        await new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        });
+        await d.close();
+      },
+    );
+
+  executor
+    .command('token')
+    .description(
+      "print the executor daemon's token: BATON_EXECUTOR_TOKEN, else $BATON_HOME/executor-token (created on first use, mode 0600)",
+    )
+    .action(async (_o: unknown, cmd: Command) => {
       const g = rt.globals(cmd);
-      const { startExecutorDaemon } = await import('../../executors/remote/executor-daemon.js');
-      const port = parseNumber(
-        o.port ?? rt.env.BATON_EXECUTOR_PORT ?? '7430',
-        '--port (variable BATON_EXECUTOR_PORT)',
-        { int: true, min: 0, max: 65535 },
-      );
-      const d = await startExecutorDaemon({ host: o.host, port, token: rt.env.BATON_EXECUTOR_TOKEN ?? null });
-      rt.io.out(
-        g.json ? JSON.stringify({ url: d.url }) + '\n' : `baton executor serve: listening on ${d.url}\n`,
-      );
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      });
-      await d.close();
+      const { token, source } = daemonToken(rt.env, rt.settings(g).home, '127.0.0.1');
+      rt.io.out(g.json ? JSON.stringify({ token, source }) : token);
     });
 }

@@ -6,7 +6,15 @@ import type { Runtime } from '../runtime.js';
 import { serveRuntime, type ServeRuntimeFlags } from '../serve-runtime.js';
 import { agentOptions } from './run-commands.js';
 
-type ServeFlags = ServeRuntimeFlags & { host?: string; port?: string; maxBody?: string; auth?: boolean };
+type ServeFlags = ServeRuntimeFlags & {
+  host?: string;
+  port?: string;
+  maxBody?: string;
+  maxFrame?: string;
+  allowHost?: string;
+  allowOrigin?: string;
+  auth?: boolean;
+};
 
 /** `baton serve`, `baton token`, and `baton session-status`. */
 export function registerServerCommands(program: Command, rt: Runtime) {
@@ -16,6 +24,18 @@ export function registerServerCommands(program: Command, rt: Runtime) {
     .option('--host <host>', 'address to bind (env BATON_HOST, default 127.0.0.1)')
     .option('--port <port>', 'port, 0 for any free one (env BATON_PORT, default 7420)')
     .option('--max-body <bytes>', 'largest request body (env BATON_MAX_BODY, default 1048576)')
+    .option(
+      '--max-frame <bytes>',
+      'largest WebSocket frame from a client (env BATON_MAX_FRAME, default 1048576)',
+    )
+    .option(
+      '--allow-host <names>',
+      'extra Host names to answer to, e.g. behind a reverse proxy: name or name:port, comma separated (env BATON_ALLOWED_HOSTS)',
+    )
+    .option(
+      '--allow-origin <origins>',
+      'extra origins allowed to change state and open /ws, e.g. https://baton.example.com (env BATON_ALLOWED_ORIGINS)',
+    )
     .option('--no-auth', 'serve without a bearer token (loopback addresses only; env BATON_NO_AUTH=1)');
   agentOptions(serve)
     .option(
@@ -89,7 +109,9 @@ export function registerServerCommands(program: Command, rt: Runtime) {
 
   program
     .command('session-status')
-    .description('the session status: is_agent_running, is_resumable, needs_resume, resume_reason, worktree')
+    .description(
+      'whether an agent is running the session, whether it can and needs to be resumed and why, its worktree',
+    )
     .option(...workflowOption)
     .option('--session <n>', 'a session number (default: the latest)')
     .action(

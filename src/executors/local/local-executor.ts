@@ -9,11 +9,14 @@ import type {
 } from '../../service/runtime/runtime-ports.js';
 import { isProcessAlive, processStartTime } from '../process-identity.js';
 
-/** Runs an agent as a child process of Baton; standard error's tail becomes the error text when the run fails. */
-export function spawnAgent(spec: LaunchSpec): AgentProcess {
+/**
+ * Runs an agent as a child process of Baton (its environment: `baseEnv` with the spec's on top); standard error's
+ * tail becomes the error text when the run fails.
+ */
+export function spawnAgent(spec: LaunchSpec, baseEnv: NodeJS.ProcessEnv = process.env): AgentProcess {
   const child = spawn(spec.bin, spec.args, {
     cwd: spec.cwd,
-    env: { ...process.env, ...spec.env },
+    env: { ...baseEnv, ...spec.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const listeners: ((chunk: string) => void)[] = [];

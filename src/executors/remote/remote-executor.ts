@@ -1,3 +1,5 @@
+import { BatonError } from '../../core/index.js';
+import type { ExecutorCredential } from '../../config/executor-token.js';
 import type {
   AgentProcess,
   Executor,
@@ -8,39 +10,69 @@ import type {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A refusal that retrying cannot fix (token, Host, Origin, content type): reported at once, never retried. */
+const refusal = (status: number) => status === 401 || status === 403 || status === 415;
+
 /**
  * A remote agent host (`baton executor serve`). Its agents outlive the Baton server; the event stream is read
  * from an offset, and a broken connection is re-opened with backoff (0.2 s doubling to 5 s, for up to `giveUpMs`).
+ * Every request carries the executor token (`BATON_EXECUTOR_TOKEN`, else `$BATON_HOME/executor-token`).
  */
 export class RemoteExecutor implements Executor {
   readonly runtime = 'remote' as const;
 
   constructor(
     readonly endpoint: string,
-    private readonly token: string | null = null,
+    private readonly credential: ExecutorCredential | null = null,
     private readonly giveUpMs = 60_000,
   ) {}
+
+  private headers(json: boolean): Record<string, string> {
+    const h: Record<string, string> = json ? { 'content-type': 'application/json' } : {};
+    if (this.credential?.token) h.authorization = `Bearer ${this.credential.token}`;
+    return h;
+  }
+
+  /** The error of a refused request, naming where the token came from and what to do. */
+  private refused(status: number, path: string, message: string): BatonError {
+    const c = this.credential;
+    const what =
+      status !== 401
+        ? `${message}`
+        : !c?.token
+          ? `it needs a token and Baton has none (${c ? `${c.source} does not exist` : 'no token was given'}); ${c?.hint ?? 'set BATON_EXECUTOR_TOKEN'}`
+          : `it refused the token from ${c.source}; ${c.hint}`;
+    return new BatonError(
+      'invalid_input',
+      `the executor ${this.endpoint} answered ${path} with ${status}: ${what}`,
+      { endpoint: this.endpoint, status },
+    );
+  }
 
   private async call(method: string, path: string, body?: unknown) {
     const res = await fetch(new URL(path, this.endpoint), {
       method,
-      headers: {
-        'content-type': 'application/json',
-        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: this.headers(method === 'POST'),
+      body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
       signal: AbortSignal.timeout(5000),
     });
     const data = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-    if (!res.ok) throw new Error(`${this.endpoint}${path}: ${res.status} ${String(data.error ?? '')}`);
+    if (refusal(res.status)) throw this.refused(res.status, path, String(data.error ?? ''));
+    if (!res.ok)
+      throw new BatonError(
+        res.status === 404 ? 'not_found' : 'unavailable',
+        `the executor ${this.endpoint} answered ${path} with ${res.status} ${String(data.error ?? '')}`,
+      );
     return data;
   }
 
+  /** Whether the host answers (retrying with backoff); a refusal (wrong token...) is thrown, not retried. */
   async health() {
     for (let delay = 200, tried = 0; tried < 5; tried++, delay *= 2) {
       try {
         return (await this.call('GET', '/health')).ok === true;
-      } catch {
+      } catch (e) {
+        if (BatonError.isInstance(e) && e.code === 'invalid_input') throw e;
         await sleep(delay);
       }
     }
@@ -92,13 +124,30 @@ export class RemoteExecutor implements Executor {
     };
     const exited = (async (): Promise<ExitStatus> => {
       let offset = 0;
+      let dropped = 0;
       let delay = 200;
       let failingSince: number | null = null;
+      const note = (stderr: string | null) =>
+        dropped === 0
+          ? stderr
+          : [
+              stderr,
+              `baton: the executor had dropped ${dropped} characters of this run's output before Baton read them (it keeps the last part of each run's output)`,
+            ]
+              .filter(Boolean)
+              .join('\n');
       for (;;) {
         try {
-          const res = await fetch(new URL(`/runs/${runId}/events?offset=${offset}`, this.endpoint), {
-            headers: this.token ? { authorization: `Bearer ${this.token}` } : {},
-          });
+          const path = `/runs/${runId}/events?offset=${offset}`;
+          const res = await fetch(new URL(path, this.endpoint), { headers: this.headers(false) });
+          if (refusal(res.status)) {
+            const data = (await res.json().catch(() => ({}))) as { error?: string };
+            return {
+              code: null,
+              signal: 'lost',
+              stderr: this.refused(res.status, path, data.error ?? '').message,
+            };
+          }
           if (!res.ok || !res.body) throw new Error(`events: ${res.status}`);
           failingSince = null;
           delay = 200;
@@ -110,20 +159,28 @@ export class RemoteExecutor implements Executor {
             while ((nl = buf.indexOf('\n')) >= 0) {
               const line = buf.slice(0, nl);
               buf = buf.slice(nl + 1);
-              const ev = JSON.parse(line) as { type: string; offset?: number; data?: string } & ExitStatus;
-              if (ev.type === 'output' && ev.data !== undefined) {
+              const ev = JSON.parse(line) as {
+                type: string;
+                offset?: number;
+                data?: string;
+                first_kept?: number;
+              } & ExitStatus;
+              if (ev.type === 'truncated' && typeof ev.first_kept === 'number' && ev.first_kept > offset) {
+                dropped += ev.first_kept - offset;
+                offset = ev.first_kept;
+              } else if (ev.type === 'output' && ev.data !== undefined) {
                 const skip = offset - (ev.offset ?? 0);
                 const fresh = skip > 0 ? ev.data.slice(skip) : ev.data;
                 offset += fresh.length;
                 if (fresh) emit(fresh);
               } else if (ev.type === 'exit')
-                return { code: ev.code, signal: ev.signal, stderr: ev.stderr ?? null };
+                return { code: ev.code, signal: ev.signal, stderr: note(ev.stderr ?? null) };
             }
           }
         } catch {
           failingSince ??= Date.now();
           if (Date.now() - failingSince > this.giveUpMs)
-            return { code: null, signal: 'lost', stderr: `lost the executor ${this.endpoint}` };
+            return { code: null, signal: 'lost', stderr: note(`lost the executor ${this.endpoint}`) };
         }
         await sleep(delay);
         delay = Math.min(5000, delay * 2);

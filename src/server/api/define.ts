@@ -24,6 +24,7 @@ const errorContent = { content: { 'application/json': { schema: ErrorResponse } 
 const errorDescriptions: Record<number, string> = {
   400: 'invalid input: `error.issues` lists the failing field paths',
   401: 'missing or wrong bearer token',
+  403: 'a foreign Origin on a state-changing request, or a Host that does not name this server',
   404: 'unknown workflow, snapshot, session or record',
   409: "illegal transition or lost race: `error` carries the workflow's current state",
   413: 'request body too large',
@@ -66,10 +67,13 @@ export function assertDirectory(path: string, what: string) {
   if (!dir) throw invalidInput(`${what} ${path} is not a directory on the server`);
 }
 
-/** `{id}` names a workflow; `current` means the one incomplete workflow of the X-Baton-Cwd worktree. */
+/**
+ * `{id}` names a workflow; `current` means the one incomplete workflow of the X-Baton-Cwd worktree. The header is
+ * read only for `current`: with an id, a client's directory (perhaps of another machine) is none of our business.
+ */
 export function refOf(c: Context, id: string): Ref {
+  if (id !== 'current') return { workflowId: id };
   const cwd = cwdOf(c);
-  if (id !== 'current') return { workflowId: id, cwd };
   if (!cwd)
     throw invalidInput('workflow `current` needs the X-Baton-Cwd header (the directory to resolve it from)');
   return { cwd };

@@ -44,11 +44,18 @@ export const DetailCategoryParam = z
   .enum(detailCategories)
   .openapi({ param: { name: 'category', in: 'path' } });
 
+/** Read (and checked: absolute, no `..`, a directory of the server) only where it is used: see api/define.ts. */
 export const CwdHeaders = z.object({
-  'x-baton-cwd': AbsolutePath.optional().openapi({
-    param: { name: 'x-baton-cwd', in: 'header' },
-    description: "the client's working directory: resolves `current` and a new workflow's worktree",
-  }),
+  'x-baton-cwd': z
+    .string()
+    .max(4096)
+    .optional()
+    .openapi({
+      param: { name: 'x-baton-cwd', in: 'header' },
+      description:
+        "the client's working directory, read only to resolve `current` and a new workflow's worktree; ignored with a workflow id",
+      example: '/home/me/src/app',
+    }),
 });
 
 export const ListQuery = z.strictObject({

@@ -17,7 +17,7 @@ export const httpStatus: Record<ErrorCode, ContentfulStatusCode> = {
 
 /** The body of every error response: `{ error: { code, message, ...details } }`, never a stack. */
 export function errorBody(
-  code: ErrorCode | 'unauthorized' | 'payload_too_large',
+  code: ErrorCode | 'unauthorized' | 'forbidden' | 'payload_too_large',
   message: string,
   details = {},
 ) {

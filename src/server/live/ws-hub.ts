@@ -1,4 +1,5 @@
 import type { StoredEvent, Store } from '../../storage/store.js';
+import { latestPosition } from './event-tail.js';
 import { liveEvents, matches, type LiveEvent, type Subscription } from './live-event.js';
 
 /** The little a subscriber needs from its WebSocket. */
@@ -11,14 +12,18 @@ export interface LiveSocket {
 const PAGE = 500;
 /** A client this far behind is disconnected (1013, try again later) and catches up with `since` on reconnect. */
 const MAX_BUFFERED = 8 * 1024 * 1024;
+/** Live events kept for a subscriber while it replays from the store; beyond this they are read again from there. */
+export const MAX_QUEUED = 10_000;
 
 interface Subscriber {
   socket: LiveSocket;
   sub: Subscription;
   /** The last position delivered; live events at or below it are skipped. */
   cursor: number;
-  /** While catching up from the store, live events wait here. */
+  /** While catching up from the store, live events wait here (at most `maxQueued`). */
   queue: StoredEvent[] | null;
+  /** The queue overflowed and was dropped: the replay reads the store again before it goes live. */
+  overflowed: boolean;
   generation: number;
 }
 
@@ -34,7 +39,10 @@ const control = (type: string, sub: Subscription, extra: Record<string, unknown>
 /**
  * Live subscribers. A subscriber that gives `since` first gets every matching event after that position from the
  * store, then the live ones; live events arriving meanwhile are queued and deduplicated by position, so nothing
- * is lost or repeated across a reconnect.
+ * is lost or repeated across a reconnect. The queue is bounded: when it overflows it is dropped and the replay
+ * reads the store again (every queued event is there). A replay that fails closes the socket with 1011, so the
+ * client reconnects with `since`. A `since` beyond the end of the log (the store was rebuilt or replaced) gets
+ * `subscription.reset` with the position where the log now ends, and the subscription goes on from there.
  */
 export class WsHub {
   private readonly subscribers = new Set<Subscriber>();
@@ -42,10 +50,18 @@ export class WsHub {
   constructor(
     private readonly store: Store,
     private readonly position: () => number,
+    private readonly maxQueued = MAX_QUEUED,
   ) {}
 
   get size() {
     return this.subscribers.size;
+  }
+
+  /** Live events waiting in the queues of subscribers still replaying. */
+  get queued() {
+    let n = 0;
+    for (const s of this.subscribers) n += s.queue?.length ?? 0;
+    return n;
   }
 
   add(socket: LiveSocket): Subscriber {
@@ -54,6 +70,7 @@ export class WsHub {
       sub: { workflow_id: null, session_number: null },
       cursor: this.position(),
       queue: [],
+      overflowed: false,
       generation: 0,
     };
     this.subscribers.add(s);
@@ -67,35 +84,73 @@ export class WsHub {
   /** (Re)subscribes: replays from `since` (default: now) and then follows live events. */
   async subscribe(s: Subscriber, sub: Subscription, since: number | null) {
     const generation = ++s.generation;
+    const current = () => generation === s.generation && this.subscribers.has(s);
     s.sub = sub;
     s.queue = [];
+    s.overflowed = false;
     s.cursor = since ?? this.position();
     try {
+      if (since !== null && since > this.position()) {
+        // The tail may lag behind the store by a poll: only the store says where the log ends.
+        const end = await latestPosition(this.store);
+        if (!current()) return;
+        if (since > end) {
+          s.cursor = end;
+          s.socket.send(
+            control('subscription.reset', sub, {
+              position: end,
+              since,
+              reason: `position ${since} is beyond the end of the event log (${end}): the store was rebuilt or replaced; refetch your views, events continue after ${end}`,
+            }),
+          );
+        }
+      }
       for (;;) {
         const batch = await this.store.readEventsSince(s.cursor, PAGE, sub.workflow_id ?? undefined);
-        if (generation !== s.generation) return;
+        if (!current()) return;
         for (const e of batch) this.deliver(s, e);
-        if (batch.length < PAGE) break;
+        if (!current()) return;
+        if (batch.length === PAGE) continue;
+        if (!s.overflowed) break;
+        s.overflowed = false;
       }
       const queued = s.queue ?? [];
       s.queue = null;
       for (const e of queued) this.deliver(s, e);
-      s.socket.send(control('subscription.caught_up', sub, { position: s.cursor }));
+      if (current()) s.socket.send(control('subscription.caught_up', sub, { position: s.cursor }));
     } catch (e) {
-      s.socket.send(control('error', sub, { error: { code: 'internal', message: (e as Error).message } }));
+      if (!current()) return;
+      console.error(`baton serve: replaying live events failed: ${(e as Error).message}`);
+      s.socket.send(
+        control('error', sub, {
+          error: {
+            code: 'unavailable',
+            message: 'replaying events from the store failed; reconnect with ?since=<last position>',
+          },
+        }),
+      );
+      s.socket.close(1011, 'replay failed; reconnect with ?since=<last position>');
+      this.remove(s);
     }
   }
 
   /** New events from the tail. */
   broadcast(events: StoredEvent[]) {
     for (const s of this.subscribers) {
-      if (s.queue) s.queue.push(...events);
-      else for (const e of events) this.deliver(s, e);
+      if (!s.queue) {
+        for (const e of events) this.deliver(s, e);
+        continue;
+      }
+      const wanted = events.filter((e) => e.position > s.cursor && matches(s.sub, e));
+      if (s.queue.length + wanted.length > this.maxQueued) {
+        s.queue = [];
+        s.overflowed = true;
+      } else s.queue.push(...wanted);
     }
   }
 
   private deliver(s: Subscriber, e: StoredEvent) {
-    if (e.position <= s.cursor) return;
+    if (e.position <= s.cursor || !this.subscribers.has(s)) return;
     s.cursor = e.position;
     const out: LiveEvent[] = liveEvents(e).filter((l) => matches(s.sub, l));
     for (const l of out) s.socket.send(JSON.stringify(l));

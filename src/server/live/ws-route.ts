@@ -4,6 +4,14 @@ import { z } from 'zod';
 import { invalidInput } from '../../core/index.js';
 import { validationError } from '../http/errors.js';
 import type { WsHub } from './ws-hub.js';
+import {
+  LiveError,
+  LiveEventMessage,
+  LivePong,
+  SubscriptionCaughtUp,
+  SubscriptionReset,
+  wsDescription,
+} from './live-messages.js';
 
 const idPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
@@ -30,6 +38,26 @@ const Message = z.discriminatedUnion('type', [
  * session_number?, since?}` to change the subscription, `{"type":"ping"}`.
  */
 export function registerWsRoute(app: OpenAPIHono, upgrade: UpgradeWebSocket, hub: WsHub) {
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/ws',
+    tags: ['live'],
+    summary: 'live events (WebSocket)',
+    description: wsDescription,
+    responses: {
+      101: {
+        description: 'switching to the WebSocket protocol; each message is one of these JSON objects',
+        content: {
+          'application/json': {
+            schema: z.union([LiveEventMessage, SubscriptionCaughtUp, SubscriptionReset, LiveError, LivePong]),
+          },
+        },
+      },
+      400: { description: 'bad query parameters, or not a WebSocket upgrade' },
+      401: { description: 'missing or wrong token' },
+      403: { description: 'a foreign Origin, or a Host that does not name this server' },
+    },
+  });
   app.get(
     '/ws',
     async (c, next) => {

@@ -80,9 +80,11 @@ export async function recoverAtStartup(
       status = 'error';
       reason = `no executor for runtime ${row.runtime}`;
     } else if (row.runtime === 'remote') {
-      if (!(await executor.health())) {
+      // A host that refuses Baton (a wrong or missing executor token) says so; that is not "unreachable".
+      const healthy = await executor.health().catch((e: Error) => e);
+      if (healthy !== true) {
         status = 'error';
-        reason = `the agent host ${row.endpoint} is unreachable`;
+        reason = healthy instanceof Error ? healthy.message : `the agent host ${row.endpoint} is unreachable`;
       } else if (row.session_state === 'running') {
         // Still running, or finished while no Baton followed it: the host kept its output and exit status.
         proc = await executor.attach(row);

@@ -1,6 +1,4 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { BatonError } from '../../core/index.js';
 import type {
   LangGraphTables,
@@ -12,6 +10,7 @@ import type {
   LgListQuery,
   LgWriteRow,
 } from '../langgraph-tables.js';
+import { preparePrivateDatabase } from '../private-files.js';
 import { migrateSqlite } from './migrate.js';
 
 const checkpointColumns =
@@ -40,7 +39,7 @@ export class SqliteLangGraphTables implements LangGraphTables {
     options: LangGraphTablesOptions & { busyTimeoutMs?: number } = {},
   ) {
     try {
-      if (location !== ':memory:') mkdirSync(dirname(location), { recursive: true });
+      preparePrivateDatabase(location);
       this.db = new Database(location, { timeout: options.busyTimeoutMs ?? 10_000 });
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);

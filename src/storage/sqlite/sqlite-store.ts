@@ -1,6 +1,4 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import {
   BatonError,
   type BatonEvent,
@@ -25,6 +23,7 @@ import {
   type EventRow,
   type RecordDbRow,
 } from '../rows.js';
+import { preparePrivateDatabase } from '../private-files.js';
 import { migrateSqlite } from './migrate.js';
 import { BatchWriter } from './batch-writer.js';
 import { StateCache } from './state-cache.js';
@@ -50,8 +49,8 @@ export class SqliteStore implements Store {
     readonly location: string,
     options: SqliteOptions = {},
   ) {
-    if (location !== ':memory:') mkdirSync(dirname(location), { recursive: true });
     try {
+      preparePrivateDatabase(location);
       this.db = new Database(location, { timeout: options.busyTimeoutMs ?? 10_000 });
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);

@@ -1,4 +1,4 @@
-import type { LiveMessage } from './types.js';
+import type { LiveMessage, SubscriptionReset } from './types.js';
 
 export type LiveState = 'connecting' | 'live' | 'offline';
 
@@ -8,11 +8,15 @@ export interface LiveOptions {
   workflowId?: string;
   onEvent: (m: LiveMessage) => void;
   onState: (s: LiveState) => void;
+  /** The log was rebuilt or replaced behind the client's back: every view must be fetched again. */
+  onReset?: (m: SubscriptionReset) => void;
 }
 
 /**
  * The WebSocket `/ws` with reconnection: each reconnect passes `since=<last position seen>`, so the server replays
- * what was missed first and nothing is lost (README "Live events"). Returns a function that closes it for good.
+ * what was missed first and nothing is lost (README "Live events"). A `subscription.reset` (that position is beyond
+ * the end of a rebuilt log) moves the last position back to the log's end and calls `onReset`. Returns a function
+ * that closes it for good.
  */
 export function openLiveSocket(o: LiveOptions): () => void {
   let last: number | null = null;
@@ -37,6 +41,14 @@ export function openLiveSocket(o: LiveOptions): () => void {
       try {
         m = JSON.parse(String(ev.data)) as LiveMessage;
       } catch {
+        return;
+      }
+      if (m.type === 'subscription.reset') {
+        // Our last position is beyond the end of the log: take the server's end as ours, or every later event
+        // (numbered from there) would look like one already seen.
+        const reset = m as unknown as SubscriptionReset;
+        last = reset.position;
+        o.onReset?.(reset);
         return;
       }
       if (m.type === 'subscription.caught_up') {

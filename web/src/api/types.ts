@@ -11,6 +11,7 @@ import type {
   WorkflowList as WorkflowListSchema,
   WorkflowView as WorkflowViewSchema,
 } from '../../../src/server/api/response-schemas.js';
+import type { SubscriptionReset as SubscriptionResetSchema } from '../../../src/server/live/live-messages.js';
 import type {
   Decision as DecisionSchema,
   ErrorRecord as ErrorRecordSchema,
@@ -39,7 +40,7 @@ export type ResumeContext = z.infer<typeof ResumeContextSchema>;
 export type PauseResult = z.infer<typeof PauseResultSchema>;
 export type ResumeResult = z.infer<typeof ResumeResultSchema>;
 
-/** One message of the WebSocket `/ws` (README "Live events"). */
+/** One message of the WebSocket `/ws` (README "Live events"; `GET /ws` in /openapi.json). */
 export interface LiveMessage {
   type: string;
   position?: number;
@@ -48,3 +49,6 @@ export interface LiveMessage {
   task_id?: string | null;
   data?: Record<string, unknown>;
 }
+
+/** `subscription.reset`: the `since` the client gave is beyond the end of the log (rebuilt); it now ends at `position`. */
+export type SubscriptionReset = z.infer<typeof SubscriptionResetSchema>;

@@ -45,6 +45,8 @@ export function LiveProvider({ token, children }: { token: string; children: Rea
         pending.push(m);
         timer ??= setTimeout(flush, 100);
       },
+      // A rebuilt log: the feed's events are from the old one, and every view refetches (as after a reconnect).
+      onReset: () => setValue((v) => ({ ...v, recent: [], connects: v.connects + 1 })),
       onState: (state) =>
         setValue((v) =>
           state === 'live' && v.state !== 'live'

@@ -1,0 +1,8 @@
+import { createRequire } from 'node:module';
+
+/** package.json at the package root, two levels above `src/config/`, `dist/config/` and the CLI bundle in `dist/bin/`. */
+const manifest = createRequire(import.meta.url)('../../package.json') as { name: string; version: string };
+
+/** The npm package's name (`agent-baton`): what `npm install -g` and `npx` take. The command it installs is `baton`. */
+export const PACKAGE_NAME = manifest.name;
+export const PACKAGE_VERSION = manifest.version;

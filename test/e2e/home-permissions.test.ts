@@ -1,0 +1,100 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SqliteLangGraphTables } from '../../src/storage/sqlite/sqlite-langgraph-tables.js';
+import { batonBin } from '../helpers/cli.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server.js';
+
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+/** The built CLI under `umask 000`: whatever it creates must get its mode from Baton, not from the umask. */
+function batonUmask000(args: string[], cwd: string, env: Record<string, string | undefined>) {
+  const r = spawnSync('/bin/sh', ['-c', 'umask 000 && exec "$0" "$@"', process.execPath, batonBin, ...args], {
+    cwd,
+    env: { ...process.env, BATON_URL: undefined, BATON_DATABASE_URL: undefined, ...env },
+    encoding: 'utf8',
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+let server: ServerProcess | null = null;
+afterEach(async () => {
+  await server?.stop();
+  server = null;
+});
+
+/** $BATON_HOME 0700; the database, its -wal/-shm files and every token file 0600, whatever the umask. */
+describe('files of $BATON_HOME under umask 000', () => {
+  it('baton serve: home 0700; token, baton.db, baton.db-wal and baton.db-shm 0600 while it runs', async () => {
+    const home = join(tempDir('baton-perm-'), 'nested', '.baton');
+    server = await startServerProcess(home, { umask000: true });
+    expect(mode(home)).toBe(0o700);
+    // its parents are ordinary directories (0777 under this umask): only the home itself is private
+    expect(mode(join(home, '..'))).toBe(0o777);
+    for (const f of ['token', 'baton.db', 'baton.db-wal', 'baton.db-shm']) {
+      expect(existsSync(join(home, f)), f).toBe(true);
+      expect(mode(join(home, f)), f).toBe(0o600);
+    }
+    // the CLI beside it (a second process on the same files) changes nothing
+    const repo = makeRepo();
+    const r = batonUmask000(['create', '--title', 't', '--task', 'T1:one'], repo, { BATON_HOME: home });
+    expect(r.code, r.stderr).toBe(0);
+    for (const f of ['baton.db', 'baton.db-wal', 'baton.db-shm']) expect(mode(join(home, f)), f).toBe(0o600);
+  });
+
+  it('the CLI and `baton executor token` create a fresh home 0700, the database and executor-token 0600', () => {
+    const home = join(tempDir('baton-perm-'), '.baton');
+    const repo = makeRepo();
+    const r = batonUmask000(['create', '--title', 't', '--task', 'T1:one'], repo, { BATON_HOME: home });
+    expect(r.code, r.stderr).toBe(0);
+    expect(mode(home)).toBe(0o700);
+    expect(mode(join(home, 'baton.db'))).toBe(0o600);
+    const t = batonUmask000(['executor', 'token'], repo, {
+      BATON_HOME: home,
+      BATON_EXECUTOR_TOKEN: undefined,
+    });
+    expect(t.code, t.stderr).toBe(0);
+    expect(mode(join(home, 'executor-token'))).toBe(0o600);
+    const s = batonUmask000(['token'], repo, { BATON_HOME: home });
+    expect(s.code, s.stderr).toBe(0);
+    expect(mode(join(home, 'token'))).toBe(0o600);
+  });
+
+  it('an existing database and token left readable by others are narrowed to 0600 when opened', () => {
+    const home = tempDir('baton-perm-');
+    const repo = makeRepo();
+    expect(
+      batonUmask000(['create', '--title', 't', '--task', 'T1:one'], repo, { BATON_HOME: home }).code,
+    ).toBe(0);
+    chmodSync(join(home, 'baton.db'), 0o644);
+    writeFileSync(join(home, 'executor-token'), 'an-older-token-from-before-0000\n', { mode: 0o644 });
+    chmodSync(join(home, 'executor-token'), 0o644);
+    expect(batonUmask000(['list'], repo, { BATON_HOME: home }).code).toBe(0);
+    expect(mode(join(home, 'baton.db'))).toBe(0o600);
+    const t = batonUmask000(['executor', 'token'], repo, {
+      BATON_HOME: home,
+      BATON_EXECUTOR_TOKEN: undefined,
+    });
+    expect(t.stdout.trim()).toBe('an-older-token-from-before-0000');
+    expect(mode(join(home, 'executor-token'))).toBe(0o600);
+  });
+
+  it('the LangGraph checkpointer’s SQLite file and its -wal/-shm are 0600 too', async () => {
+    const dir = join(tempDir('baton-perm-'), 'lg');
+    const old = process.umask(0);
+    try {
+      const tables = new SqliteLangGraphTables(join(dir, 'checkpoints.db'));
+      try {
+        expect(mode(dir)).toBe(0o700);
+        for (const f of ['checkpoints.db', 'checkpoints.db-wal', 'checkpoints.db-shm'])
+          expect(mode(join(dir, f)), f).toBe(0o600);
+      } finally {
+        await tables.close();
+      }
+    } finally {
+      process.umask(old);
+    }
+  });
+});

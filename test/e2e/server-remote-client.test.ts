@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpClient } from '../../src/client/http-client.js';
+import { BatonError } from '../../src/core/index.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { rawRequest } from '../helpers/raw-http.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server.js';
+
+/** A checkout on the client's machine: no such directory exists on the server. */
+const elsewhere = '/home/someone-else/src/their-checkout-that-is-not-on-this-server';
+
+/**
+ * Server mode from another machine: the client's working directory means nothing to the server. The client sends
+ * it (X-Baton-Cwd) only to resolve `current`; the server reads it only for that; with `-w <id>` all works.
+ */
+describe('a client on another machine', () => {
+  const repo = makeRepo();
+  let s: ServerProcess;
+  let id = '';
+
+  beforeAll(async () => {
+    s = await startServerProcess(tempDir('baton-home-'));
+    const r = await s.api('/api/workflows', {
+      method: 'POST',
+      json: {
+        title: 'remote',
+        tasks: [
+          { id: 'T1', title: 'one' },
+          { id: 'T2', title: 'two' },
+        ],
+        worktree: repo,
+      },
+    });
+    id = ((await r.json()) as { id: string }).id;
+  });
+  afterAll(async () => s?.stop());
+
+  it('works on a workflow named by id, from a working directory the server does not have', async () => {
+    const client = new HttpClient(s.url, s.token, elsewhere);
+    const ref = { workflowId: id, cwd: elsewhere };
+    expect((await client.get(ref)).id).toBe(id);
+    await client.task(ref, 'start', 'T1');
+    await client.record(ref, {
+      kind: 'history',
+      text: 'paths differ between machines',
+      task_id: 'T1',
+      source: null,
+    });
+    await client.task(ref, 'done', 'T1');
+    await client.checkpoint(ref, 'remote-one');
+    const status = (await client.status(ref)) as {
+      workflow: { status: string };
+      tasks: { id: string; status: string }[];
+    };
+    expect(status.workflow.status).toBe('in_progress');
+    expect((await client.snapshots(ref)).snapshots.length).toBeGreaterThan(0);
+    const paused = await client.pause(ref, { reason: 'from afar', force: true });
+    expect(paused.status).toBe('paused');
+    await client.resume(ref);
+    expect((await client.get(ref)).status).toBe('in_progress');
+  });
+
+  it('`current` from that directory says clearly that the server has no such directory', async () => {
+    const client = new HttpClient(s.url, s.token, elsewhere);
+    const e = await client.get({ cwd: elsewhere }).catch((x: unknown) => x);
+    expect(BatonError.isInstance(e)).toBe(true);
+    expect((e as BatonError).code).toBe('invalid_input');
+    expect((e as BatonError).message).toBe(
+      `header X-Baton-Cwd ${elsewhere} is not a directory on the server`,
+    );
+  });
+
+  it('the server ignores X-Baton-Cwd on a route with an id, whatever it holds', async () => {
+    const auth = { authorization: `Bearer ${s.token}` };
+    for (const cwd of [elsewhere, 'C:\\Users\\me\\src\\app', 'relative/dir']) {
+      const r = await rawRequest(s.url, {
+        path: `/api/workflows/${id}/status`,
+        headers: { ...auth, 'x-baton-cwd': cwd },
+      });
+      expect(r.status, cwd).toBe(200);
+    }
+    // with `current`, it is read and checked
+    const cur = await rawRequest(s.url, {
+      path: '/api/workflows/current/status',
+      headers: { ...auth, 'x-baton-cwd': repo },
+    });
+    expect(cur.status).toBe(200);
+    expect(cur.json<{ workflow: { id: string } }>().workflow.id).toBe(id);
+    const rel = await rawRequest(s.url, {
+      path: '/api/workflows/current/status',
+      headers: { ...auth, 'x-baton-cwd': 'relative/dir' },
+    });
+    expect(rel.status).toBe(400);
+  });
+});
