@@ -1,7 +1,10 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalClient } from '../../src/client/local-client.js';
+import { LlmExtractor } from '../../src/extraction/index.js';
 import { importTranscriptFile } from '../../src/integrations/transcripts/import-file.js';
 import { runCli } from '../helpers/cli.js';
 import { corpusPath } from '../helpers/corpus.js';
@@ -129,5 +132,75 @@ describe('the import report', () => {
       /usage: [\d,]+ tokens \(output [\d,]+\), context now [\d,]+, peak [\d,]+ of [\d,]+/,
     );
     expect(r.stdout).toMatch(/compaction at line 1256 \(2026-/);
+  });
+});
+
+/** A local endpoint that answers every request with a server error. */
+async function failingLlm(): Promise<{ url: string; server: Server; hits: () => number }> {
+  let hits = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      hits++;
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'boom' } }));
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/v1/chat/completions`, server, hits: () => hits };
+}
+
+describe('the LLM extractor falling back to the rules is reported', () => {
+  it('in the result, the transcript.imported event and the CLI output (text and --json)', async () => {
+    const llm = await failingLlm();
+    try {
+      const { service, client, ref } = await inProcess();
+      const extractor = new LlmExtractor({ kind: 'openai', baseUrl: llm.url, model: 'm', timeoutMs: 5000 });
+      const r = await importTranscriptFile(
+        client,
+        ref,
+        corpusPath('claude-code/spotter/short.jsonl'),
+        'claude-code',
+        {
+          extractor,
+        },
+      );
+      expect(llm.hits()).toBeGreaterThan(0);
+      expect(r.extractor.used).toBe('rules');
+      expect(r.extractor.fallback_reason).toMatch(/answered 500/);
+      const id = r.workflow_id;
+      const event = (await service.store.readEvents(id)).find((e) => e.type === 'transcript.imported');
+      expect(event?.data).toMatchObject({
+        extractor: 'rules',
+        fallback_reason: expect.stringMatching(/500/),
+      });
+      await service.store.close();
+
+      const { baton } = workspace();
+      await baton('create', '--title', 'llm fallback');
+      // the protocol read from the URL's path: no --llm-kind needed
+      const args = ['--extractor', 'llm', '--llm-url', llm.url, '--llm-model', 'm'];
+      const text = await baton(
+        'import',
+        'claude-code',
+        corpusPath('claude-code/spotter/short.jsonl'),
+        ...args,
+      );
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).toMatch(
+        /extracted by rules \(fallback: llm extraction failed.*500.*; used rules\)/,
+      );
+      const { baton: other } = workspace();
+      await other('create', '--title', 'llm fallback json');
+      const json = await other('import', 'codex', corpusPath(CODEX), ...args, '--json');
+      expect(json.code, json.stderr).toBe(0);
+      expect(json.json<{ extractor: { used: string; fallback_reason: string } }>().extractor).toMatchObject({
+        used: 'rules',
+        fallback_reason: expect.stringMatching(/500/),
+      });
+    } finally {
+      await new Promise<void>((done) => llm.server.close(() => done()));
+    }
   });
 });

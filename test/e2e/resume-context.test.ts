@@ -80,4 +80,31 @@ describe('the same through the CLI', () => {
       expect(text.stdout).toContain('### Last State');
     }
   });
+
+  it('says over_budget, in the text and the JSON, when the facts never dropped do not fit', async () => {
+    const env = { BATON_HOME: tempDir('baton-home-') };
+    const repo = makeRepo();
+    const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
+    await baton('create', '--title', 'five commits');
+    const long = 'claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl';
+    expect((await baton('import', 'claude-code', corpusPath(long))).code).toBe(0);
+    const fits = (await baton('context', '--budget', '400', '--json')).json<{
+      over_budget: boolean;
+      tokens: number;
+    }>();
+    expect(fits.over_budget).toBe(false);
+    expect(fits.tokens).toBeLessThanOrEqual(400);
+    const tiny = (await baton('context', '--budget', '200', '--json')).json<{
+      markdown: string;
+      over_budget: boolean;
+      json: { over_budget: boolean };
+    }>();
+    expect(tiny.over_budget).toBe(true);
+    expect(tiny.json.over_budget).toBe(true);
+    expect(tiny.markdown).toContain('**over_budget**');
+    // still the shortest form of what is never dropped: the request and every commit
+    expect(tiny.markdown).toContain('The user asked: Implement spotter-gqc');
+    for (const hash of ['99b497c', 'ceff8c3', 'bb53fb4', '05fd186', 'a230dbf'])
+      expect(tiny.markdown).toContain(hash);
+  });
 });
