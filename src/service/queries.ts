@@ -39,6 +39,20 @@ const recordKindOf: Partial<Record<DetailCategory, RecordKind>> = {
   summaries: 'summary',
 };
 
+/** Events after a snapshot that change what a compiled context shows (besides every task.* event). */
+const contextEvents = new Set<string>([
+  'agent_tasks.synced',
+  'decision.recorded',
+  'error.recorded',
+  'error.resolved',
+  'request.recorded',
+  'feedback.recorded',
+  'feedback.addressed',
+  'test_run.recorded',
+  'summary.recorded',
+  'side_effect.recorded',
+]);
+
 /** The id of a context compiled from the workflow as it stood (no stored snapshot): `live-<version>`. */
 export const isLiveSnapshotId = (id: string) => /^live-\d+$/.test(id);
 
@@ -223,6 +237,14 @@ export class Queries {
     });
   }
 
+  /** Whether something the context shows was recorded after the latest snapshot (a pause or a delivery is not). */
+  private async changedSinceSnapshot(s: WorkflowState): Promise<boolean> {
+    if (s.last_snapshot === null) return true;
+    if (s.last_snapshot.seq >= s.version) return false;
+    const after = await this.store.readEvents(s.id, s.last_snapshot.seq);
+    return after.some((e) => e.type.startsWith('task.') || contextEvents.has(e.type));
+  }
+
   /** A live id names the workflow as it stands now (records after it are included; the version says when). */
   private async liveSnapshotById(workflowId: string, snapshotId: string): Promise<SessionSnapshot | null> {
     if (!isLiveSnapshotId(snapshotId)) return null;
@@ -238,8 +260,9 @@ export class Queries {
    */
   async context(s: WorkflowState, budget?: number): Promise<CompiledContext> {
     const session = resumableStatuses.includes(s.status) ? s.session_count + 1 : s.session_count;
-    const fresh = s.last_snapshot !== null && s.last_snapshot.seq >= s.version;
-    const snap = fresh ? await this.latestSnapshot(s) : await this.liveSnapshot(s, true);
+    const snap = (await this.changedSinceSnapshot(s))
+      ? await this.liveSnapshot(s, true)
+      : await this.latestSnapshot(s);
     return this.compiler.compile(snap, session, [], budget);
   }
 

@@ -108,3 +108,39 @@ describe('the same through the CLI', () => {
       expect(tiny.markdown).toContain(hash);
   });
 });
+
+describe('the context a new session would get now', () => {
+  it('comes from the latest snapshot until something it shows is recorded, then from the workflow as it stands', async () => {
+    const service = makeService();
+    const client = new LocalClient(service);
+    const repo = makeRepo();
+    await client.create({ title: 'live', tasks: [{ id: 'T1', title: 'Build it' }], cwd: repo });
+    const ref = { cwd: repo };
+    await client.task(ref, 'start', 'T1');
+    await client.pause(ref, { reason: 'lunch', force: true });
+    const snaps = (await client.snapshots(ref)).snapshots;
+    const paused = await client.context(ref);
+    expect(paused.snapshot_id).toBe(snaps.at(-1)?.id);
+    await client.deliverContext(ref, 'cli');
+    expect((await client.context(ref)).snapshot_id, 'a delivery changes nothing shown').toBe(
+      paused.snapshot_id,
+    );
+    await client.record(ref, {
+      kind: 'decision',
+      decision: {
+        task_id: null,
+        decision_type: 'library',
+        description: 'Use zod for the schemas',
+        rationale: 'one source',
+        alternatives_considered: null,
+      },
+    });
+    const live = await client.context(ref);
+    expect(live.snapshot_id).toMatch(/^live-\d+$/);
+    expect(live.markdown).toContain('Use zod for the schemas');
+    expect(live.markdown).toContain(`baton details ${live.snapshot_id} <category>`);
+    const decisions = (await client.details(ref, live.snapshot_id, 'decisions')) as { description: string }[];
+    expect(decisions.map((d) => d.description)).toContain('Use zod for the schemas');
+    await service.store.close();
+  });
+});
