@@ -102,6 +102,7 @@ export async function openBaton(options: OpenBatonOptions = {}): Promise<BatonCl
       actor: options.actor,
     },
     env,
+    options.cwd ?? process.cwd(),
   );
   const server = options.server ?? env.BATON_URL;
   if (server) {

@@ -53,6 +53,7 @@ export class Runtime {
         contextBudget: g.budget,
       },
       this.env,
+      this.cwd,
     );
   }
 
