@@ -215,13 +215,13 @@ function expectedMove(
     case 'add-task':
       // a new task starts pending; an id already there is refused by apply() before it is sent
       return s.tasks.some((t) => t.id === `X${st.pick}`) ? null : [`X${st.pick}`, 'pending'];
+    // the agent's task list adds, rewords, finishes and skips several tasks at once: its own model is
+    // src/core/agent-tasks (tested there); here the fold laws below are what is checked
+    case 'agent-list':
     case 'pause-force':
     case 'interrupt':
     case 'recover':
     case 'resume':
-    // the agent's task list adds, rewords, finishes and skips several tasks at once: its own model is
-    // src/core/agent-tasks (tested there); here the fold laws below are what is checked
-    case 'agent-list':
       return 'resync';
     default:
       return null;
