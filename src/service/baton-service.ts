@@ -100,7 +100,7 @@ export class BatonService {
       options.countTokens ?? roughTokens,
       options.contextBudget ?? DEFAULT_CONTEXT_BUDGET,
     );
-    this.queries = new Queries(store, options, this.compiler);
+    this.queries = new Queries(store, options, this.compiler, git);
     this.resumer = new Resumer(this.runner, git, options, this.compiler);
     this.watch = options.watch ? new CrashWatch(this, options.watch) : null;
     this.agentSessions = new AgentSessions(this);

@@ -26,6 +26,11 @@ const keys = [
   'duration_seconds',
 ] as const;
 
+const maxOf = (...xs: (number | null | undefined)[]): number | null => {
+  const known = xs.filter((x): x is number => typeof x === 'number');
+  return known.length ? Math.max(...known) : null;
+};
+
 /** Nano-dollars: sums of prices add up (0.135 x 3 = 0.405, not 0.40500000000000003) and keep every digit agents report. */
 const money = (x: number) => Math.round(x * 1e9) / 1e9;
 
@@ -95,6 +100,8 @@ export function foldUsage(s: WorkflowState, e: EventOf<'usage.recorded'>): Workf
     session_duration_seconds: session.duration_seconds,
     context_window: window,
     context_tokens: context,
+    // The largest context of any call (a transcript reports it; the current context otherwise raises it).
+    peak_context_tokens: maxOf(r.peak_context_tokens, cur.peak_context_tokens, context),
     context_utilization: context !== null && window ? contextUtilization(context, window) : null,
     tokens_remaining_estimate: context !== null && window ? Math.max(0, window - context) : null,
   };
