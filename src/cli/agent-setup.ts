@@ -2,8 +2,10 @@ import { hostname } from 'node:os';
 import { driverFor, resolveProfile } from '../agents/runtime/index.js';
 import { readAgentProfiles } from '../config/agent-config.js';
 import { executorCredential } from '../config/executor-token.js';
-import type { Settings } from '../config/settings.js';
-import { parseDuration, type CapacityPolicy } from '../core/index.js';
+import { executorKinds, type Settings } from '../config/settings.js';
+import { invalidInput, parseDuration, type CapacityPolicy } from '../core/index.js';
+import { DockerEngine } from '../executors/docker/engine.js';
+import { DockerExecutor } from '../executors/docker/docker-executor.js';
 import { LocalExecutor } from '../executors/local/local-executor.js';
 import { ownerId } from '../executors/process-identity.js';
 import { RemoteExecutor } from '../executors/remote/remote-executor.js';
@@ -23,6 +25,7 @@ export interface AgentFlags {
   heartbeat?: string;
   executor?: string;
   executorUrl?: string;
+  dockerImage?: string;
 }
 
 /** The agent runtime's options: flag > environment variable > default (profiles also come from the config file). */
@@ -54,24 +57,32 @@ export function agentSetup(
     o.heartbeat ?? env.BATON_HEARTBEAT ?? '10s',
     '--heartbeat / BATON_HEARTBEAT',
   );
-  const kind = oneOf(
-    o.executor ?? env.BATON_EXECUTOR ?? 'local',
-    ['local', 'remote'] as const,
-    '--executor (variable BATON_EXECUTOR)',
-  );
+  const kind = o.executor
+    ? oneOf(o.executor, executorKinds, '--executor (variable BATON_EXECUTOR, config executor)')
+    : settings.executor;
   const url = o.executorUrl ?? env.BATON_EXECUTOR_URL;
   if (kind === 'remote' && !url)
     throw new Error(
       '--executor remote needs --executor-url URL (variable BATON_EXECUTOR_URL) of a `baton executor serve`',
     );
+  const dockerImage = o.dockerImage?.trim() || settings.dockerImage;
+  if (kind === 'docker' && !dockerImage)
+    throw invalidInput(
+      '--executor docker needs an image: --docker-image IMAGE (variable BATON_DOCKER_IMAGE, config docker_image), with node 20+ at /usr/bin/node and /usr/bin/env',
+    );
   const executor: Executor =
-    kind === 'remote' && url ? remoteExecutor(url, env, settings.home) : new LocalExecutor();
+    kind === 'remote' && url
+      ? remoteExecutor(url, env, settings.home)
+      : kind === 'docker'
+        ? new DockerExecutor(new DockerEngine(env), dockerImage)
+        : new LocalExecutor();
   return {
     profile,
     profiles,
     capacity,
     heartbeatMs,
     executor,
+    dockerImage,
     owner: ownerId(hostname()),
     home: settings.home,
   };
@@ -98,18 +109,34 @@ export { driverFor };
 export const remoteExecutor = (endpoint: string, env: NodeJS.ProcessEnv, home: string) =>
   new RemoteExecutor(endpoint, executorCredential(env, home));
 
-/** Executors by the runtime an executor row names (recovery, the heartbeat monitor). */
-export const executorFactory = (env: NodeJS.ProcessEnv, home: string): ExecutorFactory => ({
+/**
+ * Executors by the runtime an executor row names (recovery, the heartbeat monitor, releasing a session): a Docker
+ * row gets an executor bound to it, which finds its container by id, else by labels.
+ */
+export const executorFactory = (
+  env: NodeJS.ProcessEnv,
+  home: string,
+  dockerImage: string | null = null,
+): ExecutorFactory => ({
   forRow: (r) =>
     r.runtime === 'remote' && r.endpoint
       ? remoteExecutor(r.endpoint, env, home)
       : r.runtime === 'local'
         ? new LocalExecutor()
-        : null,
+        : r.runtime === 'docker'
+          ? new DockerExecutor(new DockerEngine(env), dockerImage, r)
+          : null,
 });
 
+/** The service's `releaseExecutor` port: what Baton created for a finished session goes, by the row's runtime. */
+export const releaseByRuntime =
+  (env: NodeJS.ProcessEnv, home: string) =>
+  async (row: Parameters<ExecutorFactory['forRow']>[0]): Promise<void> => {
+    await executorFactory(env, home).forRow(row)?.release?.(row);
+  };
+
 /** A service on the local store (the agent runtime runs where the store is). */
-export async function openLocalService(settings: Settings) {
+export async function openLocalService(settings: Settings, env: NodeJS.ProcessEnv) {
   const store = await openStore({ database: settings.database, durability: settings.durability });
   const service = new BatonService(store, git, {
     pauseTimeoutMs: settings.pauseTimeoutMs,
@@ -117,6 +144,7 @@ export async function openLocalService(settings: Settings) {
     contextBudget: settings.contextBudget,
     countTokens,
     actor: 'runner',
+    releaseExecutor: releaseByRuntime(env, settings.home),
   });
   return { store, service };
 }

@@ -9,6 +9,7 @@ import { countTokens } from '../tokens/count-tokens.js';
 import { BatonService } from '../service/index.js';
 import { openStore } from '../storage/open-store.js';
 import type { DiskMirror } from '../disk/index.js';
+import { releaseByRuntime } from './agent-setup.js';
 import { attachMirror } from './mirror.js';
 import type { Io } from './output.js';
 
@@ -82,6 +83,7 @@ export class Runtime {
       contextBudget: settings.contextBudget,
       countTokens,
       actor: settings.actor,
+      releaseExecutor: releaseByRuntime(this.env, settings.home),
     });
     if (settings.mirror) this.mirror = await attachMirror(service, settings, this.io);
     return service;

@@ -22,7 +22,14 @@ export interface Settings {
   mirror: boolean;
   /** Who the commands act as in the event log: `user` (default), `orchestrator`, `session-<n>`, `executor-<id>`. */
   actor: string;
+  /** Where `baton run` and `baton serve` run agents: `local` (default), `remote`, `docker`. */
+  executor: ExecutorKind;
+  /** The image of the Docker executor's containers (node 20+ at /usr/bin/node and /usr/bin/env). */
+  dockerImage: string | null;
 }
+
+export const executorKinds = ['local', 'remote', 'docker'] as const;
+export type ExecutorKind = (typeof executorKinds)[number];
 
 export type SettingOptions = Partial<
   Record<
@@ -34,7 +41,9 @@ export type SettingOptions = Partial<
     | 'contextBudget'
     | 'runsDir'
     | 'mirror'
-    | 'actor',
+    | 'actor'
+    | 'executor'
+    | 'dockerImage',
     string
   >
 >;
@@ -49,6 +58,8 @@ const FileConfig = z
     runs_dir: z.string().optional(),
     mirror: z.union([z.boolean(), z.enum(['on', 'off'])]).optional(),
     actor: z.string().optional(),
+    executor: z.enum(executorKinds).optional(),
+    docker_image: z.string().optional(),
   })
   .passthrough();
 type FileConfig = z.infer<typeof FileConfig>;
@@ -62,6 +73,8 @@ const names = {
   runsDir: ['--runs-dir', 'BATON_RUNS_DIR', 'runs_dir'],
   mirror: ['--mirror', 'BATON_MIRROR', 'mirror'],
   actor: ['--actor', 'BATON_ACTOR', 'actor'],
+  executor: ['--executor', 'BATON_EXECUTOR', 'executor'],
+  dockerImage: ['--docker-image', 'BATON_DOCKER_IMAGE', 'docker_image'],
 } as const;
 
 export function readConfigFile(path: string): FileConfig {
@@ -94,6 +107,14 @@ function onOff(text: string | undefined): boolean {
   if (text === undefined || ['on', 'true'].includes(text)) return true;
   if (['off', 'false'].includes(text)) return false;
   throw invalidInput(`mirror "${text}" is not on or off (option --mirror, variable BATON_MIRROR)`);
+}
+
+function executorKind(text: string | undefined): ExecutorKind {
+  if (text === undefined) return 'local';
+  if ((executorKinds as readonly string[]).includes(text)) return text as ExecutorKind;
+  throw invalidInput(
+    `executor "${text}" is not local, remote or docker (option --executor, variable BATON_EXECUTOR, config executor)`,
+  );
 }
 
 function actorName(text: string | undefined): string {
@@ -144,5 +165,7 @@ export function loadSettings(
     runsDir: pick('runsDir') || null,
     mirror: onOff(pick('mirror')),
     actor: actorName(pick('actor')),
+    executor: executorKind(pick('executor')),
+    dockerImage: pick('dockerImage')?.trim() || null,
   };
 }
