@@ -11,7 +11,7 @@ const forbid = (group, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'web/dist/**', 'test-artifacts/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'web/dist/**', 'test-artifacts/**', 'vendor/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { languageOptions: { globals: { ...globals.node } } },
@@ -107,6 +107,22 @@ export default tseslint.config(
     rules: forbid(
       ['better-sqlite3', 'pg', '**/storage/sqlite/**', '**/storage/postgres/**'],
       'edges call the service; opening a store goes through storage/open-store.',
+    ),
+  },
+  {
+    // The library entry (agent-baton) and the recipe it shares with the CLI: no driver, no other edge.
+    files: ['src/index.ts', 'src/open-baton.ts'],
+    rules: forbid(
+      [
+        'better-sqlite3',
+        'pg',
+        '**/storage/sqlite/**',
+        '**/storage/postgres/**',
+        '**/cli/**',
+        '**/server/**',
+        '**/mcp/**',
+      ],
+      'the library entry opens stores through storage/open-store and knows no other edge.',
     ),
   },
   {

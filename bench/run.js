@@ -5,6 +5,8 @@ import { benchCore } from './core.js';
 import { benchServerLoad } from './server-load.js';
 import { benchLanggraph } from './langgraph.js';
 import { benchStartupRecovery } from './startup-recovery.js';
+import { benchStartup } from './startup.js';
+import { benchTokenizer } from './tokenizer.js';
 
 /**
  * `npm run bench`: runs every benchmark section, prints the rows and rewrites that section of BENCHMARKS.md
@@ -40,6 +42,18 @@ const sections = [
     title: 'Startup recovery: sessions left in progress by a crashed server (SQLite)',
     how: 'bench/startup-recovery.js: N workflows, each with a running task and an `executors_running` row whose owner process is gone, in one SQLite file; then `recoverAtStartup` (what `baton serve` runs before it reports ready) on a fresh open at `synchronous=FULL`: every executor re-marked, every workflow interrupted with a crash snapshot and its recovery metadata, in batched commits of 500 workflows.',
     run: benchStartupRecovery,
+  },
+  {
+    name: 'startup',
+    title: 'Start-up: how long a command takes, beside a bare Node.js',
+    how: 'bench/startup.js: whole processes timed from spawn to exit, as a person at a terminal waits for them, on a small SQLite database (one workflow: three tasks, one running, a decision, an error, a checkpoint) in a git worktree. Each round runs a bare `node -e 0` and every command once, interleaved, so all meet the same moments of a shared machine; the first round only warms the file cache. `baton` runs from its bundle (dist/bin/, rolldown) and loads only the module of the command it runs (src/cli/command-table.ts). Medians of the rounds; the ratio is to `node -e 0`.',
+    run: benchStartup,
+  },
+  {
+    name: 'tokenizer',
+    title: "Tokenizer: Baton's o200k counter against js-tiktoken on compiled resume contexts",
+    how: "bench/tokenizer.js: every Claude Code and Codex transcript of test/fixtures/corpus imported into a workflow (SQLite, a git worktree), the workflow paused, and its resume context compiled at budgets of 4,000 and 1,000 tokens twice, once by a service counting with Baton's counter (src/tokens/count-tokens.ts over vendor/o200k_base.cjs) and once by one counting with js-tiktoken 1.0's o200k_base (the tokenizer Baton used before). The budget is a hard limit, so the counter must never count fewer tokens than o200k does.",
+    run: benchTokenizer,
   },
 ];
 

@@ -1,17 +1,16 @@
 import { hostname } from 'node:os';
 import { driverFor, resolveProfile } from '../agents/runtime/index.js';
 import { readAgentProfiles } from '../config/agent-config.js';
-import { executorCredential } from '../config/executor-token.js';
 import { executorKinds, type Settings } from '../config/settings.js';
 import { invalidInput, parseDuration, type CapacityPolicy } from '../core/index.js';
 import { DockerEngine } from '../executors/docker/engine.js';
 import { DockerExecutor } from '../executors/docker/docker-executor.js';
+import { executorFactory, releaseByRuntime, remoteExecutor } from '../executors/executor-factory.js';
 import { LocalExecutor } from '../executors/local/local-executor.js';
 import { ownerId } from '../executors/process-identity.js';
-import { RemoteExecutor } from '../executors/remote/remote-executor.js';
 import * as git from '../git/git.js';
 import { BatonService } from '../service/index.js';
-import type { AgentProfile, Executor, ExecutorFactory } from '../service/runtime/index.js';
+import type { AgentProfile, Executor } from '../service/runtime/index.js';
 import { openStore } from '../storage/open-store.js';
 import { countTokens } from '../tokens/count-tokens.js';
 import { oneOf, parseNumber } from './parse.js';
@@ -105,35 +104,7 @@ export const profileFor = (
 
 export { driverFor };
 
-/** A remote executor with the token from BATON_EXECUTOR_TOKEN or `$BATON_HOME/executor-token`. */
-export const remoteExecutor = (endpoint: string, env: NodeJS.ProcessEnv, home: string) =>
-  new RemoteExecutor(endpoint, executorCredential(env, home));
-
-/**
- * Executors by the runtime an executor row names (recovery, the heartbeat monitor, releasing a session): a Docker
- * row gets an executor bound to it, which finds its container by id, else by labels.
- */
-export const executorFactory = (
-  env: NodeJS.ProcessEnv,
-  home: string,
-  dockerImage: string | null = null,
-): ExecutorFactory => ({
-  forRow: (r) =>
-    r.runtime === 'remote' && r.endpoint
-      ? remoteExecutor(r.endpoint, env, home)
-      : r.runtime === 'local'
-        ? new LocalExecutor()
-        : r.runtime === 'docker'
-          ? new DockerExecutor(new DockerEngine(env), dockerImage, r)
-          : null,
-});
-
-/** The service's `releaseExecutor` port: what Baton created for a finished session goes, by the row's runtime. */
-export const releaseByRuntime =
-  (env: NodeJS.ProcessEnv, home: string) =>
-  async (row: Parameters<ExecutorFactory['forRow']>[0]): Promise<void> => {
-    await executorFactory(env, home).forRow(row)?.release?.(row);
-  };
+export { executorFactory, releaseByRuntime, remoteExecutor };
 
 /** A service on the local store (the agent runtime runs where the store is). */
 export async function openLocalService(settings: Settings, env: NodeJS.ProcessEnv) {

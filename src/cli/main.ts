@@ -1,22 +1,19 @@
 import { Command, CommanderError } from 'commander';
-import { registerHookCommands, registerIntegrationCommands } from './commands/integration-commands.js';
-import { registerImportCommand } from './commands/import-command.js';
-import { registerDiskCommands } from './commands/disk-commands.js';
-import { registerRecordCommands } from './commands/record-commands.js';
-import { registerRunCommands } from './commands/run-commands.js';
-import { registerServerCommands } from './commands/server-commands.js';
-import { registerSessionCommands } from './commands/session-commands.js';
-import { registerTaskCommands } from './commands/task-commands.js';
-import { registerWorkflowCommands } from './commands/workflow-commands.js';
+import { PACKAGE_VERSION } from '../config/package-info.js';
+import { allModules, COMMANDS, registerModules, type ModuleName } from './command-table.js';
+import { rootHelp, unknownCommandMessage } from './help.js';
 import { processIo, reportError, type Io } from './output.js';
-import { Runtime } from './runtime.js';
+import type { Runtime } from './runtime.js';
 
-export function buildProgram(rt: Runtime): Command {
-  const program = new Command('baton')
+/** The program with its global options and no commands yet (commands are added by the modules that hold them). */
+function rootProgram(io: Io): Command {
+  return new Command('baton')
     .description(
-      'Keeps long AI coding-agent workflows alive: event log, task-boundary pauses, snapshots, checkpoints and resume context.',
+      'Keeps long AI coding-agent work alive: a log of what happened, pauses at task boundaries, checkpoints,\n' +
+        'recovery after a crash, and a compact resume context for the next agent session.',
     )
-    .version('0.1.0')
+    .usage('[options] <command>')
+    .version(PACKAGE_VERSION)
     .option('--json', 'print JSON')
     .option('--debug', 'print stack traces on errors')
     .option('--home <dir>', 'Baton home (env BATON_HOME, default ~/.baton)')
@@ -40,21 +37,37 @@ export function buildProgram(rt: Runtime): Command {
       'who acts, in the event log: user, orchestrator, session-<n>, executor-<id> (env BATON_ACTOR)',
     )
     .option('--mirror <on|off>', 'write the run folder mirror (env BATON_MIRROR, default on)')
-    .showHelpAfterError()
+    .showHelpAfterError("(run 'baton --help' for the commands and options)")
     .exitOverride()
-    .configureOutput({ writeOut: (s) => rt.io.out(s), writeErr: (s) => rt.io.err(s) });
-  registerWorkflowCommands(program, rt);
-  registerTaskCommands(program, rt);
-  registerRecordCommands(program, rt);
-  registerSessionCommands(program, rt);
-  registerIntegrationCommands(program, rt);
-  registerHookCommands(program, rt);
-  registerImportCommand(program, rt);
-  registerServerCommands(program, rt);
-  registerDiskCommands(program, rt);
-  registerRunCommands(program, rt);
-  for (const c of program.commands) propagate(c);
-  return program;
+    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+}
+
+/** The command word of argv (the first argument that is neither a global option nor an option's value). */
+function commandWord(program: Command, argv: string[]): { word: string; at: number } | null {
+  const takesValue = new Set(
+    program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]),
+  );
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return argv[i + 1] === undefined ? null : { word: argv[i + 1]!, at: i + 1 };
+    if (!a.startsWith('-')) return { word: a, at: i };
+    if (takesValue.has(a)) i += 1;
+  }
+  return null;
+}
+
+/** The modules a command line needs: its command's, every one for the full help, none for --version. */
+function modulesFor(program: Command, argv: string[]): ModuleName[] | { unknown: string } {
+  const found = commandWord(program, argv);
+  if (!found) return argv.includes('-V') || argv.includes('--version') ? [] : allModules();
+  let { word } = found;
+  if (word === 'help') {
+    const next = argv[found.at + 1];
+    if (next === undefined || next === 'help') return allModules();
+    word = next;
+  }
+  const entry = COMMANDS[word];
+  return entry ? [entry.module] : { unknown: word };
 }
 
 /** Subcommands report usage errors the same way as the root (exit code 2, no process.exit). */
@@ -71,10 +84,22 @@ export async function main(
   cwd = process.cwd(),
   env = process.env,
 ): Promise<number> {
-  const rt = new Runtime(io, cwd, env);
-  const program = buildProgram(rt);
+  const program = rootProgram(io);
   const flags = { json: argv.includes('--json'), debug: argv.includes('--debug') };
+  let rt: Runtime | null = null;
   try {
+    const needed = modulesFor(program, argv);
+    if (!Array.isArray(needed)) {
+      io.err(unknownCommandMessage(needed.unknown));
+      return 2;
+    }
+    if (needed.length > 0) {
+      const { Runtime } = await import('./runtime.js');
+      rt = new Runtime(io, cwd, env);
+      await registerModules(program, rt, needed);
+      for (const c of program.commands) propagate(c);
+      program.configureHelp({ formatHelp: rootHelp });
+    }
     await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (e) {
@@ -87,6 +112,6 @@ export async function main(
     }
     return reportError(io, e, flags);
   } finally {
-    await rt.close().catch(() => undefined);
+    await rt?.close().catch(() => undefined);
   }
 }

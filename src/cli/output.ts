@@ -1,4 +1,4 @@
-import { BatonError, type ErrorCode } from '../core/index.js';
+import { BatonError, type ErrorCode } from '../core/errors.js';
 
 /** Exit codes: 0 ok, 1 error, 2 usage or ambiguous, 3 conflict with the workflow's state (lost race, illegal transition). */
 export const exitCodes: Record<ErrorCode, number> = {

@@ -4,13 +4,9 @@ import { LocalClient } from '../client/local-client.js';
 import type { BatonClient, Ref } from '../client/baton-client.js';
 import { loadSettings, type Settings } from '../config/settings.js';
 import { readToken } from '../config/token-file.js';
-import * as git from '../git/git.js';
-import { countTokens } from '../tokens/count-tokens.js';
-import { BatonService } from '../service/index.js';
-import { openStore } from '../storage/open-store.js';
 import type { DiskMirror } from '../disk/index.js';
-import { releaseByRuntime } from './agent-setup.js';
-import { attachMirror } from './mirror.js';
+import { openLocalService } from '../open-baton.js';
+import type { BatonService } from '../service/index.js';
 import type { Io } from './output.js';
 
 export interface GlobalOptions {
@@ -76,16 +72,8 @@ export class Runtime {
 
   /** The service on the local store, with every adapter (git, tokenizer) and the run folder mirror: one recipe. */
   async openService(settings: Settings): Promise<BatonService> {
-    const store = await openStore({ database: settings.database, durability: settings.durability });
-    const service = new BatonService(store, git, {
-      pauseTimeoutMs: settings.pauseTimeoutMs,
-      staleAfterMs: settings.staleAfterMs,
-      contextBudget: settings.contextBudget,
-      countTokens,
-      actor: settings.actor,
-      releaseExecutor: releaseByRuntime(this.env, settings.home),
-    });
-    if (settings.mirror) this.mirror = await attachMirror(service, settings, this.io);
+    const { service, mirror } = await openLocalService(settings, (line) => this.io.err(line), this.env);
+    this.mirror = mirror;
     return service;
   }
 

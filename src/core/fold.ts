@@ -20,6 +20,7 @@ export interface Applied {
 export function applyEvent(state: WorkflowState | null, e: BatonEvent): Applied {
   let base: WorkflowState;
   if (e.type === 'workflow.created') base = initialState(e);
+  else if (e.type === 'workflow.restored') base = e.data.state;
   else if (state) base = state;
   else
     throw new Error(

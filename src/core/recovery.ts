@@ -45,7 +45,7 @@ export function recoveryOptions(s: WorkflowState, liveSavedAt: string | null, no
   options.push({
     type: 'live_state',
     target: 'live state',
-    description: `Resume from the live state saved at ${savedAt}`,
+    description: `Resume from the last auto-save (the live state) at ${savedAt}`,
     data_loss: `~${seconds} seconds since the last save`,
     actions_since: null,
     seconds_since: seconds,

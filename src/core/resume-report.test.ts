@@ -54,7 +54,7 @@ describe('the resume report', () => {
       next_action: 'bootstrap tasks done: continue with development task D1 - t1',
     });
     expect(renderResumeReport(r)).toMatch(
-      /Bootstrap Tasks: 1\/1 complete\n- Development Tasks: 0\/1 complete/,
+      /- Phase: set-up lane done, the next lane not started \(status [a-z_]+\)\n- Lanes: 2, each finished before the next starts\n- Set-up tasks \(first lane\): 1\/1 complete\n- Development tasks: 0\/1 complete/,
     );
     s = run(s, (d) => startTask(d, 'D1'));
     s = run(s, (d) => completeTask(d, 'D1', null, git));

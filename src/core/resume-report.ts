@@ -130,7 +130,24 @@ export function buildResumeReport(
 const rule = '═'.repeat(59);
 const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** The protocol's reporting template, as text. */
+/** The phase codes of the report (kept in `report.phase` for tools that follow the protocol) in plain words. */
+const phaseWords: Record<string, string> = {
+  phase_3_dev_approved: 'not started: no task has begun',
+  phase_4_bootstrap_complete: 'set-up lane done, the next lane not started',
+  phase_4_execution: 'tasks under way',
+  phase_5_cleanup: 'every task done, the workflow not yet completed',
+  complete: 'completed',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
+export const describePhase = (phase: string) => phaseWords[phase] ?? phase;
+
+/** A lane's name in the terminal: the first of several lanes is the set-up lane ("bootstrap" in the JSON report). */
+const laneTitle = (name: string) =>
+  name === 'bootstrap' ? 'Set-up tasks (first lane)' : `${cap(name.replace('-', ' lane '))} tasks`;
+
+/** The report as text, in the protocol's layout and plain words. */
 export function renderResumeReport(r: ResumeReport, heading = 'RESUMING RUN'): string {
   const dep = r.dependency_check;
   return [
@@ -139,9 +156,9 @@ export function renderResumeReport(r: ResumeReport, heading = 'RESUMING RUN'): s
     '',
     'Current State:',
     `- Title: ${r.title}`,
-    `- Phase: ${r.phase} (status ${r.status})`,
-    `- Workflow: ${r.workflow_mode}`,
-    ...r.lanes.map((l) => `- ${cap(l.name)} Tasks: ${l.done}/${l.total} complete`),
+    `- Phase: ${describePhase(r.phase)} (status ${r.status})`,
+    ...(r.lanes.length > 1 ? [`- Lanes: ${r.lanes.length}, each finished before the next starts`] : []),
+    ...r.lanes.map((l) => `- ${laneTitle(l.name)}: ${l.done}/${l.total} complete`),
     `- Last activity: ${r.last_activity}`,
     `- Last completed: ${r.last_completed ? `${r.last_completed.task_id} - ${r.last_completed.title}` : 'none'}`,
     ...(dep

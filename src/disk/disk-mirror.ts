@@ -4,18 +4,14 @@ import type { BatonEvent, CheckpointRef, SessionSnapshot, WorkflowState } from '
 import type { CommandRunner } from '../service/command-runner.js';
 import type { Store } from '../storage/store.js';
 import { appendLines, writeFileAtomic, writeJsonAtomic } from './atomic-file.js';
+import { readEventLog } from './event-log-reader.js';
+import { eventLine } from './event-line.js';
+import { withLock } from './lock-file.js';
 import { readJsonFile } from './read-json.js';
-import {
-  liveStateDoc,
-  manifestDoc,
-  recoveryDoc,
-  registryEntry,
-  taskGraphDoc,
-  workflowStateDoc,
-  type RegistryEntry,
-} from './run-documents.js';
+import { dropUnfinishedLine, eventFilesOf, inspectFolder, sizesOf, type FolderCheck } from './run-inspect.js';
+import { liveStateDoc, manifestDoc, recoveryDoc, taskGraphDoc, workflowStateDoc } from './run-documents.js';
+import { updateRegistry } from './registry.js';
 import { registryPath, runFolderName, runPaths, runsDirFor } from './run-paths.js';
-import { lastContiguousSeq } from './run-reader.js';
 
 export interface MirrorOptions {
   /** The runs folder setting (`--runs-dir` / BATON_RUNS_DIR / runs_dir): absolute, or relative to each worktree. */
@@ -23,12 +19,14 @@ export interface MirrorOptions {
   now?: () => Date;
 }
 
-export type SyncOutcome = 'written' | 'up_to_date' | 'behind' | 'skipped';
+export type SyncOutcome = 'written' | 'repaired' | 'up_to_date' | 'behind' | 'skipped';
 
 export interface CatchUpReport {
   written: string[];
   /** Workflows whose database rows are older than their run folder: the folder is left alone. */
   behind: { workflow_id: string; database_seq: number; disk_seq: number; dir: string }[];
+  /** Damaged folders repaired from the database, with what was wrong. */
+  repaired: { workflow_id: string; damage: string[] }[];
   failed: { workflow_id: string; error: string }[];
 }
 
@@ -114,28 +112,76 @@ export class DiskMirror {
     return existsSync(s.worktree) || (!!custom && custom.startsWith('/'));
   }
 
+  /** What the last `sync` of each workflow repaired (read by `catchUp`). */
+  readonly repaired = new Map<string, string[]>();
+
   /**
    * Brings one run folder up to `state`: appends the events after the folder's last seq (from `events` when they
-   * follow on, else read back from the store), then rewrites the documents and the registry.
+   * follow on, else read back from the store), then rewrites the documents and the registry. A folder found damaged
+   * (see `inspectFolder`) is repaired from the database: every event the database holds that the folder cannot
+   * read is appended again, an unfinished last line is dropped, and every document is rewritten. Files are written
+   * under the run folder's lock (`.lock`), so two processes mirroring one workflow take turns.
    */
   async sync(state: WorkflowState, events: readonly BatonEvent[] = []): Promise<SyncOutcome> {
     if (!this.writable(state)) return 'skipped';
     const dir = this.runDirOf(state);
-    const manifest = readJsonFile(runPaths(dir).manifest);
-    const fromManifest = manifest.ok ? (manifest.value as { last_seq?: unknown }).last_seq : undefined;
-    const lastSeq =
-      typeof fromManifest === 'number' ? fromManifest : existsSync(dir) ? lastContiguousSeq(dir) : 0;
-    if (state.version < lastSeq) return 'behind';
-    if (state.version === lastSeq) return 'up_to_date';
+    const check = inspectFolder(dir, state);
+    if (state.version < check.lastSeq) return 'behind';
+    const repair = check.damage.length > 0;
+    if (!repair && state.version === check.lastSeq) return 'up_to_date';
+    const from = repair ? 0 : check.lastSeq;
+    let fresh = events.filter((e) => e.seq > from);
+    if (fresh[0]?.seq !== from + 1 || repair)
+      fresh = (await this.store.readEvents(state.id, from)).filter((e) => e.seq <= state.version);
+    // A repair rewrites every checkpoint and the latest snapshot, even those whose events are not in the log (a
+    // workflow recovered with gaps): from the records.
+    const known = repair
+      ? { checkpoints: state.checkpoints, last: state.last_snapshot?.id ?? null }
+      : undefined;
+    const snapshots = await this.snapshotsOf(state, fresh, known);
     this.prepareHome(state);
-    let fresh = events.filter((e) => e.seq > lastSeq);
-    if (fresh[0]?.seq !== lastSeq + 1) {
-      fresh = (await this.store.readEvents(state.id, lastSeq)).filter((e) => e.seq <= state.version);
-    }
-    const actors = manifest.ok ? ((manifest.value as { actors?: unknown }).actors ?? []) : [];
-    await this.write(dir, state, fresh, Array.isArray(actors) ? actors.map(String) : []);
+    mkdirSync(dir, { recursive: true });
+    const outcome = withLock(join(dir, '.lock'), () => {
+      const now = inspectFolder(dir, state);
+      if (state.version < now.lastSeq || (!now.damage.length && state.version === now.lastSeq))
+        return 'up_to_date' as const;
+      const again = now.damage.length > 0;
+      if (again && !repair) return 'retry' as const; // damaged since we looked: read everything and repair
+      const present = again ? new Set(readEventLog(dir, state.id).events.map((e) => e.seq)) : null;
+      const append = fresh.filter((e) => (present ? !present.has(e.seq) : e.seq > now.lastSeq));
+      this.writeLocked(dir, state, append, fresh, snapshots, now, again, known?.checkpoints);
+      if (again) this.repaired.set(state.id, now.damage);
+      return again ? ('repaired' as const) : ('written' as const);
+    });
+    if (outcome === 'retry') return this.sync(state);
+    if (outcome === 'up_to_date') return outcome;
     this.updateRegistry(state);
-    return 'written';
+    return outcome;
+  }
+
+  /**
+   * The snapshots the checkpoints among `events` (and `known`'s) point at, and `known`'s latest snapshot: from the
+   * events, else read from the store.
+   */
+  private async snapshotsOf(
+    state: WorkflowState,
+    events: readonly BatonEvent[],
+    known?: { checkpoints: readonly CheckpointRef[]; last: string | null },
+  ) {
+    const snapshots = new Map<string, SessionSnapshot>();
+    for (const e of events)
+      if (e.type === 'snapshot.taken') snapshots.set(e.data.snapshot.id, e.data.snapshot);
+    const wanted = [
+      ...events.flatMap((e) => (e.type === 'checkpoint.created' ? [e.data.checkpoint.snapshot_id] : [])),
+      ...(known?.checkpoints ?? []).map((c) => c.snapshot_id),
+      ...(known?.last ? [known.last] : []),
+    ];
+    for (const id of wanted) {
+      if (snapshots.has(id)) continue;
+      const row = await this.store.getRecord(state.id, 'snapshot', id);
+      if (row) snapshots.set(id, row.data as SessionSnapshot);
+    }
+    return snapshots;
   }
 
   /**
@@ -148,68 +194,104 @@ export class DiskMirror {
     mkdirSync(home, { recursive: true });
     const inside = relative(state.worktree, home);
     if (inside && !inside.startsWith('..'))
-      writeFileSync(join(home, '.gitignore'), '# Baton run folders (see the README, "Files on disk")\n*\n');
+      writeFileSync(join(home, '.gitignore'), '# Baton run folders (see docs/files-on-disk.md)\n*\n');
   }
 
-  /** Appends `fresh` and rewrites every document of the run folder from `state`. */
-  async write(dir: string, state: WorkflowState, fresh: readonly BatonEvent[], actors: string[]) {
+  /** Appends `append`, then rewrites the documents from `state` (`events`: what the documents are derived from). */
+  private writeLocked(
+    dir: string,
+    state: WorkflowState,
+    append: readonly BatonEvent[],
+    events: readonly BatonEvent[],
+    snapshots: ReadonlyMap<string, SessionSnapshot>,
+    check: FolderCheck,
+    repair: boolean,
+    checkpoints: readonly CheckpointRef[] = [],
+  ) {
     const p = runPaths(dir);
     const byFile = new Map<string, string[]>();
-    for (const e of fresh) {
+    for (const e of append) {
       const file = p.eventFile(e);
-      byFile.set(file, [...(byFile.get(file) ?? []), JSON.stringify(e)]);
+      byFile.set(file, [...(byFile.get(file) ?? []), eventLine(e)]);
     }
-    for (const [file, lines] of byFile) appendLines(file, lines);
+    const touched = repair ? eventFilesOf(dir).map((f) => join(dir, f)) : [];
+    for (const file of touched) dropUnfinishedLine(file);
+    for (const [file, lines] of byFile) {
+      if (!repair) dropUnfinishedLine(file);
+      appendLines(file, lines);
+    }
+    const sizes = {
+      ...(repair ? {} : check.eventFiles),
+      ...sizesOf(dir, repair ? eventFilesOf(dir) : [...byFile.keys()].map((f) => relative(dir, f))),
+    };
+    this.writeDocuments(dir, state, events, snapshots, check.actors, sizes, checkpoints);
+  }
 
+  /** Rewrites every document of a run folder from `state` and the snapshots and checkpoints among `events`. */
+  writeDocuments(
+    dir: string,
+    state: WorkflowState,
+    events: readonly BatonEvent[],
+    snapshots: ReadonlyMap<string, SessionSnapshot>,
+    actors: string[],
+    eventFiles: Record<string, number>,
+    known: readonly CheckpointRef[] = [],
+  ) {
+    const p = runPaths(dir);
     const now = this.now();
-    const snapshots = new Map<string, SessionSnapshot>();
-    const checkpoints: CheckpointRef[] = [];
-    for (const e of fresh) {
-      if (e.type === 'snapshot.taken') snapshots.set(e.data.snapshot.id, e.data.snapshot);
-      if (e.type === 'checkpoint.created') checkpoints.push(e.data.checkpoint);
-    }
-    const lastPerSession = new Map([...snapshots.values()].map((s) => [s.session_number, s]));
+    const lastPerSession = new Map<number, SessionSnapshot>();
+    const latest = state.last_snapshot && snapshots.get(state.last_snapshot.id);
+    if (latest) lastPerSession.set(latest.session_number, latest);
+    for (const e of events)
+      if (e.type === 'snapshot.taken') lastPerSession.set(e.data.snapshot.session_number, e.data.snapshot);
     for (const [session, snap] of lastPerSession) writeJsonAtomic(p.snapshot(session), snap);
-    for (const cp of checkpoints) {
-      const snapshot =
-        snapshots.get(cp.snapshot_id) ??
-        ((await this.store.getRecord(state.id, 'snapshot', cp.snapshot_id))?.data as SessionSnapshot) ??
-        null;
-      writeJsonAtomic(p.checkpoint(cp.name), { schema_version: 1, checkpoint: cp, snapshot });
-    }
+    const fromEvents: CheckpointRef[] = [];
+    for (const e of events) if (e.type === 'checkpoint.created') fromEvents.push(e.data.checkpoint);
+    const checkpoints = [...new Map([...known, ...fromEvents].map((c) => [c.name, c])).values()];
+    for (const cp of checkpoints)
+      writeJsonAtomic(p.checkpoint(cp.name), {
+        schema_version: 1,
+        checkpoint: cp,
+        snapshot: snapshots.get(cp.snapshot_id) ?? null,
+      });
     writeJsonAtomic(p.workflowState, workflowStateDoc(state));
     writeJsonAtomic(p.taskGraph, taskGraphDoc(state));
-    if (!existsSync(p.plan) || fresh.some((e) => e.type === 'workflow.created'))
+    if (
+      !existsSync(p.plan) ||
+      events.some((e) => e.type === 'workflow.created' || e.type === 'workflow.restored')
+    )
       writeFileAtomic(p.plan, state.plan);
     writeJsonAtomic(p.liveState, liveStateDoc(state, now, checkpoints.length ? 'checkpoint' : 'action'));
     if (state.status === 'interrupted') writeJsonAtomic(p.recovery, recoveryDoc(state, now));
     else rmSync(p.recovery, { force: true });
-    const allActors = new Set([...actors, ...fresh.map((e) => e.actor)]);
-    writeJsonAtomic(p.manifest, manifestDoc(state, [...allActors], now));
+    const allActors = new Set([...actors, ...events.map((e) => e.actor)]);
+    writeJsonAtomic(p.manifest, manifestDoc(state, [...allActors], now, eventFiles));
   }
 
-  /** Rewrites this workflow's line of `sessions.json` (the other lines are kept as they are). */
+  /** Writes a complete run folder for `events` into `dir` (`baton export`). */
+  async write(dir: string, state: WorkflowState, events: readonly BatonEvent[]) {
+    const p = runPaths(dir);
+    const byFile = new Map<string, string[]>();
+    for (const e of events) byFile.set(p.eventFile(e), [...(byFile.get(p.eventFile(e)) ?? []), eventLine(e)]);
+    for (const [file, lines] of byFile) appendLines(file, lines);
+    const snapshots = await this.snapshotsOf(state, events);
+    this.writeDocuments(dir, state, events, snapshots, [], sizesOf(dir, eventFilesOf(dir)));
+  }
+
+  /** Rewrites this workflow's line of `sessions.json` under the registry's lock (see `updateRegistry`). */
   updateRegistry(state: WorkflowState): void {
-    const path = registryPath(this.runsDirOf(state.worktree));
-    const current = readJsonFile(path);
-    const sessions = current.ok ? (current.value as { sessions?: unknown }).sessions : undefined;
-    const others = (Array.isArray(sessions) ? (sessions as RegistryEntry[]) : []).filter(
-      (s) => s && typeof s === 'object' && s.id !== state.id,
-    );
-    const all = [...others, registryEntry(state)].sort((a, b) =>
-      String(a.created_at).localeCompare(String(b.created_at)),
-    );
-    const active = [...all].sort((a, b) => String(b.updated_at).localeCompare(String(a.updated_at)))[0];
-    writeJsonAtomic(path, { version: '1.0.0', sessions: all, last_active_session: active?.id ?? null });
+    updateRegistry(registryPath(this.runsDirOf(state.worktree)), state);
   }
 
   /** On start: every workflow of the database whose run folder lags it is brought up to date. */
   async catchUp(filter: { worktree?: string } = {}): Promise<CatchUpReport> {
-    const report: CatchUpReport = { written: [], behind: [], failed: [] };
+    const report: CatchUpReport = { written: [], behind: [], repaired: [], failed: [] };
     for (const s of await this.store.listWorkflows(filter)) {
       try {
         const outcome = await this.sync(s);
         if (outcome === 'written') report.written.push(s.id);
+        if (outcome === 'repaired')
+          report.repaired.push({ workflow_id: s.id, damage: this.repaired.get(s.id) ?? [] });
         if (outcome === 'behind') {
           const m = readJsonFile(runPaths(this.runDirOf(s)).manifest);
           const disk = m.ok ? Number((m.value as { last_seq?: unknown }).last_seq) : NaN;

@@ -23,10 +23,20 @@ export interface Manifest {
   last_event_at: string;
   mirrored_at: string;
   actors: string[];
+  /**
+   * The size in bytes each event file had when the mirror last wrote it: a file that is missing or shorter (a cut
+   * line, a deleted file) tells the mirror to repair the folder from the database.
+   */
+  event_files: Record<string, number>;
   files: Record<string, string>;
 }
 
-export function manifestDoc(s: WorkflowState, actors: string[], now: string): Manifest {
+export function manifestDoc(
+  s: WorkflowState,
+  actors: string[],
+  now: string,
+  eventFiles: Record<string, number> = {},
+): Manifest {
   return {
     schema_version: RUN_FOLDER_VERSION,
     workflow_id: s.id,
@@ -37,8 +47,10 @@ export function manifestDoc(s: WorkflowState, actors: string[], now: string): Ma
     last_event_at: s.updated_at,
     mirrored_at: now,
     actors: [...actors].sort(),
+    event_files: Object.fromEntries(Object.entries(eventFiles).sort(([a], [b]) => a.localeCompare(b))),
     files: {
-      'events/<actor>/<date>.jsonl': 'the append-only event log, one BatonEvent per line (the truth)',
+      'events/<actor>/<date>.jsonl':
+        'the append-only event log, one BatonEvent per line with its CRC-32 as the last key "crc32" (the truth)',
       'workflow-state.json': 'status, phase, workflow mode, lanes, pause and interruption',
       'task-graph.json': 'the tasks with dependencies, lanes and derived statuses',
       'plan.md': 'the plan the workflow was created with',

@@ -4,6 +4,7 @@ import { foldEvents, type BatonEvent, type WorkflowState } from '../core/index.j
 import { readEventLog, type ReadProblem } from './event-log-reader.js';
 import { readJsonFile } from './read-json.js';
 import { runPaths } from './run-paths.js';
+import { describeRanges, planRestoration } from './run-recovery.js';
 
 export type { ReadProblem };
 
@@ -16,12 +17,20 @@ export interface MissingArtifact {
 export interface RunRead {
   dir: string;
   workflow_id: string;
-  /** The events from seq 1 up to the first gap: what can be folded and imported. */
+  /**
+   * What can be folded and imported, without a gap: the events from seq 1 up to the first gap, or, when the log
+   * lost events and an intact checkpoint or snapshot reaches further, a `workflow.restored` event holding the state
+   * rebuilt from it followed by the readable events after it (see `recovered_with_gaps`).
+   */
   events: BatonEvent[];
   /** Every event recovered, gaps or not, one per seq in seq order. */
   recovered: BatonEvent[];
   /** Events read beyond a gap (not imported: the state between is unknown). */
   stranded: number;
+  /** How many of `recovered` were read from lines whose checksum matched (the others: an earlier version's lines). */
+  verified: number;
+  /** Set when `events` begin with a `workflow.restored` event: rebuilt from `source`, the `lost` seqs missing. */
+  recovered_with_gaps: { source: string; lost: { from: number; to: number }[]; base: number } | null;
   /** The state the events fold to, or null when there is no `workflow.created`. */
   state: WorkflowState | null;
   problems: ReadProblem[];
@@ -47,19 +56,31 @@ export function readRun(dir: string, expected?: string | null): RunRead {
   const p = runPaths(dir);
   const manifest = readJsonFile(p.manifest);
   const manifestId = manifest.ok ? (manifest.value as { workflow_id?: unknown } | null)?.workflow_id : null;
-  // Whose run this is: as told, else as the manifest says, else the folder's name (null: the events say).
-  const expectedId =
-    expected !== undefined ? expected : typeof manifestId === 'string' ? manifestId : basename(dir);
-  const log = readEventLog(dir, expectedId);
+  // Whose run this is: as told, else as its verified lines say, else its manifest and folder name (null: its lines).
+  const log = readEventLog(dir, expected, {
+    manifest: typeof manifestId === 'string' ? manifestId : null,
+    folder: basename(dir),
+  });
+  const expectedId = log.workflowId;
   const problems = [...log.problems];
   const missing: MissingArtifact[] = [];
 
-  const contiguous: BatonEvent[] = [];
-  for (const e of log.events) {
-    if (e.seq !== contiguous.length + 1) break;
-    contiguous.push(e);
-  }
-  const stranded = log.events.length - contiguous.length;
+  // The readable start of the log: from workflow.created (seq 1), or from the workflow.restored a recovered run
+  // begins with, to the first gap.
+  const prefix: BatonEvent[] = [];
+  const start = log.events[0];
+  if (start && (start.type === 'workflow.restored' || start.seq === 1))
+    for (const e of log.events) {
+      if (e.seq !== start.seq + prefix.length) break;
+      prefix.push(e);
+    }
+  const restoration =
+    expectedId !== null && start?.type !== 'workflow.restored'
+      ? planRestoration(dir, expectedId, log.events, prefix)
+      : null;
+  const contiguous = restoration ? restoration.events : prefix;
+  const lastUsed = contiguous[contiguous.length - 1]?.seq ?? 0;
+  const stranded = restoration ? restoration.unused : log.events.filter((e) => e.seq > lastUsed).length;
   const first = log.events[0];
   if (!existsSync(p.events))
     missing.push({
@@ -68,10 +89,16 @@ export function readRun(dir: string, expected?: string | null): RunRead {
     });
   else if (!first)
     problems.push({ file: 'events/', line: null, problem: 'no readable event: the run cannot be rebuilt' });
-  if (first && first.seq !== 1)
+  if (first && first.seq !== 1 && first.type !== 'workflow.restored')
     problems.push({ file: 'events/', line: null, problem: `events 1..${first.seq - 1} are missing` });
+  if (restoration)
+    problems.push({
+      file: 'events/',
+      line: null,
+      problem: `recovered with gaps: event(s) ${describeRanges(restoration.lost)} are lost; the run is rebuilt from ${restoration.source} (as its state at seq ${restoration.base})${restoration.end > restoration.base ? ` and events ${restoration.base + 1}..${restoration.end}` : ''}`,
+    });
   if (stranded) {
-    const gapAt = contiguous.length + 1;
+    const gapAt = restoration ? prefix.length + 1 : lastUsed + 1;
     problems.push({
       file: 'events/',
       line: null,
@@ -154,9 +181,16 @@ export function readRun(dir: string, expected?: string | null): RunRead {
     problems,
     missing,
     duplicates: log.duplicates,
+    verified: log.verified,
+    recovered_with_gaps: restoration
+      ? { source: restoration.source, lost: restoration.lost, base: restoration.base }
+      : start?.type === 'workflow.restored'
+        ? { source: start.data.source, lost: start.data.lost, base: start.seq }
+        : null,
     flagged: problems.length > 0 || missing.length > 0,
   };
 }
 
 /** The last seq the folder holds without a gap: where the mirror resumes appending when the manifest is lost. */
-export const lastContiguousSeq = (dir: string): number => readRun(dir).events.length;
+export const lastContiguousSeq = (dir: string, workflowId?: string): number =>
+  readRun(dir, workflowId).events.at(-1)?.seq ?? 0;

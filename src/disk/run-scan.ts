@@ -1,6 +1,6 @@
 import { isTerminal, taskCounts, workflowPhase } from '../core/index.js';
 import { listRunDirs } from './run-import.js';
-import { readRun, type MissingArtifact, type ReadProblem } from './run-reader.js';
+import { readRun, type MissingArtifact, type ReadProblem, type RunRead } from './run-reader.js';
 
 export interface RunSummary {
   workflow_id: string;
@@ -14,6 +14,8 @@ export interface RunSummary {
   incomplete: boolean;
   stale: boolean;
   flagged: boolean;
+  /** The log lost events: `rebuild --from-disk` rebuilds the run from `source`, the `lost` seqs missing. */
+  recovered_with_gaps: RunRead['recovered_with_gaps'];
   problems: ReadProblem[];
   missing: MissingArtifact[];
 }
@@ -47,6 +49,7 @@ export function scanRuns(runsDir: string, opts: { staleAfterMs: number; now: str
       incomplete: s ? !isTerminal(s.status) : false,
       stale: s ? !isTerminal(s.status) && age >= opts.staleAfterMs : false,
       flagged: r.flagged,
+      recovered_with_gaps: r.recovered_with_gaps,
       problems: r.problems,
       missing: r.missing,
     };

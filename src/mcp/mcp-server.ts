@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { BatonClient, Ref } from '../client/baton-client.js';
 import { BatonError, decisionTypes, errorResolutions, tddPhases } from '../core/index.js';
 import { detailCategories } from '../service/index.js';
+import { PACKAGE_VERSION } from '../config/package-info.js';
 
 type Text = { content: { type: 'text'; text: string }[]; isError?: boolean };
 const text = (value: unknown): Text => ({
@@ -28,7 +29,7 @@ const workflow = {
  * snapshots as resources. Every tool goes through the same BatonClient as the CLI.
  */
 export function createMcpServer(client: BatonClient, cwd: string): McpServer {
-  const server = new McpServer({ name: 'baton', version: '0.1.0' });
+  const server = new McpServer({ name: 'baton', version: PACKAGE_VERSION });
   const ref = (a: { workflow_id?: string | undefined }): Ref => ({ workflowId: a.workflow_id, cwd });
 
   server.registerTool(

@@ -13,6 +13,7 @@ import { EventTail } from './live/event-tail.js';
 import { registerWsRoute } from './live/ws-route.js';
 import { WsHub } from './live/ws-hub.js';
 import { DEFAULT_MAX_FRAME, isLoopback, type ServeOptions } from './serve-options.js';
+import { PACKAGE_VERSION } from '../config/package-info.js';
 
 export const defaultWebDir = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -72,7 +73,7 @@ export async function startServer(
     maxBodyBytes: options.maxBodyBytes,
     guard,
     ready: () => ready,
-    version: options.version ?? '0.1.0',
+    version: options.version ?? PACKAGE_VERSION,
   });
   metrics.gauge('baton_workflows', 'Workflows by status.', async () => {
     const counts = new Map<string, number>();

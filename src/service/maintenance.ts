@@ -1,4 +1,4 @@
-import { foldEvents, isTerminal, type WorkflowState } from '../core/index.js';
+import { foldEvents, isTerminal, notFound, type WorkflowState } from '../core/index.js';
 import type { ExecutorRow } from '../storage/executor-registry.js';
 import type { Store } from '../storage/store.js';
 
@@ -8,6 +8,8 @@ export async function rebuild(store: Store, workflowId?: string) {
   let events = 0;
   for (const id of ids) {
     const log = await store.readEvents(id);
+    if (!log.length && workflowId)
+      throw notFound(`no workflow ${workflowId}; list them with \`baton list\``, { workflow_id: workflowId });
     if (!log.length) continue;
     const { state, writes } = foldEvents(log);
     await store.replaceProjection(id, state, writes);

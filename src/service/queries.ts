@@ -144,7 +144,13 @@ export class Queries {
               s.handoff.snapshot_id === s.last_snapshot?.id,
           }
         : null,
-      warnings: s.warnings,
+      recovered_with_gaps: s.recovered_with_gaps ?? null,
+      warnings: s.recovered_with_gaps
+        ? [
+            `recovered with gaps: rebuilt from ${s.recovered_with_gaps.source} at seq ${s.recovered_with_gaps.seq}; event(s) ${s.recovered_with_gaps.lost.map((r) => (r.from === r.to ? r.from : `${r.from}..${r.to}`)).join(', ')} are lost`,
+            ...s.warnings,
+          ]
+        : s.warnings,
     };
   }
 

@@ -1,5 +1,6 @@
 import type { LangGraphTables, LangGraphTablesOptions } from './langgraph-tables.js';
 import { isPostgresUrl } from './open-store.js';
+import { sqliteDriverError } from './sqlite-driver-error.js';
 
 /** Opens (and migrates) the LangGraph tables of the database a SQLite path or a postgres:// URL names. */
 export async function openLangGraphTables(
@@ -11,5 +12,9 @@ export async function openLangGraphTables(
     return PostgresLangGraphTables.open(database, options);
   }
   const { SqliteLangGraphTables } = await import('./sqlite/sqlite-langgraph-tables.js');
-  return new SqliteLangGraphTables(database, options);
+  try {
+    return new SqliteLangGraphTables(database, options);
+  } catch (e) {
+    throw sqliteDriverError(e);
+  }
 }

@@ -1,3 +1,4 @@
+import { sqliteDriverError } from './sqlite-driver-error.js';
 import type { Durability, Store } from './store.js';
 
 export interface OpenStoreOptions {
@@ -15,5 +16,9 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     return openPostgresStore(options.database, { durability: options.durability });
   }
   const { SqliteStore } = await import('./sqlite/sqlite-store.js');
-  return new SqliteStore(options.database, { durability: options.durability });
+  try {
+    return new SqliteStore(options.database, { durability: options.durability });
+  } catch (e) {
+    throw sqliteDriverError(e);
+  }
 }

@@ -61,9 +61,14 @@ const svc = new BatonService(announcing(store), noGit, {
 });
 say({ t: 'ready' });
 
+// `--checkpoint-every N` (SQLite): a WAL checkpoint after every N commands, as SQLite's own autocheckpoint does
+// every 10,000 pages, only sooner: the power-loss harness uses it so the WAL is synced (and, at `normal`, so some
+// commits survive a cut and others are torn).
+const checkpointEvery = Number(arg('checkpoint-every') ?? 0);
 let wf = arg('workflow');
 let i = 0;
 for (;;) {
+  if (checkpointEvery && i && i % checkpointEvery === 0) store.db.pragma('wal_checkpoint(PASSIVE)');
   if (!wf) {
     wf = (await svc.create({ title: 'crash', tasks, worktree: arg('worktree') ?? process.cwd() })).id;
     say({ t: 'wf', wf });

@@ -140,8 +140,11 @@ export async function checkDiskRoundTrip(
   const rebuilt = await makeStore();
   const r = await rebuildFromDisk(rebuilt, runsDirFor(worktree));
   expect(r.runs.map((x) => x.outcome)).toEqual(['imported', 'imported']);
+  expect(r.skipped).toEqual([]);
   expect(r.runs.flatMap((x) => [...x.problems, ...x.missing])).toEqual([]);
   expect(await dumpTables(rebuilt)).toEqual(before);
+  // Byte for byte, key order included: a rebuilt decision record's JSON is the original's.
+  expect(JSON.stringify(await dumpTables(rebuilt))).toBe(JSON.stringify(before));
   const again = await rebuildFromDisk(rebuilt, runsDirFor(worktree));
   expect(again.runs.map((x) => x.outcome)).toEqual(['up_to_date', 'up_to_date']);
   await rebuilt.close();
@@ -149,6 +152,6 @@ export async function checkDiskRoundTrip(
   const target = await makeTarget();
   const imported = await importRunDir(target, exportDir);
   expect(imported).toMatchObject({ workflow_id: wf, outcome: 'imported', problems: [], missing: [] });
-  expect((await dumpTables(target))[wf]).toEqual(before[wf]);
+  expect(JSON.stringify((await dumpTables(target))[wf])).toBe(JSON.stringify(before[wf]));
   await target.close();
 }

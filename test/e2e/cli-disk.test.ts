@@ -93,7 +93,8 @@ describe('baton CLI: files on disk', () => {
       '{"v":1,"seq":',
     );
     rmSync(join(repo, '.baton', 'runs', b, 'task-graph.json'));
-    const scan = (await baton('--stale-after', '0s', 'runs', '--json')).json<{
+    // `--mirror off`: as the folders are on disk (any other command first repairs what the database still has).
+    const scan = (await baton('--mirror', 'off', '--stale-after', '0s', 'runs', '--json')).json<{
       incomplete: string[];
       warnings: string[];
       runs: {
@@ -112,6 +113,13 @@ describe('baton CLI: files on disk', () => {
     expect(text).toMatch(/task-graph\.json is missing \(produced by the disk mirror/);
     expect(text).toMatch(/2 incomplete runs: choose one with -w <id>/);
     expect(text).toMatch(/last active 0 days ago/);
+    const repaired = await baton('list');
+    expect(repaired.stderr).toMatch(
+      new RegExp(
+        `warning: repaired the run folder of ${b} from the database \\(task-graph\\.json is missing\\)`,
+      ),
+    );
+    expect(existsSync(join(repo, '.baton', 'runs', b, 'task-graph.json'))).toBe(true);
   });
 
   it.each([
@@ -199,9 +207,11 @@ describe('baton CLI: files on disk', () => {
     await baton('pause');
     const text = await baton('resume');
     expect(text.stdout).toMatch(/RESUMING RUN: wf-/);
-    expect(text.stdout).toMatch(/Workflow: unified/);
-    expect(text.stdout).toMatch(/Bootstrap Tasks: 1\/1 complete/);
-    expect(text.stdout).toMatch(/Development Tasks: 0\/1 complete/);
+    expect(text.stdout).toMatch(/Phase: set-up lane done, the next lane not started \(status in_progress\)/);
+    expect(text.stdout).toMatch(/Lanes: 2, each finished before the next starts/);
+    expect(text.stdout).toMatch(/Set-up tasks \(first lane\): 1\/1 complete/);
+    expect(text.stdout).toMatch(/Development tasks: 0\/1 complete/);
+    expect(text.stdout).not.toMatch(/phase_\d/);
     expect(text.stdout).toMatch(/Last completed: B1 - setup/);
     expect(text.stdout).toMatch(/Dependency Check:\n- Previously blocked: D1 \(needs docker\)/);
     await baton('pause');

@@ -6,14 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { agentWorkspace } from '../helpers/agent-workspace.js';
 import { runCli } from '../helpers/cli.js';
 import { buildNodeImage, dockerClient, startEngine } from '../helpers/docker-engine.js';
-import {
-  batonProcesses,
-  containersOf,
-  testDocker,
-  until,
-  within,
-  writeAgent,
-} from '../helpers/docker.js';
+import { batonProcesses, containersOf, testDocker, until, within, writeAgent } from '../helpers/docker.js';
 
 interface Row {
   id: string;

@@ -92,7 +92,13 @@ export function registerDiskCommands(program: Command, rt: Runtime) {
                     r.step ?? '?',
                     r.last_activity ?? '?',
                     r.events,
-                    [r.stale ? 'stale' : '', r.flagged ? 'damaged' : ''].filter(Boolean).join(',') || '-',
+                    [
+                      r.stale ? 'stale' : '',
+                      r.flagged ? 'damaged' : '',
+                      r.recovered_with_gaps ? 'recovered-with-gaps' : '',
+                    ]
+                      .filter(Boolean)
+                      .join(',') || '-',
                     r.title ?? '',
                   ]),
                 )
@@ -105,7 +111,9 @@ export function registerDiskCommands(program: Command, rt: Runtime) {
 
   program
     .command('session-info [id]')
-    .description("one workflow's details: topic, status, step, checkpoints, live-state age, recovery options")
+    .description(
+      "one workflow's details: topic, status, step, checkpoints, age of the last auto-save, recovery options",
+    )
     .option(...workflowOption)
     .action(
       action(rt, async ({ client, print, g }, id: string | undefined, o: { workflow?: string }) => {

@@ -109,7 +109,9 @@ export function registerServerCommands(program: Command, rt: Runtime) {
 
   program
     .command('session-status')
-    .description('the session status: is_agent_running, is_resumable, needs_resume, resume_reason, worktree')
+    .description(
+      'whether an agent is running the session, whether it can and needs to be resumed and why, its worktree',
+    )
     .option(...workflowOption)
     .option('--session <n>', 'a session number (default: the latest)')
     .action(

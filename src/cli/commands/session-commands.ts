@@ -149,7 +149,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
 
   program
     .command('ack <hash>')
-    .description('confirm the session loaded the context with this hash (the verified handoff)')
+    .description('confirm that the running session loaded the resume context with this hash')
     .option(...workflowOption)
     .action(
       action(rt, async ({ client, print, rt }, hash: string, o: { workflow?: string }) => {
@@ -249,7 +249,10 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .command('recover')
     .description('recovery options of an interrupted workflow; with --option, recover and resume')
     .option(...workflowOption)
-    .option('--option <option>', 'checkpoint | live_state | fresh')
+    .option(
+      '--option <option>',
+      'checkpoint (the last checkpoint) | live_state (the last auto-save of a running workflow) | fresh (every task back to pending)',
+    )
     .option('--checkpoint <name>', 'the checkpoint to go back to (default: the latest)')
     .option('--stash', "checkpoint: stash the worktree's uncommitted changes before restoring its commit")
     .option('--force', "checkpoint: discard the worktree's uncommitted changes")

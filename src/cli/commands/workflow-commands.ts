@@ -120,7 +120,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
 
   program
     .command('sessions')
-    .description('resumable and finished workflows (the Go Team sessions table)')
+    .description('every workflow with its step x/y, status and whether it can be resumed')
     .action(
       action(rt, async ({ client, print }) => {
         const rows = (await client.sessions()) as {

@@ -93,6 +93,16 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
             : { ...t, status, ended_at: status === 'pending' ? null : t.ended_at };
         }),
       };
+    case 'workflow.restored':
+      return {
+        ...e.data.state,
+        recovered_with_gaps: {
+          source: e.data.source,
+          lost: [...(e.data.state.recovered_with_gaps?.lost ?? []), ...e.data.lost],
+          seq: e.seq,
+          restored_at: e.at,
+        },
+      };
     case 'session.started':
       return {
         ...s,

@@ -46,6 +46,8 @@ export function project(s: WorkflowState, e: BatonEvent): RecordRow[] {
       return sessionRow();
     case 'side_effect.recorded':
       return projectRuntime(e, row);
+    case 'workflow.restored':
+      return e.data.records.map((r) => ({ workflow_id: e.workflow_id, ...r }));
     default:
       return [];
   }

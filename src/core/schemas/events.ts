@@ -11,6 +11,8 @@ import {
 import { AgentOutcome, SideEffect } from './runtime.js';
 import { SessionSnapshot } from './snapshot.js';
 import { InterruptRecovery } from './interrupt-recovery.js';
+import { recordKinds } from '../records.js';
+import { RecoveredWithGaps, WorkflowState } from './state.js';
 import { CheckpointRef, Issue, SnapshotTrigger, TaskSpec, TaskStatus } from './workflow.js';
 
 /**
@@ -84,6 +86,30 @@ export const BatonEvent = z.discriminatedUnion('type', [
       option: z.enum(['checkpoint', 'live_state', 'fresh']),
       checkpoint: z.string().nullable(),
       task_statuses: z.record(z.string(), TaskStatus),
+    }),
+  ),
+  /**
+   * A run rebuilt from its folder when part of its log was lost (`baton rebuild --from-disk`): it stands for every
+   * event up to its own seq, whose state it carries as reconstructed from the newest intact checkpoint or snapshot
+   * (or the run's JSON documents); `lost` names the seqs whose events are not in the log.
+   */
+  ev(
+    'workflow.restored',
+    z.object({
+      state: WorkflowState,
+      records: z.array(
+        z.object({
+          kind: z.enum(recordKinds),
+          id: z.string(),
+          seq: z.number().int().nonnegative(),
+          task_id: z.string().nullable(),
+          session_number: z.number().int().nullable(),
+          created_at: z.string(),
+          data: z.unknown(),
+        }),
+      ),
+      source: RecoveredWithGaps.shape.source,
+      lost: RecoveredWithGaps.shape.lost,
     }),
   ),
   ev('session.started', z.object({ origin: z.enum(['create', 'resume', 'recover']) })),

@@ -13,6 +13,18 @@ export const PauseRequest = z.object({
 });
 export type PauseRequest = z.infer<typeof PauseRequest>;
 
+/** How a workflow was rebuilt from a damaged run folder: what its state came from and which events were lost. */
+export const RecoveredWithGaps = z.object({
+  /** The artifact the state was rebuilt from (`checkpoints/cp-02-api.json`, `snapshots/3.json`, ...). */
+  source: z.string(),
+  /** The seqs whose events are not in the log (inclusive ranges). */
+  lost: z.array(z.object({ from: z.number().int().positive(), to: z.number().int().positive() })),
+  /** The seq of the `workflow.restored` event. */
+  seq: z.number().int().positive(),
+  restored_at: z.string(),
+});
+export type RecoveredWithGaps = z.infer<typeof RecoveredWithGaps>;
+
 /**
  * The folded state of one workflow: what every event so far implies. Bounded in size whatever the history's
  * length, so that loading it, deciding and storing it stay flat as a workflow grows.
@@ -91,5 +103,7 @@ export const WorkflowState = z.object({
   agent: AgentRuntime.nullable().optional(),
   /** The side-effect ledger's recent entries (all of them are `side_effect` records). */
   side_effects: z.array(SideEffect).optional(),
+  /** Set when the workflow was rebuilt from a run folder whose log had lost events ("recovered with gaps"). */
+  recovered_with_gaps: RecoveredWithGaps.nullable().optional(),
 });
 export type WorkflowState = z.infer<typeof WorkflowState>;

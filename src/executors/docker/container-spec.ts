@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot as installedRoot } from '../../config/package-info.js';
 import type Docker from 'dockerode';
 import type { ExecutorRow } from '../../service/runtime/runtime-ports.js';
 
@@ -35,7 +35,7 @@ export const TOKEN_VARIABLE = 'BATON_EXECUTOR_TOKEN';
 
 /** This installed Baton package: its `bin/baton.js` runs the agent host inside the container. */
 export function packageRoot(): string {
-  return realpathSync(fileURLToPath(new URL('../../../', import.meta.url)));
+  return realpathSync(installedRoot());
 }
 
 /**

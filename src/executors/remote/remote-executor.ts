@@ -194,7 +194,11 @@ export class RemoteExecutor implements Executor {
           }
         } catch {
           if (this.closing.signal.aborted)
-            return { code: null, signal: 'lost', stderr: note((this.closing.signal.reason as Error).message) };
+            return {
+              code: null,
+              signal: 'lost',
+              stderr: note((this.closing.signal.reason as Error).message),
+            };
           failingSince ??= Date.now();
           if (Date.now() - failingSince > this.giveUpMs)
             return { code: null, signal: 'lost', stderr: note(`lost the executor ${this.endpoint}`) };

@@ -35,9 +35,9 @@ export type LabelFile = z.infer<typeof LabelFile>;
 /** src/extraction/eval and dist/extraction/eval are both three levels below the repository root. */
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** Corpus directory: explicit > BATON_CORPUS > <repo>/../shared/corpus. */
+/** Corpus directory: explicit > BATON_CORPUS > the repository's copies in test/fixtures/corpus. */
 export function findCorpus(explicit?: string): string {
-  const candidates = [explicit, process.env.BATON_CORPUS, join(repoRoot, '..', 'shared', 'corpus')];
+  const candidates = [explicit, process.env.BATON_CORPUS, join(repoRoot, 'test', 'fixtures', 'corpus')];
   const found = candidates.find(
     (dir): dir is string => typeof dir === 'string' && dir !== '' && existsSync(dir),
   );

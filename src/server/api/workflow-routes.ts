@@ -107,7 +107,7 @@ export function registerWorkflowRoutes({ app, client }: RouteDeps) {
       method: 'get',
       path: '/api/sessions',
       tags: ['sessions'],
-      summary: 'the Go Team sessions table: every workflow with step x/y, status and whether it is resumable',
+      summary: 'every workflow with its step x/y, status and whether it can be resumed',
       responses: responses(SessionsTable, 'the sessions table'),
     }),
     async (c) => c.json({ sessions: await client.sessions() } as never, 200),

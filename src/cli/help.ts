@@ -1,0 +1,66 @@
+import type { Command, Help } from 'commander';
+import { COMMANDS, GROUPS, type GroupName } from './command-table.js';
+
+/**
+ * `baton --help`: the commands by what they are for (the groups of command-table.ts), each group with one example,
+ * then the global options. Subcommands keep commander's own help (`baton <command> --help`).
+ */
+export function rootHelp(program: Command, helper: Help): string {
+  const width = helper.padWidth(program, helper);
+  const item = (term: string, description: string) => helper.formatItem(term, width, description, helper);
+  const out = [`Usage: ${helper.commandUsage(program)}`, '', helper.commandDescription(program), ''];
+  for (const [group, { title, example }] of Object.entries(GROUPS)) {
+    const names = Object.keys(COMMANDS).filter((name) => COMMANDS[name]!.group === (group as GroupName));
+    const commands = names.flatMap((name) => program.commands.filter((c) => c.name() === name));
+    if (commands.length === 0) continue;
+    out.push(`${title}:`);
+    for (const c of commands) out.push(item(helper.subcommandTerm(c), helper.subcommandDescription(c)));
+    out.push(`  e.g. ${example}`, '');
+  }
+  out.push('Options:');
+  for (const o of helper.visibleOptions(program))
+    out.push(item(helper.optionTerm(o), helper.optionDescription(o)));
+  out.push(
+    '',
+    "Run 'baton <command> --help' for a command's options. Without -w <id>, a command acts on the one",
+    'unfinished workflow of the git worktree you are in.',
+    '',
+  );
+  return out.join('\n');
+}
+
+/** Edit distance with adjacent transpositions (optimal string alignment). */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** The commands nearest a mistyped one: the closest by edit distance (at most 2 edits, or a third of the word), or those it begins. */
+export function nearestCommands(word: string, names: string[]): string[] {
+  const scored = names.map((name) => ({ name, d: distance(word, name) }));
+  const limit = Math.max(2, Math.floor(word.length / 3));
+  const best = Math.min(...scored.map((s) => s.d));
+  const close = best <= limit ? scored.filter((s) => s.d === best).map((s) => s.name) : [];
+  const prefixed = word.length >= 3 ? names.filter((n) => n.startsWith(word) && !close.includes(n)) : [];
+  return [...close, ...prefixed];
+}
+
+/** The one line a mistyped command gets (instead of the whole help). */
+export function unknownCommandMessage(word: string): string {
+  const near = nearestCommands(word, Object.keys(COMMANDS));
+  const hint = near.length
+    ? ` Did you mean ${near.map((n) => `'baton ${n}'`).join(' or ')}?`
+    : " 'baton --help' lists the commands.";
+  return `baton: unknown command '${word}'.${hint}`;
+}

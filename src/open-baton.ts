@@ -1,0 +1,121 @@
+import type { BatonClient } from './client/baton-client.js';
+import { HttpClient } from './client/http-client.js';
+import { LocalClient } from './client/local-client.js';
+import { loadSettings, type Settings } from './config/settings.js';
+import { readToken } from './config/token-file.js';
+import { DiskMirror } from './disk/index.js';
+import { releaseByRuntime } from './executors/executor-factory.js';
+import * as git from './git/git.js';
+import { BatonService } from './service/index.js';
+import { openStore } from './storage/open-store.js';
+import type { Durability } from './storage/store.js';
+import { countTokens } from './tokens/count-tokens.js';
+
+export interface LocalService {
+  service: BatonService;
+  /** The run-folder mirror, when settings.mirror is on: `flush()` waits for the files queued so far. */
+  mirror: DiskMirror | null;
+}
+
+/**
+ * The service on the local store with every adapter (git, the tokenizer) and the run-folder mirror, which first
+ * catches up the folders that lag the database. The one recipe of the CLI, `baton serve` and the library;
+ * `warn` gets the lines a person should see (a folder ahead of the database, a folder that cannot be written).
+ */
+export async function openLocalService(
+  settings: Settings,
+  warn: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<LocalService> {
+  const store = await openStore({ database: settings.database, durability: settings.durability });
+  const service = new BatonService(store, git, {
+    pauseTimeoutMs: settings.pauseTimeoutMs,
+    staleAfterMs: settings.staleAfterMs,
+    contextBudget: settings.contextBudget,
+    countTokens,
+    actor: settings.actor,
+    // What Baton created for a finished session (a Docker container) is removed by cleanup and `executors stop`.
+    releaseExecutor: releaseByRuntime(env, settings.home),
+  });
+  if (!settings.mirror) return { service, mirror: null };
+  const mirror = new DiskMirror(store, { runsDir: settings.runsDir, now: service.options.now });
+  mirror.attach(service.runner);
+  const report = await mirror.catchUp();
+  for (const b of report.behind)
+    warn(
+      `baton: warning: the database holds workflow ${b.workflow_id} up to event ${b.database_seq} but its run folder ${b.dir} goes to ${b.disk_seq}; the folder is left alone (bring the database up with \`baton rebuild --from-disk <worktree>\`)`,
+    );
+  for (const r of report.repaired)
+    warn(
+      `baton: warning: repaired the run folder of ${r.workflow_id} from the database (${r.damage.join('; ')})`,
+    );
+  for (const f of report.failed)
+    warn(`baton: warning: cannot write the run folder of ${f.workflow_id}: ${f.error}`);
+  return { service, mirror };
+}
+
+/** Where and how to open Baton; each setting not given is read as the CLI reads it: environment, config file, default. */
+export interface OpenBatonOptions {
+  /** Baton's home folder (default `$BATON_HOME`, else `~/.baton`): the default database, the config file, the token. */
+  home?: string;
+  /** A SQLite file path or a `postgres://` URL (default `$BATON_DATABASE_URL`, else `<home>/baton.db`). */
+  database?: string;
+  /** `full` (default) fsyncs every commit; `normal` survives a crash of the process, not of the machine. */
+  durability?: Durability;
+  /** How long a requested pause waits for the task boundary before it is forced, e.g. `5m` (the default). */
+  pauseTimeout?: string;
+  /** Resuming a workflow stopped longer than this warns that it is stale, e.g. `7d` (the default). */
+  staleAfter?: string;
+  /** The resume context's token budget (default 4,000). */
+  contextBudget?: number;
+  /** Where run folders go: absolute, or relative to each worktree (default `.baton/runs`). */
+  runsDir?: string;
+  /** Whether run folders are written beside the work (default true). */
+  mirror?: boolean;
+  /** Who acts, in the event log (default `user`): `orchestrator`, `session-<n>`, `executor-<id>`... */
+  actor?: string;
+  /** A Baton server's URL (default `$BATON_URL`): the client then calls its API instead of opening a database. */
+  server?: string;
+  /** The server's bearer token (default `$BATON_TOKEN`, else the token file under `home`). */
+  token?: string;
+  /** The directory whose git worktree "the current workflow" means, over HTTP (default `process.cwd()`). */
+  cwd?: string;
+  /** The environment the settings are read from (default `process.env`; pass `{}` to ignore it). */
+  env?: NodeJS.ProcessEnv;
+  /** Where warnings go (default: standard error). */
+  warn?: (line: string) => void;
+}
+
+/**
+ * A BatonClient, as the CLI opens one: over HTTP when a server is named, else on the local database (created and
+ * migrated on first use). `await client.close()` when done: it writes the run folders still queued and closes the
+ * database.
+ */
+export async function openBaton(options: OpenBatonOptions = {}): Promise<BatonClient> {
+  const env = options.env ?? process.env;
+  const settings = loadSettings(
+    {
+      home: options.home,
+      database: options.database,
+      durability: options.durability,
+      pauseTimeout: options.pauseTimeout,
+      staleAfter: options.staleAfter,
+      contextBudget: options.contextBudget === undefined ? undefined : String(options.contextBudget),
+      runsDir: options.runsDir,
+      mirror: options.mirror === undefined ? undefined : options.mirror ? 'on' : 'off',
+      actor: options.actor,
+    },
+    env,
+  );
+  const server = options.server ?? env.BATON_URL;
+  if (server) {
+    const token = options.token ?? (env.BATON_TOKEN || readToken(settings.home));
+    return new HttpClient(server, token, options.cwd ?? process.cwd());
+  }
+  const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const { service, mirror } = await openLocalService(settings, warn, env);
+  return new LocalClient(service, async () => {
+    await mirror?.flush();
+    await service.store.close();
+  });
+}

@@ -1,0 +1,121 @@
+import { spawnSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Command } from 'commander';
+import { afterAll, describe, expect, it } from 'vitest';
+import { allModules, COMMANDS, GROUPS, registerModules } from '../../src/cli/command-table.js';
+import { nearestCommands } from '../../src/cli/help.js';
+import { Runtime } from '../../src/cli/runtime.js';
+import { PACKAGE_VERSION } from '../../src/config/package-info.js';
+import { batonBin, runCli } from '../helpers/cli.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+
+const repo = makeRepo('baton-help-');
+const home = tempDir('baton-help-home-');
+const baton = (...args: string[]) => runCli(args, { cwd: repo, env: { BATON_HOME: home, BATON_URL: '' } });
+afterAll(() => {
+  rmSync(repo, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
+});
+
+/** The files a `baton` process loads, as the module loader sees them. */
+function loadedBy(cwd: string, ...args: string[]): string[] {
+  const hooks = join(home, 'hooks.mjs');
+  const register = join(home, 'register.mjs');
+  writeFileSync(
+    hooks,
+    'export async function load(url, context, next) { process.stderr.write(`LOADED ${url}\\n`); return next(url, context); }\n',
+  );
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
+  const r = spawnSync(process.execPath, ['--import', register, batonBin, ...args], {
+    cwd,
+    env: { ...process.env, BATON_HOME: home, BATON_URL: '' },
+    encoding: 'utf8',
+  });
+  expect(r.status, r.stderr).toBe(0);
+  return [...r.stderr.matchAll(/^LOADED (.*)$/gm)].map((m) => m[1]!);
+}
+
+describe('the command table', () => {
+  it('lists exactly the commands the modules register, each in a group with an example', async () => {
+    const program = new Command('baton');
+    await registerModules(program, new Runtime({ out: () => {}, err: () => {} }, repo, {}), allModules());
+    expect(program.commands.map((c) => c.name()).sort()).toEqual(Object.keys(COMMANDS).sort());
+    for (const { example } of Object.values(GROUPS))
+      expect(Object.keys(COMMANDS)).toContain(example.split(' ')[1]);
+  });
+
+  it('suggests the nearest commands for a mistyped one', () => {
+    const names = Object.keys(COMMANDS);
+    expect(nearestCommands('stauts', names)).toEqual(['status']);
+    expect(nearestCommands('chekpoint', names)).toEqual(['checkpoint']);
+    expect(nearestCommands('snap', names)).toEqual(expect.arrayContaining(['snapshot', 'snapshots']));
+    expect(nearestCommands('frobnicate', names)).toEqual([]);
+  });
+});
+
+describe('baton --help and mistakes', () => {
+  it('groups the commands, one example per group, in plain words', async () => {
+    const r = await baton('--help');
+    expect(r.code).toBe(0);
+    const titles = Object.values(GROUPS).map((g) => r.stdout.indexOf(`\n${g.title}:\n`));
+    expect(titles.every((at) => at > 0)).toBe(true);
+    expect([...titles].sort((a, b) => a - b)).toEqual(titles);
+    for (const { example } of Object.values(GROUPS)) expect(r.stdout).toContain(`  e.g. ${example}\n`);
+    for (const name of Object.keys(COMMANDS)) expect(r.stdout).toMatch(new RegExp(`\\n  ${name}[ \\[<]`));
+    expect(r.stdout).not.toMatch(/Go Team|Amelia|Resume Protocol|phase_\d/);
+    expect((await baton('help')).stdout).toBe(r.stdout);
+  });
+
+  it('answers a mistyped command with the nearest one, not the whole help', async () => {
+    const r = await baton('stauts');
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toBe("baton: unknown command 'stauts'. Did you mean 'baton status'?\n");
+    const missing = await baton('--home');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(
+      "error: option '--home <dir>' argument missing\n(run 'baton --help' for the commands and options)\n",
+    );
+    const far = await baton('--json', 'frobnicate');
+    expect(far.code).toBe(2);
+    expect(far.stderr).toBe("baton: unknown command 'frobnicate'. 'baton --help' lists the commands.\n");
+  });
+
+  it("gives a command's own help, and finds the command after global options and their values", async () => {
+    const help = await baton('help', 'status');
+    expect(help.stdout).toMatch(/^Usage: baton status \[options\]/);
+    expect((await baton('status', '--help')).stdout).toBe(help.stdout);
+    const list = await baton('--home', home, '--json', 'list');
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.json()).toEqual({ workflows: [] });
+    expect((await baton('--version')).stdout).toBe(`${PACKAGE_VERSION}\n`);
+  });
+});
+
+describe('loading only what a command uses', () => {
+  it('baton --version loads no command module, no driver and no schema library', () => {
+    const files = loadedBy(repo, '--version');
+    expect(files.some((f) => f.endsWith('/dist/bin/cli.js'))).toBe(true);
+    expect(files.filter((f) => /commands-|better-sqlite3|zod|core-/.test(f))).toEqual([]);
+  });
+
+  it('baton status loads neither the server, MCP, the agent runtime nor the tokenizer', async () => {
+    const worktree = makeRepo('baton-help-status-');
+    const env = { BATON_HOME: home, BATON_URL: '' };
+    expect(
+      (await runCli(['create', '--title', 'Lazy', '--task', 'T1:One'], { cwd: worktree, env })).code,
+    ).toBe(0);
+    const status = loadedBy(worktree, 'status').filter((f) => !f.startsWith('node:'));
+    rmSync(worktree, { recursive: true, force: true });
+    expect(status.some((f) => f.includes('session-commands-'))).toBe(true);
+    expect(
+      status.filter((f) =>
+        /server|hono|modelcontextprotocol|run-commands|integration-commands|o200k/.test(f),
+      ),
+    ).toEqual([]);
+  });
+});
