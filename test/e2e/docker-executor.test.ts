@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type Dockerode from 'dockerode';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { agentWorkspace } from '../helpers/agent-workspace.js';
+import { startServerProcess } from '../helpers/server.js';
 import { batonProcesses, containersOf, exists, testDocker, until, writeAgent } from '../helpers/docker.js';
 
 interface Row {
@@ -126,6 +127,40 @@ describe('the Docker executor on a real engine', () => {
     expect((await w.rows())[0]).toMatchObject({ status: 'stopped', session_state: 'ended' });
   }, 90_000);
 
+  it('a new `baton serve` re-attaches to the container a SIGKILLed `baton run` left, and the workflow completes', async () => {
+    const w = await dockerWorkspace();
+    const run = w.startRun();
+    const row = await w.readyRow();
+    await procs.killHard(run.child);
+    const server = await startServerProcess(w.home, {
+      args: ['--executor', 'docker', '--docker-image', image, '--agent-bin', w.agent.bin],
+      env: { DOCKER_HOST: host },
+      cwd: w.repo,
+    });
+    try {
+      await until('the server re-attached to the running agent', () =>
+        w.events().some((e) => e.type === 'executor.changed' && e.data.session_state === 'running'),
+      );
+      w.agent.go();
+      await until(
+        'the workflow completed under the server',
+        async () =>
+          (await w.cli(['status', '-w', w.id])).json<{ workflow: { status: string } }>().workflow.status ===
+          'completed',
+        60_000,
+      );
+      expect(w.count('agent.launched')).toBe(3);
+      expect(w.agent.runs()).toHaveLength(3);
+      await until(
+        'the container removed at completion',
+        async () => !(await exists(docker, row.container_id ?? '')),
+      );
+      expect(await containersOf(docker, w.id)).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  }, 90_000);
+
   it('a container removed while Baton was down: recovery marks the executor and the session error with the reason', async () => {
     const w = await dockerWorkspace();
     const run = w.startRun();
@@ -171,5 +206,36 @@ describe('the Docker executor on a real engine', () => {
     expect(stop.code, stop.stderr).toBe(0);
     expect(await exists(docker, row.container_id ?? '')).toBe(false);
     expect((await w.rows())[0]).toMatchObject({ status: 'stopped', session_state: 'ended' });
+  }, 60_000);
+});
+
+describe('baton cleanup and the Docker executor', () => {
+  it('removes the containers Baton created for the workflows it deletes, and no other container', async () => {
+    const w = await dockerWorkspace();
+    const other = await docker.createContainer({
+      Image: image,
+      Cmd: ['/usr/bin/node', '-e', 'setInterval(() => {}, 1000)'],
+      Labels: { 'baton.workflow_id': w.id, 'baton.executor_id': 'not-baton' },
+      HostConfig: { NetworkMode: 'host' },
+    });
+    try {
+      const run = w.startRun();
+      const row = await w.readyRow();
+      await procs.killHard(run.child);
+      await docker.getContainer(row.container_id ?? '').kill({ signal: 'SIGKILL' });
+      expect((await w.cli(['executors', 'recover', '--auto-resume', 'none'])).code).toBe(0);
+      const abandon = await w.cli(['abandon', '-w', w.id]);
+      expect(abandon.code, abandon.stderr).toBe(0);
+      // The stopped container is still there (kept for inspection) until its workflow is cleaned up.
+      expect(await exists(docker, row.container_id ?? '')).toBe(true);
+      const clean = await w.cli(['cleanup', '--older-than', '0s']);
+      expect(clean.code, clean.stderr).toBe(0);
+      expect(clean.json<{ removed: { id: string }[] }>().removed.map((x) => x.id)).toContain(w.id);
+      expect(await exists(docker, row.container_id ?? '')).toBe(false);
+      // A container carrying the workflow's label that Baton did not create is left alone.
+      expect((await containersOf(docker, w.id)).map((c) => c.Id)).toEqual([other.id]);
+    } finally {
+      await other.remove({ force: true });
+    }
   }, 60_000);
 });
