@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Dockerode from 'dockerode';
@@ -60,6 +60,33 @@ describe('the Docker executor: bad input and a lost engine', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('the image baton-test-missing:nope is not in the Docker engine');
     expect(r.stderr).toContain('Baton never pulls images');
+    await nothingCreated(w);
+  });
+
+  it('the settings from the environment and the config file; no image at all is a clear error', async () => {
+    const w = await workspace();
+    const agentArgs = ['--agent', 'command', '--agent-bin', w.agent.bin];
+    const noImage = await w.cli(['run', ...agentArgs], { BATON_EXECUTOR: 'docker' });
+    expect(noImage.code).toBe(2);
+    expect(noImage.stderr).toContain('--executor docker needs an image: --docker-image IMAGE');
+    const badKind = await w.cli(['run', ...agentArgs], { BATON_EXECUTOR: 'podman' });
+    expect(badKind.code).toBe(2);
+    expect(badKind.stderr).toContain('executor "podman" is not local, remote or docker');
+    // BATON_EXECUTOR and BATON_DOCKER_IMAGE reach the Docker executor: the image is looked up in the engine.
+    const env = await w.cli(['run', ...agentArgs], {
+      BATON_EXECUTOR: 'docker',
+      BATON_DOCKER_IMAGE: 'baton-test-missing:env',
+    });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toContain('the image baton-test-missing:env is not in the Docker engine');
+    // So do the config file's executor and docker_image.
+    writeFileSync(
+      join(w.home, 'config.json'),
+      JSON.stringify({ executor: 'docker', docker_image: 'baton-test-missing:config' }),
+    );
+    const config = await w.cli(['run', ...agentArgs]);
+    expect(config.code).toBe(2);
+    expect(config.stderr).toContain('the image baton-test-missing:config is not in the Docker engine');
     await nothingCreated(w);
   });
 
