@@ -97,6 +97,24 @@ export type ContainerState = {
 };
 
 /**
+ * dockerode, an optional peer dependency (it would add about 12 MB to every install): installed next to Baton when
+ * the Docker executor is used, else a BatonError saying so.
+ */
+export async function loadDockerode(name = 'dockerode'): Promise<typeof Docker> {
+  try {
+    return ((await import(name)) as { default: typeof Docker }).default;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw e;
+    throw new BatonError(
+      'unavailable',
+      `the Docker executor needs the package dockerode, which is not installed: \`npm install -g ${name}\` beside a global agent-baton (or \`npm install ${name}\` in the project that has agent-baton), then run again; or use --executor local`,
+      { package: name },
+    );
+  }
+}
+
+/**
  * The Docker engine's API on its socket, through dockerode (loaded on first use: commands that never touch Docker
  * do not pay for it). Every failure is a BatonError naming the engine and what to do.
  */
@@ -109,8 +127,8 @@ export class DockerEngine {
   }
 
   private docker(): Promise<Docker> {
-    this.client ??= import('dockerode').then(
-      ({ default: Dockerode }) =>
+    this.client ??= loadDockerode().then(
+      (Dockerode) =>
         new Dockerode(this.address.socketPath ? { socketPath: this.address.socketPath } : undefined),
     );
     return this.client;
