@@ -1,10 +1,11 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { layersPlugin } from './tools/eslint-layers.js';
 
 /**
- * Layer rules (docs/architecture.md): each layer imports only downward.
- * core <- storage <- service <- adapters (git, agents, executors, extraction) <- edges (cli, server, mcp, integrations)
+ * Layer rules (docs/architecture.md): which src/ folder may import which is an allow-list in tools/eslint-layers.js;
+ * the blocks below add which packages (database drivers, node:*) each may not use.
  */
 const forbid = (group, message) => ({
   'no-restricted-imports': ['error', { patterns: [{ group, message }] }],
@@ -22,82 +23,57 @@ export default tseslint.config(
     },
   },
   {
+    // The allow-list of layers (tools/eslint-layers.js): which src/ folder may import which.
+    files: ['src/**/*.ts'],
+    plugins: { layers: layersPlugin },
+    rules: { 'layers/allowed-imports': 'error' },
+  },
+  {
     files: ['src/core/**/*.ts'],
     ignores: ['src/core/**/*.test.ts'],
     rules: forbid(
-      [
-        'node:*',
-        'fs',
-        'path',
-        'child_process',
-        'os',
-        '**/storage/**',
-        '**/service/**',
-        '**/cli/**',
-        '**/server/**',
-        '**/git/**',
-        'better-sqlite3',
-        'pg',
-      ],
-      'src/core is pure: no I/O, no node:* imports, nothing from outer layers.',
+      ['node:*', 'fs', 'path', 'child_process', 'os', 'better-sqlite3', 'pg'],
+      'src/core is pure: no I/O, no node:* imports.',
     ),
   },
   {
     files: ['src/storage/**/*.ts'],
     ignores: ['src/storage/sqlite/**', 'src/storage/postgres/**'],
     rules: forbid(
-      ['better-sqlite3', 'pg', '**/service/**', '**/cli/**', '**/server/**'],
+      ['better-sqlite3', 'pg'],
       'storage/ is dialect-free; drivers live in storage/sqlite and storage/postgres.',
     ),
   },
   {
     files: ['src/storage/sqlite/**/*.ts'],
-    rules: forbid(
-      ['pg', '**/service/**', '**/cli/**', '**/server/**'],
-      'storage/sqlite imports only better-sqlite3.',
-    ),
+    rules: forbid(['pg'], 'storage/sqlite imports only better-sqlite3.'),
   },
   {
     files: ['src/storage/postgres/**/*.ts'],
-    rules: forbid(
-      ['better-sqlite3', '**/service/**', '**/cli/**', '**/server/**'],
-      'storage/postgres imports only pg.',
-    ),
+    rules: forbid(['better-sqlite3'], 'storage/postgres imports only pg.'),
   },
   {
     files: ['src/service/**/*.ts'],
     rules: forbid(
-      ['better-sqlite3', 'pg', '**/cli/**', '**/server/**', '**/mcp/**'],
-      'the service knows the Store interface, never a driver or an edge.',
+      ['better-sqlite3', 'pg', '**/storage/sqlite/**', '**/storage/postgres/**'],
+      'the service knows the Store interface, never a driver.',
     ),
   },
   {
     files: ['src/git/**/*.ts', 'src/agents/**/*.ts', 'src/extraction/**/*.ts', 'src/executors/**/*.ts'],
-    rules: forbid(
-      ['better-sqlite3', 'pg', '**/cli/**', '**/server/**', '**/mcp/**', '**/storage/**'],
-      'adapters talk to the outside world, not to storage or edges.',
-    ),
+    rules: forbid(['better-sqlite3', 'pg'], 'adapters talk to the outside world, not to a database.'),
   },
   {
     files: ['src/client/**/*.ts'],
     rules: forbid(
-      ['better-sqlite3', 'pg', '**/storage/**', '**/cli/**', '**/server/**', '**/mcp/**'],
+      ['better-sqlite3', 'pg'],
       'the client speaks to the service (local) or over HTTP; it knows no edge and no store.',
     ),
   },
   {
     files: ['src/disk/**/*.ts'],
     rules: forbid(
-      [
-        'better-sqlite3',
-        'pg',
-        '**/storage/sqlite/**',
-        '**/storage/postgres/**',
-        '**/cli/**',
-        '**/server/**',
-        '**/mcp/**',
-        '**/client/**',
-      ],
+      ['better-sqlite3', 'pg', '**/storage/sqlite/**', '**/storage/postgres/**'],
       'disk/ mirrors the log through the Store interface; it knows no driver and no edge.',
     ),
   },
@@ -113,15 +89,7 @@ export default tseslint.config(
     // The library entry (agent-baton) and the recipe it shares with the CLI: no driver, no other edge.
     files: ['src/index.ts', 'src/open-baton.ts'],
     rules: forbid(
-      [
-        'better-sqlite3',
-        'pg',
-        '**/storage/sqlite/**',
-        '**/storage/postgres/**',
-        '**/cli/**',
-        '**/server/**',
-        '**/mcp/**',
-      ],
+      ['better-sqlite3', 'pg', '**/storage/sqlite/**', '**/storage/postgres/**'],
       'the library entry opens stores through storage/open-store and knows no other edge.',
     ),
   },
@@ -129,7 +97,7 @@ export default tseslint.config(
     files: ['src/server/**/*.ts'],
     ignores: ['src/**/*.test.ts'],
     rules: forbid(
-      ['better-sqlite3', 'pg', '**/storage/sqlite/**', '**/storage/postgres/**', '**/cli/**', '**/mcp/**'],
+      ['better-sqlite3', 'pg', '**/storage/sqlite/**', '**/storage/postgres/**'],
       'the server is an edge: it calls the client/service, never the CLI, the MCP edge or a driver.',
     ),
   },

@@ -4,9 +4,8 @@ import { LocalClient } from './client/local-client.js';
 import { loadSettings, type Settings } from './config/settings.js';
 import { readToken } from './config/token-file.js';
 import { DiskMirror } from './disk/index.js';
-import { releaseByRuntime } from './executors/executor-factory.js';
 import * as git from './git/git.js';
-import { BatonService } from './service/index.js';
+import { BatonService, type ServiceOptions } from './service/index.js';
 import { openStore } from './storage/open-store.js';
 import type { Durability } from './storage/store.js';
 import { countTokens } from './tokens/count-tokens.js';
@@ -25,7 +24,7 @@ export interface LocalService {
 export async function openLocalService(
   settings: Settings,
   warn: (line: string) => void,
-  env: NodeJS.ProcessEnv = process.env,
+  releaseExecutor?: ServiceOptions['releaseExecutor'],
 ): Promise<LocalService> {
   const store = await openStore({ database: settings.database, durability: settings.durability });
   const service = new BatonService(store, git, {
@@ -34,8 +33,8 @@ export async function openLocalService(
     contextBudget: settings.contextBudget,
     countTokens,
     actor: settings.actor,
-    // What Baton created for a finished session (a Docker container) is removed by cleanup and `executors stop`.
-    releaseExecutor: releaseByRuntime(env, settings.home),
+    // The CLI passes how to remove what Baton created for a finished session (a Docker container): cleanup uses it.
+    releaseExecutor,
   });
   if (!settings.mirror) return { service, mirror: null };
   const mirror = new DiskMirror(store, { runsDir: settings.runsDir, now: service.options.now });
@@ -106,6 +105,7 @@ export async function openBaton(options: OpenBatonOptions = {}): Promise<BatonCl
       actor: options.actor,
     },
     env,
+    options.cwd ?? process.cwd(),
   );
   const server = options.server ?? env.BATON_URL;
   if (server) {
@@ -113,7 +113,7 @@ export async function openBaton(options: OpenBatonOptions = {}): Promise<BatonCl
     return new HttpClient(server, token, options.cwd ?? process.cwd());
   }
   const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const { service, mirror } = await openLocalService(settings, warn, env);
+  const { service, mirror } = await openLocalService(settings, warn);
   return new LocalClient(service, async () => {
     await mirror?.flush();
     await service.store.close();

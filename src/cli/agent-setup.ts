@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { driverFor, resolveProfile } from '../agents/runtime/index.js';
 import { readAgentProfiles } from '../config/agent-config.js';
-import { executorKinds, type Settings } from '../config/settings.js';
+import { settingReader, type Settings } from '../config/settings.js';
 import { invalidInput, parseDuration, type CapacityPolicy } from '../core/index.js';
 import { DockerEngine } from '../executors/docker/engine.js';
 import { DockerExecutor } from '../executors/docker/docker-executor.js';
@@ -13,7 +13,7 @@ import { BatonService } from '../service/index.js';
 import type { AgentProfile, Executor } from '../service/runtime/index.js';
 import { openStore } from '../storage/open-store.js';
 import { countTokens } from '../tokens/count-tokens.js';
-import { oneOf, parseNumber } from './parse.js';
+import { parseNumber } from './parse.js';
 
 export interface AgentFlags {
   agent?: string;
@@ -56,15 +56,14 @@ export function agentSetup(
     o.heartbeat ?? env.BATON_HEARTBEAT ?? '10s',
     '--heartbeat / BATON_HEARTBEAT',
   );
-  const kind = o.executor
-    ? oneOf(o.executor, executorKinds, '--executor (variable BATON_EXECUTOR, config executor)')
-    : settings.executor;
+  const settingsOf = settingReader({ executor: o.executor, dockerImage: o.dockerImage }, env, settings);
+  const kind = settingsOf.oneOf('executor', ['local', 'remote', 'docker'] as const, 'local');
   const url = o.executorUrl ?? env.BATON_EXECUTOR_URL;
   if (kind === 'remote' && !url)
     throw new Error(
       '--executor remote needs --executor-url URL (variable BATON_EXECUTOR_URL) of a `baton executor serve`',
     );
-  const dockerImage = o.dockerImage?.trim() || settings.dockerImage;
+  const dockerImage = settingsOf.text('dockerImage')?.trim() || null;
   if (kind === 'docker' && !dockerImage)
     throw invalidInput(
       '--executor docker needs an image: --docker-image IMAGE (variable BATON_DOCKER_IMAGE, config docker_image), with node 20+ at /usr/bin/node and /usr/bin/env',

@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
-import { readConfigFile, type Settings } from '../config/settings.js';
-import { invalidInput, parseDuration } from '../core/index.js';
+import { settingReader, type Settings } from '../config/settings.js';
 import { isOwnerAlive } from '../executors/process-identity.js';
 import type { BatonService } from '../service/index.js';
 import {
@@ -25,22 +22,16 @@ const policies = ['none', 'waiting', 'all'] as const;
  * The agent runtime's `baton serve` settings: option > environment variable > `$BATON_HOME/config.json` >
  * default. `auto_resume` (none | waiting | all, default waiting) and `heartbeat_timeout` (default 60s).
  */
-export function resolveServeRuntime(o: ServeRuntimeFlags, env: NodeJS.ProcessEnv, home: string) {
-  const file = join(home, 'config.json');
-  const config = (existsSync(file) ? readConfigFile(file) : {}) as Record<string, unknown>;
-  const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
-  const policy = o.autoResume ?? env.BATON_AUTO_RESUME ?? str(config.auto_resume) ?? 'waiting';
-  if (!(policies as readonly string[]).includes(policy))
-    throw invalidInput(
-      `auto-resume "${policy}" is not one of none, waiting, all (option --auto-resume, variable BATON_AUTO_RESUME)`,
-    );
-  const timeout = o.heartbeatTimeout ?? env.BATON_HEARTBEAT_TIMEOUT ?? str(config.heartbeat_timeout) ?? '60s';
-  const heartbeatTimeoutMs = parseDuration(timeout, '--heartbeat-timeout (variable BATON_HEARTBEAT_TIMEOUT)');
-  if (heartbeatTimeoutMs <= 0)
-    throw invalidInput(
-      `heartbeat timeout "${timeout}" must be positive (option --heartbeat-timeout, variable BATON_HEARTBEAT_TIMEOUT)`,
-    );
-  return { autoResume: policy as AutoResumePolicy, heartbeatTimeoutMs };
+export function resolveServeRuntime(
+  o: ServeRuntimeFlags,
+  env: NodeJS.ProcessEnv,
+  settings: Pick<Settings, 'configFiles'>,
+) {
+  const r = settingReader(o, env, settings);
+  const autoResume = r.oneOf('autoResume', policies, 'waiting');
+  const heartbeatTimeoutMs = r.durationMs('heartbeatTimeout', '60s');
+  if (heartbeatTimeoutMs <= 0) throw r.invalid('heartbeatTimeout', 'must be positive');
+  return { autoResume: autoResume as AutoResumePolicy, heartbeatTimeoutMs };
 }
 
 /**
@@ -54,7 +45,7 @@ export function serveRuntime(
   env: NodeJS.ProcessEnv,
   log: (line: string) => void,
 ) {
-  const { autoResume, heartbeatTimeoutMs } = resolveServeRuntime(o, env, settings.home);
+  const { autoResume, heartbeatTimeoutMs } = resolveServeRuntime(o, env, settings);
   const setup = agentSetup(o, env, settings, null);
   const factory = executorFactory(env, settings.home, setup.dockerImage);
   let report: RecoveryReport | null = null;

@@ -1,3 +1,4 @@
+import { BatonError } from './errors.js';
 import { applyEvent } from './fold.js';
 import type { RecordRow } from './records.js';
 import type { BatonEvent, NewEvent } from './schemas/events.js';
@@ -29,7 +30,7 @@ export class Draft {
   }
 
   get state(): WorkflowState {
-    if (!this.current) throw new Error('the draft has no workflow yet');
+    if (!this.current) throw new BatonError('internal', 'the draft has no workflow yet');
     return this.current;
   }
 

@@ -1,3 +1,4 @@
+import { BatonError } from './errors.js';
 import type { RecordRow } from './records.js';
 import type { BatonEvent } from './schemas/events.js';
 import type { WorkflowState } from './schemas/state.js';
@@ -23,7 +24,8 @@ export function applyEvent(state: WorkflowState | null, e: BatonEvent): Applied 
   else if (e.type === 'workflow.restored') base = e.data.state;
   else if (state) base = state;
   else
-    throw new Error(
+    throw new BatonError(
+      'internal',
       `event ${e.type} (seq ${e.seq}) of workflow ${e.workflow_id} has no workflow.created before it`,
     );
   const feedbackBefore =
@@ -61,6 +63,6 @@ export function foldEvents(events: readonly BatonEvent[], from: WorkflowState | 
     state = r.state;
     writes.push(...r.writes);
   }
-  if (!state) throw new Error('no events to fold');
+  if (!state) throw new BatonError('internal', 'no events to fold');
   return { state, writes };
 }

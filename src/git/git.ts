@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { realpath } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { GitCapture } from '../core/index.js';
 
@@ -22,10 +23,32 @@ async function tryGit(dir: string, args: string[]): Promise<string | null> {
   }
 }
 
-/** The worktree a directory belongs to: the git top level, or the directory itself outside git. */
+/**
+ * The worktree a directory belongs to: the git top level, or the directory itself outside git. Found on the file
+ * system (the nearest folder holding `.git`, a folder or a linked worktree's file) as `git rev-parse
+ * --show-toplevel` does, without starting git: every command that finds "the workflow of this worktree" pays for
+ * this. With GIT_DIR or GIT_WORK_TREE set, git itself is asked.
+ */
 export async function resolveWorktree(dir: string): Promise<string> {
-  const top = await tryGit(dir, ['rev-parse', '--show-toplevel']);
-  return realpath(top?.trim() || dir);
+  if (process.env.GIT_DIR || process.env.GIT_WORK_TREE) {
+    const top = await tryGit(dir, ['rev-parse', '--show-toplevel']);
+    return realpath(top?.trim() || dir);
+  }
+  const real = await realpath(dir);
+  for (let d = real; ; d = dirname(d)) {
+    if (await isGitMarker(join(d, '.git'))) return d;
+    if (dirname(d) === d) return real;
+  }
+}
+
+async function isGitMarker(path: string): Promise<boolean> {
+  try {
+    const s = await stat(path);
+    if (s.isDirectory()) return true;
+    return s.isFile() && (await readFile(path, 'utf8')).startsWith('gitdir:');
+  } catch {
+    return false;
+  }
 }
 
 /** Branch and HEAD when a workflow starts (null commit in a repository without commits). */

@@ -16,6 +16,7 @@ import { errorBody, onError, sendError, validationError } from './http/errors.js
 import { hostAndOrigin } from './http/host-origin.js';
 import type { Metrics } from './http/metrics.js';
 import { staticFiles } from './http/static-files.js';
+import { responseCheck } from './http/response-check.js';
 
 export interface AppOptions {
   client: BatonClient;
@@ -31,6 +32,8 @@ export interface AppOptions {
   /** Whether the server is ready (the event tail started). */
   ready: () => boolean;
   version: string;
+  /** Check every JSON response against its route's schema (tests; BATON_CHECK_RESPONSES=1). */
+  checkResponses?: boolean;
 }
 
 export const openApiInfo = (version: string) => ({
@@ -88,6 +91,7 @@ export function createApp(o: AppOptions): OpenAPIHono {
     },
   });
   app.use('*', o.metrics.middleware());
+  if (o.checkResponses) app.use('*', responseCheck(app));
   app.use('*', hostAndOrigin(o.guard));
   app.use('*', bearerAuth(o.token));
   app.use(

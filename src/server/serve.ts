@@ -14,6 +14,7 @@ import { registerWsRoute } from './live/ws-route.js';
 import { WsHub } from './live/ws-hub.js';
 import { DEFAULT_MAX_FRAME, isLoopback, type ServeOptions } from './serve-options.js';
 import { PACKAGE_VERSION } from '../config/package-info.js';
+import { invalidInput } from '../core/index.js';
 
 export const defaultWebDir = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -42,7 +43,9 @@ export async function startServer(
 ): Promise<RunningServer> {
   const token = options.noAuth ? null : ensureToken(options.home);
   if (token === null && !isLoopback(options.host))
-    throw new Error('refusing to bind a non-loopback address without a token');
+    throw invalidInput(
+      `refusing to serve ${options.host} without a token: serving without one is for loopback addresses only`,
+    );
   const store = service.store;
   const client = new LocalClient(service);
   const metrics = new Metrics();
@@ -74,6 +77,7 @@ export async function startServer(
     guard,
     ready: () => ready,
     version: options.version ?? PACKAGE_VERSION,
+    checkResponses: options.checkResponses,
   });
   metrics.gauge('baton_workflows', 'Workflows by status.', async () => {
     const counts = new Map<string, number>();

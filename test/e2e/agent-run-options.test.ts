@@ -134,9 +134,11 @@ describe('baton run options', () => {
       .map((l) => JSON.parse(l) as { args: string[]; resume: string | null });
     expect(runs[0]?.args.slice(0, 2)).toEqual(['exec', '--json']);
     expect(runs[0]?.resume).toBeNull();
-    expect(runs[1]?.resume).toBeTruthy();
     const evs = events();
-    expect(evs.some((e) => e.type === 'agent.token_saved')).toBe(true);
+    // The second task resumes exactly the thread Codex reported for the first one.
+    const saved = evs.filter((e) => e.type === 'agent.token_saved').map((e) => e.data.resume_token);
+    expect(runs[1]?.resume).toMatch(/^[0-9a-f-]{36}$/);
+    expect(saved).toContain(runs[1]?.resume);
     const usage = evs.filter(
       (e) => e.type === 'record.added' && (e.data as { kind?: string }).kind === 'usage',
     );

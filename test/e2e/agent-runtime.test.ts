@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { batonBin } from '../helpers/cli.js';
 import { agentWorkspace, fakeClaude } from '../helpers/agent-workspace.js';
+import { hermeticEnv } from '../helpers/hermetic-env.js';
+import { until } from '../helpers/until.js';
 
 const setup = () => agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
 
@@ -29,13 +31,19 @@ describe('baton run with a fake Claude Code replaying recorded stream-json', () 
       .split('\n')
       .map((l) => JSON.parse(l) as { resume: string | null });
     expect(runs[0]?.resume).toBeNull();
-    expect(runs[1]?.resume).toBeTruthy();
+    // The second task resumes exactly the session the first one reported (and Baton saved).
+    const saved = events()
+      .filter((e) => e.type === 'agent.token_saved')
+      .map((e) => e.data.resume_token);
+    expect(saved.length).toBeGreaterThanOrEqual(1);
+    expect(runs[1]?.resume).toMatch(/^[0-9a-f-]{36}$/);
+    expect(saved).toContain(runs[1]?.resume);
     const types = events().map((e) => e.type);
     expect(types).toContain('agent.launched');
     expect(types).toContain('agent.token_saved');
     expect(types.filter((t) => t === 'side_effect.recorded').length).toBe(3);
     const ex = (await cli(['executors', 'list'])).json<{ resume_token: string | null; status: string }[]>();
-    expect(ex[0]?.resume_token).toBeTruthy();
+    expect(saved).toContain(ex[0]?.resume_token);
     // The ledger reaches the resume context, so a later session does not commit again.
     const context = (await cli(['context', '-w', report.workflow_id])).json<{ markdown: string }>().markdown;
     expect(context).toContain('### Already Done (do not redo)');
@@ -65,16 +73,18 @@ describe('baton run with a fake Claude Code replaying recorded stream-json', () 
       [batonBin, 'run', '--agent', 'claude-code', '--heartbeat', '200ms'],
       {
         cwd: repo,
-        env: { ...process.env, ...env, FAKE_DELAY_MS: '400' },
+        env: hermeticEnv({ ...env, FAKE_DELAY_MS: '400' }),
         stdio: 'ignore',
       },
     );
     // Wait until the agent is mid-task (its resume token was saved), then kill the runner for real.
-    for (let i = 0; i < 100; i++) {
-      const ex = (await cli(['executors', 'list'])).json<{ resume_token: string | null }[]>();
-      if (ex[0]?.resume_token) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await until(
+      'the agent mid-task',
+      async () =>
+        (await cli(['executors', 'list'])).json<{ resume_token: string | null }[]>()[0]?.resume_token,
+      10_000,
+      100,
+    );
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     const status = (await cli(['status'])).json<{ workflow: { status: string } }>();

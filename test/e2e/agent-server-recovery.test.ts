@@ -4,8 +4,15 @@ import WebSocket from 'ws';
 import { batonBin } from '../helpers/cli.js';
 import { agentWorkspace, fakeClaude } from '../helpers/agent-workspace.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
+import { until } from '../helpers/until.js';
+import { hermeticEnv } from '../helpers/hermetic-env.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Whether the agent of the n-th launch has reported work (a history line after that launch): it is mid-task. */
+const recordedAfterLaunch = (evs: { type: string }[], n: number) => {
+  const launches = evs.flatMap((e, i) => (e.type === 'agent.launched' ? [i] : []));
+  const at = launches[n - 1];
+  return at !== undefined && evs.slice(at + 1).some((e) => e.type === 'history.recorded');
+};
 
 const setup = () => agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
 
@@ -19,7 +26,7 @@ afterEach(async () => {
 const spawnBaton = (args: string[], cwd: string, env: Record<string, string>) => {
   const child = spawn(process.execPath, [batonBin, ...args], {
     cwd,
-    env: { ...process.env, BATON_URL: undefined, ...env },
+    env: hermeticEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -32,16 +39,6 @@ const killHard = async (child: ChildProcess) => {
   child.kill('SIGKILL');
   await gone;
 };
-
-async function until<T>(what: string, probe: () => T | Promise<T>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 describe('the agent runtime across Baton crashes and restarts', () => {
   it('startup recovery in baton serve: a SIGKILLed server mid-task is recovered and resumed by the next one', async () => {
@@ -59,8 +56,7 @@ describe('the agent runtime across Baton crashes and restarts', () => {
     expect((await a.api('/readyz')).status).toBe(200);
     expect(count('workflow.interrupted')).toBe(1);
     // (A resumed agent keeps its session id, so no new token event: wait for the launch, then into the task.)
-    await until('server A driving the agent', () => count('agent.launched') >= 2);
-    await sleep(600);
+    await until('server A driving the agent into the task', () => recordedAfterLaunch(events(), 2));
     await killHard(a.child);
     servers.splice(servers.indexOf(a), 1);
     const status = (await cli(['status'])).json<{ workflow: { status: string } }>();
@@ -198,8 +194,7 @@ describe('the agent runtime across Baton crashes and restarts', () => {
     ];
     const a = await startServerProcess(home, { args: serveArgs, env: agentEnv, cwd: repo });
     servers.push(a);
-    await until('server A launching the next task on the executor', () => count('agent.launched') >= 2);
-    await sleep(600);
+    await until('server A driving the next task on the executor', () => recordedAfterLaunch(events(), 2));
     await killHard(a.child);
     servers.splice(servers.indexOf(a), 1);
     const b = await startServerProcess(home, { args: serveArgs, env: agentEnv, cwd: repo });

@@ -10,6 +10,7 @@ import { Runtime } from '../../src/cli/runtime.js';
 import { PACKAGE_VERSION } from '../../src/config/package-info.js';
 import { batonBin, runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { hermeticEnv } from '../helpers/hermetic-env.js';
 
 const repo = makeRepo('baton-help-');
 const home = tempDir('baton-help-home-');
@@ -33,7 +34,7 @@ function loadedBy(cwd: string, ...args: string[]): string[] {
   );
   const r = spawnSync(process.execPath, ['--import', register, batonBin, ...args], {
     cwd,
-    env: { ...process.env, BATON_HOME: home, BATON_URL: '' },
+    env: hermeticEnv({ BATON_HOME: home }),
     encoding: 'utf8',
   });
   expect(r.status, r.stderr).toBe(0);

@@ -71,7 +71,7 @@ describe('the Docker executor: bad input and a lost engine', () => {
     expect(noImage.stderr).toContain('--executor docker needs an image: --docker-image IMAGE');
     const badKind = await w.cli(['run', ...agentArgs], { BATON_EXECUTOR: 'podman' });
     expect(badKind.code).toBe(2);
-    expect(badKind.stderr).toContain('executor "podman" is not local, remote or docker');
+    expect(badKind.stderr).toContain('executor "podman" is not one of local, remote, docker');
     // BATON_EXECUTOR and BATON_DOCKER_IMAGE reach the Docker executor: the image is looked up in the engine.
     const env = await w.cli(['run', ...agentArgs], {
       BATON_EXECUTOR: 'docker',

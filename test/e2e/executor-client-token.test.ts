@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { agentWorkspace, fakeClaude } from '../helpers/agent-workspace.js';
 import { batonBin } from '../helpers/cli.js';
 import { startDaemonProcess, type DaemonProcess } from '../helpers/raw-http.js';
+import { hermeticEnv } from '../helpers/hermetic-env.js';
 
 const daemons: DaemonProcess[] = [];
 const children: ChildProcess[] = [];
@@ -93,7 +94,7 @@ describe('the executor token on the Baton side', () => {
         '--executor-url',
         d.url,
       ],
-      { cwd: w.repo, env: { ...process.env, ...w.env, BATON_URL: undefined }, stdio: 'ignore' },
+      { cwd: w.repo, env: hermeticEnv(w.env), stdio: 'ignore' },
     );
     children.push(runner);
     await until('the agent running on the executor', () => w.count('agent.token_saved') >= 1);

@@ -6,6 +6,7 @@ import { SqliteLangGraphTables } from '../../src/storage/sqlite/sqlite-langgraph
 import { batonBin } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
+import { hermeticEnv } from '../helpers/hermetic-env.js';
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 
@@ -13,7 +14,7 @@ const mode = (path: string) => statSync(path).mode & 0o777;
 function batonUmask000(args: string[], cwd: string, env: Record<string, string | undefined>) {
   const r = spawnSync('/bin/sh', ['-c', 'umask 000 && exec "$0" "$@"', process.execPath, batonBin, ...args], {
     cwd,
-    env: { ...process.env, BATON_URL: undefined, BATON_DATABASE_URL: undefined, ...env },
+    env: hermeticEnv(env),
     encoding: 'utf8',
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };

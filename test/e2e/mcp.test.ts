@@ -3,6 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batonBin, runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { hermeticEnv } from '../helpers/hermetic-env.js';
 
 type ToolResult = { content: { type: string; text: string }[]; isError?: boolean };
 
@@ -26,7 +27,7 @@ describe('baton mcp', () => {
         command: process.execPath,
         args: [batonBin, 'mcp'],
         cwd: repo,
-        env: { ...process.env, ...env } as Record<string, string>,
+        env: hermeticEnv(env) as Record<string, string>,
       }),
     );
   });

@@ -7,6 +7,7 @@ import { COMMANDS } from '../../src/cli/command-table.js';
 import { fakeClaude } from '../helpers/agent-workspace.js';
 import { batonBin } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { hermeticEnv } from '../helpers/hermetic-env.js';
 
 /**
  * Every command of the README's shell blocks, run as written (through bash, with `baton` on the PATH) in the state
@@ -26,12 +27,7 @@ const bin = join(work, 'bin');
 mkdirSync(bin);
 symlinkSync(batonBin, join(bin, 'baton'));
 symlinkSync(fakeClaude, join(bin, 'claude')); // `baton run --agent claude-code` runs `claude` from the PATH
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  PATH: `${bin}:${process.env.PATH}`,
-  BATON_HOME: join(work, 'home'),
-};
-delete env.BATON_URL;
+const env = hermeticEnv({ PATH: `${bin}:${process.env.PATH}`, BATON_HOME: join(work, 'home') });
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

@@ -124,8 +124,20 @@ describe('baton server: REST API', () => {
       rationale: string;
     }[];
     expect(decisions.map((d) => d.rationale)).toEqual(['memory-hard']);
-    for (const cat of ['errors', 'git-changes', 'reviewer-feedback', 'test-state', 'history'])
-      expect((await t.api(`/api/snapshots/${sid}/${cat}`)).status, cat).toBe(200);
+    // each category carries what was recorded before the pause (git-changes: the worktree's state, an object)
+    for (const [cat, recorded] of [
+      ['errors', 'x is undefined'],
+      ['reviewer-feedback', 'hash the tokens'],
+      ['test-state', 'auth > rejects'],
+      ['history', 'ran migrations'],
+      ['git-changes', null],
+    ] as const) {
+      const r = await t.api(`/api/snapshots/${sid}/${cat}`);
+      expect(r.status, cat).toBe(200);
+      const body: unknown = await r.json();
+      expect(typeof body, cat).toBe('object');
+      if (recorded) expect(JSON.stringify(body), cat).toContain(JSON.stringify(recorded).slice(1, -1));
+    }
 
     const context = (await (await t.api(`/api/workflows/${id}/context`)).json()) as { markdown: string };
     expect(context.markdown).toContain('Use argon2');

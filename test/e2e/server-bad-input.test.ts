@@ -131,6 +131,10 @@ describe('baton server: bad input', () => {
       req.on('error', reject);
       req.end();
     });
+    // what comes back is the dashboard's own page (the SPA fallback), not a file from outside its folder
+    const index = await (await fetch(`${t.server.url}/`)).text();
+    expect(index).toMatch(/<!doctype html>/i);
+    expect(raw.body).toBe(index);
     expect(raw.body).not.toMatch(/root:/);
   });
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitDivergence } from '../../src/core/index.js';
@@ -53,6 +53,25 @@ describe('git state capture with real git', () => {
       note: expect.stringMatching(/not a git repository/),
     });
     expect(await resolveWorktree(plain)).toBe(plain);
+  });
+
+  it('finds the worktree as git does, without starting git: linked worktrees, submodule-like .git files, symlinks', async () => {
+    const repo = makeRepo();
+    const linked = join(tempDir('baton-linked-'), 'wt');
+    gitIn(repo, 'worktree', 'add', '-q', linked);
+    mkdirSync(join(linked, 'a', 'b'), { recursive: true });
+    const alias = join(tempDir('baton-alias-'), 'link');
+    symlinkSync(join(linked, 'a'), alias);
+    for (const dir of [repo, linked, join(linked, 'a', 'b'), alias]) {
+      const git = realpathSync(
+        execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd: dir, encoding: 'utf8' }).trim(),
+      );
+      expect(await resolveWorktree(dir), dir).toBe(git);
+    }
+    // a file named .git that is not a gitdir pointer does not make a worktree
+    const odd = tempDir('baton-odd-');
+    writeFileSync(join(odd, '.git'), 'not a pointer');
+    expect(await resolveWorktree(odd)).toBe(realpathSync(odd));
   });
 
   it('resolves a subdirectory to its worktree and reports divergence', async () => {

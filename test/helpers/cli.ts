@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { hermeticEnv } from './hermetic-env.js';
 
 export const batonBin = fileURLToPath(new URL('../../bin/baton.js', import.meta.url));
 
@@ -18,7 +19,7 @@ export function runCli(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [batonBin, ...args], {
       cwd: opts.cwd,
-      env: { ...process.env, ...opts.env },
+      env: hermeticEnv(opts.env),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -5,23 +5,14 @@ import type Dockerode from 'dockerode';
 import { inject } from 'vitest';
 import { batonBin } from './cli.js';
 import { dockerClient, sharedDockerEngine } from './docker-engine.js';
+import { hermeticEnv } from './hermetic-env.js';
+import { until as waitUntil } from './until.js';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls `probe` until it returns something truthy, failing with `what` after `ms`. */
-export async function until<T>(
-  what: string,
-  probe: () => T | Promise<T>,
-  ms = 30_000,
-): Promise<NonNullable<T>> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+/** test/helpers/until.ts, typed for probes that answer null until the thing is there. */
+export const until = async <T>(what: string, probe: () => T | Promise<T>, ms = 30_000) =>
+  (await waitUntil(what, probe, ms)) as NonNullable<T>;
 
 /** `p`, or an error saying what did not happen (with `detail()`) when it has not settled within `ms`. */
 export async function within<T>(p: Promise<T>, ms: number, what: string, detail: () => string): Promise<T> {
@@ -122,7 +113,7 @@ export function batonProcesses() {
     spawn(args: string[], cwd: string, env: Record<string, string | undefined>) {
       const child = spawn(process.execPath, [batonBin, ...args], {
         cwd,
-        env: { ...process.env, BATON_URL: undefined, ...env },
+        env: hermeticEnv(env),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';

@@ -29,6 +29,7 @@ export async function startTestServer(
     home,
     webDir: opts.webDir ?? join(home, 'no-web'),
     pollMs: opts.pollMs ?? 100,
+    checkResponses: true,
   });
   return {
     server,

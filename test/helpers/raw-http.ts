@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { batonBin } from './cli.js';
+import { hermeticEnv } from './hermetic-env.js';
 
 export interface RawResponse {
   status: number;
@@ -63,7 +64,7 @@ export function startDaemonProcess(
     ? spawn('/bin/sh', ['-c', 'umask 000 && exec "$0" "$@"', process.execPath, ...argv], { env: envOf() })
     : spawn(process.execPath, argv, { env: envOf() });
   function envOf() {
-    return { ...process.env, BATON_EXECUTOR_TOKEN: undefined, BATON_HOME: home, ...opts.env };
+    return hermeticEnv({ BATON_HOME: home, ...opts.env });
   }
   return new Promise((resolve, reject) => {
     let out = '';

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { batonBin } from './cli.js';
+import { hermeticEnv } from './hermetic-env.js';
 
 export interface ServerProcess {
   url: string;
@@ -22,7 +23,7 @@ export function startServerProcess(
     const argv = [batonBin, 'serve', '--port', '0', ...(opts.args ?? [])];
     const spawnOpts = {
       cwd: opts.cwd ?? (opts.umask000 ? undefined : home),
-      env: { ...process.env, BATON_URL: undefined, BATON_HOME: home, ...opts.env },
+      env: hermeticEnv({ BATON_HOME: home, BATON_CHECK_RESPONSES: '1', ...opts.env }),
       stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
     };
     // under `umask 000` (through /bin/sh) when asked: files must get their modes whatever the umask

@@ -159,6 +159,46 @@ async function apply(svc: BatonService, wf: string, s: WorkflowState, st: { kind
   }
 }
 
+/**
+ * An independent model of task statuses: the task a step acts on and the status the command's meaning gives it
+ * (written here from the commands' definitions, not from the fold). Steps that restore or stop a workflow as a whole
+ * (pause-force, interrupt, recover, resume) are not modelled: after them the model takes the stored statuses again.
+ */
+function expectedMove(
+  s: WorkflowState,
+  st: { kind: string; pick: number },
+): [string, string] | 'resync' | null {
+  const task = (status: string) =>
+    at(
+      s.tasks.filter((t) => t.status === status),
+      st.pick,
+    )?.id;
+  const move = (id: string | undefined, to: string): [string, string] | null => (id ? [id, to] : null);
+  switch (st.kind) {
+    case 'start':
+      return move(task('pending') ?? task('failed'), 'in_progress');
+    case 'done':
+      return move(task('in_progress'), 'done');
+    case 'fail':
+      return move(task('in_progress'), 'failed');
+    case 'block':
+      return move(task('pending'), 'blocked');
+    case 'unblock':
+      return move(task('blocked'), 'pending');
+    case 'skip':
+      return move(task('pending'), 'skipped');
+    case 'pause-force':
+    case 'interrupt':
+    case 'recover':
+    case 'resume':
+      return 'resync';
+    default:
+      return null;
+  }
+}
+
+const statuses = (s: WorkflowState) => Object.fromEntries(s.tasks.map((t) => [t.id, t.status as string]));
+
 const key = (r: RecordRow) => `${r.kind}/${r.id}`;
 
 async function storedRecords(store: Store, wf: string): Promise<Map<string, RecordRow>> {
@@ -183,13 +223,23 @@ export async function checkEventFoldLaws(makeStore: () => Store | Promise<Store>
         const svc = makeService(store, { now: clock.now });
         try {
           const wf = (await svc.create({ title: 'property', tasks, worktree: tempDir('baton-prop-') })).id;
+          let model: Record<string, string> = Object.fromEntries(tasks.map((t) => [t.id, 'pending']));
           for (const st of steps) {
             clock.advance(st.advanceMs);
             const s = (await store.loadState(wf))!;
+            const move = expectedMove(s, st);
+            let applied = true;
             try {
               await apply(svc, wf, s, st);
             } catch (e) {
               if (!BatonError.isInstance(e) || !['invalid_transition', 'not_found'].includes(e.code)) throw e;
+              applied = false;
+            }
+            const after = statuses((await store.loadState(wf))!);
+            if (move === 'resync') model = after;
+            else {
+              if (move && applied) model[move[0]] = move[1];
+              expect(after, `after ${st.kind}`).toEqual(model);
             }
           }
           const events = await store.readEvents(wf);

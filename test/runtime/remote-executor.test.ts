@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { startExecutorDaemon } from '../../src/executors/remote/executor-daemon.js';
 import { RemoteExecutor } from '../../src/executors/remote/remote-executor.js';
 import { tempDir } from '../helpers/git-repo.js';
+import { until } from '../helpers/until.js';
 
 const token = 'test-executor-token-0123456789';
 const credential = { token, source: 'the test', hint: '' };
@@ -17,16 +18,26 @@ const freePort = () =>
   });
 
 describe('RemoteExecutor against a real `baton executor serve` daemon', () => {
-  it('reconnects with backoff: a host that comes up late is found healthy', async () => {
+  it('reconnects with backoff: a host that refuses at first and comes up later is found healthy', async () => {
     const port = await freePort();
+    // A listener that drops every connection stands for a host still starting: each attempt is counted.
+    const attempts: number[] = [];
+    const refuser = createServer((socket) => {
+      attempts.push(Date.now());
+      socket.destroy();
+    });
+    await new Promise<void>((r) => refuser.listen(port, '127.0.0.1', r));
     const remote = new RemoteExecutor(`http://127.0.0.1:${port}`, credential);
-    const started = Date.now();
-    const health = remote.health();
-    await new Promise((r) => setTimeout(r, 700));
+    let settled = false;
+    const health = remote.health().finally(() => (settled = true));
+    await until('two refused attempts', () => attempts.length >= 2, 10_000, 10);
+    await new Promise((r) => refuser.close(r));
+    expect(settled).toBe(false); // still retrying, not given up after the first refusals
     const daemon = await startExecutorDaemon({ host: '127.0.0.1', port, token });
     try {
       expect(await health).toBe(true);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(700);
+      // the second attempt waited for the first backoff step (200 ms) instead of hammering the host
+      expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(190);
       expect(await remote.capabilities()).toEqual({
         supports_session_resume: true,
         supports_workspace_only: true,

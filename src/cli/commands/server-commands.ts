@@ -51,7 +51,7 @@ export function registerServerCommands(program: Command, rt: Runtime) {
       const settings = rt.settings(g);
       // Loaded on demand: the other commands never pay for the server's modules.
       const { resolveServeOptions, startServer } = await import('../../server/index.js');
-      const opts = resolveServeOptions(o, rt.env, settings.home);
+      const opts = resolveServeOptions(o, rt.env, settings);
       const service = await rt.openService(settings);
       const store = service.store;
       const log = (l: string) => rt.io.err(`baton serve: ${l}\n`);

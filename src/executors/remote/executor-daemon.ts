@@ -6,6 +6,7 @@ import { sameToken } from '../../config/token-file.js';
 import { spawnAgent } from '../local/local-executor.js';
 import type { AgentProcess, ExitStatus, LaunchSpec } from '../../service/runtime/runtime-ports.js';
 import { OutputRing } from './output-ring.js';
+import { invalidInput } from '../../core/index.js';
 
 interface Run {
   id: string;
@@ -85,7 +86,8 @@ function validSpec(b: unknown): LaunchSpec | null {
  * GET /runs/:id, POST /runs/:id/stop, GET /runs/:id/events?offset=N (NDJSON until the run exits).
  */
 export async function startExecutorDaemon(opts: ExecutorDaemonOptions) {
-  if (!opts.token) throw new Error('the executor daemon needs a token');
+  if (!opts.token)
+    throw invalidInput('the executor daemon needs a token (BATON_EXECUTOR_TOKEN or `baton executor token`)');
   const maxOutput = opts.maxOutput ?? DEFAULT_MAX_OUTPUT;
   const keepFinished = opts.keepFinished ?? DEFAULT_KEEP_FINISHED;
   const runs = new Map<string, Run>();

@@ -1,0 +1,51 @@
+/** One setting: the command-line option, the environment variable and the config file key that may give it. */
+export interface SettingDef {
+  /** What the setting is, in messages ("port", "context budget"). */
+  label: string;
+  option: string;
+  variable: string;
+  /** The key in `baton.config.json` / `$BATON_HOME/config.json`; null when a file cannot set it. */
+  key: string | null;
+}
+
+const def = (label: string, option: string, variable: string, key: string | null): SettingDef => ({
+  label,
+  option,
+  variable,
+  key,
+});
+
+/**
+ * Every setting Baton reads, in one table. Each is resolved the same way (src/config/setting-reader.ts): option, else
+ * variable, else the config files, else the default its reader gives.
+ */
+export const SETTINGS = {
+  // the store and the commands
+  database: def('database', '--database', 'BATON_DATABASE_URL', 'database'),
+  durability: def('durability', '--durability', 'BATON_DURABILITY', 'durability'),
+  pauseTimeout: def('pause timeout', '--pause-timeout', 'BATON_PAUSE_TIMEOUT', 'pause_timeout'),
+  staleAfter: def('stale after', '--stale-after', 'BATON_STALE_AFTER', 'stale_after'),
+  contextBudget: def('context budget', '--budget', 'BATON_CONTEXT_BUDGET', 'context_budget'),
+  runsDir: def('runs dir', '--runs-dir', 'BATON_RUNS_DIR', 'runs_dir'),
+  mirror: def('mirror', '--mirror', 'BATON_MIRROR', 'mirror'),
+  actor: def('actor', '--actor', 'BATON_ACTOR', 'actor'),
+  // the server
+  host: def('host', '--host', 'BATON_HOST', 'host'),
+  port: def('port', '--port', 'BATON_PORT', 'port'),
+  maxBody: def('max body', '--max-body', 'BATON_MAX_BODY', 'max_body_bytes'),
+  maxFrame: def('max frame', '--max-frame', 'BATON_MAX_FRAME', 'max_frame_bytes'),
+  allowHost: def('allowed hosts', '--allow-host', 'BATON_ALLOWED_HOSTS', 'allowed_hosts'),
+  allowOrigin: def('allowed origins', '--allow-origin', 'BATON_ALLOWED_ORIGINS', 'allowed_origins'),
+  autoResume: def('auto-resume', '--auto-resume', 'BATON_AUTO_RESUME', 'auto_resume'),
+  heartbeatTimeout: def(
+    'heartbeat timeout',
+    '--heartbeat-timeout',
+    'BATON_HEARTBEAT_TIMEOUT',
+    'heartbeat_timeout',
+  ),
+  // where `baton run` and `baton serve` run agents (docs/docker.md)
+  executor: def('executor', '--executor', 'BATON_EXECUTOR', 'executor'),
+  dockerImage: def('docker image', '--docker-image', 'BATON_DOCKER_IMAGE', 'docker_image'),
+} as const satisfies Record<string, SettingDef>;
+
+export type SettingName = keyof typeof SETTINGS;
