@@ -6,12 +6,14 @@ import { defineConfig } from 'rolldown';
  * module stays a separate chunk, loaded only when its command runs (src/cli/command-table.ts). The other
  * dependencies (the SQLite and PostgreSQL drivers, the server's and MCP's packages) stay in node_modules and load on
  * demand. The chunks sit two levels below the package root, like every dist/<folder>/ module, so the paths that
- * modules resolve from their own location (vendor/, package.json, web/dist) hold in both.
+ * modules resolve from their own location (vendor/, package.json, web/dist) hold in both. `baton hook <Event>` has
+ * its own entry (dist/bin/hook.js, run by bin/baton.js without the CLI): a hook runs on every turn of an agent, and
+ * loads the store side (hook-run) only when the event needs it, the transcript import only when it imports.
  */
 const bundled = /^(zod|commander)(\/|$)/;
 
 export default defineConfig({
-  input: { cli: 'dist/cli/main.js' },
+  input: { cli: 'dist/cli/main.js', hook: 'dist/cli/hook-entry.js' },
   platform: 'node',
   external: (id) => !id.startsWith('.') && !id.startsWith('/') && !bundled.test(id),
   output: { dir: 'dist/bin', format: 'esm', chunkFileNames: '[name]-[hash].js', sourcemap: false },

@@ -7,6 +7,7 @@ import { benchLanggraph } from './langgraph.js';
 import { benchStartupRecovery } from './startup-recovery.js';
 import { benchStartup } from './startup.js';
 import { benchTokenizer } from './tokenizer.js';
+import { benchHooks } from './hooks.js';
 
 /**
  * `npm run bench`: runs every benchmark section, prints the rows and rewrites that section of BENCHMARKS.md
@@ -54,6 +55,12 @@ const sections = [
     title: "Tokenizer: Baton's o200k counter against js-tiktoken on compiled resume contexts",
     how: "bench/tokenizer.js: every Claude Code and Codex transcript of test/fixtures/corpus imported into a workflow (SQLite, a git worktree), the workflow paused, and its resume context compiled at budgets of 4,000 and 1,000 tokens twice, once by a service counting with Baton's counter (src/tokens/count-tokens.ts over vendor/o200k_base.cjs) and once by one counting with js-tiktoken 1.0's o200k_base (the tokenizer Baton used before). The budget is a hard limit, so the counter must never count fewer tokens than o200k does.",
     run: benchTokenizer,
+  },
+  {
+    name: 'hooks',
+    title: 'Agent hooks: what Baton costs a Claude Code turn',
+    how: 'bench/hooks.js: `baton hook <Event>` as Claude Code runs it (a child process, the payload on stdin), timed from spawn to exit, beside a bare `node -e 0` in the same run, each measurement interleaved with the others (medians). The no-op Stop finds nothing new in the transcript (its size is what the last import read); the import Stop first gets 100 new real lines appended to a transcript of real Claude Code lines (the spotter session repeated to 50 MB); the SessionStart (source `clear`, a new agent session each time) starts the next Baton session, snapshots and injects the context. SQLite at `synchronous=FULL`, the run folder mirror on, in a temporary git repository.',
+    run: benchHooks,
   },
 ];
 

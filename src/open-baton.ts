@@ -16,6 +16,16 @@ export interface LocalService {
   mirror: DiskMirror | null;
 }
 
+/** What a caller that touches little opens (a hook): the mirror catch-up of one worktree, no tokenizer. */
+export interface LocalServiceScope {
+  /** Catch up only this worktree's run folders (a hook touches nothing else). */
+  worktree?: string;
+  /** false: count about four characters a token (what a character limit needs), never loading the vocabulary. */
+  exactTokens?: boolean;
+  /** How to remove what Baton created for a finished session (a Docker container): the CLI passes it, cleanup uses it. */
+  releaseExecutor?: ServiceOptions['releaseExecutor'];
+}
+
 /**
  * The service on the local store with every adapter (git, the tokenizer) and the run-folder mirror, which first
  * catches up the folders that lag the database. The one recipe of the CLI, `baton serve` and the library;
@@ -24,22 +34,21 @@ export interface LocalService {
 export async function openLocalService(
   settings: Settings,
   warn: (line: string) => void,
-  releaseExecutor?: ServiceOptions['releaseExecutor'],
+  scope: LocalServiceScope = {},
 ): Promise<LocalService> {
   const store = await openStore({ database: settings.database, durability: settings.durability });
   const service = new BatonService(store, git, {
     pauseTimeoutMs: settings.pauseTimeoutMs,
     staleAfterMs: settings.staleAfterMs,
     contextBudget: settings.contextBudget,
-    countTokens,
+    ...(scope.exactTokens === false ? {} : { countTokens }),
     actor: settings.actor,
-    // The CLI passes how to remove what Baton created for a finished session (a Docker container): cleanup uses it.
-    releaseExecutor,
+    releaseExecutor: scope.releaseExecutor,
   });
   if (!settings.mirror) return { service, mirror: null };
   const mirror = new DiskMirror(store, { runsDir: settings.runsDir, now: service.options.now });
   mirror.attach(service.runner);
-  const report = await mirror.catchUp();
+  const report = await mirror.catchUp(scope.worktree ? { worktree: scope.worktree } : {});
   for (const b of report.behind)
     warn(
       `baton: warning: the database holds workflow ${b.workflow_id} up to event ${b.database_seq} but its run folder ${b.dir} goes to ${b.disk_seq}; the folder is left alone (bring the database up with \`baton rebuild --from-disk <worktree>\`)`,

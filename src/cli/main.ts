@@ -101,7 +101,7 @@ export async function main(
       program.configureHelp({ formatHelp: rootHelp });
     }
     await program.parseAsync(argv, { from: 'user' });
-    return 0;
+    return rt?.exitCode ?? 0;
   } catch (e) {
     if (e instanceof CommanderError) {
       return e.code === 'commander.helpDisplayed' ||

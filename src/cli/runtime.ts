@@ -6,7 +6,7 @@ import { loadSettings, type Settings } from '../config/settings.js';
 import { readToken } from '../config/token-file.js';
 import type { DiskMirror } from '../disk/index.js';
 import { releaseByRuntime } from '../executors/executor-factory.js';
-import { openLocalService } from '../open-baton.js';
+import { openLocalService, type LocalServiceScope } from '../open-baton.js';
 import type { BatonService } from '../service/index.js';
 import type { Io } from './output.js';
 
@@ -29,6 +29,8 @@ export interface GlobalOptions {
 export class Runtime {
   private client: BatonClient | null = null;
   private mirror: DiskMirror | null = null;
+  /** A command that printed its result but must still exit non-zero (`baton doctor` with problems) sets this. */
+  exitCode = 0;
 
   constructor(
     readonly io: Io,
@@ -59,26 +61,33 @@ export class Runtime {
   }
 
   async open(g: GlobalOptions): Promise<BatonClient> {
+    return this.openWith(this.settings(g), g.server);
+  }
+
+  /**
+   * The client on given settings. `worktree` narrows the run folder catch-up to that worktree's workflows (a hook
+   * touches nothing else); `exactTokens: false` leaves the tokenizer unloaded (contexts then count about four
+   * characters a token, which is what a character limit needs).
+   */
+  async openWith(settings: Settings, serverUrl?: string, opts: LocalServiceScope = {}): Promise<BatonClient> {
     if (this.client) return this.client;
-    const settings = this.settings(g);
-    const server = g.server ?? this.env.BATON_URL;
+    const server = serverUrl ?? this.env.BATON_URL;
     if (server) {
       const token = this.env.BATON_TOKEN || readToken(settings.home);
       this.client = new HttpClient(server, token, this.cwd);
       return this.client;
     }
-    const service = await this.openService(settings);
+    const service = await this.openService(settings, opts);
     this.client = new LocalClient(service, () => service.store.close());
     return this.client;
   }
 
   /** The service on the local store, with every adapter (git, tokenizer) and the run folder mirror: one recipe. */
-  async openService(settings: Settings): Promise<BatonService> {
-    const { service, mirror } = await openLocalService(
-      settings,
-      (line) => this.io.err(line),
-      releaseByRuntime(this.env, settings.home),
-    );
+  async openService(settings: Settings, opts: LocalServiceScope = {}): Promise<BatonService> {
+    const { service, mirror } = await openLocalService(settings, (line) => this.io.err(line), {
+      releaseExecutor: releaseByRuntime(this.env, settings.home),
+      ...opts,
+    });
     this.mirror = mirror;
     return service;
   }

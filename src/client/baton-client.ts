@@ -1,15 +1,25 @@
 import type {
+  AddTaskInput,
+  AgentTaskCall,
+  AgentTaskSource,
+  AgentTaskSync,
   ErrorRecord,
   RecoveryChoice,
   RecoveryPlan,
   SessionSnapshot,
   SnapshotSummary,
   SnapshotTrigger,
+  Task,
   WorkflowStatus,
 } from '../core/index.js';
 import type {
   CompiledContext,
   CreateWorkflowInput,
+  InjectedContext,
+  StartInput,
+  StartResult,
+  TrackInput,
+  TrackResult,
   DetailCategory,
   ImportMarker,
   RecordInput,
@@ -40,6 +50,12 @@ export interface PauseResult {
   warning: string | null;
 }
 
+export interface TaskAddResult {
+  workflow_id: string;
+  workflow_status: WorkflowStatus;
+  task: Task;
+}
+
 /**
  * The one interface the CLI (and later the dashboard's API) speaks: in-process over the service, or over HTTP to
  * a Baton server. Both return the same JSON-ready shapes, so every command behaves the same in both modes.
@@ -50,7 +66,30 @@ export interface BatonClient {
   get(ref: Ref): Promise<WorkflowView>;
   status(ref: Ref): Promise<unknown>;
   task(ref: Ref, action: TaskAction, taskId: string, note?: string | null): Promise<unknown>;
+  /** Adds a task to the plan (`task.added`). */
+  addTask(ref: Ref, input: AddTaskInput): Promise<TaskAddResult>;
+  /** Follows the agent's own task list in the task graph; calls already applied write nothing. */
+  syncAgentTasks(
+    ref: Ref,
+    input: { source: AgentTaskSource; calls: AgentTaskCall[] },
+  ): Promise<{ workflow_id: string } & AgentTaskSync>;
   record(ref: Ref, input: RecordInput): Promise<unknown>;
+  /** An agent session Baton does not run (a hook): the worktree's workflow found or created, the session tied. */
+  trackSession(input: TrackInput): Promise<TrackResult>;
+  /** A session start: the workflow found or created (resumed), the session tied and the context handed over. */
+  startAgentSession(input: StartInput): Promise<StartResult>;
+  /** The context for an agent session, fitted to `max_chars`, its delivery and receipt recorded. */
+  injectContext(ref: Ref, input: { max_chars: number; reason: string }): Promise<InjectedContext>;
+  /** The agent compacted its context: the summary (Claude Code's) kept, the next prompt or start injects. */
+  noteCompaction(
+    ref: Ref,
+    input: { agent: string; trigger: string | null; summary: string | null },
+  ): Promise<{ workflow_id: string }>;
+  /** A checkpoint only after real work since the last one and at most every `interval_ms`. */
+  checkpointIfDue(
+    ref: Ref,
+    input: { name: string; interval_ms: number },
+  ): Promise<{ workflow_id: string; checkpoint: string | null; reason: string }>;
   /** Several records in one commit (transcript imports). */
   recordBatch(
     ref: Ref,

@@ -1,6 +1,14 @@
 import { BatonError, errorCodes, type ErrorCode, type SnapshotTrigger } from '../core/index.js';
 import type { CompiledContext, ImportMarker } from '../service/index.js';
-import type { BatonClient, Channel, PauseResult, RecordInput, Ref, TaskAction } from './baton-client.js';
+import type {
+  BatonClient,
+  Channel,
+  PauseResult,
+  RecordInput,
+  Ref,
+  TaskAction,
+  TaskAddResult,
+} from './baton-client.js';
 import type { WorkflowView } from './views.js';
 
 const recordPaths: Record<RecordInput['kind'], string> = {
@@ -10,6 +18,7 @@ const recordPaths: Record<RecordInput['kind'], string> = {
   test: 'test-runs',
   usage: 'usage',
   feedback: 'reviewer-feedback',
+  request: 'requests',
 };
 
 const e = encodeURIComponent;
@@ -117,6 +126,57 @@ export class HttpClient implements BatonClient {
     return this.call<unknown>('POST', `${this.wf(ref)}/tasks/${e(taskId)}/${action}`, { note }, ref);
   }
 
+  addTask(ref: Ref, input: Parameters<BatonClient['addTask']>[1]) {
+    return this.call<TaskAddResult>('POST', `${this.wf(ref)}/tasks`, input, ref);
+  }
+
+  syncAgentTasks(ref: Ref, input: Parameters<BatonClient['syncAgentTasks']>[1]) {
+    return this.call<Awaited<ReturnType<BatonClient['syncAgentTasks']>>>(
+      'POST',
+      `${this.wf(ref)}/agent-tasks`,
+      input,
+      ref,
+    );
+  }
+
+  trackSession(input: Parameters<BatonClient['trackSession']>[0]) {
+    return this.call<Awaited<ReturnType<BatonClient['trackSession']>>>(
+      'POST',
+      '/api/agent-sessions/track',
+      input,
+    );
+  }
+
+  startAgentSession(input: Parameters<BatonClient['startAgentSession']>[0]) {
+    return this.call<Awaited<ReturnType<BatonClient['startAgentSession']>>>(
+      'POST',
+      '/api/agent-sessions/start',
+      input,
+    );
+  }
+
+  injectContext(ref: Ref, input: Parameters<BatonClient['injectContext']>[1]) {
+    return this.call<Awaited<ReturnType<BatonClient['injectContext']>>>(
+      'POST',
+      `${this.wf(ref)}/context/inject`,
+      input,
+      ref,
+    );
+  }
+
+  noteCompaction(ref: Ref, input: Parameters<BatonClient['noteCompaction']>[1]) {
+    return this.call<{ workflow_id: string }>('POST', `${this.wf(ref)}/compactions`, input, ref);
+  }
+
+  checkpointIfDue(ref: Ref, input: Parameters<BatonClient['checkpointIfDue']>[1]) {
+    return this.call<Awaited<ReturnType<BatonClient['checkpointIfDue']>>>(
+      'POST',
+      `${this.wf(ref)}/checkpoints/if-due`,
+      input,
+      ref,
+    );
+  }
+
   record(ref: Ref, input: RecordInput) {
     const body =
       input.kind === 'decision'
@@ -129,7 +189,9 @@ export class HttpClient implements BatonClient {
               ? input.test
               : input.kind === 'usage'
                 ? input.usage
-                : input.feedback;
+                : input.kind === 'request'
+                  ? { text: input.text, at: input.at ?? null, source: input.source ?? null }
+                  : input.feedback;
     return this.call<unknown>('POST', `${this.wf(ref)}/${recordPaths[input.kind]}`, body, ref);
   }
 

@@ -50,6 +50,44 @@ export class LocalClient implements BatonClient {
     return { workflow_id: out.state.id, workflow_status: out.state.status, ...extra, task };
   }
 
+  async addTask(ref: Ref, input: Parameters<BatonService['addTask']>[1]) {
+    const out = await this.service.addTask(this.ref(ref), input);
+    return { workflow_id: out.state.id, workflow_status: out.state.status, task: out.result };
+  }
+
+  async syncAgentTasks(ref: Ref, input: Parameters<BatonClient['syncAgentTasks']>[1]) {
+    const out = await this.service.syncAgentTasks(this.ref(ref), input.source, input.calls);
+    return { workflow_id: out.state.id, ...out.result };
+  }
+
+  trackSession(input: Parameters<BatonClient['trackSession']>[0]) {
+    return this.service.agentSessions.track(input);
+  }
+
+  startAgentSession(input: Parameters<BatonClient['startAgentSession']>[0]) {
+    return this.service.agentSessions.start(input);
+  }
+
+  async injectContext(ref: Ref, input: { max_chars: number; reason: string }) {
+    const id = (await this.service.resolve(this.ref(ref))).id;
+    return this.service.agentSessions.inject(id, { maxChars: input.max_chars, reason: input.reason });
+  }
+
+  async noteCompaction(ref: Ref, input: Parameters<BatonClient['noteCompaction']>[1]) {
+    const id = (await this.service.resolve(this.ref(ref))).id;
+    await this.service.agentSessions.noteCompaction(id, input);
+    return { workflow_id: id };
+  }
+
+  async checkpointIfDue(ref: Ref, input: { name: string; interval_ms: number }) {
+    const id = (await this.service.resolve(this.ref(ref))).id;
+    const r = await this.service.agentSessions.checkpointIfDue(id, {
+      name: input.name,
+      intervalMs: input.interval_ms,
+    });
+    return { workflow_id: id, ...r };
+  }
+
   async record(ref: Ref, input: RecordInput) {
     const out = await this.service.record(this.ref(ref), input);
     return { workflow_id: out.state.id, kind: input.kind, record: out.result };

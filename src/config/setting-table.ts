@@ -29,6 +29,15 @@ export const SETTINGS = {
   runsDir: def('runs dir', '--runs-dir', 'BATON_RUNS_DIR', 'runs_dir'),
   mirror: def('mirror', '--mirror', 'BATON_MIRROR', 'mirror'),
   actor: def('actor', '--actor', 'BATON_ACTOR', 'actor'),
+  // the agent hooks
+  autoTrack: def('auto_track', '--auto-track', 'BATON_AUTO_TRACK', 'auto_track'),
+  checkpointInterval: def(
+    'checkpoint interval',
+    '--checkpoint-interval',
+    'BATON_CHECKPOINT_INTERVAL',
+    'checkpoint_interval',
+  ),
+  injectMaxChars: def('inject max chars', '--inject-max-chars', 'BATON_INJECT_MAX_CHARS', 'inject_max_chars'),
   // the server
   host: def('host', '--host', 'BATON_HOST', 'host'),
   port: def('port', '--port', 'BATON_PORT', 'port'),

@@ -22,6 +22,12 @@ export interface Settings {
   mirror: boolean;
   /** Who the commands act as in the event log: `user` (default), `orchestrator`, `session-<n>`, `executor-<id>`. */
   actor: string;
+  /** Agent hooks create a workflow in a git worktree that has none (`auto_track`, default on). */
+  autoTrack: boolean;
+  /** Hooks make a checkpoint at most this often, and only after real work (default 10 minutes). */
+  checkpointIntervalMs: number;
+  /** The most characters a hook injects as the agent's context (default 9,000: Claude Code previews longer text). */
+  injectMaxChars: number;
   /** The config files the settings were read from, in lookup order: every later setting is read from the same. */
   configFiles: ConfigFile[];
 }
@@ -80,6 +86,9 @@ export function loadSettings(
     runsDir: r.text('runsDir') || null,
     mirror: r.onOff('mirror', true),
     actor,
+    autoTrack: r.onOff('autoTrack', true),
+    checkpointIntervalMs: r.durationMs('checkpointInterval', '10m'),
+    injectMaxChars: r.integer('injectMaxChars', 9000, 1000, 1_000_000, 'characters'),
     configFiles: files,
   };
 }

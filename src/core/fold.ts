@@ -8,6 +8,18 @@ import { project } from './fold/project.js';
 
 export { findError } from './fold/evolve.js';
 
+/** Events that are work done (what makes a checkpoint worth taking): tasks added or moved, side effects. */
+export const workEvents: ReadonlySet<BatonEvent['type']> = new Set([
+  'task.added',
+  'task.started',
+  'task.completed',
+  'task.failed',
+  'task.blocked',
+  'task.unblocked',
+  'task.skipped',
+  'side_effect.recorded',
+]);
+
 /** Applying one event gives the next state and the record rows the event writes. */
 export interface Applied {
   state: WorkflowState;
@@ -38,6 +50,7 @@ export function applyEvent(state: WorkflowState | null, e: BatonEvent): Applied 
   const next = evolved === base ? { ...base } : evolved;
   next.version = e.seq;
   next.updated_at = e.at;
+  if (workEvents.has(e.type)) next.work_seq = e.seq;
   const writes = project(next, e);
   if (feedbackBefore) {
     writes.push({

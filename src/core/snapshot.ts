@@ -44,6 +44,7 @@ export function buildSnapshot(s: WorkflowState, input: SnapshotInput): SessionSn
     test_state: s.test_state,
     usage: s.usage,
     recent_history: s.recent_history.map((h) => h.text),
+    requests: s.recent_requests ?? [],
     side_effects: s.side_effects ?? [],
     warnings: input.warnings ?? [],
   };

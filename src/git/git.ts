@@ -34,10 +34,15 @@ export async function resolveWorktree(dir: string): Promise<string> {
     const top = await tryGit(dir, ['rev-parse', '--show-toplevel']);
     return realpath(top?.trim() || dir);
   }
+  return (await findGitTop(dir)) ?? realpath(dir);
+}
+
+/** The nearest folder holding `.git` at or above `dir` (its real path), without starting git; null outside git. */
+export async function findGitTop(dir: string): Promise<string | null> {
   const real = await realpath(dir);
   for (let d = real; ; d = dirname(d)) {
     if (await isGitMarker(join(d, '.git'))) return d;
-    if (dirname(d) === d) return real;
+    if (dirname(d) === d) return null;
   }
 }
 

@@ -90,6 +90,33 @@ export function createMcpServer(client: BatonClient, cwd: string): McpServer {
     );
   }
   server.registerTool(
+    'add_task',
+    {
+      description:
+        "Add a task to the workflow's plan (it shows in the next session's context). Baton already follows your own todo list; use this for work that must outlive it.",
+      inputSchema: {
+        ...workflow,
+        task_id: z.string().describe('a short id: letters, digits, ".", "_" or "-" (e.g. T7)'),
+        title: z.string().min(1),
+        description: z.string().optional(),
+        deps: z.array(z.string()).optional().describe('tasks that must be done first'),
+        after: z.string().optional().describe('place it right after this task'),
+        lane: z.number().int().min(0).optional(),
+      },
+    },
+    (a) =>
+      tool(() =>
+        client.addTask(ref(a), {
+          id: a.task_id,
+          title: a.title,
+          ...(a.description !== undefined ? { description: a.description } : {}),
+          deps: a.deps ?? [],
+          after: a.after ?? null,
+          lane: a.lane ?? null,
+        }),
+      ),
+  );
+  server.registerTool(
     'record_decision',
     {
       description: 'Record a significant decision with its rationale.',

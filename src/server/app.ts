@@ -5,6 +5,7 @@ import { BatonError } from '../core/index.js';
 import type { BatonClient } from '../client/baton-client.js';
 import type { RequestGuard } from '../config/request-guard.js';
 import type { Store } from '../storage/store.js';
+import { registerAgentSessionRoutes } from './api/agent-session-routes.js';
 import { registerContextRoutes } from './api/context-routes.js';
 import { registerSessionRoutes } from './api/session-routes.js';
 import { registerSnapshotRoutes } from './api/snapshot-routes.js';
@@ -133,6 +134,7 @@ export function createApp(o: AppOptions): OpenAPIHono {
   registerSnapshotRoutes(deps);
   registerSessionRoutes(deps);
   registerContextRoutes(deps);
+  registerAgentSessionRoutes(deps);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',

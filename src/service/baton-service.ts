@@ -1,5 +1,7 @@
 import {
   abandon,
+  addTask,
+  syncAgentTasks,
   acknowledgeContext,
   deliverContext,
   addressFeedback,
@@ -20,6 +22,10 @@ import {
   TaskSpec,
   unblockTask,
   unblockWorkflow,
+  type AddTaskInput,
+  type AgentSessionRef,
+  type AgentTaskCall,
+  type AgentTaskSource,
   type Draft,
   type ErrorRecord,
   type Issue,
@@ -34,6 +40,7 @@ import { LiveStates } from './live-states.js';
 import { recordOne, type ImportMarker, type RecordInput } from './record-input.js';
 import type { GitPort, ServiceOptions } from './ports.js';
 import { Queries } from './queries.js';
+import { AgentSessions } from './agent-sessions.js';
 import { Resumer } from './resumer.js';
 import { resolveWorkflow, type WorkflowRef } from './resolve-workflow.js';
 
@@ -51,6 +58,8 @@ export interface CreateWorkflowInput {
   cwd?: string;
   /** An explicit worktree path; by default the git worktree of `cwd`. */
   worktree?: string;
+  /** Created by an agent's hook (auto_track): session 1 follows this agent session. */
+  agent?: AgentSessionRef;
 }
 
 /**
@@ -62,6 +71,8 @@ export class BatonService {
   readonly queries: Queries;
   readonly live: LiveStates;
   readonly compiler: ContextCompiler;
+  /** Agent sessions Baton does not run (hooks): tracking, injection, compactions, checkpoints after real work. */
+  readonly agentSessions: AgentSessions;
   private readonly resumer: Resumer;
 
   constructor(
@@ -77,6 +88,7 @@ export class BatonService {
     );
     this.queries = new Queries(store, options, this.compiler);
     this.resumer = new Resumer(this.runner, git, options, this.compiler);
+    this.agentSessions = new AgentSessions(this);
     // Bursts of commits become one live-state save a second later (long-lived processes; see LiveStates).
     this.runner.listeners.add((_events, state) => this.live.debounce(state));
   }
@@ -115,6 +127,7 @@ export class BatonService {
         plan: input.plan ?? '',
         tasks,
         git_start,
+        ...(input.agent ? { agent: input.agent } : {}),
       }),
     );
     return state;
@@ -200,6 +213,16 @@ export class BatonService {
   async skipTask(ref: WorkflowRef, taskId: string, reason: string | null = null) {
     const git = await this.gitOf(await this.resolve(ref));
     return this.act(ref, (d) => skipTask(d, taskId, reason, git));
+  }
+
+  /** Adds a task to the plan (`baton task add`, REST, the MCP tool `add_task`). */
+  async addTask(ref: WorkflowRef, input: AddTaskInput) {
+    return this.act(ref, (d) => addTask(d, input));
+  }
+
+  /** Follows the agent's own task list (TodoWrite, task tools, update_plan) in the task graph. */
+  async syncAgentTasks(ref: WorkflowRef, source: AgentTaskSource, calls: readonly AgentTaskCall[]) {
+    return this.act(ref, (d) => syncAgentTasks(d, source, calls), true);
   }
 
   /** Appends one record (decision, error, history entry, test run, usage reading, reviewer feedback). */

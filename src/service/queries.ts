@@ -24,6 +24,7 @@ export const detailCategories = [
   'git-changes',
   'test-state',
   'history',
+  'requests',
 ] as const;
 export type DetailCategory = (typeof detailCategories)[number];
 
@@ -32,6 +33,7 @@ const recordKindOf: Partial<Record<DetailCategory, RecordKind>> = {
   errors: 'error',
   'reviewer-feedback': 'feedback',
   history: 'history',
+  requests: 'request',
 };
 
 /** Read-only views over the store: what status, snapshots, details and the sessions table show. */

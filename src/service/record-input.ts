@@ -3,6 +3,7 @@ import {
   recordError,
   recordFeedback,
   recordHistory,
+  recordRequest,
   recordTestRun,
   recordUsage,
   type Decision,
@@ -12,6 +13,7 @@ import {
   type ReviewerFeedback,
   type TestState,
   type UsageMetrics,
+  type UserRequest,
 } from '../core/index.js';
 
 /** One record to append: what `baton record <kind>` and the record endpoints take. */
@@ -21,7 +23,9 @@ export type RecordInput =
   | { kind: 'history'; text: string; task_id: string | null; source: string | null }
   | { kind: 'test'; test: Omit<TestState, 'last_test_run_at'> }
   | { kind: 'usage'; usage: UsageMetrics }
-  | { kind: 'feedback'; feedback: Omit<ReviewerFeedback, 'review_id' | 'timestamp'> };
+  | { kind: 'feedback'; feedback: Omit<ReviewerFeedback, 'review_id' | 'timestamp'> }
+  /** What the user asked; the same text recorded again writes nothing (the output is then null). */
+  | { kind: 'request'; text: string; at?: string | null; source?: string | null };
 
 /** How far a transcript was read, committed with the records it gave (so a re-import adds only what is new). */
 export interface ImportMarker {
@@ -32,7 +36,7 @@ export interface ImportMarker {
 }
 
 export type RecordOutput =
-  Decision | ErrorRecord | HistoryEntry | TestState | UsageMetrics | ReviewerFeedback;
+  Decision | ErrorRecord | HistoryEntry | TestState | UsageMetrics | ReviewerFeedback | UserRequest | null;
 
 /** Emits the event of one record onto a draft. */
 export function recordOne(d: Draft, input: RecordInput): RecordOutput {
@@ -49,5 +53,7 @@ export function recordOne(d: Draft, input: RecordInput): RecordOutput {
       return recordUsage(d, input.usage);
     case 'feedback':
       return recordFeedback(d, input.feedback);
+    case 'request':
+      return recordRequest(d, { text: input.text, at: input.at ?? null, source: input.source ?? null });
   }
 }

@@ -1,11 +1,11 @@
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { corpusPath } from '../helpers/corpus.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 
-/** Real hook payloads from the corpus, pointed at a temporary repository. */
+/** A real hook payload from the corpus, pointed at a temporary repository (unknown fields kept as they are). */
 function payload(file: string, index: number, cwd: string, extra: Record<string, unknown> = {}) {
   const list = JSON.parse(readFileSync(corpusPath(`hooks/serverless-plugins/${file}`), 'utf8')) as Record<
     string,
@@ -14,52 +14,25 @@ function payload(file: string, index: number, cwd: string, extra: Record<string,
   return JSON.stringify({ ...list[index], cwd, transcript_path: join(cwd, 'no-transcript.jsonl'), ...extra });
 }
 
-describe('baton hooks install / uninstall', () => {
-  it('merges into .claude/settings.json, idempotent, keeping the user hooks', async () => {
-    const project = tempDir('baton-proj-');
-    mkdirSync(join(project, '.claude'));
-    const user = { model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] } };
-    writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify(user));
-    const env = { BATON_HOME: tempDir('baton-home-') };
-    for (let i = 0; i < 2; i++) {
-      const r = await runCli(['hooks', 'install', '--project', project, '--command', 'baton'], {
-        cwd: project,
-        env,
-      });
-      expect(r.code, r.stderr).toBe(0);
-    }
-    const settings = JSON.parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8'));
-    expect(settings.model).toBe('opus');
-    expect(settings.hooks.Stop).toEqual([
-      { hooks: [{ type: 'command', command: 'say done' }] },
-      { hooks: [{ type: 'command', command: 'baton hook Stop', timeout: 60 }] },
-    ]);
-    for (const e of ['PreCompact', 'SessionStart', 'SessionEnd']) expect(settings.hooks[e]).toHaveLength(1);
+type Status = Record<string, any>;
 
-    expect((await runCli(['hooks', 'uninstall', '--project', project], { cwd: project, env })).code).toBe(0);
-    expect(JSON.parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8'))).toEqual(user);
-  });
+function workspace(env: Record<string, string | undefined> = {}) {
+  const repo = makeRepo();
+  const e = { BATON_HOME: tempDir('baton-home-'), HOME: tempDir('baton-user-'), ...env };
+  const baton = (args: string[], input?: string, more: Record<string, string> = {}) =>
+    runCli(args, { cwd: repo, env: { ...e, ...more }, ...(input !== undefined ? { input } : {}) });
+  const status = async () => (await baton(['status', '--json'])).json<Status>();
+  const doctor = async () => (await baton(['doctor', '--json'])).json<Status>();
+  return { repo, env: e, baton, status, doctor };
+}
 
-  it('refuses to overwrite settings that are not JSON', async () => {
-    const project = tempDir('baton-proj-');
-    mkdirSync(join(project, '.claude'));
-    writeFileSync(join(project, '.claude', 'settings.json'), '{ not json');
-    const r = await runCli(['hooks', 'install', '--project', project], {
-      cwd: project,
-      env: { BATON_HOME: tempDir() },
-    });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/not valid JSON/);
-    expect(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')).toBe('{ not json');
-  });
-});
+const context = (stdout: string) =>
+  (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
+    .additionalContext;
 
-describe('baton hook <event>', () => {
-  it('snapshots before compaction, injects the context at session start, checkpoints at stop', async () => {
-    const repo = makeRepo();
-    const env = { BATON_HOME: tempDir('baton-home-') };
-    const baton = (args: string[], input?: string) =>
-      runCli(args, { cwd: repo, env, ...(input ? { input } : {}) });
+describe('baton hook <event> on a workflow made with baton create', () => {
+  it('resumes and injects at session start, snapshots before compaction, keeps the summary after it', async () => {
+    const { repo, baton, status } = workspace();
     await baton(['create', '--title', 'Hooked', '--task', 'A:Schema', '--task', 'B:API:A']);
     await baton(['task', 'start', 'A']);
     await baton([
@@ -77,15 +50,14 @@ describe('baton hook <event>', () => {
 
     const start = await baton(['hook', 'SessionStart'], payload('session_start.json', 0, repo));
     expect(start.code).toBe(0);
-    const out = JSON.parse(start.stdout) as {
-      hookSpecificOutput: { hookEventName: string; additionalContext: string };
-    };
-    expect(out.hookSpecificOutput.hookEventName).toBe('SessionStart');
-    expect(out.hookSpecificOutput.additionalContext).toContain('Continue from task "B: API"');
-    expect(out.hookSpecificOutput.additionalContext).toContain('Use zod');
-    let status = (await baton(['status', '--json'])).json<Record<string, any>>();
-    expect(status.workflow).toMatchObject({ status: 'in_progress', session_count: 2 });
-    expect(status.handoff).toMatchObject({ acknowledged_via: 'hook', loaded_latest: true });
+    const text = context(start.stdout);
+    expect(text).toContain('Continue from task "B: API"');
+    expect(text).toContain('Use zod');
+    expect(text).toMatch(/`baton details snap-[\w-]+ <decisions/);
+    expect(text).not.toMatch(/GET \/workflows/);
+    let s = await status();
+    expect(s.workflow).toMatchObject({ status: 'in_progress', session_count: 2 });
+    expect(s.handoff).toMatchObject({ acknowledged_via: 'hook', loaded_latest: true });
 
     await baton(['task', 'start', 'B']);
     const pre = await baton(
@@ -93,41 +65,90 @@ describe('baton hook <event>', () => {
       payload('session_start.json', 0, repo, {
         hook_event_name: 'PreCompact',
         trigger: 'auto',
-        custom_instructions: null,
         source: undefined,
       }),
     );
     expect(pre.code).toBe(0);
     expect(pre.stderr).toMatch(/snapshot .* before compaction/);
     const snaps = (await baton(['snapshots', '--json'])).json<{ snapshots: { trigger: string }[] }>();
-    expect(snaps.snapshots.map((s) => s.trigger)).toContain('exhaustion');
+    expect(snaps.snapshots.map((x) => x.trigger)).toContain('exhaustion');
 
+    const post = await baton(
+      ['hook', 'PostCompact'],
+      payload('session_start.json', 0, repo, {
+        hook_event_name: 'PostCompact',
+        trigger: 'manual',
+        compact_summary: 'We designed the schema with zod and started the API routes.',
+      }),
+    );
+    expect(post.stderr).toMatch(/compaction summary kept/);
     const compact = await baton(
       ['hook', 'SessionStart'],
       payload('session_start.json', 0, repo, { source: 'compact' }),
     );
-    expect(JSON.parse(compact.stdout).hookSpecificOutput.additionalContext).toContain(
-      '## Session Resume Context',
+    expect(context(compact.stdout)).toContain('## Session Resume Context');
+    const history = (await baton(['checkpoint', '--name', 'h', '--json'])).json<{
+      checkpoint: { snapshot_id: string };
+    }>();
+    const entries = JSON.parse(
+      (await baton(['details', history.checkpoint.snapshot_id, 'history'])).stdout,
+    ) as {
+      text: string;
+      source: string;
+    }[];
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        text: 'Compaction summary (manual): We designed the schema with zod and started the API routes.',
+        source: 'claude-code:compact_summary',
+      }),
     );
-
-    const stop = await baton(
-      ['hook', 'Stop'],
-      payload('abc7156b-6420-4373-a150-9b2eecad6805/stop.json', 0, repo),
-    );
-    expect(stop.code).toBe(0);
-    expect(stop.stderr).toMatch(/checkpoint cp-\d+-stop/);
-    const again = await baton(
-      ['hook', 'Stop'],
-      payload('abc7156b-6420-4373-a150-9b2eecad6805/stop.json', 0, repo),
-    );
-    expect(again.stderr).toMatch(/nothing new/);
-    const end = await baton(['hook', 'SessionEnd'], payload('session_end.json', 0, repo));
-    expect(end.code).toBe(0);
-    status = (await baton(['status', '--json'])).json<Record<string, any>>();
-    expect(status.checkpoints.map((c: { name: string }) => c.name).at(-1)).toMatch(/-stop$/);
+    s = await status();
+    expect(s.workflow.status).toBe('in_progress');
   });
 
-  it('stays silent and exits 0 outside a Baton worktree and on bad input', async () => {
+  it('makes a checkpoint at Stop only after real work, at most every checkpoint_interval; nothing new writes nothing', async () => {
+    const { repo, baton, status, doctor } = workspace();
+    await baton(['create', '--title', 'Stops', '--task', 'A:Schema', '--task', 'B:API']);
+    const transcript = join(tempDir('baton-tr-'), 'session.jsonl');
+    copyFileSync(corpusPath('claude-code/spotter/short.jsonl'), transcript);
+    const stop = (more: Record<string, string> = {}) =>
+      baton(
+        ['hook', 'Stop'],
+        payload('abc7156b-6420-4373-a150-9b2eecad6805/stop.json', 0, repo, { transcript_path: transcript }),
+        more,
+      );
+
+    let r = await stop();
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /imported \d+ new transcript entries.*no checkpoint: no work since the last checkpoint/,
+    );
+    await baton(['task', 'start', 'A']);
+    const before = (await status()).workflow.version;
+    r = await stop();
+    expect(r.stderr).toMatch(/nothing new in the transcript since the last import/);
+    expect((await status()).workflow.version).toBe(before);
+    expect((await doctor()).last_hooks.Stop).toMatchObject({ outcome: 'nothing' });
+
+    // New lines in the transcript: the task moved since the last checkpoint, so one is taken.
+    appendFileSync(transcript, readFileSync(corpusPath('claude-code/spotter/tool_heavy.jsonl'), 'utf8'));
+    r = await stop();
+    expect(r.stderr).toMatch(/checkpoint cp-\d+-stop \(tasks moved\)/);
+    await baton(['task', 'start', 'B']);
+    appendFileSync(transcript, readFileSync(corpusPath('claude-code/spotter/short.jsonl'), 'utf8'));
+    r = await stop();
+    expect(r.stderr).toMatch(
+      /no checkpoint: tasks moved, but the last checkpoint is 0 min old \(interval 10 min\)/,
+    );
+    appendFileSync(transcript, readFileSync(corpusPath('claude-code/spotter/short.jsonl'), 'utf8'));
+    r = await stop({ BATON_CHECKPOINT_INTERVAL: '0s' });
+    expect(r.stderr).toMatch(/checkpoint cp-\d+-stop/);
+    expect((await status()).checkpoints).toHaveLength(2);
+  });
+});
+
+describe('baton hook never breaks the session and never hides a failure', () => {
+  it('exits 0 and says why outside a repository, on bad input and for unknown events', async () => {
     const dir = tempDir('baton-none-');
     const env = { BATON_HOME: tempDir('baton-home-') };
     const none = await runCli(['hook', 'SessionStart'], {
@@ -136,10 +157,141 @@ describe('baton hook <event>', () => {
       input: payload('session_start.json', 0, dir),
     });
     expect(none).toMatchObject({ code: 0, stdout: '' });
-    const bad = await runCli(['hook', 'SessionStart'], { cwd: dir, env, input: '{"cwd": 3' });
+    expect(none.stderr).toMatch(/not a git repository/);
+    const bad = await runCli(['hook', 'Stop'], { cwd: dir, env, input: '{"cwd": 3' });
     expect(bad.code).toBe(0);
-    expect(bad.stderr).toMatch(/not JSON/);
+    expect(JSON.parse(bad.stdout).systemMessage).toMatch(
+      /the Stop hook failed: hook input is not JSON.*baton doctor/,
+    );
+    const again = await runCli(['hook', 'Stop'], { cwd: dir, env, input: '{"cwd": 3' });
+    expect(again).toMatchObject({ code: 0, stdout: '' }); // the same failure is shown once, then only in doctor
     const unknown = await runCli(['hook', 'Notification'], { cwd: dir, env, input: '{}' });
-    expect(unknown.code).toBe(0);
+    expect(unknown).toMatchObject({ code: 0, stdout: '' });
+  });
+
+  it('accepts unknown sources and fields, and follows nothing when auto_track is off', async () => {
+    const { repo, baton, status } = workspace();
+    const off = await baton(['hook', 'SessionStart'], payload('session_start.json', 0, repo), {
+      BATON_AUTO_TRACK: 'off',
+    });
+    expect(off).toMatchObject({ code: 0, stdout: '' });
+    expect(off.stderr).toMatch(/auto_track is off/);
+    expect((await baton(['status'])).code).toBe(1);
+    const odd = await baton(
+      ['hook', 'SessionStart'],
+      payload('session_start.json', 0, repo, { source: 'teleport', brand_new_field: { x: 1 } }),
+    );
+    expect(odd.code).toBe(0);
+    expect(context(odd.stdout)).toMatch(/Baton is following this Claude Code session as workflow/);
+    expect((await status()).workflow.status).toBe('pending');
+  });
+
+  it('reports a database it cannot open in the session, not only on stderr', async () => {
+    const { repo, baton } = workspace();
+    const r = await baton(['hook', 'SessionStart'], payload('session_start.json', 0, repo), {
+      BATON_DATABASE_URL: join(repo, 'README.md', 'cannot', 'be.db'),
+    });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as Record<string, any>;
+    expect(out.systemMessage).toMatch(/the SessionStart hook failed/);
+    expect(out.hookSpecificOutput.additionalContext).toMatch(/Baton could not load.*baton doctor/);
+  });
+});
+
+describe("the agent's task tools in PostToolUse", () => {
+  it('follows TaskCreate / TaskUpdate, and the same TodoWrite call from the hook and a later import counts once', async () => {
+    const { repo, baton, status } = workspace();
+    const tool = (name: string, id: string, input: unknown, response: unknown = {}) =>
+      baton(
+        ['hook', 'PostToolUse'],
+        JSON.stringify({
+          session_id: 'S1',
+          cwd: repo,
+          hook_event_name: 'PostToolUse',
+          tool_name: name,
+          tool_input: input,
+          tool_response: response,
+          tool_use_id: id,
+        }),
+      );
+    expect((await tool('Read', 'r1', { file_path: 'x' })).stderr).toMatch(/Read is not a task-list tool/);
+    await tool(
+      'TaskCreate',
+      't1',
+      { subject: 'Write the parser', activeForm: 'Writing' },
+      { task: { id: '1', subject: 'Write the parser' } },
+    );
+    await tool('TaskCreate', 't2', { subject: 'Document it' }, { task: { id: '2', subject: 'Document it' } });
+    await tool('TaskUpdate', 't3', { taskId: '1', status: 'in_progress' });
+    await tool('TaskUpdate', 't4', { taskId: '1', status: 'completed' });
+    const del = await tool('TaskUpdate', 't5', { taskId: '2', status: 'deleted' });
+    expect(del.stderr).toMatch(/task list: skipped T2/);
+    let s = await status();
+    expect(
+      s.tasks.map((t: { id: string; title: string; status: string }) => [t.id, t.title, t.status]),
+    ).toEqual([
+      ['T1', 'Write the parser', 'done'],
+      ['T2', 'Document it', 'skipped'],
+    ]);
+
+    // A real TodoWrite call, first through the hook, then again in the transcript import at Stop.
+    const source = corpusPath('claude-code/codemie-code-2/session-196820da.jsonl');
+    const lines = readFileSync(source, 'utf8').split('\n');
+    const line = JSON.parse(lines[8] ?? '{}') as {
+      message: { content: { id: string; name: string; input: unknown }[] };
+    };
+    const call = line.message.content.find((c) => c.name === 'TodoWrite')!;
+    const first = await tool('TodoWrite', call.id, call.input);
+    expect(first.stderr).toMatch(/task list: added T3, T4, T5, T6, T7; started T3/);
+    const version = (await status()).workflow.version;
+    const transcript = join(tempDir('baton-tr-'), 'session.jsonl');
+    writeLines(transcript, lines.slice(0, 12));
+    const stop = await baton(
+      ['hook', 'Stop'],
+      JSON.stringify({ session_id: 'S1', cwd: repo, hook_event_name: 'Stop', transcript_path: transcript }),
+    );
+    expect(stop.code).toBe(0);
+    s = await status();
+    expect(s.tasks).toHaveLength(7);
+    const events = (s.workflow.version as number) - version;
+    // The import wrote its records and marker, but no task event: the call was already applied.
+    expect(stop.stderr).not.toMatch(/tasks:/);
+    expect(events).toBeGreaterThan(0);
+  });
+});
+
+function writeLines(path: string, lines: string[]) {
+  appendFileSync(path, `${lines.join('\n')}\n`);
+}
+
+describe('Codex hooks', () => {
+  it('injects the context on the first prompt after a compaction (PostCompact has no summary), once', async () => {
+    const { repo, baton } = workspace();
+    const codex = (event: string, extra: Record<string, unknown> = {}) =>
+      baton(
+        ['hook', event, '--agent', 'codex'],
+        JSON.stringify({
+          session_id: '019e1625-789d',
+          turn_id: 't1',
+          cwd: repo,
+          hook_event_name: event,
+          model: 'gpt-5.5',
+          transcript_path: null,
+          ...extra,
+        }),
+      );
+    await codex('SessionStart', { source: 'startup' });
+    const ask = await codex('UserPromptSubmit', { prompt: 'Add a retry to the uploader' });
+    expect(ask).toMatchObject({ code: 0, stdout: '' });
+    expect((await codex('PostCompact', { trigger: 'auto' })).stderr).toMatch(
+      /the next prompt or session start injects/,
+    );
+    const next = await codex('UserPromptSubmit', { prompt: 'go on' });
+    const out = JSON.parse(next.stdout) as {
+      hookSpecificOutput: { hookEventName: string; additionalContext: string };
+    };
+    expect(out.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
+    expect(out.hookSpecificOutput.additionalContext).toContain('Add a retry to the uploader');
+    expect((await codex('UserPromptSubmit', { prompt: 'and more' })).stdout).toBe('');
   });
 });

@@ -38,6 +38,7 @@ describe('baton mcp', () => {
     expect(names).toEqual(
       [
         'ack_context',
+        'add_task',
         'complete_task',
         'create_checkpoint',
         'fail_task',
@@ -55,6 +56,14 @@ describe('baton mcp', () => {
 
   it('drives a workflow and hands over a verified context', async () => {
     expect(json(await call('next_task')).next_task).toMatchObject({ id: 'A' });
+    const added = await call('add_task', {
+      task_id: 'A2',
+      title: 'Review the design',
+      after: 'A',
+      deps: ['A'],
+    });
+    expect(json(added).task).toMatchObject({ id: 'A2', deps: ['A'] });
+    expect((await call('add_task', { task_id: 'A2', title: 'again' })).isError).toBe(true);
     expect((await call('start_task', { task_id: 'A' })).isError).toBeFalsy();
     expect(
       (

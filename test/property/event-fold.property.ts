@@ -25,6 +25,9 @@ const step = fc.record({
     'error',
     'resolve',
     'history',
+    'request',
+    'add-task',
+    'agent-list',
     'test',
     'usage',
     'feedback',
@@ -105,6 +108,27 @@ async function apply(svc: BatonService, wf: string, s: WorkflowState, st: { kind
     }
     case 'history':
       return svc.record(ref, { kind: 'history', text: `h${pick}`, task_id: null, source: null });
+    case 'request':
+      // A small pool of texts, so the same words come back (and are not recorded twice).
+      return svc.record(ref, { kind: 'request', text: `please do r${pick % 4}`, source: 'hook' });
+    case 'add-task':
+      if (s.tasks.some((t) => t.id === `X${pick}`)) return;
+      return svc.addTask(ref, {
+        id: `X${pick}`,
+        title: `added ${pick}`,
+        after: at(s.tasks, pick)?.id ?? null,
+      });
+    case 'agent-list': {
+      // A whole list drawn from a few wordings and statuses: items come, reword, finish and go.
+      const words = ['write the parser', 'write a parser', 'test the parser', 'update docs', 'ship it'];
+      const statuses = ['pending', 'in_progress', 'completed'];
+      const todos = words
+        .filter((_, i) => (pick >> i) & 1)
+        .map((content, i) => ({ content, status: statuses[(pick >> (i + 5)) % 3], activeForm: content }));
+      return svc.syncAgentTasks(ref, 'claude-code', [
+        { tool: 'TodoWrite', id: `c${pick % 7}`, input: { todos } },
+      ]);
+    }
     case 'test':
       return svc.record(ref, {
         kind: 'test',

@@ -1,9 +1,6 @@
 import type { Command } from 'commander';
-import { existsSync, realpathSync } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
-import { handleHook } from '../../integrations/claude-code/handle-hook.js';
-import { hookEvents } from '../../integrations/claude-code/hook-input.js';
-import { installHooks, uninstallHooks } from '../../integrations/claude-code/settings-file.js';
+import { claudeHookEvents } from '../../integrations/hooks/hook-payload.js';
+import { readProcessStdin, runHookCommand } from '../hook-entry.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer } from '../../mcp/mcp-server.js';
 import { action } from '../action.js';
@@ -28,54 +25,28 @@ export function registerIntegrationCommands(program: Command, rt: Runtime) {
     );
 }
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** `baton` when it is on the PATH, else this very script run by this node. */
-function defaultHookCommand(): string {
-  const onPath = (process.env.PATH ?? '').split(delimiter).some((d) => d && existsSync(join(d, 'baton')));
-  return onPath ? 'baton' : `${process.execPath} ${realpathSync(process.argv[1] ?? 'baton')}`;
-}
-
 export function registerHookCommands(program: Command, rt: Runtime) {
-  const hooks = program.command('hooks').description("install Baton's Claude Code hooks into a project");
-  hooks
-    .command('install')
-    .option('--project <dir>', 'the project whose .claude/settings.json to change', '.')
-    .option(
-      '--command <cmd>',
-      'how Claude Code should call baton (default: baton on the PATH, else this install)',
-    )
-    .action(
-      action(rt, async ({ print }, o: { project: string; command?: string }) => {
-        const r = installHooks(resolve(rt.cwd, o.project), o.command ?? defaultHookCommand());
-        print(r, () => `installed Baton's hooks (${r.events.join(', ')}) in ${r.path}`);
-      }),
-    );
-  hooks
-    .command('uninstall')
-    .option('--project <dir>', 'the project whose .claude/settings.json to change', '.')
-    .action(
-      action(rt, async ({ print }, o: { project: string }) => {
-        const r = uninstallHooks(resolve(rt.cwd, o.project));
-        print(r, () => (r.removed ? `removed Baton's hooks from ${r.path}` : `no ${r.path}`));
-      }),
-    );
   program
     .command('hook <event>')
-    .description(`answer a Claude Code hook (${hookEvents.join(', ')}) with its JSON input on stdin`)
-    .action(async (event: string, _o: unknown, cmd: Command) => {
-      // A hook never fails the agent's session: every problem is reported on stderr and the exit code stays 0.
-      try {
-        const client = await rt.open(rt.globals(cmd));
-        const outcome = await handleHook(event, await readStdin(), client);
-        if (outcome.output) rt.io.out(JSON.stringify(outcome.output));
-        rt.io.err(outcome.note);
-      } catch (e) {
-        rt.io.err(`baton: hook ${event} failed: ${(e as Error).message}`);
-      }
+    .description(
+      `answer an agent hook (${claudeHookEvents.join(', ')}) with its JSON input on stdin; --agent codex for Codex`,
+    )
+    .option('--agent <agent>', 'claude-code | codex (default: from the payload)')
+    .allowUnknownOption()
+    .action(async (event: string, o: { agent?: string }, cmd: Command) => {
+      const g = rt.globals(cmd);
+      const args = [event, ...(o.agent ? ['--agent', o.agent] : [])];
+      for (const [flag, value] of [
+        ['--home', g.home],
+        ['--database', g.database],
+        ['--server', g.server],
+      ] as const)
+        if (value) args.push(flag, value);
+      await runHookCommand(args, {
+        ...rt.io,
+        readStdin: readProcessStdin,
+        env: rt.env,
+        cwd: rt.cwd,
+      });
     });
 }

@@ -13,10 +13,10 @@ async function save(ctx: ActionContext, workflow: string | undefined, input: Rec
     workflow_id: string;
     record: { id?: string; review_id?: string };
   };
-  ctx.print(
-    r,
-    () =>
-      `recorded ${input.kind}${r.record?.id ? ` ${r.record.id}` : r.record?.review_id ? ` ${r.record.review_id}` : ''} in ${r.workflow_id}`,
+  ctx.print(r, () =>
+    input.kind === 'request' && r.record === null
+      ? `this request is already recorded in ${r.workflow_id}; nothing written`
+      : `recorded ${input.kind}${r.record?.id ? ` ${r.record.id}` : r.record?.review_id ? ` ${r.record.review_id}` : ''} in ${r.workflow_id}`,
   );
 }
 
@@ -87,6 +87,21 @@ export function registerRecordCommands(program: Command, rt: Runtime) {
           text,
           task_id: str(o.task),
           source: str(o.source),
+        });
+      }),
+    );
+
+  record
+    .command('request <text>')
+    .description("what the user asked, in their words (the first request becomes the workflow's issue)")
+    .option('--source <name>', 'where it came from')
+    .option(...workflowOption)
+    .action(
+      action(rt, async (ctx, text: string, o: Opts) => {
+        await save(ctx, str(o.workflow) ?? undefined, {
+          kind: 'request',
+          text,
+          source: str(o.source) ?? 'cli',
         });
       }),
     );

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { action, workflowOption } from '../action.js';
 import type { Runtime } from '../runtime.js';
 import type { TaskAction } from '../../client/baton-client.js';
+import { parseNumber, parseTaskSpec } from '../parse.js';
 
 const verbs: Record<TaskAction, { help: string; note?: string; past: string }> = {
   start: { help: 'start a task (its dependencies must be done)', past: 'started' },
@@ -17,7 +18,39 @@ const verbs: Record<TaskAction, { help: string; note?: string; past: string }> =
 };
 
 export function registerTaskCommands(program: Command, rt: Runtime) {
-  const task = program.command('task').description('move a task through its states');
+  const task = program.command('task').description('add a task, or move one through its states');
+  task
+    .command('add <spec>')
+    .description('add a task to the plan: ID:Title[:DEP,DEP] (e.g. "T4:Write the docs:T2,T3")')
+    .option('--after <task-id>', 'place it right after this task in the plan (default: at the end)')
+    .option('--lane <n>', "its lane (default: the lane of --after's task, else the plan's highest lane)")
+    .option('--description <text>', 'what the task is about')
+    .option(...workflowOption)
+    .action(
+      action(
+        rt,
+        async (
+          { client, print, rt },
+          spec: string,
+          o: { workflow?: string; after?: string; lane?: string; description?: string },
+        ) => {
+          const parsed = parseTaskSpec(spec);
+          const r = await client.addTask(rt.ref(o.workflow), {
+            id: parsed.id ?? '',
+            title: parsed.title ?? '',
+            deps: parsed.deps ?? [],
+            ...(o.description !== undefined ? { description: o.description } : {}),
+            lane: o.lane === undefined ? null : parseNumber(o.lane, '--lane', { int: true, min: 0 }),
+            after: o.after ?? null,
+          });
+          print(
+            r,
+            () =>
+              `task ${r.task.id} added to ${r.workflow_id} (lane ${r.task.lane}${r.task.deps.length ? `, after ${r.task.deps.join(', ')} are done` : ''})`,
+          );
+        },
+      ),
+    );
   for (const [verb, spec] of Object.entries(verbs) as [TaskAction, (typeof verbs)[TaskAction]][]) {
     const cmd = task
       .command(`${verb} <task-id>`)

@@ -1,7 +1,7 @@
 import type { Draft } from '../draft.js';
 import { invalidInput } from '../errors.js';
 import { validateTaskGraph } from '../task-graph.js';
-import type { Issue, TaskSpec } from '../schemas/workflow.js';
+import type { AgentSessionRef, Issue, TaskSpec } from '../schemas/workflow.js';
 
 export interface CreateInput {
   title: string;
@@ -10,12 +10,19 @@ export interface CreateInput {
   plan: string;
   tasks: TaskSpec[];
   git_start: { branch: string | null; commit: string | null } | null;
+  /** Created by an agent's hook (auto_track): session 1 follows that agent session. */
+  agent?: AgentSessionRef;
 }
 
 /** A new workflow: `workflow.created` with its task graph, and session 1. */
 export function createWorkflow(d: Draft, input: CreateInput): void {
   if (!input.title.trim()) throw invalidInput('a workflow needs a title (--title)');
   validateTaskGraph(input.tasks);
-  d.emit({ type: 'workflow.created', data: input });
-  d.emit({ type: 'session.started', session_number: 1, data: { origin: 'create' } });
+  const { agent, ...data } = input;
+  d.emit({ type: 'workflow.created', data: agent ? { ...data, auto_tracked: true } : data });
+  d.emit({
+    type: 'session.started',
+    session_number: 1,
+    data: agent ? { origin: 'create', agent } : { origin: 'create' },
+  });
 }

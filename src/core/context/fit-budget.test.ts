@@ -98,6 +98,7 @@ function bigSnapshot(): SessionSnapshot {
     },
     usage: emptyUsage(),
     recent_history: [],
+    requests: [],
     side_effects: [
       {
         id: 'se1',

@@ -3,6 +3,10 @@ import { emptyUsage } from '../schemas/records.js';
 import { RECENT_LIMIT, type WorkflowState } from '../schemas/state.js';
 import type { SessionInfo, Task } from '../schemas/workflow.js';
 import { evolveRuntime } from '../runtime-fold.js';
+import { issueFromRequest, requestTitle } from '../requests/request-text.js';
+
+/** How many applied task-tool call ids an agent's list remembers (a hook and a later import see the same calls). */
+export const AGENT_CALLS_KEPT = 500;
 
 const recent = <T>(list: readonly T[], item: T, limit = RECENT_LIMIT): T[] => [...list, item].slice(-limit);
 
@@ -117,12 +121,39 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
             end_reason: null,
             snapshot_id: null,
             tasks_done: 0,
+            ...(e.data.agent ? { agent: e.data.agent } : {}),
           },
         ],
         usage: emptyUsage(),
       };
+    case 'session.linked':
+      return updateSession(s, { agent: e.data.agent });
+    case 'context.compacted':
+      return { ...s, reinject: true };
     case 'session.ended':
       return updateSession(s, { ended_at: e.at, end_reason: e.data.reason, snapshot_id: e.data.snapshot_id });
+    case 'task.added': {
+      const task: Task = {
+        ...e.data.task,
+        status: 'pending',
+        started_at: null,
+        ended_at: null,
+        session_number: null,
+        note: null,
+      };
+      const at = e.data.after === null ? -1 : s.tasks.findIndex((t) => t.id === e.data.after);
+      const tasks =
+        at < 0 ? [...s.tasks, task] : [...s.tasks.slice(0, at + 1), task, ...s.tasks.slice(at + 1)];
+      return { ...s, tasks };
+    }
+    case 'agent_tasks.synced': {
+      const before = s.agent_tasks?.[e.data.source]?.applied_calls ?? [];
+      const list = {
+        items: e.data.items,
+        applied_calls: [...before, ...e.data.applied_calls].slice(-AGENT_CALLS_KEPT),
+      };
+      return { ...s, agent_tasks: { ...s.agent_tasks, [e.data.source]: list } };
+    }
     case 'task.started':
       return setTask(s, e.task_id, {
         status: 'in_progress',
@@ -171,6 +202,17 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         counts: { ...s.counts, history: s.counts.history + 1 },
         recent_history: recent(s.recent_history, e.data.entry),
       };
+    case 'request.recorded': {
+      const r = e.data.request;
+      return {
+        ...s,
+        issue: s.issue ?? issueFromRequest(r),
+        // A workflow a hook created is named after what the user first asked.
+        title: s.auto_tracked && !s.issue ? requestTitle(r.text) : s.title,
+        recent_requests: recent(s.recent_requests ?? [], r),
+        request_keys: [...(s.request_keys ?? []), e.data.key],
+      };
+    }
     case 'feedback.recorded':
       return {
         ...s,
@@ -206,6 +248,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
     case 'context.delivered':
       return {
         ...s,
+        reinject: e.data.via === 'hook' || e.data.via === 'resume' ? false : s.reinject,
         handoff: {
           snapshot_id: e.data.snapshot_id,
           context_hash: e.data.context_hash,

@@ -49,5 +49,6 @@ export function initialState(e: EventOf<'workflow.created'>): WorkflowState {
     warnings: [],
     imports: {},
     handoff: null,
+    ...(e.data.auto_tracked ? { auto_tracked: true } : {}),
   };
 }

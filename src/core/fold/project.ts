@@ -30,6 +30,8 @@ export function project(s: WorkflowState, e: BatonEvent): RecordRow[] {
     }
     case 'history.recorded':
       return [row('history', e.data.entry.id, e.data.entry)];
+    case 'request.recorded':
+      return [row('request', e.data.request.id, e.data.request)];
     case 'feedback.recorded':
       return [row('feedback', e.data.feedback.review_id, e.data.feedback)];
     case 'test_run.recorded':

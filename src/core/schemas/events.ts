@@ -7,13 +7,15 @@ import {
   ReviewerFeedback,
   TestState,
   UsageMetrics,
+  UserRequest,
 } from './records.js';
 import { AgentOutcome, SideEffect } from './runtime.js';
+import { AgentTaskItem, AgentTaskSource } from './agent-tasks.js';
 import { SessionSnapshot } from './snapshot.js';
 import { InterruptRecovery } from './interrupt-recovery.js';
 import { recordKinds } from '../records.js';
 import { RecoveredWithGaps, WorkflowState } from './state.js';
-import { CheckpointRef, Issue, SnapshotTrigger, TaskSpec, TaskStatus } from './workflow.js';
+import { AgentSessionRef, CheckpointRef, Issue, SnapshotTrigger, TaskSpec, TaskStatus } from './workflow.js';
 
 /**
  * Every fact Baton records is one of these events, named `noun.past_tense_verb` everywhere (database, JSONL,
@@ -48,6 +50,8 @@ export const BatonEvent = z.discriminatedUnion('type', [
       plan: z.string(),
       tasks: z.array(TaskSpec),
       git_start: z.object({ branch: z.string().nullable(), commit: z.string().nullable() }).nullable(),
+      /** Created by an agent's hook rather than `baton create`: its title follows the first request. */
+      auto_tracked: z.boolean().optional(),
     }),
   ),
   ev('workflow.started', empty),
@@ -112,8 +116,41 @@ export const BatonEvent = z.discriminatedUnion('type', [
       lost: RecoveredWithGaps.shape.lost,
     }),
   ),
-  ev('session.started', z.object({ origin: z.enum(['create', 'resume', 'recover']) })),
+  ev(
+    'session.started',
+    z.object({ origin: z.enum(['create', 'resume', 'recover']), agent: AgentSessionRef.optional() }),
+  ),
+  /** The open session is tied to the agent session a hook reported. */
+  ev('session.linked', z.object({ agent: AgentSessionRef })),
+  /**
+   * The agent compacted its context. Claude Code's PostCompact brings the summary it wrote (kept as a history
+   * entry beside this event); Codex's brings none. Either way the next prompt or session start injects the context.
+   */
+  ev(
+    'context.compacted',
+    z.object({ agent: z.string(), trigger: z.string().nullable(), summary: z.string().nullable() }),
+  ),
   ev('session.ended', z.object({ reason: z.string(), snapshot_id: z.string().nullable() })),
+  ev(
+    'task.added',
+    z.object({
+      task: TaskSpec,
+      /** The task it is placed after in the plan's order (null: at the end). */
+      after: z.string().nullable(),
+      /** Who added it: `user` (baton task add, REST, MCP), or the agent whose own list it came from. */
+      origin: z.string(),
+    }),
+  ),
+  ev(
+    'agent_tasks.synced',
+    z.object({
+      source: AgentTaskSource,
+      /** The agent's list after the sync, each item with the Baton task it maps to. */
+      items: z.array(AgentTaskItem),
+      /** The ids of the tool calls this sync applied (a call seen again later is not applied twice). */
+      applied_calls: z.array(z.string()),
+    }),
+  ),
   ev('task.started', empty),
   ev('task.completed', z.object({ summary: z.string().nullable() })),
   ev('task.failed', reason),
@@ -127,6 +164,7 @@ export const BatonEvent = z.discriminatedUnion('type', [
     z.object({ error_id: z.string(), resolution: ErrorResolution, resolution_notes: z.string().nullable() }),
   ),
   ev('history.recorded', z.object({ entry: HistoryEntry })),
+  ev('request.recorded', z.object({ request: UserRequest, key: z.string() })),
   ev('feedback.recorded', z.object({ feedback: ReviewerFeedback })),
   ev('feedback.addressed', z.object({ review_id: z.string() })),
   ev('test_run.recorded', z.object({ test_state: TestState })),

@@ -6,3 +6,4 @@ export * from './state.js';
 export * from './workflow.js';
 export * from './runtime.js';
 export * from './interrupt-recovery.js';
+export * from './agent-tasks.js';

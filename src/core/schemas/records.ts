@@ -86,6 +86,20 @@ export const HistoryEntry = z.object({
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
+/**
+ * One request of the user, in their own words (a prompt the agent received): the first one is the workflow's issue
+ * when it has none, every one is kept in order. `at` is when the user asked (the hook's or the transcript's time).
+ */
+export const UserRequest = z.object({
+  id: z.string(),
+  timestamp: z.string(),
+  at: z.string().nullable(),
+  session_number: z.number().int().positive(),
+  text: z.string().min(1),
+  source: z.string().nullable(),
+});
+export type UserRequest = z.infer<typeof UserRequest>;
+
 export const emptyUsage = (): UsageMetrics => ({
   tokens_used: 0,
   tokens_remaining_estimate: null,

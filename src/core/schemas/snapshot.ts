@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GitState } from './git-state.js';
-import { Decision, ErrorRecord, ReviewerFeedback, TestState, UsageMetrics } from './records.js';
+import { Decision, ErrorRecord, ReviewerFeedback, TestState, UsageMetrics, UserRequest } from './records.js';
 import { SideEffect } from './runtime.js';
 import { Issue, SnapshotTrigger, Task } from './workflow.js';
 
@@ -38,6 +38,8 @@ export const SessionSnapshot = z.object({
   test_state: TestState.nullable(),
   usage: UsageMetrics,
   recent_history: z.array(z.string()),
+  /** The user's recent requests, in their words, oldest first (all of them are `request` records). */
+  requests: z.array(UserRequest).default([]),
   /** Side effects already done (commits, pushes, PRs, migrations, file writes): the next session must not redo them. */
   side_effects: z.array(SideEffect).default([]),
   warnings: z.array(z.string()),

@@ -1,6 +1,15 @@
 import { z } from 'zod';
-import { Decision, ErrorRecord, HistoryEntry, ReviewerFeedback, TestState, UsageMetrics } from './records.js';
+import {
+  Decision,
+  ErrorRecord,
+  HistoryEntry,
+  ReviewerFeedback,
+  TestState,
+  UsageMetrics,
+  UserRequest,
+} from './records.js';
 import { AgentRuntime, SideEffect } from './runtime.js';
+import { AgentTaskList } from './agent-tasks.js';
 import { CheckpointRef, Issue, SessionInfo, SnapshotTrigger, Task, WorkflowStatus } from './workflow.js';
 
 /** How many recent items of each unbounded record kind the folded state keeps (the rest is in the records). */
@@ -101,6 +110,18 @@ export const WorkflowState = z.object({
     .nullable(),
   /** The agent runtime (`baton run`): the driver session, its resume token, capacity and usage-limit state. */
   agent: AgentRuntime.nullable().optional(),
+  /** The user's recent requests (all of them are `request` records), oldest first. */
+  recent_requests: z.array(UserRequest).optional(),
+  /** The key of every request recorded (normalised text), so that the same words are never recorded twice. */
+  request_keys: z.array(z.string()).optional(),
+  /** Created by an agent's hook (auto_track) rather than `baton create`. */
+  auto_tracked: z.boolean().optional(),
+  /** The agent compacted its context since the last context a hook handed over: the next prompt or start injects. */
+  reinject: z.boolean().optional(),
+  /** The last event that was work (a task added or moved, a side effect): checkpoints wait for work after them. */
+  work_seq: z.number().int().nonnegative().optional(),
+  /** Each agent's own task list (TodoWrite, task tools, update_plan) as last synced, by source. */
+  agent_tasks: z.record(z.string(), AgentTaskList).optional(),
   /** The side-effect ledger's recent entries (all of them are `side_effect` records). */
   side_effects: z.array(SideEffect).optional(),
   /** Set when the workflow was rebuilt from a run folder whose log had lost events ("recovered with gaps"). */

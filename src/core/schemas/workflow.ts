@@ -61,6 +61,10 @@ export const Task = TaskSpec.extend({
 });
 export type Task = z.infer<typeof Task>;
 
+/** The agent's own session a Baton session follows (Claude Code's or Codex's session id). */
+export const AgentSessionRef = z.object({ name: z.string(), session_id: z.string() });
+export type AgentSessionRef = z.infer<typeof AgentSessionRef>;
+
 export const SessionInfo = z.object({
   number: z.number().int().positive(),
   started_at: z.string(),
@@ -71,6 +75,8 @@ export const SessionInfo = z.object({
   end_reason: z.string().nullable(),
   snapshot_id: z.string().nullable(),
   tasks_done: z.number().int().nonnegative(),
+  /** The agent session this Baton session follows, when a hook tied them (absent before any hook did). */
+  agent: AgentSessionRef.nullable().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 

@@ -9,6 +9,7 @@ import { basename } from 'node:path';
 import { invalidInput, type UsageMetrics } from '../../core/index.js';
 import { RulesExtractor, type Extractor } from '../../extraction/index.js';
 import type { ImportMarker, RecordInput } from '../../service/index.js';
+import { continueParse, type TranscriptResume } from './transcript-resume.js';
 
 export const transcriptFormats = ['claude-code', 'codex'] as const;
 export type TranscriptSource = (typeof transcriptFormats)[number];
@@ -27,6 +28,8 @@ export interface TranscriptImport {
   usage: UsageMetrics | null;
   /** Entries newer than the previous import of this transcript. */
   newEntries: number;
+  /** Those entries. */
+  fresh: TranscriptEntry[];
   counts: { history: number; decisions: number; errors: number };
 }
 
@@ -84,16 +87,29 @@ export async function importTranscript(
   text: string,
   format: TranscriptSource,
   known: Known,
-  opts: { path?: string | null; extractor?: Extractor; maxHistory?: number; taskId?: string | null } = {},
+  opts: {
+    path?: string | null;
+    extractor?: Extractor;
+    maxHistory?: number;
+    taskId?: string | null;
+    /** `text` holds only the lines after this point of the transcript (see readTail). */
+    from?: TranscriptResume;
+  } = {},
 ): Promise<TranscriptImport> {
-  const parsed = parseSource(text, format);
-  if (parsed.entries.length === 0 && parsed.lines > 0 && parsed.skipped.length === parsed.lines) {
+  const parsed = opts.from ? continueParse(parseSource(text, format), opts.from) : parseSource(text, format);
+  if (
+    !opts.from &&
+    parsed.entries.length === 0 &&
+    parsed.lines > 0 &&
+    parsed.skipped.length === parsed.lines
+  ) {
     throw invalidInput(
       `no line of this file is a ${format} transcript line (${parsed.skipped[0]?.reason ?? 'unreadable'})`,
     );
   }
   // Sub-agent transcripts share their parent's session id: the file name tells them apart.
-  const sessionId = `${parsed.session_id ?? format}:${basename(opts.path ?? 'stdin')}`;
+  const sessionId =
+    opts.from?.session_key ?? `${parsed.session_id ?? format}:${basename(opts.path ?? 'stdin')}`;
   const after = known.imports[sessionId]?.through_line ?? 0;
   const fresh = parsed.entries.filter((e) => e.line > after);
   const taskId = opts.taskId ?? null;
@@ -130,6 +146,7 @@ export async function importTranscript(
     marker: { format, transcript_session_id: sessionId, path: opts.path ?? null, through_line: lastLine },
     usage,
     newEntries: fresh.length,
+    fresh,
     counts: { history: history.length, decisions: found.decisions.length, errors: found.errors.length },
   };
 }

@@ -6,6 +6,7 @@ import {
   ErrorBody,
   FeedbackBody,
   HistoryBody,
+  RequestBody,
   TestRunBody,
   UsageBody,
   WorkflowParams,
@@ -24,6 +25,7 @@ const BatchItem = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('test'), test: TestRunBody }),
   z.strictObject({ kind: z.literal('usage'), usage: UsageBody }),
   z.strictObject({ kind: z.literal('feedback'), feedback: FeedbackBody }),
+  z.strictObject({ kind: z.literal('request'), ...RequestBody.shape }),
 ]);
 
 /** The compiled context, its verified handoff, snapshots on demand and batched records (imports, hooks, MCP). */

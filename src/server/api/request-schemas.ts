@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { isAbsolute } from 'node:path';
 import {
+  agentTaskSources,
   decisionTypes,
   errorResolutions,
   Issue,
@@ -86,6 +87,41 @@ export const TaskActionParams = WorkflowParams.extend({
     .enum(['start', 'done', 'fail', 'block', 'unblock', 'skip'])
     .openapi({ param: { name: 'action', in: 'path' } }),
 });
+export const AddTaskBody = z
+  .strictObject({
+    id: z.string().min(1).max(64).regex(name, 'task ids are letters, digits, ".", "_" or "-"'),
+    title: z.string().min(1).max(500),
+    description: z.string().max(20_000).optional(),
+    deps: z.array(Id).max(500).optional(),
+    lane: z.number().int().min(0).nullable().optional().openapi({
+      description: 'default: the lane of the task it follows, else the highest lane of the plan',
+    }),
+    after: Id.nullable()
+      .optional()
+      .openapi({ description: 'place it right after this task (default: last)' }),
+  })
+  .openapi('AddTask');
+
+export const AgentTaskCallBody = z
+  .strictObject({
+    tool: z.string().min(1).max(200),
+    input: z.unknown(),
+    result: z.unknown().optional(),
+    at: z.string().max(64).nullable().optional(),
+    id: z.string().max(200).nullable().optional(),
+  })
+  .openapi('AgentTaskCall');
+
+export const SyncAgentTasksBody = z
+  .strictObject({
+    source: z.enum(agentTaskSources),
+    calls: z.array(AgentTaskCallBody).max(10_000),
+  })
+  .openapi('SyncAgentTasks', {
+    description:
+      "the agent's task-tool calls (TodoWrite, TaskCreate, TaskUpdate, update_plan) since the last sync, in order",
+  });
+
 export const NoteBody = z
   .strictObject({ note: z.string().max(20_000).nullable().optional() })
   .openapi('TaskNote', { description: 'the summary (done) or reason (fail, block, skip)' });
@@ -117,6 +153,16 @@ export const ErrorBody = z
 export const HistoryBody = z
   .strictObject({ text: text().min(1), task_id: opt(Id), source: opt(text(200)) })
   .openapi('HistoryInput');
+
+export const RequestBody = z
+  .strictObject({
+    text: text(200_000).min(1),
+    at: opt(text(64)),
+    source: opt(text(200)),
+  })
+  .openapi('RequestInput', {
+    description: "what the user asked, in their words; the first request becomes the workflow's issue",
+  });
 
 export const TestRunBody = z
   .strictObject({

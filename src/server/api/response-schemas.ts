@@ -225,10 +225,20 @@ export const TaskResult = z
   .catchall(z.unknown())
   .openapi('TaskResult');
 
+export const AgentTaskSyncResult = z
+  .object({
+    workflow_id: z.string(),
+    added: z.array(z.string()),
+    started: z.array(z.string()),
+    completed: z.array(z.string()),
+    skipped: z.array(z.string()),
+  })
+  .openapi('AgentTaskSyncResult');
+
 export const RecordResult = z
   .object({
     workflow_id: z.string(),
-    kind: z.enum(['decision', 'error', 'history', 'test', 'usage', 'feedback']),
+    kind: z.enum(['decision', 'error', 'history', 'test', 'usage', 'feedback', 'request']),
     record: z.unknown(),
   })
   .openapi('RecordResult');

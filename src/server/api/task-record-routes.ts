@@ -2,20 +2,23 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { RecordInput } from '../../client/baton-client.js';
 import { cwdHeaders, jsonBody, refOf, responses, type RouteDeps } from './define.js';
 import {
+  AddTaskBody,
   DecisionBody,
   ErrorBody,
   FeedbackBody,
   HistoryBody,
   NoteBody,
+  RequestBody,
   ResolveErrorBody,
   ResolveErrorParams,
   ReviewParams,
+  SyncAgentTasksBody,
   TaskActionParams,
   TestRunBody,
   UsageBody,
   WorkflowParams,
 } from './request-schemas.js';
-import { Loose, RecordResult, TaskResult } from './response-schemas.js';
+import { AgentTaskSyncResult, Loose, RecordResult, TaskResult } from './response-schemas.js';
 
 /** One route per record kind: path segment, body schema, and how the body becomes the client's RecordInput. */
 const recordRoutes = [
@@ -36,6 +39,13 @@ const recordRoutes = [
     schema: HistoryBody,
     summary: 'record an agent_history line',
     input: (b: z.infer<typeof HistoryBody>): RecordInput => ({ kind: 'history', ...b }),
+  },
+  {
+    path: 'requests',
+    schema: RequestBody,
+    summary:
+      "record what the user asked (the first request becomes the workflow's issue; the same text again writes nothing)",
+    input: (b: z.infer<typeof RequestBody>): RecordInput => ({ kind: 'request', ...b }),
   },
   {
     path: 'test-runs',
@@ -71,6 +81,36 @@ export function registerTaskRecordRoutes({ app, client }: RouteDeps) {
     async (c) => {
       const p = c.req.valid('param');
       const out = await client.task(refOf(c, p.id), p.action, p.taskId, c.req.valid('json').note ?? null);
+      return c.json(out as never, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/workflows/{id}/tasks',
+      tags: ['tasks'],
+      summary: 'add a task to the plan (task.added)',
+      request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(AddTaskBody) },
+      responses: responses(TaskResult, 'the new task and the workflow status', 201),
+    }),
+    async (c) => {
+      const out = await client.addTask(refOf(c, c.req.valid('param').id), c.req.valid('json'));
+      return c.json(out as never, 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/workflows/{id}/agent-tasks',
+      tags: ['tasks'],
+      summary: "follow the agent's own task list in the task graph (calls already applied write nothing)",
+      request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(SyncAgentTasksBody) },
+      responses: responses(AgentTaskSyncResult, 'the tasks added, started, completed and skipped'),
+    }),
+    async (c) => {
+      const out = await client.syncAgentTasks(refOf(c, c.req.valid('param').id), c.req.valid('json'));
       return c.json(out as never, 200);
     },
   );

@@ -1,0 +1,197 @@
+import type { Command } from 'commander';
+import { homedir } from 'node:os';
+import { relative } from 'node:path';
+import { invalidInput, isTerminal } from '../../core/index.js';
+import * as git from '../../git/git.js';
+import { hookLogPath, readHookLog } from '../../integrations/hooks/hook-log.js';
+import {
+  detectAgents,
+  initAgents,
+  type InitAgent,
+  type InitScope,
+} from '../../integrations/init/agent-files.js';
+import { diagnose } from '../../integrations/init/doctor.js';
+import { batonCommand, commandLine, parseCommand } from '../../integrations/init/hook-command.js';
+import { init, undo, type InitChange } from '../../integrations/init/init.js';
+import { action } from '../action.js';
+import { emit } from '../output.js';
+import type { Runtime } from '../runtime.js';
+
+const label = (a: InitAgent) => (a === 'codex' ? 'Codex' : 'Claude Code');
+const scopeText: Record<InitScope, string> = {
+  local: 'personal to this repository, not committed',
+  shared: 'in the repository, to commit for everyone',
+  user: 'for every repository of this user',
+};
+
+function agentsOf(flag: string | undefined, root: string, env: NodeJS.ProcessEnv): InitAgent[] {
+  if (!flag) return detectAgents(root, env);
+  if (flag === 'all') return [...initAgents];
+  if ((initAgents as readonly string[]).includes(flag)) return [flag as InitAgent];
+  throw invalidInput(`--agent "${flag}" is not one of claude-code, codex, all`);
+}
+
+function scopeOf(o: { shared?: boolean; user?: boolean }): InitScope {
+  if (o.shared && o.user) throw invalidInput('choose --shared or --user, not both');
+  return o.shared ? 'shared' : o.user ? 'user' : 'local';
+}
+
+async function rootOf(rt: Runtime, scope: InitScope): Promise<string> {
+  const start = await git.gitStart(rt.cwd);
+  if (start === null && scope !== 'user')
+    throw invalidInput(`${rt.cwd} is not in a git repository: run \`baton init\` in one, or use --user`);
+  return git.resolveWorktree(rt.cwd);
+}
+
+const show = (root: string, home: string, path: string) => {
+  const rel = relative(root, path);
+  if (!rel.startsWith('..')) return rel;
+  return path.startsWith(home) ? `~${path.slice(home.length)}` : path;
+};
+
+export function registerInitCommands(program: Command, rt: Runtime) {
+  program
+    .command('init')
+    .description(
+      'set up this repository so Baton follows every Claude Code and Codex session (hooks, MCP server, a CLAUDE.md/AGENTS.md block)',
+    )
+    .option('--undo', 'remove exactly what `baton init` added')
+    .option(
+      '--shared',
+      'write the settings committed with the repository (.claude/settings.json, .mcp.json, .codex/)',
+    )
+    .option('--user', "write the user's own settings (~/.claude, ~/.codex): every repository")
+    .option(
+      '--agent <agent>',
+      'claude-code | codex | all (default: whichever is installed or configured, else claude-code)',
+    )
+    .option('--command <cmd>', 'how the agent runs Baton (default: baton on the PATH, else this install)')
+    .action(
+      async (
+        o: { undo?: boolean; shared?: boolean; user?: boolean; agent?: string; command?: string },
+        cmd: Command,
+      ) => {
+        const g = rt.globals(cmd);
+        const settings = rt.settings(g);
+        const scope = scopeOf(o);
+        const root = await rootOf(rt, scope);
+        const home = rt.env.HOME || homedir();
+        const base = { root, scope, env: rt.env, home: settings.home };
+        let changes: InitChange[];
+        let agents: InitAgent[] = [];
+        if (o.undo)
+          changes = undo({ ...base, ...(o.agent ? { agents: agentsOf(o.agent, root, rt.env) } : {}) });
+        else {
+          agents = agentsOf(o.agent, root, rt.env);
+          const command = o.command ? parseCommand(o.command) : batonCommand(rt.env);
+          changes = init({ ...base, agents, command });
+        }
+        const command = o.command ? parseCommand(o.command) : batonCommand(rt.env);
+        emit(
+          rt.io,
+          g.json === true,
+          { root, scope, agents, undo: !!o.undo, changes, auto_track: settings.autoTrack },
+          () => {
+            const lines = changes.map(
+              (c) =>
+                `  ${(c.agent ? `${label(c.agent)} ${c.what}` : c.what).padEnd(24)} ${show(root, home, c.path)}: ${c.change}`,
+            );
+            if (o.undo)
+              return [
+                lines.length
+                  ? `Removed what \`baton init\` added (${scopeText[scope]}):`
+                  : 'Nothing of `baton init` was found to remove.',
+                ...lines,
+              ].join('\n');
+            const out = [
+              `Baton is set up for ${agents.map(label).join(' and ')} in ${root} (${scopeText[scope]}):`,
+              ...lines,
+            ];
+            out.push(`Hooks run: ${commandLine(command, ['hook', '<Event>'])}`);
+            out.push(
+              settings.autoTrack
+                ? `Sessions are followed without \`baton create\` (auto_track on). Start ${agents.map(label).join(' or ')} here as usual; \`baton doctor\` shows what the hooks did.`
+                : 'auto_track is off: hooks follow only workflows made with `baton create` (set auto_track to on in baton.config.json or BATON_AUTO_TRACK).',
+            );
+            if (agents.includes('codex'))
+              out.push(
+                'Codex runs project hooks only in a trusted project, and asks you to review new hooks before they run.',
+              );
+            return out.join('\n');
+          },
+        );
+      },
+    );
+
+  program
+    .command('doctor')
+    .description('what is wired for this repository, what is missing, and the last result of each hook')
+    .action(
+      action(rt, async ({ client, g, print }) => {
+        const settings = rt.settings(g);
+        const start = await git.gitStart(rt.cwd);
+        const root = await git.resolveWorktree(rt.cwd);
+        const log = readHookLog(hookLogPath(settings.home, root), root);
+        const inUse = detectAgents(root, rt.env);
+        const found = diagnose(root, rt.env, log.events, inUse);
+        if (start === null)
+          found.problems.unshift(`${root} is not a git repository: Baton follows git worktrees`);
+        const workflows = (await client.list({ worktree: root })).filter((w) => !isTerminal(w.status));
+        if (!workflows.length)
+          found.notes.push(
+            settings.autoTrack
+              ? 'no workflow here yet: the next agent session start creates one (auto_track on)'
+              : 'no workflow here and auto_track is off: `baton create` starts one',
+          );
+        const report = {
+          ok: found.problems.length === 0,
+          root,
+          settings: {
+            auto_track: settings.autoTrack,
+            checkpoint_interval_ms: settings.checkpointIntervalMs,
+            inject_max_chars: settings.injectMaxChars,
+            database: settings.database,
+          },
+          agents: found.agents,
+          workflows: workflows.map((w) => ({
+            id: w.id,
+            title: w.title,
+            status: w.status,
+            sessions: w.session_count,
+          })),
+          last_hooks: log.events,
+          problems: found.problems,
+          notes: found.notes,
+        };
+        print(report, () => {
+          const out = [`Baton in ${root}`];
+          for (const a of found.agents) {
+            out.push(`${label(a.agent)}:`);
+            for (const h of a.hooks)
+              out.push(
+                `  hooks (${h.scope})  ${h.path}: ${h.events.join(', ')}${h.runnable ? '' : '  [command not found]'}`,
+              );
+            for (const p of a.plugin) out.push(`  plugin  ${p}`);
+            for (const m of a.mcp) out.push(`  mcp (${m.scope})  ${m.path}: ${m.command}`);
+            for (const i of a.instructions) out.push(`  block  ${i}`);
+            if (!a.hooks.length && !a.plugin.length && !a.mcp.length) out.push('  not wired');
+          }
+          out.push(
+            `auto_track ${settings.autoTrack ? 'on' : 'off'}, checkpoints at most every ${Math.round(settings.checkpointIntervalMs / 60000)} min, context injected up to ${settings.injectMaxChars} characters`,
+          );
+          for (const w of workflows)
+            out.push(`workflow ${w.id}  ${w.status}  "${w.title}"  ${w.session_count} sessions`);
+          const events = Object.entries(log.events);
+          out.push(events.length ? 'Last hooks:' : 'No hook has run here yet.');
+          for (const [event, r] of events.sort((a, b) => b[1].at.localeCompare(a[1].at)))
+            out.push(`  ${event.padEnd(17)} ${r.at}  ${r.outcome.padEnd(8)} ${r.ms} ms  ${r.note}`);
+          for (const n of found.notes) out.push(`note: ${n}`);
+          for (const p of found.problems) out.push(`problem: ${p}`);
+          if (!found.problems.length) out.push('ok');
+          return out.join('\n');
+        });
+        // The report is printed either way; problems make the exit code 1 (scripts can check it).
+        if (found.problems.length) rt.exitCode = 1;
+      }),
+    );
+}

@@ -1,0 +1,218 @@
+import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { isAgentTaskTool } from '../core/agent-tasks/agent-task-calls.js';
+import { findGitTop } from '../git/git.js';
+import {
+  hookLogPath,
+  readHookLog,
+  writeHookLog,
+  type HookOutcome,
+  type TranscriptSeen,
+} from '../integrations/hooks/hook-log.js';
+import {
+  claudeHookEvents,
+  detectAgent,
+  isHookEvent,
+  parsePayload,
+  type HookAgent,
+  type HookEvent,
+  type HookPayload,
+} from '../integrations/hooks/hook-payload.js';
+import type { Io } from './output.js';
+
+/**
+ * `baton hook <Event>`: the process an agent starts on every turn. It imports only what it needs (this file loads
+ * nothing but node's own modules and small pure ones; the store, the schemas and the client load only when the
+ * hook has work), never fails the agent's session (exit 0, within its time budget), and never hides a failure:
+ * the outcome of every hook goes to the local hook log that `baton doctor` shows, problems to stderr, and a new
+ * failure to the user as a systemMessage.
+ */
+
+/** Each event's time budget, under the timeout `baton init` and the plugin give it (those are 5 s longer). */
+export const hookBudgetMs: Record<HookEvent, number> = {
+  SessionStart: 25_000,
+  UserPromptSubmit: 8_000,
+  PostToolUse: 8_000,
+  PreCompact: 55_000,
+  PostCompact: 8_000,
+  Stop: 25_000,
+  SessionEnd: 25_000,
+};
+
+export interface HookIo extends Io {
+  readStdin: () => Promise<string>;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+interface Args {
+  event: string | null;
+  agent: string | null;
+  home?: string;
+  database?: string;
+  server?: string;
+}
+
+function parseArgs(argv: string[]): Args {
+  const out: Args = { event: null, agent: null };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] ?? '';
+    const [flag, inline] = a.includes('=')
+      ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]
+      : [a, null];
+    const value = () => inline ?? argv[++i];
+    if (flag === '--agent') out.agent = value() ?? null;
+    else if (flag === '--home') out.home = value();
+    else if (flag === '--database') out.database = value();
+    else if (flag === '--server') out.server = value();
+    else if (!a.startsWith('-') && out.event === null) out.event = a;
+  }
+  return out;
+}
+
+function sizeOf(path: string | null): number | null {
+  if (!path) return null;
+  try {
+    return statSync(path).size;
+  } catch {
+    return null;
+  }
+}
+
+interface Finished {
+  outcome: HookOutcome;
+  note: string;
+  output: Record<string, unknown> | null;
+  transcript?: Omit<TranscriptSeen, 'at'> & { path: string };
+}
+
+/** Runs one hook; always resolves to exit code 0. */
+export async function runHookCommand(argv: string[], io: HookIo): Promise<number> {
+  const t0 = performance.now();
+  const args = parseArgs(argv);
+  const home = resolve(args.home ?? io.env.BATON_HOME ?? join(homedir(), '.baton'));
+  const stdin = await io.readStdin().catch(() => '');
+  const parsed = parsePayload(stdin, io.cwd);
+  const payload: HookPayload | null = parsed.ok ? parsed.payload : null;
+  const cwd = payload?.cwd ?? io.cwd;
+  const worktree = await findGitTop(cwd).catch(() => null);
+  const logPath = hookLogPath(home, worktree ?? resolve(cwd));
+  const log = readHookLog(logPath, worktree ?? resolve(cwd));
+  const event = args.event ?? payload?.hook_event_name ?? '';
+  const agent: HookAgent = payload
+    ? detectAgent(payload, args.agent)
+    : args.agent === 'codex'
+      ? 'codex'
+      : 'claude-code';
+  let done = false;
+
+  const finish = (r: Finished): number => {
+    if (done) return 0;
+    done = true;
+    const previous = log.events[event];
+    log.events[event || 'unknown'] = {
+      at: new Date().toISOString(),
+      agent,
+      outcome: r.outcome,
+      note: r.note,
+      ms: Math.round(performance.now() - t0),
+    };
+    if (r.transcript)
+      log.transcripts[r.transcript.path] = {
+        bytes: r.transcript.bytes,
+        workflow_id: r.transcript.workflow_id,
+        at: new Date().toISOString(),
+        resume: r.transcript.resume ?? null,
+      };
+    try {
+      writeHookLog(logPath, log);
+    } catch (e) {
+      io.err(`baton: cannot write the hook log ${logPath}: ${(e as Error).message}`);
+    }
+    let output = r.output;
+    if (r.outcome === 'failed' || r.outcome === 'timeout') {
+      // A failure is shown to the user once (again when it changes), and always at a session start.
+      const repeated = previous?.outcome === r.outcome && previous.note === r.note;
+      const message = `Baton: the ${event || 'unknown'} hook ${r.outcome === 'timeout' ? 'ran out of time' : 'failed'}: ${r.note}. Run \`baton doctor\` in this repository.`;
+      if (!repeated || event === 'SessionStart') output = { ...(output ?? {}), systemMessage: message };
+    }
+    if (output) io.out(JSON.stringify(output));
+    io.err(`baton: ${event || 'hook'}: ${r.note}`);
+    return 0;
+  };
+
+  if (!parsed.ok) return finish({ outcome: 'failed', note: parsed.error, output: null });
+  if (!isHookEvent(event))
+    return finish({
+      outcome: 'skipped',
+      note: `no hook handler for ${event || '(no event named)'} (Baton answers ${claudeHookEvents.join(', ')})`,
+      output: null,
+    });
+  const p = parsed.payload;
+  // The cheap answers: a tool that is not a task-list tool, a Stop whose transcript has nothing new.
+  if (event === 'PostToolUse' && !(p.tool_name && isAgentTaskTool(p.tool_name)))
+    return finish({
+      outcome: 'skipped',
+      note: `${p.tool_name ?? 'the tool'} is not a task-list tool`,
+      output: null,
+    });
+  if ((event === 'Stop' || event === 'SessionEnd') && p.transcript_path) {
+    const seen = log.transcripts[p.transcript_path];
+    if (seen && seen.bytes === sizeOf(p.transcript_path))
+      return finish({
+        outcome: 'nothing',
+        note: `nothing new in the transcript since the last import (${seen.bytes} bytes, workflow ${seen.workflow_id})`,
+        output: null,
+      });
+  }
+
+  const timer = setTimeout(() => {
+    finish({
+      outcome: 'timeout',
+      note: `no answer within ${hookBudgetMs[event] / 1000} s; what it did so far is kept`,
+      output: null,
+    });
+    process.exit(0);
+  }, hookBudgetMs[event]);
+  timer.unref();
+  try {
+    const { runHookEvent } = await import('./hook-run.js');
+    const r = await runHookEvent(event, p, agent, worktree, args, io, io.env, log.transcripts);
+    return finish(r);
+  } catch (e) {
+    const failure = (e as Error).message.split('\n')[0] ?? String(e);
+    const output =
+      event === 'SessionStart'
+        ? {
+            hookSpecificOutput: {
+              hookEventName: 'SessionStart',
+              additionalContext: `Baton could not load this workflow's context (${failure}). Tell the user to run \`baton doctor\` in this repository.`,
+            },
+          }
+        : null;
+    return finish({ outcome: 'failed', note: failure, output });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function readProcessStdin(): Promise<string> {
+  if (process.stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const line = (t: string) => (t.endsWith('\n') ? t : `${t}\n`);
+
+/** The process's own hook IO (bin/baton.js calls this for `baton hook ...` without loading the whole CLI). */
+export function hookMain(argv: string[]): Promise<number> {
+  return runHookCommand(argv, {
+    out: (t) => process.stdout.write(line(t)),
+    err: (t) => process.stderr.write(line(t)),
+    readStdin: readProcessStdin,
+    env: process.env,
+    cwd: process.cwd(),
+  });
+}

@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import { addTask } from '../commands/add-task.js';
+import { syncAgentTasks } from '../commands/agent-tasks.js';
+import { createWorkflow } from '../commands/create.js';
+import { Draft } from '../draft.js';
+import { foldEvents } from '../fold.js';
+import { applyAgentTaskCalls } from './reduce-agent-tasks.js';
+import { createdTaskId, isAgentTaskTool, type AgentTaskCall } from './agent-task-calls.js';
+
+let n = 0;
+const ctx = { now: '2026-03-01T10:00:00.000Z', newId: (p: string) => `${p}-${++n}`, actor: 'user' };
+const todo = (content: string, status: string) => ({ content, status, activeForm: `${content}ing` });
+const write = (id: string, ...todos: ReturnType<typeof todo>[]): AgentTaskCall => ({
+  tool: 'TodoWrite',
+  id,
+  input: { todos },
+});
+
+function workflow(tasks: { id: string; title: string }[] = []) {
+  const d = new Draft(null, ctx, 'wf-1');
+  createWorkflow(d, {
+    title: 'w',
+    issue: null,
+    worktree: '/w',
+    plan: '',
+    tasks: tasks.map((t) => ({ ...t, description: '', deps: [], lane: 0 })),
+    git_start: null,
+  });
+  return d;
+}
+const statuses = (d: Draft) => Object.fromEntries(d.state.tasks.map((t) => [t.title, t.status]));
+
+describe("the agent's task list reducer", () => {
+  it('keeps keys across whole lists, through a small rewording', () => {
+    const a = applyAgentTaskCalls(
+      [],
+      [
+        write(
+          '1',
+          todo('Review the session tracking code', 'in_progress'),
+          todo('Write the spec', 'pending'),
+        ),
+      ],
+    );
+    const b = applyAgentTaskCalls(a, [
+      write(
+        '2',
+        todo('Review the current session tracking code', 'completed'),
+        todo('Write the spec', 'in_progress'),
+      ),
+    ]);
+    expect(b.map((i) => [i.key, i.status])).toEqual([
+      [a[0]!.key, 'completed'],
+      [a[1]!.key, 'in_progress'],
+    ]);
+    expect(b[0]!.content).toBe('Review the current session tracking code');
+  });
+
+  it('follows TaskCreate / TaskUpdate, dependencies and deletion', () => {
+    const list = applyAgentTaskCalls(
+      [],
+      [
+        {
+          tool: 'TaskCreate',
+          input: { subject: 'Schema', description: 'd', activeForm: 'x' },
+          result: { task: { id: '1', subject: 'Schema' } },
+        },
+        { tool: 'TaskCreate', input: { subject: 'API' }, result: 'Task #2 created successfully: API' },
+        { tool: 'TaskCreate', input: { subject: 'Docs' } },
+        { tool: 'TaskUpdate', input: { taskId: '2', addBlockedBy: ['1'] } },
+        { tool: 'TaskUpdate', input: { taskId: '1', status: 'in_progress' } },
+        { tool: 'TaskUpdate', input: { taskId: '3', status: 'deleted' } },
+        { tool: 'TaskUpdate', input: { taskId: '9', status: 'completed' } },
+      ],
+    );
+    expect(list.map((i) => [i.key, i.content, i.status, i.blocked_by])).toEqual([
+      ['task:1', 'Schema', 'in_progress', []],
+      ['task:2', 'API', 'pending', ['1']],
+    ]);
+  });
+
+  it("reads Codex's update_plan with its arguments as a JSON string, and accepts unknown statuses", () => {
+    const list = applyAgentTaskCalls(
+      [],
+      [
+        {
+          tool: 'update_plan',
+          input: JSON.stringify({
+            plan: [
+              { step: 'Add failing tests', status: 'in_progress' },
+              { step: 'Fix it', status: 'waiting_on_review' },
+            ],
+            explanation: 'why',
+          }),
+        },
+        { tool: 'update_plan', input: 'not json' },
+        { tool: 'TodoWrite', input: { todos: 'nope' } },
+      ],
+    );
+    expect(list.map((i) => i.status)).toEqual(['in_progress', 'waiting_on_review']);
+    expect(isAgentTaskTool('update_plan') && !isAgentTaskTool('Bash')).toBe(true);
+    expect(createdTaskId([{ type: 'text', text: 'Task #12 created successfully: x' }])).toBe('12');
+  });
+});
+
+describe('syncing the agent list into the task graph', () => {
+  it('adds, starts, completes and skips tasks; the same calls again write nothing', () => {
+    const d = workflow();
+    const calls = [
+      write(
+        'c1',
+        todo('Add failing test', 'in_progress'),
+        todo('Fix the parser', 'pending'),
+        todo('Update docs', 'pending'),
+      ),
+    ];
+    expect(syncAgentTasks(d, 'claude-code', calls)).toEqual({
+      added: ['T1', 'T2', 'T3'],
+      started: ['T1'],
+      completed: [],
+      skipped: [],
+    });
+    expect(d.state.status).toBe('in_progress');
+    const r = syncAgentTasks(d, 'claude-code', [
+      write('c2', todo('Add a failing test', 'completed'), todo('Fix the parser', 'in_progress')),
+    ]);
+    expect(r).toEqual({ added: [], started: ['T2'], completed: ['T1'], skipped: ['T3'] });
+    expect(statuses(d)).toEqual({
+      'Add failing test': 'done',
+      'Fix the parser': 'in_progress',
+      'Update docs': 'skipped',
+    });
+    const events = d.events.length;
+    expect(syncAgentTasks(d, 'claude-code', [...calls, write('c2', todo('x', 'pending'))])).toEqual({
+      added: [],
+      started: [],
+      completed: [],
+      skipped: [],
+    });
+    expect(d.events.length).toBe(events);
+    // Without ids, the same final list changes nothing either.
+    const noIds = [write('', todo('Add a failing test', 'completed'), todo('Fix the parser', 'in_progress'))];
+    syncAgentTasks(d, 'claude-code', noIds);
+    expect(d.events.length).toBe(events);
+    expect(foldEvents(d.events).state).toEqual(d.state);
+  });
+
+  it('maps items to existing tasks by their words, never to a finished task for an unfinished item', () => {
+    const d = workflow([
+      { id: 'A', title: 'Implement the REST route' },
+      { id: 'B', title: 'Run the tests' },
+    ]);
+    d.emit({ type: 'workflow.started', data: {} });
+    d.emit({ type: 'task.completed', task_id: 'B', data: { summary: null } });
+    const r = syncAgentTasks(d, 'codex', [
+      {
+        tool: 'update_plan',
+        id: 'p1',
+        input: {
+          plan: [
+            { step: 'Implement REST route', status: 'in_progress' },
+            { step: 'Run tests', status: 'pending' },
+          ],
+        },
+      },
+    ]);
+    expect(r).toEqual({ added: ['T1'], started: ['A'], completed: [], skipped: [] });
+    expect(d.state.agent_tasks?.codex?.items.map((i) => i.task_id)).toEqual(['A', 'T1']);
+  });
+
+  it('adds a task after another, with a dependency, and refuses bad ones', () => {
+    const d = workflow([
+      { id: 'A', title: 'a' },
+      { id: 'B', title: 'b' },
+    ]);
+    addTask(d, { id: 'C', title: 'c', deps: ['A'], after: 'A' });
+    expect(d.state.tasks.map((t) => t.id)).toEqual(['A', 'C', 'B']);
+    expect(() => addTask(d, { id: 'C', title: 'again' })).toThrow(/already exists/);
+    expect(() => addTask(d, { id: 'D', title: 'd', deps: ['Z'] })).toThrow(/unknown task Z/);
+    expect(() => addTask(d, { id: 'D', title: 'd', after: 'Z' })).toThrow(/not in workflow/);
+    expect(() => addTask(d, { id: 'bad id', title: 'd' })).toThrow(/task ids are/);
+  });
+});

@@ -1,0 +1,2 @@
+export * from './agent-task-calls.js';
+export * from './reduce-agent-tasks.js';

@@ -1,0 +1,184 @@
+import type { AgentTaskItem } from '../schemas/agent-tasks.js';
+import { similarity } from '../similarity.js';
+import {
+  createdTaskId,
+  inputObject,
+  normalizeAgentStatus,
+  text,
+  type AgentTaskCall,
+} from './agent-task-calls.js';
+
+/** How alike two wordings must be (word-set Jaccard) to be the same item reworded. */
+export const REWORD_THRESHOLD = 0.5;
+
+const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+
+interface Entry {
+  content: string;
+  status: string;
+  active_form: string | null;
+}
+
+/** The index of the unused item that `content` names: the same words, else the most similar one above the threshold. */
+export function bestMatch(
+  content: string,
+  candidates: readonly { content: string }[],
+  used: ReadonlySet<number> = new Set(),
+  threshold = REWORD_THRESHOLD,
+): number {
+  const n = norm(content);
+  const exact = candidates.findIndex((c, i) => !used.has(i) && norm(c.content) === n);
+  if (exact >= 0) return exact;
+  let best = -1;
+  let score = threshold;
+  candidates.forEach((c, i) => {
+    if (used.has(i)) return;
+    const s = similarity(c.content, content);
+    if (s >= score) {
+      best = i;
+      score = s;
+    }
+  });
+  return best;
+}
+
+function nextItemKey(items: readonly AgentTaskItem[]): string {
+  let max = 0;
+  for (const it of items) {
+    const m = /^item:(\d+)$/.exec(it.key);
+    if (m) max = Math.max(max, Number(m[1]));
+  }
+  return `item:${max + 1}`;
+}
+
+/** A whole new list (TodoWrite, update_plan): each entry keeps the key and task of the item it rewords. */
+function replaceList(items: readonly AgentTaskItem[], entries: readonly Entry[]): AgentTaskItem[] {
+  const used = new Set<number>();
+  const out: AgentTaskItem[] = [];
+  for (const e of entries) {
+    const i = bestMatch(e.content, items, used);
+    const prev = i >= 0 ? items[i] : undefined;
+    if (prev) {
+      used.add(i);
+      out.push({ ...prev, content: e.content, status: e.status, active_form: e.active_form });
+    } else {
+      out.push({ key: nextItemKey([...items, ...out]), blocked_by: [], task_id: null, ...e });
+    }
+  }
+  return out;
+}
+
+function entriesOf(list: unknown, contentKey: 'content' | 'step'): Entry[] | null {
+  if (!Array.isArray(list)) return null;
+  const out: Entry[] = [];
+  for (const raw of list) {
+    const o = inputObject(raw);
+    const content = text(o?.[contentKey]) ?? text(o?.content) ?? text(o?.subject);
+    if (!o || !content) continue;
+    out.push({
+      content,
+      status: normalizeAgentStatus(o.status),
+      active_form: text(o.activeForm) ?? text(o.active_form),
+    });
+  }
+  return out;
+}
+
+/** The agent's task ids are counted per session; without a result, the next free number is the one it gave. */
+function nextTaskNumber(items: readonly AgentTaskItem[]): string {
+  let max = 0;
+  for (const it of items) {
+    const m = /^task:(\d+)$/.exec(it.key);
+    if (m) max = Math.max(max, Number(m[1]));
+  }
+  return String(max + 1);
+}
+
+function applyOne(items: AgentTaskItem[], call: AgentTaskCall): AgentTaskItem[] {
+  const input = inputObject(call.input);
+  if (!input) return items;
+  switch (call.tool) {
+    case 'TodoWrite': {
+      const entries = entriesOf(input.todos, 'content');
+      return entries ? replaceList(items, entries) : items;
+    }
+    case 'update_plan': {
+      const entries = entriesOf(input.plan, 'step');
+      return entries ? replaceList(items, entries) : items;
+    }
+    case 'TaskCreate': {
+      const subject = text(input.subject) ?? text(input.content);
+      if (!subject) return items;
+      const id = createdTaskId(call.result);
+      if (id === null && items.some((it) => it.key.startsWith('task:') && norm(it.content) === norm(subject)))
+        return items;
+      const key = `task:${id ?? nextTaskNumber(items)}`;
+      if (items.some((it) => it.key === key)) return items;
+      return [
+        ...items,
+        {
+          key,
+          content: subject,
+          status: normalizeAgentStatus(input.status),
+          active_form: text(input.activeForm),
+          blocked_by: [],
+          task_id: null,
+        },
+      ];
+    }
+    case 'TaskUpdate': {
+      const id = text(input.taskId) ?? text(input.id);
+      if (!id) return items;
+      const key = `task:${id}`;
+      const status = input.status === undefined ? null : normalizeAgentStatus(input.status);
+      if (status === 'deleted') return items.filter((it) => it.key !== key);
+      const found = items.find((it) => it.key === key);
+      const subject = text(input.subject);
+      if (!found) {
+        // A task created before Baton was following: known only once the update names it.
+        if (!subject) return items;
+        return [
+          ...items,
+          {
+            key,
+            content: subject,
+            status: status ?? 'pending',
+            active_form: text(input.activeForm),
+            blocked_by: [],
+            task_id: null,
+          },
+        ];
+      }
+      const blockers = Array.isArray(input.addBlockedBy)
+        ? input.addBlockedBy.map(text).filter((b): b is string => b !== null)
+        : [];
+      return items.map((it) =>
+        it.key === key
+          ? {
+              ...it,
+              content: subject ?? it.content,
+              status: status ?? it.status,
+              active_form: text(input.activeForm) ?? it.active_form,
+              blocked_by: [...new Set([...it.blocked_by, ...blockers])],
+            }
+          : it,
+      );
+    }
+    default:
+      return items;
+  }
+}
+
+/**
+ * Applies an agent's task-tool calls, in order, to its current list: TodoWrite and update_plan send the whole
+ * list, TaskCreate adds one task, TaskUpdate changes or deletes one. Pure; calls of other tools or of a shape it
+ * does not know change nothing (never an error: the agent's formats move).
+ */
+export function applyAgentTaskCalls(
+  items: readonly AgentTaskItem[],
+  calls: readonly AgentTaskCall[],
+): AgentTaskItem[] {
+  let out = [...items];
+  for (const call of calls) out = applyOne(out, call);
+  return out;
+}

@@ -1,0 +1,51 @@
+import type { GitState } from './schemas/git-state.js';
+import type { WorkflowState } from './schemas/state.js';
+
+export interface CheckpointDecision {
+  due: boolean;
+  /** Why (not): shown in the hook's note and `baton doctor`. */
+  reason: string;
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** What changed in the repository between two captures: a commit, or the files changed and their diff size. */
+export function gitWork(before: GitState | null, now: GitState | null): string | null {
+  if (!now) return null;
+  if (!before) {
+    if (now.commit_at_snapshot !== now.commit_at_workflow_start) return 'new commits';
+    return now.has_uncommitted_changes ? 'files changed' : null;
+  }
+  if (now.commit_at_snapshot !== before.commit_at_snapshot) return 'a commit';
+  if (
+    !sameList(now.files_modified, before.files_modified) ||
+    now.has_uncommitted_changes !== before.has_uncommitted_changes ||
+    now.uncommitted_summary !== before.uncommitted_summary
+  )
+    return 'files changed';
+  return null;
+}
+
+/**
+ * A checkpoint is taken after real work (a task added or moved, a side effect, a commit, files changed) and at
+ * most every `intervalMs`: a Stop after a turn that did nothing, or soon after the last checkpoint, takes none.
+ */
+export function checkpointDue(
+  s: WorkflowState,
+  input: { now: string; intervalMs: number; git: GitState | null; lastGit: GitState | null },
+): CheckpointDecision {
+  const last = s.checkpoints[s.checkpoints.length - 1];
+  const tasks = (s.work_seq ?? 0) > (last?.seq ?? 0) ? 'tasks moved' : null;
+  const work = tasks ?? gitWork(input.lastGit, input.git);
+  if (!work) return { due: false, reason: 'no work since the last checkpoint' };
+  if (last) {
+    const ago = Date.parse(input.now) - Date.parse(last.created_at);
+    if (ago < input.intervalMs)
+      return {
+        due: false,
+        reason: `${work}, but the last checkpoint is ${Math.round(ago / 60_000)} min old (interval ${Math.round(input.intervalMs / 60_000)} min)`,
+      };
+  }
+  return { due: true, reason: work };
+}

@@ -1,0 +1,44 @@
+import type { Draft } from '../draft.js';
+import { invalidInput, invalidTransition, notFound } from '../errors.js';
+import { validateTaskGraph } from '../task-graph.js';
+import { isTerminal } from '../workflow-machine.js';
+import { TaskSpec, type Task } from '../schemas/workflow.js';
+
+export interface AddTaskInput {
+  id: string;
+  title: string;
+  description?: string;
+  deps?: string[];
+  /** Default: the lane of the task it is placed after, else the highest lane of the plan (0 for none). */
+  lane?: number | null;
+  /** Place it right after this task in the plan's order (default: at the end). */
+  after?: string | null;
+}
+
+/** Adds a task to the plan (`task.added`): a new id, known dependencies, no cycle, on an unfinished workflow. */
+export function addTask(d: Draft, input: AddTaskInput, origin = 'user'): Task {
+  const s = d.state;
+  if (isTerminal(s.status)) {
+    throw invalidTransition(`cannot add task ${input.id}: the workflow is ${s.status}`, {
+      current_status: s.status,
+    });
+  }
+  const after = input.after ?? null;
+  const anchor = after === null ? null : s.tasks.find((t) => t.id === after);
+  if (after !== null && !anchor)
+    throw notFound(`task ${after} (--after) is not in workflow ${s.id}`, { task_id: after });
+  const lane = input.lane ?? anchor?.lane ?? Math.max(0, ...s.tasks.map((t) => t.lane));
+  const parsed = TaskSpec.safeParse({ ...input, lane, after: undefined });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw invalidInput(`task ${input.id || '?'}: ${issue?.path.join('.') || 'task'}: ${issue?.message}`);
+  }
+  const spec = parsed.data;
+  if (s.tasks.some((t) => t.id === spec.id))
+    throw invalidInput(`task ${spec.id} already exists in workflow ${s.id}`, { task_id: spec.id });
+  validateTaskGraph([...s.tasks, spec]);
+  d.emit({ type: 'task.added', task_id: spec.id, data: { task: spec, after, origin } });
+  const task = d.state.tasks.find((t) => t.id === spec.id);
+  if (!task) throw new Error(`task.added did not add ${spec.id}`);
+  return task;
+}

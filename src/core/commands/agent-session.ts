@@ -1,0 +1,51 @@
+import type { Draft } from '../draft.js';
+import { recordHistory } from './records.js';
+import type { AgentSessionRef } from '../schemas/workflow.js';
+
+export type AgentSessionOutcome = 'same' | 'linked' | 'next';
+
+/**
+ * Ties an agent's session to a Baton session. The session that already follows it continues; an open session that
+ * follows no agent session yet is tied to it; any other agent session (a new one, `/clear`, another terminal) ends
+ * the open session and is the next Baton session.
+ */
+export function linkAgentSession(
+  d: Draft,
+  agent: AgentSessionRef,
+): { outcome: AgentSessionOutcome; session_number: number } {
+  const cur = d.state.sessions[d.state.sessions.length - 1];
+  if (cur && cur.ended_at === null) {
+    if (cur.agent?.name === agent.name && cur.agent.session_id === agent.session_id)
+      return { outcome: 'same', session_number: cur.number };
+    if (!cur.agent) {
+      d.emit({ type: 'session.linked', data: { agent } });
+      return { outcome: 'linked', session_number: cur.number };
+    }
+    d.emit({
+      type: 'session.ended',
+      data: { reason: `${cur.agent.name} session ${cur.agent.session_id} ended`, snapshot_id: null },
+    });
+  }
+  const number = d.state.session_count + 1;
+  d.emit({ type: 'session.started', session_number: number, data: { origin: 'resume', agent } });
+  return { outcome: 'next', session_number: number };
+}
+
+/**
+ * The agent compacted its context: the next prompt or session start injects Baton's context again. Claude Code's
+ * summary of what it compacted is kept whole as a history entry (it feeds the next context).
+ */
+export function noteCompaction(
+  d: Draft,
+  input: { agent: string; trigger: string | null; summary: string | null },
+): void {
+  const summary = input.summary?.trim() || null;
+  d.emit({ type: 'context.compacted', data: { ...input, summary } });
+  if (summary)
+    recordHistory(
+      d,
+      `Compaction summary (${input.trigger ?? 'auto'}): ${summary}`,
+      null,
+      `${input.agent}:compact_summary`,
+    );
+}

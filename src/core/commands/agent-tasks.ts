@@ -1,0 +1,152 @@
+import { isAgentTaskTool, type AgentTaskCall } from '../agent-tasks/agent-task-calls.js';
+import { applyAgentTaskCalls, bestMatch } from '../agent-tasks/reduce-agent-tasks.js';
+import type { Draft } from '../draft.js';
+import { invalidTransition } from '../errors.js';
+import type { AgentTaskItem, AgentTaskSource } from '../schemas/agent-tasks.js';
+import type { Task } from '../schemas/workflow.js';
+import { isTerminal } from '../workflow-machine.js';
+import { addTask } from './add-task.js';
+
+export interface AgentTaskSync {
+  added: string[];
+  started: string[];
+  completed: string[];
+  skipped: string[];
+}
+
+const TITLE_MAX = 500;
+
+/** The next free `T<n>` id. */
+function nextTaskId(tasks: readonly Task[]): string {
+  let max = 0;
+  for (const t of tasks) {
+    const m = /^T(\d+)$/.exec(t.id);
+    if (m) max = Math.max(max, Number(m[1]));
+  }
+  return `T${max + 1}`;
+}
+
+/** A task an item may stand for: a finished one only when the item says it is finished too. */
+function eligible(t: Task, it: AgentTaskItem): boolean {
+  if (t.status === 'done') return it.status === 'completed';
+  if (t.status === 'skipped') return it.status === 'completed' || it.status === 'in_progress';
+  return true;
+}
+
+const same = (a: readonly AgentTaskItem[], b: readonly AgentTaskItem[]) =>
+  JSON.stringify(a) === JSON.stringify(b);
+
+/** Applies one call: maps new items to tasks (adding them), lets statuses follow, skips removed items' tasks. */
+function step(
+  d: Draft,
+  source: AgentTaskSource,
+  before: readonly AgentTaskItem[],
+  call: AgentTaskCall,
+  out: AgentTaskSync,
+): AgentTaskItem[] {
+  const reduced = applyAgentTaskCalls(before, [call]);
+  const taken = new Set<string>();
+  for (const [name, list] of Object.entries(d.state.agent_tasks ?? {}))
+    if (name !== source) for (const it of list.items) if (it.task_id) taken.add(it.task_id);
+  for (const it of reduced) if (it.task_id) taken.add(it.task_id);
+
+  const items: AgentTaskItem[] = [];
+  for (const it of reduced) {
+    if (it.task_id && d.state.tasks.some((t) => t.id === it.task_id)) {
+      items.push(it);
+      continue;
+    }
+    const candidates = d.state.tasks.filter((t) => !taken.has(t.id) && eligible(t, it));
+    const i = bestMatch(
+      it.content,
+      candidates.map((t) => ({ content: t.title })),
+    );
+    let taskId = candidates[i]?.id;
+    if (!taskId) {
+      const deps = it.blocked_by
+        .map((b) => [...items, ...reduced].find((x) => x.key === `task:${b}`)?.task_id)
+        .filter((x): x is string => !!x && d.state.tasks.some((t) => t.id === x));
+      taskId = addTask(
+        d,
+        { id: nextTaskId(d.state.tasks), title: it.content.slice(0, TITLE_MAX), deps: [...new Set(deps)] },
+        source,
+      ).id;
+      out.added.push(taskId);
+    }
+    taken.add(taskId);
+    items.push({ ...it, task_id: taskId });
+  }
+
+  const task = (id: string | null) => d.state.tasks.find((t) => t.id === id);
+  const start = () => {
+    if (d.state.status === 'pending') d.emit({ type: 'workflow.started', data: {} });
+  };
+  for (const it of items) {
+    const t = task(it.task_id);
+    if (!t) continue;
+    if (it.status === 'in_progress' && ['pending', 'failed', 'blocked', 'skipped'].includes(t.status)) {
+      start();
+      d.emit({ type: 'task.started', task_id: t.id, data: {} });
+      out.started.push(t.id);
+    } else if (it.status === 'completed' && t.status !== 'done') {
+      start();
+      d.emit({ type: 'task.completed', task_id: t.id, data: { summary: null } });
+      out.completed.push(t.id);
+    }
+  }
+  const kept = new Set(items.map((it) => it.key));
+  for (const gone of before) {
+    const t = task(gone.task_id);
+    if (kept.has(gone.key) || !t || t.status === 'done' || t.status === 'skipped') continue;
+    if (items.some((it) => it.task_id === t.id)) continue;
+    d.emit({
+      type: 'task.skipped',
+      task_id: t.id,
+      data: { reason: `removed from ${source === 'codex' ? "Codex's plan" : "Claude Code's task list"}` },
+    });
+    out.skipped.push(t.id);
+  }
+  return items;
+}
+
+/**
+ * Follows the agent's own task list in the task graph: applies the new task-tool calls to the list kept in the
+ * state, makes each new item a task (or the existing task it rewords), lets statuses follow (in progress,
+ * completed), and skips the task of an item the agent removed (never deletes it). Calls already applied (same id)
+ * and calls that change nothing write no event.
+ */
+export function syncAgentTasks(
+  d: Draft,
+  source: AgentTaskSource,
+  calls: readonly AgentTaskCall[],
+): AgentTaskSync {
+  const out: AgentTaskSync = { added: [], started: [], completed: [], skipped: [] };
+  const before = d.state.agent_tasks?.[source] ?? { items: [], applied_calls: [] };
+  const seen = new Set(before.applied_calls);
+  const fresh: AgentTaskCall[] = [];
+  const newIds: string[] = [];
+  for (const c of calls) {
+    if (!isAgentTaskTool(c.tool)) continue;
+    if (c.id) {
+      if (seen.has(c.id)) continue;
+      seen.add(c.id);
+      newIds.push(c.id);
+    }
+    fresh.push(c);
+  }
+  if (fresh.length === 0) return out;
+  if (isTerminal(d.state.status)) {
+    throw invalidTransition(
+      `cannot follow the agent's task list: the workflow is ${d.state.status}; a new session starts a new workflow`,
+      { current_status: d.state.status },
+    );
+  }
+
+  // One call at a time, as the agent made them: an item that came and went within a batch still becomes a task
+  // with its history (a list cleared at the end keeps its finished tasks done).
+  let items = before.items;
+  for (const call of fresh) items = step(d, source, items, call, out);
+  if (newIds.length || !same(items, before.items))
+    d.emit({ type: 'agent_tasks.synced', data: { source, items, applied_calls: newIds } });
+  return out;
+}

@@ -1,0 +1,51 @@
+import type { Issue, UserRequest } from '../schemas/index.js';
+
+/** The longest request kept whole; a longer paste keeps its head and says how much was cut. */
+export const REQUEST_MAX_CHARS = 20_000;
+const TITLE_MAX_CHARS = 80;
+
+/** The same words however they were spaced: what makes two recordings of one request the same. */
+export const normalizeRequest = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** FNV-1a over the UTF-16 code units with one of two offset bases: two of them make a 64-bit key. */
+function fnv1a(text: string, basis: number): number {
+  let h = basis >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+/** A short key of a request's normalised text (kept for every request, so the folded state stays small). */
+export function requestKey(text: string): string {
+  const n = normalizeRequest(text);
+  return `${n.length.toString(36)}.${fnv1a(n, 0x811c9dc5).toString(36)}.${fnv1a(n, 0x01234567).toString(36)}`;
+}
+
+/** The text as stored: trimmed, and cut with a note past REQUEST_MAX_CHARS. */
+export function clipRequest(text: string): string {
+  const t = text.trim();
+  if (t.length <= REQUEST_MAX_CHARS) return t;
+  return `${t.slice(0, REQUEST_MAX_CHARS)}\n… (${t.length - REQUEST_MAX_CHARS} more characters not kept)`;
+}
+
+/** A title for a request: its first non-empty line, markdown heading marks dropped, cut at a word near 80 characters. */
+export function requestTitle(text: string): string {
+  const line =
+    text
+      .split('\n')
+      .map((l) => l.replace(/^\s*#+\s*/, '').trim())
+      .find((l) => l.length > 0) ?? 'request';
+  if (line.length <= TITLE_MAX_CHARS) return line;
+  const cut = line.slice(0, TITLE_MAX_CHARS - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > TITLE_MAX_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** The issue a workflow gets from its first request. */
+export const issueFromRequest = (r: UserRequest): Issue => ({
+  id: r.id,
+  title: requestTitle(r.text),
+  description: r.text,
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { createWorkflow } from '../commands/create.js';
+import { recordRequest } from '../commands/requests.js';
+import { Draft } from '../draft.js';
+import { foldEvents } from '../fold.js';
+import { requestKey, requestTitle, REQUEST_MAX_CHARS } from './request-text.js';
+
+let n = 0;
+const ctx = { now: '2026-03-01T10:00:00.000Z', newId: (p: string) => `${p}-${++n}`, actor: 'user' };
+
+function fresh(issue: { id: string; title: string; description: string } | null = null) {
+  const d = new Draft(null, ctx, 'wf-1');
+  createWorkflow(d, { title: 'w', issue, worktree: '/w', plan: '', tasks: [], git_start: null });
+  return d;
+}
+
+describe('user requests', () => {
+  it('makes the first request the issue and keeps every request in order', () => {
+    const d = fresh();
+    recordRequest(d, {
+      text: '  Add a --json flag to `baton list`\n\nIt should print the views.',
+      source: 'hook',
+    });
+    recordRequest(d, { text: 'also sort by date', at: '2026-03-01T10:05:00Z', source: 'claude-code' });
+    expect(d.state.issue).toEqual({
+      id: d.state.recent_requests?.[0]?.id,
+      title: 'Add a --json flag to `baton list`',
+      description: 'Add a --json flag to `baton list`\n\nIt should print the views.',
+    });
+    expect(d.state.recent_requests?.map((r) => r.text)).toEqual([
+      'Add a --json flag to `baton list`\n\nIt should print the views.',
+      'also sort by date',
+    ]);
+    expect(d.state.recent_requests?.[1]).toMatchObject({ at: '2026-03-01T10:05:00Z', source: 'claude-code' });
+    const rows = d.writes.filter((w) => w.kind === 'request');
+    expect(rows.map((r) => (r.data as { text: string }).text)).toEqual([
+      'Add a --json flag to `baton list`\n\nIt should print the views.',
+      'also sort by date',
+    ]);
+    // The fold from the events alone gives the same state.
+    expect(foldEvents(d.events).state).toEqual(d.state);
+  });
+
+  it('keeps an issue that was given at creation', () => {
+    const d = fresh({ id: 'GH-1', title: 'Given', description: 'd' });
+    recordRequest(d, { text: 'do it' });
+    expect(d.state.issue?.id).toBe('GH-1');
+    expect(d.state.recent_requests).toHaveLength(1);
+  });
+
+  it('writes nothing for the same words again, however they are spaced', () => {
+    const d = fresh();
+    expect(recordRequest(d, { text: 'Fix the flaky test', source: 'hook' })).not.toBeNull();
+    const before = d.events.length;
+    expect(recordRequest(d, { text: 'Fix  the flaky\ntest ', source: 'claude-code' })).toBeNull();
+    expect(d.events.length).toBe(before);
+    expect(recordRequest(d, { text: 'Fix the flaky tests' })).not.toBeNull();
+  });
+
+  it('refuses an empty request and cuts a huge paste with a note', () => {
+    const d = fresh();
+    expect(() => recordRequest(d, { text: '   ' })).toThrow(/needs text/);
+    const r = recordRequest(d, { text: 'x'.repeat(REQUEST_MAX_CHARS + 10) });
+    expect(r?.text).toMatch(/10 more characters not kept\)$/);
+  });
+
+  it('titles a request by its first line, cut at a word', () => {
+    expect(requestTitle('\n# Heading here\nbody')).toBe('Heading here');
+    const long = 'word '.repeat(40);
+    const t = requestTitle(long);
+    expect(t.length).toBeLessThanOrEqual(80);
+    expect(t.endsWith('…')).toBe(true);
+    expect(requestKey('a  b')).toBe(requestKey(' a b '));
+    expect(requestKey('a b')).not.toBe(requestKey('a c'));
+  });
+});

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/** The agents whose own task list Baton follows. */
+export const agentTaskSources = ['claude-code', 'codex'] as const;
+export const AgentTaskSource = z.enum(agentTaskSources);
+export type AgentTaskSource = z.infer<typeof AgentTaskSource>;
+
+/**
+ * One item of an agent's own task list (TodoWrite, TaskCreate, update_plan) as Baton folded it, with the Baton
+ * task it maps to. `status` is the agent's word (pending, in_progress, completed; unknown ones are kept as given).
+ */
+export const AgentTaskItem = z.object({
+  /** Stable across calls: `task:<id>` for the agent's numbered tasks, `item:<n>` for whole-list tools. */
+  key: z.string(),
+  content: z.string(),
+  status: z.string(),
+  active_form: z.string().nullable(),
+  /** The agent's ids of the items this one waits for (TaskUpdate addBlockedBy). */
+  blocked_by: z.array(z.string()),
+  task_id: z.string().nullable(),
+});
+export type AgentTaskItem = z.infer<typeof AgentTaskItem>;
+
+/** An agent's current list, and the ids of the tool calls already applied (so a call seen twice counts once). */
+export const AgentTaskList = z.object({
+  items: z.array(AgentTaskItem),
+  applied_calls: z.array(z.string()),
+});
+export type AgentTaskList = z.infer<typeof AgentTaskList>;

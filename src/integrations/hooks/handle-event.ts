@@ -1,0 +1,247 @@
+import type { BatonClient, Ref } from '../../client/baton-client.js';
+import { isAgentTaskTool } from '../../core/index.js';
+import type { TrackResult } from '../../service/index.js';
+import type { HookOutcome, TranscriptSeen } from './hook-log.js';
+import type { HookAgent, HookEvent, HookPayload } from './hook-payload.js';
+
+export interface HookSettings {
+  autoTrack: boolean;
+  injectMaxChars: number;
+  checkpointIntervalMs: number;
+}
+
+export interface HookContext {
+  client: BatonClient;
+  agent: HookAgent;
+  payload: HookPayload;
+  settings: HookSettings;
+  /** The git worktree of the payload's cwd (found by the hook without running git), null outside one. */
+  worktree: string | null;
+  /** How far each transcript was imported (the hook's local record): an import reads only what follows. */
+  transcripts?: Record<string, TranscriptSeen>;
+}
+
+export interface HookResult {
+  outcome: HookOutcome;
+  note: string;
+  /** JSON for the agent on stdout, when the hook has something to say. */
+  output: Record<string, unknown> | null;
+  /** How far the transcript is imported now (the hook log keeps it, so a Stop with nothing new stays cheap). */
+  transcript?: Omit<TranscriptSeen, 'at'> & { path: string };
+}
+
+const label = (a: HookAgent) => (a === 'codex' ? 'Codex' : 'Claude Code');
+
+/** A bare slash command (`/clear`, `/model`) asks nothing of the agent: it is not the user's request. */
+const isBareCommand = (prompt: string) => /^\/[\w:.-]+\s*$/.test(prompt.trim());
+
+function context(event: 'SessionStart' | 'UserPromptSubmit', text: string) {
+  return { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
+}
+
+const trackInput = (ctx: HookContext, resume: boolean) => ({
+  cwd: ctx.payload.cwd,
+  ...(ctx.worktree ? { worktree: ctx.worktree } : {}),
+  agent: { name: ctx.agent, session_id: ctx.payload.session_id },
+  auto_track: ctx.settings.autoTrack,
+  resume,
+});
+
+async function track(ctx: HookContext, resume: boolean): Promise<TrackResult> {
+  return ctx.client.trackSession(trackInput(ctx, resume));
+}
+
+/** A hook that found no workflow to follow (auto_track off, not a git repository) says why and does nothing. */
+const untracked = (t: TrackResult): HookResult => ({ outcome: 'skipped', note: t.note, output: null });
+
+/**
+ * Imports what is new in the transcript. A transcript that cannot be read does not stop the hook (the snapshot or
+ * checkpoint still matters); the hook then ends as failed, so `baton doctor` and the user see it.
+ */
+async function importNew(ctx: HookContext, ref: Ref, workflowId: string) {
+  const path = ctx.payload.transcript_path;
+  if (!path) return { note: 'no transcript path', transcript: undefined, failed: false };
+  let r: Awaited<ReturnType<typeof import('../transcripts/import-file.js').importTranscriptFile>>;
+  try {
+    // Loaded only by the hooks that import (parsers and extractors are the heaviest modules a hook can need).
+    const { importTranscriptFile } = await import('../transcripts/import-file.js');
+    const seen = ctx.transcripts?.[path];
+    const from = seen?.workflow_id === workflowId ? seen.resume : null;
+    r = await importTranscriptFile(ctx.client, ref, path, ctx.agent, from ? { from } : {});
+  } catch (e) {
+    return { note: `transcript not imported: ${(e as Error).message}`, transcript: undefined, failed: true };
+  }
+  const t = r.agent_tasks;
+  const moved = t.added.length + t.started.length + t.completed.length + t.skipped.length;
+  const tasks = moved
+    ? `; tasks: ${[
+        t.added.length && `${t.added.length} added`,
+        t.started.length && `${t.started.length} started`,
+        t.completed.length && `${t.completed.length} completed`,
+        t.skipped.length && `${t.skipped.length} skipped`,
+      ]
+        .filter(Boolean)
+        .join(', ')}`
+    : (t.note ?? '');
+  return {
+    note: r.new_entries
+      ? `imported ${r.new_entries} new transcript entries (${r.records.decisions} decisions, ${r.records.errors} errors)${tasks}`
+      : `nothing new in the transcript${tasks}`,
+    transcript: { path, bytes: r.bytes, workflow_id: workflowId, resume: r.resume },
+    failed: false,
+  };
+}
+
+/** The context for the agent, or a short note when Baton holds nothing yet for this workflow. */
+async function contextFor(ctx: HookContext, t: TrackResult & { workflow_id: string }, why: string) {
+  if (t.empty)
+    return {
+      text: `Baton is following this ${label(ctx.agent)} session as workflow ${t.workflow_id}: the user's requests, your task list, decisions and errors are recorded, and the next session (after /clear, a compaction or a restart) gets them back. Nothing is recorded yet. Add a task that must outlive this session with \`baton task add ID:Title\` or the MCP tool add_task.\n`,
+      note: `nothing to hand over yet (${t.note})`,
+    };
+  const c = await ctx.client.injectContext(
+    { workflowId: t.workflow_id, cwd: ctx.payload.cwd },
+    { max_chars: ctx.settings.injectMaxChars, reason: why },
+  );
+  return {
+    text: c.text,
+    note: `${t.note}; injected the context of ${t.workflow_id} (${c.chars} characters${c.cut ? ', cut to fit' : ''}, hash ${c.hash})`,
+  };
+}
+
+/** Answers one agent hook over the client. Throws only on failures the caller reports (it never fails the agent). */
+export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promise<HookResult> {
+  const p = ctx.payload;
+  switch (event) {
+    case 'SessionStart': {
+      const t = await ctx.client.startAgentSession({
+        ...trackInput(ctx, true),
+        max_chars: ctx.settings.injectMaxChars,
+        reason: `a new ${label(ctx.agent)} session began (${p.source ?? 'startup'})`,
+      });
+      if (!t.workflow_id) return untracked(t);
+      if (!t.context) {
+        const c = await contextFor(ctx, { ...t, workflow_id: t.workflow_id, empty: true }, '');
+        return { outcome: 'ok', note: c.note, output: context('SessionStart', c.text) };
+      }
+      return {
+        outcome: 'ok',
+        note: `${t.note}; injected the context (${t.context.chars} characters${t.context.cut ? ', cut to fit' : ''}, hash ${t.context.hash})`,
+        output: context('SessionStart', t.context.text),
+      };
+    }
+    case 'UserPromptSubmit': {
+      const t = await track(ctx, false);
+      if (!t.workflow_id) return untracked(t);
+      const ref = { workflowId: t.workflow_id, cwd: p.cwd };
+      const prompt = p.prompt ?? '';
+      let note = 'no request in the prompt';
+      if (prompt.trim() && !isBareCommand(prompt)) {
+        const r = (await ctx.client.record(ref, {
+          kind: 'request',
+          text: prompt,
+          at: new Date().toISOString(),
+          source: ctx.agent,
+        })) as { record: unknown };
+        note = r.record === null ? 'request already recorded' : 'request recorded';
+      }
+      if (!t.reinject) return { outcome: 'ok', note, output: null };
+      // Codex's PostCompact cannot inject: the first prompt after a compaction brings the context back.
+      const c = await contextFor(
+        ctx,
+        { ...t, workflow_id: t.workflow_id },
+        'the agent compacted its context',
+      );
+      return { outcome: 'ok', note: `${note}; ${c.note}`, output: context('UserPromptSubmit', c.text) };
+    }
+    case 'PostToolUse': {
+      if (!p.tool_name || !isAgentTaskTool(p.tool_name))
+        return {
+          outcome: 'skipped',
+          note: `${p.tool_name ?? 'the tool'} is not a task-list tool`,
+          output: null,
+        };
+      const t = await track(ctx, false);
+      if (!t.workflow_id) return untracked(t);
+      const r = await ctx.client.syncAgentTasks(
+        { workflowId: t.workflow_id, cwd: p.cwd },
+        {
+          source: ctx.agent,
+          calls: [
+            {
+              tool: p.tool_name,
+              input: p.tool_input,
+              result: p.tool_response,
+              id: p.tool_use_id,
+              at: new Date().toISOString(),
+            },
+          ],
+        },
+      );
+      const moved = [
+        r.added.length && `added ${r.added.join(', ')}`,
+        r.started.length && `started ${r.started.join(', ')}`,
+        r.completed.length && `completed ${r.completed.join(', ')}`,
+        r.skipped.length && `skipped ${r.skipped.join(', ')}`,
+      ].filter(Boolean);
+      return {
+        outcome: moved.length ? 'ok' : 'nothing',
+        note: moved.length ? `task list: ${moved.join('; ')}` : 'task list unchanged',
+        output: null,
+      };
+    }
+    case 'PreCompact': {
+      const t = await track(ctx, false);
+      if (!t.workflow_id) return untracked(t);
+      const ref = { workflowId: t.workflow_id, cwd: p.cwd };
+      const imported = await importNew(ctx, ref, t.workflow_id);
+      const snap = await ctx.client.snapshotNow(
+        ref,
+        'exhaustion',
+        `context compaction (${p.trigger ?? 'auto'})`,
+      );
+      return {
+        outcome: imported.failed ? 'failed' : 'ok',
+        note: `snapshot ${snap.snapshot_id} before compaction; ${imported.note}`,
+        output: null,
+        ...(imported.transcript ? { transcript: imported.transcript } : {}),
+      };
+    }
+    case 'PostCompact': {
+      const t = await track(ctx, false);
+      if (!t.workflow_id) return untracked(t);
+      await ctx.client.noteCompaction(
+        { workflowId: t.workflow_id, cwd: p.cwd },
+        { agent: ctx.agent, trigger: p.trigger, summary: p.compact_summary },
+      );
+      return {
+        outcome: 'ok',
+        note: p.compact_summary
+          ? `compaction summary kept (${p.compact_summary.length} characters); the next start injects the context`
+          : 'compaction noted; the next prompt or session start injects the context',
+        output: null,
+      };
+    }
+    case 'Stop':
+    case 'SessionEnd': {
+      const t = await track(ctx, false);
+      if (!t.workflow_id) return untracked(t);
+      const ref = { workflowId: t.workflow_id, cwd: p.cwd };
+      const imported = await importNew(ctx, ref, t.workflow_id);
+      const cp = await ctx.client.checkpointIfDue(ref, {
+        name: event === 'Stop' ? 'stop' : 'session-end',
+        interval_ms: ctx.settings.checkpointIntervalMs,
+      });
+      return {
+        outcome: imported.failed
+          ? 'failed'
+          : cp.checkpoint || !imported.note.startsWith('nothing new')
+            ? 'ok'
+            : 'nothing',
+        note: `${imported.note}; ${cp.checkpoint ? `checkpoint ${cp.checkpoint} (${cp.reason})` : `no checkpoint: ${cp.reason}`}`,
+        output: null,
+        ...(imported.transcript ? { transcript: imported.transcript } : {}),
+      };
+    }
+  }
+}

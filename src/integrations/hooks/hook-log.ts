@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { TranscriptResume } from '../transcripts/transcript-resume.js';
+
+/** How a hook ended: did its work, found nothing to do, was not for Baton, failed, or ran out of time. */
+export type HookOutcome = 'ok' | 'nothing' | 'skipped' | 'failed' | 'timeout';
+
+export interface HookRecord {
+  at: string;
+  agent: string;
+  outcome: HookOutcome;
+  note: string;
+  ms: number;
+}
+
+/**
+ * The local record of the hooks of one worktree (`$BATON_HOME/hooks/<hash>.json`): the last result of each event,
+ * for `baton doctor`, and how far each transcript was imported, so a Stop with nothing new never opens the
+ * database. Small: one record per event and the latest transcripts. A lost update (two hooks at once) only costs
+ * a later hook a database read: the database stays the truth.
+ */
+export interface HookLog {
+  version: 1;
+  worktree: string;
+  events: Record<string, HookRecord>;
+  transcripts: Record<string, TranscriptSeen>;
+}
+
+/** How far a transcript was imported, and where the next import may start reading. */
+export interface TranscriptSeen {
+  bytes: number;
+  workflow_id: string;
+  at: string;
+  resume?: TranscriptResume | null;
+}
+
+const TRANSCRIPTS_KEPT = 20;
+
+export function hookLogPath(home: string, worktree: string): string {
+  const hash = createHash('sha256').update(worktree).digest('hex').slice(0, 16);
+  return join(home, 'hooks', `${hash}.json`);
+}
+
+export function readHookLog(path: string, worktree: string): HookLog {
+  try {
+    const raw = JSON.parse(readFileSync(path, 'utf8')) as Partial<HookLog>;
+    if (raw && typeof raw === 'object' && raw.version === 1)
+      return {
+        version: 1,
+        worktree: typeof raw.worktree === 'string' ? raw.worktree : worktree,
+        events: raw.events && typeof raw.events === 'object' ? raw.events : {},
+        transcripts: raw.transcripts && typeof raw.transcripts === 'object' ? raw.transcripts : {},
+      };
+  } catch {
+    // missing or unreadable: start afresh (it is a cache and a report, never the truth)
+  }
+  return { version: 1, worktree, events: {}, transcripts: {} };
+}
+
+export function writeHookLog(path: string, log: HookLog): void {
+  const kept = Object.entries(log.transcripts)
+    .sort((a, b) => b[1].at.localeCompare(a[1].at))
+    .slice(0, TRANSCRIPTS_KEPT);
+  const out: HookLog = { ...log, transcripts: Object.fromEntries(kept) };
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(out, null, 2)}\n`);
+  renameSync(tmp, path);
+}

@@ -1,0 +1,100 @@
+/**
+ * What an agent writes on a hook's stdin, read without a schema library (a hook must start fast). The input is
+ * open: unknown fields and unknown values (a new `source`, a new `reason`) are accepted and passed along, never a
+ * reason to skip. Shapes from Claude Code's and Codex's hook documentation and real payloads (corpus/hooks).
+ */
+
+export const hookAgents = ['claude-code', 'codex'] as const;
+export type HookAgent = (typeof hookAgents)[number];
+
+/** The events Baton answers, per agent (Codex has no SessionEnd). */
+export const claudeHookEvents = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PostToolUse',
+  'PreCompact',
+  'PostCompact',
+  'Stop',
+  'SessionEnd',
+] as const;
+export const codexHookEvents = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PostToolUse',
+  'PreCompact',
+  'PostCompact',
+  'Stop',
+] as const;
+export type HookEvent = (typeof claudeHookEvents)[number];
+
+export const isHookEvent = (name: string): name is HookEvent =>
+  (claudeHookEvents as readonly string[]).includes(name);
+
+export interface HookPayload {
+  session_id: string;
+  cwd: string;
+  transcript_path: string | null;
+  hook_event_name: string | null;
+  /** SessionStart: startup, resume, clear, compact (or anything newer). */
+  source: string | null;
+  prompt: string | null;
+  tool_name: string | null;
+  tool_input: unknown;
+  tool_response: unknown;
+  tool_use_id: string | null;
+  /** PreCompact / PostCompact: manual or auto. */
+  trigger: string | null;
+  compact_summary: string | null;
+  /** SessionEnd: clear, resume, logout, prompt_input_exit, other... */
+  reason: string | null;
+  /** Every field as the agent sent it. */
+  raw: Record<string, unknown>;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
+
+export type ParsedPayload = { ok: true; payload: HookPayload } | { ok: false; error: string };
+
+/** Parses a hook's stdin. Only a non-object is refused; a missing cwd falls back to the process's directory. */
+export function parsePayload(text: string, fallbackCwd: string): ParsedPayload {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    return {
+      ok: false,
+      error: text.trim() ? `hook input is not JSON: ${(e as Error).message}` : 'no hook input on stdin',
+    };
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    return { ok: false, error: 'hook input is not a JSON object' };
+  const r = raw as Record<string, unknown>;
+  return {
+    ok: true,
+    payload: {
+      session_id: str(r.session_id) ?? str(r.sessionId) ?? 'unknown-session',
+      cwd: str(r.cwd) ?? fallbackCwd,
+      transcript_path: str(r.transcript_path),
+      hook_event_name: str(r.hook_event_name),
+      source: str(r.source),
+      prompt: typeof r.prompt === 'string' ? r.prompt : null,
+      tool_name: str(r.tool_name),
+      tool_input: r.tool_input,
+      tool_response: r.tool_response,
+      tool_use_id: str(r.tool_use_id),
+      trigger: str(r.trigger),
+      compact_summary: str(r.compact_summary),
+      reason: str(r.reason),
+      raw: r,
+    },
+  };
+}
+
+/** Codex when told so, else when the payload looks like Codex's (a turn id, a rollout path); else Claude Code. */
+export function detectAgent(p: HookPayload, flag: string | null): HookAgent {
+  if (flag === 'codex' || flag === 'claude-code') return flag;
+  if ('turn_id' in p.raw) return 'codex';
+  if (p.transcript_path && /[\\/]\.codex[\\/]|[\\/]rollout-[^\\/]*\.jsonl$/.test(p.transcript_path))
+    return 'codex';
+  return 'claude-code';
+}

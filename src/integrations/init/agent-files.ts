@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+
+export const initAgents = ['claude-code', 'codex'] as const;
+export type InitAgent = (typeof initAgents)[number];
+
+/** default: personal to this repository; shared: committed with it; user: every repository of this user. */
+export type InitScope = 'local' | 'shared' | 'user';
+
+export interface AgentFiles {
+  /** The JSON file whose `hooks` Baton's hooks go into. */
+  hooks: string;
+  /** Where the MCP server is registered, and how. */
+  mcp:
+    | { kind: 'claude-json'; path: string; project: string | null }
+    | { kind: 'mcp-json'; path: string }
+    | { kind: 'codex-toml'; path: string };
+  /** The instructions file the short Baton block goes into. */
+  instructions: string;
+}
+
+export interface Homes {
+  home: string;
+  /** Claude Code's folder (`CLAUDE_CONFIG_DIR`, else ~/.claude) and its `.claude.json`. */
+  claudeDir: string;
+  claudeJson: string;
+  /** Codex's folder (`CODEX_HOME`, else ~/.codex). */
+  codexDir: string;
+}
+
+export function homesOf(env: NodeJS.ProcessEnv): Homes {
+  const home = env.HOME || homedir();
+  const claudeDir = env.CLAUDE_CONFIG_DIR || join(home, '.claude');
+  return {
+    home,
+    claudeDir,
+    claudeJson: env.CLAUDE_CONFIG_DIR
+      ? join(env.CLAUDE_CONFIG_DIR, '.claude.json')
+      : join(home, '.claude.json'),
+    codexDir: env.CODEX_HOME || join(home, '.codex'),
+  };
+}
+
+/** The files `baton init` writes for one agent and scope (see docs/claude-code.md). */
+export function agentFiles(agent: InitAgent, scope: InitScope, root: string, h: Homes): AgentFiles {
+  if (agent === 'claude-code') {
+    if (scope === 'user')
+      return {
+        hooks: join(h.claudeDir, 'settings.json'),
+        mcp: { kind: 'claude-json', path: h.claudeJson, project: null },
+        instructions: join(h.claudeDir, 'CLAUDE.md'),
+      };
+    return {
+      hooks: join(root, '.claude', scope === 'shared' ? 'settings.json' : 'settings.local.json'),
+      mcp:
+        scope === 'shared'
+          ? { kind: 'mcp-json', path: join(root, '.mcp.json') }
+          : { kind: 'claude-json', path: h.claudeJson, project: root },
+      instructions: join(root, 'CLAUDE.md'),
+    };
+  }
+  if (scope === 'user')
+    return {
+      hooks: join(h.codexDir, 'hooks.json'),
+      mcp: { kind: 'codex-toml', path: join(h.codexDir, 'config.toml') },
+      instructions: join(h.codexDir, 'AGENTS.md'),
+    };
+  return {
+    hooks: join(root, '.codex', 'hooks.json'),
+    // Codex has no personal per-project config: the default puts the server in the user's config.toml.
+    mcp: {
+      kind: 'codex-toml',
+      path: join(scope === 'shared' ? join(root, '.codex') : h.codexDir, 'config.toml'),
+    },
+    instructions: join(root, 'AGENTS.md'),
+  };
+}
+
+export function onPath(program: string, env: NodeJS.ProcessEnv): string | null {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const full = join(dir, program);
+    if (existsSync(full)) return full;
+  }
+  return null;
+}
+
+/** The agents in use here: installed (on the PATH) or configured (their folder exists); Claude Code when neither. */
+export function detectAgents(root: string, env: NodeJS.ProcessEnv): InitAgent[] {
+  const h = homesOf(env);
+  const found = initAgents.filter((a) =>
+    a === 'claude-code'
+      ? !!onPath('claude', env) || existsSync(h.claudeDir) || existsSync(join(root, '.claude'))
+      : !!onPath('codex', env) || existsSync(h.codexDir) || existsSync(join(root, '.codex')),
+  );
+  return found.length ? found : ['claude-code'];
+}

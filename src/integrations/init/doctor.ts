@@ -1,0 +1,145 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { claudeHookEvents, codexHookEvents } from '../hooks/hook-payload.js';
+import type { HookRecord } from '../hooks/hook-log.js';
+import { agentFiles, homesOf, initAgents, onPath, type InitAgent, type InitScope } from './agent-files.js';
+import { parseCommand } from './hook-command.js';
+import { batonHooksIn } from './hooks-file.js';
+import { hasBlock } from './instructions-block.js';
+import { isObject, readJsonObject } from './json-file.js';
+import { findMcp } from './mcp-entry.js';
+
+const scopes: InitScope[] = ['local', 'shared', 'user'];
+
+export interface HookWiring {
+  scope: InitScope;
+  path: string;
+  events: string[];
+  missing: string[];
+  command: string | null;
+  /** The program the command starts is there (on the PATH, or the file exists). */
+  runnable: boolean;
+}
+
+export interface AgentWiring {
+  agent: InitAgent;
+  hooks: HookWiring[];
+  mcp: { scope: InitScope; path: string; command: string }[];
+  instructions: string[];
+  /** Claude Code settings that enable a plugin named baton. */
+  plugin: string[];
+}
+
+/** Whether the program a hook command starts can be found. */
+export function runnable(command: string, env: NodeJS.ProcessEnv): boolean {
+  const program = parseCommand(command).program;
+  if (program.includes('${')) return true; // a plugin path, resolved by the agent
+  return isAbsolute(program) ? existsSync(program) : onPath(program, env) !== null;
+}
+
+function readSettings(path: string) {
+  try {
+    return existsSync(path) ? readJsonObject(path) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What is wired for one agent in this repository, at every scope. */
+export function wiringOf(agent: InitAgent, root: string, env: NodeJS.ProcessEnv): AgentWiring {
+  const homes = homesOf(env);
+  const expected: readonly string[] = agent === 'codex' ? codexHookEvents : claudeHookEvents;
+  const out: AgentWiring = { agent, hooks: [], mcp: [], instructions: [], plugin: [] };
+  const seenMcp = new Set<string>();
+  const seenBlocks = new Set<string>();
+  for (const scope of scopes) {
+    const files = agentFiles(agent, scope, root, homes);
+    const settings = readSettings(files.hooks);
+    if (settings) {
+      const found = batonHooksIn(settings);
+      if (found.size) {
+        const command = [...found.values()][0]?.command ?? null;
+        out.hooks.push({
+          scope,
+          path: files.hooks,
+          events: [...found.keys()],
+          missing: expected.filter((e) => !found.has(e)),
+          command,
+          runnable: command ? runnable(command, env) : false,
+        });
+      }
+      const plugins = settings.enabledPlugins;
+      if (agent === 'claude-code' && isObject(plugins))
+        for (const [name, on] of Object.entries(plugins))
+          if (on === true && /^baton@/.test(name)) out.plugin.push(`${name} (${files.hooks})`);
+    }
+    const key = `${files.mcp.kind}:${files.mcp.path}:${files.mcp.kind === 'claude-json' ? files.mcp.project : ''}`;
+    if (!seenMcp.has(key)) {
+      seenMcp.add(key);
+      const mcp = findMcp(files.mcp);
+      if (mcp) out.mcp.push({ scope, path: files.mcp.path, command: [mcp.command, ...mcp.args].join(' ') });
+    }
+    if (!seenBlocks.has(files.instructions) && hasBlock(files.instructions))
+      out.instructions.push(files.instructions);
+    seenBlocks.add(files.instructions);
+  }
+  return out;
+}
+
+export interface DoctorFindings {
+  agents: AgentWiring[];
+  problems: string[];
+  notes: string[];
+}
+
+const label = (a: InitAgent) => (a === 'codex' ? 'Codex' : 'Claude Code');
+
+/**
+ * What is wired and what is missing, with what to do next: hooks (every event, a command that can run), the MCP
+ * server, the instructions block, and the last result of each hook (a hook that failed or timed out is a problem).
+ */
+export function diagnose(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  lastHooks: Record<string, HookRecord>,
+  inUse: readonly InitAgent[],
+): DoctorFindings {
+  const agents = initAgents.map((a) => wiringOf(a, root, env));
+  const problems: string[] = [];
+  const notes: string[] = [];
+  const wired = agents.filter((w) => w.hooks.length || w.plugin.length);
+  if (wired.length === 0)
+    problems.push(
+      `no agent hooks call Baton here: run \`baton init\` (or install the Claude Code plugin), then start ${inUse.map(label).join(' or ')}`,
+    );
+  for (const w of agents) {
+    for (const h of w.hooks) {
+      if (h.missing.length)
+        problems.push(
+          `${label(w.agent)} hooks in ${h.path} lack ${h.missing.join(', ')}: run \`baton init${h.scope === 'local' ? '' : ` --${h.scope}`}${w.agent === 'codex' ? ' --agent codex' : ''}\` again`,
+        );
+      if (!h.runnable)
+        problems.push(
+          `${label(w.agent)} hooks in ${h.path} run "${h.command}", which is not found: install Baton (npm install -g) or run \`baton init\` again from where it is installed`,
+        );
+    }
+    if (w.hooks.length && w.plugin.length)
+      problems.push(
+        `${label(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(', ')} and from the plugin ${w.plugin.join(', ')}: keep one (\`baton init --undo\`, or disable the plugin)`,
+      );
+    if ((w.hooks.length || inUse.includes(w.agent)) && !w.plugin.length && !w.mcp.length)
+      problems.push(
+        `${label(w.agent)} has no \`baton\` MCP server registered: run \`baton init${w.agent === 'codex' ? ' --agent codex' : ''}\``,
+      );
+    if (w.hooks.length && !w.instructions.length && !w.plugin.length)
+      notes.push(
+        `no Baton block in ${w.agent === 'codex' ? 'AGENTS.md' : 'CLAUDE.md'} (\`baton init\` adds it)`,
+      );
+  }
+  for (const [event, r] of Object.entries(lastHooks))
+    if (r.outcome === 'failed' || r.outcome === 'timeout')
+      problems.push(
+        `the last ${event} hook (${r.at}, ${r.agent}) ${r.outcome === 'timeout' ? 'ran out of time' : 'failed'}: ${r.note}`,
+      );
+  return { agents, problems, notes };
+}

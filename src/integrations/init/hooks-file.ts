@@ -1,0 +1,117 @@
+import { PACKAGE_NAME } from '../../config/package-name.js';
+import { claudeHookEvents, codexHookEvents } from '../hooks/hook-payload.js';
+import type { InitAgent } from './agent-files.js';
+import { commandLine, type BatonCommand } from './hook-command.js';
+import { isObject, type JsonObject } from './json-file.js';
+
+/** One hook entry as both agents write it: `{"hooks": {"<Event>": [{"matcher", "hooks": [{type, command, timeout}]}]}}`. */
+export interface HookSpec {
+  event: string;
+  matcher: string | null;
+  command: string;
+  /** Seconds (both agents); 5 s above the hook's own budget, so Baton answers first. */
+  timeout: number;
+}
+
+const timeouts: Record<string, number> = {
+  SessionStart: 30,
+  UserPromptSubmit: 13,
+  PostToolUse: 13,
+  PreCompact: 60,
+  PostCompact: 13,
+  Stop: 30,
+  SessionEnd: 30,
+};
+
+/**
+ * Baton's hooks for an agent. Session starts match every source (a new one is never a reason to skip); tool hooks
+ * match only the task-list tools.
+ */
+export function hookSpecs(agent: InitAgent, cmd: BatonCommand): HookSpec[] {
+  const events = agent === 'codex' ? codexHookEvents : claudeHookEvents;
+  return events.map((event) => ({
+    event,
+    matcher:
+      event === 'PostToolUse'
+        ? agent === 'codex'
+          ? 'update_plan'
+          : 'TodoWrite|TaskCreate|TaskUpdate'
+        : null,
+    command: commandLine(cmd, ['hook', event, ...(agent === 'codex' ? ['--agent', 'codex'] : [])]),
+    timeout: timeouts[event] ?? 30,
+  }));
+}
+
+const events = claudeHookEvents.join('|');
+const hookWord = new RegExp(`(^|\\s)hook\\s+["']?(${events})\\b`);
+
+/** Baton's own entries run `… baton … hook <Event>`; everything else belongs to the user and is never touched. */
+export function isBatonHook(command: unknown): boolean {
+  if (typeof command !== 'string') return false;
+  const names = new Set(['baton', PACKAGE_NAME]);
+  return [...names].some((n) => command.includes(n)) && hookWord.test(command);
+}
+
+type Matcher = JsonObject & { hooks?: unknown };
+
+const matchersOf = (hooks: JsonObject, event: string): Matcher[] =>
+  Array.isArray(hooks[event]) ? (hooks[event] as unknown[]).filter(isObject) : [];
+
+/** The settings without Baton's hook entries (empty matchers and events dropped), and how many were removed. */
+export function removeBatonHooks(settings: JsonObject): { value: JsonObject; removed: number } {
+  if (!isObject(settings.hooks)) return { value: settings, removed: 0 };
+  let removed = 0;
+  const hooks: JsonObject = {};
+  for (const event of Object.keys(settings.hooks)) {
+    const raw = settings.hooks[event];
+    if (!Array.isArray(raw)) {
+      hooks[event] = raw;
+      continue;
+    }
+    const kept: unknown[] = [];
+    for (const m of raw) {
+      if (!isObject(m) || !Array.isArray(m.hooks)) {
+        kept.push(m);
+        continue;
+      }
+      const own = m.hooks.filter((h) => isObject(h) && isBatonHook(h.command));
+      removed += own.length;
+      const rest = m.hooks.filter((h) => !(isObject(h) && isBatonHook(h.command)));
+      if (rest.length) kept.push({ ...m, hooks: rest });
+    }
+    if (kept.length) hooks[event] = kept;
+  }
+  const { hooks: _old, ...rest } = settings;
+  return { value: Object.keys(hooks).length ? { ...rest, hooks } : rest, removed };
+}
+
+/** Baton's hooks merged in: its previous entries replaced, the user's own hooks and settings kept as they were. */
+export function mergeBatonHooks(settings: JsonObject, specs: readonly HookSpec[]): JsonObject {
+  if (settings.hooks !== undefined && !isObject(settings.hooks))
+    throw new Error('"hooks" must be an object of event names');
+  const base = removeBatonHooks(settings).value;
+  const hooks: JsonObject = isObject(base.hooks) ? { ...base.hooks } : {};
+  for (const s of specs) {
+    const entry = {
+      ...(s.matcher ? { matcher: s.matcher } : {}),
+      hooks: [{ type: 'command', command: s.command, timeout: s.timeout }],
+    };
+    hooks[s.event] = [...matchersOf(hooks, s.event), entry];
+  }
+  return { ...base, hooks };
+}
+
+/** Baton's hook commands in a settings object, by event. */
+export function batonHooksIn(settings: JsonObject): Map<string, { command: string; matcher: string | null }> {
+  const out = new Map<string, { command: string; matcher: string | null }>();
+  if (!isObject(settings.hooks)) return out;
+  for (const event of Object.keys(settings.hooks))
+    for (const m of matchersOf(settings.hooks, event))
+      for (const h of Array.isArray(m.hooks) ? m.hooks : [])
+        if (isObject(h) && isBatonHook(h.command))
+          out.set(event, {
+            command: h.command as string,
+            matcher: typeof m.matcher === 'string' ? m.matcher : null,
+          });
+  return out;
+}

@@ -1,0 +1,195 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { invalidInput } from '../../core/index.js';
+import { agentFiles, homesOf, type InitAgent, type InitScope } from './agent-files.js';
+import type { BatonCommand } from './hook-command.js';
+import { hookSpecs, mergeBatonHooks, removeBatonHooks } from './hooks-file.js';
+import { addBlock, instructionsBlock, removeBlock } from './instructions-block.js';
+import { readJsonObject, writeJsonObject, writeOrRemove } from './json-file.js';
+import { addMcp, hasProjectEntry, removeMcp } from './mcp-entry.js';
+import { addExclude, removeExclude } from './git-exclude.js';
+
+export interface InitChange {
+  agent: InitAgent | null;
+  what: 'hooks' | 'mcp' | 'instructions' | 'git-exclude';
+  path: string;
+  change: string;
+}
+
+/** What `baton init` created (so `--undo` deletes only those files, and only when nothing else is in them). */
+interface Manifest {
+  version: 1;
+  root: string;
+  scope: InitScope;
+  agents: InitAgent[];
+  created: string[];
+  excluded: string[];
+}
+
+export interface InitInput {
+  root: string;
+  scope: InitScope;
+  agents: InitAgent[];
+  command: BatonCommand;
+  env: NodeJS.ProcessEnv;
+  /** Baton's home (the manifest of what init created lives there). */
+  home: string;
+}
+
+/** The manifest's note that init created the project's entry in ~/.claude.json (not a file: never deleted as one). */
+const projectKey = (claudeJson: string, root: string) => `${claudeJson}#projects/${root}`;
+
+const agentName = (a: InitAgent) => (a === 'codex' ? 'Codex' : 'Claude Code');
+
+export function manifestPath(home: string, root: string, scope: InitScope): string {
+  const key = scope === 'user' ? 'user' : createHash('sha256').update(root).digest('hex').slice(0, 16);
+  return join(home, 'init', `${key}-${scope}.json`);
+}
+
+function readManifest(path: string): Manifest | null {
+  try {
+    const m = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
+    return m.version === 1 ? m : null;
+  } catch {
+    return null;
+  }
+}
+
+const inside = (root: string, path: string) => {
+  const rel = relative(root, path);
+  return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep);
+};
+
+/**
+ * Sets up the repository (or the user, with `user`) for the agents: Baton's hooks merged into their settings, the
+ * MCP server registered, the short block in CLAUDE.md / AGENTS.md. Idempotent. With the default (local) scope, a
+ * file init creates inside the repository is listed in `.git/info/exclude`, so `git status` stays as it was.
+ */
+export function init(input: InitInput): InitChange[] {
+  const { root, scope } = input;
+  const homes = homesOf(input.env);
+  const mPath = manifestPath(input.home, root, scope);
+  const previous = readManifest(mPath);
+  const created = new Set(previous?.created ?? []);
+  const excluded = new Set(previous?.excluded ?? []);
+  const changes: InitChange[] = [];
+  const note = (path: string) => {
+    if (existsSync(path)) return;
+    for (let d = dirname(path); !existsSync(d); d = dirname(d)) created.add(d);
+    created.add(path);
+  };
+  for (const agent of input.agents) {
+    const files = agentFiles(agent, scope, root, homes);
+    note(files.hooks);
+    let settings;
+    try {
+      settings = readJsonObject(files.hooks);
+      writeJsonObject(files.hooks, mergeBatonHooks(settings, hookSpecs(agent, input.command)));
+    } catch (e) {
+      throw invalidInput(`${files.hooks}: ${(e as Error).message}`);
+    }
+    changes.push({ agent, what: 'hooks', path: files.hooks, change: 'merged' });
+    note(files.mcp.path);
+    if (!hasProjectEntry(files.mcp)) created.add(projectKey(files.mcp.path, root));
+    changes.push({ agent, what: 'mcp', path: files.mcp.path, change: addMcp(files.mcp, input.command) });
+    note(files.instructions);
+    changes.push({
+      agent,
+      what: 'instructions',
+      path: files.instructions,
+      change: addBlock(files.instructions, instructionsBlock(agentName(agent))),
+    });
+  }
+  if (scope === 'local')
+    for (const path of [...created].filter((p) => inside(root, p) && !isDir(p)))
+      if (!excluded.has(path) && addExclude(root, path)) {
+        excluded.add(path);
+        changes.push({ agent: null, what: 'git-exclude', path, change: 'excluded' });
+      }
+  const agents = [...new Set([...(previous?.agents ?? []), ...input.agents])];
+  writeJsonObject(mPath, {
+    version: 1,
+    root,
+    scope,
+    agents,
+    created: [...created],
+    excluded: [...excluded],
+  } satisfies Manifest as unknown as Record<string, unknown>);
+  return changes;
+}
+
+const isDir = (p: string) => {
+  try {
+    return readdirSync(p) !== null;
+  } catch {
+    return false;
+  }
+};
+
+/** Removes exactly what init added: Baton's hooks, MCP entry and block; files and folders it created, once empty. */
+export function undo(input: Omit<InitInput, 'command' | 'agents'> & { agents?: InitAgent[] }): InitChange[] {
+  const { root, scope } = input;
+  const homes = homesOf(input.env);
+  const mPath = manifestPath(input.home, root, scope);
+  const m = readManifest(mPath);
+  const created = new Set(m?.created ?? []);
+  const agents = input.agents ?? m?.agents ?? (['claude-code', 'codex'] as InitAgent[]);
+  const changes: InitChange[] = [];
+  for (const agent of agents) {
+    const files = agentFiles(agent, scope, root, homes);
+    if (existsSync(files.hooks)) {
+      const r = removeBatonHooks(readJsonObject(files.hooks));
+      if (r.removed) {
+        const done = writeOrRemove(files.hooks, r.value, created.has(files.hooks));
+        changes.push({
+          agent,
+          what: 'hooks',
+          path: files.hooks,
+          change: done === 'deleted' ? 'deleted' : 'removed',
+        });
+      }
+    }
+    const mcp = removeMcp(files.mcp, created.has(projectKey(files.mcp.path, root)));
+    if (mcp === 'removed') {
+      changes.push({ agent, what: 'mcp', path: files.mcp.path, change: 'removed' });
+      if (created.has(files.mcp.path)) deleteIfEmpty(files.mcp.path);
+    }
+    if (removeBlock(files.instructions) === 'removed') {
+      changes.push({ agent, what: 'instructions', path: files.instructions, change: 'removed' });
+      if (created.has(files.instructions)) deleteIfEmpty(files.instructions);
+    }
+  }
+  for (const path of m?.excluded ?? [])
+    if (removeExclude(root, path))
+      changes.push({ agent: null, what: 'git-exclude', path, change: 'removed' });
+  // Folders init made, deepest first, when nothing is left in them.
+  for (const dir of [...created]
+    .filter((p) => !p.includes('#') && isDir(p))
+    .sort((a, b) => b.length - a.length)) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      // not empty: something else lives there now
+    }
+  }
+  rmSync(mPath, { force: true });
+  return changes;
+}
+
+/** `{}`, or an object whose every value is such an object (`{"projects": {}}`, `{"mcpServers": {}}`). */
+const emptyJson = (v: unknown): boolean =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(emptyJson);
+
+function deleteIfEmpty(path: string) {
+  if (!existsSync(path)) return;
+  const text = readFileSync(path, 'utf8').trim();
+  let empty = text === '';
+  if (!empty && text.startsWith('{'))
+    try {
+      empty = emptyJson(JSON.parse(text));
+    } catch {
+      // not JSON: the user's own text, kept
+    }
+  if (empty) rmSync(path);
+}

@@ -1,0 +1,67 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export const BLOCK_BEGIN = '<!-- baton:begin (added by `baton init`; `baton init --undo` removes it) -->';
+export const BLOCK_END = '<!-- baton:end -->';
+
+/** What the agent should know: what Baton records for it, where its context comes from, how to add to it. */
+export function instructionsBlock(agentName: string): string {
+  return [
+    BLOCK_BEGIN,
+    '## Baton',
+    '',
+    `Baton follows this ${agentName} session: the user's requests, your own task list, decisions, errors, tests and`,
+    'commits are recorded per git worktree, and each new session (after /clear, a compaction or a restart) starts',
+    "with Baton's resume context. Keep your task list current: it becomes the workflow's task graph.",
+    '',
+    '- `baton task add ID:Title[:DEP,DEP]` (or the MCP tool `add_task`): a task that must outlive this session.',
+    '- `baton status`, `baton context`, `baton details <snapshot> <category>`: what Baton holds.',
+    '- MCP server `baton`: get_resume_context, get_details, next_task, record_decision, record_error.',
+    BLOCK_END,
+  ].join('\n');
+}
+
+function replaceBlock(text: string, block: string | null): { text: string; found: boolean } {
+  const start = text.indexOf(BLOCK_BEGIN);
+  const end = text.indexOf(BLOCK_END, start);
+  if (start < 0 || end < 0) {
+    if (block === null) return { text, found: false };
+    const sep = text === '' ? '' : text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n';
+    return { text: `${text}${sep}${block}\n`, found: false };
+  }
+  const before = text.slice(0, start);
+  const after = text.slice(end + BLOCK_END.length).replace(/^\n/, '');
+  if (block !== null) return { text: `${before}${block}\n${after}`, found: true };
+  return { text: (before.replace(/\n+$/, '\n') + after).replace(/^\n$/, ''), found: true };
+}
+
+function write(path: string, text: string) {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.baton-tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+export type BlockChange = 'added' | 'updated' | 'unchanged' | 'removed' | 'absent';
+
+/** Puts the block in the file (between its markers, replacing an older one); the rest of the file is untouched. */
+export function addBlock(path: string, block: string): BlockChange {
+  const current = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const r = replaceBlock(current, block);
+  if (r.text === current) return 'unchanged';
+  write(path, r.text);
+  return r.found ? 'updated' : 'added';
+}
+
+/** Takes the block out; the file itself stays (deleted by the caller only when Baton created it and it is empty). */
+export function removeBlock(path: string): BlockChange {
+  if (!existsSync(path)) return 'absent';
+  const current = readFileSync(path, 'utf8');
+  const r = replaceBlock(current, null);
+  if (!r.found) return 'absent';
+  write(path, r.text);
+  return 'removed';
+}
+
+export const hasBlock = (path: string) =>
+  existsSync(path) && readFileSync(path, 'utf8').includes(BLOCK_BEGIN);

@@ -1,0 +1,47 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { invalidInput } from '../../core/index.js';
+
+export type JsonObject = Record<string, unknown>;
+
+/** A JSON object file, or `{}` when it does not exist. A file that is not a JSON object is refused, never overwritten. */
+export function readJsonObject(path: string): JsonObject {
+  if (!existsSync(path)) return {};
+  let parsed: unknown;
+  try {
+    const text = readFileSync(path, 'utf8');
+    parsed = text.trim() ? JSON.parse(text) : {};
+  } catch (e) {
+    throw invalidInput(
+      `${path} is not valid JSON (${(e as Error).message}); fix it by hand, Baton will not overwrite it`,
+    );
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw invalidInput(`${path} must hold a JSON object; Baton will not overwrite it`);
+  return parsed as JsonObject;
+}
+
+/** Writes atomically (a temporary file renamed over it), two-space indented like the agents write theirs. */
+export function writeJsonObject(path: string, value: JsonObject): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.baton-tmp`;
+  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
+  renameSync(tmp, path);
+}
+
+/** Writes the object, or deletes the file when it is empty and Baton created it. */
+export function writeOrRemove(
+  path: string,
+  value: JsonObject,
+  createdByBaton: boolean,
+): 'written' | 'deleted' {
+  if (createdByBaton && Object.keys(value).length === 0) {
+    rmSync(path, { force: true });
+    return 'deleted';
+  }
+  writeJsonObject(path, value);
+  return 'written';
+}
+
+export const isObject = (v: unknown): v is JsonObject =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,0 +1,42 @@
+import type { AgentSessionOutcome, AgentSessionRef, WorkflowStatus } from '../core/index.js';
+
+export interface TrackInput {
+  cwd: string;
+  /** The git worktree of `cwd` when the caller found it already (a hook does, without running git). */
+  worktree?: string;
+  agent: AgentSessionRef;
+  /** Create a workflow when the worktree has none (the `auto_track` setting). */
+  auto_track: boolean;
+  /** Resume a paused or interrupted workflow first (a session start does; other hooks never resume). */
+  resume: boolean;
+}
+
+export interface TrackResult {
+  workflow_id: string | null;
+  outcome: 'created' | 'resumed' | AgentSessionOutcome | 'untracked';
+  status: WorkflowStatus | null;
+  session_number: number | null;
+  /** Other incomplete workflows of the worktree (the latest one is followed). */
+  others: number;
+  /** The agent compacted its context since it last got Baton's (the next prompt or start injects). */
+  reinject: boolean;
+  /** Nothing recorded yet beyond the sessions: no issue, task, request or record to hand over. */
+  empty: boolean;
+  note: string;
+}
+
+export interface InjectedContext {
+  workflow_id: string;
+  snapshot_id: string;
+  hash: string;
+  /** Estimated (about four characters a token): a hook never loads the tokenizer. */
+  tokens: number;
+  chars: number;
+  max_chars: number;
+  /** The text was cut after the must-keep facts still did not fit. */
+  cut: boolean;
+  text: string;
+}
+
+export type StartInput = TrackInput & { max_chars: number; reason: string };
+export type StartResult = TrackResult & { context: InjectedContext | null };

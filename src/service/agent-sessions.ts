@@ -1,0 +1,282 @@
+import {
+  acknowledgeContext,
+  checkpoint,
+  checkpointDue,
+  deliverContext,
+  isTerminal,
+  linkAgentSession,
+  noteCompaction,
+  SessionSnapshot,
+  takeSnapshot,
+  type BatonEvent,
+  type Draft,
+  type GitCapture,
+  type WorkflowState,
+} from '../core/index.js';
+import type { BatonService } from './baton-service.js';
+import type {
+  InjectedContext,
+  StartInput,
+  StartResult,
+  TrackInput,
+  TrackResult,
+} from './agent-session-types.js';
+import { fitToCharacters } from './fit-characters.js';
+
+const isEmpty = (s: WorkflowState) =>
+  !s.issue &&
+  s.tasks.length === 0 &&
+  (s.recent_requests ?? []).length === 0 &&
+  Object.values(s.counts).every((n) => n === 0);
+
+const agentLabel = (name: string) =>
+  name === 'claude-code' ? 'Claude Code' : name === 'codex' ? 'Codex' : name;
+
+/** What does not make a snapshot stale: the handoff, the sessions, compactions, the checkpoint of that snapshot. */
+const bookkeeping: ReadonlySet<BatonEvent['type']> = new Set([
+  'context.delivered',
+  'context.acknowledged',
+  'session.linked',
+  'session.started',
+  'session.ended',
+  'workflow.resumed',
+  'context.compacted',
+  'checkpoint.created',
+]);
+
+interface Found {
+  w: WorkflowState | null;
+  others: number;
+  created: boolean;
+  note: string;
+}
+
+/**
+ * Continuity for agent sessions that Baton does not run itself (Claude Code, Codex with Baton's hooks): the
+ * workflow of the worktree is found or created, the agent's session tied to a Baton session, the context handed
+ * over within what the agent shows (one commit at a session start), compactions noted, and checkpoints taken only
+ * after real work.
+ */
+export class AgentSessions {
+  constructor(private readonly svc: BatonService) {}
+
+  private now(): string {
+    return (this.svc.options.now?.() ?? new Date()).toISOString();
+  }
+
+  /** The worktree's incomplete workflow (the one this agent session follows, else the latest), created if allowed. */
+  private async find(input: TrackInput): Promise<Found> {
+    const { store, git } = this.svc;
+    const worktree = input.worktree ?? (await git.resolveWorktree(input.cwd));
+    const open = (await store.listWorkflows({ worktree })).filter((w) => !isTerminal(w.status));
+    if (open.length === 0) {
+      if (!input.auto_track)
+        return {
+          w: null,
+          others: 0,
+          created: false,
+          note: `no workflow in ${worktree} and auto_track is off; start one with \`baton create\``,
+        };
+      const start = await git.gitStart(worktree);
+      if (start === null)
+        return {
+          w: null,
+          others: 0,
+          created: false,
+          note: `${worktree} is not a git repository; Baton follows git worktrees`,
+        };
+      const w = await this.svc.create({
+        title: `${agentLabel(input.agent.name)} session on ${start.branch ?? 'a detached HEAD'}`,
+        tasks: [],
+        worktree,
+        agent: input.agent,
+      });
+      return { w, others: 0, created: true, note: `following this session as workflow ${w.id}` };
+    }
+    const latest = [...open].sort((a, b) => b.updated_at.localeCompare(a.updated_at))[0] as WorkflowState;
+    const mine = open.find((w) => w.sessions.some((x) => x.agent?.session_id === input.agent.session_id));
+    const others = open.length - 1;
+    const w = mine ?? latest;
+    const more = others
+      ? ` (${others} other incomplete workflow${others > 1 ? 's' : ''} here; the latest is followed)`
+      : '';
+    return { w, others, created: false, note: `workflow ${w.id}${more}` };
+  }
+
+  private result(f: Found, s: WorkflowState, outcome: TrackResult['outcome'], session: number, note: string) {
+    return {
+      workflow_id: s.id,
+      outcome,
+      status: s.status,
+      session_number: session,
+      others: f.others,
+      reinject: s.reinject ?? false,
+      empty: isEmpty(s),
+      note,
+    };
+  }
+
+  private untracked(note: string): TrackResult {
+    return {
+      workflow_id: null,
+      outcome: 'untracked',
+      status: null,
+      session_number: null,
+      others: 0,
+      reinject: false,
+      empty: true,
+      note,
+    };
+  }
+
+  /** Resumes a paused or interrupted workflow when asked to; null when it stays as it is. */
+  private async resumeIfStopped(f: Found & { w: WorkflowState }, resume: boolean) {
+    if (f.w.status !== 'paused' && f.w.status !== 'interrupted') return f.w;
+    if (!resume) return null;
+    await this.svc.resume({ workflowId: f.w.id });
+    return this.svc.runner.load(f.w.id);
+  }
+
+  /** Finds or creates the workflow and ties the agent session to it (a session start also resumes it). */
+  async track(input: TrackInput): Promise<TrackResult> {
+    const f = await this.find(input);
+    if (!f.w) return this.untracked(f.note);
+    if (f.created) return this.result(f, f.w, 'created', 1, f.note);
+    const w = await this.resumeIfStopped({ ...f, w: f.w }, input.resume);
+    if (!w)
+      return this.result(
+        f,
+        f.w,
+        'same',
+        f.w.session_count,
+        `${f.note} is ${f.w.status}; the next session start resumes it`,
+      );
+    const resumed = w !== f.w;
+    const { result, state } = await this.svc.runner.run(w.id, (d) => linkAgentSession(d, input.agent), {
+      retry: true,
+    });
+    return this.result(
+      f,
+      state,
+      resumed ? 'resumed' : result.outcome,
+      result.session_number,
+      `${resumed ? 'resumed' : 'following'} ${f.note} as session ${result.session_number}`,
+    );
+  }
+
+  /**
+   * A session start: the workflow found or created (a stopped one resumed), the agent session tied to it, and its
+   * context handed over, in one commit (a snapshot first when the last one is stale). A workflow with nothing in it
+   * yet gets no context.
+   */
+  async start(input: StartInput): Promise<StartResult> {
+    const f = await this.find(input);
+    if (!f.w) return { ...this.untracked(f.note), context: null };
+    const w = f.created ? f.w : await this.resumeIfStopped({ ...f, w: f.w }, input.resume);
+    if (!w) throw new Error('unreachable: a session start always resumes');
+    const resumed = !f.created && w !== f.w;
+    if (isEmpty(w)) {
+      const t = f.created ? null : await this.track({ ...input, resume: false });
+      return { ...(t ?? this.result(f, w, 'created', 1, f.note)), context: null };
+    }
+    const fresh = await this.freshSnapshot(w);
+    const git = fresh ? null : await this.gitOf(w);
+    const { result, state } = await this.svc.runner.run(
+      w.id,
+      (d) => {
+        const link = linkAgentSession(d, input.agent);
+        return { link, context: this.handover(d, fresh, git, input) };
+      },
+      { retry: true },
+    );
+    const outcome = f.created ? 'created' : resumed ? 'resumed' : result.link.outcome;
+    return {
+      ...this.result(
+        f,
+        state,
+        outcome,
+        result.link.session_number,
+        `${resumed ? 'resumed' : 'following'} ${f.note} as session ${result.link.session_number}`,
+      ),
+      context: result.context,
+    };
+  }
+
+  private gitOf(s: WorkflowState): Promise<GitCapture> {
+    return this.svc.git.captureGitState(s.worktree, s.git_start?.commit ?? null);
+  }
+
+  /** The latest snapshot when nothing but bookkeeping happened since it; null when a new one is needed. */
+  private async freshSnapshot(s: WorkflowState): Promise<SessionSnapshot | null> {
+    const last = s.last_snapshot;
+    if (!last) return null;
+    const after = await this.svc.store.readEvents(s.id, last.seq);
+    if (!after.every((e) => bookkeeping.has(e.type))) return null;
+    const row = await this.svc.store.getRecord(s.id, 'snapshot', last.id);
+    return row ? SessionSnapshot.parse(row.data) : null;
+  }
+
+  /** Snapshot (unless fresh), compile within the character limit, deliver and acknowledge: all on one draft. */
+  private handover(
+    d: Draft,
+    fresh: SessionSnapshot | null,
+    git: GitCapture | null,
+    input: { max_chars: number; reason: string },
+  ): InjectedContext {
+    const snap = fresh ?? takeSnapshot(d, 'manual', input.reason, git ?? { state: null, note: null });
+    const session = Math.max(1, d.state.session_count);
+    const fitted = fitToCharacters(
+      (budget) => this.svc.compiler.compile(snap, session, [], budget),
+      snap,
+      input.max_chars,
+    );
+    deliverContext(d, {
+      snapshot_id: snap.id,
+      context_hash: fitted.hash,
+      tokens: fitted.tokens,
+      via: 'hook',
+    });
+    acknowledgeContext(d, fitted.hash, 'hook');
+    return { workflow_id: d.state.id, snapshot_id: snap.id, max_chars: input.max_chars, ...fitted };
+  }
+
+  /** The context for an agent session already tied (the first prompt after a compaction), in one commit. */
+  async inject(workflowId: string, input: { maxChars: number; reason: string }): Promise<InjectedContext> {
+    const s = await this.svc.runner.load(workflowId);
+    const fresh = await this.freshSnapshot(s);
+    const git = fresh ? null : await this.gitOf(s);
+    const out = await this.svc.runner.run(
+      workflowId,
+      (d) => this.handover(d, fresh, git, { max_chars: input.maxChars, reason: input.reason }),
+      { retry: true },
+    );
+    return out.result;
+  }
+
+  /** The agent compacted its context (PostCompact): the summary kept, the next prompt or start injects. */
+  async noteCompaction(
+    workflowId: string,
+    input: { agent: string; trigger: string | null; summary: string | null },
+  ) {
+    await this.svc.runner.run(workflowId, (d) => noteCompaction(d, input), { retry: true });
+  }
+
+  /** A checkpoint after real work, at most every `intervalMs`: what Stop and SessionEnd do after their import. */
+  async checkpointIfDue(workflowId: string, input: { name: string; intervalMs: number }) {
+    const s = await this.svc.runner.load(workflowId);
+    if (isTerminal(s.status)) return { checkpoint: null, reason: `the workflow is ${s.status}` };
+    const git = await this.gitOf(s);
+    const last = s.checkpoints[s.checkpoints.length - 1];
+    const row = last ? await this.svc.store.getRecord(s.id, 'snapshot', last.snapshot_id) : null;
+    const lastGit = row ? SessionSnapshot.parse(row.data).git_state : null;
+    const decision = checkpointDue(s, {
+      now: this.now(),
+      intervalMs: input.intervalMs,
+      git: git.state,
+      lastGit,
+    });
+    if (!decision.due) return { checkpoint: null, reason: decision.reason };
+    const out = await this.svc.runner.run(workflowId, (d) => checkpoint(d, input.name, git));
+    return { checkpoint: out.result.name, reason: decision.reason };
+  }
+}

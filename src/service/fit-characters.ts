@@ -1,0 +1,57 @@
+import type { SessionSnapshot } from '../core/index.js';
+import type { CompiledContext } from './context-compiler.js';
+
+/** Where the rest is: Baton's commands and MCP tools, never server paths (an agent session has no server). */
+export function retrievalFooter(snap: Pick<SessionSnapshot, 'id'>): string {
+  return [
+    '---',
+    'This is what fits here. For the rest: `baton context` prints the whole resume context;',
+    `\`baton details ${snap.id} <decisions|errors|history|requests|test-state|git-changes>\` gives every record;`,
+    'inside this session, the MCP server `baton` has the tools get_resume_context and get_details.',
+    '',
+  ].join('\n');
+}
+
+/** The compiled context's own retrieval note names server routes; the footer replaces it in an injection. */
+function withoutRouteHints(markdown: string): string {
+  const at = markdown.lastIndexOf('\n---\nNOTE: Use the retrieval API');
+  return at < 0 ? markdown : `${markdown.slice(0, at)}\n`;
+}
+
+export interface CharacterFit {
+  text: string;
+  hash: string;
+  tokens: number;
+  chars: number;
+  cut: boolean;
+}
+
+/**
+ * Fits a context into `maxChars` characters: compiles with a token budget that shrinks until the text and the
+ * footer fit (the compiler shrinks the low-priority parts first and keeps the must-keep facts); when even those do
+ * not fit, the text is cut with a note saying so. The hash is the compiled context's (what the agent acknowledges).
+ */
+export function fitToCharacters(
+  compile: (budget: number) => CompiledContext,
+  snap: Pick<SessionSnapshot, 'id'>,
+  maxChars: number,
+): CharacterFit {
+  const footer = retrievalFooter(snap);
+  const room = maxChars - footer.length;
+  let budget = Math.max(200, Math.floor(room / 4));
+  let compiled = compile(budget);
+  let body = withoutRouteHints(compiled.markdown);
+  for (let i = 0; i < 8 && body.length > room && budget > 200; i++) {
+    budget = Math.max(200, Math.floor(((budget * room) / body.length) * 0.95));
+    compiled = compile(budget);
+    body = withoutRouteHints(compiled.markdown);
+  }
+  let cut = false;
+  if (body.length > room) {
+    const note = `\n… (cut to fit ${maxChars} characters: even the must-keep facts are longer; run \`baton context\`)\n`;
+    body = body.slice(0, Math.max(0, room - note.length)) + note;
+    cut = true;
+  }
+  const text = body + footer;
+  return { text, hash: compiled.hash, tokens: Math.ceil(text.length / 4), chars: text.length, cut };
+}

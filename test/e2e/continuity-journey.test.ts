@@ -1,0 +1,158 @@
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { corpusPath } from '../helpers/corpus.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+
+// Issue 11's contract, from outside: `baton init` in a fresh git repository, then only the agent's hooks (no `baton
+// create`, no other command) on real transcripts, and `baton status --json` shows what they recorded.
+
+type Json = Record<string, any>;
+
+function workspace() {
+  const repo = makeRepo();
+  const env = { BATON_HOME: tempDir('baton-home-'), HOME: tempDir('baton-user-') };
+  const baton = (args: string[], input?: string) =>
+    runCli(args, { cwd: repo, env, ...(input !== undefined ? { input } : {}) });
+  const status = async () => (await baton(['status', '--json'])).json<Json>();
+  return { repo, baton, status };
+}
+
+/** The first `n` lines of a corpus file, written to a transcript of its own (as the agent had written it so far). */
+function transcriptOf(rel: string, n: number): { path: string; lines: Json[] } {
+  const all = readFileSync(corpusPath(rel), 'utf8').split('\n').filter(Boolean);
+  const path = join(tempDir('baton-transcript-'), 'session.jsonl');
+  writeFileSync(path, `${all.slice(0, n).join('\n')}\n`);
+  return { path, lines: all.map((l) => JSON.parse(l) as Json) };
+}
+
+const injected = (stdout: string) =>
+  (JSON.parse(stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } })
+    .hookSpecificOutput;
+
+const taskRows = (s: Json) => (s.tasks as Json[]).map((t) => [t.title, t.status]);
+
+describe('continuity by default: baton init, then Claude Code as usual', () => {
+  it('follows the session, takes the request and the TodoWrite list, and injects them after /clear', async () => {
+    const { repo, baton, status } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const hook = (event: string, fields: Json) =>
+      baton(['hook', event], JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }));
+
+    const sid = '196820da-0000-4000-8000-000000000001';
+    const start = await hook('SessionStart', { session_id: sid, source: 'startup' });
+    expect(start.code).toBe(0);
+    expect(start.stderr).toMatch(/following this session as workflow wf-/);
+    const s0 = await status();
+    expect(s0.workflow.status).not.toBe('completed');
+
+    // The user's request, as Claude Code sends it, and the transcript as it stood at the fifth TodoWrite call.
+    const { path, lines } = transcriptOf('claude-code/codemie-code-2/session-196820da.jsonl', 60);
+    const prompt = lines[5]!.message.content as string | Json[] as string;
+    expect(typeof prompt).toBe('string');
+    const ask = await hook('UserPromptSubmit', { session_id: sid, transcript_path: path, prompt });
+    expect(ask).toMatchObject({ code: 0 });
+    const stop = await hook('Stop', { session_id: sid, transcript_path: path, stop_hook_active: false });
+    expect(stop.code).toBe(0);
+    expect(stop.stderr).toMatch(/imported/);
+
+    const s1 = await status();
+    expect(s1.workflow.issue.title.length).toBeGreaterThan(0);
+    expect(prompt.startsWith(s1.workflow.issue.title.replace(/…$/, '').slice(0, 40))).toBe(true);
+    expect(taskRows(s1)).toEqual([
+      ['Review current session tracking implementation', 'done'],
+      ['Search ~/.claude folders for /clear command patterns', 'done'],
+      ['Analyze session file timestamps to understand boundaries', 'in_progress'],
+      ['Design approach for session lifecycle tracking', 'pending'],
+      ['Create implementation plan with correlation strategy', 'pending'],
+    ]);
+
+    // /clear: a new Claude Code session in the same worktree is the next Baton session, and gets the context.
+    const clear = await hook('SessionStart', {
+      session_id: '196820da-0000-4000-8000-000000000002',
+      transcript_path: path,
+      source: 'clear',
+    });
+    expect(clear.code).toBe(0);
+    const out = injected(clear.stdout);
+    expect(out.hookEventName).toBe('SessionStart');
+    const text = out.additionalContext;
+    expect(text.length).toBeLessThanOrEqual(9000);
+    expect(text).toContain(prompt.slice(0, 60));
+    expect(text).toContain('Analyze session file timestamps to understand boundaries');
+    expect(text).toContain('Create implementation plan with correlation strategy');
+    expect(text).toMatch(/baton context/);
+    expect(text).toMatch(/baton details/);
+
+    const s2 = await status();
+    expect(s2.workflow.id).toBe(s0.workflow.id);
+    expect(s2.workflow.session_count).toBe(2);
+    expect(taskRows(s2)).toEqual(taskRows(s1));
+
+    // The same agent session again (a resume of that session) stays in the same Baton session.
+    await hook('UserPromptSubmit', {
+      session_id: '196820da-0000-4000-8000-000000000002',
+      prompt: 'go on with the plan',
+    });
+    expect((await status()).workflow.session_count).toBe(2);
+
+    // The agent works on: the next Stop reads only the lines added since the last import (from its byte offset).
+    const all = readFileSync(corpusPath('claude-code/codemie-code-2/session-196820da.jsonl'), 'utf8').split(
+      '\n',
+    );
+    appendFileSync(path, `${all.slice(60, 111).join('\n')}\n`);
+    const more = await hook('Stop', { session_id: sid, transcript_path: path, stop_hook_active: false });
+    expect(more.stderr).toMatch(/imported \d+ new transcript entries/);
+    const s3 = await status();
+    expect(taskRows(s3).map(([, st]) => st)).toEqual(['done', 'done', 'done', 'done', 'done']);
+    expect(Object.values(s3.imports as Record<string, { through_line: number }>)).toEqual([
+      expect.objectContaining({ through_line: 111 }),
+    ]);
+  });
+});
+
+describe('continuity by default: baton init --agent codex, then Codex as usual', () => {
+  it('follows the session, takes the request and the update_plan list from the rollout, and injects them at the next start', async () => {
+    const { repo, baton, status } = workspace();
+    expect((await baton(['init', '--agent', 'codex'])).code).toBe(0);
+    const rel = 'codex/codemie-code/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl';
+    const { path } = transcriptOf(rel, 250);
+    const codex = (event: string, fields: Json) =>
+      baton(
+        ['hook', event, '--agent', 'codex'],
+        JSON.stringify({
+          session_id: '019e1625-789d-76c0-80ab-3724b5ddb799',
+          turn_id: 'turn-1',
+          cwd: repo,
+          hook_event_name: event,
+          model: 'gpt-5.5',
+          transcript_path: path,
+          ...fields,
+        }),
+      );
+    expect((await codex('SessionStart', { source: 'startup' })).stderr).toMatch(/following this session/);
+    const prompt = "let's update the defailt context compart to 90 in env var";
+    expect((await codex('UserPromptSubmit', { prompt })).code).toBe(0);
+    const stop = await codex('Stop', { stop_hook_active: false, last_assistant_message: null });
+    expect(stop.code).toBe(0);
+
+    const s1 = await status();
+    expect(s1.workflow.issue.title).toContain('update the defailt context compart to 90');
+    expect(taskRows(s1)).toEqual([
+      ['Add failing tests for default compaction threshold in generated OpenCode env config', 'in_progress'],
+      ['Set default compaction threshold to 90% in generated OPENCODE_CONFIG_CONTENT paths', 'pending'],
+      ['Run focused verification', 'pending'],
+    ]);
+
+    const next = await codex('SessionStart', {
+      session_id: '019e1695-0522-7c83-8b39-0dd379793f80',
+      source: 'startup',
+    });
+    const text = injected(next.stdout).additionalContext;
+    expect(text.length).toBeLessThanOrEqual(9000);
+    expect(text).toContain('update the defailt context compart to 90');
+    expect(text).toContain('Run focused verification');
+    expect((await status()).workflow.session_count).toBe(2);
+  });
+});

@@ -1,0 +1,205 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
+
+const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, any>;
+
+function setup() {
+  const repo = makeRepo();
+  const home = tempDir('baton-user-');
+  const env = {
+    BATON_HOME: tempDir('baton-home-'),
+    HOME: home,
+    CLAUDE_CONFIG_DIR: undefined,
+    CODEX_HOME: undefined,
+  };
+  const baton = (args: string[], input?: string) =>
+    runCli(args, { cwd: repo, env, ...(input ? { input } : {}) });
+  return { repo, home, env, baton };
+}
+
+const claudeEvents = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PostToolUse',
+  'PreCompact',
+  'PostCompact',
+  'Stop',
+  'SessionEnd',
+];
+
+describe('baton init', () => {
+  it('merges the hooks into settings.local.json, registers the MCP server, adds the block, and undoes exactly that', async () => {
+    const { repo, home, baton } = setup();
+    mkdirSync(join(repo, '.claude'));
+    const user = {
+      model: 'opus',
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] },
+    };
+    writeFileSync(join(repo, '.claude', 'settings.local.json'), JSON.stringify(user));
+    writeFileSync(join(repo, 'CLAUDE.md'), '# Project rules\n\nUse tabs.\n');
+    gitIn(repo, 'add', 'CLAUDE.md');
+    gitIn(repo, 'commit', '-q', '-m', 'rules');
+    writeFileSync(
+      join(home, '.claude.json'),
+      JSON.stringify({ numStartups: 3, projects: { '/elsewhere': {} } }),
+    );
+    const statusBefore = gitIn(repo, 'status', '--porcelain');
+    for (let i = 0; i < 2; i++) {
+      const r = await baton(['init', '--agent', 'claude-code', '--command', 'baton']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/Baton is set up for Claude Code/);
+    }
+    const settings = json(join(repo, '.claude', 'settings.local.json'));
+    expect(settings.model).toBe('opus');
+    expect(Object.keys(settings.hooks).sort()).toEqual([...claudeEvents].sort());
+    expect(settings.hooks.Stop).toEqual([
+      { hooks: [{ type: 'command', command: 'say done' }] },
+      { hooks: [{ type: 'command', command: 'baton hook Stop', timeout: 30 }] },
+    ]);
+    expect(settings.hooks.PostToolUse[0].matcher).toBe('TodoWrite|TaskCreate|TaskUpdate');
+    expect(settings.hooks.SessionStart[0].matcher).toBeUndefined();
+    const claudeJson = json(join(home, '.claude.json'));
+    expect(claudeJson.numStartups).toBe(3);
+    expect(claudeJson.projects[repo].mcpServers.baton).toEqual({
+      type: 'stdio',
+      command: 'baton',
+      args: ['mcp'],
+    });
+    const md = readFileSync(join(repo, 'CLAUDE.md'), 'utf8');
+    expect(md.startsWith('# Project rules\n\nUse tabs.\n')).toBe(true);
+    expect(md.match(/baton:begin/g)).toHaveLength(1);
+    expect(md).toMatch(/baton task add/);
+    // CLAUDE.md is tracked and changed; nothing new shows as untracked.
+    const lines = (text: string) => text.split('\n').filter(Boolean).sort();
+    expect(lines(gitIn(repo, 'status', '--porcelain'))).toEqual(lines(`${statusBefore}\n M CLAUDE.md`));
+
+    const undo = await baton(['init', '--undo']);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(json(join(repo, '.claude', 'settings.local.json'))).toEqual(user);
+    expect(readFileSync(join(repo, 'CLAUDE.md'), 'utf8')).toBe('# Project rules\n\nUse tabs.\n');
+    expect(json(join(home, '.claude.json'))).toEqual({ numStartups: 3, projects: { '/elsewhere': {} } });
+    expect(gitIn(repo, 'status', '--porcelain')).toBe(statusBefore);
+  });
+
+  it('creates and excludes its own files in a fresh repository, and deletes them again on undo', async () => {
+    const { repo, home, baton } = setup();
+    expect((await baton(['init', '--agent', 'all', '--command', 'baton'])).code).toBe(0);
+    for (const f of [join(home, '.claude.json'), join(home, '.codex', 'config.toml')])
+      expect(existsSync(f), f).toBe(true);
+    for (const f of ['.claude/settings.local.json', 'CLAUDE.md', '.codex/hooks.json', 'AGENTS.md'])
+      expect(existsSync(join(repo, f)), f).toBe(true);
+    expect(gitIn(repo, 'status', '--porcelain')).toBe('');
+    const codex = json(join(repo, '.codex', 'hooks.json'));
+    expect(Object.keys(codex.hooks).sort()).toEqual(claudeEvents.filter((e) => e !== 'SessionEnd').sort());
+    expect(codex.hooks.Stop[0].hooks[0].command).toBe('baton hook Stop --agent codex');
+    expect(codex.hooks.PostToolUse[0].matcher).toBe('update_plan');
+    expect((await baton(['init', '--undo'])).code).toBe(0);
+    for (const f of ['.claude', 'CLAUDE.md', '.codex', 'AGENTS.md'])
+      expect(existsSync(join(repo, f)), f).toBe(false);
+    // The user's files init created (none existed before) are gone as well: the home is as it was.
+    expect(readdirSync(home)).toEqual([]);
+    expect(readFileSync(join(repo, '.git', 'info', 'exclude'), 'utf8')).not.toMatch(/CLAUDE|codex/);
+  });
+
+  it('writes the committed files with --shared and the user files with --user', async () => {
+    const { repo, home, baton } = setup();
+    expect((await baton(['init', '--shared', '--agent', 'all', '--command', 'baton'])).code).toBe(0);
+    expect(json(join(repo, '.claude', 'settings.json')).hooks.SessionEnd).toHaveLength(1);
+    expect(json(join(repo, '.mcp.json'))).toEqual({
+      mcpServers: { baton: { type: 'stdio', command: 'baton', args: ['mcp'] } },
+    });
+    expect(readFileSync(join(repo, '.codex', 'config.toml'), 'utf8')).toMatch(
+      /\[mcp_servers\.baton\]\ncommand = "baton"\nargs = \["mcp"\]/,
+    );
+    expect(gitIn(repo, 'status', '--porcelain')).toMatch(/\?\? \.claude\//);
+    expect((await baton(['init', '--user', '--agent', 'claude-code', '--command', 'baton'])).code).toBe(0);
+    expect(json(join(home, '.claude', 'settings.json')).hooks.Stop).toHaveLength(1);
+    expect(json(join(home, '.claude.json')).mcpServers.baton.args).toEqual(['mcp']);
+    expect(readFileSync(join(home, '.claude', 'CLAUDE.md'), 'utf8')).toMatch(/## Baton/);
+    expect((await baton(['init', '--undo', '--user'])).code).toBe(0);
+    expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(false);
+    expect((await baton(['init', '--undo', '--shared'])).code).toBe(0);
+    expect(existsSync(join(repo, '.mcp.json'))).toBe(false);
+    expect(gitIn(repo, 'status', '--porcelain')).toBe('');
+  });
+
+  it('keeps a `baton` MCP entry of the user, refuses settings that are not JSON, and needs a git repository', async () => {
+    const { repo, home, baton, env } = setup();
+    writeFileSync(
+      join(repo, '.mcp.json'),
+      JSON.stringify({ mcpServers: { baton: { command: 'my-own', args: [] } } }),
+    );
+    const r = await baton(['init', '--shared', '--agent', 'claude-code', '--command', 'baton', '--json']);
+    expect(r.json<{ changes: { what: string; change: string }[] }>().changes).toContainEqual(
+      expect.objectContaining({ what: 'mcp', change: 'theirs' }),
+    );
+    expect(json(join(repo, '.mcp.json')).mcpServers.baton.command).toBe('my-own');
+    writeFileSync(join(repo, '.claude', 'settings.json'), '{ not json');
+    const bad = await baton(['init', '--shared', '--agent', 'claude-code']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/not valid JSON/);
+    expect(readFileSync(join(repo, '.claude', 'settings.json'), 'utf8')).toBe('{ not json');
+    const plain = tempDir('baton-plain-');
+    const outside = await runCli(['init'], { cwd: plain, env });
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toMatch(/not in a git repository/);
+    expect(existsSync(join(home, '.claude.json'))).toBe(false);
+  });
+
+  it('picks the agents that are installed or configured, Claude Code by default', async () => {
+    const { repo, home, baton } = setup();
+    mkdirSync(join(home, '.codex'));
+    const r = (await baton(['init', '--command', 'baton', '--json'])).json<{ agents: string[] }>();
+    expect(r.agents).toEqual(['codex']);
+    mkdirSync(join(home, '.claude'));
+    expect(
+      (await baton(['init', '--command', 'baton', '--json'])).json<{ agents: string[] }>().agents,
+    ).toEqual(['claude-code', 'codex']);
+    expect(existsSync(join(repo, '.codex', 'hooks.json'))).toBe(true);
+  });
+});
+
+describe('baton doctor', () => {
+  it('says what is missing, then what is wired and the last result of each hook', async () => {
+    const { repo, baton } = setup();
+    const before = await baton(['doctor']);
+    expect(before.code).toBe(1);
+    expect(before.stdout).toMatch(/problem: no agent hooks call Baton here: run `baton init`/);
+    expect(before.stdout).toMatch(/No hook has run here yet/);
+    await baton(['init', '--agent', 'claude-code']);
+    const start = await baton(
+      ['hook', 'SessionStart'],
+      JSON.stringify({ session_id: 's1', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' }),
+    );
+    expect(start.code).toBe(0);
+    const bad = await baton(['hook', 'Stop'], '{"cwd": 3');
+    expect(bad.code).toBe(0);
+    const after = await baton(['doctor', '--json']);
+    const report = after.json<Record<string, any>>();
+    expect(after.code).toBe(1);
+    expect(report.agents[0].hooks[0]).toMatchObject({ scope: 'local', missing: [], runnable: true });
+    expect(report.last_hooks.SessionStart).toMatchObject({ outcome: 'ok', agent: 'claude-code' });
+    expect(report.last_hooks.Stop).toMatchObject({
+      outcome: 'failed',
+      note: expect.stringMatching(/not JSON/),
+    });
+    expect(report.problems).toEqual([
+      expect.stringMatching(/the last Stop hook .* failed: hook input is not JSON/),
+    ]);
+    expect(report.workflows).toHaveLength(1);
+
+    // The plugin enabled as well: every hook would run twice, which doctor names with the way out.
+    writeFileSync(
+      join(repo, '.claude', 'settings.json'),
+      JSON.stringify({ enabledPlugins: { 'baton@baton': true } }),
+    );
+    const both = (await baton(['doctor', '--json'])).json<Record<string, any>>();
+    expect(both.agents[0].plugin).toEqual([expect.stringMatching(/^baton@baton \(.*settings\.json\)$/)]);
+    expect(both.problems).toContainEqual(
+      expect.stringMatching(/Claude Code runs Baton's hooks twice, .* keep one \(`baton init --undo`/),
+    );
+  });
+});
