@@ -9,7 +9,9 @@ export interface NumberedLine {
 
 export class LineBuffer {
   private tail = '';
-  private count = 0;
+
+  /** `count`: lines before the first chunk (a transcript read on from line `count + 1`). */
+  constructor(private count = 0) {}
 
   /** Feed a chunk; returns the lines it completed. */
   push(chunk: string): NumberedLine[] {

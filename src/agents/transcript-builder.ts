@@ -10,6 +10,7 @@ import type {
   TranscriptFormat,
   TranscriptUsage,
 } from './transcript-types.js';
+import { BuilderState, cappedEntries } from './parser-state.js';
 
 /** Token counts of one model call, in the normalised convention (input excludes cached prompt parts). */
 export interface CallUsage {
@@ -27,14 +28,43 @@ export interface EntryInput {
   text: string;
   tool?: ToolInfo | null;
   sidechain?: boolean;
+  queued?: boolean;
 }
 
 const contextOf = (u: CallUsage) =>
   u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
 
+const zero = (): CallUsage => ({
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_creation_input_tokens: 0,
+  cache_read_input_tokens: 0,
+});
+
+const add = (a: CallUsage, b: CallUsage): CallUsage => ({
+  input_tokens: a.input_tokens + b.input_tokens,
+  output_tokens: a.output_tokens + b.output_tokens,
+  cache_creation_input_tokens: a.cache_creation_input_tokens + b.cache_creation_input_tokens,
+  cache_read_input_tokens: a.cache_read_input_tokens + b.cache_read_input_tokens,
+});
+
+/** Texts kept whole: what people and agents wrote; tool outputs and thinking are cut (head and tail kept). */
+const keptWhole = (kind: EntryKind, role: EntryRole) =>
+  kind === 'summary' || kind === 'result' || (kind === 'text' && (role === 'user' || role === 'assistant'));
+
+/** The beginning and the end of a long output: commit lines come first, runners print their summaries last. */
+export function cutMiddle(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = Math.floor(max * 0.4);
+  const tail = max - head;
+  return `${text.slice(0, head)}\n[... ${text.length - max} characters cut ...]\n${text.slice(-tail)}`;
+}
+
 /**
  * Accumulates what the format parsers find. Usage is recorded per model call id: a call written as several lines
- * (one per content block, each repeating a provisional usage) counts once, with the largest values seen.
+ * (one per content block, each repeating a provisional usage) counts once, with the largest values seen. Everything
+ * a later parse of the same transcript needs (usage so far, open tool calls, the current context) is exported by
+ * `state()` and taken back by the constructor, so a transcript can be read in pieces.
  */
 export class TranscriptBuilder {
   sessionId: string | null = null;
@@ -48,27 +78,36 @@ export class TranscriptBuilder {
   reportedTotals: CallUsage | null = null;
   result: RunResult | null = null;
   lines = 0;
+  /** The model of sidechain calls, used when a file holds only sub-agent activity. */
+  sideModel: string | null = null;
 
   private readonly entries: TranscriptEntry[] = [];
   private readonly skipped: SkippedLine[] = [];
   private readonly compactions: Compaction[] = [];
   private readonly calls = new Map<string, CallUsage>();
   private readonly toolCalls = new Map<string, { name: string | null; input: unknown }>();
+  /** Calls of earlier pieces, already summed: only the latest call can still grow (its lines may continue). */
+  private closedSums: CallUsage = zero();
+  private closedCalls = 0;
   private contextTokens: number | null = null;
+  private peakContext: number | null = null;
   private sideContextTokens: number | null = null;
-  /** The model of sidechain calls, used when a file holds only sub-agent activity. */
-  sideModel: string | null = null;
   private lastMainCallId: string | null = null;
   private prompts = 0;
   private toolCallCount = 0;
   private first: string | null = null;
   private last: string | null = null;
   private anonymousCalls = 0;
+  private compactionCount = 0;
 
   constructor(
     readonly format: TranscriptFormat,
     private readonly maxTextLength = 4000,
-  ) {}
+    state?: unknown,
+  ) {
+    const s = BuilderState.safeParse(state);
+    if (state !== undefined && s.success) this.restore(s.data);
+  }
 
   skip(line: number, reason: string): void {
     this.skipped.push({ line, reason });
@@ -82,7 +121,7 @@ export class TranscriptBuilder {
 
   add(input: EntryInput): TranscriptEntry {
     this.seen(input.at);
-    const cut = input.text.length > this.maxTextLength;
+    const cut = !keptWhole(input.kind, input.role) && input.text.length > this.maxTextLength;
     let tool = input.tool ?? null;
     if (tool && input.kind === 'tool_call') {
       this.toolCallCount += 1;
@@ -92,16 +131,18 @@ export class TranscriptBuilder {
       const call = this.toolCalls.get(tool.id);
       if (call) tool = { ...tool, name: tool.name ?? call.name, input: tool.input ?? call.input };
     }
-    if (input.role === 'user' && input.kind === 'text' && !input.sidechain) this.prompts += 1;
+    if (input.role === 'user' && input.kind === 'text' && !input.sidechain && !input.queued)
+      this.prompts += 1;
     const entry: TranscriptEntry = {
       line: input.line,
       at: input.at,
       role: input.role,
       kind: input.kind,
-      text: cut ? input.text.slice(0, this.maxTextLength) : input.text,
+      text: cut ? cutMiddle(input.text, this.maxTextLength) : input.text,
       truncated: cut,
       tool,
       sidechain: input.sidechain ?? false,
+      ...(input.queued ? { queued: true } : {}),
     };
     this.entries.push(entry);
     return entry;
@@ -123,6 +164,11 @@ export class TranscriptBuilder {
   /** The tool call registered under `id`, if any. */
   toolCall(id: string): { name: string | null; input: unknown } | undefined {
     return this.toolCalls.get(id);
+  }
+
+  private setContext(tokens: number): void {
+    this.contextTokens = tokens;
+    if (this.peakContext === null || tokens > this.peakContext) this.peakContext = tokens;
   }
 
   /**
@@ -148,7 +194,7 @@ export class TranscriptBuilder {
       this.sideContextTokens = contextOf(merged);
       return;
     }
-    this.contextTokens = contextOf(merged);
+    this.setContext(contextOf(merged));
     if (this.lastMainCallId !== key) {
       this.lastMainCallId = key;
       const open = this.compactions.at(-1);
@@ -158,42 +204,38 @@ export class TranscriptBuilder {
 
   /** Set the current context size directly (formats that report it, e.g. Codex last_token_usage). */
   context(tokens: number): void {
-    this.contextTokens = tokens;
+    this.setContext(tokens);
     const open = this.compactions.at(-1);
     if (open && open.post_tokens === null && open.pre_tokens !== tokens) open.post_tokens = tokens;
   }
 
   compaction(c: Omit<Compaction, 'post_tokens' | 'pre_tokens'> & { pre_tokens: number | null }): void {
     this.seen(c.at);
+    this.compactionCount += 1;
     this.compactions.push({ ...c, pre_tokens: c.pre_tokens ?? this.contextTokens, post_tokens: null });
     this.lastMainCallId = null;
   }
 
+  private sums(): { sums: CallUsage; count: number } {
+    let sums = this.closedSums;
+    for (const u of this.calls.values()) sums = add(sums, u);
+    return { sums, count: this.closedCalls + this.calls.size };
+  }
+
   build(): ParsedTranscript {
-    const sums: CallUsage = this.reportedTotals ?? {
-      input_tokens: 0,
-      output_tokens: 0,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
-    };
-    if (!this.reportedTotals) {
-      for (const u of this.calls.values()) {
-        sums.input_tokens += u.input_tokens;
-        sums.output_tokens += u.output_tokens;
-        sums.cache_creation_input_tokens += u.cache_creation_input_tokens;
-        sums.cache_read_input_tokens += u.cache_read_input_tokens;
-      }
-    }
+    const summed = this.sums();
+    const sums = this.reportedTotals ?? summed.sums;
     const span =
       this.first && this.last ? Math.max(0, Date.parse(this.last) - Date.parse(this.first)) : Number.NaN;
     const usage: TranscriptUsage = {
       ...sums,
       total_tokens: contextOf(sums) + sums.output_tokens,
       context_tokens: this.contextTokens ?? this.sideContextTokens,
+      peak_context_tokens: this.peakContext ?? this.sideContextTokens,
       context_window: this.contextWindow,
       cost_usd: this.costUsd,
       num_turns: this.reportedTurns ?? this.prompts,
-      llm_calls: this.calls.size,
+      llm_calls: summed.count,
       tool_calls: this.toolCallCount,
       duration_ms: this.reportedDurationMs ?? (Number.isFinite(span) ? span : null),
     };
@@ -210,6 +252,77 @@ export class TranscriptBuilder {
       result: this.result,
       skipped: [...this.skipped],
       lines: this.lines,
+      state: this.state(),
     };
+  }
+
+  /** What a parse of the next lines needs from this one. Only the latest call stays open; older ones are summed. */
+  state(): BuilderState {
+    const open = this.lastMainCallId !== null ? this.calls.get(this.lastMainCallId) : undefined;
+    let closed = this.closedSums;
+    let closedCount = this.closedCalls;
+    for (const [key, u] of this.calls) {
+      if (key === this.lastMainCallId) continue;
+      closed = add(closed, u);
+      closedCount += 1;
+    }
+    return {
+      v: 1,
+      session_id: this.sessionId,
+      model: this.model,
+      side_model: this.sideModel,
+      cwd: this.cwd,
+      context_window: this.contextWindow,
+      cost_usd: this.costUsd,
+      reported_turns: this.reportedTurns,
+      reported_duration_ms: this.reportedDurationMs,
+      reported_totals: this.reportedTotals,
+      closed_sums: closed,
+      closed_calls: closedCount,
+      open_call: open && this.lastMainCallId ? { id: this.lastMainCallId, usage: open } : null,
+      context_tokens: this.contextTokens,
+      peak_context_tokens: this.peakContext,
+      side_context_tokens: this.sideContextTokens,
+      prompts: this.prompts,
+      tool_call_count: this.toolCallCount,
+      first: this.first,
+      last: this.last,
+      anonymous_calls: this.anonymousCalls,
+      compactions: this.compactionCount,
+      tool_calls: cappedEntries(this.toolCalls, 200),
+    };
+  }
+
+  private restore(s: BuilderState): void {
+    this.sessionId = s.session_id;
+    this.model = s.model;
+    this.sideModel = s.side_model;
+    this.cwd = s.cwd;
+    this.contextWindow = s.context_window;
+    this.costUsd = s.cost_usd;
+    this.reportedTurns = s.reported_turns;
+    this.reportedDurationMs = s.reported_duration_ms;
+    this.reportedTotals = s.reported_totals;
+    this.closedSums = s.closed_sums;
+    this.closedCalls = s.closed_calls;
+    if (s.open_call) {
+      this.calls.set(s.open_call.id, s.open_call.usage);
+      this.lastMainCallId = s.open_call.id;
+    }
+    this.contextTokens = s.context_tokens;
+    this.peakContext = s.peak_context_tokens;
+    this.sideContextTokens = s.side_context_tokens;
+    this.prompts = s.prompts;
+    this.toolCallCount = s.tool_call_count;
+    this.first = s.first;
+    this.last = s.last;
+    this.anonymousCalls = s.anonymous_calls;
+    this.compactionCount = s.compactions;
+    for (const [id, call] of s.tool_calls) this.toolCalls.set(id, call);
+  }
+
+  /** Compactions before this piece (for numbering and "where it happened" reports). */
+  get compactionsSoFar(): number {
+    return this.compactionCount;
   }
 }

@@ -21,9 +21,9 @@ export type EntryRole = z.infer<typeof EntryRole>;
 
 /**
  * text: prose from the user or the assistant; thinking: visible reasoning; tool_call / tool_result: a tool use and
- * its outcome; summary: a session title or a compaction summary; compaction: the context was compacted; error: an
- * API or run error reported by the agent itself; result: the final result line of a headless run; meta: injected
- * context (command caveats, slash-command echoes).
+ * its outcome; summary: a compaction summary (kept whole); compaction: the context was compacted; error: an API or
+ * run error reported by the agent itself; result: the final result line of a headless run; meta: injected context
+ * (command caveats, slash-command echoes, hook feedback, session titles).
  */
 export const entryKinds = [
   'text',
@@ -64,6 +64,8 @@ export const TranscriptEntry = z.object({
   tool: ToolInfo.nullable(),
   /** Sub-agent (sidechain) activity rather than the main conversation. */
   sidechain: z.boolean(),
+  /** A user message typed while the agent was working (Claude Code's queue), delivered to it mid-turn. */
+  queued: z.boolean().optional(),
 });
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
 
@@ -76,6 +78,8 @@ export const TranscriptUsage = z.object({
   total_tokens: z.number().int().nonnegative(),
   /** Size of the context after the latest main-chain model call (full prompt of that call); null if unknown. */
   context_tokens: z.number().int().nonnegative().nullable(),
+  /** The largest context of any main-chain call so far (the peak before a compaction); null if unknown. */
+  peak_context_tokens: z.number().int().nonnegative().nullable(),
   /** The model's context window when the format reports it (stream-json result, Codex token_count). */
   context_window: z.number().int().positive().nullable(),
   cost_usd: z.number().nonnegative().nullable(),
@@ -128,12 +132,22 @@ export const ParsedTranscript = z.object({
   /** The final result of a headless run (stream-json result, Codex turn.completed/failed); null otherwise. */
   result: RunResult.nullable(),
   skipped: z.array(SkippedLine),
-  /** Lines read (including skipped and blank ones). */
+  /** The number of the last line read (including skipped and blank ones; continues from `startLine`). */
   lines: z.number().int().nonnegative(),
+  /** What a later parse needs to continue after the last line (see ParseOptions.state); JSON, bounded in size. */
+  state: z.unknown(),
 });
 export type ParsedTranscript = z.infer<typeof ParsedTranscript>;
 
 export interface ParseOptions {
-  /** Cut entry texts longer than this (default 4000 characters); tool inputs are kept whole. */
+  /**
+   * Cut tool outputs and thinking longer than this (default 4000 characters), keeping their beginning and their end
+   * (where runners print their summaries). User and assistant prose, compaction summaries and tool inputs are kept
+   * whole.
+   */
   maxTextLength?: number;
+  /** Continue a transcript read before: the text starts after line `startLine` (default 0). */
+  startLine?: number;
+  /** The `state` of the parse that read the lines before `startLine`: usage so far, open tool calls... */
+  state?: unknown;
 }

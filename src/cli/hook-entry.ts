@@ -123,7 +123,6 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
         bytes: r.transcript.bytes,
         workflow_id: r.transcript.workflow_id,
         at: new Date().toISOString(),
-        resume: r.transcript.resume ?? null,
       };
     try {
       writeHookLog(logPath, log);

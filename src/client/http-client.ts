@@ -18,6 +18,9 @@ const recordPaths: Record<RecordInput['kind'], string> = {
   test: 'test-runs',
   usage: 'usage',
   feedback: 'reviewer-feedback',
+  side_effect: 'records',
+  summary: 'records',
+  resolution: 'records',
   request: 'requests',
 };
 
@@ -178,6 +181,10 @@ export class HttpClient implements BatonClient {
   }
 
   record(ref: Ref, input: RecordInput) {
+    if (input.kind === 'side_effect' || input.kind === 'summary' || input.kind === 'resolution') {
+      // kinds without an endpoint of their own go through the batch endpoint
+      return this.call<unknown>('POST', `${this.wf(ref)}/records`, { records: [input] }, ref);
+    }
     const body =
       input.kind === 'decision'
         ? input.decision

@@ -1,5 +1,5 @@
 import type { BatonService, ImportMarker } from '../service/index.js';
-import { cleanup, rebuild, sessionStatus, sessionTimeline } from '../service/index.js';
+import { cleanup, isLiveSnapshotId, rebuild, sessionStatus, sessionTimeline } from '../service/index.js';
 import type { BatonClient, Channel, RecordInput, Ref, TaskAction } from './baton-client.js';
 import { workflowView } from './views.js';
 
@@ -148,6 +148,8 @@ export class LocalClient implements BatonClient {
   }
 
   async snapshot(ref: Ref, snapshotId: string) {
+    if (isLiveSnapshotId(snapshotId))
+      return this.service.queries.snapshot((await this.service.resolve(this.ref(ref))).id, snapshotId);
     if (!ref.workflowId) return this.service.queries.findSnapshot(snapshotId);
     return this.service.queries.snapshot(ref.workflowId, snapshotId);
   }

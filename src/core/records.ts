@@ -13,6 +13,7 @@ export const recordKinds = [
   'checkpoint',
   'session',
   'side_effect',
+  'summary',
   'request',
 ] as const;
 export type RecordKind = (typeof recordKinds)[number];

@@ -46,6 +46,7 @@ export function buildSnapshot(s: WorkflowState, input: SnapshotInput): SessionSn
     recent_history: s.recent_history.map((h) => h.text),
     requests: s.recent_requests ?? [],
     side_effects: s.side_effects ?? [],
+    summaries: s.summaries ?? { compaction: null, last_message: null },
     warnings: input.warnings ?? [],
   };
 }

@@ -23,6 +23,8 @@ export type ErrorDraft = z.infer<typeof ErrorDraft>;
 export interface ExtractionResult {
   decisions: DecisionDraft[];
   errors: ErrorDraft[];
+  /** The extractor that produced these drafts (`rules`, `llm`). */
+  extractor?: string;
   /** Set when an extractor could not do its work and another one answered (e.g. llm -> rules). */
   fallback_reason?: string;
 }
@@ -34,7 +36,7 @@ export interface ExtractionInput {
     decisions?: readonly Pick<Decision, 'description'>[];
     errors?: readonly Pick<ErrorRecord, 'error_message'>[];
   };
-  /** Keep to the most recent N entries (default 400). */
+  /** Keep to the most recent N entries (default: all of them; 0 also means all). */
   maxEntries?: number;
   /** Task the drafts belong to (default null). */
   taskId?: string | null;
@@ -45,7 +47,8 @@ export interface Extractor {
   extract(input: ExtractionInput): Promise<ExtractionResult>;
 }
 
-export const defaultMaxEntries = 400;
+/** Entries per request of a model-backed extractor (a transcript is sent in windows of this size). */
+export const defaultWindow = 400;
 
 /** History strings become assistant text entries numbered from 1. */
 export function toEntries(entries: ExtractionInput['entries']): TranscriptEntry[] {
@@ -64,7 +67,7 @@ export function toEntries(entries: ExtractionInput['entries']): TranscriptEntry[
   });
 }
 
-/** The most recent `max` entries. */
-export function recent<T>(items: readonly T[], max = defaultMaxEntries): T[] {
+/** The most recent `max` entries (all of them when `max` is 0 or absent). */
+export function recent<T>(items: readonly T[], max = 0): T[] {
   return max > 0 && items.length > max ? items.slice(items.length - max) : [...items];
 }

@@ -86,7 +86,7 @@ export class BatonService {
       options.countTokens ?? roughTokens,
       options.contextBudget ?? DEFAULT_CONTEXT_BUDGET,
     );
-    this.queries = new Queries(store, options, this.compiler);
+    this.queries = new Queries(store, options, this.compiler, git);
     this.resumer = new Resumer(this.runner, git, options, this.compiler);
     this.agentSessions = new AgentSessions(this);
     // Bursts of commits become one live-state save a second later (long-lived processes; see LiveStates).

@@ -11,6 +11,7 @@ export interface CompiledContext {
   snapshot_id: string;
   /** sha256 of the markdown body (first 16 hex digits): what an agent acknowledges. */
   hash: string;
+  /** Tokens of the whole markdown, stamp line included: never more than the budget unless over_budget. */
   tokens: number;
   budget: number;
   over_budget: boolean;
@@ -20,7 +21,13 @@ export interface CompiledContext {
 
 export const DEFAULT_CONTEXT_BUDGET = 4000;
 
-/** Compiles a snapshot's resume context within a token budget and stamps it with its content hash. */
+const stampOf = (snap: SessionSnapshot, hash: string) =>
+  `<!-- baton resume context: workflow ${snap.workflow_id}, snapshot ${snap.id}, hash ${hash} -->\n`;
+
+/**
+ * Compiles a snapshot's resume context within a token budget and stamps it with its content hash. The budget is
+ * a hard limit on everything handed over, the stamp line included.
+ */
 export class ContextCompiler {
   constructor(
     private readonly count: TokenCounter,
@@ -33,20 +40,32 @@ export class ContextCompiler {
     warnings: string[] = [],
     budget = this.budget,
   ): CompiledContext {
-    const header = 40; // the stamp line below, in tokens, kept out of the body's budget
-    const fitted = fitResumeContext(snap, sessionNumber, warnings, Math.max(1, budget - header), this.count);
-    const hash = createHash('sha256').update(fitted.markdown).digest('hex').slice(0, 16);
-    const stamp = `<!-- baton resume context: workflow ${snap.workflow_id}, snapshot ${snap.id}, hash ${hash} -->\n`;
-    const tokens = fitted.tokens + this.count(stamp);
-    return {
-      workflow_id: snap.workflow_id,
-      snapshot_id: snap.id,
-      hash,
-      tokens,
-      budget,
-      over_budget: fitted.over_budget,
-      markdown: stamp + fitted.markdown,
-      json: { ...fitted.context, content_hash: hash, tokens },
-    };
+    let overhead = this.count(stampOf(snap, 'f'.repeat(16)));
+    for (;;) {
+      const fitted = fitResumeContext(snap, sessionNumber, warnings, budget, this.count, overhead);
+      const hash = createHash('sha256').update(fitted.markdown).digest('hex').slice(0, 16);
+      const markdown = stampOf(snap, hash) + fitted.markdown;
+      const tokens = this.count(markdown);
+      // the real hash may take a token more than the estimate: fit again with the stamp as it is
+      if (tokens > budget && !fitted.over_budget && tokens - fitted.tokens > overhead) {
+        overhead = tokens - fitted.tokens;
+        continue;
+      }
+      return {
+        workflow_id: snap.workflow_id,
+        snapshot_id: snap.id,
+        hash,
+        tokens,
+        budget,
+        over_budget: fitted.over_budget || tokens > budget,
+        markdown,
+        json: {
+          ...fitted.context,
+          over_budget: fitted.over_budget || tokens > budget,
+          content_hash: hash,
+          tokens,
+        },
+      };
+    }
   }
 }

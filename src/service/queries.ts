@@ -2,6 +2,7 @@ import {
   invalidInput,
   nextTask,
   notFound,
+  buildSnapshot,
   recoveryOptions,
   runnableTasks,
   SessionSnapshot,
@@ -15,7 +16,7 @@ import {
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import type { CompiledContext, ContextCompiler } from './context-compiler.js';
-import type { ServiceOptions } from './ports.js';
+import type { GitPort, ServiceOptions } from './ports.js';
 
 export const detailCategories = [
   'decisions',
@@ -25,6 +26,7 @@ export const detailCategories = [
   'test-state',
   'history',
   'requests',
+  'summaries',
 ] as const;
 export type DetailCategory = (typeof detailCategories)[number];
 
@@ -34,7 +36,25 @@ const recordKindOf: Partial<Record<DetailCategory, RecordKind>> = {
   'reviewer-feedback': 'feedback',
   history: 'history',
   requests: 'request',
+  summaries: 'summary',
 };
+
+/** Events after a snapshot that change what a compiled context shows (besides every task.* event). */
+const contextEvents = new Set<string>([
+  'agent_tasks.synced',
+  'decision.recorded',
+  'error.recorded',
+  'error.resolved',
+  'request.recorded',
+  'feedback.recorded',
+  'feedback.addressed',
+  'test_run.recorded',
+  'summary.recorded',
+  'side_effect.recorded',
+]);
+
+/** The id of a context compiled from the workflow as it stood (no stored snapshot): `live-<version>`. */
+export const isLiveSnapshotId = (id: string) => /^live-\d+$/.test(id);
 
 /** Read-only views over the store: what status, snapshots, details and the sessions table show. */
 export class Queries {
@@ -42,6 +62,7 @@ export class Queries {
     private readonly store: Store,
     private readonly options: ServiceOptions,
     private readonly compiler: ContextCompiler,
+    private readonly git?: GitPort,
   ) {}
 
   private now() {
@@ -58,6 +79,8 @@ export class Queries {
   }
 
   async snapshot(workflowId: string, snapshotId: string): Promise<SessionSnapshot> {
+    const live = await this.liveSnapshotById(workflowId, snapshotId);
+    if (live) return live;
     const row = await this.store.getRecord(workflowId, 'snapshot', snapshotId);
     if (!row)
       throw notFound(
@@ -69,6 +92,10 @@ export class Queries {
 
   /** A snapshot by id alone (ids are unique across workflows). */
   async findSnapshot(snapshotId: string): Promise<SessionSnapshot> {
+    if (isLiveSnapshotId(snapshotId))
+      throw invalidInput(`${snapshotId} is the workflow as it stood: name the workflow (-w) to read it`, {
+        snapshot_id: snapshotId,
+      });
     const row = await this.store.findSnapshot(snapshotId);
     if (!row)
       throw notFound(`no snapshot ${snapshotId}; list them with \`baton snapshots\``, {
@@ -134,6 +161,8 @@ export class Queries {
       recent_decisions: s.recent_decisions,
       recent_resolved_errors: s.recent_resolved_errors,
       imports: s.imports,
+      side_effects: s.side_effects ?? [],
+      summaries: s.summaries ?? { compaction: null, last_message: null },
       live_state: live ? { saved_at: live.saved_at, trigger: live.trigger } : null,
       handoff: s.handoff
         ? {
@@ -193,10 +222,47 @@ export class Queries {
     return this.snapshot(s.id, s.last_snapshot.id);
   }
 
-  /** The compiled context a resume would hand over now, without starting a session. */
+  /** A snapshot of the workflow as it stands, not stored: `live-<version>` (details can name it). */
+  async liveSnapshot(s: WorkflowState, withGit: boolean): Promise<SessionSnapshot> {
+    const git =
+      withGit && this.git
+        ? await this.git.captureGitState(s.worktree, s.git_start?.commit ?? null)
+        : { state: null, note: 'git state not captured' };
+    return buildSnapshot(s, {
+      id: `live-${s.version}`,
+      trigger: s.pause_trigger ?? s.last_snapshot?.trigger ?? 'manual',
+      reason: s.pause_reason,
+      git,
+      now: this.now(),
+    });
+  }
+
+  /** Whether something the context shows was recorded after the latest snapshot (a pause or a delivery is not). */
+  private async changedSinceSnapshot(s: WorkflowState): Promise<boolean> {
+    if (s.last_snapshot === null) return true;
+    if (s.last_snapshot.seq >= s.version) return false;
+    const after = await this.store.readEvents(s.id, s.last_snapshot.seq);
+    return after.some((e) => e.type.startsWith('task.') || contextEvents.has(e.type));
+  }
+
+  /** A live id names the workflow as it stands now (records after it are included; the version says when). */
+  private async liveSnapshotById(workflowId: string, snapshotId: string): Promise<SessionSnapshot | null> {
+    if (!isLiveSnapshotId(snapshotId)) return null;
+    const s = await this.store.loadState(workflowId);
+    if (!s) throw notFound(`no workflow ${workflowId}`, { workflow_id: workflowId });
+    return this.liveSnapshot(s, false);
+  }
+
+  /**
+   * The compiled context a new session would get now, without starting one: from the latest snapshot when nothing
+   * happened since, else from the workflow as it stands (records imported or recorded after the snapshot count),
+   * with the git state captured now.
+   */
   async context(s: WorkflowState, budget?: number): Promise<CompiledContext> {
-    const snap = await this.latestSnapshot(s);
     const session = resumableStatuses.includes(s.status) ? s.session_count + 1 : s.session_count;
+    const snap = (await this.changedSinceSnapshot(s))
+      ? await this.liveSnapshot(s, true)
+      : await this.latestSnapshot(s);
     return this.compiler.compile(snap, session, [], budget);
   }
 

@@ -3,27 +3,47 @@ import {
   recordError,
   recordFeedback,
   recordHistory,
+  recordSideEffect,
+  recordSummary,
   recordRequest,
   recordTestRun,
   recordUsage,
+  resolveError,
   type Decision,
   type Draft,
   type ErrorRecord,
   type HistoryEntry,
   type ReviewerFeedback,
+  type SideEffectKind,
+  type Summary,
   type TestState,
   type UsageMetrics,
   type UserRequest,
 } from '../core/index.js';
 
-/** One record to append: what `baton record <kind>` and the record endpoints take. */
+/**
+ * One record to append: what `baton record <kind>` and the record endpoints take, and what a transcript import
+ * writes. `at` (optional) is when it happened, e.g. the transcript's timestamp; without it, the time of recording.
+ */
 export type RecordInput =
-  | { kind: 'decision'; decision: Omit<Decision, 'id' | 'timestamp'> }
-  | { kind: 'error'; error: Omit<ErrorRecord, 'id' | 'timestamp'> }
-  | { kind: 'history'; text: string; task_id: string | null; source: string | null }
-  | { kind: 'test'; test: Omit<TestState, 'last_test_run_at'> }
+  | { kind: 'decision'; decision: Omit<Decision, 'id' | 'timestamp'>; at?: string | null }
+  | { kind: 'error'; error: Omit<ErrorRecord, 'id' | 'timestamp'>; at?: string | null }
+  | { kind: 'history'; text: string; task_id: string | null; source: string | null; at?: string | null }
+  | { kind: 'test'; test: Omit<TestState, 'last_test_run_at'>; at?: string | null }
   | { kind: 'usage'; usage: UsageMetrics }
   | { kind: 'feedback'; feedback: Omit<ReviewerFeedback, 'review_id' | 'timestamp'> }
+  | {
+      kind: 'side_effect';
+      effect: { task_id: string | null; kind: SideEffectKind; tool: string; summary: string };
+      at?: string | null;
+    }
+  | { kind: 'summary'; summary: Pick<Summary, 'kind' | 'text' | 'source'>; at?: string | null }
+  | {
+      kind: 'resolution';
+      error_id: string;
+      resolution: ErrorRecord['resolution'];
+      notes: string | null;
+    }
   /** What the user asked; the same text recorded again writes nothing (the output is then null). */
   | { kind: 'request'; text: string; at?: string | null; source?: string | null };
 
@@ -33,26 +53,48 @@ export interface ImportMarker {
   transcript_session_id: string;
   path: string | null;
   through_line: number;
+  /** Bytes read: the next import reads on from this offset. */
+  through_byte?: number;
+  /** The parser's carry-over for the next import. */
+  parser_state?: unknown;
+  /** Which extractor produced the decisions and errors, and why a fallback happened. */
+  extractor?: string;
+  fallback_reason?: string | null;
 }
 
 export type RecordOutput =
-  Decision | ErrorRecord | HistoryEntry | TestState | UsageMetrics | ReviewerFeedback | UserRequest | null;
+  | Decision
+  | ErrorRecord
+  | HistoryEntry
+  | TestState
+  | UsageMetrics
+  | ReviewerFeedback
+  | UserRequest
+  | Summary
+  | string
+  | null;
 
 /** Emits the event of one record onto a draft. */
 export function recordOne(d: Draft, input: RecordInput): RecordOutput {
   switch (input.kind) {
     case 'decision':
-      return recordDecision(d, input.decision);
+      return recordDecision(d, input.decision, input.at ?? null);
     case 'error':
-      return recordError(d, input.error);
+      return recordError(d, input.error, input.at ?? null);
     case 'history':
-      return recordHistory(d, input.text, input.task_id, input.source);
+      return recordHistory(d, input.text, input.task_id, input.source, input.at ?? null);
     case 'test':
-      return recordTestRun(d, input.test);
+      return recordTestRun(d, input.test, input.at ?? null);
     case 'usage':
       return recordUsage(d, input.usage);
     case 'feedback':
       return recordFeedback(d, input.feedback);
+    case 'side_effect':
+      return recordSideEffect(d, input.effect, input.at ?? null);
+    case 'summary':
+      return recordSummary(d, input.summary, input.at ?? null);
+    case 'resolution':
+      return resolveError(d, input.error_id, input.resolution, input.notes);
     case 'request':
       return recordRequest(d, { text: input.text, at: input.at ?? null, source: input.source ?? null });
   }

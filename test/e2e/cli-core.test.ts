@@ -131,8 +131,8 @@ for (const mode of cliModes) {
       });
       expect(resume.warnings.join('\n')).toMatch(/schema\.sql/);
       for (const section of [
-        'Original Issue',
-        'Plan Status',
+        'Goal',
+        'Plan Status:',
         'Key Decisions Made',
         'Errors Encountered',
         'Git State',

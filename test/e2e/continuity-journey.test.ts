@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, statSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -107,7 +107,7 @@ describe('continuity by default: baton init, then Claude Code as usual', () => {
     const s3 = await status();
     expect(taskRows(s3).map(([, st]) => st)).toEqual(['done', 'done', 'done', 'done', 'done']);
     expect(Object.values(s3.imports as Record<string, { through_line: number }>)).toEqual([
-      expect.objectContaining({ through_line: 111 }),
+      expect.objectContaining({ through_line: 111, through_byte: statSync(path).size }),
     ]);
   });
 });

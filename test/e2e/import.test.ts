@@ -56,7 +56,7 @@ describe('baton import: every real transcript of the corpus', () => {
 });
 
 describe('the compiled context of a long transcript', () => {
-  it('is at least 50x smaller than the transcript and keeps every unresolved error and the next task', async () => {
+  it('is at least 50x smaller than the transcript and keeps the errors with their fate and the next task', async () => {
     const { baton } = workspace();
     await baton(
       'create',
@@ -72,18 +72,23 @@ describe('the compiled context of a long transcript', () => {
       Record<string, any>
     >();
     expect(imported.records.history).toBeGreaterThan(50);
-    expect(imported.compactions).toBeGreaterThanOrEqual(1);
+    expect(imported.compactions.length).toBeGreaterThanOrEqual(1);
     expect(imported.usage.context_window).toBeGreaterThan(0);
     await baton('pause', '--force', '--reason', 'context nearly full');
     const status = (await baton('status', '--json')).json<{
       open_errors: { error_type: string; error_message: string }[];
+      recent_resolved_errors: { error_type: string; error_message: string }[];
     }>();
     const context = (await baton('context', '--json')).json<{ markdown: string; tokens: number }>();
     const ratio = statSync(corpusPath(LONG)).size / Buffer.byteLength(context.markdown);
     expect(ratio).toBeGreaterThanOrEqual(50);
-    expect(status.open_errors.length).toBeGreaterThan(0); // the loop below checks something
-    for (const e of status.open_errors)
-      expect(context.markdown).toContain(`UNRESOLVED: ${e.error_type}: ${e.error_message}`);
+    // the session's failures were all fixed or worked around before it ended: none is left unresolved
+    expect(status.open_errors).toEqual([]);
+    expect(status.recent_resolved_errors.length).toBeGreaterThan(0); // the loop below checks something
+    for (const e of status.recent_resolved_errors) {
+      expect(context.markdown).toContain(`${e.error_type}: ${e.error_message.slice(0, 60)}`);
+    }
+    expect(context.markdown).not.toContain('UNRESOLVED');
     expect(context.markdown).toContain('Continue from task "T1: Build the feature"');
     expect(context.markdown).toContain('context nearly full');
   });

@@ -186,7 +186,8 @@ async function apply(svc: BatonService, wf: string, s: WorkflowState, st: { kind
 /**
  * An independent model of task statuses: the task a step acts on and the status the command's meaning gives it
  * (written here from the commands' definitions, not from the fold). Steps that restore or stop a workflow as a whole
- * (pause-force, interrupt, recover, resume) are not modelled: after them the model takes the stored statuses again.
+ * (pause-force, interrupt, recover, resume) and the agent's task list are not modelled: after them the model takes the
+ * stored statuses again.
  */
 function expectedMove(
   s: WorkflowState,
@@ -211,6 +212,12 @@ function expectedMove(
       return move(task('blocked'), 'pending');
     case 'skip':
       return move(task('pending'), 'skipped');
+    case 'add-task':
+      // a new task starts pending; an id already there is refused by apply() before it is sent
+      return s.tasks.some((t) => t.id === `X${st.pick}`) ? null : [`X${st.pick}`, 'pending'];
+    // the agent's task list adds, rewords, finishes and skips several tasks at once: its own model is
+    // src/core/agent-tasks (tested there); here the fold laws below are what is checked
+    case 'agent-list':
     case 'pause-force':
     case 'interrupt':
     case 'recover':

@@ -55,7 +55,7 @@ describe('pause at the task boundary', () => {
     expect((await svc.pause(ref, { reason: 'again' })).result).toMatchObject({ outcome: 'already_paused' });
     const resumed = await svc.resume(ref);
     expect(resumed).toMatchObject({ session_number: 2, next_task: { id: 'T1' } });
-    expect(resumed.context).toContain('Current task: T1');
+    expect(resumed.context).toContain('### Plan Status: 0/2 tasks done, current T1');
   });
 });
 

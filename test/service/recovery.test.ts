@@ -50,7 +50,7 @@ describe('recovery of an interrupted workflow (Go Team options)', () => {
     expect(r).toMatchObject({ status: 'in_progress', session_number: 2, next_task: { id: 'T2' } });
     const s = await svc.resolve(ref);
     expect(s.tasks.map((t) => t.status)).toEqual(['done', 'pending', 'pending']);
-    expect(r.context).toContain('[x] [T1] Architecture');
+    expect(r.context).toContain('[x] T1 Architecture');
   });
 
   it('keeps the live state, or starts fresh', async () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { JsonlParser } from '../jsonl-parser.js';
 import { describeIssues } from '../line-buffer.js';
-import { TranscriptBuilder, type CallUsage } from '../transcript-builder.js';
+import type { CallUsage } from '../transcript-builder.js';
 import type {
   Compaction,
   ParseOptions,
@@ -35,6 +35,8 @@ export const StreamJsonLine = z.looseObject({
   parent_tool_use_id: z.string().nullable().optional().catch(undefined),
   tool_use_result: z.unknown().optional(),
   is_error: z.boolean().optional().catch(undefined),
+  isSynthetic: z.boolean().optional().catch(undefined),
+  timestamp: optionalString,
   result: optionalString,
   duration_ms: optionalNumber,
   num_turns: optionalNumber,
@@ -51,6 +53,9 @@ export const StreamJsonLine = z.looseObject({
     .catch(undefined),
 });
 type StreamJsonLine = z.infer<typeof StreamJsonLine>;
+
+/** The user-role message Claude Code writes after a compaction, holding the summary of what came before. */
+const compactSummary = /^This session is being continued from a previous conversation/;
 
 export type StreamJsonEvent =
   | {
@@ -78,7 +83,7 @@ export class StreamJsonParser extends JsonlParser {
   private readonly onEvent: ((event: StreamJsonEvent) => void) | undefined;
 
   constructor(options: StreamJsonOptions = {}) {
-    super(new TranscriptBuilder('claude-code-stream-json', options.maxTextLength));
+    super('claude-code-stream-json', options);
     this.onEvent = options.onEvent;
   }
 
@@ -107,11 +112,18 @@ export class StreamJsonParser extends JsonlParser {
     }
     const m = message.data;
     const sidechain = typeof e.parent_tool_use_id === 'string';
+    const at = e.timestamp ?? null;
     if (e.type === 'assistant') {
       if (m.model && !sidechain) b.model ??= m.model;
       if (m.usage) b.usage(m.id ?? null, callUsage(m.usage), { sidechain });
     }
-    addMessageContent(b, e.type, m, { line, at: null, sidechain, detail: e.tool_use_result });
+    if (e.type === 'user' && e.isSynthetic) {
+      // written by Claude Code itself (a Stop hook's feedback), not typed by the user
+      const text = typeof m.content === 'string' ? m.content : m.content.map((c) => c.text ?? '').join('\n');
+      const kind = compactSummary.test(text) ? 'summary' : 'meta';
+      return void b.add({ line, at, role: 'system', kind, text, sidechain });
+    }
+    addMessageContent(b, e.type, m, { line, at, sidechain, detail: e.tool_use_result });
   }
 
   private system(line: number, e: StreamJsonLine): void {
@@ -129,8 +141,9 @@ export class StreamJsonParser extends JsonlParser {
       });
     } else if (e.subtype === 'compact_boundary') {
       const meta = e.compact_metadata;
-      b.compaction({ line, at: null, trigger: meta?.trigger ?? null, pre_tokens: meta?.pre_tokens ?? null });
-      b.add({ line, at: null, role: 'system', kind: 'compaction', text: 'Conversation compacted' });
+      const at = e.timestamp ?? null;
+      b.compaction({ line, at, trigger: meta?.trigger ?? null, pre_tokens: meta?.pre_tokens ?? null });
+      b.add({ line, at, role: 'system', kind: 'compaction', text: 'Conversation compacted' });
       const compaction = b.lastCompaction;
       if (compaction) this.onEvent?.({ type: 'compaction', compaction });
     }
@@ -167,7 +180,7 @@ export class StreamJsonParser extends JsonlParser {
     }
     const kind = isError ? 'error' : 'result';
     const text = e.result ?? (isError ? `run ended with ${subtype}` : '');
-    if (text !== '') b.add({ line, at: null, role: 'system', kind, text });
+    if (text !== '') b.add({ line, at: e.timestamp ?? null, role: 'system', kind, text });
   }
 }
 

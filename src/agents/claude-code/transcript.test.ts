@@ -43,8 +43,11 @@ describe('parseClaudeTranscript on real transcripts', () => {
     expect(jq?.text).toContain('jq: parse error');
     expect(b.entries.find((e) => e.line === 43)?.tool).toMatchObject({ name: 'Read', is_error: true });
     const c = parseClaudeTranscript(readCorpus('claude-code/codemie-code/session-9eda1058.jsonl'));
-    expect(c.entries.filter((e) => e.kind === 'summary')).toHaveLength(16);
-    expect(c.entries.map((e) => e.text)).toContain('Analyzing missing user message in session file');
+    // the legacy `summary` lines are session titles, not summaries of the work: meta
+    expect(c.entries.filter((e) => e.kind === 'summary')).toHaveLength(0);
+    const titles = c.entries.filter((e) => e.kind === 'meta' && e.line >= 3 && e.line <= 19);
+    expect(titles).toHaveLength(16);
+    expect(titles.map((e) => e.text)).toContain('Analyzing missing user message in session file');
   });
 
   it('marks successful Bash results with exit code 0 and links results to their calls', () => {

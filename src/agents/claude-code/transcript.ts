@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { JsonlParser } from '../jsonl-parser.js';
 import { describeIssues } from '../line-buffer.js';
-import { TranscriptBuilder } from '../transcript-builder.js';
 import type { ParseOptions, ParsedTranscript } from '../transcript-types.js';
 import { AnthropicMessage, addMessageContent, callUsage } from './anthropic-message.js';
 
@@ -24,6 +23,7 @@ export const TranscriptLine = z.looseObject({
   toolUseResult: z.unknown().optional(),
   content: z.unknown().optional(),
   summary: optionalString,
+  operation: optionalString,
   compactMetadata: z
     .looseObject({
       trigger: z.enum(['auto', 'manual']).optional().catch(undefined),
@@ -34,9 +34,11 @@ export const TranscriptLine = z.looseObject({
 });
 type TranscriptLine = z.infer<typeof TranscriptLine>;
 
-const ignoredTypes = new Set(['progress', 'file-history-snapshot', 'queue-operation']);
+const ignoredTypes = new Set(['progress', 'file-history-snapshot']);
 const injected =
   /^\s*<(command-name|command-message|local-command-stdout|local-command-caveat|command-args)>/;
+/** Queued content that is not the user's typing: notifications, messages from other agents, slash commands. */
+const queuedNoise = /^\s*(<[a-z-]+[\s>]|\/[\w:-]+\s*$)/;
 
 /**
  * Incremental parser for Claude Code transcripts: feed text with `push` (any chunking) and call `end()` for the
@@ -44,7 +46,7 @@ const injected =
  */
 export class ClaudeTranscriptParser extends JsonlParser {
   constructor(options: ParseOptions = {}) {
-    super(new TranscriptBuilder('claude-code-transcript', options.maxTextLength));
+    super('claude-code-transcript', options);
   }
 
   protected line(line: number, value: unknown): void {
@@ -61,8 +63,10 @@ export class ClaudeTranscriptParser extends JsonlParser {
     b.cwd ??= l.cwd ?? null;
     const sidechain = l.isSidechain ?? false;
     if (ignoredTypes.has(l.type)) return b.seen(at);
+    if (l.type === 'queue-operation') return this.queued(line, l);
     if (l.type === 'summary') {
-      if (l.summary) b.add({ line, at, role: 'system', kind: 'summary', text: l.summary });
+      // a session title written by Claude Code (older versions), not a summary of the work
+      if (l.summary) b.add({ line, at, role: 'system', kind: 'meta', text: l.summary });
       return;
     }
     if (l.type === 'system') return this.system(line, l);
@@ -91,6 +95,16 @@ export class ClaudeTranscriptParser extends JsonlParser {
     if (m.usage && m.model !== '<synthetic>')
       b.usage(m.id ?? l.requestId ?? null, callUsage(m.usage), { sidechain });
     addMessageContent(b, 'assistant', m, { line, at, sidechain });
+  }
+
+  /** A message the user typed while the agent worked ("enqueue"); Claude Code hands it to the agent mid-turn. */
+  private queued(line: number, l: TranscriptLine): void {
+    const at = l.timestamp ?? null;
+    const text = typeof l.content === 'string' ? l.content : '';
+    if (l.operation !== 'enqueue' || text.trim() === '') return this.builder.seen(at);
+    if (queuedNoise.test(text))
+      return void this.builder.add({ line, at, role: 'system', kind: 'meta', text });
+    this.builder.add({ line, at, role: 'user', kind: 'text', text, queued: true });
   }
 
   private system(line: number, l: TranscriptLine): void {

@@ -8,16 +8,69 @@ export interface CodexOutput {
   exit_code: number | null;
   /** exec_command left running in a PTY session: later write_stdin polls on this session finish it. */
   running_session: number | null;
+  /** A code-mode cell still running: a later `wait` on this cell finishes it. */
+  running_cell: string | null;
+}
+
+const scriptHeader = /^Script (?:completed|failed)\s*\n(?:Wall time [^\n]*\n)?(?:Output:\n)?/;
+const runningCell = /^Script running with cell ID (\w+)/;
+
+/**
+ * Code mode (`exec` cells running JavaScript that calls tools.exec_command ...): the output is a list of text
+ * parts, a "Script completed" header then what the cell printed, often each command's result as JSON
+ * `{"exit_code": N, "output": "...", "session_id": N}`.
+ */
+function readCellOutput(parts: { text?: unknown }[]): CodexOutput {
+  const texts = parts.map((p) => (typeof p.text === 'string' ? p.text : '')).filter((t) => t !== '');
+  const head = texts[0] ?? '';
+  const cell = runningCell.exec(head)?.[1] ?? null;
+  const body: string[] = [];
+  let code: number | null = null;
+  let session: number | null = null;
+  texts.forEach((t, i) => {
+    const text = i === 0 ? t.replace(scriptHeader, '').replace(runningCell, '') : t;
+    const json = text.trimStart().startsWith('{') ? parseObject(text) : null;
+    if (json && typeof json.output === 'string') {
+      body.push(json.output);
+      if (typeof json.exit_code === 'number') code = code === null || code === 0 ? json.exit_code : code;
+      if (typeof json.session_id === 'number' && json.exit_code === undefined) session = json.session_id;
+      return;
+    }
+    if (text.trim() !== '') body.push(text);
+  });
+  if (code === null) {
+    const stated = /"exit_code":\s*(-?\d+)/.exec(texts.join('\n'));
+    if (stated?.[1]) code = Number(stated[1]);
+  }
+  return { text: body.join('\n'), exit_code: code, running_session: session, running_cell: cell };
+}
+
+function parseObject(text: string): Record<string, unknown> | null {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
  * `function_call_output.output` is plain text with a header ("Process exited with code N", 0.1xx) or a JSON string
- * `{"output": "...", "metadata": {"exit_code": N}}` (older versions, apply_patch outputs).
+ * `{"output": "...", "metadata": {"exit_code": N}}` (older versions, apply_patch outputs), or in code mode a list
+ * of text parts (see readCellOutput).
  */
 export function readCodexOutput(output: unknown): CodexOutput {
+  if (Array.isArray(output)) return readCellOutput(output as { text?: unknown }[]);
   const raw = typeof output === 'string' ? output : output === undefined ? '' : JSON.stringify(output);
+  if (runningCell.test(raw) || scriptHeader.test(raw)) return readCellOutput([{ text: raw }]);
   const envelope = jsonEnvelope(raw);
-  if (envelope) return { text: envelope.output, exit_code: envelope.exit_code, running_session: null };
+  if (envelope)
+    return {
+      text: envelope.output,
+      exit_code: envelope.exit_code,
+      running_session: null,
+      running_cell: null,
+    };
   const exited = exitedPattern.exec(raw.slice(0, 400));
   const running = runningPattern.exec(raw.slice(0, 400));
   const body = raw.indexOf('\nOutput:\n');
@@ -25,6 +78,7 @@ export function readCodexOutput(output: unknown): CodexOutput {
     text: body >= 0 ? raw.slice(body + '\nOutput:\n'.length) : raw,
     exit_code: exited?.[1] ? Number(exited[1]) : null,
     running_session: running?.[1] ? Number(running[1]) : null,
+    running_cell: null,
   };
 }
 

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { JsonlParser } from '../jsonl-parser.js';
 import { describeIssues } from '../line-buffer.js';
-import { TranscriptBuilder } from '../transcript-builder.js';
 import type { ParseOptions, ParsedTranscript, TranscriptEntry } from '../transcript-types.js';
 import { commandOf, readArguments, readCodexOutput } from './codex-output.js';
 import { ExecJsonLine, recordExecJson } from './exec-json.js';
@@ -69,16 +68,62 @@ const normalised = (t: TokenCounts) => ({
   output_tokens: t.output_tokens,
 });
 
+/** What the next piece of a rollout needs: recent messages (each is written twice), exit codes, PTY sessions. */
+const CodexState = z.object({
+  said_user: z.array(z.string()),
+  said_assistant: z.array(z.string()),
+  exit_codes: z.array(z.tuple([z.string(), z.number()])),
+  sessions: z.array(z.tuple([z.number(), z.string()])),
+  cells: z.array(z.tuple([z.string(), z.string()])).default([]),
+  compacted_pending: z.boolean(),
+  exec_json: z.boolean().nullable(),
+});
+type CodexState = z.infer<typeof CodexState>;
+
+/** Same text, same key: whitespace and line breaks do not make a message new. */
+function messageKey(text: string): string {
+  const norm = text.replace(/\s+/g, ' ').trim();
+  let h = 2166136261;
+  for (let i = 0; i < norm.length; i += 1) h = Math.imul(h ^ norm.charCodeAt(i), 16777619) >>> 0;
+  return `${norm.length}:${h.toString(36)}`;
+}
+
+const latest = <T>(items: Iterable<T>, max: number): T[] => [...items].slice(-max);
+
 export class CodexRolloutParser extends JsonlParser {
   private readonly said = { user: new Set<string>(), assistant: new Set<string>() };
   private readonly lastResult = new Map<string, TranscriptEntry>();
   private readonly exitCodes = new Map<string, number>();
   private readonly sessions = new Map<number, string>();
+  private readonly cells = new Map<string, string>();
   private compactedPending = false;
   private execJson: boolean | null = null;
 
   constructor(options: ParseOptions = {}) {
-    super(new TranscriptBuilder('codex-rollout', options.maxTextLength));
+    super('codex-rollout', options);
+    const carried = CodexState.safeParse(this.carried);
+    if (this.carried !== undefined && carried.success) {
+      const c = carried.data;
+      for (const k of c.said_user) this.said.user.add(k);
+      for (const k of c.said_assistant) this.said.assistant.add(k);
+      for (const [id, code] of c.exit_codes) this.exitCodes.set(id, code);
+      for (const [sid, origin] of c.sessions) this.sessions.set(sid, origin);
+      for (const [cell, origin] of c.cells) this.cells.set(cell, origin);
+      this.compactedPending = c.compacted_pending;
+      this.execJson = c.exec_json;
+    }
+  }
+
+  protected override formatState(): CodexState {
+    return {
+      said_user: latest(this.said.user, 50),
+      said_assistant: latest(this.said.assistant, 50),
+      exit_codes: latest(this.exitCodes, 50),
+      sessions: latest(this.sessions, 50),
+      cells: latest(this.cells, 50),
+      compacted_pending: this.compactedPending,
+      exec_json: this.execJson,
+    };
   }
 
   override snapshot(): ParsedTranscript {
@@ -116,6 +161,8 @@ export class CodexRolloutParser extends JsonlParser {
     } else if (l.type === 'compacted') {
       b.compaction({ line, at, trigger: 'auto', pre_tokens: null });
       b.add({ line, at, role: 'system', kind: 'compaction', text: 'Context compacted' });
+      const summary = typeof p.message === 'string' ? p.message.trim() : '';
+      if (summary) b.add({ line, at, role: 'system', kind: 'summary', text: summary });
       this.compactedPending = true;
     } else if (l.type === 'response_item') {
       this.responseItem(line, at, l.payload.type, p);
@@ -127,7 +174,12 @@ export class CodexRolloutParser extends JsonlParser {
   private responseItem(line: number, at: string | null, type: string | undefined, p: Payload): void {
     const b = this.builder;
     if (type === 'message' && (p.role === 'user' || p.role === 'assistant')) {
-      for (const text of textsOf(p.content)) this.say(line, at, p.role, text);
+      const texts = textsOf(p.content);
+      // the event copy of a message holds all its parts as one text: compare the whole, then each part
+      const whole = texts.join('\n');
+      if (texts.length > 1 && this.said[p.role].has(messageKey(whole))) return;
+      for (const text of texts) this.say(line, at, p.role, text, true);
+      if (texts.length > 1) this.said[p.role].add(messageKey(whole));
     } else if (type === 'reasoning') {
       for (const text of textsOf(p.summary)) b.add({ line, at, role: 'assistant', kind: 'thinking', text });
     } else if (type === 'function_call' || type === 'custom_tool_call' || type === 'web_search_call') {
@@ -145,11 +197,17 @@ export class CodexRolloutParser extends JsonlParser {
     const out = readCodexOutput(p.output);
     const callId = p.call_id ?? null;
     const call = callId ? this.builder.toolCall(callId) : undefined;
-    // A write_stdin poll finishes the exec_command that opened its session: report it as that command's result.
-    const polled = call?.name === 'write_stdin' ? sessionOf(call.input) : null;
-    const originId = (polled !== null ? this.sessions.get(polled) : undefined) ?? callId;
+    // A write_stdin poll finishes the exec_command that opened its session (a `wait` finishes a running code cell):
+    // report it as that command's result.
+    const polled = call ? sessionOf(call.name, call.input) : null;
+    const waited = call?.name === 'wait' ? cellOf(call.input) : null;
+    const originId =
+      (polled !== null ? this.sessions.get(polled) : undefined) ??
+      (waited !== null ? this.cells.get(waited) : undefined) ??
+      callId;
     const origin = originId ? this.builder.toolCall(originId) : undefined;
     if (out.running_session !== null && originId) this.sessions.set(out.running_session, originId);
+    if (out.running_cell !== null && originId) this.cells.set(out.running_cell, originId);
     const code = out.exit_code ?? (originId ? this.exitCodes.get(originId) : undefined) ?? null;
     const entry = this.builder.add({
       line,
@@ -199,13 +257,19 @@ export class CodexRolloutParser extends JsonlParser {
     }
   }
 
-  /** User and assistant text is written twice (response_item and event_msg): record it once. */
-  private say(line: number, at: string | null, role: 'user' | 'assistant', text: string): void {
-    const key = text.trim();
-    if (key === '' || this.said[role].has(key)) return;
+  /**
+   * User and assistant text is written twice (response_item and event_msg): record it once. Context Codex injects
+   * as user messages (AGENTS.md, environment, plugin lists: a response_item that starts with a tag) is meta.
+   */
+  private say(line: number, at: string | null, role: 'user' | 'assistant', text: string, item = false): void {
+    if (text.trim() === '') return;
+    if (role === 'user' && (injected.test(text) || (item && /^\s*<[\w-]+>/.test(text)))) {
+      return void this.builder.add({ line, at, role: 'system', kind: 'meta', text });
+    }
+    const key = messageKey(text);
+    if (this.said[role].has(key)) return;
     this.said[role].add(key);
-    const kind = role === 'user' && injected.test(text) ? 'meta' : 'text';
-    this.builder.add({ line, at, role: kind === 'meta' ? 'system' : role, kind, text });
+    this.builder.add({ line, at, role, kind: 'text', text });
   }
 }
 
@@ -218,10 +282,23 @@ function textsOf(content: unknown): string[] {
   });
 }
 
-function sessionOf(input: unknown): number | null {
-  const id =
-    typeof input === 'object' && input !== null ? (input as { session_id?: unknown }).session_id : null;
-  return typeof id === 'number' ? id : null;
+/** The PTY session a poll reads: write_stdin's session_id, or tools.write_stdin({session_id: N}) in a code cell. */
+function sessionOf(name: string | null, input: unknown): number | null {
+  if (name === 'write_stdin') {
+    const id =
+      typeof input === 'object' && input !== null ? (input as { session_id?: unknown }).session_id : null;
+    return typeof id === 'number' ? id : null;
+  }
+  if (name === 'exec' && typeof input === 'string') {
+    const m = /tools\.write_stdin\(\{\s*"?session_id"?\s*:\s*(\d+)/.exec(input);
+    return m?.[1] ? Number(m[1]) : null;
+  }
+  return null;
+}
+
+function cellOf(input: unknown): string | null {
+  const id = typeof input === 'object' && input !== null ? (input as { cell_id?: unknown }).cell_id : null;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
 }
 
 /** Parse a whole Codex rollout or `codex exec --json` capture. */

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { invalidInput } from '../../core/index.js';
 import {
+  inferLlmKind,
   LlmExtractor,
   llmKinds,
   RulesExtractor,
@@ -27,21 +28,53 @@ interface ImportOptions {
 function extractorOf(o: ImportOptions, env: NodeJS.ProcessEnv): Extractor {
   const name = oneOf(o.extractor, ['rules', 'llm'] as const, '--extractor');
   if (name === 'rules') return new RulesExtractor();
-  const kind = oneOf(
-    o.llmKind ?? env.BATON_LLM_KIND ?? 'openai',
-    llmKinds,
-    '--llm-kind / BATON_LLM_KIND',
-  ) as LlmKind;
   const baseUrl = o.llmUrl ?? env.BATON_LLM_URL;
   const model = o.llmModel ?? env.BATON_LLM_MODEL;
   if (!baseUrl || !model) {
     throw invalidInput('--extractor llm needs --llm-url (BATON_LLM_URL) and --llm-model (BATON_LLM_MODEL)');
   }
+  const given = o.llmKind ?? env.BATON_LLM_KIND;
+  const inferred = given === undefined ? inferLlmKind(baseUrl) : null;
+  if (given === undefined && inferred === null) {
+    throw invalidInput(
+      `cannot tell which protocol ${baseUrl} speaks: pass --llm-kind anthropic|openai (or set BATON_LLM_KIND), or give the API path (…/v1/messages, …/v1/chat/completions)`,
+    );
+  }
+  const kind = oneOf(given ?? (inferred as string), llmKinds, '--llm-kind / BATON_LLM_KIND') as LlmKind;
   const apiKey = env.BATON_LLM_API_KEY ?? (kind === 'anthropic' ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY);
   const timeoutMs = o.llmTimeout
     ? parseNumber(o.llmTimeout, '--llm-timeout', { int: true, min: 100 })
     : 30_000;
   return new LlmExtractor({ kind, baseUrl, model, apiKey, timeoutMs });
+}
+
+type ImportResult = Awaited<ReturnType<typeof importTranscriptFile>>;
+
+const thousands = (n: number | null | undefined) =>
+  n === null || n === undefined ? '?' : n.toLocaleString('en-US');
+
+/** The text report of an import: what was read, what it gave, which extractor, the session's usage. */
+function importSummary(file: string, r: ImportResult): string {
+  const c = r.records;
+  const u = r.usage;
+  const extractor = r.extractor.fallback_reason
+    ? `${r.extractor.used} (fallback: ${r.extractor.fallback_reason})`
+    : r.extractor.used;
+  return [
+    `imported ${file} (${r.format}) into ${r.workflow_id}: ${r.new_entries} new entries, lines through ${r.lines}, ${thousands(r.read.bytes)} bytes read`,
+    `  requests ${c.requests}, task-list calls ${c.task_calls}, side effects ${c.side_effects}, test runs ${c.test_runs}, summaries ${c.summaries}, history ${c.history}`,
+    `  decisions ${c.decisions}, errors ${c.errors}${c.resolved ? `, earlier errors resolved ${c.resolved}` : ''}; extracted by ${extractor}`,
+    ...r.compactions.map(
+      (x) =>
+        `  compaction at line ${x.line}${x.at ? ` (${x.at})` : ''}: ${x.trigger ?? 'auto'}${x.pre_tokens ? `, ${thousands(x.pre_tokens)} tokens before` : ''}`,
+    ),
+    u
+      ? `  usage: ${thousands(u.tokens_used)} tokens (output ${thousands(u.output_tokens)}), context now ${thousands(u.context_tokens)}, peak ${thousands(u.peak_context_tokens)}${u.context_window ? ` of ${thousands(u.context_window)}` : ''}${u.cost_usd !== null ? `, $${u.cost_usd.toFixed(2)}` : ''}`
+      : '  usage: none reported',
+    r.skipped.length ? `  ${r.skipped.length} malformed line(s) skipped (listed above)` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 export function registerImportCommand(program: Command, rt: Runtime) {
@@ -53,12 +86,12 @@ export function registerImportCommand(program: Command, rt: Runtime) {
     imp
       .command(`${format} <file>`)
       .description(
-        `import ${what}: history, usage, decisions and errors; a second import adds only what is new`,
+        `import ${what}: requests, tasks, commits, files, tests, summaries, decisions, errors, history and usage; a later import reads only what was appended`,
       )
       .option(...workflowOption)
       .option('--task <id>', 'the task the records belong to')
       .option('--extractor <name>', 'rules | llm', 'rules')
-      .option('--llm-kind <kind>', 'anthropic | openai (env BATON_LLM_KIND)')
+      .option('--llm-kind <kind>', 'anthropic | openai (env BATON_LLM_KIND; default: read from the URL)')
       .option('--llm-url <url>', 'the LLM endpoint base URL (env BATON_LLM_URL)')
       .option('--llm-model <model>', 'the model (env BATON_LLM_MODEL); the key comes from BATON_LLM_API_KEY')
       .option('--llm-timeout <ms>', 'give up on the LLM and use the rules after this long (default 30000)')
@@ -69,18 +102,8 @@ export function registerImportCommand(program: Command, rt: Runtime) {
             taskId: o.task ?? null,
           });
           for (const s of r.skipped) rt.io.err(`${file}:${s.line}: skipped: ${s.reason}`);
-          print(r, () =>
-            [
-              `imported ${file} into ${r.workflow_id}: ${r.new_entries} new of ${r.entries} entries (${r.lines} lines)`,
-              `  history ${r.records.history}, decisions ${r.records.decisions}, errors ${r.records.errors}, compactions ${r.compactions}`,
-              r.usage
-                ? `  usage: ${r.usage.tokens_used} tokens${r.usage.context_utilization !== null ? `, context ${Math.round(r.usage.context_utilization * 100)}% of ${r.usage.context_window}` : ''}${r.usage.cost_usd !== null ? `, $${r.usage.cost_usd.toFixed(2)}` : ''}`
-                : '  usage: none reported',
-              r.skipped.length ? `  ${r.skipped.length} malformed line(s) skipped (listed above)` : '',
-            ]
-              .filter(Boolean)
-              .join('\n'),
-          );
+          for (const w of r.warnings) rt.io.err(`${file}: ${w}`);
+          print(r, () => importSummary(file, r));
         }),
       );
   }

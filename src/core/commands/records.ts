@@ -6,6 +6,7 @@ import type {
   ErrorRecord,
   HistoryEntry,
   ReviewerFeedback,
+  Summary,
   TestState,
   UsageMetrics,
 } from '../schemas/records.js';
@@ -17,16 +18,28 @@ function checkTask(d: Draft, taskId: string | null) {
   }
 }
 
-export function recordDecision(d: Draft, input: Omit<Decision, 'id' | 'timestamp'>): Decision {
+/**
+ * Every record takes an optional `at`: when it happened (a transcript's timestamp), which becomes the record's
+ * timestamp; without it the record is stamped with the time it is recorded.
+ */
+export function recordDecision(
+  d: Draft,
+  input: Omit<Decision, 'id' | 'timestamp'>,
+  at: string | null = null,
+): Decision {
   checkTask(d, input.task_id);
-  const decision: Decision = { id: d.ctx.newId('dec'), timestamp: d.ctx.now, ...input };
+  const decision: Decision = { id: d.ctx.newId('dec'), timestamp: at ?? d.ctx.now, ...input };
   d.emit({ type: 'decision.recorded', task_id: input.task_id, data: { decision } });
   return decision;
 }
 
-export function recordError(d: Draft, input: Omit<ErrorRecord, 'id' | 'timestamp'>): ErrorRecord {
+export function recordError(
+  d: Draft,
+  input: Omit<ErrorRecord, 'id' | 'timestamp'>,
+  at: string | null = null,
+): ErrorRecord {
   checkTask(d, input.task_id);
-  const error: ErrorRecord = { id: d.ctx.newId('err'), timestamp: d.ctx.now, ...input };
+  const error: ErrorRecord = { id: d.ctx.newId('err'), timestamp: at ?? d.ctx.now, ...input };
   d.emit({ type: 'error.recorded', task_id: input.task_id, data: { error } });
   return error;
 }
@@ -55,12 +68,13 @@ export function recordHistory(
   text: string,
   taskId: string | null,
   source: string | null,
+  at: string | null = null,
 ): HistoryEntry {
   if (!text.trim()) throw invalidInput('a history entry needs text');
   checkTask(d, taskId);
   const entry: HistoryEntry = {
     id: d.ctx.newId('hist'),
-    timestamp: d.ctx.now,
+    timestamp: at ?? d.ctx.now,
     task_id: taskId,
     session_number: Math.max(1, d.state.session_count),
     text,
@@ -88,10 +102,31 @@ export function addressFeedback(d: Draft, reviewId: string): void {
   d.emit({ type: 'feedback.addressed', data: { review_id: reviewId } });
 }
 
-export function recordTestRun(d: Draft, input: Omit<TestState, 'last_test_run_at'>): TestState {
-  const test_state: TestState = { ...input, last_test_run_at: d.ctx.now };
+export function recordTestRun(
+  d: Draft,
+  input: Omit<TestState, 'last_test_run_at'>,
+  at: string | null = null,
+): TestState {
+  const test_state: TestState = { ...input, last_test_run_at: at ?? d.ctx.now };
   d.emit({ type: 'test_run.recorded', data: { test_state } });
   return test_state;
+}
+
+/** One of the agent's own summaries (a compaction summary, its last message), kept whole. */
+export function recordSummary(
+  d: Draft,
+  input: Pick<Summary, 'kind' | 'text' | 'source'>,
+  at: string | null = null,
+): Summary {
+  if (!input.text.trim()) throw invalidInput('a summary needs text');
+  const summary: Summary = {
+    id: d.ctx.newId('sum'),
+    timestamp: at ?? d.ctx.now,
+    session_number: Math.max(1, d.state.session_count),
+    ...input,
+  };
+  d.emit({ type: 'summary.recorded', data: { summary } });
+  return summary;
 }
 
 /** Usage readings are the session's totals so far (what agents report), not increments. */
@@ -109,6 +144,10 @@ export function markImported(
     path: string | null;
     through_line: number;
     records: number;
+    through_byte?: number;
+    parser_state?: unknown;
+    extractor?: string;
+    fallback_reason?: string | null;
   },
 ) {
   if (!input.transcript_session_id) throw invalidInput('an import needs the transcript session id');

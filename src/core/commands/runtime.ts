@@ -52,13 +52,14 @@ export function usageLimitReached(
 export function recordSideEffect(
   d: Draft,
   input: { task_id: string | null; kind: SideEffectKind; tool: string; summary: string },
+  at: string | null = null,
 ): string {
   if (!input.summary.trim()) throw invalidInput('a side effect needs a summary');
   const id = d.ctx.newId('fx');
   d.emit({
     type: 'side_effect.recorded',
     task_id: input.task_id,
-    data: { effect: { id, timestamp: d.ctx.now, ...input } },
+    data: { effect: { id, timestamp: at ?? d.ctx.now, ...input } },
   });
   return id;
 }

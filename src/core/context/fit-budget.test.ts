@@ -117,6 +117,7 @@ function bigSnapshot(): SessionSnapshot {
         summary: 'npm run migrate',
       },
     ],
+    summaries: { compaction: null, last_message: null },
     warnings: [],
   };
 }
@@ -133,26 +134,59 @@ describe('resume context within a token budget', () => {
     const snap = bigSnapshot();
     for (const budget of [3000, 1500, 900]) {
       const fitted = fitResumeContext(snap, 4, [], budget, countTokens);
+      expect(fitted.over_budget, fitted.markdown).toBe(false);
       expect(fitted.tokens).toBeLessThanOrEqual(budget);
       expect(fitted.tokens).toBe(countTokens(fitted.markdown));
       const md = fitted.markdown;
       expect(md).toContain('Continue from task "T41');
       for (let i = 0; i < 4; i++) expect(md).toContain(`UNRESOLVED: TypeError: unresolved failure ${i}`);
-      expect(md).toContain('[T42]');
+      // every task keeps its line and its status, however short its title gets
+      const done = fitted.context.completed_tasks.length;
+      if (done < 40) expect(md).toContain(`... ${40 - done} earlier completed tasks (baton status)`);
+      for (let i = 41 - done; i <= 40; i++) expect(md).toMatch(new RegExp(`\\[x\\] T${i} task`));
+      expect(md).toMatch(/\[ \] T41 task/);
+      expect(md).toMatch(/\[ \] T42 task/);
       expect(md).toContain('context 86% full');
       expect(md).toContain('- Phase: red');
-      expect(md).toContain('Expected failures (red phase): auth.spec.ts > case 0');
-      expect(md).toMatch(/\.\.\. and \d+ more \(use retrieval\)/);
+      // the TDD section: unexpected failures first, the expected one named, the counts agreeing
+      expect(md).toContain('- Failing tests: 30');
+      expect(md).toMatch(/unexpected: auth\.spec\.ts > case 1\b/);
+      expect(md).toContain('expected (red phase): auth.spec.ts > case 0');
+      expect(md).not.toContain('Failing tests: none');
+      expect(md).toMatch(/\.\.\. and \d+ more \(baton details errors\)/);
       expect(md).toContain('### Already Done (do not redo)');
-      expect(md).toContain('[push] T40: git push origin feature/login');
+      expect(md).toContain('- git push origin feature/login');
+      expect(md).toContain('`baton details snap-1 <category>`');
+      expect(md).toContain('get_details');
     }
     const tight = fitResumeContext(snap, 4, [], 900, countTokens);
+    expect(tight.context.decisions.length).toBe(0);
     expect(tight.context.completed_tasks.length).toBeLessThan(40);
+    expect(tight.markdown).toContain('### Key Decisions Made: 60 (baton details decisions)');
   });
 
-  it('says so when even the parts it must keep do not fit', () => {
+  it('counts what the TDD section shows against what it says', () => {
+    for (const budget of [100_000, 1500, 900]) {
+      const t = fitResumeContext(bigSnapshot(), 4, [], budget, countTokens).context.test_state;
+      expect(t).not.toBeNull();
+      if (!t) continue;
+      expect(t.unexpected.length + t.expected.length + t.failing_more, `at ${budget}`).toBe(t.failing_total);
+      expect(t.unexpected[0]).toBe('auth.spec.ts > case 1');
+    }
+  });
+
+  it('says so, in its text and its JSON, when even the facts it must keep do not fit', () => {
     const fitted = fitResumeContext(bigSnapshot(), 4, [], 200, countTokens);
     expect(fitted.over_budget).toBe(true);
+    expect(fitted.context.over_budget).toBe(true);
+    expect(fitted.markdown).toContain('**over_budget**');
     expect(fitted.markdown).toContain('UNRESOLVED: TypeError: unresolved failure 3');
+  });
+
+  it('counts the overhead a caller adds (the stamp line) against the budget', () => {
+    const alone = fitResumeContext(bigSnapshot(), 4, [], 1500, countTokens);
+    const withStamp = fitResumeContext(bigSnapshot(), 4, [], 1500, countTokens, 40);
+    expect(withStamp.tokens + 40).toBeLessThanOrEqual(1500);
+    expect(withStamp.tokens).toBeLessThanOrEqual(alone.tokens);
   });
 });

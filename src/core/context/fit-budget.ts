@@ -10,7 +10,7 @@ export interface FittedContext {
   markdown: string;
   tokens: number;
   budget: number;
-  /** True when even the parts that are never shrunk exceed the budget. */
+  /** True when even the facts that are never dropped, in their shortest form, exceed the budget. */
   over_budget: boolean;
   limits: ContextLimits;
 }
@@ -18,31 +18,95 @@ export interface FittedContext {
 /** Generous starting limits: with room in the budget the next session gets more than Amelia's defaults. */
 const generous: ContextLimits = {
   completed_tasks: 1000,
+  task_title_chars: 200,
   decisions: 1000,
   resolved_errors: 1000,
+  error_chars: 600,
   feedback_comments: 1000,
   failing_tests: 1000,
   issue_chars: 4000,
   description_chars: 2000,
-  side_effects: 1000,
+  later_requests: 1000,
+  request_chars: 600,
+  files: 1000,
+  commit_subject_chars: 100,
+  command_chars: 200,
+  last_state_chars: 6000,
 };
 
-/** Lowest priority first: what shrinks before anything else does. */
-const shrinkOrder: (keyof ContextLimits)[] = [
-  'completed_tasks',
-  'resolved_errors',
-  'feedback_comments',
-  'issue_chars',
-  'description_chars',
-  'decisions',
-  'failing_tests',
-  'side_effects',
+/**
+ * What shrinks, lowest priority first, each down to its floor. Halving steps, so a context fits in a few
+ * compilations. Floors above zero are the shortest form of the facts that are never dropped: the user's request,
+ * every open task with its status, every commit, the unresolved errors, the last test state (its count and the
+ * first failing names). Completed tasks go last, oldest first, into a count.
+ */
+const steps: [keyof ContextLimits, number][] = [
+  ['files', 0],
+  ['decisions', 0],
+  ['resolved_errors', 0],
+  ['feedback_comments', 0],
+  ['last_state_chars', 400],
+  ['later_requests', 0],
+  ['description_chars', 80],
+  ['issue_chars', 240],
+  ['error_chars', 160],
+  ['request_chars', 80],
+  ['last_state_chars', 0],
+  ['task_title_chars', 40],
+  ['issue_chars', 100],
+  ['commit_subject_chars', 40],
+  ['command_chars', 60],
+  ['error_chars', 90],
+  ['failing_tests', 2],
+  ['task_title_chars', 30],
+  // the last resort before over_budget: the oldest completed tasks become a count (baton status lists them)
+  ['completed_tasks', 0],
 ];
 
+const half = (n: number, floor: number) => (n <= floor ? floor : Math.max(floor, Math.floor(n / 2)));
+const longest = (texts: readonly string[]) => Math.max(0, ...texts.map((t) => t.length));
+
+/** How much of a part the compiled context shows now (a limit above it changes nothing). */
+function shown(c: ResumeContext, key: keyof ContextLimits): number {
+  switch (key) {
+    case 'completed_tasks':
+      return c.completed_tasks.length;
+    case 'task_title_chars':
+      return longest([...c.completed_tasks, ...c.pending_tasks].map((t) => t.title));
+    case 'decisions':
+      return c.decisions.length;
+    case 'resolved_errors':
+      return c.errors_resolved.length;
+    case 'error_chars':
+      return longest([...c.errors_unresolved, ...c.errors_resolved].map((e) => e.message));
+    case 'feedback_comments':
+      return Math.max(0, ...c.reviewer_feedback.map((f) => f.comments.length));
+    case 'failing_tests':
+      return c.test_state ? c.test_state.unexpected.length + c.test_state.expected.length : 0;
+    case 'issue_chars':
+      return c.goal.issue?.description.length ?? 0;
+    case 'description_chars':
+      return c.next.description?.length ?? 0;
+    case 'later_requests':
+      return c.goal.requests.length;
+    case 'request_chars':
+      return longest(c.goal.requests);
+    case 'files':
+      return c.already_done.files.length + c.already_done.other.length;
+    case 'commit_subject_chars':
+      return longest(c.already_done.commits.map((x) => x.subject));
+    case 'command_chars':
+      return c.test_state?.command?.length ?? 0;
+    case 'last_state_chars':
+      return c.last_state?.text.length ?? 0;
+  }
+}
+
 /**
- * Compiles the context and shrinks its lower-priority parts, one halving at a time, until it fits the token
- * budget. Shrunk lists say "... and N more (use retrieval)". Never shrunk: the next task, unresolved errors,
- * pending tasks, the pause reason, the TDD phase and expected failures.
+ * Compiles the context and shrinks its lower-priority parts, one halving at a time, until the whole of it (with the
+ * `overhead` a caller adds, such as a stamp line) fits the token budget. When even the shortest form of what is
+ * never dropped does not fit, the context says `over_budget` (in its text and its JSON) rather than exceeding the
+ * budget silently.
  */
 export function fitResumeContext(
   snap: SessionSnapshot,
@@ -50,37 +114,22 @@ export function fitResumeContext(
   warnings: string[],
   budget: number,
   count: TokenCounter,
+  overhead = 0,
 ): FittedContext {
   const limits = { ...generous };
-  for (;;) {
-    const context = compileResumeContext(snap, sessionNumber, warnings, limits);
-    const markdown = renderResumeContext(context);
-    const tokens = count(markdown);
-    if (tokens <= budget) return { context, markdown, tokens, budget, over_budget: false, limits };
-    const key = shrinkOrder.find((k) => limits[k] > 0 && shown(context, k) > 0);
-    if (!key) return { context, markdown, tokens, budget, over_budget: true, limits };
-    limits[key] = Math.min(limits[key], shown(context, key)) >> 1;
+  const fits = (markdown: string) => count(markdown) + overhead <= budget;
+  for (const [key, floor] of steps) {
+    for (;;) {
+      const context = compileResumeContext(snap, sessionNumber, warnings, limits);
+      const markdown = renderResumeContext(context);
+      if (fits(markdown))
+        return { context, markdown, tokens: count(markdown), budget, over_budget: false, limits };
+      const now = shown(context, key);
+      if (limits[key] <= floor || now <= floor) break;
+      limits[key] = half(Math.min(limits[key], now), floor);
+    }
   }
-}
-
-/** How much of a part the compiled context currently shows. */
-function shown(c: ResumeContext, key: keyof ContextLimits): number {
-  switch (key) {
-    case 'completed_tasks':
-      return c.completed_tasks.length;
-    case 'decisions':
-      return c.decisions.length;
-    case 'resolved_errors':
-      return c.errors_resolved.length;
-    case 'feedback_comments':
-      return Math.max(0, ...c.reviewer_feedback.map((f) => f.comments.length));
-    case 'failing_tests':
-      return c.test_state?.failing.length ?? 0;
-    case 'issue_chars':
-      return c.issue && c.issue.description.length > 80 ? c.issue.description.length : 0;
-    case 'side_effects':
-      return c.already_done.length;
-    case 'description_chars':
-      return c.next.description && c.next.description.length > 80 ? c.next.description.length : 0;
-  }
+  const context = { ...compileResumeContext(snap, sessionNumber, warnings, limits), over_budget: true };
+  const markdown = renderResumeContext(context);
+  return { context, markdown, tokens: count(markdown), budget, over_budget: true, limits };
 }

@@ -1,90 +1,157 @@
 import type { ResumeContext } from './resume-context.js';
 
-const list = (items: string[], empty: string) => (items.length ? items.join('\n') : empty);
+const mark: Record<string, string> = {
+  done: '[x]',
+  skipped: '[-]',
+  in_progress: '[~]',
+  failed: '[!]',
+  blocked: '[b]',
+  pending: '[ ]',
+};
+const quote = (text: string) => text.replace(/\n+/g, ' ').trim();
+
+function goal(c: ResumeContext, out: string[]) {
+  out.push('### Goal (the user\u2019s words)');
+  const g = c.goal;
+  if (!g.issue) out.push('(no request recorded)');
+  else {
+    // an issue made from the user's first request: its title is the request's first line, said once
+    const fromRequest = g.issue.description.startsWith(g.issue.title.replace(/…$/, ''));
+    out.push(
+      fromRequest
+        ? `The user asked: ${g.issue.description}`
+        : `${g.issue.id}: ${g.issue.title}\n${g.issue.description}`.trimEnd(),
+    );
+  }
+  if (g.requests.length) {
+    out.push(
+      `Later requests${g.requests_more ? ` (${g.requests_more} earlier: baton details requests)` : ''}:`,
+    );
+    for (const r of g.requests) out.push(`  - "${quote(r)}"`);
+  } else if (g.requests_more) out.push(`(${g.requests_more} later requests: baton details requests)`);
+  out.push('');
+}
+
+function tasks(c: ResumeContext, out: string[]) {
+  const p = c.plan_status;
+  out.push(
+    `### Plan Status: ${p.completed}/${p.total} tasks done${p.current_task ? `, current ${p.current_task}` : ''}`,
+  );
+  if (c.completed_more) out.push(`  ... ${c.completed_more} earlier completed tasks (baton status)`);
+  for (const t of c.completed_tasks) out.push(`  ${mark[t.status] ?? '[x]'} ${t.id} ${t.title}`);
+  for (const t of c.pending_tasks)
+    out.push(
+      `  ${mark[t.status] ?? '[ ]'} ${t.id} ${t.title}${t.status !== 'pending' ? ` (${t.status})` : ''}${t.deps.length ? ` after ${t.deps.join(', ')}` : ''}`,
+    );
+  out.push('');
+}
+
+function alreadyDone(c: ResumeContext, out: string[]) {
+  const d = c.already_done;
+  const lines = [
+    ...d.commits.map((x) =>
+      x.hash
+        ? `  - commit ${x.hash} ${x.subject}`
+        : `  - [commit] ${x.task_id ? `${x.task_id}: ` : ''}${x.subject}`,
+    ),
+    ...d.pushes.map((p) => `  - ${p.replace(/^pushed (\S+) -> \1$/, 'pushed $1')}`),
+    ...d.pull_requests.map((p) => `  - pull request ${p}`),
+    ...(d.files.length
+      ? [`  - files: ${d.files.join('; ')}${d.files_more ? `; ${d.files_more} more` : ''}`]
+      : d.files_more
+        ? [`  - ${d.files_more} files created, edited or deleted`]
+        : []),
+    ...d.other.map((o) => `  - [${o.kind}] ${o.task_id ? `${o.task_id}: ` : ''}${o.summary}`),
+    ...(d.other_more ? [`  - ... ${d.other_more} more side effects`] : []),
+    ...(d.tests_passing ? [`  - tests pass (${d.tests_passing})`] : []),
+  ];
+  if (!lines.length) return;
+  out.push('### Already Done (do not redo)', ...lines, '');
+}
+
+function lastState(c: ResumeContext, out: string[]) {
+  if (!c.last_state) return;
+  const s = c.last_state;
+  const what = s.kind === 'compaction' ? 'the compaction summary' : "the agent's last message";
+  out.push(`### Last State (${what}, ${s.at})`, s.text);
+  if (s.cut) out.push(`(${s.cut} more characters: baton details summaries)`);
+  out.push('');
+}
+
+function decisionsAndErrors(c: ResumeContext, out: string[]) {
+  if (!c.decisions.length) {
+    out.push(
+      `### Key Decisions Made: ${c.decisions_more ? `${c.decisions_more} (baton details decisions)` : 'none recorded'}`,
+      '',
+    );
+  } else {
+    out.push('### Key Decisions Made');
+    for (const d of c.decisions) {
+      out.push(`  - [${d.type}] ${d.description}`);
+      if (d.rationale) out.push(`    Rationale: ${d.rationale}`);
+    }
+    if (c.decisions_more) out.push(`  ... and ${c.decisions_more} more (baton details decisions)`);
+    out.push('');
+  }
+  if (!c.errors_unresolved.length && !c.errors_resolved.length) {
+    out.push(
+      `### Errors Encountered: ${c.errors_more ? `${c.errors_more} resolved (baton details errors)` : 'none'}`,
+      '',
+    );
+    return;
+  }
+  out.push('### Errors Encountered');
+  const errors = [
+    ...c.errors_unresolved.map(
+      (e) => `  ! UNRESOLVED: ${e.type}: ${e.message}${e.context ? ` (while: ${quote(e.context)})` : ''}`,
+    ),
+    ...c.errors_resolved.map((e) => `  - ${e.type}: ${e.message} [${e.resolution}]`),
+  ];
+  if (c.errors_more) errors.push(`  ... and ${c.errors_more} more (baton details errors)`);
+  out.push(errors.join('\n'), '');
+}
+
+function git(c: ResumeContext, out: string[]) {
+  out.push('### Git State');
+  if (c.git.branch === null) out.push(`- ${c.git.note ?? 'no git state recorded'}`);
+  else {
+    const changes = c.git.has_uncommitted
+      ? `uncommitted changes in ${c.git.files_modified} files${c.git.summary ? ` (${c.git.summary})` : ''}`
+      : 'no uncommitted changes';
+    out.push(`- Branch ${c.git.branch} at ${c.git.head ?? '(no commits)'}, ${changes}`);
+  }
+  out.push('');
+}
+
+function tdd(c: ResumeContext, out: string[]) {
+  const t = c.test_state;
+  if (!t) return;
+  out.push('### TDD State', `- Phase: ${t.phase}`);
+  if (t.command) out.push(`- Last run: ${t.command}${t.result ? ` -> ${t.result}` : ''}`);
+  if (t.failing_total === 0) out.push('- Failing tests: none');
+  else {
+    const more = t.failing_more ? `, and ${t.failing_more} more (baton details test-state)` : '';
+    out.push(`- Failing tests: ${t.failing_total}${more}`);
+    if (t.unexpected.length) out.push(`  - unexpected: ${t.unexpected.join(', ')}`);
+    if (t.expected.length) out.push(`  - expected (red phase): ${t.expected.join(', ')}`);
+  }
+  out.push('');
+}
 
 /** The markdown rendering handed to an agent. */
 export function renderResumeContext(c: ResumeContext): string {
   const out: string[] = [];
-  out.push('## Session Resume Context', '');
-  out.push(
-    `You are resuming workflow ${c.workflow_id} (session ${c.session_number} of ${c.total_sessions}).`,
-    '',
-  );
+  out.push(`## Session Resume Context (session ${c.session_number} of ${c.total_sessions})`, '');
+  if (c.over_budget)
+    out.push('**over_budget**: even the facts always kept, shortest, exceed the budget.', '');
   if (c.warnings.length) out.push('### Warnings', ...c.warnings.map((w) => `- ${w}`), '');
-  out.push('### Original Issue');
-  out.push(
-    c.issue ? `${c.issue.id}: ${c.issue.title}\n${c.issue.description}`.trimEnd() : '(no issue recorded)',
-    '',
-  );
-  out.push('### Plan Status');
-  out.push(`- Total tasks: ${c.plan_status.total}`, `- Completed: ${c.plan_status.completed}`);
-  out.push(
-    `- Remaining: ${c.plan_status.remaining}`,
-    `- Current task: ${c.plan_status.current_task ?? 'None'}`,
-    '',
-  );
-  out.push(
-    '<completed_tasks>',
-    list(
-      [
-        ...(c.completed_more ? [`  ... ${c.completed_more} earlier completed tasks (use retrieval)`] : []),
-        ...c.completed_tasks.map((t) => `  [x] [${t.id}] ${t.title}`),
-      ],
-      '  (none yet)',
-    ),
-    '</completed_tasks>',
-    '',
-  );
-  out.push(
-    '<pending_tasks>',
-    list(
-      c.pending_tasks.map(
-        (t) =>
-          `  [ ] [${t.id}] ${t.title}${t.status !== 'pending' ? ` (${t.status})` : ''}${t.deps.length ? ` after ${t.deps.join(', ')}` : ''}`,
-      ),
-      '  (all complete)',
-    ),
-    '</pending_tasks>',
-    '',
-  );
-  out.push('### Key Decisions Made');
-  const decisions = c.decisions.flatMap((d) => [
-    `  - [${d.type}] ${d.description}`,
-    `    Rationale: ${d.rationale || '(none given)'}`,
-  ]);
-  if (c.decisions_more) decisions.push(`  ... and ${c.decisions_more} more (use retrieval)`);
-  out.push(list(decisions, '  (no significant decisions recorded)'), '');
-  out.push('### Errors Encountered');
-  const errors = [
-    ...c.errors_unresolved.map(
-      (e) => `  ! UNRESOLVED: ${e.type}: ${e.message}${e.context ? ` (while ${e.context})` : ''}`,
-    ),
-    ...c.errors_resolved.map((e) => `  - ${e.type}: ${e.message} [${e.resolution}]`),
-  ];
-  if (c.errors_more) errors.push(`  ... and ${c.errors_more} more (use retrieval)`);
-  out.push(list(errors, '  (no errors encountered)'), '');
-  out.push('### Git State');
-  if (c.git.branch === null) out.push(`- ${c.git.note ?? 'no git state recorded'}`);
-  else {
-    out.push(
-      `- Branch: ${c.git.branch}`,
-      `- HEAD: ${c.git.head ?? '(no commits)'}`,
-      `- Files modified: ${c.git.files_modified}`,
-    );
-    out.push(
-      `- Uncommitted changes: ${c.git.has_uncommitted ? `yes${c.git.summary ? ` (${c.git.summary})` : ''}` : 'no'}`,
-    );
-  }
-  out.push('');
-  if (c.test_state) {
-    out.push('### TDD State', `- Phase: ${c.test_state.phase}`);
-    out.push(
-      `- Failing tests: ${c.test_state.failing.join(', ') || 'none'}${c.test_state.failing_more ? ` ... and ${c.test_state.failing_more} more (use retrieval)` : ''}`,
-    );
-    out.push(`- Expected failures (red phase): ${c.test_state.expected_failures.join(', ') || 'none'}`);
-    if (c.test_state.command) out.push(`- Test command: ${c.test_state.command}`);
-    out.push('');
-  }
+  goal(c, out);
+  tasks(c, out);
+  alreadyDone(c, out);
+  lastState(c, out);
+  decisionsAndErrors(c, out);
+  git(c, out);
+  tdd(c, out);
   out.push('### What to Do Next');
   const task = c.next.task_id
     ? `Continue from task "${c.next.task_id}: ${c.next.title}"`
@@ -92,25 +159,14 @@ export function renderResumeContext(c: ResumeContext): string {
   out.push(`${task}. The previous session ended because: ${c.next.ended_because}.`);
   if (c.next.description) out.push(c.next.description);
   out.push('');
-  if (c.already_done.length) {
-    out.push('### Already Done (do not redo)');
-    if (c.already_done_more) out.push(`  ... ${c.already_done_more} earlier side effects (use retrieval)`);
-    for (const e of c.already_done)
-      out.push(`  - [${e.kind}]${e.task_id ? ` ${e.task_id}:` : ''} ${e.summary}`);
-    out.push('');
-  }
   if (c.reviewer_feedback.length) {
     out.push('### Unaddressed Reviewer Feedback');
     for (const f of c.reviewer_feedback) {
       out.push(`  From ${f.reviewer} (${f.severity}):`, ...f.comments.map((x) => `    - ${x}`));
-      if (f.more) out.push(`    ... and ${f.more} more (use retrieval)`);
+      if (f.more) out.push(`    ... and ${f.more} more (baton details reviewer-feedback)`);
     }
     out.push('');
   }
-  out.push(
-    '---',
-    'NOTE: Use the retrieval API to get more detail on any section if needed:',
-    ...c.retrieval.map((r) => `- ${r}`),
-  );
+  out.push('---', `More: ${c.retrieval.join(' or ')}.`);
   return out.join('\n') + '\n';
 }

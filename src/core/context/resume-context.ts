@@ -1,30 +1,54 @@
 import type { SessionSnapshot } from '../schemas/snapshot.js';
+import {
+  alreadyDone,
+  goalOf,
+  lastState,
+  tddOf,
+  type AlreadyDone,
+  type Goal,
+  type LastState,
+  type Tdd,
+} from './context-parts.js';
 
 /**
- * How many items of each shrinkable part the compiled context shows before pointing at retrieval. What is never
- * shrunk: the next task, unresolved errors, pending tasks, the pause reason, the TDD phase and expected failures.
+ * How much of each part the compiled context shows. The fitter lowers these until the context fits its budget;
+ * every part that is cut says so ("... N more", with where to get them).
  */
 export interface ContextLimits {
   completed_tasks: number;
+  task_title_chars: number;
   decisions: number;
   resolved_errors: number;
+  error_chars: number;
   feedback_comments: number;
   failing_tests: number;
   issue_chars: number;
   description_chars: number;
-  side_effects: number;
+  later_requests: number;
+  request_chars: number;
+  files: number;
+  commit_subject_chars: number;
+  command_chars: number;
+  last_state_chars: number;
 }
 
 /** Amelia's defaults: five decisions, three resolved errors, three comments per review. */
 export const defaultLimits: ContextLimits = {
   completed_tasks: 1000,
+  task_title_chars: 200,
   decisions: 5,
   resolved_errors: 3,
+  error_chars: 400,
   feedback_comments: 3,
   failing_tests: 50,
   issue_chars: 500,
   description_chars: 500,
-  side_effects: 20,
+  later_requests: 10,
+  request_chars: 300,
+  files: 20,
+  commit_subject_chars: 100,
+  command_chars: 200,
+  last_state_chars: 1500,
 };
 
 export interface ResumeContext {
@@ -33,11 +57,16 @@ export interface ResumeContext {
   snapshot_id: string;
   session_number: number;
   total_sessions: number;
-  issue: { id: string; title: string; description: string } | null;
+  /** What the user asked: the first request (the issue) and the later ones, in their words. */
+  goal: Goal;
   plan_status: { total: number; completed: number; remaining: number; current_task: string | null };
-  completed_tasks: { id: string; title: string }[];
+  completed_tasks: { id: string; title: string; status: string }[];
   completed_more: number;
   pending_tasks: { id: string; title: string; status: string; deps: string[] }[];
+  /** Commits, pushes, pull requests, files, the passing test run: what must not be redone. */
+  already_done: AlreadyDone;
+  /** The agent's own last word: its last message or the latest compaction summary, trimmed to fit. */
+  last_state: LastState | null;
   decisions: { type: string; description: string; rationale: string }[];
   decisions_more: number;
   errors_unresolved: { type: string; message: string; context: string | null }[];
@@ -51,26 +80,21 @@ export interface ResumeContext {
     summary: string | null;
     note: string | null;
   };
-  test_state: {
-    phase: string;
-    failing: string[];
-    failing_more: number;
-    expected_failures: string[];
-    command: string | null;
-  } | null;
+  test_state: Tdd | null;
   next: { task_id: string | null; title: string | null; description: string | null; ended_because: string };
   reviewer_feedback: { reviewer: string; severity: string; comments: string[]; more: number }[];
-  already_done: { task_id: string | null; kind: string; summary: string }[];
-  already_done_more: number;
+  /** How to get what is not shown: the CLI command and the MCP tool. */
   retrieval: string[];
   warnings: string[];
+  /** Set by the fitter when even the facts that are never dropped do not fit the budget. */
+  over_budget: boolean;
 }
 
 /** The last `n` items (none for 0: `slice(-0)` would give them all). */
 const last = <T>(list: readonly T[], n: number): T[] => (n > 0 ? list.slice(-n) : []);
 
-const clip = (text: string, max: number) =>
-  text.length > max ? `${text.slice(0, max)}... (${text.length - max} more characters: use retrieval)` : text;
+export const clip = (text: string, max: number) =>
+  text.length > max ? `${text.slice(0, Math.max(0, max - 1)).trimEnd()}…` : text;
 
 /** Compiles the resume context of a snapshot for session `sessionNumber` (Amelia's template, schema first). */
 export function compileResumeContext(
@@ -79,69 +103,64 @@ export function compileResumeContext(
   warnings: string[] = [],
   limits: ContextLimits = defaultLimits,
 ): ResumeContext {
-  const SHOW = limits;
   const completed = snap.tasks.filter((t) => t.status === 'done' || t.status === 'skipped');
   const unresolved = snap.errors.filter((e) => e.resolution === 'unresolved');
   const resolved = snap.errors.filter((e) => e.resolution !== 'unresolved');
   const next = snap.tasks.find((t) => t.id === snap.next_task_id) ?? null;
-  const base = `/workflows/${snap.workflow_id}/snapshots/${snap.id}`;
+  const title = (t: string) => clip(t, limits.task_title_chars);
   return {
     schema_version: 1,
     workflow_id: snap.workflow_id,
     snapshot_id: snap.id,
     session_number: sessionNumber,
     total_sessions: sessionNumber,
-    issue: snap.issue
-      ? { ...snap.issue, description: clip(snap.issue.description, limits.issue_chars) }
-      : null,
+    goal: goalOf(snap, limits),
     plan_status: {
       total: snap.tasks.length,
       completed: snap.tasks_completed,
       remaining: snap.tasks_remaining,
       current_task: snap.current_task_id,
     },
-    completed_tasks: last(completed, SHOW.completed_tasks).map((t) => ({ id: t.id, title: t.title })),
-    completed_more: Math.max(0, completed.length - SHOW.completed_tasks),
+    completed_tasks: last(completed, limits.completed_tasks).map((t) => ({
+      id: t.id,
+      title: title(t.title),
+      status: t.status,
+    })),
+    completed_more: Math.max(0, completed.length - limits.completed_tasks),
     pending_tasks: snap.tasks
       .filter((t) => t.status !== 'done' && t.status !== 'skipped')
-      .map((t) => ({ id: t.id, title: t.title, status: t.status, deps: t.deps })),
-    decisions: last(snap.decisions, SHOW.decisions).map((d) => ({
+      .map((t) => ({ id: t.id, title: title(t.title), status: t.status, deps: t.deps })),
+    already_done: alreadyDone(snap, limits),
+    last_state: lastState(snap, limits.last_state_chars),
+    decisions: last(snap.decisions, limits.decisions).map((d) => ({
       type: d.decision_type,
-      description: d.description,
-      rationale: d.rationale,
+      description: clip(d.description, 300),
+      rationale: clip(d.rationale, 200),
     })),
-    decisions_more: Math.max(0, snap.decisions_total - Math.min(SHOW.decisions, snap.decisions.length)),
+    decisions_more: Math.max(0, snap.decisions_total - Math.min(limits.decisions, snap.decisions.length)),
     errors_unresolved: unresolved.map((e) => ({
       type: e.error_type,
-      message: e.error_message,
-      context: e.context,
+      message: clip(e.error_message, limits.error_chars),
+      context: e.context ? clip(e.context, Math.min(150, limits.error_chars)) : null,
     })),
-    errors_resolved: last(resolved, SHOW.resolved_errors).map((e) => ({
+    errors_resolved: last(resolved, limits.resolved_errors).map((e) => ({
       type: e.error_type,
-      message: e.error_message,
+      message: clip(e.error_message, limits.error_chars),
       resolution: e.resolution,
     })),
     errors_more: Math.max(
       0,
-      snap.errors_total - unresolved.length - Math.min(SHOW.resolved_errors, resolved.length),
+      snap.errors_total - unresolved.length - Math.min(limits.resolved_errors, resolved.length),
     ),
     git: {
       branch: snap.git_state?.branch ?? null,
-      head: snap.git_state?.commit_at_snapshot ?? null,
+      head: snap.git_state?.commit_at_snapshot?.slice(0, 12) ?? null,
       files_modified: snap.git_state?.files_modified.length ?? 0,
       has_uncommitted: snap.git_state?.has_uncommitted_changes ?? null,
       summary: snap.git_state?.uncommitted_summary ?? null,
       note: snap.git_note,
     },
-    test_state: snap.test_state
-      ? {
-          phase: snap.test_state.phase,
-          failing: snap.test_state.failing_tests.slice(0, SHOW.failing_tests),
-          failing_more: Math.max(0, snap.test_state.failing_tests.length - SHOW.failing_tests),
-          expected_failures: snap.test_state.expected_failures,
-          command: snap.test_state.last_test_command,
-        }
-      : null,
+    test_state: tddOf(snap.test_state, limits.failing_tests, limits.command_chars),
     next: {
       task_id: next?.id ?? null,
       title: next?.title ?? null,
@@ -153,18 +172,11 @@ export function compileResumeContext(
       .map((f) => ({
         reviewer: f.reviewer_persona,
         severity: f.severity,
-        comments: f.comments.slice(0, SHOW.feedback_comments),
-        more: Math.max(0, f.comments.length - SHOW.feedback_comments),
+        comments: f.comments.slice(0, limits.feedback_comments),
+        more: Math.max(0, f.comments.length - limits.feedback_comments),
       })),
-    already_done: last(snap.side_effects ?? [], SHOW.side_effects).map((e) => ({
-      task_id: e.task_id,
-      kind: e.kind,
-      summary: e.summary,
-    })),
-    already_done_more: Math.max(0, (snap.side_effects ?? []).length - SHOW.side_effects),
-    retrieval: ['decisions', 'errors', 'git-changes', 'reviewer-feedback', 'test-state'].map(
-      (c) => `GET ${base}/${c}`,
-    ),
+    retrieval: [`\`baton details ${snap.id} <category>\``, 'the MCP tool `get_details`'],
     warnings,
+    over_budget: false,
   };
 }

@@ -227,6 +227,11 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         counts: { ...s.counts, test_runs: s.counts.test_runs + 1 },
         test_state: e.data.test_state,
       };
+    case 'summary.recorded': {
+      const sum = e.data.summary;
+      const summaries = s.summaries ?? { compaction: null, last_message: null };
+      return { ...s, summaries: { ...summaries, [sum.kind]: sum } };
+    }
     case 'usage.recorded':
       return { ...s, counts: { ...s.counts, usage: s.counts.usage + 1 }, usage: e.data.usage };
     case 'snapshot.taken': {
@@ -270,6 +275,8 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
             format: e.data.format,
             path: e.data.path,
             through_line: e.data.through_line,
+            ...(e.data.through_byte !== undefined ? { through_byte: e.data.through_byte } : {}),
+            ...(e.data.parser_state !== undefined ? { parser_state: e.data.parser_state } : {}),
           },
         },
       };

@@ -36,6 +36,8 @@ export function project(s: WorkflowState, e: BatonEvent): RecordRow[] {
       return [row('feedback', e.data.feedback.review_id, e.data.feedback)];
     case 'test_run.recorded':
       return [row('test_run', `${e.seq}`, e.data.test_state)];
+    case 'summary.recorded':
+      return [row('summary', e.data.summary.id, e.data.summary)];
     case 'usage.recorded':
       return [row('usage', `${e.seq}`, e.data.usage)];
     case 'snapshot.taken':

@@ -5,6 +5,7 @@ import {
   ErrorResolution,
   HistoryEntry,
   ReviewerFeedback,
+  Summary,
   TestState,
   UsageMetrics,
   UserRequest,
@@ -168,6 +169,7 @@ export const BatonEvent = z.discriminatedUnion('type', [
   ev('feedback.recorded', z.object({ feedback: ReviewerFeedback })),
   ev('feedback.addressed', z.object({ review_id: z.string() })),
   ev('test_run.recorded', z.object({ test_state: TestState })),
+  ev('summary.recorded', z.object({ summary: Summary })),
   ev('usage.recorded', z.object({ usage: UsageMetrics })),
   ev('snapshot.taken', z.object({ snapshot: SessionSnapshot })),
   ev('checkpoint.created', z.object({ checkpoint: CheckpointRef })),
@@ -192,6 +194,13 @@ export const BatonEvent = z.discriminatedUnion('type', [
       path: z.string().nullable(),
       through_line: z.number().int().nonnegative(),
       records: z.number().int().nonnegative(),
+      /** Bytes read so far: the next import reads on from here. */
+      through_byte: z.number().int().nonnegative().optional(),
+      /** What the parser needs to continue (usage so far, open tool calls...): small JSON. */
+      parser_state: z.unknown().optional(),
+      /** The extractor that produced the decisions and errors, and why it is not the one asked for. */
+      extractor: z.string().optional(),
+      fallback_reason: z.string().nullable().optional(),
     }),
   ),
   ev(

@@ -59,6 +59,14 @@ export const TestState = z.object({
   last_test_run_at: z.string().nullable(),
   last_test_command: z.string().nullable(),
   last_test_output_summary: z.string().nullable(),
+  /** What the runner reported, when it printed counts (read from a transcript or given by the agent). */
+  passed: z.number().int().nonnegative().nullable().optional(),
+  failed: z.number().int().nonnegative().nullable().optional(),
+  skipped: z.number().int().nonnegative().nullable().optional(),
+  /** Line coverage in percent, when the run printed it. */
+  coverage: z.number().min(0).max(100).nullable().optional(),
+  /** vitest, jest, node, pytest, cargo, go, bun... when known. */
+  runner: z.string().nullable().optional(),
 });
 export type TestState = z.infer<typeof TestState>;
 
@@ -72,6 +80,11 @@ export const UsageMetrics = z.object({
   session_duration_seconds: z.number().int().nonnegative(),
   /** The model's context window the utilisation was measured against. */
   context_window: z.number().int().positive().nullable(),
+  /** Output tokens of the session so far, when the agent reports them. */
+  output_tokens: z.number().int().nonnegative().nullable().optional(),
+  /** The context of the latest model call, and the largest context of any call (the peak before a compaction). */
+  context_tokens: z.number().int().nonnegative().nullable().optional(),
+  peak_context_tokens: z.number().int().nonnegative().nullable().optional(),
 });
 export type UsageMetrics = z.infer<typeof UsageMetrics>;
 
@@ -85,6 +98,23 @@ export const HistoryEntry = z.object({
   source: z.string().nullable(),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+/**
+ * The agent's own summaries, kept whole: the summary a compaction left (Claude Code's "This session is being
+ * continued..." message, PostCompact's compact_summary, Codex's compacted message) and the agent's last message.
+ */
+export const summaryKinds = ['compaction', 'last_message'] as const;
+export const SummaryKind = z.enum(summaryKinds);
+export const Summary = z.object({
+  id: z.string(),
+  timestamp: z.string(),
+  kind: SummaryKind,
+  text: z.string().min(1),
+  /** claude-code, codex, hook... */
+  source: z.string().nullable(),
+  session_number: z.number().int().positive(),
+});
+export type Summary = z.infer<typeof Summary>;
 
 /**
  * One request of the user, in their own words (a prompt the agent received): the first one is the workflow's issue

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { GitState } from './git-state.js';
-import { Decision, ErrorRecord, ReviewerFeedback, TestState, UsageMetrics, UserRequest } from './records.js';
+import {
+  Decision,
+  ErrorRecord,
+  ReviewerFeedback,
+  Summary,
+  TestState,
+  UsageMetrics,
+  UserRequest,
+} from './records.js';
 import { SideEffect } from './runtime.js';
 import { Issue, SnapshotTrigger, Task } from './workflow.js';
 
@@ -42,6 +50,10 @@ export const SessionSnapshot = z.object({
   requests: z.array(UserRequest).default([]),
   /** Side effects already done (commits, pushes, PRs, migrations, file writes): the next session must not redo them. */
   side_effects: z.array(SideEffect).default([]),
+  /** The agent's latest compaction summary and last message, kept whole (the context trims them to fit). */
+  summaries: z
+    .object({ compaction: Summary.nullable(), last_message: Summary.nullable() })
+    .default({ compaction: null, last_message: null }),
   warnings: z.array(z.string()),
 });
 export type SessionSnapshot = z.infer<typeof SessionSnapshot>;

@@ -4,6 +4,7 @@ import {
   ErrorRecord,
   HistoryEntry,
   ReviewerFeedback,
+  Summary,
   TestState,
   UsageMetrics,
   UserRequest,
@@ -92,8 +93,16 @@ export const WorkflowState = z.object({
   /** Transcripts imported so far, by the agent's session id: the last line read, so re-imports only add what is new. */
   imports: z.record(
     z.string(),
-    z.object({ format: z.string(), path: z.string().nullable(), through_line: z.number().int() }),
+    z.object({
+      format: z.string(),
+      path: z.string().nullable(),
+      through_line: z.number().int(),
+      through_byte: z.number().int().optional(),
+      parser_state: z.unknown().optional(),
+    }),
   ),
+  /** The latest summary of each kind (compaction summary, the agent's last message); all are `summary` records. */
+  summaries: z.object({ compaction: Summary.nullable(), last_message: Summary.nullable() }).optional(),
   /** The verified handoff: the last context handed to a session, and whether the session confirmed loading it. */
   handoff: z
     .object({

@@ -7,10 +7,36 @@ import { DecisionType, ErrorResolution } from '../../core/schemas/records.js';
 /** A hand-labelled transcript: what a careful reader found, with the lines that show it. */
 const evidence = z.array(z.number().int().positive()).min(1);
 
+/**
+ * `tuning`: the rules were developed looking at these files. `untuned`: chosen before any rule changed and never
+ * looked at while tuning; the targets are judged on these.
+ */
+export const labelSplits = ['tuning', 'untuned'] as const;
+export type LabelSplit = (typeof labelSplits)[number];
+
 export const LabelFile = z.object({
   corpus: z.string().min(1),
+  split: z.enum(labelSplits),
   labelled_by: z.string(),
   notes: z.string().optional(),
+  /** The user's requests in order (slash commands and local-command noise left out). */
+  goal: z.array(z.object({ evidence, text: z.string().min(1) })),
+  /** Commits the session made, read from `git commit` output. */
+  commits: z.array(z.object({ hash: z.string().regex(/^[0-9a-f]{7,40}$/), subject: z.string().min(1) })),
+  /** Every item the agent's task list held, with its last status. */
+  final_tasks: z.array(
+    z.object({ content: z.string().min(1), status: z.enum(['pending', 'in_progress', 'completed']) }),
+  ),
+  /** The last test run whose output showed a result; null when no test ran. */
+  last_test: z
+    .object({
+      command: z.string().min(1),
+      outcome: z.enum(['pass', 'fail']),
+      passed: z.number().int().nonnegative().nullable(),
+      failed: z.number().int().nonnegative().nullable(),
+      failing: z.array(z.string()),
+    })
+    .nullable(),
   errors: z.array(
     z.object({
       evidence,
@@ -51,8 +77,9 @@ export function loadLabels(
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .map((f) => ({
-      name: f.replace(/\.json$/, ''),
-      label: LabelFile.parse(JSON.parse(readFileSync(join(dir, f), 'utf8'))),
-    }));
+    .map((f) => {
+      const parsed = LabelFile.safeParse(JSON.parse(readFileSync(join(dir, f), 'utf8')));
+      if (!parsed.success) throw new Error(`${f}: ${parsed.error.message}`);
+      return { name: f.replace(/\.json$/, ''), label: parsed.data };
+    });
 }

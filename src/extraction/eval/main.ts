@@ -1,14 +1,27 @@
 import { parseArgs } from 'node:util';
+import { labelSplits, type LabelSplit } from './labels.js';
 import { RulesExtractor } from '../rules/rules-extractor.js';
 import { formatReport, runEval } from './run-eval.js';
 
-/** `npm run eval [-- --corpus <dir>] [--labels <dir>] [--json]`: score the rules extractor on the hand labels. */
+/**
+ * `npm run eval [-- --corpus <dir>] [--labels <dir>] [--split tuning|untuned] [--json]`: read every hand-labelled
+ * transcript the way an import does and print precision and recall per category, the untuned split against the
+ * targets.
+ */
 const { values } = parseArgs({
   options: {
     corpus: { type: 'string' },
     labels: { type: 'string' },
+    split: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
+const split = values.split as LabelSplit | undefined;
+if (split !== undefined && !labelSplits.includes(split)) {
+  process.stderr.write(`--split must be one of ${labelSplits.join(', ')}\n`);
+  process.exit(2);
+}
 const report = await runEval(new RulesExtractor(), { corpus: values.corpus, labels: values.labels });
-process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
+process.stdout.write(
+  values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report, split)}\n`,
+);

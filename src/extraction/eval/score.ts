@@ -1,4 +1,5 @@
 import type { DecisionDraft, ErrorDraft } from '../extractor.js';
+import type { SessionFacts } from '../session/index.js';
 import type { LabelFile } from './labels.js';
 
 export interface Counts {
@@ -7,13 +8,21 @@ export interface Counts {
   matched: number;
 }
 
+export const categories = ['goal', 'commits', 'tasks', 'errors', 'decisions'] as const;
+export type Category = (typeof categories)[number];
+
 export interface FileScore {
+  goal: Counts;
+  commits: Counts;
+  tasks: Counts;
   errors: Counts;
   decisions: Counts;
   /** Matched errors whose resolution equals the label's. */
   resolutionsRight: number;
   /** Matched decisions whose type equals the label's. */
   typesRight: number;
+  /** 1 when the last test state (command, outcome, counts) is the label's, else 0. */
+  lastTestRight: number;
 }
 
 /** One-to-one matching: a prediction matches an unmatched label whose evidence lines contain its line. */
@@ -34,21 +43,49 @@ function match<P extends { evidence_line: number | null }, L extends { evidence:
   return pairs;
 }
 
+const counts = (predicted: number, labelled: number, matched: number): Counts => ({
+  predicted,
+  labelled,
+  matched,
+});
+const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+
+function lastTestRight(label: LabelFile['last_test'], facts: SessionFacts): number {
+  const run = facts.test_runs.at(-1) ?? null;
+  if (label === null || run === null) return label === run ? 1 : 0;
+  const sameCounts =
+    (label.passed === null || label.passed === run.passed) &&
+    (label.failed === null || label.failed === run.failed);
+  return norm(label.command) === norm(run.command) && label.outcome === run.outcome && sameCounts ? 1 : 0;
+}
+
 export function scoreFile(
   label: LabelFile,
+  facts: SessionFacts,
   result: { decisions: DecisionDraft[]; errors: ErrorDraft[] },
 ): FileScore {
   const errorPairs = match(result.errors, label.errors);
   const decisionPairs = match(result.decisions, label.decisions);
+  const requests = facts.requests.map((r) => ({ evidence_line: r.line }));
+  const hashes = new Set(label.commits.map((c) => c.hash.slice(0, 7)));
+  const labelledTasks = new Set(label.final_tasks.map((t) => `${norm(t.content)}|${t.status}`));
   return {
-    errors: { predicted: result.errors.length, labelled: label.errors.length, matched: errorPairs.length },
-    decisions: {
-      predicted: result.decisions.length,
-      labelled: label.decisions.length,
-      matched: decisionPairs.length,
-    },
+    goal: counts(requests.length, label.goal.length, match(requests, label.goal).length),
+    commits: counts(
+      facts.commits.length,
+      label.commits.length,
+      facts.commits.filter((c) => hashes.has(c.hash.slice(0, 7))).length,
+    ),
+    tasks: counts(
+      facts.tasks.length,
+      label.final_tasks.length,
+      facts.tasks.filter((t) => labelledTasks.has(`${norm(t.content)}|${t.status}`)).length,
+    ),
+    errors: counts(result.errors.length, label.errors.length, errorPairs.length),
+    decisions: counts(result.decisions.length, label.decisions.length, decisionPairs.length),
     resolutionsRight: errorPairs.filter(([p, l]) => p.resolution === l.resolution).length,
     typesRight: decisionPairs.filter(([p, l]) => p.decision_type === l.decision_type).length,
+    lastTestRight: lastTestRight(label.last_test, facts),
   };
 }
 
@@ -63,15 +100,21 @@ export const metrics = (c: Counts): Metrics => ({
 });
 
 export function sum(scores: readonly FileScore[]): FileScore {
-  const add = (k: 'errors' | 'decisions'): Counts => ({
+  const add = (k: Category): Counts => ({
     predicted: scores.reduce((n, s) => n + s[k].predicted, 0),
     labelled: scores.reduce((n, s) => n + s[k].labelled, 0),
     matched: scores.reduce((n, s) => n + s[k].matched, 0),
   });
+  const total = (k: 'resolutionsRight' | 'typesRight' | 'lastTestRight') =>
+    scores.reduce((n, s) => n + s[k], 0);
   return {
+    goal: add('goal'),
+    commits: add('commits'),
+    tasks: add('tasks'),
     errors: add('errors'),
     decisions: add('decisions'),
-    resolutionsRight: scores.reduce((n, s) => n + s.resolutionsRight, 0),
-    typesRight: scores.reduce((n, s) => n + s.typesRight, 0),
+    resolutionsRight: total('resolutionsRight'),
+    typesRight: total('typesRight'),
+    lastTestRight: total('lastTestRight'),
   };
 }

@@ -35,9 +35,33 @@ export class LlmHttpError extends Error {
   }
 }
 
+/** The endpoint's base: a URL given with its API path (…/v1/messages, …/v1/chat/completions, …/v1) is cut back. */
 function url(base: string, path: string): string {
-  const trimmed = base.replace(/\/+$/, '').replace(/\/v1$/, '');
+  const trimmed = base
+    .replace(/\/+$/, '')
+    .replace(/\/(?:messages|chat\/completions)$/, '')
+    .replace(/\/v1$/, '');
   return `${trimmed}${path}`;
+}
+
+/**
+ * The protocol a URL speaks, when the URL says: an Anthropic host or a /messages path is Anthropic's Messages API;
+ * an OpenAI host or a /chat/completions path is the OpenAI-compatible one. null when it does not say (a bare
+ * http://127.0.0.1:8080 could be either): then the caller must be told to choose.
+ */
+export function inferLlmKind(endpoint: string): LlmKind | null {
+  let u: URL;
+  try {
+    u = new URL(endpoint);
+  } catch {
+    return null;
+  }
+  const host = u.hostname.toLowerCase();
+  const path = u.pathname.replace(/\/+$/, '');
+  const anthropic = /(^|\.)anthropic\.com$/.test(host) || /\/messages$/.test(path);
+  const openai = /(^|\.)openai\.com$/.test(host) || /\/chat\/completions$/.test(path);
+  if (anthropic === openai) return null;
+  return anthropic ? 'anthropic' : 'openai';
 }
 
 /** Send one system + user exchange; returns the answer text. Throws on HTTP errors and malformed responses. */

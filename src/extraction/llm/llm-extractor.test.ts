@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readCorpus } from '../../../test/helpers/corpus.js';
 import { parseTranscript } from '../../agents/parse-transcript.js';
 import { LlmExtractor } from './llm-extractor.js';
-import type { LlmKind } from './llm-client.js';
+import { inferLlmKind, type LlmKind } from './llm-client.js';
 
 /** A real HTTP server on 127.0.0.1 that speaks one protocol and answers from a script of replies. */
 type Reply = { status?: number; text?: string; delayMs?: number };
@@ -82,6 +82,8 @@ const good = JSON.stringify({
 });
 
 const entries = parseTranscript(readCorpus('claude-code/spotter/short.jsonl')).entries;
+/** A transcript whose rules extraction finds errors (a Stop hook's feedback and two permission refusals). */
+const refused = parseTranscript(readCorpus('stream-json/trackgentic/stream.jsonl')).entries;
 
 describe.each(['anthropic', 'openai'] as const)('LlmExtractor over the %s protocol', (kind) => {
   it('sends the Amelia prompt and turns a valid answer into drafts pointing at their entries', async () => {
@@ -89,6 +91,7 @@ describe.each(['anthropic', 'openai'] as const)('LlmExtractor over the %s protoc
     const llm = new LlmExtractor({ kind, baseUrl, model: 'test-model', apiKey: 'k-123' });
     const result = await llm.extract({ entries, taskId: 't1' });
     expect(result.fallback_reason).toBeUndefined();
+    expect(result.extractor).toBe('llm');
     expect(result.decisions).toEqual([
       {
         task_id: 't1',
@@ -126,21 +129,39 @@ describe.each(['anthropic', 'openai'] as const)('LlmExtractor over the %s protoc
     expect(result.decisions).toHaveLength(1);
   });
 
-  it('falls back to the rules when the endpoint is slower than the timeout', async () => {
-    const { baseUrl } = await serve(kind, [{ text: good, delayMs: 2_000 }]);
-    const started = Date.now();
-    const result = await new LlmExtractor({ kind, baseUrl, model: 'm', timeoutMs: 200 }).extract({ entries });
-    expect(Date.now() - started).toBeLessThan(1_500);
-    expect(result.fallback_reason).toMatch(/timeout.*rules/);
-    expect(result.errors.map((e) => e.evidence_line)).toEqual([11, 12]);
+  it('falls back to the rules when the endpoint is slower than the timeout, and says so', async () => {
+    const { baseUrl } = await serve(kind, [{ text: good, delayMs: 5_000 }]);
+    const result = await new LlmExtractor({ kind, baseUrl, model: 'm', timeoutMs: 200 }).extract({
+      entries: refused,
+    });
+    expect(result.extractor).toBe('rules');
+    expect(result.fallback_reason).toMatch(/timeout after 200 ms; used rules/);
+    expect(result.errors.map((e) => e.evidence_line)).toEqual([10, 19, 46]);
   });
 
   it('falls back to the rules on a server error without retrying it', async () => {
     const { baseUrl, seen } = await serve(kind, [{ status: 500 }]);
-    const result = await new LlmExtractor({ kind, baseUrl, model: 'm' }).extract({ entries });
+    const result = await new LlmExtractor({ kind, baseUrl, model: 'm' }).extract({ entries: refused });
     expect(seen).toHaveLength(1);
+    expect(result.extractor).toBe('rules');
     expect(result.fallback_reason).toMatch(/answered 500/);
-    expect(result.errors).toHaveLength(2);
+    expect(result.errors).toHaveLength(3);
+  });
+
+  it('reads a long transcript in windows, none left out', async () => {
+    const long = parseTranscript(
+      readCorpus('claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl'),
+    ).entries;
+    const { baseUrl, seen } = await serve(kind, [{ text: good }]);
+    const result = await new LlmExtractor({ kind, baseUrl, model: 'm', window: 200 }).extract({
+      entries: long,
+    });
+    expect(seen).toHaveLength(Math.ceil(long.length / 200));
+    const sent = seen.map((r) => JSON.stringify(r.body)).join('\n');
+    expect(sent).toContain(JSON.stringify(long.at(-1)?.text.slice(0, 40)).slice(1, -1));
+    // the same answer for every window: each draft points into its own window, duplicates dropped
+    expect(result.extractor).toBe('llm');
+    expect(result.decisions).toHaveLength(1);
   });
 
   it('falls back when every answer is invalid (bounded attempts)', async () => {
@@ -148,5 +169,16 @@ describe.each(['anthropic', 'openai'] as const)('LlmExtractor over the %s protoc
     const result = await new LlmExtractor({ kind, baseUrl, model: 'm', maxAttempts: 2 }).extract({ entries });
     expect(seen).toHaveLength(2);
     expect(result.fallback_reason).toMatch(/no valid answer after 2 attempts/);
+  });
+});
+
+describe('inferLlmKind', () => {
+  it('reads the protocol from the host or the API path, and refuses to guess otherwise', () => {
+    expect(inferLlmKind('https://api.anthropic.com')).toBe('anthropic');
+    expect(inferLlmKind('http://127.0.0.1:9000/v1/messages')).toBe('anthropic');
+    expect(inferLlmKind('https://api.openai.com/v1')).toBe('openai');
+    expect(inferLlmKind('http://localhost:11434/v1/chat/completions')).toBe('openai');
+    expect(inferLlmKind('http://127.0.0.1:8080')).toBeNull();
+    expect(inferLlmKind('not a url')).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import {
-  defaultMaxEntries,
+  defaultWindow,
   recent,
   toEntries,
   type DecisionDraft,
@@ -15,15 +15,22 @@ import { extractionPrompt, formatHistory, parseAnswer, type LlmAnswer } from './
 import { complete, LlmHttpError, type LlmClientOptions } from './llm-client.js';
 
 export interface LlmExtractorOptions extends LlmClientOptions {
-  /** Upper bound for the whole extraction, retries included (default 30 s): a pause never waits longer. */
+  /** Upper bound for each request, retries included (default 30 s): a pause never waits longer per window. */
   timeoutMs?: number;
   /** Attempts for answers that are not valid JSON of the schema (default 3). */
   maxAttempts?: number;
+  /** Entries sent per request (default 400): a longer transcript is sent in several windows, none left out. */
+  window?: number;
   /** Used when the endpoint fails, times out or never answers validly (default: the rules extractor). */
   fallback?: Extractor;
 }
 
-/** Extraction by a model behind the Anthropic Messages API or an OpenAI-compatible endpoint. */
+/**
+ * Extraction by a model behind the Anthropic Messages API or an OpenAI-compatible endpoint. Every entry is read:
+ * the transcript goes in windows, one request each. When a window fails (HTTP error, timeout, no valid answer after
+ * the retries), the whole extraction is redone by the fallback and the result says so (`extractor`,
+ * `fallback_reason`), so nothing is half model, half rules without being told.
+ */
 export class LlmExtractor implements Extractor {
   readonly name = 'llm';
   private readonly fallback: Extractor;
@@ -33,20 +40,55 @@ export class LlmExtractor implements Extractor {
   }
 
   async extract(input: ExtractionInput): Promise<ExtractionResult> {
-    const entries = recent(toEntries(input.entries), input.maxEntries ?? defaultMaxEntries);
+    const entries = recent(toEntries(input.entries), input.maxEntries ?? 0);
+    const size = Math.max(1, this.options.window ?? defaultWindow);
+    const windows: TranscriptEntry[][] = [];
+    for (let i = 0; i < entries.length; i += size) windows.push(entries.slice(i, i + size));
+    const decisions: DecisionDraft[] = [];
+    const errors: ErrorDraft[] = [];
+    for (const [n, window] of windows.entries()) {
+      try {
+        const answer = await this.askWithin(window);
+        const drafts = toDrafts(answer, window, input.taskId ?? null);
+        decisions.push(...drafts.decisions);
+        errors.push(...drafts.errors);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        const where = windows.length > 1 ? ` (window ${n + 1} of ${windows.length})` : '';
+        const result = await this.fallback.extract(input);
+        return {
+          ...result,
+          extractor: result.extractor ?? this.fallback.name,
+          fallback_reason: `llm extraction failed${where}: ${reason}; used ${this.fallback.name}`,
+        };
+      }
+    }
+    const known = input.existing ?? {};
+    return {
+      extractor: 'llm',
+      decisions: dedupe(
+        decisions,
+        (d) => d.description,
+        (known.decisions ?? []).map((d) => d.description),
+      ),
+      errors: dedupe(
+        errors,
+        (e) => e.error_message,
+        (known.errors ?? []).map((e) => e.error_message),
+        0.85,
+      ),
+    };
+  }
+
+  private async askWithin(entries: TranscriptEntry[]): Promise<LlmAnswer> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error('timeout')), this.options.timeoutMs ?? 30_000);
     try {
-      const answer = await this.ask(entries, controller.signal);
-      return toDrafts(answer, entries, input);
+      return await this.ask(entries, controller.signal);
     } catch (error) {
-      const reason = controller.signal.aborted
-        ? 'timeout'
-        : error instanceof Error
-          ? error.message
-          : String(error);
-      const result = await this.fallback.extract(input);
-      return { ...result, fallback_reason: `llm extraction failed (${reason}); used ${this.fallback.name}` };
+      if (controller.signal.aborted)
+        throw new Error(`timeout after ${this.options.timeoutMs ?? 30_000} ms`, { cause: error });
+      throw error;
     } finally {
       clearTimeout(timer);
     }
@@ -72,41 +114,32 @@ export class LlmExtractor implements Extractor {
 
 export { LlmHttpError };
 
-function toDrafts(answer: LlmAnswer, entries: TranscriptEntry[], input: ExtractionInput): ExtractionResult {
-  const taskId = input.taskId ?? null;
+function toDrafts(
+  answer: LlmAnswer,
+  entries: TranscriptEntry[],
+  taskId: string | null,
+): { decisions: DecisionDraft[]; errors: ErrorDraft[] } {
   const where = (n: number | null | undefined) => {
     const e = n ? entries[n - 1] : undefined;
     return { at: e?.at ?? null, evidence_line: e?.line ?? null };
   };
-  const decisions: DecisionDraft[] = answer.decisions.map((d) => ({
-    task_id: taskId,
-    decision_type: d.decision_type,
-    description: d.description,
-    rationale: d.rationale,
-    alternatives_considered: d.alternatives_considered ?? null,
-    ...where(d.entry),
-  }));
-  const errors: ErrorDraft[] = answer.errors.map((e) => ({
-    task_id: taskId,
-    error_type: e.error_type,
-    error_message: e.error_message,
-    context: e.context ?? null,
-    resolution: e.resolution,
-    resolution_notes: e.resolution_notes ?? null,
-    ...where(e.entry),
-  }));
-  const known = input.existing ?? {};
   return {
-    decisions: dedupe(
-      decisions,
-      (d) => d.description,
-      (known.decisions ?? []).map((d) => d.description),
-    ),
-    errors: dedupe(
-      errors,
-      (e) => e.error_message,
-      (known.errors ?? []).map((e) => e.error_message),
-      0.85,
-    ),
+    decisions: answer.decisions.map((d) => ({
+      task_id: taskId,
+      decision_type: d.decision_type,
+      description: d.description,
+      rationale: d.rationale,
+      alternatives_considered: d.alternatives_considered ?? null,
+      ...where(d.entry),
+    })),
+    errors: answer.errors.map((e) => ({
+      task_id: taskId,
+      error_type: e.error_type,
+      error_message: e.error_message,
+      context: e.context ?? null,
+      resolution: e.resolution,
+      resolution_notes: e.resolution_notes ?? null,
+      ...where(e.entry),
+    })),
   };
 }

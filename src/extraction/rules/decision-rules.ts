@@ -1,61 +1,49 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import type { DecisionType } from '../../core/schemas/records.js';
 import type { DecisionDraft } from '../extractor.js';
+import { decisionType, isDecision, rationale } from './decision-phrasing.js';
 import { shellCommand } from './shell-command.js';
 
 type Kind = (typeof DecisionType.options)[number];
 
-/** Sentence patterns, most specific first. Each says the agent chose something, not that it looked at something. */
-const patterns: { type: Kind; re: RegExp }[] = [
-  {
-    type: 'clarification',
-    re: /\b(interpret(ed|ing)? .{0,40}?\bas|I('ll| will) assume|assuming (that )?(you|the user)|this (likely |probably )?means (adding|using|changing|setting|putting|that (we|I) should)|take (it|this) to mean)\b/i,
-  },
-  {
-    type: 'workaround',
-    re: /\b(work ?around|fall(ing)? back (to|on)|as a fallback|instead of|(I|we)('ll| will|'m| am) .{0,40}\binstead\b)\b/i,
-  },
-  {
-    type: 'skip',
-    re: /\b(skip(ping)? (the|this|it)|defer(ring)? (the|this|it)|leave .{0,30} for later|out of scope for now|not (going to|worth) (implement|add|do))/i,
-  },
-  {
-    type: 'library',
-    re: /\b(chose|choose|going with|opted for|switch(ed)? to|use|using)\s+`?[\w@/.-]+`?\s+(library|package|crate|module|framework|dependency|over|instead)\b/i,
-  },
-  {
-    type: 'architecture',
-    re: /\b(in both [\w -]{0,30}(paths|places|adapters|modules|layers)|split (it |this )?into|separate (module|layer|file)|single source of truth|(new|dedicated) (module|layer|service|adapter))\b/i,
-  },
-  {
-    type: 'approach',
-    re: /\b(decided|decision is|chose|going with|opted|the (best|fastest|simplest|cleanest) (way|approach|option|setup|fix) is|is a (perfect|good|natural) (use case|fit) for|I('m going to| will| ?'ll) (codify|write (the )?(a )?failing test)|test[- ]first|failing (test|expectation) first|the plan is)\b/i,
-  },
-];
+/** Headers under which agents list what they chose: "Key adaptations:", "Design decisions:". */
+const choiceHeader =
+  /^(?:\*\*)?(?:key |main |design |the )?(?:decisions?|adaptations?|choices|trade-?offs|approach(?: taken)?|changes in approach)(?:\*\*)?:?(?:\*\*)?$/i;
 
-const rationale = /\b(because|since|so that|given that|as it|as this|due to)\b\s*(.+)$/i;
-
-function sentences(text: string): string[] {
-  return (
-    text
-      .replace(/```[\s\S]*?```/g, ' ')
-      .split(/(?<=[.!?])\s+|\n+/)
-      .map((s) =>
-        s
-          .replace(/^[\s>*#-]+/, '')
-          .replace(/[\u2018\u2019]/g, "'")
-          .trim(),
-      )
-      // questions, and pro/con or checklist bullets, weigh options rather than state a choice
-      .filter((s) => s.length >= 12 && s.length <= 600 && !s.endsWith('?'))
-      .filter((s) => !/^(pros?|cons?|\p{Extended_Pictographic}|[✓✗✔✘])/iu.test(s))
-  );
+/** Prose sentences (code blocks, tables and quoted material left out), with their list items marked. */
+function sentences(text: string): { text: string; item: boolean; header: boolean }[] {
+  const out: { text: string; item: boolean; header: boolean }[] = [];
+  const prose = text.replace(/```[\s\S]*?```/g, '\n');
+  for (const rawLine of prose.split('\n')) {
+    if (/^\s*(>|\|)/.test(rawLine)) continue; // quotes and table rows: not the agent's own sentence
+    const item = /^\s*(?:[-*+]|\d+[.)])\s+/.test(rawLine);
+    const line = rawLine
+      .replace(/^[\s>*#-]+/, '')
+      .replace(/^\d+[.)]\s+/, '')
+      .replace(/[\u2018\u2019]/g, "'")
+      .replace(/\*\*/g, '')
+      .trim();
+    if (!line) continue;
+    if (choiceHeader.test(line)) {
+      out.push({ text: line, item: false, header: true });
+      continue;
+    }
+    for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z`*])/)) {
+      const t = s.trim();
+      if (t.length >= 12 && t.length <= 600) out.push({ text: t, item, header: false });
+    }
+  }
+  return out;
 }
 
 function rationaleOf(sentence: string, next: string | undefined): string {
+  // "Since X, I'll Y": the reason is the opening clause
+  const opening = /^(?:since|because|as|given that)\s+(.+?),\s+(?:I|we|let|so)\b/i.exec(sentence);
+  if (opening?.[1]) return opening[1].trim();
   const match =
-    rationale.exec(sentence) ?? (next ? /^(because|since|this is because)\b(.+)$/i.exec(next) : null);
-  return match ? (match[2] ?? '').trim().replace(/[.]$/, '') : '';
+    rationale.exec(sentence) ??
+    (next ? /^(?:because|since|this is because|that's because)\b\s*(.+)$/i.exec(next) : null);
+  return match ? (match[1] ?? '').trim().replace(/[.]$/, '') : '';
 }
 
 function draft(
@@ -80,9 +68,16 @@ function draft(
 function stated(entry: TranscriptEntry, taskId: string | null): DecisionDraft[] {
   const list = sentences(entry.text);
   const out: DecisionDraft[] = [];
-  list.forEach((sentence, i) => {
-    const hit = patterns.find((p) => p.re.test(sentence));
-    if (hit) out.push(draft(entry, hit.type, sentence, rationaleOf(sentence, list[i + 1]), taskId));
+  let underHeader = false;
+  list.forEach((s, i) => {
+    if (s.header) {
+      underHeader = true;
+      return;
+    }
+    if (!s.item) underHeader = false;
+    const chosen = (underHeader && s.item) || isDecision(s.text);
+    if (chosen)
+      out.push(draft(entry, decisionType(s.text), s.text, rationaleOf(s.text, list[i + 1]?.text), taskId));
   });
   return out;
 }
@@ -114,7 +109,7 @@ function structured(entry: TranscriptEntry, taskId: string | null): DecisionDraf
   return [];
 }
 
-/** Decisions from explicit statements and structured signals, in transcript order. */
+/** Decisions from the agent's statements and structured signals, in transcript order. */
 export function findDecisions(entries: readonly TranscriptEntry[], taskId: string | null): DecisionDraft[] {
   const out: DecisionDraft[] = [];
   for (const entry of entries) {

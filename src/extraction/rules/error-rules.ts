@@ -1,47 +1,34 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import type { ErrorDraft } from '../extractor.js';
+import { findTestRuns } from '../session/test-runs.js';
 import { similarity } from '../similarity.js';
-import { isNoMatch, program, shellCommand, testCommand, toolFamily } from './shell-command.js';
+import { expectedOutcome, failed, hookFeedback, refusalType, stackTrace, succeeded } from './failure.js';
+import { program, shellCommand, testCommand, toolFamily } from './shell-command.js';
 
-/** Output that reads as a failure even when the agent did not flag it. */
-const failureText =
-  /^(error\b|fatal\b|traceback \(most recent call last\)|exception\b|.*\b(rejected this action|permission denied|operation not permitted|command not found|no such file or directory)\b)/i;
-const rejectedText = /doesn't want to proceed|user rejected|rejected this action|was rejected/i;
-const stackTrace = /(Traceback \(most recent call last\)|^\s+at \S.*:\d+:\d+\)?$)/m;
 const afterwardsWorkaround = /\b(instead|fall(ing)? back|work ?around|alternative)\b/i;
+/** Lines that say what went wrong, in the words tools use. */
+const causeLine =
+  /error|fail|denied|not permitted|not found|does not exist|cannot|can't|unable|invalid|unknown|missing|requires?\b|incompatible|not supported|refused|rejected|timed? ?out|×|✗|panicked/i;
 
-function failed(entry: TranscriptEntry): boolean {
-  if (entry.kind === 'error') return true;
-  if (entry.kind !== 'tool_result' || !entry.tool) return false;
-  const command = shellCommand(entry);
-  const code = entry.tool.exit_code;
-  if (command !== null && isNoMatch(command, code, entry.text)) return false;
-  if (code !== null && code !== 0) return true;
-  if (entry.tool.is_error === true) return true;
-  if (code === 0) return false;
-  return failureText.test(entry.text.trimStart().slice(0, 300)) || stackTrace.test(entry.text.slice(0, 2000));
-}
-
-function succeeded(entry: TranscriptEntry): boolean {
-  return entry.kind === 'tool_result' && !failed(entry) && !rejectedText.test(entry.text.slice(0, 300));
-}
-
-/** The first informative output line: skips "Exit code N", chunk headers, warnings and blank lines. */
-function firstLine(text: string): string {
+/** The line that explains a failure: an error-ish line first, skipping "Exit code N", chunk headers and warnings. */
+export function causeOf(text: string): string {
   const lines = text.split('\n').map((l) => l.trim());
   const useful = lines.filter(
-    (l) => l !== '' && !/^(Error: )?Exit code \d+$/.test(l) && !/^\(?(node:\d+\)|Use `node)/.test(l),
+    (l) =>
+      l !== '' &&
+      !/^(Error: )?Exit code \d+$/.test(l) &&
+      !/^\(?(node:\d+\)|Use `node)/.test(l) &&
+      !/^(Chunk ID|Wall time|Process exited|Original token count|Output):?/.test(l) &&
+      !/^\[\w[\w:-]*\] \$ /.test(l),
   );
-  const errorish = useful.find((l) =>
-    /error|fail|denied|not permitted|not found|does not exist|cannot|rejected|×|✗/i.test(l),
-  );
-  return (errorish ?? useful[0] ?? '').replace(/<\/?tool_use_error>/g, '').slice(0, 240);
+  const errorish = useful.find((l) => causeLine.test(l) && !/warn(ing)?\b/i.test(l));
+  return (errorish ?? useful[0] ?? '').replace(/<\/?tool_use_error>/g, '').slice(0, 300);
 }
 
 function typeOf(entry: TranscriptEntry, command: string | null): string {
   if (entry.kind === 'error') return 'agent_error';
-  if (rejectedText.test(entry.text.slice(0, 300)) && !/policy/i.test(entry.text.slice(0, 300)))
-    return 'tool_rejected';
+  const refusal = refusalType(entry);
+  if (refusal) return refusal;
   if (command && testCommand.test(command)) return 'test_failure';
   if (/does not exist|no such file|not found/i.test(entry.text.slice(0, 300))) return 'file_not_found';
   if (stackTrace.test(entry.text.slice(0, 2000))) return 'exception';
@@ -54,28 +41,34 @@ interface Resolution {
   notes: string | null;
 }
 
-/**
- * fixed: the same command (or the same call) later succeeds; workaround: a later call of the same tool family
- * succeeds within the next few calls, or the agent says it does something instead; unresolved otherwise (and
- * always when the user rejected the call).
- */
-function resolve(entries: readonly TranscriptEntry[], index: number, type: string): Resolution {
-  const failure = entries[index] as TranscriptEntry;
-  if (type === 'tool_rejected') return { resolution: 'unresolved', notes: 'the user rejected the tool call' };
-  const command = shellCommand(failure);
-  const family = toolFamily(failure);
+/** The entries after `index` up to the user's next request (the rest of the turn). */
+function restOfTurn(entries: readonly TranscriptEntry[], index: number): TranscriptEntry[] {
   const turn: TranscriptEntry[] = [];
   for (let i = index + 1; i < entries.length; i += 1) {
     const e = entries[i] as TranscriptEntry;
-    if (e.role === 'user' && e.kind === 'text') break;
-    turn.push(e);
+    if (e.role === 'user' && e.kind === 'text' && !e.queued) break;
+    if (!e.sidechain) turn.push(e);
   }
+  return turn;
+}
+
+/**
+ * fixed: the same command (or the same call; for tests, a later test run) succeeds later in the turn;
+ * workaround: the agent says it does something instead, or a different call of the same tool family succeeds
+ * soon after; unresolved otherwise. A hook's feedback stays open: only the hook can say it is satisfied.
+ */
+function resolve(entries: readonly TranscriptEntry[], index: number, type: string): Resolution {
+  const failure = entries[index] as TranscriptEntry;
+  if (type === 'hook_feedback') return { resolution: 'unresolved', notes: null };
+  const command = shellCommand(failure);
+  const family = toolFamily(failure);
+  const turn = restOfTurn(entries, index);
   const results = turn.filter((e) => e.kind === 'tool_result');
   const isTest = command !== null && testCommand.test(command);
   const same = (e: TranscriptEntry) =>
     command
       ? shellCommand(e) === command || (isTest && testCommand.test(shellCommand(e) ?? ''))
-      : e.tool?.id === failure.tool?.id;
+      : e.tool?.id === failure.tool?.id || (e.tool?.name === failure.tool?.name && family !== 'shell');
   const fix = results.find((e) => same(e) && succeeded(e));
   if (fix) return { resolution: 'fixed', notes: `succeeded later (line ${fix.line})` };
   const said = turn
@@ -88,17 +81,27 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
   return { resolution: 'unresolved', notes: null };
 }
 
-/** Errors from failed commands, tool errors, agent-reported errors and stack traces. */
+/**
+ * Errors: failed commands and tool calls, tool and permission refusals, hook refusals and a Stop hook's feedback,
+ * errors the agent reports. Expected outcomes are not errors: a call the user declined, a probe of a missing path,
+ * git with nothing to commit, a test run the agent said would fail (the red step).
+ */
 export function findErrors(entries: readonly TranscriptEntry[], taskId: string | null): ErrorDraft[] {
   const drafts: ErrorDraft[] = [];
   const seenCalls = new Set<string>();
+  const red = findTestRuns(entries).filter((r) => r.expected_failure);
+  const intendedRed = new Set([
+    ...red.map((r) => r.line),
+    ...red.flatMap((r) => (r.tool_id ? [r.tool_id] : [])),
+  ]);
   let context: string | null = null;
   let lastKey = '';
   let lastDetail = '';
   entries.forEach((entry, index) => {
     if (entry.sidechain) return;
     if (entry.role === 'assistant' && entry.kind === 'text') context = entry.text.slice(0, 300);
-    if (!failed(entry)) return;
+    if (!failed(entry) || expectedOutcome(entry)) return;
+    if (intendedRed.has(entry.line) || (entry.tool?.id && intendedRed.has(entry.tool.id))) return;
     const callId = entry.tool?.id;
     if (callId) {
       if (seenCalls.has(callId)) return;
@@ -106,9 +109,14 @@ export function findErrors(entries: readonly TranscriptEntry[], taskId: string |
     }
     const command = shellCommand(entry);
     const type = typeOf(entry, command);
-    const detail = firstLine(entry.text) || `exit code ${entry.tool?.exit_code ?? 'unknown'}`;
-    const subject = command ? `\`${command.slice(0, 160)}\`` : (entry.tool?.name ?? 'agent');
-    const message = `${subject}: ${detail}`;
+    const feedback = type === 'hook_feedback' ? entry.text.replace(hookFeedback, '').trim() : null;
+    const detail = feedback ?? (causeOf(entry.text) || `exit code ${entry.tool?.exit_code ?? 'unknown'}`);
+    const subject =
+      type === 'hook_feedback'
+        ? 'Stop hook'
+        : command
+          ? `\`${command.length > 100 ? `${command.slice(0, 99)}…` : command}\``
+          : (entry.tool?.name ?? 'agent');
     // the same program failing the same way again is one error (a retry), not two
     const key = command !== null ? `shell:${program(command)}` : `tool:${entry.tool?.name ?? entry.kind}`;
     if (key === lastKey && similarity(lastDetail, detail) >= 0.8) return;
@@ -118,7 +126,7 @@ export function findErrors(entries: readonly TranscriptEntry[], taskId: string |
     drafts.push({
       task_id: taskId,
       error_type: type,
-      error_message: message,
+      error_message: `${subject}: ${detail.slice(0, 600)}`,
       context,
       resolution,
       resolution_notes: notes,

@@ -76,11 +76,49 @@ describe('rules extractor: errors', () => {
       at: '2026-05-11T11:29:28.067Z',
     });
     expect(ps?.error_message).toContain('operation not permitted');
-    const spotter = await rules.extract({ entries: entriesOf('claude-code/spotter/short.jsonl') });
-    expect(spotter.errors.map((e) => [e.evidence_line, e.error_type, e.resolution])).toEqual([
-      [11, 'tool_rejected', 'unresolved'],
-      [12, 'tool_rejected', 'unresolved'],
+    const browser = errors.filter((e) => e.error_type === 'tool_refused').map((e) => e.evidence_line);
+    expect(browser).toEqual([53, 56]);
+  });
+
+  it('leaves expected outcomes out: user declines, probes of missing paths, nothing to commit, the red step', async () => {
+    // both tool calls declined by the user: their choice, not a failure
+    const declined = await rules.extract({ entries: entriesOf('claude-code/spotter/short.jsonl') });
+    expect(declined.errors).toEqual([]);
+    // a Read of a guessed path that does not exist answers "is it there?"
+    const probe = await rules.extract({
+      entries: entriesOf('claude-code/codemie-code/session-3fe1b6bc.jsonl'),
+    });
+    expect(probe.errors.map((e) => e.evidence_line)).toEqual([100, 120, 136]);
+    // the agent announced that the focused test would fail first (TDD red), then made it pass
+    const red = await rules.extract({
+      entries: entriesOf(
+        'codex/codemie-code/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl',
+      ),
+    });
+    expect(red.errors).toEqual([]);
+    const nothing = await rules.extract({
+      entries: shell('g', 'git commit -m "wip"', 1, 'On branch main\nnothing to commit, working tree clean'),
+    });
+    expect(nothing.errors).toEqual([]);
+  });
+
+  it("reports a Stop hook's feedback and permission refusals as errors, with the line that explains them", async () => {
+    const { errors } = await rules.extract({ entries: entriesOf('stream-json/trackgentic/stream.jsonl') });
+    expect(errors.map((e) => [e.evidence_line, e.error_type])).toEqual([
+      [10, 'hook_feedback'],
+      [19, 'permission_denied'],
+      [46, 'permission_denied'],
     ]);
+    expect(errors[0]?.error_message).toBe('Stop hook: Check updating your expertise');
+    const cut = await rules.extract({
+      entries: shell(
+        'z',
+        'codemie-codex --task x',
+        1,
+        'Exit code 1\n\nOptions:\n  1. Codex requires compatible models',
+      ),
+    });
+    expect(cut.errors[0]?.error_message).toContain('Codex requires compatible models');
   });
 });
 
@@ -92,15 +130,40 @@ describe('rules extractor: decisions', () => {
       text("We'll skip the migration for now since nothing reads the old column."),
       text('I interpreted "fast" as p95 under 100 ms.'),
       text('Let me check the config file.'),
+      text('The best approach is to:'),
+      text('The adapter uses a cache instead of reading the file twice.'),
+      text('Now let me run the integration tests to make sure everything works.'),
     ];
     const { decisions } = await rules.extract({ entries });
     expect(decisions.map((d) => DecisionDraft.parse(d).decision_type)).toEqual([
-      'approach',
+      'library',
       'workaround',
       'skip',
       'clarification',
     ]);
     expect(decisions[0]?.rationale).toBe('it is already a dependency');
+  });
+
+  it('reads the ways agents phrase choices, and not looking, status or deliberation', async () => {
+    const said = [
+      'Let me create a dedicated file for the interactive pty helpers.',
+      'The graph MCP tools are not exposed in this session, so I’m falling back to `rg` for discovery.',
+      'This likely means adding the default compaction setting to the generated config.',
+      'I’m adding the default object now in both generated config paths: `codemie-code` and `opencode`.',
+      'The first fix I’d try is adding `Commands::Util(_)` to the config-free command list.',
+      'Let me also clean up the Python config files since this is now a Rust project.',
+      "I'll use a generic approach with an enum.",
+    ];
+    const not = [
+      'The design is now much cleaner and leverages the existing infrastructure.',
+      'I’m weighing whether to use an Ash resource versus an Agent.',
+      'I’m checking whether the config schema already names the field since the docs are unclear.',
+      'If igniter cannot install, fall back to a manual dep entry.',
+      'Should I use the existing helper instead?',
+    ];
+    const { decisions } = await rules.extract({ entries: [...said, ...not].map((t) => text(t)) });
+    // typographic apostrophes are read as plain ones
+    expect(decisions.map((d) => d.description)).toEqual(said.map((t) => t.replace(/’/g, "'")));
   });
 
   it('reads structured signals: answered questions and added dependencies', async () => {

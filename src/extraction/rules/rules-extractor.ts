@@ -1,5 +1,4 @@
 import {
-  defaultMaxEntries,
   recent,
   toEntries,
   type ExtractionInput,
@@ -20,11 +19,12 @@ export class RulesExtractor implements Extractor {
 }
 
 export function extractWithRules(input: ExtractionInput): ExtractionResult {
-  const entries = recent(toEntries(input.entries), input.maxEntries ?? defaultMaxEntries);
+  const entries = recent(toEntries(input.entries), input.maxEntries ?? 0);
   const taskId = input.taskId ?? null;
   const knownDecisions = (input.existing?.decisions ?? []).map((d) => d.description);
   const knownErrors = (input.existing?.errors ?? []).map((e) => e.error_message);
   return {
+    extractor: 'rules',
     decisions: dedupe(findDecisions(entries, taskId), (d) => d.description, knownDecisions),
     // error messages share long tool boilerplate ("The user doesn't want to proceed..."): a stricter threshold
     errors: dedupe(findErrors(entries, taskId), (e) => e.error_message, knownErrors, 0.85),

@@ -1,19 +1,70 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 
-const shellTools = new Set(['Bash', 'exec_command', 'shell', 'local_shell', 'write_stdin', 'bash']);
+const shellTools = new Set(['Bash', 'exec_command', 'shell', 'local_shell', 'write_stdin', 'bash', 'exec']);
 
-/** The shell command of a tool call/result, or null when the tool is not a shell. */
-export function shellCommand(entry: TranscriptEntry): string | null {
+/** The commands a code-mode cell runs: each `tools.exec_command({cmd: "..."})` of its JavaScript. */
+function cellCommands(code: string): string[] {
+  const out: string[] = [];
+  for (const m of code.matchAll(/tools\.exec_command\(\{\s*"?cmd"?\s*:\s*"((?:[^"\\]|\\.)*)"/g)) {
+    try {
+      out.push((JSON.parse(`"${m[1] ?? ''}"`) as string).trim());
+    } catch {
+      out.push((m[1] ?? '').trim());
+    }
+  }
+  return out;
+}
+
+/** Every shell command a tool call or result ran (one for a shell tool, several for a code-mode cell). */
+export function shellCommands(entry: TranscriptEntry): string[] {
   const tool = entry.tool;
-  if (!tool) return null;
+  if (!tool) return [];
   const input = tool.input;
   if (typeof input === 'object' && input !== null) {
     const v = input as Record<string, unknown>;
     const cmd = v.command ?? v.cmd;
-    if (typeof cmd === 'string') return cmd.trim();
-    if (Array.isArray(cmd) && cmd.every((c) => typeof c === 'string')) return (cmd.at(-1) as string).trim();
+    if (typeof cmd === 'string') return [cmd.trim()];
+    if (Array.isArray(cmd) && cmd.every((c) => typeof c === 'string')) return [(cmd.at(-1) as string).trim()];
   }
-  return tool.name && shellTools.has(tool.name) ? '' : null;
+  if (tool.name === 'exec' && typeof input === 'string') return cellCommands(input);
+  return [];
+}
+
+/** The shell command of a tool call/result (a cell's commands joined by " ; "), or null when it ran none. */
+export function shellCommand(entry: TranscriptEntry): string | null {
+  const commands = shellCommands(entry);
+  if (commands.length > 0) return commands.join(' ; ');
+  return entry.tool?.name && shellTools.has(entry.tool.name) && entry.tool.name !== 'exec' ? '' : null;
+}
+
+/** A command line's commands: split at &&, ||, ;, | and newlines outside quotes. */
+export function commandParts(command: string): string[] {
+  const parts: string[] = [];
+  let current = '';
+  let quote: string | null = null;
+  for (let i = 0; i < command.length; i += 1) {
+    const c = command[i] as string;
+    if (quote) {
+      if (c === '\\' && quote === '"') {
+        current += c + (command[i + 1] ?? '');
+        i += 1;
+        continue;
+      }
+      if (c === quote) quote = null;
+      current += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      current += c;
+    } else if (c === ';' || c === '\n' || c === '|' || (c === '&' && command[i + 1] === '&')) {
+      if (c === '&' || (c === '|' && command[i + 1] === '|')) i += 1;
+      parts.push(current.trim());
+      current = '';
+    } else {
+      current += c;
+    }
+  }
+  parts.push(current.trim());
+  return parts.filter(Boolean);
 }
 
 /** The tool family used to decide whether a later call is "the same kind of attempt". */
@@ -39,5 +90,6 @@ export function isNoMatch(command: string, exitCode: number | null, output: stri
   return searchPrograms.test(command.trim()) || searchPrograms.test(last);
 }
 
+/** Commands that run a test suite (the runner itself, or a package script / task named test). */
 export const testCommand =
-  /\b(npm (run )?test|pnpm test|yarn test|vitest|jest|pytest|mix test|go test|cargo test|rspec|phpunit|gradle test|mvn test)\b/;
+  /(?<![\w./-])(npm (run )?test|npm run test:[\w:-]+|pnpm (run )?test|yarn test|bun (run )?test|vitest|jest|pytest|python3? -m (pytest|unittest)|node --test|deno test|mix test|go test|cargo (test|nextest)|rspec|phpunit|gradle test|mvn test|bats|(mise|make|just|task) (run )?test[\w:-]*)\b/;

@@ -65,9 +65,8 @@ async function importNew(ctx: HookContext, ref: Ref, workflowId: string) {
   try {
     // Loaded only by the hooks that import (parsers and extractors are the heaviest modules a hook can need).
     const { importTranscriptFile } = await import('../transcripts/import-file.js');
-    const seen = ctx.transcripts?.[path];
-    const from = seen?.workflow_id === workflowId ? seen.resume : null;
-    r = await importTranscriptFile(ctx.client, ref, path, ctx.agent, from ? { from } : {});
+    // It reads from where the workflow's last import of this transcript stopped (the byte offset kept with it).
+    r = await importTranscriptFile(ctx.client, ref, path, ctx.agent);
   } catch (e) {
     return { note: `transcript not imported: ${(e as Error).message}`, transcript: undefined, failed: true };
   }
@@ -82,12 +81,13 @@ async function importNew(ctx: HookContext, ref: Ref, workflowId: string) {
       ]
         .filter(Boolean)
         .join(', ')}`
-    : (t.note ?? '');
+    : '';
+  const warned = r.warnings.length ? `; ${r.warnings.join('; ')}` : '';
   return {
     note: r.new_entries
-      ? `imported ${r.new_entries} new transcript entries (${r.records.decisions} decisions, ${r.records.errors} errors)${tasks}`
-      : `nothing new in the transcript${tasks}`,
-    transcript: { path, bytes: r.bytes, workflow_id: workflowId, resume: r.resume },
+      ? `imported ${r.new_entries} new transcript entries (${r.records.decisions} decisions, ${r.records.errors} errors)${tasks}${warned}`
+      : `nothing new in the transcript${tasks}${warned}`,
+    transcript: { path, bytes: r.bytes, workflow_id: workflowId },
     failed: false,
   };
 }

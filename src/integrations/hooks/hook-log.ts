@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { TranscriptResume } from '../transcripts/transcript-resume.js';
 
 /** How a hook ended: did its work, found nothing to do, was not for Baton, failed, or ran out of time. */
 export type HookOutcome = 'ok' | 'nothing' | 'skipped' | 'failed' | 'timeout';
@@ -27,12 +26,11 @@ export interface HookLog {
   transcripts: Record<string, TranscriptSeen>;
 }
 
-/** How far a transcript was imported, and where the next import may start reading. */
+/** How far a transcript was imported (the workflow keeps where the next import starts reading). */
 export interface TranscriptSeen {
   bytes: number;
   workflow_id: string;
   at: string;
-  resume?: TranscriptResume | null;
 }
 
 const TRANSCRIPTS_KEPT = 20;

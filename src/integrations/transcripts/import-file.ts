@@ -1,110 +1,127 @@
-import { readFile } from 'node:fs/promises';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
-import { BatonError, invalidInput, type AgentTaskCall } from '../../core/index.js';
-import type { Extractor } from '../../extraction/index.js';
-import { agentTaskCallsOf } from './agent-task-calls.js';
-import { importTranscript, type Known, type TranscriptSource } from './transcript-import.js';
-import { readTail, type TranscriptResume } from './transcript-resume.js';
+import type { TranscriptFormat } from '../../agents/index.js';
+import { BatonError } from '../../core/index.js';
+import type { Extractor, OpenError } from '../../extraction/index.js';
+import { readNewBytes } from './read-new-bytes.js';
+import { checkFormat, importTranscript, type Known, type TranscriptSource } from './transcript-import.js';
 
 interface StatusView {
   workflow: { id: string };
   imports: Known['imports'];
   recent_decisions: { description: string }[];
-  open_errors: { error_message: string }[];
+  open_errors: (OpenError & { error_message: string })[];
   recent_resolved_errors: { error_message: string }[];
+  side_effects?: { kind: string; summary: string }[];
+  summaries?: { last_message: { text: string } | null } | null;
 }
 
-const noTasks = (note: string | null) => ({
-  added: [] as string[],
-  started: [] as string[],
-  completed: [] as string[],
-  skipped: [] as string[],
-  note,
-});
-
-/** The agent's own task list into the task graph; a finished workflow cannot take it, and the result says so. */
-async function followTaskList(
-  client: BatonClient,
-  ref: Ref,
-  source: TranscriptSource,
-  calls: AgentTaskCall[],
-) {
-  try {
-    const r = await client.syncAgentTasks(ref, { source, calls });
-    return { added: r.added, started: r.started, completed: r.completed, skipped: r.skipped, note: null };
-  } catch (e) {
-    if (BatonError.isInstance(e) && e.code === 'invalid_transition') return noTasks(e.message);
-    throw e;
-  }
-}
+const specific = new Set<string>([
+  'claude-code-transcript',
+  'claude-code-stream-json',
+  'codex-rollout',
+  'codex-exec-json',
+]);
 
 /**
- * Reads a transcript file and appends what is new in it to the workflow, in one commit. With `from` (where the last
- * import stopped, as it returned it) only the bytes after it are read, when the workflow's watermark for that
- * transcript still says the same; otherwise the whole file is read (the workflow is the truth).
+ * Reads what was appended to a transcript file since its last import (from the stored byte offset, with the parser's
+ * carried state) and appends what it holds to the workflow in one commit, then follows the agent's task list in
+ * the task graph. A piece with no new entries writes nothing.
  */
 export async function importTranscriptFile(
   client: BatonClient,
   ref: Ref,
   path: string,
-  format: TranscriptSource,
-  opts: { extractor?: Extractor; taskId?: string | null; from?: TranscriptResume } = {},
+  source: TranscriptSource,
+  opts: { extractor?: Extractor; taskId?: string | null } = {},
 ) {
   const status = (await client.status(ref)) as StatusView;
+  const previous = Object.entries(status.imports ?? {}).find(([, i]) => i.path === path)?.[1];
+  // Imports made before byte offsets were kept are read again from the start, their lines skipped.
+  const from = previous?.through_byte ?? 0;
+  const piece = await readNewBytes(path, from);
+  const warnings: string[] = [];
+  if (piece.restarted)
+    warnings.push(
+      `the transcript is shorter than at its last import (${piece.size} < ${from} bytes): read again from the start`,
+    );
+  const continuing = previous !== undefined && previous.through_byte !== undefined && !piece.restarted;
+  const format =
+    continuing && specific.has(previous.format)
+      ? (previous.format as TranscriptFormat)
+      : checkFormat(piece.text, source, path);
   const known: Known = {
     imports: status.imports ?? {},
     decisions: status.recent_decisions ?? [],
     errors: [...(status.open_errors ?? []), ...(status.recent_resolved_errors ?? [])],
+    open_errors: status.open_errors ?? [],
+    side_effects: status.side_effects ?? [],
+    last_message: status.summaries?.last_message?.text ?? null,
   };
-  const f = opts.from;
-  const from = f && known.imports[f.session_key]?.through_line === f.line && f.byte > 0 ? f : undefined;
-  let text: string;
-  let bytes: number;
-  try {
-    if (from) ({ text, end: bytes } = await readTail(path, from.byte));
-    else {
-      // Counted on what was read (the file may grow meanwhile): the resume point must match the lines parsed.
-      const buf = await readFile(path);
-      bytes = buf.length;
-      text = buf.toString('utf8');
-    }
-  } catch (e) {
-    throw invalidInput(
-      `cannot read the transcript ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
-  }
-  const { from: _from, ...rest } = opts;
-  const r = await importTranscript(text, format, known, { path, ...rest, ...(from ? { from } : {}) });
+  const r = await importTranscript(piece.text, source, format, known, {
+    path,
+    ...opts,
+    startLine: continuing ? previous.through_line : 0,
+    state: continuing ? previous.parser_state : undefined,
+    skipThroughLine: !continuing && previous && !piece.restarted ? previous.through_line : 0,
+    throughByte: piece.end,
+  });
   const target = { ...ref, workflowId: status.workflow.id };
-  // An import that finds nothing new writes nothing (a hook on every turn must not grow the log).
-  if (r.newEntries) await client.recordBatch(target, r.records, r.marker);
-  const calls = agentTaskCallsOf(r.fresh);
-  const tasks = calls.length ? await followTaskList(client, target, format, calls) : noTasks(null);
+  if (
+    r.parsed.entries.length === 0 &&
+    r.parsed.lines > 0 &&
+    r.parsed.skipped.length === r.parsed.lines - (continuing ? previous.through_line : 0)
+  )
+    warnings.push('no line of the new part is a transcript line: nothing imported');
+  const tasks = {
+    added: [] as string[],
+    started: [] as string[],
+    completed: [] as string[],
+    skipped: [] as string[],
+  };
+  if (r.newEntries > 0 || r.records.length > 0) {
+    await client.recordBatch(target, r.records, r.marker);
+    // One call at a time, in order: a later call that empties the list (a finished TodoWrite list cleared) must
+    // not hide the items and statuses the earlier calls gave.
+    for (const call of r.task_calls) {
+      try {
+        const synced = await client.syncAgentTasks(target, { source, calls: [call] });
+        tasks.added.push(...synced.added);
+        tasks.started.push(...synced.started);
+        tasks.completed.push(...synced.completed);
+        tasks.skipped.push(...synced.skipped);
+      } catch (e) {
+        if (!BatonError.isInstance(e) || e.code !== 'invalid_transition') throw e;
+        warnings.push(`the agent's task list was not followed: ${e.message}`);
+        break;
+      }
+    }
+  }
   return {
     workflow_id: status.workflow.id,
     format,
     transcript_session_id: r.marker.transcript_session_id,
+    read: {
+      from_byte: piece.restarted ? 0 : from,
+      to_byte: piece.end,
+      bytes: piece.end - (piece.restarted ? 0 : from),
+    },
     lines: r.parsed.lines,
     entries: r.parsed.entries.length,
     new_entries: r.newEntries,
     skipped: r.parsed.skipped,
     records: r.counts,
-    compactions: r.parsed.compactions.length,
+    extractor: r.extractor,
+    compactions: r.parsed.compactions.map((c) => ({
+      line: c.line,
+      at: c.at,
+      trigger: c.trigger,
+      pre_tokens: c.pre_tokens,
+    })),
     usage: r.usage,
-    /** The file's size when it was read: everything before it is imported. */
-    bytes,
-    /** Where the next import may start reading (null when the file did not end with a complete line). */
-    resume:
-      from || text.endsWith('\n')
-        ? ({
-            byte: bytes,
-            line: r.marker.through_line,
-            session_key: r.marker.transcript_session_id,
-            usage: r.parsed.usage,
-            model: r.parsed.model,
-            started_at: r.parsed.started_at,
-          } satisfies TranscriptResume)
-        : null,
+    /** The file's size when it was read. */
+    bytes: piece.size,
+    /** What following the agent's task list did to the task graph. */
     agent_tasks: tasks,
+    warnings,
   };
 }

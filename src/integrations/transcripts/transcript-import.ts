@@ -1,59 +1,78 @@
+import { basename } from 'node:path';
 import {
   contextWindowOf,
-  parseClaudeTranscript,
-  parseCodexRollout,
+  detectTranscriptFormat,
+  parseTranscript,
   type ParsedTranscript,
-  type TranscriptEntry,
+  type TranscriptFormat,
 } from '../../agents/index.js';
-import { basename } from 'node:path';
-import { invalidInput, type UsageMetrics } from '../../core/index.js';
-import { RulesExtractor, type Extractor } from '../../extraction/index.js';
+import { invalidInput, type AgentTaskCall, type UsageMetrics } from '../../core/index.js';
+import {
+  readSession,
+  resolveKnown,
+  RulesExtractor,
+  type Extractor,
+  type OpenError,
+  type SessionFacts,
+} from '../../extraction/index.js';
 import type { ImportMarker, RecordInput } from '../../service/index.js';
-import { continueParse, type TranscriptResume } from './transcript-resume.js';
+import { historyOf } from './history-lines.js';
 
 export const transcriptFormats = ['claude-code', 'codex'] as const;
 export type TranscriptSource = (typeof transcriptFormats)[number];
 
-/** What the workflow already holds: the import watermark of this transcript, and records not to repeat. */
+/** The formats each `baton import` source reads (Claude Code writes transcripts and stream-json). */
+const formatsOf: Record<TranscriptSource, readonly TranscriptFormat[]> = {
+  'claude-code': ['claude-code-transcript', 'claude-code-stream-json'],
+  codex: ['codex-rollout', 'codex-exec-json'],
+};
+const names: Record<TranscriptFormat, string> = {
+  'claude-code-transcript': 'a Claude Code transcript',
+  'claude-code-stream-json': 'Claude Code stream-json output',
+  'codex-rollout': 'a Codex rollout',
+  'codex-exec-json': '`codex exec --json` output',
+};
+
+/** What the workflow already holds: earlier imports of transcripts, and records not to repeat. */
 export interface Known {
-  imports: Record<string, { through_line: number }>;
+  imports: Record<
+    string,
+    {
+      format: string;
+      path: string | null;
+      through_line: number;
+      through_byte?: number;
+      parser_state?: unknown;
+    }
+  >;
   decisions: { description: string }[];
   errors: { error_message: string }[];
+  open_errors: OpenError[];
+  side_effects: { kind: string; summary: string }[];
+  last_message: string | null;
 }
 
 export interface TranscriptImport {
   parsed: ParsedTranscript;
+  facts: SessionFacts;
   records: RecordInput[];
+  /** The agent's task-list calls, for the task graph (applied after the records). */
+  task_calls: AgentTaskCall[];
   marker: ImportMarker;
   usage: UsageMetrics | null;
-  /** Entries newer than the previous import of this transcript. */
   newEntries: number;
-  /** Those entries. */
-  fresh: TranscriptEntry[];
-  counts: { history: number; decisions: number; errors: number };
-}
-
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
-
-/** One agent_history line for an entry worth keeping: what the agent said or did, not its whole output. */
-function historyLine(e: TranscriptEntry): string | null {
-  if (e.sidechain) return null;
-  if (e.kind === 'text' && e.role === 'assistant' && e.text.trim()) return clip(oneLine(e.text), 300);
-  if (e.kind === 'tool_call' && e.tool) {
-    const input = e.tool.input as Record<string, unknown> | null;
-    const what =
-      input?.command ?? input?.file_path ?? input?.path ?? input?.pattern ?? input?.description ?? '';
-    return clip(`${e.tool.name}${what ? `: ${oneLine(String(what))}` : ''}`, 200);
-  }
-  if (e.kind === 'tool_result' && e.tool && (e.tool.is_error || (e.tool.exit_code ?? 0) !== 0)) {
-    return clip(
-      `${e.tool.name || 'tool'} failed${e.tool.exit_code ? ` (exit ${e.tool.exit_code})` : ''}: ${oneLine(e.text)}`,
-      200,
-    );
-  }
-  if (e.kind === 'summary') return clip(`summary: ${oneLine(e.text)}`, 300);
-  return null;
+  extractor: { used: string; fallback_reason: string | null };
+  counts: {
+    history: number;
+    requests: number;
+    decisions: number;
+    errors: number;
+    resolved: number;
+    test_runs: number;
+    side_effects: number;
+    summaries: number;
+    task_calls: number;
+  };
 }
 
 /** The session's usage as Baton records it: totals so far, utilisation from the current context size. */
@@ -71,82 +90,154 @@ export function usageOf(p: ParsedTranscript): UsageMetrics | null {
     tool_calls: u.tool_calls,
     cost_usd: u.cost_usd,
     session_duration_seconds: Math.round((u.duration_ms ?? 0) / 1000),
+    output_tokens: u.output_tokens,
+    context_tokens: context,
+    peak_context_tokens: u.peak_context_tokens,
   };
 }
 
-export function parseSource(text: string, format: TranscriptSource): ParsedTranscript {
-  return format === 'claude-code' ? parseClaudeTranscript(text) : parseCodexRollout(text);
+/**
+ * Decides the format of a transcript's first piece, or refuses a file of the wrong kind (a Codex rollout given as
+ * Claude Code, a Gemini session, plain text) with a message saying what the file is and what to run instead.
+ */
+export function checkFormat(text: string, source: TranscriptSource, path: string): TranscriptFormat {
+  const detected = detectTranscriptFormat(text);
+  if (detected && formatsOf[source].includes(detected)) return detected;
+  if (detected) {
+    const other = (Object.keys(formatsOf) as TranscriptSource[]).find((s) => formatsOf[s].includes(detected));
+    throw invalidInput(
+      `${path} is ${names[detected]}, not a ${source} transcript: import it with \`baton import ${other} ${path}\``,
+      { detected_format: detected },
+    );
+  }
+  throw invalidInput(
+    `${path} is not a ${source} transcript: none of its first lines is a ${names[formatsOf[source][0] as TranscriptFormat]} line`,
+  );
 }
 
+const sideEffectKey = (kind: string, summary: string) => `${kind}\u0000${summary}`;
+
 /**
- * Turns a real transcript into Baton records: agent_history lines, extracted decisions and errors (deduplicated
- * against what the workflow holds), compactions, and the usage reading. Only entries after the previous import of
- * the same transcript are used.
+ * Turns a piece of a real transcript (the lines after the last import) into Baton records, in transcript order and
+ * with the transcript's timestamps: the user's requests, agent_history lines (compactions where they happened),
+ * decisions and errors (and errors of earlier imports now resolved), test runs, the side-effect ledger (commits,
+ * pushes, PRs, files), the agent's summaries, and the usage reading. The task-list calls are returned for the task
+ * graph.
  */
 export async function importTranscript(
   text: string,
-  format: TranscriptSource,
+  source: TranscriptSource,
+  format: TranscriptFormat,
   known: Known,
   opts: {
     path?: string | null;
     extractor?: Extractor;
-    maxHistory?: number;
     taskId?: string | null;
-    /** `text` holds only the lines after this point of the transcript (see readTail). */
-    from?: TranscriptResume;
+    startLine?: number;
+    state?: unknown;
+    throughByte?: number;
+    /** Lines an earlier import read (when it kept no byte offset): read again, not recorded again. */
+    skipThroughLine?: number;
   } = {},
 ): Promise<TranscriptImport> {
-  const parsed = opts.from ? continueParse(parseSource(text, format), opts.from) : parseSource(text, format);
-  if (
-    !opts.from &&
-    parsed.entries.length === 0 &&
-    parsed.lines > 0 &&
-    parsed.skipped.length === parsed.lines
-  ) {
-    throw invalidInput(
-      `no line of this file is a ${format} transcript line (${parsed.skipped[0]?.reason ?? 'unreadable'})`,
-    );
-  }
-  // Sub-agent transcripts share their parent's session id: the file name tells them apart.
-  const sessionId =
-    opts.from?.session_key ?? `${parsed.session_id ?? format}:${basename(opts.path ?? 'stdin')}`;
-  const after = known.imports[sessionId]?.through_line ?? 0;
-  const fresh = parsed.entries.filter((e) => e.line > after);
+  const parsed = parseTranscript(text, format, { startLine: opts.startLine ?? 0, state: opts.state });
+  const fresh = parsed.entries.filter((e) => e.line > (opts.skipThroughLine ?? 0));
   const taskId = opts.taskId ?? null;
-
-  const history = fresh
-    .map(historyLine)
-    .filter((h): h is string => h !== null)
-    .slice(-(opts.maxHistory ?? 500));
-  for (const c of parsed.compactions.filter((c) => c.line > after)) {
-    history.push(
-      `context compacted (${c.trigger ?? 'auto'}${c.pre_tokens ? `, ${c.pre_tokens} tokens before` : ''})`,
-    );
-  }
+  const facts = readSession(fresh);
   const extractor = opts.extractor ?? new RulesExtractor();
   const found = await extractor.extract({
     entries: fresh,
     existing: { decisions: known.decisions, errors: known.errors },
     taskId,
   });
-  const records: RecordInput[] = [
-    ...history.map((text): RecordInput => ({ kind: 'history', text, task_id: taskId, source: format })),
-    ...found.decisions.map(({ at: _a, evidence_line: _l, ...decision }): RecordInput => ({
-      kind: 'decision',
-      decision,
-    })),
-    ...found.errors.map(({ at: _a, evidence_line: _l, ...error }): RecordInput => ({ kind: 'error', error })),
-  ];
+  const ordered: { line: number; input: RecordInput }[] = [];
+  const add = (line: number, input: RecordInput) => ordered.push({ line, input });
+  for (const r of facts.requests) add(r.line, { kind: 'request', text: r.text, at: r.at, source });
+  const history = historyOf(fresh, parsed.compactions);
+  for (const h of history) add(h.line, { kind: 'history', text: h.text, task_id: taskId, source, at: h.at });
+  for (const { at, evidence_line, ...decision } of found.decisions)
+    add(evidence_line ?? 0, { kind: 'decision', decision, at });
+  for (const { at, evidence_line, ...error } of found.errors)
+    add(evidence_line ?? 0, { kind: 'error', error, at });
+  const resolved = resolveKnown(known.open_errors, fresh);
+  for (const r of resolved)
+    add(r.line, { kind: 'resolution', error_id: r.error_id, resolution: r.resolution, notes: r.notes });
+  for (const run of facts.test_runs) {
+    const expected = run.expected_failure ? run.failing : [];
+    add(run.line, {
+      kind: 'test',
+      at: run.at,
+      test: {
+        phase: run.outcome === 'fail' ? 'red' : 'green',
+        failing_tests:
+          run.outcome === 'fail' && run.failing.length === 0 ? ['(unnamed failures)'] : run.failing,
+        expected_failures: expected,
+        last_test_command: run.command,
+        last_test_output_summary: [
+          run.passed !== null ? `${run.passed} passed` : null,
+          run.failed !== null ? `${run.failed} failed` : null,
+          run.skipped ? `${run.skipped} skipped` : null,
+          run.coverage !== null ? `coverage ${run.coverage}%` : null,
+        ]
+          .filter(Boolean)
+          .join(', '),
+        passed: run.passed,
+        failed: run.failed,
+        skipped: run.skipped,
+        coverage: run.coverage,
+        runner: run.runner,
+      },
+    });
+  }
+  const ledger = new Set(known.side_effects.map((e) => sideEffectKey(e.kind, e.summary)));
+  for (const e of facts.effects) {
+    const key = sideEffectKey(e.kind, e.summary);
+    if (ledger.has(key)) continue;
+    ledger.add(key);
+    add(e.line, {
+      kind: 'side_effect',
+      at: e.at,
+      effect: { task_id: taskId, kind: e.kind, tool: e.tool, summary: e.summary },
+    });
+  }
+  for (const s of facts.summaries) {
+    if (s.kind === 'last_message' && s.text === known.last_message) continue;
+    add(s.line, { kind: 'summary', at: s.at, summary: { kind: s.kind, text: s.text, source } });
+  }
+  const records = ordered.sort((a, b) => a.line - b.line).map((o) => o.input);
   const usage = usageOf(parsed);
-  if (usage) records.push({ kind: 'usage', usage });
-  const lastLine = Math.max(after, parsed.lines);
+  if (usage && fresh.length > 0) records.push({ kind: 'usage', usage });
+  // Sub-agent transcripts share their parent's session id: the file name tells them apart.
+  const sessionId = `${parsed.session_id ?? source}:${basename(opts.path ?? 'stdin')}`;
+  const count = (kind: RecordInput['kind']) => records.filter((r) => r.kind === kind).length;
   return {
     parsed,
+    facts,
     records,
-    marker: { format, transcript_session_id: sessionId, path: opts.path ?? null, through_line: lastLine },
+    task_calls: facts.task_calls.map(({ line: _line, ...call }) => call),
+    marker: {
+      format,
+      transcript_session_id: sessionId,
+      path: opts.path ?? null,
+      through_line: parsed.lines,
+      ...(opts.throughByte !== undefined ? { through_byte: opts.throughByte } : {}),
+      parser_state: parsed.state,
+      extractor: found.extractor ?? extractor.name,
+      fallback_reason: found.fallback_reason ?? null,
+    },
     usage,
     newEntries: fresh.length,
-    fresh,
-    counts: { history: history.length, decisions: found.decisions.length, errors: found.errors.length },
+    extractor: { used: found.extractor ?? extractor.name, fallback_reason: found.fallback_reason ?? null },
+    counts: {
+      history: count('history'),
+      requests: count('request'),
+      decisions: count('decision'),
+      errors: count('error'),
+      resolved: count('resolution'),
+      test_runs: count('test'),
+      side_effects: count('side_effect'),
+      summaries: count('summary'),
+      task_calls: facts.task_calls.length,
+    },
   };
 }

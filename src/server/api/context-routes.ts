@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { snapshotTriggers } from '../../core/index.js';
+import { errorResolutions, sideEffectKinds, snapshotTriggers, summaryKinds } from '../../core/index.js';
 import { cwdHeaders, jsonBody, refOf, responses, type RouteDeps } from './define.js';
 import {
   DecisionBody,
@@ -17,14 +17,42 @@ const tags = ['context'];
 const Channel = z.enum(['hook', 'mcp', 'cli', 'runner']);
 const Budget = z.coerce.number().int().min(200).max(1_000_000);
 
+/** When a record happened (a transcript's timestamp); the time of recording when absent. */
+const At = z.string().max(64).nullable().optional();
+
 /** One record of a batch, in the client's RecordInput shape. */
 const BatchItem = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('decision'), decision: DecisionBody }),
-  z.strictObject({ kind: z.literal('error'), error: ErrorBody }),
-  z.strictObject({ kind: z.literal('history'), ...HistoryBody.shape }),
-  z.strictObject({ kind: z.literal('test'), test: TestRunBody }),
+  z.strictObject({ kind: z.literal('decision'), decision: DecisionBody, at: At }),
+  z.strictObject({ kind: z.literal('error'), error: ErrorBody, at: At }),
+  z.strictObject({ kind: z.literal('history'), ...HistoryBody.shape, at: At }),
+  z.strictObject({ kind: z.literal('test'), test: TestRunBody, at: At }),
   z.strictObject({ kind: z.literal('usage'), usage: UsageBody }),
   z.strictObject({ kind: z.literal('feedback'), feedback: FeedbackBody }),
+  z.strictObject({
+    kind: z.literal('side_effect'),
+    effect: z.strictObject({
+      task_id: z.string().max(128).nullable(),
+      kind: z.enum(sideEffectKinds),
+      tool: z.string().min(1).max(200),
+      summary: z.string().min(1).max(2000),
+    }),
+    at: At,
+  }),
+  z.strictObject({
+    kind: z.literal('summary'),
+    summary: z.strictObject({
+      kind: z.enum(summaryKinds),
+      text: z.string().min(1).max(200_000),
+      source: z.string().max(100).nullable(),
+    }),
+    at: At,
+  }),
+  z.strictObject({
+    kind: z.literal('resolution'),
+    error_id: z.string().min(1).max(128),
+    resolution: z.enum(errorResolutions),
+    notes: z.string().max(20_000).nullable(),
+  }),
   z.strictObject({ kind: z.literal('request'), ...RequestBody.shape }),
 ]);
 
@@ -147,6 +175,10 @@ export function registerContextRoutes({ app, client }: RouteDeps) {
                 transcript_session_id: z.string().min(1).max(256),
                 path: z.string().max(4096).nullable(),
                 through_line: z.number().int().nonnegative(),
+                through_byte: z.number().int().nonnegative().optional(),
+                parser_state: z.unknown().optional(),
+                extractor: z.string().max(64).optional(),
+                fallback_reason: z.string().max(2000).nullable().optional(),
               })
               .optional(),
           }),

@@ -171,6 +171,11 @@ export const TestRunBody = z
     expected_failures: z.array(text(2000)).max(10_000).default([]),
     last_test_command: opt(text(2000)),
     last_test_output_summary: opt(text(2000)),
+    passed: z.number().int().nonnegative().nullable().optional(),
+    failed: z.number().int().nonnegative().nullable().optional(),
+    skipped: z.number().int().nonnegative().nullable().optional(),
+    coverage: z.number().min(0).max(100).nullable().optional(),
+    runner: text(100).nullable().optional(),
   })
   .openapi('TestRunInput');
 
@@ -185,6 +190,9 @@ export const UsageBody = z
     cost_usd: opt(z.number().nonnegative()),
     session_duration_seconds: count.default(0),
     context_window: opt(z.number().int().positive()),
+    output_tokens: count.nullable().optional(),
+    context_tokens: count.nullable().optional(),
+    peak_context_tokens: count.nullable().optional(),
   })
   .openapi('UsageInput');
 

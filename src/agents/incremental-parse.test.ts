@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { readCorpus } from '../../test/helpers/corpus.js';
+import { parseClaudeTranscript } from './claude-code/transcript.js';
+import { parseStreamJson } from './claude-code/stream-json.js';
+import { parseCodexRollout } from './codex/rollout.js';
+import type { ParseOptions, ParsedTranscript } from './transcript-types.js';
+
+type Parse = (text: string, options?: ParseOptions) => ParsedTranscript;
+
+/** Parse the first `cut` lines, then the rest from the first parse's state. */
+function inTwo(parse: Parse, text: string, cut: number) {
+  const lines = text.split('\n');
+  const head = parse(lines.slice(0, cut).join('\n') + '\n');
+  const tail = parse(lines.slice(cut).join('\n'), { startLine: cut, state: head.state });
+  return { head, tail };
+}
+
+const cases: [string, Parse, string][] = [
+  ['claude-code', parseClaudeTranscript, 'claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl'],
+  ['codex (code mode)', parseCodexRollout, 'codex/hk/e5/cb0813e003/0/full.jsonl'],
+  [
+    'codex',
+    parseCodexRollout,
+    'codex/codemie-code/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl',
+  ],
+  ['stream-json', parseStreamJson, 'stream-json/trackgentic/stream.jsonl'],
+];
+
+describe('reading a transcript in pieces, from the state of the previous piece', () => {
+  it.each(cases)(
+    '%s: the pieces hold the same entries and end with the same usage as one read',
+    (_, parse, file) => {
+      const text = readCorpus(file);
+      const whole = parse(text);
+      const total = text.split('\n').length;
+      for (const cut of [3, Math.floor(total / 3), Math.floor(total / 2) + 1, total - 2]) {
+        const { head, tail } = inTwo(parse, text, cut);
+        expect([...head.entries, ...tail.entries].map((e) => [e.line, e.kind, e.text])).toEqual(
+          whole.entries.map((e) => [e.line, e.kind, e.text]),
+        );
+        expect(tail.usage).toEqual(whole.usage);
+        expect(tail.lines).toBe(whole.lines);
+        expect(tail.session_id).toBe(whole.session_id);
+        expect(JSON.stringify(tail.state).length).toBeLessThan(100_000);
+      }
+    },
+  );
+
+  it('links a tool result to a call made in the previous piece', () => {
+    const text = readCorpus('claude-code/spotter/short.jsonl');
+    const { tail } = inTwo(parseClaudeTranscript, text, 10); // the calls are on lines 8 and 10, results on 11 and 12
+    expect(tail.entries.filter((e) => e.kind === 'tool_result').map((e) => e.tool?.name)).toEqual([
+      'Bash',
+      'Glob',
+    ]);
+  });
+
+  it('ignores a state that is not one (the piece is read as a fresh transcript)', () => {
+    const t = parseClaudeTranscript(readCorpus('claude-code/spotter/short.jsonl'), {
+      state: { nonsense: 1 },
+    });
+    expect(t.entries.length).toBeGreaterThan(0);
+  });
+});
+
+describe('what the parsers keep', () => {
+  it('keeps compaction summaries and prose whole, cuts long tool outputs in the middle (head and tail kept)', () => {
+    const t = parseClaudeTranscript(
+      readCorpus('claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl'),
+    );
+    const summary = t.entries.find((e) => e.kind === 'summary');
+    expect(summary?.text.length).toBeGreaterThan(4000);
+    expect(summary?.truncated).toBe(false);
+    const cut = t.entries.find((e) => e.kind === 'tool_result' && e.truncated);
+    expect(cut?.text).toMatch(/\[\.\.\. \d+ characters cut \.\.\.\]/);
+    expect(t.usage.peak_context_tokens).toBe(166759);
+    expect(t.usage.context_tokens).toBeLessThan(t.usage.peak_context_tokens ?? 0);
+  });
+
+  it('reads messages the user typed while the agent worked (queued), and leaves notifications out', () => {
+    const t = parseClaudeTranscript(
+      readCorpus('claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl'),
+    );
+    const queued = t.entries.filter((e) => e.queued);
+    expect(queued.map((e) => [e.line, e.text])).toEqual([
+      [497, 'check again'],
+      [603, 'new beads for the epic were added. tackle them'],
+    ]);
+    expect(t.entries.find((e) => e.line === 280)?.kind).toBe('meta'); // <task-notification>
+  });
+
+  it("marks a Stop hook's feedback in stream-json as meta, not as the user's words", () => {
+    const t = parseStreamJson(readCorpus('stream-json/trackgentic/stream.jsonl'));
+    const feedback = t.entries.find((e) => e.line === 10);
+    expect(feedback).toMatchObject({ role: 'system', kind: 'meta' });
+    expect(feedback?.text).toMatch(/^Stop hook feedback:/);
+  });
+
+  it('records each Codex message once and treats injected context as meta', () => {
+    const t = parseCodexRollout(readCorpus('codex/hk/a3/e13cc6b6d2/0/full.jsonl'));
+    const users = t.entries.filter((e) => e.role === 'user' && e.kind === 'text');
+    expect(users.map((e) => e.line)).toEqual([9, 77]);
+    expect(t.entries.find((e) => e.line === 6)?.kind).toBe('meta'); // <recommended_plugins>
+    const said = t.entries.filter((e) => e.role === 'assistant' && e.kind === 'text').map((e) => e.text);
+    expect(new Set(said).size).toBe(said.length);
+  });
+
+  it('reads code-mode cells: the output of the commands, their exit codes, a wait finishing a running cell', () => {
+    const t = parseCodexRollout(readCorpus('codex/hk/e5/cb0813e003/0/full.jsonl'));
+    const failed = t.entries.find((e) => e.line === 36);
+    expect(failed?.tool).toMatchObject({ name: 'exec', exit_code: 101, is_error: true });
+    expect(failed?.text).toMatch(/^error: `cargo run` could not determine which binary to run/);
+    const waited = t.entries.find((e) => e.line === 44);
+    expect(waited?.tool?.input).toEqual(expect.stringContaining('cargo run --quiet --bin hk -- util'));
+    expect(waited?.tool?.exit_code).toBe(101);
+  });
+});

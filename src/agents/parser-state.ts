@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+/**
+ * What one parse of a transcript hands to the parse of its next lines (an import reads only what was appended
+ * since the last one). Small and JSON: it is stored with the import marker. A state that does not parse is ignored
+ * (the parse starts fresh), never fatal.
+ */
+const count = z.number().int().nonnegative();
+const CallUsage = z.object({
+  input_tokens: count,
+  output_tokens: count,
+  cache_creation_input_tokens: count,
+  cache_read_input_tokens: count,
+});
+
+export const BuilderState = z.object({
+  v: z.literal(1),
+  session_id: z.string().nullable(),
+  model: z.string().nullable(),
+  side_model: z.string().nullable(),
+  cwd: z.string().nullable(),
+  context_window: z.number().nullable(),
+  cost_usd: z.number().nullable(),
+  reported_turns: z.number().nullable(),
+  reported_duration_ms: z.number().nullable(),
+  reported_totals: CallUsage.nullable(),
+  closed_sums: CallUsage,
+  closed_calls: count,
+  open_call: z.object({ id: z.string(), usage: CallUsage }).nullable(),
+  context_tokens: z.number().nullable(),
+  peak_context_tokens: z.number().nullable(),
+  side_context_tokens: z.number().nullable(),
+  prompts: count,
+  tool_call_count: count,
+  first: z.string().nullable(),
+  last: z.string().nullable(),
+  anonymous_calls: count,
+  compactions: count,
+  tool_calls: z.array(z.tuple([z.string(), z.object({ name: z.string().nullable(), input: z.unknown() })])),
+});
+export type BuilderState = z.infer<typeof BuilderState>;
+
+/** The parts of a tool input later lines can refer to: commands, paths, session ids (long contents are dropped). */
+export function slimInput(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return typeof input === 'string' ? input.slice(0, 2000) : input;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input as Record<string, unknown>)) {
+    if (typeof v === 'string') out[k] = v.length > 2000 ? v.slice(0, 2000) : v;
+    else if (typeof v === 'number' || typeof v === 'boolean' || v === null) out[k] = v;
+    else if (Array.isArray(v) && v.every((x) => typeof x === 'string') && v.join(' ').length <= 2000)
+      out[k] = v;
+  }
+  return out;
+}
+
+/** The latest `max` entries of a map, with slimmed inputs. */
+export function cappedEntries(
+  map: Map<string, { name: string | null; input: unknown }>,
+  max: number,
+): [string, { name: string | null; input: unknown }][] {
+  return [...map.entries()]
+    .slice(-max)
+    .map(([id, call]) => [id, { name: call.name, input: slimInput(call.input) }]);
+}
+
+/** A format parser's own carry-over beside the builder's. */
+export const ParserState = z.object({
+  builder: z.unknown(),
+  format: z.unknown().optional(),
+});
+export type ParserState = z.infer<typeof ParserState>;

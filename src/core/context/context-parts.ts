@@ -1,0 +1,137 @@
+import type { TestState } from '../schemas/records.js';
+import type { SessionSnapshot } from '../schemas/snapshot.js';
+import type { ContextLimits } from './resume-context.js';
+
+const clip = (text: string, max: number) =>
+  text.length > max ? `${text.slice(0, Math.max(0, max - 1)).trimEnd()}…` : text;
+
+export interface Goal {
+  issue: { id: string; title: string; description: string } | null;
+  /** The user's later requests, in their words, oldest first. */
+  requests: string[];
+  requests_more: number;
+}
+
+/** The issue (the first request when it came from one) and the later requests, newest kept when cut. */
+export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
+  const issue = snap.issue
+    ? { ...snap.issue, description: clip(snap.issue.description.trim(), limits.issue_chars) }
+    : null;
+  const later = (snap.requests ?? []).filter((r) => r.id !== snap.issue?.id).map((r) => r.text.trim());
+  const shown = limits.later_requests > 0 ? later.slice(-limits.later_requests) : [];
+  return {
+    issue,
+    requests: shown.map((t) => clip(t.replace(/\s+/g, ' '), limits.request_chars)),
+    requests_more: later.length - shown.length,
+  };
+}
+
+export interface AlreadyDone {
+  /** A commit read from git's output has its hash; one Baton's runner recorded has its task and command. */
+  commits: { hash: string; subject: string; task_id: string | null }[];
+  pushes: string[];
+  pull_requests: string[];
+  files: string[];
+  files_more: number;
+  /** Other recorded side effects (migrations, runs of Baton's own runner...). */
+  other: { kind: string; task_id: string | null; summary: string }[];
+  other_more: number;
+  /** The last test run, when it passed. */
+  tests_passing: string | null;
+}
+
+/** Side effects the next session must not redo, grouped, files newest first when cut. */
+export function alreadyDone(snap: SessionSnapshot, limits: ContextLimits): AlreadyDone {
+  const effects = snap.side_effects ?? [];
+  const commits = effects
+    .filter((e) => e.kind === 'commit')
+    .map((e) => {
+      const m = /^([0-9a-f]{7,40}) (.+)$/.exec(e.summary);
+      const task_id = e.task_id ?? null;
+      return m?.[1]
+        ? { hash: m[1], subject: clip(m[2] ?? '', limits.commit_subject_chars), task_id }
+        : { hash: '', subject: clip(e.summary, limits.commit_subject_chars), task_id };
+    });
+  const files = effects.filter((e) => e.kind === 'file_write').map((e) => e.summary);
+  const shownFiles = limits.files > 0 ? files.slice(-limits.files) : [];
+  const other = effects.filter((e) => e.kind === 'migration' || e.kind === 'other');
+  const shownOther = limits.files > 0 ? other.slice(-limits.files) : [];
+  const t = snap.test_state;
+  const passing =
+    t && t.failing_tests.length === 0 && t.last_test_command
+      ? t.last_test_output_summary || 'all passed'
+      : null;
+  return {
+    commits,
+    pushes: effects.filter((e) => e.kind === 'push').map((e) => clip(e.summary, 160)),
+    pull_requests: effects.filter((e) => e.kind === 'pr').map((e) => clip(e.summary, 160)),
+    files: shownFiles.map((f) => clip(f, 160)),
+    files_more: files.length - shownFiles.length,
+    other: shownOther.map((e) => ({
+      kind: e.kind,
+      task_id: e.task_id ?? null,
+      summary: clip(e.summary, 160),
+    })),
+    other_more: other.length - shownOther.length,
+    tests_passing: passing,
+  };
+}
+
+export interface LastState {
+  kind: 'last_message' | 'compaction';
+  at: string;
+  text: string;
+  /** Characters of the summary not shown (retrieve it whole with details). */
+  cut: number;
+}
+
+/** The newest of the agent's last message and its latest compaction summary, cut to `max` characters. */
+export function lastState(snap: SessionSnapshot, max: number): LastState | null {
+  const { compaction, last_message } = snap.summaries ?? { compaction: null, last_message: null };
+  const newest = [compaction, last_message]
+    .filter((s): s is NonNullable<typeof s> => s !== null)
+    .sort((a, b) => a.timestamp.localeCompare(b.timestamp))
+    .at(-1);
+  if (!newest || max <= 0) return null;
+  const text = newest.text.trim();
+  const shown = text.length > max ? `${text.slice(0, max).trimEnd()}…` : text;
+  return { kind: newest.kind, at: newest.timestamp, text: shown, cut: Math.max(0, text.length - max) };
+}
+
+export interface Tdd {
+  phase: string;
+  /** Failing tests that were not announced as expected: shown first. */
+  unexpected: string[];
+  expected: string[];
+  failing_total: number;
+  failing_more: number;
+  command: string | null;
+  /** "16 passed, 1 failed" as the runner reported it. */
+  result: string | null;
+  at: string | null;
+}
+
+/** The TDD state: unexpected failures first, then the expected ones; the counts always agree with the names. */
+export function tddOf(t: TestState | null, maxNames: number, commandChars = 160): Tdd | null {
+  if (!t) return null;
+  const expected = new Set(t.expected_failures);
+  const unexpected = t.failing_tests.filter((f) => !expected.has(f));
+  const expectedFailing = t.failing_tests.filter((f) => expected.has(f));
+  const keep = Math.max(maxNames, 1);
+  const shownUnexpected = unexpected.slice(0, keep);
+  const shownExpected = expectedFailing.slice(
+    0,
+    Math.max(0, keep - shownUnexpected.length) || (expectedFailing.length ? 1 : 0),
+  );
+  return {
+    phase: t.phase,
+    unexpected: shownUnexpected,
+    expected: shownExpected,
+    failing_total: t.failing_tests.length,
+    failing_more:
+      unexpected.length - shownUnexpected.length + (expectedFailing.length - shownExpected.length),
+    command: t.last_test_command ? clip(t.last_test_command, commandChars) : null,
+    result: t.last_test_output_summary,
+    at: t.last_test_run_at,
+  };
+}

@@ -1,0 +1,106 @@
+import type { DecisionType } from '../../core/schemas/records.js';
+
+type Kind = (typeof DecisionType.options)[number];
+
+/**
+ * How agents state a choice. A decision needs the agent as the one choosing (I'll, let me, we'll, the fix is...),
+ * a verb that changes or builds something (not looking, reading, checking), and a sign of choice: a rationale
+ * (because, since, so that...) or a word of choice (instead, rather than, dedicated, fall back, skip...).
+ * Explicit statements ("I decided", "going with") count on their own.
+ */
+
+/** The agent (or the plan it states) is the one choosing. */
+const actor =
+  /\b(I'll|I will|I'm going to|I am going to|I'm \w+ing|I am \w+ing|I'd (?:rather|go|use|prefer)|I've decided|I decided|I chose|I opted|I went with|I prefer|I should|let me|let's|we'll|we will|we should)\b|\bit makes (?:more )?sense to\b|\bgoing with\b|\bopting for\b/i;
+
+/** A stated fix, plan or best way ("The fix is to...", "The simplest setup is..."): a decision on its own. */
+const statedChoice =
+  /\b(?:the|my|our) (?:(?:best|simplest|cleanest|safest|lightest|fastest|easiest|right|correct|proper|minimal|first|real|only) )?(?:fix|plan|approach|solution|choice|option|way|setup|strategy|design)(?: I'd (?:try|use|take|pick))?(?: here| then| now)? (?:is|will be|would be)\b(?! (?:to )?(?:check|see|look|find|understand)\b)|\b(?:is|seems|looks like) (?:a|the) (?:perfect|good|great|natural|better|right|best) (?:use case|fit|choice|candidate|option|approach|place)\b/i;
+
+/** Verbs of doing (building, changing, choosing), not of looking. */
+const doing =
+  /\b(use|using|create|creating|add|adding|clean up|cleaning up|delete|convert|port|migrate|rewrite|simplify|consolidate|centrali[sz]e|generate|configure|enable|disable|upgrade|downgrade|bump|revert|install|implement|put|move|keep|keeping|split|extract|replace|switch|skip|skipping|defer|remove|wrap|write|set|make|apply|treat|handle|go with|stick|adopt|restructure|rename|bypass|fall back|falling back|drop|pin|limit|scope|return|run .{0,30} with|commit|amend|leave|ignore|delegate|launch|reuse|extend|introduce|mark|store|track|cache|inject|patch|refactor|proceed|ground|codify|tighten|match|mirror|follow|choose|pick|prefer|interpret|assume|retry|wait)\b/i;
+
+/** Verbs of looking and process: "let me check X since Y" is a step, not a decision. */
+const lookingVerbs =
+  'check|read|look|see|search|find|verify|examine|inspect|explore|investigate|review|confirm|test|understand|analy[sz]e|grep|open|view|get|fetch|list|count|compare|validate|try|debug|trace|figure|locate|identify|study|print|show|dig|take a look|double-check|summari[sz]e|watch|wait|poll|rerun|re-run|retry|inspect|map|narrow|gather|collect|scan|query|diagnose|reproduce|measure|time|monitor';
+const lookingIng =
+  'checking|reading|looking|searching|finding|verifying|examining|inspecting|exploring|investigating|reviewing|confirming|testing|analy[sz]ing|opening|viewing|getting|fetching|listing|comparing|validating|trying|debugging|tracing|locating|identifying|studying|printing|digging|watching|waiting|polling|rerunning|running|narrowing|gathering|collecting|scanning|querying|diagnosing|reproducing|measuring|timing|monitoring|doing|continuing|starting|at|now';
+const looking = new RegExp(
+  `^(?:now,? |first,? |next,? |then,? |ok,? |okay,? |good,? |great,? |perfect!? ?|excellent!? ?|so,? )*(?:(?:let me|I'll|I will|I need to|I should|let's)\\s+(?:also |now |first |quickly |just |then )?(?:${lookingVerbs}|run\\b.{0,40}\\b(?:tests?|lint|build|typecheck|check|format|suite|ci)|update (?:the|my) (?:todo|task)|mark|clear the todo)|(?:I'm|I am)\\s+(?:also |now |first |just )?(?:${lookingIng}))\\b`,
+  'i',
+);
+
+/** A reason given in the same sentence. */
+export const rationale =
+  /\b(?:because|since|so that|so we|so it|given that|as (?:it|this|that|the|they|there|we|I)\b|due to|to avoid|to keep|to make sure|to ensure|to prevent|otherwise|which (?:avoids|keeps|means)|rather than)\b\s*(.*)$/i;
+
+/** Words that mark a choice even without a reason. */
+const choiceWord =
+  /\b(instead|rather than|over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with|going with|dedicated|new file|specifically for|separate (?:file|module|function|helper|class|layer|document|step|commit|pr)|fall(?:ing)? back|workaround|work around|skip|defer|not (?:going to|worth)|out of scope|minimal|smallest|lightest|simplest|deliberately|interpret|assum(?:e|ing)|thin wrapper|both (?:[\w-]+ ){0,3}(?:paths|places|adapters|modules|layers|files|sides|callers)|first,? then|test[- ]first|failing test first|codify the expected|as (?:a|the) (?:fallback|workaround))\b/i;
+
+/** Explicit decisions: enough on their own. */
+const explicit =
+  /\b(I(?:'ve)? decided|we decided|decision(?: is| was)?:|I chose|I opted|I went with|going with|the (?:plan|decision) is|trade-?off)\b/i;
+
+/** Sentences that are not choices: questions, conditions, status reports, announcements of tools and skills. */
+const notAChoice = [
+  /\?$/,
+  /^(?:if|when|once|whether|unless)\b/i,
+  /^(?:this|that|it|the \w+) (?:is|was|are|were|has|have) (?:now |already |been )?(?:done|complete|fixed|updated|added|created|in place|passing|green|working)\b/i,
+  /\bI'm using (?:the )?[`\w:-]+(?: \w+)? (?:skill|workflow)\b|\busing `?[\w-]+:[\w-]+`? (?:briefly )?because\b/i,
+  /^(?:I|we) (?:can|could|might|may)\b/i,
+  /:$/,
+];
+
+/** How agents settle what an ambiguous request means. */
+const clarifying =
+  /\b(?:this|that|your request|the request|it) (?:likely |probably |most likely )?means (?:\w+ing|that (?:we|I|you) (?:should|want))\b|\bI'(?:m| am) (?:treating|reading|interpreting|taking) .{3,120}? as\b|\bI(?:'ll| will) (?:assume|interpret|read (?:this|it|that) as|take (?:this|it|that) to mean)\b|\binterpret(?:ed|ing)? .{3,80}? as\b/i;
+
+/** "The design is now much cleaner." judges a change made; it is a decision only when it goes on to say what. */
+const judged =
+  /\b(?:is|are|looks|seems)(?: now)?(?: much| a lot| far)? (?:cleaner|simpler|better|nicer|good|done|complete|ready|working|correct|fine|right)\b(?![^.!]*(?::|\s[-–—]\s))/i;
+const deliberating = /\b(?:weighing|considering|wondering|deciding|not sure) (?:whether|if|how|between)\b/i;
+
+export function isDecision(sentence: string): boolean {
+  if (notAChoice.some((re) => re.test(sentence)) || deliberating.test(sentence)) return false;
+  if (explicit.test(sentence) || clarifying.test(sentence)) return true;
+  if (statedChoice.test(sentence)) return !judged.test(sentence);
+  if (!actor.test(sentence) || looking.test(sentence)) return false;
+  if (!doing.test(sentence)) return false;
+  return rationale.test(sentence) || choiceWord.test(sentence);
+}
+
+/** Amelia's six types, from the words of the sentence. */
+export function decisionType(sentence: string): Kind {
+  if (
+    clarifying.test(sentence) ||
+    /\b(interpret|assum(?:e|ing)|take (?:it|this) to mean|understood as)\b/i.test(sentence)
+  )
+    return 'clarification';
+  if (
+    /\b(skip|defer|leave .{0,30} for later|out of scope|not (?:going to|worth)|leave (?:it|this|that) to)\b/i.test(
+      sentence,
+    )
+  )
+    return 'skip';
+  if (
+    /\b(instead|fall(?:ing)? back|workaround|work around|rather than|not (?:exposed|available|supported|possible)|since .{0,40}(?:isn't|is not|aren't|are not|can't|cannot|doesn't|does not))\b/i.test(
+      sentence,
+    )
+  )
+    return 'workaround';
+  if (
+    /\b(library|package|crate|module from|dependency|framework|sdk)\b|\b(?:use|using|adopt|with) (?:the )?`?[\w@/.-]+`? (?:library|package|crate|tool)\b/i.test(
+      sentence,
+    )
+  )
+    return 'library';
+  if (
+    /\b(dedicated|separate (?:file|module|layer|function|helper|class)|new (?:file|module|layer|class)|thin wrapper|abstraction|interface|in both|both (?:[\w-]+ ){0,3}(?:paths|places|adapters|modules|layers|files|sides|callers)|split|extract|agent-agnostic|layer)\b/i.test(
+      sentence,
+    )
+  )
+    return 'architecture';
+  return 'approach';
+}

@@ -1,0 +1,89 @@
+import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { commandParts, isNoMatch, shellCommand, shellCommands } from './shell-command.js';
+
+/** Output that reads as a failure even when the agent did not flag it. */
+const failureText =
+  /^(error\b|fatal\b|traceback \(most recent call last\)|exception\b|.*\b(rejected this action|permission denied|operation not permitted|command not found|no such file or directory)\b)/i;
+const stackTrace = /(Traceback \(most recent call last\)|^\s+at \S.*:\d+:\d+\)?$)/m;
+
+/** The user said no to a tool call (or stopped it): their choice, not a failure. */
+export const userDecline =
+  /doesn't want to proceed with this tool use|User rejected tool use|\[Request interrupted by user/i;
+/** A hook stopped the agent from finishing its turn and told it why (a user-role message Claude Code writes). */
+export const hookFeedback = /^\s*(?:Subagent)?Stop hook feedback:\s*/;
+const hookRefusal = /\bhook (?:error|denied|blocked)|blocked by (?:a |the )?\w* ?hook|\bPreToolUse:\w+ hook/i;
+const permissionRefusal =
+  /requested permissions? to|require(?:s)? (?:explicit )?approval|permission to use \S+ (?:has been |was )?denied|haven't granted it/i;
+const policyRefusal = /rejected this action|security policy|not allowed by (?:the )?policy/i;
+/** A missing path, said the way tools and shells say it. */
+const missingPath =
+  /does not exist|no such file or directory|no matches found|cannot find the path|path not found|\bENOENT\b/i;
+/** Runs that end non-zero with nothing wrong: nothing to commit, nothing to pull. */
+const benign = /nothing to commit|no changes added to commit|nothing added to commit|already up to date/i;
+
+const readTools = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'view', 'read_file', 'list_dir']);
+const readPrograms =
+  /^(ls|cat|nl|head|tail|less|sed -n|grep|egrep|rg|ag|find|fd|stat|file|wc|test|\[|tree|du|readlink|realpath|which|type|sort|uniq|cut|jq|diff|cmp|basename|dirname|pwd|git (?:show|log|diff|status|ls-files|blame|rev-parse|branch|grep))\b/;
+/** The tool's own rules, obeyed at once: read a file before editing it, read files, not folders. */
+const toolProtocol = /has not been read yet|EISDIR|illegal operation on a directory|is a directory/i;
+
+/** Every program of a command line is a read-only inspection (ls, cat, rg, git log...). */
+function readOnly(command: string): boolean {
+  const parts = commandParts(command).map((p) =>
+    p.replace(/^(?:\w+=\S*\s+)+/, '').replace(/^cd \S+$/, 'true'),
+  );
+  return parts.length > 0 && parts.every((p) => readPrograms.test(p) || /^(echo|true|printf)\b/.test(p));
+}
+
+/** Reading or listing a path that is not there answers "is it there?": a probe, not a failure. */
+export function isProbe(entry: TranscriptEntry): boolean {
+  if (!missingPath.test(entry.text.slice(0, 600))) return false;
+  if (entry.tool?.name && readTools.has(entry.tool.name)) return true;
+  const commands = shellCommands(entry);
+  return commands.length > 0 && commands.every(readOnly);
+}
+
+/** Whether an entry reports a failure (before deciding whether it counts as an error). */
+export function failed(entry: TranscriptEntry): boolean {
+  if (entry.kind === 'error') return true;
+  if (entry.kind === 'meta') return hookFeedback.test(entry.text);
+  if (entry.kind !== 'tool_result' || !entry.tool) return false;
+  const command = shellCommand(entry);
+  const code = entry.tool.exit_code;
+  if (command !== null && isNoMatch(command, code, entry.text)) return false;
+  if (code !== null && code !== 0) return true;
+  if (entry.tool.is_error === true) return true;
+  if (code === 0) return false;
+  return failureText.test(entry.text.trimStart().slice(0, 300)) || stackTrace.test(entry.text.slice(0, 2000));
+}
+
+export function succeeded(entry: TranscriptEntry): boolean {
+  return entry.kind === 'tool_result' && !failed(entry) && !userDecline.test(entry.text.slice(0, 300));
+}
+
+/**
+ * A failure that is an expected outcome rather than an error: the user declined the call, a probe found no file,
+ * git had nothing to commit. (An announced red test run is decided with the test runs.)
+ */
+export function expectedOutcome(entry: TranscriptEntry): string | null {
+  const head = entry.text.slice(0, 600);
+  if (entry.kind !== 'tool_result') return null;
+  if (userDecline.test(head)) return 'declined by the user';
+  if (isProbe(entry)) return 'probe of a missing path';
+  if (toolProtocol.test(head) && shellCommands(entry).length === 0) return "the tool's own rule";
+  if (benign.test(head) && entry.tool?.is_error !== true) return 'nothing to do';
+  if (benign.test(head) && /\bgit\b/.test(shellCommand(entry) ?? '')) return 'nothing to do';
+  return null;
+}
+
+/** The kind of refusal or failure, for the error type. */
+export function refusalType(entry: TranscriptEntry): string | null {
+  const head = entry.text.slice(0, 600);
+  if (entry.kind === 'meta' && hookFeedback.test(entry.text)) return 'hook_feedback';
+  if (hookRefusal.test(head)) return 'hook_refusal';
+  if (permissionRefusal.test(head)) return 'permission_denied';
+  if (policyRefusal.test(head)) return 'tool_refused';
+  return null;
+}
+
+export { stackTrace };

@@ -1,0 +1,50 @@
+import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { succeeded } from './failure.js';
+import { shellCommand, testCommand } from './shell-command.js';
+
+export interface OpenError {
+  id: string;
+  error_type: string;
+  error_message: string;
+}
+
+export interface LaterResolution {
+  error_id: string;
+  resolution: 'fixed';
+  notes: string;
+  line: number;
+}
+
+/** The command an error drafted from a transcript names: its message starts with it in backticks. */
+const commandOf = (message: string) => /^`([^`]+?)(?:…)?`:/.exec(message)?.[1] ?? null;
+
+/**
+ * Errors left open by an earlier import that the new entries resolve: the same command succeeds later (a test
+ * failure: a later test run passes). An import reads a session turn by turn, so a failure and its fix often land
+ * in different imports.
+ */
+export function resolveKnown(
+  open: readonly OpenError[],
+  entries: readonly TranscriptEntry[],
+): LaterResolution[] {
+  const out: LaterResolution[] = [];
+  for (const err of open) {
+    const command = commandOf(err.error_message);
+    if (!command) continue;
+    const isTest = err.error_type === 'test_failure' || testCommand.test(command);
+    const fix = entries.find((e) => {
+      if (e.sidechain || !succeeded(e)) return false;
+      const ran = shellCommand(e);
+      if (ran === null) return false;
+      return ran.startsWith(command) || (isTest && testCommand.test(ran));
+    });
+    if (fix)
+      out.push({
+        error_id: err.id,
+        resolution: 'fixed',
+        notes: `succeeded later (line ${fix.line})`,
+        line: fix.line,
+      });
+  }
+  return out;
+}

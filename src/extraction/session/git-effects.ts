@@ -1,0 +1,85 @@
+import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { shellCommands } from '../rules/shell-command.js';
+
+/** A commit the session made, as git printed it: `[branch abc1234] subject`. */
+export interface Commit {
+  line: number;
+  at: string | null;
+  hash: string;
+  subject: string;
+  branch: string | null;
+}
+
+export interface Effect {
+  line: number;
+  at: string | null;
+  kind: 'commit' | 'push' | 'pr' | 'file_write';
+  tool: string;
+  summary: string;
+}
+
+const git = (verb: string) =>
+  new RegExp(`\\bgit\\s+(?:-[Cc]\\s+\\S+\\s+|--?[\\w-]+(?:=\\S+)?\\s+)*${verb}\\b`);
+const committing = git('(?:commit|cherry-pick|revert)');
+const pushing = git('push');
+const commitLine = /^\[([^\]\s]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+)$/gm;
+const prUrl = /https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/pull\/\d+/g;
+const pushedRef =
+  /^\s*(?:\*\s*\[new branch\]|\+?\s*[0-9a-f]{7,40}\.{2,3}[0-9a-f]{7,40}|\[new tag\])\s+(\S+)\s+->\s+(\S+)/m;
+const pushRejected = /\[rejected\]|\berror: failed to push|^fatal:/m;
+/** Codex app directives in a final message: ::git-create-pr{... url="..."} */
+const prDirective = /::git-create-pr\{[^}]*\burl="([^"]+)"/g;
+
+const failed = (e: TranscriptEntry) =>
+  e.tool?.is_error === true ||
+  (e.tool?.exit_code !== null && e.tool?.exit_code !== undefined && e.tool.exit_code !== 0);
+
+/**
+ * Commits, pushes and pull requests, read from the output of the commands that made them: a commit needs a
+ * `git commit` (cherry-pick, revert) in the command and git's `[branch hash] subject` line in its output, so a
+ * program that prints such lines (a test of a git tool) is not taken for one.
+ */
+export function findGitEffects(entries: readonly TranscriptEntry[]): {
+  commits: Commit[];
+  effects: Effect[];
+} {
+  const commits: Commit[] = [];
+  const effects: Effect[] = [];
+  const seenPr = new Set<string>();
+  const pr = (e: TranscriptEntry, url: string, tool: string) => {
+    if (seenPr.has(url)) return;
+    seenPr.add(url);
+    effects.push({ line: e.line, at: e.at, kind: 'pr', tool, summary: url });
+  };
+  for (const e of entries) {
+    if (e.sidechain) continue;
+    if (e.kind === 'text' && e.role === 'assistant') {
+      for (const m of e.text.matchAll(prDirective)) if (m[1]) pr(e, m[1], 'git-create-pr');
+      continue;
+    }
+    if (e.kind !== 'tool_result') continue;
+    const commands = shellCommands(e);
+    const all = commands.join(' ; ');
+    const tool = e.tool?.name ?? 'tool';
+    if (committing.test(all)) {
+      for (const m of e.text.matchAll(commitLine)) {
+        const [, branch, hash, subject] = m;
+        if (!hash || !subject || commits.some((c) => c.hash === hash)) continue;
+        commits.push({ line: e.line, at: e.at, hash, subject: subject.trim(), branch: branch ?? null });
+        effects.push({ line: e.line, at: e.at, kind: 'commit', tool, summary: `${hash} ${subject.trim()}` });
+      }
+    }
+    if (pushing.test(all) && !failed(e) && !pushRejected.test(e.text)) {
+      const ref = pushedRef.exec(e.text);
+      const target = ref ? `${ref[1]} -> ${ref[2]}` : (commands.find((c) => pushing.test(c)) ?? 'git push');
+      effects.push({ line: e.line, at: e.at, kind: 'push', tool, summary: `pushed ${target}` });
+    }
+    const createsPr =
+      /\bgh\s+pr\s+create\b/.test(all) || /create_pull_request/i.test(tool + String(e.tool?.input ?? ''));
+    if (createsPr && !failed(e)) for (const m of e.text.matchAll(prUrl)) pr(e, m[0], tool);
+    const merge = /\bgh\s+pr\s+merge\s+(\d+)/.exec(all);
+    if (merge && !failed(e))
+      effects.push({ line: e.line, at: e.at, kind: 'pr', tool, summary: `merged PR #${merge[1]}` });
+  }
+  return { commits, effects };
+}

@@ -1,0 +1,59 @@
+import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { findFileEffects } from './file-effects.js';
+import { findGitEffects, type Commit, type Effect } from './git-effects.js';
+import { findRequests, type UserRequest } from './requests.js';
+import { findTaskCalls, replayTasks, type AgentTask, type TaskToolCall } from './tasks.js';
+import { findTestRuns, type TestRun } from './test-runs.js';
+
+export interface AgentSummary {
+  line: number;
+  at: string | null;
+  kind: 'compaction' | 'last_message';
+  text: string;
+}
+
+/** What a careful reader takes from a stretch of a session (deterministic, offline). */
+export interface SessionFacts {
+  requests: UserRequest[];
+  task_calls: TaskToolCall[];
+  /** The task list after these calls alone (the task graph folds them into what came before). */
+  tasks: AgentTask[];
+  commits: Commit[];
+  /** Commits, pushes, pull requests and files changed, in transcript order: the side-effect ledger. */
+  effects: Effect[];
+  test_runs: TestRun[];
+  /** Every compaction summary, then the agent's last message (each kept whole). */
+  summaries: AgentSummary[];
+}
+
+/** The agent's last word in these entries: its last message, or a headless run's final result. */
+function lastMessage(entries: readonly TranscriptEntry[]): AgentSummary | null {
+  for (let i = entries.length - 1; i >= 0; i -= 1) {
+    const e = entries[i] as TranscriptEntry;
+    if (e.sidechain) continue;
+    if ((e.role === 'assistant' && e.kind === 'text') || e.kind === 'result') {
+      const text = e.text.trim();
+      if (text) return { line: e.line, at: e.at, kind: 'last_message', text };
+    }
+  }
+  return null;
+}
+
+export function readSession(entries: readonly TranscriptEntry[]): SessionFacts {
+  const taskCalls = findTaskCalls(entries);
+  const git = findGitEffects(entries);
+  const effects = [...git.effects, ...findFileEffects(entries)].sort((a, b) => a.line - b.line);
+  const compactions = entries
+    .filter((e) => e.kind === 'summary' && !e.sidechain && e.text.trim())
+    .map((e): AgentSummary => ({ line: e.line, at: e.at, kind: 'compaction', text: e.text.trim() }));
+  const last = lastMessage(entries);
+  return {
+    requests: findRequests(entries),
+    task_calls: taskCalls,
+    tasks: replayTasks(taskCalls),
+    commits: git.commits,
+    effects,
+    test_runs: findTestRuns(entries),
+    summaries: last ? [...compactions, last] : compactions,
+  };
+}

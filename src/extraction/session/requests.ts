@@ -1,0 +1,76 @@
+import type { TranscriptEntry } from '../../agents/transcript-types.js';
+
+/** What the user asked, in their words, where they said it. */
+export interface UserRequest {
+  line: number;
+  at: string | null;
+  text: string;
+}
+
+/** Claude Code's own commands: typing them changes the session, it asks the agent for nothing. */
+const builtinCommands = new Set(
+  (
+    'add-dir agents bashes bug clear compact config context cost doctor exit export feedback help hooks ide init ' +
+    'install-github-app login logout mcp memory model output-style permissions plugin pr-comments privacy-settings ' +
+    'release-notes resume review rewind security-review status statusline terminal-setup theme todos upgrade usage vim'
+  ).split(' '),
+);
+
+const interrupted = /^\[Request interrupted by user[^\]]*\]$/;
+const notification =
+  /^\s*<(task-notification|system-reminder|agent-message|teammate-message|user-prompt-submit-hook)\b/;
+/** Messages other agents send into the session (Claude Code writes them as user turns). */
+const relayed = /^[^<\n]{0,80}\n?\s*<(teammate-message|agent-message|task-notification)\b/;
+const reminders = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
+/** Codex's IDE extension wraps the prompt: "# Context from my IDE setup: ... ## My request for Codex:\n<prompt>". */
+const codexRequest = /^[\s\S]*?##\s*My request for Codex:\s*\n/;
+/** A declined tool call can carry what the user wants instead. */
+const declinedWithWords = /the user said:\s*\n([\s\S]+)$/;
+const declined = /doesn't want to proceed with this tool use|User rejected tool use/;
+
+const tag = (text: string, name: string) =>
+  new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(text)?.[1]?.trim() ?? null;
+
+/** A custom slash command's arguments are the user's request; built-in commands and bare commands are not. */
+function commandRequest(text: string): string | null {
+  const name = tag(text, 'command-name');
+  if (!name) return null;
+  const command = name.replace(/^\//, '');
+  if (builtinCommands.has(command)) return null;
+  const args = tag(text, 'command-args');
+  return args ? args : null;
+}
+
+/** The user's words of a user-role text: reminders stripped, an IDE wrapper unwrapped; null when nothing is left. */
+function spoken(text: string): string | null {
+  const bare = text.replace(reminders, '').replace(codexRequest, '').trim();
+  if (bare === '' || interrupted.test(bare) || notification.test(bare) || relayed.test(bare)) return null;
+  return bare;
+}
+
+const normal = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/**
+ * The user's requests in order: prompts they typed (also the ones queued while the agent worked), the arguments of
+ * custom slash commands, and what they said when declining a tool call. Built-in slash commands, local-command
+ * output, hook feedback, interruptions and injected context are left out. A queued message that arrives again as a
+ * prompt is one request.
+ */
+export function findRequests(entries: readonly TranscriptEntry[]): UserRequest[] {
+  const out: UserRequest[] = [];
+  const push = (e: TranscriptEntry, text: string | null) => {
+    if (!text) return;
+    const previous = out.at(-1);
+    if (previous && normal(previous.text) === normal(text)) return;
+    out.push({ line: e.line, at: e.at, text });
+  };
+  for (const e of entries) {
+    if (e.sidechain) continue;
+    if (e.role === 'user' && e.kind === 'text') push(e, spoken(e.text));
+    else if (e.kind === 'meta' && e.role !== 'assistant') push(e, commandRequest(e.text));
+    else if (e.kind === 'tool_result' && declined.test(e.text.slice(0, 400))) {
+      push(e, declinedWithWords.exec(e.text)?.[1]?.trim() ?? null);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,60 @@
+import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import {
+  applyAgentTaskCalls,
+  isAgentTaskTool,
+  type AgentTaskCall,
+  type AgentTaskItem,
+} from '../../core/index.js';
+
+/** One call of a task-list tool, where it was made, with its result (TaskCreate's result carries the new id). */
+export interface TaskToolCall extends AgentTaskCall {
+  line: number;
+}
+
+export type AgentTaskStatus = 'pending' | 'in_progress' | 'completed';
+
+export interface AgentTask {
+  content: string;
+  status: string;
+}
+
+/**
+ * Every task-list tool call of the main conversation (Claude Code's TodoWrite, TaskCreate, TaskUpdate; Codex's
+ * update_plan), in order, with its result text when the call succeeded: what the task graph follows.
+ */
+export function findTaskCalls(entries: readonly TranscriptEntry[]): TaskToolCall[] {
+  const calls: TaskToolCall[] = [];
+  const byId = new Map<string, TaskToolCall>();
+  for (const e of entries) {
+    if (e.sidechain || !e.tool?.name || !isAgentTaskTool(e.tool.name)) continue;
+    if (e.kind === 'tool_call') {
+      const call: TaskToolCall = {
+        line: e.line,
+        at: e.at,
+        tool: e.tool.name,
+        input: e.tool.input,
+        id: e.tool.id,
+      };
+      calls.push(call);
+      if (e.tool.id) byId.set(e.tool.id, call);
+    } else if (e.kind === 'tool_result' && e.tool.id) {
+      const call = byId.get(e.tool.id);
+      if (call && e.tool.is_error !== true) call.result = e.text;
+    }
+  }
+  return calls;
+}
+
+/**
+ * Every item the agent's list held after the calls, with its last status: the list as the task graph folds it
+ * (core's applyAgentTaskCalls), plus the items a later list dropped, which keep the status they had.
+ */
+export function replayTasks(calls: readonly AgentTaskCall[]): AgentTask[] {
+  let items: AgentTaskItem[] = [];
+  const seen = new Map<string, AgentTask>();
+  for (const call of calls) {
+    items = applyAgentTaskCalls(items, [call]);
+    for (const it of items) seen.set(it.key, { content: it.content, status: it.status });
+  }
+  return [...seen.values()];
+}

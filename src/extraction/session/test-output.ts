@@ -1,0 +1,161 @@
+/** What a test runner's output reports: counts, the failing tests, coverage. null fields: not printed. */
+export interface TestReport {
+  runner: string;
+  passed: number | null;
+  failed: number | null;
+  skipped: number | null;
+  failing: string[];
+  coverage: number | null;
+}
+
+const num = (s: string | undefined) => (s === undefined ? null : Number(s));
+const sumAll = (text: string, re: RegExp) => {
+  let total: number | null = null;
+  for (const m of text.matchAll(re)) total = (total ?? 0) + Number(m[1]);
+  return total;
+};
+const unique = (items: string[]) => [...new Set(items.map((s) => s.trim()).filter(Boolean))];
+// eslint-disable-next-line no-control-regex
+const ansi = /\u001b\[[0-9;]*[A-Za-z]/g;
+
+function vitest(t: string): TestReport | null {
+  const line = /^\s*Tests\s+(.+?)\s*\((\d+)\)\s*$/m.exec(t);
+  if (!line?.[1]) return null;
+  const part = (name: string) => num(new RegExp(`(\\d+) ${name}`).exec(line[1] ?? '')?.[1]);
+  const failing = [...t.matchAll(/^\s*FAIL\s+(\S+\s+>\s+.+?)\s*$/gm)].map((m) => m[1] ?? '');
+  return {
+    runner: 'vitest',
+    passed: part('passed') ?? 0,
+    failed: part('failed') ?? 0,
+    skipped: part('skipped'),
+    failing: unique(
+      failing.length
+        ? failing
+        : [...t.matchAll(/^\s*[×✗]\s+(.+?)(?:\s+\d+ms)?\s*$/gm)].map((m) => m[1] ?? ''),
+    ),
+    coverage: null,
+  };
+}
+
+function jest(t: string): TestReport | null {
+  const line = /^Tests:\s+(.+?)\s*$/m.exec(t);
+  if (!line?.[1] || !/\btotal\b/.test(line[1])) return null;
+  const part = (name: string) => num(new RegExp(`(\\d+) ${name}`).exec(line[1] ?? '')?.[1]);
+  return {
+    runner: 'jest',
+    passed: part('passed') ?? 0,
+    failed: part('failed') ?? 0,
+    skipped: part('skipped'),
+    failing: unique(
+      [...t.matchAll(/^\s*●\s+(.+?)\s*$/gm)].map((m) => m[1] ?? '').filter((s) => !/^Console/.test(s)),
+    ),
+    coverage: null,
+  };
+}
+
+function nodeTest(t: string): TestReport | null {
+  const pass = /^[#ℹ]\s*pass\s+(\d+)\s*$/m.exec(t);
+  const fail = /^[#ℹ]\s*fail\s+(\d+)\s*$/m.exec(t);
+  if (!pass || !fail) return null;
+  return {
+    runner: 'node',
+    passed: num(pass[1]),
+    failed: num(fail[1]),
+    skipped: num(/^[#ℹ]\s*skipped\s+(\d+)\s*$/m.exec(t)?.[1]),
+    failing: unique([...t.matchAll(/^\s*not ok \d+ - (.+?)\s*$/gm)].map((m) => m[1] ?? '')),
+    coverage: null,
+  };
+}
+
+function pytest(t: string): TestReport | null {
+  const line = [
+    ...t.matchAll(
+      /^=*\s*((?:\d+ (?:passed|failed|skipped|error|errors|xfailed|xpassed|deselected|warnings?)(?:, )?)+) in [\d.]+s/gm,
+    ),
+  ].at(-1);
+  if (!line?.[1]) return null;
+  const part = (name: string) => num(new RegExp(`(\\d+) ${name}`).exec(line[1] ?? '')?.[1]);
+  const errors = part('errors?') ?? 0;
+  return {
+    runner: 'pytest',
+    passed: part('passed') ?? 0,
+    failed: (part('failed') ?? 0) + errors,
+    skipped: part('skipped'),
+    failing: unique([...t.matchAll(/^(?:FAILED|ERROR) (\S+)/gm)].map((m) => m[1] ?? '')),
+    coverage: num(/^TOTAL\s+.*?(\d+(?:\.\d+)?)%\s*$/m.exec(t)?.[1]),
+  };
+}
+
+function cargo(t: string): TestReport | null {
+  if (!/^test result: /m.test(t)) return null;
+  return {
+    runner: 'cargo',
+    passed: sumAll(t, /^test result: \w+\. (\d+) passed/gm),
+    failed: sumAll(t, /^test result: \w+\. \d+ passed; (\d+) failed/gm),
+    skipped: sumAll(t, /^test result: \w+\. \d+ passed; \d+ failed; (\d+) ignored/gm),
+    failing: unique([...t.matchAll(/^test (\S+) \.\.\. FAILED$/gm)].map((m) => m[1] ?? '')),
+    coverage: null,
+  };
+}
+
+function goTest(t: string): TestReport | null {
+  const okPkg = [...t.matchAll(/^ok\s+\S+/gm)].length;
+  const failPkg = [...t.matchAll(/^FAIL\s+\S+\s/gm)].length;
+  const passes = [...t.matchAll(/^\s*--- PASS: /gm)].length;
+  const fails = unique([...t.matchAll(/^\s*--- FAIL: (\S+)/gm)].map((m) => m[1] ?? ''));
+  if (okPkg + failPkg + passes + fails.length === 0) return null;
+  return {
+    runner: 'go',
+    // without -v go prints packages, not tests: the count of passed tests is unknown then
+    passed: passes > 0 ? passes : null,
+    failed: fails.length > 0 ? fails.length : failPkg,
+    skipped: null,
+    failing: fails,
+    coverage: num(/coverage: (\d+(?:\.\d+)?)% of statements/.exec(t)?.[1]),
+  };
+}
+
+function bun(t: string): TestReport | null {
+  const pass = /^\s*(\d+) pass\s*$/m.exec(t);
+  const fail = /^\s*(\d+) fail\s*$/m.exec(t);
+  if (!pass || !fail) return null;
+  return {
+    runner: 'bun',
+    passed: num(pass[1]),
+    failed: num(fail[1]),
+    skipped: num(/^\s*(\d+) skip\s*$/m.exec(t)?.[1]),
+    failing: unique([...t.matchAll(/^\(fail\) (.+?)(?: \[[\d.]+m?s\])?$/gm)].map((m) => m[1] ?? '')),
+    coverage: null,
+  };
+}
+
+/** TAP as Bats prints it: `ok 1 name`, `not ok 2 name`. */
+function tap(t: string): TestReport | null {
+  const ok = [...t.matchAll(/^(?:\[[^\]]+\]\s*)?ok \d+ /gm)].length;
+  const notOk = [...t.matchAll(/^(?:\[[^\]]+\]\s*)?not ok \d+ (.+?)\s*$/gm)].map((m) => m[1] ?? '');
+  if (ok + notOk.length === 0) return null;
+  return {
+    runner: 'tap',
+    passed: ok,
+    failed: notOk.length,
+    skipped: null,
+    failing: unique(notOk),
+    coverage: null,
+  };
+}
+
+const coverageOf = (t: string) =>
+  num(/^All files\s*\|\s*([\d.]+)/m.exec(t)?.[1]) ?? num(/^Lines\s*:\s*([\d.]+)%/m.exec(t)?.[1]);
+
+/**
+ * Reads a test run's output. Tries each runner's summary format (vitest, jest, node's runner, pytest, cargo, go
+ * test, bun, TAP/Bats); null when the output reports no result (cut off, or a build that failed before the tests).
+ */
+export function readTestOutput(output: string): TestReport | null {
+  const t = output.replace(ansi, '');
+  for (const read of [vitest, jest, pytest, cargo, nodeTest, bun, goTest, tap]) {
+    const r = read(t);
+    if (r) return { ...r, coverage: r.coverage ?? coverageOf(t) };
+  }
+  return null;
+}

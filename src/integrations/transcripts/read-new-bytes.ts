@@ -1,0 +1,59 @@
+import { open } from 'node:fs/promises';
+import { invalidInput } from '../../core/index.js';
+
+export interface NewBytes {
+  /** The complete lines after `from` (a last line still being written is left for the next read). */
+  text: string;
+  /** Where the next read starts: just after the last complete line read. */
+  end: number;
+  /** The file's size now. */
+  size: number;
+  /** The file is shorter than `from`: it was replaced, and is read again from the start. */
+  restarted: boolean;
+}
+
+const chunk = 1 << 20;
+
+/**
+ * Reads what was appended to a file since byte `from`: only those bytes are read, so a re-import of a 50 MB
+ * transcript with one new line reads one line. A final line without its newline is left for later unless it is
+ * complete JSON (a finished file that does not end with a newline).
+ */
+export async function readNewBytes(path: string, from: number): Promise<NewBytes> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (e) {
+    throw invalidInput(
+      `cannot read the transcript ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
+  }
+  try {
+    const { size } = await handle.stat();
+    const restarted = from > size;
+    const start = restarted ? 0 : from;
+    const parts: Buffer[] = [];
+    for (let pos = start; pos < size;) {
+      const buf = Buffer.alloc(Math.min(chunk, size - pos));
+      const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
+      if (bytesRead === 0) break;
+      parts.push(buf.subarray(0, bytesRead));
+      pos += bytesRead;
+    }
+    const bytes = Buffer.concat(parts);
+    let cut = bytes.lastIndexOf(0x0a) + 1;
+    if (cut < bytes.length && completeJson(bytes.subarray(cut))) cut = bytes.length;
+    return { text: bytes.subarray(0, cut).toString('utf8'), end: start + cut, size, restarted };
+  } finally {
+    await handle.close();
+  }
+}
+
+function completeJson(tail: Buffer): boolean {
+  try {
+    JSON.parse(tail.toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,206 @@
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LocalClient } from '../../src/client/local-client.js';
+import { LlmExtractor } from '../../src/extraction/index.js';
+import { importTranscriptFile } from '../../src/integrations/transcripts/import-file.js';
+import { runCli } from '../helpers/cli.js';
+import { corpusPath } from '../helpers/corpus.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { makeService } from '../helpers/service.js';
+
+const LONG = 'claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl';
+const CODEX = 'codex/codemie-code-2/rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl';
+
+function workspace() {
+  const repo = makeRepo();
+  const env = { BATON_HOME: tempDir('baton-home-') };
+  const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
+  return { repo, baton };
+}
+
+async function inProcess() {
+  const service = makeService();
+  const client = new LocalClient(service);
+  const repo = makeRepo();
+  await client.create({ title: 'import', tasks: [], cwd: repo });
+  const ref = { cwd: repo };
+  const id = ((await client.status(ref)) as { workflow: { id: string } }).workflow.id;
+  const history = async () =>
+    (await service.store.listRecords(id, 'history')).map((r) => ({
+      at: (r.data as { timestamp: string }).timestamp,
+      text: (r.data as { text: string }).text,
+    }));
+  return { service, client, ref, history };
+}
+
+describe('baton import refuses a file of the wrong kind', () => {
+  it('a Codex rollout given as Claude Code, and plain text, exit 2 with what to run instead', async () => {
+    const { baton } = workspace();
+    await baton('create', '--title', 'wrong kind');
+    const codexAsClaude = await baton('import', 'claude-code', corpusPath(CODEX));
+    expect(codexAsClaude.code).toBe(2);
+    expect(codexAsClaude.stderr).toMatch(/is a Codex rollout, not a claude-code transcript/);
+    expect(codexAsClaude.stderr).toContain('baton import codex');
+    const text = join(tempDir(), 'notes.txt');
+    writeFileSync(text, 'just some notes\nnot a transcript\n');
+    const plain = await baton('import', 'codex', text);
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toMatch(/is not a codex transcript/);
+    const status = (await baton('status', '--json')).json<{ imports: Record<string, unknown> }>();
+    expect(Object.keys(status.imports ?? {})).toHaveLength(0);
+  });
+
+  it('--extractor llm with a URL that does not name its protocol and no --llm-kind exits 2', async () => {
+    const { baton } = workspace();
+    await baton('create', '--title', 'llm kind');
+    const r = await baton(
+      'import',
+      'claude-code',
+      corpusPath('claude-code/spotter/short.jsonl'),
+      '--extractor',
+      'llm',
+      '--llm-url',
+      'http://127.0.0.1:9/llm',
+      '--llm-model',
+      'm',
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot tell which protocol .* pass --llm-kind anthropic\|openai/);
+  });
+});
+
+describe('a long transcript read whole, in its own time and order', () => {
+  it('records carry the transcript timestamps and the compaction marker sits where it happened', async () => {
+    const { service, client, ref, history } = await inProcess();
+    const imported = await importTranscriptFile(client, ref, corpusPath(LONG), 'claude-code');
+    expect(imported.compactions.length).toBe(1);
+    expect(imported.compactions[0]?.line).toBe(1256);
+    const stamps = readFileSync(corpusPath(LONG), 'utf8')
+      .split('\n')
+      .flatMap((l) => /"timestamp":"([^"]+)"/.exec(l)?.[1] ?? []);
+    const first = stamps.reduce((a, b) => (a < b ? a : b));
+    const last = stamps.reduce((a, b) => (a > b ? a : b));
+    const rows = await history();
+    // no window: the session's first actions are there as well as its last
+    expect(rows.length).toBeGreaterThan(250);
+    expect(rows[0]?.at.slice(0, 13)).toBe(first.slice(0, 13));
+    for (const r of rows) {
+      expect(r.at >= first && r.at <= last, `${r.at}: ${r.text}`).toBe(true);
+    }
+    const marker = rows.findIndex((r) => r.text.startsWith('context compacted'));
+    expect(marker).toBeGreaterThan(0);
+    expect(marker).toBeLessThan(rows.length - 50); // not pushed to the end
+    expect(rows[marker]?.at).toBe(imported.compactions[0]?.at);
+    // usage: output tokens and the peak context, beside the last context
+    expect(imported.usage?.output_tokens).toBeGreaterThan(0);
+    expect(imported.usage?.peak_context_tokens).toBeGreaterThan(imported.usage?.context_tokens ?? 0);
+    await service.store.close();
+  });
+
+  it('an import in two pieces (the file grown in between) records what one import of the whole file does', async () => {
+    const lines = readFileSync(corpusPath(LONG), 'utf8').split('\n');
+    const path = join(tempDir(), 'growing.jsonl');
+    writeFileSync(path, lines.slice(0, 900).join('\n') + '\n');
+    const twice = await inProcess();
+    const one = await importTranscriptFile(twice.client, twice.ref, path, 'claude-code');
+    appendFileSync(path, lines.slice(900).join('\n'));
+    const two = await importTranscriptFile(twice.client, twice.ref, path, 'claude-code');
+    expect(two.read.from_byte).toBe(one.read.to_byte);
+    expect(two.read.bytes).toBeLessThan(readFileSync(path).length);
+    expect(one.new_entries + two.new_entries).toBeGreaterThan(0);
+
+    const whole = await inProcess();
+    const single = await importTranscriptFile(whole.client, whole.ref, path, 'claude-code');
+    expect(one.new_entries + two.new_entries).toBe(single.new_entries);
+    expect(await twice.history()).toEqual(await whole.history());
+    await twice.service.store.close();
+    await whole.service.store.close();
+  });
+});
+
+describe('the import report', () => {
+  it('says which extractor answered, and the usage with output tokens and the peak context', async () => {
+    const { baton } = workspace();
+    await baton('create', '--title', 'report');
+    const r = await baton('import', 'claude-code', corpusPath(LONG));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/extracted by rules/);
+    expect(r.stdout).toMatch(
+      /usage: [\d,]+ tokens \(output [\d,]+\), context now [\d,]+, peak [\d,]+ of [\d,]+/,
+    );
+    expect(r.stdout).toMatch(/compaction at line 1256 \(2026-/);
+  });
+});
+
+/** A local endpoint that answers every request with a server error. */
+async function failingLlm(): Promise<{ url: string; server: Server; hits: () => number }> {
+  let hits = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      hits++;
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'boom' } }));
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/v1/chat/completions`, server, hits: () => hits };
+}
+
+describe('the LLM extractor falling back to the rules is reported', () => {
+  it('in the result, the transcript.imported event and the CLI output (text and --json)', async () => {
+    const llm = await failingLlm();
+    try {
+      const { service, client, ref } = await inProcess();
+      const extractor = new LlmExtractor({ kind: 'openai', baseUrl: llm.url, model: 'm', timeoutMs: 5000 });
+      const r = await importTranscriptFile(
+        client,
+        ref,
+        corpusPath('claude-code/spotter/short.jsonl'),
+        'claude-code',
+        {
+          extractor,
+        },
+      );
+      expect(llm.hits()).toBeGreaterThan(0);
+      expect(r.extractor.used).toBe('rules');
+      expect(r.extractor.fallback_reason).toMatch(/answered 500/);
+      const id = r.workflow_id;
+      const event = (await service.store.readEvents(id)).find((e) => e.type === 'transcript.imported');
+      expect(event?.data).toMatchObject({
+        extractor: 'rules',
+        fallback_reason: expect.stringMatching(/500/),
+      });
+      await service.store.close();
+
+      const { baton } = workspace();
+      await baton('create', '--title', 'llm fallback');
+      // the protocol read from the URL's path: no --llm-kind needed
+      const args = ['--extractor', 'llm', '--llm-url', llm.url, '--llm-model', 'm'];
+      const text = await baton(
+        'import',
+        'claude-code',
+        corpusPath('claude-code/spotter/short.jsonl'),
+        ...args,
+      );
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).toMatch(
+        /extracted by rules \(fallback: llm extraction failed.*500.*; used rules\)/,
+      );
+      const { baton: other } = workspace();
+      await other('create', '--title', 'llm fallback json');
+      const json = await other('import', 'codex', corpusPath(CODEX), ...args, '--json');
+      expect(json.code, json.stderr).toBe(0);
+      expect(json.json<{ extractor: { used: string; fallback_reason: string } }>().extractor).toMatchObject({
+        used: 'rules',
+        fallback_reason: expect.stringMatching(/500/),
+      });
+    } finally {
+      await new Promise<void>((done) => llm.server.close(() => done()));
+    }
+  });
+});

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { LocalClient } from '../../src/client/local-client.js';
+import { loadLabels, type LabelFile } from '../../src/extraction/eval/labels.js';
+import { importTranscriptFile } from '../../src/integrations/transcripts/import-file.js';
+import { countTokens } from '../../src/tokens/count-tokens.js';
+import { runCli } from '../helpers/cli.js';
+import { corpusPath } from '../helpers/corpus.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { makeService } from '../helpers/service.js';
+
+const budgets = [400, 800, 1500, 4000];
+const labels = loadLabels();
+const sourceOf = (label: LabelFile) => (label.corpus.startsWith('codex/') ? 'codex' : 'claude-code');
+const words = (text: string) => text.replace(/\s+/g, ' ').trim();
+const mark = { completed: '[x]', in_progress: '[~]', pending: '[ ]' } as const;
+
+/** What the issue asks every compiled context to hold, checked against the hand labels. */
+function expectHolds(markdown: string, label: LabelFile, where: string) {
+  const text = words(markdown);
+  const first = label.goal[0];
+  if (first)
+    expect(text, `${where}: the user's request`).toContain(words(first.text).slice(0, 60).replace(/…$/, ''));
+  else expect(text, where).toContain('(no request recorded)');
+  for (const c of label.commits) expect(text, `${where}: commit ${c.hash}`).toContain(c.hash.slice(0, 7));
+  for (const t of label.final_tasks) {
+    const line = markdown.split('\n').find((l) => l.includes(words(t.content).slice(0, 26)));
+    expect(line, `${where}: task "${t.content}"`).toBeDefined();
+    expect(line, `${where}: status of "${t.content}"`).toContain(mark[t.status]);
+  }
+  const test = label.last_test;
+  if (test) {
+    expect(text, `${where}: last test command`).toContain(`Last run: ${words(test.command).slice(0, 40)}`);
+    if (test.passed !== null) expect(text, `${where}: passed`).toContain(`${test.passed} passed`);
+    if (test.failed !== null) expect(text, `${where}: failed`).toContain(`${test.failed} failed`);
+  } else expect(text, where).not.toContain('### TDD State');
+  expect(text, where).toMatch(/baton details \S+ <category>/);
+  expect(text, where).toContain('get_details');
+}
+
+describe('a labelled session imported, then its context at 400, 800, 1,500 and 4,000 tokens', () => {
+  it.each(labels.map((l) => [l.name, l.label] as const))(
+    '%s: holds the request, every commit, the task list with statuses and the last test state, within budget',
+    async (name, label) => {
+      const service = makeService();
+      const client = new LocalClient(service);
+      const repo = makeRepo();
+      await client.create({ title: name, tasks: [], cwd: repo });
+      const ref = { cwd: repo };
+      const imported = await importTranscriptFile(client, ref, corpusPath(label.corpus), sourceOf(label));
+      expect(imported.new_entries, name).toBeGreaterThan(0);
+      for (const budget of budgets) {
+        const c = await client.context(ref, budget);
+        expect(c.tokens, `${name} at ${budget}`).toBeLessThanOrEqual(budget);
+        expect(countTokens(c.markdown), `${name} at ${budget}: counted again`).toBe(c.tokens);
+        expect(c.over_budget, `${name} at ${budget}:\n${c.markdown}`).toBe(false);
+        expectHolds(c.markdown, label, `${name} at ${budget}`);
+      }
+      await service.store.close();
+    },
+  );
+});
+
+describe('the same through the CLI', () => {
+  it('baton import then baton context, for a Claude Code transcript and a Codex rollout', async () => {
+    const env = { BATON_HOME: tempDir('baton-home-') };
+    for (const name of ['entire-cli-pty-refactor', 'hk-detached-head']) {
+      const label = labels.find((l) => l.name === name)?.label as LabelFile;
+      const repo = makeRepo();
+      const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
+      expect((await baton('create', '--title', name)).code).toBe(0);
+      const imp = await baton('import', sourceOf(label), corpusPath(label.corpus));
+      expect(imp.code, imp.stderr).toBe(0);
+      expect(imp.stdout).toMatch(/extracted by rules/);
+      const ctx = await baton('context', '--budget', '400', '--json');
+      const c = ctx.json<{ markdown: string; tokens: number; over_budget: boolean }>();
+      expect(c.tokens, c.markdown).toBeLessThanOrEqual(400);
+      expect(c.over_budget).toBe(false);
+      expectHolds(c.markdown, label, `${name} (CLI)`);
+      const text = await baton('context', '--budget', '4000');
+      expect(text.stdout).toContain('### Last State');
+    }
+  });
+
+  it('says over_budget, in the text and the JSON, when the facts never dropped do not fit', async () => {
+    const env = { BATON_HOME: tempDir('baton-home-') };
+    const repo = makeRepo();
+    const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
+    await baton('create', '--title', 'five commits');
+    const long = 'claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl';
+    expect((await baton('import', 'claude-code', corpusPath(long))).code).toBe(0);
+    const fits = (await baton('context', '--budget', '400', '--json')).json<{
+      over_budget: boolean;
+      tokens: number;
+    }>();
+    expect(fits.over_budget).toBe(false);
+    expect(fits.tokens).toBeLessThanOrEqual(400);
+    const tiny = (await baton('context', '--budget', '200', '--json')).json<{
+      markdown: string;
+      over_budget: boolean;
+      json: { over_budget: boolean };
+    }>();
+    expect(tiny.over_budget).toBe(true);
+    expect(tiny.json.over_budget).toBe(true);
+    expect(tiny.markdown).toContain('**over_budget**');
+    // still the shortest form of what is never dropped: the request and every commit
+    expect(tiny.markdown).toContain('The user asked: Implement spotter-gqc');
+    for (const hash of ['99b497c', 'ceff8c3', 'bb53fb4', '05fd186', 'a230dbf'])
+      expect(tiny.markdown).toContain(hash);
+  });
+});
+
+describe('the context a new session would get now', () => {
+  it('comes from the latest snapshot until something it shows is recorded, then from the workflow as it stands', async () => {
+    const service = makeService();
+    const client = new LocalClient(service);
+    const repo = makeRepo();
+    await client.create({ title: 'live', tasks: [{ id: 'T1', title: 'Build it' }], cwd: repo });
+    const ref = { cwd: repo };
+    await client.task(ref, 'start', 'T1');
+    await client.pause(ref, { reason: 'lunch', force: true });
+    const snaps = (await client.snapshots(ref)).snapshots;
+    const paused = await client.context(ref);
+    expect(paused.snapshot_id).toBe(snaps.at(-1)?.id);
+    await client.deliverContext(ref, 'cli');
+    expect((await client.context(ref)).snapshot_id, 'a delivery changes nothing shown').toBe(
+      paused.snapshot_id,
+    );
+    await client.record(ref, {
+      kind: 'decision',
+      decision: {
+        task_id: null,
+        decision_type: 'library',
+        description: 'Use zod for the schemas',
+        rationale: 'one source',
+        alternatives_considered: null,
+      },
+    });
+    const live = await client.context(ref);
+    expect(live.snapshot_id).toMatch(/^live-\d+$/);
+    expect(live.markdown).toContain('Use zod for the schemas');
+    expect(live.markdown).toContain(`baton details ${live.snapshot_id} <category>`);
+    const decisions = (await client.details(ref, live.snapshot_id, 'decisions')) as { description: string }[];
+    expect(decisions.map((d) => d.description)).toContain('Use zod for the schemas');
+    await service.store.close();
+  });
+});
