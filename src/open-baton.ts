@@ -5,7 +5,7 @@ import { loadSettings, type Settings } from './config/settings.js';
 import { readToken } from './config/token-file.js';
 import { DiskMirror } from './disk/index.js';
 import * as git from './git/git.js';
-import { BatonService } from './service/index.js';
+import { BatonService, type ServiceOptions } from './service/index.js';
 import { openStore } from './storage/open-store.js';
 import type { Durability } from './storage/store.js';
 import { countTokens } from './tokens/count-tokens.js';
@@ -22,6 +22,8 @@ export interface LocalServiceScope {
   worktree?: string;
   /** false: count about four characters a token (what a character limit needs), never loading the vocabulary. */
   exactTokens?: boolean;
+  /** How to remove what Baton created for a finished session (a Docker container): the CLI passes it, cleanup uses it. */
+  releaseExecutor?: ServiceOptions['releaseExecutor'];
 }
 
 /**
@@ -41,6 +43,7 @@ export async function openLocalService(
     contextBudget: settings.contextBudget,
     ...(scope.exactTokens === false ? {} : { countTokens }),
     actor: settings.actor,
+    releaseExecutor: scope.releaseExecutor,
   });
   if (!settings.mirror) return { service, mirror: null };
   const mirror = new DiskMirror(store, { runsDir: settings.runsDir, now: service.options.now });

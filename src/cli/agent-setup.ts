@@ -1,18 +1,19 @@
 import { hostname } from 'node:os';
 import { driverFor, resolveProfile } from '../agents/runtime/index.js';
 import { readAgentProfiles } from '../config/agent-config.js';
-import { executorCredential } from '../config/executor-token.js';
-import type { Settings } from '../config/settings.js';
-import { parseDuration, type CapacityPolicy } from '../core/index.js';
+import { settingReader, type Settings } from '../config/settings.js';
+import { invalidInput, parseDuration, type CapacityPolicy } from '../core/index.js';
+import { DockerEngine } from '../executors/docker/engine.js';
+import { DockerExecutor } from '../executors/docker/docker-executor.js';
+import { executorFactory, releaseByRuntime, remoteExecutor } from '../executors/executor-factory.js';
 import { LocalExecutor } from '../executors/local/local-executor.js';
 import { ownerId } from '../executors/process-identity.js';
-import { RemoteExecutor } from '../executors/remote/remote-executor.js';
 import * as git from '../git/git.js';
 import { BatonService } from '../service/index.js';
-import type { AgentProfile, Executor, ExecutorFactory } from '../service/runtime/index.js';
+import type { AgentProfile, Executor } from '../service/runtime/index.js';
 import { openStore } from '../storage/open-store.js';
 import { countTokens } from '../tokens/count-tokens.js';
-import { oneOf, parseNumber } from './parse.js';
+import { parseNumber } from './parse.js';
 
 export interface AgentFlags {
   agent?: string;
@@ -23,6 +24,7 @@ export interface AgentFlags {
   heartbeat?: string;
   executor?: string;
   executorUrl?: string;
+  dockerImage?: string;
 }
 
 /** The agent runtime's options: flag > environment variable > default (profiles also come from the config file). */
@@ -54,24 +56,31 @@ export function agentSetup(
     o.heartbeat ?? env.BATON_HEARTBEAT ?? '10s',
     '--heartbeat / BATON_HEARTBEAT',
   );
-  const kind = oneOf(
-    o.executor ?? env.BATON_EXECUTOR ?? 'local',
-    ['local', 'remote'] as const,
-    '--executor (variable BATON_EXECUTOR)',
-  );
+  const settingsOf = settingReader({ executor: o.executor, dockerImage: o.dockerImage }, env, settings);
+  const kind = settingsOf.oneOf('executor', ['local', 'remote', 'docker'] as const, 'local');
   const url = o.executorUrl ?? env.BATON_EXECUTOR_URL;
   if (kind === 'remote' && !url)
     throw new Error(
       '--executor remote needs --executor-url URL (variable BATON_EXECUTOR_URL) of a `baton executor serve`',
     );
+  const dockerImage = settingsOf.text('dockerImage')?.trim() || null;
+  if (kind === 'docker' && !dockerImage)
+    throw invalidInput(
+      '--executor docker needs an image: --docker-image IMAGE (variable BATON_DOCKER_IMAGE, config docker_image), with node 20+ at /usr/bin/node and /usr/bin/env',
+    );
   const executor: Executor =
-    kind === 'remote' && url ? remoteExecutor(url, env, settings.home) : new LocalExecutor();
+    kind === 'remote' && url
+      ? remoteExecutor(url, env, settings.home)
+      : kind === 'docker'
+        ? new DockerExecutor(new DockerEngine(env), dockerImage)
+        : new LocalExecutor();
   return {
     profile,
     profiles,
     capacity,
     heartbeatMs,
     executor,
+    dockerImage,
     owner: ownerId(hostname()),
     home: settings.home,
   };
@@ -94,22 +103,10 @@ export const profileFor = (
 
 export { driverFor };
 
-/** A remote executor with the token from BATON_EXECUTOR_TOKEN or `$BATON_HOME/executor-token`. */
-export const remoteExecutor = (endpoint: string, env: NodeJS.ProcessEnv, home: string) =>
-  new RemoteExecutor(endpoint, executorCredential(env, home));
-
-/** Executors by the runtime an executor row names (recovery, the heartbeat monitor). */
-export const executorFactory = (env: NodeJS.ProcessEnv, home: string): ExecutorFactory => ({
-  forRow: (r) =>
-    r.runtime === 'remote' && r.endpoint
-      ? remoteExecutor(r.endpoint, env, home)
-      : r.runtime === 'local'
-        ? new LocalExecutor()
-        : null,
-});
+export { executorFactory, releaseByRuntime, remoteExecutor };
 
 /** A service on the local store (the agent runtime runs where the store is). */
-export async function openLocalService(settings: Settings) {
+export async function openLocalService(settings: Settings, env: NodeJS.ProcessEnv) {
   const store = await openStore({ database: settings.database, durability: settings.durability });
   const service = new BatonService(store, git, {
     pauseTimeoutMs: settings.pauseTimeoutMs,
@@ -117,6 +114,7 @@ export async function openLocalService(settings: Settings) {
     contextBudget: settings.contextBudget,
     countTokens,
     actor: 'runner',
+    releaseExecutor: releaseByRuntime(env, settings.home),
   });
   return { store, service };
 }

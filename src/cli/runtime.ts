@@ -5,6 +5,7 @@ import type { BatonClient, Ref } from '../client/baton-client.js';
 import { loadSettings, type Settings } from '../config/settings.js';
 import { readToken } from '../config/token-file.js';
 import type { DiskMirror } from '../disk/index.js';
+import { releaseByRuntime } from '../executors/executor-factory.js';
 import { openLocalService, type LocalServiceScope } from '../open-baton.js';
 import type { BatonService } from '../service/index.js';
 import type { Io } from './output.js';
@@ -83,7 +84,10 @@ export class Runtime {
 
   /** The service on the local store, with every adapter (git, tokenizer) and the run folder mirror: one recipe. */
   async openService(settings: Settings, opts: LocalServiceScope = {}): Promise<BatonService> {
-    const { service, mirror } = await openLocalService(settings, (line) => this.io.err(line), opts);
+    const { service, mirror } = await openLocalService(settings, (line) => this.io.err(line), {
+      releaseExecutor: releaseByRuntime(this.env, settings.home),
+      ...opts,
+    });
     this.mirror = mirror;
     return service;
   }

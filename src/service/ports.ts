@@ -1,4 +1,5 @@
 import type { GitCapture, TokenCounter } from '../core/index.js';
+import type { ExecutorRow } from '../storage/executor-registry.js';
 
 /** What the service needs from git (src/git implements it with the real binary). */
 export interface GitPort {
@@ -20,4 +21,9 @@ export interface ServiceOptions {
   contextBudget?: number;
   /** USD per million input tokens of the agent's model, to price a handover (default: 3, a Sonnet-class model). */
   inputPricePerMTok?: number;
+  /**
+   * Removes what Baton created for an executor row whose session is over (a Docker container), through the
+   * executor of the row's runtime: called when a run ends, by `baton executors stop` and by `cleanup`.
+   */
+  releaseExecutor?: (row: ExecutorRow) => Promise<void>;
 }

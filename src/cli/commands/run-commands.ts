@@ -2,9 +2,14 @@ import type { Command } from 'commander';
 import { hostname } from 'node:os';
 import { daemonToken } from '../../config/executor-token.js';
 import { listSetting } from '../../config/request-guard.js';
-import { parseDuration } from '../../core/index.js';
+import { BatonError, invalidInput, parseDuration } from '../../core/index.js';
 import { isOwnerAlive } from '../../executors/process-identity.js';
-import { AgentRunner, recoverAtStartup, type AutoResumePolicy } from '../../service/runtime/index.js';
+import {
+  AgentRunner,
+  recoverAtStartup,
+  stopExecutors,
+  type AutoResumePolicy,
+} from '../../service/runtime/index.js';
 import type { BatonService } from '../../service/index.js';
 import {
   agentSetup,
@@ -12,7 +17,6 @@ import {
   executorFactory,
   openLocalService,
   profileFor,
-  remoteExecutor,
   type AgentFlags,
 } from '../agent-setup.js';
 import { emit } from '../output.js';
@@ -33,8 +37,15 @@ export const agentOptions = (cmd: Command) =>
       '--heartbeat <duration>',
       'heartbeat interval of running sessions (env BATON_HEARTBEAT, default 10s)',
     )
-    .option('--executor <kind>', 'local | remote (env BATON_EXECUTOR, default local)')
-    .option('--executor-url <url>', 'a `baton executor serve` agent host (env BATON_EXECUTOR_URL)');
+    .option(
+      '--executor <kind>',
+      'local | remote | docker (env BATON_EXECUTOR, config executor, default local)',
+    )
+    .option('--executor-url <url>', 'a `baton executor serve` agent host (env BATON_EXECUTOR_URL)')
+    .option(
+      '--docker-image <image>',
+      'the image of --executor docker, with node 20+ at /usr/bin/node (env BATON_DOCKER_IMAGE, config docker_image)',
+    );
 
 /** Follows re-attached remote runs and continues workflows the recovery policy resumes. */
 export async function continueRecovered(
@@ -46,6 +57,7 @@ export async function continueRecovered(
   log: (l: string) => void,
 ) {
   const runner = new AgentRunner(service);
+  const factory = executorFactory(env, setup.home, setup.dockerImage);
   const runs: Promise<unknown>[] = [];
   for (const ex of report.executors) {
     if (!ex.auto_resume) continue;
@@ -54,10 +66,8 @@ export async function continueRecovered(
     const agentName = row?.agent ?? o.agent ?? env.BATON_AGENT;
     if (!agentName) continue;
     const profile = profileFor(agentName, setup.profiles, o, env);
-    const executor =
-      row?.runtime === 'remote' && row.endpoint
-        ? remoteExecutor(row.endpoint, env, setup.home)
-        : setup.executor;
+    // A re-attached run goes on where it runs (its agent host, its container); the rest on the configured executor.
+    const executor = (row && row.runtime !== 'local' ? factory.forRow(row) : null) ?? setup.executor;
     runs.push(
       runner
         .run(
@@ -99,11 +109,13 @@ export function registerRunCommands(program: Command, rt: Runtime) {
     ) => {
       const g = rt.globals(cmd);
       const settings = rt.settings(g);
-      const { store, service } = await openLocalService(settings);
+      const { store, service } = await openLocalService(settings, rt.env);
       try {
         const state = await service.resolve(rt.ref(o.workflow));
         const setup = agentSetup(o, rt.env, settings, state.worktree);
         if (!setup.profile) throw new Error('baton run needs --agent NAME (variable BATON_AGENT)');
+        // Engine, image, worktree: checked before any task starts or anything is created.
+        await setup.executor.preflight?.(state.worktree);
         const report = await new AgentRunner(service).run(
           { workflowId: state.id },
           {
@@ -142,7 +154,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
     .description('list executors and their session states')
     .action(async (_o: unknown, cmd: Command) => {
       const g = rt.globals(cmd);
-      const { store } = await openLocalService(rt.settings(g));
+      const { store } = await openLocalService(rt.settings(g), rt.env);
       try {
         const rows = (await store.executors?.list()) ?? [];
         emit(
@@ -161,6 +173,44 @@ export function registerRunCommands(program: Command, rt: Runtime) {
         await store.close();
       }
     });
+  executors
+    .command('stop [ids...]')
+    .description(
+      'stop executors: their agents stop and what Baton created for them (a Docker container) is removed, nothing else',
+    )
+    .option('-w, --workflow <id>', "every executor of this workflow's sessions")
+    .option('--all', 'every executor not already stopped')
+    .action(async (ids: string[], o: { workflow?: string; all?: boolean }, cmd: Command) => {
+      const g = rt.globals(cmd);
+      if (!ids.length && !o.workflow && !o.all)
+        throw invalidInput(
+          'name the executors to stop (ids from `baton executors list`), or -w WORKFLOW, or --all',
+        );
+      const { store, service } = await openLocalService(rt.settings(g), rt.env);
+      try {
+        const out = await stopExecutors(service, { ids, workflowId: o.workflow, all: o.all === true });
+        emit(
+          rt.io,
+          g.json === true,
+          out,
+          () =>
+            out
+              .map(
+                (x) =>
+                  `${x.executor_id} ${x.runtime}${x.container_id ? ` container ${x.container_id.slice(0, 12)}` : ''}: ${x.error ?? x.status}${x.hint ? `\n  ${x.hint}` : ''}`,
+              )
+              .join('\n') || 'no executors to stop',
+        );
+        const failed = out.filter((x) => x.error);
+        if (failed.length)
+          throw new BatonError(
+            'unavailable',
+            `${failed.length} executor(s) could not be stopped: ${failed.map((x) => `${x.executor_id}: ${x.error}`).join('; ')}`,
+          );
+      } finally {
+        await store.close();
+      }
+    });
   agentOptions(
     executors
       .command('recover')
@@ -169,7 +219,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
   ).action(async (o: AgentFlags & { autoResume?: string }, cmd: Command) => {
     const g = rt.globals(cmd);
     const settings = rt.settings(g);
-    const { store, service } = await openLocalService(settings);
+    const { store, service } = await openLocalService(settings, rt.env);
     try {
       const policy = oneOf(
         o.autoResume ?? rt.env.BATON_AUTO_RESUME ?? 'waiting',
@@ -178,7 +228,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       ) as AutoResumePolicy;
       const setup = agentSetup(o, rt.env, settings, null);
       const report = await recoverAtStartup(service, {
-        factory: executorFactory(rt.env, settings.home),
+        factory: executorFactory(rt.env, settings.home, setup.dockerImage),
         autoResume: policy,
         isOwnerAlive: (owner) => isOwnerAlive(owner, hostname()),
       });

@@ -184,7 +184,10 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   for (const sig of parser.end()) chain = chain.then(() => handle(sig)).catch(() => undefined);
   await chain;
   const r = result as Extract<AgentSignal, { type: 'result' }> | null;
-  const text = r?.text ?? lastError ?? exit.stderr ?? null;
+  // An agent Baton lost (its host or container gone: a signal that is not a POSIX one) says why first.
+  const lost = exit.code === null && exit.signal && !exit.signal.startsWith('SIG') ? exit.stderr : null;
+  const said = r?.text ?? lastError ?? exit.stderr ?? null;
+  const text = lost && said !== lost ? [lost, said].filter(Boolean).join('\n') : said;
   const limit = detectUsageLimit(r?.is_error || exit.code !== 0 ? (text ?? lastError) : null, new Date());
   const outcome: AgentOutcome =
     exit.signal && !r
