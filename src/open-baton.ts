@@ -30,6 +30,8 @@ export interface LocalServiceScope {
   /** Where BATON_EXECUTOR_TOKEN is read from, to stop a crashed driver's remote agent (default `process.env`). */
   env?: NodeJS.ProcessEnv;
   capacity?: ServiceOptions['capacity'];
+  /** How to remove what Baton created for a finished session (a Docker container): the CLI passes it, cleanup uses it. */
+  releaseExecutor?: ServiceOptions['releaseExecutor'];
 }
 
 /**
@@ -59,6 +61,7 @@ export async function openLocalService(
       factory: executorFactory(scope.env ?? process.env, settings.home),
       notice: (line) => warn(`baton: ${line}`),
     },
+    releaseExecutor: scope.releaseExecutor,
   });
   if (!settings.mirror) return { service, mirror: null };
   const mirror = new DiskMirror(store, { runsDir: settings.runsDir, now: service.options.now });

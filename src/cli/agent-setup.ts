@@ -1,13 +1,15 @@
 import { hostname } from 'node:os';
 import { driverFor, resolveProfile } from '../agents/runtime/index.js';
 import { readAgentProfiles } from '../config/agent-config.js';
-import type { Settings } from '../config/settings.js';
-import { parseDuration, type CapacityPolicy } from '../core/index.js';
+import { settingReader, type Settings } from '../config/settings.js';
+import { invalidInput, parseDuration, type CapacityPolicy } from '../core/index.js';
+import { DockerEngine } from '../executors/docker/engine.js';
+import { DockerExecutor } from '../executors/docker/docker-executor.js';
+import { executorFactory, releaseByRuntime, remoteExecutor } from '../executors/executor-factory.js';
 import { LocalExecutor } from '../executors/local/local-executor.js';
 import { ownerId } from '../executors/process-identity.js';
-import { executorFactory, remoteExecutor } from '../executors/executor-factory.js';
 import type { AgentProfile, Executor } from '../service/runtime/index.js';
-import { oneOf, parseNumber } from './parse.js';
+import { parseNumber } from './parse.js';
 
 export interface AgentFlags {
   agent?: string;
@@ -18,6 +20,7 @@ export interface AgentFlags {
   heartbeat?: string;
   executor?: string;
   executorUrl?: string;
+  dockerImage?: string;
 }
 
 /** The agent runtime's options: flag > environment variable > default (profiles also come from the config file). */
@@ -44,18 +47,24 @@ export function agentSetup(
     o.heartbeat ?? env.BATON_HEARTBEAT ?? '10s',
     '--heartbeat / BATON_HEARTBEAT',
   );
-  const kind = oneOf(
-    o.executor ?? env.BATON_EXECUTOR ?? 'local',
-    ['local', 'remote'] as const,
-    '--executor (variable BATON_EXECUTOR)',
-  );
+  const settingsOf = settingReader({ executor: o.executor, dockerImage: o.dockerImage }, env, settings);
+  const kind = settingsOf.oneOf('executor', ['local', 'remote', 'docker'] as const, 'local');
   const url = o.executorUrl ?? env.BATON_EXECUTOR_URL;
   if (kind === 'remote' && !url)
     throw new Error(
       '--executor remote needs --executor-url URL (variable BATON_EXECUTOR_URL) of a `baton executor serve`',
     );
+  const dockerImage = settingsOf.text('dockerImage')?.trim() || null;
+  if (kind === 'docker' && !dockerImage)
+    throw invalidInput(
+      '--executor docker needs an image: --docker-image IMAGE (variable BATON_DOCKER_IMAGE, config docker_image), with node 20+ at /usr/bin/node and /usr/bin/env',
+    );
   const executor: Executor =
-    kind === 'remote' && url ? remoteExecutor(url, env, settings.home) : new LocalExecutor();
+    kind === 'remote' && url
+      ? remoteExecutor(url, env, settings.home)
+      : kind === 'docker'
+        ? new DockerExecutor(new DockerEngine(env), dockerImage)
+        : new LocalExecutor();
   const sessions = env.BATON_MAX_SESSIONS ?? '20';
   const maxSessions = parseNumber(sessions, '--max-sessions (variable BATON_MAX_SESSIONS)', {
     int: true,
@@ -68,6 +77,7 @@ export function agentSetup(
     heartbeatMs,
     executor,
     maxSessions,
+    dockerImage,
     owner: ownerId(hostname()),
     home: settings.home,
   };
@@ -103,4 +113,4 @@ export const profileFor = (
 
 export { driverFor };
 
-export { executorFactory, remoteExecutor };
+export { executorFactory, releaseByRuntime, remoteExecutor };

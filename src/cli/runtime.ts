@@ -5,6 +5,7 @@ import type { BatonClient, Ref } from '../client/baton-client.js';
 import { loadSettings, type Settings } from '../config/settings.js';
 import { readToken } from '../config/token-file.js';
 import type { DiskMirror } from '../disk/index.js';
+import { releaseByRuntime } from '../executors/executor-factory.js';
 import { openLocalService, type LocalServiceScope } from '../open-baton.js';
 import type { BatonService } from '../service/index.js';
 import type { Io } from './output.js';
@@ -90,6 +91,7 @@ export class Runtime {
     const { service, mirror } = await openLocalService(settings, (line) => this.io.err(line), {
       env: this.env,
       capacity: capacityPolicy({}, this.env),
+      releaseExecutor: releaseByRuntime(this.env, settings.home),
       ...opts,
     });
     this.mirror = mirror;

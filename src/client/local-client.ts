@@ -216,6 +216,7 @@ export class LocalClient implements BatonClient {
       input.olderThanMs,
       this.service.options.now?.() ?? new Date(),
       input.dryRun,
+      this.service.options.releaseExecutor,
     );
   }
 

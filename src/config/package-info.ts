@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 /** package.json at the package root, two levels above `src/config/`, `dist/config/` and the CLI bundle in `dist/bin/`. */
 const manifest = createRequire(import.meta.url)('../../package.json') as { name: string; version: string };
@@ -6,3 +7,6 @@ const manifest = createRequire(import.meta.url)('../../package.json') as { name:
 /** The npm package's name (`agent-baton`): what `npm install -g` and `npx` take. The command it installs is `baton`. */
 export const PACKAGE_NAME = manifest.name;
 export const PACKAGE_VERSION = manifest.version;
+
+/** The package's folder (its `bin/baton.js`, `dist/`, `node_modules`), two levels above this module as above. */
+export const packageRoot = (): string => fileURLToPath(new URL('../../', import.meta.url));

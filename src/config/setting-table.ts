@@ -52,6 +52,9 @@ export const SETTINGS = {
     'BATON_HEARTBEAT_TIMEOUT',
     'heartbeat_timeout',
   ),
+  // where `baton run` and `baton serve` run agents (docs/docker.md)
+  executor: def('executor', '--executor', 'BATON_EXECUTOR', 'executor'),
+  dockerImage: def('docker image', '--docker-image', 'BATON_DOCKER_IMAGE', 'docker_image'),
 } as const satisfies Record<string, SettingDef>;
 
 export type SettingName = keyof typeof SETTINGS;

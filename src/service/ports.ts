@@ -1,4 +1,5 @@
 import type { CapacityPolicy, GitCapture, TokenCounter } from '../core/index.js';
+import type { ExecutorRow } from '../storage/executor-registry.js';
 import type { CrashWatchOptions } from './runtime/crash-watch.js';
 import type { TaskLogs } from './runtime/run-events.js';
 
@@ -83,4 +84,9 @@ export interface ServiceOptions {
   logs?: TaskLogs;
   /** The runs folder of a worktree (the run folder mirror's): left alone by a checkpoint restore. */
   runsDirOf?: (worktree: string) => string;
+  /**
+   * Removes what Baton created for an executor row whose session is over (a Docker container), through the
+   * executor of the row's runtime: called when a run ends, by `baton executors stop` and by `cleanup`.
+   */
+  releaseExecutor?: (row: ExecutorRow) => Promise<void>;
 }

@@ -5,7 +5,7 @@
  */
 export type ExecutorStatus = 'starting' | 'ready' | 'error' | 'stopped';
 export type ExecutorSessionState = 'running' | 'waiting_for_input' | 'error' | 'ended';
-/** `docker` is reserved for a Docker executor (none ships: no Docker engine to test against). */
+/** Where the agent runs: a child of Baton, a remote agent host, or an agent host in a Docker container. */
 export type ExecutorRuntime = 'local' | 'remote' | 'docker';
 
 export interface ExecutorRow {

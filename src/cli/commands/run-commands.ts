@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Settings } from '../../config/settings.js';
 import { daemonToken } from '../../config/executor-token.js';
 import { listSetting } from '../../config/request-guard.js';
-import { invalidInput, parseDuration } from '../../core/index.js';
+import { BatonError, invalidInput, parseDuration } from '../../core/index.js';
 import { TaskLogFiles } from '../../disk/index.js';
 import { findExecutable } from '../../executors/local/find-executable.js';
 import { localProcessPorts } from '../../executors/local/process-ports.js';
@@ -10,18 +10,12 @@ import { isOwnerAlive } from '../../executors/process-identity.js';
 import {
   AgentRunner,
   recoverAtStartup,
+  stopExecutors,
   type AutoResumePolicy,
   type ExecutorRow,
 } from '../../service/runtime/index.js';
 import type { BatonService } from '../../service/index.js';
-import {
-  agentSetup,
-  driverFor,
-  executorFactory,
-  profileFor,
-  remoteExecutor,
-  type AgentFlags,
-} from '../agent-setup.js';
+import { agentSetup, driverFor, executorFactory, profileFor, type AgentFlags } from '../agent-setup.js';
 import { emit } from '../output.js';
 import { runProgress } from '../run-progress.js';
 import { batonCommand, commandLine } from '../../integrations/init/hook-command.js';
@@ -42,8 +36,15 @@ export const agentOptions = (cmd: Command) =>
       '--heartbeat <duration>',
       'heartbeat interval of running sessions (env BATON_HEARTBEAT, default 10s)',
     )
-    .option('--executor <kind>', 'local | remote (env BATON_EXECUTOR, default local)')
-    .option('--executor-url <url>', 'a `baton executor serve` agent host (env BATON_EXECUTOR_URL)');
+    .option(
+      '--executor <kind>',
+      'local | remote | docker (env BATON_EXECUTOR, config executor, default local)',
+    )
+    .option('--executor-url <url>', 'a `baton executor serve` agent host (env BATON_EXECUTOR_URL)')
+    .option(
+      '--docker-image <image>',
+      'the image of --executor docker, with node 20+ at /usr/bin/node (env BATON_DOCKER_IMAGE, config docker_image)',
+    );
 
 /** What every agent run of this process shares: the lease identity, the task logs, how agents reach Baton. */
 export function runShared(
@@ -54,7 +55,7 @@ export function runShared(
 ) {
   return {
     ports: service.watch?.ports ?? localProcessPorts(),
-    factory: executorFactory(env, settings.home),
+    factory: executorFactory(env, settings.home, setup.dockerImage),
     logs: service.options.logs ?? new TaskLogFiles(settings.runsDir),
     batonCommand: commandLine(batonCommand(env), []),
     env: agentEnv(settings),
@@ -88,10 +89,8 @@ export async function continueRecovered(
     const agentName = row?.agent ?? o.agent ?? env.BATON_AGENT;
     if (!agentName) continue;
     const profile = profileFor(agentName, setup.profiles, o, env);
-    const executor =
-      row?.runtime === 'remote' && row.endpoint
-        ? remoteExecutor(row.endpoint, env, setup.home)
-        : setup.executor;
+    // A re-attached run goes on where it runs (its agent host, its container); the rest on the configured executor.
+    const executor = (row && row.runtime !== 'local' ? shared.factory.forRow(row) : null) ?? setup.executor;
     runs.push(
       runner
         .run(
@@ -203,6 +202,8 @@ export function registerRunCommands(program: Command, rt: Runtime) {
           `cannot start the agent: ${setup.profile.bin} was not found (spawn ${setup.profile.bin} ENOENT); install it, or point --agent-bin (variable BATON_AGENT_BIN) or the profile's "bin" at it. Nothing was changed`,
           { bin: setup.profile.bin },
         );
+      // Engine, image, worktree: checked before any task starts or anything is created.
+      await setup.executor.preflight?.(state.worktree);
       const shared = runShared(service, setup, settings, rt.env);
       const report = await new AgentRunner(service).run(
         { workflowId: state.id },
@@ -277,6 +278,45 @@ export function registerRunCommands(program: Command, rt: Runtime) {
         await store.close();
       }
     });
+  executors
+    .command('stop [ids...]')
+    .description(
+      'stop executors: their agents stop and what Baton created for them (a Docker container) is removed, nothing else',
+    )
+    .option('-w, --workflow <id>', "every executor of this workflow's sessions")
+    .option('--all', 'every executor not already stopped')
+    .action(async (ids: string[], o: { workflow?: string; all?: boolean }, cmd: Command) => {
+      const g = rt.globals(cmd);
+      if (!ids.length && !o.workflow && !o.all)
+        throw invalidInput(
+          'name the executors to stop (ids from `baton executors list`), or -w WORKFLOW, or --all',
+        );
+      const service = await rt.openService(rt.settings(g));
+      try {
+        const out = await stopExecutors(service, { ids, workflowId: o.workflow, all: o.all === true });
+        emit(
+          rt.io,
+          g.json === true,
+          out,
+          () =>
+            out
+              .map(
+                (x) =>
+                  `${x.executor_id} ${x.runtime}${x.container_id ? ` container ${x.container_id.slice(0, 12)}` : ''}: ${x.error ?? x.status}${x.hint ? `\n  ${x.hint}` : ''}`,
+              )
+              .join('\n') || 'no executors to stop',
+        );
+        const failed = out.filter((x) => x.error);
+        if (failed.length)
+          throw new BatonError(
+            'unavailable',
+            `${failed.length} executor(s) could not be stopped: ${failed.map((x) => `${x.executor_id}: ${x.error}`).join('; ')}`,
+          );
+      } finally {
+        await rt.flushMirror();
+        await service.store.close();
+      }
+    });
   agentOptions(
     executors
       .command('recover')
@@ -296,7 +336,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       const setup = agentSetup(o, rt.env, settings, null);
       const ports = service.watch?.ports ?? localProcessPorts();
       const report = await recoverAtStartup(service, {
-        factory: executorFactory(rt.env, settings.home),
+        factory: executorFactory(rt.env, settings.home, setup.dockerImage),
         autoResume: policy,
         isOwnerAlive: (owner) => isOwnerAlive(owner, ports.hostname),
         leases: { ports },

@@ -187,11 +187,20 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
           dryRun: o.dryRun === true,
         })) as {
           removed: { id: string; title: string; status: string }[];
+          kept?: { id: string; reason: string }[];
         };
+        const kept = (r.kept ?? []).map((w) => `kept ${w.id}: ${w.reason}`);
         print(r, () =>
-          r.removed.length
-            ? `${o.dryRun ? 'would remove' : 'removed'} ${r.removed.length} workflow(s):\n${r.removed.map((w) => `  ${w.id} ${w.status} ${w.title}`).join('\n')}`
-            : 'nothing to clean up',
+          [
+            r.removed.length
+              ? `${o.dryRun ? 'would remove' : 'removed'} ${r.removed.length} workflow(s):\n${r.removed.map((w) => `  ${w.id} ${w.status} ${w.title}`).join('\n')}`
+              : kept.length
+                ? ''
+                : 'nothing to clean up',
+            ...kept,
+          ]
+            .filter(Boolean)
+            .join('\n'),
         );
       }),
     );

@@ -95,4 +95,15 @@ export class LocalExecutor implements Executor {
   async isAlive(row: ExecutorRow) {
     return isProcessAlive(row.pid, row.pid_start_time);
   }
+
+  /** Stops the row's agent if it still runs (same pid and start time); Baton created nothing else for it. */
+  async release(row: ExecutorRow) {
+    if (row.pid && isProcessAlive(row.pid, row.pid_start_time)) {
+      try {
+        process.kill(row.pid, 'SIGTERM');
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
 }

@@ -27,6 +27,13 @@ export class RemoteExecutor implements Executor {
     private readonly giveUpMs = 60_000,
   ) {}
 
+  private readonly closing = new AbortController();
+
+  /** Stops following this host's runs at once (its container is gone): their `wait()` ends as `lost`. */
+  close(reason: string) {
+    this.closing.abort(new Error(reason));
+  }
+
   private headers(json: boolean): Record<string, string> {
     const h: Record<string, string> = json ? { 'content-type': 'application/json' } : {};
     if (this.credential?.token) h.authorization = `Bearer ${this.credential.token}`;
@@ -115,6 +122,11 @@ export class RemoteExecutor implements Executor {
     }
   }
 
+  /** Stops the row's run on the agent host if it still runs; the host itself is not Baton's to stop. */
+  async release(row: ExecutorRow) {
+    if (row.run_id && (await this.isAlive(row))) await this.call('POST', `/runs/${row.run_id}/stop`);
+  }
+
   private follow(runId: string, pid: number | null, startTime: string | null): AgentProcess {
     const listeners: ((d: string) => void)[] = [];
     const early: string[] = [];
@@ -139,7 +151,10 @@ export class RemoteExecutor implements Executor {
       for (;;) {
         try {
           const path = `/runs/${runId}/events?offset=${offset}`;
-          const res = await fetch(new URL(path, this.endpoint), { headers: this.headers(false) });
+          const res = await fetch(new URL(path, this.endpoint), {
+            headers: this.headers(false),
+            signal: this.closing.signal,
+          });
           if (refusal(res.status)) {
             const data = (await res.json().catch(() => ({}))) as { error?: string };
             return {
@@ -178,6 +193,12 @@ export class RemoteExecutor implements Executor {
             }
           }
         } catch {
+          if (this.closing.signal.aborted)
+            return {
+              code: null,
+              signal: 'lost',
+              stderr: note((this.closing.signal.reason as Error).message),
+            };
           failingSince ??= Date.now();
           if (Date.now() - failingSince > this.giveUpMs)
             return { code: null, signal: 'lost', stderr: note(`lost the executor ${this.endpoint}`) };

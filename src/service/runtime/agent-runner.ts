@@ -437,11 +437,19 @@ export class AgentRunner {
     const final = await svc.runner.load(id);
     const rows = await svc.store.executors?.list({ workflowId: id });
     for (const r of rows ?? [])
-      if (r.status !== 'stopped' && r.status !== 'error')
+      if (r.status !== 'stopped' && r.status !== 'error') {
+        // The session is over: what Baton created for it (a container) goes; a failure to remove it is kept.
+        const left = await svc.options.releaseExecutor?.(r).then(
+          () => null,
+          (e: Error) => `could not remove what Baton created for it: ${e.message}`,
+        );
+        if (left) log(`executor ${r.id}: ${left}`);
         await svc.store.executors?.update(r.id, {
-          status: 'stopped',
+          status: left ? 'error' : 'stopped',
           session_state: final.status === 'in_progress' ? 'waiting_for_input' : 'ended',
+          ...(left ? { error_message: `${left}; retry with \`baton executors stop ${r.id}\`` } : {}),
         });
+      }
     return { ...report, status: final.status, pause_trigger: final.pause_trigger };
   }
 

@@ -243,13 +243,18 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   for (const sig of parser.end()) chain = chain.then(() => handle(sig)).catch(() => undefined);
   await chain;
   const r = result as Extract<AgentSignal, { type: 'result' }> | null;
-  // A failed run's text is its real cause: the agent's error, else its standard error, else how it ended.
+  // A failed run's text is its real cause: the agent's error, else its standard error, else how it ended. An agent
+  // Baton lost (its host or container gone: a signal that is not a POSIX one) says why first.
   const failed = !r || r.is_error || exit.code !== 0;
+  const lost = exit.code === null && exit.signal && !exit.signal.startsWith('SIG') ? exit.stderr : null;
   const killedBy =
-    exit.signal && !stoppedBy ? `the agent (pid ${proc.pid ?? '?'}) was killed by ${exit.signal}` : null;
-  const text = failed
+    exit.signal && !stoppedBy && !lost
+      ? `the agent (pid ${proc.pid ?? '?'}) was killed by ${exit.signal}`
+      : null;
+  const said = failed
     ? ((r?.is_error ? r.text : null) ?? lastError ?? exit.stderr ?? killedBy ?? r?.text ?? null)
     : (r?.text ?? null);
+  const text = lost && said !== lost ? [lost, said].filter(Boolean).join('\n') : said;
   const limit = detectUsageLimit(r?.is_error || exit.code !== 0 ? (text ?? lastError) : null, new Date());
   const outcome: AgentOutcome =
     exit.signal && !r

@@ -7,3 +7,4 @@ export * from './heartbeat-monitor.js';
 export * from './ownership.js';
 export * from './crash-watch.js';
 export * from './run-events.js';
+export * from './stop-executors.js';

@@ -1,4 +1,4 @@
-import { conflict, launchAgent } from '../../core/index.js';
+import { conflict, executorChanged, launchAgent } from '../../core/index.js';
 import type { ExecutorRow } from '../../storage/executor-registry.js';
 import type { BatonService } from '../baton-service.js';
 import { randomId } from '../command-runner.js';
@@ -22,12 +22,10 @@ export async function executorRowFor(
   const at = (service.options.now?.() ?? new Date()).toISOString();
   const existing = (await registry.list({ workflowId })).find((r) => r.session_number === s.session_count);
   if (existing) {
-    await registry.update(existing.id, {
-      runtime: executor.runtime,
-      endpoint: executor.endpoint,
-      agent: profile.name,
-    });
-    return { ...existing, runtime: executor.runtime, endpoint: executor.endpoint, agent: profile.name };
+    // An executor that places agents itself (Docker) knows its endpoint only once it has: keep the row's.
+    const endpoint = executor.endpoint ?? (existing.runtime === executor.runtime ? existing.endpoint : null);
+    await registry.update(existing.id, { runtime: executor.runtime, endpoint, agent: profile.name });
+    return { ...existing, runtime: executor.runtime, endpoint, agent: profile.name };
   }
   const caps = await executor.capabilities().catch(() => ({
     supports_session_resume: false,
@@ -107,14 +105,20 @@ export async function launchDriver(
   });
   let proc: AgentProcess;
   try {
-    proc = await input.executor.launch({ ...spec, env: { ...spec.env, ...input.env } });
+    proc = await input.executor.launch({ ...spec, env: { ...spec.env, ...input.env } }, current);
   } catch (e) {
+    const reason = (e as Error).message;
     await registry.update(current.id, {
       status: 'error',
       session_state: 'error',
-      error_message: (e as Error).message,
+      error_message: reason,
       updated_at: at(),
     });
+    await service.runner.run(
+      current.workflow_id,
+      (d) => executorChanged(d, { executor_id: current.id, status: 'error', session_state: 'error', reason }),
+      { retry: true },
+    );
     throw e;
   }
   const patch = {
@@ -123,10 +127,24 @@ export async function launchDriver(
     pid: proc.pid,
     pid_start_time: proc.startTime,
     run_id: proc.runId,
+    ...(proc.placement ?? {}),
     error_message: null,
     updated_at: at(),
     last_seen_at: at(),
   };
   await registry.update(current.id, patch);
+  // An agent host that took time to start (a container): its `ready` is an event, so live views see it.
+  if (proc.placement)
+    await service.runner.run(
+      current.workflow_id,
+      (d) =>
+        executorChanged(d, {
+          executor_id: current.id,
+          status: 'ready',
+          session_state: 'running',
+          reason: null,
+        }),
+      { retry: true },
+    );
   return { proc, executionId, row: { ...current, ...patch, execution_id: executionId, owner: input.owner } };
 }

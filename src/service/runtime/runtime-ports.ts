@@ -79,6 +79,8 @@ export interface AgentProcess {
   readonly startTime: string | null;
   /** The run's id on a remote executor. */
   readonly runId: string | null;
+  /** Where the agent runs when the executor placed it (a Docker container and its agent host's URL). */
+  readonly placement?: { container_id: string; endpoint: string };
   onOutput(cb: (chunk: string) => void): void;
   /** The agent's standard error as it comes (local agents), for the task's log and `--verbose`. */
   onStderr?(cb: (chunk: string) => void): void;
@@ -93,15 +95,22 @@ export interface ExecutorCapabilities {
 
 /**
  * Where agent processes run. Local: children of the Baton process (gone after a restart). Remote: an agent host
- * (`baton executor serve`) that outlives the Baton server. A Docker executor would implement the same interface
- * (containers located by `container_id`).
+ * (`baton executor serve`) that outlives the Baton server. Docker: that agent host in a container per session
+ * (located by `container_id`, else by its labels), which outlives the Baton server too.
  */
 export interface Executor {
   readonly runtime: ExecutorRow['runtime'];
   readonly endpoint: string | null;
   health(): Promise<boolean>;
   capabilities(): Promise<ExecutorCapabilities>;
-  launch(spec: LaunchSpec): Promise<AgentProcess>;
+  /** Starts the agent for the session of `row` (the Docker executor labels the session's container with it). */
+  launch(spec: LaunchSpec, row?: ExecutorRow): Promise<AgentProcess>;
+  /** Checks what a run needs before anything is started or created (engine, image, worktree); throws why not. */
+  preflight?(workspace: string): Promise<void>;
+  /** The session is over: stops its agent if it still runs and removes what Baton created for it. */
+  release?(row: ExecutorRow): Promise<void>;
+  /** Where the row's agent was found (container id, agent host URL), once `health` or `launch` located it. */
+  placement?(rowId: string): { container_id: string; endpoint: string } | null;
   /** Re-attaches to a run that kept going while Baton was down; null when it is gone. */
   attach(row: ExecutorRow): Promise<AgentProcess | null>;
   /** Whether the row's agent process is alive; a check that cannot decide answers false. */

@@ -43,7 +43,8 @@ export interface RecoveryReport {
  * Startup recovery (the session-resumption design's seven steps), run when a Baton server starts:
  * 1 load executors in starting/ready; 2 non-resumable ones' sessions become error (`not_resumable`);
  * 3 per runtime: local -> the workspace must exist (its agents died with the old process), remote -> health-check
- * the agent host and re-attach runs still going; 4 `last_seen_at` refreshed; 5 executor ready (workspace access even
+ * the agent host and re-attach runs still going, docker -> the engine answers, the session's container is found by
+ * id else by labels and runs (missing or stopped: error, with its exit code and last output), then as remote; 4 `last_seen_at` refreshed; 5 executor ready (workspace access even
  * when the agent cannot resume); 6 session `waiting_for_input` when the agent can resume and has a token, else error
  * with the reason; 7 `executor.changed` events (published on the WebSocket like every event). Workflows left
  * `in_progress` whose agent is gone become `interrupted` with a crash snapshot, in batched commits.
@@ -115,8 +116,9 @@ export async function recoverAtStartup(
     if (!executor) {
       status = 'error';
       reason = `no executor for runtime ${row.runtime}`;
-    } else if (row.runtime === 'remote') {
-      // A host that refuses Baton (a wrong or missing executor token) says so; that is not "unreachable".
+    } else if (row.runtime !== 'local') {
+      // Remote and Docker agent hosts outlive Baton. A host that refuses Baton (a wrong or missing executor
+      // token), an engine that is down, a container removed or stopped: each says so, that is not "unreachable".
       const healthy = await executor.health().catch((e: Error) => e);
       if (healthy !== true) {
         status = 'error';
@@ -161,7 +163,15 @@ export async function recoverAtStartup(
       (opts.autoResume === 'waiting' && (state === 'waiting_for_input' || action === 'reconnected'));
     patches.push({
       id: row.id,
-      patch: { status, session_state: state, error_message: reason, last_seen_at: at, updated_at: at },
+      patch: {
+        status,
+        session_state: state,
+        error_message: reason,
+        last_seen_at: at,
+        updated_at: at,
+        // A container found by its labels (Baton died before writing its id) is recorded.
+        ...(status === 'ready' ? (executor?.placement?.(row.id) ?? {}) : {}),
+      },
     });
     if (wf && wf.status !== 'completed' && wf.status !== 'cancelled' && wf.status !== 'failed') {
       let git: GitCapture | null = null;

@@ -1,0 +1,93 @@
+import { realpathSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { packageRoot as installedRoot } from '../../config/package-info.js';
+import type Docker from 'dockerode';
+import type { ExecutorRow } from '../../service/runtime/runtime-ports.js';
+
+/** The labels Baton puts on each container it creates; only containers carrying `baton.created_by=baton` are its. */
+export const LABEL = {
+  createdBy: 'baton.created_by',
+  sessionId: 'baton.session_id',
+  workflowId: 'baton.workflow_id',
+  executorId: 'baton.executor_id',
+} as const;
+export const CREATED_BY = 'baton';
+
+/** The session id of the session-resumption design: `<workflow id>#<session number>`. */
+export const sessionIdOf = (row: Pick<ExecutorRow, 'workflow_id' | 'session_number'>) =>
+  `${row.workflow_id}#${row.session_number}`;
+
+export const containerNameOf = (row: Pick<ExecutorRow, 'id'>) => `baton-${row.id}`;
+
+export const labelsOf = (row: ExecutorRow): Record<string, string> => ({
+  [LABEL.createdBy]: CREATED_BY,
+  [LABEL.sessionId]: sessionIdOf(row),
+  [LABEL.workflowId]: row.workflow_id,
+  [LABEL.executorId]: row.id,
+});
+
+/** Whether Baton created the container for this executor row (and so may use and remove it). */
+export const isOurs = (labels: Record<string, string>, executorId: string) =>
+  labels[LABEL.createdBy] === CREATED_BY && labels[LABEL.executorId] === executorId;
+
+/** The variable carrying the agent host's token inside the container (read back from it on recovery). */
+export const TOKEN_VARIABLE = 'BATON_EXECUTOR_TOKEN';
+
+/** This installed Baton package: its `bin/baton.js` runs the agent host inside the container. */
+export function packageRoot(): string {
+  return realpathSync(installedRoot());
+}
+
+/**
+ * What to mount so Baton's code and its dependencies resolve inside the container: the package itself, or, when
+ * it is installed inside a `node_modules` folder (its dependencies hoisted beside it), that whole folder.
+ */
+export function codeMount(root: string): string {
+  const at = root.indexOf(`${sep}node_modules${sep}`);
+  return at >= 0 ? root.slice(0, at + `${sep}node_modules`.length) : root;
+}
+
+/**
+ * The container of one Baton session: its agent host (`baton executor serve`, on a free loopback port of the
+ * host's network) run by the image's `/usr/bin/node` from Baton's own package mounted read-only, the worktree
+ * mounted read-write at the same path, as the user running Baton (files the agent writes stay the user's).
+ */
+export function containerOptions(input: {
+  row: ExecutorRow;
+  image: string;
+  token: string;
+  user: string | null;
+}): Docker.ContainerCreateOptions {
+  const { row } = input;
+  const root = packageRoot();
+  const code = codeMount(root);
+  return {
+    name: containerNameOf(row),
+    Image: input.image,
+    Cmd: [
+      '/usr/bin/node',
+      join(root, 'bin', 'baton.js'),
+      '--json',
+      'executor',
+      'serve',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+    ],
+    Env: [`${TOKEN_VARIABLE}=${input.token}`, 'BATON_HOME=/tmp/baton-executor', 'HOME=/tmp'],
+    Labels: labelsOf(row),
+    User: input.user ?? undefined,
+    WorkingDir: row.workspace_path,
+    Tty: false,
+    HostConfig: {
+      NetworkMode: 'host',
+      Init: true,
+      Mounts: [
+        { Type: 'bind', Source: code, Target: code, ReadOnly: true },
+        { Type: 'bind', Source: row.workspace_path, Target: row.workspace_path, ReadOnly: false },
+      ],
+      Tmpfs: { '/tmp': 'rw,nosuid,nodev,mode=1777' },
+    },
+  };
+}
