@@ -323,9 +323,9 @@ export class AgentRunner {
               env: { ...(o.env ?? {}), BATON_ACTOR: `session-${s.session_count}` },
             });
           } catch (e) {
-            // A refusal no retry can fix (the executor's token, its address): a usage error, said as it is (exit
-            // 2); the task stays in progress for the next run.
-            if (BatonError.isInstance(e) && e.code === 'invalid_input') throw e;
+            // A refusal no retry can fix (the executor's token, its address: exit 2; a container Baton did not
+            // create carrying the session's label: exit 3): said as it is; the task stays in progress for the next run.
+            if (BatonError.isInstance(e) && (e.code === 'invalid_input' || e.code === 'conflict')) throw e;
             // The agent could not even start: the task fails with the real cause, said where the user looks.
             const cause = `the agent did not start: ${(e as Error).message}`;
             await svc.failTask({ workflowId: id }, task.id, cause.slice(0, 500));
