@@ -3,7 +3,9 @@ import { HttpClient } from './client/http-client.js';
 import { LocalClient } from './client/local-client.js';
 import { loadSettings, type Settings } from './config/settings.js';
 import { readToken } from './config/token-file.js';
-import { DiskMirror } from './disk/index.js';
+import { DiskMirror, runsDirFor, TaskLogFiles } from './disk/index.js';
+import { executorFactory } from './executors/executor-factory.js';
+import { localProcessPorts } from './executors/local/process-ports.js';
 import * as git from './git/git.js';
 import { BatonService, type ServiceOptions } from './service/index.js';
 import { openStore } from './storage/open-store.js';
@@ -16,20 +18,27 @@ export interface LocalService {
   mirror: DiskMirror | null;
 }
 
-/** What a caller that touches little opens (a hook): the mirror catch-up of one worktree, no tokenizer. */
+/**
+ * What a caller may set on the recipe: a caller that touches little (a hook) scopes the mirror catch-up and the
+ * tokenizer; the CLI passes its environment (executor tokens) and `--warn-at`.
+ */
 export interface LocalServiceScope {
   /** Catch up only this worktree's run folders (a hook touches nothing else). */
   worktree?: string;
   /** false: count about four characters a token (what a character limit needs), never loading the vocabulary. */
   exactTokens?: boolean;
+  /** Where BATON_EXECUTOR_TOKEN is read from, to stop a crashed driver's remote agent (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  capacity?: ServiceOptions['capacity'];
   /** How to remove what Baton created for a finished session (a Docker container): the CLI passes it, cleanup uses it. */
   releaseExecutor?: ServiceOptions['releaseExecutor'];
 }
 
 /**
- * The service on the local store with every adapter (git, the tokenizer) and the run-folder mirror, which first
- * catches up the folders that lag the database. The one recipe of the CLI, `baton serve` and the library;
- * `warn` gets the lines a person should see (a folder ahead of the database, a folder that cannot be written).
+ * The service on the local store with every adapter (git, the tokenizer, the task logs of `baton run`) and the
+ * run-folder mirror, which first catches up the folders that lag the database. The one recipe of the CLI (`baton
+ * run` and `baton serve` included) and the library; `warn` gets the lines a person should see (a folder ahead of
+ * the database, a folder that cannot be written, a crashed driver handled).
  */
 export async function openLocalService(
   settings: Settings,
@@ -43,6 +52,15 @@ export async function openLocalService(
     contextBudget: settings.contextBudget,
     ...(scope.exactTokens === false ? {} : { countTokens }),
     actor: settings.actor,
+    logs: new TaskLogFiles(settings.runsDir),
+    runsDirOf: (worktree) => runsDirFor(worktree, settings.runsDir),
+    capacity: scope.capacity,
+    // Any reader notices a crashed driver (its lease) and handles it as startup recovery does, saying so in one line.
+    watch: {
+      ports: localProcessPorts(),
+      factory: executorFactory(scope.env ?? process.env, settings.home),
+      notice: (line) => warn(`baton: ${line}`),
+    },
     releaseExecutor: scope.releaseExecutor,
   });
   if (!settings.mirror) return { service, mirror: null };
@@ -122,7 +140,7 @@ export async function openBaton(options: OpenBatonOptions = {}): Promise<BatonCl
     return new HttpClient(server, token, options.cwd ?? process.cwd());
   }
   const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const { service, mirror } = await openLocalService(settings, warn);
+  const { service, mirror } = await openLocalService(settings, warn, { env });
   return new LocalClient(service, async () => {
     await mirror?.flush();
     await service.store.close();

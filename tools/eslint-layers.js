@@ -11,7 +11,7 @@ export const LAYERS = {
   config: { code: ['core', 'storage'] },
   storage: { code: ['core', 'config'] },
   service: { code: ['core', 'storage'] },
-  git: { code: ['core'] },
+  git: { code: ['core'], types: ['service'] },
   agents: { code: ['core'], types: ['service'] },
   extraction: { code: ['core', 'agents'] },
   executors: { code: ['core', 'config', 'service'] },
@@ -20,7 +20,9 @@ export const LAYERS = {
   integrations: { code: ['core', 'client', 'agents', 'extraction', 'service', 'config', 'storage'] },
   mcp: { code: ['core', 'client', 'service', 'config'] },
   server: { code: ['core', 'client', 'service', 'config'], types: ['storage'] },
-  'open-baton.ts': { code: ['client', 'config', 'disk', 'git', 'service', 'storage', 'tokens', 'core'] },
+  'open-baton.ts': {
+    code: ['client', 'config', 'disk', 'executors', 'git', 'service', 'storage', 'tokens', 'core'],
+  },
   'index.ts': { code: ['open-baton.ts', 'storage', 'config', 'client', 'service', 'core', 'tokens'] },
   cli: {
     code: [

@@ -8,11 +8,7 @@ import { DockerExecutor } from '../executors/docker/docker-executor.js';
 import { executorFactory, releaseByRuntime, remoteExecutor } from '../executors/executor-factory.js';
 import { LocalExecutor } from '../executors/local/local-executor.js';
 import { ownerId } from '../executors/process-identity.js';
-import * as git from '../git/git.js';
-import { BatonService } from '../service/index.js';
 import type { AgentProfile, Executor } from '../service/runtime/index.js';
-import { openStore } from '../storage/open-store.js';
-import { countTokens } from '../tokens/count-tokens.js';
 import { parseNumber } from './parse.js';
 
 export interface AgentFlags {
@@ -46,12 +42,7 @@ export function agentSetup(
         profiles,
       )
     : null;
-  const ratio = (v: string | undefined, flag: string, fallback: number) =>
-    v === undefined ? fallback : parseNumber(v, flag, { min: 0.01, max: 1 });
-  const capacity: CapacityPolicy = {
-    warnAt: ratio(o.warnAt ?? env.BATON_CAPACITY_WARN, '--warn-at (variable BATON_CAPACITY_WARN)', 0.7),
-    pauseAt: ratio(o.pauseAt ?? env.BATON_CAPACITY_PAUSE, '--pause-at (variable BATON_CAPACITY_PAUSE)', 0.85),
-  };
+  const capacity = capacityPolicy(o, env);
   const heartbeatMs = parseDuration(
     o.heartbeat ?? env.BATON_HEARTBEAT ?? '10s',
     '--heartbeat / BATON_HEARTBEAT',
@@ -74,15 +65,34 @@ export function agentSetup(
       : kind === 'docker'
         ? new DockerExecutor(new DockerEngine(env), dockerImage)
         : new LocalExecutor();
+  const sessions = env.BATON_MAX_SESSIONS ?? '20';
+  const maxSessions = parseNumber(sessions, '--max-sessions (variable BATON_MAX_SESSIONS)', {
+    int: true,
+    min: 1,
+  });
   return {
     profile,
     profiles,
     capacity,
     heartbeatMs,
     executor,
+    maxSessions,
     dockerImage,
     owner: ownerId(hostname()),
     home: settings.home,
+  };
+}
+
+/** The capacity thresholds: --warn-at / --pause-at > BATON_CAPACITY_WARN / BATON_CAPACITY_PAUSE > 0.7 / 0.85. */
+export function capacityPolicy(
+  o: Pick<AgentFlags, 'warnAt' | 'pauseAt'>,
+  env: NodeJS.ProcessEnv,
+): CapacityPolicy {
+  const ratio = (v: string | undefined, flag: string, fallback: number) =>
+    v === undefined ? fallback : parseNumber(v, flag, { min: 0.01, max: 1 });
+  return {
+    warnAt: ratio(o.warnAt ?? env.BATON_CAPACITY_WARN, '--warn-at (variable BATON_CAPACITY_WARN)', 0.7),
+    pauseAt: ratio(o.pauseAt ?? env.BATON_CAPACITY_PAUSE, '--pause-at (variable BATON_CAPACITY_PAUSE)', 0.85),
   };
 }
 
@@ -104,17 +114,3 @@ export const profileFor = (
 export { driverFor };
 
 export { executorFactory, releaseByRuntime, remoteExecutor };
-
-/** A service on the local store (the agent runtime runs where the store is). */
-export async function openLocalService(settings: Settings, env: NodeJS.ProcessEnv) {
-  const store = await openStore({ database: settings.database, durability: settings.durability });
-  const service = new BatonService(store, git, {
-    pauseTimeoutMs: settings.pauseTimeoutMs,
-    staleAfterMs: settings.staleAfterMs,
-    contextBudget: settings.contextBudget,
-    countTokens,
-    actor: 'runner',
-    releaseExecutor: releaseByRuntime(env, settings.home),
-  });
-  return { store, service };
-}

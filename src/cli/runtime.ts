@@ -9,6 +9,7 @@ import { releaseByRuntime } from '../executors/executor-factory.js';
 import { openLocalService, type LocalServiceScope } from '../open-baton.js';
 import type { BatonService } from '../service/index.js';
 import type { Io } from './output.js';
+import { capacityPolicy } from './agent-setup.js';
 
 export interface GlobalOptions {
   json?: boolean;
@@ -29,7 +30,7 @@ export interface GlobalOptions {
 export class Runtime {
   private client: BatonClient | null = null;
   private mirror: DiskMirror | null = null;
-  /** A command that printed its result but must still exit non-zero (`baton doctor` with problems) sets this. */
+  /** A command that printed its result but must still exit non-zero (`baton doctor` with problems, `baton run` with a failed task) sets this. */
   exitCode = 0;
 
   constructor(
@@ -82,9 +83,14 @@ export class Runtime {
     return this.client;
   }
 
-  /** The service on the local store, with every adapter (git, tokenizer) and the run folder mirror: one recipe. */
+  /**
+   * The service on the local store, with every adapter (git, tokenizer, process liveness for the crash watch) and
+   * the run folder mirror: one recipe for every command, `baton run`, `baton serve` and the hooks included.
+   */
   async openService(settings: Settings, opts: LocalServiceScope = {}): Promise<BatonService> {
     const { service, mirror } = await openLocalService(settings, (line) => this.io.err(line), {
+      env: this.env,
+      capacity: capacityPolicy({}, this.env),
       releaseExecutor: releaseByRuntime(this.env, settings.home),
       ...opts,
     });

@@ -1,6 +1,6 @@
-import { hostname } from 'node:os';
 import { settingReader, type Settings } from '../config/settings.js';
 import { isOwnerAlive } from '../executors/process-identity.js';
+import { localProcessPorts } from '../executors/local/process-ports.js';
 import type { BatonService } from '../service/index.js';
 import {
   HeartbeatMonitor,
@@ -68,10 +68,13 @@ export function serveRuntime(
     /** Startup recovery: run before `/readyz` answers ready. */
     async recover(): Promise<RecoveryReport | null> {
       if (!service.store.executors) return null;
+      const ports = service.watch?.ports ?? localProcessPorts();
       report = await recoverAtStartup(service, {
         factory,
         autoResume,
-        isOwnerAlive: (owner) => isOwnerAlive(owner, hostname()),
+        isOwnerAlive: (owner) => isOwnerAlive(owner, ports.hostname),
+        // A `baton run` alive beside this server keeps its workflow: the lease says who drives what.
+        leases: { ports },
       });
       log(
         `startup recovery: ${report.executors.length} executor(s), ${report.interrupted} workflow(s) interrupted, ${report.attached.length} re-attached (${report.ms} ms)`,
@@ -81,7 +84,7 @@ export function serveRuntime(
     /** After ready: follow re-attached runs, resume what the policy says, and start the heartbeat monitor. */
     start(): void {
       if (!service.store.executors) return;
-      if (report) runs = continueRecovered(service, report, setup, o, env, log);
+      if (report) runs = continueRecovered(service, report, setup, settings, o, env, log);
       monitor.start();
     },
     async stop(): Promise<void> {

@@ -13,7 +13,10 @@ import type {
   WorkflowStatus,
 } from '../core/index.js';
 import type {
+  BatonService,
+  CheckpointRestore,
   CompiledContext,
+  RestoreOptions,
   CreateWorkflowInput,
   InjectedContext,
   StartInput,
@@ -138,5 +141,12 @@ export interface BatonClient {
   /** Every session of a workflow with its status, oldest first. */
   sessionTimeline(ref: Ref): Promise<{ workflow_id: string; sessions: SessionStatus[] }>;
   rebuild(workflowId?: string): Promise<{ workflows: number; events: number }>;
+  /** Back to a checkpoint: the workflow state and the worktree; a restore that moves the branch needs `confirm`. */
+  restoreCheckpoint(ref: Ref, checkpoint: string | null, opts: RestoreOptions): Promise<CheckpointRestore>;
+  /** The workflow's events from a seq on (snapshots summarised): the dashboard's history. */
+  history(ref: Ref, after?: number, limit?: number): ReturnType<BatonService['history']>;
+  /** The task logs `baton run` keeps in the run folder, and one of them from a byte offset. */
+  taskLogs(ref: Ref): ReturnType<BatonService['taskLogs']>;
+  taskLog(ref: Ref, name: string, offset?: number, limit?: number): ReturnType<BatonService['taskLog']>;
   close(): Promise<void>;
 }

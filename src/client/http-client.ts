@@ -315,6 +315,52 @@ export class HttpClient implements BatonClient {
     );
   }
 
+  restoreCheckpoint(
+    ref: Ref,
+    checkpoint: string | null,
+    opts: Parameters<BatonClient['restoreCheckpoint']>[2],
+  ) {
+    return this.call<Awaited<ReturnType<BatonClient['restoreCheckpoint']>>>(
+      'POST',
+      `${this.wf(ref)}/restore`,
+      {
+        checkpoint,
+        stash: opts.stash === true,
+        force: opts.force === true,
+        dry_run: opts.dryRun === true,
+        confirm: opts.confirm === true,
+      },
+      ref,
+    );
+  }
+
+  history(ref: Ref, after = 0, limit = 200) {
+    return this.call<Awaited<ReturnType<BatonClient['history']>>>(
+      'GET',
+      `${this.wf(ref)}/events?after=${after}&limit=${limit}`,
+      undefined,
+      ref,
+    );
+  }
+
+  taskLogs(ref: Ref) {
+    return this.call<Awaited<ReturnType<BatonClient['taskLogs']>>>(
+      'GET',
+      `${this.wf(ref)}/logs`,
+      undefined,
+      ref,
+    );
+  }
+
+  taskLog(ref: Ref, name: string, offset = 0, limit = 256 * 1024) {
+    return this.call<Awaited<ReturnType<BatonClient['taskLog']>>>(
+      'GET',
+      `${this.wf(ref)}/logs/${e(name)}?offset=${offset}&limit=${limit}`,
+      undefined,
+      ref,
+    );
+  }
+
   recover(ref: Ref, option: Parameters<BatonClient['recover']>[1], checkpoint: string | null) {
     return this.call<Awaited<ReturnType<BatonClient['recover']>>>(
       'POST',

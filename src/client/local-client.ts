@@ -1,5 +1,5 @@
 import type { BatonService, ImportMarker } from '../service/index.js';
-import { cleanup, isLiveSnapshotId, rebuild, sessionStatus, sessionTimeline } from '../service/index.js';
+import { cleanup, isLiveSnapshotId, rebuild } from '../service/index.js';
 import type { BatonClient, Channel, RecordInput, Ref, TaskAction } from './baton-client.js';
 import { workflowView } from './views.js';
 
@@ -168,8 +168,28 @@ export class LocalClient implements BatonClient {
     return { workflow_id: s.id, checkpoints: s.checkpoints };
   }
 
-  async recoveryOptions(ref: Ref) {
-    return this.service.queries.recoveryOptions(await this.service.resolve(this.ref(ref)));
+  recoveryOptions(ref: Ref) {
+    return this.service.recoveryOptions(this.ref(ref));
+  }
+
+  restoreCheckpoint(
+    ref: Ref,
+    checkpoint: string | null,
+    opts: Parameters<BatonService['restoreCheckpoint']>[2],
+  ) {
+    return this.service.restoreCheckpoint(this.ref(ref), checkpoint, opts);
+  }
+
+  history(ref: Ref, after?: number, limit?: number) {
+    return this.service.history(this.ref(ref), after, limit);
+  }
+
+  taskLogs(ref: Ref) {
+    return this.service.taskLogs(this.ref(ref));
+  }
+
+  taskLog(ref: Ref, name: string, offset?: number, limit?: number) {
+    return this.service.taskLog(this.ref(ref), name, offset, limit);
   }
 
   async recover(ref: Ref, option: Parameters<BatonService['recover']>[1], checkpoint: string | null) {
@@ -204,19 +224,12 @@ export class LocalClient implements BatonClient {
     return this.service.queries.sessions();
   }
 
-  async sessionStatus(ref: Ref, sessionNumber?: number) {
-    const s = await this.service.resolve(this.ref(ref));
-    return sessionStatus(s, sessionNumber, await this.executorsOf(s.id));
+  sessionStatus(ref: Ref, sessionNumber?: number) {
+    return this.service.sessionStatus(this.ref(ref), sessionNumber);
   }
 
-  async sessionTimeline(ref: Ref) {
-    const s = await this.service.resolve(this.ref(ref));
-    return { workflow_id: s.id, sessions: sessionTimeline(s, await this.executorsOf(s.id)) };
-  }
-
-  /** The workflow's `executors_running` rows (none on a store without the table). */
-  private async executorsOf(workflowId: string) {
-    return (await this.service.store.executors?.list({ workflowId })) ?? [];
+  sessionTimeline(ref: Ref) {
+    return this.service.sessionTimeline(this.ref(ref));
   }
 
   rebuild(workflowId?: string) {

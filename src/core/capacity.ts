@@ -29,6 +29,12 @@ export interface CapacityMeasure {
 
 export const COST_PER_TOKEN_ESTIMATE = 9 / 1_000_000;
 
+/** How full the context is: the one definition every reader uses (the fold, capacity checks, the dashboard). */
+export function contextUtilization(contextTokens: number, contextWindow: number): number {
+  if (!(contextWindow > 0)) return 0;
+  return Math.min(1, Math.max(0, contextTokens / contextWindow));
+}
+
 export function measureCapacity(reading: UsageReading, profileWindow: number): CapacityMeasure | null {
   const window = reading.context_window ?? profileWindow;
   if (!(window > 0)) return null;
@@ -36,13 +42,18 @@ export function measureCapacity(reading: UsageReading, profileWindow: number): C
     return {
       tokens: reading.context_tokens,
       context_window: window,
-      utilization: reading.context_tokens / window,
+      utilization: contextUtilization(reading.context_tokens, window),
       estimated: false,
     };
   }
   if (reading.cost_usd !== null && reading.cost_usd > 0) {
     const tokens = Math.round(reading.cost_usd / COST_PER_TOKEN_ESTIMATE);
-    return { tokens, context_window: window, utilization: Math.min(1, tokens / window), estimated: true };
+    return {
+      tokens,
+      context_window: window,
+      utilization: contextUtilization(tokens, window),
+      estimated: true,
+    };
   }
   return null;
 }

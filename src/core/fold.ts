@@ -7,6 +7,7 @@ import { initialState } from './fold/initial-state.js';
 import { project } from './fold/project.js';
 
 export { findError } from './fold/evolve.js';
+export { contextUsage, workflowUsage } from './fold/usage.js';
 
 /** Events that are work done (what makes a checkpoint worth taking): tasks added or moved, side effects. */
 export const workEvents: ReadonlySet<BatonEvent['type']> = new Set([

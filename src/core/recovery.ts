@@ -5,13 +5,39 @@ export interface RecoveryOption {
   type: 'checkpoint' | 'live_state' | 'fresh';
   target: string;
   description: string;
-  /** Events recorded since the checkpoint, or seconds since the live state was saved. */
+  /** What the option gives up, in recorded actions and work since the last save (never in wall time). */
   data_loss: string;
+  /** Actions (events) recorded after the point this option goes back to: 0 for the live state. */
   actions_since: number | null;
+  /**
+   * Seconds the agent worked after the last event was saved and before the stop was noticed (its last heartbeat),
+   * when Baton noticed the stop itself: fixed at the interruption, it does not grow while nobody runs.
+   */
   seconds_since: number | null;
   /** The size of the context this option would hand over, and its price for the agent's model (the service adds them). */
   context_tokens?: number;
   estimated_cost_usd?: number;
+  /** What choosing it would change: task statuses, and the worktree's branch (the service adds it). */
+  changes?: OptionChanges;
+}
+
+export interface OptionChanges {
+  tasks: { task_id: string; from: string; to: string }[];
+  /** Null: the worktree and its branch are left as they are. */
+  git: {
+    branch: string | null;
+    from: string | null;
+    to: string;
+    moves_branch: boolean;
+    commits: { sha: string; subject: string }[];
+    commits_count: number;
+    files: { status: string; path: string }[];
+    files_count: number;
+    /** The commits that leave the branch stay reachable from a ref under this prefix (named at restore time). */
+    backup_ref_prefix: string | null;
+    dirty_files: string[];
+  } | null;
+  note: string;
 }
 
 export interface RecoveryPlan {
@@ -25,7 +51,7 @@ export interface RecoveryPlan {
 }
 
 /** The Go Team recovery options: back to a checkpoint (with what is lost), the live state, or a fresh start. */
-export function recoveryOptions(s: WorkflowState, liveSavedAt: string | null, now: string): RecoveryPlan {
+export function recoveryOptions(s: WorkflowState, liveSavedAt: string | null, _now?: string): RecoveryPlan {
   const options: RecoveryOption[] = [];
   const last = s.checkpoints[s.checkpoints.length - 1];
   if (last) {
@@ -39,16 +65,20 @@ export function recoveryOptions(s: WorkflowState, liveSavedAt: string | null, no
       seconds_since: null,
     });
   }
-  // The folded state is saved with every commit; a periodic live-state save can only be as recent.
-  const savedAt = liveSavedAt && liveSavedAt > s.updated_at ? liveSavedAt : s.updated_at;
-  const seconds = Math.max(0, Math.round((Date.parse(now) - Date.parse(savedAt)) / 1000));
+  // The folded state is saved with every commit, so the live state loses no recorded action. What it cannot have
+  // is the agent's work after its last event: from that event to the last sign of life before the stop.
+  const known = s.interruption?.last_known_state.last_activity ?? null;
+  const lastSeen = s.interruption?.last_heartbeat ?? null;
+  const savedAt = known ?? (liveSavedAt && liveSavedAt > s.updated_at ? liveSavedAt : s.updated_at);
+  const unsaved =
+    known && lastSeen ? Math.max(0, Math.round((Date.parse(lastSeen) - Date.parse(known)) / 1000)) : null;
   options.push({
     type: 'live_state',
     target: 'live state',
-    description: `Resume from the last auto-save (the live state) at ${savedAt}`,
-    data_loss: `~${seconds} seconds since the last save`,
-    actions_since: null,
-    seconds_since: seconds,
+    description: `Resume from the last auto-save (the live state): every event up to ${savedAt}`,
+    data_loss: `0 actions (every event is saved as it happens)${unsaved ? `; the agent's last ~${unsaved} s of work before it stopped were not recorded` : ''}`,
+    actions_since: 0,
+    seconds_since: unsaved,
   });
   options.push({
     type: 'fresh',

@@ -6,3 +6,4 @@ export * from './run-import.js';
 export * from './run-paths.js';
 export * from './run-reader.js';
 export * from './run-scan.js';
+export * from './task-logs.js';

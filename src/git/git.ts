@@ -137,3 +137,5 @@ export async function captureGitState(dir: string, startCommit: string | null): 
     note: head.commit ? null : 'the repository has no commits yet',
   };
 }
+
+export { applyRestore, planRestore } from './restore.js';

@@ -2,6 +2,9 @@ import { execFile } from 'node:child_process';
 import { relative } from 'node:path';
 import { promisify } from 'node:util';
 import { BatonError, notFound } from '../core/index.js';
+import type { RestorePlan, RestoreStep, RestoreTarget } from '../service/ports.js';
+
+export type { RestorePlan, RestoreStep };
 
 const exec = promisify(execFile);
 
@@ -18,39 +21,28 @@ async function tryGit(dir: string, args: string[]): Promise<string | null> {
   }
 }
 
-export interface RestoreStep {
-  args: string[];
-  /** The exact command, as a person would type it. */
-  command: string;
-}
-
-export interface RestorePlan {
-  worktree: string;
-  /** The checkpoint's branch (null when it was taken on a detached HEAD). */
-  branch: string | null;
-  commit: string;
-  current_branch: string | null;
-  current_commit: string | null;
-  /** Uncommitted files (tracked or not), the run folder excluded. */
-  dirty_files: string[];
-  /** Commits on the branch after the checkpoint: they leave the branch (git reflog still has them). */
-  commits_dropped: number;
-  mode: 'clean' | 'stash' | 'force';
-  steps: RestoreStep[];
-}
-
 const quote = (a: string) => (/^[A-Za-z0-9@%+=:,./_^{}-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
 const step = (...args: string[]): RestoreStep => ({ args, command: ['git', ...args].map(quote).join(' ') });
 const detached = (b: string | null) => !b || b === 'HEAD' || b === '(detached)';
+const LISTED = 50;
+
+/** `refs/baton/backup/<workflow>/<UTC stamp>`: where the commits a restore takes off the branch stay reachable. */
+export const backupRefName = (workflowId: string, at: Date) =>
+  `refs/baton/backup/${workflowId.replace(/[^A-Za-z0-9._-]/g, '_')}/${at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}`;
 
 /**
- * What restoring a worktree to a checkpoint's commit takes, the Go Team way (`git checkout <branch>` then
- * `git reset --hard <commit>`), without doing any of it. Refuses a dirty tree unless told to stash or force.
+ * What restoring a worktree to a checkpoint's commit takes (`git checkout <branch>`, `git reset --hard <commit>`),
+ * without doing any of it: the commits that would leave the branch and the files that would change, and the backup
+ * ref that keeps those commits (and, with `force`, the uncommitted tracked changes). Refuses a dirty tree unless
+ * told to stash or force.
  */
 export async function planRestore(
   worktree: string,
-  target: { branch: string | null; commit: string; label: string },
-  opts: { stash?: boolean; force?: boolean; exclude?: string[] } = {},
+  target: RestoreTarget,
+  opts: { stash?: boolean; force?: boolean; exclude?: string[]; inspectOnly?: boolean } = {},
 ): Promise<RestorePlan> {
   if ((await tryGit(worktree, ['rev-parse', '--is-inside-work-tree'])) === null)
     throw new BatonError('invalid_input', `${worktree} is not a git worktree; nothing to restore there`);
@@ -76,29 +68,72 @@ export async function planRestore(
     .split('\0')
     .filter((l) => l.length > 3)
     .map((l) => l.slice(3));
+  const trackedDirty = status
+    .split('\0')
+    .filter((l) => l.length > 3 && !l.startsWith('??'))
+    .map((l) => l.slice(3));
   const currentBranch =
     (await tryGit(worktree, ['symbolic-ref', '--quiet', '--short', 'HEAD']))?.trim() || null;
   const currentCommit =
     (await tryGit(worktree, ['rev-parse', '--verify', '--quiet', 'HEAD']))?.trim() || null;
   const branch = detached(target.branch) ? null : target.branch;
-  const branchExists =
-    branch !== null &&
-    (await tryGit(worktree, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])) !== null;
-  const dropped = branchExists
-    ? Number(
-        (await tryGit(worktree, ['rev-list', '--count', `${target.commit}..refs/heads/${branch}`]))?.trim() ??
-          0,
+  const branchHead =
+    branch === null
+      ? currentCommit
+      : (await tryGit(worktree, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]))?.trim() ||
+        null;
+  const from = branchHead ?? currentCommit;
+  const dropped = from
+    ? (await git(worktree, ['log', '--format=%H%x09%s', `${target.commit}..${from}`]))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => ({ sha: l.slice(0, 40), subject: l.slice(41) }))
+    : [];
+  const files = from
+    ? (
+        await git(worktree, [
+          'diff',
+          '--name-status',
+          '--no-renames',
+          from,
+          target.commit,
+          '--',
+          '.',
+          ...excludes,
+        ])
       )
-    : 0;
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => {
+          const [st, ...rest] = l.split('\t');
+          return { status: st ?? '?', path: rest.join('\t') };
+        })
+    : [];
   const mode = dirty.length === 0 ? 'clean' : opts.stash ? 'stash' : opts.force ? 'force' : null;
-  if (mode === null) {
+  if (mode === null && !opts.inspectOnly) {
     throw new BatonError(
       'invalid_transition',
-      `the worktree ${worktree} has uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? `, +${dirty.length - 5} more` : ''}); restoring ${target.label} would overwrite them. Commit them, or pass --stash (stash them first) or --force (discard them); --dry-run shows the plan`,
+      `the worktree ${worktree} has uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? `, +${dirty.length - 5} more` : ''}); restoring ${target.label} would overwrite them. Commit them, or pass --stash (stash them first) or --force (discard them; tracked changes are kept on a backup ref); --dry-run shows the plan`,
       { dirty_files: dirty },
     );
   }
+  const movesBranch = from !== null && from !== target.commit;
+  const switchesBranch = branch !== null && currentBranch !== branch;
+  const backupRef = dropped.length ? backupRefName(target.workflowId, target.at) : null;
+  const worktreeBackupRef =
+    mode === 'force' && trackedDirty.length
+      ? `${backupRefName(target.workflowId, target.at)}-worktree`
+      : null;
   const steps: RestoreStep[] = [];
+  // Nothing a restore takes off the branch is lost: the old head stays reachable from the backup ref.
+  if (backupRef && from)
+    steps.push(step('update-ref', '-m', `baton: before restoring ${target.label}`, backupRef, from));
+  if (worktreeBackupRef)
+    steps.push({
+      args: [],
+      command: `git update-ref ${worktreeBackupRef} $(git stash create)`,
+      stash_create: worktreeBackupRef,
+    });
   if (mode === 'stash')
     steps.push(
       step(
@@ -111,11 +146,12 @@ export async function planRestore(
       ),
     );
   const f = mode === 'force' ? ['--force'] : [];
-  if (branch === null) steps.push(step('checkout', ...f, '--detach', target.commit));
-  else if (!branchExists) steps.push(step('checkout', ...f, '-b', branch, target.commit));
+  if (branch === null) {
+    if (currentCommit !== target.commit) steps.push(step('checkout', ...f, '--detach', target.commit));
+  } else if (!branchHead) steps.push(step('checkout', ...f, '-b', branch, target.commit));
   else {
-    if (currentBranch !== branch) steps.push(step('checkout', ...f, branch));
-    steps.push(step('reset', '--hard', target.commit));
+    if (switchesBranch) steps.push(step('checkout', ...f, branch));
+    if (movesBranch || mode !== 'clean') steps.push(step('reset', '--hard', target.commit));
   }
   return {
     worktree,
@@ -123,9 +159,16 @@ export async function planRestore(
     commit: target.commit,
     current_branch: currentBranch,
     current_commit: currentCommit,
+    branch_head: from,
     dirty_files: dirty,
-    commits_dropped: dropped,
-    mode,
+    commits_dropped: dropped.length,
+    dropped_commits: dropped.slice(0, LISTED),
+    files_changed: files.slice(0, LISTED * 4),
+    files_changed_count: files.length,
+    moves_branch: movesBranch || switchesBranch,
+    backup_ref: backupRef,
+    worktree_backup_ref: worktreeBackupRef,
+    mode: mode ?? 'clean',
     steps,
   };
 }
@@ -135,7 +178,17 @@ export async function applyRestore(plan: RestorePlan): Promise<{ done: string[] 
   const done: string[] = [];
   for (const s of plan.steps) {
     try {
-      await git(plan.worktree, s.args);
+      if (s.stash_create) {
+        const sha = (await git(plan.worktree, ['stash', 'create'])).trim();
+        if (sha)
+          await git(plan.worktree, [
+            'update-ref',
+            '-m',
+            'baton: uncommitted changes before a restore',
+            s.stash_create,
+            sha,
+          ]);
+      } else await git(plan.worktree, s.args);
     } catch (e) {
       const stderr = String((e as { stderr?: unknown }).stderr ?? (e as Error).message).trim();
       throw new BatonError(

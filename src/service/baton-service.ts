@@ -14,6 +14,9 @@ import {
   interrupt,
   markImported,
   invalidInput,
+  notFound,
+  summarizeSnapshot,
+  type SessionSnapshot,
   pause,
   resolveError,
   skipTask,
@@ -43,6 +46,15 @@ import { Queries } from './queries.js';
 import { AgentSessions } from './agent-sessions.js';
 import { Resumer } from './resumer.js';
 import { resolveWorkflow, type WorkflowRef } from './resolve-workflow.js';
+import { CrashWatch } from './runtime/crash-watch.js';
+import { sessionStatus, sessionTimeline } from './session-status.js';
+import {
+  checkpointChanges,
+  findCheckpoint,
+  restoreCheckpoint,
+  type RestoreOptions,
+} from './checkpoint-restore.js';
+import type { ExecutorRow } from '../storage/executor-registry.js';
 
 /** Thrown inside a decision to step out and force an overdue pause first. */
 const overduePause = Symbol('overdue pause');
@@ -74,6 +86,8 @@ export class BatonService {
   /** Agent sessions Baton does not run (hooks): tracking, injection, compactions, checkpoints after real work. */
   readonly agentSessions: AgentSessions;
   private readonly resumer: Resumer;
+  /** Checks a workflow's driver whenever the workflow is read (set by the one recipe the edges build with). */
+  readonly watch: CrashWatch | null;
 
   constructor(
     readonly store: Store,
@@ -88,17 +102,32 @@ export class BatonService {
     );
     this.queries = new Queries(store, options, this.compiler, git);
     this.resumer = new Resumer(this.runner, git, options, this.compiler);
+    this.watch = options.watch ? new CrashWatch(this, options.watch) : null;
     this.agentSessions = new AgentSessions(this);
     // Bursts of commits become one live-state save a second later (long-lived processes; see LiveStates).
     this.runner.listeners.add((_events, state) => this.live.debounce(state));
   }
 
+  /**
+   * The workflow a reference names, as any command sees it first: a driver that is gone is noticed (crash watch),
+   * and a requested pause past its timeout is forced, before the command decides anything.
+   */
   resolve(ref: WorkflowRef): Promise<WorkflowState> {
-    return resolveWorkflow(this.store, this.git, ref);
+    return this.read(ref, true);
+  }
+
+  private async read(ref: WorkflowRef, forceOverdue: boolean): Promise<WorkflowState> {
+    let s = await resolveWorkflow(this.store, this.git, ref);
+    if (this.watch && (await this.watch.check(s))) s = await this.runner.load(s.id);
+    if (forceOverdue && s.pause_requested && this.overdue(s)) {
+      await this.enforcePauseTimeout(s);
+      s = await this.runner.load(s.id);
+    }
+    return s;
   }
 
   private async id(ref: WorkflowRef): Promise<string> {
-    return ref.workflowId ?? (await this.resolve(ref)).id;
+    return ref.workflowId && !this.watch ? ref.workflowId : (await this.resolve(ref)).id;
   }
 
   private async gitOf(state: WorkflowState) {
@@ -187,6 +216,58 @@ export class BatonService {
     return waiting.map((s) => s.id);
   }
 
+  /**
+   * The workflow's event history, oldest first from `after` (a seq), `limit` at a time; a snapshot event carries
+   * its summary rather than the whole snapshot.
+   */
+  async history(ref: WorkflowRef, after = 0, limit = 200) {
+    const s = await this.resolve(ref);
+    const events = await this.store.readEvents(s.id, after, Math.max(1, Math.min(limit, 1000)));
+    return {
+      workflow_id: s.id,
+      version: s.version,
+      events: events.map((e) =>
+        e.type === 'snapshot.taken'
+          ? { ...e, data: { snapshot: summarizeSnapshot(e.data.snapshot as SessionSnapshot) } }
+          : e,
+      ),
+    };
+  }
+
+  /** The run folder's task logs of a workflow (each agent run of each task), oldest first. */
+  async taskLogs(ref: WorkflowRef) {
+    const s = await this.resolve(ref);
+    return { workflow_id: s.id, logs: (await this.options.logs?.list(s)) ?? [] };
+  }
+
+  /** A slice of one task log from a byte offset: follow a running task by asking again from `next_offset`. */
+  async taskLog(ref: WorkflowRef, name: string, offset = 0, limit = 256 * 1024) {
+    const s = await this.resolve(ref);
+    if (!this.options.logs) throw notFound(`no task logs are kept for workflow ${s.id}`);
+    return { workflow_id: s.id, ...(await this.options.logs.read(s, name, offset, limit)) };
+  }
+
+  /** The session status (default: the latest session); a local agent verifiably gone is not running. */
+  async sessionStatus(ref: WorkflowRef, sessionNumber?: number) {
+    const s = await this.resolve(ref);
+    const rows = (await this.store.executors?.list({ workflowId: s.id })) ?? [];
+    return sessionStatus(s, sessionNumber, rows, (r) => this.agentGone(r));
+  }
+
+  async sessionTimeline(ref: WorkflowRef) {
+    const s = await this.resolve(ref);
+    const rows = (await this.store.executors?.list({ workflowId: s.id })) ?? [];
+    return { workflow_id: s.id, sessions: sessionTimeline(s, rows, (r) => this.agentGone(r)) };
+  }
+
+  /** A local agent's process is verifiably gone (pid plus start time, on the host of the driver that ran it). */
+  private agentGone(row: ExecutorRow): boolean {
+    const ports = this.options.watch?.ports;
+    if (!ports || row.runtime !== 'local' || !row.pid) return false;
+    const host = row.owner?.split(':')[0] ?? ports.hostname;
+    return ports.liveness({ host, pid: row.pid, start: row.pid_start_time }) === 'dead';
+  }
+
   async startTask(ref: WorkflowRef, taskId: string) {
     return this.act(ref, (d) => startTask(d, taskId));
   }
@@ -227,7 +308,7 @@ export class BatonService {
 
   /** Appends one record (decision, error, history entry, test run, usage reading, reviewer feedback). */
   async record(ref: WorkflowRef, input: RecordInput) {
-    return this.act(ref, (d) => recordOne(d, input), true);
+    return this.act(ref, (d) => recordOne(d, input, this.options.capacity), true);
   }
 
   /** Appends several records in one commit (one transaction, one fsync): imports and bulk writers. */
@@ -235,7 +316,15 @@ export class BatonService {
     return this.act(
       ref,
       (d) => {
-        const out = inputs.map((i) => recordOne(d, i));
+        // An imported transcript's usage readings are that transcript's totals so far.
+        const source = imported ? `transcript:${imported.transcript_session_id}` : undefined;
+        const out = inputs.map((i) =>
+          recordOne(
+            d,
+            i.kind === 'usage' && source && !i.source ? { ...i, source } : i,
+            this.options.capacity,
+          ),
+        );
         if (imported) markImported(d, { ...imported, records: inputs.length });
         return out;
       },
@@ -261,7 +350,8 @@ export class BatonService {
     ref: WorkflowRef,
     input: { reason?: string | null; force?: boolean; trigger?: SnapshotTrigger } = {},
   ) {
-    const state = await this.resolve(ref);
+    // The pause command forces an overdue request itself (with the request's reason and its warning).
+    const state = await this.read(ref, false);
     const git = await this.gitOf(state);
     const out = await this.runner.run(state.id, (d) =>
       pause(d, {
@@ -281,6 +371,45 @@ export class BatonService {
 
   recover(ref: WorkflowRef, option: 'checkpoint' | 'live_state' | 'fresh', checkpointName: string | null) {
     return this.resumer.recover(ref, option, checkpointName);
+  }
+
+  /** Back to a checkpoint: workflow state and worktree (see checkpoint-restore.ts); moving the branch needs `confirm`. */
+  restoreCheckpoint(ref: WorkflowRef, name: string | null, opts: RestoreOptions = {}) {
+    return restoreCheckpoint(this, ref, name, opts);
+  }
+
+  /**
+   * The recovery options, each priced and with what choosing it would change: the task statuses, and for a
+   * checkpoint the commits that would leave the branch (kept on a backup ref) and the files that would change.
+   */
+  async recoveryOptions(ref: WorkflowRef) {
+    const s = await this.resolve(ref);
+    const plan = await this.queries.recoveryOptions(s);
+    const options = [];
+    for (const o of plan.options) {
+      if (o.type === 'checkpoint') {
+        const cp = findCheckpoint(s, o.target);
+        const changes = await checkpointChanges(this, s, cp).catch((e: Error) => ({
+          tasks: [],
+          git: null,
+          note: `cannot plan the git restore: ${e.message}`,
+        }));
+        options.push({ ...o, changes });
+      } else if (o.type === 'fresh') {
+        const tasks = s.tasks
+          .filter((t) => t.status !== 'pending')
+          .map((t) => ({ task_id: t.id, from: t.status, to: 'pending' }));
+        options.push({
+          ...o,
+          changes: { tasks, git: null, note: 'the worktree and its branch are left as they are' },
+        });
+      } else
+        options.push({
+          ...o,
+          changes: { tasks: [], git: null, note: 'the worktree and its branch are left as they are' },
+        });
+    }
+    return { ...plan, options };
   }
 
   async checkpoint(ref: WorkflowRef, name: string) {

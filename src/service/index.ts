@@ -8,6 +8,7 @@ export { liveStateOf, LiveStates } from './live-states.js';
 export * from './record-input.js';
 export * from './context-compiler.js';
 export * from './session-status.js';
+export * from './checkpoint-restore.js';
 export * from './agent-sessions.js';
 export * from './agent-session-types.js';
 export * from './fit-characters.js';

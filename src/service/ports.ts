@@ -1,11 +1,63 @@
-import type { GitCapture, TokenCounter } from '../core/index.js';
+import type { CapacityPolicy, GitCapture, TokenCounter } from '../core/index.js';
 import type { ExecutorRow } from '../storage/executor-registry.js';
+import type { CrashWatchOptions } from './runtime/crash-watch.js';
+import type { TaskLogs } from './runtime/run-events.js';
 
 /** What the service needs from git (src/git implements it with the real binary). */
 export interface GitPort {
   resolveWorktree(dir: string): Promise<string>;
   gitStart(dir: string): Promise<{ branch: string | null; commit: string | null } | null>;
   captureGitState(dir: string, startCommit: string | null): Promise<GitCapture>;
+  /** What a checkpoint restore would do (nothing is changed); `inspectOnly` plans even over a dirty tree. */
+  planRestore(
+    worktree: string,
+    target: RestoreTarget,
+    opts?: { stash?: boolean; force?: boolean; exclude?: string[]; inspectOnly?: boolean },
+  ): Promise<RestorePlan>;
+  applyRestore(plan: RestorePlan): Promise<{ done: string[] }>;
+}
+
+export interface RestoreTarget {
+  branch: string | null;
+  commit: string;
+  label: string;
+  /** Names the backup ref: `refs/baton/backup/<workflow>/<at>`. */
+  workflowId: string;
+  at: Date;
+}
+
+export interface RestoreStep {
+  args: string[];
+  /** The exact command, as a person would type it. */
+  command: string;
+  /** Keep the uncommitted tracked changes on this ref (`git stash create`, then `git update-ref`). */
+  stash_create?: string;
+}
+
+export interface RestorePlan {
+  worktree: string;
+  /** The checkpoint's branch (null when it was taken on a detached HEAD). */
+  branch: string | null;
+  commit: string;
+  current_branch: string | null;
+  current_commit: string | null;
+  /** Where the branch points now (the commit a restore moves it away from). */
+  branch_head: string | null;
+  /** Uncommitted files (tracked or not), the run folder excluded. */
+  dirty_files: string[];
+  /** Commits on the branch after the checkpoint: they leave the branch and stay on `backup_ref`. */
+  commits_dropped: number;
+  dropped_commits: { sha: string; subject: string }[];
+  /** What the restore does to each file, from the branch head to the checkpoint (A added, M modified, D deleted). */
+  files_changed: { status: string; path: string }[];
+  files_changed_count: number;
+  /** The branch (or HEAD) would point elsewhere: a restore needs a confirmation. */
+  moves_branch: boolean;
+  backup_ref: string | null;
+  /** With --force: the discarded tracked changes, kept as a stash commit on this ref. */
+  worktree_backup_ref: string | null;
+  mode: 'clean' | 'stash' | 'force';
+  steps: RestoreStep[];
 }
 
 export interface ServiceOptions {
@@ -21,6 +73,17 @@ export interface ServiceOptions {
   contextBudget?: number;
   /** USD per million input tokens of the agent's model, to price a handover (default: 3, a Sonnet-class model). */
   inputPricePerMTok?: number;
+  /**
+   * The crash watch: with it, every read of a workflow checks its driver's lease and handles a crashed driver as
+   * startup recovery does (the edges' one recipe sets it; tests of the pure use cases leave it out).
+   */
+  watch?: CrashWatchOptions;
+  /** The capacity thresholds usage readings are checked against (`--warn-at`; BATON_CAPACITY_WARN). */
+  capacity?: CapacityPolicy;
+  /** Each task's agent output in the run folder (`logs/`), written by `baton run`, read by the dashboard. */
+  logs?: TaskLogs;
+  /** The runs folder of a worktree (the run folder mirror's): left alone by a checkpoint restore. */
+  runsDirOf?: (worktree: string) => string;
   /**
    * Removes what Baton created for an executor row whose session is over (a Docker container), through the
    * executor of the row's runtime: called when a run ends, by `baton executors stop` and by `cleanup`.

@@ -10,6 +10,8 @@ import {
   withTasks,
   taskCounts,
   resumableStatuses,
+  contextUsage,
+  workflowUsage,
   type RecordKind,
   type WorkflowState,
   type WorkflowStatus,
@@ -155,7 +157,12 @@ export class Queries {
       runnable_tasks: runnableTasks(s.tasks).map((t) => ({ id: t.id, title: t.title })),
       snapshots: snaps,
       checkpoints: s.checkpoints,
-      usage: s.usage,
+      /** Summed over every session; the context fields are the current session's gauge. */
+      usage: workflowUsage(s),
+      session_usage: s.usage,
+      context: contextUsage(s),
+      usage_by_session: s.sessions.map((x) => ({ session_number: x.number, usage: x.usage ?? null })),
+      driver: await this.driver(s.id),
       test_state: s.test_state,
       open_errors: s.open_errors,
       recent_decisions: s.recent_decisions,
@@ -182,6 +189,26 @@ export class Queries {
             ...s.warnings,
           ]
         : s.warnings,
+    };
+  }
+
+  /** Who drives the workflow now (its lease), and whether that driver is alive as far as this host can tell. */
+  async driver(workflowId: string) {
+    const lease = (await this.store.leases?.get(workflowId)) ?? null;
+    if (!lease) return null;
+    const ports = this.options.watch?.ports;
+    const liveness =
+      ports?.liveness({ host: lease.host, pid: lease.pid, start: lease.pid_start_time }) ?? 'unknown';
+    return {
+      command: lease.command,
+      kind: lease.kind,
+      host: lease.host,
+      pid: lease.pid,
+      acquired_at: lease.acquired_at,
+      heartbeat_at: lease.heartbeat_at,
+      expires_at: lease.expires_at,
+      expired: lease.expired,
+      liveness,
     };
   }
 

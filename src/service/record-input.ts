@@ -1,5 +1,9 @@
 import {
+  capacityVerdict,
+  measureCapacity,
   recordDecision,
+  warnCapacity,
+  type CapacityPolicy,
   recordError,
   recordFeedback,
   recordHistory,
@@ -30,7 +34,7 @@ export type RecordInput =
   | { kind: 'error'; error: Omit<ErrorRecord, 'id' | 'timestamp'>; at?: string | null }
   | { kind: 'history'; text: string; task_id: string | null; source: string | null; at?: string | null }
   | { kind: 'test'; test: Omit<TestState, 'last_test_run_at'>; at?: string | null }
-  | { kind: 'usage'; usage: UsageMetrics }
+  | { kind: 'usage'; usage: UsageMetrics; source?: string }
   | { kind: 'feedback'; feedback: Omit<ReviewerFeedback, 'review_id' | 'timestamp'> }
   | {
       kind: 'side_effect';
@@ -74,8 +78,11 @@ export type RecordOutput =
   | string
   | null;
 
-/** Emits the event of one record onto a draft. */
-export function recordOne(d: Draft, input: RecordInput): RecordOutput {
+/**
+ * Emits the event of one record onto a draft. A usage reading is checked against the capacity policy when one is
+ * given: past its warning threshold, core writes the session's one `capacity.warned`.
+ */
+export function recordOne(d: Draft, input: RecordInput, capacity?: CapacityPolicy): RecordOutput {
   switch (input.kind) {
     case 'decision':
       return recordDecision(d, input.decision, input.at ?? null);
@@ -85,8 +92,19 @@ export function recordOne(d: Draft, input: RecordInput): RecordOutput {
       return recordHistory(d, input.text, input.task_id, input.source, input.at ?? null);
     case 'test':
       return recordTestRun(d, input.test, input.at ?? null);
-    case 'usage':
-      return recordUsage(d, input.usage);
+    case 'usage': {
+      const out = recordUsage(d, input.usage, input.source);
+      const u = d.state.usage;
+      const m =
+        capacity && u.context_window && u.context_tokens !== null && u.context_tokens !== undefined
+          ? measureCapacity(
+              { context_tokens: u.context_tokens, context_window: u.context_window, cost_usd: null },
+              u.context_window,
+            )
+          : null;
+      if (capacity && m && capacityVerdict(m, capacity) !== 'ok') warnCapacity(d, m, capacity.warnAt);
+      return out;
+    }
     case 'feedback':
       return recordFeedback(d, input.feedback);
     case 'side_effect':

@@ -15,6 +15,7 @@ export function sessionStatus(
   s: WorkflowState,
   sessionNumber = s.session_count,
   executors: readonly ExecutorRow[] = [],
+  agentGone: (row: ExecutorRow) => boolean = () => false,
 ) {
   const info = s.sessions.find((x) => x.number === sessionNumber);
   if (!info)
@@ -25,8 +26,12 @@ export function sessionStatus(
   const latest = sessionNumber === s.session_count;
   const row = executors.find((r) => r.workflow_id === s.id && r.session_number === sessionNumber) ?? null;
   const open = latest && info.ended_at === null && s.status === 'in_progress';
+  // An agent whose process is verifiably gone is never reported running, whatever its row still says.
   const running = row
-    ? open && row.session_state === 'running' && (row.status === 'starting' || row.status === 'ready')
+    ? open &&
+      row.session_state === 'running' &&
+      (row.status === 'starting' || row.status === 'ready') &&
+      !agentGone(row)
     : open;
   const resumable = latest && resumableStatuses.includes(s.status);
   const current = s.tasks.find((t) => t.status === 'in_progress' && t.session_number === sessionNumber);
@@ -73,5 +78,8 @@ export function sessionStatus(
 export type SessionStatus = ReturnType<typeof sessionStatus>;
 
 /** Every session of a workflow, oldest first: the dashboard's session timeline. */
-export const sessionTimeline = (s: WorkflowState, executors: readonly ExecutorRow[] = []) =>
-  s.sessions.map((x) => sessionStatus(s, x.number, executors));
+export const sessionTimeline = (
+  s: WorkflowState,
+  executors: readonly ExecutorRow[] = [],
+  agentGone: (row: ExecutorRow) => boolean = () => false,
+) => s.sessions.map((x) => sessionStatus(s, x.number, executors, agentGone));

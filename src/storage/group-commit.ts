@@ -38,6 +38,9 @@ export class GroupCommitStore implements Store {
   get executors() {
     return this.inner.executors;
   }
+  get leases() {
+    return this.inner.leases;
+  }
 
   commit(batch: CommitBatch): Promise<void> {
     return new Promise((resolve, reject) => {

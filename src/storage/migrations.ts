@@ -293,4 +293,38 @@ export const migrations: readonly Migration[] = [
     sqlite: 'ALTER TABLE workflows ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;',
     postgres: 'SELECT 1;',
   },
+  {
+    version: 7,
+    name: "workflow_leases: one owner per workflow, heartbeat and expiry by the store's clock",
+    // Times are milliseconds since the epoch written by the database itself (SQLite julianday('now'), PostgreSQL
+    // clock_timestamp()), so drivers on hosts whose clocks disagree still agree on when a lease expired.
+    sqlite: `
+      CREATE TABLE workflow_leases (
+        workflow_id TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        pid_start_time TEXT,
+        kind TEXT NOT NULL,
+        command TEXT NOT NULL,
+        acquired_at INTEGER NOT NULL,
+        heartbeat_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE INDEX workflow_leases_expires ON workflow_leases (expires_at);`,
+    postgres: `
+      CREATE TABLE workflow_leases (
+        workflow_id TEXT COLLATE "C" PRIMARY KEY,
+        owner TEXT NOT NULL,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        pid_start_time TEXT,
+        kind TEXT NOT NULL,
+        command TEXT NOT NULL,
+        acquired_at BIGINT NOT NULL,
+        heartbeat_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL
+      );
+      CREATE INDEX workflow_leases_expires ON workflow_leases (expires_at);`,
+  },
 ];

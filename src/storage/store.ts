@@ -1,4 +1,5 @@
 import type { ExecutorRegistry } from './executor-registry.js';
+import type { LeaseRegistry } from './lease-registry.js';
 import type { BatonEvent, RecordKind, RecordRow, WorkflowState, WorkflowStatus } from '../core/index.js';
 
 /** An event as stored: its envelope plus the store-wide position used by live subscribers to catch up. */
@@ -71,4 +72,6 @@ export interface Store {
   close(): Promise<void>;
   /** The `executors_running` table (agent runtime); a store without it cannot run agents (`baton run`). */
   readonly executors?: ExecutorRegistry;
+  /** `workflow_leases`: one owner per workflow, by the store's clock (the agent runtime needs it). */
+  readonly leases?: LeaseRegistry;
 }

@@ -1,5 +1,6 @@
 import type { StoreBackend } from './backend.js';
 import { executorCases } from './executor-cases.js';
+import { leaseCases } from './lease-cases.js';
 import { serviceCases } from './service-cases.js';
 import { storeCases } from './store-cases.js';
 
@@ -10,4 +11,5 @@ export function runConformance(backend: StoreBackend): void {
   storeCases(backend);
   serviceCases(backend);
   executorCases(backend);
+  leaseCases(backend);
 }

@@ -92,11 +92,13 @@ describe('baton run options', () => {
       FAIL_FLAG: flag,
     });
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.json<Report>().tasks).toEqual([{ id: 'T1', outcome: 'done' }]);
+    expect(ok.json<Report>().tasks).toMatchObject([{ id: 'T1', outcome: 'done' }]);
     writeFileSync(flag, 'x');
     const failed = await cli(['run', '--agent', 'command', '--agent-bin', script], { FAIL_FLAG: flag });
+    // A failed task is a failed run: exit 1, its real cause (the agent's standard error) printed and reported.
+    expect(failed.code).toBe(1);
     const report = failed.json<Report>();
-    expect(report.tasks).toEqual([{ id: 'T2', outcome: 'error' }]);
+    expect(report.tasks).toMatchObject([{ id: 'T2', outcome: 'error', detail: 'cannot do it' }]);
     expect(report.stopped).toBe('task T2 failed');
     expect(events().some((e) => e.type === 'task.failed')).toBe(true);
   });
@@ -110,8 +112,11 @@ describe('baton run options', () => {
         agents: { small: { adapter: 'claude-code', bin: fakeClaude, context_window: 100000 } },
       }),
     );
-    const report = (await cli(['run', '--agent', 'small'], { FAKE_CONTEXT_TOKENS: '90000' })).json<Report>();
-    // 90,000 tokens of the profile's 100,000: past 85%, so the workflow pauses with trigger exhaustion.
+    const report = (
+      await cli(['run', '--agent', 'small', '--max-sessions', '1'], { FAKE_CONTEXT_TOKENS: '90000' })
+    ).json<Report>();
+    // 90,000 tokens of the profile's 100,000: past 85%, so the workflow pauses with trigger exhaustion (and, with
+    // one session allowed, the run stops there).
     expect(report.status).toBe('paused');
     expect(report.pause_trigger).toBe('exhaustion');
     const unknown = await cli(['run', '--agent', 'nosuch']);

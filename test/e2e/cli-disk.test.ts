@@ -126,7 +126,7 @@ describe('baton CLI: files on disk', () => {
     ['SQLite', async () => undefined],
     ['PostgreSQL', () => freshPostgresUrl('baton_restore')],
   ])(
-    'restores a checkpoint on %s: workflow state and worktree, refusing a dirty tree without --stash or --force',
+    'restores a checkpoint on %s: workflow state and worktree, refusing a dirty tree without --stash or --force, and a branch move without --yes; every commit that leaves the branch is kept on a backup ref',
     async (_backend, database) => {
       const { repo, baton } = setup(await database());
       const id = (await baton('create', '--title', 'Git', '--tasks-file', writeTasks(repo), '--json')).json<{
@@ -154,25 +154,79 @@ describe('baton CLI: files on disk', () => {
       expect(refused.code).toBe(3);
       expect(refused.stderr).toMatch(/uncommitted changes \(api\.ts\).*--stash.*--force/);
 
+      // The options list says, per option, the commits that would leave the branch and the files that would change.
+      const head = gitIn(repo, 'rev-parse', 'HEAD').trim();
+      const options = (await baton('recover', '--json')).json<{
+        recovery: {
+          options: {
+            type: string;
+            changes: {
+              tasks: unknown[];
+              git: { commits: { subject: string }[]; files: { status: string; path: string }[] } | null;
+            };
+          }[];
+        };
+      }>().recovery.options;
+      expect(options[0]?.changes.git?.commits.map((c) => c.subject)).toEqual(['api']);
+      expect(options[0]?.changes.git?.files).toEqual([{ status: 'D', path: 'api.ts' }]);
+      expect(options[0]?.changes.tasks).toEqual([{ task_id: 'D1', from: 'in_progress', to: 'pending' }]);
+      expect(options[1]?.changes.git).toBeNull();
+      const listed = await baton('recover');
+      expect(listed.stdout).toMatch(/1 commit\(s\) leave the branch, kept on a backup ref/);
+      expect(listed.stdout).toContain(`${head.slice(0, 12)} api`);
+
       const dry = (
         await baton('recover', '--checkpoint', 'bootstrap', '--stash', '--dry-run', '--json')
       ).json<{
         dry_run: boolean;
         steps: string[];
         task_changes: unknown[];
-        git: { commits_dropped: number };
+        git: { commits_dropped: number; backup_ref: string };
       }>();
       expect(dry.dry_run).toBe(true);
-      expect(dry.steps[0]).toMatch(/^git stash push --include-untracked -m/);
-      expect(dry.steps[1]).toBe(`git reset --hard ${cpCommit}`);
+      expect(dry.steps[0]).toMatch(
+        new RegExp(`^git update-ref -m .* refs/baton/backup/${id}/\\d{8}T\\d{6}Z ${head}$`),
+      );
+      expect(dry.steps[1]).toMatch(/^git stash push --include-untracked -m/);
+      expect(dry.steps[2]).toBe(`git reset --hard ${cpCommit}`);
       expect(dry.task_changes).toEqual([{ task_id: 'D1', from: 'in_progress', to: 'pending' }]);
       expect(dry.git.commits_dropped).toBe(1);
-      expect(gitIn(repo, 'rev-parse', 'HEAD').trim()).not.toBe(cpCommit);
+      expect(gitIn(repo, 'rev-parse', 'HEAD').trim()).toBe(head);
 
-      const done = (await baton('recover', '--checkpoint', 'bootstrap', '--stash', '--json')).json<{
+      // Moving the branch without --yes (no terminal to ask on): exit 3, the exact command, nothing changed.
+      const unconfirmed = await baton('recover', '--option', 'checkpoint', '--stash');
+      expect(unconfirmed.code).toBe(3);
+      expect(unconfirmed.stderr).toContain(
+        `To confirm: \`baton recover -w ${id} --option checkpoint --checkpoint cp-02-bootstrap --stash --yes\``,
+      );
+      expect(unconfirmed.stderr).toContain('1 commit(s) leave it');
+      expect(gitIn(repo, 'rev-parse', 'HEAD').trim()).toBe(head);
+      expect(readFileSync(join(repo, 'api.ts'), 'utf8')).toBe('export const x = 1;\n');
+      expect(gitIn(repo, 'stash', 'list')).toBe('');
+      expect(gitIn(repo, 'for-each-ref', 'refs/baton')).toBe('');
+
+      const confirmed = await baton(
+        'recover',
+        '-w',
+        id,
+        '--option',
+        'checkpoint',
+        '--checkpoint',
+        'cp-02-bootstrap',
+        '--stash',
+        '--yes',
+        '--json',
+      );
+      expect(confirmed.code, confirmed.stderr).toBe(0);
+      const done = confirmed.json<{
         session_number: number;
         report: { next_action: string; phase: string };
+        restore: { git: { backup_ref: string } };
       }>();
+      // The commit that left the branch is still reachable, from the backup ref the restore named.
+      const backup = done.restore.git.backup_ref;
+      expect(gitIn(repo, 'rev-parse', backup).trim()).toBe(head);
+      expect(gitIn(repo, 'log', '-1', '--format=%s', backup).trim()).toBe('api');
       expect(done.session_number).toBe(2);
       expect(done.report.next_action).toBe('start D1 - api');
       expect(gitIn(repo, 'rev-parse', 'HEAD').trim()).toBe(cpCommit);
@@ -182,9 +236,13 @@ describe('baton CLI: files on disk', () => {
 
       await baton('pause', '--force');
       writeFileSync(join(repo, 'setup.sh'), 'changed\n');
+      // Already at the checkpoint: nothing moves, no confirmation; the discarded change is kept on a ref too.
       const forced = await baton('recover', '--checkpoint', 'bootstrap', '--force', '--json');
       expect(forced.code, forced.stderr).toBe(0);
       expect(readFileSync(join(repo, 'setup.sh'), 'utf8')).toBe('echo ok\n');
+      const kept = forced.json<{ restore: { git: { worktree_backup_ref: string } } }>().restore.git
+        .worktree_backup_ref;
+      expect(gitIn(repo, 'show', `${kept}:setup.sh`)).toBe('changed\n');
 
       const info = (await baton('session-info', id, '--json')).json<Record<string, any>>();
       expect(info).toMatchObject({ workflow_id: id, topic: 'Git', status: 'in_progress', step: '1/2' });

@@ -79,7 +79,16 @@ describe('dashboard in Chromium', () => {
         { decision_type: 'library', description: 'Use argon2', rationale: 'memory-hard', task_id: 'T1' },
       ],
       ['errors', { error_type: 'TypeError', error_message: 'x is undefined', resolution: 'unresolved' }],
-      ['usage', { tokens_used: 150_000, context_window: 200_000, llm_calls: 12, tool_calls: 40 }],
+      [
+        'usage',
+        {
+          tokens_used: 150_000,
+          context_tokens: 150_000,
+          context_window: 200_000,
+          llm_calls: 12,
+          tool_calls: 40,
+        },
+      ],
     ] as const;
     for (const [path, json] of records) {
       const r = await s.api(`/api/workflows/${id}/${path}`, { method: 'POST', json });

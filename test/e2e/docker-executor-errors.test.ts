@@ -161,10 +161,15 @@ describe('the Docker executor: bad input and a lost engine', () => {
     const done = await within(run.done, 30_000, 'the run did not end', () =>
       [run.output(), ...w.events().map((e) => JSON.stringify(e))].join('\n'),
     );
-    expect(done.code, run.output()).toBe(0);
-    const report = JSON.parse(done.stdout) as { tasks: { id: string; outcome: string }[] };
+    // A failed task is a failed run (issue 13): exit 1, the cause in the report and the status.
+    expect(done.code, run.output()).toBe(1);
+    const report = JSON.parse(done.stdout.trim().split('\n').at(-1)!) as {
+      tasks: { id: string; outcome: string }[];
+    };
     // The command agent's driver reports an exit without its result as an error (a signal alone is 'killed').
-    expect(report.tasks).toEqual([{ id: 'T1', outcome: 'error' }]);
+    expect(report.tasks.map((t) => ({ id: t.id, outcome: t.outcome }))).toEqual([
+      { id: 'T1', outcome: 'error' },
+    ]);
     const errors = (await w.cli(['status', '-w', w.id])).json<{ tasks: { id: string; status: string }[] }>();
     expect(errors.tasks[0]).toMatchObject({ id: 'T1', status: 'failed' });
     const exited = w.events().find((e) => e.type === 'agent.exited');

@@ -83,7 +83,10 @@ describe('the Docker executor on a real engine', () => {
     w.agent.go();
     const done = await run.done;
     expect(done.code, run.output()).toBe(0);
-    const report = JSON.parse(done.stdout) as { status: string; tasks: { outcome: string }[] };
+    const report = JSON.parse(done.stdout.trim().split('\n').at(-1)!) as {
+      status: string;
+      tasks: { outcome: string }[];
+    };
     expect(report.status).toBe('completed');
     expect(report.tasks.map((t) => t.outcome)).toEqual(['done', 'done', 'done']);
     // One container served the session's three tasks; completion removed it, and nothing else.

@@ -91,7 +91,8 @@ describe('baton server: WebSocket /ws', () => {
     expect(started.position).toBeGreaterThan(0);
     await baton('record', 'usage', '--tokens', '160000', '--context-window', '200000', '-w', id);
     const warned = await c.waitFor((m) => m.type === 'capacity.warned', 'capacity.warned');
-    expect(warned.data).toMatchObject({ context_utilization: 0.8, threshold: 0.7 });
+    // Written once by core at the configured threshold (BATON_CAPACITY_WARN, default 0.7), never by the server.
+    expect(warned.data).toMatchObject({ utilization: 0.8, threshold: 0.7, tokens: 160000 });
     await s.api(`/api/workflows/${id}/pause`, { method: 'POST', json: { reason: 'lunch', force: true } });
     await c.waitFor((m) => m.type === 'workflow.paused', 'workflow.paused');
     await c.waitFor((m) => m.type === 'snapshot.taken', 'snapshot.taken');

@@ -37,6 +37,14 @@ export function runCli(
           try {
             return JSON.parse(stdout) as T;
           } catch {
+            // NDJSON (`baton run --json` prints progress events): the last line is the result.
+            const last = stdout.trim().split('\n').at(-1);
+            if (last)
+              try {
+                return JSON.parse(last) as T;
+              } catch {
+                // fall through to the error below
+              }
             throw new Error(`baton ${args.join(' ')} printed no JSON (exit ${code}):\n${stdout}\n${stderr}`);
           }
         },

@@ -27,6 +27,9 @@ describe('recovery of an interrupted workflow (Go Team options)', () => {
     const { svc, ref, clock } = await interrupted();
     clock.advance(10_000);
     const plan = await svc.queries.recoveryOptions(await svc.resolve(ref));
+    // Data loss is counted in actions and work, never in wall time: an hour later the options say the same.
+    clock.advance(3_600_000);
+    expect(await svc.queries.recoveryOptions(await svc.resolve(ref))).toEqual(plan);
     expect(plan).toMatchObject({
       status: 'interrupted',
       interrupt_reason: 'heartbeat lost',
@@ -36,7 +39,8 @@ describe('recovery of an interrupted workflow (Go Team options)', () => {
     const [cp, live, fresh] = plan.options;
     expect(cp).toMatchObject({ type: 'checkpoint', target: 'cp-01-architecture' });
     expect(cp!.actions_since).toBeGreaterThanOrEqual(5);
-    expect(live).toMatchObject({ type: 'live_state', seconds_since: 10 });
+    expect(live).toMatchObject({ type: 'live_state', actions_since: 0 });
+    expect(live!.data_loss).toMatch(/^0 actions/);
     expect(fresh).toMatchObject({ type: 'fresh' });
     for (const o of plan.options) {
       expect(o.context_tokens).toBeGreaterThan(50);

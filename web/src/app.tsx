@@ -5,6 +5,7 @@ import { ToastProvider } from './components/toast-provider.js';
 import { TokenForm } from './components/token-form.js';
 import { hrefOf, useHashRoute } from './hooks/use-hash-route.js';
 import { LiveProvider } from './live/index.js';
+import { RecoveryPage } from './pages/recovery-page.js';
 import { WorkflowPage } from './pages/workflow-page.js';
 import { WorkflowsPage } from './pages/workflows-page.js';
 
@@ -55,6 +56,7 @@ export function App() {
           {route.page === 'workflow' && (
             <WorkflowPage key={route.id} id={route.id} snapshotId={route.snapshotId} />
           )}
+          {route.page === 'recover' && <RecoveryPage key={route.id} id={route.id} />}
           {route.page === 'not_found' && (
             <div className="card">
               <h1>Nothing here</h1>

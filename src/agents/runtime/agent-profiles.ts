@@ -12,10 +12,29 @@ export const ProfileConfig = z.object({
   adapter: Adapter.optional(),
   bin: z.string().min(1).optional(),
   args: z.array(z.string()).optional(),
+  /** The flags an unattended run needs (permissions, sandbox); default per adapter, `[]` to run without them. */
+  unattended_args: z.array(z.string()).optional(),
   context_window: z.number().int().positive().optional(),
   supports_session_resume: z.boolean().optional(),
   supports_workspace_only: z.boolean().optional(),
 });
+
+/**
+ * What an agent needs to work with nobody there to answer a permission prompt. Claude Code in `-p` mode refuses
+ * any tool that would ask: edits are accepted and the usual tools allowed (bypassPermissions would also do, but
+ * Claude Code refuses it as root outside a sandbox). Codex `exec` runs read-only by default: it may write in the
+ * workspace (the network stays off; see docs/running-agents.md).
+ */
+export const unattendedArgs: Record<AgentProfile['adapter'], string[]> = {
+  'claude-code': [
+    '--permission-mode',
+    'acceptEdits',
+    '--allowedTools',
+    'Bash,Edit,MultiEdit,Write,Read,Glob,Grep,LS,TodoWrite,NotebookEdit,mcp__baton',
+  ],
+  codex: ['--sandbox', 'workspace-write'],
+  command: [],
+};
 
 const defaults: Record<AgentProfile['adapter'], Omit<AgentProfile, 'name' | 'adapter'>> = {
   'claude-code': {
@@ -89,7 +108,7 @@ export function resolveProfile(name: string, flags: ProfileFlags, config: unknow
     name,
     adapter,
     bin,
-    args: fromFile.args ?? base.args,
+    args: [...(fromFile.unattended_args ?? unattendedArgs[adapter]), ...(fromFile.args ?? base.args)],
     context_window: contextWindow,
     supports_session_resume: fromFile.supports_session_resume ?? base.supports_session_resume,
     supports_workspace_only: fromFile.supports_workspace_only ?? base.supports_workspace_only,

@@ -55,6 +55,7 @@ export class TranscriptSignals implements AgentStreamParser {
         context_window: u.context_window,
         cost_usd: u.cost_usd,
         total_tokens: u.total_tokens,
+        output_tokens: u.output_tokens,
         llm_calls: u.llm_calls,
         tool_calls: u.tool_calls,
       });

@@ -142,6 +142,11 @@ export function registerRecordCommands(program: Command, rt: Runtime) {
     .command('usage')
     .description("the session's usage so far (totals, not increments)")
     .option('--tokens <n>', 'tokens used this session', '0')
+    .option('--output-tokens <n>', 'of which output tokens')
+    .option(
+      '--context-tokens <n>',
+      'the current context size (default: --tokens, measured against the window)',
+    )
     .option('--context-window <n>', "the model's context window")
     .option('--cost-usd <usd>', 'cost so far')
     .option('--llm-calls <n>', 'LLM calls', '0')
@@ -154,13 +159,25 @@ export function registerRecordCommands(program: Command, rt: Runtime) {
         const window = o.contextWindow
           ? parseNumber(o.contextWindow as string, '--context-window', { int: true, min: 1 })
           : null;
+        // Utilisation and what remains are computed once, by the fold, from the context size and the window.
         await save(ctx, str(o.workflow) ?? undefined, {
           kind: 'usage',
           usage: {
             tokens_used: tokens,
+            output_tokens: o.outputTokens
+              ? parseNumber(o.outputTokens as string, '--output-tokens', { int: true, min: 0 })
+              : null,
+            ...(o.contextTokens
+              ? {
+                  context_tokens: parseNumber(o.contextTokens as string, '--context-tokens', {
+                    int: true,
+                    min: 0,
+                  }),
+                }
+              : {}),
             context_window: window,
-            context_utilization: window ? Math.min(1, tokens / window) : null,
-            tokens_remaining_estimate: window ? Math.max(0, window - tokens) : null,
+            context_utilization: null,
+            tokens_remaining_estimate: null,
             cost_usd: o.costUsd ? parseNumber(o.costUsd as string, '--cost-usd', { min: 0 }) : null,
             llm_calls: parseNumber(o.llmCalls as string, '--llm-calls', { int: true, min: 0 }),
             tool_calls: parseNumber(o.toolCalls as string, '--tool-calls', { int: true, min: 0 }),

@@ -1,25 +1,24 @@
 import type { Command } from 'commander';
-import { hostname } from 'node:os';
+import type { Settings } from '../../config/settings.js';
 import { daemonToken } from '../../config/executor-token.js';
 import { listSetting } from '../../config/request-guard.js';
 import { BatonError, invalidInput, parseDuration } from '../../core/index.js';
+import { TaskLogFiles } from '../../disk/index.js';
+import { findExecutable } from '../../executors/local/find-executable.js';
+import { localProcessPorts } from '../../executors/local/process-ports.js';
 import { isOwnerAlive } from '../../executors/process-identity.js';
 import {
   AgentRunner,
   recoverAtStartup,
   stopExecutors,
   type AutoResumePolicy,
+  type ExecutorRow,
 } from '../../service/runtime/index.js';
 import type { BatonService } from '../../service/index.js';
-import {
-  agentSetup,
-  driverFor,
-  executorFactory,
-  openLocalService,
-  profileFor,
-  type AgentFlags,
-} from '../agent-setup.js';
+import { agentSetup, driverFor, executorFactory, profileFor, type AgentFlags } from '../agent-setup.js';
 import { emit } from '../output.js';
+import { runProgress } from '../run-progress.js';
+import { batonCommand, commandLine } from '../../integrations/init/hook-command.js';
 import { oneOf, parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 
@@ -47,17 +46,41 @@ export const agentOptions = (cmd: Command) =>
       'the image of --executor docker, with node 20+ at /usr/bin/node (env BATON_DOCKER_IMAGE, config docker_image)',
     );
 
-/** Follows re-attached remote runs and continues workflows the recovery policy resumes. */
+/** What every agent run of this process shares: the lease identity, the task logs, how agents reach Baton. */
+export function runShared(
+  service: BatonService,
+  setup: ReturnType<typeof agentSetup>,
+  settings: Settings,
+  env: NodeJS.ProcessEnv,
+) {
+  return {
+    ports: service.watch?.ports ?? localProcessPorts(),
+    factory: executorFactory(env, settings.home, setup.dockerImage),
+    logs: service.options.logs ?? new TaskLogFiles(settings.runsDir),
+    batonCommand: commandLine(batonCommand(env), []),
+    env: agentEnv(settings),
+    owner: setup.owner,
+  };
+}
+
+/** What an agent needs to reach the same Baton store with `baton ...` from inside its task. */
+const agentEnv = (settings: Settings): Record<string, string> => ({
+  BATON_HOME: settings.home,
+  BATON_DATABASE_URL: settings.database,
+});
+
+/** Follows re-attached remote runs and continues workflows the recovery policy resumes (in `baton serve`). */
 export async function continueRecovered(
   service: BatonService,
   report: Awaited<ReturnType<typeof recoverAtStartup>>,
   setup: ReturnType<typeof agentSetup>,
+  settings: Settings,
   o: AgentFlags,
   env: NodeJS.ProcessEnv,
   log: (l: string) => void,
 ) {
   const runner = new AgentRunner(service);
-  const factory = executorFactory(env, setup.home, setup.dockerImage);
+  const shared = runShared(service, setup, settings, env);
   const runs: Promise<unknown>[] = [];
   for (const ex of report.executors) {
     if (!ex.auto_resume) continue;
@@ -67,7 +90,7 @@ export async function continueRecovered(
     if (!agentName) continue;
     const profile = profileFor(agentName, setup.profiles, o, env);
     // A re-attached run goes on where it runs (its agent host, its container); the rest on the configured executor.
-    const executor = (row && row.runtime !== 'local' ? factory.forRow(row) : null) ?? setup.executor;
+    const executor = (row && row.runtime !== 'local' ? shared.factory.forRow(row) : null) ?? setup.executor;
     runs.push(
       runner
         .run(
@@ -81,8 +104,20 @@ export async function continueRecovered(
             maxTasks: null,
             maxDurationMs: null,
             autoResume: false,
+            maxSessions: setup.maxSessions,
             historyBudget: 2000,
-            owner: setup.owner,
+            owner: shared.owner,
+            ownership: {
+              ports: shared.ports,
+              factory: shared.factory,
+              kind: 'serve',
+              command: `baton serve (auto-resume, agent ${profile.name})`,
+              retry: `baton run -w ${ex.workflow_id} --agent ${profile.name}`,
+              takeOver: false,
+            },
+            env: shared.env,
+            logs: shared.logs,
+            batonCommand: shared.batonCommand,
             log,
           },
           att ? { proc: att.proc, taskId: att.taskId } : undefined,
@@ -93,60 +128,128 @@ export async function continueRecovered(
   return Promise.all(runs);
 }
 
+type RunFlags = AgentFlags & {
+  workflow?: string;
+  maxTasks?: string;
+  maxDuration?: string;
+  maxSessions?: string;
+  autoResume?: boolean;
+  takeOver?: boolean;
+  verbose?: boolean;
+};
+
+/** The command a refused user types again: the same run, with the workflow named. */
+const retryCommand = (id: string, o: RunFlags) =>
+  [
+    'baton run',
+    `-w ${id}`,
+    o.agent ? `--agent ${o.agent}` : null,
+    o.agentBin ? `--agent-bin ${o.agentBin}` : null,
+  ]
+    .filter(Boolean)
+    .join(' ');
+
 export function registerRunCommands(program: Command, rt: Runtime) {
   agentOptions(
     program
       .command('run')
-      .description("run an agent CLI through the workflow's runnable tasks, one driver session per task")
+      .description(
+        "run an agent CLI through the workflow's runnable tasks; after an exhaustion pause it goes on in a fresh agent session with the compiled context",
+      )
       .option('-w, --workflow <id>', 'the workflow (default: the one of the current worktree)')
       .option('--max-tasks <n>', 'pause (trigger task_complete) after this many tasks')
       .option('--max-duration <duration>', 'pause (trigger timeout) once the workflow has run this long')
-      .option('--auto-resume', 'after a usage limit with a reset time, wait for it and resume'),
-  ).action(
-    async (
-      o: AgentFlags & { workflow?: string; maxTasks?: string; maxDuration?: string; autoResume?: boolean },
-      cmd: Command,
-    ) => {
-      const g = rt.globals(cmd);
-      const settings = rt.settings(g);
-      const { store, service } = await openLocalService(settings, rt.env);
-      try {
-        const state = await service.resolve(rt.ref(o.workflow));
-        const setup = agentSetup(o, rt.env, settings, state.worktree);
-        if (!setup.profile) throw new Error('baton run needs --agent NAME (variable BATON_AGENT)');
-        // Engine, image, worktree: checked before any task starts or anything is created.
-        await setup.executor.preflight?.(state.worktree);
-        const report = await new AgentRunner(service).run(
-          { workflowId: state.id },
-          {
-            profile: setup.profile,
-            driver: driverFor(setup.profile),
-            executor: setup.executor,
-            capacity: setup.capacity,
-            heartbeatMs: setup.heartbeatMs,
-            maxTasks: o.maxTasks ? parseNumber(o.maxTasks, '--max-tasks', { int: true, min: 1 }) : null,
-            maxDurationMs: o.maxDuration ? parseDuration(o.maxDuration, '--max-duration') : null,
-            autoResume: o.autoResume === true,
-            historyBudget: 2000,
-            owner: setup.owner,
-            log: (l) => (g.json ? undefined : rt.io.err(`baton run: ${l}\n`)),
+      .option(
+        '--max-sessions <n>',
+        'stop after this many sessions in this run (env BATON_MAX_SESSIONS, default 20); each exhaustion pause starts a new one',
+      )
+      .option('--auto-resume', 'after a usage limit with a reset time, wait for it and resume')
+      .option(
+        '--take-over',
+        'take the workflow from its current driver (stops it first, or waits for its lease to expire)',
+      )
+      .option('--verbose', "stream the agent's own output"),
+  ).action(async (o: RunFlags, cmd: Command) => {
+    const g = rt.globals(cmd);
+    const settings = rt.settings(g);
+    const service = await rt.openService(settings);
+    const progress = runProgress({
+      io: rt.io,
+      json: g.json === true,
+      verbose: o.verbose === true,
+      tty:
+        !g.json && process.stderr.isTTY
+          ? { write: (t) => void process.stderr.write(t), columns: process.stderr.columns ?? 100 }
+          : null,
+    });
+    // Ctrl-C (or SIGTERM) stops the agent and leaves the workflow interrupted and resumable; a second one exits now.
+    const abort = new AbortController();
+    const onSignal = (sig: NodeJS.Signals) => {
+      if (abort.signal.aborted) process.exit(130);
+      abort.abort(sig);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    try {
+      const state = await service.resolve(rt.ref(o.workflow));
+      const setup = agentSetup(o, rt.env, settings, state.worktree);
+      if (!setup.profile) throw invalidInput('baton run needs --agent NAME (variable BATON_AGENT)');
+      if (
+        setup.executor.runtime === 'local' &&
+        !findExecutable(setup.profile.bin, state.worktree, rt.env.PATH)
+      )
+        throw invalidInput(
+          `cannot start the agent: ${setup.profile.bin} was not found (spawn ${setup.profile.bin} ENOENT); install it, or point --agent-bin (variable BATON_AGENT_BIN) or the profile's "bin" at it. Nothing was changed`,
+          { bin: setup.profile.bin },
+        );
+      // Engine, image, worktree: checked before any task starts or anything is created.
+      await setup.executor.preflight?.(state.worktree);
+      const shared = runShared(service, setup, settings, rt.env);
+      const report = await new AgentRunner(service).run(
+        { workflowId: state.id },
+        {
+          profile: setup.profile,
+          driver: driverFor(setup.profile),
+          executor: setup.executor,
+          capacity: setup.capacity,
+          heartbeatMs: setup.heartbeatMs,
+          maxTasks: o.maxTasks ? parseNumber(o.maxTasks, '--max-tasks', { int: true, min: 1 }) : null,
+          maxDurationMs: o.maxDuration ? parseDuration(o.maxDuration, '--max-duration') : null,
+          autoResume: o.autoResume === true,
+          maxSessions: o.maxSessions
+            ? parseNumber(o.maxSessions, '--max-sessions', { int: true, min: 1 })
+            : setup.maxSessions,
+          historyBudget: 2000,
+          owner: shared.owner,
+          ownership: {
+            ports: shared.ports,
+            factory: shared.factory,
+            kind: 'run',
+            command: `baton run --agent ${setup.profile.name}`,
+            retry: retryCommand(state.id, o),
+            takeOver: o.takeOver === true,
           },
-        );
-        emit(rt.io, g.json === true, report, () =>
-          [
-            `workflow ${report.workflow_id} is ${report.status}${report.pause_trigger && report.status === 'paused' ? ` (trigger ${report.pause_trigger})` : ''}`,
-            ...report.tasks.map((t) => `  ${t.id}: ${t.outcome}`),
-            ...(report.fallbacks.length ? [`fallbacks: ${report.fallbacks.join('; ')}`] : []),
-            ...(report.usage_limit
-              ? [`usage limit; resets at ${report.usage_limit.resets_at ?? 'unknown'}`]
-              : []),
-          ].join('\n'),
-        );
-      } finally {
-        await store.close();
-      }
-    },
-  );
+          env: shared.env,
+          logs: shared.logs,
+          batonCommand: shared.batonCommand,
+          verbose: o.verbose === true,
+          onEvent: progress.onEvent,
+          log: progress.log,
+          signal: abort.signal,
+        },
+      );
+      progress.finish(report);
+      // A failed task is a failed run: exit 1 (the cause was printed with the task).
+      if (report.failed) rt.exitCode = 1;
+      if (abort.signal.aborted) rt.exitCode = abort.signal.reason === 'SIGTERM' ? 143 : 130;
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      progress.stop();
+      await rt.flushMirror();
+      await service.store.close();
+    }
+  });
 
   const executors = program.command('executors').description('the agent executors (executors_running)');
   executors
@@ -154,7 +257,8 @@ export function registerRunCommands(program: Command, rt: Runtime) {
     .description('list executors and their session states')
     .action(async (_o: unknown, cmd: Command) => {
       const g = rt.globals(cmd);
-      const { store } = await openLocalService(rt.settings(g), rt.env);
+      const service = await rt.openService(rt.settings(g));
+      const store = service.store;
       try {
         const rows = (await store.executors?.list()) ?? [];
         emit(
@@ -164,12 +268,13 @@ export function registerRunCommands(program: Command, rt: Runtime) {
           () =>
             rows
               .map(
-                (r) =>
+                (r: ExecutorRow) =>
                   `${r.id} ${r.workflow_id}#${r.session_number} ${r.runtime} ${r.status}/${r.session_state}${r.error_message ? ` (${r.error_message})` : ''}`,
               )
               .join('\n') || 'no executors',
         );
       } finally {
+        await rt.flushMirror();
         await store.close();
       }
     });
@@ -186,7 +291,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
         throw invalidInput(
           'name the executors to stop (ids from `baton executors list`), or -w WORKFLOW, or --all',
         );
-      const { store, service } = await openLocalService(rt.settings(g), rt.env);
+      const service = await rt.openService(rt.settings(g));
       try {
         const out = await stopExecutors(service, { ids, workflowId: o.workflow, all: o.all === true });
         emit(
@@ -208,7 +313,8 @@ export function registerRunCommands(program: Command, rt: Runtime) {
             `${failed.length} executor(s) could not be stopped: ${failed.map((x) => `${x.executor_id}: ${x.error}`).join('; ')}`,
           );
       } finally {
-        await store.close();
+        await rt.flushMirror();
+        await service.store.close();
       }
     });
   agentOptions(
@@ -219,7 +325,8 @@ export function registerRunCommands(program: Command, rt: Runtime) {
   ).action(async (o: AgentFlags & { autoResume?: string }, cmd: Command) => {
     const g = rt.globals(cmd);
     const settings = rt.settings(g);
-    const { store, service } = await openLocalService(settings, rt.env);
+    const service = await rt.openService(settings);
+    const store = service.store;
     try {
       const policy = oneOf(
         o.autoResume ?? rt.env.BATON_AUTO_RESUME ?? 'waiting',
@@ -227,12 +334,14 @@ export function registerRunCommands(program: Command, rt: Runtime) {
         '--auto-resume (variable BATON_AUTO_RESUME)',
       ) as AutoResumePolicy;
       const setup = agentSetup(o, rt.env, settings, null);
+      const ports = service.watch?.ports ?? localProcessPorts();
       const report = await recoverAtStartup(service, {
         factory: executorFactory(rt.env, settings.home, setup.dockerImage),
         autoResume: policy,
-        isOwnerAlive: (owner) => isOwnerAlive(owner, hostname()),
+        isOwnerAlive: (owner) => isOwnerAlive(owner, ports.hostname),
+        leases: { ports },
       });
-      await continueRecovered(service, report, setup, o, rt.env, (l) =>
+      await continueRecovered(service, report, setup, settings, o, rt.env, (l) =>
         g.json ? undefined : rt.io.err(`baton recover: ${l}\n`),
       );
       const { attached: _a, ...printable } = report;
@@ -246,6 +355,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
         ].join('\n'),
       );
     } finally {
+      await rt.flushMirror();
       await store.close();
     }
   });

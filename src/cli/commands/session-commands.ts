@@ -55,14 +55,49 @@ export const resumeText = (r: ResumeResult) =>
     r.context,
   ].join('\n');
 
+/** What an option would change, in lines: task statuses, the commits leaving the branch, the files. */
+const changesText = (o: RecoveryPlan['options'][number]) => {
+  const c = o.changes;
+  if (!c) return [];
+  const g = c.git;
+  return [
+    ...(c.tasks.length
+      ? [`      tasks: ${c.tasks.map((t) => `${t.task_id} ${t.from} -> ${t.to}`).join(', ')}`]
+      : []),
+    ...(g
+      ? [
+          `      git: ${g.branch ?? 'HEAD'} ${g.moves_branch ? `moves ${g.from?.slice(0, 12) ?? '?'} -> ${g.to.slice(0, 12)}` : 'stays'}`,
+          ...(g.commits_count
+            ? [
+                `      ${g.commits_count} commit(s) leave the branch, kept on a backup ref (${g.backup_ref_prefix ?? 'refs/baton/backup/'}<time>):`,
+                ...g.commits.slice(0, 10).map((x) => `        ${x.sha.slice(0, 12)} ${x.subject}`),
+              ]
+            : []),
+          ...(g.files_count
+            ? [
+                `      ${g.files_count} file(s) change: ${g.files
+                  .slice(0, 10)
+                  .map((f) => `${f.status} ${f.path}`)
+                  .join(', ')}${g.files_count > 10 ? ', ...' : ''}`,
+              ]
+            : []),
+          ...(g.dirty_files.length
+            ? [`      uncommitted now: ${g.dirty_files.slice(0, 10).join(', ')}`]
+            : []),
+        ]
+      : [`      ${c.note}`]),
+  ];
+};
+
 const recoveryText = (p: RecoveryPlan) =>
   [
     `workflow ${p.workflow_id} is ${p.status}${p.interrupt_reason ? ` (${p.interrupt_reason})` : ''}`,
     'recovery options:',
-    ...p.options.map(
-      (o, i) =>
-        `  [${i + 1}] ${o.type}${o.type === p.recommended ? ' (recommended)' : ''}: ${o.description}\n      data loss: ${o.data_loss}`,
-    ),
+    ...p.options.flatMap((o, i) => [
+      `  [${i + 1}] ${o.type}${o.type === p.recommended ? ' (recommended)' : ''}: ${o.description}`,
+      `      data loss: ${o.data_loss}`,
+      ...changesText(o),
+    ]),
     'choose with: baton recover --option checkpoint|live_state|fresh [--checkpoint <name>]',
   ].join('\n');
 
@@ -258,6 +293,10 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .option('--force', "checkpoint: discard the worktree's uncommitted changes")
     .option('--dry-run', 'checkpoint: only say exactly what would be done')
     .option('--state-only', 'checkpoint: restore the workflow state, leave the worktree as it is')
+    .option(
+      '--yes',
+      'checkpoint: confirm a restore that moves the branch (its commits are kept on a backup ref)',
+    )
     .action(
       action(
         rt,

@@ -129,9 +129,13 @@ export function recordSummary(
   return summary;
 }
 
-/** Usage readings are the session's totals so far (what agents report), not increments. */
-export function recordUsage(d: Draft, usage: UsageMetrics): UsageMetrics {
-  d.emit({ type: 'usage.recorded', data: { usage } });
+/**
+ * A usage reading is its source's totals so far (what agents report), not an increment: the fold sums the
+ * difference from the same source's previous reading. The source is one agent run (`exec-...`), one imported
+ * transcript (`transcript:<id>`), or by default the Baton session (`session-<n>`).
+ */
+export function recordUsage(d: Draft, usage: UsageMetrics, source?: string): UsageMetrics {
+  d.emit({ type: 'usage.recorded', data: source ? { usage, source } : { usage } });
   return usage;
 }
 

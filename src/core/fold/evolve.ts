@@ -3,6 +3,7 @@ import { emptyUsage } from '../schemas/records.js';
 import { RECENT_LIMIT, type WorkflowState } from '../schemas/state.js';
 import type { SessionInfo, Task } from '../schemas/workflow.js';
 import { evolveRuntime } from '../runtime-fold.js';
+import { foldUsage } from './usage.js';
 import { issueFromRequest, requestTitle } from '../requests/request-text.js';
 
 /** How many applied task-tool call ids an agent's list remembers (a hook and a later import see the same calls). */
@@ -24,6 +25,7 @@ const leavePause = (s: WorkflowState): WorkflowState => ({
   pause_trigger: null,
   interrupted_at: null,
   interrupt_reason: null,
+  interruption: null,
 });
 
 export const currentSession = (s: WorkflowState): SessionInfo | undefined =>
@@ -76,6 +78,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         pause_request: null,
         interrupted_at: e.at,
         interrupt_reason: e.data.reason,
+        interruption: e.data.recovery ?? null,
       };
     case 'workflow.blocked':
       return { ...s, status: 'blocked' };
@@ -233,7 +236,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       return { ...s, summaries: { ...summaries, [sum.kind]: sum } };
     }
     case 'usage.recorded':
-      return { ...s, counts: { ...s.counts, usage: s.counts.usage + 1 }, usage: e.data.usage };
+      return foldUsage(s, e);
     case 'snapshot.taken': {
       const snap = e.data.snapshot;
       return {

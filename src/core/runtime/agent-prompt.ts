@@ -1,4 +1,6 @@
+import type { Decision, ErrorRecord } from '../schemas/records.js';
 import type { SideEffect } from '../schemas/runtime.js';
+import type { WorkflowState } from '../schemas/state.js';
 import type { Task } from '../schemas/workflow.js';
 
 /** One step of the structured history handed to a fallback driver session (tool calls and results kept). */
@@ -19,6 +21,54 @@ export interface PromptInput {
   history: readonly HistoryStep[];
   /** Continuing the same driver session (`--resume`): the conversation already has the plan and context. */
   continuing: boolean;
+  /**
+   * The parts of the resume context a task needs when no compiled context is handed over (the first session):
+   * the decisions already made, the errors still open, what is done.
+   */
+  known?: KnownState | null;
+  /** How the agent reaches Baton: the workflow and the command that runs the CLI (`baton`, or a path). */
+  baton?: { workflowId: string; command: string; taskId: string } | null;
+}
+
+export interface KnownState {
+  decisions: Pick<Decision, 'decision_type' | 'description' | 'rationale'>[];
+  open_errors: Pick<ErrorRecord, 'id' | 'error_type' | 'error_message'>[];
+  done: Pick<Task, 'id' | 'title'>[];
+}
+
+/** What a prompt carries of the workflow's own records (the recent ones the folded state keeps). */
+export const knownState = (s: WorkflowState): KnownState => ({
+  decisions: s.recent_decisions.map((d) => ({
+    decision_type: d.decision_type,
+    description: d.description,
+    rationale: d.rationale,
+  })),
+  open_errors: s.open_errors.slice(-10).map((e) => ({
+    id: e.id,
+    error_type: e.error_type,
+    error_message: e.error_message.length > 300 ? `${e.error_message.slice(0, 300)}…` : e.error_message,
+  })),
+  done: s.tasks
+    .filter((t) => t.status === 'done' || t.status === 'skipped')
+    .map((t) => ({ id: t.id, title: t.title })),
+});
+
+/** How to use Baton from inside the task: its MCP tools, or the same through the `baton` CLI. */
+export function batonHowTo(b: { workflowId: string; command: string; taskId: string }): string[] {
+  const cmd = `${b.command} -w ${b.workflowId}`;
+  return [
+    '## Recording with Baton',
+    '',
+    `Baton keeps this workflow (${b.workflowId}) alive across sessions: what you record is handed to the next`,
+    'session if this one ends. Record as you go, from this worktree:',
+    `- a decision and why: \`${cmd} record decision --type approach --description "..." --rationale "..." --task ${b.taskId}\``,
+    `  (types: approach, library, architecture, workaround, skip, clarification)`,
+    `- an error you hit: \`${cmd} record error --type <kind> --message "..." --task ${b.taskId}\`; once fixed:`,
+    `  \`${cmd} record resolve <error id> --resolution fixed\``,
+    `- what the workflow holds: \`${cmd} status\`, \`${cmd} context\``,
+    'With the `baton` MCP server configured, the tools record_decision, record_error and get_resume_context do the',
+    'same. Do not start, finish or pause tasks yourself: Baton moves them when you stop.',
+  ];
 }
 
 /** The prompt a driver session gets for one task. */
@@ -28,6 +78,26 @@ export function buildAgentPrompt(p: PromptInput): string {
     out.push(`# Workflow: ${p.workflowTitle}`);
     if (p.plan.trim()) out.push('', '## Plan', '', p.plan.trim());
     if (p.resumeContext) out.push('', '## Resume context', '', p.resumeContext.trim());
+    else if (p.known) {
+      const k = p.known;
+      if (k.done.length) out.push('', '## Done already', '', ...k.done.map((t) => `- ${t.id}: ${t.title}`));
+      if (k.decisions.length)
+        out.push(
+          '',
+          '## Decisions made (keep to them)',
+          '',
+          ...k.decisions.map(
+            (d) => `- [${d.decision_type}] ${d.description}${d.rationale ? ` (because ${d.rationale})` : ''}`,
+          ),
+        );
+      if (k.open_errors.length)
+        out.push(
+          '',
+          '## Open errors',
+          '',
+          ...k.open_errors.map((e) => `- ${e.id} ${e.error_type}: ${e.error_message}`),
+        );
+    }
   }
   // A resume context carries the ledger itself ("Already Done (do not redo)"); without one the prompt lists it.
   const contextHasLedger = !p.continuing && !!p.resumeContext?.includes('### Already Done (do not redo)');
@@ -42,6 +112,7 @@ export function buildAgentPrompt(p: PromptInput): string {
   }
   out.push('', `## Task ${p.task.id}: ${p.task.title}`);
   if (p.task.description.trim()) out.push('', p.task.description.trim());
+  if (p.baton && !p.continuing) out.push('', ...batonHowTo(p.baton));
   out.push('', 'Do this task only, then stop. Say what you did in your final message.');
   return out.join('\n');
 }

@@ -170,7 +170,14 @@ export const BatonEvent = z.discriminatedUnion('type', [
   ev('feedback.addressed', z.object({ review_id: z.string() })),
   ev('test_run.recorded', z.object({ test_state: TestState })),
   ev('summary.recorded', z.object({ summary: Summary })),
-  ev('usage.recorded', z.object({ usage: UsageMetrics })),
+  ev(
+    'usage.recorded',
+    z.object({
+      usage: UsageMetrics,
+      /** Whose running totals the reading is (an agent run, a transcript); default: the Baton session. */
+      source: z.string().optional(),
+    }),
+  ),
   ev('snapshot.taken', z.object({ snapshot: SessionSnapshot })),
   ev('checkpoint.created', z.object({ checkpoint: CheckpointRef })),
   ev(

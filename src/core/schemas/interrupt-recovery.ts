@@ -5,7 +5,8 @@ import { z } from 'zod';
  * last checkpoint, so whoever resumes knows what a return to the checkpoint would lose.
  */
 export const InterruptRecovery = z.object({
-  detected_by: z.enum(['startup_recovery', 'heartbeat']),
+  /** Who noticed: startup recovery, the heartbeat monitor, or a command that found the driver's lease dead. */
+  detected_by: z.enum(['startup_recovery', 'heartbeat', 'lease']),
   last_heartbeat: z.string().nullable(),
   last_known_state: z.object({
     status: z.string(),

@@ -80,13 +80,36 @@ export const UsageMetrics = z.object({
   session_duration_seconds: z.number().int().nonnegative(),
   /** The model's context window the utilisation was measured against. */
   context_window: z.number().int().positive().nullable(),
-  /** Output tokens of the session so far, when the agent reports them. */
+  /** Output tokens so far (part of `tokens_used`), when the agent reports them. */
   output_tokens: z.number().int().nonnegative().nullable().optional(),
-  /** The context of the latest model call, and the largest context of any call (the peak before a compaction). */
+  /** The current context size (the prompt of the latest model call): a gauge, never summed. */
   context_tokens: z.number().int().nonnegative().nullable().optional(),
+  /** The largest context of any call (the peak before a compaction), when a transcript tells it. */
   peak_context_tokens: z.number().int().nonnegative().nullable().optional(),
 });
 export type UsageMetrics = z.infer<typeof UsageMetrics>;
+
+/** Work summed over readings: a session's, or the whole workflow's (every session). */
+export const UsageTotals = z.object({
+  tokens_used: z.number().int().nonnegative(),
+  output_tokens: z.number().int().nonnegative(),
+  llm_calls: z.number().int().nonnegative(),
+  tool_calls: z.number().int().nonnegative(),
+  cost_usd: z.number().nonnegative(),
+  duration_seconds: z.number().int().nonnegative(),
+  readings: z.number().int().nonnegative(),
+});
+export type UsageTotals = z.infer<typeof UsageTotals>;
+
+export const emptyTotals = (): UsageTotals => ({
+  tokens_used: 0,
+  output_tokens: 0,
+  llm_calls: 0,
+  tool_calls: 0,
+  cost_usd: 0,
+  duration_seconds: 0,
+  readings: 0,
+});
 
 /** One agent_history entry: a high-level line of what an agent did. */
 export const HistoryEntry = z.object({
@@ -139,4 +162,6 @@ export const emptyUsage = (): UsageMetrics => ({
   cost_usd: null,
   session_duration_seconds: 0,
   context_window: null,
+  output_tokens: null,
+  context_tokens: null,
 });

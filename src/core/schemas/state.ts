@@ -7,8 +7,10 @@ import {
   Summary,
   TestState,
   UsageMetrics,
+  UsageTotals,
   UserRequest,
 } from './records.js';
+import { InterruptRecovery } from './interrupt-recovery.js';
 import { AgentRuntime, SideEffect } from './runtime.js';
 import { AgentTaskList } from './agent-tasks.js';
 import { CheckpointRef, Issue, SessionInfo, SnapshotTrigger, Task, WorkflowStatus } from './workflow.js';
@@ -78,7 +80,14 @@ export const WorkflowState = z.object({
   recent_history: z.array(HistoryEntry),
   open_feedback: z.array(ReviewerFeedback),
   test_state: TestState.nullable(),
+  /** The current session's usage: totals of its readings, and the current context size (a gauge). */
   usage: UsageMetrics,
+  /** The whole workflow's usage, summed over every session's readings. */
+  usage_total: UsageTotals.optional(),
+  /** The latest reading of each recent source, so its next reading adds only what is new (see fold/usage.ts). */
+  usage_sources: z.record(z.string(), UsageTotals.omit({ readings: true })).optional(),
+  /** What Baton knew when it noticed the workflow stopped (startup recovery, heartbeats, a dead driver's lease). */
+  interruption: InterruptRecovery.nullable().optional(),
   checkpoints: z.array(CheckpointRef),
   last_snapshot: z
     .object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UsageTotals } from './records.js';
 
 export const workflowStatuses = [
   'pending',
@@ -75,6 +76,8 @@ export const SessionInfo = z.object({
   end_reason: z.string().nullable(),
   snapshot_id: z.string().nullable(),
   tasks_done: z.number().int().nonnegative(),
+  /** What this session's readings add up to. */
+  usage: UsageTotals.optional(),
   /** The agent session this Baton session follows, when a hook tied them (absent before any hook did). */
   agent: AgentSessionRef.nullable().optional(),
 });

@@ -21,16 +21,25 @@ export function spawnAgent(spec: LaunchSpec, baseEnv: NodeJS.ProcessEnv = proces
   });
   const listeners: ((chunk: string) => void)[] = [];
   const early: string[] = [];
+  const errListeners: ((chunk: string) => void)[] = [];
+  const earlyErr: string[] = [];
   let stderr = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (d: string) => {
     if (listeners.length === 0) early.push(d);
     for (const l of listeners) l(d);
   });
-  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d: string) => {
+    stderr = (stderr + d).slice(-4000);
+    if (errListeners.length === 0) earlyErr.push(d);
+    for (const l of errListeners) l(d);
+  });
   const exited = new Promise<ExitStatus>((resolve) => {
     child.on('error', (e) => {
-      stderr += `cannot run ${spec.bin}: ${e.message}`;
+      const line = `cannot run ${spec.bin}: ${e.message}`;
+      stderr += line;
+      for (const l of errListeners) l(line);
       resolve({ code: 127, signal: null, stderr });
     });
     child.on('close', (code, signal) => resolve({ code, signal, stderr: stderr.trim() || null }));
@@ -45,6 +54,10 @@ export function spawnAgent(spec: LaunchSpec, baseEnv: NodeJS.ProcessEnv = proces
     onOutput(cb) {
       listeners.push(cb);
       for (const d of early.splice(0)) cb(d);
+    },
+    onStderr(cb) {
+      errListeners.push(cb);
+      for (const d of earlyErr.splice(0)) cb(d);
     },
     wait: () => exited,
     async stop() {

@@ -93,9 +93,36 @@ export const Status = z
     runnable_tasks: z.array(z.object({ id: z.string(), title: z.string() })),
     snapshots: z.array(SnapshotSummarySchema),
     checkpoints: z.array(CheckpointRef),
+    /** Summed over every session; the context fields are the current session's gauge. */
     usage: UsageMetrics,
+    session_usage: UsageMetrics,
+    context: z
+      .object({
+        tokens: z.number().int(),
+        window: z.number().int(),
+        utilization: z.number(),
+        remaining: z.number().int(),
+      })
+      .nullable(),
+    usage_by_session: z.array(
+      z.object({ session_number: z.number().int(), usage: z.record(z.string(), z.number()).nullable() }),
+    ),
+    driver: z
+      .object({
+        command: z.string(),
+        kind: z.string(),
+        host: z.string(),
+        pid: z.number().int(),
+        acquired_at: z.string(),
+        heartbeat_at: z.string(),
+        expires_at: z.string(),
+        expired: z.boolean(),
+        liveness: z.enum(['alive', 'dead', 'unknown']),
+      })
+      .nullable(),
     test_state: TestState.nullable(),
     open_errors: z.array(ErrorRecord),
+    recent_decisions: z.array(Decision),
     live_state: z.object({ saved_at: z.string(), trigger: z.string() }).nullable(),
     warnings: z.array(z.string()),
   })
@@ -214,6 +241,26 @@ export const RecoveryPlan = z
         seconds_since: z.number().int().nullable(),
         context_tokens: z.number().int().optional(),
         estimated_cost_usd: z.number().optional(),
+        changes: z
+          .object({
+            tasks: z.array(z.object({ task_id: z.string(), from: z.string(), to: z.string() })),
+            git: z
+              .object({
+                branch: z.string().nullable(),
+                from: z.string().nullable(),
+                to: z.string(),
+                moves_branch: z.boolean(),
+                commits: z.array(z.object({ sha: z.string(), subject: z.string() })),
+                commits_count: z.number().int(),
+                files: z.array(z.object({ status: z.string(), path: z.string() })),
+                files_count: z.number().int(),
+                backup_ref_prefix: z.string().nullable(),
+                dirty_files: z.array(z.string()),
+              })
+              .nullable(),
+            note: z.string(),
+          })
+          .optional(),
       }),
     ),
     recommended: z.enum(['checkpoint', 'live_state', 'fresh']),
@@ -262,3 +309,88 @@ export const Details = z
   .openapi('SnapshotDetails');
 
 export const Loose = z.record(z.string(), z.unknown());
+
+const Commit = z.object({ sha: z.string(), subject: z.string() });
+
+/** A checkpoint restore: the plan (and, once done, the new session). `needs_confirmation`: nothing was changed. */
+export const CheckpointRestore = z
+  .object({
+    workflow_id: z.string(),
+    dry_run: z.boolean(),
+    needs_confirmation: z.boolean(),
+    checkpoint: z.object({
+      name: z.string(),
+      commit: z.string().nullable(),
+      branch: z.string().nullable(),
+      snapshot_id: z.string(),
+    }),
+    task_changes: z.array(z.object({ task_id: z.string(), from: z.string(), to: z.string() })),
+    git: z
+      .object({
+        worktree: z.string(),
+        branch: z.string().nullable(),
+        commit: z.string(),
+        branch_head: z.string().nullable(),
+        dirty_files: z.array(z.string()),
+        commits_dropped: z.number().int(),
+        dropped_commits: z.array(Commit),
+        files_changed: z.array(z.object({ status: z.string(), path: z.string() })),
+        files_changed_count: z.number().int(),
+        moves_branch: z.boolean(),
+        backup_ref: z.string().nullable(),
+        worktree_backup_ref: z.string().nullable(),
+        mode: z.enum(['clean', 'stash', 'force']),
+      })
+      .catchall(z.unknown())
+      .nullable(),
+    git_note: z.string().nullable(),
+    steps: z.array(z.string()),
+    recovered: z.object({ session_number: z.number().int() }).catchall(z.unknown()).nullable(),
+  })
+  .openapi('CheckpointRestore');
+
+export const EventHistory = z
+  .object({
+    workflow_id: z.string(),
+    version: z.number().int(),
+    events: z.array(
+      z
+        .object({
+          seq: z.number().int(),
+          type: z.string(),
+          at: z.string(),
+          actor: z.string(),
+          session_number: z.number().int().nullable(),
+          task_id: z.string().nullable(),
+          data: z.unknown(),
+        })
+        .catchall(z.unknown()),
+    ),
+  })
+  .openapi('EventHistory');
+
+export const TaskLogList = z
+  .object({
+    workflow_id: z.string(),
+    logs: z.array(
+      z.object({
+        name: z.string(),
+        task_id: z.string().nullable(),
+        session_number: z.number().int().nullable(),
+        size: z.number().int(),
+        modified_at: z.string(),
+      }),
+    ),
+  })
+  .openapi('TaskLogList');
+
+export const TaskLog = z
+  .object({
+    workflow_id: z.string(),
+    name: z.string(),
+    offset: z.number().int(),
+    next_offset: z.number().int(),
+    size: z.number().int(),
+    text: z.string(),
+  })
+  .openapi('TaskLog');

@@ -1,9 +1,6 @@
 import { summarizeSnapshot, type SessionSnapshot } from '../../core/index.js';
 import type { StoredEvent } from '../../storage/store.js';
 
-/** Context utilisation at or above which a `usage.recorded` is also surfaced as `capacity.warned`. */
-export const CAPACITY_WARNING = 0.7;
-
 /** What a WebSocket client receives: the event type, its store-wide position, and the ids it concerns. */
 export interface LiveEvent {
   type: string;
@@ -32,8 +29,9 @@ export const matches = (
 
 /**
  * A stored event as live events: itself (a snapshot reduced to its summary), plus the derived ones the dashboard
- * reacts to: `session.state_changed` when a session starts or ends, `capacity.warned` when usage passes 70%.
- * Derived events share the position of the event they come from.
+ * reacts to: `session.state_changed` when a session starts or ends. Derived events share the position of the
+ * event they come from. (`capacity.warned` is a stored event of its own, written by core at the configured
+ * threshold; the server never invents one.)
  */
 export function liveEvents(e: StoredEvent): LiveEvent[] {
   const base = {
@@ -58,19 +56,5 @@ export function liveEvents(e: StoredEvent): LiveEvent[] {
       type: 'session.state_changed',
       data: { state: 'ended', reason: e.data.reason, snapshot_id: e.data.snapshot_id },
     });
-  if (e.type === 'usage.recorded') {
-    const u = e.data.usage;
-    if (u.context_utilization !== null && u.context_utilization >= CAPACITY_WARNING)
-      out.push({
-        ...base,
-        type: 'capacity.warned',
-        data: {
-          context_utilization: u.context_utilization,
-          tokens_used: u.tokens_used,
-          context_window: u.context_window,
-          threshold: CAPACITY_WARNING,
-        },
-      });
-  }
   return out;
 }

@@ -1,5 +1,8 @@
 import {
+  BatonError,
   buildAgentPrompt,
+  conflict,
+  knownState,
   runnableTasks,
   trimHistory,
   usageLimitReached,
@@ -10,8 +13,17 @@ import {
 import type { BatonService } from '../baton-service.js';
 import type { WorkflowRef } from '../resolve-workflow.js';
 import { followAgent, type SessionResult } from './agent-session.js';
+import { CrashWatch } from './crash-watch.js';
 import { executorRowFor, launchDriver } from './launch.js';
-import type { AgentDriver, AgentProcess, AgentProfile, Executor } from './runtime-ports.js';
+import {
+  claimWorkflow,
+  describeOwner,
+  type HeldLease,
+  type LeaseKind,
+  type ProcessPorts,
+} from './ownership.js';
+import type { RunEvent, TaskLogs } from './run-events.js';
+import type { AgentDriver, AgentProcess, AgentProfile, Executor, ExecutorFactory } from './runtime-ports.js';
 
 export interface RunOptions {
   profile: AgentProfile;
@@ -25,31 +37,65 @@ export interface RunOptions {
   maxDurationMs: number | null;
   /** On a usage limit with a reset time, wait for it and resume (else pause and stop). */
   autoResume: boolean;
+  /**
+   * Sessions this run may use in all: after an exhaustion pause (or a usage limit with `autoResume`) it resumes in a
+   * fresh agent session with the compiled context until the workflow ends or this many sessions ran (null: no limit).
+   */
+  maxSessions: number | null;
   /** Token budget of the structured history handed to a fallback driver session. */
   historyBudget: number;
   /** Who launches (`host:pid:start`), kept on the executor row. */
   owner: string;
+  /** The lease this run drives the workflow under (one driver per workflow); none for a store without leases. */
+  ownership?: {
+    ports: ProcessPorts;
+    factory: ExecutorFactory;
+    kind?: LeaseKind;
+    /** What this driver is, for whoever is refused: `baton run --agent claude-code`. */
+    command: string;
+    /** The exact command a refused user runs again with `--take-over`. */
+    retry: string;
+    takeOver: boolean;
+    ttlMs?: number;
+  } | null;
   env?: Record<string, string>;
   log?: (line: string) => void;
+  onEvent?: (e: RunEvent) => void;
+  /** Stream the agent's own output as `agent.output` events. */
+  verbose?: boolean;
+  /** Where each task's agent output is kept (the run folder's `logs/`). */
+  logs?: TaskLogs | null;
+  /** How the agent runs Baton's CLI (told in every task's prompt); null leaves that section out. */
+  batonCommand?: string | null;
+  /**
+   * Aborted when the run is told to stop (SIGINT, SIGTERM): the agent is stopped, and the workflow is marked
+   * `interrupted` (crash snapshot), so that it is offered for resume rather than shown running with nobody there.
+   */
+  signal?: AbortSignal;
 }
 
 export interface RunReport {
   workflow_id: string;
   status: WorkflowState['status'];
   pause_trigger: WorkflowState['pause_trigger'];
-  tasks: { id: string; outcome: string }[];
+  tasks: { id: string; outcome: string; detail?: string | null; log?: string | null }[];
   fallbacks: string[];
   usage_limit: { resets_at: string | null; auto_resumed: boolean } | null;
   stopped: string;
+  /** Baton sessions this run worked in (a fresh one after each exhaustion or usage-limit pause). */
+  sessions: number;
+  /** A task failed in this run (`baton run` exits 1). */
+  failed: boolean;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * `baton run`: takes runnable tasks in order and drives an agent CLI through each. Within one run the driver
- * session continues (`--resume <token>`); a resumed workflow starts a new driver session fed with the compiled
- * resume context (after a crash, the agent's own session is tried first when it can resume). When the agent's own
- * resume fails, the task continues in a new driver session fed with the context and the structured history.
+ * `baton run`: holds the workflow's lease, takes runnable tasks in order and drives an agent CLI through each.
+ * Within one session the driver session continues (`--resume <token>`); after an exhaustion pause (or a usage limit
+ * with auto-resume) it resumes the workflow and goes on in a fresh agent session fed with the compiled context,
+ * until the workflow completes, fails, or `maxSessions` is reached. When the agent's own resume fails, the task
+ * continues in a new driver session fed with the context and the structured history.
  */
 export class AgentRunner {
   constructor(private readonly service: BatonService) {}
@@ -61,8 +107,49 @@ export class AgentRunner {
   ): Promise<RunReport> {
     const svc = this.service;
     const log = o.log ?? (() => undefined);
-    let s = await svc.resolve(ref);
-    const id = s.id;
+    const emit = (e: RunEvent) => o.onEvent?.(e);
+    const id = (await svc.resolve(ref)).id;
+    let lease: HeldLease | null = null;
+    let follow = attached;
+    if (o.ownership && svc.store.leases) {
+      const own = o.ownership;
+      const watch = svc.watch ?? new CrashWatch(svc, { ports: own.ports, factory: own.factory });
+      const claim = await claimWorkflow(svc, id, {
+        ports: own.ports,
+        kind: own.kind ?? 'run',
+        command: own.command,
+        retry: own.retry,
+        takeOver: own.takeOver,
+        ttlMs: own.ttlMs,
+        notice: (message) => {
+          log(message);
+          emit({ event: 'crash.handled', workflow_id: id, message });
+        },
+        onLost: (now) =>
+          log(`lost the lease of ${id}${now ? ` to ${describeOwner(now)}` : ''}: stopping here`),
+        recoverCrashed: (l, holder, onlyIfExpired) => watch.recoverCrashed(l, holder, onlyIfExpired),
+      });
+      lease = claim.lease;
+      // The old driver's agent still runs on a remote host: follow it rather than start the task again.
+      follow = follow ?? claim.attached ?? undefined;
+    }
+    try {
+      return await this.drive(id, o, lease, follow);
+    } finally {
+      await lease?.release();
+    }
+  }
+
+  private async drive(
+    id: string,
+    o: RunOptions,
+    lease: HeldLease | null,
+    attached?: { proc: AgentProcess; taskId: string },
+  ): Promise<RunReport> {
+    const svc = this.service;
+    const log = o.log ?? (() => undefined);
+    const emit = (e: RunEvent) => o.onEvent?.(e);
+    let s = await svc.runner.load(id);
     const report: RunReport = {
       workflow_id: id,
       status: s.status,
@@ -71,30 +158,84 @@ export class AgentRunner {
       fallbacks: [],
       usage_limit: null,
       stopped: '',
+      sessions: 1,
+      failed: false,
     };
     let token: string | null = null;
     let resumeContext: string | null = null;
     let history: HistoryStep[] = [];
     let fallback: string | null = null;
-    const resumeWorkflow = async () => {
+    const resumeWorkflow = async (reason: 'exhaustion' | 'usage_limit' | 'paused' | 'interrupted') => {
       const before = await svc.runner.load(id);
       const r = await svc.resume({ workflowId: id });
       resumeContext = r.context;
-      // After a crash the agent's own session may go on (its token); after a pause, a new driver session starts.
+      // After a crash the agent's own session may go on (its token); after a pause, a fresh agent session starts.
       token =
         before.status === 'interrupted' && o.profile.supports_session_resume
           ? (before.agent?.resume_token ?? null)
           : null;
-      log(`resumed ${id}: session ${r.session_number}${token ? ', continuing the agent session' : ''}`);
+      if (token)
+        log(`resumed ${id} after the crash: session ${r.session_number} continues the agent session`);
+      emit({
+        event: 'session.started',
+        workflow_id: id,
+        session_number: r.session_number,
+        reason,
+        context_tokens: r.context_tokens,
+      });
     };
-    if (s.status === 'paused' || s.status === 'interrupted') await resumeWorkflow();
+    emit({
+      event: 'run.started',
+      workflow_id: id,
+      agent: o.profile.name,
+      session_number: s.session_count,
+      driver: o.ownership?.command ?? 'baton run',
+    });
+    if (s.status === 'paused' || s.status === 'interrupted')
+      await resumeWorkflow(s.status === 'paused' ? 'paused' : 'interrupted');
+    const mayStartSession = () => o.maxSessions === null || report.sessions < o.maxSessions;
     let done = 0;
     const failedHere = new Set<string>();
     let pending = attached ?? null;
+    const shouldStop = async (): Promise<string | null> => {
+      if (o.signal?.aborted) return `baton run was stopped (${String(o.signal.reason)})`;
+      if (lease?.lost) return 'another driver took the workflow over';
+      // Reading the workflow forces an overdue pause request (this driver may be the first to see it).
+      const now = await svc.resolve({ workflowId: id });
+      return now.status === 'in_progress'
+        ? null
+        : `the workflow is ${now.status}${now.status === 'paused' ? ` (${now.pause_reason ?? now.pause_trigger ?? 'pause'})` : ''}`;
+    };
     for (;;) {
+      if (lease?.lost) {
+        report.stopped = 'taken over';
+        throw conflict(`another driver took workflow ${id} over; this \`baton run\` stopped`);
+      }
       s = await svc.runner.load(id);
+      if (o.signal?.aborted) {
+        const why = `baton run was stopped (${String(o.signal.reason)})`;
+        if (s.status === 'in_progress') await svc.interrupt({ workflowId: id }, why);
+        report.stopped = why;
+        break;
+      }
+      if (s.status === 'paused' && s.pause_trigger === 'exhaustion' && mayStartSession()) {
+        emit({ event: 'workflow.paused', workflow_id: id, trigger: s.pause_trigger, reason: s.pause_reason });
+        await resumeWorkflow('exhaustion');
+        report.sessions++;
+        continue;
+      }
       if (s.status !== 'in_progress' && s.status !== 'pending') {
-        report.stopped = s.status === 'paused' ? `paused (${s.pause_trigger})` : s.status;
+        if (s.status === 'paused')
+          emit({
+            event: 'workflow.paused',
+            workflow_id: id,
+            trigger: s.pause_trigger,
+            reason: s.pause_reason,
+          });
+        report.stopped =
+          s.status === 'paused'
+            ? `paused (${s.pause_trigger}): ${s.pause_trigger === 'exhaustion' ? `--max-sessions ${o.maxSessions} reached` : (s.pause_reason ?? 'no reason given')}`
+            : s.status;
         break;
       }
       if (
@@ -117,8 +258,10 @@ export class AgentRunner {
         report.stopped = 'no runnable task';
         break;
       }
-      if (task.status !== 'in_progress') await svc.startTask({ workflowId: id }, task.id);
+      if (task.status !== 'in_progress') s = (await svc.startTask({ workflowId: id }, task.id)).state;
       const row = await executorRowFor(svc, id, o.profile, o.executor);
+      const output = o.logs?.open(s, task.id, s.session_count) ?? null;
+      const started = Date.now();
       let result: SessionResult;
       const session = {
         service: svc,
@@ -129,46 +272,84 @@ export class AgentRunner {
         capacity: o.capacity,
         heartbeatMs: o.heartbeatMs,
         log,
+        onEvent: o.onEvent,
+        verbose: o.verbose,
+        output,
+        shouldStop,
+        abort: o.signal,
       };
-      if (pending && pending.taskId === task.id) {
-        const reg = svc.store.executors;
-        const current = (await reg?.get(row.id)) ?? row;
-        log(`reattached to ${task.id} on ${o.executor.endpoint ?? o.executor.runtime}`);
-        result = await followAgent(
-          { ...session, row: current, executionId: current.execution_id ?? '', reattached: true },
-          pending.proc,
-        );
-        pending = null;
-      } else {
-        const prompt = buildAgentPrompt({
-          workflowTitle: s.title,
-          plan: s.plan,
-          task,
-          resumeContext: token ? null : resumeContext,
-          sideEffects: (s.side_effects ?? []).slice(-20),
-          history,
-          continuing: token !== null && resumeContext === null,
-        });
-        log(
-          `task ${task.id}: ${o.profile.name}${token ? ` --resume ${token}` : ''}${fallback ? ` (fallback: ${fallback})` : ''}`,
-        );
-        const launched = await launchDriver(svc, {
-          row,
-          profile: o.profile,
-          driver: o.driver,
-          executor: o.executor,
-          prompt,
-          resumeToken: token,
-          fallback,
-          owner: o.owner,
-          env: o.env ?? {},
-        });
-        result = await followAgent(
-          { ...session, row: launched.row, executionId: launched.executionId },
-          launched.proc,
-        );
+      emit({
+        event: 'task.started',
+        workflow_id: id,
+        task_id: task.id,
+        title: task.title,
+        session_number: s.session_count,
+        resume_token: pending ? null : token,
+        fallback,
+        log: output?.path ?? null,
+      });
+      try {
+        if (pending && pending.taskId === task.id) {
+          const current = (await svc.store.executors?.get(row.id)) ?? row;
+          log(`reattached to ${task.id} on ${o.executor.endpoint ?? o.executor.runtime}`);
+          result = await followAgent(
+            { ...session, row: current, executionId: current.execution_id ?? '', reattached: true },
+            pending.proc,
+          );
+          pending = null;
+        } else {
+          const prompt = buildAgentPrompt({
+            workflowTitle: s.title,
+            plan: s.plan,
+            task,
+            resumeContext: token ? null : resumeContext,
+            sideEffects: (s.side_effects ?? []).slice(-20),
+            history,
+            continuing: token !== null && resumeContext === null,
+            known: knownState(s),
+            baton: o.batonCommand ? { workflowId: id, command: o.batonCommand, taskId: task.id } : null,
+          });
+          let launched;
+          try {
+            launched = await launchDriver(svc, {
+              row,
+              profile: o.profile,
+              driver: o.driver,
+              executor: o.executor,
+              prompt,
+              resumeToken: token,
+              fallback,
+              owner: o.owner,
+              env: { ...(o.env ?? {}), BATON_ACTOR: `session-${s.session_count}` },
+            });
+          } catch (e) {
+            // A refusal no retry can fix (the executor's token, its address: exit 2; a container Baton did not
+            // create carrying the session's label: exit 3): said as it is; the task stays in progress for the next run.
+            if (BatonError.isInstance(e) && (e.code === 'invalid_input' || e.code === 'conflict')) throw e;
+            // The agent could not even start: the task fails with the real cause, said where the user looks.
+            const cause = `the agent did not start: ${(e as Error).message}`;
+            await svc.failTask({ workflowId: id }, task.id, cause.slice(0, 500));
+            this.finish(report, emit, id, task.id, 'error', cause, started, output?.path ?? null);
+            failedHere.add(task.id);
+            continue;
+          }
+          result = await followAgent(
+            { ...session, row: launched.row, executionId: launched.executionId },
+            launched.proc,
+          );
+        }
+      } finally {
+        await output?.close();
       }
+      if (lease?.lost) continue;
       await svc.store.executors?.update(row.id, { session_state: 'waiting_for_input' });
+      if (result.stopped_by) {
+        // Stopped by Baton itself (a pause, possibly forced, or a takeover): the task stays in progress.
+        log(`task ${task.id} interrupted: ${result.stopped_by}`);
+        emit({ event: 'note', workflow_id: id, message: `task ${task.id} stopped: ${result.stopped_by}` });
+        token = null;
+        continue;
+      }
       const resumedAgent = token !== null;
       fallback = null;
       history = [];
@@ -176,20 +357,20 @@ export class AgentRunner {
         token = o.profile.supports_session_resume ? result.session_id : null;
         resumeContext = null;
         const out = await svc.completeTask({ workflowId: id }, task.id, result.text?.slice(0, 500) ?? null);
-        report.tasks.push({ id: task.id, outcome: 'done' });
+        this.finish(report, emit, id, task.id, 'done', null, started, output?.path ?? null);
         done++;
-        log(
-          `task ${task.id} done${out.state.status === 'paused' ? `; paused (${out.state.pause_trigger})` : ''}`,
-        );
         if (o.maxTasks !== null && done >= o.maxTasks && out.state.status === 'in_progress')
           await svc.pause(
             { workflowId: id },
-            { reason: `${done} tasks done in this run`, trigger: 'task_complete' },
+            { reason: `${done} task${done === 1 ? '' : 's'} done in this run`, trigger: 'task_complete' },
           );
         continue;
       }
       if (result.outcome === 'usage_limit') {
-        const wait = o.autoResume && result.resets_at ? Date.parse(result.resets_at) - Date.now() : null;
+        const wait =
+          o.autoResume && result.resets_at && mayStartSession()
+            ? Date.parse(result.resets_at) - Date.now()
+            : null;
         const autoAt = wait !== null ? result.resets_at : null;
         await svc.runner.run(
           id,
@@ -210,13 +391,21 @@ export class AgentRunner {
           },
         );
         report.usage_limit = { resets_at: result.resets_at, auto_resumed: wait !== null };
+        const paused = await svc.runner.load(id);
+        emit({
+          event: 'workflow.paused',
+          workflow_id: id,
+          trigger: paused.pause_trigger,
+          reason: paused.pause_reason,
+        });
         if (wait === null) {
           report.stopped = 'usage limit';
           break;
         }
         log(`usage limit: resuming at ${result.resets_at}`);
         await sleep(Math.max(0, wait));
-        await resumeWorkflow();
+        await resumeWorkflow('usage_limit');
+        report.sessions++;
         token = null;
         continue;
       }
@@ -234,15 +423,16 @@ export class AgentRunner {
         log(`task ${task.id}: ${fallback}; continuing in a new driver session with the compiled context`);
         continue;
       }
-      await svc.failTask(
-        { workflowId: id },
-        task.id,
-        result.text?.slice(0, 500) ?? `agent ${result.outcome}`,
-      );
-      report.tasks.push({ id: task.id, outcome: result.outcome });
+      const cause = (
+        result.text ??
+        (result.signal
+          ? `the agent was killed by ${result.signal}`
+          : `the agent exited with code ${result.exit_code ?? '?'}`)
+      ).trim();
+      await svc.failTask({ workflowId: id }, task.id, cause.slice(0, 500));
+      this.finish(report, emit, id, task.id, result.outcome, cause, started, output?.path ?? null);
       failedHere.add(task.id);
       token = null;
-      log(`task ${task.id} failed: ${result.outcome}`);
     }
     const final = await svc.runner.load(id);
     const rows = await svc.store.executors?.list({ workflowId: id });
@@ -261,5 +451,28 @@ export class AgentRunner {
         });
       }
     return { ...report, status: final.status, pause_trigger: final.pause_trigger };
+  }
+
+  private finish(
+    report: RunReport,
+    emit: (e: RunEvent) => void,
+    workflowId: string,
+    taskId: string,
+    outcome: string,
+    detail: string | null,
+    started: number,
+    log: string | null,
+  ) {
+    report.tasks.push({ id: taskId, outcome, detail, log });
+    if (outcome !== 'done') report.failed = true;
+    emit({
+      event: 'task.finished',
+      workflow_id: workflowId,
+      task_id: taskId,
+      outcome,
+      detail,
+      seconds: Math.round((Date.now() - started) / 1000),
+      log,
+    });
   }
 }

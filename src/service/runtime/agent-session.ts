@@ -18,16 +18,21 @@ import {
 import type { ExecutorRow } from '../../storage/executor-registry.js';
 import type { BatonService } from '../baton-service.js';
 import { recordOne } from '../record-input.js';
+import type { RunEvent, TaskLogSink } from './run-events.js';
 import type { AgentDriver, AgentProcess, AgentProfile, AgentSignal } from './runtime-ports.js';
 
 export interface SessionResult {
   outcome: AgentOutcome;
   exit_code: number | null;
+  /** The signal that ended the agent, when one did (SIGKILL by the OOM killer, a person...). */
+  signal: string | null;
   text: string | null;
   session_id: string | null;
   steps: HistoryStep[];
   usage: UsageMetrics | null;
   resets_at: string | null;
+  /** Why Baton stopped the agent itself (a pause forced meanwhile, the lease taken over), when it did. */
+  stopped_by: string | null;
 }
 
 export interface SessionContext {
@@ -43,6 +48,18 @@ export interface SessionContext {
   /** Re-attached after a restart: side effects already in the ledger are not written twice. */
   reattached?: boolean;
   log: (line: string) => void;
+  /** Progress for the watcher (status line, `--json` events); agent output only with `verbose`. */
+  onEvent?: (e: RunEvent) => void;
+  verbose?: boolean;
+  /** The task's log in the run folder: everything the agent prints. */
+  output?: TaskLogSink | null;
+  /**
+   * Asked at every heartbeat: a reason to stop the agent now (the workflow was paused, its pause forced, or the
+   * lease was taken over), or null to let it work.
+   */
+  shouldStop?: () => Promise<string | null>;
+  /** Aborted when `baton run` itself is told to stop (SIGINT, SIGTERM): the agent is stopped at once. */
+  abort?: AbortSignal;
 }
 
 const clip = (t: string, n = 300) => (t.length > n ? `${t.slice(0, n)}…` : t);
@@ -69,7 +86,10 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   let lastError: string | null = null;
   let usage: Extract<AgentSignal, { type: 'usage' }> | null = null;
   let pauseAsked = false;
+  let stoppedBy: string | null = null;
   const started = Date.now();
+  const emit = (e: RunEvent) => ctx.onEvent?.(e);
+  const base = { workflow_id: workflowId, task_id: taskId };
   // Signals are handled one at a time, in order, even though output arrives in bursts.
   let chain = Promise.resolve();
   const handle = async (sig: AgentSignal) => {
@@ -83,6 +103,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
         return;
       case 'tool_call':
         steps.push({ kind: 'tool_call', text: clip(`${sig.name} ${inputText(sig.input)}`) });
+        emit({ event: 'agent.tool', ...base, text: clip(`${sig.name} ${inputText(sig.input)}`, 120) });
         return;
       case 'tool_result': {
         const text = `${sig.name}${sig.is_error ? ' failed' : ''}: ${clip(sig.text.split('\n')[0] ?? '', 200)}`;
@@ -129,10 +150,21 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
       case 'compaction':
         steps.push({ kind: 'message', text: `context compacted (${sig.pre_tokens ?? '?'} tokens before)` });
         return;
-      case 'usage':
+      case 'usage': {
         usage = sig;
+        const window = sig.context_window ?? ctx.profile.context_window;
+        const m = measureCapacity(sig, ctx.profile.context_window);
+        emit({
+          event: 'usage',
+          ...base,
+          context_utilization: m?.utilization ?? null,
+          context_tokens: sig.context_tokens,
+          context_window: window,
+          cost_usd: sig.cost_usd,
+        });
         await checkCapacity(sig);
         return;
+      }
       case 'result':
         result = sig;
         if (sig.is_error && sig.text) lastError = sig.text;
@@ -170,23 +202,58 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     }
   };
   proc.onOutput((chunk) => {
+    ctx.output?.write('stdout', chunk);
+    if (ctx.verbose) emit({ event: 'agent.output', ...base, stream: 'stdout', text: chunk });
     for (const sig of parser.push(chunk)) chain = chain.then(() => handle(sig)).catch(() => undefined);
   });
+  proc.onStderr?.((chunk) => {
+    ctx.output?.write('stderr', chunk);
+    if (ctx.verbose) emit({ event: 'agent.output', ...base, stream: 'stderr', text: chunk });
+  });
+  const onAbort = () => {
+    if (stoppedBy) return;
+    stoppedBy = `baton run was stopped (${String(ctx.abort?.reason ?? 'abort')})`;
+    void proc.stop();
+  };
+  if (ctx.abort?.aborted) onAbort();
+  else ctx.abort?.addEventListener('abort', onAbort, { once: true });
+  let checking = false;
   const beat = setInterval(() => {
     void registry?.heartbeat(ctx.row.id, now()).catch(() => undefined);
+    if (!ctx.shouldStop || checking || stoppedBy) return;
+    checking = true;
+    void ctx
+      .shouldStop()
+      .then(async (reason) => {
+        if (!reason || stoppedBy) return;
+        stoppedBy = reason;
+        ctx.log(`stopping the agent of ${taskId}: ${reason}`);
+        await proc.stop();
+      })
+      .catch(() => undefined)
+      .finally(() => (checking = false));
   }, ctx.heartbeatMs);
   let exit;
   try {
     exit = await proc.wait();
   } finally {
     clearInterval(beat);
+    ctx.abort?.removeEventListener('abort', onAbort);
   }
   for (const sig of parser.end()) chain = chain.then(() => handle(sig)).catch(() => undefined);
   await chain;
   const r = result as Extract<AgentSignal, { type: 'result' }> | null;
-  // An agent Baton lost (its host or container gone: a signal that is not a POSIX one) says why first.
+  // A failed run's text is its real cause: the agent's error, else its standard error, else how it ended. An agent
+  // Baton lost (its host or container gone: a signal that is not a POSIX one) says why first.
+  const failed = !r || r.is_error || exit.code !== 0;
   const lost = exit.code === null && exit.signal && !exit.signal.startsWith('SIG') ? exit.stderr : null;
-  const said = r?.text ?? lastError ?? exit.stderr ?? null;
+  const killedBy =
+    exit.signal && !stoppedBy && !lost
+      ? `the agent (pid ${proc.pid ?? '?'}) was killed by ${exit.signal}`
+      : null;
+  const said = failed
+    ? ((r?.is_error ? r.text : null) ?? lastError ?? exit.stderr ?? killedBy ?? r?.text ?? null)
+    : (r?.text ?? null);
   const text = lost && said !== lost ? [lost, said].filter(Boolean).join('\n') : said;
   const limit = detectUsageLimit(r?.is_error || exit.code !== 0 ? (text ?? lastError) : null, new Date());
   const outcome: AgentOutcome =
@@ -200,17 +267,15 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
             ? 'context_full'
             : 'error';
   const u = usage as Extract<AgentSignal, { type: 'usage' }> | null;
+  // This run's totals so far (its source is the execution): the fold adds them to the session's and the
+  // workflow's, and computes the utilisation from the context size (once, in core).
   const metrics: UsageMetrics | null = u
     ? {
         tokens_used: u.total_tokens,
-        tokens_remaining_estimate:
-          u.context_tokens !== null
-            ? Math.max(0, (u.context_window ?? ctx.profile.context_window) - u.context_tokens)
-            : null,
-        context_utilization:
-          u.context_tokens !== null
-            ? Math.min(1, u.context_tokens / (u.context_window ?? ctx.profile.context_window))
-            : null,
+        output_tokens: u.output_tokens ?? null,
+        context_tokens: u.context_tokens,
+        tokens_remaining_estimate: null,
+        context_utilization: null,
         llm_calls: u.llm_calls,
         tool_calls: u.tool_calls,
         cost_usd: u.cost_usd,
@@ -222,7 +287,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   await service.runner.run(
     workflowId,
     (d) => {
-      if (metrics) recordOne(d, { kind: 'usage', usage: metrics });
+      if (metrics) recordOne(d, { kind: 'usage', usage: metrics, source: ctx.executionId || undefined });
       agentExited(d, { executor_id: ctx.row.id, outcome, exit_code: exit.code, message }, taskId);
     },
     { retry: true },
@@ -230,10 +295,12 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   return {
     outcome: outcome === 'error' && isDeadToken(text) ? 'error' : outcome,
     exit_code: exit.code,
+    signal: exit.signal,
     text: text ?? null,
     session_id: sessionId,
     steps,
     usage: metrics,
     resets_at: limit?.resets_at ?? null,
+    stopped_by: stoppedBy,
   };
 }

@@ -83,6 +83,22 @@ export async function sweepSilentSessions(
   return report;
 }
 
+/**
+ * Drivers that are gone (a `baton run` SIGKILLed beside this server, a worker whose lease expired by the store's
+ * clock): each such workflow is handled by the crash watch exactly as a command reading it would.
+ */
+export async function sweepGoneDrivers(service: BatonService): Promise<string[]> {
+  const leases = service.store.leases;
+  const watch = service.watch;
+  if (!leases || !watch) return [];
+  const handled: string[] = [];
+  for (const l of await leases.list()) {
+    const s = await service.store.loadState(l.workflow_id);
+    if (s && (await watch.check(s))) handled.push(s.id);
+  }
+  return handled;
+}
+
 /** Runs `sweepSilentSessions` on a timer (in `baton serve`); one pass at a time, errors reported, never thrown. */
 export class HeartbeatMonitor {
   private timer: NodeJS.Timeout | null = null;
@@ -103,10 +119,12 @@ export class HeartbeatMonitor {
     if (this.timer) return;
     this.timer = setInterval(() => {
       this.running = this.running.then(() =>
-        sweepSilentSessions(this.service, this.opts).then(
-          (r) => this.opts.onSweep?.(r),
-          (e: Error) => this.opts.onError?.(e),
-        ),
+        sweepGoneDrivers(this.service)
+          .then(() => sweepSilentSessions(this.service, this.opts))
+          .then(
+            (r) => this.opts.onSweep?.(r),
+            (e: Error) => this.opts.onError?.(e),
+          ),
       );
     }, this.opts.everyMs);
     this.timer.unref();

@@ -4,4 +4,7 @@ export * from './launch.js';
 export * from './runtime-ports.js';
 export * from './startup-recovery.js';
 export * from './heartbeat-monitor.js';
+export * from './ownership.js';
+export * from './crash-watch.js';
+export * from './run-events.js';
 export * from './stop-executors.js';

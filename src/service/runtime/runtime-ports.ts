@@ -24,6 +24,8 @@ export type AgentSignal =
       context_window: number | null;
       cost_usd: number | null;
       total_tokens: number;
+      /** Output tokens so far, when the parser knows them. */
+      output_tokens?: number;
       llm_calls: number;
       tool_calls: number;
     }
@@ -80,6 +82,8 @@ export interface AgentProcess {
   /** Where the agent runs when the executor placed it (a Docker container and its agent host's URL). */
   readonly placement?: { container_id: string; endpoint: string };
   onOutput(cb: (chunk: string) => void): void;
+  /** The agent's standard error as it comes (local agents), for the task's log and `--verbose`. */
+  onStderr?(cb: (chunk: string) => void): void;
   wait(): Promise<ExitStatus>;
   stop(): Promise<void>;
 }

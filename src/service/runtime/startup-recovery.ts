@@ -11,6 +11,7 @@ import type { CommitBatch } from '../../storage/store.js';
 import type { BatonService } from '../baton-service.js';
 import { Draft } from '../../core/index.js';
 import { noRegistry } from './launch.js';
+import { leaseVerdict, type ProcessPorts } from './ownership.js';
 import type { AgentProcess, ExecutorFactory } from './runtime-ports.js';
 
 export type AutoResumePolicy = 'none' | 'waiting' | 'all';
@@ -26,6 +27,8 @@ export interface RecoveryOutcome {
   reason: string | null;
   interrupted: boolean;
   auto_resume: boolean;
+  /** The pid of an orphaned local agent that was stopped (nobody read its output any more). */
+  stopped_agent_pid?: number;
 }
 
 export interface RecoveryReport {
@@ -46,19 +49,51 @@ export interface RecoveryReport {
  * with the reason; 7 `executor.changed` events (published on the WebSocket like every event). Workflows left
  * `in_progress` whose agent is gone become `interrupted` with a crash snapshot, in batched commits.
  */
+export interface RecoveryOptions {
+  factory: ExecutorFactory;
+  autoResume: AutoResumePolicy;
+  isOwnerAlive: (owner: string | null) => boolean;
+  /** Only these workflows (a command that found one workflow's driver gone). */
+  workflowIds?: readonly string[];
+  /** Only sessions still marked running (what a dead driver left behind; the others were already settled). */
+  runningOnly?: boolean;
+  detectedBy?: 'startup_recovery' | 'lease';
+  /** Why the workflow is interrupted (default: the Baton process running the agent stopped). */
+  reason?: (row: ExecutorRow) => string;
+  /**
+   * With the ownership lease: workflows whose driver is alive (a `baton run` beside this server, a worker on
+   * another host) are left alone, whatever their executor rows say. `own` is a lease this process holds itself.
+   */
+  leases?: { ports: ProcessPorts; own?: string };
+}
+
 export async function recoverAtStartup(
   service: BatonService,
-  opts: {
-    factory: ExecutorFactory;
-    autoResume: AutoResumePolicy;
-    isOwnerAlive: (owner: string | null) => boolean;
-  },
+  opts: RecoveryOptions,
 ): Promise<RecoveryReport> {
   const t0 = Date.now();
   const registry = service.store.executors;
   if (!registry) throw noRegistry();
   const at = (service.options.now?.() ?? new Date()).toISOString();
-  const rows = await registry.list({ status: ['starting', 'ready'] });
+  const only = opts.workflowIds ? new Set(opts.workflowIds) : null;
+  const rows = (await registry.list({ status: ['starting', 'ready'] })).filter(
+    (r) => (!only || only.has(r.workflow_id)) && (!opts.runningOnly || r.session_state === 'running'),
+  );
+  const leaseRegistry = service.store.leases;
+  const liveDriver = new Map<string, boolean>();
+  /** Leases of drivers that are gone: released once their workflows are recovered (compare-and-set on the owner). */
+  const goneLeases = new Map<string, string>();
+  const driven = async (workflowId: string) => {
+    if (!opts.leases || !leaseRegistry) return false;
+    let live = liveDriver.get(workflowId);
+    if (live === undefined) {
+      const lease = await leaseRegistry.get(workflowId);
+      live = !!lease && lease.owner !== opts.leases.own && leaseVerdict(lease, opts.leases.ports) === 'live';
+      if (lease && !live && lease.owner !== opts.leases.own) goneLeases.set(workflowId, lease.owner);
+      liveDriver.set(workflowId, live);
+    }
+    return live;
+  };
   const outcomes: RecoveryOutcome[] = [];
   const attached: RecoveryReport['attached'] = [];
   const patches: { id: string; patch: ExecutorPatch }[] = [];
@@ -67,7 +102,7 @@ export async function recoverAtStartup(
   const gitCache = new Map<string, GitCapture>();
   const ctx = service.runner.context();
   for (const row of rows) {
-    if (row.owner && opts.isOwnerAlive(row.owner)) {
+    if ((row.owner && opts.isOwnerAlive(row.owner)) || (await driven(row.workflow_id))) {
       outcomes.push(outcome(row, 'skipped_live_owner', null, false, false));
       continue;
     }
@@ -77,6 +112,7 @@ export async function recoverAtStartup(
     let action: RecoveryOutcome['action'] = 'workspace_only';
     const executor = opts.factory.forRow(row);
     let proc: AgentProcess | null = null;
+    let stoppedPid: number | undefined;
     if (!executor) {
       status = 'error';
       reason = `no executor for runtime ${row.runtime}`;
@@ -98,6 +134,7 @@ export async function recoverAtStartup(
       // A local agent orphaned by the dead controller: nobody reads its output any more.
       try {
         process.kill(row.pid ?? 0, 'SIGTERM');
+        stoppedPid = row.pid ?? undefined;
       } catch {
         // already gone
       }
@@ -150,9 +187,10 @@ export async function recoverAtStartup(
         if (git && d.state.status === 'in_progress' && d.state.session_count === row.session_number)
           interrupt(
             d,
-            `the Baton process running the agent stopped (last heartbeat ${row.last_seen_at})`,
+            opts.reason?.(row) ??
+              `the Baton process running the agent stopped (last heartbeat ${row.last_seen_at})`,
             git,
-            interruptRecovery(d.state, 'startup_recovery', row.last_seen_at),
+            interruptRecovery(d.state, opts.detectedBy ?? 'startup_recovery', row.last_seen_at),
           );
       };
       // Several executors of one workflow (one per session) go into one commit.
@@ -161,7 +199,8 @@ export async function recoverAtStartup(
       op(d);
       ops.set(wf.id, [...(ops.get(wf.id) ?? []), op]);
     }
-    outcomes.push(outcome(row, action, reason, interrupted, auto, status, state));
+    const o = outcome(row, action, reason, interrupted, auto, status, state);
+    outcomes.push(stoppedPid ? { ...o, stopped_agent_pid: stoppedPid } : o);
   }
   const batches: CommitBatch[] = [...drafts.values()].map((d) => ({
     workflowId: d.state.id,
@@ -185,6 +224,7 @@ export async function recoverAtStartup(
   }
   if (registry.updateMany) await registry.updateMany(patches);
   else for (const p of patches) await registry.update(p.id, p.patch);
+  for (const [workflowId, owner] of goneLeases) await leaseRegistry?.release(workflowId, owner);
   return {
     executors: outcomes,
     interrupted: outcomes.filter((o) => o.interrupted).length,

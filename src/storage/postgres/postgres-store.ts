@@ -17,6 +17,7 @@ import type { CommitBatch, LiveState, RecordQuery, Store, StoredEvent, WorkflowF
 import { queryRows, redactUrl, toBatonError, type PostgresOptions } from './connection.js';
 import { openMigratedPool } from './migrate.js';
 import { PostgresExecutors } from './postgres-executors.js';
+import { PostgresLeases } from './postgres-leases.js';
 import { insertEvents, upsertRecords } from './sql.js';
 
 /** Held by every event-appending transaction, so event positions are handed out in commit order. */
@@ -39,6 +40,7 @@ export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
   readonly location: string;
   readonly executors: PostgresExecutors;
+  readonly leases: PostgresLeases;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -46,6 +48,7 @@ export class PostgresStore implements Store {
   ) {
     this.location = redactUrl(url);
     this.executors = new PostgresExecutors(pool, url);
+    this.leases = new PostgresLeases(pool, url);
   }
 
   static async open(url: string, options: PostgresOptions = {}): Promise<PostgresStore> {
@@ -243,7 +246,7 @@ export class PostgresStore implements Store {
 
   async deleteWorkflow(workflowId: string): Promise<void> {
     await this.transaction('delete', async (c) => {
-      for (const table of ['events', 'records', 'live_states'])
+      for (const table of ['events', 'records', 'live_states', 'workflow_leases'])
         await c.query(`DELETE FROM ${table} WHERE workflow_id = $1`, [workflowId]);
       await c.query('DELETE FROM workflows WHERE id = $1', [workflowId]);
     });

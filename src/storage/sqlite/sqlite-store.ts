@@ -7,6 +7,7 @@ import {
   type WorkflowState,
 } from '../../core/index.js';
 import { SqliteExecutors } from './sqlite-executors.js';
+import { SqliteLeases } from './sqlite-leases.js';
 import type {
   CommitBatch,
   Durability,
@@ -41,6 +42,7 @@ export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
   private readonly db: Database.Database;
   readonly executors: SqliteExecutors;
+  readonly leases: SqliteLeases;
   private readonly stmts;
   private readonly writer: BatchWriter;
   private readonly cache = new StateCache();
@@ -69,6 +71,7 @@ export class SqliteStore implements Store {
     }
     const db = this.db;
     this.executors = new SqliteExecutors(db);
+    this.leases = new SqliteLeases(db);
     this.writer = new BatchWriter(db);
     this.stmts = {
       // The state only when the row changed since this process last saw it (its rev differs).
@@ -233,7 +236,7 @@ export class SqliteStore implements Store {
     this.db
       .transaction(() => {
         this.writer.raiseFloor();
-        for (const table of ['events', 'records', 'live_states'])
+        for (const table of ['events', 'records', 'live_states', 'workflow_leases'])
           this.db.prepare(`DELETE FROM ${table} WHERE workflow_id = ?`).run(workflowId);
         this.db.prepare('DELETE FROM workflows WHERE id = ?').run(workflowId);
       })

@@ -1,6 +1,11 @@
 import type { z } from 'zod';
 import type {
+  CheckpointRestore as CheckpointRestoreSchema,
+  EventHistory as EventHistorySchema,
+  TaskLog as TaskLogSchema,
+  TaskLogList as TaskLogListSchema,
   PauseResult as PauseResultSchema,
+  RecoveryPlan as RecoveryPlanSchema,
   ResumeContext as ResumeContextSchema,
   ResumeResult as ResumeResultSchema,
   SessionStatus as SessionStatusSchema,
@@ -39,6 +44,13 @@ export type ErrorRecord = z.infer<typeof ErrorRecordSchema>;
 export type ResumeContext = z.infer<typeof ResumeContextSchema>;
 export type PauseResult = z.infer<typeof PauseResultSchema>;
 export type ResumeResult = z.infer<typeof ResumeResultSchema>;
+export type RecoveryPlan = z.infer<typeof RecoveryPlanSchema>;
+export type RecoveryOption = RecoveryPlan['options'][number];
+export type UsageMetrics = Status['usage'];
+export type CheckpointRestore = z.infer<typeof CheckpointRestoreSchema>;
+export type EventHistory = z.infer<typeof EventHistorySchema>;
+export type TaskLogList = z.infer<typeof TaskLogListSchema>;
+export type TaskLog = z.infer<typeof TaskLogSchema>;
 
 /** One message of the WebSocket `/ws` (README "Live events"; `GET /ws` in /openapi.json). */
 export interface LiveMessage {

@@ -1,17 +1,19 @@
 /**
- * The context-capacity gauge: share of the model's context window in use (warn at 70 %, like the server). Without
- * a recorded utilisation it is computed from the tokens used and the context window, when both are known.
+ * The context-capacity gauge: the share of the model's context window the current context fills, as the server
+ * computed it (utilisation is computed once, in Baton's core). The context size is a gauge of its own, never the
+ * tokens used over the session.
  */
 export function CapacityGauge({
   utilization,
-  used,
+  tokens,
   window,
+  warnAt = 0.7,
 }: {
   utilization: number | null;
-  used: number;
+  tokens: number | null;
   window: number | null;
+  warnAt?: number;
 }) {
-  if (utilization === null && window) utilization = Math.min(1, used / window);
   if (utilization === null) {
     return (
       <div className="gauge gauge-unknown" data-testid="capacity-gauge">
@@ -20,7 +22,7 @@ export function CapacityGauge({
     );
   }
   const pct = Math.round(utilization * 100);
-  const level = pct >= 90 ? 'critical' : pct >= 70 ? 'warn' : 'ok';
+  const level = pct >= 90 ? 'critical' : utilization >= warnAt ? 'warn' : 'ok';
   return (
     <div className={`gauge gauge-${level}`} data-testid="capacity-gauge">
       <div
@@ -32,11 +34,17 @@ export function CapacityGauge({
         aria-valuenow={pct}
       >
         <div className="gauge-fill" style={{ width: `${Math.min(100, pct)}%` }} />
-        <div className="gauge-mark" style={{ left: '70%' }} title="capacity warning (70 %)" />
+        <div
+          className="gauge-mark"
+          style={{ left: `${Math.round(warnAt * 100)}%` }}
+          title={`capacity warning (${Math.round(warnAt * 100)} %)`}
+        />
       </div>
       <div className="small">
         <strong>{pct}%</strong> of the context window
-        {window ? ` (${used.toLocaleString()} of ${window.toLocaleString()} tokens)` : ''}
+        {window && tokens !== null
+          ? ` (${tokens.toLocaleString()} of ${window.toLocaleString()} tokens)`
+          : ''}
         {level !== 'ok' && (
           <span className="tag tag-warn">{level === 'critical' ? 'near exhaustion' : 'high'}</span>
         )}

@@ -37,7 +37,7 @@ export function ResumableSessions() {
         <p className="muted">Nothing to resume: no paused or interrupted workflow.</p>
       )}
       {rows.length > 0 && (
-        <table className="table" data-testid="resumable-sessions">
+        <table className="table table-stack" data-testid="resumable-sessions">
           <thead>
             <tr>
               <th>#</th>
@@ -52,21 +52,23 @@ export function ResumableSessions() {
           <tbody>
             {rows.map((s, i) => (
               <tr key={s.id}>
-                <td className="muted">{i + 1}</td>
-                <td>
+                <td data-label="#" className="muted">
+                  {i + 1}
+                </td>
+                <td data-label="Session">
                   <a href={hrefOf.workflow(s.id)}>
                     <code>{s.id}</code>
                   </a>
                 </td>
-                <td>{s.topic}</td>
-                <td>{s.step}</td>
-                <td>
+                <td data-label="Topic">{s.topic}</td>
+                <td data-label="Step">{s.step}</td>
+                <td data-label="Status">
                   <StatusBadge status={s.status} />
                 </td>
-                <td>
+                <td data-label="Updated">
                   <TimeAgo at={s.updated_at} />
                 </td>
-                <td className="actions">
+                <td data-label="" className="actions">
                   <button
                     type="button"
                     className="btn btn-primary btn-small"

@@ -1,24 +1,55 @@
-import type { Snapshot } from '../api/index.js';
+import type { UsageMetrics } from '../api/index.js';
 import { CapacityGauge } from './capacity-gauge.js';
 
-type Usage = Snapshot['usage'];
+const money = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `$${x.toFixed(2)}`);
+const minutes = (s: number) => (s < 60 ? `${s} s` : `${Math.round(s / 60)} min`);
 
-/** Usage metrics with the context-capacity gauge. */
-export function UsagePanel({ usage: u }: { usage: Usage }) {
+/**
+ * Usage: the current context (a gauge), then what the work cost. On a workflow `usage` is every session summed and
+ * `session` the current session's; on a snapshot there is only the session's.
+ */
+export function UsagePanel({
+  usage: u,
+  session,
+  sessions,
+}: {
+  usage: UsageMetrics;
+  session?: UsageMetrics;
+  sessions?: number;
+}) {
+  const contextTokens =
+    u.context_tokens ??
+    (u.context_utilization !== null && u.context_window
+      ? Math.round(u.context_utilization * u.context_window)
+      : null);
   return (
     <div data-testid="usage">
-      <CapacityGauge utilization={u.context_utilization} used={u.tokens_used} window={u.context_window} />
-      <dl className="facts facts-inline">
+      <CapacityGauge utilization={u.context_utilization} tokens={contextTokens} window={u.context_window} />
+      <dl className="facts facts-inline" data-testid="usage-totals">
+        <dt>{session ? `Cost (${sessions ?? 'all'} session${sessions === 1 ? '' : 's'})` : 'Cost'}</dt>
+        <dd data-testid="usage-cost">{money(u.cost_usd)}</dd>
         <dt>Tokens</dt>
         <dd>{u.tokens_used.toLocaleString()}</dd>
+        {u.output_tokens ? (
+          <>
+            <dt>Output tokens</dt>
+            <dd>{u.output_tokens.toLocaleString()}</dd>
+          </>
+        ) : null}
         <dt>LLM calls</dt>
         <dd>{u.llm_calls}</dd>
         <dt>Tool calls</dt>
         <dd>{u.tool_calls}</dd>
-        <dt>Cost</dt>
-        <dd>{u.cost_usd === null ? '-' : `$${u.cost_usd.toFixed(2)}`}</dd>
-        <dt>Duration</dt>
-        <dd>{Math.round(u.session_duration_seconds / 60)} min</dd>
+        <dt>Agent time</dt>
+        <dd>{minutes(u.session_duration_seconds)}</dd>
+        {session && (
+          <>
+            <dt>This session</dt>
+            <dd data-testid="usage-session">
+              {money(session.cost_usd)} · {session.llm_calls} calls
+            </dd>
+          </>
+        )}
       </dl>
     </div>
   );

@@ -51,7 +51,7 @@ export function WorkflowList() {
         </p>
       )}
       {data && data.workflows.length > 0 && (
-        <table className="table" data-testid="workflow-list">
+        <table className="table table-stack" data-testid="workflow-list">
           <thead>
             <tr>
               <th>Workflow</th>
@@ -67,7 +67,7 @@ export function WorkflowList() {
               const done = (w.counts['done'] ?? 0) + (w.counts['skipped'] ?? 0);
               return (
                 <tr key={w.id}>
-                  <td>
+                  <td data-label="Workflow">
                     <a href={hrefOf.workflow(w.id)} className="strong">
                       {w.title}
                     </a>
@@ -75,24 +75,24 @@ export function WorkflowList() {
                       <code>{w.id}</code> · {w.worktree}
                     </div>
                   </td>
-                  <td>
+                  <td data-label="Status">
                     <StatusBadge status={w.status} />
                     {w.pause_requested && w.status !== 'paused' && (
                       <span className="tag">pause requested</span>
                     )}
                   </td>
-                  <td>
+                  <td data-label="Progress">
                     <ProgressBar done={done} total={w.tasks.length} />
                   </td>
-                  <td>{w.session_count}</td>
-                  <td>
+                  <td data-label="Sessions">{w.session_count}</td>
+                  <td data-label="Next task">
                     {w.next_task ? (
                       `${w.next_task.id}: ${w.next_task.title}`
                     ) : (
                       <span className="muted">-</span>
                     )}
                   </td>
-                  <td>
+                  <td data-label="Updated">
                     <TimeAgo at={w.updated_at} />
                   </td>
                 </tr>

@@ -4,11 +4,14 @@ import { useEffect, useState } from 'react';
 export type Route =
   | { page: 'workflows' }
   | { page: 'workflow'; id: string; snapshotId: string | null }
+  | { page: 'recover'; id: string }
   | { page: 'not_found'; path: string };
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '') || '/';
   if (path === '/' || path === '/workflows') return { page: 'workflows' };
+  const r = /^\/workflows\/([^/]+)\/recover\/?$/.exec(path);
+  if (r?.[1]) return { page: 'recover', id: decodeURIComponent(r[1]) };
   const m = /^\/workflows\/([^/]+)(?:\/snapshots\/([^/]+))?\/?$/.exec(path);
   if (m?.[1]) {
     return {
@@ -23,6 +26,7 @@ export function parseRoute(hash: string): Route {
 export const hrefOf = {
   workflows: () => '#/',
   workflow: (id: string) => `#/workflows/${encodeURIComponent(id)}`,
+  recover: (id: string) => `#/workflows/${encodeURIComponent(id)}/recover`,
   snapshot: (id: string, sid: string) =>
     `#/workflows/${encodeURIComponent(id)}/snapshots/${encodeURIComponent(sid)}`,
 };

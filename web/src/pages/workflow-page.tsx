@@ -1,6 +1,15 @@
 import { useCallback, useState } from 'react';
-import { seg, type SessionStatus, type SessionTimeline as Timeline, type Status } from '../api/index.js';
+import {
+  seg,
+  type SessionStatus,
+  type SessionTimeline as Timeline,
+  type Status,
+  type Workflow,
+} from '../api/index.js';
 import { ActivityFeed } from '../components/activity-feed.js';
+import { AgentOutput } from '../components/agent-output.js';
+import { EventHistory } from '../components/event-history.js';
+import { PlanPanel } from '../components/plan-panel.js';
 import { ErrorNote } from '../components/error-note.js';
 import { ResumeContextPanel } from '../components/resume-context-panel.js';
 import { SessionStatusPanel } from '../components/session-status-panel.js';
@@ -26,6 +35,7 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
   const status = useApi<Status>(`${base}/status`, refresh);
   const session = useApi<SessionStatus>(`${base}/session-status`, refresh);
   const timeline = useApi<Timeline>(`${base}/sessions`, refresh);
+  const view = useApi<{ workflow: Workflow }>(base, refresh);
   const reload = useCallback(() => setManual((n) => n + 1), []);
   const commands = useWorkflowCommands(id, reload);
 
@@ -44,6 +54,10 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
   const w = s.workflow;
   // The session-resumption design: while the agent's executor starts, the workspace panels are disabled.
   const starting = session.data?.executor_status === 'starting';
+  const latest = s.snapshots[s.snapshots.length - 1];
+  const decisionCount = Number(
+    (s.counts as Record<string, unknown>)['decisions'] ?? s.recent_decisions.length,
+  );
 
   return (
     <div className="workflow" data-workflow={w.id} data-status={w.status}>
@@ -59,6 +73,12 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
             <p className="muted small">
               <code>{w.worktree}</code> · {w.session_count} session{w.session_count === 1 ? '' : 's'}
             </p>
+            {s.driver && (
+              <p className="small" data-testid="driver">
+                Driven by <code>{s.driver.command}</code> (pid {s.driver.pid} on {s.driver.host}
+                {s.driver.liveness === 'dead' ? ', gone' : ''})
+              </p>
+            )}
           </div>
           <span className="spacer" />
           <WorkflowActions status={s} commands={commands} />
@@ -82,8 +102,15 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
         {w.status === 'interrupted' && (
           <div className="banner banner-warn" role="status">
             Interrupted{w.interrupt_reason ? `: ${w.interrupt_reason}` : ''}. Resume to continue from the
-            latest snapshot, or recover from a checkpoint with <code>baton recover</code>.
+            latest snapshot, or <a href={hrefOf.recover(w.id)}>see the recovery options</a>.
           </div>
+        )}
+        {(w.status === 'paused' || w.status === 'interrupted') && (
+          <p className="small">
+            <a href={hrefOf.recover(w.id)} data-testid="recovery-link">
+              Recovery options: what each would change
+            </a>
+          </p>
         )}
         {s.warnings.map((x) => (
           <div key={x} className="banner banner-warn">
@@ -97,7 +124,15 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
       <div className="grid-main">
         <div className={starting ? 'panel-disabled' : undefined} aria-disabled={starting || undefined}>
           <TaskList status={s} />
+          <AgentOutput workflowId={id} refresh={refresh} running={w.status === 'in_progress'} />
+          <PlanPanel
+            plan={view.data?.workflow.plan ?? ''}
+            decisions={s.recent_decisions}
+            total={decisionCount}
+            detailsPath={latest ? `/workflows/${seg(id)}/snapshots/${seg(latest.id)}/decisions` : ''}
+          />
           <ResumeContextPanel workflowId={id} refresh={refresh} />
+          <EventHistory workflowId={id} version={w.version} refresh={refresh} />
         </div>
         <div>
           {session.data && (
@@ -109,7 +144,7 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
           )}
           <section className="card" aria-labelledby="usage-title">
             <h2 id="usage-title">Usage</h2>
-            <UsagePanel usage={s.usage} />
+            <UsagePanel usage={s.usage} session={s.session_usage} sessions={w.session_count} />
           </section>
           {timeline.data && <SessionTimeline timeline={timeline.data} />}
           <SnapshotList workflowId={id} snapshots={s.snapshots} selected={snapshotId} />

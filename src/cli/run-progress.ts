@@ -1,0 +1,140 @@
+import type { RunEvent, RunReport } from '../service/runtime/index.js';
+import type { Io } from './output.js';
+
+export interface ProgressOptions {
+  io: Io;
+  /** NDJSON progress events on standard output (`--json`). */
+  json: boolean;
+  /** The agent's own output on standard error (`--verbose`). */
+  verbose: boolean;
+  /** A terminal to redraw one live status line on (standard error of an interactive run), else null. */
+  tty: { write(text: string): void; columns: number } | null;
+}
+
+const clock = (ms: number) => {
+  const s = Math.floor(ms / 1000);
+  return s >= 3600
+    ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`
+    : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+};
+
+/**
+ * How `baton run` shows what it does: `--json` prints every progress event as one JSON line; on a terminal a live
+ * status line (task, elapsed time, context %, cost, last tool call) is redrawn in place, with one line per step
+ * above it; elsewhere one line per step. `--verbose` adds the agent's own output.
+ */
+export function runProgress(o: ProgressOptions) {
+  let task: string | null = null;
+  let taskStarted = 0;
+  let context: number | null = null;
+  let runCost = 0;
+  let doneCost = 0;
+  let tool = '';
+  let drawn = false;
+  let timer: NodeJS.Timeout | null = null;
+  const clear = () => {
+    if (o.tty && drawn) o.tty.write('\r\x1b[K');
+    drawn = false;
+  };
+  const draw = () => {
+    if (!o.tty || !task) return;
+    const parts = [
+      `▶ ${task}`,
+      clock(Date.now() - taskStarted),
+      context === null ? 'context ?' : `context ${Math.round(context * 100)}%`,
+      `$${(doneCost + runCost).toFixed(2)}`,
+      tool,
+    ].filter(Boolean);
+    const line = parts.join(' · ');
+    o.tty.write(`\r\x1b[K${line.length > o.tty.columns - 1 ? line.slice(0, o.tty.columns - 2) + '…' : line}`);
+    drawn = true;
+  };
+  const say = (line: string) => {
+    clear();
+    o.io.err(`baton run: ${line}\n`);
+    draw();
+  };
+  if (o.tty) {
+    timer = setInterval(draw, 1000);
+    timer.unref();
+  }
+  const onEvent = (e: RunEvent) => {
+    if (o.json) {
+      if (e.event !== 'agent.output' || o.verbose) o.io.out(JSON.stringify(e));
+      return;
+    }
+    switch (e.event) {
+      case 'run.started':
+        return say(`driving ${e.workflow_id} with ${e.agent} (session ${e.session_number})`);
+      case 'crash.handled':
+        return; // said by the runner's own line
+      case 'note':
+        return say(e.message);
+      case 'session.started':
+        return say(
+          `session ${e.session_number} started after ${e.reason.replace('_', ' ')}: a fresh agent session with the compiled context (${e.context_tokens} tokens)`,
+        );
+      case 'task.started':
+        task = `${e.task_id} ${e.title}`;
+        taskStarted = Date.now();
+        context = null;
+        runCost = 0;
+        tool = '';
+        return say(
+          `task ${e.task_id} started${e.resume_token ? ` (resuming ${e.resume_token})` : ''}${e.fallback ? ` (fallback: ${e.fallback})` : ''}${e.log ? `; log ${e.log}` : ''}`,
+        );
+      case 'agent.tool':
+        tool = e.text;
+        return draw();
+      case 'usage':
+        context = e.context_utilization;
+        runCost = e.cost_usd ?? runCost;
+        return draw();
+      case 'agent.output':
+        if (!o.verbose) return;
+        clear();
+        o.io.err(e.text.endsWith('\n') ? e.text : `${e.text}\n`);
+        return draw();
+      case 'task.finished':
+        doneCost += runCost;
+        runCost = 0;
+        task = null;
+        return say(
+          e.outcome === 'done'
+            ? `task ${e.task_id} done in ${clock(e.seconds * 1000)}`
+            : `task ${e.task_id} failed (${e.outcome}): ${e.detail ?? 'no detail'}${e.log ? ` (log ${e.log})` : ''}`,
+        );
+      case 'workflow.paused':
+        return say(`workflow paused (${e.trigger ?? 'pause'})${e.reason ? `: ${e.reason}` : ''}`);
+    }
+  };
+  return {
+    onEvent,
+    /** The runner's own lines (a crash handled, a takeover, a pause forced) go to standard error in every mode. */
+    log: (line: string) => say(line),
+    finish(report: RunReport) {
+      if (timer) clearInterval(timer);
+      clear();
+      if (o.json) {
+        o.io.out(JSON.stringify({ event: 'run.finished', ...report }));
+        return;
+      }
+      o.io.out(
+        [
+          `workflow ${report.workflow_id} is ${report.stopped.startsWith(report.status) ? report.stopped : `${report.status}: ${report.stopped}`} (${report.sessions} session${report.sessions === 1 ? '' : 's'} in this run)`,
+          ...report.tasks.map(
+            (t) => `  ${t.id}: ${t.outcome}${t.detail ? `: ${t.detail.split('\n')[0]}` : ''}`,
+          ),
+          ...(report.fallbacks.length ? [`fallbacks: ${report.fallbacks.join('; ')}`] : []),
+          ...(report.usage_limit
+            ? [`usage limit; resets at ${report.usage_limit.resets_at ?? 'unknown'}`]
+            : []),
+        ].join('\n'),
+      );
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      clear();
+    },
+  };
+}

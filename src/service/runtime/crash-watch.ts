@@ -1,0 +1,122 @@
+import { interrupt, interruptRecovery, isTerminal, type WorkflowState } from '../../core/index.js';
+import type { BatonService } from '../baton-service.js';
+import {
+  describeOwner,
+  LEASE_TTL_MS,
+  leaseVerdict,
+  type Lease,
+  type LeaseHolder,
+  type ProcessPorts,
+} from './ownership.js';
+import type { AgentProcess, ExecutorFactory } from './runtime-ports.js';
+
+/** A crash handled: the line that says so, and a remote run still going that the new driver can follow. */
+export interface CrashHandled {
+  line: string;
+  attached: { proc: AgentProcess; taskId: string } | null;
+}
+import { recoverAtStartup } from './startup-recovery.js';
+
+export interface CrashWatchOptions {
+  ports: ProcessPorts;
+  factory: ExecutorFactory;
+  /** Where the one line about a crash handled goes (the CLI's standard error, the server's log). */
+  notice?: (line: string) => void;
+}
+
+/** How long a live verdict is trusted in one process before the lease is read again. */
+const RECHECK_MS = 1_000;
+
+/**
+ * Any command notices a crash: whenever a workflow is read, its lease is checked, and a driver that is gone
+ * (verifiably dead, or unverifiable with its lease expired by the store's clock) is handled exactly as startup
+ * recovery handles it: its executor rows recovered, an orphaned local agent stopped, the workflow `interrupted`
+ * with a crash snapshot and the recovery metadata. One process does it (the lease is taken over compare-and-set).
+ */
+export class CrashWatch {
+  private readonly live = new Map<string, number>();
+
+  constructor(
+    private readonly service: BatonService,
+    private readonly o: CrashWatchOptions,
+  ) {}
+
+  get ports(): ProcessPorts {
+    return this.o.ports;
+  }
+
+  /** Checks one workflow's driver; true when a crash was handled (the state changed). */
+  async check(s: WorkflowState): Promise<boolean> {
+    const registry = this.service.store.leases;
+    if (!registry || isTerminal(s.status)) return false;
+    const last = this.live.get(s.id);
+    if (last !== undefined && Date.now() - last < RECHECK_MS) return false;
+    const lease = await registry.get(s.id);
+    if (!lease) return false;
+    const own = this.o.ports.holder('recovery', 'crash recovery');
+    if (lease.owner === own.owner || leaseVerdict(lease, this.o.ports) === 'live') {
+      this.live.set(s.id, Date.now());
+      return false;
+    }
+    const handled = await this.recoverCrashed(lease, own, lease.expired);
+    if (handled === null) return false;
+    await registry.release(s.id, own.owner);
+    this.o.notice?.(handled.line);
+    return true;
+  }
+
+  /**
+   * Takes a gone driver's lease over for `holder` (compare-and-set on the old owner; with `onlyIfExpired`, only
+   * while it is still expired), then recovers the workflow. Returns the line that says what was done, or null when
+   * another process got there first (or the old owner renewed its lease).
+   */
+  async recoverCrashed(
+    lease: Lease,
+    holder: LeaseHolder,
+    onlyIfExpired: boolean,
+  ): Promise<CrashHandled | null> {
+    const svc = this.service;
+    const registry = svc.store.leases;
+    if (!registry) return null;
+    const id = lease.workflow_id;
+    const taken = await registry.acquire(id, holder, LEASE_TTL_MS, {
+      replace: { owner: lease.owner, onlyIfExpired },
+    });
+    if (!taken.acquired) return null;
+    this.live.delete(id);
+    const why = `the driver ${describeOwner(lease)} stopped`;
+    const report = svc.store.executors
+      ? await recoverAtStartup(svc, {
+          factory: this.o.factory,
+          autoResume: 'none',
+          isOwnerAlive: () => false,
+          workflowIds: [id],
+          runningOnly: true,
+          detectedBy: 'lease',
+          reason: () => why,
+        })
+      : null;
+    let s = await svc.runner.load(id);
+    const attached = report?.attached[0] ?? null;
+    if (s.status === 'in_progress' && !attached) {
+      // No executor row told (the driver died before launching its agent): interrupt all the same.
+      const git = await svc.git.captureGitState(s.worktree, s.git_start?.commit ?? null);
+      const out = await svc.runner.run(id, (d) => {
+        if (d.state.status === 'in_progress')
+          interrupt(d, why, git, interruptRecovery(d.state, 'lease', lease.heartbeat_at));
+      });
+      s = out.state;
+    }
+    const stopped = (report?.executors ?? []).flatMap((e) =>
+      e.stopped_agent_pid ? [e.stopped_agent_pid] : [],
+    );
+    const agents = stopped.length ? `; its orphaned agent (pid ${stopped.join(', ')}) was stopped` : '';
+    const line =
+      s.status === 'interrupted'
+        ? `${id}: ${why}; the workflow is now interrupted (crash snapshot ${s.last_snapshot?.id ?? '?'})${agents}; see \`baton recover -w ${id}\`, or continue with \`baton run -w ${id}\``
+        : attached
+          ? `${id}: ${why}; its agent still runs on ${attached.row.endpoint ?? attached.row.runtime} (task ${attached.taskId})`
+          : `${id}: ${why}; its lease was released (the workflow is ${s.status})${agents}`;
+    return { line, attached: attached ? { proc: attached.proc, taskId: attached.taskId } : null };
+  }
+}

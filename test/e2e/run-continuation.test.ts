@@ -1,0 +1,221 @@
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { agentWorkspace, fakeClaude, pidAlive, until } from '../helpers/agent-workspace.js';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/git-repo.js';
+import { freshPostgresUrl } from '../helpers/postgres.js';
+
+type RunEvent = { event: string } & Record<string, unknown>;
+const ndjson = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as RunEvent);
+
+/** The recorded run's cost: total_cost_usd of the corpus stream every fake run replays. */
+const RUN_COST = 0.1354875;
+
+const backends = [
+  { name: 'SQLite', database: async () => undefined },
+  { name: 'PostgreSQL', database: () => freshPostgresUrl('baton_chain') },
+];
+
+describe.each(backends)('baton run goes on by itself ($name)', ({ database }) => {
+  it('an agent at 90% context on every call completes a three-task workflow alone, in several sessions; the figures add up', async () => {
+    const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude }, { database: await database() });
+    expect((await ws.create()).code).toBe(0);
+    const id = (await ws.cli(['status'])).json<{ workflow: { id: string } }>().workflow.id;
+    await ws.cli([
+      'record',
+      'decision',
+      '--type',
+      'library',
+      '--description',
+      'Use argon2',
+      '--rationale',
+      'memory-hard',
+    ]);
+    const prompts = tempDir('baton-prompts-');
+    const r = await ws.cli(['run', '--agent', 'claude-code', '--context-window', '200000'], {
+      FAKE_CONTEXT_TOKENS: '180000',
+      FAKE_PROMPT_DIR: prompts,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const events = ndjson(r.stdout);
+    const report = events.at(-1)!;
+    expect(report).toMatchObject({ event: 'run.finished', status: 'completed', failed: false });
+    expect(report.sessions).toBeGreaterThanOrEqual(3);
+    const fresh = events.filter((e) => e.event === 'session.started');
+    expect(fresh.length).toBeGreaterThanOrEqual(2);
+    for (const e of fresh) expect(e).toMatchObject({ reason: 'exhaustion' });
+    expect(events.filter((e) => e.event === 'task.finished').map((e) => [e.task_id, e.outcome])).toEqual([
+      ['T1', 'done'],
+      ['T2', 'done'],
+      ['T3', 'done'],
+    ]);
+    expect(events.some((e) => e.event === 'usage' && e.context_utilization === 0.9)).toBe(true);
+
+    // status --json: the cost of every session summed; the context a gauge of its own.
+    const st = (await ws.cli(['status', '-w', id])).json<{
+      workflow: { session_count: number };
+      usage: { cost_usd: number; llm_calls: number; context_utilization: number; context_window: number };
+      usage_by_session: { session_number: number; usage: { cost_usd: number } | null }[];
+    }>();
+    expect(st.usage.cost_usd).toBeCloseTo(3 * RUN_COST, 6);
+    expect(st.usage.context_utilization).toBe(0.9);
+    expect(st.usage.context_window).toBe(200000);
+    const perSession = st.usage_by_session.map((s) => s.usage?.cost_usd ?? 0);
+    expect(perSession.reduce((a, b) => a + b, 0)).toBeCloseTo(3 * RUN_COST, 6);
+    expect(st.workflow.session_count).toBe(report.sessions);
+
+    // Each task's prompt: the first carries what is recorded and how to use Baton; later ones the compiled context.
+    const texts = readdirSync(prompts)
+      .sort()
+      .map((f) => readFileSync(join(prompts, f), 'utf8'));
+    expect(texts).toHaveLength(3);
+    expect(texts[0]).toContain('## Decisions made (keep to them)');
+    expect(texts[0]).toContain('Use argon2 (because memory-hard)');
+    expect(texts[0]).toContain(`## Recording with Baton`);
+    expect(texts[0]).toContain(`-w ${id} record decision`);
+    for (const t of texts.slice(1)) {
+      expect(t).toContain('## Resume context');
+      expect(t).toContain('Use argon2');
+    }
+    // Each task's output is kept in the run folder.
+    const logs = join(ws.repo, '.baton', 'runs', id, 'logs');
+    expect(readdirSync(logs).sort()).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^T1-s1-1\.log$/),
+        expect.stringMatching(/^T3-s\d+-1\.log$/),
+      ]),
+    );
+    expect(readFileSync(join(logs, 'T1-s1-1.log'), 'utf8')).toContain('"type":"result"');
+  });
+});
+
+describe('baton run: real causes, exit codes, pauses and signals', () => {
+  it('a missing agent binary: exit 2, the real cause, nothing changed', async () => {
+    const ws = agentWorkspace();
+    await ws.create();
+    const before = ws.events().length;
+    const r = await ws.cli(['run', '--agent', 'claude-code'], { PATH: '/usr/bin:/bin' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('spawn claude ENOENT');
+    expect(r.stderr).toContain('--agent-bin');
+    expect(ws.events()).toHaveLength(before);
+    const bad = await ws.cli(['run', '--agent', 'claude-code', '--agent-bin', '/nonexistent/claude']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('/nonexistent/claude was not found');
+  });
+
+  it('an agent that cannot be executed: the task fails with the real cause and baton run exits 1', async () => {
+    const ws = agentWorkspace();
+    await ws.create();
+    const dir = tempDir('baton-bin-');
+    const bin = join(dir, 'claude');
+    writeFileSync(bin, '#!/nonexistent/interpreter\n');
+    chmodSync(bin, 0o755);
+    const r = await ws.cli(['run', '--agent', 'claude-code', '--agent-bin', bin]);
+    expect(r.code).toBe(1);
+    const finished = ndjson(r.stdout).find((e) => e.event === 'task.finished');
+    expect(finished).toMatchObject({ task_id: 'T1', outcome: 'error' });
+    expect(String(finished?.detail)).toContain(`cannot run ${bin}`);
+    expect(String(finished?.detail)).toContain('ENOENT');
+  });
+
+  it('a requested pause past its timeout is forced by the driver itself, without a server', async () => {
+    const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude, BATON_PAUSE_TIMEOUT: '1s' });
+    await ws.create();
+    const run = ws.spawnRun(['--json', 'run', '--agent', 'claude-code', '--heartbeat', '100ms'], {
+      FAKE_HANG_MS: '60000',
+    });
+    const agent = await until('the agent mid-task', async () => {
+      const rows = (await ws.cli(['executors', 'list'])).json<
+        { pid: number | null; resume_token: string | null }[]
+      >();
+      return rows.find((x) => x.resume_token && x.pid) ?? null;
+    });
+    const asked = await ws.cli(['pause', '--reason', 'lunch']);
+    expect(asked.json<{ outcome: string }>().outcome).toBe('requested');
+    expect(await run.exited).toBe(0);
+    const report = ndjson(run.out.stdout).at(-1)!;
+    expect(report).toMatchObject({ event: 'run.finished', status: 'paused', pause_trigger: 'pause' });
+    expect(pidAlive(agent.pid as number)).toBe(false);
+    const st = (await ws.cli(['status'])).json<{ warnings: string[]; workflow: { pause_reason: string } }>();
+    expect(st.workflow.pause_reason).toBe('lunch');
+    expect(st.warnings.join()).toMatch(/pause timeout of 1 s passed while T1 was in progress/);
+  });
+
+  it('Ctrl-C: the agent is stopped and the workflow left interrupted and resumable', async () => {
+    const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
+    await ws.create();
+    const run = ws.spawnRun(['run', '--agent', 'claude-code', '--heartbeat', '100ms'], {
+      FAKE_HANG_MS: '60000',
+    });
+    const agent = await until('the agent mid-task', async () => {
+      const rows = (await ws.cli(['executors', 'list'])).json<
+        { pid: number | null; resume_token: string | null }[]
+      >();
+      return rows.find((x) => x.resume_token && x.pid) ?? null;
+    });
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(pidAlive(agent.pid as number)).toBe(false);
+    expect(run.out.stdout).toContain('is interrupted');
+    const st = (await ws.cli(['status'])).json<{ workflow: { status: string; interrupt_reason: string } }>();
+    expect(st.workflow).toMatchObject({
+      status: 'interrupted',
+      interrupt_reason: 'baton run was stopped (SIGINT)',
+    });
+    const again = await ws.cli(['run', '--agent', 'claude-code']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json<{ status: string }>().status).toBe('completed');
+  });
+
+  it("--verbose streams the agent's own output; --actor is who acts in the log and the run folder", async () => {
+    const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
+    await ws.create();
+    const id = (await ws.cli(['status'])).json<{ workflow: { id: string } }>().workflow.id;
+    // Not --json: the lines a user reads (standard error is not a terminal here, so no status line).
+    const r = await runCli(
+      ['--actor', 'night-shift', 'run', '--agent', 'claude-code', '--max-tasks', '1', '--verbose'],
+      { cwd: ws.repo, env: ws.env },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const err = r.stderr.split('\n');
+    expect(err.some((l) => l.startsWith(`baton run: driving ${id} with claude-code (session 1)`))).toBe(true);
+    const started = err.findIndex((l) => l.startsWith('baton run: task T1 started'));
+    const done = err.findIndex((l) => /^baton run: task T1 done in \d+m\d{2}s$/.test(l));
+    expect(started).toBeGreaterThanOrEqual(0);
+    expect(done).toBeGreaterThan(started);
+    // The agent's own stream-json lines, between the task's start and end.
+    const own = err.slice(started + 1, done);
+    expect(own.some((l) => l.includes('"type":"assistant"'))).toBe(true);
+    expect(own.some((l) => l.includes('"type":"result"'))).toBe(true);
+    expect(r.stdout.trim().split('\n')[0]).toBe(
+      `workflow ${id} is paused (task_complete): 1 task done in this run (1 session in this run)`,
+    );
+    // Without --verbose the agent's output stays in its log only.
+    const quiet = await runCli(['run', '--agent', 'claude-code', '--max-tasks', '1'], {
+      cwd: ws.repo,
+      env: ws.env,
+    });
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).not.toContain('"type":"assistant"');
+    // The run's events are the actor's, mirrored in its own folder of the run folder.
+    const run = join(ws.repo, '.baton', 'runs', id);
+    const mine = readFileSync(
+      join(run, 'events', 'night-shift', readdirSync(join(run, 'events', 'night-shift'))[0]!),
+      'utf8',
+    )
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; actor: string });
+    expect(mine.every((e) => e.actor === 'night-shift')).toBe(true);
+    expect(mine.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['agent.launched', 'task.completed', 'usage.recorded']),
+    );
+  });
+});

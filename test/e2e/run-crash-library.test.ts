@@ -1,0 +1,49 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openBaton } from '../../src/open-baton.js';
+import { agentWorkspace, fakeClaude, pidAlive, until } from '../helpers/agent-workspace.js';
+
+/**
+ * The library reads through the same recipe as the CLI: a program that opens Baton after `baton run` was SIGKILLed
+ * finds the workflow interrupted, the orphaned agent stopped, and gets the one line saying so.
+ */
+describe('a crashed `baton run` seen from the library (openBaton)', () => {
+  it('reports the workflow interrupted and stops the orphaned agent, as any CLI command does', async () => {
+    const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
+    expect((await ws.create()).code).toBe(0);
+    const run = ws.spawnRun(['--json', 'run', '--agent', 'claude-code', '--heartbeat', '200ms'], {
+      FAKE_HANG_MS: '60000',
+    });
+    const agent = await until('the agent to be mid-task', async () => {
+      const rows = (await ws.cli(['executors', 'list'])).json<
+        { pid: number | null; resume_token: string | null; session_state: string }[]
+      >();
+      return rows.find((r) => r.resume_token && r.pid && r.session_state === 'running') ?? null;
+    });
+    run.child.kill('SIGKILL');
+    await run.exited;
+    const lines: string[] = [];
+    const client = await openBaton({
+      home: ws.home,
+      database: join(ws.home, 'baton.db'),
+      cwd: ws.repo,
+      env: {},
+      warn: (l) => lines.push(l),
+    });
+    try {
+      const st = (await client.status({ cwd: ws.repo })) as {
+        workflow: { status: string; interrupt_reason: string };
+        driver: unknown;
+      };
+      expect(st.workflow.status).toBe('interrupted');
+      expect(st.workflow.interrupt_reason).toContain(`pid ${run.child.pid}`);
+      expect(st.driver).toBeNull();
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^baton: wf-\S+: the driver `baton run --agent claude-code`/);
+      expect(lines[0]).toContain(`its orphaned agent (pid ${agent.pid}) was stopped`);
+      await until('the orphaned agent to be gone', async () => !pidAlive(agent.pid as number), 10_000);
+    } finally {
+      await client.close();
+    }
+  });
+});

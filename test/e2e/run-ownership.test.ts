@@ -1,0 +1,123 @@
+import { hostname } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { agentWorkspace, fakeClaude, pidAlive, until } from '../helpers/agent-workspace.js';
+import { freshPostgresUrl } from '../helpers/postgres.js';
+
+interface Executor {
+  pid: number | null;
+  resume_token: string | null;
+  session_state: string;
+  status: string;
+}
+interface Status {
+  workflow: { id: string; status: string; interrupt_reason: string | null };
+  driver: { pid: number; host: string; command: string; liveness: string } | null;
+  tasks: { id: string; status: string }[];
+}
+
+const backends = [
+  { name: 'SQLite', database: async () => undefined },
+  { name: 'PostgreSQL', database: () => freshPostgresUrl('baton_run') },
+];
+
+/** A workspace whose agent is mid-task (it hangs after its first tool call) once `started` resolves. */
+async function midTask(database: string | undefined, extra: string[] = []) {
+  const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude }, { database });
+  expect((await ws.create()).code).toBe(0);
+  const run = ws.spawnRun(['--json', 'run', '--agent', 'claude-code', '--heartbeat', '200ms', ...extra], {
+    FAKE_HANG_MS: '60000',
+  });
+  const agent = await until('the agent to be mid-task', async () => {
+    const rows = (await ws.cli(['executors', 'list'])).json<Executor[]>();
+    const row = rows.find((r) => r.resume_token && r.pid && r.session_state === 'running');
+    return row ?? null;
+  });
+  return { ws, run, agentPid: agent.pid as number };
+}
+
+describe.each(backends)('one owner per workflow, crashes noticed by any command ($name)', ({ database }) => {
+  it('a second `baton run` is refused with exit 3 and a line naming the owner, its host and pid, and --take-over', async () => {
+    const { ws, run, agentPid } = await midTask(await database());
+    try {
+      const second = await ws.cli(['run', '--agent', 'claude-code']);
+      expect(second.code, second.stderr).toBe(3);
+      const line = second.stderr.trim();
+      expect(line.split('\n')).toHaveLength(1);
+      expect(line).toContain('already has a driver');
+      expect(line).toContain(`pid ${run.child.pid} on ${hostname()}`);
+      expect(line).toContain('baton run --agent claude-code');
+      expect(line).toMatch(/baton run -w wf-\S+ --agent claude-code --take-over/);
+      // The second driver started nothing: one agent, still the first one.
+      expect(pidAlive(agentPid)).toBe(true);
+      const st = (await ws.cli(['status'])).json<Status>();
+      expect(st.driver).toMatchObject({ pid: run.child.pid, host: hostname(), liveness: 'alive' });
+    } finally {
+      run.child.kill('SIGKILL');
+      await run.exited;
+    }
+  });
+
+  it('SIGKILL of `baton run` (no server): the next command reports the workflow interrupted, stops the orphaned agent and says so in one line', async () => {
+    const { ws, run, agentPid } = await midTask(await database());
+    run.child.kill('SIGKILL');
+    await run.exited;
+    expect(pidAlive(agentPid)).toBe(true); // orphaned: nobody reads its output any more
+    const status = await ws.cli(['status']);
+    expect(status.code, status.stderr).toBe(0);
+    const st = status.json<Status>();
+    expect(st.workflow.status).toBe('interrupted');
+    expect(st.workflow.interrupt_reason).toContain(`pid ${run.child.pid} on ${hostname()}`);
+    expect(st.driver).toBeNull();
+    const notice = status.stderr.trim().split('\n');
+    expect(notice).toHaveLength(1);
+    expect(notice[0]).toContain('the workflow is now interrupted');
+    expect(notice[0]).toContain(`its orphaned agent (pid ${agentPid}) was stopped`);
+    await until('the orphaned agent to be gone', async () => !pidAlive(agentPid), 10_000);
+    // Never an agent reported running that is not.
+    const ss = (await ws.cli(['session-status', '--session', '1'])).json<{ is_agent_running: boolean }>();
+    expect(ss.is_agent_running).toBe(false);
+    const events = await ws.storedEvents(st.workflow.id);
+    const interrupted = events.find((e) => e.type === 'workflow.interrupted');
+    expect(interrupted?.data.recovery).toMatchObject({ detected_by: 'lease' });
+    expect(events.filter((e) => e.type === 'snapshot.taken').length).toBeGreaterThan(0);
+    // A second command finds nothing more to do: the crash was handled once.
+    const again = await ws.cli(['status']);
+    expect(again.stderr).toBe('');
+    // `baton run` again resumes with the compiled context and the agent's own session, and finishes.
+    const rerun = await ws.cli(['run', '--agent', 'claude-code']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    const report = rerun.json<{ status: string }>();
+    expect(report.status).toBe('completed');
+    const launched = (await ws.storedEvents(st.workflow.id)).filter((e) => e.type === 'agent.launched');
+    expect(launched.at(-3)?.data.resume_token).toBeTruthy();
+  });
+
+  it('--take-over stops the live driver first, then goes on with the workflow', async () => {
+    const { ws, run, agentPid } = await midTask(await database());
+    const taken = await ws.cli(['run', '--agent', 'claude-code', '--take-over']);
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(await run.exited).not.toBeNull();
+    expect(taken.stderr).toContain(`stopping \`baton run --agent claude-code\` (pid ${run.child.pid}`);
+    expect(pidAlive(agentPid)).toBe(false);
+    expect(taken.json<{ status: string }>().status).toBe('completed');
+  });
+
+  it('SIGKILL of the agent: the task fails with the real cause, `baton run` exits 1, and a new run finishes it', async () => {
+    const { ws, run, agentPid } = await midTask(await database());
+    process.kill(agentPid, 'SIGKILL');
+    const code = await run.exited;
+    expect(code).toBe(1);
+    const finished = run.out.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const failed = finished.find((e) => e.event === 'task.finished');
+    expect(failed).toMatchObject({ task_id: 'T1', outcome: 'killed' });
+    expect(String(failed?.detail)).toContain(`pid ${agentPid}) was killed by SIGKILL`);
+    const ss = (await ws.cli(['session-status'])).json<{ is_agent_running: boolean }>();
+    expect(ss.is_agent_running).toBe(false);
+    const rerun = await ws.cli(['run', '--agent', 'claude-code']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.json<{ status: string }>().status).toBe('completed');
+  });
+});

@@ -1,0 +1,97 @@
+import { useEffect, useRef, useState } from 'react';
+import { api, ApiError, seg, type TaskLog, type TaskLogList } from '../api/index.js';
+import { useApi } from '../hooks/use-api.js';
+import { ErrorNote } from './error-note.js';
+
+/** Most of a log the panel keeps on screen (the full file stays in the run folder). */
+const KEEP = 200_000;
+
+/**
+ * The agent's output, task by task: every log `baton run` keeps in the run folder (`logs/`), the newest selected.
+ * While the workflow runs, the selected log is followed (read again from where it ended, once a second).
+ */
+export function AgentOutput({
+  workflowId,
+  refresh,
+  running,
+}: {
+  workflowId: string;
+  refresh: string;
+  running: boolean;
+}) {
+  const base = `/workflows/${seg(workflowId)}/logs`;
+  const list = useApi<TaskLogList>(base, refresh);
+  const logs = list.data?.logs ?? [];
+  const [chosen, setChosen] = useState<string | null>(null);
+  const name = chosen ?? logs[logs.length - 1]?.name ?? null;
+  const [text, setText] = useState('');
+  const [error, setError] = useState<ApiError | null>(null);
+  const offset = useRef(0);
+  const pre = useRef<HTMLPreElement>(null);
+
+  useEffect(() => {
+    setText('');
+    offset.current = 0;
+    if (!name) return;
+    let live = true;
+    const pull = async () => {
+      try {
+        for (;;) {
+          const r = await api.get<TaskLog>(`${base}/${seg(name)}?offset=${offset.current}`);
+          if (!live) return;
+          offset.current = r.next_offset;
+          if (r.text) setText((t) => (t + r.text).slice(-KEEP));
+          if (r.next_offset >= r.size) break;
+        }
+        setError(null);
+      } catch (e) {
+        if (live) setError(e instanceof ApiError ? e : new ApiError(0, 'internal', String(e)));
+      }
+    };
+    void pull();
+    const timer = running ? setInterval(() => void pull(), 1000) : null;
+    return () => {
+      live = false;
+      if (timer) clearInterval(timer);
+    };
+  }, [base, name, running]);
+
+  useEffect(() => {
+    const el = pre.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [text]);
+
+  return (
+    <section className="card" aria-labelledby="output-title" data-testid="agent-output">
+      <div className="card-head">
+        <h2 id="output-title">Agent output</h2>
+        {running && name && <span className="tag tag-live">following</span>}
+      </div>
+      {list.error && <ErrorNote error={list.error} what="the task logs" />}
+      {list.data && logs.length === 0 && (
+        <p className="muted small">No task log yet: `baton run` keeps each task&apos;s agent output here.</p>
+      )}
+      {logs.length > 0 && (
+        <div className="log-picker" role="group" aria-label="task logs">
+          {logs.map((l) => (
+            <button
+              type="button"
+              key={l.name}
+              className={`chip${l.name === name ? ' chip-on' : ''}`}
+              onClick={() => setChosen(l.name)}
+              data-log={l.name}
+            >
+              {l.task_id ?? l.name} · s{l.session_number ?? '?'}
+            </button>
+          ))}
+        </div>
+      )}
+      {error && <ErrorNote error={error} what={`the log ${name}`} />}
+      {name && (
+        <pre className="log" ref={pre} data-testid="agent-log" data-log={name}>
+          {text || ' '}
+        </pre>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,160 @@
+import { useState } from 'react';
+import {
+  api,
+  ApiError,
+  seg,
+  type CheckpointRestore,
+  type RecoveryPlan,
+  type ResumeResult,
+} from '../api/index.js';
+import { ErrorNote } from '../components/error-note.js';
+import { ModalDialog } from '../components/modal-dialog.js';
+import { RecoveryOptionCard } from '../components/recovery-option-card.js';
+import { Spinner } from '../components/spinner.js';
+import { StatusBadge } from '../components/status-badge.js';
+import { useToast } from '../components/toast-provider.js';
+import { useApi } from '../hooks/use-api.js';
+import { hrefOf, navigate } from '../hooks/use-hash-route.js';
+import { useLiveTick } from '../live/index.js';
+
+const message = (e: unknown) => (e instanceof ApiError ? e.message : String(e));
+
+/**
+ * `#/workflows/{id}/recover`: the recovery options side by side, each with what it would change; a checkpoint
+ * restore is planned first and done only once confirmed, showing the commits that leave the branch and the backup
+ * ref that keeps them.
+ */
+export function RecoveryPage({ id }: { id: string }) {
+  const tick = useLiveTick(id);
+  const base = `/workflows/${seg(id)}`;
+  const plan = useApi<RecoveryPlan>(`${base}/recovery-options`, tick);
+  const toast = useToast();
+  const [busy, setBusy] = useState(false);
+  const [confirm, setConfirm] = useState<CheckpointRestore | null>(null);
+  const [stash, setStash] = useState(false);
+
+  const done = (session: number, what: string) => {
+    toast.success(`${what}: session ${session} started`);
+    navigate(hrefOf.workflow(id));
+  };
+
+  const restore = async (checkpoint: string, confirmed: boolean) => {
+    setBusy(true);
+    try {
+      const r = await api.post<CheckpointRestore>(`${base}/restore`, {
+        checkpoint,
+        stash,
+        confirm: confirmed,
+      });
+      if (r.needs_confirmation) setConfirm(r);
+      else if (r.recovered) {
+        setConfirm(null);
+        done(
+          r.recovered.session_number,
+          `Restored ${r.checkpoint.name}${r.git?.backup_ref ? ` (old head kept on ${r.git.backup_ref})` : ''}`,
+        );
+      }
+    } catch (e) {
+      toast.error(`Failed to restore: ${message(e)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const recover = async (option: 'live_state' | 'fresh') => {
+    setBusy(true);
+    try {
+      const r = await api.post<ResumeResult>(`${base}/recover`, { option, checkpoint: null });
+      done(r.session_number, option === 'fresh' ? 'Started fresh' : 'Resumed from the live state');
+    } catch (e) {
+      toast.error(`Failed to recover: ${message(e)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (plan.error && !plan.data)
+    return <ErrorNote error={plan.error} what={`the recovery options of ${id}`} />;
+  const p = plan.data;
+  if (!p) return <Spinner label="loading the recovery options" />;
+  const resumable = p.status === 'paused' || p.status === 'interrupted';
+  const dirty = p.options.some((o) => (o.changes?.git?.dirty_files.length ?? 0) > 0);
+  const g = confirm?.git;
+  return (
+    <div className="recovery" data-testid="recovery">
+      <section className="card">
+        <p className="muted small">
+          <a href={hrefOf.workflows()}>Workflows</a> / <a href={hrefOf.workflow(id)}>{id}</a> / recover
+        </p>
+        <h1>
+          Recover <StatusBadge status={p.status} />
+        </h1>
+        {p.interrupt_reason && <p className="banner banner-warn">{p.interrupt_reason}</p>}
+        <p className="small muted">
+          Last known state: task {p.last_known_state.task ?? 'none'}, event{' '}
+          {p.last_known_state.last_event_seq} at {new Date(p.last_known_state.last_activity).toLocaleString()}
+          .
+        </p>
+        {!resumable && (
+          <p className="banner banner-info">
+            Only a paused or interrupted workflow can be recovered; this one is {p.status}.
+          </p>
+        )}
+        {dirty && (
+          <label className="row small">
+            <input type="checkbox" checked={stash} onChange={(e) => setStash(e.target.checked)} /> Stash the
+            uncommitted changes before restoring
+          </label>
+        )}
+      </section>
+      {p.options.map((o) => (
+        <RecoveryOptionCard
+          key={o.type}
+          option={o}
+          recommended={o.type === p.recommended}
+          busy={busy || !resumable}
+          onChoose={() => void (o.type === 'checkpoint' ? restore(o.target, false) : recover(o.type))}
+        />
+      ))}
+      <ModalDialog
+        open={confirm !== null}
+        title="Move the branch?"
+        submitLabel="Restore and keep the backup"
+        busy={busy}
+        onClose={() => setConfirm(null)}
+        onSubmit={() => confirm && void restore(confirm.checkpoint.name, true)}
+      >
+        {g && (
+          <div data-testid="restore-confirm">
+            <p>
+              Restoring <strong>{confirm?.checkpoint.name}</strong> moves <code>{g.branch ?? 'HEAD'}</code>{' '}
+              from <code>{g.branch_head?.slice(0, 12)}</code> to <code>{g.commit.slice(0, 12)}</code>.
+            </p>
+            {g.commits_dropped > 0 && (
+              <>
+                <p>
+                  {g.commits_dropped} commit{g.commits_dropped === 1 ? '' : 's'} leave the branch; they stay
+                  reachable from <code>{g.backup_ref}</code>:
+                </p>
+                <ul className="commits">
+                  {g.dropped_commits.map((c) => (
+                    <li key={c.sha}>
+                      <code>{c.sha.slice(0, 12)}</code> {c.subject}
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
+            <ol className="small steps">
+              {confirm?.steps.map((s) => (
+                <li key={s}>
+                  <code>{s}</code>
+                </li>
+              ))}
+            </ol>
+          </div>
+        )}
+      </ModalDialog>
+    </div>
+  );
+}
