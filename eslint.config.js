@@ -29,6 +29,21 @@ export default tseslint.config(
     rules: { 'layers/allowed-imports': 'error' },
   },
   {
+    // Every error Baton throws is a BatonError with a code (src/core/errors.ts): the edges map codes to exit codes,
+    // HTTP statuses and MCP errors, so a plain Error would reach the user as "internal".
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ThrowStatement > NewExpression[callee.name=/^(Error|TypeError|RangeError)$/]',
+          message: 'throw a BatonError with a code (invalidInput, notFound, conflict... from src/core/errors.ts)',
+        },
+      ],
+    },
+  },
+  {
     files: ['src/core/**/*.ts'],
     ignores: ['src/core/**/*.test.ts'],
     rules: forbid(

@@ -51,7 +51,7 @@ export function agentSetup(
   const kind = settingsOf.oneOf('executor', ['local', 'remote', 'docker'] as const, 'local');
   const url = o.executorUrl ?? env.BATON_EXECUTOR_URL;
   if (kind === 'remote' && !url)
-    throw new Error(
+    throw invalidInput(
       '--executor remote needs --executor-url URL (variable BATON_EXECUTOR_URL) of a `baton executor serve`',
     );
   const dockerImage = settingsOf.text('dockerImage')?.trim() || null;

@@ -22,6 +22,7 @@ import type {
   TrackResult,
 } from './agent-session-types.js';
 import { fitToCharacters } from './fit-characters.js';
+import { BatonError } from '../core/index.js';
 
 const isEmpty = (s: WorkflowState) =>
   !s.issue &&
@@ -173,7 +174,7 @@ export class AgentSessions {
     const f = await this.find(input);
     if (!f.w) return { ...this.untracked(f.note), context: null };
     const w = f.created ? f.w : await this.resumeIfStopped({ ...f, w: f.w }, input.resume);
-    if (!w) throw new Error('unreachable: a session start always resumes');
+    if (!w) throw new BatonError('internal', 'unreachable: a session start always resumes');
     const resumed = !f.created && w !== f.w;
     if (isEmpty(w)) {
       const t = f.created ? null : await this.track({ ...input, resume: false });

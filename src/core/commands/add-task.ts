@@ -3,6 +3,7 @@ import { invalidInput, invalidTransition, notFound } from '../errors.js';
 import { validateTaskGraph } from '../task-graph.js';
 import { isTerminal } from '../workflow-machine.js';
 import { TaskSpec, type Task } from '../schemas/workflow.js';
+import { BatonError } from '../errors.js';
 
 export interface AddTaskInput {
   id: string;
@@ -39,6 +40,6 @@ export function addTask(d: Draft, input: AddTaskInput, origin = 'user'): Task {
   validateTaskGraph([...s.tasks, spec]);
   d.emit({ type: 'task.added', task_id: spec.id, data: { task: spec, after, origin } });
   const task = d.state.tasks.find((t) => t.id === spec.id);
-  if (!task) throw new Error(`task.added did not add ${spec.id}`);
+  if (!task) throw new BatonError('internal', `task.added did not add ${spec.id}`);
   return task;
 }

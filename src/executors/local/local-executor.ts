@@ -8,6 +8,7 @@ import type {
   LaunchSpec,
 } from '../../service/runtime/runtime-ports.js';
 import { isProcessAlive, processStartTime } from '../process-identity.js';
+import { invalidInput } from '../../core/index.js';
 
 /**
  * Runs an agent as a child process of Baton (its environment: `baseEnv` with the spec's on top); standard error's
@@ -83,7 +84,7 @@ export class LocalExecutor implements Executor {
   }
 
   async launch(spec: LaunchSpec): Promise<AgentProcess> {
-    if (!existsSync(spec.cwd)) throw new Error(`the workspace ${spec.cwd} does not exist`);
+    if (!existsSync(spec.cwd)) throw invalidInput(`the workspace ${spec.cwd} does not exist`);
     return spawnAgent(spec);
   }
 

@@ -163,7 +163,11 @@ export class RemoteExecutor implements Executor {
               stderr: this.refused(res.status, path, data.error ?? '').message,
             };
           }
-          if (!res.ok || !res.body) throw new Error(`events: ${res.status}`);
+          if (!res.ok || !res.body)
+            throw new BatonError(
+              'unavailable',
+              `the executor host answered ${res.status} for the run's events`,
+            );
           failingSince = null;
           delay = 200;
           let buf = '';

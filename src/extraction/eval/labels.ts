@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { DecisionType, ErrorResolution } from '../../core/schemas/records.js';
+import { invalidInput } from '../../core/index.js';
 
 /** A hand-labelled transcript: what a careful reader found, with the lines that show it. */
 const evidence = z.array(z.number().int().positive()).min(1);
@@ -67,7 +68,7 @@ export function findCorpus(explicit?: string): string {
   const found = candidates.find(
     (dir): dir is string => typeof dir === 'string' && dir !== '' && existsSync(dir),
   );
-  if (!found) throw new Error('corpus not found: pass --corpus <dir> or set BATON_CORPUS');
+  if (!found) throw invalidInput('corpus not found: pass --corpus <dir> or set BATON_CORPUS');
   return found;
 }
 
@@ -79,7 +80,7 @@ export function loadLabels(
     .sort()
     .map((f) => {
       const parsed = LabelFile.safeParse(JSON.parse(readFileSync(join(dir, f), 'utf8')));
-      if (!parsed.success) throw new Error(`${f}: ${parsed.error.message}`);
+      if (!parsed.success) throw invalidInput(`label file ${f}: ${parsed.error.message}`);
       return { name: f.replace(/\.json$/, ''), label: parsed.data };
     });
 }

@@ -13,6 +13,7 @@ import { RulesExtractor } from '../rules/rules-extractor.js';
 import { dedupe } from '../similarity.js';
 import { extractionPrompt, formatHistory, parseAnswer, type LlmAnswer } from './extraction-prompt.js';
 import { complete, LlmHttpError, type LlmClientOptions } from './llm-client.js';
+import { BatonError } from '../../core/index.js';
 
 export interface LlmExtractorOptions extends LlmClientOptions {
   /** Upper bound for each request, retries included (default 30 s): a pause never waits longer per window. */
@@ -87,7 +88,12 @@ export class LlmExtractor implements Extractor {
       return await this.ask(entries, controller.signal);
     } catch (error) {
       if (controller.signal.aborted)
-        throw new Error(`timeout after ${this.options.timeoutMs ?? 30_000} ms`, { cause: error });
+        throw new BatonError(
+          'unavailable',
+          `timeout after ${this.options.timeoutMs ?? 30_000} ms`,
+          {},
+          { cause: error },
+        );
       throw error;
     } finally {
       clearTimeout(timer);
@@ -106,7 +112,8 @@ export class LlmExtractor implements Extractor {
         last = error; // an invalid answer is retried; HTTP errors and aborts are not (thrown by complete)
       }
     }
-    throw new Error(
+    throw new BatonError(
+      'unavailable',
       `no valid answer after ${attempts} attempts: ${last instanceof Error ? last.message : String(last)}`,
     );
   }

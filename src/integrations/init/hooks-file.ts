@@ -3,6 +3,7 @@ import { claudeHookEvents, codexHookEvents } from '../hooks/hook-payload.js';
 import type { InitAgent } from './agent-files.js';
 import { commandLine, type BatonCommand } from './hook-command.js';
 import { isObject, type JsonObject } from './json-file.js';
+import { invalidInput } from '../../core/index.js';
 
 /** One hook entry as both agents write it: `{"hooks": {"<Event>": [{"matcher", "hooks": [{type, command, timeout}]}]}}`. */
 export interface HookSpec {
@@ -88,7 +89,7 @@ export function removeBatonHooks(settings: JsonObject): { value: JsonObject; rem
 /** Baton's hooks merged in: its previous entries replaced, the user's own hooks and settings kept as they were. */
 export function mergeBatonHooks(settings: JsonObject, specs: readonly HookSpec[]): JsonObject {
   if (settings.hooks !== undefined && !isObject(settings.hooks))
-    throw new Error('"hooks" must be an object of event names');
+    throw invalidInput('"hooks" must be an object of event names');
   const base = removeBatonHooks(settings).value;
   const hooks: JsonObject = isObject(base.hooks) ? { ...base.hooks } : {};
   for (const s of specs) {

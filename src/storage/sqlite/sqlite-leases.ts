@@ -7,6 +7,7 @@ import {
   type LeaseHolder,
   type LeaseRegistry,
 } from '../lease-registry.js';
+import { BatonError } from '../../core/index.js';
 
 /** The store's clock in milliseconds: SQLite's own `now`, the same for every process on this file. */
 const NOW = "CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER)";
@@ -65,7 +66,8 @@ export class SqliteLeases implements LeaseRegistry {
           only_expired: opts.replace?.onlyIfExpired ? 1 : 0,
         });
         const row = this.stmts.get.get(workflowId);
-        if (!row) throw new Error(`the lease of ${workflowId} vanished inside its own transaction`);
+        if (!row)
+          throw new BatonError('internal', `the lease of ${workflowId} vanished inside its own transaction`);
         return { acquired: r.changes === 1, lease: leaseFromRow(row) };
       })
       .immediate();
