@@ -42,6 +42,9 @@ export function inspectFolder(dir: string, state: WorkflowState): FolderCheck {
   const p = runPaths(dir);
   const damage: string[] = [];
   const m = readJsonFile(p.manifest);
+  // A folder holding neither a manifest nor events is one being made (or emptied): written whole, not repaired.
+  if (!m.ok && m.reason === 'missing' && !existsSync(p.events))
+    return { lastSeq: 0, eventFiles: {}, actors: [], damage: [] };
   const v = (m.ok ? m.value : null) as { last_seq?: unknown; event_files?: unknown; actors?: unknown } | null;
   if (!m.ok)
     damage.push(`manifest.json is ${m.reason === 'missing' ? 'missing' : `unreadable (${m.message})`}`);
@@ -65,19 +68,23 @@ export function inspectFolder(dir: string, state: WorkflowState): FolderCheck {
       if (!st?.isFile()) damage.push(`${rel} is missing`);
       else if (st.size < size) damage.push(`${rel} was cut (${st.size} bytes, ${size} written)`);
     }
+  // Only what the folder should already hold: the documents of events it has mirrored (through lastSeq). A
+  // checkpoint or snapshot taken after that is what this sync is about to write, not damage.
   const docs: [string, string][] = [
     ['workflow-state.json', p.workflowState],
     ['task-graph.json', p.taskGraph],
     ['plan.md', p.plan],
     ['state.json', p.liveState],
-    ...state.checkpoints.map((c): [string, string] => [`checkpoints/${c.name}.json`, p.checkpoint(c.name)]),
+    ...state.checkpoints
+      .filter((c) => c.seq <= lastSeq)
+      .map((c): [string, string] => [`checkpoints/${c.name}.json`, p.checkpoint(c.name)]),
   ];
-  if (state.last_snapshot)
+  if (state.last_snapshot && state.last_snapshot.seq <= lastSeq)
     docs.push([
       `snapshots/${state.last_snapshot.session_number}.json`,
       p.snapshot(state.last_snapshot.session_number),
     ]);
-  if (state.status === 'interrupted') docs.push(['recovery.json', p.recovery]);
+  if (state.status === 'interrupted' && state.version <= lastSeq) docs.push(['recovery.json', p.recovery]);
   for (const [name, path] of docs) if (!statOf(path)?.isFile()) damage.push(`${name} is missing`);
   return { lastSeq, eventFiles, actors, damage };
 }

@@ -307,3 +307,39 @@ it('a hole no checkpoint or snapshot bridges: the readable start stands at the l
   expect(after.recovered.at(-1)).toMatchObject({ seq: original.length + 1, type: 'history.recorded' });
   await store.close();
 });
+
+it('an intact folder is never "repaired": a snapshot or checkpoint taken since its last sync is written, not missing', async () => {
+  const store = sqliteStore();
+  const clock = new TestClock();
+  const svc = makeService(store, { now: clock.now });
+  const mirror = new DiskMirror(store, { now: clock.now });
+  mirror.attach(svc.runner);
+  const worktree = tempDir('baton-intact-wt-');
+  const wf = (
+    await svc.create({
+      title: 'intact',
+      tasks: [
+        { id: 'T1', title: 'one' },
+        { id: 'T2', title: 'two', deps: ['T1'] },
+      ],
+      worktree,
+    })
+  ).id;
+  const ref = { workflowId: wf };
+  await mirror.flush();
+  await svc.startTask(ref, 'T1');
+  await mirror.flush();
+  await svc.completeTask(ref, 'T1', 'ok'); // a snapshot and a checkpoint, mirrored by the sync that follows
+  await mirror.flush();
+  await svc.pause(ref, { reason: 'night', force: true });
+  await mirror.flush();
+  await svc.resume(ref);
+  await mirror.flush();
+  await svc.interrupt(ref, 'crash'); // recovery.json arrives with the sync that mirrors the interruption
+  await mirror.flush();
+  expect([...mirror.repaired.values()]).toEqual([]);
+  const run = join(runsDirFor(worktree), wf);
+  expect(existsSync(join(run, 'recovery.json'))).toBe(true);
+  expect(readdirSync(join(run, 'checkpoints')).length).toBeGreaterThan(0);
+  await store.close();
+});
