@@ -34,6 +34,7 @@ export function evolveRuntime(s: WorkflowState, e: RuntimeEvent): WorkflowState 
           last_outcome: null,
           warned_session: s.agent?.warned_session ?? null,
           usage_limit: null,
+          capacity: e.data.capacity ?? null,
         },
       };
     case 'agent.token_saved':

@@ -161,6 +161,7 @@ export class Queries {
       usage: workflowUsage(s),
       session_usage: s.usage,
       context: contextUsage(s),
+      capacity_policy: s.agent?.capacity ?? null,
       usage_by_session: s.sessions.map((x) => ({ session_number: x.number, usage: x.usage ?? null })),
       driver: await this.driver(s.id),
       test_state: s.test_state,

@@ -175,7 +175,7 @@ describe('dashboard: steering a workflow', () => {
 
   it("follows the agent's output live while `baton run` works, then shows every session's cost summed", async () => {
     await page.locator(`[data-workflow="${id}"]`).waitFor(wait);
-    const run = baton(['run', '--agent', 'claude-code'], { FAKE_DELAY_MS: '400' });
+    const run = baton(['run', '--agent', 'claude-code', '--warn-at', '0.6'], { FAKE_DELAY_MS: '400' });
     await page.getByTestId('agent-output').locator('.tag-live').waitFor(wait);
     await waitForText(page.getByTestId('agent-output'), 'T2 · s2');
     await waitForText(page.getByTestId('agent-log'), '"type":"assistant"');
@@ -184,6 +184,12 @@ describe('dashboard: steering a workflow', () => {
     await page.locator(`[data-workflow="${id}"][data-status="completed"]`).waitFor(wait);
     await waitForText(page.getByTestId('usage-cost'), '$0.41');
     await waitForText(page.getByTestId('usage'), 'Cost (2 sessions)');
+    // The gauge's warning mark stands where this driver warns (--warn-at 0.6), not at a fixed 70%.
+    const status = (await baton(['status', '-w', id, '--json'])).json<{
+      capacity_policy: { warn_at: number; pause_at: number } | null;
+    }>();
+    expect(status.capacity_policy).toEqual({ warn_at: 0.6, pause_at: 0.85 });
+    await page.getByTestId('capacity-gauge').locator('[title="capacity warning (60 %)"]').waitFor(wait);
     expect(pageErrors).toEqual([]);
   });
 });

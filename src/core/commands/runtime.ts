@@ -1,12 +1,18 @@
 import type { CapacityMeasure } from '../capacity.js';
 import type { Draft } from '../draft.js';
 import { invalidInput } from '../errors.js';
-import type { AgentOutcome, SideEffectKind } from '../schemas/runtime.js';
+import type { AgentOutcome, CapacityThresholds, SideEffectKind } from '../schemas/runtime.js';
 
 /** A new driver session of an agent CLI starts for the workflow's current Baton session. */
 export function launchAgent(
   d: Draft,
-  input: { agent: string; executor_id: string; resume_token: string | null; fallback: string | null },
+  input: {
+    agent: string;
+    executor_id: string;
+    resume_token: string | null;
+    fallback: string | null;
+    capacity?: CapacityThresholds;
+  },
 ): void {
   d.emit({ type: 'agent.launched', data: input });
 }

@@ -10,7 +10,7 @@ import {
   UsageMetrics,
   UserRequest,
 } from './records.js';
-import { AgentOutcome, SideEffect } from './runtime.js';
+import { AgentOutcome, CapacityThresholds, SideEffect } from './runtime.js';
 import { AgentTaskItem, AgentTaskSource } from './agent-tasks.js';
 import { SessionSnapshot } from './snapshot.js';
 import { InterruptRecovery } from './interrupt-recovery.js';
@@ -217,6 +217,7 @@ export const BatonEvent = z.discriminatedUnion('type', [
       executor_id: z.string(),
       resume_token: z.string().nullable(),
       fallback: z.string().nullable(),
+      capacity: CapacityThresholds.optional(),
     }),
   ),
   ev('agent.token_saved', z.object({ executor_id: z.string(), resume_token: z.string() })),

@@ -22,6 +22,13 @@ export const AgentOutcome = z.enum(agentOutcomes);
 export type AgentOutcome = z.infer<typeof AgentOutcome>;
 
 /** The agent (driver) session the workflow's current Baton session runs in. */
+/** A driver's capacity policy as recorded: warn at, pause at (fractions of the context window). */
+export const CapacityThresholds = z.object({
+  warn_at: z.number().min(0).max(1),
+  pause_at: z.number().min(0).max(1),
+});
+export type CapacityThresholds = z.infer<typeof CapacityThresholds>;
+
 export const AgentRuntime = z.object({
   agent: z.string(),
   executor_id: z.string(),
@@ -33,6 +40,8 @@ export const AgentRuntime = z.object({
   last_outcome: AgentOutcome.nullable(),
   /** The Baton session whose capacity warning was already given (one warning per session). */
   warned_session: z.number().int().nullable(),
+  /** The driver's capacity policy (`--warn-at`, `--pause-at`), for whoever shows the context gauge. */
+  capacity: CapacityThresholds.nullable().optional(),
   usage_limit: z
     .object({ message: z.string(), resets_at: z.string().nullable(), auto_resume_at: z.string().nullable() })
     .nullable(),

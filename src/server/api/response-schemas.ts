@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import {
+  CapacityThresholds,
   CheckpointRef,
   Decision,
   ErrorRecord,
@@ -104,6 +105,8 @@ export const Status = z
         remaining: z.number().int(),
       })
       .nullable(),
+    /** The capacity policy of the driver that last launched an agent (`--warn-at`, `--pause-at`); null without one. */
+    capacity_policy: CapacityThresholds.nullable(),
     usage_by_session: z.array(
       z.object({ session_number: z.number().int(), usage: z.record(z.string(), z.number()).nullable() }),
     ),

@@ -321,6 +321,7 @@ export class AgentRunner {
               fallback,
               owner: o.owner,
               env: { ...(o.env ?? {}), BATON_ACTOR: `session-${s.session_count}` },
+              capacity: o.capacity,
             });
           } catch (e) {
             // A refusal no retry can fix (the executor's token, its address: exit 2; a container Baton did not

@@ -1,4 +1,4 @@
-import { conflict, executorChanged, launchAgent } from '../../core/index.js';
+import { conflict, executorChanged, launchAgent, type CapacityPolicy } from '../../core/index.js';
 import type { ExecutorRow } from '../../storage/executor-registry.js';
 import type { BatonService } from '../baton-service.js';
 import { randomId } from '../command-runner.js';
@@ -76,6 +76,7 @@ export async function launchDriver(
     fallback: string | null;
     owner: string;
     env: Record<string, string>;
+    capacity?: CapacityPolicy;
   },
 ): Promise<{ proc: AgentProcess; executionId: string; row: ExecutorRow }> {
   const registry = service.store.executors;
@@ -95,6 +96,9 @@ export async function launchDriver(
         executor_id: current.id,
         resume_token: input.resumeToken,
         fallback: input.fallback,
+        ...(input.capacity
+          ? { capacity: { warn_at: input.capacity.warnAt, pause_at: input.capacity.pauseAt } }
+          : {}),
       }),
     { retry: true },
   );

@@ -12,10 +12,13 @@ export function UsagePanel({
   usage: u,
   session,
   sessions,
+  warnAt,
 }: {
   usage: UsageMetrics;
   session?: UsageMetrics;
   sessions?: number;
+  /** Where the driver warns (its `--warn-at`); the gauge's mark stands there. */
+  warnAt?: number;
 }) {
   const contextTokens =
     u.context_tokens ??
@@ -24,7 +27,12 @@ export function UsagePanel({
       : null);
   return (
     <div data-testid="usage">
-      <CapacityGauge utilization={u.context_utilization} tokens={contextTokens} window={u.context_window} />
+      <CapacityGauge
+        utilization={u.context_utilization}
+        tokens={contextTokens}
+        window={u.context_window}
+        warnAt={warnAt}
+      />
       <dl className="facts facts-inline" data-testid="usage-totals">
         <dt>{session ? `Cost (${sessions ?? 'all'} session${sessions === 1 ? '' : 's'})` : 'Cost'}</dt>
         <dd data-testid="usage-cost">{money(u.cost_usd)}</dd>

@@ -144,7 +144,12 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
           )}
           <section className="card" aria-labelledby="usage-title">
             <h2 id="usage-title">Usage</h2>
-            <UsagePanel usage={s.usage} session={s.session_usage} sessions={w.session_count} />
+            <UsagePanel
+              usage={s.usage}
+              session={s.session_usage}
+              sessions={w.session_count}
+              warnAt={s.capacity_policy?.warn_at}
+            />
           </section>
           {timeline.data && <SessionTimeline timeline={timeline.data} />}
           <SnapshotList workflowId={id} snapshots={s.snapshots} selected={snapshotId} />
