@@ -38,7 +38,8 @@ export default tseslint.config(
         'error',
         {
           selector: 'ThrowStatement > NewExpression[callee.name=/^(Error|TypeError|RangeError)$/]',
-          message: 'throw a BatonError with a code (invalidInput, notFound, conflict... from src/core/errors.ts)',
+          message:
+            'throw a BatonError with a code (invalidInput, notFound, conflict... from src/core/errors.ts)',
         },
       ],
     },
