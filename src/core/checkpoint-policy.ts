@@ -35,17 +35,34 @@ export function checkpointDue(
   s: WorkflowState,
   input: { now: string; intervalMs: number; git: GitState | null; lastGit: GitState | null },
 ): CheckpointDecision {
-  const last = s.checkpoints[s.checkpoints.length - 1];
-  const tasks = (s.work_seq ?? 0) > (last?.seq ?? 0) ? 'tasks moved' : null;
-  const work = tasks ?? gitWork(input.lastGit, input.git);
+  const work = tasksMoved(s) ?? gitWork(input.lastGit, input.git);
   if (!work) return { due: false, reason: 'no work since the last checkpoint' };
-  if (last) {
-    const ago = Date.parse(input.now) - Date.parse(last.created_at);
-    if (ago < input.intervalMs)
-      return {
-        due: false,
-        reason: `${work}, but the last checkpoint is ${Math.round(ago / 60_000)} min old (interval ${Math.round(input.intervalMs / 60_000)} min)`,
-      };
-  }
-  return { due: true, reason: work };
+  const soon = tooSoon(s, input.now, input.intervalMs);
+  return soon ? { due: false, reason: `${work}, but ${soon}` } : { due: true, reason: work };
+}
+
+const tasksMoved = (s: WorkflowState) =>
+  (s.work_seq ?? 0) > (s.checkpoints[s.checkpoints.length - 1]?.seq ?? 0) ? 'tasks moved' : null;
+
+function tooSoon(s: WorkflowState, now: string, intervalMs: number): string | null {
+  const last = s.checkpoints[s.checkpoints.length - 1];
+  if (!last) return null;
+  const ago = Date.parse(now) - Date.parse(last.created_at);
+  if (ago >= intervalMs) return null;
+  return `the last checkpoint is ${Math.round(ago / 60_000)} min old (interval ${Math.round(intervalMs / 60_000)} min)`;
+}
+
+/**
+ * Whether the last checkpoint is too recent for any work to make one due, and why; null when the work decides (then
+ * the caller reads git for `checkpointDue`). Lets a hook skip reading git on most turns.
+ */
+export function checkpointTooSoon(
+  s: WorkflowState,
+  now: string,
+  intervalMs: number,
+): CheckpointDecision | null {
+  const soon = tooSoon(s, now, intervalMs);
+  if (!soon) return null;
+  const tasks = tasksMoved(s);
+  return { due: false, reason: tasks ? `${tasks}, but ${soon}` : soon };
 }

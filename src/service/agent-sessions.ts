@@ -2,6 +2,7 @@ import {
   acknowledgeContext,
   checkpoint,
   checkpointDue,
+  checkpointTooSoon,
   deliverContext,
   isTerminal,
   linkAgentSession,
@@ -266,6 +267,8 @@ export class AgentSessions {
   async checkpointIfDue(workflowId: string, input: { name: string; intervalMs: number }) {
     const s = await this.svc.runner.load(workflowId);
     if (isTerminal(s.status)) return { checkpoint: null, reason: `the workflow is ${s.status}` };
+    const soon = checkpointTooSoon(s, this.now(), input.intervalMs);
+    if (soon) return { checkpoint: null, reason: soon.reason };
     const git = await this.gitOf(s);
     const last = s.checkpoints[s.checkpoints.length - 1];
     const row = last ? await this.svc.store.getRecord(s.id, 'snapshot', last.snapshot_id) : null;
