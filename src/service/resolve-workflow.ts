@@ -33,9 +33,12 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
   const candidates = (await store.listWorkflows({ worktree })).filter((w) => !isTerminal(w.status));
   if (candidates.length === 1 && candidates[0]) return candidates[0];
   if (candidates.length === 0) {
-    throw notFound(`no active workflow in ${worktree}; create one with \`baton create\` or pass -w <id>`, {
-      worktree,
-    });
+    throw notFound(
+      `no active workflow in ${worktree}; after \`baton init\` the next agent session here creates one, or create one with \`baton create\`, or pass -w <id>`,
+      {
+        worktree,
+      },
+    );
   }
   throw new BatonError(
     'ambiguous',
