@@ -3,29 +3,18 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClaude } from '../helpers/agent-workspace.js';
-import { artifactsDir, assertDashboardBuilt, launchChromium } from '../helpers/browser.js';
+import {
+  artifactsDir,
+  assertDashboardBuilt,
+  launchChromium,
+  waitForText as waitText,
+} from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
 
 const wait = { timeout: 20_000 };
-
-async function waitForText(l: Locator, text: string | RegExp) {
-  const deadline = Date.now() + wait.timeout;
-  let last = '';
-  while (Date.now() < deadline) {
-    last =
-      (await l
-        .first()
-        .textContent({ timeout: 1000 })
-        .catch(() => null)) ?? '';
-    if (typeof text === 'string' ? last.includes(text) : text.test(last)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(
-    `expected ${String(text)} in ${l.toString()}, last text: ${JSON.stringify(last.slice(0, 300))}`,
-  );
-}
+const waitForText = (l: Locator, text: string | RegExp) => waitText(l, text, wait.timeout);
 
 /** Nothing on the page is wider than the screen: no horizontal scrolling at a phone's 390 px. */
 async function fitsWidth(page: Page, width: number) {

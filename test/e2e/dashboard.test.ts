@@ -1,30 +1,12 @@
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, assertDashboardBuilt, launchChromium } from '../helpers/browser.js';
+import { artifactsDir, assertDashboardBuilt, launchChromium, waitForText } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
 
 const wait = { timeout: 15_000 };
-
-/** Waits until the locator's text contains `text` (Playwright's own `expect` lives in @playwright/test). */
-async function waitForText(l: Locator, text: string | RegExp) {
-  const deadline = Date.now() + wait.timeout;
-  let last = '';
-  while (Date.now() < deadline) {
-    last =
-      (await l
-        .first()
-        .textContent({ timeout: 1000 })
-        .catch(() => null)) ?? '';
-    if (typeof text === 'string' ? last.includes(text) : text.test(last)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(
-    `expected ${String(text)} in ${l.toString()}, last text: ${JSON.stringify(last.slice(0, 300))}`,
-  );
-}
 
 /**
  * The dashboard in real Chromium against a real `baton serve` child process, with CLI commands from another
