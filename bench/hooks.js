@@ -1,8 +1,9 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeRepo } from './git-repo.js';
 import { fmt } from './stats.js';
 
 const bin = fileURLToPath(new URL('../bin/baton.js', import.meta.url));
@@ -27,16 +28,6 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-
-function makeRepo(dir) {
-  const repo = join(dir, 'repo');
-  execFileSync('git', ['init', '-q', '-b', 'main', repo]);
-  writeFileSync(join(repo, 'README.md'), 'bench\n');
-  const g = ['-C', repo, '-c', 'user.name=bench', '-c', 'user.email=bench@example.com'];
-  execFileSync('git', [...g, 'add', '.']);
-  execFileSync('git', [...g, 'commit', '-qm', 'init']);
-  return repo;
-}
 
 /**
  * A transcript of about `mb` megabytes made of real Claude Code lines (the spotter session, repeated), and the

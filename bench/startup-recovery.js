@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalExecutor } from '../dist/executors/local/local-executor.js';
@@ -8,17 +7,7 @@ import * as git from '../dist/git/git.js';
 import { BatonService } from '../dist/service/index.js';
 import { recoverAtStartup } from '../dist/service/runtime/index.js';
 import { SqliteStore } from '../dist/storage/sqlite/sqlite-store.js';
-
-/** A git worktree every workflow shares (recovery captures its git state once per worktree). */
-function makeRepo(dir) {
-  const repo = join(dir, 'repo');
-  execFileSync('git', ['init', '-q', repo]);
-  writeFileSync(join(repo, 'README.md'), 'bench\n');
-  const g = ['-C', repo, '-c', 'user.name=bench', '-c', 'user.email=bench@example.com'];
-  execFileSync('git', [...g, 'add', '.']);
-  execFileSync('git', [...g, 'commit', '-qm', 'init']);
-  return repo;
-}
+import { makeRepo } from './git-repo.js';
 
 /**
  * N workflows left `in_progress` by a Baton process that died (each with a running task and an executor row

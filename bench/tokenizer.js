@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { importTranscriptFile } from '../dist/integrations/transcripts/import-fi
 import { BatonService } from '../dist/service/index.js';
 import { SqliteStore } from '../dist/storage/sqlite/sqlite-store.js';
 import { countTokens } from '../dist/tokens/count-tokens.js';
+import { makeRepo } from './git-repo.js';
 import { fmt } from './stats.js';
 
 const corpus = fileURLToPath(new URL('../test/fixtures/corpus/', import.meta.url));
@@ -24,16 +25,6 @@ function transcripts(dir = corpus) {
     else if (/^(claude-code|codex)\//.test(relative(corpus, full)) && full.endsWith('.jsonl')) out.push(full);
   }
   return out.sort();
-}
-
-function makeRepo(dir) {
-  const repo = join(dir, 'repo');
-  execFileSync('git', ['init', '-q', repo]);
-  writeFileSync(join(repo, 'README.md'), 'bench\n');
-  const g = ['-C', repo, '-c', 'user.name=bench', '-c', 'user.email=bench@example.com'];
-  execFileSync('git', [...g, 'add', '.']);
-  execFileSync('git', [...g, 'commit', '-qm', 'init']);
-  return repo;
 }
 
 /** Milliseconds from a fresh process's start of the import to its first count (medians of 7 processes). */

@@ -80,6 +80,23 @@ export async function openLocalService(
   return { service, mirror };
 }
 
+/**
+ * The client of a Baton server when one is named (the option, else BATON_URL), with its token (the option, else
+ * BATON_TOKEN, else `$BATON_HOME/token`); null when commands go to the local store. The CLI and the library both
+ * choose this way.
+ */
+export function serverClient(
+  settings: Pick<Settings, 'home'>,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  server?: string,
+  token?: string,
+): HttpClient | null {
+  const url = server ?? env.BATON_URL;
+  if (!url) return null;
+  return new HttpClient(url, token ?? (env.BATON_TOKEN || readToken(settings.home)), cwd);
+}
+
 /** Where and how to open Baton; each setting not given is read as the CLI reads it: environment, config file, default. */
 export interface OpenBatonOptions {
   /** Baton's home folder (default `$BATON_HOME`, else `~/.baton`): the default database, the config file, the token. */
@@ -134,11 +151,8 @@ export async function openBaton(options: OpenBatonOptions = {}): Promise<BatonCl
     env,
     options.cwd ?? process.cwd(),
   );
-  const server = options.server ?? env.BATON_URL;
-  if (server) {
-    const token = options.token ?? (env.BATON_TOKEN || readToken(settings.home));
-    return new HttpClient(server, token, options.cwd ?? process.cwd());
-  }
+  const remote = serverClient(settings, env, options.cwd ?? process.cwd(), options.server, options.token);
+  if (remote) return remote;
   const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
   const { service, mirror } = await openLocalService(settings, warn, { env });
   return new LocalClient(service, async () => {

@@ -1,12 +1,10 @@
 import type { Command } from 'commander';
-import { HttpClient } from '../client/http-client.js';
 import { LocalClient } from '../client/local-client.js';
 import type { BatonClient, Ref } from '../client/baton-client.js';
 import { loadSettings, type Settings } from '../config/settings.js';
-import { readToken } from '../config/token-file.js';
 import type { DiskMirror } from '../disk/index.js';
 import { releaseByRuntime } from '../executors/executor-factory.js';
-import { openLocalService, type LocalServiceScope } from '../open-baton.js';
+import { openLocalService, serverClient, type LocalServiceScope } from '../open-baton.js';
 import type { BatonService } from '../service/index.js';
 import type { Io } from './output.js';
 import { capacityPolicy } from './agent-setup.js';
@@ -72,11 +70,10 @@ export class Runtime {
    */
   async openWith(settings: Settings, serverUrl?: string, opts: LocalServiceScope = {}): Promise<BatonClient> {
     if (this.client) return this.client;
-    const server = serverUrl ?? this.env.BATON_URL;
-    if (server) {
-      const token = this.env.BATON_TOKEN || readToken(settings.home);
-      this.client = new HttpClient(server, token, this.cwd);
-      return this.client;
+    const remote = serverClient(settings, this.env, this.cwd, serverUrl);
+    if (remote) {
+      this.client = remote;
+      return remote;
     }
     const service = await this.openService(settings, opts);
     this.client = new LocalClient(service, () => service.store.close());

@@ -17,14 +17,7 @@ export const claudeHookEvents = [
   'Stop',
   'SessionEnd',
 ] as const;
-export const codexHookEvents = [
-  'SessionStart',
-  'UserPromptSubmit',
-  'PostToolUse',
-  'PreCompact',
-  'PostCompact',
-  'Stop',
-] as const;
+export const codexHookEvents = claudeHookEvents.filter((e) => e !== 'SessionEnd');
 export type HookEvent = (typeof claudeHookEvents)[number];
 
 export const isHookEvent = (name: string): name is HookEvent =>
