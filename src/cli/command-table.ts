@@ -22,6 +22,7 @@ const modules = {
   server: () => import('./commands/server-commands.js').then((m) => m.registerServerCommands),
   disk: () => import('./commands/disk-commands.js').then((m) => m.registerDiskCommands),
   run: () => import('./commands/run-commands.js').then((m) => m.registerRunCommands),
+  worker: () => import('./commands/worker-commands.js').then((m) => m.registerWorkerCommands),
 } satisfies Record<string, () => Promise<Register>>;
 
 export type ModuleName = keyof typeof modules;
@@ -59,6 +60,9 @@ export const COMMANDS: Record<string, { group: GroupName; module: ModuleName }> 
   'session-status': { group: 'agents', module: 'server' },
   executors: { group: 'agents', module: 'run' },
   executor: { group: 'agents', module: 'run' },
+  submit: { group: 'agents', module: 'worker' },
+  queue: { group: 'agents', module: 'worker' },
+  worker: { group: 'agents', module: 'worker' },
   recover: { group: 'recover', module: 'session' },
   interrupt: { group: 'recover', module: 'session' },
   checkpoint: { group: 'recover', module: 'session' },

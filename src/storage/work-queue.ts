@@ -1,3 +1,4 @@
+import type { WorkProfile } from '../core/index.js';
 import type { Lease, LeaseHolder } from './lease-registry.js';
 
 /**
@@ -12,13 +13,7 @@ import type { Lease, LeaseHolder } from './lease-registry.js';
 export type QueueState = 'queued' | 'done';
 
 /** How the work is to be run: the `baton run` options that matter, fixed at submit time. */
-export interface QueueProfile {
-  agent: string;
-  /** The agent executable; null: the worker's own `--agent-bin` or the profile's default. */
-  agent_bin: string | null;
-  context_window: number | null;
-  max_sessions: number | null;
-}
+export type QueueProfile = WorkProfile;
 
 export interface QueueEntry {
   workflow_id: string;

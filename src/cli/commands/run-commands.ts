@@ -4,7 +4,6 @@ import { daemonToken } from '../../config/executor-token.js';
 import { listSetting } from '../../config/request-guard.js';
 import { BatonError, invalidInput, parseDuration } from '../../core/index.js';
 import { TaskLogFiles } from '../../disk/index.js';
-import { findExecutable } from '../../executors/local/find-executable.js';
 import { localProcessPorts } from '../../executors/local/process-ports.js';
 import { isOwnerAlive } from '../../executors/process-identity.js';
 import {
@@ -15,7 +14,14 @@ import {
   type ExecutorRow,
 } from '../../service/runtime/index.js';
 import type { BatonService } from '../../service/index.js';
-import { agentSetup, driverFor, executorFactory, profileFor, type AgentFlags } from '../agent-setup.js';
+import {
+  agentSetup,
+  assertAgentStartable,
+  driverFor,
+  executorFactory,
+  profileFor,
+  type AgentFlags,
+} from '../agent-setup.js';
 import { emit } from '../output.js';
 import { runProgress } from '../run-progress.js';
 import { batonCommand, commandLine } from '../../integrations/init/hook-command.js';
@@ -193,23 +199,15 @@ export function registerRunCommands(program: Command, rt: Runtime) {
     try {
       const state = await service.resolve(rt.ref(o.workflow));
       const setup = agentSetup(o, rt.env, settings, state.worktree);
-      if (!setup.profile) throw invalidInput('baton run needs --agent NAME (variable BATON_AGENT)');
-      if (
-        setup.executor.runtime === 'local' &&
-        !findExecutable(setup.profile.bin, state.worktree, rt.env.PATH)
-      )
-        throw invalidInput(
-          `cannot start the agent: ${setup.profile.bin} was not found (spawn ${setup.profile.bin} ENOENT); install it, or point --agent-bin (variable BATON_AGENT_BIN) or the profile's "bin" at it. Nothing was changed`,
-          { bin: setup.profile.bin },
-        );
+      const profile = assertAgentStartable(setup, state.worktree, rt.env);
       // Engine, image, worktree: checked before any task starts or anything is created.
       await setup.executor.preflight?.(state.worktree);
       const shared = runShared(service, setup, settings, rt.env);
       const report = await new AgentRunner(service).run(
         { workflowId: state.id },
         {
-          profile: setup.profile,
-          driver: driverFor(setup.profile),
+          profile: profile,
+          driver: driverFor(profile),
           executor: setup.executor,
           capacity: setup.capacity,
           heartbeatMs: setup.heartbeatMs,
@@ -225,7 +223,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
             ports: shared.ports,
             factory: shared.factory,
             kind: 'run',
-            command: `baton run --agent ${setup.profile.name}`,
+            command: `baton run --agent ${profile.name}`,
             retry: retryCommand(state.id, o),
             takeOver: o.takeOver === true,
           },

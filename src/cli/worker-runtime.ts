@@ -1,0 +1,134 @@
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import type { Settings } from '../config/settings.js';
+import { invalidInput, parseDuration } from '../core/index.js';
+import { Worker, type WorkerEvent } from '../service/runtime/index.js';
+import type { BatonService } from '../service/index.js';
+import { agentSetup, assertAgentStartable, driverFor, type AgentFlags } from './agent-setup.js';
+import { runShared } from './commands/run-commands.js';
+import { parseNumber } from './parse.js';
+
+export interface WorkerFlags extends AgentFlags {
+  concurrency?: string;
+  worktreeRoot?: string[];
+  label?: string[];
+  leaseTtl?: string;
+  poll?: string;
+  verbose?: boolean;
+}
+
+/** The worker's options: flag > environment variable > default. */
+export function workerSettings(o: WorkerFlags, env: NodeJS.ProcessEnv) {
+  const concurrency = parseNumber(
+    o.concurrency ?? env.BATON_WORKER_CONCURRENCY ?? '1',
+    '--concurrency (variable BATON_WORKER_CONCURRENCY)',
+    { int: true, min: 1, max: 256 },
+  );
+  const split = (v: string | undefined) => (v ? v.split(',').filter(Boolean) : []);
+  const roots = (o.worktreeRoot?.length ? o.worktreeRoot : split(env.BATON_WORKTREE_ROOTS)).map((r) =>
+    resolve(r),
+  );
+  const labels = o.label?.length ? o.label : split(env.BATON_WORKER_LABELS);
+  if (!roots.length && !labels.length)
+    throw invalidInput(
+      'a worker takes only work whose files it can reach: give --worktree-root DIR (repeatable; / for every worktree on this machine) or --label NAME (repeatable; matches `baton submit --label`)',
+    );
+  const ttlMs = parseDuration(
+    o.leaseTtl ?? env.BATON_LEASE_TTL ?? '30s',
+    '--lease-ttl (variable BATON_LEASE_TTL)',
+  );
+  if (ttlMs < 1_000) throw invalidInput('--lease-ttl must be at least 1s');
+  const pollMs = parseDuration(
+    o.poll ?? env.BATON_WORKER_POLL ?? '1s',
+    '--poll (variable BATON_WORKER_POLL)',
+  );
+  return { concurrency, roots, labels, ttlMs, pollMs: Math.max(50, pollMs) };
+}
+
+/** A worker over this service: each claimed entry runs with its submitted profile through `baton run`'s loop. */
+export function makeWorker(
+  service: BatonService,
+  settings: Settings,
+  o: WorkerFlags,
+  env: NodeJS.ProcessEnv,
+  onEvent: (e: WorkerEvent) => void,
+): Worker {
+  const w = workerSettings(o, env);
+  const base = agentSetup(o, env, settings, null);
+  const shared = runShared(service, base, settings, env);
+  return new Worker(service, {
+    concurrency: w.concurrency,
+    filter: { roots: w.roots, labels: w.labels },
+    ports: shared.ports,
+    factory: shared.factory,
+    ttlMs: w.ttlMs,
+    pollMs: w.pollMs,
+    command: `baton worker on ${hostname()} (concurrency ${w.concurrency})`,
+    runOptions: (entry) => {
+      const p = entry.profile;
+      const setup = agentSetup(
+        {
+          ...o,
+          agent: p.agent,
+          agentBin: p.agent_bin ?? o.agentBin,
+          contextWindow: p.context_window !== null ? String(p.context_window) : o.contextWindow,
+        },
+        env,
+        settings,
+        entry.worktree,
+      );
+      const profile = assertAgentStartable(setup, entry.worktree, env);
+      return {
+        profile,
+        driver: driverFor(profile),
+        executor: setup.executor,
+        capacity: setup.capacity,
+        heartbeatMs: setup.heartbeatMs,
+        maxTasks: null,
+        maxDurationMs: null,
+        autoResume: false,
+        maxSessions: p.max_sessions ?? setup.maxSessions,
+        historyBudget: 2000,
+        owner: shared.owner,
+        env: shared.env,
+        logs: shared.logs,
+        batonCommand: shared.batonCommand,
+        verbose: o.verbose === true,
+      };
+    },
+    onEvent,
+  });
+}
+
+/** One line per step a person watches for; null for what only --verbose or --json shows. */
+export function workerLine(e: WorkerEvent, verbose: boolean): string | null {
+  switch (e.event) {
+    case 'worker.started':
+      return `baton worker ${e.owner}: up to ${e.concurrency} at once; takes work under ${e.roots.join(', ') || '(no root)'}${e.labels.length ? ` or labelled ${e.labels.join(', ')}` : ''}`;
+    case 'work.claimed':
+      return `claimed ${e.workflow_id} (priority ${e.priority}, agent ${e.agent}${e.attempts > 1 ? `, attempt ${e.attempts}` : ''})`;
+    case 'work.taken_over':
+      return `took over ${e.workflow_id} from ${e.from}: ${e.message}`;
+    case 'task.started':
+      return `${e.workflow_id}: started ${e.task_id} "${e.title}" (session ${e.session_number}${e.resume_token ? ', continuing the agent session' : ''})`;
+    case 'task.finished':
+      return `${e.workflow_id}: finished ${e.task_id}: ${e.outcome}${e.detail ? ` (${e.detail})` : ''} in ${e.seconds} s`;
+    case 'work.finished':
+      return e.done
+        ? `finished ${e.workflow_id}: ${e.outcome}`
+        : `released ${e.workflow_id} (${e.status}): another worker continues it`;
+    case 'work.error':
+      return `error${e.workflow_id ? ` on ${e.workflow_id}` : ''}: ${e.message}`;
+    case 'worker.stopping':
+      return `stopping (${e.reason}): no new work; ${e.running.length ? `${e.running.join(', ')} pause at their next task boundary (again to stop them now)` : 'nothing running'}`;
+    case 'worker.stopped':
+      return 'stopped: every lease released';
+    case 'crash.handled':
+    case 'note':
+      return `${e.workflow_id}: ${e.message}`;
+    case 'agent.output':
+      return verbose ? `${e.workflow_id} ${e.task_id}: ${e.text.trimEnd()}` : null;
+    default:
+      return null;
+  }
+}
