@@ -5,7 +5,7 @@ import type { BatonService } from '../baton-service.js';
 import { workQueueOf } from '../work-submit.js';
 import { AgentRunner, type RunOptions } from './agent-runner.js';
 import { CrashWatch } from './crash-watch.js';
-import { describeOwner, type ProcessPorts } from './ownership.js';
+import { describeOwner, leaseVerdict, type ProcessPorts } from './ownership.js';
 import type { RunEvent } from './run-events.js';
 import type { AgentProcess, ExecutorFactory } from './runtime-ports.js';
 
@@ -135,6 +135,17 @@ export class Worker {
     try {
       if (this.stopping) return void (await release());
       let attached: { proc: AgentProcess; taskId: string } | undefined;
+      if (c.previous && leaseVerdict(c.previous, o.ports) === 'live') {
+        // Its heartbeat was late, not its death (a process of this host, verifiably alive): the lease goes back.
+        const p = c.previous;
+        await svc.store.leases?.acquire(id, p, o.ttlMs, { replace: { owner, onlyIfExpired: false } });
+        o.onEvent({
+          event: 'note',
+          workflow_id: id,
+          message: `left to ${describeOwner(p)}: its heartbeat was late, it is alive`,
+        });
+        return;
+      }
       if (c.previous) {
         // The previous driver stopped heartbeating: recovered exactly as startup recovery does, then resumed.
         const watch = svc.watch ?? new CrashWatch(svc, { ports: o.ports, factory: o.factory });
