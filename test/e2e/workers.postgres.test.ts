@@ -5,7 +5,6 @@ import {
   agentRuns,
   fakeLogIn,
   readTeam,
-  runningExecutors,
   spawnWorker,
   teamWork,
   type WorkerLine,
@@ -44,13 +43,16 @@ describe('many workers on one PostgreSQL share the work and take over from each 
     const a = spawnWorker(url, flags, env);
     const b = spawnWorker(url, flags, env);
     try {
-      // Mid-task: an agent of worker A reported its own session (its resume token is saved) and is still running.
-      const owner = () => a.lines().find((l) => l.event === 'worker.started')?.owner;
+      // Mid-task: worker A runs a task whose agent reported its own session (the token is in the workflow's state).
       const withToken = await until(
         'an agent of worker A to be mid-task with its session saved',
-        async () =>
-          openTasks(a.lines()).length > 0 &&
-          (await runningExecutors(url)).find((r) => r.owner === owner() && r.resume_token)?.workflow_id,
+        async () => {
+          for (const t of openTasks(a.lines())) {
+            const id = t.split('/')[0]!;
+            if ((await readTeam(url, [id]))[id]!.resume_token) return id;
+          }
+          return null;
+        },
         60_000,
       );
       a.child.kill('SIGKILL');
@@ -90,6 +92,9 @@ describe('many workers on one PostgreSQL share the work and take over from each 
           id,
         ).toBe(true);
       }
+      // Its token was usable and its worktree reachable: the agent's own session went on.
+      const resumed = bLines.find((l) => l.event === 'task.started' && l.workflow_id === withToken);
+      expect(resumed?.resume_token).toBeTruthy();
       // Counted from the fake agent's own log: the interrupted tasks ran again at most once, every other task once.
       const runs = agentRuns(log);
       for (const item of team.items)

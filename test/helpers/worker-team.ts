@@ -76,23 +76,16 @@ export async function teamWork(database: string, count: number) {
 export async function readTeam(database: string, ids: string[]) {
   const store = await openStore({ database });
   try {
-    const out: Record<string, { status: string; events: { type: string; task_id: string | null }[] }> = {};
+    const out: Record<
+      string,
+      { status: string; resume_token: string | null; events: { type: string; task_id: string | null }[] }
+    > = {};
     for (const id of ids) {
       const s = await store.loadState(id);
       const events = (await store.readEvents(id)).map((e) => ({ type: e.type, task_id: e.task_id ?? null }));
-      out[id] = { status: s?.status ?? 'missing', events };
+      out[id] = { status: s?.status ?? 'missing', resume_token: s?.agent?.resume_token ?? null, events };
     }
     return out;
-  } finally {
-    await store.close();
-  }
-}
-
-/** Executor rows whose agent runs now (the store's executors_running table). */
-export async function runningExecutors(database: string) {
-  const store = await openStore({ database });
-  try {
-    return ((await store.executors?.list()) ?? []).filter((r) => r.session_state === 'running');
   } finally {
     await store.close();
   }
