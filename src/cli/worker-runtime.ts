@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { Settings } from '../config/settings.js';
@@ -6,9 +7,10 @@ import { Worker, type WorkerEvent } from '../service/runtime/index.js';
 import type { BatonService } from '../service/index.js';
 import { agentSetup, assertAgentStartable, driverFor, type AgentFlags } from './agent-setup.js';
 import { runShared } from './commands/run-commands.js';
-import { parseNumber } from './parse.js';
+import { collect, parseNumber } from './parse.js';
 
 export interface WorkerFlags extends AgentFlags {
+  worker?: boolean;
   concurrency?: string;
   worktreeRoot?: string[];
   label?: string[];
@@ -16,6 +18,32 @@ export interface WorkerFlags extends AgentFlags {
   poll?: string;
   verbose?: boolean;
 }
+
+/** The worker's own flags (also on `baton serve --worker`). */
+export const workerOptions = (cmd: Command) =>
+  cmd
+    .option('--concurrency <n>', 'agent sessions at once (env BATON_WORKER_CONCURRENCY, default 1)')
+    .option(
+      '--worktree-root <dir>',
+      'take work whose worktree is under this directory (repeatable; env BATON_WORKTREE_ROOTS, comma separated)',
+      collect,
+      [],
+    )
+    .option(
+      '--label <name>',
+      'take work submitted with this --label (repeatable; env BATON_WORKER_LABELS)',
+      collect,
+      [],
+    )
+    .option(
+      '--lease-ttl <duration>',
+      'a workflow is taken over this long after its worker stopped heartbeating (env BATON_LEASE_TTL, default 30s)',
+    )
+    .option(
+      '--poll <duration>',
+      'how often an idle worker asks the queue (env BATON_WORKER_POLL, default 1s)',
+    )
+    .option('--verbose', "stream the agents' own output");
 
 /** The worker's options: flag > environment variable > default. */
 export function workerSettings(o: WorkerFlags, env: NodeJS.ProcessEnv) {

@@ -9,6 +9,7 @@ import {
   agentRuns,
   fakeLogIn,
   readTeam,
+  spawnBaton,
   spawnWorker,
   teamWork,
   type WorkerProcess,
@@ -144,5 +145,27 @@ describe('baton worker on SQLite', () => {
     // Each task ran exactly once.
     const runs = agentRuns(log);
     expect(['T1', 'T2', 'T3'].map((t) => runs.filter((r) => r.task === t).length)).toEqual([1, 1, 1]);
+  });
+
+  it('baton serve --worker runs queued work beside the API, and drains on SIGTERM', async () => {
+    const db = join(tempDir('baton-serve-worker-'), 'baton.db');
+    const team = await teamWork(db, 1);
+    const item = team.items[0]!;
+    expect((await team.submit(item, [])).code).toBe(0);
+    const serve = spawnBaton(
+      db,
+      ['serve', '--port', '0', '--worker', '--worktree-root', dirname(item.repo), '--poll', '100ms'],
+      { FAKE_DELAY_MS: '20' },
+    );
+    started.push(serve);
+    await until(
+      'the served worker to finish the workflow',
+      () => serve.out.stderr.includes(`worker: finished ${item.id}: completed`),
+      60_000,
+    );
+    expect((await readTeam(db, [item.id]))[item.id]!.status).toBe('completed');
+    serve.child.kill('SIGTERM');
+    expect(await serve.exited).toBe(0);
+    expect(serve.out.stderr).toContain('worker: stopped: every lease released');
   });
 });

@@ -17,8 +17,13 @@ export interface WorkerLine {
 
 /** A `baton worker` child process (a machine of the team): its NDJSON lines collected, killable for real. */
 export function spawnWorker(database: string, args: string[], env: Record<string, string> = {}) {
+  return spawnBaton(database, ['--json', 'worker', ...args], env);
+}
+
+/** A long-running `baton ...` child process on this database, with its own home (another machine). */
+export function spawnBaton(database: string, args: string[], env: Record<string, string> = {}) {
   const home = tempDir('baton-worker-home-');
-  const child = spawn(process.execPath, [batonBin, '--json', 'worker', ...args], {
+  const child = spawn(process.execPath, [batonBin, ...args], {
     cwd: home,
     env: hermeticEnv({ BATON_HOME: home, BATON_DATABASE_URL: database, ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],

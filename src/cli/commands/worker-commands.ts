@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import type { QueueEntry } from '../../service/index.js';
 import { emit, table } from '../output.js';
-import { collect, parseNumber } from '../parse.js';
+import { parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
-import { makeWorker, workerLine, type WorkerFlags } from '../worker-runtime.js';
+import { makeWorker, workerLine, workerOptions, type WorkerFlags } from '../worker-runtime.js';
 import { agentOptions } from './run-commands.js';
 
 interface SubmitFlags {
@@ -120,32 +120,6 @@ export function registerWorkerCommands(program: Command, rt: Runtime) {
     }
   });
 }
-
-/** The worker's own flags (also on `baton serve --worker`). */
-export const workerOptions = (cmd: Command) =>
-  cmd
-    .option('--concurrency <n>', 'agent sessions at once (env BATON_WORKER_CONCURRENCY, default 1)')
-    .option(
-      '--worktree-root <dir>',
-      'take work whose worktree is under this directory (repeatable; env BATON_WORKTREE_ROOTS, comma separated)',
-      collect,
-      [],
-    )
-    .option(
-      '--label <name>',
-      'take work submitted with this --label (repeatable; env BATON_WORKER_LABELS)',
-      collect,
-      [],
-    )
-    .option(
-      '--lease-ttl <duration>',
-      'a workflow is taken over this long after its worker stopped heartbeating (env BATON_LEASE_TTL, default 30s)',
-    )
-    .option(
-      '--poll <duration>',
-      'how often an idle worker asks the queue (env BATON_WORKER_POLL, default 1s)',
-    )
-    .option('--verbose', "stream the agents' own output");
 
 /** Runs a worker until SIGTERM/SIGINT (drain), a second one (stop now); prints what it claims, starts, finishes. */
 export async function runWorker(
