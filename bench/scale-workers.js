@@ -121,6 +121,25 @@ function agentAlone(runs) {
   return runs / ((performance.now() - t0) / 1000);
 }
 
+/** The fake agent alone, `width` runs at a time: what this machine can run at most, without Baton around it. */
+async function agentsAtOnce(width, runs) {
+  const one = () =>
+    new Promise((resolve, reject) => {
+      const c = spawn(process.execPath, [fake], { stdio: ['pipe', 'ignore', 'ignore'] });
+      c.on('error', reject);
+      c.on('exit', resolve);
+      c.stdin.end('## Task T1: one\n');
+    });
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next++ < runs) await one();
+    }),
+  );
+  return runs / ((performance.now() - t0) / 1000);
+}
+
 /**
  * SIGKILL of a worker mid-task: how long until another worker took the workflow over, and how much of that is
  * beyond the lease's expiry (read from the database's lease row right before the kill).
@@ -175,6 +194,12 @@ export async function benchScaleWorkers({ quick = false } = {}) {
       value: `${fmt(alone, 1)} runs/s`,
       note: 'a node process replaying a recorded Claude Code stream (test/fixtures/agents/fake-claude.mjs), no delay',
     });
+    const ceiling = await agentsAtOnce(8, quick ? 16 : 48);
+    rows.push({
+      name: 'baseline: the fake agent alone, 8 runs at a time',
+      value: `${fmt(ceiling, 1)} runs/s`,
+      note: "this machine's ceiling for these agents (the 4-worker case runs 8 sessions at once)",
+    });
     let one = null;
     for (const w of [1, 2, 4]) {
       const tps = await throughput(pgs, dir, w, concurrency, n);
@@ -182,7 +207,7 @@ export async function benchScaleWorkers({ quick = false } = {}) {
       rows.push({
         name: `${w} worker${w > 1 ? 's' : ''} x ${concurrency} sessions, ${n} workflows of 3 tasks`,
         value: `${fmt(tps, 2)} tasks/s`,
-        note: `${fmt(tps / one, 2)}x one worker${w > 1 ? `; target near ${w}x` : ''}`,
+        note: `${fmt(tps / one, 2)}x one worker${w > 1 ? `; target near ${w}x` : ''}; ${fmt((100 * tps) / ceiling)}% of the agents-alone ceiling`,
       });
     }
     const ttl = 3;

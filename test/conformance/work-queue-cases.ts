@@ -118,6 +118,16 @@ export function workQueueCases(backend: StoreBackend) {
       expect(ids.sort()).toEqual(['wf-0', 'wf-1', 'wf-2', 'wf-3', 'wf-4', 'wf-5']);
       for (const c of got.flat())
         expect((await stores[0]!.leases!.get(c.entry.workflow_id))?.owner).toBe(c.entry.claimed_by);
+      // One row, eight claimers at once: one wins, and holds its lease.
+      await queue(stores[0]!).submit(work('wf-one'));
+      const one = await Promise.all(
+        stores.flatMap((s, i) =>
+          [0, 1].map((j) => queue(s).claim(holder(`x${i}-${j}`, { kind: 'worker' }), 30_000, any, 1)),
+        ),
+      );
+      const winners = one.flat();
+      expect(winners.map((c) => c.entry.workflow_id)).toEqual(['wf-one']);
+      expect((await stores[0]!.leases!.get('wf-one'))?.owner).toBe(winners[0]!.entry.claimed_by);
     });
   });
 }

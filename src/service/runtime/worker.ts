@@ -179,6 +179,8 @@ export class Worker {
         });
         return;
       }
+      // Told to stop while recovering it: left queued (paused or interrupted) for the next worker.
+      if (this.stopping) return void (await release());
       await new AgentRunner(svc).run(
         { workflowId: id },
         {
@@ -207,8 +209,9 @@ export class Worker {
     } catch (e) {
       const message = (e as Error).message;
       o.onEvent({ event: 'work.error', workflow_id: id, message });
-      // A refusal no retry fixes (no such agent, its binary missing): done, with the cause, not claimed forever.
-      if (BatonError.isInstance(e) && e.code === 'invalid_input')
+      // A refusal no retry here fixes (no such agent, its binary missing, an engine down): done, with the cause
+      // (`baton queue` shows it; submit again once fixed), not claimed and refused again at every poll.
+      if (BatonError.isInstance(e) && ['invalid_input', 'unavailable', 'not_found'].includes(e.code))
         await queue.finish(id, owner, `error: ${message}`).catch(() => false);
       await release();
     }
