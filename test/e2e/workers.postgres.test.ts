@@ -107,6 +107,7 @@ describe('many workers on one PostgreSQL share the work and take over from each 
       // The survivor is still heartbeating and drains on SIGTERM: exit 0, every lease released.
       b.child.kill('SIGTERM');
       expect(await b.exited).toBe(0);
+      await b.closed;
       expect(b.lines().at(-1)?.event).toBe('worker.stopped');
     } finally {
       await stopAll([a, b]);

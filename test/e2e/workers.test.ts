@@ -121,6 +121,7 @@ describe('baton worker on SQLite', () => {
     );
     here.child.kill('SIGTERM');
     expect(await here.exited).toBe(0);
+    await here.closed;
     const lines = here.lines();
     expect(lines.find((l) => l.event === 'work.finished')).toMatchObject({
       workflow_id: item.id,
@@ -166,6 +167,7 @@ describe('baton worker on SQLite', () => {
     expect((await readTeam(db, [item.id]))[item.id]!.status).toBe('completed');
     serve.child.kill('SIGTERM');
     expect(await serve.exited).toBe(0);
+    await serve.closed;
     expect(serve.out.stderr).toContain('worker: stopped: every lease released');
   });
 });
