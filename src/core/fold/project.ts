@@ -2,7 +2,7 @@ import type { RecordRow } from '../records.js';
 import type { BatonEvent } from '../schemas/events.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { projectRuntime } from '../runtime-fold.js';
-import { currentSession, findError } from './evolve.js';
+import { currentSession, findError, importMark } from './evolve.js';
 
 /** The record rows one event writes, computed from the state after it. */
 export function project(s: WorkflowState, e: BatonEvent): RecordRow[] {
@@ -50,6 +50,8 @@ export function project(s: WorkflowState, e: BatonEvent): RecordRow[] {
       return sessionRow();
     case 'side_effect.recorded':
       return projectRuntime(e, row);
+    case 'transcript.imported':
+      return [row('import', e.data.transcript_session_id, importMark(e.data))];
     case 'workflow.restored':
       return e.data.records.map((r) => ({ workflow_id: e.workflow_id, ...r }));
     default:

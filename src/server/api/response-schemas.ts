@@ -300,6 +300,24 @@ export const CheckpointList = z
   .object({ workflow_id: z.string(), checkpoints: z.array(CheckpointRef) })
   .openapi('CheckpointList');
 
+export const ImportList = z
+  .object({
+    workflow_id: z.string(),
+    imports: z.array(
+      z
+        .object({
+          transcript_session_id: z.string(),
+          format: z.string(),
+          path: z.string().nullable(),
+          through_line: z.number().int(),
+          through_byte: z.number().int().optional(),
+          parser_state: z.unknown().optional(),
+        })
+        .openapi('TranscriptImport'),
+    ),
+  })
+  .openapi('ImportList');
+
 export const Details = z
   .union([
     z.array(Decision),
