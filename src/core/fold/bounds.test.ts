@@ -4,6 +4,8 @@ import { foldEvents } from '../fold.js';
 import { createWorkflow } from '../commands/create.js';
 import { makeCheckpoint, takeSnapshot } from '../commands/snapshots.js';
 import { markImported, recordError, resolveError } from '../commands/records.js';
+import { recordRequest } from '../commands/requests.js';
+import { REQUEST_KEYS_KEPT } from './evolve.js';
 import type { ErrorRecord } from '../schemas/records.js';
 import { OPEN_ERRORS_LIMIT, RECENT_LIMIT } from '../schemas/state.js';
 import { listTotals } from './bounds.js';
@@ -38,6 +40,7 @@ function grow(n: number) {
       through_byte: 100 * k,
       records: 1,
     });
+    recordRequest(d, { text: `please do step ${k}`, source: 'hook' });
     errors.push(
       recordError(d, {
         task_id: null,
@@ -53,11 +56,11 @@ function grow(n: number) {
 }
 
 describe('the folded state is bounded', () => {
-  it('has the same serialized size after 3,000 sessions, checkpoints, imports and open errors as after 100', () => {
+  it('has the same serialized size after 3,000 sessions, checkpoints, imports, open errors and requests as after 1,000', () => {
     const size = (n: number) => JSON.stringify(grow(n).d.state).length;
-    const small = size(100);
+    const small = size(1000);
     const large = size(3000);
-    // Only the digits of ids and counters grow (3000 has one more than 100): a few hundred bytes, not O(n).
+    // Only the digits of ids and counters may differ: a few hundred bytes, not O(n).
     expect(large - small).toBeLessThan(2000);
     expect(large).toBeLessThan(64 * 1024);
   });
@@ -74,8 +77,16 @@ describe('the folded state is bounded', () => {
     expect(Object.keys(s.imports)).toEqual(Array.from({ length: RECENT_LIMIT }, (_, k) => `t-${n - 9 + k}`));
     expect(s.open_errors).toHaveLength(OPEN_ERRORS_LIMIT);
     expect(listTotals(s)).toEqual({ sessions: n, checkpoints: n, open_errors: n });
+    expect(s.request_keys).toHaveLength(REQUEST_KEYS_KEPT);
+    expect(s.recent_requests).toHaveLength(RECENT_LIMIT);
     const kinds = (kind: string) => new Set(d.writes.filter((w) => w.kind === kind).map((w) => w.id)).size;
-    expect([kinds('session'), kinds('checkpoint'), kinds('import'), kinds('error')]).toEqual([n, n, n, n]);
+    expect([
+      kinds('session'),
+      kinds('checkpoint'),
+      kinds('import'),
+      kinds('error'),
+      kinds('request'),
+    ]).toEqual([n, n, n, n, n]);
     // The snapshot says how many open errors it does not list.
     const snap = takeSnapshot(d, 'manual', null, git);
     expect(snap.open_errors_more).toBe(n - OPEN_ERRORS_LIMIT);

@@ -7,6 +7,12 @@ import { foldUsage } from './usage.js';
 import { issueFromRequest, requestTitle } from '../requests/request-text.js';
 import { listTotals, recent, recentImports, recentOpen } from './bounds.js';
 
+/**
+ * How many request keys the state remembers: the same words within the last 500 requests (a hook saw the prompt,
+ * then a transcript import sees it again) are recorded once; the same words long after are a new request.
+ */
+export const REQUEST_KEYS_KEPT = 500;
+
 /** How many applied task-tool call ids an agent's list remembers (a hook and a later import see the same calls). */
 export const AGENT_CALLS_KEPT = 500;
 
@@ -238,7 +244,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         // A workflow a hook created is named after what the user first asked.
         title: s.auto_tracked && !s.issue ? requestTitle(r.text) : s.title,
         recent_requests: recent(s.recent_requests ?? [], r),
-        request_keys: [...(s.request_keys ?? []), e.data.key],
+        request_keys: recent(s.request_keys ?? [], e.data.key, REQUEST_KEYS_KEPT),
       };
     }
     case 'feedback.recorded':

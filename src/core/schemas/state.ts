@@ -148,7 +148,7 @@ export const WorkflowState = z.object({
   agent: AgentRuntime.nullable().optional(),
   /** The user's recent requests (all of them are `request` records), oldest first. */
   recent_requests: z.array(UserRequest).optional(),
-  /** The key of every request recorded (normalised text), so that the same words are never recorded twice. */
+  /** The keys (normalised text) of the last REQUEST_KEYS_KEPT requests, so the same words are not recorded twice. */
   request_keys: z.array(z.string()).optional(),
   /** Created by an agent's hook (auto_track) rather than `baton create`. */
   auto_tracked: z.boolean().optional(),
