@@ -50,6 +50,7 @@ import { CrashWatch } from './runtime/crash-watch.js';
 import { sessionStatus, sessionTimeline } from './session-status.js';
 import { findCheckpoint } from './checkpoint-lookup.js';
 import { resolvedIds, storedErrors } from './stored-errors.js';
+import { olderSession, olderSessions } from './record-lists.js';
 import { checkpointChanges, restoreCheckpoint, type RestoreOptions } from './checkpoint-restore.js';
 import type { ExecutorRow } from '../storage/executor-registry.js';
 
@@ -249,7 +250,7 @@ export class BatonService {
     const s = await this.resolve(ref);
     const rows = (await this.store.executors?.list({ workflowId: s.id })) ?? [];
     const n = sessionNumber ?? s.session_count;
-    const older = s.sessions.some((x) => x.number === n) ? null : await this.queries.olderSession(s, n);
+    const older = s.sessions.some((x) => x.number === n) ? null : await olderSession(this.store, s, n);
     return sessionStatus(s, sessionNumber, rows, (r) => this.agentGone(r), older);
   }
 
@@ -257,7 +258,7 @@ export class BatonService {
   async sessionTimeline(ref: WorkflowRef) {
     const s = await this.resolve(ref);
     const rows = (await this.store.executors?.list({ workflowId: s.id })) ?? [];
-    const older = s.session_count > s.sessions.length ? await this.queries.olderSessions(s) : [];
+    const older = s.session_count > s.sessions.length ? await olderSessions(this.store, s) : [];
     return { workflow_id: s.id, sessions: sessionTimeline(s, rows, (r) => this.agentGone(r), older) };
   }
 

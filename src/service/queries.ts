@@ -12,15 +12,14 @@ import {
   resumableStatuses,
   contextUsage,
   workflowUsage,
-  ImportMark,
   listTotals,
-  SessionInfo,
   type RecordKind,
   type WorkflowState,
   type WorkflowStatus,
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import { findCheckpoint, listCheckpoints } from './checkpoint-lookup.js';
+import { importsOf } from './record-lists.js';
 import type { CompiledContext, ContextCompiler } from './context-compiler.js';
 import type { GitPort, ServiceOptions } from './ports.js';
 
@@ -298,48 +297,17 @@ export class Queries {
     return this.compiler.compile(snap, session, [], budget);
   }
 
-  /** The Go Team sessions table: every workflow with its step, status and whether it can be resumed. */
   /** Every checkpoint of the workflow, oldest first (from the records: the state keeps the recent ones). */
   async checkpoints(s: WorkflowState) {
     return { workflow_id: s.id, checkpoints: await listCheckpoints(this.store, s) };
   }
 
-  /** One session the state no longer holds (older than its recent ones), from its `session` record. */
-  async olderSession(s: WorkflowState, n: number): Promise<SessionInfo | null> {
-    const row = await this.store.getRecord(s.id, 'session', String(n));
-    return row ? SessionInfo.parse(row.data) : null;
+  /** Every transcript imported and how far it was read (record-lists.ts). */
+  imports(s: WorkflowState, path?: string) {
+    return importsOf(this.store, s, path);
   }
 
-  /** The sessions the state no longer holds, oldest first, from their `session` records. */
-  async olderSessions(s: WorkflowState): Promise<SessionInfo[]> {
-    const held = new Set(s.sessions.map((x) => x.number));
-    const rows = await this.store.listRecords(s.id, 'session');
-    return rows
-      .map((r) => SessionInfo.parse(r.data))
-      .filter((x) => !held.has(x.number))
-      .sort((a, b) => a.number - b.number);
-  }
-
-  /**
-   * The transcripts imported into the workflow and how far each was read, oldest first; with `path`, only that
-   * file's. The state keeps the recent ones; every transcript's mark is an `import` record, so an older one is found
-   * there (a re-import then reads on from its offset instead of from the start).
-   */
-  async imports(s: WorkflowState, path?: string) {
-    const view = (id: string, m: ImportMark) => ({ transcript_session_id: id, ...m });
-    const recent = Object.entries(s.imports)
-      .map(([id, m]) => view(id, m))
-      .filter((m) => path === undefined || m.path === path);
-    if (path !== undefined && recent.length) return { workflow_id: s.id, imports: recent };
-    const held = new Set(Object.keys(s.imports));
-    const rows = await this.store.listRecords(s.id, 'import');
-    const older = rows
-      .filter((r) => !held.has(r.id))
-      .map((r) => view(r.id, ImportMark.parse(r.data)))
-      .filter((m) => path === undefined || m.path === path);
-    return { workflow_id: s.id, imports: [...older, ...recent] };
-  }
-
+  /** The Go Team sessions table: every workflow with its step, status and whether it can be resumed. */
   async sessions() {
     const all = await this.store.listWorkflows();
     return all.map((s) => {
