@@ -44,7 +44,14 @@ export function project(s: WorkflowState, e: BatonEvent): RecordRow[] {
       return [row('snapshot', e.data.snapshot.id, e.data.snapshot)];
     case 'checkpoint.created':
       return [row('checkpoint', e.data.checkpoint.name, e.data.checkpoint)];
-    case 'session.started':
+    case 'session.started': {
+      // The session before it is final now (its usage and agent included): its record is what listings of sessions
+      // older than the state's recent ones show.
+      const before = s.sessions.at(-2);
+      const previous = before ? [row('session', String(before.number), before, before.started_at)] : [];
+      return [...previous, ...sessionRow()];
+    }
+    case 'session.linked':
     case 'session.ended':
     case 'task.completed':
       return sessionRow();
