@@ -7,6 +7,7 @@ import { evolve } from './fold/evolve.js';
 import { initialState } from './fold/initial-state.js';
 import { project } from './fold/project.js';
 import { findError } from './fold/evolve.js';
+import { droppedImportRows } from './fold/bounds.js';
 
 export { findError };
 export { listTotals } from './fold/bounds.js';
@@ -56,6 +57,7 @@ export function applyEvent(state: WorkflowState | null, e: BatonEvent): Applied 
   next.updated_at = e.at;
   if (workEvents.has(e.type)) next.work_seq = e.seq;
   const writes = project(next, e);
+  if (e.type === 'transcript.imported') writes.push(...droppedImportRows(base, next, e));
   if (feedbackBefore) {
     writes.push({
       workflow_id: e.workflow_id,

@@ -126,4 +126,29 @@ describe('the folded state is bounded', () => {
     expect(next.state.checkpoints.at(-1)!.name).toBe('cp-31-after-upgrade');
     expect(listTotals(next.state).checkpoints).toBe(31);
   });
+
+  it('writes the record of every import mark that leaves the state, so a state stored before import records loses none', () => {
+    const { d } = grow(30);
+    // A state of an older version: every import in the state, none of them a record.
+    const imports = Object.fromEntries(
+      Array.from({ length: 30 }, (_, k) => [
+        `t-${k + 1}`,
+        { format: 'claude-code-transcript', path: `/t/${k + 1}`, through_line: k + 1 },
+      ]),
+    );
+    const next = new Draft({ ...d.state, imports }, d.ctx);
+    markImported(next, {
+      format: 'claude-code-transcript',
+      transcript_session_id: 't-new',
+      path: '/t/new',
+      through_line: 1,
+      records: 0,
+    });
+    expect(Object.keys(next.state.imports)).toHaveLength(RECENT_LIMIT);
+    const rows = next.writes.filter((w) => w.kind === 'import');
+    expect(rows.map((w) => w.id).sort()).toEqual(
+      [...Array.from({ length: 21 }, (_, k) => `t-${k + 1}`), 't-new'].sort(),
+    );
+    expect(rows.find((w) => w.id === 't-3')!.data).toEqual(imports['t-3']);
+  });
 });

@@ -1,3 +1,5 @@
+import type { RecordRow } from '../records.js';
+import type { BatonEvent } from '../schemas/events.js';
 import type { ErrorRecord } from '../schemas/records.js';
 import { OPEN_ERRORS_LIMIT, RECENT_LIMIT, type ImportMark, type WorkflowState } from '../schemas/state.js';
 
@@ -30,4 +32,24 @@ export function recentImports(
 ): Record<string, ImportMark> {
   const others = Object.entries(imports).filter(([k]) => k !== id);
   return Object.fromEntries([...others.slice(-(RECENT_LIMIT - 1)), [id, mark]]);
+}
+
+/**
+ * The `import` rows of the marks an event moved out of the state's recent imports. Each was written when its
+ * transcript was imported, except in a state stored before import records existed: rewritten here (the same data),
+ * an old transcript's offset is never lost when its mark leaves the state.
+ */
+export function droppedImportRows(before: WorkflowState, after: WorkflowState, e: BatonEvent): RecordRow[] {
+  return Object.entries(before.imports)
+    .filter(([id]) => !(id in after.imports))
+    .map(([id, mark]) => ({
+      workflow_id: e.workflow_id,
+      kind: 'import' as const,
+      id,
+      seq: e.seq,
+      task_id: null,
+      session_number: e.session_number,
+      created_at: e.at,
+      data: mark,
+    }));
 }
