@@ -41,7 +41,7 @@ const choiceWord =
 
 /** Explicit decisions: enough on their own. */
 const explicit =
-  /\b(I(?:'ve)? decided|we decided|decision(?: is| was)?:|I chose|I opted|I went with|going with|the (?:plan|decision) is|trade-?off)\b/i;
+  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided to|decision(?: is| was)?:|I chose|I opted|I went with|going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|the (?:plan|decision) is|trade-?off)\b/i;
 
 /** Sentences that are not choices: questions, conditions, status reports, announcements of tools and skills. */
 const notAChoice = [

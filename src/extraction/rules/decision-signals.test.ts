@@ -146,6 +146,18 @@ describe('decisions: the reason in the sentence before, and the user directives'
     ]);
   });
 
+  it('explicit choices need no reason: decided to, switching to', async () => {
+    const entries = [
+      said('Decided to keep the parser synchronous.'),
+      said("I'm switching to the streaming API for large files."),
+      said('Switching branches is not needed here, the change is small.'),
+    ];
+    expect((await descriptions(entries)).map((d) => d[2])).toEqual([
+      'Decided to keep the parser synchronous.',
+      "I'm switching to the streaming API for large files.",
+    ]);
+  });
+
   it("the user's directives on how to work are decisions; requests and questions are not", async () => {
     const entries = [
       user('TODO is not acceptable, implementation must be full.'),
