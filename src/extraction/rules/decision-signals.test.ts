@@ -3,6 +3,7 @@ import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { planInCell } from '../session/tasks.js';
 import { readSession } from '../session/index.js';
 import { ciChecks } from './ci-checks.js';
+import { addedDependencies } from './dependency-edits.js';
 import { RulesExtractor } from './rules-extractor.js';
 
 const rules = new RulesExtractor();
@@ -127,6 +128,35 @@ describe('decisions from structured signals', () => {
     expect(await descriptions(cargo)).toEqual([
       [cargo[0]?.line, 'library', 'Added dependency serde (Cargo.toml)'],
     ]);
+  });
+});
+
+describe('dependencies added to each kind of manifest', () => {
+  const edit = (file_path: string, old_string: string, new_string: string) => ({
+    ...entry('tool', 'tool_result', 'updated'),
+    tool: {
+      id: 'e',
+      name: 'Edit',
+      input: { file_path, old_string, new_string },
+      is_error: false,
+      exit_code: null,
+    },
+  });
+  it.each([
+    [
+      'package.json',
+      '"dependencies": {\n    "zod": "^4.0.0"',
+      '"dependencies": {\n    "hono": "^4.1.0",\n    "zod": "^4.0.0"',
+      ['hono'],
+    ],
+    ['requirements-dev.txt', 'pytest==8.0', 'pytest==8.0\nhypothesis>=6.100', ['hypothesis']],
+    ['go.mod', 'require (\n', 'require (\n\tgithub.com/spf13/cobra v1.8.0\n', ['github.com/spf13/cobra']],
+    ['Gemfile', "gem 'rails'", "gem 'rails'\ngem 'sidekiq', '~> 7.0'", ['sidekiq']],
+    ['Cargo.toml', 'edition = "2021"', 'edition = "2024"', []],
+    ['package.json', '"version": "1.0.0"', '"version": "1.1.0",\n  "engines": { "node": ">=20" }', []],
+  ])('%s', (file, before, after, names) => {
+    const found = addedDependencies(edit(`/repo/${file}`, before, after));
+    expect(found.flatMap((f) => f.names)).toEqual(names);
   });
 });
 
