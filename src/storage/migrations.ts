@@ -328,7 +328,9 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX workflow_leases_expires ON workflow_leases (expires_at);`,
   },
   {
-    version: 8,
+    // 9, not 8: 8 is taken by the PostgreSQL event positioner built beside this (branch pgwrite). Both runners apply
+    // every step not yet recorded, whatever its number, so the order in which the two land does not matter.
+    version: 9,
     name: 'work_queue: workflows submitted to be run by any worker, with their agent profile',
     // A row stays `queued` while the workflow is to be run; whoever holds its lease (workflow_leases) runs it, and a
     // row whose lease is missing or expired by the store's clock is claimable. `done` once a worker finished with it.
