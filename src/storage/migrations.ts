@@ -329,14 +329,15 @@ export const migrations: readonly Migration[] = [
   },
   {
     // 9, not 8: 8 is taken by the PostgreSQL event positioner built beside this (branch pgwrite). Both runners apply
-    // every step not yet recorded, whatever its number, so the order in which the two land does not matter.
+    // every step not yet recorded, whatever its number, so the order in which the two land does not matter; and the
+    // step is idempotent (IF NOT EXISTS), so a database that recorded it under another number takes it again unharmed.
     version: 9,
     name: 'work_queue: workflows submitted to be run by any worker, with their agent profile',
     // A row stays `queued` while the workflow is to be run; whoever holds its lease (workflow_leases) runs it, and a
     // row whose lease is missing or expired by the store's clock is claimable. `done` once a worker finished with it.
     // Times are milliseconds since the epoch by the store's clock, like the leases'.
     sqlite: `
-      CREATE TABLE work_queue (
+      CREATE TABLE IF NOT EXISTS work_queue (
         workflow_id TEXT PRIMARY KEY,
         state TEXT NOT NULL,
         priority INTEGER NOT NULL,
@@ -351,9 +352,9 @@ export const migrations: readonly Migration[] = [
         finished_at INTEGER,
         outcome TEXT
       );
-      CREATE INDEX work_queue_order ON work_queue (state, priority DESC, submitted_at, workflow_id);`,
+      CREATE INDEX IF NOT EXISTS work_queue_order ON work_queue (state, priority DESC, submitted_at, workflow_id);`,
     postgres: `
-      CREATE TABLE work_queue (
+      CREATE TABLE IF NOT EXISTS work_queue (
         workflow_id TEXT COLLATE "C" PRIMARY KEY,
         state TEXT NOT NULL,
         priority INTEGER NOT NULL,
@@ -368,6 +369,6 @@ export const migrations: readonly Migration[] = [
         finished_at BIGINT,
         outcome TEXT
       );
-      CREATE INDEX work_queue_order ON work_queue (state, priority DESC, submitted_at, workflow_id);`,
+      CREATE INDEX IF NOT EXISTS work_queue_order ON work_queue (state, priority DESC, submitted_at, workflow_id);`,
   },
 ];
