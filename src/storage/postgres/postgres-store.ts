@@ -18,10 +18,8 @@ import { queryRows, redactUrl, toBatonError, type PostgresOptions } from './conn
 import { openMigratedPool } from './migrate.js';
 import { PostgresExecutors } from './postgres-executors.js';
 import { PostgresLeases } from './postgres-leases.js';
+import { POSITION_EVENTS_SQL } from './event-positioner.js';
 import { insertEvents, upsertRecords } from './sql.js';
-
-/** Held by every event-appending transaction, so event positions are handed out in commit order. */
-const APPEND_LOCK = 0x62746e61; // "btna"
 
 type PgEventRow = Omit<EventRow, 'position'> & { position: string };
 
@@ -32,9 +30,10 @@ const toEvent = (r: PgEventRow): StoredEvent => ({
 
 /**
  * The shared store: many Baton processes on one PostgreSQL database. Optimistic concurrency exactly as in SQLite
- * (a commit names the version it decided on; the workflow row's `version` check refuses a stale one), and every
- * transaction that appends events takes one advisory lock, so the store-wide `position` that live subscribers
- * follow never has a gap that a slower transaction fills later.
+ * (a commit names the version it decided on; the workflow row's `version` check refuses a stale one). Writers
+ * take no store-wide lock: the store-wide `position` that live subscribers follow is handed out after commit, in
+ * commit order, by the positioner every follower runs before it reads (event-positioner.ts says why no follower
+ * can miss or reorder an event).
  */
 export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
@@ -127,7 +126,6 @@ export class PostgresStore implements Store {
   async commitMany(batches: readonly CommitBatch[]): Promise<void> {
     if (!batches.length) return;
     await this.transaction('commit', async (c) => {
-      await c.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK]);
       for (const b of batches) await this.writeBatch(c, b);
     });
   }
@@ -163,6 +161,7 @@ export class PostgresStore implements Store {
   }
 
   async readEventsSince(position: number, limit: number, workflowId?: string): Promise<StoredEvent[]> {
+    await this.query(POSITION_EVENTS_SQL, [], 'position new events');
     const rows = workflowId
       ? await this.query<PgEventRow>(
           'SELECT * FROM events WHERE position > $1 AND workflow_id = $2 ORDER BY position LIMIT $3',
