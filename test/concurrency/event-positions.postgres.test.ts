@@ -83,7 +83,7 @@ describe('event positions on PostgreSQL without a global append lock', () => {
     const admin = await client(url);
     await until('the commit to a to wait inside its INSERT', async () => {
       const r = await admin.query(
-        "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO events%' AND pid <> $1",
+        "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO events%' AND pid <> $1",
         [(blocker as unknown as { processID: number }).processID],
       );
       return r.rowCount === 1;
