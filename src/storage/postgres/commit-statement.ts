@@ -54,7 +54,7 @@ export function commitStatement(b: CommitBatch): BatchStatement {
         ]
           .map((v) => param(v))
           .join(', ')}) ON CONFLICT (id) DO NOTHING RETURNING id`
-      : `UPDATE workflows SET status = ${param(s.status)}, worktree = ${param(s.worktree)}, title = ${param(title)}, version = ${param(s.version)}, updated_at = ${param(s.updated_at)}, state = ${param(state)} WHERE id = ${param(b.workflowId)} AND version = ${param(b.expectedVersion)} RETURNING id`;
+      : `UPDATE workflows SET status = ${param(s.status)}, worktree = ${param(s.worktree)}, title = ${param(title)}, version = ${param(s.version)}, updated_at = ${param(s.updated_at)}, state = ${param(state)} WHERE id = ${param(b.workflowId)} AND version = ${param(b.expectedVersion)}${b.unloadedBase ? ` AND state = ${param(JSON.stringify(b.unloadedBase))}` : ''} RETURNING id`;
   const rows = (list: unknown[][], types: string[]) =>
     list.map((r) => `(${r.map((v, i) => param(v, types[i])).join(', ')})`).join(', ');
   const parts = [`w AS (${row})`];
@@ -70,7 +70,7 @@ export function commitStatement(b: CommitBatch): BatchStatement {
       `r AS (INSERT INTO records (${RECORD_COLUMNS}) SELECT * FROM (VALUES ${rows(writes.map(recordValues), RECORD_TYPES)}) AS v (${RECORD_COLUMNS}) WHERE EXISTS (SELECT 1 FROM w) ${RECORD_UPSERT})`,
     );
   return {
-    name: `baton-commit-${b.expectedVersion === 0 ? 'new' : 'next'}-${events.length}-${writes.length}`,
+    name: `baton-commit-${b.expectedVersion === 0 ? 'new' : b.unloadedBase ? 'next-unloaded' : 'next'}-${events.length}-${writes.length}`,
     text: `WITH ${parts.join(', ')} SELECT count(*)::int AS n FROM w`,
     values,
     rest: { events: b.events.slice(ONE_STATEMENT_ROWS), writes: allWrites.slice(ONE_STATEMENT_ROWS) },
