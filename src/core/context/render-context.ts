@@ -56,6 +56,7 @@ function alreadyDone(c: ResumeContext, out: string[]) {
     ),
     ...d.pushes.map((p) => `  - ${p.replace(/^pushed (\S+) -> \1$/, 'pushed $1')}`),
     ...d.pull_requests.map((p) => `  - pull request ${p}`),
+    ...(d.pushes_prs_more ? [`  - ${d.pushes_prs_more} more pushes and pull requests`] : []),
     ...(d.files.length
       ? [`  - files: ${d.files.join('; ')}${d.files_more ? `; ${d.files_more} more` : ''}`]
       : d.files_more

@@ -27,6 +27,8 @@ export interface ContextLimits {
   later_requests: number;
   request_chars: number;
   files: number;
+  /** Pushes and pull requests listed (the rest become a count). */
+  pushes_prs: number;
   commit_subject_chars: number;
   command_chars: number;
   last_state_chars: number;
@@ -46,6 +48,7 @@ export const defaultLimits: ContextLimits = {
   later_requests: 10,
   request_chars: 300,
   files: 20,
+  pushes_prs: 20,
   commit_subject_chars: 100,
   command_chars: 200,
   last_state_chars: 1500,
