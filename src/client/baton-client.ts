@@ -4,6 +4,7 @@ import type {
   AgentTaskSource,
   AgentTaskSync,
   ErrorRecord,
+  ImportMark,
   RecoveryChoice,
   RecoveryPlan,
   SessionSnapshot,
@@ -58,6 +59,9 @@ export interface TaskAddResult {
   workflow_status: WorkflowStatus;
   task: Task;
 }
+
+/** One imported transcript: its agent session id and how far it was read (the import mark). */
+export type ImportView = ImportMark & { transcript_session_id: string };
 
 /**
  * The one interface the CLI (and later the dashboard's API) speaks: in-process over the service, or over HTTP to
@@ -121,6 +125,8 @@ export interface BatonClient {
   details(ref: Ref, snapshotId: string, category: DetailCategory): Promise<unknown>;
   checkpoint(ref: Ref, name: string): Promise<unknown>;
   checkpoints(ref: Ref): Promise<unknown>;
+  /** Every transcript imported and how far it was read, oldest first; with `path`, only that file's. */
+  imports(ref: Ref, path?: string): Promise<{ workflow_id: string; imports: ImportView[] }>;
   recoveryOptions(ref: Ref): Promise<RecoveryPlan>;
   recover(
     ref: Ref,

@@ -1,3 +1,4 @@
+import { findCheckpoint } from './checkpoint-lookup.js';
 import {
   buildResumeReport,
   buildSnapshot,
@@ -114,19 +115,7 @@ export class Resumer {
     let checkpointSnapshot: SessionSnapshot | null = null;
     let name = checkpointName;
     if (option === 'checkpoint') {
-      const cp = checkpointName
-        ? base.checkpoints.find(
-            (c) => c.name === checkpointName || c.name.replace(/^cp-\d+-/, '') === checkpointName,
-          )
-        : base.checkpoints[base.checkpoints.length - 1];
-      if (!cp) {
-        throw notFound(
-          checkpointName
-            ? `no checkpoint ${checkpointName} in workflow ${base.id} (have: ${base.checkpoints.map((c) => c.name).join(', ') || 'none'})`
-            : `workflow ${base.id} has no checkpoint yet`,
-          { checkpoint: checkpointName },
-        );
-      }
+      const cp = await findCheckpoint(this.runner.store, base, checkpointName);
       name = cp.name;
       const row = await this.runner.store.getRecord(base.id, 'snapshot', cp.snapshot_id);
       if (!row)

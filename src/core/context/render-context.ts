@@ -108,7 +108,12 @@ function decisionsAndErrors(c: ResumeContext, out: string[]) {
     ),
     ...c.errors_resolved.map((e) => `  - ${e.type}: ${e.message} [${e.resolution}]`),
   ];
-  if (c.errors_more) errors.push(`  ... and ${c.errors_more} more (baton details errors)`);
+  if (c.errors_unresolved_more)
+    errors.push(
+      `  ! ... and ${c.errors_unresolved_more} more UNRESOLVED, older (baton details errors lists them)`,
+    );
+  const others = c.errors_more - (c.errors_unresolved_more ?? 0);
+  if (others > 0) errors.push(`  ... and ${others} more (baton details errors)`);
   out.push(errors.join('\n'), '');
 }
 

@@ -75,6 +75,8 @@ export interface ResumeContext {
   errors_unresolved: { type: string; message: string; context: string | null }[];
   errors_resolved: { type: string; message: string; resolution: string }[];
   errors_more: number;
+  /** Unresolved errors not listed (older than the newest the state keeps): counted in `errors_more` too. */
+  errors_unresolved_more?: number;
   git: {
     branch: string | null;
     head: string | null;
@@ -155,6 +157,7 @@ export function compileResumeContext(
       0,
       snap.errors_total - unresolved.length - Math.min(limits.resolved_errors, resolved.length),
     ),
+    ...(snap.open_errors_more ? { errors_unresolved_more: snap.open_errors_more } : {}),
     git: {
       branch: snap.git_state?.branch ?? null,
       head: snap.git_state?.commit_at_snapshot?.slice(0, 12) ?? null,
