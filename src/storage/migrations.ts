@@ -1,3 +1,5 @@
+import { POSITIONER_MIGRATION } from './postgres/event-positioner.js';
+
 /**
  * One migration list for every backend: each step has its SQL per dialect, applied in order and recorded in
  * `schema_migrations`. Adding a step means adding both dialects. PostgreSQL keeps JSON as TEXT (exactly what
@@ -328,9 +330,15 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX workflow_leases_expires ON workflow_leases (expires_at);`,
   },
   {
-    // 9, not 8: 8 is taken by the PostgreSQL event positioner built beside this (branch pgwrite). Both runners apply
-    // every step not yet recorded, whatever its number, so the order in which the two land does not matter; and the
-    // step is idempotent (IF NOT EXISTS), so a database that recorded it under another number takes it again unharmed.
+    version: 8,
+    name: 'PostgreSQL event positions handed out after commit by followers (no lock on the write path)',
+    // SQLite has one writer at a time: its positions are already in commit order. PostgreSQL: event-positioner.ts.
+    sqlite: 'SELECT 1;',
+    postgres: POSITIONER_MIGRATION,
+  },
+  {
+    // Idempotent (IF NOT EXISTS): a development database that recorded this step under number 8 (before the event
+    // positioner took 8) takes it again unharmed.
     version: 9,
     name: 'work_queue: workflows submitted to be run by any worker, with their agent profile',
     // A row stays `queued` while the workflow is to be run; whoever holds its lease (workflow_leases) runs it, and a
