@@ -4,6 +4,7 @@ import { fakeClaude } from '../helpers/agent-workspace.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { startTestServer, type TestServer } from '../helpers/in-process-server.js';
+import { startServerProcess } from '../helpers/server.js';
 import { until } from '../helpers/until.js';
 import {
   agentRuns,
@@ -80,8 +81,17 @@ describe('baton submit and the queue (CLI and REST)', () => {
     });
     expect(created.status).toBe(201);
     const id = ((await created.json()) as { id: string }).id;
-    const bad = await server.api(`/api/workflows/${id}/submit`, { method: 'POST', json: { priority: 1 } });
+    const bad = await server.api(`/api/workflows/${id}/submit`, {
+      method: 'POST',
+      json: { agent: 'codex', nope: 1 },
+    });
     expect(bad.status).toBe(400);
+    const noAgent = await server.api(`/api/workflows/${id}/submit`, {
+      method: 'POST',
+      json: { priority: 1 },
+    });
+    expect(noAgent.status).toBe(400);
+    expect(await noAgent.text()).toContain('--agent NAME');
     const res = await server.api(`/api/workflows/${id}/submit`, {
       method: 'POST',
       json: { agent: 'codex', priority: -3 },
@@ -99,6 +109,38 @@ describe('baton submit and the queue (CLI and REST)', () => {
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining(['/api/workflows/{id}/submit', '/api/queue']),
     );
+  });
+});
+
+describe('baton submit through a server (BATON_URL)', () => {
+  it('the CLI submits and reads the queue over HTTP exactly as it does locally', async () => {
+    const db = join(tempDir('baton-queue-http-'), 'baton.db');
+    const team = await teamWork(db, 1);
+    const item = team.items[0]!;
+    const srv = await startServerProcess(tempDir('baton-serve-home-'), { env: { BATON_DATABASE_URL: db } });
+    try {
+      const env = { ...team.env, BATON_URL: srv.url, BATON_TOKEN: srv.token };
+      const none = await runCli(['submit'], { cwd: item.repo, env });
+      expect(none.code).toBe(2);
+      expect(none.stderr).toContain('--agent NAME');
+      const ok = await runCli(['--json', 'submit', '--agent', 'codex', '--label', 'mac'], {
+        cwd: item.repo,
+        env,
+      });
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(ok.json()).toMatchObject({
+        workflow_id: item.id,
+        priority: 0,
+        label: 'mac',
+        profile: { agent: 'codex' },
+      });
+      const q = await runCli(['--json', 'queue'], { cwd: item.repo, env });
+      expect(q.json<{ entries: { workflow_id: string }[] }>().entries.map((e) => e.workflow_id)).toEqual([
+        item.id,
+      ]);
+    } finally {
+      await srv.stop();
+    }
   });
 });
 

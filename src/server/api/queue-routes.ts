@@ -9,11 +9,15 @@ const SubmitBody = z
       .string()
       .min(1)
       .max(100)
-      .describe('the agent profile: claude-code, codex, command, or a configured one'),
+      .nullable()
+      .default(null)
+      .describe(
+        'the agent profile: claude-code, codex, command, or a configured one (required; null is refused with what to give)',
+      ),
     agent_bin: z.string().min(1).max(4096).nullable().default(null),
     context_window: z.number().int().min(1_000).max(100_000_000).nullable().default(null),
     max_sessions: z.number().int().min(1).max(10_000).nullable().default(null),
-    priority: z.number().int().min(PRIORITY_RANGE[0]).max(PRIORITY_RANGE[1]).default(0),
+    priority: z.number().int().min(PRIORITY_RANGE[0]).max(PRIORITY_RANGE[1]).nullable().default(null),
     label: z.string().min(1).max(100).nullable().default(null),
   })
   .openapi('SubmitInput');
