@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import type { Settings } from '../config/settings.js';
-import { invalidInput, parseDuration } from '../core/index.js';
+import { settingReader, type Settings } from '../config/settings.js';
+import { invalidInput } from '../core/index.js';
 import { Worker, type WorkerEvent } from '../service/runtime/index.js';
 import type { BatonService } from '../service/index.js';
 import { agentSetup, assertAgentStartable, driverFor, type AgentFlags } from './agent-setup.js';
 import { runShared } from './commands/run-commands.js';
-import { collect, parseNumber } from './parse.js';
+import { collect } from './parse.js';
 
 export interface WorkerFlags extends AgentFlags {
   worker?: boolean;
@@ -45,31 +45,29 @@ export const workerOptions = (cmd: Command) =>
     )
     .option('--verbose', "stream the agents' own output");
 
-/** The worker's options: flag > environment variable > default. */
-export function workerSettings(o: WorkerFlags, env: NodeJS.ProcessEnv) {
-  const concurrency = parseNumber(
-    o.concurrency ?? env.BATON_WORKER_CONCURRENCY ?? '1',
-    '--concurrency (variable BATON_WORKER_CONCURRENCY)',
-    { int: true, min: 1, max: 256 },
+/** The worker's options: flag > environment variable > config file (`baton.config.json`, `config.json`) > default. */
+export function workerSettings(o: WorkerFlags, env: NodeJS.ProcessEnv, settings: Settings) {
+  const r = settingReader(
+    {
+      workerConcurrency: o.concurrency,
+      worktreeRoots: o.worktreeRoot?.length ? o.worktreeRoot.join(',') : undefined,
+      workerLabels: o.label?.length ? o.label.join(',') : undefined,
+      leaseTtl: o.leaseTtl,
+      workerPoll: o.poll,
+    },
+    env,
+    settings,
   );
-  const split = (v: string | undefined) => (v ? v.split(',').filter(Boolean) : []);
-  const roots = (o.worktreeRoot?.length ? o.worktreeRoot : split(env.BATON_WORKTREE_ROOTS)).map((r) =>
-    resolve(r),
-  );
-  const labels = o.label?.length ? o.label : split(env.BATON_WORKER_LABELS);
+  const concurrency = r.integer('workerConcurrency', 1, 1, 256);
+  const roots = r.list('worktreeRoots').map((root) => resolve(root));
+  const labels = r.list('workerLabels');
   if (!roots.length && !labels.length)
     throw invalidInput(
       'a worker takes only work whose files it can reach: give --worktree-root DIR (repeatable; / for every worktree on this machine) or --label NAME (repeatable; matches `baton submit --label`)',
     );
-  const ttlMs = parseDuration(
-    o.leaseTtl ?? env.BATON_LEASE_TTL ?? '30s',
-    '--lease-ttl (variable BATON_LEASE_TTL)',
-  );
-  if (ttlMs < 1_000) throw invalidInput('--lease-ttl must be at least 1s');
-  const pollMs = parseDuration(
-    o.poll ?? env.BATON_WORKER_POLL ?? '1s',
-    '--poll (variable BATON_WORKER_POLL)',
-  );
+  const ttlMs = r.durationMs('leaseTtl', '30s');
+  if (ttlMs < 1_000) throw r.invalid('leaseTtl', 'must be at least 1s');
+  const pollMs = r.durationMs('workerPoll', '1s');
   return { concurrency, roots, labels, ttlMs, pollMs: Math.max(50, pollMs) };
 }
 
@@ -81,7 +79,7 @@ export function makeWorker(
   env: NodeJS.ProcessEnv,
   onEvent: (e: WorkerEvent) => void,
 ): Worker {
-  const w = workerSettings(o, env);
+  const w = workerSettings(o, env, settings);
   const base = agentSetup(o, env, settings, null);
   const shared = runShared(service, base, settings, env);
   return new Worker(service, {

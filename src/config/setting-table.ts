@@ -55,6 +55,12 @@ export const SETTINGS = {
   // where `baton run` and `baton serve` run agents (docs/docker.md)
   executor: def('executor', '--executor', 'BATON_EXECUTOR', 'executor'),
   dockerImage: def('docker image', '--docker-image', 'BATON_DOCKER_IMAGE', 'docker_image'),
+  // `baton worker` and `baton serve --worker` (docs/workers.md)
+  workerConcurrency: def('concurrency', '--concurrency', 'BATON_WORKER_CONCURRENCY', 'worker_concurrency'),
+  worktreeRoots: def('worktree roots', '--worktree-root', 'BATON_WORKTREE_ROOTS', 'worktree_roots'),
+  workerLabels: def('worker labels', '--label', 'BATON_WORKER_LABELS', 'worker_labels'),
+  leaseTtl: def('lease ttl', '--lease-ttl', 'BATON_LEASE_TTL', 'lease_ttl'),
+  workerPoll: def('worker poll', '--poll', 'BATON_WORKER_POLL', 'worker_poll'),
 } as const satisfies Record<string, SettingDef>;
 
 export type SettingName = keyof typeof SETTINGS;

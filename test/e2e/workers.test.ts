@@ -70,6 +70,14 @@ describe('baton submit and the queue (CLI and REST)', () => {
     const blind = await runCli(['worker'], { cwd: one.repo, env: team.env });
     expect(blind.code).toBe(2);
     expect(blind.stderr).toContain('--worktree-root DIR');
+    const zero = await runCli(['worker', '--label', 'x', '--concurrency', '0'], {
+      cwd: one.repo,
+      env: team.env,
+    });
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toContain(
+      'concurrency "0" must be a whole number from 1 to 256 (option --concurrency, variable BATON_WORKER_CONCURRENCY)',
+    );
   });
 
   it('REST: POST /api/workflows/{id}/submit and GET /api/queue, in the OpenAPI document', async () => {
