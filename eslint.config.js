@@ -45,6 +45,32 @@ export default tseslint.config(
     },
   },
   {
+    // The server's responses are typed by their routes' schemas (the OpenAPI document the dashboard's types come
+    // from): a cast would switch that check off. (The rule repeats the BatonError selector: a later block's
+    // no-restricted-syntax replaces an earlier one's.)
+    files: ['src/server/**/*.ts'],
+    ignores: ['src/server/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ThrowStatement > NewExpression[callee.name=/^(Error|TypeError|RangeError)$/]',
+          message:
+            'throw a BatonError with a code (invalidInput, notFound, conflict... from src/core/errors.ts)',
+        },
+        ...[
+          'TSAsExpression > TSNeverKeyword.typeAnnotation',
+          'TSAsExpression > TSAnyKeyword.typeAnnotation',
+          'TSAsExpression > TSAsExpression.expression > TSUnknownKeyword.typeAnnotation',
+        ].map((selector) => ({
+          selector,
+          message:
+            'no `as never`, `as any` or `as unknown as` in the server: type the value (or fix the schema) so the compiler checks each response against its route',
+        })),
+      ],
+    },
+  },
+  {
     files: ['src/core/**/*.ts'],
     ignores: ['src/core/**/*.test.ts'],
     rules: forbid(

@@ -32,6 +32,12 @@ export const detailCategories = [
 ] as const;
 export type DetailCategory = (typeof detailCategories)[number];
 
+/** Everything of one category as of a snapshot: the records' JSON, the git changes, or the test state and runs. */
+export type DetailsResult =
+  | unknown[]
+  | { git_state: SessionSnapshot['git_state']; note: string | null }
+  | { test_state: SessionSnapshot['test_state']; runs: unknown[] };
+
 const recordKindOf: Partial<Record<DetailCategory, RecordKind>> = {
   decisions: 'decision',
   errors: 'error',
@@ -107,7 +113,7 @@ export class Queries {
   }
 
   /** Everything of one category as of a snapshot: the complete lists behind the snapshot's recent ones. */
-  async details(snapshot: SessionSnapshot, category: DetailCategory): Promise<unknown> {
+  async details(snapshot: SessionSnapshot, category: DetailCategory): Promise<DetailsResult> {
     if (!detailCategories.includes(category)) {
       throw invalidInput(`unknown category ${category}; use one of ${detailCategories.join(', ')}`);
     }
@@ -313,3 +319,8 @@ export class Queries {
     });
   }
 }
+
+/** What `status` shows of a workflow (the route's `WorkflowStatus` schema). */
+export type StatusView = Awaited<ReturnType<Queries['status']>>;
+/** One row of the sessions table. */
+export type SessionRow = Awaited<ReturnType<Queries['sessions']>>[number];

@@ -4,6 +4,9 @@ import type { ExecutorRow } from '../storage/executor-registry.js';
 /** Why a session is not running: the session-resumption design's `resume_reason`. */
 export type ResumeReason = 'agent_not_running' | 'not_resumable' | 'superseded' | null;
 
+/** Where a session stands: its agent running, the workflow paused or interrupted, open without an agent, ended. */
+export type SessionState = 'running' | 'paused' | 'interrupted' | 'open' | 'ended';
+
 /**
  * The session status of the session-resumption design, derived from the folded state and, when Baton runs the
  * session's agent (`baton run`, `baton serve`), from its `executors_running` row: `executor_status`,
@@ -35,7 +38,7 @@ export function sessionStatus(
     : open;
   const resumable = latest && resumableStatuses.includes(s.status);
   const current = s.tasks.find((t) => t.status === 'in_progress' && t.session_number === sessionNumber);
-  const state = running
+  const state: SessionState = running
     ? 'running'
     : latest && (s.status === 'paused' || s.status === 'interrupted')
       ? s.status

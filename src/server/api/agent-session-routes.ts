@@ -59,7 +59,7 @@ export function registerAgentSessionRoutes({ app, client }: RouteDeps) {
     async (c) => {
       const body = c.req.valid('json');
       assertDirectory(body.cwd, 'cwd');
-      return c.json((await client.trackSession(body)) as never, 200);
+      return c.json(await client.trackSession(body), 200);
     },
   );
   app.openapi(
@@ -74,7 +74,7 @@ export function registerAgentSessionRoutes({ app, client }: RouteDeps) {
     async (c) => {
       const body = c.req.valid('json');
       assertDirectory(body.cwd, 'cwd');
-      return c.json((await client.startAgentSession(body)) as never, 200);
+      return c.json(await client.startAgentSession(body), 200);
     },
   );
   app.openapi(
@@ -87,10 +87,7 @@ export function registerAgentSessionRoutes({ app, client }: RouteDeps) {
       responses: responses(Loose, 'the text to inject and its hash'),
     }),
     async (c) =>
-      c.json(
-        (await client.injectContext(refOf(c, c.req.valid('param').id), c.req.valid('json'))) as never,
-        200,
-      ),
+      c.json(await client.injectContext(refOf(c, c.req.valid('param').id), c.req.valid('json')), 200),
   );
   app.openapi(
     createRoute({
@@ -102,10 +99,7 @@ export function registerAgentSessionRoutes({ app, client }: RouteDeps) {
       responses: responses(Loose, 'noted'),
     }),
     async (c) =>
-      c.json(
-        (await client.noteCompaction(refOf(c, c.req.valid('param').id), c.req.valid('json'))) as never,
-        200,
-      ),
+      c.json(await client.noteCompaction(refOf(c, c.req.valid('param').id), c.req.valid('json')), 200),
   );
   app.openapi(
     createRoute({
@@ -117,9 +111,6 @@ export function registerAgentSessionRoutes({ app, client }: RouteDeps) {
       responses: responses(Loose, 'the checkpoint made (or null) and why'),
     }),
     async (c) =>
-      c.json(
-        (await client.checkpointIfDue(refOf(c, c.req.valid('param').id), c.req.valid('json'))) as never,
-        200,
-      ),
+      c.json(await client.checkpointIfDue(refOf(c, c.req.valid('param').id), c.req.valid('json')), 200),
   );
 }

@@ -305,7 +305,8 @@ export const Details = z
     z.array(Decision),
     z.array(ErrorRecord),
     z.array(ReviewerFeedback),
-    z.array(z.record(z.string(), z.unknown())),
+    // the other kinds' records (history, requests, summaries) as stored
+    z.array(z.unknown()),
     z.object({ git_state: z.unknown(), note: z.string().nullable() }),
     z.object({ test_state: TestState.nullable(), runs: z.array(z.unknown()) }),
   ])
