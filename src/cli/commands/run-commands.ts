@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Settings } from '../../config/settings.js';
+import { settingReader, type Settings } from '../../config/settings.js';
 import { daemonToken } from '../../config/executor-token.js';
 import { listSetting } from '../../config/request-guard.js';
 import { BatonError, invalidInput, parseDuration } from '../../core/index.js';
@@ -15,32 +15,44 @@ import {
   type ExecutorRow,
 } from '../../service/runtime/index.js';
 import type { BatonService } from '../../service/index.js';
-import { agentSetup, driverFor, executorFactory, profileFor, type AgentFlags } from '../agent-setup.js';
+import { agentSetup, driverFor, executorFactory, type AgentFlags } from '../agent-setup.js';
 import { emit } from '../output.js';
 import { runProgress } from '../run-progress.js';
 import { batonCommand, commandLine } from '../../integrations/init/hook-command.js';
-import { oneOf, parseNumber } from '../parse.js';
+import { parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 
 export const agentOptions = (cmd: Command) =>
   cmd
     .option(
       '--agent <name>',
-      'agent profile: claude-code, codex, command, or a name from baton.config.json (env BATON_AGENT)',
+      'agent profile: claude-code, codex, command, or a name from baton.config.json (env BATON_AGENT, config agent)',
     )
-    .option('--agent-bin <path>', 'the agent executable (env BATON_AGENT_BIN)')
-    .option('--context-window <tokens>', "the model's context window (env BATON_CONTEXT_WINDOW)")
-    .option('--warn-at <ratio>', 'capacity warning threshold (env BATON_CAPACITY_WARN, default 0.7)')
-    .option('--pause-at <ratio>', 'capacity auto-pause threshold (env BATON_CAPACITY_PAUSE, default 0.85)')
+    .option('--agent-bin <path>', 'the agent executable (env BATON_AGENT_BIN, config agent_bin)')
+    .option(
+      '--context-window <tokens>',
+      "the model's context window (env BATON_CONTEXT_WINDOW, config context_window)",
+    )
+    .option(
+      '--warn-at <ratio>',
+      'capacity warning threshold (env BATON_CAPACITY_WARN, config warn_at, default 0.7)',
+    )
+    .option(
+      '--pause-at <ratio>',
+      'capacity auto-pause threshold (env BATON_CAPACITY_PAUSE, config pause_at, default 0.85)',
+    )
     .option(
       '--heartbeat <duration>',
-      'heartbeat interval of running sessions (env BATON_HEARTBEAT, default 10s)',
+      'heartbeat interval of running sessions (env BATON_HEARTBEAT, config heartbeat, default 10s)',
     )
     .option(
       '--executor <kind>',
       'local | remote | docker (env BATON_EXECUTOR, config executor, default local)',
     )
-    .option('--executor-url <url>', 'a `baton executor serve` agent host (env BATON_EXECUTOR_URL)')
+    .option(
+      '--executor-url <url>',
+      'a `baton executor serve` agent host (env BATON_EXECUTOR_URL, config executor_url)',
+    )
     .option(
       '--docker-image <image>',
       'the image of --executor docker, with node 20+ at /usr/bin/node (env BATON_DOCKER_IMAGE, config docker_image)',
@@ -86,9 +98,9 @@ export async function continueRecovered(
     if (!ex.auto_resume) continue;
     const att = report.attached.find((a) => a.row.id === ex.executor_id);
     const row = att?.row;
-    const agentName = row?.agent ?? o.agent ?? env.BATON_AGENT;
+    const agentName = row?.agent ?? setup.agentName;
     if (!agentName) continue;
-    const profile = profileFor(agentName, setup.profiles, o, env);
+    const profile = setup.profileOf(agentName);
     // A re-attached run goes on where it runs (its agent host, its container); the rest on the configured executor.
     const executor = (row && row.runtime !== 'local' ? shared.factory.forRow(row) : null) ?? setup.executor;
     runs.push(
@@ -132,7 +144,6 @@ type RunFlags = AgentFlags & {
   workflow?: string;
   maxTasks?: string;
   maxDuration?: string;
-  maxSessions?: string;
   autoResume?: boolean;
   takeOver?: boolean;
   verbose?: boolean;
@@ -161,7 +172,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       .option('--max-duration <duration>', 'pause (trigger timeout) once the workflow has run this long')
       .option(
         '--max-sessions <n>',
-        'stop after this many sessions in this run (env BATON_MAX_SESSIONS, default 20); each exhaustion pause starts a new one',
+        'stop after this many sessions in this run (env BATON_MAX_SESSIONS, config max_sessions, default 20); each exhaustion pause starts a new one',
       )
       .option('--auto-resume', 'after a usage limit with a reset time, wait for it and resume')
       .option(
@@ -193,7 +204,8 @@ export function registerRunCommands(program: Command, rt: Runtime) {
     try {
       const state = await service.resolve(rt.ref(o.workflow));
       const setup = agentSetup(o, rt.env, settings, state.worktree);
-      if (!setup.profile) throw invalidInput('baton run needs --agent NAME (variable BATON_AGENT)');
+      if (!setup.profile)
+        throw invalidInput('baton run needs --agent NAME (variable BATON_AGENT, config agent)');
       if (
         setup.executor.runtime === 'local' &&
         !findExecutable(setup.profile.bin, state.worktree, rt.env.PATH)
@@ -216,9 +228,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
           maxTasks: o.maxTasks ? parseNumber(o.maxTasks, '--max-tasks', { int: true, min: 1 }) : null,
           maxDurationMs: o.maxDuration ? parseDuration(o.maxDuration, '--max-duration') : null,
           autoResume: o.autoResume === true,
-          maxSessions: o.maxSessions
-            ? parseNumber(o.maxSessions, '--max-sessions', { int: true, min: 1 })
-            : setup.maxSessions,
+          maxSessions: setup.maxSessions,
           historyBudget: 2000,
           owner: shared.owner,
           ownership: {
@@ -328,11 +338,11 @@ export function registerRunCommands(program: Command, rt: Runtime) {
     const service = await rt.openService(settings);
     const store = service.store;
     try {
-      const policy = oneOf(
-        o.autoResume ?? rt.env.BATON_AUTO_RESUME ?? 'waiting',
+      const policy: AutoResumePolicy = settingReader(o, rt.env, settings).oneOf(
+        'autoResume',
         ['none', 'waiting', 'all'] as const,
-        '--auto-resume (variable BATON_AUTO_RESUME)',
-      ) as AutoResumePolicy;
+        'waiting',
+      );
       const setup = agentSetup(o, rt.env, settings, null);
       const ports = service.watch?.ports ?? localProcessPorts();
       const report = await recoverAtStartup(service, {
