@@ -9,6 +9,7 @@ import {
   blockTask,
   blockWorkflow,
   checkpoint,
+  findCheckpoint,
   completeTask,
   createWorkflow,
   failTask,
@@ -49,12 +50,7 @@ import { Resumer } from './resumer.js';
 import { resolveWorkflow, type WorkflowRef } from './resolve-workflow.js';
 import { CrashWatch } from './runtime/crash-watch.js';
 import { sessionStatus, sessionTimeline } from './session-status.js';
-import {
-  checkpointChanges,
-  findCheckpoint,
-  restoreCheckpoint,
-  type RestoreOptions,
-} from './checkpoint-restore.js';
+import { checkpointChanges, restoreCheckpoint, type RestoreOptions } from './checkpoint-restore.js';
 import type { ExecutorRow } from '../storage/executor-registry.js';
 
 /** Thrown inside a decision to step out and force an overdue pause first. */

@@ -1,7 +1,8 @@
 import {
+  findCheckpoint,
   invalidTransition,
   notFound,
-  resumableStatuses,
+  isResumable,
   SessionSnapshot,
   type CheckpointRef,
   type OptionChanges,
@@ -33,21 +34,6 @@ export interface CheckpointRestore {
   /** The steps in order, as they are (or would be) done. */
   steps: string[];
   recovered: (ResumeResult & { option: 'checkpoint' }) | null;
-}
-
-const matches = (c: CheckpointRef, name: string) =>
-  c.name === name || c.name.replace(/^cp-\d+-/, '') === name;
-
-export function findCheckpoint(s: WorkflowState, name: string | null): CheckpointRef {
-  const cp = name ? s.checkpoints.find((c) => matches(c, name)) : s.checkpoints[s.checkpoints.length - 1];
-  if (!cp)
-    throw notFound(
-      name
-        ? `no checkpoint ${name} in workflow ${s.id} (have: ${s.checkpoints.map((c) => c.name).join(', ') || 'none'})`
-        : `workflow ${s.id} has no checkpoint yet`,
-      { checkpoint: name },
-    );
-  return cp;
 }
 
 /** Each task whose status differs between now and `then`. */
@@ -118,7 +104,7 @@ export async function restoreCheckpoint(
 ): Promise<CheckpointRestore> {
   const w = await svc.resolve(ref);
   const cp = findCheckpoint(w, name);
-  if (!resumableStatuses.includes(w.status))
+  if (!isResumable(w.status))
     throw invalidTransition(
       `cannot recover ${w.id}: it is ${w.status} (only a paused or interrupted workflow can); pause it first with \`baton pause\``,
       { current_status: w.status },

@@ -9,7 +9,7 @@ import {
   summarizeSnapshot,
   withTasks,
   taskCounts,
-  resumableStatuses,
+  isResumable,
   contextUsage,
   workflowUsage,
   type RecordKind,
@@ -293,7 +293,7 @@ export class Queries {
    * with the git state captured now.
    */
   async context(s: WorkflowState, budget?: number): Promise<CompiledContext> {
-    const session = resumableStatuses.includes(s.status) ? s.session_count + 1 : s.session_count;
+    const session = isResumable(s.status) ? s.session_count + 1 : s.session_count;
     const snap = (await this.changedSinceSnapshot(s))
       ? await this.liveSnapshot(s, true)
       : await this.latestSnapshot(s);
@@ -312,7 +312,7 @@ export class Queries {
         step: `${c.done}/${c.total}`,
         progress: c.total ? Math.round((c.done / c.total) * 100) : 0,
         sessions: s.session_count,
-        resumable: resumableStatuses.includes(s.status),
+        resumable: isResumable(s.status),
         worktree: s.worktree,
         updated_at: s.updated_at,
       };

@@ -2,6 +2,7 @@ import {
   buildResumeReport,
   buildSnapshot,
   deliverContext,
+  findCheckpoint,
   notFound,
   recover,
   resume,
@@ -114,19 +115,7 @@ export class Resumer {
     let checkpointSnapshot: SessionSnapshot | null = null;
     let name = checkpointName;
     if (option === 'checkpoint') {
-      const cp = checkpointName
-        ? base.checkpoints.find(
-            (c) => c.name === checkpointName || c.name.replace(/^cp-\d+-/, '') === checkpointName,
-          )
-        : base.checkpoints[base.checkpoints.length - 1];
-      if (!cp) {
-        throw notFound(
-          checkpointName
-            ? `no checkpoint ${checkpointName} in workflow ${base.id} (have: ${base.checkpoints.map((c) => c.name).join(', ') || 'none'})`
-            : `workflow ${base.id} has no checkpoint yet`,
-          { checkpoint: checkpointName },
-        );
-      }
+      const cp = findCheckpoint(base, checkpointName);
       name = cp.name;
       const row = await this.runner.store.getRecord(base.id, 'snapshot', cp.snapshot_id);
       if (!row)

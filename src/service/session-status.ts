@@ -1,4 +1,4 @@
-import { notFound, resumableStatuses, type WorkflowState } from '../core/index.js';
+import { notFound, isResumable, type WorkflowState } from '../core/index.js';
 import type { ExecutorRow } from '../storage/executor-registry.js';
 
 /** Why a session is not running: the session-resumption design's `resume_reason`. */
@@ -36,11 +36,11 @@ export function sessionStatus(
       (row.status === 'starting' || row.status === 'ready') &&
       !agentGone(row)
     : open;
-  const resumable = latest && resumableStatuses.includes(s.status);
+  const resumable = latest && isResumable(s.status);
   const current = s.tasks.find((t) => t.status === 'in_progress' && t.session_number === sessionNumber);
   const state: SessionState = running
     ? 'running'
-    : latest && (s.status === 'paused' || s.status === 'interrupted')
+    : latest && isResumable(s.status)
       ? s.status
       : info.ended_at === null && latest
         ? 'open'
