@@ -11,6 +11,12 @@ const forbid = (group, message) => ({
   'no-restricted-imports': ['error', { patterns: [{ group, message }] }],
 });
 
+/** Every error Baton throws is a BatonError with a code (src/core/errors.ts). */
+const onlyBatonErrors = {
+  selector: 'ThrowStatement > NewExpression[callee.name=/^(Error|TypeError|RangeError)$/]',
+  message: 'throw a BatonError with a code (invalidInput, notFound, conflict... from src/core/errors.ts)',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'web/dist/**', 'test-artifacts/**', 'vendor/**'] },
   js.configs.recommended,
@@ -34,14 +40,7 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/**/*.test.ts'],
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'ThrowStatement > NewExpression[callee.name=/^(Error|TypeError|RangeError)$/]',
-          message:
-            'throw a BatonError with a code (invalidInput, notFound, conflict... from src/core/errors.ts)',
-        },
-      ],
+      'no-restricted-syntax': ['error', onlyBatonErrors],
     },
   },
   {
@@ -53,11 +52,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        {
-          selector: 'ThrowStatement > NewExpression[callee.name=/^(Error|TypeError|RangeError)$/]',
-          message:
-            'throw a BatonError with a code (invalidInput, notFound, conflict... from src/core/errors.ts)',
-        },
+        onlyBatonErrors,
         ...[
           'TSAsExpression > TSNeverKeyword.typeAnnotation',
           'TSAsExpression > TSAnyKeyword.typeAnnotation',

@@ -1,45 +1,27 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SETTINGS, type SettingName } from '../config/setting-table.js';
 import { loadSettings, settingReader } from '../config/settings.js';
 import { agentSetup } from './agent-setup.js';
 import { extractorSettings } from './extractor-settings.js';
+import { configWorkspace as setup } from '../../test/helpers/config-workspace.js';
 
-function setup(worktreeConfig?: object, homeConfig?: object) {
-  const root = mkdtempSync(join(tmpdir(), 'baton-rows-'));
-  const home = join(root, 'home');
-  const repo = join(root, 'repo');
-  mkdirSync(home);
-  mkdirSync(join(repo, '.git'), { recursive: true });
-  if (worktreeConfig) writeFileSync(join(repo, 'baton.config.json'), JSON.stringify(worktreeConfig));
-  if (homeConfig) writeFileSync(join(home, 'config.json'), JSON.stringify(homeConfig));
-  const env = { BATON_HOME: home } as NodeJS.ProcessEnv;
-  return {
-    home,
-    repo,
-    env,
-    worktreeFile: join(repo, 'baton.config.json'),
-    homeFile: join(home, 'config.json'),
-  };
-}
-
-/** The rows of `baton run`'s agent runtime and `baton import`'s extractor, with five distinct values each. */
+/** The rows of `baton run`'s agent runtime and `baton import`'s extractor: a value for the option, the variable, the worktree file and the home file. */
 const rows: [SettingName, string[]][] = [
-  ['agent', ['claude-code', 'codex', 'command', 'mine', 'theirs']],
-  ['agentBin', ['/a', '/b', '/c', '/d', '/e']],
-  ['contextWindow', ['1000', '2000', '3000', '4000', '5000']],
-  ['heartbeat', ['1s', '2s', '3s', '4s', '5s']],
-  ['executorUrl', ['http://a:1', 'http://b:2', 'http://c:3', 'http://d:4', 'http://e:5']],
-  ['warnAt', ['0.1', '0.2', '0.3', '0.4', '0.5']],
-  ['pauseAt', ['0.6', '0.7', '0.8', '0.9', '0.95']],
-  ['maxSessions', ['1', '2', '3', '4', '5']],
-  ['extractor', ['llm', 'rules', 'llm', 'rules', 'llm']],
-  ['llmUrl', ['http://a/v1/messages', 'http://b', 'http://c', 'http://d', 'http://e']],
-  ['llmKind', ['anthropic', 'openai', 'anthropic', 'openai', 'anthropic']],
-  ['llmModel', ['m1', 'm2', 'm3', 'm4', 'm5']],
-  ['llmTimeout', ['100', '200', '300', '400', '500']],
+  ['agent', ['claude-code', 'codex', 'command', 'mine']],
+  ['agentBin', ['/a', '/b', '/c', '/d']],
+  ['contextWindow', ['1000', '2000', '3000', '4000']],
+  ['heartbeat', ['1s', '2s', '3s', '4s']],
+  ['executorUrl', ['http://a:1', 'http://b:2', 'http://c:3', 'http://d:4']],
+  ['warnAt', ['0.1', '0.2', '0.3', '0.4']],
+  ['pauseAt', ['0.6', '0.7', '0.8', '0.9']],
+  ['maxSessions', ['1', '2', '3', '4']],
+  ['extractor', ['llm', 'rules', 'llm', 'rules']],
+  ['llmUrl', ['http://a/v1/messages', 'http://b', 'http://c', 'http://d']],
+  ['llmKind', ['anthropic', 'openai', 'anthropic', 'openai']],
+  ['llmModel', ['m1', 'm2', 'm3', 'm4']],
+  ['llmTimeout', ['100', '200', '300', '400']],
 ];
 
 describe('settings rows of the agent runtime and the import extractor', () => {
