@@ -312,8 +312,6 @@ export const Details = z
   ])
   .openapi('SnapshotDetails');
 
-export const Loose = z.record(z.string(), z.unknown());
-
 const Commit = z.object({ sha: z.string(), subject: z.string() });
 
 /** A checkpoint restore: the plan (and, once done, the new session). `needs_confirmation`: nothing was changed. */

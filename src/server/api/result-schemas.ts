@@ -26,3 +26,39 @@ export const CleanupResult = z
     before: z.string().openapi({ description: 'workflows untouched since before this time were candidates' }),
   })
   .openapi('CleanupResult');
+
+/** What a hook's session tracking did: the workflow it follows (null when untracked) and how. */
+const trackFields = {
+  workflow_id: z.string().nullable(),
+  outcome: z.enum(['created', 'resumed', 'same', 'linked', 'next', 'untracked']),
+  status: WorkflowStatus.nullable(),
+  session_number: z.number().int().nullable(),
+  others: z.number().int(),
+  reinject: z.boolean(),
+  empty: z.boolean(),
+  note: z.string(),
+};
+export const TrackResult = z.object(trackFields).openapi('TrackResult');
+
+export const InjectedContext = z
+  .object({
+    workflow_id: z.string(),
+    snapshot_id: z.string(),
+    hash: z.string(),
+    tokens: z.number().int(),
+    chars: z.number().int(),
+    max_chars: z.number().int(),
+    cut: z.boolean(),
+    text: z.string(),
+  })
+  .openapi('InjectedContext');
+
+export const StartResult = z
+  .object({ ...trackFields, context: InjectedContext.nullable() })
+  .openapi('StartResult');
+
+export const CompactionNoted = z.object({ workflow_id: z.string() }).openapi('CompactionNoted');
+
+export const CheckpointIfDueResult = z
+  .object({ workflow_id: z.string(), checkpoint: z.string().nullable(), reason: z.string() })
+  .openapi('CheckpointIfDueResult');
