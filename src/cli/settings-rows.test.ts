@@ -7,7 +7,7 @@ import { agentSetup } from './agent-setup.js';
 import { extractorSettings } from './extractor-settings.js';
 import { configWorkspace as setup } from '../../test/helpers/config-workspace.js';
 
-/** The rows of `baton run`'s agent runtime and `baton import`'s extractor: a value for the option, the variable, the worktree file and the home file. */
+/** The rows of `baton run`'s agent runtime, `baton import`'s extractor and `baton executor serve`: a value for the option, the variable, the worktree file and the home file. */
 const rows: [SettingName, string[]][] = [
   ['agent', ['claude-code', 'codex', 'command', 'mine']],
   ['agentBin', ['/a', '/b', '/c', '/d']],
@@ -22,6 +22,9 @@ const rows: [SettingName, string[]][] = [
   ['llmKind', ['anthropic', 'openai', 'anthropic', 'openai']],
   ['llmModel', ['m1', 'm2', 'm3', 'm4']],
   ['llmTimeout', ['100', '200', '300', '400']],
+  ['executorPort', ['7001', '7002', '7003', '7004']],
+  ['executorMaxOutput', ['2048', '4096', '8192', '16384']],
+  ['executorAllowedHosts', ['a.example', 'b.example', 'c.example', 'd.example']],
 ];
 
 describe('settings rows of the agent runtime and the import extractor', () => {

@@ -56,6 +56,20 @@ export const SETTINGS = {
   // where `baton run` and `baton serve` run agents (docs/docker.md)
   executor: def('executor', '--executor', 'BATON_EXECUTOR', 'executor'),
   dockerImage: def('docker image', '--docker-image', 'BATON_DOCKER_IMAGE', 'docker_image'),
+  // `baton executor serve`, the remote agent host (docs/agent-runtime.md)
+  executorPort: def('executor port', '--port', 'BATON_EXECUTOR_PORT', 'executor_port'),
+  executorMaxOutput: def(
+    'executor max output',
+    '--max-output',
+    'BATON_EXECUTOR_MAX_OUTPUT',
+    'executor_max_output',
+  ),
+  executorAllowedHosts: def(
+    'executor allowed hosts',
+    '--allow-host',
+    'BATON_EXECUTOR_ALLOWED_HOSTS',
+    'executor_allowed_hosts',
+  ),
   // the agent runtime of `baton run` and `baton serve` (docs/running-agents.md)
   agent: def('agent', '--agent', 'BATON_AGENT', 'agent'),
   agentBin: def('agent bin', '--agent-bin', 'BATON_AGENT_BIN', 'agent_bin'),

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { settingReader, type Settings } from '../../config/settings.js';
 import { daemonToken } from '../../config/executor-token.js';
-import { listSetting } from '../../config/request-guard.js';
 import { BatonError, invalidInput, parseDuration } from '../../core/index.js';
 import { TaskLogFiles } from '../../disk/index.js';
 import { findExecutable } from '../../executors/local/find-executable.js';
@@ -381,32 +380,33 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       'address to bind (default 127.0.0.1; another needs BATON_EXECUTOR_TOKEN)',
       '127.0.0.1',
     )
-    .option('--port <port>', 'port, 0 for any free one (env BATON_EXECUTOR_PORT, default 7430)')
+    .option(
+      '--port <port>',
+      'port, 0 for any free one (env BATON_EXECUTOR_PORT, config executor_port, default 7430)',
+    )
     .option(
       '--allow-host <names>',
-      'extra Host names it answers to, comma separated (env BATON_EXECUTOR_ALLOWED_HOSTS)',
+      'extra Host names it answers to, comma separated (env BATON_EXECUTOR_ALLOWED_HOSTS, config executor_allowed_hosts)',
     )
     .option(
       '--max-output <chars>',
-      "characters of each run's output kept (the last ones; env BATON_EXECUTOR_MAX_OUTPUT, default 4194304)",
+      "characters of each run's output kept (the last ones; env BATON_EXECUTOR_MAX_OUTPUT, config executor_max_output, default 4194304)",
     )
     .action(
       async (o: { host: string; port?: string; allowHost?: string; maxOutput?: string }, cmd: Command) => {
         const g = rt.globals(cmd);
-        const home = rt.settings(g).home;
+        const settings = rt.settings(g);
+        const home = settings.home;
         const { startExecutorDaemon, DEFAULT_MAX_OUTPUT } =
           await import('../../executors/remote/executor-daemon.js');
-        const port = parseNumber(
-          o.port ?? rt.env.BATON_EXECUTOR_PORT ?? '7430',
-          '--port (variable BATON_EXECUTOR_PORT)',
-          { int: true, min: 0, max: 65535 },
+        const r = settingReader(
+          { executorPort: o.port, executorMaxOutput: o.maxOutput, executorAllowedHosts: o.allowHost },
+          rt.env,
+          settings,
         );
-        const maxOutput = parseNumber(
-          o.maxOutput ?? rt.env.BATON_EXECUTOR_MAX_OUTPUT ?? String(DEFAULT_MAX_OUTPUT),
-          '--max-output (variable BATON_EXECUTOR_MAX_OUTPUT)',
-          { int: true, min: 1024 },
-        );
-        const allowedHosts = listSetting(o.allowHost ?? rt.env.BATON_EXECUTOR_ALLOWED_HOSTS);
+        const port = r.integer('executorPort', 7430, 0, 65535);
+        const maxOutput = r.integer('executorMaxOutput', DEFAULT_MAX_OUTPUT, 1024, 1 << 30, 'characters');
+        const allowedHosts = r.list('executorAllowedHosts');
         const { token, source } = daemonToken(rt.env, home, o.host);
         const d = await startExecutorDaemon({ host: o.host, port, token, allowedHosts, maxOutput });
         rt.io.out(
