@@ -10,7 +10,9 @@ import {
   AgentRunner,
   recoverAtStartup,
   stopExecutors,
+  type AgentProfile,
   type AutoResumePolicy,
+  type Executor,
   type ExecutorRow,
 } from '../../service/runtime/index.js';
 import type { BatonService } from '../../service/index.js';
@@ -74,6 +76,28 @@ export function runShared(
   };
 }
 
+/** What every run of this process gives the agent runner alike: the agent, where it runs, the runtime settings. */
+function runBasics(
+  setup: ReturnType<typeof agentSetup>,
+  shared: ReturnType<typeof runShared>,
+  profile: AgentProfile,
+  executor: Executor,
+) {
+  return {
+    profile,
+    driver: driverFor(profile),
+    executor,
+    capacity: setup.capacity,
+    heartbeatMs: setup.heartbeatMs,
+    maxSessions: setup.maxSessions,
+    historyBudget: 2000,
+    owner: shared.owner,
+    env: shared.env,
+    logs: shared.logs,
+    batonCommand: shared.batonCommand,
+  };
+}
+
 /** What an agent needs to reach the same Baton store with `baton ...` from inside its task. */
 const agentEnv = (settings: Settings): Record<string, string> => ({
   BATON_HOME: settings.home,
@@ -107,17 +131,10 @@ export async function continueRecovered(
         .run(
           { workflowId: ex.workflow_id },
           {
-            profile,
-            driver: driverFor(profile),
-            executor,
-            capacity: setup.capacity,
-            heartbeatMs: setup.heartbeatMs,
+            ...runBasics(setup, shared, profile, executor),
             maxTasks: null,
             maxDurationMs: null,
             autoResume: false,
-            maxSessions: setup.maxSessions,
-            historyBudget: 2000,
-            owner: shared.owner,
             ownership: {
               ports: shared.ports,
               factory: shared.factory,
@@ -126,9 +143,6 @@ export async function continueRecovered(
               retry: `baton run -w ${ex.workflow_id} --agent ${profile.name}`,
               takeOver: false,
             },
-            env: shared.env,
-            logs: shared.logs,
-            batonCommand: shared.batonCommand,
             log,
           },
           att ? { proc: att.proc, taskId: att.taskId } : undefined,
@@ -219,17 +233,10 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       const report = await new AgentRunner(service).run(
         { workflowId: state.id },
         {
-          profile: setup.profile,
-          driver: driverFor(setup.profile),
-          executor: setup.executor,
-          capacity: setup.capacity,
-          heartbeatMs: setup.heartbeatMs,
+          ...runBasics(setup, shared, setup.profile, setup.executor),
           maxTasks: o.maxTasks ? parseNumber(o.maxTasks, '--max-tasks', { int: true, min: 1 }) : null,
           maxDurationMs: o.maxDuration ? parseDuration(o.maxDuration, '--max-duration') : null,
           autoResume: o.autoResume === true,
-          maxSessions: setup.maxSessions,
-          historyBudget: 2000,
-          owner: shared.owner,
           ownership: {
             ports: shared.ports,
             factory: shared.factory,
@@ -238,9 +245,6 @@ export function registerRunCommands(program: Command, rt: Runtime) {
             retry: retryCommand(state.id, o),
             takeOver: o.takeOver === true,
           },
-          env: shared.env,
-          logs: shared.logs,
-          batonCommand: shared.batonCommand,
           verbose: o.verbose === true,
           onEvent: progress.onEvent,
           log: progress.log,
