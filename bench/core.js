@@ -5,6 +5,7 @@ import * as git from '../dist/git/git.js';
 import { BatonService, rebuild } from '../dist/service/index.js';
 import { SqliteStore } from '../dist/storage/sqlite/sqlite-store.js';
 import { fsyncProbe } from './fsync.js';
+import { benchLongWorkflow } from './long-workflow.js';
 import { rawSqliteBatches } from './raw-sqlite.js';
 import { walBytesPerCommit } from './wal-bytes.js';
 import { fmt, percentiles, rate } from './stats.js';
@@ -150,6 +151,7 @@ export async function benchCore({ quick = false } = {}) {
       value: `${fmt(a.batched)} /s`,
       note: `${fmt(a.batched / a.single, 1)}x one event per commit`,
     });
+    rows.push(...(await benchLongWorkflow(dir, (sub) => service(sub), quick)));
 
     for (const size of quick ? [1_000, 10_000] : [1_000, 10_000, 100_000]) {
       const sub = mkdtempSync(join(dir, `resume-${size}-`));

@@ -5,6 +5,7 @@ import type {
   AgentTaskSync,
   CheckpointRef,
   ErrorRecord,
+  ImportMark,
   RecoveryChoice,
   RecoveryPlan,
   SessionSnapshot,
@@ -86,6 +87,9 @@ export interface TaskAddResult {
   task: Task;
 }
 
+/** One imported transcript: its agent session id and how far it was read (the import mark). */
+export type ImportView = ImportMark & { transcript_session_id: string };
+
 /**
  * The one interface the CLI (and later the dashboard's API) speaks: in-process over the service, or over HTTP to
  * a Baton server. Both return the same JSON-ready shapes, so every command behaves the same in both modes.
@@ -151,6 +155,8 @@ export interface BatonClient {
   details(ref: Ref, snapshotId: string, category: DetailCategory): Promise<DetailsResult>;
   checkpoint(ref: Ref, name: string): Promise<{ workflow_id: string; checkpoint: CheckpointRef }>;
   checkpoints(ref: Ref): Promise<{ workflow_id: string; checkpoints: CheckpointRef[] }>;
+  /** Every transcript imported and how far it was read, oldest first; with `path`, only that file's. */
+  imports(ref: Ref, path?: string): Promise<{ workflow_id: string; imports: ImportView[] }>;
   recoveryOptions(ref: Ref): Promise<RecoveryPlan>;
   recover(
     ref: Ref,

@@ -338,6 +338,16 @@ export class HttpClient implements BatonClient {
     );
   }
 
+  imports(ref: Ref, path?: string) {
+    const query = path === undefined ? '' : `?path=${e(path)}`;
+    return this.call<Awaited<ReturnType<BatonClient['imports']>>>(
+      'GET',
+      `${this.wf(ref)}/imports${query}`,
+      undefined,
+      ref,
+    );
+  }
+
   recoveryOptions(ref: Ref) {
     return this.call<Awaited<ReturnType<BatonClient['recoveryOptions']>>>(
       'GET',

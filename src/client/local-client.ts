@@ -164,8 +164,11 @@ export class LocalClient implements BatonClient {
   }
 
   async checkpoints(ref: Ref) {
-    const s = await this.service.resolve(this.ref(ref));
-    return { workflow_id: s.id, checkpoints: s.checkpoints };
+    return this.service.queries.checkpoints(await this.service.resolve(this.ref(ref)));
+  }
+
+  async imports(ref: Ref, path?: string) {
+    return this.service.queries.imports(await this.service.resolve(this.ref(ref)), path);
   }
 
   recoveryOptions(ref: Ref) {

@@ -1,12 +1,16 @@
 import { BatonError } from './errors.js';
 import type { RecordRow } from './records.js';
 import type { BatonEvent } from './schemas/events.js';
+import type { ErrorRecord } from './schemas/records.js';
 import type { WorkflowState } from './schemas/state.js';
 import { evolve } from './fold/evolve.js';
 import { initialState } from './fold/initial-state.js';
 import { project } from './fold/project.js';
+import { findError } from './fold/evolve.js';
+import { droppedImportRows } from './fold/bounds.js';
 
-export { findError } from './fold/evolve.js';
+export { findError };
+export { listTotals } from './fold/bounds.js';
 export { contextUsage, workflowUsage } from './fold/usage.js';
 
 /** Events that are work done (what makes a checkpoint worth taking): tasks added or moved, side effects. */
@@ -53,6 +57,7 @@ export function applyEvent(state: WorkflowState | null, e: BatonEvent): Applied 
   next.updated_at = e.at;
   if (workEvents.has(e.type)) next.work_seq = e.seq;
   const writes = project(next, e);
+  if (e.type === 'transcript.imported') writes.push(...droppedImportRows(base, next, e));
   if (feedbackBefore) {
     writes.push({
       workflow_id: e.workflow_id,
@@ -68,12 +73,26 @@ export function applyEvent(state: WorkflowState | null, e: BatonEvent): Applied 
   return { state: next, writes };
 }
 
+/**
+ * An `error.resolved` written before events carried the error names it by id only; when the state no longer holds
+ * that error (an open error older than the state's newest), the replay finds it among the rows written so far.
+ */
+function withResolvedError(s: WorkflowState, e: BatonEvent, writes: readonly RecordRow[]): BatonEvent {
+  if (e.type !== 'error.resolved' || e.data.error || findError(s, e.data.error_id)) return e;
+  for (let i = writes.length - 1; i >= 0; i--) {
+    const w = writes[i]!;
+    if (w.kind === 'error' && w.id === e.data.error_id)
+      return { ...e, data: { ...e.data, error: w.data as ErrorRecord } };
+  }
+  return e;
+}
+
 /** Folds a run of events; with `from` it is "snapshot + tail". */
 export function foldEvents(events: readonly BatonEvent[], from: WorkflowState | null = null): Applied {
   let state = from;
   const writes: RecordRow[] = [];
   for (const e of events) {
-    const r = applyEvent(state, e);
+    const r = applyEvent(state, state ? withResolvedError(state, e, writes) : e);
     state = r.state;
     writes.push(...r.writes);
   }

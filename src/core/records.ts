@@ -15,6 +15,7 @@ export const recordKinds = [
   'side_effect',
   'summary',
   'request',
+  'import',
 ] as const;
 export type RecordKind = (typeof recordKinds)[number];
 

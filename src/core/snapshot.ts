@@ -1,3 +1,4 @@
+import { listTotals } from './fold/bounds.js';
 import { nextTask, taskCounts } from './task-graph.js';
 import type { GitCapture } from './schemas/git-state.js';
 import type { SessionSnapshot } from './schemas/snapshot.js';
@@ -40,6 +41,9 @@ export function buildSnapshot(s: WorkflowState, input: SnapshotInput): SessionSn
     decisions_total: s.counts.decisions,
     errors: [...s.open_errors, ...s.recent_resolved_errors],
     errors_total: s.counts.errors,
+    ...(listTotals(s).open_errors > s.open_errors.length
+      ? { open_errors_more: listTotals(s).open_errors - s.open_errors.length }
+      : {}),
     reviewer_feedback: s.open_feedback.length ? s.open_feedback : null,
     test_state: s.test_state,
     usage: s.usage,

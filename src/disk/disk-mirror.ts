@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import type { BatonEvent, CheckpointRef, SessionSnapshot, WorkflowState } from '../core/index.js';
+import { CheckpointRef, type BatonEvent, type SessionSnapshot, type WorkflowState } from '../core/index.js';
 import type { CommandRunner } from '../service/command-runner.js';
 import type { Store } from '../storage/store.js';
 import { appendLines, writeFileAtomic, writeJsonAtomic } from './atomic-file.js';
@@ -135,8 +135,14 @@ export class DiskMirror {
       fresh = (await this.store.readEvents(state.id, from)).filter((e) => e.seq <= state.version);
     // A repair rewrites every checkpoint and the latest snapshot, even those whose events are not in the log (a
     // workflow recovered with gaps): from the records.
+    // The state keeps the recent checkpoints only; every one is a record.
     const known = repair
-      ? { checkpoints: state.checkpoints, last: state.last_snapshot?.id ?? null }
+      ? {
+          checkpoints: (await this.store.listRecords(state.id, 'checkpoint')).map((r) =>
+            CheckpointRef.parse(r.data),
+          ),
+          last: state.last_snapshot?.id ?? null,
+        }
       : undefined;
     const snapshots = await this.snapshotsOf(state, fresh, known);
     this.prepareHome(state);

@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import {
   applyEvent,
   CheckpointRef,
+  OPEN_ERRORS_LIMIT,
   RECENT_LIMIT,
   SessionSnapshot,
   TaskSpec,
@@ -145,6 +146,8 @@ export function stateFromSnapshot(
 ): WorkflowState | null {
   const s = found.snapshot;
   const resolved = s.errors.filter((e) => e.resolution !== 'unresolved');
+  const open = s.errors.filter((e) => e.resolution === 'unresolved');
+  const held = checkpoints.filter((c) => c.seq <= found.seq);
   const state = {
     ...skeleton,
     version: found.seq,
@@ -160,15 +163,17 @@ export function stateFromSnapshot(
       decisions: s.decisions_total,
       errors: s.errors_total,
       snapshots: Math.max(skeleton.counts.snapshots, 1),
+      checkpoints: held.length,
+      open_errors: open.length + (s.open_errors_more ?? 0),
     },
     recent_decisions: s.decisions.slice(-RECENT_LIMIT),
-    open_errors: s.errors.filter((e) => e.resolution === 'unresolved'),
+    open_errors: open.slice(-OPEN_ERRORS_LIMIT),
     recent_resolved_errors: resolved.slice(-RECENT_LIMIT),
     open_feedback: (s.reviewer_feedback ?? []).filter((f) => !f.addressed),
     test_state: s.test_state,
     usage: s.usage,
     side_effects: s.side_effects,
-    checkpoints: checkpoints.filter((c) => c.seq <= found.seq),
+    checkpoints: held.slice(-RECENT_LIMIT),
     last_snapshot: {
       id: s.id,
       trigger: s.trigger,

@@ -55,6 +55,8 @@ const STATELESS = new Set([
   'usage.recorded',
   'snapshot.taken',
   'checkpoint.created',
+  // Its `import` record is where a later import of that transcript finds its byte offset.
+  'transcript.imported',
 ]);
 
 /**

@@ -9,7 +9,6 @@ import {
   blockTask,
   blockWorkflow,
   checkpoint,
-  findCheckpoint,
   completeTask,
   createWorkflow,
   failTask,
@@ -50,6 +49,9 @@ import { Resumer } from './resumer.js';
 import { resolveWorkflow, type WorkflowRef } from './resolve-workflow.js';
 import { CrashWatch } from './runtime/crash-watch.js';
 import { sessionStatus, sessionTimeline } from './session-status.js';
+import { findCheckpoint } from './checkpoint-lookup.js';
+import { resolvedIds, storedErrors } from './stored-errors.js';
+import { olderSession, olderSessions } from './record-lists.js';
 import { checkpointChanges, restoreCheckpoint, type RestoreOptions } from './checkpoint-restore.js';
 import type { ExecutorRow } from '../storage/executor-registry.js';
 
@@ -251,13 +253,17 @@ export class BatonService {
   async sessionStatus(ref: WorkflowRef, sessionNumber?: number) {
     const s = await this.resolve(ref);
     const rows = (await this.store.executors?.list({ workflowId: s.id })) ?? [];
-    return sessionStatus(s, sessionNumber, rows, (r) => this.agentGone(r));
+    const n = sessionNumber ?? s.session_count;
+    const older = s.sessions.some((x) => x.number === n) ? null : await olderSession(this.store, s, n);
+    return sessionStatus(s, sessionNumber, rows, (r) => this.agentGone(r), older);
   }
 
+  /** Every session, oldest first: the state's recent ones and the older ones from their records. */
   async sessionTimeline(ref: WorkflowRef) {
     const s = await this.resolve(ref);
     const rows = (await this.store.executors?.list({ workflowId: s.id })) ?? [];
-    return { workflow_id: s.id, sessions: sessionTimeline(s, rows, (r) => this.agentGone(r)) };
+    const older = s.session_count > s.sessions.length ? await olderSessions(this.store, s) : [];
+    return { workflow_id: s.id, sessions: sessionTimeline(s, rows, (r) => this.agentGone(r), older) };
   }
 
   /** A local agent's process is verifiably gone (pid plus start time, on the host of the driver that ran it). */
@@ -308,11 +314,18 @@ export class BatonService {
 
   /** Appends one record (decision, error, history entry, test run, usage reading, reviewer feedback). */
   async record(ref: WorkflowRef, input: RecordInput) {
-    return this.act(ref, (d) => recordOne(d, input, this.options.capacity), true);
+    const stored = await this.storedErrors(ref, resolvedIds([input]));
+    return this.act(ref, (d) => recordOne(d, input, this.options.capacity, stored), true);
+  }
+
+  /** The records of the errors a resolution names that the state no longer holds (see stored-errors.ts). */
+  private async storedErrors(ref: WorkflowRef, ids: readonly string[]) {
+    return ids.length ? storedErrors(this.store, await this.resolve(ref), ids) : new Map<string, never>();
   }
 
   /** Appends several records in one commit (one transaction, one fsync): imports and bulk writers. */
   async recordBatch(ref: WorkflowRef, inputs: readonly RecordInput[], imported?: ImportMarker) {
+    const stored = await this.storedErrors(ref, resolvedIds(inputs));
     return this.act(
       ref,
       (d) => {
@@ -323,6 +336,7 @@ export class BatonService {
             d,
             i.kind === 'usage' && source && !i.source ? { ...i, source } : i,
             this.options.capacity,
+            stored,
           ),
         );
         if (imported) markImported(d, { ...imported, records: inputs.length });
@@ -338,7 +352,8 @@ export class BatonService {
     resolution: ErrorRecord['resolution'],
     notes: string | null,
   ) {
-    return this.act(ref, (d) => resolveError(d, errorId, resolution, notes), true);
+    const stored = (await this.storedErrors(ref, [errorId])).get(errorId) ?? null;
+    return this.act(ref, (d) => resolveError(d, errorId, resolution, notes, stored), true);
   }
 
   async addressFeedback(ref: WorkflowRef, reviewId: string) {
@@ -388,7 +403,7 @@ export class BatonService {
     const options = [];
     for (const o of plan.options) {
       if (o.type === 'checkpoint') {
-        const cp = findCheckpoint(s, o.target);
+        const cp = await findCheckpoint(this.store, s, o.target);
         const changes = await checkpointChanges(this, s, cp).catch((e: Error) => ({
           tasks: [],
           git: null,

@@ -1,5 +1,4 @@
 import {
-  findCheckpoint,
   invalidTransition,
   notFound,
   isResumable,
@@ -9,6 +8,7 @@ import {
   type WorkflowState,
 } from '../core/index.js';
 import type { BatonService } from './baton-service.js';
+import { findCheckpoint } from './checkpoint-lookup.js';
 import type { RestorePlan } from './ports.js';
 import type { WorkflowRef } from './resolve-workflow.js';
 import type { ResumeResult } from './resumer.js';
@@ -103,7 +103,7 @@ export async function restoreCheckpoint(
   opts: RestoreOptions = {},
 ): Promise<CheckpointRestore> {
   const w = await svc.resolve(ref);
-  const cp = findCheckpoint(w, name);
+  const cp = await findCheckpoint(svc.store, w, name);
   if (!isResumable(w.status))
     throw invalidTransition(
       `cannot recover ${w.id}: it is ${w.status} (only a paused or interrupted workflow can); pause it first with \`baton pause\``,

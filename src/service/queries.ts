@@ -12,11 +12,14 @@ import {
   isResumable,
   contextUsage,
   workflowUsage,
+  listTotals,
   type RecordKind,
   type WorkflowState,
   type WorkflowStatus,
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
+import { findCheckpoint, listCheckpoints } from './checkpoint-lookup.js';
+import { importsOf } from './record-lists.js';
 import type { CompiledContext, ContextCompiler } from './context-compiler.js';
 import type { GitPort, ServiceOptions } from './ports.js';
 
@@ -157,7 +160,7 @@ export class Queries {
         created_at: s.created_at,
         updated_at: s.updated_at,
       },
-      counts: { tasks: taskCounts(s.tasks), ...s.counts },
+      counts: { tasks: taskCounts(s.tasks), ...s.counts, ...listTotals(s) },
       tasks: s.tasks,
       next_task: next ? { id: next.id, title: next.title, status: next.status } : null,
       runnable_tasks: runnableTasks(s.tasks).map((t) => ({ id: t.id, title: t.title })),
@@ -231,8 +234,8 @@ export class Queries {
       let tasks = latest.tasks;
       if (o.type === 'fresh') tasks = latest.tasks.map((t) => ({ ...t, status: 'pending' as const }));
       if (o.type === 'checkpoint') {
-        const cp = s.checkpoints.find((c) => c.name === o.target);
-        if (cp) tasks = (await this.snapshot(s.id, cp.snapshot_id)).tasks;
+        const cp = await findCheckpoint(this.store, s, o.target);
+        tasks = (await this.snapshot(s.id, cp.snapshot_id)).tasks;
       }
       const compiled = this.compiler.compile(withTasks(latest, tasks), s.session_count + 1);
       options.push({
@@ -298,6 +301,16 @@ export class Queries {
       ? await this.liveSnapshot(s, true)
       : await this.latestSnapshot(s);
     return this.compiler.compile(snap, session, [], budget);
+  }
+
+  /** Every checkpoint of the workflow, oldest first (from the records: the state keeps the recent ones). */
+  async checkpoints(s: WorkflowState) {
+    return { workflow_id: s.id, checkpoints: await listCheckpoints(this.store, s) };
+  }
+
+  /** Every transcript imported and how far it was read (record-lists.ts). */
+  imports(s: WorkflowState, path?: string) {
+    return importsOf(this.store, s, path);
   }
 
   /** The Go Team sessions table: every workflow with its step, status and whether it can be resumed. */

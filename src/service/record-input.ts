@@ -80,9 +80,15 @@ export type RecordOutput =
 
 /**
  * Emits the event of one record onto a draft. A usage reading is checked against the capacity policy when one is
- * given: past its warning threshold, core writes the session's one `capacity.warned`.
+ * given: past its warning threshold, core writes the session's one `capacity.warned`. A resolution of an error the
+ * state no longer holds is decided on its record, from `stored`.
  */
-export function recordOne(d: Draft, input: RecordInput, capacity?: CapacityPolicy): RecordOutput {
+export function recordOne(
+  d: Draft,
+  input: RecordInput,
+  capacity?: CapacityPolicy,
+  stored: ReadonlyMap<string, ErrorRecord> = new Map(),
+): RecordOutput {
   switch (input.kind) {
     case 'decision':
       return recordDecision(d, input.decision, input.at ?? null);
@@ -112,7 +118,13 @@ export function recordOne(d: Draft, input: RecordInput, capacity?: CapacityPolic
     case 'summary':
       return recordSummary(d, input.summary, input.at ?? null);
     case 'resolution':
-      return resolveError(d, input.error_id, input.resolution, input.notes);
+      return resolveError(
+        d,
+        input.error_id,
+        input.resolution,
+        input.notes,
+        stored.get(input.error_id) ?? null,
+      );
     case 'request':
       return recordRequest(d, { text: input.text, at: input.at ?? null, source: input.source ?? null });
   }

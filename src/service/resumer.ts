@@ -1,8 +1,8 @@
+import { findCheckpoint } from './checkpoint-lookup.js';
 import {
   buildResumeReport,
   buildSnapshot,
   deliverContext,
-  findCheckpoint,
   notFound,
   recover,
   resume,
@@ -115,7 +115,7 @@ export class Resumer {
     let checkpointSnapshot: SessionSnapshot | null = null;
     let name = checkpointName;
     if (option === 'checkpoint') {
-      const cp = findCheckpoint(base, checkpointName);
+      const cp = await findCheckpoint(this.runner.store, base, checkpointName);
       name = cp.name;
       const row = await this.runner.store.getRecord(base.id, 'snapshot', cp.snapshot_id);
       if (!row)

@@ -1,4 +1,4 @@
-import { notFound, isResumable, type WorkflowState } from '../core/index.js';
+import { isResumable, notFound, type SessionInfo, type WorkflowState } from '../core/index.js';
 import type { ExecutorRow } from '../storage/executor-registry.js';
 
 /** Why a session is not running: the session-resumption design's `resume_reason`. */
@@ -19,8 +19,11 @@ export function sessionStatus(
   sessionNumber = s.session_count,
   executors: readonly ExecutorRow[] = [],
   agentGone: (row: ExecutorRow) => boolean = () => false,
+  /** The session when it is older than the recent sessions the state keeps (from its `session` record). */
+  older: SessionInfo | null = null,
 ) {
-  const info = s.sessions.find((x) => x.number === sessionNumber);
+  const info =
+    s.sessions.find((x) => x.number === sessionNumber) ?? (older?.number === sessionNumber ? older : null);
   if (!info)
     throw notFound(`workflow ${s.id} has no session ${sessionNumber} (it has ${s.session_count})`, {
       workflow_id: s.id,
@@ -80,9 +83,17 @@ export function sessionStatus(
 }
 export type SessionStatus = ReturnType<typeof sessionStatus>;
 
-/** Every session of a workflow, oldest first: the dashboard's session timeline. */
+/**
+ * Every session of a workflow, oldest first: the dashboard's session timeline. `older` are the sessions the state no
+ * longer holds (from their `session` records); the state's recent ones are newer and current.
+ */
 export const sessionTimeline = (
   s: WorkflowState,
   executors: readonly ExecutorRow[] = [],
   agentGone: (row: ExecutorRow) => boolean = () => false,
-) => s.sessions.map((x) => sessionStatus(s, x.number, executors, agentGone));
+  older: readonly SessionInfo[] = [],
+) => {
+  const held = new Set(s.sessions.map((x) => x.number));
+  const all = [...older.filter((x) => !held.has(x.number)), ...s.sessions];
+  return all.map((x) => sessionStatus(s, x.number, executors, agentGone, x));
+};

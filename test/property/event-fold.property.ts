@@ -3,6 +3,9 @@ import { expect } from 'vitest';
 import {
   BatonError,
   foldEvents,
+  listTotals,
+  OPEN_ERRORS_LIMIT,
+  RECENT_LIMIT,
   recordKinds,
   type RecordRow,
   type WorkflowState,
@@ -239,8 +242,9 @@ async function storedRecords(store: Store, wf: string): Promise<Map<string, Reco
 }
 
 /**
- * The event fold's two laws, over random legal command sequences: rebuilding from the events gives exactly the
- * stored tables, and a stored state plus the tail of the log gives the same state as a full replay.
+ * The event fold's laws, over random legal command sequences: rebuilding from the events gives exactly the
+ * stored tables, the state's totals of sessions, checkpoints and open errors are what the records hold, and a stored
+ * state plus the tail of the log gives the same state as a full replay.
  */
 export async function checkEventFoldLaws(makeStore: () => Store | Promise<Store>, runs = 40): Promise<void> {
   await fc.assert(
@@ -282,6 +286,20 @@ export async function checkEventFoldLaws(makeStore: () => Store | Promise<Store>
           const fromWrites = new Map<string, RecordRow>();
           for (const w of rebuilt.writes) fromWrites.set(key(w), w);
           expect(fromWrites).toEqual(await storedRecords(store, wf));
+
+          // The state keeps the recent items only, and its totals are what the records hold.
+          const records = await storedRecords(store, wf);
+          const rows = (kind: string) => [...records.values()].filter((r) => r.kind === kind);
+          expect(stored.sessions.length).toBeLessThanOrEqual(RECENT_LIMIT);
+          expect(stored.checkpoints.length).toBeLessThanOrEqual(RECENT_LIMIT);
+          expect(stored.open_errors.length).toBeLessThanOrEqual(OPEN_ERRORS_LIMIT);
+          expect(listTotals(stored)).toEqual({
+            sessions: rows('session').length,
+            checkpoints: rows('checkpoint').length,
+            open_errors: rows('error').filter(
+              (r) => (r.data as { resolution: string }).resolution === 'unresolved',
+            ).length,
+          });
 
           const k = 1 + (cut % events.length);
           const head = foldEvents(events.slice(0, k)).state;

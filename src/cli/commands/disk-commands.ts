@@ -25,7 +25,7 @@ type StatusView = {
     session_count: number;
     updated_at: string;
   };
-  counts: { tasks: { done: number; total: number } };
+  counts: { tasks: { done: number; total: number }; checkpoints?: number };
   checkpoints: CheckpointRef[];
   live_state: { saved_at: string; trigger: string } | null;
 };
@@ -138,6 +138,7 @@ export function registerDiskCommands(program: Command, rt: Runtime) {
           worktree: s.workflow.worktree,
           run_folder: runDir,
           checkpoints: s.checkpoints,
+          checkpoints_total: s.counts.checkpoints ?? s.checkpoints.length,
           live_state: {
             saved_at: savedAt,
             age_seconds: age,
@@ -145,6 +146,7 @@ export function registerDiskCommands(program: Command, rt: Runtime) {
           },
           recovery: plan,
         };
+        const older = (s.counts.checkpoints ?? s.checkpoints.length) - s.checkpoints.length;
         print(info, () =>
           [
             `${info.workflow_id}  ${info.topic}`,
@@ -152,7 +154,7 @@ export function registerDiskCommands(program: Command, rt: Runtime) {
             `worktree: ${info.worktree}`,
             `run folder: ${info.run_folder}`,
             `live state: saved ${savedAt} (${ago(age)} ago)`,
-            `checkpoints: ${s.checkpoints.map((c) => `${c.name}${c.commit ? `@${c.commit.slice(0, 8)}` : ''}`).join(', ') || 'none'}`,
+            `checkpoints: ${s.checkpoints.map((c) => `${c.name}${c.commit ? `@${c.commit.slice(0, 8)}` : ''}`).join(', ') || 'none'}${older > 0 ? ` and ${older} older (baton checkpoints)` : ''}`,
             'recovery options:',
             ...plan.options.map(
               (op, i) =>

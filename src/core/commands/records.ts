@@ -44,21 +44,27 @@ export function recordError(
   return error;
 }
 
+/**
+ * Resolves an error of the state, or one it no longer holds (an open error older than the state's newest) when the
+ * caller passes its record as `stored`; the event then carries that record so the fold needs nothing else.
+ */
 export function resolveError(
   d: Draft,
   errorId: string,
   resolution: ErrorRecord['resolution'],
   notes: string | null,
+  stored: ErrorRecord | null = null,
 ): ErrorRecord {
-  const err = findError(d.state, errorId);
+  const held = findError(d.state, errorId);
+  const err = held ?? (stored?.id === errorId ? stored : undefined);
   if (!err)
-    throw notFound(`error ${errorId} is not among the open or recent errors of workflow ${d.state.id}`, {
+    throw notFound(`error ${errorId} is not an error of workflow ${d.state.id}`, {
       error_id: errorId,
     });
   d.emit({
     type: 'error.resolved',
     task_id: err.task_id,
-    data: { error_id: errorId, resolution, resolution_notes: notes },
+    data: { error_id: errorId, resolution, resolution_notes: notes, ...(held ? {} : { error: err }) },
   });
   return { ...err, resolution, resolution_notes: notes };
 }

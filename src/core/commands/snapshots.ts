@@ -1,4 +1,5 @@
 import { bareCheckpointName } from '../checkpoint-names.js';
+import { listTotals } from '../fold/bounds.js';
 import type { Draft } from '../draft.js';
 import { buildSnapshot } from '../snapshot.js';
 import type { GitCapture } from '../schemas/git-state.js';
@@ -41,8 +42,8 @@ export function checkpointName(existing: number, name: string): string {
 /** A named recovery point: a snapshot plus the git commit it was taken at. */
 export function makeCheckpoint(d: Draft, name: string, snapshot: SessionSnapshot) {
   const checkpoint = {
-    name: checkpointName(d.state.checkpoints.length, name),
-    number: d.state.checkpoints.length + 1,
+    name: checkpointName(listTotals(d.state).checkpoints, name),
+    number: listTotals(d.state).checkpoints + 1,
     snapshot_id: snapshot.id,
     commit: snapshot.git_state?.commit_at_snapshot ?? null,
     branch: snapshot.git_state?.branch ?? null,

@@ -31,6 +31,8 @@ export interface AlreadyDone {
   commits: { hash: string; subject: string; task_id: string | null }[];
   pushes: string[];
   pull_requests: string[];
+  /** Pushes and pull requests not listed for want of room. */
+  pushes_prs_more: number;
   files: string[];
   files_more: number;
   /** Other recorded side effects (migrations, runs of Baton's own runner...). */
@@ -61,10 +63,17 @@ export function alreadyDone(snap: SessionSnapshot, limits: ContextLimits): Alrea
     t && t.failing_tests.length === 0 && t.last_test_command
       ? t.last_test_output_summary || 'all passed'
       : null;
+  const pushes = effects.filter((e) => e.kind === 'push').map((e) => clip(e.summary, 160));
+  const prs = effects.filter((e) => e.kind === 'pr').map((e) => clip(e.summary, 160));
+  // the newest first when cut, pull requests before pushes
+  const shownPrs = limits.pushes_prs > 0 ? prs.slice(-limits.pushes_prs) : [];
+  const room = Math.max(0, limits.pushes_prs - shownPrs.length);
+  const shownPushes = room > 0 ? pushes.slice(-room) : [];
   return {
     commits,
-    pushes: effects.filter((e) => e.kind === 'push').map((e) => clip(e.summary, 160)),
-    pull_requests: effects.filter((e) => e.kind === 'pr').map((e) => clip(e.summary, 160)),
+    pushes: shownPushes,
+    pull_requests: shownPrs,
+    pushes_prs_more: pushes.length + prs.length - shownPushes.length - shownPrs.length,
     files: shownFiles.map((f) => clip(f, 160)),
     files_more: files.length - shownFiles.length,
     other: shownOther.map((e) => ({

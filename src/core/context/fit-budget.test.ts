@@ -165,6 +165,33 @@ describe('resume context within a token budget', () => {
     expect(tight.markdown).toContain('### Key Decisions Made: 60 (baton details decisions)');
   });
 
+  it('when even the task list is a count, pushes and pull requests become one too, the newest kept', () => {
+    const snap = bigSnapshot();
+    const at = snap.side_effects?.[0]?.timestamp ?? '';
+    const prs = Array.from({ length: 40 }, (_, i) => ({
+      id: `pr${i}`,
+      timestamp: at,
+      task_id: null,
+      kind: 'pr' as const,
+      tool: 'Bash',
+      summary: `https://github.com/acme/app/pull/${1000 + i}`,
+    }));
+    const fitted = fitResumeContext(
+      { ...snap, side_effects: [...(snap.side_effects ?? []), ...prs] },
+      4,
+      [],
+      900,
+      countTokens,
+    );
+    expect(fitted.over_budget, fitted.markdown).toBe(false);
+    expect(fitted.tokens).toBeLessThanOrEqual(900);
+    const d = fitted.context.already_done;
+    expect(d.pushes.length + d.pull_requests.length + d.pushes_prs_more).toBe(41);
+    expect(d.pushes_prs_more).toBeGreaterThan(0);
+    expect(fitted.markdown).toContain(`- ${d.pushes_prs_more} more pushes and pull requests`);
+    if (d.pull_requests.length) expect(d.pull_requests.at(-1)).toBe('https://github.com/acme/app/pull/1039');
+  });
+
   it('counts what the TDD section shows against what it says', () => {
     for (const budget of [100_000, 1500, 900]) {
       const t = fitResumeContext(bigSnapshot(), 4, [], budget, countTokens).context.test_state;

@@ -29,6 +29,7 @@ const generous: ContextLimits = {
   later_requests: 1000,
   request_chars: 600,
   files: 1000,
+  pushes_prs: 1000,
   commit_subject_chars: 100,
   command_chars: 200,
   last_state_chars: 6000,
@@ -38,7 +39,7 @@ const generous: ContextLimits = {
  * What shrinks, lowest priority first, each down to its floor. Halving steps, so a context fits in a few
  * compilations. Floors above zero are the shortest form of the facts that are never dropped: the user's request,
  * every open task with its status, every commit, the unresolved errors, the last test state (its count and the
- * first failing names). Completed tasks go last, oldest first, into a count.
+ * first failing names). Completed tasks go last, oldest first, into a count, then pushes and pull requests.
  */
 const steps: [keyof ContextLimits, number][] = [
   ['files', 0],
@@ -59,8 +60,10 @@ const steps: [keyof ContextLimits, number][] = [
   ['error_chars', 90],
   ['failing_tests', 2],
   ['task_title_chars', 30],
-  // the last resort before over_budget: the oldest completed tasks become a count (baton status lists them)
+  // the last resorts before over_budget: the oldest completed tasks become a count (baton status lists them), then
+  // the pushes and pull requests (the oldest first)
   ['completed_tasks', 0],
+  ['pushes_prs', 0],
 ];
 
 const half = (n: number, floor: number) => (n <= floor ? floor : Math.max(floor, Math.floor(n / 2)));
@@ -93,6 +96,8 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
       return longest(c.goal.requests);
     case 'files':
       return c.already_done.files.length + c.already_done.other.length;
+    case 'pushes_prs':
+      return c.already_done.pushes.length + c.already_done.pull_requests.length;
     case 'commit_subject_chars':
       return longest(c.already_done.commits.map((x) => x.subject));
     case 'command_chars':

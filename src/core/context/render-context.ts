@@ -56,6 +56,7 @@ function alreadyDone(c: ResumeContext, out: string[]) {
     ),
     ...d.pushes.map((p) => `  - ${p.replace(/^pushed (\S+) -> \1$/, 'pushed $1')}`),
     ...d.pull_requests.map((p) => `  - pull request ${p}`),
+    ...(d.pushes_prs_more ? [`  - ${d.pushes_prs_more} more pushes and pull requests`] : []),
     ...(d.files.length
       ? [`  - files: ${d.files.join('; ')}${d.files_more ? `; ${d.files_more} more` : ''}`]
       : d.files_more
@@ -107,7 +108,12 @@ function decisionsAndErrors(c: ResumeContext, out: string[]) {
     ),
     ...c.errors_resolved.map((e) => `  - ${e.type}: ${e.message} [${e.resolution}]`),
   ];
-  if (c.errors_more) errors.push(`  ... and ${c.errors_more} more (baton details errors)`);
+  if (c.errors_unresolved_more)
+    errors.push(
+      `  ! ... and ${c.errors_unresolved_more} more UNRESOLVED, older (baton details errors lists them)`,
+    );
+  const others = c.errors_more - (c.errors_unresolved_more ?? 0);
+  if (others > 0) errors.push(`  ... and ${others} more (baton details errors)`);
   out.push(errors.join('\n'), '');
 }
 

@@ -27,6 +27,8 @@ export interface ContextLimits {
   later_requests: number;
   request_chars: number;
   files: number;
+  /** Pushes and pull requests listed (the rest become a count). */
+  pushes_prs: number;
   commit_subject_chars: number;
   command_chars: number;
   last_state_chars: number;
@@ -46,6 +48,7 @@ export const defaultLimits: ContextLimits = {
   later_requests: 10,
   request_chars: 300,
   files: 20,
+  pushes_prs: 20,
   commit_subject_chars: 100,
   command_chars: 200,
   last_state_chars: 1500,
@@ -72,6 +75,8 @@ export interface ResumeContext {
   errors_unresolved: { type: string; message: string; context: string | null }[];
   errors_resolved: { type: string; message: string; resolution: string }[];
   errors_more: number;
+  /** Unresolved errors not listed (older than the newest the state keeps): counted in `errors_more` too. */
+  errors_unresolved_more?: number;
   git: {
     branch: string | null;
     head: string | null;
@@ -152,6 +157,7 @@ export function compileResumeContext(
       0,
       snap.errors_total - unresolved.length - Math.min(limits.resolved_errors, resolved.length),
     ),
+    ...(snap.open_errors_more ? { errors_unresolved_more: snap.open_errors_more } : {}),
     git: {
       branch: snap.git_state?.branch ?? null,
       head: snap.git_state?.commit_at_snapshot?.slice(0, 12) ?? null,

@@ -1,15 +1,20 @@
 import type { BatonEvent } from '../schemas/events.js';
 import { emptyUsage } from '../schemas/records.js';
-import { RECENT_LIMIT, type WorkflowState } from '../schemas/state.js';
+import type { ImportMark, WorkflowState } from '../schemas/state.js';
 import type { SessionInfo, Task } from '../schemas/workflow.js';
 import { evolveRuntime } from '../runtime-fold.js';
 import { foldUsage } from './usage.js';
 import { issueFromRequest, requestTitle } from '../requests/request-text.js';
+import { listTotals, recent, recentImports, recentOpen } from './bounds.js';
+
+/**
+ * How many request keys the state remembers: the same words within the last 500 requests (a hook saw the prompt,
+ * then a transcript import sees it again) are recorded once; the same words long after are a new request.
+ */
+export const REQUEST_KEYS_KEPT = 500;
 
 /** How many applied task-tool call ids an agent's list remembers (a hook and a later import see the same calls). */
 export const AGENT_CALLS_KEPT = 500;
-
-const recent = <T>(list: readonly T[], item: T, limit = RECENT_LIMIT): T[] => [...list, item].slice(-limit);
 
 const setTask = (s: WorkflowState, id: string | null, patch: Partial<Task>): WorkflowState => ({
   ...s,
@@ -39,6 +44,21 @@ function updateSession(s: WorkflowState, patch: Partial<SessionInfo>): WorkflowS
 
 export const findError = (s: WorkflowState, id: string) =>
   s.open_errors.find((x) => x.id === id) ?? s.recent_resolved_errors.find((x) => x.id === id);
+
+/** The mark a `transcript.imported` event leaves: in the state's recent imports and as the transcript's record. */
+export const importMark = (d: {
+  format: string;
+  path: string | null;
+  through_line: number;
+  through_byte?: number | undefined;
+  parser_state?: unknown;
+}): ImportMark => ({
+  format: d.format,
+  path: d.path,
+  through_line: d.through_line,
+  ...(d.through_byte !== undefined ? { through_byte: d.through_byte } : {}),
+  ...(d.parser_state !== undefined ? { parser_state: d.parser_state } : {}),
+});
 
 /** The next state after one event; total over every event type, pure and deterministic. */
 export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
@@ -114,19 +134,16 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       return {
         ...s,
         session_count: e.session_number ?? s.session_count + 1,
-        sessions: [
-          ...s.sessions,
-          {
-            number: e.session_number ?? s.session_count + 1,
-            started_at: e.at,
-            ended_at: null,
-            origin: e.data.origin,
-            end_reason: null,
-            snapshot_id: null,
-            tasks_done: 0,
-            ...(e.data.agent ? { agent: e.data.agent } : {}),
-          },
-        ],
+        sessions: recent(s.sessions, {
+          number: e.session_number ?? s.session_count + 1,
+          started_at: e.at,
+          ended_at: null,
+          origin: e.data.origin,
+          end_reason: null,
+          snapshot_id: null,
+          tasks_done: 0,
+          ...(e.data.agent ? { agent: e.data.agent } : {}),
+        }),
         usage: emptyUsage(),
       };
     case 'session.linked':
@@ -184,20 +201,34 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       };
     case 'error.recorded': {
       const err = e.data.error;
-      const counts = { ...s.counts, errors: s.counts.errors + 1 };
+      const open = listTotals(s).open_errors;
       return err.resolution === 'unresolved'
-        ? { ...s, counts, open_errors: [...s.open_errors, err] }
-        : { ...s, counts, recent_resolved_errors: recent(s.recent_resolved_errors, err) };
+        ? {
+            ...s,
+            counts: { ...s.counts, errors: s.counts.errors + 1, open_errors: open + 1 },
+            open_errors: recentOpen(s.open_errors, err),
+          }
+        : {
+            ...s,
+            counts: { ...s.counts, errors: s.counts.errors + 1, open_errors: open },
+            recent_resolved_errors: recent(s.recent_resolved_errors, err),
+          };
     }
     case 'error.resolved': {
-      const err = findError(s, e.data.error_id);
+      // An open error older than the state's newest ones is carried by the event (the record as it was).
+      const err = findError(s, e.data.error_id) ?? e.data.error;
       if (!err) return s;
       const updated = { ...err, resolution: e.data.resolution, resolution_notes: e.data.resolution_notes };
       const open = s.open_errors.filter((x) => x.id !== err.id);
       const resolved = s.recent_resolved_errors.filter((x) => x.id !== err.id);
+      const total =
+        listTotals(s).open_errors -
+        (err.resolution === 'unresolved' ? 1 : 0) +
+        (updated.resolution === 'unresolved' ? 1 : 0);
+      const counts = { ...s.counts, open_errors: Math.max(0, total) };
       return updated.resolution === 'unresolved'
-        ? { ...s, open_errors: [...open, updated], recent_resolved_errors: resolved }
-        : { ...s, open_errors: open, recent_resolved_errors: recent(resolved, updated) };
+        ? { ...s, counts, open_errors: recentOpen(open, updated), recent_resolved_errors: resolved }
+        : { ...s, counts, open_errors: open, recent_resolved_errors: recent(resolved, updated) };
     }
     case 'history.recorded':
       return {
@@ -213,7 +244,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         // A workflow a hook created is named after what the user first asked.
         title: s.auto_tracked && !s.issue ? requestTitle(r.text) : s.title,
         recent_requests: recent(s.recent_requests ?? [], r),
-        request_keys: [...(s.request_keys ?? []), e.data.key],
+        request_keys: recent(s.request_keys ?? [], e.data.key, REQUEST_KEYS_KEPT),
       };
     }
     case 'feedback.recorded':
@@ -252,7 +283,11 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       };
     }
     case 'checkpoint.created':
-      return { ...s, checkpoints: [...s.checkpoints, e.data.checkpoint] };
+      return {
+        ...s,
+        counts: { ...s.counts, checkpoints: listTotals(s).checkpoints + 1 },
+        checkpoints: recent(s.checkpoints, e.data.checkpoint),
+      };
     case 'context.delivered':
       return {
         ...s,
@@ -272,16 +307,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
     case 'transcript.imported':
       return {
         ...s,
-        imports: {
-          ...s.imports,
-          [e.data.transcript_session_id]: {
-            format: e.data.format,
-            path: e.data.path,
-            through_line: e.data.through_line,
-            ...(e.data.through_byte !== undefined ? { through_byte: e.data.through_byte } : {}),
-            ...(e.data.parser_state !== undefined ? { parser_state: e.data.parser_state } : {}),
-          },
-        },
+        imports: recentImports(s.imports, e.data.transcript_session_id, importMark(e.data)),
       };
     case 'context.acknowledged':
       return s.handoff

@@ -2,7 +2,7 @@ import type { RecordRow } from '../records.js';
 import type { BatonEvent } from '../schemas/events.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { projectRuntime } from '../runtime-fold.js';
-import { currentSession, findError } from './evolve.js';
+import { currentSession, findError, importMark } from './evolve.js';
 
 /** The record rows one event writes, computed from the state after it. */
 export function project(s: WorkflowState, e: BatonEvent): RecordRow[] {
@@ -44,12 +44,21 @@ export function project(s: WorkflowState, e: BatonEvent): RecordRow[] {
       return [row('snapshot', e.data.snapshot.id, e.data.snapshot)];
     case 'checkpoint.created':
       return [row('checkpoint', e.data.checkpoint.name, e.data.checkpoint)];
-    case 'session.started':
+    case 'session.started': {
+      // The session before it is final now (its usage and agent included): its record is what listings of sessions
+      // older than the state's recent ones show.
+      const before = s.sessions.at(-2);
+      const previous = before ? [row('session', String(before.number), before, before.started_at)] : [];
+      return [...previous, ...sessionRow()];
+    }
+    case 'session.linked':
     case 'session.ended':
     case 'task.completed':
       return sessionRow();
     case 'side_effect.recorded':
       return projectRuntime(e, row);
+    case 'transcript.imported':
+      return [row('import', e.data.transcript_session_id, importMark(e.data))];
     case 'workflow.restored':
       return e.data.records.map((r) => ({ workflow_id: e.workflow_id, ...r }));
     default:

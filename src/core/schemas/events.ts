@@ -162,7 +162,13 @@ export const BatonEvent = z.discriminatedUnion('type', [
   ev('error.recorded', z.object({ error: ErrorRecord })),
   ev(
     'error.resolved',
-    z.object({ error_id: z.string(), resolution: ErrorResolution, resolution_notes: z.string().nullable() }),
+    z.object({
+      error_id: z.string(),
+      resolution: ErrorResolution,
+      resolution_notes: z.string().nullable(),
+      /** The error as it was (from its record when the state no longer holds it: an old open error). */
+      error: ErrorRecord.optional(),
+    }),
   ),
   ev('history.recorded', z.object({ entry: HistoryEntry })),
   ev('request.recorded', z.object({ request: UserRequest, key: z.string() })),

@@ -14,7 +14,8 @@ import { Issue, SnapshotTrigger, Task } from './workflow.js';
 
 /**
  * The SessionSnapshot of the Amelia design: the point-in-time state a later session resumes from.
- * `decisions` and `errors` hold the recent ones (all unresolved errors always); the complete lists stay
+ * `decisions` and `errors` hold the recent ones (the newest OPEN_ERRORS_LIMIT unresolved errors, and how many more are
+ * open in `open_errors_more`); the complete lists stay
  * retrievable by `through_seq`, the last event the snapshot covers.
  */
 export const SessionSnapshot = z.object({
@@ -42,6 +43,8 @@ export const SessionSnapshot = z.object({
   decisions_total: z.number().int().nonnegative(),
   errors: z.array(ErrorRecord),
   errors_total: z.number().int().nonnegative(),
+  /** Unresolved errors older than those in `errors` (the state keeps the newest OPEN_ERRORS_LIMIT open ones). */
+  open_errors_more: z.number().int().nonnegative().optional(),
   reviewer_feedback: z.array(ReviewerFeedback).nullable(),
   test_state: TestState.nullable(),
   usage: UsageMetrics,

@@ -18,12 +18,30 @@ import { CheckpointRef, Issue, SessionInfo, SnapshotTrigger, Task, WorkflowStatu
 /** How many recent items of each unbounded record kind the folded state keeps (the rest is in the records). */
 export const RECENT_LIMIT = 10;
 
+/**
+ * How many open (unresolved) errors the folded state keeps, newest last. Every open error matters for the resume
+ * context, but a workflow whose agent never resolves its errors would grow the state without end: past this many the
+ * oldest open errors stay only in the `error` records, `counts.open_errors` keeps the total, and the resume context
+ * says how many more are open (`baton details <snapshot> errors` lists them all).
+ */
+export const OPEN_ERRORS_LIMIT = 20;
+
 export const PauseRequest = z.object({
   requested_at: z.string(),
   reason: z.string().nullable(),
   trigger: SnapshotTrigger,
 });
 export type PauseRequest = z.infer<typeof PauseRequest>;
+
+/** How far a transcript was imported: its format, path, the last line and byte read, and the parser's carry-over. */
+export const ImportMark = z.object({
+  format: z.string(),
+  path: z.string().nullable(),
+  through_line: z.number().int(),
+  through_byte: z.number().int().optional(),
+  parser_state: z.unknown().optional(),
+});
+export type ImportMark = z.infer<typeof ImportMark>;
 
 /** How a workflow was rebuilt from a damaged run folder: what its state came from and which events were lost. */
 export const RecoveredWithGaps = z.object({
@@ -58,6 +76,7 @@ export const WorkflowState = z.object({
   interrupted_at: z.string().nullable(),
   interrupt_reason: z.string().nullable(),
   session_count: z.number().int().nonnegative(),
+  /** The recent sessions, oldest first, the current one last (all of them are `session` records). */
   sessions: z.array(SessionInfo),
   created_at: z.string(),
   updated_at: z.string(),
@@ -73,6 +92,10 @@ export const WorkflowState = z.object({
     test_runs: z.number().int().nonnegative(),
     usage: z.number().int().nonnegative(),
     snapshots: z.number().int().nonnegative(),
+    /** Every checkpoint ever taken (the state keeps the recent ones; all are `checkpoint` records). */
+    checkpoints: z.number().int().nonnegative().optional(),
+    /** Every error still unresolved (the state keeps the newest OPEN_ERRORS_LIMIT; all are `error` records). */
+    open_errors: z.number().int().nonnegative().optional(),
   }),
   recent_decisions: z.array(Decision),
   open_errors: z.array(ErrorRecord),
@@ -88,6 +111,7 @@ export const WorkflowState = z.object({
   usage_sources: z.record(z.string(), UsageTotals.omit({ readings: true })).optional(),
   /** What Baton knew when it noticed the workflow stopped (startup recovery, heartbeats, a dead driver's lease). */
   interruption: InterruptRecovery.nullable().optional(),
+  /** The recent checkpoints, oldest first (all of them are `checkpoint` records; the total is `counts.checkpoints`). */
   checkpoints: z.array(CheckpointRef),
   last_snapshot: z
     .object({
@@ -99,17 +123,11 @@ export const WorkflowState = z.object({
     })
     .nullable(),
   warnings: z.array(z.string()),
-  /** Transcripts imported so far, by the agent's session id: the last line read, so re-imports only add what is new. */
-  imports: z.record(
-    z.string(),
-    z.object({
-      format: z.string(),
-      path: z.string().nullable(),
-      through_line: z.number().int(),
-      through_byte: z.number().int().optional(),
-      parser_state: z.unknown().optional(),
-    }),
-  ),
+  /**
+   * The transcripts imported most recently (the last RECENT_LIMIT, oldest first), by the agent's session id: the last
+   * line and byte read, so re-imports only add what is new. Every transcript's marker is an `import` record.
+   */
+  imports: z.record(z.string(), ImportMark),
   /** The latest summary of each kind (compaction summary, the agent's last message); all are `summary` records. */
   summaries: z.object({ compaction: Summary.nullable(), last_message: Summary.nullable() }).optional(),
   /** The verified handoff: the last context handed to a session, and whether the session confirmed loading it. */
@@ -130,7 +148,7 @@ export const WorkflowState = z.object({
   agent: AgentRuntime.nullable().optional(),
   /** The user's recent requests (all of them are `request` records), oldest first. */
   recent_requests: z.array(UserRequest).optional(),
-  /** The key of every request recorded (normalised text), so that the same words are never recorded twice. */
+  /** The keys (normalised text) of the last REQUEST_KEYS_KEPT requests, so the same words are not recorded twice. */
   request_keys: z.array(z.string()).optional(),
   /** Created by an agent's hook (auto_track) rather than `baton create`. */
   auto_tracked: z.boolean().optional(),

@@ -14,7 +14,7 @@ describe('evaluation against the hand labels', () => {
       expect(label.corpus.startsWith('holdout'), name).toBe(false);
       expect(existsSync(join(fixtureCorpusRoot, label.corpus)), `${name}: ${label.corpus}`).toBe(true);
     }
-    expect(labels.filter((l) => l.label.split === 'untuned').length).toBeGreaterThanOrEqual(5);
+    expect(labels.filter((l) => l.label.split === 'untuned').length).toBeGreaterThanOrEqual(8);
   });
 
   it('prints precision and recall per category and split; goal, commits, task list and last test state hold everywhere', async () => {
@@ -25,16 +25,18 @@ describe('evaluation against the hand labels', () => {
     // the split the rules were tuned on meets every target
     expect(missedTargets(report.tuning), table).toEqual([]);
     // the untuned split: the session facts meet their 100% targets; errors and decisions do not yet (the figures
-    // are in docs/resume-context.md). These floors are the figures of 2026-11-24: they stop a regression, they
-    // are not the targets, and the table says which targets are missed.
+    // are in docs/transcripts.md). These floors are the figures of 2026-11-25 on the 8 untuned files (errors
+    // 10/12/23, decisions 7/16/40): they stop a regression, they are not the targets, and the table says which
+    // targets are missed.
     expect(missedTargets(report.untuned), table).not.toContain('goal');
     expect(missedTargets(report.untuned), table).not.toContain('commits');
     expect(missedTargets(report.untuned), table).not.toContain('tasks');
+    expect(report.untuned.files, table).toBeGreaterThanOrEqual(8);
     expect(report.untuned.last_test_accuracy, table).toBe(1);
     expect(report.untuned.metrics.errors.precision, table).toBeGreaterThanOrEqual(0.8);
-    expect(report.untuned.metrics.errors.recall, table).toBeGreaterThanOrEqual(0.55);
-    expect(report.untuned.metrics.decisions.precision, table).toBeGreaterThanOrEqual(0.4);
-    expect(report.untuned.metrics.decisions.recall, table).toBeGreaterThanOrEqual(0.12);
+    expect(report.untuned.metrics.errors.recall, table).toBeGreaterThanOrEqual(0.43);
+    expect(report.untuned.metrics.decisions.precision, table).toBeGreaterThanOrEqual(0.43);
+    expect(report.untuned.metrics.decisions.recall, table).toBeGreaterThanOrEqual(0.17);
     const missed = missedTargets(report.untuned);
     expect(table).toContain(
       missed.length

@@ -19,7 +19,7 @@ const statedChoice =
 
 /** Verbs of doing (building, changing, choosing), not of looking. */
 const doing =
-  /\b(use|using|create|creating|add|adding|clean up|cleaning up|delete|convert|port|migrate|rewrite|simplify|consolidate|centrali[sz]e|generate|configure|enable|disable|upgrade|downgrade|bump|revert|install|implement|put|move|keep|keeping|split|extract|replace|switch|skip|skipping|defer|remove|wrap|write|set|make|apply|treat|handle|go with|stick|adopt|restructure|rename|bypass|fall back|falling back|drop|pin|limit|scope|return|run .{0,30} with|commit|amend|leave|ignore|delegate|launch|reuse|extend|introduce|mark|store|track|cache|inject|patch|refactor|proceed|ground|codify|tighten|match|mirror|follow|choose|pick|prefer|interpret|assume|retry|wait)\b/i;
+  /\b(use|using|create|creating|add|adding|clean up|cleaning up|delete|convert|port|migrate|rewrite|simplify|consolidate|centrali[sz]e|generate|configure|enable|disable|upgrade|downgrade|bump|revert|install|implement|put|move|keep|keeping|split|extract|replace|switch|skip|skipping|defer|remove|wrap|write|set|make|apply|treat|handle|go with|stick|adopt|restructure|rename|bypass|fall back|falling back|drop|pin|limit|scope|return|run .{0,30} with|commit|amend|leave|ignore|delegate|launch|reuse|extend|introduce|mark|store|track|cache|inject|patch|refactor|proceed|ground|codify|tighten|match|mirror|follow|choose|pick|prefer|interpret|assume|retry|wait|start with|begin with|force)\b/i;
 
 /** Verbs of looking and process: "let me check X since Y" is a step, not a decision. */
 const lookingVerbs =
@@ -33,15 +33,15 @@ const looking = new RegExp(
 
 /** A reason given in the same sentence. */
 export const rationale =
-  /\b(?:because|since|so that|so we|so it|given that|as (?:it|this|that|the|they|there|we|I)\b|due to|to avoid|to keep|to make sure|to ensure|to prevent|otherwise|which (?:avoids|keeps|means)|rather than)\b\s*(.*)$/i;
+  /(?:\b(?:because|since|so that|so we|so it|given that|as (?:it|this|that|the|they|there|we|I)\b|due to|to avoid|to keep|to make sure|to ensure|to prevent|otherwise|which (?:avoids|keeps|means|(?:\w+ ){0,3}(?:doesn't|does not|can't|cannot|won't|will fail|isn't|is not))|rather than)\b|\s[—–]\s(?=it's|it is|they're|this is|that's))\s*(.*)$/i;
 
 /** Words that mark a choice even without a reason. */
 const choiceWord =
-  /\b(instead|rather than|over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with|going with|dedicated|new file|specifically for|separate (?:file|module|function|helper|class|layer|document|step|commit|pr)|fall(?:ing)? back|workaround|work around|skip|defer|not (?:going to|worth)|out of scope|minimal|smallest|lightest|simplest|deliberately|interpret|assum(?:e|ing)|thin wrapper|both (?:[\w-]+ ){0,3}(?:paths|places|adapters|modules|layers|files|sides|callers)|first,? then|test[- ]first|failing test first|codify the expected|as (?:a|the) (?:fallback|workaround))\b/i;
+  /\b(instead|rather than|over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with|going with|dedicated|new file|specifically for|separate (?:file|module|function|helper|class|layer|document|step|commit|pr)|fall(?:ing)? back|workaround|work around|skip|defer|not (?:going to|worth)|out of scope|minimal|smallest|lightest|simplest|deliberately|interpret|assum(?:e|ing)|thin wrapper|both (?:[\w-]+ ){0,3}(?:paths|places|adapters|modules|layers|files|sides|callers)|first,? then|test[- ]first|failing test first|codify the expected|as (?:a|the) (?:fallback|workaround)|inline)\b/i;
 
 /** Explicit decisions: enough on their own. */
 const explicit =
-  /\b(I(?:'ve)? decided|we decided|decision(?: is| was)?:|I chose|I opted|I went with|going with|the (?:plan|decision) is|trade-?off)\b/i;
+  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided to|decision(?: is| was)?:|I chose|I opted|I went with|going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|the (?:plan|decision) is|trade-?off)\b/i;
 
 /** Sentences that are not choices: questions, conditions, status reports, announcements of tools and skills. */
 const notAChoice = [
@@ -69,6 +69,26 @@ export function isDecision(sentence: string): boolean {
   if (!actor.test(sentence) || looking.test(sentence)) return false;
   if (!doing.test(sentence)) return false;
   return rationale.test(sentence) || choiceWord.test(sentence);
+}
+
+/** A sentence stating what does not work or is missing: the reason for the change the next sentence makes. */
+const limitation =
+  /\b(?:doesn't|does not|don't|do not|can't|cannot|won't|isn't|is not|aren't|are not) (?:\w+ )?(?:support|work|render|handle|allow|exist|accept|available|configured|compatible|supported|allowed|exposed)|\bwill fail\b|\bnot (?:supported|available|configured|compatible|allowed)\b/i;
+/** An obligation the limitation imposes: "I need to rewrite it with...". */
+const needTo = /\b(?:I|we) (?:will |'ll )?need to\b/i;
+/** How the change is made: with something, inline, instead, by doing something. */
+const manner = /\b(?:with|using|via|inline|instead|rather|by \w+ing|as an?)\b/i;
+
+/**
+ * "X doesn't support Y. I need to rewrite it with Z.": a change of approach whose reason is the sentence before.
+ * The change must say how it is made (with, using, inline, instead...), so "The file is missing. Let me create it."
+ * stays a step.
+ */
+export function isDecisionAfter(sentence: string, previous: string | undefined): boolean {
+  if (!previous || !limitation.test(previous) || /\?$/.test(previous)) return false;
+  if (notAChoice.some((re) => re.test(sentence))) return false;
+  if (!(actor.test(sentence) || needTo.test(sentence)) || looking.test(sentence)) return false;
+  return doing.test(sentence) && manner.test(sentence);
 }
 
 /** Amelia's six types, from the words of the sentence. */

@@ -1,10 +1,8 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
-import type { DecisionType } from '../../core/schemas/records.js';
 import type { DecisionDraft } from '../extractor.js';
-import { decisionType, isDecision, rationale } from './decision-phrasing.js';
-import { shellCommand } from './shell-command.js';
-
-type Kind = (typeof DecisionType.options)[number];
+import { decisionType, isDecision, isDecisionAfter, rationale } from './decision-phrasing.js';
+import { draft, signalDecisions } from './decision-signals.js';
+import { userDirectives } from './user-directives.js';
 
 /** Headers under which agents list what they chose: "Key adaptations:", "Design decisions:". */
 const choiceHeader =
@@ -46,24 +44,6 @@ function rationaleOf(sentence: string, next: string | undefined): string {
   return match ? (match[1] ?? '').trim().replace(/[.]$/, '') : '';
 }
 
-function draft(
-  entry: TranscriptEntry,
-  type: Kind,
-  description: string,
-  why: string,
-  taskId: string | null,
-): DecisionDraft {
-  return {
-    task_id: taskId,
-    decision_type: type,
-    description: description.slice(0, 400),
-    rationale: why.slice(0, 400),
-    alternatives_considered: null,
-    at: entry.at,
-    evidence_line: entry.line,
-  };
-}
-
 /** Decisions stated in assistant prose (thinking included). */
 function stated(entry: TranscriptEntry, taskId: string | null): DecisionDraft[] {
   const list = sentences(entry.text);
@@ -75,38 +55,13 @@ function stated(entry: TranscriptEntry, taskId: string | null): DecisionDraft[] 
       return;
     }
     if (!s.item) underHeader = false;
-    const chosen = (underHeader && s.item) || isDecision(s.text);
-    if (chosen)
+    const previous = list[i - 1]?.text;
+    if ((underHeader && s.item) || isDecision(s.text))
       out.push(draft(entry, decisionType(s.text), s.text, rationaleOf(s.text, list[i + 1]?.text), taskId));
+    else if (isDecisionAfter(s.text, previous))
+      out.push(draft(entry, decisionType(`${previous ?? ''} ${s.text}`), s.text, previous ?? '', taskId));
   });
   return out;
-}
-
-const answered = /"([^"]{3,300})"="([^"]{1,300})"/g;
-const dependencyAdd =
-  /\b(npm (?:install|i|add)|pnpm add|yarn add|pip3? install|poetry add|uv add|cargo add|go get|gem install|bundle add|mix igniter\.install)\s+((?:[@\w][\w@/.:=<>~^-]*\s*)+)/;
-
-/** Structured signals: answers to the agent's questions, dependencies added by a succeeding command. */
-function structured(entry: TranscriptEntry, taskId: string | null): DecisionDraft[] {
-  if (entry.kind !== 'tool_result' || entry.tool?.is_error) return [];
-  if (/answered your questions?/i.test(entry.text)) {
-    return [...entry.text.matchAll(answered)].map((m) =>
-      draft(entry, 'clarification', `${m[1] ?? ''} -> ${m[2] ?? ''}`, "the user's answer", taskId),
-    );
-  }
-  const command = shellCommand(entry);
-  const segments = (command ?? '').split(/&&|\|\||;|\|/).map((c) => c.trim());
-  const dep =
-    segments.map((c) => (c.match(/^\S+/) ? dependencyAdd.exec(c) : null)).find((m) => m?.index === 0) ?? null;
-  if (dep && (entry.tool?.exit_code ?? 0) === 0) {
-    const names = (dep[2] ?? '')
-      .trim()
-      .split(/\s+/)
-      .filter((n) => !n.startsWith('-'));
-    if (names.length > 0)
-      return [draft(entry, 'library', `Added dependency ${names.join(', ')}`, '', taskId)];
-  }
-  return [];
 }
 
 /** Decisions from the agent's statements and structured signals, in transcript order. */
@@ -114,11 +69,9 @@ export function findDecisions(entries: readonly TranscriptEntry[], taskId: strin
   const out: DecisionDraft[] = [];
   for (const entry of entries) {
     if (entry.sidechain) continue;
-    if (entry.role === 'assistant' && (entry.kind === 'text' || entry.kind === 'thinking')) {
+    if (entry.role === 'assistant' && (entry.kind === 'text' || entry.kind === 'thinking'))
       out.push(...stated(entry, taskId));
-    } else {
-      out.push(...structured(entry, taskId));
-    }
   }
-  return out;
+  out.push(...signalDecisions(entries, taskId), ...userDirectives(entries, taskId));
+  return out.sort((a, b) => (a.evidence_line ?? 0) - (b.evidence_line ?? 0));
 }

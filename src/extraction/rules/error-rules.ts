@@ -1,6 +1,7 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import type { ErrorDraft } from '../extractor.js';
 import { findTestRuns } from '../session/test-runs.js';
+import { findCiFailures } from './ci-checks.js';
 import { similarity } from '../similarity.js';
 import { expectedOutcome, failed, hookFeedback, refusalType, stackTrace, succeeded } from './failure.js';
 import { program, shellCommand, testCommand, toolFamily } from './shell-command.js';
@@ -83,7 +84,7 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
 
 /**
  * Errors: failed commands and tool calls, tool and permission refusals, hook refusals and a Stop hook's feedback,
- * errors the agent reports. Expected outcomes are not errors: a call the user declined, a probe of a missing path,
+ * errors the agent reports, failing CI checks read with gh. Expected outcomes are not errors: a call the user declined, a probe of a missing path,
  * git with nothing to commit, a test run the agent said would fail (the red step).
  */
 export function findErrors(entries: readonly TranscriptEntry[], taskId: string | null): ErrorDraft[] {
@@ -134,5 +135,7 @@ export function findErrors(entries: readonly TranscriptEntry[], taskId: string |
       evidence_line: entry.line,
     });
   });
-  return drafts;
+  return [...drafts, ...findCiFailures(entries, taskId)].sort(
+    (a, b) => (a.evidence_line ?? 0) - (b.evidence_line ?? 0),
+  );
 }

@@ -92,4 +92,4 @@ export function isNoMatch(command: string, exitCode: number | null, output: stri
 
 /** Commands that run a test suite (the runner itself, or a package script / task named test). */
 export const testCommand =
-  /(?<![\w./-])(npm (run )?test|npm run test:[\w:-]+|pnpm (run )?test|yarn test|bun (run )?test|vitest|jest|pytest|python3? -m (pytest|unittest)|node --test|deno test|mix test|go test|cargo (test|nextest)|rspec|phpunit|gradle test|mvn test|bats|(mise|make|just|task) (run )?test[\w:-]*)\b/;
+  /(?<![\w./-])(npm (run )?test|npm run test:[\w:-]+|pnpm (run )?test|yarn test|bun (run )?test|vitest|jest|pytest|python3? -m (pytest|unittest)|node --test|deno test|mix test|go test|cargo (test|nextest)|rspec|(?:vendor\/bin\/)?phpunit|php artisan test|rails test|(?:\.\/)?gradlew test|gradle test|mvn (?:-\S+ )*(?:test|verify)|dotnet test|swift test|playwright test|bats|(mise|make|just|task) (run )?test[\w:-]*)\b/;

@@ -12,7 +12,7 @@ const patchLine = /^\*\*\* (Add|Update|Delete) File: (.+)$/gm;
 const patchKinds: Record<string, Change> = { Add: 'created', Update: 'edited', Delete: 'deleted' };
 
 /** The text of an apply_patch call: its input, or the patch a code-mode cell assigns (`const patch = "..."`). */
-function patchText(input: unknown): string | null {
+export function patchText(input: unknown): string | null {
   if (typeof input !== 'string')
     return typeof obj(input).input === 'string' ? (obj(input).input as string) : null;
   if (input.trimStart().startsWith('*** Begin Patch')) return input;

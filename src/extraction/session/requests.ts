@@ -58,11 +58,14 @@ const normal = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
  */
 export function findRequests(entries: readonly TranscriptEntry[]): UserRequest[] {
   const out: UserRequest[] = [];
+  let lastQueued = false;
   const push = (e: TranscriptEntry, text: string | null) => {
     if (!text) return;
     const previous = out.at(-1);
-    if (previous && normal(previous.text) === normal(text)) return;
+    // the same words typed again later ("approved" at two gates) are two requests
+    if (previous && lastQueued && normal(previous.text) === normal(text)) return;
     out.push({ line: e.line, at: e.at, text });
+    lastQueued = e.queued === true;
   };
   for (const e of entries) {
     if (e.sidechain) continue;

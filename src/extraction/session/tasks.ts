@@ -18,21 +18,46 @@ export interface AgentTask {
   status: string;
 }
 
+/** A step of a plan as a code-mode cell writes it: `{step:"...",status:"..."}` (keys quoted or not). */
+const cellStep = /\{\s*"?step"?\s*:\s*"((?:[^"\\]|\\.)*)"\s*,\s*"?status"?\s*:\s*"(\w+)"\s*\}/g;
+
+/**
+ * The plan a Codex code-mode cell sets with `tools.update_plan({plan:[...]})`, as update_plan's input; null when the
+ * cell does not call it.
+ */
+export function planInCell(input: unknown): { plan: { step: string; status: string }[] } | null {
+  if (typeof input !== 'string' || !input.includes('tools.update_plan(')) return null;
+  const code = input.slice(input.indexOf('tools.update_plan('));
+  const plan = [...code.matchAll(cellStep)].map((m) => {
+    let step = m[1] ?? '';
+    try {
+      step = JSON.parse(`"${step}"`) as string;
+    } catch {
+      // keep the text as written
+    }
+    return { step, status: m[2] ?? '' };
+  });
+  return plan.length > 0 ? { plan } : null;
+}
+
 /**
  * Every task-list tool call of the main conversation (Claude Code's TodoWrite, TaskCreate, TaskUpdate; Codex's
- * update_plan), in order, with its result text when the call succeeded: what the task graph follows.
+ * update_plan, also inside a code-mode cell), in order, with its result text when the call succeeded: what the task
+ * graph follows.
  */
 export function findTaskCalls(entries: readonly TranscriptEntry[]): TaskToolCall[] {
   const calls: TaskToolCall[] = [];
   const byId = new Map<string, TaskToolCall>();
   for (const e of entries) {
-    if (e.sidechain || !e.tool?.name || !isAgentTaskTool(e.tool.name)) continue;
+    if (e.sidechain || !e.tool?.name) continue;
+    const cellPlan = e.tool.name === 'exec' ? planInCell(e.tool.input) : null;
+    if (!cellPlan && !isAgentTaskTool(e.tool.name)) continue;
     if (e.kind === 'tool_call') {
       const call: TaskToolCall = {
         line: e.line,
         at: e.at,
-        tool: e.tool.name,
-        input: e.tool.input,
+        tool: cellPlan ? 'update_plan' : e.tool.name,
+        input: cellPlan ?? e.tool.input,
         id: e.tool.id,
       };
       calls.push(call);

@@ -1,3 +1,5 @@
+import { deno, dotnet, exUnit, gradle, maven, phpunit, rspec } from './test-summaries.js';
+
 /** What a test runner's output reports: counts, the failing tests, coverage. null fields: not printed. */
 export interface TestReport {
   runner: string;
@@ -149,11 +151,29 @@ const coverageOf = (t: string) =>
 
 /**
  * Reads a test run's output. Tries each runner's summary format (vitest, jest, node's runner, pytest, cargo, go
- * test, bun, TAP/Bats); null when the output reports no result (cut off, or a build that failed before the tests).
+ * test, bun, deno, ExUnit, RSpec, dotnet, Maven, Gradle, PHPUnit, TAP/Bats); null when the output reports no result
+ * (cut off, or a build that failed before the tests).
  */
 export function readTestOutput(output: string): TestReport | null {
   const t = output.replace(ansi, '');
-  for (const read of [vitest, jest, pytest, cargo, nodeTest, bun, goTest, tap]) {
+  const readers = [
+    vitest,
+    jest,
+    pytest,
+    cargo,
+    nodeTest,
+    bun,
+    deno,
+    goTest,
+    exUnit,
+    rspec,
+    dotnet,
+    maven,
+    gradle,
+    phpunit,
+    tap,
+  ];
+  for (const read of readers) {
     const r = read(t);
     if (r) return { ...r, coverage: r.coverage ?? coverageOf(t) };
   }

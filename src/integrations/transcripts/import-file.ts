@@ -35,7 +35,11 @@ export async function importTranscriptFile(
   opts: { extractor?: Extractor; taskId?: string | null } = {},
 ) {
   const status = (await client.status(ref)) as StatusView;
-  const previous = Object.entries(status.imports ?? {}).find(([, i]) => i.path === path)?.[1];
+  // The state keeps the recent imports; an older transcript's mark is found in its record, so a re-import reads on
+  // from its offset (nothing read twice, nothing recorded twice).
+  const previous =
+    Object.values(status.imports ?? {}).find((i) => i.path === path) ??
+    (await client.imports({ ...ref, workflowId: status.workflow.id }, path)).imports.at(-1);
   // Imports made before byte offsets were kept are read again from the start, their lines skipped.
   const from = previous?.through_byte ?? 0;
   const piece = await readNewBytes(path, from);

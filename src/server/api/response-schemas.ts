@@ -88,11 +88,20 @@ export const Status = z
         session_count: z.number().int(),
       })
       .catchall(z.unknown()),
-    counts: z.object({ tasks: TaskCounts }).catchall(z.unknown()),
+    counts: z
+      .object({
+        tasks: TaskCounts,
+        /** Totals: the state and this response list only the recent sessions, checkpoints and open errors. */
+        sessions: z.number().int(),
+        checkpoints: z.number().int(),
+        open_errors: z.number().int(),
+      })
+      .catchall(z.unknown()),
     tasks: z.array(Task),
     next_task: z.object({ id: z.string(), title: z.string(), status: TaskStatus }).nullable(),
     runnable_tasks: z.array(z.object({ id: z.string(), title: z.string() })),
     snapshots: z.array(SnapshotSummarySchema),
+    /** The recent checkpoints (GET /api/workflows/{id}/checkpoints lists every one). */
     checkpoints: z.array(CheckpointRef),
     /** Summed over every session; the context fields are the current session's gauge. */
     usage: UsageMetrics,
@@ -124,6 +133,7 @@ export const Status = z
       })
       .nullable(),
     test_state: TestState.nullable(),
+    /** The newest open errors (at most 20); `counts.open_errors` is how many are open in all. */
     open_errors: z.array(ErrorRecord),
     recent_decisions: z.array(Decision),
     live_state: z.object({ saved_at: z.string(), trigger: z.string() }).nullable(),
@@ -299,6 +309,24 @@ export const CheckpointResult = z
 export const CheckpointList = z
   .object({ workflow_id: z.string(), checkpoints: z.array(CheckpointRef) })
   .openapi('CheckpointList');
+
+export const ImportList = z
+  .object({
+    workflow_id: z.string(),
+    imports: z.array(
+      z
+        .object({
+          transcript_session_id: z.string(),
+          format: z.string(),
+          path: z.string().nullable(),
+          through_line: z.number().int(),
+          through_byte: z.number().int().optional(),
+          parser_state: z.unknown().optional(),
+        })
+        .openapi('TranscriptImport'),
+    ),
+  })
+  .openapi('ImportList');
 
 export const Details = z
   .union([

@@ -1,4 +1,4 @@
-import { createRoute } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import { cwdHeaders, jsonBody, refOf, responses, type RouteDeps } from './define.js';
 import {
   CheckpointBody,
@@ -11,6 +11,7 @@ import {
   CheckpointList,
   CheckpointResult,
   Details,
+  ImportList,
   SnapshotList,
   SnapshotSchema,
 } from './response-schemas.js';
@@ -117,5 +118,24 @@ export function registerSnapshotRoutes({ app, client }: RouteDeps) {
       responses: responses(CheckpointList, 'the checkpoints'),
     }),
     async (c) => c.json(await client.checkpoints(refOf(c, c.req.valid('param').id)), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/workflows/{id}/imports',
+      tags,
+      summary: 'the transcripts imported into the workflow and how far each was read, oldest first',
+      request: {
+        params: WorkflowParams,
+        ...cwdHeaders,
+        query: z.strictObject({ path: z.string().min(1).max(4096).optional() }),
+      },
+      responses: responses(ImportList, "the import marks (with `path`, only that file's)"),
+    }),
+    async (c) => {
+      const out = await client.imports(refOf(c, c.req.valid('param').id), c.req.valid('query').path);
+      return c.json(out, 200);
+    },
   );
 }

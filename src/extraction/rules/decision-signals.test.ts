@@ -1,0 +1,275 @@
+import { describe, expect, it } from 'vitest';
+import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { planInCell } from '../session/tasks.js';
+import { readSession } from '../session/index.js';
+import { ciChecks } from './ci-checks.js';
+import { addedDependencies } from './dependency-edits.js';
+import { RulesExtractor } from './rules-extractor.js';
+
+const rules = new RulesExtractor();
+let line = 0;
+const entry = (
+  role: TranscriptEntry['role'],
+  kind: TranscriptEntry['kind'],
+  text: string,
+): TranscriptEntry => ({
+  line: (line += 1),
+  at: null,
+  role,
+  kind,
+  text,
+  truncated: false,
+  tool: null,
+  sidechain: false,
+});
+const said = (t: string) => entry('assistant', 'text', t);
+const user = (t: string) => entry('user', 'text', t);
+/** A tool call and its successful result. */
+const tool = (id: string, name: string, input: unknown, output: string, exit: number | null = null) => [
+  { ...entry('assistant', 'tool_call', ''), tool: { id, name, input, is_error: null, exit_code: null } },
+  {
+    ...entry('tool', 'tool_result', output),
+    tool: { id, name, input, is_error: exit !== null && exit !== 0, exit_code: exit },
+  },
+];
+const descriptions = async (entries: TranscriptEntry[]) =>
+  (await rules.extract({ entries })).decisions.map((d) => [d.evidence_line, d.decision_type, d.description]);
+
+describe('decisions from structured signals', () => {
+  it("reads the user's answers however Claude Code words the result", async () => {
+    const entries = [
+      ...tool(
+        'a',
+        'AskUserQuestion',
+        {},
+        'Your questions have been answered: "Which database?"="SQLite". Continue.',
+      ),
+      ...tool(
+        'b',
+        'AskUserQuestion',
+        {},
+        'The user answered: "Approve the design?"="Get an independent review first".',
+      ),
+      ...tool('c', 'AskUserQuestion', {}, 'No response after 300s — the user may be away from keyboard.'),
+    ];
+    expect(await descriptions(entries)).toEqual([
+      [2, 'clarification', 'Which database? -> SQLite'],
+      [4, 'clarification', 'Approve the design? -> Get an independent review first'],
+    ]);
+  });
+
+  it('an approved plan is a decision where the plan was stated; a rejected one is not', async () => {
+    const plan = said('Let me write the plan for your approval.\n\n## Proposed Beads\n\n- add credo');
+    const approved = [
+      plan,
+      ...tool('p', 'ExitPlanMode', {}, 'User has approved exiting plan mode. You can now proceed.'),
+    ];
+    expect(await descriptions(approved)).toEqual([[plan.line, 'approach', 'Approved plan: Proposed Beads']]);
+    const withPlan = tool(
+      'q',
+      'ExitPlanMode',
+      { plan: '# Cache the tokenizer\n\n1. ...' },
+      'User has approved your plan.',
+    );
+    expect(await descriptions(withPlan)).toEqual([
+      [withPlan[0]?.line, 'approach', 'Approved plan: Cache the tokenizer'],
+    ]);
+    const rejected = tool(
+      'r',
+      'ExitPlanMode',
+      { plan: '# Other' },
+      "The user doesn't want to proceed with this tool use.",
+    );
+    expect(await descriptions(rejected)).toEqual([]);
+  });
+
+  it('a dependency added to a manifest by an edit is a library decision; a version bump or a script is not', async () => {
+    const mix = tool(
+      'm',
+      'Edit',
+      {
+        file_path: '/app/mix.exs',
+        old_string: '      {:dialyxir, "~> 1.4", only: [:dev, :test], runtime: false},',
+        new_string:
+          '      {:lazy_html, ">= 0.1.0", only: :test},\n      {:dialyxir, "~> 1.4", only: [:dev, :test], runtime: false},',
+      },
+      'The file /app/mix.exs has been updated successfully.',
+    );
+    expect(await descriptions(mix)).toEqual([
+      [mix[0]?.line, 'library', 'Added dependency lazy_html (mix.exs)'],
+    ]);
+    const bump = tool(
+      'b',
+      'Edit',
+      { file_path: 'pyproject.toml', old_string: '    "mcp>=1.0.0,<2",', new_string: '    "mcp>=2.0.0,<3",' },
+      'updated',
+    );
+    const script = tool(
+      's',
+      'Edit',
+      {
+        file_path: 'package.json',
+        old_string: '"scripts": {',
+        new_string: '"scripts": {\n    "test": "vitest run",',
+      },
+      'updated',
+    );
+    expect(await descriptions([...bump, ...script])).toEqual([]);
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: Cargo.toml',
+      '@@',
+      ' [dependencies]',
+      '+serde = { version = "1", features = ["derive"] }',
+      ' anyhow = "1"',
+      '*** End Patch',
+    ].join('\n');
+    const cargo = tool('c', 'apply_patch', patch, 'Success. Updated the following files:\nM Cargo.toml');
+    expect(await descriptions(cargo)).toEqual([
+      [cargo[0]?.line, 'library', 'Added dependency serde (Cargo.toml)'],
+    ]);
+  });
+});
+
+describe('dependencies added to each kind of manifest', () => {
+  const edit = (file_path: string, old_string: string, new_string: string) => ({
+    ...entry('tool', 'tool_result', 'updated'),
+    tool: {
+      id: 'e',
+      name: 'Edit',
+      input: { file_path, old_string, new_string },
+      is_error: false,
+      exit_code: null,
+    },
+  });
+  it.each([
+    [
+      'package.json',
+      '"dependencies": {\n    "zod": "^4.0.0"',
+      '"dependencies": {\n    "hono": "^4.1.0",\n    "zod": "^4.0.0"',
+      ['hono'],
+    ],
+    ['requirements-dev.txt', 'pytest==8.0', 'pytest==8.0\nhypothesis>=6.100', ['hypothesis']],
+    ['go.mod', 'require (\n', 'require (\n\tgithub.com/spf13/cobra v1.8.0\n', ['github.com/spf13/cobra']],
+    ['Gemfile', "gem 'rails'", "gem 'rails'\ngem 'sidekiq', '~> 7.0'", ['sidekiq']],
+    ['Cargo.toml', 'edition = "2021"', 'edition = "2024"', []],
+    ['package.json', '"version": "1.0.0"', '"version": "1.1.0",\n  "engines": { "node": ">=20" }', []],
+  ])('%s', (file, before, after, names) => {
+    const found = addedDependencies(edit(`/repo/${file}`, before, after));
+    expect(found.flatMap((f) => f.names)).toEqual(names);
+  });
+});
+
+describe('decisions: the reason in the sentence before, and the user directives', () => {
+  it('a limitation followed by a change that says how is a decision; a bare step is not', async () => {
+    const entries = [
+      said(
+        'The generated migration uses ALTER TABLE modify, which SQLite does not support. I need to rewrite it with a table rewrite.',
+      ),
+      said("The root layout doesn't render flash messages. I'll add a flash display inline in the template."),
+      said('The file does not exist. Let me create it.'),
+      said("The test isn't passing yet. Let me check the output with more detail."),
+    ];
+    expect((await descriptions(entries)).map((d) => d[2])).toEqual([
+      'I need to rewrite it with a table rewrite.',
+      "I'll add a flash display inline in the template.",
+    ]);
+  });
+
+  it('explicit choices need no reason: decided to, switching to', async () => {
+    const entries = [
+      said('Decided to keep the parser synchronous.'),
+      said("I'm switching to the streaming API for large files."),
+      said('Switching branches is not needed here, the change is small.'),
+    ];
+    expect((await descriptions(entries)).map((d) => d[2])).toEqual([
+      'Decided to keep the parser synchronous.',
+      "I'm switching to the streaming API for large files.",
+    ]);
+  });
+
+  it("the user's directives on how to work are decisions; requests and questions are not", async () => {
+    const entries = [
+      user('TODO is not acceptable, implementation must be full.'),
+      user("Don't use mocks for the database, use the real SQLite file."),
+      user("Let's go with the second option."),
+      user('Add a --json flag to the status command.'),
+      user('Should we use Postgres instead?'),
+      user('<command-name>/clear</command-name>'),
+    ];
+    expect((await descriptions(entries)).map((d) => [d[1], d[2]])).toEqual([
+      ['approach', 'TODO is not acceptable, implementation must be full.'],
+      ['approach', "Don't use mocks for the database, use the real SQLite file."],
+      ['approach', "Let's go with the second option."],
+    ]);
+  });
+});
+
+describe('errors: failing CI checks read with gh', () => {
+  it('reads gh JSON, its tab table and name: STATE lines', () => {
+    expect(
+      ciChecks(
+        '{"conclusion":"FAILURE","name":"type-check","status":"COMPLETED"},{"name":"lint","conclusion":"SUCCESS"}',
+      ),
+    ).toEqual([
+      { name: 'type-check', status: 'fail' },
+      { name: 'lint', status: 'pass' },
+    ]);
+    expect(ciChecks('test (3.12)\tfail\t2m\thttps://x\nlint\tpass\t1m\thttps://y')).toEqual([
+      { name: 'test (3.12)', status: 'fail' },
+      { name: 'lint', status: 'pass' },
+    ]);
+    expect(ciChecks('type-check: SUCCESS\nclaude-review: IN_PROGRESS')).toEqual([
+      { name: 'type-check', status: 'pass' },
+    ]);
+  });
+
+  it('one error per turn, fixed when the same check passes later', async () => {
+    const view = (id: string, out: string) =>
+      tool(id, 'Bash', { command: `gh pr view 1 --json statusCheckRollup` }, out, 0);
+    const entries = [
+      user('check the PRs'),
+      ...view('a', '{"name":"type-check","conclusion":"FAILURE"}'),
+      ...tool(
+        'b',
+        'Bash',
+        { command: 'gh run list --limit 3 --json name,conclusion' },
+        '{"conclusion":"failure","name":"CI"}',
+        0,
+      ),
+      user('fix it'),
+      ...tool('c', 'Bash', { command: 'gh pr checks 2' }, 'type-check\tpass\t1m\thttps://x', 0),
+    ];
+    const { errors } = await rules.extract({ entries });
+    expect(errors.map((e) => [e.error_type, e.error_message, e.resolution])).toEqual([
+      ['ci_failure', 'CI check failed: type-check', 'fixed'],
+    ]);
+    const grep = tool(
+      'g',
+      'Bash',
+      { command: 'rg -n "conclusion" .github' },
+      '{"name":"x","conclusion":"failure"}',
+      0,
+    );
+    expect((await rules.extract({ entries: grep })).errors).toEqual([]);
+  });
+});
+
+describe("tasks: Codex code mode's update_plan inside a cell", () => {
+  it('reads the plan a cell sets and replays it like update_plan', () => {
+    const code =
+      'const r = await tools.update_plan({explanation:"done",plan:[\n  {step:"Resolve the scope",status:"completed"},\n  {step:"Report \\"findings\\"",status:"in_progress"}\n]});\ntext(r);';
+    expect(planInCell(code)).toEqual({
+      plan: [
+        { step: 'Resolve the scope', status: 'completed' },
+        { step: 'Report "findings"', status: 'in_progress' },
+      ],
+    });
+    expect(planInCell('const r = await tools.exec_command({"cmd":"ls"});')).toBeNull();
+    const facts = readSession(tool('x', 'exec', code, '{}'));
+    expect(facts.tasks).toEqual([
+      { content: 'Resolve the scope', status: 'completed' },
+      { content: 'Report "findings"', status: 'in_progress' },
+    ]);
+  });
+});

@@ -1,0 +1,92 @@
+import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import type { DecisionType } from '../../core/schemas/records.js';
+import type { DecisionDraft } from '../extractor.js';
+import { addedDependencies } from './dependency-edits.js';
+import { shellCommand } from './shell-command.js';
+
+type Kind = (typeof DecisionType.options)[number];
+
+export function draft(
+  entry: Pick<TranscriptEntry, 'at' | 'line'>,
+  type: Kind,
+  description: string,
+  why: string,
+  taskId: string | null,
+): DecisionDraft {
+  return {
+    task_id: taskId,
+    decision_type: type,
+    description: description.slice(0, 400),
+    rationale: why.slice(0, 400),
+    alternatives_considered: null,
+    at: entry.at,
+    evidence_line: entry.line,
+  };
+}
+
+/** The user's answers to the agent's questions (AskUserQuestion): `"question"="answer"` pairs. */
+const answeredHeader =
+  /answered your questions?|questions? (?:have|has) been answered|\bthe user answered\b/i;
+const answered = /"([^"]{3,300})"="([^"]{1,300})"/g;
+/** The user approved the plan the agent presented (Claude Code's ExitPlanMode result). */
+const planApproved = /^\s*User has approved (?:your plan|exiting plan mode)/i;
+const dependencyAdd =
+  /\b(npm (?:install|i|add)|pnpm add|yarn add|pip3? install|poetry add|uv add|cargo add|go get|gem install|bundle add|mix igniter\.install|dotnet add package)\s+((?:[@\w][\w@/.:=<>~^-]*\s*)+)/;
+
+const ok = (e: TranscriptEntry) =>
+  e.kind === 'tool_result' && e.tool?.is_error !== true && (e.tool?.exit_code ?? 0) === 0;
+
+/** The plan's title: its first heading, else its first line. */
+const titleOf = (plan: string) =>
+  (/^#+\s+(.+)$/m.exec(plan)?.[1] ?? plan.split('\n').find((l) => l.trim() !== '') ?? '')
+    .replace(/^plan:\s*/i, '')
+    .trim();
+
+/**
+ * Decisions the session records in structured form rather than prose: the user's answers to the agent's questions,
+ * a plan the user approved (evidenced where the plan was stated: the ExitPlanMode call carrying it, else the agent's
+ * last message before the call), a dependency added by a succeeding install command or by an edit of a manifest
+ * (evidenced by the edit call).
+ */
+export function signalDecisions(entries: readonly TranscriptEntry[], taskId: string | null): DecisionDraft[] {
+  const out: DecisionDraft[] = [];
+  const calls = new Map<string, TranscriptEntry>();
+  let lastSaid: TranscriptEntry | null = null;
+  for (const entry of entries) {
+    if (entry.sidechain) continue;
+    if (entry.role === 'assistant' && entry.kind === 'text' && entry.text.trim().length > 0) lastSaid = entry;
+    if (entry.kind === 'tool_call' && entry.tool?.id) calls.set(entry.tool.id, entry);
+    if (!ok(entry)) continue;
+    const call = (entry.tool?.id && calls.get(entry.tool.id)) || null;
+    if (answeredHeader.test(entry.text.slice(0, 200))) {
+      for (const m of entry.text.matchAll(answered))
+        out.push(
+          draft(entry, 'clarification', `${m[1] ?? ''} -> ${m[2] ?? ''}`, "the user's answer", taskId),
+        );
+      continue;
+    }
+    if (entry.tool?.name === 'ExitPlanMode' && planApproved.test(entry.text)) {
+      const input = entry.tool.input as { plan?: unknown } | null;
+      const plan = typeof input?.plan === 'string' && input.plan.trim() ? input.plan : null;
+      const where = plan ? (call ?? entry) : lastSaid;
+      const title = titleOf(plan ?? lastSaid?.text ?? '');
+      if (where && title)
+        out.push(draft(where, 'approach', `Approved plan: ${title}`, 'the user approved the plan', taskId));
+      continue;
+    }
+    for (const { manifest, names } of addedDependencies(entry))
+      out.push(
+        draft(call ?? entry, 'library', `Added dependency ${names.join(', ')} (${manifest})`, '', taskId),
+      );
+    const command = shellCommand(entry);
+    const segments = (command ?? '').split(/&&|\|\||;|\|/).map((c) => c.trim());
+    const dep = segments.map((c) => dependencyAdd.exec(c)).find((m) => m?.index === 0) ?? null;
+    const names = (dep?.[2] ?? '')
+      .trim()
+      .split(/\s+/)
+      .filter((n) => n && !n.startsWith('-'));
+    if (names.length > 0)
+      out.push(draft(entry, 'library', `Added dependency ${names.join(', ')}`, '', taskId));
+  }
+  return out;
+}

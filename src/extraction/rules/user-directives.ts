@@ -1,0 +1,27 @@
+import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import type { DecisionDraft } from '../extractor.js';
+import { draft } from './decision-signals.js';
+
+/**
+ * The user's directives on how the work is done, which bind the agent as much as its own choices: "don't use X,
+ * use Y", "let's go with X", "use X instead", "X is not acceptable". A request of what to build is the goal, not a
+ * decision; questions, slash commands, pasted material and injected context are left out.
+ */
+const directive =
+  /\b(?:don'?t|do not|never) (?:use|add|create|make|put|write|change|touch|include|generate|call|rely on|mock|split|introduce)\b|\b(?:instead of|rather than)\b|\buse .{1,60}? instead\b|\blet'?s (?:use|go with|keep|stick with|switch to|not)\b|\b(?:go|stick) with\b|\b(?:is|are) not acceptable\b|\bunacceptable\b/i;
+
+const injected = /^\s*<|^\s*\/\w|```|Caveat:|This session is being continued/;
+
+/** One decision per user message that gives a directive: the message is the description. */
+export function userDirectives(entries: readonly TranscriptEntry[], taskId: string | null): DecisionDraft[] {
+  const out: DecisionDraft[] = [];
+  for (const e of entries) {
+    if (e.sidechain || e.role !== 'user' || e.kind !== 'text') continue;
+    const text = e.text.trim();
+    if (text.length < 12 || text.length > 1500 || injected.test(text)) continue;
+    const sentence = text.split(/(?<=[.!?])\s+|\n+/).find((s) => directive.test(s) && !/\?\s*$/.test(s));
+    if (!sentence) continue;
+    out.push(draft(e, 'approach', text.replace(/\s+/g, ' ').slice(0, 300), "the user's directive", taskId));
+  }
+  return out;
+}

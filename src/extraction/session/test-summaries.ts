@@ -1,0 +1,118 @@
+import type { TestReport } from './test-output.js';
+
+/**
+ * Summary lines of the runners beyond the JavaScript, Python, Rust and Go ones: ExUnit (`mix test`), RSpec,
+ * `dotnet test`, Gradle, Maven Surefire, `deno test`, PHPUnit. Each returns null when its summary is not in the output.
+ */
+
+const n = (s: string | undefined) => (s === undefined ? 0 : Number(s));
+const unique = (items: string[]) => [...new Set(items.map((s) => s.trim()).filter(Boolean))];
+const lastMatch = (t: string, re: RegExp) => [...t.matchAll(re)].at(-1) ?? null;
+const report = (
+  runner: string,
+  passed: number | null,
+  failed: number,
+  skipped: number | null,
+  failing: string[],
+) => ({
+  runner,
+  passed: passed === null ? null : Math.max(0, passed),
+  failed,
+  skipped,
+  failing: unique(failing),
+  coverage: null,
+});
+
+/** `14 doctests, 65 tests, 1 failure, 2 excluded` (doctests and properties count as tests). */
+export function exUnit(t: string): TestReport | null {
+  const line = lastMatch(
+    t,
+    /^\s*((?:\d+ (?:doctests?|propert(?:y|ies)|tests?), )*\d+ (?:doctests?|propert(?:y|ies)|tests?)), (\d+) failures?((?:, \d+ (?:excluded|skipped|invalid))*)/gm,
+  );
+  if (!line) return null;
+  const total = [...(line[1] ?? '').matchAll(/(\d+) /g)].reduce((s, m) => s + n(m[1]), 0);
+  const failed = n(line[2]);
+  const skipped = [...(line[3] ?? '').matchAll(/(\d+) (excluded|skipped|invalid)/g)].reduce(
+    (s, m) => s + n(m[1]),
+    0,
+  );
+  const failing = [...t.matchAll(/^\s+\d+\) (test .+? \([\w.]+\))\s*$/gm)].map((m) => m[1] ?? '');
+  return report('exunit', total - failed - skipped, failed, skipped, failing);
+}
+
+/** `10 examples, 2 failures, 1 pending`, failing examples listed as `rspec ./spec/x_spec.rb:12 # description`. */
+export function rspec(t: string): TestReport | null {
+  const line = lastMatch(t, /^\s*(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?/gm);
+  if (!line) return null;
+  const failed = n(line[2]);
+  const pending = n(line[3]);
+  const failing = [...t.matchAll(/^rspec (\S+) # (.+?)\s*$/gm)].map((m) => m[2] ?? m[1] ?? '');
+  return report('rspec', n(line[1]) - failed - pending, failed, pending, failing);
+}
+
+/** `Passed!  - Failed: 0, Passed: 12, Skipped: 0, Total: 12` per assembly (or `Total tests: / Passed: / Failed:`). */
+export function dotnet(t: string): TestReport | null {
+  const lines = [
+    ...t.matchAll(/^\s*(?:Passed|Failed)!\s+-\s+Failed:\s+(\d+),\s+Passed:\s+(\d+),\s+Skipped:\s+(\d+)/gm),
+  ];
+  const failing = [...t.matchAll(/^\s+Failed (\S+) \[/gm)].map((m) => m[1] ?? '');
+  if (lines.length > 0) {
+    const sum = (i: number) => lines.reduce((s, m) => s + n(m[i]), 0);
+    return report('dotnet', sum(2), sum(1), sum(3), failing);
+  }
+  const total = /^\s*Total tests:\s+(\d+)/m.exec(t);
+  if (!total) return null;
+  const passed = /^\s*Passed:\s+(\d+)/m.exec(t);
+  const failed = /^\s*Failed:\s+(\d+)/m.exec(t);
+  const skipped = /^\s*Skipped:\s+(\d+)/m.exec(t);
+  return report('dotnet', n(passed?.[1]), n(failed?.[1]), skipped ? n(skipped[1]) : null, failing);
+}
+
+/** `12 tests completed, 2 failed, 1 skipped` and `FooTest > bar() FAILED`; a BUILD SUCCESSFUL run alone passed. */
+export function gradle(t: string): TestReport | null {
+  const failing = [...t.matchAll(/^(\S.*? > .+?) FAILED\s*$/gm)].map((m) => m[1] ?? '');
+  const line = lastMatch(t, /^\s*(\d+) tests? completed, (\d+) failed(?:, (\d+) skipped)?/gm);
+  if (line) {
+    const failed = n(line[2]);
+    const skipped = n(line[3]);
+    return report('gradle', n(line[1]) - failed - skipped, failed, skipped, failing);
+  }
+  if (/^BUILD SUCCESSFUL\b/m.test(t)) return report('gradle', null, 0, null, []);
+  if (/^BUILD FAILED\b/m.test(t) && failing.length > 0)
+    return report('gradle', null, failing.length, null, failing);
+  return null;
+}
+
+/** Surefire's `Tests run: 12, Failures: 1, Errors: 0, Skipped: 0` (the last one is the total). */
+export function maven(t: string): TestReport | null {
+  const line = lastMatch(t, /Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)\s*$/gm);
+  if (!line) return null;
+  const failed = n(line[2]) + n(line[3]);
+  const skipped = n(line[4]);
+  const failing = [...t.matchAll(/^\[ERROR\]\s+(\w[\w$]*\.\w+)(?::\d+)?\s/gm)].map((m) => m[1] ?? '');
+  return report('maven', n(line[1]) - failed - skipped, failed, skipped, failing);
+}
+
+/** `ok | 5 passed | 0 failed (20ms)` or `FAILED | 3 passed | 2 failed | 1 ignored (45ms)`. */
+export function deno(t: string): TestReport | null {
+  const line = lastMatch(
+    t,
+    /^(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed(?: \(\d+ steps?\))?(?: \| (\d+) ignored)?/gm,
+  );
+  if (!line) return null;
+  const failing = [...t.matchAll(/^(.+?) => \S+:\d+:\d+\s*$/gm)].map((m) => m[1] ?? '');
+  return report('deno', n(line[1]), n(line[2]), line[3] === undefined ? null : n(line[3]), failing);
+}
+
+/** `OK (5 tests, 10 assertions)` or `Tests: 5, Assertions: 8, Failures: 1, Errors: 1, Skipped: 1.` */
+export function phpunit(t: string): TestReport | null {
+  const ok = /^OK \((\d+) tests?, \d+ assertions?\)/m.exec(t);
+  if (ok) return report('phpunit', n(ok[1]), 0, null, []);
+  const line = /^Tests: (\d+), Assertions: \d+(.*)$/m.exec(t);
+  if (!line) return null;
+  const part = (name: string) => n(new RegExp(`${name}: (\\d+)`).exec(line[2] ?? '')?.[1]);
+  const failed = part('Failures') + part('Errors');
+  const skipped = part('Skipped') + part('Incomplete');
+  const failing = [...t.matchAll(/^\d+\) ([\w\\]+::\w+)/gm)].map((m) => m[1] ?? '');
+  return report('phpunit', n(line[1]) - failed - skipped, failed, skipped, failing);
+}
