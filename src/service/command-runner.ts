@@ -67,6 +67,19 @@ export class CommandRunner {
     return state;
   }
 
+  /**
+   * The state this process last committed, per workflow (the most recent few hundred): record appends on
+   * PostgreSQL decide on it without loading the row again, and commit it as `unloadedBase`, so the store refuses
+   * them unless the row is still exactly that state; a refused one is decided again on a fresh load.
+   */
+  private readonly committed = new Map<string, WorkflowState>();
+
+  private remember(workflowId: string, state: WorkflowState) {
+    this.committed.delete(workflowId);
+    this.committed.set(workflowId, state);
+    if (this.committed.size > 256) this.committed.delete(this.committed.keys().next().value as string);
+  }
+
   /** The tail of each workflow's queue of commands in this process. */
   private readonly queues = new Map<string, Promise<unknown>>();
 
@@ -100,10 +113,23 @@ export class CommandRunner {
     opts: { retry?: boolean },
   ): Promise<{ result: T; state: WorkflowState; draft: Draft }> {
     for (let attempt = 0; ; attempt++) {
-      const base = await this.load(workflowId);
+      const kept =
+        opts.retry && attempt === 0 && this.store.dialect === 'postgres'
+          ? this.committed.get(workflowId)
+          : undefined;
+      const base = kept ?? (await this.load(workflowId));
       const draft = new Draft(base, this.context());
-      const result = await decide(draft, base);
-      if (draft.events.length === 0) return { result, state: base, draft };
+      let result: T;
+      try {
+        result = await decide(draft, base);
+      } catch (e) {
+        if (kept) continue; // refused on this process's memory of the state: decided again on the stored one
+        throw e;
+      }
+      if (draft.events.length === 0) {
+        if (kept) continue; // what it reports comes from the stored state, not from this process's memory
+        return { result, state: base, draft };
+      }
       try {
         await this.store.commit({
           workflowId,
@@ -111,10 +137,14 @@ export class CommandRunner {
           events: draft.events,
           state: draft.state,
           writes: draft.writes,
+          ...(kept ? { unloadedBase: kept } : {}),
         });
+        this.remember(workflowId, draft.state);
         await this.notify(draft.events, draft.state);
         return { result, state: draft.state, draft };
       } catch (e) {
+        this.committed.delete(workflowId);
+        if (kept && BatonError.isInstance(e) && e.code === 'conflict') continue;
         // A lost race is retried only for commands that commute (record appends); a transition that lost reports
         // the conflict, so exactly one of several racing writers wins.
         if (!opts.retry || !BatonError.isInstance(e) || e.code !== 'conflict' || attempt >= 5) throw e;
@@ -133,6 +163,7 @@ export class CommandRunner {
       state: draft.state,
       writes: draft.writes,
     });
+    this.remember(workflowId, draft.state);
     await this.notify(draft.events, draft.state);
     return { result, state: draft.state };
   }

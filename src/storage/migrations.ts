@@ -1,3 +1,5 @@
+import { POSITIONER_MIGRATION } from './postgres/event-positioner.js';
+
 /**
  * One migration list for every backend: each step has its SQL per dialect, applied in order and recorded in
  * `schema_migrations`. Adding a step means adding both dialects. PostgreSQL keeps JSON as TEXT (exactly what
@@ -326,5 +328,12 @@ export const migrations: readonly Migration[] = [
         expires_at BIGINT NOT NULL
       );
       CREATE INDEX workflow_leases_expires ON workflow_leases (expires_at);`,
+  },
+  {
+    version: 8,
+    name: 'PostgreSQL event positions handed out after commit by followers (no lock on the write path)',
+    // SQLite has one writer at a time: its positions are already in commit order. PostgreSQL: event-positioner.ts.
+    sqlite: 'SELECT 1;',
+    postgres: POSITIONER_MIGRATION,
   },
 ];

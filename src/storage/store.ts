@@ -13,6 +13,13 @@ export interface CommitBatch {
   events: readonly BatonEvent[];
   state: WorkflowState;
   writes: readonly RecordRow[];
+  /**
+   * Set when the command decided on the state this process itself last committed, without loading it again
+   * (`CommandRunner`, record appends on PostgreSQL, where a load is a round trip): the store then also refuses the
+   * commit (conflict) unless the stored row is still exactly that state, so a row rebuilt or re-created in between
+   * at the same version is never written over.
+   */
+  unloadedBase?: WorkflowState;
 }
 
 export interface WorkflowFilter {

@@ -93,6 +93,24 @@ export function storeCases(backend: StoreBackend) {
       await store.commitMany([]);
     });
 
+    it('a commit decided on an unloaded base is written only while the row is still exactly that state', async () => {
+      const store = await open();
+      const wf = await createWorkflow(makeService(store));
+      const base = await loaded(store, wf.id);
+      await store.commit({ ...historyBatch(base, 1, 'kept'), unloadedBase: base });
+      const next = await loaded(store, wf.id);
+      expect(next.version).toBe(base.version + 1);
+      // Rebuilt at the same version into another state: a commit on the remembered one must not overwrite it.
+      await store.replaceProjection(wf.id, { ...next, title: 'rebuilt' }, []);
+      const err = await rejection(store.commit({ ...historyBatch(next, 1, 'stale'), unloadedBase: next }));
+      expect(err.code).toBe('conflict');
+      expect((await loaded(store, wf.id)).title).toBe('rebuilt');
+      expect((await store.readEvents(wf.id)).length).toBe(next.version);
+      const fresh = await loaded(store, wf.id);
+      await store.commit({ ...historyBatch(fresh, 1, 'fresh'), unloadedBase: fresh });
+      expect((await loaded(store, wf.id)).version).toBe(next.version + 1);
+    });
+
     it('reads events by seq and by store-wide position, with limits and a workflow filter', async () => {
       const store = await open();
       const svc = makeService(store);

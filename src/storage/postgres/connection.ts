@@ -67,16 +67,20 @@ export function toBatonError(e: unknown, url: string, what: string): BatonError 
   );
 }
 
-/** One query on the pool; its rows, or the driver's error as a BatonError saying what was being done. */
+/**
+ * One query on the pool; its rows, or the driver's error as a BatonError saying what was being done. A `name`
+ * prepares the statement once per connection (for the hot paths: no parsing and planning at every call).
+ */
 export async function queryRows<R extends pg.QueryResultRow>(
   pool: pg.Pool,
   url: string,
   sql: string,
   params: unknown[],
   what: string,
+  name?: string,
 ): Promise<R[]> {
   try {
-    return (await pool.query<R>(sql, params)).rows;
+    return (await pool.query<R>({ name, text: sql, values: params })).rows;
   } catch (e) {
     throw toBatonError(e, url, what);
   }

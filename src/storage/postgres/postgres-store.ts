@@ -18,10 +18,9 @@ import { queryRows, redactUrl, toBatonError, type PostgresOptions } from './conn
 import { openMigratedPool } from './migrate.js';
 import { PostgresExecutors } from './postgres-executors.js';
 import { PostgresLeases } from './postgres-leases.js';
+import { POSITION_EVENTS_SQL } from './event-positioner.js';
+import { commitStatement, fitsOneStatement } from './commit-statement.js';
 import { insertEvents, upsertRecords } from './sql.js';
-
-/** Held by every event-appending transaction, so event positions are handed out in commit order. */
-const APPEND_LOCK = 0x62746e61; // "btna"
 
 type PgEventRow = Omit<EventRow, 'position'> & { position: string };
 
@@ -32,9 +31,10 @@ const toEvent = (r: PgEventRow): StoredEvent => ({
 
 /**
  * The shared store: many Baton processes on one PostgreSQL database. Optimistic concurrency exactly as in SQLite
- * (a commit names the version it decided on; the workflow row's `version` check refuses a stale one), and every
- * transaction that appends events takes one advisory lock, so the store-wide `position` that live subscribers
- * follow never has a gap that a slower transaction fills later.
+ * (a commit names the version it decided on; the workflow row's `version` check refuses a stale one). Writers
+ * take no store-wide lock: the store-wide `position` that live subscribers follow is handed out after commit, in
+ * commit order, by the positioner every follower runs before it reads (event-positioner.ts says why no follower
+ * can miss or reorder an event).
  */
 export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
@@ -55,8 +55,13 @@ export class PostgresStore implements Store {
     return new PostgresStore(await openMigratedPool(url, options), url);
   }
 
-  private query<R extends pg.QueryResultRow>(sql: string, params: unknown[], what: string): Promise<R[]> {
-    return queryRows<R>(this.pool, this.url, sql, params, what);
+  private query<R extends pg.QueryResultRow>(
+    sql: string,
+    params: unknown[],
+    what: string,
+    name?: string,
+  ): Promise<R[]> {
+    return queryRows<R>(this.pool, this.url, sql, params, what, name);
   }
 
   /** Runs `work` in one transaction on one connection; any failure rolls it back whole. */
@@ -84,50 +89,51 @@ export class PostgresStore implements Store {
     }
   }
 
-  private async writeBatch(c: pg.PoolClient, b: CommitBatch): Promise<void> {
-    const s = b.state;
-    const state = JSON.stringify(s);
-    // The title column is only an index (the state holds the real title); PostgreSQL text cannot hold NUL.
-    const title = s.title.replaceAll('\u0000', '\ufffd');
-    if (b.expectedVersion === 0) {
-      const r = await c.query(
-        'INSERT INTO workflows (id, status, worktree, title, version, created_at, updated_at, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING',
-        [b.workflowId, s.status, s.worktree, title, s.version, s.created_at, s.updated_at, state],
-      );
-      if (r.rowCount !== 1)
+  /**
+   * Writes one batch with `commitStatement` on `c` (a pool: the statement commits on its own; a client in a
+   * transaction: it commits with the rest), then what did not fit in it. A refused version writes nothing.
+   */
+  private async writeBatch(c: pg.Pool | pg.PoolClient, b: CommitBatch): Promise<void> {
+    const { name, text, values, rest } = commitStatement(b);
+    const r = await c.query<{ n: number }>({ name, text, values });
+    if (r.rows[0]?.n !== 1) {
+      if (b.expectedVersion === 0)
         throw conflict(`workflow ${b.workflowId} already exists`, { workflow_id: b.workflowId });
-    } else {
-      const r = await c.query(
-        'UPDATE workflows SET status = $2, worktree = $3, title = $4, version = $5, updated_at = $6, state = $7 WHERE id = $1 AND version = $8',
-        [b.workflowId, s.status, s.worktree, title, s.version, s.updated_at, state, b.expectedVersion],
+      const cur = await c.query<{ version: number }>('SELECT version FROM workflows WHERE id = $1', [
+        b.workflowId,
+      ]);
+      const current = cur.rows[0]?.version;
+      throw conflict(
+        `workflow ${b.workflowId} changed while this command ran (expected version ${b.expectedVersion}, found ${current ?? 'none'}); reload and try again`,
+        {
+          workflow_id: b.workflowId,
+          expected_version: b.expectedVersion,
+          current_version: current ?? null,
+        },
       );
-      if (r.rowCount !== 1) {
-        const cur = await c.query<{ version: number }>('SELECT version FROM workflows WHERE id = $1', [
-          b.workflowId,
-        ]);
-        const current = cur.rows[0]?.version;
-        throw conflict(
-          `workflow ${b.workflowId} changed while this command ran (expected version ${b.expectedVersion}, found ${current ?? 'none'}); reload and try again`,
-          {
-            workflow_id: b.workflowId,
-            expected_version: b.expectedVersion,
-            current_version: current ?? null,
-          },
-        );
-      }
     }
-    await insertEvents(c, b.events);
-    await upsertRecords(c, b.writes);
+    // Nothing is left unless the batch was too big for one statement; then `c` is a transaction's client.
+    await insertEvents(c, rest.events);
+    await upsertRecords(c, rest.writes);
   }
 
   async commit(batch: CommitBatch): Promise<void> {
     await this.commitMany([batch]);
   }
 
+  /** One batch that fits one statement is one round trip, committing on its own; anything else one transaction. */
   async commitMany(batches: readonly CommitBatch[]): Promise<void> {
+    const only = batches.length === 1 ? batches[0] : undefined;
+    if (only && fitsOneStatement(only)) {
+      try {
+        await this.writeBatch(this.pool, only);
+      } catch (e) {
+        throw toBatonError(e, this.url, 'commit');
+      }
+      return;
+    }
     if (!batches.length) return;
     await this.transaction('commit', async (c) => {
-      await c.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK]);
       for (const b of batches) await this.writeBatch(c, b);
     });
   }
@@ -137,6 +143,7 @@ export class PostgresStore implements Store {
       'SELECT state FROM workflows WHERE id = $1',
       [workflowId],
       'load',
+      'baton-load-state',
     );
     return rows[0] ? (JSON.parse(rows[0].state) as WorkflowState) : null;
   }
@@ -163,6 +170,7 @@ export class PostgresStore implements Store {
   }
 
   async readEventsSince(position: number, limit: number, workflowId?: string): Promise<StoredEvent[]> {
+    await this.query(POSITION_EVENTS_SQL, [], 'position new events');
     const rows = workflowId
       ? await this.query<PgEventRow>(
           'SELECT * FROM events WHERE position > $1 AND workflow_id = $2 ORDER BY position LIMIT $3',

@@ -15,7 +15,10 @@ export function placeholders(rows: number, width: number): string {
 /** Rows per statement: well under PostgreSQL's 65,535 parameters. */
 const CHUNK = 500;
 
-export async function insertEvents(client: pg.PoolClient, events: readonly BatonEvent[]): Promise<void> {
+export async function insertEvents(
+  client: pg.Pool | pg.PoolClient,
+  events: readonly BatonEvent[],
+): Promise<void> {
   for (let i = 0; i < events.length; i += CHUNK) {
     const part = events.slice(i, i + CHUNK);
     await client.query(
@@ -26,13 +29,21 @@ export async function insertEvents(client: pg.PoolClient, events: readonly Baton
 }
 
 /**
- * Upserts record rows. One statement may not touch a row twice, so within a batch the last write of each key
- * wins, which is what writing them one after the other would leave.
+ * One statement may not upsert a row twice, so within a batch the last write of each key wins, which is what
+ * writing them one after the other would leave.
  */
-export async function upsertRecords(client: pg.PoolClient, writes: readonly RecordRow[]): Promise<void> {
+export function lastWriteOfEachKey(writes: readonly RecordRow[]): RecordRow[] {
   const last = new Map<string, RecordRow>();
   for (const w of writes) last.set(`${w.workflow_id}\u0000${w.kind}\u0000${w.id}`, w);
-  const rows = [...last.values()];
+  return [...last.values()];
+}
+
+/** Upserts record rows (each key once: `lastWriteOfEachKey`). */
+export async function upsertRecords(
+  client: pg.Pool | pg.PoolClient,
+  writes: readonly RecordRow[],
+): Promise<void> {
+  const rows = lastWriteOfEachKey(writes);
   for (let i = 0; i < rows.length; i += CHUNK) {
     const part = rows.slice(i, i + CHUNK);
     await client.query(

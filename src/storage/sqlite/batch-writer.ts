@@ -21,7 +21,7 @@ export class BatchWriter {
         'INSERT INTO workflows (id, status, worktree, title, version, created_at, updated_at, state, rev) VALUES (@id, @status, @worktree, @title, @version, @created_at, @updated_at, @state, @rev)',
       ),
       updateWorkflow: db.prepare(
-        'UPDATE workflows SET version = @version, updated_at = @updated_at, state = @state, rev = @rev WHERE id = @id AND version = @expected',
+        'UPDATE workflows SET version = @version, updated_at = @updated_at, state = @state, rev = @rev WHERE id = @id AND version = @expected AND (@base IS NULL OR state = @base)',
       ),
       // Apart, and only when it changed: setting an indexed column rewrites its index pages even to the same value.
       updateStatus: db.prepare('UPDATE workflows SET status = @status WHERE id = @id AND status <> @status'),
@@ -73,11 +73,12 @@ export class BatchWriter {
       updated_at: s.updated_at,
       state: JSON.stringify(s),
       expected: b.expectedVersion,
+      base: b.unloadedBase ? JSON.stringify(b.unloadedBase) : null,
     };
     if (b.expectedVersion === 0) {
       if (this.stmts.version.get(b.workflowId))
         throw conflict(`workflow ${b.workflowId} already exists`, { workflow_id: b.workflowId });
-      const { expected: _, ...insert } = row;
+      const { expected: _, base: __, ...insert } = row;
       this.stmts.insertWorkflow.run(insert);
     } else if (this.stmts.updateWorkflow.run(row).changes === 1) {
       this.stmts.updateStatus.run({ id: row.id, status: row.status });
