@@ -19,7 +19,8 @@ export const LAYERS = {
   disk: { code: ['core', 'service', 'storage'] },
   integrations: { code: ['core', 'client', 'agents', 'extraction', 'service', 'config', 'storage'] },
   mcp: { code: ['core', 'client', 'service', 'config'] },
-  server: { code: ['core', 'client', 'service', 'config'], types: ['storage'] },
+  // The server reads the log through the service (service.events), never the Store: not even its types.
+  server: { code: ['core', 'client', 'service', 'config'] },
   'open-baton.ts': {
     code: ['client', 'config', 'disk', 'executors', 'git', 'service', 'storage', 'tokens', 'core'],
   },

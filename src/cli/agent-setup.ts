@@ -1,8 +1,9 @@
 import { hostname } from 'node:os';
 import { driverFor, resolveProfile } from '../agents/runtime/index.js';
 import { readAgentProfiles } from '../config/agent-config.js';
+import type { SettingReader } from '../config/setting-reader.js';
 import { settingReader, type Settings } from '../config/settings.js';
-import { invalidInput, parseDuration, type CapacityPolicy } from '../core/index.js';
+import { invalidInput, type CapacityPolicy } from '../core/index.js';
 import { DockerEngine } from '../executors/docker/engine.js';
 import { DockerExecutor } from '../executors/docker/docker-executor.js';
 import { executorFactory, releaseByRuntime, remoteExecutor } from '../executors/executor-factory.js';
@@ -10,8 +11,8 @@ import { findExecutable } from '../executors/local/find-executable.js';
 import { LocalExecutor } from '../executors/local/local-executor.js';
 import { ownerId } from '../executors/process-identity.js';
 import type { AgentProfile, Executor } from '../service/runtime/index.js';
-import { parseNumber } from './parse.js';
 
+/** The agent runtime's options; each is a row of the settings table (src/config/setting-table.ts). */
 export interface AgentFlags {
   agent?: string;
   agentBin?: string;
@@ -22,40 +23,34 @@ export interface AgentFlags {
   executor?: string;
   executorUrl?: string;
   dockerImage?: string;
+  maxSessions?: string;
 }
 
-/** The agent runtime's options: flag > environment variable > default (profiles also come from the config file). */
+/**
+ * The agent runtime's settings, each option > variable > the worktree's `baton.config.json` > `$BATON_HOME/config.json`
+ * > default (the one resolver); agent profiles come from the `agents` key of the same files.
+ */
 export function agentSetup(
   o: AgentFlags,
   env: NodeJS.ProcessEnv,
   settings: Settings,
   worktree: string | null,
 ) {
-  const name = o.agent ?? env.BATON_AGENT;
+  const r = settingReader(o, env, settings);
+  const agentName = r.text('agent') || null;
   const profiles = readAgentProfiles(settings.home, worktree);
-  const profile: AgentProfile | null = name
-    ? resolveProfile(
-        name,
-        {
-          agentBin: o.agentBin ?? env.BATON_AGENT_BIN,
-          contextWindow: o.contextWindow ?? env.BATON_CONTEXT_WINDOW,
-        },
-        profiles,
-      )
-    : null;
-  const capacity = capacityPolicy(o, env);
-  const heartbeatMs = parseDuration(
-    o.heartbeat ?? env.BATON_HEARTBEAT ?? '10s',
-    '--heartbeat / BATON_HEARTBEAT',
-  );
-  const settingsOf = settingReader({ executor: o.executor, dockerImage: o.dockerImage }, env, settings);
-  const kind = settingsOf.oneOf('executor', ['local', 'remote', 'docker'] as const, 'local');
-  const url = o.executorUrl ?? env.BATON_EXECUTOR_URL;
+  const profileOf = (name: string) => agentProfile(name, profiles, r);
+  const profile: AgentProfile | null = agentName ? profileOf(agentName) : null;
+  const capacity = capacityPolicy(r);
+  const heartbeatMs = r.durationMs('heartbeat', '10s');
+  if (heartbeatMs <= 0) throw r.invalid('heartbeat', 'must be positive');
+  const kind = r.oneOf('executor', ['local', 'remote', 'docker'] as const, 'local');
+  const url = r.text('executorUrl') || null;
   if (kind === 'remote' && !url)
     throw invalidInput(
-      '--executor remote needs --executor-url URL (variable BATON_EXECUTOR_URL) of a `baton executor serve`',
+      '--executor remote needs --executor-url URL (variable BATON_EXECUTOR_URL, config executor_url) of a `baton executor serve`',
     );
-  const dockerImage = settingsOf.text('dockerImage')?.trim() || null;
+  const dockerImage = r.text('dockerImage')?.trim() || null;
   if (kind === 'docker' && !dockerImage)
     throw invalidInput(
       '--executor docker needs an image: --docker-image IMAGE (variable BATON_DOCKER_IMAGE, config docker_image), with node 20+ at /usr/bin/node and /usr/bin/env',
@@ -66,14 +61,13 @@ export function agentSetup(
       : kind === 'docker'
         ? new DockerExecutor(new DockerEngine(env), dockerImage)
         : new LocalExecutor();
-  const sessions = env.BATON_MAX_SESSIONS ?? '20';
-  const maxSessions = parseNumber(sessions, '--max-sessions (variable BATON_MAX_SESSIONS)', {
-    int: true,
-    min: 1,
-  });
+  const maxSessions = r.integer('maxSessions', 20, 1, 1_000_000);
   return {
+    agentName,
     profile,
     profiles,
+    /** The profile of another agent (a re-attached run's), with this run's --agent-bin and --context-window. */
+    profileOf,
     capacity,
     heartbeatMs,
     executor,
@@ -84,33 +78,24 @@ export function agentSetup(
   };
 }
 
-/** The capacity thresholds: --warn-at / --pause-at > BATON_CAPACITY_WARN / BATON_CAPACITY_PAUSE > 0.7 / 0.85. */
-export function capacityPolicy(
-  o: Pick<AgentFlags, 'warnAt' | 'pauseAt'>,
-  env: NodeJS.ProcessEnv,
-): CapacityPolicy {
-  const ratio = (v: string | undefined, flag: string, fallback: number) =>
-    v === undefined ? fallback : parseNumber(v, flag, { min: 0.01, max: 1 });
-  return {
-    warnAt: ratio(o.warnAt ?? env.BATON_CAPACITY_WARN, '--warn-at (variable BATON_CAPACITY_WARN)', 0.7),
-    pauseAt: ratio(o.pauseAt ?? env.BATON_CAPACITY_PAUSE, '--pause-at (variable BATON_CAPACITY_PAUSE)', 0.85),
-  };
-}
-
-export const profileFor = (
-  name: string,
-  profiles: Record<string, unknown>,
-  o: AgentFlags,
-  env: NodeJS.ProcessEnv,
-) =>
-  resolveProfile(
+/** A named agent profile, with `agent_bin` and `context_window` from the settings (checked here, naming their source). */
+function agentProfile(name: string, profiles: Record<string, unknown>, r: SettingReader): AgentProfile {
+  const window = r.text('contextWindow');
+  return resolveProfile(
     name,
     {
-      agentBin: o.agentBin ?? env.BATON_AGENT_BIN,
-      contextWindow: o.contextWindow ?? env.BATON_CONTEXT_WINDOW,
+      agentBin: r.text('agentBin') || undefined,
+      contextWindow:
+        window === undefined ? undefined : String(r.integer('contextWindow', 0, 1, 100_000_000, 'tokens')),
     },
     profiles,
   );
+}
+
+/** The capacity thresholds: warn_at (default 0.7) and pause_at (default 0.85), ratios of the context window. */
+export function capacityPolicy(r: SettingReader): CapacityPolicy {
+  return { warnAt: r.number('warnAt', 0.7, 0.01, 1), pauseAt: r.number('pauseAt', 0.85, 0.01, 1) };
+}
 
 export { driverFor };
 
@@ -125,7 +110,7 @@ export function assertAgentStartable(
   worktree: string,
   env: NodeJS.ProcessEnv,
 ): AgentProfile {
-  if (!setup.profile) throw invalidInput('baton run needs --agent NAME (variable BATON_AGENT)');
+  if (!setup.profile) throw invalidInput('baton run needs --agent NAME (variable BATON_AGENT, config agent)');
   if (setup.executor.runtime === 'local' && !findExecutable(setup.profile.bin, worktree, env.PATH))
     throw invalidInput(
       `cannot start the agent: ${setup.profile.bin} was not found (spawn ${setup.profile.bin} ENOENT); install it, or point --agent-bin (variable BATON_AGENT_BIN) or the profile's "bin" at it. Nothing was changed`,

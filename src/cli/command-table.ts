@@ -22,6 +22,7 @@ const modules = {
   server: () => import('./commands/server-commands.js').then((m) => m.registerServerCommands),
   disk: () => import('./commands/disk-commands.js').then((m) => m.registerDiskCommands),
   run: () => import('./commands/run-commands.js').then((m) => m.registerRunCommands),
+  executor: () => import('./commands/executor-commands.js').then((m) => m.registerExecutorCommands),
   worker: () => import('./commands/worker-commands.js').then((m) => m.registerWorkerCommands),
 } satisfies Record<string, () => Promise<Register>>;
 
@@ -58,8 +59,8 @@ export const COMMANDS: Record<string, { group: GroupName; module: ModuleName }> 
   'session-info': { group: 'track', module: 'disk' },
   run: { group: 'agents', module: 'run' },
   'session-status': { group: 'agents', module: 'server' },
-  executors: { group: 'agents', module: 'run' },
-  executor: { group: 'agents', module: 'run' },
+  executors: { group: 'agents', module: 'executor' },
+  executor: { group: 'agents', module: 'executor' },
   submit: { group: 'agents', module: 'worker' },
   queue: { group: 'agents', module: 'worker' },
   worker: { group: 'agents', module: 'worker' },

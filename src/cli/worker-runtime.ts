@@ -5,8 +5,8 @@ import { settingReader, type Settings } from '../config/settings.js';
 import { invalidInput } from '../core/index.js';
 import { Worker, type WorkerEvent } from '../service/runtime/index.js';
 import type { BatonService } from '../service/index.js';
-import { agentSetup, assertAgentStartable, driverFor, type AgentFlags } from './agent-setup.js';
-import { runShared } from './commands/run-commands.js';
+import { agentSetup, assertAgentStartable, type AgentFlags } from './agent-setup.js';
+import { runBasics, runShared } from './commands/run-commands.js';
 import { collect } from './parse.js';
 
 export interface WorkerFlags extends AgentFlags {
@@ -105,20 +105,11 @@ export function makeWorker(
       );
       const profile = assertAgentStartable(setup, entry.worktree, env);
       return {
-        profile,
-        driver: driverFor(profile),
-        executor: setup.executor,
-        capacity: setup.capacity,
-        heartbeatMs: setup.heartbeatMs,
+        ...runBasics(setup, shared, profile, setup.executor),
         maxTasks: null,
         maxDurationMs: null,
         autoResume: false,
         maxSessions: p.max_sessions ?? setup.maxSessions,
-        historyBudget: 2000,
-        owner: shared.owner,
-        env: shared.env,
-        logs: shared.logs,
-        batonCommand: shared.batonCommand,
         verbose: o.verbose === true,
       };
     },

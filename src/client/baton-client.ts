@@ -3,6 +3,7 @@ import type {
   AgentTaskCall,
   AgentTaskSource,
   AgentTaskSync,
+  CheckpointRef,
   ErrorRecord,
   ImportMark,
   RecoveryChoice,
@@ -31,6 +32,10 @@ import type {
   RecordInput,
   ResumeResult,
   SessionStatus,
+  DetailsResult,
+  StatusView,
+  SessionRow,
+  CleanupResult,
 } from '../service/index.js';
 import type { WorkflowView } from './views.js';
 
@@ -56,6 +61,28 @@ export interface PauseResult {
   warning: string | null;
 }
 
+/** A task moved (start, done, fail, block, unblock, skip): the workflow's new status and the task. */
+export interface TaskResult {
+  workflow_id: string;
+  workflow_status: WorkflowStatus;
+  task: Task | undefined;
+  /** What the command reports beside (e.g. the snapshot a completed task took). */
+  [extra: string]: unknown;
+}
+
+/** One record stored: its kind and the record as stored. */
+export interface RecordResult<K extends RecordInput['kind'] = RecordInput['kind']> {
+  workflow_id: string;
+  kind: K;
+  record: unknown;
+}
+
+export interface InterruptResult {
+  workflow_id: string;
+  status: WorkflowStatus;
+  snapshot_id: string;
+}
+
 export interface TaskAddResult {
   workflow_id: string;
   workflow_status: WorkflowStatus;
@@ -73,8 +100,8 @@ export interface BatonClient {
   create(input: CreateWorkflowInput): Promise<WorkflowView>;
   list(filter?: { status?: WorkflowStatus[]; worktree?: string }): Promise<WorkflowView[]>;
   get(ref: Ref): Promise<WorkflowView>;
-  status(ref: Ref): Promise<unknown>;
-  task(ref: Ref, action: TaskAction, taskId: string, note?: string | null): Promise<unknown>;
+  status(ref: Ref): Promise<StatusView>;
+  task(ref: Ref, action: TaskAction, taskId: string, note?: string | null): Promise<TaskResult>;
   /** Adds a task to the plan (`task.added`). */
   addTask(ref: Ref, input: AddTaskInput): Promise<TaskAddResult>;
   /** Follows the agent's own task list in the task graph; calls already applied write nothing. */
@@ -82,7 +109,7 @@ export interface BatonClient {
     ref: Ref,
     input: { source: AgentTaskSource; calls: AgentTaskCall[] },
   ): Promise<{ workflow_id: string } & AgentTaskSync>;
-  record(ref: Ref, input: RecordInput): Promise<unknown>;
+  record<I extends RecordInput>(ref: Ref, input: I): Promise<RecordResult<I['kind']>>;
   /** An agent session Baton does not run (a hook): the worktree's workflow found or created, the session tied. */
   trackSession(input: TrackInput): Promise<TrackResult>;
   /** A session start: the workflow found or created (resumed), the session tied and the context handed over. */
@@ -110,8 +137,11 @@ export interface BatonClient {
     errorId: string,
     resolution: ErrorRecord['resolution'],
     notes: string | null,
-  ): Promise<unknown>;
-  addressFeedback(ref: Ref, reviewId: string): Promise<unknown>;
+  ): Promise<{ workflow_id: string; error: ErrorRecord }>;
+  addressFeedback(
+    ref: Ref,
+    reviewId: string,
+  ): Promise<{ workflow_id: string; review_id: string; addressed: boolean }>;
   pause(ref: Ref, input: { reason?: string | null; force?: boolean }): Promise<PauseResult>;
   resume(ref: Ref): Promise<ResumeResult>;
   context(ref: Ref, budget?: number): Promise<CompiledContext>;
@@ -124,9 +154,9 @@ export interface BatonClient {
   ): Promise<{ acknowledged: string; latest: string | null; matches: boolean }>;
   snapshots(ref: Ref): Promise<{ workflow_id: string; snapshots: SnapshotSummary[] }>;
   snapshot(ref: Ref, snapshotId: string): Promise<SessionSnapshot>;
-  details(ref: Ref, snapshotId: string, category: DetailCategory): Promise<unknown>;
-  checkpoint(ref: Ref, name: string): Promise<unknown>;
-  checkpoints(ref: Ref): Promise<unknown>;
+  details(ref: Ref, snapshotId: string, category: DetailCategory): Promise<DetailsResult>;
+  checkpoint(ref: Ref, name: string): Promise<{ workflow_id: string; checkpoint: CheckpointRef }>;
+  checkpoints(ref: Ref): Promise<{ workflow_id: string; checkpoints: CheckpointRef[] }>;
   /** Every transcript imported and how far it was read, oldest first; with `path`, only that file's. */
   imports(ref: Ref, path?: string): Promise<{ workflow_id: string; imports: ImportView[] }>;
   recoveryOptions(ref: Ref): Promise<RecoveryPlan>;
@@ -135,15 +165,15 @@ export interface BatonClient {
     option: RecoveryChoice,
     checkpoint: string | null,
   ): Promise<ResumeResult & { option: RecoveryChoice }>;
-  interrupt(ref: Ref, reason: string): Promise<unknown>;
+  interrupt(ref: Ref, reason: string): Promise<InterruptResult>;
   snapshotNow(
     ref: Ref,
     trigger: SnapshotTrigger,
     reason: string | null,
   ): Promise<{ workflow_id: string; snapshot_id: string }>;
   abandon(ref: Ref, reason: string | null): Promise<WorkflowView>;
-  cleanup(input: { olderThanMs: number; dryRun: boolean }): Promise<unknown>;
-  sessions(): Promise<unknown[]>;
+  cleanup(input: { olderThanMs: number; dryRun: boolean }): Promise<CleanupResult>;
+  sessions(): Promise<SessionRow[]>;
   /** The session-resumption status of one session (default: the latest). */
   sessionStatus(ref: Ref, sessionNumber?: number): Promise<SessionStatus>;
   /** Every session of a workflow with its status, oldest first. */

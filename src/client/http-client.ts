@@ -5,6 +5,7 @@ import type {
   Channel,
   PauseResult,
   RecordInput,
+  RecordResult,
   Ref,
   TaskAction,
   TaskAddResult,
@@ -122,11 +123,21 @@ export class HttpClient implements BatonClient {
   }
 
   status(ref: Ref) {
-    return this.call<unknown>('GET', `${this.wf(ref)}/status`, undefined, ref);
+    return this.call<Awaited<ReturnType<BatonClient['status']>>>(
+      'GET',
+      `${this.wf(ref)}/status`,
+      undefined,
+      ref,
+    );
   }
 
   task(ref: Ref, action: TaskAction, taskId: string, note: string | null = null) {
-    return this.call<unknown>('POST', `${this.wf(ref)}/tasks/${e(taskId)}/${action}`, { note }, ref);
+    return this.call<Awaited<ReturnType<BatonClient['task']>>>(
+      'POST',
+      `${this.wf(ref)}/tasks/${e(taskId)}/${action}`,
+      { note },
+      ref,
+    );
   }
 
   addTask(ref: Ref, input: Parameters<BatonClient['addTask']>[1]) {
@@ -180,10 +191,11 @@ export class HttpClient implements BatonClient {
     );
   }
 
-  record(ref: Ref, input: RecordInput) {
+  async record<I extends RecordInput>(ref: Ref, input: I): Promise<RecordResult<I['kind']>> {
     if (input.kind === 'side_effect' || input.kind === 'summary' || input.kind === 'resolution') {
-      // kinds without an endpoint of their own go through the batch endpoint
-      return this.call<unknown>('POST', `${this.wf(ref)}/records`, { records: [input] }, ref);
+      // kinds without an endpoint of their own go through the batch endpoint, which answers with a count
+      const out = await this.recordBatch(ref, [input]);
+      return { workflow_id: out.workflow_id, kind: input.kind, record: null };
     }
     const body =
       input.kind === 'decision'
@@ -199,7 +211,12 @@ export class HttpClient implements BatonClient {
                 : input.kind === 'request'
                   ? { text: input.text, at: input.at ?? null, source: input.source ?? null }
                   : input.feedback;
-    return this.call<unknown>('POST', `${this.wf(ref)}/${recordPaths[input.kind]}`, body, ref);
+    return this.call<RecordResult<I['kind']>>(
+      'POST',
+      `${this.wf(ref)}/${recordPaths[input.kind]}`,
+      body,
+      ref,
+    );
   }
 
   resolveError(
@@ -208,7 +225,7 @@ export class HttpClient implements BatonClient {
     resolution: Parameters<BatonClient['resolveError']>[2],
     notes: string | null,
   ) {
-    return this.call<unknown>(
+    return this.call<Awaited<ReturnType<BatonClient['resolveError']>>>(
       'POST',
       `${this.wf(ref)}/errors/${e(errorId)}/resolve`,
       { resolution, notes },
@@ -217,7 +234,7 @@ export class HttpClient implements BatonClient {
   }
 
   addressFeedback(ref: Ref, reviewId: string) {
-    return this.call<unknown>(
+    return this.call<Awaited<ReturnType<BatonClient['addressFeedback']>>>(
       'POST',
       `${this.wf(ref)}/reviewer-feedback/${e(reviewId)}/addressed`,
       undefined,
@@ -295,15 +312,30 @@ export class HttpClient implements BatonClient {
     const path = ref.workflowId
       ? `${this.wf(ref)}/snapshots/${e(snapshotId)}`
       : `/api/snapshots/${e(snapshotId)}`;
-    return this.call<unknown>('GET', `${path}/${category}`, undefined, ref);
+    return this.call<Awaited<ReturnType<BatonClient['details']>>>(
+      'GET',
+      `${path}/${category}`,
+      undefined,
+      ref,
+    );
   }
 
   checkpoint(ref: Ref, name: string) {
-    return this.call<unknown>('POST', `${this.wf(ref)}/checkpoints`, { name }, ref);
+    return this.call<Awaited<ReturnType<BatonClient['checkpoint']>>>(
+      'POST',
+      `${this.wf(ref)}/checkpoints`,
+      { name },
+      ref,
+    );
   }
 
   checkpoints(ref: Ref) {
-    return this.call<unknown>('GET', `${this.wf(ref)}/checkpoints`, undefined, ref);
+    return this.call<Awaited<ReturnType<BatonClient['checkpoints']>>>(
+      'GET',
+      `${this.wf(ref)}/checkpoints`,
+      undefined,
+      ref,
+    );
   }
 
   imports(ref: Ref, path?: string) {
@@ -381,7 +413,12 @@ export class HttpClient implements BatonClient {
   }
 
   interrupt(ref: Ref, reason: string) {
-    return this.call<unknown>('POST', `${this.wf(ref)}/interrupt`, { reason }, ref);
+    return this.call<Awaited<ReturnType<BatonClient['interrupt']>>>(
+      'POST',
+      `${this.wf(ref)}/interrupt`,
+      { reason },
+      ref,
+    );
   }
 
   async abandon(ref: Ref, reason: string | null) {
@@ -390,7 +427,7 @@ export class HttpClient implements BatonClient {
   }
 
   cleanup(input: { olderThanMs: number; dryRun: boolean }) {
-    return this.call<unknown>('POST', '/api/cleanup', {
+    return this.call<Awaited<ReturnType<BatonClient['cleanup']>>>('POST', '/api/cleanup', {
       older_than_ms: input.olderThanMs,
       dry_run: input.dryRun,
     });
@@ -405,7 +442,9 @@ export class HttpClient implements BatonClient {
   }
 
   async sessions() {
-    return (await this.call<{ sessions: unknown[] }>('GET', '/api/sessions')).sessions;
+    return (
+      await this.call<{ sessions: Awaited<ReturnType<BatonClient['sessions']>> }>('GET', '/api/sessions')
+    ).sessions;
   }
 
   sessionStatus(ref: Ref, sessionNumber?: number) {

@@ -1,6 +1,6 @@
 import type { BatonService, ImportMarker, SubmitRequest } from '../service/index.js';
 import { cleanup, isLiveSnapshotId, listWork, rebuild, submitWork } from '../service/index.js';
-import type { BatonClient, Channel, RecordInput, Ref, TaskAction } from './baton-client.js';
+import type { BatonClient, Channel, RecordInput, RecordResult, Ref, TaskAction } from './baton-client.js';
 import { workflowView } from './views.js';
 
 /** The in-process client: calls the service directly (the CLI without a server). */
@@ -88,7 +88,7 @@ export class LocalClient implements BatonClient {
     return { workflow_id: id, ...r };
   }
 
-  async record(ref: Ref, input: RecordInput) {
+  async record<I extends RecordInput>(ref: Ref, input: I): Promise<RecordResult<I['kind']>> {
     const out = await this.service.record(this.ref(ref), input);
     return { workflow_id: out.state.id, kind: input.kind, record: out.result };
   }

@@ -1,22 +1,10 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveServeOptions } from '../server/serve-options.js';
 import { configFiles } from './config-files.js';
 import { loadSettings } from './settings.js';
-
-function setup(worktreeConfig?: object, homeConfig?: object) {
-  const root = mkdtempSync(join(tmpdir(), 'baton-settings-'));
-  const home = join(root, 'home');
-  const repo = join(root, 'repo');
-  mkdirSync(home);
-  mkdirSync(join(repo, '.git'), { recursive: true });
-  mkdirSync(join(repo, 'src', 'deep'), { recursive: true });
-  if (worktreeConfig) writeFileSync(join(repo, 'baton.config.json'), JSON.stringify(worktreeConfig));
-  if (homeConfig) writeFileSync(join(home, 'config.json'), JSON.stringify(homeConfig));
-  return { home, repo, env: { BATON_HOME: home } as NodeJS.ProcessEnv };
-}
+import { configWorkspace as setup } from '../../test/helpers/config-workspace.js';
 
 describe('the one settings resolver', () => {
   it("reads the worktree's baton.config.json for every setting, from any folder below it", () => {

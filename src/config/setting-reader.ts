@@ -24,7 +24,7 @@ export class SettingReader {
   get(name: SettingName): SettingValue {
     const d = SETTINGS[name];
     const option = this.options[name];
-    if (option !== undefined) return { text: option, from: `option ${d.option}` };
+    if (option !== undefined) return { text: option, from: `option ${d.option ?? name}` };
     const variable = this.env[d.variable];
     if (variable !== undefined && variable !== '') return { text: variable, from: `variable ${d.variable}` };
     if (d.key) {
@@ -49,7 +49,7 @@ export class SettingReader {
     const d = SETTINGS[name];
     const where =
       from.startsWith('option') || from.startsWith('variable') || from === 'default'
-        ? `option ${d.option}, variable ${d.variable}`
+        ? `${d.option ? `option ${d.option}, ` : ''}variable ${d.variable}`
         : from;
     return invalidInput(`${d.label} "${text}" ${why} (${where})`);
   }
@@ -68,6 +68,16 @@ export class SettingReader {
     const n = Number(v);
     if (!Number.isInteger(n) || n < min || n > max)
       throw this.invalid(name, `must be a whole number${unit ? ` of ${unit}` : ''} from ${min} to ${max}`);
+    return n;
+  }
+
+  /** A number from min to max (a ratio, a fraction). */
+  number(name: SettingName, fallback: number, min: number, max: number): number {
+    const v = this.text(name);
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isFinite(n) || n < min || n > max)
+      throw this.invalid(name, `must be a number from ${min} to ${max}`);
     return n;
   }
 

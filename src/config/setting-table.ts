@@ -2,13 +2,14 @@
 export interface SettingDef {
   /** What the setting is, in messages ("port", "context budget"). */
   label: string;
-  option: string;
+  /** The command-line option; null when only the variable (and perhaps a file) can give it. */
+  option: string | null;
   variable: string;
   /** The key in `baton.config.json` / `$BATON_HOME/config.json`; null when a file cannot set it. */
   key: string | null;
 }
 
-const def = (label: string, option: string, variable: string, key: string | null): SettingDef => ({
+const def = (label: string, option: string | null, variable: string, key: string | null): SettingDef => ({
   label,
   option,
   variable,
@@ -55,6 +56,37 @@ export const SETTINGS = {
   // where `baton run` and `baton serve` run agents (docs/docker.md)
   executor: def('executor', '--executor', 'BATON_EXECUTOR', 'executor'),
   dockerImage: def('docker image', '--docker-image', 'BATON_DOCKER_IMAGE', 'docker_image'),
+  // `baton executor serve`, the remote agent host (docs/agent-runtime.md)
+  executorPort: def('executor port', '--port', 'BATON_EXECUTOR_PORT', 'executor_port'),
+  executorMaxOutput: def(
+    'executor max output',
+    '--max-output',
+    'BATON_EXECUTOR_MAX_OUTPUT',
+    'executor_max_output',
+  ),
+  executorAllowedHosts: def(
+    'executor allowed hosts',
+    '--allow-host',
+    'BATON_EXECUTOR_ALLOWED_HOSTS',
+    'executor_allowed_hosts',
+  ),
+  // the agent runtime of `baton run` and `baton serve` (docs/running-agents.md)
+  agent: def('agent', '--agent', 'BATON_AGENT', 'agent'),
+  agentBin: def('agent bin', '--agent-bin', 'BATON_AGENT_BIN', 'agent_bin'),
+  contextWindow: def('context window', '--context-window', 'BATON_CONTEXT_WINDOW', 'context_window'),
+  heartbeat: def('heartbeat', '--heartbeat', 'BATON_HEARTBEAT', 'heartbeat'),
+  executorUrl: def('executor url', '--executor-url', 'BATON_EXECUTOR_URL', 'executor_url'),
+  warnAt: def('warn-at', '--warn-at', 'BATON_CAPACITY_WARN', 'warn_at'),
+  pauseAt: def('pause-at', '--pause-at', 'BATON_CAPACITY_PAUSE', 'pause_at'),
+  maxSessions: def('max sessions', '--max-sessions', 'BATON_MAX_SESSIONS', 'max_sessions'),
+  // the extractor of `baton import` (docs/transcripts.md)
+  extractor: def('extractor', '--extractor', 'BATON_EXTRACTOR', 'extractor'),
+  llmUrl: def('LLM url', '--llm-url', 'BATON_LLM_URL', 'llm_url'),
+  llmKind: def('LLM kind', '--llm-kind', 'BATON_LLM_KIND', 'llm_kind'),
+  llmModel: def('LLM model', '--llm-model', 'BATON_LLM_MODEL', 'llm_model'),
+  llmTimeout: def('LLM timeout', '--llm-timeout', 'BATON_LLM_TIMEOUT', 'llm_timeout'),
+  // a secret: never from a file (a worktree's baton.config.json is often committed)
+  llmApiKey: def('LLM API key', null, 'BATON_LLM_API_KEY', null),
   // `baton worker` and `baton serve --worker` (docs/workers.md)
   workerConcurrency: def('concurrency', '--concurrency', 'BATON_WORKER_CONCURRENCY', 'worker_concurrency'),
   worktreeRoots: def('worktree roots', '--worktree-root', 'BATON_WORKTREE_ROOTS', 'worktree_roots'),

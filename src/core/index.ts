@@ -2,6 +2,7 @@ export * from './commands/add-task.js';
 export * from './commands/agent-tasks.js';
 export * from './commands/agent-session.js';
 export * from './checkpoint-policy.js';
+export * from './checkpoint-names.js';
 export * from './commands/create.js';
 export * from './commands/handoff.js';
 export * from './commands/lifecycle.js';

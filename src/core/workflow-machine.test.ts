@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BatonError } from './errors.js';
 import { workflowStatuses } from './schemas/workflow.js';
-import { assertTransition, canTransition, isTerminal, transitions } from './workflow-machine.js';
+import { assertTransition, canTransition, isResumable, isTerminal, transitions } from './workflow-machine.js';
 
 describe('workflow status machine', () => {
   it("keeps Amelia's transitions and adds interrupted", () => {
@@ -17,6 +17,17 @@ describe('workflow status machine', () => {
     for (const s of workflowStatuses.filter(isTerminal)) {
       for (const t of workflowStatuses) expect(canTransition(s, t)).toBe(false);
     }
+  });
+
+  it('terminal is exactly no way out; resumable is exactly stopped with a way back to in_progress', () => {
+    expect(workflowStatuses.filter(isTerminal)).toEqual(
+      workflowStatuses.filter((s) => transitions[s].length === 0),
+    );
+    // pending has never run and blocked is still running: neither resumes; paused and interrupted do
+    expect(workflowStatuses.filter(isResumable)).toEqual(
+      workflowStatuses.filter((s) => canTransition(s, 'in_progress') && s !== 'pending' && s !== 'blocked'),
+    );
+    expect(workflowStatuses.filter(isResumable).sort()).toEqual(['interrupted', 'paused']);
   });
 
   it('refuses an illegal transition naming the current state', () => {

@@ -16,10 +16,18 @@ export const transitions: Readonly<Record<WorkflowStatus, readonly WorkflowStatu
   cancelled: [],
 };
 
-export const terminalStatuses: readonly WorkflowStatus[] = ['completed', 'failed', 'cancelled'];
-export const resumableStatuses: readonly WorkflowStatus[] = ['paused', 'interrupted'];
+export type TerminalStatus = 'completed' | 'failed' | 'cancelled';
+/** Stopped, not finished: a paused (asked) or interrupted (crash, lost heartbeat, timeout) workflow resumes. */
+export type ResumableStatus = 'paused' | 'interrupted';
 
-export const isTerminal = (s: WorkflowStatus) => terminalStatuses.includes(s);
+export const terminalStatuses: readonly TerminalStatus[] = ['completed', 'failed', 'cancelled'];
+export const resumableStatuses: readonly ResumableStatus[] = ['paused', 'interrupted'];
+
+/** Finished for good: nothing moves a completed, failed or cancelled workflow again. */
+export const isTerminal = (s: WorkflowStatus): s is TerminalStatus => terminalStatuses.some((t) => t === s);
+/** Whether `baton resume` (or recovery) can continue a workflow in this status. */
+export const isResumable = (s: WorkflowStatus): s is ResumableStatus =>
+  resumableStatuses.some((r) => r === s);
 export const canTransition = (from: WorkflowStatus, to: WorkflowStatus) => transitions[from].includes(to);
 
 /** Throws `invalid_transition`, naming the current state and what would have been allowed. */

@@ -1,7 +1,7 @@
 import {
   lanesOf,
   recoveryOptions,
-  resumableStatuses,
+  isResumable,
   taskCounts,
   workflowMode,
   workflowPhase,
@@ -127,7 +127,7 @@ export function registryEntry(s: WorkflowState) {
       percentage: c.total ? Math.round((c.done / c.total) * 100) : 0,
     },
     git_branch: s.git_start?.branch ?? null,
-    resumable: resumableStatuses.includes(s.status),
+    resumable: isResumable(s.status),
     worktree: s.worktree,
   };
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import { foldEvents, type BatonEvent, type WorkflowState } from '../core/index.js';
+import { bareCheckpointName, foldEvents, type BatonEvent, type WorkflowState } from '../core/index.js';
 import { readEventLog, type ReadProblem } from './event-log-reader.js';
 import { readJsonFile } from './read-json.js';
 import { runPaths } from './run-paths.js';
@@ -150,7 +150,7 @@ export function readRun(dir: string, expected?: string | null): RunRead {
       if (!existsSync(p.checkpoint(name)))
         missing.push({
           file: `checkpoints/${name}.json`,
-          produced_by: `\`baton checkpoint --name ${name.replace(/^cp-\d+-/, '')}\` (checkpoint.created, seq ${e.seq})`,
+          produced_by: `\`baton checkpoint --name ${bareCheckpointName(name)}\` (checkpoint.created, seq ${e.seq})`,
         });
     }
     if (e.type === 'snapshot.taken')

@@ -4,7 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { BatonError } from '../core/index.js';
 import type { BatonClient } from '../client/baton-client.js';
 import type { RequestGuard } from '../config/request-guard.js';
-import type { Store } from '../storage/store.js';
+import type { EventFeed } from '../service/index.js';
 import { registerAgentSessionRoutes } from './api/agent-session-routes.js';
 import { registerContextRoutes } from './api/context-routes.js';
 import { registerQueueRoutes } from './api/queue-routes.js';
@@ -23,7 +23,8 @@ import { responseCheck } from './http/response-check.js';
 
 export interface AppOptions {
   client: BatonClient;
-  store: Store;
+  /** The service's event log port: `/readyz` asks it whether the store answers. */
+  events: Pick<EventFeed, 'check'>;
   /** The bearer token; null only with `--no-auth` on a loopback address. */
   token: string | null;
   metrics: Metrics;
@@ -119,7 +120,7 @@ export function createApp(o: AppOptions): OpenAPIHono {
   // an unavailable store goes to the server's log.
   app.get('/readyz', async (c) => {
     try {
-      await o.store.readEventsSince(Number.MAX_SAFE_INTEGER, 1);
+      await o.events.check();
     } catch (e) {
       console.error(`baton serve: /readyz: the store is unavailable: ${(e as Error).message}`);
       return c.json({ ready: false, reason: 'store unavailable; see the server log' }, 503);

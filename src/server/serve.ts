@@ -46,19 +46,18 @@ export async function startServer(
     throw invalidInput(
       `refusing to serve ${options.host} without a token: serving without one is for loopback addresses only`,
     );
-  const store = service.store;
   const client = new LocalClient(service);
   const metrics = new Metrics();
   let hub: WsHub | null = null;
   const tail = new EventTail(
-    store,
+    service.events,
     (events) => {
       for (const e of events) metrics.eventAppended(e.type);
       hub?.broadcast(events);
     },
     options.pollMs ?? 150,
   );
-  hub = new WsHub(store, () => tail.position);
+  hub = new WsHub(service.events, () => tail.position);
   let ready = false;
   let port = options.port;
   const guard = requestGuard({
@@ -69,7 +68,7 @@ export async function startServer(
   });
   const app = createApp({
     client,
-    store,
+    events: service.events,
     token,
     metrics,
     webDir: options.webDir ?? defaultWebDir,
@@ -81,7 +80,7 @@ export async function startServer(
   });
   metrics.gauge('baton_workflows', 'Workflows by status.', async () => {
     const counts = new Map<string, number>();
-    for (const w of await store.listWorkflows()) counts.set(w.status, (counts.get(w.status) ?? 0) + 1);
+    for (const w of await service.queries.list()) counts.set(w.status, (counts.get(w.status) ?? 0) + 1);
     return [...counts].map(([status, n]) => [{ status }, n]);
   });
   metrics.gauge('baton_ws_clients', 'Connected WebSocket subscribers.', async () => [[{}, hub?.size ?? 0]]);

@@ -1,3 +1,4 @@
+import { EventFeed } from './event-feed.js';
 import {
   abandon,
   addTask,
@@ -83,6 +84,8 @@ export class BatonService {
   readonly compiler: ContextCompiler;
   /** Agent sessions Baton does not run (hooks): tracking, injection, compactions, checkpoints after real work. */
   readonly agentSessions: AgentSessions;
+  /** The event log as live followers read it (the server's tail and WebSocket replays, `/readyz`). */
+  readonly events: EventFeed;
   private readonly resumer: Resumer;
   /** Checks a workflow's driver whenever the workflow is read (set by the one recipe the edges build with). */
   readonly watch: CrashWatch | null;
@@ -102,6 +105,7 @@ export class BatonService {
     this.resumer = new Resumer(this.runner, git, options, this.compiler);
     this.watch = options.watch ? new CrashWatch(this, options.watch) : null;
     this.agentSessions = new AgentSessions(this);
+    this.events = new EventFeed(store);
     // Bursts of commits become one live-state save a second later (long-lived processes; see LiveStates).
     this.runner.listeners.add((_events, state) => this.live.debounce(state));
   }

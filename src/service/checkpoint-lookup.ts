@@ -1,9 +1,11 @@
-import { CheckpointRef, listTotals, notFound, type WorkflowState } from '../core/index.js';
+import {
+  checkpointAnswersTo,
+  CheckpointRef,
+  listTotals,
+  notFound,
+  type WorkflowState,
+} from '../core/index.js';
 import type { Store } from '../storage/store.js';
-
-/** A checkpoint is named by its full name (`cp-03-api`) or the part after the number (`api`). */
-export const matchesCheckpoint = (c: CheckpointRef, name: string) =>
-  c.name === name || c.name.replace(/^cp-\d+-/, '') === name;
 
 /** Every checkpoint of a workflow, oldest first, from the records (the state keeps the recent ones). */
 export async function listCheckpoints(store: Store, s: WorkflowState): Promise<CheckpointRef[]> {
@@ -20,12 +22,12 @@ export async function findCheckpoint(
   s: WorkflowState,
   name: string | null,
 ): Promise<CheckpointRef> {
-  const held = name ? s.checkpoints.find((c) => matchesCheckpoint(c, name)) : s.checkpoints.at(-1);
+  const held = name ? s.checkpoints.find((c) => checkpointAnswersTo(c.name, name)) : s.checkpoints.at(-1);
   if (held) return held;
   if (name && listTotals(s).checkpoints > s.checkpoints.length) {
     const row = await store.getRecord(s.id, 'checkpoint', name);
     if (row) return CheckpointRef.parse(row.data);
-    const older = (await listCheckpoints(store, s)).reverse().find((c) => matchesCheckpoint(c, name));
+    const older = (await listCheckpoints(store, s)).reverse().find((c) => checkpointAnswersTo(c.name, name));
     if (older) return older;
   }
   const older = listTotals(s).checkpoints - s.checkpoints.length;

@@ -1,7 +1,7 @@
 import {
   invalidTransition,
   notFound,
-  resumableStatuses,
+  isResumable,
   SessionSnapshot,
   type CheckpointRef,
   type OptionChanges,
@@ -104,7 +104,7 @@ export async function restoreCheckpoint(
 ): Promise<CheckpointRestore> {
   const w = await svc.resolve(ref);
   const cp = await findCheckpoint(svc.store, w, name);
-  if (!resumableStatuses.includes(w.status))
+  if (!isResumable(w.status))
     throw invalidTransition(
       `cannot recover ${w.id}: it is ${w.status} (only a paused or interrupted workflow can); pause it first with \`baton pause\``,
       { current_status: w.status },

@@ -55,6 +55,9 @@ export async function cleanup(
   };
 }
 
+/** What cleanup removed (or would remove) and what it kept, with why. */
+export type CleanupResult = Awaited<ReturnType<typeof cleanup>>;
+
 async function releaseAll(
   rows: readonly ExecutorRow[],
   release?: (row: ExecutorRow) => Promise<void>,

@@ -9,7 +9,7 @@ import {
   summarizeSnapshot,
   withTasks,
   taskCounts,
-  resumableStatuses,
+  isResumable,
   contextUsage,
   workflowUsage,
   listTotals,
@@ -34,6 +34,12 @@ export const detailCategories = [
   'summaries',
 ] as const;
 export type DetailCategory = (typeof detailCategories)[number];
+
+/** Everything of one category as of a snapshot: the records' JSON, the git changes, or the test state and runs. */
+export type DetailsResult =
+  | unknown[]
+  | { git_state: SessionSnapshot['git_state']; note: string | null }
+  | { test_state: SessionSnapshot['test_state']; runs: unknown[] };
 
 const recordKindOf: Partial<Record<DetailCategory, RecordKind>> = {
   decisions: 'decision',
@@ -110,7 +116,7 @@ export class Queries {
   }
 
   /** Everything of one category as of a snapshot: the complete lists behind the snapshot's recent ones. */
-  async details(snapshot: SessionSnapshot, category: DetailCategory): Promise<unknown> {
+  async details(snapshot: SessionSnapshot, category: DetailCategory): Promise<DetailsResult> {
     if (!detailCategories.includes(category)) {
       throw invalidInput(`unknown category ${category}; use one of ${detailCategories.join(', ')}`);
     }
@@ -290,7 +296,7 @@ export class Queries {
    * with the git state captured now.
    */
   async context(s: WorkflowState, budget?: number): Promise<CompiledContext> {
-    const session = resumableStatuses.includes(s.status) ? s.session_count + 1 : s.session_count;
+    const session = isResumable(s.status) ? s.session_count + 1 : s.session_count;
     const snap = (await this.changedSinceSnapshot(s))
       ? await this.liveSnapshot(s, true)
       : await this.latestSnapshot(s);
@@ -319,10 +325,15 @@ export class Queries {
         step: `${c.done}/${c.total}`,
         progress: c.total ? Math.round((c.done / c.total) * 100) : 0,
         sessions: s.session_count,
-        resumable: resumableStatuses.includes(s.status),
+        resumable: isResumable(s.status),
         worktree: s.worktree,
         updated_at: s.updated_at,
       };
     });
   }
 }
+
+/** What `status` shows of a workflow (the route's `WorkflowStatus` schema). */
+export type StatusView = Awaited<ReturnType<Queries['status']>>;
+/** One row of the sessions table. */
+export type SessionRow = Awaited<ReturnType<Queries['sessions']>>[number];

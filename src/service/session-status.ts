@@ -1,8 +1,11 @@
-import { notFound, resumableStatuses, type SessionInfo, type WorkflowState } from '../core/index.js';
+import { isResumable, notFound, type SessionInfo, type WorkflowState } from '../core/index.js';
 import type { ExecutorRow } from '../storage/executor-registry.js';
 
 /** Why a session is not running: the session-resumption design's `resume_reason`. */
 export type ResumeReason = 'agent_not_running' | 'not_resumable' | 'superseded' | null;
+
+/** Where a session stands: its agent running, the workflow paused or interrupted, open without an agent, ended. */
+export type SessionState = 'running' | 'paused' | 'interrupted' | 'open' | 'ended';
 
 /**
  * The session status of the session-resumption design, derived from the folded state and, when Baton runs the
@@ -36,11 +39,11 @@ export function sessionStatus(
       (row.status === 'starting' || row.status === 'ready') &&
       !agentGone(row)
     : open;
-  const resumable = latest && resumableStatuses.includes(s.status);
+  const resumable = latest && isResumable(s.status);
   const current = s.tasks.find((t) => t.status === 'in_progress' && t.session_number === sessionNumber);
-  const state = running
+  const state: SessionState = running
     ? 'running'
-    : latest && (s.status === 'paused' || s.status === 'interrupted')
+    : latest && isResumable(s.status)
       ? s.status
       : info.ended_at === null && latest
         ? 'open'

@@ -115,7 +115,7 @@ describe('loading only what a command uses', () => {
     expect(status.some((f) => f.includes('session-commands-'))).toBe(true);
     expect(
       status.filter((f) =>
-        /server|hono|modelcontextprotocol|run-commands|integration-commands|o200k/.test(f),
+        /server|hono|modelcontextprotocol|run-commands|executor-commands|integration-commands|o200k/.test(f),
       ),
     ).toEqual([]);
   });

@@ -24,18 +24,33 @@ describe('the layer allow-list (npm run lint)', () => {
     ).toEqual([]);
     expect(
       await problems(
-        'src/server/probe.ts',
-        "import type { Store } from '../storage/store.js';\nexport type S = Store;\n",
+        'src/git/probe.ts',
+        "import type { GitPort } from '../service/index.js';\nexport type G = GitPort;\n",
       ),
     ).toEqual([]);
     expect(
       await problems(
-        'src/server/probe.ts',
-        "import { Store } from '../storage/store.js';\nexport const S = Store;\n",
+        'src/git/probe.ts',
+        "import { BatonService } from '../service/index.js';\nexport const S = BatonService;\n",
       ),
-    ).toEqual([expect.stringContaining('may not import code from src/storage')]);
+    ).toEqual([expect.stringContaining('may not import code from src/service')]);
     expect(await problems('src/core/a/probe.ts', "import { x } from '../b.js';\nexport { x };\n")).toEqual(
       [],
     );
+  });
+
+  it('keeps the server off the Store: the event log through service.events, not even storage types', async () => {
+    expect(
+      await problems(
+        'src/server/probe.ts',
+        "import type { Store } from '../storage/store.js';\nexport type S = Store;\n",
+      ),
+    ).toEqual([expect.stringContaining('src/server may not import')]);
+    expect(
+      await problems(
+        'src/server/live/probe.ts',
+        "import type { EventFeed } from '../../service/index.js';\nexport type F = EventFeed;\n",
+      ),
+    ).toEqual([]);
   });
 });

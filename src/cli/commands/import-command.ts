@@ -1,51 +1,19 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { invalidInput } from '../../core/index.js';
-import {
-  inferLlmKind,
-  LlmExtractor,
-  llmKinds,
-  RulesExtractor,
-  type Extractor,
-  type LlmKind,
-} from '../../extraction/index.js';
 import { importTranscriptFile } from '../../integrations/transcripts/import-file.js';
 import { action, workflowOption } from '../action.js';
-import { oneOf, parseNumber } from '../parse.js';
+import { settingReader } from '../../config/settings.js';
+import { extractorOf } from '../extractor-settings.js';
 import type { Runtime } from '../runtime.js';
 
 interface ImportOptions {
   workflow?: string;
   task?: string;
-  extractor: string;
+  extractor?: string;
   llmKind?: string;
   llmUrl?: string;
   llmModel?: string;
   llmTimeout?: string;
-}
-
-/** `rules` (offline, the default) or `llm` against an Anthropic or OpenAI-compatible endpoint, falling back to rules. */
-function extractorOf(o: ImportOptions, env: NodeJS.ProcessEnv): Extractor {
-  const name = oneOf(o.extractor, ['rules', 'llm'] as const, '--extractor');
-  if (name === 'rules') return new RulesExtractor();
-  const baseUrl = o.llmUrl ?? env.BATON_LLM_URL;
-  const model = o.llmModel ?? env.BATON_LLM_MODEL;
-  if (!baseUrl || !model) {
-    throw invalidInput('--extractor llm needs --llm-url (BATON_LLM_URL) and --llm-model (BATON_LLM_MODEL)');
-  }
-  const given = o.llmKind ?? env.BATON_LLM_KIND;
-  const inferred = given === undefined ? inferLlmKind(baseUrl) : null;
-  if (given === undefined && inferred === null) {
-    throw invalidInput(
-      `cannot tell which protocol ${baseUrl} speaks: pass --llm-kind anthropic|openai (or set BATON_LLM_KIND), or give the API path (…/v1/messages, …/v1/chat/completions)`,
-    );
-  }
-  const kind = oneOf(given ?? (inferred as string), llmKinds, '--llm-kind / BATON_LLM_KIND') as LlmKind;
-  const apiKey = env.BATON_LLM_API_KEY ?? (kind === 'anthropic' ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY);
-  const timeoutMs = o.llmTimeout
-    ? parseNumber(o.llmTimeout, '--llm-timeout', { int: true, min: 100 })
-    : 30_000;
-  return new LlmExtractor({ kind, baseUrl, model, apiKey, timeoutMs });
 }
 
 type ImportResult = Awaited<ReturnType<typeof importTranscriptFile>>;
@@ -90,15 +58,25 @@ export function registerImportCommand(program: Command, rt: Runtime) {
       )
       .option(...workflowOption)
       .option('--task <id>', 'the task the records belong to')
-      .option('--extractor <name>', 'rules | llm', 'rules')
-      .option('--llm-kind <kind>', 'anthropic | openai (env BATON_LLM_KIND; default: read from the URL)')
-      .option('--llm-url <url>', 'the LLM endpoint base URL (env BATON_LLM_URL)')
-      .option('--llm-model <model>', 'the model (env BATON_LLM_MODEL); the key comes from BATON_LLM_API_KEY')
-      .option('--llm-timeout <ms>', 'give up on the LLM and use the rules after this long (default 30000)')
+      .option('--extractor <name>', 'rules | llm (env BATON_EXTRACTOR, config extractor, default rules)')
+      .option(
+        '--llm-kind <kind>',
+        'anthropic | openai (env BATON_LLM_KIND, config llm_kind; default: read from the URL)',
+      )
+      .option('--llm-url <url>', 'the LLM endpoint base URL (env BATON_LLM_URL, config llm_url)')
+      .option(
+        '--llm-model <model>',
+        'the model (env BATON_LLM_MODEL, config llm_model); the key comes from BATON_LLM_API_KEY',
+      )
+      .option(
+        '--llm-timeout <ms>',
+        'give up on the LLM and use the rules after this long (env BATON_LLM_TIMEOUT, config llm_timeout, default 30000)',
+      )
       .action(
-        action(rt, async ({ client, print, rt }, file: string, o: ImportOptions) => {
+        action(rt, async ({ client, g, print, rt }, file: string, o: ImportOptions) => {
+          const extractor = extractorOf(settingReader(o, rt.env, rt.settings(g)), rt.env);
           const r = await importTranscriptFile(client, rt.ref(o.workflow), resolve(rt.cwd, file), format, {
-            extractor: extractorOf(o, rt.env),
+            extractor,
             taskId: o.task ?? null,
           });
           for (const s of r.skipped) rt.io.err(`${file}:${s.line}: skipped: ${s.reason}`);

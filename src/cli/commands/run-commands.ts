@@ -1,17 +1,13 @@
 import type { Command } from 'commander';
 import type { Settings } from '../../config/settings.js';
-import { daemonToken } from '../../config/executor-token.js';
-import { listSetting } from '../../config/request-guard.js';
-import { BatonError, invalidInput, parseDuration } from '../../core/index.js';
+import { parseDuration } from '../../core/index.js';
 import { TaskLogFiles } from '../../disk/index.js';
 import { localProcessPorts } from '../../executors/local/process-ports.js';
-import { isOwnerAlive } from '../../executors/process-identity.js';
 import {
   AgentRunner,
   recoverAtStartup,
-  stopExecutors,
-  type AutoResumePolicy,
-  type ExecutorRow,
+  type AgentProfile,
+  type Executor,
 } from '../../service/runtime/index.js';
 import type { BatonService } from '../../service/index.js';
 import {
@@ -19,34 +15,44 @@ import {
   assertAgentStartable,
   driverFor,
   executorFactory,
-  profileFor,
   type AgentFlags,
 } from '../agent-setup.js';
-import { emit } from '../output.js';
 import { runProgress } from '../run-progress.js';
 import { batonCommand, commandLine } from '../../integrations/init/hook-command.js';
-import { oneOf, parseNumber } from '../parse.js';
+import { parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 
 export const agentOptions = (cmd: Command) =>
   cmd
     .option(
       '--agent <name>',
-      'agent profile: claude-code, codex, command, or a name from baton.config.json (env BATON_AGENT)',
+      'agent profile: claude-code, codex, command, or a name from baton.config.json (env BATON_AGENT, config agent)',
     )
-    .option('--agent-bin <path>', 'the agent executable (env BATON_AGENT_BIN)')
-    .option('--context-window <tokens>', "the model's context window (env BATON_CONTEXT_WINDOW)")
-    .option('--warn-at <ratio>', 'capacity warning threshold (env BATON_CAPACITY_WARN, default 0.7)')
-    .option('--pause-at <ratio>', 'capacity auto-pause threshold (env BATON_CAPACITY_PAUSE, default 0.85)')
+    .option('--agent-bin <path>', 'the agent executable (env BATON_AGENT_BIN, config agent_bin)')
+    .option(
+      '--context-window <tokens>',
+      "the model's context window (env BATON_CONTEXT_WINDOW, config context_window)",
+    )
+    .option(
+      '--warn-at <ratio>',
+      'capacity warning threshold (env BATON_CAPACITY_WARN, config warn_at, default 0.7)',
+    )
+    .option(
+      '--pause-at <ratio>',
+      'capacity auto-pause threshold (env BATON_CAPACITY_PAUSE, config pause_at, default 0.85)',
+    )
     .option(
       '--heartbeat <duration>',
-      'heartbeat interval of running sessions (env BATON_HEARTBEAT, default 10s)',
+      'heartbeat interval of running sessions (env BATON_HEARTBEAT, config heartbeat, default 10s)',
     )
     .option(
       '--executor <kind>',
       'local | remote | docker (env BATON_EXECUTOR, config executor, default local)',
     )
-    .option('--executor-url <url>', 'a `baton executor serve` agent host (env BATON_EXECUTOR_URL)')
+    .option(
+      '--executor-url <url>',
+      'a `baton executor serve` agent host (env BATON_EXECUTOR_URL, config executor_url)',
+    )
     .option(
       '--docker-image <image>',
       'the image of --executor docker, with node 20+ at /usr/bin/node (env BATON_DOCKER_IMAGE, config docker_image)',
@@ -66,6 +72,28 @@ export function runShared(
     batonCommand: commandLine(batonCommand(env), []),
     env: agentEnv(settings),
     owner: setup.owner,
+  };
+}
+
+/** What every run of this process gives the agent runner alike: the agent, where it runs, the runtime settings. */
+export function runBasics(
+  setup: ReturnType<typeof agentSetup>,
+  shared: ReturnType<typeof runShared>,
+  profile: AgentProfile,
+  executor: Executor,
+) {
+  return {
+    profile,
+    driver: driverFor(profile),
+    executor,
+    capacity: setup.capacity,
+    heartbeatMs: setup.heartbeatMs,
+    maxSessions: setup.maxSessions,
+    historyBudget: 2000,
+    owner: shared.owner,
+    env: shared.env,
+    logs: shared.logs,
+    batonCommand: shared.batonCommand,
   };
 }
 
@@ -92,9 +120,9 @@ export async function continueRecovered(
     if (!ex.auto_resume) continue;
     const att = report.attached.find((a) => a.row.id === ex.executor_id);
     const row = att?.row;
-    const agentName = row?.agent ?? o.agent ?? env.BATON_AGENT;
+    const agentName = row?.agent ?? setup.agentName;
     if (!agentName) continue;
-    const profile = profileFor(agentName, setup.profiles, o, env);
+    const profile = setup.profileOf(agentName);
     // A re-attached run goes on where it runs (its agent host, its container); the rest on the configured executor.
     const executor = (row && row.runtime !== 'local' ? shared.factory.forRow(row) : null) ?? setup.executor;
     runs.push(
@@ -102,17 +130,10 @@ export async function continueRecovered(
         .run(
           { workflowId: ex.workflow_id },
           {
-            profile,
-            driver: driverFor(profile),
-            executor,
-            capacity: setup.capacity,
-            heartbeatMs: setup.heartbeatMs,
+            ...runBasics(setup, shared, profile, executor),
             maxTasks: null,
             maxDurationMs: null,
             autoResume: false,
-            maxSessions: setup.maxSessions,
-            historyBudget: 2000,
-            owner: shared.owner,
             ownership: {
               ports: shared.ports,
               factory: shared.factory,
@@ -121,9 +142,6 @@ export async function continueRecovered(
               retry: `baton run -w ${ex.workflow_id} --agent ${profile.name}`,
               takeOver: false,
             },
-            env: shared.env,
-            logs: shared.logs,
-            batonCommand: shared.batonCommand,
             log,
           },
           att ? { proc: att.proc, taskId: att.taskId } : undefined,
@@ -138,7 +156,6 @@ type RunFlags = AgentFlags & {
   workflow?: string;
   maxTasks?: string;
   maxDuration?: string;
-  maxSessions?: string;
   autoResume?: boolean;
   takeOver?: boolean;
   verbose?: boolean;
@@ -167,7 +184,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       .option('--max-duration <duration>', 'pause (trigger timeout) once the workflow has run this long')
       .option(
         '--max-sessions <n>',
-        'stop after this many sessions in this run (env BATON_MAX_SESSIONS, default 20); each exhaustion pause starts a new one',
+        'stop after this many sessions in this run (env BATON_MAX_SESSIONS, config max_sessions, default 20); each exhaustion pause starts a new one',
       )
       .option('--auto-resume', 'after a usage limit with a reset time, wait for it and resume')
       .option(
@@ -206,19 +223,10 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       const report = await new AgentRunner(service).run(
         { workflowId: state.id },
         {
-          profile: profile,
-          driver: driverFor(profile),
-          executor: setup.executor,
-          capacity: setup.capacity,
-          heartbeatMs: setup.heartbeatMs,
+          ...runBasics(setup, shared, profile, setup.executor),
           maxTasks: o.maxTasks ? parseNumber(o.maxTasks, '--max-tasks', { int: true, min: 1 }) : null,
           maxDurationMs: o.maxDuration ? parseDuration(o.maxDuration, '--max-duration') : null,
           autoResume: o.autoResume === true,
-          maxSessions: o.maxSessions
-            ? parseNumber(o.maxSessions, '--max-sessions', { int: true, min: 1 })
-            : setup.maxSessions,
-          historyBudget: 2000,
-          owner: shared.owner,
           ownership: {
             ports: shared.ports,
             factory: shared.factory,
@@ -227,9 +235,6 @@ export function registerRunCommands(program: Command, rt: Runtime) {
             retry: retryCommand(state.id, o),
             takeOver: o.takeOver === true,
           },
-          env: shared.env,
-          logs: shared.logs,
-          batonCommand: shared.batonCommand,
           verbose: o.verbose === true,
           onEvent: progress.onEvent,
           log: progress.log,
@@ -248,176 +253,4 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       await service.store.close();
     }
   });
-
-  const executors = program.command('executors').description('the agent executors (executors_running)');
-  executors
-    .command('list')
-    .description('list executors and their session states')
-    .action(async (_o: unknown, cmd: Command) => {
-      const g = rt.globals(cmd);
-      const service = await rt.openService(rt.settings(g));
-      const store = service.store;
-      try {
-        const rows = (await store.executors?.list()) ?? [];
-        emit(
-          rt.io,
-          g.json === true,
-          rows,
-          () =>
-            rows
-              .map(
-                (r: ExecutorRow) =>
-                  `${r.id} ${r.workflow_id}#${r.session_number} ${r.runtime} ${r.status}/${r.session_state}${r.error_message ? ` (${r.error_message})` : ''}`,
-              )
-              .join('\n') || 'no executors',
-        );
-      } finally {
-        await rt.flushMirror();
-        await store.close();
-      }
-    });
-  executors
-    .command('stop [ids...]')
-    .description(
-      'stop executors: their agents stop and what Baton created for them (a Docker container) is removed, nothing else',
-    )
-    .option('-w, --workflow <id>', "every executor of this workflow's sessions")
-    .option('--all', 'every executor not already stopped')
-    .action(async (ids: string[], o: { workflow?: string; all?: boolean }, cmd: Command) => {
-      const g = rt.globals(cmd);
-      if (!ids.length && !o.workflow && !o.all)
-        throw invalidInput(
-          'name the executors to stop (ids from `baton executors list`), or -w WORKFLOW, or --all',
-        );
-      const service = await rt.openService(rt.settings(g));
-      try {
-        const out = await stopExecutors(service, { ids, workflowId: o.workflow, all: o.all === true });
-        emit(
-          rt.io,
-          g.json === true,
-          out,
-          () =>
-            out
-              .map(
-                (x) =>
-                  `${x.executor_id} ${x.runtime}${x.container_id ? ` container ${x.container_id.slice(0, 12)}` : ''}: ${x.error ?? x.status}${x.hint ? `\n  ${x.hint}` : ''}`,
-              )
-              .join('\n') || 'no executors to stop',
-        );
-        const failed = out.filter((x) => x.error);
-        if (failed.length)
-          throw new BatonError(
-            'unavailable',
-            `${failed.length} executor(s) could not be stopped: ${failed.map((x) => `${x.executor_id}: ${x.error}`).join('; ')}`,
-          );
-      } finally {
-        await rt.flushMirror();
-        await service.store.close();
-      }
-    });
-  agentOptions(
-    executors
-      .command('recover')
-      .description('startup recovery now (baton serve runs it at start): mark, reconnect and resume sessions')
-      .option('--auto-resume <policy>', 'none | waiting | all (env BATON_AUTO_RESUME, default waiting)'),
-  ).action(async (o: AgentFlags & { autoResume?: string }, cmd: Command) => {
-    const g = rt.globals(cmd);
-    const settings = rt.settings(g);
-    const service = await rt.openService(settings);
-    const store = service.store;
-    try {
-      const policy = oneOf(
-        o.autoResume ?? rt.env.BATON_AUTO_RESUME ?? 'waiting',
-        ['none', 'waiting', 'all'] as const,
-        '--auto-resume (variable BATON_AUTO_RESUME)',
-      ) as AutoResumePolicy;
-      const setup = agentSetup(o, rt.env, settings, null);
-      const ports = service.watch?.ports ?? localProcessPorts();
-      const report = await recoverAtStartup(service, {
-        factory: executorFactory(rt.env, settings.home, setup.dockerImage),
-        autoResume: policy,
-        isOwnerAlive: (owner) => isOwnerAlive(owner, ports.hostname),
-        leases: { ports },
-      });
-      await continueRecovered(service, report, setup, settings, o, rt.env, (l) =>
-        g.json ? undefined : rt.io.err(`baton recover: ${l}\n`),
-      );
-      const { attached: _a, ...printable } = report;
-      emit(rt.io, g.json === true, printable, () =>
-        [
-          `recovered ${report.executors.length} executors in ${report.ms} ms (${report.interrupted} workflows interrupted)`,
-          ...report.executors.map(
-            (e) =>
-              `  ${e.executor_id} ${e.workflow_id}: ${e.action}, ${e.executor_status}/${e.session_state}${e.reason ? ` (${e.reason})` : ''}`,
-          ),
-        ].join('\n'),
-      );
-    } finally {
-      await rt.flushMirror();
-      await store.close();
-    }
-  });
-
-  const executor = program.command('executor').description('the remote agent host');
-  executor
-    .command('serve')
-    .description(
-      'run an agent host (HTTP: health, capabilities, launch, resume, stop, events) that outlives Baton servers; every request needs its token',
-    )
-    .option(
-      '--host <host>',
-      'address to bind (default 127.0.0.1; another needs BATON_EXECUTOR_TOKEN)',
-      '127.0.0.1',
-    )
-    .option('--port <port>', 'port, 0 for any free one (env BATON_EXECUTOR_PORT, default 7430)')
-    .option(
-      '--allow-host <names>',
-      'extra Host names it answers to, comma separated (env BATON_EXECUTOR_ALLOWED_HOSTS)',
-    )
-    .option(
-      '--max-output <chars>',
-      "characters of each run's output kept (the last ones; env BATON_EXECUTOR_MAX_OUTPUT, default 4194304)",
-    )
-    .action(
-      async (o: { host: string; port?: string; allowHost?: string; maxOutput?: string }, cmd: Command) => {
-        const g = rt.globals(cmd);
-        const home = rt.settings(g).home;
-        const { startExecutorDaemon, DEFAULT_MAX_OUTPUT } =
-          await import('../../executors/remote/executor-daemon.js');
-        const port = parseNumber(
-          o.port ?? rt.env.BATON_EXECUTOR_PORT ?? '7430',
-          '--port (variable BATON_EXECUTOR_PORT)',
-          { int: true, min: 0, max: 65535 },
-        );
-        const maxOutput = parseNumber(
-          o.maxOutput ?? rt.env.BATON_EXECUTOR_MAX_OUTPUT ?? String(DEFAULT_MAX_OUTPUT),
-          '--max-output (variable BATON_EXECUTOR_MAX_OUTPUT)',
-          { int: true, min: 1024 },
-        );
-        const allowedHosts = listSetting(o.allowHost ?? rt.env.BATON_EXECUTOR_ALLOWED_HOSTS);
-        const { token, source } = daemonToken(rt.env, home, o.host);
-        const d = await startExecutorDaemon({ host: o.host, port, token, allowedHosts, maxOutput });
-        rt.io.out(
-          g.json
-            ? JSON.stringify({ url: d.url, token_source: source }) + '\n'
-            : `baton executor serve: listening on ${d.url}\n  token: ${source} (print it with \`baton executor token\`)\n`,
-        );
-        await new Promise<void>((resolve) => {
-          process.once('SIGINT', resolve);
-          process.once('SIGTERM', resolve);
-        });
-        await d.close();
-      },
-    );
-
-  executor
-    .command('token')
-    .description(
-      "print the executor daemon's token: BATON_EXECUTOR_TOKEN, else $BATON_HOME/executor-token (created on first use, mode 0600)",
-    )
-    .action(async (_o: unknown, cmd: Command) => {
-      const g = rt.globals(cmd);
-      const { token, source } = daemonToken(rt.env, rt.settings(g).home, '127.0.0.1');
-      rt.io.out(g.json ? JSON.stringify({ token, source }) : token);
-    });
 }

@@ -1,3 +1,4 @@
+import { settingReader } from '../../config/settings.js';
 import type { Command } from 'commander';
 import type { QueueEntry } from '../../service/index.js';
 import { emit, table } from '../output.js';
@@ -34,7 +35,7 @@ export function registerWorkerCommands(program: Command, rt: Runtime) {
     .option('-w, --workflow <id>', 'the workflow (default: the one of the current worktree)')
     .option(
       '--agent <name>',
-      'agent profile: claude-code, codex, command, or a configured one (env BATON_AGENT)',
+      'agent profile: claude-code, codex, command, or a configured one (env BATON_AGENT, config agent)',
     )
     .option('--agent-bin <path>', "the agent executable on the worker's machine (default: the worker's own)")
     .option('--context-window <tokens>', "the model's context window")
@@ -46,12 +47,14 @@ export function registerWorkerCommands(program: Command, rt: Runtime) {
     )
     .action(async (o: SubmitFlags, cmd: Command) => {
       const g = rt.globals(cmd);
+      // The agent as `baton run` reads it: option, variable, config file key `agent`.
+      const agent = settingReader({ agent: o.agent }, rt.env, rt.settings(g)).text('agent') || null;
       const client = await rt.open(g);
       try {
         const num = (v: string | undefined, flag: string) =>
           v === undefined ? null : parseNumber(v, flag, { int: true });
         const entry = await client.submit(rt.ref(o.workflow), {
-          agent: o.agent ?? rt.env.BATON_AGENT ?? null,
+          agent,
           agent_bin: o.agentBin ?? null,
           context_window: num(o.contextWindow, '--context-window'),
           max_sessions: num(o.maxSessions, '--max-sessions'),

@@ -3,7 +3,7 @@ import { invalidInput, invalidTransition } from '../errors.js';
 import type { GitCapture, GitState } from '../schemas/git-state.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { TaskStatus } from '../schemas/workflow.js';
-import { resumableStatuses } from '../workflow-machine.js';
+import { isResumable } from '../workflow-machine.js';
 
 export interface ResumeInput {
   snapshot: SessionSnapshot | null;
@@ -66,7 +66,7 @@ function staleness(d: Draft, staleAfterMs: number): string[] {
 
 function assertResumable(d: Draft, action: string) {
   const s = d.state;
-  if (!resumableStatuses.includes(s.status)) {
+  if (!isResumable(s.status)) {
     throw invalidTransition(
       `cannot ${action}: the workflow is ${s.status} (only a paused or interrupted workflow can)`,
       {

@@ -1,3 +1,4 @@
+import { bareCheckpointName } from '../checkpoint-names.js';
 import { listTotals } from '../fold/bounds.js';
 import type { Draft } from '../draft.js';
 import { buildSnapshot } from '../snapshot.js';
@@ -35,8 +36,7 @@ export const slugify = (text: string) =>
 
 /** The Go Team naming: `cp-03-architecture`, numbered in creation order. */
 export function checkpointName(existing: number, name: string): string {
-  const bare = name.replace(/^cp-\d+-/, '');
-  return `cp-${String(existing + 1).padStart(2, '0')}-${slugify(bare)}`;
+  return `cp-${String(existing + 1).padStart(2, '0')}-${slugify(bareCheckpointName(name))}`;
 }
 
 /** A named recovery point: a snapshot plus the git commit it was taken at. */

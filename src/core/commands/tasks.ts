@@ -5,6 +5,7 @@ import type { GitCapture } from '../schemas/git-state.js';
 import type { Task } from '../schemas/workflow.js';
 import { pauseNow } from './pause.js';
 import { makeCheckpoint, takeSnapshot } from './snapshots.js';
+import { isResumable } from '../workflow-machine.js';
 
 function findTask(d: Draft, id: string): Task {
   const t = d.state.tasks.find((x) => x.id === id);
@@ -36,7 +37,7 @@ function whyNotRunnable(d: Draft, t: Task): string | null {
 function assertActive(d: Draft, action: string) {
   const s = d.state;
   if (s.status !== 'in_progress') {
-    const hint = s.status === 'paused' || s.status === 'interrupted' ? '; resume it first' : '';
+    const hint = isResumable(s.status) ? '; resume it first' : '';
     throw invalidTransition(`cannot ${action}: the workflow is ${s.status}${hint}`, {
       current_status: s.status,
     });

@@ -1,7 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { assertDirectory, cwdHeaders, jsonBody, refOf, responses, type RouteDeps } from './define.js';
 import { AbsolutePath, WorkflowParams } from './request-schemas.js';
-import { Loose } from './response-schemas.js';
+import {
+  CheckpointIfDueResult,
+  CompactionNoted,
+  InjectedContext,
+  StartResult,
+  TrackResult,
+} from './result-schemas.js';
 
 const tags = ['agent sessions'];
 
@@ -54,12 +60,12 @@ export function registerAgentSessionRoutes({ app, client }: RouteDeps) {
       tags,
       summary: "find or create the worktree's workflow and tie the agent's session to a Baton session",
       request: { body: jsonBody(TrackBody) },
-      responses: responses(Loose, 'the workflow followed (null when untracked) and what happened'),
+      responses: responses(TrackResult, 'the workflow followed (null when untracked) and what happened'),
     }),
     async (c) => {
       const body = c.req.valid('json');
       assertDirectory(body.cwd, 'cwd');
-      return c.json((await client.trackSession(body)) as never, 200);
+      return c.json(await client.trackSession(body), 200);
     },
   );
   app.openapi(
@@ -69,12 +75,12 @@ export function registerAgentSessionRoutes({ app, client }: RouteDeps) {
       tags,
       summary: 'a session start: the workflow found or created, the session tied, the context handed over',
       request: { body: jsonBody(StartBody) },
-      responses: responses(Loose, 'the workflow followed and the context to inject (null when none)'),
+      responses: responses(StartResult, 'the workflow followed and the context to inject (null when none)'),
     }),
     async (c) => {
       const body = c.req.valid('json');
       assertDirectory(body.cwd, 'cwd');
-      return c.json((await client.startAgentSession(body)) as never, 200);
+      return c.json(await client.startAgentSession(body), 200);
     },
   );
   app.openapi(
@@ -84,13 +90,10 @@ export function registerAgentSessionRoutes({ app, client }: RouteDeps) {
       tags,
       summary: 'the context for an agent session, fitted to max_chars; delivery and receipt recorded',
       request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(InjectBody) },
-      responses: responses(Loose, 'the text to inject and its hash'),
+      responses: responses(InjectedContext, 'the text to inject and its hash'),
     }),
     async (c) =>
-      c.json(
-        (await client.injectContext(refOf(c, c.req.valid('param').id), c.req.valid('json'))) as never,
-        200,
-      ),
+      c.json(await client.injectContext(refOf(c, c.req.valid('param').id), c.req.valid('json')), 200),
   );
   app.openapi(
     createRoute({
@@ -99,13 +102,10 @@ export function registerAgentSessionRoutes({ app, client }: RouteDeps) {
       tags,
       summary: 'the agent compacted its context (the next prompt or session start injects again)',
       request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(CompactionBody) },
-      responses: responses(Loose, 'noted'),
+      responses: responses(CompactionNoted, 'noted'),
     }),
     async (c) =>
-      c.json(
-        (await client.noteCompaction(refOf(c, c.req.valid('param').id), c.req.valid('json'))) as never,
-        200,
-      ),
+      c.json(await client.noteCompaction(refOf(c, c.req.valid('param').id), c.req.valid('json')), 200),
   );
   app.openapi(
     createRoute({
@@ -114,12 +114,9 @@ export function registerAgentSessionRoutes({ app, client }: RouteDeps) {
       tags,
       summary: 'a checkpoint only after real work since the last one, at most every interval_ms',
       request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(CheckpointIfDueBody) },
-      responses: responses(Loose, 'the checkpoint made (or null) and why'),
+      responses: responses(CheckpointIfDueResult, 'the checkpoint made (or null) and why'),
     }),
     async (c) =>
-      c.json(
-        (await client.checkpointIfDue(refOf(c, c.req.valid('param').id), c.req.valid('json'))) as never,
-        200,
-      ),
+      c.json(await client.checkpointIfDue(refOf(c, c.req.valid('param').id), c.req.valid('json')), 200),
   );
 }

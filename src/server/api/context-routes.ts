@@ -72,10 +72,7 @@ export function registerContextRoutes({ app, client }: RouteDeps) {
       responses: responses(ResumeContext, 'the resume context'),
     }),
     async (c) =>
-      c.json(
-        (await client.context(refOf(c, c.req.valid('param').id), c.req.valid('query').budget)) as never,
-        200,
-      ),
+      c.json(await client.context(refOf(c, c.req.valid('param').id), c.req.valid('query').budget), 200),
   );
 
   app.openapi(
@@ -93,10 +90,7 @@ export function registerContextRoutes({ app, client }: RouteDeps) {
     }),
     async (c) => {
       const b = c.req.valid('json');
-      return c.json(
-        (await client.deliverContext(refOf(c, c.req.valid('param').id), b.via, b.budget)) as never,
-        200,
-      );
+      return c.json(await client.deliverContext(refOf(c, c.req.valid('param').id), b.via, b.budget), 200);
     },
   );
 
@@ -120,10 +114,7 @@ export function registerContextRoutes({ app, client }: RouteDeps) {
     }),
     async (c) => {
       const b = c.req.valid('json');
-      return c.json(
-        (await client.acknowledge(refOf(c, c.req.valid('param').id), b.hash, b.via)) as never,
-        200,
-      );
+      return c.json(await client.acknowledge(refOf(c, c.req.valid('param').id), b.hash, b.via), 200);
     },
   );
 
@@ -150,10 +141,7 @@ export function registerContextRoutes({ app, client }: RouteDeps) {
     }),
     async (c) => {
       const b = c.req.valid('json');
-      return c.json(
-        (await client.snapshotNow(refOf(c, c.req.valid('param').id), b.trigger, b.reason)) as never,
-        200,
-      );
+      return c.json(await client.snapshotNow(refOf(c, c.req.valid('param').id), b.trigger, b.reason), 200);
     },
   );
 
@@ -188,8 +176,8 @@ export function registerContextRoutes({ app, client }: RouteDeps) {
     }),
     async (c) => {
       const b = c.req.valid('json');
-      const out = await client.recordBatch(refOf(c, c.req.valid('param').id), b.records as never, b.import);
-      return c.json(out as never, 200);
+      const out = await client.recordBatch(refOf(c, c.req.valid('param').id), b.records, b.import);
+      return c.json(out, 200);
     },
   );
 }

@@ -31,15 +31,18 @@ const errorDescriptions: Record<number, string> = {
 };
 
 /** The responses of a route: the success shape plus the documented error statuses. */
-export function responses(schema: z.ZodType, description: string, status: 200 | 201 = 200) {
-  const out: Record<number, { description: string; content?: unknown }> = {
-    [status]: { description, content: { 'application/json': { schema } } },
-  };
+export function responses<T extends z.ZodType, S extends 200 | 201 = 200>(
+  schema: T,
+  description: string,
+  status: S = 200 as S,
+) {
+  const errors: Record<number, { description: string; content: typeof errorContent.content }> = {};
   for (const [code, text] of Object.entries(errorDescriptions))
-    out[Number(code)] = { description: text, ...errorContent };
-  return out as {
-    [K in typeof status]: { description: string; content: { 'application/json': { schema: typeof schema } } };
+    errors[Number(code)] = { description: text, ...errorContent };
+  const success = { [status]: { description, content: { 'application/json': { schema } } } } as {
+    [K in S]: { description: string; content: { 'application/json': { schema: T } } };
   };
+  return { ...errors, ...success };
 }
 
 export const cwdHeaders = { headers: CwdHeaders };

@@ -333,13 +333,12 @@ export const Details = z
     z.array(Decision),
     z.array(ErrorRecord),
     z.array(ReviewerFeedback),
-    z.array(z.record(z.string(), z.unknown())),
+    // the other kinds' records (history, requests, summaries) as stored
+    z.array(z.unknown()),
     z.object({ git_state: z.unknown(), note: z.string().nullable() }),
     z.object({ test_state: TestState.nullable(), runs: z.array(z.unknown()) }),
   ])
   .openapi('SnapshotDetails');
-
-export const Loose = z.record(z.string(), z.unknown());
 
 const Commit = z.object({ sha: z.string(), subject: z.string() });
 

@@ -54,7 +54,7 @@ export function registerRunRoutes({ app, client }: RouteDeps) {
         dryRun: b.dry_run,
         confirm: b.confirm,
       });
-      return c.json(out as never, 200);
+      return c.json(out, 200);
     },
   );
 
@@ -69,10 +69,7 @@ export function registerRunRoutes({ app, client }: RouteDeps) {
     }),
     async (c) => {
       const q = c.req.valid('query');
-      return c.json(
-        (await client.history(refOf(c, c.req.valid('param').id), q.after, q.limit)) as never,
-        200,
-      );
+      return c.json(await client.history(refOf(c, c.req.valid('param').id), q.after, q.limit), 200);
     },
   );
 
@@ -85,7 +82,7 @@ export function registerRunRoutes({ app, client }: RouteDeps) {
       request: { params: WorkflowParams, ...cwdHeaders },
       responses: responses(TaskLogList, 'the logs, oldest first'),
     }),
-    async (c) => c.json((await client.taskLogs(refOf(c, c.req.valid('param').id))) as never, 200),
+    async (c) => c.json(await client.taskLogs(refOf(c, c.req.valid('param').id)), 200),
   );
 
   app.openapi(
@@ -100,7 +97,7 @@ export function registerRunRoutes({ app, client }: RouteDeps) {
     async (c) => {
       const p = c.req.valid('param');
       const q = c.req.valid('query');
-      return c.json((await client.taskLog(refOf(c, p.id), p.name, q.offset, q.limit)) as never, 200);
+      return c.json(await client.taskLog(refOf(c, p.id), p.name, q.offset, q.limit), 200);
     },
   );
 }

@@ -25,7 +25,7 @@ export function registerSessionRoutes({ app, client }: RouteDeps) {
     async (c) => {
       const b = c.req.valid('json');
       const out = await client.pause(refOf(c, c.req.valid('param').id), { reason: b.reason, force: b.force });
-      return c.json(out as never, 200);
+      return c.json(out, 200);
     },
   );
 
@@ -38,7 +38,7 @@ export function registerSessionRoutes({ app, client }: RouteDeps) {
       request: { params: WorkflowParams, ...cwdHeaders },
       responses: responses(ResumeResult, 'the new session and its context'),
     }),
-    async (c) => c.json((await client.resume(refOf(c, c.req.valid('param').id))) as never, 200),
+    async (c) => c.json(await client.resume(refOf(c, c.req.valid('param').id)), 200),
   );
 
   app.openapi(
@@ -58,10 +58,7 @@ export function registerSessionRoutes({ app, client }: RouteDeps) {
       ),
     }),
     async (c) =>
-      c.json(
-        (await client.interrupt(refOf(c, c.req.valid('param').id), c.req.valid('json').reason)) as never,
-        200,
-      ),
+      c.json(await client.interrupt(refOf(c, c.req.valid('param').id), c.req.valid('json').reason), 200),
   );
 
   app.openapi(
@@ -73,7 +70,7 @@ export function registerSessionRoutes({ app, client }: RouteDeps) {
       request: { params: WorkflowParams, ...cwdHeaders },
       responses: responses(RecoveryPlan, 'the recovery plan'),
     }),
-    async (c) => c.json((await client.recoveryOptions(refOf(c, c.req.valid('param').id))) as never, 200),
+    async (c) => c.json(await client.recoveryOptions(refOf(c, c.req.valid('param').id)), 200),
   );
 
   app.openapi(
@@ -88,7 +85,7 @@ export function registerSessionRoutes({ app, client }: RouteDeps) {
     async (c) => {
       const b = c.req.valid('json');
       const out = await client.recover(refOf(c, c.req.valid('param').id), b.option, b.checkpoint);
-      return c.json(out as never, 200);
+      return c.json(out, 200);
     },
   );
 
@@ -101,7 +98,7 @@ export function registerSessionRoutes({ app, client }: RouteDeps) {
       request: { params: WorkflowParams, ...cwdHeaders },
       responses: responses(SessionTimeline, 'the sessions'),
     }),
-    async (c) => c.json((await client.sessionTimeline(refOf(c, c.req.valid('param').id))) as never, 200),
+    async (c) => c.json(await client.sessionTimeline(refOf(c, c.req.valid('param').id)), 200),
   );
 
   app.openapi(
@@ -113,7 +110,7 @@ export function registerSessionRoutes({ app, client }: RouteDeps) {
       request: { params: WorkflowParams, ...cwdHeaders },
       responses: responses(SessionStatus, 'the session status'),
     }),
-    async (c) => c.json((await client.sessionStatus(refOf(c, c.req.valid('param').id))) as never, 200),
+    async (c) => c.json(await client.sessionStatus(refOf(c, c.req.valid('param').id)), 200),
   );
 
   app.openapi(
@@ -127,7 +124,7 @@ export function registerSessionRoutes({ app, client }: RouteDeps) {
     }),
     async (c) => {
       const p = c.req.valid('param');
-      return c.json((await client.sessionStatus(refOf(c, p.id), p.n)) as never, 200);
+      return c.json(await client.sessionStatus(refOf(c, p.id), p.n), 200);
     },
   );
 }

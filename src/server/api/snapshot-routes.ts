@@ -29,7 +29,7 @@ export function registerSnapshotRoutes({ app, client }: RouteDeps) {
       request: { params: WorkflowParams, ...cwdHeaders },
       responses: responses(SnapshotList, 'snapshot summaries'),
     }),
-    async (c) => c.json((await client.snapshots(refOf(c, c.req.valid('param').id))) as never, 200),
+    async (c) => c.json(await client.snapshots(refOf(c, c.req.valid('param').id)), 200),
   );
 
   app.openapi(
@@ -45,7 +45,7 @@ export function registerSnapshotRoutes({ app, client }: RouteDeps) {
       const p = c.req.valid('param');
       const ref = refOf(c, p.id);
       const workflowId = ref.workflowId ?? (await client.get(ref)).id;
-      return c.json((await client.snapshot({ workflowId }, p.sid)) as never, 200);
+      return c.json(await client.snapshot({ workflowId }, p.sid), 200);
     },
   );
 
@@ -62,7 +62,7 @@ export function registerSnapshotRoutes({ app, client }: RouteDeps) {
       const p = c.req.valid('param');
       const ref = refOf(c, p.id);
       const workflowId = ref.workflowId ?? (await client.get(ref)).id;
-      return c.json((await client.details({ workflowId }, p.sid, p.category)) as never, 200);
+      return c.json(await client.details({ workflowId }, p.sid, p.category), 200);
     },
   );
 
@@ -75,7 +75,7 @@ export function registerSnapshotRoutes({ app, client }: RouteDeps) {
       request: { params: SnapshotOnlyParams },
       responses: responses(SnapshotSchema, 'the SessionSnapshot'),
     }),
-    async (c) => c.json((await client.snapshot({}, c.req.valid('param').sid)) as never, 200),
+    async (c) => c.json(await client.snapshot({}, c.req.valid('param').sid), 200),
   );
 
   app.openapi(
@@ -89,7 +89,7 @@ export function registerSnapshotRoutes({ app, client }: RouteDeps) {
     }),
     async (c) => {
       const p = c.req.valid('param');
-      return c.json((await client.details({}, p.sid, p.category)) as never, 200);
+      return c.json(await client.details({}, p.sid, p.category), 200);
     },
   );
 
@@ -104,7 +104,7 @@ export function registerSnapshotRoutes({ app, client }: RouteDeps) {
     }),
     async (c) => {
       const out = await client.checkpoint(refOf(c, c.req.valid('param').id), c.req.valid('json').name);
-      return c.json(out as never, 201);
+      return c.json(out, 201);
     },
   );
 
@@ -117,7 +117,7 @@ export function registerSnapshotRoutes({ app, client }: RouteDeps) {
       request: { params: WorkflowParams, ...cwdHeaders },
       responses: responses(CheckpointList, 'the checkpoints'),
     }),
-    async (c) => c.json((await client.checkpoints(refOf(c, c.req.valid('param').id))) as never, 200),
+    async (c) => c.json(await client.checkpoints(refOf(c, c.req.valid('param').id)), 200),
   );
 
   app.openapi(

@@ -1,4 +1,5 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute, type z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import type { RecordInput } from '../../client/baton-client.js';
 import { cwdHeaders, jsonBody, refOf, responses, type RouteDeps } from './define.js';
 import {
@@ -18,54 +19,19 @@ import {
   UsageBody,
   WorkflowParams,
 } from './request-schemas.js';
-import { AgentTaskSyncResult, Loose, RecordResult, TaskResult } from './response-schemas.js';
+import { AgentTaskSyncResult, RecordResult, TaskResult } from './response-schemas.js';
+import { FeedbackAddressedResult, ResolveErrorResult } from './result-schemas.js';
 
-/** One route per record kind: path segment, body schema, and how the body becomes the client's RecordInput. */
-const recordRoutes = [
-  {
-    path: 'decisions',
-    schema: DecisionBody,
-    summary: 'record a decision (with rationale and alternatives)',
-    input: (b: z.infer<typeof DecisionBody>): RecordInput => ({ kind: 'decision', decision: b }),
-  },
-  {
-    path: 'errors',
-    schema: ErrorBody,
-    summary: 'record an error and its resolution',
-    input: (b: z.infer<typeof ErrorBody>): RecordInput => ({ kind: 'error', error: b }),
-  },
-  {
-    path: 'history',
-    schema: HistoryBody,
-    summary: 'record an agent_history line',
-    input: (b: z.infer<typeof HistoryBody>): RecordInput => ({ kind: 'history', ...b }),
-  },
-  {
-    path: 'requests',
-    schema: RequestBody,
-    summary:
-      "record what the user asked (the first request becomes the workflow's issue; the same text again writes nothing)",
-    input: (b: z.infer<typeof RequestBody>): RecordInput => ({ kind: 'request', ...b }),
-  },
-  {
-    path: 'test-runs',
-    schema: TestRunBody,
-    summary: 'record a test run and the TDD phase',
-    input: (b: z.infer<typeof TestRunBody>): RecordInput => ({ kind: 'test', test: b }),
-  },
-  {
-    path: 'usage',
-    schema: UsageBody,
-    summary: "record the session's usage so far (totals, not increments)",
-    input: (b: z.infer<typeof UsageBody>): RecordInput => ({ kind: 'usage', usage: b }),
-  },
-  {
-    path: 'reviewer-feedback',
-    schema: FeedbackBody,
-    summary: 'record reviewer feedback',
-    input: (b: z.infer<typeof FeedbackBody>): RecordInput => ({ kind: 'feedback', feedback: b }),
-  },
-] as const;
+/** The route that records one kind: its path segment, body schema and summary. */
+const recordRoute = <S extends z.ZodType>(path: string, schema: S, summary: string) =>
+  createRoute({
+    method: 'post',
+    path: `/api/workflows/{id}/${path}`,
+    tags: ['records'],
+    summary,
+    request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(schema) },
+    responses: responses(RecordResult, 'the stored record', 201),
+  });
 
 /** Tasks (start, done, fail, block, unblock, skip) and records (decisions, errors, history, tests, usage, reviews). */
 export function registerTaskRecordRoutes({ app, client }: RouteDeps) {
@@ -81,7 +47,7 @@ export function registerTaskRecordRoutes({ app, client }: RouteDeps) {
     async (c) => {
       const p = c.req.valid('param');
       const out = await client.task(refOf(c, p.id), p.action, p.taskId, c.req.valid('json').note ?? null);
-      return c.json(out as never, 200);
+      return c.json(out, 200);
     },
   );
 
@@ -96,7 +62,7 @@ export function registerTaskRecordRoutes({ app, client }: RouteDeps) {
     }),
     async (c) => {
       const out = await client.addTask(refOf(c, c.req.valid('param').id), c.req.valid('json'));
-      return c.json(out as never, 201);
+      return c.json(out, 201);
     },
   );
 
@@ -111,27 +77,49 @@ export function registerTaskRecordRoutes({ app, client }: RouteDeps) {
     }),
     async (c) => {
       const out = await client.syncAgentTasks(refOf(c, c.req.valid('param').id), c.req.valid('json'));
-      return c.json(out as never, 200);
+      return c.json(out, 200);
     },
   );
 
-  for (const r of recordRoutes) {
-    app.openapi(
-      createRoute({
-        method: 'post',
-        path: `/api/workflows/{id}/${r.path}`,
-        tags: ['records'],
-        summary: r.summary,
-        request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(r.schema) },
-        responses: responses(RecordResult, 'the stored record', 201),
-      }),
-      async (c) => {
-        const body = c.req.valid('json') as never;
-        const out = await client.record(refOf(c, c.req.valid('param').id), r.input(body));
-        return c.json(out as never, 201);
-      },
-    );
-  }
+  /** One route per record kind; each turns its body into the client's RecordInput. */
+  const record = async <I extends RecordInput>(c: Context, id: string, input: I) =>
+    c.json(await client.record(refOf(c, id), input), 201);
+  const decisions = recordRoute(
+    'decisions',
+    DecisionBody,
+    'record a decision (with rationale and alternatives)',
+  );
+  app.openapi(decisions, async (c) =>
+    record(c, c.req.valid('param').id, { kind: 'decision', decision: c.req.valid('json') }),
+  );
+  const errors = recordRoute('errors', ErrorBody, 'record an error and its resolution');
+  app.openapi(errors, async (c) =>
+    record(c, c.req.valid('param').id, { kind: 'error', error: c.req.valid('json') }),
+  );
+  const history = recordRoute('history', HistoryBody, 'record an agent_history line');
+  app.openapi(history, async (c) =>
+    record(c, c.req.valid('param').id, { kind: 'history', ...c.req.valid('json') }),
+  );
+  const requests = recordRoute(
+    'requests',
+    RequestBody,
+    "record what the user asked (the first request becomes the workflow's issue; the same text again writes nothing)",
+  );
+  app.openapi(requests, async (c) =>
+    record(c, c.req.valid('param').id, { kind: 'request', ...c.req.valid('json') }),
+  );
+  const tests = recordRoute('test-runs', TestRunBody, 'record a test run and the TDD phase');
+  app.openapi(tests, async (c) =>
+    record(c, c.req.valid('param').id, { kind: 'test', test: c.req.valid('json') }),
+  );
+  const usage = recordRoute('usage', UsageBody, "record the session's usage so far (totals, not increments)");
+  app.openapi(usage, async (c) =>
+    record(c, c.req.valid('param').id, { kind: 'usage', usage: c.req.valid('json') }),
+  );
+  const feedback = recordRoute('reviewer-feedback', FeedbackBody, 'record reviewer feedback');
+  app.openapi(feedback, async (c) =>
+    record(c, c.req.valid('param').id, { kind: 'feedback', feedback: c.req.valid('json') }),
+  );
 
   app.openapi(
     createRoute({
@@ -140,15 +128,12 @@ export function registerTaskRecordRoutes({ app, client }: RouteDeps) {
       tags: ['records'],
       summary: 'set the resolution of a recorded error',
       request: { params: ResolveErrorParams, ...cwdHeaders, body: jsonBody(ResolveErrorBody) },
-      responses: responses(Loose, 'the updated error'),
+      responses: responses(ResolveErrorResult, 'the updated error'),
     }),
     async (c) => {
       const p = c.req.valid('param');
       const b = c.req.valid('json');
-      return c.json(
-        (await client.resolveError(refOf(c, p.id), p.errorId, b.resolution, b.notes)) as never,
-        200,
-      );
+      return c.json(await client.resolveError(refOf(c, p.id), p.errorId, b.resolution, b.notes), 200);
     },
   );
 
@@ -159,11 +144,11 @@ export function registerTaskRecordRoutes({ app, client }: RouteDeps) {
       tags: ['records'],
       summary: 'mark reviewer feedback addressed',
       request: { params: ReviewParams, ...cwdHeaders },
-      responses: responses(Loose, 'done'),
+      responses: responses(FeedbackAddressedResult, 'done'),
     }),
     async (c) => {
       const p = c.req.valid('param');
-      return c.json((await client.addressFeedback(refOf(c, p.id), p.reviewId)) as never, 200);
+      return c.json(await client.addressFeedback(refOf(c, p.id), p.reviewId), 200);
     },
   );
 }

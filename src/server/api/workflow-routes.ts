@@ -9,7 +9,8 @@ import {
   RebuildBody,
   WorkflowParams,
 } from './request-schemas.js';
-import { Loose, SessionsTable, Status, WorkflowList, WorkflowView } from './response-schemas.js';
+import { SessionsTable, Status, WorkflowList, WorkflowView } from './response-schemas.js';
+import { CleanupResult } from './result-schemas.js';
 
 const tags = ['workflows'];
 
@@ -34,7 +35,7 @@ export function registerWorkflowRoutes({ app, client }: RouteDeps) {
           issues: [{ path: 'body.worktree', message: 'required when there is no cwd' }],
         });
       const w = await client.create({ ...body, cwd, worktree: body.worktree });
-      return c.json({ id: w.id, workflow: w } as never, 201);
+      return c.json({ id: w.id, workflow: w }, 201);
     },
   );
 
@@ -59,7 +60,7 @@ export function registerWorkflowRoutes({ app, client }: RouteDeps) {
         ...(status ? { status: status as WorkflowStatus[] } : {}),
         ...(q.worktree ? { worktree: q.worktree } : {}),
       });
-      return c.json({ workflows } as never, 200);
+      return c.json({ workflows }, 200);
     },
   );
 
@@ -72,7 +73,7 @@ export function registerWorkflowRoutes({ app, client }: RouteDeps) {
       request: { params: WorkflowParams, ...cwdHeaders },
       responses: responses(z.object({ workflow: WorkflowView }), 'the workflow'),
     }),
-    async (c) => c.json({ workflow: await client.get(refOf(c, c.req.valid('param').id)) } as never, 200),
+    async (c) => c.json({ workflow: await client.get(refOf(c, c.req.valid('param').id)) }, 200),
   );
 
   app.openapi(
@@ -84,7 +85,7 @@ export function registerWorkflowRoutes({ app, client }: RouteDeps) {
       request: { params: WorkflowParams, ...cwdHeaders },
       responses: responses(Status, 'the status'),
     }),
-    async (c) => c.json((await client.status(refOf(c, c.req.valid('param').id))) as never, 200),
+    async (c) => c.json(await client.status(refOf(c, c.req.valid('param').id)), 200),
   );
 
   app.openapi(
@@ -98,7 +99,7 @@ export function registerWorkflowRoutes({ app, client }: RouteDeps) {
     }),
     async (c) => {
       const w = await client.abandon(refOf(c, c.req.valid('param').id), c.req.valid('json').reason);
-      return c.json({ workflow: w } as never, 200);
+      return c.json({ workflow: w }, 200);
     },
   );
 
@@ -110,7 +111,7 @@ export function registerWorkflowRoutes({ app, client }: RouteDeps) {
       summary: 'every workflow with its step x/y, status and whether it can be resumed',
       responses: responses(SessionsTable, 'the sessions table'),
     }),
-    async (c) => c.json({ sessions: await client.sessions() } as never, 200),
+    async (c) => c.json({ sessions: await client.sessions() }, 200),
   );
 
   app.openapi(
@@ -120,14 +121,11 @@ export function registerWorkflowRoutes({ app, client }: RouteDeps) {
       tags: ['maintenance'],
       summary: 'delete finished workflows not touched for older_than_ms',
       request: { body: jsonBody(CleanupBody) },
-      responses: responses(Loose, 'what was (or would be) removed'),
+      responses: responses(CleanupResult, 'what was (or would be) removed'),
     }),
     async (c) => {
       const b = c.req.valid('json');
-      return c.json(
-        (await client.cleanup({ olderThanMs: b.older_than_ms, dryRun: b.dry_run })) as never,
-        200,
-      );
+      return c.json(await client.cleanup({ olderThanMs: b.older_than_ms, dryRun: b.dry_run }), 200);
     },
   );
 
@@ -140,6 +138,6 @@ export function registerWorkflowRoutes({ app, client }: RouteDeps) {
       request: { body: jsonBody(RebuildBody) },
       responses: responses(z.object({ workflows: z.number(), events: z.number() }), 'what was rebuilt'),
     }),
-    async (c) => c.json((await client.rebuild(c.req.valid('json').workflow_id)) as never, 200),
+    async (c) => c.json(await client.rebuild(c.req.valid('json').workflow_id), 200),
   );
 }

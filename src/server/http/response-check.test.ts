@@ -41,7 +41,7 @@ describe('responseCheck', () => {
     const { createApp } = await import('../app.js');
     const app = createApp({
       client: {} as never,
-      store: {} as never,
+      events: { check: async () => undefined },
       token: null,
       metrics: { middleware: () => async (_c: unknown, next: () => Promise<void>) => next() } as never,
       webDir: '/nonexistent',

@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { makeService } from '../../../test/helpers/service.js';
 import { tempDir } from '../../../test/helpers/git-repo.js';
-import { EventTail, latestPosition } from './event-tail.js';
-import type { StoredEvent } from '../../storage/store.js';
+import { EventTail } from './event-tail.js';
+import type { PositionedEvent } from '../../service/index.js';
 
 describe('EventTail', () => {
   it('finds the latest position by bisection and then delivers only newer events, in order', async () => {
     const service = makeService();
-    expect(await latestPosition(service.store)).toBe(0);
+    expect(await service.events.latestPosition()).toBe(0);
     for (let i = 0; i < 7; i++)
       await service.create({ title: `w${i}`, tasks: [{ id: 'A', title: 'a' }], worktree: tempDir() });
     const all = await service.store.readEventsSince(0, 10_000);
-    expect(await latestPosition(service.store)).toBe(all[all.length - 1]!.position);
+    expect(await service.events.latestPosition()).toBe(all[all.length - 1]!.position);
 
-    const got: StoredEvent[] = [];
-    const tail = new EventTail(service.store, (e) => got.push(...e), 10_000);
+    const got: PositionedEvent[] = [];
+    const tail = new EventTail(service.events, (e) => got.push(...e), 10_000);
     await tail.start();
     expect(got).toEqual([]);
     const w = await service.create({ title: 'new', tasks: [{ id: 'A', title: 'a' }], worktree: tempDir() });

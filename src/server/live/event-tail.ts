@@ -1,28 +1,9 @@
-import type { StoredEvent, Store } from '../../storage/store.js';
+import type { EventFeed, PositionedEvent } from '../../service/index.js';
 
 const PAGE = 1000;
 
-/** The store's latest position, found with O(log n) indexed reads through the Store interface alone. */
-export async function latestPosition(store: Store): Promise<number> {
-  const after = async (p: number) => (await store.readEventsSince(p, 1)).length > 0;
-  if (!(await after(0))) return 0;
-  let lo = 0;
-  let hi = 1;
-  while (await after(hi)) {
-    lo = hi;
-    hi *= 2;
-  }
-  // invariant: some event lies after lo, none after hi; the latest position is the smallest p with none after it
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
-    if (await after(mid)) lo = mid;
-    else hi = mid;
-  }
-  return hi;
-}
-
 /**
- * Follows the store's event log by polling `readEventsSince`, so that commits by other processes (a CLI beside
+ * Follows the event log by polling the service's feed, so that commits by other processes (a CLI beside
  * the server) reach live subscribers too. `kick()` polls at once (after a commit made in this process).
  */
 export class EventTail {
@@ -32,13 +13,13 @@ export class EventTail {
   private again = false;
 
   constructor(
-    private readonly store: Store,
-    private readonly onEvents: (events: StoredEvent[]) => void,
+    private readonly feed: EventFeed,
+    private readonly onEvents: (events: PositionedEvent[]) => void,
     private readonly intervalMs = 150,
   ) {}
 
   async start() {
-    this.position = await latestPosition(this.store);
+    this.position = await this.feed.latestPosition();
     this.timer = setInterval(() => this.kick(), this.intervalMs);
     this.timer.unref();
   }
@@ -61,7 +42,7 @@ export class EventTail {
   private async drain() {
     try {
       for (;;) {
-        const batch = await this.store.readEventsSince(this.position, PAGE);
+        const batch = await this.feed.since(this.position, PAGE);
         if (!batch.length) return;
         this.position = batch[batch.length - 1]?.position ?? this.position;
         this.onEvents(batch);

@@ -1,5 +1,5 @@
 import { summarizeSnapshot, type SessionSnapshot } from '../../core/index.js';
-import type { StoredEvent } from '../../storage/store.js';
+import type { PositionedEvent } from '../../service/index.js';
 
 /** What a WebSocket client receives: the event type, its store-wide position, and the ids it concerns. */
 export interface LiveEvent {
@@ -33,7 +33,7 @@ export const matches = (
  * event they come from. (`capacity.warned` is a stored event of its own, written by core at the configured
  * threshold; the server never invents one.)
  */
-export function liveEvents(e: StoredEvent): LiveEvent[] {
+export function liveEvents(e: PositionedEvent): LiveEvent[] {
   const base = {
     position: e.position,
     workflow_id: e.workflow_id,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeService } from '../../../test/helpers/service.js';
 import { tempDir } from '../../../test/helpers/git-repo.js';
-import { latestPosition } from './event-tail.js';
 import { WsHub, type LiveSocket } from './ws-hub.js';
 
 /** A socket that records what the hub sends (the hub's whole view of a WebSocket). */
@@ -28,7 +27,7 @@ describe('WsHub', () => {
     const service = await serviceWithEvents(10);
     const all = await service.store.readEventsSince(0, 10_000);
     const end = all[all.length - 1]!.position;
-    const hub = new WsHub(service.store, () => end, 5);
+    const hub = new WsHub(service.events, () => end, 5);
     const { socket, sent } = recordingSocket();
     const s = hub.add(socket);
     // The replay from 0 is under way (awaiting the store) when the tail delivers all of them live.
@@ -47,8 +46,8 @@ describe('WsHub', () => {
 
   it('a `since` beyond the end of the log gets subscription.reset with where it ends, then the new events', async () => {
     const service = await serviceWithEvents(2);
-    const end = await latestPosition(service.store);
-    const hub = new WsHub(service.store, () => end);
+    const end = await service.events.latestPosition();
+    const hub = new WsHub(service.events, () => end);
     const { socket, sent } = recordingSocket();
     const s = hub.add(socket);
     await hub.subscribe(s, { workflow_id: null, session_number: null }, end + 500);
@@ -61,7 +60,7 @@ describe('WsHub', () => {
     hub.broadcast(await service.store.readEventsSince(end, 100));
     expect(sent[2]).toMatchObject({ type: 'workflow.created', position: end + 1 });
     // a `since` the tail has not seen yet but the store has is no reset: it is served from the store
-    const lagging = new WsHub(service.store, () => end);
+    const lagging = new WsHub(service.events, () => end);
     const other = recordingSocket();
     await lagging.subscribe(lagging.add(other.socket), { workflow_id: null, session_number: null }, end + 1);
     expect(other.sent.map((m) => m.type)).not.toContain('subscription.reset');

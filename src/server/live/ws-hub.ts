@@ -1,5 +1,4 @@
-import type { StoredEvent, Store } from '../../storage/store.js';
-import { latestPosition } from './event-tail.js';
+import type { EventFeed, PositionedEvent } from '../../service/index.js';
 import { liveEvents, matches, type LiveEvent, type Subscription } from './live-event.js';
 
 /** The little a subscriber needs from its WebSocket. */
@@ -21,7 +20,7 @@ interface Subscriber {
   /** The last position delivered; live events at or below it are skipped. */
   cursor: number;
   /** While catching up from the store, live events wait here (at most `maxQueued`). */
-  queue: StoredEvent[] | null;
+  queue: PositionedEvent[] | null;
   /** The queue overflowed and was dropped: the replay reads the store again before it goes live. */
   overflowed: boolean;
   generation: number;
@@ -48,7 +47,7 @@ export class WsHub {
   private readonly subscribers = new Set<Subscriber>();
 
   constructor(
-    private readonly store: Store,
+    private readonly feed: EventFeed,
     private readonly position: () => number,
     private readonly maxQueued = MAX_QUEUED,
   ) {}
@@ -92,7 +91,7 @@ export class WsHub {
     try {
       if (since !== null && since > this.position()) {
         // The tail may lag behind the store by a poll: only the store says where the log ends.
-        const end = await latestPosition(this.store);
+        const end = await this.feed.latestPosition();
         if (!current()) return;
         if (since > end) {
           s.cursor = end;
@@ -106,7 +105,7 @@ export class WsHub {
         }
       }
       for (;;) {
-        const batch = await this.store.readEventsSince(s.cursor, PAGE, sub.workflow_id ?? undefined);
+        const batch = await this.feed.since(s.cursor, PAGE, sub.workflow_id ?? undefined);
         if (!current()) return;
         for (const e of batch) this.deliver(s, e);
         if (!current()) return;
@@ -135,7 +134,7 @@ export class WsHub {
   }
 
   /** New events from the tail. */
-  broadcast(events: StoredEvent[]) {
+  broadcast(events: PositionedEvent[]) {
     for (const s of this.subscribers) {
       if (!s.queue) {
         for (const e of events) this.deliver(s, e);
@@ -149,7 +148,7 @@ export class WsHub {
     }
   }
 
-  private deliver(s: Subscriber, e: StoredEvent) {
+  private deliver(s: Subscriber, e: PositionedEvent) {
     if (e.position <= s.cursor || !this.subscribers.has(s)) return;
     s.cursor = e.position;
     const out: LiveEvent[] = liveEvents(e).filter((l) => matches(s.sub, l));

@@ -27,6 +27,17 @@ const SubscribeInput = z
     path: ['session_number'],
   });
 
+/** The subscription the connection's query asks for (`workflow`, `session`, `since`); a 400 when it is malformed. */
+function subscriptionOf(q: Record<string, string>): z.infer<typeof SubscribeInput> {
+  const parsed = SubscribeInput.safeParse({
+    workflow_id: q.workflow ?? null,
+    session_number: q.session ?? null,
+    since: q.since ?? null,
+  });
+  if (!parsed.success) throw validationError(parsed.error, 'query');
+  return parsed.data;
+}
+
 const Message = z.discriminatedUnion('type', [
   z.object({ type: z.literal('subscribe') }).catchall(z.unknown()),
   z.object({ type: z.literal('ping') }),
@@ -61,20 +72,13 @@ export function registerWsRoute(app: OpenAPIHono, upgrade: UpgradeWebSocket, hub
   app.get(
     '/ws',
     async (c, next) => {
-      const q = c.req.query();
-      const parsed = SubscribeInput.safeParse({
-        workflow_id: q.workflow ?? null,
-        session_number: q.session ?? null,
-        since: q.since ?? null,
-      });
-      if (!parsed.success) throw validationError(parsed.error, 'query');
+      subscriptionOf(c.req.query());
       if (c.req.header('upgrade')?.toLowerCase() !== 'websocket')
         throw invalidInput('/ws is a WebSocket endpoint: connect with a WebSocket client');
-      c.set('subscription' as never, parsed.data as never);
       return next();
     },
     upgrade((c) => {
-      const first = c.get('subscription' as never) as z.infer<typeof SubscribeInput>;
+      const first = subscriptionOf(c.req.query());
       let subscriber: ReturnType<WsHub['add']> | null = null;
       return {
         onOpen(_evt, ws) {

@@ -2,6 +2,7 @@ import {
   BatonError,
   buildAgentPrompt,
   conflict,
+  isResumable,
   knownState,
   runnableTasks,
   trimHistory,
@@ -195,8 +196,7 @@ export class AgentRunner {
       session_number: s.session_count,
       driver: o.ownership?.command ?? 'baton run',
     });
-    if (s.status === 'paused' || s.status === 'interrupted')
-      await resumeWorkflow(s.status === 'paused' ? 'paused' : 'interrupted');
+    if (isResumable(s.status)) await resumeWorkflow(s.status);
     const mayStartSession = () => o.maxSessions === null || report.sessions < o.maxSessions;
     let done = 0;
     const failedHere = new Set<string>();

@@ -1,4 +1,4 @@
-import { executorChanged, interrupt, interruptRecovery, Draft } from '../../core/index.js';
+import { executorChanged, interrupt, interruptRecovery, isTerminal, Draft } from '../../core/index.js';
 import type { BatonService } from '../baton-service.js';
 import { noRegistry } from './launch.js';
 import type { ExecutorFactory } from './runtime-ports.js';
@@ -51,7 +51,7 @@ export async function sweepSilentSessions(
       updated_at: at,
     });
     const wf = await service.store.loadState(row.workflow_id);
-    if (!wf || wf.status === 'completed' || wf.status === 'cancelled' || wf.status === 'failed') continue;
+    if (!wf || isTerminal(wf.status)) continue;
     const git =
       wf.status === 'in_progress'
         ? await service.git.captureGitState(wf.worktree, wf.git_start?.commit ?? null)

@@ -9,7 +9,7 @@ import {
 import type { ExecutorPatch, ExecutorRow } from '../../storage/executor-registry.js';
 import type { CommitBatch } from '../../storage/store.js';
 import type { BatonService } from '../baton-service.js';
-import { Draft } from '../../core/index.js';
+import { Draft, isTerminal } from '../../core/index.js';
 import { noRegistry } from './launch.js';
 import { leaseVerdict, type ProcessPorts } from './ownership.js';
 import type { AgentProcess, ExecutorFactory } from './runtime-ports.js';
@@ -173,7 +173,7 @@ export async function recoverAtStartup(
         ...(status === 'ready' ? (executor?.placement?.(row.id) ?? {}) : {}),
       },
     });
-    if (wf && wf.status !== 'completed' && wf.status !== 'cancelled' && wf.status !== 'failed') {
+    if (wf && !isTerminal(wf.status)) {
       let git: GitCapture | null = null;
       if (interrupted) {
         git = gitCache.get(wf.worktree) ?? null;

@@ -1,4 +1,5 @@
 export { api, ApiError, onUnauthorized, seg } from './api-client.js';
 export { openLiveSocket, type LiveState } from './live-socket.js';
 export { tokenStore } from './token-store.js';
+export { isResumable, isTerminal } from './status-rules.js';
 export type * from './types.js';

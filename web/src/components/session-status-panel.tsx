@@ -1,4 +1,4 @@
-import type { SessionStatus } from '../api/index.js';
+import { isTerminal, type SessionStatus } from '../api/index.js';
 import { Spinner } from './spinner.js';
 import { StatusBadge } from './status-badge.js';
 
@@ -8,8 +8,6 @@ interface Props {
   onResume: () => void;
   busy: boolean;
 }
-
-const terminal = ['completed', 'failed', 'cancelled'];
 
 const reasons: Record<string, string> = {
   agent_not_running: 'no agent is running this session',
@@ -54,7 +52,7 @@ export function SessionStatusPanel({ session: s, onResume, busy }: Props) {
           <StatusBadge status="stopped" /> The agent&apos;s process has stopped.
         </p>
       )}
-      {s.resume_reason === 'not_resumable' && !terminal.includes(s.workflow_status) && (
+      {s.resume_reason === 'not_resumable' && !isTerminal(s.workflow_status) && (
         <div className="banner banner-warn" role="status">
           This agent doesn&apos;t support resuming. Start a new session.
         </div>

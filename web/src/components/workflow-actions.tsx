@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Status } from '../api/index.js';
+import { isResumable, isTerminal, type Status } from '../api/index.js';
 import type { WorkflowCommands } from '../hooks/use-workflow-commands.js';
 import { ModalDialog } from './modal-dialog.js';
 import { PauseReasonDialog } from './pause-reason-dialog.js';
@@ -14,8 +14,8 @@ export function WorkflowActions({ status, commands: c }: { status: Status; comma
   const close = () => setDialog(null);
 
   const canPause = (w.status === 'in_progress' || w.status === 'blocked') && !w.pause_requested;
-  const canResume = w.status === 'paused' || w.status === 'interrupted';
-  const canAbandon = !['completed', 'failed', 'cancelled'].includes(w.status);
+  const canResume = isResumable(w.status);
+  const canAbandon = !isTerminal(w.status);
   return (
     <div className="actions">
       {canPause && (

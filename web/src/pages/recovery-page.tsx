@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import {
   api,
+  isResumable,
   ApiError,
   seg,
   type CheckpointRestore,
@@ -77,7 +78,7 @@ export function RecoveryPage({ id }: { id: string }) {
     return <ErrorNote error={plan.error} what={`the recovery options of ${id}`} />;
   const p = plan.data;
   if (!p) return <Spinner label="loading the recovery options" />;
-  const resumable = p.status === 'paused' || p.status === 'interrupted';
+  const resumable = isResumable(p.status);
   const dirty = p.options.some((o) => (o.changes?.git?.dirty_files.length ?? 0) > 0);
   const g = confirm?.git;
   return (

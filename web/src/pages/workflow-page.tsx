@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import {
+  isResumable,
   seg,
   type SessionStatus,
   type SessionTimeline as Timeline,
@@ -105,7 +106,7 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
             latest snapshot, or <a href={hrefOf.recover(w.id)}>see the recovery options</a>.
           </div>
         )}
-        {(w.status === 'paused' || w.status === 'interrupted') && (
+        {isResumable(w.status) && (
           <p className="small">
             <a href={hrefOf.recover(w.id)} data-testid="recovery-link">
               Recovery options: what each would change

@@ -1,0 +1,64 @@
+import { z } from '@hono/zod-openapi';
+import { ErrorRecord, WorkflowStatus } from '../../core/index.js';
+
+/** The documented shapes of the smaller command results (beside response-schemas.ts). */
+export const ResolveErrorResult = z
+  .object({ workflow_id: z.string(), error: z.object(ErrorRecord.shape) })
+  .openapi('ResolveErrorResult');
+
+export const FeedbackAddressedResult = z
+  .object({ workflow_id: z.string(), review_id: z.string(), addressed: z.boolean() })
+  .openapi('FeedbackAddressedResult');
+
+const CleanedWorkflow = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: WorkflowStatus,
+  updated_at: z.string(),
+});
+
+export const CleanupResult = z
+  .object({
+    removed: z.array(CleanedWorkflow),
+    /** Finished workflows kept because what Baton created for them (containers) could not be removed. */
+    kept: z.array(z.object({ id: z.string(), title: z.string(), status: z.string(), reason: z.string() })),
+    dry_run: z.boolean(),
+    before: z.string().openapi({ description: 'workflows untouched since before this time were candidates' }),
+  })
+  .openapi('CleanupResult');
+
+/** What a hook's session tracking did: the workflow it follows (null when untracked) and how. */
+const trackFields = {
+  workflow_id: z.string().nullable(),
+  outcome: z.enum(['created', 'resumed', 'same', 'linked', 'next', 'untracked']),
+  status: WorkflowStatus.nullable(),
+  session_number: z.number().int().nullable(),
+  others: z.number().int(),
+  reinject: z.boolean(),
+  empty: z.boolean(),
+  note: z.string(),
+};
+export const TrackResult = z.object(trackFields).openapi('TrackResult');
+
+export const InjectedContext = z
+  .object({
+    workflow_id: z.string(),
+    snapshot_id: z.string(),
+    hash: z.string(),
+    tokens: z.number().int(),
+    chars: z.number().int(),
+    max_chars: z.number().int(),
+    cut: z.boolean(),
+    text: z.string(),
+  })
+  .openapi('InjectedContext');
+
+export const StartResult = z
+  .object({ ...trackFields, context: InjectedContext.nullable() })
+  .openapi('StartResult');
+
+export const CompactionNoted = z.object({ workflow_id: z.string() }).openapi('CompactionNoted');
+
+export const CheckpointIfDueResult = z
+  .object({ workflow_id: z.string(), checkpoint: z.string().nullable(), reason: z.string() })
+  .openapi('CheckpointIfDueResult');
