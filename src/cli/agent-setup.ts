@@ -7,6 +7,7 @@ import { invalidInput, type CapacityPolicy } from '../core/index.js';
 import { DockerEngine } from '../executors/docker/engine.js';
 import { DockerExecutor } from '../executors/docker/docker-executor.js';
 import { executorFactory, releaseByRuntime, remoteExecutor } from '../executors/executor-factory.js';
+import { findExecutable } from '../executors/local/find-executable.js';
 import { LocalExecutor } from '../executors/local/local-executor.js';
 import { ownerId } from '../executors/process-identity.js';
 import type { AgentProfile, Executor } from '../service/runtime/index.js';
@@ -99,3 +100,21 @@ export function capacityPolicy(r: SettingReader): CapacityPolicy {
 export { driverFor };
 
 export { executorFactory, releaseByRuntime, remoteExecutor };
+
+/**
+ * The profile to run, checked before anything starts: a name was given, and a local agent's executable is found
+ * (else `invalid_input`, exit 2, with the real cause and how to point at it).
+ */
+export function assertAgentStartable(
+  setup: ReturnType<typeof agentSetup>,
+  worktree: string,
+  env: NodeJS.ProcessEnv,
+): AgentProfile {
+  if (!setup.profile) throw invalidInput('baton run needs --agent NAME (variable BATON_AGENT, config agent)');
+  if (setup.executor.runtime === 'local' && !findExecutable(setup.profile.bin, worktree, env.PATH))
+    throw invalidInput(
+      `cannot start the agent: ${setup.profile.bin} was not found (spawn ${setup.profile.bin} ENOENT); install it, or point --agent-bin (variable BATON_AGENT_BIN) or the profile's "bin" at it. Nothing was changed`,
+      { bin: setup.profile.bin },
+    );
+  return setup.profile;
+}

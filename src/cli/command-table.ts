@@ -23,6 +23,7 @@ const modules = {
   disk: () => import('./commands/disk-commands.js').then((m) => m.registerDiskCommands),
   run: () => import('./commands/run-commands.js').then((m) => m.registerRunCommands),
   executor: () => import('./commands/executor-commands.js').then((m) => m.registerExecutorCommands),
+  worker: () => import('./commands/worker-commands.js').then((m) => m.registerWorkerCommands),
 } satisfies Record<string, () => Promise<Register>>;
 
 export type ModuleName = keyof typeof modules;
@@ -60,6 +61,9 @@ export const COMMANDS: Record<string, { group: GroupName; module: ModuleName }> 
   'session-status': { group: 'agents', module: 'server' },
   executors: { group: 'agents', module: 'executor' },
   executor: { group: 'agents', module: 'executor' },
+  submit: { group: 'agents', module: 'worker' },
+  queue: { group: 'agents', module: 'worker' },
+  worker: { group: 'agents', module: 'worker' },
   recover: { group: 'recover', module: 'session' },
   interrupt: { group: 'recover', module: 'session' },
   checkpoint: { group: 'recover', module: 'session' },

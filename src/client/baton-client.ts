@@ -21,6 +21,8 @@ import type {
   RestoreOptions,
   CreateWorkflowInput,
   InjectedContext,
+  QueueEntry,
+  SubmitRequest,
   StartInput,
   StartResult,
   TrackInput,
@@ -184,5 +186,9 @@ export interface BatonClient {
   /** The task logs `baton run` keeps in the run folder, and one of them from a byte offset. */
   taskLogs(ref: Ref): ReturnType<BatonService['taskLogs']>;
   taskLog(ref: Ref, name: string, offset?: number, limit?: number): ReturnType<BatonService['taskLog']>;
+  /** Queues the workflow to be run by any worker (`baton worker`), with its agent profile. */
+  submit(ref: Ref, input: SubmitRequest): Promise<QueueEntry>;
+  /** The work queue: queued work in the order workers take it, then the work done. */
+  queue(): Promise<{ entries: QueueEntry[] }>;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { BatonError, errorCodes, type ErrorCode, type SnapshotTrigger } from '../core/index.js';
-import type { CompiledContext, ImportMarker } from '../service/index.js';
+import type { CompiledContext, ImportMarker, QueueEntry, SubmitRequest } from '../service/index.js';
 import type {
   BatonClient,
   Channel,
@@ -431,6 +431,14 @@ export class HttpClient implements BatonClient {
       older_than_ms: input.olderThanMs,
       dry_run: input.dryRun,
     });
+  }
+
+  submit(ref: Ref, input: SubmitRequest) {
+    return this.call<QueueEntry>('POST', `${this.wf(ref)}/submit`, input, ref);
+  }
+
+  queue() {
+    return this.call<{ entries: QueueEntry[] }>('GET', '/api/queue');
   }
 
   async sessions() {

@@ -1,5 +1,5 @@
-import type { BatonService, ImportMarker } from '../service/index.js';
-import { cleanup, isLiveSnapshotId, rebuild } from '../service/index.js';
+import type { BatonService, ImportMarker, SubmitRequest } from '../service/index.js';
+import { cleanup, isLiveSnapshotId, listWork, rebuild, submitWork } from '../service/index.js';
 import type { BatonClient, Channel, RecordInput, RecordResult, Ref, TaskAction } from './baton-client.js';
 import { workflowView } from './views.js';
 
@@ -221,6 +221,14 @@ export class LocalClient implements BatonClient {
       input.dryRun,
       this.service.options.releaseExecutor,
     );
+  }
+
+  submit(ref: Ref, input: SubmitRequest) {
+    return submitWork(this.service, this.ref(ref), input);
+  }
+
+  async queue() {
+    return { entries: await listWork(this.service) };
   }
 
   sessions() {

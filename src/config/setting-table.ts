@@ -87,6 +87,12 @@ export const SETTINGS = {
   llmTimeout: def('LLM timeout', '--llm-timeout', 'BATON_LLM_TIMEOUT', 'llm_timeout'),
   // a secret: never from a file (a worktree's baton.config.json is often committed)
   llmApiKey: def('LLM API key', null, 'BATON_LLM_API_KEY', null),
+  // `baton worker` and `baton serve --worker` (docs/workers.md)
+  workerConcurrency: def('concurrency', '--concurrency', 'BATON_WORKER_CONCURRENCY', 'worker_concurrency'),
+  worktreeRoots: def('worktree roots', '--worktree-root', 'BATON_WORKTREE_ROOTS', 'worktree_roots'),
+  workerLabels: def('worker labels', '--label', 'BATON_WORKER_LABELS', 'worker_labels'),
+  leaseTtl: def('lease ttl', '--lease-ttl', 'BATON_LEASE_TTL', 'lease_ttl'),
+  workerPoll: def('worker poll', '--poll', 'BATON_WORKER_POLL', 'worker_poll'),
 } as const satisfies Record<string, SettingDef>;
 
 export type SettingName = keyof typeof SETTINGS;

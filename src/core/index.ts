@@ -33,3 +33,4 @@ export * from './commands/runtime.js';
 export * from './capacity.js';
 export * from './runtime-fold.js';
 export * from './runtime/index.js';
+export * from './queue/work-rules.js';

@@ -7,6 +7,7 @@ import type { RequestGuard } from '../config/request-guard.js';
 import type { EventFeed } from '../service/index.js';
 import { registerAgentSessionRoutes } from './api/agent-session-routes.js';
 import { registerContextRoutes } from './api/context-routes.js';
+import { registerQueueRoutes } from './api/queue-routes.js';
 import { registerRunRoutes } from './api/run-routes.js';
 import { registerSessionRoutes } from './api/session-routes.js';
 import { registerSnapshotRoutes } from './api/snapshot-routes.js';
@@ -138,6 +139,7 @@ export function createApp(o: AppOptions): OpenAPIHono {
   registerContextRoutes(deps);
   registerRunRoutes(deps);
   registerAgentSessionRoutes(deps);
+  registerQueueRoutes(deps);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',

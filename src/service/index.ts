@@ -13,3 +13,4 @@ export * from './agent-sessions.js';
 export * from './agent-session-types.js';
 export * from './fit-characters.js';
 export * from './event-feed.js';
+export * from './work-submit.js';

@@ -42,6 +42,10 @@ export class GroupCommitStore implements Store {
     return this.inner.leases;
   }
 
+  get workQueue() {
+    return this.inner.workQueue;
+  }
+
   commit(batch: CommitBatch): Promise<void> {
     return new Promise((resolve, reject) => {
       this.queue.push({ batch, resolve, reject });

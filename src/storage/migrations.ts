@@ -336,4 +336,47 @@ export const migrations: readonly Migration[] = [
     sqlite: 'SELECT 1;',
     postgres: POSITIONER_MIGRATION,
   },
+  {
+    // Idempotent (IF NOT EXISTS): a development database that recorded this step under number 8 (before the event
+    // positioner took 8) takes it again unharmed.
+    version: 9,
+    name: 'work_queue: workflows submitted to be run by any worker, with their agent profile',
+    // A row stays `queued` while the workflow is to be run; whoever holds its lease (workflow_leases) runs it, and a
+    // row whose lease is missing or expired by the store's clock is claimable. `done` once a worker finished with it.
+    // Times are milliseconds since the epoch by the store's clock, like the leases'.
+    sqlite: `
+      CREATE TABLE IF NOT EXISTS work_queue (
+        workflow_id TEXT PRIMARY KEY,
+        state TEXT NOT NULL,
+        priority INTEGER NOT NULL,
+        worktree TEXT NOT NULL,
+        label TEXT,
+        profile TEXT NOT NULL,
+        submitted_at INTEGER NOT NULL,
+        submitted_by TEXT NOT NULL,
+        claimed_by TEXT,
+        claimed_at INTEGER,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        finished_at INTEGER,
+        outcome TEXT
+      );
+      CREATE INDEX IF NOT EXISTS work_queue_order ON work_queue (state, priority DESC, submitted_at, workflow_id);`,
+    postgres: `
+      CREATE TABLE IF NOT EXISTS work_queue (
+        workflow_id TEXT COLLATE "C" PRIMARY KEY,
+        state TEXT NOT NULL,
+        priority INTEGER NOT NULL,
+        worktree TEXT COLLATE "C" NOT NULL,
+        label TEXT COLLATE "C",
+        profile TEXT NOT NULL,
+        submitted_at BIGINT NOT NULL,
+        submitted_by TEXT NOT NULL,
+        claimed_by TEXT,
+        claimed_at BIGINT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        finished_at BIGINT,
+        outcome TEXT
+      );
+      CREATE INDEX IF NOT EXISTS work_queue_order ON work_queue (state, priority DESC, submitted_at, workflow_id);`,
+  },
 ];

@@ -1,5 +1,6 @@
 import type { ExecutorRegistry } from './executor-registry.js';
 import type { LeaseRegistry } from './lease-registry.js';
+import type { WorkQueue } from './work-queue.js';
 import type { BatonEvent, RecordKind, RecordRow, WorkflowState, WorkflowStatus } from '../core/index.js';
 
 /** An event as stored: its envelope plus the store-wide position used by live subscribers to catch up. */
@@ -81,4 +82,6 @@ export interface Store {
   readonly executors?: ExecutorRegistry;
   /** `workflow_leases`: one owner per workflow, by the store's clock (the agent runtime needs it). */
   readonly leases?: LeaseRegistry;
+  /** `work_queue`: workflows submitted to be run by any worker (`baton submit`, `baton worker`). */
+  readonly workQueue?: WorkQueue;
 }

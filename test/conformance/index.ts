@@ -3,6 +3,7 @@ import { executorCases } from './executor-cases.js';
 import { leaseCases } from './lease-cases.js';
 import { serviceCases } from './service-cases.js';
 import { storeCases } from './store-cases.js';
+import { workQueueCases } from './work-queue-cases.js';
 
 export { postgresBackend, sqliteBackend, type StoreBackend } from './backend.js';
 
@@ -12,4 +13,5 @@ export function runConformance(backend: StoreBackend): void {
   serviceCases(backend);
   executorCases(backend);
   leaseCases(backend);
+  workQueueCases(backend);
 }

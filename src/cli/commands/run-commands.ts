@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import type { Settings } from '../../config/settings.js';
-import { invalidInput, parseDuration } from '../../core/index.js';
+import { parseDuration } from '../../core/index.js';
 import { TaskLogFiles } from '../../disk/index.js';
-import { findExecutable } from '../../executors/local/find-executable.js';
 import { localProcessPorts } from '../../executors/local/process-ports.js';
 import {
   AgentRunner,
@@ -11,7 +10,13 @@ import {
   type Executor,
 } from '../../service/runtime/index.js';
 import type { BatonService } from '../../service/index.js';
-import { agentSetup, driverFor, executorFactory, type AgentFlags } from '../agent-setup.js';
+import {
+  agentSetup,
+  assertAgentStartable,
+  driverFor,
+  executorFactory,
+  type AgentFlags,
+} from '../agent-setup.js';
 import { runProgress } from '../run-progress.js';
 import { batonCommand, commandLine } from '../../integrations/init/hook-command.js';
 import { parseNumber } from '../parse.js';
@@ -71,7 +76,7 @@ export function runShared(
 }
 
 /** What every run of this process gives the agent runner alike: the agent, where it runs, the runtime settings. */
-function runBasics(
+export function runBasics(
   setup: ReturnType<typeof agentSetup>,
   shared: ReturnType<typeof runShared>,
   profile: AgentProfile,
@@ -211,23 +216,14 @@ export function registerRunCommands(program: Command, rt: Runtime) {
     try {
       const state = await service.resolve(rt.ref(o.workflow));
       const setup = agentSetup(o, rt.env, settings, state.worktree);
-      if (!setup.profile)
-        throw invalidInput('baton run needs --agent NAME (variable BATON_AGENT, config agent)');
-      if (
-        setup.executor.runtime === 'local' &&
-        !findExecutable(setup.profile.bin, state.worktree, rt.env.PATH)
-      )
-        throw invalidInput(
-          `cannot start the agent: ${setup.profile.bin} was not found (spawn ${setup.profile.bin} ENOENT); install it, or point --agent-bin (variable BATON_AGENT_BIN) or the profile's "bin" at it. Nothing was changed`,
-          { bin: setup.profile.bin },
-        );
+      const profile = assertAgentStartable(setup, state.worktree, rt.env);
       // Engine, image, worktree: checked before any task starts or anything is created.
       await setup.executor.preflight?.(state.worktree);
       const shared = runShared(service, setup, settings, rt.env);
       const report = await new AgentRunner(service).run(
         { workflowId: state.id },
         {
-          ...runBasics(setup, shared, setup.profile, setup.executor),
+          ...runBasics(setup, shared, profile, setup.executor),
           maxTasks: o.maxTasks ? parseNumber(o.maxTasks, '--max-tasks', { int: true, min: 1 }) : null,
           maxDurationMs: o.maxDuration ? parseDuration(o.maxDuration, '--max-duration') : null,
           autoResume: o.autoResume === true,
@@ -235,7 +231,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
             ports: shared.ports,
             factory: shared.factory,
             kind: 'run',
-            command: `baton run --agent ${setup.profile.name}`,
+            command: `baton run --agent ${profile.name}`,
             retry: retryCommand(state.id, o),
             takeOver: o.takeOver === true,
           },

@@ -4,17 +4,20 @@ import { action, workflowOption } from '../action.js';
 import { parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 import { serveRuntime, type ServeRuntimeFlags } from '../serve-runtime.js';
+import type { Worker } from '../../service/runtime/index.js';
+import { makeWorker, workerLine, workerOptions, type WorkerFlags } from '../worker-runtime.js';
 import { agentOptions } from './run-commands.js';
 
-type ServeFlags = ServeRuntimeFlags & {
-  host?: string;
-  port?: string;
-  maxBody?: string;
-  maxFrame?: string;
-  allowHost?: string;
-  allowOrigin?: string;
-  auth?: boolean;
-};
+type ServeFlags = ServeRuntimeFlags &
+  WorkerFlags & {
+    host?: string;
+    port?: string;
+    maxBody?: string;
+    maxFrame?: string;
+    allowHost?: string;
+    allowOrigin?: string;
+    auth?: boolean;
+  };
 
 /** `baton serve`, `baton token`, and `baton session-status`. */
 export function registerServerCommands(program: Command, rt: Runtime) {
@@ -37,7 +40,11 @@ export function registerServerCommands(program: Command, rt: Runtime) {
       'extra origins allowed to change state and open /ws, e.g. https://baton.example.com (env BATON_ALLOWED_ORIGINS)',
     )
     .option('--no-auth', 'serve without a bearer token (loopback addresses only; env BATON_NO_AUTH=1)');
-  agentOptions(serve)
+  workerOptions(agentOptions(serve))
+    .option(
+      '--worker',
+      'also run queued work like `baton worker` (with its --concurrency, --worktree-root, --label, --lease-ttl)',
+    )
     .option(
       '--auto-resume <policy>',
       'sessions startup recovery resumes: none | waiting | all (env BATON_AUTO_RESUME, default waiting)',
@@ -57,7 +64,15 @@ export function registerServerCommands(program: Command, rt: Runtime) {
       const log = (l: string) => rt.io.err(`baton serve: ${l}\n`);
       let server;
       let agents;
+      let worker: Worker | null;
       try {
+        // Checked before the server starts: a worker that cannot be told what it may take is a usage error.
+        worker = o.worker
+          ? makeWorker(service, settings, o, rt.env, (e) => {
+              const line = workerLine(e, o.verbose === true);
+              if (line) log(`worker: ${line}`);
+            })
+          : null;
         agents = serveRuntime(service, settings, o, rt.env, log);
         const runtime = agents;
         server = await startServer(service, {
@@ -70,6 +85,7 @@ export function registerServerCommands(program: Command, rt: Runtime) {
         throw e;
       }
       agents.start();
+      const working = worker?.run();
       rt.io.out(
         g.json
           ? JSON.stringify({
@@ -86,11 +102,19 @@ export function registerServerCommands(program: Command, rt: Runtime) {
                 : '  no token (--no-auth): anyone on this machine can use the API',
             ].join('\n'),
       );
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+      const signal = await new Promise<NodeJS.Signals>((resolve) => {
+        process.once('SIGINT', () => resolve('SIGINT'));
+        process.once('SIGTERM', () => resolve('SIGTERM'));
       });
+      if (worker) {
+        // The worker's workflows pause at their task boundary and are released; a second signal stops them now.
+        const w = worker;
+        const again = (sig: NodeJS.Signals) => void w.stop(sig);
+        process.on('SIGINT', again);
+        process.on('SIGTERM', again);
+        await w.stop(signal);
+        await working;
+      }
       await agents.stop();
       await server.close();
       await rt.flushMirror();

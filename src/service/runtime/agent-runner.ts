@@ -73,6 +73,8 @@ export interface RunOptions {
    * `interrupted` (crash snapshot), so that it is offered for resume rather than shown running with nobody there.
    */
   signal?: AbortSignal;
+  /** Called with the report while the lease is still held (a worker records the outcome in the queue first). */
+  beforeRelease?: (report: RunReport) => Promise<void>;
 }
 
 export interface RunReport {
@@ -135,7 +137,9 @@ export class AgentRunner {
       follow = follow ?? claim.attached ?? undefined;
     }
     try {
-      return await this.drive(id, o, lease, follow);
+      const report = await this.drive(id, o, lease, follow);
+      await o.beforeRelease?.(report);
+      return report;
     } finally {
       await lease?.release();
     }

@@ -8,3 +8,4 @@ export * from './ownership.js';
 export * from './crash-watch.js';
 export * from './run-events.js';
 export * from './stop-executors.js';
+export * from './worker.js';

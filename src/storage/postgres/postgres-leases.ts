@@ -10,7 +10,7 @@ import {
 import { toBatonError } from './connection.js';
 
 /** The database server's clock in milliseconds (not the transaction's start: `clock_timestamp()`). */
-const NOW = '(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint';
+export const NOW = '(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint';
 
 /**
  * `workflow_leases` on PostgreSQL: the same contract as on SQLite. Taking a lease is one
@@ -37,33 +37,8 @@ export class PostgresLeases implements LeaseRegistry {
     ttlMs: number,
     opts: AcquireOptions = {},
   ): Promise<{ acquired: boolean; lease: Lease }> {
-    const r = await this.run(
-      `WITH t AS (SELECT ${NOW} AS now)
-       INSERT INTO workflow_leases AS l (workflow_id, owner, host, pid, pid_start_time, kind, command, acquired_at,
-         heartbeat_at, expires_at)
-       SELECT $1, $2, $3, $4, $5, $6, $7, t.now, t.now, t.now + $8 FROM t
-       ON CONFLICT (workflow_id) DO UPDATE SET
-         acquired_at = CASE WHEN l.owner = excluded.owner THEN l.acquired_at ELSE excluded.acquired_at END,
-         owner = excluded.owner, host = excluded.host, pid = excluded.pid, pid_start_time = excluded.pid_start_time,
-         kind = excluded.kind, command = excluded.command, heartbeat_at = excluded.heartbeat_at,
-         expires_at = excluded.expires_at
-       WHERE l.owner = excluded.owner
-          OR (l.owner = $9 AND (NOT $10 OR l.expires_at <= excluded.heartbeat_at))
-       RETURNING l.*, (SELECT now FROM t) AS now`,
-      [
-        workflowId,
-        holder.owner,
-        holder.host,
-        holder.pid,
-        holder.pid_start_time,
-        holder.kind,
-        holder.command,
-        Math.max(0, Math.round(ttlMs)),
-        opts.replace?.owner ?? null,
-        opts.replace?.onlyIfExpired === true,
-      ],
-      'taking a workflow lease',
-    );
+    const q = acquireQuery(workflowId, holder, ttlMs, opts);
+    const r = await this.run(q.text, q.values, 'taking a workflow lease');
     const taken = r.rows[0];
     if (taken) return { acquired: true, lease: leaseFromRow(taken) };
     const current = await this.get(workflowId);
@@ -110,4 +85,42 @@ export class PostgresLeases implements LeaseRegistry {
     );
     return r.rows.map(leaseFromRow);
   }
+}
+
+/**
+ * The one statement that takes a lease (free, renewed by its holder, or replaced compare-and-set): a row back when
+ * it was taken. Run by the registry, and by the work queue inside its claiming transaction.
+ */
+export function acquireQuery(
+  workflowId: string,
+  holder: LeaseHolder,
+  ttlMs: number,
+  opts: AcquireOptions = {},
+): { text: string; values: unknown[] } {
+  return {
+    text: `WITH t AS (SELECT ${NOW} AS now)
+     INSERT INTO workflow_leases AS l (workflow_id, owner, host, pid, pid_start_time, kind, command, acquired_at,
+       heartbeat_at, expires_at)
+     SELECT $1, $2, $3, $4, $5, $6, $7, t.now, t.now, t.now + $8 FROM t
+     ON CONFLICT (workflow_id) DO UPDATE SET
+       acquired_at = CASE WHEN l.owner = excluded.owner THEN l.acquired_at ELSE excluded.acquired_at END,
+       owner = excluded.owner, host = excluded.host, pid = excluded.pid, pid_start_time = excluded.pid_start_time,
+       kind = excluded.kind, command = excluded.command, heartbeat_at = excluded.heartbeat_at,
+       expires_at = excluded.expires_at
+     WHERE l.owner = excluded.owner
+        OR (l.owner = $9 AND (NOT $10 OR l.expires_at <= excluded.heartbeat_at))
+     RETURNING l.*, (SELECT now FROM t) AS now`,
+    values: [
+      workflowId,
+      holder.owner,
+      holder.host,
+      holder.pid,
+      holder.pid_start_time,
+      holder.kind,
+      holder.command,
+      Math.max(0, Math.round(ttlMs)),
+      opts.replace?.owner ?? null,
+      opts.replace?.onlyIfExpired === true,
+    ],
+  };
 }

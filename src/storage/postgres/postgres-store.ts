@@ -18,6 +18,7 @@ import { queryRows, redactUrl, toBatonError, type PostgresOptions } from './conn
 import { openMigratedPool } from './migrate.js';
 import { PostgresExecutors } from './postgres-executors.js';
 import { PostgresLeases } from './postgres-leases.js';
+import { PostgresWorkQueue } from './postgres-work-queue.js';
 import { POSITION_EVENTS_SQL } from './event-positioner.js';
 import { commitStatement, fitsOneStatement } from './commit-statement.js';
 import { insertEvents, upsertRecords } from './sql.js';
@@ -41,6 +42,7 @@ export class PostgresStore implements Store {
   readonly location: string;
   readonly executors: PostgresExecutors;
   readonly leases: PostgresLeases;
+  readonly workQueue: PostgresWorkQueue;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -49,6 +51,7 @@ export class PostgresStore implements Store {
     this.location = redactUrl(url);
     this.executors = new PostgresExecutors(pool, url);
     this.leases = new PostgresLeases(pool, url);
+    this.workQueue = new PostgresWorkQueue(pool, url);
   }
 
   static async open(url: string, options: PostgresOptions = {}): Promise<PostgresStore> {

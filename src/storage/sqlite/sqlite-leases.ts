@@ -10,7 +10,7 @@ import {
 import { BatonError } from '../../core/index.js';
 
 /** The store's clock in milliseconds: SQLite's own `now`, the same for every process on this file. */
-const NOW = "CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER)";
+export const NOW = "CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER)";
 
 /**
  * `workflow_leases` on SQLite. Each write is one statement inside an immediate transaction (the file's write lock),
@@ -56,21 +56,27 @@ export class SqliteLeases implements LeaseRegistry {
     ttlMs: number,
     opts: AcquireOptions = {},
   ): Promise<{ acquired: boolean; lease: Lease }> {
-    return this.db
-      .transaction(() => {
-        const r = this.stmts.upsert.run({
-          workflow_id: workflowId,
-          ...holder,
-          ttl: Math.max(0, Math.round(ttlMs)),
-          replace: opts.replace?.owner ?? null,
-          only_expired: opts.replace?.onlyIfExpired ? 1 : 0,
-        });
-        const row = this.stmts.get.get(workflowId);
-        if (!row)
-          throw new BatonError('internal', `the lease of ${workflowId} vanished inside its own transaction`);
-        return { acquired: r.changes === 1, lease: leaseFromRow(row) };
-      })
-      .immediate();
+    return this.db.transaction(() => this.acquireNow(workflowId, holder, ttlMs, opts)).immediate();
+  }
+
+  /** `acquire` inside a transaction the caller holds (the work queue's claim). */
+  acquireNow(
+    workflowId: string,
+    holder: LeaseHolder,
+    ttlMs: number,
+    opts: AcquireOptions = {},
+  ): { acquired: boolean; lease: Lease } {
+    const r = this.stmts.upsert.run({
+      workflow_id: workflowId,
+      ...holder,
+      ttl: Math.max(0, Math.round(ttlMs)),
+      replace: opts.replace?.owner ?? null,
+      only_expired: opts.replace?.onlyIfExpired ? 1 : 0,
+    });
+    const row = this.stmts.get.get(workflowId);
+    if (!row)
+      throw new BatonError('internal', `the lease of ${workflowId} vanished inside its own transaction`);
+    return { acquired: r.changes === 1, lease: leaseFromRow(row) };
   }
 
   async renew(workflowId: string, owner: string, ttlMs: number): Promise<Lease | null> {

@@ -8,6 +8,7 @@ import {
 } from '../../core/index.js';
 import { SqliteExecutors } from './sqlite-executors.js';
 import { SqliteLeases } from './sqlite-leases.js';
+import { SqliteWorkQueue } from './sqlite-work-queue.js';
 import type {
   CommitBatch,
   Durability,
@@ -43,6 +44,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   readonly executors: SqliteExecutors;
   readonly leases: SqliteLeases;
+  readonly workQueue: SqliteWorkQueue;
   private readonly stmts;
   private readonly writer: BatchWriter;
   private readonly cache = new StateCache();
@@ -72,6 +74,7 @@ export class SqliteStore implements Store {
     const db = this.db;
     this.executors = new SqliteExecutors(db);
     this.leases = new SqliteLeases(db);
+    this.workQueue = new SqliteWorkQueue(db, this.leases);
     this.writer = new BatchWriter(db);
     this.stmts = {
       // The state only when the row changed since this process last saw it (its rev differs).

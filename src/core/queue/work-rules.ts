@@ -1,0 +1,99 @@
+import { invalidInput } from '../errors.js';
+import type { WorkflowStatus } from '../schemas/index.js';
+
+/** What `baton submit` asks for, as typed (flags, REST body). */
+export interface SubmitRequest {
+  agent?: string | null;
+  agent_bin?: string | null;
+  context_window?: number | null;
+  max_sessions?: number | null;
+  priority?: number | null;
+  label?: string | null;
+}
+
+/** The agent profile a worker runs submitted work with (the `baton run` options that matter). */
+export interface WorkProfile {
+  agent: string;
+  agent_bin: string | null;
+  context_window: number | null;
+  max_sessions: number | null;
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+const LABEL = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/;
+export const PRIORITY_RANGE = [-1000, 1000] as const;
+
+const intIn = (v: number | null | undefined, what: string, min: number, max: number) => {
+  if (v === null || v === undefined) return null;
+  if (!Number.isInteger(v) || v < min || v > max)
+    throw invalidInput(`${what} must be a whole number from ${min} to ${max} (got ${String(v)})`);
+  return v;
+};
+
+/** Checks a submission and gives its profile, priority and label; bad input is refused with what to type. */
+export function submission(r: SubmitRequest): {
+  profile: WorkProfile;
+  priority: number;
+  label: string | null;
+} {
+  const agent = r.agent?.trim();
+  if (!agent)
+    throw invalidInput(
+      'submitting work needs the agent to run it with: --agent NAME (claude-code, codex, command, or a profile of baton.config.json; variable BATON_AGENT)',
+    );
+  if (!NAME.test(agent)) throw invalidInput(`--agent ${JSON.stringify(agent)} is not a profile name`);
+  const label = r.label?.trim() || null;
+  if (label !== null && !LABEL.test(label))
+    throw invalidInput(
+      `--label ${JSON.stringify(label)}: letters, digits and . _ : / - only, at most 100 characters`,
+    );
+  const bin = r.agent_bin?.trim() || null;
+  if (bin !== null && bin.length > 4096) throw invalidInput('--agent-bin is longer than 4096 characters');
+  return {
+    profile: {
+      agent,
+      agent_bin: bin,
+      context_window: intIn(r.context_window, '--context-window', 1_000, 100_000_000),
+      max_sessions: intIn(r.max_sessions, '--max-sessions', 1, 10_000),
+    },
+    priority: intIn(r.priority, '--priority', ...PRIORITY_RANGE) ?? 0,
+    label,
+  };
+}
+
+/** Why a worker stopping pauses the workflows it runs: the next worker resumes exactly these. */
+export const WORKER_STOP_REASON = 'the worker running it stopped; another worker continues';
+
+/** Where a workflow a worker finished with stands: whether its queue entry is done, and the outcome to record. */
+export function workOutcome(w: {
+  status: WorkflowStatus;
+  pause_trigger: string | null;
+  pause_reason: string | null;
+  stopped: string;
+  failed: boolean;
+}): { done: boolean; outcome: string } {
+  // Paused because its worker stopped, or interrupted (a crash): left queued, the next worker goes on.
+  if (w.status === 'paused' && w.pause_reason === WORKER_STOP_REASON)
+    return { done: false, outcome: 'released' };
+  if (w.status === 'interrupted') return { done: false, outcome: 'interrupted' };
+  if (w.failed) return { done: true, outcome: `failed: ${w.stopped}` };
+  if (w.status === 'in_progress' || w.status === 'pending')
+    return { done: true, outcome: `stopped: ${w.stopped}` };
+  if (w.status === 'paused') return { done: true, outcome: `paused: ${w.stopped}` };
+  return { done: true, outcome: w.status };
+}
+
+/**
+ * Whether a worker that claimed a workflow may run it: not once it ended, and not while a person paused it (only a
+ * pause by a stopping worker, or an exhaustion pause, is continued by the next worker).
+ */
+export function runnableClaim(w: {
+  status: WorkflowStatus;
+  pause_trigger: string | null;
+  pause_reason: string | null;
+}): string | null {
+  if (w.status === 'completed' || w.status === 'cancelled' || w.status === 'failed') return w.status;
+  if (w.status === 'paused' && w.pause_trigger !== 'exhaustion' && w.pause_reason !== WORKER_STOP_REASON)
+    return `paused (${w.pause_reason ?? w.pause_trigger ?? 'pause'}): resume it, then submit it again`;
+  return null;
+}

@@ -1,0 +1,219 @@
+import { BatonError, runnableClaim, WORKER_STOP_REASON, workOutcome } from '../../core/index.js';
+import type { ClaimedWork, QueueEntry, WorkFilter } from '../../storage/work-queue.js';
+import type { LeaseHolder } from '../../storage/lease-registry.js';
+import type { BatonService } from '../baton-service.js';
+import { workQueueOf } from '../work-submit.js';
+import { AgentRunner, type RunOptions } from './agent-runner.js';
+import { CrashWatch } from './crash-watch.js';
+import { describeOwner, leaseVerdict, type ProcessPorts } from './ownership.js';
+import type { RunEvent } from './run-events.js';
+import type { AgentProcess, ExecutorFactory } from './runtime-ports.js';
+
+/** What a worker reports (`baton worker` prints these, or NDJSON with --json), beside its runs' own events. */
+export type WorkerEvent =
+  | { event: 'worker.started'; owner: string; concurrency: number; roots: string[]; labels: string[] }
+  | { event: 'work.claimed'; workflow_id: string; priority: number; attempts: number; agent: string }
+  | { event: 'work.taken_over'; workflow_id: string; from: string; message: string }
+  | { event: 'work.finished'; workflow_id: string; status: string; outcome: string; done: boolean }
+  | { event: 'work.error'; workflow_id: string | null; message: string }
+  | { event: 'worker.stopping'; reason: string; running: string[] }
+  | { event: 'worker.stopped'; owner: string }
+  | RunEvent;
+
+/** A claimed entry's run options; the edge builds them from the entry's agent profile (and may refuse: a BatonError). */
+export type RunOptionsFor = (
+  entry: QueueEntry,
+) => Omit<RunOptions, 'ownership' | 'signal' | 'beforeRelease' | 'onEvent' | 'log'>;
+
+export interface WorkerOptions {
+  concurrency: number;
+  filter: WorkFilter;
+  ports: ProcessPorts;
+  factory: ExecutorFactory;
+  /** Lease lifetime without a heartbeat; renewed every third of it. */
+  ttlMs: number;
+  /** How often the queue is asked when a slot is free and nothing was found. */
+  pollMs: number;
+  /** What this worker is, shown to a person refused by its lease: `baton worker --concurrency 4`. */
+  command: string;
+  runOptions: RunOptionsFor;
+  onEvent: (e: WorkerEvent) => void;
+}
+
+/**
+ * `baton worker`: claims runnable work from the queue (with the lease, in one transaction) and runs up to
+ * `concurrency` workflows at once through the run loop of `baton run`. A claimed workflow whose previous driver
+ * stopped heartbeating is first recovered exactly as startup recovery does (crash snapshot, orphaned agent stopped),
+ * then resumed by the run loop. `stop()` once: no new claims, each running workflow pauses at its next task boundary
+ * and its lease is released (another worker continues it); twice: the agents are stopped now (interrupted).
+ */
+export class Worker {
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly abort = new AbortController();
+  private stopping = false;
+  private wake: () => void = () => undefined;
+  readonly holder: LeaseHolder;
+
+  constructor(
+    private readonly service: BatonService,
+    private readonly o: WorkerOptions,
+  ) {
+    this.holder = o.ports.holder('worker', o.command);
+  }
+
+  /** The workflows running now. */
+  get active(): string[] {
+    return [...this.running.keys()];
+  }
+
+  async run(): Promise<void> {
+    const queue = workQueueOf(this.service);
+    const o = this.o;
+    o.onEvent({
+      event: 'worker.started',
+      owner: this.holder.owner,
+      concurrency: o.concurrency,
+      roots: [...o.filter.roots],
+      labels: [...o.filter.labels],
+    });
+    while (!this.stopping) {
+      const free = o.concurrency - this.running.size;
+      if (free > 0) {
+        try {
+          for (const c of await queue.claim(this.holder, o.ttlMs, o.filter, free)) this.start(c);
+        } catch (e) {
+          // A database that cannot be reached now is asked again at the next poll; said, never swallowed.
+          o.onEvent({ event: 'work.error', workflow_id: null, message: (e as Error).message });
+        }
+      }
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, o.pollMs);
+        this.wake = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+    }
+    await Promise.all(this.running.values());
+    o.onEvent({ event: 'worker.stopped', owner: this.holder.owner });
+  }
+
+  /** First call: drain (pause at the task boundary, release); second call: stop the agents now. */
+  async stop(reason: string): Promise<void> {
+    if (this.stopping) {
+      this.abort.abort(reason);
+      return;
+    }
+    this.stopping = true;
+    this.wake();
+    this.o.onEvent({ event: 'worker.stopping', reason, running: this.active });
+    await Promise.all(
+      this.active.map((id) =>
+        this.service
+          .pause({ workflowId: id }, { reason: WORKER_STOP_REASON })
+          .catch((e: Error) => this.o.onEvent({ event: 'work.error', workflow_id: id, message: e.message })),
+      ),
+    );
+  }
+
+  private start(c: ClaimedWork) {
+    const id = c.entry.workflow_id;
+    const job = this.work(c).finally(() => {
+      this.running.delete(id);
+      this.wake();
+    });
+    this.running.set(id, job);
+  }
+
+  private async work(c: ClaimedWork): Promise<void> {
+    const svc = this.service;
+    const o = this.o;
+    const queue = workQueueOf(svc);
+    const owner = this.holder.owner;
+    const id = c.entry.workflow_id;
+    const release = () => svc.store.leases?.release(id, owner).catch(() => false);
+    try {
+      if (this.stopping) return void (await release());
+      let attached: { proc: AgentProcess; taskId: string } | undefined;
+      if (c.previous && leaseVerdict(c.previous, o.ports) === 'live') {
+        // Its heartbeat was late, not its death (a process of this host, verifiably alive): the lease goes back.
+        const p = c.previous;
+        await svc.store.leases?.acquire(id, p, o.ttlMs, { replace: { owner, onlyIfExpired: false } });
+        o.onEvent({
+          event: 'note',
+          workflow_id: id,
+          message: `left to ${describeOwner(p)}: its heartbeat was late, it is alive`,
+        });
+        return;
+      }
+      if (c.previous) {
+        // The previous driver stopped heartbeating: recovered exactly as startup recovery does, then resumed.
+        const watch = svc.watch ?? new CrashWatch(svc, { ports: o.ports, factory: o.factory });
+        const handled = await watch.recoverCrashed(c.previous, this.holder, true);
+        attached = handled?.attached ?? undefined;
+        o.onEvent({
+          event: 'work.taken_over',
+          workflow_id: id,
+          from: describeOwner(c.previous),
+          message: handled?.line ?? `${id}: taken over`,
+        });
+      } else
+        o.onEvent({
+          event: 'work.claimed',
+          workflow_id: id,
+          priority: c.entry.priority,
+          attempts: c.entry.attempts,
+          agent: c.entry.profile.agent,
+        });
+      const s = await svc.runner.load(id);
+      const notRunnable = runnableClaim(s);
+      if (notRunnable) {
+        await queue.finish(id, owner, notRunnable);
+        await release();
+        o.onEvent({
+          event: 'work.finished',
+          workflow_id: id,
+          status: s.status,
+          outcome: notRunnable,
+          done: true,
+        });
+        return;
+      }
+      // Told to stop while recovering it: left queued (paused or interrupted) for the next worker.
+      if (this.stopping) return void (await release());
+      await new AgentRunner(svc).run(
+        { workflowId: id },
+        {
+          ...o.runOptions(c.entry),
+          ownership: {
+            ports: o.ports,
+            factory: o.factory,
+            kind: 'worker',
+            command: o.command,
+            retry: `baton run -w ${id} --agent ${c.entry.profile.agent}`,
+            takeOver: false,
+            ttlMs: o.ttlMs,
+          },
+          signal: this.abort.signal,
+          onEvent: o.onEvent,
+          log: (message) => o.onEvent({ event: 'note', workflow_id: id, message }),
+          beforeRelease: async (report) => {
+            const now = await svc.runner.load(id);
+            const out = workOutcome({ ...now, stopped: report.stopped, failed: report.failed });
+            if (out.done) await queue.finish(id, owner, out.outcome);
+            o.onEvent({ event: 'work.finished', workflow_id: id, status: now.status, ...out });
+          },
+        },
+        attached,
+      );
+    } catch (e) {
+      const message = (e as Error).message;
+      o.onEvent({ event: 'work.error', workflow_id: id, message });
+      // A refusal no retry here fixes (no such agent, its binary missing, an engine down): done, with the cause
+      // (`baton queue` shows it; submit again once fixed), not claimed and refused again at every poll.
+      if (BatonError.isInstance(e) && ['invalid_input', 'unavailable', 'not_found'].includes(e.code))
+        await queue.finish(id, owner, `error: ${message}`).catch(() => false);
+      await release();
+    }
+  }
+}

@@ -1,0 +1,148 @@
+import type pg from 'pg';
+import { leaseFromRow, type LeaseDbRow, type LeaseHolder } from '../lease-registry.js';
+import {
+  filterSql,
+  QUEUE_ORDER,
+  queueEntryFromRow,
+  type ClaimedWork,
+  type QueueDbRow,
+  type QueueEntry,
+  type SubmitInput,
+  type WorkFilter,
+  type WorkQueue,
+} from '../work-queue.js';
+import { toBatonError } from './connection.js';
+import { acquireQuery, NOW } from './postgres-leases.js';
+
+type Candidate = QueueDbRow & { [K in keyof LeaseDbRow as `lease_${K}`]: LeaseDbRow[K] | null };
+
+/**
+ * `work_queue` on PostgreSQL. Claiming is one transaction: `SELECT ... FOR UPDATE OF q SKIP LOCKED` picks queued rows
+ * whose lease is free or expired by the server's clock (rows another worker is claiming right now are skipped, not
+ * waited for), the lease of each is taken compare-and-set on its previous owner, and the row records its claimer.
+ */
+export class PostgresWorkQueue implements WorkQueue {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly url: string,
+  ) {}
+
+  private async run<R extends pg.QueryResultRow>(sql: string, params: unknown[], what: string) {
+    try {
+      return await this.pool.query<R>(sql, params);
+    } catch (e) {
+      throw toBatonError(e, this.url, what);
+    }
+  }
+
+  async submit(i: SubmitInput): Promise<QueueEntry> {
+    const r = await this.run<QueueDbRow>(
+      `INSERT INTO work_queue AS q (workflow_id, state, priority, worktree, label, profile, submitted_at, submitted_by)
+       VALUES ($1, 'queued', $2, $3, $4, $5, ${NOW}, $6)
+       ON CONFLICT (workflow_id) DO UPDATE SET state = 'queued', priority = excluded.priority,
+         worktree = excluded.worktree, label = excluded.label, profile = excluded.profile,
+         submitted_at = excluded.submitted_at, submitted_by = excluded.submitted_by, finished_at = NULL, outcome = NULL
+       RETURNING q.*`,
+      [i.workflow_id, i.priority, i.worktree, i.label, JSON.stringify(i.profile), i.submitted_by],
+      'submitting work',
+    );
+    return queueEntryFromRow(r.rows[0] as QueueDbRow);
+  }
+
+  async claim(holder: LeaseHolder, ttlMs: number, filter: WorkFilter, limit: number): Promise<ClaimedWork[]> {
+    if (limit <= 0) return [];
+    const where = filterSql(filter, (n) => `$${n}`, 2);
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (e) {
+      throw toBatonError(e, this.url, 'claiming work');
+    }
+    try {
+      await client.query('BEGIN');
+      const picked = await client.query<Candidate>(
+        `SELECT q.*, l.workflow_id AS lease_workflow_id, l.owner AS lease_owner, l.host AS lease_host,
+           l.pid AS lease_pid, l.pid_start_time AS lease_pid_start_time, l.kind AS lease_kind,
+           l.command AS lease_command, l.acquired_at AS lease_acquired_at, l.heartbeat_at AS lease_heartbeat_at,
+           l.expires_at AS lease_expires_at, ${NOW} AS lease_now
+         FROM work_queue q LEFT JOIN workflow_leases l ON l.workflow_id = q.workflow_id
+         WHERE q.state = 'queued' AND (l.workflow_id IS NULL OR l.expires_at <= ${NOW}) AND ${where.sql}
+         ORDER BY ${QUEUE_ORDER}
+         LIMIT $1
+         FOR UPDATE OF q SKIP LOCKED`,
+        [limit, ...where.params],
+      );
+      const out: ClaimedWork[] = [];
+      for (const c of picked.rows) {
+        const previous = c.lease_owner ? leaseFromRow(leaseOf(c)) : null;
+        const q = acquireQuery(
+          c.workflow_id,
+          holder,
+          ttlMs,
+          previous ? { replace: { owner: previous.owner, onlyIfExpired: true } } : {},
+        );
+        // A lease taken meanwhile (a `baton run` started, the old owner renewed just in time): not ours.
+        const taken = await client.query(q.text, q.values);
+        if (!taken.rowCount) continue;
+        const row = await client.query<QueueDbRow>(
+          `UPDATE work_queue SET claimed_by = $2, claimed_at = ${NOW}, attempts = attempts + 1
+           WHERE workflow_id = $1 RETURNING *`,
+          [c.workflow_id, holder.owner],
+        );
+        out.push({ entry: queueEntryFromRow(row.rows[0] as QueueDbRow), previous });
+      }
+      await client.query('COMMIT');
+      return out;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw toBatonError(e, this.url, 'claiming work');
+    } finally {
+      client.release();
+    }
+  }
+
+  async finish(workflowId: string, owner: string, outcome: string): Promise<boolean> {
+    const r = await this.run(
+      `UPDATE work_queue SET state = 'done', finished_at = ${NOW}, outcome = $3
+       WHERE workflow_id = $1 AND claimed_by = $2 AND state = 'queued'`,
+      [workflowId, owner, outcome],
+      'finishing work',
+    );
+    return r.rowCount === 1;
+  }
+
+  async get(workflowId: string): Promise<QueueEntry | null> {
+    const r = await this.run<QueueDbRow>(
+      'SELECT * FROM work_queue WHERE workflow_id = $1',
+      [workflowId],
+      'reading the work queue',
+    );
+    return r.rows[0] ? queueEntryFromRow(r.rows[0]) : null;
+  }
+
+  async list(): Promise<QueueEntry[]> {
+    const r = await this.run<QueueDbRow>(
+      `SELECT * FROM work_queue q
+       ORDER BY q.state = 'done', CASE WHEN q.state = 'done' THEN -q.finished_at END, ${QUEUE_ORDER}`,
+      [],
+      'reading the work queue',
+    );
+    return r.rows.map(queueEntryFromRow);
+  }
+}
+
+function leaseOf(c: Candidate): LeaseDbRow {
+  return {
+    workflow_id: c.workflow_id,
+    owner: c.lease_owner ?? '',
+    host: c.lease_host ?? '',
+    pid: c.lease_pid ?? 0,
+    pid_start_time: c.lease_pid_start_time,
+    kind: c.lease_kind ?? '',
+    command: c.lease_command ?? '',
+    acquired_at: c.lease_acquired_at ?? 0,
+    heartbeat_at: c.lease_heartbeat_at ?? 0,
+    expires_at: c.lease_expires_at ?? 0,
+    now: c.lease_now ?? 0,
+  };
+}

@@ -1,0 +1,108 @@
+import type Database from 'better-sqlite3';
+import { leaseFromRow, type LeaseDbRow, type LeaseHolder } from '../lease-registry.js';
+import {
+  filterSql,
+  QUEUE_ORDER,
+  queueEntryFromRow,
+  type ClaimedWork,
+  type QueueDbRow,
+  type QueueEntry,
+  type SubmitInput,
+  type WorkFilter,
+  type WorkQueue,
+} from '../work-queue.js';
+import { NOW, type SqliteLeases } from './sqlite-leases.js';
+
+type Candidate = QueueDbRow & { lease: string | null };
+
+/**
+ * `work_queue` on SQLite: the same contract as on PostgreSQL for workers sharing one file on one machine. A claim
+ * is one immediate transaction (the file's write lock), so two claimers never get the same row.
+ */
+export class SqliteWorkQueue implements WorkQueue {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly leases: SqliteLeases,
+  ) {}
+
+  async submit(i: SubmitInput): Promise<QueueEntry> {
+    const row = this.db
+      .prepare<unknown[], QueueDbRow>(
+        `INSERT INTO work_queue (workflow_id, state, priority, worktree, label, profile, submitted_at, submitted_by)
+         VALUES (?, 'queued', ?, ?, ?, ?, ${NOW}, ?)
+         ON CONFLICT (workflow_id) DO UPDATE SET state = 'queued', priority = excluded.priority,
+           worktree = excluded.worktree, label = excluded.label, profile = excluded.profile,
+           submitted_at = excluded.submitted_at, submitted_by = excluded.submitted_by, finished_at = NULL,
+           outcome = NULL
+         RETURNING *`,
+      )
+      .get(i.workflow_id, i.priority, i.worktree, i.label, JSON.stringify(i.profile), i.submitted_by);
+    return queueEntryFromRow(row as QueueDbRow);
+  }
+
+  async claim(holder: LeaseHolder, ttlMs: number, filter: WorkFilter, limit: number): Promise<ClaimedWork[]> {
+    if (limit <= 0) return [];
+    const where = filterSql(filter, () => '?', 1);
+    const pick = this.db.prepare<unknown[], Candidate>(
+      `SELECT q.*, CASE WHEN l.workflow_id IS NULL THEN NULL ELSE json_object(
+           'workflow_id', l.workflow_id, 'owner', l.owner, 'host', l.host, 'pid', l.pid,
+           'pid_start_time', l.pid_start_time, 'kind', l.kind, 'command', l.command, 'acquired_at', l.acquired_at,
+           'heartbeat_at', l.heartbeat_at, 'expires_at', l.expires_at, 'now', ${NOW}) END AS lease
+       FROM work_queue q LEFT JOIN workflow_leases l ON l.workflow_id = q.workflow_id
+       WHERE q.state = 'queued' AND (l.workflow_id IS NULL OR l.expires_at <= ${NOW}) AND ${where.sql}
+       ORDER BY ${QUEUE_ORDER}
+       LIMIT ?`,
+    );
+    const mark = this.db.prepare<unknown[], QueueDbRow>(
+      `UPDATE work_queue SET claimed_by = ?, claimed_at = ${NOW}, attempts = attempts + 1
+       WHERE workflow_id = ? RETURNING *`,
+    );
+    return this.db
+      .transaction(() => {
+        const out: ClaimedWork[] = [];
+        for (const c of pick.all(...where.params, limit)) {
+          const previous = c.lease ? leaseFromRow(JSON.parse(c.lease) as LeaseDbRow) : null;
+          const taken = this.leases.acquireNow(
+            c.workflow_id,
+            holder,
+            ttlMs,
+            previous ? { replace: { owner: previous.owner, onlyIfExpired: true } } : {},
+          );
+          if (!taken.acquired) continue;
+          out.push({
+            entry: queueEntryFromRow(mark.get(holder.owner, c.workflow_id) as QueueDbRow),
+            previous,
+          });
+        }
+        return out;
+      })
+      .immediate();
+  }
+
+  async finish(workflowId: string, owner: string, outcome: string): Promise<boolean> {
+    const r = this.db
+      .prepare(
+        `UPDATE work_queue SET state = 'done', finished_at = ${NOW}, outcome = ?
+         WHERE workflow_id = ? AND claimed_by = ? AND state = 'queued'`,
+      )
+      .run(outcome, workflowId, owner);
+    return r.changes === 1;
+  }
+
+  async get(workflowId: string): Promise<QueueEntry | null> {
+    const row = this.db
+      .prepare<[string], QueueDbRow>('SELECT * FROM work_queue WHERE workflow_id = ?')
+      .get(workflowId);
+    return row ? queueEntryFromRow(row) : null;
+  }
+
+  async list(): Promise<QueueEntry[]> {
+    return this.db
+      .prepare<[], QueueDbRow>(
+        `SELECT * FROM work_queue q
+         ORDER BY q.state = 'done', CASE WHEN q.state = 'done' THEN -q.finished_at END, ${QUEUE_ORDER}`,
+      )
+      .all()
+      .map(queueEntryFromRow);
+  }
+}

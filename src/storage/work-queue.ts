@@ -1,0 +1,139 @@
+import type { WorkProfile } from '../core/index.js';
+import type { Lease, LeaseHolder } from './lease-registry.js';
+
+/**
+ * The queue of runnable work: workflows submitted to be run by any worker (`baton submit`, `baton worker`). A row
+ * stays `queued` while the workflow is to be run; whoever holds the workflow's lease (workflow_leases) runs it, so a
+ * queued row is claimable when its lease is missing or expired by the store's clock. A worker that dies stops
+ * heartbeating; once its lease expires another worker claims the row and takes the workflow over. `done` once a
+ * worker finished with it (completed, failed, or stopped for a reason a person must look at).
+ *
+ * Order (fairness): the highest `priority` first, then the oldest submission, then the workflow id.
+ */
+export type QueueState = 'queued' | 'done';
+
+/** How the work is to be run: the `baton run` options that matter, fixed at submit time. */
+export type QueueProfile = WorkProfile;
+
+export interface QueueEntry {
+  workflow_id: string;
+  state: QueueState;
+  priority: number;
+  /** Where the workflow's files are: a worker takes it only when this is under one of its `--worktree-root`s... */
+  worktree: string;
+  /** ...or when this label is one of the worker's `--label`s. */
+  label: string | null;
+  profile: QueueProfile;
+  submitted_at: string;
+  submitted_by: string;
+  /** The worker (lease owner) that claimed it last, and when (store clock). */
+  claimed_by: string | null;
+  claimed_at: string | null;
+  /** How many times it was claimed (a takeover after a crash is one more). */
+  attempts: number;
+  finished_at: string | null;
+  outcome: string | null;
+}
+
+export interface SubmitInput {
+  workflow_id: string;
+  worktree: string;
+  label: string | null;
+  priority: number;
+  profile: QueueProfile;
+  submitted_by: string;
+}
+
+/** What a worker can reach: worktrees under these roots, or work submitted with one of these labels. */
+export interface WorkFilter {
+  roots: readonly string[];
+  labels: readonly string[];
+}
+
+export interface ClaimedWork {
+  entry: QueueEntry;
+  /** The expired lease of a driver that stopped heartbeating, taken over by this claim (null: the lease was free). */
+  previous: Lease | null;
+}
+
+export interface WorkQueue {
+  /** Queues the workflow (again: a resubmission replaces the profile, priority and label and makes it `queued`). */
+  submit(input: SubmitInput): Promise<QueueEntry>;
+  /**
+   * Claims up to `limit` queued rows the filter admits whose lease is free or expired, in queue order, taking each
+   * one's lease for `holder` in the same transaction (compare-and-set on the previous owner). Of several workers
+   * claiming at once each row goes to exactly one.
+   */
+  claim(holder: LeaseHolder, ttlMs: number, filter: WorkFilter, limit: number): Promise<ClaimedWork[]>;
+  /** Marks the row done with its outcome, only while `owner` is the one that claimed it; whether it did. */
+  finish(workflowId: string, owner: string, outcome: string): Promise<boolean>;
+  get(workflowId: string): Promise<QueueEntry | null>;
+  /** Every row, queued first in queue order, then the done ones (newest first). */
+  list(): Promise<QueueEntry[]>;
+}
+
+/** A queue row as both dialects return it (times in milliseconds since the epoch by the store's clock). */
+export interface QueueDbRow {
+  workflow_id: string;
+  state: string;
+  priority: number | string;
+  worktree: string;
+  label: string | null;
+  profile: string;
+  submitted_at: number | string;
+  submitted_by: string;
+  claimed_by: string | null;
+  claimed_at: number | string | null;
+  attempts: number | string;
+  finished_at: number | string | null;
+  outcome: string | null;
+}
+
+const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+
+export function queueEntryFromRow(r: QueueDbRow): QueueEntry {
+  return {
+    workflow_id: r.workflow_id,
+    state: r.state as QueueState,
+    priority: Number(r.priority),
+    worktree: r.worktree,
+    label: r.label,
+    profile: JSON.parse(r.profile) as QueueProfile,
+    submitted_at: iso(r.submitted_at) ?? '',
+    submitted_by: r.submitted_by,
+    claimed_by: r.claimed_by,
+    claimed_at: iso(r.claimed_at),
+    attempts: Number(r.attempts),
+    finished_at: iso(r.finished_at),
+    outcome: r.outcome,
+  };
+}
+
+/** A root as a path prefix: `/srv/work` admits `/srv/work` and `/srv/work/...`, never `/srv/workers`. */
+export const rootPrefix = (root: string) => (root.endsWith('/') ? root : `${root}/`);
+
+/**
+ * The SQL condition of a filter on `q.worktree` and `q.label`, with its parameters from `first` on (`$n` on
+ * PostgreSQL, `?` on SQLite). No root and no label admits nothing.
+ */
+export function filterSql(
+  filter: WorkFilter,
+  param: (i: number) => string,
+  first: number,
+): { sql: string; params: string[] } {
+  const parts: string[] = [];
+  const params: string[] = [];
+  const p = (v: string) => {
+    params.push(v);
+    return param(first + params.length - 1);
+  };
+  for (const root of filter.roots) {
+    const prefix = rootPrefix(root);
+    parts.push(`q.worktree = ${p(root)}`);
+    parts.push(`substr(q.worktree, 1, length(CAST(${p(prefix)} AS TEXT))) = ${p(prefix)}`);
+  }
+  if (filter.labels.length) parts.push(`q.label IN (${filter.labels.map((l) => p(l)).join(', ')})`);
+  return { sql: parts.length ? `(${parts.join(' OR ')})` : 'false', params };
+}
+
+export const QUEUE_ORDER = 'q.priority DESC, q.submitted_at, q.workflow_id';
