@@ -82,6 +82,44 @@ export interface MessagePlace {
   detail?: unknown;
 }
 
+/**
+ * A background task's end, as Claude Code tells the agent (a user-role `<task-notification>` with the tool use it
+ * belongs to, its status and a summary such as `Background command "..." completed (exit code 0)`): the result of
+ * that tool call when it failed, null otherwise. A task the agent stopped itself (`killed`) is not a failure.
+ */
+export function backgroundFailure(
+  text: string,
+): { tool_use_id: string | null; exit_code: number | null; text: string } | null {
+  if (!/^\s*<task-notification>/.test(text)) return null;
+  const tag = (name: string) => new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(text)?.[1]?.trim() ?? null;
+  const status = tag('status');
+  const summary = tag('summary') ?? '';
+  const code = /exit code (-?\d+)/i.exec(summary)?.[1];
+  const exitCode = code === undefined ? null : Number(code);
+  if (status !== 'failed' && !(exitCode !== null && exitCode !== 0)) return null;
+  const result = tag('result');
+  return {
+    tool_use_id: tag('tool-use-id'),
+    exit_code: exitCode,
+    text: [summary || `background task ${status ?? 'failed'}`, result].filter(Boolean).join('\n'),
+  };
+}
+
+/** The failure a background-task notification reports, as a failed result of the call that started the task. */
+export function addBackgroundFailure(builder: TranscriptBuilder, text: string, place: MessagePlace): void {
+  const failure = backgroundFailure(text);
+  if (!failure) return;
+  builder.add({
+    line: place.line,
+    at: place.at,
+    sidechain: place.sidechain,
+    role: 'tool',
+    kind: 'tool_result',
+    text: failure.text,
+    tool: { id: failure.tool_use_id, name: null, input: null, is_error: true, exit_code: failure.exit_code },
+  });
+}
+
 /** Turn one message's content into entries: text, thinking, tool calls, tool results. */
 export function addMessageContent(
   builder: TranscriptBuilder,
@@ -92,6 +130,7 @@ export function addMessageContent(
   const base = { line: place.line, at: place.at, sidechain: place.sidechain };
   if (typeof message.content === 'string') {
     if (message.content.trim() !== '') builder.add({ ...base, role, kind: 'text', text: message.content });
+    if (role === 'user') addBackgroundFailure(builder, message.content, place);
     return;
   }
   for (const block of message.content) {

@@ -1,6 +1,8 @@
 /** Reading Codex tool outputs: exit codes stated in text or in the older JSON envelope. */
 
 const exitedPattern = /Process exited with code (-?\d+)/;
+/** The shell tool's freeform output (`format_exec_output_for_model_freeform`): "Exit code: N\nWall time: ...". */
+const freeformExit = /^Exit code: (-?\d+)\nWall time: /;
 const runningPattern = /Process running with session ID (\d+)/;
 
 export interface CodexOutput {
@@ -10,9 +12,11 @@ export interface CodexOutput {
   running_session: number | null;
   /** A code-mode cell still running: a later `wait` on this cell finishes it. */
   running_cell: string | null;
+  /** Codex said the call failed without an exit code: a code-mode cell that ended "Script failed". */
+  failed?: boolean;
 }
 
-const scriptHeader = /^Script (?:completed|failed)\s*\n(?:Wall time [^\n]*\n)?(?:Output:\n)?/;
+const scriptHeader = /^Script (?:completed|failed|terminated)\s*\n(?:Wall time [^\n]*\n)?(?:Output:\n)?/;
 const runningCell = /^Script running with cell ID (\w+)/;
 
 /**
@@ -24,6 +28,8 @@ function readCellOutput(parts: { text?: unknown }[]): CodexOutput {
   const texts = parts.map((p) => (typeof p.text === 'string' ? p.text : '')).filter((t) => t !== '');
   const head = texts[0] ?? '';
   const cell = runningCell.exec(head)?.[1] ?? null;
+  // the cell's script threw: Codex heads the output "Script failed" and appends "Script error:\n<message>"
+  const scriptFailed = /^Script failed\b/.test(head);
   const body: string[] = [];
   let code: number | null = null;
   let session: number | null = null;
@@ -42,7 +48,13 @@ function readCellOutput(parts: { text?: unknown }[]): CodexOutput {
     const stated = /"exit_code":\s*(-?\d+)/.exec(texts.join('\n'));
     if (stated?.[1]) code = Number(stated[1]);
   }
-  return { text: body.join('\n'), exit_code: code, running_session: session, running_cell: cell };
+  return {
+    text: body.join('\n'),
+    exit_code: code,
+    running_session: session,
+    running_cell: cell,
+    ...(scriptFailed ? { failed: true } : {}),
+  };
 }
 
 function parseObject(text: string): Record<string, unknown> | null {
@@ -71,7 +83,8 @@ export function readCodexOutput(output: unknown): CodexOutput {
       running_session: null,
       running_cell: null,
     };
-  const exited = exitedPattern.exec(raw.slice(0, 400));
+  const freeform = freeformExit.exec(raw);
+  const exited = freeform ?? exitedPattern.exec(raw.slice(0, 400));
   const running = runningPattern.exec(raw.slice(0, 400));
   const body = raw.indexOf('\nOutput:\n');
   return {
