@@ -39,12 +39,19 @@ function typeOf(entry: TranscriptEntry, command: string | null): string {
   return 'tool_error';
 }
 
-/** What a file or web tool acted on (its path or URL): a retry of the same tool on another file is not a fix. */
+/**
+ * What a file or web tool acted on (its path or URL; a patch's first file, from Codex's apply_patch text or
+ * `codex exec --json` file changes): a retry of the same tool on another file is not a fix.
+ */
 function targetOf(entry: TranscriptEntry): string | null {
   const input = entry.tool?.input;
+  if (typeof input === 'string') return /^\*\*\* (?:Update|Add|Delete) File: (.+)$/m.exec(input)?.[1] ?? null;
   if (typeof input !== 'object' || input === null) return null;
   const v = input as Record<string, unknown>;
-  const target = v.file_path ?? v.path ?? v.notebook_path ?? v.url;
+  const change = Array.isArray(v.changes)
+    ? (v.changes[0] as { path?: unknown } | undefined)?.path
+    : undefined;
+  const target = v.file_path ?? v.path ?? v.notebook_path ?? v.url ?? change;
   return typeof target === 'string' ? target : null;
 }
 

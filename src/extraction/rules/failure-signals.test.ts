@@ -202,4 +202,27 @@ describe('Codex rollouts: a failed command or patch is read as a failure', () =>
     // the real, successful patch is no failure
     expect(results(parse(codex125, [257, 259, 260])).filter(failed)).toEqual([]);
   });
+
+  it('a failure is fixed when the same command succeeds later in the turn (0.128: ps denied, then allowed)', () => {
+    const entries = parseTranscript(readCorpus(codex128)).entries;
+    expect(findErrors(entries, null).find((e) => e.evidence_line === 47)).toMatchObject({
+      resolution: 'fixed',
+      resolution_notes: 'succeeded later (line 50)',
+    });
+  });
+
+  it('a failed patch is fixed by a later patch of the same file, not by a patch of another file', () => {
+    const fail = (line: string, n: number) =>
+      n === 259 ? line.replace('"success":true', '"success":false') : line;
+    // the same real patch applied again (its call id changed), and once more with its file renamed
+    const again = (line: string, n: number) =>
+      n === 257 || n === 260 ? line.replace('call_0gOiGGSkJEBvvlrXtBn0xzwL', 'call_again') : line;
+    const base = lines(codex125, 257, 259, 260).map((l, i) => fail(l, [257, 259, 260][i] as number));
+    const retry = lines(codex125, 257, 260).map((l, i) => again(l, [257, 260][i] as number));
+    const fixed = findErrors(parseTranscript([...base, ...retry].join('\n')).entries, null);
+    expect(fixed).toMatchObject([{ evidence_line: 3, resolution: 'fixed' }]);
+    const other = retry.map((l) => l.replace(/codemie-code-reasoning\.test\.ts/g, 'other.test.ts'));
+    const notFixed = findErrors(parseTranscript([...base, ...other].join('\n')).entries, null);
+    expect(notFixed[0]?.resolution).not.toBe('fixed');
+  });
 });
