@@ -101,6 +101,46 @@ describe('Claude Code transcripts: a failed call is read as a failure', () => {
     expect(results(parse(entirecontext, [763, 764, 779])).filter(failed)).toEqual([]);
   });
 
+  it('2.1.39: a queued notification naming only the task id fails the command that started the task', () => {
+    // changed: the real notification (completed, exit code 0) in its failed form
+    const entries = parse(spotter, [445, 477, 520], (line, n) =>
+      n === 520
+        ? line
+            .replace('<status>completed</status>', '<status>failed</status>')
+            .replace('completed (exit code 0)', 'failed with exit code 1')
+        : line,
+    );
+    expect(results(entries).find((e) => e.line === 520)?.tool).toMatchObject({
+      id: 'toolu_015vWPk1LbLJMS7eW65VHeY3',
+      is_error: true,
+      exit_code: 1,
+    });
+    expect(findErrors(entries, null)).toMatchObject([{ evidence_line: 520, error_type: 'test_failure' }]);
+    expect(results(parse(spotter, [445, 477, 520])).filter(failed)).toEqual([]);
+  });
+
+  it('2.1.39: TaskOutput reading a finished background command reports on the command that started it', () => {
+    const ok = parse(spotter, [445, 477, 518, 522]);
+    const read = results(ok).find((e) => e.line === 522);
+    expect(read?.tool).toMatchObject({ id: 'toolu_015vWPk1LbLJMS7eW65VHeY3', exit_code: 0, is_error: false });
+    expect(read?.tool?.input).toMatchObject({ command: expect.stringContaining('mix test') as unknown });
+    expect(findErrors(ok, null)).toEqual([]);
+    // changed: the status and exit code of the real read, as Claude Code writes them for a command that failed
+    const bad = parse(spotter, [445, 477, 518, 522], (line, n) =>
+      n === 522
+        ? line.replace(
+            '<status>completed</status>\\n\\n<exit_code>0</exit_code>',
+            '<status>failed</status>\\n\\n<exit_code>1</exit_code>',
+          )
+        : line,
+    );
+    expect(results(bad).find((e) => e.line === 522)?.tool).toMatchObject({ exit_code: 1, is_error: true });
+    expect(findErrors(bad, null)).toMatchObject([{ evidence_line: 522, error_type: 'test_failure' }]);
+    // a read while the command still runs stays the read's own (line 490: status running)
+    const running = parse(spotter, [445, 477, 487, 490]);
+    expect(results(running).find((e) => e.line === 490)?.tool?.id).toBe('toolu_01UzVvupiB1fZ78NXnUiPWZE');
+  });
+
   it('a declined call and a grep that found nothing are expected outcomes, not errors', () => {
     const declined = parse(spotter, [494]);
     expect(findErrors(declined, null)).toEqual([]);
