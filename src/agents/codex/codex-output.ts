@@ -1,4 +1,4 @@
-/** Reading Codex tool outputs: exit codes stated in text or in the older JSON envelope. */
+/** Reading Codex tool outputs (exit codes stated in text or in a JSON envelope, code-mode cells, MCP results) and the sessions and cells a poll refers to. */
 
 const exitedPattern = /Process exited with code (-?\d+)/;
 /** The shell tool's freeform output (`format_exec_output_for_model_freeform`): "Exit code: N\nWall time: ...". */
@@ -131,4 +131,30 @@ export function commandOf(input: unknown): string | null {
     return cmd.length === 3 && /^-l?c$/.test(cmd[1] as string) && last ? last : cmd.join(' ');
   }
   return null;
+}
+
+/** An MCP call's end (`mcp_tool_call_end.result`): `{"Err": "..."}`, or `{"Ok": {..., "isError": true}}`. */
+export function mcpFailed(result: unknown): boolean {
+  if (typeof result !== 'object' || result === null) return false;
+  const r = result as { Err?: unknown; Ok?: { isError?: unknown; is_error?: unknown } };
+  return r.Err !== undefined || r.Ok?.isError === true || r.Ok?.is_error === true;
+}
+
+/** The PTY session a poll reads: write_stdin's session_id, or tools.write_stdin({session_id: N}) in a code cell. */
+export function sessionOf(name: string | null, input: unknown): number | null {
+  if (name === 'write_stdin') {
+    const id =
+      typeof input === 'object' && input !== null ? (input as { session_id?: unknown }).session_id : null;
+    return typeof id === 'number' ? id : null;
+  }
+  if (name === 'exec' && typeof input === 'string') {
+    const m = /tools\.write_stdin\(\{\s*"?session_id"?\s*:\s*(\d+)/.exec(input);
+    return m?.[1] ? Number(m[1]) : null;
+  }
+  return null;
+}
+
+export function cellOf(input: unknown): string | null {
+  const id = typeof input === 'object' && input !== null ? (input as { cell_id?: unknown }).cell_id : null;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
 }

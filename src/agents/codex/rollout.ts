@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { JsonlParser } from '../jsonl-parser.js';
 import { describeIssues } from '../line-buffer.js';
 import type { ParseOptions, ParsedTranscript, TranscriptEntry } from '../transcript-types.js';
-import { commandOf, readArguments, readCodexOutput } from './codex-output.js';
+import { cellOf, commandOf, mcpFailed, readArguments, readCodexOutput, sessionOf } from './codex-output.js';
 import { ExecJsonLine, recordExecJson } from './exec-json.js';
 
 /**
@@ -45,6 +45,7 @@ const Payload = z.looseObject({
   exit_code: num,
   success: z.boolean().optional().catch(undefined),
   status: str,
+  result: z.unknown().optional(),
   command: z.unknown().optional(),
   model_context_window: num,
   info: z
@@ -257,7 +258,8 @@ export class CodexRolloutParser extends JsonlParser {
       }
     } else if (
       (type === 'exec_command_end' && p.call_id && p.status === 'failed') ||
-      (type === 'patch_apply_end' && p.call_id && p.success === false)
+      (type === 'patch_apply_end' && p.call_id && p.success === false) ||
+      (type === 'mcp_tool_call_end' && p.call_id && mcpFailed(p.result))
     ) {
       // failed without an exit code (a command that could not start, a patch that did not apply): the call failed,
       // whether its output was written before this event or comes after it
@@ -298,25 +300,6 @@ function textsOf(content: unknown): string[] {
     const text = typeof part === 'object' && part !== null ? (part as { text?: unknown }).text : undefined;
     return typeof text === 'string' && text.trim() !== '' ? [text] : [];
   });
-}
-
-/** The PTY session a poll reads: write_stdin's session_id, or tools.write_stdin({session_id: N}) in a code cell. */
-function sessionOf(name: string | null, input: unknown): number | null {
-  if (name === 'write_stdin') {
-    const id =
-      typeof input === 'object' && input !== null ? (input as { session_id?: unknown }).session_id : null;
-    return typeof id === 'number' ? id : null;
-  }
-  if (name === 'exec' && typeof input === 'string') {
-    const m = /tools\.write_stdin\(\{\s*"?session_id"?\s*:\s*(\d+)/.exec(input);
-    return m?.[1] ? Number(m[1]) : null;
-  }
-  return null;
-}
-
-function cellOf(input: unknown): string | null {
-  const id = typeof input === 'object' && input !== null ? (input as { cell_id?: unknown }).cell_id : null;
-  return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
 }
 
 /** Parse a whole Codex rollout or `codex exec --json` capture. */

@@ -265,4 +265,28 @@ describe('Codex rollouts: a failed command or patch is read as a failure', () =>
     const notFixed = findErrors(parseTranscript([...base, ...other].join('\n')).entries, null);
     expect(notFixed[0]?.resolution).not.toBe('fixed');
   });
+
+  it('mcp_tool_call_end with an Err result fails the MCP call', () => {
+    // no rollout of the corpus calls an MCP tool: the real exec call, output and end event (lines 131, 135, 143)
+    // turned into an MCP call whose end event carries Codex's Result (`{"Err": ...}`); the output is the text Codex
+    // writes for it ("err: ...")
+    const entries = parse(codex125, [131, 135, 143], (line, n) => {
+      const l = json(line) as { payload: Record<string, unknown> };
+      if (n === 131) l.payload.name = 'docs__search';
+      if (n === 135) l.payload.output = 'err: "tool call failed: connection closed"';
+      if (n === 143)
+        l.payload = {
+          type: 'mcp_tool_call_end',
+          call_id: l.payload.call_id,
+          result: { Err: 'connection closed' },
+        };
+      return JSON.stringify(l);
+    });
+    expect(results(entries)[0]?.tool).toMatchObject({
+      name: 'docs__search',
+      is_error: true,
+      exit_code: null,
+    });
+    expect(findErrors(entries, null)).toMatchObject([{ evidence_line: 135, error_type: 'tool_error' }]);
+  });
 });
