@@ -37,6 +37,8 @@ export const BuilderState = z.object({
   anonymous_calls: count,
   compactions: count,
   tool_calls: z.array(z.tuple([z.string(), z.object({ name: z.string().nullable(), input: z.unknown() })])),
+  /** Background tasks (Claude Code's task id) and the tool call that started them. */
+  background: z.array(z.tuple([z.string(), z.string()])).default([]),
 });
 export type BuilderState = z.infer<typeof BuilderState>;
 

@@ -86,6 +86,7 @@ export class TranscriptBuilder {
   private readonly compactions: Compaction[] = [];
   private readonly calls = new Map<string, CallUsage>();
   private readonly toolCalls = new Map<string, { name: string | null; input: unknown }>();
+  private readonly background = new Map<string, string>();
   /** Calls of earlier pieces, already summed: only the latest call can still grow (its lines may continue). */
   private closedSums: CallUsage = zero();
   private closedCalls = 0;
@@ -159,6 +160,16 @@ export class TranscriptBuilder {
 
   get lastCompaction(): Compaction | undefined {
     return this.compactions.at(-1);
+  }
+
+  /** A command the agent left running in the background: later reads of the task report on that call. */
+  startedInBackground(taskId: string, callId: string): void {
+    this.background.set(taskId, callId);
+  }
+
+  /** The tool call that started a background task, if known. */
+  backgroundCall(taskId: string): string | undefined {
+    return this.background.get(taskId);
   }
 
   /** The tool call registered under `id`, if any. */
@@ -290,6 +301,7 @@ export class TranscriptBuilder {
       anonymous_calls: this.anonymousCalls,
       compactions: this.compactionCount,
       tool_calls: cappedEntries(this.toolCalls, 200),
+      background: [...this.background].slice(-50),
     };
   }
 
@@ -319,6 +331,7 @@ export class TranscriptBuilder {
     this.anonymousCalls = s.anonymous_calls;
     this.compactionCount = s.compactions;
     for (const [id, call] of s.tool_calls) this.toolCalls.set(id, call);
+    for (const [task, call] of s.background) this.background.set(task, call);
   }
 
   /** Compactions before this piece (for numbering and "where it happened" reports). */

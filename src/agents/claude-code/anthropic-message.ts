@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CallUsage, TranscriptBuilder } from '../transcript-builder.js';
-import type { EntryRole } from '../transcript-types.js';
+import type { EntryRole, ToolInfo } from '../transcript-types.js';
 
 /**
  * The Anthropic message object as Claude Code writes it in transcripts and in stream-json. Schemas are loose:
@@ -82,6 +82,84 @@ export interface MessagePlace {
   detail?: unknown;
 }
 
+/**
+ * A background task's end, as Claude Code tells the agent (a user-role `<task-notification>` with the tool use it
+ * belongs to, its status and a summary such as `Background command "..." completed (exit code 0)`): the result of
+ * that tool call when it failed, null otherwise. A task the agent stopped itself (`killed`) is not a failure.
+ */
+export function backgroundFailure(
+  text: string,
+): { tool_use_id: string | null; task_id: string | null; exit_code: number | null; text: string } | null {
+  if (!/^\s*<task-notification>/.test(text)) return null;
+  const tag = (name: string) => new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(text)?.[1]?.trim() ?? null;
+  const status = tag('status');
+  const summary = tag('summary') ?? '';
+  const code = /exit code (-?\d+)/i.exec(summary)?.[1];
+  const exitCode = code === undefined ? null : Number(code);
+  if (status !== 'failed' && !(exitCode !== null && exitCode !== 0)) return null;
+  const result = tag('result');
+  return {
+    tool_use_id: tag('tool-use-id'),
+    task_id: tag('task-id'),
+    exit_code: exitCode,
+    text: [summary || `background task ${status ?? 'failed'}`, result].filter(Boolean).join('\n'),
+  };
+}
+
+/** The failure a background-task notification reports, as a failed result of the call that started the task. */
+export function addBackgroundFailure(builder: TranscriptBuilder, text: string, place: MessagePlace): void {
+  const failure = backgroundFailure(text);
+  if (!failure) return;
+  builder.add({
+    line: place.line,
+    at: place.at,
+    sidechain: place.sidechain,
+    role: 'tool',
+    kind: 'tool_result',
+    text: failure.text,
+    tool: {
+      id: failure.tool_use_id ?? (failure.task_id ? (builder.backgroundCall(failure.task_id) ?? null) : null),
+      name: null,
+      input: null,
+      is_error: true,
+      exit_code: failure.exit_code,
+    },
+  });
+}
+
+/** A Bash call left running in the background (`run_in_background`, or moved there by the user). */
+const startedPattern = /running in background with ID: (\w+)/;
+
+/**
+ * A read of a background command that has ended (TaskOutput in 2.1.x, BashOutput in 2.0.x: `<status>completed|failed
+ * </status>` and `<exit_code>N</exit_code>` in the result) reports on the call that started the command: the result
+ * carries that call's id, so its command, its exit code and its failure are read as that command's. A read while
+ * it still runs stays the read's own.
+ */
+function backgroundEnd(
+  builder: TranscriptBuilder,
+  call: { name: string | null; input: unknown } | undefined,
+  text: string,
+): ToolInfo | null {
+  if (call?.name !== 'TaskOutput' && call?.name !== 'BashOutput') return null;
+  const input =
+    typeof call.input === 'object' && call.input !== null ? (call.input as Record<string, unknown>) : {};
+  const taskId = input.task_id ?? input.bash_id;
+  const origin = typeof taskId === 'string' ? builder.backgroundCall(taskId) : undefined;
+  const status = /<status>(\w+)<\/status>/.exec(text.slice(0, 600))?.[1];
+  if (!origin || (status !== 'completed' && status !== 'failed')) return null;
+  const code = /<exit_code>(-?\d+)<\/exit_code>/.exec(text.slice(0, 600))?.[1];
+  const exitCode = code === undefined ? null : Number(code);
+  const failed = status === 'failed' || (exitCode !== null && exitCode !== 0);
+  return {
+    id: origin,
+    name: null,
+    input: null,
+    is_error: failed,
+    exit_code: exitCode ?? (failed ? null : 0),
+  };
+}
+
 /** Turn one message's content into entries: text, thinking, tool calls, tool results. */
 export function addMessageContent(
   builder: TranscriptBuilder,
@@ -92,6 +170,7 @@ export function addMessageContent(
   const base = { line: place.line, at: place.at, sidechain: place.sidechain };
   if (typeof message.content === 'string') {
     if (message.content.trim() !== '') builder.add({ ...base, role, kind: 'text', text: message.content });
+    if (role === 'user') addBackgroundFailure(builder, message.content, place);
     return;
   }
   for (const block of message.content) {
@@ -112,12 +191,15 @@ export function addMessageContent(
       const text = resultText(block.content);
       const call = block.tool_use_id ? builder.toolCall(block.tool_use_id) : undefined;
       const isShell = call?.name === 'Bash' || call === undefined;
+      const started = isShell ? startedPattern.exec(text.slice(0, 300))?.[1] : undefined;
+      if (started && block.tool_use_id) builder.startedInBackground(started, block.tool_use_id);
+      const ended = backgroundEnd(builder, call, text);
       builder.add({
         ...base,
         role: 'tool',
         kind: 'tool_result',
         text,
-        tool: {
+        tool: ended ?? {
           id: block.tool_use_id ?? null,
           name: null,
           input: null,

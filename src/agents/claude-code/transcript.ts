@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { JsonlParser } from '../jsonl-parser.js';
 import { describeIssues } from '../line-buffer.js';
 import type { ParseOptions, ParsedTranscript } from '../transcript-types.js';
-import { AnthropicMessage, addMessageContent, callUsage } from './anthropic-message.js';
+import { AnthropicMessage, addBackgroundFailure, addMessageContent, callUsage } from './anthropic-message.js';
 
 /** One line of a Claude Code session transcript (`~/.claude/projects/<cwd>/<sessionId>.jsonl`), loosely. */
 const optionalString = z.string().optional().catch(undefined);
@@ -102,8 +102,10 @@ export class ClaudeTranscriptParser extends JsonlParser {
     const at = l.timestamp ?? null;
     const text = typeof l.content === 'string' ? l.content : '';
     if (l.operation !== 'enqueue' || text.trim() === '') return this.builder.seen(at);
-    if (queuedNoise.test(text))
-      return void this.builder.add({ line, at, role: 'system', kind: 'meta', text });
+    if (queuedNoise.test(text)) {
+      this.builder.add({ line, at, role: 'system', kind: 'meta', text });
+      return addBackgroundFailure(this.builder, text, { line, at, sidechain: false });
+    }
     this.builder.add({ line, at, role: 'user', kind: 'text', text, queued: true });
   }
 

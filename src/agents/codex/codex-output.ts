@@ -1,6 +1,8 @@
-/** Reading Codex tool outputs: exit codes stated in text or in the older JSON envelope. */
+/** Reading Codex tool outputs (exit codes stated in text or in a JSON envelope, code-mode cells, MCP results) and the sessions and cells a poll refers to. */
 
 const exitedPattern = /Process exited with code (-?\d+)/;
+/** The shell tool's freeform output (`format_exec_output_for_model_freeform`): "Exit code: N\nWall time: ...". */
+const freeformExit = /^Exit code: (-?\d+)\nWall time: /;
 const runningPattern = /Process running with session ID (\d+)/;
 
 export interface CodexOutput {
@@ -10,9 +12,11 @@ export interface CodexOutput {
   running_session: number | null;
   /** A code-mode cell still running: a later `wait` on this cell finishes it. */
   running_cell: string | null;
+  /** Codex said the call failed without an exit code: a code-mode cell that ended "Script failed". */
+  failed?: boolean;
 }
 
-const scriptHeader = /^Script (?:completed|failed)\s*\n(?:Wall time [^\n]*\n)?(?:Output:\n)?/;
+const scriptHeader = /^Script (?:completed|failed|terminated)\s*\n(?:Wall time [^\n]*\n)?(?:Output:\n)?/;
 const runningCell = /^Script running with cell ID (\w+)/;
 
 /**
@@ -24,6 +28,8 @@ function readCellOutput(parts: { text?: unknown }[]): CodexOutput {
   const texts = parts.map((p) => (typeof p.text === 'string' ? p.text : '')).filter((t) => t !== '');
   const head = texts[0] ?? '';
   const cell = runningCell.exec(head)?.[1] ?? null;
+  // the cell's script threw: Codex heads the output "Script failed" and appends "Script error:\n<message>"
+  const scriptFailed = /^Script failed\b/.test(head);
   const body: string[] = [];
   let code: number | null = null;
   let session: number | null = null;
@@ -42,7 +48,13 @@ function readCellOutput(parts: { text?: unknown }[]): CodexOutput {
     const stated = /"exit_code":\s*(-?\d+)/.exec(texts.join('\n'));
     if (stated?.[1]) code = Number(stated[1]);
   }
-  return { text: body.join('\n'), exit_code: code, running_session: session, running_cell: cell };
+  return {
+    text: body.join('\n'),
+    exit_code: code,
+    running_session: session,
+    running_cell: cell,
+    ...(scriptFailed ? { failed: true } : {}),
+  };
 }
 
 function parseObject(text: string): Record<string, unknown> | null {
@@ -71,7 +83,8 @@ export function readCodexOutput(output: unknown): CodexOutput {
       running_session: null,
       running_cell: null,
     };
-  const exited = exitedPattern.exec(raw.slice(0, 400));
+  const freeform = freeformExit.exec(raw);
+  const exited = freeform ?? exitedPattern.exec(raw.slice(0, 400));
   const running = runningPattern.exec(raw.slice(0, 400));
   const body = raw.indexOf('\nOutput:\n');
   return {
@@ -118,4 +131,30 @@ export function commandOf(input: unknown): string | null {
     return cmd.length === 3 && /^-l?c$/.test(cmd[1] as string) && last ? last : cmd.join(' ');
   }
   return null;
+}
+
+/** An MCP call's end (`mcp_tool_call_end.result`): `{"Err": "..."}`, or `{"Ok": {..., "isError": true}}`. */
+export function mcpFailed(result: unknown): boolean {
+  if (typeof result !== 'object' || result === null) return false;
+  const r = result as { Err?: unknown; Ok?: { isError?: unknown; is_error?: unknown } };
+  return r.Err !== undefined || r.Ok?.isError === true || r.Ok?.is_error === true;
+}
+
+/** The PTY session a poll reads: write_stdin's session_id, or tools.write_stdin({session_id: N}) in a code cell. */
+export function sessionOf(name: string | null, input: unknown): number | null {
+  if (name === 'write_stdin') {
+    const id =
+      typeof input === 'object' && input !== null ? (input as { session_id?: unknown }).session_id : null;
+    return typeof id === 'number' ? id : null;
+  }
+  if (name === 'exec' && typeof input === 'string') {
+    const m = /tools\.write_stdin\(\{\s*"?session_id"?\s*:\s*(\d+)/.exec(input);
+    return m?.[1] ? Number(m[1]) : null;
+  }
+  return null;
+}
+
+export function cellOf(input: unknown): string | null {
+  const id = typeof input === 'object' && input !== null ? (input as { cell_id?: unknown }).cell_id : null;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { JsonlParser } from '../jsonl-parser.js';
 import { describeIssues } from '../line-buffer.js';
 import type { ParseOptions, ParsedTranscript, TranscriptEntry } from '../transcript-types.js';
-import { commandOf, readArguments, readCodexOutput } from './codex-output.js';
+import { cellOf, commandOf, mcpFailed, readArguments, readCodexOutput, sessionOf } from './codex-output.js';
 import { ExecJsonLine, recordExecJson } from './exec-json.js';
 
 /**
@@ -44,6 +44,8 @@ const Payload = z.looseObject({
   action: z.unknown().optional(),
   exit_code: num,
   success: z.boolean().optional().catch(undefined),
+  status: str,
+  result: z.unknown().optional(),
   command: z.unknown().optional(),
   model_context_window: num,
   info: z
@@ -75,6 +77,7 @@ const CodexState = z.object({
   exit_codes: z.array(z.tuple([z.string(), z.number()])),
   sessions: z.array(z.tuple([z.number(), z.string()])),
   cells: z.array(z.tuple([z.string(), z.string()])).default([]),
+  failed_calls: z.array(z.string()).default([]),
   compacted_pending: z.boolean(),
   exec_json: z.boolean().nullable(),
 });
@@ -96,6 +99,8 @@ export class CodexRolloutParser extends JsonlParser {
   private readonly exitCodes = new Map<string, number>();
   private readonly sessions = new Map<number, string>();
   private readonly cells = new Map<string, string>();
+  /** Calls Codex reported as failed without an exit code (patch_apply_end success=false, a failed exec end). */
+  private readonly failedCalls = new Set<string>();
   private compactedPending = false;
   private execJson: boolean | null = null;
 
@@ -109,6 +114,7 @@ export class CodexRolloutParser extends JsonlParser {
       for (const [id, code] of c.exit_codes) this.exitCodes.set(id, code);
       for (const [sid, origin] of c.sessions) this.sessions.set(sid, origin);
       for (const [cell, origin] of c.cells) this.cells.set(cell, origin);
+      for (const id of c.failed_calls) this.failedCalls.add(id);
       this.compactedPending = c.compacted_pending;
       this.execJson = c.exec_json;
     }
@@ -121,6 +127,7 @@ export class CodexRolloutParser extends JsonlParser {
       exit_codes: latest(this.exitCodes, 50),
       sessions: latest(this.sessions, 50),
       cells: latest(this.cells, 50),
+      failed_calls: latest(this.failedCalls, 50),
       compacted_pending: this.compactedPending,
       exec_json: this.execJson,
     };
@@ -219,7 +226,12 @@ export class CodexRolloutParser extends JsonlParser {
         id: originId,
         name: origin?.name ?? null,
         input: origin?.input ?? null,
-        is_error: code === null ? null : code !== 0,
+        is_error:
+          out.failed === true || this.failedCalls.has(originId ?? '')
+            ? true
+            : code === null
+              ? null
+              : code !== 0,
         exit_code: code,
       },
     });
@@ -244,8 +256,16 @@ export class CodexRolloutParser extends JsonlParser {
         entry.tool.exit_code = p.exit_code;
         entry.tool.is_error = p.exit_code !== 0;
       }
-    } else if (type === 'patch_apply_end' && p.call_id && p.success === false) {
-      this.exitCodes.set(p.call_id, 1);
+    } else if (
+      (type === 'exec_command_end' && p.call_id && p.status === 'failed') ||
+      (type === 'patch_apply_end' && p.call_id && p.success === false) ||
+      (type === 'mcp_tool_call_end' && p.call_id && mcpFailed(p.result))
+    ) {
+      // failed without an exit code (a command that could not start, a patch that did not apply): the call failed,
+      // whether its output was written before this event or comes after it
+      this.failedCalls.add(p.call_id as string);
+      const entry = this.lastResult.get(p.call_id as string);
+      if (entry?.tool) entry.tool.is_error = true;
     } else if (type === 'context_compacted') {
       if (!this.compactedPending) {
         b.compaction({ line, at, trigger: 'auto', pre_tokens: null });
@@ -280,25 +300,6 @@ function textsOf(content: unknown): string[] {
     const text = typeof part === 'object' && part !== null ? (part as { text?: unknown }).text : undefined;
     return typeof text === 'string' && text.trim() !== '' ? [text] : [];
   });
-}
-
-/** The PTY session a poll reads: write_stdin's session_id, or tools.write_stdin({session_id: N}) in a code cell. */
-function sessionOf(name: string | null, input: unknown): number | null {
-  if (name === 'write_stdin') {
-    const id =
-      typeof input === 'object' && input !== null ? (input as { session_id?: unknown }).session_id : null;
-    return typeof id === 'number' ? id : null;
-  }
-  if (name === 'exec' && typeof input === 'string') {
-    const m = /tools\.write_stdin\(\{\s*"?session_id"?\s*:\s*(\d+)/.exec(input);
-    return m?.[1] ? Number(m[1]) : null;
-  }
-  return null;
-}
-
-function cellOf(input: unknown): string | null {
-  const id = typeof input === 'object' && input !== null ? (input as { cell_id?: unknown }).cell_id : null;
-  return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
 }
 
 /** Parse a whole Codex rollout or `codex exec --json` capture. */

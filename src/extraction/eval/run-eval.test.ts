@@ -24,6 +24,9 @@ describe('evaluation against the hand labels', () => {
     for (const c of ['goal', 'commits', 'tasks', 'errors', 'decisions']) expect(table).toContain(`  ${c} `);
     // the split the rules were tuned on meets every target
     expect(missedTargets(report.tuning), table).toEqual([]);
+    // errors on the tuning split since the failure signals of every format are read (17/17/18 on 2026-11-25)
+    expect(report.tuning.metrics.errors.recall, table).toBeGreaterThanOrEqual(0.94);
+    expect(report.tuning.metrics.errors.precision, table).toBe(1);
     // the untuned split: the session facts meet their 100% targets; errors and decisions do not yet (the figures
     // are in docs/transcripts.md). These floors are the figures of 2026-11-25 on the 8 untuned files (errors
     // 10/12/23, decisions 7/16/40): they stop a regression, they are not the targets, and the table says which

@@ -19,7 +19,9 @@ export function causeOf(text: string): string {
       l !== '' &&
       !/^(Error: )?Exit code \d+$/.test(l) &&
       !/^\(?(node:\d+\)|Use `node)/.test(l) &&
-      !/^(Chunk ID|Wall time|Process exited|Original token count|Output):?/.test(l) &&
+      !/^(Chunk ID|Wall time|Process exited|Original token count|Output|Exit code:|Script error:?$)/.test(
+        l,
+      ) &&
       !/^\[\w[\w:-]*\] \$ /.test(l),
   );
   const errorish = useful.find((l) => causeLine.test(l) && !/warn(ing)?\b/i.test(l));
@@ -35,6 +37,22 @@ function typeOf(entry: TranscriptEntry, command: string | null): string {
   if (stackTrace.test(entry.text.slice(0, 2000))) return 'exception';
   if (command !== null && entry.tool?.exit_code) return 'command_failed';
   return 'tool_error';
+}
+
+/**
+ * What a file or web tool acted on (its path or URL; a patch's first file, from Codex's apply_patch text or
+ * `codex exec --json` file changes): a retry of the same tool on another file is not a fix.
+ */
+function targetOf(entry: TranscriptEntry): string | null {
+  const input = entry.tool?.input;
+  if (typeof input === 'string') return /^\*\*\* (?:Update|Add|Delete) File: (.+)$/m.exec(input)?.[1] ?? null;
+  if (typeof input !== 'object' || input === null) return null;
+  const v = input as Record<string, unknown>;
+  const change = Array.isArray(v.changes)
+    ? (v.changes[0] as { path?: unknown } | undefined)?.path
+    : undefined;
+  const target = v.file_path ?? v.path ?? v.notebook_path ?? v.url ?? change;
+  return typeof target === 'string' ? target : null;
 }
 
 interface Resolution {
@@ -69,7 +87,8 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
   const same = (e: TranscriptEntry) =>
     command
       ? shellCommand(e) === command || (isTest && testCommand.test(shellCommand(e) ?? ''))
-      : e.tool?.id === failure.tool?.id || (e.tool?.name === failure.tool?.name && family !== 'shell');
+      : e.tool?.id === failure.tool?.id ||
+        (e.tool?.name === failure.tool?.name && family !== 'shell' && targetOf(e) === targetOf(failure));
   const fix = results.find((e) => same(e) && succeeded(e));
   if (fix) return { resolution: 'fixed', notes: `succeeded later (line ${fix.line})` };
   const said = turn

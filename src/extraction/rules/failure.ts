@@ -24,8 +24,6 @@ const benign = /nothing to commit|no changes added to commit|nothing added to co
 const readTools = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'view', 'read_file', 'list_dir']);
 const readPrograms =
   /^(ls|cat|nl|head|tail|less|sed -n|grep|egrep|rg|ag|find|fd|stat|file|wc|test|\[|tree|du|readlink|realpath|which|type|sort|uniq|cut|jq|diff|cmp|basename|dirname|pwd|git (?:show|log|diff|status|ls-files|blame|rev-parse|branch|grep))\b/;
-/** The tool's own rules, obeyed at once: read a file before editing it, read files, not folders. */
-const toolProtocol = /has not been read yet|EISDIR|illegal operation on a directory|is a directory/i;
 
 /** Every program of a command line is a read-only inspection (ls, cat, rg, git log...). */
 function readOnly(command: string): boolean {
@@ -63,14 +61,14 @@ export function succeeded(entry: TranscriptEntry): boolean {
 
 /**
  * A failure that is an expected outcome rather than an error: the user declined the call, a probe found no file,
- * git had nothing to commit. (An announced red test run is decided with the test runs.)
+ * git had nothing to commit. (An announced red test run is decided with the test runs.) A tool refusing a call
+ * (an Edit of a file not read yet, a Read of a folder) is a failed call like any other: the labels count it.
  */
 export function expectedOutcome(entry: TranscriptEntry): string | null {
   const head = entry.text.slice(0, 600);
   if (entry.kind !== 'tool_result') return null;
   if (userDecline.test(head)) return 'declined by the user';
   if (isProbe(entry)) return 'probe of a missing path';
-  if (toolProtocol.test(head) && shellCommands(entry).length === 0) return "the tool's own rule";
   if (benign.test(head) && entry.tool?.is_error !== true) return 'nothing to do';
   if (benign.test(head) && /\bgit\b/.test(shellCommand(entry) ?? '')) return 'nothing to do';
   return null;
