@@ -1,4 +1,4 @@
-import { conflict, isTerminal, submission, type SubmitRequest } from '../core/index.js';
+import { conflict, isTerminal, runnableClaim, submission, type SubmitRequest } from '../core/index.js';
 import type { QueueEntry, WorkQueue } from '../storage/work-queue.js';
 import type { BatonService } from './baton-service.js';
 import type { WorkflowRef } from './resolve-workflow.js';
@@ -15,8 +15,10 @@ export function workQueueOf(service: BatonService): WorkQueue {
 }
 
 /**
- * `baton submit`: queues the workflow to be run by any worker, with its agent profile. A workflow that ended cannot be
- * submitted; submitting again replaces the profile, priority and label (and queues it again if it was done).
+ * `baton submit`: queues the workflow to be run by any worker, with its agent profile. A workflow that ended, one a
+ * person paused, and one a worker runs now cannot be submitted (each refusal says what to do instead); submitting
+ * again replaces the profile, priority and label, and the submission time (its place among work of equal priority),
+ * and queues it again if it was done.
  */
 export async function submitWork(
   service: BatonService,
@@ -29,7 +31,20 @@ export async function submitWork(
     throw conflict(`workflow ${s.id} is ${s.status}: there is nothing left for a worker to run`, {
       status: s.status,
     });
+  const held = runnableClaim(s);
+  if (held)
+    throw conflict(`workflow ${s.id} is ${held.replace(', then submit it again', ', then submit it')}`, {
+      status: s.status,
+    });
   const { profile, priority, label } = submission(request);
+  const current = await q.get(s.id);
+  const lease =
+    current?.state === 'queued' && current.claimed_by ? await service.store.leases?.get(s.id) : null;
+  if (lease && !lease.expired && lease.owner === current?.claimed_by)
+    throw conflict(
+      `workflow ${s.id} is running on the worker ${lease.owner} with its profile (agent ${current.profile.agent}); submit it again once that run ends, or stop that worker first`,
+      { claimed_by: lease.owner },
+    );
   return q.submit({
     workflow_id: s.id,
     worktree: s.worktree,

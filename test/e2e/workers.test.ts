@@ -54,13 +54,24 @@ describe('baton submit and the queue (CLI and REST)', () => {
       profile: { agent: 'claude-code', agent_bin: fakeClaude, max_sessions: 3, context_window: null },
       attempts: 0,
     });
-    expect((await team.submit(two, [])).code).toBe(0);
+    // A person who submits is told how to start a worker that can take it: by its label, else by its place.
+    const human = (item: { repo: string }, args: string[]) =>
+      runCli(['submit', '--agent', 'claude-code', '--agent-bin', fakeClaude, ...args], {
+        cwd: item.repo,
+        env: team.env,
+      });
+    expect((await human(one, ['--priority', '7', '--label', 'gpu', '--max-sessions', '3'])).stdout).toContain(
+      'start a worker: baton worker --label gpu',
+    );
+    expect((await human(two, [])).stdout).toContain(
+      `start a worker: baton worker --worktree-root ${dirname(two.repo)}`,
+    );
     const q = (await runCli(['--json', 'queue'], { cwd: one.repo, env: team.env })).json<{
       entries: { workflow_id: string }[];
     }>();
     expect(q.entries.map((e) => e.workflow_id)).toEqual([one.id, two.id]);
-    const human = await runCli(['queue'], { cwd: one.repo, env: team.env });
-    expect(human.stdout).toContain(`${one.id}  queued`);
+    const listed = await runCli(['queue'], { cwd: one.repo, env: team.env });
+    expect(listed.stdout).toContain(`${one.id}  queued`);
     const abandoned = await runCli(['abandon', '-w', two.id], { cwd: two.repo, env: team.env });
     expect(abandoned.code, abandoned.stderr).toBe(0);
     const ended = await team.submit(two, ['-w', two.id]);
@@ -169,6 +180,10 @@ describe('baton worker on SQLite', () => {
     await until('the reaching worker to start a task', () =>
       here.lines().some((l) => l.event === 'task.started' && l.workflow_id === item.id),
     );
+    // While a worker runs it, submitting it again is refused: the run goes on with the profile it was claimed with.
+    const again = await team.submit(item, ['--agent', 'codex', '--priority', '9']);
+    expect(again.code).toBe(3);
+    expect(again.stderr).toContain(`workflow ${item.id} is running on the worker`);
     here.child.kill('SIGTERM');
     expect(await here.exited).toBe(0);
     await here.closed;

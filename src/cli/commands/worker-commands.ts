@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { settingReader } from '../../config/settings.js';
 import type { Command } from 'commander';
 import type { QueueEntry } from '../../service/index.js';
@@ -65,7 +66,8 @@ export function registerWorkerCommands(program: Command, rt: Runtime) {
           rt.io,
           g.json === true,
           entry,
-          () => `${queueLine(entry)}\n  start a worker: baton worker --worktree-root DIR`,
+          () =>
+            `${queueLine(entry)}\n  start a worker: baton worker ${entry.label ? `--label ${entry.label}` : `--worktree-root ${dirname(entry.worktree)}`}`,
         );
       } finally {
         await rt.flushMirror();

@@ -1,4 +1,5 @@
 import { invalidInput } from '../errors.js';
+import { isTerminal } from '../workflow-machine.js';
 import type { WorkflowStatus } from '../schemas/index.js';
 
 /** What `baton submit` asks for, as typed (flags, REST body). */
@@ -92,7 +93,7 @@ export function runnableClaim(w: {
   pause_trigger: string | null;
   pause_reason: string | null;
 }): string | null {
-  if (w.status === 'completed' || w.status === 'cancelled' || w.status === 'failed') return w.status;
+  if (isTerminal(w.status)) return w.status;
   if (w.status === 'paused' && w.pause_trigger !== 'exhaustion' && w.pause_reason !== WORKER_STOP_REASON)
     return `paused (${w.pause_reason ?? w.pause_trigger ?? 'pause'}): resume it, then submit it again`;
   return null;

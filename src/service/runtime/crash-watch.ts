@@ -12,7 +12,10 @@ import type { AgentProcess, ExecutorFactory } from './runtime-ports.js';
 
 /** A crash handled: the line that says so, and a remote run still going that the new driver can follow. */
 export interface CrashHandled {
+  /** What was done and what a person may do next (`baton recover`, `baton run`). */
   line: string;
+  /** What was done alone, for a caller that goes on itself (a worker resuming the workflow). */
+  done: string;
   attached: { proc: AgentProcess; taskId: string } | null;
 }
 import { recoverAtStartup } from './startup-recovery.js';
@@ -111,12 +114,17 @@ export class CrashWatch {
       e.stopped_agent_pid ? [e.stopped_agent_pid] : [],
     );
     const agents = stopped.length ? `; its orphaned agent (pid ${stopped.join(', ')}) was stopped` : '';
+    const snapshot = s.last_snapshot?.id ?? '?';
+    const done =
+      s.status === 'interrupted'
+        ? `interrupted with crash snapshot ${snapshot}${agents}`
+        : attached
+          ? `its agent still runs on ${attached.row.endpoint ?? attached.row.runtime} (task ${attached.taskId})`
+          : `its lease was released (the workflow is ${s.status})${agents}`;
     const line =
       s.status === 'interrupted'
-        ? `${id}: ${why}; the workflow is now interrupted (crash snapshot ${s.last_snapshot?.id ?? '?'})${agents}; see \`baton recover -w ${id}\`, or continue with \`baton run -w ${id}\``
-        : attached
-          ? `${id}: ${why}; its agent still runs on ${attached.row.endpoint ?? attached.row.runtime} (task ${attached.taskId})`
-          : `${id}: ${why}; its lease was released (the workflow is ${s.status})${agents}`;
-    return { line, attached: attached ? { proc: attached.proc, taskId: attached.taskId } : null };
+        ? `${id}: ${why}; the workflow is now interrupted (crash snapshot ${snapshot})${agents}; see \`baton recover -w ${id}\`, or continue with \`baton run -w ${id}\``
+        : `${id}: ${why}; ${done}`;
+    return { line, done, attached: attached ? { proc: attached.proc, taskId: attached.taskId } : null };
   }
 }

@@ -155,7 +155,7 @@ export class Worker {
           event: 'work.taken_over',
           workflow_id: id,
           from: describeOwner(c.previous),
-          message: handled?.line ?? `${id}: taken over`,
+          message: `${handled?.done ?? 'taken over'}; this worker continues it`,
         });
       } else
         o.onEvent({
