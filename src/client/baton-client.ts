@@ -22,6 +22,7 @@ import type {
   CreateWorkflowInput,
   InjectedContext,
   QueueEntry,
+  QueueListing,
   SubmitRequest,
   StartInput,
   StartResult,
@@ -189,6 +190,6 @@ export interface BatonClient {
   /** Queues the workflow to be run by any worker (`baton worker`), with its agent profile. */
   submit(ref: Ref, input: SubmitRequest): Promise<QueueEntry>;
   /** The work queue: queued work in the order workers take it, then the work done. */
-  queue(): Promise<{ entries: QueueEntry[] }>;
+  queue(): Promise<{ entries: QueueListing[] }>;
   close(): Promise<void>;
 }

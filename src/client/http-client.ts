@@ -1,5 +1,5 @@
 import { BatonError, errorCodes, type ErrorCode, type SnapshotTrigger } from '../core/index.js';
-import type { CompiledContext, ImportMarker, QueueEntry, SubmitRequest } from '../service/index.js';
+import type { CompiledContext, ImportMarker, QueueEntry, QueueListing, SubmitRequest } from '../service/index.js';
 import type {
   BatonClient,
   Channel,
@@ -438,7 +438,7 @@ export class HttpClient implements BatonClient {
   }
 
   queue() {
-    return this.call<{ entries: QueueEntry[] }>('GET', '/api/queue');
+    return this.call<{ entries: QueueListing[] }>('GET', '/api/queue');
   }
 
   async sessions() {

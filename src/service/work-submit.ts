@@ -5,6 +5,9 @@ import type { WorkflowRef } from './resolve-workflow.js';
 
 export type { QueueEntry, SubmitRequest };
 
+/** A queue entry as `baton queue` shows it: `running` while the worker that claimed it still holds its lease. */
+export type QueueListing = QueueEntry & { running: boolean };
+
 export const noQueue = () =>
   conflict('this store has no work_queue table: workers need the SQLite or PostgreSQL store');
 
@@ -38,12 +41,11 @@ export async function submitWork(
     });
   const { profile, priority, label } = submission(request);
   const current = await q.get(s.id);
-  const lease =
-    current?.state === 'queued' && current.claimed_by ? await service.store.leases?.get(s.id) : null;
-  if (lease && !lease.expired && lease.owner === current?.claimed_by)
+  const worker = current ? await runningOn(service, current) : null;
+  if (current && worker)
     throw conflict(
-      `workflow ${s.id} is running on the worker ${lease.owner} with its profile (agent ${current.profile.agent}); submit it again once that run ends, or stop that worker first`,
-      { claimed_by: lease.owner },
+      `workflow ${s.id} is running on the worker ${worker} with its profile (agent ${current.profile.agent}); submit it again once that run ends, or stop that worker first`,
+      { claimed_by: worker },
     );
   return q.submit({
     workflow_id: s.id,
@@ -55,7 +57,18 @@ export async function submitWork(
   });
 }
 
-/** The queue: queued work in the order workers take it (priority, then oldest), then the work done. */
-export function listWork(service: BatonService): Promise<QueueEntry[]> {
-  return workQueueOf(service).list();
+/** The worker running this entry now: the claimer, while it holds the workflow's lease (by the store's clock). */
+async function runningOn(service: BatonService, e: QueueEntry): Promise<string | null> {
+  if (e.state !== 'queued' || !e.claimed_by) return null;
+  const lease = await service.store.leases?.get(e.workflow_id);
+  return lease && !lease.expired && lease.owner === e.claimed_by ? lease.owner : null;
+}
+
+/**
+ * The queue: queued work in the order workers take it (priority, then oldest), then the work done; each queued entry
+ * says whether its worker runs it now (an entry claimed by a worker that died reads `running: false` until taken over).
+ */
+export async function listWork(service: BatonService): Promise<QueueListing[]> {
+  const entries = await workQueueOf(service).list();
+  return Promise.all(entries.map(async (e) => ({ ...e, running: (await runningOn(service, e)) !== null })));
 }

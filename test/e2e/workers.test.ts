@@ -184,6 +184,13 @@ describe('baton worker on SQLite', () => {
     const again = await team.submit(item, ['--agent', 'codex', '--priority', '9']);
     expect(again.code).toBe(3);
     expect(again.stderr).toContain(`workflow ${item.id} is running on the worker`);
+    const running = await runCli(['--json', 'queue'], { cwd: item.repo, env: team.env });
+    expect(running.json<{ entries: { workflow_id: string; running: boolean }[] }>().entries).toMatchObject([
+      { workflow_id: item.id, state: 'queued', running: true },
+    ]);
+    expect((await runCli(['queue'], { cwd: item.repo, env: team.env })).stdout).toContain(
+      `${item.id}  running`,
+    );
     here.child.kill('SIGTERM');
     expect(await here.exited).toBe(0);
     await here.closed;

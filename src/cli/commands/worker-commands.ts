@@ -89,7 +89,7 @@ export function registerWorkerCommands(program: Command, rt: Runtime) {
                 ['workflow', 'state', 'priority', 'agent', 'label', 'claimed by', 'attempts', 'outcome'],
                 q.entries.map((e) => [
                   e.workflow_id,
-                  e.state,
+                  e.running ? 'running' : e.state,
                   e.priority,
                   e.profile.agent,
                   e.label ?? '',

@@ -45,7 +45,10 @@ const QueueEntry = z
   })
   .openapi('QueueEntry');
 
-const QueueList = z.strictObject({ entries: z.array(QueueEntry) }).openapi('QueueList');
+/** A listed entry: `running` while the worker that claimed it holds the workflow's lease. */
+const QueueListing = QueueEntry.extend({ running: z.boolean() }).openapi('QueueListing');
+
+const QueueList = z.strictObject({ entries: z.array(QueueListing) }).openapi('QueueList');
 
 /** The work queue: submit a workflow to be run by any worker, and read the queue. */
 export function registerQueueRoutes({ app, client }: RouteDeps) {
