@@ -1,5 +1,11 @@
 import { BatonError, errorCodes, type ErrorCode, type SnapshotTrigger } from '../core/index.js';
-import type { CompiledContext, ImportMarker, QueueEntry, QueueListing, SubmitRequest } from '../service/index.js';
+import type {
+  CompiledContext,
+  ImportMarker,
+  QueueEntry,
+  QueueListing,
+  SubmitRequest,
+} from '../service/index.js';
 import type {
   BatonClient,
   Channel,
