@@ -25,9 +25,16 @@ const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) =>
 const work = tempDir('baton-readme-');
 const bin = join(work, 'bin');
 mkdirSync(bin);
+mkdirSync(join(work, 'user'));
 symlinkSync(batonBin, join(bin, 'baton'));
 symlinkSync(fakeClaude, join(bin, 'claude')); // `baton run --agent claude-code` runs `claude` from the PATH
-const env = hermeticEnv({ PATH: `${bin}:${process.env.PATH}`, BATON_HOME: join(work, 'home') });
+// HOME too: `baton init` writes the user's ~/.claude.json (its MCP entry), never the real one in a test.
+const env = hermeticEnv({
+  PATH: `${bin}:${process.env.PATH}`,
+  BATON_HOME: join(work, 'home'),
+  HOME: join(work, 'user'),
+  CODEX_HOME: undefined,
+});
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
