@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
@@ -27,13 +28,11 @@ export const workerOptions = (cmd: Command) =>
       '--worktree-root <dir>',
       'take work whose worktree is under this directory (repeatable; env BATON_WORKTREE_ROOTS, comma separated)',
       collect,
-      [],
     )
     .option(
       '--label <name>',
       'take work submitted with this --label (repeatable; env BATON_WORKER_LABELS)',
       collect,
-      [],
     )
     .option(
       '--lease-ttl <duration>',
@@ -60,6 +59,8 @@ export function workerSettings(o: WorkerFlags, env: NodeJS.ProcessEnv, settings:
   );
   const concurrency = r.integer('workerConcurrency', 1, 1, 256);
   const roots = r.list('worktreeRoots').map((root) => resolve(root));
+  const missing = roots.find((root) => !existsSync(root));
+  if (missing) throw r.invalid('worktreeRoots', `${missing} does not exist on this machine`);
   const labels = r.list('workerLabels');
   if (!roots.length && !labels.length)
     throw invalidInput(
@@ -68,7 +69,8 @@ export function workerSettings(o: WorkerFlags, env: NodeJS.ProcessEnv, settings:
   const ttlMs = r.durationMs('leaseTtl', '30s');
   if (ttlMs < 1_000) throw r.invalid('leaseTtl', 'must be at least 1s');
   const pollMs = r.durationMs('workerPoll', '1s');
-  return { concurrency, roots, labels, ttlMs, pollMs: Math.max(50, pollMs) };
+  if (pollMs < 50) throw r.invalid('workerPoll', 'must be at least 50ms');
+  return { concurrency, roots, labels, ttlMs, pollMs };
 }
 
 /** A worker over this service: each claimed entry runs with its submitted profile through `baton run`'s loop. */
@@ -121,7 +123,12 @@ export function makeWorker(
 export function workerLine(e: WorkerEvent, verbose: boolean): string | null {
   switch (e.event) {
     case 'worker.started':
-      return `baton worker ${e.owner}: up to ${e.concurrency} at once; takes work under ${e.roots.join(', ') || '(no root)'}${e.labels.length ? ` or labelled ${e.labels.join(', ')}` : ''}`;
+      return `baton worker ${e.owner}: up to ${e.concurrency} at once; takes work ${[
+        e.roots.length ? `under ${e.roots.join(', ')}` : '',
+        e.labels.length ? `labelled ${e.labels.join(', ')}` : '',
+      ]
+        .filter(Boolean)
+        .join(' or ')}`;
     case 'work.claimed':
       return `claimed ${e.workflow_id} (priority ${e.priority}, agent ${e.agent}${e.attempts > 1 ? `, attempt ${e.attempts}` : ''})`;
     case 'work.taken_over':

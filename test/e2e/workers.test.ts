@@ -86,6 +86,15 @@ describe('baton submit and the queue (CLI and REST)', () => {
       env: team.env,
     });
     expect(zero.code).toBe(2);
+    const nowhere = await runCli(['worker', '--worktree-root', '/nonexistent-root'], {
+      cwd: one.repo,
+      env: team.env,
+    });
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.stderr).toContain('/nonexistent-root does not exist on this machine');
+    const hasty = await runCli(['worker', '--label', 'x', '--poll', '1ms'], { cwd: one.repo, env: team.env });
+    expect(hasty.code).toBe(2);
+    expect(hasty.stderr).toContain('must be at least 50ms');
     expect(zero.stderr).toContain(
       'concurrency "0" must be a whole number from 1 to 256 (option --concurrency, variable BATON_WORKER_CONCURRENCY)',
     );
@@ -171,7 +180,11 @@ describe('baton worker on SQLite', () => {
     const log = fakeLogIn(team.home);
     const env = { FAKE_DELAY_MS: '150', FAKE_LOG: log };
     const fast = ['--poll', '100ms', '--lease-ttl', '3s'];
-    const elsewhere = worker(db, ['--worktree-root', '/nonexistent-root', '--label', 'gpu', ...fast], env);
+    const elsewhere = worker(
+      db,
+      ['--worktree-root', tempDir('baton-elsewhere-'), '--label', 'gpu', ...fast],
+      env,
+    );
     await until('the first worker to start', () =>
       elsewhere.lines().some((l) => l.event === 'worker.started'),
     );
