@@ -72,7 +72,7 @@ export function runProgress(o: ProgressOptions) {
         return say(e.message);
       case 'session.started':
         return say(
-          `session ${e.session_number} started after ${e.reason.replace('_', ' ')}: a fresh agent session with the compiled context (${e.context_tokens} tokens)`,
+          `session ${e.session_number} started after ${e.reason.replace('_', ' ')}: ${e.agent_session ? `the agent's own session ${e.agent_session} goes on` : `a fresh agent session with the compiled context (${e.context_tokens} tokens)`}`,
         );
       case 'task.started':
         task = `${e.task_id} ${e.title}`;

@@ -97,6 +97,9 @@ describe('many workers on one PostgreSQL share the work and take over from each 
       // Its token was usable and its worktree reachable: the agent's own session went on.
       const resumed = bLines.find((l) => l.event === 'task.started' && l.workflow_id === withToken);
       expect(resumed?.resume_token).toBeTruthy();
+      // ...and its session line says so (not "a fresh agent session").
+      const session = bLines.find((l) => l.event === 'session.started' && l.workflow_id === withToken);
+      expect(session?.agent_session).toBe(resumed?.resume_token);
       // Counted from the fake agent's own log: the interrupted tasks ran again at most once, every other task once.
       const runs = agentRuns(log);
       for (const item of team.items)

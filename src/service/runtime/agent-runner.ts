@@ -179,14 +179,13 @@ export class AgentRunner {
         before.status === 'interrupted' && o.profile.supports_session_resume
           ? (before.agent?.resume_token ?? null)
           : null;
-      if (token)
-        log(`resumed ${id} after the crash: session ${r.session_number} continues the agent session`);
       emit({
         event: 'session.started',
         workflow_id: id,
         session_number: r.session_number,
         reason,
         context_tokens: r.context_tokens,
+        agent_session: token,
       });
     };
     emit({

@@ -11,6 +11,8 @@ export type RunEvent =
       session_number: number;
       reason: 'exhaustion' | 'usage_limit' | 'paused' | 'interrupted';
       context_tokens: number;
+      /** The agent's own session this one continues (after a crash, when its token is usable); null: a fresh one. */
+      agent_session: string | null;
     }
   | {
       event: 'task.started';
