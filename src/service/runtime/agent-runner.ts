@@ -93,6 +93,9 @@ export interface RunReport {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Who stops a run when its signal fires, as its lines name it: the worker that runs it, or `baton run`. */
+const stopperOf = (o: RunOptions) => (o.ownership?.kind === 'worker' ? o.ownership.command : 'baton run');
+
 /**
  * `baton run`: holds the workflow's lease, takes runnable tasks in order and drives an agent CLI through each.
  * Within one session the driver session continues (`--resume <token>`); after an exhaustion pause (or a usage limit
@@ -201,7 +204,7 @@ export class AgentRunner {
     const failedHere = new Set<string>();
     let pending = attached ?? null;
     const shouldStop = async (): Promise<string | null> => {
-      if (o.signal?.aborted) return `baton run was stopped (${String(o.signal.reason)})`;
+      if (o.signal?.aborted) return `${stopperOf(o)} was stopped (${String(o.signal.reason)})`;
       if (lease?.lost) return 'another driver took the workflow over';
       // Reading the workflow forces an overdue pause request (this driver may be the first to see it).
       const now = await svc.resolve({ workflowId: id });
@@ -216,7 +219,7 @@ export class AgentRunner {
       }
       s = await svc.runner.load(id);
       if (o.signal?.aborted) {
-        const why = `baton run was stopped (${String(o.signal.reason)})`;
+        const why = `${stopperOf(o)} was stopped (${String(o.signal.reason)})`;
         if (s.status === 'in_progress') await svc.interrupt({ workflowId: id }, why);
         report.stopped = why;
         break;
@@ -280,6 +283,7 @@ export class AgentRunner {
         output,
         shouldStop,
         abort: o.signal,
+        stopper: stopperOf(o),
       };
       emit({
         event: 'task.started',

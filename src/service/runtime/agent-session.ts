@@ -60,6 +60,8 @@ export interface SessionContext {
   shouldStop?: () => Promise<string | null>;
   /** Aborted when `baton run` itself is told to stop (SIGINT, SIGTERM): the agent is stopped at once. */
   abort?: AbortSignal;
+  /** Who stops the session when `abort` fires, for the line that says so (`baton run`, `baton worker on host`). */
+  stopper?: string;
 }
 
 const clip = (t: string, n = 300) => (t.length > n ? `${t.slice(0, n)}…` : t);
@@ -212,7 +214,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   });
   const onAbort = () => {
     if (stoppedBy) return;
-    stoppedBy = `baton run was stopped (${String(ctx.abort?.reason ?? 'abort')})`;
+    stoppedBy = `${ctx.stopper ?? 'baton run'} was stopped (${String(ctx.abort?.reason ?? 'abort')})`;
     void proc.stop();
   };
   if (ctx.abort?.aborted) onAbort();
