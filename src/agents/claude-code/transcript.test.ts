@@ -64,7 +64,7 @@ describe('parseClaudeTranscript on real transcripts', () => {
     expect(bash.every((e) => e.tool?.exit_code === 0)).toBe(true);
   });
 
-  it('reads a sub-agent file (all sidechain) with its own model and context', () => {
+  it("reads a sub-agent's own file as its conversation, with its model and context", () => {
     const t = parseClaudeTranscript(
       readCorpus(
         'claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d/subagents/agent-acompact-fffbd0.jsonl',
@@ -72,7 +72,18 @@ describe('parseClaudeTranscript on real transcripts', () => {
     );
     expect(t.model).toBe('claude-opus-4-6');
     expect(t.usage.context_tokens).toBe(3 + 2487 + 166758);
-    expect(t.entries.every((e) => e.sidechain || e.role === 'system')).toBe(true);
+    expect(t.entries.some((e) => e.sidechain)).toBe(false);
+  });
+
+  it("reads the sub-agent's prompt as the request, its prose and tools as the session's own", () => {
+    const t = parseClaudeTranscript(
+      readCorpus('claude-code/codemie-code-2/turn-2/subagents/agent-a485154.jsonl'),
+    );
+    const request = t.entries.find((e) => e.role === 'user' && e.kind === 'text');
+    expect(request).toMatchObject({ line: 1, sidechain: false });
+    expect(request?.text).toMatch(/^Analyze the existing CLI command structure/);
+    expect(t.entries.filter((e) => e.role === 'assistant' && e.kind === 'text').length).toBeGreaterThan(0);
+    expect(t.usage.num_turns).toBe(1);
   });
 });
 

@@ -15,6 +15,7 @@ export const TranscriptLine = z.looseObject({
   sessionId: optionalString,
   cwd: optionalString,
   isSidechain: optionalBoolean,
+  agentId: optionalString,
   isMeta: optionalBoolean,
   isCompactSummary: optionalBoolean,
   isApiErrorMessage: optionalBoolean,
@@ -61,7 +62,9 @@ export class ClaudeTranscriptParser extends JsonlParser {
     const at = l.timestamp ?? null;
     b.sessionId ??= l.sessionId ?? null;
     b.cwd ??= l.cwd ?? null;
-    const sidechain = l.isSidechain ?? false;
+    // A sub-agent's own file (`<session>/subagents/agent-<id>.jsonl`, lines carrying `agentId`) is that agent's
+    // conversation: read as a session of its own, not as side activity of a main conversation it does not hold.
+    const sidechain = (l.isSidechain ?? false) && l.agentId === undefined;
     if (ignoredTypes.has(l.type)) return b.seen(at);
     if (l.type === 'queue-operation') return this.queued(line, l);
     if (l.type === 'summary') {
