@@ -30,14 +30,20 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
     return state;
   }
   const worktree = await git.resolveWorktree(ref.cwd ?? process.cwd());
-  const candidates = (await store.listWorkflows({ worktree })).filter((w) => !isTerminal(w.status));
+  const here = await store.listWorkflows({ worktree });
+  const candidates = here.filter((w) => !isTerminal(w.status));
   if (candidates.length === 1 && candidates[0]) return candidates[0];
   if (candidates.length === 0) {
+    const latest = here.reduce<WorkflowState | null>(
+      (a, w) => (a === null || w.updated_at > a.updated_at ? w : a),
+      null,
+    );
+    const ended = latest
+      ? `; the latest here, ${latest.id} "${latest.title}", ${latest.status} at ${latest.updated_at} (see it with \`baton status -w ${latest.id}\`)`
+      : '';
     throw notFound(
-      `no active workflow in ${worktree}; after \`baton init\` the next agent session here creates one, or create one with \`baton create\`, or pass -w <id>`,
-      {
-        worktree,
-      },
+      `no active workflow in ${worktree}${ended}; after \`baton init\` the next agent session here creates one, or create one with \`baton create\`, or pass -w <id>`,
+      { worktree, ...(latest ? { latest: describeCandidate(latest) } : {}) },
     );
   }
   throw new BatonError(

@@ -202,6 +202,22 @@ for (const mode of cliModes) {
       expect(out.error.candidates.map((c) => c.title).sort()).toEqual(['first', 'second']);
     });
 
+    it('names the latest ended workflow of the worktree when none is active', async () => {
+      const repo = makeRepo();
+      const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
+      const none = await baton('status');
+      expect(none.stderr).toMatch(/no active workflow in \S+; after `baton init`/);
+      await baton('create', '--title', 'shipped', '--task', 'A:one');
+      expect((await baton('task', 'done', 'A')).code).toBe(0);
+      const r = await baton('status');
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toMatch(/no active workflow in \S+; the latest here, wf-\S+ "shipped", completed at /);
+      const id = /baton status -w (\S+)`/.exec(r.stderr)?.[1] ?? '';
+      const shown = await baton('status', '-w', id);
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).toContain('shipped');
+    });
+
     it('works outside git with a clear note in the snapshot', async () => {
       const dir = tempDir('baton-nogit-');
       const baton = (...args: string[]) => runCli(args, { cwd: dir, env });
