@@ -32,7 +32,7 @@ export const targets: Record<Category, Metrics> = {
   decisions: { precision: 0.7, recall: 0.6 },
 };
 
-function splitReport(scores: readonly FileScore[]): SplitReport {
+export function splitReport(scores: readonly FileScore[]): SplitReport {
   const total = sum(scores);
   const ratio = (a: number, b: number) => (b === 0 ? 1 : a / b);
   return {
@@ -45,13 +45,31 @@ function splitReport(scores: readonly FileScore[]): SplitReport {
   };
 }
 
-/** Whether a split meets the targets, and which categories miss them. */
+/** Categories the split cannot judge: nothing of them is labelled, so recall is undefined (not met). */
+export function unjudged(r: SplitReport): Category[] {
+  return categories.filter((c) => r.total[c].labelled === 0);
+}
+
+/** Which categories miss the targets on a split (those it cannot judge are listed by `unjudged`, not here). */
 export function missedTargets(r: SplitReport): string[] {
   return categories.flatMap((c) => {
     const m = r.metrics[c];
     const t = targets[c];
     return m.precision + 1e-9 < t.precision || m.recall + 1e-9 < t.recall ? [c] : [];
   });
+}
+
+/** The verdict on the untuned split, in words: what misses, what cannot be judged, or that every target is met. */
+export function verdict(r: SplitReport): string {
+  const unknown = unjudged(r);
+  const missed = missedTargets(r).filter((c) => !unknown.includes(c as Category));
+  const parts = [
+    ...(missed.length ? [`misses the targets for: ${missed.join(', ')}`] : []),
+    ...(unknown.length
+      ? [`cannot judge ${unknown.join(', ')} (nothing of them is labelled in its files)`]
+      : []),
+  ];
+  return `untuned split ${parts.length ? parts.join('; ') : 'meets every target'}`;
 }
 
 /** Reads every labelled transcript the way an import does and scores what was found against the labels. */
@@ -81,7 +99,8 @@ function splitTable(title: string, r: SplitReport, withTargets: boolean): string
     const m = r.metrics[c];
     const t = targets[c];
     const target = withTargets ? `   target P>=${t.precision.toFixed(1)} R>=${t.recall.toFixed(1)}` : '';
-    return `  ${c.padEnd(10)} ${pct(m.precision)}     ${pct(m.recall)}  ${cell(r.total[c])}${target}`;
+    const recall = r.total[c].labelled === 0 ? '  n/a' : pct(m.recall);
+    return `  ${c.padEnd(10)} ${pct(m.precision)}     ${recall}  ${cell(r.total[c])}${target}`;
   });
   return [
     `${title} (${r.files} files)`,
@@ -102,20 +121,12 @@ export function formatReport(report: EvalReport, only?: LabelSplit): string {
     only === 'tuning'
       ? []
       : splitTable('untuned split: the rules were not tuned on these', report.untuned, true);
-  const missed = missedTargets(report.untuned);
   return [
     `extractor: ${report.extractor}    (matched/predicted/labelled)`,
     ...rows,
     '',
     ...(only !== 'untuned' ? [...splitTable('tuning split', report.tuning, false), ''] : []),
     ...untuned,
-    ...(only === 'tuning'
-      ? []
-      : [
-          '',
-          missed.length
-            ? `untuned split misses the targets for: ${missed.join(', ')}`
-            : 'untuned split meets every target',
-        ]),
+    ...(only === 'tuning' ? [] : ['', verdict(report.untuned)]),
   ].join('\n');
 }
