@@ -22,7 +22,8 @@ const git = (verb: string) =>
   new RegExp(`\\bgit\\s+(?:-[Cc]\\s+\\S+\\s+|--?[\\w-]+(?:=\\S+)?\\s+)*${verb}\\b`);
 const committing = git('(?:commit|cherry-pick|revert)');
 const pushing = git('push');
-const commitLine = /^\[([^\]\s]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+)$/gm;
+/** git's line for a commit: `[branch hash] subject`, `[branch (root-commit) hash]`, `[detached HEAD hash]`. */
+const commitLine = /^\[(detached HEAD|[^\]\s]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+)$/gm;
 const prUrl = /https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/pull\/\d+/g;
 const pushedRef =
   /^\s*(?:\*\s*\[new branch\]|\+?\s*[0-9a-f]{7,40}\.{2,3}[0-9a-f]{7,40}|\[new tag\])\s+(\S+)\s+->\s+(\S+)/m;
@@ -65,7 +66,8 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
       for (const m of e.text.matchAll(commitLine)) {
         const [, branch, hash, subject] = m;
         if (!hash || !subject || commits.some((c) => c.hash === hash)) continue;
-        commits.push({ line: e.line, at: e.at, hash, subject: subject.trim(), branch: branch ?? null });
+        const onBranch = branch && branch !== 'detached HEAD' ? branch : null;
+        commits.push({ line: e.line, at: e.at, hash, subject: subject.trim(), branch: onBranch });
         effects.push({ line: e.line, at: e.at, kind: 'commit', tool, summary: `${hash} ${subject.trim()}` });
       }
     }

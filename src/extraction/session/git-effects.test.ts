@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { findGitEffects } from './git-effects.js';
+
+let line = 0;
+/** A shell tool's result as the parsers record it: the command in the input, the output as text. */
+const ran = (command: string | string[], output: string, exit = 0, name = 'Bash'): TranscriptEntry => ({
+  line: (line += 1),
+  at: null,
+  role: 'tool',
+  kind: 'tool_result',
+  text: output,
+  truncated: false,
+  tool: {
+    id: `t${line}`,
+    name,
+    input: Array.isArray(command) ? { cmd: command } : { command },
+    is_error: exit !== 0,
+    exit_code: exit,
+  },
+  sidechain: false,
+});
+
+describe('commits, pushes and pull requests, as git and gh print them', () => {
+  it("reads git's commit line on a branch, a root commit, a detached HEAD and after hook output", () => {
+    const { commits } = findGitEffects([
+      ran('git add -A && git commit -m "Add parser"', '[main 1a2b3c4] Add parser\n 2 files changed'),
+      ran('git commit -m init', '[feature/x (root-commit) 0f0f0f0] init\n 1 file changed'),
+      ran('git commit --no-edit', '[detached HEAD 9e8d7c6] Fix rebase step\n 1 file changed'),
+      ran(
+        ['bash', '-lc', 'git -C repo commit -m "Lint"'],
+        'check yaml...............Passed\ntrim whitespace..........Passed\n[dev 4455667] Lint\n 1 file changed',
+        0,
+        'exec_command',
+      ),
+    ]);
+    expect(commits.map((c) => [c.hash, c.subject, c.branch])).toEqual([
+      ['1a2b3c4', 'Add parser', 'main'],
+      ['0f0f0f0', 'init', 'feature/x'],
+      ['9e8d7c6', 'Fix rebase step', null],
+      ['4455667', 'Lint', 'dev'],
+    ]);
+  });
+
+  it('takes no commit from a command that made none: a refused commit, a log, a program printing such lines', () => {
+    const { commits } = findGitEffects([
+      ran('git commit -m x', 'On branch main\nnothing to commit, working tree clean', 1),
+      ran('git log --oneline -3', '1a2b3c4 Add parser\n0f0f0f0 init'),
+      ran('node test/git-tool.test.js', '[main 1234567] a commit the test made in a temporary repository'),
+    ]);
+    expect(commits).toEqual([]);
+  });
+
+  it('reads a push with its ref, not a rejected one, and the pull request gh created', () => {
+    const { effects } = findGitEffects([
+      ran('git push origin main', 'To github.com:o/r.git\n   1a2b3c4..4455667  main -> main'),
+      ran(
+        'git push',
+        'To github.com:o/r.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs',
+        1,
+      ),
+      ran('gh pr create --fill', 'https://github.com/o/r/pull/12\n'),
+    ]);
+    expect(effects.map((e) => [e.kind, e.summary])).toEqual([
+      ['push', 'pushed main -> main'],
+      ['pr', 'https://github.com/o/r/pull/12'],
+    ]);
+  });
+});
