@@ -48,7 +48,9 @@ describe('baton import refuses a file of the wrong kind', () => {
     writeFileSync(text, 'just some notes\nnot a transcript\n');
     const plain = await baton('import', 'codex', text);
     expect(plain.code).toBe(2);
-    expect(plain.stderr).toMatch(/is not a codex transcript/);
+    expect(plain.stderr).toMatch(
+      /is not a codex transcript: none of its first lines belongs to a Codex rollout or `codex exec --json` output/,
+    );
     const status = (await baton('status', '--json')).json<{ imports: Record<string, unknown> }>();
     expect(Object.keys(status.imports ?? {})).toHaveLength(0);
   });

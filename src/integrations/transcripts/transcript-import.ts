@@ -111,7 +111,7 @@ export function checkFormat(text: string, source: TranscriptSource, path: string
     );
   }
   throw invalidInput(
-    `${path} is not a ${source} transcript: none of its first lines is a ${names[formatsOf[source][0] as TranscriptFormat]} line`,
+    `${path} is not a ${source} transcript: none of its first lines belongs to ${formatsOf[source].map((f) => names[f]).join(' or ')}`,
   );
 }
 
