@@ -87,6 +87,34 @@ describe('parseClaudeTranscript on real transcripts', () => {
   });
 });
 
+describe('what the user did not say to the agent', () => {
+  it('reads bash mode (! cmd) and local-command output as meta, not as the user speaking', () => {
+    const user = (content: string, n: number) =>
+      JSON.stringify({
+        type: 'user',
+        timestamp: `2026-01-01T00:00:0${n}Z`,
+        message: { role: 'user', content },
+      });
+    const t = parseClaudeTranscript(
+      [
+        user('<bash-input>git status</bash-input>', 1),
+        user('<bash-stdout>On branch main</bash-stdout><bash-stderr></bash-stderr>', 2),
+        user('<local-command-stderr>no such command</local-command-stderr>', 3),
+        user('<command-name>/review</command-name>\n<command-contents>Review the diff</command-contents>', 4),
+        user('Fix the failing test', 5),
+      ].join('\n'),
+    );
+    expect(t.entries.map((e) => [e.role, e.kind])).toEqual([
+      ['system', 'meta'],
+      ['system', 'meta'],
+      ['system', 'meta'],
+      ['system', 'meta'],
+      ['user', 'text'],
+    ]);
+    expect(t.usage.num_turns).toBe(1);
+  });
+});
+
 describe('malformed lines', () => {
   it('skips garbage and reports the right line numbers without losing the other lines', () => {
     const lines = readCorpus('claude-code/spotter/short.jsonl').trimEnd().split('\n');
