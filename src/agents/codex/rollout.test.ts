@@ -60,6 +60,38 @@ describe('parseCodexRollout on real rollouts', () => {
     expect(t.entries.filter((e) => e.kind === 'meta')).toHaveLength(2);
   });
 
+  it("marks a shell command the user ran, skills and sub-agent notifications as meta, not the user's words", () => {
+    const user = (text: string, event = false) =>
+      JSON.stringify(
+        event
+          ? {
+              timestamp: '2026-01-01T00:00:00Z',
+              type: 'event_msg',
+              payload: { type: 'user_message', message: text },
+            }
+          : {
+              timestamp: '2026-01-01T00:00:00Z',
+              type: 'response_item',
+              payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] },
+            },
+      );
+    const shell =
+      'The user ran the following shell command themselves in the session workspace.\n<user_shell_command>\n<command>\ngit status\n</command>\n</user_shell_command>';
+    const t = parseCodexRollout(
+      [
+        user(shell),
+        user(shell, true),
+        user('<skill>\n<name>review</name>\n</skill>', true),
+        user('<subagent_notification>{"agent":"a1","status":"completed"}</subagent_notification>', true),
+        user('Fix the flaky test in src/app.ts', true),
+      ].join('\n'),
+    );
+    expect(t.entries.filter((e) => e.role === 'user').map((e) => e.text)).toEqual([
+      'Fix the flaky test in src/app.ts',
+    ]);
+    expect(t.entries.filter((e) => e.kind === 'meta')).toHaveLength(4);
+  });
+
   it('skips bad lines with their numbers and accepts chunked input', () => {
     const lines = readCorpus(demo).trimEnd().split('\n');
     lines.splice(4, 0, '{"timestamp": 1, "type": "response_item"}', 'garbage');

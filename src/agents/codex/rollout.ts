@@ -60,8 +60,12 @@ const Payload = z.looseObject({
 });
 type Payload = z.infer<typeof Payload>;
 
+/**
+ * Context Codex writes as user messages that the user did not type: instructions, environment, skills, a shell
+ * command the user ran themselves (`!cmd`, with its template line), notifications from sub-agents and hooks.
+ */
 const injected =
-  /^\s*(<environment_context>|<user_instructions>|<permissions|# AGENTS\.md|<INSTRUCTIONS>|<turn_aborted>)/;
+  /^\s*(?:<(?:environment_context|user_instructions|permissions|INSTRUCTIONS|turn_aborted|skill|user_shell_command|subagent_notification|hook_prompt|additional_context|recommended_plugins|collaboration_mode|model_switch)\b|# AGENTS\.md|The user ran the following shell command themselves\b)/;
 
 const normalised = (t: TokenCounts) => ({
   input_tokens: Math.max(0, t.input_tokens - t.cached_input_tokens),
