@@ -224,3 +224,9 @@ export function describeCall(name: string | null, input: unknown): string {
   }
   return name ?? 'tool';
 }
+
+/**
+ * The user-role message Claude Code writes after a compaction, holding the summary of what came before (flagged
+ * `isCompactSummary` in transcripts of recent versions; known by its opening words in stream-json and older ones).
+ */
+export const compactSummary = /^\s*This session is being continued from a previous conversation/;

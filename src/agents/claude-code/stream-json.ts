@@ -9,7 +9,13 @@ import type {
   RunResult,
   TranscriptEntry,
 } from '../transcript-types.js';
-import { AnthropicMessage, AnthropicUsage, addMessageContent, callUsage } from './anthropic-message.js';
+import {
+  AnthropicMessage,
+  AnthropicUsage,
+  addMessageContent,
+  callUsage,
+  compactSummary,
+} from './anthropic-message.js';
 
 /** Events of `claude -p --output-format stream-json --verbose`, loosely (unknown keys and events pass). */
 const optionalString = z.string().optional().catch(undefined);
@@ -53,9 +59,6 @@ export const StreamJsonLine = z.looseObject({
     .catch(undefined),
 });
 type StreamJsonLine = z.infer<typeof StreamJsonLine>;
-
-/** The user-role message Claude Code writes after a compaction, holding the summary of what came before. */
-const compactSummary = /^This session is being continued from a previous conversation/;
 
 export type StreamJsonEvent =
   | {

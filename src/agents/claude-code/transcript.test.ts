@@ -88,7 +88,7 @@ describe('parseClaudeTranscript on real transcripts', () => {
 });
 
 describe('what the user did not say to the agent', () => {
-  it('reads bash mode (! cmd) and local-command output as meta, not as the user speaking', () => {
+  it('reads bash mode (! cmd) and local-command output as meta, a compaction summary without its flag as a summary', () => {
     const user = (content: string, n: number) =>
       JSON.stringify({
         type: 'user',
@@ -101,7 +101,8 @@ describe('what the user did not say to the agent', () => {
         user('<bash-stdout>On branch main</bash-stdout><bash-stderr></bash-stderr>', 2),
         user('<local-command-stderr>no such command</local-command-stderr>', 3),
         user('<command-name>/review</command-name>\n<command-contents>Review the diff</command-contents>', 4),
-        user('Fix the failing test', 5),
+        user('This session is being continued from a previous conversation that ran out of context. ...', 5),
+        user('Fix the failing test', 6),
       ].join('\n'),
     );
     expect(t.entries.map((e) => [e.role, e.kind])).toEqual([
@@ -109,6 +110,7 @@ describe('what the user did not say to the agent', () => {
       ['system', 'meta'],
       ['system', 'meta'],
       ['system', 'meta'],
+      ['system', 'summary'],
       ['user', 'text'],
     ]);
     expect(t.usage.num_turns).toBe(1);

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { JsonlParser } from '../jsonl-parser.js';
 import { describeIssues } from '../line-buffer.js';
 import type { ParseOptions, ParsedTranscript } from '../transcript-types.js';
-import { AnthropicMessage, addBackgroundFailure, addMessageContent, callUsage } from './anthropic-message.js';
+import {
+  AnthropicMessage,
+  addBackgroundFailure,
+  addMessageContent,
+  callUsage,
+  compactSummary,
+} from './anthropic-message.js';
 
 /** One line of a Claude Code session transcript (`~/.claude/projects/<cwd>/<sessionId>.jsonl`), loosely. */
 const optionalString = z.string().optional().catch(undefined);
@@ -85,7 +91,7 @@ export class ClaudeTranscriptParser extends JsonlParser {
     const m = message.data;
     if (l.type === 'user') {
       const text = typeof m.content === 'string' ? m.content : '';
-      if (l.isCompactSummary)
+      if (l.isCompactSummary || compactSummary.test(text))
         return void b.add({ line, at, role: 'system', kind: 'summary', text, sidechain });
       if (l.isMeta || injected.test(text))
         return void b.add({ line, at, role: 'system', kind: 'meta', text, sidechain });
