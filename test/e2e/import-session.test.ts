@@ -36,6 +36,48 @@ async function inProcess() {
   return { service, client, ref, history };
 }
 
+describe('baton import where no workflow is open', () => {
+  it('creates one for the transcript (its first request the issue); a file of the wrong kind creates nothing', async () => {
+    const { baton } = workspace();
+    const text = join(tempDir(), 'notes.txt');
+    writeFileSync(text, 'just some notes\n');
+    expect((await baton('import', 'codex', text)).code).toBe(2);
+    expect((await baton('list', '--json')).json<{ workflows: unknown[] }>().workflows).toEqual([]);
+
+    const first = await baton('import', 'codex', corpusPath(CODEX));
+    expect(first.code, first.stderr).toBe(0);
+    const id = /created (wf-\S+) for this transcript/.exec(first.stderr)?.[1];
+    expect(id, first.stderr).toBeDefined();
+    expect(first.stdout).toContain(`into ${id}:`);
+    const status = (await baton('status', '--json')).json<{ workflow: { id: string; title: string } }>();
+    expect(status.workflow).toMatchObject({ id, title: expect.stringMatching(/^Codex session rollout-/) });
+    const context = await baton('context', '--budget', '800');
+    expect(context.stdout).toContain('### Goal');
+
+    // the same file again: nothing new, nothing created, no warning
+    const again = await baton('import', 'codex', corpusPath(CODEX));
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toBe('');
+    expect(again.stdout).toMatch(/0 new entries/);
+    // lines appended that are not transcript lines are said so
+    const copy = join(tempDir(), 'rollout.jsonl');
+    writeFileSync(copy, readFileSync(corpusPath(CODEX)));
+    expect((await baton('import', 'codex', copy)).code).toBe(0);
+    appendFileSync(copy, 'not json\n');
+    const garbage = await baton('import', 'codex', copy);
+    expect(garbage.stderr).toContain('no line of the new part is a transcript line: nothing imported');
+    expect((await baton('list', '--json')).json<{ workflows: unknown[] }>().workflows).toHaveLength(1);
+  });
+
+  it('with -w naming no workflow, refuses rather than creating one', async () => {
+    const { baton } = workspace();
+    const r = await baton('import', 'codex', corpusPath(CODEX), '-w', 'wf-missing');
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('no workflow wf-missing');
+    expect((await baton('list', '--json')).json<{ workflows: unknown[] }>().workflows).toEqual([]);
+  });
+});
+
 describe('baton import refuses a file of the wrong kind', () => {
   it('a Codex rollout given as Claude Code, and plain text, exit 2 with what to run instead', async () => {
     const { baton } = workspace();

@@ -78,7 +78,12 @@ export function registerImportCommand(program: Command, rt: Runtime) {
           const r = await importTranscriptFile(client, rt.ref(o.workflow), resolve(rt.cwd, file), format, {
             extractor,
             taskId: o.task ?? null,
+            create: true,
           });
+          if (r.created)
+            rt.io.err(
+              `no workflow was open here: created ${r.workflow_id} for this transcript (its first request is the issue)`,
+            );
           for (const s of r.skipped) rt.io.err(`${file}:${s.line}: skipped: ${s.reason}`);
           for (const w of r.warnings) rt.io.err(`${file}: ${w}`);
           print(r, () => importSummary(file, r));

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import type { TranscriptFormat } from '../../agents/index.js';
 import { BatonError } from '../../core/index.js';
@@ -22,6 +23,34 @@ const specific = new Set<string>([
   'codex-exec-json',
 ]);
 
+const sourceLabel: Record<TranscriptSource, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
+
+/**
+ * The workflow an import goes into: the one named, else the worktree's incomplete one; with `create`, a worktree
+ * that has none gets a new workflow for this transcript (its first request becomes the issue), rather than a refusal.
+ */
+async function targetOf(
+  client: BatonClient,
+  ref: Ref,
+  path: string,
+  source: TranscriptSource,
+  create: boolean,
+): Promise<{ status: StatusView; created: boolean }> {
+  try {
+    return { status: (await client.status(ref)) as StatusView, created: false };
+  } catch (e) {
+    if (!create || ref.workflowId || !BatonError.isInstance(e) || e.code !== 'not_found') throw e;
+    // a file of the wrong kind is refused before anything is created
+    checkFormat((await readNewBytes(path, 0)).text, source, path);
+    const w = await client.create({
+      title: `${sourceLabel[source]} session ${basename(path)}`,
+      tasks: [],
+      cwd: ref.cwd,
+    });
+    return { status: (await client.status({ ...ref, workflowId: w.id })) as StatusView, created: true };
+  }
+}
+
 /**
  * Reads what was appended to a transcript file since its last import (from the stored byte offset, with the parser's
  * carried state) and appends what it holds to the workflow in one commit, then follows the agent's task list in
@@ -32,9 +61,10 @@ export async function importTranscriptFile(
   ref: Ref,
   path: string,
   source: TranscriptSource,
-  opts: { extractor?: Extractor; taskId?: string | null } = {},
+  opts: { extractor?: Extractor; taskId?: string | null; create?: boolean } = {},
 ) {
-  const status = (await client.status(ref)) as StatusView;
+  const { create = false, ...extraction } = opts;
+  const { status, created } = await targetOf(client, ref, path, source, create);
   // The state keeps the recent imports; an older transcript's mark is found in its record, so a re-import reads on
   // from its offset (nothing read twice, nothing recorded twice).
   const previous =
@@ -63,18 +93,15 @@ export async function importTranscriptFile(
   };
   const r = await importTranscript(piece.text, source, format, known, {
     path,
-    ...opts,
+    ...extraction,
     startLine: continuing ? previous.through_line : 0,
     state: continuing ? previous.parser_state : undefined,
     skipThroughLine: !continuing && previous && !piece.restarted ? previous.through_line : 0,
     throughByte: piece.end,
   });
   const target = { ...ref, workflowId: status.workflow.id };
-  if (
-    r.parsed.entries.length === 0 &&
-    r.parsed.lines > 0 &&
-    r.parsed.skipped.length === r.parsed.lines - (continuing ? previous.through_line : 0)
-  )
+  const newLines = r.parsed.lines - (continuing ? previous.through_line : 0);
+  if (r.parsed.entries.length === 0 && newLines > 0 && r.parsed.skipped.length === newLines)
     warnings.push('no line of the new part is a transcript line: nothing imported');
   const tasks = {
     added: [] as string[],
@@ -102,6 +129,8 @@ export async function importTranscriptFile(
   }
   return {
     workflow_id: status.workflow.id,
+    /** Whether this import created the workflow (the worktree had none). */
+    created,
     format,
     transcript_session_id: r.marker.transcript_session_id,
     read: {
