@@ -217,3 +217,28 @@ describe('resume context within a token budget', () => {
     expect(withStamp.tokens).toBeLessThanOrEqual(alone.tokens);
   });
 });
+
+describe('what to do next', () => {
+  const next = (snap: SessionSnapshot) =>
+    /### What to Do Next\n(.+)/.exec(fitResumeContext(snap, 4, [], 100_000, countTokens).markdown)?.[1];
+
+  it('names the runnable task and why the last session ended', () => {
+    expect(next(bigSnapshot())).toBe(
+      'Continue from task "T41: task number 41 with a reasonably descriptive title". The previous session ended because: exhaustion: context 86% full.',
+    );
+  });
+
+  it("without tasks, points to the user's latest request; with every task done, says so", () => {
+    const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null, next_task_id: null };
+    expect(next({ ...live, tasks: [], tasks_completed: 0, tasks_remaining: 0 })).toBe(
+      "No task is recorded: go on from the user's latest request (Goal) and the last state.",
+    );
+    expect(next({ ...live, tasks: [], tasks_completed: 0, tasks_remaining: 0, issue: null })).toBe(
+      'No task is recorded.',
+    );
+    const done = live.tasks.map((t) => ({ ...t, status: 'done' as const }));
+    expect(next({ ...live, tasks: done, tasks_completed: 42, tasks_remaining: 0 })).toBe(
+      'Every task is done.',
+    );
+  });
+});

@@ -144,6 +144,27 @@ function tdd(c: ResumeContext, out: string[]) {
   out.push('');
 }
 
+/**
+ * The next step in one line: the runnable task, else why there is none (every task done, none recorded: go on from
+ * the user's latest request), and why the last session ended when it ended for a reason (a snapshot taken by hand
+ * or for this context is not one).
+ */
+function nextStep(c: ResumeContext): string {
+  const p = c.plan_status;
+  const what = c.next.task_id
+    ? `Continue from task "${c.next.task_id}: ${c.next.title}".`
+    : p.total === 0
+      ? c.goal.issue || c.goal.requests.length
+        ? "No task is recorded: go on from the user's latest request (Goal) and the last state."
+        : 'No task is recorded.'
+      : p.remaining === 0
+        ? 'Every task is done.'
+        : 'No task is runnable: the remaining ones wait on others or are blocked.';
+  return c.next.ended_because.startsWith('manual')
+    ? what
+    : `${what} The previous session ended because: ${c.next.ended_because}.`;
+}
+
 /** The markdown rendering handed to an agent. */
 export function renderResumeContext(c: ResumeContext): string {
   const out: string[] = [];
@@ -158,11 +179,7 @@ export function renderResumeContext(c: ResumeContext): string {
   decisionsAndErrors(c, out);
   git(c, out);
   tdd(c, out);
-  out.push('### What to Do Next');
-  const task = c.next.task_id
-    ? `Continue from task "${c.next.task_id}: ${c.next.title}"`
-    : 'No task is runnable';
-  out.push(`${task}. The previous session ended because: ${c.next.ended_because}.`);
+  out.push('### What to Do Next', nextStep(c));
   if (c.next.description) out.push(c.next.description);
   out.push('');
   if (c.reviewer_feedback.length) {
