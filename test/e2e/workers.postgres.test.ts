@@ -86,7 +86,7 @@ describe('many workers on one PostgreSQL share the work and take over from each 
         const taken = bLines.find((l) => l.event === 'work.taken_over' && l.workflow_id === id);
         // It says what was done and that this worker goes on, not advice to run the workflow by hand.
         expect(taken?.message, id).toMatch(
-          /^interrupted with crash snapshot \S+.*; this worker continues it$/,
+          /^the workflow is now interrupted \(crash snapshot \S+\).*; this worker continues it$/,
         );
         expect(taken?.message, id).not.toContain('baton run');
         expect(

@@ -117,14 +117,15 @@ export class CrashWatch {
     const snapshot = s.last_snapshot?.id ?? '?';
     const done =
       s.status === 'interrupted'
-        ? `interrupted with crash snapshot ${snapshot}${agents}`
+        ? `the workflow is now interrupted (crash snapshot ${snapshot})${agents}`
         : attached
           ? `its agent still runs on ${attached.row.endpoint ?? attached.row.runtime} (task ${attached.taskId})`
           : `its lease was released (the workflow is ${s.status})${agents}`;
-    const line =
+    const next =
       s.status === 'interrupted'
-        ? `${id}: ${why}; the workflow is now interrupted (crash snapshot ${snapshot})${agents}; see \`baton recover -w ${id}\`, or continue with \`baton run -w ${id}\``
-        : `${id}: ${why}; ${done}`;
+        ? `; see \`baton recover -w ${id}\`, or continue with \`baton run -w ${id}\``
+        : '';
+    const line = `${id}: ${why}; ${done}${next}`;
     return { line, done, attached: attached ? { proc: attached.proc, taskId: attached.taskId } : null };
   }
 }
