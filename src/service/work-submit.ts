@@ -36,7 +36,7 @@ export async function submitWork(
     });
   const held = runnableClaim(s);
   if (held)
-    throw conflict(`workflow ${s.id} is ${held.replace(', then submit it again', ', then submit it')}`, {
+    throw conflict(`workflow ${s.id} is ${held}: resume it, then submit it`, {
       status: s.status,
     });
   const { profile, priority, label } = submission(request);

@@ -98,6 +98,18 @@ describe('baton submit and the queue (CLI and REST)', () => {
     expect(zero.stderr).toContain(
       'concurrency "0" must be a whole number from 1 to 256 (option --concurrency, variable BATON_WORKER_CONCURRENCY)',
     );
+    // A workflow a person paused is theirs until they resume it.
+    expect((await runCli(['task', 'start', 'T1', '-w', one.id], { cwd: one.repo, env: team.env })).code).toBe(
+      0,
+    );
+    const pause = await runCli(['pause', '--force', '-w', one.id, '--reason', 'lunch'], {
+      cwd: one.repo,
+      env: team.env,
+    });
+    expect(pause.code, pause.stderr).toBe(0);
+    const held = await team.submit(one, ['-w', one.id]);
+    expect(held.code).toBe(3);
+    expect(held.stderr).toContain(`workflow ${one.id} is paused (lunch): resume it, then submit it`);
   });
 
   it('REST: POST /api/workflows/{id}/submit and GET /api/queue, in the OpenAPI document', async () => {

@@ -47,8 +47,8 @@ describe('what a finished run means for its queue entry', () => {
       runnableClaim({ status: 'paused', pause_trigger: 'pause', pause_reason: WORKER_STOP_REASON }),
     ).toBeNull();
     expect(runnableClaim({ status: 'completed', pause_trigger: null, pause_reason: null })).toBe('completed');
-    expect(runnableClaim({ status: 'paused', pause_trigger: 'pause', pause_reason: 'lunch' })).toContain(
-      'resume it, then submit it again',
+    expect(runnableClaim({ status: 'paused', pause_trigger: 'pause', pause_reason: 'lunch' })).toBe(
+      'paused (lunch)',
     );
   });
 });

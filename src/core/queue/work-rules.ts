@@ -86,7 +86,8 @@ export function workOutcome(w: {
 
 /**
  * Whether a worker that claimed a workflow may run it: not once it ended, and not while a person paused it (only a
- * pause by a stopping worker, or an exhaustion pause, is continued by the next worker).
+ * pause by a stopping worker, or an exhaustion pause, is continued by the next worker). Gives why not (the status,
+ * or `paused (reason)`), or null; each caller says what to do about it.
  */
 export function runnableClaim(w: {
   status: WorkflowStatus;
@@ -95,6 +96,6 @@ export function runnableClaim(w: {
 }): string | null {
   if (isTerminal(w.status)) return w.status;
   if (w.status === 'paused' && w.pause_trigger !== 'exhaustion' && w.pause_reason !== WORKER_STOP_REASON)
-    return `paused (${w.pause_reason ?? w.pause_trigger ?? 'pause'}): resume it, then submit it again`;
+    return `paused (${w.pause_reason ?? w.pause_trigger ?? 'pause'})`;
   return null;
 }

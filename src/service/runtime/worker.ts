@@ -1,4 +1,4 @@
-import { BatonError, runnableClaim, WORKER_STOP_REASON, workOutcome } from '../../core/index.js';
+import { BatonError, isTerminal, runnableClaim, WORKER_STOP_REASON, workOutcome } from '../../core/index.js';
 import type { ClaimedWork, QueueEntry, WorkFilter } from '../../storage/work-queue.js';
 import type { LeaseHolder } from '../../storage/lease-registry.js';
 import type { BatonService } from '../baton-service.js';
@@ -166,7 +166,8 @@ export class Worker {
           agent: c.entry.profile.agent,
         });
       const s = await svc.runner.load(id);
-      const notRunnable = runnableClaim(s);
+      const held = runnableClaim(s);
+      const notRunnable = held && !isTerminal(s.status) ? `${held}: resume it, then submit it again` : held;
       if (notRunnable) {
         await queue.finish(id, owner, notRunnable);
         await release();
