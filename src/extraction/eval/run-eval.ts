@@ -4,7 +4,18 @@ import { parseTranscript } from '../../agents/parse-transcript.js';
 import type { Extractor } from '../extractor.js';
 import { readSession } from '../session/index.js';
 import { findCorpus, loadLabels, type LabelSplit } from './labels.js';
-import { categories, metrics, scoreFile, sum, type Category, type FileScore, type Metrics } from './score.js';
+import { messageUnits } from './message-units.js';
+import {
+  categories,
+  metrics,
+  missesOf,
+  scoreFile,
+  sum,
+  type Category,
+  type FileScore,
+  type Metrics,
+  type Misses,
+} from './score.js';
 
 export interface SplitReport {
   files: number;
@@ -17,7 +28,7 @@ export interface SplitReport {
 
 export interface EvalReport {
   extractor: string;
-  files: { name: string; corpus: string; split: LabelSplit; score: FileScore }[];
+  files: { name: string; corpus: string; split: LabelSplit; score: FileScore; misses: Misses }[];
   all: SplitReport;
   tuning: SplitReport;
   untuned: SplitReport;
@@ -80,10 +91,18 @@ export async function runEval(
   const corpus = findCorpus(options.corpus);
   const files: EvalReport['files'] = [];
   for (const { name, label } of loadLabels(options.labels)) {
-    const transcript = parseTranscript(readFileSync(join(corpus, label.corpus), 'utf8'));
+    const text = readFileSync(join(corpus, label.corpus), 'utf8');
+    const transcript = parseTranscript(text);
+    const unitOf = messageUnits(text);
     const facts = readSession(transcript.entries);
     const result = await extractor.extract({ entries: transcript.entries, maxEntries: 0 });
-    files.push({ name, corpus: label.corpus, split: label.split, score: scoreFile(label, facts, result) });
+    files.push({
+      name,
+      corpus: label.corpus,
+      split: label.split,
+      score: scoreFile(label, facts, result, unitOf),
+      misses: missesOf(label, result, unitOf),
+    });
   }
   const of = (split?: LabelSplit) =>
     splitReport(files.filter((f) => !split || f.split === split).map((f) => f.score));
@@ -129,4 +148,21 @@ export function formatReport(report: EvalReport, only?: LabelSplit): string {
     ...untuned,
     ...(only === 'tuning' ? [] : ['', verdict(report.untuned)]),
   ].join('\n');
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 160);
+
+/** Per file, the labelled errors and decisions the extractor missed and what it found that no label holds. */
+export function formatMisses(report: EvalReport, only?: LabelSplit): string {
+  const out: string[] = [];
+  for (const f of report.files.filter((x) => !only || x.split === only)) {
+    const lines: string[] = [];
+    for (const kind of ['errors', 'decisions'] as const) {
+      const m = f.misses[kind];
+      for (const x of m.missed) lines.push(`  ${kind} missed   [${x.evidence.join(',')}] ${oneLine(x.text)}`);
+      for (const x of m.extra) lines.push(`  ${kind} extra    [${x.line ?? '?'}] ${oneLine(x.text)}`);
+    }
+    if (lines.length) out.push(`${f.name} (${f.split}, ${f.corpus})`, ...lines);
+  }
+  return out.length ? out.join('\n') : 'nothing missed, nothing extra';
 }

@@ -25,22 +25,66 @@ export interface FileScore {
   lastTestRight: number;
 }
 
-/** One-to-one matching: a prediction matches an unmatched label whose evidence lines contain its line. */
+/** Which unit of evidence a line belongs to (the lines of one model message are one: message-units.ts). */
+export type UnitOf = (line: number) => number;
+const alone: UnitOf = (line) => line;
+
+/**
+ * One-to-one matching: a prediction matches an unmatched label one of whose evidence lines is in the prediction's
+ * unit (its line, or another line of the same model message).
+ */
 function match<P extends { evidence_line: number | null }, L extends { evidence: number[] }>(
   predicted: readonly P[],
   labelled: readonly L[],
+  unitOf: UnitOf = alone,
 ): [P, L][] {
   const used = new Set<number>();
   const pairs: [P, L][] = [];
   for (const p of predicted) {
+    const at = p.evidence_line === null ? null : unitOf(p.evidence_line);
     const i = labelled.findIndex(
-      (l, index) => !used.has(index) && p.evidence_line !== null && l.evidence.includes(p.evidence_line),
+      (l, index) => !used.has(index) && at !== null && l.evidence.some((e) => unitOf(e) === at),
     );
     if (i < 0) continue;
     used.add(i);
     pairs.push([p, labelled[i] as L]);
   }
   return pairs;
+}
+
+/** What one file's labels and predictions did not pair up: the labelled items missed, the predictions extra. */
+export interface Misses {
+  errors: { missed: { evidence: number[]; text: string }[]; extra: { line: number | null; text: string }[] };
+  decisions: {
+    missed: { evidence: number[]; text: string }[];
+    extra: { line: number | null; text: string }[];
+  };
+}
+
+export function missesOf(
+  label: LabelFile,
+  result: { decisions: DecisionDraft[]; errors: ErrorDraft[] },
+  unitOf: UnitOf = alone,
+): Misses {
+  const apart = <P extends { evidence_line: number | null }, L extends { evidence: number[] }>(
+    predicted: readonly P[],
+    labelled: readonly L[],
+    textOf: { p: (p: P) => string; l: (l: L) => string },
+  ) => {
+    const pairs = match(predicted, labelled, unitOf);
+    return {
+      missed: labelled
+        .filter((l) => !pairs.some(([, m]) => m === l))
+        .map((l) => ({ evidence: l.evidence, text: textOf.l(l) })),
+      extra: predicted
+        .filter((p) => !pairs.some(([m]) => m === p))
+        .map((p) => ({ line: p.evidence_line, text: textOf.p(p) })),
+    };
+  };
+  return {
+    errors: apart(result.errors, label.errors, { p: (p) => p.error_message, l: (l) => l.error_message }),
+    decisions: apart(result.decisions, label.decisions, { p: (p) => p.description, l: (l) => l.description }),
+  };
 }
 
 const counts = (predicted: number, labelled: number, matched: number): Counts => ({
@@ -63,9 +107,10 @@ export function scoreFile(
   label: LabelFile,
   facts: SessionFacts,
   result: { decisions: DecisionDraft[]; errors: ErrorDraft[] },
+  unitOf: UnitOf = alone,
 ): FileScore {
-  const errorPairs = match(result.errors, label.errors);
-  const decisionPairs = match(result.decisions, label.decisions);
+  const errorPairs = match(result.errors, label.errors, unitOf);
+  const decisionPairs = match(result.decisions, label.decisions, unitOf);
   const requests = facts.requests.map((r) => ({ evidence_line: r.line }));
   const hashes = new Set(label.commits.map((c) => c.hash.slice(0, 7)));
   const labelledTasks = new Set(label.final_tasks.map((t) => `${norm(t.content)}|${t.status}`));
