@@ -73,7 +73,7 @@ describe('evaluation against the hand labels', () => {
     );
   });
 
-  it('counts the lines of one model message as one unit of evidence (thinking and text of the same message)', () => {
+  it('counts the lines that write one statement as one unit of evidence (one model message; Codex messages written twice)', () => {
     const text = readCorpus('claude-code/codemie-code/session-624a4a58.jsonl');
     const unitOf = messageUnits(text);
     // lines 36 (thinking) and 37 (text) carry one message id; 29 is the user's line
@@ -81,8 +81,12 @@ describe('evaluation against the hand labels', () => {
     expect(unitOf(36)).toBe(36);
     expect(unitOf(29)).toBe(29);
     expect(unitOf(31)).not.toBe(unitOf(36));
+    // Codex: the agent's message as event_msg (69) and response_item (70); two reasoning summaries (66, 67) and the
+    // reasoning item holding both (68); a tool call (71) stands alone
     const codex = messageUnits(readCorpus('codex/hk/e5/cb0813e003/0/full.jsonl'));
-    expect([10, 11, 12].map(codex)).toEqual([10, 11, 12]);
+    expect([69, 70].map(codex)).toEqual([69, 69]);
+    expect([66, 67, 68].map(codex)).toEqual([66, 67, 66]);
+    expect(codex(71)).toBe(71);
   });
 
   it('--misses lists, per file, the labelled items missed and the extra ones found', async () => {
