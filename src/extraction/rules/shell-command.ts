@@ -159,15 +159,32 @@ export function sameStep(failedCommand: string, later: string): boolean {
   });
 }
 
-const searchPrograms = /^(rg|grep|egrep|fgrep|ag|ack|git grep)\b/;
+/**
+ * Programs whose exit status 1 answers the question they ask (POSIX style; trouble is 2 or more): no match (grep,
+ * rg), false (test, [), the files differ (diff, cmp, git diff --exit-code/--quiet), not there (which, command -v,
+ * pgrep, type).
+ */
+const questionPrograms =
+  /^(?:rg|grep|egrep|fgrep|ag|ack|git grep|test|\[\[?|diff|cmp|git diff\b.*--(?:exit-code|quiet)|which|command -v|pgrep|type)(?:\s|$)/;
+const errorWords =
+  /\b(?:error|fatal|denied|cannot|not permitted|no such file|invalid|unknown option|usage:)/i;
 
-/** grep-like commands exit 1 when nothing matched: that is an answer, not a failure. */
+/**
+ * Exit status 1 from a question (the last part of the command line, whose status is the line's, or a line of
+ * questions only) is its answer, not a failure, unless the output says something went wrong.
+ */
 export function isNoMatch(command: string, exitCode: number | null, output: string): boolean {
+  if (exitCode !== 1) return false;
   // Claude Code heads a failed command's output with "Exit code N"
-  if (exitCode !== 1 || output.replace(/^(?:Error: )?Exit code \d+\s*/, '').trim() !== '') return false;
-  const script = unwrapShell(command).trim();
-  const last = commandParts(script).at(-1) ?? '';
-  return searchPrograms.test(script) || searchPrograms.test(last);
+  const body = output.replace(/^(?:Error: )?Exit code \d+\s*/, '').trim();
+  const parts = commandParts(unwrapShell(command).trim())
+    .filter((p) => !assignmentOnly.test(p))
+    .map((p) => p.replace(/^(?:\w+=\S*\s+)+/, ''));
+  const asks =
+    questionPrograms.test(parts.at(-1) ?? '') ||
+    (parts.length > 0 &&
+      parts.every((p) => questionPrograms.test(p) || /^(?:echo|printf|true|cd)\b/.test(p)));
+  return asks && (body === '' || !errorWords.test(body.slice(0, 500)));
 }
 
 /** Commands that run a test suite (the runner itself, or a package script / task named test). */

@@ -3,6 +3,7 @@ import { parseCorpusLines as parse } from '../../../test/helpers/corpus-lines.js
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { findErrors } from './error-rules.js';
 import { expectedOutcome, failed } from './failure.js';
+import { isNoMatch } from './shell-command.js';
 
 /**
  * Failures no flag or exit code marks, and their fate, read from real lines of the copied corpus (the files of the
@@ -109,6 +110,20 @@ describe('a sub-agent that stopped before its result', () => {
 describe('one error per failure, and its fate', () => {
   it('grep finding nothing inside bash -c (Claude Code: "Exit code 1" and no output) is an answer', () => {
     expect(findErrors(parse(telemetry, [71, 72]), null)).toEqual([]);
+  });
+
+  it('exit status 1 answers a question (no match, false, files differ) unless the output says otherwise', () => {
+    // the convention of grep, test, diff, cmp, which: 1 is "no", 2 or more is trouble
+    expect(isNoMatch('npm test 2>&1 | grep -c FAIL', 1, '0')).toBe(true);
+    expect(isNoMatch('test -f dist/index.js && echo built', 1, 'Exit code 1')).toBe(true);
+    expect(isNoMatch('diff -u a.txt b.txt', 1, '--- a.txt\n+++ b.txt\n@@ -1 +1 @@\n-a\n+b')).toBe(true);
+    expect(isNoMatch('which pkl', 1, 'pkl not found')).toBe(true);
+    // the status is the last part's: a build failing after a test that held is a failure
+    expect(isNoMatch('test -d node_modules && npm run build', 1, 'error TS2304: Cannot find name')).toBe(
+      false,
+    );
+    expect(isNoMatch('grep -r foo src', 1, 'grep: src: Permission denied')).toBe(false);
+    expect(isNoMatch('grep -r foo src', 2, '')).toBe(false);
   });
 
   it('the same shell error again after the program succeeded in between is a new error', () => {
