@@ -134,10 +134,12 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
       ? shellCommand(e) === command || (isTest && testCommand.test(shellCommand(e) ?? ''))
       : e.tool?.id === failure.tool?.id ||
         (e.tool?.name === failure.tool?.name && family !== 'shell' && targetOf(e) === targetOf(failure));
-  const fix = results.find((e) => same(e) && succeeded(e));
+  // a fix may come in a later turn (as it may in a later import: resolveKnown)
+  const later = entries.slice(index + 1).filter((e) => e.kind === 'tool_result' && !e.sidechain);
+  const fix = later.find((e) => same(e) && succeeded(e));
   if (fix) return { resolution: 'fixed', notes: `succeeded later (line ${fix.line})` };
   const rerun = command
-    ? results.find((e) => succeeded(e) && sameStep(command, shellCommand(e) ?? ''))
+    ? later.find((e) => succeeded(e) && sameStep(command, shellCommand(e) ?? ''))
     : undefined;
   if (rerun) return { resolution: 'fixed', notes: `the same step succeeded later (line ${rerun.line})` };
   const said = turn

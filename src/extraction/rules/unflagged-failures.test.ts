@@ -151,6 +151,18 @@ describe('one error per failure, and its fate', () => {
     expect(brief(parse(telemetry, [25, 26, 29, 30]))[0]).toMatchObject({ resolution: 'fixed' });
   });
 
+  it('a fix in a later turn is a fix: hk panicking on a missing generated file runs after the user asked more', () => {
+    // line 98 is the user's next request; `cargo run --bin hk` runs clean at line 142 (after mise run pkl:gen)
+    expect(brief(parse(hk, [39, 40, 43, 44, 98, 141, 142]))).toEqual([
+      {
+        line: 44,
+        type: 'file_not_found',
+        resolution: 'fixed',
+        notes: 'the same step succeeded later (line 142)',
+      },
+    ]);
+  });
+
   it('another subcommand is not the same step: gh pr merge failing, gh pr close succeeding', () => {
     expect(brief(parse(mcp2, [925, 927, 933, 936]))[0]?.resolution).not.toBe('fixed');
   });
