@@ -155,7 +155,8 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
 /** The same diagnostic whatever shows it: equal once locations and numbers are left out. */
 function sameCause(a: string, b: string): boolean {
   const norm = (s: string) => unlocated(s).toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
-  return norm(a) !== '' && norm(a) === norm(b);
+  // "exit code 1" (no line said why) names no cause
+  return !/^exit code /.test(a) && norm(a) !== '' && norm(a) === norm(b);
 }
 
 /** What a success must run to clear an error: the same program, or the same tool. */

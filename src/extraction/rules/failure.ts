@@ -99,6 +99,9 @@ export function failed(entry: TranscriptEntry): boolean {
   if (code === 0) return false;
   if (failureText.test(entry.text.trimStart().slice(0, 300)) || stackTrace.test(entry.text.slice(0, 2000)))
     return true;
+  // a look at a file (cat, tail, grep) prints what the file holds, not how the command went
+  const looks = shellCommands(entry);
+  if (looks.length > 0 && looks.every(readOnly)) return false;
   return command !== null && entry.tool.is_error !== false && unflaggedFailure(entry.text);
 }
 

@@ -76,6 +76,15 @@ describe('Codex code-mode cells without an exit code: the failing program says s
     );
   });
 
+  it('a look at a file prints what the file holds: the same output from `cat` is not a failure', () => {
+    // line 230 changed only in its command: `cat shell.log` instead of the commands that printed line 231
+    const edit = (line: string, n: number) =>
+      n === 230 ? line.replace(/cmd:\\"[^"]*?\\",\\"workdir/, 'cmd:\\"cat shell.log\\",\\"workdir') : line;
+    const entries = parse(hk, [230, 231], edit);
+    expect(JSON.stringify(results(entries)[0]?.tool?.input)).toContain('cat shell.log');
+    expect(findErrors(entries, null)).toEqual([]);
+  });
+
   it('a poll that sends Ctrl-C to the command it watches stops it: exit 1, not an error', () => {
     const entries = parse(hk, [342, 343]);
     const [result] = results(entries);
