@@ -3,6 +3,7 @@ import { parseCorpusLines as parse } from '../../../test/helpers/corpus-lines.js
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { findErrors } from './error-rules.js';
 import { expectedOutcome, failed } from './failure.js';
+import { resolveKnown } from './resolve-known.js';
 import { isNoMatch } from './shell-command.js';
 
 /**
@@ -170,6 +171,18 @@ describe('one error per failure, and its fate', () => {
         notes: 'the same step succeeded later (line 142)',
       },
     ]);
+  });
+
+  it('an error left open by an earlier import is fixed when the next import runs its step again', () => {
+    const [open] = findErrors(parse(spotter, [608, 615]), null);
+    expect(open?.resolution).toBe('unresolved');
+    const later = parse(spotter, [616, 624]);
+    expect(
+      resolveKnown(
+        [{ id: 'e1', error_type: 'command_failed', error_message: open?.error_message ?? '' }],
+        later,
+      ),
+    ).toEqual([{ error_id: 'e1', resolution: 'fixed', notes: 'succeeded later (line 624)', line: 624 }]);
   });
 
   it('another subcommand is not the same step: gh pr merge failing, gh pr close succeeding', () => {
