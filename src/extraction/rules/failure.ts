@@ -11,24 +11,26 @@ const stackTrace = /(Traceback \(most recent call last\)|^\s+at \S.*:\d+:\d+\)?$
  * is read from what the failing program itself prints: the shell's own diagnostic ("zsh:2: command not found: hk",
  * "sh: pkl: command not found", "bash: line 3: syntax error ..."), wherever it stands, or, in the last lines, a
  * network failure ("net/http: TLS handshake timeout", ECONNREFUSED ...) or a build tool's or task runner's closing
- * verdict ("[lint] ERROR task failed", "make: *** [all] Error 2", "error: could not compile `x`", "npm ERR! ...").
+ * verdict ("[lint] ERROR task failed", "make: *** [all] Error 2", "error: could not compile `x`", "npm ERR! ..."),
+ * or near the end a Python traceback (printed as an uncaught exception ends the program).
  */
 const shellDiagnostic =
   /(?:^|\s)(?:ba|z|k|da)?sh(?::\s*line)?(?::?\s*\d+)?: (?:[^\s:]+: )?(?:command not found|parse error|syntax error)\b/m;
 const networkFailure =
   /\b(?:TLS handshake timeout|i\/o timeout|connection refused|connection reset by peer|could not resolve host|no such host|network is unreachable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN)\b/i;
 const closingVerdict =
-  /^(?:\[[\w:./-]+\] ERROR task failed|make(?:\[\d+\])?: \*\*\* .*Error \d+|npm (?:ERR!|error) |error: Recipe `[^`]+` failed|(?:error )?Command failed with exit code [1-9]|error: could not compile `|Error: Process completed with exit code [1-9])/i;
+  /^(?:\[[\w:./-]+\] ERROR task failed|make(?:\[\d+\])?: \*\*\* .*Error \d+|npm (?:ERR!|error) |error: Recipe `[^`]+` failed|(?:error\s+|ELIFECYCLE\s+)?Command failed with exit code [1-9]|error: could not compile `|Error: Process completed with exit code [1-9])/i;
 
 /** Whether output without an exit code shows its command failing (see above). */
 export function unflaggedFailure(text: string): boolean {
   if (shellDiagnostic.test(text)) return true;
-  const last = text
+  const lines = text
     .split('\n')
     .map((l) => l.trim())
-    .filter(Boolean)
-    .slice(-3);
-  return last.some((l) => networkFailure.test(l) || closingVerdict.test(l));
+    .filter(Boolean);
+  // Python prints an uncaught exception's traceback as it exits
+  if (lines.slice(-40).some((l) => l === 'Traceback (most recent call last):')) return true;
+  return lines.slice(-3).some((l) => networkFailure.test(l) || closingVerdict.test(l));
 }
 
 /** The user said no to a tool call (or stopped it): their choice, not a failure. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCorpusLines as parse } from '../../../test/helpers/corpus-lines.js';
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { findErrors } from './error-rules.js';
-import { expectedOutcome, failed } from './failure.js';
+import { expectedOutcome, failed, unflaggedFailure } from './failure.js';
 import { resolveKnown } from './resolve-known.js';
 import { isNoMatch } from './shell-command.js';
 
@@ -75,6 +75,24 @@ describe('Codex code-mode cells without an exit code: the failing program says s
     expect(errors[0]?.error_message).toContain(
       ': error: trailing semicolon in macro used in expression position',
     );
+  });
+
+  it("other runners' verdicts and a Python traceback, as those programs print them as they exit", () => {
+    // no corpus cell without an exit code ends this way: the lines are the programs' own wording
+    const ends = [
+      'make: *** [Makefile:12: build] Error 2',
+      'npm error Lifecycle script `build` failed with error:',
+      ' ELIFECYCLE  Command failed with exit code 1.',
+      'error Command failed with exit code 1.',
+      'error: Recipe `test` failed on line 4 with exit code 101',
+    ];
+    for (const end of ends) expect(unflaggedFailure(`building...\n${end}\n`)).toBe(true);
+    const traceback =
+      'Traceback (most recent call last):\n  File "x.py", line 3, in <module>\n    main()\nKeyError: \'pr\'';
+    expect(unflaggedFailure(`fetching checks\n${traceback}\n`)).toBe(true);
+    // a verdict in the middle of a run that went on (a retry loop, a log) is not the end
+    expect(unflaggedFailure('make: *** [a] Error 1\nretrying\nbuilt 3 targets\nok\ndone\n')).toBe(false);
+    expect(unflaggedFailure('0 errors, 0 failures\nall checks passed\n')).toBe(false);
   });
 
   it('a look at a file prints what the file holds: the same output from `cat` is not a failure', () => {
