@@ -49,6 +49,8 @@ export const ToolInfo = z.object({
   is_error: z.boolean().nullable(),
   /** A shell command's exit code when the format reports it (or states it in the output text). */
   exit_code: z.number().int().nullable(),
+  /** The agent stopped the command itself (a Codex poll that sent Ctrl-C to its session): not a failure. */
+  interrupted: z.boolean().optional(),
 });
 export type ToolInfo = z.infer<typeof ToolInfo>;
 

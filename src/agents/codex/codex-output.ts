@@ -158,3 +158,19 @@ export function cellOf(input: unknown): string | null {
   const id = typeof input === 'object' && input !== null ? (input as { cell_id?: unknown }).cell_id : null;
   return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
 }
+
+/**
+ * Codex's collaboration tools answer a call they carried out with JSON (`{"task_name": ...}`, `{"message": "Wait
+ * completed.", ...}`) or nothing, and a call they refused with the handler's plain message ("collab spawn failed:
+ * agent thread limit reached", "timeout_ms must be at least 10000"): the output has no other failure flag.
+ */
+export function collabRefused(output: string): boolean {
+  const text = output.trim();
+  return text !== '' && !text.startsWith('{') && !text.startsWith('[');
+}
+
+/** A poll that writes Ctrl-C (`chars: "\u0003"`) to a session: the agent stops its own command. */
+export function sendsInterrupt(input: unknown): boolean {
+  const text = typeof input === 'string' ? input : JSON.stringify(input ?? null);
+  return text.includes('\\u0003') || text.includes(String.fromCharCode(3));
+}

@@ -2,7 +2,16 @@ import { z } from 'zod';
 import { JsonlParser } from '../jsonl-parser.js';
 import { describeIssues } from '../line-buffer.js';
 import type { ParseOptions, ParsedTranscript, TranscriptEntry } from '../transcript-types.js';
-import { cellOf, commandOf, mcpFailed, readArguments, readCodexOutput, sessionOf } from './codex-output.js';
+import {
+  cellOf,
+  collabRefused,
+  commandOf,
+  mcpFailed,
+  readArguments,
+  readCodexOutput,
+  sendsInterrupt,
+  sessionOf,
+} from './codex-output.js';
 import { ExecJsonLine, recordExecJson } from './exec-json.js';
 
 /**
@@ -34,6 +43,7 @@ const Payload = z.looseObject({
   model: str,
   role: str,
   name: str,
+  namespace: str,
   call_id: str,
   message: z.unknown().optional(),
   content: z.unknown().optional(),
@@ -82,6 +92,7 @@ const CodexState = z.object({
   sessions: z.array(z.tuple([z.number(), z.string()])),
   cells: z.array(z.tuple([z.string(), z.string()])).default([]),
   failed_calls: z.array(z.string()).default([]),
+  collab_calls: z.array(z.string()).default([]),
   compacted_pending: z.boolean(),
   exec_json: z.boolean().nullable(),
 });
@@ -105,6 +116,8 @@ export class CodexRolloutParser extends JsonlParser {
   private readonly cells = new Map<string, string>();
   /** Calls Codex reported as failed without an exit code (patch_apply_end success=false, a failed exec end). */
   private readonly failedCalls = new Set<string>();
+  /** Calls of Codex's collaboration tools (spawn_agent, wait_agent, followup_task ...): see collabRefused. */
+  private readonly collabCalls = new Set<string>();
   private compactedPending = false;
   private execJson: boolean | null = null;
 
@@ -119,6 +132,7 @@ export class CodexRolloutParser extends JsonlParser {
       for (const [sid, origin] of c.sessions) this.sessions.set(sid, origin);
       for (const [cell, origin] of c.cells) this.cells.set(cell, origin);
       for (const id of c.failed_calls) this.failedCalls.add(id);
+      for (const id of c.collab_calls) this.collabCalls.add(id);
       this.compactedPending = c.compacted_pending;
       this.execJson = c.exec_json;
     }
@@ -132,6 +146,7 @@ export class CodexRolloutParser extends JsonlParser {
       sessions: latest(this.sessions, 50),
       cells: latest(this.cells, 50),
       failed_calls: latest(this.failedCalls, 50),
+      collab_calls: latest(this.collabCalls, 50),
       compacted_pending: this.compactedPending,
       exec_json: this.execJson,
     };
@@ -198,6 +213,7 @@ export class CodexRolloutParser extends JsonlParser {
       const input = type === 'function_call' ? readArguments(p.arguments) : (p.input ?? p.action ?? null);
       const text = `${name ?? 'tool'}: ${commandOf(input) ?? (typeof input === 'string' ? input : JSON.stringify(input))}`;
       const tool = { id: p.call_id ?? null, name, input, is_error: null, exit_code: null };
+      if (p.namespace === 'collaboration' && p.call_id) this.collabCalls.add(p.call_id);
       b.add({ line, at, role: 'assistant', kind: 'tool_call', text, tool });
     } else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
       this.output(line, at, p);
@@ -231,12 +247,15 @@ export class CodexRolloutParser extends JsonlParser {
         name: origin?.name ?? null,
         input: origin?.input ?? null,
         is_error:
-          out.failed === true || this.failedCalls.has(originId ?? '')
+          out.failed === true ||
+          this.failedCalls.has(originId ?? '') ||
+          (callId !== null && this.collabCalls.has(callId) && collabRefused(out.text))
             ? true
             : code === null
               ? null
               : code !== 0,
         exit_code: code,
+        ...(polled !== null && sendsInterrupt(call?.input) ? { interrupted: true } : {}),
       },
     });
     if (originId) this.lastResult.set(originId, entry);

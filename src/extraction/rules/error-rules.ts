@@ -3,16 +3,37 @@ import type { ErrorDraft } from '../extractor.js';
 import { findTestRuns } from '../session/test-runs.js';
 import { findCiFailures } from './ci-checks.js';
 import { similarity } from '../similarity.js';
-import { expectedOutcome, failed, hookFeedback, refusalType, stackTrace, succeeded } from './failure.js';
-import { program, shellCommand, testCommand, toolFamily } from './shell-command.js';
+import {
+  closingVerdict,
+  expectedOutcome,
+  failed,
+  hookFeedback,
+  networkFailure,
+  refusalType,
+  shellDiagnostic,
+  stackTrace,
+  stoppedShort,
+  succeeded,
+} from './failure.js';
+import { program, sameStep, shellCommand, testCommand, toolFamily } from './shell-command.js';
 
 const afterwardsWorkaround = /\b(instead|fall(ing)? back|work ?around|alternative)\b/i;
 /** Lines that say what went wrong, in the words tools use. */
 const causeLine =
   /error|fail|denied|not permitted|not found|does not exist|cannot|can't|unable|invalid|unknown|missing|requires?\b|incompatible|not supported|refused|rejected|timed? ?out|×|✗|panicked/i;
 
-/** The line that explains a failure: an error-ish line first, skipping "Exit code N", chunk headers and warnings. */
-export function causeOf(text: string): string {
+/** A diagnostic's first line, after any `path:line:col: ` location: "error[E0308]: ...", "fatal: ...", "TypeError: ...". */
+const diagnosticStart = /^(?:error(?:\[\w+\])?:|fatal:|\w*(?:Error|Exception):\s)/;
+/** A compiler's or linter's located finding: `src/main.go:19:13: G304: ...`. */
+const located = /^[\w./@~-]+\.\w+:\d+(?::\d+)?: \S/;
+const unlocated = (l: string) => l.replace(/^[\w./@~-]+\.\w+:\d+(?::\d+)?: /, '');
+
+/**
+ * The line that explains a failure: an error-ish line first, skipping "Exit code N", chunk headers, warnings and a
+ * runner's closing verdict ("[lint] ERROR task failed" says only that something failed), then a located finding.
+ * Output without an exit code (`fromEnd`) is read from its end, where a failing program prints its error.
+ */
+export function causeOf(text: string, fromEnd = false): string {
   const lines = text.split('\n').map((l) => l.trim());
   const useful = lines.filter(
     (l) =>
@@ -24,18 +45,35 @@ export function causeOf(text: string): string {
       ) &&
       !/^\[\w[\w:-]*\] \$ /.test(l),
   );
-  const errorish = useful.find((l) => causeLine.test(l) && !/warn(ing)?\b/i.test(l));
-  return (errorish ?? useful[0] ?? '').replace(/<\/?tool_use_error>/g, '').slice(0, 300);
+  const clean = (l: string) => l.replace(/<\/?tool_use_error>/g, '').slice(0, 300);
+  if (fromEnd) {
+    const reversed = [...useful].reverse();
+    const signal =
+      reversed.find((l) => diagnosticStart.test(unlocated(l)) && !closingVerdict.test(unlocated(l))) ??
+      reversed.find((l) => shellDiagnostic.test(l) || networkFailure.test(l) || closingVerdict.test(l));
+    if (signal) return clean(signal);
+  }
+  const errorish = (l: string) => causeLine.test(l) && !/warn(ing)?\b/i.test(l);
+  const cause =
+    useful.find((l) => errorish(l) && !closingVerdict.test(l)) ??
+    useful.find((l) => located.test(l)) ??
+    useful.find(errorish);
+  return clean(cause ?? useful[0] ?? '');
 }
 
 function typeOf(entry: TranscriptEntry, command: string | null): string {
   if (entry.kind === 'error') return 'agent_error';
+  if (stoppedShort(entry) !== null) return 'subagent_incomplete';
   const refusal = refusalType(entry);
   if (refusal) return refusal;
   if (command && testCommand.test(command)) return 'test_failure';
-  if (/does not exist|no such file|not found/i.test(entry.text.slice(0, 300))) return 'file_not_found';
+  if (/does not exist|no such file|(?<!command )not found/i.test(entry.text.slice(0, 300)))
+    return 'file_not_found';
   if (stackTrace.test(entry.text.slice(0, 2000))) return 'exception';
-  if (command !== null && entry.tool?.exit_code) return 'command_failed';
+  // a shell command that failed, with an exit code or (no code recorded) by what it printed
+  const code = entry.tool?.exit_code ?? null;
+  if (command !== null && (code ? true : code === null && entry.tool?.is_error !== true))
+    return 'command_failed';
   return 'tool_error';
 }
 
@@ -79,6 +117,13 @@ function restOfTurn(entries: readonly TranscriptEntry[], index: number): Transcr
 function resolve(entries: readonly TranscriptEntry[], index: number, type: string): Resolution {
   const failure = entries[index] as TranscriptEntry;
   if (type === 'hook_feedback') return { resolution: 'unresolved', notes: null };
+  if (type === 'subagent_incomplete') {
+    // the caller went on without the sub-agent's result: it did the work another way
+    const own = restOfTurn(entries, index).find((e) => e.tool?.name !== failure.tool?.name && succeeded(e));
+    return own
+      ? { resolution: 'workaround', notes: `the agent went on without it (line ${own.line})` }
+      : { resolution: 'unresolved', notes: null };
+  }
   const command = shellCommand(failure);
   const family = toolFamily(failure);
   const turn = restOfTurn(entries, index);
@@ -89,8 +134,14 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
       ? shellCommand(e) === command || (isTest && testCommand.test(shellCommand(e) ?? ''))
       : e.tool?.id === failure.tool?.id ||
         (e.tool?.name === failure.tool?.name && family !== 'shell' && targetOf(e) === targetOf(failure));
-  const fix = results.find((e) => same(e) && succeeded(e));
+  // a fix may come in a later turn (as it may in a later import: resolveKnown)
+  const later = entries.slice(index + 1).filter((e) => e.kind === 'tool_result' && !e.sidechain);
+  const fix = later.find((e) => same(e) && succeeded(e));
   if (fix) return { resolution: 'fixed', notes: `succeeded later (line ${fix.line})` };
+  const rerun = command
+    ? later.find((e) => succeeded(e) && sameStep(command, shellCommand(e) ?? ''))
+    : undefined;
+  if (rerun) return { resolution: 'fixed', notes: `the same step succeeded later (line ${rerun.line})` };
   const said = turn
     .slice(0, 12)
     .find((e) => e.role === 'assistant' && e.kind === 'text' && afterwardsWorkaround.test(e.text));
@@ -99,6 +150,19 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
   if (other)
     return { resolution: 'workaround', notes: `a different ${family} call succeeded (line ${other.line})` };
   return { resolution: 'unresolved', notes: null };
+}
+
+/** The same diagnostic whatever shows it: equal once locations and numbers are left out. */
+function sameCause(a: string, b: string): boolean {
+  const norm = (s: string) => unlocated(s).toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+  // "exit code 1" (no line said why) names no cause
+  return !/^exit code /.test(a) && norm(a) !== '' && norm(a) === norm(b);
+}
+
+/** What a success must run to clear an error: the same program, or the same tool. */
+function keyOf(entry: TranscriptEntry): string {
+  const command = shellCommand(entry);
+  return command !== null ? `shell:${program(command)}` : `tool:${entry.tool?.name ?? entry.kind}`;
 }
 
 /**
@@ -115,11 +179,13 @@ export function findErrors(entries: readonly TranscriptEntry[], taskId: string |
     ...red.flatMap((r) => (r.tool_id ? [r.tool_id] : [])),
   ]);
   let context: string | null = null;
-  let lastKey = '';
-  let lastDetail = '';
+  /** Errors drafted so far in this turn: a later failure with the same cause, before anything cleared it, is them. */
+  let open: { key: string; detail: string; cleared: boolean }[] = [];
   entries.forEach((entry, index) => {
     if (entry.sidechain) return;
+    if (entry.role === 'user' && entry.kind === 'text' && !entry.queued) open = open.slice(-1);
     if (entry.role === 'assistant' && entry.kind === 'text') context = entry.text.slice(0, 300);
+    if (succeeded(entry)) for (const o of open) if (o.key === keyOf(entry)) o.cleared = true;
     if (!failed(entry) || expectedOutcome(entry)) return;
     if (intendedRed.has(entry.line) || (entry.tool?.id && intendedRed.has(entry.tool.id))) return;
     const callId = entry.tool?.id;
@@ -129,19 +195,28 @@ export function findErrors(entries: readonly TranscriptEntry[], taskId: string |
     }
     const command = shellCommand(entry);
     const type = typeOf(entry, command);
-    const feedback = type === 'hook_feedback' ? entry.text.replace(hookFeedback, '').trim() : null;
-    const detail = feedback ?? (causeOf(entry.text) || `exit code ${entry.tool?.exit_code ?? 'unknown'}`);
+    const short = stoppedShort(entry);
+    const feedback =
+      type === 'hook_feedback'
+        ? entry.text.replace(hookFeedback, '').trim()
+        : short !== null
+          ? `the sub-agent stopped before doing what it announced: "${short}"`
+          : null;
+    const unflagged = entry.tool !== null && entry.tool.exit_code === null && entry.tool.is_error !== true;
+    const detail =
+      feedback ?? (causeOf(entry.text, unflagged) || `exit code ${entry.tool?.exit_code ?? 'unknown'}`);
     const subject =
       type === 'hook_feedback'
         ? 'Stop hook'
         : command
           ? `\`${command.length > 100 ? `${command.slice(0, 99)}…` : command}\``
           : (entry.tool?.name ?? 'agent');
-    // the same program failing the same way again is one error (a retry), not two
-    const key = command !== null ? `shell:${program(command)}` : `tool:${entry.tool?.name ?? entry.kind}`;
-    if (key === lastKey && similarity(lastDetail, detail) >= 0.8) return;
-    lastKey = key;
-    lastDetail = detail;
+    // the same failure again (a retry, or another command showing it) before anything cleared it is one error
+    const key = keyOf(entry);
+    const same = (o: { key: string; detail: string }) =>
+      o.key === key ? similarity(o.detail, detail) >= 0.8 : sameCause(o.detail, detail);
+    if (open.some((o) => !o.cleared && same(o))) return;
+    open.push({ key, detail, cleared: false });
     const { resolution, notes } = resolve(entries, index, type);
     drafts.push({
       task_id: taskId,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readCorpus } from '../../../test/helpers/corpus.js';
+import { corpusLines, parseCorpusLines } from '../../../test/helpers/corpus-lines.js';
 import { parseTranscript } from '../../agents/parse-transcript.js';
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { findErrors } from './error-rules.js';
@@ -11,26 +12,8 @@ import { failed } from './failure.js';
  * Where the tuning corpus holds no failing example of a signal, the test takes a real line of that format and
  * changes only the fields that say the outcome, as the format's producer writes them (each such change is named).
  */
-const lines = (file: string, ...numbers: number[]): string[] => {
-  const all = readCorpus(file).split('\n');
-  return numbers.map((n) => all[n - 1] as string);
-};
-/** Parse the given lines as a transcript whose line numbers are the source's (blank lines in between). */
-function parse(
-  file: string,
-  numbers: number[],
-  edit?: (line: string, n: number) => string,
-): TranscriptEntry[] {
-  const picked = lines(file, ...numbers);
-  const max = Math.max(...numbers);
-  const text = Array.from({ length: max }, (_, i) => {
-    const at = numbers.indexOf(i + 1);
-    if (at < 0) return '';
-    const line = picked[at] as string;
-    return edit ? edit(line, i + 1) : line;
-  }).join('\n');
-  return parseTranscript(text).entries;
-}
+const lines = corpusLines;
+const parse = parseCorpusLines;
 const results = (entries: TranscriptEntry[]) => entries.filter((e) => e.kind === 'tool_result');
 const json = (line: string) => JSON.parse(line) as Record<string, unknown>;
 

@@ -6,6 +6,33 @@ const failureText =
   /^(error\b|fatal\b|traceback \(most recent call last\)|exception\b|.*\b(rejected this action|permission denied|operation not permitted|command not found|no such file or directory)\b)/i;
 const stackTrace = /(Traceback \(most recent call last\)|^\s+at \S.*:\d+:\d+\)?$)/m;
 
+/**
+ * When a format records no exit code (a Codex code-mode cell that printed only the command's output), a failure
+ * is read from what the failing program itself prints: the shell's own diagnostic ("zsh:2: command not found: hk",
+ * "sh: pkl: command not found", "bash: line 3: syntax error ..."), wherever it stands, or, in the last lines, a
+ * network failure ("net/http: TLS handshake timeout", ECONNREFUSED ...) or a build tool's or task runner's closing
+ * verdict ("[lint] ERROR task failed", "make: *** [all] Error 2", "error: could not compile `x`", "npm ERR! ..."),
+ * or near the end a Python traceback (printed as an uncaught exception ends the program).
+ */
+const shellDiagnostic =
+  /(?:^|\s)(?:ba|z|k|da)?sh(?::\s*line)?(?::?\s*\d+)?: (?:[^\s:]+: )?(?:command not found|parse error|syntax error)\b/m;
+const networkFailure =
+  /\b(?:TLS handshake timeout|i\/o timeout|connection refused|connection reset by peer|could not resolve host|no such host|network is unreachable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN)\b/i;
+const closingVerdict =
+  /^(?:\[[\w:./-]+\] ERROR task failed|make(?:\[\d+\])?: \*\*\* .*Error \d+|npm (?:ERR!|error) |error: Recipe `[^`]+` failed|(?:error\s+|ELIFECYCLE\s+)?Command failed with exit code [1-9]|error: could not compile `|Error: Process completed with exit code [1-9])/i;
+
+/** Whether output without an exit code shows its command failing (see above). */
+export function unflaggedFailure(text: string): boolean {
+  if (shellDiagnostic.test(text)) return true;
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  // Python prints an uncaught exception's traceback as it exits
+  if (lines.slice(-40).some((l) => l === 'Traceback (most recent call last):')) return true;
+  return lines.slice(-3).some((l) => networkFailure.test(l) || closingVerdict.test(l));
+}
+
 /** The user said no to a tool call (or stopped it): their choice, not a failure. */
 export const userDecline =
   /doesn't want to proceed with this tool use|User rejected tool use|\[Request interrupted by user/i;
@@ -41,18 +68,43 @@ export function isProbe(entry: TranscriptEntry): boolean {
   return commands.length > 0 && commands.every(readOnly);
 }
 
+/** Tools that run a sub-agent and return its final message as their result. */
+const subagentTools = new Set(['Task', 'Agent']);
+
+/**
+ * A sub-agent whose whole answer announces its next step ("... Let me create a detailed technical specification.")
+ * stopped before doing it: the result the caller waits for is not there, although the tool reports success.
+ */
+export function stoppedShort(entry: TranscriptEntry): string | null {
+  if (entry.kind !== 'tool_result' || !subagentTools.has(entry.tool?.name ?? '')) return null;
+  const answer = entry.text.replace(/\n*agentId: [\s\S]*$/, '').trim();
+  if (answer === '' || answer.length > 400) return null;
+  const last = answer.split(/(?<=[.!?])\s+/).at(-1) ?? '';
+  return /^(?:(?:now|next|first|then),? )?(?:let me (?!know\b)|I'll |I will |I'm going to |I am going to )/i.test(
+    last,
+  )
+    ? last
+    : null;
+}
+
 /** Whether an entry reports a failure (before deciding whether it counts as an error). */
 export function failed(entry: TranscriptEntry): boolean {
   if (entry.kind === 'error') return true;
   if (entry.kind === 'meta') return hookFeedback.test(entry.text);
   if (entry.kind !== 'tool_result' || !entry.tool) return false;
+  if (stoppedShort(entry) !== null) return true;
   const command = shellCommand(entry);
   const code = entry.tool.exit_code;
   if (command !== null && isNoMatch(command, code, entry.text)) return false;
   if (code !== null && code !== 0) return true;
   if (entry.tool.is_error === true) return true;
   if (code === 0) return false;
-  return failureText.test(entry.text.trimStart().slice(0, 300)) || stackTrace.test(entry.text.slice(0, 2000));
+  if (failureText.test(entry.text.trimStart().slice(0, 300)) || stackTrace.test(entry.text.slice(0, 2000)))
+    return true;
+  // a look at a file (cat, tail, grep) prints what the file holds, not how the command went
+  const looks = shellCommands(entry);
+  if (looks.length > 0 && looks.every(readOnly)) return false;
+  return command !== null && entry.tool.is_error !== false && unflaggedFailure(entry.text);
 }
 
 export function succeeded(entry: TranscriptEntry): boolean {
@@ -68,6 +120,7 @@ export function expectedOutcome(entry: TranscriptEntry): string | null {
   const head = entry.text.slice(0, 600);
   if (entry.kind !== 'tool_result') return null;
   if (userDecline.test(head)) return 'declined by the user';
+  if (entry.tool?.interrupted === true) return 'stopped by the agent';
   if (isProbe(entry)) return 'probe of a missing path';
   if (benign.test(head) && entry.tool?.is_error !== true) return 'nothing to do';
   if (benign.test(head) && /\bgit\b/.test(shellCommand(entry) ?? '')) return 'nothing to do';
@@ -84,4 +137,4 @@ export function refusalType(entry: TranscriptEntry): string | null {
   return null;
 }
 
-export { stackTrace };
+export { closingVerdict, networkFailure, shellDiagnostic, stackTrace };

@@ -1,6 +1,6 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { succeeded } from './failure.js';
-import { shellCommand, testCommand } from './shell-command.js';
+import { sameStep, shellCommand, testCommand } from './shell-command.js';
 
 export interface OpenError {
   id: string;
@@ -17,10 +17,12 @@ export interface LaterResolution {
 
 /** The command an error drafted from a transcript names: its message starts with it in backticks. */
 const commandOf = (message: string) => /^`([^`]+?)(?:…)?`:/.exec(message)?.[1] ?? null;
+/** Whether the message holds the command whole (a long one is cut with "…"). */
+const wholeCommand = (message: string) => /^`[^`]+`:/.test(message) && !/^`[^`]*…`:/.test(message);
 
 /**
- * Errors left open by an earlier import that the new entries resolve: the same command succeeds later (a test
- * failure: a later test run passes). An import reads a session turn by turn, so a failure and its fix often land
+ * Errors left open by an earlier import that the new entries resolve: the same command, or its failed step with
+ * other flags, succeeds later (a test failure: a later test run passes). An import reads a session turn by turn, so a failure and its fix often land
  * in different imports.
  */
 export function resolveKnown(
@@ -36,7 +38,11 @@ export function resolveKnown(
       if (e.sidechain || !succeeded(e)) return false;
       const ran = shellCommand(e);
       if (ran === null) return false;
-      return ran.startsWith(command) || (isTest && testCommand.test(ran));
+      return (
+        ran.startsWith(command) ||
+        (wholeCommand(err.error_message) && sameStep(command, ran)) ||
+        (isTest && testCommand.test(ran))
+      );
     });
     if (fix)
       out.push({

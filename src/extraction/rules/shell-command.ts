@@ -72,22 +72,119 @@ export function toolFamily(entry: TranscriptEntry): string {
   return shellCommand(entry) !== null ? 'shell' : (entry.tool?.name ?? 'tool');
 }
 
-/** First program of a command line ("FOO=1 npx vitest run" -> "npx"). */
+/** A part that only sets shell variables (`X=$(go env GOMODCACHE)`): it runs no program of its own. */
+const assignmentOnly = /^(?:\w+=(?:"[^"]*"|'[^']*'|\$\([^)]*\)|\S)*\s*)+$/;
+
+/**
+ * First program of a command line ("FOO=1 npx vitest run" -> "npx"; "X=$(go env GOPATH) && grep ..." -> "grep"),
+ * looking inside `bash -c '...'`.
+ */
 export function program(command: string): string {
-  const words = command
-    .replace(/^(\s*\w+=\S*\s+)+/, '')
+  const first = commandParts(unwrapShell(command)).find((p) => !assignmentOnly.test(p)) ?? command;
+  const words = first
+    .replace(/^(\s*\w+=(?:"[^"]*"|'[^']*'|\$\([^)]*\)|\S)*\s+)+/, '')
     .trim()
     .split(/\s+/);
   return words[0] ?? '';
 }
 
-const searchPrograms = /^(rg|grep|egrep|fgrep|ag|ack|git grep)\b/;
+/** The script of `bash -c '...'` / `sh -c "..."` (the command itself otherwise). */
+export function unwrapShell(command: string): string {
+  const m = /^\s*(?:\/\S*\/)?(?:ba|z|da|k)?sh\s+(?:-\w*c\w*)\s+(['"])([\s\S]*)\1\s*$/.exec(command);
+  return m?.[2] ?? command;
+}
 
-/** grep-like commands exit 1 when nothing matched: that is an answer, not a failure. */
+const keyword = /^(?:then|else|elif|do|!)\s+/;
+const noStep =
+  /^(?:fi|done|esac|true|false|:|exit\b.*|(?:echo|printf|cd|export|set|source|\.)\b.*|if \[.*|\[\[?.*)$/;
+/** Programs that only shape the output of the step before them (`... | tail -20`). */
+const outputFilter = /^(?:head|tail|sort|uniq|wc|cut|tee|less|more|jq|column|tr|cat)\b/;
+
+/** The words that name what a command part does: program and subcommands, without flags, redirects or `--` args. */
+function stepWords(part: string): string[] {
+  const words = part
+    .replace(keyword, '')
+    .replace(/^(\s*\w+=(?:"[^"]*"|'[^']*'|\$\([^)]*\)|\S)*\s+)+/, '')
+    .trim()
+    .split(/\s+/);
+  const end = words.indexOf('--');
+  return (end >= 0 ? words.slice(0, end) : words).filter(
+    (w) => w !== '' && !w.startsWith('-') && !/^(?:\d*[<>]|&>)/.test(w),
+  );
+}
+
+/** Whether a command line runs its parts one after another whatever happens (`;`, newlines, `||`). */
+function sequential(command: string): boolean {
+  let quote: string | null = null;
+  for (let i = 0; i < command.length; i += 1) {
+    const c = command[i] as string;
+    if (quote) {
+      if (c === '\\') i += 1;
+      else if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === ';' || c === '\n' || (c === '|' && command[i + 1] === '|')) return true;
+  }
+  return false;
+}
+
+/** Steps that only look (search, list, print): running another look is exploring, not retrying. */
+const lookingStep =
+  /^(?:grep|egrep|rg|ag|find|fd|ls|cat|sed|awk|head|tail|stat|file|wc|tree|which|type|echo|printf)$/;
+
+/** Every step of a command line (`git push`, `cargo run hk`, `mise run lint`), the last one last. */
+export function commandSteps(command: string): string[][] {
+  const parts = commandParts(unwrapShell(command))
+    .map((p) => p.replace(keyword, '').trim())
+    .filter((p) => p !== '' && !noStep.test(p) && !assignmentOnly.test(p));
+  while (parts.length > 1 && outputFilter.test(parts.at(-1) ?? '')) parts.pop();
+  return parts.map(stepWords).filter((w) => w.length > 0);
+}
+
+/**
+ * A later command runs the failed command's step again (the same program, subcommand and arguments, other flags
+ * allowed: `git push` then `git push --set-upstream origin x`; `mise run fmt && mise run lint` then `mise run
+ * lint`): the step an `&&` chain stopped at is its last one. Not for lists whose every part runs (`a; b`), nor
+ * for a step that only looks (grep, find, ls...).
+ */
+export function sameStep(failedCommand: string, later: string): boolean {
+  // in `a; b` or `a || b` every part runs: the last one is not where the failure stopped
+  if (sequential(unwrapShell(failedCommand).trim())) return false;
+  const step = commandSteps(failedCommand).at(-1);
+  if (!step || lookingStep.test(step[0] ?? '')) return false;
+  return commandSteps(later).some((other) => {
+    const n = Math.min(step.length, other.length);
+    return (
+      n > 0 && step.slice(0, n).join(' ') === other.slice(0, n).join(' ') && (n > 1 || step.length === 1)
+    );
+  });
+}
+
+/**
+ * Programs whose exit status 1 answers the question they ask (POSIX style; trouble is 2 or more): no match (grep,
+ * rg), false (test, [), the files differ (diff, cmp, git diff --exit-code/--quiet), not there (which, command -v,
+ * pgrep, type).
+ */
+const questionPrograms =
+  /^(?:rg|grep|egrep|fgrep|ag|ack|git grep|test|\[\[?|diff|cmp|git diff\b.*--(?:exit-code|quiet)|which|command -v|pgrep|type)(?:\s|$)/;
+const errorWords =
+  /\b(?:error|fatal|denied|cannot|not permitted|no such file|invalid|unknown option|usage:)/i;
+
+/**
+ * Exit status 1 from a question (the last part of the command line, whose status is the line's, or a line of
+ * questions only) is its answer, not a failure, unless the output says something went wrong.
+ */
 export function isNoMatch(command: string, exitCode: number | null, output: string): boolean {
-  if (exitCode !== 1 || output.trim() !== '') return false;
-  const last = command.split('|').at(-1)?.trim() ?? '';
-  return searchPrograms.test(command.trim()) || searchPrograms.test(last);
+  if (exitCode !== 1) return false;
+  // Claude Code heads a failed command's output with "Exit code N"
+  const body = output.replace(/^(?:Error: )?Exit code \d+\s*/, '').trim();
+  const parts = commandParts(unwrapShell(command).trim())
+    .filter((p) => !assignmentOnly.test(p))
+    .map((p) => p.replace(/^(?:\w+=\S*\s+)+/, ''));
+  const asks =
+    questionPrograms.test(parts.at(-1) ?? '') ||
+    (parts.length > 0 &&
+      parts.every((p) => questionPrograms.test(p) || /^(?:echo|printf|true|cd)\b/.test(p)));
+  return asks && (body === '' || !errorWords.test(body.slice(0, 500)));
 }
 
 /** Commands that run a test suite (the runner itself, or a package script / task named test). */
