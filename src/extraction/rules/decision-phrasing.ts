@@ -41,9 +41,16 @@ const doing = new RegExp(
 /** The same verbs in any form ("I've applied", "try setting"): for a change stated right after its cause. */
 export const doingAnyForm = new RegExp(`\\b(?:${doingVerbs.split('|').flatMap(inflect).join('|')})\\b`, 'i');
 
+/** "I'm tightening the Rust test as well so ...": the agent's present action, its verb one of doing. */
+const progressive = /\b(?:I'm|I am|we're|we are) (?:also |now |just |then )?(\w+ing)\b/i;
+const doingNow = (sentence: string) => {
+  const verb = progressive.exec(sentence)?.[1];
+  return verb !== undefined && doingAnyForm.test(verb);
+};
+
 /** Verbs of looking and process: "let me check X since Y" is a step, not a decision. */
 const lookingVerbs =
-  'check|read|look|see|search|find|verify|examine|inspect|explore|investigate|review|confirm|test|understand|analy[sz]e|grep|open(?! (?:a |the )?(?:pr|pull request|draft|issue)\b)|view|get|fetch|list|count|compare|validate|try|debug|trace|figure|locate|identify|study|print|show|dig|take a look|double-check|summari[sz]e|watch|wait|poll|rerun|re-run|retry|inspect|map|narrow|gather|collect|scan|query|diagnose|reproduce|measure|time|monitor';
+  'check|read|look|see|search|find|verify|examine|inspect|explore|investigate|review|confirm|test|understand|analy[sz]e|grep|open(?! (?:a |the )?(?:pr|pull request|draft|issue)\\b)|view|get|fetch|list|count|compare|validate|try|debug|trace|figure|locate|identify|study|print|show|dig|take a look|double-check|summari[sz]e|watch|wait|poll|rerun|re-run|retry|inspect|map|narrow|gather|collect|scan|query|diagnose|reproduce|measure|time|monitor';
 const lookingIng =
   'checking|reading|looking|searching|finding|verifying|examining|inspecting|exploring|investigating|reviewing|confirming|testing|analy[sz]ing|opening(?! (?:a |the )?(?:pr|pull request|draft|issue)\\b)|viewing|getting|fetching|listing|comparing|validating|trying|debugging|tracing|locating|identifying|studying|printing|digging|watching|waiting|polling|rerunning|running|narrowing|gathering|collecting|scanning|querying|diagnosing|reproducing|measuring|timing|monitoring|doing|continuing|starting|at|now';
 export const looking = new RegExp(
@@ -61,7 +68,7 @@ const choiceWord =
 
 /** Explicit decisions: enough on their own. */
 const explicit =
-  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided to|decision(?: is| was)?:|I chose|I opted|I went with|going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|the (?:plan|decision) is)\b/i;
+  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided to|decision(?: is| was)?:|I chose|I opted|I went with|going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|the (?:plan|decision) is|^(?:selected|chosen) [\w -]{1,40}? (?:is|are)|I(?:'ve)? (?:selected|picked))\b/i;
 
 /** Sentences that are not choices: questions, conditions, status reports, announcements of tools and skills. */
 export const notAChoice = [
@@ -98,7 +105,7 @@ export function isDecision(text: string): boolean {
   if (looking.test(sentence)) return false;
   if (statedChoice.test(sentence)) return !judged.test(sentence);
   if (!actor.test(sentence)) return false;
-  if (!doing.test(sentence)) return false;
+  if (!doing.test(sentence) && !doingNow(sentence)) return false;
   return rationale.test(sentence) || choiceWord.test(sentence);
 }
 
@@ -120,6 +127,23 @@ export function isDecisionAfter(sentence: string, previous: string | undefined):
   if (notAChoice.some((re) => re.test(sentence))) return false;
   if (!(actor.test(sentence) || needTo.test(sentence)) || looking.test(sentence)) return false;
   return doing.test(sentence) && manner.test(sentence);
+}
+
+/**
+ * The type of a change made because of what its cause sentence says: a limitation of the tools or environment
+ * ("SQLite doesn't support", "were blocked by the browser policy", "I couldn't") makes it a workaround, unless its
+ * own words say skip or clarification; a bug's cause leaves it to the words.
+ */
+export function typeAfterCause(cause: string, sentence: string): Kind {
+  const kind = decisionType(`${cause} ${sentence}`);
+  const limited =
+    limitation.test(cause) ||
+    /\b(?:I|we) (?:couldn't|could not|can't|cannot|wasn't able to|was unable to)\b|\b(?:blocked|denied|not permitted)\b/i.test(
+      cause,
+    );
+  return limited && (kind === 'approach' || kind === 'library' || kind === 'architecture')
+    ? 'workaround'
+    : kind;
 }
 
 /** Amelia's six types, from the words of the sentence. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
-import { isDecision } from './decision-phrasing.js';
+import { isDecision, typeAfterCause } from './decision-phrasing.js';
 import { isRemedy, remedyInSentence } from './decision-remedies.js';
 import { RulesExtractor } from './rules-extractor.js';
 
@@ -155,6 +155,51 @@ describe('decisions: sentences ending in a colon, stated fixes and ways', () => 
     expect(decision?.description).toMatch(/^I'm opening the PR as ready for review/);
     expect(decision?.rationale).toMatch(/^per this repository's policy/);
     expect(isDecision('Let me open the file to see the config.')).toBe(false);
+  });
+});
+
+describe('decisions: how Codex states what it is doing', () => {
+  it('"I’m <doing>ing ... so ..." and "Selected X are ..." state choices; "I’m <looking>ing" does not', () => {
+    expect(
+      isDecision(
+        "I'm tightening the Rust test as well so it no longer depends on—or silently ignores failures from—the agent's own checkout.",
+      ),
+    ).toBe(true);
+    expect(
+      isDecision(
+        'Selected lanes are correctness + adversarial (recursive/state-machine paths), migration + resilience (schema/replay/rollback/fail-open budget), and tests + requirements + standards/API.',
+      ),
+    ).toBe(true);
+    for (const no of [
+      "I'm continuing through the full matrix so the handoff reflects the actual final PR state rather than an early green subset.",
+      "I'm validating the exit-code distinction so the proposed fix won't hide genuine Git/repository errors.",
+      'I’m using the GitHub workflow to inspect the discussion and then trace the relevant behavior in this checkout.',
+      'The user selected "p" which means Party Mode - getting multi-agent feedback on the spec.',
+    ])
+      expect(isDecision(no.replace(/’/g, "'")), no).toBe(false);
+  });
+});
+
+describe('decisions: the type of a change made because of its cause', () => {
+  it('a limitation of the tools makes it a workaround; a bug’s cause leaves it to the words', () => {
+    expect(
+      typeAfterCause(
+        "The auto-generated migration uses `ALTER TABLE ... modify` which SQLite doesn't support.",
+        'I need to rewrite it with a SQLite-safe table rewrite pattern.',
+      ),
+    ).toBe('workaround');
+    expect(
+      typeAfterCause(
+        "I couldn't directly inspect your already-open Chrome tab: the browser tool only sees the Codex in-app browser, and both local/deployed Codemie URLs were blocked by the browser policy.",
+        'I did inspect the local Codemie UI source to ground the scenario in actual screens/capabilities.',
+      ),
+    ).toBe('workaround');
+    expect(
+      typeAfterCause(
+        "There's `BatchUploadTimeout` (defaults to 10 seconds!) - that's likely the issue.",
+        'Let me set aggressive timeouts and a no-op logger to silence warnings:',
+      ),
+    ).toBe('approach');
   });
 });
 

@@ -1,6 +1,6 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import type { DecisionDraft } from '../extractor.js';
-import { decisionType, isDecision, isDecisionAfter, rationale } from './decision-phrasing.js';
+import { decisionType, isDecision, isDecisionAfter, rationale, typeAfterCause } from './decision-phrasing.js';
 import { draft, signalDecisions } from './decision-signals.js';
 import { diagnosis, isRemedy, remedyInSentence } from './decision-remedies.js';
 import { userDirectives } from './user-directives.js';
@@ -97,9 +97,9 @@ function stated(entry: TranscriptEntry, taskId: string | null): DecisionDraft[] 
       out.push(draft(entry, decisionType(s.text), s.text, rationaleOf(s.text, list[i + 1]?.text), taskId));
       cause = null;
     } else if (isDecisionAfter(s.text, previous))
-      out.push(draft(entry, decisionType(`${previous ?? ''} ${s.text}`), s.text, previous ?? '', taskId));
+      out.push(draft(entry, typeAfterCause(previous ?? '', s.text), s.text, previous ?? '', taskId));
     else if (cause !== null && isRemedy(s.text)) {
-      remedies.push(draft(entry, decisionType(`${cause} ${s.text}`), s.text, cause, taskId));
+      remedies.push(draft(entry, typeAfterCause(cause, s.text), s.text, cause, taskId));
       cause = null;
     } else if (remedyInSentence(s.text))
       remedies.push(draft(entry, decisionType(s.text), s.text, s.text, taskId));
