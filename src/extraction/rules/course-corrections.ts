@@ -23,6 +23,14 @@ const accepts =
 const directs =
   /^(?:no|nope|not)\b|(?:^|[.,;:!-]\s*)(?:don'?t|do not|never|avoid|just|instead|keep|let'?s|use|stop)\b|\b(?:need to|needs to|no need|must|should(?:n'?t)?|has to|have to|instead of|rather than|bad idea|not (?:valid|acceptable|a good idea|needed|necessary)|unacceptable|overcomplicat\w*|keep in mind|make sure|prefer)\b/i;
 
+/**
+ * A report that something fails ("no, the tests still fail") asks for a fix, not a course: it counts only when it
+ * also says how to work ("use X instead", "don't ...", "let's ...").
+ */
+const reportsFailure =
+  /\b(?:still|doesn'?t work|does not work|not working|fails?|failing|failed|crash(?:es|ed)?|errors?|exception)\b|\b(?:is|are|was|it's|still) broken\b/i;
+const saysHow = /\b(?:instead|rather than|use|don'?t|do not|let'?s|never|avoid)\b/i;
+
 /** Or agrees with it early in the reply: "The user wants X. This makes sense - ...". */
 const agrees = /\b(?:this|that) makes (?:total |perfect |more |a lot of )?sense\b/i;
 const accepted = (reply: string) => accepts.test(reply) || agrees.test(reply.slice(0, 300));
@@ -68,6 +76,7 @@ export function courseCorrections(entries: readonly TranscriptEntry[], taskId: s
     if (e.sidechain || e.role !== 'user' || e.kind !== 'text' || !agentSpoke) return;
     const text = e.text.trim();
     if (text.length < 8 || injected.test(text) || /\?\s*$/.test(text) || !directs.test(text)) return;
+    if (reportsFailure.test(text) && !saysHow.test(text)) return;
     const reply: TranscriptEntry[] = [];
     for (const next of entries.slice(i + 1)) {
       if (next.sidechain) continue;

@@ -269,6 +269,9 @@ describe('decisions: a correction the user gives and the agent accepts', () => {
       said('Excellent point! Let me add comprehensive edge case handling and error recovery to the design:'),
       user('no, it is fine as it is, go on'),
       said('Continuing with the tests.'),
+      // a failure report asks for a fix, not a course
+      user('no, the hook still fails after your change, it is broken'),
+      said("You're right, the hook still exits 1. Let me look at the output."),
       // the user's directive is already a decision: the acceptance adds none
       user(
         "don't create separate documents. put into existing with converation incremental. it's just separate phase1",
@@ -276,7 +279,7 @@ describe('decisions: a correction the user gives and the agent accepts', () => {
       said("You're right! Let me integrate this into the existing ARCHITECTURE-REFACTORING.md as Phase 1."),
     ];
     expect((await found(entries)).map((d) => [d.line, d.description])).toEqual([
-      [entries[8]?.line, entries[8]?.text],
+      [entries[10]?.line, entries[10]?.text],
     ]);
   });
 
