@@ -326,3 +326,35 @@ describe('decisions: a choice said twice in one turn is one decision', () => {
     ]);
   });
 });
+
+describe('decisions: a choice stated in Korean', () => {
+  it('a reason or an alternative and an ending of intent: a decision, typed by its words', async () => {
+    const inline = said(
+      '변경 범위가 좁고 명확하므로 Plan은 간결하게 작성하고 바로 Implement로 넘어가겠습니다.',
+    );
+    const leave = said(
+      '`_FakeMCP` 클래스명은 LOW이고 기능 영향 없으므로 그대로 둡니다 (테스트 헬퍼의 이름 변경은 불필요한 diff 확대).\n\n최종 변경 확인:',
+    );
+    const separate = said('main 브랜치 보호 규칙 때문에 직접 push 불가. retro 커밋을 별도 PR로 올립니다.');
+    const decisions = await found([inline, leave, separate]);
+    expect(decisions.map((d) => [d.line, d.type])).toEqual([
+      [inline.line, 'approach'],
+      [leave.line, 'skip'],
+      [separate.line, 'workaround'],
+    ]);
+    expect(decisions[0]?.rationale).toBe('변경 범위가 좁고 명확하므로');
+  });
+
+  it('a description (copula, stative ending) or a step without a reason is not', async () => {
+    const entries = [
+      said(
+        'CI 완료를 기다리고 있습니다. type-check 통과가 이미 확인되었으므로 나머지 체크도 통과할 가능성이 높습니다.',
+      ),
+      said(
+        '이 프로젝트에서 `get_context()`나 `mcp.types`는 미사용이므로 **import 경로 + 클래스명 변경**이 전부입니다.',
+      ),
+      said('사용자가 자리를 비운 것 같습니다. Design 게이트에서 대기 상태를 기록하겠습니다.'),
+    ];
+    expect(await found(entries)).toEqual([]);
+  });
+});

@@ -6,6 +6,7 @@ import { diagnosis, isRemedy, remedyInSentence } from './decision-remedies.js';
 import { userDirectives } from './user-directives.js';
 import { courseCorrections } from './course-corrections.js';
 import { dropRestatements, turnStarts } from './restatements.js';
+import { isKoreanDecision, koreanReason, koreanType } from './korean-phrasing.js';
 
 /** Headers under which agents list what they chose: "Key adaptations:", "Design decisions:". */
 const choiceHeader =
@@ -53,7 +54,7 @@ function sentences(text: string): Sentence[] {
       out.push({ text: line, item: false, header: true });
       continue;
     }
-    for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z`*])/)) {
+    for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z`*\uAC00-\uD7A3])/)) {
       const t = s.trim();
       if (t.length >= 12 && t.length <= 600) out.push({ text: t, item, header: false });
     }
@@ -95,6 +96,10 @@ function stated(entry: TranscriptEntry, taskId: string | null): DecisionDraft[] 
       cause = null;
     } else if ((underHeader && s.item) || isDecision(s.text)) {
       out.push(draft(entry, decisionType(s.text), s.text, rationaleOf(s.text, list[i + 1]?.text), taskId));
+      cause = null;
+    } else if (isKoreanDecision(s.text)) {
+      const why = koreanReason(s.text, previous);
+      out.push(draft(entry, koreanType(`${why} ${s.text}`) ?? 'approach', s.text, why, taskId));
       cause = null;
     } else if (isDecisionAfter(s.text, previous))
       out.push(draft(entry, typeAfterCause(previous ?? '', s.text), s.text, previous ?? '', taskId));
