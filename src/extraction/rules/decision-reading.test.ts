@@ -141,6 +141,12 @@ describe('decisions: sentences ending in a colon, stated fixes and ways', () => 
     ).toBe(true);
     expect(isDecision('The fix is committed and pushed as `55c7b81`.')).toBe(false);
     expect(
+      isDecision('The fix is working - down from ~800ms to ~135ms consistently after the first run.'),
+    ).toBe(false);
+    expect(
+      isDecision('The current design is one tracking file per session, written by the metrics processor.'),
+    ).toBe(false);
+    expect(
       isDecision(
         'The practical trade-off matters here: incorrectly mixing sessions seems worse than missing some sessions entirely.',
       ),
