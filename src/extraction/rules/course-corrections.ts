@@ -38,6 +38,7 @@ const accepted = (reply: string) => accepts.test(reply) || agrees.test(reply.sli
 /** Text the user did not type as a turn: injected context, slash commands, interruptions, pasted blocks. */
 const injected = /^\s*<|^\s*\/\w|```|Caveat:|This session is being continued|^\s*\[Request interrupted/;
 
+const userTurn = (e: TranscriptEntry) => !e.sidechain && e.role === 'user' && e.kind === 'text';
 const said = (e: TranscriptEntry) =>
   !e.sidechain && e.role === 'assistant' && (e.kind === 'text' || e.kind === 'thinking');
 const plain = (text: string) =>
@@ -73,12 +74,13 @@ export function courseCorrections(entries: readonly TranscriptEntry[], taskId: s
   let agentSpoke = false;
   entries.forEach((e, i) => {
     if (said(e) && e.kind === 'text') agentSpoke = true;
-    if (e.sidechain || e.role !== 'user' || e.kind !== 'text' || !agentSpoke) return;
+    if (!userTurn(e) || !agentSpoke) return;
     const text = e.text.trim();
     if (text.length < 8 || injected.test(text) || /\?\s*$/.test(text) || !directs.test(text)) return;
     if (reportsFailure.test(text) && !saysHow.test(text)) return;
     const reply: TranscriptEntry[] = [];
-    for (const next of entries.slice(i + 1)) {
+    let j = i + 1;
+    for (let next = entries[j]; next !== undefined; next = entries[(j += 1)]) {
       if (next.sidechain) continue;
       if (next.role === 'user' || next.kind === 'tool_call' || next.kind === 'tool_result') break;
       if (said(next)) reply.push(next);
@@ -87,7 +89,8 @@ export function courseCorrections(entries: readonly TranscriptEntry[], taskId: s
     const where = accepting.find((r) => r.kind === 'text') ?? accepting[0];
     if (!where) return;
     const description = text.replace(/\s+/g, ' ').slice(0, 300);
-    const next = entries.slice(i + 1).find((n) => !n.sidechain && n.role === 'user' && n.kind === 'text');
+    let next = entries[j];
+    while (next !== undefined && !userTurn(next)) next = entries[(j += 1)];
     out.push({
       user: e,
       replyEnd: reply.at(-1)?.line ?? where.line,

@@ -32,17 +32,17 @@ export function dropRestatements(
   decisions: readonly DecisionDraft[],
   starts: readonly number[],
 ): DecisionDraft[] {
-  const turn = (line: number | null) => starts.filter((s) => s <= (line ?? 0)).length;
-  const kept: DecisionDraft[] = [];
+  const turnOf = (line: number | null) => starts.filter((s) => s <= (line ?? 0)).length;
+  const kept: { decision: DecisionDraft; turn: number; head: string | null }[] = [];
   for (const d of decisions) {
+    const turn = turnOf(d.evidence_line);
     const h = headOf(d.description);
     const again = kept.some(
       (k) =>
-        turn(k.evidence_line) === turn(d.evidence_line) &&
-        ((h !== null && headOf(k.description) === h) ||
-          similarity(k.description, d.description) >= turnThreshold),
+        k.turn === turn &&
+        ((h !== null && k.head === h) || similarity(k.decision.description, d.description) >= turnThreshold),
     );
-    if (!again) kept.push(d);
+    if (!again) kept.push({ decision: d, turn, head: h });
   }
-  return kept;
+  return kept.map((k) => k.decision);
 }
