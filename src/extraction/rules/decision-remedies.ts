@@ -26,11 +26,12 @@ export function isRemedy(text: string): boolean {
   return agentActs.test(sentence) && doingAnyForm.test(sentence);
 }
 
-/** "...caught one issue ... so I've applied X": the change stated in the same sentence as its cause. */
-export function remedyInSentence(sentence: string): boolean {
+/** "...caught one issue ... so I've applied X": the change stated in the same sentence as its cause; the cause. */
+export function remedyInSentence(sentence: string): string | null {
   const cause = diagnosis.exec(sentence);
-  if (!cause) return false;
+  if (!cause) return null;
   const after = sentence.slice(cause.index + cause[0].length);
   const then = /(?:\bso|\btherefore|\bhence|[—–]\s*so)\b,?\s+(.+)$/i.exec(after);
-  return then?.[1] !== undefined && isRemedy(then[1]);
+  if (then?.[1] === undefined || !isRemedy(then[1])) return null;
+  return sentence.slice(0, cause.index + cause[0].length + then.index).replace(/[\s,—–-]+$/, '');
 }

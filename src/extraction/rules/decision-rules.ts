@@ -21,8 +21,6 @@ const choiceHeader =
 const namedChoice =
   /^(?:(?:(?:revised|proposed|recommended|final|chosen|corrected|simplified|selected|new|the|our|my)\s+)*(?:solution|approach|design|architecture|fix)|(?:revised|proposed|recommended|final|chosen|corrected|selected)\s+(?:[\w-]+\s+)?plan)\s*:\s*(?!(?:approach|option|alternative)\s+\w+\b)\S.{2,}$/i;
 
-const named = 'the heading names the chosen solution';
-
 interface Sentence {
   text: string;
   item: boolean;
@@ -62,6 +60,23 @@ function sentences(text: string): Sentence[] {
   return out;
 }
 
+/** A reason as read: no trailing colon or period, no text past a parenthesis it did not open. */
+function tidy(reason: string): string {
+  let depth = 0;
+  let end = reason.length;
+  for (let i = 0; i < reason.length; i += 1) {
+    if (reason[i] === '(') depth += 1;
+    if (reason[i] === ')' && (depth -= 1) < 0) {
+      end = i;
+      break;
+    }
+  }
+  return reason
+    .slice(0, end)
+    .trim()
+    .replace(/[.:,;]+$/, '');
+}
+
 function rationaleOf(sentence: string, next: string | undefined): string {
   // "Since X, I'll Y": the reason is the opening clause
   const opening = /^(?:since|because|as|given that)\s+(.+?),\s+(?:I|we|let|so)\b/i.exec(sentence);
@@ -69,7 +84,7 @@ function rationaleOf(sentence: string, next: string | undefined): string {
   const match =
     rationale.exec(sentence) ??
     (next ? /^(?:because|since|this is because|that's because)\b\s*(.+)$/i.exec(next) : null);
-  return match ? (match[1] ?? '').trim().replace(/[.]$/, '') : '';
+  return match ? tidy(match[1] ?? '') : '';
 }
 
 /** Decisions stated in assistant prose (thinking included). */
@@ -79,6 +94,7 @@ function stated(entry: TranscriptEntry, taskId: string | null): DecisionDraft[] 
   let underHeader = false;
   /** The last cause named in this message, waiting for the change it calls for. */
   let cause: string | null = null;
+  let namedSeen = false;
   const remedies: DecisionDraft[] = [];
   list.forEach((s, i) => {
     if (s.header) {
@@ -89,26 +105,31 @@ function stated(entry: TranscriptEntry, taskId: string | null): DecisionDraft[] 
     const previous = list[i - 1]?.text;
     if (s.named) {
       // one named solution per message: the first heading names it, later ones detail it
-      if (out.some((d) => d.rationale === named)) return;
-      out.push(
-        draft(entry, /\barchitecture\b/i.test(s.text) ? 'architecture' : 'approach', s.text, named, taskId),
-      );
+      if (!namedSeen) {
+        const kind = /\barchitecture\b/i.test(s.text) ? 'architecture' : 'approach';
+        out.push(draft(entry, kind, s.text, tidy(cause ?? ''), taskId));
+      }
+      namedSeen = true;
       cause = null;
     } else if ((underHeader && s.item) || isDecision(s.text)) {
-      out.push(draft(entry, decisionType(s.text), s.text, rationaleOf(s.text, list[i + 1]?.text), taskId));
+      const why = rationaleOf(s.text, list[i + 1]?.text) || tidy(cause ?? '');
+      out.push(draft(entry, decisionType(s.text), s.text, why, taskId));
       cause = null;
     } else if (isKoreanDecision(s.text)) {
       const why = koreanReason(s.text, previous);
       out.push(draft(entry, koreanType(`${why} ${s.text}`) ?? 'approach', s.text, why, taskId));
       cause = null;
     } else if (isDecisionAfter(s.text, previous))
-      out.push(draft(entry, typeAfterCause(previous ?? '', s.text), s.text, previous ?? '', taskId));
+      out.push(draft(entry, typeAfterCause(previous ?? '', s.text), s.text, tidy(previous ?? ''), taskId));
     else if (cause !== null && isRemedy(s.text)) {
-      remedies.push(draft(entry, typeAfterCause(cause, s.text), s.text, cause, taskId));
+      remedies.push(draft(entry, typeAfterCause(cause, s.text), s.text, tidy(cause), taskId));
       cause = null;
-    } else if (remedyInSentence(s.text))
-      remedies.push(draft(entry, decisionType(s.text), s.text, s.text, taskId));
-    else if (diagnosis.test(s.text)) cause = s.text;
+    } else {
+      const inSentence = remedyInSentence(s.text);
+      if (inSentence !== null)
+        remedies.push(draft(entry, decisionType(s.text), s.text, tidy(inSentence), taskId));
+      else if (diagnosis.test(s.text)) cause = s.text;
+    }
   });
   // a change after its cause counts when the message states no choice of its own, once
   if (out.length === 0 && remedies[0]) out.push(remedies[0]);
