@@ -13,27 +13,55 @@ type Kind = (typeof DecisionType.options)[number];
 const actor =
   /\b(I'll|I will|I'm going to|I am going to|I'm \w+ing|I am \w+ing|I'd (?:rather|go|use|prefer)|I've decided|I decided|I chose|I opted|I went with|I prefer|I should|let me|let's|we'll|we will|we should)\b|\bit makes (?:more )?sense to\b|\bgoing with\b|\bopting for\b/i;
 
-/** A stated fix, plan or best way ("The fix is to...", "The simplest setup is..."): a decision on its own. */
+/**
+ * A stated fix, plan or best way ("The fix is to...", "The lightest-weight approach for Go is to use..."): a decision
+ * on its own. The noun may carry two qualifiers before it and a short "for X" after it; "the current design is"
+ * describes what exists.
+ */
 const statedChoice =
-  /\b(?:the|my|our) (?:(?:best|simplest|cleanest|safest|lightest|fastest|easiest|right|correct|proper|minimal|first|real|only) )?(?:fix|plan|approach|solution|choice|option|way|setup|strategy|design)(?: I'd (?:try|use|take|pick))?(?: here| then| now)? (?:is|will be|would be)\b(?! (?:to )?(?:check|see|look|find|understand)\b)|\b(?:is|seems|looks like) (?:a|the) (?:perfect|good|great|natural|better|right|best) (?:use case|fit|choice|candidate|option|approach|place)\b/i;
+  /\b(?:the|my|our) (?:(?!current |existing |old |previous |original |default )[\w-]+ ){0,2}(?:fix|plan|approach|solution|choice|option|way|setup|strategy|design)(?: I'd (?:try|use|take|pick))?(?: (?:for|in|with) [\w`'./-]+(?: [\w`'./-]+)?)?(?: here| then| now)? (?:is|will be|would be)\b(?! (?:to )?(?:check|see|look|find|understand)\b| (?:now )?(?:committed|pushed|merged|done|in place|applied|complete|working|ready|live)\b)|\b(?:is|seems|looks like) (?:a|the) (?:perfect|good|great|natural|better|right|best) (?:use case|fit|choice|candidate|option|approach|place)\b/i;
 
-/** Verbs of doing (building, changing, choosing), not of looking. */
-const doing =
-  /\b(use|using|create|creating|add|adding|clean up|cleaning up|delete|convert|port|migrate|rewrite|simplify|consolidate|centrali[sz]e|generate|configure|enable|disable|upgrade|downgrade|bump|revert|install|implement|put|move|keep|keeping|split|extract|replace|switch|skip|skipping|defer|remove|wrap|write|set|make|apply|treat|handle|go with|stick|adopt|restructure|rename|bypass|fall back|falling back|drop|pin|limit|scope|return|run .{0,30} with|commit|amend|leave|ignore|delegate|launch|reuse|extend|introduce|mark|store|track|cache|inject|patch|refactor|proceed|ground|codify|tighten|match|mirror|follow|choose|pick|prefer|interpret|assume|retry|wait|start with|begin with|force)\b/i;
+/** Verbs of doing (building, changing, choosing), not of looking (`doingAnyForm` also reads them as -s, -ed, -ing). */
+const doingVerbs =
+  'use|create|add|clean up|delete|convert|port|migrate|rewrite|simplify|consolidate|centrali[sz]e|generate|configure|enable|disable|upgrade|downgrade|bump|revert|install|implement|put|move|keep|split|extract|replace|switch|skip|defer|remove|wrap|write|set|make|apply|treat|handle|go with|stick|adopt|restructure|rename|bypass|fall back|drop|pin|limit|scope|return|commit|amend|leave|ignore|delegate|launch|reuse|extend|introduce|mark|store|track|cache|inject|patch|refactor|proceed|ground|codify|tighten|match|mirror|follow|choose|pick|prefer|interpret|assume|retry|wait|start with|begin with|force|suppress|silence|raise|lower|increase|reduce|shorten|bound|cap|guard|catch|normali[sz]e|escape|filter|trim|pass|inline|recompile|rebuild|regenerate|reset|close|allow|block|require|default|fall through|short-circuit|isolate|open(?:ing)? (?:a |the )?(?:pr|pull request|draft)';
+const inflect = (v: string) => {
+  const [head = v, ...rest] = v.split(' ');
+  if (head.includes('[')) return [v];
+  const tail = rest.length ? ` ${rest.join(' ')}` : '';
+  const stem = head.replace(/e$/, '');
+  const doubled = /[^aeiou][aeiou][bdgmnpt]$/.test(head) ? head + head.slice(-1) : head;
+  const ied = head.replace(/([^aeiou])y$/, '$1ied');
+  return [
+    ...new Set([head, `${head}s`, `${stem}ed`, `${stem}ing`, `${doubled}ing`, `${doubled}ed`, ied]),
+  ].map((f) => f + tail);
+};
+const doing = new RegExp(
+  `\\b(?:${doingVerbs}|using|creating|adding|cleaning up|keeping|skipping|falling back|run .{0,30} with)\\b`,
+  'i',
+);
+/** The same verbs in any form ("I've applied", "try setting"): for a change stated right after its cause. */
+export const doingAnyForm = new RegExp(`\\b(?:${doingVerbs.split('|').flatMap(inflect).join('|')})\\b`, 'i');
+
+/** "I'm tightening the Rust test as well so ...": the agent's present action, its verb one of doing. */
+const progressive = /\b(?:I'm|I am|we're|we are) (?:also |now |just |then )?(\w+ing)\b/i;
+const doingNow = (sentence: string) => {
+  const verb = progressive.exec(sentence)?.[1];
+  return verb !== undefined && doingAnyForm.test(verb);
+};
 
 /** Verbs of looking and process: "let me check X since Y" is a step, not a decision. */
 const lookingVerbs =
-  'check|read|look|see|search|find|verify|examine|inspect|explore|investigate|review|confirm|test|understand|analy[sz]e|grep|open|view|get|fetch|list|count|compare|validate|try|debug|trace|figure|locate|identify|study|print|show|dig|take a look|double-check|summari[sz]e|watch|wait|poll|rerun|re-run|retry|inspect|map|narrow|gather|collect|scan|query|diagnose|reproduce|measure|time|monitor';
+  'check|read|look|see|search|find|verify|examine|inspect|explore|investigate|review|confirm|test|understand|analy[sz]e|grep|open(?! (?:a |the )?(?:pr|pull request|draft|issue)\\b)|view|get|fetch|list|count|compare|validate|try|debug|trace|figure|locate|identify|study|print|show|dig|take a look|double-check|summari[sz]e|watch|wait|poll|rerun|re-run|retry|inspect|map|narrow|gather|collect|scan|query|diagnose|reproduce|measure|time|monitor';
 const lookingIng =
-  'checking|reading|looking|searching|finding|verifying|examining|inspecting|exploring|investigating|reviewing|confirming|testing|analy[sz]ing|opening|viewing|getting|fetching|listing|comparing|validating|trying|debugging|tracing|locating|identifying|studying|printing|digging|watching|waiting|polling|rerunning|running|narrowing|gathering|collecting|scanning|querying|diagnosing|reproducing|measuring|timing|monitoring|doing|continuing|starting|at|now';
-const looking = new RegExp(
+  'checking|reading|looking|searching|finding|verifying|examining|inspecting|exploring|investigating|reviewing|confirming|testing|analy[sz]ing|opening(?! (?:a |the )?(?:pr|pull request|draft|issue)\\b)|viewing|getting|fetching|listing|comparing|validating|trying|debugging|tracing|locating|identifying|studying|printing|digging|watching|waiting|polling|rerunning|running|narrowing|gathering|collecting|scanning|querying|diagnosing|reproducing|measuring|timing|monitoring|doing|continuing|starting|at|now';
+export const looking = new RegExp(
   `^(?:now,? |first,? |next,? |then,? |ok,? |okay,? |good,? |great,? |perfect!? ?|excellent!? ?|so,? )*(?:(?:let me|I'll|I will|I need to|I should|let's)\\s+(?:also |now |first |quickly |just |then )?(?:${lookingVerbs}|run\\b.{0,40}\\b(?:tests?|lint|build|typecheck|check|format|suite|ci)|update (?:the|my) (?:todo|task)|mark|clear the todo)|(?:I'm|I am)\\s+(?:also |now |first |just )?(?:${lookingIng}))\\b`,
   'i',
 );
 
 /** A reason given in the same sentence. */
 export const rationale =
-  /(?:\b(?:because|since|so that|so we|so it|given that|as (?:it|this|that|the|they|there|we|I)\b|due to|to avoid|to keep|to make sure|to ensure|to prevent|otherwise|which (?:avoids|keeps|means|(?:\w+ ){0,3}(?:doesn't|does not|can't|cannot|won't|will fail|isn't|is not))|rather than)\b|\s[—–]\s(?=it's|it is|they're|this is|that's))\s*(.*)$/i;
+  /(?:\b(?:because|since|so that|so we|so it|given that|as (?:it|this|that|the|they|there|we|I)\b|due to|to avoid|to keep|to make sure|to ensure|to prevent|otherwise|which (?:avoids|keeps|means|(?:\w+ ){0,3}(?:doesn't|does not|can't|cannot|won't|will fail|isn't|is not))|rather than)\b|\s[—–]\s(?=it's|it is|they're|this is|that's)|\(?(?=per (?:the|this|our|your|its|their) (?:[\w'-]+ ){0,3}(?:policy|convention|guidelines?|rules?|instructions?|requirements?)\b))\s*(.*)$/i;
 
 /** Words that mark a choice even without a reason. */
 const choiceWord =
@@ -41,17 +69,24 @@ const choiceWord =
 
 /** Explicit decisions: enough on their own. */
 const explicit =
-  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided to|decision(?: is| was)?:|I chose|I opted|I went with|going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|the (?:plan|decision) is|trade-?off)\b/i;
+  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided to|decision(?: is| was)?:|I chose|I opted|I went with|going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|the (?:plan|decision) is|^(?:selected|chosen) [\w -]{1,40}? (?:is|are)|I(?:'ve)? (?:selected|picked))\b/i;
 
 /** Sentences that are not choices: questions, conditions, status reports, announcements of tools and skills. */
-const notAChoice = [
+export const notAChoice = [
   /\?$/,
   /^(?:if|when|once|whether|unless)\b/i,
   /^(?:this|that|it|the \w+) (?:is|was|are|were|has|have) (?:now |already |been )?(?:done|complete|fixed|updated|added|created|in place|passing|green|working)\b/i,
   /\bI'm using (?:the )?[`\w:-]+(?: \w+)? (?:skill|workflow)\b|\busing `?[\w-]+:[\w-]+`? (?:briefly )?because\b/i,
   /^(?:I|we) (?:can|could|might|may)\b/i,
-  /:$/,
 ];
+
+/**
+ * A sentence ending in a colon announces what follows. It is a fragment when the clause stops short ("The best
+ * approach is to:", "Here's what I'll add:") or only judges ("Now the solution is much cleaner:"); a whole clause
+ * that says what is done ("The fix is to set a timeout in the config:") still states the choice.
+ */
+export const fragment =
+  /(?:\b(?:is|are|was|be|to|as|the|a|an|of|for|with|that|this|these|following|follows|below|here|thought|steps|changes|what I'll \w+|what we need|do)|\bhere's \w+(?: \w+)?|[^\w`)'"])$/i;
 
 /** How agents settle what an ambiguous request means. */
 const clarifying =
@@ -62,12 +97,16 @@ const judged =
   /\b(?:is|are|looks|seems)(?: now)?(?: much| a lot| far)? (?:cleaner|simpler|better|nicer|good|done|complete|ready|working|correct|fine|right)\b(?![^.!]*(?::|\s[-–—]\s))/i;
 const deliberating = /\b(?:weighing|considering|wondering|deciding|not sure) (?:whether|if|how|between)\b/i;
 
-export function isDecision(sentence: string): boolean {
+export function isDecision(text: string): boolean {
+  const colon = text.endsWith(':');
+  const sentence = colon ? text.slice(0, -1).trimEnd() : text;
+  if (colon && (fragment.test(sentence) || judged.test(sentence))) return false;
   if (notAChoice.some((re) => re.test(sentence)) || deliberating.test(sentence)) return false;
   if (explicit.test(sentence) || clarifying.test(sentence)) return true;
+  if (looking.test(sentence)) return false;
   if (statedChoice.test(sentence)) return !judged.test(sentence);
-  if (!actor.test(sentence) || looking.test(sentence)) return false;
-  if (!doing.test(sentence)) return false;
+  if (!actor.test(sentence)) return false;
+  if (!doing.test(sentence) && !doingNow(sentence)) return false;
   return rationale.test(sentence) || choiceWord.test(sentence);
 }
 
@@ -91,6 +130,23 @@ export function isDecisionAfter(sentence: string, previous: string | undefined):
   return doing.test(sentence) && manner.test(sentence);
 }
 
+/**
+ * The type of a change made because of what its cause sentence says: a limitation of the tools or environment
+ * ("SQLite doesn't support", "were blocked by the browser policy", "I couldn't") makes it a workaround, unless its
+ * own words say skip or clarification; a bug's cause leaves it to the words.
+ */
+export function typeAfterCause(cause: string, sentence: string): Kind {
+  const kind = decisionType(`${cause} ${sentence}`);
+  const limited =
+    limitation.test(cause) ||
+    /\b(?:I|we) (?:couldn't|could not|can't|cannot|wasn't able to|was unable to)\b|\b(?:blocked|denied|not permitted)\b/i.test(
+      cause,
+    );
+  return limited && (kind === 'approach' || kind === 'library' || kind === 'architecture')
+    ? 'workaround'
+    : kind;
+}
+
 /** Amelia's six types, from the words of the sentence. */
 export function decisionType(sentence: string): Kind {
   if (
@@ -99,7 +155,7 @@ export function decisionType(sentence: string): Kind {
   )
     return 'clarification';
   if (
-    /\b(skip|defer|leave .{0,30} for later|out of scope|not (?:going to|worth)|leave (?:it|this|that) to)\b/i.test(
+    /\b(skip|ignor(?:e|ing)|defer|leave .{0,30} for later|out of scope|not (?:going to|worth)|leave (?:it|this|that) to)\b/i.test(
       sentence,
     )
   )

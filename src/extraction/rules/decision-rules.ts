@@ -1,16 +1,37 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import type { DecisionDraft } from '../extractor.js';
-import { decisionType, isDecision, isDecisionAfter, rationale } from './decision-phrasing.js';
+import { decisionType, isDecision, isDecisionAfter, rationale, typeAfterCause } from './decision-phrasing.js';
 import { draft, signalDecisions } from './decision-signals.js';
+import { diagnosis, isRemedy, remedyInSentence } from './decision-remedies.js';
 import { userDirectives } from './user-directives.js';
+import { courseCorrections } from './course-corrections.js';
+import { dropRestatements, turnStarts } from './restatements.js';
+import { isKoreanDecision, koreanReason, koreanType } from './korean-phrasing.js';
 
 /** Headers under which agents list what they chose: "Key adaptations:", "Design decisions:". */
 const choiceHeader =
   /^(?:\*\*)?(?:key |main |design |the )?(?:decisions?|adaptations?|choices|trade-?offs|approach(?: taken)?|changes in approach)(?:\*\*)?:?(?:\*\*)?$/i;
 
+/**
+ * A markdown heading that names the chosen solution: "## Revised Approach: Process-Level Correlation", "### Solution:
+ * Parse Claude's history.jsonl". A numbered alternative ("Approach 2: ...") is one option among several, not the
+ * choice; a plan's heading names a choice only when it marks the plan as the one chosen ("Final Implementation Plan:
+ * Extend Existing HistoryParser", not "Implementation Plan: Session Transition Detection").
+ */
+const namedChoice =
+  /^(?:(?:(?:revised|proposed|recommended|final|chosen|corrected|simplified|selected|new|the|our|my)\s+)*(?:solution|approach|design|architecture|fix)|(?:revised|proposed|recommended|final|chosen|corrected|selected)\s+(?:[\w-]+\s+)?plan)\s*:\s*(?!(?:approach|option|alternative)\s+\w+\b)\S.{2,}$/i;
+
+interface Sentence {
+  text: string;
+  item: boolean;
+  header: boolean;
+  /** A heading naming the chosen solution. */
+  named?: boolean;
+}
+
 /** Prose sentences (code blocks, tables and quoted material left out), with their list items marked. */
-function sentences(text: string): { text: string; item: boolean; header: boolean }[] {
-  const out: { text: string; item: boolean; header: boolean }[] = [];
+function sentences(text: string): Sentence[] {
+  const out: Sentence[] = [];
   const prose = text.replace(/```[\s\S]*?```/g, '\n');
   for (const rawLine of prose.split('\n')) {
     if (/^\s*(>|\|)/.test(rawLine)) continue; // quotes and table rows: not the agent's own sentence
@@ -22,16 +43,38 @@ function sentences(text: string): { text: string; item: boolean; header: boolean
       .replace(/\*\*/g, '')
       .trim();
     if (!line) continue;
+    const title = line.replace(/^[^\p{L}]+/u, '');
+    if (/^\s*#{1,4}\s/.test(rawLine) && namedChoice.test(title)) {
+      out.push({ text: title, item: false, header: false, named: true });
+      continue;
+    }
     if (choiceHeader.test(line)) {
       out.push({ text: line, item: false, header: true });
       continue;
     }
-    for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z`*])/)) {
+    for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z`*\uAC00-\uD7A3])/)) {
       const t = s.trim();
       if (t.length >= 12 && t.length <= 600) out.push({ text: t, item, header: false });
     }
   }
   return out;
+}
+
+/** A reason as read: no trailing colon or period, no text past a parenthesis it did not open. */
+function tidy(reason: string): string {
+  let depth = 0;
+  let end = reason.length;
+  for (let i = 0; i < reason.length; i += 1) {
+    if (reason[i] === '(') depth += 1;
+    if (reason[i] === ')' && (depth -= 1) < 0) {
+      end = i;
+      break;
+    }
+  }
+  return reason
+    .slice(0, end)
+    .trim()
+    .replace(/[.:,;]+$/, '');
 }
 
 function rationaleOf(sentence: string, next: string | undefined): string {
@@ -41,7 +84,7 @@ function rationaleOf(sentence: string, next: string | undefined): string {
   const match =
     rationale.exec(sentence) ??
     (next ? /^(?:because|since|this is because|that's because)\b\s*(.+)$/i.exec(next) : null);
-  return match ? (match[1] ?? '').trim().replace(/[.]$/, '') : '';
+  return match ? tidy(match[1] ?? '') : '';
 }
 
 /** Decisions stated in assistant prose (thinking included). */
@@ -49,6 +92,10 @@ function stated(entry: TranscriptEntry, taskId: string | null): DecisionDraft[] 
   const list = sentences(entry.text);
   const out: DecisionDraft[] = [];
   let underHeader = false;
+  /** The last cause named in this message, waiting for the change it calls for. */
+  let cause: string | null = null;
+  let namedSeen = false;
+  const remedies: DecisionDraft[] = [];
   list.forEach((s, i) => {
     if (s.header) {
       underHeader = true;
@@ -56,22 +103,58 @@ function stated(entry: TranscriptEntry, taskId: string | null): DecisionDraft[] 
     }
     if (!s.item) underHeader = false;
     const previous = list[i - 1]?.text;
-    if ((underHeader && s.item) || isDecision(s.text))
-      out.push(draft(entry, decisionType(s.text), s.text, rationaleOf(s.text, list[i + 1]?.text), taskId));
-    else if (isDecisionAfter(s.text, previous))
-      out.push(draft(entry, decisionType(`${previous ?? ''} ${s.text}`), s.text, previous ?? '', taskId));
+    if (s.named) {
+      // one named solution per message: the first heading names it, later ones detail it
+      if (!namedSeen) {
+        const kind = /\barchitecture\b/i.test(s.text) ? 'architecture' : 'approach';
+        out.push(draft(entry, kind, s.text, tidy(cause ?? ''), taskId));
+      }
+      namedSeen = true;
+      cause = null;
+    } else if ((underHeader && s.item) || isDecision(s.text)) {
+      const why = rationaleOf(s.text, list[i + 1]?.text) || tidy(cause ?? '');
+      out.push(draft(entry, decisionType(s.text), s.text, why, taskId));
+      cause = null;
+    } else if (isKoreanDecision(s.text)) {
+      const why = koreanReason(s.text, previous);
+      out.push(draft(entry, koreanType(`${why} ${s.text}`) ?? 'approach', s.text, why, taskId));
+      cause = null;
+    } else if (isDecisionAfter(s.text, previous))
+      out.push(draft(entry, typeAfterCause(previous ?? '', s.text), s.text, tidy(previous ?? ''), taskId));
+    else if (cause !== null && isRemedy(s.text)) {
+      remedies.push(draft(entry, typeAfterCause(cause, s.text), s.text, tidy(cause), taskId));
+      cause = null;
+    } else {
+      const inSentence = remedyInSentence(s.text);
+      if (inSentence !== null)
+        remedies.push(draft(entry, decisionType(s.text), s.text, tidy(inSentence), taskId));
+      else if (diagnosis.test(s.text)) cause = s.text;
+    }
   });
+  // a change after its cause counts when the message states no choice of its own, once
+  if (out.length === 0 && remedies[0]) out.push(remedies[0]);
   return out;
 }
 
 /** Decisions from the agent's statements and structured signals, in transcript order. */
 export function findDecisions(entries: readonly TranscriptEntry[], taskId: string | null): DecisionDraft[] {
-  const out: DecisionDraft[] = [];
+  const prose: DecisionDraft[] = [];
   for (const entry of entries) {
     if (entry.sidechain) continue;
     if (entry.role === 'assistant' && (entry.kind === 'text' || entry.kind === 'thinking'))
-      out.push(...stated(entry, taskId));
+      prose.push(...stated(entry, taskId));
   }
+  const out = dropRestatements(prose, turnStarts(entries));
   out.push(...signalDecisions(entries, taskId), ...userDirectives(entries, taskId));
+  // a correction the agent accepted, unless the user's directive or the agent's reply already holds a decision, or
+  // a heading later in the turn names the solution it led to
+  for (const c of courseCorrections(entries, taskId)) {
+    const within = (d: DecisionDraft, end: number) =>
+      d.evidence_line !== null && d.evidence_line >= c.user.line && d.evidence_line <= end;
+    const covered = out.some(
+      (d) => within(d, c.replyEnd) || (within(d, c.turnEnd) && namedChoice.test(d.description)),
+    );
+    if (!covered) out.push(c.decision);
+  }
   return out.sort((a, b) => (a.evidence_line ?? 0) - (b.evidence_line ?? 0));
 }

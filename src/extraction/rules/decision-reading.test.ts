@@ -1,0 +1,378 @@
+import { describe, expect, it } from 'vitest';
+import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { isDecision, typeAfterCause } from './decision-phrasing.js';
+import { isRemedy, remedyInSentence } from './decision-remedies.js';
+import { RulesExtractor } from './rules-extractor.js';
+
+/** Every sentence below is quoted from a real session of the corpus (typographic quotes kept where they were). */
+
+const rules = new RulesExtractor();
+let line = 0;
+const entry = (
+  role: TranscriptEntry['role'],
+  kind: TranscriptEntry['kind'],
+  text: string,
+): TranscriptEntry => ({
+  line: (line += 1),
+  at: null,
+  role,
+  kind,
+  text,
+  truncated: false,
+  tool: null,
+  sidechain: false,
+});
+const said = (t: string) => entry('assistant', 'text', t);
+const thought = (t: string) => entry('assistant', 'thinking', t);
+const user = (t: string) => entry('user', 'text', t);
+const edit = (path: string) => ({
+  ...entry('assistant', 'tool_call', `Edit: ${path}`),
+  tool: { id: `e${line}`, name: 'Edit', input: { file_path: path }, is_error: null, exit_code: null },
+});
+const found = async (entries: TranscriptEntry[]) =>
+  (await rules.extract({ entries })).decisions.map((d) => ({
+    line: d.evidence_line,
+    type: d.decision_type,
+    description: d.description,
+    rationale: d.rationale,
+  }));
+
+describe('decisions: a change stated after the cause it answers', () => {
+  it('reads the change that follows a diagnosis, with the diagnosis as its reason', async () => {
+    const bounded = said(
+      'The issue is that with `ShutdownTimeout: 100ms`, the `Close()` is waiting for the batch to be sent, but the HTTP request itself has a 10s timeout by default. Let me try setting the HTTP transport timeout as well:',
+    );
+    const silenced = said(
+      "There's `BatchUploadTimeout` (defaults to 10 seconds!) - that's likely the issue. Let me set aggressive timeouts and a no-op logger to silence warnings:",
+    );
+    const formatted = said(
+      'There are no actionable review threads: Greptile rated the change safe to merge, and CodeRabbit was rate-limited rather than leaving feedback. The failing CI jobs all share one root cause: `pkl/builtins/no_commit_to_branch.pkl` is not in canonical Pkl format. I’ll apply the repository-prescribed formatter, rerun the focused tests and lint/build checks, then commit and push the formatting fix.',
+    );
+    const ignored = thought(
+      'The diagnostics are showing compiler errors in hooks.go - those are likely because the IDE is not recognizing the integration test build tag. Let me ignore those and continue with updating the tests.',
+    );
+    const grounded = said(
+      'I couldn’t directly inspect your already-open Chrome tab: the browser tool only sees the Codex in-app browser, and both local/deployed Codemie URLs were blocked by the browser policy. I did inspect the local Codemie UI source to ground the scenario in actual screens/capabilities.',
+    );
+    const decisions = await found([bounded, silenced, formatted, ignored, grounded]);
+    expect(decisions.map((d) => [d.line, d.description])).toEqual([
+      [bounded.line, 'Let me try setting the HTTP transport timeout as well:'],
+      [silenced.line, 'Let me set aggressive timeouts and a no-op logger to silence warnings:'],
+      [
+        formatted.line,
+        "I'll apply the repository-prescribed formatter, rerun the focused tests and lint/build checks, then commit and push the formatting fix.",
+      ],
+      [ignored.line, 'Let me ignore those and continue with updating the tests.'],
+      [
+        grounded.line,
+        'I did inspect the local Codemie UI source to ground the scenario in actual screens/capabilities.',
+      ],
+    ]);
+    expect(decisions[1]?.rationale).toBe(
+      "There's `BatchUploadTimeout` (defaults to 10 seconds!) - that's likely the issue",
+    );
+    expect(decisions[3]?.type).toBe('skip');
+  });
+
+  it('reads the cause and the change in one sentence ("... caught one issue ... so I’ve applied ...")', () => {
+    expect(
+      remedyInSentence(
+        "The repository's slow lint profile then caught one issue in the original PR code—a collapsible nested `if`—so I've applied Clippy's equivalent let-chain form.",
+      ),
+    ).toBe(
+      "The repository's slow lint profile then caught one issue in the original PR code—a collapsible nested `if`",
+    );
+    expect(
+      remedyInSentence(
+        "The root cause is the stale lockfile, so I'm rerunning the complete lint pipeline now.",
+      ),
+    ).toBeNull();
+  });
+
+  it('a look, a bare "fix it", a fragment or a step without a cause is not a decision', async () => {
+    expect(
+      isRemedy('Let me check what `machineid.ProtectedID` does - that runs synchronously before PostHog:'),
+    ).toBe(false);
+    expect(isRemedy('Let me fix that.')).toBe(false);
+    expect(isRemedy('Claude Code keeps running, user keeps working, but we need to:')).toBe(false);
+    expect(isRemedy("I'm rerunning the complete lint pipeline now.")).toBe(false);
+    const entries = [
+      said(
+        "The timeout is working, but there's still ~800ms delay and those warning logs are noisy. The issue is that PostHog is taking too long to even *start* the request. Let me look at what happens during `Close()` more carefully.",
+      ),
+      // no cause named before it: an ordinary step
+      said('Now let me add the `RunCommandInteractive` helper to testenv.go.'),
+      said('Found it! Let me fix it.'),
+    ];
+    expect(await found(entries)).toEqual([]);
+  });
+
+  it('a message that states its own choice keeps that one, not the change after a cause as well', async () => {
+    const sandbox = said(
+      "The issue is that the sandbox checkout is per-process but the LiveView runs in a separate process. For LiveView tests we need to use `Ecto.Adapters.SQL.Sandbox.mode(Repo, :auto)` or set up allowances. I'll go with setting the sandbox to auto mode since these tests are already marked as non-async.",
+    );
+    expect((await found([sandbox])).map((d) => d.description)).toEqual([
+      "I'll go with setting the sandbox to auto mode since these tests are already marked as non-async.",
+    ]);
+  });
+});
+
+describe('decisions: sentences ending in a colon, stated fixes and ways', () => {
+  it('a whole clause before the colon states the choice; a clause that stops short or only judges does not', () => {
+    for (const yes of [
+      'The fix is to set a timeout in the config:',
+      "Let me also suppress those warnings since they're expected for a CLI:",
+      "Since it calls `Tmux.launch_project_review` which requires a real tmux, I'll test that it mints a token and attempts the launch (the flash message will indicate success/failure):",
+    ])
+      expect(isDecision(yes), yes).toBe(true);
+    for (const no of [
+      'The best approach is to:',
+      'Actually, I think the solution is simpler than I thought:',
+      'Now the solution is much cleaner:',
+      'Let me verify the approach is correct:',
+      "Here's what I'll add:",
+    ])
+      expect(isDecision(no), no).toBe(false);
+  });
+
+  it('"the <qualified> approach for X is" is a stated choice; "the fix is committed" is a status', () => {
+    expect(
+      isDecision(
+        "Now I understand the structure. The lightest-weight approach for Go is to use Go's built-in `runtime/trace` package, which produces traces viewable with `go tool trace`.",
+      ),
+    ).toBe(true);
+    expect(isDecision('The fix is committed and pushed as `55c7b81`.')).toBe(false);
+    expect(
+      isDecision('The fix is working - down from ~800ms to ~135ms consistently after the first run.'),
+    ).toBe(false);
+    expect(
+      isDecision('The current design is one tracking file per session, written by the metrics processor.'),
+    ).toBe(false);
+    expect(
+      isDecision(
+        'The practical trade-off matters here: incorrectly mixing sessions seems worse than missing some sessions entirely.',
+      ),
+    ).toBe(false);
+  });
+
+  it('a reason given as the policy it follows: "(per this repository’s policy)"', async () => {
+    const pr = said(
+      'The fix is committed and pushed as `55c7b81`. I’m opening the PR as ready for review (per this repository’s policy), then I’ll post a concise response to the discussion linking it.',
+    );
+    const [decision] = await found([pr]);
+    expect(decision?.description).toMatch(/^I'm opening the PR as ready for review/);
+    expect(decision?.rationale).toMatch(/^per this repository's policy/);
+    expect(isDecision('Let me open the file to see the config.')).toBe(false);
+  });
+});
+
+describe('decisions: how Codex states what it is doing', () => {
+  it('"I’m <doing>ing ... so ..." and "Selected X are ..." state choices; "I’m <looking>ing" does not', () => {
+    expect(
+      isDecision(
+        "I'm tightening the Rust test as well so it no longer depends on—or silently ignores failures from—the agent's own checkout.",
+      ),
+    ).toBe(true);
+    expect(
+      isDecision(
+        'Selected lanes are correctness + adversarial (recursive/state-machine paths), migration + resilience (schema/replay/rollback/fail-open budget), and tests + requirements + standards/API.',
+      ),
+    ).toBe(true);
+    for (const no of [
+      "I'm continuing through the full matrix so the handoff reflects the actual final PR state rather than an early green subset.",
+      "I'm validating the exit-code distinction so the proposed fix won't hide genuine Git/repository errors.",
+      'I’m using the GitHub workflow to inspect the discussion and then trace the relevant behavior in this checkout.',
+      'The user selected "p" which means Party Mode - getting multi-agent feedback on the spec.',
+    ])
+      expect(isDecision(no.replace(/’/g, "'")), no).toBe(false);
+  });
+});
+
+describe('decisions: the type of a change made because of its cause', () => {
+  it('a limitation of the tools makes it a workaround; a bug’s cause leaves it to the words', () => {
+    expect(
+      typeAfterCause(
+        "The auto-generated migration uses `ALTER TABLE ... modify` which SQLite doesn't support.",
+        'I need to rewrite it with a SQLite-safe table rewrite pattern.',
+      ),
+    ).toBe('workaround');
+    expect(
+      typeAfterCause(
+        "I couldn't directly inspect your already-open Chrome tab: the browser tool only sees the Codex in-app browser, and both local/deployed Codemie URLs were blocked by the browser policy.",
+        'I did inspect the local Codemie UI source to ground the scenario in actual screens/capabilities.',
+      ),
+    ).toBe('workaround');
+    expect(
+      typeAfterCause(
+        "There's `BatchUploadTimeout` (defaults to 10 seconds!) - that's likely the issue",
+        'Let me set aggressive timeouts and a no-op logger to silence warnings:',
+      ),
+    ).toBe('approach');
+  });
+});
+
+describe('decisions: headings that name the chosen solution', () => {
+  it('one per message; numbered alternatives and plan topics are not choices', async () => {
+    const revised = said(
+      "You're absolutely right! My solution has a critical flaw.\n\n## Revised Approach: Process-Level Correlation\n\nWe need to distinguish between tabs.\n\n### Solution: Environment Variable Injection\n\n...",
+    );
+    const plan = said(
+      '## Final Implementation Plan: Extend Existing HistoryParser\n\n### Current State Analysis',
+    );
+    const options = said(
+      "## Possible Approaches\n\n### Approach 1: Don't Solve It (Conservative)\n\n### Approach 5: Hybrid (Recommended)\n\n## Recommended Design: Approach 5 (Hybrid)\n\n## Implementation Plan: Session Transition Detection",
+    );
+    expect((await found([revised, plan, options])).map((d) => [d.line, d.type, d.description])).toEqual([
+      [revised.line, 'approach', 'Revised Approach: Process-Level Correlation'],
+      [plan.line, 'approach', 'Final Implementation Plan: Extend Existing HistoryParser'],
+    ]);
+    const lock = said(
+      "Claude session files don't expose parent environment variables, so we can't use that approach. Let me propose a better solution:\n\n---\n\n## Revised Solution: Process Lock File Approach",
+    );
+    expect(await found([lock])).toMatchObject([
+      {
+        description: 'Revised Solution: Process Lock File Approach',
+        rationale:
+          "Claude session files don't expose parent environment variables, so we can't use that approach",
+      },
+    ]);
+    const architecture = said('## Revised Architecture: Session Lifecycle Transitions');
+    expect((await found([architecture]))[0]?.type).toBe('architecture');
+  });
+});
+
+describe('decisions: a correction the user gives and the agent accepts', () => {
+  it('is evidenced where the agent accepts it, in the user’s words, with the agent’s reason', async () => {
+    const proposal = said('### Proposed Changes\n\nAlways re-sync conversations; the API deduplicates.');
+    const correction = user(
+      "it's bad idea, since entire converation will be proceed every time. performance is crucial. there is a need to track latest synced message id, so that next sync cycle can find delta.",
+    );
+    const thinking = thought(
+      'The user is absolutely right. Re-syncing the entire conversation every time is a bad idea for performance.',
+    );
+    const reply = said(
+      "You're absolutely right. Re-syncing entire conversations every time is terrible for performance. Let me design a proper message-level incremental tracking solution.",
+    );
+    expect(await found([proposal, correction, thinking, reply])).toEqual([
+      {
+        line: reply.line,
+        type: 'approach',
+        description: correction.text,
+        rationale: 'Re-syncing entire conversations every time is terrible for performance.',
+      },
+    ]);
+  });
+
+  it('"This makes sense" early in the reply accepts too', async () => {
+    const entries = [
+      said('I created `UNIFIED-TRACKING-DESIGN.md`.'),
+      user(
+        "track it in the same file as metrics were originally tracked, just extend json so that new clients will have this capaiblity, old won't be broken",
+      ),
+      thought(
+        "The user wants to track conversation sync metadata in the same metrics file that's already being used for tracking metrics deltas. This makes sense - it's a unified tracking approach where each session has one tracking file.",
+      ),
+    ];
+    expect((await found(entries)).map((d) => d.line)).toEqual([entries[2]?.line]);
+  });
+
+  it('a fact, a question, a reply that does not accept, or a turn whose reply already decides gives no second decision', async () => {
+    const entries = [
+      said('I extended the JSONL file with a new record type.'),
+      // a fact: what follows from it is the agent's to state
+      user("ir's not jsonl file. it's json file with strcuture and there is syncState there"),
+      said("You're absolutely right! Let me check the actual structure."),
+      edit('/repo/docs/ARCHITECTURE.md'),
+      user('what about edge cases and error handling?'),
+      said('Excellent point! Let me add comprehensive edge case handling and error recovery to the design:'),
+      user('no, it is fine as it is, go on'),
+      said('Continuing with the tests.'),
+      // a failure report asks for a fix, not a course
+      user('no, the hook still fails after your change, it is broken'),
+      said("You're right, the hook still exits 1. Let me look at the output."),
+      // the user's directive is already a decision: the acceptance adds none
+      user(
+        "don't create separate documents. put into existing with converation incremental. it's just separate phase1",
+      ),
+      said("You're right! Let me integrate this into the existing ARCHITECTURE-REFACTORING.md as Phase 1."),
+    ];
+    expect((await found(entries)).map((d) => [d.line, d.description])).toEqual([
+      [entries[10]?.line, entries[10]?.text],
+    ]);
+  });
+
+  it('a later heading in the same turn names the solution the correction led to: one decision, there', async () => {
+    const entries = [
+      said('## Revised Solution Design\n\nA global registry of claimed files.'),
+      user(
+        'analyze history.jsonl, it must be the source. /clear command present there with timestamp and session id',
+      ),
+      said('Brilliant insight! Let me analyze the `history.jsonl` file structure.'),
+      edit('/repo/notes.md'),
+      said("## Solution: Parse Claude's `history.jsonl` (Deterministic)\n\n### Key Discovery"),
+    ];
+    expect((await found(entries)).map((d) => [d.line, d.description])).toEqual([
+      [entries[4]?.line, "Solution: Parse Claude's `history.jsonl` (Deterministic)"],
+    ]);
+  });
+});
+
+describe('decisions: a choice said twice in one turn is one decision', () => {
+  it('thinking and the text that restates it, or the same qualified approach twice; not across a user turn', async () => {
+    const thinking = thought(
+      'Good point - testenv.go is already 1123 lines. Adding more code there would make it unwieldy. Let me create a new file specifically for interactive testing helpers.',
+    );
+    const text = said(
+      'Good point - testenv.go is already quite large. Let me create a dedicated file for the interactive pty helpers:',
+    );
+    const first = said(
+      "Now I understand the structure. The lightest-weight approach for Go is to use Go's built-in `runtime/trace` package, which produces traces viewable with `go tool trace`.",
+    );
+    const again = said(
+      "Now I have a clear picture. The lightest-weight approach is to add Go's built-in `runtime/trace` support, enabled via an environment variable.",
+    );
+    const next = user(
+      'Hm, ok, nothing obvious in the trace. Could it be a timeout failing to reach Posthog?',
+    );
+    const later = said(
+      "Now I have a clear picture. The lightest-weight approach is to add Go's built-in `runtime/trace` support, enabled via an environment variable.",
+    );
+    expect((await found([thinking, text, first, again, next, later])).map((d) => d.line)).toEqual([
+      thinking.line,
+      first.line,
+      later.line,
+    ]);
+  });
+});
+
+describe('decisions: a choice stated in Korean', () => {
+  it('a reason or an alternative and an ending of intent: a decision, typed by its words', async () => {
+    const inline = said(
+      '변경 범위가 좁고 명확하므로 Plan은 간결하게 작성하고 바로 Implement로 넘어가겠습니다.',
+    );
+    const leave = said(
+      '`_FakeMCP` 클래스명은 LOW이고 기능 영향 없으므로 그대로 둡니다 (테스트 헬퍼의 이름 변경은 불필요한 diff 확대).\n\n최종 변경 확인:',
+    );
+    const separate = said('main 브랜치 보호 규칙 때문에 직접 push 불가. retro 커밋을 별도 PR로 올립니다.');
+    const decisions = await found([inline, leave, separate]);
+    expect(decisions.map((d) => [d.line, d.type])).toEqual([
+      [inline.line, 'approach'],
+      [leave.line, 'skip'],
+      [separate.line, 'workaround'],
+    ]);
+    expect(decisions[0]?.rationale).toBe('변경 범위가 좁고 명확하므로');
+  });
+
+  it('a description (copula, stative ending) or a step without a reason is not', async () => {
+    const entries = [
+      said(
+        'CI 완료를 기다리고 있습니다. type-check 통과가 이미 확인되었으므로 나머지 체크도 통과할 가능성이 높습니다.',
+      ),
+      said(
+        '이 프로젝트에서 `get_context()`나 `mcp.types`는 미사용이므로 **import 경로 + 클래스명 변경**이 전부입니다.',
+      ),
+      said('사용자가 자리를 비운 것 같습니다. Design 게이트에서 대기 상태를 기록하겠습니다.'),
+    ];
+    expect(await found(entries)).toEqual([]);
+  });
+});
