@@ -86,19 +86,21 @@ describe('baton hook <event> on a workflow made with baton create', () => {
       ['hook', 'SessionStart'],
       payload('session_start.json', 0, repo, { source: 'compact' }),
     );
+    // the summary Claude Code wrote of what it compacted is the Last State the next context starts from
     expect(context(compact.stdout)).toContain('## Session Resume Context');
-    const history = (await baton(['checkpoint', '--name', 'h', '--json'])).json<{
+    expect(context(compact.stdout)).toMatch(
+      /### Last State \(the compaction summary[^)]*\)\nWe designed the schema with zod and started the API routes\./,
+    );
+    const checkpoint = (await baton(['checkpoint', '--name', 'h', '--json'])).json<{
       checkpoint: { snapshot_id: string };
     }>();
-    const entries = JSON.parse(
-      (await baton(['details', history.checkpoint.snapshot_id, 'history'])).stdout,
-    ) as {
-      text: string;
-      source: string;
-    }[];
-    expect(entries).toContainEqual(
+    const summaries = JSON.parse(
+      (await baton(['details', checkpoint.checkpoint.snapshot_id, 'summaries'])).stdout,
+    ) as { kind: string; text: string; source: string }[];
+    expect(summaries).toContainEqual(
       expect.objectContaining({
-        text: 'Compaction summary (manual): We designed the schema with zod and started the API routes.',
+        kind: 'compaction',
+        text: 'We designed the schema with zod and started the API routes.',
         source: 'claude-code:compact_summary',
       }),
     );

@@ -1,5 +1,5 @@
 import type { Draft } from '../draft.js';
-import { recordHistory } from './records.js';
+import { recordSummary } from './records.js';
 import type { AgentSessionRef } from '../schemas/workflow.js';
 
 export type AgentSessionOutcome = 'same' | 'linked' | 'next';
@@ -33,7 +33,8 @@ export function linkAgentSession(
 
 /**
  * The agent compacted its context: the next prompt or session start injects Baton's context again. Claude Code's
- * summary of what it compacted is kept whole as a history entry (it feeds the next context).
+ * summary of what it compacted (PostCompact's compact_summary) is kept whole as a compaction summary: the context's
+ * Last State shows it when it is newer than the agent's last message.
  */
 export function noteCompaction(
   d: Draft,
@@ -42,10 +43,5 @@ export function noteCompaction(
   const summary = input.summary?.trim() || null;
   d.emit({ type: 'context.compacted', data: { ...input, summary } });
   if (summary)
-    recordHistory(
-      d,
-      `Compaction summary (${input.trigger ?? 'auto'}): ${summary}`,
-      null,
-      `${input.agent}:compact_summary`,
-    );
+    recordSummary(d, { kind: 'compaction', text: summary, source: `${input.agent}:compact_summary` });
 }
