@@ -267,6 +267,29 @@ function writeLines(path: string, lines: string[]) {
 }
 
 describe('Codex hooks', () => {
+  it("records the user's prompts as requests, not the task notifications Claude Code delivers as prompts", async () => {
+    const { repo, baton } = workspace();
+    await baton(['hook', 'SessionStart'], payload('session_start.json', 0, repo));
+    const notes: string[] = [];
+    for (const i of [1, 2, 3, 4, 5]) {
+      const r = await baton(['hook', 'UserPromptSubmit'], payload('user_prompt_submit.json', i, repo));
+      expect(r.code).toBe(0);
+      notes.push(r.stderr);
+    }
+    expect(notes.filter((n) => /request recorded/.test(n))).toHaveLength(2);
+    expect(notes.filter((n) => /no request in the prompt/.test(n))).toHaveLength(3);
+    const snap = (await baton(['checkpoint', '--name', 'prompts', '--json'])).json<{
+      checkpoint: { snapshot_id: string };
+    }>();
+    const requests = JSON.parse(
+      (await baton(['details', snap.checkpoint.snapshot_id, 'requests'])).stdout,
+    ) as { text: string }[];
+    expect(requests.map((r) => r.text.slice(0, 30))).toEqual([
+      'ok start a new folder/files in',
+      'do a and b at the same time. P',
+    ]);
+  });
+
   it('injects the context on the first prompt after a compaction (PostCompact has no summary), once', async () => {
     const { repo, baton } = workspace();
     const codex = (event: string, extra: Record<string, unknown> = {}) =>

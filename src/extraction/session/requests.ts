@@ -41,8 +41,12 @@ function commandRequest(text: string): string | null {
   return args ? args : null;
 }
 
-/** The user's words of a user-role text: reminders stripped, an IDE wrapper unwrapped; null when nothing is left. */
-function spoken(text: string): string | null {
+/**
+ * The user's words of a user-role text (a transcript's user turn, a prompt a hook received): reminders stripped, an
+ * IDE wrapper unwrapped; null when nothing of the user is left (a task notification, a message another agent sent,
+ * an interruption).
+ */
+export function spoken(text: string): string | null {
   const bare = text.replace(reminders, '').replace(codexRequest, '').trim();
   if (bare === '' || interrupted.test(bare) || notification.test(bare) || relayed.test(bare)) return null;
   return bare;

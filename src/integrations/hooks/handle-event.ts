@@ -1,5 +1,6 @@
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import { isAgentTaskTool } from '../../core/index.js';
+import { spoken } from '../../extraction/session/requests.js';
 import type { TrackResult } from '../../service/index.js';
 import type { HookOutcome, TranscriptSeen } from './hook-log.js';
 import type { HookAgent, HookEvent, HookPayload } from './hook-payload.js';
@@ -134,9 +135,10 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       const t = await track(ctx, false);
       if (!t.workflow_id) return untracked(t);
       const ref = { workflowId: t.workflow_id, cwd: p.cwd };
-      const prompt = p.prompt ?? '';
+      // the user's words only: a task notification or another agent's message arrives as a prompt too
+      const prompt = spoken(p.prompt ?? '');
       let note = 'no request in the prompt';
-      if (prompt.trim() && !isBareCommand(prompt)) {
+      if (prompt && !isBareCommand(prompt)) {
         const r = (await ctx.client.record(ref, {
           kind: 'request',
           text: prompt,
