@@ -103,8 +103,14 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     .at(-1);
   if (!newest || max <= 0) return null;
   const text = newest.text.trim();
-  const shown = text.length > max ? `${text.slice(0, max).trimEnd()}…` : text;
+  const shown = text.length > max ? closeFence(`${text.slice(0, max).trimEnd()}…`) : text;
   return { kind: newest.kind, at: newest.timestamp, text: shown, cut: Math.max(0, text.length - max) };
+}
+
+/** A cut inside a fenced code block closes it, so the sections after it are not read as code. */
+function closeFence(text: string): string {
+  const fences = text.match(/^\s*```/gm)?.length ?? 0;
+  return fences % 2 === 1 ? `${text}\n\`\`\`` : text;
 }
 
 export interface Tdd {

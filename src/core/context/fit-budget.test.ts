@@ -242,3 +242,28 @@ describe('what to do next', () => {
     );
   });
 });
+
+describe('the last state, cut to fit', () => {
+  it('closes a code block the cut leaves open, so the sections after it are not code', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const text = `Done. The change:\n\n\`\`\`ts\n${'const x = 1;\n'.repeat(400)}\`\`\`\n\nAll tests pass.`;
+    const snap: SessionSnapshot = {
+      ...bigSnapshot(),
+      summaries: {
+        compaction: null,
+        last_message: {
+          id: 's1',
+          timestamp: at,
+          kind: 'last_message',
+          text,
+          source: 'claude-code',
+          session_number: 1,
+        },
+      },
+    };
+    const md = fitResumeContext(snap, 4, [], 1500, countTokens).markdown;
+    expect(md).toContain('### Last State');
+    expect(md.match(/^```/gm)?.length ?? 0).toBe(2);
+    expect(md.indexOf('### What to Do Next')).toBeGreaterThan(md.lastIndexOf('```'));
+  });
+});
