@@ -136,7 +136,8 @@ export class TranscriptBuilder {
       this.prompts += 1;
     const entry: TranscriptEntry = {
       line: input.line,
-      at: input.at,
+      // a line without its own time (stream-json's assistant messages) happened at or after the last time stated
+      at: input.at ?? this.last,
       role: input.role,
       kind: input.kind,
       text: cut ? cutMiddle(input.text, this.maxTextLength) : input.text,

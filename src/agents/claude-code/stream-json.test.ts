@@ -113,3 +113,17 @@ describe('StreamJsonParser fed live', () => {
     expect(t.entries.at(-1)).toMatchObject({ kind: 'error', text: 'run ended with error_max_turns' });
   });
 });
+
+describe('times of lines that state none', () => {
+  it("gives stream-json's assistant messages the last time the stream stated, not none (or the import's)", () => {
+    const t = parseStreamJson(readCorpus('stream-json/trackgentic/stream.jsonl'));
+    const timed = t.entries.filter((e) => e.at !== null);
+    const said = t.entries.filter((e) => e.role === 'assistant' && e.kind === 'text' && e.line > 10);
+    expect(said.length).toBeGreaterThan(0);
+    for (const e of said) {
+      expect(e.at, `line ${e.line}`).not.toBeNull();
+      expect((e.at ?? '') >= (timed[0]?.at ?? ''), `line ${e.line}`).toBe(true);
+    }
+    expect(said.at(-1)?.at?.startsWith('2026-05-11T')).toBe(true);
+  });
+});
