@@ -42,6 +42,14 @@ describe('baton import where no workflow is open', () => {
     const text = join(tempDir(), 'notes.txt');
     writeFileSync(text, 'just some notes\n');
     expect((await baton('import', 'codex', text)).code).toBe(2);
+    const folder = await baton('import', 'claude-code', tempDir());
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toMatch(/is not a file: give the transcript's \.jsonl file/);
+    const empty = join(tempDir(), 'empty.jsonl');
+    writeFileSync(empty, '');
+    const none = await baton('import', 'claude-code', empty);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('is empty: there is nothing to import yet');
     expect((await baton('list', '--json')).json<{ workflows: unknown[] }>().workflows).toEqual([]);
 
     const first = await baton('import', 'codex', corpusPath(CODEX));

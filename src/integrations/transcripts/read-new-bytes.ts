@@ -29,7 +29,9 @@ export async function readNewBytes(path: string, from: number): Promise<NewBytes
     );
   }
   try {
-    const { size } = await handle.stat();
+    const info = await handle.stat();
+    if (!info.isFile()) throw invalidInput(`${path} is not a file: give the transcript's .jsonl file`);
+    const { size } = info;
     const restarted = from > size;
     const start = restarted ? 0 : from;
     const parts: Buffer[] = [];

@@ -110,6 +110,7 @@ export function checkFormat(text: string, source: TranscriptSource, path: string
       { detected_format: detected },
     );
   }
+  if (text.trim() === '') throw invalidInput(`${path} is empty: there is nothing to import yet`);
   throw invalidInput(
     `${path} is not a ${source} transcript: none of its first lines belongs to ${formatsOf[source].map((f) => names[f]).join(' or ')}`,
   );
