@@ -28,6 +28,7 @@ export function buildSnapshot(s: WorkflowState, input: SnapshotInput): SessionSn
     trigger: input.trigger,
     pause_reason: input.reason,
     through_seq: s.version,
+    title: s.title,
     issue: s.issue,
     plan: s.plan,
     tasks: s.tasks,

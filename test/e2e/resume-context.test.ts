@@ -20,7 +20,7 @@ function expectHolds(markdown: string, label: LabelFile, where: string) {
   const first = label.goal[0];
   if (first)
     expect(text, `${where}: the user's request`).toContain(words(first.text).slice(0, 60).replace(/…$/, ''));
-  else expect(text, where).toContain('(no request recorded)');
+  else expect(text, where).toContain('no request recorded)');
   for (const c of label.commits) expect(text, `${where}: commit ${c.hash}`).toContain(c.hash.slice(0, 7));
   for (const t of label.final_tasks) {
     const line = markdown.split('\n').find((l) => l.includes(words(t.content).slice(0, 26)));

@@ -6,6 +6,8 @@ const clip = (text: string, max: number) =>
   text.length > max ? `${text.slice(0, Math.max(0, max - 1)).trimEnd()}…` : text;
 
 export interface Goal {
+  /** The workflow's title: what the goal is called when no request or issue says it. */
+  title: string | null;
   issue: { id: string; title: string; description: string } | null;
   /** The user's later requests, in their words, oldest first. */
   requests: string[];
@@ -20,6 +22,7 @@ export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
   const later = (snap.requests ?? []).filter((r) => r.id !== snap.issue?.id).map((r) => r.text.trim());
   const shown = limits.later_requests > 0 ? later.slice(-limits.later_requests) : [];
   return {
+    title: snap.title ? clip(snap.title, limits.request_chars) : null,
     issue,
     requests: shown.map((t) => clip(t.replace(/\s+/g, ' '), limits.request_chars)),
     requests_more: later.length - shown.length,

@@ -267,3 +267,15 @@ describe('the last state, cut to fit', () => {
     expect(md.indexOf('### What to Do Next')).toBeGreaterThan(md.lastIndexOf('```'));
   });
 });
+
+describe('the goal', () => {
+  it('names the workflow by its title when no request or issue is recorded', () => {
+    const md = (title: string | undefined) =>
+      fitResumeContext({ ...bigSnapshot(), issue: null, requests: [], title }, 4, [], 100_000, countTokens)
+        .markdown;
+    expect(md('Add login')).toContain(
+      "### Goal (the user’s words)\nAdd login (the workflow's title; no request recorded)",
+    );
+    expect(md(undefined)).toContain('### Goal (the user’s words)\n(no request recorded)');
+  });
+});

@@ -13,7 +13,8 @@ const quote = (text: string) => text.replace(/\n+/g, ' ').trim();
 function goal(c: ResumeContext, out: string[]) {
   out.push('### Goal (the user\u2019s words)');
   const g = c.goal;
-  if (!g.issue) out.push('(no request recorded)');
+  if (!g.issue)
+    out.push(g.title ? `${g.title} (the workflow's title; no request recorded)` : '(no request recorded)');
   else {
     // an issue made from the user's first request: its title is the request's first line, said once
     const fromRequest = g.issue.description.startsWith(g.issue.title.replace(/…$/, ''));

@@ -27,6 +27,8 @@ export const SessionSnapshot = z.object({
   trigger: SnapshotTrigger,
   pause_reason: z.string().nullable(),
   through_seq: z.number().int().nonnegative(),
+  /** The workflow's title (snapshots stored before it was kept have none). */
+  title: z.string().optional(),
 
   issue: Issue.nullable(),
   plan: z.string(),
