@@ -185,7 +185,12 @@ describe('baton hook never breaks the session and never hides a failure', () => 
     );
     expect(odd.code).toBe(0);
     expect(context(odd.stdout)).toMatch(/Baton is following this Claude Code session as workflow/);
-    expect((await status()).workflow.status).toBe('pending');
+    // an agent is at work on it: under way, so the README's pause and resume apply without any task
+    expect((await status()).workflow.status).toBe('in_progress');
+    expect((await baton(['pause', '--reason', 'end of day'])).code).toBe(0);
+    expect((await status()).workflow.status).toBe('paused');
+    expect((await baton(['resume'])).code).toBe(0);
+    expect((await status()).workflow.status).toBe('in_progress');
   });
 
   it('reports a database it cannot open in the session, not only on stderr', async () => {

@@ -14,6 +14,8 @@ export function linkAgentSession(
   agent: AgentSessionRef,
 ): { outcome: AgentSessionOutcome; session_number: number } {
   const cur = d.state.sessions[d.state.sessions.length - 1];
+  // an agent working on it: the workflow is under way (pause and resume apply), whether or not it has tasks
+  if (d.state.status === 'pending') d.emit({ type: 'workflow.started', data: {} });
   if (cur && cur.ended_at === null) {
     if (cur.agent?.name === agent.name && cur.agent.session_id === agent.session_id)
       return { outcome: 'same', session_number: cur.number };

@@ -20,6 +20,8 @@ export function createWorkflow(d: Draft, input: CreateInput): void {
   validateTaskGraph(input.tasks);
   const { agent, ...data } = input;
   d.emit({ type: 'workflow.created', data: agent ? { ...data, auto_tracked: true } : data });
+  // created for an agent session already at work (a hook): under way at once, so pause and resume apply
+  if (agent) d.emit({ type: 'workflow.started', data: {} });
   d.emit({
     type: 'session.started',
     session_number: 1,
