@@ -36,13 +36,49 @@ export interface AlreadyDone {
   pull_requests: string[];
   /** Pushes and pull requests not listed for want of room. */
   pushes_prs_more: number;
+  /** "edited src/a.ts": one entry per file (created and then edited is created), relative to `files_under`. */
   files: string[];
   files_more: number;
+  /** The folder every listed file is under (said once), or null. */
+  files_under?: string | null;
   /** Other recorded side effects (migrations, runs of Baton's own runner...). */
   other: { kind: string; task_id: string | null; summary: string }[];
   other_more: number;
   /** The last test run, when it passed. */
   tests_passing: string | null;
+}
+
+/**
+ * One change per file, in the order of each file's last change: created then edited is `created`, anything then
+ * deleted is `deleted`, created then deleted leaves nothing to redo but is said (`created and deleted`).
+ */
+function fileChanges(summaries: readonly string[]): { change: string; path: string }[] {
+  const byPath = new Map<string, string>();
+  for (const summary of summaries) {
+    const m = /^(created|edited|deleted) (.+)$/.exec(summary);
+    const [change, path] = m ? [m[1] as string, m[2] as string] : ['changed', summary];
+    const before = byPath.get(path);
+    byPath.delete(path);
+    const merged =
+      before === 'created' && change === 'edited'
+        ? 'created'
+        : before === 'created' && change === 'deleted'
+          ? 'created and deleted'
+          : change;
+    byPath.set(path, merged);
+  }
+  return [...byPath].map(([path, change]) => ({ change, path }));
+}
+
+/** The deepest folder that holds every path (said once instead of on each), when there are two paths or more. */
+function commonFolder(paths: readonly string[]): string | null {
+  if (paths.length < 2 || !paths.every((p) => p.startsWith('/'))) return null;
+  const parts = paths.map((p) => p.split('/').slice(0, -1));
+  const first = parts[0] as string[];
+  let n = 0;
+  while (n < first.length && parts.every((p) => p[n] === first[n])) n += 1;
+  const folder = first.slice(0, n).join('/');
+  return folder.length > 1 ? folder : null;
 }
 
 /** Side effects the next session must not redo, grouped, files newest first when cut. */
@@ -57,8 +93,10 @@ export function alreadyDone(snap: SessionSnapshot, limits: ContextLimits): Alrea
         ? { hash: m[1], subject: clip(m[2] ?? '', limits.commit_subject_chars), task_id }
         : { hash: '', subject: clip(e.summary, limits.commit_subject_chars), task_id };
     });
-  const files = effects.filter((e) => e.kind === 'file_write').map((e) => e.summary);
-  const shownFiles = limits.files > 0 ? files.slice(-limits.files) : [];
+  const files = fileChanges(effects.filter((e) => e.kind === 'file_write').map((e) => e.summary));
+  const shown = limits.files > 0 ? files.slice(-limits.files) : [];
+  const under = commonFolder(shown.map((f) => f.path));
+  const shownFiles = shown.map((f) => `${f.change} ${under ? f.path.slice(under.length + 1) : f.path}`);
   const other = effects.filter((e) => e.kind === 'migration' || e.kind === 'other');
   const shownOther = limits.files > 0 ? other.slice(-limits.files) : [];
   const t = snap.test_state;
@@ -79,6 +117,7 @@ export function alreadyDone(snap: SessionSnapshot, limits: ContextLimits): Alrea
     pushes_prs_more: pushes.length + prs.length - shownPushes.length - shownPrs.length,
     files: shownFiles.map((f) => clip(f, 160)),
     files_more: files.length - shownFiles.length,
+    files_under: under,
     other: shownOther.map((e) => ({
       kind: e.kind,
       task_id: e.task_id ?? null,

@@ -279,3 +279,37 @@ describe('the goal', () => {
     expect(md(undefined)).toContain('### Goal (the user’s words)\n(no request recorded)');
   });
 });
+
+describe('files already changed', () => {
+  it('lists each file once, with its last change, relative to the folder they share', () => {
+    const snap = bigSnapshot();
+    const at = '2026-01-01T00:00:00.000Z';
+    const write = (i: number, summary: string) => ({
+      id: `f${i}`,
+      timestamp: at,
+      task_id: null,
+      kind: 'file_write' as const,
+      tool: 'Edit',
+      summary,
+    });
+    const files = [
+      'created /home/u/app/src/a.ts',
+      'edited /home/u/app/src/a.ts',
+      'edited /home/u/app/test/b.test.ts',
+      'created /home/u/app/tmp/scratch.txt',
+      'deleted /home/u/app/tmp/scratch.txt',
+      'edited /home/u/app/src/c.ts',
+      'deleted /home/u/app/src/c.ts',
+    ].map((s, i) => write(i, s));
+    const fitted = fitResumeContext({ ...snap, side_effects: files }, 4, [], 100_000, countTokens);
+    expect(fitted.context.already_done.files).toEqual([
+      'created src/a.ts',
+      'edited test/b.test.ts',
+      'created and deleted tmp/scratch.txt',
+      'deleted src/c.ts',
+    ]);
+    expect(fitted.markdown).toContain(
+      '  - files (under /home/u/app): created src/a.ts; edited test/b.test.ts; created and deleted tmp/scratch.txt; deleted src/c.ts',
+    );
+  });
+});

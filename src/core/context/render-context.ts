@@ -59,7 +59,9 @@ function alreadyDone(c: ResumeContext, out: string[]) {
     ...d.pull_requests.map((p) => `  - pull request ${p}`),
     ...(d.pushes_prs_more ? [`  - ${d.pushes_prs_more} more pushes and pull requests`] : []),
     ...(d.files.length
-      ? [`  - files: ${d.files.join('; ')}${d.files_more ? `; ${d.files_more} more` : ''}`]
+      ? [
+          `  - files${d.files_under ? ` (under ${d.files_under})` : ''}: ${d.files.join('; ')}${d.files_more ? `; ${d.files_more} more` : ''}`,
+        ]
       : d.files_more
         ? [`  - ${d.files_more} files created, edited or deleted`]
         : []),
