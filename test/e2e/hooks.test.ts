@@ -193,6 +193,18 @@ describe('baton hook never breaks the session and never hides a failure', () => 
     expect((await status()).workflow.status).toBe('in_progress');
   });
 
+  it('returns at once, saying why, when BATON_HOME is a folder that cannot be made (under /proc)', async () => {
+    const { repo, baton } = workspace();
+    const r = await baton(['hook', 'SessionStart'], payload('session_start.json', 0, repo), {
+      BATON_HOME: '/proc/baton-cannot-be-here',
+    });
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { systemMessage: string }).systemMessage).toMatch(
+      /the SessionStart hook failed: cannot open the SQLite database \/proc\/baton-cannot-be-here/,
+    );
+    expect(r.stderr).toContain('cannot write the hook log');
+  });
+
   it('reports a database it cannot open in the session, not only on stderr', async () => {
     const { repo, baton } = workspace();
     const r = await baton(['hook', 'SessionStart'], payload('session_start.json', 0, repo), {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { ensurePrivateDir } from '../../storage/private-files.js';
 import { dirname, join } from 'node:path';
 
 /** How a hook ended: did its work, found nothing to do, was not for Baton, failed, or ran out of time. */
@@ -61,6 +62,9 @@ export function writeHookLog(path: string, log: HookLog): void {
     .sort((a, b) => b[1].at.localeCompare(a[1].at))
     .slice(0, TRANSCRIPTS_KEPT);
   const out: HookLog = { ...log, transcripts: Object.fromEntries(kept) };
+  // BATON_HOME made (or refused) on its own first: a recursive mkdir under a folder that cannot hold one (/proc)
+  // never returns in Node, it retries for ever
+  ensurePrivateDir(dirname(dirname(path)));
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(out, null, 2)}\n`);
