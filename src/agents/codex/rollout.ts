@@ -256,6 +256,9 @@ export class CodexRolloutParser extends JsonlParser {
               : code !== 0,
         exit_code: code,
         ...(polled !== null && sendsInterrupt(call?.input) ? { interrupted: true } : {}),
+        ...(code === null && (out.running_session !== null || out.running_cell !== null)
+          ? { running: true }
+          : {}),
       },
     });
     if (originId) this.lastResult.set(originId, entry);

@@ -72,8 +72,7 @@ function typeOf(entry: TranscriptEntry, command: string | null): string {
   if (stackTrace.test(entry.text.slice(0, 2000))) return 'exception';
   // a shell command that failed, with an exit code or (no code recorded) by what it printed
   const code = entry.tool?.exit_code ?? null;
-  if (command !== null && (code ? true : code === null && entry.tool?.is_error !== true))
-    return 'command_failed';
+  if (command !== null && (code !== null || entry.tool?.is_error !== true)) return 'command_failed';
   return 'tool_error';
 }
 

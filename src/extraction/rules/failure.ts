@@ -1,5 +1,6 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
-import { commandParts, isNoMatch, shellCommand, shellCommands } from './shell-command.js';
+import { reportedFailure, runnerVerdict, statusAnswers, statusMasked } from './exit-status.js';
+import { commandParts, shellCommand, shellCommands } from './shell-command.js';
 
 /** Output that reads as a failure even when the agent did not flag it. */
 const failureText =
@@ -15,11 +16,15 @@ const stackTrace = /(Traceback \(most recent call last\)|^\s+at \S.*:\d+:\d+\)?$
  * or near the end a Python traceback (printed as an uncaught exception ends the program).
  */
 const shellDiagnostic =
-  /(?:^|\s)(?:ba|z|k|da)?sh(?::\s*line)?(?::?\s*\d+)?: (?:[^\s:]+: )?(?:command not found|parse error|syntax error)\b/m;
+  /(?:^|\s)(?:(?:ba|z|k|da)?sh(?::\s*line)?(?::?\s*\d+)?: (?:[^\s:]+: )?(?:command not found|parse error|syntax error)\b|sh: \d+: [^\s:]+: not found$|fish: Unknown command\b|is not recognized as (?:the name of a cmdlet|an internal or external command))/m;
 const networkFailure =
   /\b(?:TLS handshake timeout|i\/o timeout|connection refused|connection reset by peer|could not resolve host|no such host|network is unreachable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN)\b/i;
 const closingVerdict =
   /^(?:\[[\w:./-]+\] ERROR task failed|make(?:\[\d+\])?: \*\*\* .*Error \d+|npm (?:ERR!|error) |error: Recipe `[^`]+` failed|(?:error\s+|ELIFECYCLE\s+)?Command failed with exit code [1-9]|error: could not compile `|Error: Process completed with exit code [1-9])/i;
+
+/** The last line of a traceback: the exception's class (`KeyError`, `pkg.errors.ConfigError: ...`) and message. */
+const pythonException =
+  /^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Iteration|Failure)(?::\s.*)?$/;
 
 /** Whether output without an exit code shows its command failing (see above). */
 export function unflaggedFailure(text: string): boolean {
@@ -28,8 +33,10 @@ export function unflaggedFailure(text: string): boolean {
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean);
-  // Python prints an uncaught exception's traceback as it exits
-  if (lines.slice(-40).some((l) => l === 'Traceback (most recent call last):')) return true;
+  // Python prints an uncaught exception's traceback as it exits: the exception's line ends the output
+  const traceback = lines.lastIndexOf('Traceback (most recent call last):');
+  if (traceback >= 0 && traceback >= lines.length - 40 && pythonException.test(lines.at(-1) ?? ''))
+    return true;
   return lines.slice(-3).some((l) => networkFailure.test(l) || closingVerdict.test(l));
 }
 
@@ -49,8 +56,9 @@ const missingPath =
 const benign = /nothing to commit|no changes added to commit|nothing added to commit|already up to date/i;
 
 const readTools = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'view', 'read_file', 'list_dir']);
+/** Programs that print what files or logs hold (`docker logs`, `journalctl`, `gh run view --log`...). */
 const readPrograms =
-  /^(ls|cat|nl|head|tail|less|sed -n|grep|egrep|rg|ag|find|fd|stat|file|wc|test|\[|tree|du|readlink|realpath|which|type|sort|uniq|cut|jq|diff|cmp|basename|dirname|pwd|git (?:show|log|diff|status|ls-files|blame|rev-parse|branch|grep))\b/;
+  /^(docker (?:compose )?logs|docker-compose logs|kubectl logs|journalctl|gh run view\b.*--log|heroku logs|ls|cat|nl|head|tail|less|sed -n|grep|egrep|rg|ag|find|fd|stat|file|wc|test|\[|tree|du|readlink|realpath|which|type|sort|uniq|cut|jq|diff|cmp|basename|dirname|pwd|git (?:show|log|diff|status|ls-files|blame|rev-parse|branch|grep))\b/;
 
 /** Every program of a command line is a read-only inspection (ls, cat, rg, git log...). */
 function readOnly(command: string): boolean {
@@ -95,16 +103,25 @@ export function failed(entry: TranscriptEntry): boolean {
   if (stoppedShort(entry) !== null) return true;
   const command = shellCommand(entry);
   const code = entry.tool.exit_code;
-  if (command !== null && isNoMatch(command, code, entry.text)) return false;
+  if (command !== null && statusAnswers(command, code, entry.text)) return false;
   if (code !== null && code !== 0) return true;
   if (entry.tool.is_error === true) return true;
-  if (code === 0) return false;
+  // a look at a file (cat, tail, grep, docker logs) prints what the file holds, not how the command went
+  const commands = shellCommands(entry);
+  const looks = commands.length > 0 && commands.every(readOnly);
+  // a filter ending the pipeline (`npm test | tail`) exits 0 whatever the program before it did: its report says
+  if (code === 0 || entry.tool.is_error === false)
+    return !looks && commands.some(statusMasked) && reportedFailure(commands, entry.text);
+  // no exit code and no flag: a tool's answer may still be a refusal ("rejected this action due to ... policy"),
+  // but what it quotes (a sub-agent's answer, a search match, an MCP result) is not its failure
+  if (command === null) return entry.tool.is_error !== false && refusalType(entry) !== null;
+  // a shell command's output says how it went; the final poll of a running one judges
+  if (looks || entry.tool.running === true) return false;
+  const verdict = runnerVerdict(commands, entry.text);
+  if (verdict) return verdict === 'fail';
   if (failureText.test(entry.text.trimStart().slice(0, 300)) || stackTrace.test(entry.text.slice(0, 2000)))
     return true;
-  // a look at a file (cat, tail, grep) prints what the file holds, not how the command went
-  const looks = shellCommands(entry);
-  if (looks.length > 0 && looks.every(readOnly)) return false;
-  return command !== null && entry.tool.is_error !== false && unflaggedFailure(entry.text);
+  return unflaggedFailure(entry.text) || reportedFailure(commands, entry.text);
 }
 
 export function succeeded(entry: TranscriptEntry): boolean {

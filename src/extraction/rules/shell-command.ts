@@ -37,9 +37,9 @@ export function shellCommand(entry: TranscriptEntry): string | null {
   return entry.tool?.name && shellTools.has(entry.tool.name) && entry.tool.name !== 'exec' ? '' : null;
 }
 
-/** A command line's commands: split at &&, ||, ;, | and newlines outside quotes. */
-export function commandParts(command: string): string[] {
-  const parts: string[] = [];
+/** A command line's parts with the operator after each (`|`, `&&`, `||`, `;`, a newline; '' after the last). */
+export function splitCommand(command: string): { text: string; sep: string }[] {
+  const parts: { text: string; sep: string }[] = [];
   let current = '';
   let quote: string | null = null;
   for (let i = 0; i < command.length; i += 1) {
@@ -56,15 +56,21 @@ export function commandParts(command: string): string[] {
       quote = c;
       current += c;
     } else if (c === ';' || c === '\n' || c === '|' || (c === '&' && command[i + 1] === '&')) {
-      if (c === '&' || (c === '|' && command[i + 1] === '|')) i += 1;
-      parts.push(current.trim());
+      const double = c === '&' || (c === '|' && command[i + 1] === '|');
+      parts.push({ text: current.trim(), sep: double ? c + c : c });
+      if (double) i += 1;
       current = '';
     } else {
       current += c;
     }
   }
-  parts.push(current.trim());
-  return parts.filter(Boolean);
+  parts.push({ text: current.trim(), sep: '' });
+  return parts.filter((p) => p.text !== '');
+}
+
+/** A command line's commands: split at &&, ||, ;, | and newlines outside quotes. */
+export function commandParts(command: string): string[] {
+  return splitCommand(command).map((p) => p.text);
 }
 
 /** The tool family used to decide whether a later call is "the same kind of attempt". */
@@ -73,7 +79,7 @@ export function toolFamily(entry: TranscriptEntry): string {
 }
 
 /** A part that only sets shell variables (`X=$(go env GOMODCACHE)`): it runs no program of its own. */
-const assignmentOnly = /^(?:\w+=(?:"[^"]*"|'[^']*'|\$\([^)]*\)|\S)*\s*)+$/;
+export const assignmentOnly = /^(?:\w+=(?:"[^"]*"|'[^']*'|\$\([^)]*\)|\S)*\s*)+$/;
 
 /**
  * First program of a command line ("FOO=1 npx vitest run" -> "npx"; "X=$(go env GOPATH) && grep ..." -> "grep"),
@@ -114,17 +120,8 @@ function stepWords(part: string): string[] {
 }
 
 /** Whether a command line runs its parts one after another whatever happens (`;`, newlines, `||`). */
-function sequential(command: string): boolean {
-  let quote: string | null = null;
-  for (let i = 0; i < command.length; i += 1) {
-    const c = command[i] as string;
-    if (quote) {
-      if (c === '\\') i += 1;
-      else if (c === quote) quote = null;
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === ';' || c === '\n' || (c === '|' && command[i + 1] === '|')) return true;
-  }
-  return false;
+export function sequential(command: string): boolean {
+  return splitCommand(command).some((p) => p.sep === ';' || p.sep === '\n' || p.sep === '||');
 }
 
 /** Steps that only look (search, list, print): running another look is exploring, not retrying. */
@@ -157,34 +154,6 @@ export function sameStep(failedCommand: string, later: string): boolean {
       n > 0 && step.slice(0, n).join(' ') === other.slice(0, n).join(' ') && (n > 1 || step.length === 1)
     );
   });
-}
-
-/**
- * Programs whose exit status 1 answers the question they ask (POSIX style; trouble is 2 or more): no match (grep,
- * rg), false (test, [), the files differ (diff, cmp, git diff --exit-code/--quiet), not there (which, command -v,
- * pgrep, type).
- */
-const questionPrograms =
-  /^(?:rg|grep|egrep|fgrep|ag|ack|git grep|test|\[\[?|diff|cmp|git diff\b.*--(?:exit-code|quiet)|which|command -v|pgrep|type)(?:\s|$)/;
-const errorWords =
-  /\b(?:error|fatal|denied|cannot|not permitted|no such file|invalid|unknown option|usage:)/i;
-
-/**
- * Exit status 1 from a question (the last part of the command line, whose status is the line's, or a line of
- * questions only) is its answer, not a failure, unless the output says something went wrong.
- */
-export function isNoMatch(command: string, exitCode: number | null, output: string): boolean {
-  if (exitCode !== 1) return false;
-  // Claude Code heads a failed command's output with "Exit code N"
-  const body = output.replace(/^(?:Error: )?Exit code \d+\s*/, '').trim();
-  const parts = commandParts(unwrapShell(command).trim())
-    .filter((p) => !assignmentOnly.test(p))
-    .map((p) => p.replace(/^(?:\w+=\S*\s+)+/, ''));
-  const asks =
-    questionPrograms.test(parts.at(-1) ?? '') ||
-    (parts.length > 0 &&
-      parts.every((p) => questionPrograms.test(p) || /^(?:echo|printf|true|cd)\b/.test(p)));
-  return asks && (body === '' || !errorWords.test(body.slice(0, 500)));
 }
 
 /** Commands that run a test suite (the runner itself, or a package script / task named test). */
