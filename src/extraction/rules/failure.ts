@@ -68,12 +68,17 @@ function readOnly(command: string): boolean {
   return parts.length > 0 && parts.every((p) => readPrograms.test(p) || /^(echo|true|printf)\b/.test(p));
 }
 
+/** A shell call whose every command only inspects (ls, cat, git status...): a look around, not an attempt. */
+export function looksOnly(entry: TranscriptEntry): boolean {
+  const commands = shellCommands(entry);
+  return commands.length > 0 && commands.every(readOnly);
+}
+
 /** Reading or listing a path that is not there answers "is it there?": a probe, not a failure. */
 export function isProbe(entry: TranscriptEntry): boolean {
   if (!missingPath.test(entry.text.slice(0, 600))) return false;
   if (entry.tool?.name && readTools.has(entry.tool.name)) return true;
-  const commands = shellCommands(entry);
-  return commands.length > 0 && commands.every(readOnly);
+  return looksOnly(entry);
 }
 
 /** Tools that run a sub-agent and return its final message as their result. */
@@ -108,7 +113,7 @@ export function failed(entry: TranscriptEntry): boolean {
   if (entry.tool.is_error === true) return true;
   // a look at a file (cat, tail, grep, docker logs) prints what the file holds, not how the command went
   const commands = shellCommands(entry);
-  const looks = commands.length > 0 && commands.every(readOnly);
+  const looks = looksOnly(entry);
   // a filter ending the pipeline (`npm test | tail`) exits 0 whatever the program before it did: its report says
   if (code === 0 || entry.tool.is_error === false)
     return !looks && commands.some(statusMasked) && reportedFailure(commands, entry.text);

@@ -81,19 +81,6 @@ export function toolFamily(entry: TranscriptEntry): string {
 /** A part that only sets shell variables (`X=$(go env GOMODCACHE)`): it runs no program of its own. */
 export const assignmentOnly = /^(?:\w+=(?:"[^"]*"|'[^']*'|\$\([^)]*\)|\S)*\s*)+$/;
 
-/**
- * First program of a command line ("FOO=1 npx vitest run" -> "npx"; "X=$(go env GOPATH) && grep ..." -> "grep"),
- * looking inside `bash -c '...'`.
- */
-export function program(command: string): string {
-  const first = commandParts(unwrapShell(command)).find((p) => !assignmentOnly.test(p)) ?? command;
-  const words = first
-    .replace(/^(\s*\w+=(?:"[^"]*"|'[^']*'|\$\([^)]*\)|\S)*\s+)+/, '')
-    .trim()
-    .split(/\s+/);
-  return words[0] ?? '';
-}
-
 /** The script of `bash -c '...'` / `sh -c "..."` (the command itself otherwise). */
 export function unwrapShell(command: string): string {
   const m = /^\s*(?:\/\S*\/)?(?:ba|z|da|k)?sh\s+(?:-\w*c\w*)\s+(['"])([\s\S]*)\1\s*$/.exec(command);
@@ -125,35 +112,70 @@ export function sequential(command: string): boolean {
 }
 
 /** Steps that only look (search, list, print): running another look is exploring, not retrying. */
-const lookingStep =
+export const lookingStep =
   /^(?:grep|egrep|rg|ag|find|fd|ls|cat|sed|awk|head|tail|stat|file|wc|tree|which|type|echo|printf)$/;
 
-/** Every step of a command line (`git push`, `cargo run hk`, `mise run lint`), the last one last. */
-export function commandSteps(command: string): string[][] {
+/** The parts of a command line that are steps (not `cd`, `echo`, `fi`, an assignment, a filter at the end). */
+function stepParts(command: string): string[] {
   const parts = commandParts(unwrapShell(command))
     .map((p) => p.replace(keyword, '').trim())
     .filter((p) => p !== '' && !noStep.test(p) && !assignmentOnly.test(p));
   while (parts.length > 1 && outputFilter.test(parts.at(-1) ?? '')) parts.pop();
-  return parts.map(stepWords).filter((w) => w.length > 0);
+  return parts;
 }
 
+/** Every step of a command line (`git push`, `cargo run hk`, `mise run lint`), the last one last. */
+export function commandSteps(command: string): string[][] {
+  return stepParts(command)
+    .map(stepWords)
+    .filter((w) => w.length > 0);
+}
+
+/** The program of a command line's last step: `cd /app && mix compile` -> "mix", `npm test | tail` -> "npm". */
+export function lastProgram(command: string): string {
+  return commandSteps(command).at(-1)?.[0] ?? '';
+}
+
+/** Asks a program about itself (`tsc --version`, `make --help`, `go version`): runs nothing of the step. */
+const infoQuery = /(?:^|\s)(?:--version|-V|--help|-h|version|help)(?=\s|$)/;
+
 /**
- * A later command runs the failed command's step again (the same program, subcommand and arguments, other flags
- * allowed: `git push` then `git push --set-upstream origin x`; `mise run fmt && mise run lint` then `mise run
- * lint`): the step an `&&` chain stopped at is its last one. Not for lists whose every part runs (`a; b`), nor
- * for a step that only looks (grep, find, ls...).
+ * A later command runs the failed command's step again: every word of the step (program, subcommand, arguments),
+ * in order, other flags and more arguments allowed (`git push` then `git push --set-upstream origin x`; `mise run
+ * fmt && mise run lint` then `mise run lint`); a bare program only bare (`make` then `make clean` runs another
+ * target), never a question about the program (`npx tsc --version`). The step an `&&` chain stopped at is its last
+ * one. Not for lists whose every part runs (`a; b`), nor for a step that only looks (grep, find, ls...).
  */
 export function sameStep(failedCommand: string, later: string): boolean {
   // in `a; b` or `a || b` every part runs: the last one is not where the failure stopped
   if (sequential(unwrapShell(failedCommand).trim())) return false;
   const step = commandSteps(failedCommand).at(-1);
   if (!step || lookingStep.test(step[0] ?? '')) return false;
-  return commandSteps(later).some((other) => {
-    const n = Math.min(step.length, other.length);
-    return (
-      n > 0 && step.slice(0, n).join(' ') === other.slice(0, n).join(' ') && (n > 1 || step.length === 1)
-    );
+  return stepParts(later).some((part) => {
+    const other = stepWords(part);
+    if (infoQuery.test(part) || other.length < step.length) return false;
+    return step.every((w, i) => other[i] === w) && (step.length > 1 || other.length === 1);
   });
+}
+
+/** What a test command names to run (`tests/test_a.py::test_x`, `src/a.test.ts`, `./pkg/...`): none = all. */
+const testTargets = (command: string) =>
+  commandSteps(command)
+    .flat()
+    .filter((w) => /[/.]|::/.test(w));
+
+/**
+ * Whether a later test command runs the tests a failed one ran: either runs the whole suite, or each failed target
+ * is among the later ones or inside one of them (`tests/test_a.py::test_x`, then `tests/test_a.py` or `tests/`).
+ * Another file (`pytest tests/test_a.py` failing, `pytest tests/test_b.py` passing) is not.
+ */
+export function coversTests(failedCommand: string, later: string): boolean {
+  const failed = testTargets(failedCommand);
+  const ran = testTargets(later);
+  if (failed.length === 0 || ran.length === 0) return true;
+  return failed.every((t) =>
+    ran.some((r) => t === r || t.startsWith(`${r.replace(/\/$/, '')}/`) || t.startsWith(`${r}::`)),
+  );
 }
 
 /** Commands that run a test suite (the runner itself, or a package script / task named test). */
