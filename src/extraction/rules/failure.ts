@@ -84,20 +84,26 @@ export function isProbe(entry: TranscriptEntry): boolean {
 /** Tools that run a sub-agent and return its final message as their result. */
 const subagentTools = new Set(['Task', 'Agent']);
 
+/** A result in an answer: a list, code, a path or a file name, or a colon opening what follows. */
+const carriesResult =
+  /^\s*(?:[-*•]|\d+[.)])\s|`|\b[\w.-]+\/[\w./-]+|\b\w+\.(?:[jt]sx?|py|go|rs|rb|exs?|java|kt|md|json|toml|ya?ml|sh|sql|css|html)\b|:\s*$/m;
+/** The next step announced: "Let me create ...", "Now I'll run ...", "I'm going to look ..." with a verb of work. */
+const announcedStep =
+  /^(?:(?:now|next|first|then),? )?(?:let me|I'll|I will|I'm going to|I am going to) (?:now )?(?:create|write|draft|prepare|produce|generate|implement|build|add|make|update|edit|modify|fix|refactor|set up|design|document|run|test|verify|check|look|read|open|inspect|search|find|explore|examine|investigate|review|analy[sz]e|dig|start|begin|continue|proceed|summari[sz]e|compile|put together|work)\b/i;
+
 /**
  * A sub-agent whose whole answer announces its next step ("... Let me create a detailed technical specification.")
- * stopped before doing it: the result the caller waits for is not there, although the tool reports success.
+ * stopped before doing it: the result the caller waits for is not there, although the tool reports success. The
+ * answer is short (at most three sentences), carries no result (no list, code, path) and ends announcing work;
+ * "I'll leave X in place", "I'll need the other repo" are conclusions, not a next step.
  */
 export function stoppedShort(entry: TranscriptEntry): string | null {
   if (entry.kind !== 'tool_result' || !subagentTools.has(entry.tool?.name ?? '')) return null;
   const answer = entry.text.replace(/\n*agentId: [\s\S]*$/, '').trim();
-  if (answer === '' || answer.length > 400) return null;
-  const last = answer.split(/(?<=[.!?])\s+/).at(-1) ?? '';
-  return /^(?:(?:now|next|first|then),? )?(?:let me (?!know\b)|I'll |I will |I'm going to |I am going to )/i.test(
-    last,
-  )
-    ? last
-    : null;
+  if (answer === '' || answer.length > 400 || carriesResult.test(answer)) return null;
+  const sentences = answer.split(/(?<=[.!?])\s+/);
+  const last = sentences.at(-1) ?? '';
+  return sentences.length <= 3 && announcedStep.test(last) ? last : null;
 }
 
 /** Whether an entry reports a failure (before deciding whether it counts as an error). */

@@ -171,3 +171,21 @@ describe('Codex: a poll that finds the command still running is marked so', () =
     expect(ended?.tool?.exit_code).toBe(0);
   });
 });
+
+describe('a sub-agent that stopped before its result: a short answer announcing work, with no result in it', () => {
+  it('announcing the next step is stopping short; a conclusion, a result or a list announced is an answer', () => {
+    const stopped = [
+      'I have read the handlers. Let me create the migration plan now.',
+      'Now I understand the router. I will write the integration tests next.',
+    ];
+    for (const answer of stopped) expect(failed(toolResult('Task', answer, false))).toBe(true);
+    const answers = [
+      "The refactor is done and all 42 tests pass. I'll leave the deprecated wrapper in place for now.",
+      "No usages exist. I'll need the other repo to check further.",
+      'Found 3 call sites of parseConfig. I will summarize them below:\n- src/a.ts:12\n- src/b.ts:40',
+      'The bug is in src/config/load.ts, where the default port is read as a string. Let me know if you want a fix.',
+      'Updated `retry()` to back off exponentially. Let me run the tests if you want.',
+    ];
+    for (const answer of answers) expect(failed(toolResult('Task', answer, false))).toBe(false);
+  });
+});
