@@ -4,6 +4,7 @@ import { describeIssues } from '../line-buffer.js';
 import type { ParseOptions, ParsedTranscript, TranscriptEntry } from '../transcript-types.js';
 import {
   cellOf,
+  collabCall,
   collabRefused,
   commandOf,
   mcpFailed,
@@ -213,7 +214,7 @@ export class CodexRolloutParser extends JsonlParser {
       const input = type === 'function_call' ? readArguments(p.arguments) : (p.input ?? p.action ?? null);
       const text = `${name ?? 'tool'}: ${commandOf(input) ?? (typeof input === 'string' ? input : JSON.stringify(input))}`;
       const tool = { id: p.call_id ?? null, name, input, is_error: null, exit_code: null };
-      if (p.namespace === 'collaboration' && p.call_id) this.collabCalls.add(p.call_id);
+      if (collabCall(p.namespace, name, input) && p.call_id) this.collabCalls.add(p.call_id);
       b.add({ line, at, role: 'assistant', kind: 'tool_call', text, tool });
     } else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
       this.output(line, at, p);

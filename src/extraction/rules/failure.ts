@@ -10,9 +10,11 @@ const stackTrace = /(Traceback \(most recent call last\)|^\s+at \S.*:\d+:\d+\)?$
 /**
  * When a format records no exit code (a Codex code-mode cell that printed only the command's output), a failure
  * is read from what the failing program itself prints: the shell's own diagnostic ("zsh:2: command not found: hk",
- * "sh: pkl: command not found", "bash: line 3: syntax error ..."), wherever it stands, or, in the last lines, a
- * network failure ("net/http: TLS handshake timeout", ECONNREFUSED ...) or a build tool's or task runner's closing
- * verdict ("[lint] ERROR task failed", "make: *** [all] Error 2", "error: could not compile `x`", "npm ERR! ..."),
+ * "sh: pkl: command not found", dash's "sh: 1: pkl: not found", fish's "Unknown command", PowerShell's "is not
+ * recognized as the name of a cmdlet", "bash: line 3: syntax error ..."), wherever it stands, or, in the last
+ * lines, a network failure ("net/http: TLS handshake timeout", ECONNREFUSED ...) or a build tool's or task runner's
+ * closing verdict (mise's "[lint] ERROR task failed", "make: *** [all] Error 2", cargo's "error: could not compile
+ * `x`", "npm ERR! ...", Gradle's "BUILD FAILED", Maven's "[ERROR] BUILD FAILURE", turbo's "ERROR run failed:"),
  * or near the end a Python traceback (printed as an uncaught exception ends the program).
  */
 const shellDiagnostic =
@@ -20,7 +22,7 @@ const shellDiagnostic =
 const networkFailure =
   /\b(?:TLS handshake timeout|i\/o timeout|connection refused|connection reset by peer|could not resolve host|no such host|network is unreachable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN)\b/i;
 const closingVerdict =
-  /^(?:\[[\w:./-]+\] ERROR task failed|make(?:\[\d+\])?: \*\*\* .*Error \d+|npm (?:ERR!|error) |error: Recipe `[^`]+` failed|(?:error\s+|ELIFECYCLE\s+)?Command failed with exit code [1-9]|error: could not compile `|Error: Process completed with exit code [1-9])/i;
+  /^(?:\[[\w:./-]+\] ERROR task failed|BUILD FAILED\b|\[ERROR\] BUILD FAILURE|\s*ERROR\s+run failed: |make(?:\[\d+\])?: \*\*\* .*Error \d+|npm (?:ERR!|error) |error: Recipe `[^`]+` failed|(?:error\s+|ELIFECYCLE\s+)?Command failed with exit code [1-9]|error: could not compile `|Error: Process completed with exit code [1-9])/i;
 
 /** The last line of a traceback: the exception's class (`KeyError`, `pkg.errors.ConfigError: ...`) and message. */
 const pythonException =

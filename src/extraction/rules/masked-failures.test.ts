@@ -189,3 +189,20 @@ describe('a sub-agent that stopped before its result: a short answer announcing 
     for (const answer of answers) expect(failed(toolResult('Task', answer, false))).toBe(false);
   });
 });
+
+describe("other shells' diagnostics and other build tools' verdicts (no exit code recorded)", () => {
+  it('dash, fish and PowerShell saying a command is missing; Gradle, Maven and turbo closing a failed build', () => {
+    const outputs = [
+      'sh: 1: pkl: not found',
+      'fish: Unknown command: pkl',
+      "pkl : The term 'pkl' is not recognized as the name of a cmdlet, function, script file, or operable program.",
+      '> Task :app:compileJava FAILED\n\nFAILURE: Build failed with an exception.\n\nBUILD FAILED in 3s',
+      '[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.11.0:compile\n[ERROR] BUILD FAILURE',
+      ' Tasks:    1 successful, 2 total\nFailed:    web#build\n ERROR  run failed: command  exited (1)',
+    ];
+    for (const output of outputs) expect(failed(cell(['./build'], output))).toBe(true);
+    expect(failed(cell(['./gradlew build'], 'BUILD SUCCESSFUL in 4s\n7 actionable tasks: 7 executed'))).toBe(
+      false,
+    );
+  });
+});
