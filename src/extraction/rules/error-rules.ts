@@ -1,6 +1,7 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import type { ErrorDraft } from '../extractor.js';
 import { findTestRuns } from '../session/test-runs.js';
+import { causeOf, unlocated } from './cause-line.js';
 import { findCiFailures } from './ci-checks.js';
 import { similarity } from '../similarity.js';
 import {
@@ -29,49 +30,6 @@ import {
 } from './shell-command.js';
 
 const afterwardsWorkaround = /\b(instead|fall(ing)? back|work ?around|alternative)\b/i;
-/** Lines that say what went wrong, in the words tools use. */
-const causeLine =
-  /error|fail|denied|not permitted|not found|does not exist|cannot|can't|unable|invalid|unknown|missing|requires?\b|incompatible|not supported|refused|rejected|timed? ?out|×|✗|panicked/i;
-
-/** A diagnostic's first line, after any `path:line:col: ` location: "error[E0308]: ...", "fatal: ...", "TypeError: ...". */
-const diagnosticStart = /^(?:error(?:\[\w+\])?:|fatal:|\w*(?:Error|Exception):\s)/;
-/** A compiler's or linter's located finding: `src/main.go:19:13: G304: ...`. */
-const located = /^[\w./@~-]+\.\w+:\d+(?::\d+)?: \S/;
-const unlocated = (l: string) => l.replace(/^[\w./@~-]+\.\w+:\d+(?::\d+)?: /, '');
-
-/**
- * The line that explains a failure: an error-ish line first, skipping "Exit code N", chunk headers, warnings and a
- * runner's closing verdict ("[lint] ERROR task failed" says only that something failed), then a located finding.
- * Output without an exit code (`fromEnd`) is read from its end, where a failing program prints its error.
- */
-export function causeOf(text: string, fromEnd = false): string {
-  const lines = text.split('\n').map((l) => l.trim());
-  const useful = lines.filter(
-    (l) =>
-      l !== '' &&
-      !/^(Error: )?Exit code \d+$/.test(l) &&
-      !/^\(?(node:\d+\)|Use `node)/.test(l) &&
-      !/^(Chunk ID|Wall time|Process exited|Original token count|Output|Exit code:|Script error:?$)/.test(
-        l,
-      ) &&
-      !/^\[\w[\w:-]*\] \$ /.test(l),
-  );
-  const clean = (l: string) => l.replace(/<\/?tool_use_error>/g, '').slice(0, 300);
-  if (fromEnd) {
-    const reversed = [...useful].reverse();
-    const signal =
-      reversed.find((l) => diagnosticStart.test(unlocated(l)) && !closingVerdict.test(unlocated(l))) ??
-      reversed.find((l) => shellDiagnostic.test(l) || networkFailure.test(l) || closingVerdict.test(l));
-    if (signal) return clean(signal);
-  }
-  const errorish = (l: string) => causeLine.test(l) && !/warn(ing)?\b/i.test(l);
-  const cause =
-    useful.find((l) => errorish(l) && !closingVerdict.test(l)) ??
-    useful.find((l) => located.test(l)) ??
-    useful.find(errorish);
-  return clean(cause ?? useful[0] ?? '');
-}
-
 /**
  * A failed command ran its tests: the runner reported, or the tests are its first step (`npm run build && npm test`
  * whose build failed never reached them).

@@ -47,7 +47,10 @@ export const userDecline =
   /doesn't want to proceed with this tool use|User rejected tool use|\[Request interrupted by user/i;
 /** A hook stopped the agent from finishing its turn and told it why (a user-role message Claude Code writes). */
 export const hookFeedback = /^\s*(?:Subagent)?Stop hook feedback:\s*/;
-const hookRefusal = /\bhook (?:error|denied|blocked)|blocked by (?:a |the )?\w* ?hook|\bPreToolUse:\w+ hook/i;
+/** A hook refusing or failing a call, as Claude Code reports it ("PreToolUse:Bash hook error: ...", "PostToolUse:Edit
+ * hook blocking error from command: ..."), or as a tool says it was blocked. */
+const hookRefusal =
+  /\bhook (?:blocking )?(?:error|denied|blocked)|blocked by (?:a |the )?\w* ?hook|\b(?:Pre|Post)ToolUse(?:Failure)?:\w+ hook/i;
 const permissionRefusal =
   /requested permissions? to|require(?:s)? (?:explicit )?approval|permission to use \S+ (?:has been |was )?denied|haven't granted it/i;
 const policyRefusal = /rejected this action|security policy|not allowed by (?:the )?policy/i;

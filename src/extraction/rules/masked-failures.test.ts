@@ -3,7 +3,7 @@ import { parseCorpusLines } from '../../../test/helpers/corpus-lines.js';
 import { bash, cell, say, toolResult } from '../../../test/helpers/tool-results.js';
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { findErrors } from './error-rules.js';
-import { failed } from './failure.js';
+import { failed, refusalType } from './failure.js';
 
 /**
  * Failures the exit status does not show: a filter ending the pipeline (`| tail`, `| head`, `| grep`) exits 0
@@ -204,5 +204,23 @@ describe("other shells' diagnostics and other build tools' verdicts (no exit cod
     expect(failed(cell(['./gradlew build'], 'BUILD SUCCESSFUL in 4s\n7 actionable tasks: 7 executed'))).toBe(
       false,
     );
+  });
+});
+
+describe('hook refusals as Claude Code words them', () => {
+  it('PreToolUse and PostToolUse hooks blocking a call are hook refusals', () => {
+    const post = toolResult(
+      'Edit',
+      'PostToolUse:Edit hook blocking error from command: "./hooks/lint.sh": src/a.ts:3:1 missing semicolon',
+      true,
+    );
+    const pre = toolResult(
+      'Bash',
+      'PreToolUse:Bash hook error: [./hooks/guard.sh]: rm -rf is not allowed',
+      true,
+    );
+    expect(refusalType(post)).toBe('hook_refusal');
+    expect(refusalType(pre)).toBe('hook_refusal');
+    expect(refusalType(toolResult('Bash', 'Installed the pre-commit hook in .git/hooks', false))).toBeNull();
   });
 });
