@@ -5,14 +5,11 @@ import { causeOf, unlocated } from './cause-line.js';
 import { findCiFailures } from './ci-checks.js';
 import { similarity } from '../similarity.js';
 import {
-  closingVerdict,
   expectedOutcome,
   failed,
   hookFeedback,
   looksOnly,
-  networkFailure,
   refusalType,
-  shellDiagnostic,
   stackTrace,
   stoppedShort,
   succeeded,
