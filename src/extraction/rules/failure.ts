@@ -4,7 +4,7 @@ import { commandParts, shellCommand, shellCommands } from './shell-command.js';
 
 /** Output that reads as a failure even when the agent did not flag it. */
 const failureText =
-  /^(error\b|fatal\b|traceback \(most recent call last\)|exception\b|.*\b(rejected this action|permission denied|operation not permitted|command not found|no such file or directory)\b)/i;
+  /^(error\b|fatal\b|exception\b|.*\b(rejected this action|permission denied|operation not permitted|command not found|no such file or directory)\b)/i;
 const stackTrace = /(Traceback \(most recent call last\)|^\s+at \S.*:\d+:\d+\)?$)/m;
 
 /**
@@ -35,10 +35,14 @@ export function unflaggedFailure(text: string): boolean {
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean);
-  // Python prints an uncaught exception's traceback as it exits: the exception's line ends the output
+  // Python prints an uncaught exception's traceback as it exits: the exception's line ends the output (a traceback
+  // a program logged and went on from is not its end)
   const traceback = lines.lastIndexOf('Traceback (most recent call last):');
   if (traceback >= 0 && traceback >= lines.length - 40 && pythonException.test(lines.at(-1) ?? ''))
     return true;
+  // Node prints an uncaught error's stack as it exits (then its version): a program that logged one went on
+  const end = lines.filter((l) => !/^Node\.js v\d/.test(l)).at(-1) ?? '';
+  if (/^at \S.*:\d+:\d+\)?$/.test(end)) return true;
   return lines.slice(-3).some((l) => networkFailure.test(l) || closingVerdict.test(l));
 }
 
@@ -135,8 +139,7 @@ export function failed(entry: TranscriptEntry): boolean {
   if (looks || entry.tool.running === true) return false;
   const verdict = runnerVerdict(commands, entry.text);
   if (verdict) return verdict === 'fail';
-  if (failureText.test(entry.text.trimStart().slice(0, 300)) || stackTrace.test(entry.text.slice(0, 2000)))
-    return true;
+  if (failureText.test(entry.text.trimStart().slice(0, 300))) return true;
   return unflaggedFailure(entry.text) || reportedFailure(commands, entry.text);
 }
 

@@ -224,3 +224,29 @@ describe('hook refusals as Claude Code words them', () => {
     expect(refusalType(toolResult('Bash', 'Installed the pre-commit hook in .git/hooks', false))).toBeNull();
   });
 });
+
+describe('a stack trace is a crash when it ends the output (no exit code recorded)', () => {
+  it("Node's uncaught error ends with its stack and version; a logged stack followed by more output is not the end", () => {
+    const crash = [
+      '/app/server.js:12',
+      "    throw new Error('PORT is not set');",
+      'Error: PORT is not set',
+      '    at Object.<anonymous> (/app/server.js:12:11)',
+      '    at Module._compile (node:internal/modules/cjs/loader:1364:14)',
+      '',
+      'Node.js v20.11.1',
+    ].join('\n');
+    expect(failed(cell(['node server.js'], crash))).toBe(true);
+    const logged = [
+      'Traceback (most recent call last):',
+      '  File "/app/worker.py", line 40, in poll',
+      'TimeoutError: queue empty',
+      'retrying in 1s',
+      'processed 12 jobs',
+    ].join('\n');
+    expect(failed(cell(['python worker.py --once'], logged))).toBe(false);
+    const jsLogged =
+      'warn: retry\nError: socket hang up\n    at TLSSocket.onClose (node:_tls_wrap:1:1)\nsynced 40 rows';
+    expect(failed(cell(['node sync.js'], jsLogged))).toBe(false);
+  });
+});
