@@ -47,3 +47,24 @@ describe('the cause of a failed test run is the failing test and its reason', ()
     );
   });
 });
+
+describe("a wrapped compiler's diagnostic, not the wrapper's closing lines", () => {
+  it('npm running tsc with no exit code recorded: the TS error, not "npm error command sh -c tsc"', () => {
+    const npm = [
+      '> app@1.0.0 typecheck',
+      '> tsc --noEmit',
+      '',
+      "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.",
+      'npm error Lifecycle script `typecheck` failed with error:',
+      'npm error code 2',
+      'npm error command failed',
+      'npm error command sh -c tsc --noEmit',
+    ].join('\n');
+    expect(causeOf(npm, true)).toBe(
+      "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.",
+    );
+    expect(causeOf("src/a.ts:3:5 - error TS2304: Cannot find name 'foo'.\n\nFound 1 error.", true)).toBe(
+      "src/a.ts:3:5 - error TS2304: Cannot find name 'foo'.",
+    );
+  });
+});

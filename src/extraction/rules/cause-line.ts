@@ -5,10 +5,12 @@ const causeLine =
   /error|fail|denied|not permitted|not found|does not exist|cannot|can't|unable|invalid|unknown|missing|requires?\b|incompatible|not supported|refused|rejected|timed? ?out|×|✗|panicked/i;
 
 /** A diagnostic's first line, after any `path:line:col: ` location: "error[E0308]: ...", "fatal: ...", "TypeError: ...". */
-const diagnosticStart = /^(?:error(?:\[\w+\])?:|fatal:|\w*(?:Error|Exception):\s)/;
-/** A compiler's or linter's located finding: `src/main.go:19:13: G304: ...`. */
-const located = /^[\w./@~-]+\.\w+:\d+(?::\d+)?: \S/;
-export const unlocated = (l: string) => l.replace(/^[\w./@~-]+\.\w+:\d+(?::\d+)?: /, '');
+const diagnosticStart = /^(?:error(?:\[\w+\]| [A-Z]+\d+)?:|fatal:|\w*(?:Error|Exception):\s)/;
+/** Where a finding is: `src/main.go:19:13: `, tsc's `src/a.ts(3,5): ` and its pretty `src/a.ts:3:5 - `. */
+const location = /^[\w./@~-]+\.\w+(?::\d+(?::\d+)?: |\(\d+,\d+\): |:\d+:\d+ - )/;
+/** A compiler's or linter's located finding: `src/main.go:19:13: G304: ...`, `src/a.ts(3,5): error TS2322: ...`. */
+const located = new RegExp(`${location.source}\\S`);
+export const unlocated = (l: string) => l.replace(location, '');
 
 /**
  * A test runner's line naming a failure and why: pytest's `FAILED tests/a.py::test_x - ZeroDivisionError ...` and
