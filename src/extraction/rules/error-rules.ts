@@ -130,10 +130,11 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
     .slice(0, 12)
     .find((e) => e.role === 'assistant' && e.kind === 'text' && afterwardsWorkaround.test(e.text));
   if (said) return { resolution: 'workaround', notes: said.text.slice(0, 200) };
-  // another attempt, not a look around (`ls`, `cat`, `git status`)
+  // another attempt, not a look around (`ls`, `cat`, `git status`) nor a test run (it checks, it does not do the work)
+  const attempt = (e: TranscriptEntry) => !looksOnly(e) && !testCommand.test(shellCommand(e) ?? '');
   const other = results
     .slice(0, 10)
-    .find((e) => !same(e) && toolFamily(e) === family && succeeded(e) && !looksOnly(e));
+    .find((e) => !same(e) && toolFamily(e) === family && succeeded(e) && attempt(e));
   if (other)
     return { resolution: 'workaround', notes: `a different ${family} call succeeded (line ${other.line})` };
   return { resolution: 'unresolved', notes: null };

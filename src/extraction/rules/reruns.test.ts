@@ -63,8 +63,7 @@ describe('a fix runs the failed step or the failed tests again', () => {
       ...bash('pytest tests/test_a.py', 1, red),
       ...bash('pytest tests/test_b.py', 0, '3 passed in 0.1s'),
     ];
-    expect(brief(entries).map((e) => e[0])).toEqual(['test_failure']);
-    expect(brief(entries)[0]?.[1]).not.toBe('fixed');
+    expect(brief(entries)).toEqual([['test_failure', 'unresolved', undefined]]);
     expect(brief([...entries, ...bash('pytest', 0, '12 passed in 0.4s')])[0]?.[1]).toBe('fixed');
   });
 
@@ -73,8 +72,7 @@ describe('a fix runs the failed step or the failed tests again', () => {
       ...bash('npm run build && npm test', 2, "src/a.ts(3,5): error TS2322: Type 'string' is not assignable"),
       ...bash('npm test', 0, '      Tests  8 passed (8)'),
     ];
-    expect(brief(entries).map((e) => e[0])).toEqual(['command_failed']);
-    expect(brief(entries)[0]?.[1]).not.toBe('fixed');
+    expect(brief(entries)).toEqual([['command_failed', 'unresolved', undefined]]);
   });
 
   it('a look around after a failure is no workaround; another attempt that works is', () => {
