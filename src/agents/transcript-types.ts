@@ -51,6 +51,8 @@ export const ToolInfo = z.object({
   exit_code: z.number().int().nullable(),
   /** The agent stopped the command itself (a Codex poll that sent Ctrl-C to its session): not a failure. */
   interrupted: z.boolean().optional(),
+  /** The command was still running when this output was read (a Codex poll): a later result says how it ended. */
+  running: z.boolean().optional(),
 });
 export type ToolInfo = z.infer<typeof ToolInfo>;
 

@@ -164,6 +164,18 @@ export function cellOf(input: unknown): string | null {
  * completed.", ...}`) or nothing, and a call they refused with the handler's plain message ("collab spawn failed:
  * agent thread limit reached", "timeout_ms must be at least 10000"): the output has no other failure flag.
  */
+/**
+ * A call of a collaboration tool: in the `collaboration` namespace, or one of the multi-agent tools older versions
+ * offered without a namespace (spawn_agent, send_input, resume_agent, wait, close_agent; a `wait` on a code-mode
+ * cell is not one).
+ */
+export function collabCall(namespace: string | undefined, name: string | null, input: unknown): boolean {
+  if (namespace === 'collaboration') return true;
+  if (namespace !== undefined || name === null) return false;
+  if (name === 'wait') return cellOf(input) === null;
+  return ['spawn_agent', 'send_input', 'resume_agent', 'close_agent'].includes(name);
+}
+
 export function collabRefused(output: string): boolean {
   const text = output.trim();
   return text !== '' && !text.startsWith('{') && !text.startsWith('[');

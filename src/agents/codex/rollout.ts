@@ -4,6 +4,7 @@ import { describeIssues } from '../line-buffer.js';
 import type { ParseOptions, ParsedTranscript, TranscriptEntry } from '../transcript-types.js';
 import {
   cellOf,
+  collabCall,
   collabRefused,
   commandOf,
   mcpFailed,
@@ -213,7 +214,7 @@ export class CodexRolloutParser extends JsonlParser {
       const input = type === 'function_call' ? readArguments(p.arguments) : (p.input ?? p.action ?? null);
       const text = `${name ?? 'tool'}: ${commandOf(input) ?? (typeof input === 'string' ? input : JSON.stringify(input))}`;
       const tool = { id: p.call_id ?? null, name, input, is_error: null, exit_code: null };
-      if (p.namespace === 'collaboration' && p.call_id) this.collabCalls.add(p.call_id);
+      if (collabCall(p.namespace, name, input) && p.call_id) this.collabCalls.add(p.call_id);
       b.add({ line, at, role: 'assistant', kind: 'tool_call', text, tool });
     } else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
       this.output(line, at, p);
@@ -256,6 +257,9 @@ export class CodexRolloutParser extends JsonlParser {
               : code !== 0,
         exit_code: code,
         ...(polled !== null && sendsInterrupt(call?.input) ? { interrupted: true } : {}),
+        ...(code === null && (out.running_session !== null || out.running_cell !== null)
+          ? { running: true }
+          : {}),
       },
     });
     if (originId) this.lastResult.set(originId, entry);

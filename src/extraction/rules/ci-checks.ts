@@ -19,7 +19,10 @@ function statusOf(word: string): Status | null {
   return null;
 }
 
-/** Check names with their status, from gh's JSON objects, its tab-separated table or `name: STATE` lines. */
+/**
+ * Check names with their status, from gh's JSON objects, its tab-separated tables (`gh pr checks`, `gh run list`) or
+ * `name: STATE` lines; one per name, the first listed (the newest run of a workflow).
+ */
 export function ciChecks(output: string): { name: string; status: Status }[] {
   const out: { name: string; status: Status }[] = [];
   for (const m of output.matchAll(/\{[^{}]*\}/g)) {
@@ -35,7 +38,14 @@ export function ciChecks(output: string): { name: string; status: Status }[] {
     const status = statusOf(m[2] ?? '');
     if (status) out.push({ name: (m[1] ?? '').trim(), status });
   }
-  return out;
+  // `gh run list` as a table: STATUS, CONCLUSION, TITLE, WORKFLOW, BRANCH, EVENT, ID, ELAPSED, AGE
+  for (const m of output.matchAll(/^completed\t(\w*)\t[^\t\n]*\t([^\t\n]{1,80})\t/gm)) {
+    const status = statusOf(m[1] ?? '');
+    if (status) out.push({ name: (m[2] ?? '').trim(), status });
+  }
+  // gh lists runs newest first: a workflow's older runs are history, its newest one says how it stands
+  const seen = new Set<string>();
+  return out.filter((c) => !seen.has(c.name) && seen.add(c.name));
 }
 
 const readsCi = (e: TranscriptEntry) =>

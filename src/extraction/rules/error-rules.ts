@@ -1,64 +1,39 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import type { ErrorDraft } from '../extractor.js';
 import { findTestRuns } from '../session/test-runs.js';
+import { causeOf, unlocated } from './cause-line.js';
 import { findCiFailures } from './ci-checks.js';
 import { similarity } from '../similarity.js';
 import {
-  closingVerdict,
   expectedOutcome,
   failed,
   hookFeedback,
-  networkFailure,
+  looksOnly,
   refusalType,
-  shellDiagnostic,
   stackTrace,
   stoppedShort,
   succeeded,
 } from './failure.js';
-import { program, sameStep, shellCommand, testCommand, toolFamily } from './shell-command.js';
+import { readTestOutput } from '../session/test-output.js';
+import {
+  commandSteps,
+  coversTests,
+  lastProgram,
+  lookingStep,
+  sameStep,
+  shellCommand,
+  testCommand,
+  toolFamily,
+} from './shell-command.js';
 
 const afterwardsWorkaround = /\b(instead|fall(ing)? back|work ?around|alternative)\b/i;
-/** Lines that say what went wrong, in the words tools use. */
-const causeLine =
-  /error|fail|denied|not permitted|not found|does not exist|cannot|can't|unable|invalid|unknown|missing|requires?\b|incompatible|not supported|refused|rejected|timed? ?out|×|✗|panicked/i;
-
-/** A diagnostic's first line, after any `path:line:col: ` location: "error[E0308]: ...", "fatal: ...", "TypeError: ...". */
-const diagnosticStart = /^(?:error(?:\[\w+\])?:|fatal:|\w*(?:Error|Exception):\s)/;
-/** A compiler's or linter's located finding: `src/main.go:19:13: G304: ...`. */
-const located = /^[\w./@~-]+\.\w+:\d+(?::\d+)?: \S/;
-const unlocated = (l: string) => l.replace(/^[\w./@~-]+\.\w+:\d+(?::\d+)?: /, '');
-
 /**
- * The line that explains a failure: an error-ish line first, skipping "Exit code N", chunk headers, warnings and a
- * runner's closing verdict ("[lint] ERROR task failed" says only that something failed), then a located finding.
- * Output without an exit code (`fromEnd`) is read from its end, where a failing program prints its error.
+ * A failed command ran its tests: the runner reported, or the tests are its first step (`npm run build && npm test`
+ * whose build failed never reached them).
  */
-export function causeOf(text: string, fromEnd = false): string {
-  const lines = text.split('\n').map((l) => l.trim());
-  const useful = lines.filter(
-    (l) =>
-      l !== '' &&
-      !/^(Error: )?Exit code \d+$/.test(l) &&
-      !/^\(?(node:\d+\)|Use `node)/.test(l) &&
-      !/^(Chunk ID|Wall time|Process exited|Original token count|Output|Exit code:|Script error:?$)/.test(
-        l,
-      ) &&
-      !/^\[\w[\w:-]*\] \$ /.test(l),
-  );
-  const clean = (l: string) => l.replace(/<\/?tool_use_error>/g, '').slice(0, 300);
-  if (fromEnd) {
-    const reversed = [...useful].reverse();
-    const signal =
-      reversed.find((l) => diagnosticStart.test(unlocated(l)) && !closingVerdict.test(unlocated(l))) ??
-      reversed.find((l) => shellDiagnostic.test(l) || networkFailure.test(l) || closingVerdict.test(l));
-    if (signal) return clean(signal);
-  }
-  const errorish = (l: string) => causeLine.test(l) && !/warn(ing)?\b/i.test(l);
-  const cause =
-    useful.find((l) => errorish(l) && !closingVerdict.test(l)) ??
-    useful.find((l) => located.test(l)) ??
-    useful.find(errorish);
-  return clean(cause ?? useful[0] ?? '');
+function ranTests(command: string, output: string): boolean {
+  if (!testCommand.test(command)) return false;
+  return readTestOutput(output) !== null || testCommand.test(commandSteps(command)[0]?.join(' ') ?? command);
 }
 
 function typeOf(entry: TranscriptEntry, command: string | null): string {
@@ -66,14 +41,13 @@ function typeOf(entry: TranscriptEntry, command: string | null): string {
   if (stoppedShort(entry) !== null) return 'subagent_incomplete';
   const refusal = refusalType(entry);
   if (refusal) return refusal;
-  if (command && testCommand.test(command)) return 'test_failure';
+  if (command && ranTests(command, entry.text)) return 'test_failure';
   if (/does not exist|no such file|(?<!command )not found/i.test(entry.text.slice(0, 300)))
     return 'file_not_found';
   if (stackTrace.test(entry.text.slice(0, 2000))) return 'exception';
   // a shell command that failed, with an exit code or (no code recorded) by what it printed
   const code = entry.tool?.exit_code ?? null;
-  if (command !== null && (code ? true : code === null && entry.tool?.is_error !== true))
-    return 'command_failed';
+  if (command !== null && (code !== null || entry.tool?.is_error !== true)) return 'command_failed';
   return 'tool_error';
 }
 
@@ -110,9 +84,9 @@ function restOfTurn(entries: readonly TranscriptEntry[], index: number): Transcr
 }
 
 /**
- * fixed: the same command (or the same call; for tests, a later test run) succeeds later in the turn;
- * workaround: the agent says it does something instead, or a different call of the same tool family succeeds
- * soon after; unresolved otherwise. A hook's feedback stays open: only the hook can say it is satisfied.
+ * fixed: the same command (or the same call; for tests, a later run of the same tests) succeeds later;
+ * workaround: the agent says it does something instead, or a different call of the same tool family (not a look
+ * at files) succeeds soon after; unresolved otherwise. A hook's feedback stays open: only the hook can say it is satisfied.
  */
 function resolve(entries: readonly TranscriptEntry[], index: number, type: string): Resolution {
   const failure = entries[index] as TranscriptEntry;
@@ -128,25 +102,39 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
   const family = toolFamily(failure);
   const turn = restOfTurn(entries, index);
   const results = turn.filter((e) => e.kind === 'tool_result');
-  const isTest = command !== null && testCommand.test(command);
+  const isTest = command !== null && type === 'test_failure';
   const same = (e: TranscriptEntry) =>
     command
-      ? shellCommand(e) === command || (isTest && testCommand.test(shellCommand(e) ?? ''))
+      ? shellCommand(e) === command ||
+        (isTest && testCommand.test(shellCommand(e) ?? '') && coversTests(command, shellCommand(e) ?? ''))
       : e.tool?.id === failure.tool?.id ||
         (e.tool?.name === failure.tool?.name && family !== 'shell' && targetOf(e) === targetOf(failure));
   // a fix may come in a later turn (as it may in a later import: resolveKnown)
   const later = entries.slice(index + 1).filter((e) => e.kind === 'tool_result' && !e.sidechain);
   const fix = later.find((e) => same(e) && succeeded(e));
   if (fix) return { resolution: 'fixed', notes: `succeeded later (line ${fix.line})` };
-  const rerun = command
-    ? later.find((e) => succeeded(e) && sameStep(command, shellCommand(e) ?? ''))
-    : undefined;
+  // `npm run build && npm test` that failed before its tests stopped at a step before the last one: unknown which
+  const stoppedEarlier =
+    !isTest &&
+    testCommand.test(
+      commandSteps(command ?? '')
+        .at(-1)
+        ?.join(' ') ?? '',
+    );
+  const rerun =
+    command && !stoppedEarlier
+      ? later.find((e) => succeeded(e) && sameStep(command, shellCommand(e) ?? ''))
+      : undefined;
   if (rerun) return { resolution: 'fixed', notes: `the same step succeeded later (line ${rerun.line})` };
   const said = turn
     .slice(0, 12)
     .find((e) => e.role === 'assistant' && e.kind === 'text' && afterwardsWorkaround.test(e.text));
   if (said) return { resolution: 'workaround', notes: said.text.slice(0, 200) };
-  const other = results.slice(0, 10).find((e) => !same(e) && toolFamily(e) === family && succeeded(e));
+  // another attempt, not a look around (`ls`, `cat`, `git status`) nor a test run (it checks, it does not do the work)
+  const attempt = (e: TranscriptEntry) => !looksOnly(e) && !testCommand.test(shellCommand(e) ?? '');
+  const other = results
+    .slice(0, 10)
+    .find((e) => !same(e) && toolFamily(e) === family && succeeded(e) && attempt(e));
   if (other)
     return { resolution: 'workaround', notes: `a different ${family} call succeeded (line ${other.line})` };
   return { resolution: 'unresolved', notes: null };
@@ -159,10 +147,24 @@ function sameCause(a: string, b: string): boolean {
   return !/^exit code /.test(a) && norm(a) !== '' && norm(a) === norm(b);
 }
 
-/** What a success must run to clear an error: the same program, or the same tool. */
+/** What ran: the program of a command line's last step (`cd /app && mix compile` -> mix), or the tool. */
 function keyOf(entry: TranscriptEntry): string {
   const command = shellCommand(entry);
-  return command !== null ? `shell:${program(command)}` : `tool:${entry.tool?.name ?? entry.kind}`;
+  return command !== null ? `shell:${lastProgram(command)}` : `tool:${entry.tool?.name ?? entry.kind}`;
+}
+
+/**
+ * What a success must run to clear an error: the program of its last step or another of its programs that acts (a
+ * line that only looks, `X=$(...) && grep ... || find ...`, is cleared by a grep that works), or the same tool;
+ * `cd /app && ls lib` clears nothing of `cd /app && mix compile`.
+ */
+function clearersOf(entry: TranscriptEntry): Set<string> {
+  const command = shellCommand(entry);
+  if (command === null) return new Set([keyOf(entry)]);
+  const programs = commandSteps(command).map((s) => s[0] ?? '');
+  // a look (ls, cat, grep) clears only a line that only looked
+  const acts = programs.filter((p) => !lookingStep.test(p));
+  return new Set([keyOf(entry), ...(acts.length > 0 ? acts : programs).map((p) => `shell:${p}`)]);
 }
 
 /**
@@ -180,12 +182,12 @@ export function findErrors(entries: readonly TranscriptEntry[], taskId: string |
   ]);
   let context: string | null = null;
   /** Errors drafted so far in this turn: a later failure with the same cause, before anything cleared it, is them. */
-  let open: { key: string; detail: string; cleared: boolean }[] = [];
+  let open: { key: string; clearers: Set<string>; detail: string; cleared: boolean }[] = [];
   entries.forEach((entry, index) => {
     if (entry.sidechain) return;
     if (entry.role === 'user' && entry.kind === 'text' && !entry.queued) open = open.slice(-1);
     if (entry.role === 'assistant' && entry.kind === 'text') context = entry.text.slice(0, 300);
-    if (succeeded(entry)) for (const o of open) if (o.key === keyOf(entry)) o.cleared = true;
+    if (succeeded(entry)) for (const o of open) if (o.clearers.has(keyOf(entry))) o.cleared = true;
     if (!failed(entry) || expectedOutcome(entry)) return;
     if (intendedRed.has(entry.line) || (entry.tool?.id && intendedRed.has(entry.tool.id))) return;
     const callId = entry.tool?.id;
@@ -216,7 +218,7 @@ export function findErrors(entries: readonly TranscriptEntry[], taskId: string |
     const same = (o: { key: string; detail: string }) =>
       o.key === key ? similarity(o.detail, detail) >= 0.8 : sameCause(o.detail, detail);
     if (open.some((o) => !o.cleared && same(o))) return;
-    open.push({ key, detail, cleared: false });
+    open.push({ key, clearers: clearersOf(entry), detail, cleared: false });
     const { resolution, notes } = resolve(entries, index, type);
     drafts.push({
       task_id: taskId,

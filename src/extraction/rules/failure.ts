@@ -1,25 +1,32 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
-import { commandParts, isNoMatch, shellCommand, shellCommands } from './shell-command.js';
+import { reportedFailure, runnerVerdict, statusAnswers, statusMasked } from './exit-status.js';
+import { commandParts, shellCommand, shellCommands } from './shell-command.js';
 
 /** Output that reads as a failure even when the agent did not flag it. */
 const failureText =
-  /^(error\b|fatal\b|traceback \(most recent call last\)|exception\b|.*\b(rejected this action|permission denied|operation not permitted|command not found|no such file or directory)\b)/i;
+  /^(error\b|fatal\b|exception\b|.*\b(rejected this action|permission denied|operation not permitted|command not found|no such file or directory)\b)/i;
 const stackTrace = /(Traceback \(most recent call last\)|^\s+at \S.*:\d+:\d+\)?$)/m;
 
 /**
  * When a format records no exit code (a Codex code-mode cell that printed only the command's output), a failure
  * is read from what the failing program itself prints: the shell's own diagnostic ("zsh:2: command not found: hk",
- * "sh: pkl: command not found", "bash: line 3: syntax error ..."), wherever it stands, or, in the last lines, a
- * network failure ("net/http: TLS handshake timeout", ECONNREFUSED ...) or a build tool's or task runner's closing
- * verdict ("[lint] ERROR task failed", "make: *** [all] Error 2", "error: could not compile `x`", "npm ERR! ..."),
+ * "sh: pkl: command not found", dash's "sh: 1: pkl: not found", fish's "Unknown command", PowerShell's "is not
+ * recognized as the name of a cmdlet", "bash: line 3: syntax error ..."), wherever it stands, or, in the last
+ * lines, a network failure ("net/http: TLS handshake timeout", ECONNREFUSED ...) or a build tool's or task runner's
+ * closing verdict (mise's "[lint] ERROR task failed", "make: *** [all] Error 2", cargo's "error: could not compile
+ * `x`", "npm ERR! ...", Gradle's "BUILD FAILED", Maven's "[ERROR] BUILD FAILURE", turbo's "ERROR run failed:"),
  * or near the end a Python traceback (printed as an uncaught exception ends the program).
  */
 const shellDiagnostic =
-  /(?:^|\s)(?:ba|z|k|da)?sh(?::\s*line)?(?::?\s*\d+)?: (?:[^\s:]+: )?(?:command not found|parse error|syntax error)\b/m;
+  /(?:^|\s)(?:(?:ba|z|k|da)?sh(?::\s*line)?(?::?\s*\d+)?: (?:[^\s:]+: )?(?:command not found|parse error|syntax error)\b|sh: \d+: [^\s:]+: not found$|fish: Unknown command\b|is not recognized as (?:the name of a cmdlet|an internal or external command))/m;
 const networkFailure =
   /\b(?:TLS handshake timeout|i\/o timeout|connection refused|connection reset by peer|could not resolve host|no such host|network is unreachable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN)\b/i;
 const closingVerdict =
-  /^(?:\[[\w:./-]+\] ERROR task failed|make(?:\[\d+\])?: \*\*\* .*Error \d+|npm (?:ERR!|error) |error: Recipe `[^`]+` failed|(?:error\s+|ELIFECYCLE\s+)?Command failed with exit code [1-9]|error: could not compile `|Error: Process completed with exit code [1-9])/i;
+  /^(?:\[[\w:./-]+\] ERROR task failed|BUILD FAILED\b|\[ERROR\] BUILD FAILURE|\s*ERROR\s+run failed: |make(?:\[\d+\])?: \*\*\* .*Error \d+|npm (?:ERR!|error) |error: Recipe `[^`]+` failed|(?:error\s+|ELIFECYCLE\s+)?Command failed with exit code [1-9]|error: could not compile `|Error: Process completed with exit code [1-9])/i;
+
+/** The last line of a traceback: the exception's class (`KeyError`, `pkg.errors.ConfigError: ...`) and message. */
+const pythonException =
+  /^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Iteration|Failure)(?::\s.*)?$/;
 
 /** Whether output without an exit code shows its command failing (see above). */
 export function unflaggedFailure(text: string): boolean {
@@ -28,8 +35,14 @@ export function unflaggedFailure(text: string): boolean {
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean);
-  // Python prints an uncaught exception's traceback as it exits
-  if (lines.slice(-40).some((l) => l === 'Traceback (most recent call last):')) return true;
+  // Python prints an uncaught exception's traceback as it exits: the exception's line ends the output (a traceback
+  // a program logged and went on from is not its end)
+  const traceback = lines.lastIndexOf('Traceback (most recent call last):');
+  if (traceback >= 0 && traceback >= lines.length - 40 && pythonException.test(lines.at(-1) ?? ''))
+    return true;
+  // Node prints an uncaught error's stack as it exits (then its version): a program that logged one went on
+  const end = lines.filter((l) => !/^Node\.js v\d/.test(l)).at(-1) ?? '';
+  if (/^at \S.*:\d+:\d+\)?$/.test(end)) return true;
   return lines.slice(-3).some((l) => networkFailure.test(l) || closingVerdict.test(l));
 }
 
@@ -38,7 +51,10 @@ export const userDecline =
   /doesn't want to proceed with this tool use|User rejected tool use|\[Request interrupted by user/i;
 /** A hook stopped the agent from finishing its turn and told it why (a user-role message Claude Code writes). */
 export const hookFeedback = /^\s*(?:Subagent)?Stop hook feedback:\s*/;
-const hookRefusal = /\bhook (?:error|denied|blocked)|blocked by (?:a |the )?\w* ?hook|\bPreToolUse:\w+ hook/i;
+/** A hook refusing or failing a call, as Claude Code reports it ("PreToolUse:Bash hook error: ...", "PostToolUse:Edit
+ * hook blocking error from command: ..."), or as a tool says it was blocked. */
+const hookRefusal =
+  /\bhook (?:blocking )?(?:error|denied|blocked)|blocked by (?:a |the )?\w* ?hook|\b(?:Pre|Post)ToolUse(?:Failure)?:\w+ hook/i;
 const permissionRefusal =
   /requested permissions? to|require(?:s)? (?:explicit )?approval|permission to use \S+ (?:has been |was )?denied|haven't granted it/i;
 const policyRefusal = /rejected this action|security policy|not allowed by (?:the )?policy/i;
@@ -49,8 +65,9 @@ const missingPath =
 const benign = /nothing to commit|no changes added to commit|nothing added to commit|already up to date/i;
 
 const readTools = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'view', 'read_file', 'list_dir']);
+/** Programs that print what files or logs hold (`docker logs`, `journalctl`, `gh run view --log`...). */
 const readPrograms =
-  /^(ls|cat|nl|head|tail|less|sed -n|grep|egrep|rg|ag|find|fd|stat|file|wc|test|\[|tree|du|readlink|realpath|which|type|sort|uniq|cut|jq|diff|cmp|basename|dirname|pwd|git (?:show|log|diff|status|ls-files|blame|rev-parse|branch|grep))\b/;
+  /^(docker (?:compose )?logs|docker-compose logs|kubectl logs|journalctl|gh run view\b.*--log|heroku logs|ls|cat|nl|head|tail|less|sed -n|grep|egrep|rg|ag|find|fd|stat|file|wc|test|\[|tree|du|readlink|realpath|which|type|sort|uniq|cut|jq|diff|cmp|basename|dirname|pwd|git (?:show|log|diff|status|ls-files|blame|rev-parse|branch|grep))\b/;
 
 /** Every program of a command line is a read-only inspection (ls, cat, rg, git log...). */
 function readOnly(command: string): boolean {
@@ -60,31 +77,42 @@ function readOnly(command: string): boolean {
   return parts.length > 0 && parts.every((p) => readPrograms.test(p) || /^(echo|true|printf)\b/.test(p));
 }
 
+/** A shell call whose every command only inspects (ls, cat, git status...): a look around, not an attempt. */
+export function looksOnly(entry: TranscriptEntry): boolean {
+  const commands = shellCommands(entry);
+  return commands.length > 0 && commands.every(readOnly);
+}
+
 /** Reading or listing a path that is not there answers "is it there?": a probe, not a failure. */
 export function isProbe(entry: TranscriptEntry): boolean {
   if (!missingPath.test(entry.text.slice(0, 600))) return false;
   if (entry.tool?.name && readTools.has(entry.tool.name)) return true;
-  const commands = shellCommands(entry);
-  return commands.length > 0 && commands.every(readOnly);
+  return looksOnly(entry);
 }
 
 /** Tools that run a sub-agent and return its final message as their result. */
 const subagentTools = new Set(['Task', 'Agent']);
 
+/** A result in an answer: a list, code, a path or a file name, or a colon opening what follows. */
+const carriesResult =
+  /^\s*(?:[-*•]|\d+[.)])\s|`|\b[\w.-]+\/[\w./-]+|\b\w+\.(?:[jt]sx?|py|go|rs|rb|exs?|java|kt|md|json|toml|ya?ml|sh|sql|css|html)\b|:\s*$/m;
+/** The next step announced: "Let me create ...", "Now I'll run ...", "I'm going to look ..." with a verb of work. */
+const announcedStep =
+  /^(?:(?:now|next|first|then),? )?(?:let me|I'll|I will|I'm going to|I am going to) (?:now )?(?:create|write|draft|prepare|produce|generate|implement|build|add|make|update|edit|modify|fix|refactor|set up|design|document|run|test|verify|check|look|read|open|inspect|search|find|explore|examine|investigate|review|analy[sz]e|dig|start|begin|continue|proceed|summari[sz]e|compile|put together|work)\b/i;
+
 /**
  * A sub-agent whose whole answer announces its next step ("... Let me create a detailed technical specification.")
- * stopped before doing it: the result the caller waits for is not there, although the tool reports success.
+ * stopped before doing it: the result the caller waits for is not there, although the tool reports success. The
+ * answer is short (at most three sentences), carries no result (no list, code, path) and ends announcing work;
+ * "I'll leave X in place", "I'll need the other repo" are conclusions, not a next step.
  */
 export function stoppedShort(entry: TranscriptEntry): string | null {
   if (entry.kind !== 'tool_result' || !subagentTools.has(entry.tool?.name ?? '')) return null;
   const answer = entry.text.replace(/\n*agentId: [\s\S]*$/, '').trim();
-  if (answer === '' || answer.length > 400) return null;
-  const last = answer.split(/(?<=[.!?])\s+/).at(-1) ?? '';
-  return /^(?:(?:now|next|first|then),? )?(?:let me (?!know\b)|I'll |I will |I'm going to |I am going to )/i.test(
-    last,
-  )
-    ? last
-    : null;
+  if (answer === '' || answer.length > 400 || carriesResult.test(answer)) return null;
+  const sentences = answer.split(/(?<=[.!?])\s+/);
+  const last = sentences.at(-1) ?? '';
+  return sentences.length <= 3 && announcedStep.test(last) ? last : null;
 }
 
 /** Whether an entry reports a failure (before deciding whether it counts as an error). */
@@ -95,16 +123,24 @@ export function failed(entry: TranscriptEntry): boolean {
   if (stoppedShort(entry) !== null) return true;
   const command = shellCommand(entry);
   const code = entry.tool.exit_code;
-  if (command !== null && isNoMatch(command, code, entry.text)) return false;
+  if (command !== null && statusAnswers(command, code, entry.text)) return false;
   if (code !== null && code !== 0) return true;
   if (entry.tool.is_error === true) return true;
-  if (code === 0) return false;
-  if (failureText.test(entry.text.trimStart().slice(0, 300)) || stackTrace.test(entry.text.slice(0, 2000)))
-    return true;
-  // a look at a file (cat, tail, grep) prints what the file holds, not how the command went
-  const looks = shellCommands(entry);
-  if (looks.length > 0 && looks.every(readOnly)) return false;
-  return command !== null && entry.tool.is_error !== false && unflaggedFailure(entry.text);
+  // a look at a file (cat, tail, grep, docker logs) prints what the file holds, not how the command went
+  const commands = shellCommands(entry);
+  const looks = looksOnly(entry);
+  // a filter ending the pipeline (`npm test | tail`) exits 0 whatever the program before it did: its report says
+  if (code === 0 || entry.tool.is_error === false)
+    return !looks && commands.some(statusMasked) && reportedFailure(commands, entry.text);
+  // no exit code and no flag: a tool's answer may still be a refusal ("rejected this action due to ... policy"),
+  // but what it quotes (a sub-agent's answer, a search match, an MCP result) is not its failure
+  if (command === null) return entry.tool.is_error !== false && refusalType(entry) !== null;
+  // a shell command's output says how it went; the final poll of a running one judges
+  if (looks || entry.tool.running === true) return false;
+  const verdict = runnerVerdict(commands, entry.text);
+  if (verdict) return verdict === 'fail';
+  if (failureText.test(entry.text.trimStart().slice(0, 300))) return true;
+  return unflaggedFailure(entry.text) || reportedFailure(commands, entry.text);
 }
 
 export function succeeded(entry: TranscriptEntry): boolean {

@@ -1,6 +1,6 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { succeeded } from './failure.js';
-import { sameStep, shellCommand, testCommand } from './shell-command.js';
+import { coversTests, sameStep, shellCommand, testCommand } from './shell-command.js';
 
 export interface OpenError {
   id: string;
@@ -22,7 +22,7 @@ const wholeCommand = (message: string) => /^`[^`]+`:/.test(message) && !/^`[^`]*
 
 /**
  * Errors left open by an earlier import that the new entries resolve: the same command, or its failed step with
- * other flags, succeeds later (a test failure: a later test run passes). An import reads a session turn by turn, so a failure and its fix often land
+ * other flags, succeeds later (a test failure: a later run of the same tests passes). An import reads a session turn by turn, so a failure and its fix often land
  * in different imports.
  */
 export function resolveKnown(
@@ -38,10 +38,13 @@ export function resolveKnown(
       if (e.sidechain || !succeeded(e)) return false;
       const ran = shellCommand(e);
       if (ran === null) return false;
+      // a command cut with "…" is known by its start only
+      const whole = wholeCommand(err.error_message);
       return (
-        ran.startsWith(command) ||
-        (wholeCommand(err.error_message) && sameStep(command, ran)) ||
-        (isTest && testCommand.test(ran))
+        ran === command ||
+        (!whole && ran.startsWith(command)) ||
+        (whole && sameStep(command, ran)) ||
+        (isTest && testCommand.test(ran) && coversTests(command, ran))
       );
     });
     if (fix)

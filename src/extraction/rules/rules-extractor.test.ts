@@ -50,7 +50,8 @@ describe('rules extractor: errors', () => {
       ['command_failed', 'workaround'],
       ['command_failed', 'unresolved'],
     ]);
-    expect(errors[0]?.error_message).toContain('FAIL src/x.test.ts');
+    // the reason, not the runner's file banner
+    expect(errors[0]?.error_message).toContain('Error: expected 2 to be 3');
   });
 
   it('does not treat grep finding nothing as an error, and merges a retried identical failure', async () => {

@@ -37,9 +37,9 @@ export function shellCommand(entry: TranscriptEntry): string | null {
   return entry.tool?.name && shellTools.has(entry.tool.name) && entry.tool.name !== 'exec' ? '' : null;
 }
 
-/** A command line's commands: split at &&, ||, ;, | and newlines outside quotes. */
-export function commandParts(command: string): string[] {
-  const parts: string[] = [];
+/** A command line's parts with the operator after each (`|`, `&&`, `||`, `;`, a newline; '' after the last). */
+export function splitCommand(command: string): { text: string; sep: string }[] {
+  const parts: { text: string; sep: string }[] = [];
   let current = '';
   let quote: string | null = null;
   for (let i = 0; i < command.length; i += 1) {
@@ -56,15 +56,21 @@ export function commandParts(command: string): string[] {
       quote = c;
       current += c;
     } else if (c === ';' || c === '\n' || c === '|' || (c === '&' && command[i + 1] === '&')) {
-      if (c === '&' || (c === '|' && command[i + 1] === '|')) i += 1;
-      parts.push(current.trim());
+      const double = c === '&' || (c === '|' && command[i + 1] === '|');
+      parts.push({ text: current.trim(), sep: double ? c + c : c });
+      if (double) i += 1;
       current = '';
     } else {
       current += c;
     }
   }
-  parts.push(current.trim());
-  return parts.filter(Boolean);
+  parts.push({ text: current.trim(), sep: '' });
+  return parts.filter((p) => p.text !== '');
+}
+
+/** A command line's commands: split at &&, ||, ;, | and newlines outside quotes. */
+export function commandParts(command: string): string[] {
+  return splitCommand(command).map((p) => p.text);
 }
 
 /** The tool family used to decide whether a later call is "the same kind of attempt". */
@@ -73,20 +79,7 @@ export function toolFamily(entry: TranscriptEntry): string {
 }
 
 /** A part that only sets shell variables (`X=$(go env GOMODCACHE)`): it runs no program of its own. */
-const assignmentOnly = /^(?:\w+=(?:"[^"]*"|'[^']*'|\$\([^)]*\)|\S)*\s*)+$/;
-
-/**
- * First program of a command line ("FOO=1 npx vitest run" -> "npx"; "X=$(go env GOPATH) && grep ..." -> "grep"),
- * looking inside `bash -c '...'`.
- */
-export function program(command: string): string {
-  const first = commandParts(unwrapShell(command)).find((p) => !assignmentOnly.test(p)) ?? command;
-  const words = first
-    .replace(/^(\s*\w+=(?:"[^"]*"|'[^']*'|\$\([^)]*\)|\S)*\s+)+/, '')
-    .trim()
-    .split(/\s+/);
-  return words[0] ?? '';
-}
+export const assignmentOnly = /^(?:\w+=(?:"[^"]*"|'[^']*'|\$\([^)]*\)|\S)*\s*)+$/;
 
 /** The script of `bash -c '...'` / `sh -c "..."` (the command itself otherwise). */
 export function unwrapShell(command: string): string {
@@ -114,77 +107,75 @@ function stepWords(part: string): string[] {
 }
 
 /** Whether a command line runs its parts one after another whatever happens (`;`, newlines, `||`). */
-function sequential(command: string): boolean {
-  let quote: string | null = null;
-  for (let i = 0; i < command.length; i += 1) {
-    const c = command[i] as string;
-    if (quote) {
-      if (c === '\\') i += 1;
-      else if (c === quote) quote = null;
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === ';' || c === '\n' || (c === '|' && command[i + 1] === '|')) return true;
-  }
-  return false;
+export function sequential(command: string): boolean {
+  return splitCommand(command).some((p) => p.sep === ';' || p.sep === '\n' || p.sep === '||');
 }
 
 /** Steps that only look (search, list, print): running another look is exploring, not retrying. */
-const lookingStep =
+export const lookingStep =
   /^(?:grep|egrep|rg|ag|find|fd|ls|cat|sed|awk|head|tail|stat|file|wc|tree|which|type|echo|printf)$/;
 
-/** Every step of a command line (`git push`, `cargo run hk`, `mise run lint`), the last one last. */
-export function commandSteps(command: string): string[][] {
+/** The parts of a command line that are steps (not `cd`, `echo`, `fi`, an assignment, a filter at the end). */
+function stepParts(command: string): string[] {
   const parts = commandParts(unwrapShell(command))
     .map((p) => p.replace(keyword, '').trim())
     .filter((p) => p !== '' && !noStep.test(p) && !assignmentOnly.test(p));
   while (parts.length > 1 && outputFilter.test(parts.at(-1) ?? '')) parts.pop();
-  return parts.map(stepWords).filter((w) => w.length > 0);
+  return parts;
 }
 
+/** Every step of a command line (`git push`, `cargo run hk`, `mise run lint`), the last one last. */
+export function commandSteps(command: string): string[][] {
+  return stepParts(command)
+    .map(stepWords)
+    .filter((w) => w.length > 0);
+}
+
+/** The program of a command line's last step: `cd /app && mix compile` -> "mix", `npm test | tail` -> "npm". */
+export function lastProgram(command: string): string {
+  return commandSteps(command).at(-1)?.[0] ?? '';
+}
+
+/** Asks a program about itself (`tsc --version`, `make --help`, `go version`): runs nothing of the step. */
+const infoQuery = /(?:^|\s)(?:--version|-V|--help|-h|version|help)(?=\s|$)/;
+
 /**
- * A later command runs the failed command's step again (the same program, subcommand and arguments, other flags
- * allowed: `git push` then `git push --set-upstream origin x`; `mise run fmt && mise run lint` then `mise run
- * lint`): the step an `&&` chain stopped at is its last one. Not for lists whose every part runs (`a; b`), nor
- * for a step that only looks (grep, find, ls...).
+ * A later command runs the failed command's step again: every word of the step (program, subcommand, arguments),
+ * in order, other flags and more arguments allowed (`git push` then `git push --set-upstream origin x`; `mise run
+ * fmt && mise run lint` then `mise run lint`); a bare program only bare (`make` then `make clean` runs another
+ * target), never a question about the program (`npx tsc --version`). The step an `&&` chain stopped at is its last
+ * one. Not for lists whose every part runs (`a; b`), nor for a step that only looks (grep, find, ls...).
  */
 export function sameStep(failedCommand: string, later: string): boolean {
   // in `a; b` or `a || b` every part runs: the last one is not where the failure stopped
   if (sequential(unwrapShell(failedCommand).trim())) return false;
   const step = commandSteps(failedCommand).at(-1);
   if (!step || lookingStep.test(step[0] ?? '')) return false;
-  return commandSteps(later).some((other) => {
-    const n = Math.min(step.length, other.length);
-    return (
-      n > 0 && step.slice(0, n).join(' ') === other.slice(0, n).join(' ') && (n > 1 || step.length === 1)
-    );
+  return stepParts(later).some((part) => {
+    const other = stepWords(part);
+    if (infoQuery.test(part) || other.length < step.length) return false;
+    return step.every((w, i) => other[i] === w) && (step.length > 1 || other.length === 1);
   });
 }
 
-/**
- * Programs whose exit status 1 answers the question they ask (POSIX style; trouble is 2 or more): no match (grep,
- * rg), false (test, [), the files differ (diff, cmp, git diff --exit-code/--quiet), not there (which, command -v,
- * pgrep, type).
- */
-const questionPrograms =
-  /^(?:rg|grep|egrep|fgrep|ag|ack|git grep|test|\[\[?|diff|cmp|git diff\b.*--(?:exit-code|quiet)|which|command -v|pgrep|type)(?:\s|$)/;
-const errorWords =
-  /\b(?:error|fatal|denied|cannot|not permitted|no such file|invalid|unknown option|usage:)/i;
+/** What a test command names to run (`tests/test_a.py::test_x`, `src/a.test.ts`, `./pkg/...`): none = all. */
+const testTargets = (command: string) =>
+  commandSteps(command)
+    .flat()
+    .filter((w) => /[/.]|::/.test(w));
 
 /**
- * Exit status 1 from a question (the last part of the command line, whose status is the line's, or a line of
- * questions only) is its answer, not a failure, unless the output says something went wrong.
+ * Whether a later test command runs the tests a failed one ran: either runs the whole suite, or each failed target
+ * is among the later ones or inside one of them (`tests/test_a.py::test_x`, then `tests/test_a.py` or `tests/`).
+ * Another file (`pytest tests/test_a.py` failing, `pytest tests/test_b.py` passing) is not.
  */
-export function isNoMatch(command: string, exitCode: number | null, output: string): boolean {
-  if (exitCode !== 1) return false;
-  // Claude Code heads a failed command's output with "Exit code N"
-  const body = output.replace(/^(?:Error: )?Exit code \d+\s*/, '').trim();
-  const parts = commandParts(unwrapShell(command).trim())
-    .filter((p) => !assignmentOnly.test(p))
-    .map((p) => p.replace(/^(?:\w+=\S*\s+)+/, ''));
-  const asks =
-    questionPrograms.test(parts.at(-1) ?? '') ||
-    (parts.length > 0 &&
-      parts.every((p) => questionPrograms.test(p) || /^(?:echo|printf|true|cd)\b/.test(p)));
-  return asks && (body === '' || !errorWords.test(body.slice(0, 500)));
+export function coversTests(failedCommand: string, later: string): boolean {
+  const failed = testTargets(failedCommand);
+  const ran = testTargets(later);
+  if (failed.length === 0 || ran.length === 0) return true;
+  return failed.every((t) =>
+    ran.some((r) => t === r || t.startsWith(`${r.replace(/\/$/, '')}/`) || t.startsWith(`${r}::`)),
+  );
 }
 
 /** Commands that run a test suite (the runner itself, or a package script / task named test). */

@@ -4,7 +4,7 @@ import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { findErrors } from './error-rules.js';
 import { expectedOutcome, failed, unflaggedFailure } from './failure.js';
 import { resolveKnown } from './resolve-known.js';
-import { isNoMatch } from './shell-command.js';
+import { statusAnswers as isNoMatch } from './exit-status.js';
 
 /**
  * Failures no flag or exit code marks, and their fate, read from real lines of the copied corpus (the files of the

@@ -206,6 +206,28 @@ describe('test runners: what their output reports', () => {
     expect(counts(' 3 pass\n 0 fail\n')).toMatchObject({ runner: 'bun', passed: 3, failed: 0 });
   });
 
+  it("Python's unittest: Ran N tests then OK or FAILED (failures=, errors=, skipped=)", () => {
+    const red = [
+      '======================================================================',
+      'FAIL: test_add (test_calc.TestCalc.test_add)',
+      '----------------------------------------------------------------------',
+      'AssertionError: 5 != 4',
+      '',
+      '----------------------------------------------------------------------',
+      'Ran 12 tests in 0.004s',
+      '',
+      'FAILED (failures=1, errors=1, skipped=2)',
+    ].join('\n');
+    expect(counts(red)).toMatchObject({
+      runner: 'unittest',
+      passed: 8,
+      failed: 2,
+      skipped: 2,
+      failing: ['test_add (test_calc.TestCalc.test_add)'],
+    });
+    expect(counts('Ran 3 tests in 0.001s\n\nOK')).toMatchObject({ runner: 'unittest', passed: 3, failed: 0 });
+  });
+
   it('output without a summary reports nothing', () => {
     expect(readTestOutput('Compiling 4 files (.ex)\nGenerated spotter app')).toBeNull();
     expect(readTestOutput('')).toBeNull();

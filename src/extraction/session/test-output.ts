@@ -1,4 +1,4 @@
-import { deno, dotnet, exUnit, gradle, maven, phpunit, rspec } from './test-summaries.js';
+import { deno, dotnet, exUnit, gradle, maven, phpunit, rspec, unittest } from './test-summaries.js';
 
 /** What a test runner's output reports: counts, the failing tests, coverage. null fields: not printed. */
 export interface TestReport {
@@ -9,6 +9,9 @@ export interface TestReport {
   failing: string[];
   coverage: number | null;
 }
+
+/** Whether a report says tests failed: a count of failures, or failing tests named. */
+export const reportsFailure = (r: TestReport): boolean => (r.failed ?? 0) > 0 || r.failing.length > 0;
 
 const num = (s: string | undefined) => (s === undefined ? null : Number(s));
 const sumAll = (text: string, re: RegExp) => {
@@ -151,7 +154,7 @@ const coverageOf = (t: string) =>
 
 /**
  * Reads a test run's output. Tries each runner's summary format (vitest, jest, node's runner, pytest, cargo, go
- * test, bun, deno, ExUnit, RSpec, dotnet, Maven, Gradle, PHPUnit, TAP/Bats); null when the output reports no result
+ * test, bun, deno, ExUnit, RSpec, dotnet, Maven, Gradle, PHPUnit, unittest, TAP/Bats); null when the output reports no result
  * (cut off, or a build that failed before the tests).
  */
 export function readTestOutput(output: string): TestReport | null {
@@ -171,6 +174,7 @@ export function readTestOutput(output: string): TestReport | null {
     maven,
     gradle,
     phpunit,
+    unittest,
     tap,
   ];
   for (const read of readers) {

@@ -1,6 +1,6 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { shellCommands, testCommand } from '../rules/shell-command.js';
-import { readTestOutput, type TestReport } from './test-output.js';
+import { readTestOutput, reportsFailure, type TestReport } from './test-output.js';
 
 /** One test run the session made and what it reported. */
 export interface TestRun extends TestReport {
@@ -40,7 +40,7 @@ export function findTestRuns(entries: readonly TranscriptEntry[]): TestRun[] {
       if (command === null) said = '';
       continue;
     }
-    const failed = (report.failed ?? 0) > 0 || report.failing.length > 0;
+    const failed = reportsFailure(report);
     runs.push({
       ...report,
       line: e.line,

@@ -116,3 +116,18 @@ export function phpunit(t: string): TestReport | null {
   const failing = [...t.matchAll(/^\d+\) ([\w\\]+::\w+)/gm)].map((m) => m[1] ?? '');
   return report('phpunit', n(line[1]) - failed - skipped, failed, skipped, failing);
 }
+
+/**
+ * Python's unittest: `Ran 12 tests in 0.004s` then `OK`, `OK (skipped=1)` or `FAILED (failures=1, errors=2)`;
+ * failing tests as `FAIL: test_add (test_calc.TestCalc...)` / `ERROR: ...` headers.
+ */
+export function unittest(t: string): TestReport | null {
+  const ran = lastMatch(t, /^Ran (\d+) tests? in [\d.]+s\s*\n\s*\n?(OK|FAILED)\b(?: \(([^)]*)\))?/gm);
+  if (!ran) return null;
+  const detail = ran[3] ?? '';
+  const count = (name: string) => n(new RegExp(`\\b${name}=(\\d+)`).exec(detail)?.[1]);
+  const failed = count('failures') + count('errors');
+  const skipped = count('skipped');
+  const failing = [...t.matchAll(/^(?:FAIL|ERROR): (\S+ \([\w.]+\))/gm)].map((m) => m[1] ?? '');
+  return report('unittest', n(ran[1]) - failed - skipped, failed, skipped, failing);
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { causeOf } from './cause-line.js';
+
+/** The line an error names as its cause: what failed and why, not the banner a runner frames its report with. */
+describe('the cause of a failed test run is the failing test and its reason', () => {
+  it('pytest: the FAILED summary line or the E line, not "=== FAILURES ==="', () => {
+    const short = [
+      '=================================== FAILURES ===================================',
+      '___________________________________ test_div ___________________________________',
+      '    def test_div():',
+      '>       assert div(1, 0) == 0',
+      'E       ZeroDivisionError: division by zero',
+      '=========================== short test summary info ============================',
+      'FAILED tests/test_calc.py::test_div - ZeroDivisionError: division by zero',
+      '========================= 1 failed, 3 passed in 0.12s =========================',
+    ].join('\n');
+    expect(causeOf(short)).toBe('E       ZeroDivisionError: division by zero');
+    expect(causeOf(short.split('\n').slice(5).join('\n'))).toBe(
+      'FAILED tests/test_calc.py::test_div - ZeroDivisionError: division by zero',
+    );
+  });
+
+  it('jest: the failing test, not the file banner; go: the located message under --- FAIL', () => {
+    const jest = [
+      'FAIL src/sum.test.js',
+      '  ● sum › adds two numbers',
+      '',
+      '    expect(received).toBe(expected) // Object.is equality',
+      'Tests:       1 failed, 3 passed, 4 total',
+    ].join('\n');
+    expect(causeOf(jest)).toBe('● sum › adds two numbers');
+    const go = [
+      '--- FAIL: TestAdd (0.00s)',
+      '    add_test.go:9: Add(2, 2) = 5, want 4',
+      'FAIL',
+      'FAIL\texample.com/app\t0.003s',
+    ].join('\n');
+    expect(causeOf(go)).toBe('add_test.go:9: Add(2, 2) = 5, want 4');
+  });
+
+  it('other failures keep their diagnostic: a compiler error, a shell error', () => {
+    expect(causeOf("Exit code 2\nsrc/a.ts(3,5): error TS2322: Type 'string' is not assignable")).toBe(
+      "src/a.ts(3,5): error TS2322: Type 'string' is not assignable",
+    );
+    expect(causeOf('Exit code 127\nbash: line 1: pkl: command not found')).toBe(
+      'bash: line 1: pkl: command not found',
+    );
+  });
+});
+
+describe("a wrapped compiler's diagnostic, not the wrapper's closing lines", () => {
+  it('npm running tsc with no exit code recorded: the TS error, not "npm error command sh -c tsc"', () => {
+    const npm = [
+      '> app@1.0.0 typecheck',
+      '> tsc --noEmit',
+      '',
+      "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.",
+      'npm error Lifecycle script `typecheck` failed with error:',
+      'npm error code 2',
+      'npm error command failed',
+      'npm error command sh -c tsc --noEmit',
+    ].join('\n');
+    expect(causeOf(npm, true)).toBe(
+      "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.",
+    );
+    expect(causeOf("src/a.ts:3:5 - error TS2304: Cannot find name 'foo'.\n\nFound 1 error.", true)).toBe(
+      "src/a.ts:3:5 - error TS2304: Cannot find name 'foo'.",
+    );
+  });
+});

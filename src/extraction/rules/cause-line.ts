@@ -1,0 +1,61 @@
+import { closingVerdict, networkFailure, shellDiagnostic } from './failure.js';
+
+/** Lines that say what went wrong, in the words tools use. */
+const causeLine =
+  /error|fail|denied|not permitted|not found|does not exist|cannot|can't|unable|invalid|unknown|missing|requires?\b|incompatible|not supported|refused|rejected|timed? ?out|×|✗|panicked/i;
+
+/** A diagnostic's first line, after any `path:line:col: ` location: "error[E0308]: ...", "fatal: ...", "TypeError: ...". */
+const diagnosticStart = /^(?:error(?:\[\w+\]| [A-Z]+\d+)?:|fatal:|\w*(?:Error|Exception):\s)/;
+/** Where a finding is: `src/main.go:19:13: `, tsc's `src/a.ts(3,5): ` and its pretty `src/a.ts:3:5 - `. */
+const location = /^[\w./@~-]+\.\w+(?::\d+(?::\d+)?: |\(\d+,\d+\): |:\d+:\d+ - )/;
+/** A compiler's or linter's located finding: `src/main.go:19:13: G304: ...`, `src/a.ts(3,5): error TS2322: ...`. */
+const located = new RegExp(`${location.source}\\S`);
+export const unlocated = (l: string) => l.replace(location, '');
+
+/**
+ * A test runner's line naming a failure and why: pytest's `FAILED tests/a.py::test_x - ZeroDivisionError ...` and
+ * its `E   assert 5 == 4` lines, jest's `● suite › test`, vitest's `FAIL  src/a.test.ts > suite > test`.
+ */
+const testFailureLine = /^(?:FAILED \S+ - \S|E {2,}\S|● (?!Console)\S|FAIL\s+\S+\s+>\s)/;
+/**
+ * Banners that frame a report without saying what failed: pytest's `=== FAILURES ===` and `___ test_x ___`, go's
+ * `--- FAIL: TestAdd (0.00s)`, `FAIL\texample.com/app\t0.01s` and bare `FAIL`, jest's `FAIL src/a.test.js`.
+ */
+const banner =
+  /^(?:[=_*#-]{3,}.*[=_*#-]{3,}|--- FAIL: \S+ \([\d.]+s\)|FAIL(?:\s+\S+(?:\s+[\d.]+s|\s+\[[^\]]+\])?)?|(?:FAIL|PASS)\s+\S+\.\w+)$/;
+
+/**
+ * The line that explains a failure: a test runner's failure line, then an error-ish line, skipping "Exit code N",
+ * chunk headers, banners, warnings and a runner's closing verdict ("[lint] ERROR task failed" says only that
+ * something failed), then a located finding. Output without an exit code (`fromEnd`) is read from its end, where a
+ * failing program prints its error.
+ */
+export function causeOf(text: string, fromEnd = false): string {
+  const lines = text.split('\n').map((l) => l.trim());
+  const useful = lines.filter(
+    (l) =>
+      l !== '' &&
+      !/^(Error: )?Exit code \d+$/.test(l) &&
+      !/^\(?(node:\d+\)|Use `node)/.test(l) &&
+      !/^(Chunk ID|Wall time|Process exited|Original token count|Output|Exit code:|Script error:?$)/.test(
+        l,
+      ) &&
+      !/^\[\w[\w:-]*\] \$ /.test(l) &&
+      !banner.test(l),
+  );
+  const clean = (l: string) => l.replace(/<\/?tool_use_error>/g, '').slice(0, 300);
+  if (fromEnd) {
+    const reversed = [...useful].reverse();
+    const signal =
+      reversed.find((l) => diagnosticStart.test(unlocated(l)) && !closingVerdict.test(unlocated(l))) ??
+      reversed.find((l) => shellDiagnostic.test(l) || networkFailure.test(l) || closingVerdict.test(l));
+    if (signal) return clean(signal);
+  }
+  const errorish = (l: string) => causeLine.test(l) && !/warn(ing)?\b/i.test(l);
+  const cause =
+    useful.find((l) => testFailureLine.test(l)) ??
+    useful.find((l) => errorish(l) && !closingVerdict.test(l)) ??
+    useful.find((l) => located.test(l)) ??
+    useful.find(errorish);
+  return clean(cause ?? useful[0] ?? '');
+}
