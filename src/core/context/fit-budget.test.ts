@@ -230,7 +230,17 @@ describe('what to do next', () => {
 
   it("without tasks, points to the user's latest request; with every task done, says so", () => {
     const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null, next_task_id: null };
-    expect(next({ ...live, tasks: [], tasks_completed: 0, tasks_remaining: 0 })).toBe(
+    const none = { ...live, tasks: [], tasks_completed: 0, tasks_remaining: 0 };
+    expect(next(none)).toBe("No task is recorded: go on from the user's latest request (Goal).");
+    const said = {
+      id: 's1',
+      timestamp: live.created_at,
+      kind: 'last_message' as const,
+      text: 'Pushed the fix; CI is green.',
+      source: 'claude-code',
+      session_number: 1,
+    };
+    expect(next({ ...none, summaries: { compaction: null, last_message: said } })).toBe(
       "No task is recorded: go on from the user's latest request (Goal) and the last state.",
     );
     expect(next({ ...live, tasks: [], tasks_completed: 0, tasks_remaining: 0, issue: null })).toBe(

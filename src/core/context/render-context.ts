@@ -158,7 +158,7 @@ function nextStep(c: ResumeContext): string {
     ? `Continue from task "${c.next.task_id}: ${c.next.title}".`
     : p.total === 0
       ? c.goal.issue || c.goal.requests.length
-        ? "No task is recorded: go on from the user's latest request (Goal) and the last state."
+        ? `No task is recorded: go on from the user's latest request (Goal)${c.last_state ? ' and the last state' : ''}.`
         : 'No task is recorded.'
       : p.remaining === 0
         ? 'Every task is done.'
