@@ -85,6 +85,7 @@ interface Finished {
   note: string;
   output: Record<string, unknown> | null;
   transcript?: Omit<TranscriptSeen, 'at'> & { path: string };
+  tell?: string;
 }
 
 /** Runs one hook; always resolves to exit code 0. */
@@ -136,6 +137,8 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       const message = `Baton: the ${event || 'unknown'} hook ${r.outcome === 'timeout' ? 'ran out of time' : 'failed'}: ${r.note}. Run \`baton doctor\` in this repository.`;
       if (!repeated || event === 'SessionStart') output = { ...(output ?? {}), systemMessage: message };
     }
+    if (r.tell && !(previous?.outcome === r.outcome && previous.note === r.note))
+      output = { ...(output ?? {}), systemMessage: r.tell };
     if (output) io.out(JSON.stringify(output));
     io.err(`baton: ${event || 'hook'}: ${r.note}`);
     return 0;

@@ -158,8 +158,18 @@ describe('baton hook never breaks the session and never hides a failure', () => 
       env,
       input: payload('session_start.json', 0, dir),
     });
-    expect(none).toMatchObject({ code: 0, stdout: '' });
+    // the user is told once that this session is not followed, and why
+    expect(none.code).toBe(0);
+    expect(JSON.parse(none.stdout).systemMessage).toMatch(
+      /^Baton is not following this session: \S+ is not a git repository/,
+    );
     expect(none.stderr).toMatch(/not a git repository/);
+    const noneAgain = await runCli(['hook', 'SessionStart'], {
+      cwd: dir,
+      env,
+      input: payload('session_start.json', 0, dir),
+    });
+    expect(noneAgain).toMatchObject({ code: 0, stdout: '' });
     const bad = await runCli(['hook', 'Stop'], { cwd: dir, env, input: '{"cwd": 3' });
     expect(bad.code).toBe(0);
     expect(JSON.parse(bad.stdout).systemMessage).toMatch(
@@ -176,7 +186,10 @@ describe('baton hook never breaks the session and never hides a failure', () => 
     const off = await baton(['hook', 'SessionStart'], payload('session_start.json', 0, repo), {
       BATON_AUTO_TRACK: 'off',
     });
-    expect(off).toMatchObject({ code: 0, stdout: '' });
+    expect(off.code).toBe(0);
+    expect(JSON.parse(off.stdout).systemMessage).toMatch(
+      /Baton is not following this session: .*auto_track is off/,
+    );
     expect(off.stderr).toMatch(/auto_track is off/);
     expect((await baton(['status'])).code).toBe(1);
     const odd = await baton(

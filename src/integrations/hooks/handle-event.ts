@@ -29,6 +29,8 @@ export interface HookResult {
   output: Record<string, unknown> | null;
   /** How far the transcript is imported now (the hook log keeps it, so a Stop with nothing new stays cheap). */
   transcript?: Omit<TranscriptSeen, 'at'> & { path: string };
+  /** A line for the user (a systemMessage), shown when it is new for this event in this folder. */
+  tell?: string;
 }
 
 const label = (a: HookAgent) => (a === 'codex' ? 'Codex' : 'Claude Code');
@@ -120,7 +122,8 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         max_chars: ctx.settings.injectMaxChars,
         reason: `a new ${label(ctx.agent)} session began (${p.source ?? 'startup'})`,
       });
-      if (!t.workflow_id) return untracked(t);
+      // the user installed the hooks expecting to be followed: a session Baton does not follow is said so
+      if (!t.workflow_id) return { ...untracked(t), tell: `Baton is not following this session: ${t.note}` };
       if (!t.context) {
         const c = await contextFor(ctx, { ...t, workflow_id: t.workflow_id, empty: true }, '');
         return { outcome: 'ok', note: c.note, output: context('SessionStart', c.text) };
