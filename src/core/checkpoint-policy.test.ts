@@ -27,7 +27,7 @@ describe('the checkpoint policy', () => {
   it('is too soon within the interval of the last checkpoint, whatever the work, without reading git', () => {
     expect(checkpointTooSoon(state(0, 9), at(3), interval)).toEqual({
       due: false,
-      reason: 'tasks moved, but the last checkpoint is 3 min old (interval 10 min)',
+      reason: 'tasks moved or side effects recorded, but the last checkpoint is 3 min old (interval 10 min)',
     });
     expect(checkpointTooSoon(state(0, 5), at(3), interval)?.reason).toBe(
       'the last checkpoint is 3 min old (interval 10 min)',
@@ -41,7 +41,7 @@ describe('the checkpoint policy', () => {
       checkpointDue(state(0, 9), { now: at(12), intervalMs: interval, git: null, lastGit: null }),
     ).toEqual({
       due: true,
-      reason: 'tasks moved',
+      reason: 'tasks moved or side effects recorded',
     });
     expect(
       checkpointDue(state(0, 5), { now: at(12), intervalMs: interval, git: null, lastGit: null }),

@@ -135,12 +135,12 @@ describe('baton hook <event> on a workflow made with baton create', () => {
     // New lines in the transcript: the task moved since the last checkpoint, so one is taken.
     appendFileSync(transcript, readFileSync(corpusPath('claude-code/spotter/tool_heavy.jsonl'), 'utf8'));
     r = await stop();
-    expect(r.stderr).toMatch(/checkpoint cp-\d+-stop \(tasks moved\)/);
+    expect(r.stderr).toMatch(/checkpoint cp-\d+-stop \(tasks moved or side effects recorded\)/);
     await baton(['task', 'start', 'B']);
     appendFileSync(transcript, readFileSync(corpusPath('claude-code/spotter/short.jsonl'), 'utf8'));
     r = await stop();
     expect(r.stderr).toMatch(
-      /no checkpoint: tasks moved, but the last checkpoint is 0 min old \(interval 10 min\)/,
+      /no checkpoint: tasks moved or side effects recorded, but the last checkpoint is 0 min old \(interval 10 min\)/,
     );
     appendFileSync(transcript, readFileSync(corpusPath('claude-code/spotter/short.jsonl'), 'utf8'));
     r = await stop({ BATON_CHECKPOINT_INTERVAL: '0s' });
