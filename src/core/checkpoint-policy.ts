@@ -42,7 +42,9 @@ export function checkpointDue(
 }
 
 const tasksMoved = (s: WorkflowState) =>
-  (s.work_seq ?? 0) > (s.checkpoints[s.checkpoints.length - 1]?.seq ?? 0) ? 'tasks moved or side effects recorded' : null;
+  (s.work_seq ?? 0) > (s.checkpoints[s.checkpoints.length - 1]?.seq ?? 0)
+    ? 'tasks moved or side effects recorded'
+    : null;
 
 function tooSoon(s: WorkflowState, now: string, intervalMs: number): string | null {
   const last = s.checkpoints[s.checkpoints.length - 1];
