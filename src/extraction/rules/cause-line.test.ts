@@ -67,4 +67,15 @@ describe("a wrapped compiler's diagnostic, not the wrapper's closing lines", () 
       "src/a.ts:3:5 - error TS2304: Cannot find name 'foo'.",
     );
   });
+
+  it("joins a line that introduces its message on the next: Rust's panic", () => {
+    const panic = [
+      "thread 'main' (34164807) panicked at src/settings.rs:101:30:",
+      'Failed to load configuration: Import not found: pkl/Builtins.pkl',
+      'note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace',
+    ].join('\n');
+    expect(causeOf(panic)).toBe(
+      "thread 'main' (34164807) panicked at src/settings.rs:101:30: Failed to load configuration: Import not found: pkl/Builtins.pkl",
+    );
+  });
 });

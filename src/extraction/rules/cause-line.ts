@@ -43,7 +43,11 @@ export function causeOf(text: string, fromEnd = false): string {
       !/^\[\w[\w:-]*\] \$ /.test(l) &&
       !banner.test(l),
   );
-  const clean = (l: string) => l.replace(/<\/?tool_use_error>/g, '').slice(0, 300);
+  // a line that introduces its message on the next ("thread 'main' panicked at src/x.rs:1:2:") says it with it
+  const clean = (l: string) => {
+    const next = l.endsWith(':') ? useful[useful.indexOf(l) + 1] : undefined;
+    return (next ? `${l} ${next}` : l).replace(/<\/?tool_use_error>/g, '').slice(0, 300);
+  };
   if (fromEnd) {
     const reversed = [...useful].reverse();
     const signal =
