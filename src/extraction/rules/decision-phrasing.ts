@@ -19,7 +19,7 @@ const actor =
  * describes what exists.
  */
 const statedChoice =
-  /\b(?:the|my|our) (?:(?!current |existing |old |previous |original |default )[\w-]+ ){0,2}(?:fix|plan|approach|solution|choice|option|way|setup|strategy|design)(?: I'd (?:try|use|take|pick))?(?: (?:for|in|with) [\w`'./-]+(?: [\w`'./-]+)?)?(?: here| then| now)? (?:is|will be|would be)\b(?! (?:to )?(?:check|see|look|find|understand)\b| (?:now )?(?:committed|pushed|merged|done|in place|applied|complete|working|ready|live)\b)|\b(?:is|seems|looks like) (?:a|the) (?:perfect|good|great|natural|better|right|best) (?:use case|fit|choice|candidate|option|approach|place)\b/i;
+  /\b(?:the|my|our) (?:(?!current |existing |old |previous |original |default )[\w-]+ ){0,2}(?:fix|plan|approach|solution|choice|option|way|setup|strategy|design)(?: I'd (?:try|use|take|pick))?(?: (?:for|in|with) [\w`'./-]+(?: [\w`'./-]+)?)?(?: here| then| now)? (?:is|will be|would be)\b(?! (?:to )?(?:check|see|look|find|understand)\b| (?:now )?(?:committed|pushed|merged|done|in place|applied|complete|working|ready|live|documented|described|defined|outlined|saved|written|explained)\b)|\b(?:is|seems|looks like) (?:a|the) (?:perfect|good|great|natural|better|right|best) (?:use case|fit|choice|candidate|option|approach|place)\b/i;
 
 /** Verbs of doing (building, changing, choosing), not of looking (`doingAnyForm` also reads them as -s, -ed, -ing). */
 const doingVerbs =
@@ -65,11 +65,11 @@ export const rationale =
 
 /** Words that mark a choice even without a reason. */
 const choiceWord =
-  /\b(instead|rather than|over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with|going with|dedicated|new file|specifically for|separate (?:file|module|function|helper|class|layer|document|step|commit|pr)|fall(?:ing)? back|workaround|work around|skip|defer|not (?:going to|worth)|out of scope|minimal|smallest|lightest|simplest|deliberately|interpret|assum(?:e|ing)|thin wrapper|both (?:[\w-]+ ){0,3}(?:paths|places|adapters|modules|layers|files|sides|callers)|first,? then|test[- ]first|failing test first|codify the expected|as (?:a|the) (?:fallback|workaround)|inline)\b/i;
+  /\b(instead|rather than|(?<!all )over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with|(?<!keep )going with|dedicated|new file|specifically for|separate (?:file|module|function|helper|class|layer|document|step|commit|pr)|fall(?:ing)? back|workaround|work around|skip|defer|not (?:going to|worth)|out of scope|minimal|smallest|lightest|simplest|deliberately|interpret|assum(?:e|ing)|thin wrapper|both (?:[\w-]+ ){0,3}(?:paths|places|adapters|modules|layers|files|sides|callers)|first,? then|test[- ]first|failing test first|codify the expected|as (?:a|the) (?:fallback|workaround)|inline)\b/i;
 
 /** Explicit decisions: enough on their own. */
 const explicit =
-  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided to|decision(?: is| was)?:|I chose|I opted|I went with|going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|the (?:plan|decision) is|^(?:selected|chosen) [\w -]{1,40}? (?:is|are)|I(?:'ve)? (?:selected|picked))\b/i;
+  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided to|I chose|I opted|I went with|(?<!keep )going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|the (?:plan|decision) is(?! (?:saved|ready|done|complete|approved|written|in|at|now|documented|described|below|above)\b)|^(?:selected|chosen) [\w -]{1,40}? (?:is|are)|I(?:'ve)? (?:selected|picked))\b|^decision(?: is| was)?:/i;
 
 /** Sentences that are not choices: questions, conditions, status reports, announcements of tools and skills. */
 export const notAChoice = [
@@ -94,9 +94,19 @@ const clarifying =
 
 /** "The design is now much cleaner." judges a change made; it is a decision only when it goes on to say what. */
 const judged =
-  /\b(?:is|are|looks|seems)(?: now)?(?: much| a lot| far)? (?:cleaner|simpler|better|nicer|good|done|complete|ready|working|correct|fine|right)\b(?![^.!]*(?::|\s[-–—]\s))/i;
+  /\b(?:is|are|looks|seems)(?: now)?(?: much| a lot| far)? (?:cleaner|simpler|better|nicer|good|done|complete|ready|working|correct|fine|right|straightforward|simple|clear|easy|obvious|trivial)\b(?![^.!]*(?::|\s[-–—]\s))/i;
 const deliberating = /\b(?:weighing|considering|wondering|deciding|not sure) (?:whether|if|how|between)\b/i;
 
+/** "Now I'll use a different approach for the parser:" announces a choice the colon's list names, not this sentence. */
+const unnamedChoice =
+  /\b(?:a|an|the|this|that|another)\s+(?:[\w-]+ ){0,2}(?:approach|way|fix|solution|plan|strategy|option|method)(?: (?:for|to|in|on|with) [\w`'./ -]{1,40})?$/i;
+
+/** A purpose of looking: "so we can see which branch is taken". */
+export const lookPurpose =
+  /\bso (?:that )?(?:we|I|you) (?:can|could) (?:see|check|verify|diff|trace|debug|inspect|compare|confirm|test|find|tell|read)\b/i;
+/** Steps that are never choices, whatever reason comes with them: committing, going on, tests, logging, tools. */
+export const processStep =
+  /^(?:now,? |ok,? |okay,? |then,? |first,? )*(?:let me|let's|I'll|I will|I should|we should|I'm going to|I'm|I am)\s+(?:also |now |just |then |first |go ahead and )?(?:commit|push|keep going|continue|proceed|move on|add(?:ing)? (?:a |some |an? )?(?:\w+ )?(?:tests?|debug\w*|log(?:ging| line)?|print\w*|console\.log)|use (?:the )?\w+ (?:tool|command)|use (?:grep|rg|find|sed|awk|jq)|remov\w* (?:the )?debug)\b/i;
 export function isDecision(text: string): boolean {
   const colon = text.endsWith(':');
   const sentence = colon ? text.slice(0, -1).trimEnd() : text;
@@ -104,10 +114,13 @@ export function isDecision(text: string): boolean {
   if (notAChoice.some((re) => re.test(sentence)) || deliberating.test(sentence)) return false;
   if (explicit.test(sentence) || clarifying.test(sentence)) return true;
   if (looking.test(sentence)) return false;
+  if (colon && unnamedChoice.test(sentence) && !/\bgo(?:ing)? with\b/i.test(sentence)) return false;
   if (statedChoice.test(sentence)) return !judged.test(sentence);
   if (!actor.test(sentence)) return false;
   if (!doing.test(sentence) && !doingNow(sentence)) return false;
-  return rationale.test(sentence) || choiceWord.test(sentence);
+  if (processStep.test(sentence)) return false;
+  if (choiceWord.test(sentence)) return true;
+  return rationale.test(sentence) && !lookPurpose.test(sentence);
 }
 
 /** A sentence stating what does not work or is missing: the reason for the change the next sentence makes. */
