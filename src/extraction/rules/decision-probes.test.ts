@@ -93,6 +93,11 @@ const neverFire = [
   'N36', // I'll use the Read tool to view the rest of the file since it was truncated.
   'N39', // Let me add a `console.log` before the fetch so we can see ...
   'N41', // The solution is in place and the CI is green.
+  'N45', // "you should run the linter too" / "You're absolutely right. Let me run the linter now."
+  'N46', // "let's keep going with the next task on the list" / "Moving on to task 3."
+  'N47', // "go with whatever you think is best" / "Sounds good."
+  'N51', // "no, it's in `deploy/values.yaml`, ..." / "You're right, let me look at `deploy/values.yaml`."
+  'N53', // "make sure you commit ..." / "Good call! Committing now."
 ];
 
 describe('decision rules on sentences of other projects', () => {
@@ -124,7 +129,7 @@ describe('decision rules on sentences of other projects', () => {
         `${rows.join('\n')}\nfound ${found} wrong ${wrong} R ${recall.toFixed(2)} P ${precision.toFixed(2)}`,
       );
     expect(recall).toBeGreaterThanOrEqual(0.58);
-    expect(precision).toBeGreaterThanOrEqual(0.68);
+    expect(precision).toBeGreaterThanOrEqual(0.79);
   });
 
   it.each(neverFire)('never reads %s as a decision', async (id) => {

@@ -3,7 +3,7 @@ import type { DecisionDraft } from '../extractor.js';
 import { decisionType, isDecision, isDecisionAfter, rationale, typeAfterCause } from './decision-phrasing.js';
 import { draft, signalDecisions } from './decision-signals.js';
 import { diagnosis, isRemedy, remedyInSentence } from './decision-remedies.js';
-import { userDirectives } from './user-directives.js';
+import { replyEndOf, userDirectives } from './user-directives.js';
 import { courseCorrections } from './course-corrections.js';
 import { dropRestatements, turnStarts } from './restatements.js';
 import { isKoreanDecision, koreanReason, koreanType } from './korean-phrasing.js';
@@ -144,8 +144,17 @@ export function findDecisions(entries: readonly TranscriptEntry[], taskId: strin
     if (entry.role === 'assistant' && (entry.kind === 'text' || entry.kind === 'thinking'))
       prose.push(...stated(entry, taskId));
   }
-  const out = dropRestatements(prose, turnStarts(entries));
-  out.push(...signalDecisions(entries, taskId), ...userDirectives(entries, taskId));
+  const directives = userDirectives(entries, taskId);
+  // the agent's reply restating the user's directive ("I'll use it instead.") is the same decision, said once
+  const restated = (d: DecisionDraft) =>
+    directives.some((u) => {
+      const at = entries.findIndex((e) => e.line === u.evidence_line);
+      return (
+        (d.evidence_line ?? 0) > (u.evidence_line ?? 0) && (d.evidence_line ?? 0) <= replyEndOf(entries, at)
+      );
+    });
+  const out = dropRestatements(prose, turnStarts(entries)).filter((d) => !restated(d));
+  out.push(...signalDecisions(entries, taskId), ...directives);
   // a correction the agent accepted, unless the user's directive or the agent's reply already holds a decision, or
   // a heading later in the turn names the solution it led to
   for (const c of courseCorrections(entries, taskId)) {

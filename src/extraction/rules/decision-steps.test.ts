@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { RulesExtractor } from './rules-extractor.js';
+
+/** Steps, reminders and facts around a decision, in the words of other projects' sessions (see decision-probes). */
+
+const rules = new RulesExtractor();
+let line = 0;
+const entry = (role: TranscriptEntry['role'], text: string): TranscriptEntry => ({
+  line: (line += 1),
+  at: null,
+  role,
+  kind: 'text',
+  text,
+  truncated: false,
+  tool: null,
+  sidechain: false,
+});
+const said = (t: string) => entry('assistant', t);
+const user = (t: string) => entry('user', t);
+const found = async (entries: TranscriptEntry[]) =>
+  (await rules.extract({ entries })).decisions.map((d) => [d.evidence_line, d.description]);
+
+describe('decisions: what the user says and the agent accepts', () => {
+  it('a reminder of a process step, acknowledged by a step, is not a course correction', async () => {
+    line = 0;
+    expect(
+      await found([
+        said('I updated the handler and the route.'),
+        user('you should run the linter too before saying it is done'),
+        said("You're absolutely right. Let me run the linter now."),
+        said('The feature is implemented.'),
+        user('make sure you commit with a conventional commit message'),
+        said('Good call! Committing now.'),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('"no, <fact>" followed by a look is a fact corrected; followed by a change it is a new course', async () => {
+    line = 0;
+    const look = [
+      said('The config lives in `config/app.yaml`.'),
+      user("no, it's in `deploy/values.yaml`, the app one is unused"),
+      said("You're right, let me look at `deploy/values.yaml`."),
+    ];
+    expect(await found(look)).toEqual([]);
+    line = 0;
+    const change = [
+      said('I will add it as Phase 1 of the plan.'),
+      user("no, it's not phase 1, there are phases completed already"),
+      said("You're absolutely right! Let me add this as a critical fix section after Phase 4 instead."),
+    ];
+    expect((await found(change)).map(([l]) => l)).toEqual([3]);
+  });
+
+  it('reads a correction and a directive written with a typographic apostrophe', async () => {
+    line = 0;
+    expect(
+      await found([
+        said('I added the mock.'),
+        user('don’t use mocks here, hit the real test database'),
+        said('Understood.'),
+      ]),
+    ).toEqual([[2, 'don’t use mocks here, hit the real test database']]);
+  });
+
+  it('a directive the agent restates is one decision; "keep going" and "go with whatever" are none', async () => {
+    line = 0;
+    expect(
+      await found([
+        said("I'll add a new `formatCurrency` helper in `src/lib/money.ts`."),
+        user("don't add a new helper, there's already `formatMoney` in utils. use that one"),
+        said("You're right — `formatMoney` already handles locales. I'll use it instead."),
+      ]),
+    ).toEqual([[2, "don't add a new helper, there's already `formatMoney` in utils. use that one"]]);
+    line = 0;
+    expect(
+      await found([
+        said('Task 2 is complete.'),
+        user("let's keep going with the next task on the list"),
+        said('Moving on to task 3.'),
+        said('Should I use Postgres or SQLite for the local cache?'),
+        user('go with whatever you think is best'),
+        said('Sounds good.'),
+      ]),
+    ).toEqual([]);
+  });
+});
