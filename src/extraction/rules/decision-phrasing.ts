@@ -23,7 +23,7 @@ const statedChoice =
 
 /** Verbs of doing (building, changing, choosing), not of looking (`doingAnyForm` also reads them as -s, -ed, -ing). */
 const doingVerbs =
-  'use|create|add|clean up|delete|convert|port|migrate|rewrite|simplify|consolidate|centrali[sz]e|generate|configure|enable|disable|upgrade|downgrade|bump|revert|install|implement|put|move|keep|split|extract|replace|switch|skip|defer|remove|wrap|write|set|make|apply|treat|handle|go with|stick|adopt|restructure|rename|bypass|fall back|drop|pin|limit|scope|return|commit|amend|leave|ignore|delegate|launch|reuse|extend|introduce|mark|store|track|cache|inject|patch|refactor|proceed|ground|codify|tighten|match|mirror|follow|choose|pick|prefer|interpret|assume|retry|wait|start with|begin with|force|suppress|silence|raise|lower|increase|reduce|shorten|bound|cap|guard|catch|normali[sz]e|escape|filter|trim|pass|inline|recompile|rebuild|regenerate|reset|close|allow|block|require|default|fall through|short-circuit|isolate|open(?:ing)? (?:a |the )?(?:pr|pull request|draft)';
+  'use|create|add|clean up|delete|convert|port|migrate|rewrite|simplify|consolidate|centrali[sz]e|generate|configure|enable|disable|upgrade|downgrade|bump|revert|install|implement|put|move|keep|split|extract|replace|switch|skip|defer|remove|wrap|write|set|make|apply|treat|handle|go with|stick|adopt|restructure|rename|bypass|fall back|drop|pin|limit|scope|return|commit|amend|leave|ignore|delegate|launch|reuse|extend|introduce|mark|store|track|cache|inject|patch|refactor|proceed|codify|tighten|match|follow|choose|pick|prefer|interpret|assume|retry|wait|start with|begin with|force|suppress|silence|raise|lower|increase|reduce|shorten|bound|cap|guard|catch|normali[sz]e|escape|filter|trim|pass|inline|recompile|rebuild|regenerate|reset|close|allow|block|require|default|fall through|short-circuit|isolate|open(?:ing)? (?:a |the )?(?:pr|pull request|draft)';
 const inflect = (v: string) => {
   const [head = v, ...rest] = v.split(' ');
   if (head.includes('[')) return [v];
@@ -63,9 +63,12 @@ export const looking = new RegExp(
 export const rationale =
   /(?:\b(?:because|since|so that|so we|so it|given that|as (?:it|this|that|the|they|there|we|I)\b|due to|to avoid|to keep|to make sure|to ensure|to prevent|otherwise|which (?:avoids|keeps|means|(?:\w+ ){0,3}(?:doesn't|does not|can't|cannot|won't|will fail|isn't|is not))|rather than)\b|\s[—–]\s(?=it's|it is|they're|this is|that's)|\(?(?=per (?:the|this|our|your|its|their) (?:[\w'-]+ ){0,3}(?:policy|convention|guidelines?|rules?|instructions?|requirements?)\b))\s*(.*)$/i;
 
-/** Words that mark a choice even without a reason. */
+/**
+ * Words that mark a choice even without a reason: an alternative named (instead, rather than, over, fall back), a
+ * deliberate choice (prefer, opt for, go with, skip, out of scope, a separate or dedicated place, tests first).
+ */
 const choiceWord =
-  /\b(instead|rather than|(?<!all )over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with|(?<!keep )going with|dedicated|new file|specifically for|separate (?:file|module|function|helper|class|layer|document|step|commit|pr)|fall(?:ing)? back|workaround|work around|skip|defer|not (?:going to|worth)|out of scope|minimal|smallest|lightest|simplest|deliberately|interpret|assum(?:e|ing)|thin wrapper|both (?:[\w-]+ ){0,3}(?:paths|places|adapters|modules|layers|files|sides|callers)|first,? then|test[- ]first|failing test first|codify the expected|as (?:a|the) (?:fallback|workaround)|inline)\b/i;
+  /\b(instead|rather than|(?<!all )over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with|(?<!keep )going with|(?:separate|dedicated) (?:[\w-]+ )?(?:file|module|function|helper|class|layer|document|step|commit|pr|package|service|type|table|endpoint)|specifically for|(?:failing tests?|tests?|expected behaviou?r) first|test[- ]first|fall(?:ing)? back|workaround|work around|skip|defer|not (?:going to|worth)|out of scope|deliberately|interpret|assum(?:e|ing)|as (?:a|the) (?:fallback|workaround))\b/i;
 
 /** Explicit decisions: enough on their own. */
 const explicit =
@@ -107,6 +110,12 @@ export const lookPurpose =
 /** Steps that are never choices, whatever reason comes with them: committing, going on, tests, logging, tools. */
 export const processStep =
   /^(?:now,? |ok,? |okay,? |then,? |first,? )*(?:let me|let's|I'll|I will|I should|we should|I'm going to|I'm|I am)\s+(?:also |now |just |then |first |go ahead and )?(?:commit|push|keep going|continue|proceed|move on|add(?:ing)? (?:a |some |an? )?(?:\w+ )?(?:tests?|debug\w*|log(?:ging| line)?|print\w*|console\.log)|use (?:the )?\w+ (?:tool|command)|use (?:grep|rg|find|sed|awk|jq)|remov\w* (?:the )?debug)\b/i;
+/** An item of a list that only looks or runs ("Read the existing exporter", "Check the failing test output"). */
+const bareLook = new RegExp(`^(?:${lookingVerbs}|run|re-?run|commit|push)\\b`, 'i');
+/** A look or a step of the process, with or without the agent named: never a choice on its own. */
+export const isStep = (text: string) =>
+  looking.test(text) || processStep.test(text) || bareLook.test(text) || lookPurpose.test(text);
+
 export function isDecision(text: string): boolean {
   const colon = text.endsWith(':');
   const sentence = colon ? text.slice(0, -1).trimEnd() : text;

@@ -84,6 +84,8 @@ const neverFire = [
   'N18', // I'm adding a log line here so we can see which branch is taken.
   'N19', // Let me use grep to find every call site, since ...
   'N20', // I should also add a test for this since it was a regression.
+  'N21', // Let me add the new file to the `include` list in tsconfig.json.
+  'N22', // I'll add the import in both files.
   'N23', // Let me keep going with the remaining handlers since the pattern is the same.
   'N24', // Let me write the query results to a file so that I can diff them ...
   'N25', // The plan is saved to `docs/plan.md` and ready for your review.
@@ -96,6 +98,8 @@ const neverFire = [
   'N45', // "you should run the linter too" / "You're absolutely right. Let me run the linter now."
   'N46', // "let's keep going with the next task on the list" / "Moving on to task 3."
   'N47', // "go with whatever you think is best" / "Sounds good."
+  'N49', // "## Approach" then "1. Read ...", "2. Check ...", "3. Look at ..."
+  'N50', // "## Architecture: Current Request Flow"
   'N51', // "no, it's in `deploy/values.yaml`, ..." / "You're right, let me look at `deploy/values.yaml`."
   'N53', // "make sure you commit ..." / "Good call! Committing now."
 ];
@@ -129,7 +133,7 @@ describe('decision rules on sentences of other projects', () => {
         `${rows.join('\n')}\nfound ${found} wrong ${wrong} R ${recall.toFixed(2)} P ${precision.toFixed(2)}`,
       );
     expect(recall).toBeGreaterThanOrEqual(0.58);
-    expect(precision).toBeGreaterThanOrEqual(0.79);
+    expect(precision).toBeGreaterThanOrEqual(0.93);
   });
 
   it.each(neverFire)('never reads %s as a decision', async (id) => {

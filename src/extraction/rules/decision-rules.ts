@@ -1,6 +1,13 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import type { DecisionDraft } from '../extractor.js';
-import { decisionType, isDecision, isDecisionAfter, rationale, typeAfterCause } from './decision-phrasing.js';
+import {
+  decisionType,
+  isDecision,
+  isDecisionAfter,
+  isStep,
+  rationale,
+  typeAfterCause,
+} from './decision-phrasing.js';
 import { draft, signalDecisions } from './decision-signals.js';
 import { diagnosis, isRemedy, remedyInSentence } from './decision-remedies.js';
 import { replyEndOf, userDirectives } from './user-directives.js';
@@ -10,16 +17,18 @@ import { isKoreanDecision, koreanReason, koreanType } from './korean-phrasing.js
 
 /** Headers under which agents list what they chose: "Key adaptations:", "Design decisions:". */
 const choiceHeader =
-  /^(?:\*\*)?(?:key |main |design |the )?(?:decisions?|adaptations?|choices|trade-?offs|approach(?: taken)?|changes in approach)(?:\*\*)?:?(?:\*\*)?$/i;
+  /^(?:\*\*)?(?:key |main |design |the )?(?:decisions?|adaptations?|choices|approach(?: taken)?|changes in approach)(?:\*\*)?:?(?:\*\*)?$/i;
 
 /**
  * A markdown heading that names the chosen solution: "## Revised Approach: Process-Level Correlation", "### Solution:
  * Parse Claude's history.jsonl". A numbered alternative ("Approach 2: ...") is one option among several, not the
  * choice; a plan's heading names a choice only when it marks the plan as the one chosen ("Final Implementation Plan:
- * Extend Existing HistoryParser", not "Implementation Plan: Session Transition Detection").
+ * Extend Existing HistoryParser", not "Implementation Plan: Session Transition Detection"). A proposal is not yet a
+ * choice ("Proposed Solution: ..."), and a title that names what exists describes it ("Architecture: Current Request
+ * Flow", "Design: Overview").
  */
 const namedChoice =
-  /^(?:(?:(?:revised|proposed|recommended|final|chosen|corrected|simplified|selected|new|the|our|my)\s+)*(?:solution|approach|design|architecture|fix)|(?:revised|proposed|recommended|final|chosen|corrected|selected)\s+(?:[\w-]+\s+)?plan)\s*:\s*(?!(?:approach|option|alternative)\s+\w+\b)\S.{2,}$/i;
+  /^(?:(?:(?:revised|recommended|final|chosen|corrected|simplified|selected|new|the|our|my)\s+)*(?:solution|approach|design|architecture|fix)|(?:revised|recommended|final|chosen|corrected|selected)\s+(?:[\w-]+\s+)?plan)\s*:\s*(?!(?:approach|option|alternative)\s+\w+\b)(?!(?:the\s+)?(?:current|existing|overview|summary|background|problem|today'?s?)\b)\S.{2,}$/i;
 
 interface Sentence {
   text: string;
@@ -111,7 +120,7 @@ function stated(entry: TranscriptEntry, taskId: string | null): DecisionDraft[] 
       }
       namedSeen = true;
       cause = null;
-    } else if ((underHeader && s.item) || isDecision(s.text)) {
+    } else if ((underHeader && s.item && !isStep(s.text)) || isDecision(s.text)) {
       const why = rationaleOf(s.text, list[i + 1]?.text) || tidy(cause ?? '');
       out.push(draft(entry, decisionType(s.text), s.text, why, taskId));
       cause = null;

@@ -86,3 +86,30 @@ describe('decisions: what the user says and the agent accepts', () => {
     ).toEqual([]);
   });
 });
+
+describe('decisions: headings and header lists', () => {
+  it('a proposal, a description of what exists and a list of trade-offs or looks are not choices', async () => {
+    line = 0;
+    expect(
+      await found([
+        said('## Proposed Solution: Rewrite the scheduler in Rust\n\nThis would take a week.'),
+        said('## Design: Overview\n\nThe system has three services.'),
+        said('**Trade-offs:**\n- Slightly higher memory usage\n- One more container to run in dev'),
+        said('Key decisions:\n- Read the existing exporter first\n- Check the failing test output'),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('a chosen heading and a header list of choices still are', async () => {
+    line = 0;
+    expect(
+      await found([
+        said('## Final Implementation Plan: Extend Existing HistoryParser\n\nDetails follow.'),
+        said('Key decisions:\n- Kept the existing schema so old rows still load'),
+      ]),
+    ).toEqual([
+      [1, 'Final Implementation Plan: Extend Existing HistoryParser'],
+      [2, 'Kept the existing schema so old rows still load'],
+    ]);
+  });
+});
