@@ -113,3 +113,17 @@ describe('decisions: headings and header lists', () => {
     ]);
   });
 });
+
+describe('decisions: Korean steps with a reason', () => {
+  it('a look or a step of the process at the end of the sentence is not a choice, whatever its reason', async () => {
+    line = 0;
+    expect(
+      await found([
+        said('변경 사항을 확인하기 위해 파일을 읽겠습니다.'),
+        said('테스트가 실패했기 때문에 로그를 확인하겠습니다.'),
+        said('수정이 끝났으므로 테스트를 실행합니다.'),
+        said('모든 테스트가 통과했으므로 커밋하겠습니다.'),
+      ]),
+    ).toEqual([]);
+  });
+});
