@@ -11,7 +11,7 @@ type Kind = (typeof DecisionType.options)[number];
 
 /** The agent (or the plan it states) is the one choosing. */
 const actor =
-  /\b(I'll|I will|I'm going to|I am going to|I'm \w+ing|I am \w+ing|I'd (?:rather|go|use|prefer)|I've decided|I decided|I chose|I opted|I went with|I prefer|I should|let me|let's|we'll|we will|we should)\b|\bit makes (?:more )?sense to\b|\bgoing with\b|\bopting for\b/i;
+  /\b(I'll|I will|I'm going to|I am going to|I'm \w+ing|I am \w+ing|I'd (?:rather|go|use|prefer|recommend)|I've decided|I decided|I chose|I opted|I went with|I prefer|I should|let me|let's|we'll|we will|we should)\b|\bit makes (?:more )?sense to\b|\bgoing with\b|\bopting for\b/i;
 
 /**
  * A stated fix, plan or best way ("The fix is to...", "The lightest-weight approach for Go is to use..."): a decision
@@ -19,7 +19,7 @@ const actor =
  * describes what exists.
  */
 const statedChoice =
-  /\b(?:the|my|our) (?:(?!current |existing |old |previous |original |default )[\w-]+ ){0,2}(?:fix|plan|approach|solution|choice|option|way|setup|strategy|design)(?: I'd (?:try|use|take|pick))?(?: (?:for|in|with) [\w`'./-]+(?: [\w`'./-]+)?)?(?: here| then| now)? (?:is|will be|would be)\b(?! (?:to )?(?:check|see|look|find|understand)\b| (?:now )?(?:committed|pushed|merged|done|in place|applied|complete|working|ready|live|documented|described|defined|outlined|saved|written|explained)\b)|\b(?:is|seems|looks like) (?:a|the) (?:perfect|good|great|natural|better|right|best) (?:use case|fit|choice|candidate|option|approach|place)\b/i;
+  /\b(?:the|my|our) (?:(?!current |existing |old |previous |original |default )[\w-]+ ){0,2}(?:fix|plan|approach|solution|choice|option|way|setup|strategy|design)(?: I(?:'d|'ll| will) (?:try|use|take|pick|go with))?(?: (?:for|in|with) [\w`'./-]+(?: [\w`'./-]+)?)?(?: here| then| now)? (?:is|will be|would be)\b(?! (?:to )?(?:check|see|look|find|understand)\b| (?:now )?(?:committed|pushed|merged|done|in place|applied|complete|working|ready|live|documented|described|defined|outlined|saved|written|explained)\b)|\b(?:is|seems|looks like) (?:a|the) (?:perfect|good|great|natural|better|right|best) (?:use case|fit|choice|candidate|option|approach|place|call)\b|^(?:the )?(?:best|cleanest|safest|right) (?:option|approach|choice|fix|way)(?: here)? is\b/i;
 
 /** Verbs of doing (building, changing, choosing), not of looking (`doingAnyForm` also reads them as -s, -ed, -ing). */
 const doingVerbs =
@@ -116,6 +116,16 @@ const bareLook = new RegExp(`^(?:${lookingVerbs}|run|re-?run|commit|push)\\b`, '
 export const isStep = (text: string) =>
   looking.test(text) || processStep.test(text) || bareLook.test(text) || lookPurpose.test(text);
 
+/**
+ * A choice that names itself whatever its verb: an alternative set against it ("Rather than mocking X, I'm going to
+ * run ...", "I'll do the parsing in Python instead"), a bare "Chose ..." or "Plan: <change>",
+ * "Using X keeps ...", "let's not ...".
+ */
+const alternative = /\b(?:instead\b|rather than|in favou?r of)|\blet'?s not\b/i;
+const namedItself =
+  /^(?:chose|picked|opted for|went with)\b|^using .{3,60}? (?:keeps|lets|avoids|means|makes|gives)\b/i;
+const planOf = /^plan:\s+(\w+)/i;
+
 export function isDecision(text: string): boolean {
   const colon = text.endsWith(':');
   const sentence = colon ? text.slice(0, -1).trimEnd() : text;
@@ -125,9 +135,12 @@ export function isDecision(text: string): boolean {
   if (looking.test(sentence)) return false;
   if (colon && unnamedChoice.test(sentence) && !/\bgo(?:ing)? with\b/i.test(sentence)) return false;
   if (statedChoice.test(sentence)) return !judged.test(sentence);
-  if (!actor.test(sentence)) return false;
+  if (namedItself.test(sentence)) return true;
+  const planVerb = planOf.exec(sentence)?.[1];
+  if (planVerb !== undefined && doingAnyForm.test(planVerb) && !bareLook.test(planVerb)) return true;
+  if (!actor.test(sentence) || processStep.test(sentence)) return false;
+  if (alternative.test(sentence)) return true;
   if (!doing.test(sentence) && !doingNow(sentence)) return false;
-  if (processStep.test(sentence)) return false;
   if (choiceWord.test(sentence)) return true;
   return rationale.test(sentence) && !lookPurpose.test(sentence);
 }
