@@ -31,7 +31,7 @@ const answered = /"([^"]{3,300})"="([^"]{1,300})"/g;
 /** The user approved the plan the agent presented (Claude Code's ExitPlanMode result). */
 const planApproved = /^\s*User has approved (?:your plan|exiting plan mode)/i;
 const dependencyAdd =
-  /\b(npm (?:install|i|add)|pnpm add|yarn add|pip3? install|poetry add|uv add|cargo add|go get|gem install|bundle add|mix igniter\.install|dotnet add package)\s+((?:[@\w][\w@/.:=<>~^-]*\s*)+)/;
+  /\b(npm (?:install|i|add)|pnpm add|yarn add|pip3? install|poetry add|uv add|cargo add|go get|gem install|bundle add|mix igniter\.install|dotnet add package)\s+(?:(?:-D|-E|-S|--save-dev|--save-exact|--save|--dev|-U|--upgrade)\s+)*((?:[@\w][\w@/.:=<>~^-]*\s*)+)/;
 
 const ok = (e: TranscriptEntry) =>
   e.kind === 'tool_result' && e.tool?.is_error !== true && (e.tool?.exit_code ?? 0) === 0;

@@ -127,3 +127,44 @@ describe('decisions: Korean steps with a reason', () => {
     ).toEqual([]);
   });
 });
+
+describe('decisions: installs and run-together sentences', () => {
+  const shell = (id: string, command: string): TranscriptEntry[] => [
+    {
+      ...said(`Bash: ${command}`),
+      kind: 'tool_call',
+      tool: { id, name: 'Bash', input: { command }, is_error: null, exit_code: null },
+    },
+    {
+      ...said(''),
+      role: 'tool',
+      kind: 'tool_result',
+      tool: { id, name: 'Bash', input: { command }, is_error: false, exit_code: 0 },
+    },
+  ];
+
+  it('reads a dependency added with a dev flag before its names, not a requirements file', async () => {
+    line = 0;
+    expect(
+      await found([
+        ...shell('a', 'npm install -D vitest @vitest/coverage-v8'),
+        ...shell('b', 'npm install --save-dev @types/node'),
+        ...shell('c', 'pip install -r requirements.txt'),
+      ]),
+    ).toEqual([
+      [2, 'Added dependency vitest, @vitest/coverage-v8'],
+      [4, 'Added dependency @types/node'],
+    ]);
+  });
+
+  it('splits sentences whose space after the period is missing', async () => {
+    line = 0;
+    expect(
+      await found([
+        said(
+          'The helper counts entries.Let me add the helper function to hooks.go since three tests need it.',
+        ),
+      ]),
+    ).toEqual([[1, 'Let me add the helper function to hooks.go since three tests need it.']]);
+  });
+});
