@@ -61,7 +61,7 @@ export const looking = new RegExp(
 
 /** A reason given in the same sentence. */
 export const rationale =
-  /(?:\b(?:because|since|so that|so we|so it|given that|as (?:it|this|that|the|they|there|we|I)\b|due to|to avoid|to keep|to make sure|to ensure|to prevent|otherwise|which (?:avoids|keeps|means|(?:\w+ ){0,3}(?:doesn't|does not|can't|cannot|won't|will fail|isn't|is not))|rather than)\b|\s[—–]\s(?=it's|it is|they're|this is|that's)|\(?(?=per (?:the|this|our|your|its|their) (?:[\w'-]+ ){0,3}(?:policy|convention|guidelines?|rules?|instructions?|requirements?)\b))\s*(.*)$/i;
+  /(?:\b(?:because|since|so that|so we|so it|given that|as (?:it|this|that|the|they|there|we|I)\b(?! (?:is|was|are|stands)\s*[.,;)]?\s*$)|due to|to avoid|to keep|to make sure|to ensure|to prevent|otherwise|which (?:avoids|keeps|means|(?:\w+ ){0,3}(?:doesn't|does not|can't|cannot|won't|will fail|isn't|is not)))\b|\s[—–]\s(?=it's|it is|they're|this is|that's)|\(?(?=per (?:the|this|our|your|its|their) (?:[\w'-]+ ){0,3}(?:policy|convention|guidelines?|rules?|instructions?|requirements?)\b))\s*(.*)$/i;
 
 /**
  * Words that mark a choice even without a reason: an alternative named (instead, rather than, over, fall back), a
@@ -145,6 +145,26 @@ export function isDecision(text: string): boolean {
   return rationale.test(sentence) && !lookPurpose.test(sentence);
 }
 
+/** What forces a change: a tool missing or blocked, something the agent cannot do. */
+const forced =
+  /\b(?:isn't|is not|aren't|are not|wasn't) (?:installed|available|exposed|reachable|allowed)\b|\b(?:unavailable|blocked|denied|missing)\b|\b(?:I|we) (?:can't|cannot|couldn't|could not)\b/i;
+
+/** The options set aside: "instead of X", "rather than X", "chose A over X". */
+export function alternativesIn(text: string): string[] | null {
+  const end = String.raw`(.{1,120}?)(?=[,;:.!?)]|\s[—–-]\s|\s(?:so|because|since|as|to keep|which|and then|here)\b|$)`;
+  const found = [
+    ...text.matchAll(new RegExp(String.raw`\b(?:instead of|rather than)\s+` + end, 'gi')),
+    ...text.matchAll(
+      new RegExp(
+        String.raw`\b(?:choos\w*|chose|picked|prefer\w*|going with|go with|opt\w* for)\s.{1,60}?\sover\s+` +
+          end,
+        'gi',
+      ),
+    ),
+  ].map((m) => (m[1] ?? '').trim());
+  return found.length ? found : null;
+}
+
 /** A sentence stating what does not work or is missing: the reason for the change the next sentence makes. */
 const limitation =
   /\b(?:doesn't|does not|don't|do not|can't|cannot|won't|isn't|is not|aren't|are not) (?:\w+ )?(?:support|work|render|handle|allow|exist|accept|available|configured|compatible|supported|allowed|exposed)|\bwill fail\b|\bnot (?:supported|available|configured|compatible|allowed)\b/i;
@@ -196,9 +216,11 @@ export function decisionType(sentence: string): Kind {
   )
     return 'skip';
   if (
-    /\b(instead|fall(?:ing)? back|workaround|work around|rather than|not (?:exposed|available|supported|possible)|since .{0,40}(?:isn't|is not|aren't|are not|can't|cannot|doesn't|does not))\b/i.test(
+    /\b(fall(?:ing)? back|workaround|work around|not (?:exposed|available|supported|possible)|since .{0,40}(?:isn't|is not|aren't|are not|can't|cannot|doesn't|does not))\b/i.test(
       sentence,
-    )
+    ) ||
+    // an alternative set aside is a workaround only when a limitation forced it
+    (/\b(?:instead|rather than)\b/i.test(sentence) && (limitation.test(sentence) || forced.test(sentence)))
   )
     return 'workaround';
   if (

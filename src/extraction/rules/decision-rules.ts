@@ -94,7 +94,10 @@ function rationaleOf(sentence: string, next: string | undefined): string {
   const match =
     rationale.exec(sentence) ??
     (next ? /^(?:because|since|this is because|that's because)\b\s*(.+)$/i.exec(next) : null);
-  return match ? tidy(match[1] ?? '') : '';
+  if (match) return tidy(match[1] ?? '');
+  // "I'll keep X in Y, so the scheduler can see each attempt": the consequence after ", so" is the reason
+  const so = /,\s+so (?!that\b)(.{8,})$/i.exec(sentence);
+  return so ? tidy(so[1] ?? '') : '';
 }
 
 /** Decisions stated in assistant prose (thinking included). */

@@ -1,6 +1,7 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import type { DecisionType } from '../../core/schemas/records.js';
 import type { DecisionDraft } from '../extractor.js';
+import { alternativesIn } from './decision-phrasing.js';
 import { addedDependencies } from './dependency-edits.js';
 import { shellCommand } from './shell-command.js';
 
@@ -18,7 +19,7 @@ export function draft(
     decision_type: type,
     description: description.slice(0, 400),
     rationale: why.slice(0, 400),
-    alternatives_considered: null,
+    alternatives_considered: alternativesIn(description),
     at: entry.at,
     evidence_line: entry.line,
   };

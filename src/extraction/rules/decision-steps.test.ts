@@ -168,3 +168,25 @@ describe('decisions: installs and run-together sentences', () => {
     ).toEqual([[1, 'Let me add the helper function to hooks.go since three tests need it.']]);
   });
 });
+
+describe('decisions: the alternative set aside, and when it makes a workaround', () => {
+  it('reads the alternative into alternatives_considered, not into the reason', async () => {
+    line = 0;
+    const { decisions } = await rules.extract({
+      entries: [
+        said("I'm choosing pnpm workspaces over Nx because the repo has only three packages."),
+        said(
+          "I'll keep the retries in the Airflow task rather than in the Python code, so the scheduler can see each attempt.",
+        ),
+        said(
+          "Since `jq` isn't installed on the CI image, I'll do the JSON parsing in a small Python snippet instead.",
+        ),
+      ],
+    });
+    expect(decisions.map((d) => [d.alternatives_considered, d.rationale, d.decision_type])).toEqual([
+      [['Nx'], 'the repo has only three packages', 'approach'],
+      [['in the Python code'], 'the scheduler can see each attempt', 'approach'],
+      [null, "`jq` isn't installed on the CI image", 'workaround'],
+    ]);
+  });
+});

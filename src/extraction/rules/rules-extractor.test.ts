@@ -137,7 +137,7 @@ describe('rules extractor: decisions', () => {
     const { decisions } = await rules.extract({ entries });
     expect(decisions.map((d) => DecisionDraft.parse(d).decision_type)).toEqual([
       'library',
-      'workaround',
+      'approach', // "instead of PostgreSQL" with no limitation forcing it: a choice, not a workaround
       'skip',
       'clarification',
     ]);
