@@ -157,16 +157,15 @@ export function findDecisions(entries: readonly TranscriptEntry[], taskId: strin
     if (entry.role === 'assistant' && (entry.kind === 'text' || entry.kind === 'thinking'))
       prose.push(...stated(entry, taskId));
   }
-  const directives = userDirectives(entries, taskId);
-  // the agent's reply restating the user's directive ("I'll use it instead.") is the same decision, said once
-  const restated = (d: DecisionDraft) =>
-    directives.some((u) => {
-      const at = entries.findIndex((e) => e.line === u.evidence_line);
-      return (
-        (d.evidence_line ?? 0) > (u.evidence_line ?? 0) && (d.evidence_line ?? 0) <= replyEndOf(entries, at)
-      );
-    });
-  const out = dropRestatements(prose, turnStarts(entries)).filter((d) => !restated(d));
+  const out = dropRestatements(prose, turnStarts(entries));
+  // a directive the agent restates in its reply ("I'll pass the dev VPC id in as a variable instead.") is one
+  // decision, evidenced where the agent takes it up, with its own reason
+  const restated = (u: DecisionDraft) => {
+    const at = entries.findIndex((e) => e.line === u.evidence_line);
+    const end = replyEndOf(entries, at);
+    return out.some((d) => (d.evidence_line ?? 0) > (u.evidence_line ?? 0) && (d.evidence_line ?? 0) <= end);
+  };
+  const directives = userDirectives(entries, taskId).filter((u) => !restated(u));
   out.push(...signalDecisions(entries, taskId), ...directives);
   // a correction the agent accepted, unless the user's directive or the agent's reply already holds a decision, or
   // a heading later in the turn names the solution it led to

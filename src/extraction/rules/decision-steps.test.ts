@@ -64,7 +64,7 @@ describe('decisions: what the user says and the agent accepts', () => {
     ).toEqual([[2, 'don’t use mocks here, hit the real test database']]);
   });
 
-  it('a directive the agent restates is one decision; "keep going" and "go with whatever" are none', async () => {
+  it('a directive the agent restates is one decision, where the agent takes it up; "keep going" and "go with whatever" are none', async () => {
     line = 0;
     expect(
       await found([
@@ -72,7 +72,7 @@ describe('decisions: what the user says and the agent accepts', () => {
         user("don't add a new helper, there's already `formatMoney` in utils. use that one"),
         said("You're right — `formatMoney` already handles locales. I'll use it instead."),
       ]),
-    ).toEqual([[2, "don't add a new helper, there's already `formatMoney` in utils. use that one"]]);
+    ).toEqual([[3, "I'll use it instead."]]);
     line = 0;
     expect(
       await found([
