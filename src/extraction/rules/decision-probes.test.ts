@@ -98,6 +98,7 @@ const neverFire = [
   'N45', // "you should run the linter too" / "You're absolutely right. Let me run the linter now."
   'N46', // "let's keep going with the next task on the list" / "Moving on to task 3."
   'N47', // "go with whatever you think is best" / "Sounds good."
+  'N48', // "I'll refactor the whole auth module ..." / "no, leave the auth module alone, ..." / "Understood. ..."
   'N49', // "## Approach" then "1. Read ...", "2. Check ...", "3. Look at ..."
   'N50', // "## Architecture: Current Request Flow"
   'N51', // "no, it's in `deploy/values.yaml`, ..." / "You're right, let me look at `deploy/values.yaml`."
@@ -135,7 +136,7 @@ describe('decision rules on sentences of other projects', () => {
         `${rows.join('\n')}\nfound ${found} wrong ${wrong} R ${recall.toFixed(2)} P ${precision.toFixed(2)}`,
       );
     expect(recall).toBeGreaterThanOrEqual(0.77);
-    expect(precision).toBeGreaterThanOrEqual(0.95);
+    expect(precision).toBeGreaterThanOrEqual(0.97);
   });
 
   it.each(neverFire)('never reads %s as a decision', async (id) => {

@@ -11,6 +11,7 @@ import {
 import { draft, signalDecisions } from './decision-signals.js';
 import { diagnosis, isRemedy, remedyInSentence } from './decision-remedies.js';
 import { replyEndOf, userDirectives } from './user-directives.js';
+import { isRejected, rejectedRanges } from './rejected-plans.js';
 import { courseCorrections } from './course-corrections.js';
 import { dropRestatements, turnStarts } from './restatements.js';
 import { isKoreanDecision, koreanReason, koreanType } from './korean-phrasing.js';
@@ -157,7 +158,10 @@ export function findDecisions(entries: readonly TranscriptEntry[], taskId: strin
     if (entry.role === 'assistant' && (entry.kind === 'text' || entry.kind === 'thinking'))
       prose.push(...stated(entry, taskId));
   }
-  const out = dropRestatements(prose, turnStarts(entries));
+  const rejected = rejectedRanges(entries);
+  const out = dropRestatements(prose, turnStarts(entries)).filter(
+    (d) => !isRejected(rejected, d.evidence_line ?? 0, d.description),
+  );
   // a directive the agent restates in its reply ("I'll pass the dev VPC id in as a variable instead.") is one
   // decision, evidenced where the agent takes it up, with its own reason
   const restated = (u: DecisionDraft) => {

@@ -190,3 +190,22 @@ describe('decisions: the alternative set aside, and when it makes a workaround',
     ]);
   });
 });
+
+describe('decisions: a plan the user turns down', () => {
+  it('drops the choice the user rejects, keeps the turn’s other choices', async () => {
+    line = 0;
+    expect(
+      await found([
+        user('we need a staging environment that mirrors prod but cheaper'),
+        said(
+          "For staging I'll use a single small database instance, since it doesn't need high availability.",
+        ),
+        said("I'll refactor the whole auth module into classes since the functions share a lot of state."),
+        user('no, leave the auth module alone, just fix the token expiry bug'),
+        said('Understood. Fixing only the expiry check.'),
+      ]),
+    ).toEqual([
+      [2, "For staging I'll use a single small database instance, since it doesn't need high availability."],
+    ]);
+  });
+});
