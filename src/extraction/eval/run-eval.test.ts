@@ -39,8 +39,10 @@ describe('evaluation against the hand labels', () => {
     expect(report.tuning.last_test_accuracy, table).toBe(1);
     expect(report.tuning.total.errors.matched, table).toBeGreaterThanOrEqual(39);
     expect(report.tuning.metrics.errors.precision, table).toBeGreaterThanOrEqual(0.97);
-    expect(report.tuning.total.decisions.matched, table).toBeGreaterThanOrEqual(61);
-    expect(report.tuning.metrics.decisions.precision, table).toBeGreaterThanOrEqual(0.87);
+    // 60/69 (P 0.8696), not 61/70: "both ... config paths" was a sign fitted to one file (codex-compaction-default)
+    // that fired on other projects' steps ("I'll add the import in both files."; decision-probes.test.ts)
+    expect(report.tuning.total.decisions.matched, table).toBeGreaterThanOrEqual(60);
+    expect(report.tuning.metrics.decisions.precision, table).toBeGreaterThanOrEqual(0.86);
     // the untuned split: the session facts meet their 100% targets, and the verdict is printed
     for (const c of ['goal', 'commits', 'tasks'])
       expect(missedTargets(report.untuned), table).not.toContain(c);

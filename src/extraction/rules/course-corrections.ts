@@ -1,6 +1,6 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import type { DecisionDraft } from '../extractor.js';
-import { decisionType } from './decision-phrasing.js';
+import { decisionType, looking, processStep } from './decision-phrasing.js';
 import { draft } from './decision-signals.js';
 
 /**
@@ -31,6 +31,28 @@ const reportsFailure =
   /\b(?:still|doesn'?t work|does not work|not working|fails?|failing|failed|crash(?:es|ed)?|errors?|exception)\b|\b(?:is|are|was|it's|still) broken\b/i;
 const saysHow = /\b(?:instead|rather than|use|don'?t|do not|let'?s|never|avoid)\b/i;
 
+/**
+ * A reminder of a step of the process ("you should run the linter too", "make sure you commit", "let's keep going")
+ * directs no course, unless it also names one to avoid ("instead", "don't use", "never").
+ */
+const processDirective =
+  /\b(?:should|make sure(?: to| you)?|need to|must|remember to|don'?t forget to|please|just)\s+(?:you\s+)?(?:also\s+)?(?:run|re-?run|test|commit|push|check|continue|keep going|proceed|verify|lint|build|format)\b|^(?:(?:ok|okay|great|good|yes|thanks)[,!.]?\s+)*(?:let'?s\s+)?(?:keep going|continue|go on|carry on|proceed|move on)\b/i;
+const namesCourse = /\b(?:instead|rather than|don'?t use|do not use|never|avoid|not acceptable|bad idea)\b/i;
+
+/**
+ * What the reply goes on to say after accepting: a look or a step of the process ("Let me run the linter now.",
+ * "Committing now.") does not take a new course, a change does. So "no, it's in deploy/values.yaml" answered by
+ * "You're right, let me look at it" is a fact corrected; answered by "let me update X to ..." it changes the course.
+ */
+const stepNow =
+  /^(?:now,? |ok,? |okay,? |sure,? |understood,? )*(?:committing|pushing|running|re-?running|checking|looking|reading|continuing|moving on|proceeding|on it|will do|done)\b/i;
+function statesChange(rest: string): boolean {
+  return rest
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((x) => x.trim().replace(/^[\s!.,:—–-]+/, ''))
+    .some((x) => x.length >= 8 && !looking.test(x) && !processStep.test(x) && !stepNow.test(x));
+}
+
 /** Or agrees with it early in the reply: "The user wants X. This makes sense - ...". */
 const agrees = /\b(?:this|that) makes (?:total |perfect |more |a lot of )?sense\b/i;
 const accepted = (reply: string) => accepts.test(reply) || agrees.test(reply.slice(0, 300));
@@ -47,13 +69,19 @@ const plain = (text: string) =>
     .replace(/[\u2018\u2019]/g, "'")
     .trim();
 
-/** The first sentence after the acceptance that gives a reason rather than announcing a step. */
-function reasonAfter(reply: string): string {
+/** The reply past its opening acceptance. */
+function afterAcceptance(reply: string): string {
   let rest = plain(reply);
   const at = agrees.exec(rest.slice(0, 300));
   if (!accepts.test(rest) && at) rest = rest.slice(at.index);
   for (let i = 0; i < 3 && accepts.test(rest); i += 1)
-    rest = rest.replace(accepts, '').replace(/^[\s!.,:-]+/, '');
+    rest = rest.replace(accepts, '').replace(/^[\s!.,:—–-]+/, '');
+  return rest;
+}
+
+/** The first sentence after the acceptance that gives a reason rather than announcing a step. */
+function reasonAfter(reply: string): string {
+  const rest = afterAcceptance(reply);
   const sentences = rest.split(/(?<=[.!])\s+|\n+/).map((x) => x.trim());
   return sentences.find((x) => x.length > 0 && !/^(?:let me|let's|I'll|I will|now|first)\b/i.test(x)) ?? '';
 }
@@ -75,9 +103,10 @@ export function courseCorrections(entries: readonly TranscriptEntry[], taskId: s
   entries.forEach((e, i) => {
     if (said(e) && e.kind === 'text') agentSpoke = true;
     if (!userTurn(e) || !agentSpoke) return;
-    const text = e.text.trim();
-    if (text.length < 8 || injected.test(text) || /\?\s*$/.test(text) || !directs.test(text)) return;
+    const text = plain(e.text);
+    if (text.length < 8 || injected.test(e.text) || /\?\s*$/.test(text) || !directs.test(text)) return;
     if (reportsFailure.test(text) && !saysHow.test(text)) return;
+    if (processDirective.test(text) && !namesCourse.test(text)) return;
     const reply: TranscriptEntry[] = [];
     let j = i + 1;
     for (let next = entries[j]; next !== undefined; next = entries[(j += 1)]) {
@@ -87,7 +116,17 @@ export function courseCorrections(entries: readonly TranscriptEntry[], taskId: s
     }
     const accepting = reply.filter((r) => accepted(plain(r.text)));
     const where = accepting.find((r) => r.kind === 'text') ?? accepting[0];
-    if (!where) return;
+    if (
+      !where ||
+      !statesChange(
+        afterAcceptance(where.text) +
+          reply
+            .filter((r) => r !== where)
+            .map((r) => `\n${r.text}`)
+            .join(''),
+      )
+    )
+      return;
     const description = text.replace(/\s+/g, ' ').slice(0, 300);
     let next = entries[j];
     while (next !== undefined && !userTurn(next)) next = entries[(j += 1)];

@@ -11,7 +11,7 @@ type Kind = (typeof DecisionType.options)[number];
 
 /** The agent (or the plan it states) is the one choosing. */
 const actor =
-  /\b(I'll|I will|I'm going to|I am going to|I'm \w+ing|I am \w+ing|I'd (?:rather|go|use|prefer)|I've decided|I decided|I chose|I opted|I went with|I prefer|I should|let me|let's|we'll|we will|we should)\b|\bit makes (?:more )?sense to\b|\bgoing with\b|\bopting for\b/i;
+  /\b(I'll|I will|I'm going to|I am going to|I'm \w+ing|I am \w+ing|I'd (?:rather|go|use|prefer|recommend)|I've decided|I decided|I chose|I opted|I went with|I prefer|I should|let me|let's|we'll|we will|we should)\b|\bit makes (?:more )?sense to\b|\bgoing with\b|\bopting for\b/i;
 
 /**
  * A stated fix, plan or best way ("The fix is to...", "The lightest-weight approach for Go is to use..."): a decision
@@ -19,11 +19,11 @@ const actor =
  * describes what exists.
  */
 const statedChoice =
-  /\b(?:the|my|our) (?:(?!current |existing |old |previous |original |default )[\w-]+ ){0,2}(?:fix|plan|approach|solution|choice|option|way|setup|strategy|design)(?: I'd (?:try|use|take|pick))?(?: (?:for|in|with) [\w`'./-]+(?: [\w`'./-]+)?)?(?: here| then| now)? (?:is|will be|would be)\b(?! (?:to )?(?:check|see|look|find|understand)\b| (?:now )?(?:committed|pushed|merged|done|in place|applied|complete|working|ready|live)\b)|\b(?:is|seems|looks like) (?:a|the) (?:perfect|good|great|natural|better|right|best) (?:use case|fit|choice|candidate|option|approach|place)\b/i;
+  /\b(?:the|my|our) (?:(?!current |existing |old |previous |original |default )[\w-]+ ){0,2}(?:fix|plan|approach|solution|choice|option|way|setup|strategy|design)(?: I(?:'d|'ll| will) (?:try|use|take|pick|go with))?(?: (?:for|in|with) [\w`'./-]+(?: [\w`'./-]+)?)?(?: here| then| now)? (?:is|will be|would be)\b(?! (?:to )?(?:check|see|look|find|understand)\b| (?:now )?(?:committed|pushed|merged|done|in place|applied|complete|working|ready|live|documented|described|defined|outlined|saved|written|explained)\b)|\b(?:is|seems|looks like) (?:a|the) (?:perfect|good|great|natural|better|right|best) (?:use case|fit|choice|candidate|option|approach|place|call)\b|^(?:the )?(?:best|cleanest|safest|right) (?:option|approach|choice|fix|way)(?: here)? is\b/i;
 
 /** Verbs of doing (building, changing, choosing), not of looking (`doingAnyForm` also reads them as -s, -ed, -ing). */
 const doingVerbs =
-  'use|create|add|clean up|delete|convert|port|migrate|rewrite|simplify|consolidate|centrali[sz]e|generate|configure|enable|disable|upgrade|downgrade|bump|revert|install|implement|put|move|keep|split|extract|replace|switch|skip|defer|remove|wrap|write|set|make|apply|treat|handle|go with|stick|adopt|restructure|rename|bypass|fall back|drop|pin|limit|scope|return|commit|amend|leave|ignore|delegate|launch|reuse|extend|introduce|mark|store|track|cache|inject|patch|refactor|proceed|ground|codify|tighten|match|mirror|follow|choose|pick|prefer|interpret|assume|retry|wait|start with|begin with|force|suppress|silence|raise|lower|increase|reduce|shorten|bound|cap|guard|catch|normali[sz]e|escape|filter|trim|pass|inline|recompile|rebuild|regenerate|reset|close|allow|block|require|default|fall through|short-circuit|isolate|open(?:ing)? (?:a |the )?(?:pr|pull request|draft)';
+  'use|create|add|clean up|delete|convert|port|migrate|rewrite|simplify|consolidate|centrali[sz]e|generate|configure|enable|disable|upgrade|downgrade|bump|revert|install|implement|put|move|keep|split|extract|replace|switch|skip|defer|remove|wrap|write|set|make|apply|treat|handle|go with|stick|adopt|restructure|rename|bypass|fall back|drop|pin|limit|scope|return|commit|amend|leave|ignore|delegate|launch|reuse|extend|introduce|mark|store|track|cache|inject|patch|refactor|proceed|codify|tighten|match|follow|choose|pick|prefer|interpret|assume|retry|wait|start with|begin with|force|suppress|silence|raise|lower|increase|reduce|shorten|bound|cap|guard|catch|normali[sz]e|escape|filter|trim|pass|inline|recompile|rebuild|regenerate|reset|close|allow|block|require|default|fall through|short-circuit|isolate|open(?:ing)? (?:a |the )?(?:pr|pull request|draft)';
 const inflect = (v: string) => {
   const [head = v, ...rest] = v.split(' ');
   if (head.includes('[')) return [v];
@@ -61,15 +61,18 @@ export const looking = new RegExp(
 
 /** A reason given in the same sentence. */
 export const rationale =
-  /(?:\b(?:because|since|so that|so we|so it|given that|as (?:it|this|that|the|they|there|we|I)\b|due to|to avoid|to keep|to make sure|to ensure|to prevent|otherwise|which (?:avoids|keeps|means|(?:\w+ ){0,3}(?:doesn't|does not|can't|cannot|won't|will fail|isn't|is not))|rather than)\b|\s[—–]\s(?=it's|it is|they're|this is|that's)|\(?(?=per (?:the|this|our|your|its|their) (?:[\w'-]+ ){0,3}(?:policy|convention|guidelines?|rules?|instructions?|requirements?)\b))\s*(.*)$/i;
+  /(?:\b(?:because|since|so that|so we|so it|given that|as (?:it|this|that|the|they|there|we|I)\b(?! (?:is|was|are|stands)\s*[.,;)]?\s*$)|due to|to avoid|to keep|to make sure|to ensure|to prevent|otherwise|which (?:avoids|keeps|means|(?:\w+ ){0,3}(?:doesn't|does not|can't|cannot|won't|will fail|isn't|is not)))\b|\s[—–]\s(?=it's|it is|they're|this is|that's)|\(?(?=per (?:the|this|our|your|its|their) (?:[\w'-]+ ){0,3}(?:policy|convention|guidelines?|rules?|instructions?|requirements?)\b))\s*(.*)$/i;
 
-/** Words that mark a choice even without a reason. */
+/**
+ * Words that mark a choice even without a reason: an alternative named (instead, rather than, over, fall back), a
+ * deliberate choice (prefer, opt for, go with, skip, out of scope, a separate or dedicated place, tests first).
+ */
 const choiceWord =
-  /\b(instead|rather than|over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with|going with|dedicated|new file|specifically for|separate (?:file|module|function|helper|class|layer|document|step|commit|pr)|fall(?:ing)? back|workaround|work around|skip|defer|not (?:going to|worth)|out of scope|minimal|smallest|lightest|simplest|deliberately|interpret|assum(?:e|ing)|thin wrapper|both (?:[\w-]+ ){0,3}(?:paths|places|adapters|modules|layers|files|sides|callers)|first,? then|test[- ]first|failing test first|codify the expected|as (?:a|the) (?:fallback|workaround)|inline)\b/i;
+  /\b(instead|rather than|(?<!all )over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with|(?<!keep )going with|(?:separate|dedicated) (?:[\w-]+ )?(?:file|module|function|helper|class|layer|document|step|commit|pr|package|service|type|table|endpoint)|specifically for|(?:failing tests?|tests?|expected behaviou?r) first|test[- ]first|fall(?:ing)? back|workaround|work around|skip|defer|not (?:going to|worth)|out of scope|deliberately|interpret|assum(?:e|ing)|as (?:a|the) (?:fallback|workaround))\b/i;
 
 /** Explicit decisions: enough on their own. */
 const explicit =
-  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided to|decision(?: is| was)?:|I chose|I opted|I went with|going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|the (?:plan|decision) is|^(?:selected|chosen) [\w -]{1,40}? (?:is|are)|I(?:'ve)? (?:selected|picked))\b/i;
+  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided to|I chose|I opted|I went with|(?<!keep )going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|the (?:plan|decision) is(?! (?:saved|ready|done|complete|approved|written|in|at|now|documented|described|below|above)\b)|^(?:selected|chosen) [\w -]{1,40}? (?:is|are)|I(?:'ve)? (?:selected|picked))\b|^decision(?: is| was)?:/i;
 
 /** Sentences that are not choices: questions, conditions, status reports, announcements of tools and skills. */
 export const notAChoice = [
@@ -94,8 +97,34 @@ const clarifying =
 
 /** "The design is now much cleaner." judges a change made; it is a decision only when it goes on to say what. */
 const judged =
-  /\b(?:is|are|looks|seems)(?: now)?(?: much| a lot| far)? (?:cleaner|simpler|better|nicer|good|done|complete|ready|working|correct|fine|right)\b(?![^.!]*(?::|\s[-–—]\s))/i;
+  /\b(?:is|are|looks|seems)(?: now)?(?: much| a lot| far)? (?:cleaner|simpler|better|nicer|good|done|complete|ready|working|correct|fine|right|straightforward|simple|clear|easy|obvious|trivial)\b(?![^.!]*(?::|\s[-–—]\s))/i;
 const deliberating = /\b(?:weighing|considering|wondering|deciding|not sure) (?:whether|if|how|between)\b/i;
+
+/** "Now I'll use a different approach for the parser:" announces a choice the colon's list names, not this sentence. */
+const unnamedChoice =
+  /\b(?:a|an|the|this|that|another)\s+(?:[\w-]+ ){0,2}(?:approach|way|fix|solution|plan|strategy|option|method)(?: (?:for|to|in|on|with) [\w`'./ -]{1,40})?$/i;
+
+/** A purpose of looking: "so we can see which branch is taken". */
+export const lookPurpose =
+  /\bso (?:that )?(?:we|I|you) (?:can|could) (?:see|check|verify|diff|trace|debug|inspect|compare|confirm|test|find|tell|read)\b/i;
+/** Steps that are never choices, whatever reason comes with them: committing, going on, tests, logging, tools. */
+export const processStep =
+  /^(?:now,? |ok,? |okay,? |then,? |first,? )*(?:let me|let's|I'll|I will|I should|we should|I'm going to|I'm|I am)\s+(?:also |now |just |then |first |go ahead and )?(?:commit|push|keep going|continue|proceed|move on|add(?:ing)? (?:a |some |an? )?(?:\w+ )?(?:tests?|debug\w*|log(?:ging| line)?|print\w*|console\.log)|use (?:the )?\w+ (?:tool|command)|use (?:grep|rg|find|sed|awk|jq)|remov\w* (?:the )?debug)\b/i;
+/** An item of a list that only looks or runs ("Read the existing exporter", "Check the failing test output"). */
+const bareLook = new RegExp(`^(?:${lookingVerbs}|run|re-?run|commit|push)\\b`, 'i');
+/** A look or a step of the process, with or without the agent named: never a choice on its own. */
+export const isStep = (text: string) =>
+  looking.test(text) || processStep.test(text) || bareLook.test(text) || lookPurpose.test(text);
+
+/**
+ * A choice that names itself whatever its verb: an alternative set against it ("Rather than mocking X, I'm going to
+ * run ...", "I'll do the parsing in Python instead"), a bare "Chose ..." or "Plan: <change>",
+ * "Using X keeps ...", "let's not ...".
+ */
+const alternative = /\b(?:instead\b|rather than|in favou?r of)|\blet'?s not\b/i;
+const namedItself =
+  /^(?:chose|picked|opted for|went with)\b|^using .{3,60}? (?:keeps|lets|avoids|means|makes|gives)\b/i;
+const planOf = /^plan:\s+(\w+)/i;
 
 export function isDecision(text: string): boolean {
   const colon = text.endsWith(':');
@@ -104,10 +133,36 @@ export function isDecision(text: string): boolean {
   if (notAChoice.some((re) => re.test(sentence)) || deliberating.test(sentence)) return false;
   if (explicit.test(sentence) || clarifying.test(sentence)) return true;
   if (looking.test(sentence)) return false;
+  if (colon && unnamedChoice.test(sentence) && !/\bgo(?:ing)? with\b/i.test(sentence)) return false;
   if (statedChoice.test(sentence)) return !judged.test(sentence);
-  if (!actor.test(sentence)) return false;
+  if (namedItself.test(sentence)) return true;
+  const planVerb = planOf.exec(sentence)?.[1];
+  if (planVerb !== undefined && doingAnyForm.test(planVerb) && !bareLook.test(planVerb)) return true;
+  if (!actor.test(sentence) || processStep.test(sentence)) return false;
+  if (alternative.test(sentence)) return true;
   if (!doing.test(sentence) && !doingNow(sentence)) return false;
-  return rationale.test(sentence) || choiceWord.test(sentence);
+  if (choiceWord.test(sentence)) return true;
+  return rationale.test(sentence) && !lookPurpose.test(sentence);
+}
+
+/** What forces a change: a tool missing or blocked, something the agent cannot do. */
+const forced =
+  /\b(?:isn't|is not|aren't|are not|wasn't) (?:installed|available|exposed|reachable|allowed)\b|\b(?:unavailable|blocked|denied|missing)\b|\b(?:I|we) (?:can't|cannot|couldn't|could not)\b/i;
+
+/** The options set aside: "instead of X", "rather than X", "chose A over X". */
+export function alternativesIn(text: string): string[] | null {
+  const end = String.raw`(.{1,120}?)(?=[,;:.!?)]|\s[—–-]\s|\s(?:so|because|since|as|to keep|which|and then|here)\b|$)`;
+  const found = [
+    ...text.matchAll(new RegExp(String.raw`\b(?:instead of|rather than)\s+` + end, 'gi')),
+    ...text.matchAll(
+      new RegExp(
+        String.raw`\b(?:choos\w*|chose|picked|prefer\w*|going with|go with|opt\w* for)\s.{1,60}?\sover\s+` +
+          end,
+        'gi',
+      ),
+    ),
+  ].map((m) => (m[1] ?? '').trim());
+  return found.length ? found : null;
 }
 
 /** A sentence stating what does not work or is missing: the reason for the change the next sentence makes. */
@@ -161,9 +216,11 @@ export function decisionType(sentence: string): Kind {
   )
     return 'skip';
   if (
-    /\b(instead|fall(?:ing)? back|workaround|work around|rather than|not (?:exposed|available|supported|possible)|since .{0,40}(?:isn't|is not|aren't|are not|can't|cannot|doesn't|does not))\b/i.test(
+    /\b(fall(?:ing)? back|workaround|work around|not (?:exposed|available|supported|possible)|since .{0,40}(?:isn't|is not|aren't|are not|can't|cannot|doesn't|does not))\b/i.test(
       sentence,
-    )
+    ) ||
+    // an alternative set aside is a workaround only when a limitation forced it
+    (/\b(?:instead|rather than)\b/i.test(sentence) && (limitation.test(sentence) || forced.test(sentence)))
   )
     return 'workaround';
   if (

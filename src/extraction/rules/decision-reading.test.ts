@@ -63,10 +63,7 @@ describe('decisions: a change stated after the cause it answers', () => {
         "I'll apply the repository-prescribed formatter, rerun the focused tests and lint/build checks, then commit and push the formatting fix.",
       ],
       [ignored.line, 'Let me ignore those and continue with updating the tests.'],
-      [
-        grounded.line,
-        'I did inspect the local Codemie UI source to ground the scenario in actual screens/capabilities.',
-      ],
+      // "inspect ... to ground" is a look: "ground" was a verb of doing fitted to this one session
     ]);
     expect(decisions[1]?.rationale).toBe(
       "There's `BatchUploadTimeout` (defaults to 10 seconds!) - that's likely the issue",

@@ -1,4 +1,11 @@
-import { doingAnyForm, fragment, looking, notAChoice } from './decision-phrasing.js';
+import {
+  doingAnyForm,
+  fragment,
+  lookPurpose,
+  looking,
+  notAChoice,
+  processStep,
+} from './decision-phrasing.js';
 
 /**
  * A cause named, then the change it calls for: "There's `BatchUploadTimeout` (defaults to 10 seconds!) - that's
@@ -15,6 +22,10 @@ export const diagnosis =
 const agentActs =
   /\b(?:I'll|I will|I'm going to|let me|let's|we'll|I need to|we need to|I should|I've|I have|I'm|I am|I did|I used|I instead)\b/i;
 
+/** Adding prints, fixtures or logging to trace a cause: a step of debugging. */
+const debugStep =
+  /\b(?:add|adding|insert|inserting|put|putting)\b.{0,40}\b(?:print\w*|console\.log|log(?:ging)? (?:line|statement)|debug\w*|fixture|breakpoint)\b|\bto (?:trace|debug|see|find out|inspect)\b/i;
+
 /** A change the agent makes right after naming a cause: it acts, changes something, and says what (5+ words). */
 export function isRemedy(text: string): boolean {
   if (text.endsWith(':') && fragment.test(text.slice(0, -1).trimEnd())) return false;
@@ -22,6 +33,8 @@ export function isRemedy(text: string): boolean {
     .replace(/:$/, '')
     .replace(/\b(let me|I'll|I will|let's|I need to) (?:also |now |just )?try (?:to )?/i, '$1 ');
   if (notAChoice.some((re) => re.test(sentence)) || looking.test(sentence)) return false;
+  // a debugging step or a test or fixture added is how a fix is checked, not a choice of how to fix
+  if (processStep.test(sentence) || lookPurpose.test(sentence) || debugStep.test(sentence)) return false;
   if (sentence.split(/\s+/).length < 5) return false;
   return agentActs.test(sentence) && doingAnyForm.test(sentence);
 }

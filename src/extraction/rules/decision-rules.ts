@@ -1,25 +1,35 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import type { DecisionDraft } from '../extractor.js';
-import { decisionType, isDecision, isDecisionAfter, rationale, typeAfterCause } from './decision-phrasing.js';
+import {
+  decisionType,
+  isDecision,
+  isDecisionAfter,
+  isStep,
+  rationale,
+  typeAfterCause,
+} from './decision-phrasing.js';
 import { draft, signalDecisions } from './decision-signals.js';
 import { diagnosis, isRemedy, remedyInSentence } from './decision-remedies.js';
-import { userDirectives } from './user-directives.js';
+import { replyEndOf, userDirectives } from './user-directives.js';
+import { isRejected, rejectedRanges } from './rejected-plans.js';
 import { courseCorrections } from './course-corrections.js';
 import { dropRestatements, turnStarts } from './restatements.js';
 import { isKoreanDecision, koreanReason, koreanType } from './korean-phrasing.js';
 
 /** Headers under which agents list what they chose: "Key adaptations:", "Design decisions:". */
 const choiceHeader =
-  /^(?:\*\*)?(?:key |main |design |the )?(?:decisions?|adaptations?|choices|trade-?offs|approach(?: taken)?|changes in approach)(?:\*\*)?:?(?:\*\*)?$/i;
+  /^(?:\*\*)?(?:key |main |design |the )?(?:decisions?|adaptations?|choices|approach(?: taken)?|changes in approach)(?:\*\*)?:?(?:\*\*)?$/i;
 
 /**
  * A markdown heading that names the chosen solution: "## Revised Approach: Process-Level Correlation", "### Solution:
  * Parse Claude's history.jsonl". A numbered alternative ("Approach 2: ...") is one option among several, not the
  * choice; a plan's heading names a choice only when it marks the plan as the one chosen ("Final Implementation Plan:
- * Extend Existing HistoryParser", not "Implementation Plan: Session Transition Detection").
+ * Extend Existing HistoryParser", not "Implementation Plan: Session Transition Detection"). A proposal is not yet a
+ * choice ("Proposed Solution: ..."), and a title that names what exists describes it ("Architecture: Current Request
+ * Flow", "Design: Overview").
  */
 const namedChoice =
-  /^(?:(?:(?:revised|proposed|recommended|final|chosen|corrected|simplified|selected|new|the|our|my)\s+)*(?:solution|approach|design|architecture|fix)|(?:revised|proposed|recommended|final|chosen|corrected|selected)\s+(?:[\w-]+\s+)?plan)\s*:\s*(?!(?:approach|option|alternative)\s+\w+\b)\S.{2,}$/i;
+  /^(?:(?:(?:revised|recommended|final|chosen|corrected|simplified|selected|new|the|our|my)\s+)*(?:solution|approach|design|architecture|fix)|(?:revised|recommended|final|chosen|corrected|selected)\s+(?:[\w-]+\s+)?plan)\s*:\s*(?!(?:approach|option|alternative)\s+\w+\b)(?!(?:the\s+)?(?:current|existing|overview|summary|background|problem|today'?s?)\b)\S.{2,}$/i;
 
 interface Sentence {
   text: string;
@@ -52,7 +62,8 @@ function sentences(text: string): Sentence[] {
       out.push({ text: line, item: false, header: true });
       continue;
     }
-    for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z`*\uAC00-\uD7A3])/)) {
+    // a sentence ends at . ! ? before a capital, also when the space after it is missing ("...entries.Let me")
+    for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z`*\uAC00-\uD7A3])|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z]+ )/)) {
       const t = s.trim();
       if (t.length >= 12 && t.length <= 600) out.push({ text: t, item, header: false });
     }
@@ -84,7 +95,10 @@ function rationaleOf(sentence: string, next: string | undefined): string {
   const match =
     rationale.exec(sentence) ??
     (next ? /^(?:because|since|this is because|that's because)\b\s*(.+)$/i.exec(next) : null);
-  return match ? tidy(match[1] ?? '') : '';
+  if (match) return tidy(match[1] ?? '');
+  // "I'll keep X in Y, so the scheduler can see each attempt": the consequence after ", so" is the reason
+  const so = /,\s+so (?!that\b)(.{8,})$/i.exec(sentence);
+  return so ? tidy(so[1] ?? '') : '';
 }
 
 /** Decisions stated in assistant prose (thinking included). */
@@ -111,7 +125,7 @@ function stated(entry: TranscriptEntry, taskId: string | null): DecisionDraft[] 
       }
       namedSeen = true;
       cause = null;
-    } else if ((underHeader && s.item) || isDecision(s.text)) {
+    } else if ((underHeader && s.item && !isStep(s.text)) || isDecision(s.text)) {
       const why = rationaleOf(s.text, list[i + 1]?.text) || tidy(cause ?? '');
       out.push(draft(entry, decisionType(s.text), s.text, why, taskId));
       cause = null;
@@ -144,8 +158,19 @@ export function findDecisions(entries: readonly TranscriptEntry[], taskId: strin
     if (entry.role === 'assistant' && (entry.kind === 'text' || entry.kind === 'thinking'))
       prose.push(...stated(entry, taskId));
   }
-  const out = dropRestatements(prose, turnStarts(entries));
-  out.push(...signalDecisions(entries, taskId), ...userDirectives(entries, taskId));
+  const rejected = rejectedRanges(entries);
+  const out = dropRestatements(prose, turnStarts(entries)).filter(
+    (d) => !isRejected(rejected, d.evidence_line ?? 0, d.description),
+  );
+  // a directive the agent restates in its reply ("I'll pass the dev VPC id in as a variable instead.") is one
+  // decision, evidenced where the agent takes it up, with its own reason
+  const restated = (u: DecisionDraft) => {
+    const at = entries.findIndex((e) => e.line === u.evidence_line);
+    const end = replyEndOf(entries, at);
+    return out.some((d) => (d.evidence_line ?? 0) > (u.evidence_line ?? 0) && (d.evidence_line ?? 0) <= end);
+  };
+  const directives = userDirectives(entries, taskId).filter((u) => !restated(u));
+  out.push(...signalDecisions(entries, taskId), ...directives);
   // a correction the agent accepted, unless the user's directive or the agent's reply already holds a decision, or
   // a heading later in the turn names the solution it led to
   for (const c of courseCorrections(entries, taskId)) {

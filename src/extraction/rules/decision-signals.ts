@@ -1,6 +1,7 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import type { DecisionType } from '../../core/schemas/records.js';
 import type { DecisionDraft } from '../extractor.js';
+import { alternativesIn } from './decision-phrasing.js';
 import { addedDependencies } from './dependency-edits.js';
 import { shellCommand } from './shell-command.js';
 
@@ -18,7 +19,7 @@ export function draft(
     decision_type: type,
     description: description.slice(0, 400),
     rationale: why.slice(0, 400),
-    alternatives_considered: null,
+    alternatives_considered: alternativesIn(description),
     at: entry.at,
     evidence_line: entry.line,
   };
@@ -31,7 +32,7 @@ const answered = /"([^"]{3,300})"="([^"]{1,300})"/g;
 /** The user approved the plan the agent presented (Claude Code's ExitPlanMode result). */
 const planApproved = /^\s*User has approved (?:your plan|exiting plan mode)/i;
 const dependencyAdd =
-  /\b(npm (?:install|i|add)|pnpm add|yarn add|pip3? install|poetry add|uv add|cargo add|go get|gem install|bundle add|mix igniter\.install|dotnet add package)\s+((?:[@\w][\w@/.:=<>~^-]*\s*)+)/;
+  /\b(npm (?:install|i|add)|pnpm add|yarn add|pip3? install|poetry add|uv add|cargo add|go get|gem install|bundle add|mix igniter\.install|dotnet add package)\s+(?:(?:-D|-E|-S|--save-dev|--save-exact|--save|--dev|-U|--upgrade)\s+)*((?:[@\w][\w@/.:=<>~^-]*\s*)+)/;
 
 const ok = (e: TranscriptEntry) =>
   e.kind === 'tool_result' && e.tool?.is_error !== true && (e.tool?.exit_code ?? 0) === 0;

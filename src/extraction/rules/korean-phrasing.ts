@@ -6,12 +6,12 @@ type Kind = (typeof DecisionType.options)[number];
  * Agents answer in the user's language. In Korean a choice has the structure of "since X, I'll Y": a clause of reason
  * (-므로, 때문에, 위해, -니까, -라서) or of contrast (대신 "instead", 별도 "separate") and a verb of intent or action at
  * the end of the sentence (-겠습니다, or a formal action ending -ㅂ니다 such as 둡니다, 올립니다, 합니다). The copula
- * 입니다 and stative -습니다 endings ("...일 가능성이 높습니다", it is likely) describe, they do not decide.
+ * 입니다 and stative -습니다 endings ("...일 가능성이 높습니다", it is likely) describe, they do not decide; a verb
+ * of looking or of the process at the end ("...위해 파일을 읽겠습니다", "...커밋하겠습니다") is a step, whatever its reason.
  */
 
 const hangul = /[\uAC00-\uD7A3]/;
 const because = /(?:므로|때문에|위해|니까|라서)/;
-const contrast = /(?:대신|별도)/;
 
 /** A Hangul syllable whose final consonant is ㅂ (합, 둡, 립), the formal action ending before 니다. */
 const finalB = (syllable: string) => {
@@ -26,11 +26,22 @@ function endsInIntent(sentence: string): boolean {
   return before !== undefined && finalB(before) && before !== '입' && before !== '습';
 }
 
+/**
+ * The verb that ends a step, not a choice: checking, reading, looking into, querying, reviewing, running, committing,
+ * pushing, waiting, recording ("변경 사항을 확인하기 위해 파일을 읽겠습니다", "테스트를 실행합니다").
+ */
+const stepVerb = /(?:확인|읽|살펴|조회|검토|실행|커밋|푸시|대기|기록)[가-힣]*$/;
+const lastWord = (sentence: string) =>
+  sentence
+    .replace(/\s*\([^)]*\)/g, '')
+    .replace(/[\s.!*:]+$/, '')
+    .split(/\s+/)
+    .at(-1) ?? '';
+
 /** A Korean sentence that states a choice with its reason or its alternative. */
 export function isKoreanDecision(sentence: string): boolean {
-  return (
-    hangul.test(sentence) && (because.test(sentence) || contrast.test(sentence)) && endsInIntent(sentence)
-  );
+  if (!hangul.test(sentence) || !endsInIntent(sentence) || stepVerb.test(lastWord(sentence))) return false;
+  return because.test(sentence) || /대신|별도/.test(sentence);
 }
 
 /** The reason: the clause up to the connective, else (for 대신 / 별도) the sentence before. */

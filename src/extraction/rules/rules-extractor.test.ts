@@ -138,7 +138,7 @@ describe('rules extractor: decisions', () => {
     const { decisions } = await rules.extract({ entries });
     expect(decisions.map((d) => DecisionDraft.parse(d).decision_type)).toEqual([
       'library',
-      'workaround',
+      'approach', // "instead of PostgreSQL" with no limitation forcing it: a choice, not a workaround
       'skip',
       'clarification',
     ]);
@@ -150,7 +150,6 @@ describe('rules extractor: decisions', () => {
       'Let me create a dedicated file for the interactive pty helpers.',
       'The graph MCP tools are not exposed in this session, so I’m falling back to `rg` for discovery.',
       'This likely means adding the default compaction setting to the generated config.',
-      'I’m adding the default object now in both generated config paths: `codemie-code` and `opencode`.',
       'The first fix I’d try is adding `Commands::Util(_)` to the config-free command list.',
       'Let me also clean up the Python config files since this is now a Rust project.',
       "I'll use a generic approach with an enum.",
@@ -161,6 +160,8 @@ describe('rules extractor: decisions', () => {
       'I’m checking whether the config schema already names the field since the docs are unclear.',
       'If igniter cannot install, fall back to a manual dep entry.',
       'Should I use the existing helper instead?',
+      // "in both ... paths" alone was fitted to one session and fires on steps ("I'll add the import in both files.")
+      'I’m adding the default object now in both generated config paths: `codemie-code` and `opencode`.',
     ];
     const { decisions } = await rules.extract({ entries: [...said, ...not].map((t) => text(t)) });
     // typographic apostrophes are read as plain ones

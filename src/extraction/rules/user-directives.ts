@@ -12,6 +12,10 @@ const directive =
 
 const injected = /^\s*<|^\s*\/\w|```|Caveat:|This session is being continued/;
 
+/** "let's keep going with the next task", "go with whatever you think is best": the user leaves the course as is. */
+const noCourse =
+  /\blet'?s (?:keep going|continue|go on|move on|proceed)\b|\bkeep going\b|\bgo with (?:whatever|what(?:ever)? you (?:think|prefer|like)|your (?:choice|call|pick|recommendation))\b/i;
+
 /** One decision per user message that gives a directive: the message is the description. */
 export function userDirectives(entries: readonly TranscriptEntry[], taskId: string | null): DecisionDraft[] {
   const out: DecisionDraft[] = [];
@@ -19,9 +23,23 @@ export function userDirectives(entries: readonly TranscriptEntry[], taskId: stri
     if (e.sidechain || e.role !== 'user' || e.kind !== 'text') continue;
     const text = e.text.trim();
     if (text.length < 12 || text.length > 1500 || injected.test(text)) continue;
-    const sentence = text.split(/(?<=[.!?])\s+|\n+/).find((s) => directive.test(s) && !/\?\s*$/.test(s));
+    const sentence = text
+      .replace(/[\u2018\u2019]/g, "'")
+      .split(/(?<=[.!?])\s+|\n+/)
+      .find((s) => directive.test(s) && !noCourse.test(s) && !/\?\s*$/.test(s));
     if (!sentence) continue;
     out.push(draft(e, 'approach', text.replace(/\s+/g, ' ').slice(0, 300), "the user's directive", taskId));
   }
   return out;
+}
+
+/** The last line of the agent's reply to the user message at `index`, before it acts (its first tool call). */
+export function replyEndOf(entries: readonly TranscriptEntry[], index: number): number {
+  let end = entries[index]?.line ?? 0;
+  for (const next of entries.slice(index + 1)) {
+    if (next.sidechain) continue;
+    if (next.role === 'user' || next.kind === 'tool_call' || next.kind === 'tool_result') break;
+    end = next.line;
+  }
+  return end;
 }

@@ -1,0 +1,147 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { RulesExtractor } from './rules-extractor.js';
+
+/**
+ * The decision rules on sentences of OTHER projects (decision-probes.txt, written for this test, never labelled
+ * corpus): the rules were tuned on the labelled sessions, and this set guards that they generalise, the way run-eval
+ * guards the labels. Floors are the measured figures; `BATON_PROBES=1` prints every case and what fired.
+ */
+
+interface Probe {
+  id: string;
+  decision: boolean;
+  /** The turn that holds the decision (a user turn: the agent's reply right after it counts too). */
+  target: number;
+  turns: { role: 'assistant' | 'user'; kind: 'text' | 'thinking'; text: string }[];
+}
+
+function readProbes(): Probe[] {
+  const probes: Probe[] = [];
+  const turn = (raw: string) => {
+    const m = /^([aut]): (.*)$/.exec(raw.trim());
+    if (!m) throw new Error(`bad probe turn: ${raw}`);
+    const [, who, text = ''] = m;
+    return {
+      role: who === 'u' ? ('user' as const) : ('assistant' as const),
+      kind: who === 't' ? ('thinking' as const) : ('text' as const),
+      text: text.replace(/\\n/g, '\n'),
+    };
+  };
+  const file = readFileSync(new URL('./decision-probes.txt', import.meta.url), 'utf8');
+  for (const line of file.split('\n')) {
+    if (!line.trim() || line.startsWith('#')) continue;
+    if (/^\s/.test(line)) {
+      probes.at(-1)?.turns.push(turn(line));
+      continue;
+    }
+    const m = /^(\w+) ([+-])(\d*)(?: \(.*\)| (.*))?$/.exec(line);
+    if (!m) throw new Error(`bad probe line: ${line}`);
+    const [, id = '', sign, target, single] = m;
+    probes.push({
+      id,
+      decision: sign === '+',
+      target: Number(target || 0),
+      turns: single ? [turn(single)] : [],
+    });
+  }
+  return probes;
+}
+
+const rules = new RulesExtractor();
+
+async function run(probe: Probe) {
+  const entries: TranscriptEntry[] = probe.turns.map((t, i) => ({
+    line: i + 1,
+    at: null,
+    role: t.role,
+    kind: t.kind,
+    text: t.text,
+    truncated: false,
+    tool: null,
+    sidechain: false,
+  }));
+  const { decisions } = await rules.extract({ entries });
+  const lines = decisions.map((d) => d.evidence_line);
+  const target = probe.target + 1;
+  const hit =
+    probe.decision &&
+    (lines.includes(target) || (probe.turns[probe.target]?.role === 'user' && lines.includes(target + 1)));
+  return { decisions, hit, wrong: decisions.length - (hit ? 1 : 0) };
+}
+
+/** Process steps, looks, status reports and existing designs: none may ever be read as a decision. */
+const neverFire = [
+  'N01', // Now I'll update the test so it passes.
+  'N02', // Let me fix the import.
+  'N03', // All 42 tests pass and the build is green.
+  'N07', // Let me run the test suite to see if anything else broke.
+  'N08', // Let me create the migration file.
+  'N09', // I'll add the new route to `router.go`.
+  'N12', // Here's a summary of what I changed:
+  'N13', // Let me commit this now since all the tests pass.
+  'N18', // I'm adding a log line here so we can see which branch is taken.
+  'N19', // Let me use grep to find every call site, since ...
+  'N20', // I should also add a test for this since it was a regression.
+  'N21', // Let me add the new file to the `include` list in tsconfig.json.
+  'N22', // I'll add the import in both files.
+  'N23', // Let me keep going with the remaining handlers since the pattern is the same.
+  'N24', // Let me write the query results to a file so that I can diff them ...
+  'N25', // The plan is saved to `docs/plan.md` and ready for your review.
+  'N26', // Our approach is documented in ADR-0007 ...
+  'N33', // Good, the lint passes now. Let me commit.
+  'N34', // I'm going to read through the ingestion module first to understand ...
+  'N36', // I'll use the Read tool to view the rest of the file since it was truncated.
+  'N39', // Let me add a `console.log` before the fetch so we can see ...
+  'N41', // The solution is in place and the CI is green.
+  'N45', // "you should run the linter too" / "You're absolutely right. Let me run the linter now."
+  'N46', // "let's keep going with the next task on the list" / "Moving on to task 3."
+  'N47', // "go with whatever you think is best" / "Sounds good."
+  'N48', // "I'll refactor the whole auth module ..." / "no, leave the auth module alone, ..." / "Understood. ..."
+  'N49', // "## Approach" then "1. Read ...", "2. Check ...", "3. Look at ..."
+  'N50', // "## Architecture: Current Request Flow"
+  'N51', // "no, it's in `deploy/values.yaml`, ..." / "You're right, let me look at `deploy/values.yaml`."
+  'N53', // "make sure you commit ..." / "Good call! Committing now."
+];
+
+describe('decision rules on sentences of other projects', () => {
+  const probes = readProbes();
+
+  it('reads the probe file whole', () => {
+    expect(probes.filter((p) => p.decision)).toHaveLength(53);
+    expect(probes.filter((p) => !p.decision)).toHaveLength(53);
+    expect(probes.every((p) => p.turns.length > 0 && p.turns[p.target] !== undefined)).toBe(true);
+  });
+
+  it('keeps recall and precision at or above the measured floors', async () => {
+    let found = 0;
+    let wrong = 0;
+    const rows: string[] = [];
+    for (const p of probes) {
+      const r = await run(p);
+      if (r.hit) found += 1;
+      wrong += r.wrong;
+      const verdict = p.decision ? (r.hit ? 'TP' : 'FN') : r.wrong ? 'FP' : 'TN';
+      rows.push(`${verdict} ${p.id}: ${p.turns.map((t) => t.text).join(' / ')}`);
+      for (const d of r.decisions)
+        rows.push(
+          `    -> ${d.evidence_line} ${d.decision_type}: ${d.description} | why: ${d.rationale} | over: ${d.alternatives_considered?.join(' ; ') ?? ''}`,
+        );
+    }
+    const recall = found / 53;
+    const precision = found / (found + wrong);
+    if (process.env.BATON_PROBES)
+      console.log(
+        `${rows.join('\n')}\nfound ${found} wrong ${wrong} R ${recall.toFixed(2)} P ${precision.toFixed(2)}`,
+      );
+    expect(recall).toBeGreaterThanOrEqual(0.77);
+    expect(precision).toBeGreaterThanOrEqual(0.97);
+  });
+
+  it.each(neverFire)('never reads %s as a decision', async (id) => {
+    const probe = probes.find((p) => p.id === id);
+    expect(probe?.decision).toBe(false);
+    if (probe) expect((await run(probe)).decisions).toEqual([]);
+  });
+});
