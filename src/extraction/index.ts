@@ -18,4 +18,4 @@ export {
   parseAnswer,
 } from './llm/extraction-prompt.js';
 export * from './session/index.js';
-export { resolveKnown, type LaterResolution, type OpenError } from './rules/resolve-known.js';
+export { resolveKnown, type LaterResolution, type OpenError } from './rules/errors/resolve-known.js';

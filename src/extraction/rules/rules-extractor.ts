@@ -6,8 +6,8 @@ import {
   type Extractor,
 } from '../extractor.js';
 import { dedupe } from '../similarity.js';
-import { findDecisions } from './decision-rules.js';
-import { findErrors } from './error-rules.js';
+import { findDecisions } from './decisions/decision-rules.js';
+import { findErrors } from './errors/error-rules.js';
 
 /** The offline, deterministic extractor: error and decision rules over transcript entries. */
 export class RulesExtractor implements Extractor {

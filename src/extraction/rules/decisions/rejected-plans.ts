@@ -1,4 +1,4 @@
-import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { replyEndOf } from './user-directives.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCorpusLines as parse } from '../../../test/helpers/corpus-lines.js';
-import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { parseCorpusLines as parse } from '../../../../test/helpers/corpus-lines.js';
+import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { findErrors } from './error-rules.js';
 import { expectedOutcome, failed, unflaggedFailure } from './failure.js';
 import { resolveKnown } from './resolve-known.js';

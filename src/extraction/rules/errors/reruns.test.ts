@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { bash, say } from '../../../test/helpers/tool-results.js';
-import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { bash, say } from '../../../../test/helpers/tool-results.js';
+import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { findErrors } from './error-rules.js';
 import { resolveKnown } from './resolve-known.js';
-import { coversTests, sameStep } from './shell-command.js';
+import { coversTests, sameStep } from '../shell-command.js';
 
 /**
  * What clears an error and what fixes it: the program that failed (not `cd` before it, not a look at files), the

@@ -1,4 +1,4 @@
-import type { DecisionType } from '../../core/schemas/records.js';
+import type { DecisionType } from '../../../core/schemas/records.js';
 
 type Kind = (typeof DecisionType.options)[number];
 

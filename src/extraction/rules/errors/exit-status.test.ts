@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bash } from '../../../test/helpers/tool-results.js';
+import { bash } from '../../../../test/helpers/tool-results.js';
 import { ciChecks } from './ci-checks.js';
 import { findErrors } from './error-rules.js';
 import { statusAnswers } from './exit-status.js';

@@ -1,9 +1,9 @@
-import type { TranscriptEntry } from '../../agents/transcript-types.js';
-import type { ErrorDraft } from '../extractor.js';
-import { findTestRuns } from '../session/test-runs.js';
+import type { TranscriptEntry } from '../../../agents/transcript-types.js';
+import type { ErrorDraft } from '../../extractor.js';
+import { findTestRuns } from '../../session/test-runs.js';
 import { causeOf, unlocated } from './cause-line.js';
 import { findCiFailures } from './ci-checks.js';
-import { similarity } from '../similarity.js';
+import { similarity } from '../../similarity.js';
 import {
   expectedOutcome,
   failed,
@@ -14,7 +14,7 @@ import {
   stoppedShort,
   succeeded,
 } from './failure.js';
-import { readTestOutput } from '../session/test-output.js';
+import { readTestOutput } from '../../session/test-output.js';
 import {
   commandSteps,
   coversTests,
@@ -24,7 +24,7 @@ import {
   shellCommand,
   testCommand,
   toolFamily,
-} from './shell-command.js';
+} from '../shell-command.js';
 
 const afterwardsWorkaround = /\b(instead|fall(ing)? back|work ?around|alternative)\b/i;
 /**

@@ -1,6 +1,6 @@
-import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { succeeded } from './failure.js';
-import { coversTests, sameStep, shellCommand, testCommand } from './shell-command.js';
+import { coversTests, sameStep, shellCommand, testCommand } from '../shell-command.js';
 
 export interface OpenError {
   id: string;

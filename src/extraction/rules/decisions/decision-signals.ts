@@ -1,9 +1,9 @@
-import type { TranscriptEntry } from '../../agents/transcript-types.js';
-import type { DecisionType } from '../../core/schemas/records.js';
-import type { DecisionDraft } from '../extractor.js';
+import type { TranscriptEntry } from '../../../agents/transcript-types.js';
+import type { DecisionType } from '../../../core/schemas/records.js';
+import type { DecisionDraft } from '../../extractor.js';
 import { alternativesIn } from './decision-phrasing.js';
 import { addedDependencies } from './dependency-edits.js';
-import { shellCommand } from './shell-command.js';
+import { shellCommand } from '../shell-command.js';
 
 type Kind = (typeof DecisionType.options)[number];
 

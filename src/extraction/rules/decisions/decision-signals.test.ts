@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { TranscriptEntry } from '../../agents/transcript-types.js';
-import { planInCell } from '../session/tasks.js';
-import { readSession } from '../session/index.js';
-import { ciChecks } from './ci-checks.js';
+import type { TranscriptEntry } from '../../../agents/transcript-types.js';
+import { planInCell } from '../../session/tasks.js';
+import { readSession } from '../../session/index.js';
+import { ciChecks } from '../errors/ci-checks.js';
 import { addedDependencies } from './dependency-edits.js';
-import { RulesExtractor } from './rules-extractor.js';
+import { RulesExtractor } from '../rules-extractor.js';
 
 const rules = new RulesExtractor();
 let line = 0;

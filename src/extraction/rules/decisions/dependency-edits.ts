@@ -1,5 +1,5 @@
-import type { TranscriptEntry } from '../../agents/transcript-types.js';
-import { patchText } from '../session/file-effects.js';
+import type { TranscriptEntry } from '../../../agents/transcript-types.js';
+import { patchText } from '../../session/file-effects.js';
 
 /**
  * Dependencies an edit adds to a package manifest (package.json, mix.exs, Cargo.toml, pyproject.toml,

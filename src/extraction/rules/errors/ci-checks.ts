@@ -1,6 +1,6 @@
-import type { TranscriptEntry } from '../../agents/transcript-types.js';
-import type { ErrorDraft } from '../extractor.js';
-import { commandParts, shellCommands } from './shell-command.js';
+import type { TranscriptEntry } from '../../../agents/transcript-types.js';
+import type { ErrorDraft } from '../../extractor.js';
+import { commandParts, shellCommands } from '../shell-command.js';
 
 /**
  * Failing CI checks the agent read with the GitHub CLI (`gh pr checks`, `gh pr view --json statusCheckRollup`,

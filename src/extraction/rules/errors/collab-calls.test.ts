@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCorpusLines as parse } from '../../../test/helpers/corpus-lines.js';
+import { parseCorpusLines as parse } from '../../../../test/helpers/corpus-lines.js';
 import { findErrors } from './error-rules.js';
 
 /**

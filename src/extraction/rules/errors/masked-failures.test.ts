@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseCorpusLines } from '../../../test/helpers/corpus-lines.js';
-import { bash, cell, say, toolResult } from '../../../test/helpers/tool-results.js';
-import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { parseCorpusLines } from '../../../../test/helpers/corpus-lines.js';
+import { bash, cell, say, toolResult } from '../../../../test/helpers/tool-results.js';
+import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { findErrors } from './error-rules.js';
 import { failed, refusalType } from './failure.js';
 

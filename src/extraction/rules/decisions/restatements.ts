@@ -1,6 +1,6 @@
-import type { TranscriptEntry } from '../../agents/transcript-types.js';
-import type { DecisionDraft } from '../extractor.js';
-import { similarity } from '../similarity.js';
+import type { TranscriptEntry } from '../../../agents/transcript-types.js';
+import type { DecisionDraft } from '../../extractor.js';
+import { similarity } from '../../similarity.js';
 
 /**
  * Agents say a choice twice in one turn: in their thinking and again in the text the user reads ("Let me create a

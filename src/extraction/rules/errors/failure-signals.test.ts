@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { readCorpus } from '../../../test/helpers/corpus.js';
-import { corpusLines, parseCorpusLines } from '../../../test/helpers/corpus-lines.js';
-import { parseTranscript } from '../../agents/parse-transcript.js';
-import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { readCorpus } from '../../../../test/helpers/corpus.js';
+import { corpusLines, parseCorpusLines } from '../../../../test/helpers/corpus-lines.js';
+import { parseTranscript } from '../../../agents/parse-transcript.js';
+import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { findErrors } from './error-rules.js';
 import { failed } from './failure.js';
 

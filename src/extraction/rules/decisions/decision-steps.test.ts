@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TranscriptEntry } from '../../agents/transcript-types.js';
-import { RulesExtractor } from './rules-extractor.js';
+import type { TranscriptEntry } from '../../../agents/transcript-types.js';
+import { RulesExtractor } from '../rules-extractor.js';
 
 /** Steps, reminders and facts around a decision, in the words of other projects' sessions (see decision-probes). */
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { TranscriptEntry } from '../../agents/transcript-types.js';
-import { RulesExtractor } from './rules-extractor.js';
+import type { TranscriptEntry } from '../../../agents/transcript-types.js';
+import { RulesExtractor } from '../rules-extractor.js';
 
 /**
  * The decision rules on sentences of OTHER projects (decision-probes.txt, written for this test, never labelled

@@ -1,5 +1,5 @@
-import type { TranscriptEntry } from '../../agents/transcript-types.js';
-import type { DecisionDraft } from '../extractor.js';
+import type { TranscriptEntry } from '../../../agents/transcript-types.js';
+import type { DecisionDraft } from '../../extractor.js';
 import { draft } from './decision-signals.js';
 
 /**

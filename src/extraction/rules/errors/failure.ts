@@ -1,6 +1,6 @@
-import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { reportedFailure, runnerVerdict, statusAnswers, statusMasked } from './exit-status.js';
-import { commandParts, shellCommand, shellCommands } from './shell-command.js';
+import { commandParts, shellCommand, shellCommands } from '../shell-command.js';
 
 /** Output that reads as a failure even when the agent did not flag it. */
 const failureText =

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { isDecision, typeAfterCause } from './decision-phrasing.js';
 import { isRemedy, remedyInSentence } from './decision-remedies.js';
-import { RulesExtractor } from './rules-extractor.js';
+import { RulesExtractor } from '../rules-extractor.js';
 
 /** Every sentence below is quoted from a real session of the corpus (typographic quotes kept where they were). */
 
