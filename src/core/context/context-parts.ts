@@ -84,13 +84,25 @@ function commonFolder(paths: readonly string[]): string | null {
 /** Side effects the next session must not redo, grouped, files newest first when cut. */
 export function alreadyDone(snap: SessionSnapshot, limits: ContextLimits): AlreadyDone {
   const effects = snap.side_effects ?? [];
+  // a commit an amend replaced is not on the branch any more: said so, beside the commit that replaced it
+  const replacedBy = new Map(
+    effects.flatMap((e) => {
+      const m = /^([0-9a-f]{7,40}) .* \(amends ([0-9a-f]{7,40})\)$/.exec(e.summary);
+      return e.kind === 'commit' && m ? [[m[2] as string, m[1] as string] as const] : [];
+    }),
+  );
   const commits = effects
     .filter((e) => e.kind === 'commit')
     .map((e) => {
       const m = /^([0-9a-f]{7,40}) (.+)$/.exec(e.summary);
       const task_id = e.task_id ?? null;
+      const by = m?.[1] ? replacedBy.get(m[1]) : undefined;
       return m?.[1]
-        ? { hash: m[1], subject: clip(m[2] ?? '', limits.commit_subject_chars), task_id }
+        ? {
+            hash: m[1],
+            subject: `${clip(m[2] ?? '', limits.commit_subject_chars)}${by ? ` (replaced by ${by})` : ''}`,
+            task_id,
+          }
         : { hash: '', subject: clip(e.summary, limits.commit_subject_chars), task_id };
     });
   const files = fileChanges(effects.filter((e) => e.kind === 'file_write').map((e) => e.summary));

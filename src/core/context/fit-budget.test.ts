@@ -323,3 +323,25 @@ describe('files already changed', () => {
     );
   });
 });
+
+describe('commits already made', () => {
+  it('says which commit an amend replaced', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const commit = (id: string, summary: string) => ({
+      id,
+      timestamp: at,
+      task_id: null,
+      kind: 'commit' as const,
+      tool: 'Bash',
+      summary,
+    });
+    const snap = {
+      ...bigSnapshot(),
+      side_effects: [commit('c1', '00fb9c4 Add docs'), commit('c2', '283c50a Add docs (amends 00fb9c4)')],
+    };
+    const fitted = fitResumeContext(snap, 4, [], 100_000, countTokens);
+    expect(fitted.context.already_done.commits.map((c) => c.hash)).toEqual(['00fb9c4', '283c50a']);
+    expect(fitted.markdown).toContain('  - commit 00fb9c4 Add docs (replaced by 283c50a)');
+    expect(fitted.markdown).toContain('  - commit 283c50a Add docs (amends 00fb9c4)');
+  });
+});

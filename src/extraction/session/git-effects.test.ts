@@ -66,4 +66,16 @@ describe('commits, pushes and pull requests, as git and gh print them', () => {
       ['pr', 'https://github.com/o/r/pull/12'],
     ]);
   });
+
+  it('says which commit an amend replaced (both stay commits the session made)', () => {
+    const { commits, effects } = findGitEffects([
+      ran('git commit -m "Add docs"', '[main 00fb9c4] Add docs\n 1 file changed'),
+      ran(
+        'git add -A && git commit --amend --no-edit',
+        '[main 283c50a] Add docs\n Date: Mon\n 2 files changed',
+      ),
+    ]);
+    expect(commits.map((c) => c.hash)).toEqual(['00fb9c4', '283c50a']);
+    expect(effects.map((e) => e.summary)).toEqual(['00fb9c4 Add docs', '283c50a Add docs (amends 00fb9c4)']);
+  });
 });

@@ -22,6 +22,7 @@ const git = (verb: string) =>
   new RegExp(`\\bgit\\s+(?:-[Cc]\\s+\\S+\\s+|--?[\\w-]+(?:=\\S+)?\\s+)*${verb}\\b`);
 const committing = git('(?:commit|cherry-pick|revert)');
 const pushing = git('push');
+const amending = new RegExp(`${git('commit').source}[^;&|]*\\s--amend\\b`);
 /** git's line for a commit: `[branch hash] subject`, `[branch (root-commit) hash]`, `[detached HEAD hash]`. */
 const commitLine = /^\[(detached HEAD|[^\]\s]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+)$/gm;
 const prUrl = /https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/pull\/\d+/g;
@@ -67,8 +68,17 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
         const [, branch, hash, subject] = m;
         if (!hash || !subject || commits.some((c) => c.hash === hash)) continue;
         const onBranch = branch && branch !== 'detached HEAD' ? branch : null;
+        // `git commit --amend` replaces the branch's last commit: the one it replaces is said, not listed as done
+        const amended = amending.test(all) ? commits.findLast((c) => c.branch === onBranch) : undefined;
         commits.push({ line: e.line, at: e.at, hash, subject: subject.trim(), branch: onBranch });
-        effects.push({ line: e.line, at: e.at, kind: 'commit', tool, summary: `${hash} ${subject.trim()}` });
+        const replaces = amended ? ` (amends ${amended.hash})` : '';
+        effects.push({
+          line: e.line,
+          at: e.at,
+          kind: 'commit',
+          tool,
+          summary: `${hash} ${subject.trim()}${replaces}`,
+        });
       }
     }
     if (pushing.test(all) && !failed(e) && !pushRejected.test(e.text)) {
