@@ -60,10 +60,12 @@ describe('commits, pushes and pull requests, as git and gh print them', () => {
         1,
       ),
       ran('gh pr create --fill', 'https://github.com/o/r/pull/12\n'),
+      ran('git push origin --delete ent-95', 'To github.com:o/r.git\n - [deleted]         ent-95'),
     ]);
     expect(effects.map((e) => [e.kind, e.summary])).toEqual([
       ['push', 'pushed main -> main'],
       ['pr', 'https://github.com/o/r/pull/12'],
+      ['push', 'deleted the remote branch ent-95'],
     ]);
   });
 

@@ -83,8 +83,10 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
     }
     if (pushing.test(all) && !failed(e) && !pushRejected.test(e.text)) {
       const ref = pushedRef.exec(e.text);
+      const deleted = /^\s*-\s*\[deleted\]\s+(\S+)/m.exec(e.text)?.[1];
       const target = ref ? `${ref[1]} -> ${ref[2]}` : (commands.find((c) => pushing.test(c)) ?? 'git push');
-      effects.push({ line: e.line, at: e.at, kind: 'push', tool, summary: `pushed ${target}` });
+      const summary = deleted && !ref ? `deleted the remote branch ${deleted}` : `pushed ${target}`;
+      effects.push({ line: e.line, at: e.at, kind: 'push', tool, summary });
     }
     const createsPr =
       /\bgh\s+pr\s+create\b/.test(all) || /create_pull_request/i.test(tool + String(e.tool?.input ?? ''));
