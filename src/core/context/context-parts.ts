@@ -70,6 +70,18 @@ function fileChanges(summaries: readonly string[]): { change: string; path: stri
   return [...byPath].map(([path, change]) => ({ change, path }));
 }
 
+/** A pull request created and then merged is one entry: its address, said merged. */
+function mergedOnce(prs: readonly string[]): string[] {
+  const merged = new Set(prs.flatMap((p) => /^merged PR #(\d+)$/.exec(p)?.[1] ?? []));
+  const urls = new Set(prs.flatMap((p) => /\/pull\/(\d+)$/.exec(p)?.[1] ?? []));
+  return prs.flatMap((p) => {
+    const n = /^merged PR #(\d+)$/.exec(p)?.[1];
+    if (n && urls.has(n)) return [];
+    const u = /\/pull\/(\d+)$/.exec(p)?.[1];
+    return [u && merged.has(u) ? `${p} (merged)` : p];
+  });
+}
+
 /** The deepest folder that holds every path (said once instead of on each), when there are two paths or more. */
 function commonFolder(paths: readonly string[]): string | null {
   if (paths.length < 2 || !paths.every((p) => p.startsWith('/'))) return null;
@@ -117,7 +129,9 @@ export function alreadyDone(snap: SessionSnapshot, limits: ContextLimits): Alrea
       ? t.last_test_output_summary || 'all passed'
       : null;
   const pushes = effects.filter((e) => e.kind === 'push').map((e) => clip(e.summary, 160));
-  const prs = effects.filter((e) => e.kind === 'pr').map((e) => clip(e.summary, 160));
+  const prs = mergedOnce(effects.filter((e) => e.kind === 'pr').map((e) => e.summary)).map((p) =>
+    clip(p, 160),
+  );
   // the newest first when cut, pull requests before pushes
   const shownPrs = limits.pushes_prs > 0 ? prs.slice(-limits.pushes_prs) : [];
   const room = Math.max(0, limits.pushes_prs - shownPrs.length);

@@ -345,3 +345,29 @@ describe('commits already made', () => {
     expect(fitted.markdown).toContain('  - commit 283c50a Add docs (amends 00fb9c4)');
   });
 });
+
+describe('pull requests already made', () => {
+  it('lists a pull request created and then merged once, said merged', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const pr = (id: string, summary: string) => ({
+      id,
+      timestamp: at,
+      task_id: null,
+      kind: 'pr' as const,
+      tool: 'Bash',
+      summary,
+    });
+    const snap = {
+      ...bigSnapshot(),
+      side_effects: [
+        pr('p1', 'merged PR #221'),
+        pr('p2', 'https://github.com/o/r/pull/233'),
+        pr('p3', 'merged PR #233'),
+      ],
+    };
+    expect(fitResumeContext(snap, 4, [], 100_000, countTokens).context.already_done.pull_requests).toEqual([
+      'merged PR #221',
+      'https://github.com/o/r/pull/233 (merged)',
+    ]);
+  });
+});
