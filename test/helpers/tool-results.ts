@@ -18,6 +18,13 @@ const base = (text: string): TranscriptEntry => ({
   sidechain: false,
 });
 
+/** Any entry: a role, a kind (text, thinking, tool_call...) and its text, without a tool. */
+export const entry = (
+  role: TranscriptEntry['role'],
+  kind: TranscriptEntry['kind'],
+  text: string,
+): TranscriptEntry => ({ ...base(text), role, kind });
+
 export const say = (text: string, role: TranscriptEntry['role'] = 'assistant'): TranscriptEntry => ({
   ...base(text),
   role,

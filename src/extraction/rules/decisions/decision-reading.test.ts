@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { entry } from '../../../../test/helpers/tool-results.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { isDecision, typeAfterCause } from './decision-phrasing.js';
 import { isRemedy, remedyInSentence } from './decision-remedies.js';
@@ -7,27 +8,13 @@ import { RulesExtractor } from '../rules-extractor.js';
 /** Every sentence below is quoted from a real session of the corpus (typographic quotes kept where they were). */
 
 const rules = new RulesExtractor();
-let line = 0;
-const entry = (
-  role: TranscriptEntry['role'],
-  kind: TranscriptEntry['kind'],
-  text: string,
-): TranscriptEntry => ({
-  line: (line += 1),
-  at: null,
-  role,
-  kind,
-  text,
-  truncated: false,
-  tool: null,
-  sidechain: false,
-});
 const said = (t: string) => entry('assistant', 'text', t);
 const thought = (t: string) => entry('assistant', 'thinking', t);
 const user = (t: string) => entry('user', 'text', t);
+let edits = 0;
 const edit = (path: string) => ({
   ...entry('assistant', 'tool_call', `Edit: ${path}`),
-  tool: { id: `e${line}`, name: 'Edit', input: { file_path: path }, is_error: null, exit_code: null },
+  tool: { id: `e${(edits += 1)}`, name: 'Edit', input: { file_path: path }, is_error: null, exit_code: null },
 });
 const found = async (entries: TranscriptEntry[]) =>
   (await rules.extract({ entries })).decisions.map((d) => ({

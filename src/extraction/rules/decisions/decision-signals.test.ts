@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { entry } from '../../../../test/helpers/tool-results.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { planInCell } from '../../session/tasks.js';
 import { readSession } from '../../session/index.js';
@@ -7,21 +8,6 @@ import { addedDependencies } from './dependency-edits.js';
 import { RulesExtractor } from '../rules-extractor.js';
 
 const rules = new RulesExtractor();
-let line = 0;
-const entry = (
-  role: TranscriptEntry['role'],
-  kind: TranscriptEntry['kind'],
-  text: string,
-): TranscriptEntry => ({
-  line: (line += 1),
-  at: null,
-  role,
-  kind,
-  text,
-  truncated: false,
-  tool: null,
-  sidechain: false,
-});
 const said = (t: string) => entry('assistant', 'text', t);
 const user = (t: string) => entry('user', 'text', t);
 /** A tool call and its successful result. */
