@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/** The lines of a Codex rollout as the parser reads them (loosely: unknown fields and types pass). */
+const str = z.string().optional().catch(undefined);
+const num = z.number().optional().catch(undefined);
+
+export const RolloutLine = z.looseObject({
+  timestamp: str,
+  type: z.string(),
+  payload: z.looseObject({ type: str }),
+});
+export type RolloutLine = z.infer<typeof RolloutLine>;
+
+export const TokenCounts = z.looseObject({
+  input_tokens: z.number().nonnegative().catch(0),
+  cached_input_tokens: z.number().nonnegative().catch(0),
+  output_tokens: z.number().nonnegative().catch(0),
+  total_tokens: z.number().nonnegative().catch(0),
+});
+export type TokenCounts = z.infer<typeof TokenCounts>;
+
+export const Payload = z.looseObject({
+  id: str,
+  cwd: str,
+  model: str,
+  role: str,
+  name: str,
+  namespace: str,
+  call_id: str,
+  message: z.unknown().optional(),
+  content: z.unknown().optional(),
+  summary: z.unknown().optional(),
+  arguments: z.unknown().optional(),
+  input: z.unknown().optional(),
+  output: z.unknown().optional(),
+  action: z.unknown().optional(),
+  exit_code: num,
+  success: z.boolean().optional().catch(undefined),
+  status: str,
+  result: z.unknown().optional(),
+  command: z.unknown().optional(),
+  model_context_window: num,
+  info: z
+    .looseObject({
+      total_token_usage: TokenCounts.optional().catch(undefined),
+      last_token_usage: TokenCounts.optional().catch(undefined),
+      model_context_window: num,
+    })
+    .nullable()
+    .optional()
+    .catch(undefined),
+});
+export type Payload = z.infer<typeof Payload>;
+
+/**
+ * Context Codex writes as user messages that the user did not type: instructions, environment, skills, a shell
+ * command the user ran themselves (`!cmd`, with its template line), notifications from sub-agents and hooks.
+ */
+export const injected =
+  /^\s*(?:<(?:environment_context|user_instructions|permissions|INSTRUCTIONS|turn_aborted|skill|user_shell_command|subagent_notification|hook_prompt|additional_context|recommended_plugins|collaboration_mode|model_switch)\b|# AGENTS\.md|The user ran the following shell command themselves\b)/;
+
+export const normalised = (t: TokenCounts) => ({
+  input_tokens: Math.max(0, t.input_tokens - t.cached_input_tokens),
+  cache_read_input_tokens: t.cached_input_tokens,
+  cache_creation_input_tokens: 0,
+  output_tokens: t.output_tokens,
+});
