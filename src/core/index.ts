@@ -34,3 +34,4 @@ export * from './capacity.js';
 export * from './runtime-fold.js';
 export * from './runtime/index.js';
 export * from './queue/work-rules.js';
+export { agentLabel } from './agent-label.js';

@@ -24,15 +24,13 @@ import type {
 } from './agent-session-types.js';
 import { fitToCharacters } from './fit-characters.js';
 import { BatonError } from '../core/index.js';
+import { agentLabel } from '../core/agent-label.js';
 
 const isEmpty = (s: WorkflowState) =>
   !s.issue &&
   s.tasks.length === 0 &&
   (s.recent_requests ?? []).length === 0 &&
   Object.values(s.counts).every((n) => n === 0);
-
-const agentLabel = (name: string) =>
-  name === 'claude-code' ? 'Claude Code' : name === 'codex' ? 'Codex' : name;
 
 /** What does not make a snapshot stale: the handoff, the sessions, compactions, the checkpoint of that snapshot. */
 const bookkeeping: ReadonlySet<BatonEvent['type']> = new Set([

@@ -16,8 +16,8 @@ import { init, undo, type InitChange } from '../../integrations/init/init.js';
 import { action } from '../action.js';
 import { emit } from '../output.js';
 import type { Runtime } from '../runtime.js';
+import { agentLabel } from '../../core/agent-label.js';
 
-const label = (a: InitAgent) => (a === 'codex' ? 'Codex' : 'Claude Code');
 const scopeText: Record<InitScope, string> = {
   local: 'personal to this repository, not committed',
   shared: 'in the repository, to commit for everyone',
@@ -94,7 +94,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
           () => {
             const lines = changes.map(
               (c) =>
-                `  ${(c.agent ? `${label(c.agent)} ${c.what}` : c.what).padEnd(24)} ${show(root, home, c.path)}: ${c.change}`,
+                `  ${(c.agent ? `${agentLabel(c.agent)} ${c.what}` : c.what).padEnd(24)} ${show(root, home, c.path)}: ${c.change}`,
             );
             if (o.undo)
               return [
@@ -104,13 +104,13 @@ export function registerInitCommands(program: Command, rt: Runtime) {
                 ...lines,
               ].join('\n');
             const out = [
-              `Baton is set up for ${agents.map(label).join(' and ')} in ${root} (${scopeText[scope]}):`,
+              `Baton is set up for ${agents.map(agentLabel).join(' and ')} in ${root} (${scopeText[scope]}):`,
               ...lines,
             ];
             out.push(`Hooks run: ${commandLine(command, ['hook', '<Event>'])}`);
             out.push(
               settings.autoTrack
-                ? `Sessions are followed without \`baton create\` (auto_track on). Start ${agents.map(label).join(' or ')} here as usual; \`baton doctor\` shows what the hooks did.`
+                ? `Sessions are followed without \`baton create\` (auto_track on). Start ${agents.map(agentLabel).join(' or ')} here as usual; \`baton doctor\` shows what the hooks did.`
                 : 'auto_track is off: hooks follow only workflows made with `baton create` (set auto_track to on in baton.config.json or BATON_AUTO_TRACK).',
             );
             if (agents.includes('codex'))
@@ -166,7 +166,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
         print(report, () => {
           const out = [`Baton in ${root}`];
           for (const a of found.agents) {
-            out.push(`${label(a.agent)}:`);
+            out.push(`${agentLabel(a.agent)}:`);
             for (const h of a.hooks)
               out.push(
                 `  hooks (${h.scope})  ${h.path}: ${h.events.join(', ')}${h.runnable ? '' : '  [command not found]'}`,

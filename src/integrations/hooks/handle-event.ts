@@ -4,6 +4,7 @@ import { spoken } from '../../extraction/session/requests.js';
 import type { TrackResult } from '../../service/index.js';
 import type { HookOutcome, TranscriptSeen } from './hook-log.js';
 import type { HookAgent, HookEvent, HookPayload } from './hook-payload.js';
+import { agentLabel } from '../../core/agent-label.js';
 
 export interface HookSettings {
   autoTrack: boolean;
@@ -32,8 +33,6 @@ export interface HookResult {
   /** A line for the user (a systemMessage), shown when it is new for this event in this folder. */
   tell?: string;
 }
-
-const label = (a: HookAgent) => (a === 'codex' ? 'Codex' : 'Claude Code');
 
 /** A bare slash command (`/clear`, `/model`) asks nothing of the agent: it is not the user's request. */
 const isBareCommand = (prompt: string) => /^\/[\w:.-]+\s*$/.test(prompt.trim());
@@ -99,7 +98,7 @@ async function importNew(ctx: HookContext, ref: Ref, workflowId: string) {
 async function contextFor(ctx: HookContext, t: TrackResult & { workflow_id: string }, why: string) {
   if (t.empty)
     return {
-      text: `Baton is following this ${label(ctx.agent)} session as workflow ${t.workflow_id}: the user's requests, your task list, decisions and errors are recorded, and the next session (after /clear, a compaction or a restart) gets them back. Nothing is recorded yet. Add a task that must outlive this session with \`baton task add ID:Title\` or the MCP tool add_task.\n`,
+      text: `Baton is following this ${agentLabel(ctx.agent)} session as workflow ${t.workflow_id}: the user's requests, your task list, decisions and errors are recorded, and the next session (after /clear, a compaction or a restart) gets them back. Nothing is recorded yet. Add a task that must outlive this session with \`baton task add ID:Title\` or the MCP tool add_task.\n`,
       note: `nothing to hand over yet (${t.note})`,
     };
   const c = await ctx.client.injectContext(
@@ -120,7 +119,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       const t = await ctx.client.startAgentSession({
         ...trackInput(ctx, true),
         max_chars: ctx.settings.injectMaxChars,
-        reason: `a new ${label(ctx.agent)} session began (${p.source ?? 'startup'})`,
+        reason: `a new ${agentLabel(ctx.agent)} session began (${p.source ?? 'startup'})`,
       });
       // the user installed the hooks expecting to be followed: a session Baton does not follow is said so
       if (!t.workflow_id) return { ...untracked(t), tell: `Baton is not following this session: ${t.note}` };

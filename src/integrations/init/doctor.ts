@@ -8,6 +8,7 @@ import { batonHooksIn } from './hooks-file.js';
 import { hasBlock } from './instructions-block.js';
 import { isObject, readJsonObject } from './json-file.js';
 import { findMcp } from './mcp-entry.js';
+import { agentLabel } from '../../core/agent-label.js';
 
 const scopes: InitScope[] = ['local', 'shared', 'user'];
 
@@ -92,8 +93,6 @@ export interface DoctorFindings {
   notes: string[];
 }
 
-const label = (a: InitAgent) => (a === 'codex' ? 'Codex' : 'Claude Code');
-
 /**
  * What is wired and what is missing, with what to do next: hooks (every event, a command that can run), the MCP
  * server, the instructions block, and the last result of each hook (a hook that failed or timed out is a problem).
@@ -110,26 +109,26 @@ export function diagnose(
   const wired = agents.filter((w) => w.hooks.length || w.plugin.length);
   if (wired.length === 0)
     problems.push(
-      `no agent hooks call Baton here: run \`baton init\` (or install the Claude Code plugin), then start ${inUse.map(label).join(' or ')}`,
+      `no agent hooks call Baton here: run \`baton init\` (or install the Claude Code plugin), then start ${inUse.map(agentLabel).join(' or ')}`,
     );
   for (const w of agents) {
     for (const h of w.hooks) {
       if (h.missing.length)
         problems.push(
-          `${label(w.agent)} hooks in ${h.path} lack ${h.missing.join(', ')}: run \`baton init${h.scope === 'local' ? '' : ` --${h.scope}`}${w.agent === 'codex' ? ' --agent codex' : ''}\` again`,
+          `${agentLabel(w.agent)} hooks in ${h.path} lack ${h.missing.join(', ')}: run \`baton init${h.scope === 'local' ? '' : ` --${h.scope}`}${w.agent === 'codex' ? ' --agent codex' : ''}\` again`,
         );
       if (!h.runnable)
         problems.push(
-          `${label(w.agent)} hooks in ${h.path} run "${h.command}", which is not found: install Baton (npm install -g) or run \`baton init\` again from where it is installed`,
+          `${agentLabel(w.agent)} hooks in ${h.path} run "${h.command}", which is not found: install Baton (npm install -g) or run \`baton init\` again from where it is installed`,
         );
     }
     if (w.hooks.length && w.plugin.length)
       problems.push(
-        `${label(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(', ')} and from the plugin ${w.plugin.join(', ')}: keep one (\`baton init --undo\`, or disable the plugin)`,
+        `${agentLabel(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(', ')} and from the plugin ${w.plugin.join(', ')}: keep one (\`baton init --undo\`, or disable the plugin)`,
       );
     if ((w.hooks.length || inUse.includes(w.agent)) && !w.plugin.length && !w.mcp.length)
       problems.push(
-        `${label(w.agent)} has no \`baton\` MCP server registered: run \`baton init${w.agent === 'codex' ? ' --agent codex' : ''}\``,
+        `${agentLabel(w.agent)} has no \`baton\` MCP server registered: run \`baton init${w.agent === 'codex' ? ' --agent codex' : ''}\``,
       );
     if (w.hooks.length && !w.instructions.length && !w.plugin.length)
       notes.push(

@@ -9,6 +9,7 @@ import { addBlock, instructionsBlock, removeBlock } from './instructions-block.j
 import { readJsonObject, writeJsonObject, writeOrRemove } from './json-file.js';
 import { addMcp, hasProjectEntry, removeMcp } from './mcp-entry.js';
 import { addExclude, removeExclude } from './git-exclude.js';
+import { agentLabel } from '../../core/agent-label.js';
 
 export interface InitChange {
   agent: InitAgent | null;
@@ -39,8 +40,6 @@ export interface InitInput {
 
 /** The manifest's note that init created the project's entry in ~/.claude.json (not a file: never deleted as one). */
 const projectKey = (claudeJson: string, root: string) => `${claudeJson}#projects/${root}`;
-
-const agentName = (a: InitAgent) => (a === 'codex' ? 'Codex' : 'Claude Code');
 
 export function manifestPath(home: string, root: string, scope: InitScope): string {
   const key = scope === 'user' ? 'user' : createHash('sha256').update(root).digest('hex').slice(0, 16);
@@ -98,7 +97,7 @@ export function init(input: InitInput): InitChange[] {
       agent,
       what: 'instructions',
       path: files.instructions,
-      change: addBlock(files.instructions, instructionsBlock(agentName(agent))),
+      change: addBlock(files.instructions, instructionsBlock(agentLabel(agent))),
     });
   }
   if (scope === 'local')

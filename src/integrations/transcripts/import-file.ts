@@ -5,6 +5,7 @@ import { BatonError } from '../../core/index.js';
 import type { Extractor, OpenError } from '../../extraction/index.js';
 import { readNewBytes } from './read-new-bytes.js';
 import { checkFormat, importTranscript, type Known, type TranscriptSource } from './transcript-import.js';
+import { agentLabel } from '../../core/agent-label.js';
 
 interface StatusView {
   workflow: { id: string };
@@ -22,8 +23,6 @@ const specific = new Set<string>([
   'codex-rollout',
   'codex-exec-json',
 ]);
-
-const sourceLabel: Record<TranscriptSource, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
 
 /**
  * The workflow an import goes into: the one named, else the worktree's incomplete one; with `create`, a worktree
@@ -43,7 +42,7 @@ async function targetOf(
     // a file of the wrong kind is refused before anything is created
     checkFormat((await readNewBytes(path, 0)).text, source, path);
     const w = await client.create({
-      title: `${sourceLabel[source]} session ${basename(path)}`,
+      title: `${agentLabel(source)} session ${basename(path)}`,
       tasks: [],
       cwd: ref.cwd,
     });
