@@ -181,3 +181,20 @@ export function coversTests(failedCommand: string, later: string): boolean {
 /** Commands that run a test suite (the runner itself, or a package script / task named test). */
 export const testCommand =
   /(?<![\w./-])(npm (run )?test|npm run test:[\w:-]+|pnpm (run )?test|yarn test|bun (run )?test|vitest|jest|pytest|python3? -m (pytest|unittest)|node --test|deno test|mix test|go test|cargo (test|nextest)|rspec|(?:vendor\/bin\/)?phpunit|php artisan test|rails test|(?:\.\/)?gradlew test|gradle test|mvn (?:-\S+ )*(?:test|verify)|dotnet test|swift test|playwright test|bats|(mise|make|just|task) (run )?test[\w:-]*)\b/;
+
+/**
+ * A command on one line, to name it in a message: a line continued (`\\` at its end, a line ending or starting with
+ * `&&`, `||`, `|`, or opening a block: `then`, `do`, `else`, `{`) joins with a space, separate lines with `; `.
+ */
+export function oneLineCommand(command: string): string {
+  return command
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .reduce((line, next) => {
+      if (line === '') return next;
+      if (line.endsWith('\\')) return `${line.slice(0, -1).trimEnd()} ${next}`;
+      const continued = /(?:&&|\|\||\||\bthen|\bdo|\belse|\{)$/.test(line) || /^(?:&&|\|\||\|)/.test(next);
+      return `${line}${continued ? ' ' : '; '}${next}`;
+    }, '');
+}
