@@ -178,6 +178,32 @@ export function coversTests(failedCommand: string, later: string): boolean {
   );
 }
 
-/** Commands that run a test suite (the runner itself, or a package script / task named test). */
-export const testCommand =
-  /(?<![\w./-])(npm (run )?test|npm run test:[\w:-]+|pnpm (run )?test|yarn test|bun (run )?test|vitest|jest|pytest|python3? -m (pytest|unittest)|node --test|deno test|mix test|go test|cargo (test|nextest)|rspec|(?:vendor\/bin\/)?phpunit|php artisan test|rails test|(?:\.\/)?gradlew test|gradle test|mvn (?:-\S+ )*(?:test|verify)|dotnet test|swift test|playwright test|bats|(mise|make|just|task) (run )?test[\w:-]*)\b/;
+/** The ways a command line runs a test suite: a runner itself, or a package script, task or target named test. */
+const testRunners = [
+  // package managers: `npm test`, `npm t`, `pnpm run test:unit`, `pnpm -r test`, `yarn workspace web test`
+  String.raw`npm (run )?test|npm t|npm run test:[\w:-]+|pnpm (run )?test|yarn (workspace \S+ )?(run )?test|bun (run )?test`,
+  String.raw`(?:npm|pnpm|yarn)(?: -\S+(?: [^\s-]\S*)?)+ (?:run )?test`,
+  // JavaScript runners and monorepo task runners
+  String.raw`vitest|jest|mocha|node --test|deno (?:task )?test|playwright test|turbo (?:run )?test|lerna run test`,
+  String.raw`nx (?:run )?(?:[\w@/-]+:)?test|nx (?:run-many|affected)(?: \S+)*? (?:-t|--targets?)[= ]test`,
+  // Python: pytest and unittest however started, Django's runner, tox, nox, hatch
+  String.raw`pytest|py\.test|python3? -m (pytest|unittest)|manage\.py test|tox|nox|hatch (?:run )?test`,
+  // Ruby, PHP, Elixir
+  String.raw`rspec|(?:bin\/)?rails test|rake (?:test|spec)|(?:\.\/)?(?:vendor\/bin\/)?(?:phpunit|pest)|php artisan test|mix test`,
+  // JVM and .NET: `./gradlew :app:testDebugUnitTest`, `mvn clean test`, `./mvnw verify`
+  String.raw`(?:\.\/)?gradlew?(?: \S+)*? (?:[\w-]*:)*test\w*|(?:\.\/)?mvnw?(?: \S+)*? (?:test|verify)(?![\w-])|dotnet test`,
+  // compiled languages and their build tools
+  String.raw`go test|gotestsum|cargo (test|nextest)|swift test|xcodebuild\b[^|;&\n]*? test(?:-without-building)?|(?:flutter|dart) test`,
+  String.raw`ctest|meson test|bazel test|zig (?:build )?test|bats`,
+  String.raw`(mise|make|just|task) (run )?test[\w:-]*`,
+];
+
+/**
+ * Commands that run a test suite (the runner itself, or a package script / task named test); not a package being
+ * installed or looked up (`npm install -D vitest`, `pip install pytest`).
+ */
+export const testCommand = new RegExp(
+  String.raw`(?<!\b(?:install|add|i|remove|uninstall|info|view|why)\s+(?:[^\s;&|]+\s+)*)(?<![\w./@-])(` +
+    testRunners.join('|') +
+    String.raw`)\b`,
+);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { testCommand } from '../rules/shell-command.js';
 import { readTestOutput } from './test-output.js';
 
 const counts = (output: string) => {
@@ -8,45 +7,6 @@ const counts = (output: string) => {
     r && { runner: r.runner, passed: r.passed, failed: r.failed, skipped: r.skipped, failing: r.failing }
   );
 };
-
-describe('test runners: the commands', () => {
-  it.each([
-    'mix test',
-    'mix test test/spotter/foo_test.exs 2>&1',
-    'go test ./...',
-    'cargo test -p core',
-    'cargo nextest run',
-    'uv run pytest -q',
-    'python -m pytest tests/',
-    'bundle exec rspec spec/models',
-    'dotnet test MySolution.sln',
-    './gradlew test --info',
-    'gradle test',
-    'mvn -q test',
-    'mvn verify',
-    'bun test',
-    'deno test --allow-read',
-    'npx vitest run',
-    'vendor/bin/phpunit',
-    'php artisan test',
-    'swift test',
-    'npx playwright test',
-    'cd web && npm test',
-  ])('%s runs tests', (command) => {
-    expect(testCommand.test(command)).toBe(true);
-  });
-
-  it.each([
-    'git commit -m "add test"',
-    'mix compile',
-    'cargo build',
-    'cat test/foo.exs',
-    'dotnet build',
-    'mvn package',
-  ])('%s does not', (command) => {
-    expect(testCommand.test(command)).toBe(false);
-  });
-});
 
 describe('test runners: what their output reports', () => {
   it('ExUnit (mix test): doctests and tests count, failures and excluded are taken off, failing tests named', () => {
@@ -226,6 +186,79 @@ describe('test runners: what their output reports', () => {
       failing: ['test_add (test_calc.TestCalc.test_add)'],
     });
     expect(counts('Ran 3 tests in 0.001s\n\nOK')).toMatchObject({ runner: 'unittest', passed: 3, failed: 0 });
+  });
+
+  it('Minitest (rails test): runs, failures and errors, skips, and the failing tests by their headers', () => {
+    const out = [
+      'Run options: --seed 4242',
+      '',
+      '# Running:',
+      '',
+      '..F.S',
+      '',
+      'Failure:',
+      'UserTest#test_rejects_a_blank_email [test/models/user_test.rb:12]:',
+      'Expected true to be nil or false',
+      '',
+      'bin/rails test test/models/user_test.rb:10',
+      '',
+      'Finished in 0.152s, 32.8 runs/s, 52.5 assertions/s.',
+      '5 runs, 8 assertions, 1 failures, 0 errors, 1 skips',
+    ].join('\n');
+    expect(counts(out)).toEqual({
+      runner: 'minitest',
+      passed: 3,
+      failed: 1,
+      skipped: 1,
+      failing: ['UserTest#test_rejects_a_blank_email'],
+    });
+    const error =
+      '  1) Error:\nCalcTest#test_divides:\nZeroDivisionError: divided by 0\n\n3 runs, 3 assertions, 0 failures, 1 errors, 0 skips';
+    expect(counts(error)).toMatchObject({ passed: 2, failed: 1, failing: ['CalcTest#test_divides'] });
+  });
+
+  it('Pest and php artisan test: the Tests line with its assertions, failing tests as FAILED lines', () => {
+    const out = [
+      '   PASS  Tests\\Unit\\ExampleTest',
+      '  ✓ that true is true',
+      '',
+      '   FAIL  Tests\\Feature\\LoginTest',
+      '  ✓ it shows the form                                        0.05s',
+      '  ⨯ it signs in                                              0.10s',
+      '  - it remembers the user → not yet',
+      '  ────────────────────────────────────────────────────────────────',
+      '   FAILED  Tests\\Feature\\LoginTest > it signs in           AssertionFailedError',
+      '  Expected response status code [302] but received 500.',
+      '',
+      '  Tests:    1 failed, 1 skipped, 2 passed (4 assertions)',
+      '  Duration: 0.31s',
+    ].join('\n');
+    expect(counts(out)).toEqual({
+      runner: 'pest',
+      passed: 2,
+      failed: 1,
+      skipped: 1,
+      failing: ['Tests\\Feature\\LoginTest > it signs in'],
+    });
+  });
+
+  it("TAP from Bats is not taken for go test's package lines, nor a cut-off jest run for a failed go package", () => {
+    expect(counts('1..2\nok 1 adds\nnot ok 2 subtracts\n# (in test file test/calc.bats, line 9)')).toEqual({
+      runner: 'tap',
+      passed: 1,
+      failed: 1,
+      skipped: null,
+      failing: ['subtracts'],
+    });
+    expect(
+      readTestOutput('FAIL src/calc.test.js\n  ● Calculator › adds\n\n    expect(received).toBe(expected)'),
+    ).toBeNull();
+    expect(
+      counts('ok  \texample.com/calc\t(cached)\nok  \texample.com/cli\t0.21s\tcoverage: 81.5% of statements'),
+    ).toMatchObject({
+      runner: 'go',
+      failed: 0,
+    });
   });
 
   it('output without a summary reports nothing', () => {

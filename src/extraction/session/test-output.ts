@@ -1,4 +1,19 @@
-import { deno, dotnet, exUnit, gradle, maven, phpunit, rspec, unittest } from './test-summaries.js';
+import { swift } from './apple-runners.js';
+import { mocha, playwright } from './js-runners.js';
+import { ctest, dart, nextest, zig } from './native-runners.js';
+import { unique } from './summary-parts.js';
+import {
+  deno,
+  dotnet,
+  exUnit,
+  gradle,
+  maven,
+  minitest,
+  pest,
+  phpunit,
+  rspec,
+  unittest,
+} from './test-summaries.js';
 
 /** What a test runner's output reports: counts, the failing tests, coverage. null fields: not printed. */
 export interface TestReport {
@@ -19,7 +34,6 @@ const sumAll = (text: string, re: RegExp) => {
   for (const m of text.matchAll(re)) total = (total ?? 0) + Number(m[1]);
   return total;
 };
-const unique = (items: string[]) => [...new Set(items.map((s) => s.trim()).filter(Boolean))];
 // eslint-disable-next-line no-control-regex
 const ansi = /\u001b\[[0-9;]*[A-Za-z]/g;
 
@@ -103,9 +117,16 @@ function cargo(t: string): TestReport | null {
   };
 }
 
+/** A package's line: `ok  \tpkg\t0.12s`, `ok  \tpkg\t(cached)`, `FAIL\tpkg\t0.3s`, `FAIL\tpkg [build failed]`. */
+const goPackage = (verdict: string) =>
+  new RegExp(
+    `^${verdict}\\s+[\\w.~/@+-]+\\s+(?:\\d+(?:\\.\\d+)?s|\\(cached\\)|\\[(?:build|setup) failed\\])`,
+    'gm',
+  );
+
 function goTest(t: string): TestReport | null {
-  const okPkg = [...t.matchAll(/^ok\s+\S+/gm)].length;
-  const failPkg = [...t.matchAll(/^FAIL\s+\S+\s/gm)].length;
+  const okPkg = [...t.matchAll(goPackage('ok'))].length;
+  const failPkg = [...t.matchAll(goPackage('FAIL'))].length;
   const passes = [...t.matchAll(/^\s*--- PASS: /gm)].length;
   const fails = unique([...t.matchAll(/^\s*--- FAIL: (\S+)/gm)].map((m) => m[1] ?? ''));
   if (okPkg + failPkg + passes + fails.length === 0) return null;
@@ -153,27 +174,36 @@ const coverageOf = (t: string) =>
   num(/^All files\s*\|\s*([\d.]+)/m.exec(t)?.[1]) ?? num(/^Lines\s*:\s*([\d.]+)%/m.exec(t)?.[1]);
 
 /**
- * Reads a test run's output. Tries each runner's summary format (vitest, jest, node's runner, pytest, cargo, go
- * test, bun, deno, ExUnit, RSpec, dotnet, Maven, Gradle, PHPUnit, unittest, TAP/Bats); null when the output reports no result
- * (cut off, or a build that failed before the tests).
+ * Reads a test run's output. Tries each runner's summary format in turn, the more particular ones first (nextest
+ * before cargo, whose `test result:` line nextest's captured output repeats); null when the output reports no result
+ * (cut off, or a build that failed before the tests). Carriage returns (progress lines redrawn) end lines.
  */
 export function readTestOutput(output: string): TestReport | null {
-  const t = output.replace(ansi, '');
+  const t = output.replace(ansi, '').replace(/\r\n?/g, '\n');
   const readers = [
     vitest,
     jest,
     pytest,
+    nextest,
     cargo,
     nodeTest,
     bun,
     deno,
+    playwright,
+    mocha,
+    swift,
+    ctest,
+    dart,
+    zig,
     goTest,
     exUnit,
     rspec,
+    minitest,
     dotnet,
     maven,
     gradle,
     phpunit,
+    pest,
     unittest,
     tap,
   ];

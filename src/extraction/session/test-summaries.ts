@@ -1,27 +1,11 @@
 import type { TestReport } from './test-output.js';
+import { lastMatch, n, report } from './summary-parts.js';
 
 /**
  * Summary lines of the runners beyond the JavaScript, Python, Rust and Go ones: ExUnit (`mix test`), RSpec,
- * `dotnet test`, Gradle, Maven Surefire, `deno test`, PHPUnit. Each returns null when its summary is not in the output.
+ * `dotnet test`, Gradle, Maven Surefire, `deno test`, PHPUnit, Pest, Minitest, unittest. Each returns null when its summary is
+ * not in the output.
  */
-
-const n = (s: string | undefined) => (s === undefined ? 0 : Number(s));
-const unique = (items: string[]) => [...new Set(items.map((s) => s.trim()).filter(Boolean))];
-const lastMatch = (t: string, re: RegExp) => [...t.matchAll(re)].at(-1) ?? null;
-const report = (
-  runner: string,
-  passed: number | null,
-  failed: number,
-  skipped: number | null,
-  failing: string[],
-) => ({
-  runner,
-  passed: passed === null ? null : Math.max(0, passed),
-  failed,
-  skipped,
-  failing: unique(failing),
-  coverage: null,
-});
 
 /** `14 doctests, 65 tests, 1 failure, 2 excluded` (doctests and properties count as tests). */
 export function exUnit(t: string): TestReport | null {
@@ -130,4 +114,40 @@ export function unittest(t: string): TestReport | null {
   const skipped = count('skipped');
   const failing = [...t.matchAll(/^(?:FAIL|ERROR): (\S+ \([\w.]+\))/gm)].map((m) => m[1] ?? '');
   return report('unittest', n(ran[1]) - failed - skipped, failed, skipped, failing);
+}
+
+/**
+ * Minitest (`rails test`, `rake test`): `10 runs, 20 assertions, 1 failures, 0 errors, 2 skips` (test-unit prints
+ * `tests` and `pendings`); failing tests under a `Failure:` or `Error:` header as `UserTest#test_valid [file:5]:`.
+ */
+export function minitest(t: string): TestReport | null {
+  const line = lastMatch(
+    t,
+    /^(\d+) (?:runs|tests), \d+ assertions, (\d+) failures, (\d+) errors(?:, (\d+) (?:skips|pendings))?/gm,
+  );
+  if (!line) return null;
+  const failed = n(line[2]) + n(line[3]);
+  const skipped = n(line[4]);
+  const failing = [
+    ...t.matchAll(/^\s*(?:\d+\) )?(?:Failure|Error):\s*\n\s*([\w:]+#[^\n[]+?)(?: \[[^\]\n]*\])?:\s*$/gm),
+  ].map((m) => m[1] ?? '');
+  return report('minitest', n(line[1]) - failed - skipped, failed, skipped, failing);
+}
+
+/**
+ * Pest and Laravel's `php artisan test` (Collision): `  Tests:    2 failed, 1 skipped, 10 passed (25 assertions)`;
+ * failing tests as `  FAILED  Tests\Feature\LoginTest > it signs in`.
+ */
+export function pest(t: string): TestReport | null {
+  const line = lastMatch(t, /^\s*Tests:\s+((?:\d+ [a-z]+(?:, )?)+)\s*\(\d+ assertions?\)/gm);
+  if (!line) return null;
+  const part = (name: string) => n(new RegExp(`(\\d+) ${name}`).exec(line[1] ?? '')?.[1]);
+  const failing = [...t.matchAll(/^\s*FAILED\s+(.+? > .+?)(?:\s{2,}\S+)?\s*$/gm)].map((m) => m[1] ?? '');
+  return report(
+    'pest',
+    part('passed'),
+    part('failed'),
+    part('skipped') + part('incomplete') + part('todos?'),
+    failing,
+  );
 }

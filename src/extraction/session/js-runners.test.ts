@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { readTestOutput } from './test-output.js';
+
+const counts = (output: string) => {
+  const r = readTestOutput(output);
+  return (
+    r && { runner: r.runner, passed: r.passed, failed: r.failed, skipped: r.skipped, failing: r.failing }
+  );
+};
+const lines = (...l: string[]) => l.join('\n');
+
+describe('Playwright Test', () => {
+  it('a green run: the timed passed line', () => {
+    const out = lines(
+      'Running 6 tests using 3 workers',
+      '',
+      '  ✓  1 [chromium] › tests/home.spec.ts:3:5 › has title (812ms)',
+      '  ✓  2 [chromium] › tests/home.spec.ts:9:5 › nav works (1.1s)',
+      '',
+      '  6 passed (4.1s)',
+      '',
+      'To open last HTML report run:',
+      '',
+      '  npx playwright show-report',
+    );
+    expect(counts(out)).toEqual({ runner: 'playwright', passed: 6, failed: 0, skipped: 0, failing: [] });
+  });
+
+  it('a red run: failed tests named under the count, flaky ones passed on retry, skipped counted', () => {
+    const out = lines(
+      'Running 5 tests using 2 workers',
+      '',
+      '  ✓  1 [chromium] › tests/home.spec.ts:3:5 › has title (812ms)',
+      '  ✘  2 [chromium] › tests/login.spec.ts:8:5 › signs in (5.0s)',
+      '  -  3 [chromium] › tests/admin.spec.ts:4:5 › admin panel',
+      '',
+      '  1) [chromium] › tests/login.spec.ts:8:5 › signs in ───────────────────────────',
+      '',
+      '    Error: Timed out 5000ms waiting for expect(locator).toBeVisible()',
+      '',
+      "    Locator: getByText('Welcome')",
+      '    Expected: visible',
+      '',
+      "    > 11 |   await expect(page.getByText('Welcome')).toBeVisible();",
+      '',
+      '  1 failed',
+      '    [chromium] › tests/login.spec.ts:8:5 › signs in ────────────────────────────',
+      '  1 flaky',
+      '    [firefox] › tests/home.spec.ts:9:5 › nav works ─────────────────────────────',
+      '  1 skipped',
+      '  2 passed (9.8s)',
+    );
+    expect(counts(out)).toEqual({
+      runner: 'playwright',
+      passed: 3,
+      failed: 1,
+      skipped: 1,
+      failing: ['[chromium] › tests/login.spec.ts:8:5 › signs in'],
+    });
+  });
+
+  it('only the tail of an all-red run (no passed line) still reads, by its titles', () => {
+    const out = lines(
+      '  2 failed',
+      '    [chromium] › tests/login.spec.ts:8:5 › signs in ──────────',
+      '    [webkit] › tests/login.spec.ts:8:5 › signs in ────────────',
+      '  1 did not run',
+    );
+    expect(counts(out)).toEqual({
+      runner: 'playwright',
+      passed: 0,
+      failed: 2,
+      skipped: 1,
+      failing: [
+        '[chromium] › tests/login.spec.ts:8:5 › signs in',
+        '[webkit] › tests/login.spec.ts:8:5 › signs in',
+      ],
+    });
+  });
+
+  it('a run cut off before its summary reports nothing; a later run in the same output is the one read', () => {
+    expect(
+      readTestOutput(
+        'Running 5 tests using 2 workers\n\n  ✓  1 [chromium] › tests/home.spec.ts:3:5 › has title (812ms)',
+      ),
+    ).toBeNull();
+    const twice = lines(
+      'Running 1 test using 1 worker',
+      '  1 failed',
+      '    [chromium] › tests/login.spec.ts:8:5 › signs in',
+      'Running 1 test using 1 worker',
+      '  1 passed (1.2s)',
+    );
+    expect(counts(twice)).toMatchObject({ passed: 1, failed: 0, failing: [] });
+  });
+});
+
+describe('mocha', () => {
+  it('passing, pending and failing, with the failing titles joined from the numbered list', () => {
+    const out = lines(
+      '',
+      '  Calculator',
+      '    add()',
+      '      ✔ adds two numbers',
+      '      1) adds negatives',
+      '    divide()',
+      '      ✔ divides',
+      '      - handles zero',
+      '',
+      '',
+      '  2 passing (14ms)',
+      '  1 pending',
+      '  1 failing',
+      '',
+      '  1) Calculator',
+      '       add()',
+      '         adds negatives:',
+      '',
+      '      AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
+      '',
+      '-2 !== -3',
+      '',
+      '      at Context.<anonymous> (test/calc.test.js:12:14)',
+      '',
+    );
+    expect(counts(out)).toEqual({
+      runner: 'mocha',
+      passed: 2,
+      failed: 1,
+      skipped: 1,
+      failing: ['Calculator add() adds negatives'],
+    });
+  });
+
+  it('a green run, a failing hook, and a run cut off before its epilogue', () => {
+    expect(counts('\n  12 passing (40ms)\n\n')).toEqual({
+      runner: 'mocha',
+      passed: 12,
+      failed: 0,
+      skipped: 0,
+      failing: [],
+    });
+    const hook = lines(
+      '  0 passing (3ms)',
+      '  1 failing',
+      '',
+      '  1) Store',
+      '       "before all" hook for "saves":',
+      '     Error: connect ECONNREFUSED 127.0.0.1:5432',
+    );
+    expect(counts(hook)).toMatchObject({ failed: 1, failing: ['Store "before all" hook for "saves"'] });
+    expect(readTestOutput('  Calculator\n    add()\n      ✔ adds two numbers\n')).toBeNull();
+  });
+});

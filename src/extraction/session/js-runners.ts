@@ -1,0 +1,84 @@
+import type { TestReport } from './test-output.js';
+import { lastMatch, n, report } from './summary-parts.js';
+
+/** JavaScript runners beyond vitest, jest, node's and bun's: Playwright Test and mocha. */
+
+const duration = String.raw`\d+(?:\.\d+)?(?:ms|s|m|h)`;
+const playwrightCount = new RegExp(
+  String.raw`^ {2}(\d+) (failed|flaky|interrupted|skipped|did not run|passed)(?: \((${duration})\))?\s*$`,
+);
+const running = /^\s*Running \d+ tests? using \d+ workers?/;
+const playwrightTitle = /^ {4}(\S.*?)(?:\s*─+)?\s*$/;
+
+/**
+ * Playwright Test's closing summary (list, line and dot reporters): `  2 failed` with the failing tests' titles
+ * under it (`    [chromium] › login.spec.ts:12:5 › signs in`), then `  1 flaky`, `  3 skipped`, `  12 passed (4.2s)`.
+ * Flaky tests passed on a retry; interrupted ones count as failed, those that did not run as skipped. Read only when
+ * it is Playwright's: the `Running N tests using M workers` header, the timed `passed` line or titles with `›`.
+ */
+export function playwright(t: string): TestReport | null {
+  const counts = new Map<string, number>();
+  const failing: string[] = [];
+  let under: string | null = null;
+  let timed = false;
+  for (const line of t.split('\n')) {
+    if (running.test(line)) {
+      // a later run in the same output: its summary is the one that counts
+      counts.clear();
+      failing.length = 0;
+      continue;
+    }
+    const count = playwrightCount.exec(line);
+    if (count) {
+      counts.set(count[2] ?? '', n(count[1]));
+      under = count[2] ?? null;
+      timed ||= count[3] !== undefined;
+      continue;
+    }
+    const title = playwrightTitle.exec(line);
+    if (title && (under === 'failed' || under === 'interrupted')) failing.push(title[1] ?? '');
+    else if (!title) under = null;
+  }
+  const header = new RegExp(running.source, 'm').test(t);
+  if (counts.size === 0 || !(header || timed || failing.some((f) => f.includes(' › ')))) return null;
+  const get = (k: string) => counts.get(k) ?? 0;
+  return report(
+    'playwright',
+    get('passed') + get('flaky'),
+    get('failed') + get('interrupted'),
+    get('skipped') + get('did not run'),
+    failing,
+  );
+}
+
+/** The titles of mocha's numbered failures after its summary: `  1) Suite` / `       nested` / `         test:`. */
+function mochaFailures(lines: string[]): string[] {
+  const names: string[] = [];
+  for (let i = 0; i < lines.length; i += 1) {
+    const head = /^\s*\d+\) (.+)$/.exec(lines[i] ?? '');
+    if (!head) continue;
+    const parts = [(head[1] ?? '').trim()];
+    while (!parts.at(-1)?.endsWith(':') && parts.length < 8 && (lines[i + 1] ?? '').trim() !== '') {
+      i += 1;
+      parts.push((lines[i] ?? '').trim());
+    }
+    if (parts.at(-1)?.endsWith(':')) names.push(parts.join(' ').replace(/:$/, ''));
+  }
+  return names;
+}
+
+/**
+ * mocha (spec reporter and the others sharing its epilogue): `  5 passing (20ms)`, `  1 pending`, `  2 failing`,
+ * then the failures numbered with their titles.
+ */
+export function mocha(t: string): TestReport | null {
+  const passing = lastMatch(t, new RegExp(String.raw`^\s*(\d+) passing \(${duration}\)\s*$`, 'gm'));
+  if (!passing) return null;
+  const rest = t.slice((passing.index ?? 0) + passing[0].length);
+  const failing = /^\s*(\d+) failing\s*$/m.exec(rest);
+  const pending = /^\s*(\d+) pending\s*$/m.exec(rest);
+  const names = failing
+    ? mochaFailures(rest.slice((failing.index ?? 0) + failing[0].length).split('\n'))
+    : [];
+  return report('mocha', n(passing[1]), n(failing?.[1]), n(pending?.[1]), names);
+}
