@@ -1,6 +1,7 @@
 import { swift } from './apple-runners.js';
 import { mocha, playwright } from './js-runners.js';
 import { ctest, dart, nextest, zig } from './native-runners.js';
+import { combineReports, runSections } from './run-sections.js';
 import { unique } from './summary-parts.js';
 import {
   deno,
@@ -173,43 +174,53 @@ function tap(t: string): TestReport | null {
 const coverageOf = (t: string) =>
   num(/^All files\s*\|\s*([\d.]+)/m.exec(t)?.[1]) ?? num(/^Lines\s*:\s*([\d.]+)%/m.exec(t)?.[1]);
 
-/**
- * Reads a test run's output. Tries each runner's summary format in turn, the more particular ones first (nextest
- * before cargo, whose `test result:` line nextest's captured output repeats); null when the output reports no result
- * (cut off, or a build that failed before the tests). Carriage returns (progress lines redrawn) end lines.
- */
-export function readTestOutput(output: string): TestReport | null {
-  const t = output.replace(ansi, '').replace(/\r\n?/g, '\n');
-  const readers = [
-    vitest,
-    jest,
-    pytest,
-    nextest,
-    cargo,
-    nodeTest,
-    bun,
-    deno,
-    playwright,
-    mocha,
-    swift,
-    ctest,
-    dart,
-    zig,
-    goTest,
-    exUnit,
-    rspec,
-    minitest,
-    dotnet,
-    maven,
-    gradle,
-    phpunit,
-    pest,
-    unittest,
-    tap,
-  ];
+const readers = [
+  vitest,
+  jest,
+  pytest,
+  nextest,
+  cargo,
+  nodeTest,
+  bun,
+  deno,
+  playwright,
+  mocha,
+  swift,
+  ctest,
+  dart,
+  zig,
+  goTest,
+  exUnit,
+  rspec,
+  minitest,
+  dotnet,
+  maven,
+  gradle,
+  phpunit,
+  pest,
+  unittest,
+  tap,
+];
+
+/** One run's output: the first runner whose summary it holds. */
+function readRun(t: string): TestReport | null {
   for (const read of readers) {
     const r = read(t);
     if (r) return { ...r, coverage: r.coverage ?? coverageOf(t) };
   }
   return null;
+}
+
+/**
+ * Reads a test run's output. Tries each runner's summary format in turn, the more particular ones first (nextest
+ * before cargo, whose `test result:` line nextest's captured output repeats); null when the output reports no result
+ * (cut off, or a build that failed before the tests). Carriage returns (progress lines redrawn) end lines. An output
+ * holding several runs (turbo, nx, `pnpm -r`, chained scripts: see run-sections.ts) reads as their sum.
+ */
+export function readTestOutput(output: string): TestReport | null {
+  const t = output.replace(ansi, '').replace(/\r\n?/g, '\n');
+  const sections = runSections(t);
+  const reports = sections.map(readRun).filter((r): r is TestReport => r !== null);
+  if (reports.length > 1) return combineReports(reports);
+  return reports[0] ?? readRun(t);
 }
