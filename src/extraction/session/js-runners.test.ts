@@ -95,6 +95,33 @@ describe('Playwright Test', () => {
   });
 });
 
+describe("node's test runner", () => {
+  it('the spec reporter: the failures listed again at the end, cancelled tests counted as failed', () => {
+    const out = lines(
+      '▶ Calculator',
+      '  ✔ adds (0.512ms)',
+      '  ✖ divides (1.204ms)',
+      '    AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
+      '▶ Calculator (2.113ms)',
+      'ℹ tests 3',
+      'ℹ suites 1',
+      'ℹ pass 1',
+      'ℹ fail 1',
+      'ℹ cancelled 1',
+      'ℹ skipped 0',
+      'ℹ todo 0',
+      'ℹ duration_ms 45.2',
+      '',
+      '✖ failing tests:',
+      '',
+      'test at test/calc.test.js:8:3',
+      '✖ divides (1.204ms)',
+      '  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
+    );
+    expect(counts(out)).toEqual({ runner: 'node', passed: 1, failed: 2, skipped: 0, failing: ['divides'] });
+  });
+});
+
 describe('mocha', () => {
   it('passing, pending and failing, with the failing titles joined from the numbered list', () => {
     const out = lines(

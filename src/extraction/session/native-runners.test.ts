@@ -9,49 +9,6 @@ const counts = (output: string) => {
 };
 const lines = (...l: string[]) => l.join('\n');
 
-describe('CTest', () => {
-  it('skipped tests are in the total and listed as not run', () => {
-    const out = lines(
-      'Test project /src/build',
-      '    Start 1: parser_test',
-      '1/3 Test #1: parser_test ......................   Passed    0.02 sec',
-      '3/3 Test #3: gpu_test .........................***Skipped   0.00 sec',
-      '',
-      '100% tests passed, 0 tests failed out of 3',
-      '',
-      'Total Test time (real) =   0.04 sec',
-      '',
-      'The following tests did not run:',
-      '\t  3 - gpu_test (Skipped)',
-    );
-    expect(counts(out)).toEqual({ runner: 'ctest', passed: 2, failed: 0, skipped: 1, failing: [] });
-  });
-
-  it('failed tests named from the FAILED list; the CMake 4 summary without a failed part', () => {
-    const out = lines(
-      '2/4 Test #2: lexer_test .......................***Failed    0.01 sec',
-      '4/4 Test #4: io_test ..........................***Timeout  10.00 sec',
-      '50% tests passed, 2 tests failed out of 4',
-      '',
-      'Total Test time (real) =  10.05 sec',
-      '',
-      'The following tests FAILED:',
-      '\t  2 - lexer_test (Failed)',
-      '\t  4 - io_test (Timeout)',
-      'Errors while running CTest',
-    );
-    expect(counts(out)).toEqual({
-      runner: 'ctest',
-      passed: 2,
-      failed: 2,
-      skipped: 0,
-      failing: ['lexer_test', 'io_test'],
-    });
-    expect(counts('100% tests passed out of 8\n')).toMatchObject({ runner: 'ctest', passed: 8, failed: 0 });
-    expect(readTestOutput('Test project /src/build\n    Start 1: parser_test\n')).toBeNull();
-  });
-});
-
 describe('cargo-nextest', () => {
   it("its summary, not the libtest line of a failing test's captured output", () => {
     const out = lines(
@@ -100,6 +57,36 @@ describe('cargo-nextest', () => {
     expect(
       readTestOutput('    Starting 12 tests across 3 binaries\n        PASS [   0.004s] calc tests::adds'),
     ).toBeNull();
+  });
+});
+
+describe('gotestsum', () => {
+  it('its DONE line, the failing tests under === FAIL, and a run cut off', () => {
+    const out = lines(
+      '✓  example.com/calc (12ms)',
+      '✖  example.com/cli (20ms)',
+      '',
+      '=== Skipped',
+      '=== SKIP: example.com/cli TestNetwork (0.00s)',
+      '',
+      '=== Failed',
+      '=== FAIL: example.com/cli TestResume (0.01s)',
+      '    resume_test.go:31: want 2 tasks, got 1',
+      '',
+      'DONE 42 tests, 1 skipped, 1 failure in 1.234s',
+    );
+    expect(counts(out)).toEqual({
+      runner: 'gotestsum',
+      passed: 40,
+      failed: 1,
+      skipped: 1,
+      failing: ['TestResume'],
+    });
+    expect(counts('✓  example.com/calc (12ms)\n\nDONE 12 tests in 0.103s')).toMatchObject({
+      passed: 12,
+      failed: 0,
+    });
+    expect(readTestOutput('✓  example.com/calc (12ms)\n✖  example.com/cli (20ms)')).toBeNull();
   });
 });
 

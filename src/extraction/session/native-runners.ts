@@ -1,34 +1,7 @@
 import type { TestReport } from './test-output.js';
 import { lastMatch, n, report, unique } from './summary-parts.js';
 
-/** Runners of compiled projects beyond cargo and go: CTest, cargo-nextest, Zig's test runner, dart and flutter. */
-
-/** The `  2 - name (Failed)` items CTest lists under a header (`The following tests FAILED:`). */
-function ctestList(t: string, header: RegExp): string[] {
-  const at = t.search(header);
-  if (at < 0) return [];
-  const names: string[] = [];
-  for (const line of t.slice(at).split('\n').slice(1)) {
-    const item = /^\s*\d+ - (.+?) \([^)]*\)\s*$/.exec(line);
-    if (!item) break;
-    names.push(item[1] ?? '');
-  }
-  return names;
-}
-
-/**
- * CTest: `83% tests passed, 2 tests failed out of 12` (CMake 4 drops the failed part when none failed: `100% tests
- * passed out of 12`). Skipped and disabled tests are in the total and listed under `The following tests did not run:`.
- */
-export function ctest(t: string): TestReport | null {
-  const line = lastMatch(t, /^\s*\d+% tests passed(?:, (\d+) tests? failed)? out of (\d+)/gm);
-  if (!line) return null;
-  const failing = ctestList(t, /^The following tests FAILED:\s*$/m);
-  const notRun = ctestList(t, /^The following tests did not run:\s*$/m);
-  const skipped = notRun.length > 0 ? notRun.length : [...t.matchAll(/\*\*\*(?:Skipped|Not Run)\b/g)].length;
-  const failed = n(line[1]);
-  return report('ctest', n(line[2]) - failed - skipped, failed, skipped, failing);
-}
+/** Runners of compiled languages' own tools beyond cargo and go test: cargo-nextest, gotestsum, Zig, dart and flutter. */
 
 /**
  * cargo-nextest: `Summary [   1.2s] 12 tests run: 11 passed, 1 failed, 2 skipped` (`5/12 tests run` when a failure
@@ -51,6 +24,23 @@ export function nextest(t: string): TestReport | null {
     part('skipped'),
     failing,
   );
+}
+
+/**
+ * gotestsum: `DONE 42 tests, 2 skipped, 1 failure in 1.234s` (`DONE 42 tests in 1.2s` when green); failing tests
+ * as `=== FAIL: example.com/calc TestDivides (0.00s)` or, in its testname format, `FAIL calc.TestDivides (0.00s)`.
+ */
+export function gotestsum(t: string): TestReport | null {
+  const line = lastMatch(t, /^DONE (?:\d+ runs?, )?(\d+) tests?((?:, \d+ [a-z]+)*) in [\d.]+m?s/gm);
+  if (!line) return null;
+  const part = (name: string) => n(new RegExp(`(\\d+) ${name}`).exec(line[2] ?? '')?.[1]);
+  const failing = [
+    ...[...t.matchAll(/^=== FAIL: \S+ (\S+)/gm)].map((m) => m[1] ?? ''),
+    ...[...t.matchAll(/^FAIL (\S+) \([\d.]+s\)/gm)].map((m) => m[1] ?? ''),
+  ];
+  const failed = part('failures?') + part('errors?');
+  const skipped = part('skipped');
+  return report('gotestsum', n(line[1]) - failed - skipped, failed, skipped, failing);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { swift } from './apple-runners.js';
 import { mocha, playwright } from './js-runners.js';
-import { ctest, dart, nextest, zig } from './native-runners.js';
+import { bazel, catch2, ctest, googleTest, meson } from './cpp-runners.js';
+import { dart, gotestsum, nextest, zig } from './native-runners.js';
 import { combineReports, runSections } from './run-sections.js';
 import { unique } from './summary-parts.js';
 import {
@@ -77,12 +78,19 @@ function nodeTest(t: string): TestReport | null {
   const pass = /^[#ℹ]\s*pass\s+(\d+)\s*$/m.exec(t);
   const fail = /^[#ℹ]\s*fail\s+(\d+)\s*$/m.exec(t);
   if (!pass || !fail) return null;
+  // the spec reporter lists the failures again under `✖ failing tests:`; TAP says `not ok 2 - name`
+  const list = t.search(/^✖ failing tests:\s*$/m);
+  const spec = [...(list >= 0 ? t.slice(list) : t).matchAll(/^\s*✖ (.+?) \([\d.]+m?s\)\s*$/gm)];
+  const cancelled = num(/^[#ℹ]\s*cancelled\s+(\d+)\s*$/m.exec(t)?.[1]) ?? 0;
   return {
     runner: 'node',
     passed: num(pass[1]),
-    failed: num(fail[1]),
+    failed: (num(fail[1]) ?? 0) + cancelled,
     skipped: num(/^[#ℹ]\s*skipped\s+(\d+)\s*$/m.exec(t)?.[1]),
-    failing: unique([...t.matchAll(/^\s*not ok \d+ - (.+?)\s*$/gm)].map((m) => m[1] ?? '')),
+    failing: unique([
+      ...[...t.matchAll(/^\s*not ok \d+ - (.+?)\s*$/gm)].map((m) => m[1] ?? ''),
+      ...spec.map((m) => m[1] ?? ''),
+    ]),
     coverage: null,
   };
 }
@@ -187,8 +195,13 @@ const readers = [
   mocha,
   swift,
   ctest,
+  meson,
+  bazel,
+  googleTest,
+  catch2,
   dart,
   zig,
+  gotestsum,
   goTest,
   exUnit,
   rspec,
