@@ -95,6 +95,54 @@ describe('Playwright Test', () => {
   });
 });
 
+describe('vitest and jest: a test file that failed to load fails the run', () => {
+  it('vitest: a file failing to import beside passing tests, no tests at all, an unhandled error', () => {
+    const beside = lines(
+      ' FAIL  src/store.test.ts [ src/store.test.ts ]',
+      'Error: Failed to resolve import "./store" from "src/store.test.ts". Does the file exist?',
+      '',
+      ' Test Files  1 failed | 3 passed (4)',
+      '      Tests  20 passed (20)',
+      '   Start at  10:00:00',
+    );
+    expect(counts(beside)).toEqual({
+      runner: 'vitest',
+      passed: 20,
+      failed: 1,
+      skipped: null,
+      failing: ['src/store.test.ts'],
+    });
+    const none =
+      ' FAIL  src/store.test.ts [ src/store.test.ts ]\n\n Test Files  1 failed (1)\n      Tests  no tests\n';
+    expect(counts(none)).toMatchObject({ passed: 0, failed: 1, failing: ['src/store.test.ts'] });
+    const unhandled = ' Test Files  2 passed (2)\n      Tests  8 passed (8)\n     Errors  1 error\n';
+    expect(counts(unhandled)).toMatchObject({ passed: 8, failed: 1 });
+    expect(counts(' Test Files  2 passed (2)\n      Tests  8 passed (8)\n')).toMatchObject({
+      failed: 0,
+      failing: [],
+    });
+  });
+
+  it('jest: a suite that failed to run', () => {
+    const out = lines(
+      ' FAIL  src/store.test.js',
+      '  ● Test suite failed to run',
+      '',
+      "    Cannot find module './store' from 'src/store.test.js'",
+      '',
+      'Test Suites: 1 failed, 2 passed, 3 total',
+      'Tests:       9 passed, 9 total',
+    );
+    expect(counts(out)).toEqual({
+      runner: 'jest',
+      passed: 9,
+      failed: 1,
+      skipped: null,
+      failing: ['Test suite failed to run'],
+    });
+  });
+});
+
 describe("node's test runner", () => {
   it('the spec reporter: the failures listed again at the end, cancelled tests counted as failed', () => {
     const out = lines(

@@ -39,34 +39,44 @@ const sumAll = (text: string, re: RegExp) => {
 // eslint-disable-next-line no-control-regex
 const ansi = /\u001b\[[0-9;]*[A-Za-z]/g;
 
+/** A count named in a summary's text (`3 failed`), null when not there. */
+const countIn = (text: string | undefined, name: string) =>
+  num(new RegExp(`(\\d+) ${name}`).exec(text ?? '')?.[1]);
+
+/**
+ * vitest: ` Tests  1 failed | 9 passed (10)`. A test file that failed to load (` Test Files  1 failed | 3 passed (4)`
+ * beside passing tests, or `Tests  no tests`) and unhandled errors (` Errors  1 error`) fail the run too.
+ */
 function vitest(t: string): TestReport | null {
   const line = /^\s*Tests\s+(.+?)\s*\((\d+)\)\s*$/m.exec(t);
-  if (!line?.[1]) return null;
-  const part = (name: string) => num(new RegExp(`(\\d+) ${name}`).exec(line[1] ?? '')?.[1]);
-  const failing = [...t.matchAll(/^\s*FAIL\s+(\S+\s+>\s+.+?)\s*$/gm)].map((m) => m[1] ?? '');
+  const files = /^\s*Test Files\s+(.+?)\s*\((\d+)\)\s*$/m.exec(t);
+  if (!line?.[1] && !(files && /^\s*Tests\s+no tests\s*$/m.test(t))) return null;
+  const testsFailed = countIn(line?.[1], 'failed') ?? 0;
+  const errors = num(/^\s*Errors\s+(\d+) errors?\b/m.exec(t)?.[1]) ?? 0;
+  const named = [...t.matchAll(/^\s*FAIL\s+(\S+\s+>\s+.+?)\s*$/gm)].map((m) => m[1] ?? '');
+  const crossed = [...t.matchAll(/^\s*[×✗]\s+(.+?)(?:\s+\d+ms)?\s*$/gm)].map((m) => m[1] ?? '');
+  const fileNames = [...t.matchAll(/^\s*FAIL\s+(\S+)\s+\[ .+ \]\s*$/gm)].map((m) => m[1] ?? '');
   return {
     runner: 'vitest',
-    passed: part('passed') ?? 0,
-    failed: part('failed') ?? 0,
-    skipped: part('skipped'),
-    failing: unique(
-      failing.length
-        ? failing
-        : [...t.matchAll(/^\s*[×✗]\s+(.+?)(?:\s+\d+ms)?\s*$/gm)].map((m) => m[1] ?? ''),
-    ),
+    passed: countIn(line?.[1], 'passed') ?? 0,
+    failed: testsFailed > 0 ? testsFailed : (countIn(files?.[1], 'failed') ?? 0) + errors,
+    skipped: countIn(line?.[1], 'skipped'),
+    failing: unique(named.length ? named : crossed.length ? crossed : fileNames),
     coverage: null,
   };
 }
 
+/** jest: `Tests:  1 failed, 4 passed, 5 total`; a suite that failed to run (`Test Suites: 1 failed`) fails it too. */
 function jest(t: string): TestReport | null {
   const line = /^Tests:\s+(.+?)\s*$/m.exec(t);
   if (!line?.[1] || !/\btotal\b/.test(line[1])) return null;
-  const part = (name: string) => num(new RegExp(`(\\d+) ${name}`).exec(line[1] ?? '')?.[1]);
+  const testsFailed = countIn(line[1], 'failed') ?? 0;
+  const suites = /^Test Suites:\s+(.+?)\s*$/m.exec(t)?.[1];
   return {
     runner: 'jest',
-    passed: part('passed') ?? 0,
-    failed: part('failed') ?? 0,
-    skipped: part('skipped'),
+    passed: countIn(line[1], 'passed') ?? 0,
+    failed: testsFailed > 0 ? testsFailed : (countIn(suites, 'failed') ?? 0),
+    skipped: countIn(line[1], 'skipped'),
     failing: unique(
       [...t.matchAll(/^\s*●\s+(.+?)\s*$/gm)].map((m) => m[1] ?? '').filter((s) => !/^Console/.test(s)),
     ),
