@@ -184,7 +184,7 @@ const testRunners = [
   String.raw`npm (run )?test|npm t|npm run test:[\w:-]+|pnpm (run )?test|yarn (workspace \S+ )?(run )?test|bun (run )?test`,
   String.raw`(?:npm|pnpm|yarn)(?: -\S+(?: [^\s-]\S*)?)+ (?:run )?test`,
   // JavaScript runners and monorepo task runners
-  String.raw`vitest|jest|mocha|node --test|deno (?:task )?test|playwright test|turbo (?:run )?test|lerna run test`,
+  String.raw`vitest|jest|mocha|jasmine|ava|karma start|ng test|node --test|deno (?:task )?test|playwright test|turbo (?:run )?test|lerna run test`,
   String.raw`nx (?:run )?(?:[\w@/-]+:)?test|nx (?:run-many|affected)(?: \S+)*? (?:-t|--targets?)[= ]test`,
   // Python: pytest and unittest however started, Django's runner, tox, nox, hatch
   String.raw`pytest|py\.test|python3? -m (pytest|unittest)|manage\.py test|tox|nox|hatch (?:run )?test`,

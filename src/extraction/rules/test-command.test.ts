@@ -32,6 +32,10 @@ describe('test runners: the commands', () => {
     'npx vitest run',
     'pnpm vitest',
     'npx mocha',
+    'npx jasmine',
+    'npx ava --verbose',
+    'ng test --watch=false --browsers=ChromeHeadless',
+    'npx karma start --single-run',
     'npm t',
     'pnpm -r test',
     'pnpm --filter web test',
@@ -79,6 +83,7 @@ describe('test runners: the commands', () => {
     'npm install -D vitest @vitest/coverage-v8',
     'yarn add -D jest mocha',
     'pip install pytest pytest-cov',
+    'java -jar app.jar',
   ])('%s does not', (command) => {
     expect(testCommand.test(command)).toBe(false);
   });

@@ -227,3 +227,70 @@ describe('mocha', () => {
     expect(readTestOutput('  Calculator\n    add()\n      ✔ adds two numbers\n')).toBeNull();
   });
 });
+
+describe('Jasmine, Karma and AVA', () => {
+  it('Jasmine: specs, failures, pending, and the failures under their heading', () => {
+    const out = lines(
+      'Randomized with seed 12345',
+      'Started',
+      '..F*',
+      '',
+      'Failures:',
+      '1) Calculator divides',
+      '  Message:',
+      '    Expected 2 to be 3.',
+      '',
+      'Pending:',
+      '',
+      '1) Calculator slow',
+      '  Temporarily disabled with xit',
+      '',
+      '4 specs, 1 failure, 1 pending spec',
+      'Finished in 0.012 seconds',
+    );
+    expect(counts(out)).toEqual({
+      runner: 'jasmine',
+      passed: 2,
+      failed: 1,
+      skipped: 1,
+      failing: ['Calculator divides'],
+    });
+  });
+
+  it('Karma (ng test): the TOTAL line, the last Executed line, and a run cut off mid-way', () => {
+    const red = lines(
+      'Chrome Headless 120.0.6099.109 (Linux x86_64) AppComponent should render title FAILED',
+      "\tExpected 'Welcome' to contain 'app'.",
+      'Chrome Headless 120.0.6099.109 (Linux x86_64): Executed 3 of 3 (1 FAILED) (0.112 secs / 0.08 secs)',
+      'TOTAL: 1 FAILED, 2 SUCCESS',
+    );
+    expect(counts(red)).toEqual({
+      runner: 'karma',
+      passed: 2,
+      failed: 1,
+      skipped: 0,
+      failing: ['AppComponent should render title'],
+    });
+    const green =
+      'Chrome Headless 120.0 (Linux x86_64): Executed 1 of 12 SUCCESS (0 secs / 0.01 secs)\rChrome Headless 120.0 (Linux x86_64): Executed 12 of 12 (skipped 2) SUCCESS (0.3 secs / 0.2 secs)';
+    expect(counts(green)).toMatchObject({ runner: 'karma', passed: 12, failed: 0, skipped: 2 });
+    expect(
+      readTestOutput('Chrome Headless 120.0 (Linux x86_64): Executed 5 of 12 SUCCESS (0 secs / 0.01 secs)'),
+    ).toBeNull();
+  });
+
+  it('AVA: its closing counts and the failing tests', () => {
+    const out = lines(
+      '  ✔ adds',
+      '  ✘ [fail]: divides  Difference (- actual, + expected):',
+      '  ─',
+      '',
+      '  1 test failed',
+      '  1 known failure',
+      '  1 test skipped',
+      '  2 tests passed',
+    );
+    expect(counts(out)).toEqual({ runner: 'ava', passed: 3, failed: 1, skipped: 1, failing: ['divides'] });
+    expect(readTestOutput('  ✔ adds\n  ✔ subtracts')).toBeNull();
+  });
+});

@@ -1,7 +1,7 @@
 import type { TestReport } from './test-output.js';
 import { lastMatch, n, report } from './summary-parts.js';
 
-/** JavaScript runners beyond vitest, jest, node's and bun's: Playwright Test and mocha. */
+/** JavaScript runners beyond vitest, jest, node's and bun's: Playwright Test, mocha, Jasmine, Karma and AVA. */
 
 const duration = String.raw`\d+(?:\.\d+)?(?:ms|s|m|h)`;
 const playwrightCount = new RegExp(
@@ -81,4 +81,47 @@ export function mocha(t: string): TestReport | null {
     ? mochaFailures(rest.slice((failing.index ?? 0) + failing[0].length).split('\n'))
     : [];
   return report('mocha', n(passing[1]), n(failing?.[1]), n(pending?.[1]), names);
+}
+
+/**
+ * Jasmine: `4 specs, 1 failure, 1 pending spec`; the failures numbered under `Failures:` (`1) Calculator divides`).
+ */
+export function jasmine(t: string): TestReport | null {
+  const line = lastMatch(t, /^(\d+) specs?, (\d+) failures?(?:, (\d+) pending specs?)?/gm);
+  if (!line) return null;
+  const at = t.search(/^Failures:\s*$/m);
+  const section = at < 0 ? '' : (t.slice(at).split(/^(?:Pending:|\d+ specs?, )/m)[0] ?? '');
+  const failing = [...section.matchAll(/^\d+\) (.+?)\s*$/gm)].map((m) => m[1] ?? '');
+  const failed = n(line[2]);
+  const pending = n(line[3]);
+  return report('jasmine', n(line[1]) - failed - pending, failed, pending, failing);
+}
+
+/**
+ * Karma (`ng test`): `TOTAL: 1 FAILED, 11 SUCCESS`, or the last `Executed 12 of 12 (1 FAILED) (skipped 2)` line;
+ * failing specs as `Chrome Headless 120.0 (Linux x86_64) AppComponent renders FAILED`.
+ */
+export function karma(t: string): TestReport | null {
+  const failing = [...t.matchAll(/^[\w .]+\([^)\n]*\) (.+?) FAILED\s*$/gm)].map((m) => m[1] ?? '');
+  const total = lastMatch(t, /^TOTAL: (?:(\d+) FAILED, )?(\d+) SUCCESS/gm);
+  const executed = lastMatch(
+    t,
+    /Executed (\d+) of (\d+)(?: \((\d+) FAILED\))?(?: \(skipped (\d+)\))?(?: \(\d+ ERROR\))? (?:SUCCESS|ERROR|\()/g,
+  );
+  if (total) return report('karma', n(total[2]), n(total[1]), n(executed?.[4]), failing);
+  // `Executed 5 of 12` without the rest skipped: the run was cut off
+  if (!executed || n(executed[1]) + n(executed[4]) < n(executed[2])) return null;
+  const failed = n(executed[3]);
+  return report('karma', n(executed[1]) - failed, failed, n(executed[4]), failing);
+}
+
+/** AVA: `  2 tests passed`, `  1 test failed`, `  1 test skipped`, `  1 known failure`; failures as `✘ [fail]: name`. */
+export function ava(t: string): TestReport | null {
+  const counts = new Map<string, number>();
+  for (const m of t.matchAll(/^\s*(\d+) (?:tests? (passed|failed|skipped|todo)|(known) failures?)\s*$/gm))
+    counts.set(m[2] ?? m[3] ?? '', n(m[1]));
+  if (!counts.has('passed') && !counts.has('failed')) return null;
+  const failing = [...t.matchAll(/^\s*✘ \[fail\]: (.+?)(?:\s{2,}.*)?$/gm)].map((m) => m[1] ?? '');
+  const get = (k: string) => counts.get(k) ?? 0;
+  return report('ava', get('passed') + get('known'), get('failed'), get('skipped') + get('todo'), failing);
 }

@@ -1,5 +1,5 @@
 import { swift } from './apple-runners.js';
-import { mocha, playwright } from './js-runners.js';
+import { ava, jasmine, karma, mocha, playwright } from './js-runners.js';
 import { bazel, catch2, ctest, googleTest, meson } from './cpp-runners.js';
 import { dart, gotestsum, nextest, zig } from './native-runners.js';
 import { combineReports, runSections } from './run-sections.js';
@@ -203,6 +203,9 @@ const readers = [
   deno,
   playwright,
   mocha,
+  jasmine,
+  karma,
+  ava,
   swift,
   ctest,
   meson,
