@@ -106,11 +106,10 @@ function nodeTest(t: string): TestReport | null {
 }
 
 function pytest(t: string): TestReport | null {
-  const line = [
-    ...t.matchAll(
-      /^=*\s*((?:\d+ (?:passed|failed|skipped|error|errors|xfailed|xpassed|deselected|warnings?)(?:, )?)+) in [\d.]+s/gm,
-    ),
-  ].at(-1);
+  // every count pytest and its plugins print (`1 rerun`, `2 subtests passed`), one of them a result
+  const line = [...t.matchAll(/^=*\s*((?:\d+ [a-z]+(?: [a-z]+)?(?:, )?)+) in [\d.]+s/gm)]
+    .filter((m) => /\b(?:passed|failed|errors?|skipped|xfailed|xpassed)\b/.test(m[1] ?? ''))
+    .at(-1);
   if (!line?.[1]) return null;
   const part = (name: string) => num(new RegExp(`(\\d+) ${name}`).exec(line[1] ?? '')?.[1]);
   const errors = part('errors?') ?? 0;

@@ -26,20 +26,35 @@ export function exUnit(t: string): TestReport | null {
 
 /** `10 examples, 2 failures, 1 pending`, failing examples listed as `rspec ./spec/x_spec.rb:12 # description`. */
 export function rspec(t: string): TestReport | null {
-  const line = lastMatch(t, /^\s*(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?/gm);
+  const line = lastMatch(
+    t,
+    /^\s*(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?/gm,
+  );
   if (!line) return null;
-  const failed = n(line[2]);
+  // a spec file that failed to load: `0 examples, 0 failures, 1 error occurred outside of examples`
+  const failed = n(line[2]) + n(line[4]);
   const pending = n(line[3]);
   const failing = [...t.matchAll(/^rspec (\S+) # (.+?)\s*$/gm)].map((m) => m[2] ?? m[1] ?? '');
-  return report('rspec', n(line[1]) - failed - pending, failed, pending, failing);
+  return report('rspec', n(line[1]) - n(line[2]) - pending, failed, pending, failing);
 }
 
-/** `Passed!  - Failed: 0, Passed: 12, Skipped: 0, Total: 12` per assembly (or `Total tests: / Passed: / Failed:`). */
+/**
+ * `Passed!  - Failed: 0, Passed: 12, Skipped: 0, Total: 12` per assembly (or `Total tests: / Passed: / Failed:`),
+ * .NET 9's `Test summary: total:` line or the testing platform's `Test run summary:` block; failing tests as
+ * `  Failed Calc.Tests.Divides [12 ms]` or `failed Calc.Tests.Divides (12ms)`.
+ */
 export function dotnet(t: string): TestReport | null {
   const lines = [
     ...t.matchAll(/^\s*(?:Passed|Failed)!\s+-\s+Failed:\s+(\d+),\s+Passed:\s+(\d+),\s+Skipped:\s+(\d+)/gm),
   ];
-  const failing = [...t.matchAll(/^\s+Failed (\S+) \[/gm)].map((m) => m[1] ?? '');
+  const failing = [...t.matchAll(/^\s*[Ff]ailed (\S+) [[(]\d/gm)].map((m) => m[1] ?? '');
+  const summary = lastMatch(t, /Test (?:run )?summary: (?:total: \d+|(?:Passed|Failed)!)[\s\S]{0,300}/g)?.[0];
+  if (summary && /total: \d+/.test(summary)) {
+    // .NET 9's terminal logger (`Test summary: total: 12, failed: 1, succeeded: 11, skipped: 0`) and the testing
+    // platform's `Test run summary: Failed!` block (`  total: 5` / `  failed: 1` / `  succeeded: 3` / `  skipped: 1`)
+    const part = (name: string) => n(new RegExp(`\\b${name}: (\\d+)`).exec(summary)?.[1]);
+    return report('dotnet', part('succeeded'), part('failed') + part('error'), part('skipped'), failing);
+  }
   if (lines.length > 0) {
     const sum = (i: number) => lines.reduce((s, m) => s + n(m[i]), 0);
     return report('dotnet', sum(2), sum(1), sum(3), failing);
