@@ -195,15 +195,20 @@ const testRunners = [
   // compiled languages and their build tools
   String.raw`go test|gotestsum|cargo (test|nextest)|swift test|xcodebuild\b[^|;&\n]*? test(?:-without-building)?|(?:flutter|dart) test`,
   String.raw`ctest|meson test|bazel test|zig (?:build )?test|bats`,
+  // Scala, Clojure, Haskell, OCaml, Julia, R, Perl, Lua
+  String.raw`sbt (?:\S+ )*?"?test(?:Only)?|lein test|(?:clj|clojure) -[XM]:test|bb test|(?:cabal|stack) test|dune (?:run)?test`,
+  String.raw`Pkg\.test|julia (?:\S+ )*?test\/runtests\.jl|devtools::test|testthat::test_\w+|prove|busted`,
   String.raw`(mise|make|just|task) (run )?test[\w:-]*`,
 ];
 
 /**
  * Commands that run a test suite (the runner itself, or a package script / task named test); not a package being
- * installed or looked up (`npm install -D vitest`, `pip install pytest`).
+ * installed or looked up (`npm install -D vitest`, `pip install pytest`), nor a runner named in a message.
  */
 export const testCommand = new RegExp(
-  String.raw`(?<!\b(?:install|add|i|remove|uninstall|info|view|why)\s+(?:[^\s;&|]+\s+)*)(?<![\w./@-])(` +
+  String.raw`(?<!\b(?:install|add|i|remove|uninstall|info|view|why)\s+(?:[^\s;&|]+\s+)*)(?<![\w./@-])` +
+    // nor words of a message: `git commit -m "fix the jest config"`, `echo "run pytest next"`
+    String.raw`(?<!(?:\s-m|--message|--title|--body|--subject|\becho|\bprintf)[\s=]+(?:"[^"]*|'[^']*))(` +
     testRunners.join('|') +
     String.raw`)\b`,
 );

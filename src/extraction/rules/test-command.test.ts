@@ -63,6 +63,19 @@ describe('test runners: the commands', () => {
     'zig build test',
     'npx playwright test',
     'cd web && npm test',
+    'git commit -m "wip" && npm test',
+    'echo "running" && pytest -q',
+    'sbt test',
+    'sbt "testOnly com.acme.CalcSpec"',
+    'lein test',
+    'clojure -X:test',
+    'stack test',
+    'cabal test all',
+    'dune runtest',
+    'julia --project -e "using Pkg; Pkg.test()"',
+    'Rscript -e "devtools::test()"',
+    'prove -lr t/',
+    'busted spec/',
     'npm install && npm test',
   ])('%s runs tests', (command) => {
     expect(testCommand.test(command)).toBe(true);
@@ -84,6 +97,9 @@ describe('test runners: the commands', () => {
     'yarn add -D jest mocha',
     'pip install pytest pytest-cov',
     'java -jar app.jar',
+    'git commit -m "Fix the jest config so pytest and prove are busted no more"',
+    "gh pr create --title 'Run vitest in CI' --body 'npm test now runs on push'",
+    'echo "next: cargo test"',
   ])('%s does not', (command) => {
     expect(testCommand.test(command)).toBe(false);
   });

@@ -1,5 +1,6 @@
 import { swift } from './apple-runners.js';
 import { ava, jasmine, karma, mocha, playwright } from './js-runners.js';
+import { alcotest, busted, clojureTest, julia, prove, sbt, tasty, testthat } from './language-runners.js';
 import { bazel, catch2, ctest, googleTest, meson } from './cpp-runners.js';
 import { dart, gotestsum, nextest, zig } from './native-runners.js';
 import { combineReports, runSections } from './run-sections.js';
@@ -224,6 +225,14 @@ const readers = [
   phpunit,
   pest,
   unittest,
+  sbt,
+  clojureTest,
+  tasty,
+  alcotest,
+  julia,
+  testthat,
+  prove,
+  busted,
   tap,
 ];
 
