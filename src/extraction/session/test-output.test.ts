@@ -37,6 +37,9 @@ describe('test runners: what their output reports', () => {
       failing: ['TestResume'],
     });
     expect(counts(' 3 pass\n 0 fail\n')).toMatchObject({ runner: 'bun', passed: 3, failed: 0 });
+    const bunRed =
+      'test/calc.test.ts:\n✓ Calculator > adds [0.10ms]\n✗ Calculator > divides [0.20ms]\n\n 1 pass\n 1 fail\nRan 2 tests across 1 files. [12.00ms]';
+    expect(counts(bunRed)).toMatchObject({ runner: 'bun', failed: 1, failing: ['Calculator > divides'] });
   });
 
   it("TAP from Bats is not taken for go test's package lines, nor a cut-off jest run for a failed go package", () => {

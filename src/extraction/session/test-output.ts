@@ -169,7 +169,8 @@ function bun(t: string): TestReport | null {
     passed: num(pass[1]),
     failed: num(fail[1]),
     skipped: num(/^\s*(\d+) skip\s*$/m.exec(t)?.[1]),
-    failing: unique([...t.matchAll(/^\(fail\) (.+?)(?: \[[\d.]+m?s\])?$/gm)].map((m) => m[1] ?? '')),
+    // `(fail) name [0.2ms]` without a terminal, `✗ name [0.2ms]` in one
+    failing: unique([...t.matchAll(/^\s*(?:\(fail\)|✗) (.+?)(?: \[[\d.]+m?s\])?$/gm)].map((m) => m[1] ?? '')),
     coverage: null,
   };
 }
