@@ -201,14 +201,21 @@ const testRunners = [
   String.raw`(mise|make|just|task) (run )?test[\w:-]*`,
 ];
 
+const testRun = new RegExp(String.raw`(?<![\w./@-])(` + testRunners.join('|') + String.raw`)\b`);
+/** A quoted message (a commit's, a pull request's, an echo's): the runners it names do not run. */
+const quotedMessage = /(\s-m|--message|--title|--body|--subject|\becho|\bprintf)([\s=]+)(?:"[^"]*"|'[^']*')/g;
+/** A package manager installing, removing or describing packages: `npm install -D vitest`, `uv pip install pytest`. */
+const packageChange =
+  /^(?:sudo\s+)?(?:npm|pnpm|yarn|bun|pip3?|pipx|uv(?:\s+pip)?|python3?\s+-m\s+pip|poetry|pdm|conda|mamba|gem|bundle|brew|cargo|go|composer|dotnet|apt(?:-get)?|apk|deno)\s+(?:(?:-\S+|global)\s+)*(?:install|add|i|remove|uninstall|info|view|why|require)(?:\s|$)/;
+
 /**
  * Commands that run a test suite (the runner itself, or a package script / task named test); not a package being
- * installed or looked up (`npm install -D vitest`, `pip install pytest`), nor a runner named in a message.
+ * installed or looked up (`npm install -D vitest`, `pip install pytest`), nor a runner named in a message
+ * (`git commit -m "fix the jest config"`). Each part of a command line is tested on its own.
  */
-export const testCommand = new RegExp(
-  String.raw`(?<!\b(?:install|add|i|remove|uninstall|info|view|why)\s+(?:[^\s;&|]+\s+)*)(?<![\w./@-])` +
-    // nor words of a message: `git commit -m "fix the jest config"`, `echo "run pytest next"`
-    String.raw`(?<!(?:\s-m|--message|--title|--body|--subject|\becho|\bprintf)[\s=]+(?:"[^"]*|'[^']*))(` +
-    testRunners.join('|') +
-    String.raw`)\b`,
-);
+export const testCommand = {
+  test(command: string): boolean {
+    const text = command.replace(quotedMessage, '$1$2""');
+    return commandParts(text).some((part) => !packageChange.test(part) && testRun.test(part));
+  },
+};

@@ -66,12 +66,12 @@ function swiftTesting(t: string): Counts | null {
 
 /** The test names xcodebuild lists under `Failing tests:` (a target's name ends with a colon and is left out). */
 function failingList(t: string): string[] {
-  const at = t.search(/^Failing tests:\s*$/m);
+  const at = t.search(/^Failing tests:[ \t]*$/m);
   if (at < 0) return [];
   const names: string[] = [];
   for (const line of t.slice(at).split('\n').slice(1)) {
-    if (!/^\s+\S/.test(line)) break;
-    if (!/:\s*$/.test(line)) names.push(caseName(line.trim()));
+    if (!/^[ \t]+\S/.test(line)) break;
+    if (!/:[ \t]*$/.test(line)) names.push(caseName(line.trim()));
   }
   return names;
 }

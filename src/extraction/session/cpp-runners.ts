@@ -9,7 +9,7 @@ function ctestList(t: string, header: RegExp): string[] {
   if (at < 0) return [];
   const names: string[] = [];
   for (const line of t.slice(at).split('\n').slice(1)) {
-    const item = /^\s*\d+ - (.+?) \([^)]*\)\s*$/.exec(line);
+    const item = /^[ \t]*\d+ - (.+?) \([^)]*\)[ \t]*$/.exec(line);
     if (!item) break;
     names.push(item[1] ?? '');
   }
@@ -21,10 +21,10 @@ function ctestList(t: string, header: RegExp): string[] {
  * passed out of 12`). Skipped and disabled tests are in the total and listed under `The following tests did not run:`.
  */
 export function ctest(t: string): TestReport | null {
-  const line = lastMatch(t, /^\s*\d+% tests passed(?:, (\d+) tests? failed)? out of (\d+)/gm);
+  const line = lastMatch(t, /^[ \t]*\d+% tests passed(?:, (\d+) tests? failed)? out of (\d+)/gm);
   if (!line) return null;
-  const failing = ctestList(t, /^The following tests FAILED:\s*$/m);
-  const notRun = ctestList(t, /^The following tests did not run:\s*$/m);
+  const failing = ctestList(t, /^The following tests FAILED:[ \t]*$/m);
+  const notRun = ctestList(t, /^The following tests did not run:[ \t]*$/m);
   const skipped = notRun.length > 0 ? notRun.length : [...t.matchAll(/\*\*\*(?:Skipped|Not Run)\b/g)].length;
   const failed = n(line[1]);
   return report('ctest', n(line[2]) - failed - skipped, failed, skipped, failing);
@@ -39,10 +39,10 @@ const mesonCount = (block: string, label: string) =>
  * ` 2/12 calc:unit / divides   FAIL   0.01s   exit status 1`.
  */
 export function meson(t: string): TestReport | null {
-  const at = t.search(/^Ok:\s+\d+\s*$/m);
+  const at = t.search(/^Ok:\s+\d+[ \t]*$/m);
   if (at < 0 || !/^Fail:\s+\d+/m.test(t.slice(at))) return null;
   const block = t.slice(at, at + 400);
-  const failing = [...t.matchAll(/^\s*\d+\/\d+ (.+?)\s+(?:FAIL|TIMEOUT|UNEXPECTEDPASS)\s+[\d.]+s/gm)].map(
+  const failing = [...t.matchAll(/^[ \t]*\d+\/\d+ (.+?)\s+(?:FAIL|TIMEOUT|UNEXPECTEDPASS)\s+[\d.]+s/gm)].map(
     (m) => m[1] ?? '',
   );
   return report(
@@ -97,7 +97,7 @@ export function catch2(t: string): TestReport | null {
   if (!line) return null;
   // doctest names a failing test `TEST CASE:  name`; Catch2 heads its failure between two rules of dashes
   const failing = [
-    ...[...t.matchAll(/^TEST CASE:\s+(.+?)\s*$/gm)].map((m) => m[1] ?? ''),
+    ...[...t.matchAll(/^TEST CASE:\s+(.+?)[ \t]*$/gm)].map((m) => m[1] ?? ''),
     ...[...t.matchAll(/^-{20,}\n(\S.*?)\s*\n(?: {2}.*\n)*-{20,}\n/gm)].map((m) => m[1] ?? ''),
   ];
   return report(line[1] ? 'doctest' : 'catch2', n(line[3]), n(line[4]), n(line[5]), failing);

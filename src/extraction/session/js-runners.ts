@@ -5,10 +5,10 @@ import { lastMatch, n, report } from './summary-parts.js';
 
 const duration = String.raw`\d+(?:\.\d+)?(?:ms|s|m|h)`;
 const playwrightCount = new RegExp(
-  String.raw`^ {2}(\d+) (failed|flaky|interrupted|skipped|did not run|passed)(?: \((${duration})\))?\s*$`,
+  String.raw`^ {2}(\d+) (failed|flaky|interrupted|skipped|did not run|passed)(?: \((${duration})\))?[ \t]*$`,
 );
-const running = /^\s*Running \d+ tests? using \d+ workers?/;
-const playwrightTitle = /^ {4}(\S.*?)(?:\s*─+)?\s*$/;
+const running = /^[ \t]*Running \d+ tests? using \d+ workers?/;
+const playwrightTitle = /^ {4}(\S.*?)(?:\s*─+)?[ \t]*$/;
 
 /**
  * Playwright Test's closing summary (list, line and dot reporters): `  2 failed` with the failing tests' titles
@@ -55,7 +55,7 @@ export function playwright(t: string): TestReport | null {
 function mochaFailures(lines: string[]): string[] {
   const names: string[] = [];
   for (let i = 0; i < lines.length; i += 1) {
-    const head = /^\s*\d+\) (.+)$/.exec(lines[i] ?? '');
+    const head = /^[ \t]*\d+\) (.+)$/.exec(lines[i] ?? '');
     if (!head) continue;
     const parts = [(head[1] ?? '').trim()];
     while (!parts.at(-1)?.endsWith(':') && parts.length < 8 && (lines[i + 1] ?? '').trim() !== '') {
@@ -72,11 +72,11 @@ function mochaFailures(lines: string[]): string[] {
  * then the failures numbered with their titles.
  */
 export function mocha(t: string): TestReport | null {
-  const passing = lastMatch(t, new RegExp(String.raw`^\s*(\d+) passing \(${duration}\)\s*$`, 'gm'));
+  const passing = lastMatch(t, new RegExp(String.raw`^[ \t]*(\d+) passing \(${duration}\)[ \t]*$`, 'gm'));
   if (!passing) return null;
   const rest = t.slice((passing.index ?? 0) + passing[0].length);
-  const failing = /^\s*(\d+) failing\s*$/m.exec(rest);
-  const pending = /^\s*(\d+) pending\s*$/m.exec(rest);
+  const failing = /^[ \t]*(\d+) failing[ \t]*$/m.exec(rest);
+  const pending = /^[ \t]*(\d+) pending[ \t]*$/m.exec(rest);
   const names = failing
     ? mochaFailures(rest.slice((failing.index ?? 0) + failing[0].length).split('\n'))
     : [];
@@ -89,9 +89,9 @@ export function mocha(t: string): TestReport | null {
 export function jasmine(t: string): TestReport | null {
   const line = lastMatch(t, /^(\d+) specs?, (\d+) failures?(?:, (\d+) pending specs?)?/gm);
   if (!line) return null;
-  const at = t.search(/^Failures:\s*$/m);
+  const at = t.search(/^Failures:[ \t]*$/m);
   const section = at < 0 ? '' : (t.slice(at).split(/^(?:Pending:|\d+ specs?, )/m)[0] ?? '');
-  const failing = [...section.matchAll(/^\d+\) (.+?)\s*$/gm)].map((m) => m[1] ?? '');
+  const failing = [...section.matchAll(/^\d+\) (.+?)[ \t]*$/gm)].map((m) => m[1] ?? '');
   const failed = n(line[2]);
   const pending = n(line[3]);
   return report('jasmine', n(line[1]) - failed - pending, failed, pending, failing);
@@ -102,7 +102,7 @@ export function jasmine(t: string): TestReport | null {
  * failing specs as `Chrome Headless 120.0 (Linux x86_64) AppComponent renders FAILED`.
  */
 export function karma(t: string): TestReport | null {
-  const failing = [...t.matchAll(/^[\w .]+\([^)\n]*\) (.+?) FAILED\s*$/gm)].map((m) => m[1] ?? '');
+  const failing = [...t.matchAll(/^[\w .]+\([^)\n]*\) (.+?) FAILED[ \t]*$/gm)].map((m) => m[1] ?? '');
   const total = lastMatch(t, /^TOTAL: (?:(\d+) FAILED, )?(\d+) SUCCESS/gm);
   const executed = lastMatch(
     t,
@@ -118,10 +118,12 @@ export function karma(t: string): TestReport | null {
 /** AVA: `  2 tests passed`, `  1 test failed`, `  1 test skipped`, `  1 known failure`; failures as `✘ [fail]: name`. */
 export function ava(t: string): TestReport | null {
   const counts = new Map<string, number>();
-  for (const m of t.matchAll(/^\s*(\d+) (?:tests? (passed|failed|skipped|todo)|(known) failures?)\s*$/gm))
+  for (const m of t.matchAll(
+    /^[ \t]*(\d+) (?:tests? (passed|failed|skipped|todo)|(known) failures?)[ \t]*$/gm,
+  ))
     counts.set(m[2] ?? m[3] ?? '', n(m[1]));
   if (!counts.has('passed') && !counts.has('failed')) return null;
-  const failing = [...t.matchAll(/^\s*✘ \[fail\]: (.+?)(?:\s{2,}.*)?$/gm)].map((m) => m[1] ?? '');
+  const failing = [...t.matchAll(/^[ \t]*✘ \[fail\]: (.+?)(?:\s{2,}.*)?$/gm)].map((m) => m[1] ?? '');
   const get = (k: string) => counts.get(k) ?? 0;
   return report('ava', get('passed') + get('known'), get('failed'), get('skipped') + get('todo'), failing);
 }

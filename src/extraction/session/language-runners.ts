@@ -44,7 +44,7 @@ export function tasty(t: string): TestReport | null {
   if (green) return report('tasty', n(green[1]), 0, 0, []);
   const red = lastMatch(t, /^(\d+) out of (\d+) tests failed \([\d.]+s\)/gm);
   if (!red) return null;
-  const failing = [...t.matchAll(/^\s+(\S.*?):\s+FAIL\b/gm)].map((m) => m[1] ?? '');
+  const failing = [...t.matchAll(/^[ \t]+(\S.*?):\s+FAIL\b/gm)].map((m) => m[1] ?? '');
   return report('tasty', n(red[2]) - n(red[1]), n(red[1]), 0, failing);
 }
 
@@ -52,7 +52,7 @@ export function tasty(t: string): TestReport | null {
 export function alcotest(t: string): TestReport | null {
   const line = lastMatch(t, /^(?:Test Successful|(\d+) failures?!) in [\d.]+s\. (\d+) tests? run\./gm);
   if (!line) return null;
-  const failing = [...t.matchAll(/^\s*\[FAIL\]\s+(.+?)\.?\s*$/gm)].map(
+  const failing = [...t.matchAll(/^[ \t]*\[FAIL\]\s+(.+?)\.?[ \t]*$/gm)].map(
     (m) => m[1]?.replace(/\s+/g, ' ') ?? '',
   );
   return report('alcotest', n(line[2]) - n(line[1]), n(line[1]), 0, failing);
@@ -80,7 +80,9 @@ export function julia(t: string): TestReport | null {
 export function testthat(t: string): TestReport | null {
   const line = lastMatch(t, /\[ FAIL (\d+) \| WARN \d+ \| SKIP (\d+) \| PASS (\d+) \]/g);
   if (!line) return null;
-  const failing = [...t.matchAll(/^── (?:Failure|Error) \([^)]*\): (.+?) ─+\s*$/gm)].map((m) => m[1] ?? '');
+  const failing = [...t.matchAll(/^── (?:Failure|Error) \([^)]*\): (.+?) ─+[ \t]*$/gm)].map(
+    (m) => m[1] ?? '',
+  );
   return report('testthat', n(line[3]), n(line[1]), n(line[2]), failing);
 }
 

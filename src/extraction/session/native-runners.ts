@@ -9,12 +9,12 @@ import { lastMatch, n, report, unique } from './summary-parts.js';
  * cargo's reader: a failing test's captured output holds libtest's own `test result:` line.
  */
 export function nextest(t: string): TestReport | null {
-  const line = lastMatch(t, /^\s*Summary \[\s*[\d.]+s\] \d+(?:\/\d+)? tests? run: (.+)$/gm);
+  const line = lastMatch(t, /^[ \t]*Summary \[\s*[\d.]+s\] \d+(?:\/\d+)? tests? run: (.+)$/gm);
   if (!line) return null;
   const part = (name: string) => n(new RegExp(`(\\d+) ${name}`).exec(line[1] ?? '')?.[1]);
   const failing = [
     ...t.matchAll(
-      /^\s*(?:FAIL|TIMEOUT|SIG[A-Z]+|ABORT|LEAK-FAIL) \[\s*[\d.]+s\](?: \(\s*\d+\/\d+\))? (.+?)\s*$/gm,
+      /^[ \t]*(?:FAIL|TIMEOUT|SIG[A-Z]+|ABORT|LEAK-FAIL) \[\s*[\d.]+s\](?: \(\s*\d+\/\d+\))? (.+?)[ \t]*$/gm,
     ),
   ].map((m) => m[1] ?? '');
   return report(
@@ -75,7 +75,7 @@ export function dart(t: string): TestReport | null {
   );
   if (!line) return null;
   const failing = unique(
-    [...t.matchAll(/^(?:\d+:)+\d+ \+\d+(?: ~\d+)? -\d+: (.+?) \[E\]\s*$/gm)].map((m) => m[1] ?? ''),
+    [...t.matchAll(/^(?:\d+:)+\d+ \+\d+(?: ~\d+)? -\d+: (.+?) \[E\][ \t]*$/gm)].map((m) => m[1] ?? ''),
   );
   return report('dart', n(line[1]), n(line[3]), n(line[2]), failing);
 }

@@ -10,7 +10,7 @@ import { unique } from './summary-parts.js';
 /** turbo's `web:test: ` and pnpm's `packages/web test: ` line prefixes. */
 const linePrefix = /^([@\w][\w@./-]*(?::| )[\w-]+(?::[\w-]+)*):(?: |$)/;
 /** nx's and npm's heading of a task or script: `> nx run web:test`, `> @acme/web@1.2.0 test`. */
-const heading = /^\s*> (?:nx run \S+|[@\w][\w@./-]*@\S+ \S+)/;
+const heading = /^[ \t]*> (?:nx run \S+|[@\w][\w@./-]*@\S+ \S+)/;
 
 /** The runs of an output whose lines mostly carry a task prefix, one per prefix with the prefix taken off. */
 function prefixedRuns(lines: string[]): string[] {

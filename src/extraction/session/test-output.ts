@@ -49,14 +49,14 @@ const countIn = (text: string | undefined, name: string) =>
  * beside passing tests, or `Tests  no tests`) and unhandled errors (` Errors  1 error`) fail the run too.
  */
 function vitest(t: string): TestReport | null {
-  const line = /^\s*Tests\s+(.+?)\s*\((\d+)\)\s*$/m.exec(t);
-  const files = /^\s*Test Files\s+(.+?)\s*\((\d+)\)\s*$/m.exec(t);
-  if (!line?.[1] && !(files && /^\s*Tests\s+no tests\s*$/m.test(t))) return null;
+  const line = /^[ \t]*Tests\s+(.+?)\s*\((\d+)\)[ \t]*$/m.exec(t);
+  const files = /^[ \t]*Test Files\s+(.+?)\s*\((\d+)\)[ \t]*$/m.exec(t);
+  if (!line?.[1] && !(files && /^[ \t]*Tests\s+no tests[ \t]*$/m.test(t))) return null;
   const testsFailed = countIn(line?.[1], 'failed') ?? 0;
-  const errors = num(/^\s*Errors\s+(\d+) errors?\b/m.exec(t)?.[1]) ?? 0;
-  const named = [...t.matchAll(/^\s*FAIL\s+(\S+\s+>\s+.+?)\s*$/gm)].map((m) => m[1] ?? '');
-  const crossed = [...t.matchAll(/^\s*[×✗]\s+(.+?)(?:\s+\d+ms)?\s*$/gm)].map((m) => m[1] ?? '');
-  const fileNames = [...t.matchAll(/^\s*FAIL\s+(\S+)\s+\[ .+ \]\s*$/gm)].map((m) => m[1] ?? '');
+  const errors = num(/^[ \t]*Errors\s+(\d+) errors?\b/m.exec(t)?.[1]) ?? 0;
+  const named = [...t.matchAll(/^[ \t]*FAIL\s+(\S+\s+>\s+.+?)[ \t]*$/gm)].map((m) => m[1] ?? '');
+  const crossed = [...t.matchAll(/^[ \t]*[×✗]\s+(.+?)(?:\s+\d+ms)?[ \t]*$/gm)].map((m) => m[1] ?? '');
+  const fileNames = [...t.matchAll(/^[ \t]*FAIL\s+(\S+)\s+\[ .+ \][ \t]*$/gm)].map((m) => m[1] ?? '');
   return {
     runner: 'vitest',
     passed: countIn(line?.[1], 'passed') ?? 0,
@@ -69,37 +69,37 @@ function vitest(t: string): TestReport | null {
 
 /** jest: `Tests:  1 failed, 4 passed, 5 total`; a suite that failed to run (`Test Suites: 1 failed`) fails it too. */
 function jest(t: string): TestReport | null {
-  const line = /^Tests:\s+(.+?)\s*$/m.exec(t);
+  const line = /^Tests:\s+(.+?)[ \t]*$/m.exec(t);
   if (!line?.[1] || !/\btotal\b/.test(line[1])) return null;
   const testsFailed = countIn(line[1], 'failed') ?? 0;
-  const suites = /^Test Suites:\s+(.+?)\s*$/m.exec(t)?.[1];
+  const suites = /^Test Suites:\s+(.+?)[ \t]*$/m.exec(t)?.[1];
   return {
     runner: 'jest',
     passed: countIn(line[1], 'passed') ?? 0,
     failed: testsFailed > 0 ? testsFailed : (countIn(suites, 'failed') ?? 0),
     skipped: countIn(line[1], 'skipped'),
     failing: unique(
-      [...t.matchAll(/^\s*●\s+(.+?)\s*$/gm)].map((m) => m[1] ?? '').filter((s) => !/^Console/.test(s)),
+      [...t.matchAll(/^[ \t]*●\s+(.+?)[ \t]*$/gm)].map((m) => m[1] ?? '').filter((s) => !/^Console/.test(s)),
     ),
     coverage: null,
   };
 }
 
 function nodeTest(t: string): TestReport | null {
-  const pass = /^[#ℹ]\s*pass\s+(\d+)\s*$/m.exec(t);
-  const fail = /^[#ℹ]\s*fail\s+(\d+)\s*$/m.exec(t);
+  const pass = /^[#ℹ]\s*pass\s+(\d+)[ \t]*$/m.exec(t);
+  const fail = /^[#ℹ]\s*fail\s+(\d+)[ \t]*$/m.exec(t);
   if (!pass || !fail) return null;
   // the spec reporter lists the failures again under `✖ failing tests:`; TAP says `not ok 2 - name`
-  const list = t.search(/^✖ failing tests:\s*$/m);
-  const spec = [...(list >= 0 ? t.slice(list) : t).matchAll(/^\s*✖ (.+?) \([\d.]+m?s\)\s*$/gm)];
-  const cancelled = num(/^[#ℹ]\s*cancelled\s+(\d+)\s*$/m.exec(t)?.[1]) ?? 0;
+  const list = t.search(/^✖ failing tests:[ \t]*$/m);
+  const spec = [...(list >= 0 ? t.slice(list) : t).matchAll(/^[ \t]*✖ (.+?) \([\d.]+m?s\)[ \t]*$/gm)];
+  const cancelled = num(/^[#ℹ]\s*cancelled\s+(\d+)[ \t]*$/m.exec(t)?.[1]) ?? 0;
   return {
     runner: 'node',
     passed: num(pass[1]),
     failed: (num(fail[1]) ?? 0) + cancelled,
-    skipped: num(/^[#ℹ]\s*skipped\s+(\d+)\s*$/m.exec(t)?.[1]),
+    skipped: num(/^[#ℹ]\s*skipped\s+(\d+)[ \t]*$/m.exec(t)?.[1]),
     failing: unique([
-      ...[...t.matchAll(/^\s*not ok \d+ - (.+?)\s*$/gm)].map((m) => m[1] ?? ''),
+      ...[...t.matchAll(/^[ \t]*not ok \d+ - (.+?)[ \t]*$/gm)].map((m) => m[1] ?? ''),
       ...spec.map((m) => m[1] ?? ''),
     ]),
     coverage: null,
@@ -108,7 +108,7 @@ function nodeTest(t: string): TestReport | null {
 
 function pytest(t: string): TestReport | null {
   // every count pytest and its plugins print (`1 rerun`, `2 subtests passed`), one of them a result
-  const line = [...t.matchAll(/^=*\s*((?:\d+ [a-z]+(?: [a-z]+)?(?:, )?)+) in [\d.]+s/gm)]
+  const line = [...t.matchAll(/^=*[ \t]*((?:\d+ [a-z]+(?: [a-z]+)?(?:, )?)+) in [\d.]+s/gm)]
     .filter((m) => /\b(?:passed|failed|errors?|skipped|xfailed|xpassed)\b/.test(m[1] ?? ''))
     .at(-1);
   if (!line?.[1]) return null;
@@ -120,7 +120,7 @@ function pytest(t: string): TestReport | null {
     failed: (part('failed') ?? 0) + errors,
     skipped: part('skipped'),
     failing: unique([...t.matchAll(/^(?:FAILED|ERROR) (\S+)/gm)].map((m) => m[1] ?? '')),
-    coverage: num(/^TOTAL\s+.*?(\d+(?:\.\d+)?)%\s*$/m.exec(t)?.[1]),
+    coverage: num(/^TOTAL\s+.*?(\d+(?:\.\d+)?)%[ \t]*$/m.exec(t)?.[1]),
   };
 }
 
@@ -146,8 +146,8 @@ const goPackage = (verdict: string) =>
 function goTest(t: string): TestReport | null {
   const okPkg = [...t.matchAll(goPackage('ok'))].length;
   const failPkg = [...t.matchAll(goPackage('FAIL'))].length;
-  const passes = [...t.matchAll(/^\s*--- PASS: /gm)].length;
-  const fails = unique([...t.matchAll(/^\s*--- FAIL: (\S+)/gm)].map((m) => m[1] ?? ''));
+  const passes = [...t.matchAll(/^[ \t]*--- PASS: /gm)].length;
+  const fails = unique([...t.matchAll(/^[ \t]*--- FAIL: (\S+)/gm)].map((m) => m[1] ?? ''));
   if (okPkg + failPkg + passes + fails.length === 0) return null;
   return {
     runner: 'go',
@@ -161,16 +161,18 @@ function goTest(t: string): TestReport | null {
 }
 
 function bun(t: string): TestReport | null {
-  const pass = /^\s*(\d+) pass\s*$/m.exec(t);
-  const fail = /^\s*(\d+) fail\s*$/m.exec(t);
+  const pass = /^[ \t]*(\d+) pass[ \t]*$/m.exec(t);
+  const fail = /^[ \t]*(\d+) fail[ \t]*$/m.exec(t);
   if (!pass || !fail) return null;
   return {
     runner: 'bun',
     passed: num(pass[1]),
     failed: num(fail[1]),
-    skipped: num(/^\s*(\d+) skip\s*$/m.exec(t)?.[1]),
+    skipped: num(/^[ \t]*(\d+) skip[ \t]*$/m.exec(t)?.[1]),
     // `(fail) name [0.2ms]` without a terminal, `✗ name [0.2ms]` in one
-    failing: unique([...t.matchAll(/^\s*(?:\(fail\)|✗) (.+?)(?: \[[\d.]+m?s\])?$/gm)].map((m) => m[1] ?? '')),
+    failing: unique(
+      [...t.matchAll(/^[ \t]*(?:\(fail\)|✗) (.+?)(?: \[[\d.]+m?s\])?$/gm)].map((m) => m[1] ?? ''),
+    ),
     coverage: null,
   };
 }
@@ -178,7 +180,7 @@ function bun(t: string): TestReport | null {
 /** TAP as Bats prints it: `ok 1 name`, `not ok 2 name`. */
 function tap(t: string): TestReport | null {
   const ok = [...t.matchAll(/^(?:\[[^\]]+\]\s*)?ok \d+ /gm)].length;
-  const notOk = [...t.matchAll(/^(?:\[[^\]]+\]\s*)?not ok \d+ (.+?)\s*$/gm)].map((m) => m[1] ?? '');
+  const notOk = [...t.matchAll(/^(?:\[[^\]]+\]\s*)?not ok \d+ (.+?)[ \t]*$/gm)].map((m) => m[1] ?? '');
   if (ok + notOk.length === 0) return null;
   return {
     runner: 'tap',

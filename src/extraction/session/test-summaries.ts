@@ -11,7 +11,7 @@ import { lastMatch, n, report } from './summary-parts.js';
 export function exUnit(t: string): TestReport | null {
   const line = lastMatch(
     t,
-    /^\s*((?:\d+ (?:doctests?|propert(?:y|ies)|tests?), )*\d+ (?:doctests?|propert(?:y|ies)|tests?)), (\d+) failures?((?:, \d+ (?:excluded|skipped|invalid))*)/gm,
+    /^[ \t]*((?:\d+ (?:doctests?|propert(?:y|ies)|tests?), )*\d+ (?:doctests?|propert(?:y|ies)|tests?)), (\d+) failures?((?:, \d+ (?:excluded|skipped|invalid))*)/gm,
   );
   if (!line) return null;
   const total = [...(line[1] ?? '').matchAll(/(\d+) /g)].reduce((s, m) => s + n(m[1]), 0);
@@ -20,7 +20,7 @@ export function exUnit(t: string): TestReport | null {
     (s, m) => s + n(m[1]),
     0,
   );
-  const failing = [...t.matchAll(/^\s+\d+\) (test .+? \([\w.]+\))\s*$/gm)].map((m) => m[1] ?? '');
+  const failing = [...t.matchAll(/^[ \t]+\d+\) (test .+? \([\w.]+\))[ \t]*$/gm)].map((m) => m[1] ?? '');
   return report('exunit', total - failed - skipped, failed, skipped, failing);
 }
 
@@ -28,13 +28,13 @@ export function exUnit(t: string): TestReport | null {
 export function rspec(t: string): TestReport | null {
   const line = lastMatch(
     t,
-    /^\s*(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?/gm,
+    /^[ \t]*(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?/gm,
   );
   if (!line) return null;
   // a spec file that failed to load: `0 examples, 0 failures, 1 error occurred outside of examples`
   const failed = n(line[2]) + n(line[4]);
   const pending = n(line[3]);
-  const failing = [...t.matchAll(/^rspec (\S+) # (.+?)\s*$/gm)].map((m) => m[2] ?? m[1] ?? '');
+  const failing = [...t.matchAll(/^rspec (\S+) # (.+?)[ \t]*$/gm)].map((m) => m[2] ?? m[1] ?? '');
   return report('rspec', n(line[1]) - n(line[2]) - pending, failed, pending, failing);
 }
 
@@ -45,9 +45,9 @@ export function rspec(t: string): TestReport | null {
  */
 export function dotnet(t: string): TestReport | null {
   const lines = [
-    ...t.matchAll(/^\s*(?:Passed|Failed)!\s+-\s+Failed:\s+(\d+),\s+Passed:\s+(\d+),\s+Skipped:\s+(\d+)/gm),
+    ...t.matchAll(/^[ \t]*(?:Passed|Failed)!\s+-\s+Failed:\s+(\d+),\s+Passed:\s+(\d+),\s+Skipped:\s+(\d+)/gm),
   ];
-  const failing = [...t.matchAll(/^\s*[Ff]ailed (\S+) [[(]\d/gm)].map((m) => m[1] ?? '');
+  const failing = [...t.matchAll(/^[ \t]*[Ff]ailed (\S+) [[(]\d/gm)].map((m) => m[1] ?? '');
   const summary = lastMatch(t, /Test (?:run )?summary: (?:total: \d+|(?:Passed|Failed)!)[\s\S]{0,300}/g)?.[0];
   if (summary && /total: \d+/.test(summary)) {
     // .NET 9's terminal logger (`Test summary: total: 12, failed: 1, succeeded: 11, skipped: 0`) and the testing
@@ -59,18 +59,18 @@ export function dotnet(t: string): TestReport | null {
     const sum = (i: number) => lines.reduce((s, m) => s + n(m[i]), 0);
     return report('dotnet', sum(2), sum(1), sum(3), failing);
   }
-  const total = /^\s*Total tests:\s+(\d+)/m.exec(t);
+  const total = /^[ \t]*Total tests:\s+(\d+)/m.exec(t);
   if (!total) return null;
-  const passed = /^\s*Passed:\s+(\d+)/m.exec(t);
-  const failed = /^\s*Failed:\s+(\d+)/m.exec(t);
-  const skipped = /^\s*Skipped:\s+(\d+)/m.exec(t);
+  const passed = /^[ \t]*Passed:\s+(\d+)/m.exec(t);
+  const failed = /^[ \t]*Failed:\s+(\d+)/m.exec(t);
+  const skipped = /^[ \t]*Skipped:\s+(\d+)/m.exec(t);
   return report('dotnet', n(passed?.[1]), n(failed?.[1]), skipped ? n(skipped[1]) : null, failing);
 }
 
 /** `12 tests completed, 2 failed, 1 skipped` and `FooTest > bar() FAILED`; a BUILD SUCCESSFUL run alone passed. */
 export function gradle(t: string): TestReport | null {
-  const failing = [...t.matchAll(/^(\S.*? > .+?) FAILED\s*$/gm)].map((m) => m[1] ?? '');
-  const line = lastMatch(t, /^\s*(\d+) tests? completed, (\d+) failed(?:, (\d+) skipped)?/gm);
+  const failing = [...t.matchAll(/^(\S.*? > .+?) FAILED[ \t]*$/gm)].map((m) => m[1] ?? '');
+  const line = lastMatch(t, /^[ \t]*(\d+) tests? completed, (\d+) failed(?:, (\d+) skipped)?/gm);
   if (line) {
     const failed = n(line[2]);
     const skipped = n(line[3]);
@@ -84,7 +84,7 @@ export function gradle(t: string): TestReport | null {
 
 /** Surefire's `Tests run: 12, Failures: 1, Errors: 0, Skipped: 0` (the last one is the total). */
 export function maven(t: string): TestReport | null {
-  const line = lastMatch(t, /Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)\s*$/gm);
+  const line = lastMatch(t, /Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)[ \t]*$/gm);
   if (!line) return null;
   const failed = n(line[2]) + n(line[3]);
   const skipped = n(line[4]);
@@ -99,7 +99,7 @@ export function deno(t: string): TestReport | null {
     /^(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed(?: \(\d+ steps?\))?(?: \| (\d+) ignored)?/gm,
   );
   if (!line) return null;
-  const failing = [...t.matchAll(/^(.+?) => \S+:\d+:\d+\s*$/gm)].map((m) => m[1] ?? '');
+  const failing = [...t.matchAll(/^(.+?) => \S+:\d+:\d+[ \t]*$/gm)].map((m) => m[1] ?? '');
   return report('deno', n(line[1]), n(line[2]), line[3] === undefined ? null : n(line[3]), failing);
 }
 
@@ -144,7 +144,9 @@ export function minitest(t: string): TestReport | null {
   const failed = n(line[2]) + n(line[3]);
   const skipped = n(line[4]);
   const failing = [
-    ...t.matchAll(/^\s*(?:\d+\) )?(?:Failure|Error):\s*\n\s*([\w:]+#[^\n[]+?)(?: \[[^\]\n]*\])?:\s*$/gm),
+    ...t.matchAll(
+      /^[ \t]*(?:\d+\) )?(?:Failure|Error):\s*\n\s*([\w:]+#[^\n[]+?)(?: \[[^\]\n]*\])?:[ \t]*$/gm,
+    ),
   ].map((m) => m[1] ?? '');
   return report('minitest', n(line[1]) - failed - skipped, failed, skipped, failing);
 }
@@ -154,10 +156,12 @@ export function minitest(t: string): TestReport | null {
  * failing tests as `  FAILED  Tests\Feature\LoginTest > it signs in`.
  */
 export function pest(t: string): TestReport | null {
-  const line = lastMatch(t, /^\s*Tests:\s+((?:\d+ [a-z]+(?:, )?)+)\s*\(\d+ assertions?\)/gm);
+  const line = lastMatch(t, /^[ \t]*Tests:\s+((?:\d+ [a-z]+(?:, )?)+)\s*\(\d+ assertions?\)/gm);
   if (!line) return null;
   const part = (name: string) => n(new RegExp(`(\\d+) ${name}`).exec(line[1] ?? '')?.[1]);
-  const failing = [...t.matchAll(/^\s*FAILED\s+(.+? > .+?)(?:\s{2,}\S+)?\s*$/gm)].map((m) => m[1] ?? '');
+  const failing = [...t.matchAll(/^[ \t]*FAILED\s+(.+? > .+?)(?:\s{2,}\S+)?[ \t]*$/gm)].map(
+    (m) => m[1] ?? '',
+  );
   return report(
     'pest',
     part('passed'),
