@@ -87,6 +87,10 @@ describe("Apple's runners: swift test and xcodebuild test", () => {
     expect(
       readTestOutput('◇ Test run started.\n✔ Test parsesEmpty() passed after 0.001 seconds.'),
     ).toBeNull();
+    // XCTest's empty harness run, then swift-testing cut off: not a green run of nothing
+    const harnessOnly =
+      '\t Executed 0 tests, with 0 failures (0 unexpected) in 0.000 (0.001) seconds\n◇ Test run started.\n◇ Test parsesEmpty() started.';
+    expect(readTestOutput(harnessOnly)).toBeNull();
   });
 
   it('xcodebuild test: the XCTest counts, the verdict line names the runner', () => {

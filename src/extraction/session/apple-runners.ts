@@ -82,7 +82,11 @@ function failingList(t: string): string[] {
  * build that failed before the tests: no result.
  */
 export function swift(t: string): TestReport | null {
-  const parts = [xcTest(t), swiftTesting(t)].filter((c): c is Counts => c !== null);
+  const xc = xcTest(t);
+  const st = swiftTesting(t);
+  // XCTest's empty harness run, then swift-testing cut off before its summary: no result yet
+  if (xc?.total === 0 && !st && /Test run started\./.test(t)) return null;
+  const parts = [xc, st].filter((c): c is Counts => c !== null);
   const verdict = lastMatch(t, /^\*\* TEST (?:EXECUTE )?(SUCCEEDED|FAILED) \*\*/gm)?.[1] ?? null;
   const runner = verdict ? 'xcodebuild' : 'swift';
   const listed = failingList(t);
