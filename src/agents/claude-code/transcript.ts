@@ -44,10 +44,10 @@ type TranscriptLine = z.infer<typeof TranscriptLine>;
 const ignoredTypes = new Set(['progress', 'file-history-snapshot']);
 /**
  * What Claude Code writes as user turns that the user did not say to the agent: slash-command wrappers, the output of
- * local commands, and bash mode (`! cmd`: the command and its output).
+ * local commands, bash mode (`! cmd`: the command and its output) and memory mode (`# note`).
  */
 const injected =
-  /^\s*<(command-name|command-message|command-args|command-contents|local-command-stdout|local-command-stderr|local-command-caveat|bash-input|bash-stdout|bash-stderr)>/;
+  /^\s*<(command-name|command-message|command-args|command-contents|local-command-stdout|local-command-stderr|local-command-caveat|bash-input|bash-stdout|bash-stderr|user-memory-input)>/;
 /** Queued content that is not the user's typing: notifications, messages from other agents, slash commands. */
 const queuedNoise = /^\s*(<[a-z-]+[\s>]|\/[\w:-]+\s*$)/;
 
