@@ -18,19 +18,48 @@ export interface Effect {
   summary: string;
 }
 
+/** An option's value as a shell word: `x`, `"a b"`, `'a b'`, `user.name="A B"`. */
+const word = `(?:"[^"]*"|'[^']*'|[^\\s"'])+`;
 const git = (verb: string) =>
-  new RegExp(`\\bgit\\s+(?:-[Cc]\\s+\\S+\\s+|--?[\\w-]+(?:=\\S+)?\\s+)*${verb}\\b`);
+  new RegExp(`\\bgit\\s+(?:-[Cc]\\s+${word}\\s+|--?[\\w-]+(?:=${word})?\\s+)*${verb}\\b`);
 const committing = git('(?:commit|cherry-pick|revert)');
 const pushing = git('push');
 const amending = new RegExp(`${git('commit').source}[^;&|]*\\s--amend\\b`);
-/** git's line for a commit: `[branch hash] subject`, `[branch (root-commit) hash]`, `[detached HEAD hash]`. */
-const commitLine = /^\[(detached HEAD|[^\]\s]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+)$/gm;
-const prUrl = /https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/pull\/\d+/g;
+/**
+ * git's line for a commit: `[branch hash] subject`, `[branch (root-commit) hash]`, `[detached HEAD hash]`, in any
+ * language git speaks (`[main (Basis-Commit) hash]`, `[HEAD détachée hash]`): a branch name has no spaces, so
+ * anything with one is a detached HEAD. SHA-256 repositories print longer hashes.
+ */
+const commitLine = /^\[([^\]\n]+?)(?: ?[(（][^)）\n]+[)）])? ([0-9a-f]{7,64})\] (.+)$/gm;
+/** A pull request's address on GitHub (any host: GitHub Enterprise too) or a GitLab merge request's. */
+const prUrl =
+  /https?:\/\/[\w.-]+(?::\d+)?\/[\w.-]+(?:\/[\w.-]+)+?\/(?:pull|-\/merge_requests)\/\d+(?![\w/])/g;
 const pushedRef =
   /^\s*(?:\*\s*\[new branch\]|\+?\s*[0-9a-f]{7,40}\.{2,3}[0-9a-f]{7,40}|\[new tag\])\s+(\S+)\s+->\s+(\S+)/m;
 const pushRejected = /\[rejected\]|\berror: failed to push|^fatal:/m;
 /** Codex app directives in a final message: ::git-create-pr{... url="..."} */
 const prDirective = /::git-create-pr\{[^}]*\burl="([^"]+)"/g;
+
+/** `git push --dry-run` / `-n`: says what would be pushed, pushes nothing. */
+const dryRun = new RegExp(`${pushing.source}[^;&|\\n]*\\s(?:--dry-run|-n)\\b`);
+
+/**
+ * What `gh pr merge` did: gh says it (`✓ Squashed and merged pull request o/r#7 (title)`, `✓ Pull request o/r#8 will
+ * be automatically merged via squash when all requirements are met`) when it writes to a terminal; otherwise the
+ * arguments say which pull request (a number, its address, none for the current branch's) and whether `--auto`
+ * only queued the merge.
+ */
+function mergeSummary(args: string, output: string): string {
+  const number =
+    /pull request [\w./-]*#(\d+)/i.exec(output)?.[1] ??
+    /\/pull\/(\d+)/.exec(args)?.[1] ??
+    /(?:^|\s)#?(\d+)(?=\s|$)/.exec(args)?.[1];
+  const pr = number ? `PR #${number}` : "the current branch's pull request";
+  const done = /\b(?:Merged|Squashed and merged|Rebased and merged) pull request\b/.test(output);
+  const queued = /will be (?:automatically merged|added to the merge queue)/i.test(output);
+  if (!done && (queued || /(?:^|\s)--auto\b/.test(args))) return `enabled auto-merge of ${pr}`;
+  return `merged ${pr}`;
+}
 
 const failed = (e: TranscriptEntry) =>
   e.tool?.is_error === true ||
@@ -67,7 +96,7 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
       for (const m of e.text.matchAll(commitLine)) {
         const [, branch, hash, subject] = m;
         if (!hash || !subject || commits.some((c) => c.hash === hash)) continue;
-        const onBranch = branch && branch !== 'detached HEAD' ? branch : null;
+        const onBranch = branch && !/\s/.test(branch) ? branch : null;
         // `git commit --amend` replaces the branch's last commit: the one it replaces is said, not listed as done
         const amended = amending.test(all) ? commits.findLast((c) => c.branch === onBranch) : undefined;
         commits.push({ line: e.line, at: e.at, hash, subject: subject.trim(), branch: onBranch });
@@ -81,19 +110,24 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
         });
       }
     }
-    if (pushing.test(all) && !failed(e) && !pushRejected.test(e.text)) {
+    if (pushing.test(all) && !failed(e) && !pushRejected.test(e.text) && !dryRun.test(all)) {
       const ref = pushedRef.exec(e.text);
       const deleted = /^\s*-\s*\[deleted\]\s+(\S+)/m.exec(e.text)?.[1];
       const target = ref ? `${ref[1]} -> ${ref[2]}` : (commands.find((c) => pushing.test(c)) ?? 'git push');
       const summary = deleted && !ref ? `deleted the remote branch ${deleted}` : `pushed ${target}`;
-      effects.push({ line: e.line, at: e.at, kind: 'push', tool, summary });
+      // "Everything up-to-date": the remote had it all, nothing was pushed
+      const nothing = !ref && !deleted && /^Everything up-to-date\s*$/m.test(e.text);
+      if (!nothing) effects.push({ line: e.line, at: e.at, kind: 'push', tool, summary });
     }
     const createsPr =
-      /\bgh\s+pr\s+create\b/.test(all) || /create_pull_request/i.test(tool + String(e.tool?.input ?? ''));
+      /\b(?:gh\s+pr|glab\s+mr)\s+create\b/.test(all) ||
+      /create_(?:pull|merge)_request/i.test(tool + String(e.tool?.input ?? ''));
     if (createsPr && !failed(e)) for (const m of e.text.matchAll(prUrl)) pr(e, m[0], tool);
-    const merge = /\bgh\s+pr\s+merge\s+(\d+)/.exec(all);
-    if (merge && !failed(e))
-      effects.push({ line: e.line, at: e.at, kind: 'pr', tool, summary: `merged PR #${merge[1]}` });
+    const merge = /\bgh\s+pr\s+merge\b([^;&|\n]*)/.exec(all);
+    if (merge && !failed(e)) {
+      const summary = mergeSummary(merge[1] ?? '', e.text);
+      effects.push({ line: e.line, at: e.at, kind: 'pr', tool, summary });
+    }
   }
   return { commits, effects };
 }
