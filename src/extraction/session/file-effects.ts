@@ -8,8 +8,35 @@ const obj = (v: unknown): Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 const editTools = new Set(['Edit', 'MultiEdit', 'NotebookEdit', 'str_replace_based_edit_tool']);
-const patchLine = /^\*\*\* (Add|Update|Delete) File: (.+)$/gm;
+/** A patch's file headers; an update's `*** Move to:` line renames the file. */
+const patchLine = /^\*\*\* (Add|Update|Delete) File: (.+)$(?:\n\*\*\* Move to: (.+)$)?/gm;
 const patchKinds: Record<string, Change> = { Add: 'created', Update: 'edited', Delete: 'deleted' };
+
+/** What a patch does to each file it names: a moved file is deleted where it was and created where it goes. */
+function patchChanges(patch: string): [Change, string][] {
+  return [...patch.matchAll(patchLine)].flatMap((m): [Change, string][] => {
+    const path = (m[2] ?? '').trim();
+    const to = m[3]?.trim();
+    if (to)
+      return [
+        ['deleted', path],
+        ['created', to],
+      ];
+    return [[patchKinds[m[1] ?? 'Update'] ?? 'edited', path]];
+  });
+}
+
+/**
+ * The patch a shell command hands to Codex's apply_patch: as its argument (`["apply_patch", "*** Begin Patch..."]`,
+ * whose last word shellCommands gives) or on its standard input (`apply_patch <<'EOF' ... EOF`).
+ */
+function shellPatch(command: string): string | null {
+  // the argv form's last word is the patch itself
+  if (command.startsWith('*** Begin Patch')) return command;
+  if (!/(?:^|[\s;&|(])apply_patch\b/.test(command)) return null;
+  const start = command.indexOf('*** Begin Patch');
+  return start >= 0 ? command.slice(start) : null;
+}
 
 /** The text of an apply_patch call: its input, or the patch a code-mode cell assigns (`const patch = "..."`). */
 export function patchText(input: unknown): string | null {
@@ -31,6 +58,8 @@ function removed(command: string): string[] {
   for (const part of command.split(/&&|\|\||;/)) {
     const words = part.trim().split(/\s+/);
     if (words[0] !== 'rm' && !(words[0] === 'git' && words[1] === 'rm')) continue;
+    // `git rm --cached` stops tracking a file and leaves it on disk
+    if (words[0] === 'git' && words.includes('--cached')) continue;
     for (const w of words.slice(words[0] === 'git' ? 2 : 1)) {
       if (w.startsWith('-') || /[*?]/.test(w)) continue;
       out.push(w.replace(/^["']|["']$/g, ''));
@@ -45,8 +74,8 @@ const failed = (e: TranscriptEntry) =>
 
 /**
  * Files the session created, edited and deleted, one effect per file and change (ten edits of one file are one
- * "edited"). Read from successful results of the edit tools (Write, Edit, apply_patch, code-mode patches) and of
- * plain `rm` commands.
+ * "edited"). Read from successful results of the edit tools (Write, Edit, NotebookEdit, apply_patch as a tool, a
+ * shell command or a code-mode patch) and of plain `rm` commands.
  */
 export function findFileEffects(entries: readonly TranscriptEntry[]): Effect[] {
   const out: Effect[] = [];
@@ -61,12 +90,8 @@ export function findFileEffects(entries: readonly TranscriptEntry[]): Effect[] {
     if (e.sidechain || e.kind !== 'tool_result' || !e.tool?.name || failed(e)) continue;
     const name = e.tool.name;
     const input = obj(e.tool.input);
-    const path =
-      typeof input.file_path === 'string'
-        ? input.file_path
-        : typeof input.path === 'string'
-          ? input.path
-          : '';
+    const named = [input.file_path, input.notebook_path, input.path].find((v) => typeof v === 'string');
+    const path = typeof named === 'string' ? named : '';
     if (name === 'Write' || name === 'create_file') {
       add(
         e,
@@ -78,11 +103,14 @@ export function findFileEffects(entries: readonly TranscriptEntry[]): Effect[] {
       add(e, 'edited', path, name);
     } else if (name === 'apply_patch' || name === 'exec') {
       const patch = patchText(e.tool.input);
-      if (patch)
-        for (const m of patch.matchAll(patchLine))
-          add(e, patchKinds[m[1] ?? 'Update'] ?? 'edited', (m[2] ?? '').trim(), 'apply_patch');
+      if (patch) for (const [change, p] of patchChanges(patch)) add(e, change, p, 'apply_patch');
     }
-    for (const command of shellCommands(e)) for (const p of removed(command)) add(e, 'deleted', p, name);
+    for (const command of shellCommands(e)) {
+      // a patch's lines are file content, not commands
+      const patch = shellPatch(command);
+      if (patch) for (const [change, p] of patchChanges(patch)) add(e, change, p, 'apply_patch');
+      else for (const p of removed(command)) add(e, 'deleted', p, name);
+    }
   }
   return out;
 }
