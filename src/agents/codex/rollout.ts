@@ -242,9 +242,11 @@ export class CodexRolloutParser extends JsonlParser {
 
   /**
    * User and assistant text is written twice (response_item and event_msg): record it once. Context Codex injects
-   * as user messages (AGENTS.md, environment, plugin lists: a response_item that starts with a tag) is meta.
+   * as user messages (AGENTS.md, environment, plugin lists: a response_item that starts with a tag) is meta; the
+   * markers around an attached image are left out.
    */
-  private say(line: number, at: string | null, role: 'user' | 'assistant', text: string, item = false): void {
+  private say(line: number, at: string | null, role: 'user' | 'assistant', raw: string, item = false): void {
+    const text = role === 'user' ? raw.replace(imageMarker, '') : raw;
     if (text.trim() === '') return;
     if (role === 'user' && (injected.test(text) || (item && /^\s*<[\w-]+>/.test(text)))) {
       return void this.builder.add({ line, at, role: 'system', kind: 'meta', text });
@@ -255,6 +257,12 @@ export class CodexRolloutParser extends JsonlParser {
     this.builder.add({ line, at, role, kind: 'text', text });
   }
 }
+
+/**
+ * The markers Codex puts around an image the user attached (`<image name=[Image #1]>`, the image, `</image>`), as
+ * parts of their own or before the prompt's text: not words of the user.
+ */
+const imageMarker = /<image\b[^>\n]*>\s*(?:<\/image>)?|<\/image>/g;
 
 function textsOf(content: unknown): string[] {
   if (typeof content === 'string') return [content];
