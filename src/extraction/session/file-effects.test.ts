@@ -125,4 +125,23 @@ describe('files created, edited and deleted, as other sessions change them', () 
       'created docs/json.md',
     ]);
   });
+
+  it('reads the file_change items of `codex exec --json`, not a failed one', () => {
+    const change = (id: string, status: string, changes: { path: string; kind: string }[]) =>
+      JSON.stringify({ type: 'item.completed', item: { id, type: 'file_change', changes, status } });
+    const lines = [
+      JSON.stringify({ type: 'thread.started', thread_id: '0199a213-81c0-7800-8aa1-bbab2a035a53' }),
+      change('item_4', 'completed', [
+        { path: '/w/src/cart.ts', kind: 'update' },
+        { path: '/w/src/cart.test.ts', kind: 'add' },
+        { path: '/w/src/old-cart.ts', kind: 'delete' },
+      ]),
+      change('item_5', 'failed', [{ path: '/w/src/missing.ts', kind: 'update' }]),
+    ];
+    expect(summaries(findFileEffects(parseCodexRollout(lines.join('\n')).entries))).toEqual([
+      'edited /w/src/cart.ts',
+      'created /w/src/cart.test.ts',
+      'deleted /w/src/old-cart.ts',
+    ]);
+  });
 });

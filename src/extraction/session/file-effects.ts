@@ -26,6 +26,17 @@ function patchChanges(patch: string): [Change, string][] {
   });
 }
 
+/** The changes a `codex exec --json` file_change item lists. */
+function listedChanges(changes: unknown): [Change, string][] {
+  if (!Array.isArray(changes)) return [];
+  const kinds: Record<string, Change> = { add: 'created', update: 'edited', delete: 'deleted' };
+  return changes.flatMap((c): [Change, string][] => {
+    const { path, kind } = obj(c);
+    const change = typeof kind === 'string' ? kinds[kind] : undefined;
+    return typeof path === 'string' && change ? [[change, path]] : [];
+  });
+}
+
 /**
  * The patch a shell command hands to Codex's apply_patch: as its argument (`["apply_patch", "*** Begin Patch..."]`,
  * whose last word shellCommands gives) or on its standard input (`apply_patch <<'EOF' ... EOF`).
@@ -104,6 +115,8 @@ export function findFileEffects(entries: readonly TranscriptEntry[]): Effect[] {
     } else if (name === 'apply_patch' || name === 'exec') {
       const patch = patchText(e.tool.input);
       if (patch) for (const [change, p] of patchChanges(patch)) add(e, change, p, 'apply_patch');
+      // `codex exec --json` file_change items: `changes: [{path, kind: add|update|delete}]`
+      for (const [change, p] of listedChanges(input.changes)) add(e, change, p, 'apply_patch');
     }
     for (const command of shellCommands(e)) {
       // a patch's lines are file content, not commands

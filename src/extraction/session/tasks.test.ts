@@ -146,4 +146,38 @@ describe('the final task list, as agents of other projects keep it', () => {
       ['Update the README', 'in_progress'],
     ]);
   });
+
+  it('reads the todo_list items of `codex exec --json` (the whole list on each event)', () => {
+    const todo = (type: string, items: [string, boolean][]) =>
+      JSON.stringify({
+        type,
+        item: {
+          id: 'item_3',
+          type: 'todo_list',
+          items: items.map(([text, completed]) => ({ text, completed })),
+        },
+      });
+    const lines = [
+      JSON.stringify({ type: 'thread.started', thread_id: '0199a213-81c0-7800-8aa1-bbab2a035a53' }),
+      todo('item.started', [
+        ['Find the failing assertion', false],
+        ['Fix the rounding', false],
+      ]),
+      todo('item.updated', [
+        ['Find the failing assertion', true],
+        ['Fix the rounding', false],
+      ]),
+      todo('item.completed', [
+        ['Find the failing assertion', true],
+        ['Fix the rounding', true],
+        ['Run the suite', false],
+      ]),
+    ];
+    const tasks = replayTasks(findTaskCalls(parseCodexRollout(lines.join('\n')).entries));
+    expect(tasks.map((t) => [t.content, t.status])).toEqual([
+      ['Find the failing assertion', 'completed'],
+      ['Fix the rounding', 'completed'],
+      ['Run the suite', 'pending'],
+    ]);
+  });
 });
