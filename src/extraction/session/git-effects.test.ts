@@ -150,4 +150,30 @@ describe('commits, pushes and pull requests, as git and gh print them', () => {
       "merged the current branch's pull request",
     ]);
   });
+
+  it("reads a GitHub MCP server's pull request tools: the created address, the merged number", () => {
+    const mcp = (name: string, input: unknown, output: string, isError = false): TranscriptEntry => ({
+      ...ran('', output, isError ? 1 : 0, name),
+      tool: { id: `m${line}`, name, input, is_error: isError, exit_code: null },
+    });
+    const { effects } = findGitEffects([
+      mcp(
+        'mcp__github__create_pull_request',
+        { owner: 'o', repo: 'r', title: 'Add cache', head: 'cache', base: 'main' },
+        '{"number":41,"html_url":"https://github.com/o/r/pull/41","diff_url":"https://github.com/o/r/pull/41.diff"}',
+      ),
+      mcp(
+        'mcp__github__merge_pull_request',
+        { owner: 'o', repo: 'r', pullNumber: 41, merge_method: 'squash' },
+        '{"merged":true}',
+      ),
+      mcp(
+        'mcp__github__merge_pull_request',
+        { owner: 'o', repo: 'r', pull_number: 42 },
+        'Pull Request is not mergeable',
+        true,
+      ),
+    ]);
+    expect(effects.map((e) => e.summary)).toEqual(['https://github.com/o/r/pull/41', 'merged PR #41']);
+  });
 });

@@ -61,6 +61,22 @@ function mergeSummary(args: string, output: string): string {
   return `merged ${pr}`;
 }
 
+/** The pull request an MCP tool's input names (`pull_number`, `pullNumber`, `number`, `index`). */
+function mcpPullNumber(input: unknown): string | null {
+  let v = input;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v) as unknown;
+    } catch {
+      return null;
+    }
+  }
+  if (typeof v !== 'object' || v === null) return null;
+  const o = v as Record<string, unknown>;
+  const n = o.pull_number ?? o.pullNumber ?? o.number ?? o.index;
+  return typeof n === 'number' || (typeof n === 'string' && /^\d+$/.test(n)) ? String(n) : null;
+}
+
 const failed = (e: TranscriptEntry) =>
   e.tool?.is_error === true ||
   (e.tool?.exit_code !== null && e.tool?.exit_code !== undefined && e.tool.exit_code !== 0);
@@ -121,13 +137,17 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
     }
     const createsPr =
       /\b(?:gh\s+pr|glab\s+mr)\s+create\b/.test(all) ||
-      /create_(?:pull|merge)_request/i.test(tool + String(e.tool?.input ?? ''));
+      /create[_-](?:pull|merge)[_-]request/i.test(tool + String(e.tool?.input ?? ''));
     if (createsPr && !failed(e)) for (const m of e.text.matchAll(prUrl)) pr(e, m[0], tool);
     const merge = /\bgh\s+pr\s+merge\b([^;&|\n]*)/.exec(all);
     if (merge && !failed(e)) {
       const summary = mergeSummary(merge[1] ?? '', e.text);
       effects.push({ line: e.line, at: e.at, kind: 'pr', tool, summary });
     }
+    // a GitHub MCP server's merge tool (merge_pull_request, merge-pull-request): the number is in its input
+    const merged = /merge[_-]pull[_-]request/i.test(tool) ? mcpPullNumber(e.tool?.input) : null;
+    if (merged && !failed(e))
+      effects.push({ line: e.line, at: e.at, kind: 'pr', tool, summary: `merged PR #${merged}` });
   }
   return { commits, effects };
 }
