@@ -8,6 +8,7 @@ import {
   addMessageContent,
   callUsage,
   compactSummary,
+  stopHookFeedback,
 } from './anthropic-message.js';
 
 /** One line of a Claude Code session transcript (`~/.claude/projects/<cwd>/<sessionId>.jsonl`), loosely. */
@@ -93,7 +94,7 @@ export class ClaudeTranscriptParser extends JsonlParser {
       const text = typeof m.content === 'string' ? m.content : '';
       if (l.isCompactSummary || compactSummary.test(text))
         return void b.add({ line, at, role: 'system', kind: 'summary', text, sidechain });
-      if (l.isMeta || injected.test(text))
+      if (l.isMeta || injected.test(text) || stopHookFeedback.test(text))
         return void b.add({ line, at, role: 'system', kind: 'meta', text, sidechain });
       return addMessageContent(b, 'user', m, { line, at, sidechain, detail: l.toolUseResult });
     }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseStreamJson } from '../../agents/claude-code/stream-json.js';
 import { parseClaudeTranscript } from '../../agents/claude-code/transcript.js';
 import { entry, say } from '../../../test/helpers/tool-results.js';
 import { findRequests, spoken } from './requests.js';
@@ -90,5 +91,31 @@ describe("the user's requests, as other projects' sessions write them", () => {
     expect(spoken(say('keep <b>bold</b> tags in the template').text)).toBe(
       'keep <b>bold</b> tags in the template',
     );
+  });
+
+  it("takes a Stop hook's feedback for Claude Code's, flagged or not, in a transcript and in stream-json", () => {
+    const feedback = 'Stop hook feedback:\n[bash .claude/hooks/check.sh]: Cannot exit with unstaged changes';
+    const transcript = parseClaudeTranscript(
+      [userLine('add a delete-profile route'), userLine(feedback), userLine(feedback, { isMeta: true })].join(
+        '\n',
+      ),
+    );
+    const stream = parseStreamJson(
+      [
+        { type: 'user', message: { role: 'user', content: 'add a delete-profile route' }, session_id: 's' },
+        {
+          type: 'user',
+          message: { role: 'user', content: feedback },
+          parent_tool_use_id: null,
+          session_id: 's',
+        },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+    );
+    for (const { entries } of [transcript, stream]) {
+      expect(findRequests(entries).map((r) => r.text)).toEqual(['add a delete-profile route']);
+      expect(entries.filter((e) => e.text === feedback).every((e) => e.kind === 'meta')).toBe(true);
+    }
   });
 });
