@@ -118,4 +118,51 @@ describe("the user's requests, as other projects' sessions write them", () => {
       expect(entries.filter((e) => e.text === feedback).every((e) => e.kind === 'meta')).toBe(true);
     }
   });
+
+  it('reads a message queued while the agent worked once, from the queue or from the attachment that hands it over', () => {
+    const enqueue = (content: string) =>
+      JSON.stringify({
+        type: 'queue-operation',
+        operation: 'enqueue',
+        timestamp: '2026-03-02T10:01:00.000Z',
+        content,
+      });
+    const handed = (prompt: string, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({
+        type: 'attachment',
+        timestamp: '2026-03-02T10:02:00.000Z',
+        attachment: {
+          type: 'queued_command',
+          prompt,
+          commandMode: 'prompt',
+          origin: { kind: 'human' },
+          ...extra,
+        },
+      });
+    const note =
+      '<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>';
+    const both = parseClaudeTranscript(
+      [
+        userLine('export the report as CSV'),
+        enqueue('also add a header row'),
+        enqueue('and quote the fields'),
+        handed('also add a header row'),
+        handed('and quote the fields'),
+        handed(note, { commandMode: 'task-notification', origin: { kind: 'task-notification' } }),
+      ].join('\n'),
+    );
+    const attachmentOnly = parseClaudeTranscript(
+      [
+        userLine('export the report as CSV'),
+        handed('also add a header row'),
+        handed('and quote the fields'),
+      ].join('\n'),
+    );
+    for (const { entries } of [both, attachmentOnly])
+      expect(findRequests(entries).map((r) => r.text)).toEqual([
+        'export the report as CSV',
+        'also add a header row',
+        'and quote the fields',
+      ]);
+  });
 });

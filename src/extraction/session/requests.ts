@@ -81,13 +81,17 @@ const normal = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
 export function findRequests(entries: readonly TranscriptEntry[]): UserRequest[] {
   const out: UserRequest[] = [];
   let lastQueued = false;
+  const queued: string[] = [];
   const push = (e: TranscriptEntry, text: string | null) => {
     if (!text) return;
     const previous = out.at(-1);
     // the same words typed again later ("approved" at two gates) are two requests
     if (previous && lastQueued && normal(previous.text) === normal(text)) return;
+    // a queued message is written when it is queued and again when it is handed over: one request
+    if (e.queued && queued.slice(-5).includes(normal(text))) return;
     out.push({ line: e.line, at: e.at, text });
     lastQueued = e.queued === true;
+    if (e.queued) queued.push(normal(text));
   };
   for (const e of entries) {
     if (e.sidechain) continue;
