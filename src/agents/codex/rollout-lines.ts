@@ -65,3 +65,24 @@ export const normalised = (t: TokenCounts) => ({
   cache_creation_input_tokens: 0,
   output_tokens: t.output_tokens,
 });
+
+/** Response items as the rollouts before the envelope wrote them, one a line. */
+const bareItemTypes = new Set([
+  'message',
+  'reasoning',
+  'function_call',
+  'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'web_search_call',
+]);
+
+/** A bare-era line (see CodexRolloutParser.bare): a header, a state marker or a bare response item as an object, or null. */
+export function bareLine(value: unknown): Record<string, unknown> | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const v = value as Record<string, unknown>;
+  if ('payload' in v) return null;
+  if (v.type === undefined)
+    return v.record_type !== undefined || ('id' in v && 'instructions' in v) ? v : null;
+  return typeof v.type === 'string' && bareItemTypes.has(v.type) ? v : null;
+}

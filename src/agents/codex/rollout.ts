@@ -14,7 +14,7 @@ import {
   sessionOf,
 } from './codex-output.js';
 import { ExecJsonLine, recordExecJson } from './exec-json.js';
-import { Payload, RolloutLine, injected, normalised } from './rollout-lines.js';
+import { Payload, RolloutLine, bareLine, injected, normalised } from './rollout-lines.js';
 
 /**
  * Codex CLI session rollouts (`~/.codex/sessions/.../rollout-*.jsonl`: `{timestamp, type, payload}` lines) and
@@ -108,7 +108,29 @@ export class CodexRolloutParser extends JsonlParser {
       this.execJson ??= true;
       return recordExecJson(this.builder, line, exec.data);
     }
+    if (this.bare(line, value)) return;
     this.builder.skip(line, `not a Codex line: ${describeIssues(rollout.error.issues)}`);
+  }
+
+  /**
+   * A line of a rollout from before the `{timestamp, type, payload}` envelope (Codex until about September 2025): a
+   * header `{id, timestamp, instructions, git}`, then bare response items (no timestamps of their own), and
+   * `{"record_type": "state"}` bookkeeping (also found in later files). False when the line is none of these.
+   */
+  private bare(line: number, value: unknown): boolean {
+    const v = bareLine(value);
+    if (!v) return false;
+    if (v.record_type !== undefined) return true;
+    if (v.type === undefined) {
+      this.builder.sessionId ??= typeof v.id === 'string' ? v.id : null;
+      this.builder.seen(typeof v.timestamp === 'string' ? v.timestamp : null);
+      return true;
+    }
+    const payload = Payload.safeParse(v);
+    if (!payload.success) return false;
+    this.execJson ??= false;
+    this.responseItem(line, null, v.type as string, payload.data);
+    return true;
   }
 
   private record(line: number, l: RolloutLine, p: Payload): void {
