@@ -54,6 +54,21 @@ const bare = [
     '[main 7e1f2a3] Add --verbose\n 1 file changed',
   ),
   {
+    type: 'local_shell_call',
+    id: 'lsh_1',
+    call_id: 's3',
+    status: 'completed',
+    action: { type: 'exec', command: ['bash', '-lc', 'git push origin main'] },
+  },
+  {
+    type: 'function_call_output',
+    call_id: 's3',
+    output: JSON.stringify({
+      output: 'To github.com:o/app.git\n   1a2b3c4..7e1f2a3  main -> main\n',
+      metadata: { exit_code: 0, duration_seconds: 1.1 },
+    }),
+  },
+  {
     type: 'message',
     role: 'assistant',
     content: [{ type: 'output_text', text: 'Added the flag and committed it.' }],
@@ -61,7 +76,7 @@ const bare = [
 ].map((l) => JSON.stringify(l));
 
 describe('Codex rollouts from before the envelope', () => {
-  it('are recognised and read: the request, the plan, the files, the commit, no line skipped', () => {
+  it('are recognised and read: the request, the plan, the files, the commit and push, no line skipped', () => {
     expect(detectTranscriptFormat(bare.join('\n'))).toBe('codex-rollout');
     const t = parseCodexRollout(bare.join('\n'));
     expect(t.skipped).toEqual([]);
@@ -72,7 +87,11 @@ describe('Codex rollouts from before the envelope', () => {
     ]);
     expect(facts.tasks).toEqual([{ content: 'Add the flag', status: 'completed' }]);
     expect(facts.commits.map((c) => [c.hash, c.subject])).toEqual([['7e1f2a3', 'Add --verbose']]);
-    expect(facts.effects.map((e) => e.summary)).toEqual(['edited src/cli.ts', '7e1f2a3 Add --verbose']);
+    expect(facts.effects.map((e) => e.summary)).toEqual([
+      'edited src/cli.ts',
+      '7e1f2a3 Add --verbose',
+      'pushed main -> main', // codex-mini's local_shell tool
+    ]);
     expect(facts.summaries.at(-1)?.text).toBe('Added the flag and committed it.');
   });
 

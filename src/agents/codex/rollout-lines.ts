@@ -75,6 +75,7 @@ const bareItemTypes = new Set([
   'custom_tool_call',
   'custom_tool_call_output',
   'web_search_call',
+  'local_shell_call',
 ]);
 
 /** A bare-era line (see CodexRolloutParser.bare): a header, a state marker or a bare response item as an object, or null. */

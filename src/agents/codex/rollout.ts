@@ -167,8 +167,9 @@ export class CodexRolloutParser extends JsonlParser {
       if (texts.length > 1) this.said[p.role].add(messageKey(whole));
     } else if (type === 'reasoning') {
       for (const text of textsOf(p.summary)) b.add({ line, at, role: 'assistant', kind: 'thinking', text });
-    } else if (type === 'function_call' || type === 'custom_tool_call' || type === 'web_search_call') {
-      const name = p.name ?? (type === 'web_search_call' ? 'web_search' : null);
+    } else if (type && Object.hasOwn(toolCallTypes, type)) {
+      // local_shell_call: the `local_shell` tool of codex-mini, its command in `action.command`
+      const name = p.name ?? toolCallTypes[type] ?? null;
       const input = type === 'function_call' ? readArguments(p.arguments) : (p.input ?? p.action ?? null);
       const text = `${name ?? 'tool'}: ${commandOf(input) ?? (typeof input === 'string' ? input : JSON.stringify(input))}`;
       const tool = { id: p.call_id ?? null, name, input, is_error: null, exit_code: null };
@@ -279,6 +280,14 @@ export class CodexRolloutParser extends JsonlParser {
     this.builder.add({ line, at, role, kind: 'text', text });
   }
 }
+
+/** Response items that call a tool, with the tool's name when the item does not carry one. */
+const toolCallTypes: Record<string, string | null> = {
+  function_call: null,
+  custom_tool_call: null,
+  web_search_call: 'web_search',
+  local_shell_call: 'local_shell',
+};
 
 /**
  * The markers Codex puts around an image the user attached (`<image name=[Image #1]>`, the image, `</image>`), as
