@@ -87,3 +87,17 @@ export function bareLine(value: unknown): Record<string, unknown> | null {
     return v.record_type !== undefined || ('id' in v && 'instructions' in v) ? v : null;
   return typeof v.type === 'string' && bareItemTypes.has(v.type) ? v : null;
 }
+
+/** Response items that call a tool, with the tool's name when the item does not carry one. */
+export const toolCallTypes: Record<string, string | null> = {
+  function_call: null,
+  custom_tool_call: null,
+  web_search_call: 'web_search',
+  local_shell_call: 'local_shell',
+};
+
+/**
+ * The markers Codex puts around an image the user attached (`<image name=[Image #1]>`, the image, `</image>`), as
+ * parts of their own or before the prompt's text: not words of the user.
+ */
+export const imageMarker = /<image\b[^>\n]*>\s*(?:<\/image>)?|<\/image>/g;

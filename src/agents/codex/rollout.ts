@@ -14,7 +14,15 @@ import {
   sessionOf,
 } from './codex-output.js';
 import { ExecJsonLine, recordExecJson } from './exec-json.js';
-import { Payload, RolloutLine, bareLine, injected, normalised } from './rollout-lines.js';
+import {
+  Payload,
+  RolloutLine,
+  bareLine,
+  imageMarker,
+  injected,
+  normalised,
+  toolCallTypes,
+} from './rollout-lines.js';
 
 /**
  * Codex CLI session rollouts (`~/.codex/sessions/.../rollout-*.jsonl`: `{timestamp, type, payload}` lines) and
@@ -280,20 +288,6 @@ export class CodexRolloutParser extends JsonlParser {
     this.builder.add({ line, at, role, kind: 'text', text });
   }
 }
-
-/** Response items that call a tool, with the tool's name when the item does not carry one. */
-const toolCallTypes: Record<string, string | null> = {
-  function_call: null,
-  custom_tool_call: null,
-  web_search_call: 'web_search',
-  local_shell_call: 'local_shell',
-};
-
-/**
- * The markers Codex puts around an image the user attached (`<image name=[Image #1]>`, the image, `</image>`), as
- * parts of their own or before the prompt's text: not words of the user.
- */
-const imageMarker = /<image\b[^>\n]*>\s*(?:<\/image>)?|<\/image>/g;
 
 function textsOf(content: unknown): string[] {
   if (typeof content === 'string') return [content];
