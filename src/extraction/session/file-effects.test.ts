@@ -144,4 +144,31 @@ describe('files created, edited and deleted, as other sessions change them', () 
       'deleted /w/src/old-cart.ts',
     ]);
   });
+
+  it("reads Anthropic's text editor tool by its command: view reads, create creates, str_replace edits", () => {
+    const lines = [
+      ...claudeTool(
+        'x1',
+        'str_replace_based_edit_tool',
+        { command: 'view', path: '/w/README.md' },
+        '1\t# App',
+      ),
+      ...claudeTool(
+        'x2',
+        'str_replace_based_edit_tool',
+        { command: 'create', path: '/w/docs/setup.md', file_text: '# Setup' },
+        'File created successfully at: /w/docs/setup.md',
+      ),
+      ...claudeTool(
+        'x3',
+        'str_replace_editor',
+        { command: 'str_replace', path: '/w/README.md', old_str: 'App', new_str: 'The app' },
+        'The file /w/README.md has been edited.',
+      ),
+    ];
+    expect(summaries(findFileEffects(parseClaudeTranscript(lines.join('\n')).entries))).toEqual([
+      'created /w/docs/setup.md',
+      'edited /w/README.md',
+    ]);
+  });
 });

@@ -7,7 +7,15 @@ type Change = 'created' | 'edited' | 'deleted';
 const obj = (v: unknown): Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
-const editTools = new Set(['Edit', 'MultiEdit', 'NotebookEdit', 'str_replace_based_edit_tool']);
+const editTools = new Set(['Edit', 'MultiEdit', 'NotebookEdit']);
+/** Anthropic's text editor tool (Agent SDK agents): its `command` says what it did; `view` only reads. */
+const textEditorTools = new Set(['str_replace_based_edit_tool', 'str_replace_editor']);
+const textEditorChanges: Record<string, Change> = {
+  create: 'created',
+  str_replace: 'edited',
+  insert: 'edited',
+  undo_edit: 'edited',
+};
 /** A patch's file headers; an update's `*** Move to:` line renames the file. */
 const patchLine = /^\*\*\* (Add|Update|Delete) File: (.+)$(?:\n\*\*\* Move to: (.+)$)?/gm;
 const patchKinds: Record<string, Change> = { Add: 'created', Update: 'edited', Delete: 'deleted' };
@@ -112,6 +120,9 @@ export function findFileEffects(entries: readonly TranscriptEntry[]): Effect[] {
       );
     } else if (editTools.has(name)) {
       add(e, 'edited', path, name);
+    } else if (textEditorTools.has(name)) {
+      const change = typeof input.command === 'string' ? textEditorChanges[input.command] : undefined;
+      if (change) add(e, change, path, name);
     } else if (name === 'apply_patch' || name === 'exec') {
       const patch = patchText(e.tool.input);
       if (patch) for (const [change, p] of patchChanges(patch)) add(e, change, p, 'apply_patch');
