@@ -176,4 +176,25 @@ describe('commits, pushes and pull requests, as git and gh print them', () => {
     ]);
     expect(effects.map((e) => e.summary)).toEqual(['https://github.com/o/r/pull/41', 'merged PR #41']);
   });
+
+  it('reads a quiet commit from the log or rev-parse the same chain prints, not from an older commit', () => {
+    const { commits } = findGitEffects([
+      ran(
+        'git add -A && git commit -q -m "Add retry to the client" && git log --oneline -1',
+        '3c4d5e6 Add retry to the client\n',
+      ),
+      ran("git commit --quiet -m 'Bump deps' && git rev-parse --short HEAD", '7a8b9c0\n'),
+      ran('git commit -q -m "Tidy" && git log --oneline -1', '3c4d5e6 Add retry to the client\n'),
+      ran('git commit -q -m "Fix typo" ; git log --oneline -1', '3c4d5e6 Add retry to the client\n'),
+      ran(
+        'git commit -q -m "Docs" && git rev-parse --short HEAD',
+        'nothing to commit, working tree clean',
+        1,
+      ),
+    ]);
+    expect(commits.map((c) => [c.hash, c.subject])).toEqual([
+      ['3c4d5e6', 'Add retry to the client'],
+      ['7a8b9c0', 'Bump deps'],
+    ]);
+  });
 });

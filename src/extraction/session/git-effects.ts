@@ -61,6 +61,28 @@ function mergeSummary(args: string, output: string): string {
   return `merged ${pr}`;
 }
 
+/**
+ * A commit made quietly (`git commit -q -m "subject"`, no `[branch hash]` line) and then shown by the same chain
+ * (`&& git log --oneline -1` printing `hash subject`, or `&& git rev-parse --short HEAD` printing the hash): the
+ * hash is the one printed with the commit's own subject, or alone after rev-parse. Null otherwise.
+ */
+function quietCommit(command: string, e: TranscriptEntry): { hash: string; subject: string } | null {
+  if (failed(e)) return null;
+  const m =
+    /\bgit\s+commit\b[^;|\n]*?\s-m\s*(?:"([^"$`\\]+)"|'([^']+)')[^;|\n]*&&\s*git\s+(log|rev-parse)\b/.exec(
+      command,
+    );
+  const subject = (m?.[1] ?? m?.[2] ?? '').split('\n')[0]?.trim();
+  if (!m || !subject) return null;
+  for (const line of e.text.split('\n')) {
+    const shown = /^([0-9a-f]{7,64})(?: (.+))?$/.exec(line.trim());
+    if (!shown?.[1]) continue;
+    if (m[3] === 'log' ? shown[2]?.trim() === subject : shown[2] === undefined)
+      return { hash: shown[1], subject };
+  }
+  return null;
+}
+
 /** The pull request an MCP tool's input names (`pull_number`, `pullNumber`, `number`, `index`). */
 function mcpPullNumber(input: unknown): string | null {
   let v = input;
@@ -109,6 +131,18 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
     const all = commands.join(' ; ');
     const tool = e.tool?.name ?? 'tool';
     if (committing.test(all)) {
+      const quiet = commitLine.test(e.text) ? null : quietCommit(all, e);
+      commitLine.lastIndex = 0;
+      if (quiet && !commits.some((c) => c.hash === quiet.hash)) {
+        commits.push({ line: e.line, at: e.at, ...quiet, branch: null });
+        effects.push({
+          line: e.line,
+          at: e.at,
+          kind: 'commit',
+          tool,
+          summary: `${quiet.hash} ${quiet.subject}`,
+        });
+      }
       for (const m of e.text.matchAll(commitLine)) {
         const [, branch, hash, subject] = m;
         if (!hash || !subject || commits.some((c) => c.hash === hash)) continue;
