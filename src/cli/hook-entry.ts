@@ -10,6 +10,7 @@ import {
   type HookOutcome,
   type TranscriptSeen,
 } from '../integrations/hooks/hook-log.js';
+import { hookFolder } from '../integrations/hooks/hook-cwd.js';
 import {
   claudeHookEvents,
   detectAgent,
@@ -96,7 +97,9 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
   const stdin = await io.readStdin().catch(() => '');
   const parsed = parsePayload(stdin, io.cwd);
   const payload: HookPayload | null = parsed.ok ? parsed.payload : null;
-  const cwd = payload?.cwd ?? io.cwd;
+  const folder = hookFolder(payload?.cwd ?? io.cwd, io.cwd);
+  if (payload) payload.cwd = folder.dir;
+  const cwd = folder.dir;
   const worktree = await findGitTop(cwd).catch(() => null);
   const logPath = hookLogPath(home, worktree ?? resolve(cwd));
   const log = readHookLog(logPath, worktree ?? resolve(cwd));
@@ -152,6 +155,23 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       output: null,
     });
   const p = parsed.payload;
+  if (folder.missing && !worktree)
+    return finish({
+      outcome: 'skipped',
+      note: `the session's folder ${folder.missing} does not exist here, and no git repository holds the folder above it`,
+      output: null,
+      ...(event === 'SessionStart'
+        ? { tell: `Baton is not following this session: its folder ${folder.missing} does not exist` }
+        : {}),
+    });
+  // A subagent's hooks (its own tool calls, task list and compactions) are not the session's: the transcript
+  // import reads what the subagent returned to the session, as it leaves subagent transcripts out.
+  if (p.subagent)
+    return finish({
+      outcome: 'skipped',
+      note: `fired inside the subagent ${p.subagent.type ? `${p.subagent.type} ` : ''}${p.subagent.id}; Baton follows the main session`,
+      output: null,
+    });
   // The cheap answers: a tool that is not a task-list tool, a Stop whose transcript has nothing new.
   if (event === 'PostToolUse' && !(p.tool_name && isAgentTaskTool(p.tool_name)))
     return finish({

@@ -89,12 +89,16 @@ export class AgentSessions {
         title: `${agentLabel(input.agent.name)} session on ${start.branch ?? 'a detached HEAD'}`,
         tasks: [],
         worktree,
-        agent: input.agent,
+        ...(input.agent.session_id !== null
+          ? { agent: { ...input.agent, session_id: input.agent.session_id } }
+          : {}),
       });
       return { w, others: 0, created: true, note: `following this session as workflow ${w.id}` };
     }
     const latest = [...open].sort((a, b) => b.updated_at.localeCompare(a.updated_at))[0] as WorkflowState;
-    const mine = open.find((w) => w.sessions.some((x) => x.agent?.session_id === input.agent.session_id));
+    const id = input.agent.session_id;
+    const mine =
+      id === null ? undefined : open.find((w) => w.sessions.some((x) => x.agent?.session_id === id));
     const others = open.length - 1;
     const w = mine ?? latest;
     const more = others
@@ -258,7 +262,8 @@ export class AgentSessions {
     workflowId: string,
     input: { agent: string; trigger: string | null; summary: string | null },
   ) {
-    await this.svc.runner.run(workflowId, (d) => noteCompaction(d, input), { retry: true });
+    const out = await this.svc.runner.run(workflowId, (d) => noteCompaction(d, input), { retry: true });
+    return { reinject: out.state.reinject ?? false };
   }
 
   /** A checkpoint after real work, at most every `intervalMs`: what Stop and SessionEnd do after their import. */

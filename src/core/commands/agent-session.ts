@@ -7,15 +7,22 @@ export type AgentSessionOutcome = 'same' | 'linked' | 'next';
 /**
  * Ties an agent's session to a Baton session. The session that already follows it continues; an open session that
  * follows no agent session yet is tied to it; any other agent session (a new one, `/clear`, another terminal) ends
- * the open session and is the next Baton session.
+ * the open session and is the next Baton session. A call that does not know its agent session (a hook payload
+ * without a session id) continues the open session, whichever it follows: it never ends one.
  */
 export function linkAgentSession(
   d: Draft,
-  agent: AgentSessionRef,
+  agent: AgentSessionRef | { name: string; session_id: null },
 ): { outcome: AgentSessionOutcome; session_number: number } {
   const cur = d.state.sessions[d.state.sessions.length - 1];
   // an agent working on it: the workflow is under way (pause and resume apply), whether or not it has tasks
   if (d.state.status === 'pending') d.emit({ type: 'workflow.started', data: {} });
+  if (agent.session_id === null) {
+    if (cur && cur.ended_at === null) return { outcome: 'same', session_number: cur.number };
+    const number = d.state.session_count + 1;
+    d.emit({ type: 'session.started', session_number: number, data: { origin: 'resume' } });
+    return { outcome: 'next', session_number: number };
+  }
   if (cur && cur.ended_at === null) {
     if (cur.agent?.name === agent.name && cur.agent.session_id === agent.session_id)
       return { outcome: 'same', session_number: cur.number };
