@@ -41,16 +41,25 @@ export function linkAgentSession(
 }
 
 /**
- * The agent compacted its context: the next prompt or session start injects Baton's context again. Claude Code's
- * summary of what it compacted (PostCompact's compact_summary) is kept whole as a compaction summary: the context's
- * Last State shows it when it is newer than the agent's last message.
+ * The agent compacted its context: the next prompt or session start injects Baton's context again, unless the
+ * compacted session already got it. Claude Code's summary of what it compacted (PostCompact's compact_summary) is
+ * kept whole as a compaction summary: the context's Last State shows it when it is newer than the agent's last
+ * message.
  */
 export function noteCompaction(
   d: Draft,
   input: { agent: string; trigger: string | null; summary: string | null },
 ): void {
   const summary = input.summary?.trim() || null;
-  d.emit({ type: 'context.compacted', data: { ...input, summary } });
+  // The agents run the start hook of the compacted session (source `compact`) and PostCompact in either order: a
+  // context a hook handed over since the snapshot taken before this compaction is already in the new session.
+  const before = d.state.last_snapshot;
+  const handoff = d.state.handoff;
+  const injected =
+    before?.trigger === 'exhaustion' &&
+    handoff?.delivered_via === 'hook' &&
+    handoff.delivered_at >= before.created_at;
+  d.emit({ type: 'context.compacted', data: { ...input, summary, ...(injected ? { injected } : {}) } });
   if (summary)
     recordSummary(d, { kind: 'compaction', text: summary, source: `${input.agent}:compact_summary` });
 }
