@@ -93,6 +93,8 @@ export class AgentSessions {
           ? { agent: { ...input.agent, session_id: input.agent.session_id } }
           : {}),
       });
+      const first = await this.firstCreated(w);
+      if (first !== w) return { w: first, others: 0, created: false, note: `workflow ${first.id}` };
       return { w, others: 0, created: true, note: `following this session as workflow ${w.id}` };
     }
     const latest = [...open].sort((a, b) => b.updated_at.localeCompare(a.updated_at))[0] as WorkflowState;
@@ -105,6 +107,25 @@ export class AgentSessions {
       ? ` (${others} other incomplete workflow${others > 1 ? 's' : ''} here; the latest is followed)`
       : '';
     return { w, others, created: false, note: `workflow ${w.id}${more}` };
+  }
+
+  /**
+   * Two hooks that find no workflow at once (two terminals, or hooks wired twice) each create one. The one created
+   * first, then by id, is kept; a later one abandons itself and follows it, so the worktree has one workflow.
+   */
+  private async firstCreated(w: WorkflowState): Promise<WorkflowState> {
+    const open = (await this.svc.store.listWorkflows({ worktree: w.worktree })).filter(
+      (o) => !isTerminal(o.status),
+    );
+    const order = (a: WorkflowState, b: WorkflowState) =>
+      a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id);
+    const first = [...open, w].sort(order)[0] as WorkflowState;
+    if (first.id === w.id) return w;
+    await this.svc.abandon(
+      { workflowId: w.id },
+      `created at the same time as ${first.id}, which is followed`,
+    );
+    return first;
   }
 
   private result(f: Found, s: WorkflowState, outcome: TrackResult['outcome'], session: number, note: string) {

@@ -57,6 +57,11 @@ export interface ImportMarker {
   transcript_session_id: string;
   path: string | null;
   through_line: number;
+  /**
+   * The line this piece continues from (the mark it was read after). A piece whose transcript was imported past it
+   * meanwhile (two hooks importing at once) is refused with a conflict, so nothing is recorded twice.
+   */
+  from_line?: number;
   /** Bytes read: the next import reads on from this offset. */
   through_byte?: number;
   /** The parser's carry-over for the next import. */

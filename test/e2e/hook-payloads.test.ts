@@ -215,3 +215,33 @@ describe('baton doctor when the store cannot be opened', () => {
     expect(json).toMatchObject({ ok: false, workflows: [] });
   });
 });
+
+describe('hooks of one worktree at once', () => {
+  it('make one workflow and import a transcript once (three Stops racing on a fresh repository)', async () => {
+    const { repo, hook, baton } = workspace();
+    const transcript = join(tempDir('baton-tr-'), '258c7280-ae70-4798-800f-63464d01a85d.jsonl');
+    writeFileSync(
+      transcript,
+      readFileSync(corpusPath('claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl')),
+    );
+    const payload = {
+      session_id: '258c7280-ae70-4798-800f-63464d01a85d',
+      cwd: repo,
+      transcript_path: transcript,
+    };
+    const runs = await Promise.all([1, 2, 3].map(() => hook('Stop', payload)));
+    for (const r of runs) expect(r).toMatchObject({ code: 0, stdout: '' });
+    const imported = runs.map((r) =>
+      /imported (\d+) new transcript entries \((\d+) decisions, (\d+) errors\)/.exec(r.stderr),
+    );
+    const done = imported.filter((m) => m !== null);
+    expect(done).toHaveLength(1);
+    const list = (await baton(['list', '--json'])).json<{ workflows: { status: string }[] }>();
+    // a workflow created at the same moment by another hook abandons itself (cancelled) for the first one
+    const open = list.workflows.filter((w) => w.status !== 'cancelled');
+    expect(open).toHaveLength(1);
+    const s = (await baton(['status', '--json'])).json<Status>();
+    expect(s.counts.decisions).toBe(Number(done[0]?.[2]));
+    expect(s.counts.errors).toBe(Number(done[0]?.[3]));
+  });
+});

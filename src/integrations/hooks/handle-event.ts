@@ -68,8 +68,15 @@ async function importNew(ctx: HookContext, ref: Ref, workflowId: string, event: 
   try {
     // Loaded only by the hooks that import (parsers and extractors are the heaviest modules a hook can need).
     const { importTranscriptFile } = await import('../transcripts/import-file.js');
-    // It reads from where the workflow's last import of this transcript stopped (the byte offset kept with it).
-    r = await importTranscriptFile(ctx.client, ref, path, ctx.agent);
+    // It reads from where the workflow's last import of this transcript stopped (the byte offset kept with it); a
+    // hook that imported the same piece meanwhile makes it read on from where that one stopped.
+    for (let attempt = 1; ; attempt++)
+      try {
+        r = await importTranscriptFile(ctx.client, ref, path, ctx.agent);
+        break;
+      } catch (e) {
+        if (attempt >= 3 || !BatonError.isInstance(e) || e.code !== 'conflict') throw e;
+      }
   } catch (e) {
     // an empty transcript, or one whose first line is still being written: the next hook reads it
     if (BatonError.isInstance(e) && e.details.nothing_yet === true)
