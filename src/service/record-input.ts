@@ -121,6 +121,12 @@ export function recordOne(
     case 'side_effect':
       return recordSideEffect(d, input.effect, input.at ?? null);
     case 'summary':
+      // the agent's last message as it already stands (a hook's copy, then the transcript's) writes nothing
+      if (
+        input.summary.kind === 'last_message' &&
+        d.state.summaries?.last_message?.text.trim() === input.summary.text.trim()
+      )
+        return null;
       return recordSummary(d, input.summary, input.at ?? null);
     case 'resolution':
       return resolveError(

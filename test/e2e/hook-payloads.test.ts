@@ -245,3 +245,32 @@ describe('hooks of one worktree at once', () => {
     expect(s.counts.errors).toBe(Number(done[0]?.[3]));
   });
 });
+
+describe("Stop's last_assistant_message", () => {
+  it("is the agent's last state where no transcript is read (Codex's transcript_path null), kept once", async () => {
+    const { repo, hook, baton } = workspace();
+    // Codex's Stop input: every field required, transcript_path null when the session keeps no rollout
+    const base = {
+      session_id: '019e1625-789d-76c0-80ab-3724b5ddb799',
+      turn_id: 't1',
+      cwd: repo,
+      model: 'gpt-5.5',
+      permission_mode: 'default',
+      transcript_path: null,
+    };
+    await hook('UserPromptSubmit', { ...base, prompt: 'Add a retry to the uploader' });
+    const stop = {
+      ...base,
+      stop_hook_active: false,
+      last_assistant_message: 'Added the retry; 12 tests pass.',
+    };
+    const first = await hook('Stop', stop);
+    expect(first).toMatchObject({ code: 0, stdout: '' });
+    expect(first.stderr).toMatch(/no transcript path; the agent's last message kept/);
+    expect((await hook('Stop', stop)).stderr).not.toMatch(/last message kept/);
+    const context = (await baton(['context'])).stdout;
+    expect(context).toMatch(
+      /### Last State \(the agent's last message[^)]*\)\nAdded the retry; 12 tests pass\./,
+    );
+  });
+});

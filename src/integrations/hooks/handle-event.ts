@@ -109,6 +109,22 @@ async function importNew(ctx: HookContext, ref: Ref, workflowId: string, event: 
   };
 }
 
+/**
+ * Stop's `last_assistant_message` (Claude Code and Codex send it) is the agent's last summary even where no
+ * transcript is read (Codex's `transcript_path: null`, one whose last lines are not flushed yet): kept as the last
+ * message, once (the transcript's copy of the same text writes nothing).
+ */
+async function keepLastMessage(ctx: HookContext, ref: Ref): Promise<boolean> {
+  const text = ctx.payload.raw.last_assistant_message;
+  if (typeof text !== 'string' || !text.trim()) return false;
+  const r = (await ctx.client.record(ref, {
+    kind: 'summary',
+    summary: { kind: 'last_message', text: text.trim(), source: `${ctx.agent}:last_assistant_message` },
+    at: new Date().toISOString(),
+  })) as { record: unknown };
+  return r.record !== null;
+}
+
 /** The context for the agent, or a short note when Baton holds nothing yet for this workflow. */
 async function contextFor(ctx: HookContext, t: TrackResult & { workflow_id: string }, why: string) {
   if (t.empty)
@@ -251,6 +267,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       if (!t.workflow_id) return untracked(t);
       const ref = { workflowId: t.workflow_id, cwd: p.cwd };
       const imported = await importNew(ctx, ref, t.workflow_id, event);
+      const kept = await keepLastMessage(ctx, ref);
       const cp = await ctx.client.checkpointIfDue(ref, {
         name: event === 'Stop' ? 'stop' : 'session-end',
         interval_ms: ctx.settings.checkpointIntervalMs,
@@ -258,10 +275,10 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       return {
         outcome: imported.failed
           ? 'failed'
-          : cp.checkpoint || !imported.note.startsWith('nothing new')
+          : cp.checkpoint || kept || !imported.note.startsWith('nothing new')
             ? 'ok'
             : 'nothing',
-        note: `${imported.note}; ${cp.checkpoint ? `checkpoint ${cp.checkpoint} (${cp.reason})` : `no checkpoint: ${cp.reason}`}`,
+        note: `${imported.note}${kept ? "; the agent's last message kept" : ''}; ${cp.checkpoint ? `checkpoint ${cp.checkpoint} (${cp.reason})` : `no checkpoint: ${cp.reason}`}`,
         output: null,
         ...(imported.transcript ? { transcript: imported.transcript } : {}),
       };
