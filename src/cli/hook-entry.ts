@@ -89,6 +89,9 @@ interface Finished {
   tell?: string;
 }
 
+/** The same news however its counts moved (a checkpoint's age, a version, a byte offset): told once, not each time. */
+export const sameNote = (a: string, b: string) => a.replace(/\d+/g, '#') === b.replace(/\d+/g, '#');
+
 /** Runs one hook; always resolves to exit code 0. */
 export async function runHookCommand(argv: string[], io: HookIo): Promise<number> {
   const t0 = performance.now();
@@ -136,11 +139,11 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
     let output = r.output;
     if (r.outcome === 'failed' || r.outcome === 'timeout') {
       // A failure is shown to the user once (again when it changes), and always at a session start.
-      const repeated = previous?.outcome === r.outcome && previous.note === r.note;
+      const repeated = previous?.outcome === r.outcome && sameNote(previous.note, r.note);
       const message = `Baton: the ${event || 'unknown'} hook ${r.outcome === 'timeout' ? 'ran out of time' : 'failed'}: ${r.note}. Run \`baton doctor\` in this repository.`;
       if (!repeated || event === 'SessionStart') output = { ...(output ?? {}), systemMessage: message };
     }
-    if (r.tell && !(previous?.outcome === r.outcome && previous.note === r.note))
+    if (r.tell && !(previous?.outcome === r.outcome && sameNote(previous.note, r.note)))
       output = { ...(output ?? {}), systemMessage: r.tell };
     if (output) io.out(JSON.stringify(output));
     io.err(`baton: ${event || 'hook'}: ${r.note}`);
