@@ -288,7 +288,20 @@ export class AgentSessions {
   }
 
   /** A checkpoint after real work, at most every `intervalMs`: what Stop and SessionEnd do after their import. */
-  async checkpointIfDue(workflowId: string, input: { name: string; intervalMs: number }) {
+  async checkpointIfDue(
+    workflowId: string,
+    input: { name: string; intervalMs: number },
+  ): Promise<{ checkpoint: string | null; reason: string }> {
+    // Decided on the state it commits to: a hook that wrote meanwhile (a checkpoint of its own) makes it decide again.
+    for (let attempt = 1; ; attempt++)
+      try {
+        return await this.checkpointOnce(workflowId, input);
+      } catch (e) {
+        if (attempt >= 3 || !BatonError.isInstance(e) || e.code !== 'conflict') throw e;
+      }
+  }
+
+  private async checkpointOnce(workflowId: string, input: { name: string; intervalMs: number }) {
     const s = await this.svc.runner.load(workflowId);
     if (isTerminal(s.status)) return { checkpoint: null, reason: `the workflow is ${s.status}` };
     const soon = checkpointTooSoon(s, this.now(), input.intervalMs);
