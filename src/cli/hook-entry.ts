@@ -10,6 +10,7 @@ import {
   type HookOutcome,
   type TranscriptSeen,
 } from '../integrations/hooks/hook-log.js';
+import { hookFolder } from '../integrations/hooks/hook-cwd.js';
 import {
   claudeHookEvents,
   detectAgent,
@@ -88,6 +89,9 @@ interface Finished {
   tell?: string;
 }
 
+/** The same news however its counts moved (a checkpoint's age, a version, a byte offset): told once, not each time. */
+export const sameNote = (a: string, b: string) => a.replace(/\d+/g, '#') === b.replace(/\d+/g, '#');
+
 /** Runs one hook; always resolves to exit code 0. */
 export async function runHookCommand(argv: string[], io: HookIo): Promise<number> {
   const t0 = performance.now();
@@ -96,7 +100,9 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
   const stdin = await io.readStdin().catch(() => '');
   const parsed = parsePayload(stdin, io.cwd);
   const payload: HookPayload | null = parsed.ok ? parsed.payload : null;
-  const cwd = payload?.cwd ?? io.cwd;
+  const folder = hookFolder(payload?.cwd ?? io.cwd, io.cwd);
+  if (payload) payload.cwd = folder.dir;
+  const cwd = folder.dir;
   const worktree = await findGitTop(cwd).catch(() => null);
   const logPath = hookLogPath(home, worktree ?? resolve(cwd));
   const log = readHookLog(logPath, worktree ?? resolve(cwd));
@@ -133,11 +139,11 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
     let output = r.output;
     if (r.outcome === 'failed' || r.outcome === 'timeout') {
       // A failure is shown to the user once (again when it changes), and always at a session start.
-      const repeated = previous?.outcome === r.outcome && previous.note === r.note;
+      const repeated = previous?.outcome === r.outcome && sameNote(previous.note, r.note);
       const message = `Baton: the ${event || 'unknown'} hook ${r.outcome === 'timeout' ? 'ran out of time' : 'failed'}: ${r.note}. Run \`baton doctor\` in this repository.`;
       if (!repeated || event === 'SessionStart') output = { ...(output ?? {}), systemMessage: message };
     }
-    if (r.tell && !(previous?.outcome === r.outcome && previous.note === r.note))
+    if (r.tell && !(previous?.outcome === r.outcome && sameNote(previous.note, r.note)))
       output = { ...(output ?? {}), systemMessage: r.tell };
     if (output) io.out(JSON.stringify(output));
     io.err(`baton: ${event || 'hook'}: ${r.note}`);
@@ -152,6 +158,23 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       output: null,
     });
   const p = parsed.payload;
+  if (folder.missing && !worktree)
+    return finish({
+      outcome: 'skipped',
+      note: `the session's folder ${folder.missing} does not exist here, and no git repository holds the folder above it`,
+      output: null,
+      ...(event === 'SessionStart'
+        ? { tell: `Baton is not following this session: its folder ${folder.missing} does not exist` }
+        : {}),
+    });
+  // A subagent's hooks (its own tool calls, task list and compactions) are not the session's: the transcript
+  // import reads what the subagent returned to the session, as it leaves subagent transcripts out.
+  if (p.subagent)
+    return finish({
+      outcome: 'skipped',
+      note: `fired inside the subagent ${p.subagent.type ? `${p.subagent.type} ` : ''}${p.subagent.id}; Baton follows the main session`,
+      output: null,
+    });
   // The cheap answers: a tool that is not a task-list tool, a Stop whose transcript has nothing new.
   if (event === 'PostToolUse' && !(p.tool_name && isAgentTaskTool(p.tool_name)))
     return finish({

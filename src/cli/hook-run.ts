@@ -1,4 +1,5 @@
 import { loadSettings } from '../config/settings.js';
+import { BatonError } from '../core/errors.js';
 import { handleHookEvent, type HookResult } from '../integrations/hooks/handle-event.js';
 import type { TranscriptSeen } from '../integrations/hooks/hook-log.js';
 import type { HookAgent, HookEvent, HookPayload } from '../integrations/hooks/hook-payload.js';
@@ -37,7 +38,7 @@ export async function runHookEvent(
       ...(worktree ? { worktree } : {}),
       exactTokens: false,
     });
-    return await handleHookEvent(event, {
+    const ctx = {
       client,
       agent,
       payload,
@@ -48,7 +49,17 @@ export async function runHookEvent(
         injectMaxChars: settings.injectMaxChars,
         checkpointIntervalMs: settings.checkpointIntervalMs,
       },
-    });
+    };
+    // Hooks of one worktree run at once (Stop and SessionEnd, two terminals, hooks wired twice): one that finds the
+    // workflow changed under it answers again from the new state (what the other did is then not done twice).
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const r = await handleHookEvent(event, ctx);
+        return attempt === 1 ? r : { ...r, note: `${r.note} (answered again after a concurrent hook)` };
+      } catch (e) {
+        if (attempt >= 3 || !BatonError.isInstance(e) || e.code !== 'conflict') throw e;
+      }
+    }
   } finally {
     await rt.close();
   }

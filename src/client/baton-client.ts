@@ -121,7 +121,10 @@ export interface BatonClient {
   noteCompaction(
     ref: Ref,
     input: { agent: string; trigger: string | null; summary: string | null },
-  ): Promise<{ workflow_id: string }>;
+  ): Promise<{
+    workflow_id: string;
+    /** The next prompt injects (the compacted session has no context yet). */ reinject: boolean;
+  }>;
   /** A checkpoint only after real work since the last one and at most every `interval_ms`. */
   checkpointIfDue(
     ref: Ref,

@@ -185,7 +185,12 @@ export class HttpClient implements BatonClient {
   }
 
   noteCompaction(ref: Ref, input: Parameters<BatonClient['noteCompaction']>[1]) {
-    return this.call<{ workflow_id: string }>('POST', `${this.wf(ref)}/compactions`, input, ref);
+    return this.call<{ workflow_id: string; reinject: boolean }>(
+      'POST',
+      `${this.wf(ref)}/compactions`,
+      input,
+      ref,
+    );
   }
 
   checkpointIfDue(ref: Ref, input: Parameters<BatonClient['checkpointIfDue']>[1]) {

@@ -75,8 +75,8 @@ export class LocalClient implements BatonClient {
 
   async noteCompaction(ref: Ref, input: Parameters<BatonClient['noteCompaction']>[1]) {
     const id = (await this.service.resolve(this.ref(ref))).id;
-    await this.service.agentSessions.noteCompaction(id, input);
-    return { workflow_id: id };
+    const r = await this.service.agentSessions.noteCompaction(id, input);
+    return { workflow_id: id, ...r };
   }
 
   async checkpointIfDue(ref: Ref, input: { name: string; interval_ms: number }) {

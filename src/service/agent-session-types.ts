@@ -4,7 +4,8 @@ export interface TrackInput {
   cwd: string;
   /** The git worktree of `cwd` when the caller found it already (a hook does, without running git). */
   worktree?: string;
-  agent: AgentSessionRef;
+  /** The agent and its session; a null session id (the hook was not told it) follows the open session. */
+  agent: AgentSessionRef | { name: string; session_id: null };
   /** Create a workflow when the worktree has none (the `auto_track` setting). */
   auto_track: boolean;
   /** Resume a paused or interrupted workflow first (a session start does; other hooks never resume). */

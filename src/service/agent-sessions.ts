@@ -89,18 +89,43 @@ export class AgentSessions {
         title: `${agentLabel(input.agent.name)} session on ${start.branch ?? 'a detached HEAD'}`,
         tasks: [],
         worktree,
-        agent: input.agent,
+        ...(input.agent.session_id !== null
+          ? { agent: { ...input.agent, session_id: input.agent.session_id } }
+          : {}),
       });
+      const first = await this.firstCreated(w);
+      if (first !== w) return { w: first, others: 0, created: false, note: `workflow ${first.id}` };
       return { w, others: 0, created: true, note: `following this session as workflow ${w.id}` };
     }
     const latest = [...open].sort((a, b) => b.updated_at.localeCompare(a.updated_at))[0] as WorkflowState;
-    const mine = open.find((w) => w.sessions.some((x) => x.agent?.session_id === input.agent.session_id));
+    const id = input.agent.session_id;
+    const mine =
+      id === null ? undefined : open.find((w) => w.sessions.some((x) => x.agent?.session_id === id));
     const others = open.length - 1;
     const w = mine ?? latest;
     const more = others
       ? ` (${others} other incomplete workflow${others > 1 ? 's' : ''} here; the latest is followed)`
       : '';
     return { w, others, created: false, note: `workflow ${w.id}${more}` };
+  }
+
+  /**
+   * Two hooks that find no workflow at once (two terminals, or hooks wired twice) each create one. The one created
+   * first, then by id, is kept; a later one abandons itself and follows it, so the worktree has one workflow.
+   */
+  private async firstCreated(w: WorkflowState): Promise<WorkflowState> {
+    const open = (await this.svc.store.listWorkflows({ worktree: w.worktree })).filter(
+      (o) => !isTerminal(o.status),
+    );
+    const order = (a: WorkflowState, b: WorkflowState) =>
+      a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id);
+    const first = [...open, w].sort(order)[0] as WorkflowState;
+    if (first.id === w.id) return w;
+    await this.svc.abandon(
+      { workflowId: w.id },
+      `created at the same time as ${first.id}, which is followed`,
+    );
+    return first;
   }
 
   private result(f: Found, s: WorkflowState, outcome: TrackResult['outcome'], session: number, note: string) {
@@ -258,11 +283,25 @@ export class AgentSessions {
     workflowId: string,
     input: { agent: string; trigger: string | null; summary: string | null },
   ) {
-    await this.svc.runner.run(workflowId, (d) => noteCompaction(d, input), { retry: true });
+    const out = await this.svc.runner.run(workflowId, (d) => noteCompaction(d, input), { retry: true });
+    return { reinject: out.state.reinject ?? false };
   }
 
   /** A checkpoint after real work, at most every `intervalMs`: what Stop and SessionEnd do after their import. */
-  async checkpointIfDue(workflowId: string, input: { name: string; intervalMs: number }) {
+  async checkpointIfDue(
+    workflowId: string,
+    input: { name: string; intervalMs: number },
+  ): Promise<{ checkpoint: string | null; reason: string }> {
+    // Decided on the state it commits to: a hook that wrote meanwhile (a checkpoint of its own) makes it decide again.
+    for (let attempt = 1; ; attempt++)
+      try {
+        return await this.checkpointOnce(workflowId, input);
+      } catch (e) {
+        if (attempt >= 3 || !BatonError.isInstance(e) || e.code !== 'conflict') throw e;
+      }
+  }
+
+  private async checkpointOnce(workflowId: string, input: { name: string; intervalMs: number }) {
     const s = await this.svc.runner.load(workflowId);
     if (isTerminal(s.status)) return { checkpoint: null, reason: `the workflow is ${s.status}` };
     const soon = checkpointTooSoon(s, this.now(), input.intervalMs);

@@ -14,6 +14,7 @@ import {
   failTask,
   interrupt,
   markImported,
+  assertImportContinues,
   invalidInput,
   notFound,
   summarizeSnapshot,
@@ -329,6 +330,7 @@ export class BatonService {
     return this.act(
       ref,
       (d) => {
+        if (imported) assertImportContinues(d.state, imported);
         // An imported transcript's usage readings are that transcript's totals so far.
         const source = imported ? `transcript:${imported.transcript_session_id}` : undefined;
         const out = inputs.map((i) =>
@@ -339,7 +341,10 @@ export class BatonService {
             stored,
           ),
         );
-        if (imported) markImported(d, { ...imported, records: inputs.length });
+        if (imported) {
+          const { from_line: _from, ...mark } = imported;
+          markImported(d, { ...mark, records: inputs.length });
+        }
         return out;
       },
       true,

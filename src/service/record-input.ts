@@ -57,6 +57,11 @@ export interface ImportMarker {
   transcript_session_id: string;
   path: string | null;
   through_line: number;
+  /**
+   * The line this piece continues from (the mark it was read after). A piece whose transcript was imported past it
+   * meanwhile (two hooks importing at once) is refused with a conflict, so nothing is recorded twice.
+   */
+  from_line?: number;
   /** Bytes read: the next import reads on from this offset. */
   through_byte?: number;
   /** The parser's carry-over for the next import. */
@@ -116,6 +121,12 @@ export function recordOne(
     case 'side_effect':
       return recordSideEffect(d, input.effect, input.at ?? null);
     case 'summary':
+      // the agent's last message as it already stands (a hook's copy, then the transcript's) writes nothing
+      if (
+        input.summary.kind === 'last_message' &&
+        d.state.summaries?.last_message?.text.trim() === input.summary.text.trim()
+      )
+        return null;
       return recordSummary(d, input.summary, input.at ?? null);
     case 'resolution':
       return resolveError(

@@ -71,7 +71,7 @@ describe('baton server: typed responses', () => {
           summary: 'so far',
         }),
       ),
-    ).toEqual({ workflow_id: id });
+    ).toEqual({ workflow_id: id, reinject: true });
     const due = CheckpointIfDueResult.parse(
       await post(`/api/workflows/${id}/checkpoints/if-due`, { name: 'work', interval_ms: 0 }),
     );

@@ -13,7 +13,6 @@ import {
 import { diagnose } from '../../integrations/init/doctor.js';
 import { batonCommand, commandLine, parseCommand } from '../../integrations/init/hook-command.js';
 import { init, undo, type InitChange } from '../../integrations/init/init.js';
-import { action } from '../action.js';
 import { emit } from '../output.js';
 import type { Runtime } from '../runtime.js';
 import { agentLabel } from '../../core/agent-label.js';
@@ -126,72 +125,89 @@ export function registerInitCommands(program: Command, rt: Runtime) {
   program
     .command('doctor')
     .description('what is wired for this repository, what is missing, and the last result of each hook')
-    .action(
-      action(rt, async ({ client, g, print }) => {
-        const settings = rt.settings(g);
-        const start = await git.gitStart(rt.cwd);
-        const root = await git.resolveWorktree(rt.cwd);
-        const log = readHookLog(hookLogPath(settings.home, root), root);
-        const inUse = detectAgents(root, rt.env);
-        const found = diagnose(root, rt.env, log.events, inUse);
-        if (start === null)
-          found.problems.unshift(`${root} is not a git repository: Baton follows git worktrees`);
-        const workflows = (await client.list({ worktree: root })).filter((w) => !isTerminal(w.status));
-        if (!workflows.length)
-          found.notes.push(
-            settings.autoTrack
-              ? 'no workflow here yet: the next agent session start creates one (auto_track on)'
-              : 'no workflow here and auto_track is off: `baton create` starts one',
-          );
-        const report = {
-          ok: found.problems.length === 0,
-          root,
-          settings: {
-            auto_track: settings.autoTrack,
-            checkpoint_interval_ms: settings.checkpointIntervalMs,
-            inject_max_chars: settings.injectMaxChars,
-            database: settings.database,
-          },
-          agents: found.agents,
-          workflows: workflows.map((w) => ({
-            id: w.id,
-            title: w.title,
-            status: w.status,
-            sessions: w.session_count,
-          })),
-          last_hooks: log.events,
-          problems: found.problems,
-          notes: found.notes,
-        };
-        print(report, () => {
-          const out = [`Baton in ${root}`];
-          for (const a of found.agents) {
-            out.push(`${agentLabel(a.agent)}:`);
-            for (const h of a.hooks)
-              out.push(
-                `  hooks (${h.scope})  ${h.path}: ${h.events.join(', ')}${h.runnable ? '' : '  [command not found]'}`,
-              );
-            for (const p of a.plugin) out.push(`  plugin  ${p}`);
-            for (const m of a.mcp) out.push(`  mcp (${m.scope})  ${m.path}: ${m.command}`);
-            for (const i of a.instructions) out.push(`  block  ${i}`);
-            if (!a.hooks.length && !a.plugin.length && !a.mcp.length) out.push('  not wired');
-          }
-          out.push(
-            `auto_track ${settings.autoTrack ? 'on' : 'off'}, checkpoints at most every ${Math.round(settings.checkpointIntervalMs / 60000)} min, context injected up to ${settings.injectMaxChars} characters`,
-          );
-          for (const w of workflows)
-            out.push(`workflow ${w.id}  ${w.status}  "${w.title}"  ${w.session_count} sessions`);
-          const events = Object.entries(log.events);
-          out.push(events.length ? 'Last hooks:' : 'No hook has run here yet.');
-          for (const [event, r] of events.sort((a, b) => b[1].at.localeCompare(a[1].at)))
-            out.push(`  ${event.padEnd(17)} ${r.at}  ${r.outcome.padEnd(8)} ${r.ms} ms  ${r.note}`);
-          for (const n of found.notes) out.push(`note: ${n}`);
-          for (const p of found.problems) out.push(`problem: ${p}`);
-          if (!found.problems.length) out.push('ok');
-          return out.join('\n');
+    .action(async (_o: unknown, cmd: Command) => {
+      const g = rt.globals(cmd);
+      const print = (v: unknown, h: () => string) => emit(rt.io, g.json === true, v, h);
+      const settings = rt.settings(g);
+      const start = await git.gitStart(rt.cwd);
+      const root = await git.resolveWorktree(rt.cwd);
+      const log = readHookLog(hookLogPath(settings.home, root), root);
+      const inUse = detectAgents(root, rt.env);
+      const found = diagnose(root, rt.env, log.events, inUse);
+      if (start === null)
+        found.problems.unshift(`${root} is not a git repository: Baton follows git worktrees`);
+      // The store that cannot be opened is what the hooks failed on: said here with what to do, not thrown.
+      const workflows = await rt
+        .open(g)
+        .then(async (client) => (await client.list({ worktree: root })).filter((w) => !isTerminal(w.status)))
+        .catch((e: Error) => {
+          found.problems.unshift(unreachableStore(e, g.server ?? null, settings.database));
+          return null;
         });
-        // The report is printed either way; problems make the exit code 1 (scripts can check it).
-        if (found.problems.length) rt.exitCode = 1;
-      }),
-    );
+      if (workflows && !workflows.length)
+        found.notes.push(
+          settings.autoTrack
+            ? 'no workflow here yet: the next agent session start creates one (auto_track on)'
+            : 'no workflow here and auto_track is off: `baton create` starts one',
+        );
+      const report = {
+        ok: found.problems.length === 0,
+        root,
+        settings: {
+          auto_track: settings.autoTrack,
+          checkpoint_interval_ms: settings.checkpointIntervalMs,
+          inject_max_chars: settings.injectMaxChars,
+          database: settings.database,
+        },
+        agents: found.agents,
+        workflows: (workflows ?? []).map((w) => ({
+          id: w.id,
+          title: w.title,
+          status: w.status,
+          sessions: w.session_count,
+        })),
+        last_hooks: log.events,
+        problems: found.problems,
+        notes: found.notes,
+      };
+      print(report, () => {
+        const out = [`Baton in ${root}`];
+        for (const a of found.agents) {
+          out.push(`${agentLabel(a.agent)}:`);
+          for (const h of a.hooks)
+            out.push(
+              `  hooks (${h.scope})  ${h.path}: ${h.events.join(', ')}${h.runnable ? '' : '  [command not found]'}`,
+            );
+          for (const p of a.plugin) out.push(`  plugin  ${p}`);
+          for (const m of a.mcp) out.push(`  mcp (${m.scope})  ${m.path}: ${m.command}`);
+          for (const i of a.instructions) out.push(`  block  ${i}`);
+          if (!a.hooks.length && !a.plugin.length && !a.mcp.length) out.push('  not wired');
+        }
+        out.push(
+          `auto_track ${settings.autoTrack ? 'on' : 'off'}, checkpoints at most every ${Math.round(settings.checkpointIntervalMs / 60000)} min, context injected up to ${settings.injectMaxChars} characters`,
+        );
+        for (const w of workflows ?? [])
+          out.push(`workflow ${w.id}  ${w.status}  "${w.title}"  ${w.session_count} sessions`);
+        const events = Object.entries(log.events);
+        out.push(events.length ? 'Last hooks:' : 'No hook has run here yet.');
+        for (const [event, r] of events.sort((a, b) => b[1].at.localeCompare(a[1].at)))
+          out.push(`  ${event.padEnd(17)} ${r.at}  ${r.outcome.padEnd(8)} ${r.ms} ms  ${r.note}`);
+        for (const n of found.notes) out.push(`note: ${n}`);
+        for (const p of found.problems) out.push(`problem: ${p}`);
+        if (!found.problems.length) out.push('ok');
+        return out.join('\n');
+      });
+      // The report is printed either way; problems make the exit code 1 (scripts can check it).
+      if (found.problems.length) rt.exitCode = 1;
+    });
+}
+
+/** Why Baton's store cannot be reached, and what to do about it. */
+function unreachableStore(e: Error, server: string | null, database: string): string {
+  const why = e.message.split('\n')[0] ?? String(e);
+  if (server)
+    return `the Baton server ${server} cannot be used: ${why}: start it (\`baton serve\`) or drop --server`;
+  if (/^postgres(ql)?:\/\//.test(database))
+    return `${why}: check that this PostgreSQL server is running and that BATON_DATABASE_URL names it`;
+  return `${why}: make that folder writable, or point BATON_HOME (or --home, or BATON_DATABASE_URL) at one you can write`;
 }

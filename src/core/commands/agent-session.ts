@@ -7,15 +7,22 @@ export type AgentSessionOutcome = 'same' | 'linked' | 'next';
 /**
  * Ties an agent's session to a Baton session. The session that already follows it continues; an open session that
  * follows no agent session yet is tied to it; any other agent session (a new one, `/clear`, another terminal) ends
- * the open session and is the next Baton session.
+ * the open session and is the next Baton session. A call that does not know its agent session (a hook payload
+ * without a session id) continues the open session, whichever it follows: it never ends one.
  */
 export function linkAgentSession(
   d: Draft,
-  agent: AgentSessionRef,
+  agent: AgentSessionRef | { name: string; session_id: null },
 ): { outcome: AgentSessionOutcome; session_number: number } {
   const cur = d.state.sessions[d.state.sessions.length - 1];
   // an agent working on it: the workflow is under way (pause and resume apply), whether or not it has tasks
   if (d.state.status === 'pending') d.emit({ type: 'workflow.started', data: {} });
+  if (agent.session_id === null) {
+    if (cur && cur.ended_at === null) return { outcome: 'same', session_number: cur.number };
+    const number = d.state.session_count + 1;
+    d.emit({ type: 'session.started', session_number: number, data: { origin: 'resume' } });
+    return { outcome: 'next', session_number: number };
+  }
   if (cur && cur.ended_at === null) {
     if (cur.agent?.name === agent.name && cur.agent.session_id === agent.session_id)
       return { outcome: 'same', session_number: cur.number };
@@ -34,16 +41,25 @@ export function linkAgentSession(
 }
 
 /**
- * The agent compacted its context: the next prompt or session start injects Baton's context again. Claude Code's
- * summary of what it compacted (PostCompact's compact_summary) is kept whole as a compaction summary: the context's
- * Last State shows it when it is newer than the agent's last message.
+ * The agent compacted its context: the next prompt or session start injects Baton's context again, unless the
+ * compacted session already got it. Claude Code's summary of what it compacted (PostCompact's compact_summary) is
+ * kept whole as a compaction summary: the context's Last State shows it when it is newer than the agent's last
+ * message.
  */
 export function noteCompaction(
   d: Draft,
   input: { agent: string; trigger: string | null; summary: string | null },
 ): void {
   const summary = input.summary?.trim() || null;
-  d.emit({ type: 'context.compacted', data: { ...input, summary } });
+  // The agents run the start hook of the compacted session (source `compact`) and PostCompact in either order: a
+  // context a hook handed over since the snapshot taken before this compaction is already in the new session.
+  const before = d.state.last_snapshot;
+  const handoff = d.state.handoff;
+  const injected =
+    before?.trigger === 'exhaustion' &&
+    handoff?.delivered_via === 'hook' &&
+    handoff.delivered_at >= before.created_at;
+  d.emit({ type: 'context.compacted', data: { ...input, summary, ...(injected ? { injected } : {}) } });
   if (summary)
     recordSummary(d, { kind: 'compaction', text: summary, source: `${input.agent}:compact_summary` });
 }

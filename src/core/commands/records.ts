@@ -1,6 +1,7 @@
 import type { Draft } from '../draft.js';
+import type { WorkflowState } from '../schemas/state.js';
 import { findError } from '../fold.js';
-import { invalidInput, notFound } from '../errors.js';
+import { BatonError, invalidInput, notFound } from '../errors.js';
 import type {
   Decision,
   ErrorRecord,
@@ -146,6 +147,23 @@ export function recordUsage(d: Draft, usage: UsageMetrics, source?: string): Usa
 }
 
 /** Marks how far a transcript has been imported (the records it gave are emitted beside this, in one commit). */
+/**
+ * A transcript piece read after line `from_line` is still the next one: a piece of the same transcript imported
+ * meanwhile past that line (two hooks importing at once) is refused, so nothing is recorded twice.
+ */
+export function assertImportContinues(
+  s: WorkflowState,
+  piece: { transcript_session_id: string; path: string | null; from_line?: number },
+): void {
+  const mark = s.imports[piece.transcript_session_id];
+  if (piece.from_line === undefined || !mark || mark.path !== piece.path) return;
+  if (mark.through_line > piece.from_line)
+    throw new BatonError(
+      'conflict',
+      `${piece.path ?? 'the transcript'} was imported meanwhile through line ${mark.through_line} (this piece starts after line ${piece.from_line}): import it again to read on from there`,
+    );
+}
+
 export function markImported(
   d: Draft,
   input: {

@@ -149,7 +149,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
     case 'session.linked':
       return updateSession(s, { agent: e.data.agent });
     case 'context.compacted':
-      return { ...s, reinject: true };
+      return { ...s, reinject: e.data.injected !== true };
     case 'session.ended':
       return updateSession(s, { ended_at: e.at, end_reason: e.data.reason, snapshot_id: e.data.snapshot_id });
     case 'task.added': {

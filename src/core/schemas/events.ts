@@ -129,7 +129,13 @@ export const BatonEvent = z.discriminatedUnion('type', [
    */
   ev(
     'context.compacted',
-    z.object({ agent: z.string(), trigger: z.string().nullable(), summary: z.string().nullable() }),
+    z.object({
+      agent: z.string(),
+      trigger: z.string().nullable(),
+      summary: z.string().nullable(),
+      /** The compacted session already got the context (its compact start came before this note). */
+      injected: z.boolean().optional(),
+    }),
   ),
   ev('session.ended', z.object({ reason: z.string(), snapshot_id: z.string().nullable() })),
   ev(

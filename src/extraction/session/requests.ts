@@ -70,6 +70,23 @@ export function spoken(text: string): string | null {
   return bare;
 }
 
+/** A prompt typed as a slash command: `/name` then its arguments (a path such as `/src/app.ts fails` is not one). */
+const typedCommand = /^\/([\w:.-]+)(?:\s+([\s\S]*))?$/;
+
+/**
+ * The user's request in a prompt as an agent's hook receives it (UserPromptSubmit), read as the transcript import
+ * reads the same turn: the user's words only, a built-in slash command asks nothing, a custom one asks its
+ * arguments. The hook and a later import then record one request, not two.
+ */
+export function promptRequest(prompt: string): string | null {
+  const text = spoken(prompt);
+  if (!text) return null;
+  const command = typedCommand.exec(text);
+  if (!command) return text;
+  if (builtinCommands.has(command[1] ?? '')) return null;
+  return command[2]?.trim() || null;
+}
+
 const normal = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
 
 /**

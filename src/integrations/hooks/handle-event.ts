@@ -1,6 +1,7 @@
+import { existsSync } from 'node:fs';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
-import { isAgentTaskTool } from '../../core/index.js';
-import { spoken } from '../../extraction/session/requests.js';
+import { BatonError, isAgentTaskTool } from '../../core/index.js';
+import { promptRequest } from '../../extraction/session/requests.js';
 import type { TrackResult } from '../../service/index.js';
 import type { HookOutcome, TranscriptSeen } from './hook-log.js';
 import type { HookAgent, HookEvent, HookPayload } from './hook-payload.js';
@@ -34,9 +35,6 @@ export interface HookResult {
   tell?: string;
 }
 
-/** A bare slash command (`/clear`, `/model`) asks nothing of the agent: it is not the user's request. */
-const isBareCommand = (prompt: string) => /^\/[\w:.-]+\s*$/.test(prompt.trim());
-
 function context(event: 'SessionStart' | 'UserPromptSubmit', text: string) {
   return { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
 }
@@ -60,16 +58,33 @@ const untracked = (t: TrackResult): HookResult => ({ outcome: 'skipped', note: t
  * Imports what is new in the transcript. A transcript that cannot be read does not stop the hook (the snapshot or
  * checkpoint still matters); the hook then ends as failed, so `baton doctor` and the user see it.
  */
-async function importNew(ctx: HookContext, ref: Ref, workflowId: string) {
+async function importNew(ctx: HookContext, ref: Ref, workflowId: string, event: HookEvent) {
   const path = ctx.payload.transcript_path;
   if (!path) return { note: 'no transcript path', transcript: undefined, failed: false };
+  // A session that ends before its first prompt never wrote its transcript: nothing to import, nothing wrong.
+  if (event === 'SessionEnd' && !existsSync(path))
+    return { note: `no transcript at ${path} (none written)`, transcript: undefined, failed: false };
   let r: Awaited<ReturnType<typeof import('../transcripts/import-file.js').importTranscriptFile>>;
   try {
     // Loaded only by the hooks that import (parsers and extractors are the heaviest modules a hook can need).
     const { importTranscriptFile } = await import('../transcripts/import-file.js');
-    // It reads from where the workflow's last import of this transcript stopped (the byte offset kept with it).
-    r = await importTranscriptFile(ctx.client, ref, path, ctx.agent);
+    // It reads from where the workflow's last import of this transcript stopped (the byte offset kept with it); a
+    // hook that imported the same piece meanwhile makes it read on from where that one stopped.
+    for (let attempt = 1; ; attempt++)
+      try {
+        r = await importTranscriptFile(ctx.client, ref, path, ctx.agent);
+        break;
+      } catch (e) {
+        if (attempt >= 3 || !BatonError.isInstance(e) || e.code !== 'conflict') throw e;
+      }
   } catch (e) {
+    // an empty transcript, or one whose first line is still being written: the next hook reads it
+    if (BatonError.isInstance(e) && e.details.nothing_yet === true)
+      return {
+        note: 'nothing new in the transcript (nothing written yet)',
+        transcript: undefined,
+        failed: false,
+      };
     return { note: `transcript not imported: ${(e as Error).message}`, transcript: undefined, failed: true };
   }
   const t = r.agent_tasks;
@@ -92,6 +107,22 @@ async function importNew(ctx: HookContext, ref: Ref, workflowId: string) {
     transcript: { path, bytes: r.bytes, workflow_id: workflowId },
     failed: false,
   };
+}
+
+/**
+ * Stop's `last_assistant_message` (Claude Code and Codex send it) is the agent's last summary even where no
+ * transcript is read (Codex's `transcript_path: null`, one whose last lines are not flushed yet): kept as the last
+ * message, once (the transcript's copy of the same text writes nothing).
+ */
+async function keepLastMessage(ctx: HookContext, ref: Ref): Promise<boolean> {
+  const text = ctx.payload.raw.last_assistant_message;
+  if (typeof text !== 'string' || !text.trim()) return false;
+  const r = (await ctx.client.record(ref, {
+    kind: 'summary',
+    summary: { kind: 'last_message', text: text.trim(), source: `${ctx.agent}:last_assistant_message` },
+    at: new Date().toISOString(),
+  })) as { record: unknown };
+  return r.record !== null;
 }
 
 /** The context for the agent, or a short note when Baton holds nothing yet for this workflow. */
@@ -137,10 +168,11 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       const t = await track(ctx, false);
       if (!t.workflow_id) return untracked(t);
       const ref = { workflowId: t.workflow_id, cwd: p.cwd };
-      // the user's words only: a task notification or another agent's message arrives as a prompt too
-      const prompt = spoken(p.prompt ?? '');
+      // the user's words only: a task notification or another agent's message arrives as a prompt too, and a slash
+      // command asks its arguments (as the transcript import reads the same turn)
+      const prompt = promptRequest(p.prompt ?? '');
       let note = 'no request in the prompt';
-      if (prompt && !isBareCommand(prompt)) {
+      if (prompt) {
         const r = (await ctx.client.record(ref, {
           kind: 'request',
           text: prompt,
@@ -198,7 +230,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       const t = await track(ctx, false);
       if (!t.workflow_id) return untracked(t);
       const ref = { workflowId: t.workflow_id, cwd: p.cwd };
-      const imported = await importNew(ctx, ref, t.workflow_id);
+      const imported = await importNew(ctx, ref, t.workflow_id, event);
       const snap = await ctx.client.snapshotNow(
         ref,
         'exhaustion',
@@ -214,15 +246,18 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
     case 'PostCompact': {
       const t = await track(ctx, false);
       if (!t.workflow_id) return untracked(t);
-      await ctx.client.noteCompaction(
+      const noted = await ctx.client.noteCompaction(
         { workflowId: t.workflow_id, cwd: p.cwd },
         { agent: ctx.agent, trigger: p.trigger, summary: p.compact_summary },
       );
+      const next = noted.reinject
+        ? 'the next prompt or session start injects the context'
+        : 'the compacted session already got the context at its start';
       return {
         outcome: 'ok',
         note: p.compact_summary
-          ? `compaction summary kept (${p.compact_summary.length} characters); the next start injects the context`
-          : 'compaction noted; the next prompt or session start injects the context',
+          ? `compaction summary kept (${p.compact_summary.length} characters); ${next}`
+          : `compaction noted; ${next}`,
         output: null,
       };
     }
@@ -231,7 +266,8 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       const t = await track(ctx, false);
       if (!t.workflow_id) return untracked(t);
       const ref = { workflowId: t.workflow_id, cwd: p.cwd };
-      const imported = await importNew(ctx, ref, t.workflow_id);
+      const imported = await importNew(ctx, ref, t.workflow_id, event);
+      const kept = await keepLastMessage(ctx, ref);
       const cp = await ctx.client.checkpointIfDue(ref, {
         name: event === 'Stop' ? 'stop' : 'session-end',
         interval_ms: ctx.settings.checkpointIntervalMs,
@@ -239,10 +275,10 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       return {
         outcome: imported.failed
           ? 'failed'
-          : cp.checkpoint || !imported.note.startsWith('nothing new')
+          : cp.checkpoint || kept || !imported.note.startsWith('nothing new')
             ? 'ok'
             : 'nothing',
-        note: `${imported.note}; ${cp.checkpoint ? `checkpoint ${cp.checkpoint} (${cp.reason})` : `no checkpoint: ${cp.reason}`}`,
+        note: `${imported.note}${kept ? "; the agent's last message kept" : ''}; ${cp.checkpoint ? `checkpoint ${cp.checkpoint} (${cp.reason})` : `no checkpoint: ${cp.reason}`}`,
         output: null,
         ...(imported.transcript ? { transcript: imported.transcript } : {}),
       };

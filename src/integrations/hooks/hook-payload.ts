@@ -24,7 +24,8 @@ export const isHookEvent = (name: string): name is HookEvent =>
   (claudeHookEvents as readonly string[]).includes(name);
 
 export interface HookPayload {
-  session_id: string;
+  /** The agent's session; from the transcript's file name when the payload has none; null when nothing says it. */
+  session_id: string | null;
   cwd: string;
   transcript_path: string | null;
   hook_event_name: string | null;
@@ -40,6 +41,8 @@ export interface HookPayload {
   compact_summary: string | null;
   /** SessionEnd: clear, resume, logout, prompt_input_exit, other... */
   reason: string | null;
+  /** Set when the hook fired inside a subagent (Claude Code and Codex add `agent_id` there; root hooks omit it). */
+  subagent: { id: string; type: string | null } | null;
   /** Every field as the agent sent it. */
   raw: Record<string, unknown>;
 }
@@ -48,11 +51,22 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 
 
 export type ParsedPayload = { ok: true; payload: HookPayload } | { ok: false; error: string };
 
+/**
+ * The session id a transcript's file name carries: Claude Code's `<session-id>.jsonl`, Codex's
+ * `rollout-<time>-<uuid>.jsonl` (either path style: a Windows agent writes backslashes).
+ */
+export function sessionIdFromTranscript(path: string | null): string | null {
+  const name = path?.split(/[\\/]/).pop() ?? '';
+  const uuid = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(name);
+  return uuid?.[1] ?? null;
+}
+
 /** Parses a hook's stdin. Only a non-object is refused; a missing cwd falls back to the process's directory. */
 export function parsePayload(text: string, fallbackCwd: string): ParsedPayload {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    // a byte-order mark (a Windows shell's pipe adds one) is not part of the JSON
+    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
     return {
       ok: false,
@@ -62,12 +76,14 @@ export function parsePayload(text: string, fallbackCwd: string): ParsedPayload {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     return { ok: false, error: 'hook input is not a JSON object' };
   const r = raw as Record<string, unknown>;
+  const transcript = str(r.transcript_path);
+  const agentId = str(r.agent_id);
   return {
     ok: true,
     payload: {
-      session_id: str(r.session_id) ?? str(r.sessionId) ?? 'unknown-session',
+      session_id: str(r.session_id) ?? str(r.sessionId) ?? sessionIdFromTranscript(transcript),
       cwd: str(r.cwd) ?? fallbackCwd,
-      transcript_path: str(r.transcript_path),
+      transcript_path: transcript,
       hook_event_name: str(r.hook_event_name),
       source: str(r.source),
       prompt: typeof r.prompt === 'string' ? r.prompt : null,
@@ -78,6 +94,7 @@ export function parsePayload(text: string, fallbackCwd: string): ParsedPayload {
       trigger: str(r.trigger),
       compact_summary: str(r.compact_summary),
       reason: str(r.reason),
+      subagent: agentId ? { id: agentId, type: str(r.agent_type) } : null,
       raw: r,
     },
   };

@@ -109,7 +109,12 @@ export async function importTranscriptFile(
     skipped: [] as string[],
   };
   if (r.newEntries > 0 || r.records.length > 0) {
-    await client.recordBatch(target, r.records, r.marker);
+    // where this piece starts: an import of the same transcript that got further meanwhile refuses it (a conflict)
+    const fromLine = piece.restarted ? undefined : (previous?.through_line ?? 0);
+    await client.recordBatch(target, r.records, {
+      ...r.marker,
+      ...(fromLine !== undefined ? { from_line: fromLine } : {}),
+    });
     // One call at a time, in order: a later call that empties the list (a finished TodoWrite list cleared) must
     // not hide the items and statuses the earlier calls gave.
     for (const call of r.task_calls) {

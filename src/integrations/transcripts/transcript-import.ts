@@ -110,7 +110,8 @@ export function checkFormat(text: string, source: TranscriptSource, path: string
       { detected_format: detected },
     );
   }
-  if (text.trim() === '') throw invalidInput(`${path} is empty: there is nothing to import yet`);
+  if (text.trim() === '')
+    throw invalidInput(`${path} is empty: there is nothing to import yet`, { nothing_yet: true });
   throw invalidInput(
     `${path} is not a ${source} transcript: none of its first lines belongs to ${formatsOf[source].map((f) => names[f]).join(' or ')}`,
   );

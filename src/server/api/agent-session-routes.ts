@@ -11,7 +11,11 @@ import {
 
 const tags = ['agent sessions'];
 
-const AgentRef = z.strictObject({ name: z.string().min(1).max(100), session_id: z.string().min(1).max(500) });
+/** A null session id (a hook payload without one) follows the open session instead of starting the next. */
+const AgentRef = z.strictObject({
+  name: z.string().min(1).max(100),
+  session_id: z.string().min(1).max(500).nullable(),
+});
 
 const trackFields = {
   cwd: AbsolutePath,

@@ -163,6 +163,7 @@ export function registerContextRoutes({ app, client }: RouteDeps) {
                 transcript_session_id: z.string().min(1).max(256),
                 path: z.string().max(4096).nullable(),
                 through_line: z.number().int().nonnegative(),
+                from_line: z.number().int().nonnegative().optional(),
                 through_byte: z.number().int().nonnegative().optional(),
                 parser_state: z.unknown().optional(),
                 extractor: z.string().max(64).optional(),

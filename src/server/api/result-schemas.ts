@@ -57,7 +57,9 @@ export const StartResult = z
   .object({ ...trackFields, context: InjectedContext.nullable() })
   .openapi('StartResult');
 
-export const CompactionNoted = z.object({ workflow_id: z.string() }).openapi('CompactionNoted');
+export const CompactionNoted = z
+  .object({ workflow_id: z.string(), reinject: z.boolean() })
+  .openapi('CompactionNoted');
 
 export const CheckpointIfDueResult = z
   .object({ workflow_id: z.string(), checkpoint: z.string().nullable(), reason: z.string() })

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { Draft } from '../draft.js';
+import { foldEvents } from '../fold.js';
+import type { WorkflowState } from '../schemas/state.js';
+import { linkAgentSession, noteCompaction } from './agent-session.js';
+import { createWorkflow } from './create.js';
+import { deliverContext } from './handoff.js';
+import { assertImportContinues, markImported } from './records.js';
+import { takeSnapshot } from './snapshots.js';
+
+let n = 0;
+const at = (now: string) => ({ now, newId: (p: string) => `${p}-${++n}`, actor: 'hook' });
+const next = (s: WorkflowState, now = '2026-03-01T10:00:00.000Z') => new Draft(s, at(now));
+
+function fresh() {
+  const d = new Draft(null, at('2026-03-01T10:00:00.000Z'), 'wf-1');
+  createWorkflow(d, { title: 'w', issue: null, worktree: '/w', plan: '', tasks: [], git_start: null });
+  return d;
+}
+
+describe('linkAgentSession without a session id', () => {
+  it('continues the open session, whichever agent session it follows, and ends none', () => {
+    let d = fresh();
+    expect(linkAgentSession(d, { name: 'claude-code', session_id: 's1' })).toMatchObject({
+      outcome: 'linked',
+    });
+    d = next(d.state);
+    expect(linkAgentSession(d, { name: 'claude-code', session_id: null })).toEqual({
+      outcome: 'same',
+      session_number: 1,
+    });
+    expect(d.events.filter((e) => e.type === 'session.ended')).toEqual([]);
+    // the agent session that follows is still s1
+    expect(linkAgentSession(next(d.state), { name: 'claude-code', session_id: 's1' }).outcome).toBe('same');
+  });
+});
+
+describe('noteCompaction', () => {
+  const gitless = { state: null, note: null };
+
+  it('asks for a new injection when the compacted session has not got the context yet', () => {
+    const d = fresh();
+    deliverContext(d, { snapshot_id: 'snap-0', context_hash: 'h0', tokens: 10, via: 'hook' });
+    const later = next(d.state, '2026-03-01T11:00:00.000Z');
+    takeSnapshot(later, 'exhaustion', 'context compaction (auto)', gitless);
+    noteCompaction(later, { agent: 'claude-code', trigger: 'auto', summary: null });
+    expect(later.state.reinject).toBe(true);
+  });
+
+  it('asks for none when a hook handed the context over since the snapshot before the compaction', () => {
+    const d = fresh();
+    const snap = takeSnapshot(d, 'exhaustion', 'context compaction (auto)', gitless);
+    const start = next(d.state, '2026-03-01T10:00:05.000Z');
+    deliverContext(start, { snapshot_id: snap.id, context_hash: 'h1', tokens: 10, via: 'hook' });
+    const post = next(start.state, '2026-03-01T10:00:06.000Z');
+    noteCompaction(post, { agent: 'claude-code', trigger: 'auto', summary: 'did the parser' });
+    expect(post.state.reinject).toBe(false);
+    expect(post.events[0]).toMatchObject({ type: 'context.compacted', data: { injected: true } });
+    expect(foldEvents([...d.events, ...start.events, ...post.events]).state.reinject).toBe(false);
+  });
+});
+
+describe('assertImportContinues', () => {
+  const piece = (from_line?: number) => ({
+    transcript_session_id: 's1:t.jsonl',
+    path: '/t.jsonl',
+    ...(from_line !== undefined ? { from_line } : {}),
+  });
+
+  it('refuses a piece of a transcript already imported past where the piece starts', () => {
+    const d = fresh();
+    markImported(d, { format: 'claude-code-transcript', ...piece(), through_line: 40, records: 3 });
+    expect(() => assertImportContinues(d.state, piece(0))).toThrow(/imported meanwhile through line 40/);
+    expect(() => assertImportContinues(d.state, piece(40))).not.toThrow();
+    // a piece read again from the start (the file was replaced) says no start line: not refused
+    expect(() => assertImportContinues(d.state, piece())).not.toThrow();
+    expect(() => assertImportContinues(d.state, { ...piece(0), path: '/other.jsonl' })).not.toThrow();
+  });
+});

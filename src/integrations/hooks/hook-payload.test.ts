@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { detectAgent, parsePayload, sessionIdFromTranscript } from './hook-payload.js';
+
+const parse = (raw: string) => {
+  const r = parsePayload(raw, '/work/here');
+  if (!r.ok) throw new Error(r.error);
+  return r.payload;
+};
+
+describe('the session id of a transcript file name', () => {
+  it('reads Claude Code transcripts and Codex rollouts, in either path style', () => {
+    expect(
+      sessionIdFromTranscript(
+        '/Users/a/.claude/projects/-Users-a-proj/4f65f198-0c0c-47a2-b6ab-5f2e30ae5cbe.jsonl',
+      ),
+    ).toBe('4f65f198-0c0c-47a2-b6ab-5f2e30ae5cbe');
+    expect(
+      sessionIdFromTranscript(
+        '/home/a/.codex/sessions/2026/05/11/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl',
+      ),
+    ).toBe('019e1625-789d-76c0-80ab-3724b5ddb799');
+    expect(
+      sessionIdFromTranscript(
+        'C:\\Users\\a\\.claude\\projects\\C--proj\\ABC7156B-6420-4373-A150-9B2EECAD6805.jsonl',
+      ),
+    ).toBe('ABC7156B-6420-4373-A150-9B2EECAD6805');
+  });
+
+  it('gives nothing for a name without an id, a folder or no path', () => {
+    expect(sessionIdFromTranscript('/tmp/session.jsonl')).toBeNull();
+    expect(sessionIdFromTranscript('/tmp/4f65f198-0c0c-47a2-b6ab-5f2e30ae5cbe/notes.txt')).toBeNull();
+    expect(sessionIdFromTranscript(null)).toBeNull();
+  });
+});
+
+describe('parsePayload', () => {
+  it('takes the session id from the payload, else from the transcript name, else leaves it unknown', () => {
+    expect(
+      parse('{"session_id":"s1","transcript_path":"/t/4f65f198-0c0c-47a2-b6ab-5f2e30ae5cbe.jsonl"}')
+        .session_id,
+    ).toBe('s1');
+    expect(
+      parse('{"session_id":"","transcript_path":"/t/4f65f198-0c0c-47a2-b6ab-5f2e30ae5cbe.jsonl"}').session_id,
+    ).toBe('4f65f198-0c0c-47a2-b6ab-5f2e30ae5cbe');
+    expect(parse('{"hook_event_name":"Stop"}').session_id).toBeNull();
+  });
+
+  it('reads a payload behind a byte-order mark, and falls back to the process folder without a cwd', () => {
+    const p = parse('\uFEFF{"session_id":"s1","prompt":"go"}');
+    expect(p).toMatchObject({ session_id: 's1', prompt: 'go', cwd: '/work/here' });
+  });
+
+  it('marks a hook fired inside a subagent (agent_id), not one that only names the agent type', () => {
+    expect(parse('{"agent_id":"ad597e734e874e0b9","agent_type":""}').subagent).toEqual({
+      id: 'ad597e734e874e0b9',
+      type: null,
+    });
+    expect(parse('{"agent_id":"019e-child","agent_type":"worker"}').subagent).toEqual({
+      id: '019e-child',
+      type: 'worker',
+    });
+    // `claude --agent reviewer` names the agent type of the main session: that is the session itself
+    expect(parse('{"agent_type":"reviewer"}').subagent).toBeNull();
+  });
+
+  it('keeps unknown fields and refuses only what is not a JSON object', () => {
+    expect(parse('{"effort":{"level":"high"},"session_crons":[]}').raw).toMatchObject({
+      effort: { level: 'high' },
+    });
+    expect(parsePayload('', '/w')).toEqual({ ok: false, error: 'no hook input on stdin' });
+    expect(parsePayload('[1]', '/w')).toEqual({ ok: false, error: 'hook input is not a JSON object' });
+    expect(parsePayload('nope', '/w')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^hook input is not JSON/),
+    });
+  });
+
+  it('tells Codex by its turn id or its rollout path, and trusts --agent', () => {
+    expect(detectAgent(parse('{"turn_id":"t1"}'), null)).toBe('codex');
+    expect(detectAgent(parse('{"transcript_path":"/h/.codex/sessions/x/rollout-1.jsonl"}'), null)).toBe(
+      'codex',
+    );
+    expect(detectAgent(parse('{"transcript_path":"/h/.claude/projects/p/s.jsonl"}'), null)).toBe(
+      'claude-code',
+    );
+    expect(detectAgent(parse('{}'), 'codex')).toBe('codex');
+  });
+});

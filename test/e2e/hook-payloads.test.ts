@@ -1,0 +1,275 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { corpusPath } from '../helpers/corpus.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+
+/**
+ * Hook payloads as real agent versions send them, with what varies between versions and machines: missing ids,
+ * folders that went away, subagents, slash commands, transcripts not written yet, a byte-order mark. Each goes to
+ * the built binary; the agent must never be broken, and the user told only of what is really wrong.
+ */
+type Status = Record<string, any>;
+
+function workspace() {
+  const repo = makeRepo();
+  const env = { BATON_HOME: tempDir('baton-home-'), HOME: tempDir('baton-user-') };
+  const hook = (event: string, payload: Record<string, unknown> | string, cwd = repo) =>
+    runCli(['hook', event], {
+      cwd,
+      env,
+      input: typeof payload === 'string' ? payload : JSON.stringify({ hook_event_name: event, ...payload }),
+    });
+  const baton = (args: string[], more: Record<string, string> = {}) =>
+    runCli(args, { cwd: repo, env: { ...env, ...more } });
+  const status = async () => (await baton(['status', '--json'])).json<Status>();
+  const requests = async () => {
+    const snap = (await baton(['checkpoint', '--name', 'look', '--json'])).json<{
+      checkpoint: { snapshot_id: string };
+    }>();
+    const out = await baton(['details', snap.checkpoint.snapshot_id, 'requests']);
+    return (JSON.parse(out.stdout) as { text: string }[]).map((r) => r.text);
+  };
+  return { repo, env, hook, baton, status, requests };
+}
+
+const contextOf = (stdout: string) =>
+  (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
+    .additionalContext;
+
+describe('hook payloads without a session id', () => {
+  it('continue the open session instead of ending it; a transcript name gives the id', async () => {
+    const { repo, hook, status } = workspace();
+    await hook('SessionStart', { session_id: 's1', cwd: repo, source: 'startup' });
+    const r = await hook('UserPromptSubmit', { cwd: repo, prompt: 'Fix the login bug' });
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(r.stderr).toMatch(/request recorded/);
+    await hook('PostCompact', { cwd: repo, trigger: 'auto' });
+    await hook('UserPromptSubmit', { session_id: 's1', cwd: repo, prompt: 'and add a test' });
+    let s = await status();
+    expect(s.workflow).toMatchObject({ session_count: 1, title: 'Fix the login bug' });
+
+    // the transcript's file name is the session id Claude Code would have sent
+    const id = '4f65f198-0c0c-47a2-b6ab-5f2e30ae5cbe';
+    await hook('UserPromptSubmit', {
+      cwd: repo,
+      transcript_path: join(repo, `${id}.jsonl`),
+      prompt: 'next session',
+    });
+    await hook('UserPromptSubmit', { session_id: id, cwd: repo, prompt: 'same session' });
+    s = await status();
+    expect(s.workflow.session_count).toBe(2);
+  });
+});
+
+describe('the folder a hook names', () => {
+  it('finds the repository above a folder the agent deleted, and tells a session whose folder is nowhere', async () => {
+    const { repo, hook, requests, env } = workspace();
+    mkdirSync(join(repo, 'build', 'out'), { recursive: true });
+    rmSync(join(repo, 'build'), { recursive: true });
+    const r = await hook('UserPromptSubmit', {
+      session_id: 's1',
+      cwd: join(repo, 'build', 'out'),
+      prompt: 'the build folder is gone, rebuild it',
+    });
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(r.stderr).toMatch(/request recorded/);
+    expect(await requests()).toEqual(['the build folder is gone, rebuild it']);
+
+    const elsewhere = tempDir('baton-none-');
+    const gone = await runCli(['hook', 'SessionStart'], {
+      cwd: elsewhere,
+      env,
+      input: JSON.stringify({ session_id: 's2', cwd: '/no/such/folder', hook_event_name: 'SessionStart' }),
+    });
+    expect(gone.code).toBe(0);
+    expect(JSON.parse(gone.stdout)).toEqual({
+      systemMessage: 'Baton is not following this session: its folder /no/such/folder does not exist',
+    });
+  });
+});
+
+describe('hooks fired inside a subagent', () => {
+  it("leave the session's task list alone (as the transcript import leaves sidechains out)", async () => {
+    const { repo, hook, status } = workspace();
+    await hook('SessionStart', { session_id: 's1', cwd: repo, source: 'startup' });
+    const r = await hook('PostToolUse', {
+      session_id: 's1',
+      cwd: repo,
+      agent_id: 'ad597e734e874e0b9',
+      agent_type: 'Explore',
+      tool_name: 'TodoWrite',
+      tool_use_id: 'toolu_1',
+      tool_input: { todos: [{ content: 'Scan the repo', status: 'in_progress', activeForm: 'Scanning' }] },
+      tool_response: {},
+    });
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(r.stderr).toMatch(/fired inside the subagent Explore ad597e734e874e0b9/);
+    const s = await status();
+    expect(s.tasks).toEqual([]);
+    expect(s.workflow.session_count).toBe(1);
+  });
+});
+
+describe('slash commands in prompts', () => {
+  it('record what the transcript import records: one request for a custom command, none for a built-in', async () => {
+    const { repo, hook, requests } = workspace();
+    const transcript = join(tempDir('baton-tr-'), 'session.jsonl');
+    // the real turn: the user typed a custom command with arguments (Claude Code 2.1.38)
+    const lines = readFileSync(corpusPath('claude-code/spotter/subagent.jsonl'), 'utf8')
+      .split('\n')
+      .slice(0, 6);
+    writeFileSync(transcript, `${lines.join('\n')}\n`);
+    const typed =
+      '/handgemacht:create-beads websearch to learn how to fastest setup credo, dialyzer, mix_audit (basically all supported by https://github.com/bradleygolden/claude-marketplace-elixir)\n\nMaybe there are igniter scripts?';
+    const base = { session_id: 's1', cwd: repo, transcript_path: transcript };
+    await hook('SessionStart', { ...base, source: 'startup' });
+    expect((await hook('UserPromptSubmit', { ...base, prompt: '/model opus' })).stderr).toMatch(
+      /no request in the prompt/,
+    );
+    expect((await hook('UserPromptSubmit', { ...base, prompt: typed })).stderr).toMatch(/request recorded/);
+    const stop = await hook('Stop', { ...base, stop_hook_active: false });
+    expect(stop.stderr).toMatch(/imported \d+ new transcript entries/);
+    const texts = await requests();
+    expect(texts).toHaveLength(1);
+    expect(texts[0]).toMatch(/^websearch to learn how to fastest setup credo/);
+  });
+});
+
+describe('transcripts not written yet', () => {
+  it('are nothing to report at Stop (empty, first line half written) and at a SessionEnd before any prompt', async () => {
+    const { repo, hook, baton } = workspace();
+    await hook('SessionStart', { session_id: 's1', cwd: repo, source: 'startup' });
+    const transcript = join(tempDir('baton-tr-'), 'session.jsonl');
+    writeFileSync(transcript, '');
+    const base = { session_id: 's1', cwd: repo, transcript_path: transcript };
+    let r = await hook('Stop', { ...base, stop_hook_active: true });
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(r.stderr).toMatch(/nothing written yet/);
+    writeFileSync(transcript, '{"type":"user","message":{"role":"user","content":"Fix th');
+    r = await hook('Stop', base);
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    r = await hook('SessionEnd', {
+      ...base,
+      transcript_path: join(repo, 'never-written.jsonl'),
+      reason: 'other',
+    });
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(r.stderr).toMatch(/no transcript at .*never-written\.jsonl \(none written\)/);
+    const doctor = (await baton(['doctor', '--json'])).json<Status>();
+    expect(doctor.last_hooks.Stop.outcome).toBe('nothing');
+    expect(doctor.problems.join('\n')).not.toMatch(/Stop|SessionEnd/);
+  });
+});
+
+describe('a compaction whose start hook came first', () => {
+  it('does not inject the context a second time at the next prompt', async () => {
+    const { repo, hook, baton } = workspace();
+    const base = { session_id: 's1', cwd: repo };
+    await hook('SessionStart', { ...base, source: 'startup' });
+    await hook('UserPromptSubmit', { ...base, prompt: 'Write the parser' });
+    await baton(['task', 'add', 'A:Parser']);
+    await hook('PreCompact', { ...base, trigger: 'auto' });
+    const start = await hook('SessionStart', { ...base, source: 'compact' });
+    expect(contextOf(start.stdout)).toContain('Write the parser');
+    const post = await hook('PostCompact', { ...base, trigger: 'auto', compact_summary: 'Parser begun.' });
+    expect(post.stderr).toMatch(/the compacted session already got the context/);
+    const next = await hook('UserPromptSubmit', { ...base, prompt: 'go on' });
+    expect(next).toMatchObject({ code: 0, stdout: '' });
+
+    // the other order: PostCompact first, then the compact start injects once
+    await hook('PreCompact', { ...base, trigger: 'manual' });
+    expect((await hook('PostCompact', { ...base, trigger: 'manual' })).stderr).toMatch(
+      /the next prompt or session start injects/,
+    );
+    expect(contextOf((await hook('SessionStart', { ...base, source: 'compact' })).stdout)).toContain(
+      'Write the parser',
+    );
+    expect((await hook('UserPromptSubmit', { ...base, prompt: 'and on' })).stdout).toBe('');
+  });
+});
+
+describe('input a shell or an agent mangles', () => {
+  it("reads a payload behind a byte-order mark (a Windows shell's pipe adds one)", async () => {
+    const { repo, hook, requests } = workspace();
+    const r = await hook(
+      'UserPromptSubmit',
+      `\uFEFF${JSON.stringify({ session_id: 's1', cwd: repo, prompt: 'with a BOM' })}`,
+    );
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(await requests()).toEqual(['with a BOM']);
+  });
+});
+
+describe('baton doctor when the store cannot be opened', () => {
+  it('reports it as a problem with what to do, instead of failing like the hook it is asked about', async () => {
+    const { repo, baton } = workspace();
+    const more = { BATON_DATABASE_URL: join(repo, 'README.md', 'cannot', 'be.db') };
+    const r = await baton(['doctor'], more);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /problem: cannot open the SQLite database .*README\.md\/cannot\/be\.db: .*point BATON_HOME \(or --home, or BATON_DATABASE_URL\) at one you can write/,
+    );
+    const json = (await baton(['doctor', '--json'], more)).json<Status>();
+    expect(json).toMatchObject({ ok: false, workflows: [] });
+  });
+});
+
+describe('hooks of one worktree at once', () => {
+  it('make one workflow and import a transcript once (three Stops racing on a fresh repository)', async () => {
+    const { repo, hook, baton } = workspace();
+    const transcript = join(tempDir('baton-tr-'), '258c7280-ae70-4798-800f-63464d01a85d.jsonl');
+    writeFileSync(
+      transcript,
+      readFileSync(corpusPath('claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl')),
+    );
+    const payload = {
+      session_id: '258c7280-ae70-4798-800f-63464d01a85d',
+      cwd: repo,
+      transcript_path: transcript,
+    };
+    const runs = await Promise.all([1, 2, 3].map(() => hook('Stop', payload)));
+    for (const r of runs) expect(r).toMatchObject({ code: 0, stdout: '' });
+    const list = (await baton(['list', '--json'])).json<{ workflows: { status: string }[] }>();
+    // a workflow created at the same moment by another hook abandons itself (cancelled) for the first one
+    expect(list.workflows.filter((w) => w.status !== 'cancelled')).toHaveLength(1);
+    // what one import alone records, in another repository
+    const alone = workspace();
+    await alone.hook('Stop', { ...payload, cwd: alone.repo });
+    const counts = async (b: typeof baton) => {
+      const c = (await b(['status', '--json'])).json<Status>().counts as Record<string, unknown>;
+      return { decisions: c.decisions, errors: c.errors, history: c.history, test_runs: c.test_runs };
+    };
+    expect(await counts(baton)).toEqual(await counts(alone.baton));
+  });
+});
+
+describe("Stop's last_assistant_message", () => {
+  it("is the agent's last state where no transcript is read (Codex's transcript_path null), kept once", async () => {
+    const { repo, hook, baton } = workspace();
+    // Codex's Stop input: every field required, transcript_path null when the session keeps no rollout
+    const base = {
+      session_id: '019e1625-789d-76c0-80ab-3724b5ddb799',
+      turn_id: 't1',
+      cwd: repo,
+      model: 'gpt-5.5',
+      permission_mode: 'default',
+      transcript_path: null,
+    };
+    await hook('UserPromptSubmit', { ...base, prompt: 'Add a retry to the uploader' });
+    const stop = {
+      ...base,
+      stop_hook_active: false,
+      last_assistant_message: 'Added the retry; 12 tests pass.',
+    };
+    const first = await hook('Stop', stop);
+    expect(first).toMatchObject({ code: 0, stdout: '' });
+    expect(first.stderr).toMatch(/no transcript path; the agent's last message kept/);
+    expect((await hook('Stop', stop)).stderr).not.toMatch(/last message kept/);
+    const context = (await baton(['context'])).stdout;
+    expect(context).toMatch(
+      /### Last State \(the agent's last message[^)]*\)\nAdded the retry; 12 tests pass\./,
+    );
+  });
+});
