@@ -35,7 +35,7 @@ const commitLine = /^\[([^\]\n]+?)(?: ?[(（][^)）\n]+[)）])? ([0-9a-f]{7,64})
 const prUrl =
   /https?:\/\/[\w.-]+(?::\d+)?\/[\w.-]+(?:\/[\w.-]+)+?\/(?:pull|-\/merge_requests)\/\d+(?![\w/])/g;
 const pushedRef =
-  /^\s*(?:\*\s*\[new branch\]|\+?\s*[0-9a-f]{7,40}\.{2,3}[0-9a-f]{7,40}|\[new tag\])\s+(\S+)\s+->\s+(\S+)/m;
+  /^[ \t]*(?:\*[ \t]*\[new branch\]|\+?[ \t]*[0-9a-f]{7,40}\.{2,3}[0-9a-f]{7,40}|\[new tag\])\s+(\S+)\s+->\s+(\S+)/m;
 const pushRejected = /\[rejected\]|\berror: failed to push|^fatal:/m;
 /** Codex app directives in a final message: ::git-create-pr{... url="..."} */
 const prDirective = /::git-create-pr\{[^}]*\burl="([^"]+)"/g;
@@ -162,7 +162,7 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
     }
     if (pushing.test(all) && !failed(e) && !pushRejected.test(e.text) && !dryRun.test(all)) {
       const ref = pushedRef.exec(e.text);
-      const deleted = /^\s*-\s*\[deleted\]\s+(\S+)/m.exec(e.text)?.[1];
+      const deleted = /^[ \t]*-[ \t]*\[deleted\]\s+(\S+)/m.exec(e.text)?.[1];
       const target = ref ? `${ref[1]} -> ${ref[2]}` : (commands.find((c) => pushing.test(c)) ?? 'git push');
       const summary = deleted && !ref ? `deleted the remote branch ${deleted}` : `pushed ${target}`;
       // "Everything up-to-date": the remote had it all, nothing was pushed

@@ -105,8 +105,8 @@ const diagnostics = [
   /\berror (?:TS|CS)\d+:/,
   /^error(?:\[E\d+\])?: \S/m,
   /^[\w./@~\\-]+:\d+(?::\d+)?: (?:fatal )?error: /m,
-  /^\s*✖ \d+ problems? \([1-9]\d* errors?/m,
-  /^\s*ERR_PNPM_[A-Z_]+/m,
+  /^[ \t]*✖ \d+ problems? \([1-9]\d* errors?/m,
+  /^[ \t]*ERR_PNPM_[A-Z_]+/m,
 ];
 const goBuild = /(?:^|[\s;&|])go (?:build|vet|run|install)\b/;
 const goLocated = /^\S+\.go:\d+:\d+: \S/m;

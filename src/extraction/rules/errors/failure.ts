@@ -95,7 +95,7 @@ const subagentTools = new Set(['Task', 'Agent']);
 
 /** A result in an answer: a list, code, a path or a file name, or a colon opening what follows. */
 const carriesResult =
-  /^\s*(?:[-*•]|\d+[.)])\s|`|\b[\w.-]+\/[\w./-]+|\b\w+\.(?:[jt]sx?|py|go|rs|rb|exs?|java|kt|md|json|toml|ya?ml|sh|sql|css|html)\b|:\s*$/m;
+  /^[ \t]*(?:[-*•]|\d+[.)])\s|`|\b[\w.-]+\/[\w./-]+|\b\w+\.(?:[jt]sx?|py|go|rs|rb|exs?|java|kt|md|json|toml|ya?ml|sh|sql|css|html)\b|:\s*$/m;
 /** The next step announced: "Let me create ...", "Now I'll run ...", "I'm going to look ..." with a verb of work. */
 const announcedStep =
   /^(?:(?:now|next|first|then),? )?(?:let me|I'll|I will|I'm going to|I am going to) (?:now )?(?:create|write|draft|prepare|produce|generate|implement|build|add|make|update|edit|modify|fix|refactor|set up|design|document|run|test|verify|check|look|read|open|inspect|search|find|explore|examine|investigate|review|analy[sz]e|dig|start|begin|continue|proceed|summari[sz]e|compile|put together|work)\b/i;
