@@ -53,9 +53,12 @@ export function wiringOf(agent: InitAgent, root: string, env: NodeJS.ProcessEnv)
   const out: AgentWiring = { agent, hooks: [], mcp: [], instructions: [], plugin: [] };
   const seenMcp = new Set<string>();
   const seenBlocks = new Set<string>();
+  const seenHooks = new Set<string>();
   for (const scope of scopes) {
     const files = agentFiles(agent, scope, root, homes);
-    const settings = readSettings(files.hooks);
+    // Codex keeps a repository's hooks in one file whatever the scope: list it once, under the first scope.
+    const settings = seenHooks.has(files.hooks) ? null : readSettings(files.hooks);
+    seenHooks.add(files.hooks);
     if (settings) {
       const found = batonHooksIn(settings);
       if (found.size) {
