@@ -2,6 +2,7 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, fakeClaude, fakeCodex } from '../helpers/agent-workspace.js';
+import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/git-repo.js';
 
 interface Report {
@@ -10,13 +11,14 @@ interface Report {
   tasks: { id: string; outcome: string }[];
   usage_limit: { resets_at: string | null; auto_resumed: boolean } | null;
   stopped: string;
+  workflow_id: string;
 }
 
 const setup = agentWorkspace;
 
 describe('baton run options', () => {
   it('a usage limit pauses the workflow with the reset time; without --auto-resume the run stops there', async () => {
-    const { cli, events, create } = setup({ BATON_AGENT_BIN: fakeClaude });
+    const { cli, events, create, repo, env } = setup({ BATON_AGENT_BIN: fakeClaude });
     await create();
     const resets = Math.floor(Date.now() / 1000) + 3600;
     const r = await cli(['run', '--agent', 'claude-code'], { FAKE_USAGE_LIMIT: String(resets) });
@@ -31,6 +33,15 @@ describe('baton run options', () => {
     const ev = events().find((e) => e.type === 'usage_limit.reached');
     expect(ev?.data.resets_at).toBe(new Date(resets * 1000).toISOString());
     expect(ev?.data.auto_resume_at).toBeNull();
+    // On a terminal the run's last line says when, and the command that goes on then.
+    const again = await runCli(['run', '--agent', 'claude-code'], {
+      cwd: repo,
+      env: { ...env, FAKE_USAGE_LIMIT: String(resets) },
+    });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(
+      `usage limit (resets at ${new Date(resets * 1000).toISOString()}): go on then with \`baton run -w ${report.workflow_id}\`, or add --auto-resume to wait for it`,
+    );
   });
 
   it('--auto-resume waits for the reset time, resumes and finishes the workflow', async () => {
