@@ -95,6 +95,7 @@ describe('baton run options', () => {
     writeFileSync(
       script,
       '#!/bin/sh\nwc -c > /dev/null\necho "working on: $(printf %s "$BATON_PROMPT" | head -c 40)"\n' +
+        '[ -n "$SAVE_PROMPT" ] && printf %s "$BATON_PROMPT" > "$SAVE_PROMPT"\n' +
         'if [ -f "$FAIL_FLAG" ]; then echo "cannot do it" >&2; exit 3; fi\necho done\n',
     );
     chmodSync(script, 0o755);
@@ -112,6 +113,18 @@ describe('baton run options', () => {
     expect(report.tasks).toMatchObject([{ id: 'T2', outcome: 'error', detail: 'cannot do it' }]);
     expect(report.stopped).toBe('task T2 failed');
     expect(events().some((e) => e.type === 'task.failed')).toBe(true);
+    // The next session is told why: the briefing names the cause beside the task, and the retry's prompt says it.
+    const context = (await cli(['context'])).json<{ markdown: string }>().markdown;
+    expect(context).toContain('[!] T2 Second (failed: cannot do it) after T1');
+    const prompts = tempDir('baton-prompts-');
+    const retry = await cli(['run', '--agent', 'command', '--agent-bin', script, '--max-tasks', '1'], {
+      FAIL_FLAG: join(prompts, 'absent'),
+      SAVE_PROMPT: join(prompts, 'prompt.txt'),
+    });
+    expect(retry.code, retry.stderr).toBe(0);
+    expect(readFileSync(join(prompts, 'prompt.txt'), 'utf8')).toContain(
+      'An earlier attempt at this task failed: cannot do it',
+    );
   });
 
   it('profiles from baton.config.json: adapter, bin and context window without any flag', async () => {
