@@ -116,6 +116,9 @@ describe('baton run options', () => {
     // The next session is told why: the briefing names the cause beside the task, and the retry's prompt says it.
     const context = (await cli(['context'])).json<{ markdown: string }>().markdown;
     expect(context).toContain('[!] T2 Second (failed: cannot do it) after T1');
+    // T1's completion snapshot is the latest one, but no session ended because of it
+    expect(context).toContain('Continue from task "T2: Second".\n');
+    expect(context).not.toContain('ended because');
     const prompts = tempDir('baton-prompts-');
     const retry = await cli(['run', '--agent', 'command', '--agent-bin', script, '--max-tasks', '1'], {
       FAIL_FLAG: join(prompts, 'absent'),
