@@ -131,13 +131,10 @@ export async function recoverAtStartup(
       status = 'error';
       reason = `the workspace ${row.workspace_path} is missing`;
     } else if (row.session_state === 'running' && (await executor.isAlive(row))) {
-      // A local agent orphaned by the dead controller: nobody reads its output any more.
-      try {
-        process.kill(row.pid ?? 0, 'SIGTERM');
-        stoppedPid = row.pid ?? undefined;
-      } catch {
-        // already gone
-      }
+      // A local agent orphaned by the dead controller: nobody reads its output any more. Stopped with what it
+      // started (the executor knows how).
+      await executor.release?.(row);
+      stoppedPid = row.pid ?? undefined;
     }
     const wf = await service.store.loadState(row.workflow_id);
     const task = wf?.tasks.find((t) => t.status === 'in_progress') ?? null;
