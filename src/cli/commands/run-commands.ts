@@ -117,12 +117,27 @@ export async function continueRecovered(
   const shared = runShared(service, setup, settings, env);
   const runs: Promise<unknown>[] = [];
   for (const ex of report.executors) {
-    if (!ex.auto_resume) continue;
+    if (!ex.auto_resume) {
+      if (ex.interrupted)
+        log(
+          `${ex.workflow_id} is interrupted and not resumed here${ex.reason ? ` (${ex.reason})` : ''}: continue with \`baton run -w ${ex.workflow_id}\``,
+        );
+      continue;
+    }
     const att = report.attached.find((a) => a.row.id === ex.executor_id);
     const row = att?.row;
-    const agentName = row?.agent ?? setup.agentName;
-    if (!agentName) continue;
-    const profile = setup.profileOf(agentName);
+    // the server's own --agent, else the profile the session ran
+    const agentName = row?.agent ?? setup.agentName ?? ex.agent;
+    let profile;
+    try {
+      profile = setup.profileOf(agentName);
+    } catch (e) {
+      log(
+        `${ex.workflow_id} can resume, but not with the agent ${agentName}: ${(e as Error).message}; start \`baton serve --agent <name>\` or run \`baton run -w ${ex.workflow_id} --agent <name>\``,
+      );
+      continue;
+    }
+    log(`resuming ${ex.workflow_id} (session ${ex.session_number}) with ${profile.name}`);
     // A re-attached run goes on where it runs (its agent host, its container); the rest on the configured executor.
     const executor = (row && row.runtime !== 'local' ? shared.factory.forRow(row) : null) ?? setup.executor;
     runs.push(
@@ -145,6 +160,11 @@ export async function continueRecovered(
             log,
           },
           att ? { proc: att.proc, taskId: att.taskId } : undefined,
+        )
+        .then((r) =>
+          log(
+            `${ex.workflow_id}: ${r.status}${r.stopped && !r.stopped.startsWith(r.status) ? ` (${r.stopped})` : ''}`,
+          ),
         )
         .catch((e: Error) => log(`auto-resume of ${ex.workflow_id} failed: ${e.message}`)),
     );

@@ -27,6 +27,8 @@ export interface RecoveryOutcome {
   reason: string | null;
   interrupted: boolean;
   auto_resume: boolean;
+  /** The agent profile the session ran (what a server without its own `--agent` resumes it with). */
+  agent: string;
   /** The pid of an orphaned local agent that was stopped (nobody read its output any more). */
   stopped_agent_pid?: number;
 }
@@ -250,5 +252,6 @@ function outcome(
     reason,
     interrupted,
     auto_resume: auto,
+    agent: row.agent,
   };
 }
