@@ -209,9 +209,16 @@ describe('baton doctor', () => {
     const report = (await baton(['doctor', '--json'])).json<Record<string, any>>();
     const codex = report.agents.find((a: { agent: string }) => a.agent === 'codex');
     expect(codex.hooks).toEqual([
-      expect.objectContaining({ scope: 'local', path: join(repo, '.codex', 'hooks.json'), missing: [] }),
+      expect.objectContaining({
+        scope: 'local',
+        scopes: ['local', 'shared'],
+        path: join(repo, '.codex', 'hooks.json'),
+        missing: [],
+      }),
     ]);
     const text = (await baton(['doctor'])).stdout;
-    expect(text.match(/^ {2}hooks \(.*\.codex\/hooks\.json/gm)).toHaveLength(1);
+    expect(text.match(/^ {2}hooks \(.*\.codex\/hooks\.json/gm)).toEqual([
+      `  hooks (local, shared)  ${join(repo, '.codex', 'hooks.json')}`,
+    ]);
   });
 });
