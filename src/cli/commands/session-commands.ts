@@ -145,7 +145,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
           });
           print(r, () =>
             r.outcome === 'requested'
-              ? `pause requested for ${r.workflow_id}: it pauses when ${r.waiting_for.join(', ')} ${r.waiting_for.length > 1 ? 'finish' : 'finishes'}`
+              ? `pause requested for ${r.workflow_id}: it pauses when ${r.waiting_for.join(', ')} ${r.waiting_for.length > 1 ? 'finish' : 'finishes'}, or by force once the pause timeout (--pause-timeout) has passed; \`baton pause --force\` pauses now`
               : r.outcome === 'already_paused'
                 ? `${r.workflow_id} is already paused (snapshot ${r.snapshot_id})`
                 : `paused ${r.workflow_id} (snapshot ${r.snapshot_id})${r.warning ? `\nwarning: ${r.warning}` : ''}\nresume with: baton resume -w ${r.workflow_id}`,
