@@ -202,6 +202,9 @@ export class TranscriptBuilder {
         }
       : usage;
     this.calls.set(key, merged);
+    // a call that reports no input at all (a stream's placeholder usage `{input_tokens: 0, output_tokens: 0}`) does
+    // not say how full the context is: it was not emptied
+    if (contextOf(merged) === 0) return;
     if (options.sidechain) {
       this.sideContextTokens = contextOf(merged);
       return;

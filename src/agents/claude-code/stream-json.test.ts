@@ -127,3 +127,12 @@ describe('times of lines that state none', () => {
     expect(said.at(-1)?.at?.startsWith('2026-05-11T')).toBe(true);
   });
 });
+
+describe('usage lines that report nothing', () => {
+  it('keeps the last context a call reported when later calls carry placeholder usage (all zeros)', () => {
+    // trackgentic's stream ends with five assistant lines whose usage is {input_tokens: 0, output_tokens: 0}
+    const t = parseStreamJson(readCorpus('stream-json/trackgentic/stream.jsonl'));
+    expect(t.usage.context_tokens).toBe(406 + 9600);
+    expect(t.usage.peak_context_tokens).toBeGreaterThanOrEqual(t.usage.context_tokens ?? 0);
+  });
+});

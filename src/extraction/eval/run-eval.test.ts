@@ -104,5 +104,12 @@ describe('evaluation against the hand labels', () => {
     const listed = (k: string) => misses.split('\n').filter((l) => l.startsWith(`  ${k} missed `)).length;
     expect(listed('errors')).toBe(total('errors'));
     expect(listed('decisions')).toBe(total('decisions'));
+    // matched errors whose fate differs from the label's are listed too, one line each
+    const fates = misses.split('\n').filter((l) => l.startsWith('  errors fate ')).length;
+    const right = report.files
+      .filter((f) => f.split === 'tuning')
+      .reduce((n, f) => n + f.score.errors.matched - f.score.resolutionsRight, 0);
+    expect(fates).toBe(right);
+    expect(fates).toBeGreaterThan(0);
   });
 });

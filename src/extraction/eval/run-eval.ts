@@ -162,6 +162,10 @@ export function formatMisses(report: EvalReport, only?: LabelSplit): string {
       for (const x of m.missed) lines.push(`  ${kind} missed   [${x.evidence.join(',')}] ${oneLine(x.text)}`);
       for (const x of m.extra) lines.push(`  ${kind} extra    [${x.line ?? '?'}] ${oneLine(x.text)}`);
     }
+    for (const x of f.misses.errors.wrong_fate)
+      lines.push(
+        `  errors fate     [${x.line ?? '?'}] ${x.found}, labelled ${x.labelled}: ${oneLine(x.text)}`,
+      );
     if (lines.length) out.push(`${f.name} (${f.split}, ${f.corpus})`, ...lines);
   }
   return out.length ? out.join('\n') : 'nothing missed, nothing extra';

@@ -54,7 +54,12 @@ function match<P extends { evidence_line: number | null }, L extends { evidence:
 
 /** What one file's labels and predictions did not pair up: the labelled items missed, the predictions extra. */
 export interface Misses {
-  errors: { missed: { evidence: number[]; text: string }[]; extra: { line: number | null; text: string }[] };
+  errors: {
+    missed: { evidence: number[]; text: string }[];
+    extra: { line: number | null; text: string }[];
+    /** Errors found and labelled whose fate (resolution) differs from the label's. */
+    wrong_fate: { line: number | null; text: string; found: string; labelled: string }[];
+  };
   decisions: {
     missed: { evidence: number[]; text: string }[];
     extra: { line: number | null; text: string }[];
@@ -81,8 +86,19 @@ export function missesOf(
         .map((p) => ({ line: p.evidence_line, text: textOf.p(p) })),
     };
   };
+  const wrongFate = match(result.errors, label.errors, unitOf)
+    .filter(([p, l]) => p.resolution !== l.resolution)
+    .map(([p, l]) => ({
+      line: p.evidence_line,
+      text: p.error_message,
+      found: p.resolution,
+      labelled: l.resolution,
+    }));
   return {
-    errors: apart(result.errors, label.errors, { p: (p) => p.error_message, l: (l) => l.error_message }),
+    errors: {
+      ...apart(result.errors, label.errors, { p: (p) => p.error_message, l: (l) => l.error_message }),
+      wrong_fate: wrongFate,
+    },
     decisions: apart(result.decisions, label.decisions, { p: (p) => p.description, l: (l) => l.description }),
   };
 }
