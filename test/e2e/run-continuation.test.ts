@@ -181,6 +181,28 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
     expect(again.json<{ status: string }>().status).toBe('completed');
   });
 
+  it('a closed terminal (SIGHUP) stops the agent too, and the workflow is left interrupted (exit 129)', async () => {
+    const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
+    await ws.create();
+    const run = ws.spawnRun(['run', '--agent', 'claude-code', '--heartbeat', '100ms'], {
+      FAKE_HANG_MS: '60000',
+    });
+    const agent = await until('the agent mid-task', async () => {
+      const rows = (await ws.cli(['executors', 'list'])).json<
+        { pid: number | null; resume_token: string | null }[]
+      >();
+      return rows.find((x) => x.resume_token && x.pid) ?? null;
+    });
+    run.child.kill('SIGHUP');
+    expect(await run.exited).toBe(129);
+    expect(pidAlive(agent.pid as number)).toBe(false);
+    const st = (await ws.cli(['status'])).json<{ workflow: { status: string; interrupt_reason: string } }>();
+    expect(st.workflow).toMatchObject({
+      status: 'interrupted',
+      interrupt_reason: 'baton run was stopped (SIGHUP)',
+    });
+  });
+
   it("--verbose streams the agent's own output; --actor is who acts in the log and the run folder", async () => {
     const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
     await ws.create();

@@ -172,6 +172,9 @@ export async function continueRecovered(
   return Promise.all(runs);
 }
 
+/** 128 + the signal's number, as a shell reports a process a signal stopped. */
+const exitCodes: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+
 type RunFlags = AgentFlags & {
   workflow?: string;
   maxTasks?: string;
@@ -225,7 +228,9 @@ export function registerRunCommands(program: Command, rt: Runtime) {
           ? { write: (t) => void process.stderr.write(t), columns: process.stderr.columns ?? 100 }
           : null,
     });
-    // Ctrl-C (or SIGTERM) stops the agent and leaves the workflow interrupted and resumable; a second one exits now.
+    // Ctrl-C (or SIGTERM, or SIGHUP: the terminal closed) stops the agent and leaves the workflow interrupted and
+    // resumable; a second one exits now. The agent leads its own process group, so the terminal's signals reach
+    // Baton only: Baton stops it.
     const abort = new AbortController();
     const onSignal = (sig: NodeJS.Signals) => {
       if (abort.signal.aborted) process.exit(130);
@@ -233,6 +238,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    process.on('SIGHUP', onSignal);
     try {
       const state = await service.resolve(rt.ref(o.workflow));
       const setup = agentSetup(o, rt.env, settings, state.worktree);
@@ -264,10 +270,11 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       progress.finish(report);
       // A failed task is a failed run: exit 1 (the cause was printed with the task).
       if (report.failed) rt.exitCode = 1;
-      if (abort.signal.aborted) rt.exitCode = abort.signal.reason === 'SIGTERM' ? 143 : 130;
+      if (abort.signal.aborted) rt.exitCode = exitCodes[String(abort.signal.reason)] ?? 130;
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      process.off('SIGHUP', onSignal);
       progress.stop();
       await rt.flushMirror();
       await service.store.close();
