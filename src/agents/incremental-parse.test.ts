@@ -77,6 +77,38 @@ describe('what the parsers keep', () => {
     expect(t.usage.context_tokens).toBeLessThan(t.usage.peak_context_tokens ?? 0);
   });
 
+  it("keeps git's commit line when a long hook output before it and the files after it are cut", () => {
+    const hooks = Array.from({ length: 60 }, (_, i) => `check-hook-${i}${'.'.repeat(50)}Passed`).join('\n');
+    const files = Array.from({ length: 80 }, (_, i) => ` create mode 100644 src/module-${i}/index.ts`).join(
+      '\n',
+    );
+    const output = `${hooks}\n[main (root-commit) 0a1b2c3] Scaffold the app\n 80 files changed, 800 insertions(+)\n${files}`;
+    const lines = [
+      {
+        type: 'assistant',
+        message: {
+          id: 'm1',
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool_use',
+              id: 't1',
+              name: 'Bash',
+              input: { command: 'git commit -m "Scaffold the app"' },
+            },
+          ],
+        },
+      },
+      {
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: output }] },
+      },
+    ].map((l) => JSON.stringify(l));
+    const result = parseClaudeTranscript(lines.join('\n')).entries.find((e) => e.kind === 'tool_result');
+    expect(result?.truncated).toBe(true);
+    expect(result?.text).toContain('characters cut ...]\n[main (root-commit) 0a1b2c3] Scaffold the app\n');
+  });
+
   it('reads messages the user typed while the agent worked (queued), and leaves notifications out', () => {
     const t = parseClaudeTranscript(
       readCorpus('claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl'),

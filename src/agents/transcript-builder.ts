@@ -52,12 +52,23 @@ const add = (a: CallUsage, b: CallUsage): CallUsage => ({
 const keptWhole = (kind: EntryKind, role: EntryRole) =>
   kind === 'summary' || kind === 'result' || (kind === 'text' && (role === 'user' || role === 'assistant'));
 
-/** The beginning and the end of a long output: commit lines come first, runners print their summaries last. */
+/**
+ * Lines kept from the middle of a cut output: git's `[branch hash] subject` line of a commit, which a pre-commit
+ * hook's output (linters, a test run) can push far from the start.
+ */
+const keptLine = /^\[[^\]\n]+ [0-9a-f]{7,64}\] .+$/gm;
+
+/**
+ * The beginning and the end of a long output (runners print their summaries last), and the commit lines of the
+ * middle, under the cut marker.
+ */
 export function cutMiddle(text: string, max: number): string {
   if (text.length <= max) return text;
   const head = Math.floor(max * 0.4);
   const tail = max - head;
-  return `${text.slice(0, head)}\n[... ${text.length - max} characters cut ...]\n${text.slice(-tail)}`;
+  const kept = (text.slice(head, text.length - tail).match(keptLine) ?? []).slice(0, 10);
+  const middle = kept.map((l) => `${l}\n`).join('');
+  return `${text.slice(0, head)}\n[... ${text.length - max} characters cut ...]\n${middle}${text.slice(-tail)}`;
 }
 
 /**

@@ -230,3 +230,10 @@ export function describeCall(name: string | null, input: unknown): string {
  * `isCompactSummary` in transcripts of recent versions; known by its opening words in stream-json and older ones).
  */
 export const compactSummary = /^\s*This session is being continued from a previous conversation/;
+
+/**
+ * The feedback of a Stop (or SubagentStop) hook that blocked the agent from stopping: Claude Code hands it to the
+ * agent as a user-role message (flagged isMeta in transcripts, not always flagged in stream-json), never typed by the
+ * user.
+ */
+export const stopHookFeedback = /^\s*(?:Subagent)?Stop hook feedback:/;

@@ -15,6 +15,7 @@ import {
   addMessageContent,
   callUsage,
   compactSummary,
+  stopHookFeedback,
 } from './anthropic-message.js';
 
 /** Events of `claude -p --output-format stream-json --verbose`, loosely (unknown keys and events pass). */
@@ -120,9 +121,9 @@ export class StreamJsonParser extends JsonlParser {
       if (m.model && !sidechain) b.model ??= m.model;
       if (m.usage) b.usage(m.id ?? null, callUsage(m.usage), { sidechain });
     }
-    if (e.type === 'user' && e.isSynthetic) {
+    const text = typeof m.content === 'string' ? m.content : m.content.map((c) => c.text ?? '').join('\n');
+    if (e.type === 'user' && (e.isSynthetic || stopHookFeedback.test(text))) {
       // written by Claude Code itself (a Stop hook's feedback), not typed by the user
-      const text = typeof m.content === 'string' ? m.content : m.content.map((c) => c.text ?? '').join('\n');
       const kind = compactSummary.test(text) ? 'summary' : 'meta';
       return void b.add({ line, at, role: 'system', kind, text, sidechain });
     }

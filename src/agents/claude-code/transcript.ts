@@ -8,6 +8,7 @@ import {
   addMessageContent,
   callUsage,
   compactSummary,
+  stopHookFeedback,
 } from './anthropic-message.js';
 
 /** One line of a Claude Code session transcript (`~/.claude/projects/<cwd>/<sessionId>.jsonl`), loosely. */
@@ -31,6 +32,7 @@ export const TranscriptLine = z.looseObject({
   content: z.unknown().optional(),
   summary: optionalString,
   operation: optionalString,
+  attachment: z.unknown().optional(),
   compactMetadata: z
     .looseObject({
       trigger: z.enum(['auto', 'manual']).optional().catch(undefined),
@@ -44,10 +46,10 @@ type TranscriptLine = z.infer<typeof TranscriptLine>;
 const ignoredTypes = new Set(['progress', 'file-history-snapshot']);
 /**
  * What Claude Code writes as user turns that the user did not say to the agent: slash-command wrappers, the output of
- * local commands, and bash mode (`! cmd`: the command and its output).
+ * local commands, bash mode (`! cmd`: the command and its output) and memory mode (`# note`).
  */
 const injected =
-  /^\s*<(command-name|command-message|command-args|command-contents|local-command-stdout|local-command-stderr|local-command-caveat|bash-input|bash-stdout|bash-stderr)>/;
+  /^\s*<(command-name|command-message|command-args|command-contents|local-command-stdout|local-command-stderr|local-command-caveat|bash-input|bash-stdout|bash-stderr|user-memory-input)>/;
 /** Queued content that is not the user's typing: notifications, messages from other agents, slash commands. */
 const queuedNoise = /^\s*(<[a-z-]+[\s>]|\/[\w:-]+\s*$)/;
 
@@ -76,7 +78,9 @@ export class ClaudeTranscriptParser extends JsonlParser {
     // conversation: read as a session of its own, not as side activity of a main conversation it does not hold.
     const sidechain = (l.isSidechain ?? false) && l.agentId === undefined;
     if (ignoredTypes.has(l.type)) return b.seen(at);
-    if (l.type === 'queue-operation') return this.queued(line, l);
+    if (l.type === 'queue-operation')
+      return this.queued(line, l, l.operation === 'enqueue' ? l.content : null);
+    if (l.type === 'attachment') return this.queued(line, l, queuedCommand(l.attachment));
     if (l.type === 'summary') {
       // a session title written by Claude Code (older versions), not a summary of the work
       if (l.summary) b.add({ line, at, role: 'system', kind: 'meta', text: l.summary });
@@ -93,7 +97,7 @@ export class ClaudeTranscriptParser extends JsonlParser {
       const text = typeof m.content === 'string' ? m.content : '';
       if (l.isCompactSummary || compactSummary.test(text))
         return void b.add({ line, at, role: 'system', kind: 'summary', text, sidechain });
-      if (l.isMeta || injected.test(text))
+      if (l.isMeta || injected.test(text) || stopHookFeedback.test(text))
         return void b.add({ line, at, role: 'system', kind: 'meta', text, sidechain });
       return addMessageContent(b, 'user', m, { line, at, sidechain, detail: l.toolUseResult });
     }
@@ -110,11 +114,14 @@ export class ClaudeTranscriptParser extends JsonlParser {
     addMessageContent(b, 'assistant', m, { line, at, sidechain });
   }
 
-  /** A message the user typed while the agent worked ("enqueue"); Claude Code hands it to the agent mid-turn. */
-  private queued(line: number, l: TranscriptLine): void {
+  /**
+   * A message the user typed while the agent worked (a queue "enqueue", or the `queued_command` attachment later
+   * versions write when they hand it to the agent mid-turn).
+   */
+  private queued(line: number, l: TranscriptLine, content: unknown): void {
     const at = l.timestamp ?? null;
-    const text = typeof l.content === 'string' ? l.content : '';
-    if (l.operation !== 'enqueue' || text.trim() === '') return this.builder.seen(at);
+    const text = typeof content === 'string' ? content : '';
+    if (text.trim() === '') return this.builder.seen(at);
     if (queuedNoise.test(text)) {
       this.builder.add({ line, at, role: 'system', kind: 'meta', text });
       return addBackgroundFailure(this.builder, text, { line, at, sidechain: false });
@@ -146,6 +153,19 @@ export class ClaudeTranscriptParser extends JsonlParser {
       this.builder.seen(at);
     }
   }
+}
+
+/**
+ * The prompt of a `queued_command` attachment a person typed (`commandMode: "prompt"`, `origin.kind: "human"` when
+ * stated); null for other attachments and for queued task notifications.
+ */
+function queuedCommand(attachment: unknown): string | null {
+  if (typeof attachment !== 'object' || attachment === null) return null;
+  const a = attachment as Record<string, unknown>;
+  const origin = (a.origin ?? {}) as Record<string, unknown>;
+  if (a.type !== 'queued_command' || typeof a.prompt !== 'string') return null;
+  if ((a.commandMode ?? 'prompt') !== 'prompt' || (origin.kind ?? 'human') !== 'human') return null;
+  return a.prompt;
 }
 
 /** Parse a whole Claude Code transcript. */

@@ -21,6 +21,7 @@ export const ExecJsonItem = z.looseObject({
   arguments: z.unknown().optional(),
   query: str,
   message: str,
+  items: z.unknown().optional(),
 });
 type ExecJsonItem = z.infer<typeof ExecJsonItem>;
 
@@ -62,9 +63,35 @@ export function recordExecJson(b: TranscriptBuilder, line: number, e: ExecJsonLi
     const text = e.error?.message ?? e.message ?? e.type;
     b.add({ ...base, role: 'system', kind: 'error', text });
     if (e.type === 'turn.failed') b.result = { line, subtype: 'turn.failed', is_error: true, text };
+  } else if (e.item?.type === 'todo_list' && /^item\.(?:started|updated|completed)$/.test(e.type)) {
+    recordTodoList(b, line, e.item);
   } else if ((e.type === 'item.started' || e.type === 'item.completed') && e.item) {
     recordItem(b, line, e.type === 'item.completed', e.item);
   }
+}
+
+const TodoItems = z
+  .array(z.looseObject({ text: z.string().catch(''), completed: z.boolean().catch(false) }))
+  .catch([]);
+
+/**
+ * The agent's plan (`todo_list` item: `items: [{text, completed}]`, the whole list on each started, updated and
+ * completed event), recorded as the update_plan call it comes from, so the task list reads it as the rollout's.
+ */
+function recordTodoList(b: TranscriptBuilder, line: number, item: ExecJsonItem): void {
+  const plan = TodoItems.parse(item.items)
+    .filter((t) => t.text.trim() !== '')
+    .map((t) => ({ step: t.text, status: t.completed ? 'completed' : 'pending' }));
+  if (plan.length === 0) return;
+  const input = { plan };
+  b.add({
+    line,
+    at: null,
+    role: 'assistant',
+    kind: 'tool_call',
+    text: `update_plan: ${JSON.stringify(input)}`,
+    tool: { id: `${item.id}@${line}`, name: 'update_plan', input, is_error: null, exit_code: null },
+  });
 }
 
 function recordItem(b: TranscriptBuilder, line: number, done: boolean, item: ExecJsonItem): void {

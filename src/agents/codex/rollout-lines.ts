@@ -65,3 +65,39 @@ export const normalised = (t: TokenCounts) => ({
   cache_creation_input_tokens: 0,
   output_tokens: t.output_tokens,
 });
+
+/** Response items as the rollouts before the envelope wrote them, one a line. */
+const bareItemTypes = new Set([
+  'message',
+  'reasoning',
+  'function_call',
+  'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'web_search_call',
+  'local_shell_call',
+]);
+
+/** A bare-era line (see CodexRolloutParser.bare): a header, a state marker or a bare response item as an object, or null. */
+export function bareLine(value: unknown): Record<string, unknown> | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const v = value as Record<string, unknown>;
+  if ('payload' in v) return null;
+  if (v.type === undefined)
+    return v.record_type !== undefined || ('id' in v && 'instructions' in v) ? v : null;
+  return typeof v.type === 'string' && bareItemTypes.has(v.type) ? v : null;
+}
+
+/** Response items that call a tool, with the tool's name when the item does not carry one. */
+export const toolCallTypes: Record<string, string | null> = {
+  function_call: null,
+  custom_tool_call: null,
+  web_search_call: 'web_search',
+  local_shell_call: 'local_shell',
+};
+
+/**
+ * The markers Codex puts around an image the user attached (`<image name=[Image #1]>`, the image, `</image>`), as
+ * parts of their own or before the prompt's text: not words of the user.
+ */
+export const imageMarker = /<image\b[^>\n]*>\s*(?:<\/image>)?|<\/image>/g;

@@ -92,6 +92,44 @@ describe('parseCodexRollout on real rollouts', () => {
     expect(t.entries.filter((e) => e.kind === 'meta')).toHaveLength(4);
   });
 
+  it('leaves out the markers around an image the user attached, as parts of their own or before the prompt', () => {
+    const line = (type: string, payload: Record<string, unknown>) =>
+      JSON.stringify({ timestamp: '2026-04-04T00:00:00Z', type, payload });
+    const image = { type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=' };
+    const t = parseCodexRollout(
+      [
+        line('response_item', {
+          type: 'message',
+          role: 'user',
+          content: [
+            { type: 'input_text', text: '<image name=[Image #1]>' },
+            image,
+            { type: 'input_text', text: '</image>' },
+            { type: 'input_text', text: 'Why is the total wrong on this screen?' },
+          ],
+        }),
+        line('event_msg', { type: 'user_message', message: 'Why is the total wrong on this screen?' }),
+        line('event_msg', {
+          type: 'user_message',
+          message: '<image name=[Image #2]></image>Make it match this one',
+        }),
+        line('response_item', {
+          type: 'message',
+          role: 'user',
+          content: [
+            { type: 'input_text', text: '<image name=[Image #3]>' },
+            image,
+            { type: 'input_text', text: '</image>' },
+          ],
+        }),
+      ].join('\n'),
+    );
+    expect(t.entries.filter((e) => e.role === 'user').map((e) => e.text)).toEqual([
+      'Why is the total wrong on this screen?',
+      'Make it match this one',
+    ]);
+  });
+
   it('skips bad lines with their numbers and accepts chunked input', () => {
     const lines = readCorpus(demo).trimEnd().split('\n');
     lines.splice(4, 0, '{"timestamp": 1, "type": "response_item"}', 'garbage');

@@ -14,7 +14,15 @@ import {
   sessionOf,
 } from './codex-output.js';
 import { ExecJsonLine, recordExecJson } from './exec-json.js';
-import { Payload, RolloutLine, injected, normalised } from './rollout-lines.js';
+import {
+  Payload,
+  RolloutLine,
+  bareLine,
+  imageMarker,
+  injected,
+  normalised,
+  toolCallTypes,
+} from './rollout-lines.js';
 
 /**
  * Codex CLI session rollouts (`~/.codex/sessions/.../rollout-*.jsonl`: `{timestamp, type, payload}` lines) and
@@ -108,7 +116,29 @@ export class CodexRolloutParser extends JsonlParser {
       this.execJson ??= true;
       return recordExecJson(this.builder, line, exec.data);
     }
+    if (this.bare(line, value)) return;
     this.builder.skip(line, `not a Codex line: ${describeIssues(rollout.error.issues)}`);
+  }
+
+  /**
+   * A line of a rollout from before the `{timestamp, type, payload}` envelope (Codex until about September 2025): a
+   * header `{id, timestamp, instructions, git}`, then bare response items (no timestamps of their own), and
+   * `{"record_type": "state"}` bookkeeping (also found in later files). False when the line is none of these.
+   */
+  private bare(line: number, value: unknown): boolean {
+    const v = bareLine(value);
+    if (!v) return false;
+    if (v.record_type !== undefined) return true;
+    if (v.type === undefined) {
+      this.builder.sessionId ??= typeof v.id === 'string' ? v.id : null;
+      this.builder.seen(typeof v.timestamp === 'string' ? v.timestamp : null);
+      return true;
+    }
+    const payload = Payload.safeParse(v);
+    if (!payload.success) return false;
+    this.execJson ??= false;
+    this.responseItem(line, null, v.type as string, payload.data);
+    return true;
   }
 
   private record(line: number, l: RolloutLine, p: Payload): void {
@@ -145,8 +175,9 @@ export class CodexRolloutParser extends JsonlParser {
       if (texts.length > 1) this.said[p.role].add(messageKey(whole));
     } else if (type === 'reasoning') {
       for (const text of textsOf(p.summary)) b.add({ line, at, role: 'assistant', kind: 'thinking', text });
-    } else if (type === 'function_call' || type === 'custom_tool_call' || type === 'web_search_call') {
-      const name = p.name ?? (type === 'web_search_call' ? 'web_search' : null);
+    } else if (type && Object.hasOwn(toolCallTypes, type)) {
+      // local_shell_call: the `local_shell` tool of codex-mini, its command in `action.command`
+      const name = p.name ?? toolCallTypes[type] ?? null;
       const input = type === 'function_call' ? readArguments(p.arguments) : (p.input ?? p.action ?? null);
       const text = `${name ?? 'tool'}: ${commandOf(input) ?? (typeof input === 'string' ? input : JSON.stringify(input))}`;
       const tool = { id: p.call_id ?? null, name, input, is_error: null, exit_code: null };
@@ -242,9 +273,11 @@ export class CodexRolloutParser extends JsonlParser {
 
   /**
    * User and assistant text is written twice (response_item and event_msg): record it once. Context Codex injects
-   * as user messages (AGENTS.md, environment, plugin lists: a response_item that starts with a tag) is meta.
+   * as user messages (AGENTS.md, environment, plugin lists: a response_item that starts with a tag) is meta; the
+   * markers around an attached image are left out.
    */
-  private say(line: number, at: string | null, role: 'user' | 'assistant', text: string, item = false): void {
+  private say(line: number, at: string | null, role: 'user' | 'assistant', raw: string, item = false): void {
+    const text = role === 'user' ? raw.replace(imageMarker, '') : raw;
     if (text.trim() === '') return;
     if (role === 'user' && (injected.test(text) || (item && /^\s*<[\w-]+>/.test(text)))) {
       return void this.builder.add({ line, at, role: 'system', kind: 'meta', text });

@@ -1,9 +1,7 @@
+import { clip } from '../clip.js';
 import type { TestState } from '../schemas/records.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { ContextLimits } from './resume-context.js';
-
-const clip = (text: string, max: number) =>
-  text.length > max ? `${text.slice(0, Math.max(0, max - 1)).trimEnd()}…` : text;
 
 export interface Goal {
   /** The workflow's title: what the goal is called when no request or issue says it. */
@@ -162,6 +160,12 @@ export interface LastState {
   cut: number;
 }
 
+/**
+ * A line that is only an app directive (Codex's desktop app renders `::git-commit{cwd="..."}` as a button): not words
+ * for the next session, so left out of what is shown (the record keeps the message whole).
+ */
+const appDirective = /^::[a-z][\w-]*\{[^}\n]*\}[ \t]*(?:\n|$)/gm;
+
 /** The newest of the agent's last message and its latest compaction summary, cut to `max` characters. */
 export function lastState(snap: SessionSnapshot, max: number): LastState | null {
   const { compaction, last_message } = snap.summaries ?? { compaction: null, last_message: null };
@@ -170,7 +174,7 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     .sort((a, b) => a.timestamp.localeCompare(b.timestamp))
     .at(-1);
   if (!newest || max <= 0) return null;
-  const text = newest.text.trim();
+  const text = newest.text.replace(appDirective, '').trim();
   const shown = text.length > max ? closeFence(`${text.slice(0, max).trimEnd()}…`) : text;
   return { kind: newest.kind, at: newest.timestamp, text: shown, cut: Math.max(0, text.length - max) };
 }

@@ -278,6 +278,61 @@ describe('the last state, cut to fit', () => {
   });
 });
 
+describe('what the last state and the decisions show', () => {
+  const at = '2026-01-01T00:00:00.000Z';
+  it("leaves out the lines that are only an app's directives (Codex's ::git-commit{...})", () => {
+    const text = [
+      'PR #1075 is fully green.',
+      '',
+      '::git-stage{cwd="/w/hk"}',
+      '::git-push{cwd="/w/hk" branch="fix"}',
+      'Working tree is clean. Note ::x{y} inline stays.',
+    ].join('\n');
+    const summary = {
+      id: 's1',
+      timestamp: at,
+      kind: 'last_message' as const,
+      text,
+      source: 'codex',
+      session_number: 1,
+    };
+    const md = fitResumeContext(
+      { ...bigSnapshot(), summaries: { compaction: null, last_message: summary } },
+      4,
+      [],
+      100_000,
+      countTokens,
+    ).markdown;
+    expect(md).toContain('PR #1075 is fully green.\n\nWorking tree is clean. Note ::x{y} inline stays.');
+    expect(md).not.toContain('::git-');
+  });
+
+  it('shows a rationale only when it says more than the decision shown above it', () => {
+    const decision = (description: string, rationale: string) => ({
+      id: description,
+      timestamp: at,
+      task_id: null,
+      decision_type: 'approach' as const,
+      description,
+      rationale,
+      alternatives_considered: null,
+    });
+    const snap: SessionSnapshot = {
+      ...bigSnapshot(),
+      decisions: [
+        decision(
+          "I'm opening the PR as ready for review (per this repository's policy).",
+          "per this repository's  policy",
+        ),
+        decision('Use SQLite in memory for the tests.', 'the tests need no server'),
+      ],
+    };
+    const { context, markdown } = fitResumeContext(snap, 4, [], 100_000, countTokens);
+    expect(context.decisions.map((d) => d.rationale)).toEqual(['', 'the tests need no server']);
+    expect(markdown.match(/Rationale:/g)).toHaveLength(1);
+  });
+});
+
 describe('the goal', () => {
   it('names the workflow by its title when no request or issue is recorded', () => {
     const md = (title: string | undefined) =>

@@ -1,3 +1,4 @@
+import { clip } from '../clip.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import {
   alreadyDone,
@@ -96,11 +97,10 @@ export interface ResumeContext {
   over_budget: boolean;
 }
 
+const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+
 /** The last `n` items (none for 0: `slice(-0)` would give them all). */
 const last = <T>(list: readonly T[], n: number): T[] => (n > 0 ? list.slice(-n) : []);
-
-export const clip = (text: string, max: number) =>
-  text.length > max ? `${text.slice(0, Math.max(0, max - 1)).trimEnd()}…` : text;
 
 /** Compiles the resume context of a snapshot for session `sessionNumber` (Amelia's template, schema first). */
 export function compileResumeContext(
@@ -146,11 +146,12 @@ export function compileResumeContext(
       })),
     already_done: alreadyDone(snap, limits),
     last_state: lastState(snap, limits.last_state_chars),
-    decisions: last(snap.decisions, limits.decisions).map((d) => ({
-      type: d.decision_type,
-      description: clip(d.description, 300),
-      rationale: clip(d.rationale, 200),
-    })),
+    decisions: last(snap.decisions, limits.decisions).map((d) => {
+      const description = clip(d.description, 300);
+      // a rationale read out of the sentence shown above it says nothing new
+      const said = norm(description).includes(norm(d.rationale));
+      return { type: d.decision_type, description, rationale: said ? '' : clip(d.rationale, 200) };
+    }),
     decisions_more: Math.max(0, snap.decisions_total - Math.min(limits.decisions, snap.decisions.length)),
     errors_unresolved: unresolved.map((e) => ({
       type: e.error_type,

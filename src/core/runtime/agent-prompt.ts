@@ -1,3 +1,4 @@
+import { clip } from '../clip.js';
 import type { Decision, ErrorRecord } from '../schemas/records.js';
 import type { SideEffect } from '../schemas/runtime.js';
 import type { WorkflowState } from '../schemas/state.js';
@@ -47,7 +48,7 @@ export const knownState = (s: WorkflowState): KnownState => ({
   open_errors: s.open_errors.slice(-10).map((e) => ({
     id: e.id,
     error_type: e.error_type,
-    error_message: e.error_message.length > 300 ? `${e.error_message.slice(0, 300)}…` : e.error_message,
+    error_message: clip(e.error_message, 300),
   })),
   done: s.tasks
     .filter((t) => t.status === 'done' || t.status === 'skipped')

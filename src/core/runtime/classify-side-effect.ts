@@ -29,7 +29,7 @@ const shellRules: [RegExp, SideEffectKind][] = [
 ];
 
 const fileTools =
-  /^(write|edit|multiedit|notebookedit|apply_patch|str_replace_based_edit_tool|create_file)$/i;
+  /^(write|edit|multiedit|notebookedit|apply_patch|str_replace_based_edit_tool|str_replace_editor|create_file)$/i;
 const shellTools = /^(bash|shell|exec_command|local_shell|command_execution)$/i;
 
 /**
@@ -44,7 +44,8 @@ export function classifySideEffect(a: ToolAction): { kind: SideEffectKind; summa
     for (const [re, kind] of shellRules) if (re.test(cmd)) return { kind, summary: cmd.slice(0, 300) };
     return null;
   }
-  if (fileTools.test(a.name)) {
+  // Anthropic's text editor tool also reads (`command: "view"`): a read writes nothing
+  if (fileTools.test(a.name) && field(a.input, 'command') !== 'view') {
     const path = field(a.input, 'file_path', 'path', 'notebook_path');
     const patchFiles = str(a.input)?.match(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm);
     const target = path ?? patchFiles?.map((l) => l.replace(/^\*\*\* \w+ File: /, '')).join(', ') ?? null;

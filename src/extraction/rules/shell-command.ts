@@ -178,6 +178,61 @@ export function coversTests(failedCommand: string, later: string): boolean {
   );
 }
 
-/** Commands that run a test suite (the runner itself, or a package script / task named test). */
-export const testCommand =
-  /(?<![\w./-])(npm (run )?test|npm run test:[\w:-]+|pnpm (run )?test|yarn test|bun (run )?test|vitest|jest|pytest|python3? -m (pytest|unittest)|node --test|deno test|mix test|go test|cargo (test|nextest)|rspec|(?:vendor\/bin\/)?phpunit|php artisan test|rails test|(?:\.\/)?gradlew test|gradle test|mvn (?:-\S+ )*(?:test|verify)|dotnet test|swift test|playwright test|bats|(mise|make|just|task) (run )?test[\w:-]*)\b/;
+/** The ways a command line runs a test suite: a runner itself, or a package script, task or target named test. */
+const testRunners = [
+  // package managers: `npm test`, `npm t`, `pnpm run test:unit`, `pnpm -r test`, `yarn workspace web test`
+  String.raw`npm (run )?test|npm t|npm run test:[\w:-]+|pnpm (run )?test|yarn (workspace \S+ )?(run )?test|bun (run )?test`,
+  String.raw`(?:npm|pnpm|yarn)(?: -\S+(?: [^\s-]\S*)?)+ (?:run )?test`,
+  // JavaScript runners and monorepo task runners
+  String.raw`vitest|jest|mocha|jasmine|ava|karma start|ng test|node --test|deno (?:task )?test|playwright test|turbo (?:run )?test|lerna run test`,
+  String.raw`nx (?:run )?(?:[\w@/-]+:)?test|nx (?:run-many|affected)(?: \S+)*? (?:-t|--targets?)[= ]test`,
+  // Python: pytest and unittest however started, Django's runner, tox, nox, hatch
+  String.raw`pytest|py\.test|python3? -m (pytest|unittest)|manage\.py test|tox|nox|hatch (?:run )?test`,
+  // Ruby, PHP, Elixir
+  String.raw`rspec|(?:bin\/)?rails test|rake (?:test|spec)|(?:\.\/)?(?:vendor\/bin\/)?(?:phpunit|pest)|php artisan test|mix test`,
+  // JVM and .NET: `./gradlew :app:testDebugUnitTest`, `mvn clean test`, `./mvnw verify`
+  String.raw`(?:\.\/)?gradlew?(?: \S+)*? (?:[\w-]*:)*test\w*|(?:\.\/)?mvnw?(?: \S+)*? (?:test|verify)(?![\w-])|dotnet test`,
+  // compiled languages and their build tools
+  String.raw`go test|gotestsum|cargo (test|nextest)|swift test|xcodebuild\b[^|;&\n]*? test(?:-without-building)?|(?:flutter|dart) test`,
+  String.raw`ctest|meson test|bazel test|zig (?:build )?test|bats`,
+  // Scala, Clojure, Haskell, OCaml, Julia, R, Perl, Lua
+  String.raw`sbt (?:\S+ )*?"?test(?:Only)?|lein test|(?:clj|clojure) -[XM]:test|bb test|(?:cabal|stack) test|dune (?:run)?test`,
+  String.raw`Pkg\.test|julia (?:\S+ )*?test\/runtests\.jl|devtools::test|testthat::test_\w+|prove|busted`,
+  String.raw`(mise|make|just|task) (run )?test[\w:-]*`,
+];
+
+const testRun = new RegExp(String.raw`(?<![\w./@-])(` + testRunners.join('|') + String.raw`)\b`);
+/** A quoted message (a commit's, a pull request's, an echo's): the runners it names do not run. */
+const quotedMessage = /(\s-m|--message|--title|--body|--subject|\becho|\bprintf)([\s=]+)(?:"[^"]*"|'[^']*')/g;
+/** A package manager installing, removing or describing packages: `npm install -D vitest`, `uv pip install pytest`. */
+const packageChange =
+  /^(?:sudo\s+)?(?:npm|pnpm|yarn|bun|pip3?|pipx|uv(?:\s+pip)?|python3?\s+-m\s+pip|poetry|pdm|conda|mamba|gem|bundle|brew|cargo|go|composer|dotnet|apt(?:-get)?|apk|deno)\s+(?:(?:-\S+|global)\s+)*(?:install|add|i|remove|uninstall|info|view|why|require)(?:\s|$)/;
+
+/**
+ * Commands that run a test suite (the runner itself, or a package script / task named test); not a package being
+ * installed or looked up (`npm install -D vitest`, `pip install pytest`), nor a runner named in a message
+ * (`git commit -m "fix the jest config"`). Each part of a command line is tested on its own.
+ */
+export const testCommand = {
+  test(command: string): boolean {
+    const text = command.replace(quotedMessage, '$1$2""');
+    return commandParts(text).some((part) => !packageChange.test(part) && testRun.test(part));
+  },
+};
+
+/**
+ * A command on one line, to name it in a message: a line continued (`\\` at its end, a line ending or starting with
+ * `&&`, `||`, `|`, or opening a block: `then`, `do`, `else`, `{`) joins with a space, separate lines with `; `.
+ */
+export function oneLineCommand(command: string): string {
+  return command
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .reduce((line, next) => {
+      if (line === '') return next;
+      if (line.endsWith('\\')) return `${line.slice(0, -1).trimEnd()} ${next}`;
+      const continued = /(?:&&|\|\||\||\bthen|\bdo|\belse|\{)$/.test(line) || /^(?:&&|\|\||\|)/.test(next);
+      return `${line}${continued ? ' ' : '; '}${next}`;
+    }, '');
+}

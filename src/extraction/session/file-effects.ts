@@ -7,9 +7,55 @@ type Change = 'created' | 'edited' | 'deleted';
 const obj = (v: unknown): Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
-const editTools = new Set(['Edit', 'MultiEdit', 'NotebookEdit', 'str_replace_based_edit_tool']);
-const patchLine = /^\*\*\* (Add|Update|Delete) File: (.+)$/gm;
+const editTools = new Set(['Edit', 'MultiEdit', 'NotebookEdit']);
+/** Anthropic's text editor tool (Agent SDK agents): its `command` says what it did; `view` only reads. */
+const textEditorTools = new Set(['str_replace_based_edit_tool', 'str_replace_editor']);
+const textEditorChanges: Record<string, Change> = {
+  create: 'created',
+  str_replace: 'edited',
+  insert: 'edited',
+  undo_edit: 'edited',
+};
+/** A patch's file headers; an update's `*** Move to:` line renames the file. */
+const patchLine = /^\*\*\* (Add|Update|Delete) File: (.+)$(?:\n\*\*\* Move to: (.+)$)?/gm;
 const patchKinds: Record<string, Change> = { Add: 'created', Update: 'edited', Delete: 'deleted' };
+
+/** What a patch does to each file it names: a moved file is deleted where it was and created where it goes. */
+function patchChanges(patch: string): [Change, string][] {
+  return [...patch.matchAll(patchLine)].flatMap((m): [Change, string][] => {
+    const path = (m[2] ?? '').trim();
+    const to = m[3]?.trim();
+    if (to)
+      return [
+        ['deleted', path],
+        ['created', to],
+      ];
+    return [[patchKinds[m[1] ?? 'Update'] ?? 'edited', path]];
+  });
+}
+
+/** The changes a `codex exec --json` file_change item lists. */
+function listedChanges(changes: unknown): [Change, string][] {
+  if (!Array.isArray(changes)) return [];
+  const kinds: Record<string, Change> = { add: 'created', update: 'edited', delete: 'deleted' };
+  return changes.flatMap((c): [Change, string][] => {
+    const { path, kind } = obj(c);
+    const change = typeof kind === 'string' ? kinds[kind] : undefined;
+    return typeof path === 'string' && change ? [[change, path]] : [];
+  });
+}
+
+/**
+ * The patch a shell command hands to Codex's apply_patch: as its argument (`["apply_patch", "*** Begin Patch..."]`,
+ * whose last word shellCommands gives) or on its standard input (`apply_patch <<'EOF' ... EOF`).
+ */
+function shellPatch(command: string): string | null {
+  // the argv form's last word is the patch itself
+  if (command.startsWith('*** Begin Patch')) return command;
+  if (!/(?:^|[\s;&|(])apply_patch\b/.test(command)) return null;
+  const start = command.indexOf('*** Begin Patch');
+  return start >= 0 ? command.slice(start) : null;
+}
 
 /** The text of an apply_patch call: its input, or the patch a code-mode cell assigns (`const patch = "..."`). */
 export function patchText(input: unknown): string | null {
@@ -31,6 +77,8 @@ function removed(command: string): string[] {
   for (const part of command.split(/&&|\|\||;/)) {
     const words = part.trim().split(/\s+/);
     if (words[0] !== 'rm' && !(words[0] === 'git' && words[1] === 'rm')) continue;
+    // `git rm --cached` stops tracking a file and leaves it on disk
+    if (words[0] === 'git' && words.includes('--cached')) continue;
     for (const w of words.slice(words[0] === 'git' ? 2 : 1)) {
       if (w.startsWith('-') || /[*?]/.test(w)) continue;
       out.push(w.replace(/^["']|["']$/g, ''));
@@ -45,8 +93,8 @@ const failed = (e: TranscriptEntry) =>
 
 /**
  * Files the session created, edited and deleted, one effect per file and change (ten edits of one file are one
- * "edited"). Read from successful results of the edit tools (Write, Edit, apply_patch, code-mode patches) and of
- * plain `rm` commands.
+ * "edited"). Read from successful results of the edit tools (Write, Edit, NotebookEdit, apply_patch as a tool, a
+ * shell command or a code-mode patch) and of plain `rm` commands.
  */
 export function findFileEffects(entries: readonly TranscriptEntry[]): Effect[] {
   const out: Effect[] = [];
@@ -61,12 +109,8 @@ export function findFileEffects(entries: readonly TranscriptEntry[]): Effect[] {
     if (e.sidechain || e.kind !== 'tool_result' || !e.tool?.name || failed(e)) continue;
     const name = e.tool.name;
     const input = obj(e.tool.input);
-    const path =
-      typeof input.file_path === 'string'
-        ? input.file_path
-        : typeof input.path === 'string'
-          ? input.path
-          : '';
+    const named = [input.file_path, input.notebook_path, input.path].find((v) => typeof v === 'string');
+    const path = typeof named === 'string' ? named : '';
     if (name === 'Write' || name === 'create_file') {
       add(
         e,
@@ -76,13 +120,21 @@ export function findFileEffects(entries: readonly TranscriptEntry[]): Effect[] {
       );
     } else if (editTools.has(name)) {
       add(e, 'edited', path, name);
+    } else if (textEditorTools.has(name)) {
+      const change = typeof input.command === 'string' ? textEditorChanges[input.command] : undefined;
+      if (change) add(e, change, path, name);
     } else if (name === 'apply_patch' || name === 'exec') {
       const patch = patchText(e.tool.input);
-      if (patch)
-        for (const m of patch.matchAll(patchLine))
-          add(e, patchKinds[m[1] ?? 'Update'] ?? 'edited', (m[2] ?? '').trim(), 'apply_patch');
+      if (patch) for (const [change, p] of patchChanges(patch)) add(e, change, p, 'apply_patch');
+      // `codex exec --json` file_change items: `changes: [{path, kind: add|update|delete}]`
+      for (const [change, p] of listedChanges(input.changes)) add(e, change, p, 'apply_patch');
     }
-    for (const command of shellCommands(e)) for (const p of removed(command)) add(e, 'deleted', p, name);
+    for (const command of shellCommands(e)) {
+      // a patch's lines are file content, not commands
+      const patch = shellPatch(command);
+      if (patch) for (const [change, p] of patchChanges(patch)) add(e, change, p, 'apply_patch');
+      else for (const p of removed(command)) add(e, 'deleted', p, name);
+    }
   }
   return out;
 }

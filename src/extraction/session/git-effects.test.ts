@@ -80,4 +80,121 @@ describe('commits, pushes and pull requests, as git and gh print them', () => {
     expect(commits.map((c) => c.hash)).toEqual(['00fb9c4', '283c50a']);
     expect(effects.map((e) => e.summary)).toEqual(['00fb9c4 Add docs', '283c50a Add docs (amends 00fb9c4)']);
   });
+
+  it('reads commits whatever options precede the verb and whatever language git speaks', () => {
+    const { commits } = findGitEffects([
+      ran(
+        'git -c user.name="Release Bot" -c user.email=bot@example.com commit -m "Bump version"',
+        '[main 1111111] Bump version\n 1 file changed',
+      ),
+      ran('git --no-pager commit -m "Add B"', '[hotfix/v1.2.x 2222222] Add B\n 1 file changed'),
+      ran('git commit -m init', '[main (Basis-Commit) 3333333] init\n 1 file changed'),
+      ran('git commit -m wip', '[HEAD détachée 4444444] wip\n 1 file changed'),
+      ran('git commit -m big', `[main ${'a'.repeat(64)}] big\n 1 file changed`),
+    ]);
+    expect(commits.map((c) => [c.hash.slice(0, 7), c.subject, c.branch])).toEqual([
+      ['1111111', 'Bump version', 'main'],
+      ['2222222', 'Add B', 'hotfix/v1.2.x'],
+      ['3333333', 'init', 'main'],
+      ['4444444', 'wip', null],
+      ['aaaaaaa', 'big', 'main'],
+    ]);
+  });
+
+  it('takes no push from a dry run or a push that found the remote up to date', () => {
+    const { effects } = findGitEffects([
+      ran('git push', 'Everything up-to-date'),
+      ran('git push --dry-run origin main', 'To github.com:o/r.git\n   1a2b3c4..4455667  main -> main'),
+      ran(
+        'git push -u origin feature/login-form',
+        "remote:\nremote: Create a pull request for 'feature/login-form' on GitHub by visiting:\nremote:      https://github.com/o/r/pull/new/feature/login-form\nremote:\nTo github.com:o/r.git\n * [new branch]      feature/login-form -> feature/login-form\nbranch 'feature/login-form' set up to track 'origin/feature/login-form'.",
+      ),
+    ]);
+    expect(effects.map((e) => [e.kind, e.summary])).toEqual([
+      ['push', 'pushed feature/login-form -> feature/login-form'],
+    ]);
+  });
+
+  it('reads pull requests on any GitHub host and GitLab merge requests; what gh pr merge did', () => {
+    const { effects } = findGitEffects([
+      ran(
+        'gh pr create --title "Login form" --body "..."',
+        '\nCreating pull request for feature/login-form into main in o/r\n\nhttps://github.example.com/o/r/pull/7\n',
+      ),
+      ran(
+        'glab mr create --fill --yes',
+        'Creating merge request for fix into main in g/sub/r\n\nhttps://gitlab.com/g/sub/r/-/merge_requests/3\n',
+      ),
+      ran(
+        'gh pr merge --squash --delete-branch',
+        '✓ Squashed and merged pull request o/r#7 (Login form)\n✓ Deleted local branch feature/login-form and switched to branch main',
+      ),
+      ran(
+        'gh pr merge 8 --auto --squash',
+        '✓ Pull request o/r#8 will be automatically merged via squash when all requirements are met',
+      ),
+      ran('gh pr merge https://github.com/o/r/pull/9 --merge', ''),
+      ran('gh pr merge --rebase', ''),
+      ran(
+        'gh pr merge 10 --squash',
+        'X Pull request o/r#10 is not mergeable: the merge commit cannot be cleanly created.',
+        1,
+      ),
+    ]);
+    expect(effects.map((e) => e.summary)).toEqual([
+      'https://github.example.com/o/r/pull/7',
+      'https://gitlab.com/g/sub/r/-/merge_requests/3',
+      'merged PR #7',
+      'enabled auto-merge of PR #8',
+      'merged PR #9',
+      "merged the current branch's pull request",
+    ]);
+  });
+
+  it("reads a GitHub MCP server's pull request tools: the created address, the merged number", () => {
+    const mcp = (name: string, input: unknown, output: string, isError = false): TranscriptEntry => ({
+      ...ran('', output, isError ? 1 : 0, name),
+      tool: { id: `m${line}`, name, input, is_error: isError, exit_code: null },
+    });
+    const { effects } = findGitEffects([
+      mcp(
+        'mcp__github__create_pull_request',
+        { owner: 'o', repo: 'r', title: 'Add cache', head: 'cache', base: 'main' },
+        '{"number":41,"html_url":"https://github.com/o/r/pull/41","diff_url":"https://github.com/o/r/pull/41.diff"}',
+      ),
+      mcp(
+        'mcp__github__merge_pull_request',
+        { owner: 'o', repo: 'r', pullNumber: 41, merge_method: 'squash' },
+        '{"merged":true}',
+      ),
+      mcp(
+        'mcp__github__merge_pull_request',
+        { owner: 'o', repo: 'r', pull_number: 42 },
+        'Pull Request is not mergeable',
+        true,
+      ),
+    ]);
+    expect(effects.map((e) => e.summary)).toEqual(['https://github.com/o/r/pull/41', 'merged PR #41']);
+  });
+
+  it('reads a quiet commit from the log or rev-parse the same chain prints, not from an older commit', () => {
+    const { commits } = findGitEffects([
+      ran(
+        'git add -A && git commit -q -m "Add retry to the client" && git log --oneline -1',
+        '3c4d5e6 Add retry to the client\n',
+      ),
+      ran("git commit --quiet -m 'Bump deps' && git rev-parse --short HEAD", '7a8b9c0\n'),
+      ran('git commit -q -m "Tidy" && git log --oneline -1', '3c4d5e6 Add retry to the client\n'),
+      ran('git commit -q -m "Fix typo" ; git log --oneline -1', '3c4d5e6 Add retry to the client\n'),
+      ran(
+        'git commit -q -m "Docs" && git rev-parse --short HEAD',
+        'nothing to commit, working tree clean',
+        1,
+      ),
+    ]);
+    expect(commits.map((c) => [c.hash, c.subject])).toEqual([
+      ['3c4d5e6', 'Add retry to the client'],
+      ['7a8b9c0', 'Bump deps'],
+    ]);
+  });
 });

@@ -18,19 +18,86 @@ export interface Effect {
   summary: string;
 }
 
+/** An option's value as a shell word: `x`, `"a b"`, `'a b'`, `user.name="A B"`. */
+const word = `(?:"[^"]*"|'[^']*'|[^\\s"'])+`;
 const git = (verb: string) =>
-  new RegExp(`\\bgit\\s+(?:-[Cc]\\s+\\S+\\s+|--?[\\w-]+(?:=\\S+)?\\s+)*${verb}\\b`);
+  new RegExp(`\\bgit\\s+(?:-[Cc]\\s+${word}\\s+|--?[\\w-]+(?:=${word})?\\s+)*${verb}\\b`);
 const committing = git('(?:commit|cherry-pick|revert)');
 const pushing = git('push');
 const amending = new RegExp(`${git('commit').source}[^;&|]*\\s--amend\\b`);
-/** git's line for a commit: `[branch hash] subject`, `[branch (root-commit) hash]`, `[detached HEAD hash]`. */
-const commitLine = /^\[(detached HEAD|[^\]\s]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+)$/gm;
-const prUrl = /https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/pull\/\d+/g;
+/**
+ * git's line for a commit: `[branch hash] subject`, `[branch (root-commit) hash]`, `[detached HEAD hash]`, in any
+ * language git speaks (`[main (Basis-Commit) hash]`, `[HEAD détachée hash]`): a branch name has no spaces, so
+ * anything with one is a detached HEAD. SHA-256 repositories print longer hashes.
+ */
+const commitLine = /^\[([^\]\n]+?)(?: ?[(（][^)）\n]+[)）])? ([0-9a-f]{7,64})\] (.+)$/gm;
+/** A pull request's address on GitHub (any host: GitHub Enterprise too) or a GitLab merge request's. */
+const prUrl =
+  /https?:\/\/[\w.-]+(?::\d+)?\/[\w.-]+(?:\/[\w.-]+)+?\/(?:pull|-\/merge_requests)\/\d+(?![\w/])/g;
 const pushedRef =
   /^\s*(?:\*\s*\[new branch\]|\+?\s*[0-9a-f]{7,40}\.{2,3}[0-9a-f]{7,40}|\[new tag\])\s+(\S+)\s+->\s+(\S+)/m;
 const pushRejected = /\[rejected\]|\berror: failed to push|^fatal:/m;
 /** Codex app directives in a final message: ::git-create-pr{... url="..."} */
 const prDirective = /::git-create-pr\{[^}]*\burl="([^"]+)"/g;
+
+/** `git push --dry-run` / `-n`: says what would be pushed, pushes nothing. */
+const dryRun = new RegExp(`${pushing.source}[^;&|\\n]*\\s(?:--dry-run|-n)\\b`);
+
+/**
+ * What `gh pr merge` did: gh says it (`✓ Squashed and merged pull request o/r#7 (title)`, `✓ Pull request o/r#8 will
+ * be automatically merged via squash when all requirements are met`) when it writes to a terminal; otherwise the
+ * arguments say which pull request (a number, its address, none for the current branch's) and whether `--auto`
+ * only queued the merge.
+ */
+function mergeSummary(args: string, output: string): string {
+  const number =
+    /pull request [\w./-]*#(\d+)/i.exec(output)?.[1] ??
+    /\/pull\/(\d+)/.exec(args)?.[1] ??
+    /(?:^|\s)#?(\d+)(?=\s|$)/.exec(args)?.[1];
+  const pr = number ? `PR #${number}` : "the current branch's pull request";
+  const done = /\b(?:Merged|Squashed and merged|Rebased and merged) pull request\b/.test(output);
+  const queued = /will be (?:automatically merged|added to the merge queue)/i.test(output);
+  if (!done && (queued || /(?:^|\s)--auto\b/.test(args))) return `enabled auto-merge of ${pr}`;
+  return `merged ${pr}`;
+}
+
+/**
+ * A commit made quietly (`git commit -q -m "subject"`, no `[branch hash]` line) and then shown by the same chain
+ * (`&& git log --oneline -1` printing `hash subject`, or `&& git rev-parse --short HEAD` printing the hash): the
+ * hash is the one printed with the commit's own subject, or alone after rev-parse. Null otherwise.
+ */
+function quietCommit(command: string, e: TranscriptEntry): { hash: string; subject: string } | null {
+  if (failed(e)) return null;
+  const m =
+    /\bgit\s+commit\b[^;|\n]*?\s-m\s*(?:"([^"$`\\]+)"|'([^']+)')[^;|\n]*&&\s*git\s+(log|rev-parse)\b/.exec(
+      command,
+    );
+  const subject = (m?.[1] ?? m?.[2] ?? '').split('\n')[0]?.trim();
+  if (!m || !subject) return null;
+  for (const line of e.text.split('\n')) {
+    const shown = /^([0-9a-f]{7,64})(?: (.+))?$/.exec(line.trim());
+    if (!shown?.[1]) continue;
+    if (m[3] === 'log' ? shown[2]?.trim() === subject : shown[2] === undefined)
+      return { hash: shown[1], subject };
+  }
+  return null;
+}
+
+/** The pull request an MCP tool's input names (`pull_number`, `pullNumber`, `number`, `index`). */
+function mcpPullNumber(input: unknown): string | null {
+  let v = input;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v) as unknown;
+    } catch {
+      return null;
+    }
+  }
+  if (typeof v !== 'object' || v === null) return null;
+  const o = v as Record<string, unknown>;
+  const n = o.pull_number ?? o.pullNumber ?? o.number ?? o.index;
+  return typeof n === 'number' || (typeof n === 'string' && /^\d+$/.test(n)) ? String(n) : null;
+}
 
 const failed = (e: TranscriptEntry) =>
   e.tool?.is_error === true ||
@@ -64,10 +131,22 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
     const all = commands.join(' ; ');
     const tool = e.tool?.name ?? 'tool';
     if (committing.test(all)) {
+      const quiet = commitLine.test(e.text) ? null : quietCommit(all, e);
+      commitLine.lastIndex = 0;
+      if (quiet && !commits.some((c) => c.hash === quiet.hash)) {
+        commits.push({ line: e.line, at: e.at, ...quiet, branch: null });
+        effects.push({
+          line: e.line,
+          at: e.at,
+          kind: 'commit',
+          tool,
+          summary: `${quiet.hash} ${quiet.subject}`,
+        });
+      }
       for (const m of e.text.matchAll(commitLine)) {
         const [, branch, hash, subject] = m;
         if (!hash || !subject || commits.some((c) => c.hash === hash)) continue;
-        const onBranch = branch && branch !== 'detached HEAD' ? branch : null;
+        const onBranch = branch && !/\s/.test(branch) ? branch : null;
         // `git commit --amend` replaces the branch's last commit: the one it replaces is said, not listed as done
         const amended = amending.test(all) ? commits.findLast((c) => c.branch === onBranch) : undefined;
         commits.push({ line: e.line, at: e.at, hash, subject: subject.trim(), branch: onBranch });
@@ -81,19 +160,28 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
         });
       }
     }
-    if (pushing.test(all) && !failed(e) && !pushRejected.test(e.text)) {
+    if (pushing.test(all) && !failed(e) && !pushRejected.test(e.text) && !dryRun.test(all)) {
       const ref = pushedRef.exec(e.text);
       const deleted = /^\s*-\s*\[deleted\]\s+(\S+)/m.exec(e.text)?.[1];
       const target = ref ? `${ref[1]} -> ${ref[2]}` : (commands.find((c) => pushing.test(c)) ?? 'git push');
       const summary = deleted && !ref ? `deleted the remote branch ${deleted}` : `pushed ${target}`;
-      effects.push({ line: e.line, at: e.at, kind: 'push', tool, summary });
+      // "Everything up-to-date": the remote had it all, nothing was pushed
+      const nothing = !ref && !deleted && /^Everything up-to-date\s*$/m.test(e.text);
+      if (!nothing) effects.push({ line: e.line, at: e.at, kind: 'push', tool, summary });
     }
     const createsPr =
-      /\bgh\s+pr\s+create\b/.test(all) || /create_pull_request/i.test(tool + String(e.tool?.input ?? ''));
+      /\b(?:gh\s+pr|glab\s+mr)\s+create\b/.test(all) ||
+      /create[_-](?:pull|merge)[_-]request/i.test(tool + String(e.tool?.input ?? ''));
     if (createsPr && !failed(e)) for (const m of e.text.matchAll(prUrl)) pr(e, m[0], tool);
-    const merge = /\bgh\s+pr\s+merge\s+(\d+)/.exec(all);
-    if (merge && !failed(e))
-      effects.push({ line: e.line, at: e.at, kind: 'pr', tool, summary: `merged PR #${merge[1]}` });
+    const merge = /\bgh\s+pr\s+merge\b([^;&|\n]*)/.exec(all);
+    if (merge && !failed(e)) {
+      const summary = mergeSummary(merge[1] ?? '', e.text);
+      effects.push({ line: e.line, at: e.at, kind: 'pr', tool, summary });
+    }
+    // a GitHub MCP server's merge tool (merge_pull_request, merge-pull-request): the number is in its input
+    const merged = /merge[_-]pull[_-]request/i.test(tool) ? mcpPullNumber(e.tool?.input) : null;
+    if (merged && !failed(e))
+      effects.push({ line: e.line, at: e.at, kind: 'pr', tool, summary: `merged PR #${merged}` });
   }
   return { commits, effects };
 }

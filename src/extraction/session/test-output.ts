@@ -1,4 +1,22 @@
-import { deno, dotnet, exUnit, gradle, maven, phpunit, rspec, unittest } from './test-summaries.js';
+import { swift } from './apple-runners.js';
+import { ava, jasmine, karma, mocha, playwright } from './js-runners.js';
+import { alcotest, busted, clojureTest, julia, prove, sbt, tasty, testthat } from './language-runners.js';
+import { bazel, catch2, ctest, googleTest, meson } from './cpp-runners.js';
+import { dart, gotestsum, nextest, zig } from './native-runners.js';
+import { combineReports, runSections } from './run-sections.js';
+import { unique } from './summary-parts.js';
+import {
+  deno,
+  dotnet,
+  exUnit,
+  gradle,
+  maven,
+  minitest,
+  pest,
+  phpunit,
+  rspec,
+  unittest,
+} from './test-summaries.js';
 
 /** What a test runner's output reports: counts, the failing tests, coverage. null fields: not printed. */
 export interface TestReport {
@@ -19,65 +37,80 @@ const sumAll = (text: string, re: RegExp) => {
   for (const m of text.matchAll(re)) total = (total ?? 0) + Number(m[1]);
   return total;
 };
-const unique = (items: string[]) => [...new Set(items.map((s) => s.trim()).filter(Boolean))];
 // eslint-disable-next-line no-control-regex
 const ansi = /\u001b\[[0-9;]*[A-Za-z]/g;
 
+/** A count named in a summary's text (`3 failed`), null when not there. */
+const countIn = (text: string | undefined, name: string) =>
+  num(new RegExp(`(\\d+) ${name}`).exec(text ?? '')?.[1]);
+
+/**
+ * vitest: ` Tests  1 failed | 9 passed (10)`. A test file that failed to load (` Test Files  1 failed | 3 passed (4)`
+ * beside passing tests, or `Tests  no tests`) and unhandled errors (` Errors  1 error`) fail the run too.
+ */
 function vitest(t: string): TestReport | null {
-  const line = /^\s*Tests\s+(.+?)\s*\((\d+)\)\s*$/m.exec(t);
-  if (!line?.[1]) return null;
-  const part = (name: string) => num(new RegExp(`(\\d+) ${name}`).exec(line[1] ?? '')?.[1]);
-  const failing = [...t.matchAll(/^\s*FAIL\s+(\S+\s+>\s+.+?)\s*$/gm)].map((m) => m[1] ?? '');
+  const line = /^[ \t]*Tests\s+(.+?)\s*\((\d+)\)[ \t]*$/m.exec(t);
+  const files = /^[ \t]*Test Files\s+(.+?)\s*\((\d+)\)[ \t]*$/m.exec(t);
+  if (!line?.[1] && !(files && /^[ \t]*Tests\s+no tests[ \t]*$/m.test(t))) return null;
+  const testsFailed = countIn(line?.[1], 'failed') ?? 0;
+  const errors = num(/^[ \t]*Errors\s+(\d+) errors?\b/m.exec(t)?.[1]) ?? 0;
+  const named = [...t.matchAll(/^[ \t]*FAIL\s+(\S+\s+>\s+.+?)[ \t]*$/gm)].map((m) => m[1] ?? '');
+  const crossed = [...t.matchAll(/^[ \t]*[×✗]\s+(.+?)(?:\s+\d+ms)?[ \t]*$/gm)].map((m) => m[1] ?? '');
+  const fileNames = [...t.matchAll(/^[ \t]*FAIL\s+(\S+)\s+\[ .+ \][ \t]*$/gm)].map((m) => m[1] ?? '');
   return {
     runner: 'vitest',
-    passed: part('passed') ?? 0,
-    failed: part('failed') ?? 0,
-    skipped: part('skipped'),
-    failing: unique(
-      failing.length
-        ? failing
-        : [...t.matchAll(/^\s*[×✗]\s+(.+?)(?:\s+\d+ms)?\s*$/gm)].map((m) => m[1] ?? ''),
-    ),
+    passed: countIn(line?.[1], 'passed') ?? 0,
+    failed: testsFailed > 0 ? testsFailed : (countIn(files?.[1], 'failed') ?? 0) + errors,
+    skipped: countIn(line?.[1], 'skipped'),
+    failing: unique(named.length ? named : crossed.length ? crossed : fileNames),
     coverage: null,
   };
 }
 
+/** jest: `Tests:  1 failed, 4 passed, 5 total`; a suite that failed to run (`Test Suites: 1 failed`) fails it too. */
 function jest(t: string): TestReport | null {
-  const line = /^Tests:\s+(.+?)\s*$/m.exec(t);
+  const line = /^Tests:\s+(.+?)[ \t]*$/m.exec(t);
   if (!line?.[1] || !/\btotal\b/.test(line[1])) return null;
-  const part = (name: string) => num(new RegExp(`(\\d+) ${name}`).exec(line[1] ?? '')?.[1]);
+  const testsFailed = countIn(line[1], 'failed') ?? 0;
+  const suites = /^Test Suites:\s+(.+?)[ \t]*$/m.exec(t)?.[1];
   return {
     runner: 'jest',
-    passed: part('passed') ?? 0,
-    failed: part('failed') ?? 0,
-    skipped: part('skipped'),
+    passed: countIn(line[1], 'passed') ?? 0,
+    failed: testsFailed > 0 ? testsFailed : (countIn(suites, 'failed') ?? 0),
+    skipped: countIn(line[1], 'skipped'),
     failing: unique(
-      [...t.matchAll(/^\s*●\s+(.+?)\s*$/gm)].map((m) => m[1] ?? '').filter((s) => !/^Console/.test(s)),
+      [...t.matchAll(/^[ \t]*●\s+(.+?)[ \t]*$/gm)].map((m) => m[1] ?? '').filter((s) => !/^Console/.test(s)),
     ),
     coverage: null,
   };
 }
 
 function nodeTest(t: string): TestReport | null {
-  const pass = /^[#ℹ]\s*pass\s+(\d+)\s*$/m.exec(t);
-  const fail = /^[#ℹ]\s*fail\s+(\d+)\s*$/m.exec(t);
+  const pass = /^[#ℹ]\s*pass\s+(\d+)[ \t]*$/m.exec(t);
+  const fail = /^[#ℹ]\s*fail\s+(\d+)[ \t]*$/m.exec(t);
   if (!pass || !fail) return null;
+  // the spec reporter lists the failures again under `✖ failing tests:`; TAP says `not ok 2 - name`
+  const list = t.search(/^✖ failing tests:[ \t]*$/m);
+  const spec = [...(list >= 0 ? t.slice(list) : t).matchAll(/^[ \t]*✖ (.+?) \([\d.]+m?s\)[ \t]*$/gm)];
+  const cancelled = num(/^[#ℹ]\s*cancelled\s+(\d+)[ \t]*$/m.exec(t)?.[1]) ?? 0;
   return {
     runner: 'node',
     passed: num(pass[1]),
-    failed: num(fail[1]),
-    skipped: num(/^[#ℹ]\s*skipped\s+(\d+)\s*$/m.exec(t)?.[1]),
-    failing: unique([...t.matchAll(/^\s*not ok \d+ - (.+?)\s*$/gm)].map((m) => m[1] ?? '')),
+    failed: (num(fail[1]) ?? 0) + cancelled,
+    skipped: num(/^[#ℹ]\s*skipped\s+(\d+)[ \t]*$/m.exec(t)?.[1]),
+    failing: unique([
+      ...[...t.matchAll(/^[ \t]*not ok \d+ - (.+?)[ \t]*$/gm)].map((m) => m[1] ?? ''),
+      ...spec.map((m) => m[1] ?? ''),
+    ]),
     coverage: null,
   };
 }
 
 function pytest(t: string): TestReport | null {
-  const line = [
-    ...t.matchAll(
-      /^=*\s*((?:\d+ (?:passed|failed|skipped|error|errors|xfailed|xpassed|deselected|warnings?)(?:, )?)+) in [\d.]+s/gm,
-    ),
-  ].at(-1);
+  // every count pytest and its plugins print (`1 rerun`, `2 subtests passed`), one of them a result
+  const line = [...t.matchAll(/^=*[ \t]*((?:\d+ [a-z]+(?: [a-z]+)?(?:, )?)+) in [\d.]+s/gm)]
+    .filter((m) => /\b(?:passed|failed|errors?|skipped|xfailed|xpassed)\b/.test(m[1] ?? ''))
+    .at(-1);
   if (!line?.[1]) return null;
   const part = (name: string) => num(new RegExp(`(\\d+) ${name}`).exec(line[1] ?? '')?.[1]);
   const errors = part('errors?') ?? 0;
@@ -87,7 +120,7 @@ function pytest(t: string): TestReport | null {
     failed: (part('failed') ?? 0) + errors,
     skipped: part('skipped'),
     failing: unique([...t.matchAll(/^(?:FAILED|ERROR) (\S+)/gm)].map((m) => m[1] ?? '')),
-    coverage: num(/^TOTAL\s+.*?(\d+(?:\.\d+)?)%\s*$/m.exec(t)?.[1]),
+    coverage: num(/^TOTAL\s+.*?(\d+(?:\.\d+)?)%[ \t]*$/m.exec(t)?.[1]),
   };
 }
 
@@ -103,11 +136,18 @@ function cargo(t: string): TestReport | null {
   };
 }
 
+/** A package's line: `ok  \tpkg\t0.12s`, `ok  \tpkg\t(cached)`, `FAIL\tpkg\t0.3s`, `FAIL\tpkg [build failed]`. */
+const goPackage = (verdict: string) =>
+  new RegExp(
+    `^${verdict}\\s+[\\w.~/@+-]+\\s+(?:\\d+(?:\\.\\d+)?s|\\(cached\\)|\\[(?:build|setup) failed\\])`,
+    'gm',
+  );
+
 function goTest(t: string): TestReport | null {
-  const okPkg = [...t.matchAll(/^ok\s+\S+/gm)].length;
-  const failPkg = [...t.matchAll(/^FAIL\s+\S+\s/gm)].length;
-  const passes = [...t.matchAll(/^\s*--- PASS: /gm)].length;
-  const fails = unique([...t.matchAll(/^\s*--- FAIL: (\S+)/gm)].map((m) => m[1] ?? ''));
+  const okPkg = [...t.matchAll(goPackage('ok'))].length;
+  const failPkg = [...t.matchAll(goPackage('FAIL'))].length;
+  const passes = [...t.matchAll(/^[ \t]*--- PASS: /gm)].length;
+  const fails = unique([...t.matchAll(/^[ \t]*--- FAIL: (\S+)/gm)].map((m) => m[1] ?? ''));
   if (okPkg + failPkg + passes + fails.length === 0) return null;
   return {
     runner: 'go',
@@ -121,15 +161,18 @@ function goTest(t: string): TestReport | null {
 }
 
 function bun(t: string): TestReport | null {
-  const pass = /^\s*(\d+) pass\s*$/m.exec(t);
-  const fail = /^\s*(\d+) fail\s*$/m.exec(t);
+  const pass = /^[ \t]*(\d+) pass[ \t]*$/m.exec(t);
+  const fail = /^[ \t]*(\d+) fail[ \t]*$/m.exec(t);
   if (!pass || !fail) return null;
   return {
     runner: 'bun',
     passed: num(pass[1]),
     failed: num(fail[1]),
-    skipped: num(/^\s*(\d+) skip\s*$/m.exec(t)?.[1]),
-    failing: unique([...t.matchAll(/^\(fail\) (.+?)(?: \[[\d.]+m?s\])?$/gm)].map((m) => m[1] ?? '')),
+    skipped: num(/^[ \t]*(\d+) skip[ \t]*$/m.exec(t)?.[1]),
+    // `(fail) name [0.2ms]` without a terminal, `✗ name [0.2ms]` in one
+    failing: unique(
+      [...t.matchAll(/^[ \t]*(?:\(fail\)|✗) (.+?)(?: \[[\d.]+m?s\])?$/gm)].map((m) => m[1] ?? ''),
+    ),
     coverage: null,
   };
 }
@@ -137,7 +180,7 @@ function bun(t: string): TestReport | null {
 /** TAP as Bats prints it: `ok 1 name`, `not ok 2 name`. */
 function tap(t: string): TestReport | null {
   const ok = [...t.matchAll(/^(?:\[[^\]]+\]\s*)?ok \d+ /gm)].length;
-  const notOk = [...t.matchAll(/^(?:\[[^\]]+\]\s*)?not ok \d+ (.+?)\s*$/gm)].map((m) => m[1] ?? '');
+  const notOk = [...t.matchAll(/^(?:\[[^\]]+\]\s*)?not ok \d+ (.+?)[ \t]*$/gm)].map((m) => m[1] ?? '');
   if (ok + notOk.length === 0) return null;
   return {
     runner: 'tap',
@@ -152,34 +195,69 @@ function tap(t: string): TestReport | null {
 const coverageOf = (t: string) =>
   num(/^All files\s*\|\s*([\d.]+)/m.exec(t)?.[1]) ?? num(/^Lines\s*:\s*([\d.]+)%/m.exec(t)?.[1]);
 
-/**
- * Reads a test run's output. Tries each runner's summary format (vitest, jest, node's runner, pytest, cargo, go
- * test, bun, deno, ExUnit, RSpec, dotnet, Maven, Gradle, PHPUnit, unittest, TAP/Bats); null when the output reports no result
- * (cut off, or a build that failed before the tests).
- */
-export function readTestOutput(output: string): TestReport | null {
-  const t = output.replace(ansi, '');
-  const readers = [
-    vitest,
-    jest,
-    pytest,
-    cargo,
-    nodeTest,
-    bun,
-    deno,
-    goTest,
-    exUnit,
-    rspec,
-    dotnet,
-    maven,
-    gradle,
-    phpunit,
-    unittest,
-    tap,
-  ];
+const readers = [
+  vitest,
+  jest,
+  pytest,
+  nextest,
+  cargo,
+  nodeTest,
+  bun,
+  deno,
+  playwright,
+  mocha,
+  jasmine,
+  karma,
+  ava,
+  swift,
+  ctest,
+  meson,
+  bazel,
+  googleTest,
+  catch2,
+  dart,
+  zig,
+  gotestsum,
+  goTest,
+  exUnit,
+  rspec,
+  minitest,
+  dotnet,
+  maven,
+  gradle,
+  phpunit,
+  pest,
+  unittest,
+  sbt,
+  clojureTest,
+  tasty,
+  alcotest,
+  julia,
+  testthat,
+  prove,
+  busted,
+  tap,
+];
+
+/** One run's output: the first runner whose summary it holds. */
+function readRun(t: string): TestReport | null {
   for (const read of readers) {
     const r = read(t);
     if (r) return { ...r, coverage: r.coverage ?? coverageOf(t) };
   }
   return null;
+}
+
+/**
+ * Reads a test run's output. Tries each runner's summary format in turn, the more particular ones first (nextest
+ * before cargo, whose `test result:` line nextest's captured output repeats); null when the output reports no result
+ * (cut off, or a build that failed before the tests). Carriage returns (progress lines redrawn) end lines. An output
+ * holding several runs (turbo, nx, `pnpm -r`, chained scripts: see run-sections.ts) reads as their sum.
+ */
+export function readTestOutput(output: string): TestReport | null {
+  const t = output.replace(ansi, '').replace(/\r\n?/g, '\n');
+  const sections = runSections(t);
+  const reports = sections.map(readRun).filter((r): r is TestReport => r !== null);
+  if (reports.length > 1) return combineReports(reports);
+  return reports[0] ?? readRun(t);
 }

@@ -1,33 +1,17 @@
 import type { TestReport } from './test-output.js';
+import { lastMatch, n, report } from './summary-parts.js';
 
 /**
  * Summary lines of the runners beyond the JavaScript, Python, Rust and Go ones: ExUnit (`mix test`), RSpec,
- * `dotnet test`, Gradle, Maven Surefire, `deno test`, PHPUnit. Each returns null when its summary is not in the output.
+ * `dotnet test`, Gradle, Maven Surefire, `deno test`, PHPUnit, Pest, Minitest, unittest. Each returns null when its summary is
+ * not in the output.
  */
-
-const n = (s: string | undefined) => (s === undefined ? 0 : Number(s));
-const unique = (items: string[]) => [...new Set(items.map((s) => s.trim()).filter(Boolean))];
-const lastMatch = (t: string, re: RegExp) => [...t.matchAll(re)].at(-1) ?? null;
-const report = (
-  runner: string,
-  passed: number | null,
-  failed: number,
-  skipped: number | null,
-  failing: string[],
-) => ({
-  runner,
-  passed: passed === null ? null : Math.max(0, passed),
-  failed,
-  skipped,
-  failing: unique(failing),
-  coverage: null,
-});
 
 /** `14 doctests, 65 tests, 1 failure, 2 excluded` (doctests and properties count as tests). */
 export function exUnit(t: string): TestReport | null {
   const line = lastMatch(
     t,
-    /^\s*((?:\d+ (?:doctests?|propert(?:y|ies)|tests?), )*\d+ (?:doctests?|propert(?:y|ies)|tests?)), (\d+) failures?((?:, \d+ (?:excluded|skipped|invalid))*)/gm,
+    /^[ \t]*((?:\d+ (?:doctests?|propert(?:y|ies)|tests?), )*\d+ (?:doctests?|propert(?:y|ies)|tests?)), (\d+) failures?((?:, \d+ (?:excluded|skipped|invalid))*)/gm,
   );
   if (!line) return null;
   const total = [...(line[1] ?? '').matchAll(/(\d+) /g)].reduce((s, m) => s + n(m[1]), 0);
@@ -36,42 +20,57 @@ export function exUnit(t: string): TestReport | null {
     (s, m) => s + n(m[1]),
     0,
   );
-  const failing = [...t.matchAll(/^\s+\d+\) (test .+? \([\w.]+\))\s*$/gm)].map((m) => m[1] ?? '');
+  const failing = [...t.matchAll(/^[ \t]+\d+\) (test .+? \([\w.]+\))[ \t]*$/gm)].map((m) => m[1] ?? '');
   return report('exunit', total - failed - skipped, failed, skipped, failing);
 }
 
 /** `10 examples, 2 failures, 1 pending`, failing examples listed as `rspec ./spec/x_spec.rb:12 # description`. */
 export function rspec(t: string): TestReport | null {
-  const line = lastMatch(t, /^\s*(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?/gm);
+  const line = lastMatch(
+    t,
+    /^[ \t]*(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?/gm,
+  );
   if (!line) return null;
-  const failed = n(line[2]);
+  // a spec file that failed to load: `0 examples, 0 failures, 1 error occurred outside of examples`
+  const failed = n(line[2]) + n(line[4]);
   const pending = n(line[3]);
-  const failing = [...t.matchAll(/^rspec (\S+) # (.+?)\s*$/gm)].map((m) => m[2] ?? m[1] ?? '');
-  return report('rspec', n(line[1]) - failed - pending, failed, pending, failing);
+  const failing = [...t.matchAll(/^rspec (\S+) # (.+?)[ \t]*$/gm)].map((m) => m[2] ?? m[1] ?? '');
+  return report('rspec', n(line[1]) - n(line[2]) - pending, failed, pending, failing);
 }
 
-/** `Passed!  - Failed: 0, Passed: 12, Skipped: 0, Total: 12` per assembly (or `Total tests: / Passed: / Failed:`). */
+/**
+ * `Passed!  - Failed: 0, Passed: 12, Skipped: 0, Total: 12` per assembly (or `Total tests: / Passed: / Failed:`),
+ * .NET 9's `Test summary: total:` line or the testing platform's `Test run summary:` block; failing tests as
+ * `  Failed Calc.Tests.Divides [12 ms]` or `failed Calc.Tests.Divides (12ms)`.
+ */
 export function dotnet(t: string): TestReport | null {
   const lines = [
-    ...t.matchAll(/^\s*(?:Passed|Failed)!\s+-\s+Failed:\s+(\d+),\s+Passed:\s+(\d+),\s+Skipped:\s+(\d+)/gm),
+    ...t.matchAll(/^[ \t]*(?:Passed|Failed)!\s+-\s+Failed:\s+(\d+),\s+Passed:\s+(\d+),\s+Skipped:\s+(\d+)/gm),
   ];
-  const failing = [...t.matchAll(/^\s+Failed (\S+) \[/gm)].map((m) => m[1] ?? '');
+  const failing = [...t.matchAll(/^[ \t]*[Ff]ailed (\S+) [[(]\d/gm)].map((m) => m[1] ?? '');
+  const summary = lastMatch(t, /Test (?:run )?summary: (?:total: \d+|(?:Passed|Failed)!)[\s\S]{0,300}/g)?.[0];
+  if (summary && /total: \d+/.test(summary)) {
+    // .NET 9's terminal logger (`Test summary: total: 12, failed: 1, succeeded: 11, skipped: 0`) and the testing
+    // platform's `Test run summary: Failed!` block (`  total: 5` / `  failed: 1` / `  succeeded: 3` / `  skipped: 1`)
+    const part = (name: string) => n(new RegExp(`\\b${name}: (\\d+)`).exec(summary)?.[1]);
+    return report('dotnet', part('succeeded'), part('failed') + part('error'), part('skipped'), failing);
+  }
   if (lines.length > 0) {
     const sum = (i: number) => lines.reduce((s, m) => s + n(m[i]), 0);
     return report('dotnet', sum(2), sum(1), sum(3), failing);
   }
-  const total = /^\s*Total tests:\s+(\d+)/m.exec(t);
+  const total = /^[ \t]*Total tests:\s+(\d+)/m.exec(t);
   if (!total) return null;
-  const passed = /^\s*Passed:\s+(\d+)/m.exec(t);
-  const failed = /^\s*Failed:\s+(\d+)/m.exec(t);
-  const skipped = /^\s*Skipped:\s+(\d+)/m.exec(t);
+  const passed = /^[ \t]*Passed:\s+(\d+)/m.exec(t);
+  const failed = /^[ \t]*Failed:\s+(\d+)/m.exec(t);
+  const skipped = /^[ \t]*Skipped:\s+(\d+)/m.exec(t);
   return report('dotnet', n(passed?.[1]), n(failed?.[1]), skipped ? n(skipped[1]) : null, failing);
 }
 
 /** `12 tests completed, 2 failed, 1 skipped` and `FooTest > bar() FAILED`; a BUILD SUCCESSFUL run alone passed. */
 export function gradle(t: string): TestReport | null {
-  const failing = [...t.matchAll(/^(\S.*? > .+?) FAILED\s*$/gm)].map((m) => m[1] ?? '');
-  const line = lastMatch(t, /^\s*(\d+) tests? completed, (\d+) failed(?:, (\d+) skipped)?/gm);
+  const failing = [...t.matchAll(/^(\S.*? > .+?) FAILED[ \t]*$/gm)].map((m) => m[1] ?? '');
+  const line = lastMatch(t, /^[ \t]*(\d+) tests? completed, (\d+) failed(?:, (\d+) skipped)?/gm);
   if (line) {
     const failed = n(line[2]);
     const skipped = n(line[3]);
@@ -85,7 +84,7 @@ export function gradle(t: string): TestReport | null {
 
 /** Surefire's `Tests run: 12, Failures: 1, Errors: 0, Skipped: 0` (the last one is the total). */
 export function maven(t: string): TestReport | null {
-  const line = lastMatch(t, /Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)\s*$/gm);
+  const line = lastMatch(t, /Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)[ \t]*$/gm);
   if (!line) return null;
   const failed = n(line[2]) + n(line[3]);
   const skipped = n(line[4]);
@@ -100,7 +99,7 @@ export function deno(t: string): TestReport | null {
     /^(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed(?: \(\d+ steps?\))?(?: \| (\d+) ignored)?/gm,
   );
   if (!line) return null;
-  const failing = [...t.matchAll(/^(.+?) => \S+:\d+:\d+\s*$/gm)].map((m) => m[1] ?? '');
+  const failing = [...t.matchAll(/^(.+?) => \S+:\d+:\d+[ \t]*$/gm)].map((m) => m[1] ?? '');
   return report('deno', n(line[1]), n(line[2]), line[3] === undefined ? null : n(line[3]), failing);
 }
 
@@ -130,4 +129,44 @@ export function unittest(t: string): TestReport | null {
   const skipped = count('skipped');
   const failing = [...t.matchAll(/^(?:FAIL|ERROR): (\S+ \([\w.]+\))/gm)].map((m) => m[1] ?? '');
   return report('unittest', n(ran[1]) - failed - skipped, failed, skipped, failing);
+}
+
+/**
+ * Minitest (`rails test`, `rake test`): `10 runs, 20 assertions, 1 failures, 0 errors, 2 skips` (test-unit prints
+ * `tests` and `pendings`); failing tests under a `Failure:` or `Error:` header as `UserTest#test_valid [file:5]:`.
+ */
+export function minitest(t: string): TestReport | null {
+  const line = lastMatch(
+    t,
+    /^(\d+) (?:runs|tests), \d+ assertions, (\d+) failures, (\d+) errors(?:, (\d+) (?:skips|pendings))?/gm,
+  );
+  if (!line) return null;
+  const failed = n(line[2]) + n(line[3]);
+  const skipped = n(line[4]);
+  const failing = [
+    ...t.matchAll(
+      /^[ \t]*(?:\d+\) )?(?:Failure|Error):\s*\n\s*([\w:]+#[^\n[]+?)(?: \[[^\]\n]*\])?:[ \t]*$/gm,
+    ),
+  ].map((m) => m[1] ?? '');
+  return report('minitest', n(line[1]) - failed - skipped, failed, skipped, failing);
+}
+
+/**
+ * Pest and Laravel's `php artisan test` (Collision): `  Tests:    2 failed, 1 skipped, 10 passed (25 assertions)`;
+ * failing tests as `  FAILED  Tests\Feature\LoginTest > it signs in`.
+ */
+export function pest(t: string): TestReport | null {
+  const line = lastMatch(t, /^[ \t]*Tests:\s+((?:\d+ [a-z]+(?:, )?)+)\s*\(\d+ assertions?\)/gm);
+  if (!line) return null;
+  const part = (name: string) => n(new RegExp(`(\\d+) ${name}`).exec(line[1] ?? '')?.[1]);
+  const failing = [...t.matchAll(/^[ \t]*FAILED\s+(.+? > .+?)(?:\s{2,}\S+)?[ \t]*$/gm)].map(
+    (m) => m[1] ?? '',
+  );
+  return report(
+    'pest',
+    part('passed'),
+    part('failed'),
+    part('skipped') + part('incomplete') + part('todos?'),
+    failing,
+  );
 }

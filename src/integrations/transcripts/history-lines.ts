@@ -1,6 +1,6 @@
+import { clip } from '../../core/clip.js';
 import type { Compaction, TranscriptEntry } from '../../agents/index.js';
 
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 export interface HistoryLine {

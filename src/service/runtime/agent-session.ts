@@ -1,3 +1,4 @@
+import { clip } from '../../core/clip.js';
 import {
   agentExited,
   capacityVerdict,
@@ -64,7 +65,6 @@ export interface SessionContext {
   stopper?: string;
 }
 
-const clip = (t: string, n = 300) => (t.length > n ? `${t.slice(0, n)}…` : t);
 const inputText = (input: unknown) => {
   if (typeof input === 'string') return input;
   const cmd = (input as { command?: unknown } | null)?.command;
@@ -104,7 +104,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
         await service.runner.run(workflowId, (d) => saveResumeToken(d, ctx.row.id, sig.id), { retry: true });
         return;
       case 'tool_call':
-        steps.push({ kind: 'tool_call', text: clip(`${sig.name} ${inputText(sig.input)}`) });
+        steps.push({ kind: 'tool_call', text: clip(`${sig.name} ${inputText(sig.input)}`, 300) });
         emit({ event: 'agent.tool', ...base, text: clip(`${sig.name} ${inputText(sig.input)}`, 120) });
         return;
       case 'tool_result': {
@@ -143,11 +143,11 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
         return;
       }
       case 'message':
-        steps.push({ kind: 'message', text: clip(sig.text) });
+        steps.push({ kind: 'message', text: clip(sig.text, 300) });
         return;
       case 'error':
         lastError = sig.text;
-        steps.push({ kind: 'error', text: clip(sig.text) });
+        steps.push({ kind: 'error', text: clip(sig.text, 300) });
         return;
       case 'compaction':
         steps.push({ kind: 'message', text: `context compacted (${sig.pre_tokens ?? '?'} tokens before)` });

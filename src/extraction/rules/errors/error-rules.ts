@@ -1,3 +1,4 @@
+import { clip } from '../../../core/clip.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import type { ErrorDraft } from '../../extractor.js';
 import { findTestRuns } from '../../session/test-runs.js';
@@ -20,6 +21,7 @@ import {
   coversTests,
   lastProgram,
   lookingStep,
+  oneLineCommand,
   sameStep,
   shellCommand,
   testCommand,
@@ -211,7 +213,7 @@ export function findErrors(entries: readonly TranscriptEntry[], taskId: string |
       type === 'hook_feedback'
         ? 'Stop hook'
         : command
-          ? `\`${command.length > 100 ? `${command.slice(0, 99)}…` : command}\``
+          ? `\`${clip(oneLineCommand(command), 100)}\``
           : (entry.tool?.name ?? 'agent');
     // the same failure again (a retry, or another command showing it) before anything cleared it is one error
     const key = keyOf(entry);

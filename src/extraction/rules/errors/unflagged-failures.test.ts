@@ -62,6 +62,10 @@ describe('Codex code-mode cells without an exit code: the failing program says s
       'zsh:2: command not found: hk',
       'sh: pkl: command not found',
     ]);
+    // a command of several lines is named on one line (the message is one item of a list)
+    expect(errors[1]?.error_message).toMatch(
+      /^`git status --short --branch; hk fix -S pkl-format; git diff --check; /,
+    );
     // "hk no files to run" (line 235) is an answer, not a failure
     expect(failed(results(entries).find((e) => e.line === 235) as TranscriptEntry)).toBe(false);
   });

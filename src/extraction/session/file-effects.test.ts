@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { parseClaudeTranscript } from '../../agents/claude-code/transcript.js';
+import { parseCodexRollout } from '../../agents/codex/rollout.js';
+import { findFileEffects } from './file-effects.js';
+
+/** A Claude Code tool call and its result, as transcript lines. */
+function claudeTool(id: string, name: string, input: unknown, result: string, isError = false): string[] {
+  return [
+    {
+      type: 'assistant',
+      message: { id: `m-${id}`, role: 'assistant', content: [{ type: 'tool_use', id, name, input }] },
+    },
+    {
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: id, content: result, is_error: isError }],
+      },
+    },
+  ].map((l) => JSON.stringify(l));
+}
+
+/** An older Codex `shell` call (argv array) and its JSON-enveloped output, as rollout lines. */
+function codexShell(id: string, command: string[], output: string, exit = 0): string[] {
+  return [
+    { type: 'function_call', name: 'shell', arguments: JSON.stringify({ command }), call_id: id },
+    {
+      type: 'function_call_output',
+      call_id: id,
+      output: JSON.stringify({ output, metadata: { exit_code: exit, duration_seconds: 0.1 } }),
+    },
+  ].map((payload) =>
+    JSON.stringify({ timestamp: '2025-09-01T10:00:00.000Z', type: 'response_item', payload }),
+  );
+}
+
+const summaries = (effects: { summary: string }[]) => effects.map((e) => e.summary);
+
+describe('files created, edited and deleted, as other sessions change them', () => {
+  it('reads notebook edits, and no change from an edit that failed or that the user declined', () => {
+    const lines = [
+      ...claudeTool(
+        'n1',
+        'NotebookEdit',
+        { notebook_path: '/w/analysis.ipynb', cell_id: 'c1', new_source: 'df.describe()' },
+        'Updated cell c1 with df.describe()',
+      ),
+      ...claudeTool(
+        'e1',
+        'Edit',
+        { file_path: '/w/a.py', old_string: 'x', new_string: 'y' },
+        '<tool_use_error>String to replace not found in file.\nString: x</tool_use_error>',
+        true,
+      ),
+      ...claudeTool(
+        'e2',
+        'Write',
+        { file_path: '/w/b.py', content: 'y' },
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.",
+        true,
+      ),
+    ];
+    expect(summaries(findFileEffects(parseClaudeTranscript(lines.join('\n')).entries))).toEqual([
+      'edited /w/analysis.ipynb',
+    ]);
+  });
+
+  it('takes `git rm --cached` for untracking (the file stays), `git rm` and `rm` for deleting', () => {
+    const lines = [
+      ...claudeTool(
+        'b1',
+        'Bash',
+        { command: 'git rm --cached .env && echo .env >> .gitignore' },
+        "rm '.env'",
+      ),
+      ...claudeTool('b2', 'Bash', { command: 'git rm -r --cached node_modules' }, "rm 'node_modules/a.js'"),
+      ...claudeTool('b3', 'Bash', { command: 'git rm docs/old.md && rm -f build.log' }, "rm 'docs/old.md'"),
+    ];
+    expect(summaries(findFileEffects(parseClaudeTranscript(lines.join('\n')).entries))).toEqual([
+      'deleted docs/old.md',
+      'deleted build.log',
+    ]);
+  });
+
+  it("reads Codex's apply_patch run as a shell command (argument or heredoc), a moved file as deleted and created", () => {
+    const patch = [
+      '*** Begin Patch',
+      '*** Add File: src/json-output.ts',
+      '+export const json = true;',
+      '*** Update File: src/list.ts',
+      '*** Move to: src/list-command.ts',
+      '@@',
+      '-a; rm -rf /',
+      '+b',
+      '*** Delete File: src/legacy.ts',
+      '*** End Patch',
+    ].join('\n');
+    const lines = [
+      ...codexShell(
+        'c1',
+        ['apply_patch', patch],
+        'Success. Updated the following files:\nA src/json-output.ts',
+      ),
+      ...codexShell(
+        'c2',
+        [
+          'bash',
+          '-lc',
+          "apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: docs/json.md\n+# JSON\n*** End Patch\nPATCH",
+        ],
+        'Success. Updated the following files:\nA docs/json.md',
+      ),
+      ...codexShell(
+        'c3',
+        ['apply_patch', '*** Begin Patch\n*** Update File: src/missing.ts\n@@\n-a\n+b\n*** End Patch'],
+        'Failed to find expected lines in src/missing.ts',
+        1,
+      ),
+    ];
+    expect(summaries(findFileEffects(parseCodexRollout(lines.join('\n')).entries))).toEqual([
+      'created src/json-output.ts',
+      'deleted src/list.ts',
+      'created src/list-command.ts',
+      'deleted src/legacy.ts',
+      'created docs/json.md',
+    ]);
+  });
+
+  it('reads the file_change items of `codex exec --json`, not a failed one', () => {
+    const change = (id: string, status: string, changes: { path: string; kind: string }[]) =>
+      JSON.stringify({ type: 'item.completed', item: { id, type: 'file_change', changes, status } });
+    const lines = [
+      JSON.stringify({ type: 'thread.started', thread_id: '0199a213-81c0-7800-8aa1-bbab2a035a53' }),
+      change('item_4', 'completed', [
+        { path: '/w/src/cart.ts', kind: 'update' },
+        { path: '/w/src/cart.test.ts', kind: 'add' },
+        { path: '/w/src/old-cart.ts', kind: 'delete' },
+      ]),
+      change('item_5', 'failed', [{ path: '/w/src/missing.ts', kind: 'update' }]),
+    ];
+    expect(summaries(findFileEffects(parseCodexRollout(lines.join('\n')).entries))).toEqual([
+      'edited /w/src/cart.ts',
+      'created /w/src/cart.test.ts',
+      'deleted /w/src/old-cart.ts',
+    ]);
+  });
+
+  it("reads Anthropic's text editor tool by its command: view reads, create creates, str_replace edits", () => {
+    const lines = [
+      ...claudeTool(
+        'x1',
+        'str_replace_based_edit_tool',
+        { command: 'view', path: '/w/README.md' },
+        '1\t# App',
+      ),
+      ...claudeTool(
+        'x2',
+        'str_replace_based_edit_tool',
+        { command: 'create', path: '/w/docs/setup.md', file_text: '# Setup' },
+        'File created successfully at: /w/docs/setup.md',
+      ),
+      ...claudeTool(
+        'x3',
+        'str_replace_editor',
+        { command: 'str_replace', path: '/w/README.md', old_str: 'App', new_str: 'The app' },
+        'The file /w/README.md has been edited.',
+      ),
+    ];
+    expect(summaries(findFileEffects(parseClaudeTranscript(lines.join('\n')).entries))).toEqual([
+      'created /w/docs/setup.md',
+      'edited /w/README.md',
+    ]);
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { bash, cell, say } from '../../../test/helpers/tool-results.js';
+import { findTestRuns } from './test-runs.js';
+
+const lines = (...l: string[]) => l.join('\n');
+
+describe('test runs of a session, with the runners of other projects', () => {
+  it('an install is no run, a red swift test announced as such is expected, a failed build reports none', () => {
+    const entries = [
+      ...bash('npm install -D vitest', 0, 'added 51 packages, and audited 52 packages in 3s'),
+      say('The parser test should fail first: the header is not read yet.'),
+      ...bash(
+        'swift test --filter ParserTests',
+        1,
+        lines(
+          '\t Executed 0 tests, with 0 failures (0 unexpected) in 0.000 (0.001) seconds',
+          '✘ Test "Parses a header" failed after 0.002 seconds with 1 issue.',
+          '✘ Test run with 2 tests in 1 suite failed after 0.003 seconds with 1 issue.',
+        ),
+      ),
+      ...bash(
+        'xcodebuild test -scheme App -destination "platform=macOS"',
+        65,
+        "Testing failed:\n\tCannot find 'header' in scope\n\n** TEST FAILED **\n",
+      ),
+      cell(['flutter test'], '00:03 +14 ~1: All tests passed!'),
+    ];
+    const runs = findTestRuns(entries);
+    expect(runs.map((r) => [r.runner, r.command, r.outcome, r.expected_failure, r.passed, r.failed])).toEqual(
+      [
+        ['swift', 'swift test --filter ParserTests', 'fail', true, 1, 1],
+        ['dart', 'flutter test', 'pass', false, 14, 0],
+      ],
+    );
+    expect(runs[0]?.failing).toEqual(['Parses a header']);
+  });
+
+  it("a monorepo's run through turbo reads every package; the last run is CTest's", () => {
+    const entries = [
+      ...bash(
+        'npx turbo run test',
+        1,
+        lines(
+          '@acme/api:test:       Tests  4 passed (4)',
+          '@acme/api:test:  Test Files  1 passed (1)',
+          '@acme/api:test: > vitest run',
+          '@acme/web:test:  FAIL  src/form.test.tsx > Form > submits',
+          '@acme/web:test:       Tests  1 failed | 9 passed (10)',
+          '@acme/web:test:  Test Files  1 failed | 2 passed (3)',
+        ),
+      ),
+      ...bash('ctest --test-dir build', 0, '100% tests passed, 0 tests failed out of 7\n'),
+    ];
+    const runs = findTestRuns(entries);
+    expect(runs.map((r) => [r.runner, r.outcome, r.passed, r.failed, r.failing])).toEqual([
+      ['vitest', 'fail', 13, 1, ['src/form.test.tsx > Form > submits']],
+      ['ctest', 'pass', 7, 0, []],
+    ]);
+  });
+});
