@@ -18,6 +18,15 @@ const clock = (ms: number) => {
     : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 };
 
+/** The usage limit a run met, and what comes next: it waited and went on, or the command that goes on after it. */
+function usageLimitLine(report: RunReport): string {
+  const limit = report.usage_limit;
+  const go = `\`baton run -w ${report.workflow_id}\``;
+  if (!limit?.resets_at) return `usage limit (the agent gave no reset time): go on later with ${go}`;
+  if (limit.auto_resumed) return `usage limit (reset at ${limit.resets_at}): waited for it and went on`;
+  return `usage limit (resets at ${limit.resets_at}): go on then with ${go}, or add --auto-resume to wait for it`;
+}
+
 /**
  * How `baton run` shows what it does: `--json` prints every progress event as one JSON line; on a terminal a live
  * status line (task, elapsed time, context %, cost, last tool call) is redrawn in place, with one line per step
@@ -126,9 +135,7 @@ export function runProgress(o: ProgressOptions) {
             (t) => `  ${t.id}: ${t.outcome}${t.detail ? `: ${t.detail.split('\n')[0]}` : ''}`,
           ),
           ...(report.fallbacks.length ? [`fallbacks: ${report.fallbacks.join('; ')}`] : []),
-          ...(report.usage_limit
-            ? [`usage limit; resets at ${report.usage_limit.resets_at ?? 'unknown'}`]
-            : []),
+          ...(report.usage_limit ? [usageLimitLine(report)] : []),
         ].join('\n'),
       );
     },

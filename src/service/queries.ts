@@ -265,9 +265,13 @@ export class Queries {
       withGit && this.git
         ? await this.git.captureGitState(s.worktree, s.git_start?.commit ?? null)
         : { state: null, note: 'git state not captured' };
+    // The snapshot a task's completion takes marks a task boundary, not the end of a session: the live state does
+    // not give it as the reason the last session ended (a failed task after it would read "ended because:
+    // task_complete").
+    const ended = s.last_snapshot?.trigger === 'task_complete' ? null : s.last_snapshot?.trigger;
     return buildSnapshot(s, {
       id: `live-${s.version}`,
-      trigger: s.pause_trigger ?? s.last_snapshot?.trigger ?? 'manual',
+      trigger: s.pause_trigger ?? ended ?? 'manual',
       reason: s.pause_reason,
       git,
       now: this.now(),

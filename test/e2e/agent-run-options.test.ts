@@ -2,6 +2,7 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, fakeClaude, fakeCodex } from '../helpers/agent-workspace.js';
+import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/git-repo.js';
 
 interface Report {
@@ -10,13 +11,14 @@ interface Report {
   tasks: { id: string; outcome: string }[];
   usage_limit: { resets_at: string | null; auto_resumed: boolean } | null;
   stopped: string;
+  workflow_id: string;
 }
 
 const setup = agentWorkspace;
 
 describe('baton run options', () => {
   it('a usage limit pauses the workflow with the reset time; without --auto-resume the run stops there', async () => {
-    const { cli, events, create } = setup({ BATON_AGENT_BIN: fakeClaude });
+    const { cli, events, create, repo, env } = setup({ BATON_AGENT_BIN: fakeClaude });
     await create();
     const resets = Math.floor(Date.now() / 1000) + 3600;
     const r = await cli(['run', '--agent', 'claude-code'], { FAKE_USAGE_LIMIT: String(resets) });
@@ -31,6 +33,15 @@ describe('baton run options', () => {
     const ev = events().find((e) => e.type === 'usage_limit.reached');
     expect(ev?.data.resets_at).toBe(new Date(resets * 1000).toISOString());
     expect(ev?.data.auto_resume_at).toBeNull();
+    // On a terminal the run's last line says when, and the command that goes on then.
+    const again = await runCli(['run', '--agent', 'claude-code'], {
+      cwd: repo,
+      env: { ...env, FAKE_USAGE_LIMIT: String(resets) },
+    });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(
+      `usage limit (resets at ${new Date(resets * 1000).toISOString()}): go on then with \`baton run -w ${report.workflow_id}\`, or add --auto-resume to wait for it`,
+    );
   });
 
   it('--auto-resume waits for the reset time, resumes and finishes the workflow', async () => {
@@ -84,6 +95,7 @@ describe('baton run options', () => {
     writeFileSync(
       script,
       '#!/bin/sh\nwc -c > /dev/null\necho "working on: $(printf %s "$BATON_PROMPT" | head -c 40)"\n' +
+        '[ -n "$SAVE_PROMPT" ] && printf %s "$BATON_PROMPT" > "$SAVE_PROMPT"\n' +
         'if [ -f "$FAIL_FLAG" ]; then echo "cannot do it" >&2; exit 3; fi\necho done\n',
     );
     chmodSync(script, 0o755);
@@ -101,6 +113,21 @@ describe('baton run options', () => {
     expect(report.tasks).toMatchObject([{ id: 'T2', outcome: 'error', detail: 'cannot do it' }]);
     expect(report.stopped).toBe('task T2 failed');
     expect(events().some((e) => e.type === 'task.failed')).toBe(true);
+    // The next session is told why: the briefing names the cause beside the task, and the retry's prompt says it.
+    const context = (await cli(['context'])).json<{ markdown: string }>().markdown;
+    expect(context).toContain('[!] T2 Second (failed: cannot do it) after T1');
+    // T1's completion snapshot is the latest one, but no session ended because of it
+    expect(context).toContain('Continue from task "T2: Second".\n');
+    expect(context).not.toContain('ended because');
+    const prompts = tempDir('baton-prompts-');
+    const retry = await cli(['run', '--agent', 'command', '--agent-bin', script, '--max-tasks', '1'], {
+      FAIL_FLAG: join(prompts, 'absent'),
+      SAVE_PROMPT: join(prompts, 'prompt.txt'),
+    });
+    expect(retry.code, retry.stderr).toBe(0);
+    expect(readFileSync(join(prompts, 'prompt.txt'), 'utf8')).toContain(
+      'An earlier attempt at this task failed: cannot do it',
+    );
   });
 
   it('profiles from baton.config.json: adapter, bin and context window without any flag', async () => {

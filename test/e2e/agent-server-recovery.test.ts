@@ -43,7 +43,9 @@ const killHard = async (child: ChildProcess) => {
 describe('the agent runtime across Baton crashes and restarts', () => {
   it('startup recovery in baton serve: a SIGKILLed server mid-task is recovered and resumed by the next one', async () => {
     const { cli, repo, home, env, count, events, create } = setup();
-    expect((await create()).code).toBe(0);
+    const created = await create();
+    expect(created.code).toBe(0);
+    const id = created.json<{ id: string }>().id;
     const agentEnv = { ...env, FAKE_DELAY_MS: '300' };
     // A controller drives the agent, and dies mid-task.
     const runner = spawnBaton(['run', '--agent', 'claude-code', '--heartbeat', '200ms'], repo, agentEnv);
@@ -62,10 +64,17 @@ describe('the agent runtime across Baton crashes and restarts', () => {
     // Any command notices the dead server by its lease (no server running now) and interrupts the workflow.
     const status = (await cli(['status'])).json<{ workflow: { status: string } }>();
     expect(status.workflow.status).toBe('interrupted');
-    // Server B: resumes it and finishes the workflow.
-    const b = await startServerProcess(home, { args: serveArgs, env: agentEnv, cwd: repo });
+    // Server B, started plainly (no --agent, as for the dashboard): resumes it with the agent the session ran, says
+    // so, and finishes the workflow.
+    const b = await startServerProcess(home, {
+      args: ['--auto-resume', 'all', '--heartbeat', '200ms'],
+      env: agentEnv,
+      cwd: repo,
+    });
     servers.push(b);
     await until('the workflow completed', () => count('workflow.completed') === 1, 60_000);
+    await until('the server to say the outcome', () => b.stderr().includes(`${id}: completed`), 10_000);
+    expect(b.stderr()).toMatch(new RegExp(`resuming ${id} \\(session \\d+\\) with claude-code`));
     const evs = events();
     const interrupted = evs.filter((e) => e.type === 'workflow.interrupted');
     expect(interrupted).toHaveLength(2);

@@ -175,6 +175,24 @@ for (const mode of cliModes) {
       expect(cleanupAll.removed.map((w) => w.id)).toEqual([id]);
     });
 
+    it('status names a failed task and why; recover offers only the options there are', async () => {
+      const other = makeRepo();
+      const b = (...args: string[]) => runCli(args, { cwd: other, env });
+      expect(
+        (await b('create', '--title', 'Fragile', '--task', 'F1:First', '--task', 'F2:Second')).code,
+      ).toBe(0);
+      expect((await b('task', 'start', 'F1')).code).toBe(0);
+      expect((await b('task', 'fail', 'F1', '--reason', 'tests failed in auth.spec.ts')).code).toBe(0);
+      const status = await b('status');
+      expect(status.stdout).toContain('tasks: 0/2 done, 0 in progress, 1 failed');
+      expect(status.stdout).toContain('failed: F1 First: tests failed in auth.spec.ts');
+      await b('task', 'start', 'F2');
+      expect((await b('interrupt')).code).toBe(0);
+      // no checkpoint was made yet: restoring one is not offered
+      const recover = await b('recover');
+      expect(recover.stdout).toMatch(/^choose with: baton recover --option live_state\|fresh$/m);
+    });
+
     it('reports usage errors in one line with exit code 2 and no stack', async () => {
       const r = await baton('create', '--task', 'T1:x');
       expect(r.code).toBe(2);

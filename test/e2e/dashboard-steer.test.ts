@@ -181,4 +181,28 @@ describe('dashboard: steering a workflow', () => {
     await page.getByTestId('capacity-gauge').locator('[title="capacity warning (60 %)"]').waitFor(wait);
     expect(pageErrors).toEqual([]);
   });
+
+  it('a session the hooks followed ends with a reason in words: it wraps in its card, nothing scrolls sideways', async () => {
+    const other = makeRepo();
+    const hook = (payload: Record<string, unknown>) =>
+      runCli(['hook', 'SessionStart'], {
+        cwd: other,
+        env,
+        input: JSON.stringify({ cwd: other, hook_event_name: 'SessionStart', ...payload }),
+      });
+    const sid = '019b7f94-51b4-7593-922e-ba12b5b73b52';
+    expect((await hook({ session_id: sid, source: 'startup' })).code).toBe(0);
+    expect((await hook({ session_id: 'a-second-session-after-clear', source: 'clear' })).code).toBe(0);
+    const followed = (await runCli(['status', '--json'], { cwd: other, env })).json<{
+      workflow: { id: string };
+    }>().workflow.id;
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${s.url}/#/workflows/${followed}`);
+      await waitForText(page.getByTestId('session-timeline'), new RegExp(`session ${sid} ended`));
+      await fitsWidth(page, width);
+    }
+    await shot('27-hook-sessions-timeline');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
 });

@@ -45,7 +45,10 @@ describe('baton hook <event> on a workflow made with baton create', () => {
       '--rationale',
       'one schema',
     ]);
-    await baton(['pause', '--reason', 'night']);
+    // A task under way: the pause waits for it, and says what else makes it happen.
+    expect((await baton(['pause', '--reason', 'night'])).stdout).toMatch(
+      /: it pauses when A finishes, or by force once the pause timeout \(--pause-timeout\) has passed; `baton pause --force` pauses now$/m,
+    );
     await baton(['task', 'done', 'A']);
 
     const start = await baton(['hook', 'SessionStart'], payload('session_start.json', 0, repo));

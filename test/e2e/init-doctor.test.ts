@@ -202,4 +202,23 @@ describe('baton doctor', () => {
       expect.stringMatching(/Claude Code runs Baton's hooks twice, .* keep one \(`baton init --undo`/),
     );
   });
+
+  it("lists Codex's repository hooks file once: the default and --shared write the same .codex/hooks.json", async () => {
+    const { repo, baton } = setup();
+    expect((await baton(['init', '--agent', 'codex', '--command', 'baton'])).code).toBe(0);
+    const report = (await baton(['doctor', '--json'])).json<Record<string, any>>();
+    const codex = report.agents.find((a: { agent: string }) => a.agent === 'codex');
+    expect(codex.hooks).toEqual([
+      expect.objectContaining({
+        scope: 'local',
+        scopes: ['local', 'shared'],
+        path: join(repo, '.codex', 'hooks.json'),
+        missing: [],
+      }),
+    ]);
+    const text = (await baton(['doctor'])).stdout;
+    expect(text.match(/^ {2}hooks \(.*\.codex\/hooks\.json/gm)).toEqual([
+      `  hooks (local, shared)  ${join(repo, '.codex', 'hooks.json')}`,
+    ]);
+  });
 });

@@ -1,4 +1,4 @@
-import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, fakeClaude, pidAlive, until } from '../helpers/agent-workspace.js';
@@ -151,8 +151,10 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
   it('Ctrl-C: the agent is stopped and the workflow left interrupted and resumable', async () => {
     const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
     await ws.create();
+    const pidFile = join(ws.home, 'agent-child.pid');
     const run = ws.spawnRun(['run', '--agent', 'claude-code', '--heartbeat', '100ms'], {
       FAKE_HANG_MS: '60000',
+      FAKE_CHILD_PIDFILE: pidFile,
     });
     const agent = await until('the agent mid-task', async () => {
       const rows = (await ws.cli(['executors', 'list'])).json<
@@ -160,9 +162,14 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
       >();
       return rows.find((x) => x.resume_token && x.pid) ?? null;
     });
+    const started = await until('the agent to start a command', async () =>
+      existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : null,
+    );
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(130);
     expect(pidAlive(agent.pid as number)).toBe(false);
+    // what the agent started is stopped with it
+    await until('the command the agent started to be gone', async () => !pidAlive(started), 10_000);
     expect(run.out.stdout).toContain('is interrupted');
     const st = (await ws.cli(['status'])).json<{ workflow: { status: string; interrupt_reason: string } }>();
     expect(st.workflow).toMatchObject({
@@ -172,6 +179,28 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
     const again = await ws.cli(['run', '--agent', 'claude-code']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.json<{ status: string }>().status).toBe('completed');
+  });
+
+  it('a closed terminal (SIGHUP) stops the agent too, and the workflow is left interrupted (exit 129)', async () => {
+    const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
+    await ws.create();
+    const run = ws.spawnRun(['run', '--agent', 'claude-code', '--heartbeat', '100ms'], {
+      FAKE_HANG_MS: '60000',
+    });
+    const agent = await until('the agent mid-task', async () => {
+      const rows = (await ws.cli(['executors', 'list'])).json<
+        { pid: number | null; resume_token: string | null }[]
+      >();
+      return rows.find((x) => x.resume_token && x.pid) ?? null;
+    });
+    run.child.kill('SIGHUP');
+    expect(await run.exited).toBe(129);
+    expect(pidAlive(agent.pid as number)).toBe(false);
+    const st = (await ws.cli(['status'])).json<{ workflow: { status: string; interrupt_reason: string } }>();
+    expect(st.workflow).toMatchObject({
+      status: 'interrupted',
+      interrupt_reason: 'baton run was stopped (SIGHUP)',
+    });
   });
 
   it("--verbose streams the agent's own output; --actor is who acts in the log and the run folder", async () => {

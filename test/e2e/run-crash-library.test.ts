@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openBaton } from '../../src/open-baton.js';
@@ -11,8 +12,10 @@ describe('a crashed `baton run` seen from the library (openBaton)', () => {
   it('reports the workflow interrupted and stops the orphaned agent, as any CLI command does', async () => {
     const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
     expect((await ws.create()).code).toBe(0);
+    const pidFile = join(ws.home, 'agent-child.pid');
     const run = ws.spawnRun(['--json', 'run', '--agent', 'claude-code', '--heartbeat', '200ms'], {
       FAKE_HANG_MS: '60000',
+      FAKE_CHILD_PIDFILE: pidFile,
     });
     const agent = await until('the agent to be mid-task', async () => {
       const rows = (await ws.cli(['executors', 'list'])).json<
@@ -20,6 +23,9 @@ describe('a crashed `baton run` seen from the library (openBaton)', () => {
       >();
       return rows.find((r) => r.resume_token && r.pid && r.session_state === 'running') ?? null;
     });
+    const started = await until('the agent to start a command', async () =>
+      existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : null,
+    );
     run.child.kill('SIGKILL');
     await run.exited;
     const lines: string[] = [];
@@ -42,6 +48,12 @@ describe('a crashed `baton run` seen from the library (openBaton)', () => {
       expect(lines[0]).toMatch(/^baton: wf-\S+: the driver `baton run --agent claude-code`/);
       expect(lines[0]).toContain(`its orphaned agent (pid ${agent.pid}) was stopped`);
       await until('the orphaned agent to be gone', async () => !pidAlive(agent.pid as number), 10_000);
+      // and what it started: the agent leads its own process group, which is stopped whole
+      await until(
+        'the command the orphaned agent started to be gone',
+        async () => !pidAlive(started),
+        10_000,
+      );
     } finally {
       await client.close();
     }

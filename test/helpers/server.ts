@@ -9,6 +9,8 @@ export interface ServerProcess {
   token: string;
   home: string;
   child: ChildProcess;
+  /** What the server wrote on standard error so far. */
+  stderr: () => string;
   /** fetch with the bearer token (unless `auth: false`) and JSON bodies. */
   api: (path: string, init?: RequestInit & { json?: unknown; auth?: boolean }) => Promise<Response>;
   stop: () => Promise<void>;
@@ -53,6 +55,7 @@ export function startServerProcess(
         token,
         home,
         child,
+        stderr: () => err,
         api: (path, init = {}) => {
           const headers = new Headers(init.headers);
           if (init.auth !== false && token) headers.set('authorization', `Bearer ${token}`);

@@ -176,7 +176,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
           out.push(`${agentLabel(a.agent)}:`);
           for (const h of a.hooks)
             out.push(
-              `  hooks (${h.scope})  ${h.path}: ${h.events.join(', ')}${h.runnable ? '' : '  [command not found]'}`,
+              `  hooks (${h.scopes.join(', ')})  ${h.path}: ${h.events.join(', ')}${h.runnable ? '' : '  [command not found]'}`,
             );
           for (const p of a.plugin) out.push(`  plugin  ${p}`);
           for (const m of a.mcp) out.push(`  mcp (${m.scope})  ${m.path}: ${m.command}`);

@@ -117,12 +117,27 @@ export async function continueRecovered(
   const shared = runShared(service, setup, settings, env);
   const runs: Promise<unknown>[] = [];
   for (const ex of report.executors) {
-    if (!ex.auto_resume) continue;
+    if (!ex.auto_resume) {
+      if (ex.interrupted)
+        log(
+          `${ex.workflow_id} is interrupted and not resumed here${ex.reason ? ` (${ex.reason})` : ''}: continue with \`baton run -w ${ex.workflow_id}\``,
+        );
+      continue;
+    }
     const att = report.attached.find((a) => a.row.id === ex.executor_id);
     const row = att?.row;
-    const agentName = row?.agent ?? setup.agentName;
-    if (!agentName) continue;
-    const profile = setup.profileOf(agentName);
+    // the server's own --agent, else the profile the session ran
+    const agentName = row?.agent ?? setup.agentName ?? ex.agent;
+    let profile;
+    try {
+      profile = setup.profileOf(agentName);
+    } catch (e) {
+      log(
+        `${ex.workflow_id} can resume, but not with the agent ${agentName}: ${(e as Error).message}; start \`baton serve --agent <name>\` or run \`baton run -w ${ex.workflow_id} --agent <name>\``,
+      );
+      continue;
+    }
+    log(`resuming ${ex.workflow_id} (session ${ex.session_number}) with ${profile.name}`);
     // A re-attached run goes on where it runs (its agent host, its container); the rest on the configured executor.
     const executor = (row && row.runtime !== 'local' ? shared.factory.forRow(row) : null) ?? setup.executor;
     runs.push(
@@ -146,11 +161,19 @@ export async function continueRecovered(
           },
           att ? { proc: att.proc, taskId: att.taskId } : undefined,
         )
+        .then((r) =>
+          log(
+            `${ex.workflow_id}: ${r.status}${r.stopped && !r.stopped.startsWith(r.status) ? ` (${r.stopped})` : ''}`,
+          ),
+        )
         .catch((e: Error) => log(`auto-resume of ${ex.workflow_id} failed: ${e.message}`)),
     );
   }
   return Promise.all(runs);
 }
+
+/** 128 + the signal's number, as a shell reports a process a signal stopped. */
+const exitCodes: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 type RunFlags = AgentFlags & {
   workflow?: string;
@@ -205,7 +228,9 @@ export function registerRunCommands(program: Command, rt: Runtime) {
           ? { write: (t) => void process.stderr.write(t), columns: process.stderr.columns ?? 100 }
           : null,
     });
-    // Ctrl-C (or SIGTERM) stops the agent and leaves the workflow interrupted and resumable; a second one exits now.
+    // Ctrl-C (or SIGTERM, or SIGHUP: the terminal closed) stops the agent and leaves the workflow interrupted and
+    // resumable; a second one exits now. The agent leads its own process group, so the terminal's signals reach
+    // Baton only: Baton stops it.
     const abort = new AbortController();
     const onSignal = (sig: NodeJS.Signals) => {
       if (abort.signal.aborted) process.exit(130);
@@ -213,6 +238,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    process.on('SIGHUP', onSignal);
     try {
       const state = await service.resolve(rt.ref(o.workflow));
       const setup = agentSetup(o, rt.env, settings, state.worktree);
@@ -244,10 +270,11 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       progress.finish(report);
       // A failed task is a failed run: exit 1 (the cause was printed with the task).
       if (report.failed) rt.exitCode = 1;
-      if (abort.signal.aborted) rt.exitCode = abort.signal.reason === 'SIGTERM' ? 143 : 130;
+      if (abort.signal.aborted) rt.exitCode = exitCodes[String(abort.signal.reason)] ?? 130;
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      process.off('SIGHUP', onSignal);
       progress.stop();
       await rt.flushMirror();
       await service.store.close();

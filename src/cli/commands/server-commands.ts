@@ -105,6 +105,8 @@ export function registerServerCommands(program: Command, rt: Runtime) {
       const signal = await new Promise<NodeJS.Signals>((resolve) => {
         process.once('SIGINT', () => resolve('SIGINT'));
         process.once('SIGTERM', () => resolve('SIGTERM'));
+        // the terminal closed: stop as for SIGTERM (the agents lead their own process groups and never get it)
+        process.once('SIGHUP', () => resolve('SIGTERM'));
       });
       if (worker) {
         // The worker's workflows pause at their task boundary and are released; a second signal stops them now.

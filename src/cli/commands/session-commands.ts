@@ -22,7 +22,8 @@ type Status = {
     session_count: number;
     pause_overdue: boolean;
   };
-  counts: { tasks: { done: number; total: number; in_progress: number } };
+  counts: { tasks: { done: number; total: number; in_progress: number; failed: number; blocked: number } };
+  tasks: { id: string; title: string; status: string; note: string | null }[];
   next_task: { id: string; title: string } | null;
   runnable_tasks: { id: string }[];
   snapshots: SnapshotSummary[];
@@ -98,7 +99,7 @@ const recoveryText = (p: RecoveryPlan) =>
       `      data loss: ${o.data_loss}`,
       ...changesText(o),
     ]),
-    'choose with: baton recover --option checkpoint|live_state|fresh [--checkpoint <name>]',
+    `choose with: baton recover --option ${p.options.map((o) => o.type).join('|')}${p.options.some((o) => o.type === 'checkpoint') ? ' [--checkpoint <name>]' : ''}`,
   ].join('\n');
 
 export function registerSessionCommands(program: Command, rt: Runtime) {
@@ -113,7 +114,11 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
           [
             `${s.workflow.id}  ${s.workflow.title}`,
             `status: ${s.workflow.status}${s.workflow.pause_requested ? ` (pause requested${s.workflow.pause_overdue ? ', overdue' : ''})` : ''}${s.workflow.pause_reason ? ` - ${s.workflow.pause_reason}` : ''}`,
-            `session: ${s.workflow.session_count}   tasks: ${s.counts.tasks.done}/${s.counts.tasks.total} done, ${s.counts.tasks.in_progress} in progress`,
+            `session: ${s.workflow.session_count}   tasks: ${s.counts.tasks.done}/${s.counts.tasks.total} done, ${s.counts.tasks.in_progress} in progress${s.counts.tasks.failed ? `, ${s.counts.tasks.failed} failed` : ''}${s.counts.tasks.blocked ? `, ${s.counts.tasks.blocked} blocked` : ''}`,
+            // a failed or blocked task, with why: what the user has to look at before going on
+            ...s.tasks
+              .filter((t) => t.status === 'failed' || t.status === 'blocked')
+              .map((t) => `${t.status}: ${t.id} ${t.title}${t.note ? `: ${t.note.split('\n')[0]}` : ''}`),
             `next task: ${s.next_task ? `${s.next_task.id} ${s.next_task.title}` : 'none'}`,
             `runnable: ${s.runnable_tasks.map((t) => t.id).join(', ') || 'none'}`,
             ...s.warnings.map((w) => `warning: ${w}`),
@@ -140,7 +145,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
           });
           print(r, () =>
             r.outcome === 'requested'
-              ? `pause requested for ${r.workflow_id}: it pauses when ${r.waiting_for.join(', ')} ${r.waiting_for.length > 1 ? 'finish' : 'finishes'}`
+              ? `pause requested for ${r.workflow_id}: it pauses when ${r.waiting_for.join(', ')} ${r.waiting_for.length > 1 ? 'finish' : 'finishes'}, or by force once the pause timeout (--pause-timeout) has passed; \`baton pause --force\` pauses now`
               : r.outcome === 'already_paused'
                 ? `${r.workflow_id} is already paused (snapshot ${r.snapshot_id})`
                 : `paused ${r.workflow_id} (snapshot ${r.snapshot_id})${r.warning ? `\nwarning: ${r.warning}` : ''}\nresume with: baton resume -w ${r.workflow_id}`,

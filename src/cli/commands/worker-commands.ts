@@ -143,12 +143,15 @@ export async function runWorker(
     if (line) rt.io.out(line);
   });
   const onSignal = (sig: NodeJS.Signals) => void worker.stop(sig);
+  // SIGHUP (the terminal closed) as SIGTERM: the agents lead their own process groups and never get it
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
   try {
     await worker.run();
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
   }
 }

@@ -83,7 +83,10 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
     case 'resolved_errors':
       return c.errors_resolved.length;
     case 'error_chars':
-      return longest([...c.errors_unresolved, ...c.errors_resolved].map((e) => e.message));
+      return longest([
+        ...[...c.errors_unresolved, ...c.errors_resolved].map((e) => e.message),
+        ...c.pending_tasks.map((t) => t.reason ?? ''),
+      ]);
     case 'feedback_comments':
       return Math.max(0, ...c.reviewer_feedback.map((f) => f.comments.length));
     case 'failing_tests':

@@ -42,7 +42,7 @@ function tasks(c: ResumeContext, out: string[]) {
   for (const t of c.completed_tasks) out.push(`  ${mark[t.status] ?? '[x]'} ${t.id} ${t.title}`);
   for (const t of c.pending_tasks)
     out.push(
-      `  ${mark[t.status] ?? '[ ]'} ${t.id} ${t.title}${t.status !== 'pending' ? ` (${t.status})` : ''}${t.deps.length ? ` after ${t.deps.join(', ')}` : ''}`,
+      `  ${mark[t.status] ?? '[ ]'} ${t.id} ${t.title}${t.status !== 'pending' ? ` (${t.status}${t.reason ? `: ${t.reason}` : ''})` : ''}${t.deps.length ? ` after ${t.deps.join(', ')}` : ''}`,
     );
   out.push('');
 }

@@ -66,7 +66,8 @@ export interface ResumeContext {
   plan_status: { total: number; completed: number; remaining: number; current_task: string | null };
   completed_tasks: { id: string; title: string; status: string }[];
   completed_more: number;
-  pending_tasks: { id: string; title: string; status: string; deps: string[] }[];
+  /** `reason`: why a failed or blocked task is so (the failure's cause, the block's reason), when it was said. */
+  pending_tasks: { id: string; title: string; status: string; deps: string[]; reason?: string }[];
   /** Commits, pushes, pull requests, files, the passing test run: what must not be redone. */
   already_done: AlreadyDone;
   /** The agent's own last word: its last message or the latest compaction summary, trimmed to fit. */
@@ -134,7 +135,15 @@ export function compileResumeContext(
     completed_more: Math.max(0, completed.length - limits.completed_tasks),
     pending_tasks: snap.tasks
       .filter((t) => t.status !== 'done' && t.status !== 'skipped')
-      .map((t) => ({ id: t.id, title: title(t.title), status: t.status, deps: t.deps })),
+      .map((t) => ({
+        id: t.id,
+        title: title(t.title),
+        status: t.status,
+        deps: t.deps,
+        ...((t.status === 'failed' || t.status === 'blocked') && t.note
+          ? { reason: clip(t.note.replace(/\s+/g, ' ').trim(), limits.error_chars) }
+          : {}),
+      })),
     already_done: alreadyDone(snap, limits),
     last_state: lastState(snap, limits.last_state_chars),
     decisions: last(snap.decisions, limits.decisions).map((d) => {

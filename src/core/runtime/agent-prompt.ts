@@ -13,7 +13,8 @@ export interface HistoryStep {
 export interface PromptInput {
   workflowTitle: string;
   plan: string;
-  task: Pick<Task, 'id' | 'title' | 'description'>;
+  /** A task that failed before carries its status and the cause (`note`): the retry is told. */
+  task: Pick<Task, 'id' | 'title' | 'description'> & Partial<Pick<Task, 'status' | 'note'>>;
   /** The compiled resume context (markdown), on a resumed workflow or a fallback session. */
   resumeContext: string | null;
   /** The ledger: effects already done, which the agent must not redo. */
@@ -113,6 +114,14 @@ export function buildAgentPrompt(p: PromptInput): string {
   }
   out.push('', `## Task ${p.task.id}: ${p.task.title}`);
   if (p.task.description.trim()) out.push('', p.task.description.trim());
+  if (p.task.status === 'failed' && p.task.note) {
+    const cause = p.task.note.replace(/\s+/g, ' ').trim();
+    out.push(
+      '',
+      `An earlier attempt at this task failed: ${cause.length > 500 ? `${cause.slice(0, 500)}…` : cause}`,
+      'It may have left changes behind: check `git status` and `git log` before you start again.',
+    );
+  }
   if (p.baton && !p.continuing) out.push('', ...batonHowTo(p.baton));
   out.push('', 'Do this task only, then stop. Say what you did in your final message.');
   return out.join('\n');

@@ -1,46 +1,97 @@
+import { nextWallClock, wallClockAt } from './wall-clock.js';
+
 /**
  * Usage-limit errors (rate or plan limits) as agent CLIs report them, with the reset time when they give one:
- * Claude Code's `Claude AI usage limit reached|<epoch seconds>`, "resets 3pm", "try again at <ISO time>",
- * "retry after N seconds".
+ * Claude Code's `Claude AI usage limit reached|<epoch seconds>`, "You've hit your session limit · resets 3pm
+ * (America/Bogota)", "Weekly limit reached · resets Jan 12, 10:59am (Asia/Seoul)"; Codex's "try again in 2 days 17
+ * hours 14 minutes", "try again at Jul 5th, 2026 8:19 PM", the API's `"resets_at": <epoch>`; "retry after N seconds",
+ * an ISO time.
  */
 const limitPattern =
-  /usage limit|rate[ -]?limit|limit reached|quota (?:exceeded|reached)|too many requests|\b429\b|hit your (?:usage )?limit/i;
+  /usage limit|usage_limit|rate[ -]?limit|limit reached|quota (?:exceeded|reached)|too many requests|\b429\b|hit your (?:[\w-]+ )?limit/i;
 
 export interface UsageLimit {
   message: string;
   resets_at: string | null;
 }
 
-export function detectUsageLimit(text: string | null, now: Date): UsageLimit | null {
+/**
+ * `zone` is the IANA time zone a clock time without one is read in: the agent prints its reset time in the zone of
+ * the machine it runs on, usually naming it ("resets 3pm (Europe/Berlin)"); a zone it names wins. UTC by default.
+ */
+export function detectUsageLimit(text: string | null, now: Date, zone = 'UTC'): UsageLimit | null {
   if (!text || !limitPattern.test(text)) return null;
-  return { message: text.slice(0, 500), resets_at: resetTime(text, now) };
+  return { message: text.slice(0, 500), resets_at: resetTime(text, now, zone) };
 }
 
-function resetTime(text: string, now: Date): string | null {
-  const epoch = text.match(/\|\s*(\d{10})(?:\d{3})?\b/);
+const unitMs: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000 };
+const durationPart = /(\d+)\s*(d(?:ays?)?|h(?:ours?|rs?)?|m(?:in(?:ute)?s?)?|s(?:ec(?:ond)?s?)?)\b/gi;
+
+/** "5 days 22 hours 11 minutes", "90 s", "1h 30m": milliseconds, or null when no part reads as one. */
+function duration(text: string): number | null {
+  let ms = 0;
+  let found = false;
+  for (const m of text.matchAll(durationPart)) {
+    const unit = m[2]?.[0]?.toLowerCase() ?? '';
+    ms += Number(m[1]) * (unitMs[unit] ?? 0);
+    found = true;
+  }
+  return found ? ms : null;
+}
+
+const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/**
+ * A clock time after "resets", "reset at" or "try again at", with an optional date before it ("Jan 12,", "Jul 5th,
+ * 2026") and an optional zone after it ("(America/New_York)", "(UTC)").
+ */
+const clockPattern =
+  /(?:resets?|try again)\s+(?:at\s+|on\s+)?(?:([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:(\d{4}),?\s+)?(?:at\s+)?)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?(?:\s*\(([^()\s]+)\))?/i;
+
+function clockTime(text: string, now: Date, zone: string): string | null {
+  const c = clockPattern.exec(text);
+  if (!c?.[4]) return null;
+  const month = c[1] ? months.indexOf(c[1].toLowerCase()) : -1;
+  if (c[1] && month < 0) return null;
+  const hour12 = Number(c[4]);
+  const ampm = c[6]?.toLowerCase();
+  const hour = ampm ? (hour12 % 12) + (ampm === 'pm' ? 12 : 0) : hour12;
+  const minute = Number(c[5] ?? 0);
+  if (hour > 23 || minute > 59) return null;
+  const named = c[7] ?? null;
+  const time = { hour, minute };
+  const at = (z: string) =>
+    month >= 0
+      ? dated({ month, day: Number(c[2]), year: c[3] ? Number(c[3]) : null, ...time }, now, z)
+      : nextWallClock(time, now, z);
+  // a zone the agent named that this runtime does not know ("Etc/Unknown") reads as the default one
+  const t = (named ? at(named) : null) ?? at(zone) ?? at('UTC');
+  return t === null ? null : new Date(t).toISOString();
+}
+
+/** A dated reset: that day at that time, in its year, else (no year given, already past) the next year. */
+function dated(
+  d: { month: number; day: number; year: number | null; hour: number; minute: number },
+  now: Date,
+  zone: string,
+): number | null {
+  const at = (year: number) => wallClockAt({ ...d, year }, zone);
+  if (d.year !== null) return at(d.year);
+  const thisYear = at(now.getUTCFullYear());
+  return thisYear === null || thisYear > now.getTime() ? thisYear : at(now.getUTCFullYear() + 1);
+}
+
+function resetTime(text: string, now: Date, zone: string): string | null {
+  const epoch = text.match(/(?:\||"?resets_at"?\s*[:=]\s*)(\d{10})(?:\d{3})?\b/);
   if (epoch?.[1]) return new Date(Number(epoch[1]) * 1000).toISOString();
+  const inSeconds = text.match(/"?resets_in_seconds"?\s*[:=]\s*(\d+)/);
+  if (inSeconds?.[1]) return new Date(now.getTime() + Number(inSeconds[1]) * 1000).toISOString();
   const iso = text.match(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})/);
   if (iso && !Number.isNaN(Date.parse(iso[0]))) return new Date(iso[0]).toISOString();
-  const after = text.match(
-    /(?:retry|try again) (?:after|in) (\d+)\s*(s|sec|seconds?|m|min|minutes?|h|hours?)\b/i,
-  );
-  if (after?.[1] && after[2]) {
-    const unit = after[2][0]?.toLowerCase();
-    const ms = Number(after[1]) * (unit === 'h' ? 3_600_000 : unit === 'm' ? 60_000 : 1000);
-    return new Date(now.getTime() + ms).toISOString();
-  }
-  const clock = text.match(/resets?\s+(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?\s*(?:\(?UTC\)?)?/i);
-  if (clock?.[1]) {
-    let h = Number(clock[1]) % 12;
-    if (clock[3]?.toLowerCase() === 'pm') h += 12;
-    else if (!clock[3]) h = Number(clock[1]);
-    if (h > 23) return null;
-    const t = new Date(now);
-    t.setUTCHours(h, Number(clock[2] ?? 0), 0, 0);
-    if (t.getTime() <= now.getTime()) t.setUTCDate(t.getUTCDate() + 1);
-    return t.toISOString();
-  }
-  return null;
+  const after = text.match(/(?:retry|try again) (?:after|in) ((?:\d+\s*[a-z]+[\s,]*(?:and\s+)?)+)/i);
+  const ms = after?.[1] ? duration(after[1]) : null;
+  if (ms !== null) return new Date(now.getTime() + ms).toISOString();
+  return clockTime(text, now, zone);
 }
 
 /** Prompt too long, context full, a compaction that could not free enough: the agent's own resume is useless. */

@@ -10,15 +10,36 @@ import type {
 import { isProcessAlive, processStartTime } from '../process-identity.js';
 import { invalidInput } from '../../core/index.js';
 
+const groups = process.platform !== 'win32';
+
 /**
- * Runs an agent as a child process of Baton (its environment: `baseEnv` with the spec's on top); standard error's
- * tail becomes the error text when the run fails.
+ * Signals an agent and whatever it started (its shell commands, test runs, servers): the agent leads its own process
+ * group (it is spawned detached), so the group is signalled; an agent that leads none (started by an older Baton) is
+ * signalled alone.
+ */
+export function signalAgent(pid: number, signal: NodeJS.Signals) {
+  if (groups) {
+    try {
+      process.kill(-pid, signal);
+      return;
+    } catch {
+      // no such group: the process alone
+    }
+  }
+  process.kill(pid, signal);
+}
+
+/**
+ * Runs an agent as a child process of Baton (its environment: `baseEnv` with the spec's on top), leading a process
+ * group of its own so that stopping it stops what it started; standard error's tail becomes the error text when the
+ * run fails. Baton stops it itself on Ctrl-C (the terminal's signal reaches Baton's group only).
  */
 export function spawnAgent(spec: LaunchSpec, baseEnv: NodeJS.ProcessEnv = process.env): AgentProcess {
   const child = spawn(spec.bin, spec.args, {
     cwd: spec.cwd,
     env: { ...baseEnv, ...spec.env },
     stdio: ['pipe', 'pipe', 'pipe'],
+    detached: groups,
   });
   const listeners: ((chunk: string) => void)[] = [];
   const early: string[] = [];
@@ -62,7 +83,12 @@ export function spawnAgent(spec: LaunchSpec, baseEnv: NodeJS.ProcessEnv = proces
     },
     wait: () => exited,
     async stop() {
-      child.kill('SIGTERM');
+      try {
+        if (child.pid && child.exitCode === null && child.signalCode === null)
+          signalAgent(child.pid, 'SIGTERM');
+      } catch {
+        // gone meanwhile
+      }
     },
   };
 }
@@ -97,11 +123,11 @@ export class LocalExecutor implements Executor {
     return isProcessAlive(row.pid, row.pid_start_time);
   }
 
-  /** Stops the row's agent if it still runs (same pid and start time); Baton created nothing else for it. */
+  /** Stops the row's agent and what it started, if it still runs (same pid and start time). */
   async release(row: ExecutorRow) {
     if (row.pid && isProcessAlive(row.pid, row.pid_start_time)) {
       try {
-        process.kill(row.pid, 'SIGTERM');
+        signalAgent(row.pid, 'SIGTERM');
       } catch {
         // gone meanwhile
       }

@@ -14,6 +14,8 @@ const scopes: InitScope[] = ['local', 'shared', 'user'];
 
 export interface HookWiring {
   scope: InitScope;
+  /** Every scope whose hooks go into this file (Codex's default and `--shared` both write `.codex/hooks.json`). */
+  scopes: InitScope[];
   path: string;
   events: string[];
   missing: string[];
@@ -53,15 +55,21 @@ export function wiringOf(agent: InitAgent, root: string, env: NodeJS.ProcessEnv)
   const out: AgentWiring = { agent, hooks: [], mcp: [], instructions: [], plugin: [] };
   const seenMcp = new Set<string>();
   const seenBlocks = new Set<string>();
+  const seenHooks = new Set<string>();
   for (const scope of scopes) {
     const files = agentFiles(agent, scope, root, homes);
-    const settings = readSettings(files.hooks);
+    // Codex keeps a repository's hooks in one file whatever the scope: listed once, with every scope it serves.
+    const listed = out.hooks.find((h) => h.path === files.hooks);
+    if (listed) listed.scopes.push(scope);
+    const settings = seenHooks.has(files.hooks) ? null : readSettings(files.hooks);
+    seenHooks.add(files.hooks);
     if (settings) {
       const found = batonHooksIn(settings);
       if (found.size) {
         const command = [...found.values()][0]?.command ?? null;
         out.hooks.push({
           scope,
+          scopes: [scope],
           path: files.hooks,
           events: [...found.keys()],
           missing: expected.filter((e) => !found.has(e)),

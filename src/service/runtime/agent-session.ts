@@ -257,7 +257,12 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     ? ((r?.is_error ? r.text : null) ?? lastError ?? exit.stderr ?? killedBy ?? r?.text ?? null)
     : (r?.text ?? null);
   const text = lost && said !== lost ? [lost, said].filter(Boolean).join('\n') : said;
-  const limit = detectUsageLimit(r?.is_error || exit.code !== 0 ? (text ?? lastError) : null, new Date());
+  // A reset time without a zone is read in this machine's zone, the one the agent prints it in.
+  const limit = detectUsageLimit(
+    r?.is_error || exit.code !== 0 ? (text ?? lastError) : null,
+    new Date(),
+    Intl.DateTimeFormat().resolvedOptions().timeZone,
+  );
   const outcome: AgentOutcome =
     exit.signal && !r
       ? 'killed'

@@ -27,6 +27,8 @@ export interface RecoveryOutcome {
   reason: string | null;
   interrupted: boolean;
   auto_resume: boolean;
+  /** The agent profile the session ran (what a server without its own `--agent` resumes it with). */
+  agent: string;
   /** The pid of an orphaned local agent that was stopped (nobody read its output any more). */
   stopped_agent_pid?: number;
 }
@@ -131,13 +133,10 @@ export async function recoverAtStartup(
       status = 'error';
       reason = `the workspace ${row.workspace_path} is missing`;
     } else if (row.session_state === 'running' && (await executor.isAlive(row))) {
-      // A local agent orphaned by the dead controller: nobody reads its output any more.
-      try {
-        process.kill(row.pid ?? 0, 'SIGTERM');
-        stoppedPid = row.pid ?? undefined;
-      } catch {
-        // already gone
-      }
+      // A local agent orphaned by the dead controller: nobody reads its output any more. Stopped with what it
+      // started (the executor knows how).
+      await executor.release?.(row);
+      stoppedPid = row.pid ?? undefined;
     }
     const wf = await service.store.loadState(row.workflow_id);
     const task = wf?.tasks.find((t) => t.status === 'in_progress') ?? null;
@@ -253,5 +252,6 @@ function outcome(
     reason,
     interrupted,
     auto_resume: auto,
+    agent: row.agent,
   };
 }

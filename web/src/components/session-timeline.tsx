@@ -3,7 +3,13 @@ import { hrefOf } from '../hooks/use-hash-route.js';
 import { StatusBadge } from './status-badge.js';
 import { TimeAgo } from './time-ago.js';
 
-/** Amelia's SessionTimeline: one card per session, with the trigger that ended it and its tasks done/total. */
+/** A trigger (`exhaustion`, `task_complete`) fits a badge; a sentence ("codex session 019b... ended") does not. */
+const isTrigger = (reason: string) => /^[a-z_]+$/i.test(reason);
+
+/**
+ * Amelia's SessionTimeline: one card per session, with the trigger that ended it (or the reason, in words, on its own
+ * line) and its tasks done/total.
+ */
 export function SessionTimeline({ timeline }: { timeline: Timeline }) {
   return (
     <section className="card" aria-labelledby="timeline-title">
@@ -20,12 +26,17 @@ export function SessionTimeline({ timeline }: { timeline: Timeline }) {
                   <TimeAgo at={s.started_at} />
                 </span>
                 <span className="spacer" />
-                {s.end_reason ? (
+                {s.end_reason && isTrigger(s.end_reason) ? (
                   <StatusBadge status={s.end_reason} title="trigger: why the session ended" />
                 ) : (
                   <StatusBadge status={s.state} title="session state" />
                 )}
               </div>
+              {s.end_reason && !isTrigger(s.end_reason) && (
+                <div className="small muted timeline-reason" title="why the session ended">
+                  {s.end_reason}
+                </div>
+              )}
               <div className="small">
                 <span className="done-count">{s.tasks_done} done</span> / {s.tasks_total} tasks
                 {s.snapshot_id && (

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { detectUsageLimit } from './usage-limit.js';
+import { wallClockAt } from './wall-clock.js';
+
+const at = (iso: string) => new Date(iso);
+const resets = (text: string, now: string, zone?: string) =>
+  detectUsageLimit(text, at(now), zone)?.resets_at ?? null;
+
+describe('detectUsageLimit', () => {
+  it('knows the limit messages of Claude Code, Codex and the APIs, and nothing else', () => {
+    for (const text of [
+      'Claude AI usage limit reached|1749924000',
+      "You've hit your session limit · resets 3pm (America/Bogota)",
+      "You've hit your weekly limit · resets Oct 9, 5am (America/Bogota)",
+      "You've hit your limit · resets 7am (UTC)",
+      'Weekly limit reached · resets 10am (Asia/Seoul) · /upgrade to Max or turn on /extra-usage',
+      "You've hit your usage limit. Upgrade to Pro (https://openai.com/chatgpt/pricing) or try again in 5 days 22 hours 11 minutes.",
+      '{"type":"error","error":{"type":"usage_limit_reached","message":"The usage limit has been reached","resets_at":1777936568}}',
+      'Error: 429 {"type":"error","error":{"type":"rate_limit_error"}}',
+    ])
+      expect(detectUsageLimit(text, at('2026-01-01T00:00:00Z')), text).not.toBeNull();
+    for (const text of [
+      null,
+      '',
+      'Error: Exit code 1',
+      'tests failed: 3 of 40',
+      'the session limit of 4 files',
+    ])
+      expect(detectUsageLimit(text, at('2026-01-01T00:00:00Z')), String(text)).toBeNull();
+  });
+
+  it('reads a clock time in the zone the message names, today or else tomorrow there', () => {
+    // 12:00 UTC is 07:00 in Bogota (UTC-5): 3pm there is 20:00 UTC the same day
+    expect(
+      resets("You've hit your session limit · resets 3pm (America/Bogota)", '2026-08-10T12:00:00Z'),
+    ).toBe('2026-08-10T20:00:00.000Z');
+    // 04:32 UTC is 13:32 in Seoul (UTC+9): 10am there has passed, so it is tomorrow's, 01:00 UTC
+    expect(resets('Weekly limit reached · resets 10am (Asia/Seoul)', '2025-12-01T04:32:07Z')).toBe(
+      '2025-12-02T01:00:00.000Z',
+    );
+    // minutes, and a summer-time zone: 12:59pm in New York in January is 17:59 UTC, in July 16:59 UTC
+    expect(resets('Limit reached · resets 12:59pm (America/New_York)', '2026-01-07T14:12:00Z')).toBe(
+      '2026-01-07T17:59:00.000Z',
+    );
+    expect(resets('Limit reached · resets 12:59pm (America/New_York)', '2026-07-07T14:12:00Z')).toBe(
+      '2026-07-07T16:59:00.000Z',
+    );
+    // the older wording, and a fixed-offset zone (Etc/GMT+5 is UTC-5)
+    expect(
+      resets('Claude usage limit reached. Your limit will reset at 1pm (Etc/GMT+5).', '2025-06-14T12:00:00Z'),
+    ).toBe('2025-06-14T18:00:00.000Z');
+    expect(resets("You've hit your limit · resets 12am (UTC)", '2026-03-01T10:00:00Z')).toBe(
+      '2026-03-02T00:00:00.000Z',
+    );
+  });
+
+  it('reads a clock time without a zone, or with one this runtime does not know, in the given zone (UTC by default)', () => {
+    const text = "You've hit your limit · resets 10pm";
+    expect(resets(text, '2026-04-23T19:00:00Z')).toBe('2026-04-23T22:00:00.000Z');
+    // 22:00 in Berlin in April (UTC+2) is 20:00 UTC; at 20:30 UTC it has passed: tomorrow's
+    expect(resets(text, '2026-04-23T19:00:00Z', 'Europe/Berlin')).toBe('2026-04-23T20:00:00.000Z');
+    expect(resets(text, '2026-04-23T20:30:00Z', 'Europe/Berlin')).toBe('2026-04-24T20:00:00.000Z');
+    expect(resets('Limit reached · resets 5pm (Etc/Unknown)', '2026-04-23T10:00:00Z')).toBe(
+      '2026-04-23T17:00:00.000Z',
+    );
+    expect(resets('Limit reached · resets 5pm (Etc/Unknown)', '2026-04-23T10:00:00Z', 'Asia/Tokyo')).toBe(
+      '2026-04-24T08:00:00.000Z',
+    );
+  });
+
+  it('reads a dated reset, in the next year when the date has passed and no year is given', () => {
+    expect(
+      resets('Weekly limit reached · resets Jan 12, 10:59am (America/New_York)', '2026-01-07T14:12:00Z'),
+    ).toBe('2026-01-12T15:59:00.000Z');
+    expect(resets('Weekly limit reached · resets Jan 2, 9am (UTC)', '2026-12-30T10:00:00Z')).toBe(
+      '2027-01-02T09:00:00.000Z',
+    );
+    expect(
+      resets(
+        "You've hit your usage limit. Upgrade to Plus to continue using Codex, or try again at Jul 5th, 2026 8:19 PM.",
+        '2026-06-05T10:00:00Z',
+        'America/Los_Angeles',
+      ),
+    ).toBe('2026-07-06T03:19:00.000Z');
+  });
+
+  it('reads epochs, ISO times and durations', () => {
+    expect(resets('Claude AI usage limit reached|1749924000', '2025-06-14T12:00:00Z')).toBe(
+      '2025-06-14T18:00:00.000Z',
+    );
+    expect(
+      resets(
+        '{"error":{"type":"usage_limit_reached","resets_at":1777936568,"resets_in_seconds":13872}}',
+        '2026-05-04T20:00:00Z',
+      ),
+    ).toBe('2026-05-04T23:16:08.000Z');
+    expect(resets('rate limited: resets_in_seconds: 90', '2026-05-04T20:00:00Z')).toBe(
+      '2026-05-04T20:01:30.000Z',
+    );
+    expect(resets('quota exceeded, try again at 2026-02-01T10:00:00+01:00', '2026-01-31T00:00:00Z')).toBe(
+      '2026-02-01T09:00:00.000Z',
+    );
+    expect(
+      resets(
+        "You've hit your usage limit. Upgrade to Pro (https://openai.com/chatgpt/pricing) or try again in 5 days 22 hours 11 minutes.",
+        '2025-09-19T00:00:00Z',
+      ),
+    ).toBe('2025-09-24T22:11:00.000Z');
+    expect(resets('429 Too Many Requests: retry after 30 seconds', '2026-01-01T00:00:00Z')).toBe(
+      '2026-01-01T00:00:30.000Z',
+    );
+    expect(resets('usage limit reached, try again later', '2026-01-01T00:00:00Z')).toBeNull();
+  });
+});
+
+describe('wallClockAt', () => {
+  it('turns a zone clock time into the instant, a skipped time after the clock change, an unknown zone into null', () => {
+    expect(
+      new Date(
+        wallClockAt({ year: 2026, month: 2, day: 8, hour: 3, minute: 0 }, 'America/New_York')!,
+      ).toISOString(),
+    ).toBe('2026-03-08T07:00:00.000Z');
+    // 2:30 does not exist in New York on 8 March 2026: read as 3:30 EDT
+    expect(
+      new Date(
+        wallClockAt({ year: 2026, month: 2, day: 8, hour: 2, minute: 30 }, 'America/New_York')!,
+      ).toISOString(),
+    ).toBe('2026-03-08T07:30:00.000Z');
+    expect(wallClockAt({ year: 2026, month: 0, day: 1, hour: 0, minute: 0 }, 'Nowhere/Atlantis')).toBeNull();
+  });
+});
