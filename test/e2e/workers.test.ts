@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeClaude } from '../helpers/agent-workspace.js';
@@ -190,7 +191,9 @@ describe('baton worker on SQLite', () => {
     const team = await teamWork(db, 1);
     const item = team.items[0]!;
     const log = fakeLogIn(team.home);
-    const env = { FAKE_DELAY_MS: '150', FAKE_LOG: log };
+    // the first task waits at the gate until the worker has been told to stop: the stop surely lands mid-task
+    const gate = join(team.home, 'gate');
+    const env = { FAKE_DELAY_MS: '150', FAKE_LOG: log, FAKE_GATE: gate };
     const fast = ['--poll', '100ms', '--lease-ttl', '3s'];
     const elsewhere = worker(
       db,
@@ -217,6 +220,8 @@ describe('baton worker on SQLite', () => {
       `${item.id}  running`,
     );
     here.child.kill('SIGTERM');
+    await until('the worker to say it stops', () => here.lines().some((l) => l.event === 'worker.stopping'));
+    writeFileSync(gate, 'open');
     expect(await here.exited).toBe(0);
     await here.closed;
     const lines = here.lines();
