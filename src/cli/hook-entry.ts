@@ -14,6 +14,7 @@ import { hookFolder } from '../integrations/hooks/hook-cwd.js';
 import {
   claudeHookEvents,
   detectAgent,
+  hookTimeoutS,
   isHookEvent,
   parsePayload,
   type HookAgent,
@@ -30,16 +31,10 @@ import type { Io } from './output.js';
  * failure to the user as a systemMessage.
  */
 
-/** Each event's time budget, under the timeout `baton init` and the plugin give it (those are 5 s longer). */
-export const hookBudgetMs: Record<HookEvent, number> = {
-  SessionStart: 25_000,
-  UserPromptSubmit: 8_000,
-  PostToolUse: 8_000,
-  PreCompact: 55_000,
-  PostCompact: 8_000,
-  Stop: 25_000,
-  SessionEnd: 25_000,
-};
+/** Each event's time budget: 5 s under the timeout `baton init` and the plugin give it. */
+export const hookBudgetMs = Object.fromEntries(
+  claudeHookEvents.map((e) => [e, (hookTimeoutS[e] - 5) * 1000]),
+) as Record<HookEvent, number>;
 
 export interface HookIo extends Io {
   readStdin: () => Promise<string>;

@@ -273,3 +273,41 @@ describe("Stop's last_assistant_message", () => {
     );
   });
 });
+
+describe('a turn that ends on an API error (StopFailure)', () => {
+  it('keeps what the turn did and marks where the work was cut, with why and when the limit resets', async () => {
+    const { repo, hook } = workspace();
+    await hook('SessionStart', { session_id: 's1', cwd: repo, source: 'startup' });
+    await hook('UserPromptSubmit', { session_id: 's1', cwd: repo, prompt: 'Build the CSV exporter' });
+    const r = await hook('StopFailure', {
+      session_id: 's1',
+      cwd: repo,
+      error_type: 'rate_limit',
+      error_message: "You've hit your session limit · resets 3pm (America/Bogota)",
+      last_assistant_message: 'Half-way: the parser is done, the writer is next.',
+    });
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(r.stderr).toContain(
+      "the turn ended on an API error (rate_limit: You've hit your session limit · resets 3pm (America/Bogota))",
+    );
+    // 3pm in Bogota (UTC-5, no daylight saving) is 20:00 UTC
+    expect(r.stderr).toMatch(/the limit resets at \d{4}-\d\d-\d\dT20:00:00/);
+    // the next session is told where the last one was cut, and what it had done
+    const next = await hook('SessionStart', { session_id: 's2', cwd: repo, source: 'startup' });
+    const context = contextOf(next.stdout);
+    expect(context).toContain('Half-way: the parser is done, the writer is next.');
+    expect(context).toContain('the turn ended on an API error (rate_limit');
+
+    // older versions name the kind `error` and the words `error_details`
+    const older = await hook('StopFailure', {
+      session_id: 's2',
+      cwd: repo,
+      error: 'server_error',
+      error_details: 'API Error: 529 Overloaded',
+    });
+    expect(older.stderr).toContain(
+      'the turn ended on an API error (server_error: API Error: 529 Overloaded)',
+    );
+    expect(older.stderr).not.toContain('resets at');
+  });
+});

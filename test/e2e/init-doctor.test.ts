@@ -27,6 +27,7 @@ const claudeEvents = [
   'PreCompact',
   'PostCompact',
   'Stop',
+  'StopFailure',
   'SessionEnd',
 ];
 

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import { BatonError, isAgentTaskTool } from '../../core/index.js';
+import { clip } from '../../core/clip.js';
+import { detectUsageLimit } from '../../core/runtime/usage-limit.js';
 import { promptRequest } from '../../extraction/session/requests.js';
 import type { TrackResult } from '../../service/index.js';
 import type { HookOutcome, TranscriptSeen } from './hook-log.js';
@@ -142,6 +144,22 @@ async function contextFor(ctx: HookContext, t: TrackResult & { workflow_id: stri
   };
 }
 
+/**
+ * Why a turn ended on an API error, in words: its kind and message, and when a usage limit resets if the message
+ * says (read in this machine's zone when it names none, as the agent prints it).
+ */
+function apiFailure(p: HookPayload): string {
+  const e = p.api_error;
+  const said = [e?.type, e?.message].filter(Boolean).join(': ') || 'no detail given';
+  const limit = detectUsageLimit(
+    [e?.type, e?.message].filter(Boolean).join(' '),
+    new Date(),
+    Intl.DateTimeFormat().resolvedOptions().timeZone,
+  );
+  const reset = limit?.resets_at ? `; the limit resets at ${limit.resets_at}` : '';
+  return `the turn ended on an API error (${clip(said, 300)})${reset}`;
+}
+
 /** Answers one agent hook over the client. Throws only on failures the caller reports (it never fails the agent). */
 export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promise<HookResult> {
   const p = ctx.payload;
@@ -259,6 +277,23 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
           ? `compaction summary kept (${p.compact_summary.length} characters); ${next}`
           : `compaction noted; ${next}`,
         output: null,
+      };
+    }
+    case 'StopFailure': {
+      // the turn ended on an API error (a usage or rate limit, billing, an outage) instead of a Stop: what the turn
+      // did is imported as Stop would, and a snapshot marks where the work was cut, with why and when a limit resets
+      const t = await track(ctx, false);
+      if (!t.workflow_id) return untracked(t);
+      const ref = { workflowId: t.workflow_id, cwd: p.cwd };
+      const imported = await importNew(ctx, ref, t.workflow_id, event);
+      const kept = await keepLastMessage(ctx, ref);
+      const why = apiFailure(p);
+      const snap = await ctx.client.snapshotNow(ref, 'exhaustion', why);
+      return {
+        outcome: imported.failed ? 'failed' : 'ok',
+        note: `${why}; snapshot ${snap.snapshot_id}; ${imported.note}${kept ? "; the agent's last message kept" : ''}`,
+        output: null,
+        ...(imported.transcript ? { transcript: imported.transcript } : {}),
       };
     }
     case 'Stop':

@@ -15,10 +15,23 @@ export const claudeHookEvents = [
   'PreCompact',
   'PostCompact',
   'Stop',
+  'StopFailure',
   'SessionEnd',
 ] as const;
 export const codexHookEvents = claudeHookEvents.filter((e) => e !== 'SessionEnd');
 export type HookEvent = (typeof claudeHookEvents)[number];
+
+/** The timeout (seconds) `baton init` and the plugin give each hook; the hook keeps 5 s of it in reserve. */
+export const hookTimeoutS: Record<HookEvent, number> = {
+  SessionStart: 30,
+  UserPromptSubmit: 13,
+  PostToolUse: 13,
+  PreCompact: 60,
+  PostCompact: 13,
+  Stop: 30,
+  StopFailure: 30,
+  SessionEnd: 30,
+};
 
 export const isHookEvent = (name: string): name is HookEvent =>
   (claudeHookEvents as readonly string[]).includes(name);
@@ -41,6 +54,11 @@ export interface HookPayload {
   compact_summary: string | null;
   /** SessionEnd: clear, resume, logout, prompt_input_exit, other... */
   reason: string | null;
+  /**
+   * StopFailure: the API error the turn ended on. Its kind (`rate_limit`, `billing_error`, `server_error`...) comes as
+   * `error_type` or `error`, its words as `error_message` or `error_details`, depending on the version.
+   */
+  api_error: { type: string | null; message: string | null } | null;
   /** Set when the hook fired inside a subagent (Claude Code and Codex add `agent_id` there; root hooks omit it). */
   subagent: { id: string; type: string | null } | null;
   /** Every field as the agent sent it. */
@@ -95,9 +113,20 @@ export function parsePayload(text: string, fallbackCwd: string): ParsedPayload {
       compact_summary: str(r.compact_summary),
       reason: str(r.reason),
       subagent: agentId ? { id: agentId, type: str(r.agent_type) } : null,
+      api_error: apiError(r),
       raw: r,
     },
   };
+}
+
+/** A kind of error is one word (`rate_limit`, `429`); anything longer is its message. */
+const errorKind = /^[\w.-]{1,40}$/;
+
+function apiError(r: Record<string, unknown>): HookPayload['api_error'] {
+  const error = str(r.error);
+  const type = str(r.error_type) ?? (error && errorKind.test(error) ? error : null);
+  const message = str(r.error_message) ?? str(r.error_details) ?? (error && error !== type ? error : null);
+  return type || message ? { type, message } : null;
 }
 
 /** Codex when told so, else when the payload looks like Codex's (a turn id, a rollout path); else Claude Code. */

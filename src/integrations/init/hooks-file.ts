@@ -1,5 +1,5 @@
 import { PACKAGE_NAME } from '../../config/package-name.js';
-import { claudeHookEvents, codexHookEvents } from '../hooks/hook-payload.js';
+import { claudeHookEvents, codexHookEvents, hookTimeoutS } from '../hooks/hook-payload.js';
 import type { InitAgent } from './agent-files.js';
 import { commandLine, type BatonCommand } from './hook-command.js';
 import { isObject, type JsonObject } from './json-file.js';
@@ -13,16 +13,6 @@ export interface HookSpec {
   /** Seconds (both agents); 5 s above the hook's own budget, so Baton answers first. */
   timeout: number;
 }
-
-const timeouts: Record<string, number> = {
-  SessionStart: 30,
-  UserPromptSubmit: 13,
-  PostToolUse: 13,
-  PreCompact: 60,
-  PostCompact: 13,
-  Stop: 30,
-  SessionEnd: 30,
-};
 
 /**
  * Baton's hooks for an agent. Session starts match every source (a new one is never a reason to skip); tool hooks
@@ -39,7 +29,7 @@ export function hookSpecs(agent: InitAgent, cmd: BatonCommand): HookSpec[] {
           : 'TodoWrite|TaskCreate|TaskUpdate'
         : null,
     command: commandLine(cmd, ['hook', event, ...(agent === 'codex' ? ['--agent', 'codex'] : [])]),
-    timeout: timeouts[event] ?? 30,
+    timeout: hookTimeoutS[event],
   }));
 }
 
