@@ -222,4 +222,25 @@ describe('baton doctor', () => {
       `  hooks (local, shared)  ${join(repo, '.codex', 'hooks.json')}`,
     ]);
   });
+
+  it("keeps Codex's user-wide MCP entry on one repository's undo while another repository set up for Codex needs it", async () => {
+    const a = setup();
+    const b = makeRepo();
+    const inB = (args: string[]) => runCli(args, { cwd: b, env: a.env });
+    expect((await a.baton(['init', '--agent', 'codex', '--command', 'baton'])).code).toBe(0);
+    expect((await inB(['init', '--agent', 'codex', '--command', 'baton'])).code).toBe(0);
+    const toml = join(a.home, '.codex', 'config.toml');
+    const undone = await a.baton(['init', '--undo']);
+    expect(undone.code).toBe(0);
+    expect(undone.stdout).toMatch(/Codex mcp .*config\.toml: kept: another repository uses it \(/);
+    expect(undone.stdout).toContain(b);
+    expect(readFileSync(toml, 'utf8')).toContain('[mcp_servers.baton]');
+    // (its hooks run `baton`, not on this test's PATH: that problem is the only one)
+    const problems = (await inB(['doctor', '--json'])).json<{ problems: string[] }>().problems;
+    expect(problems.filter((p) => /mcp/i.test(p))).toEqual([]);
+    // the last repository's undo removes it
+    const last = await inB(['init', '--undo']);
+    expect(last.stdout).toMatch(/Codex mcp .*config\.toml: removed/);
+    expect(existsSync(toml) ? readFileSync(toml, 'utf8') : '').not.toContain('[mcp_servers.baton]');
+  });
 });

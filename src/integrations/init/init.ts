@@ -149,8 +149,17 @@ export function undo(input: Omit<InitInput, 'command' | 'agents'> & { agents?: I
         });
       }
     }
-    const mcp = removeMcp(files.mcp, created.has(projectKey(files.mcp.path, root)));
-    if (mcp === 'removed') {
+    // Codex's MCP entry of a repository lives in the user's config.toml: another repository set up for Codex needs it
+    const sharedBy =
+      files.mcp.kind === 'codex-toml' ? othersUsing(input.home, mPath, files.mcp.path, homes) : [];
+    if (sharedBy.length) {
+      changes.push({
+        agent,
+        what: 'mcp',
+        path: files.mcp.path,
+        change: `kept: ${sharedBy.length === 1 ? 'another repository uses it' : `${sharedBy.length} other repositories use it`} (${sharedBy.join(', ')})`,
+      });
+    } else if (removeMcp(files.mcp, created.has(projectKey(files.mcp.path, root))) === 'removed') {
       changes.push({ agent, what: 'mcp', path: files.mcp.path, change: 'removed' });
       if (created.has(files.mcp.path)) deleteIfEmpty(files.mcp.path);
     }
@@ -174,6 +183,19 @@ export function undo(input: Omit<InitInput, 'command' | 'agents'> & { agents?: I
   }
   rmSync(mPath, { force: true });
   return changes;
+}
+
+/** The roots of the other set-ups (their manifests in Baton's home) whose Codex MCP entry is the file `path`. */
+function othersUsing(home: string, own: string, path: string, homes: ReturnType<typeof homesOf>): string[] {
+  const dir = join(home, 'init');
+  const names = existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.json')) : [];
+  return names
+    .map((n) => join(dir, n))
+    .filter((p) => p !== own)
+    .map(readManifest)
+    .filter((m): m is Manifest => m !== null && m.agents.includes('codex'))
+    .filter((m) => agentFiles('codex', m.scope, m.root, homes).mcp.path === path)
+    .map((m) => m.root);
 }
 
 /** `{}`, or an object whose every value is such an object (`{"projects": {}}`, `{"mcpServers": {}}`). */
