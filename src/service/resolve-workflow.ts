@@ -41,10 +41,15 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
     const ended = latest
       ? `; the latest here, ${latest.id} "${latest.title}", ${latest.status} at ${latest.updated_at} (see it with \`baton status -w ${latest.id}\`)`
       : '';
-    throw notFound(
-      `no active workflow in ${worktree}${ended}; after \`baton init\` the next agent session here creates one, or create one with \`baton create\`, or pass -w <id>`,
-      { worktree, ...(latest ? { latest: describeCandidate(latest) } : {}) },
-    );
+    // Baton follows git worktrees: outside one, `baton init` refuses, so it is not offered
+    const repo = (await git.gitStart(worktree).catch(() => null)) !== null;
+    const start = repo
+      ? 'after `baton init` the next agent session here creates one, or create one with `baton create`'
+      : `${worktree} is not a git repository: agent sessions are followed in one (\`git init\`, then \`baton init\`), or create a workflow here with \`baton create\``;
+    throw notFound(`no active workflow in ${worktree}${ended}; ${start}, or pass -w <id>`, {
+      worktree,
+      ...(latest ? { latest: describeCandidate(latest) } : {}),
+    });
   }
   throw new BatonError(
     'ambiguous',

@@ -234,6 +234,12 @@ for (const mode of cliModes) {
       const shown = await baton('status', '-w', id);
       expect(shown.code, shown.stderr).toBe(0);
       expect(shown.stdout).toContain('shipped');
+      // outside a git repository `baton init` refuses: the hint says what works there
+      const plain = await runCli(['status'], { cwd: tempDir('baton-plain-'), env });
+      expect(plain.stderr).toMatch(
+        /is not a git repository: agent sessions are followed in one \(`git init`, then `baton init`\)/,
+      );
+      expect(plain.stderr).not.toContain('after `baton init`');
     });
 
     it('works outside git with a clear note in the snapshot', async () => {
