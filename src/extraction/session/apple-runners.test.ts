@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readTestOutput } from './test-output.js';
-
-const counts = (output: string) => {
-  const r = readTestOutput(output);
-  return (
-    r && { runner: r.runner, passed: r.passed, failed: r.failed, skipped: r.skipped, failing: r.failing }
-  );
-};
-const lines = (...l: string[]) => l.join('\n');
+import { counts, lines } from '../../../test/helpers/test-reports.js';
 
 describe("Apple's runners: swift test and xcodebuild test", () => {
   it('XCTest on macOS: the last Executed line is the total, failed tests counted by name, not by assertions', () => {

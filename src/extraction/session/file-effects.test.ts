@@ -1,38 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseClaudeTranscript } from '../../agents/claude-code/transcript.js';
 import { parseCodexRollout } from '../../agents/codex/rollout.js';
+import { claudeTool, codexShell } from '../../../test/helpers/transcript-lines.js';
 import { findFileEffects } from './file-effects.js';
-
-/** A Claude Code tool call and its result, as transcript lines. */
-function claudeTool(id: string, name: string, input: unknown, result: string, isError = false): string[] {
-  return [
-    {
-      type: 'assistant',
-      message: { id: `m-${id}`, role: 'assistant', content: [{ type: 'tool_use', id, name, input }] },
-    },
-    {
-      type: 'user',
-      message: {
-        role: 'user',
-        content: [{ type: 'tool_result', tool_use_id: id, content: result, is_error: isError }],
-      },
-    },
-  ].map((l) => JSON.stringify(l));
-}
-
-/** An older Codex `shell` call (argv array) and its JSON-enveloped output, as rollout lines. */
-function codexShell(id: string, command: string[], output: string, exit = 0): string[] {
-  return [
-    { type: 'function_call', name: 'shell', arguments: JSON.stringify({ command }), call_id: id },
-    {
-      type: 'function_call_output',
-      call_id: id,
-      output: JSON.stringify({ output, metadata: { exit_code: exit, duration_seconds: 0.1 } }),
-    },
-  ].map((payload) =>
-    JSON.stringify({ timestamp: '2025-09-01T10:00:00.000Z', type: 'response_item', payload }),
-  );
-}
 
 const summaries = (effects: { summary: string }[]) => effects.map((e) => e.summary);
 

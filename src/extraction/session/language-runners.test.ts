@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readTestOutput } from './test-output.js';
-
-const counts = (output: string) => {
-  const r = readTestOutput(output);
-  return (
-    r && { runner: r.runner, passed: r.passed, failed: r.failed, skipped: r.skipped, failing: r.failing }
-  );
-};
-const lines = (...l: string[]) => l.join('\n');
+import { counts, lines } from '../../../test/helpers/test-reports.js';
 
 describe('the runners of Scala, Clojure, Haskell, OCaml, Julia, R, Perl and Lua', () => {
   it("sbt: the Total line, ScalaTest's counts, the FAILED tests", () => {

@@ -1,24 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseClaudeTranscript } from '../../agents/claude-code/transcript.js';
 import { parseCodexRollout } from '../../agents/codex/rollout.js';
+import { claudeTool } from '../../../test/helpers/transcript-lines.js';
 import { findTaskCalls, replayTasks } from './tasks.js';
-
-/** A Claude Code tool call and its result, as transcript lines. */
-function claudeTool(id: string, name: string, input: unknown, result: string, isError = false): string[] {
-  return [
-    {
-      type: 'assistant',
-      message: { id: `m-${id}`, role: 'assistant', content: [{ type: 'tool_use', id, name, input }] },
-    },
-    {
-      type: 'user',
-      message: {
-        role: 'user',
-        content: [{ type: 'tool_result', tool_use_id: id, content: result, is_error: isError }],
-      },
-    },
-  ].map((l) => JSON.stringify(l));
-}
 
 const todo = (content: string, status: string) => ({ content, status, activeForm: content });
 const finalList = (lines: string[]) =>

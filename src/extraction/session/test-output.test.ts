@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readTestOutput } from './test-output.js';
-
-const counts = (output: string) => {
-  const r = readTestOutput(output);
-  return (
-    r && { runner: r.runner, passed: r.passed, failed: r.failed, skipped: r.skipped, failing: r.failing }
-  );
-};
+import { counts } from '../../../test/helpers/test-reports.js';
 
 describe('test runners: what their output reports', () => {
   it('the runners already read before keep their results (pytest, cargo, go, bun)', () => {

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readTestOutput } from './test-output.js';
-
-const counts = (output: string) => {
-  const r = readTestOutput(output);
-  return (
-    r && { runner: r.runner, passed: r.passed, failed: r.failed, skipped: r.skipped, failing: r.failing }
-  );
-};
+import { counts } from '../../../test/helpers/test-reports.js';
 
 describe('test runners beyond the JavaScript, Python, Rust and Go ones: what their output reports', () => {
   it('ExUnit (mix test): doctests and tests count, failures and excluded are taken off, failing tests named', () => {
