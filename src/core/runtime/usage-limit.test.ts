@@ -68,6 +68,15 @@ describe('detectUsageLimit', () => {
     );
   });
 
+  it('reads no time rather than a wrong one from a date it cannot read (another language, a bare number)', () => {
+    const now = '2026-07-01T00:00:00Z';
+    // Codex in Portuguese: the day (10) is not a clock
+    expect(resets("You've hit your usage limit. Try again at 10 de jul. de 2026, 11:52.", now)).toBeNull();
+    expect(resets('Usage limit reached, resets at 10', now)).toBeNull();
+    expect(detectUsageLimit('Usage limit reached, resets at 10', at(now))).not.toBeNull();
+    expect(resets('Usage limit reached, resets at 10:30', now)).toBe('2026-07-01T10:30:00.000Z');
+  });
+
   it('reads a dated reset, in the next year when the date has passed and no year is given', () => {
     expect(
       resets('Weekly limit reached · resets Jan 12, 10:59am (America/New_York)', '2026-01-07T14:12:00Z'),

@@ -43,10 +43,12 @@ const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', '
 
 /**
  * A clock time after "resets", "reset at" or "try again at", with an optional date before it ("Jan 12,", "Jul 5th,
- * 2026") and an optional zone after it ("(America/New_York)", "(UTC)").
+ * 2026") and an optional zone after it ("(America/New_York)", "(UTC)"). The clock has its minutes or am/pm: a bare
+ * number is a day of a date this does not read ("try again at 10 de jul. de 2026, 11:52"), and no time is better
+ * than a wrong one.
  */
 const clockPattern =
-  /(?:resets?|try again)\s+(?:at\s+|on\s+)?(?:([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:(\d{4}),?\s+)?(?:at\s+)?)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?(?:\s*\(([^()\s]+)\))?/i;
+  /(?:resets?|try again)\s+(?:at\s+|on\s+)?(?:([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:(\d{4}),?\s+)?(?:at\s+)?)?(?=\d{1,2}(?::\d{2}|\s*[ap]m\b))(\d{1,2})(?::(\d{2}))?\s*(am|pm)?(?:\s*\(([^()\s]+)\))?/i;
 
 function clockTime(text: string, now: Date, zone: string): string | null {
   const c = clockPattern.exec(text);
