@@ -41,6 +41,25 @@ describe('sessionStatus', () => {
     await s.store.close();
   });
 
+  it("names as the latest session's current task one an earlier session started and left under way", async () => {
+    const s = makeService();
+    const w = await s.create({ title: 't', tasks: [{ id: 'A', title: 'a' }], worktree: tempDir() });
+    const one = (await s.startTask({ workflowId: w.id }, 'A')).state;
+    const first = one.sessions[0]!;
+    // a second session opened (after a crash or /clear) while A is still under way
+    const two = {
+      ...one,
+      session_count: 2,
+      sessions: [
+        { ...first, ended_at: one.updated_at },
+        { ...first, number: 2 },
+      ],
+    };
+    expect(sessionStatus(two).task_id).toBe('A');
+    expect(sessionStatus(two, 1).task_id).toBe('A');
+    await s.store.close();
+  });
+
   it('reads executor_status, agent_execution_id, runtime and is_agent_running from the executors_running row', async () => {
     const s = makeService();
     const w = await s.create({ title: 't', tasks: [{ id: 'A', title: 'a' }], worktree: tempDir() });

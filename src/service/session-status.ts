@@ -40,7 +40,10 @@ export function sessionStatus(
       !agentGone(row)
     : open;
   const resumable = latest && isResumable(s.status);
-  const current = s.tasks.find((t) => t.status === 'in_progress' && t.session_number === sessionNumber);
+  // a task an earlier session started and left under way is the latest session's current one too
+  const current = s.tasks.find(
+    (t) => t.status === 'in_progress' && (t.session_number === sessionNumber || latest),
+  );
   const state: SessionState = running
     ? 'running'
     : latest && isResumable(s.status)
