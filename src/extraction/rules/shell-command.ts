@@ -197,11 +197,29 @@ const testRunners = [
   String.raw`ctest|meson test|bazel test|zig (?:build )?test|bats`,
   // Scala, Clojure, Haskell, OCaml, Julia, R, Perl, Lua
   String.raw`sbt (?:\S+ )*?"?test(?:Only)?|lein test|(?:clj|clojure) -[XM]:test|bb test|(?:cabal|stack) test|dune (?:run)?test`,
-  String.raw`Pkg\.test|julia (?:\S+ )*?test\/runtests\.jl|devtools::test|testthat::test_\w+|prove|busted`,
+  String.raw`julia (?:\S+ )*?test\/runtests\.jl|prove|busted`,
   String.raw`(mise|make|just|task) (run )?test[\w:-]*`,
 ];
 
-const testRun = new RegExp(String.raw`(?<![\w./@-])(` + testRunners.join('|') + String.raw`)\b`);
+/**
+ * What may stand before the runner in its command: a shell keyword or a subshell, variables, programs that run the
+ * next one (`npx`, `uv run`, `bundle exec`, `timeout 60`...).
+ */
+const launcher = [
+  String.raw`\(\s*`,
+  String.raw`(?:if|then|else|do|while|until|!)\s+`,
+  String.raw`\w+=(?:"[^"]*"|'[^']*'|\S*)\s+`,
+  String.raw`(?:sudo|env|time|nice|nohup|command|exec|xvfb-run(?: -a)?|timeout(?: -\S+)* \d+\w*)\s+`,
+  String.raw`(?:npx(?: -y| --yes)?|bunx|bun x|pnpm(?: exec| dlx)?|yarn(?: dlx| exec)?|npm exec(?: --)?|uv run|poetry run|pdm run|pipenv run|hatch run|rye run|bundle exec|mise exec --)\s+`,
+];
+/** A path to the runner (`./node_modules/.bin/`, `vendor/bin/`): one token, so no nesting of repeats backtracks. */
+const runnerPath = String.raw`(?:[\w./-]*\/)?`;
+/** Runners named inside their program's arguments: `python manage.py test`, `julia -e 'using Pkg; Pkg.test()'`. */
+const embeddedRunner = /(?<![\w./-])(?:manage\.py test|Pkg\.test|devtools::test|testthat::test_\w+)\b/;
+// the runner in command position only: `cat tox.ini`, `git checkout tox-fix`, `grep -r ava src` run no tests
+const testRun = new RegExp(
+  String.raw`^(?:${launcher.join('|')})*${runnerPath}(?:${testRunners.join('|')})(?![\w.-])`,
+);
 /** A quoted message (a commit's, a pull request's, an echo's): the runners it names do not run. */
 const quotedMessage = /(\s-m|--message|--title|--body|--subject|\becho|\bprintf)([\s=]+)(?:"[^"]*"|'[^']*')/g;
 /** A package manager installing, removing or describing packages: `npm install -D vitest`, `uv pip install pytest`. */
@@ -216,7 +234,9 @@ const packageChange =
 export const testCommand = {
   test(command: string): boolean {
     const text = command.replace(quotedMessage, '$1$2""');
-    return commandParts(text).some((part) => !packageChange.test(part) && testRun.test(part));
+    return commandParts(text).some(
+      (part) => !packageChange.test(part) && (testRun.test(part) || embeddedRunner.test(part)),
+    );
   },
 };
 

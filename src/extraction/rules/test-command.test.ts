@@ -80,6 +80,13 @@ describe('test runners: the commands', () => {
     'prove -lr t/',
     'busted spec/',
     'npm install && npm test',
+    'CI=1 npx vitest run',
+    './node_modules/.bin/jest --ci',
+    'timeout 300 cargo test',
+    '(cd web && pnpm test)',
+    'if pytest -q; then echo ok; fi',
+    "julia -e 'using Pkg; Pkg.test()'",
+    'Rscript -e "devtools::test()"',
   ])('%s runs tests', (command) => {
     expect(testCommand.test(command)).toBe(true);
   });
@@ -109,6 +116,15 @@ describe('test runners: the commands', () => {
     'git commit -m "Fix the jest config so pytest and prove are busted no more"',
     "gh pr create --title 'Run vitest in CI' --body 'npm test now runs on push'",
     'echo "next: cargo test"',
+    // a runner's name as a file, a branch, a search term or a folder is not a run
+    'cat tox.ini',
+    'git checkout tox-fix',
+    'grep -r ava src',
+    'rg busted',
+    'ls ctest',
+    'cat jest.config.js',
+    'vim mocha.opts',
+    'git log --oneline -- pytest.ini',
   ])('%s does not', (command) => {
     expect(testCommand.test(command)).toBe(false);
   });
