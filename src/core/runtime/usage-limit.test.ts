@@ -68,6 +68,13 @@ describe('detectUsageLimit', () => {
     );
   });
 
+  it('reads durations whose parts run together, with decimals, and an epoch after a spaced bar', () => {
+    const now = '2026-07-01T00:00:00Z';
+    expect(resets('Rate limit reached. Please try again in 1m12.5s.', now)).toBe('2026-07-01T00:01:12.500Z');
+    expect(resets('Rate limit reached. Try again in 2h5m.', now)).toBe('2026-07-01T02:05:00.000Z');
+    expect(resets('Claude AI usage limit reached| 1782950400', now)).toBe('2026-07-02T00:00:00.000Z');
+  });
+
   it('reads no time rather than a wrong one from a date it cannot read (another language, a bare number)', () => {
     const now = '2026-07-01T00:00:00Z';
     // Codex in Portuguese: the day (10) is not a clock

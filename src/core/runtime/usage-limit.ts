@@ -25,7 +25,9 @@ export function detectUsageLimit(text: string | null, now: Date, zone = 'UTC'): 
 }
 
 const unitMs: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000 };
-const durationPart = /(\d+)\s*(d(?:ays?)?|h(?:ours?|rs?)?|m(?:in(?:ute)?s?)?|s(?:ec(?:ond)?s?)?)\b/gi;
+/** One part of a duration: "5 days", "22h", "1m" in "1m12.5s" (a part may run straight into the next one). */
+const durationPart =
+  /(\d+(?:\.\d+)?)\s*(d(?:ays?)?|h(?:ours?|rs?)?|m(?:in(?:ute)?s?)?(?!s\b)|s(?:ec(?:ond)?s?)?)(?![a-z])/gi;
 
 /** "5 days 22 hours 11 minutes", "90 s", "1h 30m": milliseconds, or null when no part reads as one. */
 function duration(text: string): number | null {
@@ -84,13 +86,15 @@ function dated(
 }
 
 function resetTime(text: string, now: Date, zone: string): string | null {
-  const epoch = text.match(/(?:\||"?resets_at"?\s*[:=]\s*)(\d{10})(?:\d{3})?\b/);
+  const epoch = text.match(/(?:\|\s*|"?resets_at"?\s*[:=]\s*)(\d{10})(?:\d{3})?\b/);
   if (epoch?.[1]) return new Date(Number(epoch[1]) * 1000).toISOString();
   const inSeconds = text.match(/"?resets_in_seconds"?\s*[:=]\s*(\d+)/);
   if (inSeconds?.[1]) return new Date(now.getTime() + Number(inSeconds[1]) * 1000).toISOString();
   const iso = text.match(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})/);
   if (iso && !Number.isNaN(Date.parse(iso[0]))) return new Date(iso[0]).toISOString();
-  const after = text.match(/(?:retry|try again) (?:after|in) ((?:\d+\s*[a-z]+[\s,]*(?:and\s+)?)+)/i);
+  const after = text.match(
+    /(?:retry|try again) (?:after|in) ((?:\d+(?:\.\d+)?\s*[a-z]+[\s,]*(?:and\s+)?)+)/i,
+  );
   const ms = after?.[1] ? duration(after[1]) : null;
   if (ms !== null) return new Date(now.getTime() + ms).toISOString();
   return clockTime(text, now, zone);
