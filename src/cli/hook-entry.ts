@@ -95,10 +95,15 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
   const stdin = await io.readStdin().catch(() => '');
   const parsed = parsePayload(stdin, io.cwd);
   const payload: HookPayload | null = parsed.ok ? parsed.payload : null;
-  const folder = hookFolder(payload?.cwd ?? io.cwd, io.cwd);
+  const named = hookFolder(payload?.cwd ?? io.cwd, io.cwd);
+  const namedTop = await findGitTop(named.dir).catch(() => null);
+  // a folder that exists nowhere here (another machine's path: a devcontainer, a remote agent) and no repository above
+  // what is left of it: the hook's own folder, where the agent started it, is the session's
+  const hostTop = named.missing && !namedTop ? await findGitTop(io.cwd).catch(() => null) : null;
+  const folder = hostTop ? { dir: io.cwd, missing: null } : named;
+  const worktree = hostTop ?? namedTop;
   if (payload) payload.cwd = folder.dir;
   const cwd = folder.dir;
-  const worktree = await findGitTop(cwd).catch(() => null);
   const logPath = hookLogPath(home, worktree ?? resolve(cwd));
   const log = readHookLog(logPath, worktree ?? resolve(cwd));
   const event = args.event ?? payload?.hook_event_name ?? '';

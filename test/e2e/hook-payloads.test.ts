@@ -87,6 +87,16 @@ describe('the folder a hook names', () => {
     expect(JSON.parse(gone.stdout)).toEqual({
       systemMessage: 'Baton is not following this session: its folder /no/such/folder does not exist',
     });
+
+    // another machine's path (a devcontainer, a remote agent) with the hook started in a repository: that one
+    const remote = await hook('UserPromptSubmit', {
+      session_id: 's1',
+      cwd: '/Users/someone/projects/app',
+      prompt: 'and the export too',
+    });
+    expect(remote).toMatchObject({ code: 0, stdout: '' });
+    expect(remote.stderr).toMatch(/request recorded/);
+    expect(await requests()).toEqual(['the build folder is gone, rebuild it', 'and the export too']);
   });
 });
 
