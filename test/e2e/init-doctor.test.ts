@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -238,7 +238,12 @@ describe('baton doctor', () => {
     // (its hooks run `baton`, not on this test's PATH: that problem is the only one)
     const problems = (await inB(['doctor', '--json'])).json<{ problems: string[] }>().problems;
     expect(problems.filter((p) => /mcp/i.test(p))).toEqual([]);
-    // the last repository's undo removes it
+    // the last repository's undo removes it: one set up and deleted since does not count
+    const c = makeRepo();
+    expect(
+      (await runCli(['init', '--agent', 'codex', '--command', 'baton'], { cwd: c, env: a.env })).code,
+    ).toBe(0);
+    rmSync(c, { recursive: true, force: true });
     const last = await inB(['init', '--undo']);
     expect(last.stdout).toMatch(/Codex mcp .*config\.toml: removed/);
     expect(existsSync(toml) ? readFileSync(toml, 'utf8') : '').not.toContain('[mcp_servers.baton]');

@@ -185,15 +185,23 @@ export function undo(input: Omit<InitInput, 'command' | 'agents'> & { agents?: I
   return changes;
 }
 
-/** The roots of the other set-ups (their manifests in Baton's home) whose Codex MCP entry is the file `path`. */
+/**
+ * The roots of the other set-ups (their manifests in Baton's home) whose Codex MCP entry is the file `path`; a
+ * repository deleted since is none (its manifest goes, so a stale one never keeps the entry for ever).
+ */
 function othersUsing(home: string, own: string, path: string, homes: ReturnType<typeof homesOf>): string[] {
   const dir = join(home, 'init');
   const names = existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.json')) : [];
   return names
     .map((n) => join(dir, n))
     .filter((p) => p !== own)
-    .map(readManifest)
-    .filter((m): m is Manifest => m !== null && m.agents.includes('codex'))
+    .map((p) => ({ p, m: readManifest(p) }))
+    .filter(({ p, m }) => {
+      if (m && m.scope !== 'user' && !existsSync(m.root)) rmSync(p, { force: true });
+      return m !== null && existsSync(m.root);
+    })
+    .map(({ m }) => m as Manifest)
+    .filter((m) => m.agents.includes('codex'))
     .filter((m) => agentFiles('codex', m.scope, m.root, homes).mcp.path === path)
     .map((m) => m.root);
 }
