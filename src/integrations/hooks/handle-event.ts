@@ -282,13 +282,14 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
     case 'StopFailure': {
       // the turn ended on an API error (a usage or rate limit, billing, an outage) instead of a Stop: what the turn
       // did is imported as Stop would, and a snapshot marks where the work was cut, with why and when a limit resets
+      // (trigger `pause`: `exhaustion` is the compaction's, which PostCompact reads as "snapshot before compacting")
       const t = await track(ctx, false);
       if (!t.workflow_id) return untracked(t);
       const ref = { workflowId: t.workflow_id, cwd: p.cwd };
       const imported = await importNew(ctx, ref, t.workflow_id, event);
       const kept = await keepLastMessage(ctx, ref);
       const why = apiFailure(p);
-      const snap = await ctx.client.snapshotNow(ref, 'exhaustion', why);
+      const snap = await ctx.client.snapshotNow(ref, 'pause', why);
       return {
         outcome: imported.failed ? 'failed' : 'ok',
         note: `${why}; snapshot ${snap.snapshot_id}; ${imported.note}${kept ? "; the agent's last message kept" : ''}`,
