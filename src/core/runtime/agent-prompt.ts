@@ -115,10 +115,10 @@ export function buildAgentPrompt(p: PromptInput): string {
   out.push('', `## Task ${p.task.id}: ${p.task.title}`);
   if (p.task.description.trim()) out.push('', p.task.description.trim());
   if (p.task.status === 'failed' && p.task.note) {
-    const cause = p.task.note.replace(/\s+/g, ' ').trim();
+    const cause = clip(p.task.note.replace(/\s+/g, ' ').trim(), 500);
     out.push(
       '',
-      `An earlier attempt at this task failed: ${cause.length > 500 ? `${cause.slice(0, 500)}…` : cause}`,
+      `An earlier attempt at this task failed: ${cause}`,
       'It may have left changes behind: check `git status` and `git log` before you start again.',
     );
   }

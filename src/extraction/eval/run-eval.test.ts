@@ -110,6 +110,5 @@ describe('evaluation against the hand labels', () => {
       .filter((f) => f.split === 'tuning')
       .reduce((n, f) => n + f.score.errors.matched - f.score.resolutionsRight, 0);
     expect(fates).toBe(right);
-    expect(fates).toBeGreaterThan(0);
   });
 });

@@ -21,7 +21,9 @@ function prefixedRuns(lines: string[]): string[] {
     if (!m) continue;
     prefixed += 1;
     const key = m[1] ?? '';
-    groups.set(key, [...(groups.get(key) ?? []), line.slice(m[0].length)]);
+    const group = groups.get(key) ?? [];
+    if (!groups.has(key)) groups.set(key, group);
+    group.push(line.slice(m[0].length));
   }
   const filled = lines.filter((l) => l.trim() !== '').length;
   if (prefixed < 3 || prefixed * 2 < filled || groups.size * 3 > prefixed) return [];
