@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -247,5 +247,42 @@ describe('baton doctor', () => {
     const last = await inB(['init', '--undo']);
     expect(last.stdout).toMatch(/Codex mcp .*config\.toml: removed/);
     expect(existsSync(toml) ? readFileSync(toml, 'utf8') : '').not.toContain('[mcp_servers.baton]');
+  });
+
+  it('names in Claude Code settings only the hook events the installed version knows (an older one skips the file)', async () => {
+    const { repo, env } = setup();
+    const bin = tempDir('baton-fake-claude-');
+    const claude = (version: string) => {
+      writeFileSync(join(bin, 'claude'), `#!/bin/sh\necho "${version} (Claude Code)"\n`);
+      chmodSync(join(bin, 'claude'), 0o755);
+    };
+    const run = (...args: string[]) =>
+      runCli(args, { cwd: repo, env: { ...env, PATH: `${bin}:${process.env.PATH ?? ''}` } });
+    const settings = () => json(join(repo, '.claude', 'settings.local.json'));
+    claude('2.1.70');
+    const old = await run('init', '--agent', 'claude-code', '--command', 'baton');
+    expect(old.code).toBe(0);
+    expect(old.stdout).toContain(
+      'without PostCompact, StopFailure: Claude Code 2.1.70 does not know them; update it, then run `baton init` again',
+    );
+    expect(Object.keys(settings().hooks)).not.toContain('StopFailure');
+    expect(Object.keys(settings().hooks)).not.toContain('PostCompact');
+    let doctor = (await run('doctor', '--json')).json<{ problems: string[] }>();
+    expect(doctor.problems.filter((p) => /lack|does not know/.test(p))).toEqual([]);
+    // updated: doctor asks for the new events; after init, an old Claude Code again is told it skips the file
+    claude('2.1.90');
+    doctor = (await run('doctor', '--json')).json<{ problems: string[] }>();
+    expect(doctor.problems).toContainEqual(
+      expect.stringMatching(/lack PostCompact, StopFailure: run `baton init` again/),
+    );
+    expect((await run('init', '--agent', 'claude-code', '--command', 'baton')).code).toBe(0);
+    expect(Object.keys(settings().hooks)).toContain('StopFailure');
+    claude('2.1.77');
+    doctor = (await run('doctor', '--json')).json<{ problems: string[] }>();
+    expect(doctor.problems).toContainEqual(
+      expect.stringMatching(
+        /^Claude Code 2\.1\.77 does not know StopFailure and skips .*settings\.local\.json whole/,
+      ),
+    );
   });
 });

@@ -21,6 +21,28 @@ export const claudeHookEvents = [
 export const codexHookEvents = claudeHookEvents.filter((e) => e !== 'SessionEnd');
 export type HookEvent = (typeof claudeHookEvents)[number];
 
+/** The Claude Code version that first knows an event: an older one rejects a settings file that names it. */
+export const claudeEventSince: Partial<Record<HookEvent, string>> = {
+  PostCompact: '2.1.76',
+  StopFailure: '2.1.78',
+};
+
+const atLeast = (version: string, since: string) => {
+  const a = version.split('.').map(Number);
+  const b = since.split('.').map(Number);
+  for (let i = 0; i < b.length; i += 1) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
+  return true;
+};
+
+/** The events Baton's hooks answer for an agent of this version (every one when the version is unknown). */
+export function hookEventsFor(agent: HookAgent, version: string | null): HookEvent[] {
+  if (agent === 'codex') return [...codexHookEvents];
+  return claudeHookEvents.filter((e) => {
+    const since = claudeEventSince[e];
+    return version === null || since === undefined || atLeast(version, since);
+  });
+}
+
 /** The timeout (seconds) `baton init` and the plugin give each hook; the hook keeps 5 s of it in reserve. */
 export const hookTimeoutS: Record<HookEvent, number> = {
   SessionStart: 30,

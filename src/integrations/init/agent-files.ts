@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -95,4 +96,19 @@ export function detectAgents(root: string, env: NodeJS.ProcessEnv): InitAgent[] 
       : !!onPath('codex', env) || existsSync(h.codexDir) || existsSync(join(root, '.codex')),
   );
   return found.length ? found : ['claude-code'];
+}
+
+/**
+ * The installed Claude Code's version (`claude --version` prints "2.1.39 (Claude Code)"), so its settings name only
+ * the hook events it knows; null when it is not on the PATH or does not answer.
+ */
+export function claudeVersion(env: NodeJS.ProcessEnv): string | null {
+  const bin = onPath('claude', env);
+  if (!bin) return null;
+  try {
+    const out = execFileSync(bin, ['--version'], { env, timeout: 5000, encoding: 'utf8', stdio: 'pipe' });
+    return /(\d+\.\d+\.\d+)/.exec(out)?.[1] ?? null;
+  } catch {
+    return null;
+  }
 }

@@ -1,8 +1,16 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { claudeHookEvents, codexHookEvents } from '../hooks/hook-payload.js';
+import { hookEventsFor, isHookEvent } from '../hooks/hook-payload.js';
 import type { HookRecord } from '../hooks/hook-log.js';
-import { agentFiles, homesOf, initAgents, onPath, type InitAgent, type InitScope } from './agent-files.js';
+import {
+  agentFiles,
+  claudeVersion,
+  homesOf,
+  initAgents,
+  onPath,
+  type InitAgent,
+  type InitScope,
+} from './agent-files.js';
 import { parseCommand } from './hook-command.js';
 import { batonHooksIn } from './hooks-file.js';
 import { hasBlock } from './instructions-block.js';
@@ -19,6 +27,8 @@ export interface HookWiring {
   path: string;
   events: string[];
   missing: string[];
+  /** Events the installed Claude Code does not know: it skips the whole settings file. */
+  unknown: string[];
   command: string | null;
   /** The program the command starts is there (on the PATH, or the file exists). */
   runnable: boolean;
@@ -51,7 +61,10 @@ function readSettings(path: string) {
 /** What is wired for one agent in this repository, at every scope. */
 export function wiringOf(agent: InitAgent, root: string, env: NodeJS.ProcessEnv): AgentWiring {
   const homes = homesOf(env);
-  const expected: readonly string[] = agent === 'codex' ? codexHookEvents : claudeHookEvents;
+  const expected: readonly string[] = hookEventsFor(
+    agent,
+    agent === 'claude-code' ? claudeVersion(env) : null,
+  );
   const out: AgentWiring = { agent, hooks: [], mcp: [], instructions: [], plugin: [] };
   const seenMcp = new Set<string>();
   const seenBlocks = new Set<string>();
@@ -73,6 +86,7 @@ export function wiringOf(agent: InitAgent, root: string, env: NodeJS.ProcessEnv)
           path: files.hooks,
           events: [...found.keys()],
           missing: expected.filter((e) => !found.has(e)),
+          unknown: [...found.keys()].filter((e) => isHookEvent(e) && !expected.includes(e)),
           command,
           runnable: command ? runnable(command, env) : false,
         });
@@ -121,6 +135,10 @@ export function diagnose(
     );
   for (const w of agents) {
     for (const h of w.hooks) {
+      if (h.unknown.length)
+        problems.push(
+          `${agentLabel(w.agent)} ${claudeVersion(env)} does not know ${h.unknown.join(', ')} and skips ${h.path} whole (every hook in it): update it, or run \`baton init${h.scope === 'local' ? '' : ` --${h.scope}`}\` again to leave them out`,
+        );
       if (h.missing.length)
         problems.push(
           `${agentLabel(w.agent)} hooks in ${h.path} lack ${h.missing.join(', ')}: run \`baton init${h.scope === 'local' ? '' : ` --${h.scope}`}${w.agent === 'codex' ? ' --agent codex' : ''}\` again`,

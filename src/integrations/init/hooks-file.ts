@@ -1,5 +1,5 @@
 import { PACKAGE_NAME } from '../../config/package-name.js';
-import { claudeHookEvents, codexHookEvents, hookTimeoutS } from '../hooks/hook-payload.js';
+import { claudeHookEvents, hookEventsFor, hookTimeoutS } from '../hooks/hook-payload.js';
 import type { InitAgent } from './agent-files.js';
 import { commandLine, type BatonCommand } from './hook-command.js';
 import { isObject, type JsonObject } from './json-file.js';
@@ -18,9 +18,8 @@ export interface HookSpec {
  * Baton's hooks for an agent. Session starts match every source (a new one is never a reason to skip); tool hooks
  * match only the task-list tools.
  */
-export function hookSpecs(agent: InitAgent, cmd: BatonCommand): HookSpec[] {
-  const events = agent === 'codex' ? codexHookEvents : claudeHookEvents;
-  return events.map((event) => ({
+export function hookSpecs(agent: InitAgent, cmd: BatonCommand, version: string | null = null): HookSpec[] {
+  return hookEventsFor(agent, version).map((event) => ({
     event,
     matcher:
       event === 'PostToolUse'

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { invalidInput } from '../../core/index.js';
-import { agentFiles, homesOf, type InitAgent, type InitScope } from './agent-files.js';
+import { agentFiles, claudeVersion, homesOf, type InitAgent, type InitScope } from './agent-files.js';
 import type { BatonCommand } from './hook-command.js';
 import { hookSpecs, mergeBatonHooks, removeBatonHooks } from './hooks-file.js';
 import { addBlock, instructionsBlock, removeBlock } from './instructions-block.js';
@@ -81,14 +81,21 @@ export function init(input: InitInput): InitChange[] {
   for (const agent of input.agents) {
     const files = agentFiles(agent, scope, root, homes);
     note(files.hooks);
+    // an older Claude Code rejects a settings file naming an event it does not know (and loses every hook in it)
+    const version = agent === 'claude-code' ? claudeVersion(input.env) : null;
+    const specs = hookSpecs(agent, input.command, version);
+    const left = hookSpecs(agent, input.command).filter((h) => !specs.some((s) => s.event === h.event));
     let settings;
     try {
       settings = readJsonObject(files.hooks);
-      writeJsonObject(files.hooks, mergeBatonHooks(settings, hookSpecs(agent, input.command)));
+      writeJsonObject(files.hooks, mergeBatonHooks(settings, specs));
     } catch (e) {
       throw invalidInput(`${files.hooks}: ${(e as Error).message}`);
     }
-    changes.push({ agent, what: 'hooks', path: files.hooks, change: 'merged' });
+    const without = left.length
+      ? ` (without ${left.map((h) => h.event).join(', ')}: Claude Code ${version} does not know them; update it, then run \`baton init\` again)`
+      : '';
+    changes.push({ agent, what: 'hooks', path: files.hooks, change: `merged${without}` });
     note(files.mcp.path);
     if (!hasProjectEntry(files.mcp)) created.add(projectKey(files.mcp.path, root));
     changes.push({ agent, what: 'mcp', path: files.mcp.path, change: addMcp(files.mcp, input.command) });
