@@ -2,7 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { makeService } from '../../test/helpers/service.js';
 import { tempDir } from '../../test/helpers/git-repo.js';
 import { executorRow } from '../../test/conformance/executor-cases.js';
+import type { WorkflowState } from '../core/index.js';
 import { sessionStatus, sessionTimeline } from './session-status.js';
+
+/** The state as a second session opened (after a crash or /clear) finds it: the first one ended. */
+function secondSession(one: WorkflowState): WorkflowState {
+  const first = one.sessions[0]!;
+  return {
+    ...one,
+    session_count: 2,
+    sessions: [
+      { ...first, ended_at: one.updated_at },
+      { ...first, number: 2 },
+    ],
+  };
+}
 
 describe('sessionStatus', () => {
   it('derives running, resumable and superseded sessions from the folded state', async () => {
@@ -45,17 +59,29 @@ describe('sessionStatus', () => {
     const s = makeService();
     const w = await s.create({ title: 't', tasks: [{ id: 'A', title: 'a' }], worktree: tempDir() });
     const one = (await s.startTask({ workflowId: w.id }, 'A')).state;
-    const first = one.sessions[0]!;
-    // a second session opened (after a crash or /clear) while A is still under way
-    const two = {
-      ...one,
-      session_count: 2,
-      sessions: [
-        { ...first, ended_at: one.updated_at },
-        { ...first, number: 2 },
-      ],
-    };
+    const two = secondSession(one);
     expect(sessionStatus(two).task_id).toBe('A');
+    expect(sessionStatus(two, 1).task_id).toBe('A');
+    await s.store.close();
+  });
+
+  it("prefers the session's own task under way to one an earlier session left", async () => {
+    const s = makeService();
+    const w = await s.create({
+      title: 't',
+      tasks: [
+        { id: 'A', title: 'a' },
+        { id: 'B', title: 'b' },
+      ],
+      worktree: tempDir(),
+    });
+    const one = (await s.startTask({ workflowId: w.id }, 'A')).state;
+    // the second session starts B while A, the first session's, is still under way
+    const two = secondSession({
+      ...one,
+      tasks: one.tasks.map((t) => (t.id === 'B' ? { ...t, status: 'in_progress', session_number: 2 } : t)),
+    });
+    expect(sessionStatus(two).task_id).toBe('B');
     expect(sessionStatus(two, 1).task_id).toBe('A');
     await s.store.close();
   });

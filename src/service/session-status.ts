@@ -40,10 +40,10 @@ export function sessionStatus(
       !agentGone(row)
     : open;
   const resumable = latest && isResumable(s.status);
-  // a task an earlier session started and left under way is the latest session's current one too
-  const current = s.tasks.find(
-    (t) => t.status === 'in_progress' && (t.session_number === sessionNumber || latest),
-  );
+  // the session's own task under way, else (for the latest session) one an earlier session started and left
+  const underWay = s.tasks.filter((t) => t.status === 'in_progress');
+  const current =
+    underWay.find((t) => t.session_number === sessionNumber) ?? (latest ? underWay[0] : undefined);
   const state: SessionState = running
     ? 'running'
     : latest && isResumable(s.status)
