@@ -120,14 +120,21 @@ export function recordOne(
       return recordFeedback(d, input.feedback);
     case 'side_effect':
       return recordSideEffect(d, input.effect, input.at ?? null);
-    case 'summary':
-      // the agent's last message as it already stands (a hook's copy, then the transcript's) writes nothing
+    case 'summary': {
+      // the agent's last message as it already stands (a hook's copy, then the transcript's) writes nothing, unless
+      // a compaction summary came after it: the same words said again ("Done.") are then the newer state
+      const { last_message: last, compaction } = d.state.summaries ?? {
+        last_message: null,
+        compaction: null,
+      };
       if (
         input.summary.kind === 'last_message' &&
-        d.state.summaries?.last_message?.text.trim() === input.summary.text.trim()
+        last?.text.trim() === input.summary.text.trim() &&
+        !(compaction && compaction.timestamp > last.timestamp)
       )
         return null;
       return recordSummary(d, input.summary, input.at ?? null);
+    }
     case 'resolution':
       return resolveError(
         d,
