@@ -68,6 +68,14 @@ describe('detectUsageLimit', () => {
     );
   });
 
+  it("knows a limit by its kind as a StopFailure hook names it ('rate_limit'), with its words after it", () => {
+    // the hook reads `error_type` and `error_message` together: the words alone need not name the limit
+    expect(resets('rate_limit Please try again in 30 seconds.', '2026-07-01T00:00:00Z')).toBe(
+      '2026-07-01T00:00:30.000Z',
+    );
+    expect(detectUsageLimit('server_error API Error: 529 Overloaded', at('2026-07-01T00:00:00Z'))).toBeNull();
+  });
+
   it('reads durations whose parts run together, with decimals, and an epoch after a spaced bar', () => {
     const now = '2026-07-01T00:00:00Z';
     expect(resets('Rate limit reached. Please try again in 1m12.5s.', now)).toBe('2026-07-01T00:01:12.500Z');

@@ -8,7 +8,7 @@ import { nextWallClock, wallClockAt } from './wall-clock.js';
  * an ISO time.
  */
 const limitPattern =
-  /usage limit|usage_limit|rate[ -]?limit|limit reached|quota (?:exceeded|reached)|too many requests|\b429\b|hit your (?:[\w-]+ )?limit/i;
+  /usage[ _]limit|rate[ _-]?limit|limit reached|quota (?:exceeded|reached)|too many requests|\b429\b|hit your (?:[\w-]+ )?limit/i;
 
 export interface UsageLimit {
   message: string;

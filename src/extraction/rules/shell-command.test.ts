@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { oneLineCommand } from './shell-command.js';
+import { assignmentOnly, oneLineCommand } from './shell-command.js';
 
 describe('oneLineCommand', () => {
   it('joins separate lines with "; " and continued ones with a space', () => {
@@ -16,5 +16,19 @@ describe('oneLineCommand', () => {
       'if [ -x bin/app ]; then bin/app; else make; fi',
     );
     expect(oneLineCommand('npm test')).toBe('npm test');
+  });
+});
+
+describe('assignmentOnly', () => {
+  it('knows a part that only sets variables, whatever its values hold, in a linear time', () => {
+    for (const part of ['X=$(go env GOMODCACHE)', 'A=1 B=2 ', `A="x y" B='p q'`, 'A=x=y', 'A=', 'A="open'])
+      expect(assignmentOnly.test(part), part).toBe(true);
+    for (const part of ['A=1 make', 'X=$(a b) c', 'npm test', '=x'])
+      expect(assignmentOnly.test(part), part).toBe(false);
+    const started = Date.now();
+    // each `a=` and each quoted piece could start a new split: 2^40 ways before
+    expect(assignmentOnly.test(`OPTS=${'a=1,'.repeat(40)} make`)).toBe(false);
+    expect(assignmentOnly.test(`A=${'"a"'.repeat(40)} make`)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 });

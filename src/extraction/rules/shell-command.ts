@@ -78,8 +78,12 @@ export function toolFamily(entry: TranscriptEntry): string {
   return shellCommand(entry) !== null ? 'shell' : (entry.tool?.name ?? 'tool');
 }
 
-/** A part that only sets shell variables (`X=$(go env GOMODCACHE)`): it runs no program of its own. */
-export const assignmentOnly = /^(?:\w+=(?:"[^"]*"|'[^']*'|\$\([^)]*\)|\S)*\s*)+$/;
+/**
+ * A part that only sets shell variables (`X=$(go env GOMODCACHE)`): it runs no program of its own. Each piece of a
+ * value (a quoted string, a `$(...)`, else one character) is taken whole and assignments are apart, so a value such
+ * as `a=1,b=2,...` or `"a""b"...` is not split every possible way (that was exponential).
+ */
+export const assignmentOnly = /^(?:\w+=(?:(?=("[^"]*"|'[^']*'|\$\([^)]*\)|\S))\1)*(?:\s+|$))+$/;
 
 /** The script of `bash -c '...'` / `sh -c "..."` (the command itself otherwise). */
 export function unwrapShell(command: string): string {

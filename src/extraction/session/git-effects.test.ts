@@ -81,6 +81,17 @@ describe('commits, pushes and pull requests, as git and gh print them', () => {
     expect(effects.map((e) => e.summary)).toEqual(['00fb9c4 Add docs', '283c50a Add docs (amends 00fb9c4)']);
   });
 
+  it('reads a forced push, and a push output with a long blank line in a linear time', () => {
+    const blank = ' \t'.repeat(40_000);
+    const started = Date.now();
+    const { effects } = findGitEffects([
+      ran('git push -f', `To github.com:o/r.git\n${blank}\n + 1a2b3c4...5d6e7f8 fix -> fix (forced update)`),
+    ]);
+    expect(effects.map((e) => e.summary)).toEqual(['pushed fix -> fix']);
+    // two runs of [ \t]* side by side made this line take seconds (quadratic): it takes milliseconds
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
   it('reads commits whatever options precede the verb and whatever language git speaks', () => {
     const { commits } = findGitEffects([
       ran(

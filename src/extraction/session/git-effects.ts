@@ -35,7 +35,7 @@ const commitLine = /^\[([^\]\n]+?)(?: ?[(（][^)）\n]+[)）])? ([0-9a-f]{7,64})
 const prUrl =
   /https?:\/\/[\w.-]+(?::\d+)?\/[\w.-]+(?:\/[\w.-]+)+?\/(?:pull|-\/merge_requests)\/\d+(?![\w/])/g;
 const pushedRef =
-  /^[ \t]*(?:\*[ \t]*\[new branch\]|\+?[ \t]*[0-9a-f]{7,40}\.{2,3}[0-9a-f]{7,40}|\[new tag\])\s+(\S+)\s+->\s+(\S+)/m;
+  /^[ \t]*(?:\*[ \t]*\[new branch\]|(?:\+[ \t]*)?[0-9a-f]{7,40}\.{2,3}[0-9a-f]{7,40}|\[new tag\])\s+(\S+)\s+->\s+(\S+)/m;
 const pushRejected = /\[rejected\]|\berror: failed to push|^fatal:/m;
 /** Codex app directives in a final message: ::git-create-pr{... url="..."} */
 const prDirective = /::git-create-pr\{[^}]*\burl="([^"]+)"/g;

@@ -1,5 +1,5 @@
 import type { TestReport } from './test-output.js';
-import { lastMatch, n, report, unique } from './summary-parts.js';
+import { countIn, lastMatch, n, report, unique } from './summary-parts.js';
 
 /** Runners of compiled languages' own tools beyond cargo and go test: cargo-nextest, gotestsum, Zig, dart and flutter. */
 
@@ -11,7 +11,7 @@ import { lastMatch, n, report, unique } from './summary-parts.js';
 export function nextest(t: string): TestReport | null {
   const line = lastMatch(t, /^[ \t]*Summary \[\s*[\d.]+s\] \d+(?:\/\d+)? tests? run: (.+)$/gm);
   if (!line) return null;
-  const part = (name: string) => n(new RegExp(`(\\d+) ${name}`).exec(line[1] ?? '')?.[1]);
+  const part = (name: string) => countIn(line[1], name) ?? 0;
   const failing = [
     ...t.matchAll(
       /^[ \t]*(?:FAIL|TIMEOUT|SIG[A-Z]+|ABORT|LEAK-FAIL) \[\s*[\d.]+s\](?: \(\s*\d+\/\d+\))? (.+?)[ \t]*$/gm,
@@ -33,7 +33,7 @@ export function nextest(t: string): TestReport | null {
 export function gotestsum(t: string): TestReport | null {
   const line = lastMatch(t, /^DONE (?:\d+ runs?, )?(\d+) tests?((?:, \d+ [a-z]+)*) in [\d.]+m?s/gm);
   if (!line) return null;
-  const part = (name: string) => n(new RegExp(`(\\d+) ${name}`).exec(line[2] ?? '')?.[1]);
+  const part = (name: string) => countIn(line[2], name) ?? 0;
   const failing = [
     ...[...t.matchAll(/^=== FAIL: \S+ (\S+)/gm)].map((m) => m[1] ?? ''),
     ...[...t.matchAll(/^FAIL (\S+) \([\d.]+s\)/gm)].map((m) => m[1] ?? ''),

@@ -8,6 +8,12 @@ export const n = (s: string | undefined) => (s === undefined ? 0 : Number(s));
 /** Names trimmed, empty ones and repeats left out, in order. */
 export const unique = (items: string[]) => [...new Set(items.map((s) => s.trim()).filter(Boolean))];
 
+/** A count a summary's text names (`3 failed` for `failed`, a pattern such as `errors?` too), null when not there. */
+export const countIn = (text: string | undefined, name: string): number | null => {
+  const m = new RegExp(`(\\d+) ${name}`).exec(text ?? '');
+  return m?.[1] === undefined ? null : Number(m[1]);
+};
+
 /** The last match of a global pattern (a runner's summary is printed last; earlier ones are per file or suite). */
 export const lastMatch = (t: string, re: RegExp) => [...t.matchAll(re)].at(-1) ?? null;
 

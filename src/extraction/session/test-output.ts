@@ -4,7 +4,7 @@ import { alcotest, busted, clojureTest, julia, prove, sbt, tasty, testthat } fro
 import { bazel, catch2, ctest, googleTest, meson } from './cpp-runners.js';
 import { dart, gotestsum, nextest, zig } from './native-runners.js';
 import { combineReports, runSections } from './run-sections.js';
-import { unique } from './summary-parts.js';
+import { countIn, unique } from './summary-parts.js';
 import {
   deno,
   dotnet,
@@ -39,10 +39,6 @@ const sumAll = (text: string, re: RegExp) => {
 };
 // eslint-disable-next-line no-control-regex
 const ansi = /\u001b\[[0-9;]*[A-Za-z]/g;
-
-/** A count named in a summary's text (`3 failed`), null when not there. */
-const countIn = (text: string | undefined, name: string) =>
-  num(new RegExp(`(\\d+) ${name}`).exec(text ?? '')?.[1]);
 
 /**
  * vitest: ` Tests  1 failed | 9 passed (10)`. A test file that failed to load (` Test Files  1 failed | 3 passed (4)`
@@ -112,7 +108,7 @@ function pytest(t: string): TestReport | null {
     .filter((m) => /\b(?:passed|failed|errors?|skipped|xfailed|xpassed)\b/.test(m[1] ?? ''))
     .at(-1);
   if (!line?.[1]) return null;
-  const part = (name: string) => num(new RegExp(`(\\d+) ${name}`).exec(line[1] ?? '')?.[1]);
+  const part = (name: string) => countIn(line[1], name);
   const errors = part('errors?') ?? 0;
   return {
     runner: 'pytest',

@@ -1,5 +1,5 @@
 import type { TestReport } from './test-output.js';
-import { lastMatch, n, report } from './summary-parts.js';
+import { countIn, lastMatch, n, report } from './summary-parts.js';
 
 /**
  * Summary lines of the runners beyond the JavaScript, Python, Rust and Go ones: ExUnit (`mix test`), RSpec,
@@ -158,7 +158,7 @@ export function minitest(t: string): TestReport | null {
 export function pest(t: string): TestReport | null {
   const line = lastMatch(t, /^[ \t]*Tests:\s+((?:\d+ [a-z]+(?:, )?)+)\s*\(\d+ assertions?\)/gm);
   if (!line) return null;
-  const part = (name: string) => n(new RegExp(`(\\d+) ${name}`).exec(line[1] ?? '')?.[1]);
+  const part = (name: string) => countIn(line[1], name) ?? 0;
   const failing = [...t.matchAll(/^[ \t]*FAILED\s+(.+? > .+?)(?:\s{2,}\S+)?[ \t]*$/gm)].map(
     (m) => m[1] ?? '',
   );

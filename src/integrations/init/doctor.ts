@@ -36,6 +36,8 @@ export interface HookWiring {
 
 export interface AgentWiring {
   agent: InitAgent;
+  /** The installed Claude Code's version (null for Codex, or when `claude --version` does not answer). */
+  version: string | null;
   hooks: HookWiring[];
   mcp: { scope: InitScope; path: string; command: string }[];
   instructions: string[];
@@ -61,11 +63,9 @@ function readSettings(path: string) {
 /** What is wired for one agent in this repository, at every scope. */
 export function wiringOf(agent: InitAgent, root: string, env: NodeJS.ProcessEnv): AgentWiring {
   const homes = homesOf(env);
-  const expected: readonly string[] = hookEventsFor(
-    agent,
-    agent === 'claude-code' ? claudeVersion(env) : null,
-  );
-  const out: AgentWiring = { agent, hooks: [], mcp: [], instructions: [], plugin: [] };
+  const version = agent === 'claude-code' ? claudeVersion(env) : null;
+  const expected: readonly string[] = hookEventsFor(agent, version);
+  const out: AgentWiring = { agent, version, hooks: [], mcp: [], instructions: [], plugin: [] };
   const seenMcp = new Set<string>();
   const seenBlocks = new Set<string>();
   const seenHooks = new Set<string>();
@@ -86,7 +86,11 @@ export function wiringOf(agent: InitAgent, root: string, env: NodeJS.ProcessEnv)
           path: files.hooks,
           events: [...found.keys()],
           missing: expected.filter((e) => !found.has(e)),
-          unknown: [...found.keys()].filter((e) => isHookEvent(e) && !expected.includes(e)),
+          // only Claude Code is known to skip a settings file that names an event it does not know
+          unknown:
+            agent === 'claude-code'
+              ? [...found.keys()].filter((e) => isHookEvent(e) && !expected.includes(e))
+              : [],
           command,
           runnable: command ? runnable(command, env) : false,
         });
@@ -137,7 +141,7 @@ export function diagnose(
     for (const h of w.hooks) {
       if (h.unknown.length)
         problems.push(
-          `${agentLabel(w.agent)} ${claudeVersion(env)} does not know ${h.unknown.join(', ')} and skips ${h.path} whole (every hook in it): update it, or run \`baton init${h.scope === 'local' ? '' : ` --${h.scope}`}\` again to leave them out`,
+          `${agentLabel(w.agent)} ${w.version} does not know ${h.unknown.join(', ')} and skips ${h.path} whole (every hook in it): update it, or run \`baton init${h.scope === 'local' ? '' : ` --${h.scope}`}\` again to leave them out`,
         );
       if (h.missing.length)
         problems.push(
