@@ -25,10 +25,8 @@ describe('assignmentOnly', () => {
       expect(assignmentOnly.test(part), part).toBe(true);
     for (const part of ['A=1 make', 'X=$(a b) c', 'npm test', '=x'])
       expect(assignmentOnly.test(part), part).toBe(false);
-    const started = Date.now();
-    // each `a=` and each quoted piece could start a new split: 2^40 ways before
+    // each `a=` and each quoted piece could start a new split: 2^40 ways before (the test's timeout, not a clock)
     expect(assignmentOnly.test(`OPTS=${'a=1,'.repeat(40)} make`)).toBe(false);
     expect(assignmentOnly.test(`A=${'"a"'.repeat(40)} make`)).toBe(false);
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 });
