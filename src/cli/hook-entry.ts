@@ -5,6 +5,7 @@ import { isAgentTaskTool } from '../core/agent-tasks/agent-task-calls.js';
 import { findGitTop } from '../git/git.js';
 import {
   hookLogPath,
+  lastMessageKey,
   readHookLog,
   writeHookLog,
   type HookOutcome,
@@ -112,6 +113,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
     : args.agent === 'codex'
       ? 'codex'
       : 'claude-code';
+  const lastMessage = lastMessageKey(payload?.raw.last_assistant_message);
   let done = false;
 
   const finish = (r: Finished): number => {
@@ -130,6 +132,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
         bytes: r.transcript.bytes,
         workflow_id: r.transcript.workflow_id,
         at: new Date().toISOString(),
+        last_message: lastMessage,
       };
     try {
       writeHookLog(logPath, log);
@@ -175,7 +178,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       note: `fired inside the subagent ${p.subagent.type ? `${p.subagent.type} ` : ''}${p.subagent.id}; Baton follows the main session`,
       output: null,
     });
-  // The cheap answers: a tool that is not a task-list tool, a Stop whose transcript has nothing new.
+  // The cheap answers: a tool that is not a task-list tool, a Stop whose transcript and last message are not new.
   if (event === 'PostToolUse' && !(p.tool_name && isAgentTaskTool(p.tool_name)))
     return finish({
       outcome: 'skipped',
@@ -184,7 +187,11 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
     });
   if ((event === 'Stop' || event === 'SessionEnd') && p.transcript_path) {
     const seen = log.transcripts[p.transcript_path];
-    if (seen && seen.bytes === sizeOf(p.transcript_path))
+    if (
+      seen &&
+      seen.bytes === sizeOf(p.transcript_path) &&
+      (lastMessage === null || lastMessage === seen.last_message)
+    )
       return finish({
         outcome: 'nothing',
         note: `nothing new in the transcript since the last import (${seen.bytes} bytes, workflow ${seen.workflow_id})`,

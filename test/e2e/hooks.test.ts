@@ -116,10 +116,13 @@ describe('baton hook <event> on a workflow made with baton create', () => {
     await baton(['create', '--title', 'Stops', '--task', 'A:Schema', '--task', 'B:API']);
     const transcript = join(tempDir('baton-tr-'), 'session.jsonl');
     copyFileSync(corpusPath('claude-code/spotter/short.jsonl'), transcript);
-    const stop = (more: Record<string, string> = {}) =>
+    const stop = (more: Record<string, string> = {}, said: Record<string, string> = {}) =>
       baton(
         ['hook', 'Stop'],
-        payload('abc7156b-6420-4373-a150-9b2eecad6805/stop.json', 0, repo, { transcript_path: transcript }),
+        payload('abc7156b-6420-4373-a150-9b2eecad6805/stop.json', 0, repo, {
+          transcript_path: transcript,
+          ...said,
+        }),
         more,
       );
 
@@ -149,6 +152,15 @@ describe('baton hook <event> on a workflow made with baton create', () => {
     r = await stop({ BATON_CHECKPOINT_INTERVAL: '0s' });
     expect(r.stderr).toMatch(/checkpoint cp-\d+-stop/);
     expect((await status()).checkpoints).toHaveLength(2);
+
+    // The transcript did not grow, but the Stop's last message is another (its lines not flushed yet): it is kept.
+    const said = { last_assistant_message: 'Schema done; the API routes are next.' };
+    r = await stop({}, said);
+    expect(r.stderr).toMatch(/nothing new in the transcript; the agent's last message kept/);
+    const live = (await baton(['context', '--json'])).json<{ markdown: string }>();
+    expect(live.markdown).toContain('Schema done; the API routes are next.');
+    r = await stop({}, said);
+    expect(r.stderr).toMatch(/nothing new in the transcript since the last import/);
   });
 });
 

@@ -32,6 +32,17 @@ export interface TranscriptSeen {
   bytes: number;
   workflow_id: string;
   at: string;
+  /** `lastMessageKey` of the Stop's `last_assistant_message` then, if it sent one. */
+  last_message?: string | null;
+}
+
+/**
+ * A short key of a Stop's `last_assistant_message`: a Stop whose transcript has not grown still has news when its
+ * last message is another (the transcript's last lines not flushed yet).
+ */
+export function lastMessageKey(text: unknown): string | null {
+  if (typeof text !== 'string' || !text.trim()) return null;
+  return createHash('sha256').update(text.trim()).digest('hex').slice(0, 16);
 }
 
 const TRANSCRIPTS_KEPT = 20;
