@@ -164,6 +164,23 @@ describe("the user's requests, as other projects' sessions write them", () => {
         'also add a header row',
         'and quote the fields',
       ]);
+    // the same words queued again later are another request: the first handover used up the first queueing
+    const twice = parseClaudeTranscript(
+      [
+        userLine('export the report as CSV'),
+        enqueue('continue'),
+        handed('continue'),
+        userLine('now the PDF export'),
+        enqueue('continue'),
+        handed('continue'),
+      ].join('\n'),
+    );
+    expect(findRequests(twice.entries).map((r) => r.text)).toEqual([
+      'export the report as CSV',
+      'continue',
+      'now the PDF export',
+      'continue',
+    ]);
   });
 });
 

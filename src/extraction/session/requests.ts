@@ -104,8 +104,13 @@ export function findRequests(entries: readonly TranscriptEntry[]): UserRequest[]
     const previous = out.at(-1);
     // the same words typed again later ("approved" at two gates) are two requests
     if (previous && lastQueued && normal(previous.text) === normal(text)) return;
-    // a queued message is written when it is queued and again when it is handed over: one request
-    if (e.queued && queued.slice(-5).includes(normal(text))) return;
+    // a queued message is written when it is queued and again when it is handed over: one request (the handover
+    // uses up its queueing, so the same words queued again later are another request)
+    const waiting = e.queued ? queued.lastIndexOf(normal(text)) : -1;
+    if (waiting >= 0 && waiting >= queued.length - 5) {
+      queued.splice(waiting, 1);
+      return;
+    }
     out.push({ line: e.line, at: e.at, text });
     lastQueued = e.queued === true;
     if (e.queued) queued.push(normal(text));
