@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readCorpus } from '../../../../test/helpers/corpus.js';
+import { bash, toolResult } from '../../../../test/helpers/tool-results.js';
 import { corpusLines, parseCorpusLines } from '../../../../test/helpers/corpus-lines.js';
 import { parseTranscript } from '../../../agents/parse-transcript.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
@@ -129,6 +130,33 @@ describe('Claude Code transcripts: a failed call is read as a failure', () => {
     expect(findErrors(declined, null)).toEqual([]);
     const noMatch = parse(codemieClaude, [122, 123]);
     expect(results(noMatch).filter(failed)).toEqual([]);
+  });
+});
+
+describe('parallel calls cancelled because a sibling failed', () => {
+  it('"Sibling tool call errored" is not an error of its own, nor a success; the sibling that failed is', () => {
+    const sibling = (name: string, input: unknown): TranscriptEntry => ({
+      ...toolResult(name, '<tool_use_error>Sibling tool call errored</tool_use_error>', true),
+      tool: { id: `s-${name}`, name, input, is_error: true, exit_code: null },
+    });
+    const entries = [
+      ...bash('./scripts/check-env.sh', 1, 'MISSING: STRIPE_KEY is not set'),
+      sibling('Bash', { command: 'git log --oneline -3' }),
+      sibling('Read', { file_path: '/srv/shop/.env.example' }),
+    ];
+    const errors = findErrors(entries, null);
+    expect(errors.map((e) => e.error_message)).toEqual([
+      '`./scripts/check-env.sh`: MISSING: STRIPE_KEY is not set',
+    ]);
+    // the cancelled call did not run: it is no workaround of the failure either
+    expect(errors[0]?.resolution).toBe('unresolved');
+    // near miss: a refusal in the same wrapper is the call's own error
+    const refused = toolResult(
+      'Edit',
+      '<tool_use_error>File has not been read yet. Read it first.</tool_use_error>',
+      true,
+    );
+    expect(findErrors([refused], null)).toHaveLength(1);
   });
 });
 

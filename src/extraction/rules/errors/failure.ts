@@ -61,6 +61,8 @@ const policyRefusal = /rejected this action|security policy|not allowed by (?:th
 /** A missing path, said the way tools and shells say it. */
 const missingPath =
   /does not exist|no such file or directory|no matches found|cannot find the path|path not found|\bENOENT\b/i;
+/** Claude Code cancelling the parallel calls of a message when one of them failed. */
+const siblingCancelled = /^\s*<tool_use_error>Sibling tool call errored<\/tool_use_error>\s*$/;
 /** Runs that end non-zero with nothing wrong: nothing to commit, nothing to pull. */
 const benign = /nothing to commit|no changes added to commit|nothing added to commit|already up to date/i;
 
@@ -149,7 +151,7 @@ export function succeeded(entry: TranscriptEntry): boolean {
 
 /**
  * A failure that is an expected outcome rather than an error: the user declined the call, a probe found no file,
- * git had nothing to commit. (An announced red test run is decided with the test runs.) A tool refusing a call
+ * git had nothing to commit, a parallel call was cancelled because its sibling failed (the sibling is the error). (An announced red test run is decided with the test runs.) A tool refusing a call
  * (an Edit of a file not read yet, a Read of a folder) is a failed call like any other: the labels count it.
  */
 export function expectedOutcome(entry: TranscriptEntry): string | null {
@@ -157,6 +159,8 @@ export function expectedOutcome(entry: TranscriptEntry): string | null {
   if (entry.kind !== 'tool_result') return null;
   if (userDecline.test(head)) return 'declined by the user';
   if (entry.tool?.interrupted === true) return 'stopped by the agent';
+  // a parallel call cancelled because another call of the same message failed: that other call is the error
+  if (siblingCancelled.test(head)) return 'cancelled with a sibling call that failed';
   if (isProbe(entry)) return 'probe of a missing path';
   if (benign.test(head) && entry.tool?.is_error !== true) return 'nothing to do';
   if (benign.test(head) && /\bgit\b/.test(shellCommand(entry) ?? '')) return 'nothing to do';

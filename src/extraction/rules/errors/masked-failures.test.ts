@@ -75,6 +75,20 @@ describe('a filter ending the pipeline hides the exit status: the run reports it
     ];
     expect(findErrors(red, null)).toEqual([]);
   });
+
+  it('a red run announced before the agent writes the test: the edit of the test keeps the announcement', () => {
+    const edit = (path: string): TranscriptEntry => ({
+      ...toolResult('Edit', `The file ${path} has been updated successfully.`, false),
+      tool: { id: `e-${path}`, name: 'Edit', input: { file_path: path }, is_error: false, exit_code: null },
+    });
+    const announce = say('Writing the regression test first; it should fail until slugify keeps the dashes.');
+    const run = () => bash('npx vitest run src/slug.test.ts', 1, vitestRed);
+    expect(findErrors([announce, edit('/app/src/slug.test.ts'), ...run()], null)).toEqual([]);
+    expect(findErrors([announce, edit('/app/tests/test_slug.py'), ...run()], null)).toEqual([]);
+    // near misses: an edit of the code under test in between (the fix), or another command run in between
+    expect(findErrors([announce, edit('/app/src/slug.ts'), ...run()], null)).toHaveLength(1);
+    expect(findErrors([announce, ...bash('npm run build', 0, 'built'), ...run()], null)).toHaveLength(1);
+  });
 });
 
 describe('no exit code (Codex code-mode cells): the runner or compiler says the command failed', () => {
