@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readCorpus } from '../../../../test/helpers/corpus.js';
 import { bash, toolResult } from '../../../../test/helpers/tool-results.js';
 import { corpusLines, parseCorpusLines } from '../../../../test/helpers/corpus-lines.js';
+import { parseClaudeTranscript } from '../../../agents/claude-code/transcript.js';
 import { parseTranscript } from '../../../agents/parse-transcript.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { findErrors } from './error-rules.js';
@@ -130,6 +131,35 @@ describe('Claude Code transcripts: a failed call is read as a failure', () => {
     expect(findErrors(declined, null)).toEqual([]);
     const noMatch = parse(codemieClaude, [122, 123]);
     expect(results(noMatch).filter(failed)).toEqual([]);
+  });
+});
+
+describe('Stop-hook feedback written as text parts', () => {
+  const userLine = (content: unknown, isMeta?: boolean) =>
+    JSON.stringify({ type: 'user', ...(isMeta ? { isMeta } : {}), message: { role: 'user', content } });
+  const errorsOf = (...jsonl: string[]) => findErrors(parseClaudeTranscript(jsonl.join('\n')).entries, null);
+
+  it('a meta user line whose content is an array of text parts is read whole: its Stop-hook feedback is an error', () => {
+    const feedback = [
+      { type: 'text', text: 'Stop hook feedback:' },
+      { type: 'text', text: 'The changelog was not updated for this change. Add an entry before stopping.' },
+    ];
+    const errors = errorsOf(userLine(feedback, true));
+    expect(errors.map((e) => [e.error_type, e.error_message])).toEqual([
+      [
+        'hook_feedback',
+        'Stop hook: The changelog was not updated for this change. Add an entry before stopping.',
+      ],
+    ]);
+    // the same words without the meta flag are Claude Code's too
+    expect(errorsOf(userLine(feedback))).toHaveLength(1);
+  });
+
+  it('near misses: other meta text parts (a skill loaded) and the user typing about the hook', () => {
+    const skill = [{ type: 'text', text: 'Base directory for this skill: /home/dev/.claude/skills/release' }];
+    expect(errorsOf(userLine(skill, true))).toEqual([]);
+    const typed = [{ type: 'text', text: 'Why does the Stop hook feedback: keep firing?' }];
+    expect(errorsOf(userLine(typed))).toEqual([]);
   });
 });
 
