@@ -58,6 +58,8 @@ export function causeOf(text: string, fromEnd = false): string {
   const errorish = (l: string) => causeLine.test(l) && !/warn(ing)?\b/i.test(l);
   const cause =
     useful.find((l) => testFailureLine.test(l)) ??
+    // the shell saying the program is not there: nothing the command meant to do ran
+    useful.find((l) => shellDiagnostic.test(l)) ??
     useful.find((l) => errorish(l) && !closingVerdict.test(l)) ??
     useful.find((l) => located.test(l)) ??
     useful.find(errorish);

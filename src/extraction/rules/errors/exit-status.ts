@@ -20,6 +20,8 @@ const questionPrograms =
 const killUsage = /^(?:[\w/.-]*kill: )?usage:\s{0,4}kill\b/i;
 const errorWords =
   /\b(?:error|fatal|denied|cannot|not permitted|no such (?:file|process)|invalid|unknown option|usage:)/i;
+/** The shell saying the program is not there (bash, zsh, PowerShell): it never ran, so its status answers nothing. */
+const programMissing = /\b(?:command not found|is not recognized as)\b/;
 /** Lines of a diff (unified, normal or `git diff`): what the files hold, not what the command says. */
 const diffLine = /^(?:[-+<> ]|@@|diff |index |Only in |Binary files |\d+(?:,\d+)?[acd]\d+)/;
 
@@ -52,7 +54,7 @@ export function statusAnswers(command: string, exitCode: number | null, output: 
     .split('\n')
     .filter((l) => !diffLine.test(l))
     .join('\n');
-  const complains = errorWords.test(said.slice(0, 500));
+  const complains = errorWords.test(said.slice(0, 500)) || programMissing.test(body.slice(0, 1000));
   const parts = partsOf(command);
   const last = parts.at(-1)?.text ?? '';
   const asks = (p: Part) => questionPrograms.test(p.text);

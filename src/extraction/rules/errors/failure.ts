@@ -18,7 +18,7 @@ const stackTrace = /(Traceback \(most recent call last\)|^\s+at \S.*:\d+:\d+\)?$
  * or near the end a Python traceback (printed as an uncaught exception ends the program).
  */
 const shellDiagnostic =
-  /(?:^|\s)(?:(?:ba|z|k|da)?sh(?::\s*line)?(?::?\s*\d+)?: (?:[^\s:]+: )?(?:command not found|parse error|syntax error)\b|sh: \d+: [^\s:]+: not found$|fish: Unknown command\b|is not recognized as (?:the name of a cmdlet|an internal or external command))/m;
+  /(?:^|\s)(?:(?:ba|z|k|da)?sh(?::\s*line)?(?::?\s*\d+)?: (?:[^\s:]+: )?(?:command not found|parse error|syntax error)\b|sh: \d+: [^\s:]+: not found$|fish: Unknown command\b|is not recognized as (?:(?:the|a) name of a cmdlet|an internal or external command))/m;
 const networkFailure =
   /\b(?:TLS handshake timeout|i\/o timeout|connection refused|connection reset by peer|could not resolve host|no such host|network is unreachable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN)\b/i;
 const closingVerdict =
@@ -98,9 +98,12 @@ const subagentTools = new Set(['Task', 'Agent']);
 /** A result in an answer: a list, code, a path or a file name, or a colon opening what follows. */
 const carriesResult =
   /^[ \t]*(?:[-*•]|\d+[.)])\s|`|\b[\w.-]+\/[\w./-]+|\b\w+\.(?:[jt]sx?|py|go|rs|rb|exs?|java|kt|md|json|toml|ya?ml|sh|sql|css|html)\b|:\s*$/m;
-/** The next step announced: "Let me create ...", "Now I'll run ...", "I'm going to look ..." with a verb of work. */
+/**
+ * The next step announced: "Let me create ...", "Now I'll list ...", "I'm going to scan ...": any verb but those that
+ * conclude ("Let me know ...", "I'll leave X in place", "I'll need ...", "I'll stop here", "I'll hand it back").
+ */
 const announcedStep =
-  /^(?:(?:now|next|first|then),? )?(?:let me|I'll|I will|I'm going to|I am going to) (?:now )?(?:create|write|draft|prepare|produce|generate|implement|build|add|make|update|edit|modify|fix|refactor|set up|design|document|run|test|verify|check|look|read|open|inspect|search|find|explore|examine|investigate|review|analy[sz]e|dig|start|begin|continue|proceed|summari[sz]e|compile|put together|work)\b/i;
+  /^(?:(?:now|next|first|then),? )?(?:let me|I'll|I will|I'm going to|I am going to) (?:now |first |then |also |just )?(?!(?:now|first|then|also|just|not|know|leave|need|keep|note|be|have|stop|end|wait|let|assume|mention|say|hand|defer|skip|report back|get back|return)\b)[a-z]+\b/i;
 
 /**
  * A sub-agent whose whole answer announces its next step ("... Let me create a detailed technical specification.")
