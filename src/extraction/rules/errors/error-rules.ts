@@ -108,7 +108,9 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
   const same = (e: TranscriptEntry) =>
     command
       ? shellCommand(e) === command ||
-        (isTest && testCommand.test(shellCommand(e) ?? '') && coversTests(command, shellCommand(e) ?? ''))
+        (isTest &&
+          testCommand.test(shellCommand(e) ?? '') &&
+          coversTests(command, shellCommand(e) ?? '', failure.text))
       : e.tool?.id === failure.tool?.id ||
         (e.tool?.name === failure.tool?.name && family !== 'shell' && targetOf(e) === targetOf(failure));
   // a fix may come in a later turn (as it may in a later import: resolveKnown)
@@ -125,7 +127,10 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
     );
   const rerun =
     command && !stoppedEarlier
-      ? later.find((e) => succeeded(e) && sameStep(command, shellCommand(e) ?? ''))
+      ? // a question answering no (grep finding nothing, exit 1) ran, but did not do what failed
+        later.find(
+          (e) => succeeded(e) && (e.tool?.exit_code ?? 0) === 0 && sameStep(command, shellCommand(e) ?? ''),
+        )
       : undefined;
   if (rerun) return { resolution: 'fixed', notes: `the same step succeeded later (line ${rerun.line})` };
   const said = turn

@@ -52,6 +52,65 @@ describe('a fix runs the failed step or the failed tests again', () => {
     expect(sameStep('cargo build --release', 'cargo --version')).toBe(false);
   });
 
+  it('a script named by its absolute path or from the project folder is the same step; another script is not', () => {
+    expect(sameStep('bash /home/ci/shop/scripts/seed.sh', 'bash scripts/seed.sh')).toBe(true);
+    expect(sameStep('./bin/migrate up', 'bin/migrate up')).toBe(true);
+    expect(sameStep('python tools/gen_schema.py', 'python /opt/repo/tools/gen_schema.py --strict')).toBe(
+      true,
+    );
+    // near misses: the same file name in another folder, a bare name matching only the end of a path
+    expect(sameStep('bash /home/ci/shop/scripts/seed.sh', 'bash fixtures/seed.sh')).toBe(false);
+    expect(sameStep('bash /home/ci/shop/scripts/seed.sh', 'bash seed.sh')).toBe(false);
+    const fixed = [
+      ...bash('bash /home/ci/shop/scripts/seed.sh', 1, 'ERROR: DATABASE_URL is not set'),
+      ...bash('export DATABASE_URL=postgres://localhost/shop && bash scripts/seed.sh', 0, 'seeded 40 rows'),
+    ];
+    expect(brief(fixed)).toEqual([['command_failed', 'fixed', 'the same step succeeded later (line N)']]);
+  });
+
+  it('a search run again with other flags only is the same search; the same search on more paths is exploring', () => {
+    expect(sameStep('rg -n "--gap-lg|gap-xl" src', 'rg -n -e "--gap-lg|gap-xl" src')).toBe(true);
+    expect(sameStep('grep -rn "--verbose" scripts', 'grep -rn -e "--verbose" scripts')).toBe(true);
+    expect(sameStep('rg -n "--gap-lg" src', 'rg -n "--gap-lg" src tests')).toBe(false);
+    expect(sameStep('rg -n "--gap-lg" src', 'rg -n "gap-xl" src')).toBe(false);
+    // the same search answering "nothing found" (exit 1) ran, but is no fix of the search that failed
+    const failing = bash('rg -n "--gap-lg" src', 2, 'rg: unrecognized flag --gap-lg');
+    expect(
+      brief([...failing, ...bash('rg -n -e "--gap-lg" src', 0, 'src/theme.css:4:  --gap-lg: 2rem;')]),
+    ).toEqual([['command_failed', 'fixed', 'the same step succeeded later (line N)']]);
+    expect(brief([...failing, ...bash('rg -n -e "--gap-lg" src', 1, '')])[0]?.[1]).toBe('unresolved');
+  });
+
+  it('go test ./... failing: the failed package passing alone is the fix, another package is not', () => {
+    const report = [
+      '--- FAIL: TestQuota (0.00s)',
+      '    quota_test.go:21: got 11, want 10',
+      'FAIL',
+      'FAIL\texample.org/meter/internal/quota\t0.008s',
+      'ok  \texample.org/meter/internal/store\t(cached)',
+      'FAIL',
+    ].join('\n');
+    expect(coversTests('go test ./...', 'go test ./internal/quota/', report)).toBe(true);
+    expect(coversTests('go test ./...', 'go test ./internal/...', report)).toBe(true);
+    expect(coversTests('go test ./...', 'go test ./...', report)).toBe(true);
+    expect(coversTests('go test ./...', 'go test ./internal/store', report)).toBe(false);
+    expect(coversTests('go test ./internal/...', 'go test ./internal/quota')).toBe(true);
+    expect(coversTests('go test ./internal/...', 'go test ./cmd/meter')).toBe(false);
+    const failing = bash('go test ./...', 1, report);
+    expect(
+      brief([
+        ...failing,
+        ...bash('go test ./internal/quota/', 0, 'ok  \texample.org/meter/internal/quota\t0.007s'),
+      ]),
+    ).toEqual([['test_failure', 'fixed', 'succeeded later (line N)']]);
+    expect(
+      brief([
+        ...failing,
+        ...bash('go test ./internal/store', 0, 'ok  \texample.org/meter/internal/store\t0.004s'),
+      ])[0]?.[1],
+    ).not.toBe('fixed');
+  });
+
   it('the same tests: the whole suite or the failed file; not another file', () => {
     expect(coversTests('pytest tests/test_a.py::test_div', 'pytest tests/test_a.py')).toBe(true);
     expect(coversTests('pytest tests/test_a.py', 'pytest tests')).toBe(true);
