@@ -78,6 +78,56 @@ export function toolFamily(entry: TranscriptEntry): string {
   return shellCommand(entry) !== null ? 'shell' : (entry.tool?.name ?? 'tool');
 }
 
+/** Tools by the job they do: a different tool doing the same job after a failure is getting past it another way. */
+const toolPurposes: Record<string, string> = {
+  Grep: 'search',
+  Glob: 'search',
+  grep_search: 'search',
+  file_search: 'search',
+  Write: 'write',
+  Edit: 'write',
+  MultiEdit: 'write',
+  NotebookEdit: 'write',
+  apply_patch: 'write',
+  WebFetch: 'web',
+  WebSearch: 'web',
+  web_search: 'web',
+};
+/** What a shell step does, by its program and subcommand (the first that matches names it). */
+const words = (list: string) => new Set(list.split(' '));
+const checkWords = words(
+  'tsc vue-tsc typecheck type-check lint eslint biome stylelint vet golangci-lint staticcheck mypy pyright ruff flake8 pylint clippy check rubocop credo dialyzer shellcheck',
+);
+const buildWords = words('build compile assemble bundle webpack rollup esbuild');
+const installWords = words('install add i ci sync get');
+const searchPrograms = words('rg grep egrep fgrep ag ack find fd Select-String sls findstr');
+const webPrograms = words('curl wget http Invoke-WebRequest iwr Invoke-RestMethod irm');
+/** A script name with its variant after a colon (`lint:css`) does the script's job. */
+const job = (w: string) => w.replace(/:.*$/, '');
+const shellPurposes: [string, (step: string[]) => boolean][] = [
+  ['check', (step) => step.some((w) => checkWords.has(job(w)))],
+  ['build', (step) => step.some((w) => buildWords.has(job(w)))],
+  ['install', (step) => installWords.has(step[1] ?? '')],
+  ['search', (step) => searchPrograms.has(step[0] ?? '') || (step[0] === 'git' && step[1] === 'grep')],
+  ['web', (step) => webPrograms.has(step[0] ?? '')],
+];
+/** Output sent to a file (`> CHANGELOG.md`, `>> notes.txt`; not `2>&1`, not /dev/null), or through `tee`. */
+const writesFile = /(?<![\d&>])>>?[ \t]*(?![&>]|\/dev\/null)[^\s|;&<>]|\|[ \t]*tee /;
+
+/**
+ * The job a tool call or a shell command does (search, write, web, check, build, install, test), or null when it
+ * says nothing of its job: a failure is got past another way by a call doing the same job, whatever its tool.
+ */
+export function purposeOf(entry: TranscriptEntry): string | null {
+  const command = shellCommand(entry);
+  if (command === null) return toolPurposes[entry.tool?.name ?? ''] ?? null;
+  if (testCommand.test(command)) return 'test';
+  const step = commandSteps(command).at(-1) ?? [];
+  const known = shellPurposes.find(([, does]) => does(step))?.[0];
+  if (known) return known;
+  return writesFile.test(unwrapShell(command)) ? 'write' : null;
+}
+
 /** A part that only sets shell variables (`X=$(go env GOMODCACHE)`): it runs no program of its own. */
 export const assignmentOnly = /^(?:\w+=(?:"[^"]*"|'[^']*'|\$\([^)]*\)|\S)*\s*)+$/;
 

@@ -22,6 +22,7 @@ import {
   lastProgram,
   lookingStep,
   oneLineCommand,
+  purposeOf,
   sameStep,
   shellCommand,
   testCommand,
@@ -87,8 +88,9 @@ function restOfTurn(entries: readonly TranscriptEntry[], index: number): Transcr
 
 /**
  * fixed: the same command (or the same call; for tests, a later run of the same tests) succeeds later;
- * workaround: the agent says it does something instead, or a different call of the same tool family (not a look
- * at files) succeeds soon after; unresolved otherwise. A hook's feedback stays open: only the hook can say it is satisfied.
+ * workaround: the agent says it does something instead, or soon after a different call of the same tool family (not
+ * a look at files) not known to do another job succeeds, or a call of any tool doing the same job (search, write,
+ * web, check, build, install); unresolved otherwise. A hook's feedback stays open: only the hook can say it is satisfied.
  */
 function resolve(entries: readonly TranscriptEntry[], index: number, type: string): Resolution {
   const failure = entries[index] as TranscriptEntry;
@@ -139,11 +141,32 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
   if (said) return { resolution: 'workaround', notes: said.text.slice(0, 200) };
   // another attempt, not a look around (`ls`, `cat`, `git status`) nor a test run (it checks, it does not do the work)
   const attempt = (e: TranscriptEntry) => !looksOnly(e) && !testCommand.test(shellCommand(e) ?? '');
+  // the same job done another way: a search by another search (the Grep tool after `rg`), a write by the Write tool
+  // after a refused redirect, a page by a web search; not another job (a build passing after a typecheck failed), nor
+  // a question answering no (a search that found nothing)
+  // a typecheck passing after a build failed reads what the build's compiler reported; a bundle passing after a
+  // typecheck failed checked nothing
+  const job = purposeOf(failure);
+  const jobs = job === 'build' ? ['build', 'check'] : [job];
+  const sameJob = (e: TranscriptEntry) => job !== null && job !== 'test' && jobs.includes(purposeOf(e));
+  const otherJob = (e: TranscriptEntry) => {
+    const p = purposeOf(e);
+    return job !== null && p !== null && !jobs.includes(p);
+  };
   const other = results
     .slice(0, 10)
-    .find((e) => !same(e) && toolFamily(e) === family && succeeded(e) && attempt(e));
-  if (other)
-    return { resolution: 'workaround', notes: `a different ${family} call succeeded (line ${other.line})` };
+    .find(
+      (e) =>
+        !same(e) &&
+        succeeded(e) &&
+        (e.tool?.exit_code ?? 0) === 0 &&
+        (toolFamily(e) === family ? (attempt(e) && !otherJob(e)) || sameJob(e) : sameJob(e)),
+    );
+  if (other) {
+    const how =
+      toolFamily(other) === family ? `a different ${family} call` : `the ${other.tool?.name ?? ''} tool`;
+    return { resolution: 'workaround', notes: `${how} succeeded (line ${other.line})` };
+  }
   return { resolution: 'unresolved', notes: null };
 }
 
