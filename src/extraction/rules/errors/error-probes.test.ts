@@ -189,10 +189,10 @@ describe('error rules on episodes of other projects (blind until 2026-11-27, the
         `${rows.join('\n')}\nlabelled ${labelled} found ${found} matched ${matched} P ${precision.toFixed(3)} R ${recall.toFixed(3)} fate ${fateRight}/${matched} ${fate.toFixed(3)} cause ${causeRight}/${matched} ${cause.toFixed(3)}`,
       );
     // measured blind 2026-11-27, first run: 39 labelled, 39 found, 36 matched; fate 28/36; cause line 28/36
-    // after tuning on them: 39 labelled, 39 found, 39 matched; fate 37/39; cause line 34/39
+    // after tuning on them: 39 labelled, 39 found, 39 matched; fate 38/39; cause line 34/39
     expect(precision).toBeGreaterThanOrEqual(1);
     expect(recall).toBeGreaterThanOrEqual(1);
-    expect(fate).toBeGreaterThanOrEqual(0.94);
+    expect(fate).toBeGreaterThanOrEqual(0.97);
     expect(cause).toBeGreaterThanOrEqual(0.87);
   });
 });

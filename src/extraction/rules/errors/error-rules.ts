@@ -90,11 +90,27 @@ function restOfTurn(entries: readonly TranscriptEntry[], index: number): Transcr
  * fixed: the same command (or the same call; for tests, a later run of the same tests) succeeds later;
  * workaround: the agent says it does something instead, or soon after a different call of the same tool family (not
  * a look at files) not known to do another job succeeds, or a call of any tool doing the same job (search, write,
- * web, check, build, install); unresolved otherwise. A hook's feedback stays open: only the hook can say it is satisfied.
+ * web, check, build, install); unresolved otherwise. A hook's feedback stays open unless it names a command (`mix
+ * test`) that succeeds later: otherwise only the hook can say it is satisfied.
  */
 function resolve(entries: readonly TranscriptEntry[], index: number, type: string): Resolution {
   const failure = entries[index] as TranscriptEntry;
-  if (type === 'hook_feedback') return { resolution: 'unresolved', notes: null };
+  if (type === 'hook_feedback') {
+    // feedback naming the command it wants run (`mix test`): that command succeeding later is what it asked
+    const asked = [...failure.text.matchAll(/`([^`\n]{1,200})`/g)].map((m) => (m[1] ?? '').trim());
+    const done = entries
+      .slice(index + 1)
+      .find(
+        (e) =>
+          !e.sidechain &&
+          succeeded(e) &&
+          (e.tool?.exit_code ?? 0) === 0 &&
+          asked.some((c) => c !== '' && (shellCommand(e) === c || sameStep(c, shellCommand(e) ?? ''))),
+      );
+    return done
+      ? { resolution: 'fixed', notes: `the command it asked for succeeded (line ${done.line})` }
+      : { resolution: 'unresolved', notes: null };
+  }
   if (type === 'subagent_incomplete') {
     // the caller went on without the sub-agent's result: it did the work another way
     const own = restOfTurn(entries, index).find((e) => e.tool?.name !== failure.tool?.name && succeeded(e));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readCorpus } from '../../../../test/helpers/corpus.js';
 import { bash, toolResult } from '../../../../test/helpers/tool-results.js';
+import { claudeTool } from '../../../../test/helpers/transcript-lines.js';
 import { corpusLines, parseCorpusLines } from '../../../../test/helpers/corpus-lines.js';
 import { parseClaudeTranscript } from '../../../agents/claude-code/transcript.js';
 import { parseTranscript } from '../../../agents/parse-transcript.js';
@@ -153,6 +154,30 @@ describe('Stop-hook feedback written as text parts', () => {
     ]);
     // the same words without the meta flag are Claude Code's too
     expect(errorsOf(userLine(feedback))).toHaveLength(1);
+  });
+
+  it('feedback naming a command is fixed when that command succeeds later; other feedback stays open', () => {
+    const hook = (text: string) =>
+      JSON.stringify({
+        type: 'user',
+        isMeta: true,
+        message: { role: 'user', content: [{ type: 'text', text }] },
+      });
+    const asks = hook(
+      'Stop hook feedback:\nThe API schema changed. Run `npm run gen:client` before finishing.',
+    );
+    const ran = (command: string, out: string, err = false) =>
+      claudeTool(`t-${command.length}-${String(err)}`, 'Bash', { command }, out, err);
+    const fates = (...jsonl: string[]) =>
+      findErrors(parseClaudeTranscript(jsonl.join('\n')).entries, null).map((e) => e.resolution);
+    expect(fates(asks, ...ran('npm run gen:client', 'generated 14 files'))).toEqual(['fixed']);
+    // near misses: the command failing, another command succeeding, feedback that names no command
+    expect(
+      fates(asks, ...ran('npm run gen:client', 'Exit code 1\nError: schema.json not found', true)),
+    ).toEqual(['unresolved', 'unresolved']);
+    expect(fates(asks, ...ran('npm run build', 'built'))).toEqual(['unresolved']);
+    const vague = hook('Stop hook feedback:\nCheck that the docs still match the code.');
+    expect(fates(vague, ...ran('npm run gen:client', 'generated 14 files'))).toEqual(['unresolved']);
   });
 
   it('near misses: other meta text parts (a skill loaded) and the user typing about the hook', () => {
