@@ -97,12 +97,20 @@ export class ClaudeTranscriptParser extends JsonlParser {
       const text = typeof m.content === 'string' ? m.content : '';
       if (l.isCompactSummary || compactSummary.test(text))
         return void b.add({ line, at, role: 'system', kind: 'summary', text, sidechain });
-      if (l.isMeta || injected.test(text) || stopHookFeedback.test(text))
-        return void b.add({ line, at, role: 'system', kind: 'meta', text, sidechain });
+      // a meta line may carry its words as text parts (a Stop hook's feedback): they are its text
+      const parts =
+        typeof m.content === 'string'
+          ? text
+          : m.content.flatMap((c) => (c.type === 'text' ? [c.text ?? ''] : [])).join('\n');
+      if (l.isMeta || injected.test(text) || stopHookFeedback.test(parts))
+        return void b.add({ line, at, role: 'system', kind: 'meta', text: parts, sidechain });
       return addMessageContent(b, 'user', m, { line, at, sidechain, detail: l.toolUseResult });
     }
     if (l.isApiErrorMessage) {
-      const text = typeof m.content === 'string' ? m.content : m.content.map((c) => c.text ?? '').join('\n');
+      const text =
+        typeof m.content === 'string'
+          ? m.content
+          : m.content.flatMap((c) => (c.type === 'text' ? [c.text ?? ''] : [])).join('\n');
       return void b.add({ line, at, role: 'assistant', kind: 'error', text: text || 'API error', sidechain });
     }
     if (m.model && m.model !== '<synthetic>') {

@@ -78,6 +78,56 @@ export function toolFamily(entry: TranscriptEntry): string {
   return shellCommand(entry) !== null ? 'shell' : (entry.tool?.name ?? 'tool');
 }
 
+/** Tools by the job they do: a different tool doing the same job after a failure is getting past it another way. */
+const toolPurposes: Record<string, string> = {
+  Grep: 'search',
+  Glob: 'search',
+  grep_search: 'search',
+  file_search: 'search',
+  Write: 'write',
+  Edit: 'write',
+  MultiEdit: 'write',
+  NotebookEdit: 'write',
+  apply_patch: 'write',
+  WebFetch: 'web',
+  WebSearch: 'web',
+  web_search: 'web',
+};
+/** What a shell step does, by its program and subcommand (the first that matches names it). */
+const words = (list: string) => new Set(list.split(' '));
+const checkWords = words(
+  'tsc vue-tsc typecheck type-check lint eslint biome stylelint vet golangci-lint staticcheck mypy pyright ruff flake8 pylint clippy check rubocop credo dialyzer shellcheck',
+);
+const buildWords = words('build compile assemble bundle webpack rollup esbuild');
+const installWords = words('install add i ci sync get');
+const searchPrograms = words('rg grep egrep fgrep ag ack find fd Select-String sls findstr');
+const webPrograms = words('curl wget http Invoke-WebRequest iwr Invoke-RestMethod irm');
+/** A script name with its variant after a colon (`lint:css`) does the script's job. */
+const job = (w: string) => w.replace(/:.*$/, '');
+const shellPurposes: [string, (step: string[]) => boolean][] = [
+  ['check', (step) => step.some((w) => checkWords.has(job(w)))],
+  ['build', (step) => step.some((w) => buildWords.has(job(w)))],
+  ['install', (step) => installWords.has(step[1] ?? '')],
+  ['search', (step) => searchPrograms.has(step[0] ?? '') || (step[0] === 'git' && step[1] === 'grep')],
+  ['web', (step) => webPrograms.has(step[0] ?? '')],
+];
+/** Output sent to a file (`> CHANGELOG.md`, `>> notes.txt`; not `2>&1`, not /dev/null), or through `tee`. */
+const writesFile = /(?<![\d&>])>>?[ \t]*(?![&>]|\/dev\/null)[^\s|;&<>]|\|[ \t]*tee /;
+
+/**
+ * The job a tool call or a shell command does (search, write, web, check, build, install, test), or null when it
+ * says nothing of its job: a failure is got past another way by a call doing the same job, whatever its tool.
+ */
+export function purposeOf(entry: TranscriptEntry): string | null {
+  const command = shellCommand(entry);
+  if (command === null) return toolPurposes[entry.tool?.name ?? ''] ?? null;
+  if (testCommand.test(command)) return 'test';
+  const step = commandSteps(command).at(-1) ?? [];
+  const known = shellPurposes.find(([, does]) => does(step))?.[0];
+  if (known) return known;
+  return writesFile.test(unwrapShell(command)) ? 'write' : null;
+}
+
 /**
  * A part that only sets shell variables (`X=$(go env GOMODCACHE)`): it runs no program of its own. Each piece of a
  * value (a quoted string, a `$(...)`, else one character) is taken whole and assignments are apart, so a value such
@@ -147,19 +197,35 @@ const infoQuery = /(?:^|\s)(?:--version|-V|--help|-h|version|help)(?=\s|$)/;
  * A later command runs the failed command's step again: every word of the step (program, subcommand, arguments),
  * in order, other flags and more arguments allowed (`git push` then `git push --set-upstream origin x`; `mise run
  * fmt && mise run lint` then `mise run lint`); a bare program only bare (`make` then `make clean` runs another
- * target), never a question about the program (`npx tsc --version`). The step an `&&` chain stopped at is its last
- * one. Not for lists whose every part runs (`a; b`), nor for a step that only looks (grep, find, ls...).
+ * target), never a question about the program (`npx tsc --version`); a script by its absolute or relative path is the
+ * same script. The step an `&&` chain stopped at is its last one. Not for lists whose every part runs (`a; b`); a step
+ * that only looks (grep, rg, find, ls...) only with the same words (other flags), not on more paths.
  */
 export function sameStep(failedCommand: string, later: string): boolean {
   // in `a; b` or `a || b` every part runs: the last one is not where the failure stopped
   if (sequential(unwrapShell(failedCommand).trim())) return false;
   const step = commandSteps(failedCommand).at(-1);
-  if (!step || lookingStep.test(step[0] ?? '')) return false;
+  if (!step) return false;
+  // a look run again is the same look only with the same words (other flags: `rg -e "--x" src` after `rg "--x" src`)
+  const looks = lookingStep.test(step[0] ?? '');
   return stepParts(later).some((part) => {
     const other = stepWords(part);
     if (infoQuery.test(part) || other.length < step.length) return false;
-    return step.every((w, i) => other[i] === w) && (step.length > 1 || other.length === 1);
+    if (looks && other.length !== step.length) return false;
+    return step.every((w, i) => samePath(other[i] ?? '', w)) && (step.length > 1 || other.length === 1);
   });
+}
+
+/**
+ * The same word, or the same file named from elsewhere: `./scripts/x.sh` and `scripts/x.sh`, or an absolute path and
+ * the relative one it ends with (`/home/dev/app/scripts/x.sh`, `scripts/x.sh`: a directory and a file name at least).
+ */
+function samePath(a: string, b: string): boolean {
+  const bare = (w: string) => w.replace(/^\.\//, '');
+  const [x, y] = [bare(a), bare(b)];
+  if (x === y) return true;
+  const [abs, rel] = x.startsWith('/') ? [x, y] : [y, x];
+  return abs.startsWith('/') && !rel.startsWith('/') && rel.includes('/') && abs.endsWith(`/${rel}`);
 }
 
 /** What a test command names to run (`tests/test_a.py::test_x`, `src/a.test.ts`, `./pkg/...`): none = all. */
@@ -169,17 +235,41 @@ const testTargets = (command: string) =>
     .filter((w) => /[/.]|::/.test(w));
 
 /**
- * Whether a later test command runs the tests a failed one ran: either runs the whole suite, or each failed target
- * is among the later ones or inside one of them (`tests/test_a.py::test_x`, then `tests/test_a.py` or `tests/`).
+ * Whether a later test command runs the tests a failed one ran: either runs the whole suite (go's `./...` is the
+ * whole suite), or each failed target is among the later ones or inside one of them (`tests/test_a.py::test_x`, then
+ * `tests/test_a.py` or `tests/`; go's `./internal/...`, then `./internal/window`). When go's report of a `./...` run
+ * names the packages that failed (`FAIL\texample.org/app/internal/window\t0.01s`), the later run must cover those.
  * Another file (`pytest tests/test_a.py` failing, `pytest tests/test_b.py` passing) is not.
  */
-export function coversTests(failedCommand: string, later: string): boolean {
-  const failed = testTargets(failedCommand);
-  const ran = testTargets(later);
+export function coversTests(failedCommand: string, later: string, failedOutput = ''): boolean {
+  const ran = testTargets(later).map((r) => r.replace(/^\.\//, '').replace(/\/$/, ''));
+  // go's `./...` and `./x/...` run every package under them: the packages its report failed are what must pass
+  const goPackages = [...failedOutput.matchAll(/^FAIL\t(\S+)\t/gm)].map((m) => m[1] ?? '');
+  if (goPackages.length > 0 && testTargets(failedCommand).some((t) => t.endsWith('...'))) {
+    if (ran.length === 0) return true;
+    return goPackages.every((pkg) =>
+      ran.some((r) => {
+        const tree = /^(.*?)\/?\.\.\.$/.exec(r);
+        if (tree) return tree[1] === '' || pkg.includes(`/${tree[1]}/`) || pkg.endsWith(`/${tree[1]}`);
+        return pkg.endsWith(`/${r}`);
+      }),
+    );
+  }
+  // go's `./...` is every package: the whole suite, as no target is
+  const failed = testTargets(failedCommand).filter((t) => !/^(?:\.\/)?\.\.\.$/.test(t));
   if (failed.length === 0 || ran.length === 0) return true;
-  return failed.every((t) =>
-    ran.some((r) => t === r || t.startsWith(`${r.replace(/\/$/, '')}/`) || t.startsWith(`${r}::`)),
-  );
+  return failed.every((target) => {
+    const t = target.replace(/^\.\//, '');
+    // `./internal/...` holds every package under it: one of them run alone is among its tests
+    const tree = /^(.*)\/\.\.\.$/.exec(t)?.[1];
+    return ran.some(
+      (r) =>
+        t === r ||
+        t.startsWith(`${r}/`) ||
+        t.startsWith(`${r}::`) ||
+        (tree !== undefined && (r === tree || r.startsWith(`${tree}/`))),
+    );
+  });
 }
 
 /** The ways a command line runs a test suite: a runner itself, or a package script, task or target named test. */

@@ -79,3 +79,42 @@ describe("a wrapped compiler's diagnostic, not the wrapper's closing lines", () 
     );
   });
 });
+
+describe('the diagnostic, not the line that wraps it', () => {
+  it("a background task's status fields give way to what its output says", () => {
+    const task = [
+      '<retrieval_status>success</retrieval_status>',
+      '<task_id>a41f09</task_id>',
+      '<status>failed</status>',
+      '<exit_code>1</exit_code>',
+      '<output>',
+      '> api@2.3.0 start',
+      'Error: listen EADDRINUSE: address already in use 0.0.0.0:8787',
+      '</output>',
+    ].join('\n');
+    expect(causeOf(task)).toBe('Error: listen EADDRINUSE: address already in use 0.0.0.0:8787');
+    // near miss: a refusal wrapped in a tag is itself the cause
+    expect(causeOf('<tool_use_error>File has not been read yet. Read it first.</tool_use_error>')).toBe(
+      'File has not been read yet. Read it first.',
+    );
+  });
+
+  it("make's Error 127 gives way to the program's own missing-file line; npm's bare prefix to its message", () => {
+    const make = ['Exit code 2', 'shellcheck scripts/*.sh', 'make: shellcheck: No such file or directory'];
+    expect(causeOf([...make, 'make: *** [Makefile:22: check] Error 127'].join('\n'))).toBe(
+      'make: shellcheck: No such file or directory',
+    );
+    const npm = [
+      'Exit code 1',
+      'npm error',
+      'npm error Missing script: "lint:css"',
+      'npm error',
+      'npm error   npm run',
+    ];
+    expect(causeOf(npm.join('\n'))).toBe('npm error Missing script: "lint:css"');
+    // near miss: make's verdict alone is still the cause when nothing else says why
+    expect(causeOf('Exit code 2\nmake: *** [Makefile:9: all] Error 1')).toBe(
+      'make: *** [Makefile:9: all] Error 1',
+    );
+  });
+});

@@ -2,7 +2,7 @@ import { closingVerdict, networkFailure, shellDiagnostic } from './failure.js';
 
 /** Lines that say what went wrong, in the words tools use. */
 const causeLine =
-  /error|fail|denied|not permitted|not found|does not exist|cannot|can't|unable|invalid|unknown|missing|requires?\b|incompatible|not supported|refused|rejected|timed? ?out|×|✗|panicked/i;
+  /error|fail|denied|not permitted|not found|no such file|does not exist|cannot|can't|unable|invalid|unknown|missing|requires?\b|incompatible|not supported|refused|rejected|timed? ?out|×|✗|panicked/i;
 
 /** A diagnostic's first line, after any `path:line:col: ` location: "error[E0308]: ...", "fatal: ...", "TypeError: ...". */
 const diagnosticStart = /^(?:error(?:\[\w+\]| [A-Z]+\d+)?:|fatal:|\w*(?:Error|Exception):\s)/;
@@ -25,8 +25,14 @@ const banner =
   /^(?:[=_*#-]{3,}.*[=_*#-]{3,}|--- FAIL: \S+ \([\d.]+s\)|FAIL(?:\s+\S+(?:\s+[\d.]+s|\s+\[[^\]]+\])?)?|(?:FAIL|PASS)\s+\S+\.\w+)$/;
 
 /**
+ * Lines that wrap a report without saying why: a background task's one-word fields (`<status>failed</status>`,
+ * `<exit_code>1</exit_code>`: its output holds the cause), a tool's prefix with nothing after it (`npm error`, `npm ERR!`, `ERROR:`).
+ */
+const wrapper = /^(?:<(\w+)>[\w.-]{0,40}<\/\1>|<\/?\w+>|(?:npm (?:ERR!|error)|error|ERROR):?)$/;
+
+/**
  * The line that explains a failure: a test runner's failure line, then an error-ish line, skipping "Exit code N",
- * chunk headers, banners, warnings and a runner's closing verdict ("[lint] ERROR task failed" says only that
+ * chunk headers, banners, wrappers, warnings and a runner's closing verdict ("[lint] ERROR task failed" says only that
  * something failed), then a located finding. Output without an exit code (`fromEnd`) is read from its end, where a
  * failing program prints its error.
  */
@@ -41,6 +47,7 @@ export function causeOf(text: string, fromEnd = false): string {
         l,
       ) &&
       !/^\[\w[\w:-]*\] \$ /.test(l) &&
+      !wrapper.test(l) &&
       !banner.test(l),
   );
   // a line that introduces its message on the next ("thread 'main' panicked at src/x.rs:1:2:") says it with it
@@ -58,6 +65,8 @@ export function causeOf(text: string, fromEnd = false): string {
   const errorish = (l: string) => causeLine.test(l) && !/warn(ing)?\b/i.test(l);
   const cause =
     useful.find((l) => testFailureLine.test(l)) ??
+    // the shell saying the program is not there: nothing the command meant to do ran
+    useful.find((l) => shellDiagnostic.test(l)) ??
     useful.find((l) => errorish(l) && !closingVerdict.test(l)) ??
     useful.find((l) => located.test(l)) ??
     useful.find(errorish);

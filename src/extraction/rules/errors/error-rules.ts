@@ -22,6 +22,7 @@ import {
   lastProgram,
   lookingStep,
   oneLineCommand,
+  purposeOf,
   sameStep,
   shellCommand,
   testCommand,
@@ -87,12 +88,29 @@ function restOfTurn(entries: readonly TranscriptEntry[], index: number): Transcr
 
 /**
  * fixed: the same command (or the same call; for tests, a later run of the same tests) succeeds later;
- * workaround: the agent says it does something instead, or a different call of the same tool family (not a look
- * at files) succeeds soon after; unresolved otherwise. A hook's feedback stays open: only the hook can say it is satisfied.
+ * workaround: the agent says it does something instead, or soon after a different call of the same tool family (not
+ * a look at files) not known to do another job succeeds, or a call of any tool doing the same job (search, write,
+ * web, check, build, install); unresolved otherwise. A hook's feedback stays open unless it names a command (`mix
+ * test`) that succeeds later: otherwise only the hook can say it is satisfied.
  */
 function resolve(entries: readonly TranscriptEntry[], index: number, type: string): Resolution {
   const failure = entries[index] as TranscriptEntry;
-  if (type === 'hook_feedback') return { resolution: 'unresolved', notes: null };
+  if (type === 'hook_feedback') {
+    // feedback naming the command it wants run (`mix test`): that command succeeding later is what it asked
+    const asked = [...failure.text.matchAll(/`([^`\n]{1,200})`/g)].map((m) => (m[1] ?? '').trim());
+    const done = entries
+      .slice(index + 1)
+      .find(
+        (e) =>
+          !e.sidechain &&
+          succeeded(e) &&
+          (e.tool?.exit_code ?? 0) === 0 &&
+          asked.some((c) => c !== '' && (shellCommand(e) === c || sameStep(c, shellCommand(e) ?? ''))),
+      );
+    return done
+      ? { resolution: 'fixed', notes: `the command it asked for succeeded (line ${done.line})` }
+      : { resolution: 'unresolved', notes: null };
+  }
   if (type === 'subagent_incomplete') {
     // the caller went on without the sub-agent's result: it did the work another way
     const own = restOfTurn(entries, index).find((e) => e.tool?.name !== failure.tool?.name && succeeded(e));
@@ -108,7 +126,9 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
   const same = (e: TranscriptEntry) =>
     command
       ? shellCommand(e) === command ||
-        (isTest && testCommand.test(shellCommand(e) ?? '') && coversTests(command, shellCommand(e) ?? ''))
+        (isTest &&
+          testCommand.test(shellCommand(e) ?? '') &&
+          coversTests(command, shellCommand(e) ?? '', failure.text))
       : e.tool?.id === failure.tool?.id ||
         (e.tool?.name === failure.tool?.name && family !== 'shell' && targetOf(e) === targetOf(failure));
   // a fix may come in a later turn (as it may in a later import: resolveKnown)
@@ -125,7 +145,10 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
     );
   const rerun =
     command && !stoppedEarlier
-      ? later.find((e) => succeeded(e) && sameStep(command, shellCommand(e) ?? ''))
+      ? // a question answering no (grep finding nothing, exit 1) ran, but did not do what failed
+        later.find(
+          (e) => succeeded(e) && (e.tool?.exit_code ?? 0) === 0 && sameStep(command, shellCommand(e) ?? ''),
+        )
       : undefined;
   if (rerun) return { resolution: 'fixed', notes: `the same step succeeded later (line ${rerun.line})` };
   const said = turn
@@ -134,11 +157,32 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
   if (said) return { resolution: 'workaround', notes: said.text.slice(0, 200) };
   // another attempt, not a look around (`ls`, `cat`, `git status`) nor a test run (it checks, it does not do the work)
   const attempt = (e: TranscriptEntry) => !looksOnly(e) && !testCommand.test(shellCommand(e) ?? '');
+  // the same job done another way: a search by another search (the Grep tool after `rg`), a write by the Write tool
+  // after a refused redirect, a page by a web search; not another job (a build passing after a typecheck failed), nor
+  // a question answering no (a search that found nothing)
+  // a typecheck passing after a build failed reads what the build's compiler reported; a bundle passing after a
+  // typecheck failed checked nothing
+  const job = purposeOf(failure);
+  const jobs = job === 'build' ? ['build', 'check'] : [job];
+  const sameJob = (e: TranscriptEntry) => job !== null && job !== 'test' && jobs.includes(purposeOf(e));
+  const otherJob = (e: TranscriptEntry) => {
+    const p = purposeOf(e);
+    return job !== null && p !== null && !jobs.includes(p);
+  };
   const other = results
     .slice(0, 10)
-    .find((e) => !same(e) && toolFamily(e) === family && succeeded(e) && attempt(e));
-  if (other)
-    return { resolution: 'workaround', notes: `a different ${family} call succeeded (line ${other.line})` };
+    .find(
+      (e) =>
+        !same(e) &&
+        succeeded(e) &&
+        (e.tool?.exit_code ?? 0) === 0 &&
+        (toolFamily(e) === family ? (attempt(e) && !otherJob(e)) || sameJob(e) : sameJob(e)),
+    );
+  if (other) {
+    const how =
+      toolFamily(other) === family ? `a different ${family} call` : `the ${other.tool?.name ?? ''} tool`;
+    return { resolution: 'workaround', notes: `${how} succeeded (line ${other.line})` };
+  }
   return { resolution: 'unresolved', notes: null };
 }
 

@@ -64,6 +64,32 @@ describe('a non-zero status that is the answer, not a failure', () => {
     );
     expect(statusAnswers('pkill -f vite', 2, 'pkill: invalid option -- z')).toBe(false);
   });
+
+  it('1 from a search whose program was never found is no "no match": the shell says so', () => {
+    const powershell =
+      'rg: \nLine |\n   2 |  rg -n "OnSpawn|OnDespawn" Source\n     |  ~~\n     | The term \'rg\' is not recognized as a name of a cmdlet, function, script file, or executable program.';
+    expect(statusAnswers('rg -n "OnSpawn|OnDespawn" Source', 1, powershell)).toBe(false);
+    expect(statusAnswers('rg -l TODO src', 1, 'bash: line 1: rg: command not found')).toBe(false);
+    const [error] = findErrors(bash('rg -n "OnSpawn|OnDespawn" Source', 1, powershell), null);
+    expect(error?.error_message).toContain("The term 'rg' is not recognized");
+    // near miss: a match that quotes the words is the files' text, and a search that found nothing said nothing
+    expect(statusAnswers('grep -rn "not found" docs', 1, '')).toBe(true);
+    expect(statusAnswers('rg -c "command not found" logs', 1, '')).toBe(true);
+  });
+
+  it("xargs kill given no pid prints kill's usage and ends 123: still nothing to stop", () => {
+    const bashUsage =
+      'kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]';
+    expect(statusAnswers('lsof -t -i tcp:5173 | xargs kill', 123, `Exit code 123\n${bashUsage}`)).toBe(true);
+    const bsdUsage = 'usage: kill [-s signal_name] pid ...\n       kill -l [exit_status]';
+    expect(statusAnswers('pgrep -f "celery worker" | xargs kill -TERM', 123, bsdUsage)).toBe(true);
+    // near misses: a pid that could not be killed, and a list that is no question (cat always has something)
+    expect(statusAnswers('lsof -t -i tcp:5173 | xargs kill', 123, 'kill: (991): No such process')).toBe(
+      false,
+    );
+    expect(statusAnswers('cat run/pids | xargs kill', 123, bashUsage)).toBe(false);
+    expect(findErrors(bash('lsof -t -i tcp:5173 | xargs kill', 123, bashUsage), null)).toEqual([]);
+  });
 });
 
 describe('gh: the exit status of a CI report is the report', () => {

@@ -16,8 +16,12 @@ import { assignmentOnly, sequential, splitCommand, testCommand, unwrapShell } fr
  */
 const questionPrograms =
   /^(?:rg|grep|egrep|fgrep|ag|ack|git grep|test|\[\[?|diff|cmp|git diff\b.*--(?:exit-code|quiet)|which|command -v|type|lsof|pgrep|pkill|killall)(?:\s|$)/;
+/** `kill` run with no pid: its usage text alone (bash's builtin, procps, BSD). */
+const killUsage = /^(?:[\w/.-]*kill: )?usage:\s{0,4}kill\b/i;
 const errorWords =
-  /\b(?:error|fatal|denied|cannot|not permitted|no such file|invalid|unknown option|usage:)/i;
+  /\b(?:error|fatal|denied|cannot|not permitted|no such (?:file|process)|invalid|unknown option|usage:)/i;
+/** The shell saying the program is not there (bash, zsh, PowerShell): it never ran, so its status answers nothing. */
+const programMissing = /\b(?:command not found|is not recognized as)\b/;
 /** Lines of a diff (unified, normal or `git diff`): what the files hold, not what the command says. */
 const diffLine = /^(?:[-+<> ]|@@|diff |index |Only in |Binary files |\d+(?:,\d+)?[acd]\d+)/;
 
@@ -36,7 +40,8 @@ function partsOf(command: string): Part[] {
  * Whether a non-zero exit status is the answer the command asked for, not a failure: 1 from a question (the last
  * part, whose status is the line's, or a line of questions only) unless the output, diff lines aside, says something
  * went wrong; 1 with nothing printed from a chain a question stopped (`[ -f .env ] && cat .env`, `which docker &&
- * docker --version`); 123 with nothing printed from `... | xargs kill` fed by a question that found nothing; 124 from
+ * docker --version`); 123 from `... | xargs kill` fed by a question that found nothing, printing nothing or kill's usage
+ * (no pid given); 124 from
  * `timeout` around a program that ran until stopped without complaining (a smoke test of a server; a test run that
  * times out hangs: a failure); 8 (pending) from `gh pr checks`, and 1 from it or `gh run view/watch --exit-status`
  * when the output lists the failing checks (the CI report, an error of its own: findCiFailures).
@@ -49,7 +54,7 @@ export function statusAnswers(command: string, exitCode: number | null, output: 
     .split('\n')
     .filter((l) => !diffLine.test(l))
     .join('\n');
-  const complains = errorWords.test(said.slice(0, 500));
+  const complains = errorWords.test(said.slice(0, 500)) || programMissing.test(body.slice(0, 1000));
   const parts = partsOf(command);
   const last = parts.at(-1)?.text ?? '';
   const asks = (p: Part) => questionPrograms.test(p.text);
@@ -61,7 +66,12 @@ export function statusAnswers(command: string, exitCode: number | null, output: 
     if ((questionPrograms.test(last) || (parts.length > 0 && onlyQuestions)) && !complains) return true;
     return body === '' && parts.some((p) => p.sep === '&&' && asks(p));
   }
-  if (exitCode === 123 && body === '' && /^xargs\b/.test(last))
+  // GNU xargs runs its command once even with no input: `kill` with no pid prints its usage and fails
+  if (
+    exitCode === 123 &&
+    (body === '' || (killUsage.test(body) && !errorWords.test(body.replace(killUsage, '')))) &&
+    /^xargs\b/.test(last)
+  )
     return parts.some((p) => p.sep === '|' && asks(p));
   if (exitCode === 124 && parts.some((p) => /^timeout\s/.test(p.text)))
     return !testCommand.test(command) && body !== '' && !complains;

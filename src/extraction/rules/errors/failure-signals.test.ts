@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readCorpus } from '../../../../test/helpers/corpus.js';
+import { bash, toolResult } from '../../../../test/helpers/tool-results.js';
+import { claudeTool } from '../../../../test/helpers/transcript-lines.js';
 import { corpusLines, parseCorpusLines } from '../../../../test/helpers/corpus-lines.js';
+import { parseClaudeTranscript } from '../../../agents/claude-code/transcript.js';
 import { parseTranscript } from '../../../agents/parse-transcript.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { findErrors } from './error-rules.js';
@@ -129,6 +132,86 @@ describe('Claude Code transcripts: a failed call is read as a failure', () => {
     expect(findErrors(declined, null)).toEqual([]);
     const noMatch = parse(codemieClaude, [122, 123]);
     expect(results(noMatch).filter(failed)).toEqual([]);
+  });
+});
+
+describe('Stop-hook feedback written as text parts', () => {
+  const userLine = (content: unknown, isMeta?: boolean) =>
+    JSON.stringify({ type: 'user', ...(isMeta ? { isMeta } : {}), message: { role: 'user', content } });
+  const errorsOf = (...jsonl: string[]) => findErrors(parseClaudeTranscript(jsonl.join('\n')).entries, null);
+
+  it('a meta user line whose content is an array of text parts is read whole: its Stop-hook feedback is an error', () => {
+    const feedback = [
+      { type: 'text', text: 'Stop hook feedback:' },
+      { type: 'text', text: 'The changelog was not updated for this change. Add an entry before stopping.' },
+    ];
+    const errors = errorsOf(userLine(feedback, true));
+    expect(errors.map((e) => [e.error_type, e.error_message])).toEqual([
+      [
+        'hook_feedback',
+        'Stop hook: The changelog was not updated for this change. Add an entry before stopping.',
+      ],
+    ]);
+    // the same words without the meta flag are Claude Code's too
+    expect(errorsOf(userLine(feedback))).toHaveLength(1);
+  });
+
+  it('feedback naming a command is fixed when that command succeeds later; other feedback stays open', () => {
+    const hook = (text: string) =>
+      JSON.stringify({
+        type: 'user',
+        isMeta: true,
+        message: { role: 'user', content: [{ type: 'text', text }] },
+      });
+    const asks = hook(
+      'Stop hook feedback:\nThe API schema changed. Run `npm run gen:client` before finishing.',
+    );
+    const ran = (command: string, out: string, err = false) =>
+      claudeTool(`t-${command.length}-${String(err)}`, 'Bash', { command }, out, err);
+    const fates = (...jsonl: string[]) =>
+      findErrors(parseClaudeTranscript(jsonl.join('\n')).entries, null).map((e) => e.resolution);
+    expect(fates(asks, ...ran('npm run gen:client', 'generated 14 files'))).toEqual(['fixed']);
+    // near misses: the command failing, another command succeeding, feedback that names no command
+    expect(
+      fates(asks, ...ran('npm run gen:client', 'Exit code 1\nError: schema.json not found', true)),
+    ).toEqual(['unresolved', 'unresolved']);
+    expect(fates(asks, ...ran('npm run build', 'built'))).toEqual(['unresolved']);
+    const vague = hook('Stop hook feedback:\nCheck that the docs still match the code.');
+    expect(fates(vague, ...ran('npm run gen:client', 'generated 14 files'))).toEqual(['unresolved']);
+  });
+
+  it('near misses: other meta text parts (a skill loaded) and the user typing about the hook', () => {
+    const skill = [{ type: 'text', text: 'Base directory for this skill: /home/dev/.claude/skills/release' }];
+    expect(errorsOf(userLine(skill, true))).toEqual([]);
+    const typed = [{ type: 'text', text: 'Why does the Stop hook feedback: keep firing?' }];
+    expect(errorsOf(userLine(typed))).toEqual([]);
+  });
+});
+
+describe('parallel calls cancelled because a sibling failed', () => {
+  it('"Sibling tool call errored" is not an error of its own, nor a success; the sibling that failed is', () => {
+    const sibling = (name: string, input: unknown): TranscriptEntry => ({
+      ...toolResult(name, '<tool_use_error>Sibling tool call errored</tool_use_error>', true),
+      tool: { id: `s-${name}`, name, input, is_error: true, exit_code: null },
+    });
+    const entries = [
+      ...bash('./scripts/check-env.sh', 1, 'MISSING: STRIPE_KEY is not set'),
+      sibling('Bash', { command: 'git log --oneline -3' }),
+      sibling('Read', { file_path: '/srv/shop/.env.example' }),
+    ];
+    const errors = findErrors(entries, null);
+    expect(errors.map((e) => e.error_message)).toEqual([
+      '`./scripts/check-env.sh`: MISSING: STRIPE_KEY is not set',
+    ]);
+    // the cancelled call did not run: it is no workaround of the failure either
+    expect(errors[0]?.resolution).toBe('unresolved');
+    // near miss: a refusal in the same wrapper is the call's own error
+    const refused = toolResult(
+      'Edit',
+      '<tool_use_error>File has not been read yet. Read it first.</tool_use_error>',
+      true,
+    );
+    expect(findErrors([refused], null)).toHaveLength(1);
   });
 });
 

@@ -18,7 +18,7 @@ const stackTrace = /(Traceback \(most recent call last\)|^\s+at \S.*:\d+:\d+\)?$
  * or near the end a Python traceback (printed as an uncaught exception ends the program).
  */
 const shellDiagnostic =
-  /(?:^|\s)(?:(?:ba|z|k|da)?sh(?::\s*line)?(?::?\s*\d+)?: (?:[^\s:]+: )?(?:command not found|parse error|syntax error)\b|sh: \d+: [^\s:]+: not found$|fish: Unknown command\b|is not recognized as (?:the name of a cmdlet|an internal or external command))/m;
+  /(?:^|\s)(?:(?:ba|z|k|da)?sh(?::\s*line)?(?::?\s*\d+)?: (?:[^\s:]+: )?(?:command not found|parse error|syntax error)\b|sh: \d+: [^\s:]+: not found$|fish: Unknown command\b|is not recognized as (?:(?:the|a) name of a cmdlet|an internal or external command))/m;
 const networkFailure =
   /\b(?:TLS handshake timeout|i\/o timeout|connection refused|connection reset by peer|could not resolve host|no such host|network is unreachable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN)\b/i;
 const closingVerdict =
@@ -61,6 +61,8 @@ const policyRefusal = /rejected this action|security policy|not allowed by (?:th
 /** A missing path, said the way tools and shells say it. */
 const missingPath =
   /does not exist|no such file or directory|no matches found|cannot find the path|path not found|\bENOENT\b/i;
+/** Claude Code cancelling the parallel calls of a message when one of them failed. */
+const siblingCancelled = /^\s*<tool_use_error>Sibling tool call errored<\/tool_use_error>\s*$/;
 /** Runs that end non-zero with nothing wrong: nothing to commit, nothing to pull. */
 const benign = /nothing to commit|no changes added to commit|nothing added to commit|already up to date/i;
 
@@ -96,9 +98,12 @@ const subagentTools = new Set(['Task', 'Agent']);
 /** A result in an answer: a list, code, a path or a file name, or a colon opening what follows. */
 const carriesResult =
   /^[ \t]*(?:[-*•]|\d+[.)])\s|`|\b[\w.-]+\/[\w./-]+|\b\w+\.(?:[jt]sx?|py|go|rs|rb|exs?|java|kt|md|json|toml|ya?ml|sh|sql|css|html)\b|:\s*$/m;
-/** The next step announced: "Let me create ...", "Now I'll run ...", "I'm going to look ..." with a verb of work. */
+/**
+ * The next step announced: "Let me create ...", "Now I'll list ...", "I'm going to scan ...": any verb but those that
+ * conclude ("Let me know ...", "I'll leave X in place", "I'll need ...", "I'll stop here", "I'll hand it back").
+ */
 const announcedStep =
-  /^(?:(?:now|next|first|then),? )?(?:let me|I'll|I will|I'm going to|I am going to) (?:now )?(?:create|write|draft|prepare|produce|generate|implement|build|add|make|update|edit|modify|fix|refactor|set up|design|document|run|test|verify|check|look|read|open|inspect|search|find|explore|examine|investigate|review|analy[sz]e|dig|start|begin|continue|proceed|summari[sz]e|compile|put together|work)\b/i;
+  /^(?:(?:now|next|first|then),? )?(?:let me|I'll|I will|I'm going to|I am going to) (?:now |first |then |also |just )?(?!(?:now|first|then|also|just|not|know|leave|need|keep|note|be|have|stop|end|wait|let|assume|mention|say|hand|defer|skip|report back|get back|return)\b)[a-z]+\b/i;
 
 /**
  * A sub-agent whose whole answer announces its next step ("... Let me create a detailed technical specification.")
@@ -149,7 +154,7 @@ export function succeeded(entry: TranscriptEntry): boolean {
 
 /**
  * A failure that is an expected outcome rather than an error: the user declined the call, a probe found no file,
- * git had nothing to commit. (An announced red test run is decided with the test runs.) A tool refusing a call
+ * git had nothing to commit, a parallel call was cancelled because its sibling failed (the sibling is the error). (An announced red test run is decided with the test runs.) A tool refusing a call
  * (an Edit of a file not read yet, a Read of a folder) is a failed call like any other: the labels count it.
  */
 export function expectedOutcome(entry: TranscriptEntry): string | null {
@@ -157,6 +162,8 @@ export function expectedOutcome(entry: TranscriptEntry): string | null {
   if (entry.kind !== 'tool_result') return null;
   if (userDecline.test(head)) return 'declined by the user';
   if (entry.tool?.interrupted === true) return 'stopped by the agent';
+  // a parallel call cancelled because another call of the same message failed: that other call is the error
+  if (siblingCancelled.test(head)) return 'cancelled with a sibling call that failed';
   if (isProbe(entry)) return 'probe of a missing path';
   if (benign.test(head) && entry.tool?.is_error !== true) return 'nothing to do';
   if (benign.test(head) && /\bgit\b/.test(shellCommand(entry) ?? '')) return 'nothing to do';

@@ -75,6 +75,20 @@ describe('a filter ending the pipeline hides the exit status: the run reports it
     ];
     expect(findErrors(red, null)).toEqual([]);
   });
+
+  it('a red run announced before the agent writes the test: the edit of the test keeps the announcement', () => {
+    const edit = (path: string): TranscriptEntry => ({
+      ...toolResult('Edit', `The file ${path} has been updated successfully.`, false),
+      tool: { id: `e-${path}`, name: 'Edit', input: { file_path: path }, is_error: false, exit_code: null },
+    });
+    const announce = say('Writing the regression test first; it should fail until slugify keeps the dashes.');
+    const run = () => bash('npx vitest run src/slug.test.ts', 1, vitestRed);
+    expect(findErrors([announce, edit('/app/src/slug.test.ts'), ...run()], null)).toEqual([]);
+    expect(findErrors([announce, edit('/app/tests/test_slug.py'), ...run()], null)).toEqual([]);
+    // near misses: an edit of the code under test in between (the fix), or another command run in between
+    expect(findErrors([announce, edit('/app/src/slug.ts'), ...run()], null)).toHaveLength(1);
+    expect(findErrors([announce, ...bash('npm run build', 0, 'built'), ...run()], null)).toHaveLength(1);
+  });
 });
 
 describe('no exit code (Codex code-mode cells): the runner or compiler says the command failed', () => {
@@ -188,6 +202,21 @@ describe('a sub-agent that stopped before its result: a short answer announcing 
     ];
     for (const answer of answers) expect(failed(toolResult('Task', answer, false))).toBe(false);
   });
+
+  it('any verb of work announced counts, not only a listed one; a verb that concludes does not', () => {
+    const stopped = [
+      "I'll begin with the fixtures folder. Let me list what it holds.",
+      'The cache layer is spread over several modules. Next I will scan them for stale keys.',
+      "I'm going to trace the request through the middleware.",
+    ];
+    for (const answer of stopped) expect(failed(toolResult('Agent', answer, false))).toBe(true);
+    const conclusions = [
+      'The config loader has no callers left. I will also note that nothing imports it.',
+      "Nothing in the queue code touches retries. I'll stop here.",
+      'Both endpoints already validate input. Let me know whether to look at the workers too.',
+    ];
+    for (const answer of conclusions) expect(failed(toolResult('Agent', answer, false))).toBe(false);
+  });
 });
 
 describe("other shells' diagnostics and other build tools' verdicts (no exit code recorded)", () => {
@@ -196,6 +225,7 @@ describe("other shells' diagnostics and other build tools' verdicts (no exit cod
       'sh: 1: pkl: not found',
       'fish: Unknown command: pkl',
       "pkl : The term 'pkl' is not recognized as the name of a cmdlet, function, script file, or operable program.",
+      "pkl: \nLine |\n   1 |  pkl eval app.pkl\n     | The term 'pkl' is not recognized as a name of a cmdlet, function, script file, or executable program.",
       '> Task :app:compileJava FAILED\n\nFAILURE: Build failed with an exception.\n\nBUILD FAILED in 3s',
       '[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.11.0:compile\n[ERROR] BUILD FAILURE',
       ' Tasks:    1 successful, 2 total\nFailed:    web#build\n ERROR  run failed: command  exited (1)',

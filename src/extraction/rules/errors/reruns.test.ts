@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bash, say } from '../../../../test/helpers/tool-results.js';
+import { bash, say, toolResult } from '../../../../test/helpers/tool-results.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { findErrors } from './error-rules.js';
 import { resolveKnown } from './resolve-known.js';
@@ -16,6 +16,17 @@ const brief = (entries: TranscriptEntry[]) =>
     e.resolution,
     e.resolution_notes?.replace(/\d+/g, 'N'),
   ]);
+
+/** Another tool's call and result, with its input. */
+const call = (
+  name: string,
+  input: Record<string, unknown>,
+  out: string,
+  isError = false,
+): TranscriptEntry => {
+  const result = toolResult(name, out, isError);
+  return { ...result, tool: { ...(result.tool as NonNullable<TranscriptEntry['tool']>), input } };
+};
 
 const elixir = [
   '== Compilation error in file lib/app/worker.ex ==',
@@ -52,6 +63,65 @@ describe('a fix runs the failed step or the failed tests again', () => {
     expect(sameStep('cargo build --release', 'cargo --version')).toBe(false);
   });
 
+  it('a script named by its absolute path or from the project folder is the same step; another script is not', () => {
+    expect(sameStep('bash /home/ci/shop/scripts/seed.sh', 'bash scripts/seed.sh')).toBe(true);
+    expect(sameStep('./bin/migrate up', 'bin/migrate up')).toBe(true);
+    expect(sameStep('python tools/gen_schema.py', 'python /opt/repo/tools/gen_schema.py --strict')).toBe(
+      true,
+    );
+    // near misses: the same file name in another folder, a bare name matching only the end of a path
+    expect(sameStep('bash /home/ci/shop/scripts/seed.sh', 'bash fixtures/seed.sh')).toBe(false);
+    expect(sameStep('bash /home/ci/shop/scripts/seed.sh', 'bash seed.sh')).toBe(false);
+    const fixed = [
+      ...bash('bash /home/ci/shop/scripts/seed.sh', 1, 'ERROR: DATABASE_URL is not set'),
+      ...bash('export DATABASE_URL=postgres://localhost/shop && bash scripts/seed.sh', 0, 'seeded 40 rows'),
+    ];
+    expect(brief(fixed)).toEqual([['command_failed', 'fixed', 'the same step succeeded later (line N)']]);
+  });
+
+  it('a search run again with other flags only is the same search; the same search on more paths is exploring', () => {
+    expect(sameStep('rg -n "--gap-lg|gap-xl" src', 'rg -n -e "--gap-lg|gap-xl" src')).toBe(true);
+    expect(sameStep('grep -rn "--verbose" scripts', 'grep -rn -e "--verbose" scripts')).toBe(true);
+    expect(sameStep('rg -n "--gap-lg" src', 'rg -n "--gap-lg" src tests')).toBe(false);
+    expect(sameStep('rg -n "--gap-lg" src', 'rg -n "gap-xl" src')).toBe(false);
+    // the same search answering "nothing found" (exit 1) ran, but is no fix of the search that failed
+    const failing = bash('rg -n "--gap-lg" src', 2, 'rg: unrecognized flag --gap-lg');
+    expect(
+      brief([...failing, ...bash('rg -n -e "--gap-lg" src', 0, 'src/theme.css:4:  --gap-lg: 2rem;')]),
+    ).toEqual([['command_failed', 'fixed', 'the same step succeeded later (line N)']]);
+    expect(brief([...failing, ...bash('rg -n -e "--gap-lg" src', 1, '')])[0]?.[1]).toBe('unresolved');
+  });
+
+  it('go test ./... failing: the failed package passing alone is the fix, another package is not', () => {
+    const report = [
+      '--- FAIL: TestQuota (0.00s)',
+      '    quota_test.go:21: got 11, want 10',
+      'FAIL',
+      'FAIL\texample.org/meter/internal/quota\t0.008s',
+      'ok  \texample.org/meter/internal/store\t(cached)',
+      'FAIL',
+    ].join('\n');
+    expect(coversTests('go test ./...', 'go test ./internal/quota/', report)).toBe(true);
+    expect(coversTests('go test ./...', 'go test ./internal/...', report)).toBe(true);
+    expect(coversTests('go test ./...', 'go test ./...', report)).toBe(true);
+    expect(coversTests('go test ./...', 'go test ./internal/store', report)).toBe(false);
+    expect(coversTests('go test ./internal/...', 'go test ./internal/quota')).toBe(true);
+    expect(coversTests('go test ./internal/...', 'go test ./cmd/meter')).toBe(false);
+    const failing = bash('go test ./...', 1, report);
+    expect(
+      brief([
+        ...failing,
+        ...bash('go test ./internal/quota/', 0, 'ok  \texample.org/meter/internal/quota\t0.007s'),
+      ]),
+    ).toEqual([['test_failure', 'fixed', 'succeeded later (line N)']]);
+    expect(
+      brief([
+        ...failing,
+        ...bash('go test ./internal/store', 0, 'ok  \texample.org/meter/internal/store\t0.004s'),
+      ])[0]?.[1],
+    ).not.toBe('fixed');
+  });
+
   it('the same tests: the whole suite or the failed file; not another file', () => {
     expect(coversTests('pytest tests/test_a.py::test_div', 'pytest tests/test_a.py')).toBe(true);
     expect(coversTests('pytest tests/test_a.py', 'pytest tests')).toBe(true);
@@ -83,6 +153,71 @@ describe('a fix runs the failed step or the failed tests again', () => {
     expect(
       brief([...failing, say('Let me build with npx.'), ...bash('npx vite build', 0, '✓ built in 1.2s')]),
     ).toEqual([['command_failed', 'workaround', 'a different shell call succeeded (line N)']]);
+  });
+
+  it('another tool doing the same job is a workaround: a search, a write, a page found another way', () => {
+    const search = bash('rg -n "TenantScope" --include "*.kt" app', 2, 'rg: unrecognized flag --include');
+    const grepTool = call(
+      'Grep',
+      { pattern: 'TenantScope', glob: '*.kt' },
+      'app/src/Scope.kt:3:class TenantScope',
+    );
+    expect(brief([...search, grepTool])).toEqual([
+      ['command_failed', 'workaround', 'the Grep tool succeeded (line N)'],
+    ]);
+    const refused = [
+      call(
+        'Bash',
+        { command: 'printf "v2.1.0\\n" > VERSION' },
+        "Claude requested permissions to use Bash, but you haven't granted it yet.",
+        true,
+      ),
+    ];
+    const write = call(
+      'Write',
+      { file_path: '/srv/app/VERSION', content: 'v2.1.0\n' },
+      'File created successfully',
+    );
+    expect(brief([...refused, write])[0]?.[1]).toBe('workaround');
+    const fetch = call(
+      'WebFetch',
+      { url: 'https://docs.example.io/v3/auth' },
+      'Request failed with status code 404',
+      true,
+    );
+    const find = call(
+      'WebSearch',
+      { query: 'example.io v3 auth guide' },
+      'Links: [{"url":"https://docs.example.io/auth"}]',
+    );
+    expect(brief([fetch, find])[0]?.[1]).toBe('workaround');
+    // near misses: another tool doing another job after the failure
+    expect(brief([fetch, call('Edit', { file_path: '/srv/app/auth.ts' }, 'updated')])[0]?.[1]).toBe(
+      'unresolved',
+    );
+    expect(brief([...refused, grepTool])[0]?.[1]).toBe('unresolved');
+  });
+
+  it('a shell command doing another job is no workaround: a build passing after the typecheck failed', () => {
+    const typecheck = bash(
+      'npx tsc --noEmit',
+      2,
+      "src/api.ts(9,3): error TS2339: Property 'id' does not exist",
+    );
+    expect(brief([...typecheck, ...bash('npm run build', 0, '✓ built in 2.1s')])[0]?.[1]).toBe('unresolved');
+    // the other way round the check reads what the build's compiler reported
+    const build = bash('npm run build', 2, "src/api.ts(9,3): error TS2339: Property 'id' does not exist");
+    expect(brief([...build, ...bash('npx tsc --noEmit', 0, '')])[0]?.[1]).toBe('workaround');
+    // the same job by another command is one: a missing script's check done by tsc itself, make lint by go vet
+    const missing = bash('npm run typecheck', 1, 'npm error Missing script: "typecheck"');
+    expect(brief([...missing, ...bash('npx tsc --noEmit -p .', 0, '')])[0]?.[1]).toBe('workaround');
+    const lint = bash('make lint', 2, 'make: golangci-lint: No such file or directory');
+    expect(brief([...lint, ...bash('go vet ./...', 0, '')])[0]?.[1]).toBe('workaround');
+    // a command whose job is not known still counts, as before
+    const script = bash('python3 scripts/export.py', 1, "ModuleNotFoundError: No module named 'yaml'");
+    expect(brief([...script, ...bash('python3 scripts/export_json.py', 0, 'wrote 12 rows')])[0]?.[1]).toBe(
+      'workaround',
+    );
   });
 
   it('an error left open by an earlier import: make clean is no fix of make', () => {

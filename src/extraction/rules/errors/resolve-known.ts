@@ -43,7 +43,7 @@ export function resolveKnown(
       return (
         ran === command ||
         (!whole && ran.startsWith(command)) ||
-        (whole && sameStep(command, ran)) ||
+        (whole && sameStep(command, ran) && (e.tool?.exit_code ?? 0) === 0) ||
         (isTest && testCommand.test(ran) && coversTests(command, ran))
       );
     });
