@@ -360,3 +360,37 @@ describe('decisions: a choice stated in Korean', () => {
     expect(await found(entries)).toEqual([]);
   });
 });
+
+describe('decisions: choices stated without "I\'ll"', () => {
+  const lines = async (text: string) => (await found([thought(text)])).map((d) => d.description);
+
+  it('reads a present action with a sign of choice, a settled compromise and a past choice', async () => {
+    expect(
+      await lines('I’m settling on a middle ground: keep the sync API and add an async twin.'),
+    ).toHaveLength(1);
+    expect(
+      await lines('Moving the parsing into its own module so it can be fuzzed on its own.'),
+    ).toHaveLength(1);
+    expect(
+      await lines('I kept the config format deliberately flat since only two tools read it.'),
+    ).toHaveLength(1);
+  });
+
+  it('reads a skip or an order with the way set aside, and a choice after its reason', async () => {
+    expect(await lines('Skip the legacy exporters for now since nothing calls them any more.')).toHaveLength(
+      1,
+    );
+    expect(await lines('Pin the base image by its digest instead of the `latest` tag.')).toHaveLength(1);
+    expect(
+      await lines('Both crates work, but only `rustls` builds without OpenSSL here, so I’ll use that.'),
+    ).toHaveLength(1);
+  });
+
+  it('leaves steps alone: a purpose of checking, a step after "so"', async () => {
+    expect(
+      await lines('Let me write the two modules out and build them to make sure everything compiles.'),
+    ).toEqual([]);
+    expect(await lines('The tests pass now, so I’ll commit.')).toEqual([]);
+    expect(await lines('Skipping ahead to the next file.')).toEqual([]);
+  });
+});
