@@ -13,7 +13,8 @@ import { diagnosis, isRemedy, remedyInSentence } from './decision-remedies.js';
 import { replyEndOf, userDirectives } from './user-directives.js';
 import { isRejected, rejectedRanges } from './rejected-plans.js';
 import { courseCorrections } from './course-corrections.js';
-import { dropRestatements, turnStarts } from './restatements.js';
+import { isStatedChange, replacedAlternative } from './stated-changes.js';
+import { dropRestatedSummaries, dropRestatements, turnStarts } from './restatements.js';
 import { isKoreanDecision, koreanReason, koreanType } from './korean-phrasing.js';
 
 /** Headers under which agents list what they chose: "Key adaptations:", "Design decisions:". */
@@ -101,8 +102,19 @@ function rationaleOf(sentence: string, next: string | undefined): string {
   return so ? tidy(so[1] ?? '') : '';
 }
 
-/** Decisions stated in assistant prose (thinking included). */
-function stated(entry: TranscriptEntry, taskId: string | null): DecisionDraft[] {
+/**
+ * "The cleaner solution would be to X. But since I can't Y, maybe Z.": a choice weighed and dropped in the next
+ * sentence is not taken.
+ */
+const weighedThenDropped = (sentence: string, next: string | undefined) =>
+  /\bwould (?:be|have been)\b/i.test(sentence) && next !== undefined && /^(?:but|however)\b/i.test(next);
+
+/** Decisions stated in assistant prose (thinking included), adding the summaries of changes made to `summaries`. */
+function stated(
+  entry: TranscriptEntry,
+  taskId: string | null,
+  summaries: Set<DecisionDraft>,
+): DecisionDraft[] {
   const list = sentences(entry.text);
   const out: DecisionDraft[] = [];
   let underHeader = false;
@@ -125,9 +137,17 @@ function stated(entry: TranscriptEntry, taskId: string | null): DecisionDraft[] 
       }
       namedSeen = true;
       cause = null;
-    } else if ((underHeader && s.item && !isStep(s.text)) || isDecision(s.text)) {
+    } else if (weighedThenDropped(s.text, list[i + 1]?.text)) {
+      cause = null;
+    } else if (
+      (underHeader && s.item && !isStep(s.text)) ||
+      isDecision(s.text) ||
+      isStatedChange(s.text, previous)
+    ) {
       const why = rationaleOf(s.text, list[i + 1]?.text) || tidy(cause ?? '');
-      out.push(draft(entry, decisionType(s.text), s.text, why, taskId));
+      const found = draft(entry, decisionType(s.text), s.text, why, taskId);
+      if (!isDecision(s.text) && replacedAlternative(s.text, previous)) summaries.add(found);
+      out.push(found);
       cause = null;
     } else if (isKoreanDecision(s.text)) {
       const why = koreanReason(s.text, previous);
@@ -153,15 +173,15 @@ function stated(entry: TranscriptEntry, taskId: string | null): DecisionDraft[] 
 /** Decisions from the agent's statements and structured signals, in transcript order. */
 export function findDecisions(entries: readonly TranscriptEntry[], taskId: string | null): DecisionDraft[] {
   const prose: DecisionDraft[] = [];
+  const summaries = new Set<DecisionDraft>();
   for (const entry of entries) {
     if (entry.sidechain) continue;
     if (entry.role === 'assistant' && (entry.kind === 'text' || entry.kind === 'thinking'))
-      prose.push(...stated(entry, taskId));
+      prose.push(...stated(entry, taskId, summaries));
   }
   const rejected = rejectedRanges(entries);
-  const out = dropRestatements(prose, turnStarts(entries)).filter(
-    (d) => !isRejected(rejected, d.evidence_line ?? 0, d.description),
-  );
+  const once = dropRestatedSummaries(dropRestatements(prose, turnStarts(entries)), summaries, entries);
+  const out = once.filter((d) => !isRejected(rejected, d.evidence_line ?? 0, d.description));
   // a directive the agent restates in its reply ("I'll pass the dev VPC id in as a variable instead.") is one
   // decision, evidenced where the agent takes it up, with its own reason
   const restated = (u: DecisionDraft) => {
