@@ -63,7 +63,7 @@ export const looking = new RegExp(
 
 /** A reason given in the same sentence. */
 export const rationale =
-  /(?:\b(?:because|since|so that|so we|so it|given that|as (?:it|this|that|the|they|there|we|I)\b(?! (?:is|was|are|stands)\s*[.,;)]?\s*$)|due to|to avoid|to keep|to make sure|to ensure|to prevent|otherwise|so (?:the |our |current |existing |all |any )?[\w-]+(?: [\w-]+){0,2} (?:doesn't|does not|don't|do not|won't|can't|cannot|stays?|keeps?|remains?|never)|which (?:avoids|keeps|means|matches|follows|(?:\w+ ){0,3}(?:doesn't|does not|can't|cannot|won't|will fail|isn't|is not)))\b|\s[—–]\s(?=it's|it is|they're|this is|that's)|\(?(?=per (?:the|this|our|your|its|their) (?:[\w'-]+ ){0,3}(?:policy|convention|guidelines?|rules?|instructions?|requirements?)\b))\s*(.*)$/i;
+  /(?:\b(?:because|since|so that|so we|so it|given that|as (?:it|this|that|the|they|there|we|I)\b(?! (?:is|was|are|stands)\s*[.,;)]?\s*$)|due to|to avoid|to keep|to make sure|to ensure|to prevent|otherwise|so (?:the |our |current |existing |all |any |both )?[\w-]+(?: [\w-]+){0,3} (?:doesn't|does not|don't|do not|won't|can't|cannot|stays?|keeps?|remains?|never|comes? from|share)|which (?:avoids|keeps|means|matches|follows|(?:\w+ ){0,3}(?:doesn't|does not|can't|cannot|won't|will fail|isn't|is not)))\b|\s[—–]\s(?=it's|it is|they're|this is|that's|it (?:keeps|avoids|lets|means|makes|gives|saves)\b)|;\s(?=(?:it|this|that|they) (?:has|have) (?:grown|become|gotten)\b)|\(?(?=per (?:the|this|our|your|its|their) (?:[\w'-]+ ){0,3}(?:policy|convention|guidelines?|rules?|instructions?|requirements?)\b))\s*(.*)$/i;
 
 /**
  * Words that mark a choice even without a reason: an alternative named (instead, rather than, over, fall back), a

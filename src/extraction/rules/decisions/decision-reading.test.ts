@@ -470,3 +470,24 @@ describe('decisions: choices stated without "I\'ll"', () => {
     expect(await found([weighed])).toEqual([]);
   });
 });
+
+describe('decisions: a reason after a dash, a semicolon or "so <the outcome>"', () => {
+  const lines = async (text: string) => (await found([said(text)])).map((d) => d.rationale);
+
+  it('reads the consequence a choice has as its reason', async () => {
+    expect(
+      await lines('I’ll keep the parser in the core crate — it lets the CLI and the server share it.'),
+    ).toEqual(['it lets the CLI and the server share it']);
+    expect(
+      await lines('I’m going to split `api.ts` into one file per resource; it has grown past 1,200 lines.'),
+    ).toHaveLength(1);
+    expect(await lines('Let’s put the retry in the client so existing callers don’t change.')).toHaveLength(
+      1,
+    );
+  });
+
+  it('leaves a dash or a semicolon that only goes on describing alone', async () => {
+    expect(await lines('I’ll keep going with the handlers — it is the same pattern.')).toEqual([]);
+    expect(await lines('Let me move on to the router; it has three routes left.')).toEqual([]);
+  });
+});
