@@ -10,10 +10,11 @@ import {
 } from './decision-phrasing.js';
 import { draft, signalDecisions } from './decision-signals.js';
 import { diagnosis, isRemedy, remedyInSentence } from './decision-remedies.js';
-import { replyEndOf, userDirectives } from './user-directives.js';
+import { replyEndOf, restatedIn, userDirectives } from './user-directives.js';
 import { isRejected, rejectedRanges } from './rejected-plans.js';
 import { courseCorrections } from './course-corrections.js';
 import { isStatedChange, replacedAlternative } from './stated-changes.js';
+import { eitherOrAnswers } from './either-or-answers.js';
 import { dropRestatedSummaries, dropRestatements, turnStarts } from './restatements.js';
 import { isKoreanDecision, koreanReason, koreanType } from './korean-phrasing.js';
 
@@ -189,8 +190,17 @@ export function findDecisions(entries: readonly TranscriptEntry[], taskId: strin
     const end = replyEndOf(entries, at);
     return out.some((d) => (d.evidence_line ?? 0) > (u.evidence_line ?? 0) && (d.evidence_line ?? 0) <= end);
   };
-  const directives = userDirectives(entries, taskId).filter((u) => !restated(u));
-  out.push(...signalDecisions(entries, taskId), ...directives);
+  const directives = userDirectives(entries, taskId)
+    .filter((u) => !restated(u))
+    .map((u) => {
+      const reply = restatedIn(entries, u);
+      return reply ? { ...u, at: reply.at, evidence_line: reply.line } : u;
+    });
+  // the agent's answer to the user's either-or question, unless its reply already states a choice there
+  const answers = eitherOrAnswers(entries, taskId).filter(
+    (a) => !out.some((d) => d.evidence_line === a.evidence_line),
+  );
+  out.push(...signalDecisions(entries, taskId), ...directives, ...answers);
   // a correction the agent accepted, unless the user's directive or the agent's reply already holds a decision, or
   // a heading later in the turn names the solution it led to
   for (const c of courseCorrections(entries, taskId)) {
