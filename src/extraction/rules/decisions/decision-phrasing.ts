@@ -23,7 +23,7 @@ const statedChoice =
 
 /** Verbs of doing (building, changing, choosing), not of looking (`doingAnyForm` also reads them as -s, -ed, -ing). */
 const doingVerbs =
-  'use|create|add|clean up|delete|convert|port|migrate|rewrite|simplify|consolidate|centrali[sz]e|generate|configure|enable|disable|upgrade|downgrade|bump|revert|install|implement|put|move|keep|split|extract|replace|switch|skip|defer|remove|wrap|write|set|make|apply|treat|handle|go with|stick|adopt|restructure|rename|bypass|fall back|drop|pin|limit|scope|return|commit|amend|leave|ignore|delegate|launch|reuse|extend|introduce|mark|store|track|cache|inject|patch|refactor|proceed|codify|tighten|match|follow|choose|pick|prefer|interpret|assume|retry|wait|start with|begin with|force|suppress|silence|raise|lower|increase|reduce|shorten|bound|cap|guard|catch|normali[sz]e|escape|filter|trim|pass|inline|recompile|rebuild|regenerate|reset|close|allow|block|require|default|fall through|short-circuit|isolate|open(?:ing)? (?:a |the )?(?:pr|pull request|draft)';
+  'use|create|add|stop|serve|omit|pull .{1,40}? (?:into|out of)|clean up|delete|convert|port|migrate|rewrite|simplify|consolidate|centrali[sz]e|generate|configure|enable|disable|upgrade|downgrade|bump|revert|install|implement|put|move|keep|split|extract|replace|switch|skip|defer|remove|wrap|write|set|make|apply|treat|handle|go with|stick|adopt|restructure|rename|bypass|fall back|drop|pin|limit|scope|return|commit|amend|leave|ignore|delegate|launch|reuse|extend|introduce|mark|store|track|cache|inject|patch|refactor|proceed|codify|tighten|match|follow|choose|pick|prefer|interpret|assume|retry|wait|start with|begin with|force|suppress|silence|raise|lower|increase|reduce|shorten|bound|cap|guard|catch|normali[sz]e|escape|filter|trim|pass|inline|recompile|rebuild|regenerate|reset|close|allow|block|require|default|fall through|short-circuit|isolate|open(?:ing)? (?:a |the )?(?:pr|pull request|draft)';
 const inflect = (v: string) => {
   const [head = v, ...rest] = v.split(' ');
   if (head.includes('[')) return [v];
@@ -44,9 +44,11 @@ export const doingAnyForm = new RegExp(`\\b(?:${doingVerbs.split('|').flatMap(in
 
 /** "I'm tightening the Rust test as well so ...": the agent's present action, its verb one of doing. */
 const progressive = /\b(?:I'm|I am|we're|we are) (?:also |now |just |then )?(\w+ing)\b/i;
+/** The sentence goes on with a verb of doing, in any form ("pulling the logic into ..."). */
+const opensWithDoing = (text: string) => doingAnyForm.exec(text)?.index === 0;
 const doingNow = (sentence: string) => {
-  const verb = progressive.exec(sentence)?.[1];
-  return verb !== undefined && doingAnyForm.test(verb);
+  const m = progressive.exec(sentence);
+  return m?.[1] !== undefined && opensWithDoing(sentence.slice(m.index + m[0].length - m[1].length));
 };
 
 /** Verbs of looking and process: "let me check X since Y" is a step, not a decision. */
@@ -61,18 +63,18 @@ export const looking = new RegExp(
 
 /** A reason given in the same sentence. */
 export const rationale =
-  /(?:\b(?:because|since|so that|so we|so it|given that|as (?:it|this|that|the|they|there|we|I)\b(?! (?:is|was|are|stands)\s*[.,;)]?\s*$)|due to|to avoid|to keep|to make sure|to ensure|to prevent|otherwise|which (?:avoids|keeps|means|(?:\w+ ){0,3}(?:doesn't|does not|can't|cannot|won't|will fail|isn't|is not)))\b|\s[—–]\s(?=it's|it is|they're|this is|that's)|\(?(?=per (?:the|this|our|your|its|their) (?:[\w'-]+ ){0,3}(?:policy|convention|guidelines?|rules?|instructions?|requirements?)\b))\s*(.*)$/i;
+  /(?:\b(?:because|since|so that|so we|so it|given that|as (?:it|this|that|the|they|there|we|I)\b(?! (?:is|was|are|stands)\s*[.,;)]?\s*$)|due to|to avoid|to keep|to make sure|to ensure|to prevent|otherwise|so (?:the |our |current |existing |all |any |both )?[\w-]+(?: [\w-]+){0,3} (?:doesn't|does not|don't|do not|won't|can't|cannot|stays?|keeps?|remains?|never|comes? from|share)|which (?:avoids|keeps|means|matches|follows|(?:\w+ ){0,3}(?:doesn't|does not|can't|cannot|won't|will fail|isn't|is not)))\b|\s[—–]\s(?=it's|it is|they're|this is|that's|it (?:keeps|avoids|lets|means|makes|gives|saves)\b)|;\s(?=(?:it|this|that|they) (?:has|have) (?:grown|become|gotten)\b)|\(?(?=per (?:the|this|our|your|its|their) (?:[\w'-]+ ){0,3}(?:policy|convention|guidelines?|rules?|instructions?|requirements?)\b))\s*(.*)$/i;
 
 /**
  * Words that mark a choice even without a reason: an alternative named (instead, rather than, over, fall back), a
  * deliberate choice (prefer, opt for, go with, skip, out of scope, a separate or dedicated place, tests first).
  */
-const choiceWord =
-  /\b(instead|rather than|(?<!all )over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with|(?<!keep )going with|(?:separate|dedicated) (?:[\w-]+ )?(?:file|module|function|helper|class|layer|document|step|commit|pr|package|service|type|table|endpoint)|specifically for|(?:failing tests?|tests?|expected behaviou?r) first|test[- ]first|fall(?:ing)? back|workaround|work around|skip|defer|not (?:going to|worth)|out of scope|deliberately|interpret|assum(?:e|ing)|as (?:a|the) (?:fallback|workaround))\b/i;
+export const choiceWord =
+  /\b(instead|rather than|(?<!all )over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with|(?<!keep )going with|(?:separate|dedicated|(?:its|their) own) (?:[\w-]+ )?(?:struct|component|hook|crate|file|module|function|helper|class|layer|document|step|commit|pr|package|service|type|table|endpoint)|specifically for|(?:failing tests?|tests?|expected behaviou?r) first|test[- ]first|fall(?:ing)? back|workaround|work around|skip|defer|omit|not (?:going to|worth)|out of scope|deliberately|interpret|assum(?:e|ing)|as (?:a|the) (?:fallback|workaround))\b/i;
 
 /** Explicit decisions: enough on their own. */
 const explicit =
-  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided to|I chose|I opted|I went with|(?<!keep )going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|the (?:plan|decision) is(?! (?:saved|ready|done|complete|approved|written|in|at|now|documented|described|below|above)\b)|^(?:selected|chosen) [\w -]{1,40}? (?:is|are)|I(?:'ve)? (?:selected|picked))\b|^decision(?: is| was)?:/i;
+  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided to|I chose|I opted|I went with|(?<!keep )going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|(?:I|we)(?:'m|'re| am| are|'ve| have)? settl(?:ing|ed) on|the (?:plan|decision) is(?! (?:saved|ready|done|complete|approved|written|in|at|now|documented|described|below|above)\b)|^(?:selected|chosen) [\w -]{1,40}? (?:is|are)|I(?:'ve)? (?:selected|picked))\b|^decision(?: is| was)?:/i;
 
 /** Sentences that are not choices: questions, conditions, status reports, announcements of tools and skills. */
 export const notAChoice = [
@@ -81,6 +83,7 @@ export const notAChoice = [
   /^(?:this|that|it|the \w+) (?:is|was|are|were|has|have) (?:now |already |been )?(?:done|complete|fixed|updated|added|created|in place|passing|green|working)\b/i,
   /\bI'm using (?:the )?[`\w:-]+(?: \w+)? (?:skill|workflow)\b|\busing `?[\w-]+:[\w-]+`? (?:briefly )?because\b/i,
   /^(?:I|we) (?:can|could|might|may)\b/i,
+  /^(?:but|however),? (?:since|because|as)\b[^,]*,\s*(?:maybe|perhaps)\b/i,
 ];
 
 /**
@@ -106,7 +109,7 @@ const unnamedChoice =
 
 /** A purpose of looking: "so we can see which branch is taken". */
 export const lookPurpose =
-  /\bso (?:that )?(?:we|I|you) (?:can|could) (?:see|check|verify|diff|trace|debug|inspect|compare|confirm|test|find|tell|read)\b/i;
+  /\bso (?:that )?(?:we|I|you) (?:can|could) (?:see|check|verify|diff|trace|debug|inspect|compare|confirm|test|find|tell|read)\b|\bto (?:make sure|ensure|confirm|verify|check) (?:that )?(?:everything|it all|all|things|it|they|the (?:[\w-]+ )?(?:build|code|project|tests?|files?))\b.{0,20}\b(?:compiles?|builds?|pass(?:es)?|works?|runs?|is clean)\b/i;
 /** Steps that are never choices, whatever reason comes with them: committing, going on, tests, logging, tools. */
 export const processStep =
   /^(?:now,? |ok,? |okay,? |then,? |first,? )*(?:let me|let's|I'll|I will|I should|we should|I'm going to|I'm|I am)\s+(?:also |now |just |then |first |go ahead and )?(?:commit|push|keep going|continue|proceed|move on|add(?:ing)? (?:a |some |an? )?(?:\w+ )?(?:tests?|debug\w*|log(?:ging| line)?|print\w*|console\.log)|use (?:the )?\w+ (?:tool|command)|use (?:grep|rg|find|sed|awk|jq)|remov\w* (?:the )?debug)\b/i;
@@ -117,14 +120,43 @@ export const isStep = (text: string) =>
   looking.test(text) || processStep.test(text) || bareLook.test(text) || lookPurpose.test(text);
 
 /**
- * A choice that names itself whatever its verb: an alternative set against it ("Rather than mocking X, I'm going to
+ * A choice that names itself whatever its verb: an alternative set against it (one named thing for another: "I'm
+ * replacing `moment` with `date-fns`"; "Rather than mocking X, I'm going to
  * run ...", "I'll do the parsing in Python instead"), a bare "Chose ..." or "Plan: <change>",
  * "Using X keeps ...", "let's not ...".
  */
-const alternative = /\b(?:instead\b|rather than|in favou?r of)|\blet'?s not\b/i;
+const alternative =
+  /\b(?:instead\b|rather than|in favou?r of)|\blet'?s not\b|\b(?:replac(?:e|ing)|swap(?:ping)?) `[^`]{1,60}` (?:with|for) `/i;
 const namedItself =
   /^(?:chose|picked|opted for|went with)\b|^using .{3,60}? (?:keeps|lets|avoids|means|makes|gives)\b/i;
 const planOf = /^plan:\s+(\w+)/i;
+
+/** "I kept it deliberately short since ...": a past choice, its verb one of doing, with a sign of choice. */
+const pastChoice =
+  /\b(?:I|we)(?:'ve| have)? (?:deliberately |intentionally |also )?(kept|made|left|put|wrote|split|set|built|chose|took|\w+ed)\b/i;
+const pastOfDoing = (sentence: string) => {
+  const verb = pastChoice.exec(sentence)?.[1];
+  return (
+    verb !== undefined &&
+    (/^(?:kept|made|left|put|wrote|split|set|built|chose|took)$/i.test(verb) || doingAnyForm.test(verb))
+  );
+};
+/** "X is minimal, so I'll go with option 1": the reason stated before the choice, which is not itself a step. */
+const soThen = /\S.{10,}?,?\s+so (?=(?:I'll|I will|we'll|let's|I'm going to|I am going to)\s)(.+)$/i;
+/** "Pulling the logic into its own struct so ...", "Skip the deprecated copies for now since ...": no actor named. */
+const bareStart = /^([\w-]+)/;
+const forNow = /\bfor now\b|\buntil\b/i;
+function bareChoice(sentence: string): boolean {
+  const verb = bareStart.exec(sentence)?.[1] ?? '';
+  if (!opensWithDoing(sentence) || bareLook.test(verb) || /^(?:using|adding|creating)$/i.test(verb))
+    return false;
+  if (/^(?:skip|defer|omit|postpone|drop)/i.test(verb) && (rationale.test(sentence) || forNow.test(sentence)))
+    return true;
+  if (/ing$/i.test(verb))
+    return choiceWord.test(sentence) || (rationale.test(sentence) && !lookPurpose.test(sentence));
+  // an order of the agent's own, with the way set aside: "Serve the folder over HTTP instead of opening the file"
+  return alternative.test(sentence);
+}
 
 export function isDecision(text: string): boolean {
   const colon = text.endsWith(':');
@@ -138,6 +170,10 @@ export function isDecision(text: string): boolean {
   if (namedItself.test(sentence)) return true;
   const planVerb = planOf.exec(sentence)?.[1];
   if (planVerb !== undefined && doingAnyForm.test(planVerb) && !bareLook.test(planVerb)) return true;
+  if (bareChoice(sentence)) return true;
+  const after = soThen.exec(sentence)?.[1];
+  if (after !== undefined && doing.test(after) && !isStep(after) && !processStep.test(after)) return true;
+  if (pastOfDoing(sentence) && choiceWord.test(sentence)) return true;
   if (!actor.test(sentence) || processStep.test(sentence)) return false;
   if (alternative.test(sentence)) return true;
   if (!doing.test(sentence) && !doingNow(sentence)) return false;

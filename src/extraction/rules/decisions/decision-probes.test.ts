@@ -151,8 +151,8 @@ describe('decision rules on sentences of other projects', () => {
       console.log(
         `${rows.join('\n')}\nfound ${found} wrong ${wrong} R ${recall.toFixed(2)} P ${precision.toFixed(2)}`,
       );
-    expect(recall).toBeGreaterThanOrEqual(0.61);
-    expect(precision).toBeGreaterThanOrEqual(0.97);
+    expect(recall).toBeGreaterThanOrEqual(0.91);
+    expect(precision).toBeGreaterThanOrEqual(0.98);
   });
 
   it.each(neverFire)('never reads %s as a decision', async (id) => {
@@ -178,9 +178,11 @@ describe('decision rules on blind sentences of other projects (never tuned on)',
     console.log(
       `blind decision probes: P ${precision.toFixed(2)} R ${recall.toFixed(2)} (${found} found / ${found + wrong} predicted / ${probes.filter((p) => p.decision).length} labelled)`,
     );
-    // Measured 2026-11-27, before any rule looked at these cases: 12 found / 14 predicted / 29 labelled (the whole
-    // blind set of nine sessions, before six of them were opened for tuning: 14 / 16 / 46).
-    expect(recall).toBeGreaterThanOrEqual(0.41);
-    expect(precision).toBeGreaterThanOrEqual(0.85);
+    // Measured 2026-11-27, before any rule looked at these cases: P 0.86 R 0.41, 12 found / 14 predicted / 29 labelled
+    // (the whole blind set of nine sessions, before six of them were opened for tuning: 14 / 16 / 46). After the
+    // rules were tuned on the six opened sessions (decision-probes.txt, round 2), measured once: P 1.00 R 0.66,
+    // 19 found / 19 predicted / 29 labelled.
+    expect(recall).toBeGreaterThanOrEqual(0.65);
+    expect(precision).toBeGreaterThanOrEqual(1);
   });
 });

@@ -360,3 +360,134 @@ describe('decisions: a choice stated in Korean', () => {
     expect(await found(entries)).toEqual([]);
   });
 });
+
+describe('decisions: choices stated as changes made, labelled fixes and a plan filling a gap', () => {
+  const lines = async (...texts: string[]) =>
+    (await found(texts.map((t) => said(t)))).map((d) => d.description);
+
+  it('reads a fix or solution given under its label when it is the one taken', async () => {
+    expect(await lines('Fix (applied): route `job.cancelled` to `Idle`.')).toHaveLength(1);
+    expect(
+      await lines(
+        'Solution: make the importer prefer the cached manifest and fall back to a fresh download only when it is missing.',
+      ),
+    ).toHaveLength(1);
+    expect(
+      await lines(
+        'Root cause: the fixture reused one temp directory across workers. The fix: each worker now creates its own directory, so runs never collide.',
+      ),
+    ).toEqual(['The fix: each worker now creates its own directory, so runs never collide.']);
+  });
+
+  it('leaves proposals under a label alone: options, a plan spelled out below, one set aside', async () => {
+    expect(await lines('Solution: Move the retry into the client or make the queue retry-aware')).toEqual([]);
+    expect(await lines('Solution: Add a `retries` field to `JobState`:')).toEqual([]);
+    expect(
+      await lines('Alternative (not applied): drop the `job.cancelled` event entirely, since ...'),
+    ).toEqual([]);
+  });
+
+  it('reads a change summarised with the alternative it replaced', async () => {
+    expect(
+      await lines('`parser.rs`: replaced the hand-written tokenizer with a `nom` grammar.'),
+    ).toHaveLength(1);
+    expect(
+      await lines('The sidebar is now a CSS grid instead of nested flex boxes, so long titles wrap cleanly.'),
+    ).toHaveLength(1);
+    expect(
+      await lines(
+        'Stopped polling the status endpoint on every render (that flooded the API). Instead the status arrives over the existing websocket.',
+      ),
+    ).toEqual(['Instead the status arrives over the existing websocket.']);
+  });
+
+  it('leaves a bare summary, a look set against another and a step with "now ... instead" alone', async () => {
+    expect(await lines('Reverted the sidebar to the flex version so the titles line up again.')).toEqual([]);
+    expect(await lines('The sidebar now wraps long titles.')).toEqual([]);
+    expect(
+      await lines('The remaining call sites are now being checked against the schema rather than skipped.'),
+    ).toEqual([]);
+  });
+
+  it("reads the plan's answer to a gap the sentence before names, or one with its reason", async () => {
+    expect(
+      await lines(
+        'The spec never says where the tenant comes from. The plan takes it from the API key’s owner.',
+      ),
+    ).toHaveLength(1);
+    expect(
+      await lines('The plan stores the tokens hashed with Argon2 so that a leaked table is of no use.'),
+    ).toHaveLength(1);
+    expect(await lines('The spec lists four endpoints. The plan covers all of them in two phases.')).toEqual(
+      [],
+    );
+  });
+
+  it('a summary that restates a choice stated earlier on the same code is one decision', async () => {
+    const earlier = said('I’ll make `cache warm` skip the network check since it only reads local files.');
+    const asked = user('ok, open a PR for that');
+    const summary = said(
+      'Done: `cache warm` now reads local files only instead of probing the network first.',
+    );
+    expect((await found([earlier, asked, summary])).map((d) => d.line)).toEqual([earlier.line]);
+  });
+});
+
+describe('decisions: choices stated without "I\'ll"', () => {
+  const lines = async (text: string) => (await found([thought(text)])).map((d) => d.description);
+
+  it('reads a present action with a sign of choice, a settled compromise and a past choice', async () => {
+    expect(
+      await lines('I’m settling on a middle ground: keep the sync API and add an async twin.'),
+    ).toHaveLength(1);
+    expect(
+      await lines('Moving the parsing into its own module so it can be fuzzed on its own.'),
+    ).toHaveLength(1);
+    expect(
+      await lines('I kept the config format deliberately flat since only two tools read it.'),
+    ).toHaveLength(1);
+  });
+
+  it('reads a skip or an order with the way set aside, and a choice after its reason', async () => {
+    expect(await lines('Skip the legacy exporters for now since nothing calls them any more.')).toHaveLength(
+      1,
+    );
+    expect(await lines('Pin the base image by its digest instead of the `latest` tag.')).toHaveLength(1);
+    expect(
+      await lines('Both crates work, but only `rustls` builds without OpenSSL here, so I’ll use that.'),
+    ).toHaveLength(1);
+  });
+
+  it('leaves steps alone: a purpose of checking, a step after "so", a choice weighed then dropped', async () => {
+    expect(
+      await lines('Let me write the two modules out and build them to make sure everything compiles.'),
+    ).toEqual([]);
+    expect(await lines('The tests pass now, so I’ll commit.')).toEqual([]);
+    expect(await lines('Skipping ahead to the next file.')).toEqual([]);
+    const weighed = said(
+      'The cleaner solution would be to move the lock into the store. But since I can’t change the store’s API, maybe a wrapper is enough.',
+    );
+    expect(await found([weighed])).toEqual([]);
+  });
+});
+
+describe('decisions: a reason after a dash, a semicolon or "so <the outcome>"', () => {
+  const lines = async (text: string) => (await found([said(text)])).map((d) => d.rationale);
+
+  it('reads the consequence a choice has as its reason', async () => {
+    expect(
+      await lines('I’ll keep the parser in the core crate — it lets the CLI and the server share it.'),
+    ).toEqual(['it lets the CLI and the server share it']);
+    expect(
+      await lines('I’m going to split `api.ts` into one file per resource; it has grown past 1,200 lines.'),
+    ).toHaveLength(1);
+    expect(await lines('Let’s put the retry in the client so existing callers don’t change.')).toHaveLength(
+      1,
+    );
+  });
+
+  it('leaves a dash or a semicolon that only goes on describing alone', async () => {
+    expect(await lines('I’ll keep going with the handlers — it is the same pattern.')).toEqual([]);
+    expect(await lines('Let me move on to the router; it has three routes left.')).toEqual([]);
+  });
+});

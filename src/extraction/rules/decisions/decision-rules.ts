@@ -10,10 +10,12 @@ import {
 } from './decision-phrasing.js';
 import { draft, signalDecisions } from './decision-signals.js';
 import { diagnosis, isRemedy, remedyInSentence } from './decision-remedies.js';
-import { replyEndOf, userDirectives } from './user-directives.js';
+import { replyEndOf, restatedIn, userDirectives } from './user-directives.js';
 import { isRejected, rejectedRanges } from './rejected-plans.js';
 import { courseCorrections } from './course-corrections.js';
-import { dropRestatements, turnStarts } from './restatements.js';
+import { isStatedChange, replacedAlternative } from './stated-changes.js';
+import { eitherOrAnswers } from './either-or-answers.js';
+import { dropRestatedSummaries, dropRestatements, turnStarts } from './restatements.js';
 import { isKoreanDecision, koreanReason, koreanType } from './korean-phrasing.js';
 
 /** Headers under which agents list what they chose: "Key adaptations:", "Design decisions:". */
@@ -101,8 +103,19 @@ function rationaleOf(sentence: string, next: string | undefined): string {
   return so ? tidy(so[1] ?? '') : '';
 }
 
-/** Decisions stated in assistant prose (thinking included). */
-function stated(entry: TranscriptEntry, taskId: string | null): DecisionDraft[] {
+/**
+ * "The cleaner solution would be to X. But since I can't Y, maybe Z.": a choice weighed and dropped in the next
+ * sentence is not taken.
+ */
+const weighedThenDropped = (sentence: string, next: string | undefined) =>
+  /\bwould (?:be|have been)\b/i.test(sentence) && next !== undefined && /^(?:but|however)\b/i.test(next);
+
+/** Decisions stated in assistant prose (thinking included), adding the summaries of changes made to `summaries`. */
+function stated(
+  entry: TranscriptEntry,
+  taskId: string | null,
+  summaries: Set<DecisionDraft>,
+): DecisionDraft[] {
   const list = sentences(entry.text);
   const out: DecisionDraft[] = [];
   let underHeader = false;
@@ -125,9 +138,17 @@ function stated(entry: TranscriptEntry, taskId: string | null): DecisionDraft[] 
       }
       namedSeen = true;
       cause = null;
-    } else if ((underHeader && s.item && !isStep(s.text)) || isDecision(s.text)) {
+    } else if (weighedThenDropped(s.text, list[i + 1]?.text)) {
+      cause = null;
+    } else if (
+      (underHeader && s.item && !isStep(s.text)) ||
+      isDecision(s.text) ||
+      isStatedChange(s.text, previous)
+    ) {
       const why = rationaleOf(s.text, list[i + 1]?.text) || tidy(cause ?? '');
-      out.push(draft(entry, decisionType(s.text), s.text, why, taskId));
+      const found = draft(entry, decisionType(s.text), s.text, why, taskId);
+      if (!isDecision(s.text) && replacedAlternative(s.text, previous)) summaries.add(found);
+      out.push(found);
       cause = null;
     } else if (isKoreanDecision(s.text)) {
       const why = koreanReason(s.text, previous);
@@ -153,15 +174,15 @@ function stated(entry: TranscriptEntry, taskId: string | null): DecisionDraft[] 
 /** Decisions from the agent's statements and structured signals, in transcript order. */
 export function findDecisions(entries: readonly TranscriptEntry[], taskId: string | null): DecisionDraft[] {
   const prose: DecisionDraft[] = [];
+  const summaries = new Set<DecisionDraft>();
   for (const entry of entries) {
     if (entry.sidechain) continue;
     if (entry.role === 'assistant' && (entry.kind === 'text' || entry.kind === 'thinking'))
-      prose.push(...stated(entry, taskId));
+      prose.push(...stated(entry, taskId, summaries));
   }
   const rejected = rejectedRanges(entries);
-  const out = dropRestatements(prose, turnStarts(entries)).filter(
-    (d) => !isRejected(rejected, d.evidence_line ?? 0, d.description),
-  );
+  const once = dropRestatedSummaries(dropRestatements(prose, turnStarts(entries)), summaries, entries);
+  const out = once.filter((d) => !isRejected(rejected, d.evidence_line ?? 0, d.description));
   // a directive the agent restates in its reply ("I'll pass the dev VPC id in as a variable instead.") is one
   // decision, evidenced where the agent takes it up, with its own reason
   const restated = (u: DecisionDraft) => {
@@ -169,8 +190,17 @@ export function findDecisions(entries: readonly TranscriptEntry[], taskId: strin
     const end = replyEndOf(entries, at);
     return out.some((d) => (d.evidence_line ?? 0) > (u.evidence_line ?? 0) && (d.evidence_line ?? 0) <= end);
   };
-  const directives = userDirectives(entries, taskId).filter((u) => !restated(u));
-  out.push(...signalDecisions(entries, taskId), ...directives);
+  const directives = userDirectives(entries, taskId)
+    .filter((u) => !restated(u))
+    .map((u) => {
+      const reply = restatedIn(entries, u);
+      return reply ? { ...u, at: reply.at, evidence_line: reply.line } : u;
+    });
+  // the agent's answer to the user's either-or question, unless its reply already states a choice there
+  const answers = eitherOrAnswers(entries, taskId).filter(
+    (a) => !out.some((d) => d.evidence_line === a.evidence_line),
+  );
+  out.push(...signalDecisions(entries, taskId), ...directives, ...answers);
   // a correction the agent accepted, unless the user's directive or the agent's reply already holds a decision, or
   // a heading later in the turn names the solution it led to
   for (const c of courseCorrections(entries, taskId)) {

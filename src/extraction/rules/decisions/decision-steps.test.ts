@@ -209,3 +209,45 @@ describe('decisions: a plan the user turns down', () => {
     ]);
   });
 });
+
+describe('decisions: the pace the user sets and the way the user asks the agent to pick', () => {
+  it('a directive on the pace of the work, restated in the reply, is one decision at the reply', async () => {
+    line = 0;
+    const asked = [
+      said('The schema and the migrations are written.'),
+      user('one phase at a time please, and ask me before touching the API'),
+      said(
+        'Understood — one phase at a time, and I’ll ask you before any API change. Finishing phase 1 now.',
+      ),
+    ];
+    expect((await found(asked)).map(([at]) => at)).toEqual([3]);
+    line = 0;
+    expect(await found([said('Phase 1 is done.'), user('continue with the next phase')])).toEqual([]);
+  });
+
+  it("the reply to the user's either-or question that opens by naming one way is the agent's choice", async () => {
+    line = 0;
+    const answered = [
+      user('should the export run nightly, or on every upload?'),
+      said(
+        'Nightly, in one batch job. An upload-time export would slow every upload for a report read once a day.',
+      ),
+    ];
+    expect(await found(answered)).toEqual([[2, 'Nightly, in one batch job']]);
+  });
+
+  it('a question of fact, or a reply that looks first, is no choice', async () => {
+    line = 0;
+    const fact = [
+      user('is the timeout in the client, or in the proxy?'),
+      said('In the proxy: `proxy.yaml` sets 30s.'),
+    ];
+    expect(await found(fact)).toEqual([]);
+    line = 0;
+    const looks = [
+      user('will the cache live in Redis, or in process memory?'),
+      said('Let me check how the workers are deployed before I answer that.'),
+    ];
+    expect(await found(looks)).toEqual([]);
+  });
+});

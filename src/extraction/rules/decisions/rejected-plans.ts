@@ -17,7 +17,8 @@ const stop = new Set(
     ' ',
   ),
 );
-const pairs = (text: string) => {
+/** Pairs of content words in a row: what two texts share when one restates the other. */
+export const pairs = (text: string) => {
   const words = (text.toLowerCase().match(/[a-z0-9_]{3,}/g) ?? []).filter((w) => !stop.has(w));
   return new Set(words.slice(1).map((w, i) => `${words[i]} ${w}`));
 };

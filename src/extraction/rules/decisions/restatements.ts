@@ -46,3 +46,26 @@ export function dropRestatements(
   }
   return kept.map((k) => k.decision);
 }
+
+/** The code spans of a text: "`hk util`", "`Settings`". */
+const spans = (text: string) => new Set((text.match(/`[^`\n]{2,80}`/g) ?? []).map((s) => s.toLowerCase()));
+
+/**
+ * A change summarised at the end of the work ("`hk util` now uses default settings instead of loading ...") restates
+ * the choice the agent stated when it made it, in any earlier turn: it is one decision, at the first statement, when
+ * the message of an earlier decision names the same code (a shared `code span`).
+ */
+export function dropRestatedSummaries(
+  decisions: readonly DecisionDraft[],
+  summaries: ReadonlySet<DecisionDraft>,
+  entries: readonly TranscriptEntry[],
+): DecisionDraft[] {
+  const textAt = new Map(entries.map((e) => [e.line, e.text]));
+  return decisions.filter((d, i) => {
+    if (!summaries.has(d)) return true;
+    const named = spans(d.description);
+    return !decisions
+      .slice(0, i)
+      .some((earlier) => [...spans(textAt.get(earlier.evidence_line ?? 0) ?? '')].some((s) => named.has(s)));
+  });
+}

@@ -1,14 +1,16 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import type { DecisionDraft } from '../../extractor.js';
 import { draft } from './decision-signals.js';
+import { pairs } from './rejected-plans.js';
 
 /**
  * The user's directives on how the work is done, which bind the agent as much as its own choices: "don't use X,
- * use Y", "let's go with X", "use X instead", "X is not acceptable". A request of what to build is the goal, not a
+ * use Y", "let's go with X", "use X instead", "X is not acceptable", the pace of the work ("one task at a time",
+ * "stop after each so I can review", "ask me before ..."). A request of what to build is the goal, not a
  * decision; questions, slash commands, pasted material and injected context are left out.
  */
 const directive =
-  /\b(?:don'?t|do not|never) (?:use|add|create|make|put|write|change|touch|include|generate|call|rely on|mock|split|introduce)\b|\b(?:instead of|rather than)\b|\buse .{1,60}? instead\b|\blet'?s (?:use|go with|keep|stick with|switch to|not)\b|\b(?:go|stick) with\b|\b(?:is|are) not acceptable\b|\bunacceptable\b/i;
+  /\b(?:don'?t|do not|never) (?:use|add|create|make|put|write|change|touch|include|generate|call|rely on|mock|split|introduce)\b|\b(?:instead of|rather than)\b|\buse .{1,60}? instead\b|\blet'?s (?:use|go with|keep|stick with|switch to|not)\b|\b(?:go|stick) with\b|\b(?:is|are) not acceptable\b|\bunacceptable\b|\bone (?:task|step|file|change|phase|commit) at a time\b|\bstop (?:after|before) each\b|\b(?:ask|check with) me (?:first|before)\b|\bwait for my (?:review|approval|ok|go-ahead)\b/i;
 
 const injected = /^\s*<|^\s*\/\w|```|Caveat:|This session is being continued/;
 
@@ -42,4 +44,28 @@ export function replyEndOf(entries: readonly TranscriptEntry[], index: number): 
     end = next.line;
   }
   return end;
+}
+
+/**
+ * Where the agent restates the user's directive ("do one task at a time and stop after each" / "Got it — I'll do one
+ * task at a time and check in with you after each."): the first text of its reply that shares two words in a row
+ * with it. The directive is one decision, evidenced there.
+ */
+export function restatedIn(
+  entries: readonly TranscriptEntry[],
+  directive: DecisionDraft,
+): TranscriptEntry | null {
+  const at = entries.findIndex((e) => e.line === directive.evidence_line);
+  const end = replyEndOf(entries, at);
+  const named = pairs(directive.description);
+  return (
+    entries.find(
+      (e) =>
+        e.line > (directive.evidence_line ?? 0) &&
+        e.line <= end &&
+        e.role === 'assistant' &&
+        e.kind === 'text' &&
+        [...pairs(e.text)].some((p) => named.has(p)),
+    ) ?? null
+  );
 }
