@@ -1,12 +1,14 @@
 import { parseArgs } from 'node:util';
 import { labelSplits, type LabelSplit } from './labels.js';
 import { RulesExtractor } from '../rules/rules-extractor.js';
-import { formatMisses, formatReport, runEval } from './run-eval.js';
+import { measureProbes, probeFiles, readProbes } from './decision-probes.js';
+import { formatMisses, formatProbes, formatReport, runEval } from './run-eval.js';
 
 /**
  * `npm run eval [-- --corpus <dir>] [--labels <dir>] [--split tuning|untuned] [--misses] [--json]`: read every
  * hand-labelled transcript the way an import does and print precision and recall per category, the untuned split
- * against the targets; `--misses` lists, per file, the labelled errors and decisions missed and the extra ones found
+ * against the targets, and the decision rules on the blind probe sentences (decision-probes-blind.txt: scores only,
+ * never its cases); `--misses` lists, per file, the labelled errors and decisions missed and the extra ones found
  * (to tune on the tuning split only: reading the untuned split's misses makes it a tuning split).
  */
 const { values } = parseArgs({
@@ -23,6 +25,13 @@ if (split !== undefined && !labelSplits.includes(split)) {
   process.stderr.write(`--split must be one of ${labelSplits.join(', ')}\n`);
   process.exit(2);
 }
-const report = await runEval(new RulesExtractor(), { corpus: values.corpus, labels: values.labels });
+const rules = new RulesExtractor();
+const report = await runEval(rules, { corpus: values.corpus, labels: values.labels });
+const { rows: _cases, ...blind } = await measureProbes(rules, readProbes(probeFiles.blind));
+const probes = split === 'tuning' || values.misses ? '' : `\n\n${formatProbes(blind)}`;
 const text = values.misses ? formatMisses(report, split) : formatReport(report, split);
-process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${text}\n`);
+process.stdout.write(
+  values.json
+    ? `${JSON.stringify({ ...report, blind_decision_probes: blind }, null, 2)}\n`
+    : `${text}${probes}\n`,
+);

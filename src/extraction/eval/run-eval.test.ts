@@ -8,6 +8,7 @@ import type { Counts, FileScore } from './score.js';
 import { messageUnits } from './message-units.js';
 import {
   formatMisses,
+  formatProbes,
   formatReport,
   missedTargets,
   runEval,
@@ -73,6 +74,20 @@ describe('evaluation against the hand labels', () => {
     expect(formatReport({ extractor: 'x', files: [], all: missed, tuning: missed, untuned: empty })).toMatch(
       /errors\s+1\.00\s+n\/a\s+0\/0\/0/,
     );
+  });
+
+  it('judges the blind decision probes against the decisions target, from their counts alone', () => {
+    const score = (found: number, predicted: number, labelled: number) => ({
+      found,
+      predicted,
+      labelled,
+      precision: found / predicted,
+      recall: found / labelled,
+    });
+    expect(formatProbes(score(19, 19, 29))).toMatch(
+      /decisions\s+1\.00\s+0\.66\s+19\/19\/29\s+target P>=0\.7 R>=0\.6: met$/,
+    );
+    expect(formatProbes(score(12, 14, 29))).toMatch(/0\.41\s+12\/14\/29\s+target P>=0\.7 R>=0\.6: missed$/);
   });
 
   it('counts the lines that write one statement as one unit of evidence (one model message; Codex messages written twice)', () => {

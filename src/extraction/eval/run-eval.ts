@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseTranscript } from '../../agents/parse-transcript.js';
 import type { Extractor } from '../extractor.js';
+import type { ProbeScore } from './decision-probes.js';
 import { readSession } from '../session/index.js';
 import { findCorpus, loadLabels, type LabelSplit } from './labels.js';
 import { messageUnits } from './message-units.js';
@@ -147,6 +148,16 @@ export function formatReport(report: EvalReport, only?: LabelSplit): string {
     ...(only !== 'untuned' ? [...splitTable('tuning split', report.tuning, false), ''] : []),
     ...untuned,
     ...(only === 'tuning' ? [] : ['', verdict(report.untuned)]),
+  ].join('\n');
+}
+
+/** The decision rules on the blind probe sentences, against the decisions target. */
+export function formatProbes(p: Omit<ProbeScore, 'rows'>): string {
+  const t = targets.decisions;
+  const met = p.precision >= t.precision && p.recall >= t.recall;
+  return [
+    `blind decision probes: sentences of other projects' sessions, labelled before the rules ran, never tuned on`,
+    `  decisions   ${p.precision.toFixed(2)}      ${p.recall.toFixed(2)}   ${`${p.found}/${p.predicted}/${p.labelled}`.padStart(8)}   target P>=${t.precision} R>=${t.recall}: ${met ? 'met' : 'missed'}`,
   ].join('\n');
 }
 

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { TranscriptEntry } from '../../../agents/transcript-types.js';
+import { measureProbes, probeFiles, readProbes, runProbe, type Probe } from '../../eval/decision-probes.js';
 import { RulesExtractor } from '../rules-extractor.js';
 
 /**
@@ -15,93 +14,9 @@ import { RulesExtractor } from '../rules-extractor.js';
  * rule to one of its cases would make it a tuning set like the first).
  */
 
-interface Probe {
-  id: string;
-  decision: boolean;
-  /** The turn that holds the decision (a user turn: the agent's reply right after it counts too). */
-  target: number;
-  turns: { role: 'assistant' | 'user'; kind: 'text' | 'thinking'; text: string }[];
-}
-
-function readProbes(name: string): Probe[] {
-  const probes: Probe[] = [];
-  const turn = (raw: string) => {
-    const m = /^([aut]): (.*)$/.exec(raw.trim());
-    if (!m) throw new Error(`bad probe turn: ${raw}`);
-    const [, who, text = ''] = m;
-    return {
-      role: who === 'u' ? ('user' as const) : ('assistant' as const),
-      kind: who === 't' ? ('thinking' as const) : ('text' as const),
-      text: text.replace(/\\n/g, '\n'),
-    };
-  };
-  const file = readFileSync(new URL(name, import.meta.url), 'utf8');
-  for (const line of file.split('\n')) {
-    if (!line.trim() || line.startsWith('#')) continue;
-    if (/^\s/.test(line)) {
-      probes.at(-1)?.turns.push(turn(line));
-      continue;
-    }
-    const m = /^(\w+) ([+-])(\d*)(?: \(.*\)| (.*))?$/.exec(line);
-    if (!m) throw new Error(`bad probe line: ${line}`);
-    const [, id = '', sign, target, single] = m;
-    probes.push({
-      id,
-      decision: sign === '+',
-      target: Number(target || 0),
-      turns: single ? [turn(single)] : [],
-    });
-  }
-  return probes;
-}
-
 const rules = new RulesExtractor();
-
-async function run(probe: Probe) {
-  const entries: TranscriptEntry[] = probe.turns.map((t, i) => ({
-    line: i + 1,
-    at: null,
-    role: t.role,
-    kind: t.kind,
-    text: t.text,
-    truncated: false,
-    tool: null,
-    sidechain: false,
-  }));
-  const { decisions } = await rules.extract({ entries });
-  const lines = decisions.map((d) => d.evidence_line);
-  const target = probe.target + 1;
-  const hit =
-    probe.decision &&
-    (lines.includes(target) || (probe.turns[probe.target]?.role === 'user' && lines.includes(target + 1)));
-  return { decisions, hit, wrong: decisions.length - (hit ? 1 : 0) };
-}
-
-/** Runs every probe: decisions found at their line, decisions found where none is labelled, and one row per case. */
-async function measure(probes: Probe[]) {
-  let found = 0;
-  let wrong = 0;
-  const rows: string[] = [];
-  for (const p of probes) {
-    const r = await run(p);
-    if (r.hit) found += 1;
-    wrong += r.wrong;
-    const verdict = p.decision ? (r.hit ? 'TP' : 'FN') : r.wrong ? 'FP' : 'TN';
-    rows.push(`${verdict} ${p.id}: ${p.turns.map((t) => t.text).join(' / ')}`);
-    for (const d of r.decisions)
-      rows.push(
-        `    -> ${d.evidence_line} ${d.decision_type}: ${d.description} | why: ${d.rationale} | over: ${d.alternatives_considered?.join(' ; ') ?? ''}`,
-      );
-  }
-  const labelled = probes.filter((p) => p.decision).length;
-  return {
-    found,
-    wrong,
-    rows,
-    recall: found / labelled,
-    precision: found + wrong ? found / (found + wrong) : 1,
-  };
-}
+const run = (probe: Probe) => runProbe(rules, probe);
+const measure = (probes: readonly Probe[]) => measureProbes(rules, probes);
 
 /** Process steps, looks, status reports and existing designs: none may ever be read as a decision. */
 const neverFire = [
@@ -138,7 +53,7 @@ const neverFire = [
 ];
 
 describe('decision rules on sentences of other projects', () => {
-  const probes = readProbes('./decision-probes.txt');
+  const probes = readProbes(probeFiles.tuned);
 
   it('reads the probe file whole', () => {
     expect(probes.filter((p) => p.decision)).toHaveLength(70);
@@ -148,10 +63,10 @@ describe('decision rules on sentences of other projects', () => {
   });
 
   it('keeps recall and precision at or above the measured floors', async () => {
-    const { found, wrong, rows, recall, precision } = await measure(probes);
+    const { found, predicted, rows, recall, precision } = await measure(probes);
     if (process.env.BATON_PROBES)
       console.log(
-        `${rows.join('\n')}\nfound ${found} wrong ${wrong} R ${recall.toFixed(2)} P ${precision.toFixed(2)}`,
+        `${rows.join('\n')}\nfound ${found} predicted ${predicted} R ${recall.toFixed(2)} P ${precision.toFixed(2)}`,
       );
     expect(recall).toBeGreaterThanOrEqual(0.91);
     expect(precision).toBeGreaterThanOrEqual(0.98);
@@ -165,7 +80,7 @@ describe('decision rules on sentences of other projects', () => {
 });
 
 describe('decision rules on blind sentences of other projects (never tuned on)', () => {
-  const probes = readProbes('./decision-probes-blind.txt');
+  const probes = readProbes(probeFiles.blind);
 
   it('reads the blind probe file whole', () => {
     expect(probes.filter((p) => p.decision)).toHaveLength(29);
@@ -175,10 +90,10 @@ describe('decision rules on blind sentences of other projects (never tuned on)',
   });
 
   it('keeps blind recall and precision at or above the measured floors', async () => {
-    const { found, wrong, rows, recall, precision } = await measure(probes);
+    const { found, predicted, labelled, rows, recall, precision } = await measure(probes);
     if (process.env.BATON_PROBES_BLIND) console.log(rows.join('\n'));
     console.log(
-      `blind decision probes: P ${precision.toFixed(2)} R ${recall.toFixed(2)} (${found} found / ${found + wrong} predicted / ${probes.filter((p) => p.decision).length} labelled)`,
+      `blind decision probes: P ${precision.toFixed(2)} R ${recall.toFixed(2)} (${found} found / ${predicted} predicted / ${labelled} labelled)`,
     );
     // Measured 2026-11-27, before any rule looked at these cases: P 0.86 R 0.41, 12 found / 14 predicted / 29 labelled
     // (the whole blind set of nine sessions, before six of them were opened for tuning: 14 / 16 / 46). After the
