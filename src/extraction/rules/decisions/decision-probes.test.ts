@@ -8,10 +8,10 @@ import { RulesExtractor } from '../rules-extractor.js';
  * guards the labels. Floors are the measured figures; `BATON_PROBES=1` prints every case of decision-probes.txt and
  * what fired (the blind file's cases only with `BATON_PROBES_BLIND=1`: whoever tunes the rules must not read them).
  *
- * decision-probes-blind.txt is a second set, written from three other sessions and labelled before the rules ever
- * ran on it (six more sessions written with them were opened for tuning: round 2 of decision-probes.txt); the rules
- * were never tuned on it, so its figures are the blind measure (its floors guard against regression only: fitting a
- * rule to one of its cases would make it a tuning set like the first).
+ * decision-probes-blind.txt is a second set, written from other sessions and labelled before the rules ever ran on
+ * it: three sessions of round 1 (six more written with them were opened for tuning: round 2 of decision-probes.txt)
+ * and six of round 3 (sessions 10-15); the rules were never tuned on it, so its figures are the blind measure (its
+ * floors guard against regression only: fitting a rule to one of its cases would make it a tuning set like the first).
  */
 
 const rules = new RulesExtractor();
@@ -83,8 +83,8 @@ describe('decision rules on blind sentences of other projects (never tuned on)',
   const probes = readProbes(probeFiles.blind);
 
   it('reads the blind probe file whole', () => {
-    expect(probes.filter((p) => p.decision)).toHaveLength(29);
-    expect(probes.filter((p) => !p.decision)).toHaveLength(24);
+    expect(probes.filter((p) => p.decision)).toHaveLength(56);
+    expect(probes.filter((p) => !p.decision)).toHaveLength(67);
     expect(new Set(probes.map((p) => p.id)).size).toBe(probes.length);
     expect(probes.every((p) => p.turns.length > 0 && p.turns[p.target] !== undefined)).toBe(true);
   });
@@ -98,8 +98,10 @@ describe('decision rules on blind sentences of other projects (never tuned on)',
     // Measured 2026-11-27, before any rule looked at these cases: P 0.86 R 0.41, 12 found / 14 predicted / 29 labelled
     // (the whole blind set of nine sessions, before six of them were opened for tuning: 14 / 16 / 46). After the
     // rules were tuned on the six opened sessions (decision-probes.txt, round 2), measured once: P 1.00 R 0.66,
-    // 19 found / 19 predicted / 29 labelled.
-    expect(recall).toBeGreaterThanOrEqual(0.65);
-    expect(precision).toBeGreaterThanOrEqual(1);
+    // 19 found / 19 predicted / 29 labelled. Round 3 (sessions 10-15, labelled before the rules ran on them), measured
+    // once on 2026-11-27: alone P 0.77 R 0.37, 10 found / 13 predicted / 27 labelled; the whole file then P 0.91
+    // R 0.52, 29 found / 32 predicted / 56 labelled.
+    expect(recall).toBeGreaterThanOrEqual(0.51);
+    expect(precision).toBeGreaterThanOrEqual(0.9);
   });
 });
