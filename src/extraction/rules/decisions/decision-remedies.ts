@@ -1,11 +1,6 @@
-import {
-  doingAnyForm,
-  fragment,
-  lookPurpose,
-  looking,
-  notAChoice,
-  processStep,
-} from './decision-phrasing.js';
+import { doingAnyForm } from './doing-verbs.js';
+import { lookPurpose, looking, processStep } from './looks-and-steps.js';
+import { fragment, notAChoice } from './not-choices.js';
 
 /**
  * A cause named, then the change it calls for: "There's `BatchUploadTimeout` (defaults to 10 seconds!) - that's

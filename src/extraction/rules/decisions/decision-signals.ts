@@ -1,7 +1,7 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import type { DecisionType } from '../../../core/schemas/records.js';
 import type { DecisionDraft } from '../../extractor.js';
-import { alternativesIn } from './decision-phrasing.js';
+import { alternativesIn } from './alternatives-considered.js';
 import { addedDependencies } from './dependency-edits.js';
 import { shellCommand } from '../shell-command.js';
 

@@ -1,6 +1,7 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import type { DecisionDraft } from '../../extractor.js';
-import { isStep, notAChoice } from './decision-phrasing.js';
+import { isStep } from './looks-and-steps.js';
+import { notAChoice } from './not-choices.js';
 import { draft } from './decision-signals.js';
 import { replyEndOf } from './user-directives.js';
 

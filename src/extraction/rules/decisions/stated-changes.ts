@@ -1,4 +1,8 @@
-import { choiceWord, doingAnyForm, isStep, notAChoice, rationale } from './decision-phrasing.js';
+import { choiceWord } from './choice-signs.js';
+import { doingAnyForm } from './doing-verbs.js';
+import { isStep } from './looks-and-steps.js';
+import { notAChoice } from './not-choices.js';
+import { rationale } from './reason-shapes.js';
 
 /**
  * Choices the agent states as a change rather than as an intention: a fix or solution given under its label
