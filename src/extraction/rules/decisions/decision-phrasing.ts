@@ -11,7 +11,7 @@ import {
 } from './choice-signs.js';
 import { doing, doingAnyForm, doingNow, opensWithDoing } from './doing-verbs.js';
 import { bareLook, isStep, lookPurpose, looking, processStep } from './looks-and-steps.js';
-import { deliberating, fragment, notAChoice, judged, unnamedChoice } from './not-choices.js';
+import { announcesFragment, deliberating, isNotAChoice, judged, unnamedChoice } from './not-choices.js';
 import { limitation, rationale, soThen } from './reason-shapes.js';
 
 /**
@@ -39,8 +39,8 @@ function bareChoice(sentence: string): boolean {
 export function isDecision(text: string): boolean {
   const colon = text.endsWith(':');
   const sentence = colon ? text.slice(0, -1).trimEnd() : text;
-  if (colon && (fragment.test(sentence) || judged.test(sentence))) return false;
-  if (notAChoice.some((re) => re.test(sentence)) || deliberating.test(sentence)) return false;
+  if (announcesFragment(text) || (colon && judged.test(sentence))) return false;
+  if (isNotAChoice(sentence) || deliberating.test(sentence)) return false;
   if (explicit.test(sentence) || clarifying.test(sentence)) return true;
   if (looking.test(sentence)) return false;
   if (colon && unnamedChoice.test(sentence) && !/\bgo(?:ing)? with\b/i.test(sentence)) return false;
@@ -71,7 +71,7 @@ const manner = /\b(?:with|using|via|inline|instead|rather|by \w+ing|as an?)\b/i;
  */
 export function isDecisionAfter(sentence: string, previous: string | undefined): boolean {
   if (!previous || !limitation.test(previous) || /\?$/.test(previous)) return false;
-  if (notAChoice.some((re) => re.test(sentence))) return false;
+  if (isNotAChoice(sentence)) return false;
   if (!(actor.test(sentence) || needTo.test(sentence)) || looking.test(sentence)) return false;
   return doing.test(sentence) && manner.test(sentence);
 }

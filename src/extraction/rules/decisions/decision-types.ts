@@ -2,7 +2,8 @@ import type { DecisionType } from '../../../core/schemas/records.js';
 import { clarifying } from './choice-signs.js';
 import { forced, limitation } from './reason-shapes.js';
 
-type Kind = (typeof DecisionType.options)[number];
+/** A decision's type: one of Amelia's six. */
+export type Kind = (typeof DecisionType.options)[number];
 
 /**
  * The type of a change made because of what its cause sentence says: a limitation of the tools or environment

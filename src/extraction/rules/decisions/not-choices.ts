@@ -1,5 +1,5 @@
 /** Sentences that are not choices: questions, conditions, status reports, announcements of tools and skills. */
-export const notAChoice = [
+const notAChoice = [
   /\?$/,
   /^(?:if|when|once|whether|unless)\b/i,
   /^(?:this|that|it|the \w+) (?:is|was|are|were|has|have) (?:now |already |been )?(?:done|complete|fixed|updated|added|created|in place|passing|green|working)\b/i,
@@ -7,14 +7,19 @@ export const notAChoice = [
   /^(?:I|we) (?:can|could|might|may)\b/i,
   /^(?:but|however),? (?:since|because|as)\b[^,]*,\s*(?:maybe|perhaps)\b/i,
 ];
+/** Whether the sentence is one of those that are not choices. */
+export const isNotAChoice = (sentence: string) => notAChoice.some((re) => re.test(sentence));
 
 /**
  * A sentence ending in a colon announces what follows. It is a fragment when the clause stops short ("The best
  * approach is to:", "Here's what I'll add:") or only judges ("Now the solution is much cleaner:"); a whole clause
  * that says what is done ("The fix is to set a timeout in the config:") still states the choice.
  */
-export const fragment =
+const fragment =
   /(?:\b(?:is|are|was|be|to|as|the|a|an|of|for|with|that|this|these|following|follows|below|here|thought|steps|changes|what I'll \w+|what we need|do)|\bhere's \w+(?: \w+)?|[^\w`)'"])$/i;
+/** A text ending in a colon whose clause stops short or only announces what follows. */
+export const announcesFragment = (text: string) =>
+  text.endsWith(':') && fragment.test(text.slice(0, -1).trimEnd());
 
 /** "The design is now much cleaner." judges a change made; it is a decision only when it goes on to say what. */
 export const judged =

@@ -1,7 +1,7 @@
 import { choiceWord } from './choice-signs.js';
 import { doingAnyForm } from './doing-verbs.js';
 import { isStep } from './looks-and-steps.js';
-import { notAChoice } from './not-choices.js';
+import { isNotAChoice } from './not-choices.js';
 import { rationale } from './reason-shapes.js';
 
 /**
@@ -78,7 +78,7 @@ function planAnswer(sentence: string, previous: string | undefined): boolean {
 
 /** A choice stated as a change, a labelled fix or a plan's answer to a gap (the sentence before given for the gap). */
 export function isStatedChange(sentence: string, previous?: string): boolean {
-  if (notAChoice.some((re) => re.test(sentence))) return false;
+  if (isNotAChoice(sentence)) return false;
   if (setAside.test(sentence)) return false;
   return labelledFix(sentence) || replacedAlternative(sentence, previous) || planAnswer(sentence, previous);
 }
