@@ -1,6 +1,7 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import type { DecisionDraft } from '../../extractor.js';
-import { decisionType, looking, processStep } from './decision-phrasing.js';
+import { decisionType } from './decision-types.js';
+import { looking, processStep } from './looks-and-steps.js';
 import { draft } from './decision-signals.js';
 
 /**

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { entry } from '../../../../test/helpers/tool-results.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
-import { isDecision, typeAfterCause } from './decision-phrasing.js';
+import { isDecision } from './decision-phrasing.js';
+import { typeAfterCause } from './decision-types.js';
 import { isRemedy, remedyInSentence } from './decision-remedies.js';
 import { RulesExtractor } from '../rules-extractor.js';
 

@@ -1,11 +1,6 @@
-import {
-  doingAnyForm,
-  fragment,
-  lookPurpose,
-  looking,
-  notAChoice,
-  processStep,
-} from './decision-phrasing.js';
+import { doingAnyForm } from './doing-verbs.js';
+import { lookPurpose, looking, processStep } from './looks-and-steps.js';
+import { announcesFragment, isNotAChoice } from './not-choices.js';
 
 /**
  * A cause named, then the change it calls for: "There's `BatchUploadTimeout` (defaults to 10 seconds!) - that's
@@ -28,11 +23,11 @@ const debugStep =
 
 /** A change the agent makes right after naming a cause: it acts, changes something, and says what (5+ words). */
 export function isRemedy(text: string): boolean {
-  if (text.endsWith(':') && fragment.test(text.slice(0, -1).trimEnd())) return false;
+  if (announcesFragment(text)) return false;
   const sentence = text
     .replace(/:$/, '')
     .replace(/\b(let me|I'll|I will|let's|I need to) (?:also |now |just )?try (?:to )?/i, '$1 ');
-  if (notAChoice.some((re) => re.test(sentence)) || looking.test(sentence)) return false;
+  if (isNotAChoice(sentence) || looking.test(sentence)) return false;
   // a debugging step or a test or fixture added is how a fix is checked, not a choice of how to fix
   if (processStep.test(sentence) || lookPurpose.test(sentence) || debugStep.test(sentence)) return false;
   if (sentence.split(/\s+/).length < 5) return false;

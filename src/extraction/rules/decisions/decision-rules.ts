@@ -1,13 +1,10 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import type { DecisionDraft } from '../../extractor.js';
-import {
-  decisionType,
-  isDecision,
-  isDecisionAfter,
-  isStep,
-  rationale,
-  typeAfterCause,
-} from './decision-phrasing.js';
+import { isDecision, isDecisionAfter } from './decision-phrasing.js';
+import { decisionType, typeAfterCause } from './decision-types.js';
+import { isStep } from './looks-and-steps.js';
+import { namedChoice, sentences } from './prose-sentences.js';
+import { rationaleOf, tidy } from './reason-shapes.js';
 import { draft, signalDecisions } from './decision-signals.js';
 import { diagnosis, isRemedy, remedyInSentence } from './decision-remedies.js';
 import { replyEndOf, restatedIn, userDirectives } from './user-directives.js';
@@ -17,91 +14,6 @@ import { isStatedChange, replacedAlternative } from './stated-changes.js';
 import { eitherOrAnswers } from './either-or-answers.js';
 import { dropRestatedSummaries, dropRestatements, turnStarts } from './restatements.js';
 import { isKoreanDecision, koreanReason, koreanType } from './korean-phrasing.js';
-
-/** Headers under which agents list what they chose: "Key adaptations:", "Design decisions:". */
-const choiceHeader =
-  /^(?:\*\*)?(?:key |main |design |the )?(?:decisions?|adaptations?|choices|approach(?: taken)?|changes in approach)(?:\*\*)?:?(?:\*\*)?$/i;
-
-/**
- * A markdown heading that names the chosen solution: "## Revised Approach: Process-Level Correlation", "### Solution:
- * Parse Claude's history.jsonl". A numbered alternative ("Approach 2: ...") is one option among several, not the
- * choice; a plan's heading names a choice only when it marks the plan as the one chosen ("Final Implementation Plan:
- * Extend Existing HistoryParser", not "Implementation Plan: Session Transition Detection"). A proposal is not yet a
- * choice ("Proposed Solution: ..."), and a title that names what exists describes it ("Architecture: Current Request
- * Flow", "Design: Overview").
- */
-const namedChoice =
-  /^(?:(?:(?:revised|recommended|final|chosen|corrected|simplified|selected|new|the|our|my)\s+)*(?:solution|approach|design|architecture|fix)|(?:revised|recommended|final|chosen|corrected|selected)\s+(?:[\w-]+\s+)?plan)\s*:\s*(?!(?:approach|option|alternative)\s+\w+\b)(?!(?:the\s+)?(?:current|existing|overview|summary|background|problem|today'?s?)\b)\S.{2,}$/i;
-
-interface Sentence {
-  text: string;
-  item: boolean;
-  header: boolean;
-  /** A heading naming the chosen solution. */
-  named?: boolean;
-}
-
-/** Prose sentences (code blocks, tables and quoted material left out), with their list items marked. */
-function sentences(text: string): Sentence[] {
-  const out: Sentence[] = [];
-  const prose = text.replace(/```[\s\S]*?```/g, '\n');
-  for (const rawLine of prose.split('\n')) {
-    if (/^\s*(>|\|)/.test(rawLine)) continue; // quotes and table rows: not the agent's own sentence
-    const item = /^\s*(?:[-*+]|\d+[.)])\s+/.test(rawLine);
-    const line = rawLine
-      .replace(/^[\s>*#-]+/, '')
-      .replace(/^\d+[.)]\s+/, '')
-      .replace(/[\u2018\u2019]/g, "'")
-      .replace(/\*\*/g, '')
-      .trim();
-    if (!line) continue;
-    const title = line.replace(/^[^\p{L}]+/u, '');
-    if (/^\s*#{1,4}\s/.test(rawLine) && namedChoice.test(title)) {
-      out.push({ text: title, item: false, header: false, named: true });
-      continue;
-    }
-    if (choiceHeader.test(line)) {
-      out.push({ text: line, item: false, header: true });
-      continue;
-    }
-    // a sentence ends at . ! ? before a capital, also when the space after it is missing ("...entries.Let me")
-    for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z`*\uAC00-\uD7A3])|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z]+ )/)) {
-      const t = s.trim();
-      if (t.length >= 12 && t.length <= 600) out.push({ text: t, item, header: false });
-    }
-  }
-  return out;
-}
-
-/** A reason as read: no trailing colon or period, no text past a parenthesis it did not open. */
-function tidy(reason: string): string {
-  let depth = 0;
-  let end = reason.length;
-  for (let i = 0; i < reason.length; i += 1) {
-    if (reason[i] === '(') depth += 1;
-    if (reason[i] === ')' && (depth -= 1) < 0) {
-      end = i;
-      break;
-    }
-  }
-  return reason
-    .slice(0, end)
-    .trim()
-    .replace(/[.:,;]+$/, '');
-}
-
-function rationaleOf(sentence: string, next: string | undefined): string {
-  // "Since X, I'll Y": the reason is the opening clause
-  const opening = /^(?:since|because|as|given that)\s+(.+?),\s+(?:I|we|let|so)\b/i.exec(sentence);
-  if (opening?.[1]) return opening[1].trim();
-  const match =
-    rationale.exec(sentence) ??
-    (next ? /^(?:because|since|this is because|that's because)\b\s*(.+)$/i.exec(next) : null);
-  if (match) return tidy(match[1] ?? '');
-  // "I'll keep X in Y, so the scheduler can see each attempt": the consequence after ", so" is the reason
-  const so = /,\s+so (?!that\b)(.{8,})$/i.exec(sentence);
-  return so ? tidy(so[1] ?? '') : '';
-}
 
 /**
  * "The cleaner solution would be to X. But since I can't Y, maybe Z.": a choice weighed and dropped in the next

@@ -1,11 +1,9 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
-import type { DecisionType } from '../../../core/schemas/records.js';
 import type { DecisionDraft } from '../../extractor.js';
-import { alternativesIn } from './decision-phrasing.js';
+import { alternativesIn } from './alternatives-considered.js';
+import type { Kind } from './decision-types.js';
 import { addedDependencies } from './dependency-edits.js';
 import { shellCommand } from '../shell-command.js';
-
-type Kind = (typeof DecisionType.options)[number];
 
 export function draft(
   entry: Pick<TranscriptEntry, 'at' | 'line'>,

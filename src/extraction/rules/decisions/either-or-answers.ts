@@ -1,8 +1,9 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import type { DecisionDraft } from '../../extractor.js';
-import { isStep, notAChoice } from './decision-phrasing.js';
+import { isStep } from './looks-and-steps.js';
+import { isNotAChoice } from './not-choices.js';
 import { draft } from './decision-signals.js';
-import { replyEndOf } from './user-directives.js';
+import { firstReplyText } from './user-directives.js';
 
 /**
  * The user asks which of two ways the agent takes ("will the list be keyed on the hashed email, or on email +
@@ -25,16 +26,13 @@ export function eitherOrAnswers(entries: readonly TranscriptEntry[], taskId: str
     if (e.sidechain || e.role !== 'user' || e.kind !== 'text' || e.text.length > 400) return;
     const asked = eitherOr.exec(e.text.trim().split('\n').at(-1) ?? '');
     if (!asked) return;
-    const end = replyEndOf(entries, i);
-    const reply = entries.find(
-      (r) => r.line > e.line && r.line <= end && r.role === 'assistant' && r.kind === 'text',
-    );
+    const reply = firstReplyText(entries, i);
     const opening = reply?.text
       .replace(/\*\*/g, '')
       .trim()
       .split(/(?<=[.!?])\s+|\n/)[0]
       ?.trim();
-    if (!reply || !opening || isStep(opening) || notAChoice.some((re) => re.test(opening))) return;
+    if (!reply || !opening || isStep(opening) || isNotAChoice(opening)) return;
     const said = words(opening);
     const names = (side: string) => [...words(side)].some((w) => said.has(w));
     // the opening names one side: it shares a word with one of them that the other does not hold

@@ -1,6 +1,4 @@
-import type { DecisionType } from '../../../core/schemas/records.js';
-
-type Kind = (typeof DecisionType.options)[number];
+import type { Kind } from './decision-types.js';
 
 /**
  * Agents answer in the user's language. In Korean a choice has the structure of "since X, I'll Y": a clause of reason

@@ -1,5 +1,5 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
-import { replyEndOf } from './user-directives.js';
+import { firstReplyText } from './user-directives.js';
 
 /**
  * A plan the user turns down is not a decision: "I'll refactor the whole auth module into classes since ..." answered
@@ -42,10 +42,7 @@ export function rejectedRanges(entries: readonly TranscriptEntry[]): Rejection[]
     if (e.sidechain || e.role !== 'user' || e.kind !== 'text' || e.text.trimStart().startsWith('<')) return;
     const text = e.text.replace(/[\u2018\u2019]/g, "'");
     if (rejects.test(text) && !/\?\s*$/.test(text)) {
-      const end = replyEndOf(entries, i);
-      const reply = entries.find(
-        (r) => r.line > e.line && r.line <= end && r.role === 'assistant' && r.kind === 'text',
-      );
+      const reply = firstReplyText(entries, i);
       if (reply && acceptsIt.test(reply.text.replace(/[*_]/g, '')))
         out.push({ from: turnStart, to: e.line, names: pairs(text) });
     }

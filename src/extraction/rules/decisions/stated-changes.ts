@@ -1,4 +1,8 @@
-import { choiceWord, doingAnyForm, isStep, notAChoice, rationale } from './decision-phrasing.js';
+import { choiceWord } from './choice-signs.js';
+import { doingAnyForm } from './doing-verbs.js';
+import { isStep } from './looks-and-steps.js';
+import { isNotAChoice } from './not-choices.js';
+import { rationale } from './reason-shapes.js';
 
 /**
  * Choices the agent states as a change rather than as an intention: a fix or solution given under its label
@@ -74,7 +78,7 @@ function planAnswer(sentence: string, previous: string | undefined): boolean {
 
 /** A choice stated as a change, a labelled fix or a plan's answer to a gap (the sentence before given for the gap). */
 export function isStatedChange(sentence: string, previous?: string): boolean {
-  if (notAChoice.some((re) => re.test(sentence))) return false;
+  if (isNotAChoice(sentence)) return false;
   if (setAside.test(sentence)) return false;
   return labelledFix(sentence) || replacedAlternative(sentence, previous) || planAnswer(sentence, previous);
 }

@@ -46,6 +46,16 @@ export function replyEndOf(entries: readonly TranscriptEntry[], index: number): 
   return end;
 }
 
+/** The first text of the agent's reply to the user message at `index`, before it acts. */
+export function firstReplyText(
+  entries: readonly TranscriptEntry[],
+  index: number,
+): TranscriptEntry | undefined {
+  const asked = entries[index]?.line ?? 0;
+  const end = replyEndOf(entries, index);
+  return entries.find((r) => r.line > asked && r.line <= end && r.role === 'assistant' && r.kind === 'text');
+}
+
 /**
  * Where the agent restates the user's directive ("do one task at a time and stop after each" / "Got it — I'll do one
  * task at a time and check in with you after each."): the first text of its reply that shares two words in a row

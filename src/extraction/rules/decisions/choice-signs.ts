@@ -1,0 +1,56 @@
+import { doingAnyForm } from './doing-verbs.js';
+
+/**
+ * The signs of a choice: the agent as the one choosing, a stated fix or plan, a word of choice, an explicit
+ * decision, a request's meaning settled, an alternative set against the choice, a past choice.
+ */
+
+/** The agent (or the plan it states) is the one choosing. */
+export const actor =
+  /\b(I'll|I will|I'm going to|I am going to|I'm \w+ing|I am \w+ing|I'd (?:rather|go|use|prefer|recommend)|I've decided|I decided|I chose|I opted|I went with|I prefer|I should|let me|let's|we'll|we will|we should)\b|\bit makes (?:more )?sense to\b|\bgoing with\b|\bopting for\b/i;
+
+/**
+ * A stated fix, plan or best way ("The fix is to...", "The lightest-weight approach for Go is to use..."): a decision
+ * on its own. The noun may carry two qualifiers before it and a short "for X" after it; "the current design is"
+ * describes what exists.
+ */
+export const statedChoice =
+  /\b(?:the|my|our) (?:(?!current |existing |old |previous |original |default )[\w-]+ ){0,2}(?:fix|plan|approach|solution|choice|option|way|setup|strategy|design)(?: I(?:'d|'ll| will) (?:try|use|take|pick|go with))?(?: (?:for|in|with) [\w`'./-]+(?: [\w`'./-]+)?)?(?: here| then| now)? (?:is|will be|would be)\b(?! (?:to )?(?:check|see|look|find|understand)\b| (?:now )?(?:committed|pushed|merged|done|in place|applied|complete|working|ready|live|documented|described|defined|outlined|saved|written|explained)\b)|\b(?:is|seems|looks like) (?:a|the) (?:perfect|good|great|natural|better|right|best) (?:use case|fit|choice|candidate|option|approach|place|call)\b|^(?:the )?(?:best|cleanest|safest|right) (?:option|approach|choice|fix|way)(?: here)? is\b/i;
+
+/**
+ * Words that mark a choice even without a reason: an alternative named (instead, rather than, over, fall back), a
+ * deliberate choice (prefer, opt for, go with, skip, out of scope, a separate or dedicated place, tests first).
+ */
+export const choiceWord =
+  /\b(instead|rather than|(?<!all )over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with|(?<!keep )going with|(?:separate|dedicated|(?:its|their) own) (?:[\w-]+ )?(?:struct|component|hook|crate|file|module|function|helper|class|layer|document|step|commit|pr|package|service|type|table|endpoint)|specifically for|(?:failing tests?|tests?|expected behaviou?r) first|test[- ]first|fall(?:ing)? back|workaround|work around|skip|defer|omit|not (?:going to|worth)|out of scope|deliberately|interpret|assum(?:e|ing)|as (?:a|the) (?:fallback|workaround))\b/i;
+
+/** Explicit decisions: enough on their own. */
+export const explicit =
+  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided to|I chose|I opted|I went with|(?<!keep )going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|(?:I|we)(?:'m|'re| am| are|'ve| have)? settl(?:ing|ed) on|the (?:plan|decision) is(?! (?:saved|ready|done|complete|approved|written|in|at|now|documented|described|below|above)\b)|^(?:selected|chosen) [\w -]{1,40}? (?:is|are)|I(?:'ve)? (?:selected|picked))\b|^decision(?: is| was)?:/i;
+
+/** How agents settle what an ambiguous request means. */
+export const clarifying =
+  /\b(?:this|that|your request|the request|it) (?:likely |probably |most likely )?means (?:\w+ing|that (?:we|I|you) (?:should|want))\b|\bI'(?:m| am) (?:treating|reading|interpreting|taking) .{3,120}? as\b|\bI(?:'ll| will) (?:assume|interpret|read (?:this|it|that) as|take (?:this|it|that) to mean)\b|\binterpret(?:ed|ing)? .{3,80}? as\b/i;
+
+/**
+ * A choice that names itself whatever its verb: an alternative set against it (one named thing for another: "I'm
+ * replacing `moment` with `date-fns`"; "Rather than mocking X, I'm going to
+ * run ...", "I'll do the parsing in Python instead"), a bare "Chose ..." or "Plan: <change>",
+ * "Using X keeps ...", "let's not ...".
+ */
+export const alternative =
+  /\b(?:instead\b|rather than|in favou?r of)|\blet'?s not\b|\b(?:replac(?:e|ing)|swap(?:ping)?) `[^`]{1,60}` (?:with|for) `/i;
+export const namedItself =
+  /^(?:chose|picked|opted for|went with)\b|^using .{3,60}? (?:keeps|lets|avoids|means|makes|gives)\b/i;
+export const planOf = /^plan:\s+(\w+)/i;
+
+/** "I kept it deliberately short since ...": a past choice, its verb one of doing, with a sign of choice. */
+const pastChoice =
+  /\b(?:I|we)(?:'ve| have)? (?:deliberately |intentionally |also )?(kept|made|left|put|wrote|split|set|built|chose|took|\w+ed)\b/i;
+export const pastOfDoing = (sentence: string) => {
+  const verb = pastChoice.exec(sentence)?.[1];
+  return (
+    verb !== undefined &&
+    (/^(?:kept|made|left|put|wrote|split|set|built|chose|took)$/i.test(verb) || doingAnyForm.test(verb))
+  );
+};

@@ -1,0 +1,54 @@
+/** Headers under which agents list what they chose: "Key adaptations:", "Design decisions:". */
+const choiceHeader =
+  /^(?:\*\*)?(?:key |main |design |the )?(?:decisions?|adaptations?|choices|approach(?: taken)?|changes in approach)(?:\*\*)?:?(?:\*\*)?$/i;
+
+/**
+ * A markdown heading that names the chosen solution: "## Revised Approach: Process-Level Correlation", "### Solution:
+ * Parse Claude's history.jsonl". A numbered alternative ("Approach 2: ...") is one option among several, not the
+ * choice; a plan's heading names a choice only when it marks the plan as the one chosen ("Final Implementation Plan:
+ * Extend Existing HistoryParser", not "Implementation Plan: Session Transition Detection"). A proposal is not yet a
+ * choice ("Proposed Solution: ..."), and a title that names what exists describes it ("Architecture: Current Request
+ * Flow", "Design: Overview").
+ */
+export const namedChoice =
+  /^(?:(?:(?:revised|recommended|final|chosen|corrected|simplified|selected|new|the|our|my)\s+)*(?:solution|approach|design|architecture|fix)|(?:revised|recommended|final|chosen|corrected|selected)\s+(?:[\w-]+\s+)?plan)\s*:\s*(?!(?:approach|option|alternative)\s+\w+\b)(?!(?:the\s+)?(?:current|existing|overview|summary|background|problem|today'?s?)\b)\S.{2,}$/i;
+
+export interface Sentence {
+  text: string;
+  item: boolean;
+  header: boolean;
+  /** A heading naming the chosen solution. */
+  named?: boolean;
+}
+
+/** Prose sentences (code blocks, tables and quoted material left out), with their list items marked. */
+export function sentences(text: string): Sentence[] {
+  const out: Sentence[] = [];
+  const prose = text.replace(/```[\s\S]*?```/g, '\n');
+  for (const rawLine of prose.split('\n')) {
+    if (/^\s*(>|\|)/.test(rawLine)) continue; // quotes and table rows: not the agent's own sentence
+    const item = /^\s*(?:[-*+]|\d+[.)])\s+/.test(rawLine);
+    const line = rawLine
+      .replace(/^[\s>*#-]+/, '')
+      .replace(/^\d+[.)]\s+/, '')
+      .replace(/[\u2018\u2019]/g, "'")
+      .replace(/\*\*/g, '')
+      .trim();
+    if (!line) continue;
+    const title = line.replace(/^[^\p{L}]+/u, '');
+    if (/^\s*#{1,4}\s/.test(rawLine) && namedChoice.test(title)) {
+      out.push({ text: title, item: false, header: false, named: true });
+      continue;
+    }
+    if (choiceHeader.test(line)) {
+      out.push({ text: line, item: false, header: true });
+      continue;
+    }
+    // a sentence ends at . ! ? before a capital, also when the space after it is missing ("...entries.Let me")
+    for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z`*\uAC00-\uD7A3])|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z]+ )/)) {
+      const t = s.trim();
+      if (t.length >= 12 && t.length <= 600) out.push({ text: t, item, header: false });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,50 @@
+/**
+ * The shapes of a reason: given in the same sentence (because, since, so that, "— it keeps ..."), stated before the
+ * choice ("X is minimal, so I'll ..."), or a limitation or something that forces the change ("SQLite doesn't
+ * support ...", "I can't ..."); and the reason as read from a sentence.
+ */
+
+/** A reason given in the same sentence. */
+export const rationale =
+  /(?:\b(?:because|since|so that|so we|so it|given that|as (?:it|this|that|the|they|there|we|I)\b(?! (?:is|was|are|stands)\s*[.,;)]?\s*$)|due to|to avoid|to keep|to make sure|to ensure|to prevent|otherwise|so (?:the |our |current |existing |all |any |both )?[\w-]+(?: [\w-]+){0,3} (?:doesn't|does not|don't|do not|won't|can't|cannot|stays?|keeps?|remains?|never|comes? from|share)|which (?:avoids|keeps|means|matches|follows|(?:\w+ ){0,3}(?:doesn't|does not|can't|cannot|won't|will fail|isn't|is not)))\b|\s[—–]\s(?=it's|it is|they're|this is|that's|it (?:keeps|avoids|lets|means|makes|gives|saves)\b)|;\s(?=(?:it|this|that|they) (?:has|have) (?:grown|become|gotten)\b)|\(?(?=per (?:the|this|our|your|its|their) (?:[\w'-]+ ){0,3}(?:policy|convention|guidelines?|rules?|instructions?|requirements?)\b))\s*(.*)$/i;
+/** "X is minimal, so I'll go with option 1": the reason stated before the choice, which is not itself a step. */
+export const soThen = /\S.{10,}?,?\s+so (?=(?:I'll|I will|we'll|let's|I'm going to|I am going to)\s)(.+)$/i;
+
+/** What forces a change: a tool missing or blocked, something the agent cannot do. */
+export const forced =
+  /\b(?:isn't|is not|aren't|are not|wasn't) (?:installed|available|exposed|reachable|allowed)\b|\b(?:unavailable|blocked|denied|missing)\b|\b(?:I|we) (?:can't|cannot|couldn't|could not)\b/i;
+
+/** A sentence stating what does not work or is missing: the reason for the change the next sentence makes. */
+export const limitation =
+  /\b(?:doesn't|does not|don't|do not|can't|cannot|won't|isn't|is not|aren't|are not) (?:\w+ )?(?:support|work|render|handle|allow|exist|accept|available|configured|compatible|supported|allowed|exposed)|\bwill fail\b|\bnot (?:supported|available|configured|compatible|allowed)\b/i;
+
+/** A reason as read: no trailing colon or period, no text past a parenthesis it did not open. */
+export function tidy(reason: string): string {
+  let depth = 0;
+  let end = reason.length;
+  for (let i = 0; i < reason.length; i += 1) {
+    if (reason[i] === '(') depth += 1;
+    if (reason[i] === ')' && (depth -= 1) < 0) {
+      end = i;
+      break;
+    }
+  }
+  return reason
+    .slice(0, end)
+    .trim()
+    .replace(/[.:,;]+$/, '');
+}
+
+/** The reason a sentence gives: its opening "since X,", a rationale, the next sentence's "because ...", or ", so ...". */
+export function rationaleOf(sentence: string, next: string | undefined): string {
+  // "Since X, I'll Y": the reason is the opening clause
+  const opening = /^(?:since|because|as|given that)\s+(.+?),\s+(?:I|we|let|so)\b/i.exec(sentence);
+  if (opening?.[1]) return opening[1].trim();
+  const match =
+    rationale.exec(sentence) ??
+    (next ? /^(?:because|since|this is because|that's because)\b\s*(.+)$/i.exec(next) : null);
+  if (match) return tidy(match[1] ?? '');
+  // "I'll keep X in Y, so the scheduler can see each attempt": the consequence after ", so" is the reason
+  const so = /,\s+so (?!that\b)(.{8,})$/i.exec(sentence);
+  return so ? tidy(so[1] ?? '') : '';
+}
