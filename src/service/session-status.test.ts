@@ -18,17 +18,23 @@ function secondSession(one: WorkflowState): WorkflowState {
   };
 }
 
+/** A service with a workflow of two tasks, A and B. */
+async function twoTasks() {
+  const s = makeService();
+  const w = await s.create({
+    title: 't',
+    tasks: [
+      { id: 'A', title: 'a' },
+      { id: 'B', title: 'b' },
+    ],
+    worktree: tempDir(),
+  });
+  return { s, w };
+}
+
 describe('sessionStatus', () => {
   it('derives running, resumable and superseded sessions from the folded state', async () => {
-    const s = makeService();
-    const w = await s.create({
-      title: 't',
-      tasks: [
-        { id: 'A', title: 'a' },
-        { id: 'B', title: 'b' },
-      ],
-      worktree: tempDir(),
-    });
+    const { s, w } = await twoTasks();
     const ref = { workflowId: w.id };
     expect(sessionStatus((await s.startTask(ref, 'A')).state)).toMatchObject({
       state: 'running',
@@ -66,15 +72,7 @@ describe('sessionStatus', () => {
   });
 
   it("prefers the session's own task under way to one an earlier session left", async () => {
-    const s = makeService();
-    const w = await s.create({
-      title: 't',
-      tasks: [
-        { id: 'A', title: 'a' },
-        { id: 'B', title: 'b' },
-      ],
-      worktree: tempDir(),
-    });
+    const { s, w } = await twoTasks();
     const one = (await s.startTask({ workflowId: w.id }, 'A')).state;
     // the second session starts B while A, the first session's, is still under way
     const two = secondSession({

@@ -15,6 +15,14 @@ import { RulesExtractor } from '../rules-extractor.js';
  */
 
 const rules = new RulesExtractor();
+
+/** Every case read: so many decisions and non-decisions, ids unique, each with the turn it names. */
+function expectWhole(probes: readonly Probe[], decisions: number, others: number) {
+  expect(probes.filter((p) => p.decision)).toHaveLength(decisions);
+  expect(probes.filter((p) => !p.decision)).toHaveLength(others);
+  expect(new Set(probes.map((p) => p.id)).size).toBe(probes.length);
+  expect(probes.every((p) => p.turns.length > 0 && p.turns[p.target] !== undefined)).toBe(true);
+}
 const run = (probe: Probe) => runProbe(rules, probe);
 const measure = (probes: readonly Probe[]) => measureProbes(rules, probes);
 
@@ -55,12 +63,7 @@ const neverFire = [
 describe('decision rules on sentences of other projects', () => {
   const probes = readProbes(probeFiles.tuned);
 
-  it('reads the probe file whole', () => {
-    expect(probes.filter((p) => p.decision)).toHaveLength(70);
-    expect(probes.filter((p) => !p.decision)).toHaveLength(91);
-    expect(new Set(probes.map((p) => p.id)).size).toBe(probes.length);
-    expect(probes.every((p) => p.turns.length > 0 && p.turns[p.target] !== undefined)).toBe(true);
-  });
+  it('reads the probe file whole', () => expectWhole(probes, 70, 91));
 
   it('keeps recall and precision at or above the measured floors', async () => {
     const { found, predicted, rows, recall, precision } = await measure(probes);
@@ -82,12 +85,7 @@ describe('decision rules on sentences of other projects', () => {
 describe('decision rules on blind sentences of other projects (never tuned on)', () => {
   const probes = readProbes(probeFiles.blind);
 
-  it('reads the blind probe file whole', () => {
-    expect(probes.filter((p) => p.decision)).toHaveLength(56);
-    expect(probes.filter((p) => !p.decision)).toHaveLength(67);
-    expect(new Set(probes.map((p) => p.id)).size).toBe(probes.length);
-    expect(probes.every((p) => p.turns.length > 0 && p.turns[p.target] !== undefined)).toBe(true);
-  });
+  it('reads the blind probe file whole', () => expectWhole(probes, 56, 67));
 
   it('keeps blind recall and precision at or above the measured floors', async () => {
     const { found, predicted, labelled, rows, recall, precision } = await measure(probes);
