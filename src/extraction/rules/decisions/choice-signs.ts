@@ -15,31 +15,40 @@ export const actor =
  * describes what exists.
  */
 export const statedChoice =
-  /\b(?:the|my|our) (?:(?!current |existing |old |previous |original |default )[\w-]+ ){0,2}(?:fix|plan|approach|solution|choice|option|way|setup|strategy|design)(?: I(?:'d|'ll| will) (?:try|use|take|pick|go with))?(?: (?:for|in|with) [\w`'./-]+(?: [\w`'./-]+)?)?(?: here| then| now)? (?:is|will be|would be)\b(?! (?:to )?(?:check|see|look|find|understand)\b| (?:now )?(?:committed|pushed|merged|done|in place|applied|complete|working|ready|live|documented|described|defined|outlined|saved|written|explained)\b)|\b(?:is|seems|looks like) (?:a|the) (?:perfect|good|great|natural|better|right|best) (?:use case|fit|choice|candidate|option|approach|place|call)\b|^(?:the )?(?:best|cleanest|safest|right) (?:option|approach|choice|fix|way)(?: here)? is\b/i;
+  /\b(?:the|my|our) (?:(?!current |existing |old |previous |original |default )[\w-]+ ){0,2}(?:fix|plan|approach|solution|choice|option|way|setup|strategy|design)(?: I(?:'d|'ll| will) (?:try|use|take|pick|go with))?(?: (?:for|in|with) [\w`'./-]+(?: [\w`'./-]+)?)?(?: here| then| now)? (?:is|will be|would be)\b(?! (?:to )?(?:check|see|look|find|understand)\b| (?:now )?(?:committed|pushed|merged|done|in place|applied|complete|working|ready|live|documented|described|defined|outlined|saved|written|explained)\b)|\b(?:is|seems|looks like) (?:a|the) (?:perfect|good|great|natural|better|right|best) (?:use case|fit|choice|candidate|option|approach|place|call)\b|^(?:the )?(?:best|cleanest|safest|right) (?:option|approach|choice|fix|way)(?: here)? is\b|^(?:the )?(?:best|cleanest|simplest|safest|easiest|right|better) (?:(?:option|approach|choice|fix|way|thing|move|path|bet) )?(?:here |now |for now )?(?:is|would be) to\b/i;
 
 /**
  * Words that mark a choice even without a reason: an alternative named (instead, rather than, over, fall back), a
  * deliberate choice (prefer, opt for, go with, skip, out of scope, a separate or dedicated place, tests first).
  */
 export const choiceWord =
-  /\b(instead|rather than|(?<!all )over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with|(?<!keep )going with|(?:separate|dedicated|(?:its|their) own) (?:[\w-]+ )?(?:struct|component|hook|crate|file|module|function|helper|class|layer|document|step|commit|pr|package|service|type|table|endpoint)|specifically for|(?:failing tests?|tests?|expected behaviou?r) first|test[- ]first|fall(?:ing)? back|workaround|work around|skip|defer|omit|not (?:going to|worth)|out of scope|deliberately|interpret|assum(?:e|ing)|as (?:a|the) (?:fallback|workaround))\b/i;
+  /\b(instead|rather than|(?<!all )over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with|(?<!keep )going with|(?:separate|dedicated|(?:its|their) own) (?:[\w-]+ )?(?:struct|component|hook|crate|file|module|function|helper|class|layer|document|step|commit|pr|package|service|type|table|endpoint)|specifically for|(?:failing tests?|tests?|expected behaviou?r) first|test[- ]first|fall(?:ing)? back|workaround|work around|skip|defer|omit|not (?:going to|worth)|out of scope|deliberately|interpret|assum(?:e|ing)|as (?:a|the) (?:fallback|workaround))\b|, (?:a|the) (?:[\w-]+ ){0,4}(?:choice|option|pick|fit)\b/i;
 
-/** Explicit decisions: enough on their own. */
+/** What is kept as it is, or kept small: "leave the `v1` endpoint in place", "keeping the fix narrow". */
+export const keptAsIs =
+  /\b(?:leav|keep)(?:e|ing)?\b.{1,60}?\b(?:in place|as[- ]is|alone|untouched|unchanged|intact)\b|\bkeep(?:ing)? (?:it|this|things|the (?:[\w-]+ )?(?:fix|change|diff|scope|patch)) (?:narrow|minimal|small|simple|focused|lean|tight)\b/i;
+
+/** Explicit decisions: enough on their own (a recommendation too, unless it only advises a check: "Recommendation: test ..."). */
 export const explicit =
-  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided to|I chose|I opted|I went with|(?<!keep )going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|(?:I|we)(?:'m|'re| am| are|'ve| have)? settl(?:ing|ed) on|the (?:plan|decision) is(?! (?:saved|ready|done|complete|approved|written|in|at|now|documented|described|below|above)\b)|^(?:selected|chosen) [\w -]{1,40}? (?:is|are)|I(?:'ve)? (?:selected|picked))\b|^decision(?: is| was)?:/i;
+  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided to|I chose|I opted|I went with|(?<!keep )going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|(?:I|we)(?:'m|'re| am| are|'ve| have)? settl(?:ing|ed) on|the (?:plan|decision) is(?! (?:saved|ready|done|complete|approved|written|in|at|now|documented|described|below|above)\b)|^(?:selected|chosen) [\w -]{1,40}? (?:is|are)|I(?:'ve)? (?:selected|picked))\b|^decision(?: is| was)?:|^(?:my |our |final )?recommendation(?: is)?:\s*(?!(?:test|check|verify|run|try|confirm|validate|review|monitor|watch)\b)\S/i;
 
 /** How agents settle what an ambiguous request means. */
 export const clarifying =
   /\b(?:this|that|your request|the request|it) (?:likely |probably |most likely )?means (?:\w+ing|that (?:we|I|you) (?:should|want))\b|\bI'(?:m| am) (?:treating|reading|interpreting|taking) .{3,120}? as\b|\bI(?:'ll| will) (?:assume|interpret|read (?:this|it|that) as|take (?:this|it|that) to mean)\b|\binterpret(?:ed|ing)? .{3,80}? as\b/i;
 
+/** One named thing changed for another: "change `--extra dev` to `--group dev`", "replace `moment` with `date-fns`". */
+export const namedSwap =
+  /\b(?:replac(?:e|ing)|swap(?:ping)?) `[^`]{1,60}` (?:with|for) `|\bchang(?:e|ing) (?:the [\w-]+ )?`[^`]{1,60}` to `/i;
 /**
  * A choice that names itself whatever its verb: an alternative set against it (one named thing for another: "I'm
  * replacing `moment` with `date-fns`"; "Rather than mocking X, I'm going to
  * run ...", "I'll do the parsing in Python instead"), a bare "Chose ..." or "Plan: <change>",
  * "Using X keeps ...", "let's not ...".
  */
-export const alternative =
-  /\b(?:instead\b|rather than|in favou?r of)|\blet'?s not\b|\b(?:replac(?:e|ing)|swap(?:ping)?) `[^`]{1,60}` (?:with|for) `/i;
+export const alternative = new RegExp(
+  String.raw`\b(?:instead\b|rather than|in favou?r of)|\blet'?s not\b|${namedSwap.source}`,
+  'i',
+);
 export const namedItself =
   /^(?:chose|picked|opted for|went with)\b|^using .{3,60}? (?:keeps|lets|avoids|means|makes|gives)\b/i;
 export const planOf = /^plan:\s+(\w+)/i;

@@ -3,6 +3,8 @@ import {
   alternative,
   choiceWord,
   clarifying,
+  keptAsIs,
+  namedSwap,
   explicit,
   namedItself,
   pastOfDoing,
@@ -30,11 +32,29 @@ function bareChoice(sentence: string): boolean {
     return false;
   if (/^(?:skip|defer|omit|postpone|drop)/i.test(verb) && (rationale.test(sentence) || forNow.test(sentence)))
     return true;
+  if (keptAsIs.test(sentence)) return true;
   if (/ing$/i.test(verb))
     return choiceWord.test(sentence) || (rationale.test(sentence) && !lookPurpose.test(sentence));
   // an order of the agent's own, with the way set aside: "Serve the folder over HTTP instead of opening the file"
   return alternative.test(sentence);
 }
+
+/**
+ * "To avoid N+1 queries, I'll prefetch the authors ...": the verb right after the agent names itself, whatever it is,
+ * unless it talks, goes on, looks or only edits (update, fix, change: a step until a reason or an alternative makes it
+ * a choice, as for the verbs of `doing`).
+ */
+const actorVerb =
+  /\b(?:I'll|I will|we'll|we will|let me|let's|I'm going to|we're going to)\s+(?:(?:also|now|just|then|first|instead|simply)\s+)?([a-z][a-z-]+)\b/i;
+const notActing =
+  /^(?:be|have|do|get|go|need|want|think|help|note|explain|describe|mention|summari[sz]e|know|say|tell|ask|answer|respond|reply|start|begin|continue|proceed|finish|wrap|attempt|work|focus|give|provide|show|hand|report|share|walk|outline|present|sketch|plan|consider|propose|suggest|recommend|come|take|update|fix|modify|adjust|change|edit|tweak|address|tackle|double|quickly|carefully|actually|probably|likely|definitely|still|need|make)$/i;
+const actsOpenly = (sentence: string) => {
+  const verb = actorVerb.exec(sentence)?.[1];
+  return verb !== undefined && !notActing.test(verb) && !bareLook.test(verb);
+};
+
+/** An obligation the limitation imposes: "I need to rewrite it with...". */
+const needTo = /\b(?:I|we) (?:will |'ll )?need to\b/i;
 
 export function isDecision(text: string): boolean {
   const colon = text.endsWith(':');
@@ -52,15 +72,15 @@ export function isDecision(text: string): boolean {
   const after = soThen.exec(sentence)?.[1];
   if (after !== undefined && doing.test(after) && !isStep(after) && !processStep.test(after)) return true;
   if (pastOfDoing(sentence) && choiceWord.test(sentence)) return true;
+  // "I need to change `--extra dev` to `--group dev`": an obligation that names the way set aside
+  if (needTo.test(sentence) && namedSwap.test(sentence) && !looking.test(sentence)) return true;
   if (!actor.test(sentence) || processStep.test(sentence)) return false;
   if (alternative.test(sentence)) return true;
-  if (!doing.test(sentence) && !doingNow(sentence)) return false;
-  if (choiceWord.test(sentence)) return true;
+  if (!doing.test(sentence) && !doingNow(sentence) && !actsOpenly(sentence)) return false;
+  if (choiceWord.test(sentence) || keptAsIs.test(sentence)) return true;
   return rationale.test(sentence) && !lookPurpose.test(sentence);
 }
 
-/** An obligation the limitation imposes: "I need to rewrite it with...". */
-const needTo = /\b(?:I|we) (?:will |'ll )?need to\b/i;
 /** How the change is made: with something, inline, instead, by doing something. */
 const manner = /\b(?:with|using|via|inline|instead|rather|by \w+ing|as an?)\b/i;
 

@@ -9,9 +9,10 @@ import { RulesExtractor } from '../rules-extractor.js';
  * what fired (the blind file's cases only with `BATON_PROBES_BLIND=1`: whoever tunes the rules must not read them).
  *
  * decision-probes-blind.txt is a second set, written from other sessions and labelled before the rules ever ran on
- * it: three sessions of round 1 (six more written with them were opened for tuning: round 2 of decision-probes.txt)
- * and six of round 3 (sessions 10-15); the rules were never tuned on it, so its figures are the blind measure (its
- * floors guard against regression only: fitting a rule to one of its cases would make it a tuning set like the first).
+ * it: three sessions of round 1 (six more written with them were opened for tuning: round 2 of decision-probes.txt;
+ * the six sessions of round 3, measured here once, were opened on 2026-11-28: round 3 there); the rules were never
+ * tuned on it, so its figures are the blind measure (its floors guard against regression only: fitting a rule to one
+ * of its cases would make it a tuning set like the first).
  */
 
 const rules = new RulesExtractor();
@@ -63,7 +64,7 @@ const neverFire = [
 describe('decision rules on sentences of other projects', () => {
   const probes = readProbes(probeFiles.tuned);
 
-  it('reads the probe file whole', () => expectWhole(probes, 70, 91));
+  it('reads the probe file whole', () => expectWhole(probes, 97, 134));
 
   it('keeps recall and precision at or above the measured floors', async () => {
     const { found, predicted, rows, recall, precision } = await measure(probes);
@@ -71,8 +72,8 @@ describe('decision rules on sentences of other projects', () => {
       console.log(
         `${rows.join('\n')}\nfound ${found} predicted ${predicted} R ${recall.toFixed(2)} P ${precision.toFixed(2)}`,
       );
-    expect(recall).toBeGreaterThanOrEqual(0.91);
-    expect(precision).toBeGreaterThanOrEqual(0.98);
+    expect(recall).toBeGreaterThanOrEqual(0.93);
+    expect(precision).toBeGreaterThanOrEqual(0.95);
   });
 
   it.each(neverFire)('never reads %s as a decision', async (id) => {
@@ -85,7 +86,7 @@ describe('decision rules on sentences of other projects', () => {
 describe('decision rules on blind sentences of other projects (never tuned on)', () => {
   const probes = readProbes(probeFiles.blind);
 
-  it('reads the blind probe file whole', () => expectWhole(probes, 56, 67));
+  it('reads the blind probe file whole', () => expectWhole(probes, 29, 24));
 
   it('keeps blind recall and precision at or above the measured floors', async () => {
     const { found, predicted, labelled, rows, recall, precision } = await measure(probes);
@@ -98,8 +99,9 @@ describe('decision rules on blind sentences of other projects (never tuned on)',
     // rules were tuned on the six opened sessions (decision-probes.txt, round 2), measured once: P 1.00 R 0.66,
     // 19 found / 19 predicted / 29 labelled. Round 3 (sessions 10-15, labelled before the rules ran on them), measured
     // once on 2026-11-27: alone P 0.77 R 0.37, 10 found / 13 predicted / 27 labelled; the whole file then P 0.91
-    // R 0.52, 29 found / 32 predicted / 56 labelled.
-    expect(recall).toBeGreaterThanOrEqual(0.51);
+    // R 0.52, 29 found / 32 predicted / 56 labelled. On 2026-11-28 round 3 was opened for tuning (round 3 of
+    // decision-probes.txt), leaving sessions 5-7 here: still P 1.00 R 0.66 (19 / 19 / 29) after that tuning.
+    expect(recall).toBeGreaterThanOrEqual(0.65);
     expect(precision).toBeGreaterThanOrEqual(0.9);
   });
 });

@@ -492,3 +492,77 @@ describe('decisions: a reason after a dash, a semicolon or "so <the outcome>"', 
     expect(await lines('Let me move on to the router; it has three routes left.')).toEqual([]);
   });
 });
+
+describe('decisions: any verb of the agent with a reason, things kept as they are, swaps and recommendations', () => {
+  const lines = async (...texts: string[]) => (await found(texts.map(said))).map((d) => d.description);
+
+  it('reads a verb outside the list when the agent names itself and gives a reason', async () => {
+    expect(
+      await lines('To keep reads cheap, we’ll denormalize the author name onto each post.'),
+    ).toHaveLength(1);
+    expect(
+      await lines('We’ll use keyset pagination; the offset query gets slower with every page.'),
+    ).toHaveLength(1);
+    expect(await lines('I’ll explain the trade-off since you asked about it.')).toEqual([]);
+    expect(await lines('Let me unstage the generated files since they don’t belong in this commit.')).toEqual(
+      [],
+    );
+    expect(
+      await lines('I’m using the review workflow for this; the stop condition is a clean report.'),
+    ).toEqual([]);
+  });
+
+  it('reads what is kept as it is or kept small, with or without the agent named', async () => {
+    expect(
+      await lines('I’ll leave the old `/v1/export` route in place and only mark it deprecated.'),
+    ).toHaveLength(1);
+    expect(
+      await lines('I’m keeping the change minimal: only the tokenizer moves, the parser stays.'),
+    ).toHaveLength(1);
+    expect(await lines('Keep it small for now; the retry policy can come later.')).toHaveLength(1);
+  });
+
+  it('reads a named swap, a best way stated without its noun, an order with the way set aside', async () => {
+    expect(await lines('I need to change `--prod` to `--omit=dev` in the install step:')).toHaveLength(1);
+    expect(await lines('Now I need to update both tests to call `loadConfig` instead.')).toEqual([]);
+    expect(await lines('Simplest is to vendor the two helpers and drop the dependency.')).toHaveLength(1);
+    expect(
+      await lines('No SSH key on the runner. Sync the fixtures from the shared volume instead.'),
+    ).toEqual(['Sync the fixtures from the shared volume instead.']);
+    expect(
+      await lines(
+        'An empty prefix breaks the parser’s assignment handling. Let me rewrite the call with `env`.',
+      ),
+    ).toEqual(['Let me rewrite the call with `env`.']);
+  });
+
+  it('reads a recommendation and an appositive naming the pick, not advice to check', async () => {
+    expect(
+      await lines('Done.\n\nRecommendation: ship the CSV export first and leave PDF for the next release.'),
+    ).toHaveLength(1);
+    expect(await lines('Recommendation: test the upgrade on staging before the release.')).toEqual([]);
+    expect(await lines('I’ll use `zx`, a sensible pick for scripts this small:')).toHaveLength(1);
+  });
+
+  it('reads a summary item with the way it replaced, not a finding that says what happens', async () => {
+    expect(
+      await lines(
+        '**Changed:**\n- **Cache location**: the OS cache folder (e.g. `~/.cache/tool`) instead of `~/.tool/cache`',
+      ),
+    ).toEqual(['Cache location: the OS cache folder (e.g. `~/.cache/tool`) instead of `~/.tool/cache`']);
+    expect(await lines('Impact: a slow disk becomes a stalled queue instead of a logged warning.')).toEqual(
+      [],
+    );
+  });
+
+  it('reads a user directive asked as a question, naming a helper or setting a convention', async () => {
+    const reply = said('Sure.');
+    for (const asked of [
+      'Could you read the limits from the config file instead of hard-coding them?',
+      'when a test needs a clock, use the `fakeClock` helper from the test utils',
+      'we use pnpm here, please clean up and use pnpm from now on',
+    ])
+      expect(await found([user(asked), reply])).toHaveLength(1);
+    expect(await found([user('Could you show me the limits?'), reply])).toEqual([]);
+  });
+});

@@ -18,7 +18,7 @@ export const lookPurpose =
   /\bso (?:that )?(?:we|I|you) (?:can|could) (?:see|check|verify|diff|trace|debug|inspect|compare|confirm|test|find|tell|read)\b|\bto (?:make sure|ensure|confirm|verify|check) (?:that )?(?:everything|it all|all|things|it|they|the (?:[\w-]+ )?(?:build|code|project|tests?|files?))\b.{0,20}\b(?:compiles?|builds?|pass(?:es)?|works?|runs?|is clean)\b/i;
 /** Steps that are never choices, whatever reason comes with them: committing, going on, tests, logging, tools. */
 export const processStep =
-  /^(?:now,? |ok,? |okay,? |then,? |first,? )*(?:let me|let's|I'll|I will|I should|we should|I'm going to|I'm|I am)\s+(?:also |now |just |then |first |go ahead and )?(?:commit|push|keep going|continue|proceed|move on|add(?:ing)? (?:a |some |an? )?(?:\w+ )?(?:tests?|debug\w*|log(?:ging| line)?|print\w*|console\.log)|use (?:the )?\w+ (?:tool|command)|use (?:grep|rg|find|sed|awk|jq)|remov\w* (?:the )?debug)\b/i;
+  /^(?:now,? |ok,? |okay,? |then,? |first,? )*(?:let me|let's|I'll|I will|I should|we should|I'm going to|I'm|I am)\s+(?:also |now |just |then |first |go ahead and )?(?:commit|push|(?:un)?stage|keep going|continue|proceed|move on|add(?:ing)? (?:a |some |an? )?(?:\w+ )?(?:tests?|debug\w*|log(?:ging| line)?|print\w*|console\.log)|use (?:the )?\w+ (?:tool|command)|use (?:grep|rg|find|sed|awk|jq)|remov\w* (?:the )?debug)\b/i;
 /** An item of a list that only looks or runs ("Read the existing exporter", "Check the failing test output"). */
 export const bareLook = new RegExp(`^(?:${lookingVerbs}|run|re-?run|commit|push)\\b`, 'i');
 /** A look or a step of the process, with or without the agent named: never a choice on its own. */

@@ -44,8 +44,11 @@ export function sentences(text: string): Sentence[] {
       out.push({ text: line, item: false, header: true });
       continue;
     }
-    // a sentence ends at . ! ? before a capital, also when the space after it is missing ("...entries.Let me")
-    for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z`*\uAC00-\uD7A3])|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z]+ )/)) {
+    // a sentence ends at . ! ? before a capital (not at "e.g." or "i.e."), also when the space after it is missing
+    // ("...entries.Let me")
+    for (const s of line.split(
+      /(?<=[.!?])(?<!\b(?:e\.g|i\.e|vs|cf|etc)\.)\s+(?=[A-Z`*\uAC00-\uD7A3])|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z]+ )/,
+    )) {
       const t = s.trim();
       if (t.length >= 12 && t.length <= 600) out.push({ text: t, item, header: false });
     }

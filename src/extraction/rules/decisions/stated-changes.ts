@@ -37,8 +37,8 @@ function labelledFix(sentence: string): boolean {
   return choiceWord.test(body) || /\bnow\b/i.test(body) || rationale.test(body);
 }
 
-/** Who made the change, when the summary names it: "`game.js`: replaced ...", "I've replaced ...". */
-const by = String.raw`^(?:\`[^\`]+\`\s*:\s*|(?:I|we)(?:'ve| have)?\s+)?`;
+/** Who or what the change was, when the summary names it: "`game.js`: replaced ...", "Validation: changed ...", "I've replaced ...". */
+const by = String.raw`^(?:\`[^\`]+\`\s*:\s*|[\w ]{2,30}:\s+|(?:I|we)(?:'ve| have)?\s+)?`;
 /** "replaced X with Y", "swapped X for Y", "switched from X to Y": the old way named beside the new. */
 const replaced = new RegExp(
   by +
@@ -48,13 +48,20 @@ const replaced = new RegExp(
 /** "X is now Y instead of Z", "X now uses Y rather than Z": the state a change left, the alternative named. */
 const nowInstead =
   /^(?!now\b).*?\bnow\b(?! being\b| getting\b).{3,}?\b(?:instead of|rather than|in place of)\b/i;
+/**
+ * "Workspace location: sibling folders instead of the nested `.ws/`": a summary's labelled item, the old way named
+ * (a label of four words at most; a finding's label, "Impact: X becomes Y instead of Z", says what happens, not what
+ * was chosen).
+ */
+const labelInstead =
+  /^(?!(?:impact|problem|issue|risk|(?:root )?cause|symptom|result|bug|finding|severity|effect|behaviou?r|before|current|observed|expected|actual)\b)(?:[\w`'./-]+ ){0,3}[\w`'./-]+:\s+\S.{2,}?\b(?:instead of|rather than|in place of)\b/i;
 /** "Stopped re-rendering the board on drag start. Instead the targets are highlighted in place": the other way. */
 const insteadOpening = /^instead\b,?\s+(?!(?:let me|I'll|I will|let's)\b)/i;
 
 /** A change summarised with the alternative it replaced, in its sentence or in the change just before it. */
 export function replacedAlternative(sentence: string, previous: string | undefined): boolean {
   if (isStep(sentence)) return false;
-  if (replaced.test(sentence) || nowInstead.test(sentence)) return true;
+  if (replaced.test(sentence) || nowInstead.test(sentence) || labelInstead.test(sentence)) return true;
   return (
     insteadOpening.test(sentence) &&
     previous !== undefined &&
