@@ -86,7 +86,7 @@ describe('decision rules on sentences of other projects', () => {
 describe('decision rules on blind sentences of other projects (never tuned on)', () => {
   const probes = readProbes(probeFiles.blind);
 
-  it('reads the blind probe file whole', () => expectWhole(probes, 29, 24));
+  it('reads the blind probe file whole', () => expectWhole(probes, 75, 93));
 
   it('keeps blind recall and precision at or above the measured floors', async () => {
     const { found, predicted, labelled, rows, recall, precision } = await measure(probes);
@@ -101,7 +101,10 @@ describe('decision rules on blind sentences of other projects (never tuned on)',
     // once on 2026-11-27: alone P 0.77 R 0.37, 10 found / 13 predicted / 27 labelled; the whole file then P 0.91
     // R 0.52, 29 found / 32 predicted / 56 labelled. On 2026-11-28 round 3 was opened for tuning (round 3 of
     // decision-probes.txt), leaving sessions 5-7 here: still P 1.00 R 0.66 (19 / 19 / 29) after that tuning.
-    expect(recall).toBeGreaterThanOrEqual(0.65);
+    // Round 4 (sessions 16-24, written and labelled on 2026-11-28 before the rules ran on them), measured once after
+    // that tuning: alone P 0.71 R 0.11, 5 found / 7 predicted / 46 labelled; the whole file P 0.92 R 0.32 (24 / 26 /
+    // 75).
+    expect(recall).toBeGreaterThanOrEqual(0.32);
     expect(precision).toBeGreaterThanOrEqual(0.9);
   });
 });
