@@ -58,8 +58,8 @@ export function readProbes(file: string): Probe[] {
 
 /** One probe through the extractor: the decisions found, whether the labelled one is among them, how many are wrong. */
 export async function runProbe(extractor: Extractor, probe: Probe) {
-  const entries: TranscriptEntry[] = probe.turns.map((t, i) => ({
-    line: i + 1,
+  const entry = (line: number, t: Probe['turns'][number]): TranscriptEntry => ({
+    line,
     at: null,
     role: t.role,
     kind: t.kind,
@@ -67,7 +67,11 @@ export async function runProbe(extractor: Extractor, probe: Probe) {
     truncated: false,
     tool: null,
     sidechain: false,
-  }));
+  });
+  // a case is a passage from the middle of a session: the agent has spoken before it (line 0), so a user turn that
+  // opens the case is a reply to the agent, not the session's first request
+  const earlier = entry(0, { role: 'assistant', kind: 'text', text: 'Done.' });
+  const entries = [earlier, ...probe.turns.map((t, i) => entry(i + 1, t))];
   const { decisions } = await extractor.extract({ entries });
   const lines = decisions.map((d) => d.evidence_line);
   const target = probe.target + 1;

@@ -15,7 +15,7 @@ export const actor =
  * describes what exists.
  */
 export const statedChoice =
-  /\b(?:the|my|our) (?:(?!current |existing |old |previous |original |default )[\w-]+ ){0,2}(?:fix|plan|approach|solution|choice|option|way|setup|strategy|design)(?: I(?:'d|'ll| will) (?:try|use|take|pick|go with))?(?: (?:for|in|with) [\w`'./-]+(?: [\w`'./-]+)?)?(?: here| then| now)? (?:is|will be|would be)\b(?! (?:to )?(?:check|see|look|find|understand)\b| (?:now )?(?:committed|pushed|merged|done|in place|applied|complete|working|ready|live|documented|described|defined|outlined|saved|written|explained)\b)|\b(?:is|seems|looks like) (?:a|the) (?:perfect|good|great|natural|better|right|best) (?:use case|fit|choice|candidate|option|approach|place|call)\b|^(?:the )?(?:best|cleanest|safest|right) (?:option|approach|choice|fix|way)(?: here)? is\b|^(?:the )?(?:best|cleanest|simplest|safest|easiest|right|better) (?:(?:option|approach|choice|fix|way|thing|move|path|bet) )?(?:here |now |for now )?(?:is|would be) to\b/i;
+  /\b(?:the|my|our) (?:(?!current |existing |old |previous |original |default )[\w-]+ ){0,2}(?:fix|plan|approach|solution|choice|option|way|setup|strategy|design)(?: I(?:'d|'ll| will) (?:try|use|take|pick|go with))?(?: (?:for|in|with) [\w`'./-]+(?: [\w`'./-]+)?)?(?: here| then| now)? (?:is|will be|would be)\b(?! (?:to )?(?:check|see|look|find|understand)\b| (?:now )?(?:committed|pushed|merged|done|in place|applied|complete|working|ready|live|documented|described|defined|outlined|saved|written|explained)\b)|\b(?:is|seems|looks like) (?:a|the) (?:perfect|good|great|natural|better|right|best) (?:use case|fit|choice|candidate|option|approach|place|call)\b|\b(?:is|seems|looks like) (?:probably |clearly |definitely )?(?:the )?(?:sweet spot|way to go|best bet|right call)\b|\b(?:option|approach) [\w\d]{1,3}\b(?: \([^)]{1,40}\))? (?:feels|seems|looks|is) (?:right|best|like the (?:right|best) (?:fit|choice))\b|\bmakes (?:the )?most sense\b|^(?:the )?(?:best|cleanest|safest|right) (?:option|approach|choice|fix|way)(?: here)? is\b|^(?:the )?(?:best|cleanest|simplest|safest|easiest|right|better) (?:(?:option|approach|choice|fix|way|thing|move|path|bet) )?(?:here |now |for now )?(?:is|would be) to\b/i;
 
 /**
  * Words that mark a choice even without a reason: an alternative named (instead, rather than, over, fall back), a
@@ -24,9 +24,12 @@ export const statedChoice =
 export const choiceWord =
   /\b(instead|rather than|(?<!all )over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with|(?<!keep )going with|(?:separate|dedicated|(?:its|their) own) (?:[\w-]+ )?(?:struct|component|hook|crate|file|module|function|helper|class|layer|document|step|commit|pr|package|service|type|table|endpoint)|specifically for|(?:failing tests?|tests?|expected behaviou?r) first|test[- ]first|fall(?:ing)? back|workaround|work around|skip|defer|omit|not (?:going to|worth)|out of scope|deliberately|interpret|assum(?:e|ing)|as (?:a|the) (?:fallback|workaround))\b|, (?:a|the) (?:[\w-]+ ){0,4}(?:choice|option|pick|fit)\b/i;
 
-/** What is kept as it is, or kept small: "leave the `v1` endpoint in place", "keeping the fix narrow". */
+/**
+ * What is kept as it is, or kept small: "leave the `v1` endpoint in place", "keeping the fix narrow", "we should only
+ * block when ...".
+ */
 export const keptAsIs =
-  /\b(?:leav|keep)(?:e|ing)?\b.{1,60}?\b(?:in place|as[- ]is|alone|untouched|unchanged|intact)\b|\bkeep(?:ing)? (?:it|this|things|the (?:[\w-]+ )?(?:fix|change|diff|scope|patch)) (?:narrow|minimal|small|simple|focused|lean|tight)\b/i;
+  /\b(?:leav|keep)(?:e|ing)?\b.{1,60}?\b(?:in place|as[- ]is|alone|untouched|unchanged|intact)\b|\bkeep(?:ing)? (?:it|this|things|the (?:[\w-]+ ){0,2}[\w-]+) (?:narrow|minimal|small|simple|focused|lean|tight)\b|\b(?:should|will|'ll) only (?!(?:be|need|have|see|check|look|run|read)\b)[a-z]+/i;
 
 /** Explicit decisions: enough on their own (a recommendation too, unless it only advises a check: "Recommendation: test ..."). */
 export const explicit =

@@ -14,7 +14,7 @@ import { draft } from './decision-signals.js';
 
 /** The agent's reply opens by accepting a point: "You're absolutely right", "Good catch", "The user is right". */
 const accepts =
-  /^(?:(?:ah|oh|wait|yes|right|ok|okay)\b[,!.]*\s*)?(?:(?:you'?re|you are|the user is|they're|they are|the user's) (?:absolutely |completely |totally |quite |entirely |exactly )?(?:right|correct)\b|(?:absolutely|exactly) right\b|(?:(?:this|that)(?: is|'s) (?:a |an )?)?(?:good|great|excellent|fair|valid|important|brilliant|critical|key) (?:point|catch|call|insight|distinction|observation)\b|brilliant\b)/i;
+  /^(?:(?:ah|oh|wait|yes|right|ok|okay)\b[,!.]*\s*)?(?:(?:you'?re|you are|the user is|they're|they are|the user's) (?:absolutely |completely |totally |quite |entirely |exactly )?(?:right|correct)\b|(?:absolutely|exactly) right\b|(?:(?:that's|this is|that is) )?(?:well[- ]reasoned|a (?:good|great) idea)\b|(?:good|great) idea\b|(?:(?:this|that)(?: is|'s) (?:a |an )?)?(?:good|great|excellent|fair|valid|important|brilliant|critical|key) (?:point|catch|call|insight|distinction|observation)\b|brilliant\b)/i;
 
 /**
  * The user directs the course rather than only stating a fact: "no, ...", "don't ...", "there is a need to ...",
@@ -22,7 +22,10 @@ const accepts =
  * file") leaves the agent to decide what follows from it, and the agent's own statement of that is the decision.
  */
 const directs =
-  /^(?:no|nope|not)\b|(?:^|[.,;:!-]\s*)(?:don'?t|do not|never|avoid|just|instead|keep|let'?s|use|stop)\b|\b(?:need to|needs to|no need|must|should(?:n'?t)?|has to|have to|instead of|rather than|bad idea|not (?:valid|acceptable|a good idea|needed|necessary)|unacceptable|overcomplicat\w*|keep in mind|make sure|prefer)\b/i;
+  /^(?:no|nope|not)\b|(?:^|[.,;:!-]\s*)(?:don'?t|do not|never|avoid|just|instead|keep|let'?s|use|stop)\b|\b(?:need to|needs to|no need|must|should(?:n'?t)?|has to|have to|instead of|rather than|bad idea|not (?:valid|acceptable|a good idea|needed|necessary)|unacceptable|overcomplicat\w*|keep in mind|make sure|prefer|how about|what about|what if we|why not)\b/i;
+
+/** A proposal asked as a question: "how about 15% identity, 25% liveness ...?", accepted it is a correction too. */
+const proposes = /(?:^|[.!]\s+)(?:how about|what about|what if we|why not)\b[^?]{6,}\?\s*$/i;
 
 /**
  * A report that something fails ("no, the tests still fail") asks for a fix, not a course: it counts only when it
@@ -105,7 +108,8 @@ export function courseCorrections(entries: readonly TranscriptEntry[], taskId: s
     if (said(e) && e.kind === 'text') agentSpoke = true;
     if (!userTurn(e) || !agentSpoke) return;
     const text = plain(e.text);
-    if (text.length < 8 || injected.test(e.text) || /\?\s*$/.test(text) || !directs.test(text)) return;
+    if (text.length < 8 || injected.test(e.text) || !directs.test(text)) return;
+    if (/\?\s*$/.test(text) && !proposes.test(text)) return;
     if (reportsFailure.test(text) && !saysHow.test(text)) return;
     if (processDirective.test(text) && !namesCourse.test(text)) return;
     const reply: TranscriptEntry[] = [];

@@ -53,15 +53,29 @@ const actsOpenly = (sentence: string) => {
   return verb !== undefined && !notActing.test(verb) && !bareLook.test(verb);
 };
 
+/** "Let me try a different approach - make the column transparent": a new way taken, and what it is. */
+const newApproach =
+  /\b(?:try|take|use) (?:a |an )?(?:different|another|new|simpler|cleaner|safer) (?:approach|way|route|tack|strategy|fix)\b\s*(?:[-–—:]|,? and)\s*(?:just |simply )?(\S.*)$/i;
+/** "Let me fix this by updating index.html to ...": how a fix is made. */
+const fixBy = /\bfix (?:this|it|that|the [\w-]+) by \w+ing\b/i;
+
+/** "Recommendation: build an oracle that:": a recommendation names its choice even when a list completes it. */
+const recommended =
+  /^(?:my |our |final )?recommendation(?: is)?:\s*(?!(?:test|check|verify|run|try|confirm|validate|review|monitor|watch)\b)(?:\w+\s+){2}/i;
+
 /** An obligation the limitation imposes: "I need to rewrite it with...". */
 const needTo = /\b(?:I|we) (?:will |'ll )?need to\b/i;
 
 export function isDecision(text: string): boolean {
   const colon = text.endsWith(':');
   const sentence = colon ? text.slice(0, -1).trimEnd() : text;
+  if (recommended.test(sentence)) return true;
   if (announcesFragment(text) || (colon && judged.test(sentence))) return false;
   if (isNotAChoice(sentence) || deliberating.test(sentence)) return false;
   if (explicit.test(sentence) || clarifying.test(sentence)) return true;
+  const approach = newApproach.exec(sentence)?.[1];
+  if (approach !== undefined && !bareLook.test(approach)) return true;
+  if (fixBy.test(sentence) && actor.test(sentence)) return true;
   if (looking.test(sentence)) return false;
   if (colon && unnamedChoice.test(sentence) && !/\bgo(?:ing)? with\b/i.test(sentence)) return false;
   if (statedChoice.test(sentence)) return !judged.test(sentence);
@@ -76,9 +90,13 @@ export function isDecision(text: string): boolean {
   if (needTo.test(sentence) && namedSwap.test(sentence) && !looking.test(sentence)) return true;
   if (!actor.test(sentence) || processStep.test(sentence)) return false;
   if (alternative.test(sentence)) return true;
-  if (!doing.test(sentence) && !doingNow(sentence) && !actsOpenly(sentence)) return false;
+  const ofDoing = doing.test(sentence) || doingNow(sentence);
+  if (!ofDoing && !actsOpenly(sentence)) return false;
   if (choiceWord.test(sentence) || keptAsIs.test(sentence)) return true;
-  return rationale.test(sentence) && !lookPurpose.test(sentence);
+  const reason = rationale.exec(sentence);
+  if (!reason || lookPurpose.test(sentence)) return false;
+  // after a verb outside the list, "as the admin user" says how, not why
+  return ofDoing || !/^as\b/i.test(reason[0].trim());
 }
 
 /** How the change is made: with something, inline, instead, by doing something. */

@@ -526,9 +526,9 @@ describe('decisions: any verb of the agent with a reason, things kept as they ar
     expect(await lines('I need to change `--prod` to `--omit=dev` in the install step:')).toHaveLength(1);
     expect(await lines('Now I need to update both tests to call `loadConfig` instead.')).toEqual([]);
     expect(await lines('Simplest is to vendor the two helpers and drop the dependency.')).toHaveLength(1);
-    expect(
-      await lines('No SSH key on the runner. Sync the fixtures from the shared volume instead.'),
-    ).toEqual(['Sync the fixtures from the shared volume instead.']);
+    expect(await lines('No SSH key on the runner. Use the fixtures from the shared volume instead.')).toEqual(
+      ['Use the fixtures from the shared volume instead.'],
+    );
     expect(
       await lines(
         'An empty prefix breaks the parser’s assignment handling. Let me rewrite the call with `env`.',
@@ -564,5 +564,79 @@ describe('decisions: any verb of the agent with a reason, things kept as they ar
     ])
       expect(await found([user(asked), reply])).toHaveLength(1);
     expect(await found([user('Could you show me the limits?'), reply])).toEqual([]);
+  });
+});
+
+describe('decisions: a new way tried, a fix by its means, a recommendation, a pick that feels right, a scope', () => {
+  const lines = async (...texts: string[]) => (await found(texts.map(said))).map((d) => d.description);
+
+  it('reads a different approach with what it is, not one that only looks', async () => {
+    expect(
+      await lines('Let me try a different approach - render the badge as a pseudo-element instead:'),
+    ).toHaveLength(1);
+    expect(await lines('Let me try a simpler approach - just grep the log for "timeout".')).toEqual([]);
+    expect(await lines('Let me fix this by pointing the loader at the compiled entry file.')).toHaveLength(1);
+  });
+
+  it('reads a recommendation completed by its list, a pick that feels right, the sweet spot', async () => {
+    expect(
+      await lines(
+        '**Recommendation**: build a small **importer service** that:\n1. Reads the feed\n2. Stores rows',
+      ),
+    ).toHaveLength(1);
+    expect(await lines('Recommendation: check the quota before the release.')).toEqual([]);
+    expect(
+      await lines(
+        'Option 2 (the queue table) feels right here — it needs no new service and keeps retries visible.',
+      ),
+    ).toHaveLength(1);
+    expect(await lines('Approach B is probably the sweet spot for a team this size.')).toHaveLength(1);
+  });
+
+  it('reads a scope set with "only" and a thing kept lean, not "only need to"', async () => {
+    expect(await lines('We should only retry when the server answers 503, never on a 4xx.')).toHaveLength(1);
+    expect(await lines('- Keep the event schema lean: two fields and a payload, nothing else.')).toHaveLength(
+      1,
+    );
+    expect(await lines('I’ll only need to touch the parser.')).toEqual([]);
+  });
+
+  it('reads the change after the cause the agent sees ("Found it.", "I see the issue", redundant)', async () => {
+    expect(
+      await lines(
+        'Found it. The service worker still caches `app.v1.js`. Let me bump the cache name and drop the old entries on activate.',
+      ),
+    ).toEqual(['Let me bump the cache name and drop the old entries on activate.']);
+    expect(
+      await lines(
+        'The extra `cp dist/assets` step may be redundant. Let me remove it and let the bundler copy the assets.',
+      ),
+    ).toHaveLength(1);
+  });
+});
+
+describe('decisions: the user picks an option, sets a convention, goes back, or proposes and is agreed with', () => {
+  const reply = (t: string) => said(t);
+  const count = async (u: string, r: string) => (await found([said('Done.'), user(u), reply(r)])).length;
+
+  it('reads each as one decision', async () => {
+    expect(await count('option 1. one static page, no build step', 'On it.')).toBe(1);
+    expect(await count('attrs, not pydantic. we only need plain records here', 'Done.')).toBe(1);
+    expect(await count('keep the total as a computed property, not a stored column', 'Done.')).toBe(1);
+    expect(await count('that broke the layout, go back to what we had before', 'Reverting now.')).toBe(1);
+    expect(await count('no shortcuts, and the fewer files touched the better', 'Understood.')).toBe(1);
+    expect(await count('fine. but a few hard requirements:', 'All doable.')).toBe(1);
+    expect(
+      await count(
+        'how about weighting latency at 40% and uptime at 60%?',
+        'That’s well reasoned. Uptime matters more to users than a slow page, so it should weigh more.',
+      ),
+    ).toBe(1);
+  });
+
+  it('leaves a question of fact, a proposal not taken up and a plain request alone', async () => {
+    expect(await count('how about the tests, do they pass?', 'Yes, all 40 pass.')).toBe(0);
+    expect(await count('what about caching the results?', 'I can look into it later.')).toBe(0);
+    expect(await count('please add a README', 'Sure.')).toBe(0);
   });
 });

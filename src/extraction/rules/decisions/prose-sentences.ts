@@ -50,7 +50,8 @@ export function sentences(text: string): Sentence[] {
       /(?<=[.!?])(?<!\b(?:e\.g|i\.e|vs|cf|etc)\.)\s+(?=[A-Z`*\uAC00-\uD7A3])|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z]+ )/,
     )) {
       const t = s.trim();
-      if (t.length >= 12 && t.length <= 600) out.push({ text: t, item, header: false });
+      if ((t.length >= 12 || /^found it[.!]$/i.test(t)) && t.length <= 600)
+        out.push({ text: t, item, header: false });
     }
   }
   return out;

@@ -6,11 +6,13 @@ import { pairs } from './rejected-plans.js';
 /**
  * The user's directives on how the work is done, which bind the agent as much as its own choices: "don't use X,
  * use Y", "let's go with X", "use X instead", "X is not acceptable", the pace of the work ("one task at a time",
- * "stop after each so I can review", "ask me before ..."). A request of what to build is the goal, not a
- * decision; questions, slash commands, pasted material and injected context are left out.
+ * "stop after each so I can review", "ask me before ..."), the option the user picks ("option 2. single file"),
+ * "dataclasses, not pydantic", "go back to what we had", "no shortcuts", "the fewer changes the better", "some hard
+ * requirements:". A request of what to build is the goal, not a decision; questions (but "could you ... instead of
+ * ...?"), slash commands, pasted material and injected context are left out.
  */
 const directive =
-  /\b(?:don'?t|do not|never) (?:use|add|create|make|put|write|change|touch|include|generate|call|rely on|mock|split|introduce)\b|\b(?:instead of|rather than)\b|\buse .{1,60}? instead\b|\blet'?s (?:use|go with|keep|stick with|switch to|not)\b|\b(?:go|stick) with\b|\b(?:is|are) not acceptable\b|\bunacceptable\b|\bone (?:task|step|file|change|phase|commit) at a time\b|\bstop (?:after|before) each\b|\b(?:ask|check with) me (?:first|before)\b|\bwait for my (?:review|approval|ok|go-ahead)\b|\buse (?:the |our )?`[^`]{1,60}`|\b(?:from now on|going forward)\b/i;
+  /\b(?:don'?t|do not|never) (?:use|add|create|make|put|write|change|touch|include|generate|call|rely on|mock|split|introduce)\b|\b(?:instead of|rather than)\b|\buse .{1,60}? instead\b|\blet'?s (?:use|go with|keep|stick with|switch to|not)\b|\b(?:go|stick) with\b|\b(?:is|are) not acceptable\b|\bunacceptable\b|\bone (?:task|step|file|change|phase|commit) at a time\b|\bstop (?:after|before) each\b|\b(?:ask|check with) me (?:first|before)\b|\bwait for my (?:review|approval|ok|go-ahead)\b|\buse (?:the |our )?`[^`]{1,60}`|\b(?:from now on|going forward)\b|^(?:ok,? |yes,? |so,? )?(?:let'?s (?:go with|do) |go with |I(?:'d)? (?:prefer|pick|choose|take) )?option [\w\d]{1,2}\b|^[\w` -]{2,30}, not [\w` -]{2,30}[.!]|\b(?:use|keep|make|put|store) [^.,]{1,60}, not (?:a |an |the )?\w|\bgo back to\b|\brevert (?:it|that|this|to|the)\b|\bno shortcuts\b|\bthe (?:fewer|less|smaller) [\w ]{1,30} the better\b|\b(?:hard )?(?:requirements|constraints):\s*$/i;
 
 /** "Can you pass it to the constructor instead of ...?": a request phrased as a question still directs the work. */
 const askedToDo = /^(?:can|could|would|will) you\b|^please\b/i;
