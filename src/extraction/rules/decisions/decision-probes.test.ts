@@ -86,7 +86,7 @@ describe('decision rules on sentences of other projects', () => {
 describe('decision rules on blind sentences of other projects (never tuned on)', () => {
   const probes = readProbes(probeFiles.blind);
 
-  it('reads the blind probe file whole', () => expectWhole(probes, 29, 24));
+  it('reads the blind probe file whole', () => expectWhole(probes, 79, 89));
 
   it('keeps blind recall and precision at or above the measured floors', async () => {
     const { found, predicted, labelled, rows, recall, precision } = await measure(probes);
@@ -103,8 +103,10 @@ describe('decision rules on blind sentences of other projects (never tuned on)',
     // decision-probes.txt), leaving sessions 5-7 here: still P 1.00 R 0.66 (19 / 19 / 29) after that tuning.
     // Round 4 (sessions 16-24, written and labelled on 2026-11-28 before the rules ran on them), measured once after
     // that tuning: alone P 0.71 R 0.11, 5 found / 7 predicted / 46 labelled; the whole file P 0.92 R 0.32 (24 / 26 /
-    // 75).
-    expect(recall).toBeGreaterThanOrEqual(0.32);
-    expect(precision).toBeGreaterThanOrEqual(0.9);
+    // 75). Round 4 was then opened for tuning (round 4 of decision-probes.txt). Round 5 (sessions 25-33, written and
+    // labelled on 2026-11-28 before the rules ran on them), measured once after that tuning: alone P 0.70 R 0.38,
+    // 19 found / 27 predicted / 50 labelled; the whole file P 0.83 R 0.48 (38 / 46 / 79).
+    expect(recall).toBeGreaterThanOrEqual(0.48);
+    expect(precision).toBeGreaterThanOrEqual(0.82);
   });
 });
