@@ -12,7 +12,7 @@ import {
   statedChoice,
 } from './choice-signs.js';
 import { doing, doingAnyForm, doingNow, opensWithDoing } from './doing-verbs.js';
-import { bareLook, isStep, lookPurpose, looking, processStep } from './looks-and-steps.js';
+import { actorLooks, bareLook, isStep, lookPurpose, looking, processStep } from './looks-and-steps.js';
 import { announcesFragment, deliberating, isNotAChoice, judged, unnamedChoice } from './not-choices.js';
 import { limitation, rationale, soThen } from './reason-shapes.js';
 
@@ -25,12 +25,15 @@ import { limitation, rationale, soThen } from './reason-shapes.js';
 
 /** "Pulling the logic into its own struct so ...", "Skip the deprecated copies for now since ...": no actor named. */
 const bareStart = /^([\w-]+)/;
-const forNow = /\bfor now\b|\buntil\b/i;
+const forNow = /\bfor (?:now|later)\b|\buntil\b/i;
 function bareChoice(sentence: string): boolean {
   const verb = bareStart.exec(sentence)?.[1] ?? '';
   if (!opensWithDoing(sentence) || bareLook.test(verb) || /^(?:using|adding|creating)$/i.test(verb))
     return false;
-  if (/^(?:skip|defer|omit|postpone|drop)/i.test(verb) && (rationale.test(sentence) || forNow.test(sentence)))
+  if (
+    /^(?:skip|defer|omit|postpone|drop|leave)/i.test(verb) &&
+    (rationale.test(sentence) || forNow.test(sentence))
+  )
     return true;
   if (keptAsIs.test(sentence)) return true;
   if (/ing$/i.test(verb))
@@ -47,17 +50,23 @@ function bareChoice(sentence: string): boolean {
 const actorVerb =
   /\b(?:I'll|I will|we'll|we will|let me|let's|I'm going to|we're going to)\s+(?:(?:also|now|just|then|first|instead|simply)\s+)?([a-z][a-z-]+)\b/i;
 const notActing =
-  /^(?:be|have|do|get|go|need|want|think|help|note|explain|describe|mention|summari[sz]e|know|say|tell|ask|answer|respond|reply|start|begin|continue|proceed|finish|wrap|attempt|work|focus|give|provide|show|hand|report|share|walk|outline|present|sketch|plan|consider|propose|suggest|recommend|come|take|update|fix|modify|adjust|change|edit|tweak|address|tackle|double|quickly|carefully|actually|probably|likely|definitely|still|need|make)$/i;
+  /^(?:be|have|do|get|go|need|want|think|help|note|explain|describe|mention|summari[sz]e|know|say|tell|ask|answer|respond|reply|start|begin|continue|proceed|finish|wrap|attempt|work|focus|give|provide|show|hand|report|share|walk|outline|present|sketch|plan|consider|propose|suggest|recommend|come|take|tidy|clean|update|fix|modify|adjust|change|edit|tweak|address|tackle|double|quickly|carefully|actually|probably|likely|definitely|still|need|make)$/i;
 const actsOpenly = (sentence: string) => {
   const verb = actorVerb.exec(sentence)?.[1];
   return verb !== undefined && !notActing.test(verb) && !bareLook.test(verb);
 };
 
-/** "Let me try a different approach - make the column transparent": a new way taken, and what it is. */
+/** "Let me try a different approach - make the column transparent", "build it another way and ...": a new way, and what. */
 const newApproach =
-  /\b(?:try|take|use) (?:a |an )?(?:different|another|new|simpler|cleaner|safer) (?:approach|way|route|tack|strategy|fix)\b\s*(?:[-–—:]|,? and)\s*(?:just |simply )?(\S.*)$/i;
+  /\b(?:a|an|another) (?:(?:different|new|simpler|cleaner|safer) )?(?:different|new|simpler|cleaner|safer|other) (?:approach|way|route|tack|strategy|fix)\b\s*(?:[-–—:]|,? and)\s*(?:just |simply )?(\S.*)$/i;
 /** "Let me fix this by updating index.html to ...": how a fix is made. */
-const fixBy = /\bfix (?:this|it|that|the [\w-]+) by \w+ing\b/i;
+const fixBy =
+  /\bfix (?:this|it|that|the [\w-]+) by \w+ing\b|\bfix [\w`.()-]+(?: [\w`.()-]+)? to (?!(?:be|pass|work|run|make|see|check)\b)[a-z]+/i;
+/** "The handler should map only X, rather than masking Y": a design stated as what it should do, the other way named. */
+const shouldRather = /\bshould (?:only |also |now )?(\w+)\b.{3,}?\b(?:rather than|instead of)\b/i;
+/** "I'd propose a MAX_BODY_BYTES variable", not "I'd recommend running the suite". */
+const proposed =
+  /\bI(?:'d| would) (?:propose|suggest|recommend)\b(?! (?:that )?(?:you |we )?(?:check|look|run|test|verify|review|read|try|confirm|monitor|watch|investigat|running|checking|testing|reviewing|verifying|trying|looking|reading)\w*\b)/i;
 
 /** "Recommendation: build an oracle that:": a recommendation names its choice even when a list completes it. */
 const recommended =
@@ -76,6 +85,8 @@ export function isDecision(text: string): boolean {
   const approach = newApproach.exec(sentence)?.[1];
   if (approach !== undefined && !bareLook.test(approach)) return true;
   if (fixBy.test(sentence) && actor.test(sentence)) return true;
+  const should = shouldRather.exec(sentence)?.[1];
+  if ((should !== undefined && !bareLook.test(should)) || proposed.test(sentence)) return true;
   if (looking.test(sentence)) return false;
   if (colon && unnamedChoice.test(sentence) && !/\bgo(?:ing)? with\b/i.test(sentence)) return false;
   if (statedChoice.test(sentence)) return !judged.test(sentence);
@@ -89,7 +100,8 @@ export function isDecision(text: string): boolean {
   // "I need to change `--extra dev` to `--group dev`": an obligation that names the way set aside
   if (needTo.test(sentence) && namedSwap.test(sentence) && !looking.test(sentence)) return true;
   if (!actor.test(sentence) || processStep.test(sentence)) return false;
-  if (alternative.test(sentence)) return true;
+  // "..., I'm running the gate to see the error instead of guessing": the other way of a look is a look too
+  if (alternative.test(sentence)) return !actorLooks(sentence);
   const ofDoing = doing.test(sentence) || doingNow(sentence);
   if (!ofDoing && !actsOpenly(sentence)) return false;
   if (choiceWord.test(sentence) || keptAsIs.test(sentence)) return true;

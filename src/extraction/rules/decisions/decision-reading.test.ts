@@ -640,3 +640,42 @@ describe('decisions: the user picks an option, sets a convention, goes back, or 
     expect(await count('please add a README', 'Sure.')).toBe(0);
   });
 });
+
+describe('decisions: a design stated as what it should do, a proposal, the smallest change, a deferral', () => {
+  const lines = async (...texts: string[]) => (await found(texts.map(said))).map((d) => d.description);
+
+  it('reads each, with the look or the option beside it left alone', async () => {
+    expect(
+      await lines('The retry handler should send only 429 to the backoff path, rather than retrying every 4xx.'),
+    ).toHaveLength(1);
+    expect(
+      await lines('I should read the scheduler first rather than guessing how jobs are queued.'),
+    ).toEqual([]);
+    expect(await lines('I’d propose a `MAX_UPLOAD_MB` variable defaulting to 25.')).toHaveLength(1);
+    expect(await lines('I’d recommend running the whole suite once more before merging.')).toEqual([]);
+    expect(
+      await lines('I’m making the smallest change: keep the parser, swap only the tokenizer’s lookahead.'),
+    ).toHaveLength(1);
+    expect(await lines('Leave the export button for later; the list view comes first.')).toHaveLength(1);
+    expect(await lines('I’ll default to SQLite unless you’d rather run Postgres locally.')).toHaveLength(1);
+    expect(await lines('So I’ll fix `parseHost` to strip the port from every header it reads.')).toHaveLength(
+      1,
+    );
+  });
+
+  it('leaves a look with the other way named, an option listed and a plan judged sound alone', async () => {
+    expect(
+      await lines(
+        'Since the unit tests pass, I’m running the e2e suite now to see the real error instead of guessing.',
+      ),
+    ).toEqual([]);
+    expect(
+      await lines(
+        'I can’t reach the registry from here, but there are options:\n\nOption 1: use the cached image.',
+      ),
+    ).toEqual([]);
+    expect(await lines('The branch is right and the plan is sound: a one-file fix with its tests.')).toEqual(
+      [],
+    );
+  });
+});

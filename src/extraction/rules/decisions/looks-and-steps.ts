@@ -21,6 +21,22 @@ export const processStep =
   /^(?:now,? |ok,? |okay,? |then,? |first,? )*(?:let me|let's|I'll|I will|I should|we should|I'm going to|I'm|I am)\s+(?:also |now |just |then |first |go ahead and )?(?:commit|push|(?:un)?stage|keep going|continue|proceed|move on|add(?:ing)? (?:a |some |an? )?(?:\w+ )?(?:tests?|debug\w*|log(?:ging| line)?|print\w*|console\.log)|use (?:the )?\w+ (?:tool|command)|use (?:grep|rg|find|sed|awk|jq)|remov\w* (?:the )?debug)\b/i;
 /** An item of a list that only looks or runs ("Read the existing exporter", "Check the failing test output"). */
 export const bareLook = new RegExp(`^(?:${lookingVerbs}|run|re-?run|commit|push)\\b`, 'i');
+/**
+ * "Since the tests passed, I'm running the gate directly to see the error": the first verb the agent gives itself,
+ * wherever the sentence names it, is a look.
+ */
+const firstActor =
+  /\b(?:let me|let's|I'll|I will|I'm going to|I am going to|I'm|I am)\s+(?:(?:also|now|first|just|then|quickly)\s+)*(?=[a-z])/i;
+const lookAhead = new RegExp(`^(?:${lookingVerbs}|${lookingIng})\\b`, 'i');
+export const actorLooks = (text: string) => {
+  const actor = firstActor.exec(text);
+  return actor !== null && lookAhead.test(text.slice(actor.index + actor[0].length));
+};
+
 /** A look or a step of the process, with or without the agent named: never a choice on its own. */
 export const isStep = (text: string) =>
-  looking.test(text) || processStep.test(text) || bareLook.test(text) || lookPurpose.test(text);
+  looking.test(text) ||
+  processStep.test(text) ||
+  bareLook.test(text) ||
+  lookPurpose.test(text) ||
+  actorLooks(text);

@@ -1,10 +1,12 @@
-/** Sentences that are not choices: questions, conditions, status reports, announcements of tools and skills. */
+/** Sentences that are not choices: questions, conditions, status reports, announcements of tools and skills, options. */
 const notAChoice = [
   /\?$/,
   /^(?:if|when|once|whether|unless)\b/i,
   /^(?:this|that|it|the \w+) (?:is|was|are|were|has|have) (?:now |already |been )?(?:done|complete|fixed|updated|added|created|in place|passing|green|working)\b/i,
   /\bI'm using (?:the )?[`\w:-]+(?: \w+)? (?:skill|workflow)\b|\busing `?[\w-]+:[\w-]+`? (?:briefly )?because\b/i,
   /^(?:I|we) (?:can|could|might|may)\b/i,
+  // one of the options listed ("Option 1: use an image model yourself"), not the one taken
+  /^option \w{1,3}\s*[:.)-]/i,
   /^(?:but|however),? (?:since|because|as)\b[^,]*,\s*(?:maybe|perhaps)\b/i,
 ];
 /** Whether the sentence is one of those that are not choices. */
@@ -23,7 +25,7 @@ export const announcesFragment = (text: string) =>
 
 /** "The design is now much cleaner." judges a change made; it is a decision only when it goes on to say what. */
 export const judged =
-  /\b(?:is|are|looks|seems)(?: now)?(?: much| a lot| far)? (?:cleaner|simpler|better|nicer|good|done|complete|ready|working|correct|fine|right|straightforward|simple|clear|easy|obvious|trivial)\b(?![^.!]*(?::|\s[-–—]\s))/i;
+  /\b(?:is|are|looks|seems)(?: now)?(?: much| a lot| far)? (?:cleaner|simpler|better|nicer|good|done|complete|ready|working|correct|fine|right|straightforward|simple|clear|easy|obvious|trivial|sound|solid|reasonable|robust)\b(?![^.!]*(?::|\s[-–—]\s))/i;
 /** Weighing options, not yet choosing one. */
 export const deliberating =
   /\b(?:weighing|considering|wondering|deciding|not sure) (?:whether|if|how|between)\b/i;
