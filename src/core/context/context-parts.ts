@@ -181,7 +181,7 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
 
 /** A cut inside a fenced code block closes it, so the sections after it are not read as code. */
 function closeFence(text: string): string {
-  const fences = text.match(/^\s*```/gm)?.length ?? 0;
+  const fences = text.match(/^[ \t]*```/gm)?.length ?? 0;
   return fences % 2 === 1 ? `${text}\n\`\`\`` : text;
 }
 

@@ -97,7 +97,7 @@ export function catch2(t: string): TestReport | null {
   if (!line) return null;
   // doctest names a failing test `TEST CASE:  name`; Catch2 heads its failure between two rules of dashes
   const failing = [
-    ...[...t.matchAll(/^TEST CASE:\s+(.+?)[ \t]*$/gm)].map((m) => m[1] ?? ''),
+    ...[...t.matchAll(/^TEST CASE:\s+(.*\S)[ \t]*$/gm)].map((m) => m[1] ?? ''),
     ...[...t.matchAll(/^-{20,}\n(\S.*?)\s*\n(?: {2}.*\n)*-{20,}\n/gm)].map((m) => m[1] ?? ''),
   ];
   return report(line[1] ? 'doctest' : 'catch2', n(line[3]), n(line[4]), n(line[5]), failing);

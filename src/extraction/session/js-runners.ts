@@ -8,7 +8,13 @@ const playwrightCount = new RegExp(
   String.raw`^ {2}(\d+) (failed|flaky|interrupted|skipped|did not run|passed)(?: \((${duration})\))?[ \t]*$`,
 );
 const running = /^[ \t]*Running \d+ tests? using \d+ workers?/;
-const playwrightTitle = /^ {4}(\S.*?)(?:\s*─+)?[ \t]*$/;
+/** A title line of the failed list, indented four spaces, its trailing rule of ─ and blanks left out. */
+const playwrightTitle = (line: string): string | null => {
+  if (!/^ {4}\S/.test(line)) return null;
+  let end = line.length;
+  while (end > 4 && /[\s─]/.test(line.charAt(end - 1))) end -= 1;
+  return line.slice(4, end);
+};
 
 /**
  * Playwright Test's closing summary (list, line and dot reporters): `  2 failed` with the failing tests' titles
@@ -35,9 +41,9 @@ export function playwright(t: string): TestReport | null {
       timed ||= count[3] !== undefined;
       continue;
     }
-    const title = playwrightTitle.exec(line);
-    if (title && (under === 'failed' || under === 'interrupted')) failing.push(title[1] ?? '');
-    else if (!title) under = null;
+    const title = playwrightTitle(line);
+    if (title !== null && (under === 'failed' || under === 'interrupted')) failing.push(title);
+    else if (title === null) under = null;
   }
   const header = new RegExp(running.source, 'm').test(t);
   if (counts.size === 0 || !(header || timed || failing.some((f) => f.includes(' › ')))) return null;
@@ -91,7 +97,7 @@ export function jasmine(t: string): TestReport | null {
   if (!line) return null;
   const at = t.search(/^Failures:[ \t]*$/m);
   const section = at < 0 ? '' : (t.slice(at).split(/^(?:Pending:|\d+ specs?, )/m)[0] ?? '');
-  const failing = [...section.matchAll(/^\d+\) (.+?)[ \t]*$/gm)].map((m) => m[1] ?? '');
+  const failing = [...section.matchAll(/^\d+\) (.*\S)[ \t]*$/gm)].map((m) => m[1] ?? '');
   const failed = n(line[2]);
   const pending = n(line[3]);
   return report('jasmine', n(line[1]) - failed - pending, failed, pending, failing);

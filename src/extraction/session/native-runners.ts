@@ -14,7 +14,7 @@ export function nextest(t: string): TestReport | null {
   const part = (name: string) => countIn(line[1], name) ?? 0;
   const failing = [
     ...t.matchAll(
-      /^[ \t]*(?:FAIL|TIMEOUT|SIG[A-Z]+|ABORT|LEAK-FAIL) \[\s*[\d.]+s\](?: \(\s*\d+\/\d+\))? (.+?)[ \t]*$/gm,
+      /^[ \t]*(?:FAIL|TIMEOUT|SIG[A-Z]+|ABORT|LEAK-FAIL) \[\s*[\d.]+s\](?: \(\s*\d+\/\d+\))? (.*\S)[ \t]*$/gm,
     ),
   ].map((m) => m[1] ?? '');
   return report(

@@ -65,17 +65,17 @@ function vitest(t: string): TestReport | null {
 
 /** jest: `Tests:  1 failed, 4 passed, 5 total`; a suite that failed to run (`Test Suites: 1 failed`) fails it too. */
 function jest(t: string): TestReport | null {
-  const line = /^Tests:\s+(.+?)[ \t]*$/m.exec(t);
+  const line = /^Tests:\s+(.*\S)[ \t]*$/m.exec(t);
   if (!line?.[1] || !/\btotal\b/.test(line[1])) return null;
   const testsFailed = countIn(line[1], 'failed') ?? 0;
-  const suites = /^Test Suites:\s+(.+?)[ \t]*$/m.exec(t)?.[1];
+  const suites = /^Test Suites:\s+(.*\S)[ \t]*$/m.exec(t)?.[1];
   return {
     runner: 'jest',
     passed: countIn(line[1], 'passed') ?? 0,
     failed: testsFailed > 0 ? testsFailed : (countIn(suites, 'failed') ?? 0),
     skipped: countIn(line[1], 'skipped'),
     failing: unique(
-      [...t.matchAll(/^[ \t]*●\s+(.+?)[ \t]*$/gm)].map((m) => m[1] ?? '').filter((s) => !/^Console/.test(s)),
+      [...t.matchAll(/^[ \t]*●\s+(.*\S)[ \t]*$/gm)].map((m) => m[1] ?? '').filter((s) => !/^Console/.test(s)),
     ),
     coverage: null,
   };
@@ -95,7 +95,7 @@ function nodeTest(t: string): TestReport | null {
     failed: (num(fail[1]) ?? 0) + cancelled,
     skipped: num(/^[#ℹ]\s*skipped\s+(\d+)[ \t]*$/m.exec(t)?.[1]),
     failing: unique([
-      ...[...t.matchAll(/^[ \t]*not ok \d+ - (.+?)[ \t]*$/gm)].map((m) => m[1] ?? ''),
+      ...[...t.matchAll(/^[ \t]*not ok \d+ - (.*\S)[ \t]*$/gm)].map((m) => m[1] ?? ''),
       ...spec.map((m) => m[1] ?? ''),
     ]),
     coverage: null,
@@ -176,7 +176,7 @@ function bun(t: string): TestReport | null {
 /** TAP as Bats prints it: `ok 1 name`, `not ok 2 name`. */
 function tap(t: string): TestReport | null {
   const ok = [...t.matchAll(/^(?:\[[^\]]+\]\s*)?ok \d+ /gm)].length;
-  const notOk = [...t.matchAll(/^(?:\[[^\]]+\]\s*)?not ok \d+ (.+?)[ \t]*$/gm)].map((m) => m[1] ?? '');
+  const notOk = [...t.matchAll(/^(?:\[[^\]]+\]\s*)?not ok \d+ (.*\S)[ \t]*$/gm)].map((m) => m[1] ?? '');
   if (ok + notOk.length === 0) return null;
   return {
     runner: 'tap',

@@ -252,3 +252,28 @@ describe('test runners beyond the JavaScript, Python, Rust and Go ones: what the
     });
   });
 });
+
+describe('titles of failing tests on lines padded with blanks', () => {
+  const padded = ' '.repeat(50_000);
+
+  it('pest: the title without its duration; a long run of blanks with words after it stays in the title', () => {
+    const out = `  FAILED  Tests\\Unit\\CartTest > it totals${padded}x y\n  FAILED  Tests\\Unit\\CartTest > it rounds  0.02s\n  Tests:    2 failed, 3 passed (9 assertions)`;
+    expect(counts(out)?.failing).toEqual([
+      `Tests\\Unit\\CartTest > it totals${padded}x y`,
+      'Tests\\Unit\\CartTest > it rounds',
+    ]);
+  });
+
+  it('playwright: a failed title padded with blanks before its rule, and one with words after the blanks', () => {
+    const out = [
+      '  2 failed',
+      `    [chromium] › a.spec.ts:3:1 › pads${padded}──────`,
+      `    [chromium] › a.spec.ts:9:1 › gap${padded}x y`,
+      '  4 passed (3.0s)',
+    ].join('\n');
+    expect(counts(out)?.failing).toEqual([
+      '[chromium] › a.spec.ts:3:1 › pads',
+      `[chromium] › a.spec.ts:9:1 › gap${padded}x y`,
+    ]);
+  });
+});

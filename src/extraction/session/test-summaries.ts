@@ -34,7 +34,7 @@ export function rspec(t: string): TestReport | null {
   // a spec file that failed to load: `0 examples, 0 failures, 1 error occurred outside of examples`
   const failed = n(line[2]) + n(line[4]);
   const pending = n(line[3]);
-  const failing = [...t.matchAll(/^rspec (\S+) # (.+?)[ \t]*$/gm)].map((m) => m[2] ?? m[1] ?? '');
+  const failing = [...t.matchAll(/^rspec (\S+) # (.*\S)[ \t]*$/gm)].map((m) => m[2] ?? m[1] ?? '');
   return report('rspec', n(line[1]) - n(line[2]) - pending, failed, pending, failing);
 }
 
@@ -151,6 +151,12 @@ export function minitest(t: string): TestReport | null {
   return report('minitest', n(line[1]) - failed - skipped, failed, skipped, failing);
 }
 
+/** "Tests\\Unit\\X > it works  0.02s" without its last word when two blanks set it apart. */
+function withoutDuration(title: string): string {
+  const gap = title.lastIndexOf('  ');
+  return gap > 0 && !/\s/.test(title.slice(gap + 2)) ? title.slice(0, gap).trimEnd() : title;
+}
+
 /**
  * Pest and Laravel's `php artisan test` (Collision): `  Tests:    2 failed, 1 skipped, 10 passed (25 assertions)`;
  * failing tests as `  FAILED  Tests\Feature\LoginTest > it signs in`.
@@ -159,9 +165,10 @@ export function pest(t: string): TestReport | null {
   const line = lastMatch(t, /^[ \t]*Tests:\s+((?:\d+ [a-z]+(?:, )?)+)\s*\(\d+ assertions?\)/gm);
   if (!line) return null;
   const part = (name: string) => countIn(line[1], name) ?? 0;
-  const failing = [...t.matchAll(/^[ \t]*FAILED\s+(.+? > .+?)(?:\s{2,}\S+)?[ \t]*$/gm)].map(
-    (m) => m[1] ?? '',
-  );
+  // the title runs to a duration after two blanks, or to the end of the line
+  const failing = [...t.matchAll(/^[ \t]*FAILED[ \t]+(\S.*)$/gm)]
+    .map((m) => withoutDuration((m[1] ?? '').trimEnd()))
+    .filter((title) => title.includes(' > '));
   return report(
     'pest',
     part('passed'),
