@@ -10,9 +10,10 @@ import { RulesExtractor } from '../rules-extractor.js';
  *
  * decision-probes-blind.txt is a second set, written from other sessions and labelled before the rules ever ran on
  * it: three sessions of round 1 (six more written with them were opened for tuning: round 2 of decision-probes.txt;
- * the six sessions of round 3, measured here once, were opened on 2026-11-28: round 3 there); the rules were never
- * tuned on it, so its figures are the blind measure (its floors guard against regression only: fitting a rule to one
- * of its cases would make it a tuning set like the first).
+ * the six sessions of round 3, measured here once, were opened on 2026-11-28: round 3 there, and so were rounds 4 and
+ * 5 after their blind measurement) and round 6 (sessions 34-41, 2026-11-28); the rules were never tuned on it, so its
+ * figures are the blind measure (its floors guard against regression only: fitting a rule to one of its cases would
+ * make it a tuning set like the first).
  */
 
 const rules = new RulesExtractor();
@@ -86,7 +87,7 @@ describe('decision rules on sentences of other projects', () => {
 describe('decision rules on blind sentences of other projects (never tuned on)', () => {
   const probes = readProbes(probeFiles.blind);
 
-  it('reads the blind probe file whole', () => expectWhole(probes, 29, 24));
+  it('reads the blind probe file whole', () => expectWhole(probes, 78, 93));
 
   it('keeps blind recall and precision at or above the measured floors', async () => {
     const { found, predicted, labelled, rows, recall, precision } = await measure(probes);
@@ -105,8 +106,11 @@ describe('decision rules on blind sentences of other projects (never tuned on)',
     // that tuning: alone P 0.71 R 0.11, 5 found / 7 predicted / 46 labelled; the whole file P 0.92 R 0.32 (24 / 26 /
     // 75). Round 4 was then opened for tuning (round 4 of decision-probes.txt). Round 5 (sessions 25-33, written and
     // labelled on 2026-11-28 before the rules ran on them), measured once after that tuning: alone P 0.70 R 0.38,
-    // 19 found / 27 predicted / 50 labelled; the whole file P 0.83 R 0.48 (38 / 46 / 79).
+    // 19 found / 27 predicted / 50 labelled; the whole file P 0.83 R 0.48 (38 / 46 / 79). Round 5 was then opened for
+    // tuning (round 5 of decision-probes.txt). Round 6 (sessions 34-41, written and labelled on 2026-11-28 before the
+    // rules ran on them), measured once after that tuning: alone P 0.73 R 0.39, 19 found / 26 predicted / 49
+    // labelled; the whole file (sessions 5-7 and round 6) P 0.84 R 0.49 (38 / 45 / 78). Round 6 stays blind.
     expect(recall).toBeGreaterThanOrEqual(0.48);
-    expect(precision).toBeGreaterThanOrEqual(0.82);
+    expect(precision).toBeGreaterThanOrEqual(0.84);
   });
 });

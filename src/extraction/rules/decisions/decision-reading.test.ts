@@ -646,7 +646,9 @@ describe('decisions: a design stated as what it should do, a proposal, the small
 
   it('reads each, with the look or the option beside it left alone', async () => {
     expect(
-      await lines('The retry handler should send only 429 to the backoff path, rather than retrying every 4xx.'),
+      await lines(
+        'The retry handler should send only 429 to the backoff path, rather than retrying every 4xx.',
+      ),
     ).toHaveLength(1);
     expect(
       await lines('I should read the scheduler first rather than guessing how jobs are queued.'),
