@@ -43,10 +43,10 @@ describe('evaluation against the hand labels', () => {
     // 60/69 (P 0.8696), not 61/70: "both ... config paths" was a sign fitted to one file (codex-compaction-default)
     // that fired on other projects' steps ("I'll add the import in both files."; decision-probes.test.ts)
     expect(report.tuning.total.decisions.matched, table).toBeGreaterThanOrEqual(60);
-    // 60/75 (P 0.80) since 2026-11-28: the shapes read from other projects' sessions (rounds 3 to 5 of
+    // 60/72 (P 0.83) since 2026-11-28: the shapes read from other projects' sessions (rounds 3 to 5 of
     // decision-probes.txt) add choices the labels leave out ("Let me start with gqc.4 — it's small and focused", a
     // "Final Implementation Plan:" heading, "Let me try a different approach - make the batch flush non-blocking ...")
-    expect(report.tuning.metrics.decisions.precision, table).toBeGreaterThanOrEqual(0.8);
+    expect(report.tuning.metrics.decisions.precision, table).toBeGreaterThanOrEqual(0.83);
     // the untuned split: the session facts meet their 100% targets, and the verdict is printed
     for (const c of ['goal', 'commits', 'tasks'])
       expect(missedTargets(report.untuned), table).not.toContain(c);

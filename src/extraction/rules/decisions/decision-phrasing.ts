@@ -87,7 +87,7 @@ export function isDecision(text: string): boolean {
   if (fixBy.test(sentence) && actor.test(sentence)) return true;
   const should = shouldRather.exec(sentence)?.[1];
   if ((should !== undefined && !bareLook.test(should)) || proposed.test(sentence)) return true;
-  if (looking.test(sentence)) return false;
+  if (looking.test(sentence) || processStep.test(sentence)) return false;
   if (colon && unnamedChoice.test(sentence) && !/\bgo(?:ing)? with\b/i.test(sentence)) return false;
   if (statedChoice.test(sentence)) return !judged.test(sentence);
   if (namedItself.test(sentence)) return true;

@@ -665,7 +665,7 @@ describe('decisions: a design stated as what it should do, a proposal, the small
     );
   });
 
-  it('leaves a look with the other way named, an option listed and a plan judged sound alone', async () => {
+  it('leaves a look with the other way named, an option listed, a plan judged sound and housekeeping alone', async () => {
     expect(
       await lines(
         'Since the unit tests pass, I’m running the e2e suite now to see the real error instead of guessing.',
@@ -679,5 +679,16 @@ describe('decisions: a design stated as what it should do, a proposal, the small
     expect(await lines('The branch is right and the plan is sound: a one-file fix with its tests.')).toEqual(
       [],
     );
+    expect(
+      await lines(
+        'Now let me delete the draft notes I wrote earlier in this session, since they are no longer needed.',
+      ),
+    ).toEqual([]);
+    expect(
+      await lines('Let me also clean up the temporary scripts and confirm the new approach still holds.'),
+    ).toEqual([]);
+    expect(
+      await lines('Let me run `make codegen` to regenerate the client, which also refreshes the types.'),
+    ).toEqual([]);
   });
 });

@@ -16,9 +16,12 @@ export const looking = new RegExp(
 /** A purpose of looking: "so we can see which branch is taken". */
 export const lookPurpose =
   /\bso (?:that )?(?:we|I|you) (?:can|could) (?:see|check|verify|diff|trace|debug|inspect|compare|confirm|test|find|tell|read)\b|\bto (?:make sure|ensure|confirm|verify|check) (?:that )?(?:everything|it all|all|things|it|they|the (?:[\w-]+ )?(?:build|code|project|tests?|files?))\b.{0,20}\b(?:compiles?|builds?|pass(?:es)?|works?|runs?|is clean)\b/i;
-/** Steps that are never choices, whatever reason comes with them: committing, going on, tests, logging, tools. */
+/**
+ * Steps that are never choices, whatever reason comes with them: committing, going on, tests, logging, tools, running a
+ * command, clearing away what is no longer needed.
+ */
 export const processStep =
-  /^(?:now,? |ok,? |okay,? |then,? |first,? )*(?:let me|let's|I'll|I will|I should|we should|I'm going to|I'm|I am)\s+(?:also |now |just |then |first |go ahead and )?(?:commit|push|(?:un)?stage|keep going|continue|proceed|move on|add(?:ing)? (?:a |some |an? )?(?:\w+ )?(?:tests?|debug\w*|log(?:ging| line)?|print\w*|console\.log)|use (?:the )?\w+ (?:tool|command)|use (?:grep|rg|find|sed|awk|jq)|remov\w* (?:the )?debug)\b/i;
+  /^(?:now,? |ok,? |okay,? |then,? |first,? )*(?:let me|let's|I'll|I will|I should|we should|I'm going to|I'm|I am)\s+(?:also |now |just |then |first |go ahead and )?(?:commit|push|(?:un)?stage|keep going|continue|proceed|move on|add(?:ing)? (?:a |some |an? )?(?:\w+ )?(?:tests?|debug\w*|log(?:ging| line)?|print\w*|console\.log)|use (?:the )?\w+ (?:tool|command)|use (?:grep|rg|find|sed|awk|jq)|remov\w* (?:the )?debug|run `[^`]+`|(?:remove|delete|clean up|tidy up)\b.{0,90}\b(?:no longer (?:needed|used)|temporary|leftover|unused|scratch)\b)/i;
 /** An item of a list that only looks or runs ("Read the existing exporter", "Check the failing test output"). */
 export const bareLook = new RegExp(`^(?:${lookingVerbs}|run|re-?run|commit|push)\\b`, 'i');
 /**
