@@ -12,7 +12,15 @@ import {
   statedChoice,
 } from './choice-signs.js';
 import { doing, doingAnyForm, doingNow, opensWithDoing } from './doing-verbs.js';
-import { actorLooks, bareLook, isStep, lookPurpose, looking, processStep } from './looks-and-steps.js';
+import {
+  actorLooks,
+  bareLook,
+  isStep,
+  lookPurpose,
+  looking,
+  opensWithLook,
+  processStep,
+} from './looks-and-steps.js';
 import { announcesFragment, deliberating, isNotAChoice, judged, unnamedChoice } from './not-choices.js';
 import { limitation, rationale, soThen } from './reason-shapes.js';
 
@@ -58,19 +66,24 @@ const actsOpenly = (sentence: string) => {
 
 /** "Let me try a different approach - make the column transparent", "build it another way and ...": a new way, and what. */
 const newApproach =
-  /\b(?:a|an|another) (?:(?:different|new|simpler|cleaner|safer) )?(?:different|new|simpler|cleaner|safer|other) (?:approach|way|route|tack|strategy|fix)\b\s*(?:[-–—:]|,? and)\s*(?:just |simply )?(\S.*)$/i;
+  /\b(?:a|an|another) (?:(?:different|new|simpler|cleaner|safer) )?(?:different|new|simpler|cleaner|safer|other) (?:approach|way|route|tack|strategy|fix)\b\s*(?:[-–—:]|,? and)\s*(\S.*)$/i;
 /** "Let me fix this by updating index.html to ...": how a fix is made. */
 const fixBy =
   /\bfix (?:this|it|that|the [\w-]+) by \w+ing\b|\bfix [\w`.()-]+(?: [\w`.()-]+)? to (?!(?:be|pass|work|run|make|see|check)\b)[a-z]+/i;
 /** "The handler should map only X, rather than masking Y": a design stated as what it should do, the other way named. */
-const shouldRather = /\bshould (?:only |also |now )?(\w+)\b.{3,}?\b(?:rather than|instead of)\b/i;
+const shouldRather = /\bshould (?:only |also |now )?(\w+\b.{3,}?\b(?:rather than|instead of)\b.*)$/i;
 /** "I'd propose a MAX_BODY_BYTES variable", not "I'd recommend running the suite". */
-const proposed =
-  /\bI(?:'d| would) (?:propose|suggest|recommend)\b(?! (?:that )?(?:you |we )?(?:check|look|run|test|verify|review|read|try|confirm|monitor|watch|investigat|running|checking|testing|reviewing|verifying|trying|looking|reading)\w*\b)/i;
-
-/** "Recommendation: build an oracle that:": a recommendation names its choice even when a list completes it. */
-const recommended =
-  /^(?:my |our |final )?recommendation(?: is)?:\s*(?!(?:test|check|verify|run|try|confirm|validate|review|monitor|watch)\b)(?:\w+\s+){2}/i;
+const proposed = /\bI(?:'d| would) (?:propose|suggest|recommend)\s+(?:that\s+)?(?:(?:you|we)\s+)?(\S.*)$/i;
+/**
+ * "Recommendation: build an oracle that:": a recommendation names its choice (even when a list completes it), unless
+ * it only advises a check ("Recommendation: test with the proxy first").
+ */
+const recommended = /^(?:my |our |final )?recommendation(?: is)?:\s*(\S+\s+\S.*)$/i;
+/** The clause after a sign of choice, when it is not a look. */
+const doneNotLooked = (re: RegExp, sentence: string) => {
+  const rest = re.exec(sentence)?.[1];
+  return rest !== undefined && !opensWithLook(rest);
+};
 
 /** An obligation the limitation imposes: "I need to rewrite it with...". */
 const needTo = /\b(?:I|we) (?:will |'ll )?need to\b/i;
@@ -78,15 +91,12 @@ const needTo = /\b(?:I|we) (?:will |'ll )?need to\b/i;
 export function isDecision(text: string): boolean {
   const colon = text.endsWith(':');
   const sentence = colon ? text.slice(0, -1).trimEnd() : text;
-  if (recommended.test(sentence)) return true;
+  if (doneNotLooked(recommended, sentence)) return true;
   if (announcesFragment(text) || (colon && judged.test(sentence))) return false;
   if (isNotAChoice(sentence) || deliberating.test(sentence)) return false;
   if (explicit.test(sentence) || clarifying.test(sentence)) return true;
-  const approach = newApproach.exec(sentence)?.[1];
-  if (approach !== undefined && !bareLook.test(approach)) return true;
-  if (fixBy.test(sentence) && actor.test(sentence)) return true;
-  const should = shouldRather.exec(sentence)?.[1];
-  if ((should !== undefined && !bareLook.test(should)) || proposed.test(sentence)) return true;
+  if (doneNotLooked(newApproach, sentence) || doneNotLooked(shouldRather, sentence)) return true;
+  if (doneNotLooked(proposed, sentence) || (fixBy.test(sentence) && actor.test(sentence))) return true;
   if (looking.test(sentence) || processStep.test(sentence)) return false;
   if (colon && unnamedChoice.test(sentence) && !/\bgo(?:ing)? with\b/i.test(sentence)) return false;
   if (statedChoice.test(sentence)) return !judged.test(sentence);
@@ -98,7 +108,7 @@ export function isDecision(text: string): boolean {
   if (after !== undefined && doing.test(after) && !isStep(after) && !processStep.test(after)) return true;
   if (pastOfDoing(sentence) && choiceWord.test(sentence)) return true;
   // "I need to change `--extra dev` to `--group dev`": an obligation that names the way set aside
-  if (needTo.test(sentence) && namedSwap.test(sentence) && !looking.test(sentence)) return true;
+  if (needTo.test(sentence) && namedSwap.test(sentence)) return true;
   if (!actor.test(sentence) || processStep.test(sentence)) return false;
   // "..., I'm running the gate to see the error instead of guessing": the other way of a look is a look too
   if (alternative.test(sentence)) return !actorLooks(sentence);

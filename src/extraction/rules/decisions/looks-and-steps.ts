@@ -30,10 +30,12 @@ export const bareLook = new RegExp(`^(?:${lookingVerbs}|run|re-?run|commit|push)
  */
 const firstActor =
   /\b(?:let me|let's|I'll|I will|I'm going to|I am going to|I'm|I am)\s+(?:(?:also|now|first|just|then|quickly)\s+)*(?=[a-z])/i;
-const lookAhead = new RegExp(`^(?:${lookingVerbs}|${lookingIng})\\b`, 'i');
+const lookAhead = new RegExp(`^(?:just |simply )?(?:${lookingVerbs}|${lookingIng})\\b`, 'i');
+/** Whether what follows ("search the log", "running the suite") opens with a look: the rest of a clause, a verb. */
+export const opensWithLook = (rest: string) => lookAhead.test(rest.trimStart());
 export const actorLooks = (text: string) => {
   const actor = firstActor.exec(text);
-  return actor !== null && lookAhead.test(text.slice(actor.index + actor[0].length));
+  return actor !== null && opensWithLook(text.slice(actor.index + actor[0].length));
 };
 
 /** A look or a step of the process, with or without the agent named: never a choice on its own. */
