@@ -12,23 +12,17 @@ import {
   statedChoice,
 } from './choice-signs.js';
 import { doing, doingAnyForm, doingNow, opensWithDoing } from './doing-verbs.js';
-import {
-  actorLooks,
-  bareLook,
-  isStep,
-  lookPurpose,
-  looking,
-  opensWithLook,
-  processStep,
-} from './looks-and-steps.js';
+import { actorLooks, bareLook, isStep, lookPurpose, looking, processStep } from './looks-and-steps.js';
 import { announcesFragment, deliberating, isNotAChoice, judged, unnamedChoice } from './not-choices.js';
 import { limitation, rationale, soThen } from './reason-shapes.js';
+import { recommends, statesWayTaken } from './ways-taken.js';
 
 /**
  * How agents state a choice. A decision needs the agent as the one choosing (I'll, let me, we'll, the fix is...),
  * a verb that changes or builds something (not looking, reading, checking), and a sign of choice: a rationale
  * (because, since, so that...) or a word of choice (instead, rather than, dedicated, fall back, skip...).
- * Explicit statements ("I decided", "going with") count on their own.
+ * Explicit statements ("I decided", "going with"), a recommendation and a way taken (ways-taken.ts) count on their
+ * own.
  */
 
 /** "Pulling the logic into its own struct so ...", "Skip the deprecated copies for now since ...": no actor named. */
@@ -58,31 +52,10 @@ function bareChoice(sentence: string): boolean {
 const actorVerb =
   /\b(?:I'll|I will|we'll|we will|let me|let's|I'm going to|we're going to)\s+(?:(?:also|now|just|then|first|instead|simply)\s+)?([a-z][a-z-]+)\b/i;
 const notActing =
-  /^(?:be|have|do|get|go|need|want|think|help|note|explain|describe|mention|summari[sz]e|know|say|tell|ask|answer|respond|reply|start|begin|continue|proceed|finish|wrap|attempt|work|focus|give|provide|show|hand|report|share|walk|outline|present|sketch|plan|consider|propose|suggest|recommend|come|take|tidy|clean|update|fix|modify|adjust|change|edit|tweak|address|tackle|double|quickly|carefully|actually|probably|likely|definitely|still|need|make)$/i;
+  /^(?:be|have|do|get|go|need|want|think|help|note|explain|describe|mention|summari[sz]e|know|say|tell|ask|answer|respond|reply|start|begin|continue|proceed|finish|wrap|attempt|work|focus|give|provide|show|hand|report|share|walk|outline|present|sketch|plan|consider|propose|suggest|recommend|come|take|tidy|clean|update|fix|modify|adjust|change|edit|tweak|address|tackle|double|quickly|carefully|actually|probably|likely|definitely|still|make)$/i;
 const actsOpenly = (sentence: string) => {
   const verb = actorVerb.exec(sentence)?.[1];
   return verb !== undefined && !notActing.test(verb) && !bareLook.test(verb);
-};
-
-/** "Let me try a different approach - make the column transparent", "build it another way and ...": a new way, and what. */
-const newApproach =
-  /\b(?:a|an|another) (?:(?:different|new|simpler|cleaner|safer) )?(?:different|new|simpler|cleaner|safer|other) (?:approach|way|route|tack|strategy|fix)\b\s*(?:[-–—:]|,? and)\s*(\S.*)$/i;
-/** "Let me fix this by updating index.html to ...": how a fix is made. */
-const fixBy =
-  /\bfix (?:this|it|that|the [\w-]+) by \w+ing\b|\bfix [\w`.()-]+(?: [\w`.()-]+)? to (?!(?:be|pass|work|run|make|see|check)\b)[a-z]+/i;
-/** "The handler should map only X, rather than masking Y": a design stated as what it should do, the other way named. */
-const shouldRather = /\bshould (?:only |also |now )?(\w+\b.{3,}?\b(?:rather than|instead of)\b.*)$/i;
-/** "I'd propose a MAX_BODY_BYTES variable", not "I'd recommend running the suite". */
-const proposed = /\bI(?:'d| would) (?:propose|suggest|recommend)\s+(?:that\s+)?(?:(?:you|we)\s+)?(\S.*)$/i;
-/**
- * "Recommendation: build an oracle that:": a recommendation names its choice (even when a list completes it), unless
- * it only advises a check ("Recommendation: test with the proxy first").
- */
-const recommended = /^(?:my |our |final )?recommendation(?: is)?:\s*(\S+\s+\S.*)$/i;
-/** The clause after a sign of choice, when it is not a look. */
-const doneNotLooked = (re: RegExp, sentence: string) => {
-  const rest = re.exec(sentence)?.[1];
-  return rest !== undefined && !opensWithLook(rest);
 };
 
 /** An obligation the limitation imposes: "I need to rewrite it with...". */
@@ -91,12 +64,11 @@ const needTo = /\b(?:I|we) (?:will |'ll )?need to\b/i;
 export function isDecision(text: string): boolean {
   const colon = text.endsWith(':');
   const sentence = colon ? text.slice(0, -1).trimEnd() : text;
-  if (doneNotLooked(recommended, sentence)) return true;
+  if (recommends(sentence)) return true;
   if (announcesFragment(text) || (colon && judged.test(sentence))) return false;
   if (isNotAChoice(sentence) || deliberating.test(sentence)) return false;
   if (explicit.test(sentence) || clarifying.test(sentence)) return true;
-  if (doneNotLooked(newApproach, sentence) || doneNotLooked(shouldRather, sentence)) return true;
-  if (doneNotLooked(proposed, sentence) || (fixBy.test(sentence) && actor.test(sentence))) return true;
+  if (statesWayTaken(sentence)) return true;
   if (looking.test(sentence) || processStep.test(sentence)) return false;
   if (colon && unnamedChoice.test(sentence) && !/\bgo(?:ing)? with\b/i.test(sentence)) return false;
   if (statedChoice.test(sentence)) return !judged.test(sentence);
@@ -109,7 +81,7 @@ export function isDecision(text: string): boolean {
   if (pastOfDoing(sentence) && choiceWord.test(sentence)) return true;
   // "I need to change `--extra dev` to `--group dev`": an obligation that names the way set aside
   if (needTo.test(sentence) && namedSwap.test(sentence)) return true;
-  if (!actor.test(sentence) || processStep.test(sentence)) return false;
+  if (!actor.test(sentence)) return false;
   // "..., I'm running the gate to see the error instead of guessing": the other way of a look is a look too
   if (alternative.test(sentence)) return !actorLooks(sentence);
   const ofDoing = doing.test(sentence) || doingNow(sentence);

@@ -1,4 +1,4 @@
-/** Sentences that are not choices: questions, conditions, status reports, announcements of tools and skills, options. */
+/** Not choices: questions, conditions, status reports, announcements of tools and skills, options listed. */
 const notAChoice = [
   /\?$/,
   /^(?:if|when|once|whether|unless)\b/i,

@@ -37,7 +37,7 @@ function labelledFix(sentence: string): boolean {
   return choiceWord.test(body) || /\bnow\b/i.test(body) || rationale.test(body);
 }
 
-/** Who or what the change was, when the summary names it: "`game.js`: replaced ...", "Validation: changed ...", "I've replaced ...". */
+/** Who or what changed, when the summary names it: "`game.js`: replaced ...", "Validation: changed ...", "I've ...". */
 const by = String.raw`^(?:\`[^\`]+\`\s*:\s*|[\w ]{2,30}:\s+|(?:I|we)(?:'ve| have)?\s+)?`;
 /** "replaced X with Y", "swapped X for Y", "switched from X to Y": the old way named beside the new. */
 const replaced = new RegExp(

@@ -1,0 +1,39 @@
+import { actor } from './choice-signs.js';
+import { opensWithLook } from './looks-and-steps.js';
+
+/**
+ * Sentences that state the way taken whatever their verb, unless what they go on to do is a look: a different
+ * approach and what it is, a fix by its means, a design stated as what something should do with the other way named,
+ * a proposal, a recommendation.
+ */
+
+/** "Let me try a different approach - make the column transparent", "build it another way and ...": the new way. */
+const newApproach =
+  /\b(?:a|an|another) (?:(?:different|new|simpler|cleaner|safer) )?(?:different|new|simpler|cleaner|safer|other) (?:approach|way|route|tack|strategy|fix)\b\s*(?:[-–—:]|,? and)\s*(\S.*)$/i;
+/** "Let me fix this by updating index.html to ...": how a fix is made. */
+const fixBy =
+  /\bfix (?:this|it|that|the [\w-]+) by \w+ing\b|\bfix [\w`.()-]+(?: [\w`.()-]+)? to (?!(?:be|pass|work|run|make|see|check)\b)[a-z]+/i;
+/** "The handler should map only X, rather than masking Y": what it should do, the other way named. */
+const shouldRather = /\bshould (?:only |also |now )?(\w+\b.{3,}?\b(?:rather than|instead of)\b.*)$/i;
+/** "I'd propose a MAX_BODY_BYTES variable", not "I'd recommend running the suite". */
+const proposed = /\bI(?:'d| would) (?:propose|suggest|recommend)\s+(?:that\s+)?(?:(?:you|we)\s+)?(\S.*)$/i;
+/**
+ * "Recommendation: build an oracle that:": a recommendation names its choice (even when a list completes it), unless
+ * it only advises a check ("Recommendation: test with the proxy first").
+ */
+const recommended = /^(?:my |our |final )?recommendation(?: is)?:\s*(\S+\s+\S.*)$/i;
+/** The clause after a sign of choice, when it is not a look. */
+const doneNotLooked = (re: RegExp, sentence: string) => {
+  const rest = re.exec(sentence)?.[1];
+  return rest !== undefined && !opensWithLook(rest);
+};
+
+/** "Recommendation: build ...": first, since a list after its colon does not make it a fragment. */
+export const recommends = (sentence: string) => doneNotLooked(recommended, sentence);
+
+/** A new approach, a design that should, a proposal, or a fix by its means, stated by the agent. */
+export const statesWayTaken = (sentence: string) =>
+  doneNotLooked(newApproach, sentence) ||
+  doneNotLooked(shouldRather, sentence) ||
+  doneNotLooked(proposed, sentence) ||
+  (fixBy.test(sentence) && actor.test(sentence));
