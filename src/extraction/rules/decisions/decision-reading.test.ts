@@ -638,6 +638,7 @@ describe('decisions: the user picks an option, sets a convention, goes back, or 
     expect(await count('how about the tests, do they pass?', 'Yes, all 40 pass.')).toBe(0);
     expect(await count('what about caching the results?', 'I can look into it later.')).toBe(0);
     expect(await count('please add a README', 'Sure.')).toBe(0);
+    expect(await count('thanks, not bad.', 'Glad it helps.')).toBe(0);
   });
 });
 
