@@ -142,6 +142,7 @@ export function undo(input: Omit<InitInput, 'command' | 'agents'> & { agents?: I
   const created = new Set(m?.created ?? []);
   const agents = input.agents ?? m?.agents ?? (['claude-code', 'codex'] as InitAgent[]);
   const changes: InitChange[] = [];
+  const others = liveOtherSetUps(input.home, mPath);
   for (const agent of agents) {
     const files = agentFiles(agent, scope, root, homes);
     if (existsSync(files.hooks)) {
@@ -157,8 +158,7 @@ export function undo(input: Omit<InitInput, 'command' | 'agents'> & { agents?: I
       }
     }
     // Codex's MCP entry of a repository lives in the user's config.toml: another repository set up for Codex needs it
-    const sharedBy =
-      files.mcp.kind === 'codex-toml' ? othersUsing(input.home, mPath, files.mcp.path, homes) : [];
+    const sharedBy = files.mcp.kind === 'codex-toml' ? othersUsing(others, files.mcp.path, homes) : [];
     if (sharedBy.length) {
       changes.push({
         agent,
@@ -193,21 +193,24 @@ export function undo(input: Omit<InitInput, 'command' | 'agents'> & { agents?: I
 }
 
 /**
- * The roots of the other set-ups (their manifests in Baton's home) whose Codex MCP entry is the file `path`; a
- * repository deleted since is none (its manifest goes, so a stale one never keeps the entry for ever).
+ * The other set-ups (their manifests in Baton's home, `own` left out) whose repository still exists. The manifests of
+ * repositories deleted since are forgotten here, so a stale one never keeps a shared entry for ever.
  */
-function othersUsing(home: string, own: string, path: string, homes: ReturnType<typeof homesOf>): string[] {
+function liveOtherSetUps(home: string, own: string): Manifest[] {
   const dir = join(home, 'init');
   const names = existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.json')) : [];
-  return names
-    .map((n) => join(dir, n))
-    .filter((p) => p !== own)
-    .map((p) => ({ p, m: readManifest(p) }))
-    .filter(({ p, m }) => {
-      if (m && m.scope !== 'user' && !existsSync(m.root)) rmSync(p, { force: true });
-      return m !== null && existsSync(m.root);
-    })
-    .map(({ m }) => m as Manifest)
+  const live: Manifest[] = [];
+  for (const p of names.map((n) => join(dir, n)).filter((p) => p !== own)) {
+    const m = readManifest(p);
+    if (m && existsSync(m.root)) live.push(m);
+    else if (m && m.scope !== 'user') rmSync(p, { force: true });
+  }
+  return live;
+}
+
+/** The roots of the set-ups among `others` whose Codex MCP entry is the file `path`. */
+function othersUsing(others: readonly Manifest[], path: string, homes: ReturnType<typeof homesOf>): string[] {
+  return others
     .filter((m) => m.agents.includes('codex'))
     .filter((m) => agentFiles('codex', m.scope, m.root, homes).mcp.path === path)
     .map((m) => m.root);
