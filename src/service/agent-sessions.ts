@@ -110,16 +110,26 @@ export class AgentSessions {
   }
 
   /**
-   * Two hooks that find no workflow at once (two terminals, or hooks wired twice) each create one. The one created
-   * first, then by id, is kept; a later one abandons itself and follows it, so the worktree has one workflow.
+   * Two hooks that find no workflow at once (two terminals, or hooks wired twice) each create one. The one whose
+   * creation committed first is kept; a later one abandons itself and follows it, so the worktree has one workflow.
+   * The order is the store's commit order (the store-wide position of each workflow's first event), not the callers'
+   * clocks: a creation stamped earlier can commit later, after the other hook looked and kept its own. Our position
+   * is read before we look, so a workflow we cannot see yet commits after it, and its creator sees ours first.
    */
   private async firstCreated(w: WorkflowState): Promise<WorkflowState> {
-    const open = (await this.svc.store.listWorkflows({ worktree: w.worktree })).filter(
-      (o) => !isTerminal(o.status),
+    const { store } = this.svc;
+    const position = async (id: string) =>
+      (await store.readEventsSince(0, 1, id))[0]?.position ?? Number.MAX_SAFE_INTEGER;
+    const mine = await position(w.id);
+    const others = (await store.listWorkflows({ worktree: w.worktree })).filter(
+      (o) => o.id !== w.id && !isTerminal(o.status),
     );
-    const order = (a: WorkflowState, b: WorkflowState) =>
-      a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id);
-    const first = [...open, w].sort(order)[0] as WorkflowState;
+    let first = w;
+    let earliest = mine;
+    for (const o of others) {
+      const at = await position(o.id);
+      if (at < earliest) [first, earliest] = [o, at];
+    }
     if (first.id === w.id) return w;
     await this.svc.abandon(
       { workflowId: w.id },

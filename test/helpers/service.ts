@@ -15,8 +15,8 @@ export class TestClock {
   }
 }
 
-export function sqliteStore(): SqliteStore {
-  return new SqliteStore(join(tempDir('baton-db-'), 'baton.db'));
+export function sqliteStore(path = join(tempDir('baton-db-'), 'baton.db')): SqliteStore {
+  return new SqliteStore(path);
 }
 
 export function makeService(

@@ -1,0 +1,45 @@
+import { realpathSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { makeRepo } from '../../test/helpers/git-repo.js';
+import { makeService, sqliteStore, TestClock } from '../../test/helpers/service.js';
+import type { Store } from '../storage/store.js';
+
+/** The same database as `store`, seen by another process whose first look at the worktree found nothing. */
+function lateLooker(store: Store): Store {
+  const other = sqliteStore(store.location);
+  let looked = false;
+  return new Proxy(other, {
+    get(target, key, receiver) {
+      if (key === 'listWorkflows' && !looked) {
+        looked = true;
+        return async () => [];
+      }
+      const v: unknown = Reflect.get(target, key, receiver);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
+describe('two hooks that create a workflow for one worktree at once', () => {
+  it('keep the one whose creation committed first, even when the other was stamped earlier', async () => {
+    const repo = realpathSync(makeRepo());
+    const store = sqliteStore();
+    const first = makeService(store, { now: new TestClock(Date.parse('2026-01-01T00:00:10Z')).now });
+    // the second hook looked before the first one committed, and its clock is a second behind
+    const second = makeService(lateLooker(store), {
+      now: new TestClock(Date.parse('2026-01-01T00:00:09Z')).now,
+    });
+    const input = (session: string) => ({
+      cwd: repo,
+      agent: { name: 'claude-code', session_id: session },
+      auto_track: true,
+      resume: false,
+    });
+    const a = await first.agentSessions.track(input('s-1'));
+    const b = await second.agentSessions.track(input('s-2'));
+    expect(a.outcome).toBe('created');
+    expect(b.workflow_id).toBe(a.workflow_id);
+    const open = (await store.listWorkflows({ worktree: repo })).filter((w) => w.status !== 'cancelled');
+    expect(open.map((w) => w.id)).toEqual([a.workflow_id]);
+  });
+});
