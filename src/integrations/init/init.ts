@@ -142,7 +142,7 @@ export function undo(input: Omit<InitInput, 'command' | 'agents'> & { agents?: I
   const created = new Set(m?.created ?? []);
   const agents = input.agents ?? m?.agents ?? (['claude-code', 'codex'] as InitAgent[]);
   const changes: InitChange[] = [];
-  const others = liveOtherSetUps(input.home, mPath);
+  let others: Manifest[] | null = null;
   for (const agent of agents) {
     const files = agentFiles(agent, scope, root, homes);
     if (existsSync(files.hooks)) {
@@ -158,7 +158,10 @@ export function undo(input: Omit<InitInput, 'command' | 'agents'> & { agents?: I
       }
     }
     // Codex's MCP entry of a repository lives in the user's config.toml: another repository set up for Codex needs it
-    const sharedBy = files.mcp.kind === 'codex-toml' ? othersUsing(others, files.mcp.path, homes) : [];
+    const sharedBy =
+      files.mcp.kind === 'codex-toml'
+        ? othersUsing((others ??= liveOtherSetUps(input.home, mPath)), files.mcp.path, homes)
+        : [];
     if (sharedBy.length) {
       changes.push({
         agent,
