@@ -32,5 +32,5 @@ export const executorFactory = (
 export const releaseByRuntime =
   (env: NodeJS.ProcessEnv, home: string) =>
   async (row: ExecutorRow): Promise<void> => {
-    await executorFactory(env, home).forRow(row)?.release?.(row);
+    await executorFactory(env, home).forRow(row)?.release(row);
   };

@@ -35,7 +35,7 @@ export async function sweepSilentSessions(
     report.silent.push(row.id);
     const executor = opts.factory.forRow(row);
     // a local agent still running is stopped, with what it started (the executor knows how)
-    if (row.runtime === 'local' && executor && (await executor.isAlive(row))) await executor.release?.(row);
+    if (row.runtime === 'local' && executor && (await executor.isAlive(row))) await executor.release(row);
     const resumable = row.supports_session_resume && row.resume_token !== null;
     const silentFor = Math.round((nowMs - Date.parse(row.last_seen_at)) / 1000);
     const reason = `heartbeat_timeout: no heartbeat for ${silentFor}s (last ${row.last_seen_at})`;

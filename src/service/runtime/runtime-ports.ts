@@ -108,7 +108,7 @@ export interface Executor {
   /** Checks what a run needs before anything is started or created (engine, image, worktree); throws why not. */
   preflight?(workspace: string): Promise<void>;
   /** The session is over: stops its agent if it still runs and removes what Baton created for it. */
-  release?(row: ExecutorRow): Promise<void>;
+  release(row: ExecutorRow): Promise<void>;
   /** Where the row's agent was found (container id, agent host URL), once `health` or `launch` located it. */
   placement?(rowId: string): { container_id: string; endpoint: string } | null;
   /** Re-attaches to a run that kept going while Baton was down; null when it is gone. */

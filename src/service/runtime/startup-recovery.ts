@@ -135,7 +135,7 @@ export async function recoverAtStartup(
     } else if (row.session_state === 'running' && (await executor.isAlive(row))) {
       // A local agent orphaned by the dead controller: nobody reads its output any more. Stopped with what it
       // started (the executor knows how).
-      await executor.release?.(row);
+      await executor.release(row);
       stoppedPid = row.pid ?? undefined;
     }
     const wf = await service.store.loadState(row.workflow_id);
