@@ -78,6 +78,10 @@ export function taskCounts(tasks: readonly Task[]) {
   };
 }
 
+/** "3/6 done (2 skipped)": the one way progress is said; a skipped task is finished, and counted as done. */
+export const progressLabel = (c: { done: number; total: number; skipped: number }) =>
+  `${c.done}/${c.total} done${c.skipped ? ` (${c.skipped} skipped)` : ''}`;
+
 /** Tasks grouped per lane, with done/total: the resume report's "Bootstrap Tasks: 3/5 complete". */
 export function laneProgress(tasks: readonly Task[]) {
   const lanes = new Map<number, { lane: number; done: number; total: number }>();

@@ -175,6 +175,21 @@ for (const mode of cliModes) {
       expect(cleanupAll.removed.map((w) => w.id)).toEqual([id]);
     });
 
+    it('says progress one way everywhere: a skipped task counts as done and is named as skipped', async () => {
+      const other = makeRepo();
+      const b = (...args: string[]) => runCli(args, { cwd: other, env });
+      expect(
+        (await b('create', '--title', 'Trim', '--task', 'S1:One', '--task', 'S2:Two', '--task', 'S3:Three'))
+          .code,
+      ).toBe(0);
+      await b('task', 'start', 'S1');
+      expect((await b('task', 'done', 'S1')).code).toBe(0);
+      expect((await b('task', 'skip', 'S2')).code).toBe(0);
+      expect((await b('status')).stdout).toContain('tasks: 2/3 done (1 skipped), 0 in progress');
+      expect((await b('show')).stdout).toContain('tasks: 2/3 done (1 skipped)');
+      expect((await b('list')).stdout).toMatch(/2\/3 \(1 skipped\)/);
+    });
+
     it('status names a failed task and why; recover offers only the options there are', async () => {
       const other = makeRepo();
       const b = (...args: string[]) => runCli(args, { cwd: other, env });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import {
+  progressLabel,
   renderResumeReport,
   type RecoveryPlan,
   type SessionSnapshot,
@@ -22,7 +23,16 @@ type Status = {
     session_count: number;
     pause_overdue: boolean;
   };
-  counts: { tasks: { done: number; total: number; in_progress: number; failed: number; blocked: number } };
+  counts: {
+    tasks: {
+      done: number;
+      total: number;
+      in_progress: number;
+      failed: number;
+      blocked: number;
+      skipped: number;
+    };
+  };
   tasks: { id: string; title: string; status: string; note: string | null }[];
   next_task: { id: string; title: string } | null;
   runnable_tasks: { id: string }[];
@@ -114,7 +124,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
           [
             `${s.workflow.id}  ${s.workflow.title}`,
             `status: ${s.workflow.status}${s.workflow.pause_requested ? ` (pause requested${s.workflow.pause_overdue ? ', overdue' : ''})` : ''}${s.workflow.pause_reason ? ` - ${s.workflow.pause_reason}` : ''}`,
-            `session: ${s.workflow.session_count}   tasks: ${s.counts.tasks.done}/${s.counts.tasks.total} done, ${s.counts.tasks.in_progress} in progress${s.counts.tasks.failed ? `, ${s.counts.tasks.failed} failed` : ''}${s.counts.tasks.blocked ? `, ${s.counts.tasks.blocked} blocked` : ''}`,
+            `session: ${s.workflow.session_count}   tasks: ${progressLabel(s.counts.tasks)}, ${s.counts.tasks.in_progress} in progress${s.counts.tasks.failed ? `, ${s.counts.tasks.failed} failed` : ''}${s.counts.tasks.blocked ? `, ${s.counts.tasks.blocked} blocked` : ''}`,
             // a failed or blocked task, with why: what the user has to look at before going on
             ...s.tasks
               .filter((t) => t.status === 'failed' || t.status === 'blocked')

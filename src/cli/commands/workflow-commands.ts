@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import {
   invalidInput,
   parseDuration,
+  progressLabel,
   TaskSpec,
   workflowStatuses,
   type WorkflowStatus,
@@ -17,7 +18,7 @@ import { rebuildFromDiskCommand } from './disk-rebuild-command.js';
 const describe = (w: WorkflowView) =>
   [
     `${w.id}  ${w.title}`,
-    `  status: ${w.status}${w.pause_requested ? ' (pause requested)' : ''}   sessions: ${w.session_count}   tasks: ${w.counts.done}/${w.counts.total} done`,
+    `  status: ${w.status}${w.pause_requested ? ' (pause requested)' : ''}   sessions: ${w.session_count}   tasks: ${progressLabel(w.counts)}`,
     `  worktree: ${w.worktree}`,
     ...w.tasks.map(
       (t) =>
@@ -100,7 +101,13 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
           list.length
             ? table(
                 ['ID', 'STATUS', 'STEP', 'TITLE', 'WORKTREE'],
-                list.map((w) => [w.id, w.status, `${w.counts.done}/${w.counts.total}`, w.title, w.worktree]),
+                list.map((w) => [
+                  w.id,
+                  w.status,
+                  progressLabel(w.counts).replace(' done', ''),
+                  w.title,
+                  w.worktree,
+                ]),
               )
             : 'no workflows',
         );

@@ -76,9 +76,9 @@ export function SessionStatusPanel({ session: s, onResume, busy }: Props) {
         <dd>{new Date(s.started_at).toLocaleString()}</dd>
         <dt>Current task</dt>
         <dd>{s.task_id ?? '-'}</dd>
-        <dt>Tasks</dt>
+        <dt>Tasks done this session</dt>
         <dd>
-          {s.tasks_done}/{s.tasks_total} done
+          {s.tasks_done} of {s.tasks_total}
         </dd>
         <dt>Worktree</dt>
         <dd>

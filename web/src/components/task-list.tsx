@@ -8,14 +8,16 @@ import { StatusBadge } from './status-badge.js';
 export function TaskList({ status }: { status: Status }) {
   const runnable = new Set(status.runnable_tasks.map((t) => t.id));
   const next = status.next_task?.id;
+  // the server's counts: a skipped task is finished, and counted as done
+  const skipped = status.counts.tasks['skipped'] ?? 0;
   const lanes = [...new Set(status.tasks.map((t) => t.lane))].sort((a, b) => a - b);
   return (
     <section className="card" aria-labelledby="tasks-title">
       <div className="card-head">
         <h2 id="tasks-title">Tasks</h2>
         <span className="muted small">
-          {runnable.size} runnable · {status.tasks.filter((t) => t.status === 'done').length}/
-          {status.tasks.length} done
+          {runnable.size} runnable · {status.counts.tasks['done'] ?? 0}/{status.tasks.length} done
+          {skipped > 0 && ` (${skipped} skipped)`}
         </span>
       </div>
       {lanes.map((lane) => (

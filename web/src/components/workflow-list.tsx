@@ -64,7 +64,8 @@ export function WorkflowList() {
           </thead>
           <tbody>
             {data.workflows.map((w) => {
-              const done = (w.counts['done'] ?? 0) + (w.counts['skipped'] ?? 0);
+              // counts.done holds the skipped tasks too (a skipped task is finished)
+              const done = w.counts['done'] ?? 0;
               return (
                 <tr key={w.id}>
                   <td data-label="Workflow">
