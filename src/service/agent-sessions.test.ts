@@ -1,4 +1,6 @@
-import { realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo } from '../../test/helpers/git-repo.js';
 import { makeService, sqliteStore, TestClock } from '../../test/helpers/service.js';
@@ -41,5 +43,33 @@ describe('two hooks that create a workflow for one worktree at once', () => {
     expect(b.workflow_id).toBe(a.workflow_id);
     const open = (await store.listWorkflows({ worktree: repo })).filter((w) => w.status !== 'cancelled');
     expect(open.map((w) => w.id)).toEqual([a.workflow_id]);
+  });
+});
+
+describe('a session whose folder moves', () => {
+  it('stays with the workflow it started in, in another repository or outside any', async () => {
+    const repo = realpathSync(makeRepo());
+    const other = realpathSync(makeRepo());
+    const outside = realpathSync(mkdtempSync(join(tmpdir(), 'baton-nogit-')));
+    const store = sqliteStore();
+    const svc = makeService(store);
+    const at = (cwd: string, session: string) =>
+      svc.agentSessions.track({
+        cwd,
+        agent: { name: 'claude-code', session_id: session },
+        auto_track: true,
+        resume: false,
+      });
+    const started = await at(repo, 'moving');
+    expect(started.outcome).toBe('created');
+    const inOther = await at(other, 'moving');
+    expect(inOther.workflow_id).toBe(started.workflow_id);
+    expect(inOther.note).toContain(`its folder is now ${other}`);
+    expect((await at(outside, 'moving')).workflow_id).toBe(started.workflow_id);
+    expect(await store.listWorkflows({ worktree: other })).toEqual([]);
+    // another session in the other repository gets that repository's own workflow
+    const fresh = await at(other, 'someone-else');
+    expect(fresh.outcome).toBe('created');
+    expect(fresh.workflow_id).not.toBe(started.workflow_id);
   });
 });

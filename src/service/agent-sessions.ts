@@ -13,6 +13,7 @@ import {
   type Draft,
   type GitCapture,
   type WorkflowState,
+  workflowStatuses,
 } from '../core/index.js';
 import type { BatonService } from './baton-service.js';
 import type {
@@ -69,6 +70,18 @@ export class AgentSessions {
     const { store, git } = this.svc;
     const worktree = input.worktree ?? (await git.resolveWorktree(input.cwd));
     const open = (await store.listWorkflows({ worktree })).filter((w) => !isTerminal(w.status));
+    const id = input.agent.session_id;
+    const mine =
+      id === null ? undefined : open.find((w) => w.sessions.some((x) => x.agent?.session_id === id));
+    // A session that moved its folder (into another repository, or out of any) stays with the workflow it started in.
+    const moved = mine || id === null ? null : await this.followingElsewhere(id, worktree);
+    if (moved)
+      return {
+        w: moved,
+        others: 0,
+        created: false,
+        note: `workflow ${moved.id} of ${moved.worktree}, where this session started (its folder is now ${input.cwd})`,
+      };
     if (open.length === 0) {
       if (!input.auto_track)
         return {
@@ -98,15 +111,24 @@ export class AgentSessions {
       return { w, others: 0, created: true, note: `following this session as workflow ${w.id}` };
     }
     const latest = [...open].sort((a, b) => b.updated_at.localeCompare(a.updated_at))[0] as WorkflowState;
-    const id = input.agent.session_id;
-    const mine =
-      id === null ? undefined : open.find((w) => w.sessions.some((x) => x.agent?.session_id === id));
     const others = open.length - 1;
     const w = mine ?? latest;
     const more = others
       ? ` (${others} other incomplete workflow${others > 1 ? 's' : ''} here; the latest is followed)`
       : '';
     return { w, others, created: false, note: `workflow ${w.id}${more}` };
+  }
+
+  /** The incomplete workflow of another worktree that follows this agent session, if one does. */
+  private async followingElsewhere(sessionId: string, worktree: string): Promise<WorkflowState | null> {
+    const open = await this.svc.store.listWorkflows({
+      status: workflowStatuses.filter((s) => !isTerminal(s)),
+    });
+    return (
+      open.find(
+        (w) => w.worktree !== worktree && w.sessions.some((x) => x.agent?.session_id === sessionId),
+      ) ?? null
+    );
   }
 
   /**
