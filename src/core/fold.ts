@@ -16,6 +16,7 @@ export { contextUsage, workflowUsage } from './fold/usage.js';
 /** Events that are work done (what makes a checkpoint worth taking): tasks added or moved, side effects. */
 export const workEvents: ReadonlySet<BatonEvent['type']> = new Set([
   'task.added',
+  'task.deps_added',
   'task.started',
   'task.completed',
   'task.failed',

@@ -269,6 +269,10 @@ describe("the agent's task tools in PostToolUse", () => {
       { task: { id: '1', subject: 'Write the parser' } },
     );
     await tool('TaskCreate', 't2', { subject: 'Document it' }, { task: { id: '2', subject: 'Document it' } });
+    // linked after both were made: the task waits for the other
+    const link = await tool('TaskUpdate', 't2b', { taskId: '2', addBlockedBy: ['1'] });
+    expect(link.stderr).toMatch(/task list: T2 now waits for the tasks linked/);
+    expect((await status()).tasks.find((t: { id: string }) => t.id === 'T2').deps).toEqual(['T1']);
     await tool('TaskUpdate', 't3', { taskId: '1', status: 'in_progress' });
     await tool('TaskUpdate', 't4', { taskId: '1', status: 'completed' });
     const del = await tool('TaskUpdate', 't5', { taskId: '2', status: 'deleted' });

@@ -119,12 +119,13 @@ describe('syncing the agent list into the task graph', () => {
       started: ['T1'],
       completed: [],
       skipped: [],
+      linked: [],
     });
     expect(d.state.status).toBe('in_progress');
     const r = syncAgentTasks(d, 'claude-code', [
       write('c2', todo('Add a failing test', 'completed'), todo('Fix the parser', 'in_progress')),
     ]);
-    expect(r).toEqual({ added: [], started: ['T2'], completed: ['T1'], skipped: ['T3'] });
+    expect(r).toEqual({ added: [], started: ['T2'], completed: ['T1'], skipped: ['T3'], linked: [] });
     expect(statuses(d)).toEqual({
       'Add failing test': 'done',
       'Fix the parser': 'in_progress',
@@ -136,12 +137,47 @@ describe('syncing the agent list into the task graph', () => {
       started: [],
       completed: [],
       skipped: [],
+      linked: [],
     });
     expect(d.events.length).toBe(events);
     // Without ids, the same final list changes nothing either.
     const noIds = [write('', todo('Add a failing test', 'completed'), todo('Fix the parser', 'in_progress'))];
     syncAgentTasks(d, 'claude-code', noIds);
     expect(d.events.length).toBe(events);
+    expect(foldEvents(d.events).state).toEqual(d.state);
+  });
+
+  it('links tasks the agent made wait for others after adding them, never into a cycle; a restarted task drops its old note', () => {
+    const d = workflow();
+    const create = (id: string, subject: string): AgentTaskCall => ({
+      tool: 'TaskCreate',
+      id,
+      input: { subject, description: '' },
+      result: { task: { id: id.slice(1) } },
+    });
+    const update = (id: string, input: Record<string, unknown>): AgentTaskCall => ({
+      tool: 'TaskUpdate',
+      id,
+      input,
+    });
+    syncAgentTasks(d, 'claude-code', [create('c10', 'Build the API'), create('c11', 'Deploy the API')]);
+    expect(d.state.tasks.map((t) => [t.id, t.deps])).toEqual([
+      ['T1', []],
+      ['T2', []],
+    ]);
+    const r = syncAgentTasks(d, 'claude-code', [update('u1', { taskId: '11', addBlockedBy: ['10'] })]);
+    expect(r.linked).toEqual(['T2']);
+    expect(d.state.tasks.find((t) => t.id === 'T2')?.deps).toEqual(['T1']);
+    // the other way round would close a cycle: not linked
+    expect(
+      syncAgentTasks(d, 'claude-code', [update('u2', { taskId: '10', addBlockedBy: ['11'] })]).linked,
+    ).toEqual([]);
+    expect(d.state.tasks.find((t) => t.id === 'T1')?.deps).toEqual([]);
+    // removed from the list (skipped with a note), then taken up again: the note goes
+    syncAgentTasks(d, 'claude-code', [update('u3', { taskId: '10', status: 'deleted' })]);
+    expect(d.state.tasks.find((t) => t.id === 'T1')?.note).toMatch(/removed from/);
+    d.emit({ type: 'task.started', task_id: 'T1', data: {} });
+    expect(d.state.tasks.find((t) => t.id === 'T1')?.note).toBeNull();
     expect(foldEvents(d.events).state).toEqual(d.state);
   });
 
@@ -164,7 +200,7 @@ describe('syncing the agent list into the task graph', () => {
         },
       },
     ]);
-    expect(r).toEqual({ added: ['T1'], started: ['A'], completed: [], skipped: [] });
+    expect(r).toEqual({ added: ['T1'], started: ['A'], completed: [], skipped: [], linked: [] });
     expect(d.state.agent_tasks?.codex?.items.map((i) => i.task_id)).toEqual(['A', 'T1']);
   });
 

@@ -4,6 +4,7 @@ import type { Draft } from '../draft.js';
 import { invalidTransition } from '../errors.js';
 import type { AgentTaskItem, AgentTaskSource } from '../schemas/agent-tasks.js';
 import type { Task } from '../schemas/workflow.js';
+import { validateTaskGraph } from '../task-graph.js';
 import { isTerminal } from '../workflow-machine.js';
 import { addTask } from './add-task.js';
 
@@ -12,6 +13,8 @@ export interface AgentTaskSync {
   started: string[];
   completed: string[];
   skipped: string[];
+  /** Tasks that now wait for others, linked after they were added (TaskUpdate's addBlockedBy). */
+  linked: string[];
 }
 
 const TITLE_MAX = 500;
@@ -78,6 +81,24 @@ function step(
   }
 
   const task = (id: string | null) => d.state.tasks.find((t) => t.id === id);
+  // links made after the items were added: the task waits for its blockers' tasks, unless that closes a cycle
+  for (const it of items) {
+    const t = task(it.task_id);
+    if (!t || t.status === 'done' || t.status === 'skipped') continue;
+    const deps = it.blocked_by
+      .map((b) => items.find((x) => x.key === `task:${b}`)?.task_id)
+      .filter((x): x is string => !!x && x !== t.id && !t.deps.includes(x) && !!task(x));
+    const fresh = [...new Set(deps)];
+    if (fresh.length === 0) continue;
+    const specs = d.state.tasks.map((x) => (x.id === t.id ? { ...x, deps: [...x.deps, ...fresh] } : x));
+    try {
+      validateTaskGraph(specs);
+    } catch {
+      continue;
+    }
+    d.emit({ type: 'task.deps_added', task_id: t.id, data: { deps: fresh, origin: source } });
+    out.linked.push(t.id);
+  }
   const start = () => {
     if (d.state.status === 'pending') d.emit({ type: 'workflow.started', data: {} });
   };
@@ -120,7 +141,7 @@ export function syncAgentTasks(
   source: AgentTaskSource,
   calls: readonly AgentTaskCall[],
 ): AgentTaskSync {
-  const out: AgentTaskSync = { added: [], started: [], completed: [], skipped: [] };
+  const out: AgentTaskSync = { added: [], started: [], completed: [], skipped: [], linked: [] };
   const before = d.state.agent_tasks?.[source] ?? { items: [], applied_calls: [] };
   const seen = new Set(before.applied_calls);
   const fresh: AgentTaskCall[] = [];

@@ -174,8 +174,14 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       };
       return { ...s, agent_tasks: { ...s.agent_tasks, [e.data.source]: list } };
     }
+    case 'task.deps_added': {
+      const deps = s.tasks.find((t) => t.id === e.task_id)?.deps ?? [];
+      return setTask(s, e.task_id, { deps: [...new Set([...deps, ...e.data.deps])] });
+    }
     case 'task.started':
+      // a note of how it ended before (skipped, removed from the agent's list, failed) is stale once it runs again
       return setTask(s, e.task_id, {
+        note: null,
         status: 'in_progress',
         started_at: e.at,
         ended_at: null,

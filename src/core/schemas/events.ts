@@ -158,6 +158,8 @@ export const BatonEvent = z.discriminatedUnion('type', [
       applied_calls: z.array(z.string()),
     }),
   ),
+  /** Tasks this one now waits for (the agent linked its list's items after adding them: TaskUpdate addBlockedBy). */
+  ev('task.deps_added', z.object({ deps: z.array(z.string()), origin: z.string() })),
   ev('task.started', empty),
   ev('task.completed', z.object({ summary: z.string().nullable() })),
   ev('task.failed', reason),

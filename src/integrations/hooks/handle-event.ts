@@ -90,13 +90,14 @@ async function importNew(ctx: HookContext, ref: Ref, workflowId: string, event: 
     return { note: `transcript not imported: ${(e as Error).message}`, transcript: undefined, failed: true };
   }
   const t = r.agent_tasks;
-  const moved = t.added.length + t.started.length + t.completed.length + t.skipped.length;
+  const moved = t.added.length + t.started.length + t.completed.length + t.skipped.length + t.linked.length;
   const tasks = moved
     ? `; tasks: ${[
         t.added.length && `${t.added.length} added`,
         t.started.length && `${t.started.length} started`,
         t.completed.length && `${t.completed.length} completed`,
         t.skipped.length && `${t.skipped.length} skipped`,
+        t.linked.length && `${t.linked.length} linked to the tasks they wait for`,
       ]
         .filter(Boolean)
         .join(', ')}`
@@ -237,6 +238,8 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         r.started.length && `started ${r.started.join(', ')}`,
         r.completed.length && `completed ${r.completed.join(', ')}`,
         r.skipped.length && `skipped ${r.skipped.join(', ')}`,
+        r.linked.length &&
+          `${r.linked.join(', ')} now wait${r.linked.length === 1 ? 's' : ''} for the tasks linked`,
       ].filter(Boolean);
       return {
         outcome: moved.length ? 'ok' : 'nothing',

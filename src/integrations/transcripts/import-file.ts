@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import type { TranscriptFormat } from '../../agents/index.js';
-import { BatonError } from '../../core/index.js';
+import { BatonError, type AgentTaskSync } from '../../core/index.js';
 import type { Extractor, OpenError } from '../../extraction/index.js';
 import { readNewBytes } from './read-new-bytes.js';
 import { checkFormat, importTranscript, type Known, type TranscriptSource } from './transcript-import.js';
@@ -102,12 +102,7 @@ export async function importTranscriptFile(
   const newLines = r.parsed.lines - (continuing ? previous.through_line : 0);
   if (r.parsed.entries.length === 0 && newLines > 0 && r.parsed.skipped.length === newLines)
     warnings.push('no line of the new part is a transcript line: nothing imported');
-  const tasks = {
-    added: [] as string[],
-    started: [] as string[],
-    completed: [] as string[],
-    skipped: [] as string[],
-  };
+  const tasks: AgentTaskSync = { added: [], started: [], completed: [], skipped: [], linked: [] };
   if (r.newEntries > 0 || r.records.length > 0) {
     // where this piece starts: an import of the same transcript that got further meanwhile refuses it (a conflict)
     const fromLine = piece.restarted ? undefined : (previous?.through_line ?? 0);
@@ -124,6 +119,7 @@ export async function importTranscriptFile(
         tasks.started.push(...synced.started);
         tasks.completed.push(...synced.completed);
         tasks.skipped.push(...synced.skipped);
+        tasks.linked.push(...synced.linked);
       } catch (e) {
         if (!BatonError.isInstance(e) || e.code !== 'invalid_transition') throw e;
         warnings.push(`the agent's task list was not followed: ${e.message}`);

@@ -292,6 +292,8 @@ export const AgentTaskSyncResult = z
     started: z.array(z.string()),
     completed: z.array(z.string()),
     skipped: z.array(z.string()),
+    /** Tasks that now wait for others the agent linked them to. */
+    linked: z.array(z.string()),
   })
   .openapi('AgentTaskSyncResult');
 
