@@ -12,18 +12,28 @@ export interface Goal {
   requests_more: number;
 }
 
+/** An issue made from the user's first request: its title is the request's first line. */
+export const isFirstRequest = (issue: { title: string; description: string }) =>
+  issue.description.startsWith(issue.title.replace(/…$/, ''));
+
 /** The issue (the first request when it came from one) and the later requests, newest kept when cut. */
 export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
   const issue = snap.issue
     ? { ...snap.issue, description: clip(snap.issue.description.trim(), limits.issue_chars) }
     : null;
-  const later = (snap.requests ?? []).filter((r) => r.id !== snap.issue?.id).map((r) => r.text.trim());
+  const requests = snap.requests ?? [];
+  const later = requests.filter((r) => r.id !== snap.issue?.id).map((r) => r.text.trim());
   const shown = limits.later_requests > 0 ? later.slice(-limits.later_requests) : [];
+  // requests older than the snapshot holds: the first of them is the issue when the issue was the first request
+  const older = snap.requests_more ?? 0;
+  const issue0 = snap.issue;
+  const issueAmongOlder =
+    older > 0 && issue0 !== null && isFirstRequest(issue0) && !requests.some((r) => r.id === issue0.id);
   return {
     title: snap.title ? clip(snap.title, limits.request_chars) : null,
     issue,
     requests: shown.map((t) => clip(t.replace(/\s+/g, ' '), limits.request_chars)),
-    requests_more: later.length - shown.length,
+    requests_more: later.length - shown.length + older - (issueAmongOlder ? 1 : 0),
   };
 }
 

@@ -165,6 +165,37 @@ describe('resume context within a token budget', () => {
     expect(tight.markdown).toContain('### Key Decisions Made: 60 (baton details decisions)');
   });
 
+  it("keeps the user's latest request over long task titles, and counts the requests the snapshot no longer holds", () => {
+    const snap = bigSnapshot();
+    const at = '2026-01-01T00:00:00.000Z';
+    // 32 requests: the first is the issue, the state kept the last 10
+    const requests = Array.from({ length: 10 }, (_, i) => ({
+      id: `r${23 + i}`,
+      timestamp: at,
+      at,
+      session_number: 1,
+      source: null,
+      text: `request ${23 + i}: ${'please also handle the refresh tokens and the session expiry '.repeat(8)}`,
+    }));
+    const first = { id: 'r1', title: 'Add login', description: 'Add login. Users must log in.' };
+    for (const budget of [100_000, 1500, 900]) {
+      const fitted = fitResumeContext(
+        { ...snap, issue: first, requests, requests_more: 22 },
+        4,
+        [],
+        budget,
+        countTokens,
+      );
+      expect(fitted.over_budget, fitted.markdown).toBe(false);
+      const g = fitted.context.goal;
+      expect(g.requests.at(-1), `at ${budget}`).toMatch(/^request 32: please/);
+      // 31 later requests in all (the first is the issue): those not shown are counted
+      expect(g.requests.length + g.requests_more, `at ${budget}`).toBe(31);
+      if (g.requests_more)
+        expect(fitted.markdown).toContain(`(${g.requests_more} earlier: baton details requests)`);
+    }
+  });
+
   it('when even the task list is a count, pushes and pull requests become one too, the newest kept', () => {
     const snap = bigSnapshot();
     const at = snap.side_effects?.[0]?.timestamp ?? '';

@@ -37,9 +37,10 @@ const generous: ContextLimits = {
 
 /**
  * What shrinks, lowest priority first, each down to its floor. Halving steps, so a context fits in a few
- * compilations. Floors above zero are the shortest form of the facts that are never dropped: the user's request,
- * every open task with its status, every commit, the unresolved errors, the last test state (its count and the
- * first failing names). Completed tasks go last, oldest first, into a count, then pushes and pull requests.
+ * compilations. Floors above zero are the shortest form of the facts that are never dropped: the user's request and
+ * their latest later one, every open task with its status, every commit, the unresolved errors, the last test state
+ * (its count and the first failing names). Completed tasks go last, oldest first, into a count, then pushes and pull
+ * requests.
  */
 const steps: [keyof ContextLimits, number][] = [
   ['files', 0],
@@ -54,7 +55,6 @@ const steps: [keyof ContextLimits, number][] = [
   ['error_chars', 160],
   ['request_chars', 80],
   ['last_state_chars', 0],
-  ['later_requests', 0],
   ['task_title_chars', 40],
   ['issue_chars', 100],
   ['commit_subject_chars', 40],
@@ -62,6 +62,7 @@ const steps: [keyof ContextLimits, number][] = [
   ['error_chars', 90],
   ['failing_tests', 2],
   ['task_title_chars', 30],
+  ['request_chars', 40],
   // the last resorts before over_budget: the oldest completed tasks become a count (baton status lists them), then
   // the pushes and pull requests (the oldest first)
   ['completed_tasks', 0],

@@ -1,4 +1,5 @@
 import type { ResumeContext } from './resume-context.js';
+import { isFirstRequest } from './context-parts.js';
 
 const mark: Record<string, string> = {
   done: '[x]',
@@ -17,7 +18,7 @@ function goal(c: ResumeContext, out: string[]) {
     out.push(g.title ? `${g.title} (the workflow's title; no request recorded)` : '(no request recorded)');
   else {
     // an issue made from the user's first request: its title is the request's first line, said once
-    const fromRequest = g.issue.description.startsWith(g.issue.title.replace(/…$/, ''));
+    const fromRequest = isFirstRequest(g.issue);
     out.push(
       fromRequest
         ? `The user asked: ${g.issue.description}`

@@ -250,6 +250,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         // A workflow a hook created is named after what the user first asked.
         title: s.auto_tracked && !s.issue ? requestTitle(r.text) : s.title,
         recent_requests: recent(s.recent_requests ?? [], r),
+        counts: { ...s.counts, requests: (s.counts.requests ?? (s.recent_requests ?? []).length) + 1 },
         request_keys: recent(s.request_keys ?? [], e.data.key, REQUEST_KEYS_KEPT),
       };
     }

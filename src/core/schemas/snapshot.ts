@@ -53,6 +53,8 @@ export const SessionSnapshot = z.object({
   recent_history: z.array(z.string()),
   /** The user's recent requests, in their words, oldest first (all of them are `request` records). */
   requests: z.array(UserRequest).default([]),
+  /** Requests older than those in `requests` (the state keeps the recent ones; all are `request` records). */
+  requests_more: z.number().int().nonnegative().optional(),
   /** Side effects already done (commits, pushes, PRs, migrations, file writes): the next session must not redo them. */
   side_effects: z.array(SideEffect).default([]),
   /** The agent's latest compaction summary and last message, kept whole (the context trims them to fit). */

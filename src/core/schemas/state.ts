@@ -96,6 +96,8 @@ export const WorkflowState = z.object({
     checkpoints: z.number().int().nonnegative().optional(),
     /** Every error still unresolved (the state keeps the newest OPEN_ERRORS_LIMIT; all are `error` records). */
     open_errors: z.number().int().nonnegative().optional(),
+    /** Every request of the user recorded (the state keeps the recent ones; all are `request` records). */
+    requests: z.number().int().nonnegative().optional(),
   }),
   recent_decisions: z.array(Decision),
   open_errors: z.array(ErrorRecord),
