@@ -110,6 +110,7 @@ export class HttpClient implements BatonClient {
       ...(input.issue !== undefined ? { issue: input.issue } : {}),
       ...(input.plan !== undefined ? { plan: input.plan } : {}),
       ...(input.worktree ? { worktree: input.worktree } : {}),
+      ...(input.title_from_request ? { title_from_request: true } : {}),
       cwd: input.cwd ?? this.cwd,
     });
     return out.workflow;

@@ -72,6 +72,8 @@ export interface CreateWorkflowInput {
   worktree?: string;
   /** Created by an agent's hook (auto_track): session 1 follows this agent session. */
   agent?: AgentSessionRef;
+  /** The title is a stand-in until the first request is recorded, which names the workflow (an import's). */
+  title_from_request?: boolean;
 }
 
 /**
@@ -160,6 +162,7 @@ export class BatonService {
         tasks,
         git_start,
         ...(input.agent ? { agent: input.agent } : {}),
+        ...(input.title_from_request ? { titleFromRequest: true } : {}),
       }),
     );
     return state;

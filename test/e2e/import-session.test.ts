@@ -57,8 +57,13 @@ describe('baton import where no workflow is open', () => {
     const id = /created (wf-\S+) for this transcript/.exec(first.stderr)?.[1];
     expect(id, first.stderr).toBeDefined();
     expect(first.stdout).toContain(`into ${id}:`);
-    const status = (await baton('status', '--json')).json<{ workflow: { id: string; title: string } }>();
-    expect(status.workflow).toMatchObject({ id, title: expect.stringMatching(/^Codex session rollout-/) });
+    const status = (await baton('status', '--json')).json<{
+      workflow: { id: string; title: string; issue: { title: string } | null };
+    }>();
+    // named after what the user first asked, not the file's name
+    expect(status.workflow.id).toBe(id);
+    expect(status.workflow.title).not.toMatch(/rollout-/);
+    expect(status.workflow.title).toBe(status.workflow.issue?.title);
     const context = await baton('context', '--budget', '800');
     expect(context.stdout).toContain('### Goal');
     // the briefing's hints name a category alone: the workflow as it stands

@@ -12,14 +12,19 @@ export interface CreateInput {
   git_start: { branch: string | null; commit: string | null } | null;
   /** Created by an agent's hook (auto_track): session 1 follows that agent session. */
   agent?: AgentSessionRef;
+  /** The title is a stand-in: the first request recorded names the workflow (a hook's or an import's workflow). */
+  titleFromRequest?: boolean;
 }
 
 /** A new workflow: `workflow.created` with its task graph, and session 1. */
 export function createWorkflow(d: Draft, input: CreateInput): void {
   if (!input.title.trim()) throw invalidInput('a workflow needs a title (--title)');
   validateTaskGraph(input.tasks);
-  const { agent, ...data } = input;
-  d.emit({ type: 'workflow.created', data: agent ? { ...data, auto_tracked: true } : data });
+  const { agent, titleFromRequest, ...data } = input;
+  d.emit({
+    type: 'workflow.created',
+    data: agent || titleFromRequest ? { ...data, auto_tracked: true } : data,
+  });
   // created for an agent session already at work (a hook): under way at once, so pause and resume apply
   if (agent) d.emit({ type: 'workflow.started', data: {} });
   d.emit({

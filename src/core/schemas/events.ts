@@ -51,7 +51,7 @@ export const BatonEvent = z.discriminatedUnion('type', [
       plan: z.string(),
       tasks: z.array(TaskSpec),
       git_start: z.object({ branch: z.string().nullable(), commit: z.string().nullable() }).nullable(),
-      /** Created by an agent's hook rather than `baton create`: its title follows the first request. */
+      /** Created by an agent's hook or a transcript import rather than `baton create`: its title follows the first request. */
       auto_tracked: z.boolean().optional(),
     }),
   ),

@@ -43,6 +43,7 @@ async function targetOf(
     checkFormat((await readNewBytes(path, 0)).text, source, path);
     const w = await client.create({
       title: `${agentLabel(source)} session ${basename(path)}`,
+      title_from_request: true,
       tasks: [],
       cwd: ref.cwd,
     });
