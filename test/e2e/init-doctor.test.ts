@@ -49,9 +49,11 @@ describe('baton init', () => {
     );
     const statusBefore = gitIn(repo, 'status', '--porcelain');
     for (let i = 0; i < 2; i++) {
-      const r = await baton(['init', '--agent', 'claude-code', '--command', 'baton']);
+      const r = await baton(['init', '--agent', 'claude-code', '--command', 'baton', '--json']);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toMatch(/Baton is set up for Claude Code/);
+      // the second run changes nothing, and says so
+      const changes = r.json<{ changes: { what: string; change: string }[] }>().changes;
+      expect(changes.find((c) => c.what === 'hooks')?.change).toBe(i === 0 ? 'merged' : 'unchanged');
     }
     const settings = json(join(repo, '.claude', 'settings.local.json'));
     expect(settings.model).toBe('opus');
@@ -72,7 +74,7 @@ describe('baton init', () => {
     const md = readFileSync(join(repo, 'CLAUDE.md'), 'utf8');
     expect(md.startsWith('# Project rules\n\nUse tabs.\n')).toBe(true);
     expect(md.match(/baton:begin/g)).toHaveLength(1);
-    expect(md).toMatch(/baton task add/);
+    expect(md).toMatch(/`baton task add/);
     // CLAUDE.md is tracked and changed; nothing new shows as untracked.
     const lines = (text: string) => text.split('\n').filter(Boolean).sort();
     expect(lines(gitIn(repo, 'status', '--porcelain'))).toEqual(lines(`${statusBefore}\n M CLAUDE.md`));
@@ -87,6 +89,14 @@ describe('baton init', () => {
 
   it('creates and excludes its own files in a fresh repository, and deletes them again on undo', async () => {
     const { repo, home, baton } = setup();
+    // not on the agent's PATH: the hooks and the block in CLAUDE.md / AGENTS.md run this install by its full path
+    const cli = 'node /opt/baton/bin/baton.js';
+    expect((await baton(['init', '--agent', 'all', '--command', cli])).code).toBe(0);
+    for (const f of ['CLAUDE.md', 'AGENTS.md']) {
+      const md = readFileSync(join(repo, f), 'utf8');
+      expect(md).toContain(`\`${cli} task add ID:Title`);
+      expect(md).not.toMatch(/`baton (?:task|status|context)/);
+    }
     expect((await baton(['init', '--agent', 'all', '--command', 'baton'])).code).toBe(0);
     for (const f of [join(home, '.claude.json'), join(home, '.codex', 'config.toml')])
       expect(existsSync(f), f).toBe(true);

@@ -132,7 +132,7 @@ async function keepLastMessage(ctx: HookContext, ref: Ref): Promise<boolean> {
 async function contextFor(ctx: HookContext, t: TrackResult & { workflow_id: string }, why: string) {
   if (t.empty)
     return {
-      text: `Baton is following this ${agentLabel(ctx.agent)} session as workflow ${t.workflow_id}: the user's requests, your task list, decisions and errors are recorded, and the next session (after /clear, a compaction or a restart) gets them back. Nothing is recorded yet. Add a task that must outlive this session with \`baton task add ID:Title\` or the MCP tool add_task.\n`,
+      text: `Baton is following this ${agentLabel(ctx.agent)} session as workflow ${t.workflow_id}: the user's requests, your task list, decisions and errors are recorded, and the next session (after /clear, a compaction or a restart) gets them back. Nothing is recorded yet. Add a task that must outlive this session with the MCP tool add_task (or the \`task add ID:Title\` command of Baton's CLI, as the hooks run it).\n`,
       note: `nothing to hand over yet (${t.note})`,
     };
   const c = await ctx.client.injectContext(

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:f
 import { dirname, join, relative, sep } from 'node:path';
 import { invalidInput } from '../../core/index.js';
 import { agentFiles, claudeVersion, homesOf, type InitAgent, type InitScope } from './agent-files.js';
-import type { BatonCommand } from './hook-command.js';
+import { commandLine, type BatonCommand } from './hook-command.js';
 import { hookSpecs, mergeBatonHooks, removeBatonHooks } from './hooks-file.js';
 import { addBlock, instructionsBlock, removeBlock } from './instructions-block.js';
 import { readJsonObject, writeJsonObject, writeOrRemove } from './json-file.js';
@@ -85,17 +85,24 @@ export function init(input: InitInput): InitChange[] {
     const version = agent === 'claude-code' ? claudeVersion(input.env) : null;
     const specs = hookSpecs(agent, input.command, version);
     const left = hookSpecs(agent, input.command).filter((h) => !specs.some((s) => s.event === h.event));
-    let settings;
+    let unchanged;
     try {
-      settings = readJsonObject(files.hooks);
-      writeJsonObject(files.hooks, mergeBatonHooks(settings, specs));
+      const settings = readJsonObject(files.hooks);
+      const merged = mergeBatonHooks(settings, specs);
+      unchanged = existsSync(files.hooks) && JSON.stringify(merged) === JSON.stringify(settings);
+      if (!unchanged) writeJsonObject(files.hooks, merged);
     } catch (e) {
       throw invalidInput(`${files.hooks}: ${(e as Error).message}`);
     }
     const without = left.length
       ? ` (without ${left.map((h) => h.event).join(', ')}: Claude Code ${version} does not know them; update it, then run \`baton init\` again)`
       : '';
-    changes.push({ agent, what: 'hooks', path: files.hooks, change: `merged${without}` });
+    changes.push({
+      agent,
+      what: 'hooks',
+      path: files.hooks,
+      change: `${unchanged ? 'unchanged' : 'merged'}${without}`,
+    });
     note(files.mcp.path);
     if (!hasProjectEntry(files.mcp)) created.add(projectKey(files.mcp.path, root));
     changes.push({ agent, what: 'mcp', path: files.mcp.path, change: addMcp(files.mcp, input.command) });
@@ -104,7 +111,10 @@ export function init(input: InitInput): InitChange[] {
       agent,
       what: 'instructions',
       path: files.instructions,
-      change: addBlock(files.instructions, instructionsBlock(agentLabel(agent))),
+      change: addBlock(
+        files.instructions,
+        instructionsBlock(agentLabel(agent), commandLine(input.command, [])),
+      ),
     });
   }
   if (scope === 'local')

@@ -4,8 +4,11 @@ import { dirname } from 'node:path';
 export const BLOCK_BEGIN = '<!-- baton:begin (added by `baton init`; `baton init --undo` removes it) -->';
 export const BLOCK_END = '<!-- baton:end -->';
 
-/** What the agent should know: what Baton records for it, where its context comes from, how to add to it. */
-export function instructionsBlock(agentName: string): string {
+/**
+ * What the agent should know: what Baton records for it, where its context comes from, how to add to it. `cli` is
+ * how the agent runs Baton (the command the hooks run: `baton` on the PATH, else this install by its full path).
+ */
+export function instructionsBlock(agentName: string, cli = 'baton'): string {
   return [
     BLOCK_BEGIN,
     '## Baton',
@@ -14,8 +17,8 @@ export function instructionsBlock(agentName: string): string {
     'commits are recorded per git worktree, and each new session (after /clear, a compaction or a restart) starts',
     "with Baton's resume context. Keep your task list current: it becomes the workflow's task graph.",
     '',
-    '- `baton task add ID:Title[:DEP,DEP]` (or the MCP tool `add_task`): a task that must outlive this session.',
-    '- `baton status`, `baton context`, `baton details <snapshot> <category>`: what Baton holds.',
+    `- \`${cli} task add ID:Title[:DEP,DEP]\` (or the MCP tool \`add_task\`): a task that must outlive this session.`,
+    `- \`${cli} status\`, \`${cli} context\`, \`${cli} details <snapshot> <category>\`: what Baton holds.`,
     '- MCP server `baton`: get_resume_context, get_details, next_task, record_decision, record_error.',
     BLOCK_END,
   ].join('\n');
