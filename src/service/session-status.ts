@@ -77,6 +77,8 @@ export function sessionStatus(
     agent_execution_id: row?.execution_id ?? null,
     runtime: row?.runtime ?? null,
     is_agent_running: running,
+    /** The agent session a hook tied to this one (its name and id), null when none reported itself. */
+    agent_session: info.agent ? { name: info.agent.name, session_id: info.agent.session_id } : null,
     is_resumable: resumable,
     needs_resume: !running && resumable,
     resume_reason: reason,

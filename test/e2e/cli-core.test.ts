@@ -188,6 +188,12 @@ for (const mode of cliModes) {
       expect((await b('status')).stdout).toContain('tasks: 2/3 done (1 skipped), 0 in progress');
       expect((await b('show')).stdout).toContain('tasks: 2/3 done (1 skipped)');
       expect((await b('list')).stdout).toMatch(/2\/3 \(1 skipped\)/);
+      // no agent reported into this session, and Baton runs none: its agent is assumed, not claimed
+      const ss = await b('session-status');
+      expect(ss.stdout).toContain(
+        'agent running: assumed (an open session; no agent has reported into it yet)',
+      );
+      expect(JSON.parse((await b('session-status', '--json')).stdout)).toMatchObject({ agent_session: null });
     });
 
     it('status names a failed task and why; recover offers only the options there are', async () => {

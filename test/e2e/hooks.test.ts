@@ -61,6 +61,10 @@ describe('baton hook <event> on a workflow made with baton create', () => {
     let s = await status();
     expect(s.workflow).toMatchObject({ status: 'in_progress', session_count: 2 });
     expect(s.handoff).toMatchObject({ acknowledged_via: 'hook', loaded_latest: true });
+    // the agent reported itself: the session says whose it is
+    expect((await baton(['session-status'])).stdout).toMatch(
+      /agent running: yes \(Claude Code session \S+, reported by its hooks\)/,
+    );
 
     await baton(['task', 'start', 'B']);
     const pre = await baton(

@@ -5,6 +5,8 @@ import { parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 import { serveRuntime, type ServeRuntimeFlags } from '../serve-runtime.js';
 import type { Worker } from '../../service/runtime/index.js';
+import type { SessionStatus } from '../../service/index.js';
+import { agentLabel } from '../../core/agent-label.js';
 import { makeWorker, workerLine, workerOptions, type WorkerFlags } from '../worker-runtime.js';
 import { agentOptions } from './run-commands.js';
 
@@ -20,6 +22,19 @@ type ServeFlags = ServeRuntimeFlags &
   };
 
 /** `baton serve`, `baton token`, and `baton session-status`. */
+/**
+ * Whether the session's agent runs, and how Baton knows: its own process (an executor), an agent session a hook
+ * reported, or only an open session nobody has reported into yet.
+ */
+const running = (s: SessionStatus) =>
+  !s.is_agent_running
+    ? 'no'
+    : s.executor_status
+      ? 'yes'
+      : s.agent_session
+        ? `yes (${agentLabel(s.agent_session.name)} session ${s.agent_session.session_id}, reported by its hooks)`
+        : 'assumed (an open session; no agent has reported into it yet)';
+
 export function registerServerCommands(program: Command, rt: Runtime) {
   const serve = program
     .command('serve')
@@ -147,7 +162,7 @@ export function registerServerCommands(program: Command, rt: Runtime) {
         print(s, () =>
           [
             `${s.session_id}  ${s.state}${s.task_id ? ` (task ${s.task_id})` : ''}`,
-            `  agent running: ${s.is_agent_running ? 'yes' : 'no'}   resumable: ${s.is_resumable ? 'yes' : 'no'}   needs resume: ${s.needs_resume ? 'yes' : 'no'}${s.resume_reason ? ` (${s.resume_reason})` : ''}`,
+            `  agent running: ${running(s)}   resumable: ${s.is_resumable ? 'yes' : 'no'}   needs resume: ${s.needs_resume ? 'yes' : 'no'}${s.resume_reason ? ` (${s.resume_reason})` : ''}`,
             `  executor: ${s.executor_status ?? 'none'}   worktree: ${s.worktree_path}${s.worktree_branch ? ` (${s.worktree_branch})` : ''}`,
             `  tasks: ${s.tasks_done}/${s.tasks_total} done this session`,
           ].join('\n'),

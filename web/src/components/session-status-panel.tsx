@@ -69,7 +69,15 @@ export function SessionStatusPanel({ session: s, onResume, busy }: Props) {
       )}
       <dl className="facts">
         <dt>Agent running</dt>
-        <dd>{s.is_agent_running ? 'yes' : 'no'}</dd>
+        <dd data-testid="agent-running">
+          {!s.is_agent_running
+            ? 'no'
+            : s.executor_status
+              ? 'yes'
+              : s.agent_session
+                ? `yes (${s.agent_session.name}, reported by its hooks)`
+                : 'assumed: no agent has reported into this session yet'}
+        </dd>
         <dt>Resumable</dt>
         <dd>{s.is_resumable ? 'yes' : 'no'}</dd>
         <dt>Started</dt>
