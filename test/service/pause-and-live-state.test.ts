@@ -28,6 +28,11 @@ describe('pause at the task boundary', () => {
     expect(s.warnings.join()).toMatch(/pause timeout of 300 s passed while T1 was in progress/);
     const snaps = await svc.queries.snapshots(wf.id);
     expect(snaps.at(-1)).toMatchObject({ trigger: 'pause', pause_reason: 'meeting' });
+    // once resumed, the pause's warning no longer stands on the workflow (its pause snapshot keeps it)
+    await svc.resume(ref);
+    expect((await svc.resolve(ref)).warnings.join()).not.toMatch(/pause timeout/);
+    const pauseSnapshot = await svc.queries.snapshot(wf.id, snaps.at(-1)?.id ?? '');
+    expect(pauseSnapshot.warnings.join()).toMatch(/pause timeout of 300 s passed/);
   });
 
   it('forces an overdue pause before any other command runs', async () => {

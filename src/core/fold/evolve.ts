@@ -88,7 +88,9 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       return {
         ...leavePause(s),
         status: 'in_progress',
-        warnings: [...s.warnings, ...e.data.warnings].slice(-10),
+        // what stood while paused (a pause forced mid-task) stays in the pause snapshot the session resumes from;
+        // the workflow now shows what the resume found
+        warnings: e.data.warnings.slice(-10),
       };
     case 'workflow.interrupted':
       return {
