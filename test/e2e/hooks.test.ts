@@ -315,6 +315,49 @@ describe("the agent's task tools in PostToolUse", () => {
   });
 });
 
+describe('a pause asked for while the agent works through its own task list', () => {
+  it('takes effect at the boundary the list reaches, tells the user, and the next prompt resumes', async () => {
+    const { repo, baton, status } = workspace();
+    const hook = (event: string, more: Record<string, unknown>) =>
+      baton(
+        ['hook', event],
+        JSON.stringify({ session_id: 'S1', cwd: repo, hook_event_name: event, ...more }),
+      );
+    const todo = (id: string, ...statuses: string[]) =>
+      hook('PostToolUse', {
+        tool_name: 'TodoWrite',
+        tool_use_id: id,
+        tool_input: {
+          todos: statuses.map((st, i) => ({
+            content: `Step ${i + 1} of the work`,
+            status: st,
+            activeForm: 'x',
+          })),
+        },
+        tool_response: {},
+      });
+    await hook('UserPromptSubmit', { prompt: 'Do the three steps' });
+    await todo('t1', 'in_progress', 'pending', 'pending');
+    expect((await baton(['pause', '--reason', 'end of day'])).stdout).toMatch(/it pauses when T1 finishes/);
+    // the agent finishes step 1 and goes on with step 2 in one call: the boundary between them is the pause
+    const boundary = await todo('t2', 'completed', 'in_progress', 'pending');
+    expect(boundary.stderr).toMatch(/task list: completed T1; paused at the boundary \(snapshot snap-/);
+    expect(JSON.parse(boundary.stdout).systemMessage).toMatch(
+      /Baton paused workflow wf-\S+ at the task boundary/,
+    );
+    let s = await status();
+    expect(s.workflow).toMatchObject({ status: 'paused', pause_reason: 'end of day' });
+    expect(s.tasks.map((t: { status: string }) => t.status)).toEqual(['done', 'pending', 'pending']);
+    // the user types again in the same session: the workflow resumes, and they are told
+    const back = await hook('UserPromptSubmit', { prompt: 'go on' });
+    expect(JSON.parse(back.stdout).systemMessage).toMatch(/Baton resumed workflow wf-\S+ as session 2/);
+    s = await status();
+    expect(s.workflow).toMatchObject({ status: 'in_progress', session_count: 2 });
+    // the step the agent went on with starts with its next change to the list
+    expect((await todo('t3', 'completed', 'in_progress', 'pending')).stderr).toMatch(/started T2/);
+  });
+});
+
 function writeLines(path: string, lines: string[]) {
   appendFileSync(path, `${lines.join('\n')}\n`);
 }

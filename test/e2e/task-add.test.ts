@@ -92,6 +92,7 @@ describe('the agent list and task add over REST', () => {
         started: ['A'],
         completed: [],
         skipped: [],
+        linked: [],
       });
       const before = (await client.get({ cwd: repo })).version;
       const again = await client.syncAgentTasks({ cwd: repo }, { source: 'claude-code', calls });

@@ -4,9 +4,11 @@ import type { Draft } from '../draft.js';
 import { invalidTransition } from '../errors.js';
 import type { AgentTaskItem, AgentTaskSource } from '../schemas/agent-tasks.js';
 import type { Task } from '../schemas/workflow.js';
-import { validateTaskGraph } from '../task-graph.js';
 import { isTerminal } from '../workflow-machine.js';
 import { addTask } from './add-task.js';
+import { pauseNow } from './pause.js';
+import { inProgressTasks, validateTaskGraph } from '../task-graph.js';
+import type { GitCapture } from '../schemas/git-state.js';
 
 export interface AgentTaskSync {
   added: string[];
@@ -15,6 +17,8 @@ export interface AgentTaskSync {
   skipped: string[];
   /** Tasks that now wait for others, linked after they were added (TaskUpdate's addBlockedBy). */
   linked: string[];
+  /** The pause snapshot, when a requested pause took effect at the boundary the agent's list reached. */
+  paused_snapshot_id?: string;
 }
 
 const TITLE_MAX = 500;
@@ -46,6 +50,7 @@ function step(
   before: readonly AgentTaskItem[],
   call: AgentTaskCall,
   out: AgentTaskSync,
+  git: GitCapture | null,
 ): AgentTaskItem[] {
   const reduced = applyAgentTaskCalls(before, [call]);
   const taken = new Set<string>();
@@ -102,17 +107,29 @@ function step(
   const start = () => {
     if (d.state.status === 'pending') d.emit({ type: 'workflow.started', data: {} });
   };
+  // completions first: the list that finishes one task and starts the next passes a task boundary between them
   for (const it of items) {
     const t = task(it.task_id);
-    if (!t) continue;
+    if (t && it.status === 'completed' && t.status !== 'done') {
+      start();
+      d.emit({ type: 'task.completed', task_id: t.id, data: { summary: null } });
+      out.completed.push(t.id);
+    }
+  }
+  // a pause the user asked for takes effect at that boundary; the tasks the agent went on with start with its first
+  // change to the list after the resume
+  const s = d.state;
+  if (git && s.pause_requested && s.status === 'in_progress' && inProgressTasks(s.tasks).length === 0) {
+    const req = s.pause_request;
+    out.paused_snapshot_id = pauseNow(d, req?.reason ?? null, req?.trigger ?? 'pause', git, null).id;
+  }
+  for (const it of items) {
+    const t = task(it.task_id);
+    if (!t || d.state.status === 'paused') continue;
     if (it.status === 'in_progress' && ['pending', 'failed', 'blocked', 'skipped'].includes(t.status)) {
       start();
       d.emit({ type: 'task.started', task_id: t.id, data: {} });
       out.started.push(t.id);
-    } else if (it.status === 'completed' && t.status !== 'done') {
-      start();
-      d.emit({ type: 'task.completed', task_id: t.id, data: { summary: null } });
-      out.completed.push(t.id);
     }
   }
   const kept = new Set(items.map((it) => it.key));
@@ -140,6 +157,8 @@ export function syncAgentTasks(
   d: Draft,
   source: AgentTaskSource,
   calls: readonly AgentTaskCall[],
+  /** The git state, given when a pause is requested: the boundary the list reaches then pauses the workflow. */
+  git: GitCapture | null = null,
 ): AgentTaskSync {
   const out: AgentTaskSync = { added: [], started: [], completed: [], skipped: [], linked: [] };
   const before = d.state.agent_tasks?.[source] ?? { items: [], applied_calls: [] };
@@ -166,7 +185,7 @@ export function syncAgentTasks(
   // One call at a time, as the agent made them: an item that came and went within a batch still becomes a task
   // with its history (a list cleared at the end keeps its finished tasks done).
   let items = before.items;
-  for (const call of fresh) items = step(d, source, items, call, out);
+  for (const call of fresh) items = step(d, source, items, call, out, git);
   if (newIds.length || !same(items, before.items))
     d.emit({ type: 'agent_tasks.synced', data: { source, items, applied_calls: newIds } });
   return out;

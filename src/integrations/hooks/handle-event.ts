@@ -184,8 +184,15 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       };
     }
     case 'UserPromptSubmit': {
-      const t = await track(ctx, false);
+      // the user at work again in this session: a paused (or interrupted) workflow resumes, and they are told
+      const t = await track(ctx, true);
       if (!t.workflow_id) return untracked(t);
+      const resumed =
+        t.outcome === 'resumed'
+          ? {
+              tell: `Baton resumed workflow ${t.workflow_id} as session ${t.session_number}: you are at work again`,
+            }
+          : {};
       const ref = { workflowId: t.workflow_id, cwd: p.cwd };
       // the user's words only: a task notification or another agent's message arrives as a prompt too, and a slash
       // command asks its arguments (as the transcript import reads the same turn)
@@ -200,14 +207,20 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         })) as { record: unknown };
         note = r.record === null ? 'request already recorded' : 'request recorded';
       }
-      if (!t.reinject) return { outcome: 'ok', note, output: null };
+      if (t.outcome === 'resumed') note = `${t.note}; ${note}`;
+      if (!t.reinject) return { outcome: 'ok', note, output: null, ...resumed };
       // Codex's PostCompact cannot inject: the first prompt after a compaction brings the context back.
       const c = await contextFor(
         ctx,
         { ...t, workflow_id: t.workflow_id },
         'the agent compacted its context',
       );
-      return { outcome: 'ok', note: `${note}; ${c.note}`, output: context('UserPromptSubmit', c.text) };
+      return {
+        outcome: 'ok',
+        note: `${note}; ${c.note}`,
+        output: context('UserPromptSubmit', c.text),
+        ...resumed,
+      };
     }
     case 'PostToolUse': {
       if (!p.tool_name || !isAgentTaskTool(p.tool_name))
@@ -241,10 +254,18 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         r.linked.length &&
           `${r.linked.join(', ')} now wait${r.linked.length === 1 ? 's' : ''} for the tasks linked`,
       ].filter(Boolean);
+      // the boundary a requested pause waited for: the user hears it (only a prompt or a session start can tell the
+      // agent), and their next prompt resumes the workflow
+      const paused = r.paused_snapshot_id
+        ? {
+            tell: `Baton paused workflow ${t.workflow_id} at the task boundary you asked for (snapshot ${r.paused_snapshot_id}); your next prompt resumes it`,
+          }
+        : {};
       return {
-        outcome: moved.length ? 'ok' : 'nothing',
-        note: moved.length ? `task list: ${moved.join('; ')}` : 'task list unchanged',
+        outcome: moved.length || r.paused_snapshot_id ? 'ok' : 'nothing',
+        note: `${moved.length ? `task list: ${moved.join('; ')}` : 'task list unchanged'}${r.paused_snapshot_id ? `; paused at the boundary (snapshot ${r.paused_snapshot_id})` : ''}`,
         output: null,
+        ...paused,
       };
     }
     case 'PreCompact': {

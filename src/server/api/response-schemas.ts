@@ -295,6 +295,8 @@ export const AgentTaskSyncResult = z
     skipped: z.array(z.string()),
     /** Tasks that now wait for others the agent linked them to. */
     linked: z.array(z.string()),
+    /** The pause snapshot, when a requested pause took effect at the boundary the agent's list reached. */
+    paused_snapshot_id: z.string().optional(),
   })
   .openapi('AgentTaskSyncResult');
 
