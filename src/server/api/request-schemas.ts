@@ -78,12 +78,9 @@ export const CreateWorkflowBody = z
     plan: z.string().max(2_000_000).optional(),
     worktree: AbsolutePath.optional().openapi({ description: 'default: the git worktree of cwd' }),
     cwd: AbsolutePath.optional().openapi({ description: 'default: the X-Baton-Cwd header' }),
-    title_from_request: z
-      .boolean()
-      .optional()
-      .openapi({
-        description: "the title becomes the first request recorded (a transcript import's workflow)",
-      }),
+    title_from_request: z.boolean().optional().openapi({
+      description: "the title becomes the first request recorded (a transcript import's workflow)",
+    }),
   })
   .openapi('CreateWorkflow');
 
