@@ -36,6 +36,21 @@ describe('the cause of a failed test run is the failing test and its reason', ()
       'FAIL\texample.com/app\t0.003s',
     ].join('\n');
     expect(causeOf(go)).toBe('add_test.go:9: Add(2, 2) = 5, want 4');
+    // a helper's log line comes first (t.Log from another file): the test's own message is the cause
+    const logged = [
+      '--- FAIL: TestSync_TwoWriters (0.41s)',
+      '    runner.go:88: writer output: 2026/03/02 11:04:09 INFO flushed component=store rows=2',
+      '        opened the journal',
+      '    sync_test.go:120: Expected 1 journal file, got 2',
+      'FAIL',
+    ].join('\n');
+    expect(causeOf(logged)).toBe('sync_test.go:120: Expected 1 journal file, got 2');
+    // with no test message at all, a located line that is only a log is not the cause either
+    expect(
+      causeOf(
+        ['--- FAIL: TestX (0.1s)', '    runner.go:88: 12:00:01 INFO started', '    x.go:3: bad'].join('\n'),
+      ),
+    ).toBe('x.go:3: bad');
   });
 
   it('other failures keep their diagnostic: a compiler error, a shell error', () => {

@@ -14,9 +14,13 @@ export const unlocated = (l: string) => l.replace(location, '');
 
 /**
  * A test runner's line naming a failure and why: pytest's `FAILED tests/a.py::test_x - ZeroDivisionError ...` and
- * its `E   assert 5 == 4` lines, jest's `● suite › test`, vitest's `FAIL  src/a.test.ts > suite > test`.
+ * its `E   assert 5 == 4` lines, jest's `● suite › test`, vitest's `FAIL  src/a.test.ts > suite > test`, a go test's own
+ * message from its `_test.go` file (`store_test.go:41: got 2 rows, want 1`).
  */
-const testFailureLine = /^(?:FAILED \S+ - \S|E {2,}\S|● (?!Console)\S|FAIL\s+\S+\s+>\s)/;
+const testFailureLine =
+  /^(?:FAILED \S+ - \S|E {2,}\S|● (?!Console)\S|FAIL\s+\S+\s+>\s|[\w./-]+_test\.go:\d+: \S)/;
+/** A log line a program printed on its way (`2026/01/20 09:50:31 INFO ...`, `level=info`): never the cause. */
+const logLine = /\b(?:INFO|DEBUG|TRACE)\b|\blevel=(?:info|debug|trace)\b/;
 /**
  * Banners that frame a report without saying what failed: pytest's `=== FAILURES ===` and `___ test_x ___`, go's
  * `--- FAIL: TestAdd (0.00s)`, `FAIL\texample.com/app\t0.01s` and bare `FAIL`, jest's `FAIL src/a.test.js`.
@@ -68,7 +72,7 @@ export function causeOf(text: string, fromEnd = false): string {
     // the shell saying the program is not there: nothing the command meant to do ran
     useful.find((l) => shellDiagnostic.test(l)) ??
     useful.find((l) => errorish(l) && !closingVerdict.test(l)) ??
-    useful.find((l) => located.test(l)) ??
+    useful.find((l) => located.test(l) && !logLine.test(l)) ??
     useful.find(errorish);
   return clean(cause ?? useful[0] ?? '');
 }
