@@ -78,9 +78,12 @@ export function taskCounts(tasks: readonly Task[]) {
   };
 }
 
-/** "3/6 done (2 skipped)": the one way progress is said; a skipped task is finished, and counted as done. */
-export const progressLabel = (c: { done: number; total: number; skipped: number }) =>
-  `${c.done}/${c.total} done${c.skipped ? ` (${c.skipped} skipped)` : ''}`;
+/**
+ * "3/6 done (2 skipped)": the one way progress is said; a skipped task is finished, and counted as done. A table's
+ * column leaves out the word (`word: ''`).
+ */
+export const progressLabel = (c: { done: number; total: number; skipped: number }, word = ' done') =>
+  `${c.done}/${c.total}${word}${c.skipped ? ` (${c.skipped} skipped)` : ''}`;
 
 /** Tasks grouped per lane, with done/total: the resume report's "Bootstrap Tasks: 3/5 complete". */
 export function laneProgress(tasks: readonly Task[]) {

@@ -21,7 +21,6 @@ type ServeFlags = ServeRuntimeFlags &
     auth?: boolean;
   };
 
-/** `baton serve`, `baton token`, and `baton session-status`. */
 /**
  * Whether the session's agent runs, and how Baton knows: its own process (an executor), an agent session a hook
  * reported, or only an open session nobody has reported into yet.
@@ -35,6 +34,7 @@ const running = (s: SessionStatus) =>
         ? `yes (${agentLabel(s.agent_session.name)} session ${s.agent_session.session_id}, reported by its hooks)`
         : 'assumed (an open session; no agent has reported into it yet)';
 
+/** `baton serve`, `baton token`, and `baton session-status`. */
 export function registerServerCommands(program: Command, rt: Runtime) {
   const serve = program
     .command('serve')

@@ -101,13 +101,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
           list.length
             ? table(
                 ['ID', 'STATUS', 'STEP', 'TITLE', 'WORKTREE'],
-                list.map((w) => [
-                  w.id,
-                  w.status,
-                  progressLabel(w.counts).replace(' done', ''),
-                  w.title,
-                  w.worktree,
-                ]),
+                list.map((w) => [w.id, w.status, progressLabel(w.counts, ''), w.title, w.worktree]),
               )
             : 'no workflows',
         );
