@@ -17,6 +17,7 @@ import {
   detectAgent,
   hookTimeoutS,
   isHookEvent,
+  hookEventNamed,
   parsePayload,
   type HookAgent,
   type HookEvent,
@@ -107,7 +108,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
   const cwd = folder.dir;
   const logPath = hookLogPath(home, worktree ?? resolve(cwd));
   const log = readHookLog(logPath, worktree ?? resolve(cwd));
-  const event = args.event ?? payload?.hook_event_name ?? '';
+  const event = hookEventNamed(args.event ?? payload?.hook_event_name ?? '');
   const agent: HookAgent = payload
     ? detectAgent(payload, args.agent)
     : args.agent === 'codex'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectAgent, parsePayload, sessionIdFromTranscript } from './hook-payload.js';
+import { detectAgent, hookEventNamed, parsePayload, sessionIdFromTranscript } from './hook-payload.js';
 
 const parse = (raw: string) => {
   const r = parsePayload(raw, '/work/here');
@@ -84,5 +84,16 @@ describe('parsePayload', () => {
       'claude-code',
     );
     expect(detectAgent(parse('{}'), 'codex')).toBe('codex');
+  });
+});
+
+describe('the event a hook command names', () => {
+  it('is read however it is spelled, and an unknown name stays as given', () => {
+    expect(hookEventNamed('stop')).toBe('Stop');
+    expect(hookEventNamed('session_start')).toBe('SessionStart');
+    expect(hookEventNamed('pre-compact')).toBe('PreCompact');
+    expect(hookEventNamed('UserPromptSubmit')).toBe('UserPromptSubmit');
+    expect(hookEventNamed('Notification')).toBe('Notification');
+    expect(hookEventNamed('')).toBe('');
   });
 });

@@ -58,6 +58,15 @@ export const hookTimeoutS: Record<HookEvent, number> = {
 export const isHookEvent = (name: string): name is HookEvent =>
   (claudeHookEvents as readonly string[]).includes(name);
 
+/**
+ * The event a hand-written command names, however it is spelled (`stop`, `session_start`, `session-start`): the
+ * event's own name, or the name as given when no event has it.
+ */
+export const hookEventNamed = (name: string): string => {
+  const key = (s: string) => s.replace(/[-_\s]/g, '').toLowerCase();
+  return claudeHookEvents.find((e) => key(e) === key(name)) ?? name;
+};
+
 export interface HookPayload {
   /** The agent's session; from the transcript's file name when the payload has none; null when nothing says it. */
   session_id: string | null;
