@@ -50,8 +50,8 @@ export function buildSnapshot(s: WorkflowState, input: SnapshotInput): SessionSn
     usage: s.usage,
     recent_history: s.recent_history.map((h) => h.text),
     requests: s.recent_requests ?? [],
-    ...((s.counts.requests ?? 0) > (s.recent_requests ?? []).length
-      ? { requests_more: (s.counts.requests ?? 0) - (s.recent_requests ?? []).length }
+    ...(listTotals(s).requests > (s.recent_requests ?? []).length
+      ? { requests_more: listTotals(s).requests - (s.recent_requests ?? []).length }
       : {}),
     side_effects: s.side_effects ?? [],
     summaries: s.summaries ?? { compaction: null, last_message: null },

@@ -76,7 +76,7 @@ describe('the folded state is bounded', () => {
     expect(s.checkpoints.at(-1)!.name).toBe(`cp-${n}-step-${n}`);
     expect(Object.keys(s.imports)).toEqual(Array.from({ length: RECENT_LIMIT }, (_, k) => `t-${n - 9 + k}`));
     expect(s.open_errors).toHaveLength(OPEN_ERRORS_LIMIT);
-    expect(listTotals(s)).toEqual({ sessions: n, checkpoints: n, open_errors: n });
+    expect(listTotals(s)).toEqual({ sessions: n, checkpoints: n, open_errors: n, requests: n });
     expect(s.request_keys).toHaveLength(REQUEST_KEYS_KEPT);
     expect(s.recent_requests).toHaveLength(RECENT_LIMIT);
     const kinds = (kind: string) => new Set(d.writes.filter((w) => w.kind === kind).map((w) => w.id)).size;

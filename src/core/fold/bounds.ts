@@ -11,7 +11,22 @@ export const listTotals = (s: WorkflowState) => ({
   sessions: s.session_count,
   checkpoints: s.counts.checkpoints ?? s.checkpoints.length,
   open_errors: s.counts.open_errors ?? s.open_errors.length,
+  requests: s.counts.requests ?? (s.recent_requests ?? []).length,
 });
+
+/**
+ * The request placed in the order the user said them (by `at`: the transcript import may read turns said before the
+ * requests a hook recorded), cut to the newest `limit`.
+ */
+export const inRequestOrder = <T extends { at: string | null }>(
+  list: readonly T[],
+  item: T,
+  limit = RECENT_LIMIT,
+) => {
+  const at = item.at;
+  const i = at === null ? -1 : list.findIndex((x) => x.at !== null && x.at > at);
+  return i < 0 ? recent(list, item, limit) : [...list.slice(0, i), item, ...list.slice(i)].slice(-limit);
+};
 
 /** The list with `item` appended, cut to its newest `limit` items. */
 export const recent = <T>(list: readonly T[], item: T, limit = RECENT_LIMIT): T[] => {

@@ -5,7 +5,7 @@ import type { SessionInfo, Task } from '../schemas/workflow.js';
 import { evolveRuntime } from '../runtime-fold.js';
 import { foldUsage } from './usage.js';
 import { issueFromRequest, requestTitle } from '../requests/request-text.js';
-import { listTotals, recent, recentImports, recentOpen } from './bounds.js';
+import { inRequestOrder, listTotals, recent, recentImports, recentOpen } from './bounds.js';
 
 /**
  * How many request keys the state remembers: the same words within the last 500 requests (a hook saw the prompt,
@@ -246,13 +246,18 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       };
     case 'request.recorded': {
       const r = e.data.request;
+      const held = s.recent_requests ?? [];
+      // the request the issue was made from, when it was; one said before it (hooks set up mid-session, whose
+      // transcript import then reads the turns before them) is the user's first request, and becomes the issue
+      const asked = s.issue ? held.find((x) => x.id === s.issue?.id) : undefined;
+      const first = !s.issue || (r.at !== null && asked?.at != null && r.at < asked.at);
       return {
         ...s,
-        issue: s.issue ?? issueFromRequest(r),
-        // A workflow a hook created is named after what the user first asked.
-        title: s.auto_tracked && !s.issue ? requestTitle(r.text) : s.title,
-        recent_requests: recent(s.recent_requests ?? [], r),
-        counts: { ...s.counts, requests: (s.counts.requests ?? (s.recent_requests ?? []).length) + 1 },
+        issue: first ? issueFromRequest(r) : s.issue,
+        // A workflow a hook or an import created is named after what the user first asked.
+        title: s.auto_tracked && first ? requestTitle(r.text) : s.title,
+        recent_requests: inRequestOrder(held, r),
+        counts: { ...s.counts, requests: listTotals(s).requests + 1 },
         request_keys: recent(s.request_keys ?? [], e.data.key, REQUEST_KEYS_KEPT),
       };
     }
