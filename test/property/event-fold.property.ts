@@ -299,6 +299,7 @@ export async function checkEventFoldLaws(makeStore: () => Store | Promise<Store>
             open_errors: rows('error').filter(
               (r) => (r.data as { resolution: string }).resolution === 'unresolved',
             ).length,
+            requests: rows('request').length,
           });
 
           const k = 1 + (cut % events.length);
