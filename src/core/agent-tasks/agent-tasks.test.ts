@@ -147,6 +147,28 @@ describe('syncing the agent list into the task graph', () => {
     expect(foldEvents(d.events).state).toEqual(d.state);
   });
 
+  it("dates a task's start and end by the agent's call (a transcript read later), else by when it was recorded", () => {
+    const d = workflow();
+    const at = (c: AgentTaskCall, t: string | null) => ({ ...c, at: t });
+    syncAgentTasks(d, 'claude-code', [
+      at(
+        write('c1', todo('Add failing test', 'in_progress'), todo('Update docs', 'pending')),
+        '2026-01-19T04:31:05Z',
+      ),
+    ]);
+    syncAgentTasks(d, 'claude-code', [
+      at(write('c2', todo('Add failing test', 'completed')), '2026-01-19T04:33:01Z'),
+    ]);
+    const times = () => d.state.tasks.map((t) => [t.id, t.started_at, t.ended_at, t.status]);
+    expect(times()).toEqual([
+      ['T1', '2026-01-19T04:31:05Z', '2026-01-19T04:33:01Z', 'done'],
+      ['T2', null, '2026-01-19T04:33:01Z', 'skipped'],
+    ]);
+    // a time that is not one: when it was recorded
+    syncAgentTasks(d, 'claude-code', [at(write('c3', todo('Update docs', 'in_progress')), 'soon')]);
+    expect(times()[1]).toEqual(['T2', ctx.now, null, 'in_progress']);
+    expect(foldEvents(d.events).state).toEqual(d.state);
+  });
   it('links tasks the agent made wait for others after adding them, never into a cycle; a restarted task drops its old note', () => {
     const d = workflow();
     const create = (id: string, subject: string): AgentTaskCall => ({

@@ -53,6 +53,8 @@ function step(
   git: GitCapture | null,
 ): AgentTaskItem[] {
   const reduced = applyAgentTaskCalls(before, [call]);
+  // the time the agent made the call (a transcript's, read later), when it is one
+  const at = call.at && !Number.isNaN(Date.parse(call.at)) ? { at: call.at } : {};
   const taken = new Set<string>();
   for (const [name, list] of Object.entries(d.state.agent_tasks ?? {}))
     if (name !== source) for (const it of list.items) if (it.task_id) taken.add(it.task_id);
@@ -112,7 +114,7 @@ function step(
     const t = task(it.task_id);
     if (t && it.status === 'completed' && t.status !== 'done') {
       start();
-      d.emit({ type: 'task.completed', task_id: t.id, data: { summary: null } });
+      d.emit({ type: 'task.completed', task_id: t.id, data: { summary: null, ...at } });
       out.completed.push(t.id);
     }
   }
@@ -128,7 +130,7 @@ function step(
     if (!t || d.state.status === 'paused') continue;
     if (it.status === 'in_progress' && ['pending', 'failed', 'blocked', 'skipped'].includes(t.status)) {
       start();
-      d.emit({ type: 'task.started', task_id: t.id, data: {} });
+      d.emit({ type: 'task.started', task_id: t.id, data: { ...at } });
       out.started.push(t.id);
     }
   }
@@ -140,7 +142,10 @@ function step(
     d.emit({
       type: 'task.skipped',
       task_id: t.id,
-      data: { reason: `removed from ${source === 'codex' ? "Codex's plan" : "Claude Code's task list"}` },
+      data: {
+        reason: `removed from ${source === 'codex' ? "Codex's plan" : "Claude Code's task list"}`,
+        ...at,
+      },
     });
     out.skipped.push(t.id);
   }

@@ -282,6 +282,53 @@ describe('what to do next', () => {
       'Every task is done.',
     );
   });
+
+  it('puts a later request first when it was said after the task list last changed, and only then', () => {
+    const base = bigSnapshot();
+    const timed = base.tasks.map((t, i) =>
+      i < 40 ? { ...t, started_at: '2026-01-01T10:00:00.000Z', ended_at: '2026-01-01T10:30:00.000Z' } : t,
+    );
+    const request = (id: string, at: string | null, timestamp = '2026-01-02T00:00:00.000Z') => ({
+      id,
+      timestamp,
+      at,
+      session_number: 1,
+      text: 'stop the login work and write the release notes',
+      source: 'claude-code',
+    });
+    const snap = { ...base, tasks: timed };
+    const after = { ...snap, requests: [request('r2', '2026-01-01T11:00:00.000Z')] };
+    expect(next(after)).toBe(
+      `The latest request (Goal) is newer than the task list: unless done above, do it, then continue from task "T41: task number 41 with a reasonably descriptive title". The previous session ended because: exhaustion: context 86% full.`,
+    );
+    // said before the last task ended: the tasks already answer it
+    expect(next({ ...snap, requests: [request('r2', '2026-01-01T10:10:00.000Z')] })).toMatch(
+      /^Continue from/,
+    );
+    // no transcript time: the time it was recorded
+    expect(next({ ...snap, requests: [request('r2', null, '2026-01-01T09:00:00.000Z')] })).toMatch(
+      /^Continue/,
+    );
+    // the issue is what the tasks were made for
+    const issue = { id: 'r2', title: 'stop the login work', description: 'stop the login work' };
+    expect(next({ ...after, issue })).toMatch(/^Continue from/);
+    // no task has a time: nothing to compare with
+    expect(next({ ...after, tasks: base.tasks })).toMatch(/^Continue from/);
+    const done = timed.map((t) => ({ ...t, status: 'done' as const }));
+    expect(next({ ...after, tasks: done, next_task_id: null, tasks_completed: 42, tasks_remaining: 0 })).toBe(
+      `Every task is done; the latest request (Goal) is newer than the task list: unless done above, go on from it. The previous session ended because: exhaustion: context 86% full.`,
+    );
+    const json = fitResumeContext(after, 4, [], 100_000, countTokens).context;
+    expect(json.next.latest_request_first).toBe(true);
+    // short of room, the note goes before any completed task becomes a count (the Goal still shows the request)
+    const budgets = Array.from({ length: 60 }, (_, i) => 400 + i * 20);
+    const fits = budgets.map((b) => fitResumeContext(after, 4, [], b, countTokens));
+    for (const f of fits)
+      if (f.context.completed_more > 0) expect(f.context.next.latest_request_first).toBe(false);
+    expect(fits.some((f) => !f.context.next.latest_request_first && f.context.completed_more === 0)).toBe(
+      true,
+    );
+  });
 });
 
 describe('the last state, cut to fit', () => {

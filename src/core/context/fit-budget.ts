@@ -33,6 +33,7 @@ const generous: ContextLimits = {
   commit_subject_chars: 100,
   command_chars: 200,
   last_state_chars: 6000,
+  newer_request_note: 1,
 };
 
 /**
@@ -63,8 +64,10 @@ const steps: [keyof ContextLimits, number][] = [
   ['failing_tests', 2],
   ['task_title_chars', 30],
   ['request_chars', 40],
-  // the last resorts before over_budget: the oldest completed tasks become a count (baton status lists them), then
-  // the pushes and pull requests (the oldest first)
+  // the last resorts before over_budget: the note that the latest request is newer than the task list (the Goal still
+  // shows the request), the oldest completed tasks into a count (baton status lists them), then the pushes and pull
+  // requests (the oldest first)
+  ['newer_request_note', 0],
   ['completed_tasks', 0],
   ['pushes_prs', 0],
 ];
@@ -110,6 +113,8 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
       return c.test_state?.command?.length ?? 0;
     case 'last_state_chars':
       return c.last_state?.text.length ?? 0;
+    case 'newer_request_note':
+      return c.next.latest_request_first ? 1 : 0;
   }
 }
 

@@ -150,23 +150,36 @@ function tdd(c: ResumeContext, out: string[]) {
 
 /**
  * The next step in one line: the runnable task, else why there is none (every task done, none recorded: go on from
- * the user's latest request), and why the last session ended when it ended for a reason (a snapshot taken by hand
- * or for this context is not one).
+ * the user's latest request), the latest request first when it came after the task list last changed, and why the
+ * last session ended when it ended for a reason (a snapshot taken by hand or for this context is not one).
  */
 function nextStep(c: ResumeContext): string {
-  const p = c.plan_status;
-  const what = c.next.task_id
-    ? `Continue from task "${c.next.task_id}: ${c.next.title}".`
-    : p.total === 0
-      ? c.goal.issue || c.goal.requests.length
-        ? `No task is recorded: go on from the user's latest request (Goal)${c.last_state ? ' and the last state' : ''}.`
-        : 'No task is recorded.'
-      : p.remaining === 0
-        ? 'Every task is done.'
-        : 'No task is runnable: the remaining ones wait on others or are blocked.';
+  const what = nextWork(c);
   return c.next.ended_because.startsWith('manual')
     ? what
     : `${what} The previous session ended because: ${c.next.ended_because}.`;
+}
+
+function nextWork(c: ResumeContext): string {
+  const p = c.plan_status;
+  const task = c.next.task_id ? `task "${c.next.task_id}: ${c.next.title}"` : null;
+  if (c.next.latest_request_first) {
+    // the agent may have answered it without touching its list (a push, a question): the sections above say
+    const newer = 'the latest request (Goal) is newer than the task list: unless done above';
+    if (task)
+      return `The latest request (Goal) is newer than the task list: unless done above, do it, then continue from ${task}.`;
+    return p.remaining === 0
+      ? `Every task is done; ${newer}, go on from it.`
+      : `No task is runnable (the remaining ones wait on others or are blocked); ${newer}, go on from it.`;
+  }
+  if (task) return `Continue from ${task}.`;
+  if (p.total === 0)
+    return c.goal.issue || c.goal.requests.length
+      ? `No task is recorded: go on from the user's latest request (Goal)${c.last_state ? ' and the last state' : ''}.`
+      : 'No task is recorded.';
+  return p.remaining === 0
+    ? 'Every task is done.'
+    : 'No task is runnable: the remaining ones wait on others or are blocked.';
 }
 
 /** The markdown rendering handed to an agent. */

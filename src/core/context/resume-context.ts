@@ -33,6 +33,8 @@ export interface ContextLimits {
   commit_subject_chars: number;
   command_chars: number;
   last_state_chars: number;
+  /** 1: What to Do Next says when the latest request is newer than the task list; 0: room is too short for it. */
+  newer_request_note: number;
 }
 
 /** Amelia's defaults: five decisions, three resolved errors, three comments per review. */
@@ -53,6 +55,7 @@ export const defaultLimits: ContextLimits = {
   commit_subject_chars: 100,
   command_chars: 200,
   last_state_chars: 1500,
+  newer_request_note: 1,
 };
 
 export interface ResumeContext {
@@ -88,7 +91,17 @@ export interface ResumeContext {
     note: string | null;
   };
   test_state: Tdd | null;
-  next: { task_id: string | null; title: string | null; description: string | null; ended_because: string };
+  next: {
+    task_id: string | null;
+    title: string | null;
+    description: string | null;
+    ended_because: string;
+    /**
+     * The user's latest request (a later one, not the issue) was said after the task list last changed, and the
+     * context has room to say so.
+     */
+    latest_request_first: boolean;
+  };
   reviewer_feedback: { reviewer: string; severity: string; comments: string[]; more: number }[];
   /** How to get what is not shown: the CLI command and the MCP tool. */
   retrieval: string[];
@@ -101,6 +114,22 @@ const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
 /** The last `n` items (none for 0: `slice(-0)` would give them all). */
 const last = <T>(list: readonly T[], n: number): T[] => (n > 0 ? list.slice(-n) : []);
+
+const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : NaN);
+
+/**
+ * Whether the user's latest request, a later one (the issue is what the tasks were made for), was said after the task
+ * list last changed: the tasks then answer an older request, and the next session must see the new one first.
+ */
+function latestRequestFirst(snap: SessionSnapshot): boolean {
+  const latest = snap.requests.at(-1);
+  if (!latest || latest.id === snap.issue?.id || !snap.tasks.length) return false;
+  const said = time(latest.at ?? latest.timestamp);
+  const changed = Math.max(
+    ...snap.tasks.flatMap((t) => [time(t.started_at), time(t.ended_at)]).filter((n) => n >= 0),
+  );
+  return changed >= 0 && said > changed;
+}
 
 /** Compiles the resume context of a snapshot for session `sessionNumber` (Amelia's template, schema first). */
 export function compileResumeContext(
@@ -182,6 +211,7 @@ export function compileResumeContext(
       title: next?.title ?? null,
       description: next?.description ? clip(next.description, limits.description_chars) : null,
       ended_because: `${snap.trigger}${snap.pause_reason ? `: ${snap.pause_reason}` : ''}`,
+      latest_request_first: limits.newer_request_note > 0 && latestRequestFirst(snap),
     },
     reviewer_feedback: (snap.reviewer_feedback ?? [])
       .filter((f) => !f.addressed)

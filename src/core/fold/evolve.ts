@@ -185,12 +185,16 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       return setTask(s, e.task_id, {
         note: null,
         status: 'in_progress',
-        started_at: e.at,
+        started_at: e.data.at ?? e.at,
         ended_at: null,
         session_number: e.session_number,
       });
     case 'task.completed': {
-      const next = setTask(s, e.task_id, { status: 'done', ended_at: e.at, note: e.data.summary });
+      const next = setTask(s, e.task_id, {
+        status: 'done',
+        ended_at: e.data.at ?? e.at,
+        note: e.data.summary,
+      });
       return updateSession(next, { tasks_done: (currentSession(s)?.tasks_done ?? 0) + 1 });
     }
     case 'task.failed':
@@ -200,7 +204,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
     case 'task.unblocked':
       return setTask(s, e.task_id, { status: 'pending', note: null });
     case 'task.skipped':
-      return setTask(s, e.task_id, { status: 'skipped', ended_at: e.at, note: e.data.reason });
+      return setTask(s, e.task_id, { status: 'skipped', ended_at: e.data.at ?? e.at, note: e.data.reason });
     case 'decision.recorded':
       return {
         ...s,

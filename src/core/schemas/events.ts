@@ -40,6 +40,8 @@ const ev = <T extends string, D extends z.ZodType>(type: T, data: D) =>
 
 const reason = z.object({ reason: z.string().nullable() });
 const empty = z.object({});
+/** When the agent did it, where that is known and not when it was recorded (a transcript's time, read later). */
+const agentAt = { at: z.string().optional() };
 
 export const BatonEvent = z.discriminatedUnion('type', [
   ev(
@@ -160,12 +162,12 @@ export const BatonEvent = z.discriminatedUnion('type', [
   ),
   /** Tasks this one now waits for (the agent linked its list's items after adding them: TaskUpdate addBlockedBy). */
   ev('task.deps_added', z.object({ deps: z.array(z.string()), origin: z.string() })),
-  ev('task.started', empty),
-  ev('task.completed', z.object({ summary: z.string().nullable() })),
+  ev('task.started', z.object(agentAt)),
+  ev('task.completed', z.object({ summary: z.string().nullable(), ...agentAt })),
   ev('task.failed', reason),
   ev('task.blocked', reason),
   ev('task.unblocked', empty),
-  ev('task.skipped', reason),
+  ev('task.skipped', reason.extend(agentAt)),
   ev('decision.recorded', z.object({ decision: Decision })),
   ev('error.recorded', z.object({ error: ErrorRecord })),
   ev(
