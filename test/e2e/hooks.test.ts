@@ -277,6 +277,9 @@ describe("the agent's task tools in PostToolUse", () => {
     const link = await tool('TaskUpdate', 't2b', { taskId: '2', addBlockedBy: ['1'] });
     expect(link.stderr).toMatch(/task list: T2 now waits for the tasks linked/);
     expect((await status()).tasks.find((t: { id: string }) => t.id === 'T2').deps).toEqual(['T1']);
+    // the other way round too: a cycle, refused and said
+    const back = await tool('TaskUpdate', 't2c', { taskId: '1', addBlockedBy: ['2'] });
+    expect(back.stderr).toMatch(/T1 not linked to T2: the agent's list makes them wait for each other/);
     await tool('TaskUpdate', 't3', { taskId: '1', status: 'in_progress' });
     await tool('TaskUpdate', 't4', { taskId: '1', status: 'completed' });
     const del = await tool('TaskUpdate', 't5', { taskId: '2', status: 'deleted' });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { corpusFiles, corpusPath } from '../helpers/corpus.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { claudeTool } from '../helpers/transcript-lines.js';
 
 const claude = corpusFiles().filter((f) => f.startsWith('claude-code/') && f.endsWith('.jsonl'));
 const codex = corpusFiles().filter((f) => f.startsWith('codex/') && f.endsWith('.jsonl'));
@@ -52,6 +53,37 @@ describe('baton import: every real transcript of the corpus', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/broken\.jsonl:3: skipped/);
     expect(r.json<{ skipped: { line: number }[] }>().skipped.map((s) => s.line)).toContain(3);
+  });
+});
+
+describe("the agent's task list read from a transcript", () => {
+  it('says which link it refused because the tasks would wait for each other', async () => {
+    const { baton } = workspace();
+    const created = (id: string, subject: string) =>
+      claudeTool(`c${id}`, 'TaskCreate', { subject }, `Task #${id} created successfully: ${subject}`);
+    const file = join(tempDir(), 'cycle.jsonl');
+    const lines = [
+      JSON.stringify({
+        type: 'user',
+        sessionId: 'S1',
+        message: { role: 'user', content: 'build and deploy the API' },
+      }),
+      ...created('1', 'Build the API'),
+      ...created('2', 'Deploy the API'),
+      ...claudeTool('u1', 'TaskUpdate', { taskId: '2', addBlockedBy: ['1'] }, 'Updated task #2'),
+      ...claudeTool('u2', 'TaskUpdate', { taskId: '1', addBlockedBy: ['2'] }, 'Updated task #1'),
+    ];
+    writeFileSync(file, lines.join('\n') + '\n');
+    const r = await baton('import', 'claude-code', file, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      "T1 not linked to T2: the agent's list makes them wait for each other (a cycle)",
+    );
+    const tasks = (await baton('status', '--json')).json<{ tasks: { id: string; deps: string[] }[] }>().tasks;
+    expect(tasks.map((t) => [t.id, t.deps])).toEqual([
+      ['T1', []],
+      ['T2', ['T1']],
+    ]);
   });
 });
 

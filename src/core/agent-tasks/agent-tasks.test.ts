@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addTask } from '../commands/add-task.js';
-import { syncAgentTasks } from '../commands/agent-tasks.js';
+import { notLinkedPhrase, syncAgentTasks } from '../commands/agent-tasks.js';
 import { createWorkflow } from '../commands/create.js';
 import { Draft } from '../draft.js';
 import { foldEvents } from '../fold.js';
@@ -190,11 +190,17 @@ describe('syncing the agent list into the task graph', () => {
     const r = syncAgentTasks(d, 'claude-code', [update('u1', { taskId: '11', addBlockedBy: ['10'] })]);
     expect(r.linked).toEqual(['T2']);
     expect(d.state.tasks.find((t) => t.id === 'T2')?.deps).toEqual(['T1']);
-    // the other way round would close a cycle: not linked
-    expect(
-      syncAgentTasks(d, 'claude-code', [update('u2', { taskId: '10', addBlockedBy: ['11'] })]).linked,
-    ).toEqual([]);
+    // the other way round would close a cycle: not linked, and said so by that call only
+    const refused = syncAgentTasks(d, 'claude-code', [update('u2', { taskId: '10', addBlockedBy: ['11'] })]);
+    expect(refused.linked).toEqual([]);
+    expect(refused.not_linked).toEqual([{ task_id: 'T1', deps: ['T2'] }]);
+    expect(notLinkedPhrase(refused.not_linked![0]!)).toBe(
+      "T1 not linked to T2: the agent's list makes them wait for each other (a cycle)",
+    );
     expect(d.state.tasks.find((t) => t.id === 'T1')?.deps).toEqual([]);
+    expect(
+      syncAgentTasks(d, 'claude-code', [update('u2b', { taskId: '11', status: 'in_progress' })]).not_linked,
+    ).toBeUndefined();
     // removed from the list (skipped with a note), then taken up again: the note goes
     syncAgentTasks(d, 'claude-code', [update('u3', { taskId: '10', status: 'deleted' })]);
     expect(d.state.tasks.find((t) => t.id === 'T1')?.note).toMatch(/removed from/);

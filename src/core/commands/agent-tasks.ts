@@ -17,9 +17,15 @@ export interface AgentTaskSync {
   skipped: string[];
   /** Tasks that now wait for others, linked after they were added (TaskUpdate's addBlockedBy). */
   linked: string[];
+  /** Links the agent made that Baton refused, because the task graph would have a cycle (said once, when made). */
+  not_linked?: { task_id: string; deps: string[] }[];
   /** The pause snapshot, when a requested pause took effect at the boundary the agent's list reached. */
   paused_snapshot_id?: string;
 }
+
+/** How a refused link is said, by the hook and the import alike. */
+export const notLinkedPhrase = (x: { task_id: string; deps: string[] }): string =>
+  `${x.task_id} not linked to ${x.deps.join(', ')}: the agent's list makes them wait for each other (a cycle)`;
 
 const TITLE_MAX = 500;
 
@@ -101,6 +107,10 @@ function step(
     try {
       validateTaskGraph(specs);
     } catch {
+      // refused again at every later call: said only by the call that made the link
+      const said = before.find((b) => b.key === it.key)?.blocked_by ?? [];
+      if (it.blocked_by.some((b) => !said.includes(b)))
+        (out.not_linked ??= []).push({ task_id: t.id, deps: fresh });
       continue;
     }
     d.emit({ type: 'task.deps_added', task_id: t.id, data: { deps: fresh, origin: source } });

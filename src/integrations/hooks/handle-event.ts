@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
-import { BatonError, isAgentTaskTool } from '../../core/index.js';
+import { BatonError, isAgentTaskTool, notLinkedPhrase } from '../../core/index.js';
 import { clip } from '../../core/clip.js';
 import { detectUsageLimit } from '../../core/runtime/usage-limit.js';
 import { promptRequest } from '../../extraction/session/requests.js';
@@ -253,6 +253,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         r.skipped.length && `skipped ${r.skipped.join(', ')}`,
         r.linked.length &&
           `${r.linked.join(', ')} now wait${r.linked.length === 1 ? 's' : ''} for the tasks linked`,
+        ...(r.not_linked ?? []).map(notLinkedPhrase),
       ].filter(Boolean);
       // the boundary a requested pause waited for: the user hears it (only a prompt or a session start can tell the
       // agent), and their next prompt resumes the workflow

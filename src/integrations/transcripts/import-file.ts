@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import type { TranscriptFormat } from '../../agents/index.js';
-import { BatonError, type AgentTaskSync } from '../../core/index.js';
+import { BatonError, notLinkedPhrase, type AgentTaskSync } from '../../core/index.js';
 import type { Extractor, OpenError } from '../../extraction/index.js';
 import { readNewBytes } from './read-new-bytes.js';
 import { checkFormat, importTranscript, type Known, type TranscriptSource } from './transcript-import.js';
@@ -121,6 +121,7 @@ export async function importTranscriptFile(
         tasks.completed.push(...synced.completed);
         tasks.skipped.push(...synced.skipped);
         tasks.linked.push(...synced.linked);
+        for (const x of synced.not_linked ?? []) warnings.push(notLinkedPhrase(x));
       } catch (e) {
         if (!BatonError.isInstance(e) || e.code !== 'invalid_transition') throw e;
         warnings.push(`the agent's task list was not followed: ${e.message}`);

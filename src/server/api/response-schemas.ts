@@ -295,6 +295,8 @@ export const AgentTaskSyncResult = z
     skipped: z.array(z.string()),
     /** Tasks that now wait for others the agent linked them to. */
     linked: z.array(z.string()),
+    /** Links refused because the task graph would have a cycle (said by the call that made them). */
+    not_linked: z.array(z.object({ task_id: z.string(), deps: z.array(z.string()) })).optional(),
     /** The pause snapshot, when a requested pause took effect at the boundary the agent's list reached. */
     paused_snapshot_id: z.string().optional(),
   })
