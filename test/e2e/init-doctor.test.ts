@@ -295,4 +295,30 @@ describe('baton doctor', () => {
       ),
     );
   });
+
+  it('says when the installed Claude Code does not tell its version, in init and doctor', async () => {
+    const { repo, env } = setup();
+    const bin = tempDir('baton-fake-claude-');
+    writeFileSync(join(bin, 'claude'), '#!/bin/sh\necho "error: cannot find module ./cli.js" >&2\nexit 1\n');
+    chmodSync(join(bin, 'claude'), 0o755);
+    const run = (...args: string[]) =>
+      runCli(args, { cwd: repo, env: { ...env, PATH: `${bin}:${process.env.PATH ?? ''}` } });
+    const init = await run('init', '--agent', 'claude-code', '--command', 'baton');
+    expect(init.code).toBe(0);
+    expect(init.stdout).toMatch(
+      /every hook event named: Claude Code's version is unknown, `.*claude --version` failed: error: cannot find module/,
+    );
+    const doctor = (await run('doctor', '--json')).json<{
+      notes: string[];
+      agents: { agent: string; version_unread?: string }[];
+    }>();
+    expect(doctor.agents.find((a) => a.agent === 'claude-code')?.version_unread).toMatch(
+      /failed: error: cannot/,
+    );
+    expect(doctor.notes).toContainEqual(expect.stringMatching(/^Claude Code's version is unknown \(/));
+    // a Claude Code that answers: nothing said
+    writeFileSync(join(bin, 'claude'), '#!/bin/sh\necho "2.1.90 (Claude Code)"\n');
+    const fine = (await run('doctor', '--json')).json<{ notes: string[] }>();
+    expect(fine.notes.filter((n) => /version is unknown/.test(n))).toEqual([]);
+  });
 });

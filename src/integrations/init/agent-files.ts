@@ -98,17 +98,33 @@ export function detectAgents(root: string, env: NodeJS.ProcessEnv): InitAgent[] 
   return found.length ? found : ['claude-code'];
 }
 
+/** The installed Claude Code's version, or why it could not be read. */
+export interface ClaudeVersion {
+  version: string | null;
+  /** Why `claude --version` gave no version though `claude` is on the PATH (null when it did, or is not there). */
+  unread: string | null;
+}
+
 /**
  * The installed Claude Code's version (`claude --version` prints "2.1.39 (Claude Code)"), so its settings name only
- * the hook events it knows; null when it is not on the PATH or does not answer.
+ * the hook events it knows; no version when it is not on the PATH, and why when it is but does not answer.
  */
-export function claudeVersion(env: NodeJS.ProcessEnv): string | null {
+export function claudeVersion(env: NodeJS.ProcessEnv): ClaudeVersion {
   const bin = onPath('claude', env);
-  if (!bin) return null;
+  if (!bin) return { version: null, unread: null };
   try {
     const out = execFileSync(bin, ['--version'], { env, timeout: 5000, encoding: 'utf8', stdio: 'pipe' });
-    return /(\d+\.\d+\.\d+)/.exec(out)?.[1] ?? null;
-  } catch {
-    return null;
+    const version = /(\d+\.\d+\.\d+)/.exec(out)?.[1] ?? null;
+    return {
+      version,
+      unread: version ? null : `\`${bin} --version\` printed no version ("${out.trim().slice(0, 80)}")`,
+    };
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException & { stderr?: string; signal?: string | null };
+    const why =
+      err.signal === 'SIGTERM'
+        ? 'gave no answer within 5 s'
+        : err.stderr?.trim().split('\n')[0] || err.message;
+    return { version: null, unread: `\`${bin} --version\` failed: ${why.slice(0, 200)}` };
   }
 }

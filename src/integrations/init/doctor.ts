@@ -38,6 +38,8 @@ export interface AgentWiring {
   agent: InitAgent;
   /** The installed Claude Code's version (null for Codex, or when `claude --version` does not answer). */
   version: string | null;
+  /** Why `claude --version` gave no version though `claude` is on the PATH. */
+  version_unread?: string;
   hooks: HookWiring[];
   mcp: { scope: InitScope; path: string; command: string }[];
   instructions: string[];
@@ -63,9 +65,17 @@ function readSettings(path: string) {
 /** What is wired for one agent in this repository, at every scope. */
 export function wiringOf(agent: InitAgent, root: string, env: NodeJS.ProcessEnv): AgentWiring {
   const homes = homesOf(env);
-  const version = agent === 'claude-code' ? claudeVersion(env) : null;
+  const { version, unread } = agent === 'claude-code' ? claudeVersion(env) : { version: null, unread: null };
   const expected: readonly string[] = hookEventsFor(agent, version);
-  const out: AgentWiring = { agent, version, hooks: [], mcp: [], instructions: [], plugin: [] };
+  const out: AgentWiring = {
+    agent,
+    version,
+    ...(unread ? { version_unread: unread } : {}),
+    hooks: [],
+    mcp: [],
+    instructions: [],
+    plugin: [],
+  };
   const seenMcp = new Set<string>();
   const seenBlocks = new Set<string>();
   const seenHooks = new Set<string>();
@@ -152,6 +162,10 @@ export function diagnose(
           `${agentLabel(w.agent)} hooks in ${h.path} run "${h.command}", which is not found: install Baton (npm install -g) or run \`baton init\` again from where it is installed`,
         );
     }
+    if (w.version_unread && (w.hooks.length || inUse.includes(w.agent)))
+      notes.push(
+        `${agentLabel(w.agent)}'s version is unknown (${w.version_unread}): its hooks are checked against every event Baton knows, and a Claude Code older than them skips its settings file whole; check that \`claude\` runs`,
+      );
     if (w.hooks.length && w.plugin.length)
       problems.push(
         `${agentLabel(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(', ')} and from the plugin ${w.plugin.join(', ')}: keep one (\`baton init --undo\`, or disable the plugin)`,

@@ -82,7 +82,8 @@ export function init(input: InitInput): InitChange[] {
     const files = agentFiles(agent, scope, root, homes);
     note(files.hooks);
     // an older Claude Code rejects a settings file naming an event it does not know (and loses every hook in it)
-    const version = agent === 'claude-code' ? claudeVersion(input.env) : null;
+    const { version, unread } =
+      agent === 'claude-code' ? claudeVersion(input.env) : { version: null, unread: null };
     const specs = hookSpecs(agent, input.command, version);
     const left = hookSpecs(agent, input.command).filter((h) => !specs.some((s) => s.event === h.event));
     let unchanged;
@@ -96,7 +97,9 @@ export function init(input: InitInput): InitChange[] {
     }
     const without = left.length
       ? ` (without ${left.map((h) => h.event).join(', ')}: Claude Code ${version} does not know them; update it, then run \`baton init\` again)`
-      : '';
+      : unread
+        ? ` (every hook event named: Claude Code's version is unknown, ${unread}; an older Claude Code skips the file whole, so check that \`claude\` runs, then \`baton doctor\`)`
+        : '';
     changes.push({
       agent,
       what: 'hooks',
