@@ -214,23 +214,34 @@ describe('baton doctor', () => {
     );
   });
 
-  it("lists Codex's repository hooks file once: the default and --shared write the same .codex/hooks.json", async () => {
+  it("lists Codex's repository hooks file once, as git holds it: the default and --shared write the same .codex/hooks.json", async () => {
     const { repo, baton } = setup();
+    const hooks = join(repo, '.codex', 'hooks.json');
+    const listed = async () => {
+      const report = (await baton(['doctor', '--json'])).json<Record<string, any>>();
+      const text = (await baton(['doctor'])).stdout;
+      return {
+        hooks: report.agents.find((a: { agent: string }) => a.agent === 'codex').hooks,
+        lines: text.match(/^ {2}hooks \(.*\.codex\/hooks\.json/gm),
+      };
+    };
+    // the default: init keeps it out of git (personal), and doctor says so, as init did
     expect((await baton(['init', '--agent', 'codex', '--command', 'baton'])).code).toBe(0);
-    const report = (await baton(['doctor', '--json'])).json<Record<string, any>>();
-    const codex = report.agents.find((a: { agent: string }) => a.agent === 'codex');
-    expect(codex.hooks).toEqual([
-      expect.objectContaining({
-        scope: 'local',
-        scopes: ['local', 'shared'],
-        path: join(repo, '.codex', 'hooks.json'),
-        missing: [],
-      }),
+    let seen = await listed();
+    expect(seen.hooks).toEqual([
+      expect.objectContaining({ scope: 'local', scopes: ['local'], path: hooks, missing: [] }),
     ]);
-    const text = (await baton(['doctor'])).stdout;
-    expect(text.match(/^ {2}hooks \(.*\.codex\/hooks\.json/gm)).toEqual([
-      `  hooks (local, shared)  ${join(repo, '.codex', 'hooks.json')}`,
-    ]);
+    expect(seen.lines).toEqual([`  hooks (local)  ${hooks}`]);
+    // --shared, not yet committed: it could be either
+    expect((await baton(['init', '--undo'])).code).toBe(0);
+    expect((await baton(['init', '--agent', 'codex', '--shared', '--command', 'baton'])).code).toBe(0);
+    seen = await listed();
+    expect(seen.lines).toEqual([`  hooks (local, shared)  ${hooks}`]);
+    // committed: shared, and its hints name --shared
+    gitIn(repo, 'add', '.codex/hooks.json');
+    seen = await listed();
+    expect(seen.hooks).toEqual([expect.objectContaining({ scope: 'shared', scopes: ['shared'] })]);
+    expect(seen.lines).toEqual([`  hooks (shared)  ${hooks}`]);
   });
 
   it("keeps Codex's user-wide MCP entry on one repository's undo while another repository set up for Codex needs it", async () => {

@@ -16,13 +16,17 @@ import { batonHooksIn } from './hooks-file.js';
 import { hasBlock } from './instructions-block.js';
 import { isObject, readJsonObject } from './json-file.js';
 import { findMcp } from './mcp-entry.js';
+import { gitStandingOf } from './git-exclude.js';
 import { agentLabel } from '../../core/agent-label.js';
 
 const scopes: InitScope[] = ['local', 'shared', 'user'];
 
 export interface HookWiring {
   scope: InitScope;
-  /** Every scope whose hooks go into this file (Codex's default and `--shared` both write `.codex/hooks.json`). */
+  /**
+   * Every scope whose hooks go into this file. Codex's default and `--shared` both write `.codex/hooks.json`: it is
+   * `local` when git ignores it (init excludes it), `shared` when it is committed, both while it is neither.
+   */
   scopes: InitScope[];
   path: string;
   events: string[];
@@ -119,6 +123,14 @@ export function wiringOf(agent: InitAgent, root: string, env: NodeJS.ProcessEnv)
     if (!seenBlocks.has(files.instructions) && hasBlock(files.instructions))
       out.instructions.push(files.instructions);
     seenBlocks.add(files.instructions);
+  }
+  // a file that serves both of a repository's scopes (Codex's .codex/hooks.json) is the one git says it is
+  for (const h of out.hooks) {
+    if (!h.scopes.includes('local') || !h.scopes.includes('shared')) continue;
+    const standing = gitStandingOf(root, h.path);
+    const only: InitScope | null =
+      standing === 'ignored' ? 'local' : standing === 'tracked' ? 'shared' : null;
+    if (only) Object.assign(h, { scope: only, scopes: h.scopes.filter((x) => x === only || x === 'user') });
   }
   return out;
 }

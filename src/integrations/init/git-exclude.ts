@@ -37,3 +37,21 @@ export function removeExclude(root: string, path: string): boolean {
   writeFileSync(exclude, lines.filter((l) => l !== line).join('\n'));
   return true;
 }
+
+/**
+ * Whether a file of the repository is committed (`tracked`), kept out of it (`ignored`: `.git/info/exclude` or a
+ * `.gitignore`), or neither yet; null outside a repository.
+ */
+export function gitStandingOf(root: string, path: string): 'tracked' | 'ignored' | 'untracked' | null {
+  const git = (...args: string[]) => {
+    try {
+      execFileSync('git', args, { cwd: root, stdio: 'pipe' });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!gitPath(root, 'info')) return null;
+  if (git('ls-files', '--error-unmatch', '--', path)) return 'tracked';
+  return git('check-ignore', '-q', '--', path) ? 'ignored' : 'untracked';
+}
