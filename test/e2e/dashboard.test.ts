@@ -47,6 +47,7 @@ describe('dashboard in Chromium', () => {
           { id: 'T1', title: 'Write schema' },
           { id: 'T2', title: 'Implement API', deps: ['T1'] },
           { id: 'T3', title: 'Write docs', deps: ['T1'] },
+          { id: 'T4', title: 'Write the changelog', deps: ['T1'] },
         ],
       },
     });
@@ -137,6 +138,10 @@ describe('dashboard in Chromium', () => {
     expect((await baton('task', 'start', 'T2')).code).toBe(0);
     await page.locator('[data-task="T2"][data-status="in_progress"]').waitFor(wait);
     await waitForText(page.getByTestId('activity'), 'task.started · T2');
+    // a skipped task is finished, and said skipped, as the CLI says it
+    expect((await baton('task', 'skip', 'T4', '--reason', 'no release yet')).code).toBe(0);
+    await page.locator('[data-task="T4"][data-status="skipped"]').waitFor(wait);
+    await waitForText(page.locator('.card-head', { hasText: 'Tasks' }), '2/4 done (1 skipped)');
     await waitForText(page.getByTestId('resume-context'), 'T2');
     expect(
       await page.evaluate(() => (globalThis as unknown as { batonNoReload?: boolean }).batonNoReload),
@@ -162,7 +167,8 @@ describe('dashboard in Chromium', () => {
     await page.getByRole('link', { name: 'Workflows' }).first().click();
     const panel = page.getByTestId('resumable-sessions');
     await waitForText(panel, 'Add login');
-    await waitForText(panel, '2/3');
+    await waitForText(panel, '3/4');
+    await waitForText(page.getByTestId('workflow-list'), '3/4 (1 skipped)');
     await shot('08-resumable-sessions');
     await panel.getByRole('button', { name: 'Resume' }).click();
     await toast('success', 'Resumed: session 3 started');

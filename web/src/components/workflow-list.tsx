@@ -83,7 +83,7 @@ export function WorkflowList() {
                     )}
                   </td>
                   <td data-label="Progress">
-                    <ProgressBar done={done} total={w.tasks.length} />
+                    <ProgressBar done={done} total={w.tasks.length} skipped={w.counts['skipped'] ?? 0} />
                   </td>
                   <td data-label="Sessions">{w.session_count}</td>
                   <td data-label="Next task">
