@@ -1,4 +1,5 @@
 import { isResumable, notFound, type SessionInfo, type WorkflowState } from '../core/index.js';
+import { agentLabel } from '../core/agent-label.js';
 import type { ExecutorRow } from '../storage/executor-registry.js';
 
 /** Why a session is not running: the session-resumption design's `resume_reason`. */
@@ -58,6 +59,15 @@ export function sessionStatus(
       : resumable
         ? 'agent_not_running'
         : 'not_resumable';
+  const agent = info.agent ? { name: info.agent.name, session_id: info.agent.session_id } : null;
+  // how Baton knows the agent runs: its own process, an agent session a hook reported, or only an open session
+  const runningNote = !running
+    ? 'no'
+    : row
+      ? 'yes'
+      : agent
+        ? `yes (${agentLabel(agent.name)} session ${agent.session_id}, reported by its hooks)`
+        : 'assumed (an open session; no agent has reported into it yet)';
   return {
     session_id: `${s.id}#${sessionNumber}`,
     workflow_id: s.id,
@@ -77,8 +87,10 @@ export function sessionStatus(
     agent_execution_id: row?.execution_id ?? null,
     runtime: row?.runtime ?? null,
     is_agent_running: running,
+    /** Whether the agent runs, said with how Baton knows ("yes (Codex session ..., reported by its hooks)"). */
+    agent_running_note: runningNote,
     /** The agent session a hook tied to this one (its name and id), null when none reported itself. */
-    agent_session: info.agent ? { name: info.agent.name, session_id: info.agent.session_id } : null,
+    agent_session: agent,
     is_resumable: resumable,
     needs_resume: !running && resumable,
     resume_reason: reason,

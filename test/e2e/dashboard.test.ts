@@ -134,6 +134,8 @@ describe('dashboard in Chromium', () => {
     await toast('success', 'Workflow resumed: session 2 started');
     await page.locator(`[data-workflow="${id}"][data-status="in_progress"]`).waitFor(wait);
     await page.locator('[data-session="2"]').waitFor(wait);
+    // no agent reported into it (no hooks, no baton run): said as an assumption, in the CLI's words
+    await waitForText(page.getByTestId('agent-running'), 'assumed (an open session; no agent has reported');
 
     expect((await baton('task', 'start', 'T2')).code).toBe(0);
     await page.locator('[data-task="T2"][data-status="in_progress"]').waitFor(wait);

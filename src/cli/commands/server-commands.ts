@@ -5,8 +5,6 @@ import { parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 import { serveRuntime, type ServeRuntimeFlags } from '../serve-runtime.js';
 import type { Worker } from '../../service/runtime/index.js';
-import type { SessionStatus } from '../../service/index.js';
-import { agentLabel } from '../../core/agent-label.js';
 import { makeWorker, workerLine, workerOptions, type WorkerFlags } from '../worker-runtime.js';
 import { agentOptions } from './run-commands.js';
 
@@ -20,19 +18,6 @@ type ServeFlags = ServeRuntimeFlags &
     allowOrigin?: string;
     auth?: boolean;
   };
-
-/**
- * Whether the session's agent runs, and how Baton knows: its own process (an executor), an agent session a hook
- * reported, or only an open session nobody has reported into yet.
- */
-const running = (s: SessionStatus) =>
-  !s.is_agent_running
-    ? 'no'
-    : s.executor_status
-      ? 'yes'
-      : s.agent_session
-        ? `yes (${agentLabel(s.agent_session.name)} session ${s.agent_session.session_id}, reported by its hooks)`
-        : 'assumed (an open session; no agent has reported into it yet)';
 
 /** `baton serve`, `baton token`, and `baton session-status`. */
 export function registerServerCommands(program: Command, rt: Runtime) {
@@ -162,7 +147,7 @@ export function registerServerCommands(program: Command, rt: Runtime) {
         print(s, () =>
           [
             `${s.session_id}  ${s.state}${s.task_id ? ` (task ${s.task_id})` : ''}`,
-            `  agent running: ${running(s)}   resumable: ${s.is_resumable ? 'yes' : 'no'}   needs resume: ${s.needs_resume ? 'yes' : 'no'}${s.resume_reason ? ` (${s.resume_reason})` : ''}`,
+            `  agent running: ${s.agent_running_note}   resumable: ${s.is_resumable ? 'yes' : 'no'}   needs resume: ${s.needs_resume ? 'yes' : 'no'}${s.resume_reason ? ` (${s.resume_reason})` : ''}`,
             `  executor: ${s.executor_status ?? 'none'}   worktree: ${s.worktree_path}${s.worktree_branch ? ` (${s.worktree_branch})` : ''}`,
             `  tasks: ${s.tasks_done}/${s.tasks_total} done this session`,
           ].join('\n'),

@@ -161,6 +161,7 @@ export const SessionStatus = z
     agent_execution_id: z.string().nullable(),
     runtime: z.string().nullable(),
     is_agent_running: z.boolean(),
+    agent_running_note: z.string(),
     agent_session: z.object({ name: z.string(), session_id: z.string() }).nullable(),
     is_resumable: z.boolean(),
     needs_resume: z.boolean(),

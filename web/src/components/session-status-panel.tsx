@@ -69,15 +69,7 @@ export function SessionStatusPanel({ session: s, onResume, busy }: Props) {
       )}
       <dl className="facts">
         <dt>Agent running</dt>
-        <dd data-testid="agent-running">
-          {!s.is_agent_running
-            ? 'no'
-            : s.executor_status
-              ? 'yes'
-              : s.agent_session
-                ? `yes (${s.agent_session.name}, reported by its hooks)`
-                : 'assumed: no agent has reported into this session yet'}
-        </dd>
+        <dd data-testid="agent-running">{s.agent_running_note}</dd>
         <dt>Resumable</dt>
         <dd>{s.is_resumable ? 'yes' : 'no'}</dd>
         <dt>Started</dt>
