@@ -169,6 +169,7 @@ describe('syncing the agent list into the task graph', () => {
     expect(times()[1]).toEqual(['T2', ctx.now, null, 'in_progress']);
     expect(foldEvents(d.events).state).toEqual(d.state);
   });
+
   it('links tasks the agent made wait for others after adding them, never into a cycle; a restarted task drops its old note', () => {
     const d = workflow();
     const create = (id: string, subject: string): AgentTaskCall => ({
