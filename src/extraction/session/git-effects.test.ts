@@ -81,6 +81,29 @@ describe('commits, pushes and pull requests, as git and gh print them', () => {
     expect(effects.map((e) => e.summary)).toEqual(['00fb9c4 Add docs', '283c50a Add docs (amends 00fb9c4)']);
   });
 
+  it('follows a branch renamed (an amend after it still says what it replaced), and a chain that deletes and pushes', () => {
+    const { effects } = findGitEffects([
+      ran('git commit -m "Add docs"', '[ent-95 00fb9c4] Add docs\n 1 file changed'),
+      ran(
+        'git branch -m ent-95 ent-95-docs && git push origin --delete ent-95 && git push -u origin ent-95-docs',
+        'To github.com:o/r.git\n - [deleted]         ent-95\nTo github.com:o/r.git\n * [new branch]      ent-95-docs -> ent-95-docs',
+      ),
+      ran('git commit --amend --no-edit', '[ent-95-docs 283c50a] Add docs\n Date: Mon\n 2 files changed'),
+      // one name only: the branch under way (the last commit's) is renamed
+      ran(
+        'git branch -m final && git commit --amend --no-edit',
+        '[final 3a3a3a3] Add docs\n 2 files changed',
+      ),
+    ]);
+    expect(effects.map((e) => e.summary)).toEqual([
+      '00fb9c4 Add docs',
+      'deleted the remote branch ent-95',
+      'pushed ent-95-docs -> ent-95-docs',
+      '283c50a Add docs (amends 00fb9c4)',
+      '3a3a3a3 Add docs (amends 283c50a)',
+    ]);
+  });
+
   it('reads a forced push, and a push output with a long blank line in a linear time', () => {
     // quadratic before: seconds at 80,000 characters, past the test's timeout at these 800,000 (no clock asked)
     const blank = ' \t'.repeat(400_000);

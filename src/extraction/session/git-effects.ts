@@ -24,6 +24,9 @@ const git = (verb: string) =>
   new RegExp(`\\bgit\\s+(?:-[Cc]\\s+${word}\\s+|--?[\\w-]+(?:=${word})?\\s+)*${verb}\\b`);
 const committing = git('(?:commit|cherry-pick|revert)');
 const pushing = git('push');
+const renaming = new RegExp(
+  `${git('branch').source}\\s+(?:-m|-M|--move)\\s+(${word})(?:\\s+(?!&&|;|\\|)(${word}))?`,
+);
 const amending = new RegExp(`${git('commit').source}[^;&|]*\\s--amend\\b`);
 /**
  * git's line for a commit: `[branch hash] subject`, `[branch (root-commit) hash]`, `[detached HEAD hash]`, in any
@@ -130,6 +133,12 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
     const commands = shellCommands(e);
     const all = commands.join(' ; ');
     const tool = e.tool?.name ?? 'tool';
+    // a branch renamed (`git branch -m [old] new`): its commits are on the new name, which a later amend names
+    const renamed = renaming.exec(all);
+    if (renamed && !failed(e)) {
+      const [from, to] = renamed[2] ? [renamed[1], renamed[2]] : [commits.at(-1)?.branch, renamed[1]];
+      for (const c of commits) if (from && c.branch === from) c.branch = to ?? null;
+    }
     if (committing.test(all)) {
       const quiet = commitLine.test(e.text) ? null : quietCommit(all, e);
       commitLine.lastIndex = 0;
@@ -162,12 +171,14 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
     }
     if (pushing.test(all) && !failed(e) && !pushRejected.test(e.text) && !dryRun.test(all)) {
       const ref = pushedRef.exec(e.text);
-      const deleted = /^[ \t]*-[ \t]*\[deleted\]\s+(\S+)/m.exec(e.text)?.[1];
+      // a chain may delete one remote branch and push another (a rename): both are said
+      const deleted = [...e.text.matchAll(/^[ \t]*-[ \t]*\[deleted\]\s+(\S+)/gm)].map((m) => m[1]);
       const target = ref ? `${ref[1]} -> ${ref[2]}` : (commands.find((c) => pushing.test(c)) ?? 'git push');
-      const summary = deleted && !ref ? `deleted the remote branch ${deleted}` : `pushed ${target}`;
+      const push = (summary: string) => effects.push({ line: e.line, at: e.at, kind: 'push', tool, summary });
+      for (const branch of deleted) push(`deleted the remote branch ${branch}`);
       // "Everything up-to-date": the remote had it all, nothing was pushed
-      const nothing = !ref && !deleted && /^Everything up-to-date\s*$/m.test(e.text);
-      if (!nothing) effects.push({ line: e.line, at: e.at, kind: 'push', tool, summary });
+      const nothing = !ref && (deleted.length > 0 || /^Everything up-to-date\s*$/m.test(e.text));
+      if (!nothing) push(`pushed ${target}`);
     }
     const createsPr =
       /\b(?:gh\s+pr|glab\s+mr)\s+create\b/.test(all) ||
