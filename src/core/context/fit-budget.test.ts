@@ -314,6 +314,18 @@ describe('what to do next', () => {
     expect(next({ ...after, issue })).toMatch(/^Continue from/);
     // no task has a time: nothing to compare with
     expect(next({ ...after, tasks: base.tasks })).toMatch(/^Continue from/);
+    // the agent's last message came after it: the last state answers it
+    const answer = (timestamp: string) => ({
+      id: 's1',
+      timestamp,
+      kind: 'last_message' as const,
+      text: 'The release notes are in docs/RELEASE.md.',
+      source: 'claude-code',
+      session_number: 1,
+    });
+    const replied = (t: string) => ({ ...after, summaries: { compaction: null, last_message: answer(t) } });
+    expect(next(replied('2026-01-01T11:05:00.000Z'))).toMatch(/^Continue from/);
+    expect(next(replied('2026-01-01T10:50:00.000Z'))).toMatch(/^The latest request \(Goal\) is newer/);
     const done = timed.map((t) => ({ ...t, status: 'done' as const }));
     expect(next({ ...after, tasks: done, next_task_id: null, tasks_completed: 42, tasks_remaining: 0 })).toBe(
       `Every task is done; the latest request (Goal) is newer than the task list: unless done above, go on from it. The previous session ended because: exhaustion: context 86% full.`,

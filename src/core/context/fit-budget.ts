@@ -55,7 +55,8 @@ const steps: [keyof ContextLimits, number][] = [
   ['issue_chars', 240],
   ['error_chars', 160],
   ['request_chars', 80],
-  ['last_state_chars', 0],
+  // the agent's own last word is what nothing else says: its start stays until the last resorts
+  ['last_state_chars', 200],
   ['task_title_chars', 40],
   ['issue_chars', 100],
   ['commit_subject_chars', 40],
@@ -65,9 +66,10 @@ const steps: [keyof ContextLimits, number][] = [
   ['task_title_chars', 30],
   ['request_chars', 40],
   // the last resorts before over_budget: the note that the latest request is newer than the task list (the Goal still
-  // shows the request), the oldest completed tasks into a count (baton status lists them), then the pushes and pull
-  // requests (the oldest first)
+  // shows the request), the last state (baton details summaries has it), the oldest completed tasks into a count
+  // (baton status lists them), then the pushes and pull requests (the oldest first)
   ['newer_request_note', 0],
+  ['last_state_chars', 0],
   ['completed_tasks', 0],
   ['pushes_prs', 0],
 ];

@@ -119,7 +119,8 @@ const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : NaN);
 
 /**
  * Whether the user's latest request, a later one (the issue is what the tasks were made for), was said after the task
- * list last changed: the tasks then answer an older request, and the next session must see the new one first.
+ * list last changed and after the agent's last message: the tasks then answer an older request, nothing the agent
+ * said answers it (its last message, shown as the last state, would), and the next session must see it first.
  */
 function latestRequestFirst(snap: SessionSnapshot): boolean {
   const latest = snap.requests.at(-1);
@@ -128,7 +129,8 @@ function latestRequestFirst(snap: SessionSnapshot): boolean {
   const changed = Math.max(
     ...snap.tasks.flatMap((t) => [time(t.started_at), time(t.ended_at)]).filter((n) => n >= 0),
   );
-  return changed >= 0 && said > changed;
+  const answered = time(snap.summaries?.last_message?.timestamp) >= said;
+  return changed >= 0 && said > changed && !answered;
 }
 
 /** Compiles the resume context of a snapshot for session `sessionNumber` (Amelia's template, schema first). */
