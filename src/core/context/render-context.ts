@@ -66,7 +66,10 @@ function alreadyDone(c: ResumeContext, out: string[]) {
       : d.files_more
         ? [`  - ${d.files_more} files created, edited or deleted`]
         : []),
-    ...d.other.map((o) => `  - [${o.kind}] ${o.task_id ? `${o.task_id}: ` : ''}${o.summary}`),
+    ...d.other.map(
+      (o) =>
+        `  - ${o.kind === 'other' ? '' : `[${o.kind}] `}${o.task_id ? `${o.task_id}: ` : ''}${o.summary}`,
+    ),
     ...(d.other_more ? [`  - ... ${d.other_more} more side effects`] : []),
     ...(d.tests_passing ? [`  - tests pass (${d.tests_passing})`] : []),
   ];

@@ -13,7 +13,7 @@ export interface Commit {
 export interface Effect {
   line: number;
   at: string | null;
-  kind: 'commit' | 'push' | 'pr' | 'file_write';
+  kind: 'commit' | 'push' | 'pr' | 'file_write' | 'other';
   tool: string;
   summary: string;
 }

@@ -1,6 +1,7 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { findFileEffects } from './file-effects.js';
 import { findGitEffects, type Commit, type Effect } from './git-effects.js';
+import { findRemoteEffects } from './remote-effects.js';
 import { findRequests, type UserRequest } from './requests.js';
 import { findTaskCalls, replayTasks, type AgentTask, type TaskToolCall } from './tasks.js';
 import { findTestRuns, type TestRun } from './test-runs.js';
@@ -19,7 +20,10 @@ export interface SessionFacts {
   /** The task list after these calls alone (the task graph folds them into what came before). */
   tasks: AgentTask[];
   commits: Commit[];
-  /** Commits, pushes, pull requests and files changed, in transcript order: the side-effect ledger. */
+  /**
+   * Commits, pushes, pull requests, files changed and what was written elsewhere (comments, issues, releases), in
+   * transcript order: the side-effect ledger.
+   */
   effects: Effect[];
   test_runs: TestRun[];
   /** Every compaction summary, then the agent's last message (each kept whole). */
@@ -42,7 +46,9 @@ function lastMessage(entries: readonly TranscriptEntry[]): AgentSummary | null {
 export function readSession(entries: readonly TranscriptEntry[]): SessionFacts {
   const taskCalls = findTaskCalls(entries);
   const git = findGitEffects(entries);
-  const effects = [...git.effects, ...findFileEffects(entries)].sort((a, b) => a.line - b.line);
+  const effects = [...git.effects, ...findFileEffects(entries), ...findRemoteEffects(entries)].sort(
+    (a, b) => a.line - b.line,
+  );
   const compactions = entries
     .filter((e) => e.kind === 'summary' && !e.sidechain && e.text.trim())
     .map((e): AgentSummary => ({ line: e.line, at: e.at, kind: 'compaction', text: e.text.trim() }));

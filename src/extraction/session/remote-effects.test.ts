@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { findRemoteEffects } from './remote-effects.js';
+
+let line = 0;
+const result = (name: string, input: unknown, output: string, exit = 0): TranscriptEntry => ({
+  line: (line += 1),
+  at: null,
+  role: 'tool',
+  kind: 'tool_result',
+  text: output,
+  truncated: false,
+  tool: { id: `t${line}`, name, input, is_error: exit !== 0, exit_code: exit },
+  sidechain: false,
+});
+const ran = (command: string, output = '', exit = 0) => result('Bash', { command }, output, exit);
+const said = (entries: TranscriptEntry[]) => findRemoteEffects(entries).map((e) => e.summary);
+
+describe('what the session wrote where others see it', () => {
+  it('reads the gh commands that write: comments, issues, reviews, releases, a GraphQL mutation, a REST write', () => {
+    expect(
+      said([
+        ran('gh issue create --title "Flaky test" --body x', 'https://github.com/o/r/issues/81\n'),
+        ran('gh pr comment 75 --body "Addressed the review"'),
+        ran('gh issue comment 1074 -b "Fixed in #1075"'),
+        ran('gh pr review 75 --approve'),
+        ran('gh issue close 80 --comment "duplicate"'),
+        ran('gh release create v1.2.0 --notes x', 'https://github.com/o/r/releases/tag/v1.2.0'),
+        ran(
+          "gh api graphql -f query='mutation($id: ID!, $body: String!) { addDiscussionComment(input: {discussionId: $id, body: $body}) { comment { url } } }' -f id=D_1 -f body='Thanks'",
+          '{"data":{"addDiscussionComment":{"comment":{"url":"https://github.com/o/r/discussions/1074#discussioncomment-9"}}}}',
+        ),
+        ran('gh api repos/o/r/issues/5/labels -f "labels[]=bug"'),
+        ran('gh api -X DELETE repos/o/r/git/refs/heads/old'),
+        ran('npm publish --access public', '+ my-pkg@1.2.0'),
+      ]),
+    ).toEqual([
+      'opened an issue (https://github.com/o/r/issues/81)',
+      'commented on PR #75',
+      'commented on issue #1074',
+      'approved PR #75',
+      'closed issue #80',
+      'created release v1.2.0 (https://github.com/o/r/releases/tag/v1.2.0)',
+      'GitHub addDiscussionComment (gh api graphql) (https://github.com/o/r/discussions/1074#discussioncomment-9)',
+      'POST repos/o/r/issues/5/labels (gh api)',
+      'DELETE repos/o/r/git/refs/heads/old (gh api)',
+      'published the package to npm',
+    ]);
+  });
+
+  it('takes nothing from reads, a failed write, or a GraphQL query', () => {
+    expect(
+      said([
+        ran('gh pr view 75 --comments'),
+        ran('gh issue list --state open'),
+        ran('gh api graphql -f query=\'query { repository(owner:"o", name:"r") { id } }\''),
+        ran('gh api repos/o/r/pulls/75/comments'),
+        ran('gh api -X GET repos/o/r/issues -f state=open'),
+        ran('gh pr comment 75 --body x', 'GraphQL: Could not resolve to a PullRequest', 1),
+        ran('npm publish --dry-run', '', 1),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('reads an MCP tool that changes a tracker, with what it names; not one that reads, nor Baton or pull requests', () => {
+    expect(
+      said([
+        result('mcp__linear-server__update_issue', { id: 'ENT-95', state: 'In Progress' }, '{"ok":true}'),
+        result('mcp__linear-server__create_comment', { issueId: 'ENT-95', body: 'Done' }, '{"ok":true}'),
+        result('mcp__linear-server__get_issue', { id: 'ENT-95' }, '{}'),
+        result('mcp__github__list_issues', {}, '[]'),
+        result('mcp__github__create_pull_request', { title: 'x' }, '{}'),
+        result('mcp__baton__record_decision', { description: 'x' }, '{}'),
+        result('mcp__jira__create_issue', '{"title": "Crash on start"}', '{}', 1),
+      ]),
+    ).toEqual(['linear-server update_issue ENT-95', 'linear-server create_comment ENT-95']);
+  });
+});

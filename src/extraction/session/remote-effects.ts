@@ -1,0 +1,119 @@
+import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { shellCommands } from '../rules/shell-command.js';
+import type { Effect } from './git-effects.js';
+
+/**
+ * What the session wrote somewhere other people see, besides git (git-effects.ts) and the files (file-effects.ts): a
+ * comment posted, an issue opened or closed, a release, a package published, an MCP tool that changed a tracker. A
+ * next session that does not know must not do it twice ("already done, do not redo").
+ */
+
+const url = (text: string) => /https?:\/\/\S+?(?=[\s"'`)>\]]|$)/.exec(text)?.[0] ?? null;
+const at = (text: string) => {
+  const u = url(text);
+  return u ? ` (${u})` : '';
+};
+
+/** `gh` and publishing commands that write: the summary from the command and its output. */
+const shellWrites: [RegExp, (m: RegExpExecArray, output: string) => string][] = [
+  [/\bgh\s+issue\s+create\b/, (_, out) => `opened an issue${at(out)}`],
+  [/\bgh\s+(issue|pr)\s+comment\s+([^\s-]\S*)/, (m) => `commented on ${kind(m[1])} ${ref(m[2])}`],
+  [/\bgh\s+pr\s+review\s+([^\s-]\S*)?[^;&|\n]*?--(approve|request-changes|comment)\b/, (m) => review(m)],
+  [/\bgh\s+(issue|pr)\s+close\s+([^\s-]\S*)/, (m) => `closed ${kind(m[1])} ${ref(m[2])}`],
+  [/\bgh\s+release\s+create\s+([^\s-]\S*)/, (m, out) => `created release ${m[1]}${at(out)}`],
+  [
+    /\bgh\s+api\s+graphql\b[\s\S]*?\bmutation\b[^{]*\{\s*(\w+)/,
+    (m, out) => `GitHub ${m[1]} (gh api graphql)${at(out)}`,
+  ],
+  [/\b(npm|pnpm|yarn)\s+publish\b/, () => 'published the package to npm'],
+  [/\bcargo\s+publish\b/, () => 'published the crate to crates.io'],
+  [/\bdocker\s+push\s+(\S+)/, (m) => `pushed the image ${m[1]}`],
+];
+
+const kind = (k: string | undefined) => (k === 'pr' ? 'PR' : 'issue');
+const ref = (r: string | undefined) => (r && /^\d+$/.test(r) ? `#${r}` : (r ?? ''));
+const review = (m: RegExpExecArray) => {
+  const what =
+    m[2] === 'approve' ? 'approved' : m[2] === 'request-changes' ? 'requested changes on' : 'reviewed';
+  return `${what} PR${m[1] ? ` ${ref(m[1])}` : ''}`;
+};
+
+/** `gh api` options that take a value (the value is not the path). */
+const valued =
+  /^(?:-[XfFHqtp]|--(?:method|field|raw-field|header|input|jq|template|preview|hostname|cache))$/;
+
+/** `gh api <path>` that writes: a method other than GET, or fields without one (gh then POSTs). */
+function ghApiWrite(command: string): string | null {
+  const m = /\bgh\s+api\s+([^;&|\n]*)/.exec(command);
+  if (!m?.[1]) return null;
+  const words = m[1].trim().split(/\s+/);
+  let path: string | null = null;
+  let method: string | null = null;
+  let fields = false;
+  for (let i = 0; i < words.length; i += 1) {
+    const w = words[i] ?? '';
+    const [flag, inline] = w.startsWith('--') ? w.split('=', 2) : [w.slice(0, 2), w.slice(2) || undefined];
+    if (flag && valued.test(flag)) {
+      const value = inline ?? words[(i += inline === undefined ? 1 : 0)];
+      if (flag === '-X' || flag === '--method') method = (value ?? '').toUpperCase();
+      if (['-f', '-F', '--field', '--raw-field', '--input'].includes(flag)) fields = true;
+    } else if (!w.startsWith('-') && path === null) path = w;
+  }
+  if (!path || path === 'graphql' || (method ? method === 'GET' : !fields)) return null;
+  return `${method ?? 'POST'} ${path} (gh api)`;
+}
+
+/** An MCP tool whose name says it changes something (create_comment, update_issue...): not one that reads. */
+const mcpWrite =
+  /^mcp__([\w.-]+?)__((?:create|update|add|post|send|delete|remove|close|reopen|assign|comment|reply|submit|publish|archive|resolve|edit|set|upload|move|label)\w*)$/i;
+/** Already read elsewhere: the pull requests (git-effects.ts), and Baton's own tools (the agent recording into it). */
+const mcpElsewhere = /(?:pull[_-]?request|merge)/i;
+
+/** What an MCP tool's input names: an id, a number, a title. */
+function subjectOf(input: unknown): string {
+  let v = input;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v) as unknown;
+    } catch {
+      return '';
+    }
+  }
+  if (typeof v !== 'object' || v === null) return '';
+  const o = v as Record<string, unknown>;
+  for (const k of ['issueId', 'issue_id', 'id', 'number', 'issue_number', 'key', 'title', 'name']) {
+    const x = o[k];
+    if (typeof x === 'number' || (typeof x === 'string' && x.trim()))
+      return ` ${String(x).replace(/\s+/g, ' ').trim().slice(0, 60)}`;
+  }
+  return '';
+}
+
+const failed = (e: TranscriptEntry) =>
+  e.tool?.is_error === true ||
+  (e.tool?.exit_code !== null && e.tool?.exit_code !== undefined && e.tool.exit_code !== 0);
+
+export function findRemoteEffects(entries: readonly TranscriptEntry[]): Effect[] {
+  const effects: Effect[] = [];
+  for (const e of entries) {
+    if (e.sidechain || e.kind !== 'tool_result' || failed(e)) continue;
+    const tool = e.tool?.name ?? 'tool';
+    const push = (summary: string) => effects.push({ line: e.line, at: e.at, kind: 'other', tool, summary });
+    const mcp = mcpWrite.exec(tool);
+    if (mcp) {
+      const [, server, name] = mcp;
+      if (server !== 'baton' && !mcpElsewhere.test(name ?? ''))
+        push(`${server} ${name}${subjectOf(e.tool?.input)}`);
+      continue;
+    }
+    for (const command of shellCommands(e)) {
+      for (const [pattern, say] of shellWrites) {
+        const m = pattern.exec(command);
+        if (m) push(say(m, e.text));
+      }
+      const api = ghApiWrite(command);
+      if (api) push(api);
+    }
+  }
+  return effects;
+}
