@@ -45,6 +45,15 @@ describe('the cause of a failed test run is the failing test and its reason', ()
       'FAIL',
     ].join('\n');
     expect(causeOf(logged)).toBe('sync_test.go:120: Expected 1 journal file, got 2');
+    // the test's own t.Log line comes before its t.Error line: the one that says what was wanted is the cause
+    const noted = [
+      '--- FAIL: TestPrune_KeepsLatest (0.32s)',
+      '    prune_test.go:58: Prune output:',
+      '        Removed 3 stale snapshots',
+      '    prune_test.go:66: snapshots left = 0, want 1',
+      'FAIL',
+    ].join('\n');
+    expect(causeOf(noted)).toBe('prune_test.go:66: snapshots left = 0, want 1');
     // with no test message at all, a located line that is only a log is not the cause either
     expect(
       causeOf(
