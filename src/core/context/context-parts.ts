@@ -32,7 +32,15 @@ export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
   return {
     title: snap.title ? clip(snap.title, limits.request_chars) : null,
     issue,
-    requests: shown.map((t) => clip(t.replace(/\s+/g, ' '), limits.request_chars)),
+    // the latest request says what to do next: it keeps more of its words than the older ones
+    requests: shown.map((t, i) =>
+      clip(
+        t.replace(/\s+/g, ' '),
+        i === shown.length - 1
+          ? Math.max(limits.request_chars, limits.latest_request_chars)
+          : limits.request_chars,
+      ),
+    ),
     requests_more: later.length - shown.length + older - (issueAmongOlder ? 1 : 0),
   };
 }

@@ -433,6 +433,27 @@ describe('the goal', () => {
     );
     expect(md(undefined)).toContain('### Goal (the user’s words)\n(no request recorded)');
   });
+
+  it('keeps more of the latest request than of the older ones', () => {
+    const words = (n: number) =>
+      `change ${n}: ${'keep the old API working while the new one ships '.repeat(30)}`;
+    const requests = [1, 2, 3].map((n) => ({
+      id: `r${n}`,
+      timestamp: '2026-01-01T00:00:00.000Z',
+      at: null,
+      session_number: 1,
+      text: words(n),
+      source: 'claude-code',
+    }));
+    const goal = (budget: number) =>
+      fitResumeContext({ ...bigSnapshot(), requests }, 4, [], budget, countTokens).context.goal.requests;
+    const roomy = goal(100_000);
+    expect(roomy.map((r) => r.length)).toEqual([600, 600, words(3).trim().length]);
+    // short of room, the older ones go first, then the latest shrinks like the rest
+    const tight = goal(1500);
+    expect(tight.length).toBeLessThan(3);
+    expect(tight.at(-1)).toMatch(/^change 3: /);
+  });
 });
 
 describe('files already changed', () => {

@@ -28,6 +28,7 @@ const generous: ContextLimits = {
   description_chars: 2000,
   later_requests: 1000,
   request_chars: 600,
+  latest_request_chars: 3000,
   files: 1000,
   pushes_prs: 1000,
   commit_subject_chars: 100,
@@ -53,8 +54,10 @@ const steps: [keyof ContextLimits, number][] = [
   ['later_requests', 1],
   ['description_chars', 80],
   ['issue_chars', 240],
+  ['latest_request_chars', 600],
   ['error_chars', 160],
   ['request_chars', 80],
+  ['latest_request_chars', 0],
   // the agent's own last word is what nothing else says: its start stays until the last resorts
   ['last_state_chars', 200],
   ['task_title_chars', 40],
@@ -105,6 +108,8 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
       return c.goal.requests.length;
     case 'request_chars':
       return longest(c.goal.requests);
+    case 'latest_request_chars':
+      return c.goal.requests.at(-1)?.length ?? 0;
     case 'files':
       return c.already_done.files.length + c.already_done.other.length;
     case 'pushes_prs':

@@ -27,6 +27,8 @@ export interface ContextLimits {
   description_chars: number;
   later_requests: number;
   request_chars: number;
+  /** The latest request's length, when more than `request_chars`. */
+  latest_request_chars: number;
   files: number;
   /** Pushes and pull requests listed (the rest become a count). */
   pushes_prs: number;
@@ -50,6 +52,7 @@ export const defaultLimits: ContextLimits = {
   description_chars: 500,
   later_requests: 10,
   request_chars: 300,
+  latest_request_chars: 1000,
   files: 20,
   pushes_prs: 20,
   commit_subject_chars: 100,
