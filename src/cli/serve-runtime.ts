@@ -7,6 +7,7 @@ import {
   recoverAtStartup,
   type AutoResumePolicy,
   type RecoveryReport,
+  type Worker,
 } from '../service/runtime/index.js';
 import { agentSetup, executorFactory, type AgentFlags } from './agent-setup.js';
 import { continueRecovered } from './commands/run-commands.js';
@@ -81,10 +82,14 @@ export function serveRuntime(
       );
       return report;
     },
-    /** After ready: follow re-attached runs, resume what the policy says, and start the heartbeat monitor. */
-    start(): void {
+    /**
+     * After ready: follow re-attached runs, resume what the policy says (a workflow the server's own worker takes from
+     * its queue is left to it), and start the heartbeat monitor.
+     */
+    start(worker: Worker | null = null): void {
       if (!service.store.executors) return;
-      if (report) runs = continueRecovered(service, report, setup, settings, o, env, log);
+      const takes = worker ? (id: string) => worker.takes(id) : undefined;
+      if (report) runs = continueRecovered(service, report, setup, settings, o, env, log, takes);
       monitor.start();
     },
     async stop(): Promise<void> {

@@ -112,6 +112,11 @@ export function queueEntryFromRow(r: QueueDbRow): QueueEntry {
 /** A root as a path prefix: `/srv/work` admits `/srv/work` and `/srv/work/...`, never `/srv/workers`. */
 export const rootPrefix = (root: string) => (root.endsWith('/') ? root : `${root}/`);
 
+/** Whether a filter admits an entry: what `filterSql` asks the store, for one row in hand. */
+export const admits = (filter: WorkFilter, e: Pick<QueueEntry, 'worktree' | 'label'>): boolean =>
+  filter.roots.some((r) => e.worktree === r || e.worktree.startsWith(rootPrefix(r))) ||
+  (e.label !== null && filter.labels.includes(e.label));
+
 /**
  * The SQL condition of a filter on `q.worktree` and `q.label`, with its parameters from `first` on (`$n` on
  * PostgreSQL, `?` on SQLite). No root and no label admits nothing.

@@ -272,4 +272,42 @@ describe('baton worker on SQLite', () => {
     await serve.closed;
     expect(serve.out.stderr).toContain('worker: stopped: every lease released');
   });
+
+  it('a serve --worker killed mid-task: restarted, its own worker takes the workflow over (resumed once), then the rest of the queue', async () => {
+    const db = join(tempDir('baton-serve-worker-kill-'), 'baton.db');
+    const team = await teamWork(db, 2);
+    const [first, second] = team.items as [{ id: string; repo: string }, { id: string; repo: string }];
+    for (const item of [first, second]) expect((await team.submit(item, [])).code).toBe(0);
+    const args = [
+      'serve',
+      '--port',
+      '0',
+      '--worker',
+      '--worktree-root',
+      dirname(first.repo),
+      '--poll',
+      '100ms',
+    ];
+    const killed = spawnBaton(db, args, { FAKE_HANG_MS: '60000' });
+    started.push(killed);
+    await until('a task under way', () => killed.out.stderr.includes(`${first.id}: started T1`), 60_000);
+    killed.child.kill('SIGKILL');
+    await killed.exited;
+    const serve = spawnBaton(db, args, { FAKE_DELAY_MS: '20' });
+    started.push(serve);
+    await until(
+      'both workflows finished',
+      () => serve.out.stderr.includes(`finished ${second.id}: completed`),
+      90_000,
+    );
+    const team2 = await readTeam(db, [first.id, second.id]);
+    expect([team2[first.id]!.status, team2[second.id]!.status]).toEqual(['completed', 'completed']);
+    const log = serve.out.stderr;
+    expect(log).toContain(`${first.id} is queued: this server's worker continues it`);
+    // one driver, one claim each: no refusal of itself, no claims again and again
+    expect(log).not.toContain('already has a driver');
+    expect(log.match(/worker: claimed /g)?.length).toBe(2);
+    serve.child.kill('SIGTERM');
+    expect(await serve.exited).toBe(0);
+  });
 });

@@ -112,11 +112,17 @@ export async function continueRecovered(
   o: AgentFlags,
   env: NodeJS.ProcessEnv,
   log: (l: string) => void,
+  /** A worker in the same process takes this workflow from its queue (`baton serve --worker`): not resumed twice. */
+  workerTakes: (workflowId: string) => Promise<boolean> = async () => false,
 ) {
   const runner = new AgentRunner(service);
   const shared = runShared(service, setup, settings, env);
   const runs: Promise<unknown>[] = [];
   for (const ex of report.executors) {
+    if (ex.interrupted && (await workerTakes(ex.workflow_id))) {
+      log(`${ex.workflow_id} is queued: this server's worker continues it`);
+      continue;
+    }
     if (!ex.auto_resume) {
       if (ex.interrupted)
         log(

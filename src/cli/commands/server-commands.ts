@@ -84,7 +84,7 @@ export function registerServerCommands(program: Command, rt: Runtime) {
         await store.close();
         throw e;
       }
-      agents.start();
+      agents.start(worker);
       const working = worker?.run();
       rt.io.out(
         g.json

@@ -1,5 +1,5 @@
 import { BatonError, isTerminal, runnableClaim, WORKER_STOP_REASON, workOutcome } from '../../core/index.js';
-import type { ClaimedWork, QueueEntry, WorkFilter } from '../../storage/work-queue.js';
+import { admits, type ClaimedWork, type QueueEntry, type WorkFilter } from '../../storage/work-queue.js';
 import type { LeaseHolder } from '../../storage/lease-registry.js';
 import type { BatonService } from '../baton-service.js';
 import { workQueueOf } from '../work-submit.js';
@@ -66,6 +66,12 @@ export class Worker {
     return [...this.running.keys()];
   }
 
+  /** Whether this worker will take the workflow: queued, and under its roots or labels. */
+  async takes(workflowId: string): Promise<boolean> {
+    const e = await workQueueOf(this.service).get(workflowId);
+    return e !== null && e.state === 'queued' && admits(this.o.filter, e);
+  }
+
   async run(): Promise<void> {
     const queue = workQueueOf(this.service);
     const o = this.o;
@@ -118,14 +124,17 @@ export class Worker {
 
   private start(c: ClaimedWork) {
     const id = c.entry.workflow_id;
-    const job = this.work(c).finally(() => {
+    const job = this.work(c).then((ok) => {
       this.running.delete(id);
-      this.wake();
+      // a slot freed by finished work is filled at once (after the event loop's turn: timers and signals run);
+      // after an error, at the next poll, never in a busy loop of claims refused again
+      if (ok) setImmediate(() => this.wake());
     });
     this.running.set(id, job);
   }
 
-  private async work(c: ClaimedWork): Promise<void> {
+  /** Runs one claimed workflow; false when it ended in an error (said as `work.error`). */
+  private async work(c: ClaimedWork): Promise<boolean> {
     const svc = this.service;
     const o = this.o;
     const queue = workQueueOf(svc);
@@ -133,7 +142,10 @@ export class Worker {
     const id = c.entry.workflow_id;
     const release = () => svc.store.leases?.release(id, owner).catch(() => false);
     try {
-      if (this.stopping) return void (await release());
+      if (this.stopping) {
+        await release();
+        return true;
+      }
       let attached: { proc: AgentProcess; taskId: string } | undefined;
       if (c.previous && leaseVerdict(c.previous, o.ports) === 'live') {
         // Its heartbeat was late, not its death (a process of this host, verifiably alive): the lease goes back.
@@ -144,7 +156,7 @@ export class Worker {
           workflow_id: id,
           message: `left to ${describeOwner(p)}: its heartbeat was late, it is alive`,
         });
-        return;
+        return true;
       }
       if (c.previous) {
         // The previous driver stopped heartbeating: recovered exactly as startup recovery does, then resumed.
@@ -178,10 +190,13 @@ export class Worker {
           outcome: notRunnable,
           done: true,
         });
-        return;
+        return true;
       }
       // Told to stop while recovering it: left queued (paused or interrupted) for the next worker.
-      if (this.stopping) return void (await release());
+      if (this.stopping) {
+        await release();
+        return true;
+      }
       await new AgentRunner(svc).run(
         { workflowId: id },
         {
@@ -215,6 +230,8 @@ export class Worker {
       if (BatonError.isInstance(e) && ['invalid_input', 'unavailable', 'not_found'].includes(e.code))
         await queue.finish(id, owner, `error: ${message}`).catch(() => false);
       await release();
+      return false;
     }
+    return true;
   }
 }
