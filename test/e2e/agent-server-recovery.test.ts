@@ -110,6 +110,33 @@ describe('the agent runtime across Baton crashes and restarts', () => {
     }
   }, 120_000);
 
+  it('a server whose agent binary is missing leaves a crashed run as it is, says how to go on, and fails no task', async () => {
+    const { cli, repo, home, env, count, create } = setup();
+    const id = (await create()).json<{ id: string }>().id;
+    const agentEnv = { ...env, FAKE_DELAY_MS: '300' };
+    const runner = spawnBaton(['run', '--agent', 'claude-code', '--heartbeat', '200ms'], repo, agentEnv);
+    await until('the first agent mid-task', () => count('agent.token_saved') >= 1);
+    await killHard(runner);
+    const missing = '/nonexistent/bin/claude';
+    const a = await startServerProcess(home, {
+      args: ['--auto-resume', 'all', '--agent', 'claude-code', '--heartbeat', '200ms'],
+      env: { ...agentEnv, BATON_AGENT_BIN: missing },
+      cwd: repo,
+    });
+    servers.push(a);
+    await until('the server to say it', () => a.stderr().includes(`${id} can resume`), 10_000);
+    expect(a.stderr()).toContain(
+      `${id} can resume, but its agent ${missing} is not found here: start \`baton serve --agent-bin <path>\``,
+    );
+    const status = (await cli(['status'])).json<{
+      workflow: { status: string };
+      tasks: { status: string }[];
+    }>();
+    expect(status.workflow.status).toBe('interrupted');
+    expect(status.tasks.map((t) => t.status)).not.toContain('failed');
+    expect(count('agent.launched')).toBe(1);
+  }, 60_000);
+
   it('the heartbeat monitor interrupts a session whose controller went silent (SIGSTOP)', async () => {
     const { cli, repo, home, env, count, events, create } = setup();
     await create();

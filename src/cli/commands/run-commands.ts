@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { findExecutable } from '../../executors/local/find-executable.js';
 import type { Settings } from '../../config/settings.js';
 import { parseDuration } from '../../core/index.js';
 import { TaskLogFiles } from '../../disk/index.js';
@@ -143,9 +144,17 @@ export async function continueRecovered(
       );
       continue;
     }
-    log(`resuming ${ex.workflow_id} (session ${ex.session_number}) with ${profile.name}`);
     // A re-attached run goes on where it runs (its agent host, its container); the rest on the configured executor.
     const executor = (row && row.runtime !== 'local' ? shared.factory.forRow(row) : null) ?? setup.executor;
+    // an agent that cannot start here would fail the task and lose the agent's own session: left as it is, and said
+    const worktree = (await service.runner.load(ex.workflow_id)).worktree;
+    if (!att && executor.runtime === 'local' && !findExecutable(profile.bin, worktree, env.PATH)) {
+      log(
+        `${ex.workflow_id} can resume, but its agent ${profile.bin} is not found here: start \`baton serve --agent-bin <path>\` or run \`baton run -w ${ex.workflow_id} --agent ${profile.name} --agent-bin <path>\``,
+      );
+      continue;
+    }
+    log(`resuming ${ex.workflow_id} (session ${ex.session_number}) with ${profile.name}`);
     runs.push(
       runner
         .run(
