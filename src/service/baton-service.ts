@@ -47,6 +47,7 @@ import type { GitPort, ServiceOptions } from './ports.js';
 import { Queries } from './queries.js';
 import { AgentSessions } from './agent-sessions.js';
 import { Resumer } from './resumer.js';
+import { requeuePaused } from './work-submit.js';
 import { resolveWorkflow, type WorkflowRef } from './resolve-workflow.js';
 import { CrashWatch } from './runtime/crash-watch.js';
 import { sessionStatus, sessionTimeline } from './session-status.js';
@@ -391,8 +392,11 @@ export class BatonService {
     return { result: out.result, state: out.state };
   }
 
-  resume(ref: WorkflowRef) {
-    return this.resumer.resume(ref);
+  /** A new session; work a worker ran before a person paused it is queued again for the workers (`requeued`). */
+  async resume(ref: WorkflowRef) {
+    const r = await this.resumer.resume(ref);
+    const requeued = await requeuePaused(this, r.workflow_id);
+    return requeued ? { ...r, requeued: true } : r;
   }
 
   recover(ref: WorkflowRef, option: 'checkpoint' | 'live_state' | 'fresh', checkpointName: string | null) {

@@ -31,6 +31,8 @@ export interface ResumeResult {
   context_tokens: number;
   /** The Resume Protocol's report: run, phase, mode, tasks per lane, last activity, next action. */
   report: ResumeReport;
+  /** The workflow was queued again: a worker ran it before it was paused, and goes on with it. */
+  requeued?: boolean;
 }
 
 /** The latest stored snapshot, or one built now from the state when none was ever taken. */

@@ -72,3 +72,22 @@ export async function listWork(service: BatonService): Promise<QueueListing[]> {
   const entries = await workQueueOf(service).list();
   return Promise.all(entries.map(async (e) => ({ ...e, running: (await runningOn(service, e)) !== null })));
 }
+
+/**
+ * A workflow a person paused while a worker ran it left the queue (`paused: ...`); resuming it queues it again, with
+ * the same profile, priority and label, so a worker goes on with it (a resume alone would leave nobody driving it).
+ * Null when it was not such work, or the store has no queue.
+ */
+export async function requeuePaused(service: BatonService, workflowId: string): Promise<QueueEntry | null> {
+  const q = service.store.workQueue;
+  const e = q ? await q.get(workflowId) : null;
+  if (!q || !e || e.state !== 'done' || !e.outcome?.startsWith('paused')) return null;
+  return q.submit({
+    workflow_id: e.workflow_id,
+    worktree: e.worktree,
+    label: e.label,
+    priority: e.priority,
+    profile: e.profile,
+    submitted_by: service.options.actor ?? 'cli',
+  });
+}

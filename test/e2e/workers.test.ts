@@ -250,6 +250,33 @@ describe('baton worker on SQLite', () => {
     expect(['T1', 'T2', 'T3'].map((t) => runs.filter((r) => r.task === t).length)).toEqual([1, 1, 1]);
   });
 
+  it('a person pauses work a worker runs, then resumes it: queued again, and a worker goes on with it', async () => {
+    const db = join(tempDir('baton-workers-pause-'), 'baton.db');
+    const team = await teamWork(db, 1);
+    const item = team.items[0]!;
+    const gate = join(team.home, 'gate');
+    const env = { FAKE_DELAY_MS: '50', FAKE_GATE: gate };
+    expect((await team.submit(item, [])).code).toBe(0);
+    const w = worker(db, ['--worktree-root', dirname(item.repo), '--poll', '100ms'], env);
+    await until('a task under way', () =>
+      w.lines().some((l) => l.event === 'task.started' && l.workflow_id === item.id),
+    );
+    const cli = (...args: string[]) => runCli(args, { cwd: item.repo, env: team.env });
+    expect((await cli('pause', '--reason', 'lunch')).code).toBe(0);
+    writeFileSync(gate, 'open');
+    await until('the worker to leave it paused', () =>
+      w.lines().some((l) => l.event === 'work.finished' && l.workflow_id === item.id && l.done),
+    );
+    const resumed = await cli('resume');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain('queued again: the worker that ran it before the pause goes on with it');
+    await until(
+      'the workflow to complete',
+      async () => (await readTeam(db, [item.id]))[item.id]!.status === 'completed',
+      60_000,
+    );
+  });
+
   it('baton serve --worker runs queued work beside the API, and drains on SIGTERM', async () => {
     const db = join(tempDir('baton-serve-worker-'), 'baton.db');
     const team = await teamWork(db, 1);

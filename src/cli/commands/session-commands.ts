@@ -60,6 +60,9 @@ export const resumeText = (r: ResumeResult) =>
     renderResumeReport(r.report),
     '',
     `resumed ${r.workflow_id}: session ${r.session_number}, from snapshot ${r.snapshot_id}`,
+    ...(r.requeued
+      ? ['queued again: the worker that ran it before the pause goes on with it (baton queue)']
+      : []),
     ...r.warnings.map((w) => `warning: ${w}`),
     r.next_task ? `next task: ${r.next_task.id} ${r.next_task.title}` : 'no runnable task',
     '',

@@ -219,6 +219,10 @@ export const ResumeResult = z
       .openapi({ description: 'content hash of the context, for the verified handoff' }),
     context_tokens: z.number().int(),
     option: z.enum(['checkpoint', 'live_state', 'fresh']).optional(),
+    requeued: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'queued again: a worker ran it before it was paused, and goes on with it' }),
   })
   .openapi('ResumeResult');
 

@@ -54,7 +54,7 @@ export function useWorkflowCommands(workflowId: string, onDone: () => void): Wor
         'resume',
         async () => {
           const r = await api.post<ResumeResult>(`${path}/resume`);
-          return `Workflow resumed: session ${r.session_number} started`;
+          return `Workflow resumed: session ${r.session_number} started${r.requeued ? ', queued again for the workers' : ''}`;
         },
         'Failed to resume workflow',
       ),
