@@ -22,7 +22,8 @@ describe('baton run options', () => {
     await create();
     const resets = Math.floor(Date.now() / 1000) + 3600;
     const r = await cli(['run', '--agent', 'claude-code'], { FAKE_USAGE_LIMIT: String(resets) });
-    expect(r.code, r.stderr).toBe(0);
+    // not done, try again later: a script that goes on after `baton run` must not go on as if it were finished
+    expect(r.code, r.stderr).toBe(75);
     const report = r.json<Report>();
     expect(report.status).toBe('paused');
     expect(report.stopped).toBe('usage limit');
@@ -38,7 +39,7 @@ describe('baton run options', () => {
       cwd: repo,
       env: { ...env, FAKE_USAGE_LIMIT: String(resets) },
     });
-    expect(again.code, again.stderr).toBe(0);
+    expect(again.code, again.stderr).toBe(75);
     expect(again.stdout).toContain(
       `usage limit (resets at ${new Date(resets * 1000).toISOString()}): go on then with \`baton run -w ${report.workflow_id}\`, or add --auto-resume to wait for it`,
     );

@@ -285,6 +285,10 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       progress.finish(report);
       // A failed task is a failed run: exit 1 (the cause was printed with the task).
       if (report.failed) rt.exitCode = 1;
+      // Paused by a usage limit, not waited for: not done, try again later (sysexits' EX_TEMPFAIL), so a script that
+      // goes on after `baton run` does not go on as if the work were finished
+      else if (report.status === 'paused' && report.usage_limit && !report.usage_limit.auto_resumed)
+        rt.exitCode = 75;
       if (abort.signal.aborted) rt.exitCode = exitCodes[String(abort.signal.reason)] ?? 130;
     } finally {
       process.off('SIGINT', onSignal);
