@@ -137,6 +137,25 @@ describe('the agent runtime across Baton crashes and restarts', () => {
     expect(count('agent.launched')).toBe(1);
   }, 60_000);
 
+  it('a server names a workflow a signal interrupted before it started, with the command that goes on', async () => {
+    const { cli, repo, home, env, count, create } = setup();
+    const id = (await create()).json<{ id: string }>().id;
+    const runner = spawnBaton(['run', '--agent', 'claude-code'], repo, { ...env, FAKE_DELAY_MS: '300' });
+    await until('the first agent mid-task', () => count('agent.token_saved') >= 1);
+    const gone = new Promise((r) => runner.once('exit', r));
+    runner.kill('SIGTERM');
+    await gone;
+    expect((await cli(['status'])).json<{ workflow: { status: string } }>().workflow.status).toBe(
+      'interrupted',
+    );
+    const a = await startServerProcess(home, { env, cwd: repo });
+    servers.push(a);
+    await until('the server to name it', () =>
+      a.stderr().includes(`${id} is interrupted and not resumed here`),
+    );
+    expect(a.stderr()).toContain(`continue with \`baton run -w ${id}`);
+  }, 60_000);
+
   it('the heartbeat monitor interrupts a session whose controller went silent (SIGSTOP)', async () => {
     const { cli, repo, home, env, count, events, create } = setup();
     await create();

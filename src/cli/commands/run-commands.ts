@@ -184,6 +184,12 @@ export async function continueRecovered(
         .catch((e: Error) => log(`auto-resume of ${ex.workflow_id} failed: ${e.message}`)),
     );
   }
+  // interrupted before (a run stopped by a signal, a crash noticed by another command): no executor of theirs was
+  // recovered here, and they are said too, with what goes on
+  const recovered = new Set(report.executors.map((e) => e.workflow_id));
+  for (const w of await service.queries.list({ status: ['interrupted'] }))
+    if (!recovered.has(w.id) && !(await workerTakes(w.id)))
+      log(`${w.id} is interrupted and not resumed here: continue with \`baton run -w ${w.id}\``);
   return Promise.all(runs);
 }
 
