@@ -148,6 +148,31 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
     expect(st.warnings.join()).toMatch(/pause timeout of 1 s passed while T1 was in progress/);
   });
 
+  it('an agent killed by someone else: what it started is stopped too, and the run says so', async () => {
+    const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
+    await ws.create();
+    const pidFile = join(ws.home, 'agent-child.pid');
+    const run = ws.spawnRun(['run', '--agent', 'claude-code', '--heartbeat', '100ms'], {
+      FAKE_HANG_MS: '60000',
+      FAKE_CHILD_PIDFILE: pidFile,
+    });
+    const agent = await until('the agent mid-task', async () => {
+      const rows = (await ws.cli(['executors', 'list'])).json<
+        { pid: number | null; resume_token: string | null }[]
+      >();
+      return rows.find((x) => x.resume_token && x.pid) ?? null;
+    });
+    const started = await until('the agent to start a command', async () =>
+      existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : null,
+    );
+    process.kill(agent.pid as number, 'SIGKILL');
+    await run.exited;
+    await until('the command the agent started to be gone', async () => !pidAlive(started), 10_000);
+    expect(`${run.out.stdout}${run.out.stderr}`).toContain(
+      'the agent of T1 ended with processes of its own still running: they were stopped',
+    );
+  });
+
   it('Ctrl-C: the agent is stopped and the workflow left interrupted and resumable', async () => {
     const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
     await ws.create();

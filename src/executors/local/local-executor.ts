@@ -30,6 +30,33 @@ export function signalAgent(pid: number, signal: NodeJS.Signals) {
 }
 
 /**
+ * What an agent that ended left running in its process group (a test watcher, a server, a `sleep` of a killed agent):
+ * stopped (SIGTERM, then SIGKILL a few seconds later), so the next session does not meet it holding a port or a lock.
+ * Whether there was any.
+ */
+function stopLeftRunning(pid: number | undefined): boolean {
+  if (!groups || !pid) return false;
+  try {
+    process.kill(-pid, 0);
+  } catch {
+    return false; // the group is empty
+  }
+  try {
+    process.kill(-pid, 'SIGTERM');
+    setTimeout(() => {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }, 3_000).unref();
+  } catch {
+    return false;
+  }
+  return true;
+}
+
+/**
  * Runs an agent as a child process of Baton (its environment: `baseEnv` with the spec's on top), leading a process
  * group of its own so that stopping it stops what it started; standard error's tail becomes the error text when the
  * run fails. Baton stops it itself on Ctrl-C (the terminal's signal reaches Baton's group only).
@@ -64,7 +91,17 @@ export function spawnAgent(spec: LaunchSpec, baseEnv: NodeJS.ProcessEnv = proces
       for (const l of errListeners) l(line);
       resolve({ code: 127, signal: null, stderr });
     });
-    child.on('close', (code, signal) => resolve({ code, signal, stderr: stderr.trim() || null }));
+    // at its exit, not at the close of its output: a process it left running may hold that output open
+    let left = false;
+    child.on('exit', () => (left = stopLeftRunning(child.pid)));
+    child.on('close', (code, signal) => {
+      resolve({
+        code,
+        signal,
+        stderr: stderr.trim() || null,
+        ...(left ? { left_running_stopped: true } : {}),
+      });
+    });
   });
   child.stdin.on('error', () => undefined);
   child.stdin.end(spec.stdin ?? '');

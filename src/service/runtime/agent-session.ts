@@ -242,6 +242,8 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     clearInterval(beat);
     ctx.abort?.removeEventListener('abort', onAbort);
   }
+  if (exit.left_running_stopped)
+    ctx.log(`the agent of ${ctx.taskId} ended with processes of its own still running: they were stopped`);
   for (const sig of parser.end()) chain = chain.then(() => handle(sig)).catch(() => undefined);
   await chain;
   const r = result as Extract<AgentSignal, { type: 'result' }> | null;

@@ -71,6 +71,8 @@ export interface ExitStatus {
   signal: string | null;
   /** The tail of standard error, when there was any. */
   stderr?: string | null;
+  /** Processes the agent started were still running when it ended (its process group), and were stopped. */
+  left_running_stopped?: boolean;
 }
 
 /** A running agent process, local or on a remote executor. */
