@@ -69,6 +69,14 @@ describe.each(backends)('baton run goes on by itself ($name)', ({ database }) =>
     const perSession = st.usage_by_session.map((s) => s.usage?.cost_usd ?? 0);
     expect(perSession.reduce((a, b) => a + b, 0)).toBeCloseTo(3 * RUN_COST, 6);
     expect(st.workflow.session_count).toBe(report.sessions);
+    // and in plain words, the same figures
+    const plain = await runCli(['status', '-w', id], { cwd: ws.repo, env: ws.env });
+    expect(plain.stdout).toMatch(
+      new RegExp(
+        `^usage: [\\d,]+ tokens.*, \\$${(3 * RUN_COST).toFixed(2).replace('.', '\\.')}.*; context now [\\d,]+ of 200,000 \\(90%\\)$`,
+        'm',
+      ),
+    );
 
     // Each task's prompt: the first carries what is recorded and how to use Baton; later ones the compiled context.
     const texts = readdirSync(prompts)

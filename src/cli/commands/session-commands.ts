@@ -5,6 +5,7 @@ import {
   type RecoveryPlan,
   type SessionSnapshot,
   type SnapshotSummary,
+  type UsageMetrics,
 } from '../../core/index.js';
 import { detailCategories, type DetailCategory, type ResumeResult } from '../../service/index.js';
 import { action, workflowOption } from '../action.js';
@@ -38,7 +39,26 @@ type Status = {
   runnable_tasks: { id: string }[];
   snapshots: SnapshotSummary[];
   warnings: string[];
+  usage: UsageMetrics;
 };
+
+const n = (v: number) => v.toLocaleString('en-US');
+
+/** The whole workflow's figures in one line, and the current context apart (a gauge, not a sum); null before any. */
+function usageLine(u: UsageMetrics): string | null {
+  if (!u.tokens_used && !u.llm_calls && u.context_tokens == null) return null;
+  const parts = [
+    `${n(u.tokens_used)} tokens${u.output_tokens ? ` (output ${n(u.output_tokens)})` : ''}`,
+    `${n(u.llm_calls)} calls, ${n(u.tool_calls)} tool calls`,
+    ...(u.cost_usd !== null ? [`$${u.cost_usd.toFixed(2)}`] : []),
+    ...(u.session_duration_seconds ? [`agent time ${Math.round(u.session_duration_seconds / 60)} min`] : []),
+  ];
+  const ctx =
+    u.context_tokens != null
+      ? `; context now ${n(u.context_tokens)}${u.context_window ? ` of ${n(u.context_window)}` : ''}${u.context_utilization !== null ? ` (${Math.round(u.context_utilization * 100)}%)` : ''}`
+      : '';
+  return `usage: ${parts.join(', ')}${ctx}`;
+}
 
 const snapshotsTable = (list: SnapshotSummary[]) =>
   list.length
@@ -134,6 +154,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
               .map((t) => `${t.status}: ${t.id} ${t.title}${t.note ? `: ${t.note.split('\n')[0]}` : ''}`),
             `next task: ${s.next_task ? `${s.next_task.id} ${s.next_task.title}` : 'none'}`,
             `runnable: ${s.runnable_tasks.map((t) => t.id).join(', ') || 'none'}`,
+            ...(s.usage ? [usageLine(s.usage)].filter((l): l is string => l !== null) : []),
             ...s.warnings.map((w) => `warning: ${w}`),
             '',
             snapshotsTable(s.snapshots),
