@@ -108,6 +108,12 @@ for (const mode of cliModes) {
       expect(status.counts.tasks).toMatchObject({ total: 3, done: 1, remaining: 2 });
       expect(status.next_task).toMatchObject({ id: 'T2' });
       expect(status.runnable_tasks).toEqual([{ id: 'T2', title: 'Implement API' }]);
+      // in plain words: how to go on, and what was used
+      const plain = (await baton('status')).stdout;
+      expect(plain).toContain(
+        `to go on: \`baton run -w ${id}\` (Baton runs the agent) or \`baton resume -w ${id}\``,
+      );
+      expect(plain).toMatch(/^usage: 120,000 tokens, 0 calls, 0 tool calls, \$0\.42/m);
       expect(status.snapshots).toHaveLength(1);
       expect(status.snapshots[0]).toMatchObject({
         trigger: 'pause',

@@ -154,6 +154,11 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
               .map((t) => `${t.status}: ${t.id} ${t.title}${t.note ? `: ${t.note.split('\n')[0]}` : ''}`),
             `next task: ${s.next_task ? `${s.next_task.id} ${s.next_task.title}` : 'none'}`,
             `runnable: ${s.runnable_tasks.map((t) => t.id).join(', ') || 'none'}`,
+            ...(s.workflow.status === 'paused' || s.workflow.status === 'interrupted'
+              ? [
+                  `to go on: \`baton run -w ${s.workflow.id}\` (Baton runs the agent) or \`baton resume -w ${s.workflow.id}\` (you start it; with the hooks, your next prompt resumes it)`,
+                ]
+              : []),
             ...(s.usage ? [usageLine(s.usage)].filter((l): l is string => l !== null) : []),
             ...s.warnings.map((w) => `warning: ${w}`),
             '',
