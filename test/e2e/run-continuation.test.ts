@@ -133,6 +133,24 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
     expect(String(finished?.detail)).toContain('ENOENT');
   });
 
+  it("an agent that is not the profile's kind (exit 0, no result), or crashes: the cause says what to check, the error first", async () => {
+    const ws = agentWorkspace();
+    await ws.create();
+    const quiet = await ws.cli(['run', '--agent', 'claude-code', '--agent-bin', '/bin/true']);
+    expect(quiet.code).toBe(1);
+    const said = ndjson(quiet.stdout).find((e) => e.event === 'task.finished');
+    expect(String(said?.detail)).toContain(
+      'the agent exited with code 0 but gave no result: is /bin/true a claude-code CLI? Baton reads its stream-json output',
+    );
+    const dir = tempDir('baton-bin-');
+    const bin = join(dir, 'claude');
+    writeFileSync(bin, `#!${process.execPath}\nthrow new Error('out of disk space');\n`);
+    chmodSync(bin, 0o755);
+    const crashed = await ws.cli(['run', '--agent', 'claude-code', '--agent-bin', bin]);
+    const detail = String(ndjson(crashed.stdout).find((e) => e.event === 'task.finished')?.detail);
+    expect(detail.split('\n')[0]).toBe('Error: out of disk space');
+  });
+
   it('a requested pause past its timeout is forced by the driver itself, without a server', async () => {
     const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude, BATON_PAUSE_TIMEOUT: '1s' });
     await ws.create();

@@ -1,3 +1,4 @@
+import { errorFirst } from './error-first.js';
 import { clip } from '../../core/clip.js';
 import {
   agentExited,
@@ -255,8 +256,19 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     exit.signal && !stoppedBy && !lost
       ? `the agent (pid ${proc.pid ?? '?'}) was killed by ${exit.signal}`
       : null;
+  // an agent that ended well but said no result is not speaking the driver's format: said so, with what to check
+  const silent =
+    !r && exit.code === 0 && !exit.signal
+      ? `the agent exited with code 0 but gave no result: is ${ctx.profile.bin} a ${ctx.profile.adapter} CLI? Baton reads its ${ctx.profile.adapter === 'codex' ? '`--json` events' : 'stream-json output'}`
+      : null;
   const said = failed
-    ? ((r?.is_error ? r.text : null) ?? lastError ?? exit.stderr ?? killedBy ?? r?.text ?? null)
+    ? ((r?.is_error ? r.text : null) ??
+      lastError ??
+      errorFirst(exit.stderr) ??
+      killedBy ??
+      silent ??
+      r?.text ??
+      null)
     : (r?.text ?? null);
   const text = lost && said !== lost ? [lost, said].filter(Boolean).join('\n') : said;
   // A reset time without a zone is read in this machine's zone, the one the agent prints it in.
