@@ -307,6 +307,19 @@ describe('baton doctor', () => {
     );
   });
 
+  it('names the workflow that ended here, rather than saying there is none yet', async () => {
+    const { baton } = setup();
+    const notes = async () => (await baton(['doctor', '--json'])).json<{ notes: string[] }>().notes;
+    expect(await notes()).toContainEqual(
+      expect.stringMatching(/^no workflow here yet: the next agent session/),
+    );
+    const id = (await baton(['--json', 'create', '--title', 'Done work'])).json<{ id: string }>().id;
+    expect((await baton(['abandon', id])).code).toBe(0);
+    expect(await notes()).toContainEqual(
+      `no open workflow here (the latest, ${id}, is cancelled: \`baton status -w ${id}\`): the next agent session start creates one (auto_track on)`,
+    );
+  });
+
   it('says when the installed Claude Code does not tell its version, in init and doctor', async () => {
     const { repo, env } = setup();
     const bin = tempDir('baton-fake-claude-');

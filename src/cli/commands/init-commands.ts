@@ -137,19 +137,26 @@ export function registerInitCommands(program: Command, rt: Runtime) {
       if (start === null)
         found.problems.unshift(`${root} is not a git repository: Baton follows git worktrees`);
       // The store that cannot be opened is what the hooks failed on: said here with what to do, not thrown.
-      const workflows = await rt
+      const all = await rt
         .open(g)
-        .then(async (client) => (await client.list({ worktree: root })).filter((w) => !isTerminal(w.status)))
+        .then((client) => client.list({ worktree: root }))
         .catch((e: Error) => {
           found.problems.unshift(unreachableStore(e, g.server ?? null, settings.database));
           return null;
         });
-      if (workflows && !workflows.length)
+      const workflows = all?.filter((w) => !isTerminal(w.status)) ?? null;
+      if (all && workflows && !workflows.length) {
+        // one that ended is not "none yet": named, so its status is one command away
+        const ended = all.at(0);
+        const none = ended
+          ? `no open workflow here (the latest, ${ended.id}, is ${ended.status}: \`baton status -w ${ended.id}\`)`
+          : 'no workflow here yet';
         found.notes.push(
           settings.autoTrack
-            ? 'no workflow here yet: the next agent session start creates one (auto_track on)'
-            : 'no workflow here and auto_track is off: `baton create` starts one',
+            ? `${none}: the next agent session start creates one (auto_track on)`
+            : `${none}, and auto_track is off: \`baton create\` starts one`,
         );
+      }
       const report = {
         ok: found.problems.length === 0,
         root,
