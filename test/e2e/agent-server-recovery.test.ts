@@ -75,6 +75,9 @@ describe('the agent runtime across Baton crashes and restarts', () => {
     await until('the workflow completed', () => count('workflow.completed') === 1, 60_000);
     await until('the server to say the outcome', () => b.stderr().includes(`${id}: completed`), 10_000);
     expect(b.stderr()).toMatch(new RegExp(`resuming ${id} \\(session \\d+\\) with claude-code`));
+    // two sessions left an executor each: resumed once, never a second driver refused
+    expect(b.stderr().match(new RegExp(`resuming ${id} `, 'g'))).toHaveLength(1);
+    expect(b.stderr()).not.toContain(`auto-resume of ${id} failed`);
     const evs = events();
     const interrupted = evs.filter((e) => e.type === 'workflow.interrupted');
     expect(interrupted).toHaveLength(2);

@@ -119,7 +119,17 @@ export async function continueRecovered(
   const runner = new AgentRunner(service);
   const shared = runShared(service, setup, settings, env);
   const runs: Promise<unknown>[] = [];
-  for (const ex of report.executors) {
+  const resumed = new Set<string>();
+  // a workflow with several executors recovered (one per session that left one) is resumed once: from a run still
+  // going (re-attached) if there is one, else from its latest session
+  const attachedIds = new Set(report.attached.map((a) => a.row.id));
+  const order = [...report.executors].sort(
+    (a, b) =>
+      Number(attachedIds.has(b.executor_id)) - Number(attachedIds.has(a.executor_id)) ||
+      b.session_number - a.session_number,
+  );
+  for (const ex of order) {
+    if (resumed.has(ex.workflow_id)) continue;
     if (ex.interrupted && (await workerTakes(ex.workflow_id))) {
       log(`${ex.workflow_id} is queued: this server's worker continues it`);
       continue;
@@ -155,6 +165,7 @@ export async function continueRecovered(
       continue;
     }
     log(`resuming ${ex.workflow_id} (session ${ex.session_number}) with ${profile.name}`);
+    resumed.add(ex.workflow_id);
     runs.push(
       runner
         .run(
