@@ -125,8 +125,9 @@ export class LocalClient implements BatonClient {
     };
   }
 
+  /** A person's resume: work a worker ran before they paused it is queued again (`requeued`). */
   resume(ref: Ref) {
-    return this.service.resume(this.ref(ref));
+    return this.service.resume(this.ref(ref), { requeue: true });
   }
 
   async context(ref: Ref, budget?: number) {

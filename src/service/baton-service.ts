@@ -392,10 +392,13 @@ export class BatonService {
     return { result: out.result, state: out.state };
   }
 
-  /** A new session; work a worker ran before a person paused it is queued again for the workers (`requeued`). */
-  async resume(ref: WorkflowRef) {
+  /**
+   * A new session. `requeue`, for a person's resume (the CLI, the API, the dashboard; not a hook's nor a driver's, which
+   * drive the work themselves): work a worker ran before a person paused it is queued again for the workers.
+   */
+  async resume(ref: WorkflowRef, opts: { requeue?: boolean } = {}) {
     const r = await this.resumer.resume(ref);
-    const requeued = await requeuePaused(this, r.workflow_id);
+    const requeued = opts.requeue ? await requeuePaused(this, r.workflow_id) : null;
     return requeued ? { ...r, requeued: true } : r;
   }
 

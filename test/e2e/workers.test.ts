@@ -267,6 +267,19 @@ describe('baton worker on SQLite', () => {
     await until('the worker to leave it paused', () =>
       w.lines().some((l) => l.event === 'work.finished' && l.workflow_id === item.id && l.done),
     );
+    // a driver's own resume (here `baton run`, stopped at once by its max duration) does not queue it again: it drives
+    const driven = await runCli(
+      ['run', '--agent', 'claude-code', '--agent-bin', fakeClaude, '--max-tasks', '1'],
+      {
+        cwd: item.repo,
+        env: { ...team.env, FAKE_DELAY_MS: '20' },
+      },
+    );
+    expect(driven.code, driven.stderr).toBe(0);
+    expect((await cli('--json', 'queue')).json<{ entries: { state: string }[] }>().entries[0]?.state).toBe(
+      'done',
+    );
+    expect((await cli('pause', '--reason', 'lunch again')).code).toBe(0);
     const resumed = await cli('resume');
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain('queued again: the worker that ran it before the pause goes on with it');

@@ -179,7 +179,10 @@ export class Worker {
         });
       const s = await svc.runner.load(id);
       const held = runnableClaim(s);
-      const notRunnable = held && !isTerminal(s.status) ? `${held}: resume it, then submit it again` : held;
+      const notRunnable =
+        held && !isTerminal(s.status)
+          ? `${held}: resuming it (baton resume, the API, the dashboard) queues it again`
+          : held;
       if (notRunnable) {
         await queue.finish(id, owner, notRunnable);
         await release();
