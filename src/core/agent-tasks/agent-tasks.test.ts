@@ -161,8 +161,8 @@ describe('syncing the agent list into the task graph', () => {
     ]);
     const times = () => d.state.tasks.map((t) => [t.id, t.started_at, t.ended_at, t.status]);
     expect(times()).toEqual([
-      ['T1', '2026-01-19T04:31:05Z', '2026-01-19T04:33:01Z', 'done'],
-      ['T2', null, '2026-01-19T04:33:01Z', 'skipped'],
+      ['T1', '2026-01-19T04:31:05.000Z', '2026-01-19T04:33:01.000Z', 'done'],
+      ['T2', null, '2026-01-19T04:33:01.000Z', 'skipped'],
     ]);
     // a time that is not one: when it was recorded
     syncAgentTasks(d, 'claude-code', [at(write('c3', todo('Update docs', 'in_progress')), 'soon')]);

@@ -60,7 +60,7 @@ function step(
 ): AgentTaskItem[] {
   const reduced = applyAgentTaskCalls(before, [call]);
   // the time the agent made the call (a transcript's, read later), when it is one
-  const at = call.at && !Number.isNaN(Date.parse(call.at)) ? { at: call.at } : {};
+  const at = call.at && !Number.isNaN(Date.parse(call.at)) ? { at: new Date(call.at).toISOString() } : {};
   const taken = new Set<string>();
   for (const [name, list] of Object.entries(d.state.agent_tasks ?? {}))
     if (name !== source) for (const it of list.items) if (it.task_id) taken.add(it.task_id);

@@ -1,5 +1,6 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { shellCommands } from '../rules/shell-command.js';
+import { toolFailed } from './tool-failed.js';
 import type { Effect } from './git-effects.js';
 
 type Change = 'created' | 'edited' | 'deleted';
@@ -87,10 +88,6 @@ function removed(command: string): string[] {
   return out;
 }
 
-const failed = (e: TranscriptEntry) =>
-  e.tool?.is_error === true ||
-  (e.tool?.exit_code !== null && e.tool?.exit_code !== undefined && e.tool.exit_code !== 0);
-
 /**
  * Files the session created, edited and deleted, one effect per file and change (ten edits of one file are one
  * "edited"). Read from successful results of the edit tools (Write, Edit, NotebookEdit, apply_patch as a tool, a
@@ -106,7 +103,7 @@ export function findFileEffects(entries: readonly TranscriptEntry[]): Effect[] {
     out.push({ line: e.line, at: e.at, kind: 'file_write', tool, summary: `${change} ${path}` });
   };
   for (const e of entries) {
-    if (e.sidechain || e.kind !== 'tool_result' || !e.tool?.name || failed(e)) continue;
+    if (e.sidechain || e.kind !== 'tool_result' || !e.tool?.name || toolFailed(e)) continue;
     const name = e.tool.name;
     const input = obj(e.tool.input);
     const named = [input.file_path, input.notebook_path, input.path].find((v) => typeof v === 'string');

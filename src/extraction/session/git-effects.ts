@@ -1,5 +1,6 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { shellCommands } from '../rules/shell-command.js';
+import { toolFailed } from './tool-failed.js';
 
 /** A commit the session made, as git printed it: `[branch abc1234] subject`. */
 export interface Commit {
@@ -24,8 +25,9 @@ const git = (verb: string) =>
   new RegExp(`\\bgit\\s+(?:-[Cc]\\s+${word}\\s+|--?[\\w-]+(?:=${word})?\\s+)*${verb}\\b`);
 const committing = git('(?:commit|cherry-pick|revert)');
 const pushing = git('push');
+/** `git branch -m [old] new`: its names, never a redirection (`2>/dev/null`) nor the next command. */
 const renaming = new RegExp(
-  `${git('branch').source}\\s+(?:-m|-M|--move)\\s+(${word})(?:\\s+(?!&&|;|\\|)(${word}))?`,
+  `${git('branch').source}\\s+(?:-m|-M|--move)\\s+(?!\\d*[<>])(${word})(?:\\s+(?!&&|;|\\||\\d*[<>])(${word}))?`,
 );
 const amending = new RegExp(`${git('commit').source}[^;&|]*\\s--amend\\b`);
 /**
@@ -70,7 +72,7 @@ function mergeSummary(args: string, output: string): string {
  * hash is the one printed with the commit's own subject, or alone after rev-parse. Null otherwise.
  */
 function quietCommit(command: string, e: TranscriptEntry): { hash: string; subject: string } | null {
-  if (failed(e)) return null;
+  if (toolFailed(e)) return null;
   const m =
     /\bgit\s+commit\b[^;|\n]*?\s-m\s*(?:"([^"$`\\]+)"|'([^']+)')[^;|\n]*&&\s*git\s+(log|rev-parse)\b/.exec(
       command,
@@ -102,10 +104,6 @@ function mcpPullNumber(input: unknown): string | null {
   return typeof n === 'number' || (typeof n === 'string' && /^\d+$/.test(n)) ? String(n) : null;
 }
 
-const failed = (e: TranscriptEntry) =>
-  e.tool?.is_error === true ||
-  (e.tool?.exit_code !== null && e.tool?.exit_code !== undefined && e.tool.exit_code !== 0);
-
 /**
  * Commits, pushes and pull requests, read from the output of the commands that made them: a commit needs a
  * `git commit` (cherry-pick, revert) in the command and git's `[branch hash] subject` line in its output, so a
@@ -135,7 +133,7 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
     const tool = e.tool?.name ?? 'tool';
     // a branch renamed (`git branch -m [old] new`): its commits are on the new name, which a later amend names
     const renamed = renaming.exec(all);
-    if (renamed && !failed(e)) {
+    if (renamed && !toolFailed(e)) {
       const [from, to] = renamed[2] ? [renamed[1], renamed[2]] : [commits.at(-1)?.branch, renamed[1]];
       for (const c of commits) if (from && c.branch === from) c.branch = to ?? null;
     }
@@ -169,7 +167,7 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
         });
       }
     }
-    if (pushing.test(all) && !failed(e) && !pushRejected.test(e.text) && !dryRun.test(all)) {
+    if (pushing.test(all) && !toolFailed(e) && !pushRejected.test(e.text) && !dryRun.test(all)) {
       const ref = pushedRef.exec(e.text);
       // a chain may delete one remote branch and push another (a rename): both are said
       const deleted = [...e.text.matchAll(/^[ \t]*-[ \t]*\[deleted\]\s+(\S+)/gm)].map((m) => m[1]);
@@ -183,15 +181,15 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
     const createsPr =
       /\b(?:gh\s+pr|glab\s+mr)\s+create\b/.test(all) ||
       /create[_-](?:pull|merge)[_-]request/i.test(tool + String(e.tool?.input ?? ''));
-    if (createsPr && !failed(e)) for (const m of e.text.matchAll(prUrl)) pr(e, m[0], tool);
+    if (createsPr && !toolFailed(e)) for (const m of e.text.matchAll(prUrl)) pr(e, m[0], tool);
     const merge = /\bgh\s+pr\s+merge\b([^;&|\n]*)/.exec(all);
-    if (merge && !failed(e)) {
+    if (merge && !toolFailed(e)) {
       const summary = mergeSummary(merge[1] ?? '', e.text);
       effects.push({ line: e.line, at: e.at, kind: 'pr', tool, summary });
     }
     // a GitHub MCP server's merge tool (merge_pull_request, merge-pull-request): the number is in its input
     const merged = /merge[_-]pull[_-]request/i.test(tool) ? mcpPullNumber(e.tool?.input) : null;
-    if (merged && !failed(e))
+    if (merged && !toolFailed(e))
       effects.push({ line: e.line, at: e.at, kind: 'pr', tool, summary: `merged PR #${merged}` });
   }
   return { commits, effects };

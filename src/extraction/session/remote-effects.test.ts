@@ -31,6 +31,8 @@ describe('what the session wrote where others see it', () => {
           '{"data":{"addDiscussionComment":{"comment":{"url":"https://github.com/o/r/discussions/1074#discussioncomment-9"}}}}',
         ),
         ran('gh api repos/o/r/issues/5/labels -f "labels[]=bug"'),
+        ran("gh api -f body='hello world' repos/o/r/issues/5/comments"),
+        ran('gh pr comment --body "Rebased on main"', 'https://github.com/o/r/pull/75#issuecomment-2'),
         ran('gh api -X DELETE repos/o/r/git/refs/heads/old'),
         ran('npm publish --access public', '+ my-pkg@1.2.0'),
       ]),
@@ -43,12 +45,14 @@ describe('what the session wrote where others see it', () => {
       'created release v1.2.0 (https://github.com/o/r/releases/tag/v1.2.0)',
       'GitHub addDiscussionComment (gh api graphql) (https://github.com/o/r/discussions/1074#discussioncomment-9)',
       'POST repos/o/r/issues/5/labels (gh api)',
+      'POST repos/o/r/issues/5/comments (gh api)',
+      "commented on the current branch's PR (https://github.com/o/r/pull/75#issuecomment-2)",
       'DELETE repos/o/r/git/refs/heads/old (gh api)',
       'published the package to npm',
     ]);
   });
 
-  it('takes nothing from reads, a failed write, or a GraphQL query', () => {
+  it('takes nothing from reads, a failed write, a dry run, a GraphQL query, or a command quoted in another', () => {
     expect(
       said([
         ran('gh pr view 75 --comments'),
@@ -57,9 +61,16 @@ describe('what the session wrote where others see it', () => {
         ran('gh api repos/o/r/pulls/75/comments'),
         ran('gh api -X GET repos/o/r/issues -f state=open'),
         ran('gh pr comment 75 --body x', 'GraphQL: Could not resolve to a PullRequest', 1),
-        ran('npm publish --dry-run', '', 1),
+        ran('npm publish --dry-run', '+ my-pkg@1.2.0'),
+        ran('cargo publish --dry-run'),
+        // what a quoted body or message says is not a command
+        ran(
+          'gh issue comment 12 --body "see gh pr close 5"',
+          'https://github.com/o/r/issues/12#issuecomment-1',
+        ),
+        ran('echo "gh pr review 3 --approve"'),
       ]),
-    ).toEqual([]);
+    ).toEqual(['commented on issue #12 (https://github.com/o/r/issues/12#issuecomment-1)']);
   });
 
   it('reads an MCP tool that changes a tracker, with what it names; not one that reads, nor Baton or pull requests', () => {
@@ -71,6 +82,9 @@ describe('what the session wrote where others see it', () => {
         result('mcp__github__list_issues', {}, '[]'),
         result('mcp__github__create_pull_request', { title: 'x' }, '{}'),
         result('mcp__baton__record_decision', { description: 'x' }, '{}'),
+        result('mcp__filesystem__edit_file', { path: 'a.ts' }, '{}'),
+        result('mcp__filesystem__create_directory', { path: 'src' }, '{}'),
+        result('mcp__memory__create_entities', { entities: [] }, '{}'),
         result('mcp__jira__create_issue', '{"title": "Crash on start"}', '{}', 1),
       ]),
     ).toEqual(['linear-server update_issue ENT-95', 'linear-server create_comment ENT-95']);

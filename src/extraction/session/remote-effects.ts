@@ -1,6 +1,7 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { shellCommands } from '../rules/shell-command.js';
 import type { Effect } from './git-effects.js';
+import { toolFailed } from './tool-failed.js';
 
 /**
  * What the session wrote somewhere other people see, besides git (git-effects.ts) and the files (file-effects.ts): a
@@ -14,37 +15,49 @@ const at = (text: string) => {
   return u ? ` (${u})` : '';
 };
 
-/** `gh` and publishing commands that write: the summary from the command and its output. */
+/** A command with its quoted words emptied: what a quoted body or message says is never read as a command. */
+const unquoted = (command: string) => command.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, '""');
+
+const kind = (k: string | undefined) => (k === 'pr' ? 'PR' : 'issue');
+/** `#12` for a number, the argument as written otherwise, "the current branch's PR" with none. */
+const ref = (k: string | undefined, r: string | undefined) =>
+  r ? `${kind(k)} ${/^\d+$/.test(r) ? `#${r}` : r}` : k === 'pr' ? "the current branch's PR" : 'an issue';
+const arg = '(?:\\s+([^\\s-]\\S*))?';
+
+/** `gh` and publishing commands that write, read on the unquoted command: the summary from it and its output. */
 const shellWrites: [RegExp, (m: RegExpExecArray, output: string) => string][] = [
   [/\bgh\s+issue\s+create\b/, (_, out) => `opened an issue${at(out)}`],
-  [/\bgh\s+(issue|pr)\s+comment\s+([^\s-]\S*)/, (m) => `commented on ${kind(m[1])} ${ref(m[2])}`],
-  [/\bgh\s+pr\s+review\s+([^\s-]\S*)?[^;&|\n]*?--(approve|request-changes|comment)\b/, (m) => review(m)],
-  [/\bgh\s+(issue|pr)\s+close\s+([^\s-]\S*)/, (m) => `closed ${kind(m[1])} ${ref(m[2])}`],
-  [/\bgh\s+release\s+create\s+([^\s-]\S*)/, (m, out) => `created release ${m[1]}${at(out)}`],
   [
-    /\bgh\s+api\s+graphql\b[\s\S]*?\bmutation\b[^{]*\{\s*(\w+)/,
-    (m, out) => `GitHub ${m[1]} (gh api graphql)${at(out)}`,
+    new RegExp(`\\bgh\\s+(issue|pr)\\s+comment${arg}`),
+    (m, out) => `commented on ${ref(m[1], m[2])}${at(out)}`,
   ],
-  [/\b(npm|pnpm|yarn)\s+publish\b/, () => 'published the package to npm'],
+  [
+    new RegExp(`\\bgh\\s+pr\\s+review${arg}[^;&|\\n]*?--(approve|request-changes|comment)\\b`),
+    (m) => review(m),
+  ],
+  [new RegExp(`\\bgh\\s+(issue|pr)\\s+close${arg}`), (m) => `closed ${ref(m[1], m[2])}`],
+  [/\bgh\s+release\s+create\s+([^\s-]\S*)/, (m, out) => `created release ${m[1]}${at(out)}`],
+  [/\b(?:npm|pnpm|yarn)\s+publish\b/, () => 'published the package to npm'],
   [/\bcargo\s+publish\b/, () => 'published the crate to crates.io'],
   [/\bdocker\s+push\s+(\S+)/, (m) => `pushed the image ${m[1]}`],
 ];
 
-const kind = (k: string | undefined) => (k === 'pr' ? 'PR' : 'issue');
-const ref = (r: string | undefined) => (r && /^\d+$/.test(r) ? `#${r}` : (r ?? ''));
 const review = (m: RegExpExecArray) => {
   const what =
     m[2] === 'approve' ? 'approved' : m[2] === 'request-changes' ? 'requested changes on' : 'reviewed';
-  return `${what} PR${m[1] ? ` ${ref(m[1])}` : ''}`;
+  return `${what} ${ref('pr', m[1])}`;
 };
 
 /** `gh api` options that take a value (the value is not the path). */
 const valued =
   /^(?:-[XfFHqtp]|--(?:method|field|raw-field|header|input|jq|template|preview|hostname|cache))$/;
 
-/** `gh api <path>` that writes: a method other than GET, or fields without one (gh then POSTs). */
-function ghApiWrite(command: string): string | null {
-  const m = /\bgh\s+api\s+([^;&|\n]*)/.exec(command);
+/**
+ * `gh api <path>` that writes, read on the unquoted command: a method other than GET, or fields without one (gh then
+ * POSTs). A GraphQL call writes when its query is a mutation (read in the quoted query): named by the mutation.
+ */
+function ghApiWrite(raw: string, bare: string, output: string): string | null {
+  const m = /\bgh\s+api\s+([^;&|\n]*)/.exec(bare);
   if (!m?.[1]) return null;
   const words = m[1].trim().split(/\s+/);
   let path: string | null = null;
@@ -59,15 +72,22 @@ function ghApiWrite(command: string): string | null {
       if (['-f', '-F', '--field', '--raw-field', '--input'].includes(flag)) fields = true;
     } else if (!w.startsWith('-') && path === null) path = w;
   }
-  if (!path || path === 'graphql' || (method ? method === 'GET' : !fields)) return null;
+  if (path === 'graphql') {
+    const mutation = /\bmutation\b[^{]*\{\s*(\w+)/.exec(raw)?.[1];
+    return mutation ? `GitHub ${mutation} (gh api graphql)${at(output)}` : null;
+  }
+  if (!path || (method ? method === 'GET' : !fields)) return null;
   return `${method ?? 'POST'} ${path} (gh api)`;
 }
 
-/** An MCP tool whose name says it changes something (create_comment, update_issue...): not one that reads. */
+/**
+ * An MCP tool whose name says it changes something a team tracks (create_comment, update_issue, add_label...): not
+ * one that reads, nor one that writes local files or memory.
+ */
 const mcpWrite =
-  /^mcp__([\w.-]+?)__((?:create|update|add|post|send|delete|remove|close|reopen|assign|comment|reply|submit|publish|archive|resolve|edit|set|upload|move|label)\w*)$/i;
+  /^mcp__([\w.-]+?)__((?:create|update|add|post|send|delete|remove|close|reopen|assign|comment|reply|submit|publish|archive|resolve|edit|set|move|label)_?\w*?(?:issue|comment|ticket|task|card|story|epic|project|label|milestone|review|message|reply|status|discussion|page)s?(?:_\w+)?)$/i;
 /** Already read elsewhere: the pull requests (git-effects.ts), and Baton's own tools (the agent recording into it). */
-const mcpElsewhere = /(?:pull[_-]?request|merge)/i;
+const mcpElsewhere = /pull[_-]?request|merge/i;
 
 /** What an MCP tool's input names: an id, a number, a title. */
 function subjectOf(input: unknown): string {
@@ -89,14 +109,10 @@ function subjectOf(input: unknown): string {
   return '';
 }
 
-const failed = (e: TranscriptEntry) =>
-  e.tool?.is_error === true ||
-  (e.tool?.exit_code !== null && e.tool?.exit_code !== undefined && e.tool.exit_code !== 0);
-
 export function findRemoteEffects(entries: readonly TranscriptEntry[]): Effect[] {
   const effects: Effect[] = [];
   for (const e of entries) {
-    if (e.sidechain || e.kind !== 'tool_result' || failed(e)) continue;
+    if (e.sidechain || e.kind !== 'tool_result' || toolFailed(e)) continue;
     const tool = e.tool?.name ?? 'tool';
     const push = (summary: string) => effects.push({ line: e.line, at: e.at, kind: 'other', tool, summary });
     const mcp = mcpWrite.exec(tool);
@@ -106,12 +122,15 @@ export function findRemoteEffects(entries: readonly TranscriptEntry[]): Effect[]
         push(`${server} ${name}${subjectOf(e.tool?.input)}`);
       continue;
     }
-    for (const command of shellCommands(e)) {
+    for (const raw of shellCommands(e)) {
+      const bare = unquoted(raw);
+      // a dry run says what it would do, and does nothing
+      if (/\s--dry-run\b/.test(bare)) continue;
       for (const [pattern, say] of shellWrites) {
-        const m = pattern.exec(command);
+        const m = pattern.exec(bare);
         if (m) push(say(m, e.text));
       }
-      const api = ghApiWrite(command);
+      const api = ghApiWrite(raw, bare, e.text);
       if (api) push(api);
     }
   }

@@ -54,6 +54,13 @@ describe('the cause of a failed test run is the failing test and its reason', ()
       'FAIL',
     ].join('\n');
     expect(causeOf(noted)).toBe('prune_test.go:66: snapshots left = 0, want 1');
+    // a log line that says "got" is weaker than the one that says what was wanted
+    const got = [
+      '--- FAIL: TestFetch (0.01s)',
+      '    fetch_test.go:10: got response: 200 OK',
+      '    fetch_test.go:14: status = 500, want 200',
+    ].join('\n');
+    expect(causeOf(got)).toBe('fetch_test.go:14: status = 500, want 200');
     // with no test message at all, a located line that is only a log is not the cause either
     expect(
       causeOf(

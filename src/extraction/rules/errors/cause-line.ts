@@ -19,10 +19,13 @@ export const unlocated = (l: string) => l.replace(location, '');
  */
 const testFailureLine =
   /^(?:FAILED \S+ - \S|E {2,}\S|● (?!Console)\S|FAIL\s+\S+\s+>\s|[\w./-]+_test\.go:\d+: \S)/;
-/** A go test's own line (`t.Log` and `t.Error` alike), and the words of an assertion that failed. */
+/**
+ * A go test's own line (`t.Log` and `t.Error` alike), and the words of an assertion that failed: those that say what
+ * was wanted first, then the weaker ones ("got", which a log line says too).
+ */
 const goTestLine = /^[\w./-]+_test\.go:\d+: /;
-const assertion =
-  /\b(?:expected|expecting|want(?:ed)?|got|should(?:n't| not)?|unexpected|mismatch|not equal|differs?)\b/i;
+const wanted = /\b(?:expected|expecting|want(?:ed)?|should(?:n't| not)?|mismatch|not equal)\b/i;
+const assertion = /\b(?:got|unexpected|differs?)\b/i;
 /** A log line a program printed on its way (`2026/01/20 09:50:31 INFO ...`, `level=info`): never the cause. */
 const logLine = /\b(?:INFO|DEBUG|TRACE)\b|\blevel=(?:info|debug|trace)\b/;
 /**
@@ -73,9 +76,8 @@ export function causeOf(text: string, fromEnd = false): string {
   const errorish = (l: string) => causeLine.test(l) && !/warn(ing)?\b/i.test(l);
   const cause =
     // a go test's t.Log lines look like its t.Error lines: the one that says what was wanted is the cause
-    useful.find(
-      (l) => testFailureLine.test(l) && (!goTestLine.test(l) || assertion.test(l) || errorish(l)),
-    ) ??
+    useful.find((l) => testFailureLine.test(l) && (!goTestLine.test(l) || wanted.test(l))) ??
+    useful.find((l) => testFailureLine.test(l) && (assertion.test(l) || errorish(l))) ??
     useful.find((l) => testFailureLine.test(l)) ??
     // the shell saying the program is not there: nothing the command meant to do ran
     useful.find((l) => shellDiagnostic.test(l)) ??
