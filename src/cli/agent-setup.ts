@@ -101,6 +101,14 @@ export { driverFor };
 
 export { executorFactory, releaseByRuntime, remoteExecutor };
 
+/** Whether a local agent's program is there (a remote or container executor has its own): the one check of it. */
+export const agentFound = (
+  profile: AgentProfile,
+  executor: { runtime: string },
+  worktree: string,
+  env: NodeJS.ProcessEnv,
+): boolean => executor.runtime !== 'local' || findExecutable(profile.bin, worktree, env.PATH) !== null;
+
 /**
  * The profile to run, checked before anything starts: a name was given, and a local agent's executable is found
  * (else `invalid_input`, exit 2, with the real cause and how to point at it).
@@ -111,7 +119,7 @@ export function assertAgentStartable(
   env: NodeJS.ProcessEnv,
 ): AgentProfile {
   if (!setup.profile) throw invalidInput('baton run needs --agent NAME (variable BATON_AGENT, config agent)');
-  if (setup.executor.runtime === 'local' && !findExecutable(setup.profile.bin, worktree, env.PATH))
+  if (!agentFound(setup.profile, setup.executor, worktree, env))
     throw invalidInput(
       `cannot start the agent: ${setup.profile.bin} was not found (spawn ${setup.profile.bin} ENOENT); install it, or point --agent-bin (variable BATON_AGENT_BIN) or the profile's "bin" at it. Nothing was changed`,
       { bin: setup.profile.bin },

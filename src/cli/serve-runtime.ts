@@ -89,7 +89,11 @@ export function serveRuntime(
     start(worker: Worker | null = null): void {
       if (!service.store.executors) return;
       const takes = worker ? (id: string) => worker.takes(id) : undefined;
-      if (report) runs = continueRecovered(service, report, setup, settings, o, env, log, takes);
+      // what it cannot do (a store that fails under it) is said, never an unhandled rejection that ends the server
+      if (report)
+        runs = continueRecovered(service, report, setup, settings, o, env, log, takes).catch((e: Error) =>
+          log(`recovery after startup stopped: ${e.message}`),
+        );
       monitor.start();
     },
     async stop(): Promise<void> {

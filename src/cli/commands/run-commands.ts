@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { findExecutable } from '../../executors/local/find-executable.js';
 import type { Settings } from '../../config/settings.js';
 import { parseDuration } from '../../core/index.js';
 import { TaskLogFiles } from '../../disk/index.js';
@@ -13,6 +12,7 @@ import {
 import type { BatonService } from '../../service/index.js';
 import {
   agentSetup,
+  agentFound,
   assertAgentStartable,
   driverFor,
   executorFactory,
@@ -158,7 +158,7 @@ export async function continueRecovered(
     const executor = (row && row.runtime !== 'local' ? shared.factory.forRow(row) : null) ?? setup.executor;
     // an agent that cannot start here would fail the task and lose the agent's own session: left as it is, and said
     const worktree = (await service.runner.load(ex.workflow_id)).worktree;
-    if (!att && executor.runtime === 'local' && !findExecutable(profile.bin, worktree, env.PATH)) {
+    if (!att && !agentFound(profile, executor, worktree, env)) {
       log(
         `${ex.workflow_id} can resume, but its agent ${profile.bin} is not found here: start \`baton serve --agent-bin <path>\` or run \`baton run -w ${ex.workflow_id} --agent ${profile.name} --agent-bin <path>\``,
       );
@@ -196,11 +196,17 @@ export async function continueRecovered(
     );
   }
   // interrupted before (a run stopped by a signal, a crash noticed by another command): no executor of theirs was
-  // recovered here, and they are said too, with what goes on
+  // recovered here, and they are said too, with what goes on (the first few; a shared store may hold many)
   const recovered = new Set(report.executors.map((e) => e.workflow_id));
+  const others: string[] = [];
   for (const w of await service.queries.list({ status: ['interrupted'] }))
-    if (!recovered.has(w.id) && !(await workerTakes(w.id)))
-      log(`${w.id} is interrupted and not resumed here: continue with \`baton run -w ${w.id}\``);
+    if (!recovered.has(w.id) && !(await workerTakes(w.id))) others.push(w.id);
+  for (const id of others.slice(0, 5))
+    log(`${id} is interrupted and not resumed here: continue with \`baton run -w ${id}\``);
+  if (others.length > 5)
+    log(
+      `${others.length - 5} more workflows are interrupted: \`baton list --status interrupted\` lists them`,
+    );
   return Promise.all(runs);
 }
 

@@ -31,28 +31,38 @@ export function signalAgent(pid: number, signal: NodeJS.Signals) {
 
 /**
  * What an agent that ended left running in its process group (a test watcher, a server, a `sleep` of a killed agent):
- * stopped (SIGTERM, then SIGKILL a few seconds later), so the next session does not meet it holding a port or a lock.
- * Whether there was any.
+ * stopped (SIGTERM; SIGKILL after 3 s for what is still there, asked every 100 ms so that a group gone meanwhile is
+ * never signalled again), so the next session does not meet it holding a port or a lock. Whether there was any.
  */
 function stopLeftRunning(pid: number | undefined): boolean {
   if (!groups || !pid) return false;
-  try {
-    process.kill(-pid, 0);
-  } catch {
-    return false; // the group is empty
-  }
+  const alive = () => {
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!alive()) return false;
   try {
     process.kill(-pid, 'SIGTERM');
-    setTimeout(() => {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        // gone
-      }
-    }, 3_000).unref();
   } catch {
     return false;
   }
+  let waited = 0;
+  const check = setInterval(() => {
+    waited += 100;
+    if (!alive()) return clearInterval(check);
+    if (waited < 3_000) return;
+    clearInterval(check);
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }, 100);
+  check.unref();
   return true;
 }
 
@@ -84,6 +94,7 @@ export function spawnAgent(spec: LaunchSpec, baseEnv: NodeJS.ProcessEnv = proces
     if (errListeners.length === 0) earlyErr.push(d);
     for (const l of errListeners) l(d);
   });
+  let stopping = false;
   const exited = new Promise<ExitStatus>((resolve) => {
     child.on('error', (e) => {
       const line = `cannot run ${spec.bin}: ${e.message}`;
@@ -93,7 +104,8 @@ export function spawnAgent(spec: LaunchSpec, baseEnv: NodeJS.ProcessEnv = proces
     });
     // at its exit, not at the close of its output: a process it left running may hold that output open
     let left = false;
-    child.on('exit', () => (left = stopLeftRunning(child.pid)));
+    // a stop Baton asked for signalled the whole group already: nothing of the agent's own is "left" then
+    child.on('exit', () => (left = !stopping && stopLeftRunning(child.pid)));
     child.on('close', (code, signal) => {
       resolve({
         code,
@@ -120,6 +132,7 @@ export function spawnAgent(spec: LaunchSpec, baseEnv: NodeJS.ProcessEnv = proces
     },
     wait: () => exited,
     async stop() {
+      stopping = true;
       try {
         if (child.pid && child.exitCode === null && child.signalCode === null)
           signalAgent(child.pid, 'SIGTERM');
