@@ -330,7 +330,7 @@ describe('baton doctor', () => {
     const init = await run('init', '--agent', 'claude-code', '--command', 'baton');
     expect(init.code).toBe(0);
     expect(init.stdout).toMatch(
-      /every hook event named: Claude Code's version is unknown, `.*claude --version` failed: error: cannot find module/,
+      /merged \(Claude Code's version is unknown \(`.*claude --version` failed: error: cannot find module.*\): every hook event Baton knows is named/,
     );
     const doctor = (await run('doctor', '--json')).json<{
       notes: string[];

@@ -299,7 +299,7 @@ describe('what to do next', () => {
     const snap = { ...base, tasks: timed };
     const after = { ...snap, requests: [request('r2', '2026-01-01T11:00:00.000Z')] };
     expect(next(after)).toBe(
-      `The latest request (Goal) is newer than the task list: unless done above, do it, then continue from task "T41: task number 41 with a reasonably descriptive title". The previous session ended because: exhaustion: context 86% full.`,
+      `Unless done above, first do the latest request (Goal), newer than the task list; then continue from task "T41: task number 41 with a reasonably descriptive title". The previous session ended because: exhaustion: context 86% full.`,
     );
     // said before the last task ended: the tasks already answer it
     expect(next({ ...snap, requests: [request('r2', '2026-01-01T10:10:00.000Z')] })).toMatch(
@@ -325,10 +325,12 @@ describe('what to do next', () => {
     });
     const replied = (t: string) => ({ ...after, summaries: { compaction: null, last_message: answer(t) } });
     expect(next(replied('2026-01-01T11:05:00.000Z'))).toMatch(/^Continue from/);
-    expect(next(replied('2026-01-01T10:50:00.000Z'))).toMatch(/^The latest request \(Goal\) is newer/);
+    expect(next(replied('2026-01-01T10:50:00.000Z'))).toMatch(
+      /^Unless done above, first do the latest request/,
+    );
     const done = timed.map((t) => ({ ...t, status: 'done' as const }));
     expect(next({ ...after, tasks: done, next_task_id: null, tasks_completed: 42, tasks_remaining: 0 })).toBe(
-      `Every task is done; the latest request (Goal) is newer than the task list: unless done above, go on from it. The previous session ended because: exhaustion: context 86% full.`,
+      `Every task is done; unless done above, go on from the latest request (Goal), newer than the task list. The previous session ended because: exhaustion: context 86% full.`,
     );
     const json = fitResumeContext(after, 4, [], 100_000, countTokens).context;
     expect(json.next.latest_request_first).toBe(true);

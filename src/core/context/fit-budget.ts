@@ -39,9 +39,10 @@ const generous: ContextLimits = {
 
 /**
  * What shrinks, lowest priority first, each down to its floor. Halving steps, so a context fits in a few
- * compilations. Floors above zero are the shortest form of the facts that are never dropped: the user's request and
- * their latest later one, every open task with its status, every commit, the unresolved errors, the last test state
- * (its count and the first failing names). Completed tasks go last, oldest first, into a count, then pushes and pull
+ * compilations. The last floors above zero are the shortest form of the facts that are never dropped: the user's
+ * request and their latest later one, every open task with its status, every commit, the unresolved errors, the last
+ * test state (its count and the first failing names); a part kept at a floor on the way (the last state's first 200
+ * characters) goes among the last resorts. Completed tasks go last, oldest first, into a count, then pushes and pull
  * requests.
  */
 const steps: [keyof ContextLimits, number][] = [

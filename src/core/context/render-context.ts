@@ -168,12 +168,11 @@ function nextWork(c: ResumeContext): string {
   const task = c.next.task_id ? `task "${c.next.task_id}: ${c.next.title}"` : null;
   if (c.next.latest_request_first) {
     // the agent may have answered it without touching its list (a push, a question): the sections above say
-    const newer = 'the latest request (Goal) is newer than the task list: unless done above';
-    if (task)
-      return `The latest request (Goal) is newer than the task list: unless done above, do it, then continue from ${task}.`;
+    const newer = 'the latest request (Goal), newer than the task list';
+    if (task) return `Unless done above, first do ${newer}; then continue from ${task}.`;
     return p.remaining === 0
-      ? `Every task is done; ${newer}, go on from it.`
-      : `No task is runnable (the remaining ones wait on others or are blocked); ${newer}, go on from it.`;
+      ? `Every task is done; unless done above, go on from ${newer}.`
+      : `No task is runnable (the remaining ones wait on others or are blocked); unless done above, go on from ${newer}.`;
   }
   if (task) return `Continue from ${task}.`;
   if (p.total === 0)

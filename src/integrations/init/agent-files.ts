@@ -105,6 +105,10 @@ export interface ClaudeVersion {
   unread: string | null;
 }
 
+/** What an unknown version means for the hooks: said by `init` and `doctor` alike. */
+export const unknownVersionNote = (unread: string) =>
+  `Claude Code's version is unknown (${unread}): every hook event Baton knows is named, and a Claude Code older than them skips its settings file whole; check that \`claude\` runs`;
+
 /**
  * The installed Claude Code's version (`claude --version` prints "2.1.39 (Claude Code)"), so its settings name only
  * the hook events it knows; no version when it is not on the PATH, and why when it is but does not answer.

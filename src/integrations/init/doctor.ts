@@ -5,6 +5,7 @@ import type { HookRecord } from '../hooks/hook-log.js';
 import {
   agentFiles,
   claudeVersion,
+  unknownVersionNote,
   homesOf,
   initAgents,
   onPath,
@@ -175,9 +176,7 @@ export function diagnose(
         );
     }
     if (w.version_unread && (w.hooks.length || inUse.includes(w.agent)))
-      notes.push(
-        `${agentLabel(w.agent)}'s version is unknown (${w.version_unread}): its hooks are checked against every event Baton knows, and a Claude Code older than them skips its settings file whole; check that \`claude\` runs`,
-      );
+      notes.push(unknownVersionNote(w.version_unread));
     if (w.hooks.length && w.plugin.length)
       problems.push(
         `${agentLabel(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(', ')} and from the plugin ${w.plugin.join(', ')}: keep one (\`baton init --undo\`, or disable the plugin)`,

@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { invalidInput } from '../../core/index.js';
-import { agentFiles, claudeVersion, homesOf, type InitAgent, type InitScope } from './agent-files.js';
+import {
+  agentFiles,
+  claudeVersion,
+  homesOf,
+  unknownVersionNote,
+  type InitAgent,
+  type InitScope,
+} from './agent-files.js';
 import { commandLine, type BatonCommand } from './hook-command.js';
 import { hookSpecs, mergeBatonHooks, removeBatonHooks } from './hooks-file.js';
 import { addBlock, instructionsBlock, removeBlock } from './instructions-block.js';
@@ -98,7 +105,7 @@ export function init(input: InitInput): InitChange[] {
     const without = left.length
       ? ` (without ${left.map((h) => h.event).join(', ')}: Claude Code ${version} does not know them; update it, then run \`baton init\` again)`
       : unread
-        ? ` (every hook event named: Claude Code's version is unknown, ${unread}; an older Claude Code skips the file whole, so check that \`claude\` runs, then \`baton doctor\`)`
+        ? ` (${unknownVersionNote(unread)})`
         : '';
     changes.push({
       agent,
