@@ -119,9 +119,9 @@ export async function continueRecovered(
   const runner = new AgentRunner(service);
   const shared = runShared(service, setup, settings, env);
   const runs: Promise<unknown>[] = [];
-  const resumed = new Set<string>();
-  // a workflow with several executors recovered (one per session that left one) is resumed once: from a run still
-  // going (re-attached) if there is one, else from its latest session
+  const handled = new Set<string>();
+  // a workflow with several executors recovered (one per session that left one) is handled once: by a run still going
+  // (re-attached) if there is one, else by its latest session
   const attachedIds = new Set(report.attached.map((a) => a.row.id));
   const order = [...report.executors].sort(
     (a, b) =>
@@ -129,7 +129,8 @@ export async function continueRecovered(
       b.session_number - a.session_number,
   );
   for (const ex of order) {
-    if (resumed.has(ex.workflow_id)) continue;
+    if (handled.has(ex.workflow_id)) continue;
+    handled.add(ex.workflow_id);
     if (ex.interrupted && (await workerTakes(ex.workflow_id))) {
       log(`${ex.workflow_id} is queued: this server's worker continues it`);
       continue;
@@ -165,7 +166,6 @@ export async function continueRecovered(
       continue;
     }
     log(`resuming ${ex.workflow_id} (session ${ex.session_number}) with ${profile.name}`);
-    resumed.add(ex.workflow_id);
     runs.push(
       runner
         .run(
