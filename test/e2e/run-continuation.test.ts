@@ -103,6 +103,27 @@ describe.each(backends)('baton run goes on by itself ($name)', ({ database }) =>
   });
 });
 
+/** A `baton run` whose agent is mid-task and has started a command of its own (`sleep 600`, its pid in a file). */
+async function agentMidTaskWithACommand() {
+  const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
+  await ws.create();
+  const pidFile = join(ws.home, 'agent-child.pid');
+  const run = ws.spawnRun(['run', '--agent', 'claude-code', '--heartbeat', '100ms'], {
+    FAKE_HANG_MS: '60000',
+    FAKE_CHILD_PIDFILE: pidFile,
+  });
+  const agent = await until('the agent mid-task', async () => {
+    const rows = (await ws.cli(['executors', 'list'])).json<
+      { pid: number | null; resume_token: string | null }[]
+    >();
+    return rows.find((x) => x.resume_token && x.pid) ?? null;
+  });
+  const started = await until('the agent to start a command', async () =>
+    existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : null,
+  );
+  return { ws, run, agent, started };
+}
+
 describe('baton run: real causes, exit codes, pauses and signals', () => {
   it('a missing agent binary: exit 2, the real cause, nothing changed', async () => {
     const ws = agentWorkspace();
@@ -175,22 +196,7 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
   });
 
   it('an agent killed by someone else: what it started is stopped too, and the run says so', async () => {
-    const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
-    await ws.create();
-    const pidFile = join(ws.home, 'agent-child.pid');
-    const run = ws.spawnRun(['run', '--agent', 'claude-code', '--heartbeat', '100ms'], {
-      FAKE_HANG_MS: '60000',
-      FAKE_CHILD_PIDFILE: pidFile,
-    });
-    const agent = await until('the agent mid-task', async () => {
-      const rows = (await ws.cli(['executors', 'list'])).json<
-        { pid: number | null; resume_token: string | null }[]
-      >();
-      return rows.find((x) => x.resume_token && x.pid) ?? null;
-    });
-    const started = await until('the agent to start a command', async () =>
-      existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : null,
-    );
+    const { run, agent, started } = await agentMidTaskWithACommand();
     process.kill(agent.pid as number, 'SIGKILL');
     await run.exited;
     await until('the command the agent started to be gone', async () => !pidAlive(started), 10_000);
@@ -200,22 +206,7 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
   });
 
   it('Ctrl-C: the agent is stopped and the workflow left interrupted and resumable', async () => {
-    const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
-    await ws.create();
-    const pidFile = join(ws.home, 'agent-child.pid');
-    const run = ws.spawnRun(['run', '--agent', 'claude-code', '--heartbeat', '100ms'], {
-      FAKE_HANG_MS: '60000',
-      FAKE_CHILD_PIDFILE: pidFile,
-    });
-    const agent = await until('the agent mid-task', async () => {
-      const rows = (await ws.cli(['executors', 'list'])).json<
-        { pid: number | null; resume_token: string | null }[]
-      >();
-      return rows.find((x) => x.resume_token && x.pid) ?? null;
-    });
-    const started = await until('the agent to start a command', async () =>
-      existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : null,
-    );
+    const { ws, run, agent, started } = await agentMidTaskWithACommand();
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(130);
     expect(pidAlive(agent.pid as number)).toBe(false);

@@ -1,4 +1,21 @@
 /** Transcript lines as the agents write them, for tests that parse a few calls through the real parsers. */
+import type { TranscriptEntry } from '../../src/agents/transcript-types.js';
+
+let entryLine = 0;
+/** A tool's result as the parsers record it (the entry, not its line): for tests of what is read from entries. */
+export function toolResultEntry(name: string, input: unknown, output: string, exit = 0): TranscriptEntry {
+  entryLine += 1;
+  return {
+    line: entryLine,
+    at: null,
+    role: 'tool',
+    kind: 'tool_result',
+    text: output,
+    truncated: false,
+    tool: { id: `t${entryLine}`, name, input, is_error: exit !== 0, exit_code: exit },
+    sidechain: false,
+  };
+}
 
 /** A Claude Code tool call and its result, as transcript lines. */
 export function claudeTool(

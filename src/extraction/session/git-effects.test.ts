@@ -1,25 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { toolResultEntry } from '../../../test/helpers/transcript-lines.js';
 import { findGitEffects } from './git-effects.js';
 
-let line = 0;
 /** A shell tool's result as the parsers record it: the command in the input, the output as text. */
-const ran = (command: string | string[], output: string, exit = 0, name = 'Bash'): TranscriptEntry => ({
-  line: (line += 1),
-  at: null,
-  role: 'tool',
-  kind: 'tool_result',
-  text: output,
-  truncated: false,
-  tool: {
-    id: `t${line}`,
-    name,
-    input: Array.isArray(command) ? { cmd: command } : { command },
-    is_error: exit !== 0,
-    exit_code: exit,
-  },
-  sidechain: false,
-});
+const ran = (command: string | string[], output: string, exit = 0, name = 'Bash') =>
+  toolResultEntry(name, Array.isArray(command) ? { cmd: command } : { command }, output, exit);
 
 describe('commits, pushes and pull requests, as git and gh print them', () => {
   it("reads git's commit line on a branch, a root commit, a detached HEAD and after hook output", () => {
@@ -184,10 +169,11 @@ describe('commits, pushes and pull requests, as git and gh print them', () => {
   });
 
   it("reads a GitHub MCP server's pull request tools: the created address, the merged number", () => {
-    const mcp = (name: string, input: unknown, output: string, isError = false): TranscriptEntry => ({
-      ...ran('', output, isError ? 1 : 0, name),
-      tool: { id: `m${line}`, name, input, is_error: isError, exit_code: null },
-    });
+    // an MCP tool has no exit code: its failure is the error flag alone
+    const mcp = (name: string, input: unknown, output: string, isError = false) => {
+      const e = toolResultEntry(name, input, output, isError ? 1 : 0);
+      return { ...e, tool: { ...e.tool!, exit_code: null } };
+    };
     const { effects } = findGitEffects([
       mcp(
         'mcp__github__create_pull_request',

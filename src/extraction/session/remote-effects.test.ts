@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { toolResultEntry } from '../../../test/helpers/transcript-lines.js';
 import { findRemoteEffects } from './remote-effects.js';
 
-let line = 0;
-const result = (name: string, input: unknown, output: string, exit = 0): TranscriptEntry => ({
-  line: (line += 1),
-  at: null,
-  role: 'tool',
-  kind: 'tool_result',
-  text: output,
-  truncated: false,
-  tool: { id: `t${line}`, name, input, is_error: exit !== 0, exit_code: exit },
-  sidechain: false,
-});
+const result = toolResultEntry;
 const ran = (command: string, output = '', exit = 0) => result('Bash', { command }, output, exit);
-const said = (entries: TranscriptEntry[]) => findRemoteEffects(entries).map((e) => e.summary);
+const said = (entries: ReturnType<typeof toolResultEntry>[]) =>
+  findRemoteEffects(entries).map((e) => e.summary);
 
 describe('what the session wrote where others see it', () => {
   it('reads the gh commands that write: comments, issues, reviews, releases, a GraphQL mutation, a REST write', () => {
