@@ -49,3 +49,7 @@ export function table(headers: string[], rows: (string | number)[][]): string {
     '\n',
   );
 }
+
+/** A count as people read it (`1,234,567`), `?` when unknown: the one number format of the CLI's text. */
+export const thousands = (n: number | null | undefined): string =>
+  n === null || n === undefined ? '?' : n.toLocaleString('en-US');

@@ -5,6 +5,7 @@ import { action, workflowOption } from '../action.js';
 import { settingReader } from '../../config/settings.js';
 import { extractorOf } from '../extractor-settings.js';
 import type { Runtime } from '../runtime.js';
+import { thousands } from '../output.js';
 
 interface ImportOptions {
   workflow?: string;
@@ -17,9 +18,6 @@ interface ImportOptions {
 }
 
 type ImportResult = Awaited<ReturnType<typeof importTranscriptFile>>;
-
-const thousands = (n: number | null | undefined) =>
-  n === null || n === undefined ? '?' : n.toLocaleString('en-US');
 
 /** The text report of an import: what was read, what it gave, which extractor, the session's usage. */
 function importSummary(file: string, r: ImportResult): string {

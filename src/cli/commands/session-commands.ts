@@ -12,7 +12,7 @@ import { action, workflowOption } from '../action.js';
 import { oneOf, parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 import { recoverCheckpointCommand, type RestoreFlags } from './restore-command.js';
-import { table } from '../output.js';
+import { table, thousands } from '../output.js';
 
 type Status = {
   workflow: {
@@ -42,20 +42,18 @@ type Status = {
   usage: UsageMetrics;
 };
 
-const n = (v: number) => v.toLocaleString('en-US');
-
 /** The whole workflow's figures in one line, and the current context apart (a gauge, not a sum); null before any. */
 function usageLine(u: UsageMetrics): string | null {
   if (!u.tokens_used && !u.llm_calls && u.context_tokens == null) return null;
   const parts = [
-    `${n(u.tokens_used)} tokens${u.output_tokens ? ` (output ${n(u.output_tokens)})` : ''}`,
-    `${n(u.llm_calls)} calls, ${n(u.tool_calls)} tool calls`,
+    `${thousands(u.tokens_used)} tokens${u.output_tokens ? ` (output ${thousands(u.output_tokens)})` : ''}`,
+    `${thousands(u.llm_calls)} calls, ${thousands(u.tool_calls)} tool calls`,
     ...(u.cost_usd !== null ? [`$${u.cost_usd.toFixed(2)}`] : []),
     ...(u.session_duration_seconds ? [`agent time ${Math.round(u.session_duration_seconds / 60)} min`] : []),
   ];
   const ctx =
     u.context_tokens != null
-      ? `; context now ${n(u.context_tokens)}${u.context_window ? ` of ${n(u.context_window)}` : ''}${u.context_utilization !== null ? ` (${Math.round(u.context_utilization * 100)}%)` : ''}`
+      ? `; context now ${thousands(u.context_tokens)}${u.context_window ? ` of ${thousands(u.context_window)}` : ''}${u.context_utilization !== null ? ` (${Math.round(u.context_utilization * 100)}%)` : ''}`
       : '';
   return `usage: ${parts.join(', ')}${ctx}`;
 }
