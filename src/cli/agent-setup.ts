@@ -7,7 +7,7 @@ import { invalidInput, type CapacityPolicy } from '../core/index.js';
 import { DockerEngine } from '../executors/docker/engine.js';
 import { DockerExecutor } from '../executors/docker/docker-executor.js';
 import { executorFactory, releaseByRuntime, remoteExecutor } from '../executors/executor-factory.js';
-import { findExecutable } from '../executors/local/find-executable.js';
+import { executableStanding } from '../executors/local/find-executable.js';
 import { LocalExecutor } from '../executors/local/local-executor.js';
 import { ownerId } from '../executors/process-identity.js';
 import type { AgentProfile, Executor } from '../service/runtime/index.js';
@@ -101,13 +101,23 @@ export { driverFor };
 
 export { executorFactory, releaseByRuntime, remoteExecutor };
 
-/** Whether a local agent's program is there (a remote or container executor has its own): the one check of it. */
-export const agentFound = (
+/**
+ * Why a local agent's program cannot start here, or null when it can (a remote or container executor has its own):
+ * the one check of it, naming the cause ("was not found", "is not executable: chmod +x PATH").
+ */
+export function agentUnstartable(
   profile: AgentProfile,
   executor: { runtime: string },
   worktree: string,
   env: NodeJS.ProcessEnv,
-): boolean => executor.runtime !== 'local' || findExecutable(profile.bin, worktree, env.PATH) !== null;
+): string | null {
+  if (executor.runtime !== 'local') return null;
+  const s = executableStanding(profile.bin, worktree, env.PATH);
+  if ('path' in s) return null;
+  return 'notExecutable' in s
+    ? `is not executable (${s.notExecutable}: run \`chmod +x ${s.notExecutable}\`)`
+    : `was not found (spawn ${profile.bin} ENOENT)`;
+}
 
 /**
  * The profile to run, checked before anything starts: a name was given, and a local agent's executable is found
@@ -119,9 +129,10 @@ export function assertAgentStartable(
   env: NodeJS.ProcessEnv,
 ): AgentProfile {
   if (!setup.profile) throw invalidInput('baton run needs --agent NAME (variable BATON_AGENT, config agent)');
-  if (!agentFound(setup.profile, setup.executor, worktree, env))
+  const why = agentUnstartable(setup.profile, setup.executor, worktree, env);
+  if (why)
     throw invalidInput(
-      `cannot start the agent: ${setup.profile.bin} was not found (spawn ${setup.profile.bin} ENOENT); install it, or point --agent-bin (variable BATON_AGENT_BIN) or the profile's "bin" at it. Nothing was changed`,
+      `cannot start the agent: ${setup.profile.bin} ${why}; install it, or point --agent-bin (variable BATON_AGENT_BIN) or the profile's "bin" at it. Nothing was changed`,
       { bin: setup.profile.bin },
     );
   return setup.profile;

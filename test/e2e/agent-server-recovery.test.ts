@@ -129,7 +129,7 @@ describe('the agent runtime across Baton crashes and restarts', () => {
     servers.push(a);
     await until('the server to say it', () => a.stderr().includes(`${id} can resume`), 10_000);
     expect(a.stderr()).toContain(
-      `${id} can resume, but its agent ${missing} is not found here: start \`baton serve --agent-bin <path>\``,
+      `${id} can resume, but its agent cannot start here: ${missing} was not found (spawn ${missing} ENOENT); start \`baton serve --agent-bin <path>\``,
     );
     const status = (await cli(['status'])).json<{
       workflow: { status: string };

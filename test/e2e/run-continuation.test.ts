@@ -125,7 +125,7 @@ async function agentMidTaskWithACommand() {
 }
 
 describe('baton run: real causes, exit codes, pauses and signals', () => {
-  it('a missing agent binary: exit 2, the real cause, nothing changed', async () => {
+  it('a missing or non-executable agent binary: exit 2, the real cause, nothing changed', async () => {
     const ws = agentWorkspace();
     await ws.create();
     const before = ws.events().length;
@@ -137,6 +137,12 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
     const bad = await ws.cli(['run', '--agent', 'claude-code', '--agent-bin', '/nonexistent/claude']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('/nonexistent/claude was not found');
+    const plain = join(tempDir('baton-bin-'), 'claude');
+    writeFileSync(plain, '#!/bin/sh\n');
+    const denied = await ws.cli(['run', '--agent', 'claude-code', '--agent-bin', plain]);
+    expect(denied.code).toBe(2);
+    expect(denied.stderr).toContain(`${plain} is not executable (${plain}: run \`chmod +x ${plain}\`)`);
+    expect(ws.events()).toHaveLength(before);
   });
 
   it('an agent that cannot be executed: the task fails with the real cause and baton run exits 1', async () => {

@@ -12,7 +12,7 @@ import {
 import type { BatonService } from '../../service/index.js';
 import {
   agentSetup,
-  agentFound,
+  agentUnstartable,
   assertAgentStartable,
   driverFor,
   executorFactory,
@@ -159,9 +159,10 @@ export async function continueRecovered(
     const executor = (row && row.runtime !== 'local' ? shared.factory.forRow(row) : null) ?? setup.executor;
     // an agent that cannot start here would fail the task and lose the agent's own session: left as it is, and said
     const worktree = (await service.runner.load(ex.workflow_id)).worktree;
-    if (!att && !agentFound(profile, executor, worktree, env)) {
+    const unstartable = att ? null : agentUnstartable(profile, executor, worktree, env);
+    if (unstartable) {
       log(
-        `${ex.workflow_id} can resume, but its agent ${profile.bin} is not found here: start \`baton serve --agent-bin <path>\` or run \`baton run -w ${ex.workflow_id} --agent ${profile.name} --agent-bin <path>\``,
+        `${ex.workflow_id} can resume, but its agent cannot start here: ${profile.bin} ${unstartable}; start \`baton serve --agent-bin <path>\` or run \`baton run -w ${ex.workflow_id} --agent ${profile.name} --agent-bin <path>\``,
       );
       continue;
     }
