@@ -55,15 +55,15 @@ describe('baton submit and the queue (CLI and REST)', () => {
       profile: { agent: 'claude-code', agent_bin: fakeClaude, max_sessions: 3, context_window: null },
       attempts: 0,
     });
-    // A person who submits is told how to start a worker that can take it: by its label, else by its place.
+    // A person who submits is told which running worker takes it and how to start one: by its label, else by its place.
     const human = (item: { repo: string }, args: string[]) =>
       runCli(['submit', '--agent', 'claude-code', '--agent-bin', fakeClaude, ...args], {
         cwd: item.repo,
         env: team.env,
       });
-    expect((await human(one, ['--priority', '7', '--label', 'gpu', '--max-sessions', '3'])).stdout).toContain(
-      'start a worker: baton worker --label gpu',
-    );
+    const labelled = (await human(one, ['--priority', '7', '--label', 'gpu', '--max-sessions', '3'])).stdout;
+    expect(labelled).toContain('`baton serve --worker` started with --label gpu takes it');
+    expect(labelled).toContain('else start a worker: baton worker --label gpu');
     expect((await human(two, [])).stdout).toContain(
       `start a worker: baton worker --worktree-root ${dirname(two.repo)}`,
     );

@@ -62,13 +62,12 @@ export function registerWorkerCommands(program: Command, rt: Runtime) {
           priority: num(o.priority, '--priority'),
           label: o.label ?? null,
         });
-        emit(
-          rt.io,
-          g.json === true,
-          entry,
-          () =>
-            `${queueLine(entry)}\n  start a worker: baton worker ${entry.label ? `--label ${entry.label}` : `--worktree-root ${dirname(entry.worktree)}`}`,
-        );
+        emit(rt.io, g.json === true, entry, () => {
+          const filter = entry.label
+            ? `--label ${entry.label}`
+            : `--worktree-root ${dirname(entry.worktree)}`;
+          return `${queueLine(entry)}\n  a running \`baton worker\` or \`baton serve --worker\` started with ${filter} takes it; else start a worker: baton worker ${filter}`;
+        });
       } finally {
         await rt.flushMirror();
         await client.close();
