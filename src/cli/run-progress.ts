@@ -1,3 +1,4 @@
+import { formatSpan } from '../core/index.js';
 import type { RunEvent, RunReport } from '../service/runtime/index.js';
 import type { Io } from './output.js';
 
@@ -10,13 +11,6 @@ export interface ProgressOptions {
   /** A terminal to redraw one live status line on (standard error of an interactive run), else null. */
   tty: { write(text: string): void; columns: number } | null;
 }
-
-const clock = (ms: number) => {
-  const s = Math.floor(ms / 1000);
-  return s >= 3600
-    ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`
-    : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-};
 
 /** The usage limit a run met, and what comes next: it waited and went on, or the command that goes on after it. */
 function usageLimitLine(report: RunReport): string {
@@ -49,7 +43,7 @@ export function runProgress(o: ProgressOptions) {
     if (!o.tty || !task) return;
     const parts = [
       `▶ ${task}`,
-      clock(Date.now() - taskStarted),
+      formatSpan(Date.now() - taskStarted),
       context === null ? 'context ?' : `context ${Math.round(context * 100)}%`,
       `$${(doneCost + runCost).toFixed(2)}`,
       tool,
@@ -110,7 +104,7 @@ export function runProgress(o: ProgressOptions) {
         task = null;
         return say(
           e.outcome === 'done'
-            ? `task ${e.task_id} done in ${clock(e.seconds * 1000)}`
+            ? `task ${e.task_id} done in ${formatSpan(e.seconds * 1000)}`
             : `task ${e.task_id} failed (${e.outcome}): ${e.detail ?? 'no detail'}${e.log ? ` (log ${e.log})` : ''}`,
         );
       case 'workflow.paused':

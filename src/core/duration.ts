@@ -15,3 +15,11 @@ export function parseDuration(text: string, what = 'duration'): number {
   if (!m) throw invalidInput(`${what} "${text}" is not a duration; write it like 30s, 5m, 12h, 30d or 2w`);
   return Math.round(Number(m[1]) * (units[m[2] ?? 'ms'] ?? 1));
 }
+
+/** A span as the CLI shows it: "0m05s", "42m10s", "3h05m" (hours go on past a day: "50h00m"). */
+export function formatSpan(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return s >= 3600
+    ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`
+    : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}

@@ -1,7 +1,7 @@
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agentWorkspace, fakeClaude, fakeCodex } from '../helpers/agent-workspace.js';
+import { agentWorkspace, fakeClaude, fakeCodex, until } from '../helpers/agent-workspace.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/git-repo.js';
 
@@ -40,6 +40,12 @@ describe('baton run options', () => {
       env: { ...env, FAKE_USAGE_LIMIT: String(resets) },
     });
     expect(again.code, again.stderr).toBe(75);
+    // Going on before the reset is allowed, and said: the agent may stop again at once.
+    expect(again.stderr).toMatch(
+      new RegExp(
+        `the usage limit this workflow hit resets at ${new Date(resets * 1000).toISOString()} \\(in \\d+m\\d\\ds\\): going on now, the agent may stop again at once; add --auto-resume to wait for it`,
+      ),
+    );
     expect(again.stdout).toContain(
       `usage limit (resets at ${new Date(resets * 1000).toISOString()}): go on then with \`baton run -w ${report.workflow_id}\`, or add --auto-resume to wait for it`,
     );
@@ -62,6 +68,55 @@ describe('baton run options', () => {
     expect(types).toContain('workflow.resumed');
     const ev = events().find((e) => e.type === 'usage_limit.reached');
     expect(ev?.data.auto_resume_at).toBe(new Date(resets * 1000).toISOString());
+  });
+
+  it('--auto-resume on a workflow paused by a usage limit waits for the reset first; a signal stops the wait at once', async () => {
+    const { cli, events, create, spawnRun } = setup({ BATON_AGENT_BIN: fakeClaude });
+    await create();
+    const resets = new Date((Math.floor(Date.now() / 1000) + 3600) * 1000).toISOString();
+    const first = await cli(['run', '--agent', 'claude-code'], {
+      FAKE_USAGE_LIMIT: String(Date.parse(resets) / 1000),
+    });
+    expect(first.code, first.stderr).toBe(75);
+    const launched = events().filter((e) => e.type === 'agent.launched').length;
+    const waiting = spawnRun(['run', '--agent', 'claude-code', '--auto-resume']);
+    await until('the run to wait for the reset', async () =>
+      waiting.out.stderr.includes(
+        `the usage limit this workflow hit resets at ${resets}: waiting for it (--auto-resume)`,
+      ),
+    );
+    waiting.child.kill('SIGINT');
+    expect(await waiting.exited).toBe(130);
+    // nothing was started before the reset, and the workflow stays paused for a later run
+    expect(events().filter((e) => e.type === 'agent.launched')).toHaveLength(launched);
+    expect(events().filter((e) => e.type === 'workflow.resumed')).toHaveLength(0);
+    const status = (await cli(['status'])).json<{ workflow: { status: string } }>();
+    expect(status.workflow.status).toBe('paused');
+  });
+
+  it('a signal stops a run that waits for a usage limit it met itself: paused, and how to go on', async () => {
+    const { events, create, spawnRun } = setup({ BATON_AGENT_BIN: fakeClaude });
+    await create();
+    const resets = Math.floor(Date.now() / 1000) + 3600;
+    const run = spawnRun(['--json', 'run', '--agent', 'claude-code', '--auto-resume'], {
+      FAKE_USAGE_LIMIT: String(resets),
+    });
+    await until('the run to wait for the reset', async () =>
+      run.out.stderr.includes(`usage limit: resuming at ${new Date(resets * 1000).toISOString()}`),
+    );
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    const report = run.out.stdout
+      .split('\n')
+      .filter((l) => l.includes('"run.finished"'))
+      .map((l) => JSON.parse(l) as Report)[0];
+    expect(report?.status).toBe('paused');
+    expect(report?.stopped).toBe("baton run was stopped (SIGINT) while waiting for the usage limit's reset");
+    expect(report?.usage_limit).toEqual({
+      resets_at: new Date(resets * 1000).toISOString(),
+      auto_resumed: false,
+    });
+    expect(events().filter((e) => e.type === 'workflow.resumed')).toHaveLength(0);
   });
 
   it('--max-tasks N pauses with trigger task_complete after N tasks', async () => {

@@ -2,6 +2,7 @@ import {
   BatonError,
   buildAgentPrompt,
   conflict,
+  formatSpan,
   isResumable,
   knownState,
   runnableTasks,
@@ -91,7 +92,25 @@ export interface RunReport {
   failed: boolean;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits `ms`, or less when `signal` fires first (a person stopping a run that waits for a usage limit's reset). */
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((r) => {
+    if (signal?.aborted) return r();
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      r();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+/** The usage limit a paused workflow hit, when its reset is still ahead (a run started now may stop again at once). */
+function usageLimitAhead(s: WorkflowState, now = Date.now()): { resets_at: string; ms: number } | null {
+  const at = s.agent?.usage_limit?.resets_at;
+  const ms = at ? Date.parse(at) - now : NaN;
+  return at && ms > 0 ? { resets_at: at, ms } : null;
+}
 
 /** Who stops a run when its signal fires, as its lines name it: the worker that runs it, or `baton run`. */
 const stopperOf = (o: RunOptions) => (o.ownership?.kind === 'worker' ? o.ownership.command : 'baton run');
@@ -157,6 +176,7 @@ export class AgentRunner {
     const svc = this.service;
     const log = o.log ?? (() => undefined);
     const emit = (e: RunEvent) => o.onEvent?.(e);
+    const note = (message: string) => emit({ event: 'note', workflow_id: id, message });
     let s = await svc.runner.load(id);
     const report: RunReport = {
       workflow_id: id,
@@ -198,7 +218,20 @@ export class AgentRunner {
       session_number: s.session_count,
       driver: o.ownership?.command ?? 'baton run',
     });
-    if (isResumable(s.status)) await resumeWorkflow(s.status);
+    // Paused by a usage limit that has not reset yet: --auto-resume waits for it; else the person is told that the
+    // agent may stop again at once.
+    const limitAhead = s.status === 'paused' ? usageLimitAhead(s) : null;
+    if (limitAhead && o.autoResume) {
+      note(
+        `the usage limit this workflow hit resets at ${limitAhead.resets_at}: waiting for it (--auto-resume)`,
+      );
+      await sleep(limitAhead.ms, o.signal);
+    } else if (limitAhead)
+      note(
+        `the usage limit this workflow hit resets at ${limitAhead.resets_at} (in ${formatSpan(limitAhead.ms)}): going on now, the agent may stop again at once; add --auto-resume to wait for it`,
+      );
+    // stopped while waiting: the loop below says so and leaves the workflow paused
+    if (!o.signal?.aborted && isResumable(s.status)) await resumeWorkflow(s.status);
     const mayStartSession = () => o.maxSessions === null || report.sessions < o.maxSessions;
     let done = 0;
     const failedHere = new Set<string>();
@@ -411,7 +444,13 @@ export class AgentRunner {
           break;
         }
         log(`usage limit: resuming at ${result.resets_at}`);
-        await sleep(Math.max(0, wait));
+        await sleep(Math.max(0, wait), o.signal);
+        if (o.signal?.aborted) {
+          // not waited for after all: the workflow stays paused, and the run says how to go on
+          report.usage_limit.auto_resumed = false;
+          report.stopped = `${stopperOf(o)} was stopped (${String(o.signal.reason)}) while waiting for the usage limit's reset`;
+          break;
+        }
         await resumeWorkflow('usage_limit');
         report.sessions++;
         token = null;
