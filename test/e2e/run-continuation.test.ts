@@ -103,14 +103,18 @@ describe.each(backends)('baton run goes on by itself ($name)', ({ database }) =>
   });
 });
 
-/** A `baton run` whose agent is mid-task and has started a command of its own (`sleep 600`, its pid in a file). */
-async function agentMidTaskWithACommand() {
+/**
+ * A `baton run` whose agent is mid-task and has started a command of its own (`sleep 600`, its pid in a file; with
+ * `FAKE_CHILD_IGNORES_TERM` one that only SIGKILL ends).
+ */
+async function agentMidTaskWithACommand(env: Record<string, string> = {}) {
   const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
   await ws.create();
   const pidFile = join(ws.home, 'agent-child.pid');
   const run = ws.spawnRun(['run', '--agent', 'claude-code', '--heartbeat', '100ms'], {
     FAKE_HANG_MS: '60000',
     FAKE_CHILD_PIDFILE: pidFile,
+    ...env,
   });
   const agent = await until('the agent mid-task', async () => {
     const rows = (await ws.cli(['executors', 'list'])).json<
@@ -211,6 +215,17 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
     );
   });
 
+  it('a command the killed agent left that ignores SIGTERM gets SIGKILL before baton run exits', async () => {
+    const { run, agent, started } = await agentMidTaskWithACommand({ FAKE_CHILD_IGNORES_TERM: '1' });
+    process.kill(agent.pid as number, 'SIGKILL');
+    await run.exited;
+    // gone by the time the run exited (reaped by init just after, hence the short wait)
+    await until('the command the agent started to be gone', async () => !pidAlive(started), 2_000);
+    expect(`${run.out.stdout}${run.out.stderr}`).toContain(
+      'the agent of T1 ended with processes of its own still running: they were stopped',
+    );
+  });
+
   it('Ctrl-C: the agent is stopped and the workflow left interrupted and resumable', async () => {
     const { ws, run, agent, started } = await agentMidTaskWithACommand();
     run.child.kill('SIGINT');
@@ -227,6 +242,18 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
     const again = await ws.cli(['run', '--agent', 'claude-code']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.json<{ status: string }>().status).toBe('completed');
+  });
+
+  it('Ctrl-C on an agent that ignores SIGTERM: SIGKILL after the grace time, said, and the workflow interrupted', async () => {
+    const { ws, run, agent } = await agentMidTaskWithACommand({ FAKE_IGNORE_TERM: '1' });
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(pidAlive(agent.pid as number)).toBe(false);
+    expect(run.out.stderr).toContain(
+      'the agent of T1 did not stop within 5 s of SIGTERM: it was killed (SIGKILL)',
+    );
+    const st = (await ws.cli(['status'])).json<{ workflow: { status: string } }>();
+    expect(st.workflow.status).toBe('interrupted');
   });
 
   it('a closed terminal (SIGHUP) stops the agent too, and the workflow is left interrupted (exit 129)', async () => {

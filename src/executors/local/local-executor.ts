@@ -12,6 +12,9 @@ import { invalidInput } from '../../core/index.js';
 
 const groups = process.platform !== 'win32';
 
+/** How long an agent Baton stops has to end on SIGTERM before it gets SIGKILL. */
+const STOP_GRACE_MS = 5_000;
+
 /**
  * Signals an agent and whatever it started (its shell commands, test runs, servers): the agent leads its own process
  * group (it is spawned detached), so the group is signalled; an agent that leads none (started by an older Baton) is
@@ -62,7 +65,7 @@ function stopLeftRunning(pid: number | undefined): boolean {
       // gone
     }
   }, 100);
-  check.unref();
+  // not unref'd: a `baton run` that ends meanwhile waits for this (at most 3 s), so nothing of the agent's outlives it
   return true;
 }
 
@@ -95,6 +98,7 @@ export function spawnAgent(spec: LaunchSpec, baseEnv: NodeJS.ProcessEnv = proces
     for (const l of errListeners) l(d);
   });
   let stopping = false;
+  let killedAfterGrace = false;
   const exited = new Promise<ExitStatus>((resolve) => {
     child.on('error', (e) => {
       const line = `cannot run ${spec.bin}: ${e.message}`;
@@ -112,6 +116,7 @@ export function spawnAgent(spec: LaunchSpec, baseEnv: NodeJS.ProcessEnv = proces
         signal,
         stderr: stderr.trim() || null,
         ...(left ? { left_running_stopped: true } : {}),
+        ...(killedAfterGrace ? { killed_after_grace_s: STOP_GRACE_MS / 1000 } : {}),
       });
     });
   });
@@ -132,13 +137,26 @@ export function spawnAgent(spec: LaunchSpec, baseEnv: NodeJS.ProcessEnv = proces
     },
     wait: () => exited,
     async stop() {
+      if (stopping) return;
       stopping = true;
+      const running = () => child.pid !== undefined && child.exitCode === null && child.signalCode === null;
       try {
-        if (child.pid && child.exitCode === null && child.signalCode === null)
-          signalAgent(child.pid, 'SIGTERM');
+        if (running()) signalAgent(child.pid as number, 'SIGTERM');
       } catch {
-        // gone meanwhile
+        return; // gone meanwhile
       }
+      // an agent that does not end on SIGTERM (stuck, or ignoring it) gets SIGKILL after STOP_GRACE_MS, said in its
+      // exit status: a stop never hangs, and nothing of the agent's outlives it
+      const kill = setTimeout(() => {
+        if (!running()) return;
+        killedAfterGrace = true;
+        try {
+          signalAgent(child.pid as number, 'SIGKILL');
+        } catch {
+          // gone meanwhile
+        }
+      }, STOP_GRACE_MS);
+      child.once('exit', () => clearTimeout(kill));
     },
   };
 }

@@ -243,6 +243,10 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     clearInterval(beat);
     ctx.abort?.removeEventListener('abort', onAbort);
   }
+  if (exit.killed_after_grace_s)
+    ctx.log(
+      `the agent of ${ctx.taskId} did not stop within ${exit.killed_after_grace_s} s of SIGTERM: it was killed (SIGKILL)`,
+    );
   if (exit.left_running_stopped)
     ctx.log(`the agent of ${ctx.taskId} ended with processes of its own still running: they were stopped`);
   for (const sig of parser.end()) chain = chain.then(() => handle(sig)).catch(() => undefined);

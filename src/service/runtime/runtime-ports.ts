@@ -73,6 +73,8 @@ export interface ExitStatus {
   stderr?: string | null;
   /** Processes the agent started were still running when it ended (its process group), and were stopped. */
   left_running_stopped?: boolean;
+  /** Asked to stop, the agent did not end on SIGTERM within the grace time (seconds) and was killed. */
+  killed_after_grace_s?: number;
 }
 
 /** A running agent process, local or on a remote executor. */
