@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { batonHome } from '../config/settings.js';
 import { isAgentTaskTool } from '../core/agent-tasks/agent-task-calls.js';
 import { findGitTop } from '../git/git.js';
 import {
@@ -93,7 +93,7 @@ export const sameNote = (a: string, b: string) => a.replace(/\d+/g, '#') === b.r
 export async function runHookCommand(argv: string[], io: HookIo): Promise<number> {
   const t0 = performance.now();
   const args = parseArgs(argv);
-  const home = resolve(args.home ?? io.env.BATON_HOME ?? join(homedir(), '.baton'));
+  const home = batonHome(args.home, io.env);
   const stdin = await io.readStdin().catch(() => '');
   const parsed = parsePayload(stdin, io.cwd);
   const payload: HookPayload | null = parsed.ok ? parsed.payload : null;
@@ -177,6 +177,16 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
     return finish({
       outcome: 'skipped',
       note: `fired inside the subagent ${p.subagent.type ? `${p.subagent.type} ` : ''}${p.subagent.id}; Baton follows the main session`,
+      output: null,
+    });
+  // A session `baton run` drives: the run follows its output, gives it its tasks and its context, and records what
+  // it does; the hooks step back (else the run's prompt would be a user request, the agent's plan new workflow tasks,
+  // and the context injected twice).
+  const driven = io.env.BATON_RUN_WORKFLOW;
+  if (driven)
+    return finish({
+      outcome: 'skipped',
+      note: `this session is driven by \`baton run\` (workflow ${driven}), which records it`,
       output: null,
     });
   // The cheap answers: a tool that is not a task-list tool, a Stop whose transcript and last message are not new.

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, fakeClaude, pidAlive, until } from '../helpers/agent-workspace.js';
-import { runCli } from '../helpers/cli.js';
+import { batonBin, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/git-repo.js';
 import { freshPostgresUrl } from '../helpers/postgres.js';
 
@@ -276,6 +276,32 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
       status: 'interrupted',
       interrupt_reason: 'baton run was stopped (SIGHUP)',
     });
+  });
+
+  it("the agent's own hooks (baton init's) step back in a session baton run drives: no request, task or context twice", async () => {
+    const out = join(tempDir('hooks-out-'), 'hooks.ndjson');
+    const ws = agentWorkspace({
+      BATON_AGENT_BIN: fakeClaude,
+      FAKE_HOOKS: `"${process.execPath}" "${batonBin}" hook`,
+      FAKE_HOOKS_OUT: out,
+    });
+    await ws.create();
+    const r = await ws.cli(['run', '--agent', 'claude-code', '--max-tasks', '1']);
+    expect(r.code, r.stderr).toBe(0);
+    const hooks = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string; stdout: string });
+    expect(hooks.map((h) => h.event)).toEqual(['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop']);
+    // nothing injected (the run's prompt carries the context), nothing recorded
+    expect(hooks.every((h) => h.stdout === '')).toBe(true);
+    const types = ws.events().map((e) => e.type);
+    expect(types).not.toContain('request.recorded');
+    const st = (await ws.cli(['status'])).json<{ tasks: { id: string }[] }>();
+    expect(st.tasks.map((t) => t.id)).toEqual(['T1', 'T2', 'T3']);
+    // the hook log says why, where baton doctor reads it
+    const doctor = (await ws.cli(['doctor'])).stdout;
+    expect(doctor).toMatch(/driven by `baton run` \(workflow wf-/);
   });
 
   it("--verbose streams the agent's own output; --actor is who acts in the log and the run folder", async () => {

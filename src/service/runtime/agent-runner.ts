@@ -360,7 +360,8 @@ export class AgentRunner {
               resumeToken: token,
               fallback,
               owner: o.owner,
-              env: { ...(o.env ?? {}), BATON_ACTOR: `session-${s.session_count}` },
+              // the agent's own hooks (baton init, the plugin) read BATON_RUN_WORKFLOW and step back: this run records it
+              env: { ...(o.env ?? {}), BATON_ACTOR: `session-${s.session_count}`, BATON_RUN_WORKFLOW: id },
               capacity: o.capacity,
             });
           } catch (e) {
