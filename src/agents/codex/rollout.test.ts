@@ -186,6 +186,30 @@ describe('codex exec --json', () => {
       is_error: true,
     });
     expect(t.usage).toMatchObject({ input_tokens: 315, cache_read_input_tokens: 24448, output_tokens: 122 });
+    // the totals are the thread's, all calls added up: no measure of the context
+    expect(t.usage.context_tokens).toBeNull();
     expect(t.result).toMatchObject({ subtype: 'turn.failed', is_error: true, text: 'stream disconnected' });
+  });
+
+  it('takes the usage of each turn.completed as the totals so far, not as one more call to add', () => {
+    const usage = (input: number, cached: number, output: number) =>
+      JSON.stringify({
+        type: 'turn.completed',
+        usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: output },
+      });
+    const t = parseCodexRollout(
+      [
+        JSON.stringify({ type: 'thread.started', thread_id: 't-1' }),
+        usage(20_000, 15_000, 300),
+        usage(90_000, 70_000, 900),
+      ].join('\n'),
+    );
+    expect(t.usage).toMatchObject({
+      input_tokens: 20_000,
+      cache_read_input_tokens: 70_000,
+      output_tokens: 900,
+    });
+    expect(t.usage.total_tokens).toBe(90_900);
+    expect(t.usage.context_tokens).toBeNull();
   });
 });
