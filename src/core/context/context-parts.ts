@@ -1,4 +1,5 @@
 import { clip } from '../clip.js';
+import { fitSummary } from './fit-summary.js';
 import type { TestState } from '../schemas/records.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { ContextLimits } from './resume-context.js';
@@ -184,7 +185,7 @@ export interface LastState {
  */
 const appDirective = /^::[a-z][\w-]*\{[^}\n]*\}[ \t]*(?:\n|$)/gm;
 
-/** The newest of the agent's last message and its latest compaction summary, cut to `max` characters. */
+/** The newest of the agent's last message and its latest compaction summary, fitted to `max` characters. */
 export function lastState(snap: SessionSnapshot, max: number): LastState | null {
   const { compaction, last_message } = snap.summaries ?? { compaction: null, last_message: null };
   const newest = [compaction, last_message]
@@ -192,15 +193,8 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     .sort((a, b) => a.timestamp.localeCompare(b.timestamp))
     .at(-1);
   if (!newest || max <= 0) return null;
-  const text = newest.text.replace(appDirective, '').trim();
-  const shown = text.length > max ? closeFence(`${text.slice(0, max).trimEnd()}…`) : text;
-  return { kind: newest.kind, at: newest.timestamp, text: shown, cut: Math.max(0, text.length - max) };
-}
-
-/** A cut inside a fenced code block closes it, so the sections after it are not read as code. */
-function closeFence(text: string): string {
-  const fences = text.match(/^[ \t]*```/gm)?.length ?? 0;
-  return fences % 2 === 1 ? `${text}\n\`\`\`` : text;
+  const fitted = fitSummary(newest.text.replace(appDirective, '').trim(), max);
+  return { kind: newest.kind, at: newest.timestamp, text: fitted.text, cut: fitted.cut };
 }
 
 export interface Tdd {

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { readCorpus } from '../../../test/helpers/corpus.js';
+import { fitSummary } from './fit-summary.js';
+
+/** The compaction summary Claude Code wrote into a real session (its isCompactSummary line). */
+function compactSummary(rel: string): string {
+  for (const line of readCorpus(rel).split('\n')) {
+    if (!line.includes('"isCompactSummary":true')) continue;
+    const c = (JSON.parse(line) as { message: { content: string | { text?: string }[] } }).message.content;
+    return typeof c === 'string' ? c : c.map((b) => b.text ?? '').join('');
+  }
+  throw new Error(`no compaction summary in ${rel}`);
+}
+
+const sessions = [
+  'claude-code/codemie-code/session-624a4a58.jsonl',
+  'claude-code/entire-cli/e5/8c50537669/0/full.jsonl',
+  'claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl',
+];
+
+describe('fitSummary', () => {
+  it.each(sessions)('keeps where the work stands and what is next of a real compaction summary (%s)', (rel) => {
+    const text = compactSummary(rel);
+    const section = (n: number) => new RegExp(`^(?:## )?${n}\\. [A-Z]`, 'm').exec(text)!.index;
+    const tail = [7, 8, 9].map((n) => text.slice(section(n), n < 9 ? section(n + 1) : undefined).trim());
+    const max = 4000;
+    expect(text.length).toBeGreaterThan(max);
+    const r = fitSummary(text, max);
+    expect(r.text.length).toBeLessThanOrEqual(max);
+    // pending tasks, current work and the next step, word for word, and the request
+    for (const s of tail) expect(r.text).toContain(s);
+    expect(r.text).toMatch(/^(?:## )?1\. Primary Request and Intent:?$/m);
+    // the long sections are named where they were, with their size
+    expect(r.text).toMatch(/^(?:## )?3\. Files and Code Sections: \(\d+ characters left out here\)$/m);
+    expect(r.cut).toBeGreaterThan(0);
+    expect(r.cut).toBeLessThan(text.length);
+  });
+
+  it('keeps the head of text without numbered sections, and leaves a short text alone', () => {
+    const text = 'First part.\n\n'.repeat(100);
+    expect(fitSummary(text, 50)).toEqual({ text: `${text.slice(0, 50).trimEnd()}…`, cut: text.length - 50 });
+    expect(fitSummary('Done: all 12 tests pass.', 50)).toEqual({ text: 'Done: all 12 tests pass.', cut: 0 });
+  });
+
+  it('closes a code fence its cut leaves open', () => {
+    const text = `Before\n\`\`\`ts\n${'const x = 1;\n'.repeat(50)}\`\`\`\nAfter`;
+    const r = fitSummary(text, 60);
+    expect(r.text.match(/```/g)).toHaveLength(2);
+  });
+});

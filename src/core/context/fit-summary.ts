@@ -1,0 +1,87 @@
+/**
+ * Cuts a long summary to `max` characters the way a reader would: a compaction summary in Claude Code's numbered
+ * sections (1. Primary Request and Intent ... 7. Pending Tasks, 8. Current Work, 9. Optional Next Step) keeps the
+ * sections that say where the work stands and what comes next, whole, and leaves out the long ones (the files and
+ * their code, every user message) as their heading and size, in their place. Any other text keeps its head.
+ */
+export function fitSummary(text: string, max: number): { text: string; cut: number } {
+  if (text.length <= max) return { text, cut: 0 };
+  const sections = numberedSections(text);
+  if (sections.length < 3) return headOf(text, max);
+  const parts = [
+    { title: '', body: text.slice(0, sections[0]!.start) },
+    ...sections.map((s) => ({ ...s, body: text.slice(s.start, s.end) })),
+  ];
+  const order = parts.map((_, i) => i).sort((a, b) => rank(parts[a]!.title) - rank(parts[b]!.title) || a - b);
+  // every section left out still shows its heading: room for those is set aside, and given back as one is kept
+  const placeholder = (i: number) =>
+    parts[i]!.title ? leftOut(parts[i]!.title, parts[i]!.body.trimEnd().length).length + 2 : 0;
+  const kept = new Map<number, string>();
+  let room = max - parts.reduce((n, _, i) => n + placeholder(i), 0);
+  for (const i of order) {
+    const p = parts[i]!;
+    const body = p.body.trimEnd();
+    if (!body) continue;
+    if (body.length + 2 <= room + placeholder(i)) {
+      kept.set(i, body);
+      room -= body.length + 2 - placeholder(i);
+    } else if (p.title && rank(p.title) < 3 && room + placeholder(i) > 300) {
+      // a section that says where the work stands, too long for what is left: its head
+      const head = closeFence(`${body.slice(0, room + placeholder(i) - 6).trimEnd()}…`);
+      kept.set(i, head);
+      room -= head.length + 2 - placeholder(i);
+    }
+  }
+  const out: string[] = [];
+  let shown = 0;
+  for (const [i, p] of parts.entries()) {
+    const k = kept.get(i);
+    if (k !== undefined) {
+      out.push(k);
+      shown += Math.min(k.length, p.body.trimEnd().length);
+    } else if (p.title && p.body.trim()) out.push(leftOut(p.title, p.body.trimEnd().length));
+  }
+  const joined = out.join('\n\n');
+  if (joined.length > max) return headOf(text, max);
+  return { text: joined, cut: Math.max(0, text.trimEnd().length - shown) };
+}
+
+/** What to keep first: where the work stands and what is next, then what was asked, then what went wrong. */
+const priorities: RegExp[] = [
+  /current work/i,
+  /next step/i,
+  /pending/i,
+  /request|intent/i,
+  /error|fix/i,
+  /problem/i,
+  /concept/i,
+];
+
+function rank(title: string): number {
+  if (!title) return priorities.length + 2;
+  const i = priorities.findIndex((p) => p.test(title));
+  return i >= 0 ? i : priorities.length + 1;
+}
+
+const leftOut = (title: string, chars: number) => `${title}: (${chars} characters left out here)`;
+
+/** Top-level headings numbered 1, 2, 3 ... in order ("## 1. Primary Request and Intent:", "7. Pending Tasks:"). */
+function numberedSections(text: string): { title: string; start: number; end: number }[] {
+  const heading = /^(?:#{1,4}[ \t]*)?(\d{1,2})\.[ \t]+([A-Z][A-Za-z ,&/()-]{2,60}?):?[ \t]*$/gm;
+  const found: { title: string; start: number }[] = [];
+  for (const m of text.matchAll(heading)) {
+    if (Number(m[1]) !== found.length + 1) continue;
+    found.push({ title: `${m[1]}. ${m[2]!.trim()}`, start: m.index });
+  }
+  return found.map((s, i) => ({ ...s, end: found[i + 1]?.start ?? text.length }));
+}
+
+function headOf(text: string, max: number): { text: string; cut: number } {
+  return { text: closeFence(`${text.slice(0, max).trimEnd()}…`), cut: Math.max(0, text.length - max) };
+}
+
+/** A cut inside a fenced code block closes it, so the sections after it are not read as code. */
+function closeFence(text: string): string {
+  const fences = text.match(/^[ \t]*```/gm)?.length ?? 0;
+  return fences % 2 === 1 ? `${text}\n\`\`\`` : text;
+}
