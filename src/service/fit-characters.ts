@@ -12,9 +12,9 @@ export function retrievalFooter(snap: Pick<SessionSnapshot, 'id'>): string {
   ].join('\n');
 }
 
-/** The compiled context's own retrieval note names server routes; the footer replaces it in an injection. */
-function withoutRouteHints(markdown: string): string {
-  const at = markdown.lastIndexOf('\n---\nNOTE: Use the retrieval API');
+/** The compiled context's own short retrieval line ("More: ..."): the footer, which says more, replaces it. */
+function withoutOwnFooter(markdown: string): string {
+  const at = markdown.lastIndexOf('\n---\nMore: ');
   return at < 0 ? markdown : `${markdown.slice(0, at)}\n`;
 }
 
@@ -40,11 +40,11 @@ export function fitToCharacters(
   const room = maxChars - footer.length;
   let budget = Math.max(200, Math.floor(room / 4));
   let compiled = compile(budget);
-  let body = withoutRouteHints(compiled.markdown);
+  let body = withoutOwnFooter(compiled.markdown);
   for (let i = 0; i < 8 && body.length > room && budget > 200; i++) {
     budget = Math.max(200, Math.floor(((budget * room) / body.length) * 0.95));
     compiled = compile(budget);
-    body = withoutRouteHints(compiled.markdown);
+    body = withoutOwnFooter(compiled.markdown);
   }
   let cut = false;
   if (body.length > room) {

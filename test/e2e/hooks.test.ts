@@ -58,6 +58,9 @@ describe('baton hook <event> on a workflow made with baton create', () => {
     expect(text).toContain('Use zod');
     expect(text).toMatch(/`baton details snap-[\w-]+ <decisions/);
     expect(text).not.toMatch(/GET \/workflows/);
+    // one footer: the injection's own, not the compiled context's short line as well
+    expect(text.match(/^---$/gm)).toHaveLength(1);
+    expect(text).not.toMatch(/^More: /m);
     let s = await status();
     expect(s.workflow).toMatchObject({ status: 'in_progress', session_count: 2 });
     expect(s.handoff).toMatchObject({ acknowledged_via: 'hook', loaded_latest: true });
