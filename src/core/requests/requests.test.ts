@@ -57,6 +57,27 @@ describe('user requests', () => {
     expect(recordRequest(d, { text: 'Fix the flaky tests' })).not.toBeNull();
   });
 
+  it('records the same words said again later, not the same prompt seen twice (hook, then transcript)', () => {
+    const d = fresh();
+    expect(
+      recordRequest(d, { text: 'approved', at: '2026-03-01T10:00:01.000Z', source: 'hook' }),
+    ).not.toBeNull();
+    // the transcript's line of the same prompt, a moment earlier than the hook's clock
+    expect(recordRequest(d, { text: 'approved', at: '2026-03-01T10:00:00.200Z' })).toBeNull();
+    // approved again, twenty minutes on: a second request, and its two sightings count once
+    expect(
+      recordRequest(d, { text: 'approved', at: '2026-03-01T10:20:00.000Z', source: 'hook' }),
+    ).not.toBeNull();
+    expect(recordRequest(d, { text: 'approved', at: '2026-03-01T10:20:00.500Z' })).toBeNull();
+    // the same words without a time are the same request
+    expect(recordRequest(d, { text: 'approved' })).toBeNull();
+    expect(d.state.recent_requests?.map((r) => r.at)).toEqual([
+      '2026-03-01T10:00:01.000Z',
+      '2026-03-01T10:20:00.000Z',
+    ]);
+    expect(foldEvents(d.events).state).toEqual(d.state);
+  });
+
   it('refuses an empty request and cuts a huge paste with a note', () => {
     const d = fresh();
     expect(() => recordRequest(d, { text: '   ' })).toThrow(/needs text/);
