@@ -33,7 +33,7 @@ async function inProcess() {
       at: (r.data as { timestamp: string }).timestamp,
       text: (r.data as { text: string }).text,
     }));
-  return { service, client, ref, history };
+  return { service, client, ref, id, history };
 }
 
 describe('baton import where no workflow is open', () => {
@@ -180,6 +180,61 @@ describe('a long transcript read whole, in its own time and order', () => {
     expect(one.new_entries + two.new_entries).toBe(single.new_entries);
     expect(await twice.history()).toEqual(await whole.history());
     await twice.service.store.close();
+    await whole.service.store.close();
+  });
+});
+
+/** What an import recorded, as words (ids and record times differ between two imports of the same lines). */
+async function recorded(w: Awaited<ReturnType<typeof inProcess>>) {
+  const out: Record<string, string[]> = {};
+  for (const kind of ['decision', 'error', 'request', 'side_effect', 'test_run'] as const)
+    out[kind] = (await w.service.store.listRecords(w.id, kind)).map((r) => {
+      const d = r.data as Record<string, unknown>;
+      return JSON.stringify(
+        d.description ?? d.error_message ?? d.text ?? d.summary ?? d.last_test_command ?? d,
+      );
+    });
+  return out;
+}
+
+describe('a transcript imported turn by turn, as the Stop hooks import it', () => {
+  // a user's prompt begins a turn: Claude Code's user line with text, Codex's user_message event
+  const turnStart = (l: string) =>
+    /"type":"user_message"/.test(l) || (/"type":"user"/.test(l) && /"content":"[^"]/.test(l));
+  it.each([
+    ['claude-code', 'claude-code/codemie-code/session-624a4a58.jsonl'],
+    ['claude-code', 'claude-code/codemie-code-2/session-196820da.jsonl'],
+    ['claude-code', 'claude-code/entire-cli/70/33bba9319c/0/full.jsonl'],
+    ['codex', 'codex/hk/e5/cb0813e003/0/full.jsonl'],
+    ['codex', 'codex/codemie-code/rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl'],
+  ] as const)('records what one import of the whole file does (%s: %s)', async (source, rel) => {
+    const lines = readFileSync(corpusPath(rel), 'utf8').split('\n');
+    const path = join(tempDir(), 'growing.jsonl');
+    writeFileSync(path, '');
+    const turns = await inProcess();
+    let turn: string[] = [];
+    let pieces = 0;
+    const flush = async () => {
+      if (!turn.some((l) => l.trim())) return;
+      appendFileSync(path, turn.join('\n') + '\n');
+      turn = [];
+      pieces++;
+      await importTranscriptFile(turns.client, turns.ref, path, source);
+    };
+    for (const l of lines) {
+      // the lines before the first prompt go with it: the first Stop hook comes after the first turn
+      if (turnStart(l) && turn.some(turnStart)) await flush();
+      if (l.trim()) turn.push(l);
+    }
+    await flush();
+    expect(pieces).toBeGreaterThanOrEqual(3);
+    const whole = await inProcess();
+    await importTranscriptFile(whole.client, whole.ref, path, source);
+    const all = await recorded(whole);
+    // the user's corrections (they answer the agent's reply of the turn before) are among the decisions
+    expect(all.decision!.length + all.error!.length).toBeGreaterThan(0);
+    expect(await recorded(turns)).toEqual(all);
+    await turns.service.store.close();
     await whole.service.store.close();
   });
 });

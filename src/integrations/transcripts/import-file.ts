@@ -3,7 +3,7 @@ import type { BatonClient, Ref } from '../../client/baton-client.js';
 import type { TranscriptFormat } from '../../agents/index.js';
 import { BatonError, notLinkedPhrase, type AgentTaskSync } from '../../core/index.js';
 import type { Extractor, OpenError } from '../../extraction/index.js';
-import { readNewBytes } from './read-new-bytes.js';
+import { readLinesBefore, readNewBytes } from './read-new-bytes.js';
 import { checkFormat, importTranscript, type Known, type TranscriptSource } from './transcript-import.js';
 import { agentLabel } from '../../core/agent-label.js';
 
@@ -16,6 +16,9 @@ interface StatusView {
   side_effects?: { kind: string; summary: string }[];
   summaries?: { last_message: { text: string } | null } | null;
 }
+
+/** How much of what an earlier import read the next one reads again, for context only (a turn or a few). */
+const LOOK_BACK_BYTES = 512 * 1024;
 
 const specific = new Set<string>([
   'claude-code-transcript',
@@ -94,6 +97,7 @@ export async function importTranscriptFile(
   const r = await importTranscript(piece.text, source, format, known, {
     path,
     ...extraction,
+    ...(continuing ? { before: await readLinesBefore(path, from, LOOK_BACK_BYTES) } : {}),
     startLine: continuing ? previous.through_line : 0,
     state: continuing ? previous.parser_state : undefined,
     skipThroughLine: !continuing && previous && !piece.restarted ? previous.through_line : 0,

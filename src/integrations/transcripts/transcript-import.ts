@@ -4,6 +4,7 @@ import {
   detectTranscriptFormat,
   parseTranscript,
   type ParsedTranscript,
+  type TranscriptEntry,
   type TranscriptFormat,
 } from '../../agents/index.js';
 import { invalidInput, type AgentTaskCall, type UsageMetrics } from '../../core/index.js';
@@ -117,6 +118,15 @@ export function checkFormat(text: string, source: TranscriptSource, path: string
   );
 }
 
+/** The entries of the lines before a piece (numbered so the last is the piece's `startLine`), for context only. */
+function contextEntries(text: string, format: TranscriptFormat, startLine: number): TranscriptEntry[] {
+  const lines = text.endsWith('\n') ? text.split('\n').length - 1 : text.split('\n').length;
+  if (lines <= 0 || startLine - lines < 0) return [];
+  return parseTranscript(text, format, { startLine: startLine - lines }).entries.filter(
+    (e) => e.line <= startLine,
+  );
+}
+
 const sideEffectKey = (kind: string, summary: string) => `${kind}\u0000${summary}`;
 
 /**
@@ -140,18 +150,41 @@ export async function importTranscript(
     throughByte?: number;
     /** Lines an earlier import read (when it kept no byte offset): read again, not recorded again. */
     skipThroughLine?: number;
+    /**
+     * The lines just before this piece (an earlier import recorded them): read for context only, so what this piece
+     * holds is read as one import of the whole transcript would (a correction answers the reply before it).
+     */
+    before?: string;
   } = {},
 ): Promise<TranscriptImport> {
-  const parsed = parseTranscript(text, format, { startLine: opts.startLine ?? 0, state: opts.state });
+  const startLine = opts.startLine ?? 0;
+  const parsed = parseTranscript(text, format, { startLine, state: opts.state });
   const fresh = parsed.entries.filter((e) => e.line > (opts.skipThroughLine ?? 0));
+  const boundary = Math.max(startLine, opts.skipThroughLine ?? 0);
+  const earlier = opts.before ? contextEntries(opts.before, format, startLine) : [];
+  const isNew = (line: number | null | undefined) => line === null || line === undefined || line > boundary;
   const taskId = opts.taskId ?? null;
-  const facts = readSession(fresh);
+  const all = readSession([...earlier, ...fresh]);
+  const facts: SessionFacts = {
+    requests: all.requests.filter((r) => isNew(r.line)),
+    task_calls: all.task_calls.filter((c) => isNew(c.line)),
+    tasks: all.tasks,
+    commits: all.commits.filter((c) => isNew(c.line)),
+    effects: all.effects.filter((e) => isNew(e.line)),
+    test_runs: all.test_runs.filter((t) => isNew(t.line)),
+    summaries: all.summaries.filter((x) => isNew(x.line)),
+  };
   const extractor = opts.extractor ?? new RulesExtractor();
-  const found = await extractor.extract({
-    entries: fresh,
+  const extracted = await extractor.extract({
+    entries: [...earlier, ...fresh],
     existing: { decisions: known.decisions, errors: known.errors },
     taskId,
   });
+  const found = {
+    ...extracted,
+    decisions: extracted.decisions.filter((d) => isNew(d.evidence_line)),
+    errors: extracted.errors.filter((e) => isNew(e.evidence_line)),
+  };
   const ordered: { line: number; input: RecordInput }[] = [];
   const add = (line: number, input: RecordInput) => ordered.push({ line, input });
   for (const r of facts.requests) add(r.line, { kind: 'request', text: r.text, at: r.at, source });
