@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { corpusPath } from '../helpers/corpus.js';
+import { claudeTool } from '../helpers/transcript-lines.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 
 /** A real hook payload from the corpus, pointed at a temporary repository (unknown fields kept as they are). */
@@ -361,6 +362,31 @@ describe('a pause asked for while the agent works through its own task list', ()
     expect(s.workflow).toMatchObject({ status: 'in_progress', session_count: 2 });
     // the step the agent went on with starts with its next change to the list
     expect((await todo('t3', 'completed', 'in_progress', 'pending')).stderr).toMatch(/started T2/);
+  });
+
+  it('takes effect at a boundary first read in the transcript at Stop (no PostToolUse hook), and tells the user', async () => {
+    const { repo, baton, status } = workspace();
+    const hook = (event: string, more: Record<string, unknown> = {}) =>
+      baton(
+        ['hook', event],
+        JSON.stringify({ session_id: 'S1', cwd: repo, hook_event_name: event, ...more }),
+      );
+    const transcript = join(tempDir('baton-tr-'), 'session.jsonl');
+    const todos = (...statuses: string[]) => ({
+      todos: statuses.map((st, i) => ({ content: `Step ${i + 1} of the work`, status: st, activeForm: 'x' })),
+    });
+    const user = JSON.stringify({ type: 'user', message: { role: 'user', content: 'Do the two steps' } });
+    writeLines(transcript, [user, ...claudeTool('w1', 'TodoWrite', todos('in_progress', 'pending'), 'ok')]);
+    await hook('UserPromptSubmit', { prompt: 'Do the two steps' });
+    expect((await hook('Stop', { transcript_path: transcript })).stderr).toMatch(/tasks: 2 added, 1 started/);
+    expect((await baton(['pause', '--reason', 'lunch'])).stdout).toMatch(/it pauses when T1 finishes/);
+    writeLines(transcript, claudeTool('w2', 'TodoWrite', todos('completed', 'in_progress'), 'ok'));
+    const stop = await hook('Stop', { transcript_path: transcript });
+    expect(stop.stderr).toMatch(/paused at the boundary \(snapshot snap-/);
+    expect(JSON.parse(stop.stdout).systemMessage).toMatch(
+      /Baton paused workflow wf-\S+ at the task boundary/,
+    );
+    expect((await status()).workflow).toMatchObject({ status: 'paused', pause_reason: 'lunch' });
   });
 });
 

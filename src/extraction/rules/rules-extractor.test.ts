@@ -3,6 +3,7 @@ import { readCorpus } from '../../../test/helpers/corpus.js';
 import { parseTranscript } from '../../agents/parse-transcript.js';
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { DecisionDraft, ErrorDraft } from '../extractor.js';
+import { resolveKnown } from './errors/resolve-known.js';
 import { RulesExtractor } from './rules-extractor.js';
 
 const entriesOf = (rel: string) => parseTranscript(readCorpus(rel)).entries;
@@ -34,6 +35,33 @@ const shell = (id: string, command: string, exit: number, output = ''): Transcri
 ];
 
 describe('rules extractor: errors', () => {
+  it("an agent's own error (a usage limit, a dropped stream) is fixed once the agent works again, here or in a later import", async () => {
+    const limit: TranscriptEntry = {
+      ...text("You've hit your usage limit. Try again in 2 hours."),
+      role: 'system',
+      kind: 'error',
+    };
+    const alone = await rules.extract({
+      entries: [limit],
+      existing: { decisions: [], errors: [] },
+      taskId: null,
+    });
+    expect(alone.errors[0]).toMatchObject({ error_type: 'agent_error', resolution: 'unresolved' });
+    const after = [text('Picking up where I stopped: the parser next.'), ...shell('z', 'npm test', 0, 'ok')];
+    const on = await rules.extract({
+      entries: [limit, ...after],
+      existing: { decisions: [], errors: [] },
+      taskId: null,
+    });
+    expect(on.errors[0]).toMatchObject({ error_type: 'agent_error', resolution: 'fixed' });
+    expect(on.errors[0]?.resolution_notes).toMatch(/the agent went on after it \(line \d+\)/);
+    const open = [{ id: 'err-1', error_type: 'agent_error', error_message: limit.text }];
+    expect(resolveKnown(open, after)).toEqual([
+      expect.objectContaining({ error_id: 'err-1', resolution: 'fixed', line: after[0]!.line }),
+    ]);
+    expect(resolveKnown(open, [])).toEqual([]);
+  });
+
   it('finds failed commands with their exit output and infers fixed / workaround / unresolved', async () => {
     const entries = [
       ...shell('a', 'npm test', 1, 'FAIL src/x.test.ts\nError: expected 2 to be 3'),

@@ -60,7 +60,15 @@ const untracked = (t: TrackResult): HookResult => ({ outcome: 'skipped', note: t
  * Imports what is new in the transcript. A transcript that cannot be read does not stop the hook (the snapshot or
  * checkpoint still matters); the hook then ends as failed, so `baton doctor` and the user see it.
  */
-async function importNew(ctx: HookContext, ref: Ref, workflowId: string, event: HookEvent) {
+interface Imported {
+  note: string;
+  transcript: HookResult['transcript'];
+  failed: boolean;
+  /** For the user: a requested pause took effect at the boundary the imported task list reached. */
+  tell?: string;
+}
+
+async function importNew(ctx: HookContext, ref: Ref, workflowId: string, event: HookEvent): Promise<Imported> {
   const path = ctx.payload.transcript_path;
   if (!path) return { note: 'no transcript path', transcript: undefined, failed: false };
   // A session that ends before its first prompt never wrote its transcript: nothing to import, nothing wrong.
@@ -103,14 +111,20 @@ async function importNew(ctx: HookContext, ref: Ref, workflowId: string, event: 
         .join(', ')}`
     : '';
   const warned = r.warnings.length ? `; ${r.warnings.join('; ')}` : '';
+  const paused = t.paused_snapshot_id ? `; paused at the boundary (snapshot ${t.paused_snapshot_id})` : '';
   return {
     note: r.new_entries
-      ? `imported ${r.new_entries} new transcript entries (${r.records.decisions} decisions, ${r.records.errors} errors)${tasks}${warned}`
-      : `nothing new in the transcript${tasks}${warned}`,
+      ? `imported ${r.new_entries} new transcript entries (${r.records.decisions} decisions, ${r.records.errors} errors)${tasks}${warned}${paused}`
+      : `nothing new in the transcript${tasks}${warned}${paused}`,
     transcript: { path, bytes: r.bytes, workflow_id: workflowId },
     failed: false,
+    ...(t.paused_snapshot_id ? { tell: pausedTell(workflowId, t.paused_snapshot_id) } : {}),
   };
 }
+
+/** The boundary a requested pause waited for, told to the user: their next prompt resumes the workflow. */
+const pausedTell = (workflowId: string, snapshotId: string) =>
+  `Baton paused workflow ${workflowId} at the task boundary you asked for (snapshot ${snapshotId}); your next prompt resumes it`;
 
 /**
  * Stop's `last_assistant_message` (Claude Code and Codex send it) is the agent's last summary even where no
@@ -259,7 +273,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       // agent), and their next prompt resumes the workflow
       const paused = r.paused_snapshot_id
         ? {
-            tell: `Baton paused workflow ${t.workflow_id} at the task boundary you asked for (snapshot ${r.paused_snapshot_id}); your next prompt resumes it`,
+            tell: pausedTell(t.workflow_id, r.paused_snapshot_id),
           }
         : {};
       return {
@@ -284,6 +298,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         note: `snapshot ${snap.snapshot_id} before compaction; ${imported.note}`,
         output: null,
         ...(imported.transcript ? { transcript: imported.transcript } : {}),
+        ...(imported.tell ? { tell: imported.tell } : {}),
       };
     }
     case 'PostCompact': {
@@ -320,6 +335,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         note: `${why}; snapshot ${snap.snapshot_id}; ${imported.note}${kept ? "; the agent's last message kept" : ''}`,
         output: null,
         ...(imported.transcript ? { transcript: imported.transcript } : {}),
+        ...(imported.tell ? { tell: imported.tell } : {}),
       };
     }
     case 'Stop':
@@ -342,6 +358,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         note: `${imported.note}${kept ? "; the agent's last message kept" : ''}; ${cp.checkpoint ? `checkpoint ${cp.checkpoint} (${cp.reason})` : `no checkpoint: ${cp.reason}`}`,
         output: null,
         ...(imported.transcript ? { transcript: imported.transcript } : {}),
+        ...(imported.tell ? { tell: imported.tell } : {}),
       };
     }
   }

@@ -17,7 +17,11 @@ interface StatusView {
   summaries?: { last_message: { text: string } | null } | null;
 }
 
-/** How much of what an earlier import read the next one reads again, for context only (a turn or a few). */
+/**
+ * How much of what an earlier import read the next one reads again, for context only: the end of the turn before
+ * (the reply a correction answers). Every line read again is extracted again on each Stop, so it stays short.
+ */
+const LOOK_BACK_LINES = 30;
 const LOOK_BACK_BYTES = 512 * 1024;
 
 const specific = new Set<string>([
@@ -97,7 +101,7 @@ export async function importTranscriptFile(
   const r = await importTranscript(piece.text, source, format, known, {
     path,
     ...extraction,
-    ...(continuing ? { before: await readLinesBefore(path, from, LOOK_BACK_BYTES) } : {}),
+    ...(continuing ? { before: await readLinesBefore(path, from, LOOK_BACK_BYTES, LOOK_BACK_LINES) } : {}),
     startLine: continuing ? previous.through_line : 0,
     state: continuing ? previous.parser_state : undefined,
     skipThroughLine: !continuing && previous && !piece.restarted ? previous.through_line : 0,
@@ -126,6 +130,7 @@ export async function importTranscriptFile(
         tasks.skipped.push(...synced.skipped);
         tasks.linked.push(...synced.linked);
         for (const x of synced.not_linked ?? []) warnings.push(notLinkedPhrase(x));
+        if (synced.paused_snapshot_id) tasks.paused_snapshot_id = synced.paused_snapshot_id;
       } catch (e) {
         if (!BatonError.isInstance(e) || e.code !== 'invalid_transition') throw e;
         warnings.push(`the agent's task list was not followed: ${e.message}`);

@@ -64,8 +64,13 @@ function completeJson(tail: Buffer): boolean {
  * The complete lines just before byte `to` (at most `max` bytes of them): what an import of the next piece reads
  * for context only, so rules that look back across a turn (a correction answers the agent's last reply) see it.
  */
-export async function readLinesBefore(path: string, to: number, max: number): Promise<string> {
-  if (to <= 0) return '';
+export async function readLinesBefore(
+  path: string,
+  to: number,
+  max: number,
+  maxLines: number,
+): Promise<string> {
+  if (to <= 0 || maxLines <= 0) return '';
   const handle = await open(path, 'r');
   try {
     const start = Math.max(0, to - max);
@@ -73,8 +78,15 @@ export async function readLinesBefore(path: string, to: number, max: number): Pr
     const { bytesRead } = await handle.read(buf, 0, buf.length, start);
     const bytes = buf.subarray(0, bytesRead);
     // a read that starts inside a line drops that line's end
-    const from = start === 0 ? 0 : bytes.indexOf(0x0a) + 1;
-    return from <= 0 && start > 0 ? '' : bytes.subarray(from).toString('utf8');
+    let from = start === 0 ? 0 : bytes.indexOf(0x0a) + 1;
+    if (from <= 0 && start > 0) return '';
+    // the last `maxLines` lines only
+    for (let n = 0, at = bytes.length - 2; at >= from; at--)
+      if (bytes[at] === 0x0a && ++n === maxLines) {
+        from = at + 1;
+        break;
+      }
+    return bytes.subarray(from).toString('utf8');
   } finally {
     await handle.close();
   }

@@ -8,6 +8,7 @@ import { similarity } from '../../similarity.js';
 import {
   expectedOutcome,
   failed,
+  wentOn,
   hookFeedback,
   looksOnly,
   refusalType,
@@ -109,6 +110,13 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
       );
     return done
       ? { resolution: 'fixed', notes: `the command it asked for succeeded (line ${done.line})` }
+      : { resolution: 'unresolved', notes: null };
+  }
+  if (type === 'agent_error') {
+    // an API error, a usage limit, a dropped stream: passed once the agent works again
+    const on = wentOn(entries.slice(index + 1));
+    return on
+      ? { resolution: 'fixed', notes: `the agent went on after it (line ${on.line})` }
       : { resolution: 'unresolved', notes: null };
   }
   if (type === 'subagent_incomplete') {

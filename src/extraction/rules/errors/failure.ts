@@ -181,3 +181,12 @@ export function refusalType(entry: TranscriptEntry): string | null {
 }
 
 export { closingVerdict, networkFailure, shellDiagnostic, stackTrace };
+
+/** The first entry where the agent works again (says something, or a tool call succeeds), else undefined. */
+export function wentOn(entries: readonly TranscriptEntry[]): TranscriptEntry | undefined {
+  return entries.find(
+    (e) =>
+      !e.sidechain &&
+      ((e.role === 'assistant' && e.kind === 'text') || (e.kind === 'tool_result' && succeeded(e))),
+  );
+}

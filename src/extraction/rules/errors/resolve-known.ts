@@ -1,5 +1,5 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
-import { succeeded } from './failure.js';
+import { succeeded, wentOn } from './failure.js';
 import { coversTests, sameStep, shellCommand, testCommand } from '../shell-command.js';
 
 export interface OpenError {
@@ -21,7 +21,8 @@ const commandOf = (message: string) => /^`([^`]+?)(?:…)?`:/.exec(message)?.[1]
 const wholeCommand = (message: string) => /^`[^`]+`:/.test(message) && !/^`[^`]*…`:/.test(message);
 
 /**
- * Errors left open by an earlier import that the new entries resolve: the same command, or its failed step with
+ * Errors left open by an earlier import that the new entries resolve: an agent's own error (an API error, a usage
+ * limit) once the agent works again; the same command, or its failed step with
  * other flags, succeeds later (a test failure: a later run of the same tests passes). An import reads a session turn by turn, so a failure and its fix often land
  * in different imports.
  */
@@ -31,6 +32,18 @@ export function resolveKnown(
 ): LaterResolution[] {
   const out: LaterResolution[] = [];
   for (const err of open) {
+    if (err.error_type === 'agent_error') {
+      // an API error or a usage limit an earlier import left open: passed once the agent works again
+      const on = wentOn(entries);
+      if (on)
+        out.push({
+          error_id: err.id,
+          resolution: 'fixed',
+          notes: `the agent went on after it (line ${on.line})`,
+          line: on.line,
+        });
+      continue;
+    }
     const command = commandOf(err.error_message);
     if (!command) continue;
     const isTest = err.error_type === 'test_failure' || testCommand.test(command);
