@@ -375,7 +375,11 @@ describe('a pause asked for while the agent works through its own task list', ()
     const todos = (...statuses: string[]) => ({
       todos: statuses.map((st, i) => ({ content: `Step ${i + 1} of the work`, status: st, activeForm: 'x' })),
     });
-    const user = JSON.stringify({ type: 'user', message: { role: 'user', content: 'Do the two steps' } });
+    const user = JSON.stringify({
+      type: 'user',
+      sessionId: 'S1',
+      message: { role: 'user', content: 'Do the two steps' },
+    });
     writeLines(transcript, [user, ...claudeTool('w1', 'TodoWrite', todos('in_progress', 'pending'), 'ok')]);
     await hook('UserPromptSubmit', { prompt: 'Do the two steps' });
     expect((await hook('Stop', { transcript_path: transcript })).stderr).toMatch(/tasks: 2 added, 1 started/);
