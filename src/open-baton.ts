@@ -1,10 +1,11 @@
 import type { BatonClient } from './client/baton-client.js';
 import { HttpClient } from './client/http-client.js';
 import { LocalClient } from './client/local-client.js';
-import { loadSettings, type Settings } from './config/settings.js';
+import { capacityPolicy } from './config/capacity-policy.js';
+import { loadSettings, settingReader, type Settings } from './config/settings.js';
 import { readToken } from './config/token-file.js';
 import { DiskMirror, runsDirFor, TaskLogFiles } from './disk/index.js';
-import { executorFactory } from './executors/executor-factory.js';
+import { executorFactory, releaseByRuntime } from './executors/executor-factory.js';
 import { localProcessPorts } from './executors/local/process-ports.js';
 import * as git from './git/git.js';
 import { BatonService, type ServiceOptions } from './service/index.js';
@@ -20,7 +21,7 @@ export interface LocalService {
 
 /**
  * What a caller may set on the recipe: a caller that touches little (a hook) scopes the mirror catch-up and the
- * tokenizer; the CLI passes its environment (executor tokens) and `--warn-at`.
+ * tokenizer; the CLI passes its environment (executor tokens), `baton run` its `--warn-at` and `--pause-at`.
  */
 export interface LocalServiceScope {
   /** Catch up only this worktree's run folders (a hook touches nothing else). */
@@ -29,8 +30,9 @@ export interface LocalServiceScope {
   exactTokens?: boolean;
   /** Where BATON_EXECUTOR_TOKEN is read from, to stop a crashed driver's remote agent (default `process.env`). */
   env?: NodeJS.ProcessEnv;
+  /** The context thresholds (default: warn_at and pause_at from the settings). */
   capacity?: ServiceOptions['capacity'];
-  /** How to remove what Baton created for a finished session (a Docker container): the CLI passes it, cleanup uses it. */
+  /** How to remove what Baton created for a finished session (default: by its runtime; a Docker container removed). */
   releaseExecutor?: ServiceOptions['releaseExecutor'];
 }
 
@@ -45,6 +47,7 @@ export async function openLocalService(
   warn: (line: string) => void,
   scope: LocalServiceScope = {},
 ): Promise<LocalService> {
+  const env = scope.env ?? process.env;
   const store = await openStore({ database: settings.database, durability: settings.durability });
   const service = new BatonService(store, git, {
     pauseTimeoutMs: settings.pauseTimeoutMs,
@@ -54,14 +57,14 @@ export async function openLocalService(
     actor: settings.actor,
     logs: new TaskLogFiles(settings.runsDir),
     runsDirOf: (worktree) => runsDirFor(worktree, settings.runsDir),
-    capacity: scope.capacity,
+    capacity: scope.capacity ?? capacityPolicy(settingReader({}, env, settings)),
     // Any reader notices a crashed driver (its lease) and handles it as startup recovery does, saying so in one line.
     watch: {
       ports: localProcessPorts(),
-      factory: executorFactory(scope.env ?? process.env, settings.home),
+      factory: executorFactory(env, settings.home),
       notice: (line) => warn(`baton: ${line}`),
     },
-    releaseExecutor: scope.releaseExecutor,
+    releaseExecutor: scope.releaseExecutor ?? releaseByRuntime(env, settings.home),
   });
   if (!settings.mirror) return { service, mirror: null };
   const mirror = new DiskMirror(store, { runsDir: settings.runsDir, now: service.options.now });

@@ -1,9 +1,10 @@
 import { hostname } from 'node:os';
 import { driverFor, resolveProfile } from '../agents/runtime/index.js';
 import { readAgentProfiles } from '../config/agent-config.js';
+import { capacityPolicy } from '../config/capacity-policy.js';
 import type { SettingReader } from '../config/setting-reader.js';
 import { settingReader, type Settings } from '../config/settings.js';
-import { invalidInput, type CapacityPolicy } from '../core/index.js';
+import { invalidInput } from '../core/index.js';
 import { DockerEngine } from '../executors/docker/engine.js';
 import { DockerExecutor } from '../executors/docker/docker-executor.js';
 import { executorFactory, releaseByRuntime, remoteExecutor } from '../executors/executor-factory.js';
@@ -90,11 +91,6 @@ function agentProfile(name: string, profiles: Record<string, unknown>, r: Settin
     },
     profiles,
   );
-}
-
-/** The capacity thresholds: warn_at (default 0.7) and pause_at (default 0.85), ratios of the context window. */
-export function capacityPolicy(r: SettingReader): CapacityPolicy {
-  return { warnAt: r.number('warnAt', 0.7, 0.01, 1), pauseAt: r.number('pauseAt', 0.85, 0.01, 1) };
 }
 
 export { driverFor };

@@ -1,13 +1,11 @@
 import type { Command } from 'commander';
 import { LocalClient } from '../client/local-client.js';
 import type { BatonClient, Ref } from '../client/baton-client.js';
-import { loadSettings, settingReader, type Settings } from '../config/settings.js';
+import { loadSettings, type Settings } from '../config/settings.js';
 import type { DiskMirror } from '../disk/index.js';
-import { releaseByRuntime } from '../executors/executor-factory.js';
 import { openLocalService, serverClient, type LocalServiceScope } from '../open-baton.js';
 import type { BatonService } from '../service/index.js';
 import type { Io } from './output.js';
-import { capacityPolicy } from './agent-setup.js';
 
 export interface GlobalOptions {
   json?: boolean;
@@ -87,8 +85,6 @@ export class Runtime {
   async openService(settings: Settings, opts: LocalServiceScope = {}): Promise<BatonService> {
     const { service, mirror } = await openLocalService(settings, (line) => this.io.err(line), {
       env: this.env,
-      capacity: capacityPolicy(settingReader({}, this.env, settings)),
-      releaseExecutor: releaseByRuntime(this.env, settings.home),
       ...opts,
     });
     this.mirror = mirror;
