@@ -119,7 +119,17 @@ export async function startServer(
   // A long-lived process keeps the Go Team auto-save going (every 30 s for running workflows) and forces requested
   // pauses whose timeout passed even when no command arrives.
   service.live.startAutoSave();
-  const pauseTicker = setInterval(() => void service.enforcePauseTimeouts().catch(() => undefined), 5_000);
+  const pauseTicker = setInterval(
+    () =>
+      void service
+        .enforcePauseTimeouts()
+        .catch((e: Error) =>
+          service.options.watch?.notice?.(
+            `could not force the pauses past their timeout: ${e.message} (tried again in 5 s)`,
+          ),
+        ),
+    5_000,
+  );
   pauseTicker.unref();
   ready = true;
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;

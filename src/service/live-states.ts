@@ -50,7 +50,7 @@ export class LiveStates {
       s.id,
       setTimeout(() => {
         this.pending.delete(s.id);
-        void this.save(s, 'action').catch(() => undefined);
+        void this.save(s, 'action').catch((e: Error) => this.failed(`the live state of ${s.id}`, e));
       }, delayMs).unref(),
     );
   }
@@ -58,8 +58,17 @@ export class LiveStates {
   /** Saves every running workflow's live state every `intervalMs` (default 30 s) until `stop`. */
   startAutoSave(intervalMs = 30_000): void {
     this.stop();
-    this.timer = setInterval(() => void this.saveRunning().catch(() => undefined), intervalMs);
+    this.timer = setInterval(
+      () =>
+        void this.saveRunning().catch((e: Error) => this.failed('the live states of running workflows', e)),
+      intervalMs,
+    );
     this.timer.unref();
+  }
+
+  /** A save in the background that failed: said where a person looks (the next one tries again). */
+  private failed(what: string, e: Error): void {
+    this.options.watch?.notice?.(`could not save ${what}: ${e.message} (tried again at the next save)`);
   }
 
   async saveRunning(): Promise<number> {

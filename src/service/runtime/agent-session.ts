@@ -204,10 +204,19 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
       ctx.log(`context ${Math.round(m.utilization * 100)}% full: pausing at the task boundary (exhaustion)`);
     }
   };
+  // a failure while recording what the agent does is said in the run's log, once for each cause (the run goes on)
+  const reported = new Set<string>();
+  const sayOnce = (what: string) => (e: unknown) => {
+    const line = `${what}: ${(e as Error).message}`;
+    if (reported.has(line)) return;
+    reported.add(line);
+    ctx.log(line);
+  };
+  const unrecorded = sayOnce(`could not record what the agent of ${taskId} did`);
   proc.onOutput((chunk) => {
     ctx.output?.write('stdout', chunk);
     if (ctx.verbose) emit({ event: 'agent.output', ...base, stream: 'stdout', text: chunk });
-    for (const sig of parser.push(chunk)) chain = chain.then(() => handle(sig)).catch(() => undefined);
+    for (const sig of parser.push(chunk)) chain = chain.then(() => handle(sig)).catch(unrecorded);
   });
   proc.onStderr?.((chunk) => {
     ctx.output?.write('stderr', chunk);
@@ -222,7 +231,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   else ctx.abort?.addEventListener('abort', onAbort, { once: true });
   let checking = false;
   const beat = setInterval(() => {
-    void registry?.heartbeat(ctx.row.id, now()).catch(() => undefined);
+    void registry?.heartbeat(ctx.row.id, now()).catch(sayOnce('could not write the session heartbeat'));
     if (!ctx.shouldStop || checking || stoppedBy) return;
     checking = true;
     void ctx
@@ -233,7 +242,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
         ctx.log(`stopping the agent of ${taskId}: ${reason}`);
         await proc.stop();
       })
-      .catch(() => undefined)
+      .catch(sayOnce('could not check whether to stop the agent'))
       .finally(() => (checking = false));
   }, ctx.heartbeatMs);
   let exit;
@@ -249,7 +258,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     );
   if (exit.left_running_stopped)
     ctx.log(`the agent of ${ctx.taskId} ended with processes of its own still running: they were stopped`);
-  for (const sig of parser.end()) chain = chain.then(() => handle(sig)).catch(() => undefined);
+  for (const sig of parser.end()) chain = chain.then(() => handle(sig)).catch(unrecorded);
   await chain;
   const r = result as Extract<AgentSignal, { type: 'result' }> | null;
   // A failed run's text is its real cause: the agent's error, else its standard error, else how it ended. An agent

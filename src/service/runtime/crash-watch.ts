@@ -23,7 +23,7 @@ import { recoverAtStartup } from './startup-recovery.js';
 export interface CrashWatchOptions {
   ports: ProcessPorts;
   factory: ExecutorFactory;
-  /** Where the one line about a crash handled goes (the CLI's standard error, the server's log). */
+  /** Where the lines a person should see go (a crash handled, a background save that failed): stderr, the server's log. */
   notice?: (line: string) => void;
 }
 
