@@ -214,6 +214,21 @@ describe('baton doctor', () => {
     );
   });
 
+  it('says which changed files git already tracks: the default cannot keep those out of the repository', async () => {
+    const { repo, baton } = setup();
+    writeFileSync(join(repo, 'AGENTS.md'), '# Agents\n\nRun the tests first.\n');
+    gitIn(repo, 'add', 'AGENTS.md');
+    gitIn(repo, 'commit', '-qm', 'agents');
+    const r = await baton(['init', '--agent', 'codex', '--command', 'baton']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /^ {2}Codex instructions +AGENTS\.md: .*\(git tracks this file: the change shows in `git status`/m,
+    );
+    // a file init created is excluded, not said to be tracked
+    expect(r.stdout).toMatch(/^ {2}Codex hooks +\.codex\/hooks\.json: (?!.*git tracks)/m);
+    expect(gitIn(repo, 'status', '--porcelain')).toMatch(/^ M AGENTS\.md$/m);
+  });
+
   it("lists Codex's repository hooks file once, as git holds it: the default and --shared write the same .codex/hooks.json", async () => {
     const { repo, baton } = setup();
     const hooks = join(repo, '.codex', 'hooks.json');

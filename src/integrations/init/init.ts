@@ -15,7 +15,7 @@ import { hookSpecs, mergeBatonHooks, removeBatonHooks } from './hooks-file.js';
 import { addBlock, instructionsBlock, removeBlock } from './instructions-block.js';
 import { readJsonObject, writeJsonObject, writeOrRemove } from './json-file.js';
 import { addMcp, hasProjectEntry, removeMcp } from './mcp-entry.js';
-import { addExclude, removeExclude } from './git-exclude.js';
+import { addExclude, gitStandingOf, removeExclude } from './git-exclude.js';
 import { agentLabel } from '../../core/agent-label.js';
 
 export interface InitChange {
@@ -127,12 +127,18 @@ export function init(input: InitInput): InitChange[] {
       ),
     });
   }
-  if (scope === 'local')
+  if (scope === 'local') {
     for (const path of [...created].filter((p) => inside(root, p) && !isDir(p)))
       if (!excluded.has(path) && addExclude(root, path)) {
         excluded.add(path);
         changes.push({ agent: null, what: 'git-exclude', path, change: 'excluded' });
       }
+    // a file the repository already commits (Codex's AGENTS.md, .codex/hooks.json) cannot be kept out of it: said
+    for (const c of changes)
+      if (c.what !== 'git-exclude' && !c.change.startsWith('unchanged') && inside(root, c.path))
+        if (gitStandingOf(root, c.path) === 'tracked')
+          c.change += ` (git tracks this file: the change shows in \`git status\`; commit it, or undo with \`baton init --undo\` and use --user)`;
+  }
   const agents = [...new Set([...(previous?.agents ?? []), ...input.agents])];
   writeJsonObject(mPath, {
     version: 1,
