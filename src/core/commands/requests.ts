@@ -7,26 +7,30 @@ export interface RequestInput {
   text: string;
   /** When the user asked (the transcript's timestamp, or the hook's time); null when unknown. */
   at?: string | null;
-  /** Where it was seen: `claude-code`, `codex`, `hook`, `cli`... */
+  /** Where it was seen: `claude-code`, `codex` (a transcript), `claude-code:hook` (a prompt hook), `cli`... */
   source?: string | null;
 }
 
 /**
- * Two sightings of one prompt (the hook's, stamped when it ran, and the transcript's) are this close in time; the
- * same words said again later ("approved", "go on") are another request.
+ * A prompt is seen twice when hooks follow the session: by its UserPromptSubmit hook (source `<agent>:hook`, stamped
+ * when the hook ran) and by the transcript import (the transcript's time). Each hook sighting pairs with one
+ * transcript sighting of the same words, whatever their times; within one channel, the same words at another time
+ * are said again.
  */
-export const SAME_PROMPT_WITHIN_MS = 60_000;
+const viaHook = (source: string | null | undefined) => source?.endsWith(':hook') ?? false;
+/** A sighting this close to one of the same channel is that one again (a re-import, a hook retried). */
+const SAME_SIGHTING_MS = 1_000;
 
 /**
  * Records what the user asked. The first request becomes the workflow's issue when it has none (in the fold);
  * the same words recorded again (a hook saw the prompt, then a transcript import sees it) write nothing: null.
- * The same words said again, more than SAME_PROMPT_WITHIN_MS after the last time they were, are recorded.
+ * The same words said again later ("approved" twice) are recorded again (saidAgain).
  */
 export function recordRequest(d: Draft, input: RequestInput): UserRequest | null {
   const text = clipRequest(input.text ?? '');
   if (!text) throw invalidInput('a request needs text');
   const key = requestKey(text);
-  if ((d.state.request_keys ?? []).includes(key) && !saidAgain(d, key, input.at ?? null)) return null;
+  if ((d.state.request_keys ?? []).includes(key) && !saidAgain(d, key, input)) return null;
   const request: UserRequest = {
     id: d.ctx.newId('req'),
     timestamp: d.ctx.now,
@@ -39,12 +43,15 @@ export function recordRequest(d: Draft, input: RequestInput): UserRequest | null
   return request;
 }
 
-/** Whether words already recorded are said again now: the last time they were is known, and far enough from `at`. */
-function saidAgain(d: Draft, key: string, at: string | null): boolean {
-  if (at === null) return false;
-  const times = (d.state.recent_requests ?? []).filter((r) => requestKey(r.text) === key).map((r) => r.at);
-  // words that left the recent list, or a sighting without a time: the same request
-  if (times.length === 0 || times.some((t) => t === null)) return false;
-  const when = Date.parse(at);
-  return times.every((t) => Math.abs(Date.parse(t!) - when) > SAME_PROMPT_WITHIN_MS);
+/** Whether words already recorded are said again now, or this is another sighting of a recorded request. */
+function saidAgain(d: Draft, key: string, input: RequestInput): boolean {
+  if (!input.at) return false;
+  const recorded = (d.state.recent_requests ?? []).filter((r) => requestKey(r.text) === key);
+  // words that left the recent list: the same request
+  if (recorded.length === 0) return false;
+  const mine = recorded.filter((r) => viaHook(r.source) === viaHook(input.source));
+  // the other channel recorded these words more often: this sighting is one of those
+  if (recorded.length - mine.length > mine.length) return false;
+  const when = Date.parse(input.at);
+  return mine.every((r) => r.at !== null && Math.abs(Date.parse(r.at) - when) > SAME_SIGHTING_MS);
 }

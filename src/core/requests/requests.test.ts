@@ -59,16 +59,21 @@ describe('user requests', () => {
 
   it('records the same words said again later, not the same prompt seen twice (hook, then transcript)', () => {
     const d = fresh();
+    const hook = 'claude-code:hook';
     expect(
-      recordRequest(d, { text: 'approved', at: '2026-03-01T10:00:01.000Z', source: 'hook' }),
+      recordRequest(d, { text: 'approved', at: '2026-03-01T10:00:01.000Z', source: hook }),
     ).not.toBeNull();
-    // the transcript's line of the same prompt, a moment earlier than the hook's clock
-    expect(recordRequest(d, { text: 'approved', at: '2026-03-01T10:00:00.200Z' })).toBeNull();
+    // the transcript's line of the same prompt (its own clock; a replayed session's may be months before)
+    expect(
+      recordRequest(d, { text: 'approved', at: '2025-12-01T09:00:00.000Z', source: 'claude-code' }),
+    ).toBeNull();
     // approved again, twenty minutes on: a second request, and its two sightings count once
     expect(
-      recordRequest(d, { text: 'approved', at: '2026-03-01T10:20:00.000Z', source: 'hook' }),
+      recordRequest(d, { text: 'approved', at: '2026-03-01T10:20:00.000Z', source: hook }),
     ).not.toBeNull();
-    expect(recordRequest(d, { text: 'approved', at: '2026-03-01T10:20:00.500Z' })).toBeNull();
+    expect(
+      recordRequest(d, { text: 'approved', at: '2025-12-01T09:20:00.000Z', source: 'claude-code' }),
+    ).toBeNull();
     // the same words without a time are the same request
     expect(recordRequest(d, { text: 'approved' })).toBeNull();
     expect(d.state.recent_requests?.map((r) => r.at)).toEqual([
@@ -76,6 +81,16 @@ describe('user requests', () => {
       '2026-03-01T10:20:00.000Z',
     ]);
     expect(foldEvents(d.events).state).toEqual(d.state);
+
+    // a transcript alone (no hooks): said twice is two requests, the same line read again is one
+    const t = fresh();
+    expect(
+      recordRequest(t, { text: 'go on', at: '2026-03-01T10:00:00.000Z', source: 'codex' }),
+    ).not.toBeNull();
+    expect(recordRequest(t, { text: 'go on', at: '2026-03-01T10:00:00.000Z', source: 'codex' })).toBeNull();
+    expect(
+      recordRequest(t, { text: 'go on', at: '2026-03-01T10:05:00.000Z', source: 'codex' }),
+    ).not.toBeNull();
   });
 
   it('refuses an empty request and cuts a huge paste with a note', () => {

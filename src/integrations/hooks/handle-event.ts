@@ -68,7 +68,12 @@ interface Imported {
   tell?: string;
 }
 
-async function importNew(ctx: HookContext, ref: Ref, workflowId: string, event: HookEvent): Promise<Imported> {
+async function importNew(
+  ctx: HookContext,
+  ref: Ref,
+  workflowId: string,
+  event: HookEvent,
+): Promise<Imported> {
   const path = ctx.payload.transcript_path;
   if (!path) return { note: 'no transcript path', transcript: undefined, failed: false };
   // A session that ends before its first prompt never wrote its transcript: nothing to import, nothing wrong.
@@ -217,7 +222,8 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
           kind: 'request',
           text: prompt,
           at: new Date().toISOString(),
-          source: ctx.agent,
+          // the hook's sighting: the transcript import's of the same prompt pairs with it (core/commands/requests.ts)
+          source: `${ctx.agent}:hook`,
         })) as { record: unknown };
         note = r.record === null ? 'request already recorded' : 'request recorded';
       }
