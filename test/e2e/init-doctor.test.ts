@@ -227,6 +227,17 @@ describe('baton doctor', () => {
     // a file init created is excluded, not said to be tracked
     expect(r.stdout).toMatch(/^ {2}Codex hooks +\.codex\/hooks\.json: (?!.*git tracks)/m);
     expect(gitIn(repo, 'status', '--porcelain')).toMatch(/^ M AGENTS\.md$/m);
+    // the MCP server it registered is in the user's own ~/.codex/config.toml: doctor says so
+    const codex = (await baton(['doctor', '--json']))
+      .json<{ agents: { agent: string; mcp: { scope: string; path: string }[] }[] }>()
+      .agents.find((a) => a.agent === 'codex');
+    expect(codex?.mcp).toEqual([
+      expect.objectContaining({ scope: 'user', path: expect.stringMatching(/\.codex\/config\.toml$/) }),
+    ]);
+    // --user: the user's hooks, which need no trusted project
+    const user = await baton(['init', '--user', '--agent', 'codex', '--command', 'baton']);
+    expect(user.stdout).toContain('Codex asks you to review new hooks before they run.');
+    expect(user.stdout).not.toContain('trusted project');
   });
 
   it("lists Codex's repository hooks file once, as git holds it: the default and --shared write the same .codex/hooks.json", async () => {

@@ -114,7 +114,9 @@ export function registerInitCommands(program: Command, rt: Runtime) {
             );
             if (agents.includes('codex'))
               out.push(
-                'Codex runs project hooks only in a trusted project, and asks you to review new hooks before they run.',
+                scope === 'user'
+                  ? 'Codex asks you to review new hooks before they run.'
+                  : 'Codex runs project hooks only in a trusted project, and asks you to review new hooks before they run.',
               );
             return out.join('\n');
           },
@@ -194,7 +196,9 @@ export function registerInitCommands(program: Command, rt: Runtime) {
           `auto_track ${settings.autoTrack ? 'on' : 'off'}, checkpoints at most every ${Math.round(settings.checkpointIntervalMs / 60000)} min, context injected up to ${settings.injectMaxChars} characters`,
         );
         for (const w of workflows ?? [])
-          out.push(`workflow ${w.id}  ${w.status}  "${w.title}"  ${w.session_count} sessions`);
+          out.push(
+            `workflow ${w.id}  ${w.status}  "${w.title}"  ${w.session_count} session${w.session_count === 1 ? '' : 's'}`,
+          );
         const events = Object.entries(log.events);
         out.push(events.length ? 'Last hooks:' : 'No hook has run here yet.');
         for (const [event, r] of events.sort((a, b) => b[1].at.localeCompare(a[1].at)))

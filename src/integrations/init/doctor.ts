@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, sep } from 'node:path';
 import { hookEventsFor, isHookEvent } from '../hooks/hook-payload.js';
 import type { HookRecord } from '../hooks/hook-log.js';
 import {
@@ -119,7 +119,15 @@ export function wiringOf(agent: InitAgent, root: string, env: NodeJS.ProcessEnv)
     if (!seenMcp.has(key)) {
       seenMcp.add(key);
       const mcp = findMcp(files.mcp);
-      if (mcp) out.mcp.push({ scope, path: files.mcp.path, command: [mcp.command, ...mcp.args].join(' ') });
+      // Codex's MCP servers of every scope but --shared are the user's own ~/.codex/config.toml: said as such
+      const mcpScope =
+        files.mcp.kind === 'codex-toml' && !files.mcp.path.startsWith(`${root}${sep}`) ? 'user' : scope;
+      if (mcp)
+        out.mcp.push({
+          scope: mcpScope,
+          path: files.mcp.path,
+          command: [mcp.command, ...mcp.args].join(' '),
+        });
     }
     if (!seenBlocks.has(files.instructions) && hasBlock(files.instructions))
       out.instructions.push(files.instructions);
