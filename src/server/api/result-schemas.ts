@@ -54,7 +54,7 @@ export const InjectedContext = z
   .openapi('InjectedContext');
 
 export const StartResult = z
-  .object({ ...trackFields, context: InjectedContext.nullable() })
+  .object({ ...trackFields, context: InjectedContext.nullable(), own_resume: z.boolean().optional() })
   .openapi('StartResult');
 
 export const CompactionNoted = z
