@@ -4,7 +4,7 @@ import { readAgentProfiles } from '../config/agent-config.js';
 import { capacityPolicy } from '../config/capacity-policy.js';
 import type { SettingReader } from '../config/setting-reader.js';
 import { settingReader, type Settings } from '../config/settings.js';
-import { invalidInput } from '../core/index.js';
+import { CONTEXT_WINDOW_RANGE, invalidInput, MAX_SESSIONS_RANGE } from '../core/index.js';
 import { DockerEngine } from '../executors/docker/engine.js';
 import { DockerExecutor } from '../executors/docker/docker-executor.js';
 import { executorFactory, releaseByRuntime, remoteExecutor } from '../executors/executor-factory.js';
@@ -62,7 +62,7 @@ export function agentSetup(
       : kind === 'docker'
         ? new DockerExecutor(new DockerEngine(env), dockerImage)
         : new LocalExecutor();
-  const maxSessions = r.integer('maxSessions', 20, 1, 1_000_000);
+  const maxSessions = r.integer('maxSessions', 20, ...MAX_SESSIONS_RANGE);
   return {
     agentName,
     profile,
@@ -87,7 +87,9 @@ function agentProfile(name: string, profiles: Record<string, unknown>, r: Settin
     {
       agentBin: r.text('agentBin') || undefined,
       contextWindow:
-        window === undefined ? undefined : String(r.integer('contextWindow', 0, 1, 100_000_000, 'tokens')),
+        window === undefined
+          ? undefined
+          : String(r.integer('contextWindow', 0, ...CONTEXT_WINDOW_RANGE, 'tokens')),
     },
     profiles,
   );

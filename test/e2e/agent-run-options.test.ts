@@ -205,6 +205,13 @@ describe('baton run options', () => {
     const unknown = await cli(['run', '--agent', 'nosuch']);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('unknown agent nosuch');
+    // the limits `baton submit` and the API set, for `baton run` too
+    const many = await cli(['run', '--agent', 'small', '--max-sessions', '20000']);
+    expect(many.code).toBe(2);
+    expect(many.stderr).toMatch(/must be a whole number from 1 to 10000 \(option --max-sessions/);
+    const tiny = await cli(['run', '--agent', 'small', '--context-window', '10']);
+    expect(tiny.code).toBe(2);
+    expect(tiny.stderr).toMatch(/--context-window/);
   });
 
   it('--agent codex drives a fake Codex replaying a real rollout as `codex exec --json`, resuming its thread', async () => {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { decisionTypes, errorResolutions, tddPhases } from '../../core/index.js';
+import { CONTEXT_WINDOW_RANGE, decisionTypes, errorResolutions, tddPhases } from '../../core/index.js';
 import type { RecordInput } from '../../client/baton-client.js';
 import { action, workflowOption, type ActionContext } from '../action.js';
 import { collect, oneOf, parseNumber } from '../parse.js';
@@ -157,7 +157,11 @@ export function registerRecordCommands(program: Command, rt: Runtime) {
       action(rt, async (ctx, o: Opts) => {
         const tokens = parseNumber(o.tokens as string, '--tokens', { int: true, min: 0 });
         const window = o.contextWindow
-          ? parseNumber(o.contextWindow as string, '--context-window', { int: true, min: 1 })
+          ? parseNumber(o.contextWindow as string, '--context-window', {
+              int: true,
+              min: CONTEXT_WINDOW_RANGE[0],
+              max: CONTEXT_WINDOW_RANGE[1],
+            })
           : null;
         // Utilisation and what remains are computed once, by the fold, from the context size and the window.
         await save(ctx, str(o.workflow) ?? undefined, {

@@ -23,6 +23,10 @@ export interface WorkProfile {
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/;
 export const PRIORITY_RANGE = [-1000, 1000] as const;
+/** How many agent sessions one run may start (`--max-sessions`), for `baton run`, a worker and submitted work. */
+export const MAX_SESSIONS_RANGE = [1, 10_000] as const;
+/** A model's context window in tokens (`--context-window`), wherever it is given. */
+export const CONTEXT_WINDOW_RANGE = [1_000, 100_000_000] as const;
 
 const intIn = (v: number | null | undefined, what: string, min: number, max: number) => {
   if (v === null || v === undefined) return null;
@@ -54,8 +58,8 @@ export function submission(r: SubmitRequest): {
     profile: {
       agent,
       agent_bin: bin,
-      context_window: intIn(r.context_window, '--context-window', 1_000, 100_000_000),
-      max_sessions: intIn(r.max_sessions, '--max-sessions', 1, 10_000),
+      context_window: intIn(r.context_window, '--context-window', ...CONTEXT_WINDOW_RANGE),
+      max_sessions: intIn(r.max_sessions, '--max-sessions', ...MAX_SESSIONS_RANGE),
     },
     priority: intIn(r.priority, '--priority', ...PRIORITY_RANGE) ?? 0,
     label,

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { PRIORITY_RANGE } from '../../core/index.js';
+import { CONTEXT_WINDOW_RANGE, MAX_SESSIONS_RANGE, PRIORITY_RANGE } from '../../core/index.js';
 import { cwdHeaders, jsonBody, refOf, responses, type RouteDeps } from './define.js';
 import { WorkflowParams } from './request-schemas.js';
 
@@ -15,8 +15,20 @@ const SubmitBody = z
         'the agent profile: claude-code, codex, command, or a configured one (required; null is refused with what to give)',
       ),
     agent_bin: z.string().min(1).max(4096).nullable().default(null),
-    context_window: z.number().int().min(1_000).max(100_000_000).nullable().default(null),
-    max_sessions: z.number().int().min(1).max(10_000).nullable().default(null),
+    context_window: z
+      .number()
+      .int()
+      .min(CONTEXT_WINDOW_RANGE[0])
+      .max(CONTEXT_WINDOW_RANGE[1])
+      .nullable()
+      .default(null),
+    max_sessions: z
+      .number()
+      .int()
+      .min(MAX_SESSIONS_RANGE[0])
+      .max(MAX_SESSIONS_RANGE[1])
+      .nullable()
+      .default(null),
     priority: z.number().int().min(PRIORITY_RANGE[0]).max(PRIORITY_RANGE[1]).nullable().default(null),
     label: z.string().min(1).max(100).nullable().default(null),
   })
