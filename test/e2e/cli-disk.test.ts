@@ -253,6 +253,8 @@ describe('baton CLI: files on disk', () => {
         'live_state',
         'fresh',
       ]);
+      // the age in the CLI's one span format
+      expect((await baton('session-info', id)).stdout).toMatch(/^live state: saved \S+ \(\d+m\d{2}s ago\)$/m);
     },
   );
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
-import type { CheckpointRef, RecoveryPlan } from '../../core/index.js';
+import { formatSpan, type CheckpointRef, type RecoveryPlan } from '../../core/index.js';
 import {
   exportRun,
   importRunDir,
@@ -29,13 +29,6 @@ type StatusView = {
   checkpoints: CheckpointRef[];
   live_state: { saved_at: string; trigger: string } | null;
 };
-
-const ago = (seconds: number) =>
-  seconds < 120
-    ? `${seconds}s`
-    : seconds < 7200
-      ? `${Math.round(seconds / 60)}m`
-      : `${Math.round(seconds / 3600)}h`;
 
 export function registerDiskCommands(program: Command, rt: Runtime) {
   program
@@ -153,7 +146,7 @@ export function registerDiskCommands(program: Command, rt: Runtime) {
             `status: ${info.status}   step: ${info.step} (${info.progress}%)   sessions: ${info.sessions}`,
             `worktree: ${info.worktree}`,
             `run folder: ${info.run_folder}`,
-            `live state: saved ${savedAt} (${ago(age)} ago)`,
+            `live state: saved ${savedAt} (${formatSpan(age * 1000)} ago)`,
             `checkpoints: ${s.checkpoints.map((c) => `${c.name}${c.commit ? `@${c.commit.slice(0, 8)}` : ''}`).join(', ') || 'none'}${older > 0 ? ` and ${older} older (baton checkpoints)` : ''}`,
             'recovery options:',
             ...plan.options.map(
