@@ -101,9 +101,3 @@ export function normalizeOrigin(value: string): string | null {
   return `${u.protocol}//${u.host}`.toLowerCase();
 }
 
-/** A list setting: an array of strings (config file) or comma separated (option, variable). */
-export function listSetting(value: unknown): string[] {
-  if (value === undefined || value === null) return [];
-  const items = Array.isArray(value) ? value.map(String) : String(value).split(',');
-  return items.map((s) => s.trim()).filter(Boolean);
-}

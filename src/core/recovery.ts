@@ -51,7 +51,7 @@ export interface RecoveryPlan {
 }
 
 /** The Go Team recovery options: back to a checkpoint (with what is lost), the live state, or a fresh start. */
-export function recoveryOptions(s: WorkflowState, liveSavedAt: string | null, _now?: string): RecoveryPlan {
+export function recoveryOptions(s: WorkflowState, liveSavedAt: string | null): RecoveryPlan {
   const options: RecoveryOption[] = [];
   const last = s.checkpoints[s.checkpoints.length - 1];
   if (last) {
@@ -109,7 +109,7 @@ export function interruptRecovery(
   detectedBy: InterruptRecovery['detected_by'],
   lastHeartbeat: string | null,
 ): InterruptRecovery {
-  const plan = recoveryOptions(s, null, s.updated_at);
+  const plan = recoveryOptions(s, null);
   const cp = plan.options.find((o) => o.type === 'checkpoint');
   return {
     detected_by: detectedBy,

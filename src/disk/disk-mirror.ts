@@ -268,7 +268,7 @@ export class DiskMirror {
     )
       writeFileAtomic(p.plan, state.plan);
     writeJsonAtomic(p.liveState, liveStateDoc(state, now, checkpoints.length ? 'checkpoint' : 'action'));
-    if (state.status === 'interrupted') writeJsonAtomic(p.recovery, recoveryDoc(state, now));
+    if (state.status === 'interrupted') writeJsonAtomic(p.recovery, recoveryDoc(state));
     else rmSync(p.recovery, { force: true });
     const allActors = new Set([...actors, ...events.map((e) => e.actor)]);
     writeJsonAtomic(p.manifest, manifestDoc(state, [...allActors], now, eventFiles));

@@ -105,7 +105,7 @@ export const liveStateDoc = (s: WorkflowState, now: string, trigger: 'action' | 
 });
 
 /** The Go Team recovery metadata, written while the workflow is interrupted. */
-export const recoveryDoc = (s: WorkflowState, now: string) => recoveryOptions(s, s.updated_at, now);
+export const recoveryDoc = (s: WorkflowState) => recoveryOptions(s, s.updated_at);
 
 /** One line of the registry (`sessions.json`), the Go Team session registry's shape. */
 export function registryEntry(s: WorkflowState) {

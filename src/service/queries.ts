@@ -225,7 +225,7 @@ export class Queries {
   /** The recovery options, each with the size of the context it would hand over and what that costs. */
   async recoveryOptions(s: WorkflowState) {
     const live = await this.store.loadLiveState(s.id);
-    const plan = recoveryOptions(s, live?.saved_at ?? null, this.now());
+    const plan = recoveryOptions(s, live?.saved_at ?? null);
     if (!s.last_snapshot) return plan;
     const latest = await this.latestSnapshot(s);
     const price = this.options.inputPricePerMTok ?? 3;

@@ -109,6 +109,3 @@ export class GroupCommitStore implements Store {
     return this.inner.close();
   }
 }
-
-/** Wraps a store so that concurrent commits share transactions (see GroupCommitStore). */
-export const groupCommit = (store: Store, maxGroup?: number) => new GroupCommitStore(store, maxGroup);

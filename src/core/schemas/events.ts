@@ -278,7 +278,6 @@ export const BatonEvent = z.discriminatedUnion('type', [
 export type BatonEvent = z.infer<typeof BatonEvent>;
 export type EventType = BatonEvent['type'];
 export type EventOf<T extends EventType> = Extract<BatonEvent, { type: T }>;
-export const eventTypes = BatonEvent.options.map((o) => o.shape.type.value) as EventType[];
 
 /** An event as a command decides it: everything but the envelope fields the service fills in. */
 export type NewEvent = {
