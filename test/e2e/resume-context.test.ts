@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LocalClient } from '../../src/client/local-client.js';
+import { isAcknowledgement } from '../../src/core/requests/request-text.js';
 import { loadLabels, type LabelFile } from '../../src/extraction/eval/labels.js';
 import { importTranscriptFile } from '../../src/integrations/transcripts/import-file.js';
 import { countTokens } from '../../src/tokens/count-tokens.js';
@@ -17,7 +18,8 @@ const mark = { completed: '[x]', in_progress: '[~]', pending: '[ ]' } as const;
 /** What the issue asks every compiled context to hold, checked against the hand labels. */
 function expectHolds(markdown: string, label: LabelFile, where: string) {
   const text = words(markdown);
-  const first = label.goal[0];
+  // the request that names the goal: the first that says what to do (a go-ahead only answers what came before)
+  const first = label.goal.find((g) => !isAcknowledgement(g.text)) ?? label.goal[0];
   if (first)
     expect(text, `${where}: the user's request`).toContain(words(first.text).slice(0, 60).replace(/…$/, ''));
   else expect(text, where).toContain('no request recorded)');

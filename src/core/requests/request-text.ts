@@ -43,6 +43,21 @@ export function requestTitle(text: string): string {
   return `${(space > TITLE_MAX_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
+const ackWord =
+  /^(?:yes|yeah|yep|yup|ok|okay|k|sure|go|ahead|on|do|it|let'?s|lets|proceed|continue|sounds|looks|good|lgtm|approved?|perfect|great|thanks?|thank|you|ty|cool|nice|fine|right|correct|please|pls|now|then|just|that|this|agreed?|exactly|done|y)$/i;
+
+/**
+ * A request that only says go on ("yep let's do it", "ok continue", "approved"): it answers what came before and
+ * says nothing of the goal, so it does not name the workflow while a request that does is at hand.
+ */
+export function isAcknowledgement(text: string): boolean {
+  const words = normalizeRequest(text)
+    .replace(/[.,!?;:)(]+/g, ' ')
+    .split(' ')
+    .filter(Boolean);
+  return words.length > 0 && words.length <= 6 && words.every((w) => ackWord.test(w));
+}
+
 /** The issue a workflow gets from its first request. */
 export const issueFromRequest = (r: UserRequest): Issue => ({
   id: r.id,

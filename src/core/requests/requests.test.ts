@@ -3,7 +3,7 @@ import { createWorkflow } from '../commands/create.js';
 import { recordRequest } from '../commands/requests.js';
 import { Draft } from '../draft.js';
 import { foldEvents } from '../fold.js';
-import { requestKey, requestTitle, REQUEST_MAX_CHARS } from './request-text.js';
+import { isAcknowledgement, requestKey, requestTitle, REQUEST_MAX_CHARS } from './request-text.js';
 
 let n = 0;
 const ctx = { now: '2026-03-01T10:00:00.000Z', newId: (p: string) => `${p}-${++n}`, actor: 'user' };
@@ -38,6 +38,22 @@ describe('user requests', () => {
       'also sort by date',
     ]);
     // The fold from the events alone gives the same state.
+    expect(foldEvents(d.events).state).toEqual(d.state);
+  });
+
+  it('names the workflow after the first request that says what to do, not after a go-ahead', () => {
+    const d = fresh();
+    for (const t of ["yep let's do it", 'OK, continue.', 'approved']) expect(isAcknowledgement(t)).toBe(true);
+    for (const t of ['Fix it', 'yes, and also add logging', 'now write the tests'])
+      expect(isAcknowledgement(t)).toBe(false);
+    recordRequest(d, { text: "yep let's do it", at: '2026-03-01T10:00:00Z' });
+    expect(d.state.issue?.title).toBe("yep let's do it");
+    recordRequest(d, { text: 'Add a retry to the uploader', at: '2026-03-01T10:01:00Z' });
+    expect(d.state.issue?.title).toBe('Add a retry to the uploader');
+    // neither a later go-ahead nor one said earlier (a transcript read after the hooks) takes it back
+    recordRequest(d, { text: 'ok go on', at: '2026-03-01T10:02:00Z' });
+    recordRequest(d, { text: 'sure', at: '2026-03-01T09:00:00Z' });
+    expect(d.state.issue?.title).toBe('Add a retry to the uploader');
     expect(foldEvents(d.events).state).toEqual(d.state);
   });
 
