@@ -87,7 +87,7 @@ describe('settings rows of the agent runtime and the import extractor', () => {
     );
     const settings = loadSettings({}, env, repo);
     expect(() => agentSetup({ agent: 'codex' }, env, settings, repo)).toThrow(
-      `context window "big" must be a whole number of tokens from 1 to 100000000 (${worktreeFile}, key context_window)`,
+      `context window "big" must be a whole number of tokens from 1000 to 100000000 (${worktreeFile}, key context_window)`,
     );
     expect(() => agentSetup({}, env, settings, repo)).toThrow(
       `warn-at "2" must be a number from 0.01 to 1 (${homeFile}, key warn_at)`,
@@ -98,7 +98,7 @@ describe('settings rows of the agent runtime and the import extractor', () => {
     expect(() =>
       agentSetup({ warnAt: '0.5', heartbeat: '1s' }, { ...env, BATON_MAX_SESSIONS: '0' }, settings, repo),
     ).toThrow(
-      'max sessions "0" must be a whole number from 1 to 1000000 (option --max-sessions, variable BATON_MAX_SESSIONS)',
+      'max sessions "0" must be a whole number from 1 to 10000 (option --max-sessions, variable BATON_MAX_SESSIONS)',
     );
   });
 
