@@ -100,4 +100,3 @@ export function normalizeOrigin(value: string): string | null {
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
   return `${u.protocol}//${u.host}`.toLowerCase();
 }
-

@@ -19,22 +19,25 @@ const sessions = [
 ];
 
 describe('fitSummary', () => {
-  it.each(sessions)('keeps where the work stands and what is next of a real compaction summary (%s)', (rel) => {
-    const text = compactSummary(rel);
-    const section = (n: number) => new RegExp(`^(?:## )?${n}\\. [A-Z]`, 'm').exec(text)!.index;
-    const tail = [7, 8, 9].map((n) => text.slice(section(n), n < 9 ? section(n + 1) : undefined).trim());
-    const max = 4000;
-    expect(text.length).toBeGreaterThan(max);
-    const r = fitSummary(text, max);
-    expect(r.text.length).toBeLessThanOrEqual(max);
-    // pending tasks, current work and the next step, word for word, and the request
-    for (const s of tail) expect(r.text).toContain(s);
-    expect(r.text).toMatch(/^(?:## )?1\. Primary Request and Intent:?$/m);
-    // the long sections are named where they were, with their size
-    expect(r.text).toMatch(/^(?:## )?3\. Files and Code Sections: \(\d+ characters left out here\)$/m);
-    expect(r.cut).toBeGreaterThan(0);
-    expect(r.cut).toBeLessThan(text.length);
-  });
+  it.each(sessions)(
+    'keeps where the work stands and what is next of a real compaction summary (%s)',
+    (rel) => {
+      const text = compactSummary(rel);
+      const section = (n: number) => new RegExp(`^(?:## )?${n}\\. [A-Z]`, 'm').exec(text)!.index;
+      const tail = [7, 8, 9].map((n) => text.slice(section(n), n < 9 ? section(n + 1) : undefined).trim());
+      const max = 4000;
+      expect(text.length).toBeGreaterThan(max);
+      const r = fitSummary(text, max);
+      expect(r.text.length).toBeLessThanOrEqual(max);
+      // pending tasks, current work and the next step, word for word, and the request
+      for (const s of tail) expect(r.text).toContain(s);
+      expect(r.text).toMatch(/^(?:## )?1\. Primary Request and Intent:?$/m);
+      // the long sections are named where they were, with their size
+      expect(r.text).toMatch(/^(?:## )?3\. Files and Code Sections: \(\d+ characters left out here\)$/m);
+      expect(r.cut).toBeGreaterThan(0);
+      expect(r.cut).toBeLessThan(text.length);
+    },
+  );
 
   it('keeps the head of text without numbered sections, and leaves a short text alone', () => {
     const text = 'First part.\n\n'.repeat(100);
