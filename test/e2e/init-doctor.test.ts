@@ -240,6 +240,25 @@ describe('baton doctor', () => {
     expect(user.stdout).not.toContain('trusted project');
   });
 
+  it("says Codex's project hooks need a trusted project, and hooks wired twice", async () => {
+    const { repo, home, baton } = setup();
+    expect((await baton(['init', '--agent', 'codex', '--command', 'baton'])).code).toBe(0);
+    const problems = async () => (await baton(['doctor', '--json'])).json<{ problems: string[] }>().problems;
+    expect(await problems()).toContainEqual(
+      expect.stringMatching(
+        /^Codex runs the hooks in .*\.codex\/hooks\.json only in a trusted project, and .*config\.toml does not trust this one yet/,
+      ),
+    );
+    const toml = join(home, '.codex', 'config.toml');
+    writeFileSync(toml, `${readFileSync(toml, 'utf8')}\n[projects."${repo}"]\ntrust_level = "trusted"\n`);
+    expect((await problems()).filter((p) => /trusted project/.test(p))).toEqual([]);
+    // the user's hooks as well: every event would run Baton twice
+    expect((await baton(['init', '--user', '--agent', 'codex', '--command', 'baton'])).code).toBe(0);
+    expect(await problems()).toContainEqual(
+      expect.stringMatching(/^Codex runs Baton's hooks twice, from .* and .*: every event is answered twice/),
+    );
+  });
+
   it("lists Codex's repository hooks file once, as git holds it: the default and --shared write the same .codex/hooks.json", async () => {
     const { repo, baton } = setup();
     const hooks = join(repo, '.codex', 'hooks.json');

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { isAbsolute, sep } from 'node:path';
+import { isAbsolute, join, sep } from 'node:path';
 import { hookEventsFor, isHookEvent } from '../hooks/hook-payload.js';
 import type { HookRecord } from '../hooks/hook-log.js';
 import {
@@ -17,6 +17,7 @@ import { batonHooksIn } from './hooks-file.js';
 import { hasBlock } from './instructions-block.js';
 import { isObject, readJsonObject } from './json-file.js';
 import { findMcp } from './mcp-entry.js';
+import { codexTrust } from './codex-trust.js';
 import { gitStandingOf } from './git-exclude.js';
 import { agentLabel } from '../../core/agent-label.js';
 
@@ -185,6 +186,18 @@ export function diagnose(
     }
     if (w.version_unread && (w.hooks.length || inUse.includes(w.agent)))
       notes.push(unknownVersionNote(w.version_unread));
+    if (w.hooks.length > 1)
+      problems.push(
+        `${agentLabel(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(' and ')}: every event is answered twice (the context injected twice); keep one (\`baton init --undo\` with --user or --shared for the one to drop)`,
+      );
+    const project = w.agent === 'codex' ? w.hooks.find((h) => h.scope !== 'user') : undefined;
+    if (project) {
+      const trust = codexTrust(root, homesOf(env).codexDir);
+      if (trust !== 'trusted')
+        problems.push(
+          `Codex runs the hooks in ${project.path} only in a trusted project, and ${join(homesOf(env).codexDir, 'config.toml')} ${trust === 'untrusted' ? 'marks this one untrusted' : 'does not trust this one yet'}: trust the folder when Codex asks, or add [projects."${root}"] trust_level = "trusted" there (or use \`baton init --user --agent codex\`)`,
+        );
+    }
     if (w.hooks.length && w.plugin.length)
       problems.push(
         `${agentLabel(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(', ')} and from the plugin ${w.plugin.join(', ')}: keep one (\`baton init --undo\`, or disable the plugin)`,
