@@ -7,7 +7,9 @@ export interface OpenStoreOptions {
   durability?: Durability;
 }
 
-export const isPostgresUrl = (database: string) => /^postgres(ql)?:\/\//.test(database);
+import { isPostgresUrl } from '../core/database-url.js';
+
+export { isPostgresUrl };
 
 /** Opens the store a database setting names; each driver is loaded only when used. */
 export async function openStore(options: OpenStoreOptions): Promise<Store> {

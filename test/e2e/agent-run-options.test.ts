@@ -228,6 +228,12 @@ describe('baton run options', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as { args: string[]; resume: string | null });
     expect(runs[0]?.args.slice(0, 2)).toEqual(['exec', '--json']);
+    // the sandbox lets the agent's `baton record` write Baton's database, in the Baton home
+    expect(runs[0]?.args.slice(2, 4)).toEqual([
+      '-c',
+      `sandbox_workspace_write.writable_roots=${JSON.stringify([home])}`,
+    ]);
+    expect(runs[0]?.args).toContain('workspace-write');
     expect(runs[0]?.resume).toBeNull();
     const evs = events();
     // The second task resumes exactly the thread Codex reported for the first one.

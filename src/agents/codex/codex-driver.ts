@@ -1,4 +1,6 @@
+import { dirname } from 'node:path';
 import type { AgentDriver } from '../../service/runtime/runtime-ports.js';
+import { isPostgresUrl } from '../../core/database-url.js';
 import { TranscriptSignals } from '../runtime/transcript-signals.js';
 import { CodexRolloutParser } from './rollout.js';
 
@@ -9,10 +11,21 @@ import { CodexRolloutParser } from './rollout.js';
 export const codexDriver: AgentDriver = {
   adapter: 'codex',
   command(profile, input) {
-    const args = ['exec', '--json', ...profile.args];
+    const args = ['exec', '--json', ...writableRoots(input.env), ...profile.args];
     if (input.resumeToken) args.push('resume', input.resumeToken);
     args.push('-');
     return { bin: profile.bin, args, cwd: input.cwd, env: {}, stdin: input.prompt };
   },
   parser: () => new TranscriptSignals(new CodexRolloutParser()),
 };
+
+/**
+ * Under `--sandbox workspace-write` Codex writes only in its workspace: the folder of Baton's SQLite database is
+ * made writable too, so the `baton record ...` commands the prompt offers the agent can write (a PostgreSQL store
+ * needs no folder).
+ */
+function writableRoots(env: Record<string, string> | undefined): string[] {
+  const db = env?.BATON_DATABASE_URL;
+  if (!db || isPostgresUrl(db)) return [];
+  return ['-c', `sandbox_workspace_write.writable_roots=${JSON.stringify([dirname(db)])}`];
+}

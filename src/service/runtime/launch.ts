@@ -106,6 +106,7 @@ export async function launchDriver(
     prompt: input.prompt,
     resumeToken: input.resumeToken,
     cwd: current.workspace_path,
+    env: input.env,
   });
   let proc: AgentProcess;
   try {

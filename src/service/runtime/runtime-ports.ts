@@ -61,7 +61,13 @@ export interface AgentDriver {
   readonly adapter: AgentProfile['adapter'];
   command(
     profile: AgentProfile,
-    input: { prompt: string; resumeToken: string | null; cwd: string },
+    input: {
+      prompt: string;
+      resumeToken: string | null;
+      cwd: string;
+      /** What Baton adds to the agent's environment (BATON_HOME, BATON_DATABASE_URL, BATON_RUN_WORKFLOW...). */
+      env?: Record<string, string>;
+    },
   ): LaunchSpec;
   parser(): AgentStreamParser;
 }
