@@ -160,6 +160,12 @@ describe('a long transcript read whole, in its own time and order', () => {
     // usage: output tokens and the peak context, beside the last context
     expect(imported.usage?.output_tokens).toBeGreaterThan(0);
     expect(imported.usage?.peak_context_tokens).toBeGreaterThan(imported.usage?.context_tokens ?? 0);
+    // the utilisation the fold derives from the context size and the window (one place computes it)
+    const u = ((await client.status(ref)) as { usage: Record<string, number | null> }).usage;
+    expect(u.context_utilization).toBeCloseTo(
+      (imported.usage?.context_tokens ?? 0) / (imported.usage?.context_window ?? 1),
+      5,
+    );
     await service.store.close();
   });
 

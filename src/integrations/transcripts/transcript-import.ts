@@ -76,7 +76,7 @@ export interface TranscriptImport {
   };
 }
 
-/** The session's usage as Baton records it: totals so far, utilisation from the current context size. */
+/** The session's usage as Baton records it: totals so far and the current context size (the fold derives the rest). */
 export function usageOf(p: ParsedTranscript): UsageMetrics | null {
   const u = p.usage;
   if (u.llm_calls === 0 && u.total_tokens === 0) return null;
@@ -85,8 +85,9 @@ export function usageOf(p: ParsedTranscript): UsageMetrics | null {
   return {
     tokens_used: u.total_tokens,
     context_window: window,
-    context_utilization: window && context !== null ? Math.min(1, context / window) : null,
-    tokens_remaining_estimate: window && context !== null ? Math.max(0, window - context) : null,
+    // computed once, by the fold, from the context size and the window
+    context_utilization: null,
+    tokens_remaining_estimate: null,
     llm_calls: u.llm_calls,
     tool_calls: u.tool_calls,
     cost_usd: u.cost_usd,
