@@ -1,3 +1,4 @@
+import { roughTokens } from '../core/rough-tokens.js';
 import { EventFeed } from './event-feed.js';
 import {
   abandon,
@@ -60,9 +61,6 @@ import type { ExecutorRow } from '../storage/executor-registry.js';
 /** Thrown inside a decision to step out and force an overdue pause first. */
 const overduePause = Symbol('overdue pause');
 
-/** Without a tokenizer passed in (the edges always pass one), about four characters a token. */
-const roughTokens = (text: string) => Math.ceil(text.length / 4);
-
 export interface CreateWorkflowInput {
   title: string;
   tasks: TaskSpecInput[];
@@ -102,6 +100,7 @@ export class BatonService {
     this.runner = new CommandRunner(store, options);
     this.live = new LiveStates(store, options);
     this.compiler = new ContextCompiler(
+      // without a tokenizer passed in (the edges always pass one), about four characters a token
       options.countTokens ?? roughTokens,
       options.contextBudget ?? DEFAULT_CONTEXT_BUDGET,
     );

@@ -1,3 +1,4 @@
+import { CHARS_PER_TOKEN, roughTokens } from '../core/rough-tokens.js';
 import type { SessionSnapshot } from '../core/index.js';
 import type { CompiledContext } from './context-compiler.js';
 
@@ -38,7 +39,7 @@ export function fitToCharacters(
 ): CharacterFit {
   const footer = retrievalFooter(snap);
   const room = maxChars - footer.length;
-  let budget = Math.max(200, Math.floor(room / 4));
+  let budget = Math.max(200, Math.floor(room / CHARS_PER_TOKEN));
   let compiled = compile(budget);
   let body = withoutOwnFooter(compiled.markdown);
   for (let i = 0; i < 8 && body.length > room && budget > 200; i++) {
@@ -53,5 +54,5 @@ export function fitToCharacters(
     cut = true;
   }
   const text = body + footer;
-  return { text, hash: compiled.hash, tokens: Math.ceil(text.length / 4), chars: text.length, cut };
+  return { text, hash: compiled.hash, tokens: roughTokens(text), chars: text.length, cut };
 }

@@ -1,3 +1,4 @@
+import { roughTokens } from '../../core/rough-tokens.js';
 import {
   BatonError,
   buildAgentPrompt,
@@ -467,7 +468,7 @@ export class AgentRunner {
         token = null;
         const state = await svc.runner.load(id);
         resumeContext = (await svc.queries.context(state)).markdown;
-        history = trimHistory(result.steps, o.historyBudget, (t) => Math.ceil(t.length / 4));
+        history = trimHistory(result.steps, o.historyBudget, roughTokens);
         log(`task ${task.id}: ${fallback}; continuing in a new driver session with the compiled context`);
         continue;
       }
