@@ -1,27 +1,7 @@
-import { execFile } from 'node:child_process';
+import { tryGit } from './run-git.js';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
 import type { GitCapture } from '../core/index.js';
-
-const exec = promisify(execFile);
-
-async function git(dir: string, args: string[]): Promise<string> {
-  const { stdout } = await exec('git', args, {
-    cwd: dir,
-    maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
-  });
-  return stdout;
-}
-
-async function tryGit(dir: string, args: string[]): Promise<string | null> {
-  try {
-    return await git(dir, args);
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The worktree a directory belongs to: the git top level, or the directory itself outside git. Found on the file

@@ -1,25 +1,9 @@
-import { execFile } from 'node:child_process';
+import { git, tryGit } from './run-git.js';
 import { relative } from 'node:path';
-import { promisify } from 'node:util';
 import { BatonError, notFound } from '../core/index.js';
 import type { RestorePlan, RestoreStep, RestoreTarget } from '../service/ports.js';
 
 export type { RestorePlan, RestoreStep };
-
-const exec = promisify(execFile);
-
-async function git(dir: string, args: string[]): Promise<string> {
-  const { stdout } = await exec('git', args, { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
-  return stdout;
-}
-
-async function tryGit(dir: string, args: string[]): Promise<string | null> {
-  try {
-    return await git(dir, args);
-  } catch {
-    return null;
-  }
-}
 
 const quote = (a: string) => (/^[A-Za-z0-9@%+=:,./_^{}-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
 const step = (...args: string[]): RestoreStep => ({ args, command: ['git', ...args].map(quote).join(' ') });
