@@ -89,15 +89,16 @@ export async function openLocalService(
  * choose this way.
  */
 export function serverClient(
-  settings: Pick<Settings, 'home'>,
+  settings: Pick<Settings, 'home' | 'configFiles'>,
   env: NodeJS.ProcessEnv,
   cwd: string,
   server?: string,
   token?: string,
 ): HttpClient | null {
-  const url = server ?? env.BATON_URL;
+  const r = settingReader({ server, token }, env, settings);
+  const url = r.text('server');
   if (!url) return null;
-  return new HttpClient(url, token ?? (env.BATON_TOKEN || readToken(settings.home)), cwd);
+  return new HttpClient(url, r.text('token') || readToken(settings.home), cwd);
 }
 
 /** Where and how to open Baton; each setting not given is read as the CLI reads it: environment, config file, default. */

@@ -67,6 +67,19 @@ describe('the one settings resolver', () => {
     expect(o.allowedHosts).toEqual(['baton.example.com', 'b.example:8080']);
     const cli = resolveServeOptions({ allowHost: 'x.example' }, env, loadSettings({ home }, env, null));
     expect(cli.allowedHosts).toEqual(['x.example']);
+    // the variables only, read by the same reader: on/off, 1/0
+    const flags = (more: NodeJS.ProcessEnv) => {
+      const e = { ...env, ...more };
+      return resolveServeOptions({}, e, loadSettings({}, e, null));
+    };
+    expect(flags({ BATON_NO_AUTH: '1', BATON_CHECK_RESPONSES: 'on' })).toMatchObject({
+      noAuth: true,
+      checkResponses: true,
+    });
+    expect(flags({ BATON_NO_AUTH: '0' })).toMatchObject({ noAuth: false, checkResponses: false });
+    expect(() => flags({ BATON_NO_AUTH: 'yes please' })).toThrow(
+      'no auth "yes please" is not on or off (option --no-auth, variable BATON_NO_AUTH)',
+    );
   });
 
   it('an unreadable config file is an error naming it', () => {

@@ -89,8 +89,8 @@ export class SettingReader {
   onOff(name: SettingName, fallback: boolean): boolean {
     const v = this.text(name);
     if (v === undefined) return fallback;
-    if (['on', 'true'].includes(v)) return true;
-    if (['off', 'false'].includes(v)) return false;
+    if (['on', 'true', '1'].includes(v)) return true;
+    if (['off', 'false', '0'].includes(v)) return false;
     throw this.invalid(name, 'is not on or off');
   }
 

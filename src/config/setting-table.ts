@@ -39,8 +39,13 @@ export const SETTINGS = {
     'checkpoint_interval',
   ),
   injectMaxChars: def('inject max chars', '--inject-max-chars', 'BATON_INJECT_MAX_CHARS', 'inject_max_chars'),
+  // a Baton server the commands talk to instead of the local store (docs/server.md); a file names neither
+  server: def('server', '--server', 'BATON_URL', null),
+  token: def('token', null, 'BATON_TOKEN', null),
   // the server
   host: def('host', '--host', 'BATON_HOST', 'host'),
+  noAuth: def('no auth', '--no-auth', 'BATON_NO_AUTH', null),
+  checkResponses: def('check responses', null, 'BATON_CHECK_RESPONSES', null),
   port: def('port', '--port', 'BATON_PORT', 'port'),
   maxBody: def('max body', '--max-body', 'BATON_MAX_BODY', 'max_body_bytes'),
   maxFrame: def('max frame', '--max-frame', 'BATON_MAX_FRAME', 'max_frame_bytes'),

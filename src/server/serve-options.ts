@@ -58,11 +58,11 @@ export function resolveServeOptions(
       'allowOrigin',
       'holds a value that is not an http(s) origin like https://baton.example.com',
     );
-  const noAuth = o.auth === false || env.BATON_NO_AUTH === '1';
+  const noAuth = o.auth === false || r.onOff('noAuth', false);
   if (noAuth && !isLoopback(host))
     throw invalidInput(
       `refusing to serve ${host} without a token: --no-auth (variable BATON_NO_AUTH) is for loopback addresses only; drop it or bind 127.0.0.1 (option --host, variable BATON_HOST)`,
     );
-  const checkResponses = env.BATON_CHECK_RESPONSES === '1';
+  const checkResponses = r.onOff('checkResponses', false);
   return { host, port, noAuth, maxBodyBytes, maxFrameBytes, allowedHosts, allowedOrigins, checkResponses };
 }
