@@ -203,6 +203,32 @@ async function recorded(w: Awaited<ReturnType<typeof inProcess>>) {
   return out;
 }
 
+describe('a transcript recorded in another folder of this machine', () => {
+  it('is imported as asked, with a warning naming both folders', async () => {
+    const { repo, baton } = workspace();
+    const other = tempDir('other-project-');
+    const line = (cwd: string) =>
+      JSON.stringify({
+        type: 'user',
+        sessionId: 's1',
+        cwd,
+        timestamp: '2026-03-01T10:00:00.000Z',
+        message: { role: 'user', content: 'Fix the flaky upload test' },
+      });
+    const theirs = join(tempDir(), 'theirs.jsonl');
+    writeFileSync(theirs, `${line(other)}\n`);
+    await baton('create', '--title', 'here');
+    const r = await baton('import', 'claude-code', theirs);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `the transcript was recorded in ${other}, outside this workflow's worktree ${repo}`,
+    );
+    const ours = join(tempDir(), 'ours.jsonl');
+    writeFileSync(ours, `${line(join(repo, '.'))}\n`);
+    expect((await baton('import', 'claude-code', ours)).stderr).not.toContain('outside this workflow');
+  });
+});
+
 describe('a transcript imported turn by turn, as the Stop hooks import it', () => {
   // a user's prompt begins a turn: Claude Code's user line with text, Codex's user_message event
   const turnStart = (l: string) =>

@@ -1,4 +1,5 @@
-import { basename } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { basename, isAbsolute, relative } from 'node:path';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import type { TranscriptFormat } from '../../agents/index.js';
 import { BatonError, notLinkedPhrase, type AgentTaskSync } from '../../core/index.js';
@@ -8,7 +9,7 @@ import { checkFormat, importTranscript, type Known, type TranscriptSource } from
 import { agentLabel } from '../../core/agent-label.js';
 
 interface StatusView {
-  workflow: { id: string };
+  workflow: { id: string; worktree?: string | null };
   imports: Known['imports'];
   recent_decisions: { description: string }[];
   open_errors: (OpenError & { error_message: string })[];
@@ -108,6 +109,8 @@ export async function importTranscriptFile(
     throughByte: piece.end,
   });
   const target = { ...ref, workflowId: status.workflow.id };
+  const elsewhere = recordedElsewhere(r.parsed.cwd, status.workflow.worktree ?? null);
+  if (elsewhere) warnings.push(elsewhere);
   const newLines = r.parsed.lines - (continuing ? previous.through_line : 0);
   if (r.parsed.entries.length === 0 && newLines > 0 && r.parsed.skipped.length === newLines)
     warnings.push('no line of the new part is a transcript line: nothing imported');
@@ -168,4 +171,15 @@ export async function importTranscriptFile(
     agent_tasks: tasks,
     warnings,
   };
+}
+
+/**
+ * A transcript the agent wrote in a folder of this machine outside the workflow's worktree (another project, another
+ * worktree of the repository): imported as asked, and said, since it is likely the wrong file or workflow.
+ */
+function recordedElsewhere(cwd: string | null, worktree: string | null): string | null {
+  if (!cwd || !worktree || !existsSync(cwd)) return null;
+  const rel = relative(realpathSync(worktree), realpathSync(cwd));
+  if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) return null;
+  return `the transcript was recorded in ${cwd}, outside this workflow's worktree ${worktree}: if it belongs to another project, import it there (or name its workflow with -w)`;
 }
