@@ -39,17 +39,5 @@ export interface InjectedContext {
   text: string;
 }
 
-export type StartInput = TrackInput & {
-  max_chars: number;
-  reason: string;
-  /** Why the agent session starts (SessionStart's `source`: startup, resume, clear, compact...), when it says. */
-  source?: string;
-};
-export type StartResult = TrackResult & {
-  context: InjectedContext | null;
-  /**
-   * The agent resumed the session Baton followed last (`claude --resume`, `codex resume`): it remembers its own
-   * work and nothing happened since, so no briefing is handed over.
-   */
-  own_resume?: boolean;
-};
+export type StartInput = TrackInput & { max_chars: number; reason: string };
+export type StartResult = TrackResult & { context: InjectedContext | null };

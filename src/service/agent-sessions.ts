@@ -236,23 +236,6 @@ export class AgentSessions {
       const t = f.created ? null : await this.track({ ...input, resume: false });
       return { ...(t ?? this.result(f, w, 'created', 1, f.note)), context: null };
     }
-    if (!resumed && this.ownResume(w, input)) {
-      // the agent's own memory is the briefing: the session is tied, nothing handed over
-      const { result, state } = await this.svc.runner.run(w.id, (d) => linkAgentSession(d, input.agent), {
-        retry: true,
-      });
-      return {
-        ...this.result(
-          f,
-          state,
-          result.outcome,
-          result.session_number,
-          `following ${f.note} as session ${result.session_number}; the agent resumed the session Baton followed last, and nothing happened since: no briefing handed over`,
-        ),
-        context: null,
-        own_resume: true,
-      };
-    }
     const fresh = await this.freshSnapshot(w);
     const git = fresh ? null : await this.gitOf(w);
     const { result, state } = await this.svc.runner.run(
@@ -274,20 +257,6 @@ export class AgentSessions {
       ),
       context: result.context,
     };
-  }
-
-  /**
-   * A resume (`source: resume`) of the agent session the workflow's last Baton session followed, with no session of
-   * another agent since: the agent remembers all of it.
-   */
-  private ownResume(w: WorkflowState, input: StartInput): boolean {
-    const last = w.sessions.at(-1)?.agent;
-    return (
-      input.source === 'resume' &&
-      input.agent.session_id !== null &&
-      last?.name === input.agent.name &&
-      last.session_id === input.agent.session_id
-    );
   }
 
   private gitOf(s: WorkflowState): Promise<GitCapture> {

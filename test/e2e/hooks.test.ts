@@ -322,27 +322,6 @@ describe("the agent's task tools in PostToolUse", () => {
   });
 });
 
-describe('an agent session resumed (claude --resume, codex resume)', () => {
-  it('gets no second briefing when it is the session Baton followed last; after another session, the full one', async () => {
-    const { repo, baton } = workspace();
-    const hook = (event: string, more: Record<string, unknown>) =>
-      baton(['hook', event], JSON.stringify({ cwd: repo, hook_event_name: event, ...more }));
-    await hook('SessionStart', { session_id: 'S1', source: 'startup' });
-    await hook('UserPromptSubmit', { session_id: 'S1', prompt: 'Add a retry to the uploader' });
-    await hook('SessionEnd', { session_id: 'S1', reason: 'prompt_input_exit' });
-    const own = await hook('SessionStart', { session_id: 'S1', source: 'resume' });
-    expect(context(own.stdout)).toMatch(
-      /^Baton is following this resumed Claude Code session as workflow wf-\S+ \(session \d+\); nothing was recorded by another session/,
-    );
-    expect(own.stderr).toMatch(/no briefing handed over/);
-    // another session worked since: a resume of S1 gets the full briefing
-    await hook('SessionStart', { session_id: 'S2', source: 'clear' });
-    const after = await hook('SessionStart', { session_id: 'S1', source: 'resume' });
-    expect(context(after.stdout)).toContain('## Session Resume Context');
-    expect(context(after.stdout)).toContain('Add a retry to the uploader');
-  });
-});
-
 describe('a pause asked for while the agent works through its own task list', () => {
   it('takes effect at the boundary the list reaches, tells the user, and the next prompt resumes', async () => {
     const { repo, baton, status } = workspace();

@@ -189,19 +189,9 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         ...trackInput(ctx, true),
         max_chars: ctx.settings.injectMaxChars,
         reason: `a new ${agentLabel(ctx.agent)} session began (${p.source ?? 'startup'})`,
-        ...(p.source ? { source: p.source } : {}),
       });
       // the user installed the hooks expecting to be followed: a session Baton does not follow is said so
       if (!t.workflow_id) return { ...untracked(t), tell: `Baton is not following this session: ${t.note}` };
-      if (t.own_resume)
-        return {
-          outcome: 'ok',
-          note: t.note,
-          output: context(
-            'SessionStart',
-            `Baton is following this resumed ${agentLabel(ctx.agent)} session as workflow ${t.workflow_id} (session ${t.session_number}); nothing was recorded by another session since you last worked on it. \`baton context\` prints the whole resume context.\n`,
-          ),
-        };
       if (!t.context) {
         const c = await contextFor(ctx, { ...t, workflow_id: t.workflow_id, empty: true }, '');
         return { outcome: 'ok', note: c.note, output: context('SessionStart', c.text) };

@@ -30,7 +30,6 @@ const StartBody = z
     ...trackFields,
     max_chars: z.number().int().min(1000).max(1_000_000),
     reason: z.string().min(1).max(500),
-    source: z.string().min(1).max(100).optional(),
   })
   .openapi('StartAgentSession');
 

@@ -54,7 +54,7 @@ export const InjectedContext = z
   .openapi('InjectedContext');
 
 export const StartResult = z
-  .object({ ...trackFields, context: InjectedContext.nullable(), own_resume: z.boolean().optional() })
+  .object({ ...trackFields, context: InjectedContext.nullable() })
   .openapi('StartResult');
 
 export const CompactionNoted = z
