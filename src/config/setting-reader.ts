@@ -87,7 +87,7 @@ export class SettingReader {
   }
 
   onOff(name: SettingName, fallback: boolean): boolean {
-    const v = this.text(name);
+    const v = this.text(name)?.toLowerCase();
     if (v === undefined) return fallback;
     if (['on', 'true', '1'].includes(v)) return true;
     if (['off', 'false', '0'].includes(v)) return false;

@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -33,7 +33,7 @@ async function inProcess() {
       at: (r.data as { timestamp: string }).timestamp,
       text: (r.data as { text: string }).text,
     }));
-  return { service, client, ref, id, history };
+  return { service, client, ref, id, repo, history };
 }
 
 describe('baton import where no workflow is open', () => {
@@ -226,6 +226,21 @@ describe('a transcript recorded in another folder of this machine', () => {
     const ours = join(tempDir(), 'ours.jsonl');
     writeFileSync(ours, `${line(join(repo, '.'))}\n`);
     expect((await baton('import', 'claude-code', ours)).stderr).not.toContain('outside this workflow');
+  });
+
+  it("is imported without a word when the workflow's worktree is gone from this machine", async () => {
+    const { service, client, repo } = await inProcess();
+    const id = ((await client.status({ cwd: repo })) as { workflow: { id: string } }).workflow.id;
+    const file = join(tempDir(), 'session.jsonl');
+    writeFileSync(
+      file,
+      `${JSON.stringify({ type: 'user', sessionId: 's', cwd: tempDir(), message: { role: 'user', content: 'Fix it' } })}\n`,
+    );
+    rmSync(repo, { recursive: true, force: true });
+    const r = await importTranscriptFile(client, { workflowId: id, cwd: tempDir() }, file, 'claude-code');
+    expect(r.new_entries).toBe(1);
+    expect(r.warnings.filter((w) => /outside this workflow/.test(w))).toEqual([]);
+    await service.store.close();
   });
 });
 

@@ -243,15 +243,22 @@ describe('baton doctor', () => {
   it("says Codex's project hooks need a trusted project, and hooks wired twice", async () => {
     const { repo, home, baton } = setup();
     expect((await baton(['init', '--agent', 'codex', '--command', 'baton'])).code).toBe(0);
-    const problems = async () => (await baton(['doctor', '--json'])).json<{ problems: string[] }>().problems;
-    expect(await problems()).toContainEqual(
+    const report = async () =>
+      (await baton(['doctor', '--json'])).json<{ problems: string[]; notes: string[] }>();
+    const problems = async () => (await report()).problems;
+    // no trust named yet: Codex asks at its next start, said as a note
+    expect((await report()).notes).toContainEqual(
       expect.stringMatching(
-        /^Codex runs the hooks in .*\.codex\/hooks\.json only in a trusted project, and .*config\.toml does not trust this one yet/,
+        /^Codex runs the hooks in .*\.codex\/hooks\.json only in a trusted project, and .*config\.toml names no trust for this folder/,
       ),
     );
     const toml = join(home, '.codex', 'config.toml');
-    writeFileSync(toml, `${readFileSync(toml, 'utf8')}\n[projects."${repo}"]\ntrust_level = "trusted"\n`);
-    expect((await problems()).filter((p) => /trusted project/.test(p))).toEqual([]);
+    const original = readFileSync(toml, 'utf8');
+    writeFileSync(toml, `${original}\n[projects."${repo}"] # this one\ntrust_level = "untrusted"\n`);
+    expect(await problems()).toContainEqual(expect.stringMatching(/config\.toml marks this one untrusted/));
+    writeFileSync(toml, `${original}\n[projects."${repo}"]\ntrust_level = "trusted"\n`);
+    const trusted = await report();
+    expect([...trusted.problems, ...trusted.notes].filter((p) => /trusted project/.test(p))).toEqual([]);
     // the user's hooks as well: every event would run Baton twice
     expect((await baton(['init', '--user', '--agent', 'codex', '--command', 'baton'])).code).toBe(0);
     expect(await problems()).toContainEqual(

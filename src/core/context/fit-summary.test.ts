@@ -34,6 +34,8 @@ describe('fitSummary', () => {
       expect(r.text).toMatch(/^(?:## )?1\. Primary Request and Intent:?$/m);
       // the long sections are named where they were, with their size
       expect(r.text).toMatch(/^(?:## )?3\. Files and Code Sections: \(\d+ characters left out here\)$/m);
+      // what came before the sections (the "Analysis:") is said too
+      expect(r.text).toMatch(/^Before the sections: \(\d+ characters left out here\)$/m);
       expect(r.cut).toBeGreaterThan(0);
       expect(r.cut).toBeLessThan(text.length);
     },
@@ -41,7 +43,7 @@ describe('fitSummary', () => {
 
   it('keeps the head of text without numbered sections, and leaves a short text alone', () => {
     const text = 'First part.\n\n'.repeat(100);
-    expect(fitSummary(text, 50)).toEqual({ text: `${text.slice(0, 50).trimEnd()}…`, cut: text.length - 50 });
+    expect(fitSummary(text, 50)).toEqual({ text: `${text.slice(0, 45).trimEnd()}…`, cut: text.length - 45 });
     expect(fitSummary('Done: all 12 tests pass.', 50)).toEqual({ text: 'Done: all 12 tests pass.', cut: 0 });
   });
 
@@ -49,5 +51,24 @@ describe('fitSummary', () => {
     const text = `Before\n\`\`\`ts\n${'const x = 1;\n'.repeat(50)}\`\`\`\nAfter`;
     const r = fitSummary(text, 60);
     expect(r.text.match(/```/g)).toHaveLength(2);
+    expect(r.text.length).toBeLessThanOrEqual(60);
+  });
+
+  it('does not take a numbered item inside a section for the next section', () => {
+    const body = (n: number) => 'x'.repeat(n);
+    const text = [
+      '1. Primary Request and Intent:',
+      '   Add a retry to the uploader.',
+      '2. Add tests',
+      '2. Key Technical Concepts:',
+      body(3000),
+      '3. Pending Tasks:',
+      '   - write the retry test',
+    ].join('\n');
+    const r = fitSummary(text, 500);
+    expect(r.text.length).toBeLessThanOrEqual(500);
+    expect(r.text).toContain('2. Add tests');
+    expect(r.text).toMatch(/^2\. Key Technical Concepts: \(\d+ characters left out here\)$/m);
+    expect(r.text).toContain('- write the retry test');
   });
 });

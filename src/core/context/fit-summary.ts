@@ -9,7 +9,7 @@ export function fitSummary(text: string, max: number): { text: string; cut: numb
   const sections = numberedSections(text);
   if (sections.length < 3) return headOf(text, max);
   const parts = [
-    { title: '', body: text.slice(0, sections[0]!.start) },
+    { title: 'Before the sections', body: text.slice(0, sections[0]!.start) },
     ...sections.map((s) => ({ ...s, body: text.slice(s.start, s.end) })),
   ];
   const order = parts.map((_, i) => i).sort((a, b) => rank(parts[a]!.title) - rank(parts[b]!.title) || a - b);
@@ -58,16 +58,19 @@ const priorities: RegExp[] = [
 ];
 
 function rank(title: string): number {
-  if (!title) return priorities.length + 2;
+  if (title === 'Before the sections') return priorities.length + 2;
   const i = priorities.findIndex((p) => p.test(title));
   return i >= 0 ? i : priorities.length + 1;
 }
 
 const leftOut = (title: string, chars: number) => `${title}: (${chars} characters left out here)`;
 
-/** Top-level headings numbered 1, 2, 3 ... in order ("## 1. Primary Request and Intent:", "7. Pending Tasks:"). */
+/**
+ * Top-level headings numbered 1, 2, 3 ... in order, each ending with a colon as Claude Code writes them ("## 1.
+ * Primary Request and Intent:", "7. Pending Tasks:"); a numbered list item inside a section ("2. Add tests") is not.
+ */
 function numberedSections(text: string): { title: string; start: number; end: number }[] {
-  const heading = /^(?:#{1,4}[ \t]*)?(\d{1,2})\.[ \t]+([A-Z][A-Za-z ,&/()-]{2,60}?):?[ \t]*$/gm;
+  const heading = /^(?:#{1,4}[ \t]*)?(\d{1,2})\.[ \t]+([A-Z][A-Za-z ,&/()-]{2,60}?):[ \t]*$/gm;
   const found: { title: string; start: number }[] = [];
   for (const m of text.matchAll(heading)) {
     if (Number(m[1]) !== found.length + 1) continue;
@@ -77,7 +80,8 @@ function numberedSections(text: string): { title: string; start: number; end: nu
 }
 
 function headOf(text: string, max: number): { text: string; cut: number } {
-  return { text: closeFence(`${text.slice(0, max).trimEnd()}…`), cut: Math.max(0, text.length - max) };
+  const keep = Math.max(0, max - 5); // room for the ellipsis and a fence it may close
+  return { text: closeFence(`${text.slice(0, keep).trimEnd()}…`), cut: Math.max(0, text.length - keep) };
 }
 
 /** A cut inside a fenced code block closes it, so the sections after it are not read as code. */

@@ -44,7 +44,7 @@ export function requestTitle(text: string): string {
 }
 
 const ackWord =
-  /^(?:yes|yeah|yep|yup|ok|okay|k|sure|go|ahead|on|do|it|let'?s|lets|proceed|continue|sounds|looks|good|lgtm|approved?|perfect|great|thanks?|thank|you|ty|cool|nice|fine|right|correct|please|pls|now|then|just|that|this|agreed?|exactly|done|y)$/i;
+  /^(?:yes|yeah|yep|yup|ok|okay|k|sure|go|ahead|on|do|it|let'?s|lets|proceed|continue|sounds|looks|good|lgtm|approved?|perfect|great|thanks?|thank|you|ty|cool|nice|fine|right|correct|please|pls|now|then|just|that|this|agreed?|exactly|done|y|for|me|to|ship)$/i;
 
 /**
  * A request that only says go on ("yep let's do it", "ok continue", "approved"): it answers what came before and
@@ -52,7 +52,8 @@ const ackWord =
  */
 export function isAcknowledgement(text: string): boolean {
   const words = normalizeRequest(text)
-    .replace(/[.,!?;:)(]+/g, ' ')
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[^\p{L}\p{N}'\s]+/gu, ' ')
     .split(' ')
     .filter(Boolean);
   return words.length > 0 && words.length <= 6 && words.every((w) => ackWord.test(w));

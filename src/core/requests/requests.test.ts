@@ -43,7 +43,15 @@ describe('user requests', () => {
 
   it('names the workflow after the first request that says what to do, not after a go-ahead', () => {
     const d = fresh();
-    for (const t of ["yep let's do it", 'OK, continue.', 'approved']) expect(isAcknowledgement(t)).toBe(true);
+    for (const t of [
+      "yep let's do it",
+      'OK, continue.',
+      'approved',
+      'let\u2019s do it',
+      'sounds good, go for it',
+      'ok 👍',
+    ])
+      expect(isAcknowledgement(t)).toBe(true);
     for (const t of ['Fix it', 'yes, and also add logging', 'now write the tests'])
       expect(isAcknowledgement(t)).toBe(false);
     recordRequest(d, { text: "yep let's do it", at: '2026-03-01T10:00:00Z' });

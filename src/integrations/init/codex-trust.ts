@@ -15,9 +15,9 @@ export function codexTrust(root: string, codexDir: string): 'trusted' | 'untrust
   let inProject = false;
   for (const raw of text.split('\n')) {
     const line = raw.trim();
-    const table = /^\[\s*projects\s*\.\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')\s*\]$/.exec(line);
+    const table = /^\[\s*projects\s*\.\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')\s*\]\s*(?:#.*)?$/.exec(line);
     if (table) {
-      const folder = table[1] !== undefined ? (JSON.parse(`"${table[1]}"`) as string) : table[2];
+      const folder = table[1] !== undefined ? unquote(table[1]) : table[2];
       inProject = folder?.replace(/\/+$/, '') === root.replace(/\/+$/, '');
       continue;
     }
@@ -26,4 +26,13 @@ export function codexTrust(root: string, codexDir: string): 'trusted' | 'untrust
     if (level === 'trusted' || level === 'untrusted') return level;
   }
   return null;
+}
+
+/** A TOML basic string's text; one with an escape JSON does not share (\U0001F600) is kept as written. */
+function unquote(text: string): string {
+  try {
+    return JSON.parse(`"${text}"`) as string;
+  } catch {
+    return text;
+  }
 }

@@ -186,16 +186,26 @@ export function diagnose(
     }
     if (w.version_unread && (w.hooks.length || inUse.includes(w.agent)))
       notes.push(unknownVersionNote(w.version_unread));
-    if (w.hooks.length > 1)
+    // Claude Code runs identical hook commands once; Codex is not known to
+    const runsTwice =
+      w.agent === 'codex' ? w.hooks.length > 1 : new Set(w.hooks.map((h) => h.command)).size > 1;
+    if (runsTwice)
       problems.push(
         `${agentLabel(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(' and ')}: every event is answered twice (the context injected twice); keep one (\`baton init --undo\` with --user or --shared for the one to drop)`,
       );
     const project = w.agent === 'codex' ? w.hooks.find((h) => h.scope !== 'user') : undefined;
     if (project) {
+      const config = join(homesOf(env).codexDir, 'config.toml');
       const trust = codexTrust(root, homesOf(env).codexDir);
-      if (trust !== 'trusted')
+      const how = `trust the folder when Codex asks, or add [projects."${root}"] trust_level = "trusted" to ${config} (or use \`baton init --user --agent codex\`)`;
+      // untrusted: the hooks never run; no entry read: Codex asks at its next start (or trusts the main checkout)
+      if (trust === 'untrusted')
         problems.push(
-          `Codex runs the hooks in ${project.path} only in a trusted project, and ${join(homesOf(env).codexDir, 'config.toml')} ${trust === 'untrusted' ? 'marks this one untrusted' : 'does not trust this one yet'}: trust the folder when Codex asks, or add [projects."${root}"] trust_level = "trusted" there (or use \`baton init --user --agent codex\`)`,
+          `Codex runs the hooks in ${project.path} only in a trusted project, and ${config} marks this one untrusted: ${how}`,
+        );
+      else if (trust === null)
+        notes.push(
+          `Codex runs the hooks in ${project.path} only in a trusted project, and ${config} names no trust for this folder: ${how}`,
         );
     }
     if (w.hooks.length && w.plugin.length)

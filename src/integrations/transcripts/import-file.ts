@@ -178,7 +178,8 @@ export async function importTranscriptFile(
  * worktree of the repository): imported as asked, and said, since it is likely the wrong file or workflow.
  */
 function recordedElsewhere(cwd: string | null, worktree: string | null): string | null {
-  if (!cwd || !worktree || !existsSync(cwd)) return null;
+  // only folders of this machine (a worktree since removed, another machine's path: nothing to say)
+  if (!cwd || !worktree || !existsSync(cwd) || !existsSync(worktree)) return null;
   const rel = relative(realpathSync(worktree), realpathSync(cwd));
   if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) return null;
   return `the transcript was recorded in ${cwd}, outside this workflow's worktree ${worktree}: if it belongs to another project, import it there (or name its workflow with -w)`;

@@ -103,7 +103,7 @@ export function registerTaskRecordRoutes({ app, client }: RouteDeps) {
   const requests = recordRoute(
     'requests',
     RequestBody,
-    "record what the user asked (the first request becomes the workflow's issue; the same text again writes nothing)",
+    "record what the user asked (the first request becomes the workflow's issue; the same text seen again, by its hook and its transcript or without a time, writes nothing)",
   );
   app.openapi(requests, async (c) =>
     record(c, c.req.valid('param').id, { kind: 'request', ...c.req.valid('json') }),
