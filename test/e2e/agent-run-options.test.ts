@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, fakeClaude, fakeCodex, until } from '../helpers/agent-workspace.js';
@@ -218,7 +218,17 @@ describe('baton run options', () => {
     const { home, cli, create, events } = setup();
     await create();
     const log = join(home, 'codex.log');
-    const r = await cli(['run', '--agent', 'codex', '--agent-bin', fakeCodex], { FAKE_LOG: log });
+    // the user's own writable roots stay in the list baton run gives Codex
+    const codexHome = join(home, 'codex-home');
+    mkdirSync(codexHome);
+    writeFileSync(
+      join(codexHome, 'config.toml'),
+      '[sandbox_workspace_write]\nwritable_roots = ["/data/cache"]\n',
+    );
+    const r = await cli(['run', '--agent', 'codex', '--agent-bin', fakeCodex], {
+      FAKE_LOG: log,
+      CODEX_HOME: codexHome,
+    });
     expect(r.code, r.stderr).toBe(0);
     const report = r.json<Report>();
     expect(report.status).toBe('completed');
@@ -231,7 +241,7 @@ describe('baton run options', () => {
     // the sandbox lets the agent's `baton record` write Baton's database, in the Baton home
     expect(runs[0]?.args.slice(2, 4)).toEqual([
       '-c',
-      `sandbox_workspace_write.writable_roots=${JSON.stringify([home])}`,
+      `sandbox_workspace_write.writable_roots=${JSON.stringify(['/data/cache', home])}`,
     ]);
     expect(runs[0]?.args).toContain('workspace-write');
     expect(runs[0]?.resume).toBeNull();
