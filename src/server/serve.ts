@@ -119,15 +119,18 @@ export async function startServer(
   // A long-lived process keeps the Go Team auto-save going (every 30 s for running workflows) and forces requested
   // pauses whose timeout passed even when no command arrives.
   service.live.startAutoSave();
+  // a failure is said once while it stays the same (the ticker tries again every 5 s)
+  let tickerFailure: string | null = null;
   const pauseTicker = setInterval(
     () =>
       void service
         .enforcePauseTimeouts()
-        .catch((e: Error) =>
-          service.options.watch?.notice?.(
-            `could not force the pauses past their timeout: ${e.message} (tried again in 5 s)`,
-          ),
-        ),
+        .then(() => (tickerFailure = null))
+        .catch((e: Error) => {
+          const line = `could not force the pauses past their timeout: ${e.message} (tried again every 5 s)`;
+          if (line !== tickerFailure) service.options.watch?.notice?.(line);
+          tickerFailure = line;
+        }),
     5_000,
   );
   pauseTicker.unref();

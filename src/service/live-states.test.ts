@@ -18,6 +18,10 @@ describe('LiveStates', () => {
     live.debounce(state, 0);
     for (let i = 0; i < 50 && lines.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(lines).toHaveLength(1);
+    // the same failure again is not said again
+    live.debounce(state, 0);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
       new RegExp(
         `^could not save the live state of ${w.id}: .*\\b(?:not open|closed)\\b.* \\(tried again at the next save\\)$`,

@@ -66,9 +66,15 @@ export class LiveStates {
     this.timer.unref();
   }
 
-  /** A save in the background that failed: said where a person looks (the next one tries again). */
+  /** The last background failure said: the same one again is not repeated every 30 s. */
+  private lastFailure: string | null = null;
+
+  /** A save in the background that failed: said where a person looks, once while it stays the same. */
   private failed(what: string, e: Error): void {
-    this.options.watch?.notice?.(`could not save ${what}: ${e.message} (tried again at the next save)`);
+    const line = `could not save ${what}: ${e.message} (tried again at the next save)`;
+    if (line === this.lastFailure) return;
+    this.lastFailure = line;
+    this.options.watch?.notice?.(line);
   }
 
   async saveRunning(): Promise<number> {
