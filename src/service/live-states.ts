@@ -50,7 +50,9 @@ export class LiveStates {
       s.id,
       setTimeout(() => {
         this.pending.delete(s.id);
-        void this.save(s, 'action').catch((e: Error) => this.failed(`the live state of ${s.id}`, e));
+        void this.save(s, 'action')
+          .then(() => (this.lastFailure = null))
+          .catch((e: Error) => this.failed(`the live state of ${s.id}`, e));
       }, delayMs).unref(),
     );
   }
@@ -60,7 +62,9 @@ export class LiveStates {
     this.stop();
     this.timer = setInterval(
       () =>
-        void this.saveRunning().catch((e: Error) => this.failed('the live states of running workflows', e)),
+        void this.saveRunning()
+          .then(() => (this.lastFailure = null))
+          .catch((e: Error) => this.failed('the live states of running workflows', e)),
       intervalMs,
     );
     this.timer.unref();
