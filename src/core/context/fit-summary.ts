@@ -9,13 +9,12 @@ export function fitSummary(text: string, max: number): { text: string; cut: numb
   const sections = numberedSections(text);
   if (sections.length < 3) return headOf(text, max);
   const parts = [
-    { title: 'Before the sections', body: text.slice(0, sections[0]!.start) },
+    { title: BEFORE, body: text.slice(0, sections[0]!.start) },
     ...sections.map((s) => ({ ...s, body: text.slice(s.start, s.end) })),
   ];
   const order = parts.map((_, i) => i).sort((a, b) => rank(parts[a]!.title) - rank(parts[b]!.title) || a - b);
   // every section left out still shows its heading: room for those is set aside, and given back as one is kept
-  const placeholder = (i: number) =>
-    parts[i]!.title ? leftOut(parts[i]!.title, parts[i]!.body.trimEnd().length).length + 2 : 0;
+  const placeholder = (i: number) => leftOut(parts[i]!.title, parts[i]!.body.trimEnd().length).length + 2;
   const kept = new Map<number, string>();
   let room = max - parts.reduce((n, _, i) => n + placeholder(i), 0);
   for (const i of order) {
@@ -25,7 +24,7 @@ export function fitSummary(text: string, max: number): { text: string; cut: numb
     if (body.length + 2 <= room + placeholder(i)) {
       kept.set(i, body);
       room -= body.length + 2 - placeholder(i);
-    } else if (p.title && rank(p.title) < 3 && room + placeholder(i) > 300) {
+    } else if (rank(p.title) < 3 && room + placeholder(i) > 300) {
       // a section that says where the work stands, too long for what is left: its head
       const head = closeFence(`${body.slice(0, room + placeholder(i) - 6).trimEnd()}…`);
       kept.set(i, head);
@@ -39,12 +38,15 @@ export function fitSummary(text: string, max: number): { text: string; cut: numb
     if (k !== undefined) {
       out.push(k);
       shown += Math.min(k.length, p.body.trimEnd().length);
-    } else if (p.title && p.body.trim()) out.push(leftOut(p.title, p.body.trimEnd().length));
+    } else if (p.body.trim()) out.push(leftOut(p.title, p.body.trimEnd().length));
   }
   const joined = out.join('\n\n');
   if (joined.length > max) return headOf(text, max);
   return { text: joined, cut: Math.max(0, text.trimEnd().length - shown) };
 }
+
+/** The name the text before the first section goes by when it is left out (Claude Code's "Analysis:"). */
+const BEFORE = 'Before the sections';
 
 /** What to keep first: where the work stands and what is next, then what was asked, then what went wrong. */
 const priorities: RegExp[] = [
@@ -58,7 +60,7 @@ const priorities: RegExp[] = [
 ];
 
 function rank(title: string): number {
-  if (title === 'Before the sections') return priorities.length + 2;
+  if (title === BEFORE) return priorities.length + 2;
   const i = priorities.findIndex((p) => p.test(title));
   return i >= 0 ? i : priorities.length + 1;
 }
