@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import type { AgentDriver } from '../../service/runtime/runtime-ports.js';
 import { isPostgresUrl } from '../../core/database-url.js';
 import { TranscriptSignals } from '../runtime/transcript-signals.js';
+import { codexHome, userWritableRoots } from './codex-config.js';
 import { CodexRolloutParser } from './rollout.js';
 
 /**
@@ -29,38 +28,6 @@ export const codexDriver: AgentDriver = {
 function writableRoots(env: Record<string, string> | undefined): string[] {
   const db = env?.BATON_DATABASE_URL;
   if (!db || isPostgresUrl(db)) return [];
-  const roots = [...new Set([...userWritableRoots(process.env), dirname(db)])];
+  const roots = [...new Set([...userWritableRoots(codexHome(process.env)), dirname(db)])];
   return ['-c', `sandbox_workspace_write.writable_roots=${JSON.stringify(roots)}`];
-}
-
-/** The `writable_roots` of `[sandbox_workspace_write]` in `$CODEX_HOME/config.toml` (a dotted key too), if any. */
-export function userWritableRoots(env: NodeJS.ProcessEnv): string[] {
-  let text: string;
-  try {
-    text = readFileSync(join(env.CODEX_HOME || join(env.HOME || homedir(), '.codex'), 'config.toml'), 'utf8');
-  } catch {
-    return [];
-  }
-  let table = '';
-  let list: string | null = null;
-  for (const [i, raw] of text.split('\n').entries()) {
-    const line = raw.trim();
-    const header = /^\[([^\]]+)\]/.exec(line);
-    if (header) {
-      table = header[1]!.trim();
-      continue;
-    }
-    const key = /^(?:sandbox_workspace_write\s*\.\s*)?writable_roots\s*=\s*(\[.*)$/.exec(line);
-    const dotted = /^sandbox_workspace_write\s*\./.test(line);
-    if (key && (table === 'sandbox_workspace_write' || (table === '' && dotted))) {
-      // the array, over as many lines as it takes
-      list = [key[1], ...text.split('\n').slice(i + 1)].join('\n');
-      break;
-    }
-  }
-  if (list === null) return [];
-  const body = list.slice(0, list.indexOf(']') + 1);
-  return [...body.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g)].map((m) =>
-    m[2] !== undefined ? m[2] : m[1]!.replace(/\\(["\\])/g, '$1'),
-  );
 }

@@ -1,3 +1,4 @@
+import { codexHome } from '../../agents/codex/codex-config.js';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -39,7 +40,7 @@ export function homesOf(env: NodeJS.ProcessEnv): Homes {
     claudeJson: env.CLAUDE_CONFIG_DIR
       ? join(env.CLAUDE_CONFIG_DIR, '.claude.json')
       : join(home, '.claude.json'),
-    codexDir: env.CODEX_HOME || join(home, '.codex'),
+    codexDir: codexHome(env),
   };
 }
 

@@ -17,7 +17,7 @@ import { batonHooksIn } from './hooks-file.js';
 import { hasBlock } from './instructions-block.js';
 import { isObject, readJsonObject } from './json-file.js';
 import { findMcp } from './mcp-entry.js';
-import { codexTrust } from './codex-trust.js';
+import { codexTrust } from '../../agents/codex/codex-config.js';
 import { gitStandingOf } from './git-exclude.js';
 import { agentLabel } from '../../core/agent-label.js';
 
@@ -195,8 +195,9 @@ export function diagnose(
       );
     const project = w.agent === 'codex' ? w.hooks.find((h) => h.scope !== 'user') : undefined;
     if (project) {
-      const config = join(homesOf(env).codexDir, 'config.toml');
-      const trust = codexTrust(root, homesOf(env).codexDir);
+      const { codexDir } = homesOf(env);
+      const config = join(codexDir, 'config.toml');
+      const trust = codexTrust(root, codexDir);
       const how = `trust the folder when Codex asks, or add [projects."${root}"] trust_level = "trusted" to ${config} (or use \`baton init --user --agent codex\`)`;
       // untrusted: the hooks never run; no entry read: Codex asks at its next start (or trusts the main checkout)
       if (trust === 'untrusted')
