@@ -49,7 +49,9 @@ describe("the user's own writable roots (kept when baton run adds the database's
         ),
       ),
     ).toEqual(['/data/cache', '/opt/x']);
-    expect(userWritableRoots(codexFolder('sandbox_workspace_write.writable_roots = ["/a"]\n'))).toEqual(['/a']);
+    expect(userWritableRoots(codexFolder('sandbox_workspace_write.writable_roots = ["/a"]\n'))).toEqual([
+      '/a',
+    ]);
     // another table's key, none at all, no file
     expect(userWritableRoots(codexFolder('[profiles.x]\nwritable_roots = ["/no"]\n'))).toEqual([]);
     expect(userWritableRoots(codexFolder('model = "gpt-5"\n'))).toEqual([]);
