@@ -18,6 +18,7 @@ import type { WorkflowRef } from '../resolve-workflow.js';
 import { followAgent, type SessionResult } from './agent-session.js';
 import { CrashWatch } from './crash-watch.js';
 import { executorRowFor, launchDriver } from './launch.js';
+import { releaseExecutorRow } from './release-executor.js';
 import {
   claimWorkflow,
   describeOwner,
@@ -488,16 +489,11 @@ export class AgentRunner {
     for (const r of rows ?? [])
       if (r.status !== 'stopped' && r.status !== 'error') {
         // The session is over: what Baton created for it (a container) goes; a failure to remove it is kept.
-        const left = await svc.options.releaseExecutor?.(r).then(
-          () => null,
-          (e: Error) => `could not remove what Baton created for it: ${e.message}`,
-        );
-        if (left) log(`executor ${r.id}: ${left}`);
-        await svc.store.executors?.update(r.id, {
-          status: left ? 'error' : 'stopped',
-          session_state: final.status === 'in_progress' ? 'waiting_for_input' : 'ended',
-          ...(left ? { error_message: `${left}; retry with \`baton executors stop ${r.id}\`` } : {}),
+        const left = await releaseExecutorRow(svc, r, {
+          sessionState: final.status === 'in_progress' ? 'waiting_for_input' : 'ended',
+          reason: `the run ended (workflow ${final.status})`,
         });
+        if (left) log(`executor ${r.id}: ${left}`);
       }
     return { ...report, status: final.status, pause_trigger: final.pause_trigger };
   }

@@ -1,7 +1,8 @@
-import { executorChanged, notFound } from '../../core/index.js';
+import { notFound } from '../../core/index.js';
 import type { ExecutorRow } from '../../storage/executor-registry.js';
 import type { BatonService } from '../baton-service.js';
 import { noRegistry } from './launch.js';
+import { releaseExecutorRow } from './release-executor.js';
 
 export interface StopOutcome {
   executor_id: string;
@@ -17,8 +18,7 @@ export interface StopOutcome {
 
 /**
  * `baton executors stop`: each executor's agent is stopped and what Baton created for it (a Docker container) is
- * removed, through the service's `releaseExecutor` port; the row becomes `stopped` (or `error` with the reason
- * when that failed) and an `executor.changed` event says so.
+ * removed (releaseExecutorRow: the row becomes `stopped`, or `error` with the reason when that failed).
  */
 export async function stopExecutors(
   service: BatonService,
@@ -34,34 +34,17 @@ export async function stopExecutors(
   }
   if (select.workflowId) rows.push(...(await registry.list({ workflowId: select.workflowId })));
   if (select.all) rows.push(...(await registry.list({ status: ['starting', 'ready', 'error'] })));
-  const at = () => (service.options.now?.() ?? new Date()).toISOString();
   const out: StopOutcome[] = [];
   const seen = new Set<string>();
   for (const row of rows) {
     if (seen.has(row.id)) continue;
     seen.add(row.id);
-    let error: string | null = null;
-    try {
-      await service.options.releaseExecutor?.(row);
-    } catch (e) {
-      error = `could not stop it: ${(e as Error).message}`;
-    }
+    const error = await releaseExecutorRow(service, row, {
+      sessionState: 'ended',
+      reason: 'stopped by `baton executors stop`',
+    });
     const status = error ? 'error' : 'stopped';
-    const session_state = error ? row.session_state : 'ended';
-    await registry.update(row.id, { status, session_state, error_message: error, updated_at: at() });
     const wf = await service.store.loadState(row.workflow_id);
-    if (wf)
-      await service.runner.run(
-        wf.id,
-        (d) =>
-          executorChanged(d, {
-            executor_id: row.id,
-            status,
-            session_state,
-            reason: error ?? 'stopped by `baton executors stop`',
-          }),
-        { retry: true },
-      );
     const running = wf?.status === 'in_progress' && wf.session_count === row.session_number;
     out.push({
       executor_id: row.id,
