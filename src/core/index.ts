@@ -27,6 +27,7 @@ export * from './schemas/index.js';
 export * from './snapshot.js';
 export * from './task-graph.js';
 export * from './workflow-machine.js';
+export * from './status-list.js';
 export * from './duration.js';
 export * from './resume-report.js';
 export * from './commands/runtime.js';

@@ -229,6 +229,9 @@ for (const mode of cliModes) {
       expect(bad.code).toBe(2);
       expect(bad.stderr.trim().split('\n')).toHaveLength(1);
       expect(bad.stderr).toMatch(/--type "vibes" is not one of approach/);
+      const status = await baton('list', '--status', 'paused, sleeping');
+      expect(status.code).toBe(2);
+      expect(status.stderr).toMatch(/--status "sleeping" is not one of pending, in_progress/);
     });
   });
 

@@ -6,11 +6,11 @@ import {
   progressLabel,
   TaskSpec,
   workflowStatuses,
-  type WorkflowStatus,
+  statusList,
 } from '../../core/index.js';
 import type { WorkflowView } from '../../client/views.js';
 import { action, workflowOption } from '../action.js';
-import { collect, oneOf, parseTaskSpec } from '../parse.js';
+import { collect, parseTaskSpec } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 import { table } from '../output.js';
 import { rebuildFromDiskCommand } from './disk-rebuild-command.js';
@@ -92,8 +92,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
     .option('--here', 'only workflows of the current worktree')
     .action(
       action(rt, async ({ client, print }, o: { status?: string; here?: boolean }) => {
-        const status = o.status?.split(',').map((s) => oneOf(s.trim(), workflowStatuses, '--status')) as
-          WorkflowStatus[] | undefined;
+        const status = o.status === undefined ? undefined : statusList(o.status, '--status');
         const all = await client.list({ ...(status ? { status } : {}) });
         const here = o.here ? (await client.get({ cwd: rt.cwd }).catch(() => null))?.worktree : undefined;
         const list = here ? all.filter((w) => w.worktree === here) : all;

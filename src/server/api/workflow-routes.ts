@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { invalidInput, workflowStatuses, type WorkflowStatus } from '../../core/index.js';
+import { invalidInput, statusList } from '../../core/index.js';
 import { assertDirectory, cwdHeaders, cwdOf, jsonBody, refOf, responses, type RouteDeps } from './define.js';
 import {
   CleanupBody,
@@ -50,14 +50,9 @@ export function registerWorkflowRoutes({ app, client }: RouteDeps) {
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const status = q.status?.split(',').map((s) => s.trim());
-      const bad = status?.find((s) => !(workflowStatuses as readonly string[]).includes(s));
-      if (bad !== undefined)
-        throw invalidInput(`status "${bad}" is not one of ${workflowStatuses.join(', ')}`, {
-          issues: [{ path: 'query.status', message: `unknown status ${bad}` }],
-        });
+      const status = q.status === undefined ? undefined : statusList(q.status, 'query.status');
       const workflows = await client.list({
-        ...(status ? { status: status as WorkflowStatus[] } : {}),
+        ...(status ? { status } : {}),
         ...(q.worktree ? { worktree: q.worktree } : {}),
       });
       return c.json({ workflows }, 200);
