@@ -473,12 +473,8 @@ export class AgentRunner {
         log(`task ${task.id}: ${fallback}; continuing in a new driver session with the compiled context`);
         continue;
       }
-      const cause = (
-        result.text ??
-        (result.signal
-          ? `the agent was killed by ${result.signal}`
-          : `the agent exited with code ${result.exit_code ?? '?'}`)
-      ).trim();
+      // a failure always says how it ended (followAgent): the agent's error, its standard error, its exit
+      const cause = (result.text ?? '').trim();
       await svc.failTask({ workflowId: id }, task.id, cause.slice(0, 500));
       this.finish(report, emit, id, task.id, result.outcome, cause, started, output?.path ?? null);
       failedHere.add(task.id);

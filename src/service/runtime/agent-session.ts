@@ -261,7 +261,8 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   for (const sig of parser.end()) chain = chain.then(() => handle(sig)).catch(unrecorded);
   await chain;
   const r = result as Extract<AgentSignal, { type: 'result' }> | null;
-  // A failed run's text is its real cause: the agent's error, else its standard error, else how it ended. An agent
+  // A failed run's text is its real cause: the agent's error, else its standard error, else how it ended (never
+  // null: the task's failure, the log and the agent.exited event all say it in these words). An agent
   // Baton lost (its host or container gone: a signal that is not a POSIX one) says why first.
   const failed = !r || r.is_error || exit.code !== 0;
   const lost = exit.code === null && exit.signal && !exit.signal.startsWith('SIG') ? exit.stderr : null;
@@ -281,7 +282,9 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
       killedBy ??
       silent ??
       r?.text ??
-      null)
+      (exit.signal
+        ? `the agent was killed by ${exit.signal}`
+        : `the agent exited with code ${exit.code ?? '?'}`))
     : (r?.text ?? null);
   const text = lost && said !== lost ? [lost, said].filter(Boolean).join('\n') : said;
   // A reset time without a zone is read in this machine's zone, the one the agent prints it in.
@@ -317,7 +320,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
         context_window: u.context_window ?? ctx.profile.context_window,
       }
     : null;
-  const message = outcome === 'success' ? null : clip(text ?? `exit code ${exit.code ?? exit.signal}`, 1000);
+  const message = outcome === 'success' ? null : clip(text ?? '', 1000);
   await service.runner.run(
     workflowId,
     (d) => {
