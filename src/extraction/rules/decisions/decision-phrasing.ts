@@ -14,7 +14,7 @@ import {
 import { doing, doingAnyForm, doingNow, opensWithDoing } from './doing-verbs.js';
 import { actorLooks, bareLook, isStep, lookPurpose, looking, processStep } from './looks-and-steps.js';
 import { announcesFragment, deliberating, isNotAChoice, judged, unnamedChoice } from './not-choices.js';
-import { limitation, rationale, soThen } from './reason-shapes.js';
+import { choiceAfterSo, limitation, rationale } from './reason-shapes.js';
 import { recommends, statesWayTaken } from './ways-taken.js';
 
 /**
@@ -76,7 +76,7 @@ export function isDecision(text: string): boolean {
   const planVerb = planOf.exec(sentence)?.[1];
   if (planVerb !== undefined && doingAnyForm.test(planVerb) && !bareLook.test(planVerb)) return true;
   if (bareChoice(sentence)) return true;
-  const after = soThen.exec(sentence)?.[1];
+  const after = choiceAfterSo(sentence);
   if (after !== undefined && doing.test(after) && !isStep(after) && !processStep.test(after)) return true;
   if (pastOfDoing(sentence) && choiceWord.test(sentence)) return true;
   // "I need to change `--extra dev` to `--group dev`": an obligation that names the way set aside

@@ -17,13 +17,44 @@ export const doing = new RegExp(
   `\\b(?:${doingVerbs}|using|creating|adding|cleaning up|keeping|skipping|falling back|run .{0,30} with)\\b`,
   'i',
 );
-/** The same verbs in any form ("I've applied", "try setting"): for a change stated right after its cause. */
-export const doingAnyForm = new RegExp(`\\b(?:${doingVerbs.split('|').flatMap(inflect).join('|')})\\b`, 'i');
+/**
+ * The same verbs in any form ("I've applied", "try setting"): for a change stated right after its cause. Over 800
+ * forms as one regular expression cost a hook about 10 ms to compile on every run; the one-word forms are a set
+ * instead (a whole word of the text, as `\b...\b` reads it), and only the forms with spaces or patterns stay a
+ * regular expression.
+ */
+const anyForm = topLevel(doingVerbs.split('|').flatMap(inflect).join('|'));
+const wordForms = new Set(anyForm.filter((f) => /^[a-z]+$/.test(f)));
+const phraseForm = new RegExp(`\\b(?:${anyForm.filter((f) => !/^[a-z]+$/.test(f)).join('|')})\\b`, 'i');
+const phraseFormFirst = new RegExp(`^${phraseForm.source.slice(2)}`, 'i');
+export const doingAnyForm = {
+  test: (text: string) =>
+    phraseForm.test(text) || (text.match(/\w+/g) ?? []).some((w) => wordForms.has(w.toLowerCase())),
+};
+
+/** The alternatives of a pattern at its top level (a `|` inside parentheses or brackets is not one of them). */
+function topLevel(pattern: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') i++;
+    else if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === '|' && depth === 0) {
+      out.push(pattern.slice(start, i));
+      start = i + 1;
+    }
+  }
+  return [...out, pattern.slice(start)];
+}
 
 /** "I'm tightening the Rust test as well so ...": the agent's present action, its verb one of doing. */
 const progressive = /\b(?:I'm|I am|we're|we are) (?:also |now |just |then )?(\w+ing)\b/i;
 /** The sentence goes on with a verb of doing, in any form ("pulling the logic into ..."). */
-export const opensWithDoing = (text: string) => doingAnyForm.exec(text)?.index === 0;
+export const opensWithDoing = (text: string) =>
+  phraseFormFirst.test(text) || wordForms.has(/^\w+/.exec(text)?.[0].toLowerCase() ?? '');
 /** The agent's present action is one of doing: "I'm tightening ...". */
 export const doingNow = (sentence: string) => {
   const m = progressive.exec(sentence);

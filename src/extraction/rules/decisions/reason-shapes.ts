@@ -8,7 +8,12 @@
 export const rationale =
   /(?:\b(?:because|since|so that|so we|so it|given that|as (?:it|this|that|the|they|there|we|I)\b(?! (?:is|was|are|stands)\s*[.,;)]?\s*$)|due to|to avoid|to keep|to make sure|to ensure|to prevent|otherwise|so (?:the |our |current |existing |all |any |both )?[\w-]+(?: [\w-]+){0,3} (?:doesn't|does not|don't|do not|won't|can't|cannot|stays?|keeps?|remains?|never|comes? from|share)|which (?:avoids|keeps|means|matches|follows|(?:\w+ ){0,3}(?:doesn't|does not|can't|cannot|won't|will fail|isn't|is not)))\b|\s[—–]\s(?=it's|it is|they're|this is|that's|it (?:keeps|avoids|lets|means|makes|gives|saves)\b)|;\s(?=(?:it|this|that|they) (?:has|have) (?:grown|become|gotten)\b)|;\s(?!then\b|and\b|next\b|also\b)(?=(?:[\w`'-]+ ){1,5}(?:gets|get|would|wouldn't|doesn't|don't|can't|won't|needs|breaks|fails|avoids|scales)\b)|\(?(?=per (?:the|this|our|your|its|their) (?:[\w'-]+ ){0,3}(?:policy|convention|guidelines?|rules?|instructions?|requirements?)\b))\s*(.*)$/i;
 /** "X is minimal, so I'll go with option 1": the reason stated before the choice, which is not itself a step. */
-export const soThen = /\S.{10,}?,?\s+so (?=(?:I'll|I will|we'll|let's|I'm going to|I am going to)\s)(.+)$/i;
+const soThen = /\S.{10,}?,?\s+so (?=(?:I'll|I will|we'll|let's|I'm going to|I am going to)\s)(.+)$/i;
+/** Whether a sentence can hold that shape at all: a cheap test first (soThen tries every start of a long sentence). */
+const soClause = /\sso (?:I'll|I will|we'll|let's|I'm going to|I am going to)\s/i;
+/** The choice after "..., so I'll", or undefined. */
+export const choiceAfterSo = (sentence: string) =>
+  soClause.test(sentence) ? soThen.exec(sentence)?.[1] : undefined;
 
 /** What forces a change: a tool missing or blocked, something the agent cannot do. */
 export const forced =
