@@ -256,4 +256,39 @@ describe('baton run options', () => {
     const history = evs.filter((e) => JSON.stringify(e.data).includes('tool exec_command sed'));
     expect(history.length + usage.length).toBeGreaterThan(0);
   });
+  it('--agent codex: the context its rollout reports pauses the run at the task boundary, and a fresh thread goes on', async () => {
+    const { home, cli, create, events } = setup();
+    await create();
+    const log = join(home, 'codex.log');
+    const codexHome = join(home, 'codex-home');
+    // 240,000 of Codex's 258,400 tokens in the last model call of the first thread
+    const r = await cli(['run', '--agent', 'codex', '--agent-bin', fakeCodex, '--max-sessions', '2'], {
+      FAKE_LOG: log,
+      CODEX_HOME: codexHome,
+      FAKE_CONTEXT_TOKENS: '240000',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const evs = events();
+    const paused = evs.find((e) => e.type === 'workflow.paused');
+    expect(paused?.data).toMatchObject({ trigger: 'exhaustion' });
+    expect(String(paused?.data.reason)).toContain('93% full (240000 of 258400 tokens)');
+    const runs = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { resume: string | null; prompt_chars: number });
+    // the second session starts a new thread, fed with the compiled context, instead of resuming the full one
+    expect(runs[1]?.resume).toBeNull();
+    expect(r.json<Report>().stopped).toMatch(/--max-sessions 2 reached/);
+  });
+
+  it('--agent codex without its rollout (another CODEX_HOME): the run says its context was not measured', async () => {
+    const { cli, create } = setup();
+    await create();
+    const r = await cli(['run', '--agent', 'codex', '--agent-bin', fakeCodex, '--max-tasks', '1'], {
+      CODEX_HOME: tempDir('codex-empty-'),
+      FAKE_ROLLOUT: 'none',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/Codex's context was not measured: no rollout of thread [0-9a-f-]{36} under /);
+  });
 });

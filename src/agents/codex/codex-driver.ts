@@ -1,13 +1,14 @@
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { AgentDriver } from '../../service/runtime/runtime-ports.js';
 import { isPostgresUrl } from '../../core/database-url.js';
 import { TranscriptSignals } from '../runtime/transcript-signals.js';
 import { codexHome, userWritableRoots } from './codex-config.js';
 import { CodexRolloutParser } from './rollout.js';
+import { ExecWithRollout } from './rollout-context.js';
 
 /**
  * Codex CLI: `codex exec --json -` (prompt on stdin) and `codex exec --json resume <thread id> -`. Its JSONL is
- * read by the Codex parser (exec --json events, or rollout lines with `token_count` and `model_context_window`).
+ * read by the Codex parser; how full the context is comes from the thread's rollout (rollout-context.ts).
  */
 export const codexDriver: AgentDriver = {
   adapter: 'codex',
@@ -17,7 +18,10 @@ export const codexDriver: AgentDriver = {
     args.push('-');
     return { bin: profile.bin, args, cwd: input.cwd, env: {}, stdin: input.prompt };
   },
-  parser: () => new TranscriptSignals(new CodexRolloutParser()),
+  parser: () =>
+    new TranscriptSignals(
+      new ExecWithRollout(new CodexRolloutParser(), join(codexHome(process.env), 'sessions')),
+    ),
 };
 
 /**

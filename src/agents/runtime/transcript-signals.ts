@@ -6,6 +6,8 @@ export interface IncrementalTranscriptParser {
   push(chunk: string): void;
   end(): ParsedTranscript;
   snapshot(): ParsedTranscript;
+  /** What the run's log should say once the output has ended (a figure the parser could not read), if anything. */
+  notes?(): string[];
 }
 
 /**
@@ -28,7 +30,8 @@ export class TranscriptSignals implements AgentStreamParser {
   }
 
   end(): AgentSignal[] {
-    return this.diff(this.parser.end(), true);
+    const last = this.diff(this.parser.end(), true);
+    return [...last, ...(this.parser.notes?.() ?? []).map((text) => ({ type: 'note' as const, text }))];
   }
 
   private diff(t: ParsedTranscript, final: boolean): AgentSignal[] {

@@ -150,6 +150,9 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
         lastError = sig.text;
         steps.push({ kind: 'error', text: clip(sig.text, 300) });
         return;
+      case 'note':
+        ctx.log(sig.text);
+        return;
       case 'compaction':
         steps.push({ kind: 'message', text: `context compacted (${sig.pre_tokens ?? '?'} tokens before)` });
         return;

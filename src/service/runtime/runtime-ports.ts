@@ -40,6 +40,8 @@ export type AgentSignal =
     }
   | { type: 'message'; text: string }
   | { type: 'error'; text: string }
+  /** Something the run's log should say about how the agent was read (not the agent's own words). */
+  | { type: 'note'; text: string }
   | { type: 'compaction'; pre_tokens: number | null }
   | { type: 'result'; is_error: boolean; subtype: string; text: string | null };
 
