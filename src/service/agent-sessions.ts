@@ -280,7 +280,7 @@ export class AgentSessions {
     git: GitCapture | null,
     input: { max_chars: number; reason: string },
   ): InjectedContext {
-    const snap = fresh ?? takeSnapshot(d, 'manual', input.reason, git ?? { state: null, note: null });
+    const snap = fresh ?? takeSnapshot(d, 'handover', input.reason, git ?? { state: null, note: null });
     const session = Math.max(1, d.state.session_count);
     const fitted = fitToCharacters(
       (budget) => this.svc.compiler.compile(snap, session, [], budget),

@@ -449,6 +449,10 @@ describe('Codex hooks', () => {
     };
     expect(out.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
     expect(out.hookSpecificOutput.additionalContext).toContain('Add a retry to the uploader');
+    // the snapshot taken to hand the context over says so, and is no reason the previous session ended
+    const snaps = (await baton(['snapshots', '--json'])).json<{ snapshots: { trigger: string }[] }>();
+    expect(snaps.snapshots.map((x) => x.trigger)).toContain('handover');
+    expect(out.hookSpecificOutput.additionalContext).not.toMatch(/previous session ended because/);
     expect((await codex('UserPromptSubmit', { prompt: 'and more' })).stdout).toBe('');
   });
 });

@@ -158,7 +158,7 @@ function tdd(c: ResumeContext, out: string[]) {
  */
 function nextStep(c: ResumeContext): string {
   const what = nextWork(c);
-  return c.next.ended_because.startsWith('manual')
+  return /^(?:manual|handover)\b/.test(c.next.ended_because)
     ? what
     : `${what} The previous session ended because: ${c.next.ended_because}.`;
 }

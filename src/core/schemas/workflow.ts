@@ -25,6 +25,8 @@ export const snapshotTriggers = [
   'timeout',
   'crash',
   'manual',
+  /** Taken to hand the context to a new agent session (a hook's session start, the first prompt after compacting). */
+  'handover',
 ] as const;
 export const SnapshotTrigger = z.enum(snapshotTriggers);
 export type SnapshotTrigger = z.infer<typeof SnapshotTrigger>;
