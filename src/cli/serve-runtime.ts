@@ -10,7 +10,7 @@ import {
   type Worker,
 } from '../service/runtime/index.js';
 import { agentSetup, executorFactory, type AgentFlags } from './agent-setup.js';
-import { continueRecovered } from './commands/run-commands.js';
+import { continueRecovered } from './agent-runs.js';
 
 export interface ServeRuntimeFlags extends AgentFlags {
   autoResume?: string;
@@ -29,10 +29,18 @@ export function resolveServeRuntime(
   settings: Pick<Settings, 'configFiles'>,
 ) {
   const r = settingReader(o, env, settings);
-  const autoResume = r.oneOf('autoResume', policies, 'waiting');
   const heartbeatTimeoutMs = r.durationMs('heartbeatTimeout', '60s');
   if (heartbeatTimeoutMs <= 0) throw r.invalid('heartbeatTimeout', 'must be positive');
-  return { autoResume: autoResume as AutoResumePolicy, heartbeatTimeoutMs };
+  return { autoResume: autoResumePolicy(o, env, settings), heartbeatTimeoutMs };
+}
+
+/** Which recovered sessions startup recovery resumes (`baton serve`, `baton executors recover`): default waiting. */
+export function autoResumePolicy(
+  o: { autoResume?: string },
+  env: NodeJS.ProcessEnv,
+  settings: Pick<Settings, 'configFiles'>,
+): AutoResumePolicy {
+  return settingReader(o, env, settings).oneOf('autoResume', policies, 'waiting');
 }
 
 /**

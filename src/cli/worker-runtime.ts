@@ -7,7 +7,7 @@ import { invalidInput } from '../core/index.js';
 import { Worker, type WorkerEvent } from '../service/runtime/index.js';
 import type { BatonService } from '../service/index.js';
 import { agentSetup, assertAgentStartable, type AgentFlags } from './agent-setup.js';
-import { runBasics, runShared } from './commands/run-commands.js';
+import { runBasics, runShared } from './agent-runs.js';
 import { collect } from './parse.js';
 
 export interface WorkerFlags extends AgentFlags {

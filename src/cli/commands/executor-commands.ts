@@ -4,16 +4,12 @@ import { daemonToken } from '../../config/executor-token.js';
 import { BatonError, invalidInput } from '../../core/index.js';
 import { localProcessPorts } from '../../executors/local/process-ports.js';
 import { isOwnerAlive } from '../../executors/process-identity.js';
-import {
-  recoverAtStartup,
-  stopExecutors,
-  type AutoResumePolicy,
-  type ExecutorRow,
-} from '../../service/runtime/index.js';
+import { recoverAtStartup, stopExecutors, type ExecutorRow } from '../../service/runtime/index.js';
 import { agentSetup, executorFactory, type AgentFlags } from '../agent-setup.js';
 import { emit } from '../output.js';
 import type { Runtime } from '../runtime.js';
-import { agentOptions, continueRecovered } from './run-commands.js';
+import { agentOptions, continueRecovered } from '../agent-runs.js';
+import { autoResumePolicy } from '../serve-runtime.js';
 
 /** `baton executors` (list, stop, recover) and `baton executor` (serve, token): where agents run. */
 export function registerExecutorCommands(program: Command, rt: Runtime) {
@@ -94,11 +90,7 @@ export function registerExecutorCommands(program: Command, rt: Runtime) {
     const service = await rt.openService(settings);
     const store = service.store;
     try {
-      const policy: AutoResumePolicy = settingReader(o, rt.env, settings).oneOf(
-        'autoResume',
-        ['none', 'waiting', 'all'] as const,
-        'waiting',
-      );
+      const policy = autoResumePolicy(o, rt.env, settings);
       const setup = agentSetup(o, rt.env, settings, null);
       const ports = service.watch?.ports ?? localProcessPorts();
       const report = await recoverAtStartup(service, {

@@ -6,7 +6,7 @@ import type { Runtime } from '../runtime.js';
 import { serveRuntime, type ServeRuntimeFlags } from '../serve-runtime.js';
 import type { Worker } from '../../service/runtime/index.js';
 import { makeWorker, workerLine, workerOptions, type WorkerFlags } from '../worker-runtime.js';
-import { agentOptions } from './run-commands.js';
+import { agentOptions } from '../agent-runs.js';
 
 type ServeFlags = ServeRuntimeFlags &
   WorkerFlags & {

@@ -6,7 +6,7 @@ import { emit, table } from '../output.js';
 import { parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 import { makeWorker, workerLine, workerOptions, type WorkerFlags } from '../worker-runtime.js';
-import { agentOptions } from './run-commands.js';
+import { agentOptions } from '../agent-runs.js';
 
 interface SubmitFlags {
   workflow?: string;

@@ -1,0 +1,202 @@
+import type { Command } from 'commander';
+import type { Settings } from '../config/settings.js';
+import { TaskLogFiles } from '../disk/index.js';
+import { localProcessPorts } from '../executors/local/process-ports.js';
+import { AgentRunner, recoverAtStartup, type AgentProfile, type Executor } from '../service/runtime/index.js';
+import type { BatonService } from '../service/index.js';
+import { agentSetup, agentUnstartable, driverFor, executorFactory, type AgentFlags } from './agent-setup.js';
+import { batonCommand, commandLine } from '../integrations/init/hook-command.js';
+
+/**
+ * Agent runs a process starts besides `baton run`'s own: the agent options every command that runs agents takes,
+ * what the runs of one process share, and the runs that continue what startup recovery found (`baton serve`,
+ * `baton executors recover`).
+ */
+
+export const agentOptions = (cmd: Command) =>
+  cmd
+    .option(
+      '--agent <name>',
+      'agent profile: claude-code, codex, command, or a name from baton.config.json (env BATON_AGENT, config agent)',
+    )
+    .option('--agent-bin <path>', 'the agent executable (env BATON_AGENT_BIN, config agent_bin)')
+    .option(
+      '--context-window <tokens>',
+      "the model's context window (env BATON_CONTEXT_WINDOW, config context_window)",
+    )
+    .option(
+      '--warn-at <ratio>',
+      'capacity warning threshold (env BATON_CAPACITY_WARN, config warn_at, default 0.7)',
+    )
+    .option(
+      '--pause-at <ratio>',
+      'capacity auto-pause threshold (env BATON_CAPACITY_PAUSE, config pause_at, default 0.85)',
+    )
+    .option(
+      '--heartbeat <duration>',
+      'heartbeat interval of running sessions (env BATON_HEARTBEAT, config heartbeat, default 10s)',
+    )
+    .option(
+      '--executor <kind>',
+      'local | remote | docker (env BATON_EXECUTOR, config executor, default local)',
+    )
+    .option(
+      '--executor-url <url>',
+      'a `baton executor serve` agent host (env BATON_EXECUTOR_URL, config executor_url)',
+    )
+    .option(
+      '--docker-image <image>',
+      'the image of --executor docker, with node 20+ at /usr/bin/node (env BATON_DOCKER_IMAGE, config docker_image)',
+    );
+
+/** What every agent run of this process shares: the lease identity, the task logs, how agents reach Baton. */
+export function runShared(
+  service: BatonService,
+  setup: ReturnType<typeof agentSetup>,
+  settings: Settings,
+  env: NodeJS.ProcessEnv,
+) {
+  return {
+    ports: service.watch?.ports ?? localProcessPorts(),
+    factory: executorFactory(env, settings.home, setup.dockerImage),
+    logs: service.options.logs ?? new TaskLogFiles(settings.runsDir),
+    batonCommand: commandLine(batonCommand(env), []),
+    env: agentEnv(settings),
+    owner: setup.owner,
+  };
+}
+
+/** What every run of this process gives the agent runner alike: the agent, where it runs, the runtime settings. */
+export function runBasics(
+  setup: ReturnType<typeof agentSetup>,
+  shared: ReturnType<typeof runShared>,
+  profile: AgentProfile,
+  executor: Executor,
+) {
+  return {
+    profile,
+    driver: driverFor(profile),
+    executor,
+    capacity: setup.capacity,
+    heartbeatMs: setup.heartbeatMs,
+    maxSessions: setup.maxSessions,
+    historyBudget: 2000,
+    owner: shared.owner,
+    env: shared.env,
+    logs: shared.logs,
+    batonCommand: shared.batonCommand,
+  };
+}
+
+/** What an agent needs to reach the same Baton store with `baton ...` from inside its task. */
+const agentEnv = (settings: Settings): Record<string, string> => ({
+  BATON_HOME: settings.home,
+  BATON_DATABASE_URL: settings.database,
+});
+
+/** Follows re-attached remote runs and continues workflows the recovery policy resumes (in `baton serve`). */
+export async function continueRecovered(
+  service: BatonService,
+  report: Awaited<ReturnType<typeof recoverAtStartup>>,
+  setup: ReturnType<typeof agentSetup>,
+  settings: Settings,
+  o: AgentFlags,
+  env: NodeJS.ProcessEnv,
+  log: (l: string) => void,
+  /** A worker in the same process takes this workflow from its queue (`baton serve --worker`): not resumed twice. */
+  workerTakes: (workflowId: string) => Promise<boolean> = async () => false,
+) {
+  const runner = new AgentRunner(service);
+  const shared = runShared(service, setup, settings, env);
+  const runs: Promise<unknown>[] = [];
+  const handled = new Set<string>();
+  // a workflow with several executors recovered (one per session that left one) is handled once: by a run still going
+  // (re-attached) if there is one, else by its latest session
+  const attachedIds = new Set(report.attached.map((a) => a.row.id));
+  const order = [...report.executors].sort(
+    (a, b) =>
+      Number(attachedIds.has(b.executor_id)) - Number(attachedIds.has(a.executor_id)) ||
+      b.session_number - a.session_number,
+  );
+  for (const ex of order) {
+    if (handled.has(ex.workflow_id)) continue;
+    handled.add(ex.workflow_id);
+    if (ex.interrupted && (await workerTakes(ex.workflow_id))) {
+      log(`${ex.workflow_id} is queued: this server's worker continues it`);
+      continue;
+    }
+    if (!ex.auto_resume) {
+      if (ex.interrupted)
+        log(
+          `${ex.workflow_id} is interrupted and not resumed here${ex.reason ? ` (${ex.reason})` : ''}: continue with \`baton run -w ${ex.workflow_id}\``,
+        );
+      continue;
+    }
+    const att = report.attached.find((a) => a.row.id === ex.executor_id);
+    const row = att?.row;
+    // the server's own --agent, else the profile the session ran
+    const agentName = row?.agent ?? setup.agentName ?? ex.agent;
+    let profile;
+    try {
+      profile = setup.profileOf(agentName);
+    } catch (e) {
+      log(
+        `${ex.workflow_id} can resume, but not with the agent ${agentName}: ${(e as Error).message}; start \`baton serve --agent <name>\` or run \`baton run -w ${ex.workflow_id} --agent <name>\``,
+      );
+      continue;
+    }
+    // A re-attached run goes on where it runs (its agent host, its container); the rest on the configured executor.
+    const executor = (row && row.runtime !== 'local' ? shared.factory.forRow(row) : null) ?? setup.executor;
+    // an agent that cannot start here would fail the task and lose the agent's own session: left as it is, and said
+    const worktree = (await service.runner.load(ex.workflow_id)).worktree;
+    const unstartable = att ? null : agentUnstartable(profile, executor, worktree, env);
+    if (unstartable) {
+      log(
+        `${ex.workflow_id} can resume, but its agent cannot start here: ${profile.bin} ${unstartable}; start \`baton serve --agent-bin <path>\` or run \`baton run -w ${ex.workflow_id} --agent ${profile.name} --agent-bin <path>\``,
+      );
+      continue;
+    }
+    log(`resuming ${ex.workflow_id} (session ${ex.session_number}) with ${profile.name}`);
+    runs.push(
+      runner
+        .run(
+          { workflowId: ex.workflow_id },
+          {
+            ...runBasics(setup, shared, profile, executor),
+            maxTasks: null,
+            maxDurationMs: null,
+            autoResume: false,
+            ownership: {
+              ports: shared.ports,
+              factory: shared.factory,
+              kind: 'serve',
+              command: `baton serve (auto-resume, agent ${profile.name})`,
+              retry: `baton run -w ${ex.workflow_id} --agent ${profile.name}`,
+              takeOver: false,
+            },
+            log,
+          },
+          att ? { proc: att.proc, taskId: att.taskId } : undefined,
+        )
+        .then((r) =>
+          log(
+            `${ex.workflow_id}: ${r.status}${r.stopped && !r.stopped.startsWith(r.status) ? ` (${r.stopped})` : ''}`,
+          ),
+        )
+        .catch((e: Error) => log(`auto-resume of ${ex.workflow_id} failed: ${e.message}`)),
+    );
+  }
+  // interrupted before (a run stopped by a signal, a crash noticed by another command): no executor of theirs was
+  // recovered here, and they are said too, with what goes on (the first few; a shared store may hold many)
+  const recovered = new Set(report.executors.map((e) => e.workflow_id));
+  const others: string[] = [];
+  for (const w of await service.queries.list({ status: ['interrupted'] }))
+    if (!recovered.has(w.id) && !(await workerTakes(w.id))) others.push(w.id);
+  for (const id of others.slice(0, 5))
+    log(`${id} is interrupted and not resumed here: continue with \`baton run -w ${id}\``);
+  if (others.length > 5)
+    log(
+      `${others.length - 5} more workflows are interrupted: \`baton list --status interrupted\` lists them`,
+    );
+  return Promise.all(runs);
+}
