@@ -12,7 +12,7 @@ import {
 } from '../../disk/index.js';
 import { resolveWorktree } from '../../git/git.js';
 import { action, workflowOption } from '../action.js';
-import { localService } from '../mirror.js';
+import { localService } from '../local-service.js';
 import { table } from '../output.js';
 import type { Runtime } from '../runtime.js';
 

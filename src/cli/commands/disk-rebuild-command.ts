@@ -4,7 +4,7 @@ import { BatonError } from '../../core/index.js';
 import { rebuildFromDisk, runsDirFor, type ImportResult } from '../../disk/index.js';
 import { describeRanges } from '../../disk/run-recovery.js';
 import { resolveWorktree } from '../../git/git.js';
-import { localService } from '../mirror.js';
+import { localService } from '../local-service.js';
 import type { GlobalOptions, Runtime } from '../runtime.js';
 
 const where = (p: { file: string; line: number | null }) => `${p.file}${p.line !== null ? `:${p.line}` : ''}`;
