@@ -97,6 +97,24 @@ describe('baton import where no workflow is open', () => {
   });
 });
 
+describe('baton import <file>: which agent wrote it is read from the file', () => {
+  it('imports a Codex rollout and a Claude Code transcript alike, and refuses a file neither wrote (exit 2)', async () => {
+    const { baton } = workspace();
+    const codex = await baton('--json', 'import', corpusPath(CODEX));
+    expect(codex.code, codex.stderr).toBe(0);
+    expect(codex.json<{ format: string; new_entries: number }>()).toMatchObject({ format: 'codex-rollout' });
+    const claude = await baton('--json', 'import', corpusPath('claude-code/spotter/short.jsonl'));
+    expect(claude.code, claude.stderr).toBe(0);
+    expect(claude.json<{ format: string }>().format).toBe('claude-code-transcript');
+    const text = join(tempDir(), 'notes.txt');
+    writeFileSync(text, 'just some notes\nnot a transcript\n');
+    const plain = await baton('import', text);
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toContain(`cannot tell which agent wrote ${text}`);
+    expect(plain.stderr).toContain(`\`baton import claude-code ${text}\` or \`baton import codex ${text}\``);
+  });
+});
+
 describe('baton import refuses a file of the wrong kind', () => {
   it('a Codex rollout given as Claude Code, and plain text, exit 2 with what to run instead', async () => {
     const { baton } = workspace();

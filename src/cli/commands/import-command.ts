@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { importTranscriptFile } from '../../integrations/transcripts/import-file.js';
+import { readFirstLines } from '../../integrations/transcripts/read-new-bytes.js';
+import { sourceOf } from '../../integrations/transcripts/transcript-import.js';
 import { action, workflowOption } from '../action.js';
 import { settingReader } from '../../config/settings.js';
 import { extractorOf } from '../extractor-settings.js';
@@ -44,13 +46,19 @@ function importSummary(file: string, r: ImportResult): string {
 }
 
 export function registerImportCommand(program: Command, rt: Runtime) {
-  const imp = program.command('import').description("import an agent's transcript into a workflow");
-  for (const [format, what] of [
+  const imp = program
+    .command('import')
+    .description(
+      "import an agent's transcript into a workflow: `baton import <file>` reads which agent wrote it",
+    );
+  const sources = [
     ['claude-code', 'a Claude Code session transcript (~/.claude/projects/<project>/<session>.jsonl)'],
     ['codex', 'a Codex CLI rollout (~/.codex/sessions/.../rollout-*.jsonl) or `codex exec --json` output'],
-  ] as const) {
+    ['auto', 'a transcript of either agent, read from the file which one wrote it (the default)'],
+  ] as const;
+  for (const [name, what] of sources) {
     imp
-      .command(`${format} <file>`)
+      .command(`${name} <file>`, name === 'auto' ? { isDefault: true } : {})
       .description(
         `import ${what}: requests, tasks, commits, files, tests, summaries, decisions, errors, history and usage; a later import reads only what was appended`,
       )
@@ -73,7 +81,9 @@ export function registerImportCommand(program: Command, rt: Runtime) {
       .action(
         action(rt, async ({ client, g, print, rt }, file: string, o: ImportOptions) => {
           const extractor = extractorOf(settingReader(o, rt.env, rt.settings(g)), rt.env);
-          const r = await importTranscriptFile(client, rt.ref(o.workflow), resolve(rt.cwd, file), format, {
+          const path = resolve(rt.cwd, file);
+          const source = name === 'auto' ? sourceOf(await readFirstLines(path, 1 << 18), path) : name;
+          const r = await importTranscriptFile(client, rt.ref(o.workflow), path, source, {
             extractor,
             taskId: o.task ?? null,
             create: true,

@@ -64,7 +64,7 @@ function alreadyDone(c: ResumeContext, out: string[]) {
           `  - files${d.files_under ? ` (under ${d.files_under})` : ''}: ${d.files.join('; ')}${d.files_more ? `; ${d.files_more} more` : ''}`,
         ]
       : d.files_more
-        ? [`  - ${d.files_more} files created, edited or deleted`]
+        ? [`  - ${d.files_more} file${d.files_more === 1 ? '' : 's'} created, edited or deleted`]
         : []),
     ...d.other.map(
       (o) =>

@@ -14,12 +14,8 @@ export interface NewBytes {
 
 const chunk = 1 << 20;
 
-/**
- * Reads what was appended to a file since byte `from`: only those bytes are read, so a re-import of a 50 MB
- * transcript with one new line reads one line. A final line without its newline is left for later unless it is
- * complete JSON (a finished file that does not end with a newline).
- */
-export async function readNewBytes(path: string, from: number): Promise<NewBytes> {
+/** A transcript file opened for reading, with its size; what is not a readable file is refused by name. */
+async function openTranscript(path: string) {
   let handle;
   try {
     handle = await open(path, 'r');
@@ -28,10 +24,40 @@ export async function readNewBytes(path: string, from: number): Promise<NewBytes
       `cannot read the transcript ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
     );
   }
+  const info = await handle.stat().catch(async (e: Error) => {
+    await handle.close();
+    throw e;
+  });
+  if (!info.isFile()) {
+    await handle.close();
+    throw invalidInput(`${path} is not a file: give the transcript's .jsonl file`);
+  }
+  return { handle, size: info.size };
+}
+
+/** The complete lines of a file's first `max` bytes: enough to tell which agent wrote it. */
+export async function readFirstLines(path: string, max: number): Promise<string> {
+  const { handle, size } = await openTranscript(path);
   try {
-    const info = await handle.stat();
-    if (!info.isFile()) throw invalidInput(`${path} is not a file: give the transcript's .jsonl file`);
-    const { size } = info;
+    const buf = Buffer.alloc(Math.min(max, size));
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    const bytes = buf.subarray(0, bytesRead);
+    return bytesRead === size
+      ? bytes.toString('utf8')
+      : bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Reads what was appended to a file since byte `from`: only those bytes are read, so a re-import of a 50 MB
+ * transcript with one new line reads one line. A final line without its newline is left for later unless it is
+ * complete JSON (a finished file that does not end with a newline).
+ */
+export async function readNewBytes(path: string, from: number): Promise<NewBytes> {
+  const { handle, size } = await openTranscript(path);
+  try {
     const restarted = from > size;
     const start = restarted ? 0 : from;
     const parts: Buffer[] = [];

@@ -119,6 +119,23 @@ export function checkFormat(text: string, source: TranscriptSource, path: string
   );
 }
 
+/**
+ * Which agent wrote a transcript, read from its first lines (`baton import <file>`); a file neither agent wrote is
+ * refused with the commands that name the agent.
+ */
+export function sourceOf(text: string, path: string): TranscriptSource {
+  const detected = detectTranscriptFormat(text);
+  const source = (Object.keys(formatsOf) as TranscriptSource[]).find(
+    (s) => detected !== null && formatsOf[s].includes(detected),
+  );
+  if (source) return source;
+  if (text.trim() === '')
+    throw invalidInput(`${path} is empty: there is nothing to import yet`, { nothing_yet: true });
+  throw invalidInput(
+    `cannot tell which agent wrote ${path}: none of its first lines belongs to ${Object.values(names).slice(0, -1).join(', ')} or ${Object.values(names).at(-1)}; if it is one, name its agent: \`baton import claude-code ${path}\` or \`baton import codex ${path}\``,
+  );
+}
+
 /** The entries of the lines before a piece (numbered so the last is the piece's `startLine`), for context only. */
 function contextEntries(text: string, format: TranscriptFormat, startLine: number): TranscriptEntry[] {
   const lines = text.endsWith('\n') ? text.split('\n').length - 1 : text.split('\n').length;
