@@ -117,6 +117,20 @@ describe('user requests', () => {
     ).not.toBeNull();
   });
 
+  it('records words said again after they left the recent requests, not an old line read again', () => {
+    const d = fresh();
+    const at = (min: number) => new Date(Date.parse('2026-03-01T10:00:00.000Z') + min * 60_000).toISOString();
+    recordRequest(d, { text: 'run the tests again', at: at(0), source: 'codex' });
+    for (let i = 1; i <= 12; i++) recordRequest(d, { text: `step ${i}`, at: at(i), source: 'codex' });
+    expect(d.state.recent_requests?.some((r) => r.text === 'run the tests again')).toBe(false);
+    // the first line read again (as old as it was): the same request
+    expect(recordRequest(d, { text: 'run the tests again', at: at(0), source: 'codex' })).toBeNull();
+    // said again, later than every recent request: a new one, the latest
+    expect(recordRequest(d, { text: 'run the tests again', at: at(20), source: 'codex' })).not.toBeNull();
+    expect(d.state.recent_requests?.at(-1)?.text).toBe('run the tests again');
+    expect(foldEvents(d.events).state).toEqual(d.state);
+  });
+
   it('refuses an empty request and cuts a huge paste with a note', () => {
     const d = fresh();
     expect(() => recordRequest(d, { text: '   ' })).toThrow(/needs text/);
