@@ -7,7 +7,7 @@ import { doingAnyForm } from './doing-verbs.js';
 
 /** The agent (or the plan it states) is the one choosing. */
 export const actor =
-  /\b(I'll|I will|I'm going to|I am going to|I'm \w+ing|I am \w+ing|I'd (?:rather|go|use|prefer|recommend)|I've decided|I decided|I chose|I opted|I went with|I prefer|I should|let me|let's|we'll|we will|we should)\b|\bit makes (?:more )?sense to\b|\bgoing with\b|\bopting for\b/i;
+  /^going to\b|\b(I'll|I will|I'm going to|I am going to|I'm \w+ing|I am \w+ing|I'd (?:rather|go|use|prefer|recommend)|I've decided|I decided|I chose|I opted|I went with|I prefer|I should|let me|let's|we'll|we will|we should)\b|\bit makes (?:more )?sense to\b|\bgoing with\b|\bopting for\b/i;
 
 /**
  * A stated fix, plan or best way ("The fix is to...", "The lightest-weight approach for Go is to use..."): a decision
@@ -33,7 +33,7 @@ export const keptAsIs =
 
 /** Explicit decisions: enough on their own. */
 export const explicit =
-  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided to|I chose|I opted|I went with|(?<!keep )going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|(?:I|we)(?:'m|'re| am| are|'ve| have)? settl(?:ing|ed) on|the (?:plan|decision) is(?! (?:saved|ready|done|complete|approved|written|in|at|now|documented|described|below|above|explicit|clear|sound|solid|fine|good)\b)|^(?:selected|chosen) [\w -]{1,40}? (?:is|are)|I(?:'ve)? (?:selected|picked))\b|^decision(?: is| was)?:/i;
+  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided (?:to|against)|I chose|I opted|I went with|(?<!keep )going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|(?:I|we)(?:'m|'re| am| are|'ve| have)? settl(?:ing|ed) on|the (?:plan|decision) is(?! (?:saved|ready|done|complete|approved|written|in|at|now|documented|described|below|above|explicit|clear|sound|solid|fine|good)\b)|^(?:selected|chosen) [\w -]{1,40}? (?:is|are)|I(?:'ve)? (?:selected|picked))\b|^decision(?: is| was)?:/i;
 
 /** How agents settle what an ambiguous request means. */
 export const clarifying =

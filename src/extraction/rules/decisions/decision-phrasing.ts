@@ -50,13 +50,25 @@ function bareChoice(sentence: string): boolean {
  * a choice, as for the verbs of `doing`).
  */
 const actorVerb =
-  /\b(?:I'll|I will|we'll|we will|let me|let's|I'm going to|we're going to)\s+(?:(?:also|now|just|then|first|instead|simply)\s+)?([a-z][a-z-]+)\b/i;
+  /(?:^going to|\b(?:I'll|I will|we'll|we will|let me|let's|I'm going to|we're going to))\s+(?:(?:also|now|just|then|first|instead|simply)\s+)?([a-z][a-z-]+)\b/i;
 const notActing =
   /^(?:be|have|do|get|go|need|want|think|help|note|explain|describe|mention|summari[sz]e|know|say|tell|ask|answer|respond|reply|start|begin|continue|proceed|finish|wrap|attempt|work|focus|give|provide|show|hand|report|share|walk|outline|present|sketch|plan|consider|propose|suggest|recommend|come|take|tidy|clean|update|fix|modify|adjust|change|edit|tweak|address|tackle|double|quickly|carefully|actually|probably|likely|definitely|still|make)$/i;
 const actsOpenly = (sentence: string) => {
   const verb = actorVerb.exec(sentence)?.[1];
   return verb !== undefined && !notActing.test(verb) && !bareLook.test(verb);
 };
+
+/**
+ * A sentence that opens with why or with the way set aside, then says what is done, whoever does it: "To avoid
+ * breaking existing users, the new flag defaults to off", "Instead of mocking the filesystem, the tests use a temp
+ * directory". The clause after the comma must change or build something, and not be a look or a step.
+ */
+const reasonFirst =
+  /^(?:to (?:avoid|keep|prevent|ensure|preserve|stay|support|reduce)|instead of|rather than)\b[^,]{3,100}, (.{8,})$/i;
+function choiceAfterReason(sentence: string): boolean {
+  const clause = reasonFirst.exec(sentence)?.[1];
+  return clause !== undefined && doingAnyForm.test(clause) && !isStep(clause) && !processStep.test(clause);
+}
 
 /** An obligation the limitation imposes: "I need to rewrite it with...". */
 const needTo = /\b(?:I|we) (?:will |'ll )?need to\b/i;
@@ -81,6 +93,7 @@ export function isDecision(text: string): boolean {
   if (pastOfDoing(sentence) && choiceWord.test(sentence)) return true;
   // "I need to change `--extra dev` to `--group dev`": an obligation that names the way set aside
   if (needTo.test(sentence) && namedSwap.test(sentence)) return true;
+  if (choiceAfterReason(sentence)) return true;
   if (!actor.test(sentence)) return false;
   // "..., I'm running the gate to see the error instead of guessing": the other way of a look is a look too
   if (alternative.test(sentence)) return !actorLooks(sentence);

@@ -80,7 +80,10 @@ function stated(
   });
   // a change after its cause counts when the message states no choice of its own, once
   if (out.length === 0 && remedies[0]) out.push(remedies[0]);
-  return out;
+  // a sentence that announces what its colon introduces ("Option 3 seems best because:") gives way to a choice the
+  // message states whole
+  const whole = out.filter((d) => !d.description.endsWith(':'));
+  return whole.length ? whole : out;
 }
 
 /** Decisions from the agent's statements and structured signals, in transcript order. */

@@ -174,6 +174,38 @@ describe('decisions: the reason in the sentence before, and the user directives'
     ]);
   });
 
+  it('common shapes of a choice: decided against, going to, a quality it is for, the reason or the way set aside first', async () => {
+    const entries = [
+      said('Decided against caching here; the data changes too often.'),
+      said('Going to use a worker thread for the parsing to keep the UI responsive.'),
+      said("I'll keep the old endpoint for backwards compatibility."),
+      said('Let me restructure this into two functions for clarity.'),
+      said('To avoid breaking existing users, the new flag defaults to off.'),
+      said('Instead of mocking the filesystem, the tests use a temp directory.'),
+      // the same shapes around a look or a step are not choices
+      said('Going to check the logs now.'),
+      said("I'll update the docs for clarity."),
+      said('To make sure everything works, let me run the tests.'),
+      said("Instead of guessing, I'll check the logs."),
+      said('For clarity, here is what changed.'),
+    ];
+    const found = await descriptions(entries);
+    expect(found.map((d) => d[2])).toEqual(entries.slice(0, 6).map((e) => e.text));
+    const kept = (await rules.extract({ entries: [entries[2]!] })).decisions[0];
+    expect(kept?.rationale).toBe('backwards compatibility');
+  });
+
+  it('a choice the message states whole is kept over the sentence that announces it with a colon', async () => {
+    const entries = [
+      said(
+        'Option 3 (one table per tab) seems best because:\n\nInstead of one shared file, keep one file per terminal tab so sessions never collide.',
+      ),
+    ];
+    expect((await descriptions(entries)).map((d) => d[2])).toEqual([
+      'Instead of one shared file, keep one file per terminal tab so sessions never collide.',
+    ]);
+  });
+
   it("the user's directives on how to work are decisions; requests and questions are not", async () => {
     const entries = [
       user('TODO is not acceptable, implementation must be full.'),
