@@ -8,10 +8,7 @@ import {
   knownState,
   runnableTasks,
   trimHistory,
-  usageLimitReached,
-  type CapacityPolicy,
   type HistoryStep,
-  type WorkflowState,
 } from '../../core/index.js';
 import type { BatonService } from '../baton-service.js';
 import type { WorkflowRef } from '../resolve-workflow.js';
@@ -19,103 +16,11 @@ import { followAgent, type SessionResult } from './agent-session.js';
 import { CrashWatch } from './crash-watch.js';
 import { executorRowFor, launchDriver } from './launch.js';
 import { releaseExecutorRow } from './release-executor.js';
-import {
-  claimWorkflow,
-  describeOwner,
-  type HeldLease,
-  type LeaseKind,
-  type ProcessPorts,
-} from './ownership.js';
-import type { RunEvent, TaskLogs } from './run-events.js';
-import type { AgentDriver, AgentProcess, AgentProfile, Executor, ExecutorFactory } from './runtime-ports.js';
-
-export interface RunOptions {
-  profile: AgentProfile;
-  driver: AgentDriver;
-  executor: Executor;
-  capacity: CapacityPolicy;
-  heartbeatMs: number;
-  /** Pause with trigger `task_complete` after this many tasks in this run. */
-  maxTasks: number | null;
-  /** Pause with trigger `timeout` once the workflow has run longer than this. */
-  maxDurationMs: number | null;
-  /** On a usage limit with a reset time, wait for it and resume (else pause and stop). */
-  autoResume: boolean;
-  /**
-   * Sessions this run may use in all: after an exhaustion pause (or a usage limit with `autoResume`) it resumes in a
-   * fresh agent session with the compiled context until the workflow ends or this many sessions ran (null: no limit).
-   */
-  maxSessions: number | null;
-  /** Token budget of the structured history handed to a fallback driver session. */
-  historyBudget: number;
-  /** Who launches (`host:pid:start`), kept on the executor row. */
-  owner: string;
-  /** The lease this run drives the workflow under (one driver per workflow); none for a store without leases. */
-  ownership?: {
-    ports: ProcessPorts;
-    factory: ExecutorFactory;
-    kind?: LeaseKind;
-    /** What this driver is, for whoever is refused: `baton run --agent claude-code`. */
-    command: string;
-    /** The exact command a refused user runs again with `--take-over`. */
-    retry: string;
-    takeOver: boolean;
-    ttlMs?: number;
-  } | null;
-  env?: Record<string, string>;
-  log?: (line: string) => void;
-  onEvent?: (e: RunEvent) => void;
-  /** Stream the agent's own output as `agent.output` events. */
-  verbose?: boolean;
-  /** Where each task's agent output is kept (the run folder's `logs/`). */
-  logs?: TaskLogs | null;
-  /** How the agent runs Baton's CLI (told in every task's prompt); null leaves that section out. */
-  batonCommand?: string | null;
-  /**
-   * Aborted when the run is told to stop (SIGINT, SIGTERM): the agent is stopped, and the workflow is marked
-   * `interrupted` (crash snapshot), so that it is offered for resume rather than shown running with nobody there.
-   */
-  signal?: AbortSignal;
-  /** Called with the report while the lease is still held (a worker records the outcome in the queue first). */
-  beforeRelease?: (report: RunReport) => Promise<void>;
-}
-
-export interface RunReport {
-  workflow_id: string;
-  status: WorkflowState['status'];
-  pause_trigger: WorkflowState['pause_trigger'];
-  tasks: { id: string; outcome: string; detail?: string | null; log?: string | null }[];
-  fallbacks: string[];
-  usage_limit: { resets_at: string | null; auto_resumed: boolean } | null;
-  stopped: string;
-  /** Baton sessions this run worked in (a fresh one after each exhaustion or usage-limit pause). */
-  sessions: number;
-  /** A task failed in this run (`baton run` exits 1). */
-  failed: boolean;
-}
-
-/** Waits `ms`, or less when `signal` fires first (a person stopping a run that waits for a usage limit's reset). */
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((r) => {
-    if (signal?.aborted) return r();
-    const done = () => {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      r();
-    };
-    const t = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-
-/** The usage limit a paused workflow hit, when its reset is still ahead (a run started now may stop again at once). */
-function usageLimitAhead(s: WorkflowState, now = Date.now()): { resets_at: string; ms: number } | null {
-  const at = s.agent?.usage_limit?.resets_at;
-  const ms = at ? Date.parse(at) - now : NaN;
-  return at && ms > 0 ? { resets_at: at, ms } : null;
-}
-
-/** Who stops a run when its signal fires, as its lines name it: the worker that runs it, or `baton run`. */
-const stopperOf = (o: RunOptions) => (o.ownership?.kind === 'worker' ? o.ownership.command : 'baton run');
+import { stopperOf, type RunOptions, type RunReport } from './run-options.js';
+import { pauseForUsageLimit, sleep, usageLimitAhead } from './usage-limit-wait.js';
+import { claimWorkflow, describeOwner, type HeldLease } from './ownership.js';
+import type { RunEvent } from './run-events.js';
+import type { AgentProcess } from './runtime-ports.js';
 
 /**
  * `baton run`: holds the workflow's lease, takes runnable tasks in order and drives an agent CLI through each.
@@ -411,47 +316,16 @@ export class AgentRunner {
         continue;
       }
       if (result.outcome === 'usage_limit') {
-        const wait =
-          o.autoResume && result.resets_at && mayStartSession()
-            ? Date.parse(result.resets_at) - Date.now()
-            : null;
-        const autoAt = wait !== null ? result.resets_at : null;
-        await svc.runner.run(
-          id,
-          (d) =>
-            usageLimitReached(d, {
-              message: result.text ?? 'usage limit',
-              resets_at: result.resets_at,
-              auto_resume_at: autoAt,
-            }),
-          { retry: true },
-        );
-        await svc.pause(
-          { workflowId: id },
-          {
-            reason: `usage limit${result.resets_at ? `, resets at ${result.resets_at}` : ''}`,
-            trigger: 'pause',
-            force: true,
-          },
-        );
-        report.usage_limit = { resets_at: result.resets_at, auto_resumed: wait !== null };
-        const paused = await svc.runner.load(id);
-        emit({
-          event: 'workflow.paused',
-          workflow_id: id,
-          trigger: paused.pause_trigger,
-          reason: paused.pause_reason,
+        const limit = await pauseForUsageLimit(svc, id, result, {
+          autoResume: o.autoResume && mayStartSession(),
+          signal: o.signal,
+          stopper: stopperOf(o),
+          log,
+          emit,
         });
-        if (wait === null) {
-          report.stopped = 'usage limit';
-          break;
-        }
-        log(`usage limit: resuming at ${result.resets_at}`);
-        await sleep(Math.max(0, wait), o.signal);
-        if (o.signal?.aborted) {
-          // not waited for after all: the workflow stays paused, and the run says how to go on
-          report.usage_limit.auto_resumed = false;
-          report.stopped = `${stopperOf(o)} was stopped (${String(o.signal.reason)}) while waiting for the usage limit's reset`;
+        report.usage_limit = limit.report;
+        if (limit.stopped) {
+          report.stopped = limit.stopped;
           break;
         }
         await resumeWorkflow('usage_limit');

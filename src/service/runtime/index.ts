@@ -1,4 +1,5 @@
 export * from './agent-runner.js';
+export * from './run-options.js';
 export * from './agent-session.js';
 export * from './launch.js';
 export * from './runtime-ports.js';

@@ -3,7 +3,8 @@ import { admits, type ClaimedWork, type QueueEntry, type WorkFilter } from '../.
 import type { LeaseHolder } from '../../storage/lease-registry.js';
 import type { BatonService } from '../baton-service.js';
 import { workQueueOf } from '../work-submit.js';
-import { AgentRunner, type RunOptions } from './agent-runner.js';
+import { AgentRunner } from './agent-runner.js';
+import type { RunOptions } from './run-options.js';
 import { CrashWatch } from './crash-watch.js';
 import { describeOwner, leaseVerdict, type ProcessPorts } from './ownership.js';
 import type { RunEvent } from './run-events.js';

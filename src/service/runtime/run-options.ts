@@ -1,0 +1,74 @@
+import type { CapacityPolicy, WorkflowState } from '../../core/index.js';
+import type { LeaseKind, ProcessPorts } from './ownership.js';
+import type { RunEvent, TaskLogs } from './run-events.js';
+import type { AgentDriver, AgentProfile, Executor, ExecutorFactory } from './runtime-ports.js';
+
+/** What a run of the agent runner is told (`baton run`, a worker, `baton serve`'s recovery), and what it reports. */
+export interface RunOptions {
+  profile: AgentProfile;
+  driver: AgentDriver;
+  executor: Executor;
+  capacity: CapacityPolicy;
+  heartbeatMs: number;
+  /** Pause with trigger `task_complete` after this many tasks in this run. */
+  maxTasks: number | null;
+  /** Pause with trigger `timeout` once the workflow has run longer than this. */
+  maxDurationMs: number | null;
+  /** On a usage limit with a reset time, wait for it and resume (else pause and stop). */
+  autoResume: boolean;
+  /**
+   * Sessions this run may use in all: after an exhaustion pause (or a usage limit with `autoResume`) it resumes in a
+   * fresh agent session with the compiled context until the workflow ends or this many sessions ran (null: no limit).
+   */
+  maxSessions: number | null;
+  /** Token budget of the structured history handed to a fallback driver session. */
+  historyBudget: number;
+  /** Who launches (`host:pid:start`), kept on the executor row. */
+  owner: string;
+  /** The lease this run drives the workflow under (one driver per workflow); none for a store without leases. */
+  ownership?: {
+    ports: ProcessPorts;
+    factory: ExecutorFactory;
+    kind?: LeaseKind;
+    /** What this driver is, for whoever is refused: `baton run --agent claude-code`. */
+    command: string;
+    /** The exact command a refused user runs again with `--take-over`. */
+    retry: string;
+    takeOver: boolean;
+    ttlMs?: number;
+  } | null;
+  env?: Record<string, string>;
+  log?: (line: string) => void;
+  onEvent?: (e: RunEvent) => void;
+  /** Stream the agent's own output as `agent.output` events. */
+  verbose?: boolean;
+  /** Where each task's agent output is kept (the run folder's `logs/`). */
+  logs?: TaskLogs | null;
+  /** How the agent runs Baton's CLI (told in every task's prompt); null leaves that section out. */
+  batonCommand?: string | null;
+  /**
+   * Aborted when the run is told to stop (SIGINT, SIGTERM): the agent is stopped, and the workflow is marked
+   * `interrupted` (crash snapshot), so that it is offered for resume rather than shown running with nobody there.
+   */
+  signal?: AbortSignal;
+  /** Called with the report while the lease is still held (a worker records the outcome in the queue first). */
+  beforeRelease?: (report: RunReport) => Promise<void>;
+}
+
+export interface RunReport {
+  workflow_id: string;
+  status: WorkflowState['status'];
+  pause_trigger: WorkflowState['pause_trigger'];
+  tasks: { id: string; outcome: string; detail?: string | null; log?: string | null }[];
+  fallbacks: string[];
+  usage_limit: { resets_at: string | null; auto_resumed: boolean } | null;
+  stopped: string;
+  /** Baton sessions this run worked in (a fresh one after each exhaustion or usage-limit pause). */
+  sessions: number;
+  /** A task failed in this run (`baton run` exits 1). */
+  failed: boolean;
+}
+
+/** Who stops a run when its signal fires, as its lines name it: the worker that runs it, or `baton run`. */
+export const stopperOf = (o: RunOptions) =>
+  o.ownership?.kind === 'worker' ? o.ownership.command : 'baton run';

@@ -1,0 +1,84 @@
+import { usageLimitReached, type WorkflowState } from '../../core/index.js';
+import type { BatonService } from '../baton-service.js';
+import type { SessionResult } from './agent-session.js';
+import type { RunEvent } from './run-events.js';
+
+/** Waits `ms`, or less when `signal` fires first (a person stopping a run that waits for a usage limit's reset). */
+export const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((r) => {
+    if (signal?.aborted) return r();
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      r();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+/** The usage limit a paused workflow hit, when its reset is still ahead (a run started now may stop again at once). */
+export function usageLimitAhead(
+  s: WorkflowState,
+  now = Date.now(),
+): { resets_at: string; ms: number } | null {
+  const at = s.agent?.usage_limit?.resets_at;
+  const ms = at ? Date.parse(at) - now : NaN;
+  return at && ms > 0 ? { resets_at: at, ms } : null;
+}
+
+/**
+ * The agent stopped on a usage limit: the limit is recorded (with when it resets, and when the run resumes if it
+ * waits), the workflow paused at once, and, with `autoResume` and a reset time, the run waits for the reset. Says
+ * why the run stops (null: it waited, and goes on in a fresh session).
+ */
+export async function pauseForUsageLimit(
+  svc: BatonService,
+  id: string,
+  result: Pick<SessionResult, 'text' | 'resets_at'>,
+  o: {
+    autoResume: boolean;
+    signal: AbortSignal | undefined;
+    /** Who stops the run when its signal fires (`baton run`, a worker). */
+    stopper: string;
+    log: (line: string) => void;
+    emit: (e: RunEvent) => void;
+  },
+): Promise<{ report: { resets_at: string | null; auto_resumed: boolean }; stopped: string | null }> {
+  const wait = o.autoResume && result.resets_at ? Date.parse(result.resets_at) - Date.now() : null;
+  await svc.runner.run(
+    id,
+    (d) =>
+      usageLimitReached(d, {
+        message: result.text ?? 'usage limit',
+        resets_at: result.resets_at,
+        auto_resume_at: wait !== null ? result.resets_at : null,
+      }),
+    { retry: true },
+  );
+  await svc.pause(
+    { workflowId: id },
+    {
+      reason: `usage limit${result.resets_at ? `, resets at ${result.resets_at}` : ''}`,
+      trigger: 'pause',
+      force: true,
+    },
+  );
+  const paused = await svc.runner.load(id);
+  o.emit({
+    event: 'workflow.paused',
+    workflow_id: id,
+    trigger: paused.pause_trigger,
+    reason: paused.pause_reason,
+  });
+  const report = { resets_at: result.resets_at, auto_resumed: wait !== null };
+  if (wait === null) return { report, stopped: 'usage limit' };
+  o.log(`usage limit: resuming at ${result.resets_at}`);
+  await sleep(Math.max(0, wait), o.signal);
+  // not waited for after all: the workflow stays paused, and the run says how to go on
+  if (o.signal?.aborted)
+    return {
+      report: { ...report, auto_resumed: false },
+      stopped: `${o.stopper} was stopped (${String(o.signal.reason)}) while waiting for the usage limit's reset`,
+    };
+  return { report, stopped: null };
+}
