@@ -106,6 +106,22 @@ describe('baton import <file>: which agent wrote it is read from the file', () =
     const claude = await baton('--json', 'import', corpusPath('claude-code/spotter/short.jsonl'));
     expect(claude.code, claude.stderr).toBe(0);
     expect(claude.json<{ format: string }>().format).toBe('claude-code-transcript');
+    // a first line longer than the first read (a pasted image) is read to its end
+    const [first = '', ...rest] = readFileSync(corpusPath('claude-code/spotter/short.jsonl'), 'utf8').split(
+      '\n',
+    );
+    const long = join(tempDir(), 'long-first-line.jsonl');
+    const line = JSON.parse(first) as Record<string, unknown>;
+    writeFileSync(long, [JSON.stringify({ ...line, pasted: 'x'.repeat(300_000) }), ...rest].join('\n'));
+    const wide = await baton(
+      '--json',
+      'import',
+      long,
+      '-w',
+      claude.json<{ workflow_id: string }>().workflow_id,
+    );
+    expect(wide.code, wide.stderr).toBe(0);
+    expect(wide.json<{ format: string }>().format).toBe('claude-code-transcript');
     const text = join(tempDir(), 'notes.txt');
     writeFileSync(text, 'just some notes\nnot a transcript\n');
     const plain = await baton('import', text);

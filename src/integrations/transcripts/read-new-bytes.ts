@@ -35,16 +35,25 @@ async function openTranscript(path: string) {
   return { handle, size: info.size };
 }
 
-/** The complete lines of a file's first `max` bytes: enough to tell which agent wrote it. */
-export async function readFirstLines(path: string, max: number): Promise<string> {
+/**
+ * The first complete line of a file and those after it within `max` bytes: enough to tell which agent wrote it. A
+ * first line longer than `max` (a pasted image) is read on to its end, up to `limit` bytes.
+ */
+export async function readFirstLines(path: string, max: number, limit = 64 << 20): Promise<string> {
   const { handle, size } = await openTranscript(path);
   try {
-    const buf = Buffer.alloc(Math.min(max, size));
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    const bytes = buf.subarray(0, bytesRead);
-    return bytesRead === size
-      ? bytes.toString('utf8')
-      : bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1).toString('utf8');
+    const parts: Buffer[] = [];
+    let read = 0;
+    for (;;) {
+      const buf = Buffer.alloc(Math.min(max, size - read));
+      const { bytesRead } = buf.length ? await handle.read(buf, 0, buf.length, read) : { bytesRead: 0 };
+      parts.push(buf.subarray(0, bytesRead));
+      read += bytesRead;
+      const bytes = Buffer.concat(parts);
+      const cut = bytes.lastIndexOf(0x0a) + 1;
+      if (bytesRead === 0 || read >= size || read >= limit) return bytes.toString('utf8');
+      if (cut > 0) return bytes.subarray(0, cut).toString('utf8');
+    }
   } finally {
     await handle.close();
   }

@@ -105,18 +105,25 @@ export function usageOf(p: ParsedTranscript): UsageMetrics | null {
 export function checkFormat(text: string, source: TranscriptSource, path: string): TranscriptFormat {
   const detected = detectTranscriptFormat(text);
   if (detected && formatsOf[source].includes(detected)) return detected;
-  if (detected) {
-    const other = (Object.keys(formatsOf) as TranscriptSource[]).find((s) => formatsOf[s].includes(detected));
+  if (detected)
     throw invalidInput(
-      `${path} is ${names[detected]}, not a ${source} transcript: import it with \`baton import ${other} ${path}\``,
+      `${path} is ${names[detected]}, not a ${source} transcript: import it with \`baton import ${sourceOfFormat(detected)} ${path}\``,
       { detected_format: detected },
     );
-  }
-  if (text.trim() === '')
-    throw invalidInput(`${path} is empty: there is nothing to import yet`, { nothing_yet: true });
+  refuseEmpty(text, path);
   throw invalidInput(
     `${path} is not a ${source} transcript: none of its first lines belongs to ${formatsOf[source].map((f) => names[f]).join(' or ')}`,
   );
+}
+
+/** The agent whose transcripts come in this format. */
+const sourceOfFormat = (format: TranscriptFormat): TranscriptSource =>
+  (Object.keys(formatsOf) as TranscriptSource[]).find((s) => formatsOf[s].includes(format)) ?? 'claude-code';
+
+/** A file with nothing in it yet is refused as such (a hook reads it again later). */
+function refuseEmpty(text: string, path: string): void {
+  if (text.trim() === '')
+    throw invalidInput(`${path} is empty: there is nothing to import yet`, { nothing_yet: true });
 }
 
 /**
@@ -125,12 +132,8 @@ export function checkFormat(text: string, source: TranscriptSource, path: string
  */
 export function sourceOf(text: string, path: string): TranscriptSource {
   const detected = detectTranscriptFormat(text);
-  const source = (Object.keys(formatsOf) as TranscriptSource[]).find(
-    (s) => detected !== null && formatsOf[s].includes(detected),
-  );
-  if (source) return source;
-  if (text.trim() === '')
-    throw invalidInput(`${path} is empty: there is nothing to import yet`, { nothing_yet: true });
+  if (detected) return sourceOfFormat(detected);
+  refuseEmpty(text, path);
   throw invalidInput(
     `cannot tell which agent wrote ${path}: none of its first lines belongs to ${Object.values(names).slice(0, -1).join(', ')} or ${Object.values(names).at(-1)}; if it is one, name its agent: \`baton import claude-code ${path}\` or \`baton import codex ${path}\``,
   );
