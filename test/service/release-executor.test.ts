@@ -71,5 +71,17 @@ describe('releasing an executor whose session is over (one way for a run end and
       error_message: `${error}; retry with \`baton executors stop ex-1\``,
     });
     expect((await changes(svc, id))[0]).toMatchObject({ status: 'error', reason: error });
+    // at a run's end the agent is known to have ended, whatever became of its container
+    const row2 = { ...row, id: 'ex-2' };
+    await svc.store.executors!.insert(row2);
+    await releaseExecutorRow(svc, row2, {
+      sessionState: 'waiting_for_input',
+      reason: 'the run ended',
+      exited: true,
+    });
+    expect(await svc.store.executors!.get('ex-2')).toMatchObject({
+      status: 'error',
+      session_state: 'waiting_for_input',
+    });
   });
 });

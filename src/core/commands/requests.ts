@@ -48,15 +48,15 @@ function saidAgain(d: Draft, key: string, input: RequestInput): boolean {
   if (!input.at) return false;
   const recent = d.state.recent_requests ?? [];
   const recorded = recent.filter((r) => requestKey(r.text) === key);
-  const channel = (r: { source: string | null }) => viaHook(r.source) === viaHook(input.source);
   const when = Date.parse(input.at);
-  // words that left the recent list: said again when this sighting is newer than every recent one of its channel
-  // (a line read again is as old as it was), else the same request
+  // words that left the recent list: said again when this sighting is newer than every recent request (a line read
+  // again is as old as it was; a transcript line the hooks saw long ago is older than what they saw since), else the
+  // same request
   if (recorded.length === 0) {
-    const times = recent.filter(channel).flatMap((r) => (r.at ? [Date.parse(r.at)] : []));
+    const times = recent.flatMap((r) => (r.at ? [Date.parse(r.at)] : []));
     return times.length > 0 && times.every((t) => when > t);
   }
-  const mine = recorded.filter(channel);
+  const mine = recorded.filter((r) => viaHook(r.source) === viaHook(input.source));
   // the other channel recorded these words more often: this sighting is one of those
   if (recorded.length - mine.length > mine.length) return false;
   return mine.every((r) => r.at !== null && Math.abs(Date.parse(r.at) - when) > SAME_SIGHTING_MS);

@@ -362,6 +362,7 @@ export class AgentRunner {
         const left = await releaseExecutorRow(svc, r, {
           sessionState: final.status === 'in_progress' ? 'waiting_for_input' : 'ended',
           reason: `the run ended (workflow ${final.status})`,
+          exited: true,
         });
         if (left) log(`executor ${r.id}: ${left}`);
       }

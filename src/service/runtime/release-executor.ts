@@ -10,7 +10,12 @@ import type { BatonService } from '../baton-service.js';
 export async function releaseExecutorRow(
   service: BatonService,
   row: ExecutorRow,
-  input: { sessionState: ExecutorRow['session_state']; reason: string },
+  input: {
+    sessionState: ExecutorRow['session_state'];
+    reason: string;
+    /** The agent is known to have ended (a run's end): its session state holds even when the removal fails. */
+    exited?: boolean;
+  },
 ): Promise<string | null> {
   let error: string | null = null;
   try {
@@ -19,7 +24,7 @@ export async function releaseExecutorRow(
     error = `could not remove what Baton created for it: ${(e as Error).message}`;
   }
   const status = error ? 'error' : 'stopped';
-  const session_state = error ? row.session_state : input.sessionState;
+  const session_state = error && !input.exited ? row.session_state : input.sessionState;
   await service.store.executors?.update(row.id, {
     status,
     session_state,
