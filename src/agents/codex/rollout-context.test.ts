@@ -67,6 +67,31 @@ describe("a Codex exec run's context, read from the thread's rollout", () => {
     expect(p.notes()).toEqual([]);
   });
 
+  it('reads a rollout already long from near its end, and only its token counts', () => {
+    const { dir, rollout } = sessions();
+    const filler = JSON.stringify({
+      type: 'response_item',
+      payload: { type: 'message', text: 'x'.repeat(1000) },
+    });
+    writeFileSync(rollout, tokenCount(5000, 5000) + `${filler}\n`.repeat(6000) + tokenCount(90000, 200000));
+    const p = new ExecWithRollout(new CodexRolloutParser(), dir);
+    p.push(JSON.stringify({ type: 'thread.started', thread_id: thread }) + '\n');
+    expect(p.snapshot().usage).toMatchObject({ context_tokens: 90000, total_tokens: 200010 });
+    // the first count was before the part read: the peak is of what was read
+    expect(p.end().usage.peak_context_tokens).toBe(90000);
+  });
+
+  it('says why when the rollout cannot be read, and never throws into the run', () => {
+    const { dir, rollout } = sessions();
+    mkdirSync(rollout);
+    const p = new ExecWithRollout(new CodexRolloutParser(), dir);
+    p.push(JSON.stringify({ type: 'thread.started', thread_id: thread }) + '\n');
+    expect(p.end().usage.context_tokens).toBeNull();
+    expect(p.notes()).toEqual([
+      expect.stringMatching(/^Codex's context was not measured: its rollout .* could not be read: /),
+    ]);
+  });
+
   it('says at the end that the context was not measured when the rollout never appeared', () => {
     const { dir } = sessions();
     const p = new ExecWithRollout(new CodexRolloutParser(), dir);

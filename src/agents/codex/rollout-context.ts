@@ -6,6 +6,10 @@ import { CodexRolloutParser } from './rollout.js';
 
 /** How often a rollout not found yet is looked for again while the agent runs. */
 const LOOK_AGAIN_MS = 1_000;
+/** A rollout met already long is read from this far before its end (its latest token counts are there). */
+const TAIL_BYTES = 4 << 20;
+/** The lines that carry token counts and the model's window: the only ones read. */
+const countsLine = /"type":"(?:token_count|task_started)"/;
 /** Day folders looked through, newest first (a resumed thread writes on in the rollout of the day it began). */
 const DAYS_SEARCHED = 400;
 
@@ -19,11 +23,12 @@ const DAYS_SEARCHED = 400;
  */
 export class ExecWithRollout implements IncrementalTranscriptParser {
   private path: string | null = null;
-  private offset = 0;
-  private rest = '';
+  private offset = -1;
+  private rest = Buffer.alloc(0);
   private lookedAt = 0;
   private readonly tokens = new CodexRolloutParser();
   private read = false;
+  private failure: string | null = null;
 
   constructor(
     private readonly exec: CodexRolloutParser,
@@ -42,9 +47,10 @@ export class ExecWithRollout implements IncrementalTranscriptParser {
     return this.merged(this.exec.end(), true);
   }
 
-  /** At the end: the rollout never found is said (the run's context was not measured), else nothing. */
+  /** At the end: a rollout never found, or one that could not be read, is said (the context was not measured). */
   notes(): string[] {
     const id = this.exec.snapshot().session_id;
+    if (this.failure) return [`Codex's context was not measured: ${this.failure}`];
     return id && !this.path
       ? [
           `Codex's context was not measured: no rollout of thread ${id} under ${this.sessionsDir} (Codex in a container, or another CODEX_HOME); its own compaction is what keeps it within its window`,
@@ -79,8 +85,13 @@ export class ExecWithRollout implements IncrementalTranscriptParser {
     };
   }
 
-  /** Reads what the rollout gained since the last look (only whole lines), finding the file first. */
+  /**
+   * Reads what the rollout gained since the last look: only its whole lines that carry token counts, so a long
+   * thread costs little; a rollout already long when found is read from near its end. A failure to read it stops
+   * the following and is said at the end (`notes`), never thrown into the run.
+   */
   private follow(threadId: string, final: boolean): void {
+    if (this.failure) return;
     if (!this.path) {
       const now = Date.now();
       if (!final && now - this.lookedAt < LOOK_AGAIN_MS) return;
@@ -88,27 +99,34 @@ export class ExecWithRollout implements IncrementalTranscriptParser {
       this.path = findRollout(this.sessionsDir, threadId);
       if (!this.path) return;
     }
-    let fd: number;
+    let fd: number | null = null;
     try {
       fd = openSync(this.path, 'r');
-    } catch {
-      return;
-    }
-    try {
       const size = fstatSync(fd).size;
+      // first look: from the start, or from near the end of a long rollout (its first, partial line dropped)
+      const tail = this.offset < 0 && size > TAIL_BYTES;
+      if (this.offset < 0) this.offset = tail ? size - TAIL_BYTES : 0;
       if (size <= this.offset) return;
       const buf = Buffer.alloc(size - this.offset);
       const n = readSync(fd, buf, 0, buf.length, this.offset);
       this.offset += n;
-      const text = this.rest + buf.subarray(0, n).toString('utf8');
-      const cut = text.lastIndexOf('\n') + 1;
-      this.rest = text.slice(cut);
-      if (cut > 0) {
-        this.tokens.push(text.slice(0, cut));
+      let bytes = Buffer.concat([this.rest, buf.subarray(0, n)]);
+      if (tail) bytes = bytes.subarray(bytes.indexOf(0x0a) + 1);
+      const cut = bytes.lastIndexOf(0x0a) + 1;
+      this.rest = Buffer.from(bytes.subarray(cut));
+      const counts = bytes
+        .subarray(0, cut)
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => countsLine.test(l));
+      if (counts.length) {
+        this.tokens.push(`${counts.join('\n')}\n`);
         this.read = true;
       }
+    } catch (e) {
+      this.failure = `its rollout ${this.path} could not be read: ${(e as Error).message}`;
     } finally {
-      closeSync(fd);
+      if (fd !== null) closeSync(fd);
     }
   }
 }
