@@ -182,6 +182,8 @@ describe('decisions: the reason in the sentence before, and the user directives'
       said('Let me restructure this into two functions for clarity.'),
       said('To avoid breaking existing users, the new flag defaults to off.'),
       said('Instead of mocking the filesystem, the tests use a temp directory.'),
+      // a verb of more than one word, in any form: "pull ... into / out of", "open a PR"
+      said('Pulling the retry logic out of the handler since it grew too large.'),
       // the same shapes around a look or a step are not choices
       said('Going to check the logs now.'),
       said("I'll update the docs for clarity."),
@@ -190,7 +192,7 @@ describe('decisions: the reason in the sentence before, and the user directives'
       said('For clarity, here is what changed.'),
     ];
     const found = await descriptions(entries);
-    expect(found.map((d) => d[2])).toEqual(entries.slice(0, 6).map((e) => e.text));
+    expect(found.map((d) => d[2])).toEqual(entries.slice(0, 7).map((e) => e.text));
     const kept = (await rules.extract({ entries: [entries[2]!] })).decisions[0];
     expect(kept?.rationale).toBe('backwards compatibility');
   });
