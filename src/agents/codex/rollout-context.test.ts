@@ -39,7 +39,7 @@ function sessions() {
 }
 
 describe("a Codex exec run's context, read from the thread's rollout", () => {
-  it('finds the rollout by thread id in any day folder, newest first; null when none holds it', () => {
+  it('finds the rollout by its thread id in the day folders; null when none holds it', () => {
     const { dir, rollout } = sessions();
     writeFileSync(rollout, '');
     expect(findRollout(dir, thread)).toBe(rollout);

@@ -54,7 +54,7 @@ export function registerImportCommand(program: Command, rt: Runtime) {
   const sources = [
     ['claude-code', 'a Claude Code session transcript (~/.claude/projects/<project>/<session>.jsonl)'],
     ['codex', 'a Codex CLI rollout (~/.codex/sessions/.../rollout-*.jsonl) or `codex exec --json` output'],
-    ['auto', 'a transcript of either agent, read from the file which one wrote it (the default)'],
+    ['auto', 'a transcript of either agent, which one read from the file (the default)'],
   ] as const;
   for (const [name, what] of sources) {
     imp

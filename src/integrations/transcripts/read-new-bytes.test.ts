@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/git-repo.js';
-import { readLinesBefore } from './read-new-bytes.js';
+import { readFirstLines, readLinesBefore } from './read-new-bytes.js';
 
 function file(text: string): string {
   const path = join(tempDir('lines-before-'), 't.jsonl');
@@ -33,5 +33,18 @@ describe('readLinesBefore', () => {
   it('reads a last line without its newline (a finished file)', async () => {
     const text = 'a\nb\n{"done":true}';
     expect(await readLinesBefore(file(text), text.length, 1024, 2)).toBe('b\n{"done":true}');
+  });
+});
+
+describe('readFirstLines', () => {
+  it('gives the whole lines within the first bytes, reading a long first line to its end', async () => {
+    expect(await readFirstLines(file('one\ntwo\nthree\n'), 9)).toBe('one\ntwo\n');
+    const long = `${'x'.repeat(50)}\n${'next line\n'.repeat(5)}`;
+    expect(await readFirstLines(file(long), 16)).toBe(`${'x'.repeat(50)}\nnext line\n`);
+    // no newline at all, or nothing: what there is
+    expect(await readFirstLines(file('{"a":1}'), 4)).toBe('{"a":1}');
+    expect(await readFirstLines(file(''), 4)).toBe('');
+    // a first line past the limit: what was read up to it
+    expect(await readFirstLines(file('y'.repeat(100)), 16, 32)).toBe('y'.repeat(32));
   });
 });

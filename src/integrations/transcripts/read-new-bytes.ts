@@ -44,16 +44,20 @@ export async function readFirstLines(path: string, max: number, limit = 64 << 20
   try {
     const parts: Buffer[] = [];
     let read = 0;
-    for (;;) {
+    let whole = false;
+    while (read < Math.min(size, limit) && !whole) {
       const buf = Buffer.alloc(Math.min(max, size - read));
-      const { bytesRead } = buf.length ? await handle.read(buf, 0, buf.length, read) : { bytesRead: 0 };
+      const { bytesRead } = await handle.read(buf, 0, buf.length, read);
+      if (bytesRead === 0) break;
       parts.push(buf.subarray(0, bytesRead));
       read += bytesRead;
-      const bytes = Buffer.concat(parts);
-      const cut = bytes.lastIndexOf(0x0a) + 1;
-      if (bytesRead === 0 || read >= size || read >= limit) return bytes.toString('utf8');
-      if (cut > 0) return bytes.subarray(0, cut).toString('utf8');
+      // a whole line is in: enough (each part is looked at once, however long the first line)
+      whole = buf.subarray(0, bytesRead).includes(0x0a);
     }
+    const bytes = Buffer.concat(parts);
+    return whole && read < size
+      ? bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1).toString('utf8')
+      : bytes.toString('utf8');
   } finally {
     await handle.close();
   }
