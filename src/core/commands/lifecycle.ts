@@ -31,12 +31,6 @@ export function abandon(d: Draft, reason: string | null): void {
   endOpenSession(d, 'abandoned', null);
 }
 
-export function failWorkflow(d: Draft, reason: string | null): void {
-  assertTransition(d.state.status, 'failed', 'fail the workflow');
-  d.emit({ type: 'workflow.failed', data: { reason } });
-  endOpenSession(d, 'failed', null);
-}
-
 export function blockWorkflow(d: Draft, reason: string | null): void {
   assertTransition(d.state.status, 'blocked', 'block the workflow');
   d.emit({ type: 'workflow.blocked', data: { reason } });
