@@ -67,7 +67,7 @@ const reasonFirst =
   /^(?:to (?:avoid|keep|prevent|ensure|preserve|stay|support|reduce)|instead of|rather than)\b[^,]{3,100}, (.{8,})$/i;
 function choiceAfterReason(sentence: string): boolean {
   const clause = reasonFirst.exec(sentence)?.[1];
-  return clause !== undefined && doingAnyForm.test(clause) && !isStep(clause) && !processStep.test(clause);
+  return clause !== undefined && doingAnyForm.test(clause) && !isStep(clause);
 }
 
 /** An obligation the limitation imposes: "I need to rewrite it with...". */
@@ -89,7 +89,7 @@ export function isDecision(text: string): boolean {
   if (planVerb !== undefined && doingAnyForm.test(planVerb) && !bareLook.test(planVerb)) return true;
   if (bareChoice(sentence)) return true;
   const after = choiceAfterSo(sentence);
-  if (after !== undefined && doing.test(after) && !isStep(after) && !processStep.test(after)) return true;
+  if (after !== undefined && doing.test(after) && !isStep(after)) return true;
   if (pastOfDoing(sentence) && choiceWord.test(sentence)) return true;
   // "I need to change `--extra dev` to `--group dev`": an obligation that names the way set aside
   if (needTo.test(sentence) && namedSwap.test(sentence)) return true;
