@@ -125,6 +125,11 @@ export interface BatonClient {
     workflow_id: string;
     /** The next prompt injects (the compacted session has no context yet). */ reinject: boolean;
   }>;
+  /** The agent's session ended (SessionEnd): the Baton session that follows it ends too. */
+  endAgentSession(
+    ref: Ref,
+    input: { agent: { name: string; session_id: string }; reason: string | null },
+  ): Promise<{ workflow_id: string; ended: boolean; session_number: number | null }>;
   /** A checkpoint only after real work since the last one and at most every `interval_ms`. */
   checkpointIfDue(
     ref: Ref,

@@ -194,6 +194,15 @@ export class HttpClient implements BatonClient {
     );
   }
 
+  endAgentSession(ref: Ref, input: Parameters<BatonClient['endAgentSession']>[1]) {
+    return this.call<Awaited<ReturnType<BatonClient['endAgentSession']>>>(
+      'POST',
+      `${this.wf(ref)}/agent-sessions/end`,
+      input,
+      ref,
+    );
+  }
+
   checkpointIfDue(ref: Ref, input: Parameters<BatonClient['checkpointIfDue']>[1]) {
     return this.call<Awaited<ReturnType<BatonClient['checkpointIfDue']>>>(
       'POST',

@@ -79,6 +79,11 @@ export class LocalClient implements BatonClient {
     return { workflow_id: id, ...r };
   }
 
+  async endAgentSession(ref: Ref, input: Parameters<BatonClient['endAgentSession']>[1]) {
+    const id = (await this.service.resolve(this.ref(ref))).id;
+    return { workflow_id: id, ...(await this.service.agentSessions.end(id, input)) };
+  }
+
   async checkpointIfDue(ref: Ref, input: { name: string; interval_ms: number }) {
     const id = (await this.service.resolve(this.ref(ref))).id;
     const r = await this.service.agentSessions.checkpointIfDue(id, {

@@ -39,5 +39,25 @@ export interface InjectedContext {
   text: string;
 }
 
-export type StartInput = TrackInput & { max_chars: number; reason: string };
-export type StartResult = TrackResult & { context: InjectedContext | null };
+export type StartInput = TrackInput & {
+  max_chars: number;
+  reason: string;
+  /**
+   * The agent's session starts a new conversation (SessionStart's source `startup`): a workflow whose work is over
+   * (core `finishedWork`) is completed and a new one follows this session, instead of handing over finished work.
+   */
+  fresh_start?: boolean;
+};
+
+/** The workflow a fresh start found finished and completed. */
+export interface FinishedWorkflow {
+  workflow_id: string;
+  /** The user's request it followed (its issue), else its title. */
+  title: string;
+  reason: string;
+}
+
+export type StartResult = TrackResult & {
+  context: InjectedContext | null;
+  finished: FinishedWorkflow | null;
+};

@@ -73,3 +73,48 @@ describe('a session whose folder moves', () => {
     expect(fresh.workflow_id).not.toBe(started.workflow_id);
   });
 });
+
+describe('two new conversations that start at once after finished work', () => {
+  it('complete the finished workflow once and share one new workflow', async () => {
+    const repo = realpathSync(makeRepo());
+    const store = sqliteStore();
+    const svc = makeService(store);
+    const agent = (session_id: string) => ({ name: 'claude-code', session_id });
+    const input = { cwd: repo, auto_track: true, resume: false };
+    const first = await svc.agentSessions.track({ ...input, agent: agent('s-1') });
+    const id = first.workflow_id ?? '';
+    const todos = [{ content: 'write the parser', activeForm: 'writing', status: 'completed' }];
+    await svc.syncAgentTasks({ workflowId: id }, 'claude-code', [
+      { tool: 'TodoWrite', input: { todos }, id: 't-1' },
+    ]);
+    expect(await svc.agentSessions.end(id, { agent: agent('s-1'), reason: 'logout' })).toEqual({
+      ended: true,
+      session_number: 1,
+    });
+    // two terminals: a second service on the same database, each starting a new conversation
+    const other = makeService(sqliteStore(store.location));
+    const start = (s: typeof svc, session: string) =>
+      s.agentSessions.start({
+        ...input,
+        agent: agent(session),
+        resume: true,
+        max_chars: 4000,
+        reason: 'startup',
+        fresh_start: true,
+      });
+    const [a, b] = await Promise.all([start(svc, 's-2'), start(other, 's-3')]);
+    expect([a.finished, b.finished].filter(Boolean)).toEqual([
+      {
+        workflow_id: id,
+        title: 'Claude Code session on main',
+        reason: expect.stringContaining('its task is done'),
+      },
+    ]);
+    expect(a.workflow_id).toBe(b.workflow_id);
+    expect(a.workflow_id).not.toBe(id);
+    const all = await store.listWorkflows({ worktree: repo });
+    expect(all.find((w) => w.id === id)?.status).toBe('completed');
+    const open = all.filter((w) => w.status === 'in_progress');
+    expect(open.map((w) => w.id)).toEqual([a.workflow_id]);
+  });
+});

@@ -4,11 +4,15 @@ import {
   checkpointDue,
   checkpointTooSoon,
   deliverContext,
+  endAgentSession,
+  finishedWork,
+  finishWork,
   isTerminal,
   linkAgentSession,
   noteCompaction,
   SessionSnapshot,
   takeSnapshot,
+  type AgentSessionRef,
   type BatonEvent,
   type Draft,
   type GitCapture,
@@ -17,6 +21,7 @@ import {
 } from '../core/index.js';
 import type { BatonService } from './baton-service.js';
 import type {
+  FinishedWorkflow,
   InjectedContext,
   StartInput,
   StartResult,
@@ -50,7 +55,12 @@ interface Found {
   others: number;
   created: boolean;
   note: string;
+  /** The workflow a fresh start completed because its work was over (the session then follows a new one). */
+  finished?: FinishedWorkflow;
 }
+
+const newest = (ws: readonly WorkflowState[]) =>
+  [...ws].sort((a, b) => b.updated_at.localeCompare(a.updated_at))[0];
 
 /**
  * Continuity for agent sessions that Baton does not run itself (Claude Code, Codex with Baton's hooks): the
@@ -65,11 +75,15 @@ export class AgentSessions {
     return (this.svc.options.now?.() ?? new Date()).toISOString();
   }
 
-  /** The worktree's incomplete workflow (the one this agent session follows, else the latest), created if allowed. */
-  private async find(input: TrackInput): Promise<Found> {
+  /**
+   * The worktree's incomplete workflow (the one this agent session follows, else the latest), created if allowed. On
+   * a fresh start (a new conversation) the latest is completed first when its work is over (`finishWork`), and the
+   * session gets a workflow of its own.
+   */
+  private async find(input: TrackInput, freshStart = false): Promise<Found> {
     const { store, git } = this.svc;
     const worktree = input.worktree ?? (await git.resolveWorktree(input.cwd));
-    const open = (await store.listWorkflows({ worktree })).filter((w) => !isTerminal(w.status));
+    let open = (await store.listWorkflows({ worktree })).filter((w) => !isTerminal(w.status));
     const id = input.agent.session_id;
     const mine =
       id === null ? undefined : open.find((w) => w.sessions.some((x) => x.agent?.session_id === id));
@@ -82,6 +96,9 @@ export class AgentSessions {
         created: false,
         note: `workflow ${moved.id} of ${moved.worktree}, where this session started (its folder is now ${input.cwd})`,
       };
+    const done = !mine && freshStart && input.auto_track ? await this.finishIfOver(newest(open)) : null;
+    if (done) open = open.filter((w) => w.id !== done.workflow.id);
+    const finished = done?.finished ? { finished: done.finished } : {};
     if (open.length === 0) {
       if (!input.auto_track)
         return {
@@ -107,16 +124,34 @@ export class AgentSessions {
           : {}),
       });
       const first = await this.firstCreated(w);
-      if (first !== w) return { w: first, others: 0, created: false, note: `workflow ${first.id}` };
-      return { w, others: 0, created: true, note: `following this session as workflow ${w.id}` };
+      if (first !== w)
+        return { w: first, others: 0, created: false, note: `workflow ${first.id}`, ...finished };
+      return { w, others: 0, created: true, note: `following this session as workflow ${w.id}`, ...finished };
     }
-    const latest = [...open].sort((a, b) => b.updated_at.localeCompare(a.updated_at))[0] as WorkflowState;
+    const latest = newest(open) as WorkflowState;
     const others = open.length - 1;
     const w = mine ?? latest;
     const more = others
       ? ` (${others} other incomplete workflow${others > 1 ? 's' : ''} here; the latest is followed)`
       : '';
-    return { w, others, created: false, note: `workflow ${w.id}${more}` };
+    return { w, others, created: false, note: `workflow ${w.id}${more}`, ...finished };
+  }
+
+  /**
+   * Completes the workflow when its work is over, deciding on the state it commits to. Returns it when it is
+   * complete now (`finished` set when this call completed it, not another hook at the same time), else null.
+   */
+  private async finishIfOver(
+    w: WorkflowState | undefined,
+  ): Promise<{ workflow: WorkflowState; finished: FinishedWorkflow | null } | null> {
+    if (!w || finishedWork(w) === null) return null;
+    const out = await this.svc.runner.run(w.id, (d) => finishWork(d), { retry: true });
+    if (!isTerminal(out.state.status)) return null;
+    const why = out.result;
+    return {
+      workflow: out.state,
+      finished: why ? { workflow_id: w.id, title: w.issue?.title ?? w.title, reason: why } : null,
+    };
   }
 
   /** The incomplete workflow of another worktree that follows this agent session, if one does. */
@@ -227,14 +262,15 @@ export class AgentSessions {
    * yet gets no context.
    */
   async start(input: StartInput): Promise<StartResult> {
-    const f = await this.find(input);
-    if (!f.w) return { ...this.untracked(f.note), context: null };
+    const f = await this.find(input, input.fresh_start === true);
+    const finished = f.finished ?? null;
+    if (!f.w) return { ...this.untracked(f.note), context: null, finished };
     const w = f.created ? f.w : await this.resumeIfStopped({ ...f, w: f.w }, input.resume);
     if (!w) throw new BatonError('internal', 'unreachable: a session start always resumes');
     const resumed = !f.created && w !== f.w;
     if (isEmpty(w)) {
       const t = f.created ? null : await this.track({ ...input, resume: false });
-      return { ...(t ?? this.result(f, w, 'created', 1, f.note)), context: null };
+      return { ...(t ?? this.result(f, w, 'created', 1, f.note)), context: null, finished };
     }
     const fresh = await this.freshSnapshot(w);
     const git = fresh ? null : await this.gitOf(w);
@@ -256,7 +292,16 @@ export class AgentSessions {
         `${resumed ? 'resumed' : 'following'} ${f.note} as session ${result.link.session_number}`,
       ),
       context: result.context,
+      finished,
     };
+  }
+
+  /** The agent's session ended (SessionEnd): the Baton session that follows it ends too (core `endAgentSession`). */
+  async end(workflowId: string, input: { agent: AgentSessionRef; reason: string | null }) {
+    const out = await this.svc.runner.run(workflowId, (d) => endAgentSession(d, input.agent, input.reason), {
+      retry: true,
+    });
+    return out.result;
   }
 
   private gitOf(s: WorkflowState): Promise<GitCapture> {

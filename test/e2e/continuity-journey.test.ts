@@ -158,3 +158,62 @@ describe('continuity by default: baton init --agent codex, then Codex as usual',
     expect((await status()).workflow.session_count).toBe(2);
   });
 });
+
+describe('continuity by default: a new conversation after finished work', () => {
+  it('continues after a crash or /clear, and starts a new workflow once the work is done and the user quit', async () => {
+    const { repo, baton, status } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const hook = (event: string, fields: Json) =>
+      baton(['hook', event], JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }));
+    const id = (n: number) => `196820da-0000-4000-8000-00000000001${n}`;
+
+    // one session works through its whole TodoWrite list
+    const { path, lines } = transcriptOf('claude-code/codemie-code-2/session-196820da.jsonl', 111);
+    const prompt = lines[5]!.message.content as string;
+    await hook('SessionStart', { session_id: id(1), source: 'startup' });
+    await hook('UserPromptSubmit', { session_id: id(1), transcript_path: path, prompt });
+    await hook('Stop', { session_id: id(1), transcript_path: path, stop_hook_active: false });
+    const done = await status();
+    expect(taskRows(done).every(([, st]) => st === 'done')).toBe(true);
+    const first = done.workflow.id as string;
+
+    // no SessionEnd came (the terminal was closed, the agent crashed): a new conversation continues the work
+    const afterCrash = await hook('SessionStart', { session_id: id(2), source: 'startup' });
+    expect(injected(afterCrash.stdout).additionalContext).toContain('Create implementation plan');
+    expect((await status()).workflow.id).toBe(first);
+
+    // /clear ends that session and starts another in the same conversation: it continues too
+    expect((await hook('SessionEnd', { session_id: id(2), reason: 'clear' })).stderr).toMatch(
+      /session 2 ended/,
+    );
+    const cleared = await hook('SessionStart', { session_id: id(3), source: 'clear' });
+    expect(injected(cleared.stdout).additionalContext).toContain('Create implementation plan');
+    expect((await status()).workflow.id).toBe(first);
+
+    // the user quits; the next conversation is not told to continue finished work
+    const quit = await hook('SessionEnd', { session_id: id(3), reason: 'prompt_input_exit' });
+    expect(quit.stderr).toMatch(/session 3 ended/);
+    const fresh = await hook('SessionStart', { session_id: id(4), source: 'startup' });
+    expect(fresh.code).toBe(0);
+    const out = JSON.parse(fresh.stdout) as { systemMessage: string; hookSpecificOutput: Json };
+    const text = out.hookSpecificOutput.additionalContext as string;
+    expect(text).toContain(`Baton completed the last workflow ${first}`);
+    expect(text).toContain(`baton context -w ${first}`);
+    expect(text).toContain('all 5 of its tasks are done');
+    expect(text).not.toContain('Create implementation plan');
+    expect(out.systemMessage).toMatch(
+      new RegExp(`Baton completed workflow ${first}.*followed as a new workflow`),
+    );
+    const now = await status();
+    expect(now.workflow.id).not.toBe(first);
+    expect(now.tasks).toEqual([]);
+    const listed = (await baton(['list', '--json'])).json<{ workflows: Json[] }>().workflows;
+    expect(listed.find((w) => w.id === first)).toMatchObject({ status: 'completed' });
+    // the finished workflow is still there to read
+    expect((await baton(['context', '-w', first])).stdout).toContain('Create implementation plan');
+
+    // the new conversation's request is the new workflow's
+    await hook('UserPromptSubmit', { session_id: id(4), prompt: 'add a --json flag to the export command' });
+    expect((await status()).workflow.issue.title).toContain('add a --json flag');
+  });
+});

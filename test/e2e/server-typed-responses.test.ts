@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckpointList, Details, RecordResult, TaskResult } from '../../src/server/api/response-schemas.js';
 import {
+  AgentSessionEnded,
   CheckpointIfDueResult,
   CleanupResult,
   CompactionNoted,
@@ -39,7 +40,7 @@ describe('baton server: typed responses', () => {
     return body;
   };
 
-  it('agent sessions: track, start, inject, compactions, checkpoint if due', async () => {
+  it('agent sessions: track, start, inject, compactions, checkpoint if due, end', async () => {
     const repo = makeRepo();
     const agent = { name: 'claude-code', session_id: 'sess-1' };
     const tracked = TrackResult.parse(
@@ -76,6 +77,32 @@ describe('baton server: typed responses', () => {
       await post(`/api/workflows/${id}/checkpoints/if-due`, { name: 'work', interval_ms: 0 }),
     );
     expect(due.workflow_id).toBe(id);
+    const end = (session_id: string) =>
+      post(`/api/workflows/${id}/agent-sessions/end`, { agent: { ...agent, session_id }, reason: 'logout' });
+    // sess-1's Baton session ended when sess-2 took over: only sess-2's ends now
+    expect(AgentSessionEnded.parse(await end('sess-1'))).toEqual({
+      workflow_id: id,
+      ended: false,
+      session_number: null,
+    });
+    expect(AgentSessionEnded.parse(await end('sess-2'))).toEqual({
+      workflow_id: id,
+      ended: true,
+      session_number: 2,
+    });
+    // a fresh start after it: the workflow has no task list, so its work is not over and it is continued
+    const fresh = StartResult.parse(
+      await post('/api/agent-sessions/start', {
+        cwd: repo,
+        agent: { ...agent, session_id: 'sess-3' },
+        auto_track: true,
+        resume: true,
+        max_chars: 2000,
+        reason: 'startup',
+        fresh_start: true,
+      }),
+    );
+    expect(fresh).toMatchObject({ workflow_id: id, finished: null, session_number: 3 });
   });
 
   it('records, their resolution, a task move, checkpoints and the details behind a snapshot', async () => {

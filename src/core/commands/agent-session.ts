@@ -41,6 +41,33 @@ export function linkAgentSession(
 }
 
 /**
+ * The agent's session ended (its SessionEnd hook: the user quit, cleared or logged out). The Baton session that
+ * follows it ends with it; one that follows another agent session (another terminal took over) is left alone.
+ */
+export function endAgentSession(
+  d: Draft,
+  agent: AgentSessionRef,
+  reason: string | null,
+): { ended: boolean; session_number: number | null } {
+  const cur = d.state.sessions[d.state.sessions.length - 1];
+  if (
+    !cur ||
+    cur.ended_at !== null ||
+    cur.agent?.name !== agent.name ||
+    cur.agent.session_id !== agent.session_id
+  )
+    return { ended: false, session_number: null };
+  d.emit({
+    type: 'session.ended',
+    data: {
+      reason: `${agent.name} session ${agent.session_id} ended${reason ? ` (${reason})` : ''}`,
+      snapshot_id: null,
+    },
+  });
+  return { ended: true, session_number: cur.number };
+}
+
+/**
  * The agent compacted its context: the next prompt or session start injects Baton's context again, unless the
  * compacted session already got it. Claude Code's summary of what it compacted (PostCompact's compact_summary) is
  * kept whole as a compaction summary: the context's Last State shows it when it is newer than the agent's last

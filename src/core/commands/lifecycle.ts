@@ -6,7 +6,8 @@ import type { CheckpointRef, SnapshotTrigger } from '../schemas/workflow.js';
 import { assertTransition, isTerminal } from '../workflow-machine.js';
 import { makeCheckpoint, takeSnapshot } from './snapshots.js';
 
-const endOpenSession = (d: Draft, reason: string, snapshotId: string | null) => {
+/** Ends the running session, if one runs (an agent's SessionEnd may have ended it already). */
+export const endOpenSession = (d: Draft, reason: string, snapshotId: string | null) => {
   const cur = d.state.sessions[d.state.sessions.length - 1];
   if (cur && cur.ended_at === null)
     d.emit({ type: 'session.ended', data: { reason, snapshot_id: snapshotId } });

@@ -3,6 +3,7 @@ import { assertTransition } from '../workflow-machine.js';
 import { inProgressTasks } from '../task-graph.js';
 import type { GitCapture } from '../schemas/git-state.js';
 import type { SnapshotTrigger } from '../schemas/workflow.js';
+import { endOpenSession } from './lifecycle.js';
 import { takeSnapshot } from './snapshots.js';
 
 export interface PauseInput {
@@ -19,7 +20,7 @@ export type PauseOutcome =
   | { outcome: 'requested'; waiting_for: string[] }
   | { outcome: 'already_paused'; snapshot_id: string | null };
 
-/** Pauses now: a snapshot, `workflow.paused`, and the end of the running session. */
+/** Pauses now: a snapshot, `workflow.paused`, and the end of the running session (when one runs). */
 export function pauseNow(
   d: Draft,
   reason: string | null,
@@ -32,7 +33,7 @@ export function pauseNow(
     type: 'workflow.paused',
     data: { reason, trigger, forced: warning !== null, snapshot_id: snapshot.id, warning },
   });
-  d.emit({ type: 'session.ended', data: { reason: trigger, snapshot_id: snapshot.id } });
+  endOpenSession(d, trigger, snapshot.id);
   return snapshot;
 }
 

@@ -3,6 +3,7 @@ import { invalidTransition, notFound } from '../errors.js';
 import { allFinished, inProgressTasks, runnableTasks } from '../task-graph.js';
 import type { GitCapture } from '../schemas/git-state.js';
 import type { Task } from '../schemas/workflow.js';
+import { endOpenSession } from './lifecycle.js';
 import { pauseNow } from './pause.js';
 import { makeCheckpoint, takeSnapshot } from './snapshots.js';
 import { isResumable } from '../workflow-machine.js';
@@ -66,10 +67,7 @@ function atBoundary(d: Draft, git: GitCapture): { paused_snapshot_id: string | n
   const s = d.state;
   if (allFinished(s.tasks)) {
     d.emit({ type: 'workflow.completed', data: {} });
-    d.emit({
-      type: 'session.ended',
-      data: { reason: 'completed', snapshot_id: s.last_snapshot?.id ?? null },
-    });
+    endOpenSession(d, 'completed', s.last_snapshot?.id ?? null);
     return { paused_snapshot_id: null };
   }
   if (s.pause_requested && inProgressTasks(s.tasks).length === 0) {

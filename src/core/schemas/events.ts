@@ -84,7 +84,8 @@ export const BatonEvent = z.discriminatedUnion('type', [
   ),
   ev('workflow.blocked', reason),
   ev('workflow.unblocked', empty),
-  ev('workflow.completed', empty),
+  /** `reason`: why a workflow that hooks follow was completed without a task command (commands/finished-work.ts). */
+  ev('workflow.completed', z.object({ reason: z.string().optional() })),
   ev('workflow.failed', reason),
   ev('workflow.cancelled', reason),
   ev(

@@ -4,7 +4,7 @@ import { BatonError, isAgentTaskTool, notLinkedPhrase } from '../../core/index.j
 import { clip } from '../../core/clip.js';
 import { detectUsageLimit } from '../../core/runtime/usage-limit.js';
 import { promptRequest } from '../../extraction/session/requests.js';
-import type { TrackResult } from '../../service/index.js';
+import type { StartResult, TrackResult } from '../../service/index.js';
 import type { HookOutcome, TranscriptSeen } from './hook-log.js';
 import type { HookAgent, HookEvent, HookPayload } from './hook-payload.js';
 import { agentLabel } from '../../core/agent-label.js';
@@ -180,6 +180,19 @@ function apiFailure(p: HookPayload): string {
   return `the turn ended on an API error (${clip(said, 300)})${reset}`;
 }
 
+/**
+ * A fresh start found the last workflow's work over and completed it: said to the agent (it starts afresh, and knows
+ * where the finished work is), to the user, and in the hook log.
+ */
+function finishedNote(f: NonNullable<StartResult['finished']>) {
+  const what = `workflow ${f.workflow_id} ("${clip(f.title, 120)}")`;
+  return {
+    agent: `Baton completed the last ${what} before this session: ${f.reason}. This session is not asked to continue it; \`baton context -w ${f.workflow_id}\` shows what it did.`,
+    tell: `Baton completed ${what}: ${f.reason}; this session is followed as a new workflow`,
+    note: `completed ${what}: ${f.reason}`,
+  };
+}
+
 /** Answers one agent hook over the client. Throws only on failures the caller reports (it never fails the agent). */
 export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promise<HookResult> {
   const p = ctx.payload;
@@ -189,17 +202,31 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         ...trackInput(ctx, true),
         max_chars: ctx.settings.injectMaxChars,
         reason: `a new ${agentLabel(ctx.agent)} session began (${p.source ?? 'startup'})`,
+        // a new conversation (not a resume, /clear or compaction) does not continue work that is over
+        fresh_start: p.source === 'startup',
       });
+      const done = t.finished ? finishedNote(t.finished) : null;
+      const told = done ? { tell: done.tell } : {};
       // the user installed the hooks expecting to be followed: a session Baton does not follow is said so
-      if (!t.workflow_id) return { ...untracked(t), tell: `Baton is not following this session: ${t.note}` };
+      if (!t.workflow_id)
+        return {
+          ...untracked(t),
+          tell: `${done ? `${done.tell}. ` : ''}Baton is not following this session: ${t.note}`,
+        };
       if (!t.context) {
         const c = await contextFor(ctx, { ...t, workflow_id: t.workflow_id, empty: true }, '');
-        return { outcome: 'ok', note: c.note, output: context('SessionStart', c.text) };
+        return {
+          outcome: 'ok',
+          note: `${done ? `${done.note}; ` : ''}${c.note}`,
+          output: context('SessionStart', `${done ? `${done.agent}\n\n` : ''}${c.text}`),
+          ...told,
+        };
       }
       return {
         outcome: 'ok',
-        note: `${t.note}; injected the context (${t.context.chars} characters${t.context.cut ? ', cut to fit' : ''}, hash ${t.context.hash})`,
+        note: `${done ? `${done.note}; ` : ''}${t.note}; injected the context (${t.context.chars} characters${t.context.cut ? ', cut to fit' : ''}, hash ${t.context.hash})`,
         output: context('SessionStart', t.context.text),
+        ...told,
       };
     }
     case 'UserPromptSubmit': {
@@ -355,13 +382,24 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         name: event === 'Stop' ? 'stop' : 'session-end',
         interval_ms: ctx.settings.checkpointIntervalMs,
       });
+      // the agent's session is over: the Baton session that follows it ends with it (a fresh start can then tell
+      // finished work from work a crash cut)
+      const id = p.session_id;
+      const ended =
+        event === 'SessionEnd' && id
+          ? await ctx.client.endAgentSession(ref, {
+              agent: { name: ctx.agent, session_id: id },
+              reason: p.reason,
+            })
+          : null;
+      const endNote = ended?.ended ? `; session ${ended.session_number} ended` : '';
       return {
         outcome: imported.failed
           ? 'failed'
-          : cp.checkpoint || kept || !imported.note.startsWith('nothing new')
+          : cp.checkpoint || kept || ended?.ended || !imported.note.startsWith('nothing new')
             ? 'ok'
             : 'nothing',
-        note: `${imported.note}${kept ? "; the agent's last message kept" : ''}; ${cp.checkpoint ? `checkpoint ${cp.checkpoint} (${cp.reason})` : `no checkpoint: ${cp.reason}`}`,
+        note: `${imported.note}${kept ? "; the agent's last message kept" : ''}; ${cp.checkpoint ? `checkpoint ${cp.checkpoint} (${cp.reason})` : `no checkpoint: ${cp.reason}`}${endNote}`,
         output: null,
         ...(imported.transcript ? { transcript: imported.transcript } : {}),
         ...(imported.tell ? { tell: imported.tell } : {}),

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { assertDirectory, cwdHeaders, jsonBody, refOf, responses, type RouteDeps } from './define.js';
 import { AbsolutePath, WorkflowParams } from './request-schemas.js';
 import {
+  AgentSessionEnded,
   CheckpointIfDueResult,
   CompactionNoted,
   InjectedContext,
@@ -30,8 +31,16 @@ const StartBody = z
     ...trackFields,
     max_chars: z.number().int().min(1000).max(1_000_000),
     reason: z.string().min(1).max(500),
+    fresh_start: z.boolean().optional(),
   })
   .openapi('StartAgentSession');
+
+const EndBody = z
+  .strictObject({
+    agent: z.strictObject({ name: z.string().min(1).max(100), session_id: z.string().min(1).max(500) }),
+    reason: z.string().max(500).nullable(),
+  })
+  .openapi('EndAgentSession');
 
 const InjectBody = z
   .strictObject({
@@ -110,6 +119,18 @@ export function registerAgentSessionRoutes({ app, client }: RouteDeps) {
     }),
     async (c) =>
       c.json(await client.noteCompaction(refOf(c, c.req.valid('param').id), c.req.valid('json')), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/workflows/{id}/agent-sessions/end',
+      tags,
+      summary: "the agent's session ended (SessionEnd): the Baton session that follows it ends too",
+      request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(EndBody) },
+      responses: responses(AgentSessionEnded, 'whether a Baton session ended, and which'),
+    }),
+    async (c) =>
+      c.json(await client.endAgentSession(refOf(c, c.req.valid('param').id), c.req.valid('json')), 200),
   );
   app.openapi(
     createRoute({

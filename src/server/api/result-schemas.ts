@@ -53,9 +53,16 @@ export const InjectedContext = z
   })
   .openapi('InjectedContext');
 
+/** The workflow a fresh start completed because its work was over. */
+const FinishedWorkflow = z.object({ workflow_id: z.string(), title: z.string(), reason: z.string() });
+
 export const StartResult = z
-  .object({ ...trackFields, context: InjectedContext.nullable() })
+  .object({ ...trackFields, context: InjectedContext.nullable(), finished: FinishedWorkflow.nullable() })
   .openapi('StartResult');
+
+export const AgentSessionEnded = z
+  .object({ workflow_id: z.string(), ended: z.boolean(), session_number: z.number().int().nullable() })
+  .openapi('AgentSessionEnded');
 
 export const CompactionNoted = z
   .object({ workflow_id: z.string(), reinject: z.boolean() })

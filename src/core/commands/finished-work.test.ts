@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { Draft } from '../draft.js';
+import type { WorkflowState } from '../schemas/state.js';
+import { endAgentSession, linkAgentSession } from './agent-session.js';
+import { syncAgentTasks } from './agent-tasks.js';
+import { createWorkflow } from './create.js';
+import { finishedWork, finishWork } from './finished-work.js';
+import { pause } from './pause.js';
+import { recordError, recordTestRun } from './records.js';
+
+let n = 0;
+const ctx = { now: '2026-03-01T10:00:00.000Z', newId: (p: string) => `${p}-${++n}`, actor: 'hook' };
+const next = (s: WorkflowState) => new Draft(s, ctx);
+const s1 = { name: 'claude-code', session_id: 's1' };
+
+/** A workflow a hook made for session s1, its TodoWrite list with these statuses. */
+function followed(statuses: string[], agent = true) {
+  const d = new Draft(null, ctx, 'wf-1');
+  createWorkflow(d, {
+    title: 'Claude Code session on main',
+    issue: null,
+    worktree: '/w',
+    plan: '',
+    tasks: [],
+    git_start: null,
+    ...(agent ? { agent: s1 } : {}),
+  });
+  if (!agent) linkAgentSession(d, s1);
+  const todos = statuses.map((status, i) => ({
+    content: `step ${i + 1}`,
+    activeForm: `doing ${i + 1}`,
+    status,
+  }));
+  syncAgentTasks(d, 'claude-code', [{ tool: 'TodoWrite', input: { todos }, id: 'call-1' }]);
+  return d.state;
+}
+
+const ended = (s: WorkflowState, agent = s1) => {
+  const d = next(s);
+  endAgentSession(d, agent, 'prompt_input_exit');
+  return d.state;
+};
+
+describe('finishedWork', () => {
+  it("is over when every task of the agent's list is done and its session ended", () => {
+    const s = ended(followed(['completed', 'completed']));
+    expect(finishedWork(s)).toBe(
+      'all 2 of its tasks are done and claude-code session s1 ended (prompt_input_exit)',
+    );
+    const d = next(s);
+    expect(finishWork(d)).toBe(finishedWork(s));
+    expect(d.state.status).toBe('completed');
+    expect(d.events.map((e) => e.type)).toEqual(['workflow.completed']);
+    // decided on the state it commits to: once complete, it is not over a second time
+    expect(finishWork(next(d.state))).toBeNull();
+  });
+
+  it('is not over while anything says the work goes on', () => {
+    // the session still runs (a crash or another terminal: no SessionEnd came)
+    expect(finishedWork(followed(['completed']))).toBeNull();
+    // a task left, or none at all
+    expect(finishedWork(ended(followed(['completed', 'pending'])))).toBeNull();
+    expect(finishedWork(ended(followed(['completed', 'in_progress'])))).toBeNull();
+    expect(finishedWork(ended(followed([])))).toBeNull();
+    // a workflow the user made with `baton create` is theirs to finish
+    expect(finishedWork(ended(followed(['completed'], false)))).toBeNull();
+    // an error still open, a test failing, a pause
+    const withError = next(ended(followed(['completed'])));
+    recordError(withError, {
+      task_id: null,
+      error_type: 'agent_error',
+      error_message: 'usage limit reached',
+      context: null,
+      resolution: 'unresolved',
+      resolution_notes: null,
+    });
+    expect(finishedWork(withError.state)).toBeNull();
+    const failing = next(ended(followed(['completed'])));
+    recordTestRun(failing, {
+      phase: 'red',
+      failing_tests: ['parser > reads a BOM'],
+      expected_failures: [],
+      last_test_command: 'npx vitest run',
+      last_test_output_summary: '1 failed',
+    });
+    expect(finishedWork(failing.state)).toBeNull();
+    // paused by the user after the session ended: the session is not ended a second time
+    const pausing = next(ended(followed(['completed'])));
+    pause(pausing, {
+      reason: null,
+      trigger: 'pause',
+      force: false,
+      timeoutMs: 60_000,
+      git: { state: null, note: null },
+    });
+    expect(pausing.state.status).toBe('paused');
+    expect(pausing.events.filter((e) => e.type === 'session.ended')).toEqual([]);
+    expect(finishedWork(pausing.state)).toBeNull();
+  });
+});
+
+describe('endAgentSession', () => {
+  it('ends the Baton session that follows that agent session, and no other', () => {
+    const s = followed(['completed']);
+    const other = next(s);
+    expect(endAgentSession(other, { name: 'claude-code', session_id: 's2' }, null)).toEqual({
+      ended: false,
+      session_number: null,
+    });
+    expect(other.events).toEqual([]);
+    const d = next(s);
+    expect(endAgentSession(d, s1, 'clear')).toEqual({ ended: true, session_number: 1 });
+    expect(d.state.sessions.at(-1)).toMatchObject({ end_reason: 'claude-code session s1 ended (clear)' });
+    // ended once: a second SessionEnd (hooks wired twice) writes nothing
+    const again = next(d.state);
+    expect(endAgentSession(again, s1, 'clear').ended).toBe(false);
+    expect(again.events).toEqual([]);
+    // the same agent session again (`claude --resume`) is the next Baton session
+    const resumed = next(d.state);
+    expect(linkAgentSession(resumed, s1)).toEqual({ outcome: 'next', session_number: 2 });
+  });
+});
