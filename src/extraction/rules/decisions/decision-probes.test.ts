@@ -65,7 +65,7 @@ const neverFire = [
 describe('decision rules on sentences of other projects', () => {
   const probes = readProbes(probeFiles.tuned);
 
-  it('reads the probe file whole', () => expectWhole(probes, 193, 268));
+  it('reads the probe file whole', () => expectWhole(probes, 287, 407));
 
   it('keeps recall and precision at or above the measured floors', async () => {
     const { found, predicted, rows, recall, precision } = await measure(probes);
@@ -73,8 +73,10 @@ describe('decision rules on sentences of other projects', () => {
       console.log(
         `${rows.join('\n')}\nfound ${found} predicted ${predicted} R ${recall.toFixed(2)} P ${precision.toFixed(2)}`,
       );
-    expect(recall).toBeGreaterThanOrEqual(0.71);
-    expect(precision).toBeGreaterThanOrEqual(0.93);
+    // 0.71 / 0.93 through round 5; rounds 7 and 8 (2026-11-29, measured blind once: the rules found 18 of their 94
+    // decisions) brought the whole file to R 0.54 P 0.90 (156 / 173 / 287) before any rule looked at them
+    expect(recall).toBeGreaterThanOrEqual(0.54);
+    expect(precision).toBeGreaterThanOrEqual(0.9);
   });
 
   it.each(neverFire)('never reads %s as a decision', async (id) => {
