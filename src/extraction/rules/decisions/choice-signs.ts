@@ -29,7 +29,7 @@ export const choiceWord =
  * block when ...".
  */
 export const keptAsIs =
-  /\b(?:leav|keep)(?:e|ing)?\b.{1,60}?\b(?:in place|as[- ]is|alone|untouched|unchanged|intact)\b|\bkeep(?:ing)? (?:it|this|things|the (?:[\w-]+ ){0,2}[\w-]+) (?:narrow|minimal|small|simple|focused|lean|tight)\b|\b(?:should|will|'ll) only (?!(?:be|need|have|see|check|look|run|read)\b)[a-z]+|\b(?:smallest|minimal|narrowest) (?:possible )?(?:surgical )?(?:change|fix|diff|patch)\b/i;
+  /\b(?:leav|keep)(?:e|ing)?\b.{1,60}?\b(?:in place|as[- ]is|alone|untouched|unchanged|intact)\b|\bkeep(?:ing)? (?:it|this|things|the (?:[\w-]+ ){0,2}[\w-]+) (?:narrow|minimal|small|simple|focused|lean|tight|backwards?[- ]compatible|opt-in|read-only|off by default)\b|\b(?:should|will|'ll) only (?!(?:be|need|have|see|check|look|run|read)\b)[a-z]+|\b(?:smallest|minimal|narrowest) (?:possible )?(?:surgical )?(?:change|fix|diff|patch)\b/i;
 
 /** Explicit decisions: enough on their own. */
 export const explicit =
@@ -54,7 +54,8 @@ export const alternative = new RegExp(
 );
 export const namedItself =
   /^(?:chose|picked|opted for|went with)\b|^using .{3,60}? (?:keeps|lets|avoids|means|makes|gives)\b/i;
-export const planOf = /^plan:\s+(\w+)/i;
+/** "Plan: switch ...", "My patch plan: write ...": a plan given under its label, its first verb. */
+export const planOf = /^(?:(?:my|our|the) )?(?:[\w-]+ )?plan:\s+(\w+)/i;
 
 /** "I kept it deliberately short since ...": a past choice, its verb one of doing, with a sign of choice. */
 const pastChoice =

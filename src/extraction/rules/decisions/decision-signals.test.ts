@@ -197,6 +197,24 @@ describe('decisions: the reason in the sentence before, and the user directives'
     expect(kept?.rationale).toBe('backwards compatibility');
   });
 
+  it('a way judged better, a change stated with the way it is made, a plan under its label, kept compatible', async () => {
+    const entries = [
+      said("I think it's best to parse the dates once at the boundary and pass them around as objects."),
+      said('Let me point the test runner at the staging database.'),
+      said("I'll rewrite the loader to mirror the Go implementation line for line."),
+      said('Switching the cache to use the request path alone as its key.'),
+      said('Fix plan: wrap the body in a transaction and retry once on a lock timeout.'),
+      said("I'll keep the CLI backwards compatible and add the new flag beside the old one."),
+      // a look, an edit step and a judgement of asking are none of these
+      said("It's best to check the config first."),
+      said("It's better to ask the user which branch they mean."),
+      said('Let me update the import in main.rs.'),
+      said('Let me change the test name.'),
+    ];
+    const found = await descriptions(entries);
+    expect(found.map((d) => d[2])).toEqual(entries.slice(0, 6).map((e) => e.text));
+  });
+
   it('a choice the message states whole is kept over the sentence that announces it with a colon', async () => {
     const entries = [
       said(

@@ -4,7 +4,7 @@ import { opensWithLook } from './looks-and-steps.js';
 /**
  * Sentences that state the way taken whatever their verb, unless what they go on to do is a look: a different
  * approach and what it is, a fix by its means, a design stated as what something should do with the other way named,
- * a proposal, a recommendation.
+ * a proposal, a recommendation, a way judged better, a change stated with the way it is made.
  */
 
 /** "Let me try a different approach - make the column transparent", "build it another way and ...": the new way. */
@@ -22,6 +22,21 @@ const proposed = /\bI(?:'d| would) (?:propose|suggest|recommend)\s+(?:that\s+)?(
  * it only advises a check ("Recommendation: test with the proxy first").
  */
 const recommended = /^(?:my |our |final )?recommendation(?: is)?:\s*(\S+\s+\S.*)$/i;
+/** "I think it's best to aim for ...", "it feels safer to edit it": a way judged better, then taken. */
+const judgedBetter =
+  /\bit(?:'s| is| feels| seems| would be)(?: probably| definitely| much)? (?:best|safer|cleaner|simpler|better|wiser|more robust) to (?!(?:ask|wait|run|stop|double-check)\b)(\S.*)$/i;
+/**
+ * "Let me point the config at the venv python", "I'll rewrite this test to set the locked state directly", "Fixing
+ * the config to use the venv python": a change stated with the way it is made (what it now uses, mirrors or points
+ * at), by the agent or opening the sentence.
+ */
+const byWhom = String.raw`(?:^|\b(?:let me|let's|I'll|I will|we'll|we will|I'm going to)\s+(?:also |now |just |first |then )?)`;
+const changedToWay = new RegExp(
+  byWhom +
+    String.raw`(?:(?:change|rewrite|switch|rework|reconfigure|fix|make|convert)(?:ing)?\b[^.:;!?]{2,60}? to (?:use|mirror|match|follow|go through|set|read from|write to)\b|(?:re)?point(?:ing)?\b[^.:;!?]{2,60}? at\b)`,
+  'i',
+);
+
 /** The clause after a sign of choice, when it is not a look. */
 const doneNotLooked = (re: RegExp, sentence: string) => {
   const rest = re.exec(sentence)?.[1];
@@ -36,4 +51,6 @@ export const statesWayTaken = (sentence: string) =>
   doneNotLooked(newApproach, sentence) ||
   doneNotLooked(shouldRather, sentence) ||
   doneNotLooked(proposed, sentence) ||
+  doneNotLooked(judgedBetter, sentence) ||
+  changedToWay.test(sentence) ||
   (fixBy.test(sentence) && actor.test(sentence));
