@@ -205,14 +205,20 @@ describe('decisions: the reason in the sentence before, and the user directives'
       said('Switching the cache to use the request path alone as its key.'),
       said('Fix plan: wrap the body in a transaction and retry once on a lock timeout.'),
       said("I'll keep the CLI backwards compatible and add the new flag beside the old one."),
+      said("Let's change the main loop to poll the sensor every 500 ms and log less."),
+      said('Option 2 is better: key the cache on the query alone.'),
+      said("I'll store the settings with the confy crate, which handles the platform paths."),
+      said('Let me write a small harness so I can call the C implementation from the tests.'),
       // a look, an edit step and a judgement of asking are none of these
       said("It's best to check the config first."),
       said("It's better to ask the user which branch they mean."),
       said('Let me update the import in main.rs.'),
       said('Let me change the test name.'),
+      said('Let me change the fixture to reflect the new field name.'),
+      said('Let me add a print so I can see which branch runs.'),
     ];
     const found = await descriptions(entries);
-    expect(found.map((d) => d[2])).toEqual(entries.slice(0, 6).map((e) => e.text));
+    expect(found.map((d) => d[2])).toEqual(entries.slice(0, 10).map((e) => e.text));
   });
 
   it('a choice the message states whole is kept over the sentence that announces it with a colon', async () => {
