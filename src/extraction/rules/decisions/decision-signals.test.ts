@@ -209,6 +209,8 @@ describe('decisions: the reason in the sentence before, and the user directives'
       said('Option 2 is better: key the cache on the query alone.'),
       said("I'll store the settings with the confy crate, which handles the platform paths."),
       said('Let me write a small harness so I can call the C implementation from the tests.'),
+      said('The fix: flush the counter inside the branch emitter, before the jump itself.'),
+      said('A practical fix is a DNS alias in the second namespace, so the short name resolves.'),
       // a look, an edit step and a judgement of asking are none of these
       said("It's best to check the config first."),
       said("It's better to ask the user which branch they mean."),
@@ -216,9 +218,11 @@ describe('decisions: the reason in the sentence before, and the user directives'
       said('Let me change the test name.'),
       said('Let me change the fixture to reflect the new field name.'),
       said('Let me add a print so I can see which branch runs.'),
+      // what a fix must achieve is not yet the fix
+      said("The fix: the branch's count has to reach both paths."),
     ];
     const found = await descriptions(entries);
-    expect(found.map((d) => d[2])).toEqual(entries.slice(0, 10).map((e) => e.text));
+    expect(found.map((d) => d[2])).toEqual(entries.slice(0, 12).map((e) => e.text));
   });
 
   it('a choice the message states whole is kept over the sentence that announces it with a colon', async () => {

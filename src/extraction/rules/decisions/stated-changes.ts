@@ -20,19 +20,31 @@ const fixLabel =
 /** A label whose parenthesis sets the option aside: "Alternative (not applied): ...", "Fix (rejected): ...". */
 const setAside = /^[\w ]{1,30}\([^)]*\b(?:not|rejected|discarded|proposed)\b[^)]*\):/i;
 
+/** The agent's own fix under its label: "The fix:", "My fix:" (not a bare "Fix:" or "Solution:" of a review). */
+const ownFix = /^(?:the|my|our) (?:fix|solution):/i;
+
 /** The label says the fix was the one taken ("Fix (applied):", "Solution (chosen):"): whatever its verb. */
 const taken = /^[\w ]{1,30}\([^)]*\b(?:applied|chosen|adopted|implemented|done)\b/i;
 
 /**
  * What the labelled fix says: it changes something, in a clause (4+ words) that is not a look and does not announce
  * what follows (a proposal spelled out below its colon), and it is the one taken: the label says so, or the fix
- * gives its reason or a sign of choice ("prefer X and fall back to Y", "now truncate instead of dropping, so ...").
+ * gives its reason or a sign of choice ("prefer X and fall back to Y", "now truncate instead of dropping, so "), or
+ * it is the agent's own ("The fix: ...").
  * "Solution: Move filtering into processors or make it processor-aware" under a problem is a proposal.
  */
 function labelledFix(sentence: string): boolean {
   const body = fixLabel.exec(sentence)?.[1];
   if (body === undefined || body.endsWith(':') || body.split(/\s+/).length < 4) return false;
   if (taken.test(sentence)) return true;
+  // "The fix: flush inside emitCondBranch, before the branch itself": the agent's own fix, as "the fix is" states it,
+  // opening with what is done ("The fix: the count has to reach both paths" says what it must achieve, not how)
+  if (
+    ownFix.test(sentence) &&
+    !isStep(body) &&
+    !/^(?:the|a|an|this|that|it|its|we|they|there|our|my)\b/i.test(body)
+  )
+    return true;
   if (!doingAnyForm.test(body) || isStep(body)) return false;
   return choiceWord.test(body) || /\bnow\b/i.test(body) || rationale.test(body);
 }
