@@ -118,3 +118,38 @@ describe('two new conversations that start at once after finished work', () => {
     expect(open.map((w) => w.id)).toEqual([a.workflow_id]);
   });
 });
+
+describe('a new Codex conversation after finished work (Codex has no SessionEnd)', () => {
+  it('continues the workflow within half an hour of its last event, and starts a new one after', async () => {
+    const repo = realpathSync(makeRepo());
+    const clock = new TestClock();
+    const svc = makeService(sqliteStore(), { now: clock.now });
+    const agent = (session_id: string) => ({ name: 'codex', session_id });
+    const input = { cwd: repo, auto_track: true, resume: false };
+    const first = await svc.agentSessions.track({ ...input, agent: agent('c-1') });
+    const id = first.workflow_id ?? '';
+    const plan = [{ step: 'add the flag', status: 'completed' }];
+    await svc.syncAgentTasks({ workflowId: id }, 'codex', [
+      { tool: 'update_plan', input: { plan }, id: 'p-1' },
+    ]);
+    const start = (session: string) =>
+      svc.agentSessions.start({
+        ...input,
+        agent: agent(session),
+        resume: true,
+        max_chars: 4000,
+        reason: 'startup',
+        fresh_start: true,
+      });
+    clock.advance(10 * 60_000);
+    expect(await start('c-2')).toMatchObject({ workflow_id: id, finished: null });
+    clock.advance(45 * 60_000);
+    const after = await start('c-3');
+    expect(after.workflow_id).not.toBe(id);
+    expect(after.finished).toEqual({
+      workflow_id: id,
+      title: 'Codex session on main',
+      reason: 'its task is done and nothing happened in it for 45 min',
+    });
+  });
+});

@@ -144,7 +144,7 @@ export class AgentSessions {
   private async finishIfOver(
     w: WorkflowState | undefined,
   ): Promise<{ workflow: WorkflowState; finished: FinishedWorkflow | null } | null> {
-    if (!w || finishedWork(w) === null) return null;
+    if (!w || finishedWork(w, this.now()) === null) return null;
     const out = await this.svc.runner.run(w.id, (d) => finishWork(d), { retry: true });
     if (!isTerminal(out.state.status)) return null;
     const why = out.result;

@@ -11,6 +11,8 @@ import { recordError, recordTestRun } from './records.js';
 let n = 0;
 const ctx = { now: '2026-03-01T10:00:00.000Z', newId: (p: string) => `${p}-${++n}`, actor: 'hook' };
 const next = (s: WorkflowState) => new Draft(s, ctx);
+const now = ctx.now;
+const later = (min: number) => new Date(Date.parse(now) + min * 60_000).toISOString();
 const s1 = { name: 'claude-code', session_id: 's1' };
 
 /** A workflow a hook made for session s1, its TodoWrite list with these statuses. */
@@ -44,26 +46,35 @@ const ended = (s: WorkflowState, agent = s1) => {
 describe('finishedWork', () => {
   it("is over when every task of the agent's list is done and its session ended", () => {
     const s = ended(followed(['completed', 'completed']));
-    expect(finishedWork(s)).toBe(
+    expect(finishedWork(s, now)).toBe(
       'all 2 of its tasks are done and claude-code session s1 ended (prompt_input_exit)',
     );
     const d = next(s);
-    expect(finishWork(d)).toBe(finishedWork(s));
+    expect(finishWork(d)).toBe(finishedWork(s, now));
     expect(d.state.status).toBe('completed');
     expect(d.events.map((e) => e.type)).toEqual(['workflow.completed']);
     // decided on the state it commits to: once complete, it is not over a second time
     expect(finishWork(next(d.state))).toBeNull();
   });
 
+  it('is over, without a SessionEnd, once nothing happened in it for half an hour (a closed terminal, Codex)', () => {
+    const s = followed(['completed', 'completed']);
+    expect(finishedWork(s, later(29))).toBeNull();
+    expect(finishedWork(s, later(31))).toBe(
+      'all 2 of its tasks are done and nothing happened in it for 31 min',
+    );
+    expect(finishWork(new Draft(s, { ...ctx, now: later(31) }))).not.toBeNull();
+  });
+
   it('is not over while anything says the work goes on', () => {
-    // the session still runs (a crash or another terminal: no SessionEnd came)
-    expect(finishedWork(followed(['completed']))).toBeNull();
+    // the session still runs, or has just stopped (a crash, another terminal: no SessionEnd came)
+    expect(finishedWork(followed(['completed']), now)).toBeNull();
     // a task left, or none at all
-    expect(finishedWork(ended(followed(['completed', 'pending'])))).toBeNull();
-    expect(finishedWork(ended(followed(['completed', 'in_progress'])))).toBeNull();
-    expect(finishedWork(ended(followed([])))).toBeNull();
+    expect(finishedWork(ended(followed(['completed', 'pending'])), now)).toBeNull();
+    expect(finishedWork(ended(followed(['completed', 'in_progress'])), now)).toBeNull();
+    expect(finishedWork(ended(followed([])), now)).toBeNull();
     // a workflow the user made with `baton create` is theirs to finish
-    expect(finishedWork(ended(followed(['completed'], false)))).toBeNull();
+    expect(finishedWork(ended(followed(['completed'], false)), now)).toBeNull();
     // an error still open, a test failing, a pause
     const withError = next(ended(followed(['completed'])));
     recordError(withError, {
@@ -74,7 +85,7 @@ describe('finishedWork', () => {
       resolution: 'unresolved',
       resolution_notes: null,
     });
-    expect(finishedWork(withError.state)).toBeNull();
+    expect(finishedWork(withError.state, now)).toBeNull();
     const failing = next(ended(followed(['completed'])));
     recordTestRun(failing, {
       phase: 'red',
@@ -83,7 +94,7 @@ describe('finishedWork', () => {
       last_test_command: 'npx vitest run',
       last_test_output_summary: '1 failed',
     });
-    expect(finishedWork(failing.state)).toBeNull();
+    expect(finishedWork(failing.state, now)).toBeNull();
     // paused by the user after the session ended: the session is not ended a second time
     const pausing = next(ended(followed(['completed'])));
     pause(pausing, {
@@ -95,7 +106,7 @@ describe('finishedWork', () => {
     });
     expect(pausing.state.status).toBe('paused');
     expect(pausing.events.filter((e) => e.type === 'session.ended')).toEqual([]);
-    expect(finishedWork(pausing.state)).toBeNull();
+    expect(finishedWork(pausing.state, now)).toBeNull();
   });
 });
 
