@@ -153,3 +153,41 @@ describe('a new Codex conversation after finished work (Codex has no SessionEnd)
     });
   });
 });
+
+describe('an old conversation resumed after its workflow was completed', () => {
+  it("gets a workflow of its own instead of joining the new conversation's", async () => {
+    const repo = realpathSync(makeRepo());
+    const svc = makeService(sqliteStore());
+    const agent = (session_id: string) => ({ name: 'claude-code', session_id });
+    const input = { cwd: repo, auto_track: true, resume: false };
+    const w1 = (await svc.agentSessions.track({ ...input, agent: agent('old') })).workflow_id ?? '';
+    const todos = [{ content: 'write the parser', activeForm: 'writing', status: 'completed' }];
+    await svc.syncAgentTasks({ workflowId: w1 }, 'claude-code', [
+      { tool: 'TodoWrite', input: { todos }, id: 't-1' },
+    ]);
+    await svc.agentSessions.end(w1, { agent: agent('old'), reason: 'prompt_input_exit' });
+    const start = (session: string, fresh: boolean) =>
+      svc.agentSessions.start({
+        ...input,
+        agent: agent(session),
+        resume: true,
+        max_chars: 4000,
+        reason: fresh ? 'startup' : 'resume',
+        fresh_start: fresh,
+      });
+    const w2 = await start('new', true);
+    expect(w2.finished?.workflow_id).toBe(w1);
+    // `claude --resume old`: its workflow is completed; it does not join the new conversation's
+    const resumed = await start('old', false);
+    expect(resumed.workflow_id).not.toBe(w1);
+    expect(resumed.workflow_id).not.toBe(w2.workflow_id);
+    expect(resumed.note).toContain(`its workflow ${w1} is completed`);
+    // each conversation's hooks keep to their own workflow
+    expect((await svc.agentSessions.track({ ...input, agent: agent('new') })).workflow_id).toBe(
+      w2.workflow_id,
+    );
+    expect((await svc.agentSessions.track({ ...input, agent: agent('old') })).workflow_id).toBe(
+      resumed.workflow_id,
+    );
+  });
+});

@@ -83,10 +83,11 @@ export class AgentSessions {
   private async find(input: TrackInput, freshStart = false): Promise<Found> {
     const { store, git } = this.svc;
     const worktree = input.worktree ?? (await git.resolveWorktree(input.cwd));
-    let open = (await store.listWorkflows({ worktree })).filter((w) => !isTerminal(w.status));
+    const all = await store.listWorkflows({ worktree });
+    let open = all.filter((w) => !isTerminal(w.status));
     const id = input.agent.session_id;
-    const mine =
-      id === null ? undefined : open.find((w) => w.sessions.some((x) => x.agent?.session_id === id));
+    const follows = (w: WorkflowState) => w.sessions.some((x) => x.agent?.session_id === id);
+    const mine = id === null ? undefined : open.find(follows);
     // A session that moved its folder (into another repository, or out of any) stays with the workflow it started in.
     const moved = mine || id === null ? null : await this.followingElsewhere(id, worktree);
     if (moved)
@@ -99,7 +100,11 @@ export class AgentSessions {
     const done = !mine && freshStart && input.auto_track ? await this.finishIfOver(newest(open)) : null;
     if (done) open = open.filter((w) => w.id !== done.workflow.id);
     const finished = done?.finished ? { finished: done.finished } : {};
-    if (open.length === 0) {
+    // A conversation whose workflow was completed goes on (a resume, a terminal left open): it gets a workflow of its
+    // own rather than joining another conversation's. (A workflow cancelled by a creation race or by the user is not
+    // this conversation's finished work: the session follows the worktree's workflow as any other.)
+    const ended = mine || id === null ? undefined : all.find((w) => w.status === 'completed' && follows(w));
+    if (open.length === 0 || ended) {
       if (!input.auto_track)
         return {
           w: null,
@@ -123,10 +128,17 @@ export class AgentSessions {
           ? { agent: { ...input.agent, session_id: input.agent.session_id } }
           : {}),
       });
-      const first = await this.firstCreated(w);
+      const first = await this.firstCreated(w, new Set(open.map((o) => o.id)));
       if (first !== w)
         return { w: first, others: 0, created: false, note: `workflow ${first.id}`, ...finished };
-      return { w, others: 0, created: true, note: `following this session as workflow ${w.id}`, ...finished };
+      const after = ended ? `; its workflow ${ended.id} is ${ended.status}` : '';
+      return {
+        w,
+        others: 0,
+        created: true,
+        note: `following this session as workflow ${w.id}${after}`,
+        ...finished,
+      };
     }
     const latest = newest(open) as WorkflowState;
     const others = open.length - 1;
@@ -173,13 +185,14 @@ export class AgentSessions {
    * clocks: a creation stamped earlier can commit later, after the other hook looked and kept its own. Our position
    * is read before we look, so a workflow we cannot see yet commits after it, and its creator sees ours first.
    */
-  private async firstCreated(w: WorkflowState): Promise<WorkflowState> {
+  private async firstCreated(w: WorkflowState, seen: ReadonlySet<string>): Promise<WorkflowState> {
     const { store } = this.svc;
     const position = async (id: string) =>
       (await store.readEventsSince(0, 1, id))[0]?.position ?? Number.MAX_SAFE_INTEGER;
     const mine = await position(w.id);
+    // the workflows that were open when we looked are other conversations', not a creation racing ours
     const others = (await store.listWorkflows({ worktree: w.worktree })).filter(
-      (o) => o.id !== w.id && !isTerminal(o.status),
+      (o) => o.id !== w.id && !isTerminal(o.status) && !seen.has(o.id),
     );
     let first = w;
     let earliest = mine;
