@@ -189,14 +189,15 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       note: `this session is driven by \`baton run\` (workflow ${driven}), which records it`,
       output: null,
     });
-  // The cheap answers: a tool that is not a task-list tool, a Stop whose transcript and last message are not new.
+  // The cheap answers: a tool that is not a task-list tool, a Stop whose transcript and last message are not new (not a
+  // SessionEnd: with nothing to import, it still ends the Baton session that follows the agent's).
   if (event === 'PostToolUse' && !(p.tool_name && isAgentTaskTool(p.tool_name)))
     return finish({
       outcome: 'skipped',
       note: `${p.tool_name ?? 'the tool'} is not a task-list tool`,
       output: null,
     });
-  if ((event === 'Stop' || event === 'SessionEnd') && p.transcript_path) {
+  if (event === 'Stop' && p.transcript_path) {
     const seen = log.transcripts[p.transcript_path];
     if (
       seen &&

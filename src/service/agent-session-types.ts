@@ -10,6 +10,11 @@ export interface TrackInput {
   auto_track: boolean;
   /** Resume a paused or interrupted workflow first (a session start does; other hooks never resume). */
   resume: boolean;
+  /**
+   * false: only find the workflow this agent session follows, tying and creating nothing (a SessionEnd: ending a
+   * session must not start one). A session no workflow follows yet is followed as by any hook.
+   */
+  link?: boolean;
 }
 
 export interface TrackResult {

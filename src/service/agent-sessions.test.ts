@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { makeRepo } from '../../test/helpers/git-repo.js';
 import { makeService, sqliteStore, TestClock } from '../../test/helpers/service.js';
 import type { Store } from '../storage/store.js';
+import { abandon, markImported } from '../core/index.js';
 
 /** The same database as `store`, seen by another process whose first look at the worktree found nothing. */
 function lateLooker(store: Store): Store {
@@ -161,6 +162,9 @@ describe('an old conversation resumed after its workflow was completed', () => {
     const agent = (session_id: string) => ({ name: 'claude-code', session_id });
     const input = { cwd: repo, auto_track: true, resume: false };
     const w1 = (await svc.agentSessions.track({ ...input, agent: agent('old') })).workflow_id ?? '';
+    // its transcript was imported through line 12 (byte 3456)
+    const mark = { format: 'claude-code', path: '/t/old.jsonl', through_line: 12, through_byte: 3456 };
+    await svc.runner.run(w1, (d) => markImported(d, { ...mark, transcript_session_id: 'old', records: 3 }));
     const todos = [{ content: 'write the parser', activeForm: 'writing', status: 'completed' }];
     await svc.syncAgentTasks({ workflowId: w1 }, 'claude-code', [
       { tool: 'TodoWrite', input: { todos }, id: 't-1' },
@@ -189,5 +193,55 @@ describe('an old conversation resumed after its workflow was completed', () => {
     expect((await svc.agentSessions.track({ ...input, agent: agent('old') })).workflow_id).toBe(
       resumed.workflow_id,
     );
+    // its transcript goes on from where the completed workflow's import stopped
+    const marks = async (id: string) => (await svc.runner.load(id)).imports;
+    expect((await marks(resumed.workflow_id ?? ''))['old']).toEqual(mark);
+  });
+});
+
+describe('a SessionEnd (track with link: false)', () => {
+  it('ties and starts nothing: another terminal, a second SessionEnd, a workflow completed meanwhile', async () => {
+    const repo = realpathSync(makeRepo());
+    const svc = makeService(sqliteStore());
+    const agent = (session_id: string) => ({ name: 'claude-code', session_id });
+    const input = { cwd: repo, auto_track: true, resume: false };
+    const w = (await svc.agentSessions.track({ ...input, agent: agent('a') })).workflow_id ?? '';
+    await svc.agentSessions.track({ ...input, agent: agent('b') }); // b's terminal is the current session now
+    const sessionEnd = async (session: string) => {
+      const t = await svc.agentSessions.track({ ...input, agent: agent(session), link: false });
+      const ended = t.workflow_id
+        ? await svc.agentSessions.end(t.workflow_id, { agent: agent(session), reason: 'logout' })
+        : null;
+      return { t, ended };
+    };
+    const before = (await svc.runner.load(w)).version;
+    // a quits while b works: a's session ended when b's began; nothing is written
+    expect(await sessionEnd('a')).toMatchObject({ t: { workflow_id: w }, ended: { ended: false } });
+    expect((await svc.runner.load(w)).version).toBe(before);
+    // b quits, twice (hooks wired twice): one end, no phantom session
+    expect((await sessionEnd('b')).ended).toEqual({ ended: true, session_number: 2 });
+    expect((await sessionEnd('b')).ended).toEqual({ ended: false, session_number: null });
+    expect((await svc.runner.load(w)).session_count).toBe(2);
+    // a workflow completed meanwhile: a late SessionEnd finds nothing to follow and writes nowhere
+    await svc.runner.run(w, (d) => abandon(d, 'done by hand'));
+    const todos = [{ content: 'x', activeForm: 'x', status: 'completed' }];
+    const w2 = (await svc.agentSessions.track({ ...input, agent: agent('c') })).workflow_id ?? '';
+    await svc.syncAgentTasks({ workflowId: w2 }, 'claude-code', [
+      { tool: 'TodoWrite', input: { todos }, id: 't' },
+    ]);
+    await svc.agentSessions.end(w2, { agent: agent('c'), reason: 'logout' });
+    const started = await svc.agentSessions.start({
+      ...input,
+      agent: agent('d'),
+      resume: true,
+      max_chars: 4000,
+      reason: 'startup',
+      fresh_start: true,
+    });
+    expect(started.finished?.workflow_id).toBe(w2);
+    const late = await sessionEnd('c');
+    expect(late.t.workflow_id).toBeNull();
+    expect(late.t.note).toBe(`workflow ${w2}, which this session followed, is completed`);
+    expect((await svc.runner.load(started.workflow_id ?? '')).session_count).toBe(1);
   });
 });

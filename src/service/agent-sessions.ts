@@ -9,6 +9,7 @@ import {
   finishWork,
   isTerminal,
   linkAgentSession,
+  markImported,
   noteCompaction,
   SessionSnapshot,
   takeSnapshot,
@@ -81,15 +82,10 @@ export class AgentSessions {
    * session gets a workflow of its own.
    */
   private async find(input: TrackInput, freshStart = false): Promise<Found> {
-    const { store, git } = this.svc;
-    const worktree = input.worktree ?? (await git.resolveWorktree(input.cwd));
-    const all = await store.listWorkflows({ worktree });
+    const { git } = this.svc;
+    const { worktree, all, mine, moved, ended } = await this.look(input);
     let open = all.filter((w) => !isTerminal(w.status));
     const id = input.agent.session_id;
-    const follows = (w: WorkflowState) => w.sessions.some((x) => x.agent?.session_id === id);
-    const mine = id === null ? undefined : open.find(follows);
-    // A session that moved its folder (into another repository, or out of any) stays with the workflow it started in.
-    const moved = mine || id === null ? null : await this.followingElsewhere(id, worktree);
     if (moved)
       return {
         w: moved,
@@ -100,10 +96,6 @@ export class AgentSessions {
     const done = !mine && freshStart && input.auto_track ? await this.finishIfOver(newest(open)) : null;
     if (done) open = open.filter((w) => w.id !== done.workflow.id);
     const finished = done?.finished ? { finished: done.finished } : {};
-    // A conversation whose workflow was completed goes on (a resume, a terminal left open): it gets a workflow of its
-    // own rather than joining another conversation's. (A workflow cancelled by a creation race or by the user is not
-    // this conversation's finished work: the session follows the worktree's workflow as any other.)
-    const ended = mine || id === null ? undefined : all.find((w) => w.status === 'completed' && follows(w));
     if (open.length === 0 || ended) {
       if (!input.auto_track)
         return {
@@ -131,6 +123,7 @@ export class AgentSessions {
       const first = await this.firstCreated(w, new Set(open.map((o) => o.id)));
       if (first !== w)
         return { w: first, others: 0, created: false, note: `workflow ${first.id}`, ...finished };
+      if (ended && id !== null) await this.carryImport(ended, w.id, id);
       const after = ended ? `; its workflow ${ended.id} is ${ended.status}` : '';
       return {
         w,
@@ -164,6 +157,44 @@ export class AgentSessions {
       workflow: out.state,
       finished: why ? { workflow_id: w.id, title: w.issue?.title ?? w.title, reason: why } : null,
     };
+  }
+
+  /**
+   * The worktree's workflows, and the one this agent session follows: incomplete here (`mine`), incomplete in another
+   * worktree it moved from (`moved`), or completed (`ended`: when the conversation goes on, a resume or a terminal left
+   * open, it gets a workflow of its own rather than joining another conversation's; a workflow cancelled by a
+   * creation race or by the user is not this conversation's finished work).
+   */
+  private async look(input: TrackInput) {
+    const worktree = input.worktree ?? (await this.svc.git.resolveWorktree(input.cwd));
+    const all = await this.svc.store.listWorkflows({ worktree });
+    const id = input.agent.session_id;
+    const follows = (w: WorkflowState) => id !== null && w.sessions.some((x) => x.agent?.session_id === id);
+    const mine = all.find((w) => !isTerminal(w.status) && follows(w));
+    // A session that moved its folder (into another repository, or out of any) stays with the workflow it started in.
+    const moved = mine || id === null ? null : await this.followingElsewhere(id, worktree);
+    const ended = mine || moved ? undefined : all.find((w) => w.status === 'completed' && follows(w));
+    return { worktree, all, mine, moved, ended };
+  }
+
+  /**
+   * The conversation's transcript goes on in its new workflow from where the completed one's import stopped: what
+   * that workflow holds is not recorded again.
+   */
+  private async carryImport(ended: WorkflowState, workflowId: string, sessionId: string) {
+    const mark = ended.imports[sessionId];
+    if (!mark) return;
+    await this.svc.runner.run(workflowId, (d) =>
+      markImported(d, {
+        format: mark.format,
+        transcript_session_id: sessionId,
+        path: mark.path,
+        through_line: mark.through_line,
+        ...(mark.through_byte !== undefined ? { through_byte: mark.through_byte } : {}),
+        ...(mark.parser_state !== undefined ? { parser_state: mark.parser_state } : {}),
+        records: 0,
+      }),
+    );
   }
 
   /** The incomplete workflow of another worktree that follows this agent session, if one does. */
@@ -244,6 +275,22 @@ export class AgentSessions {
 
   /** Finds or creates the workflow and ties the agent session to it (a session start also resumes it). */
   async track(input: TrackInput): Promise<TrackResult> {
+    if (input.link === false) {
+      const { mine, moved, ended } = await this.look(input);
+      const w = mine ?? moved;
+      if (w) {
+        const own = [...w.sessions].reverse().find((x) => x.agent?.session_id === input.agent.session_id);
+        const f = { w, others: 0, created: false, note: `workflow ${w.id}` };
+        return this.result(
+          f,
+          w,
+          'same',
+          own?.number ?? w.session_count,
+          `workflow ${w.id}, which this session follows`,
+        );
+      }
+      if (ended) return this.untracked(`workflow ${ended.id}, which this session followed, is completed`);
+    }
     const f = await this.find(input);
     if (!f.w) return this.untracked(f.note);
     if (f.created) return this.result(f, f.w, 'created', 1, f.note);

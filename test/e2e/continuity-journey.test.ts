@@ -191,7 +191,12 @@ describe('continuity by default: a new conversation after finished work', () => 
     expect((await status()).workflow.id).toBe(first);
 
     // the user quits; the next conversation is not told to continue finished work
-    const quit = await hook('SessionEnd', { session_id: id(3), reason: 'prompt_input_exit' });
+    // (a SessionEnd whose transcript holds nothing new still ends the session)
+    const quit = await hook('SessionEnd', {
+      session_id: id(3),
+      transcript_path: path,
+      reason: 'prompt_input_exit',
+    });
     expect(quit.stderr).toMatch(/session 3 ended/);
     const fresh = await hook('SessionStart', { session_id: id(4), source: 'startup' });
     expect(fresh.code).toBe(0);

@@ -63,7 +63,11 @@ describe('finishedWork', () => {
     expect(finishedWork(s, later(31))).toBe(
       'all 2 of its tasks are done and nothing happened in it for 31 min',
     );
-    expect(finishWork(new Draft(s, { ...ctx, now: later(31) }))).not.toBeNull();
+    const d = new Draft(s, { ...ctx, now: later(31) });
+    expect(finishWork(d)).not.toBeNull();
+    // the session no SessionEnd closed ends with the workflow
+    expect(d.events.map((e) => e.type)).toEqual(['workflow.completed', 'session.ended']);
+    expect(d.state.sessions.at(-1)?.end_reason).toBe('completed');
   });
 
   it('is not over while anything says the work goes on', () => {

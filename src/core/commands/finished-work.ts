@@ -2,6 +2,7 @@ import type { Draft } from '../draft.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { allFinished } from '../task-graph.js';
 import { assertTransition } from '../workflow-machine.js';
+import { endOpenSession } from './lifecycle.js';
 
 /**
  * How long a workflow whose tasks are all done may sit untouched before a new conversation takes it as finished
@@ -38,5 +39,6 @@ export function finishWork(d: Draft): string | null {
   if (why === null) return null;
   assertTransition(d.state.status, 'completed', 'complete the workflow');
   d.emit({ type: 'workflow.completed', data: { reason: why } });
+  endOpenSession(d, 'completed', null);
   return why;
 }

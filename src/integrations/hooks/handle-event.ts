@@ -184,11 +184,15 @@ function apiFailure(p: HookPayload): string {
  * A fresh start found the last workflow's work over and completed it: said to the agent (it starts afresh, and knows
  * where the finished work is), to the user, and in the hook log.
  */
-function finishedNote(f: NonNullable<StartResult['finished']>) {
+function finishedNote(f: NonNullable<StartResult['finished']>, t: StartResult) {
   const what = `workflow ${f.workflow_id} ("${clip(f.title, 120)}")`;
+  const now =
+    t.outcome === 'created'
+      ? 'this session is followed as a new workflow'
+      : `this session follows workflow ${t.workflow_id ?? '?'}, incomplete here`;
   return {
     agent: `Baton completed the last ${what} before this session: ${f.reason}. This session is not asked to continue it; \`baton context -w ${f.workflow_id}\` shows what it did.`,
-    tell: `Baton completed ${what}: ${f.reason}; this session is followed as a new workflow`,
+    tell: `Baton completed ${what}: ${f.reason}; ${now}`,
     note: `completed ${what}: ${f.reason}`,
   };
 }
@@ -198,20 +202,21 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
   const p = ctx.payload;
   switch (event) {
     case 'SessionStart': {
+      const source = p.source ?? 'startup';
       const t = await ctx.client.startAgentSession({
         ...trackInput(ctx, true),
         max_chars: ctx.settings.injectMaxChars,
-        reason: `a new ${agentLabel(ctx.agent)} session began (${p.source ?? 'startup'})`,
+        reason: `a new ${agentLabel(ctx.agent)} session began (${source})`,
         // a new conversation (not a resume, /clear or compaction) does not continue work that is over
-        fresh_start: p.source === 'startup',
+        fresh_start: source === 'startup',
       });
-      const done = t.finished ? finishedNote(t.finished) : null;
+      const done = t.finished ? finishedNote(t.finished, t) : null;
       const told = done ? { tell: done.tell } : {};
       // the user installed the hooks expecting to be followed: a session Baton does not follow is said so
       if (!t.workflow_id)
         return {
           ...untracked(t),
-          tell: `${done ? `${done.tell}. ` : ''}Baton is not following this session: ${t.note}`,
+          tell: `${done ? `Baton ${done.note}. ` : ''}Baton is not following this session: ${t.note}`,
         };
       if (!t.context) {
         const c = await contextFor(ctx, { ...t, workflow_id: t.workflow_id, empty: true }, '');
@@ -373,7 +378,11 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
     }
     case 'Stop':
     case 'SessionEnd': {
-      const t = await track(ctx, false);
+      // a SessionEnd only finds the workflow this session follows: ending a session must not tie or start one
+      const t =
+        event === 'SessionEnd'
+          ? await ctx.client.trackSession({ ...trackInput(ctx, false), link: false })
+          : await track(ctx, false);
       if (!t.workflow_id) return untracked(t);
       const ref = { workflowId: t.workflow_id, cwd: p.cwd };
       const imported = await importNew(ctx, ref, t.workflow_id, event);

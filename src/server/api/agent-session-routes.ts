@@ -24,6 +24,7 @@ const trackFields = {
   agent: AgentRef,
   auto_track: z.boolean(),
   resume: z.boolean(),
+  link: z.boolean().optional(),
 };
 const TrackBody = z.strictObject(trackFields).openapi('TrackSession');
 const StartBody = z

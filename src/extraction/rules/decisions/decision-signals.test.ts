@@ -205,7 +205,7 @@ describe('decisions: the reason in the sentence before, and the user directives'
       said('Switching the cache to use the request path alone as its key.'),
       said('Fix plan: wrap the body in a transaction and retry once on a lock timeout.'),
       said("I'll keep the CLI backwards compatible and add the new flag beside the old one."),
-      said("Let's change the main loop to poll the sensor every 500 ms and log less."),
+      said("Let's change the main loop to read the sensor every 500 ms and log less."),
       said('Option 2 is better: key the cache on the query alone.'),
       said("I'll store the settings with the confy crate, which handles the platform paths."),
       said('Let me write a small harness so I can call the C implementation from the tests.'),
@@ -220,6 +220,15 @@ describe('decisions: the reason in the sentence before, and the user directives'
       said('Let me add a print so I can see which branch runs.'),
       // what a fix must achieve is not yet the fix
       said("The fix: the branch's count has to reach both paths."),
+      // moving about, process steps and looks, however they are worded
+      said('Let me change directory to the repo root.'),
+      said('Let me switch back to the previous commit to compare.'),
+      said('Let me point you at the relevant file.'),
+      said('Pointing out that the README at line 40 is outdated.'),
+      said('Let me point the browser at the dev server to verify.'),
+      said('Let me make sure to set the env var.'),
+      said("It's best to restart the dev server after changing the env file."),
+      said('Let me build it so I can try it out.'),
     ];
     const found = await descriptions(entries);
     expect(found.map((d) => d[2])).toEqual(entries.slice(0, 12).map((e) => e.text));

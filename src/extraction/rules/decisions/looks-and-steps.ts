@@ -15,7 +15,7 @@ export const looking = new RegExp(
 
 /** A purpose of looking: "so we can see which branch is taken". */
 export const lookPurpose =
-  /\bso (?:that )?(?:we|I|you) (?:can|could) (?:see|check|verify|diff|trace|debug|inspect|compare|confirm|test|find|tell|read|reproduce|run|measure|profile|print|log|watch|observe|look)\b|\bto (?:make sure|ensure|confirm|verify|check) (?:that )?(?:everything|it all|all|things|it|they|the (?:[\w-]+ )?(?:build|code|project|tests?|files?))\b.{0,20}\b(?:compiles?|builds?|pass(?:es)?|works?|runs?|is clean)\b/i;
+  /\bso (?:that )?(?:we|I|you) (?:can|could) (?:see|check|verify|diff|trace|debug|inspect|compare|confirm|test|find|tell|read|reproduce|run|measure|profile|print|log|watch|observe|look|try|use|play)\b|\bto (?:make sure|ensure|confirm|verify|check) (?:that )?(?:everything|it all|all|things|it|they|the (?:[\w-]+ )?(?:build|code|project|tests?|files?))\b.{0,20}\b(?:compiles?|builds?|pass(?:es)?|works?|runs?|is clean)\b/i;
 /**
  * Steps that are never choices, whatever reason comes with them: committing, going on, tests, logging, tools, running a
  * command, clearing away what is no longer needed.

@@ -1,12 +1,10 @@
 import { actor } from './choice-signs.js';
-import { doingAnyForm } from './doing-verbs.js';
 import { opensWithLook } from './looks-and-steps.js';
 
 /**
  * Sentences that state the way taken whatever their verb, unless what they go on to do is a look: a different
  * approach and what it is, a fix by its means, a design stated as what something should do with the other way named,
- * a proposal, a recommendation, a way judged better, a change stated with the way it is made, what something should
- * do and what that makes true.
+ * a proposal, a recommendation, a way judged better, a change stated with the way it is made.
  */
 
 /** "Let me try a different approach - make the column transparent", "build it another way and ...": the new way. */
@@ -17,17 +15,6 @@ const fixBy =
   /\bfix (?:this|it|that|the [\w-]+) by \w+ing\b|\bfix [\w`.()-]+(?: [\w`.()-]+)? to (?!(?:be|pass|work|run|make|see|check)\b)[a-z]+/i;
 /** "The handler should map only X, rather than masking Y": what it should do, the other way named. */
 const shouldRather = /\bshould (?:only |also |now )?(\w+\b.{3,}?\b(?:rather than|instead of)\b.*)$/i;
-/**
- * "Both lookups should build the key from the query alone and ignore the context, so warmed entries match": what
- * something should do, and what that makes true.
- */
-const shouldSo =
-  /\bshould (?:only |also |now |always |never )?(\w+)\b.{3,}?,? so (?!(?:that )?(?:I|we|let|you)\b)\w/i;
-const designWithConsequence = (sentence: string) => {
-  const verb = shouldSo.exec(sentence)?.[1];
-  return verb !== undefined && doingAnyForm.test(verb) && !opensWithLook(verb);
-};
-
 /** "I'd propose a MAX_BODY_BYTES variable", not "I'd recommend running the suite". */
 const proposed = /\bI(?:'d| would) (?:propose|suggest|recommend)\s+(?:that\s+)?(?:(?:you|we)\s+)?(\S.*)$/i;
 /**
@@ -37,7 +24,7 @@ const proposed = /\bI(?:'d| would) (?:propose|suggest|recommend)\s+(?:that\s+)?(
 const recommended = /^(?:my |our |final )?recommendation(?: is)?:\s*(\S+\s+\S.*)$/i;
 /** "I think it's best to aim for ...", "it feels safer to edit it": a way judged better, then taken. */
 const judgedBetter =
-  /\bit(?:'s| is| feels| seems| would be)(?: probably| definitely| much)? (?:best|safer|cleaner|simpler|better|wiser|more robust) to (?!(?:ask|wait|run|stop|double-check)\b)(\S.*)$/i;
+  /\bit(?:'s| is| feels| seems| would be)(?: probably| definitely| much)? (?:best|safer|cleaner|simpler|better|wiser|more robust) to (?!(?:ask|wait|run|re-?run|stop|double-check|restart|reload|install|rebuild|clear|kill|start|begin|verify|test|confirm)\b)(\S.*)$/i;
 /**
  * "Let me point the config at the venv python", "I'll rewrite this test to set the locked state directly", "Fixing
  * the config to use the venv python": a change stated with the way it is made (what it now uses, mirrors or points
@@ -46,9 +33,11 @@ const judgedBetter =
 const byWhom = String.raw`(?:^|\b(?:let me|let's|I'll|I will|we'll|we will|I'm going to)\s+(?:also |now |just |first |then )?)`;
 const changedToWay = new RegExp(
   byWhom +
-    String.raw`(?:(?:change|switch|rework|reconfigure|convert)(?:ing)?\b[^.:;!?]{2,60}? to (?!(?:be|pass|work|run|see|check|look|reflect|fit|make sure)\b)[a-z]{3,}|(?:rewrite|fix|make)(?:ing)?\b[^.:;!?]{2,60}? to (?:use|mirror|match|follow|go through|set|read from|write to)\b|(?:re)?point(?:ing)?\b[^.:;!?]{2,60}? at\b)`,
+    String.raw`(?:(?:change|rewrite|switch|rework|reconfigure|convert|fix|make)(?:ing)?\b(?! (?:sure|directory|directories|dir|back|over|into|to)\b)[^.:;!?]{2,60}? to (?:use|mirror|match|follow|go through|set|read|write)\b|(?:re)?point(?:ing)? (?!(?:out|you|me|us|them|to)\b)[^.:;!?]{2,60}? at\b)`,
   'i',
 );
+/** "... to verify", "... to compare": a change made to look is a step. */
+const toLook = /\bto (?:verify|check|see|test|confirm|compare|debug|inspect|reproduce)\b/i;
 
 /** The clause after a sign of choice, when it is not a look. */
 const doneNotLooked = (re: RegExp, sentence: string) => {
@@ -65,6 +54,5 @@ export const statesWayTaken = (sentence: string) =>
   doneNotLooked(shouldRather, sentence) ||
   doneNotLooked(proposed, sentence) ||
   doneNotLooked(judgedBetter, sentence) ||
-  changedToWay.test(sentence) ||
-  designWithConsequence(sentence) ||
+  (changedToWay.test(sentence) && !toLook.test(sentence)) ||
   (fixBy.test(sentence) && actor.test(sentence));
