@@ -85,6 +85,17 @@ describe('baton server: typed responses', () => {
       ended: false,
       session_number: null,
     });
+    // what a SessionEnd asks first: the workflow sess-2 follows, nothing tied
+    const found = TrackResult.parse(
+      await post('/api/agent-sessions/track', {
+        cwd: repo,
+        agent: { ...agent, session_id: 'sess-2' },
+        auto_track: true,
+        resume: false,
+        link: false,
+      }),
+    );
+    expect(found).toMatchObject({ workflow_id: id, outcome: 'same', session_number: 2 });
     expect(AgentSessionEnded.parse(await end('sess-2'))).toEqual({
       workflow_id: id,
       ended: true,
