@@ -203,6 +203,7 @@ describe('decisions: the reason in the sentence before, and the user directives'
       said('Let me point the test runner at the staging database.'),
       said("I'll rewrite the loader to mirror the Go implementation line for line."),
       said('Switching the cache to use the request path alone as its key.'),
+      said('Changing the loader to read the manifest once at start-up.'),
       said('Fix plan: wrap the body in a transaction and retry once on a lock timeout.'),
       said("I'll keep the CLI backwards compatible and add the new flag beside the old one."),
       said("Let's change the main loop to read the sensor every 500 ms and log less."),
@@ -231,7 +232,7 @@ describe('decisions: the reason in the sentence before, and the user directives'
       said('Let me build it so I can try it out.'),
     ];
     const found = await descriptions(entries);
-    expect(found.map((d) => d[2])).toEqual(entries.slice(0, 12).map((e) => e.text));
+    expect(found.map((d) => d[2])).toEqual(entries.slice(0, 13).map((e) => e.text));
   });
 
   it('a choice the message states whole is kept over the sentence that announces it with a colon', async () => {

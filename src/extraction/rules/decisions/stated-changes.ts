@@ -29,7 +29,7 @@ const taken = /^[\w ]{1,30}\([^)]*\b(?:applied|chosen|adopted|implemented|done)\
 /**
  * What the labelled fix says: it changes something, in a clause (4+ words) that is not a look and does not announce
  * what follows (a proposal spelled out below its colon), and it is the one taken: the label says so, or the fix
- * gives its reason or a sign of choice ("prefer X and fall back to Y", "now truncate instead of dropping, so "), or
+ * gives its reason or a sign of choice ("prefer X and fall back to Y", "now truncate instead of dropping, so ..."), or
  * it is the agent's own ("The fix: ...").
  * "Solution: Move filtering into processors or make it processor-aware" under a problem is a proposal.
  */

@@ -33,7 +33,7 @@ const judgedBetter =
 const byWhom = String.raw`(?:^|\b(?:let me|let's|I'll|I will|we'll|we will|I'm going to)\s+(?:also |now |just |first |then )?)`;
 const changedToWay = new RegExp(
   byWhom +
-    String.raw`(?:(?:change|rewrite|switch|rework|reconfigure|convert|fix|make)(?:ing)?\b(?! (?:sure|directory|directories|dir|back|over|into|to)\b)[^.:;!?]{2,60}? to (?:use|mirror|match|follow|go through|set|read|write)\b|(?:re)?point(?:ing)? (?!(?:out|you|me|us|them|to)\b)[^.:;!?]{2,60}? at\b)`,
+    String.raw`(?:(?:chang(?:e|ing)|rewrit(?:e|ing)|switch(?:ing)?|rework(?:ing)?|reconfigur(?:e|ing)|convert(?:ing)?|fix(?:ing)?|mak(?:e|ing))\b(?! (?:sure|directory|directories|dir|back|over|into|to)\b)[^.:;!?]{2,60}? to (?:use|mirror|match|follow|go through|set|read|write)\b|(?:re)?point(?:ing)? (?!(?:out|you|me|us|them|to)\b)[^.:;!?]{2,60}? at\b)`,
   'i',
 );
 /** "... to verify", "... to compare": a change made to look is a step. */
