@@ -6,6 +6,7 @@ import { makeRepo } from '../../test/helpers/git-repo.js';
 import { makeService, sqliteStore, TestClock } from '../../test/helpers/service.js';
 import type { Store } from '../storage/store.js';
 import { abandon, markImported } from '../core/index.js';
+import type { BatonService } from './baton-service.js';
 
 /** The same database as `store`, seen by another process whose first look at the worktree found nothing. */
 function lateLooker(store: Store): Store {
@@ -75,35 +76,47 @@ describe('a session whose folder moves', () => {
   });
 });
 
+const claude = (session_id: string) => ({ name: 'claude-code', session_id });
+const hooked = (cwd: string) => ({ cwd, auto_track: true, resume: false });
+
+/** A session start: a new conversation (source `startup`) or, with `fresh` false, a resumed one. */
+const startOf = (svc: BatonService, cwd: string, agent: { name: string; session_id: string }, fresh = true) =>
+  svc.agentSessions.start({
+    ...hooked(cwd),
+    agent,
+    resume: true,
+    max_chars: 4000,
+    reason: fresh ? 'startup' : 'resume',
+    fresh_start: fresh,
+  });
+
+/** A workflow a hook made for Claude Code's `session`, its task list all done and the session ended (SessionEnd). */
+async function finishedBy(svc: BatonService, cwd: string, session: string): Promise<string> {
+  const id = (await svc.agentSessions.track({ ...hooked(cwd), agent: claude(session) })).workflow_id ?? '';
+  const todos = [{ content: 'write the parser', activeForm: 'writing', status: 'completed' }];
+  await svc.syncAgentTasks({ workflowId: id }, 'claude-code', [
+    { tool: 'TodoWrite', input: { todos }, id: `t-${session}` },
+  ]);
+  expect(
+    await svc.agentSessions.end(id, { agent: claude(session), reason: 'prompt_input_exit' }),
+  ).toMatchObject({
+    ended: true,
+  });
+  return id;
+}
+
 describe('two new conversations that start at once after finished work', () => {
   it('complete the finished workflow once and share one new workflow', async () => {
     const repo = realpathSync(makeRepo());
     const store = sqliteStore();
     const svc = makeService(store);
-    const agent = (session_id: string) => ({ name: 'claude-code', session_id });
-    const input = { cwd: repo, auto_track: true, resume: false };
-    const first = await svc.agentSessions.track({ ...input, agent: agent('s-1') });
-    const id = first.workflow_id ?? '';
-    const todos = [{ content: 'write the parser', activeForm: 'writing', status: 'completed' }];
-    await svc.syncAgentTasks({ workflowId: id }, 'claude-code', [
-      { tool: 'TodoWrite', input: { todos }, id: 't-1' },
-    ]);
-    expect(await svc.agentSessions.end(id, { agent: agent('s-1'), reason: 'logout' })).toEqual({
-      ended: true,
-      session_number: 1,
-    });
+    const id = await finishedBy(svc, repo, 's-1');
     // two terminals: a second service on the same database, each starting a new conversation
     const other = makeService(sqliteStore(store.location));
-    const start = (s: typeof svc, session: string) =>
-      s.agentSessions.start({
-        ...input,
-        agent: agent(session),
-        resume: true,
-        max_chars: 4000,
-        reason: 'startup',
-        fresh_start: true,
-      });
-    const [a, b] = await Promise.all([start(svc, 's-2'), start(other, 's-3')]);
+    const [a, b] = await Promise.all([
+      startOf(svc, repo, claude('s-2')),
+      startOf(other, repo, claude('s-3')),
+    ]);
     expect([a.finished, b.finished].filter(Boolean)).toEqual([
       {
         workflow_id: id,
@@ -125,27 +138,16 @@ describe('a new Codex conversation after finished work (Codex has no SessionEnd)
     const repo = realpathSync(makeRepo());
     const clock = new TestClock();
     const svc = makeService(sqliteStore(), { now: clock.now });
-    const agent = (session_id: string) => ({ name: 'codex', session_id });
-    const input = { cwd: repo, auto_track: true, resume: false };
-    const first = await svc.agentSessions.track({ ...input, agent: agent('c-1') });
-    const id = first.workflow_id ?? '';
+    const codex = (session_id: string) => ({ name: 'codex', session_id });
+    const id = (await svc.agentSessions.track({ ...hooked(repo), agent: codex('c-1') })).workflow_id ?? '';
     const plan = [{ step: 'add the flag', status: 'completed' }];
     await svc.syncAgentTasks({ workflowId: id }, 'codex', [
       { tool: 'update_plan', input: { plan }, id: 'p-1' },
     ]);
-    const start = (session: string) =>
-      svc.agentSessions.start({
-        ...input,
-        agent: agent(session),
-        resume: true,
-        max_chars: 4000,
-        reason: 'startup',
-        fresh_start: true,
-      });
     clock.advance(10 * 60_000);
-    expect(await start('c-2')).toMatchObject({ workflow_id: id, finished: null });
+    expect(await startOf(svc, repo, codex('c-2'))).toMatchObject({ workflow_id: id, finished: null });
     clock.advance(45 * 60_000);
-    const after = await start('c-3');
+    const after = await startOf(svc, repo, codex('c-3'));
     expect(after.workflow_id).not.toBe(id);
     expect(after.finished).toEqual({
       workflow_id: id,
@@ -159,43 +161,24 @@ describe('an old conversation resumed after its workflow was completed', () => {
   it("gets a workflow of its own instead of joining the new conversation's", async () => {
     const repo = realpathSync(makeRepo());
     const svc = makeService(sqliteStore());
-    const agent = (session_id: string) => ({ name: 'claude-code', session_id });
-    const input = { cwd: repo, auto_track: true, resume: false };
-    const w1 = (await svc.agentSessions.track({ ...input, agent: agent('old') })).workflow_id ?? '';
+    const w1 = await finishedBy(svc, repo, 'old');
     // its transcript was imported through line 12 (byte 3456)
     const mark = { format: 'claude-code', path: '/t/old.jsonl', through_line: 12, through_byte: 3456 };
     await svc.runner.run(w1, (d) => markImported(d, { ...mark, transcript_session_id: 'old', records: 3 }));
-    const todos = [{ content: 'write the parser', activeForm: 'writing', status: 'completed' }];
-    await svc.syncAgentTasks({ workflowId: w1 }, 'claude-code', [
-      { tool: 'TodoWrite', input: { todos }, id: 't-1' },
-    ]);
-    await svc.agentSessions.end(w1, { agent: agent('old'), reason: 'prompt_input_exit' });
-    const start = (session: string, fresh: boolean) =>
-      svc.agentSessions.start({
-        ...input,
-        agent: agent(session),
-        resume: true,
-        max_chars: 4000,
-        reason: fresh ? 'startup' : 'resume',
-        fresh_start: fresh,
-      });
-    const w2 = await start('new', true);
+    const w2 = await startOf(svc, repo, claude('new'));
     expect(w2.finished?.workflow_id).toBe(w1);
     // `claude --resume old`: its workflow is completed; it does not join the new conversation's
-    const resumed = await start('old', false);
+    const resumed = await startOf(svc, repo, claude('old'), false);
     expect(resumed.workflow_id).not.toBe(w1);
     expect(resumed.workflow_id).not.toBe(w2.workflow_id);
     expect(resumed.note).toContain(`its workflow ${w1} is completed`);
     // each conversation's hooks keep to their own workflow
-    expect((await svc.agentSessions.track({ ...input, agent: agent('new') })).workflow_id).toBe(
-      w2.workflow_id,
-    );
-    expect((await svc.agentSessions.track({ ...input, agent: agent('old') })).workflow_id).toBe(
-      resumed.workflow_id,
-    );
+    const followed = async (session: string) =>
+      (await svc.agentSessions.track({ ...hooked(repo), agent: claude(session) })).workflow_id;
+    expect(await followed('new')).toBe(w2.workflow_id);
+    expect(await followed('old')).toBe(resumed.workflow_id);
     // its transcript goes on from where the completed workflow's import stopped
-    const marks = async (id: string) => (await svc.runner.load(id)).imports;
-    expect((await marks(resumed.workflow_id ?? ''))['old']).toEqual(mark);
+    expect((await svc.runner.load(resumed.workflow_id ?? '')).imports['old']).toEqual(mark);
   });
 });
 
@@ -203,14 +186,12 @@ describe('a SessionEnd (track with link: false)', () => {
   it('ties and starts nothing: another terminal, a second SessionEnd, a workflow completed meanwhile', async () => {
     const repo = realpathSync(makeRepo());
     const svc = makeService(sqliteStore());
-    const agent = (session_id: string) => ({ name: 'claude-code', session_id });
-    const input = { cwd: repo, auto_track: true, resume: false };
-    const w = (await svc.agentSessions.track({ ...input, agent: agent('a') })).workflow_id ?? '';
-    await svc.agentSessions.track({ ...input, agent: agent('b') }); // b's terminal is the current session now
+    const w = (await svc.agentSessions.track({ ...hooked(repo), agent: claude('a') })).workflow_id ?? '';
+    await svc.agentSessions.track({ ...hooked(repo), agent: claude('b') }); // b's terminal is the current session now
     const sessionEnd = async (session: string) => {
-      const t = await svc.agentSessions.track({ ...input, agent: agent(session), link: false });
+      const t = await svc.agentSessions.track({ ...hooked(repo), agent: claude(session), link: false });
       const ended = t.workflow_id
-        ? await svc.agentSessions.end(t.workflow_id, { agent: agent(session), reason: 'logout' })
+        ? await svc.agentSessions.end(t.workflow_id, { agent: claude(session), reason: 'logout' })
         : null;
       return { t, ended };
     };
@@ -224,20 +205,8 @@ describe('a SessionEnd (track with link: false)', () => {
     expect((await svc.runner.load(w)).session_count).toBe(2);
     // a workflow completed meanwhile: a late SessionEnd finds nothing to follow and writes nowhere
     await svc.runner.run(w, (d) => abandon(d, 'done by hand'));
-    const todos = [{ content: 'x', activeForm: 'x', status: 'completed' }];
-    const w2 = (await svc.agentSessions.track({ ...input, agent: agent('c') })).workflow_id ?? '';
-    await svc.syncAgentTasks({ workflowId: w2 }, 'claude-code', [
-      { tool: 'TodoWrite', input: { todos }, id: 't' },
-    ]);
-    await svc.agentSessions.end(w2, { agent: agent('c'), reason: 'logout' });
-    const started = await svc.agentSessions.start({
-      ...input,
-      agent: agent('d'),
-      resume: true,
-      max_chars: 4000,
-      reason: 'startup',
-      fresh_start: true,
-    });
+    const w2 = await finishedBy(svc, repo, 'c');
+    const started = await startOf(svc, repo, claude('d'));
     expect(started.finished?.workflow_id).toBe(w2);
     const late = await sessionEnd('c');
     expect(late.t.workflow_id).toBeNull();
