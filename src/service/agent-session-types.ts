@@ -60,6 +60,8 @@ export interface FinishedWorkflow {
   /** The user's request it followed (its issue), else its title. */
   title: string;
   reason: string;
+  /** Its resume context, compiled small (FINISHED_CONTEXT_TOKENS): what it did, for the session that starts afresh. */
+  context: string;
 }
 
 export type StartResult = TrackResult & {

@@ -122,6 +122,7 @@ describe('two new conversations that start at once after finished work', () => {
         workflow_id: id,
         title: 'Claude Code session on main',
         reason: expect.stringContaining('its task is done'),
+        context: expect.stringContaining('[x] T1 write the parser'),
       },
     ]);
     expect(a.workflow_id).toBe(b.workflow_id);
@@ -153,6 +154,7 @@ describe('a new Codex conversation after finished work (Codex has no SessionEnd)
       workflow_id: id,
       title: 'Codex session on main',
       reason: 'its task is done and nothing happened in it for 45 min',
+      context: expect.stringContaining('[x] T1 add the flag'),
     });
   });
 });

@@ -60,6 +60,9 @@ interface Found {
   finished?: FinishedWorkflow;
 }
 
+/** How much of a finished workflow's context a session that starts afresh gets: what it did, not what to go on with. */
+const FINISHED_CONTEXT_TOKENS = 400;
+
 const newest = (ws: readonly WorkflowState[]) =>
   [...ws].sort((a, b) => b.updated_at.localeCompare(a.updated_at))[0];
 
@@ -153,9 +156,13 @@ export class AgentSessions {
     const out = await this.svc.runner.run(w.id, (d) => finishWork(d), { retry: true });
     if (!isTerminal(out.state.status)) return null;
     const why = out.result;
+    if (!why) return { workflow: out.state, finished: null };
+    // what it did, compiled small without writing to it (the stamp line is for contexts handed over)
+    const compiled = await this.svc.queries.context(out.state, FINISHED_CONTEXT_TOKENS);
+    const context = compiled.markdown.replace(/^<!--.*-->\n/, '');
     return {
       workflow: out.state,
-      finished: why ? { workflow_id: w.id, title: w.issue?.title ?? w.title, reason: why } : null,
+      finished: { workflow_id: w.id, title: w.issue?.title ?? w.title, reason: why, context },
     };
   }
 

@@ -205,7 +205,12 @@ describe('continuity by default: a new conversation after finished work', () => 
     expect(text).toContain(`Baton completed the last workflow ${first}`);
     expect(text).toContain(`baton context -w ${first}`);
     expect(text).toContain('all 5 of its tasks are done');
-    expect(text).not.toContain('Create implementation plan');
+    expect(text).toContain('This session is not asked to continue it');
+    // what it did, small: the request and its tasks, all done
+    expect(text).toContain(prompt.slice(0, 40));
+    expect(text).toContain('[x] T5 Create implementation plan');
+    expect(text).toContain('Every task is done.');
+    expect(text.length).toBeLessThanOrEqual(9000);
     expect(out.systemMessage).toMatch(
       new RegExp(`Baton completed workflow ${first}.*followed as a new workflow`),
     );

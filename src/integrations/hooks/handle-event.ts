@@ -191,7 +191,7 @@ function finishedNote(f: NonNullable<StartResult['finished']>, t: StartResult) {
       ? 'this session is followed as a new workflow'
       : `this session follows workflow ${t.workflow_id ?? '?'}, incomplete here`;
   return {
-    agent: `Baton completed the last ${what} before this session: ${f.reason}. This session is not asked to continue it; \`baton context -w ${f.workflow_id}\` shows what it did.`,
+    agent: `Baton completed the last ${what} before this session: ${f.reason}. This session is not asked to continue it; what it did follows, and \`baton context -w ${f.workflow_id}\` shows it whole.`,
     tell: `Baton completed ${what}: ${f.reason}; ${now}`,
     note: `completed ${what}: ${f.reason}`,
   };
@@ -220,10 +220,14 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         };
       if (!t.context) {
         const c = await contextFor(ctx, { ...t, workflow_id: t.workflow_id, empty: true }, '');
+        // what the finished workflow did, in what room the injection leaves
+        const head = done ? `${done.agent}\n\n` : '';
+        const room = ctx.settings.injectMaxChars - head.length - c.text.length - 2;
+        const did = t.finished && room > 200 ? `${clip(t.finished.context.trim(), room)}\n\n` : '';
         return {
           outcome: 'ok',
           note: `${done ? `${done.note}; ` : ''}${c.note}`,
-          output: context('SessionStart', `${done ? `${done.agent}\n\n` : ''}${c.text}`),
+          output: context('SessionStart', `${head}${did}${c.text}`),
           ...told,
         };
       }

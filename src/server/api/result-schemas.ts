@@ -54,7 +54,12 @@ export const InjectedContext = z
   .openapi('InjectedContext');
 
 /** The workflow a fresh start completed because its work was over. */
-const FinishedWorkflow = z.object({ workflow_id: z.string(), title: z.string(), reason: z.string() });
+const FinishedWorkflow = z.object({
+  workflow_id: z.string(),
+  title: z.string(),
+  reason: z.string(),
+  context: z.string(),
+});
 
 export const StartResult = z
   .object({ ...trackFields, context: InjectedContext.nullable(), finished: FinishedWorkflow.nullable() })
