@@ -220,7 +220,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         };
       if (!t.context) {
         const c = await contextFor(ctx, { ...t, workflow_id: t.workflow_id, empty: true }, '');
-        // what the finished workflow did, in what room the injection leaves
+        // what the finished workflow did, in the room the injection leaves
         const head = done ? `${done.agent}\n\n` : '';
         const room = ctx.settings.injectMaxChars - head.length - c.text.length - 2;
         const did = t.finished && room > 200 ? `${clip(t.finished.context.trim(), room)}\n\n` : '';
