@@ -2,7 +2,7 @@ import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import type { DecisionDraft } from '../../extractor.js';
 import { alternativesIn } from './alternatives-considered.js';
 import type { Kind } from './decision-types.js';
-import { addedDependencies } from './dependency-edits.js';
+import { addedDependencies, installedDependencies } from './dependency-edits.js';
 import { shellCommand } from '../shell-command.js';
 
 export function draft(
@@ -29,9 +29,6 @@ const answeredHeader =
 const answered = /"([^"]{3,300})"="([^"]{1,300})"/g;
 /** The user approved the plan the agent presented (Claude Code's ExitPlanMode result). */
 const planApproved = /^\s*User has approved (?:your plan|exiting plan mode)/i;
-const dependencyAdd =
-  /\b(npm (?:install|i|add)|pnpm add|yarn add|pip3? install|poetry add|uv add|cargo add|go get|gem install|bundle add|mix igniter\.install|dotnet add package)\s+(?:(?:-D|-E|-S|--save-dev|--save-exact|--save|--dev|-U|--upgrade)\s+)*((?:[@\w][\w@/.:=<>~^-]*\s*)+)/;
-
 const ok = (e: TranscriptEntry) =>
   e.kind === 'tool_result' && e.tool?.is_error !== true && (e.tool?.exit_code ?? 0) === 0;
 
@@ -77,15 +74,9 @@ export function signalDecisions(entries: readonly TranscriptEntry[], taskId: str
       out.push(
         draft(call ?? entry, 'library', `Added dependency ${names.join(', ')} (${manifest})`, '', taskId),
       );
-    const command = shellCommand(entry);
-    const segments = (command ?? '').split(/&&|\|\||;|\|/).map((c) => c.trim());
-    const dep = segments.map((c) => dependencyAdd.exec(c)).find((m) => m?.index === 0) ?? null;
-    const names = (dep?.[2] ?? '')
-      .trim()
-      .split(/\s+/)
-      .filter((n) => n && !n.startsWith('-'));
+    const names = (shellCommand(entry) ?? '').split(/&&|\|\||;|\|/).flatMap(installedDependencies);
     if (names.length > 0)
-      out.push(draft(entry, 'library', `Added dependency ${names.join(', ')}`, '', taskId));
+      out.push(draft(call ?? entry, 'library', `Added dependency ${names.join(', ')}`, '', taskId));
   }
   return out;
 }

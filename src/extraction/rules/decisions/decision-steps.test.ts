@@ -143,7 +143,7 @@ describe('decisions: installs and run-together sentences', () => {
     },
   ];
 
-  it('reads a dependency added with a dev flag before its names, not a requirements file', async () => {
+  it('reads a dependency added with a dev flag before its names, at the command, not a requirements file', async () => {
     line = 0;
     expect(
       await found([
@@ -152,8 +152,31 @@ describe('decisions: installs and run-together sentences', () => {
         ...shell('c', 'pip install -r requirements.txt'),
       ]),
     ).toEqual([
-      [2, 'Added dependency vitest, @vitest/coverage-v8'],
-      [4, 'Added dependency @types/node'],
+      [1, 'Added dependency vitest, @vitest/coverage-v8'],
+      [3, 'Added dependency @types/node'],
+    ]);
+  });
+
+  it("reads every package manager's add, not a global install, a dry run, a bare install or what follows a redirection", async () => {
+    line = 0;
+    expect(
+      await found([
+        ...shell('a', 'bun add -d oxfmt oxlint 2>&1 | tail -5 && bunx oxfmt --init'),
+        ...shell('b', 'composer require monolog/monolog'),
+        ...shell('c', 'cd api && pip install "fastapi[all]>=0.110" uvicorn >/dev/null'),
+        ...shell('d', 'pnpm add -w -D typescript'),
+        ...shell('e', 'npm install -w web react-router'),
+        ...shell('f', 'npm install -g typescript'),
+        ...shell('g', 'npm install && npm ci'),
+        ...shell('h', 'pip install --upgrade pip'),
+        ...shell('i', 'pip3 install --dry-run mcp==2.0.0 2>&1 | head -5'),
+      ]),
+    ).toEqual([
+      [1, 'Added dependency oxfmt, oxlint'],
+      [3, 'Added dependency monolog/monolog'],
+      [5, 'Added dependency fastapi[all]>=0.110, uvicorn'],
+      [7, 'Added dependency typescript'],
+      [9, 'Added dependency react-router'],
     ]);
   });
 

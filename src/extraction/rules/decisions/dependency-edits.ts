@@ -2,10 +2,10 @@ import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { patchText } from '../../session/file-effects.js';
 
 /**
- * Dependencies an edit adds to a package manifest (package.json, mix.exs, Cargo.toml, pyproject.toml,
- * requirements*.txt, go.mod, Gemfile): the names on added lines that were not there before. A version bump of a
- * dependency already listed is not a new one. Whole-file writes are left out: without the old text nothing says
- * what was added.
+ * Dependencies the session adds to its project: by an edit of a package manifest (package.json, mix.exs,
+ * Cargo.toml, pyproject.toml, requirements*.txt, go.mod, Gemfile), the names on added lines that were not there
+ * before (a version bump of a dependency already listed is not a new one; whole-file writes are left out: without the
+ * old text nothing says what was added), and by a package manager's command that adds named packages.
  */
 
 const obj = (v: unknown): Record<string, unknown> =>
@@ -98,4 +98,41 @@ export function addedDependencies(entry: TranscriptEntry): { manifest: string; n
     if (names.length > 0) out.push({ manifest: path.split('/').at(-1) ?? path, names });
   }
   return out;
+}
+
+/** A package manager's command that adds the packages named after it to the project. */
+const addCommand =
+  /^(?:npm (?:install|i|add)|pnpm (?:add|install|i)|yarn add|bun (?:add|install|i)|deno add|(?:python3? -m )?pip3? install|uv (?:add|pip install)|poetry add|pdm add|rye add|pipenv install|cargo add|go get|gem install|bundle add|composer require|(?:flutter|dart) pub add|npx expo install|mix igniter\.install|dotnet add package)\s+(.*)$/;
+/** Options that take the next word as their value (a requirements file, a folder, a workspace filter, a registry). */
+const valued =
+  /^(?:-r|--requirement|-c|--constraint|-C|--cwd|--dir|--prefix|--filter|-F|--registry|--index-url|-i|--workspace|--source|--version)$/;
+/** Installed for the machine or the user, not for the project, or not installed at all. */
+const notAdded = /^(?:-g|--global|--user|--system|--dry-run|--dry)$/;
+
+/**
+ * The packages one shell command adds (`npm install -D vitest`, `bun add -d oxlint`, `pip install "requests>=2"`,
+ * `composer require monolog/monolog`): none for a requirements file, a global install, a dry run or a bare `npm install`; the
+ * words after a redirection are not names.
+ */
+export function installedDependencies(segment: string): string[] {
+  const command = segment.trim();
+  const rest = addCommand.exec(command)?.[1];
+  if (!rest) return [];
+  // npm's -w names a workspace; pnpm's -w (the workspace root) takes no value
+  const takesValue = (w: string) => valued.test(w) || (w === '-w' && command.startsWith('npm '));
+  const names: string[] = [];
+  const words = rest.split(/\s+/).map((w) => w.replace(/^(['"])(.*)\1$/, '$2'));
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] ?? '';
+    if (/^(?:\d*>|&>|<)/.test(word)) break;
+    if (notAdded.test(word)) return [];
+    if (takesValue(word)) {
+      if (/^(?:-r|--requirement)$/.test(word)) return [];
+      i++;
+      continue;
+    }
+    // `pip install --upgrade pip` updates the installer, not the project
+    if (/^[@\w][\w@/.:=<>~^+[\],-]*$/.test(word) && word !== 'pip') names.push(word);
+  }
+  return names;
 }
