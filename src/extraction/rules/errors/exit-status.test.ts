@@ -22,6 +22,19 @@ describe('a non-zero status that is the answer, not a failure', () => {
     );
   });
 
+  it('ls naming files that may be missing: which are there is its answer, a read error is not', () => {
+    expect(
+      statusAnswers('ls bun.lock* package-lock.json pnpm-lock.yaml 2>/dev/null', 2, 'Exit code 2\nbun.lock'),
+    ).toBe(true);
+    const missing = "ls: cannot access 'yarn.lock': No such file or directory\npackage-lock.json";
+    expect(statusAnswers('cat package.json && ls package-lock.json yarn.lock', 2, missing)).toBe(true);
+    expect(statusAnswers('ls docs/', 1, 'ls: docs/: No such file or directory')).toBe(true);
+    expect(
+      statusAnswers('ls /root/secrets', 2, "ls: cannot open directory '/root/secrets': Permission denied"),
+    ).toBe(false);
+    expect(statusAnswers('ls missing && npm run build', 2, 'error TS2304: Cannot find name')).toBe(false);
+  });
+
   it('diff and git diff --exit-code: the differing lines are the files, not a complaint', () => {
     const patch = [
       '--- a/src/load.ts',

@@ -39,7 +39,8 @@ function partsOf(command: string): Part[] {
 /**
  * Whether a non-zero exit status is the answer the command asked for, not a failure: 1 from a question (the last
  * part, whose status is the line's, or a line of questions only) unless the output, diff lines aside, says something
- * went wrong; 1 with nothing printed from a chain a question stopped (`[ -f .env ] && cat .env`, `which docker &&
+ * went wrong; 1 or 2 from `ls` whose only complaint is a named file that is not there; 1 with nothing printed from a
+ * chain a question stopped (`[ -f .env ] && cat .env`, `which docker &&
  * docker --version`); 123 from `... | xargs kill` fed by a question that found nothing, printing nothing or kill's usage
  * (no pid given); 124 from
  * `timeout` around a program that ran until stopped without complaining (a smoke test of a server; a test run that
@@ -61,6 +62,12 @@ export function statusAnswers(command: string, exitCode: number | null, output: 
   const reportsChecks = exitCode === 1 && ciChecks(output).some((c) => c.status === 'fail');
   if (/^gh pr checks\b/.test(last)) return exitCode === 8 || reportsChecks;
   if (/^gh run (?:view|watch)\b.*--exit-status/.test(last)) return reportsChecks;
+  // `ls` naming files that may not be there asks which are: the missing ones are its answer (GNU exits 2, BSD 1)
+  if ((exitCode === 1 || exitCode === 2) && /^ls\b/.test(last))
+    return said
+      .split('\n')
+      .filter((l) => errorWords.test(l))
+      .every((l) => /No such file or directory/i.test(l));
   if (exitCode === 1) {
     const onlyQuestions = parts.every((p) => asks(p) || /^(?:echo|printf|true|cd)\b/.test(p.text));
     if ((questionPrograms.test(last) || (parts.length > 0 && onlyQuestions)) && !complains) return true;

@@ -28,6 +28,24 @@ const closingVerdict =
 const pythonException =
   /^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Iteration|Failure)(?::\s.*)?$/;
 
+/** git commands that change the repository, the index or the remote (not those that only look or ask). */
+const gitWrite =
+  /^git (?:-C \S+ )?(?:add|commit|push|pull|fetch|merge|rebase|reset|restore|checkout|switch|cherry-pick|revert|stash|rm|mv|clone|init|tag -a|am|apply)\b/;
+
+/**
+ * Without an exit code, git refusing a change ends the output with its `fatal:` line ("fatal: Unable to create
+ * '.git/index.lock': Permission denied"; git exits 128 after it). A look or a question answered with `fatal:` (`git
+ * show v1.0` for a tag not there, `git symbolic-ref HEAD` on a detached head) is its answer.
+ */
+export function gitRefused(commands: readonly string[], text: string): boolean {
+  if (!commands.some((c) => commandParts(c).some((p) => gitWrite.test(p)))) return false;
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  return lines.slice(-3).some((l) => /^fatal: \S/.test(l));
+}
+
 /** Whether output without an exit code shows its command failing (see above). */
 export function unflaggedFailure(text: string): boolean {
   if (shellDiagnostic.test(text)) return true;
@@ -145,7 +163,9 @@ export function failed(entry: TranscriptEntry): boolean {
   const verdict = runnerVerdict(commands, entry.text);
   if (verdict) return verdict === 'fail';
   if (failureText.test(entry.text.trimStart().slice(0, 300))) return true;
-  return unflaggedFailure(entry.text) || reportedFailure(commands, entry.text);
+  return (
+    unflaggedFailure(entry.text) || gitRefused(commands, entry.text) || reportedFailure(commands, entry.text)
+  );
 }
 
 export function succeeded(entry: TranscriptEntry): boolean {

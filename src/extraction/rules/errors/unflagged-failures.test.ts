@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCorpusLines as parse } from '../../../../test/helpers/corpus-lines.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { findErrors } from './error-rules.js';
-import { expectedOutcome, failed, unflaggedFailure } from './failure.js';
+import { expectedOutcome, failed, gitRefused, unflaggedFailure } from './failure.js';
 import { resolveKnown } from './resolve-known.js';
 import { statusAnswers as isNoMatch } from './exit-status.js';
 
@@ -97,6 +97,18 @@ describe('Codex code-mode cells without an exit code: the failing program says s
     // a verdict in the middle of a run that went on (a retry loop, a log) is not the end
     expect(unflaggedFailure('make: *** [a] Error 1\nretrying\nbuilt 3 targets\nok\ndone\n')).toBe(false);
     expect(unflaggedFailure('0 errors, 0 failures\nall checks passed\n')).toBe(false);
+  });
+
+  it("git refusing a change ends the output with fatal:, a look's fatal: is its answer", () => {
+    const lock = "fatal: Unable to create '/w/.git/index.lock': Permission denied";
+    const output = `diff --git a/t.md b/t.md\n+Hello\n${lock}\n${lock}\n`;
+    expect(gitRefused(['git diff -- t.md; git add -- t.md; git commit -m "Greet"'], output)).toBe(true);
+    expect(gitRefused(['git -C app push origin main'], 'fatal: could not read Username\n')).toBe(true);
+    expect(gitRefused(['git show v1.0:README.md'], "fatal: invalid object name 'v1.0'.\n")).toBe(false);
+    expect(gitRefused(['git symbolic-ref HEAD'], 'fatal: ref HEAD is not a symbolic ref\n')).toBe(false);
+    expect(
+      gitRefused(['git commit -m x'], 'fatal: bad config\n[main 1a2b3c4] x\n 1 file changed\ndone\n'),
+    ).toBe(false);
   });
 
   it('a look at a file prints what the file holds: the same output from `cat` is not a failure', () => {
