@@ -693,3 +693,27 @@ describe('decisions: a design stated as what it should do, a proposal, the small
     ).toEqual([]);
   });
 });
+
+describe('decisions: a recommendation, and what the agent would do', () => {
+  const lines = async (...texts: string[]) =>
+    (await found(texts.map((t) => said(t)))).map((d) => d.description);
+
+  it('reads "I would use ...", "I recommend ...", "I suggest we ...", "My recommendation is to ..."', async () => {
+    for (const t of [
+      'I would use Postgres rather than SQLite here since several workers write at once.',
+      "I'd keep the stages in one process rather than a queue per stage, since the volume is low.",
+      'I recommend using Postgres instead of SQLite, since several workers write at once.',
+      'I suggest we use Postgres rather than SQLite.',
+      'My recommendation is to use Postgres rather than SQLite.',
+    ])
+      expect(await lines(t), t).toEqual([t]);
+  });
+
+  it('not what the agent would like to check, nor a recommended look', async () => {
+    expect(await lines("I'd like to check the logs first since the error is odd.")).toEqual([]);
+    expect(await lines('I recommend running the suite again.')).toEqual([]);
+    expect(
+      await lines('I would check the retry counter before changing anything, since it may be stale.'),
+    ).toEqual([]);
+  });
+});

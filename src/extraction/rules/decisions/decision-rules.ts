@@ -12,6 +12,7 @@ import { isRejected, rejectedRanges } from './rejected-plans.js';
 import { courseCorrections } from './course-corrections.js';
 import { isStatedChange, replacedAlternative } from './stated-changes.js';
 import { eitherOrAnswers } from './either-or-answers.js';
+import { explainingTurns, inExplainingTurn } from './explained-designs.js';
 import { dropRestatedSummaries, dropRestatements, turnStarts } from './restatements.js';
 import { isKoreanDecision, koreanReason, koreanType } from './korean-phrasing.js';
 
@@ -96,8 +97,14 @@ export function findDecisions(entries: readonly TranscriptEntry[], taskId: strin
       prose.push(...stated(entry, taskId, summaries));
   }
   const rejected = rejectedRanges(entries);
+  const explaining = explainingTurns(entries);
   const once = dropRestatedSummaries(dropRestatements(prose, turnStarts(entries)), summaries, entries);
-  const out = once.filter((d) => !isRejected(rejected, d.evidence_line ?? 0, d.description));
+  // a plan the user turned down, and a choice an answer about what exists reports, are not this session's decisions
+  const out = once.filter(
+    (d) =>
+      !isRejected(rejected, d.evidence_line ?? 0, d.description) &&
+      !inExplainingTurn(explaining, d.evidence_line ?? 0),
+  );
   // a directive the agent restates in its reply ("I'll pass the dev VPC id in as a variable instead.") is one
   // decision, evidenced where the agent takes it up, with its own reason
   const restated = (u: DecisionDraft) => {

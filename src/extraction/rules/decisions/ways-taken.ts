@@ -15,13 +15,15 @@ const fixBy =
   /\bfix (?:this|it|that|the [\w-]+) by \w+ing\b|\bfix [\w`.()-]+(?: [\w`.()-]+)? to (?!(?:be|pass|work|run|make|see|check)\b)[a-z]+/i;
 /** "The handler should map only X, rather than masking Y": what it should do, the other way named. */
 const shouldRather = /\bshould (?:only |also |now )?(\w+\b.{3,}?\b(?:rather than|instead of)\b.*)$/i;
-/** "I'd propose a MAX_BODY_BYTES variable", not "I'd recommend running the suite". */
-const proposed = /\bI(?:'d| would) (?:propose|suggest|recommend)\s+(?:that\s+)?(?:(?:you|we)\s+)?(\S.*)$/i;
+/** "I'd propose a MAX_BODY_BYTES variable", "I recommend using Postgres", not "I'd recommend running the suite". */
+const proposed =
+  /\b(?:I(?:'d| would) |I )(?:propose|suggest|recommend)\s+(?:that\s+)?(?:(?:you|we)\s+)?(\S.*)$/i;
 /**
- * "Recommendation: build an oracle that:": a recommendation names its choice (even when a list completes it), unless
- * it only advises a check ("Recommendation: test with the proxy first").
+ * "Recommendation: build an oracle that:", "My recommendation is to use Postgres": a recommendation names its choice
+ * (even when a list completes it), unless it only advises a check ("Recommendation: test with the proxy first").
  */
-const recommended = /^(?:my |our |final )?recommendation(?: is)?:\s*(\S+\s+\S.*)$/i;
+const recommended =
+  /^(?:(?:my |our |final )?recommendation(?: is)?:\s*|(?:my|our) (?:recommendation|suggestion|proposal) (?:is|would be) (?:to )?)(\S+\s+\S.*)$/i;
 /** "I think it's best to aim for ...", "it feels safer to edit it": a way judged better, then taken. */
 const judgedBetter =
   /\bit(?:'s| is| feels| seems| would be)(?: probably| definitely| much)? (?:best|safer|cleaner|simpler|better|wiser|more robust) to (?!(?:ask|wait|run|re-?run|stop|double-check|restart|reload|install|rebuild|clear|kill|start|begin|verify|test|confirm)\b)(\S.*)$/i;
