@@ -111,8 +111,8 @@ const notAdded = /^(?:-g|--global|--user|--system|--dry-run|--dry)$/;
 
 /**
  * The packages one shell command adds (`npm install -D vitest`, `bun add -d oxlint`, `pip install "requests>=2"`,
- * `composer require monolog/monolog`): none for a requirements file, a global install, a dry run or a bare `npm install`; the
- * words after a redirection are not names.
+ * `composer require monolog/monolog`): none for a requirements file, a global install, a dry run or a bare
+ * `npm install`; the words after a redirection are not names.
  */
 export function installedDependencies(segment: string): string[] {
   const command = segment.trim();

@@ -40,12 +40,11 @@ function partsOf(command: string): Part[] {
  * Whether a non-zero exit status is the answer the command asked for, not a failure: 1 from a question (the last
  * part, whose status is the line's, or a line of questions only) unless the output, diff lines aside, says something
  * went wrong; 1 or 2 from `ls` whose only complaint is a named file that is not there; 1 with nothing printed from a
- * chain a question stopped (`[ -f .env ] && cat .env`, `which docker &&
- * docker --version`); 123 from `... | xargs kill` fed by a question that found nothing, printing nothing or kill's usage
- * (no pid given); 124 from
- * `timeout` around a program that ran until stopped without complaining (a smoke test of a server; a test run that
- * times out hangs: a failure); 8 (pending) from `gh pr checks`, and 1 from it or `gh run view/watch --exit-status`
- * when the output lists the failing checks (the CI report, an error of its own: findCiFailures).
+ * chain a question stopped (`[ -f .env ] && cat .env`, `which docker && docker --version`); 123 from `... | xargs
+ * kill` fed by a question that found nothing, printing nothing or kill's usage (no pid given); 124 from `timeout`
+ * around a program that ran until stopped without complaining (a smoke test of a server; a test run that times out
+ * hangs: a failure); 8 (pending) from `gh pr checks`, and 1 from it or `gh run view/watch --exit-status` when the
+ * output lists the failing checks (the CI report, an error of its own: findCiFailures).
  */
 export function statusAnswers(command: string, exitCode: number | null, output: string): boolean {
   if (exitCode === null || exitCode === 0) return false;
