@@ -1,4 +1,5 @@
 import { doingAnyForm } from './doing-verbs.js';
+import { native } from '../native-regexp.js';
 
 /**
  * The signs of a choice: the agent as the one choosing, a stated fix or plan, a word of choice, an explicit
@@ -14,23 +15,26 @@ export const actor =
  * on its own. The noun may carry two qualifiers before it and a short "for X" after it; "the current design is"
  * describes what exists.
  */
-export const statedChoice =
-  /\b(?:the|my|our) (?:(?!current |existing |old |previous |original |default )[\w-]+ ){0,2}(?:fix|plan|approach|solution|choice|option|way|setup|strategy|design)(?: I(?:'d|'ll| will) (?:try|use|take|pick|go with))?(?: (?:for|in|with) [\w`'./-]+(?: [\w`'./-]+)?)?(?: here| then| now)? (?:is|will be|would be)\b(?! (?:to )?(?:check|see|look|find|understand)\b| (?:now )?(?:committed|pushed|merged|done|in place|applied|complete|working|ready|live|documented|described|defined|outlined|saved|written|explained|explicit|clear|sound|solid|fine|good|right|correct)\b)|\b(?:is|seems|looks like) (?:a|the) (?:perfect|good|great|natural|better|right|best) (?:use case|fit|choice|candidate|option|approach|place|call)\b|\b(?:is|seems|looks like) (?:probably |clearly |definitely )?(?:the )?(?:sweet spot|way to go|best bet|right call)\b|\b(?:option|approach) [\w\d]{1,3}\b(?: \([^)]{1,40}\))? (?:feels|seems|looks|is) (?:right|best|better|preferable|like the (?:right|best|better) (?:fit|choice))\b|\bmakes (?:the )?most sense\b|\b(?:a|one) (?:practical|simple|simpler|clean|cleaner|quick|robust|reliable|minimal|safe|safer|pragmatic|better) (?:fix|solution|approach|way)(?: here)? is\b(?! (?:to )?(?:check|see|look|find|understand)\b)|^(?:the )?(?:best|cleanest|safest|right) (?:option|approach|choice|fix|way)(?: here)? is\b|^(?:the )?(?:best|cleanest|simplest|safest|easiest|right|better) (?:(?:option|approach|choice|fix|way|thing|move|path|bet) )?(?:here |now |for now )?(?:is|would be) to\b/i;
+export const statedChoice = native(
+  /\b(?:the|my|our) (?:(?!current |existing |old |previous |original |default )[\w-]+ ){0,2}(?:fix|plan|approach|solution|choice|option|way|setup|strategy|design)(?: I(?:'d|'ll| will) (?:try|use|take|pick|go with))?(?: (?:for|in|with) [\w`'./-]+(?: [\w`'./-]+)?)?(?: here| then| now)? (?:is|will be|would be)\b(?! (?:to )?(?:check|see|look|find|understand)\b| (?:now )?(?:committed|pushed|merged|done|in place|applied|complete|working|ready|live|documented|described|defined|outlined|saved|written|explained|explicit|clear|sound|solid|fine|good|right|correct)\b)|\b(?:is|seems|looks like) (?:a|the) (?:perfect|good|great|natural|better|right|best) (?:use case|fit|choice|candidate|option|approach|place|call)\b|\b(?:is|seems|looks like) (?:probably |clearly |definitely )?(?:the )?(?:sweet spot|way to go|best bet|right call)\b|\b(?:option|approach) [\w\d]{1,3}\b(?: \([^)]{1,40}\))? (?:feels|seems|looks|is) (?:right|best|better|preferable|like the (?:right|best|better) (?:fit|choice))\b|\bmakes (?:the )?most sense\b|\b(?:a|one) (?:practical|simple|simpler|clean|cleaner|quick|robust|reliable|minimal|safe|safer|pragmatic|better) (?:fix|solution|approach|way)(?: here)? is\b(?! (?:to )?(?:check|see|look|find|understand)\b)|^(?:the )?(?:best|cleanest|safest|right) (?:option|approach|choice|fix|way)(?: here)? is\b|^(?:the )?(?:best|cleanest|simplest|safest|easiest|right|better) (?:(?:option|approach|choice|fix|way|thing|move|path|bet) )?(?:here |now |for now )?(?:is|would be) to\b/i,
+);
 
 /**
  * Words that mark a choice even without a reason: an alternative named (instead, rather than, over, fall back), a
  * deliberate choice (prefer, opt for, go with, skip, out of scope, a separate or dedicated place, tests first), a
  * library named as the means ("with the LittleFS library").
  */
-export const choiceWord =
-  /\b(instead|rather than|(?<!all )over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with|(?<!keep )going with|(?:separate|dedicated|(?:its|their) own) (?:[\w-]+ )?(?:struct|component|hook|crate|file|module|function|helper|class|layer|document|step|commit|pr|package|service|type|table|endpoint)|specifically for|(?:failing tests?|tests?|expected behaviou?r) first|test[- ]first|fall(?:ing)? back|workaround|work around|skip|defer|omit|not (?:going to|worth)|out of scope|deliberately|interpret|assum(?:e|ing)|as (?:a|the) (?:fallback|workaround))\b|, (?:a|the) (?:[\w-]+ ){0,4}(?:choice|option|pick|fit)\b|\bunless you(?:'d| would)? (?:rather|prefer)\b|\bfor later\b|\b(?:with|using|via|on top of) (?:the )?(?:[\w.@/+-]+ ){1,2}(?:library|crate|package|gem|framework|sdk)\b/i;
+export const choiceWord = native(
+  /\b(instead|rather than|(?<!all )over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with|(?<!keep )going with|(?:separate|dedicated|(?:its|their) own) (?:[\w-]+ )?(?:struct|component|hook|crate|file|module|function|helper|class|layer|document|step|commit|pr|package|service|type|table|endpoint)|specifically for|(?:failing tests?|tests?|expected behaviou?r) first|test[- ]first|fall(?:ing)? back|workaround|work around|skip|defer|omit|not (?:going to|worth)|out of scope|deliberately|interpret|assum(?:e|ing)|as (?:a|the) (?:fallback|workaround))\b|, (?:a|the) (?:[\w-]+ ){0,4}(?:choice|option|pick|fit)\b|\bunless you(?:'d| would)? (?:rather|prefer)\b|\bfor later\b|\b(?:with|using|via|on top of) (?:the )?(?:[\w.@/+-]+ ){1,2}(?:library|crate|package|gem|framework|sdk)\b/i,
+);
 
 /**
  * What is kept as it is, or kept small: "leave the `v1` endpoint in place", "keeping the fix narrow", "we should only
  * block when ...".
  */
-export const keptAsIs =
-  /\b(?:leav|keep)(?:e|ing)?\b.{1,60}?\b(?:in place|as[- ]is|alone|untouched|unchanged|intact)\b|\bkeep(?:ing)? (?:it|this|things|the (?:[\w-]+ ){0,2}[\w-]+) (?:narrow|minimal|small|simple|focused|lean|tight|backwards?[- ]compatible|opt-in|read-only|off by default)\b|\b(?:should|will|'ll) only (?!(?:be|need|have|see|check|look|run|read)\b)[a-z]+|\b(?:smallest|minimal|narrowest) (?:possible )?(?:surgical )?(?:change|fix|diff|patch)\b/i;
+export const keptAsIs = native(
+  /\b(?:leav|keep)(?:e|ing)?\b.{1,60}?\b(?:in place|as[- ]is|alone|untouched|unchanged|intact)\b|\bkeep(?:ing)? (?:it|this|things|the (?:[\w-]+ ){0,2}[\w-]+) (?:narrow|minimal|small|simple|focused|lean|tight|backwards?[- ]compatible|opt-in|read-only|off by default)\b|\b(?:should|will|'ll) only (?!(?:be|need|have|see|check|look|run|read)\b)[a-z]+|\b(?:smallest|minimal|narrowest) (?:possible )?(?:surgical )?(?:change|fix|diff|patch)\b/i,
+);
 
 /** Explicit decisions: enough on their own. */
 export const explicit =

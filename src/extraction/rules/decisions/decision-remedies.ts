@@ -1,6 +1,7 @@
 import { doingAnyForm } from './doing-verbs.js';
 import { lookPurpose, looking, processStep } from './looks-and-steps.js';
 import { announcesFragment, isNotAChoice } from './not-choices.js';
+import { native } from '../native-regexp.js';
 
 /**
  * A cause named, then the change it calls for: "There's `BatchUploadTimeout` (defaults to 10 seconds!) - that's
@@ -10,8 +11,9 @@ import { announcesFragment, isNotAChoice } from './not-choices.js';
  */
 
 /** A sentence that names why something fails or is slow. */
-export const diagnosis =
-  /\b(?:the|one|this|that)(?: (?:real|actual|underlying|root|main|likely|only))? (?:issue|problem|cause|culprit)(?: here)? (?:is|was|seems to be)\b|\broot cause\b|\b(?:that's|that is|this is|which is|it's) (?:likely |probably |clearly |definitely )?(?:the|our) (?:issue|problem|cause|culprit|bottleneck)\b|\bfound (?:it|the (?:issue|problem|cause|bug|culprit))\b|\b(?:fails?|failing|failed|broken|breaks|hangs?|blocks) because\b|\bbecause of\b|\b(?:is|are|was|were) (?:likely |probably )?(?:because|due to|caused by)\b|\bcaught (?:one|an?|the) (?:issue|problem|bug)\b|\b(?:I|we) (?:couldn't|could not|can't|cannot|wasn't able to|was unable to)\b|\b(?:was|were) (?:blocked|denied|rejected) by\b|\bI (?:can )?see (?:it|the (?:issue|problem|bug))\b|\b(?:is|are|may be|might be|seems|looks|could be) (?:redundant|unnecessary|conflicting|clashing|stale|outdated)\b|\bfix (?:that|this|the) (?:mismatch|bug|typo)\b/i;
+export const diagnosis = native(
+  /\b(?:the|one|this|that)(?: (?:real|actual|underlying|root|main|likely|only))? (?:issue|problem|cause|culprit)(?: here)? (?:is|was|seems to be)\b|\broot cause\b|\b(?:that's|that is|this is|which is|it's) (?:likely |probably |clearly |definitely )?(?:the|our) (?:issue|problem|cause|culprit|bottleneck)\b|\bfound (?:it|the (?:issue|problem|cause|bug|culprit))\b|\b(?:fails?|failing|failed|broken|breaks|hangs?|blocks) because\b|\bbecause of\b|\b(?:is|are|was|were) (?:likely |probably )?(?:because|due to|caused by)\b|\bcaught (?:one|an?|the) (?:issue|problem|bug)\b|\b(?:I|we) (?:couldn't|could not|can't|cannot|wasn't able to|was unable to)\b|\b(?:was|were) (?:blocked|denied|rejected) by\b|\bI (?:can )?see (?:it|the (?:issue|problem|bug))\b|\b(?:is|are|may be|might be|seems|looks|could be) (?:redundant|unnecessary|conflicting|clashing|stale|outdated)\b|\bfix (?:that|this|the) (?:mismatch|bug|typo)\b/i,
+);
 
 /** Who acts: the agent, now or just now ("I've applied"). */
 const agentActs =

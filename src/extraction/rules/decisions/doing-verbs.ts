@@ -1,3 +1,5 @@
+import { native } from '../native-regexp.js';
+
 /** Verbs of doing (building, changing, choosing), not of looking (`doingAnyForm` also reads them as -s, -ed, -ing). */
 const doingVerbs =
   'use|create|add|stop|serve|omit|pull .{1,40}? (?:into|out of)|clean up|delete|convert|port|migrate|rewrite|simplify|consolidate|centrali[sz]e|generate|configure|enable|disable|upgrade|downgrade|bump|revert|install|implement|put|move|keep|split|extract|replace|switch|skip|defer|remove|wrap|write|set|make|apply|treat|handle|go with|stick|adopt|restructure|rename|bypass|fall back|drop|pin|limit|scope|return|commit|amend|leave|ignore|delegate|launch|reuse|extend|introduce|mark|store|track|cache|inject|patch|refactor|proceed|codify|tighten|match|follow|choose|pick|prefer|interpret|assume|retry|wait|start with|begin with|force|suppress|silence|raise|lower|increase|reduce|shorten|bound|cap|guard|catch|normali[sz]e|escape|filter|trim|pass|inline|recompile|rebuild|regenerate|reset|close|allow|block|require|default|fall through|short-circuit|isolate|accept|wipe|back up|turn off|turn on|rework|fold|hoist|prefetch|precompute|debounce|throttle|memoi[sz]e|paginate|dedupe|deduplicate|encrypt|relax|loosen|widen|open(?:ing)? (?:a |the )?(?:pr|pull request|draft)';
@@ -13,9 +15,11 @@ const inflect = (v: string) => {
   ].map((f) => f + tail);
 };
 /** A verb of doing in the text, a few of them in -ing too ("using", "falling back"). */
-export const doing = new RegExp(
-  `\\b(?:${doingVerbs}|using|creating|adding|cleaning up|keeping|skipping|falling back|run .{0,30} with)\\b`,
-  'i',
+export const doing = native(
+  new RegExp(
+    `\\b(?:${doingVerbs}|using|creating|adding|cleaning up|keeping|skipping|falling back|run .{0,30} with)\\b`,
+    'i',
+  ),
 );
 /**
  * The same verbs in any form ("I've applied", "try setting", "pulled the logic out of"): for a change stated right
@@ -25,8 +29,10 @@ export const doing = new RegExp(
  */
 const anyForm = topLevel(doingVerbs).flatMap(inflect);
 const wordForms = new Set(anyForm.filter((f) => /^[a-z]+$/.test(f)));
-const phraseForm = new RegExp(`\\b(?:${anyForm.filter((f) => !/^[a-z]+$/.test(f)).join('|')})\\b`, 'i');
-const phraseFormFirst = new RegExp(`^${phraseForm.source.slice(2)}`, 'i');
+const phraseForm = native(
+  new RegExp(`\\b(?:${anyForm.filter((f) => !/^[a-z]+$/.test(f)).join('|')})\\b`, 'i'),
+);
+const phraseFormFirst = native(new RegExp(`^${phraseForm.source.slice(2)}`, 'i'));
 export const doingAnyForm = {
   test: (text: string) =>
     phraseForm.test(text) || (text.match(/\w+/g) ?? []).some((w) => wordForms.has(w.toLowerCase())),

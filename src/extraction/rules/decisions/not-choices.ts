@@ -1,3 +1,5 @@
+import { native } from '../native-regexp.js';
+
 /** Not choices: questions, conditions, status reports, announcements of tools and skills, options listed. */
 const notAChoice = [
   /\?$/,
@@ -24,8 +26,9 @@ export const announcesFragment = (text: string) =>
   text.endsWith(':') && fragment.test(text.slice(0, -1).trimEnd());
 
 /** "The design is now much cleaner." judges a change made; it is a decision only when it goes on to say what. */
-export const judged =
-  /\b(?:is|are|looks|seems)(?: now)?(?: much| a lot| far)? (?:cleaner|simpler|better|nicer|good|done|complete|ready|working|correct|fine|right|straightforward|simple|clear|easy|obvious|trivial|sound|solid|reasonable|robust)\b(?![^.!]*(?::|\s[-–—]\s))/i;
+export const judged = native(
+  /\b(?:is|are|looks|seems)(?: now)?(?: much| a lot| far)? (?:cleaner|simpler|better|nicer|good|done|complete|ready|working|correct|fine|right|straightforward|simple|clear|easy|obvious|trivial|sound|solid|reasonable|robust)\b(?![^.!]*(?::|\s[-–—]\s))/i,
+);
 /** Weighing options, not yet choosing one. */
 export const deliberating =
   /\b(?:weighing|considering|wondering|deciding|not sure) (?:whether|if|how|between)\b/i;

@@ -1,3 +1,5 @@
+import { native } from '../native-regexp.js';
+
 /**
  * The shapes of a reason: given in the same sentence (because, since, so that, "— it keeps ..."), stated before the
  * choice ("X is minimal, so I'll ..."), or a limitation or something that forces the change ("SQLite doesn't
@@ -5,8 +7,9 @@
  */
 
 /** A reason given in the same sentence. */
-export const rationale =
-  /(?:\b(?:because|since|so that|so we|so it|so I can|given that|as (?:it|this|that|the|they|there|we|I)\b(?! (?:is|was|are|stands)\s*[.,;)]?\s*$)|due to|for (?=(?:backwards?|backward|forward) compat|clarity\b|readability\b|simplicity\b|consistency\b|safety\b|testability\b|maintainability\b|robustness\b|security reasons\b|performance reasons\b)|to avoid|to keep|to make sure|to ensure|to prevent|otherwise|so (?:the |our |current |existing |all |any |both )?[\w-]+(?: [\w-]+){0,3} (?:doesn't|does not|don't|do not|won't|can't|cannot|stays?|keeps?|remains?|never|comes? from|share)|which (?:avoids|keeps|means|matches|follows|(?:\w+ ){0,3}(?:doesn't|does not|can't|cannot|won't|will fail|isn't|is not)))\b|\s[—–]\s(?=it's|it is|they're|this is|that's|it (?:keeps|avoids|lets|means|makes|gives|saves)\b)|;\s(?=(?:it|this|that|they) (?:has|have) (?:grown|become|gotten)\b)|;\s(?!then\b|and\b|next\b|also\b)(?=(?:[\w`'-]+ ){1,5}(?:gets|get|would|wouldn't|doesn't|don't|can't|won't|needs|breaks|fails|avoids|scales)\b)|\(?(?=per (?:the|this|our|your|its|their) (?:[\w'-]+ ){0,3}(?:policy|convention|guidelines?|rules?|instructions?|requirements?)\b))\s*(.*)$/i;
+export const rationale = native(
+  /(?:\b(?:because|since|so that|so we|so it|so I can|given that|as (?:it|this|that|the|they|there|we|I)\b(?! (?:is|was|are|stands)\s*[.,;)]?\s*$)|due to|for (?=(?:backwards?|backward|forward) compat|clarity\b|readability\b|simplicity\b|consistency\b|safety\b|testability\b|maintainability\b|robustness\b|security reasons\b|performance reasons\b)|to avoid|to keep|to make sure|to ensure|to prevent|otherwise|so (?:the |our |current |existing |all |any |both )?[\w-]+(?: [\w-]+){0,3} (?:doesn't|does not|don't|do not|won't|can't|cannot|stays?|keeps?|remains?|never|comes? from|share)|which (?:avoids|keeps|means|matches|follows|(?:\w+ ){0,3}(?:doesn't|does not|can't|cannot|won't|will fail|isn't|is not)))\b|\s[—–]\s(?=it's|it is|they're|this is|that's|it (?:keeps|avoids|lets|means|makes|gives|saves)\b)|;\s(?=(?:it|this|that|they) (?:has|have) (?:grown|become|gotten)\b)|;\s(?!then\b|and\b|next\b|also\b)(?=(?:[\w`'-]+ ){1,5}(?:gets|get|would|wouldn't|doesn't|don't|can't|won't|needs|breaks|fails|avoids|scales)\b)|\(?(?=per (?:the|this|our|your|its|their) (?:[\w'-]+ ){0,3}(?:policy|convention|guidelines?|rules?|instructions?|requirements?)\b))\s*(.*)$/i,
+);
 /** "X is minimal, so I'll go with option 1": the reason stated before the choice, which is not itself a step. */
 const soThen = /\S.{10,}?,?\s+so (?=(?:I'll|I will|we'll|let's|I'm going to|I am going to)\s)(.+)$/i;
 /** Whether a sentence can hold that shape at all: a cheap test first (soThen tries every start of a long sentence). */

@@ -3,6 +3,7 @@ import { doingAnyForm } from './doing-verbs.js';
 import { isStep } from './looks-and-steps.js';
 import { isNotAChoice } from './not-choices.js';
 import { rationale } from './reason-shapes.js';
+import { native } from '../native-regexp.js';
 
 /**
  * Choices the agent states as a change rather than as an intention: a fix or solution given under its label
@@ -86,8 +87,9 @@ export function replacedAlternative(sentence: string, previous: string | undefin
 const gap =
   /\b(?:never|doesn't|does not|don't|do not) (?:says?|specif\w+|mention\w*|define\w*|state\w*)\b|\bonly (?:says|asks|mentions)\b|\b(?:unspecified|ambiguous|left open|is silent)\b/i;
 /** "The plan takes ...", "The design keeps ...": the plan the agent wrote, acting. */
-const planActs =
-  /^(?:the|my|our) (?:plan|design|proposal|spec|draft) (?:(?:now|instead|also) )?(?:takes|uses|reads|derives|keys|stores|keeps|puts|hashes|treats|adds|splits|moves|relies on|picks|prefers|falls back)\b/i;
+const planActs = native(
+  /^(?:the|my|our) (?:plan|design|proposal|spec|draft) (?:(?:now|instead|also) )?(?:takes|uses|reads|derives|keys|stores|keeps|puts|hashes|treats|adds|splits|moves|relies on|picks|prefers|falls back)\b/i,
+);
 
 /** The plan's answer to a gap the sentence before names, or one that gives its reason. */
 function planAnswer(sentence: string, previous: string | undefined): boolean {

@@ -2,6 +2,7 @@ import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import type { DecisionDraft } from '../../extractor.js';
 import { draft } from './decision-signals.js';
 import { pairs } from './rejected-plans.js';
+import { native } from '../native-regexp.js';
 
 /**
  * The user's directives on how the work is done, which bind the agent as much as its own choices: "don't use X,
@@ -11,8 +12,9 @@ import { pairs } from './rejected-plans.js';
  * requirements:". A request of what to build is the goal, not a decision; questions (but "could you ... instead of
  * ...?"), slash commands, pasted material and injected context are left out.
  */
-const directive =
-  /\b(?:don'?t|do not|never) (?:use|add|create|make|put|write|change|touch|include|generate|call|rely on|mock|split|introduce)\b|\b(?:instead of|rather than)\b|\buse .{1,60}? instead\b|\blet'?s (?:use|go with|keep|stick with|switch to|not)\b|\b(?:go|stick) with\b|\b(?:is|are) not acceptable\b|\bunacceptable\b|\bone (?:task|step|file|change|phase|commit) at a time\b|\bstop (?:after|before) each\b|\b(?:ask|check with) me (?:first|before)\b|\bwait for my (?:review|approval|ok|go-ahead)\b|\buse (?:the |our )?`[^`]{1,60}`|\b(?:from now on|going forward)\b|^(?:ok,? |yes,? |so,? )?(?:let'?s (?:go with|do) |go with |I(?:'d)? (?:prefer|pick|choose|take) )?option [\w\d]{1,2}\b|^[\w` -]{2,30}, not (?!(?:bad|sure|yet|now|really|quite|exactly|much)\b)[\w` -]{2,30}[.!]|\b(?:use|keep|make|put|store) [^.,]{1,60}, not (?:a |an |the )?\w|\bgo back to\b|\brevert (?:it|that|this|to|the)\b|\bno shortcuts\b|\bno [\w -]{2,30},? please\b|^just [^.,]{2,40}, no\b|\bthe (?:fewer|less|smaller) [\w ]{1,30} the better\b|\b(?:hard )?(?:requirements|constraints):\s*$/i;
+const directive = native(
+  /\b(?:don'?t|do not|never) (?:use|add|create|make|put|write|change|touch|include|generate|call|rely on|mock|split|introduce)\b|\b(?:instead of|rather than)\b|\buse .{1,60}? instead\b|\blet'?s (?:use|go with|keep|stick with|switch to|not)\b|\b(?:go|stick) with\b|\b(?:is|are) not acceptable\b|\bunacceptable\b|\bone (?:task|step|file|change|phase|commit) at a time\b|\bstop (?:after|before) each\b|\b(?:ask|check with) me (?:first|before)\b|\bwait for my (?:review|approval|ok|go-ahead)\b|\buse (?:the |our )?`[^`]{1,60}`|\b(?:from now on|going forward)\b|^(?:ok,? |yes,? |so,? )?(?:let'?s (?:go with|do) |go with |I(?:'d)? (?:prefer|pick|choose|take) )?option [\w\d]{1,2}\b|^[\w` -]{2,30}, not (?!(?:bad|sure|yet|now|really|quite|exactly|much)\b)[\w` -]{2,30}[.!]|\b(?:use|keep|make|put|store) [^.,]{1,60}, not (?:a |an |the )?\w|\bgo back to\b|\brevert (?:it|that|this|to|the)\b|\bno shortcuts\b|\bno [\w -]{2,30},? please\b|^just [^.,]{2,40}, no\b|\bthe (?:fewer|less|smaller) [\w ]{1,30} the better\b|\b(?:hard )?(?:requirements|constraints):\s*$/i,
+);
 
 /** "Can you pass it to the constructor instead of ...?": a request phrased as a question still directs the work. */
 const politeRequest = /^(?:can|could|would|will) you\b|^please\b/i;

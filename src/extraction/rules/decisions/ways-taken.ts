@@ -1,5 +1,6 @@
 import { actor } from './choice-signs.js';
 import { opensWithLook } from './looks-and-steps.js';
+import { native } from '../native-regexp.js';
 
 /**
  * Sentences that state the way taken whatever their verb, unless what they go on to do is a look: a different
@@ -33,10 +34,12 @@ const judgedBetter =
  * at), by the agent or opening the sentence.
  */
 const byWhom = String.raw`(?:^|\b(?:let me|let's|I'll|I will|we'll|we will|I'm going to)\s+(?:also |now |just |first |then )?)`;
-const changedToWay = new RegExp(
-  byWhom +
-    String.raw`(?:(?:chang(?:e|ing)|rewrit(?:e|ing)|switch(?:ing)?|rework(?:ing)?|reconfigur(?:e|ing)|convert(?:ing)?|fix(?:ing)?|mak(?:e|ing))\b(?! (?:sure|directory|directories|dir|back|over|into|to)\b)[^.:;!?]{2,60}? to (?:use|mirror|match|follow|go through|set|read|write)\b|(?:re)?point(?:ing)? (?!(?:out|you|me|us|them|to)\b)[^.:;!?]{2,60}? at\b)`,
-  'i',
+const changedToWay = native(
+  new RegExp(
+    byWhom +
+      String.raw`(?:(?:chang(?:e|ing)|rewrit(?:e|ing)|switch(?:ing)?|rework(?:ing)?|reconfigur(?:e|ing)|convert(?:ing)?|fix(?:ing)?|mak(?:e|ing))\b(?! (?:sure|directory|directories|dir|back|over|into|to)\b)[^.:;!?]{2,60}? to (?:use|mirror|match|follow|go through|set|read|write)\b|(?:re)?point(?:ing)? (?!(?:out|you|me|us|them|to)\b)[^.:;!?]{2,60}? at\b)`,
+    'i',
+  ),
 );
 /** "... to verify", "... to compare": a change made to look is a step. */
 const toLook = /\bto (?:verify|check|see|test|confirm|compare|debug|inspect|reproduce)\b/i;
