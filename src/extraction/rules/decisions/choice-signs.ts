@@ -8,7 +8,7 @@ import { native } from '../native-regexp.js';
 
 /** The agent (or the plan it states) is the one choosing. */
 export const actor =
-  /^going to\b|\b(I'll|I will|I'm going to|I am going to|I'm \w+ing|I am \w+ing|I(?:'d| would) (?!like\b|love\b|need\b|have\b|be\b|say\b|expect\b|guess\b|think\b|imagine\b|assume\b|check\b|look\b|verify\b)\w+|I've decided|I decided|I chose|I opted|I went with|I prefer|I should|let me|let's|we'll|we will|we should)\b|\bit makes (?:more )?sense to\b|\bgoing with\b|\bopting for\b/i;
+  /^going to\b|\b(I'll|I will|I'm going to|I am going to|I'm \w+ing|I am \w+ing|I(?:'d| would) (?!like\b|love\b|need\b|have\b|be\b|say\b|expect\b|guess\b|think\b|imagine\b|assume\b|check\b|look\b|verify\b)\w+|I've decided|I decided|I plan to|we plan to|I intend to|I want to|we want to|I chose|I opted|I went with|I prefer|I should|let me|let's|we'll|we will|we should)\b|\bit makes (?:more )?sense to\b|\bgoing with\b|\bopting for\b/i;
 
 /**
  * A stated fix, plan or best way ("The fix is to...", "The lightest-weight approach for Go is to use..."): a decision

@@ -709,6 +709,24 @@ describe('decisions: a recommendation, and what the agent would do', () => {
       expect(await lines(t), t).toEqual([t]);
   });
 
+  it('reads an intent, a way judged best without "it is", and a purpose that keeps something from happening', async () => {
+    for (const t of [
+      'I plan to use Postgres for the job queue instead of Redis.',
+      'I want to keep the old endpoint because existing clients still call it.',
+      'Best to move the retry logic into a middleware rather than repeating it in every handler.',
+      "Let's store the tokens in an httpOnly cookie so they are not readable from JavaScript.",
+    ])
+      expect(await lines(t), t).toEqual([t]);
+    for (const t of [
+      'I want to check the logs first since the error is odd.',
+      'I plan to run the full suite because the change touches the parser.',
+      'Best to run the tests again since the last run was flaky.',
+      'Simpler to implement and test.',
+      'We can use Postgres for the job queue instead of Redis.',
+    ])
+      expect(await lines(t), t).toEqual([]);
+  });
+
   it('not what the agent would like to check, nor a recommended look', async () => {
     expect(await lines("I'd like to check the logs first since the error is odd.")).toEqual([]);
     expect(await lines('I recommend running the suite again.')).toEqual([]);

@@ -27,7 +27,7 @@ const recommended =
   /^(?:(?:my |our |final )?recommendation(?: is)?:\s*|(?:my|our) (?:recommendation|suggestion|proposal) (?:is|would be) (?:to )?)(\S+\s+\S.*)$/i;
 /** "I think it's best to aim for ...", "it feels safer to edit it": a way judged better, then taken. */
 const judgedBetter =
-  /\bit(?:'s| is| feels| seems| would be)(?: probably| definitely| much)? (?:best|safer|cleaner|simpler|better|wiser|more robust) to (?!(?:ask|wait|run|re-?run|stop|double-check|restart|reload|install|rebuild|clear|kill|start|begin|verify|test|confirm)\b)(\S.*)$/i;
+  /(?:\bit(?:'s| is| feels| seems| would be)(?: probably| definitely| much)? (?:best|safer|cleaner|simpler|better|wiser|more robust)|^(?:best|better|safer|safest)) to (?!(?:ask|wait|run|re-?run|stop|double-check|restart|reload|install|rebuild|clear|kill|start|begin|verify|test|confirm)\b)(\S.*)$/i;
 /**
  * "Let me point the config at the venv python", "I'll rewrite this test to set the locked state directly", "Fixing
  * the config to use the venv python": a change stated with the way it is made (what it now uses, mirrors or points
