@@ -43,8 +43,8 @@ export const GROUPS = {
 
 export type GroupName = keyof typeof GROUPS;
 
-/** Every top-level command: its help group and the module that registers it. */
-export const COMMANDS: Record<string, { group: GroupName; module: ModuleName }> = {
+/** Every top-level command: its help group, the module that registers it, and whether it runs until stopped. */
+export const COMMANDS: Record<string, { group: GroupName; module: ModuleName; lasting?: true }> = {
   create: { group: 'track', module: 'workflow' },
   status: { group: 'track', module: 'session' },
   task: { group: 'track', module: 'task' },
@@ -57,13 +57,13 @@ export const COMMANDS: Record<string, { group: GroupName; module: ModuleName }> 
   list: { group: 'track', module: 'workflow' },
   sessions: { group: 'track', module: 'workflow' },
   'session-info': { group: 'track', module: 'disk' },
-  run: { group: 'agents', module: 'run' },
+  run: { group: 'agents', module: 'run', lasting: true },
   'session-status': { group: 'agents', module: 'server' },
   executors: { group: 'agents', module: 'executor' },
-  executor: { group: 'agents', module: 'executor' },
+  executor: { group: 'agents', module: 'executor', lasting: true },
   submit: { group: 'agents', module: 'worker' },
   queue: { group: 'agents', module: 'worker' },
-  worker: { group: 'agents', module: 'worker' },
+  worker: { group: 'agents', module: 'worker', lasting: true },
   recover: { group: 'recover', module: 'session' },
   interrupt: { group: 'recover', module: 'session' },
   checkpoint: { group: 'recover', module: 'session' },
@@ -75,9 +75,9 @@ export const COMMANDS: Record<string, { group: GroupName; module: ModuleName }> 
   init: { group: 'integrate', module: 'init' },
   doctor: { group: 'integrate', module: 'init' },
   hook: { group: 'integrate', module: 'hooks' },
-  mcp: { group: 'integrate', module: 'mcp' },
+  mcp: { group: 'integrate', module: 'mcp', lasting: true },
   import: { group: 'integrate', module: 'import' },
-  serve: { group: 'serve', module: 'server' },
+  serve: { group: 'serve', module: 'server', lasting: true },
   token: { group: 'serve', module: 'server' },
   rebuild: { group: 'maintain', module: 'workflow' },
   cleanup: { group: 'maintain', module: 'workflow' },

@@ -24,6 +24,7 @@ import {
   type HookPayload,
 } from '../integrations/hooks/hook-payload.js';
 import type { Io } from './output.js';
+import { interpretSchemas } from './short-lived.js';
 
 /**
  * `baton hook <Event>`: the process an agent starts on every turn. It imports only what it needs (this file loads
@@ -221,6 +222,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
   }, hookBudgetMs[event]);
   timer.unref();
   try {
+    await interpretSchemas();
     const { runHookEvent } = await import('./hook-run.js');
     const r = await runHookEvent(event, p, agent, worktree, args, io, io.env, log.transcripts);
     return finish(r);

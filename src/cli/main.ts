@@ -4,6 +4,7 @@ import { allModules, COMMANDS, registerModules, type ModuleName } from './comman
 import { rootHelp, unknownCommandMessage } from './help.js';
 import { processIo, reportError, type Io } from './output.js';
 import type { Runtime } from './runtime.js';
+import { interpretSchemas } from './short-lived.js';
 
 /** The program with its global options and no commands yet (commands are added by the modules that hold them). */
 function rootProgram(io: Io): Command {
@@ -94,6 +95,8 @@ export async function main(
       return 2;
     }
     if (needed.length > 0) {
+      const word = commandWord(program, argv)?.word;
+      if (!(word && COMMANDS[word]?.lasting)) await interpretSchemas();
       const { Runtime } = await import('./runtime.js');
       rt = new Runtime(io, cwd, env);
       await registerModules(program, rt, needed);
