@@ -25,7 +25,7 @@ export const statedChoice = native(
  * library named as the means ("with the LittleFS library").
  */
 export const choiceWord = native(
-  /\b(instead|rather than|(?<!all )over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with|(?<!keep )going with|(?:separate|dedicated|(?:its|their) own) (?:[\w-]+ )?(?:struct|component|hook|crate|file|module|function|helper|class|layer|document|step|commit|pr|package|service|type|table|endpoint)|specifically for|(?:failing tests?|tests?|expected behaviou?r) first|test[- ]first|fall(?:ing)? back|workaround|work around|skip|defer|omit|not (?:going to|worth)|out of scope|deliberately|interpret|assum(?:e|ing)|as (?:a|the) (?:fallback|workaround))\b|, (?:a|the) (?:[\w-]+ ){0,4}(?:choice|option|pick|fit)\b|\bunless you(?:'d| would)? (?:rather|prefer)\b|\bfor later\b|\b(?:with|using|via|on top of) (?:the )?(?:[\w.@/+-]+ ){1,2}(?:library|crate|package|gem|framework|sdk)\b/i,
+  /\b(instead|rather than|(?<!all )over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with|(?<!(?:keep|keeps|kept|keeping) )going with|(?:separate|dedicated|(?:its|their) own) (?:[\w-]+ )?(?:struct|component|hook|crate|file|module|function|helper|class|layer|document|step|commit|pr|package|service|type|table|endpoint)|specifically for|(?:failing tests?|tests?|expected behaviou?r) first|test[- ]first|fall(?:ing)? back|workaround|avoid(?:s|ed|ing)? [^.]{3,80}? by \w+ing|work around|skip|defer|omit|not (?:going to|worth)|out of scope|deliberately|interpret|assum(?:e|ing)|as (?:a|the) (?:fallback|workaround))\b|, (?:a|the) (?:[\w-]+ ){0,4}(?:choice|option|pick|fit)\b|\bunless you(?:'d| would)? (?:rather|prefer)\b|\bfor later\b|\b(?:with|using|via|on top of) (?:the )?(?:[\w.@/+-]+ ){1,2}(?:library|crate|package|gem|framework|sdk)\b/i,
 );
 
 /**
@@ -33,12 +33,12 @@ export const choiceWord = native(
  * block when ...".
  */
 export const keptAsIs = native(
-  /\b(?:leav|keep)(?:e|ing)?\b.{1,60}?\b(?:in place|as[- ]is|alone|untouched|unchanged|intact)\b|\bkeep(?:ing)? (?:it|this|things|the (?:[\w-]+ ){0,2}[\w-]+) (?:narrow|minimal|small|simple|focused|lean|tight|backwards?[- ]compatible|opt-in|read-only|off by default)\b|\b(?:should|will|'ll) only (?!(?:be|need|have|see|check|look|run|read)\b)[a-z]+|\b(?:smallest|minimal|narrowest) (?:possible )?(?:surgical )?(?:change|fix|diff|patch)\b/i,
+  /\b(?:leav(?:e|es|ing)?|left|keep(?:s|ing)?|kept)\b.{1,60}?\b(?:in place|as[- ]is|alone|untouched|unchanged|intact)\b|\bkeep(?:ing)? (?:it|this|things|the (?:[\w-]+ ){0,2}[\w-]+) (?:narrow|minimal|small|simple|focused|lean|tight|backwards?[- ]compatible|opt-in|read-only|off by default)\b|\b(?:should|will|'ll) only (?!(?:be|need|have|see|check|look|run|read)\b)[a-z]+|\b(?:smallest|minimal|narrowest) (?:possible )?(?:surgical )?(?:change|fix|diff|patch)\b/i,
 );
 
 /** Explicit decisions: enough on their own. */
 export const explicit =
-  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided (?:to|against)|I chose|I opted|I went with|(?<!keep )going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|(?:I|we)(?:'m|'re| am| are|'ve| have)? settl(?:ing|ed) on|the (?:plan|decision) is(?! (?:saved|ready|done|complete|approved|written|in|at|now|documented|described|below|above|explicit|clear|sound|solid|fine|good)\b)|^(?:selected|chosen) [\w -]{1,40}? (?:is|are)|I(?:'ve)? (?:selected|picked))\b|^decision(?: is| was)?:/i;
+  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided (?:to|against)|I chose|I opted|I went with|(?<!(?:keep|keeps|kept|keeping) )going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|(?:I|we)(?:'m|'re| am| are|'ve| have)? settl(?:ing|ed) on|the (?:plan|decision) is(?! (?:saved|ready|done|complete|approved|written|in|at|now|documented|described|below|above|explicit|clear|sound|solid|fine|good)\b)|^(?:selected|chosen) [\w -]{1,40}? (?:is|are)|I(?:'ve)? (?:selected|picked))\b|^decision(?: is| was)?:/i;
 
 /** How agents settle what an ambiguous request means. */
 export const clarifying =
@@ -64,11 +64,12 @@ export const planOf = /^(?:(?:my|our|the) )?(?:[\w-]+ )?plan:\s+(\w+)/i;
 
 /** "I kept it deliberately short since ...": a past choice, its verb one of doing, with a sign of choice. */
 const pastChoice =
-  /\b(?:I|we)(?:'ve| have)? (?:deliberately |intentionally |also )?(kept|made|left|put|wrote|split|set|built|chose|took|\w+ed)\b/i;
+  /\b(?:I|we)(?:'ve| have)? (?:deliberately |intentionally |also )?(kept|made|left|put|wrote|split|set|built|chose|took|avoided|\w+ed)\b/i;
 export const pastOfDoing = (sentence: string) => {
   const verb = pastChoice.exec(sentence)?.[1];
   return (
     verb !== undefined &&
-    (/^(?:kept|made|left|put|wrote|split|set|built|chose|took)$/i.test(verb) || doingAnyForm.test(verb))
+    (/^(?:kept|made|left|put|wrote|split|set|built|chose|took|avoided)$/i.test(verb) ||
+      doingAnyForm.test(verb))
   );
 };

@@ -65,9 +65,33 @@ const actsOpenly = (sentence: string) => {
  */
 const reasonFirst =
   /^(?:to (?:avoid|keep|prevent|ensure|preserve|stay|support|reduce)|instead of|rather than)\b[^,]{3,100}, (.{8,})$/i;
+const statement =
+  /^(?:(?:the|a|an|this|that|these|those|it|its|we|I|they|our|my|each|every|all|both)\b|[`'"]|[A-Z][\w.-]*\s+(?!the\b))/;
 function choiceAfterReason(sentence: string): boolean {
   const clause = reasonFirst.exec(sentence)?.[1];
-  return clause !== undefined && doingAnyForm.test(clause) && !isStep(clause);
+  if (clause === undefined || isStep(clause) || looking.test(clause)) return false;
+  if (doingAnyForm.test(clause)) return true;
+  // the way set aside makes a statement a choice, whatever its verb ("Rather than mocking S3, the tests run against
+  // MinIO"); an order in a plan ("Instead of one file, iterate over all of them") is a step of that plan
+  return /^(?:instead of|rather than)\b/i.test(sentence) && statement.test(clause);
+}
+
+/**
+ * A choice reported done, with its reason: "Switched the parser to streaming since the files are several GB", "I
+ * kept the old endpoint because clients still call it", "I didn't add a cache, since the query takes 4 ms". The
+ * verbs are those of choosing a way (not "updated", "fixed", "added"), or a change of doing left undone on purpose.
+ */
+const pastChoiceVerb =
+  /^(?:(?:so |then )?(?:I|we)(?:'ve| have)? )?(?:switched|kept|replaced|moved|dropped|skipped|avoided|deferred|left|pinned|capped|limited|chose|picked|preferred|opted|disabled|inlined|stuck)\b/i;
+/** Steps reported with those verbs: "kept going", "moved on", "switched to the branch", "left a comment", cleanup. */
+const reportedStep =
+  /\b(?:kept (?:[\w-]+ ){0,3}(?:going|working|looking|trying|waiting|running)|moved on|switched (?:back )?to (?:the )?(?:[\w/.-]+ )?(?:branch|main|master|worktree|directory|folder)\b|left (?:a |an )?(?:comment|note|review|message|reply)\b|debug|no longer (?:needed|used)|temporary|leftover|scratch)/i;
+const leftUndone = /\b(?:I|we) (?:didn't|did not|won't|will not)\s+(?:bother to\s+)?(\w+)\b/i;
+function reportedChoice(sentence: string): boolean {
+  if (!rationale.test(sentence) || lookPurpose.test(sentence)) return false;
+  if (pastChoiceVerb.test(sentence)) return !reportedStep.test(sentence);
+  const undone = leftUndone.exec(sentence)?.[1];
+  return undone !== undefined && doingAnyForm.test(undone) && !bareLook.test(undone);
 }
 
 /** An obligation the limitation imposes: "I need to rewrite it with...". */
@@ -91,6 +115,7 @@ export function isDecision(text: string): boolean {
   const after = choiceAfterSo(sentence);
   if (after !== undefined && doing.test(after) && !isStep(after)) return true;
   if (pastOfDoing(sentence) && choiceWord.test(sentence)) return true;
+  if (reportedChoice(sentence)) return true;
   // "I need to change `--extra dev` to `--group dev`": an obligation that names the way set aside
   if (needTo.test(sentence) && namedSwap.test(sentence)) return true;
   if (choiceAfterReason(sentence)) return true;

@@ -727,6 +727,28 @@ describe('decisions: a recommendation, and what the agent would do', () => {
       expect(await lines(t), t).toEqual([]);
   });
 
+  it('reads a choice reported done with its reason, and the way set aside before a statement', async () => {
+    for (const t of [
+      'Switched the parser to streaming since the files are several GB.',
+      'I kept the old endpoint because existing clients still call it.',
+      "I didn't add a cache, since the query takes 4 ms.",
+      'I left the Windows paths alone for now, since the issue only covers Linux.',
+      'I avoided adding a new dependency by parsing the dates by hand.',
+      'Rather than mocking S3, the tests now run against MinIO.',
+    ])
+      expect(await lines(t), t).toEqual([t]);
+    for (const t of [
+      'Switched to the feature branch because the fix belongs there.',
+      'Moved on to the next task since this one is done.',
+      'Kept the tests running in the background since they take a while.',
+      'I left a comment on the PR because the reviewer asked.',
+      "I didn't run the tests since nothing changed.",
+      'I kept going with the remaining handlers.',
+      'Instead of processing one file, iterate over all the correlated files.',
+    ])
+      expect(await lines(t), t).toEqual([]);
+  });
+
   it('not what the agent would like to check, nor a recommended look', async () => {
     expect(await lines("I'd like to check the logs first since the error is odd.")).toEqual([]);
     expect(await lines('I recommend running the suite again.')).toEqual([]);
