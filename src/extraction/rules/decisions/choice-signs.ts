@@ -8,7 +8,7 @@ import { native } from '../native-regexp.js';
 
 /** The agent (or the plan it states) is the one choosing. */
 export const actor =
-  /^going to\b|\b(I'll|I will|I'm going to|I am going to|I'm \w+ing|I am \w+ing|I(?:'d| would) (?!like\b|love\b|need\b|have\b|be\b|say\b|expect\b|guess\b|think\b|imagine\b|assume\b|check\b|look\b|verify\b)\w+|I've decided|I decided|I plan to|we plan to|I intend to|I want to|we want to|I chose|I opted|I went with|I prefer|I should|let me|let's|we'll|we will|we should)\b|\bit makes (?:more )?sense to\b|\bgoing with\b|\bopting for\b/i;
+  /^going to\b|\b(I'll|I will|I'm going to|I am going to|I'm not going to|I am not going to|I won't|we won't|I'm \w+ing|I am \w+ing|I(?:'d| would) (?!like\b|love\b|need\b|have\b|be\b|say\b|expect\b|guess\b|think\b|imagine\b|assume\b|check\b|look\b|verify\b)\w+|I've decided|I decided|I plan to|we plan to|I intend to|I want to|we want to|I chose|I opted|I went with|I prefer|I should|let me|let's|we'll|we will|we should)\b|\bit makes (?:more )?sense to\b|\bgoing with\b|\bopting for\b/i;
 
 /**
  * A stated fix, plan or best way ("The fix is to...", "The lightest-weight approach for Go is to use..."): a decision
@@ -16,7 +16,7 @@ export const actor =
  * describes what exists.
  */
 export const statedChoice = native(
-  /\b(?:the|my|our) (?:(?!current |existing |old |previous |original |default )[\w-]+ ){0,2}(?:fix|plan|approach|solution|choice|option|way|setup|strategy|design)(?: I(?:'d|'ll| will) (?:try|use|take|pick|go with))?(?: (?:for|in|with) [\w`'./-]+(?: [\w`'./-]+)?)?(?: here| then| now)? (?:is|will be|would be)\b(?! (?:to )?(?:check|see|look|find|understand)\b| (?:now )?(?:committed|pushed|merged|done|in place|applied|complete|working|ready|live|documented|described|defined|outlined|saved|written|explained|explicit|clear|sound|solid|fine|good|right|correct)\b)|\b(?:is|seems|looks like) (?:a|the) (?:perfect|good|great|natural|better|right|best) (?:use case|fit|choice|candidate|option|approach|place|call)\b|\b(?:is|seems|looks like) (?:probably |clearly |definitely )?(?:the )?(?:sweet spot|way to go|best bet|right call)\b|\b(?:option|approach) [\w\d]{1,3}\b(?: \([^)]{1,40}\))? (?:feels|seems|looks|is) (?:right|best|better|preferable|like the (?:right|best|better) (?:fit|choice))\b|\bmakes (?:the )?most sense\b|\b(?:a|one) (?:practical|simple|simpler|clean|cleaner|quick|robust|reliable|minimal|safe|safer|pragmatic|better) (?:fix|solution|approach|way)(?: here)? is\b(?! (?:to )?(?:check|see|look|find|understand)\b)|^(?:the )?(?:best|cleanest|safest|right) (?:option|approach|choice|fix|way)(?: here)? is\b|^(?:the )?(?:best|cleanest|simplest|safest|easiest|right|better) (?:(?:option|approach|choice|fix|way|thing|move|path|bet) )?(?:here |now |for now )?(?:is|would be) to\b/i,
+  /\b(?:the|my|our) (?:(?!current |existing |old |previous |original |default )[\w-]+ ){0,2}(?:fix|plan|approach|solution|choice|option|way|setup|strategy|design)(?: I(?:'d|'ll| will) (?:try|use|take|pick|go with))?(?: (?:for|in|with) [\w`'./-]+(?: [\w`'./-]+)?)?(?: here| then| now)? (?:is|will be|would be)\b(?! (?:to )?(?:check|see|look|find|understand)\b| (?:now )?(?:committed|pushed|merged|done|in place|applied|complete|working|ready|live|documented|described|defined|outlined|saved|written|explained|explicit|clear|sound|solid|fine|good|right|correct)\b)|\b(?:is|seems|looks like) (?:a|the) (?:perfect|good|great|natural|better|right|best) (?:use case|fit|choice|candidate|option|approach|place|call)\b|\b(?:is|seems|looks like) (?:probably |clearly |definitely )?(?:the )?(?:sweet spot|way to go|best bet|right call)\b|\b(?:option|approach) [\w\d]{1,3}\b(?: \([^)]{1,40}\))? (?:feels|seems|looks|is) (?:right|best|better|preferable|like the (?:right|best|better) (?:fit|choice))\b|\bmakes (?:the )?most sense\b|\b(?:a|one) (?:practical|simple|simpler|clean|cleaner|quick|robust|reliable|minimal|safe|safer|pragmatic|better) (?:fix|solution|approach|way)(?: here)? is\b(?! (?:to )?(?:check|see|look|find|understand)\b)|^(?:the )?(?:best|cleanest|safest|right) (?:option|approach|choice|fix|way)(?: here)? is\b|^(?:the )?(?:best|cleanest|simplest|safest|easiest|right|better) (?:(?:option|approach|choice|fix|way|thing|move|path|bet|route|plan|call|solution) )?(?:here |now |for now )?(?:is|would be) to\b/i,
 );
 
 /**
@@ -25,7 +25,7 @@ export const statedChoice = native(
  * library named as the means ("with the LittleFS library").
  */
 export const choiceWord = native(
-  /\b(instead|rather than|(?<!all )over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with|(?<!(?:keep|keeps|kept|keeping) )going with|(?:separate|dedicated|(?:its|their) own) (?:[\w-]+ )?(?:struct|component|hook|crate|file|module|function|helper|class|layer|document|step|commit|pr|package|service|type|table|endpoint)|specifically for|(?:failing tests?|tests?|expected behaviou?r) first|test[- ]first|fall(?:ing)? back|workaround|avoid(?:s|ed|ing)? [^.]{3,80}? by \w+ing|work around|skip|defer|omit|not (?:going to|worth)|out of scope|deliberately|interpret|assum(?:e|ing)|as (?:a|the) (?:fallback|workaround))\b|, (?:a|the) (?:[\w-]+ ){0,4}(?:choice|option|pick|fit)\b|\bunless you(?:'d| would)? (?:rather|prefer)\b|\bfor later\b|\b(?:with|using|via|on top of) (?:the )?(?:[\w.@/+-]+ ){1,2}(?:library|crate|package|gem|framework|sdk)\b/i,
+  /\b(instead|rather than|(?<!all )over the|prefer|(?:an?|the|this|that) (?:[\w-]+ ){0,2}approach|opt(?:ed|ing)? for|choose|chose|go with(?! the flow)|stick(?:ing)? with|hold(?:ing)? off on (?!(?:committing|pushing|merging|running|testing|reading|checking)\b)|(?<!(?:keep|keeps|kept|keeping) )going with|(?:separate|dedicated|(?:its|their) own) (?:[\w-]+ )?(?:struct|component|hook|crate|file|module|function|helper|class|layer|document|step|commit|pr|package|service|type|table|endpoint)|specifically for|(?:failing tests?|tests?|expected behaviou?r) first|test[- ]first|fall(?:ing)? back|workaround|avoid(?:s|ed|ing)? [^.]{3,80}? by \w+ing|work around|skip|defer|omit|not (?:going to|worth)|out of scope|deliberately|interpret|assum(?:e|ing)|as (?:a|the) (?:fallback|workaround))\b|, (?:a|the) (?:[\w-]+ ){0,4}(?:choice|option|pick|fit)\b|\bunless you(?:'d| would)? (?:rather|prefer)\b|\bfor later\b|\b(?:with|using|via|on top of) (?:the )?(?:[\w.@/+-]+ ){1,2}(?:library|crate|package|gem|framework|sdk)\b/i,
 );
 
 /**
@@ -33,7 +33,7 @@ export const choiceWord = native(
  * block when ...".
  */
 export const keptAsIs = native(
-  /\b(?:leav(?:e|es|ing)?|left|keep(?:s|ing)?|kept)\b.{1,60}?\b(?:in place|as[- ]is|alone|untouched|unchanged|intact)\b|\bkeep(?:ing)? (?:it|this|things|the (?:[\w-]+ ){0,2}[\w-]+) (?:narrow|minimal|small|simple|focused|lean|tight|backwards?[- ]compatible|opt-in|read-only|off by default)\b|\b(?:should|will|'ll) only (?!(?:be|need|have|see|check|look|run|read)\b)[a-z]+|\b(?:smallest|minimal|narrowest) (?:possible )?(?:surgical )?(?:change|fix|diff|patch)\b/i,
+  /\b(?:leav(?:e|es|ing)?|left|keep(?:s|ing)?|kept)\b.{1,60}?\b(?:in place|as[- ]is|alone|untouched|unchanged|intact)\b|\bkeep(?:ing)? (?:it|this|things|(?:the|this|that|my|our) (?:[\w-]+ ){0,2}[\w-]+) (?:narrow|minimal|small|simple|focused|lean|tight|backwards?[- ]compatible|opt-in|read-only|off by default)\b|\b(?:should|will|'ll) only (?!(?:be|need|have|see|check|look|run|read)\b)[a-z]+|\b(?:smallest|minimal|narrowest) (?:possible )?(?:surgical )?(?:change|fix|diff|patch)\b/i,
 );
 
 /** Explicit decisions: enough on their own. */
@@ -58,7 +58,7 @@ export const alternative = new RegExp(
   'i',
 );
 export const namedItself =
-  /^(?:chose|picked|opted for|went with)\b|^using .{3,60}? (?:keeps|lets|avoids|means|makes|gives)\b/i;
+  /^(?:chose|picked|opted for|went with)\b|^using .{3,60}? (?:keeps|lets|avoids|means|makes|gives)\b|\bmakes (?:much )?more sense than\b|\b(?:we're|we are|you're|you are|I'm|I am) better off \w+ing\b/i;
 /** "Plan: switch ...", "My patch plan: write ...": a plan given under its label, its first verb. */
 export const planOf = /^(?:(?:my|our|the) )?(?:[\w-]+ )?plan:\s+(\w+)/i;
 

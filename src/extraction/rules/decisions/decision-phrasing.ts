@@ -12,7 +12,15 @@ import {
   statedChoice,
 } from './choice-signs.js';
 import { doing, doingAnyForm, doingNow, opensWithDoing } from './doing-verbs.js';
-import { actorLooks, bareLook, isStep, lookPurpose, looking, processStep } from './looks-and-steps.js';
+import {
+  actorLooks,
+  bareLook,
+  isStep,
+  lookPurpose,
+  looking,
+  opensWithLook,
+  processStep,
+} from './looks-and-steps.js';
 import { announcesFragment, deliberating, isNotAChoice, judged, unnamedChoice } from './not-choices.js';
 import { choiceAfterSo, limitation, rationale } from './reason-shapes.js';
 import { recommends, statesWayTaken } from './ways-taken.js';
@@ -83,6 +91,22 @@ function choiceAfterReason(sentence: string): boolean {
  */
 const pastChoiceVerb =
   /^(?:(?:so |then )?(?:I|we)(?:'ve| have)? )?(?:switched|kept|replaced|moved|dropped|skipped|avoided|deferred|left|pinned|capped|limited|chose|picked|preferred|opted|disabled|inlined|stuck)\b/i;
+/** "No need for a cache since the query takes 4 ms", "It's not worth adding a cache; ...": a change set aside, and why. */
+const setAsideWithReason =
+  /^(?:there's |there is |so )?no need (?:for|to) (.{3,80}?)(?:,? (?:since|because|as)\b|;)|^it(?:'s| is) not worth (.{3,80}?)(?:,? (?:since|because|as)\b|;)/i;
+function notNeeded(sentence: string): boolean {
+  const m = setAsideWithReason.exec(sentence);
+  const what = m?.[1] ?? m?.[2];
+  // a thing ("no need for a cache") or a change ("no need to add ..."), not a feeling ("no need to worry")
+  return (
+    what !== undefined &&
+    (/^no need for\b/i.test(sentence.replace(/^(?:there's |there is |so )/i, '')) ||
+      doingAnyForm.test(what)) &&
+    !opensWithLook(what) &&
+    !/\b(?:re-?run\w*|test\w*|check\w*|wait\w*|commit\w*|push\w*|ask\w*)\b/i.test(what)
+  );
+}
+
 /** Steps reported with those verbs: "kept going", "moved on", "switched to the branch", "left a comment", cleanup. */
 const reportedStep =
   /\b(?:kept (?:[\w-]+ ){0,3}(?:going|working|looking|trying|waiting|running)|moved on|switched (?:back )?to (?:the )?(?:[\w/.-]+ )?(?:branch|main|master|worktree|directory|folder)\b|left (?:a |an )?(?:comment|note|review|message|reply)\b|debug|no longer (?:needed|used)|temporary|leftover|scratch)/i;
@@ -116,6 +140,7 @@ export function isDecision(text: string): boolean {
   if (after !== undefined && doing.test(after) && !isStep(after)) return true;
   if (pastOfDoing(sentence) && choiceWord.test(sentence)) return true;
   if (reportedChoice(sentence)) return true;
+  if (notNeeded(sentence)) return true;
   // "I need to change `--extra dev` to `--group dev`": an obligation that names the way set aside
   if (needTo.test(sentence) && namedSwap.test(sentence)) return true;
   if (choiceAfterReason(sentence)) return true;

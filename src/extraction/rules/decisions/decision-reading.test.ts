@@ -749,6 +749,30 @@ describe('decisions: a recommendation, and what the agent would do', () => {
       expect(await lines(t), t).toEqual([]);
   });
 
+  it('reads a way judged against another, one stuck with or held off, and a change set aside with its reason', async () => {
+    for (const t of [
+      'A dedicated audit table makes more sense than overloading the events table.',
+      "We're better off streaming the CSV than loading it whole.",
+      "I'll stick with the existing REST client.",
+      "I'm not going to add a cache because the query takes 4 ms.",
+      'No need for a cache since the query takes 4 ms.',
+      "There's no need to add a cache; the query takes 4 ms.",
+      "It's not worth adding a cache since the query takes 4 ms.",
+      "I'll hold off on the Windows support until the Linux path is stable.",
+      "I'll keep this change minimal and only touch the parser.",
+      'The safest route is to add the column as nullable first.',
+    ])
+      expect(await lines(t), t).toEqual([t]);
+    for (const t of [
+      "I'll go with the flow and read the next file.",
+      'No need to rerun the tests since nothing changed.',
+      'No need to worry, since the fallback covers it.',
+      "There's no need to read the whole file; the header is enough.",
+      "I'll hold off on committing until the tests pass.",
+    ])
+      expect(await lines(t), t).toEqual([]);
+  });
+
   it('not what the agent would like to check, nor a recommended look', async () => {
     expect(await lines("I'd like to check the logs first since the error is odd.")).toEqual([]);
     expect(await lines('I recommend running the suite again.')).toEqual([]);
