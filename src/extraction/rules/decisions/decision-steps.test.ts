@@ -128,6 +128,41 @@ describe('decisions: Korean steps with a reason', () => {
   });
 });
 
+describe('decisions: the rules the user sets for the work', () => {
+  const directives = async (text: string) => {
+    line = 0;
+    return found([said('Done. What next?'), user(text), said('OK.')]);
+  };
+
+  it("reads a rule however plainly put; a request, a question or another agent's message is not one", async () => {
+    for (const t of [
+      'no new dependencies',
+      'stick to the standard library',
+      'always run the linter before committing',
+      'prefer composition over inheritance here',
+      'avoid using any in the types',
+      'keep the API backwards compatible',
+      'only change the parser, nothing else',
+      'do not modify the tests',
+      'put it behind a feature flag',
+      'write the tests first',
+      "make sure you don't break the public API",
+      'I want it in TypeScript, not JavaScript',
+      'Run exactly these commands and nothing else. Stop at the first one that fails.',
+    ])
+      expect(await directives(t), t).toEqual([[2, t]]);
+    for (const t of [
+      'add a login page',
+      'fix the failing test',
+      'can you explain what this function does?',
+      'thanks, looks good',
+      'commit and push',
+      'Another Claude session sent a message: <teammate-message teammate_id="review">{"type":"idle_notification"}</teammate-message>',
+    ])
+      expect(await directives(t), t).toEqual([]);
+  });
+});
+
 describe('decisions: installs and run-together sentences', () => {
   const shell = (id: string, command: string): TranscriptEntry[] => [
     {

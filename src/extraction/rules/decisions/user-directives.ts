@@ -3,6 +3,7 @@ import type { DecisionDraft } from '../../extractor.js';
 import { draft } from './decision-signals.js';
 import { pairs } from './rejected-plans.js';
 import { native } from '../native-regexp.js';
+import { spoken } from '../../session/requests.js';
 
 /**
  * The user's directives on how the work is done, which bind the agent as much as its own choices: "don't use X,
@@ -14,6 +15,16 @@ import { native } from '../native-regexp.js';
  */
 const directive = native(
   /\b(?:don'?t|do not|never) (?:use|add|create|make|put|write|change|touch|include|generate|call|rely on|mock|split|introduce)\b|\b(?:instead of|rather than)\b|\buse .{1,60}? instead\b|\blet'?s (?:use|go with|keep|stick with|switch to|not)\b|\b(?:go|stick) with\b|\b(?:is|are) not acceptable\b|\bunacceptable\b|\bone (?:task|step|file|change|phase|commit) at a time\b|\bstop (?:after|before) each\b|\b(?:ask|check with) me (?:first|before)\b|\bwait for my (?:review|approval|ok|go-ahead)\b|\buse (?:the |our )?`[^`]{1,60}`|\b(?:from now on|going forward)\b|^(?:ok,? |yes,? |so,? )?(?:let'?s (?:go with|do) |go with |I(?:'d)? (?:prefer|pick|choose|take) )?option [\w\d]{1,2}\b|^[\w` -]{2,30}, not (?!(?:bad|sure|yet|now|really|quite|exactly|much)\b)[\w` -]{2,30}[.!]|\b(?:use|keep|make|put|store) [^.,]{1,60}, not (?:a |an |the )?\w|\bgo back to\b|\brevert (?:it|that|this|to|the)\b|\bno shortcuts\b|\bno [\w -]{2,30},? please\b|^just [^.,]{2,40}, no\b|\bthe (?:fewer|less|smaller) [\w ]{1,30} the better\b|\b(?:hard )?(?:requirements|constraints):\s*$/i,
+);
+
+/**
+ * Rules the user sets for the work, however plainly put: "no new dependencies", "stick to the standard library",
+ * "always run the linter before committing", "prefer composition over inheritance", "avoid using any", "keep the API
+ * backwards compatible", "only change the parser", "do not modify the tests", "put it behind a feature flag", "write
+ * the tests first", "make sure you don't break ...", "I want it in TypeScript, not JavaScript", "... and nothing else".
+ */
+const workRule = native(
+  /\b(?:don'?t|do not|never|avoid) (?:\w+ing|modify|edit|delete|remove|push|commit|break|rename|install|upgrade|bump|refactor|rewrite|disable|hardcode|hard-code|skip)\b|\bno (?:new |extra |additional |external |third[- ]party )?(?:dependenc(?:y|ies)|packages|libraries|frameworks|mocks|shortcuts|breaking changes)\b|\b(?:stick|keep) to (?:the |our |plain |standard )?[\w`.-]+|\balways (?:run|use|add|write|keep|ask|check|commit|test|lint|format)\b|\bprefer\b.{1,40}?\bover\b|\bkeep (?:it|this|them|the [\w-]+(?: [\w-]+)?) (?:backwards?[- ]compatible|in (?:one|a single) \w+|minimal|simple|small|private|internal|pure|(?:a|the) (?:[\w-]+ )?(?:same|current) \w+)\b|\bonly (?:change|touch|modify|edit|use)\b|\bnothing else\b|\bput (?:it|this|them|that) behind a (?:feature )?flag\b|\b(?:write|add) (?:the )?tests first\b|\btest[- ]first\b|\bmake sure (?:you |we |to )?(?:don'?t|do not|never|keep|only)\b|\bI want (?:it|this|them) (?:in|to be|as) .{1,40}, not\b/i,
 );
 
 /** "Can you pass it to the constructor instead of ...?": a request phrased as a question still directs the work. */
@@ -30,12 +41,18 @@ export function userDirectives(entries: readonly TranscriptEntry[], taskId: stri
   const out: DecisionDraft[] = [];
   for (const e of entries) {
     if (e.sidechain || e.role !== 'user' || e.kind !== 'text') continue;
-    const text = e.text.trim();
+    // the user's own words: not another agent's message, a task notification or a reminder
+    const text = spoken(e.text)?.trim() ?? '';
     if (text.length < 12 || text.length > 1500 || injected.test(text)) continue;
     const sentence = text
       .replace(/[\u2018\u2019]/g, "'")
       .split(/(?<=[.!?])\s+|\n+/)
-      .find((s) => directive.test(s) && !noCourse.test(s) && (!/\?\s*$/.test(s) || politeRequest.test(s)));
+      .find(
+        (s) =>
+          (directive.test(s) || workRule.test(s)) &&
+          !noCourse.test(s) &&
+          (!/\?\s*$/.test(s) || politeRequest.test(s)),
+      );
     if (!sentence) continue;
     out.push(draft(e, 'approach', text.replace(/\s+/g, ' ').slice(0, 300), "the user's directive", taskId));
   }
