@@ -107,13 +107,16 @@ function notNeeded(sentence: string): boolean {
   );
 }
 
+/** "Implemented the cache with an LRU map because ...": what was built, the means it was built with, and why. */
+const builtWith =
+  /^(?:(?:I|we)(?:'ve| have)? )?(?:implemented|built|rebuilt|rewrote|reimplemented)\b.{3,60}?\b(?:with|using|via|on top of)\b/i;
 /** Steps reported with those verbs: "kept going", "moved on", "switched to the branch", "left a comment", cleanup. */
 const reportedStep =
   /\b(?:kept (?:[\w-]+ ){0,3}(?:going|working|looking|trying|waiting|running)|moved on|switched (?:back )?to (?:the )?(?:[\w/.-]+ )?(?:branch|main|master|worktree|directory|folder)\b|left (?:a |an )?(?:comment|note|review|message|reply)\b|debug|no longer (?:needed|used)|temporary|leftover|scratch)/i;
 const leftUndone = /\b(?:I|we) (?:didn't|did not|won't|will not)\s+(?:bother to\s+)?(\w+)\b/i;
 function reportedChoice(sentence: string): boolean {
   if (!rationale.test(sentence) || lookPurpose.test(sentence)) return false;
-  if (pastChoiceVerb.test(sentence)) return !reportedStep.test(sentence);
+  if (pastChoiceVerb.test(sentence) || builtWith.test(sentence)) return !reportedStep.test(sentence);
   const undone = leftUndone.exec(sentence)?.[1];
   return undone !== undefined && doingAnyForm.test(undone) && !bareLook.test(undone);
 }

@@ -735,6 +735,7 @@ describe('decisions: a recommendation, and what the agent would do', () => {
       'I left the Windows paths alone for now, since the issue only covers Linux.',
       'I avoided adding a new dependency by parsing the dates by hand.',
       'Rather than mocking S3, the tests now run against MinIO.',
+      'Implemented the cache with an LRU map because memory is capped at 50 MB.',
     ])
       expect(await lines(t), t).toEqual([t]);
     for (const t of [
@@ -745,6 +746,7 @@ describe('decisions: a recommendation, and what the agent would do', () => {
       "I didn't run the tests since nothing changed.",
       'I kept going with the remaining handlers.',
       'Instead of processing one file, iterate over all the correlated files.',
+      'Implemented the cache.',
     ])
       expect(await lines(t), t).toEqual([]);
   });
