@@ -1,4 +1,4 @@
-import { clip } from '../clip.js';
+import { clip, clipEnds } from '../clip.js';
 import { fitSummary } from './fit-summary.js';
 import type { TestState } from '../schemas/records.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
@@ -19,8 +19,16 @@ export const isFirstRequest = (issue: { title: string; description: string }) =>
 
 /** The issue (the first request when it came from one) and the later requests, newest kept when cut. */
 export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
+  // a long request keeps its ask, before or after what was pasted with it, and its first line whole
   const issue = snap.issue
-    ? { ...snap.issue, description: clip(snap.issue.description.trim(), limits.issue_chars) }
+    ? {
+        ...snap.issue,
+        description: clipEnds(
+          snap.issue.description.trim(),
+          limits.issue_chars,
+          Math.max(Math.ceil(limits.issue_chars * 0.4), snap.issue.title.replace(/…$/, '').length),
+        ),
+      }
     : null;
   const requests = snap.requests ?? [];
   const later = requests.filter((r) => r.id !== snap.issue?.id).map((r) => r.text.trim());

@@ -196,6 +196,21 @@ describe('resume context within a token budget', () => {
     }
   });
 
+  it('keeps both ends of a long first request: the ask after a pasted brief, and its first line', () => {
+    const brief =
+      'TEMPORAL AI CHALLENGE\n\n' + 'The real world speaks in signals: vitals, sensors, grids. '.repeat(40);
+    const ask = 'now build a pipeline that finds a dataset on its own, not from the listed corpus.';
+    const text = `${brief}\n${ask}`;
+    const issue = { id: 'r1', title: 'TEMPORAL AI CHALLENGE', description: text };
+    for (const budget of [100_000, 1500, 400]) {
+      const fitted = fitResumeContext({ ...bigSnapshot(), issue }, 4, [], budget, countTokens);
+      const said = fitted.context.goal.issue?.description ?? '';
+      expect(said.startsWith('TEMPORAL AI CHALLENGE'), `at ${budget}`).toBe(true);
+      expect(said.endsWith('not from the listed corpus.'), `at ${budget}`).toBe(true);
+      expect(fitted.markdown, `at ${budget}`).toContain('The user asked: TEMPORAL AI CHALLENGE');
+    }
+  });
+
   it('when even the task list is a count, pushes and pull requests become one too, the newest kept', () => {
     const snap = bigSnapshot();
     const at = snap.side_effects?.[0]?.timestamp ?? '';
