@@ -697,38 +697,42 @@ describe('decisions: a design stated as what it should do, a proposal, the small
 describe('decisions: a recommendation, and what the agent would do', () => {
   const lines = async (...texts: string[]) =>
     (await found(texts.map((t) => said(t)))).map((d) => d.description);
+  /** Each sentence alone is read as one decision, itself; or as none. */
+  const reads = async (texts: string[]) => {
+    for (const t of texts) expect(await lines(t), t).toEqual([t]);
+  };
+  const ignores = async (texts: string[]) => {
+    for (const t of texts) expect(await lines(t), t).toEqual([]);
+  };
 
   it('reads "I would use ...", "I recommend ...", "I suggest we ...", "My recommendation is to ..."', async () => {
-    for (const t of [
+    await reads([
       'I would use Postgres rather than SQLite here since several workers write at once.',
       "I'd keep the stages in one process rather than a queue per stage, since the volume is low.",
       'I recommend using Postgres instead of SQLite, since several workers write at once.',
       'I suggest we use Postgres rather than SQLite.',
       'My recommendation is to use Postgres rather than SQLite.',
-    ])
-      expect(await lines(t), t).toEqual([t]);
+    ]);
   });
 
   it('reads an intent, a way judged best without "it is", and a purpose that keeps something from happening', async () => {
-    for (const t of [
+    await reads([
       'I plan to use Postgres for the job queue instead of Redis.',
       'I want to keep the old endpoint because existing clients still call it.',
       'Best to move the retry logic into a middleware rather than repeating it in every handler.',
       "Let's store the tokens in an httpOnly cookie so they are not readable from JavaScript.",
-    ])
-      expect(await lines(t), t).toEqual([t]);
-    for (const t of [
+    ]);
+    await ignores([
       'I want to check the logs first since the error is odd.',
       'I plan to run the full suite because the change touches the parser.',
       'Best to run the tests again since the last run was flaky.',
       'Simpler to implement and test.',
       'We can use Postgres for the job queue instead of Redis.',
-    ])
-      expect(await lines(t), t).toEqual([]);
+    ]);
   });
 
   it('reads a choice reported done with its reason, and the way set aside before a statement', async () => {
-    for (const t of [
+    await reads([
       'Switched the parser to streaming since the files are several GB.',
       'I kept the old endpoint because existing clients still call it.',
       "I didn't add a cache, since the query takes 4 ms.",
@@ -736,9 +740,8 @@ describe('decisions: a recommendation, and what the agent would do', () => {
       'I avoided adding a new dependency by parsing the dates by hand.',
       'Rather than mocking S3, the tests now run against MinIO.',
       'Implemented the cache with an LRU map because memory is capped at 50 MB.',
-    ])
-      expect(await lines(t), t).toEqual([t]);
-    for (const t of [
+    ]);
+    await ignores([
       'Switched to the feature branch because the fix belongs there.',
       'Moved on to the next task since this one is done.',
       'Kept the tests running in the background since they take a while.',
@@ -747,12 +750,11 @@ describe('decisions: a recommendation, and what the agent would do', () => {
       'I kept going with the remaining handlers.',
       'Instead of processing one file, iterate over all the correlated files.',
       'Implemented the cache.',
-    ])
-      expect(await lines(t), t).toEqual([]);
+    ]);
   });
 
   it('reads a way judged against another, one stuck with or held off, and a change set aside with its reason', async () => {
-    for (const t of [
+    await reads([
       'A dedicated audit table makes more sense than overloading the events table.',
       "We're better off streaming the CSV than loading it whole.",
       "I'll stick with the existing REST client.",
@@ -763,16 +765,14 @@ describe('decisions: a recommendation, and what the agent would do', () => {
       "I'll hold off on the Windows support until the Linux path is stable.",
       "I'll keep this change minimal and only touch the parser.",
       'The safest route is to add the column as nullable first.',
-    ])
-      expect(await lines(t), t).toEqual([t]);
-    for (const t of [
+    ]);
+    await ignores([
       "I'll go with the flow and read the next file.",
       'No need to rerun the tests since nothing changed.',
       'No need to worry, since the fallback covers it.',
       "There's no need to read the whole file; the header is enough.",
       "I'll hold off on committing until the tests pass.",
-    ])
-      expect(await lines(t), t).toEqual([]);
+    ]);
   });
 
   it('not what the agent would like to check, nor a recommended look', async () => {
