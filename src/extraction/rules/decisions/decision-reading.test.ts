@@ -776,10 +776,10 @@ describe('decisions: a recommendation, and what the agent would do', () => {
   });
 
   it('not what the agent would like to check, nor a recommended look', async () => {
-    expect(await lines("I'd like to check the logs first since the error is odd.")).toEqual([]);
-    expect(await lines('I recommend running the suite again.')).toEqual([]);
-    expect(
-      await lines('I would check the retry counter before changing anything, since it may be stale.'),
-    ).toEqual([]);
+    await ignores([
+      "I'd like to check the logs first since the error is odd.",
+      'I recommend running the suite again.',
+      'I would check the retry counter before changing anything, since it may be stale.',
+    ]);
   });
 });
