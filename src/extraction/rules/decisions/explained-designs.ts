@@ -1,5 +1,5 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
-import { looksOnly } from '../errors/failure.js';
+import { looksOnly, readTools } from '../looks.js';
 
 /**
  * A user's question about what the project holds ("where is DAG defined? what is it referring to?", "why is the
@@ -12,25 +12,12 @@ import { looksOnly } from '../errors/failure.js';
 const asksWhatExists = /^\s*(?:where|what|why|how|which|who|when)\b[^]{0,300}\?\s*$/i;
 const asksWhatToDo =
   /\b(?:should|shall|would|could|can (?:we|you|i)|best|better|prefer|recommend|suggest|think|opinion|approach|options?|if we|about|next|plan|instead)\b/i;
-/** Tools that only read or search. */
-const reading = new Set([
-  'Read',
-  'Grep',
-  'Glob',
-  'LS',
-  'NotebookRead',
-  'WebFetch',
-  'WebSearch',
-  'ToolSearch',
-  'view',
-  'read_file',
-  'list_dir',
-]);
+/** Tools that only read or search: the file readers, the web and the tool list. */
+const reads = (name: string) => readTools.has(name) || /^(?:WebFetch|WebSearch|ToolSearch)$/.test(name);
 
 const prompt = (e: TranscriptEntry) =>
   !e.sidechain && e.role === 'user' && e.kind === 'text' && !e.text.trimStart().startsWith('<');
-const changes = (e: TranscriptEntry) =>
-  e.kind === 'tool_call' && !reading.has(e.tool?.name ?? '') && !looksOnly(e);
+const changes = (e: TranscriptEntry) => e.kind === 'tool_call' && !reads(e.tool?.name ?? '') && !looksOnly(e);
 
 /** The turns (from the question to the user's next message) that only explain what exists, as line ranges. */
 export function explainingTurns(entries: readonly TranscriptEntry[]): { from: number; to: number }[] {

@@ -10,12 +10,12 @@ import {
   failed,
   wentOn,
   hookFeedback,
-  looksOnly,
   refusalType,
   stackTrace,
   stoppedShort,
   succeeded,
 } from './failure.js';
+import { looksOnly } from '../looks.js';
 import { readTestOutput } from '../../session/test-output.js';
 import {
   commandSteps,

@@ -1,6 +1,7 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { reportedFailure, runnerVerdict, statusAnswers, statusMasked } from './exit-status.js';
 import { commandParts, shellCommand, shellCommands } from '../shell-command.js';
+import { looksOnly, readTools } from '../looks.js';
 
 /** Output that reads as a failure even when the agent did not flag it. */
 const failureText =
@@ -83,25 +84,6 @@ const missingPath =
 const siblingCancelled = /^\s*<tool_use_error>Sibling tool call errored<\/tool_use_error>\s*$/;
 /** Runs that end non-zero with nothing wrong: nothing to commit, nothing to pull. */
 const benign = /nothing to commit|no changes added to commit|nothing added to commit|already up to date/i;
-
-const readTools = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'view', 'read_file', 'list_dir']);
-/** Programs that print what files or logs hold (`docker logs`, `journalctl`, `gh run view --log`...). */
-const readPrograms =
-  /^(docker (?:compose )?logs|docker-compose logs|kubectl logs|journalctl|gh run view\b.*--log|heroku logs|ls|cat|nl|head|tail|less|sed -n|grep|egrep|rg|ag|find|fd|stat|file|wc|test|\[|tree|du|readlink|realpath|which|type|sort|uniq|cut|jq|diff|cmp|basename|dirname|pwd|git (?:show|log|diff|status|ls-files|blame|rev-parse|branch|grep))\b/;
-
-/** Every program of a command line is a read-only inspection (ls, cat, rg, git log...). */
-function readOnly(command: string): boolean {
-  const parts = commandParts(command).map((p) =>
-    p.replace(/^(?:\w+=\S*\s+)+/, '').replace(/^cd \S+$/, 'true'),
-  );
-  return parts.length > 0 && parts.every((p) => readPrograms.test(p) || /^(echo|true|printf)\b/.test(p));
-}
-
-/** A shell call whose every command only inspects (ls, cat, git status...): a look around, not an attempt. */
-export function looksOnly(entry: TranscriptEntry): boolean {
-  const commands = shellCommands(entry);
-  return commands.length > 0 && commands.every(readOnly);
-}
 
 /** Reading or listing a path that is not there answers "is it there?": a probe, not a failure. */
 export function isProbe(entry: TranscriptEntry): boolean {
