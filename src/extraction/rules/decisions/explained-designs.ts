@@ -1,5 +1,6 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { looksOnly, readTools } from '../looks.js';
+import { spoken } from '../../session/requests.js';
 
 /**
  * A user's question about what the project holds ("where is DAG defined? what is it referring to?", "why is the
@@ -15,16 +16,18 @@ const asksWhatToDo =
 /** Tools that only read or search: the file readers, the web and the tool list. */
 const reads = (name: string) => readTools.has(name) || /^(?:WebFetch|WebSearch|ToolSearch)$/.test(name);
 
+/** A message of the user's own (not a reminder, a task notification or another agent's message). */
 const prompt = (e: TranscriptEntry) =>
-  !e.sidechain && e.role === 'user' && e.kind === 'text' && !e.text.trimStart().startsWith('<');
+  !e.sidechain && e.role === 'user' && e.kind === 'text' && spoken(e.text) !== null;
 const changes = (e: TranscriptEntry) => e.kind === 'tool_call' && !reads(e.tool?.name ?? '') && !looksOnly(e);
 
 /** The turns (from the question to the user's next message) that only explain what exists, as line ranges. */
 export function explainingTurns(entries: readonly TranscriptEntry[]): { from: number; to: number }[] {
   const out: { from: number; to: number }[] = [];
   entries.forEach((e, i) => {
-    const text = e.text.replace(/[\u2018\u2019]/g, "'");
-    if (!prompt(e) || !asksWhatExists.test(text) || asksWhatToDo.test(text)) return;
+    if (!prompt(e)) return;
+    const text = (spoken(e.text) ?? '').replace(/[\u2018\u2019]/g, "'");
+    if (!asksWhatExists.test(text) || asksWhatToDo.test(text)) return;
     const next = entries.findIndex((n, j) => j > i && prompt(n));
     const turn = entries.slice(i + 1, next < 0 ? undefined : next);
     if (!turn.some(changes))
