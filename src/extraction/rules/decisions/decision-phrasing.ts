@@ -114,7 +114,14 @@ const builtWith =
 const reportedStep =
   /\b(?:kept (?:[\w-]+ ){0,3}(?:going|working|looking|trying|waiting|running)|moved on|switched (?:back )?to (?:the )?(?:[\w/.-]+ )?(?:branch|main|master|worktree|directory|folder)\b|left (?:a |an )?(?:comment|note|review|message|reply)\b|debug|no longer (?:needed|used)|temporary|leftover|scratch)/i;
 const leftUndone = /\b(?:I|we) (?:didn't|did not|won't|will not)\s+(?:bother to\s+)?(\w+)\b/i;
+/**
+ * "Added Auth::setup() so users can inject their own store", "Extended the store API ..., so in-memory stores can
+ * broadcast changes": a piece of design reported with what it lets its users do or keeps true (not "so we can see").
+ */
+const builtFor =
+  /^(?:(?:I|we)(?:'ve| have)? )?(?:added|extended|introduced|exposed|extracted|wrapped|gated|split)\b.{3,}?,? so (?:that )?(?!(?:we|I|you)\b)(?:[\w`'-]+ ){1,3}(?:can|can't|cannot|stays?|keeps?|only|never|no longer|plugs?|drives?|owns?)\b/i;
 function reportedChoice(sentence: string): boolean {
+  if (builtFor.test(sentence) && !lookPurpose.test(sentence)) return !reportedStep.test(sentence);
   if (!rationale.test(sentence) || lookPurpose.test(sentence)) return false;
   if (pastChoiceVerb.test(sentence) || builtWith.test(sentence)) return !reportedStep.test(sentence);
   const undone = leftUndone.exec(sentence)?.[1];

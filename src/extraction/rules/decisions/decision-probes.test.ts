@@ -79,7 +79,9 @@ describe('decision rules on sentences of other projects', () => {
     // fire on 'change directory to', 'switch back to', 'point you at'). On 2026-11-29 the shapes of a grid of plain
     // choices (not read from any probe) found one more labelled decision and two second choices in cases labelled with
     // one, which this count holds against precision (R5B16 "I'd add Loki as the aggregator: ...", R7E18 "I left them
-    // untouched because you limited this pass to ..."): R 0.60 P 0.90 (173 / 193 / 287)
+    // untouched because you limited this pass to ..."): R 0.60 P 0.90 (173 / 193 / 287). On 2026-11-29 a grid of
+    // design reported with what it lets others do ("Added X so users can ...") found three more (R8C05, R8C08, R8C10)
+    // and one second choice in a case labelled with one: R 0.62 P 0.89 (177 / 198 / 287)
     expect(recall).toBeGreaterThanOrEqual(0.6);
     expect(precision).toBeGreaterThanOrEqual(0.89);
   });

@@ -753,6 +753,24 @@ describe('decisions: a recommendation, and what the agent would do', () => {
     ]);
   });
 
+  it('reads a piece of design reported with what it lets others do or keeps true, not a purpose of looking', async () => {
+    await reads([
+      'Added a `setup()` entry point so users can inject their own store before init.',
+      'Extended the cache API with change listeners, so in-memory stores can broadcast updates.',
+      'Introduced a `Clock` interface so the scheduler stays testable.',
+      'Extracted the retry policy into its own module so each client owns its limits.',
+      "I've wrapped the writes in one transaction, so a crash never leaves half a batch.",
+      'Exposed the parser as a separate package so the CLI no longer pulls in the server.',
+    ]);
+    await ignores([
+      'Added a log line so we can see which branch is taken.',
+      'Added the import so it compiles.',
+      'Extended the timeout so you can watch the run.',
+      'Added a temporary flag so the old path stays reachable while I debug.',
+      'Added the new route to the router.',
+    ]);
+  });
+
   it('reads a way judged against another, one stuck with or held off, and a change set aside with its reason', async () => {
     await reads([
       'A dedicated audit table makes more sense than overloading the events table.',
