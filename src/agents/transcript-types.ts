@@ -53,6 +53,11 @@ export const ToolInfo = z.object({
   interrupted: z.boolean().optional(),
   /** The command was still running when this output was read (a Codex poll): a later result says how it ended. */
   running: z.boolean().optional(),
+  /**
+   * A code-mode cell whose commands are recorded as entries of their own (Codex's CommandExecution items, with their
+   * exit codes): the cell's result is what it printed, not its commands' outcome.
+   */
+  commands_apart: z.boolean().optional(),
 });
 export type ToolInfo = z.infer<typeof ToolInfo>;
 

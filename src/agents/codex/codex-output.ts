@@ -186,3 +186,38 @@ export function sendsInterrupt(input: unknown): boolean {
   const text = typeof input === 'string' ? input : JSON.stringify(input ?? null);
   return text.includes('\\u0003') || text.includes(String.fromCharCode(3));
 }
+
+/** A command a code-mode cell ran, as Codex records it beside the cell (0.154 on: an `item_completed` event). */
+export interface CommandRun {
+  id: string;
+  command: string;
+  exit_code: number | null;
+  failed: boolean;
+  text: string;
+}
+
+/**
+ * The CommandExecution item of an `item_completed` event: the script (`["/bin/bash", "-lc", "<script>"]` gives the
+ * script), its exit code and status, and what it printed. The cell itself shows only what its JavaScript printed
+ * (a result kept with `store(...)` is never shown), so this is how each command went. Null for any other item.
+ */
+export function commandRun(item: unknown): CommandRun | null {
+  if (typeof item !== 'object' || item === null) return null;
+  const v = item as Record<string, unknown>;
+  if (v.type !== 'CommandExecution' || typeof v.id !== 'string') return null;
+  const argv = Array.isArray(v.command)
+    ? v.command.filter((c): c is string => typeof c === 'string')
+    : typeof v.command === 'string'
+      ? [v.command]
+      : [];
+  const shellC = argv.length >= 3 && /^-\w*c$/.test(argv[argv.length - 2] ?? '');
+  const command = (shellC ? (argv.at(-1) ?? '') : argv.join(' ')).trim();
+  if (command === '') return null;
+  const printed = [v.aggregated_output, v.formatted_output].find((t) => typeof t === 'string');
+  const text =
+    typeof printed === 'string'
+      ? printed
+      : [v.stdout, v.stderr].filter((t): t is string => typeof t === 'string' && t !== '').join('\n');
+  const code = typeof v.exit_code === 'number' ? v.exit_code : null;
+  return { id: v.id, command, exit_code: code, failed: v.status === 'failed' || (code ?? 0) !== 0, text };
+}

@@ -39,6 +39,7 @@ export const Payload = z.looseObject({
   status: str,
   result: z.unknown().optional(),
   command: z.unknown().optional(),
+  item: z.unknown().optional(),
   model_context_window: num,
   info: z
     .looseObject({

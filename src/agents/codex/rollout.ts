@@ -7,6 +7,7 @@ import {
   collabCall,
   collabRefused,
   commandOf,
+  commandRun,
   mcpFailed,
   readArguments,
   readCodexOutput,
@@ -38,6 +39,8 @@ const CodexState = z.object({
   cells: z.array(z.tuple([z.string(), z.string()])).default([]),
   failed_calls: z.array(z.string()).default([]),
   collab_calls: z.array(z.string()).default([]),
+  open_cell: z.string().nullable().default(null),
+  cells_apart: z.array(z.string()).default([]),
   compacted_pending: z.boolean(),
   exec_json: z.boolean().nullable(),
 });
@@ -63,6 +66,10 @@ export class CodexRolloutParser extends JsonlParser {
   private readonly failedCalls = new Set<string>();
   /** Calls of Codex's collaboration tools (spawn_agent, wait_agent, followup_task ...): see collabRefused. */
   private readonly collabCalls = new Set<string>();
+  /** The code-mode cell whose output has not come yet: the commands Codex records meanwhile are its commands. */
+  private openCell: string | null = null;
+  /** Cells whose commands were recorded as entries of their own (see commandRun). */
+  private readonly cellsApart = new Set<string>();
   private compactedPending = false;
   private execJson: boolean | null = null;
 
@@ -78,6 +85,8 @@ export class CodexRolloutParser extends JsonlParser {
       for (const [cell, origin] of c.cells) this.cells.set(cell, origin);
       for (const id of c.failed_calls) this.failedCalls.add(id);
       for (const id of c.collab_calls) this.collabCalls.add(id);
+      this.openCell = c.open_cell;
+      for (const id of c.cells_apart) this.cellsApart.add(id);
       this.compactedPending = c.compacted_pending;
       this.execJson = c.exec_json;
     }
@@ -92,6 +101,8 @@ export class CodexRolloutParser extends JsonlParser {
       cells: latest(this.cells, 50),
       failed_calls: latest(this.failedCalls, 50),
       collab_calls: latest(this.collabCalls, 50),
+      open_cell: this.openCell,
+      cells_apart: latest(this.cellsApart, 50),
       compacted_pending: this.compactedPending,
       exec_json: this.execJson,
     };
@@ -182,6 +193,7 @@ export class CodexRolloutParser extends JsonlParser {
       const text = `${name ?? 'tool'}: ${commandOf(input) ?? (typeof input === 'string' ? input : JSON.stringify(input))}`;
       const tool = { id: p.call_id ?? null, name, input, is_error: null, exit_code: null };
       if (collabCall(p.namespace, name, input) && p.call_id) this.collabCalls.add(p.call_id);
+      if (name === 'exec' && p.call_id) this.openCell = p.call_id;
       b.add({ line, at, role: 'assistant', kind: 'tool_call', text, tool });
     } else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
       this.output(line, at, p);
@@ -203,7 +215,12 @@ export class CodexRolloutParser extends JsonlParser {
     const origin = originId ? this.builder.toolCall(originId) : undefined;
     if (out.running_session !== null && originId) this.sessions.set(out.running_session, originId);
     if (out.running_cell !== null && originId) this.cells.set(out.running_cell, originId);
-    const code = out.exit_code ?? (originId ? this.exitCodes.get(originId) : undefined) ?? null;
+    if (originId !== null && originId === this.openCell && out.running_cell === null) this.openCell = null;
+    // a cell whose commands are entries of their own: what it printed, its commands' exit codes with them
+    const apart = originId !== null && this.cellsApart.has(originId);
+    const code = apart
+      ? null
+      : (out.exit_code ?? (originId ? this.exitCodes.get(originId) : undefined) ?? null);
     const entry = this.builder.add({
       line,
       at,
@@ -227,6 +244,7 @@ export class CodexRolloutParser extends JsonlParser {
         ...(code === null && (out.running_session !== null || out.running_cell !== null)
           ? { running: true }
           : {}),
+        ...(apart ? { commands_apart: true } : {}),
       },
     });
     if (originId) this.lastResult.set(originId, entry);
@@ -260,6 +278,8 @@ export class CodexRolloutParser extends JsonlParser {
       this.failedCalls.add(p.call_id as string);
       const entry = this.lastResult.get(p.call_id as string);
       if (entry?.tool) entry.tool.is_error = true;
+    } else if (type === 'item_completed') {
+      this.commandOfCell(line, at, p.item);
     } else if (type === 'context_compacted') {
       if (!this.compactedPending) {
         b.compaction({ line, at, trigger: 'auto', pre_tokens: null });
@@ -269,6 +289,31 @@ export class CodexRolloutParser extends JsonlParser {
     } else if ((type === 'error' || type === 'stream_error') && message) {
       b.add({ line, at, role: 'system', kind: 'error', text: message });
     }
+  }
+
+  /** A command the open code-mode cell ran (see commandRun): a call and its result, at the line Codex wrote it. */
+  private commandOfCell(line: number, at: string | null, item: unknown): void {
+    const run = commandRun(item);
+    if (!run || this.openCell === null) return;
+    const input = { cmd: run.command };
+    const tool = { id: run.id, name: 'exec_command', input, is_error: null, exit_code: null };
+    this.builder.add({
+      line,
+      at,
+      role: 'assistant',
+      kind: 'tool_call',
+      text: `exec_command: ${run.command}`,
+      tool,
+    });
+    this.builder.add({
+      line,
+      at,
+      role: 'tool',
+      kind: 'tool_result',
+      text: run.text,
+      tool: { ...tool, is_error: run.failed, exit_code: run.exit_code },
+    });
+    this.cellsApart.add(this.openCell);
   }
 
   /**

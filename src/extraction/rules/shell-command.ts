@@ -26,7 +26,8 @@ export function shellCommands(entry: TranscriptEntry): string[] {
     if (typeof cmd === 'string') return [cmd.trim()];
     if (Array.isArray(cmd) && cmd.every((c) => typeof c === 'string')) return [(cmd.at(-1) as string).trim()];
   }
-  if (tool.name === 'exec' && typeof input === 'string') return cellCommands(input);
+  if (tool.name === 'exec' && typeof input === 'string' && tool.commands_apart !== true)
+    return cellCommands(input);
   return [];
 }
 
