@@ -65,6 +65,25 @@ export function unflaggedFailure(text: string): boolean {
   return lines.slice(-3).some((l) => networkFailure.test(l) || closingVerdict.test(l));
 }
 
+/**
+ * A Python program that died of an uncaught exception, whatever the status the command line ends with (`python3
+ * a.py | tail; echo done` exits 0): its traceback starts at the module's own frame (`File "a.py", line 3, in
+ * <module>`) and ends with the exception's line. An exception a program logs and goes on from is not raised to its
+ * module.
+ */
+export function pythonCrashed(text: string): boolean {
+  const lines = text.split('\n');
+  for (let i = lines.indexOf('Traceback (most recent call last):'); i >= 0;) {
+    if (/^\s+File "[^"]+", line \d+, in <module>$/.test(lines[i + 1] ?? '')) {
+      let j = i + 2;
+      while (j < lines.length && /^\s/.test(lines[j] ?? '')) j += 1;
+      if (pythonException.test(lines[j] ?? '')) return true;
+    }
+    i = lines.indexOf('Traceback (most recent call last):', i + 1);
+  }
+  return false;
+}
+
 /** The user said no to a tool call (or stopped it): their choice, not a failure. */
 export const userDecline =
   /doesn't want to proceed with this tool use|User rejected tool use|\[Request interrupted by user/i;
@@ -90,6 +109,21 @@ export function isProbe(entry: TranscriptEntry): boolean {
   if (!missingPath.test(entry.text.slice(0, 600))) return false;
   if (entry.tool?.name && readTools.has(entry.tool.name)) return true;
   return looksOnly(entry);
+}
+
+/**
+ * Tools whose answer is what someone else wrote (a sub-agent's message, a web page; an MCP server's result, which
+ * flags its own failures): their words are not theirs.
+ */
+const quotingTools = new Set(['Task', 'Agent', 'WebFetch', 'WebSearch']);
+/**
+ * A tool that answers its own failure in plain text, unflagged: Claude Code's LSP tool ("Error performing
+ * goToDefinition: Command failed with ENOENT: pyright-langserver --stdio").
+ */
+function toolSaysError(entry: TranscriptEntry): boolean {
+  const name = entry.tool?.name ?? '';
+  if (quotingTools.has(name) || name.startsWith('mcp__')) return false;
+  return /^Error(?: performing [\w -]{1,40})?: \S/.test(entry.text.trimStart());
 }
 
 /** Tools that run a sub-agent and return its final message as their result. */
@@ -136,10 +170,14 @@ export function failed(entry: TranscriptEntry): boolean {
   const looks = looksOnly(entry);
   // a filter ending the pipeline (`npm test | tail`) exits 0 whatever the program before it did: its report says
   if (code === 0 || entry.tool.is_error === false)
-    return !looks && commands.some(statusMasked) && reportedFailure(commands, entry.text);
+    return (
+      !looks &&
+      ((commands.some(statusMasked) && reportedFailure(commands, entry.text)) || pythonCrashed(entry.text))
+    );
   // no exit code and no flag: a tool's answer may still be a refusal ("rejected this action due to ... policy"),
   // but what it quotes (a sub-agent's answer, a search match, an MCP result) is not its failure
-  if (command === null) return entry.tool.is_error !== false && refusalType(entry) !== null;
+  if (command === null)
+    return entry.tool.is_error !== false && (refusalType(entry) !== null || toolSaysError(entry));
   // a shell command's output says how it went; the final poll of a running one judges
   if (looks || entry.tool.running === true) return false;
   const verdict = runnerVerdict(commands, entry.text);

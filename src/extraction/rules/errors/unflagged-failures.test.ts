@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCorpusLines as parse } from '../../../../test/helpers/corpus-lines.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { findErrors } from './error-rules.js';
-import { expectedOutcome, failed, gitRefused, unflaggedFailure } from './failure.js';
+import { expectedOutcome, failed, gitRefused, pythonCrashed, unflaggedFailure } from './failure.js';
 import { resolveKnown } from './resolve-known.js';
 import { statusAnswers as isNoMatch } from './exit-status.js';
 
@@ -27,6 +27,8 @@ const telemetry = 'claude-code/entire-cli/9f/d2fc39aa5f/0/full.jsonl';
 const spotter = 'claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl';
 const mcp2 = 'claude-code/entirecontext/39/01M0CV5D1MQXCRJBJXKV1JQ939/0/full.jsonl';
 const cliSpec = 'claude-code/codemie-code-2/turn-2.jsonl';
+const idaHcli = 'claude-code/HexRaysSA-ida-hcli/0/full.jsonl';
+const zedRecovery = 'claude-code/DiscourseGraphs-discourse-graph/0/full.jsonl';
 
 describe('Codex collaboration tools: a plain-text answer is a refusal, JSON or nothing is a result', () => {
   it('spawn_agent, wait_agent and followup_task refusals are errors, fixed when the same tool succeeds later', () => {
@@ -221,5 +223,61 @@ describe('one error per failure, and its fate', () => {
 
   it('another subcommand is not the same step: gh pr merge failing, gh pr close succeeding', () => {
     expect(brief(parse(mcp2, [925, 927, 933, 936]))[0]?.resolution).not.toBe('fixed');
+  });
+});
+
+describe('a tool that answers its own failure in plain text, unflagged', () => {
+  it("Claude Code's LSP tool without its language server: one error, the same cause twice, worked around", () => {
+    const entries = parse(idaHcli, [46, 47, 48, 49, 50, 51, 52, 53]);
+    const lsp = results(entries).filter((e) => e.tool?.name === 'LSP');
+    expect(lsp.map((e) => [e.line, e.tool?.is_error])).toEqual([
+      [47, null],
+      [49, null],
+    ]);
+    for (const e of lsp) expect(failed(e)).toBe(true);
+    const [error, ...more] = brief(entries);
+    expect(more).toEqual([]);
+    expect(error).toMatchObject({ line: 47 });
+  });
+
+  it('not what a sub-agent, a web page or an MCP server says, nor a result that only mentions an error later', () => {
+    const answer = (name: string, text: string) =>
+      ({
+        line: 1,
+        at: null,
+        role: 'tool',
+        kind: 'tool_result',
+        text,
+        tool: { id: 't', name, input: {}, is_error: null, exit_code: null },
+      }) as TranscriptEntry;
+    expect(failed(answer('LSP', 'Error performing findReferences: Language server exited'))).toBe(true);
+    expect(failed(answer('mcp__db__query', 'Error: relation "users" does not exist'))).toBe(false);
+    expect(failed(answer('Task', 'Error: the config is missing, so I stopped.'))).toBe(false);
+    expect(failed(answer('WebFetch', 'Error: 404 Not Found'))).toBe(false);
+    expect(failed(answer('LSP', 'Found 3 references; no Error: lines'))).toBe(false);
+  });
+});
+
+describe('a Python program that died, whatever status the command line ends with', () => {
+  it('`python3 carve.py ... | tail -20; echo ...; python3 carve.py ... | wc -l` exits 0: the crash is the error', () => {
+    const entries = parse(zedRecovery, [100, 101]);
+    const [result] = results(entries);
+    expect(result?.tool).toMatchObject({ is_error: false });
+    expect(brief(entries)).toMatchObject([{ line: 101, type: 'exception', resolution: 'unresolved' }]);
+    expect(findErrors(entries, null)[0]?.error_message).toContain(
+      "ValueError: invalid literal for int() with base 10: 'postquit/db.sqlite'",
+    );
+  });
+
+  it('only an exception raised to the module: not one a program logged and went on from', () => {
+    const crash =
+      'Traceback (most recent call last):\n  File "a.py", line 3, in <module>\n    main()\n  File "a.py", line 2, in main\n    int("x")\nValueError: invalid literal\n=== total ===\n9';
+    expect(pythonCrashed(crash)).toBe(true);
+    const logged =
+      'ERROR retrying\nTraceback (most recent call last):\n  File "/app/worker.py", line 40, in run\n    fetch()\nTimeoutError: read timed out\nINFO retry 2 ok';
+    expect(pythonCrashed(logged)).toBe(false);
+    expect(pythonCrashed('Traceback (most recent call last):\n  File "a.py", line 3, in <module>\n')).toBe(
+      false,
+    );
   });
 });
