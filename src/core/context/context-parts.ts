@@ -1,4 +1,5 @@
-import { clip, clipEnds } from '../clip.js';
+import { clip } from '../clip.js';
+import { gistOf } from '../requests/request-gist.js';
 import { fitSummary } from './fit-summary.js';
 import type { TestState } from '../schemas/records.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
@@ -7,7 +8,8 @@ import type { ContextLimits } from './resume-context.js';
 export interface Goal {
   /** The workflow's title: what the goal is called when no request or issue says it. */
   title: string | null;
-  issue: { id: string; title: string; description: string } | null;
+  /** `from_request`: the issue is the user's first request (its title is the request's first line). */
+  issue: { id: string; title: string; description: string; from_request: boolean } | null;
   /** The user's later requests, in their words, oldest first. */
   requests: string[];
   requests_more: number;
@@ -19,15 +21,12 @@ export const isFirstRequest = (issue: { title: string; description: string }) =>
 
 /** The issue (the first request when it came from one) and the later requests, newest kept when cut. */
 export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
-  // a long request keeps its ask, before or after what was pasted with it, and its first line whole
+  // a long request keeps what it asks (request-gist.ts)
   const issue = snap.issue
     ? {
         ...snap.issue,
-        description: clipEnds(
-          snap.issue.description.trim(),
-          limits.issue_chars,
-          Math.max(Math.ceil(limits.issue_chars * 0.4), snap.issue.title.replace(/…$/, '').length),
-        ),
+        description: gistOf(snap.issue.description, limits.issue_chars),
+        from_request: isFirstRequest(snap.issue),
       }
     : null;
   const requests = snap.requests ?? [];

@@ -1,5 +1,4 @@
 import type { ResumeContext } from './resume-context.js';
-import { isFirstRequest } from './context-parts.js';
 
 const mark: Record<string, string> = {
   done: '[x]',
@@ -18,9 +17,8 @@ function goal(c: ResumeContext, out: string[]) {
     out.push(g.title ? `${g.title} (the workflow's title; no request recorded)` : '(no request recorded)');
   else {
     // an issue made from the user's first request: its title is the request's first line, said once
-    const fromRequest = isFirstRequest(g.issue);
     out.push(
-      fromRequest
+      g.issue.from_request
         ? `The user asked: ${g.issue.description}`
         : `${g.issue.id}: ${g.issue.title}\n${g.issue.description}`.trimEnd(),
     );

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { askOf, gistOf } from './request-gist.js';
+
+/** Long requests as users and coordinators write them (shapes of real sessions, in other words). */
+const spoken =
+  "Okay, so we recently added support for plugins that bundle other plugins, which are all installed together. And I think the installer already handles the dependencies of the root plugin and of the children. First, confirm this. Make sure that the Python dependencies of all of them are installed, recursively. Now the second thing I'm worried about is the settings of the bundled components. I think maybe we only prompt for the root plugin. So I also want you to audit this. So audit whether this already happens or whether it is something we need to add.";
+const dispatched = [
+  'You are a dispatched worker. Your coordinator is term_42.',
+  '',
+  '=== COMMANDS ===',
+  '  # Report the outcome once. Send a heartbeat while you work on',
+  '  # the task, so a hung worker is noticed.',
+  '  orca send --type worker_done',
+  '',
+  '=== TASK ===',
+  'Documentation-only change on feat/cancel. Edit only PLAN.md and README.md to record the live verification.',
+  '',
+  'Acceptance: git diff --check passes; do not commit.',
+].join('\n');
+
+describe('the ask of a prompt a coordinator wrote around a task section', () => {
+  it('is the task section, not the protocol before it (a comment that mentions "the task" is no heading)', () => {
+    expect(askOf(dispatched)).toBe(
+      'Documentation-only change on feat/cancel. Edit only PLAN.md and README.md to record the live verification.\n\nAcceptance: git diff --check passes; do not commit.',
+    );
+    expect(askOf('## Task\nRename the flag.\n\n## Notes\nIt is used in two places.')).toBe(
+      '## Task\nRename the flag.\n\n## Notes\nIt is used in two places.',
+    );
+    expect(
+      askOf(
+        'Context: the repo uses pnpm.\n\n## Your task\nRename the flag everywhere.\n\n## Notes\nTwo places.',
+      ),
+    ).toBe('Rename the flag everywhere.');
+    expect(askOf('Fix the login bug. The task: keep the old cookie name.')).toBe(
+      'Fix the login bug. The task: keep the old cookie name.',
+    );
+  });
+});
+
+describe('a long request in fewer characters', () => {
+  it('keeps a short request whole, and never exceeds the room it is given', () => {
+    expect(gistOf('Fix the login bug.', 240)).toBe('Fix the login bug.');
+    for (const max of [60, 100, 240, 400])
+      for (const text of [spoken, dispatched, `${'word '.repeat(300)}end`])
+        expect(gistOf(text, max).length).toBeLessThanOrEqual(max);
+  });
+
+  it('a spoken paragraph keeps what it asks, the last ask first, and not the background', () => {
+    const gist = gistOf(spoken, 240);
+    expect(gist).toContain(
+      'First, confirm this. Make sure that the Python dependencies of all of them are installed',
+    );
+    expect(gist).toContain(
+      'So audit whether this already happens or whether it is something we need to add.',
+    );
+    expect(gist).not.toContain('Now the second thing');
+    expect(gist).toContain(' … ');
+  });
+
+  it('an opening that asks leads; background gets the room left', () => {
+    const review =
+      '<task>Review only the uncommitted rename feature against its spec and plan. Read docs/spec.md and docs/plan.md first. The feature touches the migrations and the hooks. Read-only: do not modify files or run tests.</task>';
+    expect(gistOf(review, 160)).toMatch(/^<task>Review only the uncommitted rename/);
+    expect(gistOf(spoken, 400)).toMatch(/^Okay, so we recently added support for plugins/);
+  });
+
+  it("a dispatched worker's prompt shows its task; a pasted brief keeps its title line and its closing ask", () => {
+    expect(gistOf(dispatched, 120)).toMatch(/^Documentation-only change on feat\/cancel\./);
+    const brief = `Temporal AI Challenge - Give AI a Sense of Time\n${'Build a model that reads signals. Submit a report. '.repeat(20)}\nnow lets build a pipeline step by step, but dont use the listed datasets.`;
+    const gist = gistOf(brief, 240);
+    expect(gist).toMatch(/^Temporal AI Challenge - Give AI a Sense of Time/);
+    expect(gist).toMatch(/but dont use the listed datasets\.$/);
+  });
+});

@@ -1,0 +1,95 @@
+import { clip } from '../clip.js';
+
+/**
+ * What a long request asks, in fewer characters: the resume context's Goal quotes the user, and a request can be a
+ * paragraph of spoken background with the asks inside it, a pasted brief with the ask before or after it, or a
+ * prompt a coordinator wrote around a task section.
+ */
+
+/**
+ * A heading that names the ask, at the start of its line: "=== TASK ===", "## Task", "## Your task: ...", "<task>",
+ * "Request:" alone on its line.
+ */
+const askHeading =
+  /^(?:={2,}[ \t]*(?:task|request|assignment|objective)[ \t]*={2,}|#{1,4}[ \t]+(?:the |your )?(?:task|request|assignment|objective)s?(?:[ \t]*:[^\n]{0,60})?|<(?:task|request)>|(?:task|request|assignment|objective)[ \t]*:)[ \t]*$/im;
+/** The next section of such a prompt: another "=== X ===" or markdown heading, or the tag closing the task. */
+const nextSection = /^(?:={2,}[^\n]*={2,}|#{1,4}[ \t]+\S[^\n]*|<\/(?:task|request)>)[ \t]*$/m;
+
+/**
+ * The task section of a prompt that names one after a preamble (a coordinator's protocol, a role), else the whole
+ * text.
+ */
+export function askOf(text: string): string {
+  const heading = askHeading.exec(text);
+  // a heading that opens the prompt has no protocol before it to leave out
+  if (!heading || text.slice(0, heading.index).trim() === '') return text;
+  const rest = text.slice(heading.index + heading[0].length);
+  const end = nextSection.exec(rest);
+  const section = (end ? rest.slice(0, end.index) : rest).trim();
+  return section.length >= 20 ? section : text;
+}
+
+/**
+ * A sentence that asks: an order ("Make sure ...", "First, confirm this.", "don't use ..."), or a want or a question
+ * put to the agent ("I also want you to audit this", "can you ...", "we need to ...").
+ */
+const asks =
+  /^(?:(?:so|and|also|now|then|first|second|third|next|finally|please|but|ok(?:ay)?|lastly|plus),?\s+)*(?:make sure|ensure|confirm|check|verify|audit|add|build|create|implement|fix|write|update|remove|delete|find|investigate|review|refactor|migrate|move|rename|use|don'?t|do not|never|always|try|run|test|document|explain|design|set up|install|change|replace|keep|let'?s|lets|go ahead|start|continue|figure out|look into|develop|plan|commit|push|deploy|report|port|convert|split|merge|clean up)\b|\b(?:I|we)(?: \w+)? (?:want|need|would like|'d like)(?: you)? to\b|\b(?:can|could|would) you\b|\b(?:we|you) (?:need to|have to|must|should)\b|\b(?:your task|the task is)\b/i;
+
+/** The sentences of a paragraph, in order. */
+const sentencesOf = (paragraph: string) =>
+  paragraph
+    .split(/(?<=[.!?])\s+(?=\S)/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** The lead (sentence 0, maybe cut) and the kept sentences, in the order written, " … " where some were left out. */
+function render(units: readonly string[], lead: string | null, kept: ReadonlySet<number>): string {
+  const parts: [number, string][] = lead === null ? [] : [[0, lead]];
+  for (const i of [...kept].sort((a, b) => a - b))
+    if (i !== 0 || lead === null) parts.push([i, units[i] ?? '']);
+  return parts
+    .map(([i, t], k) => (k === 0 ? t : `${i === (parts[k - 1]?.[0] ?? -2) + 1 ? ' ' : ' … '}${t}`))
+    .join('');
+}
+
+/** Whether a sentence asks (a tag it opens with, `<task>`, left aside). */
+const asking = (sentence: string) => asks.test(sentence.replace(/^(?:<[\w-]+>\s*)+/, ''));
+
+/**
+ * `request` in at most `max` characters. A task section stands for the whole prompt. One paragraph of several
+ * sentences (a request spoken or typed at length) keeps the sentences that ask: the opening first when it asks (cut
+ * to 40% of the room), then the last one (the ask a paragraph ends on), then the others in order; an opening that
+ * only tells the background comes last, in the room left. Anything else keeps both ends: a pasted brief has its ask
+ * before or after it, and its first line (a title) stays whole.
+ */
+export function gistOf(request: string, max: number): string {
+  const text = askOf(request).trim();
+  if (text.length <= max) return text;
+  const units = text.includes('\n') ? [] : sentencesOf(text);
+  const asks = units.flatMap((u, i) => (asking(u) ? [i] : []));
+  const firstLine = text.slice(0, text.indexOf('\n') >>> 0).trim();
+  if (units.length < 3 || asks.length === 0) return clipEnds(text, max, Math.min(firstLine.length, 80) + 1);
+  let lead = asks[0] === 0 ? clip(units[0] ?? '', Math.ceil(max * 0.4)) : null;
+  const kept = new Set<number>();
+  for (const i of [asks.at(-1), ...asks]) {
+    if (i === undefined || i === 0 || kept.has(i)) continue;
+    if (render(units, lead, new Set(kept).add(i)).length <= max) kept.add(i);
+  }
+  if (lead === null) {
+    const room = max - render(units, null, kept).length - 3;
+    if (room >= 40) lead = clip(units[0] ?? '', room);
+  }
+  return render(units, lead, kept);
+}
+
+/**
+ * `text` cut to at most `max` characters keeping both ends: the first 40% (a request's first words name it), or its
+ * first `head` characters when more, and the last words.
+ */
+export function clipEnds(text: string, max: number, head = 0): string {
+  if (text.length <= max) return text;
+  const start = Math.min(Math.max(Math.ceil(max * 0.4), head), max - 12);
+  const end = max - start - 3;
+  return `${text.slice(0, start).trimEnd()} … ${text.slice(text.length - end).trimStart()}`;
+}
