@@ -161,6 +161,18 @@ describe('decisions: the rules the user sets for the work', () => {
     ])
       expect(await directives(t), t).toEqual([]);
   });
+
+  it("reads the rules in a coordinator's task section however long its prompt, not those of a pasted brief", async () => {
+    const protocol = `You are a dispatched worker.\n\n=== COMMANDS ===\n${'  # report through the CLI, exactly once\n'.repeat(60)}`;
+    const task = 'Docs-only change on feat/cancel: edit PLAN.md. Do not commit, push or open a PR.';
+    const [[at, description] = []] = await directives(`${protocol}\n=== TASK ===\n${task}`);
+    expect(at).toBe(2);
+    expect(description).toBe(task);
+    // a brief pasted ahead of the ask: its rules are the brief's, and the message is not read for the user's
+    const brief = `${'The challenge: build a model of time. Do not use external data. '.repeat(30)}\nnow build it`;
+    expect(brief.length).toBeGreaterThan(1500);
+    expect(await directives(brief)).toEqual([]);
+  });
 });
 
 describe('decisions: installs and run-together sentences', () => {

@@ -4,6 +4,7 @@ import { draft } from './decision-signals.js';
 import { pairs } from './rejected-plans.js';
 import { native } from '../native-regexp.js';
 import { spoken } from '../../session/requests.js';
+import { askOf } from '../../../core/requests/request-gist.js';
 
 /**
  * The user's directives on how the work is done, which bind the agent as much as its own choices: "don't use X,
@@ -42,8 +43,11 @@ export function userDirectives(entries: readonly TranscriptEntry[], taskId: stri
   for (const e of entries) {
     if (e.sidechain || e.role !== 'user' || e.kind !== 'text') continue;
     // the user's own words: not another agent's message, a task notification or a reminder
-    const text = spoken(e.text)?.trim() ?? '';
-    if (text.length < 12 || text.length > 1500 || injected.test(text)) continue;
+    const said = spoken(e.text)?.trim() ?? '';
+    // a long message is mostly pasted material, but a task section (a coordinator's prompt around its protocol) is
+    // the ask itself: its rules bind the work however long it is
+    const text = askOf(said);
+    if (text.length < 12 || text.length > (text === said ? 1500 : 6000) || injected.test(text)) continue;
     const sentence = text
       .replace(/[\u2018\u2019]/g, "'")
       .split(/(?<=[.!?])\s+|\n+/)
