@@ -38,12 +38,13 @@ describe('evaluation against the hand labels', () => {
     for (const c of ['goal', 'commits', 'tasks'])
       expect(missedTargets(report.tuning), table).not.toContain(c);
     expect(report.tuning.last_test_accuracy, table).toBe(1);
-    // 39 until 2026-11-29; 41 with the four files of Batch 3 (docs/transcripts.md), opened for tuning then
-    expect(report.tuning.total.errors.matched, table).toBeGreaterThanOrEqual(41);
+    // 39 until 2026-11-29; 41 with the four files of Batch 3 (docs/transcripts.md), opened for tuning then; 46 with
+    // the four of Batch 4
+    expect(report.tuning.total.errors.matched, table).toBeGreaterThanOrEqual(46);
     expect(report.tuning.metrics.errors.precision, table).toBeGreaterThanOrEqual(0.97);
     // 60/69 (P 0.8696), not 61/70: "both ... config paths" was a sign fitted to one file (codex-compaction-default)
     // that fired on other projects' steps ("I'll add the import in both files."; decision-probes.test.ts)
-    expect(report.tuning.total.decisions.matched, table).toBeGreaterThanOrEqual(62);
+    expect(report.tuning.total.decisions.matched, table).toBeGreaterThanOrEqual(64);
     // 60/72 (P 0.83) since 2026-11-28: the shapes read from other projects' sessions (rounds 3 to 5 of
     // decision-probes.txt) add choices the labels leave out ("Let me start with gqc.4 — it's small and focused", a
     // "Final Implementation Plan:" heading, "Let me try a different approach - make the batch flush non-blocking ...")
