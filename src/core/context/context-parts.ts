@@ -1,5 +1,5 @@
 import { clip } from '../clip.js';
-import { gistOf } from '../requests/request-gist.js';
+import { askOf, gistOf } from '../requests/request-gist.js';
 import { fitSummary } from './fit-summary.js';
 import type { TestState } from '../schemas/records.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
@@ -15,8 +15,9 @@ export interface Goal {
   requests_more: number;
 }
 
-/** An issue made from the user's first request: its title is the request's first line. */
+/** An issue made from the user's first request: its title is the request's first line (or its task section's). */
 export const isFirstRequest = (issue: { title: string; description: string }) =>
+  askOf(issue.description).trimStart().startsWith(issue.title.replace(/…$/, '')) ||
   issue.description.startsWith(issue.title.replace(/…$/, ''));
 
 /** The issue (the first request when it came from one) and the later requests, newest kept when cut. */

@@ -1,4 +1,5 @@
 import type { Issue, UserRequest } from '../schemas/index.js';
+import { askOf } from './request-gist.js';
 
 /** The longest request kept whole; a longer paste keeps its head and says how much was cut. */
 export const REQUEST_MAX_CHARS = 20_000;
@@ -30,10 +31,13 @@ export function clipRequest(text: string): string {
   return `${t.slice(0, REQUEST_MAX_CHARS)}\n… (${t.length - REQUEST_MAX_CHARS} more characters not kept)`;
 }
 
-/** A title for a request: its first non-empty line, markdown heading marks dropped, cut at a word near 80 characters. */
+/**
+ * A title for a request: its first non-empty line (of its task section, when a coordinator's prompt has one), markdown
+ * heading marks dropped, cut at a word near 80 characters.
+ */
 export function requestTitle(text: string): string {
   const line =
-    text
+    askOf(text)
       .split('\n')
       .map((l) => l.replace(/^\s*#+\s*/, '').trim())
       .find((l) => l.length > 0) ?? 'request';

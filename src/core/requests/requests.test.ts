@@ -144,6 +144,12 @@ describe('user requests', () => {
     const t = requestTitle(long);
     expect(t.length).toBeLessThanOrEqual(80);
     expect(t.endsWith('…')).toBe(true);
+    // a coordinator's prompt is titled by its task, not by the role it opens with
+    expect(
+      requestTitle(
+        'You are a dispatched worker.\n\n=== COMMANDS ===\nreport once\n\n=== TASK ===\nRename the flag in cli.ts.',
+      ),
+    ).toBe('Rename the flag in cli.ts.');
     expect(requestKey('a  b')).toBe(requestKey(' a b '));
     expect(requestKey('a b')).not.toBe(requestKey('a c'));
   });
