@@ -1,4 +1,4 @@
-import { clip } from '../clip.js';
+import { clip, clipEnds } from '../clip.js';
 
 /**
  * What a long request asks, in fewer characters: the resume context's Goal quotes the user, and a request can be a
@@ -81,15 +81,4 @@ export function gistOf(request: string, max: number): string {
     if (room >= 40) lead = clip(units[0] ?? '', room);
   }
   return render(units, lead, kept);
-}
-
-/**
- * `text` cut to at most `max` characters keeping both ends: the first 40% (a request's first words name it), or its
- * first `head` characters when more, and the last words.
- */
-export function clipEnds(text: string, max: number, head = 0): string {
-  if (text.length <= max) return text;
-  const start = Math.min(Math.max(Math.ceil(max * 0.4), head), max - 12);
-  const end = max - start - 3;
-  return `${text.slice(0, start).trimEnd()} … ${text.slice(text.length - end).trimStart()}`;
 }

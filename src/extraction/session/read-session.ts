@@ -1,4 +1,5 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { clipEnds } from '../../core/clip.js';
 import { findFileEffects } from './file-effects.js';
 import { findGitEffects, type Commit, type Effect } from './git-effects.js';
 import { findRemoteEffects } from './remote-effects.js';
@@ -30,14 +31,35 @@ export interface SessionFacts {
   summaries: AgentSummary[];
 }
 
-/** The agent's last word in these entries: its last message, or a headless run's final result. */
+/**
+ * The calls after the agent's last word that never returned: the transcript ends while they ran (a crash, a quit, a
+ * kill), so whether they took effect is unknown. At most three, each shown by both ends.
+ */
+function unanswered(entries: readonly TranscriptEntry[], after: number): string[] {
+  const rest = entries.slice(after + 1).filter((e) => !e.sidechain);
+  const answered = new Set(rest.flatMap((e) => (e.kind === 'tool_result' && e.tool?.id ? [e.tool.id] : [])));
+  return rest
+    .filter((e) => e.kind === 'tool_call' && e.tool?.id && !answered.has(e.tool.id))
+    .map((e) => clipEnds(e.text.replace(/\s+/g, ' ').trim(), 160))
+    .slice(0, 3);
+}
+
+/**
+ * The agent's last word in these entries: its last message, or a headless run's final result, with the calls it
+ * made after it that never returned.
+ */
 function lastMessage(entries: readonly TranscriptEntry[]): AgentSummary | null {
   for (let i = entries.length - 1; i >= 0; i -= 1) {
     const e = entries[i] as TranscriptEntry;
     if (e.sidechain) continue;
     if ((e.role === 'assistant' && e.kind === 'text') || e.kind === 'result') {
-      const text = e.text.trim();
-      if (text) return { line: e.line, at: e.at, kind: 'last_message', text };
+      const said = e.text.trim();
+      if (!said) continue;
+      const open = unanswered(entries, i);
+      const text = open.length
+        ? `${said}\n\nThe transcript ends before ${open.length === 1 ? 'this call' : 'these calls'} returned (check whether ${open.length === 1 ? 'it' : 'they'} ran): ${open.map((c) => `\`${c}\``).join('; ')}`
+        : said;
+      return { line: e.line, at: e.at, kind: 'last_message', text };
     }
   }
   return null;

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { parseClaudeTranscript } from '../../agents/claude-code/transcript.js';
+import { readCorpus } from '../../../test/helpers/corpus.js';
+import { claudeTool } from '../../../test/helpers/transcript-lines.js';
+import { readSession } from './read-session.js';
+
+/** The agent's last word, and what it set off after it that never came back (the session cut while it ran). */
+const lastWord = (text: string) => readSession(parseClaudeTranscript(text).entries).summaries.at(-1);
+
+describe("the agent's last word", () => {
+  it('says which calls after it never returned: the session ended while a commit and a push ran', () => {
+    const last = lastWord(readCorpus('claude-code/eklavyagoyal-perigee/0/full.jsonl'));
+    expect(last).toMatchObject({ line: 163, kind: 'last_message' });
+    expect(last?.text).toMatch(
+      /^All staged cleanly .* Committing and pushing now\.\n\nThe transcript ends before this call returned \(check whether it ran\): `Bash: git commit -m /s,
+    );
+    // both ends of the call: its message cut in the middle, the push it ends with kept
+    expect(last?.text).toMatch(/ … .*git push origin feature\/periodicity-telecommand-signals`$/);
+  });
+
+  it('says nothing more when every call returned', () => {
+    const said = JSON.stringify({
+      type: 'assistant',
+      timestamp: '2026-01-01T00:00:02.000Z',
+      message: { id: 'm9', role: 'assistant', content: [{ type: 'text', text: 'All done.' }] },
+    });
+    const text = [...claudeTool('b1', 'Bash', { command: 'npm test' }, 'ok'), said].join('\n');
+    expect(lastWord(text)?.text).toBe('All done.');
+  });
+});
