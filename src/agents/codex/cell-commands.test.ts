@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readCorpus } from '../../../test/helpers/corpus.js';
 import { failed } from '../../extraction/rules/errors/failure.js';
+import { findFileEffects } from '../../extraction/session/file-effects.js';
 import { shellCommands } from '../../extraction/rules/shell-command.js';
 import { ParsedTranscript } from '../transcript-types.js';
 import { parseCodexRollout } from './rollout.js';
@@ -74,5 +75,24 @@ describe('the commands of a code-mode cell, as Codex records them', () => {
     const first = parseCodexRollout(lines.slice(0, 2).join('\n'));
     const rest = parseCodexRollout(lines.slice(2).join('\n'), { startLine: 2, state: first.state });
     expect(rest.entries.find((e) => e.line === 3)?.tool?.commands_apart).toBe(true);
+  });
+
+  it('reads the files a patch the cell applied changed, however the cell wrote the patch; not a patch that failed', () => {
+    const change = (id: string, status: string, changes: object) =>
+      line('event_msg', { type: 'item_completed', item: { type: 'FileChange', id, status, changes } });
+    const lines = [
+      cell(
+        'c1',
+        'const p = `*** Begin Patch\n*** Update File: src/a.ts\n@@\n-a\n+b\n*** End Patch`;\nawait tools.apply_patch(p);',
+      ),
+      change('f1', 'completed', {
+        'src/a.ts': { type: 'update', unified_diff: '-a\n+b', move_path: null },
+        'src/old.ts': { type: 'update', unified_diff: '', move_path: 'src/new.ts' },
+      }),
+      change('f2', 'failed', { 'src/c.ts': { type: 'delete' } }),
+      cellOutput('c1', 'Success.'),
+    ];
+    const effects = findFileEffects(parseCodexRollout(lines.join('\n')).entries).map((e) => e.summary);
+    expect(effects).toEqual(['edited src/a.ts', 'deleted src/old.ts', 'created src/new.ts']);
   });
 });

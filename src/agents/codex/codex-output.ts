@@ -221,3 +221,29 @@ export function commandRun(item: unknown): CommandRun | null {
   const code = typeof v.exit_code === 'number' ? v.exit_code : null;
   return { id: v.id, command, exit_code: code, failed: v.status === 'failed' || (code ?? 0) !== 0, text };
 }
+
+/**
+ * The files a FileChange item says a patch changed (`changes: {path: {type: add|update|delete, move_path}}`), as
+ * `{path, kind}` pairs (a move is the old path deleted and the new one added); null for any other item or a change
+ * that did not complete (the cell's own output reports a patch that failed).
+ */
+export function fileChanges(item: unknown): { id: string; changes: { path: string; kind: string }[] } | null {
+  if (typeof item !== 'object' || item === null) return null;
+  const v = item as Record<string, unknown>;
+  if (v.type !== 'FileChange' || typeof v.id !== 'string' || v.status !== 'completed') return null;
+  if (typeof v.changes !== 'object' || v.changes === null) return null;
+  const changes = Object.entries(v.changes as Record<string, unknown>).flatMap(([path, c]) => {
+    const { type, move_path: moved } = (typeof c === 'object' && c !== null ? c : {}) as Record<
+      string,
+      unknown
+    >;
+    if (typeof type !== 'string') return [];
+    return typeof moved === 'string' && moved !== ''
+      ? [
+          { path, kind: 'delete' },
+          { path: moved, kind: 'add' },
+        ]
+      : [{ path, kind: type }];
+  });
+  return changes.length ? { id: v.id, changes } : null;
+}

@@ -8,6 +8,7 @@ import {
   collabRefused,
   commandOf,
   commandRun,
+  fileChanges,
   mcpFailed,
   readArguments,
   readCodexOutput,
@@ -291,10 +292,42 @@ export class CodexRolloutParser extends JsonlParser {
     }
   }
 
-  /** A command the open code-mode cell ran (see commandRun): a call and its result, at the line Codex wrote it. */
+  /**
+   * A command the open code-mode cell ran (see commandRun), or the files a patch it applied changed (fileChanges): a
+   * call and its result, at the line Codex wrote it.
+   */
   private commandOfCell(line: number, at: string | null, item: unknown): void {
+    if (this.openCell === null) return;
+    const patch = fileChanges(item);
+    if (patch) {
+      const tool = {
+        id: patch.id,
+        name: 'apply_patch',
+        input: { changes: patch.changes },
+        is_error: null,
+        exit_code: null,
+      };
+      const text = patch.changes.map((c) => `${c.kind} ${c.path}`).join('\n');
+      this.builder.add({
+        line,
+        at,
+        role: 'assistant',
+        kind: 'tool_call',
+        text: `apply_patch: ${text}`,
+        tool,
+      });
+      this.builder.add({
+        line,
+        at,
+        role: 'tool',
+        kind: 'tool_result',
+        text,
+        tool: { ...tool, is_error: false },
+      });
+      return;
+    }
     const run = commandRun(item);
-    if (!run || this.openCell === null) return;
+    if (!run) return;
     const input = { cmd: run.command };
     const tool = { id: run.id, name: 'exec_command', input, is_error: null, exit_code: null };
     this.builder.add({
