@@ -299,54 +299,34 @@ export class CodexRolloutParser extends JsonlParser {
   private commandOfCell(line: number, at: string | null, item: unknown): void {
     if (this.openCell === null) return;
     const patch = fileChanges(item);
+    const run = patch ? null : commandRun(item);
     if (patch) {
-      const tool = {
-        id: patch.id,
-        name: 'apply_patch',
-        input: { changes: patch.changes },
-        is_error: null,
-        exit_code: null,
-      };
-      const text = patch.changes.map((c) => `${c.kind} ${c.path}`).join('\n');
-      this.builder.add({
-        line,
-        at,
-        role: 'assistant',
-        kind: 'tool_call',
-        text: `apply_patch: ${text}`,
-        tool,
+      const changed = patch.changes.map((c) => `${c.kind} ${c.path}`).join('\n');
+      const call = { id: patch.id, name: 'apply_patch', input: { changes: patch.changes } };
+      this.callAndResult(line, at, call, changed, { text: changed, is_error: false, exit_code: null });
+    } else if (run) {
+      const call = { id: run.id, name: 'exec_command', input: { cmd: run.command } };
+      this.callAndResult(line, at, call, run.command, {
+        text: run.text,
+        is_error: run.failed,
+        exit_code: run.exit_code,
       });
-      this.builder.add({
-        line,
-        at,
-        role: 'tool',
-        kind: 'tool_result',
-        text,
-        tool: { ...tool, is_error: false },
-      });
-      return;
+      this.cellsApart.add(this.openCell);
     }
-    const run = commandRun(item);
-    if (!run) return;
-    const input = { cmd: run.command };
-    const tool = { id: run.id, name: 'exec_command', input, is_error: null, exit_code: null };
-    this.builder.add({
-      line,
-      at,
-      role: 'assistant',
-      kind: 'tool_call',
-      text: `exec_command: ${run.command}`,
-      tool,
-    });
-    this.builder.add({
-      line,
-      at,
-      role: 'tool',
-      kind: 'tool_result',
-      text: run.text,
-      tool: { ...tool, is_error: run.failed, exit_code: run.exit_code },
-    });
-    this.cellsApart.add(this.openCell);
+  }
+
+  /** A call (`said`: what it asked) and its result, both at one line. */
+  private callAndResult(
+    line: number,
+    at: string | null,
+    call: { id: string; name: string; input: unknown },
+    said: string,
+    result: { text: string; is_error: boolean; exit_code: number | null },
+  ): void {
+    const { text, ...outcome } = result;
+    const tool = { ...call, is_error: null, exit_code: null };
+    this.builder.add({ line, at, role: 'assistant', kind: 'tool_call', text: `${call.name}: ${said}`, tool });
+    this.builder.add({ line, at, role: 'tool', kind: 'tool_result', text, tool: { ...tool, ...outcome } });
   }
 
   /**
