@@ -379,14 +379,19 @@ export class BatonService {
     // The pause command forces an overdue request itself (with the request's reason and its warning).
     const state = await this.read(ref, false);
     const git = await this.gitOf(state);
-    const out = await this.runner.run(state.id, (d) =>
-      pause(d, {
-        reason: input.reason ?? null,
-        trigger: input.trigger ?? 'pause',
-        force: input.force ?? false,
-        timeoutMs: this.options.pauseTimeoutMs,
-        git,
-      }),
+    // a pause that lost a race (to a worker recording its work, or another pause) is decided again on the new state:
+    // the pause still stands, or it reports the pause already made
+    const out = await this.runner.run(
+      state.id,
+      (d) =>
+        pause(d, {
+          reason: input.reason ?? null,
+          trigger: input.trigger ?? 'pause',
+          force: input.force ?? false,
+          timeoutMs: this.options.pauseTimeoutMs,
+          git,
+        }),
+      { retry: true },
     );
     return { result: out.result, state: out.state };
   }

@@ -39,7 +39,8 @@ export function randomId(prefix: string): string {
 /**
  * Load, decide, commit: the one way every command changes a workflow. The command decides against the state it
  * loaded; the store refuses the commit if another writer got there first (optimistic concurrency on the
- * workflow's version). Commands that only append records (`retry: true`) are decided again on the new state.
+ * workflow's version). Commands that only append records, and the ones whose decision stands or says so on any
+ * state (a pause: `retry: true`), are decided again on the new state.
  */
 export type CommitListener = (events: readonly BatonEvent[], state: WorkflowState) => void | Promise<void>;
 
@@ -145,8 +146,8 @@ export class CommandRunner {
       } catch (e) {
         this.committed.delete(workflowId);
         if (kept && BatonError.isInstance(e) && e.code === 'conflict') continue;
-        // A lost race is retried only for commands that commute (record appends); a transition that lost reports
-        // the conflict, so exactly one of several racing writers wins.
+        // A lost race is retried only for commands that commute (record appends) or decide again whatever won (a
+        // pause); a transition that lost reports the conflict, so exactly one of several racing writers wins.
         if (!opts.retry || !BatonError.isInstance(e) || e.code !== 'conflict' || attempt >= 5) throw e;
       }
     }

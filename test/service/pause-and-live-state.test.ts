@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { join } from 'node:path';
 import { tempDir } from '../helpers/git-repo.js';
 import { makeService, sqliteStore, TestClock } from '../helpers/service.js';
 
@@ -90,5 +91,31 @@ describe('live state auto-save', () => {
     await vi.advanceTimersByTimeAsync(30_000);
     expect(await store.loadLiveState(wf.id)).toMatchObject({ trigger: 'auto' });
     svc.live.stop();
+  });
+});
+
+describe('a pause that loses a race', () => {
+  it('to another process recording its work is decided again: the pause stands', async () => {
+    const path = join(tempDir('baton-db-'), 'baton.db');
+    const mine = sqliteStore(path);
+    const svc = makeService(mine);
+    const worker = makeService(sqliteStore(path)); // another process on the same database
+    const wf = await svc.create({ title: 'race', tasks, worktree: tempDir() });
+    const ref = { workflowId: wf.id };
+    await svc.startTask(ref, 'T1');
+    // the worker records a line of its work between this pause's load and its commit
+    const commit = mine.commit.bind(mine);
+    let raced = false;
+    mine.commit = async (input) => {
+      if (!raced) {
+        raced = true;
+        await worker.record(ref, { kind: 'history', text: 'ran the tests', task_id: 'T1', source: 'worker' });
+      }
+      return commit(input);
+    };
+    expect((await svc.pause(ref, { reason: 'lunch' })).result).toMatchObject({ outcome: 'requested' });
+    expect(raced).toBe(true);
+    const state = await worker.resolve(ref);
+    expect(state).toMatchObject({ pause_requested: true });
   });
 });
