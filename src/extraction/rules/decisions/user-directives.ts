@@ -47,7 +47,7 @@ export function userDirectives(entries: readonly TranscriptEntry[], taskId: stri
     // a long message is mostly pasted material, but a task section (a coordinator's prompt around its protocol) is
     // the ask itself: its rules bind the work however long it is
     const text = askOf(said);
-    if (text.length < 12 || text.length > (text === said ? 1500 : 6000) || injected.test(text)) continue;
+    if (text.length < 12 || (text === said && text.length > 1500) || injected.test(text)) continue;
     const sentence = text
       .replace(/[\u2018\u2019]/g, "'")
       .split(/(?<=[.!?])\s+|\n+/)

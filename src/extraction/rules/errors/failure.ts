@@ -111,11 +111,13 @@ export function isProbe(entry: TranscriptEntry): boolean {
   return looksOnly(entry);
 }
 
+/** Tools that run a sub-agent and return its final message as their result. */
+const subagentTools = new Set(['Task', 'Agent']);
 /**
  * Tools whose answer is what someone else wrote (a sub-agent's message, a web page; an MCP server's result, which
  * flags its own failures): their words are not theirs.
  */
-const quotingTools = new Set(['Task', 'Agent', 'WebFetch', 'WebSearch']);
+const quotingTools = new Set([...subagentTools, 'WebFetch', 'WebSearch']);
 /**
  * A tool that answers its own failure in plain text, unflagged: Claude Code's LSP tool ("Error performing
  * goToDefinition: Command failed with ENOENT: pyright-langserver --stdio").
@@ -125,9 +127,6 @@ function toolSaysError(entry: TranscriptEntry): boolean {
   if (quotingTools.has(name) || name.startsWith('mcp__')) return false;
   return /^Error(?: performing [\w -]{1,40})?: \S/.test(entry.text.trimStart());
 }
-
-/** Tools that run a sub-agent and return its final message as their result. */
-const subagentTools = new Set(['Task', 'Agent']);
 
 /** A result in an answer: a list, code, a path or a file name, or a colon opening what follows. */
 const carriesResult =
