@@ -31,6 +31,12 @@ describe('the ask of a prompt a coordinator wrote around a task section', () => 
         'Context: the repo uses pnpm.\n\n## Your task\nRename the flag everywhere.\n\n## Notes\nTwo places.',
       ),
     ).toBe('Rename the flag everywhere.');
+    const log =
+      'The upload fails with a 500. Here is what I see:\nRequest:\nPOST /api/upload HTTP/1.1\nResponse:\n500';
+    expect(askOf(log)).toBe(log);
+    expect(askOf('Some context first.\nYour task:\nRename the flag in cli.ts.')).toBe(
+      'Rename the flag in cli.ts.',
+    );
     expect(askOf('Fix the login bug. The task: keep the old cookie name.')).toBe(
       'Fix the login bug. The task: keep the old cookie name.',
     );

@@ -8,10 +8,10 @@ import { clip, clipEnds } from '../clip.js';
 
 /**
  * A heading that names the ask, at the start of its line: "=== TASK ===", "## Task", "## Your task: ...", "<task>",
- * "Request:" alone on its line.
+ * "Task:" alone on its line (not "Request:", which heads pasted HTTP logs as often).
  */
 const askHeading =
-  /^(?:={2,}[ \t]*(?:task|request|assignment|objective)[ \t]*={2,}|#{1,4}[ \t]+(?:the |your )?(?:task|request|assignment|objective)s?(?:[ \t]*:[^\n]{0,60})?|<(?:task|request)>|(?:task|request|assignment|objective)[ \t]*:)[ \t]*$/im;
+  /^(?:={2,}[ \t]*(?:task|request|assignment|objective)[ \t]*={2,}|#{1,4}[ \t]+(?:the |your )?(?:task|request|assignment|objective)s?(?:[ \t]*:[^\n]{0,60})?|<(?:task|request)>|(?:your |the )?(?:task|assignment|objective)[ \t]*:)[ \t]*$/im;
 /** The next section of such a prompt: another "=== X ===" or markdown heading, or the tag closing the task. */
 const nextSection = /^(?:={2,}[^\n]*={2,}|#{1,4}[ \t]+\S[^\n]*|<\/(?:task|request)>)[ \t]*$/m;
 
