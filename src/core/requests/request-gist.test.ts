@@ -28,15 +28,16 @@ describe('the ask of a prompt a coordinator wrote around a task section', () => 
     );
     expect(
       askOf(
-        'Context: the repo uses pnpm.\n\n## Your task\nRename the flag everywhere.\n\n## Notes\nTwo places.',
+        '# Context\nThe repo uses pnpm.\n\n## Your task\nRename the flag everywhere.\n\n## Notes\nTwo places.',
       ),
     ).toBe('Rename the flag everywhere.');
+    // a task heading after an opening that makes the request heads its steps: the whole text is the ask
+    const steps =
+      'Analyze the CLI commands and write a spec for the missing ones.\n\n## Your task\n1. Review src/cli.\n2. List the gaps.';
+    expect(askOf(steps)).toBe(steps);
     const log =
       'The upload fails with a 500. Here is what I see:\nRequest:\nPOST /api/upload HTTP/1.1\nResponse:\n500';
     expect(askOf(log)).toBe(log);
-    expect(askOf('Some context first.\nYour task:\nRename the flag in cli.ts.')).toBe(
-      'Rename the flag in cli.ts.',
-    );
     expect(askOf('Fix the login bug. The task: keep the old cookie name.')).toBe(
       'Fix the login bug. The task: keep the old cookie name.',
     );

@@ -6,25 +6,22 @@ import { clip, clipEnds } from '../clip.js';
  * prompt a coordinator wrote around a task section.
  */
 
-/**
- * A heading that names the ask, at the start of its line: "=== TASK ===", "## Task", "## Your task: ...", "<task>",
- * "Task:" alone on its line (not "Request:", which heads pasted HTTP logs as often).
- */
+/** A heading that names the ask, at the start of its line: "=== TASK ===", "## Task", "## Your task: ...", "<task>". */
 const askHeading =
-  /^(?:={2,}[ \t]*(?:task|request|assignment|objective)[ \t]*={2,}|#{1,4}[ \t]+(?:the |your )?(?:task|request|assignment|objective)s?(?:[ \t]*:[^\n]{0,60})?|<(?:task|request)>|(?:your |the )?(?:task|assignment|objective)[ \t]*:)[ \t]*$/im;
-/** The next section of such a prompt: another "=== X ===" or markdown heading, or the tag closing the task. */
-const nextSection = /^(?:={2,}[^\n]*={2,}|#{1,4}[ \t]+\S[^\n]*|<\/(?:task|request)>)[ \t]*$/m;
+  /^(?:={2,}[ \t]*(?:task|request|assignment|objective)[ \t]*={2,}|#{1,4}[ \t]+(?:the |your )?(?:task|request|assignment|objective)s?(?:[ \t]*:[^\n]{0,60})?|<(?:task|request)>)[ \t]*$/im;
+/** A section heading of such a prompt: "=== X ===", a markdown heading, or the tag closing the task. */
+const sectionHeading = /^(?:={2,}[^\n]*={2,}|#{1,4}[ \t]+\S[^\n]*|<\/(?:task|request)>)[ \t]*$/m;
 
 /**
- * The task section of a prompt that names one after a preamble (a coordinator's protocol, a role), else the whole
- * text.
+ * The task section of a prompt written in sections (a coordinator's: its protocol under other headings first), else
+ * the whole text. A task heading after an opening that is not itself a section ("Analyze the CLI ... Your task:
+ * 1. ...") heads the steps of the request the opening makes: the whole text is the ask.
  */
 export function askOf(text: string): string {
   const heading = askHeading.exec(text);
-  // a heading that opens the prompt has no protocol before it to leave out
-  if (!heading || text.slice(0, heading.index).trim() === '') return text;
+  if (!heading || !sectionHeading.test(text.slice(0, heading.index))) return text;
   const rest = text.slice(heading.index + heading[0].length);
-  const end = nextSection.exec(rest);
+  const end = sectionHeading.exec(rest);
   const section = (end ? rest.slice(0, end.index) : rest).trim();
   return section.length >= 20 ? section : text;
 }
