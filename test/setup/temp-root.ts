@@ -1,0 +1,23 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Every temporary folder of a run lives under one root, deleted at the end: the tests make thousands (repositories,
+ * homes, databases, worktrees of killed workers), and a test that fails or a process killed mid-write would
+ * otherwise leave its own behind in the system's temporary folder. `TMPDIR` is what `os.tmpdir()` reads in the
+ * workers Vitest starts after this and in every process they start (hermetic-env.ts keeps it).
+ * The root's name is short (unix sockets made under it have at most 107 bytes of path), and it is open to every user
+ * as the system's is (the embedded PostgreSQL runs as the `postgres` user when the tests run as root).
+ */
+export default function setup() {
+  const root = mkdtempSync(join(tmpdir(), 'bt-'));
+  chmodSync(root, 0o1777);
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = root;
+  return () => {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+    rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+  };
+}
