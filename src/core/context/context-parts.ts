@@ -41,14 +41,15 @@ export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
   return {
     title: snap.title ? clip(snap.title, limits.request_chars) : null,
     issue,
-    // the latest request says what to do next: it keeps more of its words than the older ones
+    // the latest request says what to do next: it keeps more of its words than the older ones; each keeps what it
+    // asks, as the first does (a pasted log with the question after it keeps the question)
     requests: shown.map((t, i) =>
-      clip(
-        t.replace(/\s+/g, ' '),
+      gistOf(
+        t,
         i === shown.length - 1
           ? Math.max(limits.request_chars, limits.latest_request_chars)
           : limits.request_chars,
-      ),
+      ).replace(/\s+/g, ' '),
     ),
     requests_more: later.length - shown.length + older - (issueAmongOlder ? 1 : 0),
   };

@@ -211,6 +211,38 @@ describe('resume context within a token budget', () => {
     }
   });
 
+  it('keeps the question after a log pasted into a later request, in the latest and in older ones', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const log =
+      'FAIL src/auth.test.ts > refresh > rotates the token\nAssertionError: expected 401 to be 200\n'.repeat(
+        60,
+      );
+    const request = (n: number) => ({
+      id: `r${n}`,
+      timestamp: at,
+      at,
+      session_number: 1,
+      source: null,
+      text: `CI says:\n${log}can you fix request ${n} without touching the login page?`,
+    });
+    const issue = { id: 'r1', title: 'Add login', description: 'Add login. Users must log in.' };
+    for (const budget of [100_000, 1500]) {
+      const snap = { ...bigSnapshot(), issue, requests: [request(2), request(3)] };
+      const fitted = fitResumeContext(snap, 4, [], budget, countTokens);
+      const shown = fitted.context.goal.requests;
+      // short of room the older one goes; the latest stays
+      expect(shown.length, `at ${budget}`).toBe(budget > 1500 ? 2 : 1);
+      shown.forEach((said, i) => {
+        const n = i + 4 - shown.length;
+        expect(said.startsWith('CI says: FAIL src/auth.test.ts'), `at ${budget}: ${said}`).toBe(true);
+        expect(
+          said.endsWith(`can you fix request ${n} without touching the login page?`),
+          `at ${budget}`,
+        ).toBe(true);
+      });
+    }
+  });
+
   it('when even the task list is a count, pushes and pull requests become one too, the newest kept', () => {
     const snap = bigSnapshot();
     const at = snap.side_effects?.[0]?.timestamp ?? '';
@@ -465,7 +497,9 @@ describe('the goal', () => {
     const goal = (budget: number) =>
       fitResumeContext({ ...bigSnapshot(), requests }, 4, [], budget, countTokens).context.goal.requests;
     const roomy = goal(100_000);
-    expect(roomy.map((r) => r.length)).toEqual([600, 600, words(3).trim().length]);
+    // the older ones are cut to the request's room (both ends kept, the cut's spaces dropped), the latest is whole
+    expect(roomy.map((r) => r.length <= 600 && r.length >= 590)).toEqual([true, true, false]);
+    expect(roomy[2]).toBe(words(3).trim());
     // short of room, the older ones go first, then the latest shrinks like the rest
     const tight = goal(1500);
     expect(tight.length).toBeLessThan(3);
