@@ -134,6 +134,33 @@ describe('two new conversations that start at once after finished work', () => {
   });
 });
 
+describe('a new conversation after a quick job done without a task list', () => {
+  it('completes the workflow once its request was answered and the session ended, and shows what it did', async () => {
+    const repo = realpathSync(makeRepo());
+    const store = sqliteStore();
+    const svc = makeService(store);
+    const id = (await svc.agentSessions.track({ ...hooked(repo), agent: claude('q-1') })).workflow_id ?? '';
+    const ref = { workflowId: id };
+    await svc.record(ref, { kind: 'request', text: 'rename foo to bar', source: 'claude-code:hook' });
+    await svc.record(ref, {
+      kind: 'summary',
+      summary: { kind: 'last_message', text: 'Renamed foo to bar and committed it.', source: 'claude-code' },
+    });
+    await svc.agentSessions.end(id, { agent: claude('q-1'), reason: 'prompt_input_exit' });
+    const next = await startOf(svc, repo, claude('q-2'));
+    expect(next.workflow_id).not.toBe(id);
+    expect(next.finished).toEqual({
+      workflow_id: id,
+      title: 'rename foo to bar',
+      reason: "the user's last request was answered and claude-code session q-1 ended (prompt_input_exit)",
+      context: expect.stringContaining('rename foo to bar'),
+    });
+    expect((await store.listWorkflows({ worktree: repo })).find((w) => w.id === id)?.status).toBe(
+      'completed',
+    );
+  });
+});
+
 describe('a new Codex conversation after finished work (Codex has no SessionEnd)', () => {
   it('continues the workflow within half an hour of its last event, and starts a new one after', async () => {
     const repo = realpathSync(makeRepo());

@@ -6,7 +6,8 @@ import { syncAgentTasks } from './agent-tasks.js';
 import { createWorkflow } from './create.js';
 import { finishedWork, finishWork } from './finished-work.js';
 import { pause } from './pause.js';
-import { recordError, recordTestRun } from './records.js';
+import { recordError, recordSummary, recordTestRun } from './records.js';
+import { recordRequest } from './requests.js';
 
 let n = 0;
 const ctx = { now: '2026-03-01T10:00:00.000Z', newId: (p: string) => `${p}-${++n}`, actor: 'hook' };
@@ -70,10 +71,32 @@ describe('finishedWork', () => {
     expect(d.state.sessions.at(-1)?.end_reason).toBe('completed');
   });
 
+  it('without a task list, is over when the last request was answered and the session ended', () => {
+    const asked = next(followed([]));
+    recordRequest(asked, { text: 'rename foo to bar', at: later(1), source: 'claude-code:hook' });
+    // asked, not answered yet (the user quit mid-turn): the work goes on
+    expect(finishedWork(ended(asked.state), later(3))).toBeNull();
+    const answered = next(asked.state);
+    recordSummary(
+      answered,
+      { kind: 'last_message', text: 'Renamed foo to bar.', source: 'claude-code' },
+      later(2),
+    );
+    // answered while the session still runs: not over
+    expect(finishedWork(answered.state, later(3))).toBeNull();
+    expect(finishedWork(ended(answered.state), later(3))).toBe(
+      "the user's last request was answered and claude-code session s1 ended (prompt_input_exit)",
+    );
+    // a later request the agent never answered
+    const again = next(answered.state);
+    recordRequest(again, { text: 'now add a licence', at: later(4), source: 'claude-code:hook' });
+    expect(finishedWork(ended(again.state), later(5))).toBeNull();
+  });
+
   it('is not over while anything says the work goes on', () => {
     // the session still runs, or has just stopped (a crash, another terminal: no SessionEnd came)
     expect(finishedWork(followed(['completed']), now)).toBeNull();
-    // a task left, or none at all
+    // a task left, or no task and no request answered
     expect(finishedWork(ended(followed(['completed', 'pending'])), now)).toBeNull();
     expect(finishedWork(ended(followed(['completed', 'in_progress'])), now)).toBeNull();
     expect(finishedWork(ended(followed([])), now)).toBeNull();
