@@ -20,6 +20,12 @@ export function workflowView(s: WorkflowState) {
     tasks: s.tasks.map((t) => ({ id: t.id, title: t.title, status: t.status, deps: t.deps, lane: t.lane })),
     counts: taskCounts(s.tasks),
     next_task: next ? { id: next.id, title: next.title } : null,
+    /** The agents' sessions its hooks followed (their session ids). */
+    agent_sessions: [
+      ...new Set(s.sessions.flatMap((x) => (x.agent?.session_id ? [x.agent.session_id] : []))),
+    ],
+    /** The transcript files it imported lately (their paths). */
+    transcripts: [...new Set(Object.values(s.imports).flatMap((m) => (m.path ? [m.path] : [])))],
   };
 }
 export type WorkflowView = ReturnType<typeof workflowView>;

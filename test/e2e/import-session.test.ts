@@ -238,7 +238,7 @@ async function recorded(w: Awaited<ReturnType<typeof inProcess>>) {
 }
 
 describe('a transcript recorded in another folder of this machine', () => {
-  it('is imported as asked, with a warning naming both folders', async () => {
+  it('is refused without -w (nothing created or recorded), and imported with a warning into the workflow named', async () => {
     const { repo, baton } = workspace();
     const other = tempDir('other-project-');
     const line = (cwd: string) =>
@@ -251,15 +251,50 @@ describe('a transcript recorded in another folder of this machine', () => {
       });
     const theirs = join(tempDir(), 'theirs.jsonl');
     writeFileSync(theirs, `${line(other)}\n`);
-    await baton('create', '--title', 'here');
-    const r = await baton('import', 'claude-code', theirs);
+    // no workflow here yet: none is created for another project's transcript
+    const refused = await baton('import', 'claude-code', theirs);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(
+      `was recorded in ${other}, outside this worktree ${repo}: import it from there`,
+    );
+    expect((await baton('list', '--json')).json<{ workflows: unknown[] }>().workflows).toEqual([]);
+    const id = (await baton('create', '--title', 'here', '--json')).json<{ id: string }>().id;
+    expect((await baton('import', 'claude-code', theirs)).code).toBe(2);
+    const status = await baton('status', '--json');
+    expect(status.json<{ recent_requests?: unknown[] }>().recent_requests ?? []).toEqual([]);
+    const r = await baton('import', 'claude-code', theirs, '-w', id);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(
       `the transcript was recorded in ${other}, outside this workflow's worktree ${repo}`,
     );
     const ours = join(tempDir(), 'ours.jsonl');
-    writeFileSync(ours, `${line(join(repo, '.'))}\n`);
-    expect((await baton('import', 'claude-code', ours)).stderr).not.toContain('outside this workflow');
+    writeFileSync(ours, `${line(join(repo, '.')).replace('"s1"', '"s2"')}\n`);
+    const here = await baton('import', 'claude-code', ours);
+    expect(here.code, here.stderr).toBe(0);
+    expect(here.stderr).not.toContain('outside this');
+  });
+
+  it('is refused without -w when another workflow of the worktree already recorded that session', async () => {
+    const { repo, baton } = workspace();
+    const old = join(tempDir(), 'old.jsonl');
+    writeFileSync(
+      old,
+      `${JSON.stringify({ type: 'user', sessionId: 'old-1', cwd: repo, timestamp: '2026-03-01T10:00:00.000Z', message: { role: 'user', content: 'Rename foo to bar' } })}\n`,
+    );
+    const first = await baton('import', 'claude-code', old);
+    expect(first.code, first.stderr).toBe(0);
+    const a = /created (wf-\S+) for this transcript/.exec(first.stderr)?.[1] ?? '';
+    expect((await baton('abandon', '-w', a)).code).toBe(0);
+    const b = (await baton('create', '--title', 'new work', '--json')).json<{ id: string }>().id;
+    const again = await baton('import', 'claude-code', old);
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toContain(
+      `(session old-1) is already recorded in workflow ${a} (cancelled): what it recorded is there (baton context -w ${a})`,
+    );
+    const status = (await baton('status', '--json')).json<{ workflow: { id: string; title: string } }>();
+    expect(status.workflow).toMatchObject({ id: b, title: 'new work' });
+    // named, it is imported there
+    expect((await baton('import', 'claude-code', old, '-w', b)).code).toBe(0);
   });
 
   it("is imported without a word when the workflow's worktree is gone from this machine", async () => {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { importTranscriptFile } from '../../integrations/transcripts/import-file.js';
+import { refuseForeignTranscript } from './import-origin.js';
 import { readFirstLines } from '../../integrations/transcripts/read-new-bytes.js';
 import { sourceOf } from '../../integrations/transcripts/transcript-import.js';
 import { action, workflowOption } from '../action.js';
@@ -83,6 +84,7 @@ export function registerImportCommand(program: Command, rt: Runtime) {
           const extractor = extractorOf(settingReader(o, rt.env, rt.settings(g)), rt.env);
           const path = resolve(rt.cwd, file);
           const source = name === 'auto' ? sourceOf(await readFirstLines(path, 1 << 18), path) : name;
+          if (!o.workflow) await refuseForeignTranscript(client, rt.ref(undefined), path, rt.cwd);
           const r = await importTranscriptFile(client, rt.ref(o.workflow), path, source, {
             extractor,
             taskId: o.task ?? null,

@@ -57,6 +57,10 @@ export const WorkflowView = z
     ),
     counts: TaskCounts,
     next_task: z.object({ id: z.string(), title: z.string() }).nullable(),
+    /** The agents' sessions its hooks followed (their session ids). */
+    agent_sessions: z.array(z.string()),
+    /** The transcript files it imported lately (their paths). */
+    transcripts: z.array(z.string()),
   })
   .openapi('Workflow');
 
