@@ -287,8 +287,8 @@ const testRunners = [
   String.raw`rspec|(?:bin\/)?rails test|rake (?:test|spec)|(?:\.\/)?(?:vendor\/bin\/)?(?:phpunit|pest)|php artisan test|mix test`,
   // JVM and .NET: `./gradlew :app:testDebugUnitTest`, `mvn clean test`, `./mvnw verify`
   String.raw`(?:\.\/)?gradlew?(?: \S+)*? (?:[\w-]*:)*test\w*|(?:\.\/)?mvnw?(?: \S+)*? (?:test|verify)(?![\w-])|dotnet test`,
-  // compiled languages and their build tools
-  String.raw`go test|gotestsum|cargo (test|nextest)|swift test|xcodebuild\b[^|;&\n]*? test(?:-without-building)?|(?:flutter|dart) test`,
+  // compiled languages and their build tools (`cargo +nightly test`: rustup's toolchain override)
+  String.raw`go test|gotestsum|cargo (?:\+\S+ )?(test|nextest)|swift test|xcodebuild\b[^|;&\n]*? test(?:-without-building)?|(?:flutter|dart) test`,
   String.raw`ctest|meson test|bazel test|zig (?:build )?test|bats`,
   // Scala, Clojure, Haskell, OCaml, Julia, R, Perl, Lua
   String.raw`sbt (?:\S+ )*?"?test(?:Only)?|lein test|(?:clj|clojure) -[XM]:test|bb test|(?:cabal|stack) test|dune (?:run)?test`,

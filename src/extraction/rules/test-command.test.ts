@@ -9,6 +9,8 @@ describe('test runners: the commands', () => {
     'gotestsum --format testname',
     'cargo test -p core',
     'cargo nextest run',
+    'cargo +1.96.0 test',
+    'cargo +nightly nextest run --workspace',
     'uv run pytest -q',
     'python -m pytest tests/',
     'python manage.py test accounts',
