@@ -158,6 +158,9 @@ describe('a new conversation after a quick job done without a task list', () => 
     expect((await store.listWorkflows({ worktree: repo })).find((w) => w.id === id)?.status).toBe(
       'completed',
     );
+    // shown inside another workflow's briefing, its own "More: baton details live-N" line (which names no workflow)
+    // is left out: the briefing names the finished workflow's id
+    expect(next.finished?.context).not.toContain('More:');
   });
 });
 
@@ -241,5 +244,26 @@ describe('a SessionEnd (track with link: false)', () => {
     expect(late.t.workflow_id).toBeNull();
     expect(late.t.note).toBe(`workflow ${w2}, which this session followed, is completed`);
     expect((await svc.runner.load(started.workflow_id ?? '')).session_count).toBe(1);
+  });
+});
+
+describe('a pause lifted, then more work in a session that ended', () => {
+  it('is not given as the reason the last session ended', async () => {
+    const repo = realpathSync(makeRepo());
+    const svc = makeService(sqliteStore());
+    const id = (await svc.agentSessions.track({ ...hooked(repo), agent: claude('p-1') })).workflow_id ?? '';
+    const ref = { workflowId: id };
+    await svc.record(ref, { kind: 'request', text: 'add the retry', source: 'claude-code:hook' });
+    await svc.pause(ref, { reason: 'lunch', force: true });
+    // the user's next prompt in the same conversation resumes it
+    expect(
+      (await svc.agentSessions.track({ ...hooked(repo), agent: claude('p-1'), resume: true })).outcome,
+    ).toBe('resumed');
+    // the resumed session is told why the one before it ended
+    const resumed = await svc.queries.context(await svc.resolve(ref), 4000);
+    expect(resumed.markdown).toContain('The previous session ended because: pause: lunch.');
+    await svc.agentSessions.end(id, { agent: claude('p-1'), reason: 'prompt_input_exit' });
+    const after = await svc.queries.context(await svc.resolve(ref), 4000);
+    expect(after.markdown).not.toContain('ended because: pause');
   });
 });

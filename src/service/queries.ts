@@ -64,6 +64,12 @@ const contextEvents = new Set<string>([
   'side_effect.recorded',
 ]);
 
+/** Whether a session later than the latest snapshot's has ended: the snapshot does not say why that one ended. */
+function sessionEndedSinceSnapshot(s: WorkflowState): boolean {
+  const last = s.sessions.at(-1);
+  return !!last?.ended_at && s.last_snapshot !== null && last.number > s.last_snapshot.session_number;
+}
+
 /** The id of a context compiled from the workflow as it stood (no stored snapshot): `live-<version>`. */
 export const isLiveSnapshotId = (id: string) => /^live-\d+$/.test(id);
 
@@ -267,8 +273,10 @@ export class Queries {
         : { state: null, note: 'git state not captured' };
     // The snapshot a task's completion takes marks a task boundary, not the end of a session: the live state does
     // not give it as the reason the last session ended (a failed task after it would read "ended because:
-    // task_complete").
-    const ended = s.last_snapshot?.trigger === 'task_complete' ? null : s.last_snapshot?.trigger;
+    // task_complete"). Nor does a snapshot of an earlier session when a later one has ended since (a pause lifted,
+    // then more work: that session did not end by the pause).
+    const snap = s.last_snapshot;
+    const ended = snap?.trigger === 'task_complete' || sessionEndedSinceSnapshot(s) ? null : snap?.trigger;
     return buildSnapshot(s, {
       id: `live-${s.version}`,
       trigger: s.pause_trigger ?? ended ?? 'manual',
@@ -291,6 +299,13 @@ export class Queries {
     if (!isLiveSnapshotId(snapshotId)) return null;
     const s = await this.store.loadState(workflowId);
     if (!s) throw notFound(`no workflow ${workflowId}`, { workflow_id: workflowId });
+    // a live id newer than the workflow is another workflow's (a finished one shown in a new conversation's briefing)
+    const version = Number(snapshotId.slice('live-'.length));
+    if (version > s.version)
+      throw notFound(
+        `${snapshotId} is not of workflow ${workflowId}, which is at version ${s.version}: name the workflow the context came from with -w`,
+        { snapshot_id: snapshotId },
+      );
     return this.liveSnapshot(s, false);
   }
 
@@ -301,9 +316,11 @@ export class Queries {
    */
   async context(s: WorkflowState, budget?: number): Promise<CompiledContext> {
     const session = isResumable(s.status) ? s.session_count + 1 : s.session_count;
-    const snap = (await this.changedSinceSnapshot(s))
-      ? await this.liveSnapshot(s, true)
-      : await this.latestSnapshot(s);
+    // the latest snapshot stands for the workflow while nothing it shows changed, and no later session ended since
+    const snap =
+      (await this.changedSinceSnapshot(s)) || sessionEndedSinceSnapshot(s)
+        ? await this.liveSnapshot(s, true)
+        : await this.latestSnapshot(s);
     return this.compiler.compile(snap, session, [], budget);
   }
 
