@@ -29,7 +29,7 @@ import type {
   TrackInput,
   TrackResult,
 } from './agent-session-types.js';
-import { fitToCharacters } from './fit-characters.js';
+import { fitToCharacters, withoutOwnFooter } from './fit-characters.js';
 import { BatonError } from '../core/index.js';
 import { agentLabel } from '../core/agent-label.js';
 
@@ -159,7 +159,7 @@ export class AgentSessions {
     if (!why) return { workflow: out.state, finished: null };
     // what it did, compiled small without writing to it (the stamp line is for contexts handed over)
     const compiled = await this.svc.queries.context(out.state, FINISHED_CONTEXT_TOKENS);
-    const context = compiled.markdown.replace(/^<!--.*-->\n/, '');
+    const context = withoutOwnFooter(compiled.markdown.replace(/^<!--.*-->\n/, ''));
     return {
       workflow: out.state,
       finished: { workflow_id: w.id, title: w.issue?.title ?? w.title, reason: why, context },

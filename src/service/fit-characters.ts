@@ -3,18 +3,22 @@ import type { SessionSnapshot } from '../core/index.js';
 import type { CompiledContext } from './context-compiler.js';
 
 /** Where the rest is: Baton's commands and MCP tools, never server paths (an agent session has no server). */
-export function retrievalFooter(snap: Pick<SessionSnapshot, 'id'>): string {
+export function retrievalFooter(snap: Pick<SessionSnapshot, 'id' | 'workflow_id'>): string {
+  const w = `-w ${snap.workflow_id}`;
   return [
     '---',
-    'This is what fits here. For the rest: `baton context` prints the whole resume context;',
-    `\`baton details ${snap.id} <decisions|errors|history|requests|test-state|git-changes>\` gives every record;`,
+    `This is what fits here. For the rest: \`baton context ${w}\` prints the whole resume context;`,
+    `\`baton details ${snap.id} <decisions|errors|history|requests|test-state|git-changes> ${w}\` gives every record;`,
     'inside this session, the MCP server `baton` has the tools get_resume_context and get_details.',
     '',
   ].join('\n');
 }
 
-/** The compiled context's own short retrieval line ("More: ..."): the footer, which says more, replaces it. */
-function withoutOwnFooter(markdown: string): string {
+/**
+ * The compiled context's own short retrieval line ("More: ..."): the footer, which says more, replaces it; and a
+ * finished workflow's context shown in another's briefing drops it (its details are named with that workflow's id).
+ */
+export function withoutOwnFooter(markdown: string): string {
   const at = markdown.lastIndexOf('\n---\nMore: ');
   return at < 0 ? markdown : `${markdown.slice(0, at)}\n`;
 }
@@ -34,7 +38,7 @@ export interface CharacterFit {
  */
 export function fitToCharacters(
   compile: (budget: number) => CompiledContext,
-  snap: Pick<SessionSnapshot, 'id'>,
+  snap: Pick<SessionSnapshot, 'id' | 'workflow_id'>,
   maxChars: number,
 ): CharacterFit {
   const footer = retrievalFooter(snap);

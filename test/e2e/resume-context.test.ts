@@ -143,6 +143,10 @@ describe('the context a new session would get now', () => {
     expect(live.markdown).toContain(`baton details ${live.snapshot_id} <category>`);
     const decisions = (await client.details(ref, live.snapshot_id, 'decisions')) as { description: string }[];
     expect(decisions.map((d) => d.description)).toContain('Use zod for the schemas');
+    // a live id this workflow has not reached is another workflow's: said, not answered with an empty list
+    await expect(client.details(ref, 'live-999999', 'decisions')).rejects.toThrow(
+      /live-999999 is not of workflow wf-\S+, which is at version \d+: name the workflow the context came from with -w/,
+    );
     await service.store.close();
   });
 });
