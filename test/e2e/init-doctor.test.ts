@@ -240,6 +240,21 @@ describe('baton doctor', () => {
     expect(user.stdout).not.toContain('trusted project');
   });
 
+  it('wired for Codex alone, does not ask for Claude Code too, though Claude Code is set up on the machine', async () => {
+    const { repo, home, baton } = setup();
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    expect((await baton(['init', '--agent', 'codex', '--command', 'baton'])).code).toBe(0);
+    const toml = join(home, '.codex', 'config.toml');
+    writeFileSync(toml, `${readFileSync(toml, 'utf8')}\n[projects."${repo}"]\ntrust_level = "trusted"\n`);
+    const r = await baton(['doctor', '--json']);
+    const report = r.json<{ problems: string[]; notes: string[] }>();
+    // (the hooks' `baton` is not on the PATH here: that problem is the only one)
+    expect(report.problems.filter((p) => /Claude Code/.test(p))).toEqual([]);
+    expect(report.notes).toContain(
+      'Claude Code is in use on this machine but not wired here: `baton init` wires it',
+    );
+  });
+
   it("says Codex's project hooks need a trusted project, and hooks wired twice", async () => {
     const { repo, home, baton } = setup();
     expect((await baton(['init', '--agent', 'codex', '--command', 'baton'])).code).toBe(0);

@@ -213,10 +213,12 @@ export function diagnose(
       problems.push(
         `${agentLabel(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(', ')} and from the plugin ${w.plugin.join(', ')}: keep one (\`baton init --undo\`, or disable the plugin)`,
       );
-    if ((w.hooks.length || inUse.includes(w.agent)) && !w.plugin.length && !w.mcp.length)
-      problems.push(
-        `${agentLabel(w.agent)} has no \`baton\` MCP server registered: run \`baton init${w.agent === 'codex' ? ' --agent codex' : ''}\``,
-      );
+    const init = `\`baton init${w.agent === 'codex' ? ' --agent codex' : ''}\``;
+    if (w.hooks.length && !w.plugin.length && !w.mcp.length)
+      problems.push(`${agentLabel(w.agent)} has no \`baton\` MCP server registered: run ${init}`);
+    // another agent is wired here and this one is not: a choice (`baton init --agent codex`), said, not a problem
+    else if (!w.hooks.length && !w.plugin.length && wired.length && inUse.includes(w.agent))
+      notes.push(`${agentLabel(w.agent)} is in use on this machine but not wired here: ${init} wires it`);
     if (w.hooks.length && !w.instructions.length && !w.plugin.length)
       notes.push(
         `no Baton block in ${w.agent === 'codex' ? 'AGENTS.md' : 'CLAUDE.md'} (\`baton init\` adds it)`,
