@@ -588,3 +588,27 @@ describe('pull requests already made', () => {
     ]);
   });
 });
+
+describe('the git state', () => {
+  it('says what is uncommitted apart from what changed since the start, committed or not', () => {
+    const git_state = {
+      branch: 'main',
+      commit_at_workflow_start: 'a1b2c3d',
+      commit_at_snapshot: 'e4f5a6b',
+      // one committed since the start, one edited and one new since
+      files_modified: ['src/math.js', 'src/add.js', 'notes.txt'],
+      files_staged: [],
+      has_uncommitted_changes: true,
+      uncommitted_summary: '1 file changed, 2 insertions(+), 1 untracked',
+    };
+    const md = fitResumeContext({ ...bigSnapshot(), git_state }, 4, [], 100_000, countTokens).markdown;
+    expect(md).toContain(
+      '- Branch main at e4f5a6b, uncommitted changes (1 file changed, 2 insertions(+), 1 untracked); 3 files changed since the start',
+    );
+    const clean = { ...git_state, files_modified: ['src/math.js'], has_uncommitted_changes: false };
+    const committed = fitResumeContext({ ...bigSnapshot(), git_state: clean }, 4, [], 100_000, countTokens);
+    expect(committed.markdown).toContain(
+      '- Branch main at e4f5a6b, no uncommitted changes; 1 file changed since the start',
+    );
+  });
+});

@@ -126,10 +126,13 @@ function git(c: ResumeContext, out: string[]) {
   out.push('### Git State');
   if (c.git.branch === null) out.push(`- ${c.git.note ?? 'no git state recorded'}`);
   else {
+    // files_modified counts what changed since the workflow began, committed or not; the summary is the uncommitted
     const changes = c.git.has_uncommitted
-      ? `uncommitted changes in ${c.git.files_modified} files${c.git.summary ? ` (${c.git.summary})` : ''}`
+      ? `uncommitted changes${c.git.summary ? ` (${c.git.summary})` : ''}`
       : 'no uncommitted changes';
-    out.push(`- Branch ${c.git.branch} at ${c.git.head ?? '(no commits)'}, ${changes}`);
+    const n = c.git.files_modified;
+    const since = n ? `; ${n} file${n === 1 ? '' : 's'} changed since the start` : '';
+    out.push(`- Branch ${c.git.branch} at ${c.git.head ?? '(no commits)'}, ${changes}${since}`);
   }
   out.push('');
 }
