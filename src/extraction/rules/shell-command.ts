@@ -294,6 +294,8 @@ const testRunners = [
   String.raw`sbt (?:\S+ )*?"?test(?:Only)?|lein test|(?:clj|clojure) -[XM]:test|bb test|(?:cabal|stack) test|dune (?:run)?test`,
   String.raw`julia (?:\S+ )*?test\/runtests\.jl|prove|busted`,
   String.raw`(mise|make|just|task) (run )?test[\w:-]*`,
+  // a project's own test script (`./test_greet.sh`, `scripts/run-tests.sh`): counted when it prints a known report
+  String.raw`(?:(?:ba|z)?sh (?:[\w./-]*\/)?)?(?:run[_-]?)?tests?(?:[_-][\w.-]*)?\.(?:sh|bash)`,
 ];
 
 /**

@@ -78,6 +78,9 @@ describe('test runners: the commands', () => {
     'cabal test all',
     'dune runtest',
     'julia --project -e "using Pkg; Pkg.test()"',
+    './test_greet.sh',
+    'bash scripts/run-tests.sh --fast',
+    'sh ./test.sh',
     'Rscript -e "devtools::test()"',
     'prove -lr t/',
     'busted spec/',
@@ -127,6 +130,9 @@ describe('test runners: the commands', () => {
     'cat jest.config.js',
     'vim mocha.opts',
     'git log --oneline -- pytest.ini',
+    'cat ./test_greet.sh',
+    'chmod +x test_greet.sh',
+    './build.sh',
   ])('%s does not', (command) => {
     expect(testCommand.test(command)).toBe(false);
   });

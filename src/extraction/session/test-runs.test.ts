@@ -58,3 +58,21 @@ describe('test runs of a session, with the runners of other projects', () => {
     ]);
   });
 });
+
+describe("a project's own test script", () => {
+  it('is a test run when it prints a report a runner would (TAP), and not when it prints none', () => {
+    const entries = [
+      ...bash('./test_greet.sh', 0, lines('1..2', 'ok 1 - greet says hello', 'ok 2 - greet takes a name')),
+      ...bash('bash scripts/run-tests.sh', 0, 'all good'),
+      ...bash(
+        './test_greet.sh',
+        1,
+        lines('1..2', 'ok 1 - greet says hello', 'not ok 2 - greet takes a name'),
+      ),
+    ];
+    expect(findTestRuns(entries).map((r) => [r.runner, r.command, r.outcome, r.passed, r.failed])).toEqual([
+      ['tap', './test_greet.sh', 'pass', 2, 0],
+      ['tap', './test_greet.sh', 'fail', 1, 1],
+    ]);
+  });
+});
