@@ -127,7 +127,11 @@ describe('baton import <file>: which agent wrote it is read from the file', () =
     const plain = await baton('import', text);
     expect(plain.code).toBe(2);
     expect(plain.stderr).toContain(`cannot tell which agent wrote ${text}`);
-    expect(plain.stderr).toContain(`\`baton import claude-code ${text}\` or \`baton import codex ${text}\``);
+    expect(plain.stderr).toContain(
+      'give a transcript file the agent wrote (Claude Code: ~/.claude/projects/',
+    );
+    // naming the agent does not make it one: the same file given as Claude Code's is refused as well
+    expect((await baton('import', 'claude-code', text)).code).toBe(2);
   });
 });
 

@@ -128,14 +128,14 @@ function refuseEmpty(text: string, path: string): void {
 
 /**
  * Which agent wrote a transcript, read from its first lines (`baton import <file>`); a file neither agent wrote is
- * refused with the commands that name the agent.
+ * refused, saying where each agent keeps its transcripts (naming the agent would not help: its format is checked too).
  */
 export function sourceOf(text: string, path: string): TranscriptSource {
   const detected = detectTranscriptFormat(text);
   if (detected) return sourceOfFormat(detected);
   refuseEmpty(text, path);
   throw invalidInput(
-    `cannot tell which agent wrote ${path}: none of its first lines belongs to ${Object.values(names).slice(0, -1).join(', ')} or ${Object.values(names).at(-1)}; if it is one, name its agent: \`baton import claude-code ${path}\` or \`baton import codex ${path}\``,
+    `cannot tell which agent wrote ${path}: none of its first lines belongs to ${Object.values(names).slice(0, -1).join(', ')} or ${Object.values(names).at(-1)}; give a transcript file the agent wrote (Claude Code: ~/.claude/projects/<project>/<session>.jsonl; Codex: ~/.codex/sessions/<date>/rollout-*.jsonl)`,
   );
 }
 
