@@ -14,8 +14,8 @@ const HEAD_BYTES = 1 << 18;
  * `baton import <file>` without `-w` goes into this worktree's workflow. Refused before anything is written: a
  * transcript recorded in another folder of this machine outside the worktree (another project: its commits and files
  * are not this one's), and one another workflow of the worktree already recorded (its hooks followed that session or
- * it imported that file: an old conversation; importing it here would rewrite this workflow's goal and task list). Naming the workflow with `-w`
- * imports it anyway.
+ * it imported that file: an old conversation; importing it here would rewrite this workflow's goal and task list).
+ * Naming the workflow with `-w` imports it anyway.
  */
 export async function refuseForeignTranscript(client: BatonClient, ref: Ref, path: string, cwd: string) {
   // a file that cannot be read or parsed is left to the import, which says what is wrong with it
