@@ -161,6 +161,9 @@ describe('a new conversation after a quick job done without a task list', () => 
     // shown inside another workflow's briefing, its own "More: baton details live-N" line (which names no workflow)
     // is left out: the briefing names the finished workflow's id
     expect(next.finished?.context).not.toContain('More:');
+    // nor its next step: it is not to be continued
+    expect(next.finished?.context).not.toContain('What to Do Next');
+    expect(next.finished?.context).toContain('### Git State');
   });
 });
 

@@ -63,6 +63,16 @@ interface Found {
 /** How much of a finished workflow's context a session that starts afresh gets: what it did, not what to go on with. */
 const FINISHED_CONTEXT_TOKENS = 400;
 
+/**
+ * A finished workflow's context as another session's briefing shows it: what it did, without its stamp line, its next
+ * step (it is not to be continued) and its own retrieval line (which names no workflow: the briefing names it).
+ */
+const asFinished = (markdown: string) =>
+  withoutOwnFooter(markdown.replace(/^<!--.*-->\n/, '')).replace(
+    /\n### What to Do Next\n[\s\S]*?(?=\n### |$)/,
+    '\n',
+  );
+
 const newest = (ws: readonly WorkflowState[]) =>
   [...ws].sort((a, b) => b.updated_at.localeCompare(a.updated_at))[0];
 
@@ -159,7 +169,7 @@ export class AgentSessions {
     if (!why) return { workflow: out.state, finished: null };
     // what it did, compiled small without writing to it (the stamp line is for contexts handed over)
     const compiled = await this.svc.queries.context(out.state, FINISHED_CONTEXT_TOKENS);
-    const context = withoutOwnFooter(compiled.markdown.replace(/^<!--.*-->\n/, ''));
+    const context = asFinished(compiled.markdown);
     return {
       workflow: out.state,
       finished: { workflow_id: w.id, title: w.issue?.title ?? w.title, reason: why, context },

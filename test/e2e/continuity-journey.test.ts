@@ -209,7 +209,9 @@ describe('continuity by default: a new conversation after finished work', () => 
     // what it did, small: the request and its tasks, all done
     expect(text).toContain(prompt.slice(0, 40));
     expect(text).toContain('[x] T5 Create implementation plan');
-    expect(text).toContain('Every task is done.');
+    expect(text).toContain('### Plan Status: 5/5 tasks done');
+    // and no next step: it is not to be continued
+    expect(text).not.toContain('What to Do Next');
     expect(text.length).toBeLessThanOrEqual(9000);
     expect(out.systemMessage).toMatch(
       new RegExp(`Baton completed workflow ${first}.*followed as a new workflow`),
