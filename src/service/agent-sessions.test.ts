@@ -144,7 +144,12 @@ describe('a new conversation after a quick job done without a task list', () => 
     await svc.record(ref, { kind: 'request', text: 'rename foo to bar', source: 'claude-code:hook' });
     await svc.record(ref, {
       kind: 'summary',
-      summary: { kind: 'last_message', text: 'Renamed foo to bar and committed it.', source: 'claude-code' },
+      summary: {
+        kind: 'last_message',
+        text: 'Renamed foo to bar and committed it.',
+        source: 'claude-code',
+        turn_ended: true,
+      },
     });
     await svc.agentSessions.end(id, { agent: claude('q-1'), reason: 'prompt_input_exit' });
     const next = await startOf(svc, repo, claude('q-2'));

@@ -41,7 +41,11 @@ export type RecordInput =
       effect: { task_id: string | null; kind: SideEffectKind; tool: string; summary: string };
       at?: string | null;
     }
-  | { kind: 'summary'; summary: Pick<Summary, 'kind' | 'text' | 'source'>; at?: string | null }
+  | {
+      kind: 'summary';
+      summary: Pick<Summary, 'kind' | 'text' | 'source' | 'turn_ended'>;
+      at?: string | null;
+    }
   | {
       kind: 'resolution';
       error_id: string;
@@ -127,10 +131,12 @@ export function recordOne(
         last_message: null,
         compaction: null,
       };
+      // (nor does it when only the hook's copy says the turn ended on it: the turn's end is then recorded)
       if (
         input.summary.kind === 'last_message' &&
         last?.text.trim() === input.summary.text.trim() &&
-        !(compaction && compaction.timestamp > last.timestamp)
+        !(compaction && compaction.timestamp > last.timestamp) &&
+        !(input.summary.turn_ended === true && last.turn_ended !== true)
       )
         return null;
       return recordSummary(d, input.summary, input.at ?? null);

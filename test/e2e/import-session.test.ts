@@ -242,9 +242,9 @@ async function recorded(w: Awaited<ReturnType<typeof inProcess>>) {
 }
 
 describe('a transcript recorded in another folder of this machine', () => {
-  it('is refused without -w (nothing created or recorded), and imported with a warning into the workflow named', async () => {
+  it('in another repository: refused without -w (nothing created or recorded), imported with a warning into the workflow named', async () => {
     const { repo, baton } = workspace();
-    const other = tempDir('other-project-');
+    const other = makeRepo('other-project-');
     const line = (cwd: string) =>
       JSON.stringify({
         type: 'user',
@@ -259,7 +259,7 @@ describe('a transcript recorded in another folder of this machine', () => {
     const refused = await baton('import', 'claude-code', theirs);
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toContain(
-      `was recorded in ${other}, outside this worktree ${repo}: import it from there`,
+      `was recorded in ${other}, in another repository (${other}) than this worktree ${repo}: import it from there`,
     );
     expect((await baton('list', '--json')).json<{ workflows: unknown[] }>().workflows).toEqual([]);
     const id = (await baton('create', '--title', 'here', '--json')).json<{ id: string }>().id;
@@ -276,11 +276,20 @@ describe('a transcript recorded in another folder of this machine', () => {
     const here = await baton('import', 'claude-code', ours);
     expect(here.code, here.stderr).toBe(0);
     expect(here.stderr).not.toContain('outside this');
+    // a folder outside any repository (the agent started above the project): imported, with the warning
+    const above = tempDir('above-');
+    const fromAbove = join(tempDir(), 'above.jsonl');
+    writeFileSync(fromAbove, `${line(above).replace('"s1"', '"s3"')}\n`);
+    const taken = await baton('import', 'claude-code', fromAbove);
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(taken.stderr).toContain(
+      `the transcript was recorded in ${above}, outside this workflow's worktree`,
+    );
   });
 
   it('is refused without -w when another workflow of the worktree already recorded that session', async () => {
     const { repo, baton } = workspace();
-    const old = join(tempDir(), 'old.jsonl');
+    const old = join(tempDir(), 'old-1.jsonl');
     writeFileSync(
       old,
       `${JSON.stringify({ type: 'user', sessionId: 'old-1', cwd: repo, timestamp: '2026-03-01T10:00:00.000Z', message: { role: 'user', content: 'Rename foo to bar' } })}\n`,

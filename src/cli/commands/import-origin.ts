@@ -1,10 +1,10 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { isAbsolute, relative } from 'node:path';
+import { basename } from 'node:path';
 import { parseTranscript } from '../../agents/index.js';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import type { WorkflowView } from '../../client/views.js';
 import { BatonError, invalidInput, isTerminal } from '../../core/index.js';
-import { resolveWorktree } from '../../git/git.js';
+import { findGitTop, resolveWorktree } from '../../git/git.js';
 import { readFirstLines } from '../../integrations/transcripts/read-new-bytes.js';
 
 /** How much of the transcript's head is read for where and as which session it was recorded. */
@@ -24,12 +24,16 @@ export async function refuseForeignTranscript(client: BatonClient, ref: Ref, pat
     .catch(() => null);
   const worktree = await resolveWorktree(cwd).catch(() => null);
   if (head === null || worktree === null) return;
-  if (head.cwd && existsSync(head.cwd) && outside(worktree, head.cwd))
+  // recorded in another repository (or another worktree of this one) of this machine; a folder outside any (the
+  // agent started above the project) is imported, with the import's warning
+  const theirs = head.cwd && existsSync(head.cwd) ? await findGitTop(head.cwd).catch(() => null) : null;
+  if (theirs !== null && realpathSync(theirs) !== realpathSync(worktree))
     throw invalidInput(
-      `${path} was recorded in ${head.cwd}, outside this worktree ${worktree}: import it from there (or name the workflow to import it into with -w)`,
+      `${path} was recorded in ${head.cwd}, in another repository (${theirs}) than this worktree ${worktree}: import it from there (or name the workflow to import it into with -w)`,
       { recorded_in: head.cwd },
     );
-  const id = head.session_id;
+  // the session's own transcript (its id in the file's name): a sub-agent's file carries its parent's session id
+  const id = head.session_id !== null && basename(path).includes(head.session_id) ? head.session_id : null;
   const recorded = (w: WorkflowView) =>
     w.transcripts.includes(path) || (id !== null && w.agent_sessions.includes(id));
   // newest first: a conversation resumed after its workflow was completed is followed by a newer one too
@@ -56,8 +60,3 @@ export async function refuseForeignTranscript(client: BatonClient, ref: Ref, pat
     { followed_by: owner.id },
   );
 }
-
-const outside = (worktree: string, dir: string) => {
-  const rel = relative(realpathSync(worktree), realpathSync(dir));
-  return rel.startsWith('..') || isAbsolute(rel);
-};

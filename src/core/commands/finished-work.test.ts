@@ -76,10 +76,23 @@ describe('finishedWork', () => {
     recordRequest(asked, { text: 'rename foo to bar', at: later(1), source: 'claude-code:hook' });
     // asked, not answered yet (the user quit mid-turn): the work goes on
     expect(finishedWork(ended(asked.state), later(3))).toBeNull();
+    // a message the agent went on from (a tool call after it), then the user quit: no answer
+    const midTurn = next(asked.state);
+    recordSummary(
+      midTurn,
+      {
+        kind: 'last_message',
+        text: "I'll start by reading foo.ts.",
+        source: 'claude-code',
+        turn_ended: false,
+      },
+      later(2),
+    );
+    expect(finishedWork(ended(midTurn.state), later(3))).toBeNull();
     const answered = next(asked.state);
     recordSummary(
       answered,
-      { kind: 'last_message', text: 'Renamed foo to bar.', source: 'claude-code' },
+      { kind: 'last_message', text: 'Renamed foo to bar.', source: 'claude-code', turn_ended: true },
       later(2),
     );
     // answered while the session still runs: not over

@@ -42,7 +42,8 @@ function workDone(s: WorkflowState): string | null {
   }
   const asked = (s.recent_requests ?? []).at(-1);
   const answer = s.summaries?.last_message;
-  if (!asked || !answer) return null;
+  // the turn ended on it: a message the agent went on from, or the user stopped, is no answer
+  if (!asked || !answer || answer.turn_ended !== true) return null;
   return Date.parse(answer.timestamp) >= Date.parse(asked.at ?? asked.timestamp)
     ? "the user's last request was answered"
     : null;

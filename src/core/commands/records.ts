@@ -122,7 +122,7 @@ export function recordTestRun(
 /** One of the agent's own summaries (a compaction summary, its last message), kept whole. */
 export function recordSummary(
   d: Draft,
-  input: Pick<Summary, 'kind' | 'text' | 'source'>,
+  input: Pick<Summary, 'kind' | 'text' | 'source' | 'turn_ended'>,
   at: string | null = null,
 ): Summary {
   if (!input.text.trim()) throw invalidInput('a summary needs text');

@@ -136,6 +136,11 @@ export const Summary = z.object({
   /** claude-code, codex, hook... */
   source: z.string().nullable(),
   session_number: z.number().int().positive(),
+  /**
+   * A last message: whether the agent's turn ended on it (a Stop hook's, or a transcript's last word with no tool call
+   * or interruption after it); false when the agent went on, or the user stopped it, after it. Absent on older records.
+   */
+  turn_ended: z.boolean().optional(),
 });
 export type Summary = z.infer<typeof Summary>;
 

@@ -294,8 +294,6 @@ const testRunners = [
   String.raw`sbt (?:\S+ )*?"?test(?:Only)?|lein test|(?:clj|clojure) -[XM]:test|bb test|(?:cabal|stack) test|dune (?:run)?test`,
   String.raw`julia (?:\S+ )*?test\/runtests\.jl|prove|busted`,
   String.raw`(mise|make|just|task) (run )?test[\w:-]*`,
-  // a project's own test script (`./test_greet.sh`, `scripts/run-tests.sh`): counted when it prints a known report
-  String.raw`(?:(?:ba|z)?sh (?:[\w./-]*\/)?)?(?:run[_-]?)?tests?(?:[_-][\w.-]*)?\.(?:sh|bash)`,
 ];
 
 /**
@@ -335,6 +333,17 @@ export const testCommand = {
       (part) => !packageChange.test(part) && (testRun.test(part) || embeddedRunner.test(part)),
     );
   },
+};
+
+/**
+ * A project's own test script, by its name (`./test_greet.sh`, `bash scripts/run-tests.sh`): a test run only when it
+ * prints a runner's report (test-runs.ts), so it is not a `testCommand` (a `./test_data_gen.sh` that fails is no
+ * failing test).
+ */
+const testScriptRun =
+  /^(?:(?:ba|z)?sh\s+)?(?:[\w./-]*\/)?(?:run[_-]?)?tests?(?:[_-][\w.-]*)?\.(?:sh|bash)(?![\w.-])/;
+export const testScript = {
+  test: (command: string): boolean => commandParts(command).some((part) => testScriptRun.test(part)),
 };
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testCommand } from './shell-command.js';
+import { testCommand, testScript } from './shell-command.js';
 
 describe('test runners: the commands', () => {
   it.each([
@@ -78,9 +78,6 @@ describe('test runners: the commands', () => {
     'cabal test all',
     'dune runtest',
     'julia --project -e "using Pkg; Pkg.test()"',
-    './test_greet.sh',
-    'bash scripts/run-tests.sh --fast',
-    'sh ./test.sh',
     'Rscript -e "devtools::test()"',
     'prove -lr t/',
     'busted spec/',
@@ -130,10 +127,27 @@ describe('test runners: the commands', () => {
     'cat jest.config.js',
     'vim mocha.opts',
     'git log --oneline -- pytest.ini',
-    'cat ./test_greet.sh',
-    'chmod +x test_greet.sh',
-    './build.sh',
+    // a project's own script named for tests is one only when it prints a report (test-runs.test.ts)
+    './test_greet.sh',
+    './test_data_gen.sh',
   ])('%s does not', (command) => {
     expect(testCommand.test(command)).toBe(false);
   });
+});
+
+describe("a project's own test script", () => {
+  it.each([
+    './test_greet.sh',
+    'bash scripts/run-tests.sh --fast',
+    'sh ./test.sh',
+    'cd app && ./run_tests.sh',
+  ])('%s is one by its name', (command) => {
+    expect(testScript.test(command)).toBe(true);
+  });
+  it.each(['cat ./test_greet.sh', 'chmod +x test_greet.sh', './build.sh', 'vim tests.sh'])(
+    '%s is not',
+    (command) => {
+      expect(testScript.test(command)).toBe(false);
+    },
+  );
 });

@@ -10,7 +10,7 @@ const lastWord = (text: string) => readSession(parseClaudeTranscript(text).entri
 describe("the agent's last word", () => {
   it('says which calls after it never returned: the session ended while a commit and a push ran', () => {
     const last = lastWord(readCorpus('claude-code/eklavyagoyal-perigee/0/full.jsonl'));
-    expect(last).toMatchObject({ line: 163, kind: 'last_message' });
+    expect(last).toMatchObject({ line: 163, kind: 'last_message', turn_ended: false });
     expect(last?.text).toMatch(
       /^All staged cleanly .* Committing and pushing now\.\n\nThe transcript ends before this call returned \(check whether it ran\): `Bash: git commit -m /s,
     );
@@ -26,5 +26,30 @@ describe("the agent's last word", () => {
     });
     const text = [...claudeTool('b1', 'Bash', { command: 'npm test' }, 'ok'), said].join('\n');
     expect(lastWord(text)?.text).toBe('All done.');
+    // the turn ended on it
+    expect(lastWord(text)?.turn_ended).toBe(true);
+  });
+
+  it('says the turn did not end on it when the agent went on, or the user stopped it', () => {
+    const said = (text: string) =>
+      JSON.stringify({
+        type: 'assistant',
+        timestamp: '2026-01-01T00:00:02.000Z',
+        message: { id: 'm8', role: 'assistant', content: [{ type: 'text', text }] },
+      });
+    const stopped = JSON.stringify({
+      type: 'user',
+      timestamp: '2026-01-01T00:00:04.000Z',
+      message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] },
+    });
+    const wentOn = [
+      said("I'll start by reading auth.ts."),
+      ...claudeTool('r1', 'Read', { file_path: 'auth.ts' }, 'x'),
+    ];
+    expect(lastWord(wentOn.join('\n'))).toMatchObject({
+      text: "I'll start by reading auth.ts.",
+      turn_ended: false,
+    });
+    expect(lastWord([said('Thinking about the layout.'), stopped].join('\n'))?.turn_ended).toBe(false);
   });
 });

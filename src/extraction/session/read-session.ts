@@ -12,6 +12,8 @@ export interface AgentSummary {
   at: string | null;
   kind: 'compaction' | 'last_message';
   text: string;
+  /** A last message: whether the turn ended on it (no tool call, no interruption after it). */
+  turn_ended?: boolean;
 }
 
 /** What a careful reader takes from a stretch of a session (deterministic, offline). */
@@ -44,9 +46,21 @@ function unanswered(entries: readonly TranscriptEntry[], after: number): string[
     .slice(0, 3);
 }
 
+/** Whether the agent's turn went on after entry `at` (a tool call) or the user stopped it ("[Request interrupted"). */
+function wentOn(entries: readonly TranscriptEntry[], at: number): boolean {
+  return entries
+    .slice(at + 1)
+    .some(
+      (e) =>
+        !e.sidechain &&
+        (e.kind === 'tool_call' ||
+          (e.role === 'user' && /^\[Request interrupted by user/.test(e.text.trim()))),
+    );
+}
+
 /**
  * The agent's last word in these entries: its last message, or a headless run's final result, with the calls it
- * made after it that never returned.
+ * made after it that never returned, and whether its turn ended on it.
  */
 function lastMessage(entries: readonly TranscriptEntry[]): AgentSummary | null {
   for (let i = entries.length - 1; i >= 0; i -= 1) {
@@ -59,7 +73,7 @@ function lastMessage(entries: readonly TranscriptEntry[]): AgentSummary | null {
       const text = open.length
         ? `${said}\n\nThe transcript ends before ${open.length === 1 ? 'this call' : 'these calls'} returned (check whether ${open.length === 1 ? 'it' : 'they'} ran): ${open.map((c) => `\`${c}\``).join('; ')}`
         : said;
-      return { line: e.line, at: e.at, kind: 'last_message', text };
+      return { line: e.line, at: e.at, kind: 'last_message', text, turn_ended: !wentOn(entries, i) };
     }
   }
   return null;

@@ -1,5 +1,5 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
-import { shellCommands, testCommand } from '../rules/shell-command.js';
+import { shellCommands, testCommand, testScript } from '../rules/shell-command.js';
 import { readTestOutput, reportsFailure, type TestReport } from './test-output.js';
 
 /** One test run the session made and what it reported. */
@@ -65,7 +65,7 @@ export function findTestRuns(entries: readonly TranscriptEntry[]): TestRun[] {
     }
     if (e.kind !== 'tool_result') continue;
     const commands = shellCommands(e);
-    const command = commands.find((c) => testCommand.test(c)) ?? null;
+    const command = commands.find((c) => testCommand.test(c) || testScript.test(c)) ?? null;
     const report = command === null ? null : readTestOutput(e.text);
     if (!report || command === null) {
       // the announcement stands until the agent does something else than running tests or writing the tests

@@ -134,14 +134,20 @@ const pausedTell = (workflowId: string, snapshotId: string) =>
 /**
  * Stop's `last_assistant_message` (Claude Code and Codex send it) is the agent's last summary even where no
  * transcript is read (Codex's `transcript_path: null`, one whose last lines are not flushed yet): kept as the last
- * message, once (the transcript's copy of the same text writes nothing).
+ * message, once (the transcript's copy of the same text writes nothing). Stop comes when the agent's turn ended: its
+ * message is the turn's end (a quick job without a task list is over once the user's last request got one).
  */
-async function keepLastMessage(ctx: HookContext, ref: Ref): Promise<boolean> {
+async function keepLastMessage(ctx: HookContext, ref: Ref, event: HookEvent): Promise<boolean> {
   const text = ctx.payload.raw.last_assistant_message;
   if (typeof text !== 'string' || !text.trim()) return false;
   const r = (await ctx.client.record(ref, {
     kind: 'summary',
-    summary: { kind: 'last_message', text: text.trim(), source: `${ctx.agent}:last_assistant_message` },
+    summary: {
+      kind: 'last_message',
+      text: text.trim(),
+      source: `${ctx.agent}:last_assistant_message`,
+      ...(event === 'Stop' ? { turn_ended: true } : {}),
+    },
     at: new Date().toISOString(),
   })) as { record: unknown };
   return r.record !== null;
@@ -369,7 +375,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       if (!t.workflow_id) return untracked(t);
       const ref = { workflowId: t.workflow_id, cwd: p.cwd };
       const imported = await importNew(ctx, ref, t.workflow_id, event);
-      const kept = await keepLastMessage(ctx, ref);
+      const kept = await keepLastMessage(ctx, ref, event);
       const why = apiFailure(p);
       const snap = await ctx.client.snapshotNow(ref, 'pause', why);
       return {
@@ -390,7 +396,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       if (!t.workflow_id) return untracked(t);
       const ref = { workflowId: t.workflow_id, cwd: p.cwd };
       const imported = await importNew(ctx, ref, t.workflow_id, event);
-      const kept = await keepLastMessage(ctx, ref);
+      const kept = await keepLastMessage(ctx, ref, event);
       const cp = await ctx.client.checkpointIfDue(ref, {
         name: event === 'Stop' ? 'stop' : 'session-end',
         interval_ms: ctx.settings.checkpointIntervalMs,

@@ -258,7 +258,8 @@ export async function importTranscript(
   }
   for (const s of facts.summaries) {
     if (s.kind === 'last_message' && s.text === known.last_message) continue;
-    add(s.line, { kind: 'summary', at: s.at, summary: { kind: s.kind, text: s.text, source } });
+    const ended = s.turn_ended === undefined ? {} : { turn_ended: s.turn_ended };
+    add(s.line, { kind: 'summary', at: s.at, summary: { kind: s.kind, text: s.text, source, ...ended } });
   }
   const records = ordered.sort((a, b) => a.line - b.line).map((o) => o.input);
   const usage = usageOf(parsed);

@@ -44,6 +44,7 @@ const BatchItem = z.discriminatedUnion('kind', [
       kind: z.enum(summaryKinds),
       text: z.string().min(1).max(200_000),
       source: z.string().max(100).nullable(),
+      turn_ended: z.boolean().optional(),
     }),
     at: At,
   }),
