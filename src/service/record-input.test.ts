@@ -20,6 +20,19 @@ describe("recording the agent's last message", () => {
     );
     await say('last_message', 'Done.', '2026-01-01T12:00:00.000Z');
     expect((await summaries())?.last_message?.timestamp).toBe('2026-01-01T12:00:00.000Z');
+    // after a request of the user, the same words are its answer
+    await s.record(ref, { kind: 'request', text: 'and the docs?', at: '2026-01-01T13:00:00.000Z' });
+    await say('last_message', 'Done.', '2026-01-01T13:00:05.000Z');
+    expect((await summaries())?.last_message?.timestamp).toBe('2026-01-01T13:00:05.000Z');
+    // the hook's copy that says the turn ended on them is recorded once more, the transcript's again is not
+    await s.record(ref, {
+      kind: 'summary',
+      summary: { kind: 'last_message', text: 'Done.', source: 'claude-code:hook', turn_ended: true },
+      at: '2026-01-01T13:00:06.000Z',
+    });
+    expect((await summaries())?.last_message).toMatchObject({ turn_ended: true });
+    await say('last_message', 'Done.', '2026-01-01T13:00:07.000Z');
+    expect((await summaries())?.last_message?.timestamp).toBe('2026-01-01T13:00:06.000Z');
     await s.store.close();
   });
 });

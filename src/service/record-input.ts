@@ -126,16 +126,20 @@ export function recordOne(
       return recordSideEffect(d, input.effect, input.at ?? null);
     case 'summary': {
       // the agent's last message as it already stands (a hook's copy, then the transcript's) writes nothing, unless
-      // a compaction summary came after it: the same words said again ("Done.") are then the newer state
+      // a compaction summary or a request of the user came after it: the same words said again ("Done.") are then
+      // the newer state; or unless only this copy says the turn ended on it (the turn's end is then recorded)
       const { last_message: last, compaction } = d.state.summaries ?? {
         last_message: null,
         compaction: null,
       };
-      // (nor does it when only the hook's copy says the turn ended on it: the turn's end is then recorded)
+      const asked = d.state.recent_requests?.at(-1);
+      const newer = (t: string | undefined | null) =>
+        !!last && !!t && Date.parse(t) > Date.parse(last.timestamp);
       if (
         input.summary.kind === 'last_message' &&
         last?.text.trim() === input.summary.text.trim() &&
-        !(compaction && compaction.timestamp > last.timestamp) &&
+        !newer(compaction?.timestamp) &&
+        !newer(asked?.at ?? asked?.timestamp) &&
         !(input.summary.turn_ended === true && last.turn_ended !== true)
       )
         return null;
