@@ -30,10 +30,10 @@ export const choiceWord = native(
 
 /**
  * What is kept as it is, or kept small: "leave the `v1` endpoint in place", "keeping the fix narrow", "we should only
- * block when ...".
+ * block when ...", "commit only that file" (the change's scope, not its moment: "commit only once it passes").
  */
 export const keptAsIs = native(
-  /\b(?:leav(?:e|es|ing)?|left|keep(?:s|ing)?|kept)\b.{1,60}?\b(?:in place|as[- ]is|alone|untouched|unchanged|intact)\b|\bkeep(?:ing)? (?:it|this|things|(?:the|this|that|my|our) (?:[\w-]+ ){0,2}[\w-]+) (?:narrow|minimal|small|simple|focused|lean|tight|backwards?[- ]compatible|opt-in|read-only|off by default)\b|\b(?:should|will|'ll) only (?!(?:be|need|have|see|check|look|run|read)\b)[a-z]+|\b(?:smallest|minimal|narrowest) (?:possible )?(?:surgical )?(?:change|fix|diff|patch)\b/i,
+  /\b(?:leav(?:e|es|ing)?|left|keep(?:s|ing)?|kept)\b.{1,60}?\b(?:in place|as[- ]is|alone|untouched|unchanged|intact)\b|\bkeep(?:ing)? (?:it|this|things|(?:the|this|that|my|our) (?:[\w-]+ ){0,2}[\w-]+) (?:narrow|minimal|small|simple|focused|lean|tight|backwards?[- ]compatible|opt-in|read-only|off by default)\b|\b(?:should|will|'ll) only (?!(?:be|need|have|see|check|look|run|read)\b)[a-z]+|\b(?:smallest|minimal|narrowest) (?:possible )?(?:surgical )?(?:change|fix|diff|patch)\b|\b(?:commit|stage|push|change|touch|edit|modify|update)(?:s|ing)? only (?!(?:once|when|after|if|to|for)\b)(?:the |that |this |these |those |my |our )?[\w`'./-]/i,
 );
 
 /** Explicit decisions: enough on their own. */

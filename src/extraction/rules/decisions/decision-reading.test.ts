@@ -522,6 +522,24 @@ describe('decisions: any verb of the agent with a reason, things kept as they ar
     expect(await lines('Keep it small for now; the retry policy can come later.')).toHaveLength(1);
   });
 
+  it('reads the scope a change is limited to, not the moment it waits for', async () => {
+    expect(
+      await lines(
+        'I’ll update `test.md` with the requested text, verify the exact diff, and commit only that file.',
+      ),
+    ).toHaveLength(1);
+    expect(
+      await lines(
+        'This suggests we should work incrementally, test thoroughly, and only commit once everything is working.',
+      ),
+    ).toEqual([]);
+    expect(
+      await lines(
+        'I’ll re-check only the six original findings and the explicitly rejected warning claim against the current source, tests, and documentation.',
+      ),
+    ).toEqual([]);
+  });
+
   it('reads a named swap, a best way stated without its noun, an order with the way set aside', async () => {
     expect(await lines('I need to change `--prod` to `--omit=dev` in the install step:')).toHaveLength(1);
     expect(await lines('Now I need to update both tests to call `loadConfig` instead.')).toEqual([]);
