@@ -471,7 +471,7 @@ export class AgentSessions {
       lastGit,
     });
     if (!decision.due) return { checkpoint: null, reason: decision.reason };
-    const out = await this.svc.runner.run(workflowId, (d) => checkpoint(d, input.name, git));
+    const out = await this.svc.runner.run(workflowId, (d) => checkpoint(d, input.name, git, 'scheduled'));
     return { checkpoint: out.result.name, reason: decision.reason };
   }
 }

@@ -160,6 +160,9 @@ describe('baton hook <event> on a workflow made with baton create', () => {
     r = await stop({ BATON_CHECKPOINT_INTERVAL: '0s' });
     expect(r.stderr).toMatch(/checkpoint cp-\d+-stop/);
     expect((await status()).checkpoints).toHaveLength(2);
+    // listed as taken on a schedule, not by hand
+    const triggers = (await baton(['snapshots', '--json'])).json<{ snapshots: { trigger: string }[] }>();
+    expect(triggers.snapshots.map((s) => s.trigger)).toEqual(['scheduled', 'scheduled']);
 
     // The transcript did not grow, but the Stop's last message is another (its lines not flushed yet): it is kept.
     const said = { last_assistant_message: 'Schema done; the API routes are next.' };

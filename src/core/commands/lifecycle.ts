@@ -46,15 +46,23 @@ export function unblockWorkflow(d: Draft): void {
   d.emit({ type: 'workflow.unblocked', data: {} });
 }
 
-/** A named checkpoint on demand: a snapshot (trigger `manual`) plus the git commit. */
-export function checkpoint(d: Draft, name: string, git: GitCapture): CheckpointRef {
+/**
+ * A named checkpoint: a snapshot plus the git commit, on demand (trigger `manual`) or taken by Baton on its own after
+ * real work (`scheduled`).
+ */
+export function checkpoint(
+  d: Draft,
+  name: string,
+  git: GitCapture,
+  trigger: 'manual' | 'scheduled' = 'manual',
+): CheckpointRef {
   if (!name.trim()) throw invalidInput('a checkpoint needs a name (--name)');
   if (isTerminal(d.state.status)) {
     throw invalidTransition(`cannot checkpoint: the workflow is ${d.state.status}`, {
       current_status: d.state.status,
     });
   }
-  const snapshot = takeSnapshot(d, 'manual', `checkpoint ${name}`, git);
+  const snapshot = takeSnapshot(d, trigger, `checkpoint ${name}`, git);
   return makeCheckpoint(d, name, snapshot);
 }
 

@@ -155,11 +155,12 @@ function tdd(c: ResumeContext, out: string[]) {
 /**
  * The next step in one line: the runnable task, else why there is none (every task done, none recorded: go on from
  * the user's latest request), the latest request first when it came after the task list last changed, and why the
- * last session ended when it ended for a reason (a snapshot taken by hand or for this context is not one).
+ * last session ended when it ended for a reason (a snapshot taken by hand, on a schedule or for this context is not
+ * one).
  */
 function nextStep(c: ResumeContext): string {
   const what = nextWork(c);
-  return /^(?:manual|handover)\b/.test(c.next.ended_because)
+  return /^(?:manual|handover|scheduled)\b/.test(c.next.ended_because)
     ? what
     : `${what} The previous session ended because: ${c.next.ended_because}.`;
 }

@@ -27,6 +27,8 @@ export const snapshotTriggers = [
   'manual',
   /** Taken to hand the context to a new agent session (a hook's session start, the first prompt after compacting). */
   'handover',
+  /** A checkpoint Baton took on its own after real work (a hook's Stop or SessionEnd, at most every interval). */
+  'scheduled',
 ] as const;
 export const SnapshotTrigger = z.enum(snapshotTriggers);
 export type SnapshotTrigger = z.infer<typeof SnapshotTrigger>;
