@@ -28,6 +28,14 @@ const directs =
 const proposes = /(?:^|[.!]\s+)(?:how about|what about|what if we|why not)\b[^?]{6,}\?\s*$/i;
 
 /**
+ * A question that challenges the course: "there are no tracking of failures for metrics. does it make sense to have it
+ * combined", "do we really need a cache here?". Accepted ("You're absolutely right! That's inconsistent."), the course
+ * changes: a correction too.
+ */
+const challenges =
+  /\b(?:does (?:it|this|that) (?:really |even )?make sense|do we (?:really |even |actually )?need|is (?:it|this|that) (?:really |even )?(?:necessary|needed|required)|why (?:do|would|should) we (?:even )?need|shouldn'?t (?:we|it|this|that)|wouldn'?t it be (?:better|simpler|cleaner|easier)|isn'?t it (?:better|simpler|cleaner|easier|overkill))\b/i;
+
+/**
  * A report that something fails ("no, the tests still fail") asks for a fix, not a course: it counts only when it
  * also says how to work ("use X instead", "don't ...", "let's ...").
  */
@@ -108,8 +116,10 @@ export function courseCorrections(entries: readonly TranscriptEntry[], taskId: s
     if (said(e) && e.kind === 'text') agentSpoke = true;
     if (!userTurn(e) || !agentSpoke) return;
     const text = plain(e.text);
-    if (text.length < 8 || injected.test(e.text) || !directs.test(text)) return;
-    if (/\?\s*$/.test(text) && !proposes.test(text)) return;
+    if (text.length < 8 || injected.test(e.text)) return;
+    const challenged = challenges.test(text);
+    if (!directs.test(text) && !challenged) return;
+    if (/\?\s*$/.test(text) && !proposes.test(text) && !challenged) return;
     if (reportsFailure.test(text) && !saysHow.test(text)) return;
     if (processDirective.test(text) && !namesCourse.test(text)) return;
     const reply: TranscriptEntry[] = [];

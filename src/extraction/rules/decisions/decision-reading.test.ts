@@ -261,6 +261,19 @@ describe('decisions: a correction the user gives and the agent accepts', () => {
     expect((await found(entries)).map((d) => d.line)).toEqual([entries[2]?.line]);
   });
 
+  it('a question that challenges the course, accepted, is a correction too', async () => {
+    const entries = [
+      said('The SyncState gains `conversationSyncFailures` and `lastConversationSyncError`.'),
+      user('there are no tracking of failures for metrics. does it make sense to have it combined '),
+      said(
+        "You're absolutely right! That's inconsistent. If metrics processor doesn't track failures in `SyncState`, neither should conversations processor.\n\n## Remove Failure Tracking Fields",
+      ),
+    ];
+    expect((await found(entries)).map((d) => [d.line, d.description])).toEqual([
+      [entries[2]?.line, entries[1]?.text.trim()],
+    ]);
+  });
+
   it('a fact, a question, a reply that does not accept, or a turn whose reply already decides gives no second decision', async () => {
     const entries = [
       said('I extended the JSONL file with a new record type.'),
