@@ -29,6 +29,11 @@ export interface TrackResult {
   /** Nothing recorded yet beyond the sessions: no issue, task, request or record to hand over. */
   empty: boolean;
   note: string;
+  /**
+   * The session this one replaced was cut off: it stopped in the middle of its turn without a Stop or SessionEnd (a
+   * crash, a kill): why, said to the user; null when not.
+   */
+  cut_off: string | null;
 }
 
 export interface InjectedContext {

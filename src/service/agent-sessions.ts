@@ -9,6 +9,7 @@ import {
   finishWork,
   isTerminal,
   linkAgentSession,
+  cutOffSession,
   markImported,
   noteCompaction,
   SessionSnapshot,
@@ -256,7 +257,14 @@ export class AgentSessions {
     return first;
   }
 
-  private result(f: Found, s: WorkflowState, outcome: TrackResult['outcome'], session: number, note: string) {
+  private result(
+    f: Found,
+    s: WorkflowState,
+    outcome: TrackResult['outcome'],
+    session: number,
+    note: string,
+    cutOff: string | null = null,
+  ): TrackResult {
     return {
       workflow_id: s.id,
       outcome,
@@ -266,6 +274,7 @@ export class AgentSessions {
       reinject: s.reinject ?? false,
       empty: isEmpty(s),
       note,
+      cut_off: cutOff,
     };
   }
 
@@ -279,6 +288,7 @@ export class AgentSessions {
       reinject: false,
       empty: true,
       note,
+      cut_off: null,
     };
   }
 
@@ -330,6 +340,7 @@ export class AgentSessions {
       resumed ? 'resumed' : result.outcome,
       result.session_number,
       `${resumed ? 'resumed' : 'following'} ${f.note} as session ${result.session_number}`,
+      result.cut_off ?? null,
     );
   }
 
@@ -349,13 +360,15 @@ export class AgentSessions {
       const t = f.created ? null : await this.track({ ...input, resume: false });
       return { ...(t ?? this.result(f, w, 'created', 1, f.note)), context: null, finished };
     }
-    const fresh = await this.freshSnapshot(w);
+    // a session cut off in the middle of its turn: the context says so (a snapshot of trigger crash), never an older one
+    const fresh = cutOffSession(w, input.agent) ? null : await this.freshSnapshot(w);
     const git = fresh ? null : await this.gitOf(w);
     const { result, state } = await this.svc.runner.run(
       w.id,
       (d) => {
         const link = linkAgentSession(d, input.agent);
-        return { link, context: this.handover(d, fresh, git, input) };
+        const why = link.cut_off ? { trigger: 'crash' as const, reason: link.cut_off } : null;
+        return { link, context: this.handover(d, fresh, git, { ...input, ...why }) };
       },
       { retry: true },
     );
@@ -367,6 +380,7 @@ export class AgentSessions {
         outcome,
         result.link.session_number,
         `${resumed ? 'resumed' : 'following'} ${f.note} as session ${result.link.session_number}`,
+        result.link.cut_off ?? null,
       ),
       context: result.context,
       finished,
@@ -400,9 +414,10 @@ export class AgentSessions {
     d: Draft,
     fresh: SessionSnapshot | null,
     git: GitCapture | null,
-    input: { max_chars: number; reason: string },
+    input: { max_chars: number; reason: string; trigger?: 'crash' },
   ): InjectedContext {
-    const snap = fresh ?? takeSnapshot(d, 'handover', input.reason, git ?? { state: null, note: null });
+    const snap =
+      fresh ?? takeSnapshot(d, input.trigger ?? 'handover', input.reason, git ?? { state: null, note: null });
     const session = Math.max(1, d.state.session_count);
     const fitted = fitToCharacters(
       (budget) => this.svc.compiler.compile(snap, session, [], budget),

@@ -159,6 +159,95 @@ describe('continuity by default: baton init --agent codex, then Codex as usual',
   });
 });
 
+describe('continuity by default: a session cut off in the middle of its turn', () => {
+  it('is read to where it stops at the next start, said to the user, and the context names the call that never returned', async () => {
+    const { repo, baton, status } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const hook = (event: string, fields: Json) =>
+      baton(['hook', event], JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }));
+    const one = '196820da-0000-4000-8000-000000000021';
+    const { path, lines } = transcriptOf('claude-code/codemie-code-2/session-196820da.jsonl', 60);
+    await hook('SessionStart', { session_id: one, source: 'startup' });
+    await hook('UserPromptSubmit', {
+      session_id: one,
+      transcript_path: path,
+      prompt: lines[5]!.message.content,
+    });
+    await hook('Stop', { session_id: one, transcript_path: path, stop_hook_active: false });
+    const before = await status();
+
+    // the next prompt; the agent works on (its list moves), says what it does, and starts a commit: then the
+    // terminal dies. No Stop, no SessionEnd.
+    await hook('UserPromptSubmit', {
+      session_id: one,
+      transcript_path: path,
+      prompt: 'go on, and commit it',
+    });
+    const all = readFileSync(corpusPath('claude-code/codemie-code-2/session-196820da.jsonl'), 'utf8').split(
+      '\n',
+    );
+    const now = new Date().toISOString();
+    const said = (id: string, content: Json[]) =>
+      JSON.stringify({
+        type: 'assistant',
+        timestamp: now,
+        sessionId: one,
+        message: { id, role: 'assistant', content },
+      });
+    appendFileSync(
+      path,
+      `${[
+        ...all.slice(60, 111),
+        said('m-cut-1', [{ type: 'text', text: 'The plan is written. Committing it now.' }]),
+        said('m-cut-2', [
+          {
+            type: 'tool_use',
+            id: 'toolu-cut',
+            name: 'Bash',
+            input: { command: 'git commit -am "Add the plan"' },
+          },
+        ]),
+      ].join('\n')}\n`,
+    );
+
+    const next = await hook('SessionStart', {
+      session_id: '196820da-0000-4000-8000-000000000022',
+      source: 'startup',
+    });
+    expect(next.code).toBe(0);
+    const out = JSON.parse(next.stdout) as { systemMessage: string; hookSpecificOutput: Json };
+    expect(out.systemMessage).toMatch(
+      /Baton noticed that session 1 \(Claude Code session \S+\) stopped in the middle of its turn without ending/,
+    );
+    expect(next.stderr).toMatch(/read \d+ entries .*session\.jsonl gained since its last import/);
+    const text = out.hookSpecificOutput.additionalContext as string;
+    // what it did after its last Stop counts: its list, its last words, the call that never returned
+    expect(text).toContain('Committing it now.');
+    expect(text).toMatch(
+      /The transcript ends before this call returned \(check whether it ran\): `Bash: git commit/,
+    );
+    expect(text).toMatch(
+      /The previous session ended because: crash: session 1 .* stopped in the middle of its turn/,
+    );
+    const after = await status();
+    expect(after.workflow.id).toBe(before.workflow.id);
+    expect(taskRows(after).map(([, st]) => st)).toEqual(['done', 'done', 'done', 'done', 'done']);
+
+    // a session that ended its turn and went quiet (Codex never sends SessionEnd) was not cut off
+    await hook('Stop', {
+      session_id: '196820da-0000-4000-8000-000000000022',
+      transcript_path: path,
+      stop_hook_active: false,
+      last_assistant_message: 'Committed.',
+    });
+    const quiet = await hook('SessionStart', {
+      session_id: '196820da-0000-4000-8000-000000000023',
+      source: 'startup',
+    });
+    expect(quiet.stdout).not.toMatch(/stopped in the middle/);
+  });
+});
+
 describe('continuity by default: a new conversation after finished work', () => {
   it('continues after a crash or /clear, and starts a new workflow once the work is done and the user quit', async () => {
     const { repo, baton, status } = workspace();

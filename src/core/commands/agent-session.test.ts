@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { Draft } from '../draft.js';
 import { foldEvents } from '../fold.js';
 import type { WorkflowState } from '../schemas/state.js';
-import { linkAgentSession, noteCompaction } from './agent-session.js';
+import { cutOffSession, endAgentSession, linkAgentSession, noteCompaction } from './agent-session.js';
 import { createWorkflow } from './create.js';
 import { deliverContext } from './handoff.js';
-import { assertImportContinues, markImported } from './records.js';
+import { assertImportContinues, markImported, recordSummary } from './records.js';
+import { recordRequest } from './requests.js';
 import { takeSnapshot } from './snapshots.js';
 
 let n = 0;
@@ -32,6 +33,60 @@ describe('linkAgentSession without a session id', () => {
     expect(d.events.filter((e) => e.type === 'session.ended')).toEqual([]);
     // the agent session that follows is still s1
     expect(linkAgentSession(next(d.state), { name: 'claude-code', session_id: 's1' }).outcome).toBe('same');
+  });
+});
+
+describe('a session replaced in the middle of its turn', () => {
+  const s1 = { name: 'claude-code', session_id: 's1' };
+  const s2 = { name: 'claude-code', session_id: 's2' };
+  const asked = () => {
+    const d = fresh();
+    linkAgentSession(d, s1);
+    recordRequest(d, {
+      text: 'rename foo to bar',
+      at: '2026-03-01T10:01:00.000Z',
+      source: 'claude-code:hook',
+    });
+    return d.state;
+  };
+  const answer = (s: WorkflowState, turn_ended: boolean) => {
+    const d = next(s);
+    const text = turn_ended ? 'Renamed foo to bar.' : 'Renaming it now.';
+    recordSummary(
+      d,
+      { kind: 'last_message', text, source: 'claude-code', turn_ended },
+      '2026-03-01T10:02:00.000Z',
+    );
+    return d.state;
+  };
+
+  it('was cut off when the last request has no answer its turn ended on: said in its end and to the caller', () => {
+    for (const s of [asked(), answer(asked(), false)]) {
+      const d = next(s);
+      const out = linkAgentSession(d, s2);
+      expect(out.cut_off).toMatch(/^session 1 \(Claude Code session s1\) stopped in the middle of its turn/);
+      expect(d.state.sessions[0]?.end_reason).toBe(out.cut_off);
+    }
+  });
+
+  it('was not when its turn ended on an answer, nothing was asked, it ended, or it goes on', () => {
+    expect(cutOffSession(answer(asked(), true), s2)).toBeNull();
+    const quiet = fresh();
+    linkAgentSession(quiet, s1);
+    expect(cutOffSession(quiet.state, s2)).toBeNull();
+    // a StopFailure's snapshot (an API error, a usage limit) after the request explains the stop
+    const limited = next(asked(), '2026-03-01T10:03:00.000Z');
+    takeSnapshot(limited, 'pause', 'the turn ended on an API error (rate_limit)', {
+      state: null,
+      note: null,
+    });
+    expect(cutOffSession(limited.state, s2)).toBeNull();
+    const ended = next(asked());
+    endAgentSession(ended, s1, 'prompt_input_exit');
+    expect(cutOffSession(ended.state, s2)).toBeNull();
+    // the same agent session again (a resume): it goes on
+    expect(cutOffSession(asked(), s1)).toBeNull();
+    expect(cutOffSession(asked(), { name: 'claude-code', session_id: null })).toBeNull();
   });
 });
 

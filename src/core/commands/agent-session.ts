@@ -1,6 +1,9 @@
 import type { Draft } from '../draft.js';
 import { recordSummary } from './records.js';
 import type { AgentSessionRef } from '../schemas/workflow.js';
+import type { WorkflowState } from '../schemas/state.js';
+import { agentLabel } from '../agent-label.js';
+import { lastRequestAnswered } from './finished-work.js';
 
 export type AgentSessionOutcome = 'same' | 'linked' | 'next';
 
@@ -13,7 +16,7 @@ export type AgentSessionOutcome = 'same' | 'linked' | 'next';
 export function linkAgentSession(
   d: Draft,
   agent: AgentSessionRef | { name: string; session_id: null },
-): { outcome: AgentSessionOutcome; session_number: number } {
+): { outcome: AgentSessionOutcome; session_number: number; cut_off?: string } {
   const cur = d.state.sessions[d.state.sessions.length - 1];
   // an agent working on it: the workflow is under way (pause and resume apply), whether or not it has tasks
   if (d.state.status === 'pending') d.emit({ type: 'workflow.started', data: {} });
@@ -30,14 +33,45 @@ export function linkAgentSession(
       d.emit({ type: 'session.linked', data: { agent } });
       return { outcome: 'linked', session_number: cur.number };
     }
+    const cut = cutOffSession(d.state, agent);
     d.emit({
       type: 'session.ended',
-      data: { reason: `${cur.agent.name} session ${cur.agent.session_id} ended`, snapshot_id: null },
+      data: { reason: cut ?? `${cur.agent.name} session ${cur.agent.session_id} ended`, snapshot_id: null },
     });
+    const number = d.state.session_count + 1;
+    d.emit({ type: 'session.started', session_number: number, data: { origin: 'resume', agent } });
+    return { outcome: 'next', session_number: number, ...(cut ? { cut_off: cut } : {}) };
   }
   const number = d.state.session_count + 1;
   d.emit({ type: 'session.started', session_number: number, data: { origin: 'resume', agent } });
   return { outcome: 'next', session_number: number };
+}
+
+/**
+ * Why the open session that this agent session replaces was cut off, or null when it was not: it follows another agent
+ * session that never ended (no SessionEnd came), and the user's last request has no answer its turn ended on (the
+ * transcript ends on a call, or the user stopped it), and no snapshot since explains the stop (a StopFailure's, a
+ * pause's). The agent went silent in the middle of its work: a crash, a kill, a closed terminal, a lost connection.
+ */
+export function cutOffSession(
+  s: WorkflowState,
+  agent: AgentSessionRef | { name: string; session_id: null },
+): string | null {
+  const cur = s.sessions[s.sessions.length - 1];
+  if (!cur || cur.ended_at !== null || !cur.agent || agent.session_id === null) return null;
+  if (cur.agent.name === agent.name && cur.agent.session_id === agent.session_id) return null;
+  if (lastRequestAnswered(s) !== false) return null;
+  // a stop already explained since the request: an API error or usage limit (StopFailure), a pause, a timeout
+  const snap = s.last_snapshot;
+  const asked = (s.recent_requests ?? []).at(-1);
+  if (
+    snap &&
+    asked &&
+    ['pause', 'timeout', 'crash'].includes(snap.trigger) &&
+    Date.parse(snap.created_at) >= Date.parse(asked.at ?? asked.timestamp)
+  )
+    return null;
+  return `session ${cur.number} (${agentLabel(cur.agent.name)} session ${cur.agent.session_id}) stopped in the middle of its turn without ending (no Stop or SessionEnd came: crashed, killed or cut off)`;
 }
 
 /**

@@ -40,13 +40,19 @@ function workDone(s: WorkflowState): string | null {
     if (!allFinished(s.tasks)) return null;
     return n === 1 ? 'its task is done' : `all ${n} of its tasks are done`;
   }
+  return lastRequestAnswered(s) === true ? "the user's last request was answered" : null;
+}
+
+/**
+ * Whether the user's last request was answered: the agent's last message came after it and its turn ended on it (a
+ * message the agent went on from, or the user stopped, is no answer); null when no request was recorded.
+ */
+export function lastRequestAnswered(s: WorkflowState): boolean | null {
   const asked = (s.recent_requests ?? []).at(-1);
+  if (!asked) return null;
   const answer = s.summaries?.last_message;
-  // the turn ended on it: a message the agent went on from, or the user stopped, is no answer
-  if (!asked || !answer || answer.turn_ended !== true) return null;
-  return Date.parse(answer.timestamp) >= Date.parse(asked.at ?? asked.timestamp)
-    ? "the user's last request was answered"
-    : null;
+  if (!answer || answer.turn_ended !== true) return false;
+  return Date.parse(answer.timestamp) >= Date.parse(asked.at ?? asked.timestamp);
 }
 
 /** Completes a workflow whose work is over (`finishedWork`), saying why; null when it is not (or no longer) over. */

@@ -8,6 +8,7 @@ import type { StartResult, TrackResult } from '../../service/index.js';
 import type { HookOutcome, TranscriptSeen } from './hook-log.js';
 import type { HookAgent, HookEvent, HookPayload } from './hook-payload.js';
 import { agentLabel } from '../../core/agent-label.js';
+import { catchUpTranscripts } from './catch-up.js';
 
 export interface HookSettings {
   autoTrack: boolean;
@@ -209,6 +210,8 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
   switch (event) {
     case 'SessionStart': {
       const source = p.source ?? 'startup';
+      // what an earlier session wrote after its last Stop (it may have been cut off) counts before the handover
+      const caught = await catchUpTranscripts(ctx);
       const t = await ctx.client.startAgentSession({
         ...trackInput(ctx, true),
         max_chars: ctx.settings.injectMaxChars,
@@ -217,11 +220,16 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         fresh_start: source === 'startup',
       });
       const done = t.finished ? finishedNote(t.finished, t) : null;
-      const told = done ? { tell: done.tell } : {};
+      const cut = t.cut_off
+        ? `Baton noticed that ${t.cut_off}; its transcript was read to where it stops`
+        : null;
+      const told = done || cut ? { tell: [cut, done?.tell].filter(Boolean).join('. ') } : {};
+      const before = [caught, cut && t.cut_off].filter(Boolean).join('; ');
       // the user installed the hooks expecting to be followed: a session Baton does not follow is said so
       if (!t.workflow_id)
         return {
           ...untracked(t),
+          note: `${before ? `${before}; ` : ''}${t.note}`,
           tell: `${done ? `Baton ${done.note}. ` : ''}Baton is not following this session: ${t.note}`,
         };
       if (!t.context) {
@@ -232,14 +240,14 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         const did = t.finished && room > 200 ? `${clip(t.finished.context.trim(), room)}\n\n` : '';
         return {
           outcome: 'ok',
-          note: `${done ? `${done.note}; ` : ''}${c.note}`,
+          note: `${before ? `${before}; ` : ''}${done ? `${done.note}; ` : ''}${c.note}`,
           output: context('SessionStart', `${head}${did}${c.text}`),
           ...told,
         };
       }
       return {
         outcome: 'ok',
-        note: `${done ? `${done.note}; ` : ''}${t.note}; injected the context (${t.context.chars} characters${t.context.cut ? ', cut to fit' : ''}, hash ${t.context.hash})`,
+        note: `${before ? `${before}; ` : ''}${done ? `${done.note}; ` : ''}${t.note}; injected the context (${t.context.chars} characters${t.context.cut ? ', cut to fit' : ''}, hash ${t.context.hash})`,
         output: context('SessionStart', t.context.text),
         ...told,
       };

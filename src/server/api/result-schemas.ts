@@ -37,6 +37,8 @@ const trackFields = {
   reinject: z.boolean(),
   empty: z.boolean(),
   note: z.string(),
+  /** The session this one replaced stopped in the middle of its turn without ending: why (null when not). */
+  cut_off: z.string().nullable(),
 };
 export const TrackResult = z.object(trackFields).openapi('TrackResult');
 
