@@ -22,6 +22,7 @@ export * from './fold.js';
 export * from './records.js';
 export * from './recovery.js';
 export * from './context/fit-budget.js';
+export * from './context/held-summary.js';
 export * from './context/render-context.js';
 export * from './context/resume-context.js';
 export * from './schemas/index.js';

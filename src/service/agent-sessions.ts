@@ -10,6 +10,8 @@ import {
   isTerminal,
   linkAgentSession,
   cutOffSession,
+  namingWorkflow,
+  withoutHeldSummary,
   markImported,
   noteCompaction,
   SessionSnapshot,
@@ -66,12 +68,16 @@ const FINISHED_CONTEXT_TOKENS = 400;
 
 /**
  * A finished workflow's context as another session's briefing shows it: what it did, without its stamp line, its next
- * step (it is not to be continued) and its own retrieval line (which names no workflow: the briefing names it).
+ * step (it is not to be continued) and its own retrieval line (which names no workflow: the briefing names it), its
+ * hints for more naming it.
  */
-const asFinished = (markdown: string) =>
-  withoutOwnFooter(markdown.replace(/^<!--.*-->\n/, '')).replace(
-    /\n### What to Do Next\n[\s\S]*?(?=\n### |$)/,
-    '\n',
+const asFinished = (markdown: string, workflowId: string) =>
+  namingWorkflow(
+    withoutOwnFooter(markdown.replace(/^<!--.*-->\n/, '')).replace(
+      /\n### What to Do Next\n[\s\S]*?(?=\n### |$)/,
+      '\n',
+    ),
+    workflowId,
   );
 
 const newest = (ws: readonly WorkflowState[]) =>
@@ -170,7 +176,7 @@ export class AgentSessions {
     if (!why) return { workflow: out.state, finished: null };
     // what it did, compiled small without writing to it (the stamp line is for contexts handed over)
     const compiled = await this.svc.queries.context(out.state, FINISHED_CONTEXT_TOKENS);
-    const context = asFinished(compiled.markdown);
+    const context = asFinished(compiled.markdown, w.id);
     return {
       workflow: out.state,
       finished: { workflow_id: w.id, title: w.issue?.title ?? w.title, reason: why, context },
@@ -368,7 +374,9 @@ export class AgentSessions {
       (d) => {
         const link = linkAgentSession(d, input.agent);
         const why = link.cut_off ? { trigger: 'crash' as const, reason: link.cut_off } : null;
-        return { link, context: this.handover(d, fresh, git, { ...input, ...why }) };
+        // the agent session that goes on (a compaction, a resume) holds its own compaction summary
+        const held = link.outcome === 'same';
+        return { link, context: this.handover(d, fresh, git, { ...input, ...why, held }) };
       },
       { retry: true },
     );
@@ -414,14 +422,16 @@ export class AgentSessions {
     d: Draft,
     fresh: SessionSnapshot | null,
     git: GitCapture | null,
-    input: { max_chars: number; reason: string; trigger?: 'crash' },
+    input: { max_chars: number; reason: string; trigger?: 'crash'; held: boolean },
   ): InjectedContext {
     const snap =
       fresh ?? takeSnapshot(d, input.trigger ?? 'handover', input.reason, git ?? { state: null, note: null });
     const session = Math.max(1, d.state.session_count);
+    const began = d.state.sessions[d.state.sessions.length - 1]?.started_at;
+    const shown = input.held && began ? withoutHeldSummary(snap, began) : snap;
     const fitted = fitToCharacters(
-      (budget) => this.svc.compiler.compile(snap, session, [], budget),
-      snap,
+      (budget) => this.svc.compiler.compile(shown, session, [], budget),
+      shown,
       input.max_chars,
     );
     deliverContext(d, {
@@ -441,7 +451,7 @@ export class AgentSessions {
     const git = fresh ? null : await this.gitOf(s);
     const out = await this.svc.runner.run(
       workflowId,
-      (d) => this.handover(d, fresh, git, { max_chars: input.maxChars, reason: input.reason }),
+      (d) => this.handover(d, fresh, git, { max_chars: input.maxChars, reason: input.reason, held: true }),
       { retry: true },
     );
     return out.result;

@@ -97,9 +97,19 @@ describe('baton hook <event> on a workflow made with baton create', () => {
       ['hook', 'SessionStart'],
       payload('session_start.json', 0, repo, { source: 'compact' }),
     );
-    // the summary Claude Code wrote of what it compacted is the Last State the next context starts from
+    // the summary Claude Code wrote of what it compacted is the Last State the next context starts from; the
+    // compacted session holds it already (its context opens with it): it is named, not repeated
     expect(context(compact.stdout)).toContain('## Session Resume Context');
     expect(context(compact.stdout)).toMatch(
+      /### Last State \(the compaction summary[^)]*\)\nNot repeated here: the summary of this compaction opens your context/,
+    );
+    expect(context(compact.stdout)).not.toContain('We designed the schema');
+    // a new conversation (after /clear) does not hold it: it gets it whole
+    const cleared = await baton(
+      ['hook', 'SessionStart'],
+      payload('session_start.json', 0, repo, { source: 'clear', session_id: 'after-clear' }),
+    );
+    expect(context(cleared.stdout)).toMatch(
       /### Last State \(the compaction summary[^)]*\)\nWe designed the schema with zod and started the API routes\./,
     );
     const checkpoint = (await baton(['checkpoint', '--name', 'h', '--json'])).json<{

@@ -3,6 +3,7 @@ import { countTokens } from '../../tokens/count-tokens.js';
 import { emptyUsage } from '../schemas/records.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import { fitResumeContext } from './fit-budget.js';
+import { namingWorkflow } from './render-context.js';
 
 const task = (i: number, status: 'done' | 'pending' | 'in_progress') => ({
   id: `T${i}`,
@@ -128,6 +129,15 @@ describe('resume context within a token budget', () => {
     expect(fitted.over_budget).toBe(false);
     expect(fitted.context.completed_tasks).toHaveLength(40);
     expect(fitted.context.errors_resolved).toHaveLength(10);
+  });
+
+  it('names its workflow in every hint for more, for a briefing of another workflow', () => {
+    const md = fitResumeContext(bigSnapshot(), 4, [], 900, countTokens).markdown;
+    // the hints of a category alone (the footer names its snapshot)
+    const hints = md.match(/baton details (?!snap-)[a-z-]+/g) ?? [];
+    expect(hints.length).toBeGreaterThan(1);
+    const named = namingWorkflow(md, 'wf-old');
+    expect(named.match(/baton details [a-z-]+ -w wf-old/g)).toHaveLength(hints.length);
   });
 
   it('shrinks lower-priority parts first and keeps what must never be dropped', () => {

@@ -187,6 +187,17 @@ function nextWork(c: ResumeContext): string {
 }
 
 /** The markdown rendering handed to an agent. */
+/**
+ * The context's hints for more (`baton details decisions`: the workflow of the current worktree) naming its workflow,
+ * for a context shown in another workflow's briefing, where a bare category would read the new workflow.
+ */
+export function namingWorkflow(markdown: string, workflowId: string): string {
+  return markdown.replace(
+    /\bbaton details (requests|summaries|decisions|errors|reviewer-feedback|history|test-state|git-changes)\b/g,
+    `baton details $1 -w ${workflowId}`,
+  );
+}
+
 export function renderResumeContext(c: ResumeContext): string {
   const out: string[] = [];
   out.push(`## Session Resume Context (session ${c.session_number} of ${c.total_sessions})`, '');
