@@ -115,6 +115,53 @@ describe('baton init', () => {
     expect(readFileSync(join(repo, '.git', 'info', 'exclude'), 'utf8')).not.toMatch(/CLAUDE|codex/);
   });
 
+  it('excludes its files again in a repository made again at the same path, and doctor names the ones git would commit', async () => {
+    const { repo, baton } = setup();
+    const own = ['.claude/settings.local.json', 'CLAUDE.md', '.codex/hooks.json', 'AGENTS.md'];
+    const init = async () => {
+      const r = await baton(['init', '--agent', 'all', '--command', 'baton', '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      return r.json<{ changes: { what: string; path: string; change: string }[] }>().changes;
+    };
+    const excludes = (changes: { what: string; path: string; change: string }[]) =>
+      changes.filter((c) => c.what === 'git-exclude').map((c) => [c.path.slice(repo.length + 1), c.change]);
+    expect(excludes(await init())).toEqual(own.map((f) => [f, 'excluded']));
+    // deleted and made again: Baton's record still says "excluded", the new .git/info/exclude does not
+    rmSync(repo, { recursive: true, force: true });
+    mkdirSync(repo);
+    gitIn(repo, 'init', '-q');
+    expect(excludes(await init())).toEqual(
+      own.map((f) => [f, 'excluded again (.git/info/exclude no longer listed it)']),
+    );
+    expect(gitIn(repo, 'status', '--porcelain', '-uall')).toBe('');
+
+    // the lines lost again (an exclude file rewritten): doctor names each file, exit 1, with the command that fixes it
+    const exclude = join(repo, '.git', 'info', 'exclude');
+    writeFileSync(exclude, '');
+    const doctor = async () => {
+      const r = await baton(['doctor', '--json']);
+      return { code: r.code, problems: r.json<{ problems: string[] }>().problems };
+    };
+    const lost = await doctor();
+    expect(lost.code).toBe(1);
+    expect(lost.problems.filter((p) => /git neither ignores nor tracks it/.test(p))).toEqual(
+      own.map(
+        (f) =>
+          `\`baton init\` made ${join(repo, f)} for this machine alone, and git neither ignores nor tracks it (it is missing from .git/info/exclude): an agent's \`git add -A\` commits it; run \`baton init --agent ${f.includes('claude') || f === 'CLAUDE.md' ? 'claude-code' : 'codex'}\` to exclude it again`,
+      ),
+    );
+    // a file committed on purpose is the repository's now: not excluded again, not named
+    gitIn(repo, 'add', 'CLAUDE.md');
+    expect(excludes(await init()).map(([f]) => f)).toEqual(own.filter((f) => f !== 'CLAUDE.md'));
+    expect((await doctor()).problems.filter((p) => /git neither ignores nor tracks it/.test(p))).toEqual([]);
+    expect(readFileSync(exclude, 'utf8')).toBe(
+      `${own
+        .filter((f) => f !== 'CLAUDE.md')
+        .map((f) => `/${f}\n`)
+        .join('')}`,
+    );
+  });
+
   it('writes the committed files with --shared and the user files with --user', async () => {
     const { repo, home, baton } = setup();
     expect((await baton(['init', '--shared', '--agent', 'all', '--command', 'baton'])).code).toBe(0);

@@ -135,7 +135,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
       const root = await git.resolveWorktree(rt.cwd);
       const log = readHookLog(hookLogPath(settings.home, root), root);
       const inUse = detectAgents(root, rt.env);
-      const found = diagnose(root, rt.env, log.events, inUse);
+      const found = diagnose(root, rt.env, log.events, inUse, settings.home);
       if (start === null)
         found.problems.unshift(`${root} is not a git repository: Baton follows git worktrees`);
       // The store that cannot be opened is what the hooks failed on: said here with what to do, not thrown.

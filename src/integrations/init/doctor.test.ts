@@ -17,6 +17,10 @@ describe('the hook events doctor says an agent does not know', () => {
     const codex = wiringOf('codex', root, env);
     expect(codex.version).toBeNull();
     expect(codex.hooks.map((h) => [h.events, h.unknown])).toEqual([[['SessionStart', 'SessionEnd'], []]]);
-    expect(diagnose(root, env, {}, ['codex']).problems.filter((p) => /does not know/.test(p))).toEqual([]);
+    expect(
+      diagnose(root, env, {}, ['codex'], join(root, 'baton-home')).problems.filter((p) =>
+        /does not know/.test(p),
+      ),
+    ).toEqual([]);
   });
 });

@@ -19,6 +19,7 @@ import { isObject, readJsonObject } from './json-file.js';
 import { findMcp } from './mcp-entry.js';
 import { codexTrust } from '../../agents/codex/codex-config.js';
 import { gitStandingOf } from './git-exclude.js';
+import { unexcludedFiles } from './init.js';
 import { agentLabel } from '../../core/agent-label.js';
 
 const scopes: InitScope[] = ['local', 'shared', 'user'];
@@ -153,13 +154,14 @@ export interface DoctorFindings {
 
 /**
  * What is wired and what is missing, with what to do next: hooks (every event, a command that can run), the MCP
- * server, the instructions block, and the last result of each hook (a hook that failed or timed out is a problem).
+ * server, the instructions block, the files init made that git would commit, and the last result of each hook (a hook that failed or timed out is a problem).
  */
 export function diagnose(
   root: string,
   env: NodeJS.ProcessEnv,
   lastHooks: Record<string, HookRecord>,
   inUse: readonly InitAgent[],
+  batonHome: string,
 ): DoctorFindings {
   const agents = initAgents.map((a) => wiringOf(a, root, env));
   const problems: string[] = [];
@@ -223,6 +225,15 @@ export function diagnose(
       notes.push(
         `no Baton block in ${w.agent === 'codex' ? 'AGENTS.md' : 'CLAUDE.md'} (\`baton init\` adds it)`,
       );
+  }
+  for (const path of unexcludedFiles(batonHome, root)) {
+    const owner = agents.find((w) => {
+      const files = agentFiles(w.agent, 'local', root, homesOf(env));
+      return files.hooks === path || files.instructions === path;
+    });
+    problems.push(
+      `\`baton init\` made ${path} for this machine alone, and git neither ignores nor tracks it (it is missing from .git/info/exclude): an agent's \`git add -A\` commits it; run \`baton init${owner ? ` --agent ${owner.agent}` : ''}\` to exclude it again`,
+    );
   }
   for (const [event, r] of Object.entries(lastHooks))
     if (r.outcome === 'failed' || r.outcome === 'timeout')

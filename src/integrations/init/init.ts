@@ -128,10 +128,17 @@ export function init(input: InitInput): InitChange[] {
     });
   }
   if (scope === 'local') {
-    for (const path of [...created].filter((p) => inside(root, p) && !isDir(p)))
-      if (!excluded.has(path) && addExclude(root, path)) {
+    // the exclude file itself is asked, not the manifest: a repository deleted and made again at the same path (or
+    // an exclude file edited by hand) lost the lines the manifest says were added
+    for (const path of ownFiles(root, created))
+      if (gitStandingOf(root, path) !== 'tracked' && addExclude(root, path)) {
+        changes.push({
+          agent: null,
+          what: 'git-exclude',
+          path,
+          change: excluded.has(path) ? 'excluded again (.git/info/exclude no longer listed it)' : 'excluded',
+        });
         excluded.add(path);
-        changes.push({ agent: null, what: 'git-exclude', path, change: 'excluded' });
       }
     // a file the repository already commits (Codex's AGENTS.md, .codex/hooks.json) cannot be kept out of it: said
     for (const c of changes)
@@ -149,6 +156,19 @@ export function init(input: InitInput): InitChange[] {
     excluded: [...excluded],
   } satisfies Manifest as unknown as Record<string, unknown>);
   return changes;
+}
+
+/** The files a set-up created inside the repository (not its folders, not an entry of a user file). */
+const ownFiles = (root: string, created: Iterable<string>) =>
+  [...created].filter((p) => inside(root, p) && existsSync(p) && !isDir(p));
+
+/**
+ * The files `baton init` created in this repository (its default, local scope) that git would commit: neither
+ * tracked nor ignored, so an agent's `git add -A` takes this machine's settings into the repository.
+ */
+export function unexcludedFiles(home: string, root: string): string[] {
+  const m = readManifest(manifestPath(home, root, 'local'));
+  return ownFiles(root, m?.created ?? []).filter((p) => gitStandingOf(root, p) === 'untracked');
 }
 
 const isDir = (p: string) => {
