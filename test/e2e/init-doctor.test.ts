@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { batonBin, runCli } from '../helpers/cli.js';
 import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
 
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, any>;
@@ -302,25 +302,49 @@ describe('baton doctor', () => {
     );
   });
 
-  it("says Codex's project hooks need a trusted project, and hooks wired twice", async () => {
-    const { repo, home, baton } = setup();
-    expect((await baton(['init', '--agent', 'codex', '--command', 'baton'])).code).toBe(0);
-    const report = async () =>
-      (await baton(['doctor', '--json'])).json<{ problems: string[]; notes: string[] }>();
-    const problems = async () => (await report()).problems;
-    // no trust named yet: Codex asks at its next start, said as a note
-    expect((await report()).notes).toContainEqual(
+  it("says Codex's project hooks need a trusted project (exit 1 until then), and hooks wired twice", async () => {
+    const { repo, home, env, baton } = setup();
+    // a command that runs here, so the trust is the only thing doctor can find wrong
+    const command = `${process.execPath} ${batonBin}`;
+    const init = await baton(['init', '--agent', 'codex', '--command', command]);
+    expect(init.code).toBe(0);
+    const doctor = async () => {
+      const r = await baton(['doctor', '--json']);
+      return { code: r.code, ...r.json<{ problems: string[]; notes: string[] }>() };
+    };
+    const problems = async () => (await doctor()).problems;
+    // no trust named yet: Codex loads the project's hooks disabled, so nothing is followed: a problem, with the fix
+    const fix = `start \`codex\` here and choose to trust the folder when it asks (\`codex exec\` never asks), or add [projects."${repo}"] trust_level = "trusted" to it`;
+    expect(init.stdout).toContain(fix);
+    const unnamed = await doctor();
+    expect(unnamed.code).toBe(1);
+    expect(unnamed.problems).toEqual([
       expect.stringMatching(
-        /^Codex runs the hooks in .*\.codex\/hooks\.json only in a trusted project, and .*config\.toml names no trust for this folder/,
+        /^Codex runs the hooks in .*\.codex\/hooks\.json only in a trusted project, and .*config\.toml does not trust this folder yet, so Baton follows no Codex session here: /,
       ),
-    );
+    ]);
+    expect(unnamed.problems[0]).toContain(fix);
     const toml = join(home, '.codex', 'config.toml');
     const original = readFileSync(toml, 'utf8');
     writeFileSync(toml, `${original}\n[projects."${repo}"] # this one\ntrust_level = "untrusted"\n`);
-    expect(await problems()).toContainEqual(expect.stringMatching(/config\.toml marks this one untrusted/));
+    expect(await problems()).toEqual([
+      expect.stringMatching(
+        /config\.toml marks this one untrusted \(\[projects\.".*"\]\), so Baton follows no Codex session here: change its trust_level to "trusted" there/,
+      ),
+    ]);
     writeFileSync(toml, `${original}\n[projects."${repo}"]\ntrust_level = "trusted"\n`);
-    const trusted = await report();
+    const trusted = await doctor();
+    expect(trusted.code).toBe(0);
     expect([...trusted.problems, ...trusted.notes].filter((p) => /trusted project/.test(p))).toEqual([]);
+    expect((await baton(['init', '--agent', 'codex', '--command', command])).stdout).toContain(
+      'Codex trusts this folder, and asks you to review new hooks before they run.',
+    );
+    // a linked worktree of a trusted checkout is trusted too (Codex looks the main checkout up)
+    const worktree = join(tempDir('baton-wt-'), 'feature');
+    gitIn(repo, 'worktree', 'add', '-q', worktree);
+    const inWorktree = (args: string[]) => runCli(args, { cwd: worktree, env });
+    expect((await inWorktree(['init', '--agent', 'codex', '--command', command])).code).toBe(0);
+    expect((await inWorktree(['doctor'])).code).toBe(0);
     // the user's hooks as well: every event would run Baton twice
     expect((await baton(['init', '--user', '--agent', 'codex', '--command', 'baton'])).code).toBe(0);
     expect(await problems()).toContainEqual(

@@ -1,7 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers/git-repo.js';
+import { gitIn, makeRepo, tempDir } from '../../../test/helpers/git-repo.js';
 import { codexTrust, userWritableRoots } from './codex-config.js';
 
 /** A Codex folder holding this config.toml (none: null). */
@@ -28,15 +28,40 @@ describe('codexTrust', () => {
       'command = "baton"',
     ].join('\n');
     const dir = codexFolder(toml);
-    expect(codexTrust('/work/main', dir)).toBe('trusted');
-    expect(codexTrust('/work/main/', dir)).toBe('trusted');
-    expect(codexTrust('/work/app', dir)).toBe('untrusted');
-    expect(codexTrust('/work/elsewhere', dir)).toBeNull();
-    expect(codexTrust('/work/main', codexFolder(null))).toBeNull();
+    const level = (root: string, codexDir = dir) => codexTrust(root, codexDir)?.level ?? null;
+    expect(codexTrust('/work/main', dir)).toEqual({ level: 'trusted', folder: '/work/main' });
+    expect(level('/work/main/')).toBe('trusted');
+    expect(codexTrust('/work/app', dir)).toEqual({ level: 'untrusted', folder: '/work/app' });
+    expect(level('/work/elsewhere')).toBeNull();
+    expect(level('/work/main', codexFolder(null))).toBeNull();
     // a trust_level of another table does not count
     expect(
-      codexTrust('/work/x', codexFolder('[projects."/work/x"]\n[other]\ntrust_level = "trusted"\n')),
+      level('/work/x', codexFolder('[projects."/work/x"]\n[other]\ntrust_level = "trusted"\n')),
     ).toBeNull();
+  });
+
+  it("takes a linked worktree's trust from its own entry first, then from its main checkout's (as Codex does)", () => {
+    const main = makeRepo();
+    const worktree = join(tempDir('baton-wt-'), 'feature');
+    gitIn(main, 'worktree', 'add', '-q', worktree);
+    const trusted = codexFolder(`[projects."${main}"]\ntrust_level = "trusted"\n`);
+    expect(codexTrust(worktree, trusted)).toEqual({ level: 'trusted', folder: main });
+    expect(codexTrust(main, trusted)?.level).toBe('trusted');
+    const own = codexFolder(
+      `[projects."${main}"]\ntrust_level = "trusted"\n[projects."${worktree}"]\ntrust_level = "untrusted"\n`,
+    );
+    expect(codexTrust(worktree, own)).toEqual({ level: 'untrusted', folder: worktree });
+    // another repository's trust does not count
+    expect(codexTrust(makeRepo(), trusted)).toBeNull();
+  });
+
+  it('finds the entry Codex wrote for the resolved folder when Baton names it through a link', () => {
+    const repo = makeRepo();
+    const link = join(tempDir('baton-link-'), 'repo');
+    symlinkSync(repo, link);
+    expect(codexTrust(link, codexFolder(`[projects."${repo}"]\ntrust_level = "trusted"\n`))?.level).toBe(
+      'trusted',
+    );
   });
 });
 

@@ -5,12 +5,14 @@ import { invalidInput, isTerminal } from '../../core/index.js';
 import * as git from '../../git/git.js';
 import { hookLogPath, readHookLog } from '../../integrations/hooks/hook-log.js';
 import {
+  agentFiles,
   detectAgents,
+  homesOf,
   initAgents,
   type InitAgent,
   type InitScope,
 } from '../../integrations/init/agent-files.js';
-import { diagnose } from '../../integrations/init/doctor.js';
+import { codexTrustProblem, diagnose } from '../../integrations/init/doctor.js';
 import { batonCommand, commandLine, parseCommand } from '../../integrations/init/hook-command.js';
 import { init, undo, type InitChange } from '../../integrations/init/init.js';
 import { emit } from '../output.js';
@@ -112,12 +114,19 @@ export function registerInitCommands(program: Command, rt: Runtime) {
                 ? `Sessions are followed without \`baton create\` (auto_track on). Start ${agents.map(agentLabel).join(' or ')} here as usual; \`baton doctor\` shows what the hooks did.`
                 : 'auto_track is off: hooks follow only workflows made with `baton create` (set auto_track to on in baton.config.json or BATON_AUTO_TRACK).',
             );
-            if (agents.includes('codex'))
-              out.push(
+            if (agents.includes('codex')) {
+              // the project's hooks do nothing until Codex trusts the folder: said here, where the user looks first
+              const untrusted =
                 scope === 'user'
+                  ? null
+                  : codexTrustProblem(root, rt.env, agentFiles('codex', scope, root, homesOf(rt.env)).hooks);
+              if (untrusted) out.push(`${untrusted}.`);
+              out.push(
+                scope === 'user' || untrusted
                   ? 'Codex asks you to review new hooks before they run.'
-                  : 'Codex runs project hooks only in a trusted project, and asks you to review new hooks before they run.',
+                  : 'Codex trusts this folder, and asks you to review new hooks before they run.',
               );
+            }
             return out.join('\n');
           },
         );

@@ -146,6 +146,25 @@ export function wiringOf(agent: InitAgent, root: string, env: NodeJS.ProcessEnv)
   return out;
 }
 
+/**
+ * Why Codex will not run the project hooks in `hooks` (Codex loads a project's `.codex/` only in a folder
+ * `$CODEX_HOME/config.toml` trusts: with no entry it loads them disabled, and Baton follows nothing), with the fix;
+ * null when it trusts the folder. Said by `init` and `doctor` alike.
+ */
+export function codexTrustProblem(root: string, env: NodeJS.ProcessEnv, hooks: string): string | null {
+  const { codexDir } = homesOf(env);
+  const config = join(codexDir, 'config.toml');
+  const trust = codexTrust(root, codexDir);
+  if (trust?.level === 'trusted') return null;
+  const why = trust
+    ? `${config} marks this one untrusted ([projects."${trust.folder}"])`
+    : `${config} does not trust this folder yet`;
+  const how = trust
+    ? `change its trust_level to "trusted" there`
+    : `start \`codex\` here and choose to trust the folder when it asks (\`codex exec\` never asks), or add [projects."${root}"] trust_level = "trusted" to it`;
+  return `Codex runs the hooks in ${hooks} only in a trusted project, and ${why}, so Baton follows no Codex session here: ${how} (or use \`baton init --user --agent codex\`)`;
+}
+
 export interface DoctorFindings {
   agents: AgentWiring[];
   problems: string[];
@@ -154,7 +173,8 @@ export interface DoctorFindings {
 
 /**
  * What is wired and what is missing, with what to do next: hooks (every event, a command that can run), the MCP
- * server, the instructions block, the files init made that git would commit, and the last result of each hook (a hook that failed or timed out is a problem).
+ * server, the instructions block, Codex's trust in the folder, the files init made that git would commit, and the last
+ * result of each hook (a hook that failed or timed out is a problem).
  */
 export function diagnose(
   root: string,
@@ -196,21 +216,8 @@ export function diagnose(
         `${agentLabel(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(' and ')}: every event is answered twice (the context injected twice); keep one (\`baton init --undo\` with --user or --shared for the one to drop)`,
       );
     const project = w.agent === 'codex' ? w.hooks.find((h) => h.scope !== 'user') : undefined;
-    if (project) {
-      const { codexDir } = homesOf(env);
-      const config = join(codexDir, 'config.toml');
-      const trust = codexTrust(root, codexDir);
-      const how = `trust the folder when Codex asks, or add [projects."${root}"] trust_level = "trusted" to ${config} (or use \`baton init --user --agent codex\`)`;
-      // untrusted: the hooks never run; no entry read: Codex asks at its next start (or trusts the main checkout)
-      if (trust === 'untrusted')
-        problems.push(
-          `Codex runs the hooks in ${project.path} only in a trusted project, and ${config} marks this one untrusted: ${how}`,
-        );
-      else if (trust === null)
-        notes.push(
-          `Codex runs the hooks in ${project.path} only in a trusted project, and ${config} names no trust for this folder: ${how}`,
-        );
-    }
+    const untrusted = project ? codexTrustProblem(root, env, project.path) : null;
+    if (untrusted) problems.push(untrusted);
     if (w.hooks.length && w.plugin.length)
       problems.push(
         `${agentLabel(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(', ')} and from the plugin ${w.plugin.join(', ')}: keep one (\`baton init --undo\`, or disable the plugin)`,
