@@ -163,7 +163,8 @@ export interface BatonClient {
   ): Promise<{ acknowledged: string; latest: string | null; matches: boolean }>;
   snapshots(ref: Ref): Promise<{ workflow_id: string; snapshots: SnapshotSummary[] }>;
   snapshot(ref: Ref, snapshotId: string): Promise<SessionSnapshot>;
-  details(ref: Ref, snapshotId: string, category: DetailCategory): Promise<DetailsResult>;
+  /** Everything of one category as of a snapshot; with `null`, as the workflow stands now (its live snapshot). */
+  details(ref: Ref, snapshotId: string | null, category: DetailCategory): Promise<DetailsResult>;
   checkpoint(ref: Ref, name: string): Promise<{ workflow_id: string; checkpoint: CheckpointRef }>;
   checkpoints(ref: Ref): Promise<{ workflow_id: string; checkpoints: CheckpointRef[] }>;
   /** Every transcript imported and how far it was read, oldest first; with `path`, only that file's. */

@@ -6,6 +6,7 @@ import type {
   QueueListing,
   SubmitRequest,
 } from '../service/index.js';
+import { isLiveSnapshotId, liveSnapshotId } from '../service/index.js';
 import type {
   BatonClient,
   Channel,
@@ -322,20 +323,30 @@ export class HttpClient implements BatonClient {
     );
   }
 
-  snapshot(ref: Ref, snapshotId: string) {
-    const path = ref.workflowId
+  /**
+   * A snapshot's path: under its workflow when the ref names one or the id is a live one (`live-<version>` names no
+   * workflow: the worktree's, as locally), else by id alone.
+   */
+  private snapshotPath(ref: Ref, snapshotId: string) {
+    return ref.workflowId || isLiveSnapshotId(snapshotId)
       ? `${this.wf(ref)}/snapshots/${e(snapshotId)}`
       : `/api/snapshots/${e(snapshotId)}`;
-    return this.call<Awaited<ReturnType<BatonClient['snapshot']>>>('GET', path, undefined, ref);
   }
 
-  details(ref: Ref, snapshotId: string, category: Parameters<BatonClient['details']>[2]) {
-    const path = ref.workflowId
-      ? `${this.wf(ref)}/snapshots/${e(snapshotId)}`
-      : `/api/snapshots/${e(snapshotId)}`;
+  snapshot(ref: Ref, snapshotId: string) {
+    return this.call<Awaited<ReturnType<BatonClient['snapshot']>>>(
+      'GET',
+      this.snapshotPath(ref, snapshotId),
+      undefined,
+      ref,
+    );
+  }
+
+  async details(ref: Ref, snapshotId: string | null, category: Parameters<BatonClient['details']>[2]) {
+    const id = snapshotId ?? liveSnapshotId((await this.get(ref)).version);
     return this.call<Awaited<ReturnType<BatonClient['details']>>>(
       'GET',
-      `${path}/${category}`,
+      `${this.snapshotPath(ref, id)}/${category}`,
       undefined,
       ref,
     );

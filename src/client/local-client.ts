@@ -1,5 +1,12 @@
 import type { BatonService, ImportMarker, SubmitRequest } from '../service/index.js';
-import { cleanup, isLiveSnapshotId, listWork, rebuild, submitWork } from '../service/index.js';
+import {
+  cleanup,
+  isLiveSnapshotId,
+  listWork,
+  liveSnapshotId,
+  rebuild,
+  submitWork,
+} from '../service/index.js';
 import type { BatonClient, Channel, RecordInput, RecordResult, Ref, TaskAction } from './baton-client.js';
 import { workflowView } from './views.js';
 
@@ -160,8 +167,13 @@ export class LocalClient implements BatonClient {
     return this.service.queries.snapshot(ref.workflowId, snapshotId);
   }
 
-  async details(ref: Ref, snapshotId: string, category: Parameters<BatonService['queries']['details']>[1]) {
-    return this.service.queries.details(await this.snapshot(ref, snapshotId), category);
+  async details(
+    ref: Ref,
+    snapshotId: string | null,
+    category: Parameters<BatonService['queries']['details']>[1],
+  ) {
+    const id = snapshotId ?? liveSnapshotId((await this.service.resolve(this.ref(ref))).version);
+    return this.service.queries.details(await this.snapshot(ref, id), category);
   }
 
   async checkpoint(ref: Ref, name: string) {

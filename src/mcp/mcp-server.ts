@@ -52,10 +52,19 @@ export function createMcpServer(client: BatonClient, cwd: string): McpServer {
   server.registerTool(
     'get_details',
     {
-      description: `Details of a snapshot by category: ${detailCategories.join(', ')}.`,
-      inputSchema: { ...workflow, snapshot_id: z.string(), category: z.enum(detailCategories) },
+      description: `Every record of one category (${detailCategories.join(', ')}) as the workflow stands now, or as of a snapshot given its id.`,
+      inputSchema: {
+        ...workflow,
+        category: z.enum(detailCategories),
+        snapshot_id: z
+          .string()
+          .optional()
+          .describe(
+            'a snapshot id (live-N from the briefing, or a stored one); default: the workflow as it stands now',
+          ),
+      },
     },
-    (a) => tool(() => client.details(ref(a), a.snapshot_id, a.category)),
+    (a) => tool(() => client.details(ref(a), a.snapshot_id ?? null, a.category)),
   );
   server.registerTool(
     'next_task',

@@ -71,6 +71,7 @@ function sessionEndedSinceSnapshot(s: WorkflowState): boolean {
 }
 
 /** The id of a context compiled from the workflow as it stood (no stored snapshot): `live-<version>`. */
+export const liveSnapshotId = (version: number) => `live-${version}`;
 export const isLiveSnapshotId = (id: string) => /^live-\d+$/.test(id);
 
 /** Read-only views over the store: what status, snapshots, details and the sessions table show. */
@@ -278,7 +279,7 @@ export class Queries {
     const snap = s.last_snapshot;
     const ended = snap?.trigger === 'task_complete' || sessionEndedSinceSnapshot(s) ? null : snap?.trigger;
     return buildSnapshot(s, {
-      id: `live-${s.version}`,
+      id: liveSnapshotId(s.version),
       trigger: s.pause_trigger ?? ended ?? 'manual',
       reason: s.pause_reason,
       git,

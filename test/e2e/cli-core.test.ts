@@ -220,6 +220,32 @@ for (const mode of cliModes) {
       expect(recover.stdout).toMatch(/^choose with: baton recover --option live_state\|fresh$/m);
     });
 
+    it('details: a category alone reads the workflow as it stands, as the live id of the briefing does', async () => {
+      const other = makeRepo();
+      const b = (...args: string[]) => runCli(args, { cwd: other, env });
+      expect((await b('create', '--title', 'Live', '--task', 'L1:First')).code).toBe(0);
+      await b('task', 'start', 'L1');
+      const decided = await b(
+        'record',
+        'decision',
+        '--type',
+        'library',
+        '--description',
+        'Use zod',
+        '--task',
+        'L1',
+      );
+      expect(decided.code, decided.stderr).toBe(0);
+      const alone = await b('details', 'decisions');
+      expect(alone.code, alone.stderr).toBe(0);
+      expect(JSON.parse(alone.stdout)).toEqual([expect.objectContaining({ description: 'Use zod' })]);
+      // no snapshot yet: the briefing names the live one, with no workflow (a server resolves it from the worktree)
+      const live = /baton details (live-\d+) <category>/.exec((await b('context')).stdout)![1]!;
+      const named = await b('details', live, 'decisions');
+      expect(named.code, named.stderr).toBe(0);
+      expect(JSON.parse(named.stdout)).toEqual(JSON.parse(alone.stdout));
+    });
+
     it('reports usage errors in one line with exit code 2 and no stack', async () => {
       const r = await baton('create', '--task', 'T1:x');
       expect(r.code).toBe(2);

@@ -124,6 +124,27 @@ describe('baton mcp', () => {
     expect(cp.checkpoint.name).toBe('cp-02-design-done');
   });
 
+  it('get_details takes a category alone, as `baton details <category>` does: the workflow as it stands', async () => {
+    const tool = (await client.listTools()).tools.find((t) => t.name === 'get_details')!;
+    expect(tool.inputSchema.required).toEqual(['category']);
+    expect(tool.description).toMatch(/as the workflow stands now/);
+    const alone = await call('get_details', { category: 'decisions' });
+    expect(alone.isError, alone.content[0]!.text).toBeFalsy();
+    expect(json(alone)).toEqual([
+      expect.objectContaining({ decision_type: 'architecture', description: 'Hexagonal layout' }),
+    ]);
+    const cli = await runCli(['details', 'decisions'], { cwd: repo, env });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(json(alone)).toEqual(JSON.parse(cli.stdout));
+    // the snapshot the briefing names (nothing changed since its checkpoint) holds the same records
+    const named = /baton details (\S+) <category>/.exec(
+      (await call('get_resume_context')).content[0]!.text,
+    )![1];
+    expect(json(await call('get_details', { snapshot_id: named, category: 'decisions' }))).toEqual(
+      json(alone),
+    );
+  });
+
   it('rejects invalid arguments without dying', async () => {
     const r = await call('record_decision', { decision_type: 'vibes', description: 'x' });
     expect(r.isError).toBe(true);

@@ -274,12 +274,11 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
       action(
         rt,
         async ({ client, rt }, first: string, second: string | undefined, o: { workflow?: string }) => {
-          const ref = rt.ref(o.workflow);
           // `baton details requests`, as the briefing's hints say: the workflow as it stands (its live snapshot)
-          const id = second === undefined ? `live-${(await client.status(ref)).workflow.version}` : first;
+          const id = second === undefined ? null : first;
           const category = second ?? first;
           const d = await client.details(
-            ref,
+            rt.ref(o.workflow),
             id,
             oneOf(category, detailCategories, 'category') as DetailCategory,
           );
