@@ -1,5 +1,8 @@
+import { invalidTransition } from './errors.js';
 import type { InterruptRecovery } from './schemas/interrupt-recovery.js';
 import type { WorkflowState } from './schemas/state.js';
+import { inProgressTasks } from './task-graph.js';
+import { isResumable, isTerminal } from './workflow-machine.js';
 
 export interface RecoveryOption {
   type: 'checkpoint' | 'live_state' | 'fresh';
@@ -40,14 +43,65 @@ export interface OptionChanges {
   note: string;
 }
 
+/** Why no recovery option can be chosen now, and what to run first. */
+export interface RecoveryRefusal {
+  reason: string;
+  /** The command that makes the workflow recoverable; null when none does (not started, or finished for good). */
+  command: string | null;
+}
+
 export interface RecoveryPlan {
   workflow_id: string;
   status: WorkflowState['status'];
+  /** Whether an option can be chosen now: only a paused or interrupted workflow is recovered. */
+  recoverable: boolean;
+  /** Why not, when it is not: the options are then what recovery would offer once it is. */
+  refusal: RecoveryRefusal | null;
   interrupted_at: string | null;
   interrupt_reason: string | null;
   last_known_state: { task: string | null; last_event_seq: number; last_activity: string };
   options: RecoveryOption[];
   recommended: RecoveryOption['type'];
+}
+
+/**
+ * Recovery goes on from where a workflow stopped: a running one has nothing to recover (its next session goes on from
+ * where it is), so going back to a checkpoint or starting over needs it paused first, now, not at the task boundary
+ * a plain `baton pause` waits for. One that never started or is finished for good has nothing any command changes.
+ */
+export function recoveryRefusal(s: WorkflowState): RecoveryRefusal | null {
+  if (isResumable(s.status)) return null;
+  if (isTerminal(s.status))
+    return {
+      reason:
+        'it is finished for good: nothing recovers or resumes it; new work is a new workflow (`baton create`, or a new conversation with the hooks)',
+      command: null,
+    };
+  if (s.status === 'pending')
+    return {
+      reason:
+        'it has not started, so there is nothing to recover (`baton task start <task>` or `baton run` starts it)',
+      command: null,
+    };
+  return {
+    reason:
+      'it is not stopped, so there is nothing to recover: its next session (your next prompt with the hooks, or `baton run`) goes on from where it is. Recovery is for a paused or interrupted workflow; to go back to a checkpoint or start over anyway, pause it now first',
+    // a plain pause waits for the task under way to end
+    command: `baton pause${inProgressTasks(s.tasks).length > 0 ? ' --force' : ''} -w ${s.id}`,
+  };
+}
+
+/** The refusal in one line: why, then the command to run first. */
+export const refusalText = (r: RecoveryRefusal) => (r.command ? `${r.reason}: \`${r.command}\`` : r.reason);
+
+/** Refuses (invalid_transition) to recover a workflow that is not paused or interrupted, saying what to do instead. */
+export function assertRecoverable(s: WorkflowState): void {
+  const refusal = recoveryRefusal(s);
+  if (refusal)
+    throw invalidTransition(`cannot recover ${s.id} (${s.status}): ${refusalText(refusal)}`, {
+      current_status: s.status,
+      command: refusal.command,
+    });
 }
 
 /** The Go Team recovery options: back to a checkpoint (with what is lost), the live state, or a fresh start. */
@@ -89,9 +143,12 @@ export function recoveryOptions(s: WorkflowState, liveSavedAt: string | null): R
     seconds_since: null,
   });
   const running = s.tasks.find((t) => t.status === 'in_progress');
+  const refusal = recoveryRefusal(s);
   return {
     workflow_id: s.id,
     status: s.status,
+    recoverable: refusal === null,
+    refusal,
     interrupted_at: s.interrupted_at,
     interrupt_reason: s.interrupt_reason,
     last_known_state: { task: running?.id ?? null, last_event_seq: s.version, last_activity: s.updated_at },

@@ -1,7 +1,6 @@
 import {
-  invalidTransition,
+  assertRecoverable,
   notFound,
-  isResumable,
   SessionSnapshot,
   type CheckpointRef,
   type OptionChanges,
@@ -104,11 +103,7 @@ export async function restoreCheckpoint(
 ): Promise<CheckpointRestore> {
   const w = await svc.resolve(ref);
   const cp = await findCheckpoint(svc.store, w, name);
-  if (!isResumable(w.status))
-    throw invalidTransition(
-      `cannot recover ${w.id}: it is ${w.status} (only a paused or interrupted workflow can); pause it first with \`baton pause\``,
-      { current_status: w.status },
-    );
+  assertRecoverable(w);
   const task_changes = taskChanges(w, await checkpointTasks(svc, w, cp));
   const plan = cp.commit
     ? await svc.git.planRestore(

@@ -246,6 +246,46 @@ for (const mode of cliModes) {
       expect(JSON.parse(named.stdout)).toEqual(JSON.parse(alone.stdout));
     });
 
+    it('recover on a running workflow says first that it cannot now and what to run; that command makes it work', async () => {
+      const other = makeRepo();
+      const b = (...args: string[]) => runCli(args, { cwd: other, env });
+      expect(
+        (await b('create', '--title', 'Running', '--task', 'R1:First', '--task', 'R2:Second')).code,
+      ).toBe(0);
+      await b('task', 'start', 'R1');
+      expect((await b('checkpoint', '--name', 'early')).code).toBe(0);
+      const listed = await b('recover');
+      expect(listed.code, listed.stderr).toBe(0);
+      const first = listed.stdout.split('\n')[0]!;
+      expect(first).toMatch(
+        /^workflow wf-\S+ is in_progress: it is not stopped, so there is nothing to recover/,
+      );
+      const command = /: `(baton pause --force -w wf-\S+)`$/.exec(first)?.[1];
+      expect(command, first).toBeDefined();
+      expect(listed.stdout).toContain('once it is paused, recovery would offer:');
+      expect(listed.stdout).not.toContain('choose with');
+      const json = (await b('recover', '--json')).json<{
+        recovery: { recoverable: boolean; refusal: { reason: string; command: string } };
+      }>();
+      expect(json.recovery).toMatchObject({ recoverable: false, refusal: { command } });
+      expect(first).toContain(json.recovery.refusal.reason);
+      // choosing an option anyway: refused with the same words and the same command
+      const refused = await b('recover', '--option', 'checkpoint');
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toContain(`(in_progress): ${json.recovery.refusal.reason}: \`${command}\``);
+      // the command it names, as printed, makes the options choosable
+      const paused = await b(...command!.split(' ').slice(1));
+      expect(paused.code, paused.stderr).toBe(0);
+      const now = await b('recover');
+      expect(now.stdout).toMatch(/^workflow wf-\S+ is paused\nrecovery options:/);
+      expect(now.stdout).toMatch(/^choose with: baton recover --option checkpoint\|live_state\|fresh/m);
+      const recovered = await b('recover', '--option', 'checkpoint', '--yes');
+      expect(recovered.code, recovered.stderr).toBe(0);
+      expect((await b('status', '--json')).json<{ workflow: { status: string } }>().workflow.status).toBe(
+        'in_progress',
+      );
+    });
+
     it('reports usage errors in one line with exit code 2 and no stack', async () => {
       const r = await baton('create', '--task', 'T1:x');
       expect(r.code).toBe(2);

@@ -253,8 +253,18 @@ describe('baton CLI: files on disk', () => {
         'live_state',
         'fresh',
       ]);
+      // running again: the options are what recovery would offer once paused, as `baton recover` says
+      expect(info.recovery).toMatchObject({
+        recoverable: false,
+        refusal: { command: expect.stringMatching(/^baton pause/) },
+      });
+      const text = (await baton('session-info', id)).stdout;
+      expect(text).toMatch(
+        /^recovery: it is not stopped, so there is nothing to recover.*: `baton pause( --force)? -w wf-\S+`$/m,
+      );
+      expect(text).toMatch(/^once it is paused, recovery would offer:\n {2}\[1\] checkpoint/m);
       // the age in the CLI's one span format
-      expect((await baton('session-info', id)).stdout).toMatch(/^live state: saved \S+ \(\d+m\d{2}s ago\)$/m);
+      expect(text).toMatch(/^live state: saved \S+ \(\d+m\d{2}s ago\)$/m);
     },
   );
 

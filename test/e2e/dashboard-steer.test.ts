@@ -160,6 +160,15 @@ describe('dashboard: steering a workflow', () => {
     expect(gitIn(repo, 'rev-parse', 'HEAD').trim()).toBe(checkpointCommit);
     const refs = gitIn(repo, 'for-each-ref', '--format=%(objectname) %(refname)', 'refs/baton/backup').trim();
     expect(refs).toMatch(new RegExp(`^${newer} refs/baton/backup/${id}/\\d{8}T\\d{6}Z$`));
+    // running again: the screen says first why nothing can be chosen now, and what to run
+    await page.goto(`${s.url}/#/workflows/${id}/recover`);
+    await waitForText(
+      page.getByTestId('recovery-refusal'),
+      /it is not stopped, so there is nothing to recover/,
+    );
+    await waitForText(page.getByTestId('recovery-refusal'), new RegExp(`baton pause( --force)? -w ${id}`));
+    expect(await page.locator('[data-option="fresh"]').getByRole('button').first().isDisabled()).toBe(true);
+    await page.goto(`${s.url}/#/workflows/${id}`);
   });
 
   it("follows the agent's output live while `baton run` works, then shows every session's cost summed", async () => {

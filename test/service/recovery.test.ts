@@ -82,3 +82,68 @@ describe('recovery of an interrupted workflow (Go Team options)', () => {
     );
   });
 });
+
+describe('recovery of a workflow that is not stopped', () => {
+  async function running() {
+    const svc = makeService(sqliteStore());
+    const wf = await svc.create({ title: 'still running', tasks, worktree: makeRepo() });
+    const ref = { workflowId: wf.id };
+    await svc.completeTask(ref, 'T1', 'designed');
+    await svc.startTask(ref, 'T2');
+    return { svc, ref, id: wf.id };
+  }
+
+  it('says why no option can be chosen and what makes one choosable; recover refuses with the same words', async () => {
+    const { svc, ref, id } = await running();
+    const plan = await svc.recoveryOptions(ref);
+    expect(plan).toMatchObject({
+      status: 'in_progress',
+      recoverable: false,
+      // T2 is under way: a plain pause would only be requested, so the command pauses now
+      refusal: { command: `baton pause --force -w ${id}` },
+    });
+    expect(plan.refusal!.reason).toMatch(/^it is not stopped, so there is nothing to recover/);
+    // what recovery would offer once it is paused is still listed
+    expect(plan.options.map((o) => o.type)).toEqual(['checkpoint', 'live_state', 'fresh']);
+    for (const option of ['checkpoint', 'live_state', 'fresh'] as const) {
+      const e = await svc.recover(ref, option, 'architecture').catch((x: unknown) => x);
+      expect(e, option).toMatchObject({
+        code: 'invalid_transition',
+        details: { current_status: 'in_progress', command: `baton pause --force -w ${id}` },
+      });
+      expect((e as Error).message).toBe(
+        `cannot recover ${id} (in_progress): ${plan.refusal!.reason}: \`baton pause --force -w ${id}\``,
+      );
+    }
+    await expect(svc.restoreCheckpoint(ref, null, { confirm: true })).rejects.toThrow(
+      `cannot recover ${id} (in_progress): ${plan.refusal!.reason}`,
+    );
+    // the command it names makes the workflow recoverable
+    await svc.pause(ref, { force: true });
+    expect(await svc.recoveryOptions(ref)).toMatchObject({
+      status: 'paused',
+      recoverable: true,
+      refusal: null,
+    });
+    expect((await svc.recover(ref, 'checkpoint', 'architecture')).status).toBe('in_progress');
+  });
+
+  it('names a plain pause when no task is under way, and no command where none helps', async () => {
+    const { svc, ref, id } = await running();
+    await svc.completeTask(ref, 'T2', 'built');
+    expect((await svc.recoveryOptions(ref)).refusal?.command).toBe(`baton pause -w ${id}`);
+    await svc.pause(ref); // with no task under way, a plain pause pauses at once
+    expect((await svc.recoveryOptions(ref)).recoverable).toBe(true);
+    const fresh = await svc.create({ title: 'not started', tasks, worktree: makeRepo() });
+    expect((await svc.recoveryOptions({ workflowId: fresh.id })).refusal).toEqual({
+      reason: expect.stringMatching(/^it has not started, so there is nothing to recover/),
+      command: null,
+    });
+    await svc.abandon(ref);
+    expect((await svc.recoveryOptions(ref)).refusal).toEqual({
+      reason: expect.stringMatching(/^it is finished for good/),
+      command: null,
+    });
+    await expect(svc.recover(ref, 'fresh', null)).rejects.toThrow(`cannot recover ${id} (cancelled)`);
+  });
+});

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
-import { formatSpan, type CheckpointRef, type RecoveryPlan } from '../../core/index.js';
+import { formatSpan, refusalText, type CheckpointRef, type RecoveryPlan } from '../../core/index.js';
 import {
   exportRun,
   importRunDir,
@@ -148,8 +148,14 @@ export function registerDiskCommands(program: Command, rt: Runtime) {
             `run folder: ${info.run_folder}`,
             `live state: saved ${savedAt} (${formatSpan(age * 1000)} ago)`,
             `checkpoints: ${s.checkpoints.map((c) => `${c.name}${c.commit ? `@${c.commit.slice(0, 8)}` : ''}`).join(', ') || 'none'}${older > 0 ? ` and ${older} older (baton checkpoints)` : ''}`,
-            'recovery options:',
-            ...plan.options.map(
+            // as `baton recover` says it: why not now first, and the options only where a command makes them choosable
+            ...(plan.refusal
+              ? [
+                  `recovery: ${refusalText(plan.refusal)}`,
+                  ...(plan.refusal.command ? ['once it is paused, recovery would offer:'] : []),
+                ]
+              : ['recovery options:']),
+            ...(plan.refusal?.command === null ? [] : plan.options).map(
               (op, i) =>
                 `  [${i + 1}] ${op.type}${op.type === plan.recommended ? ' (recommended)' : ''}: ${op.description}; data loss: ${op.data_loss}`,
             ),

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import {
   progressLabel,
+  refusalText,
   renderResumeReport,
   type RecoveryPlan,
   type SessionSnapshot,
@@ -121,17 +122,30 @@ const changesText = (o: RecoveryPlan['options'][number]) => {
   ];
 };
 
+const optionsText = (p: RecoveryPlan) =>
+  p.options.flatMap((o, i) => [
+    `  [${i + 1}] ${o.type}${o.type === p.recommended ? ' (recommended)' : ''}: ${o.description}`,
+    `      data loss: ${o.data_loss}`,
+    ...changesText(o),
+  ]);
+
+/**
+ * The options, and how to choose one, only when one can be chosen now; otherwise first why not and what to run, then
+ * what recovery would offer once that is done (nothing, when no command makes the workflow recoverable).
+ */
 const recoveryText = (p: RecoveryPlan) =>
-  [
-    `workflow ${p.workflow_id} is ${p.status}${p.interrupt_reason ? ` (${p.interrupt_reason})` : ''}`,
-    'recovery options:',
-    ...p.options.flatMap((o, i) => [
-      `  [${i + 1}] ${o.type}${o.type === p.recommended ? ' (recommended)' : ''}: ${o.description}`,
-      `      data loss: ${o.data_loss}`,
-      ...changesText(o),
-    ]),
-    `choose with: baton recover --option ${p.options.map((o) => o.type).join('|')}${p.options.some((o) => o.type === 'checkpoint') ? ' [--checkpoint <name>]' : ''}`,
-  ].join('\n');
+  (p.refusal
+    ? [
+        `workflow ${p.workflow_id} is ${p.status}: ${refusalText(p.refusal)}`,
+        ...(p.refusal.command ? ['once it is paused, recovery would offer:', ...optionsText(p)] : []),
+      ]
+    : [
+        `workflow ${p.workflow_id} is ${p.status}${p.interrupt_reason ? ` (${p.interrupt_reason})` : ''}`,
+        'recovery options:',
+        ...optionsText(p),
+        `choose with: baton recover --option ${p.options.map((o) => o.type).join('|')}${p.options.some((o) => o.type === 'checkpoint') ? ' [--checkpoint <name>]' : ''}`,
+      ]
+  ).join('\n');
 
 export function registerSessionCommands(program: Command, rt: Runtime) {
   program

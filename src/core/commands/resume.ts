@@ -3,6 +3,7 @@ import { invalidInput, invalidTransition } from '../errors.js';
 import type { GitCapture, GitState } from '../schemas/git-state.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { TaskStatus } from '../schemas/workflow.js';
+import { assertRecoverable } from '../recovery.js';
 import { isResumable } from '../workflow-machine.js';
 
 export interface ResumeInput {
@@ -108,7 +109,7 @@ export function recover(
   option: RecoveryChoice,
   input: ResumeInput & { checkpoint: string | null; checkpointSnapshot: SessionSnapshot | null },
 ) {
-  assertResumable(d, 'recover');
+  assertRecoverable(d.state);
   let task_statuses: Record<string, TaskStatus> = {};
   if (option === 'checkpoint') {
     if (!input.checkpoint || !input.checkpointSnapshot)

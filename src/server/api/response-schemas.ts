@@ -247,6 +247,13 @@ export const RecoveryPlan = z
   .object({
     workflow_id: z.string(),
     status: WorkflowStatus,
+    recoverable: z
+      .boolean()
+      .openapi({ description: 'whether an option can be chosen now (paused or interrupted)' }),
+    refusal: z
+      .object({ reason: z.string(), command: z.string().nullable() })
+      .nullable()
+      .openapi({ description: 'why not, and the command that makes it recoverable (null when none does)' }),
     interrupted_at: z.string().nullable(),
     interrupt_reason: z.string().nullable(),
     last_known_state: z.object({

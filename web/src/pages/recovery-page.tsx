@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import {
   api,
-  isResumable,
   ApiError,
   seg,
   type CheckpointRestore,
@@ -78,7 +77,7 @@ export function RecoveryPage({ id }: { id: string }) {
     return <ErrorNote error={plan.error} what={`the recovery options of ${id}`} />;
   const p = plan.data;
   if (!p) return <Spinner label="loading the recovery options" />;
-  const resumable = isResumable(p.status);
+  const resumable = p.recoverable;
   const dirty = p.options.some((o) => (o.changes?.git?.dirty_files.length ?? 0) > 0);
   const g = confirm?.git;
   return (
@@ -96,9 +95,15 @@ export function RecoveryPage({ id }: { id: string }) {
           {p.last_known_state.last_event_seq} at {new Date(p.last_known_state.last_activity).toLocaleString()}
           .
         </p>
-        {!resumable && (
-          <p className="banner banner-info">
-            Only a paused or interrupted workflow can be recovered; this one is {p.status}.
+        {p.refusal && (
+          <p className="banner banner-info" data-testid="recovery-refusal">
+            Not recoverable now: {p.refusal.reason}
+            {p.refusal.command ? (
+              <>
+                : <code>{p.refusal.command}</code>
+              </>
+            ) : null}
+            .
           </p>
         )}
         {dirty && (
