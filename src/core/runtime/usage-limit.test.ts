@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectUsageLimit } from './usage-limit.js';
+import { detectUsageLimit, isLimitNotice, resetSaid, stoppedByLimit } from './usage-limit.js';
 import { wallClockAt } from './wall-clock.js';
 
 const at = (iso: string) => new Date(iso);
@@ -54,18 +54,82 @@ describe('detectUsageLimit', () => {
     );
   });
 
-  it('reads a clock time without a zone, or with one this runtime does not know, in the given zone (UTC by default)', () => {
+  it('reads a clock time without a zone in the given zone (UTC by default)', () => {
     const text = "You've hit your limit · resets 10pm";
     expect(resets(text, '2026-04-23T19:00:00Z')).toBe('2026-04-23T22:00:00.000Z');
     // 22:00 in Berlin in April (UTC+2) is 20:00 UTC; at 20:30 UTC it has passed: tomorrow's
     expect(resets(text, '2026-04-23T19:00:00Z', 'Europe/Berlin')).toBe('2026-04-23T20:00:00.000Z');
     expect(resets(text, '2026-04-23T20:30:00Z', 'Europe/Berlin')).toBe('2026-04-24T20:00:00.000Z');
-    expect(resets('Limit reached · resets 5pm (Etc/Unknown)', '2026-04-23T10:00:00Z')).toBe(
-      '2026-04-23T17:00:00.000Z',
+  });
+
+  it('gives no time for a zone this runtime does not know, and keeps its name in what is said', () => {
+    const text = 'Limit reached · resets 5pm (Mars/Olympus)';
+    // read in another zone it would be a wrong time
+    expect(resets(text, '2026-04-23T10:00:00Z')).toBeNull();
+    expect(resets(text, '2026-04-23T10:00:00Z', 'Asia/Tokyo')).toBeNull();
+    expect(resetSaid(text)).toBe('5pm (Mars/Olympus)');
+    expect(stoppedByLimit(text, null)).toBe('stopped by a usage limit, resets at 5pm (Mars/Olympus)');
+  });
+
+  it('reads the notices as the agents word them, at the next such time after the notice', () => {
+    // Claude Code 2.x in Paris (UTC+2 in May): 3:40pm there is 13:40 UTC; a notice given after it means tomorrow's
+    const paris = "You've hit your session limit · resets 3:40pm (Europe/Paris)";
+    expect(resets(paris, '2026-05-01T10:00:09Z')).toBe('2026-05-01T13:40:00.000Z');
+    expect(resets(paris, '2026-05-01T14:00:00Z')).toBe('2026-05-02T13:40:00.000Z');
+    // New York in November (UTC-5): 9pm is 02:00 UTC the next day
+    expect(resets("You've hit your limit · resets 9pm (America/New_York)", '2026-11-29T18:10:00Z')).toBe(
+      '2026-11-30T02:00:00.000Z',
     );
-    expect(resets('Limit reached · resets 5pm (Etc/Unknown)', '2026-04-23T10:00:00Z', 'Asia/Tokyo')).toBe(
-      '2026-04-24T08:00:00.000Z',
+    // the older Claude Code: the epoch exactly, whatever the time of the notice
+    expect(resets('Claude AI usage limit reached|1795986371', '2026-11-29T18:10:00Z')).toBe(
+      new Date(1795986371 * 1000).toISOString(),
     );
+    // Codex, in the machine's zone (it names none): 8:05 PM in Los Angeles in July (UTC-7) is 03:05 UTC
+    const codex =
+      "You've hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/codex/settings/usage to purchase more credits or try again at 8:05 PM.";
+    expect(resets(codex, '2026-07-05T20:00:00Z', 'America/Los_Angeles')).toBe('2026-07-06T03:05:00.000Z');
+    expect(resetSaid(codex)).toBe('8:05 PM');
+    // a limit that resets in a while
+    expect(
+      resets(
+        'Claude usage limit reached. This turn is paused until the 5-hour limit resets in 32m.',
+        '2026-09-24T20:48:00Z',
+      ),
+    ).toBe('2026-09-24T21:20:00.000Z');
+    // Claude Code 1.x: a dot for a separator and no zone
+    expect(resets('5-hour limit reached ∙ resets 5am', '2025-08-23T03:00:00Z', 'America/New_York')).toBe(
+      '2025-08-23T09:00:00.000Z',
+    );
+  });
+
+  it('says what stopped the session once, with the reset time, or that none was read from the notice', () => {
+    expect(
+      stoppedByLimit('Claude AI usage limit reached|1795986371', new Date(1795986371 * 1000).toISOString()),
+    ).toBe(`stopped by a usage limit, resets at ${new Date(1795986371 * 1000).toISOString()}`);
+    expect(stoppedByLimit('usage limit reached, try again later', null)).toBe(
+      'stopped by a usage limit (no reset time read from its notice)',
+    );
+  });
+
+  it("tells a limit notice from the agent's words about a limit", () => {
+    for (const text of [
+      'Claude AI usage limit reached|1795986371',
+      "You've hit your session limit · resets 3:40pm (Europe/Paris)",
+      "You've hit your limit · resets 9pm (America/New_York)",
+      'You’ve hit your weekly limit · resets Oct 9, 5am (America/Bogota)',
+      '5-hour limit reached ∙ resets 3pm',
+      'Weekly limit reached · resets 10am (Asia/Seoul) · /upgrade to Max or turn on /extra-usage',
+      "🖐 You've hit your usage limit. Upgrade to Pro (https://openai.com/chatgpt/pricing), or try again at 8:05 PM.",
+      'Claude usage limit reached. Your limit will reset at 1pm (Etc/GMT+5).',
+    ])
+      expect(isLimitNotice(text), text).toBe(true);
+    for (const text of [
+      null,
+      'Done: the usage limit is now read from the hook, and resets 3pm parses.',
+      'I fixed the rate limit handling; 12 tests pass.',
+      `You've hit your limit · resets 9pm. ${'More words. '.repeat(50)}`,
+    ])
+      expect(isLimitNotice(text), String(text)).toBe(false);
   });
 
   it("knows a limit by its kind as a StopFailure hook names it ('rate_limit'), with its words after it", () => {

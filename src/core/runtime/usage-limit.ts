@@ -3,12 +3,27 @@ import { nextWallClock, wallClockAt } from './wall-clock.js';
 /**
  * Usage-limit errors (rate or plan limits) as agent CLIs report them, with the reset time when they give one:
  * Claude Code's `Claude AI usage limit reached|<epoch seconds>`, "You've hit your session limit · resets 3pm
- * (America/Bogota)", "Weekly limit reached · resets Jan 12, 10:59am (Asia/Seoul)"; Codex's "try again in 2 days 17
- * hours 14 minutes", "try again at Jul 5th, 2026 8:19 PM", the API's `"resets_at": <epoch>`; "retry after N seconds",
- * an ISO time.
+ * (America/Bogota)", "Weekly limit reached · resets Jan 12, 10:59am (Asia/Seoul)", "This turn is paused until the
+ * limit resets in 32m"; Codex's "try again in 2 days 17 hours 14 minutes", "try again at Jul 5th, 2026 8:19 PM", the
+ * API's `"resets_at": <epoch>`; "retry after N seconds", an ISO time.
  */
 const limitPattern =
   /usage[ _]limit|rate[ _-]?limit|limit reached|quota (?:exceeded|reached)|too many requests|\b429\b|hit your (?:[\w-]+ )?limit/i;
+
+/** Whether an error's words are a usage limit's (the words of an error only: prose may name a limit). */
+export const isUsageLimit = (text: string | null) => !!text && limitPattern.test(text);
+
+/**
+ * A message that is a limit notice, not the agent's words about one: short, and opening as the agents' notices do
+ * ("Claude AI usage limit reached|...", "You've hit your session limit · ...", "5-hour limit reached ∙ ...", Codex's
+ * "🖐 You've hit your usage limit. ..."). A Stop hook's last message is the notice when the limit ended the turn.
+ */
+export const isLimitNotice = (text: string | null) =>
+  !!text &&
+  text.trim().length <= 500 &&
+  /^\W{0,4}(?:API Error:?\s*)?(?:Claude (?:AI )?usage limit reached\b|you(?:'|’)ve hit your\b.{0,30}?\blimit\b|(?:[\w-]+ ){1,2}limit reached\b)/i.test(
+    text.trim(),
+  );
 
 export interface UsageLimit {
   message: string;
@@ -16,12 +31,30 @@ export interface UsageLimit {
 }
 
 /**
- * `zone` is the IANA time zone a clock time without one is read in: the agent prints its reset time in the zone of
- * the machine it runs on, usually naming it ("resets 3pm (Europe/Berlin)"); a zone it names wins. UTC by default.
+ * `now` is when the notice was given (a clock time without a date is the next one after it); `zone` is the IANA time
+ * zone a clock time without one is read in: the agent prints its reset time in the zone of the machine it runs on,
+ * usually naming it ("resets 3pm (Europe/Berlin)"); a zone it names wins. UTC by default. A zone named that this
+ * runtime does not know gives no time (`resetSaid` has the words).
  */
 export function detectUsageLimit(text: string | null, now: Date, zone = 'UTC'): UsageLimit | null {
-  if (!text || !limitPattern.test(text)) return null;
+  if (!text || !isUsageLimit(text)) return null;
   return { message: text.slice(0, 500), resets_at: resetTime(text, now, zone) };
+}
+
+/** The reset a notice names, in its own words ("3:40pm (Europe/Paris)", "Jan 12, 10:59am (Asia/Seoul)"), or null. */
+export function resetSaid(text: string): string | null {
+  return clockPattern.exec(text)?.[1]?.trim() ?? null;
+}
+
+/**
+ * What stopped the session, said once for whoever reads what happened: the reset as an instant when it is known,
+ * else as the notice words it (a zone this runtime does not know), else that none was read from it.
+ */
+export function stoppedByLimit(notice: string, resetsAt: string | null): string {
+  const said = resetsAt ?? resetSaid(notice);
+  return said
+    ? `stopped by a usage limit, resets at ${said}`
+    : 'stopped by a usage limit (no reset time read from its notice)';
 }
 
 const unitMs: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000 };
@@ -50,26 +83,27 @@ const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', '
  * than a wrong one.
  */
 const clockPattern =
-  /(?:resets?|try again)\s+(?:at\s+|on\s+)?(?:([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:(\d{4}),?\s+)?(?:at\s+)?)?(?=\d{1,2}(?::\d{2}|\s*[ap]m\b))(\d{1,2})(?::(\d{2}))?\s*(am|pm)?(?:\s*\(([^()\s]+)\))?/i;
+  /(?:resets?|try again)\s+(?:at\s+|on\s+)?((?:([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:(\d{4}),?\s+)?(?:at\s+)?)?(?=\d{1,2}(?::\d{2}|\s*[ap]m\b))(\d{1,2})(?::(\d{2}))?\s*(am|pm)?(?:\s*\(([^()\s]+)\))?)/i;
 
 function clockTime(text: string, now: Date, zone: string): string | null {
   const c = clockPattern.exec(text);
-  if (!c?.[4]) return null;
-  const month = c[1] ? months.indexOf(c[1].toLowerCase()) : -1;
-  if (c[1] && month < 0) return null;
-  const hour12 = Number(c[4]);
-  const ampm = c[6]?.toLowerCase();
+  if (!c?.[5]) return null;
+  const month = c[2] ? months.indexOf(c[2].toLowerCase()) : -1;
+  if (c[2] && month < 0) return null;
+  const hour12 = Number(c[5]);
+  const ampm = c[7]?.toLowerCase();
   const hour = ampm ? (hour12 % 12) + (ampm === 'pm' ? 12 : 0) : hour12;
-  const minute = Number(c[5] ?? 0);
+  const minute = Number(c[6] ?? 0);
   if (hour > 23 || minute > 59) return null;
-  const named = c[7] ?? null;
+  const named = c[8] ?? null;
   const time = { hour, minute };
   const at = (z: string) =>
     month >= 0
-      ? dated({ month, day: Number(c[2]), year: c[3] ? Number(c[3]) : null, ...time }, now, z)
+      ? dated({ month, day: Number(c[3]), year: c[4] ? Number(c[4]) : null, ...time }, now, z)
       : nextWallClock(time, now, z);
-  // a zone the agent named that this runtime does not know ("Etc/Unknown") reads as the default one
-  const t = (named ? at(named) : null) ?? at(zone) ?? at('UTC');
+  // a zone the agent named that this runtime does not know ("Mars/Olympus") gives no time: read in another zone it
+  // would be a wrong one, and the words keep the zone's name (resetSaid)
+  const t = named ? at(named) : (at(zone) ?? at('UTC'));
   return t === null ? null : new Date(t).toISOString();
 }
 
@@ -93,7 +127,7 @@ function resetTime(text: string, now: Date, zone: string): string | null {
   const iso = text.match(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})/);
   if (iso && !Number.isNaN(Date.parse(iso[0]))) return new Date(iso[0]).toISOString();
   const after = text.match(
-    /(?:retry|try again) (?:after|in) ((?:\d+(?:\.\d+)?\s*[a-z]+[\s,]*(?:and\s+)?)+)/i,
+    /(?:retry|try again|resets?) (?:after|in) ((?:\d+(?:\.\d+)?\s*[a-z]+[\s,]*(?:and\s+)?)+)/i,
   );
   const ms = after?.[1] ? duration(after[1]) : null;
   if (ms !== null) return new Date(now.getTime() + ms).toISOString();
