@@ -13,6 +13,7 @@ import {
   recordTestRun,
   recordUsage,
   resolveError,
+  sameLimit,
   type Decision,
   type Draft,
   type ErrorRecord,
@@ -43,7 +44,7 @@ export type RecordInput =
     }
   | {
       kind: 'summary';
-      summary: Pick<Summary, 'kind' | 'text' | 'source' | 'turn_ended'>;
+      summary: Pick<Summary, 'kind' | 'text' | 'source' | 'turn_ended' | 'resets_at'>;
       at?: string | null;
     }
   | {
@@ -142,6 +143,9 @@ export function recordOne(
         !newer(asked?.at ?? asked?.timestamp) &&
         !(input.summary.turn_ended === true && last.turn_ended !== true)
       )
+        return null;
+      // a usage limit already recorded (the hook's copy, then the transcript's), the agent silent since, is the same one
+      if (input.summary.kind === 'usage_limit' && sameLimit(d.state.summaries, input.summary.text))
         return null;
       return recordSummary(d, input.summary, input.at ?? null);
     }

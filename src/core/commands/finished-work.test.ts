@@ -106,6 +106,30 @@ describe('finishedWork', () => {
     expect(finishedWork(ended(again.state), later(5))).toBeNull();
   });
 
+  it('is not over while a usage limit stopped its last turn; over once the agent said more after it', () => {
+    const d = next(followed([]));
+    recordRequest(d, { text: 'rename foo to bar', at: later(1), source: 'claude-code:hook' });
+    recordSummary(
+      d,
+      { kind: 'last_message', text: 'Renamed in half the files.', source: 'x', turn_ended: true },
+      later(2),
+    );
+    recordSummary(
+      d,
+      { kind: 'usage_limit', text: 'Claude AI usage limit reached|1772370000', source: 'x', resets_at: null },
+      later(3),
+    );
+    expect(finishedWork(ended(d.state), later(40))).toBeNull();
+    recordSummary(
+      d,
+      { kind: 'last_message', text: 'Renamed everywhere.', source: 'x', turn_ended: true },
+      later(300),
+    );
+    expect(finishedWork(ended(d.state), later(301))).toBe(
+      "the user's last request was answered and claude-code session s1 ended (prompt_input_exit)",
+    );
+  });
+
   it('is not over while anything says the work goes on', () => {
     // the session still runs, or has just stopped (a crash, another terminal: no SessionEnd came)
     expect(finishedWork(followed(['completed']), now)).toBeNull();
@@ -120,7 +144,7 @@ describe('finishedWork', () => {
     recordError(withError, {
       task_id: null,
       error_type: 'agent_error',
-      error_message: 'usage limit reached',
+      error_message: 'API Error: 500 Internal server error',
       context: null,
       resolution: 'unresolved',
       resolution_notes: null,

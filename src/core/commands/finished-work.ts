@@ -1,6 +1,7 @@
 import type { Draft } from '../draft.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { allFinished } from '../task-graph.js';
+import { limitStop } from '../usage-limit-stop.js';
 import { assertTransition } from '../workflow-machine.js';
 import { endOpenSession } from './lifecycle.js';
 
@@ -14,7 +15,7 @@ export const FINISHED_IDLE_MS = 30 * 60_000;
  * Why the work of a workflow that hooks follow is over at `now`, or null while it may go on. It is over when Baton
  * created it for an agent's session (auto_track), the work is done (every task of the agent's list done or skipped;
  * without a list, the user's last request answered: the agent's last message came after it), no error is open, no
- * test is failing, no pause is asked for, and the last agent session ended (its SessionEnd hook came: the user quit
+ * test is failing, no pause is asked for, no usage limit stopped its last turn, and the last agent session ended (its SessionEnd hook came: the user quit
  * or cleared it) or nothing happened in the workflow for FINISHED_IDLE_MS. A new conversation then starts a new
  * workflow (shown what the finished one did) instead of being told to continue finished work; a `/clear`, a
  * compaction, a `--resume`, a task left open, a request the agent never answered or an error still continue this one.
@@ -25,6 +26,7 @@ export function finishedWork(s: WorkflowState, now: string): string | null {
   if (done === null) return null;
   if ((s.counts.open_errors ?? s.open_errors.length) > 0) return null;
   if ((s.test_state?.failing_tests.length ?? 0) > 0) return null;
+  if (limitStop(s.summaries) !== null) return null;
   const last = s.sessions[s.sessions.length - 1];
   const idle = Date.parse(now) - Date.parse(s.updated_at);
   if (last?.ended_at) return `${done} and ${last.end_reason ?? 'its last session ended'}`;

@@ -119,10 +119,10 @@ export function recordTestRun(
   return test_state;
 }
 
-/** One of the agent's own summaries (a compaction summary, its last message), kept whole. */
+/** One of the agent's own summaries (a compaction summary, its last message, a usage limit), kept whole. */
 export function recordSummary(
   d: Draft,
-  input: Pick<Summary, 'kind' | 'text' | 'source' | 'turn_ended'>,
+  input: Pick<Summary, 'kind' | 'text' | 'source' | 'turn_ended' | 'resets_at'>,
   at: string | null = null,
 ): Summary {
   if (!input.text.trim()) throw invalidInput('a summary needs text');

@@ -194,7 +194,10 @@ export interface LastState {
  */
 const appDirective = /^::[a-z][\w-]*\{[^}\n]*\}[ \t]*(?:\n|$)/gm;
 
-/** The newest of the agent's last message and its latest compaction summary, fitted to `max` characters. */
+/**
+ * The newest of the agent's last message and its latest compaction summary, fitted to `max` characters (a usage
+ * limit's notice is not the agent's words: What to Do Next says it).
+ */
 export function lastState(snap: SessionSnapshot, max: number): LastState | null {
   const { compaction, last_message } = snap.summaries ?? { compaction: null, last_message: null };
   const newest = [compaction, last_message]
@@ -203,7 +206,8 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     .at(-1);
   if (!newest || max <= 0) return null;
   const fitted = fitSummary(newest.text.replace(appDirective, '').trim(), max);
-  return { kind: newest.kind, at: newest.timestamp, text: fitted.text, cut: fitted.cut };
+  const kind = newest === compaction ? 'compaction' : 'last_message';
+  return { kind, at: newest.timestamp, text: fitted.text, cut: fitted.cut };
 }
 
 export interface Tdd {

@@ -340,6 +340,49 @@ describe('what to do next', () => {
     );
   });
 
+  it('says a usage limit stopped the last session, with its reset, once; not once the agent said more after it', () => {
+    const base = bigSnapshot();
+    const summary = (kind: 'last_message' | 'usage_limit', text: string, timestamp: string) => ({
+      id: `sum-${timestamp}`,
+      timestamp,
+      kind,
+      text,
+      source: 'claude-code',
+      session_number: 1,
+      ...(kind === 'usage_limit' ? { resets_at: '2026-05-01T13:40:00.000Z' } : {}),
+    });
+    const notice = "You've hit your session limit · resets 3:40pm (Europe/Paris)";
+    const said = summary('last_message', 'Half-way: the parser is done.', '2026-05-01T10:00:05.000Z');
+    const stopped = {
+      ...base,
+      trigger: 'pause' as const,
+      pause_reason: 'stopped by a usage limit, resets at 2026-05-01T13:40:00.000Z',
+      summaries: {
+        compaction: null,
+        last_message: said,
+        usage_limit: summary('usage_limit', notice, '2026-05-01T10:00:09.000Z'),
+      },
+    };
+    const md = fitResumeContext(stopped, 4, [], 100_000, countTokens).markdown;
+    expect(next(stopped)).toBe(
+      'Continue from task "T41: task number 41 with a reasonably descriptive title". The previous session ended because: stopped by a usage limit, resets at 2026-05-01T13:40:00.000Z.',
+    );
+    expect(md.match(/usage limit/g)).toHaveLength(1);
+    expect(md).not.toContain(notice);
+    expect(md).toMatch(/### Last State \(the agent's last message, [^)]*\)\nHalf-way: the parser is done\./);
+    // the agent said more since: the limit is over, and the snapshot's own reason is said again
+    const back = summary('last_message', 'The writer is done too.', '2026-05-01T14:00:00.000Z');
+    expect(next({ ...stopped, summaries: { ...stopped.summaries, last_message: back } })).toMatch(
+      /ended because: pause: stopped by a usage limit/,
+    );
+    expect(
+      next({
+        ...base,
+        summaries: { compaction: null, last_message: back, usage_limit: stopped.summaries.usage_limit },
+      }),
+    ).toMatch(/ended because: exhaustion: context 86% full\.$/);
+  });
+
   it('puts a later request first when it was said after the task list last changed, and only then', () => {
     const base = bigSnapshot();
     const timed = base.tasks.map((t, i) =>

@@ -1,5 +1,6 @@
 import { clip } from '../clip.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
+import { limitStop } from '../usage-limit-stop.js';
 import {
   alreadyDone,
   goalOf,
@@ -215,7 +216,9 @@ export function compileResumeContext(
       task_id: next?.id ?? null,
       title: next?.title ?? null,
       description: next?.description ? clip(next.description, limits.description_chars) : null,
-      ended_because: `${snap.trigger}${snap.pause_reason ? `: ${snap.pause_reason}` : ''}`,
+      // a usage limit that stopped the last turn is why, said here once (not as an error to fix, nor as the last state)
+      ended_because:
+        limitStop(snap.summaries) ?? `${snap.trigger}${snap.pause_reason ? `: ${snap.pause_reason}` : ''}`,
       latest_request_first: limits.newer_request_note > 0 && latestRequestFirst(snap),
     },
     reviewer_feedback: (snap.reviewer_feedback ?? [])

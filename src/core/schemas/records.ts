@@ -124,9 +124,11 @@ export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
 /**
  * The agent's own summaries, kept whole: the summary a compaction left (Claude Code's "This session is being
- * continued..." message, PostCompact's compact_summary, Codex's compacted message) and the agent's last message.
+ * continued..." message, PostCompact's compact_summary, Codex's compacted message) and the agent's last message; and
+ * the usage-limit notice a turn ended on (`usage_limit`: why the agent stopped, not its words nor an error of the
+ * work; over once the agent says more).
  */
-export const summaryKinds = ['compaction', 'last_message'] as const;
+export const summaryKinds = ['compaction', 'last_message', 'usage_limit'] as const;
 export const SummaryKind = z.enum(summaryKinds);
 export const Summary = z.object({
   id: z.string(),
@@ -141,6 +143,8 @@ export const Summary = z.object({
    * or interruption after it); false when the agent went on, or the user stopped it, after it. Absent on older records.
    */
   turn_ended: z.boolean().optional(),
+  /** A usage limit: when it resets, when the notice says (read where and when it was given); null when it does not. */
+  resets_at: z.string().nullable().optional(),
 });
 export type Summary = z.infer<typeof Summary>;
 

@@ -57,9 +57,16 @@ export const SessionSnapshot = z.object({
   requests_more: z.number().int().nonnegative().optional(),
   /** Side effects already done (commits, pushes, PRs, migrations, file writes): the next session must not redo them. */
   side_effects: z.array(SideEffect).default([]),
-  /** The agent's latest compaction summary and last message, kept whole (the context trims them to fit). */
+  /**
+   * The agent's latest compaction summary and last message, kept whole (the context trims them to fit), and the latest
+   * usage limit a turn ended on.
+   */
   summaries: z
-    .object({ compaction: Summary.nullable(), last_message: Summary.nullable() })
+    .object({
+      compaction: Summary.nullable(),
+      last_message: Summary.nullable(),
+      usage_limit: Summary.nullable().optional(),
+    })
     .default({ compaction: null, last_message: null }),
   warnings: z.array(z.string()),
 });

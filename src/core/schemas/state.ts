@@ -130,8 +130,17 @@ export const WorkflowState = z.object({
    * line and byte read, so re-imports only add what is new. Every transcript's marker is an `import` record.
    */
   imports: z.record(z.string(), ImportMark),
-  /** The latest summary of each kind (compaction summary, the agent's last message); all are `summary` records. */
-  summaries: z.object({ compaction: Summary.nullable(), last_message: Summary.nullable() }).optional(),
+  /**
+   * The latest summary of each kind (compaction summary, the agent's last message, the usage limit a turn ended on);
+   * all are `summary` records.
+   */
+  summaries: z
+    .object({
+      compaction: Summary.nullable(),
+      last_message: Summary.nullable(),
+      usage_limit: Summary.nullable().optional(),
+    })
+    .optional(),
   /** The verified handoff: the last context handed to a session, and whether the session confirmed loading it. */
   handoff: z
     .object({

@@ -35,31 +35,44 @@ const shell = (id: string, command: string, exit: number, output = ''): Transcri
 ];
 
 describe('rules extractor: errors', () => {
-  it("an agent's own error (a usage limit, a dropped stream) is fixed once the agent works again, here or in a later import", async () => {
-    const limit: TranscriptEntry = {
-      ...text("You've hit your usage limit. Try again in 2 hours."),
+  it("an agent's own error (a dropped stream) is fixed once the agent works again, here or in a later import", async () => {
+    const dropped: TranscriptEntry = {
+      ...text('stream disconnected before completion: error sending request'),
       role: 'system',
       kind: 'error',
     };
     const alone = await rules.extract({
-      entries: [limit],
+      entries: [dropped],
       existing: { decisions: [], errors: [] },
       taskId: null,
     });
     expect(alone.errors[0]).toMatchObject({ error_type: 'agent_error', resolution: 'unresolved' });
     const after = [text('Picking up where I stopped: the parser next.'), ...shell('z', 'npm test', 0, 'ok')];
     const on = await rules.extract({
-      entries: [limit, ...after],
+      entries: [dropped, ...after],
       existing: { decisions: [], errors: [] },
       taskId: null,
     });
     expect(on.errors[0]).toMatchObject({ error_type: 'agent_error', resolution: 'fixed' });
     expect(on.errors[0]?.resolution_notes).toMatch(/the agent went on after it \(line \d+\)/);
-    const open = [{ id: 'err-1', error_type: 'agent_error', error_message: limit.text }];
+    const open = [{ id: 'err-1', error_type: 'agent_error', error_message: dropped.text }];
     expect(resolveKnown(open, after)).toEqual([
       expect.objectContaining({ error_id: 'err-1', resolution: 'fixed', line: after[0]!.line }),
     ]);
     expect(resolveKnown(open, [])).toEqual([]);
+  });
+
+  it('a usage limit is no error of the work (the session says it stopped on it), in any of its forms', async () => {
+    for (const notice of [
+      "You've hit your usage limit. Try again in 2 hours.",
+      'Claude AI usage limit reached|1795986371',
+      "You've hit your session limit · resets 3:40pm (Europe/Paris)",
+      'API Error: 429 {"type":"error","error":{"type":"rate_limit_error"}}',
+    ]) {
+      const limit: TranscriptEntry = { ...text(notice), role: 'assistant', kind: 'error' };
+      const { errors } = await rules.extract({ entries: [text('Half-way there.'), limit], taskId: null });
+      expect(errors, notice).toEqual([]);
+    }
   });
 
   it('finds failed commands with their exit output and infers fixed / workaround / unresolved', async () => {

@@ -1,5 +1,6 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { clipEnds } from '../../core/clip.js';
+import { isLimitNotice, isUsageLimit } from '../../core/runtime/usage-limit.js';
 import { findFileEffects } from './file-effects.js';
 import { findGitEffects, type Commit, type Effect } from './git-effects.js';
 import { findRemoteEffects } from './remote-effects.js';
@@ -10,7 +11,7 @@ import { findTestRuns, type TestRun } from './test-runs.js';
 export interface AgentSummary {
   line: number;
   at: string | null;
-  kind: 'compaction' | 'last_message';
+  kind: 'compaction' | 'last_message' | 'usage_limit';
   text: string;
   /** A last message: whether the turn ended on it (no tool call, no interruption after it). */
   turn_ended?: boolean;
@@ -29,7 +30,10 @@ export interface SessionFacts {
    */
   effects: Effect[];
   test_runs: TestRun[];
-  /** Every compaction summary, then the agent's last message (each kept whole). */
+  /**
+   * Every compaction summary, then the agent's last message (each kept whole), then the usage-limit notice the
+   * entries end on, when they do.
+   */
   summaries: AgentSummary[];
 }
 
@@ -68,13 +72,35 @@ function lastMessage(entries: readonly TranscriptEntry[]): AgentSummary | null {
     if (e.sidechain) continue;
     if ((e.role === 'assistant' && e.kind === 'text') || e.kind === 'result') {
       const said = e.text.trim();
-      if (!said) continue;
+      // a limit's notice in the agent's place (stream-json writes it as the agent's text) is no word of the agent's
+      if (!said || isLimitNotice(said)) continue;
       const open = unanswered(entries, i);
       const text = open.length
         ? `${said}\n\nThe transcript ends before ${open.length === 1 ? 'this call' : 'these calls'} returned (check whether ${open.length === 1 ? 'it' : 'they'} ran): ${open.map((c) => `\`${c}\``).join('; ')}`
         : said;
       return { line: e.line, at: e.at, kind: 'last_message', text, turn_ended: !wentOn(entries, i) };
     }
+  }
+  return null;
+}
+
+/**
+ * The usage-limit notice the agent stopped on: an API error saying a limit (Claude Code's synthetic message, Codex's
+ * error event, a notice written as the agent's text) with nothing of the agent's after it. One it went on from is
+ * over, and not said.
+ */
+function stoppedOnLimit(entries: readonly TranscriptEntry[]): AgentSummary | null {
+  for (let i = entries.length - 1; i >= 0; i -= 1) {
+    const e = entries[i] as TranscriptEntry;
+    if (e.sidechain) continue;
+    if (
+      (e.kind === 'error' && isUsageLimit(e.text)) ||
+      (e.role === 'assistant' && e.kind === 'text' && isLimitNotice(e.text))
+    )
+      return { line: e.line, at: e.at, kind: 'usage_limit', text: e.text.trim() };
+    const agent =
+      (e.role === 'assistant' && e.kind === 'text') || e.kind === 'tool_call' || e.kind === 'result';
+    if (agent && e.text.trim()) return null;
   }
   return null;
 }
@@ -89,6 +115,7 @@ export function readSession(entries: readonly TranscriptEntry[]): SessionFacts {
     .filter((e) => e.kind === 'summary' && !e.sidechain && e.text.trim())
     .map((e): AgentSummary => ({ line: e.line, at: e.at, kind: 'compaction', text: e.text.trim() }));
   const last = lastMessage(entries);
+  const limit = stoppedOnLimit(entries);
   return {
     requests: findRequests(entries),
     task_calls: taskCalls,
@@ -96,6 +123,6 @@ export function readSession(entries: readonly TranscriptEntry[]): SessionFacts {
     commits: git.commits,
     effects,
     test_runs: findTestRuns(entries),
-    summaries: last ? [...compactions, last] : compactions,
+    summaries: [...compactions, ...(last ? [last] : []), ...(limit ? [limit] : [])],
   };
 }

@@ -7,7 +7,7 @@ import {
   type TranscriptEntry,
   type TranscriptFormat,
 } from '../../agents/index.js';
-import { invalidInput, type AgentTaskCall, type UsageMetrics } from '../../core/index.js';
+import { detectUsageLimit, invalidInput, type AgentTaskCall, type UsageMetrics } from '../../core/index.js';
 import {
   readSession,
   resolveKnown,
@@ -176,6 +176,8 @@ export async function importTranscript(
      * holds is read as one import of the whole transcript would (a correction answers the reply before it).
      */
     before?: string;
+    /** The zone a usage limit's reset time without one is read in (the agent prints it in its machine's): this one. */
+    zone?: string;
   } = {},
 ): Promise<TranscriptImport> {
   const startLine = opts.startLine ?? 0;
@@ -256,10 +258,20 @@ export async function importTranscript(
       effect: { task_id: taskId, kind: e.kind, tool: e.tool, summary: e.summary },
     });
   }
+  const zone = opts.zone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   for (const s of facts.summaries) {
     if (s.kind === 'last_message' && s.text === known.last_message) continue;
     const ended = s.turn_ended === undefined ? {} : { turn_ended: s.turn_ended };
-    add(s.line, { kind: 'summary', at: s.at, summary: { kind: s.kind, text: s.text, source, ...ended } });
+    // a usage limit's reset: a clock time without a date is the next one after the notice
+    const resets =
+      s.kind === 'usage_limit'
+        ? { resets_at: detectUsageLimit(s.text, s.at ? new Date(s.at) : new Date(), zone)?.resets_at ?? null }
+        : {};
+    add(s.line, {
+      kind: 'summary',
+      at: s.at,
+      summary: { kind: s.kind, text: s.text, source, ...ended, ...resets },
+    });
   }
   const records = ordered.sort((a, b) => a.line - b.line).map((o) => o.input);
   const usage = usageOf(parsed);

@@ -1,4 +1,5 @@
 import { clip } from '../../../core/clip.js';
+import { isUsageLimit } from '../../../core/runtime/usage-limit.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import type { ErrorDraft } from '../../extractor.js';
 import { findTestRuns } from '../../session/test-runs.js';
@@ -113,7 +114,7 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
       : { resolution: 'unresolved', notes: null };
   }
   if (type === 'agent_error') {
-    // an API error, a usage limit, a dropped stream: passed once the agent works again
+    // an API error, a dropped stream: passed once the agent works again
     const on = wentOn(entries.slice(index + 1));
     return on
       ? { resolution: 'fixed', notes: `the agent went on after it (line ${on.line})` }
@@ -243,6 +244,9 @@ export function findErrors(entries: readonly TranscriptEntry[], taskId: string |
     if (entry.role === 'assistant' && entry.kind === 'text') context = entry.text.slice(0, 300);
     if (succeeded(entry)) for (const o of open) if (o.clearers.has(keyOf(entry))) o.cleared = true;
     if (!failed(entry) || expectedOutcome(entry)) return;
+    // a usage limit is why the agent stopped, not an error of the work to fix: the session's facts say it
+    // (read-session.ts), until the agent goes on
+    if (entry.kind === 'error' && isUsageLimit(entry.text)) return;
     if (intendedRed.has(entry.line) || (entry.tool?.id && intendedRed.has(entry.tool.id))) return;
     const callId = entry.tool?.id;
     if (callId) {

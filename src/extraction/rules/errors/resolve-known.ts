@@ -21,8 +21,8 @@ const commandOf = (message: string) => /^`([^`]+?)(?:…)?`:/.exec(message)?.[1]
 const wholeCommand = (message: string) => /^`[^`]+`:/.test(message) && !/^`[^`]*…`:/.test(message);
 
 /**
- * Errors left open by an earlier import that the new entries resolve: an agent's own error (an API error, a usage
- * limit) once the agent works again; the same command, or its failed step with
+ * Errors left open by an earlier import that the new entries resolve: an agent's own error (an API error, a dropped
+ * stream; a usage limit recorded as one before it was told apart) once the agent works again; the same command, or its failed step with
  * other flags, succeeds later (a test failure: a later run of the same tests passes). An import reads a session turn by turn, so a failure and its fix often land
  * in different imports.
  */
@@ -33,7 +33,7 @@ export function resolveKnown(
   const out: LaterResolution[] = [];
   for (const err of open) {
     if (err.error_type === 'agent_error') {
-      // an API error or a usage limit an earlier import left open: passed once the agent works again
+      // an API error an earlier import left open: passed once the agent works again
       const on = wentOn(entries);
       if (on)
         out.push({
