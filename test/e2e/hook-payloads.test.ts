@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -285,39 +285,213 @@ describe("Stop's last_assistant_message", () => {
 });
 
 describe('a turn that ends on an API error (StopFailure)', () => {
-  it('keeps what the turn did and marks where the work was cut, with why and when the limit resets', async () => {
+  it('keeps what the turn did and marks where the work was cut, with why', async () => {
     const { repo, hook } = workspace();
     await hook('SessionStart', { session_id: 's1', cwd: repo, source: 'startup' });
     await hook('UserPromptSubmit', { session_id: 's1', cwd: repo, prompt: 'Build the CSV exporter' });
+    // older versions name the kind `error` and the words `error_details`
     const r = await hook('StopFailure', {
       session_id: 's1',
       cwd: repo,
-      error_type: 'rate_limit',
-      error_message: "You've hit your session limit · resets 3pm (America/Bogota)",
+      error: 'server_error',
+      error_details: 'API Error: 529 Overloaded',
       last_assistant_message: 'Half-way: the parser is done, the writer is next.',
     });
     expect(r).toMatchObject({ code: 0, stdout: '' });
-    expect(r.stderr).toContain(
-      "the turn ended on an API error (rate_limit: You've hit your session limit · resets 3pm (America/Bogota))",
-    );
-    // 3pm in Bogota (UTC-5, no daylight saving) is 20:00 UTC
-    expect(r.stderr).toMatch(/the limit resets at \d{4}-\d\d-\d\dT20:00:00/);
+    expect(r.stderr).toContain('the turn ended on an API error (server_error: API Error: 529 Overloaded)');
+    expect(r.stderr).not.toContain('usage limit');
     // the next session is told where the last one was cut, and what it had done
     const next = await hook('SessionStart', { session_id: 's2', cwd: repo, source: 'startup' });
     const context = contextOf(next.stdout);
     expect(context).toContain('Half-way: the parser is done, the writer is next.');
-    expect(context).toContain('the turn ended on an API error (rate_limit');
-
-    // older versions name the kind `error` and the words `error_details`
-    const older = await hook('StopFailure', {
-      session_id: 's2',
-      cwd: repo,
-      error: 'server_error',
-      error_details: 'API Error: 529 Overloaded',
-    });
-    expect(older.stderr).toContain(
-      'the turn ended on an API error (server_error: API Error: 529 Overloaded)',
+    expect(context).toContain(
+      'The previous session ended because: pause: the turn ended on an API error (server_error',
     );
-    expect(older.stderr).not.toContain('resets at');
+  });
+});
+
+/** Claude Code's transcript lines: the user's words, the agent's, and the message it writes in their place on an error. */
+const line = {
+  user: (text: string, at = new Date()) =>
+    JSON.stringify({
+      type: 'user',
+      sessionId: 's1',
+      timestamp: at.toISOString(),
+      message: { role: 'user', content: text },
+    }),
+  said: (text: string, at = new Date()) =>
+    JSON.stringify({
+      type: 'assistant',
+      sessionId: 's1',
+      timestamp: at.toISOString(),
+      message: { id: `m${at.getTime()}`, role: 'assistant', content: [{ type: 'text', text }] },
+    }),
+  limit: (text: string, at = new Date()) =>
+    JSON.stringify({
+      type: 'assistant',
+      sessionId: 's1',
+      timestamp: at.toISOString(),
+      isApiErrorMessage: true,
+      error: 'rate_limit',
+      apiErrorStatus: 429,
+      message: {
+        id: `e${at.getTime()}`,
+        model: '<synthetic>',
+        role: 'assistant',
+        content: [{ type: 'text', text }],
+      },
+    }),
+};
+const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000);
+/** The reset time the hook's note gives. */
+const resetIn = (note: string) => /stopped by a usage limit, resets at (\S+?);/.exec(note)?.[1] ?? '';
+/** What to Do Next, as the briefing says it. */
+const nextOf = (context: string) => /### What to Do Next\n([^\n]+)/.exec(context)?.[1] ?? '';
+
+describe('a turn a usage limit stopped', () => {
+  it('is why the session stopped, with the reset the notice gives, said once; over once the agent works again', async () => {
+    const { repo, hook, baton } = workspace();
+    const transcript = join(tempDir('baton-tr-'), 's1.jsonl');
+    const notice = "You've hit your session limit · resets 3:40pm (America/Bogota)";
+    writeFileSync(
+      transcript,
+      `${[
+        line.user('Build the CSV exporter', minutesAgo(3)),
+        line.said('Half-way: the parser is done, the writer is next.', minutesAgo(2)),
+        line.limit(notice),
+      ].join('\n')}\n`,
+    );
+    const base = { session_id: 's1', cwd: repo, transcript_path: transcript };
+    await hook('UserPromptSubmit', { ...base, prompt: 'Build the CSV exporter' });
+    // Claude Code 2.1.78 and later: the kind, and the notice as the turn's last message (no details)
+    const before = Date.now();
+    const r = await hook('StopFailure', { ...base, error: 'rate_limit', last_assistant_message: notice });
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(r.stderr).toMatch(/stopped by a usage limit, resets at \S+; snapshot snap-/);
+    // 3:40pm in Bogota (UTC-5, no daylight saving) is 20:40 UTC: the next one after the notice
+    const reset = resetIn(r.stderr);
+    expect(reset).toMatch(/T20:40:00\.000Z$/);
+    expect(Date.parse(reset)).toBeGreaterThan(before - 60_000);
+    expect(Date.parse(reset)).toBeLessThanOrEqual(before + 24 * 3600_000);
+
+    const start = await hook('SessionStart', { ...base, session_id: 's2', source: 'resume' });
+    const context = contextOf(start.stdout);
+    // the agent's last message is the last state; the limit is said once, as why the session stopped
+    expect(context).toMatch(
+      /### Last State \(the agent's last message[^)]*\)\nHalf-way: the parser is done, the writer is next\./,
+    );
+    expect(nextOf(context)).toBe(
+      `No task is recorded: go on from the user's latest request (Goal) and the last state. The previous session ended because: stopped by a usage limit, resets at ${reset}.`,
+    );
+    expect(context.match(/usage limit/g)).toHaveLength(1);
+    expect(context).not.toContain(notice);
+    expect(context).not.toContain('UNRESOLVED');
+    expect(context).toContain('### Errors Encountered: none');
+
+    // the next session works: the limit is over
+    appendFileSync(
+      transcript,
+      `${[line.user('go on'), line.said('The writer is done too; 14 tests pass.')].join('\n')}\n`,
+    );
+    await hook('UserPromptSubmit', { ...base, session_id: 's2', prompt: 'go on' });
+    await hook('Stop', {
+      ...base,
+      session_id: 's2',
+      last_assistant_message: 'The writer is done too; 14 tests pass.',
+    });
+    const after = (await baton(['context'])).stdout;
+    expect(after).not.toContain('usage limit');
+    expect(after).toContain('The writer is done too; 14 tests pass.');
+  });
+
+  it("with only the Stop hook (Claude Code before StopFailure), reads the notice's epoch exactly and says it", async () => {
+    const { repo, hook, baton } = workspace();
+    const transcript = join(tempDir('baton-tr-'), 's1.jsonl');
+    const epoch = Math.floor(Date.now() / 1000) + 3 * 3600;
+    const notice = `Claude AI usage limit reached|${epoch}`;
+    // the first turn answered; the limit cut the second before the agent said anything
+    writeFileSync(
+      transcript,
+      `${[
+        line.user('Add a CSV export', minutesAgo(10)),
+        line.said('The export is in: `baton export --csv`.', minutesAgo(9)),
+        line.user('Now add a JSON one', minutesAgo(1)),
+        line.limit(notice),
+      ].join('\n')}\n`,
+    );
+    const base = { session_id: 's1', cwd: repo, transcript_path: transcript };
+    const r = await hook('Stop', { ...base, stop_hook_active: false, last_assistant_message: notice });
+    const reset = new Date(epoch * 1000).toISOString();
+    expect(r.stderr).toContain(`stopped by a usage limit, resets at ${reset}; snapshot snap-`);
+    expect(r.stderr).toContain('(0 decisions, 0 errors)');
+    const start = await hook('SessionStart', { ...base, session_id: 's2', source: 'startup' });
+    const context = contextOf(start.stdout);
+    expect(context).toMatch(/### Last State \(the agent's last message[^)]*\)\nThe export is in/);
+    expect(nextOf(context)).toContain(
+      `The previous session ended because: stopped by a usage limit, resets at ${reset}.`,
+    );
+    expect(context).not.toContain(notice);
+    expect(context).not.toMatch(/UNRESOLVED|\(while: /);
+    // the notice is kept whole where the details are
+    const snap = /`baton details (snap-\S+) </.exec((await baton(['context'])).stdout)?.[1] ?? '';
+    const summaries = JSON.parse((await baton(['details', snap, 'summaries'])).stdout) as {
+      kind: string;
+      text: string;
+    }[];
+    expect(summaries.filter((x) => x.kind === 'usage_limit').map((x) => x.text)).toEqual([notice]);
+  });
+
+  it("reads Codex's notice from its rollout, its clock time in this machine's zone", async () => {
+    const { repo, env } = workspace();
+    const rollout = join(
+      tempDir('baton-tr-'),
+      'rollout-2026-07-05T19-00-00-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl',
+    );
+    const ev = (type: string, payload: Record<string, unknown>, at = new Date()) =>
+      JSON.stringify({ timestamp: at.toISOString(), type, payload });
+    writeFileSync(
+      rollout,
+      `${[
+        ev(
+          'session_meta',
+          { id: '019e1625-789d-76c0-80ab-3724b5ddb799', cwd: repo, cli_version: '0.125.0' },
+          minutesAgo(5),
+        ),
+        ev('event_msg', { type: 'user_message', message: 'Add the retry' }, minutesAgo(5)),
+        ev(
+          'event_msg',
+          { type: 'agent_message', message: 'The retry is in; the tests are next.' },
+          minutesAgo(1),
+        ),
+        ev('event_msg', {
+          type: 'error',
+          message:
+            "You've hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/codex/settings/usage to purchase more credits or try again at 8:05 PM.",
+        }),
+      ].join('\n')}\n`,
+    );
+    const r = await runCli(['hook', 'Stop', '--agent', 'codex'], {
+      cwd: repo,
+      // India has no daylight saving: 8:05 PM there is 14:35 UTC
+      env: { ...env, TZ: 'Asia/Kolkata' },
+      input: JSON.stringify({
+        session_id: '019e1625-789d-76c0-80ab-3724b5ddb799',
+        turn_id: 't1',
+        cwd: repo,
+        hook_event_name: 'Stop',
+        transcript_path: rollout,
+        stop_hook_active: false,
+        last_assistant_message: 'The retry is in; the tests are next.',
+      }),
+    });
+    expect(r.code).toBe(0);
+    const context = (await runCli(['context'], { cwd: repo, env })).stdout;
+    expect(nextOf(context)).toMatch(
+      /ended because: stopped by a usage limit, resets at \d{4}-\d\d-\d\dT14:35:00\.000Z\.$/,
+    );
+    expect(context).toMatch(
+      /### Last State \(the agent's last message[^)]*\)\nThe retry is in; the tests are next\./,
+    );
+    expect(context).not.toContain('UNRESOLVED');
   });
 });

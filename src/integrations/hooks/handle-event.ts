@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import { BatonError, isAgentTaskTool, notLinkedPhrase } from '../../core/index.js';
 import { clip } from '../../core/clip.js';
-import { detectUsageLimit } from '../../core/runtime/usage-limit.js';
+import { detectUsageLimit, isLimitNotice, stoppedByLimit } from '../../core/runtime/usage-limit.js';
 import { promptRequest } from '../../extraction/session/requests.js';
 import type { StartResult, TrackResult } from '../../service/index.js';
 import type { HookOutcome, TranscriptSeen } from './hook-log.js';
@@ -136,11 +136,13 @@ const pausedTell = (workflowId: string, snapshotId: string) =>
  * Stop's `last_assistant_message` (Claude Code and Codex send it) is the agent's last summary even where no
  * transcript is read (Codex's `transcript_path: null`, one whose last lines are not flushed yet): kept as the last
  * message, once (the transcript's copy of the same text writes nothing). Stop comes when the agent's turn ended: its
- * message is the turn's end (a quick job without a task list is over once the user's last request got one).
+ * message is the turn's end (a quick job without a task list is over once the user's last request got one). A usage
+ * limit's notice or an API error's words in its place are not the agent's: the last message stays the one before.
  */
 async function keepLastMessage(ctx: HookContext, ref: Ref, event: HookEvent): Promise<boolean> {
   const text = ctx.payload.raw.last_assistant_message;
   if (typeof text !== 'string' || !text.trim()) return false;
+  if (isLimitNotice(text) || text.trim() === ctx.payload.api_error?.message?.trim()) return false;
   const r = (await ctx.client.record(ref, {
     kind: 'summary',
     summary: {
@@ -171,20 +173,70 @@ async function contextFor(ctx: HookContext, t: TrackResult & { workflow_id: stri
   };
 }
 
-/**
- * Why a turn ended on an API error, in words: its kind and message, and when a usage limit resets if the message
- * says (read in this machine's zone when it names none, as the agent prints it).
- */
+/** Why a turn ended on an API error other than a usage limit, in words: its kind and message. */
 function apiFailure(p: HookPayload): string {
   const e = p.api_error;
   const said = [e?.type, e?.message].filter(Boolean).join(': ') || 'no detail given';
+  return `the turn ended on an API error (${clip(said, 300)})`;
+}
+
+interface LimitMet {
+  /** The notice as the agent gave it (the transcript's copy of the same words is the same limit). */
+  notice: string;
+  resets_at: string | null;
+}
+
+/**
+ * The usage limit a turn ended on, from the hook's payload: StopFailure's error (its kind, its words) and the last
+ * message when it is the notice (Claude Code gives the notice as the turn's last message; with only the Stop hook,
+ * older versions give nothing else). Its reset is read now, in this machine's zone when it names none, as the agent
+ * prints it.
+ */
+function limitOf(p: HookPayload, event: HookEvent): LimitMet | null {
+  const last = p.raw.last_assistant_message;
+  const notice = typeof last === 'string' && isLimitNotice(last) ? last.trim() : null;
+  const e = event === 'StopFailure' ? p.api_error : null;
   const limit = detectUsageLimit(
-    [e?.type, e?.message].filter(Boolean).join(' '),
+    [e?.type, e?.message, notice].filter(Boolean).join(' '),
     new Date(),
     Intl.DateTimeFormat().resolvedOptions().timeZone,
   );
-  const reset = limit?.resets_at ? `; the limit resets at ${limit.resets_at}` : '';
-  return `the turn ended on an API error (${clip(said, 300)})${reset}`;
+  if (!limit) return null;
+  return { notice: notice ?? e?.message ?? e?.type ?? 'usage limit', resets_at: limit.resets_at };
+}
+
+/**
+ * A turn cut short (StopFailure, or a Stop whose last message is a usage limit's notice): what the turn did is
+ * imported as Stop would, the limit recorded (why the agent stopped: the next briefing says it until the agent works
+ * again), and a snapshot marks where the work was cut, with why (trigger `pause`: `exhaustion` is the compaction's,
+ * which PostCompact reads as "snapshot before compacting").
+ */
+async function turnCut(ctx: HookContext, event: HookEvent, limit: LimitMet | null): Promise<HookResult> {
+  const t = await track(ctx, false);
+  if (!t.workflow_id) return untracked(t);
+  const ref = { workflowId: t.workflow_id, cwd: ctx.payload.cwd };
+  const imported = await importNew(ctx, ref, t.workflow_id, event);
+  const kept = await keepLastMessage(ctx, ref, event);
+  if (limit)
+    await ctx.client.record(ref, {
+      kind: 'summary',
+      summary: {
+        kind: 'usage_limit',
+        text: limit.notice,
+        source: `${ctx.agent}:${event}`,
+        resets_at: limit.resets_at,
+      },
+      at: new Date().toISOString(),
+    });
+  const why = limit ? stoppedByLimit(limit.notice, limit.resets_at) : apiFailure(ctx.payload);
+  const snap = await ctx.client.snapshotNow(ref, 'pause', why);
+  return {
+    outcome: imported.failed ? 'failed' : 'ok',
+    note: `${why}; snapshot ${snap.snapshot_id}; ${imported.note}${kept ? "; the agent's last message kept" : ''}`,
+    output: null,
+    ...(imported.transcript ? { transcript: imported.transcript } : {}),
+    ...(imported.tell ? { tell: imported.tell } : {}),
+  };
 }
 
 /**
@@ -375,27 +427,14 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         output: null,
       };
     }
-    case 'StopFailure': {
-      // the turn ended on an API error (a usage or rate limit, billing, an outage) instead of a Stop: what the turn
-      // did is imported as Stop would, and a snapshot marks where the work was cut, with why and when a limit resets
-      // (trigger `pause`: `exhaustion` is the compaction's, which PostCompact reads as "snapshot before compacting")
-      const t = await track(ctx, false);
-      if (!t.workflow_id) return untracked(t);
-      const ref = { workflowId: t.workflow_id, cwd: p.cwd };
-      const imported = await importNew(ctx, ref, t.workflow_id, event);
-      const kept = await keepLastMessage(ctx, ref, event);
-      const why = apiFailure(p);
-      const snap = await ctx.client.snapshotNow(ref, 'pause', why);
-      return {
-        outcome: imported.failed ? 'failed' : 'ok',
-        note: `${why}; snapshot ${snap.snapshot_id}; ${imported.note}${kept ? "; the agent's last message kept" : ''}`,
-        output: null,
-        ...(imported.transcript ? { transcript: imported.transcript } : {}),
-        ...(imported.tell ? { tell: imported.tell } : {}),
-      };
-    }
+    case 'StopFailure':
+      // the turn ended on an API error (a usage or rate limit, billing, an outage) instead of a Stop
+      return turnCut(ctx, event, limitOf(p, event));
     case 'Stop':
     case 'SessionEnd': {
+      // a Stop whose last message is a usage limit's notice (Claude Code without StopFailure) is a turn cut short
+      const limit = event === 'Stop' ? limitOf(p, event) : null;
+      if (limit) return turnCut(ctx, event, limit);
       // a SessionEnd only finds the workflow this session follows: ending a session must not tie or start one
       const t =
         event === 'SessionEnd'
