@@ -131,6 +131,20 @@ describe('resume context within a token budget', () => {
     expect(fitted.context.errors_resolved).toHaveLength(10);
   });
 
+  it('says how many of the finished tasks were skipped, not done', () => {
+    const snap = bigSnapshot();
+    const skipped = {
+      ...snap,
+      tasks: snap.tasks.map((t, i) => (i < 3 ? { ...t, status: 'skipped' as const } : t)),
+    };
+    expect(fitResumeContext(skipped, 4, [], 100_000, countTokens).markdown).toContain(
+      '### Plan Status: 40/42 tasks done (3 skipped)',
+    );
+    expect(fitResumeContext(snap, 4, [], 100_000, countTokens).markdown).toMatch(
+      /### Plan Status: 40\/42 tasks done$/m,
+    );
+  });
+
   it('names its workflow in every hint for more, for a briefing of another workflow', () => {
     const md = fitResumeContext(bigSnapshot(), 4, [], 900, countTokens).markdown;
     // the hints of a category alone (the footer names its snapshot)

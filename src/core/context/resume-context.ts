@@ -70,7 +70,14 @@ export interface ResumeContext {
   total_sessions: number;
   /** What the user asked: the first request (the issue) and the later ones, in their words. */
   goal: Goal;
-  plan_status: { total: number; completed: number; remaining: number; current_task: string | null };
+  /** `completed` counts the skipped tasks too (finished either way); `skipped` says how many of them were. */
+  plan_status: {
+    total: number;
+    completed: number;
+    skipped: number;
+    remaining: number;
+    current_task: string | null;
+  };
   completed_tasks: { id: string; title: string; status: string }[];
   completed_more: number;
   /** `reason`: why a failed or blocked task is so (the failure's cause, the block's reason), when it was said. */
@@ -159,6 +166,7 @@ export function compileResumeContext(
     plan_status: {
       total: snap.tasks.length,
       completed: snap.tasks_completed,
+      skipped: snap.tasks.filter((t) => t.status === 'skipped').length,
       remaining: snap.tasks_remaining,
       current_task: snap.current_task_id,
     },
