@@ -81,6 +81,14 @@ describe('a session replaced in the middle of its turn', () => {
       note: null,
     });
     expect(cutOffSession(limited.state, s2)).toBeNull();
+    // a usage limit the turn ended on (a Stop whose last message was the notice) explains it too
+    const notice = next(asked());
+    recordSummary(
+      notice,
+      { kind: 'usage_limit', text: "You've hit your limit · resets 9pm (UTC)", source: 'claude-code' },
+      '2026-03-01T10:02:00.000Z',
+    );
+    expect(cutOffSession(notice.state, s2)).toBeNull();
     const ended = next(asked());
     endAgentSession(ended, s1, 'prompt_input_exit');
     expect(cutOffSession(ended.state, s2)).toBeNull();

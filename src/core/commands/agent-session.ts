@@ -4,6 +4,7 @@ import type { AgentSessionRef } from '../schemas/workflow.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { agentLabel } from '../agent-label.js';
 import { lastRequestAnswered } from './finished-work.js';
+import { limitStop } from '../usage-limit-stop.js';
 
 export type AgentSessionOutcome = 'same' | 'linked' | 'next';
 
@@ -50,8 +51,8 @@ export function linkAgentSession(
 /**
  * Why the open session that this agent session replaces was cut off, or null when it was not: it follows another agent
  * session that never ended (no SessionEnd came), and the user's last request has no answer its turn ended on (the
- * transcript ends on a call, or the user stopped it), and no snapshot since explains the stop (a StopFailure's, a
- * pause's). The agent went silent in the middle of its work: a crash, a kill, a closed terminal, a lost connection.
+ * transcript ends on a call, or the user stopped it), and nothing since explains the stop (a usage limit, a
+ * StopFailure's or a pause's snapshot). The agent went silent in the middle of its work: a crash, a kill, a closed terminal, a lost connection.
  */
 export function cutOffSession(
   s: WorkflowState,
@@ -60,7 +61,7 @@ export function cutOffSession(
   const cur = s.sessions[s.sessions.length - 1];
   if (!cur || cur.ended_at !== null || !cur.agent || agent.session_id === null) return null;
   if (cur.agent.name === agent.name && cur.agent.session_id === agent.session_id) return null;
-  if (lastRequestAnswered(s) !== false) return null;
+  if (lastRequestAnswered(s) !== false || limitStop(s.summaries) !== null) return null;
   // a stop already explained since the request: an API error or usage limit (StopFailure), a pause, a timeout
   const snap = s.last_snapshot;
   const asked = (s.recent_requests ?? []).at(-1);
