@@ -7,7 +7,7 @@ export function retrievalFooter(snap: Pick<SessionSnapshot, 'id' | 'workflow_id'
   const w = `-w ${snap.workflow_id}`;
   return [
     '---',
-    `This is what fits here. For the rest: \`baton context ${w}\` prints the whole resume context;`,
+    `More when needed: \`baton context ${w}\` prints the whole resume context;`,
     `\`baton details ${snap.id} <decisions|errors|history|requests|test-state|git-changes> ${w}\` gives every record;`,
     'inside this session, the MCP server `baton` has the tools get_resume_context and get_details.',
     '',

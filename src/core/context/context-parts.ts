@@ -1,5 +1,6 @@
 import { clip } from '../clip.js';
 import { askOf, gistOf } from '../requests/request-gist.js';
+import { isAcknowledgement } from '../requests/request-text.js';
 import { fitSummary } from './fit-summary.js';
 import type { TestState } from '../schemas/records.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
@@ -31,7 +32,10 @@ export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
       }
     : null;
   const requests = snap.requests ?? [];
-  const later = requests.filter((r) => r.id !== snap.issue?.id).map((r) => r.text.trim());
+  // a go-ahead ("ok continue", "continue where you left off") answers the agent, it is no instruction of the goal
+  const later = requests
+    .filter((r) => r.id !== snap.issue?.id && !isAcknowledgement(r.text))
+    .map((r) => r.text.trim());
   const shown = limits.later_requests > 0 ? later.slice(-limits.later_requests) : [];
   // requests older than the snapshot holds: the first of them is the issue when the issue was the first request
   const older = snap.requests_more ?? 0;

@@ -220,6 +220,41 @@ describe('resume context within a token budget', () => {
     }
   });
 
+  it('leaves go-aheads out of the later requests: they answer the agent, they ask for nothing of the goal', () => {
+    const snap = bigSnapshot();
+    const request = (id: string, text: string, at: string) => ({
+      id,
+      timestamp: at,
+      at,
+      session_number: 1,
+      source: null,
+      text,
+    });
+    const requests = [
+      request('r2', 'Also cover the refresh tokens', '2026-01-01T01:00:00.000Z'),
+      request('r3', 'continue where you left off', '2026-01-01T02:00:00.000Z'),
+      request('r4', 'ok go on', '2099-01-01T02:00:00.000Z'),
+    ];
+    // the task list last changed before the go-ahead
+    const tasks = snap.tasks.map((t, i) => (i === 0 ? { ...t, ended_at: '2026-01-01T03:00:00.000Z' } : t));
+    const fitted = fitResumeContext({ ...snap, tasks, requests }, 4, [], 100_000, countTokens);
+    expect(fitted.context.goal.requests).toEqual(['Also cover the refresh tokens']);
+    const asked = fitResumeContext(
+      {
+        ...snap,
+        tasks,
+        requests: [...requests, request('r5', 'now add a licence', '2099-01-01T03:00:00.000Z')],
+      },
+      4,
+      [],
+      100_000,
+      countTokens,
+    );
+    expect(asked.markdown).toContain('the latest request (Goal), newer than the task list');
+    // nor is a go-ahead said after the task list changed the request to do first
+    expect(fitted.markdown).not.toContain('the latest request (Goal), newer than the task list');
+  });
+
   it('keeps both ends of a long first request: the ask after a pasted brief, and its first line', () => {
     const brief =
       'TEMPORAL AI CHALLENGE\n\n' + 'The real world speaks in signals: vitals, sensors, grids. '.repeat(40);

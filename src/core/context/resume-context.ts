@@ -1,6 +1,7 @@
 import { clip } from '../clip.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import { limitStop } from '../usage-limit-stop.js';
+import { isAcknowledgement } from '../requests/request-text.js';
 import {
   alreadyDone,
   goalOf,
@@ -134,8 +135,10 @@ const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : NaN);
  * said answers it (its last message, shown as the last state, would), and the next session must see it first.
  */
 function latestRequestFirst(snap: SessionSnapshot): boolean {
+  // a go-ahead ("ok continue") asks for nothing the task list does not say
   const latest = snap.requests.at(-1);
-  if (!latest || latest.id === snap.issue?.id || !snap.tasks.length) return false;
+  if (!latest || latest.id === snap.issue?.id || !snap.tasks.length || isAcknowledgement(latest.text))
+    return false;
   const said = time(latest.at ?? latest.timestamp);
   const changed = Math.max(
     ...snap.tasks.flatMap((t) => [time(t.started_at), time(t.ended_at)]).filter((n) => n >= 0),

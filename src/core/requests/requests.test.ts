@@ -50,9 +50,16 @@ describe('user requests', () => {
       'let\u2019s do it',
       'sounds good, go for it',
       'ok 👍',
+      'continue where you left off',
+      'thanks, keep going',
     ])
       expect(isAcknowledgement(t)).toBe(true);
-    for (const t of ['Fix it', 'yes, and also add logging', 'now write the tests'])
+    for (const t of [
+      'Fix it',
+      'yes, and also add logging',
+      'now write the tests',
+      'continue with the parser',
+    ])
       expect(isAcknowledgement(t)).toBe(false);
     recordRequest(d, { text: "yep let's do it", at: '2026-03-01T10:00:00Z' });
     expect(d.state.issue?.title).toBe("yep let's do it");
