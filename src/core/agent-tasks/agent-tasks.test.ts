@@ -56,6 +56,35 @@ describe("the agent's task list reducer", () => {
     expect(b[0]!.content).toBe('Review the current session tracking code');
   });
 
+  it('keeps the key of a short item reworded in place, not of a new step put where a finished one was', () => {
+    const a = applyAgentTaskCalls(
+      [],
+      [
+        write(
+          '1',
+          todo('Add the parser', 'completed'),
+          todo('Write README', 'in_progress'),
+          todo('Tag', 'pending'),
+        ),
+      ],
+    );
+    // "Write README" -> "Finish README": one word of two changed, at the same place
+    const b = applyAgentTaskCalls(a, [
+      write(
+        '2',
+        todo('Add the parser', 'completed'),
+        todo('Finish README', 'in_progress'),
+        todo('Tag', 'pending'),
+      ),
+    ]);
+    expect(b.map((i) => i.key)).toEqual(a.map((i) => i.key));
+    // a step sharing no word with the item it replaces is a new item
+    const c = applyAgentTaskCalls(b, [
+      write('3', todo('Add the parser', 'completed'), todo('Set up CI', 'pending'), todo('Tag', 'pending')),
+    ]);
+    expect(c[1]!.key).not.toBe(b[1]!.key);
+  });
+
   it('follows TaskCreate / TaskUpdate, dependencies and deletion', () => {
     const list = applyAgentTaskCalls(
       [],

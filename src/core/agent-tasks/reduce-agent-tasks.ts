@@ -1,5 +1,5 @@
 import type { AgentTaskItem } from '../schemas/agent-tasks.js';
-import { similarity } from '../similarity.js';
+import { similarity, words } from '../similarity.js';
 import {
   createdTaskId,
   inputObject,
@@ -51,20 +51,37 @@ function nextItemKey(items: readonly AgentTaskItem[]): string {
   return `item:${max + 1}`;
 }
 
-/** A whole new list (TodoWrite, update_plan): each entry keeps the key and task of the item it rewords. */
+/**
+ * A whole new list (TodoWrite, update_plan): each entry keeps the key and task of the item it rewords: the item of the
+ * same or most similar words, else, for a short wording changed in place ("Write README" then "Finish README": too
+ * few words to be alike), the item at its position in a list of the same length, when no other entry took it and
+ * they share half the words of the shorter.
+ */
 function replaceList(items: readonly AgentTaskItem[], entries: readonly Entry[]): AgentTaskItem[] {
   const used = new Set<number>();
-  const out: AgentTaskItem[] = [];
-  for (const e of entries) {
+  const match = entries.map((e) => {
     const i = bestMatch(e.content, items, used);
-    const prev = i >= 0 ? items[i] : undefined;
-    if (prev) {
-      used.add(i);
-      out.push({ ...prev, content: e.content, status: e.status, active_form: e.active_form });
-    } else {
-      out.push({ key: nextItemKey([...items, ...out]), blocked_by: [], task_id: null, ...e });
-    }
-  }
+    if (i >= 0) used.add(i);
+    return i;
+  });
+  // only in a list of the same length (a list rebuilt with other steps rewords nothing in place)
+  if (entries.length === items.length)
+    entries.forEach((e, j) => {
+      const inPlace = items[j];
+      if (match[j] !== -1 || !inPlace || used.has(j)) return;
+      const said = words(inPlace.content);
+      const now = words(e.content);
+      const shared = [...now].filter((w) => said.has(w)).length;
+      if (shared === 0 || shared * 2 < Math.min(said.size, now.size)) return;
+      match[j] = j;
+      used.add(j);
+    });
+  const out: AgentTaskItem[] = [];
+  entries.forEach((e, j) => {
+    const prev = items[match[j] ?? -1];
+    if (prev) out.push({ ...prev, content: e.content, status: e.status, active_form: e.active_form });
+    else out.push({ key: nextItemKey([...items, ...out]), blocked_by: [], task_id: null, ...e });
+  });
   return out;
 }
 
