@@ -20,6 +20,53 @@ describe('the cause of a failed test run is the failing test and its reason', ()
     );
   });
 
+  it("node's test runner (TAP): the assertion's message, not its failureType", () => {
+    // `node --test` on Node 20, not a terminal: TAP
+    const tap = [
+      'TAP version 13',
+      '# Subtest: adds',
+      'not ok 1 - adds',
+      '  ---',
+      '  duration_ms: 2.745574',
+      "  location: '/home/u/app/test/a.test.js:3:1'",
+      "  failureType: 'testCodeFailure'",
+      '  error: |-',
+      '    Expected values to be strictly equal:',
+      '    ',
+      '    8 !== 2',
+      '    ',
+      "  code: 'ERR_ASSERTION'",
+      "  name: 'AssertionError'",
+      '  expected: 2',
+      '  actual: 8',
+      "  operator: 'strictEqual'",
+      '  stack: |-',
+      '    TestContext.<anonymous> (/home/u/app/test/a.test.js:3:29)',
+      '    Test.runInAsyncScope (node:async_hooks:206:9)',
+      '    Test.run (node:internal/test_runner/test:796:25)',
+      '    Test.processPendingSubtests (node:internal/test_runner/test:526:18)',
+      '    node:internal/test_runner/harness:255:12',
+      '    node:internal/process/task_queues:140:7',
+      '    AsyncResource.runInAsyncScope (node:async_hooks:206:9)',
+      '    AsyncResource.runMicrotask (node:internal/process/task_queues:137:8)',
+      '  ...',
+      '# Subtest: works',
+      'ok 2 - works',
+      '  ---',
+      '  duration_ms: 0.18146',
+      '  ...',
+      '1..2',
+      '# tests 2',
+      '# suites 0',
+      '# pass 1',
+      '# fail 1',
+      '# cancelled 0',
+      '# skipped 0',
+      '# todo 0',
+    ].join('\n');
+    expect(causeOf(tap)).toBe('Expected values to be strictly equal: 8 !== 2');
+  });
+
   it('jest: the failing test, not the file banner; go: the located message under --- FAIL', () => {
     const jest = [
       'FAIL src/sum.test.js',

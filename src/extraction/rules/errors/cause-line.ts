@@ -15,10 +15,12 @@ export const unlocated = (l: string) => l.replace(location, '');
 /**
  * A test runner's line naming a failure and why: pytest's `FAILED tests/a.py::test_x - ZeroDivisionError ...` and
  * its `E   assert 5 == 4` lines, jest's `● suite › test`, vitest's `FAIL  src/a.test.ts > suite > test`, a go test's own
- * message from its `_test.go` file (`store_test.go:41: got 2 rows, want 1`).
+ * message from its `_test.go` file (`store_test.go:41: got 2 rows, want 1`), node's TAP `error:` (its message below).
  */
 const testFailureLine =
-  /^(?:FAILED \S+ - \S|E {2,}\S|● (?!Console)\S|FAIL\s+\S+\s+>\s|[\w./-]+_test\.go:\d+: \S)/;
+  /^(?:FAILED \S+ - \S|E {2,}\S|● (?!Console)\S|FAIL\s+\S+\s+>\s|[\w./-]+_test\.go:\d+: \S|error: (?:[|>][-+]?$|'\S))/;
+/** Node's TAP report gives a failure's message in a block after `error: |-` (its `failureType:` only names a kind). */
+const tapBlock = /^error: [|>][-+]?$/;
 /**
  * A go test's own line (`t.Log` and `t.Error` alike), and the words of an assertion that failed: those that say what
  * was wanted first, then the weaker ones ("got", which a log line says too).
@@ -58,12 +60,15 @@ export function causeOf(text: string, fromEnd = false): string {
         l,
       ) &&
       !/^\[\w[\w:-]*\] \$ /.test(l) &&
+      !/^failureType: '/.test(l) &&
       !wrapper.test(l) &&
       !banner.test(l),
   );
   // a line that introduces its message on the next ("thread 'main' panicked at src/x.rs:1:2:") says it with it
-  const clean = (l: string) => {
-    const next = l.endsWith(':') ? useful[useful.indexOf(l) + 1] : undefined;
+  const clean = (l: string): string => {
+    const after = useful[useful.indexOf(l) + 1];
+    if (tapBlock.test(l) && after) return clean(after);
+    const next = l.endsWith(':') ? after : undefined;
     return (next ? `${l} ${next}` : l).replace(/<\/?tool_use_error>/g, '').slice(0, 300);
   };
   if (fromEnd) {
