@@ -36,3 +36,30 @@ describe("recording the agent's last message", () => {
     await s.store.close();
   });
 });
+
+describe('recording a compaction summary', () => {
+  it("keeps PostCompact's summary once when the transcript's line wraps it, and a new compaction after more work", async () => {
+    const s = makeService();
+    const w = await s.create({ title: 't', tasks: [{ id: 'A', title: 'a' }], worktree: tempDir() });
+    const ref = { workflowId: w.id };
+    const say = (kind: 'last_message' | 'compaction', text: string, at: string, source = 'claude-code') =>
+      s.record(ref, { kind: 'summary', summary: { kind, text, source }, at });
+    const kept = async () =>
+      (await s.store.listRecords(w.id, 'summary')).filter(
+        (r) => (r.data as { kind: string }).kind === 'compaction',
+      );
+    const summary = 'Primary Request: add a CSV exporter.\nCurrent Work: the writer.';
+    await say('compaction', summary, '2026-01-01T10:00:00.000Z', 'claude-code:compact_summary');
+    await say(
+      'compaction',
+      `This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\n${summary}`,
+      '2026-01-01T10:00:01.000Z',
+    );
+    expect(await kept()).toHaveLength(1);
+    // the agent works on, and compacts again with the same opening: another compaction
+    await say('last_message', 'The writer is done.', '2026-01-01T11:00:00.000Z');
+    await say('compaction', summary, '2026-01-01T12:00:00.000Z', 'claude-code:compact_summary');
+    expect(await kept()).toHaveLength(2);
+    await s.store.close();
+  });
+});

@@ -144,6 +144,17 @@ export function recordOne(
         !(input.summary.turn_ended === true && last.turn_ended !== true)
       )
         return null;
+      // a compaction summary already kept (PostCompact's compact_summary, then the transcript's line that wraps it in
+      // "This session is being continued ...") is the same compaction, unless the agent spoke since
+      const flat = (t: string) => t.replace(/\s+/g, ' ').trim();
+      if (
+        input.summary.kind === 'compaction' &&
+        compaction &&
+        (flat(input.summary.text).includes(flat(compaction.text)) ||
+          flat(compaction.text).includes(flat(input.summary.text))) &&
+        !(last && Date.parse(last.timestamp) > Date.parse(compaction.timestamp))
+      )
+        return null;
       // a usage limit already recorded (the hook's copy, then the transcript's), the agent silent since, is the same one
       if (input.summary.kind === 'usage_limit' && sameLimit(d.state.summaries, input.summary.text))
         return null;
