@@ -18,7 +18,7 @@ export function instructionsBlock(agentName: string, cli = 'baton'): string {
     "with Baton's resume context. Keep your task list current: it becomes the workflow's task graph.",
     '',
     `- \`${cli} task add ID:Title[:DEP,DEP]\` (or the MCP tool \`add_task\`): a task that must outlive this session.`,
-    `- \`${cli} status\`, \`${cli} context\`, \`${cli} details <snapshot> <category>\`: what Baton holds.`,
+    `- \`${cli} status\`, \`${cli} context\`, \`${cli} details <category>\` (decisions, errors, requests...; a snapshot id before it for that snapshot): what Baton holds.`,
     '- MCP server `baton`: get_resume_context, get_details, next_task, record_decision, record_error.',
     BLOCK_END,
   ].join('\n');
