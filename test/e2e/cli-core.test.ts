@@ -316,6 +316,17 @@ for (const mode of cliModes) {
       expect(out.error.candidates.map((c) => c.title).sort()).toEqual(['first', 'second']);
     });
 
+    it('says what to do instead of resuming a workflow that is running', async () => {
+      const repo = makeRepo();
+      const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
+      await baton('create', '--title', 'running', '--task', 'A:one');
+      await baton('task', 'start', 'A');
+      const r = await baton('resume');
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toMatch(/cannot resume: the workflow is in_progress .*it is running: nothing to resume/);
+      expect(r.stderr).toContain('`baton context`');
+    });
+
     it('names the latest ended workflow of the worktree when none is active', async () => {
       const repo = makeRepo();
       const baton = (...args: string[]) => runCli(args, { cwd: repo, env });

@@ -68,8 +68,15 @@ function staleness(d: Draft, staleAfterMs: number): string[] {
 function assertResumable(d: Draft, action: string) {
   const s = d.state;
   if (!isResumable(s.status)) {
+    // what to do instead: a running one needs nothing (`baton context` is its briefing), a finished one is over
+    const instead =
+      s.status === 'in_progress' || s.status === 'blocked'
+        ? '; it is running: nothing to resume (`baton context` prints the briefing a new session gets)'
+        : s.status === 'pending'
+          ? '; it has not started: `baton run` or an agent session starts it'
+          : '; it is over: a new session starts a new workflow';
     throw invalidTransition(
-      `cannot ${action}: the workflow is ${s.status} (only a paused or interrupted workflow can)`,
+      `cannot ${action}: the workflow is ${s.status} (only a paused or interrupted workflow can)${instead}`,
       {
         current_status: s.status,
       },
