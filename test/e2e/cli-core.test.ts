@@ -323,7 +323,9 @@ for (const mode of cliModes) {
       await baton('task', 'start', 'A');
       const r = await baton('resume');
       expect(r.code).not.toBe(0);
-      expect(r.stderr).toMatch(/cannot resume: the workflow is in_progress .*it is running: nothing to resume/);
+      expect(r.stderr).toMatch(
+        /cannot resume: the workflow is in_progress .*it is running: nothing to resume/,
+      );
       expect(r.stderr).toContain('`baton context`');
     });
 

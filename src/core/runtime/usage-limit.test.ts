@@ -127,6 +127,8 @@ describe('detectUsageLimit', () => {
       null,
       'Done: the usage limit is now read from the hook, and resets 3pm parses.',
       'I fixed the rate limit handling; 12 tests pass.',
+      'Rate limit reached on the GitHub API was the cause: I added exponential backoff with a retry; tests pass.',
+      'Memory limit reached was the cause of the crash; the worker now streams the file.',
       `You've hit your limit · resets 9pm. ${'More words. '.repeat(50)}`,
     ])
       expect(isLimitNotice(text), String(text)).toBe(false);

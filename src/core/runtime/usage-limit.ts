@@ -14,15 +14,20 @@ const limitPattern =
 export const isUsageLimit = (text: string | null) => !!text && limitPattern.test(text);
 
 /**
- * A message that is a limit notice, not the agent's words about one: short, and opening as the agents' notices do
+ * A message that is a limit notice, not the agent's words about one: short, opening as the agents' notices do
  * ("Claude AI usage limit reached|...", "You've hit your session limit · ...", "5-hour limit reached ∙ ...", Codex's
- * "🖐 You've hit your usage limit. ..."). A Stop hook's last message is the notice when the limit ended the turn.
+ * "🖐 You've hit your usage limit. ..."), and saying when it lifts as they do (`|<epoch>`, "· resets 3pm", "will
+ * reset at", "try again at/in"): "Rate limit reached on the GitHub API was the cause: I added a backoff" is the
+ * agent's answer. A Stop hook's last message is the notice when the limit ended the turn.
  */
 export const isLimitNotice = (text: string | null) =>
   !!text &&
   text.trim().length <= 500 &&
   /^\W{0,4}(?:API Error:?\s*)?(?:Claude (?:AI )?usage limit reached\b|you(?:'|’)ve hit your\b.{0,30}?\blimit\b|(?:[\w-]+ ){1,2}limit reached\b)/i.test(
     text.trim(),
+  ) &&
+  /\|\s*\d{9,}|[·∙•|]\s*resets\b|\b(?:will reset|resets? (?:at|in|on))\b|\btry again (?:at|in|later)\b/i.test(
+    text,
   );
 
 export interface UsageLimit {
