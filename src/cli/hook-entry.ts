@@ -135,6 +135,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
         workflow_id: r.transcript.workflow_id,
         at: new Date().toISOString(),
         last_message: lastMessage,
+        ...(r.transcript.source ? { source: r.transcript.source } : {}),
       };
     try {
       writeHookLog(logPath, log);

@@ -57,6 +57,11 @@ export type StartInput = TrackInput & {
    * (core `finishedWork`) is completed and a new one follows this session, instead of handing over finished work.
    */
   fresh_start?: boolean;
+  /**
+   * Another transcript of the worktree's work was written within the last minute (the hook looked): a conversation at
+   * work there, so the open session it follows is not taken as cut off.
+   */
+  active_elsewhere?: boolean;
 };
 
 /** The workflow a fresh start found finished and completed. */

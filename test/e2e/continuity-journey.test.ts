@@ -1,4 +1,4 @@
-import { appendFileSync, statSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, statSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -210,6 +210,9 @@ describe('continuity by default: a session cut off in the middle of its turn', (
       ].join('\n')}\n`,
     );
 
+    // the terminal died a while ago: its transcript has not changed since
+    const past = new Date(Date.now() - 5 * 60_000);
+    utimesSync(path, past, past);
     const next = await hook('SessionStart', {
       session_id: '196820da-0000-4000-8000-000000000022',
       source: 'startup',
@@ -233,18 +236,76 @@ describe('continuity by default: a session cut off in the middle of its turn', (
     expect(after.workflow.id).toBe(before.workflow.id);
     expect(taskRows(after).map(([, st]) => st)).toEqual(['done', 'done', 'done', 'done', 'done']);
 
-    // a session that ended its turn and went quiet (Codex never sends SessionEnd) was not cut off
+    // a session that answered and went quiet (Codex never sends SessionEnd) was not cut off
+    const sid = (n: number) => `196820da-0000-4000-8000-0000000000${n}`;
+    await hook('UserPromptSubmit', { session_id: sid(22), prompt: 'add a licence' });
     await hook('Stop', {
-      session_id: '196820da-0000-4000-8000-000000000022',
-      transcript_path: path,
+      session_id: sid(22),
       stop_hook_active: false,
-      last_assistant_message: 'Committed.',
+      last_assistant_message: 'Licence added.',
     });
-    const quiet = await hook('SessionStart', {
-      session_id: '196820da-0000-4000-8000-000000000023',
+    const quiet = await hook('SessionStart', { session_id: sid(23), source: 'startup' });
+    expect(quiet.stdout).not.toMatch(/stopped in the middle/);
+    // one that did not answer is, the transcript quiet for minutes
+    await hook('UserPromptSubmit', { session_id: sid(23), prompt: 'and a changelog' });
+    const again = await hook('SessionStart', { session_id: sid(24), source: 'startup' });
+    expect(again.stdout).toMatch(/Baton noticed that session \d+ .* stopped in the middle of its turn/);
+    // but not while its transcript was written moments ago: another conversation at work, said as such
+    await hook('UserPromptSubmit', { session_id: sid(24), prompt: 'and a README' });
+    appendFileSync(path, `${said('m-live', [{ type: 'text', text: 'Writing the README.' }])}\n`);
+    const live = await hook('SessionStart', { session_id: sid(25), source: 'startup' });
+    expect(live.stdout).not.toMatch(/stopped in the middle/);
+    expect((JSON.parse(live.stdout) as { systemMessage: string }).systemMessage).toMatch(
+      /another conversation wrote its transcript in this worktree \d+ s ago, so it is not taken as cut off/,
+    );
+  });
+
+  it('reads a session cut off in its first turn, before any Stop imported its transcript', async () => {
+    const { repo, baton } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const hook = (event: string, fields: Json) =>
+      baton(['hook', event], JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }));
+    const one = '196820da-0000-4000-8000-000000000031';
+    const path = join(tempDir('baton-transcript-'), 'session.jsonl');
+    const now = new Date().toISOString();
+    const line = (type: string, message: Json) =>
+      JSON.stringify({ type, timestamp: now, sessionId: one, message });
+    writeFileSync(path, `${line('user', { role: 'user', content: 'run the tests and fix what fails' })}\n`);
+    await hook('SessionStart', { session_id: one, source: 'startup', transcript_path: path });
+    await hook('UserPromptSubmit', {
+      session_id: one,
+      transcript_path: path,
+      prompt: 'run the tests and fix what fails',
+    });
+    appendFileSync(
+      path,
+      `${[
+        line('assistant', {
+          id: 'm1',
+          role: 'assistant',
+          content: [{ type: 'text', text: 'Running the suite first.' }],
+        }),
+        line('assistant', {
+          id: 'm2',
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu-1', name: 'Bash', input: { command: 'npm test' } }],
+        }),
+      ].join('\n')}\n`,
+    );
+    // the terminal died minutes ago
+    const past = new Date(Date.now() - 5 * 60_000);
+    utimesSync(path, past, past);
+    const next = await hook('SessionStart', {
+      session_id: '196820da-0000-4000-8000-000000000032',
       source: 'startup',
     });
-    expect(quiet.stdout).not.toMatch(/stopped in the middle/);
+    const out = JSON.parse(next.stdout) as { systemMessage: string; hookSpecificOutput: Json };
+    expect(out.systemMessage).toMatch(
+      /stopped in the middle of its turn.*what it wrote after its last Stop was read/,
+    );
+    expect(out.hookSpecificOutput.additionalContext).toMatch(
+      /The transcript ends before this call returned .*npm test/,
+    );
   });
 });
 

@@ -63,9 +63,13 @@ describe('a session replaced in the middle of its turn', () => {
   it('was cut off when the last request has no answer its turn ended on: said in its end and to the caller', () => {
     for (const s of [asked(), answer(asked(), false)]) {
       const d = next(s);
-      const out = linkAgentSession(d, s2);
+      const out = linkAgentSession(d, s2, { judgeCutOff: true });
       expect(out.cut_off).toMatch(/^session 1 \(Claude Code session s1\) stopped in the middle of its turn/);
       expect(d.state.sessions[0]?.end_reason).toBe(out.cut_off);
+      // a prompt of another conversation replaces the session without judging it
+      const prompt = next(s);
+      expect(linkAgentSession(prompt, s2).cut_off).toBeUndefined();
+      expect(prompt.state.sessions[0]?.end_reason).toBe('claude-code session s1 ended');
     }
   });
 

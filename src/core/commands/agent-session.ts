@@ -17,6 +17,11 @@ export type AgentSessionOutcome = 'same' | 'linked' | 'next';
 export function linkAgentSession(
   d: Draft,
   agent: AgentSessionRef | { name: string; session_id: null },
+  /**
+   * Whether to judge if the session it replaces was cut off (a session start does, having read its transcript and
+   * seen no other conversation at work; a prompt of another conversation replaces a session without judging it).
+   */
+  opts: { judgeCutOff?: boolean } = {},
 ): { outcome: AgentSessionOutcome; session_number: number; cut_off?: string } {
   const cur = d.state.sessions[d.state.sessions.length - 1];
   // an agent working on it: the workflow is under way (pause and resume apply), whether or not it has tasks
@@ -34,7 +39,7 @@ export function linkAgentSession(
       d.emit({ type: 'session.linked', data: { agent } });
       return { outcome: 'linked', session_number: cur.number };
     }
-    const cut = cutOffSession(d.state, agent);
+    const cut = opts.judgeCutOff ? cutOffSession(d.state, agent) : null;
     d.emit({
       type: 'session.ended',
       data: { reason: cut ?? `${cur.agent.name} session ${cur.agent.session_id} ended`, snapshot_id: null },

@@ -13,7 +13,8 @@ export const HELD_SUMMARY =
  */
 export function withoutHeldSummary(snap: SessionSnapshot, sessionStartedAt: string): SessionSnapshot {
   const { compaction, last_message } = snap.summaries;
-  if (!compaction || compaction.timestamp < sessionStartedAt) return snap;
-  if (last_message && last_message.timestamp > compaction.timestamp) return snap;
-  return { ...snap, summaries: { last_message, compaction: { ...compaction, text: HELD_SUMMARY } } };
+  const time = (t: string) => Date.parse(t);
+  if (!compaction || time(compaction.timestamp) < time(sessionStartedAt)) return snap;
+  if (last_message && time(last_message.timestamp) > time(compaction.timestamp)) return snap;
+  return { ...snap, summaries: { ...snap.summaries, compaction: { ...compaction, text: HELD_SUMMARY } } };
 }

@@ -7,49 +7,107 @@ import type { TranscriptSource } from '../transcripts/transcript-import.js';
 const sourceOf = (format: string): TranscriptSource | null =>
   format.startsWith('claude-code') ? 'claude-code' : format.startsWith('codex') ? 'codex' : null;
 
-const sizeOf = (path: string): number | null => {
+/** More than this written since the last import is left to the next Stop or `baton import`: a start must answer. */
+export const CATCH_UP_MAX_BYTES = 8 * 1024 * 1024;
+/** A transcript written this recently is a conversation at work, not one that was cut off. */
+export const ACTIVE_WITHIN_MS = 60_000;
+
+const statOf = (path: string) => {
   try {
-    return statSync(path).size;
+    return statSync(path);
   } catch {
     return null;
   }
 };
 
-/**
- * Before a session start hands over the context, what the worktree workflow's transcripts gained since their last
- * import is read: a session cut off (a crash, a kill, a closed terminal) never sent the Stop that imports its last
- * turn, and a Codex task list arrives only with it. Only transcripts that grew are read (a size check each). Returns
- * what was done, for the hook's note; a transcript that cannot be read is said there and does not stop the start.
- */
-export async function catchUpTranscripts(ctx: HookContext): Promise<string | null> {
-  let status;
+export interface CaughtUp {
+  /** What was read, for the hook's note; null when nothing had grown. */
+  note: string | null;
+  /** The transcripts read to where they stop. */
+  read: string[];
+  /** Those that could not be read now, each with why. */
+  unread: string[];
+  /**
+   * Seconds since another transcript of the worktree's work was written, when within ACTIVE_WITHIN_MS: a conversation
+   * at work there (or one that stopped moments ago); null otherwise.
+   */
+  activeElsewhere: number | null;
+}
+
+interface Known {
+  path: string;
+  workflowId: string;
+  source: TranscriptSource;
+  through: number;
+}
+
+/** The worktree's incomplete workflows (every one when several are), whose transcripts may have grown. */
+async function incompleteWorkflows(ctx: HookContext): Promise<{ id: string; marks: Known[] }[]> {
+  const one = async (ref: { cwd: string } | { workflowId: string }) => {
+    const status = await ctx.client.status(ref);
+    const marks = Object.values(status.imports ?? {}).flatMap((m): Known[] => {
+      const source = sourceOf(m.format);
+      return m.path && source
+        ? [{ path: m.path, workflowId: status.workflow.id, source, through: m.through_byte ?? 0 }]
+        : [];
+    });
+    return { id: status.workflow.id, marks };
+  };
   try {
-    status = await ctx.client.status({ cwd: ctx.worktree ?? ctx.payload.cwd });
+    return [await one({ cwd: ctx.worktree ?? ctx.payload.cwd })];
   } catch (e) {
-    // no workflow here yet, or several (the start picks and says): nothing to catch up from here
-    if (BatonError.isInstance(e) && (e.code === 'not_found' || e.code === 'ambiguous')) return null;
-    throw e;
+    if (!BatonError.isInstance(e)) throw e;
+    if (e.code === 'not_found') return [];
+    if (e.code !== 'ambiguous') throw e;
+    const candidates = (e.details.candidates ?? []) as { id: string }[];
+    return Promise.all(candidates.map((c) => one({ workflowId: c.id })));
   }
-  const grown = Object.values(status.imports ?? {}).filter(
-    (m) =>
-      m.path && sourceOf(m.format) && (sizeOf(m.path) ?? 0) > (m.through_byte ?? Number.MAX_SAFE_INTEGER),
-  );
-  if (grown.length === 0) return null;
-  const { importTranscriptFile } = await import('../transcripts/import-file.js');
+}
+
+/**
+ * Before a session start hands over the context, what the transcripts of the worktree's incomplete workflows gained
+ * since their last import is read: a session cut off (a crash, a kill, a closed terminal) never sent the Stop that
+ * imports its last turn, and a Codex task list arrives only with it. The transcripts are those the workflows
+ * imported, and those the hooks saw at a prompt but never imported (a session cut off in its first turn). Only a
+ * transcript that grew is read (a size check each), at most CATCH_UP_MAX_BYTES of it; what could not be read is said.
+ */
+export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
+  const workflows = await incompleteWorkflows(ctx);
+  const ids = new Set(workflows.map((w) => w.id));
+  const known = new Map<string, Known>();
+  for (const m of workflows.flatMap((w) => w.marks)) known.set(m.path, m);
+  // seen by a prompt's hook, not imported yet: read from its start, as the agent of the hook that saw it
+  for (const [path, seen] of Object.entries(ctx.transcripts ?? {}))
+    if (!known.has(path) && ids.has(seen.workflow_id) && seen.source)
+      known.set(path, { path, workflowId: seen.workflow_id, source: seen.source, through: seen.bytes });
+  const now = Date.now();
+  const own = ctx.payload.transcript_path;
+  const out: CaughtUp = { note: null, read: [], unread: [], activeElsewhere: null };
   const notes: string[] = [];
-  for (const m of grown) {
-    const path = m.path as string;
-    try {
-      const r = await importTranscriptFile(
-        ctx.client,
-        { workflowId: status.workflow.id },
-        path,
-        sourceOf(m.format) as TranscriptSource,
+  const { importTranscriptFile } = await import('../transcripts/import-file.js');
+  for (const k of known.values()) {
+    const st = statOf(k.path);
+    if (!st) continue;
+    const ago = Math.max(0, Math.round((now - st.mtimeMs) / 1000));
+    if (k.path !== own && ago * 1000 < ACTIVE_WITHIN_MS)
+      out.activeElsewhere = Math.min(out.activeElsewhere ?? ago, ago);
+    if (st.size <= k.through) continue;
+    const grown = st.size - k.through;
+    if (grown > CATCH_UP_MAX_BYTES) {
+      out.unread.push(
+        `${k.path} (${Math.round(grown / 1048576)} MB written since its last import, more than a session start reads; the next Stop or \`baton import\` reads it)`,
       );
-      notes.push(`read ${r.new_entries} entries ${path} gained since its last import`);
+      continue;
+    }
+    try {
+      const r = await importTranscriptFile(ctx.client, { workflowId: k.workflowId }, k.path, k.source);
+      out.read.push(k.path);
+      notes.push(`read ${r.new_entries} entries ${k.path} gained since its last import`);
     } catch (e) {
-      notes.push(`could not read what ${path} gained since its last import: ${(e as Error).message}`);
+      out.unread.push(`${k.path} (${(e as Error).message})`);
     }
   }
-  return notes.join('; ');
+  const said = [...notes, ...out.unread.map((u) => `could not read ${u}`)];
+  out.note = said.length ? said.join('; ') : null;
+  return out;
 }

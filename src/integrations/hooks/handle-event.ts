@@ -8,7 +8,7 @@ import type { StartResult, TrackResult } from '../../service/index.js';
 import type { HookOutcome, TranscriptSeen } from './hook-log.js';
 import type { HookAgent, HookEvent, HookPayload } from './hook-payload.js';
 import { agentLabel } from '../../core/agent-label.js';
-import { catchUpTranscripts } from './catch-up.js';
+import { catchUpTranscripts, type CaughtUp } from './catch-up.js';
 
 export interface HookSettings {
   autoTrack: boolean;
@@ -122,7 +122,7 @@ async function importNew(
     note: r.new_entries
       ? `imported ${r.new_entries} new transcript entries (${r.records.decisions} decisions, ${r.records.errors} errors)${tasks}${warned}${paused}`
       : `nothing new in the transcript${tasks}${warned}${paused}`,
-    transcript: { path, bytes: r.bytes, workflow_id: workflowId },
+    transcript: { path, bytes: r.bytes, workflow_id: workflowId, source: ctx.agent },
     failed: false,
     ...(t.paused_snapshot_id ? { tell: pausedTell(workflowId, t.paused_snapshot_id) } : {}),
   };
@@ -256,6 +256,12 @@ function finishedNote(f: NonNullable<StartResult['finished']>, t: StartResult) {
   };
 }
 
+/** What the user is told of the cut-off session's transcript: read to where it stops, or why not (never assumed). */
+function cutOffRead(c: CaughtUp): string {
+  if (c.unread.length) return `; what it wrote last could not be read: ${c.unread.join('; ')}`;
+  return c.read.length ? '; what it wrote after its last Stop was read' : '';
+}
+
 /** Answers one agent hook over the client. Throws only on failures the caller reports (it never fails the agent). */
 export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promise<HookResult> {
   const p = ctx.payload;
@@ -270,13 +276,17 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         reason: `a new ${agentLabel(ctx.agent)} session began (${source})`,
         // a new conversation (not a resume, /clear or compaction) does not continue work that is over
         fresh_start: source === 'startup',
+        ...(caught.activeElsewhere !== null ? { active_elsewhere: true } : {}),
       });
       const done = t.finished ? finishedNote(t.finished, t) : null;
-      const cut = t.cut_off
-        ? `Baton noticed that ${t.cut_off}; its transcript was read to where it stops`
-        : null;
-      const told = done || cut ? { tell: [cut, done?.tell].filter(Boolean).join('. ') } : {};
-      const before = [caught, cut && t.cut_off].filter(Boolean).join('; ');
+      const cut = t.cut_off ? `Baton noticed that ${t.cut_off}${cutOffRead(caught)}` : null;
+      const busy =
+        caught.activeElsewhere !== null && t.outcome !== 'same'
+          ? `another conversation wrote its transcript in this worktree ${caught.activeElsewhere} s ago, so it is not taken as cut off: if it is still at work, both share one workflow (their task lists replace each other; \`git worktree add\` gives each its own); if it stopped, what it wrote was read`
+          : null;
+      const tells = [cut, busy && `Baton: ${busy}`, done?.tell].filter(Boolean);
+      const told = tells.length ? { tell: tells.join('. ') } : {};
+      const before = [caught.note, t.cut_off, busy].filter(Boolean).join('; ');
       // the user installed the hooks expecting to be followed: a session Baton does not follow is said so
       if (!t.workflow_id)
         return {
@@ -330,7 +340,14 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         note = r.record === null ? 'request already recorded' : 'request recorded';
       }
       if (t.outcome === 'resumed') note = `${t.note}; ${note}`;
-      if (!t.reinject) return { outcome: 'ok', note, output: null, ...resumed };
+      // a transcript the hooks have not seen yet is noted (from its start): a session cut off in its first turn,
+      // before any Stop imported it, is still read at the next start
+      const path = p.transcript_path;
+      const seen =
+        path && !ctx.transcripts?.[path]
+          ? { transcript: { path, bytes: 0, workflow_id: t.workflow_id, source: ctx.agent } }
+          : {};
+      if (!t.reinject) return { outcome: 'ok', note, output: null, ...resumed, ...seen };
       // Codex's PostCompact cannot inject: the first prompt after a compaction brings the context back.
       const c = await contextFor(
         ctx,
@@ -342,6 +359,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         note: `${note}; ${c.note}`,
         output: context('UserPromptSubmit', c.text),
         ...resumed,
+        ...seen,
       };
     }
     case 'PostToolUse': {

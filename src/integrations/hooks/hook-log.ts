@@ -34,6 +34,8 @@ export interface TranscriptSeen {
   at: string;
   /** `lastMessageKey` of the Stop's `last_assistant_message` then, if it sent one. */
   last_message?: string | null;
+  /** The agent that writes it (a session start reads on from `bytes` as that agent's transcript). */
+  source?: 'claude-code' | 'codex';
 }
 
 /**

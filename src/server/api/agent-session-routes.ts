@@ -33,6 +33,7 @@ const StartBody = z
     max_chars: z.number().int().min(1000).max(1_000_000),
     reason: z.string().min(1).max(500),
     fresh_start: z.boolean().optional(),
+    active_elsewhere: z.boolean().optional(),
   })
   .openapi('StartAgentSession');
 
