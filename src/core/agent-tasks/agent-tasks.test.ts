@@ -83,6 +83,27 @@ describe("the agent's task list reducer", () => {
       write('3', todo('Add the parser', 'completed'), todo('Set up CI', 'pending'), todo('Tag', 'pending')),
     ]);
     expect(c[1]!.key).not.toBe(b[1]!.key);
+    // nor is a step under way the finished one at its place, whatever word they share
+    const done = applyAgentTaskCalls(
+      [],
+      [
+        write(
+          '4',
+          todo('Add sub and mul to calc.py', 'completed'),
+          todo('Write unittest tests', 'completed'),
+          todo('Run tests and commit', 'completed'),
+        ),
+      ],
+    );
+    const next = applyAgentTaskCalls(done, [
+      write(
+        '5',
+        todo('Add div with zero check', 'completed'),
+        todo('Test div', 'completed'),
+        todo('Commit and push', 'in_progress'),
+      ),
+    ]);
+    expect(next.map((i) => i.key).filter((k) => done.some((d) => d.key === k))).toEqual([]);
   });
 
   it('follows TaskCreate / TaskUpdate, dependencies and deletion', () => {

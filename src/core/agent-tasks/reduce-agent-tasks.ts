@@ -54,8 +54,8 @@ function nextItemKey(items: readonly AgentTaskItem[]): string {
 /**
  * A whole new list (TodoWrite, update_plan): each entry keeps the key and task of the item it rewords: the item of the
  * same or most similar words, else, for a short wording changed in place ("Write README" then "Finish README": too
- * few words to be alike), the item at its position in a list of the same length, when no other entry took it and
- * they share half the words of the shorter.
+ * few words to be alike), the item at its position in a list of the same length, when no other entry took it, they
+ * share half the words of the longer, and it is not a finished step the entry would reopen.
  */
 function replaceList(items: readonly AgentTaskItem[], entries: readonly Entry[]): AgentTaskItem[] {
   const used = new Set<number>();
@@ -69,10 +69,12 @@ function replaceList(items: readonly AgentTaskItem[], entries: readonly Entry[])
     entries.forEach((e, j) => {
       const inPlace = items[j];
       if (match[j] !== -1 || !inPlace || used.has(j)) return;
+      // a finished step is not the one now under way ("Run tests and commit" done, then "Commit and push")
+      if (inPlace.status === 'completed' && e.status !== 'completed') return;
       const said = words(inPlace.content);
       const now = words(e.content);
       const shared = [...now].filter((w) => said.has(w)).length;
-      if (shared === 0 || shared * 2 < Math.min(said.size, now.size)) return;
+      if (shared === 0 || shared * 2 < Math.max(said.size, now.size)) return;
       match[j] = j;
       used.add(j);
     });
