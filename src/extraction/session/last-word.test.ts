@@ -18,6 +18,27 @@ describe("the agent's last word", () => {
     expect(last?.text).toMatch(/ … .*git push origin feature\/periodicity-telecommand-signals`$/);
   });
 
+  it('is the calls that never returned when the piece read holds no message (a turn of calls only, cut off)', () => {
+    const call = JSON.stringify({
+      type: 'assistant',
+      timestamp: '2026-01-01T00:00:03.000Z',
+      message: {
+        id: 'm7',
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 'p1', name: 'Bash', input: { command: 'git push -u origin main' } },
+        ],
+      },
+    });
+    const text = [...claudeTool('b1', 'Bash', { command: 'git remote add origin x' }, ''), call].join('\n');
+    expect(lastWord(text)).toMatchObject({ kind: 'last_message', turn_ended: false });
+    expect(lastWord(text)?.text).toBe(
+      'No message since the last one. The transcript ends before this call returned (check whether it ran): `Bash: git push -u origin main`',
+    );
+    // every call answered and nothing said: nothing to tell
+    expect(lastWord(claudeTool('b2', 'Bash', { command: 'ls' }, 'a').join('\n'))).toBeUndefined();
+  });
+
   it('says nothing more when every call returned', () => {
     const said = JSON.stringify({
       type: 'assistant',

@@ -75,14 +75,20 @@ function lastMessage(entries: readonly TranscriptEntry[]): AgentSummary | null {
       // a limit's notice in the agent's place (stream-json writes it as the agent's text) is no word of the agent's
       if (!said || isLimitNotice(said)) continue;
       const open = unanswered(entries, i);
-      const text = open.length
-        ? `${said}\n\nThe transcript ends before ${open.length === 1 ? 'this call' : 'these calls'} returned (check whether ${open.length === 1 ? 'it' : 'they'} ran): ${open.map((c) => `\`${c}\``).join('; ')}`
-        : said;
+      const text = open.length ? `${said}\n\n${neverReturned(open)}` : said;
       return { line: e.line, at: e.at, kind: 'last_message', text, turn_ended: !wentOn(entries, i) };
     }
   }
-  return null;
+  // a turn of calls only, cut off (a Codex turn that had said nothing yet): what was running is its last state
+  const open = unanswered(entries, -1);
+  const call = [...entries].reverse().find((e) => e.kind === 'tool_call' && !e.sidechain);
+  if (!open.length || !call) return null;
+  const text = `No message since the last one. ${neverReturned(open)}`;
+  return { line: call.line, at: call.at, kind: 'last_message', text, turn_ended: false };
 }
+
+const neverReturned = (open: string[]) =>
+  `The transcript ends before ${open.length === 1 ? 'this call' : 'these calls'} returned (check whether ${open.length === 1 ? 'it' : 'they'} ran): ${open.map((c) => `\`${c}\``).join('; ')}`;
 
 /**
  * The usage-limit notice the agent stopped on: an API error saying a limit (Claude Code's synthetic message, Codex's
