@@ -314,7 +314,7 @@ describe('baton doctor', () => {
     };
     const problems = async () => (await doctor()).problems;
     // no trust named yet: Codex loads the project's hooks disabled, so nothing is followed: a problem, with the fix
-    const fix = `start \`codex\` here and choose to trust the folder when it asks (\`codex exec\` never asks), or add [projects."${repo}"] trust_level = "trusted" to it`;
+    const fix = `start \`codex\` here and choose to trust the folder when it asks (\`codex exec\` never asks), or add the table \`[projects."${repo}"]\` with the line \`trust_level = "trusted"\` under it`;
     expect(init.stdout).toContain(fix);
     const unnamed = await doctor();
     expect(unnamed.code).toBe(1);

@@ -108,7 +108,9 @@ export function registerInitCommands(program: Command, rt: Runtime) {
               `Baton is set up for ${agents.map(agentLabel).join(' and ')} in ${root} (${scopeText[scope]}):`,
               ...lines,
             ];
-            out.push(`Hooks run: ${commandLine(command, ['hook', '<Event>'])}`);
+            out.push(
+              `Hooks run: ${commandLine(command, ['hook', '<Event>'])}${agents.includes('codex') ? ' (with --agent codex for Codex)' : ''}`,
+            );
             out.push(
               settings.autoTrack
                 ? `Sessions are followed without \`baton create\` (auto_track on). Start ${agents.map(agentLabel).join(' or ')} here as usual; \`baton doctor\` shows what the hooks did.`

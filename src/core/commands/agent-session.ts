@@ -77,7 +77,7 @@ export function cutOffSession(
     Date.parse(snap.created_at) >= Date.parse(asked.at ?? asked.timestamp)
   )
     return null;
-  return `session ${cur.number} (${agentLabel(cur.agent.name)} session ${cur.agent.session_id}) stopped in the middle of its turn without ending (no Stop or SessionEnd came: crashed, killed or cut off)`;
+  return `session ${cur.number} (${agentLabel(cur.agent.name)} session ${cur.agent.session_id}) stopped in the middle of its turn without ending (no ${cur.agent.name === 'codex' ? 'Stop' : 'Stop or SessionEnd'} came: crashed, killed or cut off)`;
 }
 
 /**

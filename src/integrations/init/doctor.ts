@@ -161,7 +161,7 @@ export function codexTrustProblem(root: string, env: NodeJS.ProcessEnv, hooks: s
     : `${config} does not trust this folder yet`;
   const how = trust
     ? `change its trust_level to "trusted" there`
-    : `start \`codex\` here and choose to trust the folder when it asks (\`codex exec\` never asks), or add [projects."${root}"] trust_level = "trusted" to it`;
+    : `start \`codex\` here and choose to trust the folder when it asks (\`codex exec\` never asks), or add the table \`[projects."${root}"]\` with the line \`trust_level = "trusted"\` under it`;
   return `Codex runs the hooks in ${hooks} only in a trusted project, and ${why}, so Baton follows no Codex session here: ${how} (or use \`baton init --user --agent codex\`)`;
 }
 
