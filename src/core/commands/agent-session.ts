@@ -57,7 +57,8 @@ export function linkAgentSession(
  * Why the open session that this agent session replaces was cut off, or null when it was not: it follows another agent
  * session that never ended (no SessionEnd came), and the user's last request has no answer its turn ended on (the
  * transcript ends on a call, or the user stopped it), and nothing since explains the stop (a usage limit, a
- * StopFailure's or a pause's snapshot). The agent went silent in the middle of its work: a crash, a kill, a closed terminal, a lost connection.
+ * StopFailure's or a pause's snapshot). The agent went silent in the middle of its work: a crash, a kill, a closed
+ * terminal, a lost connection.
  */
 export function cutOffSession(
   s: WorkflowState,
