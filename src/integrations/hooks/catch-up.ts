@@ -84,7 +84,6 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
   const own = ctx.payload.transcript_path;
   const out: CaughtUp = { note: null, read: [], unread: [], activeElsewhere: null };
   const notes: string[] = [];
-  const { importTranscriptFile } = await import('../transcripts/import-file.js');
   for (const k of known.values()) {
     const st = statOf(k.path);
     if (!st) continue;
@@ -100,6 +99,8 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
       continue;
     }
     try {
+      // loaded only when a transcript grew (parsers and extractors are the heaviest modules a hook can need)
+      const { importTranscriptFile } = await import('../transcripts/import-file.js');
       const r = await importTranscriptFile(ctx.client, { workflowId: k.workflowId }, k.path, k.source);
       out.read.push(k.path);
       notes.push(`read ${r.new_entries} entries ${k.path} gained since its last import`);
