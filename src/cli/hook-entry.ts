@@ -12,6 +12,7 @@ import {
   type TranscriptSeen,
 } from '../integrations/hooks/hook-log.js';
 import { hookFolder } from '../integrations/hooks/hook-cwd.js';
+import { agentProcess } from '../integrations/hooks/agent-process.js';
 import {
   claudeHookEvents,
   detectAgent,
@@ -137,6 +138,15 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
         last_message: lastMessage,
         ...(r.transcript.source ? { source: r.transcript.source } : {}),
       };
+    // who writes the transcript now (a resume is another process), or that its conversation is over: a session start
+    // elsewhere then tells a conversation at work from one cut off (catch-up.ts)
+    const seen = payload?.transcript_path ? log.transcripts[payload.transcript_path] : undefined;
+    if (seen && event === 'SessionEnd') seen.ended = true;
+    else if (seen) {
+      delete seen.ended;
+      const proc = agentProcess();
+      if (proc) seen.agent_process = proc;
+    }
     try {
       writeHookLog(logPath, log);
     } catch (e) {

@@ -1,6 +1,8 @@
 import { statSync } from 'node:fs';
 import { BatonError } from '../../core/index.js';
 import type { HookContext } from './handle-event.js';
+import type { TranscriptSeen } from './hook-log.js';
+import { agentProcess, isRunning, sameProcess, type AgentProcess } from './agent-process.js';
 import type { TranscriptSource } from '../transcripts/transcript-import.js';
 
 /** The agent that writes each transcript format (an import names its source). */
@@ -9,7 +11,7 @@ const sourceOf = (format: string): TranscriptSource | null =>
 
 /** More than this written since the last import is left to the next Stop or `baton import`: a start must answer. */
 export const CATCH_UP_MAX_BYTES = 8 * 1024 * 1024;
-/** A transcript written this recently is a conversation at work, not one that was cut off. */
+/** Where processes cannot be read: a transcript written this recently is a conversation at work, not one cut off. */
 export const ACTIVE_WITHIN_MS = 60_000;
 
 const statOf = (path: string) => {
@@ -27,11 +29,31 @@ export interface CaughtUp {
   read: string[];
   /** Those that could not be read now, each with why. */
   unread: string[];
-  /**
-   * Seconds since another transcript of the worktree's work was written, when within ACTIVE_WITHIN_MS: a conversation
-   * at work there (or one that stopped moments ago); null otherwise.
-   */
-  activeElsewhere: number | null;
+  /** Another conversation at work on the worktree's workflow (atWork), the latest written; null when none is. */
+  activeElsewhere: Elsewhere | null;
+}
+
+export interface Elsewhere {
+  /** Seconds since its transcript was written. */
+  ago: number;
+  /** Its agent's process, seen running; null when liveness is only guessed from a recent write. */
+  pid: number | null;
+}
+
+/**
+ * Whether the conversation writing a transcript is at work: not once its SessionEnd came, nor when it is this hook's
+ * own agent (a /clear in the same terminal); else, where processes can be read and a hook recorded its agent, whether
+ * that process runs; else (macOS, a transcript only `baton import` read) whether it wrote within ACTIVE_WITHIN_MS.
+ */
+function atWork(seen: TranscriptSeen | undefined, ago: number, self: AgentProcess | null): Elsewhere | null {
+  if (seen?.ended) return null;
+  const proc = seen?.agent_process;
+  if (proc) {
+    if (sameProcess(proc, self)) return null;
+    const running = isRunning(proc);
+    if (running !== null) return running ? { ago, pid: proc.pid } : null;
+  }
+  return ago * 1000 < ACTIVE_WITHIN_MS ? { ago, pid: null } : null;
 }
 
 interface Known {
@@ -84,12 +106,14 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
   const own = ctx.payload.transcript_path;
   const out: CaughtUp = { note: null, read: [], unread: [], activeElsewhere: null };
   const notes: string[] = [];
+  const self = agentProcess();
   for (const k of known.values()) {
     const st = statOf(k.path);
     if (!st) continue;
     const ago = Math.max(0, Math.round((now - st.mtimeMs) / 1000));
-    if (k.path !== own && ago * 1000 < ACTIVE_WITHIN_MS)
-      out.activeElsewhere = Math.min(out.activeElsewhere ?? ago, ago);
+    const elsewhere = k.path === own ? null : atWork(ctx.transcripts?.[k.path], ago, self);
+    if (elsewhere && (out.activeElsewhere === null || elsewhere.ago < out.activeElsewhere.ago))
+      out.activeElsewhere = elsewhere;
     if (st.size <= k.through) continue;
     const grown = st.size - k.through;
     if (grown > CATCH_UP_MAX_BYTES) {

@@ -8,7 +8,7 @@ import type { StartResult, TrackResult } from '../../service/index.js';
 import type { HookOutcome, TranscriptSeen } from './hook-log.js';
 import type { HookAgent, HookEvent, HookPayload } from './hook-payload.js';
 import { agentLabel } from '../../core/agent-label.js';
-import { catchUpTranscripts, type CaughtUp } from './catch-up.js';
+import { catchUpTranscripts, type CaughtUp, type Elsewhere } from './catch-up.js';
 
 export interface HookSettings {
   autoTrack: boolean;
@@ -262,6 +262,15 @@ function cutOffRead(c: CaughtUp): string {
   return c.read.length ? '; what it wrote after its last Stop was read' : '';
 }
 
+/** Another conversation at work on the same workflow, said: seen running, or guessed from a recent write (hedged). */
+function busyNote(e: Elsewhere): string {
+  const shared =
+    'both share one workflow (their task lists replace each other; `git worktree add` gives each its own)';
+  return e.pid !== null
+    ? `another conversation is at work in this worktree (its agent, process ${e.pid}, still runs; its transcript was written ${e.ago} s ago), so it is not taken as cut off: ${shared}`
+    : `another conversation wrote its transcript in this worktree ${e.ago} s ago, so it is not taken as cut off: if it is still at work, ${shared}; if it stopped, what it wrote was read`;
+}
+
 /** Answers one agent hook over the client. Throws only on failures the caller reports (it never fails the agent). */
 export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promise<HookResult> {
   const p = ctx.payload;
@@ -280,10 +289,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       });
       const done = t.finished ? finishedNote(t.finished, t) : null;
       const cut = t.cut_off ? `Baton noticed that ${t.cut_off}${cutOffRead(caught)}` : null;
-      const busy =
-        caught.activeElsewhere !== null && t.outcome !== 'same'
-          ? `another conversation wrote its transcript in this worktree ${caught.activeElsewhere} s ago, so it is not taken as cut off: if it is still at work, both share one workflow (their task lists replace each other; \`git worktree add\` gives each its own); if it stopped, what it wrote was read`
-          : null;
+      const busy = caught.activeElsewhere && t.outcome !== 'same' ? busyNote(caught.activeElsewhere) : null;
       const tells = [cut, busy && `Baton: ${busy}`, done?.tell].filter(Boolean);
       const told = tells.length ? { tell: tells.join('. ') } : {};
       const before = [caught.note, t.cut_off, busy].filter(Boolean).join('; ');

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { ensurePrivateDir } from '../../storage/private-files.js';
 import { dirname, join } from 'node:path';
+import type { AgentProcess } from './agent-process.js';
 
 /** How a hook ended: did its work, found nothing to do, was not for Baton, failed, or ran out of time. */
 export type HookOutcome = 'ok' | 'nothing' | 'skipped' | 'failed' | 'timeout';
@@ -36,6 +37,10 @@ export interface TranscriptSeen {
   last_message?: string | null;
   /** The agent that writes it (a session start reads on from `bytes` as that agent's transcript). */
   source?: 'claude-code' | 'codex';
+  /** The agent process whose hook recorded it last (Linux), to tell a conversation at work from one cut off. */
+  agent_process?: AgentProcess;
+  /** Its conversation ended (a SessionEnd came): it is at work nowhere, until a hook records it again (a resume). */
+  ended?: true;
 }
 
 /**

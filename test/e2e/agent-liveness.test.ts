@@ -1,0 +1,158 @@
+import { spawn } from 'node:child_process';
+import { appendFileSync, chmodSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { batonBin, runCli } from '../helpers/cli.js';
+import { hermeticEnv } from '../helpers/hermetic-env.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+
+// At a session start, Baton tells a conversation still at work on the worktree's workflow from one that was cut off
+// (a crash, a closed terminal): a conversation whose SessionEnd came is at work nowhere, and on Linux the agent process
+// that ran its hooks is looked up, whatever its transcript's write time says.
+
+type Json = Record<string, any>;
+
+function workspace() {
+  const repo = makeRepo();
+  const env = { BATON_HOME: tempDir('baton-home-'), HOME: tempDir('baton-user-') };
+  const hook = (event: string, fields: Json) =>
+    runCli(['hook', event], {
+      cwd: repo,
+      env,
+      input: JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }),
+    });
+  return { repo, env, hook };
+}
+
+const now = () => new Date().toISOString();
+const line = (sessionId: string, type: string, message: Json) =>
+  JSON.stringify({ type, timestamp: now(), sessionId, message });
+
+/** A transcript that holds the user's request and the agent's first words and a call that never returned. */
+function cutTranscript(sessionId: string, request: string): string {
+  const path = join(tempDir('baton-transcript-'), `${sessionId}.jsonl`);
+  writeFileSync(
+    path,
+    `${[
+      line(sessionId, 'user', { role: 'user', content: request }),
+      line(sessionId, 'assistant', {
+        id: 'm1',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'Running the suite first.' }],
+      }),
+      line(sessionId, 'assistant', {
+        id: 'm2',
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu-1', name: 'Bash', input: { command: 'npm test' } }],
+      }),
+    ].join('\n')}\n`,
+  );
+  return path;
+}
+
+const told = (stdout: string) =>
+  stdout.trim() ? ((JSON.parse(stdout) as { systemMessage?: string }).systemMessage ?? '') : '';
+
+describe('a conversation at work, told from one cut off', () => {
+  it('a /clear (SessionEnd, then a new transcript) is not another conversation at work', async () => {
+    const { hook } = workspace();
+    const one = cutTranscript('clear-0001', 'run the tests and fix what fails');
+    await hook('SessionStart', { session_id: 'clear-0001', source: 'startup', transcript_path: one });
+    await hook('UserPromptSubmit', {
+      session_id: 'clear-0001',
+      transcript_path: one,
+      prompt: 'run the tests and fix what fails',
+    });
+    await hook('Stop', { session_id: 'clear-0001', transcript_path: one, stop_hook_active: false });
+    const end = await hook('SessionEnd', { session_id: 'clear-0001', transcript_path: one, reason: 'clear' });
+    expect(end.stderr).toMatch(/session 1 ended/);
+    // the transcript was written moments ago; its conversation is over all the same
+    const cleared = await hook('SessionStart', {
+      session_id: 'clear-0002',
+      source: 'clear',
+      transcript_path: join(tempDir('baton-transcript-'), 'clear-0002.jsonl'),
+    });
+    expect(cleared.code).toBe(0);
+    expect(cleared.stderr).not.toMatch(/another conversation/);
+    expect(told(cleared.stdout)).not.toMatch(/another conversation|stopped in the middle/);
+  });
+
+  it.runIf(process.platform === 'linux')(
+    "looks at the agent's process: running, the conversation is at work; gone, it was cut off",
+    async () => {
+      const { repo, env, hook } = workspace();
+      // a stand-in for Claude Code: a program named `claude` that runs one hook and stays alive, as the agent does
+      const bin = tempDir('baton-agent-');
+      const claude = join(bin, 'claude');
+      writeFileSync(
+        claude,
+        `#!/bin/bash\n"${process.execPath}" "${batonBin}" hook "$1"\nexec sleep 600 >/dev/null 2>&1 </dev/null\n`,
+      );
+      chmodSync(claude, 0o755);
+      const underAgent = (event: string, fields: Json) =>
+        new Promise<{ stdout: string; pid: number }>((resolve, reject) => {
+          const child = spawn(claude, [event], { cwd: repo, env: hermeticEnv(env), stdio: 'pipe' });
+          let stdout = '';
+          let open = 2;
+          const closed = () => --open === 0 && resolve({ stdout, pid: child.pid ?? -1 });
+          child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+          child.stdout.on('end', closed);
+          child.stderr.on('end', closed);
+          child.stderr.resume();
+          child.on('error', reject);
+          child.stdin.end(JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }));
+        });
+
+      const sid = 'live-0001';
+      const path = cutTranscript(sid, 'run the tests and fix what fails');
+      await hook('SessionStart', { session_id: sid, source: 'startup', transcript_path: path });
+      const agent = await underAgent('UserPromptSubmit', {
+        session_id: sid,
+        transcript_path: path,
+        prompt: 'run the tests and fix what fails',
+      });
+      try {
+        // its transcript unchanged for minutes (a long test run), its agent still running: at work, not cut off
+        const past = new Date(Date.now() - 5 * 60_000);
+        utimesSync(path, past, past);
+        const second = await hook('SessionStart', { session_id: 'live-0002', source: 'startup' });
+        expect(second.code).toBe(0);
+        expect(told(second.stdout)).toMatch(
+          new RegExp(
+            `another conversation is at work in this worktree \\(its agent, process ${agent.pid}, still runs`,
+          ),
+        );
+        expect(told(second.stdout)).not.toMatch(/stopped in the middle/);
+      } finally {
+        process.kill(agent.pid, 'SIGKILL');
+      }
+      // the agent killed right after it wrote: a write moments ago, and no process; cut off
+      await new Promise((r) => setTimeout(r, 100));
+      appendFileSync(
+        path,
+        `${[
+          line(sid, 'assistant', {
+            id: 'm3',
+            role: 'assistant',
+            content: [{ type: 'text', text: 'Two tests fail; fixing the first.' }],
+          }),
+          line(sid, 'assistant', {
+            id: 'm4',
+            role: 'assistant',
+            content: [
+              { type: 'tool_use', id: 'toolu-2', name: 'Bash', input: { command: 'npm test -- parse' } },
+            ],
+          }),
+        ].join('\n')}\n`,
+      );
+      const third = await hook('SessionStart', { session_id: 'live-0003', source: 'startup' });
+      expect(third.code).toBe(0);
+      expect(told(third.stdout)).toMatch(
+        /Baton noticed that session \d+ .* stopped in the middle of its turn/,
+      );
+      expect(told(third.stdout)).not.toMatch(/another conversation/);
+      const out = JSON.parse(third.stdout) as { hookSpecificOutput: Json };
+      expect(out.hookSpecificOutput.additionalContext).toContain('Two tests fail; fixing the first.');
+    },
+  );
+});
