@@ -147,8 +147,9 @@ describe('a conversation at work, told from one cut off', () => {
       );
       const third = await hook('SessionStart', { session_id: 'live-0003', source: 'startup' });
       expect(third.code).toBe(0);
+      // the conversation that was asked is named, not the one that started meanwhile and asked nothing
       expect(told(third.stdout)).toMatch(
-        /Baton noticed that session \d+ .* stopped in the middle of its turn/,
+        /Baton noticed that session 1 \(Claude Code session live-0001\) stopped in the middle of its turn/,
       );
       expect(told(third.stdout)).not.toMatch(/another conversation/);
       const out = JSON.parse(third.stdout) as { hookSpecificOutput: Json };

@@ -78,7 +78,10 @@ export function cutOffSession(
     Date.parse(snap.created_at) >= Date.parse(asked.at ?? asked.timestamp)
   )
     return null;
-  return `session ${cur.number} (${agentLabel(cur.agent.name)} session ${cur.agent.session_id}) stopped in the middle of its turn without ending (no ${cur.agent.name === 'codex' ? 'Stop' : 'Stop or SessionEnd'} came: crashed, killed or cut off)`;
+  // the session that was asked (an earlier one, when another conversation started meanwhile and asked nothing)
+  const who = s.sessions.find((x) => x.number === asked?.session_number && x.agent) ?? cur;
+  const name = who.agent?.name ?? cur.agent.name;
+  return `session ${who.number} (${agentLabel(name)} session ${who.agent?.session_id ?? cur.agent.session_id}) stopped in the middle of its turn without ending (no ${name === 'codex' ? 'Stop' : 'Stop or SessionEnd'} came: crashed, killed or cut off)`;
 }
 
 /**
