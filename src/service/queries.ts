@@ -70,6 +70,20 @@ function sessionEndedSinceSnapshot(s: WorkflowState): boolean {
   return !!last?.ended_at && s.last_snapshot !== null && last.number > s.last_snapshot.session_number;
 }
 
+/**
+ * Whether the stop the latest snapshot recorded is over: a later session ended since (the snapshot does not say why
+ * that one ended), or the user asked again since (a usage limit lifted, a pause resumed in the same conversation).
+ */
+function stopOverSinceSnapshot(s: WorkflowState): boolean {
+  const asked = (s.recent_requests ?? []).at(-1);
+  return (
+    sessionEndedSinceSnapshot(s) ||
+    (s.last_snapshot !== null &&
+      !!asked &&
+      Date.parse(asked.timestamp) > Date.parse(s.last_snapshot.created_at))
+  );
+}
+
 /** The id of a context compiled from the workflow as it stood (no stored snapshot): `live-<version>`. */
 export const liveSnapshotId = (version: number) => `live-${version}`;
 export const isLiveSnapshotId = (id: string) => /^live-\d+$/.test(id);
@@ -274,10 +288,10 @@ export class Queries {
         : { state: null, note: 'git state not captured' };
     // The snapshot a task's completion takes marks a task boundary, not the end of a session: the live state does
     // not give it as the reason the last session ended (a failed task after it would read "ended because:
-    // task_complete"). Nor does a snapshot of an earlier session when a later one has ended since (a pause lifted,
-    // then more work: that session did not end by the pause).
+    // task_complete"). Nor does a stop that is over (a later session ended, or the user asked again since: a pause
+    // lifted or a usage limit reset, then more work, did not end the session).
     const snap = s.last_snapshot;
-    const ended = snap?.trigger === 'task_complete' || sessionEndedSinceSnapshot(s) ? null : snap?.trigger;
+    const ended = snap?.trigger === 'task_complete' || stopOverSinceSnapshot(s) ? null : snap?.trigger;
     return buildSnapshot(s, {
       id: liveSnapshotId(s.version),
       trigger: s.pause_trigger ?? ended ?? 'manual',

@@ -401,6 +401,8 @@ describe('a turn a usage limit stopped', () => {
     });
     const after = (await baton(['context'])).stdout;
     expect(after).not.toContain('usage limit');
+    // nor is its snapshot given as why a session ended: the user asked again since (not a pause either)
+    expect(after).not.toContain('ended because');
     expect(after).toContain('The writer is done too; 14 tests pass.');
   });
 
