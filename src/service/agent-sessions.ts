@@ -89,6 +89,13 @@ const newest = (ws: readonly WorkflowState[]) =>
  * over within what the agent shows (one commit at a session start), compactions noted, and checkpoints taken only
  * after real work.
  */
+/**
+ * Said to a session that starts while another conversation is at work on the same workflow (the hook saw its agent
+ * running, or its transcript written moments ago): the briefing's task in progress is that conversation's.
+ */
+const atWorkElsewhere =
+  'Another conversation is at work on this workflow right now (in this worktree). The task in progress and the calls its transcript ends on are its own: do not take them up or run them again; ask the user what this session should do (each conversation gets its own workflow in its own git worktree: `git worktree add`).';
+
 export class AgentSessions {
   constructor(private readonly svc: BatonService) {}
 
@@ -378,7 +385,11 @@ export class AgentSessions {
         const why = link.cut_off ? { trigger: 'crash' as const, reason: link.cut_off } : null;
         // the agent session that goes on (a compaction, a resume) holds its own compaction summary
         const held = link.outcome === 'same';
-        return { link, context: this.handover(d, why ? null : fresh, git, { ...input, ...why, held }) };
+        const warnings = judgeCutOff || link.outcome === 'same' ? [] : [atWorkElsewhere];
+        return {
+          link,
+          context: this.handover(d, why ? null : fresh, git, { ...input, ...why, held, warnings }),
+        };
       },
       { retry: true },
     );
@@ -424,7 +435,7 @@ export class AgentSessions {
     d: Draft,
     fresh: SessionSnapshot | null,
     git: GitCapture | null,
-    input: { max_chars: number; reason: string; trigger?: 'crash'; held: boolean },
+    input: { max_chars: number; reason: string; trigger?: 'crash'; held: boolean; warnings?: string[] },
   ): InjectedContext {
     const snap =
       fresh ?? takeSnapshot(d, input.trigger ?? 'handover', input.reason, git ?? { state: null, note: null });
@@ -432,7 +443,7 @@ export class AgentSessions {
     const began = d.state.sessions[d.state.sessions.length - 1]?.started_at;
     const shown = input.held && began ? withoutHeldSummary(snap, began) : snap;
     const fitted = fitToCharacters(
-      (budget) => this.svc.compiler.compile(shown, session, [], budget),
+      (budget) => this.svc.compiler.compile(shown, session, input.warnings ?? [], budget),
       shown,
       input.max_chars,
     );

@@ -123,6 +123,13 @@ describe('a conversation at work, told from one cut off', () => {
           ),
         );
         expect(told(second.stdout)).not.toMatch(/stopped in the middle/);
+        // and the agent is told the task in progress is the other conversation's, first thing
+        const briefing = (JSON.parse(second.stdout) as { hookSpecificOutput: Json }).hookSpecificOutput
+          .additionalContext as string;
+        expect(briefing).toMatch(
+          /### Warnings\n- Another conversation is at work on this workflow right now/,
+        );
+        expect(briefing).toContain('do not take them up or run them again');
       } finally {
         process.kill(agent.pid, 'SIGKILL');
       }
@@ -153,6 +160,7 @@ describe('a conversation at work, told from one cut off', () => {
       );
       expect(told(third.stdout)).not.toMatch(/another conversation/);
       const out = JSON.parse(third.stdout) as { hookSpecificOutput: Json };
+      expect(out.hookSpecificOutput.additionalContext).not.toContain('Another conversation is at work');
       expect(out.hookSpecificOutput.additionalContext).toContain('Two tests fail; fixing the first.');
     },
   );
