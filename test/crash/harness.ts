@@ -62,17 +62,22 @@ async function runChild(
   let out = '';
   let err = '';
   let ready: () => void = () => undefined;
+  let acked: () => void = () => undefined;
   const isReady = new Promise<void>((r) => (ready = r));
+  const hasAcked = new Promise<void>((r) => (acked = r));
   child.stdout.on('data', (d: Buffer) => {
     out += d.toString();
     if (out.includes('"t":"ready"')) ready();
+    if (out.includes('"t":"ack"')) acked();
   });
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
-  // Mostly while it writes; sometimes while it is still starting (opening, migrating).
+  // Mostly while it writes (once it has written: a loaded machine must not turn this into a test of startup);
+  // sometimes while it is still starting (opening, migrating).
   if (Math.random() < 0.1) await sleep(Math.random() * 150);
   else {
     await Promise.race([isReady, exited]);
+    await Promise.race([hasAcked, exited, sleep(10_000)]);
     await sleep(Math.random() * 120);
   }
   const killed = child.kill('SIGKILL');

@@ -38,7 +38,8 @@ describe('baton import: every real transcript of the corpus', () => {
       new_entries: number;
     }>();
     expect(again.new_entries).toBe(0);
-  });
+    // every corpus file, one process each: minutes on a loaded 2-core machine (a guard against a hang, not a timing)
+  }, 300_000);
 
   it('skips a malformed line and reports it with its line number', async () => {
     const { baton } = workspace();
