@@ -307,7 +307,8 @@ export class AgentSessions {
 
   /** Resumes a paused or interrupted workflow when asked to; null when it stays as it is. */
   private async resumeIfStopped(f: Found & { w: WorkflowState }, resume: boolean) {
-    if (f.w.status !== 'paused' && f.w.status !== 'interrupted') return f.w;
+    const w = await this.svc.settleOverduePause(f.w);
+    if (w.status !== 'paused' && w.status !== 'interrupted') return w;
     if (!resume) return null;
     await this.svc.resume({ workflowId: f.w.id });
     return this.svc.runner.load(f.w.id);
@@ -335,14 +336,17 @@ export class AgentSessions {
     if (!f.w) return this.untracked(f.note);
     if (f.created) return this.result(f, f.w, 'created', 1, f.note);
     const w = await this.resumeIfStopped({ ...f, w: f.w }, input.resume);
-    if (!w)
+    if (!w) {
+      // stopped before, or just now (a pause that outlived its timeout)
+      const stopped = await this.svc.runner.load(f.w.id);
       return this.result(
         f,
-        f.w,
+        stopped,
         'same',
-        f.w.session_count,
-        `${f.note} is ${f.w.status}; the next session start resumes it`,
+        stopped.session_count,
+        `${f.note} is ${stopped.status}; the next session start resumes it`,
       );
+    }
     const resumed = w !== f.w;
     const { result, state } = await this.svc.runner.run(w.id, (d) => linkAgentSession(d, input.agent), {
       retry: true,

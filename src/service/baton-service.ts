@@ -38,6 +38,7 @@ import {
   type SnapshotTrigger,
   type TaskSpecInput,
   type WorkflowState,
+  pauseOverdue,
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import { CommandRunner, randomId } from './command-runner.js';
@@ -196,11 +197,8 @@ export class BatonService {
 
   private overdue(s: WorkflowState): boolean {
     if (!s.pause_requested) return false;
-    const now = (this.options.now?.() ?? new Date()).getTime();
-    return (
-      s.pause_request !== null &&
-      now - Date.parse(s.pause_request.requested_at) >= this.options.pauseTimeoutMs
-    );
+    const now = (this.options.now?.() ?? new Date()).toISOString();
+    return pauseOverdue(s, now, this.options.pauseTimeoutMs).overdue;
   }
 
   /** A requested pause that waited longer than the pause timeout for its task boundary is forced, with a warning. */
@@ -211,6 +209,16 @@ export class BatonService {
     await this.runner.run(s.id, (d) =>
       pause(d, { reason: null, trigger: 'pause', force: false, timeoutMs, git }),
     );
+  }
+
+  /**
+   * A requested pause that outlived its timeout takes effect now (the user's next prompt then resumes it, rather than
+   * its own commit forcing the pause after the prompt was read); the state after, the same object when none did.
+   */
+  async settleOverduePause(s: WorkflowState): Promise<WorkflowState> {
+    if (!s.pause_requested || !this.overdue(s)) return s;
+    await this.enforcePauseTimeout(s);
+    return this.runner.load(s.id);
   }
 
   /** Forces every overdue pause (long-lived processes call this on a timer); returns the workflows paused. */

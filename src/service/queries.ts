@@ -16,6 +16,7 @@ import {
   type RecordKind,
   type WorkflowState,
   type WorkflowStatus,
+  pauseOverdue,
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import { findCheckpoint, listCheckpoints } from './checkpoint-lookup.js';
@@ -159,9 +160,7 @@ export class Queries {
     const snaps = await this.snapshots(s.id);
     const live = await this.store.loadLiveState(s.id);
     const next = nextTask(s.tasks);
-    const overdue = s.pause_request
-      ? Date.parse(this.now()) - Date.parse(s.pause_request.requested_at) >= this.options.pauseTimeoutMs
-      : false;
+    const overdue = pauseOverdue(s, this.now(), this.options.pauseTimeoutMs).overdue;
     return {
       workflow: {
         id: s.id,

@@ -377,6 +377,37 @@ describe('a pause asked for while the agent works through its own task list', ()
     expect((await todo('t3', 'completed', 'in_progress', 'pending')).stderr).toMatch(/started T2/);
   });
 
+  it('outlives its timeout: the next prompt forces it, then resumes, with the timeout the pause was asked with', async () => {
+    const { repo, baton, status } = workspace();
+    const hook = (event: string, more: Record<string, unknown>) =>
+      baton(
+        ['hook', event],
+        JSON.stringify({ session_id: 'S1', cwd: repo, hook_event_name: event, ...more }),
+      );
+    const todo = (id: string, ...statuses: string[]) =>
+      hook('PostToolUse', {
+        tool_name: 'TodoWrite',
+        tool_use_id: id,
+        tool_input: {
+          todos: statuses.map((st, i) => ({ content: `Step ${i + 1}`, status: st, activeForm: 'x' })),
+        },
+        tool_response: {},
+      });
+    await hook('UserPromptSubmit', { prompt: 'Do the two steps' });
+    await todo('t1', 'in_progress', 'pending');
+    // asked with a timeout of its own (the hooks' default is five minutes)
+    expect((await baton(['--pause-timeout', '1s', 'pause', '--reason', 'end of day'])).stdout).toMatch(
+      /it pauses when T1 finishes/,
+    );
+    expect((await status()).workflow.status).toBe('in_progress');
+    await new Promise((r) => setTimeout(r, 1200));
+    // the next morning the user types again: the pause that waited too long takes effect, and the prompt resumes it
+    const back = await hook('UserPromptSubmit', { prompt: 'good morning, go on' });
+    expect(JSON.parse(back.stdout).systemMessage).toMatch(/Baton resumed workflow wf-\S+ as session 2/);
+    const s = await status();
+    expect(s.workflow).toMatchObject({ status: 'in_progress', session_count: 2 });
+  });
+
   it('takes effect at a boundary first read in the transcript at Stop (no PostToolUse hook), and tells the user', async () => {
     const { repo, baton, status } = workspace();
     const hook = (event: string, more: Record<string, unknown> = {}) =>

@@ -3,6 +3,7 @@ import { assertTransition } from '../workflow-machine.js';
 import { inProgressTasks } from '../task-graph.js';
 import type { GitCapture } from '../schemas/git-state.js';
 import type { SnapshotTrigger } from '../schemas/workflow.js';
+import type { WorkflowState } from '../schemas/state.js';
 import { endOpenSession } from './lifecycle.js';
 import { takeSnapshot } from './snapshots.js';
 
@@ -19,6 +20,21 @@ export type PauseOutcome =
   | { outcome: 'paused'; snapshot_id: string; warning: string | null }
   | { outcome: 'requested'; waiting_for: string[] }
   | { outcome: 'already_paused'; snapshot_id: string | null };
+
+/**
+ * Whether a requested pause has waited longer than its timeout (the one it was requested with, else `defaultMs`), and
+ * that timeout: the one place this is decided (the pause itself, the service's enforcement, status).
+ */
+export function pauseOverdue(
+  s: Pick<WorkflowState, 'pause_request'>,
+  now: string,
+  defaultMs: number,
+): { overdue: boolean; timeoutMs: number } {
+  const timeoutMs = s.pause_request?.timeout_ms ?? defaultMs;
+  const overdue =
+    s.pause_request !== null && Date.parse(now) - Date.parse(s.pause_request.requested_at) >= timeoutMs;
+  return { overdue, timeoutMs };
+}
 
 /** Pauses now: a snapshot, `workflow.paused`, and the end of the running session (when one runs). */
 export function pauseNow(
@@ -47,12 +63,10 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
   if (s.status === 'paused') return { outcome: 'already_paused', snapshot_id: s.last_snapshot?.id ?? null };
   assertTransition(s.status, 'paused', 'pause');
   const running = inProgressTasks(s.tasks).map((t) => t.id);
-  const overdue =
-    s.pause_request !== null &&
-    Date.parse(d.ctx.now) - Date.parse(s.pause_request.requested_at) >= input.timeoutMs;
+  const { overdue, timeoutMs } = pauseOverdue(s, d.ctx.now, input.timeoutMs);
   if (running.length === 0 || input.force || overdue) {
     const warning = running.length
-      ? `${input.force ? 'forced pause' : `pause timeout of ${Math.round(input.timeoutMs / 1000)} s passed`}` +
+      ? `${input.force ? 'forced pause' : `pause timeout of ${Math.round(timeoutMs / 1000)} s passed`}` +
         ` while ${running.join(', ')} ${running.length > 1 ? 'were' : 'was'} in progress`
       : null;
     const reason = input.reason ?? s.pause_request?.reason ?? null;
@@ -61,6 +75,9 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
     return { outcome: 'paused', snapshot_id: snapshot.id, warning };
   }
   if (!s.pause_requested)
-    d.emit({ type: 'workflow.pause_requested', data: { reason: input.reason, trigger: input.trigger } });
+    d.emit({
+      type: 'workflow.pause_requested',
+      data: { reason: input.reason, trigger: input.trigger, timeout_ms: input.timeoutMs },
+    });
   return { outcome: 'requested', waiting_for: running };
 }

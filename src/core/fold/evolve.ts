@@ -71,7 +71,12 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       return {
         ...s,
         pause_requested: true,
-        pause_request: { requested_at: e.at, reason: e.data.reason, trigger: e.data.trigger },
+        pause_request: {
+          requested_at: e.at,
+          reason: e.data.reason,
+          trigger: e.data.trigger,
+          ...(e.data.timeout_ms ? { timeout_ms: e.data.timeout_ms } : {}),
+        },
       };
     case 'workflow.paused':
       return {

@@ -58,7 +58,15 @@ export const BatonEvent = z.discriminatedUnion('type', [
     }),
   ),
   ev('workflow.started', empty),
-  ev('workflow.pause_requested', z.object({ reason: z.string().nullable(), trigger: SnapshotTrigger })),
+  ev(
+    'workflow.pause_requested',
+    z.object({
+      reason: z.string().nullable(),
+      trigger: SnapshotTrigger,
+      /** The timeout the request was made with (`--pause-timeout` then); older requests use the reader's. */
+      timeout_ms: z.number().int().positive().optional(),
+    }),
+  ),
   ev(
     'workflow.paused',
     z.object({

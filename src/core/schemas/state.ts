@@ -30,6 +30,8 @@ export const PauseRequest = z.object({
   requested_at: z.string(),
   reason: z.string().nullable(),
   trigger: SnapshotTrigger,
+  /** How long it waits for the task boundary before it is forced (the timeout it was requested with). */
+  timeout_ms: z.number().int().positive().optional(),
 });
 export type PauseRequest = z.infer<typeof PauseRequest>;
 
