@@ -255,6 +255,34 @@ describe('a SessionEnd (track with link: false)', () => {
   });
 });
 
+describe('a compaction in the middle of a turn that went on', () => {
+  it('is not given as the reason the last session ended once the turn ended', async () => {
+    const repo = realpathSync(makeRepo());
+    const svc = makeService(sqliteStore());
+    const id = (await svc.agentSessions.track({ ...hooked(repo), agent: claude('c-1') })).workflow_id ?? '';
+    const ref = { workflowId: id };
+    await svc.record(ref, { kind: 'request', text: 'write the two docs', source: 'claude-code:hook' });
+    await svc.snapshot(ref, 'exhaustion', 'compaction');
+    expect((await svc.queries.context(await svc.resolve(ref), 4000)).markdown).toContain(
+      'The previous session ended because: exhaustion: compaction.',
+    );
+    // the turn goes on past the compaction and ends (its Stop): nothing ended the session
+    await svc.record(ref, {
+      kind: 'summary',
+      summary: {
+        kind: 'last_message',
+        text: 'Both docs are written.',
+        source: 'claude-code:hook',
+        turn_ended: true,
+      },
+      at: new Date(Date.now() + 1000).toISOString(),
+    });
+    const after = (await svc.queries.context(await svc.resolve(ref), 4000)).markdown;
+    expect(after).toContain('Both docs are written.');
+    expect(after).not.toContain('ended because');
+  });
+});
+
 describe('a pause lifted, then more work in a session that ended', () => {
   it('is not given as the reason the last session ended', async () => {
     const repo = realpathSync(makeRepo());

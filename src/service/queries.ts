@@ -73,15 +73,18 @@ function sessionEndedSinceSnapshot(s: WorkflowState): boolean {
 
 /**
  * Whether the stop the latest snapshot recorded is over: a later session ended since (the snapshot does not say why
- * that one ended), or the user asked again since (a usage limit lifted, a pause resumed in the same conversation).
+ * that one ended), the user asked again since (a usage limit lifted, a pause resumed in the same conversation), or
+ * the agent's turn ended since (a compaction in the middle of a turn that went on).
  */
 function stopOverSinceSnapshot(s: WorkflowState): boolean {
-  const asked = (s.recent_requests ?? []).at(-1);
+  const snap = s.last_snapshot;
+  if (snap === null) return false;
+  const after = (at: string | undefined) => at !== undefined && Date.parse(at) > Date.parse(snap.created_at);
+  const answer = s.summaries?.last_message;
   return (
     sessionEndedSinceSnapshot(s) ||
-    (s.last_snapshot !== null &&
-      !!asked &&
-      Date.parse(asked.timestamp) > Date.parse(s.last_snapshot.created_at))
+    after((s.recent_requests ?? []).at(-1)?.timestamp) ||
+    (answer?.turn_ended === true && after(answer.timestamp))
   );
 }
 
