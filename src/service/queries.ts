@@ -152,7 +152,16 @@ export class Queries {
       });
       return rows.map((r) => r.data);
     }
-    if (category === 'git-changes') return { git_state: snapshot.git_state, note: snapshot.git_note };
+    if (category === 'git-changes') {
+      // a live snapshot is the workflow as it stands: its git state is the worktree's now
+      const s =
+        isLiveSnapshotId(snapshot.id) && this.git ? await this.store.loadState(snapshot.workflow_id) : null;
+      if (s && this.git) {
+        const now = await this.git.captureGitState(s.worktree, s.git_start?.commit ?? null);
+        return { git_state: now.state, note: now.note };
+      }
+      return { git_state: snapshot.git_state, note: snapshot.git_note };
+    }
     const runs = await this.store.listRecords(snapshot.workflow_id, 'test_run', {
       createdThrough: snapshot.created_at,
     });

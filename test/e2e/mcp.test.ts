@@ -136,6 +136,10 @@ describe('baton mcp', () => {
     const cli = await runCli(['details', 'decisions'], { cwd: repo, env });
     expect(cli.code, cli.stderr).toBe(0);
     expect(json(alone)).toEqual(JSON.parse(cli.stdout));
+    // git-changes as it stands: the worktree's state read now (a live snapshot has none stored)
+    const git = await runCli(['details', 'git-changes'], { cwd: repo, env });
+    expect(git.code, git.stderr).toBe(0);
+    expect(JSON.parse(git.stdout)).toMatchObject({ git_state: { branch: expect.any(String) } });
     // the snapshot the briefing names (nothing changed since its checkpoint) holds the same records
     const named = /baton details (\S+) <category>/.exec(
       (await call('get_resume_context')).content[0]!.text,
