@@ -6,8 +6,13 @@ module.enableCompileCache?.();
 const argv = process.argv.slice(2);
 // `baton hook <Event>` runs on every turn of an agent: it loads only the hook's own entry, not the CLI.
 if (argv[0] === 'hook') {
-  const { hookMain } = await import('../dist/bin/hook.js');
-  process.exitCode = await hookMain(argv.slice(1));
+  // a hook never fails the agent: an install it cannot load (a rebuild under way, files missing) is said, exit 0
+  const loaded = await import('../dist/bin/hook.js').catch((e) => e);
+  if (loaded instanceof Error) {
+    const why = `Baton's hook could not load (${loaded.message.split('\n')[0]}): reinstall Baton (or run \`npm run build\` in its folder), then run \`baton doctor\``;
+    process.stdout.write(`${JSON.stringify({ systemMessage: why })}\n`);
+    process.stderr.write(`baton: ${why}\n`);
+  } else process.exitCode = await loaded.hookMain(argv.slice(1));
 } else {
   const { main } = await import('../dist/bin/cli.js');
   process.exitCode = await main(argv);

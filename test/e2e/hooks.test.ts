@@ -1,7 +1,8 @@
-import { appendFileSync, copyFileSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { batonBin, runCli } from '../helpers/cli.js';
 import { corpusPath } from '../helpers/corpus.js';
 import { claudeTool } from '../helpers/transcript-lines.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
@@ -186,6 +187,21 @@ describe('baton hook <event> on a workflow made with baton create', () => {
 });
 
 describe('baton hook never breaks the session and never hides a failure', () => {
+  it('exits 0 and tells the user when the install cannot be loaded (a rebuild under way, files missing)', async () => {
+    // the launcher alone, without the built files beside it
+    const install = tempDir('baton-broken-');
+    mkdirSync(join(install, 'bin'));
+    copyFileSync(batonBin, join(install, 'bin', 'baton.js'));
+    const r = spawnSync(process.execPath, [join(install, 'bin', 'baton.js'), 'hook', 'Stop'], {
+      input: '{}',
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).systemMessage).toMatch(
+      /^Baton's hook could not load \(Cannot find module .*hook\.js.*\): reinstall Baton .*`baton doctor`$/,
+    );
+  });
+
   it('exits 0 and says why outside a repository, on bad input and for unknown events', async () => {
     const dir = tempDir('baton-none-');
     const env = { BATON_HOME: tempDir('baton-home-') };
