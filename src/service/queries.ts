@@ -17,6 +17,7 @@ import {
   type WorkflowState,
   type WorkflowStatus,
   pauseOverdue,
+  limitStop,
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import { findCheckpoint, listCheckpoints } from './checkpoint-lookup.js';
@@ -225,6 +226,8 @@ export class Queries {
           }
         : null,
       recovered_with_gaps: s.recovered_with_gaps ?? null,
+      /** The agent's last turn was stopped by a usage limit it has not spoken since: when it lifts, in words. */
+      usage_limit: limitStop(s.summaries),
       warnings: s.recovered_with_gaps
         ? [
             `recovered with gaps: rebuilt from ${s.recovered_with_gaps.source} at seq ${s.recovered_with_gaps.seq}; event(s) ${s.recovered_with_gaps.lost.map((r) => (r.from === r.to ? r.from : `${r.from}..${r.to}`)).join(', ')} are lost`,

@@ -374,6 +374,11 @@ describe('a turn a usage limit stopped', () => {
     expect(Date.parse(reset)).toBeGreaterThan(before - 60_000);
     expect(Date.parse(reset)).toBeLessThanOrEqual(before + 24 * 3600_000);
 
+    // `baton status` says it too, until the agent speaks again
+    const limited = (await baton(['status', '--json'])).json<{ usage_limit: string | null }>();
+    expect(limited.usage_limit).toBe(`stopped by a usage limit, resets at ${reset}`);
+    expect((await baton(['status'])).stdout).toContain(`agent: stopped by a usage limit, resets at ${reset}`);
+
     const start = await hook('SessionStart', { ...base, session_id: 's2', source: 'resume' });
     const context = contextOf(start.stdout);
     // the agent's last message is the last state; the limit is said once, as why the session stopped
@@ -401,6 +406,7 @@ describe('a turn a usage limit stopped', () => {
     });
     const after = (await baton(['context'])).stdout;
     expect(after).not.toContain('usage limit');
+    expect((await baton(['status', '--json'])).json<{ usage_limit: string | null }>().usage_limit).toBeNull();
     // nor is its snapshot given as why a session ended: the user asked again since (not a pause either)
     expect(after).not.toContain('ended because');
     expect(after).toContain('The writer is done too; 14 tests pass.');

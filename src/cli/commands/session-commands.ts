@@ -41,6 +41,7 @@ type Status = {
   snapshots: SnapshotSummary[];
   warnings: string[];
   usage: UsageMetrics;
+  usage_limit: string | null;
 };
 
 /** The whole workflow's figures in one line, and the current context apart (a gauge, not a sum); null before any. */
@@ -166,6 +167,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
               .map((t) => `${t.status}: ${t.id} ${t.title}${t.note ? `: ${t.note.split('\n')[0]}` : ''}`),
             `next task: ${s.next_task ? `${s.next_task.id} ${s.next_task.title}` : 'none'}`,
             `runnable: ${s.runnable_tasks.map((t) => t.id).join(', ') || 'none'}`,
+            ...(s.usage_limit ? [`agent: ${s.usage_limit}`] : []),
             ...(s.workflow.status === 'paused' || s.workflow.status === 'interrupted'
               ? [
                   `to go on: \`baton run -w ${s.workflow.id}\` (Baton runs the agent) or \`baton resume -w ${s.workflow.id}\` (you start it; with the hooks, your next prompt resumes it)`,

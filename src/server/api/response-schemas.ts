@@ -141,6 +141,8 @@ export const Status = z
     open_errors: z.array(ErrorRecord),
     recent_decisions: z.array(Decision),
     live_state: z.object({ saved_at: z.string(), trigger: z.string() }).nullable(),
+    /** The agent's last turn was stopped by a usage limit it has not spoken since: when it lifts, in words. */
+    usage_limit: z.string().nullable(),
     warnings: z.array(z.string()),
   })
   .openapi('WorkflowStatus');
