@@ -327,9 +327,17 @@ describe('continuity by default: a new conversation after finished work', () => 
     expect(taskRows(done).every(([, st]) => st === 'done')).toBe(true);
     const first = done.workflow.id as string;
 
-    // no SessionEnd came (the terminal was closed, the agent crashed): a new conversation continues the work
+    // no SessionEnd came (the terminal was closed, the agent crashed, minutes ago): a new conversation continues
+    const past = new Date(Date.now() - 5 * 60_000);
+    utimesSync(path, past, past);
     const afterCrash = await hook('SessionStart', { session_id: id(2), source: 'startup' });
     expect(injected(afterCrash.stdout).additionalContext).toContain('Create implementation plan');
+    // the user is told which work this conversation goes on with, and how to start afresh instead
+    expect((JSON.parse(afterCrash.stdout) as { systemMessage: string }).systemMessage).toMatch(
+      new RegExp(
+        `Baton continues workflow ${first} ".+" in this conversation \\(session 2, 5/5 done\\); if this conversation is for other work, \`baton abandon -w ${first}\` ends that workflow`,
+      ),
+    );
     expect((await status()).workflow.id).toBe(first);
 
     // /clear ends that session and starts another in the same conversation: it continues too
@@ -338,6 +346,7 @@ describe('continuity by default: a new conversation after finished work', () => 
     );
     const cleared = await hook('SessionStart', { session_id: id(3), source: 'clear' });
     expect(injected(cleared.stdout).additionalContext).toContain('Create implementation plan');
+    expect(cleared.stdout).not.toContain('Baton continues workflow');
     expect((await status()).workflow.id).toBe(first);
 
     // the user quits; the next conversation is not told to continue finished work

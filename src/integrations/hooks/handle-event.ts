@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
-import { BatonError, isAgentTaskTool, notLinkedPhrase } from '../../core/index.js';
+import { BatonError, isAgentTaskTool, notLinkedPhrase, progressLabel } from '../../core/index.js';
 import { clip } from '../../core/clip.js';
 import { detectUsageLimit, isLimitNotice, stoppedByLimit } from '../../core/runtime/usage-limit.js';
 import { promptRequest } from '../../extraction/session/requests.js';
@@ -262,6 +262,18 @@ function cutOffRead(c: CaughtUp): string {
   return c.read.length ? '; what it wrote after its last Stop was read' : '';
 }
 
+/**
+ * A new conversation that continues unfinished work of an earlier one (the next morning, after a crash), said to the
+ * user with what it is and how to start afresh instead: the briefing tells the agent, the user would not know.
+ */
+async function continuing(ctx: HookContext, t: TrackResult): Promise<string | null> {
+  if (!t.workflow_id || t.empty || t.outcome === 'created' || t.outcome === 'same') return null;
+  const s = await ctx.client.status({ workflowId: t.workflow_id });
+  const tasks = s.counts.tasks.total ? `, ${progressLabel(s.counts.tasks)}` : '';
+  const next = s.next_task ? `, next ${s.next_task.id} ${clip(s.next_task.title, 60)}` : '';
+  return `Baton continues workflow ${t.workflow_id} "${clip(s.workflow.title, 80)}" in this conversation (session ${t.session_number}${tasks}${next}); if this conversation is for other work, \`baton abandon -w ${t.workflow_id}\` ends that workflow and your next prompt starts a new one`;
+}
+
 /** Another conversation at work on the same workflow, said: seen running, or guessed from a recent write (hedged). */
 function busyNote(e: Elsewhere): string {
   const shared =
@@ -290,7 +302,8 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       const done = t.finished ? finishedNote(t.finished, t) : null;
       const cut = t.cut_off ? `Baton noticed that ${t.cut_off}${cutOffRead(caught)}` : null;
       const busy = caught.activeElsewhere && t.outcome !== 'same' ? busyNote(caught.activeElsewhere) : null;
-      const tells = [cut, busy && `Baton: ${busy}`, done?.tell].filter(Boolean);
+      const goingOn = source === 'startup' && !done && !busy ? await continuing(ctx, t) : null;
+      const tells = [cut, busy && `Baton: ${busy}`, done?.tell, goingOn].filter(Boolean);
       const told = tells.length ? { tell: tells.join('. ') } : {};
       const before = [caught.note, t.cut_off, busy].filter(Boolean).join('; ');
       // the user installed the hooks expecting to be followed: a session Baton does not follow is said so
