@@ -388,3 +388,61 @@ describe('continuity by default: a new conversation after finished work', () => 
     expect((await status()).workflow.issue.title).toContain('add a --json flag');
   });
 });
+
+describe('continuity by default: a compaction', () => {
+  // Claude Code runs the compacted session's start (source `compact`) and PostCompact in an order it does not
+  // document: each order injects the briefing once, and the next prompt of the compacted conversation adds none
+  it.each([
+    ['the compacted start, then PostCompact', ['SessionStart', 'PostCompact']],
+    ['PostCompact, then the compacted start', ['PostCompact', 'SessionStart']],
+  ])('injects the briefing once: %s', async (_, order) => {
+    const { repo, baton } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const rel = 'claude-code/codemie-code/session-624a4a58.jsonl';
+    const sid = '624a4a58-b34c-462d-a70d-13421c8125a8';
+    const hook = (event: string, fields: Json = {}) =>
+      baton(
+        ['hook', event],
+        JSON.stringify({
+          cwd: repo,
+          hook_event_name: event,
+          session_id: sid,
+          transcript_path: path,
+          ...fields,
+        }),
+      );
+    // the conversation up to its compaction (line 158 is the boundary, 159 the summary that opens the new context)
+    const { path, lines } = transcriptOf(rel, 157);
+    const all = readFileSync(corpusPath(rel), 'utf8').split('\n').filter(Boolean);
+    await hook('SessionStart', { source: 'startup' });
+    await hook('UserPromptSubmit', { prompt: lines[5]!.message.content as string });
+    await hook('Stop', { stop_hook_active: false });
+    expect((await hook('PreCompact', { trigger: 'auto' })).stderr).toMatch(/before compaction/);
+    // the transcript gains the boundary and the summary: the compacted start reads them (a snapshot of its own)
+    appendFileSync(path, `${all.slice(157, 159).join('\n')}\n`);
+    const summary = (lines[158]!.message.content as string).replace(/^[\s\S]*?summarized below:\n/, '');
+    const said: Record<string, { stdout: string; stderr: string }> = {};
+    for (const event of order)
+      said[event] = await hook(
+        event,
+        event === 'SessionStart' ? { source: 'compact' } : { trigger: 'auto', compact_summary: summary },
+      );
+    expect(injected(said.SessionStart!.stdout).additionalContext).toContain('## Session Resume Context');
+    expect(said.PostCompact!.stdout).toBe('');
+    expect(said.PostCompact!.stderr).toMatch(
+      order[0] === 'SessionStart'
+        ? /the compacted session already got the context at its start/
+        : /the next prompt or session start injects the context/,
+    );
+
+    // the compacted conversation works on; its next prompt is recorded, and injects nothing more
+    appendFileSync(path, `${all.slice(159, 170).join('\n')}\n`);
+    await hook('Stop', { stop_hook_active: false });
+    const next = await hook('UserPromptSubmit', { prompt: 'go on with the error handling' });
+    expect(next.stderr).toMatch(/request recorded/);
+    expect(next.stdout).toBe('');
+    const snaps = (await baton(['snapshots', '--json'])).json<{ snapshots: { trigger: string }[] }>();
+    expect(snaps.snapshots.filter((s) => s.trigger === 'handover')).toHaveLength(1);
+    expect(snaps.snapshots.filter((s) => s.trigger === 'exhaustion')).toHaveLength(1);
+  });
+});

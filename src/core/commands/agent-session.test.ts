@@ -125,6 +125,23 @@ describe('noteCompaction', () => {
     expect(post.events[0]).toMatchObject({ type: 'context.compacted', data: { injected: true } });
     expect(foldEvents([...d.events, ...start.events, ...post.events]).state.reinject).toBe(false);
   });
+
+  it('asks for none when the compacted start took a snapshot of its own before it handed the context over', () => {
+    const d = fresh();
+    takeSnapshot(d, 'exhaustion', 'context compaction (auto)', gitless);
+    // the start read the transcript's compaction lines first: the snapshot before the compaction is stale
+    const start = next(d.state, '2026-03-01T10:00:05.000Z');
+    const snap = takeSnapshot(start, 'handover', 'a new Claude Code session began (compact)', gitless);
+    deliverContext(start, { snapshot_id: snap.id, context_hash: 'h1', tokens: 10, via: 'hook' });
+    const post = next(start.state, '2026-03-01T10:00:06.000Z');
+    noteCompaction(post, { agent: 'claude-code', trigger: 'auto', summary: 'did the parser' });
+    expect(post.state.reinject).toBe(false);
+    // the compaction is over: a later one without a snapshot before it (PreCompact failed) asks again
+    const again = next(post.state, '2026-03-01T11:00:00.000Z');
+    noteCompaction(again, { agent: 'claude-code', trigger: 'auto', summary: null });
+    expect(again.state.reinject).toBe(true);
+    expect(foldEvents([...d.events, ...start.events, ...post.events]).state).toEqual(post.state);
+  });
 });
 
 describe('assertImportContinues', () => {

@@ -113,7 +113,7 @@ export function endAgentSession(
 
 /**
  * The agent compacted its context: the next prompt or session start injects Baton's context again, unless the
- * compacted session already got it. Claude Code's summary of what it compacted (PostCompact's compact_summary) is
+ * compacted session already got it (its start came first): one injection per compaction, whatever the order. Claude Code's summary of what it compacted (PostCompact's compact_summary) is
  * kept whole as a compaction summary: the context's Last State shows it when it is newer than the agent's last
  * message.
  */
@@ -123,13 +123,9 @@ export function noteCompaction(
 ): void {
   const summary = input.summary?.trim() || null;
   // The agents run the start hook of the compacted session (source `compact`) and PostCompact in either order: a
-  // context a hook handed over since the snapshot taken before this compaction is already in the new session.
-  const before = d.state.last_snapshot;
-  const handoff = d.state.handoff;
-  const injected =
-    before?.trigger === 'exhaustion' &&
-    handoff?.delivered_via === 'hook' &&
-    handoff.delivered_at >= before.created_at;
+  // context a hook handed over since the snapshot taken before this compaction (PreCompact's) is already in the new
+  // session, even when that start took a snapshot of its own (it read the transcript's compaction lines first).
+  const injected = d.state.handed_since_compacting === true;
   d.emit({ type: 'context.compacted', data: { ...input, summary, ...(injected ? { injected } : {}) } });
   if (summary)
     recordSummary(d, { kind: 'compaction', text: summary, source: `${input.agent}:compact_summary` });

@@ -33,6 +33,9 @@ const leavePause = (s: WorkflowState): WorkflowState => ({
   interruption: null,
 });
 
+/** No compaction under way any more: its note came, or another agent session began. */
+const noCompacting = ({ handed_since_compacting: _, ...s }: WorkflowState): WorkflowState => s;
+
 export const currentSession = (s: WorkflowState): SessionInfo | undefined =>
   s.sessions[s.sessions.length - 1];
 
@@ -139,7 +142,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       };
     case 'session.started':
       return {
-        ...s,
+        ...noCompacting(s),
         session_count: e.session_number ?? s.session_count + 1,
         sessions: recent(s.sessions, {
           number: e.session_number ?? s.session_count + 1,
@@ -156,7 +159,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
     case 'session.linked':
       return updateSession(s, { agent: e.data.agent });
     case 'context.compacted':
-      return { ...s, reinject: e.data.injected !== true };
+      return { ...noCompacting(s), reinject: e.data.injected !== true };
     case 'session.ended':
       return updateSession(s, { ended_at: e.at, end_reason: e.data.reason, snapshot_id: e.data.snapshot_id });
     case 'task.added': {
@@ -308,6 +311,8 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
           created_at: snap.created_at,
           session_number: snap.session_number,
         },
+        // the snapshot before a compaction: the context handed over from here on is in the compacted session
+        ...(snap.trigger === 'exhaustion' ? { handed_since_compacting: false } : {}),
       };
     }
     case 'checkpoint.created':
@@ -320,6 +325,9 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       return {
         ...s,
         reinject: e.data.via === 'hook' || e.data.via === 'resume' ? false : s.reinject,
+        ...(e.data.via === 'hook' && s.handed_since_compacting === false
+          ? { handed_since_compacting: true }
+          : {}),
         handoff: {
           snapshot_id: e.data.snapshot_id,
           context_hash: e.data.context_hash,

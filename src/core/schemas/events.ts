@@ -136,7 +136,8 @@ export const BatonEvent = z.discriminatedUnion('type', [
   ev('session.linked', z.object({ agent: AgentSessionRef })),
   /**
    * The agent compacted its context. Claude Code's PostCompact brings the summary it wrote (kept as a history
-   * entry beside this event); Codex's brings none. Either way the next prompt or session start injects the context.
+   * entry beside this event); Codex's brings none. The next prompt or session start injects the context, unless a hook
+   * handed it over since the snapshot before the compaction (`injected`).
    */
   ev(
     'context.compacted',

@@ -167,6 +167,12 @@ export const WorkflowState = z.object({
   auto_tracked: z.boolean().optional(),
   /** The agent compacted its context since the last context a hook handed over: the next prompt or start injects. */
   reinject: z.boolean().optional(),
+  /**
+   * A compaction under way (PreCompact's snapshot, trigger `exhaustion`, came; its PostCompact has not): whether a hook
+   * handed the context over since (the compacted session's start, which may come before PostCompact or after it).
+   * Absent when none is under way.
+   */
+  handed_since_compacting: z.boolean().optional(),
   /** The last event that was work (a task added or moved, a side effect): checkpoints wait for work after them. */
   work_seq: z.number().int().nonnegative().optional(),
   /** Each agent's own task list (TodoWrite, task tools, update_plan) as last synced, by source. */
