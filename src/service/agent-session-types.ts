@@ -62,6 +62,11 @@ export type StartInput = TrackInput & {
    * work there, so the open session it follows is not taken as cut off.
    */
   active_elsewhere?: boolean;
+  /**
+   * The agent's conversation starts again in a new process (SessionStart's source `resume`): when the Baton session
+   * that follows it was cut off in the middle of its turn (core `cutOffSession`), it is said so as for a new session.
+   */
+  reopened?: boolean;
 };
 
 /** The workflow a fresh start found finished and completed. */

@@ -380,12 +380,14 @@ export class AgentSessions {
     // a session cut off in the middle of its turn: the context says so (a snapshot of trigger crash), never an older
     // one (decided again on the state the run commits to: a hook that wrote meanwhile may change it)
     const judgeCutOff = input.active_elsewhere !== true;
-    const fresh = judgeCutOff && cutOffSession(w, input.agent) ? null : await this.freshSnapshot(w);
+    const reopened = input.reopened === true;
+    const fresh =
+      judgeCutOff && cutOffSession(w, input.agent, { reopened }) ? null : await this.freshSnapshot(w);
     const git = fresh ? null : await this.gitOf(w);
     const { result, state } = await this.svc.runner.run(
       w.id,
       (d) => {
-        const link = linkAgentSession(d, input.agent, { judgeCutOff });
+        const link = linkAgentSession(d, input.agent, { judgeCutOff, reopened });
         const why = link.cut_off ? { trigger: 'crash' as const, reason: link.cut_off } : null;
         // the agent session that goes on (a compaction, a resume) holds its own compaction summary
         const held = link.outcome === 'same';

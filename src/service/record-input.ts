@@ -44,7 +44,7 @@ export type RecordInput =
     }
   | {
       kind: 'summary';
-      summary: Pick<Summary, 'kind' | 'text' | 'source' | 'turn_ended' | 'resets_at'>;
+      summary: Pick<Summary, 'kind' | 'text' | 'source' | 'turn_ended' | 'said_nothing' | 'resets_at'>;
       at?: string | null;
     }
   | {

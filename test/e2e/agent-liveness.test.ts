@@ -53,6 +53,33 @@ function cutTranscript(sessionId: string, request: string): string {
 const told = (stdout: string) =>
   stdout.trim() ? ((JSON.parse(stdout) as { systemMessage?: string }).systemMessage ?? '') : '';
 
+/**
+ * A stand-in for Claude Code: a program named `claude` that runs one hook and stays alive, as the agent does. Returns
+ * how to run a hook under a new one (its pid with the hook's stdout).
+ */
+function standInAgent(repo: string, env: Record<string, string>) {
+  const bin = tempDir('baton-agent-');
+  const claude = join(bin, 'claude');
+  writeFileSync(
+    claude,
+    `#!/bin/bash\n"${process.execPath}" "${batonBin}" hook "$1"\nexec sleep 600 >/dev/null 2>&1 </dev/null\n`,
+  );
+  chmodSync(claude, 0o755);
+  return (event: string, fields: Json) =>
+    new Promise<{ stdout: string; pid: number }>((resolve, reject) => {
+      const child = spawn(claude, [event], { cwd: repo, env: hermeticEnv(env), stdio: 'pipe' });
+      let stdout = '';
+      let open = 2;
+      const closed = () => --open === 0 && resolve({ stdout, pid: child.pid ?? -1 });
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stdout.on('end', closed);
+      child.stderr.on('end', closed);
+      child.stderr.resume();
+      child.on('error', reject);
+      child.stdin.end(JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }));
+    });
+}
+
 describe('a conversation at work, told from one cut off', () => {
   it('a /clear (SessionEnd, then a new transcript) is not another conversation at work', async () => {
     const { hook } = workspace();
@@ -81,27 +108,7 @@ describe('a conversation at work, told from one cut off', () => {
     "looks at the agent's process: running, the conversation is at work; gone, it was cut off",
     async () => {
       const { repo, env, hook } = workspace();
-      // a stand-in for Claude Code: a program named `claude` that runs one hook and stays alive, as the agent does
-      const bin = tempDir('baton-agent-');
-      const claude = join(bin, 'claude');
-      writeFileSync(
-        claude,
-        `#!/bin/bash\n"${process.execPath}" "${batonBin}" hook "$1"\nexec sleep 600 >/dev/null 2>&1 </dev/null\n`,
-      );
-      chmodSync(claude, 0o755);
-      const underAgent = (event: string, fields: Json) =>
-        new Promise<{ stdout: string; pid: number }>((resolve, reject) => {
-          const child = spawn(claude, [event], { cwd: repo, env: hermeticEnv(env), stdio: 'pipe' });
-          let stdout = '';
-          let open = 2;
-          const closed = () => --open === 0 && resolve({ stdout, pid: child.pid ?? -1 });
-          child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-          child.stdout.on('end', closed);
-          child.stderr.on('end', closed);
-          child.stderr.resume();
-          child.on('error', reject);
-          child.stdin.end(JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }));
-        });
+      const underAgent = standInAgent(repo, env);
 
       const sid = 'live-0001';
       const path = cutTranscript(sid, 'run the tests and fix what fails');
@@ -162,6 +169,48 @@ describe('a conversation at work, told from one cut off', () => {
       const out = JSON.parse(third.stdout) as { hookSpecificOutput: Json };
       expect(out.hookSpecificOutput.additionalContext).not.toContain('Another conversation is at work');
       expect(out.hookSpecificOutput.additionalContext).toContain('Two tests fail; fixing the first.');
+    },
+  );
+
+  it.runIf(process.platform === 'linux')(
+    'a conversation reopened (--resume) while its agent still runs elsewhere is not cut off; once that agent is gone, it is',
+    async () => {
+      const { repo, env, hook } = workspace();
+      const underAgent = standInAgent(repo, env);
+      const sid = 'again-0001';
+      const path = cutTranscript(sid, 'run the tests and fix what fails');
+      await hook('SessionStart', { session_id: sid, source: 'startup', transcript_path: path });
+      const agent = await underAgent('UserPromptSubmit', {
+        session_id: sid,
+        transcript_path: path,
+        prompt: 'run the tests and fix what fails',
+      });
+      const past = new Date(Date.now() - 5 * 60_000);
+      utimesSync(path, past, past);
+      try {
+        // its agent still runs the turn (a long test run): a second `--resume` of it is no sign of a cut
+        const again = await hook('SessionStart', {
+          session_id: sid,
+          source: 'resume',
+          transcript_path: path,
+        });
+        expect(again.code).toBe(0);
+        expect(again.stderr).not.toMatch(/stopped in the middle/);
+        expect(told(again.stdout)).toBe('');
+      } finally {
+        process.kill(agent.pid, 'SIGKILL');
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      const reopened = await hook('SessionStart', {
+        session_id: sid,
+        source: 'resume',
+        transcript_path: path,
+      });
+      expect(told(reopened.stdout)).toMatch(
+        new RegExp(
+          `^Baton noticed that session 1 \\(Claude Code session ${sid}\\) stopped in the middle of its turn`,
+        ),
+      );
     },
   );
 });

@@ -223,6 +223,7 @@ describe('continuity by default: a session cut off in the middle of its turn', (
       /Baton noticed that session 1 \(Claude Code session \S+\) stopped in the middle of its turn without ending/,
     );
     expect(next.stderr).toMatch(/read \d+ entries .*session\.jsonl gained since its last import/);
+    expect(out.systemMessage).toMatch(/; what it wrote since Baton last read its transcript was read$/);
     const text = out.hookSpecificOutput.additionalContext as string;
     // what it did after its last Stop counts: its list, its last words, the call that never returned
     expect(text).toContain('Committing it now.');
@@ -300,12 +301,131 @@ describe('continuity by default: a session cut off in the middle of its turn', (
       source: 'startup',
     });
     const out = JSON.parse(next.stdout) as { systemMessage: string; hookSpecificOutput: Json };
+    // no Stop ever imported it: what it wrote was read whole (there is no "last Stop" to speak of); the agent spoke
     expect(out.systemMessage).toMatch(
-      /stopped in the middle of its turn.*what it wrote after its last Stop was read/,
+      /stopped in the middle of its turn without ending \(.*; what it wrote was read$/,
     );
     expect(out.hookSpecificOutput.additionalContext).toMatch(
       /The transcript ends before this call returned .*npm test/,
     );
+  });
+});
+
+describe('continuity by default: a conversation reopened with --resume', () => {
+  it('is told its turn was cut off, before the agent said anything, as a new session would be; an answered turn or a usage limit is not', async () => {
+    const { repo, baton, status } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const one = '196820da-0000-4000-8000-000000000041';
+    const path = join(tempDir('baton-transcript-'), `${one}.jsonl`);
+    const hook = (event: string, fields: Json = {}) =>
+      baton(
+        ['hook', event],
+        JSON.stringify({
+          cwd: repo,
+          hook_event_name: event,
+          session_id: one,
+          transcript_path: path,
+          ...fields,
+        }),
+      );
+    const line = (type: string, message: Json) =>
+      JSON.stringify({ type, timestamp: new Date().toISOString(), sessionId: one, message });
+    const said = (id: string, text: string) =>
+      line('assistant', { id, role: 'assistant', content: [{ type: 'text', text }] });
+    const call = (id: string, name: string, input: Json) =>
+      line('assistant', {
+        id: `m-${id}`,
+        role: 'assistant',
+        content: [{ type: 'tool_use', id, name, input }],
+      });
+    const result = (id: string, content: string) =>
+      line('user', {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: id, content, is_error: false }],
+      });
+    const write = (...lines: string[]) => appendFileSync(path, `${lines.join('\n')}\n`);
+    const ask = async (prompt: string) => {
+      write(line('user', { role: 'user', content: prompt }));
+      await hook('UserPromptSubmit', { prompt });
+    };
+    // the process died minutes ago: its transcript has not changed since
+    const died = () => {
+      const past = new Date(Date.now() - 5 * 60_000);
+      utimesSync(path, past, past);
+    };
+    const told = (stdout: string) => (JSON.parse(stdout) as { systemMessage?: string }).systemMessage ?? '';
+
+    await hook('SessionStart', { source: 'startup' });
+    await ask('rename add to sum everywhere');
+    // calls only, not a word yet, and the last one never returns: no Stop ever came
+    write(
+      call('toolu-w', 'Write', {
+        file_path: join(repo, 'math.js'),
+        content: 'export const sum = (a, b) => a + b;\n',
+      }),
+      result('toolu-w', 'File created'),
+      call('toolu-g', 'Bash', { command: 'grep -rn add .' }),
+    );
+    died();
+
+    const reopened = await hook('SessionStart', { source: 'resume' });
+    expect(reopened.code).toBe(0);
+    expect(told(reopened.stdout)).toBe(
+      `Baton noticed that session 1 (Claude Code session ${one}) stopped in the middle of its turn without ending, before the agent said anything (no Stop or SessionEnd came: crashed, killed or cut off); what it wrote was read`,
+    );
+    const text = injected(reopened.stdout).additionalContext;
+    expect(text).toMatch(
+      /### Last State \(cut off before the agent said anything, [^)]+\)\nThe session was cut off before the agent said anything\. The transcript ends before this call returned \(check whether it ran\): `Bash: grep -rn add \.`\n/,
+    );
+    expect(text).not.toMatch(/No message since|the agent's last message/);
+    expect(text).toMatch(
+      /What to Do Next\n.*The previous session ended because: crash: session 1 .* before the agent said anything/,
+    );
+    // the cut closed Baton's session 1; the reopened conversation goes on as session 2 of the same workflow
+    const after = await status();
+    expect(after.workflow.session_count).toBe(2);
+    const workflow = after.workflow.id as string;
+    // reopened again at once, nothing new: it was said, and is not said again
+    expect((await hook('SessionStart', { source: 'resume' })).stderr).not.toMatch(/stopped in the middle/);
+
+    // the reopened conversation answers (its turn ends on a message), then its process dies between turns
+    write(result('toolu-g', 'math.js:1:export const add'), said('m-done', 'Renamed add to sum in math.js.'));
+    await hook('Stop', { stop_hook_active: false, last_assistant_message: 'Renamed add to sum in math.js.' });
+    died();
+    const answered = await hook('SessionStart', { source: 'resume' });
+    expect(answered.stderr).not.toMatch(/stopped in the middle/);
+    expect(injected(answered.stdout).additionalContext).toMatch(
+      /### Last State \(the agent's last message, [^)]+\)\nRenamed add to sum in math\.js\./,
+    );
+
+    // a turn a usage limit stopped (StopFailure) was not cut off either
+    await ask('now update the callers');
+    await hook('StopFailure', {
+      error: 'rate_limit',
+      last_assistant_message: "You've hit your session limit · resets 3:40pm (UTC)",
+    });
+    died();
+    const limited = await hook('SessionStart', { source: 'resume' });
+    expect(limited.stderr).not.toMatch(/stopped in the middle/);
+    expect(injected(limited.stdout).additionalContext).toMatch(/stopped by a usage limit/);
+
+    // one that had spoken when its process died is cut off too (said as such, without "before ... said anything")
+    await ask('and the README');
+    write(
+      said('m-readme', 'Updating the README now.'),
+      call('toolu-r', 'Bash', { command: 'git commit -am readme' }),
+    );
+    died();
+    const cut = await hook('SessionStart', { source: 'resume' });
+    expect(told(cut.stdout)).toMatch(
+      new RegExp(
+        `^Baton noticed that session \\d+ \\(Claude Code session ${one}\\) stopped in the middle of its turn without ending \\(no Stop or SessionEnd came`,
+      ),
+    );
+    expect(injected(cut.stdout).additionalContext).toMatch(
+      /### Last State \(the agent's last message, [^)]+\)\nUpdating the README now\.\n\nThe transcript ends before this call returned/,
+    );
+    expect((await status()).workflow.id).toBe(workflow);
   });
 });
 

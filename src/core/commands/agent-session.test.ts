@@ -100,6 +100,62 @@ describe('a session replaced in the middle of its turn', () => {
     expect(cutOffSession(asked(), s1)).toBeNull();
     expect(cutOffSession(asked(), { name: 'claude-code', session_id: null })).toBeNull();
   });
+
+  it('says so when the agent never said a word in it (its only last message is the calls it left open)', () => {
+    // no last message recorded is no proof of silence (a transcript not read): not said
+    expect(cutOffSession(asked(), s2)).toMatch(/without ending \(no Stop/);
+    const d = next(asked());
+    recordSummary(
+      d,
+      {
+        kind: 'last_message',
+        text: 'The session was cut off before the agent said anything. The transcript ends before ...',
+        source: 'claude-code',
+        turn_ended: false,
+        said_nothing: true,
+      },
+      '2026-03-01T10:02:00.000Z',
+    );
+    expect(cutOffSession(d.state, s2)).toMatch(/before the agent said anything/);
+    expect(cutOffSession(answer(asked(), false), s2)).toMatch(/without ending \(no Stop/);
+  });
+
+  it('is judged on the same agent session reopened (a --resume), which then goes on as the next Baton session', () => {
+    for (const s of [asked(), answer(asked(), false)]) {
+      const d = next(s);
+      const out = linkAgentSession(d, s1, { judgeCutOff: true, reopened: true });
+      expect(out).toMatchObject({ outcome: 'next', session_number: 2 });
+      expect(out.cut_off).toMatch(/^session 1 \(Claude Code session s1\) stopped in the middle of its turn/);
+      expect(d.state.sessions.map((x) => [x.number, x.agent?.session_id, x.end_reason])).toEqual([
+        [1, 's1', out.cut_off],
+        [2, 's1', null],
+      ]);
+      // not reopened (a compaction's start, a prompt): the same session goes on, unjudged
+      expect(linkAgentSession(next(s), s1, { judgeCutOff: true })).toEqual({
+        outcome: 'same',
+        session_number: 1,
+      });
+    }
+    const reopened = (s: WorkflowState) => cutOffSession(s, s1, { reopened: true });
+    // answered, stopped by a usage limit, paused: the same session goes on
+    expect(reopened(answer(asked(), true))).toBeNull();
+    const notice = next(asked());
+    recordSummary(
+      notice,
+      { kind: 'usage_limit', text: "You've hit your limit · resets 9pm (UTC)", source: 'claude-code' },
+      '2026-03-01T10:02:00.000Z',
+    );
+    expect(reopened(notice.state)).toBeNull();
+    const paused = next(asked(), '2026-03-01T10:03:00.000Z');
+    takeSnapshot(paused, 'pause', 'end of day', { state: null, note: null });
+    expect(reopened(paused.state)).toBeNull();
+    const d = next(answer(asked(), true));
+    expect(linkAgentSession(d, s1, { judgeCutOff: true, reopened: true })).toEqual({
+      outcome: 'same',
+      session_number: 1,
+    });
+    expect(d.events).toEqual([]);
+  });
 });
 
 describe('noteCompaction', () => {

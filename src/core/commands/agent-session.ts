@@ -12,16 +12,19 @@ export type AgentSessionOutcome = 'same' | 'linked' | 'next';
  * Ties an agent's session to a Baton session. The session that already follows it continues; an open session that
  * follows no agent session yet is tied to it; any other agent session (a new one, `/clear`, another terminal) ends
  * the open session and is the next Baton session. A call that does not know its agent session (a hook payload
- * without a session id) continues the open session, whichever it follows: it never ends one.
+ * without a session id) continues the open session, whichever it follows: it never ends one. The same agent session
+ * reopened (`--resume`) after it was cut off ends the Baton session that the cut closed, and goes on as the next.
  */
 export function linkAgentSession(
   d: Draft,
   agent: AgentSessionRef | { name: string; session_id: null },
   /**
-   * Whether to judge if the session it replaces was cut off (a session start does, having read its transcript and
-   * seen no other conversation at work; a prompt of another conversation replaces a session without judging it).
+   * judgeCutOff: whether to judge if the session it replaces was cut off (a session start does, having read its
+   * transcript and seen no other conversation at work; a prompt of another conversation replaces a session without
+   * judging it). reopened: the agent session starts again in a new process (SessionStart's source `resume`), so the
+   * same agent session is judged too.
    */
-  opts: { judgeCutOff?: boolean } = {},
+  opts: { judgeCutOff?: boolean; reopened?: boolean } = {},
 ): { outcome: AgentSessionOutcome; session_number: number; cut_off?: string } {
   const cur = d.state.sessions[d.state.sessions.length - 1];
   // an agent working on it: the workflow is under way (pause and resume apply), whether or not it has tasks
@@ -33,13 +36,13 @@ export function linkAgentSession(
     return { outcome: 'next', session_number: number };
   }
   if (cur && cur.ended_at === null) {
-    if (cur.agent?.name === agent.name && cur.agent.session_id === agent.session_id)
-      return { outcome: 'same', session_number: cur.number };
+    const same = cur.agent?.name === agent.name && cur.agent.session_id === agent.session_id;
+    const cut = opts.judgeCutOff ? cutOffSession(d.state, agent, { reopened: opts.reopened === true }) : null;
+    if (same && !cut) return { outcome: 'same', session_number: cur.number };
     if (!cur.agent) {
       d.emit({ type: 'session.linked', data: { agent } });
       return { outcome: 'linked', session_number: cur.number };
     }
-    const cut = opts.judgeCutOff ? cutOffSession(d.state, agent) : null;
     d.emit({
       type: 'session.ended',
       data: { reason: cut ?? `${cur.agent.name} session ${cur.agent.session_id} ended`, snapshot_id: null },
@@ -55,18 +58,21 @@ export function linkAgentSession(
 
 /**
  * Why the open session that this agent session replaces was cut off, or null when it was not: it follows another agent
- * session that never ended (no SessionEnd came), and the user's last request has no answer its turn ended on (the
- * transcript ends on a call, or the user stopped it), and nothing since explains the stop (a usage limit, a
- * StopFailure's or a pause's snapshot). The agent went silent in the middle of its work: a crash, a kill, a closed
- * terminal, a lost connection.
+ * session (or this one, `reopened` in a new process: a `--resume`) that never ended (no SessionEnd came), and the
+ * user's last request has no answer its turn ended on (the transcript ends on a call, or the user stopped it), and
+ * nothing since explains the stop (a usage limit, a StopFailure's or a pause's snapshot). The agent went silent in the
+ * middle of its work: a crash, a kill, a closed terminal, a lost connection.
  */
 export function cutOffSession(
   s: WorkflowState,
   agent: AgentSessionRef | { name: string; session_id: null },
+  opts: { reopened?: boolean } = {},
 ): string | null {
   const cur = s.sessions[s.sessions.length - 1];
   if (!cur || cur.ended_at !== null || !cur.agent || agent.session_id === null) return null;
-  if (cur.agent.name === agent.name && cur.agent.session_id === agent.session_id) return null;
+  // the same agent session goes on in the process that ran it, unless that process is gone and it is reopened
+  if (cur.agent.name === agent.name && cur.agent.session_id === agent.session_id && !opts.reopened)
+    return null;
   if (lastRequestAnswered(s) !== false || limitStop(s.summaries) !== null) return null;
   // a stop already explained since the request: an API error or usage limit (StopFailure), a pause, a timeout
   const snap = s.last_snapshot;
@@ -81,7 +87,10 @@ export function cutOffSession(
   // the session that was asked (an earlier one, when another conversation started meanwhile and asked nothing)
   const who = s.sessions.find((x) => x.number === asked?.session_number && x.agent) ?? cur;
   const name = who.agent?.name ?? cur.agent.name;
-  return `session ${who.number} (${agentLabel(name)} session ${who.agent?.session_id ?? cur.agent.session_id}) stopped in the middle of its turn without ending (no ${name === 'codex' ? 'Stop' : 'Stop or SessionEnd'} came: crashed, killed or cut off)`;
+  // its transcript, read from its first line, holds no word of the agent's (a first turn cut off before it spoke);
+  // no last message at all is not enough (a transcript not read, a Codex session without a rollout)
+  const silent = s.summaries?.last_message?.said_nothing === true;
+  return `session ${who.number} (${agentLabel(name)} session ${who.agent?.session_id ?? cur.agent.session_id}) stopped in the middle of its turn without ending${silent ? ', before the agent said anything' : ''} (no ${name === 'codex' ? 'Stop' : 'Stop or SessionEnd'} came: crashed, killed or cut off)`;
 }
 
 /**

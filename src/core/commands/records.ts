@@ -122,7 +122,7 @@ export function recordTestRun(
 /** One of the agent's own summaries (a compaction summary, its last message, a usage limit), kept whole. */
 export function recordSummary(
   d: Draft,
-  input: Pick<Summary, 'kind' | 'text' | 'source' | 'turn_ended' | 'resets_at'>,
+  input: Pick<Summary, 'kind' | 'text' | 'source' | 'turn_ended' | 'said_nothing' | 'resets_at'>,
   at: string | null = null,
 ): Summary {
   if (!input.text.trim()) throw invalidInput('a summary needs text');

@@ -185,7 +185,8 @@ export function alreadyDone(snap: SessionSnapshot, limits: ContextLimits): Alrea
 }
 
 export interface LastState {
-  kind: 'last_message' | 'compaction';
+  /** `said_nothing`: the session was cut off before the agent said anything (the text names the calls left open). */
+  kind: 'last_message' | 'compaction' | 'said_nothing';
   at: string;
   text: string;
   /** Characters of the summary not shown (retrieve it whole with details). */
@@ -210,7 +211,8 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     .at(-1);
   if (!newest || max <= 0) return null;
   const fitted = fitSummary(newest.text.replace(appDirective, '').trim(), max);
-  const kind = newest === compaction ? 'compaction' : 'last_message';
+  const kind =
+    newest === compaction ? 'compaction' : newest.said_nothing === true ? 'said_nothing' : 'last_message';
   return { kind, at: newest.timestamp, text: fitted.text, cut: fitted.cut };
 }
 

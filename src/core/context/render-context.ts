@@ -78,7 +78,12 @@ function alreadyDone(c: ResumeContext, out: string[]) {
 function lastState(c: ResumeContext, out: string[]) {
   if (!c.last_state) return;
   const s = c.last_state;
-  const what = s.kind === 'compaction' ? 'the compaction summary' : "the agent's last message";
+  const what =
+    s.kind === 'compaction'
+      ? 'the compaction summary'
+      : s.kind === 'said_nothing'
+        ? 'cut off before the agent said anything'
+        : "the agent's last message";
   out.push(`### Last State (${what}, ${s.at})`, s.text);
   if (s.cut) out.push(`(${s.cut} more characters: baton details summaries)`);
   out.push('');

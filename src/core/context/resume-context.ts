@@ -143,7 +143,9 @@ function latestRequestFirst(snap: SessionSnapshot): boolean {
   const changed = Math.max(
     ...snap.tasks.flatMap((t) => [time(t.started_at), time(t.ended_at)]).filter((n) => n >= 0),
   );
-  const answered = time(snap.summaries?.last_message?.timestamp) >= said;
+  // a session cut off before the agent said anything answered nothing
+  const last = snap.summaries?.last_message;
+  const answered = !!last && last.said_nothing !== true && time(last.timestamp) >= said;
   return changed >= 0 && said > changed && !answered;
 }
 

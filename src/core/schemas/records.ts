@@ -143,6 +143,11 @@ export const Summary = z.object({
    * or interruption after it); false when the agent went on, or the user stopped it, after it. Absent on older records.
    */
   turn_ended: z.boolean().optional(),
+  /**
+   * A last message the agent never said: its session was cut off before it said anything, and the text names the
+   * calls that never returned (the Last State says so instead of calling it a message).
+   */
+  said_nothing: z.boolean().optional(),
   /** A usage limit: when it resets, when the notice says (read where and when it was given); null when it does not. */
   resets_at: z.string().nullable().optional(),
 });

@@ -37,6 +37,13 @@ describe("the agent's last word", () => {
     );
     // every call answered and nothing said: nothing to tell
     expect(lastWord(claudeTool('b2', 'Bash', { command: 'ls' }, 'a').join('\n'))).toBeUndefined();
+    // read from the transcript's first line, there is no earlier message: the session was cut off before any word
+    const whole = readSession(parseClaudeTranscript(text).entries, { fromStart: true }).summaries.at(-1);
+    expect(whole).toMatchObject({ kind: 'last_message', turn_ended: false, said_nothing: true });
+    expect(whole?.text).toBe(
+      'The session was cut off before the agent said anything. The transcript ends before this call returned (check whether it ran): `Bash: git push -u origin main`',
+    );
+    expect(lastWord(text)?.said_nothing).toBeUndefined();
   });
 
   it('says nothing more when every call returned', () => {

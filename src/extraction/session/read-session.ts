@@ -15,6 +15,8 @@ export interface AgentSummary {
   text: string;
   /** A last message: whether the turn ended on it (no tool call, no interruption after it). */
   turn_ended?: boolean;
+  /** A last message the agent never said: cut off before it said anything (the text names the calls left open). */
+  said_nothing?: boolean;
 }
 
 /** What a careful reader takes from a stretch of a session (deterministic, offline). */
@@ -62,11 +64,15 @@ function wentOn(entries: readonly TranscriptEntry[], at: number): boolean {
     );
 }
 
+/** A session whose transcript ends on calls that never returned, the agent silent from its first line. */
+const CUT_OFF_SILENT = 'The session was cut off before the agent said anything.';
+
 /**
  * The agent's last word in these entries: its last message, or a headless run's final result, with the calls it
- * made after it that never returned, and whether its turn ended on it.
+ * made after it that never returned, and whether its turn ended on it. `fromStart`: the entries hold the transcript
+ * from its first line, so none of the agent's words came before them.
  */
-function lastMessage(entries: readonly TranscriptEntry[]): AgentSummary | null {
+function lastMessage(entries: readonly TranscriptEntry[], fromStart: boolean): AgentSummary | null {
   for (let i = entries.length - 1; i >= 0; i -= 1) {
     const e = entries[i] as TranscriptEntry;
     if (e.sidechain) continue;
@@ -83,8 +89,10 @@ function lastMessage(entries: readonly TranscriptEntry[]): AgentSummary | null {
   const open = unanswered(entries, -1);
   const call = [...entries].reverse().find((e) => e.kind === 'tool_call' && !e.sidechain);
   if (!open.length || !call) return null;
-  const text = `No message since the last one. ${neverReturned(open)}`;
-  return { line: call.line, at: call.at, kind: 'last_message', text, turn_ended: false };
+  const last = { line: call.line, at: call.at, kind: 'last_message', turn_ended: false } as const;
+  // the whole transcript holds no word of the agent's: there is no last message to point back to
+  if (fromStart) return { ...last, text: `${CUT_OFF_SILENT} ${neverReturned(open)}`, said_nothing: true };
+  return { ...last, text: `No message since the last one. ${neverReturned(open)}` };
 }
 
 const neverReturned = (open: string[]) =>
@@ -111,7 +119,14 @@ function stoppedOnLimit(entries: readonly TranscriptEntry[]): AgentSummary | nul
   return null;
 }
 
-export function readSession(entries: readonly TranscriptEntry[]): SessionFacts {
+/**
+ * `fromStart`: the entries begin at the transcript's first line (not a piece after an earlier import), so what the
+ * agent did not say in them it never said.
+ */
+export function readSession(
+  entries: readonly TranscriptEntry[],
+  opts: { fromStart?: boolean } = {},
+): SessionFacts {
   const taskCalls = findTaskCalls(entries);
   const git = findGitEffects(entries);
   const effects = [...git.effects, ...findFileEffects(entries), ...findRemoteEffects(entries)].sort(
@@ -120,7 +135,7 @@ export function readSession(entries: readonly TranscriptEntry[]): SessionFacts {
   const compactions = entries
     .filter((e) => e.kind === 'summary' && !e.sidechain && e.text.trim())
     .map((e): AgentSummary => ({ line: e.line, at: e.at, kind: 'compaction', text: e.text.trim() }));
-  const last = lastMessage(entries);
+  const last = lastMessage(entries, opts.fromStart === true);
   const limit = stoppedOnLimit(entries);
   return {
     requests: findRequests(entries),

@@ -25,12 +25,18 @@ const statOf = (path: string) => {
 export interface CaughtUp {
   /** What was read, for the hook's note; null when nothing had grown. */
   note: string | null;
-  /** The transcripts read to where they stop. */
-  read: string[];
+  /** The transcripts read to where they stop; `whole`: all they hold was read now (none of it had been imported). */
+  read: { path: string; whole: boolean }[];
   /** Those that could not be read now, each with why. */
   unread: string[];
   /** Another conversation at work on the worktree's workflow (atWork), the latest written; null when none is. */
   activeElsewhere: Elsewhere | null;
+  /**
+   * This hook's own conversation seen running in another agent process (its pid): a `--resume` of a conversation
+   * still at work elsewhere, not one that was cut off. Only a running process says so, never a recent write: a
+   * conversation reopened moments after its crash wrote moments ago.
+   */
+  ownElsewhere: number | null;
 }
 
 export interface Elsewhere {
@@ -61,6 +67,8 @@ interface Known {
   workflowId: string;
   source: TranscriptSource;
   through: number;
+  /** No import read it yet (only a prompt's hook saw it): what is read now is all it wrote. */
+  unread: boolean;
 }
 
 /** The worktree's incomplete workflows (every one when several are), whose transcripts may have grown. */
@@ -70,7 +78,15 @@ async function incompleteWorkflows(ctx: HookContext): Promise<{ id: string; mark
     const marks = Object.values(status.imports ?? {}).flatMap((m): Known[] => {
       const source = sourceOf(m.format);
       return m.path && source
-        ? [{ path: m.path, workflowId: status.workflow.id, source, through: m.through_byte ?? 0 }]
+        ? [
+            {
+              path: m.path,
+              workflowId: status.workflow.id,
+              source,
+              through: m.through_byte ?? 0,
+              unread: false,
+            },
+          ]
         : [];
     });
     return { id: status.workflow.id, marks };
@@ -101,12 +117,21 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
   // seen by a prompt's hook, not imported yet: read from its start, as the agent of the hook that saw it
   for (const [path, seen] of Object.entries(ctx.transcripts ?? {}))
     if (!known.has(path) && ids.has(seen.workflow_id) && seen.source)
-      known.set(path, { path, workflowId: seen.workflow_id, source: seen.source, through: seen.bytes });
+      known.set(path, {
+        path,
+        workflowId: seen.workflow_id,
+        source: seen.source,
+        through: seen.bytes,
+        unread: seen.bytes === 0,
+      });
   const now = Date.now();
   const own = ctx.payload.transcript_path;
-  const out: CaughtUp = { note: null, read: [], unread: [], activeElsewhere: null };
   const notes: string[] = [];
   const self = agentProcess();
+  const out: CaughtUp = { note: null, read: [], unread: [], activeElsewhere: null, ownElsewhere: null };
+  const ownSeen = own ? ctx.transcripts?.[own] : undefined;
+  const ownProc = ownSeen?.ended ? undefined : ownSeen?.agent_process;
+  if (ownProc && !sameProcess(ownProc, self) && isRunning(ownProc) === true) out.ownElsewhere = ownProc.pid;
   for (const k of known.values()) {
     const st = statOf(k.path);
     if (!st) continue;
@@ -126,7 +151,7 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
       // loaded only when a transcript grew (parsers and extractors are the heaviest modules a hook can need)
       const { importTranscriptFile } = await import('../transcripts/import-file.js');
       const r = await importTranscriptFile(ctx.client, { workflowId: k.workflowId }, k.path, k.source);
-      out.read.push(k.path);
+      out.read.push({ path: k.path, whole: k.unread });
       notes.push(`read ${r.new_entries} entries ${k.path} gained since its last import`);
     } catch (e) {
       out.unread.push(`${k.path} (${(e as Error).message})`);

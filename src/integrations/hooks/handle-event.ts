@@ -256,10 +256,17 @@ function finishedNote(f: NonNullable<StartResult['finished']>, t: StartResult) {
   };
 }
 
-/** What the user is told of the cut-off session's transcript: read to where it stops, or why not (never assumed). */
+/**
+ * What the user is told of the cut-off session's transcript: read to where it stops, or why not (never assumed). Read
+ * whole, it had never been imported (no Stop came: cut off in its first turn); else what it wrote since the last
+ * import (a Stop's, mostly; a compaction's or a session start's too).
+ */
 function cutOffRead(c: CaughtUp): string {
   if (c.unread.length) return `; what it wrote last could not be read: ${c.unread.join('; ')}`;
-  return c.read.length ? '; what it wrote after its last Stop was read' : '';
+  if (!c.read.length) return '';
+  return c.read.every((r) => r.whole)
+    ? '; what it wrote was read'
+    : '; what it wrote since Baton last read its transcript was read';
 }
 
 /**
@@ -298,6 +305,9 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         // a new conversation (not a resume, /clear or compaction) does not continue work that is over
         fresh_start: source === 'startup',
         ...(caught.activeElsewhere !== null ? { active_elsewhere: true } : {}),
+        // the conversation reopened in a new process (`--resume`): its last turn may have been cut off, unless its
+        // own agent still runs elsewhere
+        ...(source === 'resume' && caught.ownElsewhere === null ? { reopened: true } : {}),
       });
       const done = t.finished ? finishedNote(t.finished, t) : null;
       const cut = t.cut_off ? `Baton noticed that ${t.cut_off}${cutOffRead(caught)}` : null;

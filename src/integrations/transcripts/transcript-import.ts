@@ -187,7 +187,8 @@ export async function importTranscript(
   const earlier = opts.before ? contextEntries(opts.before, format, startLine) : [];
   const isNew = (line: number | null | undefined) => line === null || line === undefined || line > boundary;
   const taskId = opts.taskId ?? null;
-  const all = readSession([...earlier, ...fresh]);
+  // read from line 0 (a first import, or one read again whole): the agent said nothing before these lines
+  const all = readSession([...earlier, ...fresh], { fromStart: startLine === 0 });
   const facts: SessionFacts = {
     requests: all.requests.filter((r) => isNew(r.line)),
     task_calls: all.task_calls.filter((c) => isNew(c.line)),
@@ -262,6 +263,7 @@ export async function importTranscript(
   for (const s of facts.summaries) {
     if (s.kind === 'last_message' && s.text === known.last_message) continue;
     const ended = s.turn_ended === undefined ? {} : { turn_ended: s.turn_ended };
+    const silent = s.said_nothing ? { said_nothing: true } : {};
     // a usage limit's reset: a clock time without a date is the next one after the notice
     const resets =
       s.kind === 'usage_limit'
@@ -270,7 +272,7 @@ export async function importTranscript(
     add(s.line, {
       kind: 'summary',
       at: s.at,
-      summary: { kind: s.kind, text: s.text, source, ...ended, ...resets },
+      summary: { kind: s.kind, text: s.text, source, ...ended, ...silent, ...resets },
     });
   }
   const records = ordered.sort((a, b) => a.line - b.line).map((o) => o.input);

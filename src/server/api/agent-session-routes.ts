@@ -34,6 +34,7 @@ const StartBody = z
     reason: z.string().min(1).max(500),
     fresh_start: z.boolean().optional(),
     active_elsewhere: z.boolean().optional(),
+    reopened: z.boolean().optional(),
   })
   .openapi('StartAgentSession');
 

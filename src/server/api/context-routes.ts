@@ -45,6 +45,7 @@ const BatchItem = z.discriminatedUnion('kind', [
       text: z.string().min(1).max(200_000),
       source: z.string().max(100).nullable(),
       turn_ended: z.boolean().optional(),
+      said_nothing: z.boolean().optional(),
       resets_at: z.string().max(100).nullable().optional(),
     }),
     at: At,
