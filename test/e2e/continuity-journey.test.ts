@@ -223,7 +223,7 @@ describe('continuity by default: a session cut off in the middle of its turn', (
       /Baton noticed that session 1 \(Claude Code session \S+\) stopped in the middle of its turn without ending/,
     );
     expect(next.stderr).toMatch(/read \d+ entries .*session\.jsonl gained since its last import/);
-    expect(out.systemMessage).toMatch(/; what it wrote since Baton last read its transcript was read$/);
+    expect(out.systemMessage).toMatch(/; what it wrote since Baton last read its transcript was read\./);
     const text = out.hookSpecificOutput.additionalContext as string;
     // what it did after its last Stop counts: its list, its last words, the call that never returned
     expect(text).toContain('Committing it now.');
@@ -303,7 +303,7 @@ describe('continuity by default: a session cut off in the middle of its turn', (
     const out = JSON.parse(next.stdout) as { systemMessage: string; hookSpecificOutput: Json };
     // no Stop ever imported it: what it wrote was read whole (there is no "last Stop" to speak of); the agent spoke
     expect(out.systemMessage).toMatch(
-      /stopped in the middle of its turn without ending \(.*; what it wrote was read$/,
+      /stopped in the middle of its turn without ending \(.*; what it wrote was read\. Baton continues workflow/,
     );
     expect(out.hookSpecificOutput.additionalContext).toMatch(
       /The transcript ends before this call returned .*npm test/,
