@@ -1,7 +1,7 @@
 import { tryGit } from './run-git.js';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { GitCapture } from '../core/index.js';
+import { WORK_COMMITS_LISTED, type GitCapture, type WorkCommits, type WorkSpan } from '../core/index.js';
 
 /**
  * The worktree a directory belongs to: the git top level, or the directory itself outside git. Found on the file
@@ -84,17 +84,83 @@ function parseStatusEntries(z: string) {
   return { staged: [...staged].sort(), changed: [...changed].sort(), untracked };
 }
 
+/** A subject kept in a snapshot is at most this long (the context clips it shorter still). */
+const SUBJECT_CHARS = 200;
+
+/** `git log -z --format=%H%x00%s` output as commits, newest first. */
+function parseLog(out: string) {
+  const parts = out.split('\0');
+  const commits: { hash: string; subject: string }[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const hash = (parts[i] ?? '').trim();
+    if (/^[0-9a-f]{40,64}$/.test(hash))
+      commits.push({ hash, subject: (parts[i + 1] ?? '').slice(0, SUBJECT_CHARS) });
+  }
+  return commits;
+}
+
 /**
- * Captures the Amelia GitState with real git: branch, start commit, HEAD, files modified since the start
- * (committed or not, untracked included), staged files, the dirty flag and a short diffstat.
+ * The commits of HEAD's history made since the workflow began: after its start commit and committed at or after its
+ * creation (to the second, git's precision), so a rebase onto a newer base does not count the base's older commits,
+ * and a start commit git no longer knows (a repository cloned again) bounds by the time alone; a finished workflow's
+ * end bounds them too (what came after is another's work). The walk stops at the first commit older than the start: a
+ * long-lived branch costs what the workflow added, not its history.
  */
-export async function captureGitState(dir: string, startCommit: string | null): Promise<GitCapture> {
+async function workCommits(dir: string, start: WorkSpan): Promise<WorkCommits> {
+  const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+  const window = [
+    `--since=@${seconds(start.at)}`,
+    // a finished workflow's last commit may share its second with the end
+    ...(start.until ? [`--until=@${seconds(start.until) + 1}`] : []),
+  ];
+  const range = (negate: boolean) => [
+    'HEAD',
+    ...window,
+    ...(negate && start.commit ? ['--not', start.commit] : []),
+  ];
+  const log = (negate: boolean) =>
+    tryGit(dir, [
+      'log',
+      '-z',
+      '--format=%H%x00%s',
+      `--max-count=${WORK_COMMITS_LISTED + 1}`,
+      ...range(negate),
+    ]);
+  let negate = start.commit !== null;
+  let out = await log(negate);
+  if (out === null && negate) {
+    negate = false;
+    out = await log(false);
+  }
+  const newest = parseLog(out ?? '');
+  let more = 0;
+  if (newest.length > WORK_COMMITS_LISTED) {
+    const count = Number((await tryGit(dir, ['rev-list', '--count', ...range(negate)]))?.trim());
+    more = (Number.isFinite(count) ? count : newest.length) - WORK_COMMITS_LISTED;
+  }
+  return {
+    listed: newest
+      .slice(0, WORK_COMMITS_LISTED)
+      .reverse()
+      .map((c) => ({ hash: c.hash.slice(0, 12), subject: c.subject })),
+    more,
+    began_at: start.at,
+  };
+}
+
+/**
+ * Captures the Amelia GitState with real git: branch, start commit, HEAD and its subject, files modified since the
+ * start (committed or not, untracked included), staged files, the dirty flag, a short diffstat, and with the
+ * workflow's start the commits made since (`workCommits`).
+ */
+export async function captureGitState(dir: string, start: WorkSpan | null): Promise<GitCapture> {
   const status = await tryGit(dir, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all']);
   if (status === null)
     return { state: null, note: `${dir} is not a git repository; no git state is recorded` };
   const head = parseBranchHeaders(status.split('\0').join('\n'));
   const entries = parseStatusEntries(status);
   const modified = new Set(entries.changed);
+  const startCommit = start?.commit ?? null;
   if (startCommit && head.commit && startCommit !== head.commit) {
     const since = await tryGit(dir, ['diff', '--name-only', '-z', startCommit, 'HEAD']);
     for (const f of (since ?? '').split('\0')) if (f) modified.add(f);
@@ -104,6 +170,15 @@ export async function captureGitState(dir: string, startCommit: string | null): 
     dirty && head.commit ? ((await tryGit(dir, ['diff', '--shortstat', 'HEAD'])) ?? '').trim() : '';
   const untracked = entries.untracked ? `${entries.untracked} untracked` : '';
   const summary = dirty ? [stat, untracked].filter(Boolean).join(', ') : null;
+  const work = start && head.commit ? await workCommits(dir, start) : null;
+  // HEAD is the newest commit listed when the workflow made it; else git is asked
+  const newest = work?.listed.at(-1);
+  const headSubject = !head.commit
+    ? null
+    : newest && head.commit.startsWith(newest.hash)
+      ? newest.subject
+      : ((await tryGit(dir, ['log', '-1', '--format=%s', head.commit]))?.trim().slice(0, SUBJECT_CHARS) ??
+        null);
   return {
     state: {
       branch: head.branch ?? 'HEAD',
@@ -113,6 +188,8 @@ export async function captureGitState(dir: string, startCommit: string | null): 
       files_staged: entries.staged,
       has_uncommitted_changes: dirty,
       uncommitted_summary: summary,
+      head_subject: headSubject,
+      ...(start ? { work_commits: work ?? { listed: [], more: 0, began_at: start.at } } : {}),
     },
     note: head.commit ? null : 'the repository has no commits yet',
   };

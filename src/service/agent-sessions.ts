@@ -33,7 +33,7 @@ import type {
   TrackResult,
 } from './agent-session-types.js';
 import { fitToCharacters, withoutOwnFooter } from './fit-characters.js';
-import { BatonError } from '../core/index.js';
+import { BatonError, workSpanOf } from '../core/index.js';
 import { agentLabel } from '../core/agent-label.js';
 
 const isEmpty = (s: WorkflowState) =>
@@ -423,7 +423,7 @@ export class AgentSessions {
   }
 
   private gitOf(s: WorkflowState): Promise<GitCapture> {
-    return this.svc.git.captureGitState(s.worktree, s.git_start?.commit ?? null);
+    return this.svc.git.captureGitState(s.worktree, workSpanOf(s));
   }
 
   /** The latest snapshot when nothing but bookkeeping happened since it; null when a new one is needed. */

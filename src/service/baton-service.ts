@@ -39,6 +39,7 @@ import {
   type TaskSpecInput,
   type WorkflowState,
   pauseOverdue,
+  workSpanOf,
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import { CommandRunner, randomId } from './command-runner.js';
@@ -137,7 +138,7 @@ export class BatonService {
   }
 
   private async gitOf(state: WorkflowState) {
-    return this.git.captureGitState(state.worktree, state.git_start?.commit ?? null);
+    return this.git.captureGitState(state.worktree, workSpanOf(state));
   }
 
   async create(input: CreateWorkflowInput): Promise<WorkflowState> {

@@ -1,4 +1,4 @@
-import type { CapacityPolicy, GitCapture, TokenCounter } from '../core/index.js';
+import type { CapacityPolicy, GitCapture, TokenCounter, WorkSpan } from '../core/index.js';
 import type { ExecutorRow } from '../storage/executor-registry.js';
 import type { CrashWatchOptions } from './runtime/crash-watch.js';
 import type { TaskLogs } from './runtime/run-events.js';
@@ -7,7 +7,8 @@ import type { TaskLogs } from './runtime/run-events.js';
 export interface GitPort {
   resolveWorktree(dir: string): Promise<string>;
   gitStart(dir: string): Promise<{ branch: string | null; commit: string | null } | null>;
-  captureGitState(dir: string, startCommit: string | null): Promise<GitCapture>;
+  /** The git state now; with the workflow's start, the commits made since it too (null: no workflow to measure from). */
+  captureGitState(dir: string, start: WorkSpan | null): Promise<GitCapture>;
   /** What a checkpoint restore would do (nothing is changed); `inspectOnly` plans even over a dirty tree. */
   planRestore(
     worktree: string,

@@ -18,6 +18,7 @@ import {
   type WorkflowStatus,
   pauseOverdue,
   limitStop,
+  workSpanOf,
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import { findCheckpoint, listCheckpoints } from './checkpoint-lookup.js';
@@ -298,7 +299,7 @@ export class Queries {
   async liveSnapshot(s: WorkflowState, withGit: boolean): Promise<SessionSnapshot> {
     const git =
       withGit && this.git
-        ? await this.git.captureGitState(s.worktree, s.git_start?.commit ?? null)
+        ? await this.git.captureGitState(s.worktree, workSpanOf(s))
         : { state: null, note: 'git state not captured' };
     // The snapshot a task's completion takes marks a task boundary, not the end of a session: the live state does
     // not give it as the reason the last session ended (a failed task after it would read "ended because:

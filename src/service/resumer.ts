@@ -12,6 +12,7 @@ import {
   type RecoveryChoice,
   type ResumeReport,
   type WorkflowState,
+  workSpanOf,
 } from '../core/index.js';
 import type { CommandRunner } from './command-runner.js';
 import type { CompiledContext, ContextCompiler } from './context-compiler.js';
@@ -98,7 +99,7 @@ export class Resumer {
 
   async resume(ref: WorkflowRef): Promise<ResumeResult> {
     const base = await resolveWorkflow(this.runner.store, this.git, ref);
-    const git = await this.git.captureGitState(base.worktree, base.git_start?.commit ?? null);
+    const git = await this.git.captureGitState(base.worktree, workSpanOf(base));
     const snapshot = await latestSnapshot(this.runner, base, git);
     const { result, state } = await this.runner.run(base.id, (d) =>
       this.deliver(d, snapshot, resume(d, { snapshot, git, staleAfterMs: this.options.staleAfterMs })),
@@ -112,7 +113,7 @@ export class Resumer {
     checkpointName: string | null,
   ): Promise<ResumeResult> {
     const base = await resolveWorkflow(this.runner.store, this.git, ref);
-    const git = await this.git.captureGitState(base.worktree, base.git_start?.commit ?? null);
+    const git = await this.git.captureGitState(base.worktree, workSpanOf(base));
     const snapshot = await latestSnapshot(this.runner, base, git);
     let checkpointSnapshot: SessionSnapshot | null = null;
     let name = checkpointName;

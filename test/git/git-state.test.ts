@@ -22,7 +22,11 @@ describe('git state capture with real git', () => {
     mkdirSync(join(repo, 'dir with space'));
     writeFileSync(join(repo, 'dir with space', 'new file.txt'), 'u\n');
 
-    const { state, note } = await captureGitState(repo, start!.commit);
+    const { state, note } = await captureGitState(repo, {
+      commit: start!.commit,
+      at: new Date().toISOString(),
+      until: null,
+    });
     expect(note).toBeNull();
     expect(state).toMatchObject({
       branch: 'main',
@@ -38,6 +42,7 @@ describe('git state capture with real git', () => {
       'staged.ts',
     ]);
     expect(state!.uncommitted_summary).toMatch(/2 files changed.*1 untracked/);
+    expect(state!.head_subject).toBe('add a');
   });
 
   it('handles a repository without commits and a plain directory', async () => {
@@ -86,5 +91,116 @@ describe('git state capture with real git', () => {
     const warnings = gitDivergence(before, await captureGitState(repo, null));
     expect(warnings.join('\n')).toMatch(/branch changed since the snapshot: main -> feature/);
     expect(warnings.join('\n')).toMatch(/HEAD moved since the snapshot/);
+  });
+});
+
+/** A commit dated `at` (author and committer), so the time bound is tested without waiting for the clock. */
+function commitAt(repo: string, message: string, at: Date): string {
+  const date = at.toISOString();
+  execFileSync('git', ['commit', '-q', '--allow-empty', '-m', message], {
+    cwd: repo,
+    env: { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+  });
+  return gitIn(repo, 'rev-parse', 'HEAD').trim();
+}
+
+const subjects = (state: { work_commits?: { listed: { subject: string }[] } } | null) =>
+  state?.work_commits?.listed.map((c) => c.subject);
+
+describe("the workflow's commits, read from git", () => {
+  const t0 = Date.now();
+  const at = (s: number) => new Date(t0 + s * 1000);
+
+  it("lists the commits made since the start, oldest first with 12-digit hashes, and names HEAD's subject", async () => {
+    const repo = makeRepo();
+    commitAt(repo, 'made before the workflow', at(1));
+    const start = { commit: gitIn(repo, 'rev-parse', 'HEAD').trim(), at: at(10).toISOString(), until: null };
+    const mul = commitAt(repo, 'Add mul', at(20));
+    const div = commitAt(repo, 'Add div', at(30));
+    const { state } = await captureGitState(repo, start);
+    expect(state!.work_commits).toEqual({
+      listed: [
+        { hash: mul.slice(0, 12), subject: 'Add mul' },
+        { hash: div.slice(0, 12), subject: 'Add div' },
+      ],
+      more: 0,
+      began_at: start.at,
+    });
+    expect(state!.head_subject).toBe('Add div');
+    // nothing since the start: an empty list, and HEAD's subject read all the same
+    const none = (await captureGitState(repo, { commit: div, at: at(40).toISOString(), until: null })).state;
+    expect(none!.work_commits).toMatchObject({ listed: [], more: 0 });
+    expect(none!.head_subject).toBe('Add div');
+    // without a workflow start (a capture for no workflow), no list
+    expect((await captureGitState(repo, null)).state!.work_commits).toBeUndefined();
+  });
+
+  it('lists at most 30 on a branch with more, the newest, and counts the rest', async () => {
+    const repo = makeRepo();
+    const start = { commit: gitIn(repo, 'rev-parse', 'HEAD').trim(), at: at(10).toISOString(), until: null };
+    for (let i = 1; i <= 35; i++) commitAt(repo, `commit ${i}`, at(10 + i));
+    const { state } = await captureGitState(repo, start);
+    expect(subjects(state)).toEqual(Array.from({ length: 30 }, (_, i) => `commit ${i + 6}`));
+    expect(state!.work_commits!.more).toBe(5);
+  });
+
+  it("bounds a finished workflow's commits by its end: what came after is another's work", async () => {
+    const repo = makeRepo();
+    const start = gitIn(repo, 'rev-parse', 'HEAD').trim();
+    commitAt(repo, 'its last commit', at(20));
+    commitAt(repo, 'the next workflow', at(40));
+    const span = { commit: start, at: at(10).toISOString(), until: at(20.5).toISOString() };
+    const { state } = await captureGitState(repo, span);
+    expect(subjects(state)).toEqual(['its last commit']);
+  });
+
+  it("does not count a new base's older commits after a rebase, and lists an amended commit by its new hash", async () => {
+    const repo = makeRepo();
+    gitIn(repo, 'checkout', '-q', '-b', 'upstream');
+    commitAt(repo, 'upstream work from before the workflow', at(2));
+    gitIn(repo, 'checkout', '-q', 'main');
+    const start = { commit: gitIn(repo, 'rev-parse', 'HEAD').trim(), at: at(10).toISOString(), until: null };
+    const first = commitAt(repo, 'Add mul', at(20));
+    execFileSync('git', ['commit', '-q', '--amend', '--allow-empty', '-m', 'Add mul'], {
+      cwd: repo,
+      env: { ...process.env, GIT_COMMITTER_DATE: at(25).toISOString() },
+    });
+    execFileSync('git', ['rebase', '-q', 'upstream'], {
+      cwd: repo,
+      env: { ...process.env, GIT_COMMITTER_DATE: at(30).toISOString() },
+    });
+    const head = gitIn(repo, 'rev-parse', 'HEAD').trim();
+    expect(head).not.toBe(first);
+    const { state } = await captureGitState(repo, start);
+    expect(state!.work_commits!.listed).toEqual([{ hash: head.slice(0, 12), subject: 'Add mul' }]);
+  });
+
+  it('bounds by the time alone when git does not know the start commit', async () => {
+    const repo = makeRepo();
+    commitAt(repo, 'before', at(1));
+    commitAt(repo, 'after', at(20));
+    const { state } = await captureGitState(repo, {
+      commit: 'f'.repeat(40),
+      at: at(10).toISOString(),
+      until: null,
+    });
+    expect(subjects(state)).toEqual(['after']);
+  });
+
+  it('works in a repository without commits, on its first commit, and on a detached HEAD', async () => {
+    const repo = tempDir('baton-empty-');
+    gitIn(repo, 'init', '-q', '-b', 'main');
+    gitIn(repo, 'config', 'user.email', 'test@baton.invalid');
+    gitIn(repo, 'config', 'user.name', 'Baton Test');
+    const start = { commit: null, at: at(10).toISOString(), until: null };
+    const empty = (await captureGitState(repo, start)).state;
+    expect(empty).toMatchObject({ head_subject: null, work_commits: { listed: [], more: 0 } });
+    commitAt(repo, 'First', at(20));
+    expect(subjects((await captureGitState(repo, start)).state)).toEqual(['First']);
+    gitIn(repo, 'checkout', '-q', '--detach');
+    commitAt(repo, 'Detached work', at(30));
+    const detached = (await captureGitState(repo, start)).state;
+    expect(detached).toMatchObject({ branch: '(detached)', head_subject: 'Detached work' });
+    expect(subjects(detached)).toEqual(['First', 'Detached work']);
   });
 });

@@ -1,5 +1,28 @@
 import { z } from 'zod';
 
+/** How many of the commits since a workflow began a git capture lists (the newest; the rest are counted). */
+export const WORK_COMMITS_LISTED = 30;
+
+/** A commit as git has it: a 12-digit hash and its subject line. */
+export const GitCommit = z.object({ hash: z.string(), subject: z.string() });
+export type GitCommit = z.infer<typeof GitCommit>;
+
+/**
+ * The commits made since the workflow began, as git has them: HEAD's history after the start commit, committed at or
+ * after `began_at` (a rebase onto a newer base brings in commits made before the workflow: they are not its work) and,
+ * for a finished workflow, before it ended.
+ * Git is the truth here: a commit whose tool call never returned (the session died meanwhile) is in it.
+ */
+export const WorkCommits = z.object({
+  /** The newest WORK_COMMITS_LISTED, oldest first. */
+  listed: z.array(GitCommit),
+  /** Older ones, not listed. */
+  more: z.number().int().nonnegative(),
+  /** When the workflow began (its creation). */
+  began_at: z.string(),
+});
+export type WorkCommits = z.infer<typeof WorkCommits>;
+
 /** Git repository state at snapshot time (Amelia's GitState). */
 export const GitState = z.object({
   branch: z.string(),
@@ -9,6 +32,10 @@ export const GitState = z.object({
   files_staged: z.array(z.string()),
   has_uncommitted_changes: z.boolean(),
   uncommitted_summary: z.string().nullable(),
+  /** HEAD's subject line (null without commits; absent in snapshots taken before it was kept). */
+  head_subject: z.string().nullable().optional(),
+  /** The workflow's commits (absent in snapshots taken before they were read, and without a workflow start). */
+  work_commits: WorkCommits.optional(),
 });
 export type GitState = z.infer<typeof GitState>;
 
@@ -18,3 +45,20 @@ export const GitCapture = z.object({
   note: z.string().nullable(),
 });
 export type GitCapture = z.infer<typeof GitCapture>;
+
+/**
+ * What a workflow's git work is measured from: HEAD when it began (null in a repository without commits), when it
+ * began (its creation), and when it ended (null while it goes on: a finished workflow's work is not what came after).
+ */
+export interface WorkSpan {
+  commit: string | null;
+  at: string;
+  until: string | null;
+}
+
+/** The work span of a workflow, for a git capture. */
+export const workSpanOf = (s: {
+  git_start: { commit: string | null } | null;
+  created_at: string;
+  ended_at: string | null;
+}): WorkSpan => ({ commit: s.git_start?.commit ?? null, at: s.created_at, until: s.ended_at });

@@ -1,4 +1,10 @@
-import { interrupt, interruptRecovery, isTerminal, type WorkflowState } from '../../core/index.js';
+import {
+  interrupt,
+  interruptRecovery,
+  isTerminal,
+  workSpanOf,
+  type WorkflowState,
+} from '../../core/index.js';
 import type { BatonService } from '../baton-service.js';
 import {
   describeOwner,
@@ -103,7 +109,7 @@ export class CrashWatch {
     const attached = report?.attached[0] ?? null;
     if (s.status === 'in_progress' && !attached) {
       // No executor row told (the driver died before launching its agent): interrupt all the same.
-      const git = await svc.git.captureGitState(s.worktree, s.git_start?.commit ?? null);
+      const git = await svc.git.captureGitState(s.worktree, workSpanOf(s));
       const out = await svc.runner.run(id, (d) => {
         if (d.state.status === 'in_progress')
           interrupt(d, why, git, interruptRecovery(d.state, 'lease', lease.heartbeat_at));

@@ -1,4 +1,11 @@
-import { executorChanged, interrupt, interruptRecovery, isTerminal, Draft } from '../../core/index.js';
+import {
+  executorChanged,
+  interrupt,
+  interruptRecovery,
+  isTerminal,
+  workSpanOf,
+  Draft,
+} from '../../core/index.js';
 import type { BatonService } from '../baton-service.js';
 import { noRegistry } from './launch.js';
 import type { ExecutorFactory } from './runtime-ports.js';
@@ -48,9 +55,7 @@ export async function sweepSilentSessions(
     const wf = await service.store.loadState(row.workflow_id);
     if (!wf || isTerminal(wf.status)) continue;
     const git =
-      wf.status === 'in_progress'
-        ? await service.git.captureGitState(wf.worktree, wf.git_start?.commit ?? null)
-        : null;
+      wf.status === 'in_progress' ? await service.git.captureGitState(wf.worktree, workSpanOf(wf)) : null;
     let interrupted = false;
     await service.runner.run(
       wf.id,

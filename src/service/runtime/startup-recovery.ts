@@ -9,7 +9,7 @@ import {
 import type { ExecutorPatch, ExecutorRow } from '../../storage/executor-registry.js';
 import type { CommitBatch } from '../../storage/store.js';
 import type { BatonService } from '../baton-service.js';
-import { Draft, isTerminal } from '../../core/index.js';
+import { Draft, isTerminal, workSpanOf } from '../../core/index.js';
 import { noRegistry } from './launch.js';
 import { leaseVerdict, type ProcessPorts } from './ownership.js';
 import type { AgentProcess, ExecutorFactory } from './runtime-ports.js';
@@ -175,10 +175,12 @@ export async function recoverAtStartup(
     if (wf && !isTerminal(wf.status)) {
       let git: GitCapture | null = null;
       if (interrupted) {
-        git = gitCache.get(wf.worktree) ?? null;
+        // one capture per worktree and start: workflows that began at other points list other commits
+        const key = JSON.stringify([wf.worktree, workSpanOf(wf)]);
+        git = gitCache.get(key) ?? null;
         if (!git) {
-          git = await service.git.captureGitState(wf.worktree, wf.git_start?.commit ?? null);
-          gitCache.set(wf.worktree, git);
+          git = await service.git.captureGitState(wf.worktree, workSpanOf(wf));
+          gitCache.set(key, git);
         }
       }
       const op = (d: Draft) => {
