@@ -1,6 +1,7 @@
 import { clip } from '../clip.js';
 import { askOf, gistOf } from '../requests/request-gist.js';
 import { isAcknowledgement } from '../requests/request-text.js';
+import { doneCommits, type DoneCommit } from './done-commits.js';
 import { fitSummary } from './fit-summary.js';
 import type { TestState } from '../schemas/records.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
@@ -60,8 +61,14 @@ export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
 }
 
 export interface AlreadyDone {
-  /** A commit read from git's output has its hash; one Baton's runner recorded has its task and command. */
-  commits: { hash: string; subject: string; task_id: string | null }[];
+  /**
+   * Every commit made since the workflow began, each once (done-commits.ts): reported by a transcript (with the
+   * hash git printed) or found in git; one Baton's runner recorded that git did not confirm has its task and command.
+   */
+  commits: DoneCommit[];
+  /** Commits since the workflow began not listed (older ones git has), and the command that lists them. */
+  commits_more: number;
+  commits_more_command: string | null;
   pushes: string[];
   pull_requests: string[];
   /** Pushes and pull requests not listed for want of room. */
@@ -126,27 +133,7 @@ function commonFolder(paths: readonly string[]): string | null {
 /** Side effects the next session must not redo, grouped, files newest first when cut. */
 export function alreadyDone(snap: SessionSnapshot, limits: ContextLimits): AlreadyDone {
   const effects = snap.side_effects ?? [];
-  // a commit an amend replaced is not on the branch any more: said so, beside the commit that replaced it
-  const replacedBy = new Map(
-    effects.flatMap((e) => {
-      const m = /^([0-9a-f]{7,40}) .* \(amends ([0-9a-f]{7,40})\)$/.exec(e.summary);
-      return e.kind === 'commit' && m ? [[m[2] as string, m[1] as string] as const] : [];
-    }),
-  );
-  const commits = effects
-    .filter((e) => e.kind === 'commit')
-    .map((e) => {
-      const m = /^([0-9a-f]{7,40}) (.+)$/.exec(e.summary);
-      const task_id = e.task_id ?? null;
-      const by = m?.[1] ? replacedBy.get(m[1]) : undefined;
-      return m?.[1]
-        ? {
-            hash: m[1],
-            subject: `${clip(m[2] ?? '', limits.commit_subject_chars)}${by ? ` (replaced by ${by})` : ''}`,
-            task_id,
-          }
-        : { hash: '', subject: clip(e.summary, limits.commit_subject_chars), task_id };
-    });
+  const done = doneCommits(effects, snap.git_state, limits);
   const files = fileChanges(effects.filter((e) => e.kind === 'file_write').map((e) => e.summary));
   const shown = limits.files > 0 ? files.slice(-limits.files) : [];
   const under = commonFolder(shown.map((f) => f.path));
@@ -167,7 +154,9 @@ export function alreadyDone(snap: SessionSnapshot, limits: ContextLimits): Alrea
   const room = Math.max(0, limits.pushes_prs - shownPrs.length);
   const shownPushes = room > 0 ? pushes.slice(-room) : [];
   return {
-    commits,
+    commits: done.commits,
+    commits_more: done.more,
+    commits_more_command: done.more_command,
     pushes: shownPushes,
     pull_requests: shownPrs,
     pushes_prs_more: pushes.length + prs.length - shownPushes.length - shownPrs.length,

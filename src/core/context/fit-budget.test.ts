@@ -663,6 +663,48 @@ describe('commits already made', () => {
     expect(fitted.markdown).toContain('  - commit 00fb9c4 Add docs (replaced by 283c50a)');
     expect(fitted.markdown).toContain('  - commit 283c50a Add docs (amends 00fb9c4)');
   });
+
+  it('lists the commits only git has, and for want of room keeps the newest five of them and counts the rest', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const hash = (i: number) => `${String(i).padStart(2, '0')}${'c'.repeat(10)}`;
+    const listed = Array.from({ length: 30 }, (_, i) => ({ hash: hash(i), subject: `git-only commit ${i}` }));
+    const snap = {
+      ...bigSnapshot(),
+      side_effects: [
+        {
+          id: 'c1',
+          timestamp: at,
+          task_id: null,
+          kind: 'commit' as const,
+          tool: 'Bash',
+          summary: '1a2b3c4 Reported',
+        },
+      ],
+      git_state: {
+        branch: 'main',
+        commit_at_workflow_start: 'a1b2c3d4e5f6a7b8',
+        commit_at_snapshot: `${hash(29)}0000`,
+        files_modified: [],
+        files_staged: [],
+        has_uncommitted_changes: false,
+        uncommitted_summary: null,
+        head_subject: 'git-only commit 29',
+        work_commits: { listed, more: 4, began_at: at },
+      },
+    };
+    const roomy = fitResumeContext(snap, 4, [], 100_000, countTokens);
+    expect(roomy.context.already_done.commits).toHaveLength(31);
+    expect(roomy.markdown).toContain(
+      '  - 4 more commits since the workflow began (git log --oneline a1b2c3d4e5f6..HEAD)',
+    );
+    const tight = fitResumeContext(snap, 4, [], 700, countTokens);
+    expect(tight.over_budget).toBe(false);
+    const shown = tight.context.already_done.commits.map((c) => c.subject);
+    expect(shown).toEqual(['Reported', ...[25, 26, 27, 28, 29].map((i) => `git-only commit ${i}`)]);
+    expect(tight.markdown).toContain(
+      '  - 29 more commits since the workflow began (git log --oneline a1b2c3d4e5f6..HEAD)',
+    );
+  });
 });
 
 describe('pull requests already made', () => {
@@ -712,5 +754,10 @@ describe('the git state', () => {
     expect(committed.markdown).toContain(
       '- Branch main at e4f5a6b, no uncommitted changes; 1 file changed since the start',
     );
+    // HEAD named by its subject too, when the capture read it
+    const named = { ...clean, head_subject: 'Add mul' };
+    expect(
+      fitResumeContext({ ...bigSnapshot(), git_state: named }, 4, [], 100_000, countTokens).markdown,
+    ).toContain('- Branch main at e4f5a6b "Add mul", no uncommitted changes; 1 file changed since the start');
   });
 });

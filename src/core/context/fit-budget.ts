@@ -32,6 +32,7 @@ const generous: ContextLimits = {
   files: 1000,
   pushes_prs: 1000,
   commit_subject_chars: 100,
+  git_commits: 1000,
   command_chars: 200,
   last_state_chars: 6000,
   newer_request_note: 1,
@@ -40,7 +41,8 @@ const generous: ContextLimits = {
 /**
  * What shrinks, lowest priority first, each down to its floor. Halving steps, so a context fits in a few
  * compilations. The last floors above zero are the shortest form of the facts that are never dropped: the user's
- * request and their latest later one, every open task with its status, every commit, the unresolved errors, the last
+ * request and their latest later one, every open task with its status, every commit a transcript reported (and the
+ * newest five only git has), the unresolved errors, the last
  * test state (its count and the first failing names); a part kept at a floor on the way (the last state's first 200
  * characters) goes among the last resorts. Completed tasks go last, oldest first, into a count, then pushes and pull
  * requests.
@@ -74,6 +76,9 @@ const steps: [keyof ContextLimits, number][] = [
   // (baton status lists them), then the pushes and pull requests (the oldest first)
   ['newer_request_note', 0],
   ['last_state_chars', 0],
+  // the commits only git has (made by hand, or by a call a crash cut off) beyond the newest five: a count and the
+  // command that lists them; the commits the transcripts reported stay
+  ['git_commits', 5],
   ['completed_tasks', 0],
   ['pushes_prs', 0],
 ];
@@ -116,7 +121,9 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
     case 'pushes_prs':
       return c.already_done.pushes.length + c.already_done.pull_requests.length;
     case 'commit_subject_chars':
-      return longest(c.already_done.commits.map((x) => x.subject));
+      return longest([...c.already_done.commits.map((x) => x.subject), c.git.head_subject ?? '']);
+    case 'git_commits':
+      return c.already_done.commits.filter((x) => x.git_only).length;
     case 'command_chars':
       return c.test_state?.command?.length ?? 0;
     case 'last_state_chars':

@@ -54,6 +54,11 @@ function alreadyDone(c: ResumeContext, out: string[]) {
         ? `  - commit ${x.hash} ${x.subject}`
         : `  - [commit] ${x.task_id ? `${x.task_id}: ` : ''}${x.subject}`,
     ),
+    ...(d.commits_more
+      ? [
+          `  - ${d.commits_more} more commit${d.commits_more === 1 ? '' : 's'} since the workflow began (${d.commits_more_command})`,
+        ]
+      : []),
     ...d.pushes.map((p) => `  - ${p.replace(/^pushed (\S+) -> \1$/, 'pushed $1')}`),
     ...d.pull_requests.map((p) => `  - pull request ${p}`),
     ...(d.pushes_prs_more ? [`  - ${d.pushes_prs_more} more pushes and pull requests`] : []),
@@ -137,7 +142,10 @@ function git(c: ResumeContext, out: string[]) {
       : 'no uncommitted changes';
     const n = c.git.files_modified;
     const since = n ? `; ${n} file${n === 1 ? '' : 's'} changed since the start` : '';
-    out.push(`- Branch ${c.git.branch} at ${c.git.head ?? '(no commits)'}, ${changes}${since}`);
+    const head = c.git.head
+      ? `${c.git.head}${c.git.head_subject ? ` "${c.git.head_subject}"` : ''}`
+      : '(no commits)';
+    out.push(`- Branch ${c.git.branch} at ${head}, ${changes}${since}`);
   }
   out.push('');
 }

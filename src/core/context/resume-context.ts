@@ -35,6 +35,8 @@ export interface ContextLimits {
   /** Pushes and pull requests listed (the rest become a count). */
   pushes_prs: number;
   commit_subject_chars: number;
+  /** Commits only git has (no transcript reported them) listed, the newest; the rest become a count. */
+  git_commits: number;
   command_chars: number;
   last_state_chars: number;
   /** 1: What to Do Next says when the latest request is newer than the task list; 0: room is too short for it. */
@@ -58,6 +60,7 @@ export const defaultLimits: ContextLimits = {
   files: 20,
   pushes_prs: 20,
   commit_subject_chars: 100,
+  git_commits: 30,
   command_chars: 200,
   last_state_chars: 1500,
   newer_request_note: 1,
@@ -97,6 +100,8 @@ export interface ResumeContext {
   git: {
     branch: string | null;
     head: string | null;
+    /** HEAD's subject line, when the capture read it. */
+    head_subject: string | null;
     files_modified: number;
     has_uncommitted: boolean | null;
     summary: string | null;
@@ -219,6 +224,9 @@ export function compileResumeContext(
     git: {
       branch: snap.git_state?.branch ?? null,
       head: snap.git_state?.commit_at_snapshot?.slice(0, 12) ?? null,
+      head_subject: snap.git_state?.head_subject
+        ? clip(snap.git_state.head_subject, limits.commit_subject_chars)
+        : null,
       files_modified: snap.git_state?.files_modified.length ?? 0,
       has_uncommitted: snap.git_state?.has_uncommitted_changes ?? null,
       summary: snap.git_state?.uncommitted_summary ?? null,

@@ -1,0 +1,151 @@
+import { clip } from '../clip.js';
+import type { GitCommit, GitState } from '../schemas/git-state.js';
+import type { SideEffect } from '../schemas/runtime.js';
+
+/** A commit as the done list shows it. */
+export interface DoneCommit {
+  /** Empty for a commit Baton's runner recorded by its command alone, which git did not confirm. */
+  hash: string;
+  subject: string;
+  task_id: string | null;
+  /** Only git has it: no transcript reported it (its tool call never returned, or it was made by hand). */
+  git_only?: true;
+}
+
+export interface DoneCommits {
+  commits: DoneCommit[];
+  /** Commits made since the workflow began and not listed (git's older ones, and those cut for room). */
+  more: number;
+  /** The command that lists them all. */
+  more_command: string | null;
+}
+
+interface Reported {
+  effect: SideEffect;
+  /** The hash the transcript read from git's output; null for a runner's command. */
+  hash: string | null;
+  subject: string;
+}
+
+const reportedOf = (e: SideEffect): Reported => {
+  const m = /^([0-9a-f]{7,40}) (.+)$/.exec(e.summary);
+  return m
+    ? { effect: e, hash: m[1] as string, subject: m[2] as string }
+    : { effect: e, hash: null, subject: e.summary };
+};
+
+/** One hash abbreviates the other (a transcript shows 7 digits, a capture keeps 12). */
+const sameHash = (a: string, b: string) =>
+  a.length >= 7 && b.length >= 7 && (a.startsWith(b) || b.startsWith(a));
+
+/**
+ * A runner's commit command that made this commit: its message (after `-m`, quoted or not, or a line of a here-doc)
+ * is the subject. A short subject must be the whole message, so `-am x` is not read as every subject holding an x.
+ */
+function commandMade(command: string, subject: string): boolean {
+  const s = subject.trim();
+  if (!s) return false;
+  if (s.length >= 8 && command.includes(s)) return true;
+  const messages = [...command.matchAll(/(?:-m|--message)[=\s]*(?:"([^"]*)"|'([^']*)'|(\S+))/g)].map((m) =>
+    (m[1] ?? m[2] ?? m[3] ?? '').split('\n')[0]?.trim(),
+  );
+  return messages.includes(s) || command.split('\n').some((line) => line.trim() === s);
+}
+
+/**
+ * The commits already done, each once: the ones the transcripts reported (in their order) and the ones git has on
+ * HEAD's history since the workflow began (the capture's `work_commits`) that no transcript reported, each placed
+ * before the first reported commit git made after it. A reported commit matches git's by hash prefix (a runner's
+ * command by its message). A reported commit made since the workflow began that git's complete list does not hold
+ * was rewritten (amended, rebased) or reset away, or made on another branch: it is not claimed as on the branch, it
+ * says which commit replaced it (git's, of the same subject) or that it is not on the branch now. With git's list cut
+ * (`more`), nothing is said of the reported commits it does not hold: they may be older ones.
+ * `limits.git_commits` is how many of the commits only git has are listed (the newest), the rest counted in `more`.
+ */
+export function doneCommits(
+  effects: readonly SideEffect[],
+  git: GitState | null,
+  limits: { commit_subject_chars: number; git_commits: number },
+): DoneCommits {
+  const reported = effects.filter((e) => e.kind === 'commit').map(reportedOf);
+  const work = git?.work_commits;
+  const listed: readonly GitCommit[] = work?.listed ?? [];
+  // a commit an amend replaced is not on the branch any more: said so, beside the commit that replaced it
+  const replacedBy = new Map(
+    reported.flatMap((r) => {
+      const m = r.hash ? /\(amends ([0-9a-f]{7,40})\)$/.exec(r.subject) : null;
+      return m && r.hash ? [[m[1] as string, r.hash] as const] : [];
+    }),
+  );
+  const taken = new Set<number>();
+  const matchOf = reported.map((r) => {
+    const i = listed.findIndex(
+      (g, j) =>
+        !taken.has(j) && (r.hash ? sameHash(r.hash, g.hash) : commandMade(r.effect.summary, g.subject)),
+    );
+    if (i >= 0) taken.add(i);
+    return i;
+  });
+  const gitOnly = (g: GitCommit): DoneCommit => ({
+    hash: g.hash,
+    subject: clip(g.subject, limits.commit_subject_chars),
+    task_id: null,
+    git_only: true,
+  });
+  const complete = work !== undefined && work.more === 0;
+  const began = work ? Date.parse(work.began_at) : NaN;
+  const where = !git || git.branch === '(detached)' || git.branch === 'HEAD' ? "HEAD's history" : git.branch;
+  /** What an unreported-by-git commit is now, and the listed commit that replaced it (placed before it). */
+  const fate = (r: Reported): { note: string; at: number } => {
+    const none = { note: '', at: -1 };
+    if (!r.hash) return none;
+    const by = replacedBy.get(r.hash);
+    if (by) return { note: ` (replaced by ${by})`, at: listed.findIndex((g) => sameHash(g.hash, by)) };
+    if (!complete || !(Date.parse(r.effect.timestamp) >= began)) return none;
+    const subject = r.subject.replace(/ \(amends [0-9a-f]{7,40}\)$/, '');
+    const same = listed.findIndex((g, j) => !taken.has(j) && g.subject === subject);
+    const g = listed[same];
+    return g ? { note: ` (replaced by ${g.hash})`, at: same } : { note: ` (not on ${where} now)`, at: -1 };
+  };
+  const out: DoneCommit[] = [];
+  let next = 0;
+  const gitUpTo = (end: number) => {
+    for (; next < end; next++) if (!taken.has(next)) out.push(gitOnly(listed[next] as GitCommit));
+  };
+  reported.forEach((r, k) => {
+    const i = matchOf[k] ?? -1;
+    const task_id = r.effect.task_id ?? null;
+    const g = listed[i];
+    if (g) {
+      gitUpTo(i);
+      next = Math.max(next, i + 1);
+      // a runner's command git confirmed: git's hash and subject
+      out.push(
+        r.hash
+          ? { hash: r.hash, subject: clip(r.subject, limits.commit_subject_chars), task_id }
+          : { hash: g.hash, subject: clip(g.subject, limits.commit_subject_chars), task_id },
+      );
+      return;
+    }
+    const f = fate(r);
+    // a rewritten commit goes just before the one that replaced it; the others where the transcript said them
+    if (f.at >= 0) gitUpTo(f.at);
+    out.push({
+      hash: r.hash ?? '',
+      subject: `${clip(r.subject, limits.commit_subject_chars)}${f.note}`,
+      task_id,
+    });
+  });
+  gitUpTo(listed.length);
+  // the newest of git's own are kept when cut: the commit a crash hid is the latest
+  const cut = Math.max(0, out.filter((c) => c.git_only).length - Math.max(0, limits.git_commits));
+  const dropped = new Set(out.filter((c) => c.git_only).slice(0, cut));
+  const commits = out.filter((c) => !dropped.has(c));
+  const more = (work?.more ?? 0) + out.length - commits.length;
+  const start = git?.commit_at_workflow_start?.slice(0, 12);
+  return {
+    commits,
+    more,
+    more_command: more ? `git log --oneline ${start ? `${start}..HEAD` : 'HEAD'}` : null,
+  };
+}
