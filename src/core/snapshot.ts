@@ -71,3 +71,12 @@ export function withTasks(snap: SessionSnapshot, tasks: SessionSnapshot['tasks']
     tasks_remaining: counts.remaining,
   };
 }
+
+/**
+ * Whether HEAD is where the snapshot saw it (a commit since, even one whose tool call a crash cut off, makes the
+ * snapshot stale: its done list and Git State miss it). Without a capture now, nothing says it moved.
+ */
+export function sameHead(snap: SessionSnapshot, now: GitCapture | null): boolean {
+  if (!now?.state) return true;
+  return (snap.git_state?.commit_at_snapshot ?? null) === now.state.commit_at_snapshot;
+}

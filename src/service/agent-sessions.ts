@@ -33,7 +33,7 @@ import type {
   TrackResult,
 } from './agent-session-types.js';
 import { fitToCharacters, withoutOwnFooter } from './fit-characters.js';
-import { BatonError, workSpanOf } from '../core/index.js';
+import { BatonError, sameHead, workSpanOf } from '../core/index.js';
 import { agentLabel } from '../core/agent-label.js';
 
 const isEmpty = (s: WorkflowState) =>
@@ -381,9 +381,9 @@ export class AgentSessions {
     // one (decided again on the state the run commits to: a hook that wrote meanwhile may change it)
     const judgeCutOff = input.active_elsewhere !== true;
     const reopened = input.reopened === true;
+    const git = await this.gitOf(w);
     const fresh =
-      judgeCutOff && cutOffSession(w, input.agent, { reopened }) ? null : await this.freshSnapshot(w);
-    const git = fresh ? null : await this.gitOf(w);
+      judgeCutOff && cutOffSession(w, input.agent, { reopened }) ? null : await this.freshSnapshot(w, git);
     const { result, state } = await this.svc.runner.run(
       w.id,
       (d) => {
@@ -426,14 +426,18 @@ export class AgentSessions {
     return this.svc.git.captureGitState(s.worktree, workSpanOf(s));
   }
 
-  /** The latest snapshot when nothing but bookkeeping happened since it; null when a new one is needed. */
-  private async freshSnapshot(s: WorkflowState): Promise<SessionSnapshot | null> {
+  /**
+   * The latest snapshot when nothing but bookkeeping happened since it and HEAD has not moved (a commit the
+   * transcripts never reported, made by hand or by a call a crash cut off, is news); null when a new one is needed.
+   */
+  private async freshSnapshot(s: WorkflowState, git: GitCapture): Promise<SessionSnapshot | null> {
     const last = s.last_snapshot;
     if (!last) return null;
     const after = await this.svc.store.readEvents(s.id, last.seq);
     if (!after.every((e) => bookkeeping.has(e.type))) return null;
     const row = await this.svc.store.getRecord(s.id, 'snapshot', last.id);
-    return row ? SessionSnapshot.parse(row.data) : null;
+    const snap = row ? SessionSnapshot.parse(row.data) : null;
+    return snap && sameHead(snap, git) ? snap : null;
   }
 
   /** Snapshot (unless fresh), compile within the character limit, deliver and acknowledge: all on one draft. */
@@ -466,8 +470,8 @@ export class AgentSessions {
   /** The context for an agent session already tied (the first prompt after a compaction), in one commit. */
   async inject(workflowId: string, input: { maxChars: number; reason: string }): Promise<InjectedContext> {
     const s = await this.svc.runner.load(workflowId);
-    const fresh = await this.freshSnapshot(s);
-    const git = fresh ? null : await this.gitOf(s);
+    const git = await this.gitOf(s);
+    const fresh = await this.freshSnapshot(s, git);
     const out = await this.svc.runner.run(
       workflowId,
       (d) => this.handover(d, fresh, git, { max_chars: input.maxChars, reason: input.reason, held: true }),

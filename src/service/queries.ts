@@ -10,6 +10,7 @@ import {
   withTasks,
   taskCounts,
   isResumable,
+  isTerminal,
   contextUsage,
   workflowUsage,
   listTotals,
@@ -18,6 +19,8 @@ import {
   type WorkflowStatus,
   pauseOverdue,
   limitStop,
+  type GitCapture,
+  sameHead,
   workSpanOf,
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
@@ -159,7 +162,7 @@ export class Queries {
       const s =
         isLiveSnapshotId(snapshot.id) && this.git ? await this.store.loadState(snapshot.workflow_id) : null;
       if (s && this.git) {
-        const now = await this.git.captureGitState(s.worktree, s.git_start?.commit ?? null);
+        const now = await this.git.captureGitState(s.worktree, workSpanOf(s));
         return { git_state: now.state, note: now.note };
       }
       return { git_state: snapshot.git_state, note: snapshot.git_note };
@@ -295,12 +298,12 @@ export class Queries {
     return this.snapshot(s.id, s.last_snapshot.id);
   }
 
-  /** A snapshot of the workflow as it stands, not stored: `live-<version>` (details can name it). */
-  async liveSnapshot(s: WorkflowState, withGit: boolean): Promise<SessionSnapshot> {
-    const git =
-      withGit && this.git
-        ? await this.git.captureGitState(s.worktree, workSpanOf(s))
-        : { state: null, note: 'git state not captured' };
+  /**
+   * A snapshot of the workflow as it stands, not stored: `live-<version>` (details can name it), with the git state
+   * captured now (null: not captured).
+   */
+  liveSnapshot(s: WorkflowState, captured: GitCapture | null): SessionSnapshot {
+    const git = captured ?? { state: null, note: 'git state not captured' };
     // The snapshot a task's completion takes marks a task boundary, not the end of a session: the live state does
     // not give it as the reason the last session ended (a failed task after it would read "ended because:
     // task_complete"). Nor does a stop that is over (a later session ended, or the user asked again since: a pause
@@ -336,7 +339,7 @@ export class Queries {
         `${snapshotId} is not of workflow ${workflowId}, which is at version ${s.version}: name the workflow the context came from with -w`,
         { snapshot_id: snapshotId },
       );
-    return this.liveSnapshot(s, false);
+    return this.liveSnapshot(s, null);
   }
 
   /**
@@ -347,10 +350,15 @@ export class Queries {
   async context(s: WorkflowState, budget?: number): Promise<CompiledContext> {
     const session = isResumable(s.status) ? s.session_count + 1 : s.session_count;
     // the latest snapshot stands for the workflow while nothing it shows changed, and no later session ended since
-    const snap =
-      (await this.changedSinceSnapshot(s)) || sessionEndedSinceSnapshot(s)
-        ? await this.liveSnapshot(s, true)
-        : await this.latestSnapshot(s);
+    const stale = (await this.changedSinceSnapshot(s)) || sessionEndedSinceSnapshot(s);
+    const latest = stale ? null : await this.latestSnapshot(s);
+    // nor while HEAD stayed (a commit since, by hand or by a call whose result a crash lost, is in the done list), for
+    // a workflow still open: a finished one's last snapshot is its last word, what came after is another's work
+    const git =
+      this.git && !(latest && isTerminal(s.status))
+        ? await this.git.captureGitState(s.worktree, workSpanOf(s))
+        : null;
+    const snap = latest && sameHead(latest, git) ? latest : this.liveSnapshot(s, git);
     return this.compiler.compile(snap, session, [], budget);
   }
 

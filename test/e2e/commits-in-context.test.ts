@@ -1,0 +1,168 @@
+import { appendFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
+
+// Git is the truth for the commits made since a workflow began: a commit whose tool call never returned (Claude Code
+// died before writing its result) is done all the same, and the next session must not make it again.
+
+type Json = Record<string, any>;
+
+function workspace() {
+  const repo = makeRepo();
+  const env = { BATON_HOME: tempDir('baton-home-'), HOME: tempDir('baton-user-') };
+  const baton = (args: string[], input?: string) =>
+    runCli(args, { cwd: repo, env, ...(input !== undefined ? { input } : {}) });
+  const hook = (event: string, fields: Json) =>
+    baton(['hook', event], JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }));
+  return { repo, baton, hook };
+}
+
+/** A transcript written as Claude Code writes it, line by line. */
+function transcript(sessionId: string) {
+  const path = join(tempDir('baton-transcript-'), 'session.jsonl');
+  writeFileSync(path, '');
+  const write = (type: string, message: Json) =>
+    appendFileSync(
+      path,
+      `${JSON.stringify({ type, timestamp: new Date().toISOString(), sessionId, message })}\n`,
+    );
+  let n = 0;
+  return {
+    path,
+    ask: (text: string) => write('user', { role: 'user', content: text }),
+    say: (text: string) =>
+      write('assistant', { id: `m${++n}`, role: 'assistant', content: [{ type: 'text', text }] }),
+    /** A Bash call; without `result` it never returned. */
+    bash: (command: string, result?: string) => {
+      const id = `toolu-${++n}`;
+      write('assistant', {
+        id: `m${n}`,
+        role: 'assistant',
+        content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }],
+      });
+      if (result !== undefined)
+        write('user', {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: id, content: result, is_error: false }],
+        });
+    },
+  };
+}
+
+/** Makes a real commit of one file, returning git's output (`[main 1a2b3c4] subject ...`) and the full hash. */
+function commit(repo: string, file: string, subject: string) {
+  writeFileSync(join(repo, file), `${subject}\n`);
+  gitIn(repo, 'add', file);
+  const output = gitIn(repo, 'commit', '-m', subject);
+  return { output, hash: gitIn(repo, 'rev-parse', 'HEAD').trim() };
+}
+
+const section = (text: string, title: string) =>
+  /### [^\n]*\n(?:.*\n)*?\n/.exec(text.slice(text.indexOf(title)))?.[0] ?? '';
+
+describe('the commits already done, read from git', () => {
+  it('lists a commit a crash hid from the transcript, once, with its subject, and names HEAD by its subject', async () => {
+    const { repo, baton, hook } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const one = '5a1e0000-0000-4000-8000-000000000001';
+    const t = transcript(one);
+    await hook('SessionStart', { session_id: one, source: 'startup', transcript_path: t.path });
+    t.ask('Add mul to math.js and commit');
+    await hook('UserPromptSubmit', {
+      session_id: one,
+      transcript_path: t.path,
+      prompt: 'Add mul to math.js and commit',
+    });
+    t.say('mul written; committing.');
+    // the commit ran; Claude Code died before the result reached its transcript
+    t.bash('git add -A && git commit -m "Add mul"');
+    const mul = commit(repo, 'math.js', 'Add mul');
+    const past = new Date(Date.now() - 5 * 60_000);
+    utimesSync(t.path, past, past);
+
+    const two = '5a1e0000-0000-4000-8000-000000000002';
+    const next = await hook('SessionStart', { session_id: two, source: 'startup' });
+    expect(next.code).toBe(0);
+    const text = (JSON.parse(next.stdout) as { hookSpecificOutput: Json }).hookSpecificOutput
+      .additionalContext as string;
+    expect(text).toMatch(
+      /The transcript ends before this call returned \(check whether it ran\): `Bash: git add/,
+    );
+    const done = section(text, '### Already Done (do not redo)');
+    expect(done).toContain(`  - commit ${mul.hash.slice(0, 12)} Add mul\n`);
+    // the repository's first commit was there before the workflow began: not its work
+    expect(done).not.toContain('initial');
+    expect(text).toContain(`- Branch main at ${mul.hash.slice(0, 12)} "Add mul", no uncommitted changes`);
+
+    // the next session commits with its output in the transcript (7 digits): one entry each, in the order made
+    const t2 = transcript(two);
+    t2.ask('now add div');
+    await hook('UserPromptSubmit', { session_id: two, transcript_path: t2.path, prompt: 'now add div' });
+    const div = commit(repo, 'div.js', 'Add div');
+    t2.bash('git add div.js && git commit -m "Add div"', div.output);
+    t2.say('Committed Add div.');
+    await hook('Stop', { session_id: two, transcript_path: t2.path, stop_hook_active: false });
+    const after = section((await baton(['context'])).stdout, '### Already Done (do not redo)');
+    expect(after.match(/^ {2}- commit .*$/gm)).toEqual([
+      `  - commit ${mul.hash.slice(0, 12)} Add mul`,
+      `  - commit ${div.hash.slice(0, 7)} Add div`,
+    ]);
+
+    // amended by hand after a checkpoint: nothing else happened, but HEAD moved, so the context is made afresh; the
+    // commit the transcript reported is not claimed as on the branch, the one that replaced it is listed
+    expect((await baton(['checkpoint', '--name', 'before-amend'])).code).toBe(0);
+    gitIn(repo, 'commit', '-q', '--amend', '-m', 'Add div');
+    const amended = gitIn(repo, 'rev-parse', 'HEAD').trim();
+    const now = (await baton(['context'])).stdout;
+    expect(section(now, '### Already Done (do not redo)').match(/^ {2}- commit .*$/gm)).toEqual([
+      `  - commit ${mul.hash.slice(0, 12)} Add mul`,
+      `  - commit ${div.hash.slice(0, 7)} Add div (replaced by ${amended.slice(0, 12)})`,
+      `  - commit ${amended.slice(0, 12)} Add div`,
+    ]);
+    expect(now).toContain(`- Branch main at ${amended.slice(0, 12)} "Add div"`);
+  });
+
+  it('hands a session the commit made by hand since the last snapshot, though nothing else happened', async () => {
+    const { repo, baton, hook } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const one = '5a1e0000-0000-4000-8000-000000000011';
+    const t = transcript(one);
+    await hook('SessionStart', { session_id: one, source: 'startup', transcript_path: t.path });
+    t.ask('write the notes');
+    await hook('UserPromptSubmit', { session_id: one, transcript_path: t.path, prompt: 'write the notes' });
+    t.say('Notes written.');
+    await hook('Stop', { session_id: one, transcript_path: t.path, stop_hook_active: false });
+    // a compaction hands the same session a context from a snapshot taken now
+    const first = await hook('SessionStart', { session_id: one, source: 'compact', transcript_path: t.path });
+    expect(first.code).toBe(0);
+    // the user commits in a terminal; the next hand-over's snapshot would be fresh but for HEAD
+    const notes = commit(repo, 'NOTES.md', 'Add the notes');
+    const again = await hook('SessionStart', { session_id: one, source: 'compact', transcript_path: t.path });
+    const text = (JSON.parse(again.stdout) as { hookSpecificOutput: Json }).hookSpecificOutput
+      .additionalContext as string;
+    expect(section(text, '### Already Done (do not redo)')).toContain(
+      `  - commit ${notes.hash.slice(0, 12)} Add the notes\n`,
+    );
+    expect(text).toContain(`at ${notes.hash.slice(0, 12)} "Add the notes"`);
+  });
+
+  it("keeps a finished workflow's commits to its own: what came after is another's work", async () => {
+    const { repo, baton } = workspace();
+    const id = (await baton(['create', '--title', 'Notes', '--task', 'T1:Write the notes', '--json'])).json<{
+      workflow: { id: string };
+    }>().workflow.id;
+    await baton(['task', 'start', 'T1']);
+    const notes = commit(repo, 'NOTES.md', 'Add the notes');
+    expect((await baton(['task', 'done', 'T1'])).code).toBe(0);
+    expect((await baton(['status', '-w', id, '--json'])).json<Json>().workflow.status).toBe('completed');
+    const later = commit(repo, 'LATER.md', 'Later work');
+    const text = (await baton(['context', '-w', id])).stdout;
+    expect(section(text, '### Already Done (do not redo)')).toContain(
+      `  - commit ${notes.hash.slice(0, 12)} Add the notes\n`,
+    );
+    expect(text).not.toContain('Later work');
+    expect(text).not.toContain(later.hash.slice(0, 12));
+  });
+});
