@@ -196,3 +196,173 @@ describe('the diagnostic, not the line that wraps it', () => {
     );
   });
 });
+
+/**
+ * A run of several parts (test binaries, projects, suites, packages, apps) prints a summary per part, the passing ones
+ * too: the cause is the failing test and why, never a passing part's count line.
+ */
+describe('a run of several parts: the failing test, not a passing summary', () => {
+  it('cargo test with two test binaries: the panic of the failing test with its values', () => {
+    const cargo = [
+      '    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.41s',
+      '     Running unittests src/lib.rs (target/debug/deps/calc-1a2b3c4d5e6f7a8b)',
+      '',
+      'running 2 tests',
+      'test tests::adds ... ok',
+      'test tests::subtracts ... ok',
+      '',
+      'test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s',
+      '',
+      '     Running tests/ops.rs (target/debug/deps/ops-4d5e6f7a8b9c0d1e)',
+      '',
+      'running 1 test',
+      'test t_div ... FAILED',
+      '',
+      'failures:',
+      '',
+      '---- t_div stdout ----',
+      '',
+      "thread 't_div' panicked at tests/ops.rs:5:45:",
+      'assertion `left == right` failed',
+      '  left: 3',
+      ' right: 2',
+      'note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace',
+      '',
+      '',
+      'failures:',
+      '    t_div',
+      '',
+      'test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s',
+      '',
+      'error: test failed, to rerun pass `--test ops`',
+    ].join('\n');
+    const cause =
+      "thread 't_div' panicked at tests/ops.rs:5:45: assertion `left == right` failed (left: 3, right: 2)";
+    expect(causeOf(cargo)).toBe(cause);
+    // with no exit code recorded (a code-mode cell), not cargo's closing "error: test failed" either
+    expect(causeOf(cargo, true)).toBe(cause);
+  });
+
+  it('dotnet test over two projects: the failing test, not "Passed!  - Failed: 0"', () => {
+    const dotnet = [
+      '  Determining projects to restore...',
+      '  All projects are up-to-date for restore.',
+      '  Calc -> /src/Calc/bin/Debug/net8.0/Calc.dll',
+      '  Calc.Tests -> /src/Calc.Tests/bin/Debug/net8.0/Calc.Tests.dll',
+      '  Calc.IntegrationTests -> /src/Calc.IntegrationTests/bin/Debug/net8.0/Calc.IntegrationTests.dll',
+      'Test run for /src/Calc.Tests/bin/Debug/net8.0/Calc.Tests.dll (.NETCoreApp,Version=v8.0)',
+      'Starting test execution, please wait...',
+      'A total of 1 test files matched the specified pattern.',
+      '',
+      'Passed!  - Failed:     0, Passed:     4, Skipped:     0, Total:     4, Duration: 12 ms - Calc.Tests.dll (net8.0)',
+      'Test run for /src/Calc.IntegrationTests/bin/Debug/net8.0/Calc.IntegrationTests.dll (.NETCoreApp,Version=v8.0)',
+      'Starting test execution, please wait...',
+      'A total of 1 test files matched the specified pattern.',
+      '  Failed Calc.IntegrationTests.DivTests.Divides_by_two [4 ms]',
+      '  Error Message:',
+      '   Assert.Equal() Failure: Values differ',
+      'Expected: 2',
+      'Actual:   3',
+      '',
+      'Failed!  - Failed:     1, Passed:     2, Skipped:     0, Total:     3, Duration: 9 ms - Calc.IntegrationTests.dll (net8.0)',
+    ].join('\n');
+    expect(causeOf(dotnet)).toBe('Failed Calc.IntegrationTests.DivTests.Divides_by_two [4 ms]');
+  });
+
+  it("XCTest with two suites, a Maven reactor, sbt's projects: the failure, not a count of none", () => {
+    const xctest = [
+      "Test Suite 'All tests' started at 2026-11-29 10:00:00.000",
+      "Test Suite 'AddTests' started at 2026-11-29 10:00:00.001",
+      "Test Case 'AddTests.testAdd' started at 2026-11-29 10:00:00.001",
+      "Test Case 'AddTests.testAdd' passed (0.001 seconds)",
+      "Test Suite 'AddTests' passed at 2026-11-29 10:00:00.002",
+      '\t Executed 1 test, with 0 failures (0 unexpected) in 0.001 (0.001) seconds',
+      "Test Suite 'DivTests' started at 2026-11-29 10:00:00.002",
+      "Test Case 'DivTests.testDiv' started at 2026-11-29 10:00:00.002",
+      '/src/Tests/CalcTests/DivTests.swift:6: error: DivTests.testDiv : XCTAssertEqual failed: ("3") is not equal to ("2")',
+      "Test Case 'DivTests.testDiv' failed (0.002 seconds)",
+      "Test Suite 'DivTests' failed at 2026-11-29 10:00:00.004",
+      '\t Executed 1 test, with 1 failure (0 unexpected) in 0.002 (0.002) seconds',
+    ].join('\n');
+    expect(causeOf(xctest)).toBe(
+      '/src/Tests/CalcTests/DivTests.swift:6: error: DivTests.testDiv : XCTAssertEqual failed: ("3") is not equal to ("2")',
+    );
+    const maven = [
+      '[INFO] Running com.example.core.AddTest',
+      '[INFO] Tests run: 2, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.03 s - in com.example.core.AddTest',
+      '[INFO] Results:',
+      '[INFO] Tests run: 2, Failures: 0, Errors: 0, Skipped: 0',
+      '[INFO] Running com.example.web.DivTest',
+      '[ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.02 s <<< FAILURE! - in com.example.web.DivTest',
+      '[ERROR] divides(com.example.web.DivTest)  Time elapsed: 0.01 s  <<< FAILURE!',
+      'org.opentest4j.AssertionFailedError: expected: <3> but was: <2>',
+    ].join('\n');
+    expect(causeOf(maven)).toBe(
+      '[ERROR] divides(com.example.web.DivTest)  Time elapsed: 0.01 s  <<< FAILURE!',
+    );
+    const sbt = [
+      '[info] AddSpec:',
+      '[info] - adds',
+      '[info] Tests: succeeded 1, failed 0, canceled 0, ignored 0, pending 0',
+      '[info] All tests passed.',
+      '[info] DivSpec:',
+      '[info] - divides *** FAILED ***',
+      '[info]   3 did not equal 2 (DivSpec.scala:6)',
+      '[info] Tests: succeeded 0, failed 1, canceled 0, ignored 0, pending 0',
+    ].join('\n');
+    expect(causeOf(sbt)).toBe('[info] - divides *** FAILED ***');
+  });
+
+  it("an umbrella's mix test, go test over packages, vitest over files: what failed in the part that failed", () => {
+    const umbrella = [
+      '==> calc_core',
+      '....',
+      'Finished in 0.03 seconds (0.00s async, 0.03s sync)',
+      '4 tests, 0 failures',
+      '==> calc_web',
+      '  1) test divides (CalcWebTest)',
+      '     test/calc_web_test.exs:5',
+      '     Assertion with == failed',
+      '     code:  assert CalcWeb.div(6, 3) == 3',
+      'Finished in 0.02 seconds (0.00s async, 0.02s sync)',
+      '2 tests, 1 failure',
+    ].join('\n');
+    expect(causeOf(umbrella)).toBe('Assertion with == failed');
+    const go = [
+      'ok  \texample.com/calc/add\t0.002s',
+      '--- FAIL: TestDiv (0.00s)',
+      '    div_test.go:9: Div(6, 3) = 3, want 2',
+      'FAIL',
+      'FAIL\texample.com/calc/div\t0.003s',
+      'ok  \texample.com/calc/format\t(cached)',
+      'FAIL',
+    ].join('\n');
+    expect(causeOf(go)).toBe('div_test.go:9: Div(6, 3) = 3, want 2');
+    const vitest = [
+      ' ✓ src/add.test.ts (2 tests) 2ms',
+      ' ❯ src/div.test.ts (1 test | 1 failed) 4ms',
+      '   × divides 3ms',
+      '     → expected 3 to be 2 // Object.is equality',
+      '',
+      ' FAIL  src/div.test.ts > divides',
+      'AssertionError: expected 3 to be 2 // Object.is equality',
+      ' ❯ src/div.test.ts:5:20',
+      '',
+      ' Test Files  1 failed | 1 passed (2)',
+      '      Tests  1 failed | 2 passed (3)',
+    ].join('\n');
+    expect(causeOf(vitest)).toBe(
+      'FAIL  src/div.test.ts > divides: AssertionError: expected 3 to be 2 // Object.is equality',
+    );
+  });
+
+  it('near misses: a failing count is the cause when nothing says more; an error saying a number stays one', () => {
+    expect(causeOf('Exit code 1\nTests run: 3, Failures: 1, Errors: 0, Skipped: 0')).toBe(
+      'Tests run: 3, Failures: 1, Errors: 0, Skipped: 0',
+    );
+    expect(causeOf('Exit code 2\nmake: *** [Makefile:9: all] Error 1')).toBe(
+      'make: *** [Makefile:9: all] Error 1',
+    );
+    expect(causeOf('Exit code 101\ntest result: ok. 2 passed; 0 failed; 0 ignored')).toBe('');
+  });
+});

@@ -1,3 +1,4 @@
+import { readTestOutput, reportsFailure } from '../../session/test-output.js';
 import { closingVerdict, networkFailure, shellDiagnostic } from './failure.js';
 
 /** Lines that say what went wrong, in the words tools use. */
@@ -15,10 +16,31 @@ export const unlocated = (l: string) => l.replace(location, '');
 /**
  * A test runner's line naming a failure and why: pytest's `FAILED tests/a.py::test_x - ZeroDivisionError ...` and
  * its `E   assert 5 == 4` lines, jest's `● suite › test`, vitest's `FAIL  src/a.test.ts > suite > test`, a go test's own
- * message from its `_test.go` file (`store_test.go:41: got 2 rows, want 1`), node's TAP `error:` (its message below).
+ * message from its `_test.go` file (`store_test.go:41: got 2 rows, want 1`), node's TAP `error:` (its message below),
+ * a Rust test's panic, named by its thread (`thread 't_div' panicked at tests/ops.rs:5:45:`, its message below).
  */
 const testFailureLine =
-  /^(?:FAILED \S+ - \S|E {2,}\S|● (?!Console)\S|FAIL\s+\S+\s+>\s|[\w./-]+_test\.go:\d+: \S|error: (?:[|>][-+]?$|'\S))/;
+  /^(?:FAILED \S+ - \S|E {2,}\S|● (?!Console)\S|FAIL\s+\S+\s+>\s|[\w./-]+_test\.go:\d+: \S|error: (?:[|>][-+]?$|'\S)|thread '[^']+'(?: \(\d+\))? panicked at )/;
+/**
+ * A runner's count line: `test result: ok. 2 passed; 0 failed; ...`, `Passed!  - Failed: 0, Passed: 4, ...`,
+ * `Executed 1 test, with 0 failures`, `[INFO] Tests run: 2, Failures: 0, Errors: 0`, `4 tests, 0 failures`,
+ * `Tests: succeeded 1, failed 0, ...`, `[ FAIL 0 | WARN 0 | SKIP 0 | PASS 3 ]`: a count of failures beside another
+ * count. It says how many failed, never which or why, and a run of several binaries, projects, suites or apps (cargo,
+ * `dotnet test`, XCTest, a Maven reactor, an umbrella's `mix test`) prints one per part, the passing ones too.
+ */
+const failureCount =
+  /\b(\d+) (?:tests? )?(?:failed|failures?|fail|failing|errors?)\b|\b(?:failed|failures?|fail|errors?):?[ \t]+(\d+)\b/gi;
+const anyCount = /\b\d+ [a-z]+|\b[a-z]+:?[ \t]+\d+\b/gi;
+function counts(line: string): { failures: number[]; all: number } | null {
+  const failures = [...line.matchAll(failureCount)].map((m) => Number(m[1] ?? m[2]));
+  if (failures.length === 0) return null;
+  return { failures, all: [...line.matchAll(anyCount)].length };
+}
+const countLine = (l: string) => (counts(l)?.all ?? 0) >= 2;
+/** A count line with no failure in it: the part of the run that passed, never the cause. */
+const passingCount = (l: string) => countLine(l) && (counts(l)?.failures ?? []).every((n) => n === 0);
+/** A runner's line naming a failing test without saying why: vitest's `FAIL  a.test.ts > suite > test`, jest's `● ...`. */
+const namedTest = /^(?:FAIL\s+\S+\s+>\s|● (?!Console)\S)/;
 /** Node's TAP report gives a failure's message in a block after `error: |-` (its `failureType:` only names a kind). */
 const tapBlock = /^error: [|>][-+]?$/;
 /**
@@ -45,9 +67,10 @@ const wrapper = /^(?:<(\w+)>[\w.-]{0,40}<\/\1>|<\/?\w+>|(?:npm (?:ERR!|error)|er
 
 /**
  * The line that explains a failure: a test runner's failure line, then an error-ish line, skipping "Exit code N",
- * chunk headers, banners, wrappers, warnings and a runner's closing verdict ("[lint] ERROR task failed" says only that
- * something failed), then a located finding. Output without an exit code (`fromEnd`) is read from its end, where a
- * failing program prints its error.
+ * chunk headers, banners, wrappers, warnings, a runner's closing verdict ("[lint] ERROR task failed" says only that
+ * something failed) and its count lines (a passing one never, a failing one only when nothing says more), then a
+ * located finding. Output without an exit code (`fromEnd`) is read from its end, where a failing program prints its
+ * error, unless it is a failing test report.
  */
 export function causeOf(text: string, fromEnd = false): string {
   const lines = text.split('\n').map((l) => l.trim());
@@ -64,21 +87,31 @@ export function causeOf(text: string, fromEnd = false): string {
       !wrapper.test(l) &&
       !banner.test(l),
   );
-  // a line that introduces its message on the next ("thread 'main' panicked at src/x.rs:1:2:") says it with it
+  // a line that introduces its message on the next ("thread 'main' panicked at src/x.rs:1:2:") says it with it, and
+  // an assertion's values below it (Rust's `left: 3` / `right: 2`) say how it failed
   const clean = (l: string): string => {
-    const after = useful[useful.indexOf(l) + 1];
+    const at = useful.indexOf(l);
+    const after = useful[at + 1];
     if (tapBlock.test(l) && after) return clean(after);
     const next = l.endsWith(':') ? after : undefined;
-    return (next ? `${l} ${next}` : l).replace(/<\/?tool_use_error>/g, '').slice(0, 300);
+    // a failing test named alone (vitest's `FAIL  a.test.ts > suite > test`) is said with the exception under it
+    const thrown = !next && namedTest.test(l) && diagnosticStart.test(after ?? '') ? after : undefined;
+    const said = next ? `${l} ${next}` : thrown ? `${l}: ${thrown}` : l;
+    const rest = useful.slice(at + (next || thrown ? 2 : 1), at + (next || thrown ? 4 : 3));
+    const values =
+      /^left: /.test(rest[0] ?? '') && /^right: /.test(rest[1] ?? '') ? ` (${rest.join(', ')})` : '';
+    return `${said}${values}`.replace(/<\/?tool_use_error>/g, '').slice(0, 300);
   };
-  if (fromEnd) {
+  // a test run's report names its failures wherever they stand: read it as one, not from its last lines
+  const report = fromEnd ? readTestOutput(text) : null;
+  if (fromEnd && !(report && reportsFailure(report))) {
     const reversed = [...useful].reverse();
     const signal =
       reversed.find((l) => diagnosticStart.test(unlocated(l)) && !closingVerdict.test(unlocated(l))) ??
       reversed.find((l) => shellDiagnostic.test(l) || networkFailure.test(l) || closingVerdict.test(l));
     if (signal) return clean(signal);
   }
-  const errorish = (l: string) => causeLine.test(l) && !/warn(ing)?\b/i.test(l);
+  const errorish = (l: string) => causeLine.test(l) && !/warn(ing)?\b/i.test(l) && !passingCount(l);
   const cause =
     // a go test's t.Log lines look like its t.Error lines: the one that says what was wanted is the cause
     useful.find((l) => testFailureLine.test(l) && (!goTestLine.test(l) || wanted.test(l))) ??
@@ -86,8 +119,8 @@ export function causeOf(text: string, fromEnd = false): string {
     useful.find((l) => testFailureLine.test(l)) ??
     // the shell saying the program is not there: nothing the command meant to do ran
     useful.find((l) => shellDiagnostic.test(l)) ??
-    useful.find((l) => errorish(l) && !closingVerdict.test(l)) ??
+    useful.find((l) => errorish(l) && !closingVerdict.test(l) && !countLine(l)) ??
     useful.find((l) => located.test(l) && !logLine.test(l)) ??
     useful.find(errorish);
-  return clean(cause ?? useful[0] ?? '');
+  return clean(cause ?? useful.find((l) => !passingCount(l)) ?? '');
 }
