@@ -231,13 +231,18 @@ describe('a long transcript read whole, in its own time and order', () => {
 /** What an import recorded, as words (ids and record times differ between two imports of the same lines). */
 async function recorded(w: Awaited<ReturnType<typeof inProcess>>) {
   const out: Record<string, string[]> = {};
-  for (const kind of ['decision', 'error', 'request', 'side_effect', 'test_run'] as const)
-    out[kind] = (await w.service.store.listRecords(w.id, kind)).map((r) => {
+  for (const kind of ['decision', 'error', 'request', 'side_effect', 'test_run'] as const) {
+    const rows = await w.service.store.listRecords(w.id, kind);
+    // an error resolved by a later import is written again, dated by its own timestamp: listed in transcript order
+    const at = (r: { data: unknown }) => String((r.data as { timestamp?: string }).timestamp);
+    if (kind === 'error') rows.sort((a, b) => at(a).localeCompare(at(b)));
+    out[kind] = rows.map((r) => {
       const d = r.data as Record<string, unknown>;
-      return JSON.stringify(
-        d.description ?? d.error_message ?? d.text ?? d.summary ?? d.last_test_command ?? d,
-      );
+      const words = d.description ?? d.error_message ?? d.text ?? d.summary ?? d.last_test_command ?? d;
+      // an error with its fate: imported turn by turn, its fix may come in a later import
+      return JSON.stringify(kind === 'error' ? `${String(words)} [${String(d.resolution)}]` : words);
     });
+  }
   return out;
 }
 

@@ -229,6 +229,53 @@ function samePath(a: string, b: string): boolean {
   return abs.startsWith('/') && !rel.startsWith('/') && rel.includes('/') && abs.endsWith(`/${rel}`);
 }
 
+/** Programs that run a script: the script is part of what runs (`python3 export.py` and `python3 export_json.py` differ). */
+const interpreter =
+  /^(?:python[\d.]*|node|ruby|perl|php|bash|sh|zsh|deno|bun|tsx|ts-node|Rscript|julia|lua)$/;
+
+/**
+ * A later command runs the failed step's program the same way on other operands: `./target/debug/calc 6 / 0`, then
+ * `./target/debug/calc 6 / 3`; `make build`, then `make clean`. The same words but for operands that differ (the same
+ * flags where they stand; an interpreter's script is part of the program): another input, so another job, neither a
+ * retry of the failed one nor a way around it. Not for lists whose every part runs (`a; b`).
+ */
+export function otherInput(failedCommand: string, later: string): boolean {
+  if (sequential(unwrapShell(failedCommand).trim()) || sequential(unwrapShell(later).trim())) return false;
+  const words = (c: string) => stepParts(c).at(-1)?.split(/\s+/) ?? [];
+  const [a, b] = [words(failedCommand), words(later)];
+  if (a.length < 2 || a.length !== b.length || !samePath(a[0] ?? '', b[0] ?? '')) return false;
+  // the script an interpreter runs is the program: its first operand
+  const script = interpreter.test(a[0] ?? '') ? a.findIndex((w, i) => i > 0 && !w.startsWith('-')) : 0;
+  const differ = a.flatMap((w, i) => (w === b[i] ? [] : [i]));
+  return (
+    differ.length > 0 &&
+    differ.every((i) => i > script && !(a[i] ?? '').startsWith('-') && !(b[i] ?? '').startsWith('-'))
+  );
+}
+
+/** Words of the shell's plumbing and of output shaping: they say nothing of what a command is about. */
+const plumbing = words(
+  'cd echo printf head tail sort uniq wc cut tee less more column tr cat xargs sh bash zsh true false exit export set if then else elif fi for in do done while sudo env time nohup timeout /dev/null',
+);
+/** What a command line names: its programs and operands (paths, names, patterns), not flags, numbers or plumbing. */
+function namedWords(command: string): Set<string> {
+  return new Set(
+    unwrapShell(command)
+      .split(/[\s|;&<>"'`(){}=,$]+/)
+      .filter((w) => w.length > 1 && !w.startsWith('-') && /[A-Za-z]/.test(w) && !plumbing.has(w)),
+  );
+}
+
+/**
+ * Whether a later command is about what the failed one was about: it names one of its programs or operands (`npx
+ * vite build` after `npm run build`, `find ~/.codex/sessions -size +20k` after `find ~/.codex/sessions | xargs ...`).
+ * One that names none of them (`bun run typecheck` after `wc -l src/**\/*.ts`) did the next job, not this one.
+ */
+export function sharesWords(failedCommand: string, later: string): boolean {
+  const failed = namedWords(failedCommand);
+  return [...namedWords(later)].some((w) => failed.has(w));
+}
+
 /** What a test command names to run (`tests/test_a.py::test_x`, `src/a.test.ts`, `./pkg/...`): none = all. */
 const testTargets = (command: string) =>
   commandSteps(command)

@@ -24,6 +24,8 @@ import {
   lastProgram,
   lookingStep,
   oneLineCommand,
+  otherInput,
+  sharesWords,
   purposeOf,
   sameStep,
   shellCommand,
@@ -31,7 +33,25 @@ import {
   toolFamily,
 } from '../shell-command.js';
 
-const afterwardsWorkaround = /\b(instead|fall(ing)? back|work ?around|alternative)\b/i;
+/** Words of going around a failure: "instead", "fall back", "work around", "an alternative". */
+const aroundWords =
+  /\b(?:instead|alternatives?|alternatively|fall(?:s|ing)? ?back|fell back|work(?:ed|ing)? ?around|workaround)\b/i;
+/** The agent as the one who acts: "I'll", "let me", "we", or a clause opened by what it does ("Using X instead"). */
+const agentActs =
+  /(?:^|[\s,(])(?:I|I'll|I'm|I've|I'd|we|we'll|we're|let me|let's)\b|^(?:instead|alternatively|using|used|use|switching|switched|falling|fell|trying|tried|going)\b/i;
+const noWayAround = /\bno (?:workaround|alternative|way around)\b|\b(?:can't|cannot|couldn't) work around\b/i;
+/** A clause that only announces ("I'll use grep instead"): the work must go on after it, not only after the failure. */
+const announces = /\b(?:I'll|I will|we'll|let me|let's|I'm going to|going to)\b/i;
+
+/**
+ * The clause in which the agent says it goes around a failure ("I'll use grep instead", "Instead, let me read the
+ * file", "Falling back to the REST API"), or null. A diagnosis that says "instead" of the code ("The closure returns
+ * () instead of i32") is not one: nobody acts in it.
+ */
+export function wayAroundSaid(text: string): string | null {
+  const clauses = text.split(/(?<=[.!?;:])\s+|\n+/).map((c) => c.trim());
+  return clauses.find((c) => aroundWords.test(c) && agentActs.test(c) && !noWayAround.test(c)) ?? null;
+}
 /**
  * A failed command ran its tests: the runner reported, or the tests are its first step (`npm run build && npm test`
  * whose build failed never reached them).
@@ -90,10 +110,13 @@ function restOfTurn(entries: readonly TranscriptEntry[], index: number): Transcr
 
 /**
  * fixed: the same command (or the same call; for tests, a later run of the same tests) succeeds later;
- * workaround: the agent says it does something instead, or soon after a different call of the same tool family (not
- * a look at files) not known to do another job succeeds, or a call of any tool doing the same job (search, write,
- * web, check, build, install); unresolved otherwise. A hook's feedback stays open unless it names a command (`mix
- * test`) that succeeds later: otherwise only the hook can say it is satisfied.
+ * workaround: the agent says it goes around it and the work goes on past it (a call that works after the failure, or
+ * after the words when they only announce; for a failed test run, tests passing), or soon after a different call of
+ * the same tool family (not a look at files, not the same program on other operands) not known to do another job
+ * succeeds, or a call of any tool doing the same job (search, write, web, check, build, install); unresolved
+ * otherwise: what the agent says it will do ("I'll make exit() diverge") resolves nothing, and a failed test run is
+ * got past only by tests passing. A hook's feedback stays open unless it names a command (`mix test`) that succeeds
+ * later: otherwise only the hook can say it is satisfied.
  */
 function resolve(entries: readonly TranscriptEntry[], index: number, type: string): Resolution {
   const failure = entries[index] as TranscriptEntry;
@@ -160,12 +183,26 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
         )
       : undefined;
   if (rerun) return { resolution: 'fixed', notes: `the same step succeeded later (line ${rerun.line})` };
-  const said = turn
-    .slice(0, 12)
-    .find((e) => e.role === 'assistant' && e.kind === 'text' && afterwardsWorkaround.test(e.text));
-  if (said) return { resolution: 'workaround', notes: said.text.slice(0, 200) };
   // another attempt, not a look around (`ls`, `cat`, `git status`) nor a test run (it checks, it does not do the work)
   const attempt = (e: TranscriptEntry) => !looksOnly(e) && !testCommand.test(shellCommand(e) ?? '');
+  const works = (e: TranscriptEntry) =>
+    e.kind === 'tool_result' && succeeded(e) && (e.tool?.exit_code ?? 0) === 0;
+  // the agent saying it goes around the failure, and the work going on past it: tests passing after a failed run
+  const goesOn = (e: TranscriptEntry) =>
+    works(e) &&
+    (isTest
+      ? testCommand.test(shellCommand(e) ?? '') && ranTests(shellCommand(e) ?? '', e.text)
+      : attempt(e));
+  const window = turn.slice(0, 12);
+  const saying = window.findIndex(
+    (e) => e.role === 'assistant' && e.kind === 'text' && wayAroundSaid(e.text),
+  );
+  const words = saying >= 0 ? (wayAroundSaid((window[saying] as TranscriptEntry).text) as string) : null;
+  const onward = words ? turn.slice(announces.test(words) ? saying + 1 : 0).find(goesOn) : undefined;
+  if (words && onward)
+    return { resolution: 'workaround', notes: `${clip(words, 160)} (went on: line ${onward.line})` };
+  // a failed test run is over when tests pass: a call of another kind working after it does not make them pass
+  if (isTest) return { resolution: 'unresolved', notes: null };
   // the same job done another way: a search by another search (the Grep tool after `rg`), a write by the Write tool
   // after a refused redirect, a page by a web search; not another job (a build passing after a typecheck failed), nor
   // a question answering no (a search that found nothing)
@@ -178,19 +215,27 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
     const p = purposeOf(e);
     return job !== null && p !== null && !jobs.includes(p);
   };
+  // a command about nothing the failed one named did the next job; the same program on other operands (`./calc 6 /
+  // 3` after `./calc 6 / 0`) did another job, on another input
+  const elsewhere = (e: TranscriptEntry) => {
+    const ran = shellCommand(e);
+    return command !== null && ran !== null && (!sharesWords(command, ran) || otherInput(command, ran));
+  };
   const other = results
     .slice(0, 10)
     .find(
       (e) =>
         !same(e) &&
-        succeeded(e) &&
-        (e.tool?.exit_code ?? 0) === 0 &&
-        (toolFamily(e) === family ? (attempt(e) && !otherJob(e)) || sameJob(e) : sameJob(e)),
+        works(e) &&
+        (toolFamily(e) === family ? (attempt(e) && !otherJob(e) && !elsewhere(e)) || sameJob(e) : sameJob(e)),
     );
   if (other) {
     const how =
       toolFamily(other) === family ? `a different ${family} call` : `the ${other.tool?.name ?? ''} tool`;
-    return { resolution: 'workaround', notes: `${how} succeeded (line ${other.line})` };
+    const ran = shellCommand(other);
+    // what succeeded, said precisely
+    const what = ran ? `: \`${clip(oneLineCommand(ran), 100)}\`` : '';
+    return { resolution: 'workaround', notes: `${how} succeeded (line ${other.line})${what}` };
   }
   return { resolution: 'unresolved', notes: null };
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { bash, say, toolResult } from '../../../../test/helpers/tool-results.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
-import { findErrors } from './error-rules.js';
+import { findErrors, wayAroundSaid } from './error-rules.js';
 import { resolveKnown } from './resolve-known.js';
-import { coversTests, sameStep } from '../shell-command.js';
+import { coversTests, otherInput, sameStep, sharesWords } from '../shell-command.js';
 
 /**
  * What clears an error and what fixes it: the program that failed (not `cd` before it, not a look at files), the
@@ -152,7 +152,9 @@ describe('a fix runs the failed step or the failed tests again', () => {
     ]);
     expect(
       brief([...failing, say('Let me build with npx.'), ...bash('npx vite build', 0, '✓ built in 1.2s')]),
-    ).toEqual([['command_failed', 'workaround', 'a different shell call succeeded (line N)']]);
+    ).toEqual([
+      ['command_failed', 'workaround', 'a different shell call succeeded (line N): `npx vite build`'],
+    ]);
   });
 
   it('another tool doing the same job is a workaround: a search, a write, a page found another way', () => {
@@ -230,5 +232,152 @@ describe('a fix runs the failed step or the failed tests again', () => {
       { id: 'e2', error_type: 'test_failure', error_message: '`pytest tests/test_a.py`: 1 failed' },
     ];
     expect(resolveKnown(tests, bash('pytest tests/test_b.py', 0, '3 passed in 0.1s'))).toEqual([]);
+  });
+});
+
+/** A Codex trial (cargo, a calculator binary): what the agent says it will do resolves nothing; what ran does. */
+const cargoTest = [
+  '     Running unittests src/lib.rs (target/debug/deps/calc-1a2b3c)',
+  '',
+  'running 2 tests',
+  'test tests::a ... ok',
+  'test tests::b ... ok',
+  '',
+  'test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s',
+  '',
+  '     Running tests/ops.rs (target/debug/deps/ops-4d5e6f)',
+  '',
+  'running 1 test',
+  'test t_div ... FAILED',
+  '',
+  'failures:',
+  '',
+  '---- t_div stdout ----',
+  "thread 't_div' panicked at tests/ops.rs:5:45:",
+  'assertion `left == right` failed',
+  '  left: 3',
+  ' right: 2',
+  '',
+  'failures:',
+  '    t_div',
+  '',
+  'test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s',
+  '',
+  'error: test failed, to rerun pass `--test ops`',
+].join('\n');
+const cargoBuild = [
+  'error[E0308]: mismatched types',
+  ' --> src/main.rs:6:9',
+  'error: could not compile `calc` (bin "calc") due to 1 previous error',
+].join('\n');
+
+describe('an error is over when something shows it, not when the agent says what it will do', () => {
+  const trial = () => [
+    say('Running the test suite.'),
+    ...bash('cargo test', 101, cargoTest),
+    ...bash('cargo build', 101, cargoBuild),
+    say("The closure returns () instead of i32; I'll make exit() diverge explicitly."),
+    ...bash('./target/debug/calc 6 / 0', 2, 'division by zero'),
+    ...bash('./target/debug/calc 6 / 3', 0, '2'),
+  ];
+
+  it('a plan after a failed test run and a build error, then the binary run on other numbers: all three open', () => {
+    const errors = findErrors(trial(), null);
+    expect(errors.map((e) => [e.error_message, e.resolution])).toEqual([
+      [
+        "`cargo test`: thread 't_div' panicked at tests/ops.rs:5:45: assertion `left == right` failed (left: 3, right: 2)",
+        'unresolved',
+      ],
+      ['`cargo build`: error[E0308]: mismatched types', 'unresolved'],
+      ['`./target/debug/calc 6 / 0`: division by zero', 'unresolved'],
+    ]);
+  });
+
+  it('the same build and the same tests succeeding later fix them', () => {
+    const later = [
+      ...trial(),
+      ...bash('cargo build', 0, '    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.52s'),
+      ...bash('cargo test', 0, 'test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out'),
+    ];
+    expect(brief(later)).toEqual([
+      ['test_failure', 'fixed', 'succeeded later (line N)'],
+      ['command_failed', 'fixed', 'succeeded later (line N)'],
+      ['command_failed', 'unresolved', undefined],
+    ]);
+  });
+
+  it('says a way around only where the agent acts in the clause, not where it describes the code', () => {
+    expect(
+      wayAroundSaid("The closure returns () instead of i32; I'll make exit() diverge explicitly."),
+    ).toBeNull();
+    expect(wayAroundSaid('The loader falls back to defaults when the file is missing.')).toBeNull();
+    expect(wayAroundSaid("There's no workaround for a locked keychain, I'm afraid.")).toBeNull();
+    expect(wayAroundSaid("rg isn't installed. I'll use grep instead.")).toBe("I'll use grep instead.");
+    expect(wayAroundSaid('Instead, let me read the generated file directly.')).toBe(
+      'Instead, let me read the generated file directly.',
+    );
+    expect(wayAroundSaid('Falling back to the REST API for the checks.')).toBe(
+      'Falling back to the REST API for the checks.',
+    );
+  });
+
+  it('a way around said is a workaround once the work goes on past it; said alone, or only announced, it is not', () => {
+    const failing = bash(
+      'npm ci',
+      1,
+      'npm error code ECONNREFUSED\nnpm error network request to https://registry.npmjs.org/vite failed',
+    );
+    const words = say(
+      "The registry is unreachable from here; I'll install from the vendored tarballs instead.",
+    );
+    const install = bash('npm install --offline ./vendor/vite-5.4.2.tgz', 0, 'added 12 packages in 2s');
+    expect(brief([...failing, words, ...install])).toEqual([
+      ['command_failed', 'workaround', "I'll install from the vendored tarballs instead. (went on: line N)"],
+    ]);
+    // said, and nothing done after the words: a plan, not a way around
+    expect(brief([...failing, words])[0]?.[1]).toBe('unresolved');
+  });
+
+  it('a failed test run is got past only by tests passing, whatever else works after it', () => {
+    const red = bash(
+      'pytest tests/test_sync.py',
+      1,
+      'FAILED tests/test_sync.py::test_push - ConnectionRefusedError: [Errno 111] Connection refused\n1 failed in 0.31s',
+    );
+    const skip = say(
+      "The sync test needs a live server; I'll skip it and check the rest of the suite instead.",
+    );
+    const commit = bash('git commit -am "wip: client retries"', 0, '[main 3f2a1b9] wip: client retries');
+    expect(brief([...red, skip, ...commit])[0]?.[1]).toBe('unresolved');
+    expect(brief([...red, ...bash('python3 scripts/seed.py', 0, 'seeded 40 rows')])[0]?.[1]).toBe(
+      'unresolved',
+    );
+    const rest = bash('pytest tests/test_api.py', 0, '14 passed in 0.52s');
+    expect(brief([...red, skip, ...rest])[0]?.[1]).toBe('workaround');
+  });
+
+  it('the same program on other operands is another job; a command about nothing the failed one named is the next one', () => {
+    expect(otherInput('./target/debug/calc 6 / 0', './target/debug/calc 6 / 3')).toBe(true);
+    expect(otherInput('make build', 'make clean')).toBe(true);
+    // near misses: another script, other flags, more words, a list whose every part runs
+    expect(otherInput('python3 scripts/export.py', 'python3 scripts/export_json.py')).toBe(false);
+    expect(otherInput('./target/debug/calc 6 / 0', './target/debug/calc --checked 6 / 0')).toBe(false);
+    expect(otherInput('curl -sf https://api.local/v1/a', 'curl -s https://api.local/v1/a')).toBe(false);
+    expect(otherInput('./calc 6 / 0; echo done', './calc 6 / 3; echo done')).toBe(false);
+    expect(sharesWords('npm run build', 'npx vite build')).toBe(true);
+    expect(
+      sharesWords(
+        'cd packages/lib && wc -l src/**/*.ts 2>/dev/null | tail -5',
+        'bun run typecheck 2>&1 | tail -5',
+      ),
+    ).toBe(false);
+    const failing = bash(
+      'cd packages/lib && node scripts/count-lines.mjs',
+      1,
+      "Error: Cannot find module '/app/packages/lib/scripts/count-lines.mjs'",
+    );
+    expect(
+      brief([...failing, ...bash('bun run typecheck 2>&1 | tail -5', 0, '$ tsc --noEmit')])[0]?.[1],
+    ).toBe('unresolved');
   });
 });
