@@ -467,3 +467,79 @@ describe('the LLM extractor falling back to the rules is reported', () => {
     }
   });
 });
+
+/** Codex rollout lines as Codex 0.159 writes them: a user request, the agent's words, exec_command calls. */
+function rollout(cwd: string) {
+  const at = '2026-11-29T21:07:57.311Z';
+  const line = (type: string, payload: unknown) => JSON.stringify({ timestamp: at, type, payload });
+  let n = 0;
+  return {
+    meta: () =>
+      line('session_meta', { id: 'a1b2c3d4-0000-4000-8000-000000000001', cwd, cli_version: '0.159.3' }),
+    ask: (text: string) => [
+      line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text }] }),
+      line('event_msg', { type: 'user_message', message: text }),
+    ],
+    say: (text: string) =>
+      line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] }),
+    exec: (cmd: string, output: string, code: number) => {
+      const id = `call_${++n}`;
+      return [
+        line('response_item', {
+          type: 'function_call',
+          name: 'exec_command',
+          arguments: JSON.stringify({ cmd }),
+          call_id: id,
+        }),
+        line('response_item', {
+          type: 'function_call_output',
+          call_id: id,
+          output: `Chunk ID: 7f3a\nWall time: 1.2 seconds\nProcess exited with code ${code}\nOriginal token count: 40\nOutput:\n${output}`,
+        }),
+      ];
+    },
+  };
+}
+
+describe('an error worked around in one import', () => {
+  it('is fixed by a later import where the same command succeeds', async () => {
+    const w = await inProcess();
+    const r = rollout(w.repo);
+    const path = join(tempDir(), 'rollout-2026-11-29T21-07-54-a1b2c3d4.jsonl');
+    const refused =
+      'npm error code ECONNREFUSED\nnpm error network request to https://registry.npmjs.org/vite failed';
+    writeFileSync(
+      path,
+      [
+        r.meta(),
+        ...r.ask('Set up the project'),
+        ...r.exec('npm ci', refused, 1),
+        r.say("The registry is unreachable from here; I'll install from the vendored tarballs instead."),
+        ...r.exec('npm install --offline ./vendor/vite-5.4.2.tgz', 'added 12 packages in 2s', 0),
+      ].join('\n') + '\n',
+    );
+    await importTranscriptFile(w.client, w.ref, path, 'codex');
+    const fate = async () =>
+      (await w.service.store.listRecords(w.id, 'error')).map(
+        (x) => (x.data as { resolution: string }).resolution,
+      );
+    expect(await fate()).toEqual(['workaround']);
+
+    appendFileSync(
+      path,
+      [
+        ...r.ask('The registry is back, redo it properly'),
+        ...r.exec('npm ci', 'added 311 packages in 9s', 0),
+      ].join('\n') + '\n',
+    );
+    await importTranscriptFile(w.client, w.ref, path, 'codex');
+    expect(await fate()).toEqual(['fixed']);
+    const status = (await w.client.status(w.ref)) as {
+      recent_resolved_errors: { resolution: string; resolution_notes: string }[];
+    };
+    expect(status.recent_resolved_errors.map((e) => [e.resolution, e.resolution_notes])).toEqual([
+      ['fixed', expect.stringMatching(/^succeeded later \(line \d+\)$/)],
+    ]);
+    await w.service.store.close();
+  });
+});

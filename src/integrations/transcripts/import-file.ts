@@ -13,7 +13,7 @@ interface StatusView {
   imports: Known['imports'];
   recent_decisions: { description: string }[];
   open_errors: (OpenError & { error_message: string })[];
-  recent_resolved_errors: { error_message: string }[];
+  recent_resolved_errors: (OpenError & { resolution: string })[];
   side_effects?: { kind: string; summary: string }[];
   summaries?: { last_message: { text: string } | null } | null;
 }
@@ -95,7 +95,11 @@ export async function importTranscriptFile(
     imports: status.imports ?? {},
     decisions: status.recent_decisions ?? [],
     errors: [...(status.open_errors ?? []), ...(status.recent_resolved_errors ?? [])],
-    open_errors: status.open_errors ?? [],
+    // an error worked around is not over either: the same command succeeding later fixes it
+    open_errors: [
+      ...(status.open_errors ?? []),
+      ...(status.recent_resolved_errors ?? []).filter((e) => e.resolution === 'workaround'),
+    ],
     side_effects: status.side_effects ?? [],
     last_message: status.summaries?.last_message?.text ?? null,
   };

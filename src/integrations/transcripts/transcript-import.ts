@@ -48,6 +48,7 @@ export interface Known {
   >;
   decisions: { description: string }[];
   errors: { error_message: string }[];
+  /** Errors not fixed yet (unresolved, or worked around): a later import may find their fix. */
   open_errors: OpenError[];
   side_effects: { kind: string; summary: string }[];
   last_message: string | null;

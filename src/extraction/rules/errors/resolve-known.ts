@@ -21,7 +21,8 @@ const commandOf = (message: string) => /^`([^`]+?)(?:…)?`:/.exec(message)?.[1]
 const wholeCommand = (message: string) => /^`[^`]+`:/.test(message) && !/^`[^`]*…`:/.test(message);
 
 /**
- * Errors left open by an earlier import that the new entries resolve: an agent's own error (an API error, a dropped
+ * Errors an earlier import left open or worked around (a workaround is not a fix: the same command succeeding later
+ * is) that the new entries resolve: an agent's own error (an API error, a dropped
  * stream; a usage limit recorded as one before it was told apart) once the agent works again; the same command, or its failed step with
  * other flags, succeeds later (a test failure: a later run of the same tests passes). An import reads a session turn by turn, so a failure and its fix often land
  * in different imports.
