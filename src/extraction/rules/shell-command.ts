@@ -245,7 +245,12 @@ export function otherInput(failedCommand: string, later: string): boolean {
   const [a, b] = [words(failedCommand), words(later)];
   if (a.length < 2 || a.length !== b.length || !samePath(a[0] ?? '', b[0] ?? '')) return false;
   // the script an interpreter runs is the program: its first operand
-  const script = interpreter.test(a[0] ?? '') ? a.findIndex((w, i) => i > 0 && !w.startsWith('-')) : 0;
+  const script = interpreter.test(a[0] ?? '')
+    ? Math.max(
+        0,
+        a.findIndex((w, i) => i > 0 && !w.startsWith('-')),
+      )
+    : 0;
   const differ = a.flatMap((w, i) => (w === b[i] ? [] : [i]));
   return (
     differ.length > 0 &&
@@ -269,7 +274,7 @@ function namedWords(command: string): Set<string> {
 /**
  * Whether a later command is about what the failed one was about: it names one of its programs or operands (`npx
  * vite build` after `npm run build`, `find ~/.codex/sessions -size +20k` after `find ~/.codex/sessions | xargs ...`).
- * One that names none of them (`bun run typecheck` after `wc -l src/**\/*.ts`) did the next job, not this one.
+ * One that names none of them (`bun run typecheck` after `node scripts/count.mjs`) did the next job, not this one.
  */
 export function sharesWords(failedCommand: string, later: string): boolean {
   const failed = namedWords(failedCommand);

@@ -193,11 +193,11 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
     (isTest
       ? testCommand.test(shellCommand(e) ?? '') && ranTests(shellCommand(e) ?? '', e.text)
       : attempt(e));
-  const window = turn.slice(0, 12);
-  const saying = window.findIndex(
-    (e) => e.role === 'assistant' && e.kind === 'text' && wayAroundSaid(e.text),
-  );
-  const words = saying >= 0 ? (wayAroundSaid((window[saying] as TranscriptEntry).text) as string) : null;
+  const said = turn
+    .slice(0, 12)
+    .map((e) => (e.role === 'assistant' && e.kind === 'text' ? wayAroundSaid(e.text) : null));
+  const saying = said.findIndex((w) => w !== null);
+  const words = said[saying] ?? null;
   const onward = words ? turn.slice(announces.test(words) ? saying + 1 : 0).find(goesOn) : undefined;
   if (words && onward)
     return { resolution: 'workaround', notes: `${clip(words, 160)} (went on: line ${onward.line})` };
