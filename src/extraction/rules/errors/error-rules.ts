@@ -280,13 +280,17 @@ export function findErrors(entries: readonly TranscriptEntry[], taskId: string |
     ...red.map((r) => r.line),
     ...red.flatMap((r) => (r.tool_id ? [r.tool_id] : [])),
   ]);
+  /** What the agent last said in this turn (what it was doing): a failure in a later turn was not while it. */
   let context: string | null = null;
   /** Errors drafted so far in this turn: a later failure with the same cause, before anything cleared it, is them. */
   let open: { key: string; clearers: Set<string>; detail: string; cleared: boolean }[] = [];
   entries.forEach((entry, index) => {
     if (entry.sidechain) return;
-    if (entry.role === 'user' && entry.kind === 'text' && !entry.queued) open = open.slice(-1);
-    if (entry.role === 'assistant' && entry.kind === 'text') context = entry.text.slice(0, 300);
+    if (entry.role === 'user' && entry.kind === 'text' && !entry.queued) {
+      open = open.slice(-1);
+      context = null;
+    }
+    if (entry.role === 'assistant' && entry.kind === 'text') context = clip(entry.text.trim(), 300);
     if (succeeded(entry)) for (const o of open) if (o.clearers.has(keyOf(entry))) o.cleared = true;
     if (!failed(entry) || expectedOutcome(entry)) return;
     // a usage limit is why the agent stopped, not an error of the work to fix: the session's facts say it
