@@ -54,7 +54,7 @@ describe('rules extractor: errors', () => {
       taskId: null,
     });
     expect(on.errors[0]).toMatchObject({ error_type: 'agent_error', resolution: 'fixed' });
-    expect(on.errors[0]?.resolution_notes).toMatch(/the agent went on after it \(line \d+\)/);
+    expect(on.errors[0]?.resolution_notes).toMatch(/the agent went on after it \(transcript line \d+\)/);
     const open = [{ id: 'err-1', error_type: 'agent_error', error_message: dropped.text }];
     expect(resolveKnown(open, after)).toEqual([
       expect.objectContaining({ error_id: 'err-1', resolution: 'fixed', line: after[0]!.line }),

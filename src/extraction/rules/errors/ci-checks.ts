@@ -66,7 +66,7 @@ export function findCiFailures(entries: readonly TranscriptEntry[], taskId: stri
       for (const err of all)
         if (err.draft.resolution !== 'fixed' && err.names.has(check.name)) {
           err.draft.resolution = 'fixed';
-          err.draft.resolution_notes = `check ${check.name} passed later (line ${e.line})`;
+          err.draft.resolution_notes = `check ${check.name} passed later (transcript line ${e.line})`;
         }
     const failing = [...new Set(checks.filter((c) => c.status === 'fail').map((c) => c.name))];
     if (failing.length === 0) continue;

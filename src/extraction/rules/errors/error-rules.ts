@@ -133,21 +133,21 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
           asked.some((c) => c !== '' && (shellCommand(e) === c || sameStep(c, shellCommand(e) ?? ''))),
       );
     return done
-      ? { resolution: 'fixed', notes: `the command it asked for succeeded (line ${done.line})` }
+      ? { resolution: 'fixed', notes: `the command it asked for succeeded (transcript line ${done.line})` }
       : { resolution: 'unresolved', notes: null };
   }
   if (type === 'agent_error') {
     // an API error, a dropped stream: passed once the agent works again
     const on = wentOn(entries.slice(index + 1));
     return on
-      ? { resolution: 'fixed', notes: `the agent went on after it (line ${on.line})` }
+      ? { resolution: 'fixed', notes: `the agent went on after it (transcript line ${on.line})` }
       : { resolution: 'unresolved', notes: null };
   }
   if (type === 'subagent_incomplete') {
     // the caller went on without the sub-agent's result: it did the work another way
     const own = restOfTurn(entries, index).find((e) => e.tool?.name !== failure.tool?.name && succeeded(e));
     return own
-      ? { resolution: 'workaround', notes: `the agent went on without it (line ${own.line})` }
+      ? { resolution: 'workaround', notes: `the agent went on without it (transcript line ${own.line})` }
       : { resolution: 'unresolved', notes: null };
   }
   const command = shellCommand(failure);
@@ -166,7 +166,7 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
   // a fix may come in a later turn (as it may in a later import: resolveKnown)
   const later = entries.slice(index + 1).filter((e) => e.kind === 'tool_result' && !e.sidechain);
   const fix = later.find((e) => same(e) && succeeded(e));
-  if (fix) return { resolution: 'fixed', notes: `succeeded later (line ${fix.line})` };
+  if (fix) return { resolution: 'fixed', notes: `succeeded later (transcript line ${fix.line})` };
   // `npm run build && npm test` that failed before its tests stopped at a step before the last one: unknown which
   const stoppedEarlier =
     !isTest &&
@@ -182,7 +182,8 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
           (e) => succeeded(e) && (e.tool?.exit_code ?? 0) === 0 && sameStep(command, shellCommand(e) ?? ''),
         )
       : undefined;
-  if (rerun) return { resolution: 'fixed', notes: `the same step succeeded later (line ${rerun.line})` };
+  if (rerun)
+    return { resolution: 'fixed', notes: `the same step succeeded later (transcript line ${rerun.line})` };
   // another attempt, not a look around (`ls`, `cat`, `git status`) nor a test run (it checks, it does not do the work)
   const attempt = (e: TranscriptEntry) => !looksOnly(e) && !testCommand.test(shellCommand(e) ?? '');
   const works = (e: TranscriptEntry) =>
@@ -200,7 +201,10 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
   const words = said[saying] ?? null;
   const onward = words ? turn.slice(announces.test(words) ? saying + 1 : 0).find(goesOn) : undefined;
   if (words && onward)
-    return { resolution: 'workaround', notes: `${clip(words, 160)} (went on: line ${onward.line})` };
+    return {
+      resolution: 'workaround',
+      notes: `${clip(words, 160)} (went on: transcript line ${onward.line})`,
+    };
   // a failed test run is over when tests pass: a call of another kind working after it does not make them pass
   if (isTest) return { resolution: 'unresolved', notes: null };
   // the same job done another way: a search by another search (the Grep tool after `rg`), a write by the Write tool
@@ -235,7 +239,7 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
     const ran = shellCommand(other);
     // what succeeded, said precisely
     const what = ran ? `: \`${clip(oneLineCommand(ran), 100)}\`` : '';
-    return { resolution: 'workaround', notes: `${how} succeeded (line ${other.line})${what}` };
+    return { resolution: 'workaround', notes: `${how} succeeded (transcript line ${other.line})${what}` };
   }
   return { resolution: 'unresolved', notes: null };
 }

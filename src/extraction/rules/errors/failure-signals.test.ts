@@ -53,7 +53,7 @@ describe('Claude Code transcripts: a failed call is read as a failure', () => {
         evidence_line: 588,
         error_type: 'tool_error',
         resolution: 'fixed',
-        resolution_notes: 'succeeded later (line 598)',
+        resolution_notes: 'succeeded later (transcript line 598)',
       },
     ]);
   });
@@ -313,7 +313,7 @@ describe('Codex rollouts: a failed command or patch is read as a failure', () =>
     const entries = parseTranscript(readCorpus(codex128)).entries;
     expect(findErrors(entries, null).find((e) => e.evidence_line === 47)).toMatchObject({
       resolution: 'fixed',
-      resolution_notes: 'succeeded later (line 50)',
+      resolution_notes: 'succeeded later (transcript line 50)',
     });
   });
 

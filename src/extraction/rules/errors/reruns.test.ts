@@ -76,7 +76,9 @@ describe('a fix runs the failed step or the failed tests again', () => {
       ...bash('bash /home/ci/shop/scripts/seed.sh', 1, 'ERROR: DATABASE_URL is not set'),
       ...bash('export DATABASE_URL=postgres://localhost/shop && bash scripts/seed.sh', 0, 'seeded 40 rows'),
     ];
-    expect(brief(fixed)).toEqual([['command_failed', 'fixed', 'the same step succeeded later (line N)']]);
+    expect(brief(fixed)).toEqual([
+      ['command_failed', 'fixed', 'the same step succeeded later (transcript line N)'],
+    ]);
   });
 
   it('a search run again with other flags only is the same search; the same search on more paths is exploring', () => {
@@ -88,7 +90,7 @@ describe('a fix runs the failed step or the failed tests again', () => {
     const failing = bash('rg -n "--gap-lg" src', 2, 'rg: unrecognized flag --gap-lg');
     expect(
       brief([...failing, ...bash('rg -n -e "--gap-lg" src', 0, 'src/theme.css:4:  --gap-lg: 2rem;')]),
-    ).toEqual([['command_failed', 'fixed', 'the same step succeeded later (line N)']]);
+    ).toEqual([['command_failed', 'fixed', 'the same step succeeded later (transcript line N)']]);
     expect(brief([...failing, ...bash('rg -n -e "--gap-lg" src', 1, '')])[0]?.[1]).toBe('unresolved');
   });
 
@@ -113,7 +115,7 @@ describe('a fix runs the failed step or the failed tests again', () => {
         ...failing,
         ...bash('go test ./internal/quota/', 0, 'ok  \texample.org/meter/internal/quota\t0.007s'),
       ]),
-    ).toEqual([['test_failure', 'fixed', 'succeeded later (line N)']]);
+    ).toEqual([['test_failure', 'fixed', 'succeeded later (transcript line N)']]);
     expect(
       brief([
         ...failing,
@@ -153,7 +155,11 @@ describe('a fix runs the failed step or the failed tests again', () => {
     expect(
       brief([...failing, say('Let me build with npx.'), ...bash('npx vite build', 0, '✓ built in 1.2s')]),
     ).toEqual([
-      ['command_failed', 'workaround', 'a different shell call succeeded (line N): `npx vite build`'],
+      [
+        'command_failed',
+        'workaround',
+        'a different shell call succeeded (transcript line N): `npx vite build`',
+      ],
     ]);
   });
 
@@ -165,7 +171,7 @@ describe('a fix runs the failed step or the failed tests again', () => {
       'app/src/Scope.kt:3:class TenantScope',
     );
     expect(brief([...search, grepTool])).toEqual([
-      ['command_failed', 'workaround', 'the Grep tool succeeded (line N)'],
+      ['command_failed', 'workaround', 'the Grep tool succeeded (transcript line N)'],
     ]);
     const refused = [
       call(

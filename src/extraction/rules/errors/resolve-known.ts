@@ -40,7 +40,7 @@ export function resolveKnown(
         out.push({
           error_id: err.id,
           resolution: 'fixed',
-          notes: `the agent went on after it (line ${on.line})`,
+          notes: `the agent went on after it (transcript line ${on.line})`,
           line: on.line,
         });
       continue;
@@ -65,7 +65,7 @@ export function resolveKnown(
       out.push({
         error_id: err.id,
         resolution: 'fixed',
-        notes: `succeeded later (line ${fix.line})`,
+        notes: `succeeded later (transcript line ${fix.line})`,
         line: fix.line,
       });
   }

@@ -38,10 +38,10 @@ describe('Codex collaboration tools: a plain-text answer is a refusal, JSON or n
     for (const line of [49, 118, 243]) expect(failed(byLine.get(line) as TranscriptEntry)).toBe(false);
     expect(byLine.get(209)?.tool).toMatchObject({ name: 'spawn_agent', is_error: true });
     expect(brief(entries)).toEqual([
-      { line: 44, type: 'tool_error', resolution: 'fixed', notes: 'succeeded later (line 49)' },
-      { line: 114, type: 'tool_error', resolution: 'fixed', notes: 'succeeded later (line 118)' },
+      { line: 44, type: 'tool_error', resolution: 'fixed', notes: 'succeeded later (transcript line 49)' },
+      { line: 114, type: 'tool_error', resolution: 'fixed', notes: 'succeeded later (transcript line 118)' },
       { line: 209, type: 'tool_error', resolution: 'unresolved', notes: null },
-      { line: 213, type: 'tool_error', resolution: 'fixed', notes: 'succeeded later (line 243)' },
+      { line: 213, type: 'tool_error', resolution: 'fixed', notes: 'succeeded later (transcript line 243)' },
     ]);
     expect(findErrors(entries, null)[2]?.error_message).toBe(
       'spawn_agent: collab spawn failed: agent thread limit reached',
@@ -139,7 +139,7 @@ describe('a sub-agent that stopped before its result', () => {
         line: 7,
         type: 'subagent_incomplete',
         resolution: 'workaround',
-        notes: 'the agent went on without it (line 11)',
+        notes: 'the agent went on without it (transcript line 11)',
       },
     ]);
     expect(findErrors(entries, null)[0]?.error_message).toContain(
@@ -190,7 +190,7 @@ describe('one error per failure, and its fate', () => {
         line: 615,
         type: 'command_failed',
         resolution: 'fixed',
-        notes: 'the same step succeeded later (line 624)',
+        notes: 'the same step succeeded later (transcript line 624)',
       },
     ]);
     // `mise run fmt && mise run lint` stopped at lint; `mise run lint` passes later
@@ -204,7 +204,7 @@ describe('one error per failure, and its fate', () => {
         line: 44,
         type: 'file_not_found',
         resolution: 'fixed',
-        notes: 'the same step succeeded later (line 142)',
+        notes: 'the same step succeeded later (transcript line 142)',
       },
     ]);
   });
@@ -218,7 +218,9 @@ describe('one error per failure, and its fate', () => {
         [{ id: 'e1', error_type: 'command_failed', error_message: open?.error_message ?? '' }],
         later,
       ),
-    ).toEqual([{ error_id: 'e1', resolution: 'fixed', notes: 'succeeded later (line 624)', line: 624 }]);
+    ).toEqual([
+      { error_id: 'e1', resolution: 'fixed', notes: 'succeeded later (transcript line 624)', line: 624 },
+    ]);
   });
 
   it('another subcommand is not the same step: gh pr merge failing, gh pr close succeeding', () => {
