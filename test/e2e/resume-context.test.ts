@@ -13,6 +13,11 @@ const budgets = [400, 800, 1500, 4000];
 const labels = loadLabels();
 const sourceOf = (label: LabelFile) => (label.corpus.startsWith('codex/') ? 'codex' : 'claude-code');
 const words = (text: string) => text.replace(/\s+/g, ' ').trim();
+/** A text's first `n` characters back to the end of a word (a title shrunk to fit is cut at a word). */
+const wordsUpTo = (text: string, n: number) => {
+  const head = words(text).slice(0, n + 1);
+  return head.length <= n ? head : head.slice(0, Math.max(head.lastIndexOf(' '), Math.ceil(n * 0.6)));
+};
 const mark = { completed: '[x]', in_progress: '[~]', pending: '[ ]' } as const;
 
 /** What the issue asks every compiled context to hold, checked against the hand labels. */
@@ -25,7 +30,7 @@ function expectHolds(markdown: string, label: LabelFile, where: string) {
   else expect(text, where).toContain('no request recorded)');
   for (const c of label.commits) expect(text, `${where}: commit ${c.hash}`).toContain(c.hash.slice(0, 7));
   for (const t of label.final_tasks) {
-    const line = markdown.split('\n').find((l) => l.includes(words(t.content).slice(0, 26)));
+    const line = markdown.split('\n').find((l) => l.includes(wordsUpTo(t.content, 26)));
     expect(line, `${where}: task "${t.content}"`).toBeDefined();
     expect(line, `${where}: status of "${t.content}"`).toContain(mark[t.status]);
   }

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { clip, clipEnds } from './clip.js';
+
+const request =
+  'Add subtract, multiply and divide to src/math.js with tests; divide must throw on division by zero. Commit each operation separately.';
+
+describe('clip', () => {
+  it('leaves a text that fits as it is', () => {
+    expect(clip('Add pow', 7)).toBe('Add pow');
+  });
+
+  it('cuts at the end of a word, with an ellipsis, within the room', () => {
+    const out = clip(request, 60);
+    expect(out).toBe('Add subtract, multiply and divide to src/math.js with tests…');
+    expect(out.length).toBeLessThanOrEqual(60);
+    // a cut that lands inside a word goes back to the word before it
+    expect(clip('Document the five operations in README.md', 32)).toBe('Document the five operations in…');
+    expect(clip('Document the five operations in README.md', 30)).toBe('Document the five operations…');
+  });
+
+  it('leaves no comma or colon dangling before the ellipsis', () => {
+    expect(clip('first, second, third and more', 15)).toBe('first, second…');
+    expect(clip('Plan: write the parser', 8)).toBe('Plan…');
+  });
+
+  it('cuts a word only when it is too long to keep most of the room (a path, a URL)', () => {
+    const path = 'see /home/dev/projects/baton/src/core/context/render-context.ts';
+    const out = clip(path, 30);
+    expect(out).toBe(`${path.slice(0, 29)}…`);
+    expect(out.length).toBe(30);
+  });
+});
+
+describe('clipEnds', () => {
+  it('keeps both ends whole-worded, " … " between', () => {
+    const out = clipEnds(request, 90);
+    expect(out.length).toBeLessThanOrEqual(90);
+    expect(out).toBe(
+      'Add subtract, multiply and divide to … division by zero. Commit each operation separately.',
+    );
+    // cut inside a word at either end, each end goes to the word's edge (the head back, the tail on)
+    expect(clipEnds(request, 70)).toBe(
+      'Add subtract, multiply and … zero. Commit each operation separately.',
+    );
+    expect(clipEnds('alpha beta gamma delta epsilon zeta theta iota kappa lambda', 40)).toBe(
+      'alpha beta gamma … iota kappa lambda',
+    );
+    const [head, tail] = clipEnds(request, 70).split(' … ') as [string, string];
+    expect(request.startsWith(head) && request.endsWith(tail)).toBe(true);
+  });
+
+  it('keeps its first line whole when asked to', () => {
+    const text = `Fix the login bug\n${'x '.repeat(200)}and tell me what broke it`;
+    expect(clipEnds(text, 40, 18)).toBe('Fix the login bug … me what broke it');
+  });
+});
