@@ -166,8 +166,11 @@ describe('a new conversation after a quick job done without a task list', () => 
     // shown inside another workflow's briefing, its own "More: baton details live-N" line (which names no workflow)
     // is left out: the briefing names the finished workflow's id
     expect(next.finished?.context).not.toContain('More:');
-    // nor its next step: it is not to be continued
+    // nor its next step: it is not to be continued; it is headed as what it is, a finished workflow's recap
     expect(next.finished?.context).not.toContain('What to Do Next');
+    expect(next.finished?.context).toMatch(
+      /^## Recap of a Finished Workflow \(completed, after 1 session\)\n/,
+    );
     expect(next.finished?.context).toContain('### Git State');
   });
 });

@@ -453,7 +453,12 @@ export class AgentSessions {
     const began = d.state.sessions[d.state.sessions.length - 1]?.started_at;
     const shown = input.held && began ? withoutHeldSummary(snap, began) : snap;
     const fitted = fitToCharacters(
-      (budget) => this.svc.compiler.compile(shown, session, input.warnings ?? [], budget),
+      (budget) =>
+        this.svc.compiler.compile(shown, session, {
+          workflow: d.state,
+          warnings: input.warnings ?? [],
+          budget,
+        }),
       shown,
       input.max_chars,
     );

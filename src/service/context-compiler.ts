@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   fitResumeContext,
+  type ContextWorkflow,
   type ResumeContext,
   type SessionSnapshot,
   type TokenCounter,
@@ -34,15 +35,16 @@ export class ContextCompiler {
     readonly budget: number = DEFAULT_CONTEXT_BUDGET,
   ) {}
 
+  /** `workflow`: the snapshot's workflow as it is now (its worktree, its status). */
   compile(
     snap: SessionSnapshot,
     sessionNumber: number,
-    warnings: string[] = [],
-    budget = this.budget,
+    o: { workflow: ContextWorkflow; warnings?: string[]; budget?: number },
   ): CompiledContext {
+    const { workflow, warnings = [], budget = this.budget } = o;
     let overhead = this.count(stampOf(snap, 'f'.repeat(16)));
     for (;;) {
-      const fitted = fitResumeContext(snap, sessionNumber, warnings, budget, this.count, overhead);
+      const fitted = fitResumeContext(snap, sessionNumber, warnings, budget, this.count, overhead, workflow);
       const hash = createHash('sha256').update(fitted.markdown).digest('hex').slice(0, 16);
       const markdown = stampOf(snap, hash) + fitted.markdown;
       const tokens = this.count(markdown);

@@ -276,7 +276,7 @@ export class Queries {
         const cp = await findCheckpoint(this.store, s, o.target);
         tasks = (await this.snapshot(s.id, cp.snapshot_id)).tasks;
       }
-      const compiled = this.compiler.compile(withTasks(latest, tasks), s.session_count + 1);
+      const compiled = this.compiler.compile(withTasks(latest, tasks), s.session_count + 1, { workflow: s });
       options.push({
         ...o,
         context_tokens: compiled.tokens,
@@ -359,7 +359,7 @@ export class Queries {
         ? await this.git.captureGitState(s.worktree, workSpanOf(s))
         : null;
     const snap = latest && sameHead(latest, git) ? latest : this.liveSnapshot(s, git);
-    return this.compiler.compile(snap, session, [], budget);
+    return this.compiler.compile(snap, session, { workflow: s, ...(budget !== undefined ? { budget } : {}) });
   }
 
   /** Every checkpoint of the workflow, oldest first (from the records: the state keeps the recent ones). */

@@ -87,7 +87,10 @@ export class Resumer {
 
   /** Compiles the context for the session a command just started and records its delivery in the same commit. */
   private deliver(d: Draft, snap: SessionSnapshot, r: { session_number: number; warnings: string[] }) {
-    const compiled = this.compiler.compile(snap, r.session_number, r.warnings);
+    const compiled = this.compiler.compile(snap, r.session_number, {
+      workflow: d.state,
+      warnings: r.warnings,
+    });
     deliverContext(d, {
       snapshot_id: snap.id,
       context_hash: compiled.hash,

@@ -389,6 +389,37 @@ describe('what to do next', () => {
     );
   });
 
+  it("of a finished workflow, is a recap's: headed so, with nothing to go on with nor why a session ended", () => {
+    const done = bigSnapshot().tasks.map((t) => ({ ...t, status: 'done' as const }));
+    const snap = {
+      ...bigSnapshot(),
+      tasks: done,
+      tasks_completed: 42,
+      tasks_remaining: 0,
+      next_task_id: null,
+    };
+    const worktree = '/home/u/app';
+    const of = (status: 'completed' | 'cancelled' | 'in_progress') =>
+      fitResumeContext(snap, 6, [], 100_000, countTokens, 0, { worktree, status });
+    const recap = of('completed');
+    expect(recap.context.finished).toBe('completed');
+    expect(recap.markdown).toMatch(/^## Recap of a Finished Workflow \(completed, after 6 sessions\)\n/);
+    expect(recap.markdown).not.toContain('Session Resume Context');
+    expect(/### What to Do Next\n(.+)/.exec(recap.markdown)?.[1]).toBe(
+      'Nothing: the workflow is completed; new work goes in a new workflow.',
+    );
+    expect(/### What to Do Next\n(.+)/.exec(of('cancelled').markdown)?.[1]).toMatch(
+      /^Nothing: the workflow was cancelled;/,
+    );
+    // one at work is briefed to go on
+    const live = of('in_progress');
+    expect(live.context.finished).toBeNull();
+    expect(live.markdown).toMatch(/^## Session Resume Context \(session 6 of 6\)\n/);
+    expect(next(snap)).toBe(
+      'Every task is done. The previous session ended because: exhaustion: context 86% full.',
+    );
+  });
+
   it('says a usage limit stopped the last session, with its reset, once; not once the agent said more after it', () => {
     const base = bigSnapshot();
     const summary = (kind: 'last_message' | 'usage_limit', text: string, timestamp: string) => ({

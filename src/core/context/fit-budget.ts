@@ -1,6 +1,11 @@
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import { renderResumeContext } from './render-context.js';
-import { compileResumeContext, type ContextLimits, type ResumeContext } from './resume-context.js';
+import {
+  compileResumeContext,
+  type ContextLimits,
+  type ContextWorkflow,
+  type ResumeContext,
+} from './resume-context.js';
 
 /** Counts tokens the way the agent's model will (a real tokenizer, injected so the core stays pure). */
 export type TokenCounter = (text: string) => number;
@@ -146,12 +151,13 @@ export function fitResumeContext(
   budget: number,
   count: TokenCounter,
   overhead = 0,
+  workflow: ContextWorkflow | null = null,
 ): FittedContext {
   const limits = { ...generous };
   const fits = (markdown: string) => count(markdown) + overhead <= budget;
   for (const [key, floor] of steps) {
     for (;;) {
-      const context = compileResumeContext(snap, sessionNumber, warnings, limits);
+      const context = compileResumeContext(snap, sessionNumber, warnings, limits, workflow);
       const markdown = renderResumeContext(context);
       if (fits(markdown))
         return { context, markdown, tokens: count(markdown), budget, over_budget: false, limits };
@@ -160,7 +166,10 @@ export function fitResumeContext(
       limits[key] = half(Math.min(limits[key], now), floor);
     }
   }
-  const context = { ...compileResumeContext(snap, sessionNumber, warnings, limits), over_budget: true };
+  const context = {
+    ...compileResumeContext(snap, sessionNumber, warnings, limits, workflow),
+    over_budget: true,
+  };
   const markdown = renderResumeContext(context);
   return { context, markdown, tokens: count(markdown), budget, over_budget: true, limits };
 }

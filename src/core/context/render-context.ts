@@ -8,6 +8,11 @@ const mark: Record<string, string> = {
   blocked: '[b]',
   pending: '[ ]',
 };
+const finishedAs: Record<NonNullable<ResumeContext['finished']>, string> = {
+  completed: 'is completed',
+  failed: 'failed',
+  cancelled: 'was cancelled',
+};
 const quote = (text: string) => text.replace(/\n+/g, ' ').trim();
 
 function goal(c: ResumeContext, out: string[]) {
@@ -172,6 +177,8 @@ function tdd(c: ResumeContext, out: string[]) {
  * one).
  */
 function nextStep(c: ResumeContext): string {
+  // a finished workflow is not gone on with: why its last session ended is history, not a reason to resume
+  if (c.finished) return `Nothing: the workflow ${finishedAs[c.finished]}; new work goes in a new workflow.`;
   const what = nextWork(c);
   return /^(?:manual|handover|scheduled)\b/.test(c.next.ended_because)
     ? what
@@ -211,9 +218,16 @@ export function namingWorkflow(markdown: string, workflowId: string): string {
   );
 }
 
+/** The heading: a briefing for the next session, or the recap of a workflow that is over (shown for what it did). */
+function heading(c: ResumeContext): string {
+  if (!c.finished) return `## Session Resume Context (session ${c.session_number} of ${c.total_sessions})`;
+  const n = c.session_number;
+  return `## Recap of a Finished Workflow (${c.finished}, after ${n} session${n === 1 ? '' : 's'})`;
+}
+
 export function renderResumeContext(c: ResumeContext): string {
   const out: string[] = [];
-  out.push(`## Session Resume Context (session ${c.session_number} of ${c.total_sessions})`, '');
+  out.push(heading(c), '');
   if (c.over_budget)
     out.push('**over_budget**: even the facts always kept, shortest, exceed the budget.', '');
   if (c.warnings.length) out.push('### Warnings', ...c.warnings.map((w) => `- ${w}`), '');

@@ -1,5 +1,7 @@
 import { clip } from '../clip.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
+import type { WorkflowState } from '../schemas/state.js';
+import { isTerminal, type TerminalStatus } from '../workflow-machine.js';
 import { limitStop } from '../usage-limit-stop.js';
 import { isAcknowledgement } from '../requests/request-text.js';
 import {
@@ -66,12 +68,20 @@ export const defaultLimits: ContextLimits = {
   newer_request_note: 1,
 };
 
+/**
+ * What the context says of the workflow beside its snapshot: where its files are (paths inside the worktree are shown
+ * relative to it) and its status now (a finished workflow's context is a recap, not a briefing to go on from).
+ */
+export type ContextWorkflow = Pick<WorkflowState, 'worktree' | 'status'>;
+
 export interface ResumeContext {
   schema_version: 1;
   workflow_id: string;
   snapshot_id: string;
   session_number: number;
   total_sessions: number;
+  /** The workflow is over (completed, failed, cancelled): the context recaps what it did, nothing is to go on with. */
+  finished: TerminalStatus | null;
   /** What the user asked: the first request (the issue) and the later ones, in their words. */
   goal: Goal;
   /** `completed` counts the skipped tasks too (finished either way); `skipped` says how many of them were. */
@@ -154,12 +164,16 @@ function latestRequestFirst(snap: SessionSnapshot): boolean {
   return changed >= 0 && said > changed && !answered;
 }
 
-/** Compiles the resume context of a snapshot for session `sessionNumber` (Amelia's template, schema first). */
+/**
+ * Compiles the resume context of a snapshot for session `sessionNumber` (Amelia's template, schema first), of the
+ * workflow as it is now when given.
+ */
 export function compileResumeContext(
   snap: SessionSnapshot,
   sessionNumber: number,
   warnings: string[] = [],
   limits: ContextLimits = defaultLimits,
+  workflow: ContextWorkflow | null = null,
 ): ResumeContext {
   const completed = snap.tasks.filter((t) => t.status === 'done' || t.status === 'skipped');
   const unresolved = snap.errors.filter((e) => e.resolution === 'unresolved');
@@ -172,6 +186,7 @@ export function compileResumeContext(
     snapshot_id: snap.id,
     session_number: sessionNumber,
     total_sessions: sessionNumber,
+    finished: workflow && isTerminal(workflow.status) ? workflow.status : null,
     goal: goalOf(snap, limits),
     plan_status: {
       total: snap.tasks.length,
