@@ -73,7 +73,10 @@ export interface AlreadyDone {
   pull_requests: string[];
   /** Pushes and pull requests not listed for want of room. */
   pushes_prs_more: number;
-  /** "edited src/a.ts": one entry per file (created and then edited is created), relative to `files_under`. */
+  /**
+   * "edited src/a.ts": one entry per file with its last change (created and then edited is created), relative to the
+   * worktree, or to `files_under` for files outside it.
+   */
   files: string[];
   files_more: number;
   /** The folder every listed file is under (said once), or null. */
@@ -86,14 +89,29 @@ export interface AlreadyDone {
 }
 
 /**
- * One change per file, in the order of each file's last change: created then edited is `created`, anything then
- * deleted is `deleted`, created then deleted leaves nothing to redo but is said (`created and deleted`).
+ * A file's path as the context shows it: relative to the worktree when inside it, as the agent's tools name a file
+ * either way (an edit tool by its absolute path, `rm test/run.js` relative to the worktree it runs in).
  */
-function fileChanges(summaries: readonly string[]): { change: string; path: string }[] {
+function shownPath(path: string, worktree: string | null): string {
+  const root = worktree?.replace(/\/+$/, '');
+  const inside = root && path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
+  return inside.replace(/^(?:\.\/)+/, '');
+}
+
+/**
+ * One change per file (its path relative to the worktree when inside it), in the order of each file's last change:
+ * created then edited is `created`, anything then deleted is `deleted`, created then deleted leaves nothing to redo
+ * but is said (`created and deleted`), deleted then created again is `created`.
+ */
+function fileChanges(
+  summaries: readonly string[],
+  worktree: string | null,
+): { change: string; path: string }[] {
   const byPath = new Map<string, string>();
   for (const summary of summaries) {
     const m = /^(created|edited|deleted) (.+)$/.exec(summary);
-    const [change, path] = m ? [m[1] as string, m[2] as string] : ['changed', summary];
+    const [change, named] = m ? [m[1] as string, m[2] as string] : ['changed', summary];
+    const path = shownPath(named, worktree);
     const before = byPath.get(path);
     byPath.delete(path);
     const merged =
@@ -130,11 +148,21 @@ function commonFolder(paths: readonly string[]): string | null {
   return folder.length > 1 ? folder : null;
 }
 
-/** Side effects the next session must not redo, grouped, files newest first when cut. */
-export function alreadyDone(snap: SessionSnapshot, limits: ContextLimits): AlreadyDone {
+/**
+ * Side effects the next session must not redo, grouped, files newest first when cut (relative to `worktree` when
+ * inside it).
+ */
+export function alreadyDone(
+  snap: SessionSnapshot,
+  limits: ContextLimits,
+  worktree: string | null = null,
+): AlreadyDone {
   const effects = snap.side_effects ?? [];
   const done = doneCommits(effects, snap.git_state, limits);
-  const files = fileChanges(effects.filter((e) => e.kind === 'file_write').map((e) => e.summary));
+  const files = fileChanges(
+    effects.filter((e) => e.kind === 'file_write').map((e) => e.summary),
+    worktree,
+  );
   const shown = limits.files > 0 ? files.slice(-limits.files) : [];
   const under = commonFolder(shown.map((f) => f.path));
   const shownFiles = shown.map((f) => `${f.change} ${under ? f.path.slice(under.length + 1) : f.path}`);

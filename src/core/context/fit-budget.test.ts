@@ -674,6 +674,46 @@ describe('files already changed', () => {
   });
 });
 
+describe('files changed in the worktree', () => {
+  it('shows each relative to the worktree, once, with its last fate, however the tools named it', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const write = (i: number, summary: string) => ({
+      id: `f${i}`,
+      timestamp: at,
+      task_id: null,
+      kind: 'file_write' as const,
+      tool: i === 3 ? 'Bash' : 'Write',
+      summary,
+    });
+    // the Write tool names a file by its absolute path, `rm` by the path it was given
+    const files = [
+      'edited /tmp/r/repo/src/math.js',
+      'edited /tmp/r/repo/test/run.js',
+      'created /tmp/r/repo/test/math.test.js',
+      'deleted test/run.js',
+      'created ./notes.txt',
+      'deleted /tmp/r/repo/notes.txt',
+      'edited /etc/hosts',
+    ].map((s, i) => write(i, s));
+    const snap = { ...bigSnapshot(), side_effects: files };
+    const fitted = fitResumeContext(snap, 4, [], 100_000, countTokens, 0, {
+      worktree: '/tmp/r/repo',
+      status: 'in_progress',
+    });
+    expect(fitted.context.already_done.files).toEqual([
+      'edited src/math.js',
+      'created test/math.test.js',
+      'deleted test/run.js',
+      'created and deleted notes.txt',
+      'edited /etc/hosts',
+    ]);
+    expect(fitted.context.already_done.files_under).toBeNull();
+    // without the worktree (a snapshot compiled on its own) the paths stay as recorded
+    const alone = fitResumeContext(snap, 4, [], 100_000, countTokens);
+    expect(alone.context.already_done.files).toContain('edited /tmp/r/repo/test/run.js');
+  });
+});
+
 describe('commits already made', () => {
   it('says which commit an amend replaced', () => {
     const at = '2026-01-01T00:00:00.000Z';

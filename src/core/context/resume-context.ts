@@ -212,7 +212,7 @@ export function compileResumeContext(
           ? { reason: clip(t.note.replace(/\s+/g, ' ').trim(), limits.error_chars) }
           : {}),
       })),
-    already_done: alreadyDone(snap, limits),
+    already_done: alreadyDone(snap, limits, workflow?.worktree ?? null),
     last_state: lastState(snap, limits.last_state_chars),
     decisions: last(snap.decisions, limits.decisions).map((d) => {
       const description = clip(d.description, 300);
