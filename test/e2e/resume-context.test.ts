@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LocalClient } from '../../src/client/local-client.js';
 import { isAcknowledgement } from '../../src/core/requests/request-text.js';
 import { loadLabels, type LabelFile } from '../../src/extraction/eval/labels.js';
+import { testStep } from '../../src/extraction/rules/shell-command.js';
 import { importTranscriptFile } from '../../src/integrations/transcripts/import-file.js';
 import { countTokens } from '../../src/tokens/count-tokens.js';
 import { runCli } from '../helpers/cli.js';
@@ -36,7 +37,10 @@ function expectHolds(markdown: string, label: LabelFile, where: string) {
   }
   const test = label.last_test;
   if (test) {
-    expect(text, `${where}: last test command`).toContain(`Last run: ${words(test.command).slice(0, 40)}`);
+    // the test command itself: the part of the labelled shell line that ran the tests
+    expect(text, `${where}: last test command`).toContain(
+      `Last run: ${wordsUpTo(testStep(test.command), 40)}`,
+    );
     if (test.passed !== null) expect(text, `${where}: passed`).toContain(`${test.passed} passed`);
     if (test.failed !== null) expect(text, `${where}: failed`).toContain(`${test.failed} failed`);
   } else expect(text, where).not.toContain('### TDD State');

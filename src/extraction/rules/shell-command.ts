@@ -398,6 +398,33 @@ export const testScript = {
   test: (command: string): boolean => commandParts(command).some((part) => testScriptRun.test(part)),
 };
 
+/** A part of a command line that runs tests itself (not a package change naming a runner). */
+const runsTests = (part: string) =>
+  !packageChange.test(part) && (testRun.test(part) || embeddedRunner.test(part) || testScriptRun.test(part));
+
+/**
+ * The test command of a command line, to name the run: the part that ran the tests, after the `cd` that chose where
+ * (`cd web && npm ci && npm test 2>&1 | tail -5` -> `cd web && npm test`), without the set-up before it (files
+ * written, a build) or the filters after it; the whole line when no part is one.
+ */
+export function testStep(command: string): string {
+  const parts = splitCommand(unwrapShell(command).replace(quotedMessage, '$1$2""'));
+  const originals = splitCommand(unwrapShell(command));
+  // the parts are split the same way with or without the quoted messages: the original text is shown
+  if (parts.length !== originals.length) return command;
+  const at = parts.findIndex((p) => runsTests(p.text));
+  if (at < 0) return command;
+  // a shell keyword or a subshell before the runner (`if npm test; then`) is the line's, not the command's
+  const run = (originals[at]?.text ?? '')
+    .replace(/^(?:\(\s*|(?:if|then|else|elif|do|while|until|!)\s+)+/, '')
+    .replace(/\s+2>&1$/, '');
+  const cd = originals
+    .slice(0, at)
+    .map((p) => p.text)
+    .findLast((t) => /^cd\s/.test(t));
+  return cd ? `${cd} && ${run}` : run;
+}
+
 /**
  * A command on one line, to name it in a message: a line continued (`\\` at its end, a line ending or starting with
  * `&&`, `||`, `|`, or opening a block: `then`, `do`, `else`, `{`) joins with a space, separate lines with `; `.

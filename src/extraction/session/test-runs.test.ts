@@ -4,6 +4,14 @@ import { findTestRuns } from './test-runs.js';
 
 const lines = (...l: string[]) => l.join('\n');
 
+describe('a test run names its test command', () => {
+  it('the part of the shell line that ran the tests, beside the whole line', () => {
+    const line = 'printf "export const pow = ..." > src/pow.js && node --test test/ 2>&1 | tail -8';
+    const [run] = findTestRuns(bash(line, 0, lines('# tests 6', '# pass 6', '# fail 0')));
+    expect(run).toMatchObject({ command: line, step: 'node --test test/', passed: 6, failed: 0 });
+  });
+});
+
 describe('test runs of a session, with the runners of other projects', () => {
   it('an install is no run, a red swift test announced as such is expected, a failed build reports none', () => {
     const entries = [

@@ -1,5 +1,5 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
-import { shellCommands, testCommand, testScript } from '../rules/shell-command.js';
+import { shellCommands, testCommand, testScript, testStep } from '../rules/shell-command.js';
 import { readTestOutput, reportsFailure, type TestReport } from './test-output.js';
 
 /** One test run the session made and what it reported. */
@@ -8,7 +8,10 @@ export interface TestRun extends TestReport {
   /** The tool call the run belongs to (several results can report one call: a PTY polled until it ends). */
   tool_id: string | null;
   at: string | null;
+  /** The whole command line the run was part of. */
   command: string;
+  /** The test command itself: the part of the line that ran the tests, after its `cd` (`testStep`). */
+  step: string;
   outcome: 'pass' | 'fail';
   /** The agent said beforehand that this run should fail (the red step of test-first work). */
   expected_failure: boolean;
@@ -79,6 +82,7 @@ export function findTestRuns(entries: readonly TranscriptEntry[]): TestRun[] {
       tool_id: e.tool?.id ?? null,
       at: e.at,
       command,
+      step: testStep(command),
       outcome: failed ? 'fail' : 'pass',
       expected_failure: failed && expectsFailure.test(said),
     });

@@ -232,7 +232,8 @@ export async function importTranscript(
         failing_tests:
           run.outcome === 'fail' && run.failing.length === 0 ? ['(unnamed failures)'] : run.failing,
         expected_failures: expected,
-        last_test_command: run.command,
+        // the test command itself, not the shell line around it (files written before it, filters after it)
+        last_test_command: run.step,
         last_test_output_summary: [
           run.passed !== null ? `${run.passed} passed` : null,
           run.failed !== null ? `${run.failed} failed` : null,
