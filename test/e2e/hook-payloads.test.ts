@@ -343,8 +343,10 @@ const line = {
     }),
 };
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000);
-/** The reset time the hook's note gives. */
-const resetIn = (note: string) => /stopped by a usage limit, resets at (\S+?);/.exec(note)?.[1] ?? '';
+/** The reset the hook's note gives: as the notice said it, and the instant in UTC. */
+const resetIn = (note: string) => /stopped by a usage limit, resets at (.+?);/.exec(note)?.[1] ?? '';
+/** An instant as the notes say it, to the minute: "2026-11-30 14:00 UTC". */
+const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 /** What to Do Next, as the briefing says it. */
 const nextOf = (context: string) => /### What to Do Next\n([^\n]+)/.exec(context)?.[1] ?? '';
 
@@ -367,12 +369,13 @@ describe('a turn a usage limit stopped', () => {
     const before = Date.now();
     const r = await hook('StopFailure', { ...base, error: 'rate_limit', last_assistant_message: notice });
     expect(r).toMatchObject({ code: 0, stdout: '' });
-    expect(r.stderr).toMatch(/stopped by a usage limit, resets at \S+; snapshot snap-/);
-    // 3:40pm in Bogota (UTC-5, no daylight saving) is 20:40 UTC: the next one after the notice
+    // as the notice said it (the way the user read it), then the instant: 3:40pm in Bogota (UTC-5, no daylight
+    // saving) is 20:40 UTC, the next one after the notice
     const reset = resetIn(r.stderr);
-    expect(reset).toMatch(/T20:40:00\.000Z$/);
-    expect(Date.parse(reset)).toBeGreaterThan(before - 60_000);
-    expect(Date.parse(reset)).toBeLessThanOrEqual(before + 24 * 3600_000);
+    expect(reset).toMatch(/^3:40pm \(America\/Bogota\), which is \d{4}-\d\d-\d\d 20:40 UTC$/);
+    const instant = Date.parse(`${reset.slice(-20, -4).replace(' ', 'T')}:00Z`);
+    expect(instant).toBeGreaterThan(before - 60_000);
+    expect(instant).toBeLessThanOrEqual(before + 24 * 3600_000);
 
     // `baton status` says it too, until the agent speaks again
     const limited = (await baton(['status', '--json'])).json<{ usage_limit: string | null }>();
@@ -429,7 +432,7 @@ describe('a turn a usage limit stopped', () => {
     );
     const base = { session_id: 's1', cwd: repo, transcript_path: transcript };
     const r = await hook('Stop', { ...base, stop_hook_active: false, last_assistant_message: notice });
-    const reset = new Date(epoch * 1000).toISOString();
+    const reset = utc(new Date(epoch * 1000).toISOString());
     expect(r.stderr).toContain(`stopped by a usage limit, resets at ${reset}; snapshot snap-`);
     expect(r.stderr).toContain('(0 decisions, 0 errors)');
     const start = await hook('SessionStart', { ...base, session_id: 's2', source: 'startup' });
@@ -495,7 +498,7 @@ describe('a turn a usage limit stopped', () => {
     expect(r.code).toBe(0);
     const context = (await runCli(['context'], { cwd: repo, env })).stdout;
     expect(nextOf(context)).toMatch(
-      /ended because: stopped by a usage limit, resets at \d{4}-\d\d-\d\dT14:35:00\.000Z\.$/,
+      /ended because: stopped by a usage limit, resets at 8:05 PM, which is \d{4}-\d\d-\d\d 14:35 UTC\.$/,
     );
     expect(context).toMatch(
       /### Last State \(the agent's last message[^)]*\)\nThe retry is in; the tests are next\./,

@@ -445,7 +445,7 @@ describe('what to do next', () => {
     };
     const md = fitResumeContext(stopped, 4, [], 100_000, countTokens).markdown;
     expect(next(stopped)).toBe(
-      'Continue from task "T41: task number 41 with a reasonably descriptive title". The previous session ended because: stopped by a usage limit, resets at 2026-05-01T13:40:00.000Z.',
+      'Continue from task "T41: task number 41 with a reasonably descriptive title". The previous session ended because: stopped by a usage limit, resets at 3:40pm (Europe/Paris), which is 2026-05-01 13:40 UTC.',
     );
     expect(md.match(/usage limit/g)).toHaveLength(1);
     expect(md).not.toContain(notice);

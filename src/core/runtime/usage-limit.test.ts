@@ -103,9 +103,23 @@ describe('detectUsageLimit', () => {
   });
 
   it('says what stopped the session once, with the reset time, or that none was read from the notice', () => {
+    // an epoch: the instant in UTC, to the minute
+    expect(stoppedByLimit('Claude AI usage limit reached|1796032800', '2026-11-30T14:00:00.000Z')).toBe(
+      'stopped by a usage limit, resets at 2026-11-30 14:00 UTC',
+    );
+    // the notice's own words, as the user read them, and the instant in UTC
     expect(
-      stoppedByLimit('Claude AI usage limit reached|1795986371', new Date(1795986371 * 1000).toISOString()),
-    ).toBe(`stopped by a usage limit, resets at ${new Date(1795986371 * 1000).toISOString()}`);
+      stoppedByLimit(
+        "You've hit your session limit · resets 3pm (Europe/Berlin)",
+        '2026-11-30T14:00:00.000Z',
+      ),
+    ).toBe('stopped by a usage limit, resets at 3pm (Europe/Berlin), which is 2026-11-30 14:00 UTC');
+    expect(
+      stoppedByLimit(
+        'Claude usage limit reached. This turn is paused until the limit resets in 32m.',
+        '2026-09-24T21:20:00.000Z',
+      ),
+    ).toBe('stopped by a usage limit, resets at 2026-09-24 21:20 UTC');
     expect(stoppedByLimit('usage limit reached, try again later', null)).toBe(
       'stopped by a usage limit (no reset time read from its notice)',
     );

@@ -51,14 +51,25 @@ export function resetSaid(text: string): string | null {
   return clockPattern.exec(text)?.[1]?.trim() ?? null;
 }
 
+/** An instant as a person reads it, without seconds: "2026-11-30 14:00 UTC". */
+const utcWords = (iso: string) => {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? iso : `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+};
+
 /**
- * What stopped the session, said once for whoever reads what happened: the reset as an instant when it is known,
- * else as the notice words it (a zone this runtime does not know), else that none was read from it.
+ * What stopped the session, said once for whoever reads what happened: the reset as the notice words it, which is
+ * how the user saw it ("3pm (Europe/Berlin)"), with the instant in UTC when it is known (a clock time without a zone
+ * was read in the machine's, a notice with a date reads by itself); an instant alone (an epoch, "in 32m") in UTC; else
+ * that none was read from it.
  */
 export function stoppedByLimit(notice: string, resetsAt: string | null): string {
-  const said = resetsAt ?? resetSaid(notice);
-  return said
-    ? `stopped by a usage limit, resets at ${said}`
+  const said = resetSaid(notice);
+  const at = resetsAt ? utcWords(resetsAt) : null;
+  if (said && at) return `stopped by a usage limit, resets at ${said}, which is ${at}`;
+  const either = said ?? at;
+  return either
+    ? `stopped by a usage limit, resets at ${either}`
     : 'stopped by a usage limit (no reset time read from its notice)';
 }
 
