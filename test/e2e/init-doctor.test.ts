@@ -1,4 +1,14 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { batonBin, runCli } from '../helpers/cli.js';
@@ -53,7 +63,8 @@ describe('baton init', () => {
       expect(r.code, r.stderr).toBe(0);
       // the second run changes nothing, and says so
       const changes = r.json<{ changes: { what: string; change: string }[] }>().changes;
-      expect(changes.find((c) => c.what === 'hooks')?.change).toBe(i === 0 ? 'merged' : 'unchanged');
+      // (whether Claude Code's version could be checked on this machine is said after it: a test below)
+      expect(changes.find((c) => c.what === 'hooks')?.change).toMatch(i === 0 ? /^merged/ : /^unchanged/);
     }
     const settings = json(join(repo, '.claude', 'settings.local.json'));
     expect(settings.model).toBe('opus');
@@ -456,6 +467,38 @@ describe('baton doctor', () => {
     expect(await notes()).toContainEqual(
       `no open workflow here (the latest, ${id}, is cancelled: \`baton status -w ${id}\`): the next agent session start creates one (auto_track on)`,
     );
+  });
+
+  it('says when no `claude` is on the PATH to ask its version, and what that means, in init and doctor', async () => {
+    const { repo, env } = setup();
+    // a PATH with git and nothing else: no `claude` whatever this machine has installed
+    const bin = tempDir('baton-no-claude-');
+    const git = execFileSync('which', ['git'], { encoding: 'utf8' }).trim();
+    symlinkSync(git, join(bin, 'git'));
+    const run = (...args: string[]) => runCli(args, { cwd: repo, env: { ...env, PATH: bin } });
+    const init = await run('init', '--agent', 'claude-code', '--command', 'baton');
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toMatch(
+      /merged \(Claude Code's version is unknown \(`claude` is not on the PATH, so its version was not asked\): every hook event Baton knows is named, PostCompact \(2\.1\.76\), StopFailure \(2\.1\.78\) among them, and a Claude Code older than one of them skips the settings file whole/,
+    );
+    expect(init.stdout).toContain(
+      'if yours is older, update it, or run `baton init` again where `claude --version` answers',
+    );
+    // every event is named: the version that would leave some out is unknown
+    const settings = json(join(repo, '.claude', 'settings.local.json'));
+    expect(Object.keys(settings.hooks).sort()).toEqual([...claudeEvents].sort());
+    const doctor = (await run('doctor', '--json')).json<{
+      notes: string[];
+      agents: { agent: string; version_unread?: string }[];
+    }>();
+    expect(doctor.agents.find((a) => a.agent === 'claude-code')?.version_unread).toMatch(/not on the PATH/);
+    expect(doctor.notes).toContainEqual(
+      expect.stringMatching(/^Claude Code's version is unknown \(`claude` is not on the PATH/),
+    );
+    // nothing wired for Claude Code and none installed: its version is nothing to speak of
+    expect((await run('init', '--undo')).code).toBe(0);
+    const bare = (await run('doctor', '--json')).json<{ notes: string[] }>();
+    expect(bare.notes.filter((n) => /version is unknown/.test(n))).toEqual([]);
   });
 
   it('says when the installed Claude Code does not tell its version, in init and doctor', async () => {

@@ -1,4 +1,5 @@
 import { codexHome } from '../../agents/codex/codex-config.js';
+import { claudeEventSince } from '../hooks/hook-payload.js';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -102,21 +103,27 @@ export function detectAgents(root: string, env: NodeJS.ProcessEnv): InitAgent[] 
 /** The installed Claude Code's version, or why it could not be read. */
 export interface ClaudeVersion {
   version: string | null;
-  /** Why `claude --version` gave no version though `claude` is on the PATH (null when it did, or is not there). */
+  /** Why there is no version: `claude` is not on the PATH, or `claude --version` did not answer (null when it did). */
   unread: string | null;
 }
 
-/** What an unknown version means for the hooks: said by `init` and `doctor` alike. */
+/** The events an older Claude Code does not know, with the version that brought each: "PostCompact (2.1.76)". */
+const newerEvents = Object.entries(claudeEventSince)
+  .map(([event, since]) => `${event} (${since})`)
+  .join(', ');
+
+/** What an unknown version means for the hooks, and what to do: said by `init` and `doctor` alike. */
 export const unknownVersionNote = (unread: string) =>
-  `Claude Code's version is unknown (${unread}): every hook event Baton knows is named, and a Claude Code older than them skips its settings file whole; check that \`claude\` runs`;
+  `Claude Code's version is unknown (${unread}): every hook event Baton knows is named, ${newerEvents} among them, and a Claude Code older than one of them skips the settings file whole (every Baton hook in it); if yours is older, update it, or run \`baton init\` again where \`claude --version\` answers`;
 
 /**
  * The installed Claude Code's version (`claude --version` prints "2.1.39 (Claude Code)"), so its settings name only
- * the hook events it knows; no version when it is not on the PATH, and why when it is but does not answer.
+ * the hook events it knows; no version, and why, when it is not on the PATH (run from an IDE or a desktop app, or
+ * installed elsewhere) or does not answer.
  */
 export function claudeVersion(env: NodeJS.ProcessEnv): ClaudeVersion {
   const bin = onPath('claude', env);
-  if (!bin) return { version: null, unread: null };
+  if (!bin) return { version: null, unread: '`claude` is not on the PATH, so its version was not asked' };
   try {
     const out = execFileSync(bin, ['--version'], { env, timeout: 5000, encoding: 'utf8', stdio: 'pipe' });
     const version = /(\d+\.\d+\.\d+)/.exec(out)?.[1] ?? null;

@@ -45,7 +45,7 @@ export interface AgentWiring {
   agent: InitAgent;
   /** The installed Claude Code's version (null for Codex, or when `claude --version` does not answer). */
   version: string | null;
-  /** Why `claude --version` gave no version though `claude` is on the PATH. */
+  /** Why there is no version: `claude` is not on the PATH, or `claude --version` did not answer. */
   version_unread?: string;
   hooks: HookWiring[];
   mcp: { scope: InitScope; path: string; command: string }[];
@@ -206,7 +206,9 @@ export function diagnose(
           `${agentLabel(w.agent)} hooks in ${h.path} run "${h.command}", which is not found: install Baton (npm install -g) or run \`baton init\` again from where it is installed`,
         );
     }
-    if (w.version_unread && (w.hooks.length || inUse.includes(w.agent)))
+    // a Claude Code neither wired here nor on the PATH has no version to speak of
+    const installed = w.agent !== 'claude-code' || onPath('claude', env) !== null;
+    if (w.version_unread && (w.hooks.length || (installed && inUse.includes(w.agent))))
       notes.push(unknownVersionNote(w.version_unread));
     // Claude Code runs identical hook commands once; Codex is not known to
     const runsTwice =
