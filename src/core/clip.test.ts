@@ -49,6 +49,11 @@ describe('clipEnds', () => {
     expect(request.startsWith(head) && request.endsWith(tail)).toBe(true);
   });
 
+  it('gives the tail the room a head cut back to a word left', () => {
+    const text = 'continue, then add a CHANGELOG.md listing the five operations';
+    expect(clipEnds(text, 40, 62)).toBe('continue, then add a … five operations');
+  });
+
   it('keeps its first line whole when asked to', () => {
     const text = `Fix the login bug\n${'x '.repeat(200)}and tell me what broke it`;
     expect(clipEnds(text, 40, 18)).toBe('Fix the login bug … me what broke it');

@@ -50,8 +50,9 @@ export const clip = (text: string, max: number): string => {
 export function clipEnds(text: string, max: number, head = 0): string {
   if (text.length <= max) return text;
   const start = Math.min(Math.max(Math.ceil(max * 0.4), head), max - 12);
-  const end = max - start - 3;
-  const cut = headEnd(text, start, Math.ceil(start * 0.6));
+  const kept = text.slice(0, headEnd(text, start, Math.ceil(start * 0.6))).replace(dangling, '');
+  // the tail has the room the head left, so a head cut back to a word lets the tail keep its first word whole
+  const end = max - kept.length - 3;
   const from = tailStart(text, text.length - end, Math.floor(end * 0.4));
-  return `${text.slice(0, cut).replace(dangling, '')} … ${text.slice(from).trimStart()}`;
+  return `${kept} … ${text.slice(from).trimStart()}`;
 }
