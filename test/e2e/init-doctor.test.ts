@@ -479,7 +479,7 @@ describe('baton doctor', () => {
     const init = await run('init', '--agent', 'claude-code', '--command', 'baton');
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toMatch(
-      /merged \(Claude Code's version is unknown \(`claude` is not on the PATH, so its version was not asked\): every hook event Baton knows is named, PostCompact \(2\.1\.76\), StopFailure \(2\.1\.78\) among them, and a Claude Code older than one of them skips the settings file whole/,
+      /merged \(Claude Code's version is unknown \(`claude` is not on the PATH, so its version was not asked\): every hook event Baton knows is named, PostCompact \(since 2\.1\.76\), StopFailure \(since 2\.1\.78\) among them, and a Claude Code older than one of them skips the settings file whole/,
     );
     expect(init.stdout).toContain(
       'if yours is older, update it, or run `baton init` again where `claude --version` answers',

@@ -107,9 +107,9 @@ export interface ClaudeVersion {
   unread: string | null;
 }
 
-/** The events an older Claude Code does not know, with the version that brought each: "PostCompact (2.1.76)". */
+/** The events an older Claude Code does not know, with the version that brought each: "PostCompact (since 2.1.76)". */
 const newerEvents = Object.entries(claudeEventSince)
-  .map(([event, since]) => `${event} (${since})`)
+  .map(([event, since]) => `${event} (since ${since})`)
   .join(', ');
 
 /** What an unknown version means for the hooks, and what to do: said by `init` and `doctor` alike. */
