@@ -306,8 +306,8 @@ describe('an error is over when something shows it, not when the agent says what
       ...bash('cargo test', 0, 'test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out'),
     ];
     expect(brief(later)).toEqual([
-      ['test_failure', 'fixed', 'succeeded later (line N)'],
-      ['command_failed', 'fixed', 'succeeded later (line N)'],
+      ['test_failure', 'fixed', 'succeeded later (transcript line N)'],
+      ['command_failed', 'fixed', 'succeeded later (transcript line N)'],
       ['command_failed', 'unresolved', undefined],
     ]);
   });
@@ -338,7 +338,11 @@ describe('an error is over when something shows it, not when the agent says what
     );
     const install = bash('npm install --offline ./vendor/vite-5.4.2.tgz', 0, 'added 12 packages in 2s');
     expect(brief([...failing, words, ...install])).toEqual([
-      ['command_failed', 'workaround', "I'll install from the vendored tarballs instead. (went on: line N)"],
+      [
+        'command_failed',
+        'workaround',
+        "I'll install from the vendored tarballs instead. (went on: transcript line N)",
+      ],
     ]);
     // said, and nothing done after the words: a plan, not a way around
     expect(brief([...failing, words])[0]?.[1]).toBe('unresolved');
