@@ -538,7 +538,7 @@ describe('an error worked around in one import', () => {
       recent_resolved_errors: { resolution: string; resolution_notes: string }[];
     };
     expect(status.recent_resolved_errors.map((e) => [e.resolution, e.resolution_notes])).toEqual([
-      ['fixed', expect.stringMatching(/^succeeded later \(line \d+\)$/)],
+      ['fixed', expect.stringMatching(/^succeeded later \(transcript line \d+\)$/)],
     ]);
     await w.service.store.close();
   });
