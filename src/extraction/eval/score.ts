@@ -31,25 +31,34 @@ const alone: UnitOf = (line) => line;
 
 /**
  * One-to-one matching: a prediction matches an unmatched label one of whose evidence lines is in the prediction's
- * unit (its line, or another line of the same model message).
+ * unit (its line, or another line of the same model message). The pairing is a maximum one (augmenting paths), so a
+ * prediction that could take either of two labels never takes the one a later prediction alone could match.
  */
 function match<P extends { evidence_line: number | null }, L extends { evidence: number[] }>(
   predicted: readonly P[],
   labelled: readonly L[],
   unitOf: UnitOf = alone,
 ): [P, L][] {
-  const used = new Set<number>();
-  const pairs: [P, L][] = [];
-  for (const p of predicted) {
+  const fits = predicted.map((p) => {
     const at = p.evidence_line === null ? null : unitOf(p.evidence_line);
-    const i = labelled.findIndex(
-      (l, index) => !used.has(index) && at !== null && l.evidence.some((e) => unitOf(e) === at),
-    );
-    if (i < 0) continue;
-    used.add(i);
-    pairs.push([p, labelled[i] as L]);
-  }
-  return pairs;
+    return labelled.flatMap((l, i) => (at !== null && l.evidence.some((e) => unitOf(e) === at) ? [i] : []));
+  });
+  /** The prediction holding each label, if any. */
+  const holder = new Map<number, number>();
+  const place = (p: number, seen: Set<number>): boolean => {
+    for (const l of fits[p] ?? []) {
+      if (seen.has(l)) continue;
+      seen.add(l);
+      const other = holder.get(l);
+      if (other === undefined || place(other, seen)) {
+        holder.set(l, p);
+        return true;
+      }
+    }
+    return false;
+  };
+  predicted.forEach((_, p) => place(p, new Set()));
+  return [...holder].sort(([, a], [, b]) => a - b).map(([l, p]) => [predicted[p] as P, labelled[l] as L]);
 }
 
 /** What one file's labels and predictions did not pair up: the labelled items missed, the predictions extra. */
