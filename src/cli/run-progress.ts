@@ -16,9 +16,11 @@ export interface ProgressOptions {
 function usageLimitLine(report: RunReport): string {
   const limit = report.usage_limit;
   const go = `\`baton run -w ${report.workflow_id}\``;
-  if (!limit?.resets_at) return `usage limit (the agent gave no reset time): go on later with ${go}`;
-  if (limit.auto_resumed) return `usage limit (reset at ${limit.resets_at}): waited for it and went on`;
-  return `usage limit (resets at ${limit.resets_at}): go on then with ${go}, or add --auto-resume to wait for it`;
+  const when = limit?.reset_words ?? limit?.resets_at ?? null;
+  if (!limit || !when) return `usage limit (the agent gave no reset time): go on later with ${go}`;
+  if (limit.auto_resumed) return `usage limit (reset at ${when}): waited for it and went on`;
+  // a time in words only (a zone this runtime does not know) is not one to wait for
+  return `usage limit (resets at ${when}): go on then with ${go}${limit.resets_at ? ', or add --auto-resume to wait for it' : ''}`;
 }
 
 /**

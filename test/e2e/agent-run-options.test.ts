@@ -9,18 +9,35 @@ interface Report {
   status: string;
   pause_trigger: string | null;
   tasks: { id: string; outcome: string }[];
-  usage_limit: { resets_at: string | null; auto_resumed: boolean } | null;
+  usage_limit: { resets_at: string | null; reset_words: string | null; auto_resumed: boolean } | null;
   stopped: string;
   workflow_id: string;
 }
 
 const setup = agentWorkspace;
 
+/** An instant to the minute on Berlin's clock and on UTC's, as a person reads them (independent of Baton's code). */
+const berlinAndUtc = (epochSeconds: number) => {
+  const t = new Date(epochSeconds * 1000);
+  const berlin = new Intl.DateTimeFormat('sv-SE', {
+    timeZone: 'Europe/Berlin',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(t);
+  return `${berlin} (Europe/Berlin), which is ${t.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+};
+
 describe('baton run options', () => {
   it('a usage limit pauses the workflow with the reset time; without --auto-resume the run stops there', async () => {
-    const { cli, events, create, repo, env } = setup({ BATON_AGENT_BIN: fakeClaude });
+    // the machine's clock is Berlin's: an epoch reset is said on it, readably, with its UTC (never the raw ISO time)
+    const { cli, events, create, repo, env } = setup({ BATON_AGENT_BIN: fakeClaude, TZ: 'Europe/Berlin' });
     await create();
     const resets = Math.floor(Date.now() / 1000) + 3600;
+    const words = berlinAndUtc(resets);
     const r = await cli(['run', '--agent', 'claude-code'], { FAKE_USAGE_LIMIT: String(resets) });
     // not done, try again later: a script that goes on after `baton run` must not go on as if it were finished
     expect(r.code, r.stderr).toBe(75);
@@ -29,11 +46,15 @@ describe('baton run options', () => {
     expect(report.stopped).toBe('usage limit');
     expect(report.usage_limit).toEqual({
       resets_at: new Date(resets * 1000).toISOString(),
+      reset_words: words,
       auto_resumed: false,
     });
     const ev = events().find((e) => e.type === 'usage_limit.reached');
     expect(ev?.data.resets_at).toBe(new Date(resets * 1000).toISOString());
     expect(ev?.data.auto_resume_at).toBeNull();
+    expect(events().find((e) => e.type === 'workflow.paused')?.data.reason).toBe(
+      `usage limit, resets at ${words}`,
+    );
     // On a terminal the run's last line says when, and the command that goes on then.
     const again = await runCli(['run', '--agent', 'claude-code'], {
       cwd: repo,
@@ -41,13 +62,29 @@ describe('baton run options', () => {
     });
     expect(again.code, again.stderr).toBe(75);
     // Going on before the reset is allowed, and said: the agent may stop again at once.
+    expect(again.stderr).toContain(`the usage limit this workflow hit resets at ${words} (in `);
     expect(again.stderr).toMatch(
-      new RegExp(
-        `the usage limit this workflow hit resets at ${new Date(resets * 1000).toISOString()} \\(in \\d+m\\d\\ds\\): going on now, the agent may stop again at once; add --auto-resume to wait for it`,
-      ),
+      /\(in \d+m\d\ds\): going on now, the agent may stop again at once; add --auto-resume/,
     );
     expect(again.stdout).toContain(
-      `usage limit (resets at ${new Date(resets * 1000).toISOString()}): go on then with \`baton run -w ${report.workflow_id}\`, or add --auto-resume to wait for it`,
+      `usage limit (resets at ${words}): go on then with \`baton run -w ${report.workflow_id}\`, or add --auto-resume to wait for it`,
+    );
+    expect(again.stdout + again.stderr).not.toContain(new Date(resets * 1000).toISOString());
+  });
+
+  it("a reset the agent's notice words is said in its words, with the instant in UTC", async () => {
+    const { repo, env, create } = setup({ BATON_AGENT_BIN: fakeClaude, TZ: 'Europe/Berlin' });
+    await create();
+    const r = await runCli(['run', '--agent', 'claude-code'], {
+      cwd: repo,
+      env: { ...env, FAKE_USAGE_LIMIT: "You've hit your session limit · resets 3:40pm (UTC)" },
+    });
+    expect(r.code, r.stderr).toBe(75);
+    expect(r.stderr).toMatch(
+      /workflow paused \(pause\): usage limit, resets at 3:40pm \(UTC\), which is \d{4}-\d\d-\d\d 15:40 UTC\n/,
+    );
+    expect(r.stdout).toMatch(
+      /usage limit \(resets at 3:40pm \(UTC\), which is \d{4}-\d\d-\d\d 15:40 UTC\): go on then with `baton run -w /,
     );
   });
 
@@ -71,7 +108,7 @@ describe('baton run options', () => {
   });
 
   it('--auto-resume on a workflow paused by a usage limit waits for the reset first; a signal stops the wait at once', async () => {
-    const { cli, events, create, spawnRun } = setup({ BATON_AGENT_BIN: fakeClaude });
+    const { cli, events, create, spawnRun } = setup({ BATON_AGENT_BIN: fakeClaude, TZ: 'Europe/Berlin' });
     await create();
     const resets = new Date((Math.floor(Date.now() / 1000) + 3600) * 1000).toISOString();
     const first = await cli(['run', '--agent', 'claude-code'], {
@@ -82,7 +119,7 @@ describe('baton run options', () => {
     const waiting = spawnRun(['run', '--agent', 'claude-code', '--auto-resume']);
     await until('the run to wait for the reset', async () =>
       waiting.out.stderr.includes(
-        `the usage limit this workflow hit resets at ${resets}: waiting for it (--auto-resume)`,
+        `the usage limit this workflow hit resets at ${berlinAndUtc(Date.parse(resets) / 1000)}: waiting for it (--auto-resume)`,
       ),
     );
     waiting.child.kill('SIGINT');
@@ -95,14 +132,14 @@ describe('baton run options', () => {
   });
 
   it('a signal stops a run that waits for a usage limit it met itself: paused, and how to go on', async () => {
-    const { events, create, spawnRun } = setup({ BATON_AGENT_BIN: fakeClaude });
+    const { events, create, spawnRun } = setup({ BATON_AGENT_BIN: fakeClaude, TZ: 'Europe/Berlin' });
     await create();
     const resets = Math.floor(Date.now() / 1000) + 3600;
     const run = spawnRun(['--json', 'run', '--agent', 'claude-code', '--auto-resume'], {
       FAKE_USAGE_LIMIT: String(resets),
     });
     await until('the run to wait for the reset', async () =>
-      run.out.stderr.includes(`usage limit: resuming at ${new Date(resets * 1000).toISOString()}`),
+      run.out.stderr.includes(`usage limit: resuming at ${berlinAndUtc(resets)}`),
     );
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(130);
@@ -114,6 +151,7 @@ describe('baton run options', () => {
     expect(report?.stopped).toBe("baton run was stopped (SIGINT) while waiting for the usage limit's reset");
     expect(report?.usage_limit).toEqual({
       resets_at: new Date(resets * 1000).toISOString(),
+      reset_words: berlinAndUtc(resets),
       auto_resumed: false,
     });
     expect(events().filter((e) => e.type === 'workflow.resumed')).toHaveLength(0);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runProgress } from '../../src/cli/run-progress.js';
-import type { RunEvent } from '../../src/service/runtime/index.js';
+import type { RunEvent, RunReport } from '../../src/service/runtime/index.js';
 
 const wf = 'wf-1';
 const started: RunEvent = {
@@ -133,5 +133,45 @@ describe('baton run progress on a terminal', () => {
     expect(lines.map((l) => l.event)).toEqual(['task.started', 'usage', 'task.finished', 'run.finished']);
     expect(err).toEqual([]);
     expect(tty).toEqual([]);
+  });
+});
+
+describe("baton run's last line after a usage limit", () => {
+  const report = (usage_limit: RunReport['usage_limit']): RunReport => ({
+    workflow_id: wf,
+    status: 'paused',
+    stopped: 'usage limit',
+    sessions: 1,
+    failed: false,
+    tasks: [],
+    fallbacks: [],
+    usage_limit,
+    pause_trigger: 'pause',
+  });
+  const lastLine = (r: RunReport) => {
+    const { p, out } = harness({ columns: null });
+    p.finish(r);
+    return out.join('').split('\n').at(-1);
+  };
+
+  it('says the reset as Baton says one, never the raw ISO time', () => {
+    expect(
+      lastLine(
+        report({
+          resets_at: '2026-11-29T15:00:00.000Z',
+          reset_words: '2026-11-29 16:00 (Europe/Berlin), which is 2026-11-29 15:00 UTC',
+          auto_resumed: false,
+        }),
+      ),
+    ).toBe(
+      'usage limit (resets at 2026-11-29 16:00 (Europe/Berlin), which is 2026-11-29 15:00 UTC): go on then with `baton run -w wf-1`, or add --auto-resume to wait for it',
+    );
+    // the notice's words without an instant (a zone this runtime does not know): nothing to wait for
+    expect(
+      lastLine(report({ resets_at: null, reset_words: '5pm (Mars/Olympus)', auto_resumed: false })),
+    ).toBe('usage limit (resets at 5pm (Mars/Olympus)): go on then with `baton run -w wf-1`');
+    expect(lastLine(report({ resets_at: null, reset_words: null, auto_resumed: false }))).toBe(
+      'usage limit (the agent gave no reset time): go on later with `baton run -w wf-1`',
+    );
   });
 });

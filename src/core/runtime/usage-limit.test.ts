@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectUsageLimit, isLimitNotice, resetSaid, stoppedByLimit } from './usage-limit.js';
+import { detectUsageLimit, isLimitNotice, resetSaid, resetWords, stoppedByLimit } from './usage-limit.js';
 import { wallClockAt } from './wall-clock.js';
 
 const at = (iso: string) => new Date(iso);
@@ -123,6 +123,30 @@ describe('detectUsageLimit', () => {
     expect(stoppedByLimit('usage limit reached, try again later', null)).toBe(
       'stopped by a usage limit (no reset time read from its notice)',
     );
+  });
+
+  it("says a reset time one way: the notice's words with the UTC instant, else the instant on the given clock with it", () => {
+    const berlin = "You've hit your session limit · resets 3pm (Europe/Berlin)";
+    // the notice's own words win over any machine's clock
+    expect(resetWords(berlin, '2026-11-30T14:00:00.000Z', 'America/New_York')).toBe(
+      '3pm (Europe/Berlin), which is 2026-11-30 14:00 UTC',
+    );
+    // an instant alone (an epoch, an ISO time): on the reader's clock, readable, with its UTC
+    const epoch = 'Claude AI usage limit reached|1796032800';
+    expect(resetWords(epoch, '2026-11-29T15:00:00.000Z', 'Europe/Berlin')).toBe(
+      '2026-11-29 16:00 (Europe/Berlin), which is 2026-11-29 15:00 UTC',
+    );
+    expect(resetWords(null, '2026-07-01T03:30:00.000Z', 'America/Los_Angeles')).toBe(
+      '2026-06-30 20:30 (America/Los_Angeles), which is 2026-07-01 03:30 UTC',
+    );
+    // no zone, a UTC clock, or a zone this runtime does not know: UTC alone, never the raw ISO time
+    for (const zone of [null, 'UTC', 'Etc/UTC', 'Mars/Olympus'])
+      expect(resetWords(epoch, '2026-11-29T15:00:00.000Z', zone), String(zone)).toBe('2026-11-29 15:00 UTC');
+    // words without an instant (a zone this runtime does not know), and nothing at all
+    expect(resetWords("You've hit your limit · resets 5pm (Mars/Olympus)", null, 'Europe/Berlin')).toBe(
+      '5pm (Mars/Olympus)',
+    );
+    expect(resetWords('usage limit reached, try again later', null, 'Europe/Berlin')).toBeNull();
   });
 
   it("tells a limit notice from the agent's words about a limit", () => {

@@ -1,4 +1,4 @@
-import { nextWallClock, wallClockAt } from './wall-clock.js';
+import { clockAt, nextWallClock, wallClockAt, type WallClock } from './wall-clock.js';
 
 /**
  * Usage-limit errors (rate or plan limits) as agent CLIs report them, with the reset time when they give one:
@@ -51,25 +51,41 @@ export function resetSaid(text: string): string | null {
   return clockPattern.exec(text)?.[1]?.trim() ?? null;
 }
 
-/** An instant as a person reads it, without seconds: "2026-11-30 14:00 UTC". */
-const utcWords = (iso: string) => {
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? iso : `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-};
+/** A clock time as a person reads it, without seconds: "2026-11-30 14:00". */
+const clockWords = (c: WallClock) =>
+  `${c.year}-${String(c.month + 1).padStart(2, '0')}-${String(c.day).padStart(2, '0')} ${String(c.hour).padStart(2, '0')}:${String(c.minute).padStart(2, '0')}`;
 
 /**
- * What stopped the session, said once for whoever reads what happened: the reset as the notice words it, which is
- * how the user saw it ("3pm (Europe/Berlin)"), with the instant in UTC when it is known (a clock time without a zone
- * was read in the machine's, a notice with a date reads by itself); an instant alone (an epoch, "in 32m") in UTC; else
- * that none was read from it.
+ * A reset time, said one way wherever Baton says one: as the agent's notice said it, which is how the user saw it
+ * ("3pm (Europe/Berlin)"), with the instant in UTC when it is known ("..., which is 2026-11-30 14:00 UTC"). An
+ * instant alone (an epoch, "in 32m", an ISO time) is said the same way on `zone`'s clock, the zone of the machine
+ * where a person reads it ("2026-11-30 15:00 (Europe/Berlin), which is 2026-11-30 14:00 UTC"), in UTC alone
+ * without a zone or where that clock is UTC's. Null when neither is known.
+ */
+export function resetWords(
+  notice: string | null,
+  resetsAt: string | null,
+  zone: string | null = null,
+): string | null {
+  const said = notice ? resetSaid(notice) : null;
+  const t = resetsAt ? Date.parse(resetsAt) : NaN;
+  if (Number.isNaN(t)) return said ?? resetsAt;
+  const utc = new Date(t).toISOString().slice(0, 16).replace('T', ' ');
+  const local = zone && !said ? clockAt(t, zone) : null;
+  const there = local && clockWords(local) !== utc ? `${clockWords(local)} (${zone})` : null;
+  const first = said ?? there;
+  return first ? `${first}, which is ${utc} UTC` : `${utc} UTC`;
+}
+
+/**
+ * What stopped the session, said once for whoever reads what happened: the reset as `resetWords` says it (a clock
+ * time without a zone was read in the machine's, a notice with a date reads by itself), else that none was read from
+ * it. No zone of a machine here: the next session may run on another, so an instant alone is said in UTC.
  */
 export function stoppedByLimit(notice: string, resetsAt: string | null): string {
-  const said = resetSaid(notice);
-  const at = resetsAt ? utcWords(resetsAt) : null;
-  if (said && at) return `stopped by a usage limit, resets at ${said}, which is ${at}`;
-  const either = said ?? at;
-  return either
-    ? `stopped by a usage limit, resets at ${either}`
+  const words = resetWords(notice, resetsAt);
+  return words
+    ? `stopped by a usage limit, resets at ${words}`
     : 'stopped by a usage limit (no reset time read from its notice)';
 }
 

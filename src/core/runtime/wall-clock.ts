@@ -37,7 +37,7 @@ function formatter(zone: string): Intl.DateTimeFormat | null {
 }
 
 /** The zone's clock at instant `t` (whole seconds), or null for an unknown zone. */
-function clockAt(t: number, zone: string): (WallClock & { second: number }) | null {
+export function clockAt(t: number, zone: string): (WallClock & { second: number }) | null {
   const f = formatter(zone);
   if (!f) return null;
   const p: Record<string, number> = {};

@@ -129,13 +129,11 @@ export class AgentRunner {
     // agent may stop again at once.
     const limitAhead = s.status === 'paused' ? usageLimitAhead(s) : null;
     if (limitAhead && o.autoResume) {
-      note(
-        `the usage limit this workflow hit resets at ${limitAhead.resets_at}: waiting for it (--auto-resume)`,
-      );
+      note(`the usage limit this workflow hit resets at ${limitAhead.words}: waiting for it (--auto-resume)`);
       await sleep(limitAhead.ms, o.signal);
     } else if (limitAhead)
       note(
-        `the usage limit this workflow hit resets at ${limitAhead.resets_at} (in ${formatSpan(limitAhead.ms)}): going on now, the agent may stop again at once; add --auto-resume to wait for it`,
+        `the usage limit this workflow hit resets at ${limitAhead.words} (in ${formatSpan(limitAhead.ms)}): going on now, the agent may stop again at once; add --auto-resume to wait for it`,
       );
     // stopped while waiting: the loop below says so and leaves the workflow paused
     if (!o.signal?.aborted && isResumable(s.status)) await resumeWorkflow(s.status);

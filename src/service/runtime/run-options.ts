@@ -61,7 +61,8 @@ export interface RunReport {
   pause_trigger: WorkflowState['pause_trigger'];
   tasks: { id: string; outcome: string; detail?: string | null; log?: string | null }[];
   fallbacks: string[];
-  usage_limit: { resets_at: string | null; auto_resumed: boolean } | null;
+  /** `reset_words`: the reset time as Baton says one (`resetWords`: the notice's words, or this machine's clock, and UTC). */
+  usage_limit: { resets_at: string | null; reset_words: string | null; auto_resumed: boolean } | null;
   stopped: string;
   /** Baton sessions this run worked in (a fresh one after each exhaustion or usage-limit pause). */
   sessions: number;

@@ -1,7 +1,8 @@
-import { usageLimitReached, type WorkflowState } from '../../core/index.js';
+import { resetWords, usageLimitReached, type WorkflowState } from '../../core/index.js';
 import type { BatonService } from '../baton-service.js';
 import type { SessionResult } from './agent-session.js';
 import type { RunEvent } from './run-events.js';
+import type { RunReport } from './run-options.js';
 
 /** Waits `ms`, or less when `signal` fires first (a person stopping a run that waits for a usage limit's reset). */
 export const sleep = (ms: number, signal?: AbortSignal) =>
@@ -16,14 +17,22 @@ export const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', done, { once: true });
   });
 
+/**
+ * A reset time as Baton says one (`resetWords`), an instant alone on this machine's clock: the person who reads a
+ * run's lines reads them here, and the agent printed its own reset time in this zone too.
+ */
+export const resetHere = (notice: string | null, resetsAt: string | null) =>
+  resetWords(notice, resetsAt, Intl.DateTimeFormat().resolvedOptions().timeZone);
+
 /** The usage limit a paused workflow hit, when its reset is still ahead (a run started now may stop again at once). */
 export function usageLimitAhead(
   s: WorkflowState,
   now = Date.now(),
-): { resets_at: string; ms: number } | null {
-  const at = s.agent?.usage_limit?.resets_at;
+): { resets_at: string; words: string; ms: number } | null {
+  const limit = s.agent?.usage_limit;
+  const at = limit?.resets_at;
   const ms = at ? Date.parse(at) - now : NaN;
-  return at && ms > 0 ? { resets_at: at, ms } : null;
+  return at && ms > 0 ? { resets_at: at, words: resetHere(limit.message, at) ?? at, ms } : null;
 }
 
 /**
@@ -43,7 +52,8 @@ export async function pauseForUsageLimit(
     log: (line: string) => void;
     emit: (e: RunEvent) => void;
   },
-): Promise<{ report: { resets_at: string | null; auto_resumed: boolean }; stopped: string | null }> {
+): Promise<{ report: NonNullable<RunReport['usage_limit']>; stopped: string | null }> {
+  const words = resetHere(result.text, result.resets_at);
   const wait = o.autoResume && result.resets_at ? Date.parse(result.resets_at) - Date.now() : null;
   await svc.runner.run(
     id,
@@ -58,7 +68,7 @@ export async function pauseForUsageLimit(
   await svc.pause(
     { workflowId: id },
     {
-      reason: `usage limit${result.resets_at ? `, resets at ${result.resets_at}` : ''}`,
+      reason: `usage limit${words ? `, resets at ${words}` : ''}`,
       trigger: 'pause',
       force: true,
     },
@@ -70,9 +80,9 @@ export async function pauseForUsageLimit(
     trigger: paused.pause_trigger,
     reason: paused.pause_reason,
   });
-  const report = { resets_at: result.resets_at, auto_resumed: wait !== null };
+  const report = { resets_at: result.resets_at, reset_words: words, auto_resumed: wait !== null };
   if (wait === null) return { report, stopped: 'usage limit' };
-  o.log(`usage limit: resuming at ${result.resets_at}`);
+  o.log(`usage limit: resuming at ${words ?? result.resets_at}`);
   await sleep(Math.max(0, wait), o.signal);
   // not waited for after all: the workflow stays paused, and the run says how to go on
   if (o.signal?.aborted)
