@@ -43,8 +43,54 @@ describe('fitSummary', () => {
 
   it('keeps the head of text without numbered sections, and leaves a short text alone', () => {
     const text = 'First part.\n\n'.repeat(100);
-    expect(fitSummary(text, 50)).toEqual({ text: `${text.slice(0, 45).trimEnd()}…`, cut: text.length - 45 });
+    // the space before the cut is not shown either
+    expect(fitSummary(text, 50)).toEqual({ text: `${text.slice(0, 44)}…`, cut: text.length - 44 });
     expect(fitSummary('Done: all 12 tests pass.', 50)).toEqual({ text: 'Done: all 12 tests pass.', cut: 0 });
+  });
+
+  it('cuts at the end of a word, with an ellipsis, within the budget', () => {
+    const text =
+      'The parser handles nested brackets now; remaining: escape sequences and unicode identifiers. '.repeat(
+        20,
+      );
+    const words = new Set(text.split(/\s+/).map((w) => w.replace(/[,;:.]$/, '')));
+    for (const max of [50, 61, 77, 100, 333]) {
+      const r = fitSummary(text, max);
+      expect(r.text.length, String(max)).toBeLessThanOrEqual(max);
+      expect(r.text.endsWith('…'), String(max)).toBe(true);
+      const shown = r.text.slice(0, -1);
+      // the last word shown is a whole word of the text, and the text goes on with a space after it
+      expect(
+        words.has(
+          shown
+            .split(/\s+/)
+            .at(-1)!
+            .replace(/[,;:.]$/, ''),
+        ),
+        r.text,
+      ).toBe(true);
+      expect(text.startsWith(shown), r.text).toBe(true);
+      expect(r.cut).toBe(text.length - shown.length);
+    }
+  });
+
+  it("cuts a section that says where the work stands at a word's end too", () => {
+    const current = 'Wiring the retry into the uploader and its backoff settings. '.repeat(40).trim();
+    const text = [
+      '1. Primary Request and Intent:',
+      '   Add a retry to the uploader.',
+      '2. Key Technical Concepts:',
+      'x'.repeat(3000),
+      '3. Current Work:',
+      current,
+    ].join('\n');
+    const r = fitSummary(text, 1200);
+    expect(r.text.length).toBeLessThanOrEqual(1200);
+    const head = /^3\. Current Work:\n([^\n]*)…$/m.exec(r.text)?.[1];
+    expect(head, r.text).toBeDefined();
+    expect(current.startsWith(head!)).toBe(true);
+    expect(current[head!.length]).toBe(' ');
+    expect(head).toMatch(/[a-z.]$/);
   });
 
   it('closes a code fence its cut leaves open', () => {

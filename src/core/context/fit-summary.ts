@@ -1,3 +1,5 @@
+import { clip } from '../clip.js';
+
 /**
  * Cuts a long summary to `max` characters the way a reader would: a compaction summary in Claude Code's numbered
  * sections (1. Primary Request and Intent ... 7. Pending Tasks, 8. Current Work, 9. Optional Next Step) keeps the
@@ -25,8 +27,9 @@ export function fitSummary(text: string, max: number): { text: string; cut: numb
       kept.set(i, body);
       room -= body.length + 2 - placeholder(i);
     } else if (rank(p.title) < 3 && room + placeholder(i) > 300) {
-      // a section that says where the work stands, too long for what is left: its head
-      const head = closeFence(`${body.slice(0, room + placeholder(i) - 6).trimEnd()}…`);
+      // a section that says where the work stands, too long for what is left: its head, cut at a word (room for a
+      // fence it may close)
+      const head = closeFence(clip(body, room + placeholder(i) - 5));
       kept.set(i, head);
       room -= head.length + 2 - placeholder(i);
     }
@@ -81,9 +84,11 @@ function numberedSections(text: string): { title: string; start: number; end: nu
   return found.map((s, i) => ({ ...s, end: found[i + 1]?.start ?? text.length }));
 }
 
+/** The text's head cut at a word's end with an ellipsis (`clip`), leaving room for a fence it may close. */
 function headOf(text: string, max: number): { text: string; cut: number } {
-  const keep = Math.max(0, max - 5); // room for the ellipsis and a fence it may close
-  return { text: closeFence(`${text.slice(0, keep).trimEnd()}…`), cut: Math.max(0, text.length - keep) };
+  const head = clip(text, Math.max(1, max - 4));
+  // what is shown of the text: the head without its ellipsis
+  return { text: closeFence(head), cut: Math.max(0, text.length - (head.length - 1)) };
 }
 
 /** A cut inside a fenced code block closes it, so the sections after it are not read as code. */
