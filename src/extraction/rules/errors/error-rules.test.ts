@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bash, say } from '../../../../test/helpers/tool-results.js';
+import { findTestRuns } from '../../session/test-runs.js';
 import { findErrors } from './error-rules.js';
+import { resolveKnown } from './resolve-known.js';
 
 describe('findErrors: what the agent was doing', () => {
   it('is what it said in the same turn, never the last message of a turn before', () => {
@@ -19,5 +21,28 @@ describe('findErrors: what the agent was doing', () => {
       ...entries.slice(3),
     ];
     expect(findErrors(said, null)[0]?.context).toBe('Running the whole suite before the README.');
+  });
+});
+
+describe('findErrors: a failed test run', () => {
+  it('is named by its test command, as its test run is, not by the whole shell line', () => {
+    const line = 'cd pkg && npm ci && npm test 2>&1 | tail -20';
+    const entries = [
+      say('run the tests', 'user'),
+      ...bash(
+        line,
+        1,
+        ' FAIL  src/sum.test.ts > adds\n Test Files  1 failed (1)\n      Tests  1 failed | 2 passed (3)',
+      ),
+    ];
+    const [error] = findErrors(entries, null);
+    expect(error?.error_type).toBe('test_failure');
+    expect(findTestRuns(entries)[0]?.step).toBe('cd pkg && npm test');
+    expect(error?.error_message).toMatch(/^`cd pkg && npm test`: /);
+    // a later import still knows it by that name: the same tests passing, by the whole line again, fix it
+    const later = bash(line, 0, ' Test Files  1 passed (1)\n      Tests  3 passed (3)');
+    expect(
+      resolveKnown([{ id: 'e1', error_type: 'test_failure', error_message: error!.error_message }], later),
+    ).toMatchObject([{ error_id: 'e1', resolution: 'fixed' }]);
   });
 });

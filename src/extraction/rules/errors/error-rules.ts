@@ -30,6 +30,7 @@ import {
   sameStep,
   shellCommand,
   testCommand,
+  testStep,
   toolFamily,
 } from '../shell-command.js';
 
@@ -318,11 +319,13 @@ export function findErrors(entries: readonly TranscriptEntry[], taskId: string |
     const unflagged = entry.tool !== null && entry.tool.exit_code === null && entry.tool.is_error !== true;
     const detail =
       feedback ?? (causeOf(entry.text, unflagged) || `exit code ${entry.tool?.exit_code ?? 'unknown'}`);
+    // a failed test run is named as its test run is: by its test command (`testStep`), not the set-up and the
+    // filters around it on the line
     const subject =
       type === 'hook_feedback'
         ? 'Stop hook'
         : command
-          ? `\`${clip(oneLineCommand(command), 100)}\``
+          ? `\`${clip(oneLineCommand(type === 'test_failure' ? testStep(command) : command), 100)}\``
           : (entry.tool?.name ?? 'agent');
     // the same failure again (a retry, or another command showing it) before anything cleared it is one error
     const key = keyOf(entry);
