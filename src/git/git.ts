@@ -100,13 +100,15 @@ function parseLog(out: string) {
 }
 
 /**
- * The commits of HEAD's history made since the workflow began: after its start commit and committed at or after its
- * creation (to the second, git's precision), so a rebase onto a newer base does not count the base's older commits,
- * and a start commit git no longer knows (a repository cloned again) bounds by the time alone; a finished workflow's
- * end bounds them too (what came after is another's work). The walk stops at the first commit older than the start: a
- * long-lived branch costs what the workflow added, not its history.
+ * The commits of HEAD's history after `start.commit`, the newest WORK_COMMITS_LISTED listed (oldest first) and the
+ * rest counted. `timed`: committed at or after `start.at` too (to the second, git's precision) and, for a finished
+ * workflow, before `start.until`: a workflow's work, where a rebase onto a newer base does not count the base's
+ * older commits and what came after the end is another's work. Untimed (a snapshot's HEAD), every commit HEAD has that
+ * the start has not, however old (a pull brings older commits that are new here). A start commit git no longer knows
+ * (a repository cloned again, a rewritten commit collected) bounds by the time alone. The walk stops at the first
+ * commit older than the start: a long-lived branch costs what was added since, not its history.
  */
-async function workCommits(dir: string, start: WorkSpan): Promise<WorkCommits> {
+async function commitsAfter(dir: string, start: WorkSpan, timed: boolean): Promise<WorkCommits> {
   const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
   const window = [
     `--since=@${seconds(start.at)}`,
@@ -115,7 +117,7 @@ async function workCommits(dir: string, start: WorkSpan): Promise<WorkCommits> {
   ];
   const range = (negate: boolean) => [
     'HEAD',
-    ...window,
+    ...(timed || !negate ? window : []),
     ...(negate && start.commit ? ['--not', start.commit] : []),
   ];
   const log = (negate: boolean) =>
@@ -149,9 +151,16 @@ async function workCommits(dir: string, start: WorkSpan): Promise<WorkCommits> {
 }
 
 /**
+ * The commits HEAD's history gained since a snapshot whose HEAD was `since.commit` (what `baton resume` lists when
+ * HEAD moved): every one HEAD has that it had not; those committed since `since.at` when git no longer knows it.
+ */
+export const commitsSince = (dir: string, since: { commit: string; at: string }): Promise<WorkCommits> =>
+  commitsAfter(dir, { commit: since.commit, at: since.at, until: null }, false);
+
+/**
  * Captures the Amelia GitState with real git: branch, start commit, HEAD and its subject, files modified since the
  * start (committed or not, untracked included), staged files, the dirty flag, a short diffstat, and with the
- * workflow's start the commits made since (`workCommits`).
+ * workflow's start the commits made since (`commitsAfter`, timed).
  */
 export async function captureGitState(dir: string, start: WorkSpan | null): Promise<GitCapture> {
   const status = await tryGit(dir, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all']);
@@ -170,7 +179,7 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
     dirty && head.commit ? ((await tryGit(dir, ['diff', '--shortstat', 'HEAD'])) ?? '').trim() : '';
   const untracked = entries.untracked ? `${entries.untracked} untracked` : '';
   const summary = dirty ? [stat, untracked].filter(Boolean).join(', ') : null;
-  const work = start && head.commit ? await workCommits(dir, start) : null;
+  const work = start && head.commit ? await commitsAfter(dir, start, true) : null;
   // HEAD is the newest commit listed when the workflow made it; else git is asked
   const newest = work?.listed.at(-1);
   const headSubject = !head.commit

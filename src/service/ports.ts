@@ -1,4 +1,4 @@
-import type { CapacityPolicy, GitCapture, TokenCounter, WorkSpan } from '../core/index.js';
+import type { CapacityPolicy, GitCapture, TokenCounter, WorkCommits, WorkSpan } from '../core/index.js';
 import type { ExecutorRow } from '../storage/executor-registry.js';
 import type { CrashWatchOptions } from './runtime/crash-watch.js';
 import type { TaskLogs } from './runtime/run-events.js';
@@ -9,6 +9,8 @@ export interface GitPort {
   gitStart(dir: string): Promise<{ branch: string | null; commit: string | null } | null>;
   /** The git state now; with the workflow's start, the commits made since it too (null: no workflow to measure from). */
   captureGitState(dir: string, start: WorkSpan | null): Promise<GitCapture>;
+  /** The commits HEAD's history gained since a snapshot whose HEAD was `since.commit` (read as the capture reads them). */
+  commitsSince(dir: string, since: { commit: string; at: string }): Promise<WorkCommits>;
   /** What a checkpoint restore would do (nothing is changed); `inspectOnly` plans even over a dirty tree. */
   planRestore(
     worktree: string,

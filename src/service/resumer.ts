@@ -11,6 +11,7 @@ import {
   type GitCapture,
   type RecoveryChoice,
   type ResumeReport,
+  type WorkCommits,
   type WorkflowState,
   workSpanOf,
 } from '../core/index.js';
@@ -53,6 +54,19 @@ export async function latestSnapshot(
     git,
     now: runner.context().now,
   });
+}
+
+/** The commits HEAD's history gained since the snapshot, read from git only when HEAD moved (a resume lists them). */
+async function commitsSinceSnapshot(
+  git: GitPort,
+  worktree: string,
+  snap: SessionSnapshot,
+  now: GitCapture,
+): Promise<WorkCommits | null> {
+  const was = snap.git_state?.commit_at_snapshot;
+  const is = now.state?.commit_at_snapshot;
+  if (!was || !is || was === is) return null;
+  return git.commitsSince(worktree, { commit: was, at: snap.created_at });
 }
 
 /** Resume and recover: start the next session and hand it the compiled context. */
@@ -104,8 +118,18 @@ export class Resumer {
     const base = await resolveWorkflow(this.runner.store, this.git, ref);
     const git = await this.git.captureGitState(base.worktree, workSpanOf(base));
     const snapshot = await latestSnapshot(this.runner, base, git);
+    const commitsSince = await commitsSinceSnapshot(this.git, base.worktree, snapshot, git);
     const { result, state } = await this.runner.run(base.id, (d) =>
-      this.deliver(d, snapshot, resume(d, { snapshot, git, staleAfterMs: this.options.staleAfterMs })),
+      this.deliver(
+        d,
+        snapshot,
+        resume(d, {
+          snapshot,
+          git,
+          staleAfterMs: this.options.staleAfterMs,
+          commitsSinceSnapshot: commitsSince,
+        }),
+      ),
     );
     return this.result(state, snapshot, result);
   }
@@ -118,6 +142,7 @@ export class Resumer {
     const base = await resolveWorkflow(this.runner.store, this.git, ref);
     const git = await this.git.captureGitState(base.worktree, workSpanOf(base));
     const snapshot = await latestSnapshot(this.runner, base, git);
+    const commitsSince = await commitsSinceSnapshot(this.git, base.worktree, snapshot, git);
     let checkpointSnapshot: SessionSnapshot | null = null;
     let name = checkpointName;
     if (option === 'checkpoint') {
@@ -135,6 +160,7 @@ export class Resumer {
         snapshot,
         git,
         staleAfterMs: this.options.staleAfterMs,
+        commitsSinceSnapshot: commitsSince,
         checkpoint: name,
         checkpointSnapshot,
       });

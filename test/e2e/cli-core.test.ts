@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { cliModes, modeEnv } from '../helpers/cli-modes.js';
-import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
 
 /** The whole suite runs twice: over the local store, and against a real `baton serve` (BATON_URL). */
 for (const mode of cliModes) {
@@ -298,6 +298,38 @@ for (const mode of cliModes) {
       const status = await baton('list', '--status', 'paused, sleeping');
       expect(status.code).toBe(2);
       expect(status.stderr).toMatch(/--status "sleeping" is not one of pending, in_progress/);
+    });
+  });
+
+  describe(`baton CLI (${mode}): resume after commits`, () => {
+    const env = modeEnv(mode);
+
+    it('lists the commits made since the snapshot where it says HEAD moved, newest first', async () => {
+      const repo = makeRepo();
+      const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
+      expect((await baton('create', '--title', 'moved on', '--task', 'A:one', '--task', 'B:two')).code).toBe(
+        0,
+      );
+      await baton('task', 'start', 'A');
+      await baton('pause', '--reason', 'lunch');
+      const paused = await baton('task', 'done', 'A');
+      expect(paused.code, paused.stderr).toBe(0);
+      const from = gitIn(repo, 'rev-parse', 'HEAD').trim().slice(0, 12);
+      for (const subject of ['Add the schema', 'Fix the migration']) {
+        writeFileSync(join(repo, `${subject}.txt`), subject);
+        gitIn(repo, 'add', '.');
+        gitIn(repo, 'commit', '-q', '-m', subject);
+      }
+      const hash = (rev: string) => gitIn(repo, 'rev-parse', rev).trim().slice(0, 12);
+      const r = await baton('resume');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(
+        [
+          `warning: HEAD moved since the snapshot: ${from} -> ${hash('HEAD')}, 2 commits since (newest first):`,
+          `  ${hash('HEAD')} Fix the migration`,
+          `  ${hash('HEAD~1')} Add the schema`,
+        ].join('\n'),
+      );
     });
   });
 

@@ -3,7 +3,7 @@ import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitDivergence } from '../../src/core/index.js';
-import { captureGitState, gitStart, resolveWorktree } from '../../src/git/git.js';
+import { captureGitState, commitsSince, gitStart, resolveWorktree } from '../../src/git/git.js';
 import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
 
 describe('git state capture with real git', () => {
@@ -202,5 +202,64 @@ describe("the workflow's commits, read from git", () => {
     const detached = (await captureGitState(repo, start)).state;
     expect(detached).toMatchObject({ branch: '(detached)', head_subject: 'Detached work' });
     expect(subjects(detached)).toEqual(['First', 'Detached work']);
+  });
+});
+
+describe('the commits made since a snapshot, read from git for a resume', () => {
+  const t0 = Date.now();
+  const at = (s: number) => new Date(t0 + s * 1000);
+
+  it("lists every commit HEAD gained since the snapshot's HEAD, a pulled older one too, and the resume says them newest first", async () => {
+    const repo = makeRepo();
+    // a teammate's commit, made before the snapshot, pulled (fast-forwarded) after it
+    gitIn(repo, 'checkout', '-q', '-b', 'teammate');
+    const snapHead = gitIn(repo, 'rev-parse', 'main').trim();
+    commitAt(repo, "teammate's fix", at(5));
+    gitIn(repo, 'checkout', '-q', 'main');
+    const span = { commit: null, at: at(0).toISOString(), until: null };
+    const before = (await captureGitState(repo, span)).state;
+    const snapshotAt = at(10).toISOString();
+    gitIn(repo, 'merge', '-q', '--ff-only', 'teammate');
+    for (let i = 1; i <= 12; i++) commitAt(repo, `commit ${i}`, at(20 + i));
+    const since = await commitsSince(repo, { commit: snapHead, at: snapshotAt });
+    expect(since.listed.map((c) => c.subject)).toEqual([
+      "teammate's fix",
+      ...Array.from({ length: 12 }, (_, i) => `commit ${i + 1}`),
+    ]);
+    expect(since.more).toBe(0);
+    const head = gitIn(repo, 'rev-parse', 'HEAD').trim();
+    const [moved] = gitDivergence(before, await captureGitState(repo, span), since);
+    const lines = moved!.split('\n');
+    expect(lines[0]).toBe(
+      `HEAD moved since the snapshot: ${snapHead.slice(0, 12)} -> ${head.slice(0, 12)}, 13 commits since (newest first):`,
+    );
+    // the newest ten, hash and subject, then how many more and where to see them
+    expect(lines.slice(1, 11)).toEqual(
+      since.listed
+        .slice(-10)
+        .reverse()
+        .map((c) => `  ${c.hash} ${c.subject}`),
+    );
+    expect(lines[1]).toBe(`  ${head.slice(0, 12)} commit 12`);
+    expect(lines[11]).toBe(`  and 3 more (\`git log --oneline ${snapHead.slice(0, 12)}..HEAD\`)`);
+    expect(lines).toHaveLength(12);
+  });
+
+  it('says when HEAD went back, and bounds by the time alone when git no longer knows the snapshot commit', async () => {
+    const repo = makeRepo();
+    const base = gitIn(repo, 'rev-parse', 'HEAD').trim();
+    commitAt(repo, 'undone later', at(5));
+    const before = (await captureGitState(repo, null)).state;
+    const snapHead = gitIn(repo, 'rev-parse', 'HEAD').trim();
+    gitIn(repo, 'reset', '-q', '--hard', base);
+    const back = await commitsSince(repo, { commit: snapHead, at: at(10).toISOString() });
+    expect(back).toMatchObject({ listed: [], more: 0 });
+    expect(gitDivergence(before, await captureGitState(repo, null), back)[0]).toBe(
+      `HEAD moved since the snapshot: ${snapHead.slice(0, 12)} -> ${base.slice(0, 12)} (back: it has no commit the snapshot's HEAD had not)`,
+    );
+    commitAt(repo, 'old', at(8));
+    commitAt(repo, 'new', at(20));
+    const unknown = await commitsSince(repo, { commit: 'f'.repeat(40), at: at(10).toISOString() });
+    expect(unknown.listed.map((c) => c.subject)).toEqual(['new']);
   });
 });

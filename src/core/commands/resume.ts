@@ -1,6 +1,6 @@
 import type { Draft } from '../draft.js';
 import { invalidInput, invalidTransition } from '../errors.js';
-import type { GitCapture, GitState } from '../schemas/git-state.js';
+import type { GitCapture, GitState, WorkCommits } from '../schemas/git-state.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { TaskStatus } from '../schemas/workflow.js';
 import { assertRecoverable } from '../recovery.js';
@@ -11,10 +11,41 @@ export interface ResumeInput {
   git: GitCapture;
   /** A pause older than this is warned about (default 7 days). */
   staleAfterMs: number;
+  /** The commits HEAD's history gained since the snapshot's HEAD, read from git when HEAD moved. */
+  commitsSinceSnapshot?: WorkCommits | null;
 }
 
-/** Warnings for a worktree that moved on since the snapshot: branch, HEAD, uncommitted files. */
-export function gitDivergence(before: GitState | null, now: GitCapture): string[] {
+/** How many of the commits made since the snapshot a warning lists (the newest; the rest are counted). */
+const COMMITS_SINCE_LISTED = 10;
+
+/**
+ * What HEAD moving since the snapshot brought: the commits made since, newest first, each by its hash and subject
+ * on a line of its own (the newest ten, then how many more and the `git log` that lists them); HEAD gone back
+ * (it has no commit the snapshot's HEAD had not) said so.
+ */
+function headMoved(from: string, to: string, since: WorkCommits | null): string {
+  const moved = `HEAD moved since the snapshot: ${from.slice(0, 12)} -> ${to.slice(0, 12)}`;
+  if (!since) return moved;
+  const total = since.listed.length + since.more;
+  if (total === 0) return `${moved} (back: it has no commit the snapshot's HEAD had not)`;
+  const shown = since.listed.slice(-COMMITS_SINCE_LISTED).reverse();
+  const rest = total - shown.length;
+  return [
+    `${moved}, ${total} commit${total === 1 ? '' : 's'} since (newest first):`,
+    ...shown.map((c) => `  ${c.hash} ${c.subject}`),
+    ...(rest ? [`  and ${rest} more (\`git log --oneline ${from.slice(0, 12)}..HEAD\`)`] : []),
+  ].join('\n');
+}
+
+/**
+ * Warnings for a worktree that moved on since the snapshot: branch, HEAD (with the commits made since, when they were
+ * read), uncommitted files.
+ */
+export function gitDivergence(
+  before: GitState | null,
+  now: GitCapture,
+  commitsSince: WorkCommits | null = null,
+): string[] {
   if (!before) return [];
   if (!now.state) return [`git state cannot be compared: ${now.note ?? 'not a git repository'}`];
   const after = now.state;
@@ -26,9 +57,7 @@ export function gitDivergence(before: GitState | null, now: GitCapture): string[
     after.commit_at_snapshot &&
     before.commit_at_snapshot !== after.commit_at_snapshot
   ) {
-    out.push(
-      `HEAD moved since the snapshot: ${before.commit_at_snapshot.slice(0, 12)} -> ${after.commit_at_snapshot.slice(0, 12)}`,
-    );
+    out.push(headMoved(before.commit_at_snapshot, after.commit_at_snapshot, commitsSince));
   }
   const was = new Set(before.files_modified);
   const is = new Set(after.files_modified);
@@ -90,7 +119,7 @@ function startNextSession(
   origin: 'resume' | 'recover',
 ): { session_number: number; warnings: string[] } {
   const warnings = [
-    ...gitDivergence(input.snapshot?.git_state ?? null, input.git),
+    ...gitDivergence(input.snapshot?.git_state ?? null, input.git, input.commitsSinceSnapshot ?? null),
     ...staleness(d, input.staleAfterMs),
   ];
   d.emit({ type: 'workflow.resumed', data: { from_snapshot_id: input.snapshot?.id ?? null, warnings } });
