@@ -323,13 +323,15 @@ for (const mode of cliModes) {
       const hash = (rev: string) => gitIn(repo, 'rev-parse', rev).trim().slice(0, 12);
       const r = await baton('resume');
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toContain(
-        [
-          `warning: HEAD moved since the snapshot: ${from} -> ${hash('HEAD')}, 2 commits since (newest first):`,
-          `  ${hash('HEAD')} Fix the migration`,
-          `  ${hash('HEAD~1')} Add the schema`,
-        ].join('\n'),
-      );
+      const moved = [
+        `- HEAD moved since the snapshot: ${from} -> ${hash('HEAD')}, 2 commits since (newest first):`,
+        `  ${hash('HEAD')} Fix the migration`,
+        `  ${hash('HEAD~1')} Add the schema`,
+      ].join('\n');
+      // said once to the person (the report's Warnings) and once to the agent (the briefing's), not a third time
+      expect(r.stdout).toContain(`Warnings:\n${moved}`);
+      expect(r.stdout).toContain(`### Warnings\n${moved}`);
+      expect(r.stdout.split('HEAD moved since the snapshot').length - 1).toBe(2);
     });
   });
 

@@ -75,6 +75,7 @@ const snapshotsTable = (list: SnapshotSummary[]) =>
       )
     : 'no snapshots yet';
 
+/** A resume (or recovery) for a person: the report (warnings included), what resumed, and the briefing. */
 export const resumeText = (r: ResumeResult) =>
   [
     renderResumeReport(r.report),
@@ -83,7 +84,7 @@ export const resumeText = (r: ResumeResult) =>
     ...(r.requeued
       ? ['queued again: the worker that ran it before the pause goes on with it (baton queue)']
       : []),
-    ...r.warnings.map((w) => `warning: ${w}`),
+    // the report's Warnings section says them: once is enough (--json keeps `warnings`)
     r.next_task ? `next task: ${r.next_task.id} ${r.next_task.title}` : 'no runnable task',
     '',
     r.context,
