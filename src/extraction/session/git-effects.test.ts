@@ -215,4 +215,33 @@ describe('commits, pushes and pull requests, as git and gh print them', () => {
       ['7a8b9c0', 'Bump deps'],
     ]);
   });
+
+  it('reads a quiet commit with a heredoc message from the full log or show the command prints after it', () => {
+    const full = (hash: string, subject: string) =>
+      `[COMPLETED] Running tasks for staged files...\ncommit ${hash}\nAuthor: A <a@b.c>\nDate:   Sat Aug 29 17:39:14 2026 -0400\n\n    ${subject}\n    \n    Body line.\n\n package-lock.json | 960 ++++---\n`;
+    const { commits } = findGitEffects([
+      ran(
+        "git add package-lock.json && git commit -q -F - <<'EOF'\nSync package-lock.json with package.json\n\nBody line.\nEOF\ngit --no-pager log -1 --stat",
+        full('6309664373d81d6c261b212226fa1df86f90233c', 'Sync package-lock.json with package.json'),
+      ),
+      ran(
+        'git commit -q -m "$(cat <<\'EOF\'\nFix the Dockerfile PATH\n\nBody.\nEOF\n)" && git show --stat HEAD',
+        full('a1b2c3d4e5f60718293a4b5c6d7e8f9012345678', 'Fix the Dockerfile PATH'),
+      ),
+      ran(
+        'git add -A && git commit -q -m "chore: add oxlint\n\nCo-Authored-By: A <a@b.c>" && git log --oneline -1',
+        '2ac8c00 chore: add oxlint\n',
+      ),
+      // the commit failed (a hook refused it) and the log, run anyway, shows the commit before it
+      ran(
+        "git commit -q -F - <<'EOF'\nAdd the cache\nEOF\ngit log -1",
+        full('0f1e2d3c4b5a69788796a5b4c3d2e1f0a9b8c7d6', 'Sync package-lock.json with package.json'),
+      ),
+    ]);
+    expect(commits.map((c) => [c.hash, c.subject])).toEqual([
+      ['6309664373d8', 'Sync package-lock.json with package.json'],
+      ['a1b2c3d4e5f6', 'Fix the Dockerfile PATH'],
+      ['2ac8c00', 'chore: add oxlint'],
+    ]);
+  });
 });

@@ -67,25 +67,58 @@ function mergeSummary(args: string, output: string): string {
 }
 
 /**
- * A commit made quietly (`git commit -q -m "subject"`, no `[branch hash]` line) and then shown by the same chain
- * (`&& git log --oneline -1` printing `hash subject`, or `&& git rev-parse --short HEAD` printing the hash): the
- * hash is the one printed with the commit's own subject, or alone after rev-parse. Null otherwise.
+ * The first line of the message a `git commit` command gives it: `-m "..."`, `-m '...'`, or a heredoc (`-F - <<'EOF'`,
+ * `-m "$(cat <<'EOF'`). Null for a message from an editor or a file.
+ */
+function commitSubject(command: string): string | null {
+  const inline = /\bgit\s+commit\b[^\n]*?\s-m\s*(?:"([^"$`\\]+)"|'([^']+)')/.exec(command);
+  const heredoc =
+    /\bgit\s+commit\b[^\n]*?\s(?:-F\s*-|--file[= ]-|-m\s*"\$\(cat)[^\n]*<<-?\s*['"]?\w+['"]?[^\n]*\n([^\n]*)/.exec(
+      command,
+    );
+  const subject = (inline?.[1] ?? inline?.[2] ?? heredoc?.[1] ?? '').split('\n')[0]?.trim();
+  return subject || null;
+}
+
+/** The commits a `git log` / `git show` printed, oneline (`hash subject`) or in full (`commit <hash>`, its subject indented). */
+function loggedCommits(output: string): { hash: string; subject: string }[] {
+  const out: { hash: string; subject: string }[] = [];
+  const lines = output.split('\n');
+  lines.forEach((line, i) => {
+    const full = /^commit ([0-9a-f]{7,64})\b/.exec(line);
+    if (full?.[1]) {
+      const subject = lines.slice(i + 1, i + 8).find((l) => /^ {4}\S/.test(l));
+      if (subject) out.push({ hash: full[1], subject: subject.trim() });
+      return;
+    }
+    const oneline = /^([0-9a-f]{7,64}) (.+)$/.exec(line.trim());
+    if (oneline?.[1] && oneline[2]) out.push({ hash: oneline[1], subject: oneline[2].trim() });
+  });
+  return out;
+}
+
+/**
+ * A commit made without git's `[branch hash] subject` line (`git commit -q`) and then shown by the same command: by
+ * `git log` or `git show` (oneline or in full) printing a commit with the commit's own subject, or by `&& git rev-parse
+ * --short HEAD` printing the hash alone. An older commit the log shows (the commit failed, the log ran anyway) has
+ * another subject. Null otherwise.
  */
 function quietCommit(command: string, e: TranscriptEntry): { hash: string; subject: string } | null {
   if (toolFailed(e)) return null;
-  const m =
-    /\bgit\s+commit\b[^;|\n]*?\s-m\s*(?:"([^"$`\\]+)"|'([^']+)')[^;|\n]*&&\s*git\s+(log|rev-parse)\b/.exec(
-      command,
-    );
-  const subject = (m?.[1] ?? m?.[2] ?? '').split('\n')[0]?.trim();
-  if (!m || !subject) return null;
-  for (const line of e.text.split('\n')) {
-    const shown = /^([0-9a-f]{7,64})(?: (.+))?$/.exec(line.trim());
-    if (!shown?.[1]) continue;
-    if (m[3] === 'log' ? shown[2]?.trim() === subject : shown[2] === undefined)
-      return { hash: shown[1], subject };
+  const shown = /\bgit\s+commit\b[\s\S]*?\bgit\s+(?:--no-pager\s+)?(log|show|rev-parse)\b/.exec(command);
+  const subject = commitSubject(command);
+  if (!shown || !subject) return null;
+  if (shown[1] !== 'rev-parse') {
+    const logged = loggedCommits(e.text).find((c) => c.subject === subject);
+    return logged ? { hash: logged.hash.slice(0, 12), subject } : null;
   }
-  return null;
+  // a hash alone says nothing of which commit it is: only right after a commit that succeeded (`&&`)
+  if (!/\bgit\s+commit\b[^;|\n]*&&\s*git\s+rev-parse\b/.test(command)) return null;
+  const hash = e.text
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => /^[0-9a-f]{7,64}$/.test(l));
+  return hash ? { hash, subject } : null;
 }
 
 /** The pull request an MCP tool's input names (`pull_number`, `pullNumber`, `number`, `index`). */
