@@ -1,11 +1,13 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import type { ErrorDraft } from '../../extractor.js';
 import { commandParts, shellCommands } from '../shell-command.js';
+import { causeOf } from './cause-line.js';
 
 /**
  * Failing CI checks the agent read with the GitHub CLI (`gh pr checks`, `gh pr view --json statusCheckRollup`,
- * `gh run list/view`): the command succeeds, the checks it reports failed. That is an error of the work even with
- * exit code 0. One error per turn (a turn's several looks at the same red CI are one problem); fixed when a later
+ * `gh run list/view/watch`, `gh run view --log-failed`): the command succeeds, the checks it reports failed. That is
+ * an error of the work even with exit code 0. One error per turn (a turn's several looks at the same red CI are one
+ * problem), said with the line of a failed job's log that explains it when the turn read one; fixed when a later
  * report shows a check of the same name passing.
  */
 
@@ -43,6 +45,10 @@ export function ciChecks(output: string): { name: string; status: Status }[] {
     const status = statusOf(m[1] ?? '');
     if (status) out.push({ name: (m[2] ?? '').trim(), status });
   }
+  // `gh run view` / `gh run watch` for a person: a job per line, `X Deploy app in 1m3s (ID 99163574759)` (its steps
+  // are indented under it, without a time and an ID)
+  for (const m of output.matchAll(/^([✓X✗×]) (.{1,80}?) in [\dhms ]+\(ID \d+\)\s*$/gmu))
+    out.push({ name: (m[2] ?? '').trim(), status: m[1] === '✓' ? 'pass' : 'fail' });
   // gh lists runs newest first: a workflow's older runs are history, its newest one says how it stands
   const seen = new Set<string>();
   return out.filter((c) => !seen.has(c.name) && seen.add(c.name));
@@ -50,18 +56,37 @@ export function ciChecks(output: string): { name: string; status: Status }[] {
 
 const readsCi = (e: TranscriptEntry) =>
   shellCommands(e).some((c) =>
-    commandParts(c).some((p) => /^gh (?:pr (?:checks|view)|run (?:list|view))\b/.test(p)),
+    commandParts(c).some((p) => /^gh (?:pr (?:checks|view)|run (?:list|view|watch))\b/.test(p)),
   );
+
+/**
+ * What `gh run view --log-failed` printed (the logs of failed steps only, `job<TAB>step<TAB>time message` a line, kept
+ * through a grep or sed): the jobs that failed, and the line of their log that explains the failure.
+ */
+export function failedJobLogs(output: string): { jobs: string[]; cause: string | null } {
+  const jobs = new Set<string>();
+  const messages: string[] = [];
+  for (const m of output.matchAll(/^(?:\d+[:-])?([^\t\n]{1,80})\t[^\t\n]{1,120}\t(?:\S+Z )?(.*)$/gm)) {
+    jobs.add((m[1] ?? '').trim());
+    messages.push((m[2] ?? '').replace(/^(?:#\d+ )?(?:\d+\.\d+ )?/, ''));
+  }
+  const cause = messages.length ? causeOf(messages.join('\n')) : '';
+  return { jobs: [...jobs], cause: cause || null };
+}
+
+const readsFailedLogs = (e: TranscriptEntry) =>
+  shellCommands(e).some((c) => /\bgh run view\b[^|;&]*--log-failed\b/.test(c));
 
 export function findCiFailures(entries: readonly TranscriptEntry[], taskId: string | null): ErrorDraft[] {
   const out: ErrorDraft[] = [];
-  let open: { draft: ErrorDraft; names: Set<string> } | null = null;
+  let open: { draft: ErrorDraft; names: Set<string>; caused: boolean } | null = null;
   const all: { draft: ErrorDraft; names: Set<string> }[] = [];
   for (const e of entries) {
     if (e.sidechain) continue;
     if (e.role === 'user' && e.kind === 'text' && !e.queued) open = null;
     if (e.kind !== 'tool_result' || !readsCi(e)) continue;
-    const checks = ciChecks(e.text);
+    const logs = readsFailedLogs(e) ? failedJobLogs(e.text) : { jobs: [], cause: null };
+    const checks = [...ciChecks(e.text), ...logs.jobs.map((name) => ({ name, status: 'fail' as const }))];
     for (const check of checks.filter((c) => c.status === 'pass'))
       for (const err of all)
         if (err.draft.resolution !== 'fixed' && err.names.has(check.name)) {
@@ -70,21 +95,28 @@ export function findCiFailures(entries: readonly TranscriptEntry[], taskId: stri
         }
     const failing = [...new Set(checks.filter((c) => c.status === 'fail').map((c) => c.name))];
     if (failing.length === 0) continue;
+    const said = (names: Iterable<string>) =>
+      `CI check failed: ${[...names].join(', ')}${logs.cause ? `: ${logs.cause}` : ''}`;
     if (open) {
       for (const name of failing) open.names.add(name);
+      // the turn's first look named the checks; a failed job's log read after it says why
+      if (logs.cause && !open.caused) {
+        open.draft.error_message = said(open.names);
+        open.caused = true;
+      }
       continue;
     }
     const draft: ErrorDraft = {
       task_id: taskId,
       error_type: 'ci_failure',
-      error_message: `CI check failed: ${failing.join(', ')}`,
+      error_message: said(failing),
       context: null,
       resolution: 'unresolved',
       resolution_notes: null,
       at: e.at,
       evidence_line: e.line,
     };
-    open = { draft, names: new Set(failing) };
+    open = { draft, names: new Set(failing), caused: logs.cause !== null };
     all.push(open);
     out.push(draft);
   }

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { bash, say } from '../../../../test/helpers/tool-results.js';
+import { ciChecks, failedJobLogs, findCiFailures } from './ci-checks.js';
+
+/** `gh run view <id>` as gh prints it for a person (jobs with their time and ID, steps indented under them). */
+const runView = (deploy: '✓' | 'X') =>
+  [
+    `${deploy} main Fly Deploy · 33276290574`,
+    'Triggered via push about 3 minutes ago',
+    '',
+    'JOBS',
+    '✓ Test and Build in 40s (ID 99163493552)',
+    `${deploy} Deploy app in 1m3s (ID 99163574759)`,
+    '  ✓ Set up job',
+    `  ${deploy} Deploy to Fly.io`,
+    '',
+    'ANNOTATIONS',
+    'X Process completed with exit code 1.',
+  ].join('\n');
+
+/** `gh run view --log-failed`, kept through `grep -n`: job, step, time and the log line. */
+const failedLog = [
+  '281:Deploy app\tDeploy to Fly.io\t2026-08-29T21:33:08.0282356Z #14 6.118 npm error code EUSAGE',
+  '283:Deploy app\tDeploy to Fly.io\t2026-08-29T21:33:08.2032038Z #14 6.139 npm error `npm ci` can only install packages when your package.json and package-lock.json are in sync.',
+].join('\n');
+
+describe('CI failures read with the GitHub CLI', () => {
+  it("reads a run's jobs from gh run view as a person sees it, not its steps", () => {
+    expect(ciChecks(runView('X'))).toEqual([
+      { name: 'Test and Build', status: 'pass' },
+      { name: 'Deploy app', status: 'fail' },
+    ]);
+  });
+
+  it('reads the failed jobs of --log-failed and the log line that explains the failure', () => {
+    expect(failedJobLogs(failedLog)).toEqual({
+      jobs: ['Deploy app'],
+      cause: 'npm error code EUSAGE',
+    });
+    expect(failedJobLogs('no log lines here')).toEqual({ jobs: [], cause: null });
+  });
+
+  it("is one error a turn, said with the failed job's log read after the run, fixed when the job passes", () => {
+    const found = findCiFailures(
+      [
+        say('fix CI', 'user'),
+        ...bash('gh run view 33276290574 2>&1 | head -50', 0, runView('X')),
+        ...bash('gh run view 33276290574 --log-failed 2>&1 | grep -n "npm error" | head', 0, failedLog),
+        say('it passes now, check', 'user'),
+        ...bash('gh run watch 33276638069 --exit-status', 0, runView('✓')),
+      ],
+      null,
+    );
+    expect(found.map((e) => [e.error_type, e.error_message, e.resolution])).toEqual([
+      ['ci_failure', 'CI check failed: Deploy app: npm error code EUSAGE', 'fixed'],
+    ]);
+  });
+});
