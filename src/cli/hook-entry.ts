@@ -209,7 +209,10 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       note: `${p.tool_name ?? 'the tool'} is not a task-list tool`,
       output: null,
     });
-  if (event === 'Stop' && p.transcript_path) {
+  // A prompt since the last Stop: this Stop ends its turn, which the workflow records (a turn whose last response had
+  // no words is then not taken for one cut off), so it is no cheap answer.
+  const prompted = (log.events.UserPromptSubmit?.at ?? '') > (log.events.Stop?.at ?? '');
+  if (event === 'Stop' && p.transcript_path && !prompted) {
     const seen = log.transcripts[p.transcript_path];
     if (
       seen &&

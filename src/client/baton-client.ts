@@ -130,6 +130,8 @@ export interface BatonClient {
     ref: Ref,
     input: { agent: { name: string; session_id: string }; reason: string | null },
   ): Promise<{ workflow_id: string; ended: boolean; session_number: number | null }>;
+  /** The agent's turn ended (Stop, StopFailure, SessionEnd): recorded once per turn. */
+  endAgentTurn(ref: Ref, input: { agent: string }): Promise<{ workflow_id: string; recorded: boolean }>;
   /** A checkpoint only after real work since the last one and at most every `interval_ms`. */
   checkpointIfDue(
     ref: Ref,

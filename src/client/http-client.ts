@@ -204,6 +204,15 @@ export class HttpClient implements BatonClient {
     );
   }
 
+  endAgentTurn(ref: Ref, input: Parameters<BatonClient['endAgentTurn']>[1]) {
+    return this.call<Awaited<ReturnType<BatonClient['endAgentTurn']>>>(
+      'POST',
+      `${this.wf(ref)}/agent-sessions/turn-ended`,
+      input,
+      ref,
+    );
+  }
+
   checkpointIfDue(ref: Ref, input: Parameters<BatonClient['checkpointIfDue']>[1]) {
     return this.call<Awaited<ReturnType<BatonClient['checkpointIfDue']>>>(
       'POST',

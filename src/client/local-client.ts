@@ -91,6 +91,11 @@ export class LocalClient implements BatonClient {
     return { workflow_id: id, ...(await this.service.agentSessions.end(id, input)) };
   }
 
+  async endAgentTurn(ref: Ref, input: Parameters<BatonClient['endAgentTurn']>[1]) {
+    const id = (await this.service.resolve(this.ref(ref))).id;
+    return { workflow_id: id, ...(await this.service.agentSessions.endTurn(id, input)) };
+  }
+
   async checkpointIfDue(ref: Ref, input: { name: string; interval_ms: number }) {
     const id = (await this.service.resolve(this.ref(ref))).id;
     const r = await this.service.agentSessions.checkpointIfDue(id, {

@@ -5,6 +5,7 @@ import {
   checkpointTooSoon,
   deliverContext,
   endAgentSession,
+  endAgentTurn,
   finishedWork,
   finishWork,
   isTerminal,
@@ -49,6 +50,7 @@ const bookkeeping: ReadonlySet<BatonEvent['type']> = new Set([
   'session.linked',
   'session.started',
   'session.ended',
+  'turn.ended',
   'workflow.resumed',
   'context.compacted',
   'checkpoint.created',
@@ -419,6 +421,12 @@ export class AgentSessions {
     const out = await this.svc.runner.run(workflowId, (d) => endAgentSession(d, input.agent, input.reason), {
       retry: true,
     });
+    return out.result;
+  }
+
+  /** The agent's turn ended (Stop, StopFailure, SessionEnd): core `endAgentTurn`. */
+  async endTurn(workflowId: string, input: { agent: string }) {
+    const out = await this.svc.runner.run(workflowId, (d) => endAgentTurn(d, input.agent), { retry: true });
     return out.result;
   }
 

@@ -429,6 +429,117 @@ describe('continuity by default: a conversation reopened with --resume', () => {
   });
 });
 
+describe('continuity by default: a Codex conversation resumed after its turn ended', () => {
+  it('is not said cut off (a Stop came, though the turn ended on a command, not words), and reads nothing new', async () => {
+    const { repo, baton, status } = workspace();
+    expect((await baton(['init', '--agent', 'codex'])).code).toBe(0);
+    const id = '019e1625-789d-76c0-80ab-3724b5ddb799';
+    const path = join(tempDir('baton-transcript-'), `rollout-2026-05-11T11-26-55-${id}.jsonl`);
+    const codex = (event: string, fields: Json = {}) =>
+      baton(
+        ['hook', event, '--agent', 'codex'],
+        JSON.stringify({
+          session_id: id,
+          turn_id: 'turn-1',
+          cwd: repo,
+          hook_event_name: event,
+          model: 'gpt-5.5',
+          transcript_path: path,
+          ...fields,
+        }),
+      );
+    const line = (type: string, payload: Json) =>
+      JSON.stringify({ timestamp: new Date().toISOString(), type, payload });
+    const write = (...lines: string[]) => appendFileSync(path, `${lines.join('\n')}\n`);
+    // what Codex writes at the start of each turn of a conversation, before the turn's hooks run (it runs the start
+    // hook of a resumed conversation at its first turn)
+    const turnStarts = () =>
+      write(
+        line('session_meta', { id, cwd: repo, cli_version: '0.144.2' }),
+        line('event_msg', { type: 'task_started', model_context_window: 258400 }),
+        line('turn_context', { cwd: repo, model: 'gpt-5.5' }),
+      );
+    const ask = async (prompt: string) => {
+      await codex('UserPromptSubmit', { prompt });
+      write(
+        line('response_item', {
+          type: 'message',
+          role: 'user',
+          content: [{ type: 'input_text', text: prompt }],
+        }),
+        line('event_msg', { type: 'user_message', message: prompt }),
+      );
+    };
+    const run = (callId: string, cmd: string, output: string) =>
+      write(
+        line('response_item', {
+          type: 'function_call',
+          name: 'exec_command',
+          arguments: JSON.stringify({ cmd }),
+          call_id: callId,
+        }),
+        line('response_item', { type: 'function_call_output', call_id: callId, output }),
+      );
+    const told = (stdout: string) => (JSON.parse(stdout) as { systemMessage?: string }).systemMessage ?? '';
+    // the process quit minutes ago (Codex has no SessionEnd): its rollout has not changed since
+    const quit = () => {
+      const past = new Date(Date.now() - 5 * 60_000);
+      utimesSync(path, past, past);
+    };
+
+    write(line('session_meta', { id, cwd: repo, cli_version: '0.144.2' }));
+    await codex('SessionStart', { source: 'startup' });
+    turnStarts();
+    await ask('run the linter and fix what it finds');
+    write(
+      line('response_item', {
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'Running the linter first.' }],
+      }),
+    );
+    run('call-1', 'npm run lint', 'Process exited with code 0\nOutput:\nno problems');
+    // the turn ends on that command: the model's last response has no words (Stop's last message is null)
+    const stop = await codex('Stop', { stop_hook_active: false, last_assistant_message: null });
+    expect(stop.code).toBe(0);
+    write(line('event_msg', { type: 'task_complete', last_agent_message: null }));
+    quit();
+
+    // `codex resume`, then the user's next prompt: the start hook reads only Codex's bookkeeping lines
+    turnStarts();
+    const resumed = await codex('SessionStart', { source: 'resume' });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).not.toMatch(/stopped in the middle|read 0 entries/);
+    expect(resumed.stderr).toMatch(/nothing new in \S+rollout-\S+ since its last import/);
+    expect(told(resumed.stdout)).toBe('');
+    const text = injected(resumed.stdout).additionalContext;
+    expect(text).toMatch(/### Last State \(the agent's last message, [^)]+\)\nRunning the linter first\./);
+    expect(text).not.toMatch(/crash|cut off|ends before/);
+    // the conversation goes on as the same Baton session
+    expect((await status()).workflow.session_count).toBe(1);
+
+    // a turn that really was cut off (the process died before its Stop) is still said so at the next resume
+    await ask('now fix the warnings');
+    run('call-2', 'npx eslint --fix .', 'Process exited with code 0\nOutput:\n');
+    write(
+      line('response_item', {
+        type: 'function_call',
+        name: 'exec_command',
+        arguments: '{"cmd":"npm test"}',
+        call_id: 'call-3',
+      }),
+    );
+    quit();
+    turnStarts();
+    const cut = await codex('SessionStart', { source: 'resume' });
+    expect(told(cut.stdout)).toMatch(
+      new RegExp(
+        `^Baton noticed that session 1 \\(Codex session ${id}\\) stopped in the middle of its turn without ending \\(no Stop came`,
+      ),
+    );
+  });
+});
+
 describe('continuity by default: a new conversation after finished work', () => {
   it('continues after a crash or /clear, and starts a new workflow once the work is done and the user quit', async () => {
     const { repo, baton, status } = workspace();

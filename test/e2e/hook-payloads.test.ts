@@ -1,4 +1,12 @@
-import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -281,6 +289,29 @@ describe("Stop's last_assistant_message", () => {
     expect(context).toMatch(
       /### Last State \(the agent's last message[^)]*\)\nAdded the retry; 12 tests pass\./,
     );
+  });
+
+  it('after a prompt, is never the cheap answer: the end of that turn is recorded though nothing looks new', async () => {
+    const { repo, hook, status } = workspace();
+    const transcript = join(tempDir('baton-tr-'), 'session.jsonl');
+    copyFileSync(corpusPath('claude-code/spotter/short.jsonl'), transcript);
+    const base = { session_id: 'S1', cwd: repo, transcript_path: transcript };
+    const stop = { ...base, last_assistant_message: 'Done.' };
+    await hook('Stop', stop);
+    // the next prompt, and a Stop that comes before the turn's lines reach the transcript, with the same words
+    await hook('UserPromptSubmit', { ...base, prompt: 'and once more' });
+    const before = (await status()).workflow.version;
+    const again = await hook('Stop', stop);
+    expect(again.stderr).not.toMatch(/nothing new in the transcript since the last import/);
+    expect((await status()).workflow.version).toBeGreaterThan(before);
+    // the event log's plain copy beside the work
+    const runs = join(repo, '.baton', 'runs');
+    const lines = readdirSync(runs, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.jsonl'))
+      .flatMap((f) => readFileSync(join(runs, f), 'utf8').split('\n').filter(Boolean));
+    expect(lines.filter((l) => (JSON.parse(l) as { type: string }).type === 'turn.ended')).toHaveLength(2);
+    // with no prompt since, the same Stop again is the cheap answer
+    expect((await hook('Stop', stop)).stderr).toMatch(/nothing new in the transcript since the last import/);
   });
 });
 

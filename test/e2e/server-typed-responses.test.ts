@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckpointList, Details, RecordResult, TaskResult } from '../../src/server/api/response-schemas.js';
 import {
   AgentSessionEnded,
+  AgentTurnEnded,
   CheckpointIfDueResult,
   CleanupResult,
   CompactionNoted,
@@ -40,7 +41,7 @@ describe('baton server: typed responses', () => {
     return body;
   };
 
-  it('agent sessions: track, start, inject, compactions, checkpoint if due, end', async () => {
+  it('agent sessions: track, start, inject, compactions, checkpoint if due, turn end, end', async () => {
     const repo = makeRepo();
     const agent = { name: 'claude-code', session_id: 'sess-1' };
     const tracked = TrackResult.parse(
@@ -77,6 +78,12 @@ describe('baton server: typed responses', () => {
       await post(`/api/workflows/${id}/checkpoints/if-due`, { name: 'work', interval_ms: 0 }),
     );
     expect(due.workflow_id).toBe(id);
+    // the agent's turn ends (Stop): recorded once a request was taken up, once per turn
+    const turnEnd = () => post(`/api/workflows/${id}/agent-sessions/turn-ended`, { agent: 'claude-code' });
+    expect(AgentTurnEnded.parse(await turnEnd())).toEqual({ workflow_id: id, recorded: false });
+    await post(`/api/workflows/${id}/records`, { records: [{ kind: 'request', text: 'add a retry' }] });
+    expect(AgentTurnEnded.parse(await turnEnd())).toEqual({ workflow_id: id, recorded: true });
+    expect(AgentTurnEnded.parse(await turnEnd())).toEqual({ workflow_id: id, recorded: false });
     const end = (session_id: string) =>
       post(`/api/workflows/${id}/agent-sessions/end`, { agent: { ...agent, session_id }, reason: 'logout' });
     // sess-1's Baton session ended when sess-2 took over: only sess-2's ends now

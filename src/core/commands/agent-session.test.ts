@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { Draft } from '../draft.js';
 import { foldEvents } from '../fold.js';
 import type { WorkflowState } from '../schemas/state.js';
-import { cutOffSession, endAgentSession, linkAgentSession, noteCompaction } from './agent-session.js';
+import {
+  cutOffSession,
+  endAgentSession,
+  endAgentTurn,
+  linkAgentSession,
+  noteCompaction,
+} from './agent-session.js';
 import { createWorkflow } from './create.js';
 import { deliverContext } from './handoff.js';
 import { assertImportContinues, markImported, recordSummary } from './records.js';
@@ -155,6 +161,35 @@ describe('a session replaced in the middle of its turn', () => {
       session_number: 1,
     });
     expect(d.events).toEqual([]);
+  });
+});
+
+describe("the end of the agent's turn", () => {
+  const s1 = { name: 'codex', session_id: 's1' };
+  const asked = (d: Draft, text: string) => recordRequest(d, { text, at: d.ctx.now, source: 'codex:hook' });
+
+  it('is recorded once per turn, and a turn that ended without words is not cut off', () => {
+    const d = fresh();
+    linkAgentSession(d, s1);
+    // nothing asked yet: no turn to end
+    expect(endAgentTurn(d, 'codex')).toEqual({ recorded: false });
+    asked(d, 'run the linter');
+    // the turn ended on a command: the last message is no answer, but the Stop came
+    const stop = next(d.state, '2026-03-01T10:02:00.000Z');
+    recordSummary(stop, { kind: 'last_message', text: 'Running it.', source: 'codex', turn_ended: false });
+    expect(cutOffSession(stop.state, s1, { reopened: true })).toMatch(/stopped in the middle of its turn/);
+    expect(endAgentTurn(stop, 'codex')).toEqual({ recorded: true });
+    expect(stop.state.turn_ended).toEqual({ at: '2026-03-01T10:02:00.000Z', session_number: 1, requests: 1 });
+    expect(cutOffSession(stop.state, s1, { reopened: true })).toBeNull();
+    // a second Stop of the same turn writes nothing
+    expect(endAgentTurn(next(stop.state), 'codex')).toEqual({ recorded: false });
+    // the next request opens a turn again: cut off until its end is seen
+    const again = next(stop.state, '2026-03-01T10:05:00.000Z');
+    asked(again, 'now fix the warnings');
+    expect(cutOffSession(again.state, s1, { reopened: true })).toMatch(/stopped in the middle of its turn/);
+    // the end survives a replay of the log
+    const replayed = foldEvents([...d.events, ...stop.events]);
+    expect(replayed.state?.turn_ended).toEqual(stop.state.turn_ended);
   });
 });
 

@@ -3,8 +3,7 @@ import { recordSummary } from './records.js';
 import type { AgentSessionRef } from '../schemas/workflow.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { agentLabel } from '../agent-label.js';
-import { lastRequestAnswered } from './finished-work.js';
-import { limitStop } from '../usage-limit-stop.js';
+import { requestsSinceTurnEnd, turnOver } from '../agent-turn.js';
 
 export type AgentSessionOutcome = 'same' | 'linked' | 'next';
 
@@ -59,9 +58,9 @@ export function linkAgentSession(
 /**
  * Why the open session that this agent session replaces was cut off, or null when it was not: it follows another agent
  * session (or this one, `reopened` in a new process: a `--resume`) that never ended (no SessionEnd came), and the
- * user's last request has no answer its turn ended on (the transcript ends on a call, or the user stopped it), and
- * nothing since explains the stop (a usage limit, a StopFailure's or a pause's snapshot). The agent went silent in the
- * middle of its work: a crash, a kill, a closed terminal, a lost connection.
+ * turn on the user's last request is not over (`turnOver`: no Stop came for it, no answer ended it, nothing since
+ * explains the stop). The agent went silent in the middle of its work: a crash, a kill, a closed terminal, a lost
+ * connection.
  */
 export function cutOffSession(
   s: WorkflowState,
@@ -73,17 +72,9 @@ export function cutOffSession(
   // the same agent session goes on in the process that ran it, unless that process is gone and it is reopened
   if (cur.agent.name === agent.name && cur.agent.session_id === agent.session_id && !opts.reopened)
     return null;
-  if (lastRequestAnswered(s) !== false || limitStop(s.summaries) !== null) return null;
-  // a stop already explained since the request: an API error or usage limit (StopFailure), a pause, a timeout
-  const snap = s.last_snapshot;
+  // the turn on the user's last request ended (a Stop came), or the stop is explained (a usage limit, a pause)
+  if (turnOver(s) !== false) return null;
   const asked = (s.recent_requests ?? []).at(-1);
-  if (
-    snap &&
-    asked &&
-    ['pause', 'timeout', 'crash'].includes(snap.trigger) &&
-    Date.parse(snap.created_at) >= Date.parse(asked.at ?? asked.timestamp)
-  )
-    return null;
   // the session that was asked (an earlier one, when another conversation started meanwhile and asked nothing)
   const who = s.sessions.find((x) => x.number === asked?.session_number && x.agent) ?? cur;
   const name = who.agent?.name ?? cur.agent.name;
@@ -118,6 +109,17 @@ export function endAgentSession(
     },
   });
   return { ended: true, session_number: cur.number };
+}
+
+/**
+ * The agent's turn ended (its Stop hook, a StopFailure, its SessionEnd). Recorded once per turn, when a request came
+ * since the last end: a turn whose last response had no words (it ended on a command) is then not taken for one cut
+ * off when the conversation is reopened.
+ */
+export function endAgentTurn(d: Draft, agent: string): { recorded: boolean } {
+  if (requestsSinceTurnEnd(d.state) <= 0) return { recorded: false };
+  d.emit({ type: 'turn.ended', data: { agent } });
+  return { recorded: true };
 }
 
 /**

@@ -162,6 +162,11 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       return { ...noCompacting(s), reinject: e.data.injected !== true };
     case 'session.ended':
       return updateSession(s, { ended_at: e.at, end_reason: e.data.reason, snapshot_id: e.data.snapshot_id });
+    case 'turn.ended':
+      return {
+        ...s,
+        turn_ended: { at: e.at, session_number: e.session_number, requests: listTotals(s).requests },
+      };
     case 'task.added': {
       const task: Task = {
         ...e.data.task,

@@ -150,6 +150,11 @@ export const BatonEvent = z.discriminatedUnion('type', [
     }),
   ),
   ev('session.ended', z.object({ reason: z.string(), snapshot_id: z.string().nullable() })),
+  /**
+   * The agent's turn ended (its Stop hook, a StopFailure, its SessionEnd): the requests recorded so far were taken up
+   * in a turn that is over, whether or not its last response had words. Written once per turn.
+   */
+  ev('turn.ended', z.object({ agent: z.string() })),
   ev(
     'task.added',
     z.object({

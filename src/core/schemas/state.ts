@@ -173,6 +173,17 @@ export const WorkflowState = z.object({
    * Absent when none is under way.
    */
   handed_since_compacting: z.boolean().optional(),
+  /**
+   * The last end of an agent's turn a hook reported (`turn.ended`), with how many requests had been recorded then: a
+   * request recorded since is one whose turn has not been seen to end.
+   */
+  turn_ended: z
+    .object({
+      at: z.string(),
+      session_number: z.number().int().nullable(),
+      requests: z.number().int().nonnegative(),
+    })
+    .optional(),
   /** The last event that was work (a task added or moved, a side effect): checkpoints wait for work after them. */
   work_seq: z.number().int().nonnegative().optional(),
   /** Each agent's own task list (TodoWrite, task tools, update_plan) as last synced, by source. */

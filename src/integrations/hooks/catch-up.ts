@@ -152,7 +152,12 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
       const { importTranscriptFile } = await import('../transcripts/import-file.js');
       const r = await importTranscriptFile(ctx.client, { workflowId: k.workflowId }, k.path, k.source);
       out.read.push({ path: k.path, whole: k.unread });
-      notes.push(`read ${r.new_entries} entries ${k.path} gained since its last import`);
+      // what an agent writes between turns (Codex's turn bookkeeping, a resumed conversation's header) is no entry
+      notes.push(
+        r.new_entries
+          ? `read ${r.new_entries} ${r.new_entries === 1 ? 'entry' : 'entries'} ${k.path} gained since its last import`
+          : `nothing new in ${k.path} since its last import (${grown} bytes written, no entry)`,
+      );
     } catch (e) {
       out.unread.push(`${k.path} (${(e as Error).message})`);
     }

@@ -230,6 +230,7 @@ async function turnCut(ctx: HookContext, event: HookEvent, limit: LimitMet | nul
     });
   const why = limit ? stoppedByLimit(limit.notice, limit.resets_at) : apiFailure(ctx.payload);
   const snap = await ctx.client.snapshotNow(ref, 'pause', why);
+  await ctx.client.endAgentTurn(ref, { agent: ctx.agent });
   return {
     outcome: imported.failed ? 'failed' : 'ok',
     note: `${why}; snapshot ${snap.snapshot_id}; ${imported.note}${kept ? "; the agent's last message kept" : ''}`,
@@ -491,6 +492,8 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       const ref = { workflowId: t.workflow_id, cwd: p.cwd };
       const imported = await importNew(ctx, ref, t.workflow_id, event);
       const kept = await keepLastMessage(ctx, ref, event);
+      // the turn is over (a Stop), or the session is (a SessionEnd): with words or not, it was not cut off
+      await ctx.client.endAgentTurn(ref, { agent: ctx.agent });
       const cp = await ctx.client.checkpointIfDue(ref, {
         name: event === 'Stop' ? 'stop' : 'session-end',
         interval_ms: ctx.settings.checkpointIntervalMs,

@@ -3,6 +3,7 @@ import { assertDirectory, cwdHeaders, jsonBody, refOf, responses, type RouteDeps
 import { AbsolutePath, WorkflowParams } from './request-schemas.js';
 import {
   AgentSessionEnded,
+  AgentTurnEnded,
   CheckpointIfDueResult,
   CompactionNoted,
   InjectedContext,
@@ -44,6 +45,8 @@ const EndBody = z
     reason: z.string().max(500).nullable(),
   })
   .openapi('EndAgentSession');
+
+const TurnEndBody = z.strictObject({ agent: z.string().min(1).max(100) }).openapi('EndAgentTurn');
 
 const InjectBody = z
   .strictObject({
@@ -134,6 +137,18 @@ export function registerAgentSessionRoutes({ app, client }: RouteDeps) {
     }),
     async (c) =>
       c.json(await client.endAgentSession(refOf(c, c.req.valid('param').id), c.req.valid('json')), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/workflows/{id}/agent-sessions/turn-ended',
+      tags,
+      summary: "the agent's turn ended (Stop, StopFailure, SessionEnd): recorded once per turn",
+      request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(TurnEndBody) },
+      responses: responses(AgentTurnEnded, 'whether the end of a turn was recorded'),
+    }),
+    async (c) =>
+      c.json(await client.endAgentTurn(refOf(c, c.req.valid('param').id), c.req.valid('json')), 200),
   );
   app.openapi(
     createRoute({

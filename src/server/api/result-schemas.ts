@@ -71,6 +71,10 @@ export const AgentSessionEnded = z
   .object({ workflow_id: z.string(), ended: z.boolean(), session_number: z.number().int().nullable() })
   .openapi('AgentSessionEnded');
 
+export const AgentTurnEnded = z
+  .object({ workflow_id: z.string(), recorded: z.boolean() })
+  .openapi('AgentTurnEnded');
+
 export const CompactionNoted = z
   .object({ workflow_id: z.string(), reinject: z.boolean() })
   .openapi('CompactionNoted');
