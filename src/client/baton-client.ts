@@ -59,6 +59,8 @@ export interface PauseResult {
   status: WorkflowStatus;
   snapshot_id: string | null;
   waiting_for: string[];
+  /** The agent's turn the pause waits for, when it waits for one to end (asked mid-turn with no task in progress). */
+  waiting_for_turn: { session_number: number; agent: string } | null;
   warning: string | null;
 }
 
@@ -130,8 +132,14 @@ export interface BatonClient {
     ref: Ref,
     input: { agent: { name: string; session_id: string }; reason: string | null },
   ): Promise<{ workflow_id: string; ended: boolean; session_number: number | null }>;
-  /** The agent's turn ended (Stop, StopFailure, SessionEnd): recorded once per turn. */
-  endAgentTurn(ref: Ref, input: { agent: string }): Promise<{ workflow_id: string; recorded: boolean }>;
+  /**
+   * The agent's turn ended (Stop, StopFailure, SessionEnd): recorded once per turn; a pause that waited for it takes
+   * effect (its snapshot).
+   */
+  endAgentTurn(
+    ref: Ref,
+    input: { agent: string },
+  ): Promise<{ workflow_id: string; recorded: boolean; paused_snapshot_id: string | null }>;
   /** A checkpoint only after real work since the last one and at most every `interval_ms`. */
   checkpointIfDue(
     ref: Ref,

@@ -138,6 +138,7 @@ export class LocalClient implements BatonClient {
       status: state.status,
       snapshot_id: result.outcome === 'requested' ? null : result.snapshot_id,
       waiting_for: result.outcome === 'requested' ? result.waiting_for : [],
+      waiting_for_turn: result.outcome === 'requested' ? result.waiting_for_turn : null,
       warning: result.outcome === 'paused' ? result.warning : null,
     };
   }

@@ -24,3 +24,21 @@ export function turnOver(s: WorkflowState): boolean | null {
     Date.parse(snap.created_at) >= Date.parse(asked.at ?? asked.timestamp)
   );
 }
+
+/** An agent's turn: the Baton session that follows the agent session, and the agent. */
+export interface TurnRef {
+  session_number: number;
+  agent: string;
+}
+
+/**
+ * The agent's turn under way, or null: the open session follows an agent session (its hooks), the user asked in it,
+ * and that turn is not over (`turnOver`). Asked while it runs, a pause can wait for its end.
+ */
+export function turnUnderWay(s: WorkflowState): TurnRef | null {
+  const cur = s.sessions.at(-1);
+  if (!cur || cur.ended_at !== null || !cur.agent) return null;
+  const asked = (s.recent_requests ?? []).at(-1);
+  if (asked?.session_number !== cur.number || turnOver(s) !== false) return null;
+  return { session_number: cur.number, agent: cur.agent.name };
+}

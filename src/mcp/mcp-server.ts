@@ -211,7 +211,8 @@ export function createMcpServer(client: BatonClient, cwd: string): McpServer {
   server.registerTool(
     'request_pause',
     {
-      description: 'Pause the workflow at the next task boundary (or now with force).',
+      description:
+        'Pause the workflow at the next task boundary, or, with no task in progress, when your turn ends (or now with force).',
       inputSchema: { ...workflow, reason: z.string().optional(), force: z.boolean().optional() },
     },
     (a) => tool(() => client.pause(ref(a), { reason: a.reason ?? null, force: a.force ?? false })),

@@ -424,9 +424,16 @@ export class AgentSessions {
     return out.result;
   }
 
-  /** The agent's turn ended (Stop, StopFailure, SessionEnd): core `endAgentTurn`. */
+  /**
+   * The agent's turn ended (Stop, StopFailure, SessionEnd): core `endAgentTurn`; a pause that waited for it takes effect
+   * (the git state is read when a pause is requested).
+   */
   async endTurn(workflowId: string, input: { agent: string }) {
-    const out = await this.svc.runner.run(workflowId, (d) => endAgentTurn(d, input.agent), { retry: true });
+    const s = await this.svc.runner.load(workflowId);
+    const git = s.pause_requested ? await this.gitOf(s) : null;
+    const out = await this.svc.runner.run(workflowId, (d) => endAgentTurn(d, input.agent, git), {
+      retry: true,
+    });
     return out.result;
   }
 

@@ -457,6 +457,141 @@ function writeLines(path: string, lines: string[]) {
   appendFileSync(path, `${lines.join('\n')}\n`);
 }
 
+describe("a pause asked for while the agent's turn is under way and no task is in progress", () => {
+  const codexRollout =
+    'codex/codemie-code/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl';
+  /** A real Codex conversation, written to a rollout of its own line by line as Codex wrote it. */
+  function codexSession(repo: string, baton: ReturnType<typeof workspace>['baton']) {
+    const lines = readFileSync(corpusPath(codexRollout), 'utf8').split('\n').filter(Boolean);
+    const path = join(tempDir('baton-tr-'), codexRollout.split('/').at(-1) ?? 'rollout.jsonl');
+    const upTo = (n: number) => {
+      const done = readFileSync(path, { encoding: 'utf8', flag: 'a+' }).split('\n').filter(Boolean).length;
+      writeLines(path, lines.slice(done, n));
+    };
+    const codex = (event: string, fields: Record<string, unknown> = {}, env: Record<string, string> = {}) =>
+      baton(
+        ['hook', event, '--agent', 'codex'],
+        JSON.stringify({
+          session_id: '019e1625-789d-76c0-80ab-3724b5ddb799',
+          turn_id: '019e162b-0011-7240-abbc-f7b732e49728',
+          cwd: repo,
+          hook_event_name: event,
+          model: 'gpt-5.5',
+          transcript_path: path,
+          ...fields,
+        }),
+        env,
+      );
+    const said = (n: number) =>
+      (JSON.parse(lines[n - 1] ?? '{}') as { payload: { message: string } }).payload.message;
+    return { upTo, codex, said };
+  }
+
+  it("lets a Codex turn finish: it takes effect at the turn's Stop, with the plan the turn brought, and tells the user", async () => {
+    const { repo, baton, status } = workspace();
+    const { upTo, codex, said } = codexSession(repo, baton);
+    // the first turn ran before the hooks; Codex starts the second (its bookkeeping lines), then runs its hooks
+    upTo(21);
+    await codex('SessionStart', { source: 'startup' });
+    await codex('UserPromptSubmit', { prompt: said(23) });
+    // the agent is at work: its plan has a step in progress (line 241), which Codex gives no hook until the Stop
+    upTo(260);
+    const asked = await baton(['pause', '--reason', 'lunch']);
+    expect(asked.stdout).toMatch(
+      /^pause requested for wf-\S+: the Codex turn under way \(session 1\) is let finish: the pause takes effect when the agent's turn ends, or by force once the pause timeout/,
+    );
+    let s = await status();
+    expect(s.workflow).toMatchObject({ status: 'in_progress', pause_request: { until: 'turn_end' } });
+    expect((await baton(['status'])).stdout).toMatch(
+      /status: in_progress \(pause requested, when the agent's turn ends\)\n/,
+    );
+    // the turn goes on (its plan: steps 1 and 2 done, step 3 begun) and ends with the agent's summary
+    upTo(385);
+    const stop = await codex('Stop', { stop_hook_active: false, last_assistant_message: said(383) });
+    expect(stop.stderr).toMatch(
+      /tasks: 3 added, 2 started, 2 completed.*; paused at the end of the agent's turn \(snapshot snap-/,
+    );
+    expect(JSON.parse(stop.stdout).systemMessage).toMatch(
+      /^Baton paused workflow wf-\S+ at the end of the agent's turn, as you asked \(snapshot snap-\S+\); your next prompt resumes it$/,
+    );
+    s = await status();
+    expect(s.workflow).toMatchObject({ status: 'paused', pause_reason: 'lunch', pause_requested: false });
+    expect(s.tasks.map((t: { status: string }) => t.status)).toEqual(['done', 'done', 'in_progress']);
+    expect(s.warnings).toEqual(["paused at the end of the agent's turn while T3 was in progress"]);
+    // the pause's snapshot holds the turn's last message
+    const context = (await baton(['context'])).stdout;
+    expect(context).toMatch(
+      /### Last State \(the agent's last message[^)]*\)\nImplemented the default context compaction/,
+    );
+    // the user types again: the workflow resumes
+    upTo(386);
+    const back = await codex('UserPromptSubmit', { prompt: 'now the docs' });
+    expect(JSON.parse(back.stdout).systemMessage).toMatch(/Baton resumed workflow wf-\S+ as session 2/);
+  });
+
+  it('is forced, with why, once its timeout passes before the turn ends', async () => {
+    const { repo, baton, status } = workspace();
+    const { upTo, codex, said } = codexSession(repo, baton);
+    upTo(21);
+    await codex('SessionStart', { source: 'startup' });
+    await codex('UserPromptSubmit', { prompt: said(23) });
+    upTo(260);
+    expect((await baton(['--pause-timeout', '1s', 'pause', '--reason', 'lunch'])).stdout).toMatch(
+      /is let finish: the pause takes effect when the agent's turn ends/,
+    );
+    await new Promise((r) => setTimeout(r, 1200));
+    const s = await status();
+    expect(s.workflow).toMatchObject({ status: 'paused', pause_reason: 'lunch' });
+    expect(s.warnings).toEqual(["pause timeout of 1 s passed while the agent's turn was under way"]);
+  });
+
+  it('lets a Claude Code turn finish too, past the boundaries its task list reaches meanwhile', async () => {
+    const { repo, baton, status } = workspace();
+    const hook = (event: string, more: Record<string, unknown> = {}) =>
+      baton(
+        ['hook', event],
+        JSON.stringify({ session_id: 'S1', cwd: repo, hook_event_name: event, ...more }),
+      );
+    const todo = (id: string, ...statuses: string[]) =>
+      hook('PostToolUse', {
+        tool_name: 'TodoWrite',
+        tool_use_id: id,
+        tool_input: {
+          todos: statuses.map((st, i) => ({
+            content: `Step ${i + 1} of the fix`,
+            status: st,
+            activeForm: 'x',
+          })),
+        },
+        tool_response: {},
+      });
+    await hook('UserPromptSubmit', { prompt: 'Fix the flaky upload test' });
+    expect((await baton(['pause', '--reason', 'meeting'])).stdout).toMatch(
+      /the Claude Code turn under way \(session 1\) is let finish/,
+    );
+    // the agent makes its list and works through it: no boundary of it is the pause's
+    expect((await todo('t1', 'in_progress', 'pending')).stderr).toMatch(
+      /^baton: PostToolUse: task list: added T1, T2; started T1$/m,
+    );
+    expect((await todo('t2', 'completed', 'in_progress')).stderr).not.toMatch(/paused/);
+    expect((await todo('t3', 'completed', 'completed')).stderr).not.toMatch(/paused/);
+    expect((await status()).workflow.status).toBe('in_progress');
+    const stop = await hook('Stop', { last_assistant_message: 'The upload test is stable now.' });
+    expect(JSON.parse(stop.stdout).systemMessage).toMatch(
+      /Baton paused workflow wf-\S+ at the end of the agent's turn/,
+    );
+    const s = await status();
+    expect(s.workflow).toMatchObject({ status: 'paused', pause_reason: 'meeting' });
+    expect(s.warnings).toEqual([]);
+    // the next prompt resumes it; between turns, with no task in progress, a pause takes effect at once
+    await hook('UserPromptSubmit', { prompt: 'and the download test?' });
+    await hook('Stop', { last_assistant_message: 'It was never flaky.' });
+    expect((await baton(['pause', '--reason', 'done for today'])).stdout).toMatch(
+      /^paused wf-\S+ \(snapshot snap-/,
+    );
+  });
+});
+
 describe('Codex hooks', () => {
   it("records the user's prompts as requests, not the task notifications Claude Code delivers as prompts", async () => {
     const { repo, baton } = workspace();

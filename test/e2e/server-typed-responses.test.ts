@@ -80,10 +80,22 @@ describe('baton server: typed responses', () => {
     expect(due.workflow_id).toBe(id);
     // the agent's turn ends (Stop): recorded once a request was taken up, once per turn
     const turnEnd = () => post(`/api/workflows/${id}/agent-sessions/turn-ended`, { agent: 'claude-code' });
-    expect(AgentTurnEnded.parse(await turnEnd())).toEqual({ workflow_id: id, recorded: false });
+    expect(AgentTurnEnded.parse(await turnEnd())).toEqual({
+      workflow_id: id,
+      recorded: false,
+      paused_snapshot_id: null,
+    });
     await post(`/api/workflows/${id}/records`, { records: [{ kind: 'request', text: 'add a retry' }] });
-    expect(AgentTurnEnded.parse(await turnEnd())).toEqual({ workflow_id: id, recorded: true });
-    expect(AgentTurnEnded.parse(await turnEnd())).toEqual({ workflow_id: id, recorded: false });
+    expect(AgentTurnEnded.parse(await turnEnd())).toEqual({
+      workflow_id: id,
+      recorded: true,
+      paused_snapshot_id: null,
+    });
+    expect(AgentTurnEnded.parse(await turnEnd())).toEqual({
+      workflow_id: id,
+      recorded: false,
+      paused_snapshot_id: null,
+    });
     const end = (session_id: string) =>
       post(`/api/workflows/${id}/agent-sessions/end`, { agent: { ...agent, session_id }, reason: 'logout' });
     // sess-1's Baton session ended when sess-2 took over: only sess-2's ends now

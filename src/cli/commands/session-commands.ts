@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import {
+  agentLabel,
   progressLabel,
   refusalText,
   renderResumeReport,
@@ -21,6 +22,7 @@ type Status = {
     title: string;
     status: string;
     pause_requested: boolean;
+    pause_request?: { until?: 'turn_end' } | null;
     pause_reason: string | null;
     session_count: number;
     pause_overdue: boolean;
@@ -160,7 +162,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         print(s, () =>
           [
             `${s.workflow.id}  ${s.workflow.title}`,
-            `status: ${s.workflow.status}${s.workflow.pause_requested ? ` (pause requested${s.workflow.pause_overdue ? ', overdue' : ''})` : ''}${s.workflow.pause_reason ? ` - ${s.workflow.pause_reason}` : ''}`,
+            `status: ${s.workflow.status}${s.workflow.pause_requested ? ` (pause requested${s.workflow.pause_request?.until === 'turn_end' ? ", when the agent's turn ends" : ''}${s.workflow.pause_overdue ? ', overdue' : ''})` : ''}${s.workflow.pause_reason ? ` - ${s.workflow.pause_reason}` : ''}`,
             `session: ${s.workflow.session_count}   tasks: ${progressLabel(s.counts.tasks)}, ${s.counts.tasks.in_progress} in progress${s.counts.tasks.failed ? `, ${s.counts.tasks.failed} failed` : ''}${s.counts.tasks.blocked ? `, ${s.counts.tasks.blocked} blocked` : ''}`,
             // a failed or blocked task, with why: what the user has to look at before going on
             ...s.tasks
@@ -197,9 +199,13 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             reason: o.reason ?? null,
             force: o.force === true,
           });
+          // a turn under way is let finish: the agent's list may reach Baton only at its end (Codex's with the Stop)
+          const waiting = r.waiting_for_turn
+            ? `the ${agentLabel(r.waiting_for_turn.agent)} turn under way (session ${r.waiting_for_turn.session_number}) is let finish: the pause takes effect when the agent's turn ends`
+            : `it pauses when ${r.waiting_for.join(', ')} ${r.waiting_for.length > 1 ? 'finish' : 'finishes'}`;
           print(r, () =>
             r.outcome === 'requested'
-              ? `pause requested for ${r.workflow_id}: it pauses when ${r.waiting_for.join(', ')} ${r.waiting_for.length > 1 ? 'finish' : 'finishes'}, or by force once the pause timeout (--pause-timeout) has passed; \`baton pause --force\` pauses now`
+              ? `pause requested for ${r.workflow_id}: ${waiting}, or by force once the pause timeout (--pause-timeout) has passed; \`baton pause --force\` pauses now`
               : r.outcome === 'already_paused'
                 ? `${r.workflow_id} is already paused (snapshot ${r.snapshot_id})`
                 : `paused ${r.workflow_id} (snapshot ${r.snapshot_id})${r.warning ? `\nwarning: ${r.warning}` : ''}\nresume with: baton resume -w ${r.workflow_id}`,

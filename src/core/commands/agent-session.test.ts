@@ -172,17 +172,17 @@ describe("the end of the agent's turn", () => {
     const d = fresh();
     linkAgentSession(d, s1);
     // nothing asked yet: no turn to end
-    expect(endAgentTurn(d, 'codex')).toEqual({ recorded: false });
+    expect(endAgentTurn(d, 'codex')).toEqual({ recorded: false, paused_snapshot_id: null });
     asked(d, 'run the linter');
     // the turn ended on a command: the last message is no answer, but the Stop came
     const stop = next(d.state, '2026-03-01T10:02:00.000Z');
     recordSummary(stop, { kind: 'last_message', text: 'Running it.', source: 'codex', turn_ended: false });
     expect(cutOffSession(stop.state, s1, { reopened: true })).toMatch(/stopped in the middle of its turn/);
-    expect(endAgentTurn(stop, 'codex')).toEqual({ recorded: true });
+    expect(endAgentTurn(stop, 'codex')).toEqual({ recorded: true, paused_snapshot_id: null });
     expect(stop.state.turn_ended).toEqual({ at: '2026-03-01T10:02:00.000Z', session_number: 1, requests: 1 });
     expect(cutOffSession(stop.state, s1, { reopened: true })).toBeNull();
     // a second Stop of the same turn writes nothing
-    expect(endAgentTurn(next(stop.state), 'codex')).toEqual({ recorded: false });
+    expect(endAgentTurn(next(stop.state), 'codex')).toEqual({ recorded: false, paused_snapshot_id: null });
     // the next request opens a turn again: cut off until its end is seen
     const again = next(stop.state, '2026-03-01T10:05:00.000Z');
     asked(again, 'now fix the warnings');

@@ -4,6 +4,8 @@ import type { AgentSessionRef } from '../schemas/workflow.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { agentLabel } from '../agent-label.js';
 import { requestsSinceTurnEnd, turnOver } from '../agent-turn.js';
+import type { GitCapture } from '../schemas/git-state.js';
+import { requestedPauseDue, takeRequestedPause } from './pause.js';
 
 export type AgentSessionOutcome = 'same' | 'linked' | 'next';
 
@@ -113,13 +115,21 @@ export function endAgentSession(
 
 /**
  * The agent's turn ended (its Stop hook, a StopFailure, its SessionEnd). Recorded once per turn, when a request came
- * since the last end: a turn whose last response had no words (it ended on a command) is then not taken for one cut
- * off when the conversation is reopened.
+ * since the last end (or a pause waits for it): a turn whose last response had no words (it ended on a command) is
+ * then not taken for one cut off when the conversation is reopened. The end of a turn is a point where a requested
+ * pause may take effect (`requestedPauseDue`): one that waited for this turn does, with its snapshot (`git` is given
+ * when a pause is requested).
  */
-export function endAgentTurn(d: Draft, agent: string): { recorded: boolean } {
-  if (requestsSinceTurnEnd(d.state) <= 0) return { recorded: false };
-  d.emit({ type: 'turn.ended', data: { agent } });
-  return { recorded: true };
+export function endAgentTurn(
+  d: Draft,
+  agent: string,
+  git: GitCapture | null = null,
+): { recorded: boolean; paused_snapshot_id: string | null } {
+  const waiting = d.state.pause_request?.until === 'turn_end' && !requestedPauseDue(d.state);
+  const recorded = requestsSinceTurnEnd(d.state) > 0 || waiting;
+  if (recorded) d.emit({ type: 'turn.ended', data: { agent } });
+  const due = git && d.state.status === 'in_progress' && requestedPauseDue(d.state);
+  return { recorded, paused_snapshot_id: due ? takeRequestedPause(d, git).id : null };
 }
 
 /**

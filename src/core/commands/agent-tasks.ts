@@ -6,8 +6,8 @@ import type { AgentTaskItem, AgentTaskSource } from '../schemas/agent-tasks.js';
 import type { Task } from '../schemas/workflow.js';
 import { isTerminal } from '../workflow-machine.js';
 import { addTask } from './add-task.js';
-import { pauseNow } from './pause.js';
-import { inProgressTasks, validateTaskGraph } from '../task-graph.js';
+import { requestedPauseDue, takeRequestedPause } from './pause.js';
+import { validateTaskGraph } from '../task-graph.js';
 import type { GitCapture } from '../schemas/git-state.js';
 
 export interface AgentTaskSync {
@@ -128,13 +128,11 @@ function step(
       out.completed.push(t.id);
     }
   }
-  // a pause the user asked for takes effect at that boundary; the tasks the agent went on with start with its first
-  // change to the list after the resume
-  const s = d.state;
-  if (git && s.pause_requested && s.status === 'in_progress' && inProgressTasks(s.tasks).length === 0) {
-    const req = s.pause_request;
-    out.paused_snapshot_id = pauseNow(d, req?.reason ?? null, req?.trigger ?? 'pause', git, null).id;
-  }
+  // a pause the user asked for takes effect at that boundary (unless it waits for the agent's turn to end: the list
+  // then goes on as the agent made it); the tasks the agent went on with start with its first change to the list
+  // after the resume
+  if (git && d.state.status === 'in_progress' && requestedPauseDue(d.state))
+    out.paused_snapshot_id = takeRequestedPause(d, git).id;
   for (const it of items) {
     const t = task(it.task_id);
     if (!t || d.state.status === 'paused') continue;

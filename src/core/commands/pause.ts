@@ -6,19 +6,25 @@ import type { SnapshotTrigger } from '../schemas/workflow.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { endOpenSession } from './lifecycle.js';
 import { takeSnapshot } from './snapshots.js';
+import { turnUnderWay, type TurnRef } from '../agent-turn.js';
 
 export interface PauseInput {
   reason: string | null;
   trigger: SnapshotTrigger;
   force: boolean;
-  /** How long a requested pause waits for the task boundary before it is forced. */
+  /** How long a requested pause waits for its task boundary (or the agent's turn to end) before it is forced. */
   timeoutMs: number;
   git: GitCapture;
 }
 
 export type PauseOutcome =
   | { outcome: 'paused'; snapshot_id: string; warning: string | null }
-  | { outcome: 'requested'; waiting_for: string[] }
+  | {
+      outcome: 'requested';
+      waiting_for: string[];
+      /** The agent's turn it waits for, when it waits for one to end (asked mid-turn with no task in progress). */
+      waiting_for_turn: TurnRef | null;
+    }
   | { outcome: 'already_paused'; snapshot_id: string | null };
 
 /**
@@ -53,10 +59,45 @@ export function pauseNow(
   return snapshot;
 }
 
+const wasOrWere = (ids: readonly string[]) =>
+  `${ids.join(', ')} ${ids.length > 1 ? 'were' : 'was'} in progress`;
+
+/** What a pause that waited for the agent's turn says when the turn ended in the middle of a task of its list. */
+function turnEndWarning(s: WorkflowState): string | null {
+  const running = inProgressTasks(s.tasks).map((t) => t.id);
+  return s.pause_request?.until === 'turn_end' && running.length
+    ? `paused at the end of the agent's turn while ${wasOrWere(running)}`
+    : null;
+}
+
 /**
- * Pause waits for the task boundary: with tasks in progress it only records the request, and the workflow
- * pauses when they end. `force`, or the request outliving `timeoutMs`, pauses at once with a warning.
- * Pausing a paused workflow changes nothing.
+ * Whether a requested pause is due: one that waits for the agent's turn once a hook reported that turn's end (a Stop
+ * after the request), any other once no task is in progress (a task boundary). The one rule every point where a pause
+ * may take effect asks (the task commands, the agent's list, the turn's end, `pause` itself).
+ */
+export function requestedPauseDue(s: WorkflowState): boolean {
+  const req = s.pause_request;
+  if (!s.pause_requested || !req) return false;
+  if (req.until === 'turn_end')
+    return !!s.turn_ended && Date.parse(s.turn_ended.at) >= Date.parse(req.requested_at);
+  return inProgressTasks(s.tasks).length === 0;
+}
+
+/**
+ * A requested pause that is due takes effect: its reason and trigger, and a warning when tasks are still in progress
+ * (the turn it waited for ended in the middle of one).
+ */
+export function takeRequestedPause(d: Draft, git: GitCapture) {
+  const req = d.state.pause_request;
+  return pauseNow(d, req?.reason ?? null, req?.trigger ?? 'pause', git, turnEndWarning(d.state));
+}
+
+/**
+ * Pause waits for the task boundary: with tasks in progress it only records the request, and the workflow pauses when
+ * they end. Asked while the agent's turn is under way (a prompt came, its Stop has not) with no task in progress, it
+ * waits for that turn to end instead: what the agent does in it (its task list, which Codex's Stop brings only with the
+ * transcript) is not known before. `force`, or the request outliving `timeoutMs` (`pauseOverdue`), pauses at once with
+ * a warning. Pausing a paused workflow changes nothing.
  */
 export function pause(d: Draft, input: PauseInput): PauseOutcome {
   const s = d.state;
@@ -64,11 +105,17 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
   assertTransition(s.status, 'paused', 'pause');
   const running = inProgressTasks(s.tasks).map((t) => t.id);
   const { overdue, timeoutMs } = pauseOverdue(s, d.ctx.now, input.timeoutMs);
-  if (running.length === 0 || input.force || overdue) {
-    const warning = running.length
-      ? `${input.force ? 'forced pause' : `pause timeout of ${Math.round(timeoutMs / 1000)} s passed`}` +
-        ` while ${running.join(', ')} ${running.length > 1 ? 'were' : 'was'} in progress`
-      : null;
+  const turn = turnUnderWay(s);
+  // a request made before waits for what it was made for; a new one, for the turn under way when no task is
+  const forTurn = s.pause_request
+    ? s.pause_request.until === 'turn_end'
+    : running.length === 0 && turn !== null;
+  const due = s.pause_requested ? requestedPauseDue(s) : !forTurn && running.length === 0;
+  if (due || input.force || overdue) {
+    const cut = `${input.force ? 'forced pause' : `pause timeout of ${Math.round(timeoutMs / 1000)} s passed`} while`;
+    const warning = due
+      ? turnEndWarning(s)
+      : `${cut} ${forTurn && !running.length ? "the agent's turn was under way" : wasOrWere(running)}`;
     const reason = input.reason ?? s.pause_request?.reason ?? null;
     const trigger = s.pause_request && !input.reason ? s.pause_request.trigger : input.trigger;
     const snapshot = pauseNow(d, reason, trigger, input.git, warning);
@@ -77,7 +124,14 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
   if (!s.pause_requested)
     d.emit({
       type: 'workflow.pause_requested',
-      data: { reason: input.reason, trigger: input.trigger, timeout_ms: input.timeoutMs },
+      data: {
+        reason: input.reason,
+        trigger: input.trigger,
+        timeout_ms: input.timeoutMs,
+        ...(forTurn ? { until: 'turn_end' as const } : {}),
+      },
     });
-  return { outcome: 'requested', waiting_for: running };
+  const cur = s.sessions.at(-1);
+  const waiting = turn ?? (cur?.agent ? { session_number: cur.number, agent: cur.agent.name } : null);
+  return { outcome: 'requested', waiting_for: running, waiting_for_turn: forTurn ? waiting : null };
 }

@@ -1,10 +1,10 @@
 import type { Draft } from '../draft.js';
 import { invalidTransition, notFound } from '../errors.js';
-import { allFinished, inProgressTasks, runnableTasks } from '../task-graph.js';
+import { allFinished, runnableTasks } from '../task-graph.js';
 import type { GitCapture } from '../schemas/git-state.js';
 import type { Task } from '../schemas/workflow.js';
 import { endOpenSession } from './lifecycle.js';
-import { pauseNow } from './pause.js';
+import { requestedPauseDue, takeRequestedPause } from './pause.js';
 import { makeCheckpoint, takeSnapshot } from './snapshots.js';
 import { isResumable } from '../workflow-machine.js';
 
@@ -70,11 +70,7 @@ function atBoundary(d: Draft, git: GitCapture): { paused_snapshot_id: string | n
     endOpenSession(d, 'completed', s.last_snapshot?.id ?? null);
     return { paused_snapshot_id: null };
   }
-  if (s.pause_requested && inProgressTasks(s.tasks).length === 0) {
-    const req = s.pause_request;
-    const snap = pauseNow(d, req?.reason ?? null, req?.trigger ?? 'pause', git, null);
-    return { paused_snapshot_id: snap.id };
-  }
+  if (requestedPauseDue(s)) return { paused_snapshot_id: takeRequestedPause(d, git).id };
   return { paused_snapshot_id: null };
 }
 
@@ -93,9 +89,9 @@ export function completeTask(d: Draft, id: string, summary: string | null, git: 
   else assertActive(d, `complete ${id}`);
   d.emit({ type: 'task.completed', task_id: id, data: { summary } });
   const s = d.state;
-  const pausing = s.pause_requested && inProgressTasks(s.tasks).length === 0 && !allFinished(s.tasks);
+  const pausing = requestedPauseDue(s) && !allFinished(s.tasks);
   const snapshot = pausing
-    ? pauseNow(d, s.pause_request?.reason ?? null, s.pause_request?.trigger ?? 'pause', git, null)
+    ? takeRequestedPause(d, git)
     : takeSnapshot(d, 'task_complete', `task ${id} completed`, git);
   const checkpoint = makeCheckpoint(d, t.title, snapshot);
   if (!pausing) atBoundary(d, git);

@@ -79,6 +79,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
           reason: e.data.reason,
           trigger: e.data.trigger,
           ...(e.data.timeout_ms ? { timeout_ms: e.data.timeout_ms } : {}),
+          ...(e.data.until ? { until: e.data.until } : {}),
         },
       };
     case 'workflow.paused':

@@ -65,6 +65,8 @@ export const BatonEvent = z.discriminatedUnion('type', [
       trigger: SnapshotTrigger,
       /** The timeout the request was made with (`--pause-timeout` then); older requests use the reader's. */
       timeout_ms: z.number().int().positive().optional(),
+      /** It waits for the end of the agent's turn under way, not for a task boundary. */
+      until: z.literal('turn_end').optional(),
     }),
   ),
   ev(

@@ -30,8 +30,13 @@ export const PauseRequest = z.object({
   requested_at: z.string(),
   reason: z.string().nullable(),
   trigger: SnapshotTrigger,
-  /** How long it waits for the task boundary before it is forced (the timeout it was requested with). */
+  /** How long it waits for its task boundary or turn's end before it is forced (the timeout it was requested with). */
   timeout_ms: z.number().int().positive().optional(),
+  /**
+   * `turn_end`: asked while the agent's turn was under way with no task in progress, it waits for that turn to end
+   * (the agent's Stop) rather than for a task boundary.
+   */
+  until: z.literal('turn_end').optional(),
 });
 export type PauseRequest = z.infer<typeof PauseRequest>;
 

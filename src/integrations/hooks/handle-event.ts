@@ -133,6 +133,20 @@ const pausedTell = (workflowId: string, snapshotId: string) =>
   `Baton paused workflow ${workflowId} at the task boundary you asked for (snapshot ${snapshotId}); your next prompt resumes it`;
 
 /**
+ * The agent's turn is over (Stop, StopFailure) or its session is (SessionEnd): recorded, and a pause asked while the
+ * turn was under way takes effect now, said to the user (their next prompt, or the next session, resumes it).
+ */
+async function turnEnded(ctx: HookContext, ref: Ref, workflowId: string, event: HookEvent) {
+  const r = await ctx.client.endAgentTurn(ref, { agent: ctx.agent });
+  if (!r.paused_snapshot_id) return { note: '' };
+  const next = event === 'SessionEnd' ? 'the next session resumes it' : 'your next prompt resumes it';
+  return {
+    note: `; paused at the end of the agent's turn (snapshot ${r.paused_snapshot_id})`,
+    tell: `Baton paused workflow ${workflowId} at the end of the agent's turn, as you asked (snapshot ${r.paused_snapshot_id}); ${next}`,
+  };
+}
+
+/**
  * Stop's `last_assistant_message` (Claude Code and Codex send it) is the agent's last summary even where no
  * transcript is read (Codex's `transcript_path: null`, one whose last lines are not flushed yet): kept as the last
  * message, once (the transcript's copy of the same text writes nothing). Stop comes when the agent's turn ended: its
@@ -230,13 +244,14 @@ async function turnCut(ctx: HookContext, event: HookEvent, limit: LimitMet | nul
     });
   const why = limit ? stoppedByLimit(limit.notice, limit.resets_at) : apiFailure(ctx.payload);
   const snap = await ctx.client.snapshotNow(ref, 'pause', why);
-  await ctx.client.endAgentTurn(ref, { agent: ctx.agent });
+  const ended = await turnEnded(ctx, ref, t.workflow_id, event);
+  const tell = ended.tell ?? imported.tell;
   return {
     outcome: imported.failed ? 'failed' : 'ok',
-    note: `${why}; snapshot ${snap.snapshot_id}; ${imported.note}${kept ? "; the agent's last message kept" : ''}`,
+    note: `${why}; snapshot ${snap.snapshot_id}; ${imported.note}${kept ? "; the agent's last message kept" : ''}${ended.note}`,
     output: null,
     ...(imported.transcript ? { transcript: imported.transcript } : {}),
-    ...(imported.tell ? { tell: imported.tell } : {}),
+    ...(tell ? { tell } : {}),
   };
 }
 
@@ -492,8 +507,9 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       const ref = { workflowId: t.workflow_id, cwd: p.cwd };
       const imported = await importNew(ctx, ref, t.workflow_id, event);
       const kept = await keepLastMessage(ctx, ref, event);
-      // the turn is over (a Stop), or the session is (a SessionEnd): with words or not, it was not cut off
-      await ctx.client.endAgentTurn(ref, { agent: ctx.agent });
+      // the turn is over (a Stop), or the session is (a SessionEnd): with words or not, it was not cut off; a pause
+      // that waited for it takes effect
+      const turn = await turnEnded(ctx, ref, t.workflow_id, event);
       const cp = await ctx.client.checkpointIfDue(ref, {
         name: event === 'Stop' ? 'stop' : 'session-end',
         interval_ms: ctx.settings.checkpointIntervalMs,
@@ -509,16 +525,17 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
             })
           : null;
       const endNote = ended?.ended ? `; session ${ended.session_number} ended` : '';
+      const tell = turn.tell ?? imported.tell;
       return {
         outcome: imported.failed
           ? 'failed'
-          : cp.checkpoint || kept || ended?.ended || !imported.note.startsWith('nothing new')
+          : cp.checkpoint || kept || ended?.ended || turn.tell || !imported.note.startsWith('nothing new')
             ? 'ok'
             : 'nothing',
-        note: `${imported.note}${kept ? "; the agent's last message kept" : ''}; ${cp.checkpoint ? `checkpoint ${cp.checkpoint} (${cp.reason})` : `no checkpoint: ${cp.reason}`}${endNote}`,
+        note: `${imported.note}${kept ? "; the agent's last message kept" : ''}${turn.note}; ${cp.checkpoint ? `checkpoint ${cp.checkpoint} (${cp.reason})` : `no checkpoint: ${cp.reason}`}${endNote}`,
         output: null,
         ...(imported.transcript ? { transcript: imported.transcript } : {}),
-        ...(imported.tell ? { tell: imported.tell } : {}),
+        ...(tell ? { tell } : {}),
       };
     }
   }

@@ -143,9 +143,13 @@ export function registerAgentSessionRoutes({ app, client }: RouteDeps) {
       method: 'post',
       path: '/api/workflows/{id}/agent-sessions/turn-ended',
       tags,
-      summary: "the agent's turn ended (Stop, StopFailure, SessionEnd): recorded once per turn",
+      summary:
+        "the agent's turn ended (Stop, StopFailure, SessionEnd): recorded once per turn; a pause that waited for it takes effect",
       request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(TurnEndBody) },
-      responses: responses(AgentTurnEnded, 'whether the end of a turn was recorded'),
+      responses: responses(
+        AgentTurnEnded,
+        'whether the end of a turn was recorded, and the pause it let take effect',
+      ),
     }),
     async (c) =>
       c.json(await client.endAgentTurn(refOf(c, c.req.valid('param').id), c.req.valid('json')), 200),

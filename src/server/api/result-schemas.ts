@@ -72,7 +72,7 @@ export const AgentSessionEnded = z
   .openapi('AgentSessionEnded');
 
 export const AgentTurnEnded = z
-  .object({ workflow_id: z.string(), recorded: z.boolean() })
+  .object({ workflow_id: z.string(), recorded: z.boolean(), paused_snapshot_id: z.string().nullable() })
   .openapi('AgentTurnEnded');
 
 export const CompactionNoted = z

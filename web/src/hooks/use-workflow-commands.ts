@@ -43,7 +43,10 @@ export function useWorkflowCommands(workflowId: string, onDone: () => void): Wor
         'pause',
         async () => {
           const r = await api.post<PauseResult>(`${path}/pause`, { reason, force });
-          if (r.outcome === 'requested') return `Pause requested: waiting for ${r.waiting_for.join(', ')}`;
+          if (r.outcome === 'requested')
+            return r.waiting_for_turn
+              ? "Pause requested: it takes effect when the agent's turn ends"
+              : `Pause requested: waiting for ${r.waiting_for.join(', ')}`;
           if (r.outcome === 'already_paused') return 'The workflow was already paused';
           return 'Workflow paused';
         },

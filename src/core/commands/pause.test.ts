@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { Draft } from '../draft.js';
+import type { WorkflowState } from '../schemas/state.js';
+import { endAgentTurn, linkAgentSession } from './agent-session.js';
+import { syncAgentTasks } from './agent-tasks.js';
+import { createWorkflow } from './create.js';
+import { pause, type PauseInput } from './pause.js';
+import { recordRequest } from './requests.js';
+import { completeTask, startTask } from './tasks.js';
+
+let n = 0;
+const git = { state: null, note: null };
+const at = (now: string) => ({ now, newId: (p: string) => `${p}-${++n}`, actor: 'user' });
+const next = (s: WorkflowState, now = '2026-03-01T10:05:00.000Z') => new Draft(s, at(now));
+const ask: Omit<PauseInput, 'timeoutMs'> & { timeoutMs: number } = {
+  reason: 'lunch',
+  trigger: 'pause',
+  force: false,
+  timeoutMs: 5 * 60_000,
+  git,
+};
+const plan = (id: string, ...steps: [string, string][]) => ({
+  tool: 'update_plan',
+  id,
+  input: { plan: steps.map(([step, status]) => ({ step, status })) },
+});
+
+/** A workflow a Codex session follows, its user's request taken up in a turn (its Stop not come yet). */
+function midTurn(tasks: { id: string; title: string }[] = []) {
+  const d = new Draft(null, at('2026-03-01T10:00:00.000Z'), 'wf-1');
+  createWorkflow(d, {
+    title: 'w',
+    issue: null,
+    worktree: '/w',
+    plan: '',
+    tasks: tasks.map((t) => ({ ...t, description: '', deps: [], lane: 0 })),
+    git_start: null,
+  });
+  linkAgentSession(d, { name: 'codex', session_id: 's1' });
+  recordRequest(d, { text: 'add the retry', at: '2026-03-01T10:01:00.000Z', source: 'codex:hook' });
+  return d.state;
+}
+
+describe('a pause asked while the agent works', () => {
+  it("waits for the end of the agent's turn when no task is in progress, and takes effect there", () => {
+    const d = next(midTurn());
+    expect(pause(d, ask)).toEqual({
+      outcome: 'requested',
+      waiting_for: [],
+      waiting_for_turn: { session_number: 1, agent: 'codex' },
+    });
+    expect(d.state).toMatchObject({ status: 'in_progress', pause_request: { until: 'turn_end' } });
+    // asked again meanwhile: still waiting, no second request
+    const again = next(d.state);
+    expect(pause(again, { ...ask, reason: null })).toMatchObject({ outcome: 'requested' });
+    expect(again.events).toEqual([]);
+    // the Stop imports the turn: the agent's plan, its first step begun and finished, the next begun; no boundary in
+    // it is the pause's (the agent went on past them)
+    const stop = next(d.state, '2026-03-01T10:09:00.000Z');
+    const synced = syncAgentTasks(
+      stop,
+      'codex',
+      [
+        plan('p1', ['Write the retry', 'in_progress'], ['Test it', 'pending']),
+        plan('p2', ['Write the retry', 'completed'], ['Test it', 'completed']),
+      ],
+      git,
+    );
+    expect(synced.paused_snapshot_id).toBeUndefined();
+    expect(stop.state.status).toBe('in_progress');
+    const ended = endAgentTurn(stop, 'codex', git);
+    expect(ended).toEqual({ recorded: true, paused_snapshot_id: expect.stringMatching(/^snap-/) });
+    expect(stop.state).toMatchObject({ status: 'paused', pause_reason: 'lunch', pause_requested: false });
+    expect(stop.state.tasks.map((t) => t.status)).toEqual(['done', 'done']);
+    expect(stop.state.warnings).toEqual([]);
+  });
+
+  it("says what was still in progress when the turn it waited for ended in the middle of the agent's list", () => {
+    const d = next(midTurn());
+    pause(d, ask);
+    const stop = next(d.state, '2026-03-01T10:09:00.000Z');
+    syncAgentTasks(
+      stop,
+      'codex',
+      [plan('p1', ['Write the retry', 'completed'], ['Test it', 'in_progress'])],
+      git,
+    );
+    endAgentTurn(stop, 'codex', git);
+    expect(stop.state.status).toBe('paused');
+    expect(stop.state.warnings).toEqual(["paused at the end of the agent's turn while T2 was in progress"]);
+  });
+
+  it('waits for the task boundary with a task in progress, and pauses at once when no turn is under way', () => {
+    const busy = next(
+      midTurn([
+        { id: 'T1', title: 'one' },
+        { id: 'T2', title: 'two' },
+      ]),
+    );
+    startTask(busy, 'T1');
+    expect(pause(busy, ask)).toEqual({ outcome: 'requested', waiting_for: ['T1'], waiting_for_turn: null });
+    // its boundary, in the middle of the turn, is where it takes effect (the turn's end is none of its business)
+    const done = next(busy.state);
+    expect(completeTask(done, 'T1', null, git).paused).toBe(true);
+    // the turn ended: nothing to wait for
+    const idle = next(midTurn(), '2026-03-01T10:09:00.000Z');
+    endAgentTurn(idle, 'codex', git);
+    expect(pause(idle, ask)).toMatchObject({ outcome: 'paused', warning: null });
+  });
+
+  it("is forced, saying the agent's turn was under way, by --force or once its timeout passed", () => {
+    const forced = next(midTurn());
+    expect(pause(forced, { ...ask, force: true })).toMatchObject({
+      outcome: 'paused',
+      warning: "forced pause while the agent's turn was under way",
+    });
+    const d = next(midTurn(), '2026-03-01T10:05:00.000Z');
+    pause(d, ask);
+    const late = next(d.state, '2026-03-01T10:10:00.000Z');
+    expect(pause(late, { ...ask, reason: null })).toMatchObject({
+      outcome: 'paused',
+      warning: "pause timeout of 300 s passed while the agent's turn was under way",
+    });
+    expect(late.state.pause_reason).toBe('lunch');
+  });
+
+  it('pauses at once where no agent session is followed (baton create and the CLI alone)', () => {
+    const d = new Draft(null, at('2026-03-01T10:00:00.000Z'), 'wf-2');
+    createWorkflow(d, { title: 'w', issue: null, worktree: '/w', plan: '', tasks: [], git_start: null });
+    d.emit({ type: 'workflow.started', data: {} });
+    recordRequest(d, { text: 'add the retry', at: '2026-03-01T10:01:00.000Z', source: 'cli' });
+    expect(pause(next(d.state), ask)).toMatchObject({ outcome: 'paused' });
+  });
+});
