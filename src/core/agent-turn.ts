@@ -16,7 +16,7 @@ export function turnOver(s: WorkflowState): boolean | null {
   const asked = (s.recent_requests ?? []).at(-1);
   if (!asked) return null;
   if (requestsSinceTurnEnd(s) <= 0) return true;
-  if (lastRequestAnswered(s) === true || limitStop(s.summaries) !== null) return true;
+  if (lastRequestAnswered(s) === true || limitStop(s.summaries, asked) !== null) return true;
   const snap = s.last_snapshot;
   return (
     !!snap &&

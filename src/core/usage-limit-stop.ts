@@ -1,5 +1,5 @@
 import { stoppedByLimit } from './runtime/usage-limit.js';
-import type { Summary } from './schemas/records.js';
+import type { Summary, UserRequest } from './schemas/records.js';
 
 interface Summaries {
   compaction: Summary | null;
@@ -7,22 +7,34 @@ interface Summaries {
   usage_limit?: Summary | null;
 }
 
-/** Whether the agent said more after the notice (a last message, a compaction summary): it works again. */
-const saidSince = (s: Summaries, limit: Summary) =>
-  [s.last_message, s.compaction].some((x) => !!x && Date.parse(x.timestamp) > Date.parse(limit.timestamp));
+/** The user's latest request (a state's `recent_requests`, a snapshot's `requests`), when one was recorded. */
+type Asked = Pick<UserRequest, 'at' | 'timestamp'> | undefined;
+
+/**
+ * Whether the limit is over: the agent said more after the notice (a last message, a compaction summary), or the user
+ * asked again after it (the reset came and they typed "continue"; a limit that stops that turn too is a new notice).
+ */
+const overSince = (s: Summaries, limit: Summary, asked: Asked) =>
+  [s.last_message?.timestamp, s.compaction?.timestamp, asked?.at ?? asked?.timestamp].some(
+    (t) => !!t && Date.parse(t) > Date.parse(limit.timestamp),
+  );
 
 /**
  * Why the agent's last turn stopped when a usage limit stopped it ("stopped by a usage limit, resets at ..."), while
- * that holds: once the agent says more after the notice, the next session works and the limit is over (null).
+ * that holds: once the agent says more after the notice, or the user asks again, the work went on past the limit and
+ * it is over (null): a session cut off after that was cut off, not stopped by the limit.
  */
-export function limitStop(summaries: Summaries | undefined): string | null {
+export function limitStop(summaries: Summaries | undefined, asked: Asked): string | null {
   const limit = summaries?.usage_limit;
-  if (!summaries || !limit || saidSince(summaries, limit)) return null;
+  if (!summaries || !limit || overSince(summaries, limit, asked)) return null;
   return stoppedByLimit(limit.text, limit.resets_at ?? null);
 }
 
-/** Whether a notice is the limit already recorded (a hook's copy, then the transcript's): nothing said since it. */
-export function sameLimit(summaries: Summaries | undefined, text: string): boolean {
+/**
+ * Whether a notice is the limit already recorded (a hook's copy, then the transcript's): nothing said or asked since
+ * it. The same notice after a new request is the limit stopping that turn too, recorded again.
+ */
+export function sameLimit(summaries: Summaries | undefined, text: string, asked: Asked): boolean {
   const limit = summaries?.usage_limit;
-  return !!summaries && !!limit && limit.text.trim() === text.trim() && !saidSince(summaries, limit);
+  return !!summaries && !!limit && limit.text.trim() === text.trim() && !overSince(summaries, limit, asked);
 }

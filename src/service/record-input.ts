@@ -156,7 +156,10 @@ export function recordOne(
       )
         return null;
       // a usage limit already recorded (the hook's copy, then the transcript's), the agent silent since, is the same one
-      if (input.summary.kind === 'usage_limit' && sameLimit(d.state.summaries, input.summary.text))
+      if (
+        input.summary.kind === 'usage_limit' &&
+        sameLimit(d.state.summaries, input.summary.text, d.state.recent_requests?.at(-1))
+      )
         return null;
       return recordSummary(d, input.summary, input.at ?? null);
     }

@@ -311,6 +311,115 @@ describe('continuity by default: a session cut off in the middle of its turn', (
   });
 });
 
+describe('continuity by default: a session cut off after the user went on past a usage limit', () => {
+  it('is said as cut off, with the call that never returned; the limit is no longer why it stopped', async () => {
+    const { repo, baton, status } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const one = '196820da-0000-4000-8000-000000000051';
+    const path = join(tempDir('baton-transcript-'), `${one}.jsonl`);
+    const hook = (event: string, fields: Json = {}) =>
+      baton(
+        ['hook', event],
+        JSON.stringify({
+          cwd: repo,
+          hook_event_name: event,
+          session_id: one,
+          transcript_path: path,
+          ...fields,
+        }),
+      );
+    const line = (type: string, message: Json, more: Json = {}) =>
+      JSON.stringify({ type, timestamp: new Date().toISOString(), sessionId: one, ...more, message });
+    const said = (id: string, text: string) =>
+      line('assistant', { id, role: 'assistant', content: [{ type: 'text', text }] });
+    const call = (id: string, name: string, input: Json) =>
+      line('assistant', {
+        id: `m-${id}`,
+        role: 'assistant',
+        content: [{ type: 'tool_use', id, name, input }],
+      });
+    const result = (id: string, content: string) =>
+      line('user', {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: id, content, is_error: false }],
+      });
+    const write = (...lines: string[]) => appendFileSync(path, `${lines.join('\n')}\n`);
+    const ask = async (prompt: string) => {
+      write(line('user', { role: 'user', content: prompt }));
+      await hook('UserPromptSubmit', { prompt });
+    };
+    const todo = async (id: string, todos: Json[]) => {
+      write(call(id, 'TodoWrite', { todos }), result(id, 'Todos have been modified successfully.'));
+      await hook('PostToolUse', {
+        tool_name: 'TodoWrite',
+        tool_input: { todos },
+        tool_use_id: id,
+        tool_response: {},
+      });
+    };
+    const item = (content: string, state: string) => ({ content, status: state, activeForm: content });
+
+    await hook('SessionStart', { source: 'startup' });
+    // a turn that ends normally
+    await ask('Add div to math.js, then tests');
+    await todo('toolu-t1', [item('Implement div', 'in_progress'), item('Write tests', 'pending')]);
+    write(said('m-plan', 'Plan made; div next.'));
+    await hook('Stop', { stop_hook_active: false, last_assistant_message: 'Plan made; div next.' });
+    // the next one a usage limit stops
+    await ask('go ahead');
+    write(
+      call('toolu-w', 'Write', {
+        file_path: join(repo, 'math.js'),
+        content: 'export const div = (a, b) => a / b;\n',
+      }),
+      result('toolu-w', 'The file has been updated.'),
+    );
+    const notice = `Claude AI usage limit reached|${Math.floor(Date.now() / 1000) + 3 * 3600}`;
+    write(
+      line(
+        'assistant',
+        { id: 'm-limit', model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: notice }] },
+        { isApiErrorMessage: true, error: 'rate_limit' },
+      ),
+    );
+    await hook('StopFailure', { error: 'rate_limit', last_assistant_message: notice });
+    expect((await status()).usage_limit).toMatch(/^stopped by a usage limit/);
+
+    // after the reset the user goes on in the same conversation: the limit is over
+    await ask('continue');
+    expect((await status()).usage_limit).toBeNull();
+    expect((await baton(['status'])).stdout).not.toMatch(/^agent: /m);
+    write(
+      call('toolu-c', 'Bash', { command: 'git commit -am "feat: div"' }),
+      result('toolu-c', '[main 1a2b3c4] feat: div'),
+    );
+    await todo('toolu-t2', [item('Implement div', 'completed'), item('Write tests', 'in_progress')]);
+    // the test run never returns: the process is killed
+    write(call('toolu-n', 'Bash', { command: 'npm test' }));
+    const past = new Date(Date.now() - 5 * 60_000);
+    utimesSync(path, past, past);
+
+    const next = await hook('SessionStart', {
+      session_id: '196820da-0000-4000-8000-000000000052',
+      source: 'startup',
+    });
+    const out = JSON.parse(next.stdout) as { systemMessage: string; hookSpecificOutput: Json };
+    expect(out.systemMessage).toMatch(
+      /^Baton noticed that session 1 \(Claude Code session \S+\) stopped in the middle of its turn without ending \(no Stop or SessionEnd came/,
+    );
+    const text = out.hookSpecificOutput.additionalContext as string;
+    // its last message, with the call after it that never returned (as one import of the whole transcript says it)
+    expect(text).toMatch(
+      /### Last State \(the agent's last message, [^)]+\)\nPlan made; div next\.\n\nThe transcript ends before this call returned \(check whether it ran\): `Bash: npm test`/,
+    );
+    expect(text).toMatch(
+      /The previous session ended because: crash: session 1 .* stopped in the middle of its turn/,
+    );
+    expect(text).not.toMatch(/usage limit/);
+    expect((await status()).usage_limit).toBeNull();
+  });
+});
+
 describe('continuity by default: a conversation reopened with --resume', () => {
   it('is told its turn was cut off, before the agent said anything, as a new session would be; an answered turn or a usage limit is not', async () => {
     const { repo, baton, status } = workspace();

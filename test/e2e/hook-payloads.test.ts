@@ -408,7 +408,7 @@ describe('a turn a usage limit stopped', () => {
     expect(instant).toBeGreaterThan(before - 60_000);
     expect(instant).toBeLessThanOrEqual(before + 24 * 3600_000);
 
-    // `baton status` says it too, until the agent speaks again
+    // `baton status` says it too, until the agent speaks or the user asks again
     const limited = (await baton(['status', '--json'])).json<{ usage_limit: string | null }>();
     expect(limited.usage_limit).toBe(`stopped by a usage limit, resets at ${reset}`);
     expect((await baton(['status'])).stdout).toContain(`agent: stopped by a usage limit, resets at ${reset}`);
@@ -444,6 +444,34 @@ describe('a turn a usage limit stopped', () => {
     // nor is its snapshot given as why a session ended: the user asked again since (not a pause either)
     expect(after).not.toContain('ended because');
     expect(after).toContain('The writer is done too; 14 tests pass.');
+  });
+
+  it('is over once the user asks again, unless the limit stops that turn too (asked before the reset)', async () => {
+    const { repo, hook, baton } = workspace();
+    const transcript = join(tempDir('baton-tr-'), 's1.jsonl');
+    const notice = `Claude AI usage limit reached|${Math.floor(Date.now() / 1000) + 3 * 3600}`;
+    writeFileSync(
+      transcript,
+      `${[line.user('Build the CSV exporter', minutesAgo(3)), line.said('Parser done.', minutesAgo(2)), line.limit(notice, minutesAgo(1))].join('\n')}\n`,
+    );
+    const base = { session_id: 's1', cwd: repo, transcript_path: transcript };
+    await hook('UserPromptSubmit', { ...base, prompt: 'Build the CSV exporter' });
+    await hook('StopFailure', { ...base, error: 'rate_limit', last_assistant_message: notice });
+    const limit = async () =>
+      (await baton(['status', '--json'])).json<{ usage_limit: string | null }>().usage_limit;
+    expect(await limit()).toMatch(/^stopped by a usage limit/);
+    // the user types "continue" before the reset: Claude Code answers with the same notice, and the limit stands
+    appendFileSync(transcript, `${line.user('continue')}\n`);
+    await hook('UserPromptSubmit', { ...base, prompt: 'continue' });
+    expect(await limit()).toBeNull();
+    appendFileSync(transcript, `${line.limit(notice)}\n`);
+    await hook('StopFailure', { ...base, error: 'rate_limit', last_assistant_message: notice });
+    expect(await limit()).toMatch(/^stopped by a usage limit/);
+    const start = await hook('SessionStart', { ...base, session_id: 's2', source: 'startup' });
+    expect(nextOf(contextOf(start.stdout))).toMatch(
+      /The previous session ended because: stopped by a usage limit/,
+    );
+    expect(start.stdout).not.toMatch(/stopped in the middle/);
   });
 
   it("with only the Stop hook (Claude Code before StopFailure), reads the notice's epoch exactly and says it", async () => {

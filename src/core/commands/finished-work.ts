@@ -26,7 +26,7 @@ export function finishedWork(s: WorkflowState, now: string): string | null {
   if (done === null) return null;
   if ((s.counts.open_errors ?? s.open_errors.length) > 0) return null;
   if ((s.test_state?.failing_tests.length ?? 0) > 0) return null;
-  if (limitStop(s.summaries) !== null) return null;
+  if (limitStop(s.summaries, (s.recent_requests ?? []).at(-1)) !== null) return null;
   const last = s.sessions[s.sessions.length - 1];
   const idle = Date.parse(now) - Date.parse(s.updated_at);
   if (last?.ended_at) return `${done} and ${last.end_reason ?? 'its last session ended'}`;

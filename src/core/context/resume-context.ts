@@ -254,7 +254,8 @@ export function compileResumeContext(
       description: next?.description ? clip(next.description, limits.description_chars) : null,
       // a usage limit that stopped the last turn is why, said here once (not as an error to fix, nor as the last state)
       ended_because:
-        limitStop(snap.summaries) ?? `${snap.trigger}${snap.pause_reason ? `: ${snap.pause_reason}` : ''}`,
+        limitStop(snap.summaries, snap.requests.at(-1)) ??
+        `${snap.trigger}${snap.pause_reason ? `: ${snap.pause_reason}` : ''}`,
       latest_request_first: limits.newer_request_note > 0 && latestRequestFirst(snap),
     },
     reviewer_feedback: (snap.reviewer_feedback ?? [])

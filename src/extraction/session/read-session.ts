@@ -17,6 +17,11 @@ export interface AgentSummary {
   turn_ended?: boolean;
   /** A last message the agent never said: cut off before it said anything (the text names the calls left open). */
   said_nothing?: boolean;
+  /**
+   * A last message followed by calls that never returned (named in its text): the line of the last of them. A piece
+   * of the transcript read after the message was imported, which holds such a call, changes what the message says.
+   */
+  open_through?: number;
 }
 
 /** What a careful reader takes from a stretch of a session (deterministic, offline). */
@@ -43,13 +48,17 @@ export interface SessionFacts {
  * The calls after the agent's last word that never returned: the transcript ends while they ran (a crash, a quit, a
  * kill), so whether they took effect is unknown. At most three, each shown by both ends.
  */
-function unanswered(entries: readonly TranscriptEntry[], after: number): string[] {
+function unanswered(
+  entries: readonly TranscriptEntry[],
+  after: number,
+): { calls: string[]; through: number } {
   const rest = entries.slice(after + 1).filter((e) => !e.sidechain);
   const answered = new Set(rest.flatMap((e) => (e.kind === 'tool_result' && e.tool?.id ? [e.tool.id] : [])));
-  return rest
-    .filter((e) => e.kind === 'tool_call' && e.tool?.id && !answered.has(e.tool.id))
-    .map((e) => clipEnds(e.text.replace(/\s+/g, ' ').trim(), 160))
-    .slice(0, 3);
+  const open = rest.filter((e) => e.kind === 'tool_call' && e.tool?.id && !answered.has(e.tool.id));
+  return {
+    calls: open.map((e) => clipEnds(e.text.replace(/\s+/g, ' ').trim(), 160)).slice(0, 3),
+    through: open.at(-1)?.line ?? -1,
+  };
 }
 
 /** Whether the agent's turn went on after entry `at` (a tool call) or the user stopped it ("[Request interrupted"). */
@@ -81,12 +90,14 @@ function lastMessage(entries: readonly TranscriptEntry[], fromStart: boolean): A
       // a limit's notice in the agent's place (stream-json writes it as the agent's text) is no word of the agent's
       if (!said || isLimitNotice(said)) continue;
       const open = unanswered(entries, i);
-      const text = open.length ? `${said}\n\n${neverReturned(open)}` : said;
-      return { line: e.line, at: e.at, kind: 'last_message', text, turn_ended: !wentOn(entries, i) };
+      const ended = { turn_ended: !wentOn(entries, i) };
+      if (!open.calls.length) return { line: e.line, at: e.at, kind: 'last_message', text: said, ...ended };
+      const text = `${said}\n\n${neverReturned(open.calls)}`;
+      return { line: e.line, at: e.at, kind: 'last_message', text, ...ended, open_through: open.through };
     }
   }
   // a turn of calls only, cut off (a Codex turn that had said nothing yet): what was running is its last state
-  const open = unanswered(entries, -1);
+  const open = unanswered(entries, -1).calls;
   const call = [...entries].reverse().find((e) => e.kind === 'tool_call' && !e.sidechain);
   if (!open.length || !call) return null;
   const last = { line: call.line, at: call.at, kind: 'last_message', turn_ended: false } as const;

@@ -197,7 +197,11 @@ export async function importTranscript(
     commits: all.commits.filter((c) => isNew(c.line)),
     effects: all.effects.filter((e) => isNew(e.line)),
     test_runs: all.test_runs.filter((t) => isNew(t.line)),
-    summaries: all.summaries.filter((x) => isNew(x.line)),
+    // a last message read for context (before this piece) is news when calls of this piece after it never returned:
+    // the piece changes what it says, as one import of the whole transcript would have said it
+    summaries: all.summaries.filter(
+      (x) => isNew(x.line) || (x.open_through !== undefined && isNew(x.open_through)),
+    ),
   };
   const extractor = opts.extractor ?? new RulesExtractor();
   const extracted = await extractor.extract({
@@ -271,7 +275,7 @@ export async function importTranscript(
       s.kind === 'usage_limit'
         ? { resets_at: detectUsageLimit(s.text, s.at ? new Date(s.at) : new Date(), zone)?.resets_at ?? null }
         : {};
-    add(s.line, {
+    add(s.open_through ?? s.line, {
       kind: 'summary',
       at: s.at,
       summary: { kind: s.kind, text: s.text, source, ...ended, ...silent, ...resets },
