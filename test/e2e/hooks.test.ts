@@ -351,6 +351,81 @@ describe("the agent's task tools in PostToolUse", () => {
   });
 });
 
+describe('an older TodoWrite whose hook never reached Baton', () => {
+  it('is not applied over the newer list when the import at Stop replays it', async () => {
+    const { repo, baton, status } = workspace();
+    const at = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    const todos = {
+      older: [{ content: 'Write mul', status: 'in_progress', activeForm: 'Writing' }],
+      newer: [
+        { content: 'Write mul', status: 'completed', activeForm: 'Writing' },
+        { content: 'Add a test', status: 'in_progress', activeForm: 'Testing' },
+      ],
+    };
+    const call = (id: string, input: unknown, minutes: number) => [
+      JSON.stringify({
+        type: 'assistant',
+        sessionId: 'S1',
+        timestamp: at(minutes),
+        message: {
+          id: `m-${id}`,
+          role: 'assistant',
+          content: [{ type: 'tool_use', id, name: 'TodoWrite', input }],
+        },
+      }),
+      JSON.stringify({
+        type: 'user',
+        sessionId: 'S1',
+        timestamp: at(minutes),
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: id, content: 'Todos have been modified' }],
+        },
+      }),
+    ];
+    const transcript = join(tempDir('baton-tr-'), 'session.jsonl');
+    writeLines(transcript, [
+      JSON.stringify({
+        type: 'user',
+        sessionId: 'S1',
+        timestamp: at(3),
+        message: { role: 'user', content: 'Add mul and a test' },
+      }),
+      // its PostToolUse hook failed or timed out (or the folder was no repository yet): Baton never saw it
+      ...call('toolu-older', { todos: todos.older }, 2),
+      ...call('toolu-newer', { todos: todos.newer }, 1),
+    ]);
+    const hook = (event: string, fields: Record<string, unknown>) =>
+      baton(
+        ['hook', event],
+        JSON.stringify({
+          session_id: 'S1',
+          cwd: repo,
+          hook_event_name: event,
+          transcript_path: transcript,
+          ...fields,
+        }),
+      );
+    const newer = await hook('PostToolUse', {
+      tool_name: 'TodoWrite',
+      tool_input: { todos: todos.newer },
+      tool_response: {},
+      tool_use_id: 'toolu-newer',
+    });
+    expect(newer.stderr).toMatch(/task list: added T1, T2; started T2; completed T1/);
+    const stop = await hook('Stop', { stop_hook_active: false });
+    expect(stop.code).toBe(0);
+    expect(stop.stderr).not.toMatch(/skipped/);
+    const s = await status();
+    expect(s.tasks.map((t: { id: string; status: string }) => [t.id, t.status])).toEqual([
+      ['T1', 'done'],
+      ['T2', 'in_progress'],
+    ]);
+    expect(s.next_task?.id).toBe('T2');
+    expect((await baton(['context'])).stdout).not.toMatch(/Every task is done/);
+  });
+});
+
 describe('a pause asked for while the agent works through its own task list', () => {
   it('takes effect at the boundary the list reaches, tells the user, and the next prompt resumes', async () => {
     const { repo, baton, status } = workspace();

@@ -17,6 +17,9 @@ export const agentTaskTools = ['TodoWrite', 'TaskCreate', 'TaskUpdate', 'update_
 export const isAgentTaskTool = (name: string): boolean =>
   (agentTaskTools as readonly string[]).includes(name);
 
+/** The tools that send the whole list each call (the others change one task): a later call replaces what it said. */
+export const isWholeListTool = (name: string): boolean => name === 'TodoWrite' || name === 'update_plan';
+
 /** The statuses Baton acts on; anything else is kept as the agent wrote it and changes nothing. */
 export type AgentStatus = 'pending' | 'in_progress' | 'completed' | 'deleted' | (string & {});
 

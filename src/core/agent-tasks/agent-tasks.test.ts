@@ -220,6 +220,38 @@ describe('syncing the agent list into the task graph', () => {
     expect(foldEvents(d.events).state).toEqual(d.state);
   });
 
+  it('keeps the newest list: an older whole list read after it (its hook never came) is seen, not applied', () => {
+    const d = workflow();
+    const at = (c: AgentTaskCall, t: string | null) => ({ ...c, at: t });
+    const older = at(write('a', todo('Write mul', 'in_progress')), '2026-01-19T04:31:05Z');
+    const newer = at(
+      write('b', todo('Write mul', 'completed'), todo('Add a test', 'in_progress')),
+      '2026-01-19T04:32:00Z',
+    );
+    // the newer call's hook came; the transcript import replays both later, in the agent's order
+    syncAgentTasks(d, 'claude-code', [newer]);
+    const none = { added: [], started: [], completed: [], skipped: [], linked: [] };
+    expect(syncAgentTasks(d, 'claude-code', [older])).toEqual(none);
+    expect(syncAgentTasks(d, 'claude-code', [older, newer])).toEqual(none);
+    expect(statuses(d)).toEqual({ 'Write mul': 'done', 'Add a test': 'in_progress' });
+    expect(d.state.agent_tasks?.['claude-code']?.applied_calls).toEqual(['b', 'a']);
+    // the other order applies both, as the agent made them: the same list
+    const e = workflow();
+    syncAgentTasks(e, 'claude-code', [older]);
+    syncAgentTasks(e, 'claude-code', [newer]);
+    expect(statuses(e)).toEqual(statuses(d));
+    // a call of one task (TaskCreate) read late still adds its task; a call without a time is applied as it comes
+    syncAgentTasks(d, 'claude-code', [
+      at({ tool: 'TaskCreate', id: 'c', input: { subject: 'Write docs' } }, '2026-01-19T04:31:30Z'),
+    ]);
+    syncAgentTasks(d, 'claude-code', [
+      write('w', todo('Write mul', 'completed'), todo('Add a test', 'completed')),
+    ]);
+    expect(statuses(d)).toEqual({ 'Write mul': 'done', 'Add a test': 'done', 'Write docs': 'skipped' });
+    expect(d.state.agent_tasks?.['claude-code']?.synced_at).toBe('2026-01-19T04:32:00.000Z');
+    expect(foldEvents(d.events).state).toEqual(d.state);
+  });
+
   it('links tasks the agent made wait for others after adding them, never into a cycle; a restarted task drops its old note', () => {
     const d = workflow();
     const create = (id: string, subject: string): AgentTaskCall => ({

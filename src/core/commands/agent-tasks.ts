@@ -1,4 +1,4 @@
-import { isAgentTaskTool, type AgentTaskCall } from '../agent-tasks/agent-task-calls.js';
+import { isAgentTaskTool, isWholeListTool, type AgentTaskCall } from '../agent-tasks/agent-task-calls.js';
 import { applyAgentTaskCalls, bestMatch } from '../agent-tasks/reduce-agent-tasks.js';
 import type { Draft } from '../draft.js';
 import { invalidTransition } from '../errors.js';
@@ -49,6 +49,10 @@ function eligible(t: Task, it: AgentTaskItem): boolean {
 const same = (a: readonly AgentTaskItem[], b: readonly AgentTaskItem[]) =>
   JSON.stringify(a) === JSON.stringify(b);
 
+/** When the agent made a call (a transcript's time, or the hook's that saw it), when it says one. */
+const timeOf = (call: AgentTaskCall): string | null =>
+  call.at && !Number.isNaN(Date.parse(call.at)) ? new Date(call.at).toISOString() : null;
+
 /** Applies one call: maps new items to tasks (adding them), lets statuses follow, skips removed items' tasks. */
 function step(
   d: Draft,
@@ -60,7 +64,8 @@ function step(
 ): AgentTaskItem[] {
   const reduced = applyAgentTaskCalls(before, [call]);
   // the time the agent made the call (a transcript's, read later), when it is one
-  const at = call.at && !Number.isNaN(Date.parse(call.at)) ? { at: new Date(call.at).toISOString() } : {};
+  const made = timeOf(call);
+  const at = made ? { at: made } : {};
   const taken = new Set<string>();
   for (const [name, list] of Object.entries(d.state.agent_tasks ?? {}))
     if (name !== source) for (const it of list.items) if (it.task_id) taken.add(it.task_id);
@@ -164,7 +169,9 @@ function step(
  * Follows the agent's own task list in the task graph: applies the new task-tool calls to the list kept in the
  * state, makes each new item a task (or the existing task it rewords), lets statuses follow (in progress,
  * completed), and skips the task of an item the agent removed (never deletes it). Calls already applied (same id)
- * and calls that change nothing write no event.
+ * and calls that change nothing write no event. The newest list wins, whatever order the hook and the transcript
+ * import bring the calls in: a whole list (TodoWrite, update_plan) the agent made before the newest call applied (its
+ * hook never reached Baton, and the import replays it after a later call's hook) is taken as seen, not applied.
  */
 export function syncAgentTasks(
   d: Draft,
@@ -198,8 +205,18 @@ export function syncAgentTasks(
   // One call at a time, as the agent made them: an item that came and went within a batch still becomes a task
   // with its history (a list cleared at the end keeps its finished tasks done).
   let items = before.items;
-  for (const call of fresh) items = step(d, source, items, call, out, git);
+  let syncedAt = before.synced_at ?? null;
+  for (const call of fresh) {
+    const made = timeOf(call);
+    const older = made !== null && syncedAt !== null && Date.parse(made) < Date.parse(syncedAt);
+    if (older && isWholeListTool(call.tool)) continue;
+    items = step(d, source, items, call, out, git);
+    if (made !== null && (syncedAt === null || !older)) syncedAt = made;
+  }
   if (newIds.length || !same(items, before.items))
-    d.emit({ type: 'agent_tasks.synced', data: { source, items, applied_calls: newIds } });
+    d.emit({
+      type: 'agent_tasks.synced',
+      data: { source, items, applied_calls: newIds, ...(syncedAt ? { synced_at: syncedAt } : {}) },
+    });
   return out;
 }

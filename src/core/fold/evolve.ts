@@ -183,10 +183,12 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       return { ...s, tasks };
     }
     case 'agent_tasks.synced': {
-      const before = s.agent_tasks?.[e.data.source]?.applied_calls ?? [];
+      const before = s.agent_tasks?.[e.data.source];
+      const syncedAt = e.data.synced_at ?? before?.synced_at;
       const list = {
         items: e.data.items,
-        applied_calls: [...before, ...e.data.applied_calls].slice(-AGENT_CALLS_KEPT),
+        applied_calls: [...(before?.applied_calls ?? []), ...e.data.applied_calls].slice(-AGENT_CALLS_KEPT),
+        ...(syncedAt ? { synced_at: syncedAt } : {}),
       };
       return { ...s, agent_tasks: { ...s.agent_tasks, [e.data.source]: list } };
     }

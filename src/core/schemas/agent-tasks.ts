@@ -21,9 +21,14 @@ export const AgentTaskItem = z.object({
 });
 export type AgentTaskItem = z.infer<typeof AgentTaskItem>;
 
-/** An agent's current list, and the ids of the tool calls already applied (so a call seen twice counts once). */
+/**
+ * An agent's current list, the ids of the tool calls already applied (so a call seen twice counts once), and when the
+ * agent made the newest of them (a whole list made before it is older than this one: it is not applied).
+ */
 export const AgentTaskList = z.object({
   items: z.array(AgentTaskItem),
   applied_calls: z.array(z.string()),
+  /** The time of the newest call applied (the agent's, as a transcript or a hook gives it); absent before it was kept. */
+  synced_at: z.string().optional(),
 });
 export type AgentTaskList = z.infer<typeof AgentTaskList>;

@@ -175,6 +175,8 @@ export const BatonEvent = z.discriminatedUnion('type', [
       items: z.array(AgentTaskItem),
       /** The ids of the tool calls this sync applied (a call seen again later is not applied twice). */
       applied_calls: z.array(z.string()),
+      /** The time of the newest call applied so far, when one had a time. */
+      synced_at: z.string().optional(),
     }),
   ),
   /** Tasks this one now waits for (the agent linked its list's items after adding them: TaskUpdate addBlockedBy). */
