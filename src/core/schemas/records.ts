@@ -126,7 +126,7 @@ export type HistoryEntry = z.infer<typeof HistoryEntry>;
  * The agent's own summaries, kept whole: the summary a compaction left (Claude Code's "This session is being
  * continued..." message, PostCompact's compact_summary, Codex's compacted message) and the agent's last message; and
  * the usage-limit notice a turn ended on (`usage_limit`: why the agent stopped, not its words nor an error of the
- * work; over once the agent says more).
+ * work; over once the agent says more or the user asks again).
  */
 export const summaryKinds = ['compaction', 'last_message', 'usage_limit'] as const;
 export const SummaryKind = z.enum(summaryKinds);
