@@ -385,6 +385,40 @@ for (const mode of cliModes) {
       expect(plain.stderr).not.toContain('after `baton init`');
     });
 
+    it('abandon without an id ends nothing: it names the workflow it would end and the command that does', async () => {
+      const repo = makeRepo();
+      const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
+      const created = await baton(
+        'create',
+        '--title',
+        'Half done',
+        '--task',
+        'A:one',
+        '--task',
+        'B:two',
+        '--json',
+      );
+      const id = created.json<{ id: string }>().id;
+      expect((await baton('task', 'done', 'A')).code).toBe(0);
+      const bare = await baton('abandon');
+      expect(bare.code).toBe(2);
+      expect(bare.stdout).toBe('');
+      expect(bare.stderr).toContain(`${id} "Half done"`);
+      expect(bare.stderr).toContain('1/2 done');
+      expect(bare.stderr).toContain(`\`baton abandon -w ${id}\``);
+      expect(bare.stderr).toContain('`baton pause`');
+      const still = (await baton('show', '--json')).json<{ workflow: { status: string } }>();
+      expect(still.workflow.status).toBe('in_progress');
+      // the command it names ends it, and so does the id as an argument (docs/cli.md)
+      const named = await baton('abandon', '-w', id, '--json');
+      expect(named.code, named.stderr).toBe(0);
+      expect(named.json<{ workflow: { status: string } }>().workflow.status).toBe('cancelled');
+      const next = (await baton('create', '--title', 'Next', '--json')).json<{ id: string }>().id;
+      const positional = await baton('abandon', next);
+      expect(positional.code, positional.stderr).toBe(0);
+      expect(positional.stdout).toBe(`abandoned ${next} (cancelled)\n`);
+    });
+
     it('works outside git with a clear note in the snapshot', async () => {
       const dir = tempDir('baton-nogit-');
       const baton = (...args: string[]) => runCli(args, { cwd: dir, env });

@@ -162,14 +162,28 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
 
   program
     .command('abandon [id]')
-    .description('mark a workflow abandoned: cancelled, never offered for resume again')
-    .option(...workflowOption)
+    .description(
+      'end a workflow for good: cancelled, never offered for resume again (named by its id, or -w <id>)',
+    )
+    .option(
+      '-w, --workflow <id>',
+      'the workflow to end (without it, the one of this worktree is named, not ended)',
+    )
     .option('--reason <text>', 'why')
     .action(
       action(
         rt,
         async ({ client, print, rt }, id: string | undefined, o: { workflow?: string; reason?: string }) => {
-          const w = await client.abandon(rt.ref(id ?? o.workflow), o.reason ?? null);
+          const named = id ?? o.workflow;
+          // what cannot be undone is never a default: the worktree's workflow is named, with the command that ends it
+          if (named === undefined) {
+            const w = await client.get(rt.ref(undefined));
+            throw invalidInput(
+              `baton abandon ends a workflow for good (it is never resumed or recovered), so it takes the workflow's id: this worktree's is ${w.id} "${w.title}" (${w.status}, session ${w.session_count}, ${progressLabel(w.counts)}). To end it: \`baton abandon -w ${w.id}\`; to stop for now instead: \`baton pause\``,
+              { workflow_id: w.id },
+            );
+          }
+          const w = await client.abandon(rt.ref(named), o.reason ?? null);
           print({ workflow: w }, () => `abandoned ${w.id} (${w.status})`);
         },
       ),
