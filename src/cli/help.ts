@@ -56,8 +56,14 @@ export function nearestCommands(word: string, names: string[]): string[] {
   return [...close, ...prefixed];
 }
 
+const stopWords = "'baton pause' (resumable) or 'baton abandon' (ends the workflow for good)";
+
+/** Words people try for what a command does under another name, answered with that command, not the nearest spelling. */
+const meant: Record<string, string> = { stop: stopWords, quit: stopWords, end: stopWords, exit: stopWords };
+
 /** The one line a mistyped command gets (instead of the whole help). */
 export function unknownCommandMessage(word: string): string {
+  if (Object.hasOwn(meant, word)) return `baton: unknown command '${word}'. Did you mean ${meant[word]}?`;
   const near = nearestCommands(word, Object.keys(COMMANDS));
   const hint = near.length
     ? ` Did you mean ${near.map((n) => `'baton ${n}'`).join(' or ')}?`

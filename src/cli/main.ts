@@ -86,6 +86,9 @@ export async function main(
   env = process.env,
 ): Promise<number> {
   const program = rootProgram(io);
+  // `baton version` is the word people try for `baton --version`
+  const asked = commandWord(program, argv);
+  if (asked?.word === 'version') argv = argv.map((a, i) => (i === asked.at ? '--version' : a));
   const flags = { json: argv.includes('--json'), debug: argv.includes('--debug') };
   let rt: Runtime | null = null;
   try {

@@ -244,6 +244,18 @@ for (const mode of cliModes) {
       const named = await b('details', live, 'decisions');
       expect(named.code, named.stderr).toBe(0);
       expect(JSON.parse(named.stdout)).toEqual(JSON.parse(alone.stdout));
+      // the usage says so: the snapshot id may be left out, the category may not
+      const help = await b('details', '--help');
+      expect(help.stdout).toMatch(/^Usage: baton details \[options\] \[snapshot-id\] <category>$/m);
+      const none = await b('details');
+      expect(none.code).toBe(2);
+      expect(none.stderr).toMatch(
+        /a category is needed: one of decisions, errors, .*: `baton details decisions`/,
+      );
+      // the other order is answered with the order, in the command that works
+      const reversed = await b('details', 'decisions', live);
+      expect(reversed.code).toBe(2);
+      expect(reversed.stderr).toContain(`the snapshot id comes first: \`baton details ${live} decisions\``);
     });
 
     it('recover on a running workflow says first that it cannot now and what to run; that command makes it work', async () => {

@@ -86,6 +86,21 @@ describe('baton --help and mistakes', () => {
     expect(far.stderr).toBe("baton: unknown command 'frobnicate'. 'baton --help' lists the commands.\n");
   });
 
+  it('answers stop, quit, end and exit with the commands that do that: pause, or abandon for good', async () => {
+    for (const word of ['stop', 'quit', 'end', 'exit']) {
+      const r = await baton(word);
+      expect(r).toMatchObject({ code: 2, stdout: '' });
+      expect(r.stderr).toBe(
+        `baton: unknown command '${word}'. Did you mean 'baton pause' (resumable) or 'baton abandon' (ends the workflow for good)?\n`,
+      );
+    }
+  });
+
+  it('takes `baton version` for `baton --version`', async () => {
+    const r = await baton('version');
+    expect(r).toMatchObject({ code: 0, stdout: `${PACKAGE_VERSION}\n`, stderr: '' });
+  });
+
   it("gives a command's own help, and finds the command after global options and their values", async () => {
     const help = await baton('help', 'status');
     expect(help.stdout).toMatch(/^Usage: baton status \[options\]/);
@@ -98,10 +113,12 @@ describe('baton --help and mistakes', () => {
 });
 
 describe('loading only what a command uses', () => {
-  it('baton --version loads no command module, no driver and no schema library', () => {
-    const files = loadedBy(repo, '--version');
-    expect(files.some((f) => f.endsWith('/dist/bin/cli.js'))).toBe(true);
-    expect(files.filter((f) => /commands-|better-sqlite3|zod|core-/.test(f))).toEqual([]);
+  it('baton --version (and baton version) loads no command module, no driver and no schema library', () => {
+    for (const word of ['--version', 'version']) {
+      const files = loadedBy(repo, word);
+      expect(files.some((f) => f.endsWith('/dist/bin/cli.js'))).toBe(true);
+      expect(files.filter((f) => /commands-|better-sqlite3|zod|core-/.test(f))).toEqual([]);
+    }
   });
 
   it('baton status loads neither the server, MCP, the agent runtime nor the tokenizer', async () => {

@@ -232,6 +232,35 @@ describe('baton init', () => {
 });
 
 describe('baton doctor', () => {
+  it('outside a git repository, says `git init` comes first and promises nothing a session start cannot keep', async () => {
+    const { env } = setup();
+    const plain = tempDir('baton-plain-');
+    const run = (args: string[]) => runCli(args, { cwd: plain, env });
+    const report = async () => {
+      const r = await run(['doctor', '--json']);
+      expect(r.code).toBe(1);
+      return r.json<{ problems: string[]; notes: string[] }>();
+    };
+    const bare = await report();
+    expect(bare.problems).toEqual([
+      expect.stringMatching(
+        /is not a git repository: Baton follows agent sessions in git repositories only: run `git init` here, then `baton init`$/,
+      ),
+    ]);
+    expect(bare.notes.filter((n) => /session start creates/.test(n))).toEqual([]);
+    // hooks wired for every repository: `git init` is all it takes
+    expect((await run(['init', '--user', '--agent', 'claude-code'])).code).toBe(0);
+    expect((await report()).problems).toEqual([
+      expect.stringMatching(/is not a git repository: .*: run `git init` here \(the hooks are wired\)$/),
+    ]);
+    // and what it says works: in a repository, init and a session start follow it
+    execFileSync('git', ['init', '-q'], { cwd: plain });
+    expect((await run(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const inRepo = (await run(['doctor', '--json'])).json<{ problems: string[]; notes: string[] }>();
+    expect(inRepo.problems.filter((p) => /git repository/.test(p))).toEqual([]);
+    expect(inRepo.notes).toContainEqual(expect.stringMatching(/the next agent session start creates one/));
+  });
+
   it('says what is missing, then what is wired and the last result of each hook', async () => {
     const { repo, baton } = setup();
     const before = await baton(['doctor']);

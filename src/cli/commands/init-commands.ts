@@ -146,9 +146,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
       const root = await git.resolveWorktree(rt.cwd);
       const log = readHookLog(hookLogPath(settings.home, root), root);
       const inUse = detectAgents(root, rt.env);
-      const found = diagnose(root, rt.env, log.events, inUse, settings.home);
-      if (start === null)
-        found.problems.unshift(`${root} is not a git repository: Baton follows git worktrees`);
+      const found = diagnose(root, rt.env, log.events, inUse, settings.home, start !== null);
       // The store that cannot be opened is what the hooks failed on: said here with what to do, not thrown.
       const all = await rt
         .open(g)
@@ -158,7 +156,8 @@ export function registerInitCommands(program: Command, rt: Runtime) {
           return null;
         });
       const workflows = all?.filter((w) => !isTerminal(w.status)) ?? null;
-      if (all && workflows && !workflows.length) {
+      // outside a repository no session start creates one (the problem above says what does)
+      if (all && workflows && !workflows.length && start !== null) {
         // one that ended is not "none yet": named, so its status is one command away
         const ended = all.at(0);
         const none = ended

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import {
   agentLabel,
+  invalidInput,
   progressLabel,
   refusalText,
   renderResumeReport,
@@ -288,7 +289,9 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     );
 
   program
-    .command('details <snapshot-id> [category]')
+    .command('details [snapshot-id] [category]')
+    // commander fills optional arguments in order, so the usage says what the handler makes of them
+    .usage('[options] [snapshot-id] <category>')
     .description(
       `details of a snapshot (or, given only the category, of the workflow as it stands now): ${detailCategories.join(', ')}`,
     )
@@ -296,10 +299,24 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .action(
       action(
         rt,
-        async ({ client, rt }, first: string, second: string | undefined, o: { workflow?: string }) => {
+        async (
+          { client, rt },
+          first: string | undefined,
+          second: string | undefined,
+          o: { workflow?: string },
+        ) => {
+          if (first === undefined)
+            throw invalidInput(
+              `a category is needed: one of ${detailCategories.join(', ')}: \`baton details decisions\` (the workflow as it stands), or \`baton details <snapshot-id> decisions\``,
+            );
           // `baton details requests`, as the briefing's hints say: the workflow as it stands (its live snapshot)
           const id = second === undefined ? null : first;
           const category = second ?? first;
+          const known = (c: string) => (detailCategories as readonly string[]).includes(c);
+          if (id !== null && known(id) && !known(category))
+            throw invalidInput(
+              `category "${category}" is not one of ${detailCategories.join(', ')}; the snapshot id comes first: \`baton details ${category} ${id}\``,
+            );
           const d = await client.details(
             rt.ref(o.workflow),
             id,

@@ -172,9 +172,9 @@ export interface DoctorFindings {
 }
 
 /**
- * What is wired and what is missing, with what to do next: hooks (every event, a command that can run), the MCP
- * server, the instructions block, Codex's trust in the folder, the files init made that git would commit, and the last
- * result of each hook (a hook that failed or timed out is a problem).
+ * What is wired and what is missing, with what to do next: a git repository to follow sessions in, hooks (every
+ * event, a command that can run), the MCP server, the instructions block, Codex's trust in the folder, the files init
+ * made that git would commit, and the last result of each hook (a hook that failed or timed out is a problem).
  */
 export function diagnose(
   root: string,
@@ -182,12 +182,18 @@ export function diagnose(
   lastHooks: Record<string, HookRecord>,
   inUse: readonly InitAgent[],
   batonHome: string,
+  inRepository = true,
 ): DoctorFindings {
   const agents = initAgents.map((a) => wiringOf(a, root, env));
   const problems: string[] = [];
   const notes: string[] = [];
   const wired = agents.filter((w) => w.hooks.length || w.plugin.length);
-  if (wired.length === 0)
+  // outside a repository the hooks follow nothing and `baton init` refuses: `git init` comes first
+  if (!inRepository)
+    problems.push(
+      `${root} is not a git repository: Baton follows agent sessions in git repositories only: run \`git init\` here${wired.length ? ' (the hooks are wired)' : ', then `baton init`'}`,
+    );
+  else if (wired.length === 0)
     problems.push(
       `no agent hooks call Baton here: run \`baton init\` (or install the Claude Code plugin), then start ${inUse.map(agentLabel).join(' or ')}`,
     );
