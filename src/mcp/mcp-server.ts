@@ -1,7 +1,7 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { BatonClient, Ref } from '../client/baton-client.js';
-import { BatonError, decisionTypes, errorResolutions, tddPhases } from '../core/index.js';
+import { BatonError, cliWords, decisionTypes, errorResolutions, tddPhases } from '../core/index.js';
 import { detailCategories } from '../service/index.js';
 import { PACKAGE_VERSION } from '../config/package-info.js';
 
@@ -10,13 +10,31 @@ const text = (value: unknown): Text => ({
   content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }],
 });
 
-/** Runs a tool body; Baton's errors become MCP tool errors with their code, so the agent can react. */
+/** What a message says in the CLI's words (`cliWords`), in this server's: its argument, its tool. */
+const mcpWords = {
+  workflow: 'workflow_id',
+  resume: 'the MCP tool `resume_workflow`',
+} satisfies Record<keyof typeof cliWords, string>;
+
+const reword = (message: string) =>
+  Object.entries(mcpWords).reduce(
+    (m, [word, mcp]) => m.replaceAll(cliWords[word as keyof typeof cliWords], mcp),
+    message,
+  );
+
+/**
+ * Runs a tool body; Baton's errors become MCP tool errors with their code, so the agent can react, and say what to
+ * pass or call in this server's words (an agent here may have no terminal to run a `-w` flag in).
+ */
 async function tool(fn: () => Promise<unknown>): Promise<Text> {
   try {
     return text(await fn());
   } catch (e) {
     const err = BatonError.isInstance(e) ? e : new BatonError('internal', (e as Error).message);
-    return { ...text({ error: { code: err.code, message: err.message, ...err.details } }), isError: true };
+    return {
+      ...text({ error: { code: err.code, message: reword(err.message), ...err.details } }),
+      isError: true,
+    };
   }
 }
 
@@ -155,7 +173,8 @@ export function createMcpServer(client: BatonClient, cwd: string): McpServer {
   server.registerTool(
     'record_error',
     {
-      description: 'Record an error and its resolution (unresolved by default).',
+      description:
+        'Record a new error and its resolution (unresolved by default). To resolve an error already recorded, call resolve_error with its id: recording it again adds a second error.',
       inputSchema: {
         ...workflow,
         error_type: z.string().min(1),
@@ -180,6 +199,20 @@ export function createMcpServer(client: BatonClient, cwd: string): McpServer {
           },
         }),
       ),
+  );
+  server.registerTool(
+    'resolve_error',
+    {
+      description:
+        "Set the resolution of an error already recorded, by its id (record_error's answer, or get_details with category errors); the briefing then shows it resolved.",
+      inputSchema: {
+        ...workflow,
+        error_id: z.string().min(1),
+        resolution: z.enum(errorResolutions),
+        resolution_notes: z.string().optional().describe('how it was resolved, or why deferred'),
+      },
+    },
+    (a) => tool(() => client.resolveError(ref(a), a.error_id, a.resolution, a.resolution_notes ?? null)),
   );
   server.registerTool(
     'record_test_run',
@@ -216,6 +249,27 @@ export function createMcpServer(client: BatonClient, cwd: string): McpServer {
       inputSchema: { ...workflow, reason: z.string().optional(), force: z.boolean().optional() },
     },
     (a) => tool(() => client.pause(ref(a), { reason: a.reason ?? null, force: a.force ?? false })),
+  );
+  server.registerTool(
+    'resume_workflow',
+    {
+      description:
+        'Resume a paused or interrupted workflow, as `baton resume` does: its next session starts, and its resume context comes back (acknowledge it with ack_context). A pause someone asked for stops the work: resume only to go on with it.',
+      inputSchema: workflow,
+    },
+    (a) =>
+      tool(async () => {
+        const r = await client.resume(ref(a));
+        return {
+          workflow_id: r.workflow_id,
+          status: r.status,
+          session_number: r.session_number,
+          next_task: r.next_task,
+          warnings: r.warnings,
+          context_hash: r.context_hash,
+          context: r.context,
+        };
+      }),
   );
   server.registerTool(
     'create_checkpoint',

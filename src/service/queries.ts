@@ -1,4 +1,5 @@
 import {
+  cliWords,
   invalidInput,
   nextTask,
   notFound,
@@ -134,9 +135,10 @@ export class Queries {
   /** A snapshot by id alone (ids are unique across workflows). */
   async findSnapshot(snapshotId: string): Promise<SessionSnapshot> {
     if (isLiveSnapshotId(snapshotId))
-      throw invalidInput(`${snapshotId} is the workflow as it stood: name the workflow (-w) to read it`, {
-        snapshot_id: snapshotId,
-      });
+      throw invalidInput(
+        `${snapshotId} is the workflow as it stood: name the workflow (${cliWords.workflow}) to read it`,
+        { snapshot_id: snapshotId },
+      );
     const row = await this.store.findSnapshot(snapshotId);
     if (!row)
       throw notFound(`no snapshot ${snapshotId}; list them with \`baton snapshots\``, {
@@ -336,7 +338,7 @@ export class Queries {
     const version = Number(snapshotId.slice('live-'.length));
     if (version > s.version)
       throw notFound(
-        `${snapshotId} is not of workflow ${workflowId}, which is at version ${s.version}: name the workflow the context came from with -w`,
+        `${snapshotId} is not of workflow ${workflowId}, which is at version ${s.version}: name the workflow the context came from with ${cliWords.workflow}`,
         { snapshot_id: snapshotId },
       );
     return this.liveSnapshot(s, null);

@@ -1,4 +1,4 @@
-import { BatonError, isTerminal, notFound, type WorkflowState } from '../core/index.js';
+import { BatonError, cliWords, isTerminal, notFound, type WorkflowState } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import type { GitPort } from './ports.js';
 
@@ -46,14 +46,14 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
     const start = repo
       ? 'after `baton init` the next agent session here creates one, or create one with `baton create`'
       : `${worktree} is not a git repository: agent sessions are followed in one (\`git init\`, then \`baton init\`), or create a workflow here with \`baton create\``;
-    throw notFound(`no active workflow in ${worktree}${ended}; ${start}, or pass -w <id>`, {
+    throw notFound(`no active workflow in ${worktree}${ended}; ${start}, or pass ${cliWords.workflow}`, {
       worktree,
       ...(latest ? { latest: describeCandidate(latest) } : {}),
     });
   }
   throw new BatonError(
     'ambiguous',
-    `${candidates.length} incomplete workflows in ${worktree}; choose one with -w <id>:\n` +
+    `${candidates.length} incomplete workflows in ${worktree}; choose one with ${cliWords.workflow}:\n` +
       candidates.map((c) => `  ${c.id}  ${c.status.padEnd(11)} ${c.title}`).join('\n'),
     { worktree, candidates: candidates.map(describeCandidate) },
   );

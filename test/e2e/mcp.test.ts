@@ -49,6 +49,8 @@ describe('baton mcp', () => {
         'record_error',
         'record_test_run',
         'request_pause',
+        'resolve_error',
+        'resume_workflow',
         'start_task',
       ].sort(),
     );
@@ -153,5 +155,113 @@ describe('baton mcp', () => {
     const r = await call('record_decision', { decision_type: 'vibes', description: 'x' });
     expect(r.isError).toBe(true);
     expect((await call('next_task')).isError).toBeFalsy();
+  });
+});
+
+/** What an agent can only do through MCP (it may have no terminal): every way on is a tool, named as a tool. */
+describe('baton mcp: an agent without a terminal', () => {
+  const env = { BATON_HOME: tempDir('baton-home-') };
+  const clients: Client[] = [];
+  const connect = async (cwd: string) => {
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [batonBin, 'mcp'],
+        cwd,
+        env: hermeticEnv(env) as Record<string, string>,
+      }),
+    );
+    clients.push(client);
+    return async (name: string, args: Record<string, unknown> = {}) =>
+      (await client.callTool({ name, arguments: args })) as ToolResult;
+  };
+  const text = (r: ToolResult) => r.content[0]!.text;
+  const json = (r: ToolResult) => JSON.parse(text(r)) as Record<string, any>;
+  afterAll(() => Promise.all(clients.map((c) => c.close())));
+
+  const workflow = async (title: string, ...tasks: string[]) => {
+    const repo = makeRepo();
+    const created = await runCli(
+      ['create', '--title', title, ...tasks.flatMap((t) => ['--task', t]), '--json'],
+      { cwd: repo, env },
+    );
+    expect(created.code, created.stderr).toBe(0);
+    return { repo, id: created.json<{ id: string }>().id, call: await connect(repo) };
+  };
+
+  it('resolves a recorded error by its id: the briefing shows it once, resolved', async () => {
+    const { call } = await workflow('Errors', 'A:Validate');
+    const tool = (await clients.at(-1)!.listTools()).tools.find((t) => t.name === 'record_error')!;
+    expect(tool.description).toMatch(/resolve_error/);
+    const recorded = json(
+      await call('record_error', { error_type: 'TestFailure', error_message: "add('1',2) returned '12'" }),
+    );
+    const errorId = recorded.record.id as string;
+    const resolved = await call('resolve_error', {
+      error_id: errorId,
+      resolution: 'fixed',
+      resolution_notes: 'typeof check',
+    });
+    expect(resolved.isError, text(resolved)).toBeFalsy();
+    expect(json(resolved).error).toMatchObject({
+      id: errorId,
+      resolution: 'fixed',
+      resolution_notes: 'typeof check',
+    });
+    const context = text(await call('get_resume_context'));
+    expect(context).not.toContain('UNRESOLVED');
+    expect(context.split("add('1',2) returned '12'").length - 1).toBe(1);
+    expect(context).toContain("TestFailure: add('1',2) returned '12' [fixed]");
+    const unknown = await call('resolve_error', { error_id: 'err-nope', resolution: 'fixed' });
+    expect(unknown.isError).toBe(true);
+    expect(json(unknown).error.code).toBe('not_found');
+  });
+
+  it('after a pause: complete_task says it cannot complete and names the tool that resumes; that tool does', async () => {
+    const { repo, call } = await workflow('Paused', 'A:One', 'B:Two');
+    expect(json(await call('complete_task', { task_id: 'A' })).workflow_status).toBe('in_progress');
+    // nothing in progress: the pause takes effect at once
+    expect(json(await call('request_pause', { reason: 'end of day' }))).toMatchObject({ outcome: 'paused' });
+    const refused = await call('complete_task', { task_id: 'B' });
+    expect(refused.isError).toBe(true);
+    expect(json(refused).error.message).toBe(
+      'cannot complete B: the workflow is paused; resume it first (the MCP tool `resume_workflow`)',
+    );
+    // the CLI says the same in its own words
+    const cli = await runCli(['task', 'done', 'B'], { cwd: repo, env });
+    expect(cli.code).toBe(3);
+    expect(cli.stderr).toContain(
+      'cannot complete B: the workflow is paused; resume it first (`baton resume`)',
+    );
+    const resumed = await call('resume_workflow');
+    expect(resumed.isError, text(resumed)).toBeFalsy();
+    expect(json(resumed)).toMatchObject({ status: 'in_progress', session_number: 2, next_task: { id: 'B' } });
+    expect(json(resumed).context).toContain('Session Resume Context (session 2 of 2)');
+    expect(json(await call('complete_task', { task_id: 'B' })).workflow_status).toBe('completed');
+  });
+
+  it('names its own arguments in errors, never the CLI flag -w', async () => {
+    const { id, call } = await workflow('Named', 'A:One');
+    const stale = await call('get_details', { category: 'decisions', snapshot_id: 'live-999' });
+    expect(stale.isError).toBe(true);
+    expect(json(stale).error.message).toMatch(
+      new RegExp(
+        `^live-999 is not of workflow ${id}, which is at version \\d+: name the workflow the context came from with workflow_id$`,
+      ),
+    );
+    // a worktree with no workflow, and one with two
+    const none = await (await connect(makeRepo()))('next_task');
+    expect(json(none).error.message).toMatch(/, or pass workflow_id$/);
+    const two = makeRepo();
+    for (const title of ['first', 'second']) await runCli(['create', '--title', title], { cwd: two, env });
+    const both = await (await connect(two))('next_task');
+    expect(json(both).error.message).toMatch(
+      /^2 incomplete workflows in \S+; choose one with workflow_id:\n/,
+    );
+    for (const r of [stale, none, both]) expect(json(r).error.message).not.toMatch(/-w\b/);
+    // the CLI's own words stay the CLI's
+    const cli = await runCli(['details', 'live-999', 'decisions', '-w', id], { cwd: makeRepo(), env });
+    expect(cli.stderr).toContain('name the workflow the context came from with -w <id>');
   });
 });

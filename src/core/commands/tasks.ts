@@ -1,6 +1,6 @@
 import type { Draft } from '../draft.js';
-import { invalidTransition, notFound } from '../errors.js';
-import { allFinished, runnableTasks } from '../task-graph.js';
+import { cliWords, invalidTransition, notFound } from '../errors.js';
+import { allFinished, inProgressTasks, runnableTasks } from '../task-graph.js';
 import type { GitCapture } from '../schemas/git-state.js';
 import type { Task } from '../schemas/workflow.js';
 import { endOpenSession } from './lifecycle.js';
@@ -38,27 +38,28 @@ function whyNotRunnable(d: Draft, t: Task): string | null {
 function assertActive(d: Draft, action: string) {
   const s = d.state;
   if (s.status !== 'in_progress') {
-    const hint = isResumable(s.status) ? '; resume it first' : '';
+    const hint = isResumable(s.status) ? `; resume it first (${cliWords.resume})` : '';
     throw invalidTransition(`cannot ${action}: the workflow is ${s.status}${hint}`, {
       current_status: s.status,
     });
   }
 }
 
-export function startTask(d: Draft, id: string): void {
+/** Starts a task; `asked` is what the caller asked for (a completion starts its task first), as refusals say it. */
+export function startTask(d: Draft, id: string, asked: 'start' | 'complete' = 'start'): void {
   const t = findTask(d, id);
   const why = whyNotRunnable(d, t);
-  if (why) throw invalidTransition(`cannot start ${id}: ${why}`, { task_id: id, task_status: t.status });
+  if (why) throw invalidTransition(`cannot ${asked} ${id}: ${why}`, { task_id: id, task_status: t.status });
   if (d.state.pause_requested) {
     throw invalidTransition(
-      `cannot start ${id}: a pause is requested; no new task starts until the workflow is resumed`,
+      `cannot ${asked} ${id}: a pause is requested; no new task starts until the workflow is resumed`,
       {
         current_status: d.state.status,
       },
     );
   }
   if (d.state.status === 'pending') d.emit({ type: 'workflow.started', data: {} });
-  else assertActive(d, `start ${id}`);
+  else assertActive(d, `${asked} ${id}`);
   d.emit({ type: 'task.started', task_id: id, data: {} });
 }
 
@@ -85,7 +86,7 @@ export interface TaskEndResult {
 /** Completes a task; every completion takes a snapshot and a checkpoint, and is a task boundary. */
 export function completeTask(d: Draft, id: string, summary: string | null, git: GitCapture): TaskEndResult {
   const t = findTask(d, id);
-  if (t.status !== 'in_progress') startTask(d, id);
+  if (t.status !== 'in_progress') startTask(d, id, 'complete');
   else assertActive(d, `complete ${id}`);
   d.emit({ type: 'task.completed', task_id: id, data: { summary } });
   const s = d.state;

@@ -19,7 +19,7 @@ export function instructionsBlock(agentName: string, cli = 'baton'): string {
     '',
     `- \`${cli} task add ID:Title[:DEP,DEP]\` (or the MCP tool \`add_task\`): a task that must outlive this session.`,
     `- \`${cli} status\`, \`${cli} context\`, \`${cli} details <category>\` (decisions, errors, requests...; a snapshot id before it for that snapshot): what Baton holds.`,
-    '- MCP server `baton`: get_resume_context, get_details, next_task, record_decision, record_error.',
+    '- MCP server `baton`: get_resume_context, get_details, next_task, record_decision, record_error, resolve_error.',
     BLOCK_END,
   ].join('\n');
 }
