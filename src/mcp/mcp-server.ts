@@ -217,7 +217,7 @@ export function createMcpServer(client: BatonClient, cwd: string): McpServer {
   server.registerTool(
     'record_test_run',
     {
-      description: 'Record a test run and the TDD phase.',
+      description: 'Record a test run and the TDD phase (green: every test passes, so no failing_tests).',
       inputSchema: {
         ...workflow,
         phase: z.enum(tddPhases),

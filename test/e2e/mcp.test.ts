@@ -264,4 +264,25 @@ describe('baton mcp: an agent without a terminal', () => {
     const cli = await runCli(['details', 'live-999', 'decisions', '-w', id], { cwd: makeRepo(), env });
     expect(cli.stderr).toContain('name the workflow the context came from with -w <id>');
   });
+
+  it('refuses a green test run with failing tests, as the CLI does', async () => {
+    const { repo, call } = await workflow('Tests', 'A:One');
+    const green = await call('record_test_run', { phase: 'green', failing_tests: ['add rejects strings'] });
+    expect(green.isError).toBe(true);
+    expect(json(green).error).toMatchObject({
+      code: 'invalid_input',
+      message:
+        'a green test run has no failing tests, yet this one names 1 (add rejects strings): record it as red while tests fail',
+    });
+    const cli = await runCli(['record', 'test', '--phase', 'green', '--failing', 'add rejects strings'], {
+      cwd: repo,
+      env,
+    });
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toContain('a green test run has no failing tests');
+    expect((await call('record_test_run', { phase: 'green' })).isError).toBeFalsy();
+    expect(
+      (await call('record_test_run', { phase: 'red', failing_tests: ['add rejects strings'] })).isError,
+    ).toBeFalsy();
+  });
 });

@@ -114,6 +114,16 @@ export function recordTestRun(
   input: Omit<TestState, 'last_test_run_at'>,
   at: string | null = null,
 ): TestState {
+  // green means every test passes: a run that names failures is not one, whoever records it (CLI, MCP, REST)
+  const failing = input.failing_tests.length || (input.failed ?? 0);
+  if (input.phase === 'green' && failing > 0) {
+    const shown = input.failing_tests.slice(0, 5).join(', ');
+    const names = shown ? ` (${shown}${input.failing_tests.length > 5 ? ', ...' : ''})` : '';
+    throw invalidInput(
+      `a green test run has no failing tests, yet this one names ${failing}${names}: record it as red while tests fail`,
+      { phase: input.phase, failing_tests: input.failing_tests },
+    );
+  }
   const test_state: TestState = { ...input, last_test_run_at: at ?? d.ctx.now };
   d.emit({ type: 'test_run.recorded', data: { test_state } });
   return test_state;
