@@ -482,10 +482,14 @@ export class BatonService {
     return this.act(ref, (d) => acknowledgeContext(d, hash, via), true);
   }
 
-  /** Hands the current context to a running session without resuming (a hook after compaction, an MCP call). */
+  /**
+   * Hands the current context to a running session without resuming (a hook after compaction, an MCP call). It is
+   * that session's: numbered as the workflow's sessions are (`baton status`), not as the next one after a pause,
+   * which starts only when the workflow is resumed.
+   */
   async deliverContext(ref: WorkflowRef, via: 'hook' | 'mcp' | 'cli' | 'runner', budget?: number) {
     const state = await this.resolve(ref);
-    const compiled = await this.queries.context(state, budget);
+    const compiled = await this.queries.context(state, budget, Math.max(1, state.session_count));
     await this.act(
       ref,
       (d) =>

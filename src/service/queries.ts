@@ -347,10 +347,11 @@ export class Queries {
   /**
    * The compiled context a new session would get now, without starting one: from the latest snapshot when nothing
    * happened since, else from the workflow as it stands (records imported or recorded after the snapshot count),
-   * with the git state captured now.
+   * with the git state captured now. A stopped workflow's new session is the next one; `session` names another (the
+   * running session a context is delivered to).
    */
-  async context(s: WorkflowState, budget?: number): Promise<CompiledContext> {
-    const session = isResumable(s.status) ? s.session_count + 1 : s.session_count;
+  async context(s: WorkflowState, budget?: number, session?: number): Promise<CompiledContext> {
+    session ??= isResumable(s.status) ? s.session_count + 1 : s.session_count;
     // the latest snapshot stands for the workflow while nothing it shows changed, and no later session ended since
     const stale = (await this.changedSinceSnapshot(s)) || sessionEndedSinceSnapshot(s);
     const latest = stale ? null : await this.latestSnapshot(s);

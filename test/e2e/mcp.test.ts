@@ -241,6 +241,19 @@ describe('baton mcp: an agent without a terminal', () => {
     expect(json(await call('complete_task', { task_id: 'B' })).workflow_status).toBe('completed');
   });
 
+  it('the briefing a paused session is handed names the session the workflow is at, as `baton status` does', async () => {
+    const { repo, call } = await workflow('Numbered', 'A:One', 'B:Two');
+    await call('complete_task', { task_id: 'A' });
+    expect(json(await call('request_pause', { reason: 'end of day' }))).toMatchObject({ outcome: 'paused' });
+    const header = /Session Resume Context \(session (\d+) of (\d+)\)/.exec(
+      text(await call('get_resume_context')),
+    );
+    const status = await runCli(['status', '--json'], { cwd: repo, env });
+    const sessions = status.json<{ workflow: { session_count: number } }>().workflow.session_count;
+    expect(sessions).toBe(1);
+    expect(header?.slice(1)).toEqual([String(sessions), String(sessions)]);
+  });
+
   it('names its own arguments in errors, never the CLI flag -w', async () => {
     const { id, call } = await workflow('Named', 'A:One');
     const stale = await call('get_details', { category: 'decisions', snapshot_id: 'live-999' });
