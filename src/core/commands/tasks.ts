@@ -1,6 +1,6 @@
 import type { Draft } from '../draft.js';
 import { cliWords, invalidTransition, notFound } from '../errors.js';
-import { allFinished, inProgressTasks, runnableTasks } from '../task-graph.js';
+import { allFinished, runnableTasks } from '../task-graph.js';
 import type { GitCapture } from '../schemas/git-state.js';
 import type { Task } from '../schemas/workflow.js';
 import { endOpenSession } from './lifecycle.js';
