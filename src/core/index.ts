@@ -27,6 +27,7 @@ export * from './context/render-context.js';
 export * from './context/resume-context.js';
 export * from './schemas/index.js';
 export * from './snapshot.js';
+export * from './branch-change.js';
 export * from './task-graph.js';
 export * from './workflow-machine.js';
 export * from './status-list.js';

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createWorkflow } from './commands/create.js';
 import { Draft } from './draft.js';
-import { buildSnapshot } from './snapshot.js';
+import { branchChange } from './branch-change.js';
+import { takeSnapshot } from './commands/snapshots.js';
+import { compileResumeContext } from './context/resume-context.js';
+import type { GitCapture } from './schemas/git-state.js';
+import { buildSnapshot, sameHead } from './snapshot.js';
 
 describe('a snapshot of a workflow with more requests than the state keeps', () => {
   it('holds the recent ones and counts the older ones', () => {
@@ -37,5 +41,62 @@ describe('a snapshot of a workflow with more requests than the state keeps', () 
     expect(d.state.counts.requests).toBe(32);
     expect(snap.requests.length + (snap.requests_more ?? 0)).toBe(32);
     expect(snap.requests.at(-1)?.text).toBe('request 32');
+  });
+});
+
+describe('a snapshot on another branch than the one before it', () => {
+  const gitOn = (branch: string, commit = 'c1'.repeat(20)): GitCapture => ({
+    state: {
+      branch,
+      commit_at_workflow_start: 'c0'.repeat(20),
+      commit_at_snapshot: commit,
+      files_modified: [],
+      files_staged: [],
+      has_uncommitted_changes: false,
+      uncommitted_summary: null,
+    },
+    note: null,
+  });
+
+  it('records the change from the last snapshot, else from the start, says it first in the briefing, and once', () => {
+    let n = 0;
+    const d = new Draft(
+      null,
+      { now: '2026-03-01T10:00:00.000Z', newId: (p) => `${p}-${++n}`, actor: 'user' },
+      'wf-1',
+    );
+    createWorkflow(d, {
+      title: 'w',
+      issue: null,
+      worktree: '/w',
+      plan: '',
+      tasks: [],
+      git_start: { branch: 'main', commit: 'c0'.repeat(20) },
+    });
+    // before any snapshot: against the branch the workflow began on
+    expect(branchChange(d.state, gitOn('main'))).toBeNull();
+    expect(branchChange(d.state, gitOn('(detached)'))).toEqual({
+      from: 'main',
+      to: '(detached)',
+      since: 'start',
+      at: '2026-03-01T10:00:00.000Z',
+    });
+    const first = takeSnapshot(d, 'manual', null, gitOn('main'));
+    expect(first.branch_changed).toBeUndefined();
+    const moved = takeSnapshot(d, 'handover', null, gitOn('hotfix'));
+    expect(moved.branch_changed).toEqual({
+      from: 'main',
+      to: 'hotfix',
+      since: 'snapshot',
+      at: first.created_at,
+    });
+    const warning =
+      'branch changed from main to hotfix since the snapshot of 2026-03-01T10:00:00.000Z: work done on main is not on hotfix unless merged; check which branch the work goes on';
+    // first in the briefing, once though a resume's own warnings say it too
+    expect(compileResumeContext(moved, 2, [warning, 'another']).warnings).toEqual([warning, 'another']);
+    expect(takeSnapshot(d, 'manual', null, gitOn('hotfix')).branch_changed).toBeUndefined();
+    // a branch checked out at the same commit makes a snapshot stale: it names another branch
+    expect(sameHead(moved, gitOn('hotfix'))).toBe(true);
+    expect(sameHead(moved, gitOn('other'))).toBe(false);
   });
 });

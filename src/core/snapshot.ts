@@ -1,3 +1,4 @@
+import { branchChange } from './branch-change.js';
 import { listTotals } from './fold/bounds.js';
 import { nextTask, taskCounts } from './task-graph.js';
 import type { GitCapture } from './schemas/git-state.js';
@@ -19,6 +20,7 @@ export function buildSnapshot(s: WorkflowState, input: SnapshotInput): SessionSn
   const counts = taskCounts(s.tasks);
   const current = s.tasks.find((t) => t.status === 'in_progress') ?? null;
   const next = nextTask(s.tasks);
+  const branch = branchChange(s, input.git);
   return {
     schema_version: 1,
     id: input.id,
@@ -38,6 +40,7 @@ export function buildSnapshot(s: WorkflowState, input: SnapshotInput): SessionSn
     tasks_remaining: counts.remaining,
     git_state: input.git.state,
     git_note: input.git.note,
+    ...(branch ? { branch_changed: branch } : {}),
     decisions: s.recent_decisions,
     decisions_total: s.counts.decisions,
     errors: [...s.open_errors, ...s.recent_resolved_errors],
@@ -73,10 +76,14 @@ export function withTasks(snap: SessionSnapshot, tasks: SessionSnapshot['tasks']
 }
 
 /**
- * Whether HEAD is where the snapshot saw it (a commit since, even one whose tool call a crash cut off, makes the
- * snapshot stale: its done list and Git State miss it). Without a capture now, nothing says it moved.
+ * Whether HEAD is where the snapshot saw it, on the same branch (a commit since, even one whose tool call a crash cut
+ * off, makes the snapshot stale: its done list and Git State miss it). Without a capture now, nothing says it moved.
  */
 export function sameHead(snap: SessionSnapshot, now: GitCapture | null): boolean {
   if (!now?.state) return true;
-  return (snap.git_state?.commit_at_snapshot ?? null) === now.state.commit_at_snapshot;
+  return (
+    (snap.git_state?.commit_at_snapshot ?? null) === now.state.commit_at_snapshot &&
+    // a branch checked out at the same commit: the briefing must say so (and name the branch)
+    (!snap.git_state || snap.git_state.branch === now.state.branch)
+  );
 }

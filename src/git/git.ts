@@ -100,10 +100,45 @@ function parseLog(out: string) {
 }
 
 /**
+ * A move of HEAD that makes no commit of its own (it arrives at one made elsewhere), by its reflog message (its action
+ * before the first colon, never the subject after it): a checkout or switch, a reset, a rebase's start and finish, a
+ * fast-forward merge or pull.
+ */
+const ARRIVAL =
+  /^(?:(?:checkout|reset|branch|clone|bisect)\b|[^:]*\((?:start|finish|abort)\):|(?:merge|pull|rebase)\b[^:]*: fast-forward$)/i;
+
+/**
+ * Which of `commits` this worktree made since `start.at`: those its HEAD's reflog (one per worktree) moved to by
+ * making them (a commit, an amend, a merge, a rebase's pick, a cherry-pick), not by arriving at them. A commit made in
+ * another worktree, or brought by a checkout, a pull or a fast-forward, is in HEAD's history after a branch switch but
+ * is not this worktree's work. Null when the reflog cannot tell: it is off, or does not reach back to the start
+ * (expired), and a commit it lacks may be this worktree's all the same.
+ */
+async function madeHere(
+  dir: string,
+  start: WorkSpan,
+  commits: readonly { hash: string }[],
+): Promise<Set<string> | null> {
+  const since = Math.floor(Date.parse(start.at) / 1000);
+  const out = await tryGit(dir, ['log', '-g', '-z', '--format=%H%x00%gs', `--since=@${since}`, 'HEAD']);
+  if (out === null) return null;
+  const made = new Set<string>();
+  const parts = out.split('\0');
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    if (!ARRIVAL.test(parts[i + 1] ?? '')) made.add((parts[i] ?? '').trim());
+  }
+  if (commits.every((c) => made.has(c.hash))) return made;
+  // the reflog holds a move from before the start: it covers the whole span
+  const before = await tryGit(dir, ['log', '-g', '-1', '--format=%H', `--until=@${since}`, 'HEAD']);
+  return before?.trim() ? made : null;
+}
+
+/**
  * The commits of HEAD's history after `start.commit`, the newest WORK_COMMITS_LISTED listed (oldest first) and the
  * rest counted. `timed`: committed at or after `start.at` too (to the second, git's precision) and, for a finished
  * workflow, before `start.until`: a workflow's work, where a rebase onto a newer base does not count the base's
- * older commits and what came after the end is another's work. Untimed (a snapshot's HEAD), every commit HEAD has that
+ * older commits and what came after the end is another's work, and the commits this worktree did not make are marked
+ * `elsewhere` (`madeHere`). Untimed (a snapshot's HEAD), every commit HEAD has that
  * the start has not, however old (a pull brings older commits that are new here). A start commit git no longer knows
  * (a repository cloned again, a rewritten commit collected) bounds by the time alone. The walk stops at the first
  * commit older than the start: a long-lived branch costs what was added since, not its history.
@@ -135,6 +170,7 @@ async function commitsAfter(dir: string, start: WorkSpan, timed: boolean): Promi
     out = await log(false);
   }
   const newest = parseLog(out ?? '');
+  const here = timed && newest.length ? await madeHere(dir, start, newest) : null;
   let more = 0;
   if (newest.length > WORK_COMMITS_LISTED) {
     const count = Number((await tryGit(dir, ['rev-list', '--count', ...range(negate)]))?.trim());
@@ -144,7 +180,11 @@ async function commitsAfter(dir: string, start: WorkSpan, timed: boolean): Promi
     listed: newest
       .slice(0, WORK_COMMITS_LISTED)
       .reverse()
-      .map((c) => ({ hash: c.hash.slice(0, 12), subject: c.subject })),
+      .map((c) => ({
+        hash: c.hash.slice(0, 12),
+        subject: c.subject,
+        ...(here && !here.has(c.hash) ? { elsewhere: true as const } : {}),
+      })),
     more,
     began_at: start.at,
   };

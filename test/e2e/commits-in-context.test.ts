@@ -148,6 +148,53 @@ describe('the commits already done, read from git', () => {
     expect(text).toContain(`at ${notes.hash.slice(0, 12)} "Add the notes"`);
   });
 
+  it("warns of a branch checked out since the last snapshot, and lists no other worktree's commit as done", async () => {
+    const { repo, baton, hook } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const feature = join(tempDir('baton-wt-'), 'feature');
+    gitIn(repo, 'worktree', 'add', '-q', '-b', 'feature', feature);
+    const one = '5a1e0000-0000-4000-8000-000000000021';
+    const t = transcript(one);
+    await hook('SessionStart', { session_id: one, source: 'startup', transcript_path: t.path });
+    t.ask('Add mul to math.js and commit');
+    await hook('UserPromptSubmit', {
+      session_id: one,
+      transcript_path: t.path,
+      prompt: 'Add mul to math.js and commit',
+    });
+    const mul = commit(repo, 'math.js', 'Add mul');
+    t.bash('git add math.js && git commit -m "Add mul"', mul.output);
+    t.say('Committed Add mul.');
+    // the commit is work: the Stop's checkpoint snapshot sees the branch main
+    await hook('Stop', { session_id: one, transcript_path: t.path, stop_hook_active: false });
+    const past = new Date(Date.now() - 5 * 60_000);
+    utimesSync(t.path, past, past);
+    // the other worktree's conversation commits on a branch hotfix, then goes back to its own branch
+    gitIn(feature, 'checkout', '-q', '-b', 'hotfix', 'HEAD');
+    const rename = commit(feature, 'math.js', 'Rename add');
+    gitIn(feature, 'checkout', '-q', 'feature');
+    // here, the user checks hotfix out and starts a conversation
+    gitIn(repo, 'checkout', '-q', 'hotfix');
+    const two = '5a1e0000-0000-4000-8000-000000000022';
+    const next = await hook('SessionStart', { session_id: two, source: 'startup' });
+    const text = (JSON.parse(next.stdout) as { hookSpecificOutput: Json }).hookSpecificOutput
+      .additionalContext as string;
+    expect(section(text, '### Warnings')).toMatch(
+      /^- branch changed from main to hotfix since the snapshot of \S+: work done on main is not on hotfix unless merged; check which branch the work goes on$/m,
+    );
+    const done = section(text, '### Already Done (do not redo)');
+    expect(done.match(/^ {2}- commit .*$/gm)).toEqual([
+      `  - commit ${mul.hash.slice(0, 7)} Add mul (not on hotfix now)`,
+    ]);
+    expect(done).not.toContain('Rename add');
+    expect(text).toContain(`- Branch hotfix at ${rename.hash.slice(0, 12)} "Rename add"`);
+    // said once: the next briefing, on the same branch, has nothing to warn of
+    await hook('SessionEnd', { session_id: two, reason: 'other' });
+    expect((await baton(['context'])).stdout).toContain('branch changed from main to hotfix');
+    await baton(['checkpoint', '--name', 'on-hotfix']);
+    expect((await baton(['context'])).stdout).not.toContain('branch changed');
+  });
+
   it("keeps a finished workflow's commits to its own: what came after is another's work", async () => {
     const { repo, baton } = workspace();
     const id = (await baton(['create', '--title', 'Notes', '--task', 'T1:Write the notes', '--json'])).json<{

@@ -89,7 +89,7 @@ describe('git state capture with real git', () => {
     gitIn(repo, 'add', '.');
     gitIn(repo, 'commit', '-q', '-m', 'x');
     const warnings = gitDivergence(before, await captureGitState(repo, null));
-    expect(warnings.join('\n')).toMatch(/branch changed since the snapshot: main -> feature/);
+    expect(warnings.join('\n')).toMatch(/branch changed from main to feature since the snapshot/);
     expect(warnings.join('\n')).toMatch(/HEAD moved since the snapshot/);
   });
 });
@@ -185,6 +185,59 @@ describe("the workflow's commits, read from git", () => {
       until: null,
     });
     expect(subjects(state)).toEqual(['after']);
+  });
+
+  it("marks the commits this worktree did not make: another worktree's, on a branch checked out here, and a fast-forward's", async () => {
+    const repo = makeRepo();
+    const start = { commit: gitIn(repo, 'rev-parse', 'HEAD').trim(), at: at(10).toISOString(), until: null };
+    const feature = join(tempDir('baton-wt-'), 'feature');
+    gitIn(repo, 'worktree', 'add', '-q', '-b', 'feature', feature);
+    commitAt(repo, 'Add mul', at(20));
+    // the other worktree commits on a branch hotfix (from main as it was), then goes back to its own
+    gitIn(feature, 'checkout', '-q', '-b', 'hotfix', start.commit);
+    const rename = commitAt(feature, 'Rename add', at(30));
+    gitIn(feature, 'checkout', '-q', 'feature');
+    // here, the user checks hotfix out and commits on it; then a teammate's commit is merged by a fast-forward
+    gitIn(repo, 'checkout', '-q', 'hotfix');
+    const fix = commitAt(repo, 'Fix rename', at(40));
+    gitIn(feature, 'checkout', '-q', '-b', 'teammate', fix);
+    const teammate = commitAt(feature, "teammate's work", at(50));
+    gitIn(feature, 'checkout', '-q', 'feature');
+    gitIn(repo, 'merge', '-q', '--ff-only', 'teammate');
+    const { state } = await captureGitState(repo, start);
+    expect(state!.work_commits!.listed).toEqual([
+      { hash: rename.slice(0, 12), subject: 'Rename add', elsewhere: true },
+      { hash: fix.slice(0, 12), subject: 'Fix rename' },
+      { hash: teammate.slice(0, 12), subject: "teammate's work", elsewhere: true },
+    ]);
+    // the other worktree's own reflog made them
+    const there = (await captureGitState(feature, start)).state!.work_commits!;
+    expect(there.listed).toEqual([]);
+    gitIn(feature, 'checkout', '-q', 'teammate');
+    expect((await captureGitState(feature, start)).state!.work_commits!.listed).toEqual([
+      { hash: rename.slice(0, 12), subject: 'Rename add' },
+      { hash: fix.slice(0, 12), subject: 'Fix rename', elsewhere: true },
+      { hash: teammate.slice(0, 12), subject: "teammate's work" },
+    ]);
+  });
+
+  it('marks nothing when the reflog cannot tell: expired since the start, or off', async () => {
+    const repo = makeRepo();
+    const start = { commit: gitIn(repo, 'rev-parse', 'HEAD').trim(), at: at(10).toISOString(), until: null };
+    gitIn(repo, 'checkout', '-q', '-b', 'other');
+    commitAt(repo, 'made on other', at(20));
+    gitIn(repo, 'reflog', 'expire', '--expire=all', '--all');
+    // the moves after it, at their time (git's reflog takes the committer date)
+    const env = { ...process.env, GIT_COMMITTER_DATE: at(25).toISOString() };
+    execFileSync('git', ['checkout', '-q', 'main'], { cwd: repo, env });
+    execFileSync('git', ['merge', '-q', '--ff-only', 'other'], { cwd: repo, env });
+    expect((await captureGitState(repo, start)).state!.work_commits!.listed).toEqual([
+      { hash: gitIn(repo, 'rev-parse', 'HEAD').trim().slice(0, 12), subject: 'made on other' },
+    ]);
+    gitIn(repo, 'config', 'core.logAllRefUpdates', 'false');
+    gitIn(repo, 'reflog', 'expire', '--expire=all', '--all');
+    commitAt(repo, 'made here', at(30));
+    expect(subjects((await captureGitState(repo, start)).state)).toEqual(['made on other', 'made here']);
   });
 
   it('works in a repository without commits, on its first commit, and on a detached HEAD', async () => {

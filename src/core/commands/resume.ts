@@ -1,3 +1,4 @@
+import { branchChangeWarning } from '../branch-change.js';
 import type { Draft } from '../draft.js';
 import { invalidInput, invalidTransition } from '../errors.js';
 import type { GitCapture, GitState, WorkCommits } from '../schemas/git-state.js';
@@ -45,13 +46,16 @@ export function gitDivergence(
   before: GitState | null,
   now: GitCapture,
   commitsSince: WorkCommits | null = null,
+  snapshotAt = '',
 ): string[] {
   if (!before) return [];
   if (!now.state) return [`git state cannot be compared: ${now.note ?? 'not a git repository'}`];
   const after = now.state;
   const out: string[] = [];
   if (before.branch !== after.branch)
-    out.push(`branch changed since the snapshot: ${before.branch} -> ${after.branch}`);
+    out.push(
+      branchChangeWarning({ from: before.branch, to: after.branch, since: 'snapshot', at: snapshotAt }),
+    );
   if (
     before.commit_at_snapshot &&
     after.commit_at_snapshot &&
@@ -119,7 +123,12 @@ function startNextSession(
   origin: 'resume' | 'recover',
 ): { session_number: number; warnings: string[] } {
   const warnings = [
-    ...gitDivergence(input.snapshot?.git_state ?? null, input.git, input.commitsSinceSnapshot ?? null),
+    ...gitDivergence(
+      input.snapshot?.git_state ?? null,
+      input.git,
+      input.commitsSinceSnapshot ?? null,
+      input.snapshot?.created_at,
+    ),
     ...staleness(d, input.staleAfterMs),
   ];
   d.emit({ type: 'workflow.resumed', data: { from_snapshot_id: input.snapshot?.id ?? null, warnings } });

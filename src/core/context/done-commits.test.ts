@@ -100,6 +100,20 @@ describe('the commits already done: the transcripts and git, each once', () => {
     expect(lines(r)).toEqual(['00fb9c4 Add docs (replaced by 283c50a)', '283c50a Add docs (amends 00fb9c4)']);
   });
 
+  it("leaves out a commit this worktree did not make (a branch switched to holds another's), unless reported", () => {
+    const git = gitWith([
+      ['1111111aaaaa', 'Rename add (another worktree)'],
+      ['2222222bbbbb', 'Add mul'],
+    ]);
+    git.work_commits!.listed[0]!.elsewhere = true;
+    expect(lines(doneCommits([], git, limits))).toEqual(['2222222bbbbb Add mul']);
+    // a transcript of this workflow said it made it (a `git -C` into the other worktree): its work all the same
+    expect(lines(doneCommits([commit('1111111 Rename add (another worktree)')], git, limits))).toEqual([
+      '1111111 Rename add (another worktree)',
+      '2222222bbbbb Add mul',
+    ]);
+  });
+
   it('lists the newest of the commits only git has when cut, and counts the rest with the command that lists them', () => {
     const listed = Array.from({ length: 8 }, (_, i) => [`${i}`.repeat(12), `c${i}`] as [string, string]);
     const r = doneCommits([commit('0000000 c0')], gitWith(listed, 3), { ...limits, git_commits: 5 });

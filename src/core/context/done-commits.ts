@@ -54,7 +54,8 @@ function commandMade(command: string, subject: string): boolean {
 
 /**
  * The commits already done, each once: the ones the transcripts reported (in their order) and the ones git has on
- * HEAD's history since the workflow began (the capture's `work_commits`) that no transcript reported, each placed
+ * HEAD's history since the workflow began (the capture's `work_commits`) that no transcript reported and this worktree
+ * made (not `elsewhere`: another worktree's commits on a branch checked out here are not this workflow's), each placed
  * before the first reported commit git made after it. A reported commit matches git's by hash prefix (a runner's
  * command by its message). A reported commit made since the workflow began that git's complete list does not hold
  * was rewritten (amended, rebased) or reset away, or made on another branch: it is not claimed as on the branch, it
@@ -110,7 +111,11 @@ export function doneCommits(
   const out: DoneCommit[] = [];
   let next = 0;
   const gitUpTo = (end: number) => {
-    for (; next < end; next++) if (!taken.has(next)) out.push(gitOnly(listed[next] as GitCommit));
+    for (; next < end; next++) {
+      const g = listed[next] as GitCommit;
+      // a commit this worktree did not make (a branch switched to holds another's) is not this workflow's work
+      if (!taken.has(next) && !g.elsewhere) out.push(gitOnly(g));
+    }
   };
   reported.forEach((r, k) => {
     const i = matchOf[k] ?? -1;

@@ -1,3 +1,4 @@
+import { branchChangeWarning } from '../branch-change.js';
 import { clip } from '../clip.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { WorkflowState } from '../schemas/state.js';
@@ -267,7 +268,10 @@ export function compileResumeContext(
         more: Math.max(0, f.comments.length - limits.feedback_comments),
       })),
     retrieval: [`\`baton details ${snap.id} <category>\``, 'the MCP tool `get_details`'],
-    warnings,
+    // the branch changed when the snapshot was taken: first (a resume's own warnings may say it too, in the same words)
+    warnings: [
+      ...new Set([...(snap.branch_changed ? [branchChangeWarning(snap.branch_changed)] : []), ...warnings]),
+    ],
     over_budget: false,
   };
 }

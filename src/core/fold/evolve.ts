@@ -318,6 +318,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
           seq: e.seq,
           created_at: snap.created_at,
           session_number: snap.session_number,
+          branch: snap.git_state?.branch ?? null,
         },
         // the snapshot before a compaction: the context handed over from here on is in the compacted session
         ...(snap.trigger === 'exhaustion' ? { handed_since_compacting: false } : {}),

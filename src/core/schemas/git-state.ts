@@ -3,14 +3,22 @@ import { z } from 'zod';
 /** How many of the commits since a workflow began a git capture lists (the newest; the rest are counted). */
 export const WORK_COMMITS_LISTED = 30;
 
-/** A commit as git has it: a 12-digit hash and its subject line. */
-export const GitCommit = z.object({ hash: z.string(), subject: z.string() });
+/**
+ * A commit as git has it: a 12-digit hash and its subject line. `elsewhere`: this worktree did not make it (its HEAD's
+ * reflog only arrived at it, by a checkout, a pull or a fast-forward: another worktree's or a teammate's commit), so it
+ * is not the workflow's work unless a transcript of the workflow reported it.
+ */
+export const GitCommit = z.object({
+  hash: z.string(),
+  subject: z.string(),
+  elsewhere: z.literal(true).optional(),
+});
 export type GitCommit = z.infer<typeof GitCommit>;
 
 /**
  * The commits made since the workflow began, as git has them: HEAD's history after the start commit, committed at or
  * after `began_at` (a rebase onto a newer base brings in commits made before the workflow: they are not its work) and,
- * for a finished workflow, before it ended.
+ * for a finished workflow, before it ended; those this worktree did not make are marked `elsewhere`.
  * Git is the truth here: a commit whose tool call never returned (the session died meanwhile) is in it.
  */
 export const WorkCommits = z.object({

@@ -13,6 +13,18 @@ import { SideEffect } from './runtime.js';
 import { Issue, SnapshotTrigger, Task } from './workflow.js';
 
 /**
+ * The worktree's branch changed since the workflow's previous snapshot (`since: 'snapshot'`, taken `at`) or, before any,
+ * since it began: the briefing warns that the work done on `from` is not on `to`.
+ */
+export const BranchChange = z.object({
+  from: z.string(),
+  to: z.string(),
+  since: z.enum(['snapshot', 'start']),
+  at: z.string(),
+});
+export type BranchChange = z.infer<typeof BranchChange>;
+
+/**
  * The SessionSnapshot of the Amelia design: the point-in-time state a later session resumes from.
  * `decisions` and `errors` hold the recent ones (the newest OPEN_ERRORS_LIMIT unresolved errors, and how many more are
  * open in `open_errors_more`); the complete lists stay
@@ -40,6 +52,8 @@ export const SessionSnapshot = z.object({
 
   git_state: GitState.nullable(),
   git_note: z.string().nullable(),
+  /** Set when the branch is not the one the previous snapshot (or the workflow's start) saw. */
+  branch_changed: BranchChange.optional(),
 
   decisions: z.array(Decision),
   decisions_total: z.number().int().nonnegative(),

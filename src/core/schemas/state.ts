@@ -129,6 +129,8 @@ export const WorkflowState = z.object({
       seq: z.number().int(),
       created_at: z.string(),
       session_number: z.number().int(),
+      /** The branch it saw (absent in states from before it was kept; null without git). */
+      branch: z.string().nullable().optional(),
     })
     .nullable(),
   warnings: z.array(z.string()),
