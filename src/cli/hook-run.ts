@@ -44,6 +44,7 @@ export async function runHookEvent(
       payload,
       worktree,
       transcripts,
+      home: settings.home,
       settings: {
         autoTrack: settings.autoTrack,
         injectMaxChars: settings.injectMaxChars,

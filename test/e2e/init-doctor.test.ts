@@ -448,6 +448,85 @@ describe('baton doctor', () => {
     expect(existsSync(toml) ? readFileSync(toml, 'utf8') : '').not.toContain('[mcp_servers.baton]');
   });
 
+  it('sets up every worktree of the repository, names one added later, and undoes them all from any of them', async () => {
+    const { repo, home, env, baton } = setup();
+    const parent = tempDir('baton-wts-');
+    const [one, two] = [join(parent, 'one'), join(parent, 'two')];
+    gitIn(repo, 'worktree', 'add', '-q', '-b', 'one', one);
+    const inside = (dir: string) => (args: string[], input?: string) =>
+      runCli(args, { cwd: dir, env, ...(input ? { input } : {}) });
+    const own = ['.claude/settings.local.json', 'CLAUDE.md', '.codex/hooks.json', 'AGENTS.md'];
+    const r = await baton(['init', '--agent', 'all', '--command', 'baton', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const changes = r.json<{ changes: { worktree: string; what: string; change: string }[] }>().changes;
+    expect([...new Set(changes.map((c) => c.worktree))]).toEqual([repo, one]);
+    for (const dir of [repo, one]) {
+      for (const f of own) expect(existsSync(join(dir, f)), join(dir, f)).toBe(true);
+      expect(json(join(dir, '.claude', 'settings.local.json')).hooks.SessionStart).toBeDefined();
+      // the files are the worktree's own, kept out of git by the exclude file the worktrees share
+      expect(gitIn(dir, 'status', '--porcelain', '-uall'), dir).toBe('');
+    }
+    expect(Object.keys(json(join(home, '.claude.json')).projects).sort()).toEqual([one, repo].sort());
+    const text = await inside(one)(['init', '--agent', 'all', '--command', 'baton']);
+    expect(text.stdout).toContain(
+      `And in the other worktrees of this repository (a conversation in each is a workflow of its own):\n  ${repo}: set up already, unchanged\n`,
+    );
+    expect(text.stdout).toMatch(
+      /^A worktree added later \(`git worktree add`\) is not set up until `baton init` runs again/m,
+    );
+
+    // a worktree added afterwards lacks the files: a session start where Baton follows, and doctor, say so
+    gitIn(repo, 'worktree', 'add', '-q', '-b', 'two', two);
+    const missing = `Baton follows this worktree but not the worktree ${two} of the same repository (added after \`baton init\`): a session started there is not followed; run \`baton init\` in any worktree to set up every one`;
+    const start = await baton(
+      ['hook', 'SessionStart'],
+      JSON.stringify({ session_id: 's1', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' }),
+    );
+    expect(JSON.parse(start.stdout).systemMessage).toContain(missing);
+    expect((await baton(['doctor', '--json'])).json<{ notes: string[] }>().notes).toContain(missing);
+    const there = (await inside(two)(['doctor', '--json'])).json<{ problems: string[] }>().problems;
+    expect(there).toContainEqual(
+      expect.stringMatching(
+        /^no agent hooks call Baton here \(`baton init` set up .* of this repository, not this worktree: its files are not committed, so a worktree added later has none\): run `baton init`, which sets up every worktree of the repository, then start/,
+      ),
+    );
+    expect((await inside(two)(['init', '--agent', 'all', '--command', 'baton'])).code).toBe(0);
+    expect(existsSync(join(two, 'CLAUDE.md'))).toBe(true);
+    expect((await baton(['doctor', '--json'])).json<{ notes: string[] }>().notes).not.toContain(missing);
+
+    // undone from any worktree: every one, the exclude lines and Codex's shared MCP entry with them
+    const undo = await inside(one)(['init', '--undo']);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.stdout).toContain('And from the other worktrees of this repository:');
+    for (const dir of [repo, one, two]) {
+      for (const f of own) expect(existsSync(join(dir, f)), join(dir, f)).toBe(false);
+      expect(gitIn(dir, 'status', '--porcelain', '-uall'), dir).toBe('');
+    }
+    expect(readFileSync(join(repo, '.git', 'info', 'exclude'), 'utf8')).not.toMatch(/CLAUDE|AGENTS|codex/);
+    expect(readdirSync(home)).toEqual([]);
+  });
+
+  it("keeps an exclude line on undo while a file it keeps out is still there (the user's own settings left in it)", async () => {
+    const { repo, baton } = setup();
+    expect((await baton(['init', '--agent', 'claude-code', '--command', 'baton'])).code).toBe(0);
+    const settings = join(repo, '.claude', 'settings.local.json');
+    writeFileSync(
+      settings,
+      JSON.stringify({ ...json(settings), permissions: { allow: ['Bash(npm test)'] } }),
+    );
+    const undo = await baton(['init', '--undo', '--json']);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.json<{ changes: { what: string; path: string; change: string }[] }>().changes).toContainEqual(
+      expect.objectContaining({
+        what: 'git-exclude',
+        path: settings,
+        change: `kept: ${settings} is still there, and git would commit it without the line`,
+      }),
+    );
+    expect(json(settings)).toEqual({ permissions: { allow: ['Bash(npm test)'] } });
+    expect(gitIn(repo, 'status', '--porcelain', '-uall')).toBe('');
+  });
+
   it('names in Claude Code settings only the hook events the installed version knows (an older one skips the file)', async () => {
     const { repo, env } = setup();
     const bin = tempDir('baton-fake-claude-');

@@ -93,21 +93,35 @@ export function registerInitCommands(program: Command, rt: Runtime) {
           g.json === true,
           { root, scope, agents, undo: !!o.undo, changes, auto_track: settings.autoTrack },
           () => {
-            const lines = changes.map(
-              (c) =>
-                `  ${(c.agent ? `${agentLabel(c.agent)} ${c.what}` : c.what).padEnd(24)} ${show(root, home, c.path)}: ${c.change}`,
-            );
+            const line = (c: InitChange, indent: string) =>
+              `${indent}${(c.agent ? `${agentLabel(c.agent)} ${c.what}` : c.what).padEnd(24)} ${show(c.worktree, home, c.path)}: ${c.change}`;
+            const lines = changes.filter((c) => c.worktree === root).map((c) => line(c, '  '));
+            // the other worktrees of the repository, each under its folder
+            const elsewhere = [...new Set(changes.map((c) => c.worktree).filter((w) => w !== root))];
+            const others = elsewhere.flatMap((w) => {
+              const its = changes.filter((c) => c.worktree === w);
+              // set up before and unchanged: one line
+              return its.every((c) => c.change.startsWith('unchanged'))
+                ? [`  ${w}: set up already, unchanged`]
+                : [`  ${w}:`, ...its.map((c) => line(c, '    '))];
+            });
             if (o.undo)
               return [
-                lines.length
+                lines.length || others.length
                   ? `Removed what \`baton init\` added (${scopeText[scope]}):`
                   : 'Nothing of `baton init` was found to remove.',
                 ...lines,
+                ...(others.length ? ['And from the other worktrees of this repository:', ...others] : []),
               ].join('\n');
             const out = [
               `Baton is set up for ${agents.map(agentLabel).join(' and ')} in ${root} (${scopeText[scope]}):`,
               ...lines,
             ];
+            if (others.length)
+              out.push(
+                `And in the other worktrees of this repository (a conversation in each is a workflow of its own):`,
+                ...others,
+              );
             out.push(
               `Hooks run: ${commandLine(command, ['hook', '<Event>'])}${agents.includes('codex') ? ' (with --agent codex for Codex)' : ''}`,
             );
@@ -116,6 +130,10 @@ export function registerInitCommands(program: Command, rt: Runtime) {
                 ? `Sessions are followed without \`baton create\` (auto_track on). Start ${agents.map(agentLabel).join(' or ')} here as usual; \`baton doctor\` shows what the hooks did.`
                 : 'auto_track is off: hooks follow only workflows made with `baton create` (set auto_track to on in baton.config.json or BATON_AUTO_TRACK).',
             );
+            if (scope === 'local')
+              out.push(
+                'A worktree added later (`git worktree add`) is not set up until `baton init` runs again, in any worktree; a session start in a worktree set up, and `baton doctor`, say when one is missing.',
+              );
             if (agents.includes('codex')) {
               // the project's hooks do nothing until Codex trusts the folder: said here, where the user looks first
               const untrusted =

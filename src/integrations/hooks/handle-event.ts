@@ -9,6 +9,7 @@ import type { HookOutcome, TranscriptSeen } from './hook-log.js';
 import type { HookAgent, HookEvent, HookPayload } from './hook-payload.js';
 import { agentLabel } from '../../core/agent-label.js';
 import { catchUpTranscripts, type CaughtUp, type Elsewhere } from './catch-up.js';
+import { notSetUpNote, worktreesNotSetUp } from '../init/init.js';
 
 export interface HookSettings {
   autoTrack: boolean;
@@ -25,6 +26,8 @@ export interface HookContext {
   worktree: string | null;
   /** How far each transcript was imported (the hook's local record): an import reads only what follows. */
   transcripts?: Record<string, TranscriptSeen>;
+  /** Baton's home, where `baton init` keeps what it set up (which worktrees of the repository are). */
+  home?: string;
 }
 
 export interface HookResult {
@@ -329,7 +332,11 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       const cut = t.cut_off ? `Baton noticed that ${t.cut_off}${cutOffRead(caught)}` : null;
       const busy = caught.activeElsewhere && t.outcome !== 'same' ? busyNote(caught.activeElsewhere) : null;
       const goingOn = source === 'startup' && !done && !busy ? await continuing(ctx, t) : null;
-      const tells = [cut, busy && `Baton: ${busy}`, done?.tell, goingOn].filter(Boolean);
+      // a worktree added after `baton init` has none of its (uncommitted) files: said where the user looks
+      const missing =
+        source === 'startup' && ctx.home && ctx.worktree ? worktreesNotSetUp(ctx.home, ctx.worktree) : [];
+      const unwired = missing.length ? notSetUpNote(missing) : null;
+      const tells = [cut, busy && `Baton: ${busy}`, done?.tell, goingOn, unwired].filter(Boolean);
       const told = tells.length ? { tell: tells.join('. ') } : {};
       const before = [caught.note, t.cut_off, busy].filter(Boolean).join('; ');
       // the user installed the hooks expecting to be followed: a session Baton does not follow is said so

@@ -19,7 +19,8 @@ import { isObject, readJsonObject } from './json-file.js';
 import { findMcp } from './mcp-entry.js';
 import { codexTrust } from '../../agents/codex/codex-config.js';
 import { gitStandingOf } from './git-exclude.js';
-import { unexcludedFiles } from './init.js';
+import { isSetUp, notSetUpNote, unexcludedFiles, worktreesNotSetUp } from './init.js';
+import { otherWorktrees } from './worktrees.js';
 import { agentLabel } from '../../core/agent-label.js';
 
 const scopes: InitScope[] = ['local', 'shared', 'user'];
@@ -188,6 +189,8 @@ export function diagnose(
   const problems: string[] = [];
   const notes: string[] = [];
   const wired = agents.filter((w) => w.hooks.length || w.plugin.length);
+  // `baton init` set up another worktree of this repository, before this one was added
+  const setUp = wired.length || !inRepository ? [] : otherWorktrees(root).filter((w) => isSetUp(batonHome, w));
   // outside a repository the hooks follow nothing and `baton init` refuses: `git init` comes first
   if (!inRepository)
     problems.push(
@@ -195,8 +198,10 @@ export function diagnose(
     );
   else if (wired.length === 0)
     problems.push(
-      `no agent hooks call Baton here: run \`baton init\` (or install the Claude Code plugin), then start ${inUse.map(agentLabel).join(' or ')}`,
+      `no agent hooks call Baton here${setUp.length ? ` (\`baton init\` set up ${setUp.join(', ')} of this repository, not this worktree: its files are not committed, so a worktree added later has none)` : ''}: run \`baton init\`${setUp.length ? ', which sets up every worktree of the repository' : ' (or install the Claude Code plugin)'}, then start ${inUse.map(agentLabel).join(' or ')}`,
     );
+  const missing = worktreesNotSetUp(batonHome, root);
+  if (missing.length) notes.push(notSetUpNote(missing));
   for (const w of agents) {
     for (const h of w.hooks) {
       if (h.unknown.length)

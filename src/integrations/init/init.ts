@@ -16,6 +16,7 @@ import { addBlock, instructionsBlock, removeBlock } from './instructions-block.j
 import { readJsonObject, writeJsonObject, writeOrRemove } from './json-file.js';
 import { addMcp, hasProjectEntry, removeMcp } from './mcp-entry.js';
 import { addExclude, gitStandingOf, removeExclude } from './git-exclude.js';
+import { otherWorktrees, repositoryWorktrees } from './worktrees.js';
 import { agentLabel } from '../../core/agent-label.js';
 
 export interface InitChange {
@@ -23,6 +24,8 @@ export interface InitChange {
   what: 'hooks' | 'mcp' | 'instructions' | 'git-exclude';
   path: string;
   change: string;
+  /** The worktree it was made for: the one init ran in, or another worktree of its repository. */
+  worktree: string;
 }
 
 /** What `baton init` created (so `--undo` deletes only those files, and only when nothing else is in them). */
@@ -70,9 +73,36 @@ const inside = (root: string, path: string) => {
 /**
  * Sets up the repository (or the user, with `user`) for the agents: Baton's hooks merged into their settings, the
  * MCP server registered, the short block in CLAUDE.md / AGENTS.md. Idempotent. With the default (local) scope, a
- * file init creates inside the repository is listed in `.git/info/exclude`, so `git status` stays as it was.
+ * file init creates inside the repository is listed in `.git/info/exclude`, so `git status` stays as it was, and
+ * every worktree of the repository is set up alike: those files are the worktree's own (git does not bring them to a
+ * worktree added later), and each conversation in a worktree of its own is followed as its own workflow.
  */
 export function init(input: InitInput): InitChange[] {
+  // asked once: an older Claude Code rejects a settings file naming an event it does not know
+  const claude = input.agents.includes('claude-code') ? claudeVersion(input.env) : null;
+  const roots = input.scope === 'local' ? [input.root, ...otherWorktrees(input.root)] : [input.root];
+  return roots.flatMap((root) => initWorktree({ ...input, root }, claude));
+}
+
+/** Whether `baton init` (the default, local scope) set this worktree up, by its record in Baton's home. */
+export const isSetUp = (home: string, root: string): boolean =>
+  readManifest(manifestPath(home, root, 'local')) !== null;
+
+/**
+ * The other worktrees of the repository that `baton init` did not set up, when it set up `root` (its default scope):
+ * a session started in one is not followed. None when `root` is not set up by it either (the plugin and `--user`
+ * follow every folder; `--shared` settings come with the branch).
+ */
+export function worktreesNotSetUp(home: string, root: string): string[] {
+  if (!isSetUp(home, root)) return [];
+  return otherWorktrees(root).filter((w) => !isSetUp(home, w));
+}
+
+/** What to tell the user of worktrees `worktreesNotSetUp` found, with the one command that sets them up. */
+export const notSetUpNote = (worktrees: readonly string[]) =>
+  `Baton follows this worktree but not ${worktrees.length === 1 ? `the worktree ${worktrees[0]}` : `the worktrees ${worktrees.join(', ')}`} of the same repository (added after \`baton init\`): a session started there is not followed; run \`baton init\` in any worktree to set up every one`;
+
+function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion> | null): InitChange[] {
   const { root, scope } = input;
   const homes = homesOf(input.env);
   const mPath = manifestPath(input.home, root, scope);
@@ -80,6 +110,7 @@ export function init(input: InitInput): InitChange[] {
   const created = new Set(previous?.created ?? []);
   const excluded = new Set(previous?.excluded ?? []);
   const changes: InitChange[] = [];
+  const change = (c: Omit<InitChange, 'worktree'>) => changes.push({ ...c, worktree: root });
   const note = (path: string) => {
     if (existsSync(path)) return;
     for (let d = dirname(path); !existsSync(d); d = dirname(d)) created.add(d);
@@ -89,8 +120,7 @@ export function init(input: InitInput): InitChange[] {
     const files = agentFiles(agent, scope, root, homes);
     note(files.hooks);
     // an older Claude Code rejects a settings file naming an event it does not know (and loses every hook in it)
-    const { version, unread } =
-      agent === 'claude-code' ? claudeVersion(input.env) : { version: null, unread: null };
+    const { version, unread } = agent === 'claude-code' && claude ? claude : { version: null, unread: null };
     const specs = hookSpecs(agent, input.command, version);
     const left = hookSpecs(agent, input.command).filter((h) => !specs.some((s) => s.event === h.event));
     let unchanged;
@@ -107,7 +137,7 @@ export function init(input: InitInput): InitChange[] {
       : unread
         ? ` (${unknownVersionNote(unread)})`
         : '';
-    changes.push({
+    change({
       agent,
       what: 'hooks',
       path: files.hooks,
@@ -115,9 +145,9 @@ export function init(input: InitInput): InitChange[] {
     });
     note(files.mcp.path);
     if (!hasProjectEntry(files.mcp)) created.add(projectKey(files.mcp.path, root));
-    changes.push({ agent, what: 'mcp', path: files.mcp.path, change: addMcp(files.mcp, input.command) });
+    change({ agent, what: 'mcp', path: files.mcp.path, change: addMcp(files.mcp, input.command) });
     note(files.instructions);
-    changes.push({
+    change({
       agent,
       what: 'instructions',
       path: files.instructions,
@@ -132,7 +162,7 @@ export function init(input: InitInput): InitChange[] {
     // an exclude file edited by hand) lost the lines the manifest says were added
     for (const path of ownFiles(root, created))
       if (gitStandingOf(root, path) !== 'tracked' && addExclude(root, path)) {
-        changes.push({
+        change({
           agent: null,
           what: 'git-exclude',
           path,
@@ -179,8 +209,70 @@ const isDir = (p: string) => {
   }
 };
 
-/** Removes exactly what init added: Baton's hooks, MCP entry and block; files and folders it created, once empty. */
-export function undo(input: Omit<InitInput, 'command' | 'agents'> & { agents?: InitAgent[] }): InitChange[] {
+type UndoInput = Omit<InitInput, 'command' | 'agents'> & { agents?: InitAgent[] };
+
+/**
+ * Removes exactly what init added: Baton's hooks, MCP entry and block; files and folders it created, once empty. With
+ * the default (local) scope, from every worktree of the repository init set up, as init sets them all up; a line of
+ * the exclude file they share goes only when no worktree holds that file any more (a settings file with the user's
+ * own settings left in it stays out of git).
+ */
+export function undo(input: UndoInput): InitChange[] {
+  const roots =
+    input.scope === 'local'
+      ? [input.root, ...otherWorktrees(input.root).filter((w) => isSetUp(input.home, w))]
+      : [input.root];
+  const undone = roots.map((root) => manifestPath(input.home, root, input.scope));
+  const left: Left = { excluded: [], files: [], dirs: [] };
+  const changes = roots.flatMap((root) => undoWorktree({ ...input, root }, undone, left));
+  // the files and folders init made that the worktrees shared (~/.claude.json, ~/.codex/), once all are undone
+  for (const path of left.files) deleteIfEmpty(path);
+  // folders init made, deepest first, when nothing is left in them
+  for (const dir of left.dirs.sort((a, b) => b.length - a.length)) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      // not empty: something else lives there now (or it is gone already)
+    }
+  }
+  const excluded = left.excluded;
+  const worktrees = excluded.length ? repositoryWorktrees(input.root) : [];
+  const lines = new Set<string>();
+  for (const { root, path } of excluded) {
+    const rel = relative(root, path);
+    // one line of the shared file serves every worktree's file at that path
+    if (lines.has(rel)) continue;
+    lines.add(rel);
+    const held = worktrees
+      .map((w) => ({ w, file: join(w, rel) }))
+      .find(({ w, file }) => existsSync(file) && gitStandingOf(w, file) !== 'tracked');
+    if (held)
+      changes.push({
+        agent: null,
+        what: 'git-exclude',
+        path,
+        change: `kept: ${held.file} is still there, and git would commit it without the line`,
+        worktree: root,
+      });
+    else if (removeExclude(root, path))
+      changes.push({ agent: null, what: 'git-exclude', path, change: 'removed', worktree: root });
+  }
+  return changes;
+}
+
+/** What an undo does once every worktree's set-up is undone: files and folders that may be empty, exclude lines. */
+interface Left {
+  excluded: { root: string; path: string }[];
+  files: string[];
+  dirs: string[];
+}
+
+/**
+ * Undoes one worktree's set-up (`undone`: the manifests of every set-up this undo removes, never counted as another
+ * that still needs a shared entry); its exclude lines, and the files and folders it made that may be empty now, are
+ * left to the caller.
+ */
+function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): InitChange[] {
   const { root, scope } = input;
   const homes = homesOf(input.env);
   const mPath = manifestPath(input.home, root, scope);
@@ -188,6 +280,7 @@ export function undo(input: Omit<InitInput, 'command' | 'agents'> & { agents?: I
   const created = new Set(m?.created ?? []);
   const agents = input.agents ?? m?.agents ?? (['claude-code', 'codex'] as InitAgent[]);
   const changes: InitChange[] = [];
+  const change = (c: Omit<InitChange, 'worktree'>) => changes.push({ ...c, worktree: root });
   let others: Manifest[] | null = null;
   for (const agent of agents) {
     const files = agentFiles(agent, scope, root, homes);
@@ -195,7 +288,7 @@ export function undo(input: Omit<InitInput, 'command' | 'agents'> & { agents?: I
       const r = removeBatonHooks(readJsonObject(files.hooks));
       if (r.removed) {
         const done = writeOrRemove(files.hooks, r.value, created.has(files.hooks));
-        changes.push({
+        change({
           agent,
           what: 'hooks',
           path: files.hooks,
@@ -206,50 +299,41 @@ export function undo(input: Omit<InitInput, 'command' | 'agents'> & { agents?: I
     // Codex's MCP entry of a repository lives in the user's config.toml: another repository set up for Codex needs it
     const sharedBy =
       files.mcp.kind === 'codex-toml'
-        ? othersUsing((others ??= liveOtherSetUps(input.home, mPath)), files.mcp.path, homes)
+        ? othersUsing((others ??= liveOtherSetUps(input.home, undone)), files.mcp.path, homes)
         : [];
     if (sharedBy.length) {
-      changes.push({
+      change({
         agent,
         what: 'mcp',
         path: files.mcp.path,
         change: `kept: ${sharedBy.length === 1 ? 'another repository uses it' : `${sharedBy.length} other repositories use it`} (${sharedBy.join(', ')})`,
       });
-    } else if (removeMcp(files.mcp, created.has(projectKey(files.mcp.path, root))) === 'removed') {
-      changes.push({ agent, what: 'mcp', path: files.mcp.path, change: 'removed' });
-      if (created.has(files.mcp.path)) deleteIfEmpty(files.mcp.path);
+    } else {
+      if (removeMcp(files.mcp, created.has(projectKey(files.mcp.path, root))) === 'removed')
+        change({ agent, what: 'mcp', path: files.mcp.path, change: 'removed' });
+      // another worktree's undo may have taken the entry out of the file this one made
+      if (created.has(files.mcp.path)) left.files.push(files.mcp.path);
     }
     if (removeBlock(files.instructions) === 'removed') {
-      changes.push({ agent, what: 'instructions', path: files.instructions, change: 'removed' });
+      change({ agent, what: 'instructions', path: files.instructions, change: 'removed' });
       if (created.has(files.instructions)) deleteIfEmpty(files.instructions);
     }
   }
-  for (const path of m?.excluded ?? [])
-    if (removeExclude(root, path))
-      changes.push({ agent: null, what: 'git-exclude', path, change: 'removed' });
-  // Folders init made, deepest first, when nothing is left in them.
-  for (const dir of [...created]
-    .filter((p) => !p.includes('#') && isDir(p))
-    .sort((a, b) => b.length - a.length)) {
-    try {
-      rmdirSync(dir);
-    } catch {
-      // not empty: something else lives there now
-    }
-  }
+  for (const path of m?.excluded ?? []) left.excluded.push({ root, path });
+  left.dirs.push(...[...created].filter((p) => !p.includes('#') && isDir(p)));
   rmSync(mPath, { force: true });
   return changes;
 }
 
 /**
- * The other set-ups (their manifests in Baton's home, `own` left out) whose repository still exists. The manifests of
- * repositories deleted since are forgotten here, so a stale one never keeps a shared entry for ever.
+ * The other set-ups (their manifests in Baton's home, those in `own` left out) whose repository still exists. The
+ * manifests of repositories deleted since are forgotten here, so a stale one never keeps a shared entry for ever.
  */
-function liveOtherSetUps(home: string, own: string): Manifest[] {
+function liveOtherSetUps(home: string, own: readonly string[]): Manifest[] {
   const dir = join(home, 'init');
   const names = existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.json')) : [];
   const live: Manifest[] = [];
-  for (const p of names.map((n) => join(dir, n)).filter((p) => p !== own)) {
+  for (const p of names.map((n) => join(dir, n)).filter((p) => !own.includes(p))) {
     const m = readManifest(p);
     if (m && existsSync(m.root)) live.push(m);
     else if (m && m.scope !== 'user') rmSync(p, { force: true });
