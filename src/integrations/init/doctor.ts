@@ -190,7 +190,8 @@ export function diagnose(
   const notes: string[] = [];
   const wired = agents.filter((w) => w.hooks.length || w.plugin.length);
   // `baton init` set up another worktree of this repository, before this one was added
-  const setUp = wired.length || !inRepository ? [] : otherWorktrees(root).filter((w) => isSetUp(batonHome, w));
+  const setUp =
+    wired.length || !inRepository ? [] : otherWorktrees(root).filter((w) => isSetUp(batonHome, w));
   // outside a repository the hooks follow nothing and `baton init` refuses: `git init` comes first
   if (!inRepository)
     problems.push(
