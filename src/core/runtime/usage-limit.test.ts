@@ -62,6 +62,30 @@ describe('detectUsageLimit', () => {
     expect(resets(text, '2026-04-23T20:30:00Z', 'Europe/Berlin')).toBe('2026-04-24T20:00:00.000Z');
   });
 
+  it("reads a clock time of this minute, or of the last few, as today's: the notice comes after the limit hit", () => {
+    // Codex gives the reset to the minute: "12:28 AM" said at 00:28:32 is 32 s ago, not tomorrow's
+    const codex = (clock: string) =>
+      `You've hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro) or try again at ${clock}.`;
+    expect(resets(codex('12:28 AM'), '2026-11-30T00:28:32Z')).toBe('2026-11-30T00:28:00.000Z');
+    expect(resets(codex('12:28 AM'), '2026-11-30T00:28:00Z')).toBe('2026-11-30T00:28:00.000Z');
+    // a few minutes late (the agent's clock and this one differ): still today's; past the slack, tomorrow's
+    expect(resets(codex('12:28 AM'), '2026-11-30T00:32:59Z')).toBe('2026-11-30T00:28:00.000Z');
+    expect(resets(codex('12:28 AM'), '2026-11-30T00:33:01Z')).toBe('2026-12-01T00:28:00.000Z');
+    // just after midnight, a time just before it is yesterday's, not tonight's
+    expect(resets(codex('11:59 PM'), '2026-11-30T00:01:10Z')).toBe('2026-11-29T23:59:00.000Z');
+    // on the machine's clock: 4:05 PM in Los Angeles in July is 23:05 UTC
+    expect(resets(codex('4:05 PM'), '2026-07-05T23:05:40Z', 'America/Los_Angeles')).toBe(
+      '2026-07-05T23:05:00.000Z',
+    );
+    // a date without a year: this year's, also a few minutes late, and last year's just after New Year
+    expect(resets('Weekly limit reached · resets Jan 12, 10:59am (UTC)', '2026-01-12T10:59:30Z')).toBe(
+      '2026-01-12T10:59:00.000Z',
+    );
+    expect(resets('Weekly limit reached · resets Dec 31, 11:59pm (UTC)', '2027-01-01T00:02:00Z')).toBe(
+      '2026-12-31T23:59:00.000Z',
+    );
+  });
+
   it('gives no time for a zone this runtime does not know, and keeps its name in what is said', () => {
     const text = 'Limit reached · resets 5pm (Mars/Olympus)';
     // read in another zone it would be a wrong time

@@ -1,4 +1,4 @@
-import { clockAt, nextWallClock, wallClockAt, type WallClock } from './wall-clock.js';
+import { CLOCK_SLACK_MS, clockAt, nextWallClock, wallClockAt, type WallClock } from './wall-clock.js';
 
 /**
  * Usage-limit errors (rate or plan limits) as agent CLIs report them, with the reset time when they give one:
@@ -36,10 +36,10 @@ export interface UsageLimit {
 }
 
 /**
- * `now` is when the notice was given (a clock time without a date is the next one after it); `zone` is the IANA time
- * zone a clock time without one is read in: the agent prints its reset time in the zone of the machine it runs on,
- * usually naming it ("resets 3pm (Europe/Berlin)"); a zone it names wins. UTC by default. A zone named that this
- * runtime does not know gives no time (`resetSaid` has the words).
+ * `now` is when the notice was given (a clock time without a date is the next one after it, or one a few minutes
+ * before it: `nextWallClock`); `zone` is the IANA time zone a clock time without one is read in: the agent prints its
+ * reset time in the zone of the machine it runs on, usually naming it ("resets 3pm (Europe/Berlin)"); a zone it names
+ * wins. UTC by default. A zone named that this runtime does not know gives no time (`resetSaid` has the words).
  */
 export function detectUsageLimit(text: string | null, now: Date, zone = 'UTC'): UsageLimit | null {
   if (!text || !isUsageLimit(text)) return null;
@@ -139,7 +139,10 @@ function clockTime(text: string, now: Date, zone: string): string | null {
   return t === null ? null : new Date(t).toISOString();
 }
 
-/** A dated reset: that day at that time, in its year, else (no year given, already past) the next year. */
+/**
+ * A dated reset: that day at that time, in its year; without a year, the next such day, or the last one when it was at
+ * most `CLOCK_SLACK_MS` ago (as `nextWallClock` reads a clock time without a date).
+ */
 function dated(
   d: { month: number; day: number; year: number | null; hour: number; minute: number },
   now: Date,
@@ -147,8 +150,12 @@ function dated(
 ): number | null {
   const at = (year: number) => wallClockAt({ ...d, year }, zone);
   if (d.year !== null) return at(d.year);
-  const thisYear = at(now.getUTCFullYear());
-  return thisYear === null || thisYear > now.getTime() ? thisYear : at(now.getUTCFullYear() + 1);
+  for (let year = now.getUTCFullYear() - 1; year <= now.getUTCFullYear() + 1; year++) {
+    const t = at(year);
+    if (t === null) return null;
+    if (t > now.getTime() - CLOCK_SLACK_MS) return t;
+  }
+  return null;
 }
 
 function resetTime(text: string, now: Date, zone: string): string | null {

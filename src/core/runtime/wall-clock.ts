@@ -75,7 +75,17 @@ export function wallClockAt(w: WallClock, zone: string): number | null {
   return offsetAt(other, zone) === second ? other : Math.max(guess, other);
 }
 
-/** The first instant after `now` at which the zone's clock shows `hour:minute` (today or tomorrow there). */
+/**
+ * How long ago a clock time said without a date may be and still mean the latest one: a notice is printed after the
+ * limit was hit and gives its reset to the minute ("try again at 12:28 AM" at 00:28:32), and the agent's clock and
+ * this one differ a little. Read as the next one, a reset seconds away would be waited for a whole day (or year).
+ */
+export const CLOCK_SLACK_MS = 5 * 60_000;
+
+/**
+ * The instant at which the zone's clock next shows `hour:minute`, or last showed it at most `CLOCK_SLACK_MS` before
+ * `now` (yesterday's, today's or tomorrow's there).
+ */
 export function nextWallClock(
   time: { hour: number; minute: number },
   now: Date,
@@ -83,9 +93,9 @@ export function nextWallClock(
 ): number | null {
   const today = clockAt(now.getTime(), zone);
   if (!today) return null;
-  for (let days = 0; days <= 2; days++) {
+  for (let days = -1; days <= 2; days++) {
     const t = wallClockAt({ ...today, day: today.day + days, ...time }, zone);
-    if (t !== null && t > now.getTime()) return t;
+    if (t !== null && t > now.getTime() - CLOCK_SLACK_MS) return t;
   }
   return null;
 }
