@@ -1,5 +1,22 @@
 import { invalidInput } from './errors.js';
-import type { Task, TaskSpec } from './schemas/workflow.js';
+import { NewTask, type Task, type TaskSpec } from './schemas/workflow.js';
+
+/**
+ * Declared tasks read one by one as `NewTask`s; the first that is not one is said with its place and id ("task 2
+ * (T2): unknown key "depends" (a task has ...)").
+ */
+export function readNewTasks(list: readonly unknown[]): TaskSpec[] {
+  return list.map((t, i) => {
+    const parsed = NewTask.safeParse(t);
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0];
+    const id = (t as { id?: unknown } | null)?.id;
+    const where = issue?.path.join('.');
+    throw invalidInput(
+      `task ${i + 1}${typeof id === 'string' ? ` (${id})` : ''}: ${where ? `${where}: ` : ''}${issue?.message ?? 'not a task'}`,
+    );
+  });
+}
 
 /** Checks a declared task list: unique ids, known dependencies, no cycles. Returns the specs unchanged. */
 export function validateTaskGraph(specs: readonly TaskSpec[]): readonly TaskSpec[] {

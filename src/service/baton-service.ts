@@ -16,7 +16,6 @@ import {
   interrupt,
   markImported,
   assertImportContinues,
-  invalidInput,
   notFound,
   summarizeSnapshot,
   type SessionSnapshot,
@@ -25,7 +24,7 @@ import {
   skipTask,
   snapshotNow,
   startTask,
-  TaskSpec,
+  readNewTasks,
   unblockTask,
   unblockWorkflow,
   type AddTaskInput,
@@ -142,16 +141,7 @@ export class BatonService {
   }
 
   async create(input: CreateWorkflowInput): Promise<WorkflowState> {
-    const tasks = input.tasks.map((t, i) => {
-      const parsed = TaskSpec.safeParse(t);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw invalidInput(
-          `task ${i + 1} (${t.id ?? '?'}): ${issue?.path.join('.') || 'task'}: ${issue?.message}`,
-        );
-      }
-      return parsed.data;
-    });
+    const tasks = readNewTasks(input.tasks);
     const worktree = input.worktree ?? (await this.git.resolveWorktree(input.cwd ?? process.cwd()));
     const git_start = await this.git.gitStart(worktree);
     const id = (this.options.newId ?? randomId)('wf');

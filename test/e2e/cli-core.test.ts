@@ -298,6 +298,29 @@ for (const mode of cliModes) {
       );
     });
 
+    it('create refuses a tasks file with a key it does not know, or with no tasks, and says which', async () => {
+      const file = join(tempDir('baton-tasks-'), 'tasks.json');
+      const before = (await baton('list', '--json')).json<{ workflows: unknown[] }>().workflows.length;
+      // "depends" for "deps": taken, it would drop the dependency and run T2 before T1
+      writeFileSync(
+        file,
+        JSON.stringify([
+          { id: 'T2', title: 'API', depends: ['T1'] },
+          { id: 'T1', title: 'Schema' },
+        ]),
+      );
+      const typo = await baton('create', '--title', 'Typo', '--tasks-file', file);
+      expect(typo.code).toBe(2);
+      expect(typo.stderr.trim()).toBe(
+        `baton: --tasks-file ${file}: task 1 (T2): unknown key "depends" (a task has id, title, description, deps, lane)`,
+      );
+      writeFileSync(file, JSON.stringify({ tasks: [] }));
+      const empty = await baton('create', '--title', 'Empty', '--tasks-file', file);
+      expect(empty.code).toBe(2);
+      expect(empty.stderr).toMatch(/--tasks-file .*tasks\.json holds no tasks/);
+      expect((await baton('list', '--json')).json<{ workflows: unknown[] }>().workflows).toHaveLength(before);
+    });
+
     it('reports usage errors in one line with exit code 2 and no stack', async () => {
       const r = await baton('create', '--task', 'T1:x');
       expect(r.code).toBe(2);

@@ -85,6 +85,16 @@ describe('baton server: bad input', () => {
       /admin/,
     );
     await expectError(await t.api('/api/workflows?sort=desc'), 400, 'invalid_input', /sort/);
+    // a misspelt task key would drop what it says (a dependency): named, with the keys a task has
+    await expectError(
+      await t.api('/api/workflows', {
+        method: 'POST',
+        json: { title: 'x', tasks: [{ id: 'B', title: 'b', depends: ['A'] }], worktree: repo },
+      }),
+      400,
+      'invalid_input',
+      /tasks\.0: unknown key \\"depends\\" \(a task has id, title, description, deps, lane\)/,
+    );
   });
 
   it('huge bodies get 413', async () => {

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import {
+  BatonError,
   invalidInput,
   parseDuration,
   progressLabel,
-  TaskSpec,
+  readNewTasks,
   workflowStatuses,
   statusList,
 } from '../../core/index.js';
@@ -36,14 +37,16 @@ function readTasksFile(path: string) {
   const list = Array.isArray(raw) ? raw : (raw as { tasks?: unknown })?.tasks;
   if (!Array.isArray(list))
     throw invalidInput(`--tasks-file ${path} must hold a JSON array of tasks (or {"tasks": [...]})`);
-  return list.map((t, i) => {
-    const parsed = TaskSpec.safeParse(t);
-    if (!parsed.success)
-      throw invalidInput(
-        `--tasks-file ${path}: task ${i + 1}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`,
-      );
-    return parsed.data;
-  });
+  // an empty file is a mistake (a workflow with nothing for `baton run` to do), not a plan to add tasks later
+  if (!list.length)
+    throw invalidInput(
+      `--tasks-file ${path} holds no tasks: give at least one ({"id","title"}), or leave the option out to add tasks later (\`baton task add\`)`,
+    );
+  try {
+    return readNewTasks(list);
+  } catch (e) {
+    throw BatonError.isInstance(e) ? invalidInput(`--tasks-file ${path}: ${e.message}`) : e;
+  }
 }
 
 export function registerWorkflowCommands(program: Command, rt: Runtime) {

@@ -56,6 +56,20 @@ export const TaskSpec = z.object({
 export type TaskSpec = z.infer<typeof TaskSpec>;
 export type TaskSpecInput = z.input<typeof TaskSpec>;
 
+const taskKeys = Object.keys(TaskSpec.shape).join(', ');
+
+/**
+ * A task as a person or a client declares it (a tasks file, the API, the library): a key it does not know is refused,
+ * named with the keys a task has, since dropped it would lose what it said (a misspelt "deps" runs a task before the
+ * one it waits for). Tasks read back from Baton's own files are `TaskSpec`s.
+ */
+export const NewTask = z.strictObject(TaskSpec.shape, {
+  error: (issue) =>
+    issue.code === 'unrecognized_keys'
+      ? `unknown key${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((k) => `"${k}"`).join(', ')} (a task has ${taskKeys})`
+      : undefined,
+});
+
 /** A task with its status derived from events. */
 export const Task = TaskSpec.extend({
   status: TaskStatus,

@@ -6,7 +6,7 @@ import {
   errorResolutions,
   Issue,
   tddPhases,
-  TaskSpec,
+  NewTask,
   workflowStatuses,
 } from '../../core/index.js';
 import { detailCategories } from '../../service/index.js';
@@ -73,7 +73,7 @@ export const ListQuery = z.strictObject({
 export const CreateWorkflowBody = z
   .strictObject({
     title: z.string().min(1).max(500),
-    tasks: z.array(z.strictObject(TaskSpec.shape)).max(2000).default([]),
+    tasks: z.array(NewTask).max(2000).default([]),
     issue: z.strictObject(Issue.shape).nullable().optional(),
     plan: z.string().max(2_000_000).optional(),
     worktree: AbsolutePath.optional().openapi({ description: 'default: the git worktree of cwd' }),
