@@ -180,7 +180,7 @@ export async function continueRecovered(
         )
         .then((r) =>
           log(
-            `${ex.workflow_id}: ${r.status}${r.stopped && !r.stopped.startsWith(r.status) ? ` (${r.stopped})` : ''}`,
+            `${ex.workflow_id}: ${r.status}${r.stopped && !r.stopped.startsWith(r.status) ? ` (${r.stopped})` : ''}${r.next ? `; ${r.next}` : ''}`,
           ),
         )
         .catch((e: Error) => log(`auto-resume of ${ex.workflow_id} failed: ${e.message}`)),

@@ -12,15 +12,11 @@ export interface ProgressOptions {
   tty: { write(text: string): void; columns: number } | null;
 }
 
-/** The usage limit a run met, and what comes next: it waited and went on, or the command that goes on after it. */
-function usageLimitLine(report: RunReport): string {
+/** A usage limit the run waited for and went on after (one it did not wait for is said by `report.next`). */
+function waitedLine(report: RunReport): string | null {
   const limit = report.usage_limit;
-  const go = `\`baton run -w ${report.workflow_id}\``;
-  const when = limit?.reset_words ?? limit?.resets_at ?? null;
-  if (!limit || !when) return `usage limit (the agent gave no reset time): go on later with ${go}`;
-  if (limit.auto_resumed) return `usage limit (reset at ${when}): waited for it and went on`;
-  // a time in words only (a zone this runtime does not know) is not one to wait for
-  return `usage limit (resets at ${when}): go on then with ${go}${limit.resets_at ? ', or add --auto-resume to wait for it' : ''}`;
+  const when = limit?.reset_words ?? limit?.resets_at;
+  return limit?.auto_resumed && when ? `usage limit (reset at ${when}): waited for it and went on` : null;
 }
 
 /**
@@ -131,7 +127,7 @@ export function runProgress(o: ProgressOptions) {
             (t) => `  ${t.id}: ${t.outcome}${t.detail ? `: ${t.detail.split('\n')[0]}` : ''}`,
           ),
           ...(report.fallbacks.length ? [`fallbacks: ${report.fallbacks.join('; ')}`] : []),
-          ...(report.usage_limit ? [usageLimitLine(report)] : []),
+          ...[waitedLine(report), report.next].filter((l) => l !== null),
         ].join('\n'),
       );
     },

@@ -11,6 +11,7 @@ interface Report {
   tasks: { id: string; outcome: string }[];
   usage_limit: { resets_at: string | null; reset_words: string | null; auto_resumed: boolean } | null;
   stopped: string;
+  next: string | null;
   workflow_id: string;
 }
 
@@ -67,7 +68,7 @@ describe('baton run options', () => {
       /\(in \d+m\d\ds\): going on now, the agent may stop again at once; add --auto-resume/,
     );
     expect(again.stdout).toContain(
-      `usage limit (resets at ${words}): go on then with \`baton run -w ${report.workflow_id}\`, or add --auto-resume to wait for it`,
+      `usage limit (resets at ${words}): go on then with \`baton run -w ${report.workflow_id} --agent claude-code\`, or add --auto-resume to wait for it`,
     );
     expect(again.stdout + again.stderr).not.toContain(new Date(resets * 1000).toISOString());
   });
@@ -84,7 +85,7 @@ describe('baton run options', () => {
       /workflow paused \(pause\): usage limit, resets at 3:40pm \(UTC\), which is \d{4}-\d\d-\d\d 15:40 UTC\n/,
     );
     expect(r.stdout).toMatch(
-      /usage limit \(resets at 3:40pm \(UTC\), which is \d{4}-\d\d-\d\d 15:40 UTC\): go on then with `baton run -w /,
+      /usage limit \(resets at 3:40pm \(UTC\), which is \d{4}-\d\d-\d\d 15:40 UTC\): go on then with `baton run -w wf-\w+ --agent claude-code`, or add --auto-resume/,
     );
   });
 
@@ -154,6 +155,10 @@ describe('baton run options', () => {
       reset_words: berlinAndUtc(resets),
       auto_resumed: false,
     });
+    // --json says how to go on as the terminal's last line does
+    expect(report?.next).toBe(
+      `usage limit (resets at ${berlinAndUtc(resets)}): go on then with \`baton run -w ${report?.workflow_id} --agent claude-code\`, or add --auto-resume to wait for it`,
+    );
     expect(events().filter((e) => e.type === 'workflow.resumed')).toHaveLength(0);
   });
 

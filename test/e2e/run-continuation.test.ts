@@ -212,13 +212,17 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
     expect(st.warnings.join()).toMatch(/pause timeout of 1 s passed while T1 was in progress/);
   });
 
-  it('an agent killed by someone else: what it started is stopped too, and the run says so', async () => {
-    const { run, agent, started } = await agentMidTaskWithACommand();
+  it('an agent killed by someone else: what it started is stopped too, and the run says so and how to go on', async () => {
+    const { ws, run, agent, started } = await agentMidTaskWithACommand();
     process.kill(agent.pid as number, 'SIGKILL');
-    await run.exited;
+    expect(await run.exited).toBe(1);
     await until('the command the agent started to be gone', async () => !pidAlive(started), 10_000);
     expect(`${run.out.stdout}${run.out.stderr}`).toContain(
       'the agent of T1 ended with processes of its own still running: they were stopped',
+    );
+    const id = (await ws.cli(['status'])).json<{ workflow: { id: string } }>().workflow.id;
+    expect(run.out.stdout.trim().split('\n').at(-1)).toBe(
+      `go on with \`baton run -w ${id} --agent claude-code\` (next: T1 First, again)`,
     );
   });
 
@@ -241,11 +245,21 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
     // what the agent started is stopped with it
     await until('the command the agent started to be gone', async () => !pidAlive(started), 10_000);
     expect(run.out.stdout).toContain('is interrupted');
-    const st = (await ws.cli(['status'])).json<{ workflow: { status: string; interrupt_reason: string } }>();
+    const st = (await ws.cli(['status'])).json<{
+      workflow: { id: string; status: string; interrupt_reason: string };
+    }>();
     expect(st.workflow).toMatchObject({
       status: 'interrupted',
       interrupt_reason: 'baton run was stopped (SIGINT)',
     });
+    // the run's last line says how to go on; the task's stop is said once
+    expect(run.out.stdout.trim().split('\n').at(-1)).toBe(
+      `go on with \`baton run -w ${st.workflow.id} --agent claude-code\` (next: T1 First, from where it stopped)`,
+    );
+    expect(run.out.stderr.split('\n').filter((l) => l.includes('task T1 '))).toEqual([
+      expect.stringMatching(/^baton run: task T1 started/),
+      'baton run: task T1 stopped: baton run was stopped (SIGINT)',
+    ]);
     const again = await ws.cli(['run', '--agent', 'claude-code']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.json<{ status: string }>().status).toBe('completed');

@@ -128,6 +128,7 @@ describe('baton run progress on a terminal', () => {
       fallbacks: [],
       usage_limit: null,
       pause_trigger: null,
+      next: null,
     });
     const lines = out.map((l) => JSON.parse(l) as { event: string });
     expect(lines.map((l) => l.event)).toEqual(['task.started', 'usage', 'task.finished', 'run.finished']);
@@ -136,42 +137,48 @@ describe('baton run progress on a terminal', () => {
   });
 });
 
-describe("baton run's last line after a usage limit", () => {
-  const report = (usage_limit: RunReport['usage_limit']): RunReport => ({
+describe("baton run's last lines", () => {
+  const report = (r: Partial<RunReport>): RunReport => ({
     workflow_id: wf,
-    status: 'paused',
-    stopped: 'usage limit',
+    status: 'interrupted',
+    stopped: 'baton run was stopped (SIGINT)',
     sessions: 1,
     failed: false,
-    tasks: [],
+    tasks: [{ id: 'T1', outcome: 'done' }],
     fallbacks: [],
-    usage_limit,
-    pause_trigger: 'pause',
+    usage_limit: null,
+    pause_trigger: null,
+    next: null,
+    ...r,
   });
-  const lastLine = (r: RunReport) => {
+  const lines = (r: RunReport) => {
     const { p, out } = harness({ columns: null });
     p.finish(r);
-    return out.join('').split('\n').at(-1);
+    return out.join('').split('\n');
   };
 
-  it('says the reset as Baton says one, never the raw ISO time', () => {
-    expect(
-      lastLine(
-        report({
-          resets_at: '2026-11-29T15:00:00.000Z',
-          reset_words: '2026-11-29 16:00 (Europe/Berlin), which is 2026-11-29 15:00 UTC',
-          auto_resumed: false,
-        }),
-      ),
-    ).toBe(
-      'usage limit (resets at 2026-11-29 16:00 (Europe/Berlin), which is 2026-11-29 15:00 UTC): go on then with `baton run -w wf-1`, or add --auto-resume to wait for it',
-    );
-    // the notice's words without an instant (a zone this runtime does not know): nothing to wait for
-    expect(
-      lastLine(report({ resets_at: null, reset_words: '5pm (Mars/Olympus)', auto_resumed: false })),
-    ).toBe('usage limit (resets at 5pm (Mars/Olympus)): go on then with `baton run -w wf-1`');
-    expect(lastLine(report({ resets_at: null, reset_words: null, auto_resumed: false }))).toBe(
-      'usage limit (the agent gave no reset time): go on later with `baton run -w wf-1`',
-    );
+  it('end with how to go on when the run ended short of finishing, and with the tasks when it finished', () => {
+    const next = 'go on with `baton run -w wf-1` (next: T2 API, from where it stopped)';
+    expect(lines(report({ next }))).toEqual([
+      'workflow wf-1 is interrupted: baton run was stopped (SIGINT) (1 session in this run)',
+      '  T1: done',
+      next,
+    ]);
+    expect(lines(report({ status: 'completed', stopped: 'completed' }))).toEqual([
+      'workflow wf-1 is completed (1 session in this run)',
+      '  T1: done',
+    ]);
+  });
+
+  it('say a usage limit waited for, in the words Baton says a reset in, before how to go on', () => {
+    const waited = {
+      resets_at: '2026-11-29T15:00:00.000Z',
+      reset_words: '2026-11-29 16:00 (Europe/Berlin), which is 2026-11-29 15:00 UTC',
+      auto_resumed: true,
+    };
+    expect(lines(report({ usage_limit: waited, next: 'go on with `baton run -w wf-1`' })).slice(-2)).toEqual([
+      'usage limit (reset at 2026-11-29 16:00 (Europe/Berlin), which is 2026-11-29 15:00 UTC): waited for it and went on',
+      'go on with `baton run -w wf-1`',
+    ]);
   });
 });

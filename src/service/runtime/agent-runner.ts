@@ -16,6 +16,7 @@ import { followAgent, type SessionResult } from './agent-session.js';
 import { CrashWatch } from './crash-watch.js';
 import { executorRowFor, launchDriver } from './launch.js';
 import { releaseExecutorRow } from './release-executor.js';
+import { nextStep } from './next-step.js';
 import { stopperOf, type RunOptions, type RunReport } from './run-options.js';
 import { pauseForUsageLimit, sleep, usageLimitAhead } from './usage-limit-wait.js';
 import { claimWorkflow, describeOwner, type HeldLease } from './ownership.js';
@@ -95,6 +96,7 @@ export class AgentRunner {
       stopped: '',
       sessions: 1,
       failed: false,
+      next: null,
     };
     let token: string | null = null;
     let resumeContext: string | null = null;
@@ -291,9 +293,11 @@ export class AgentRunner {
       if (lease?.lost) continue;
       await svc.store.executors?.update(row.id, { session_state: 'waiting_for_input' });
       if (result.stopped_by) {
-        // Stopped by Baton itself (a pause, possibly forced, or a takeover): the task stays in progress.
-        log(`task ${task.id} interrupted: ${result.stopped_by}`);
-        emit({ event: 'note', workflow_id: id, message: `task ${task.id} stopped: ${result.stopped_by}` });
+        // Stopped by Baton itself (a pause, possibly forced, or a takeover): the task stays in progress. Said once:
+        // as a progress note where progress is shown (`baton run`), else in the runner's log (`baton serve`).
+        const stopped = `task ${task.id} stopped: ${result.stopped_by}`;
+        if (o.onEvent) note(stopped);
+        else log(stopped);
         token = null;
         continue;
       }
@@ -364,7 +368,14 @@ export class AgentRunner {
         });
         if (left) log(`executor ${r.id}: ${left}`);
       }
-    return { ...report, status: final.status, pause_trigger: final.pause_trigger };
+    // the run's own command, with the workflow named, is the one that goes on
+    const command = o.ownership?.retry ?? `baton run -w ${id} --agent ${o.profile.name}`;
+    return {
+      ...report,
+      status: final.status,
+      pause_trigger: final.pause_trigger,
+      next: nextStep(final, report, command),
+    };
   }
 
   private finish(

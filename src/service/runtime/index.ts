@@ -1,5 +1,6 @@
 export * from './agent-runner.js';
 export * from './run-options.js';
+export * from './next-step.js';
 export * from './agent-session.js';
 export * from './launch.js';
 export * from './runtime-ports.js';

@@ -68,6 +68,8 @@ export interface RunReport {
   sessions: number;
   /** A task failed in this run (`baton run` exits 1). */
   failed: boolean;
+  /** How to go on from where the run ended (`nextStep`: the command, and the task it takes up); null: finished. */
+  next: string | null;
 }
 
 /** Who stops a run when its signal fires, as its lines name it: the worker that runs it, or `baton run`. */
