@@ -181,10 +181,14 @@ export function registerInitCommands(program: Command, rt: Runtime) {
         const none = ended
           ? `no open workflow here (the latest, ${ended.id}, is ${ended.status}: \`baton status -w ${ended.id}\`)`
           : 'no workflow here yet';
+        // a session start creates one only through the hooks: without them, that is not promised
+        const hooked = found.agents.some((a) => a.hooks.length || a.plugin.length);
         found.notes.push(
-          settings.autoTrack
-            ? `${none}: the next agent session start creates one (auto_track on)`
-            : `${none}, and auto_track is off: \`baton create\` starts one`,
+          !settings.autoTrack
+            ? `${none}, and auto_track is off: \`baton create\` starts one`
+            : hooked
+              ? `${none}: the next agent session start creates one (auto_track on)`
+              : `${none}: \`baton create\` starts one (with the hooks \`baton init\` wires, the next agent session start does)`,
         );
       }
       const report = {

@@ -173,8 +173,8 @@ export interface DoctorFindings {
 }
 
 /**
- * What is wired and what is missing, with what to do next: a git repository to follow sessions in, hooks (every
- * event, a command that can run), the MCP server, the instructions block, Codex's trust in the folder, the files init
+ * What is wired and what is missing, with what to do next: a git repository to follow sessions in, hooks (none is a
+ * problem only where hooks followed sessions before; every event, a command that can run), the MCP server, the instructions block, Codex's trust in the folder, the files init
  * made that git would commit, and the last result of each hook (a hook that failed or timed out is a problem).
  */
 export function diagnose(
@@ -197,10 +197,28 @@ export function diagnose(
     problems.push(
       `${root} is not a git repository: Baton follows agent sessions in git repositories only: run \`git init\` here${wired.length ? ' (the hooks are wired)' : ', then `baton init`'}`,
     );
-  else if (wired.length === 0)
-    problems.push(
-      `no agent hooks call Baton here${setUp.length ? ` (\`baton init\` set up ${setUp.join(', ')} of this repository, not this worktree: its files are not committed, so a worktree added later has none)` : ''}: run \`baton init\`${setUp.length ? ', which sets up every worktree of the repository' : ' (or install the Claude Code plugin)'}, then start ${inUse.map(agentLabel).join(' or ')}`,
-    );
+  else if (wired.length === 0) {
+    // hooks gone where they followed sessions leave the next one unfollowed: a problem, as is a worktree `baton init`
+    // left out (it set up the others); where none ever ran, a choice (`baton run` drives its agent itself, without
+    // them), so said as what init is for
+    const followed = Object.values(lastHooks)
+      .filter((r) => r.outcome !== 'skipped')
+      .map((r) => r.at)
+      .sort()
+      .at(-1);
+    if (setUp.length)
+      problems.push(
+        `no agent hooks call Baton here (\`baton init\` set up ${setUp.join(', ')} of this repository, not this worktree: its files are not committed, so a worktree added later has none): run \`baton init\`, which sets up every worktree of the repository, then start ${inUse.map(agentLabel).join(' or ')}`,
+      );
+    else if (followed)
+      problems.push(
+        `no agent hooks call Baton here, though they followed agent sessions here (the last hook ran at ${followed}): run \`baton init\` (or install the Claude Code plugin) to follow them again`,
+      );
+    else
+      notes.push(
+        `no agent hooks call Baton here: \`baton run\` needs none; \`baton init\` wires them (or install the Claude Code plugin) so that Baton follows the ${inUse.map(agentLabel).join(' or ')} sessions you start yourself`,
+      );
+  }
   const missing = worktreesNotSetUp(batonHome, root);
   if (missing.length) notes.push(notSetUpNote(missing));
   for (const w of agents) {
