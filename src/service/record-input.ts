@@ -1,5 +1,6 @@
 import {
   capacityVerdict,
+  detectUsageLimit,
   measureCapacity,
   recordDecision,
   warnCapacity,
@@ -74,6 +75,30 @@ export interface ImportMarker {
   /** Which extractor produced the decisions and errors, and why a fallback happened. */
   extractor?: string;
   fallback_reason?: string | null;
+}
+
+/**
+ * One of the agent's own summaries as read from what it wrote (src/agents/agent-summaries.ts), as a record: what a
+ * transcript import and `baton run` (its agent's output, or the task log of a run lost in a crash) both record. A
+ * usage limit's reset is read from its notice: a clock time without a date is the next one after the notice, in
+ * `zone` (where the agent printed it).
+ */
+export function agentSummaryInput(
+  s: Pick<Summary, 'kind' | 'text' | 'turn_ended' | 'said_nothing'> & { at: string | null },
+  source: string,
+  zone: string,
+): Extract<RecordInput, { kind: 'summary' }> {
+  const ended = s.turn_ended === undefined ? {} : { turn_ended: s.turn_ended };
+  const silent = s.said_nothing ? { said_nothing: true } : {};
+  const resets =
+    s.kind === 'usage_limit'
+      ? { resets_at: detectUsageLimit(s.text, s.at ? new Date(s.at) : new Date(), zone)?.resets_at ?? null }
+      : {};
+  return {
+    kind: 'summary',
+    at: s.at,
+    summary: { kind: s.kind, text: s.text, source, ...ended, ...silent, ...resets },
+  };
 }
 
 export type RecordOutput =

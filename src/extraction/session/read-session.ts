@@ -1,6 +1,5 @@
+import { agentSummaries, type AgentSummary } from '../../agents/agent-summaries.js';
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
-import { clipEnds } from '../../core/clip.js';
-import { isLimitNotice, isUsageLimit } from '../../core/runtime/usage-limit.js';
 import { findFileEffects } from './file-effects.js';
 import { findGitEffects, type Commit, type Effect } from './git-effects.js';
 import { findRemoteEffects } from './remote-effects.js';
@@ -8,21 +7,7 @@ import { findRequests, type UserRequest } from './requests.js';
 import { findTaskCalls, replayTasks, type AgentTask, type TaskToolCall } from './tasks.js';
 import { findTestRuns, type TestRun } from './test-runs.js';
 
-export interface AgentSummary {
-  line: number;
-  at: string | null;
-  kind: 'compaction' | 'last_message' | 'usage_limit';
-  text: string;
-  /** A last message: whether the turn ended on it (no tool call, no interruption after it). */
-  turn_ended?: boolean;
-  /** A last message the agent never said: cut off before it said anything (the text names the calls left open). */
-  said_nothing?: boolean;
-  /**
-   * A last message followed by calls that never returned (named in its text): the line of the last of them. A piece
-   * of the transcript read after the message was imported, which holds such a call, changes what the message says.
-   */
-  open_through?: number;
-}
+export type { AgentSummary };
 
 /** What a careful reader takes from a stretch of a session (deterministic, offline). */
 export interface SessionFacts {
@@ -39,95 +24,9 @@ export interface SessionFacts {
   test_runs: TestRun[];
   /**
    * Every compaction summary, then the agent's last message (each kept whole), then the usage-limit notice the
-   * entries end on, when they do.
+   * entries end on, when they do (src/agents/agent-summaries.ts, which `baton run` reads its agent's output with).
    */
   summaries: AgentSummary[];
-}
-
-/**
- * The calls after the agent's last word that never returned: the transcript ends while they ran (a crash, a quit, a
- * kill), so whether they took effect is unknown. At most three, each shown by both ends.
- */
-function unanswered(
-  entries: readonly TranscriptEntry[],
-  after: number,
-): { calls: string[]; through: number } {
-  const rest = entries.slice(after + 1).filter((e) => !e.sidechain);
-  const answered = new Set(rest.flatMap((e) => (e.kind === 'tool_result' && e.tool?.id ? [e.tool.id] : [])));
-  const open = rest.filter((e) => e.kind === 'tool_call' && e.tool?.id && !answered.has(e.tool.id));
-  return {
-    calls: open.map((e) => clipEnds(e.text.replace(/\s+/g, ' ').trim(), 160)).slice(0, 3),
-    through: open.at(-1)?.line ?? -1,
-  };
-}
-
-/** Whether the agent's turn went on after entry `at` (a tool call) or the user stopped it ("[Request interrupted"). */
-function wentOn(entries: readonly TranscriptEntry[], at: number): boolean {
-  return entries
-    .slice(at + 1)
-    .some(
-      (e) =>
-        !e.sidechain &&
-        (e.kind === 'tool_call' ||
-          (e.role === 'user' && /^\[Request interrupted by user/.test(e.text.trim()))),
-    );
-}
-
-/** A session whose transcript ends on calls that never returned, the agent silent from its first line. */
-const CUT_OFF_SILENT = 'The session was cut off before the agent said anything.';
-
-/**
- * The agent's last word in these entries: its last message, or a headless run's final result, with the calls it
- * made after it that never returned, and whether its turn ended on it. `fromStart`: the entries hold the transcript
- * from its first line, so none of the agent's words came before them.
- */
-function lastMessage(entries: readonly TranscriptEntry[], fromStart: boolean): AgentSummary | null {
-  for (let i = entries.length - 1; i >= 0; i -= 1) {
-    const e = entries[i] as TranscriptEntry;
-    if (e.sidechain) continue;
-    if ((e.role === 'assistant' && e.kind === 'text') || e.kind === 'result') {
-      const said = e.text.trim();
-      // a limit's notice in the agent's place (stream-json writes it as the agent's text) is no word of the agent's
-      if (!said || isLimitNotice(said)) continue;
-      const open = unanswered(entries, i);
-      const ended = { turn_ended: !wentOn(entries, i) };
-      if (!open.calls.length) return { line: e.line, at: e.at, kind: 'last_message', text: said, ...ended };
-      const text = `${said}\n\n${neverReturned(open.calls)}`;
-      return { line: e.line, at: e.at, kind: 'last_message', text, ...ended, open_through: open.through };
-    }
-  }
-  // a turn of calls only, cut off (a Codex turn that had said nothing yet): what was running is its last state
-  const open = unanswered(entries, -1).calls;
-  const call = [...entries].reverse().find((e) => e.kind === 'tool_call' && !e.sidechain);
-  if (!open.length || !call) return null;
-  const last = { line: call.line, at: call.at, kind: 'last_message', turn_ended: false } as const;
-  // the whole transcript holds no word of the agent's: there is no last message to point back to
-  if (fromStart) return { ...last, text: `${CUT_OFF_SILENT} ${neverReturned(open)}`, said_nothing: true };
-  return { ...last, text: `No message since the last one. ${neverReturned(open)}` };
-}
-
-const neverReturned = (open: string[]) =>
-  `The transcript ends before ${open.length === 1 ? 'this call' : 'these calls'} returned (check whether ${open.length === 1 ? 'it' : 'they'} ran): ${open.map((c) => `\`${c}\``).join('; ')}`;
-
-/**
- * The usage-limit notice the agent stopped on: an API error saying a limit (Claude Code's synthetic message, Codex's
- * error event, a notice written as the agent's text) with nothing of the agent's after it. One it went on from is
- * over, and not said.
- */
-function stoppedOnLimit(entries: readonly TranscriptEntry[]): AgentSummary | null {
-  for (let i = entries.length - 1; i >= 0; i -= 1) {
-    const e = entries[i] as TranscriptEntry;
-    if (e.sidechain) continue;
-    if (
-      (e.kind === 'error' && isUsageLimit(e.text)) ||
-      (e.role === 'assistant' && e.kind === 'text' && isLimitNotice(e.text))
-    )
-      return { line: e.line, at: e.at, kind: 'usage_limit', text: e.text.trim() };
-    const agent =
-      (e.role === 'assistant' && e.kind === 'text') || e.kind === 'tool_call' || e.kind === 'result';
-    if (agent && e.text.trim()) return null;
-  }
-  return null;
 }
 
 /**
@@ -143,11 +42,6 @@ export function readSession(
   const effects = [...git.effects, ...findFileEffects(entries), ...findRemoteEffects(entries)].sort(
     (a, b) => a.line - b.line,
   );
-  const compactions = entries
-    .filter((e) => e.kind === 'summary' && !e.sidechain && e.text.trim())
-    .map((e): AgentSummary => ({ line: e.line, at: e.at, kind: 'compaction', text: e.text.trim() }));
-  const last = lastMessage(entries, opts.fromStart === true);
-  const limit = stoppedOnLimit(entries);
   return {
     requests: findRequests(entries),
     task_calls: taskCalls,
@@ -155,6 +49,6 @@ export function readSession(
     commits: git.commits,
     effects,
     test_runs: findTestRuns(entries),
-    summaries: [...compactions, ...(last ? [last] : []), ...(limit ? [limit] : [])],
+    summaries: agentSummaries(entries, opts),
   };
 }

@@ -7,7 +7,7 @@ import {
   type TranscriptEntry,
   type TranscriptFormat,
 } from '../../agents/index.js';
-import { detectUsageLimit, invalidInput, type AgentTaskCall, type UsageMetrics } from '../../core/index.js';
+import { invalidInput, type AgentTaskCall, type UsageMetrics } from '../../core/index.js';
 import {
   readSession,
   resolveKnown,
@@ -16,7 +16,7 @@ import {
   type OpenError,
   type SessionFacts,
 } from '../../extraction/index.js';
-import type { ImportMarker, RecordInput } from '../../service/index.js';
+import { agentSummaryInput, type ImportMarker, type RecordInput } from '../../service/index.js';
 import { historyOf } from './history-lines.js';
 
 export const transcriptFormats = ['claude-code', 'codex'] as const;
@@ -268,18 +268,7 @@ export async function importTranscript(
   const zone = opts.zone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   for (const s of facts.summaries) {
     if (s.kind === 'last_message' && s.text === known.last_message) continue;
-    const ended = s.turn_ended === undefined ? {} : { turn_ended: s.turn_ended };
-    const silent = s.said_nothing ? { said_nothing: true } : {};
-    // a usage limit's reset: a clock time without a date is the next one after the notice
-    const resets =
-      s.kind === 'usage_limit'
-        ? { resets_at: detectUsageLimit(s.text, s.at ? new Date(s.at) : new Date(), zone)?.resets_at ?? null }
-        : {};
-    add(s.open_through ?? s.line, {
-      kind: 'summary',
-      at: s.at,
-      summary: { kind: s.kind, text: s.text, source, ...ended, ...silent, ...resets },
-    });
+    add(s.open_through ?? s.line, agentSummaryInput(s, source, zone));
   }
   const records = ordered.sort((a, b) => a.line - b.line).map((o) => o.input);
   const usage = usageOf(parsed);
