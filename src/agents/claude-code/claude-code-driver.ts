@@ -13,5 +13,5 @@ export const claudeCodeDriver: AgentDriver = {
     if (input.resumeToken) args.push('--resume', input.resumeToken);
     return { bin: profile.bin, args, cwd: input.cwd, env: {}, stdin: input.prompt };
   },
-  parser: () => new TranscriptSignals(new StreamJsonParser()),
+  parser: (opts) => new TranscriptSignals(new StreamJsonParser(), opts),
 };

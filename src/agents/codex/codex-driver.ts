@@ -18,9 +18,10 @@ export const codexDriver: AgentDriver = {
     args.push('-');
     return { bin: profile.bin, args, cwd: input.cwd, env: {}, stdin: input.prompt };
   },
-  parser: () =>
+  parser: (opts) =>
     new TranscriptSignals(
       new ExecWithRollout(new CodexRolloutParser(), join(codexHome(process.env), 'sessions')),
+      opts,
     ),
 };
 

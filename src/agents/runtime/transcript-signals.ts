@@ -1,4 +1,5 @@
 import type { AgentSignal, AgentStreamParser } from '../../service/runtime/runtime-ports.js';
+import { agentSummaries } from '../agent-summaries.js';
 import type { ParsedTranscript, TranscriptEntry } from '../transcript-types.js';
 
 /** A transcript parser fed live output (Claude stream-json, Codex exec --json / rollout). */
@@ -13,7 +14,9 @@ export interface IncrementalTranscriptParser {
 /**
  * Turns a transcript parser's growing result into runtime signals: new entries become messages, tool calls and
  * results, errors; the session id, usage (context size, window, cost) and the final result are reported as they
- * change. One parser per format lives in src/agents; this only diffs their output.
+ * change. Once the output has ended, the agent's summaries are read from the whole of it, as a hook reads a
+ * transcript: its last message (with the calls that never returned), compaction summaries, the usage limit it
+ * stopped on. One parser per format lives in src/agents; this only diffs their output.
  */
 export class TranscriptSignals implements AgentStreamParser {
   private seen = 0;
@@ -22,7 +25,10 @@ export class TranscriptSignals implements AgentStreamParser {
   private usageKey = '';
   private resulted = false;
 
-  constructor(private readonly parser: IncrementalTranscriptParser) {}
+  constructor(
+    private readonly parser: IncrementalTranscriptParser,
+    private readonly opts: { fromStart?: boolean } = {},
+  ) {}
 
   push(chunk: string): AgentSignal[] {
     this.parser.push(chunk);
@@ -30,8 +36,20 @@ export class TranscriptSignals implements AgentStreamParser {
   }
 
   end(): AgentSignal[] {
-    const last = this.diff(this.parser.end(), true);
-    return [...last, ...(this.parser.notes?.() ?? []).map((text) => ({ type: 'note' as const, text }))];
+    const t = this.parser.end();
+    const last = this.diff(t, true);
+    const summaries = agentSummaries(t.entries, this.opts).map(
+      ({ at, kind, text, turn_ended, said_nothing }): AgentSignal => ({
+        type: 'summary',
+        at,
+        kind,
+        text,
+        ...(turn_ended === undefined ? {} : { turn_ended }),
+        ...(said_nothing ? { said_nothing } : {}),
+      }),
+    );
+    const notes = (this.parser.notes?.() ?? []).map((text) => ({ type: 'note' as const, text }));
+    return [...last, ...summaries, ...notes];
   }
 
   private diff(t: ParsedTranscript, final: boolean): AgentSignal[] {

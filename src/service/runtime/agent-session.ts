@@ -19,7 +19,7 @@ import {
 } from '../../core/index.js';
 import type { ExecutorRow } from '../../storage/executor-registry.js';
 import type { BatonService } from '../baton-service.js';
-import { recordOne } from '../record-input.js';
+import { agentSummaryInput, recordOne } from '../record-input.js';
 import type { RunEvent, TaskLogSink } from './run-events.js';
 import type { AgentDriver, AgentProcess, AgentProfile, AgentSignal } from './runtime-ports.js';
 
@@ -82,7 +82,10 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   const { service, workflowId, taskId } = ctx;
   const registry = service.store.executors;
   const now = () => (service.options.now?.() ?? new Date()).toISOString();
-  const parser = ctx.driver.parser();
+  // a run cut off before its agent said anything says so, unless the agent's words were recorded before this run
+  const spoke = !!(await service.runner.load(workflowId)).summaries?.last_message;
+  const parser = ctx.driver.parser({ fromStart: !spoke });
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const steps: HistoryStep[] = [];
   let sessionId: string | null = null;
   let result: Extract<AgentSignal, { type: 'result' }> | null = null;
@@ -155,6 +158,14 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
         return;
       case 'compaction':
         steps.push({ kind: 'message', text: `context compacted (${sig.pre_tokens ?? '?'} tokens before)` });
+        return;
+      case 'summary':
+        // recorded as a transcript import records it (the next briefing's Last State), before the task ends
+        await service.runner.run(
+          workflowId,
+          (d) => recordOne(d, agentSummaryInput(sig, `${ctx.profile.name}:baton run`, zone)),
+          { retry: true },
+        );
         return;
       case 'usage': {
         usage = sig;

@@ -1,3 +1,4 @@
+import type { Summary } from '../../core/index.js';
 import type { ExecutorRow } from '../../storage/executor-registry.js';
 
 export type { ExecutorRow };
@@ -43,6 +44,12 @@ export type AgentSignal =
   /** Something the run's log should say about how the agent was read (not the agent's own words). */
   | { type: 'note'; text: string }
   | { type: 'compaction'; pre_tokens: number | null }
+  /**
+   * One of the agent's own summaries, read from its output as a hook reads a transcript (src/agents/agent-summaries.ts):
+   * a compaction's summary, its last message (naming the calls that never returned), the usage limit it stopped on.
+   * Given once the output has ended, and by reading a crashed run's task log.
+   */
+  | ({ type: 'summary'; at: string | null } & Pick<Summary, 'kind' | 'text' | 'turn_ended' | 'said_nothing'>)
   | { type: 'result'; is_error: boolean; subtype: string; text: string | null };
 
 export interface AgentStreamParser {
@@ -71,7 +78,11 @@ export interface AgentDriver {
       env?: Record<string, string>;
     },
   ): LaunchSpec;
-  parser(): AgentStreamParser;
+  /**
+   * A reader of one run's output. `fromStart`: no word of the agent's was recorded before this run, so a run cut off
+   * before it said anything is said to be so (else its calls left open are what came after the last message).
+   */
+  parser(opts?: { fromStart?: boolean }): AgentStreamParser;
 }
 
 export interface ExitStatus {
