@@ -56,6 +56,9 @@ export async function openLocalService(
     ...(scope.exactTokens === false ? {} : { countTokens }),
     actor: settings.actor,
     logs: new TaskLogFiles(settings.runsDir),
+    // loaded only when a crash is recovered: the agents' parsers are no part of an ordinary command's start
+    readAgentOutput: async (output, o) =>
+      (await import('./agents/runtime/read-agent-output.js')).readAgentOutput(output, o),
     runsDirOf: (worktree) => runsDirFor(worktree, settings.runsDir),
     capacity: scope.capacity ?? capacityPolicy(settingReader({}, env, settings)),
     // Any reader notices a crashed driver (its lease) and handles it as startup recovery does, saying so in one line.

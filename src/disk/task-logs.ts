@@ -14,6 +14,8 @@ import type { TaskLogInfo, TaskLogs, TaskLogSink } from '../service/runtime/run-
 import { runFolderName, runsDirFor } from './run-paths.js';
 
 const LOG_NAME = /^([A-Za-z0-9._-]+)-s(\d+)-(\d+)\.log$/;
+/** A task id as its logs' names spell it. */
+const safeName = (taskId: string) => taskId.replace(/[^A-Za-z0-9._-]/g, '_');
 
 /**
  * Each task's agent output in the run folder: `<runs>/<workflow>/logs/<task>-s<session>-<n>.log`, one file per
@@ -30,7 +32,7 @@ export class TaskLogFiles implements TaskLogs {
   open(w: { id: string; worktree: string }, taskId: string, sessionNumber: number): TaskLogSink {
     const dir = this.dir(w);
     mkdirSync(dir, { recursive: true });
-    const safeTask = taskId.replace(/[^A-Za-z0-9._-]/g, '_');
+    const safeTask = safeName(taskId);
     let n = 1;
     while (existsSync(join(dir, `${safeTask}-s${sessionNumber}-${n}.log`))) n++;
     const path = join(dir, `${safeTask}-s${sessionNumber}-${n}.log`);
@@ -72,6 +74,14 @@ export class TaskLogFiles implements TaskLogs {
         };
       })
       .sort((a, b) => a.modified_at.localeCompare(b.modified_at) || a.name.localeCompare(b.name));
+  }
+
+  async latest(w: { id: string; worktree: string }, taskId: string, sessionNumber: number) {
+    const runs = (await this.list(w)).flatMap((l) => {
+      const m = LOG_NAME.exec(l.name);
+      return m?.[1] === safeName(taskId) && Number(m[2]) === sessionNumber ? [{ l, n: Number(m[3]) }] : [];
+    });
+    return runs.sort((a, b) => b.n - a.n)[0]?.l ?? null;
   }
 
   async read(w: { id: string; worktree: string }, name: string, offset: number, limit: number) {

@@ -2,6 +2,7 @@ import type { CapacityPolicy, GitCapture, TokenCounter, WorkCommits, WorkSpan } 
 import type { ExecutorRow } from '../storage/executor-registry.js';
 import type { CrashWatchOptions } from './runtime/crash-watch.js';
 import type { TaskLogs } from './runtime/run-events.js';
+import type { AgentSignal } from './runtime/runtime-ports.js';
 
 /** What the service needs from git (src/git implements it with the real binary). */
 export interface GitPort {
@@ -85,6 +86,11 @@ export interface ServiceOptions {
   capacity?: CapacityPolicy;
   /** Each task's agent output in the run folder (`logs/`), written by `baton run`, read by the dashboard. */
   logs?: TaskLogs;
+  /**
+   * Reads a task log after the fact as `baton run` reads its agent's output live (src/agents): when a crash lost the
+   * run, what its agent last said (and the call it was running) is recorded from the log before it is interrupted.
+   */
+  readAgentOutput?: (output: string, opts: { fromStart: boolean }) => Promise<AgentSignal[]>;
   /** The runs folder of a worktree (the run folder mirror's): left alone by a checkpoint restore. */
   runsDirOf?: (worktree: string) => string;
   /**

@@ -77,7 +77,10 @@ describe("a session `baton run` drives feeds the briefing's Last State as the ho
     expect(lastState(context)).toContain('Done: the schema is in db/schema.sql, migrations next.');
   });
 
-  it.each([{ how: 'Ctrl-C: read as the run ends', signal: 'SIGINT' as const, source: 'baton run' }])(
+  it.each([
+    { how: 'SIGKILL of `baton run`: read from the task log', signal: 'SIGKILL' as const, source: 'task log' },
+    { how: 'Ctrl-C: read as the run ends', signal: 'SIGINT' as const, source: 'baton run' },
+  ])(
     'a crash while the agent runs `git commit` names the call that never returned ($how)',
     async ({ signal, source }) => {
       const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });

@@ -66,6 +66,12 @@ export interface TaskLogs {
   /** A new log for one agent run of a task: `logs/<task>-s<session>-<n>.log`. */
   open(w: { id: string; worktree: string }, taskId: string, sessionNumber: number): TaskLogSink;
   list(w: { id: string; worktree: string }): Promise<TaskLogInfo[]>;
+  /** The log of a task's latest agent run in one session (the highest `n`), null when it has none. */
+  latest(
+    w: { id: string; worktree: string },
+    taskId: string,
+    sessionNumber: number,
+  ): Promise<TaskLogInfo | null>;
   /** A slice of one log from a byte offset (to follow a growing log). */
   read(
     w: { id: string; worktree: string },

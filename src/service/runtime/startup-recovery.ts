@@ -10,7 +10,9 @@ import type { ExecutorPatch, ExecutorRow } from '../../storage/executor-registry
 import type { CommitBatch } from '../../storage/store.js';
 import type { BatonService } from '../baton-service.js';
 import { Draft, isTerminal, workSpanOf } from '../../core/index.js';
+import { recordOne, type RecordInput } from '../record-input.js';
 import { noRegistry } from './launch.js';
+import { lostRunSummaries } from './lost-run-summaries.js';
 import { leaseVerdict, type ProcessPorts } from './ownership.js';
 import type { AgentProcess, ExecutorFactory } from './runtime-ports.js';
 
@@ -174,6 +176,7 @@ export async function recoverAtStartup(
     });
     if (wf && !isTerminal(wf.status)) {
       let git: GitCapture | null = null;
+      let lastWords: RecordInput[] = [];
       if (interrupted) {
         // one capture per worktree and start: workflows that began at other points list other commits
         const key = JSON.stringify([wf.worktree, workSpanOf(wf)]);
@@ -182,10 +185,13 @@ export async function recoverAtStartup(
           git = await service.git.captureGitState(wf.worktree, workSpanOf(wf));
           gitCache.set(key, git);
         }
+        // what the lost run's agent last said, from its task log: the crash snapshot's Last State
+        if (task) lastWords = await lostRunSummaries(service, wf, task.id, row.session_number, row.agent);
       }
       const op = (d: Draft) => {
         executorChanged(d, { executor_id: row.id, status, session_state: state, reason });
-        if (git && d.state.status === 'in_progress' && d.state.session_count === row.session_number)
+        if (git && d.state.status === 'in_progress' && d.state.session_count === row.session_number) {
+          for (const words of lastWords) recordOne(d, words);
           interrupt(
             d,
             opts.reason?.(row) ??
@@ -193,6 +199,7 @@ export async function recoverAtStartup(
             git,
             interruptRecovery(d.state, opts.detectedBy ?? 'startup_recovery', row.last_seen_at),
           );
+        }
       };
       // Several executors of one workflow (one per session) go into one commit.
       let d = drafts.get(wf.id);

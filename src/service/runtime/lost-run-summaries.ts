@@ -1,0 +1,40 @@
+import type { WorkflowState } from '../../core/index.js';
+import type { BatonService } from '../baton-service.js';
+import { agentSummaryInput, type RecordInput } from '../record-input.js';
+
+/** How much of a lost run's task log is read: its end, where the last message and the calls after it are. */
+const TAIL_BYTES = 8 * 1024 * 1024;
+
+/**
+ * What the agent of a run Baton lost (`baton run` killed, the machine restarted) last said, read from the run's task
+ * log as `baton run` would have read its output at the end: its last message, naming the calls that never returned
+ * (a `git commit` under way), and any compaction summary or usage limit. These are recorded before the workflow is
+ * interrupted, so the crash snapshot's briefing has them as its Last State. Nothing without a log (another machine's
+ * run folder, a driver that died before it launched the agent) or a reader; a log that cannot be read leaves the
+ * briefing without them (recovery goes on: the log is still in the run folder's `logs/`).
+ */
+export async function lostRunSummaries(
+  service: BatonService,
+  s: WorkflowState,
+  taskId: string,
+  sessionNumber: number,
+  agent: string,
+): Promise<RecordInput[]> {
+  const { logs, readAgentOutput } = service.options;
+  if (!logs || !readAgentOutput) return [];
+  try {
+    const log = await logs.latest(s, taskId, sessionNumber);
+    if (!log) return [];
+    const from = Math.max(0, log.size - TAIL_BYTES);
+    const { text } = await logs.read(s, log.name, from, TAIL_BYTES);
+    // read from its first line, a log with no word of the agent's is a run cut off before it said anything, unless
+    // an earlier run of the workflow's agent spoke (its calls left open are then what came after that message)
+    const signals = await readAgentOutput(text, { fromStart: from === 0 && !s.summaries?.last_message });
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    return signals.flatMap((sig) =>
+      sig.type === 'summary' ? [agentSummaryInput(sig, `${agent}:task log`, zone)] : [],
+    );
+  } catch {
+    return [];
+  }
+}
