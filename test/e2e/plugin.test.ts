@@ -182,15 +182,10 @@ describe('the Claude Code plugin', () => {
     expect(status.workflow.issue.title).toMatch(/^ultrathink there is logic that tracks files/);
     const briefing = (await runCli(['context', '--budget', '1500'], { cwd: repo, env })).stdout;
     expect(briefing).toContain('"Ship Baton as a Claude Code plugin"');
-    // The hook's TodoWrite first; then Stop imports the transcript, whose own (later) list replaces it: the item
-    // no longer in the agent's list is skipped, kept in the history.
+    // The hook's TodoWrite is the newest list (it runs now; the transcript's own lists were made months before): the
+    // import at Stop reads those older lists and does not apply them over it (the newest list wins).
     expect(status.tasks.map((t: { title: string; status: string }) => [t.title, t.status])).toEqual([
-      ['Wire the plugin', 'skipped'],
-      ['Review current session tracking implementation', 'done'],
-      ['Search ~/.claude folders for /clear command patterns', 'in_progress'],
-      ['Analyze session file timestamps to understand boundaries', 'pending'],
-      ['Design approach for session lifecycle tracking', 'pending'],
-      ['Create implementation plan with correlation strategy', 'pending'],
+      ['Wire the plugin', 'in_progress'],
     ]);
     const doctor = (await runCli(['doctor', '--json'], { cwd: repo, env })).json<Record<string, any>>();
     expect(Object.keys(doctor.last_hooks).sort()).toEqual(Object.keys(hooksFile.hooks).sort());
