@@ -212,39 +212,45 @@ export class DockerExecutor implements Executor {
   /**
    * The agent process, watched through the container too: if the container stops or is removed while the agent
    * runs, the run ends at once with the container's exit code and last output (instead of waiting for the
-   * agent host's stream to give up).
+   * agent host's stream to give up). Watched only once someone follows the run, as a remote run is read.
    */
   private watch(proc: AgentProcess, p: Placement): AgentProcess {
-    const ac = new AbortController();
-    const containerStopped = this.engine.waitStopped(p.containerId, ac.signal).then(
-      async (): Promise<ExitStatus> => {
-        const c = await this.engine.inspect(p.containerId).catch(() => null);
-        const reason =
-          c && c.status !== 'removing'
-            ? await stoppedReason(this.engine, c, 'the container stopped while the agent ran')
-            : `the container ${p.name} (${short(p.containerId)}) was removed while the agent ran`;
-        p.remote.close(reason);
-        return { code: null, signal: 'container_stopped', stderr: reason };
-      },
-      () => new Promise<ExitStatus>(() => undefined),
-    );
-    const exited = Promise.race([proc.wait(), containerStopped])
-      .then((e) =>
-        e.code === 127 && /cannot run/.test(e.stderr ?? '')
-          ? {
-              ...e,
-              stderr: `${e.stderr}\n(inside the container of image ${p.image}: the agent's executable must be in the image, or in the worktree, which is mounted at the same path)`,
-            }
-          : e,
-      )
-      .finally(() => ac.abort());
+    let exited: Promise<ExitStatus> | null = null;
+    const follow = () => {
+      const ac = new AbortController();
+      const containerStopped = this.engine.waitStopped(p.containerId, ac.signal).then(
+        async (): Promise<ExitStatus> => {
+          const c = await this.engine.inspect(p.containerId).catch(() => null);
+          const reason =
+            c && c.status !== 'removing'
+              ? await stoppedReason(this.engine, c, 'the container stopped while the agent ran')
+              : `the container ${p.name} (${short(p.containerId)}) was removed while the agent ran`;
+          p.remote.close(reason);
+          return { code: null, signal: 'container_stopped', stderr: reason };
+        },
+        () => new Promise<ExitStatus>(() => undefined),
+      );
+      return Promise.race([proc.wait(), containerStopped])
+        .then((e) =>
+          e.code === 127 && /cannot run/.test(e.stderr ?? '')
+            ? {
+                ...e,
+                stderr: `${e.stderr}\n(inside the container of image ${p.image}: the agent's executable must be in the image, or in the worktree, which is mounted at the same path)`,
+              }
+            : e,
+        )
+        .finally(() => ac.abort());
+    };
     return {
       pid: proc.pid,
       startTime: proc.startTime,
       runId: proc.runId,
       placement: { container_id: p.containerId, endpoint: p.endpoint },
-      onOutput: (cb) => proc.onOutput(cb),
-      wait: () => exited,
+      onOutput: (cb) => {
+        proc.onOutput(cb);
+        exited ??= follow();
+      },
+      wait: () => (exited ??= follow()),
       stop: () => proc.stop(),
     };
   }

@@ -127,6 +127,10 @@ export class RemoteExecutor implements Executor {
     if (row.run_id && (await this.isAlive(row))) await this.call('POST', `/runs/${row.run_id}/stop`);
   }
 
+  /**
+   * The run as an agent process. Its output is read only once someone follows it (`onOutput`, `wait`): a command
+   * that merely found the run (one noticing a dead driver) leaves it to the next driver and does not wait for it.
+   */
   private follow(runId: string, pid: number | null, startTime: string | null): AgentProcess {
     const listeners: ((d: string) => void)[] = [];
     const early: string[] = [];
@@ -134,83 +138,8 @@ export class RemoteExecutor implements Executor {
       if (listeners.length === 0) early.push(d);
       for (const l of listeners) l(d);
     };
-    const exited = (async (): Promise<ExitStatus> => {
-      let offset = 0;
-      let dropped = 0;
-      let delay = 200;
-      let failingSince: number | null = null;
-      const note = (stderr: string | null) =>
-        dropped === 0
-          ? stderr
-          : [
-              stderr,
-              `baton: the executor had dropped ${dropped} characters of this run's output before Baton read them (it keeps the last part of each run's output)`,
-            ]
-              .filter(Boolean)
-              .join('\n');
-      for (;;) {
-        try {
-          const path = `/runs/${runId}/events?offset=${offset}`;
-          const res = await fetch(new URL(path, this.endpoint), {
-            headers: this.headers(false),
-            signal: this.closing.signal,
-          });
-          if (refusal(res.status)) {
-            const data = (await res.json().catch(() => ({}))) as { error?: string };
-            return {
-              code: null,
-              signal: 'lost',
-              stderr: this.refused(res.status, path, data.error ?? '').message,
-            };
-          }
-          if (!res.ok || !res.body)
-            throw new BatonError(
-              'unavailable',
-              `the executor host answered ${res.status} for the run's events`,
-            );
-          failingSince = null;
-          delay = 200;
-          let buf = '';
-          const decoder = new TextDecoder();
-          for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-            buf += decoder.decode(chunk, { stream: true });
-            let nl;
-            while ((nl = buf.indexOf('\n')) >= 0) {
-              const line = buf.slice(0, nl);
-              buf = buf.slice(nl + 1);
-              const ev = JSON.parse(line) as {
-                type: string;
-                offset?: number;
-                data?: string;
-                first_kept?: number;
-              } & ExitStatus;
-              if (ev.type === 'truncated' && typeof ev.first_kept === 'number' && ev.first_kept > offset) {
-                dropped += ev.first_kept - offset;
-                offset = ev.first_kept;
-              } else if (ev.type === 'output' && ev.data !== undefined) {
-                const skip = offset - (ev.offset ?? 0);
-                const fresh = skip > 0 ? ev.data.slice(skip) : ev.data;
-                offset += fresh.length;
-                if (fresh) emit(fresh);
-              } else if (ev.type === 'exit')
-                return { code: ev.code, signal: ev.signal, stderr: note(ev.stderr ?? null) };
-            }
-          }
-        } catch {
-          if (this.closing.signal.aborted)
-            return {
-              code: null,
-              signal: 'lost',
-              stderr: note((this.closing.signal.reason as Error).message),
-            };
-          failingSince ??= Date.now();
-          if (Date.now() - failingSince > this.giveUpMs)
-            return { code: null, signal: 'lost', stderr: note(`lost the executor ${this.endpoint}`) };
-        }
-        await sleep(delay);
-        delay = Math.min(5000, delay * 2);
-      }
-    })();
+    let exited: Promise<ExitStatus> | null = null;
+    const start = () => (exited ??= this.read(runId, emit));
     return {
       pid,
       startTime,
@@ -218,11 +147,91 @@ export class RemoteExecutor implements Executor {
       onOutput(cb) {
         listeners.push(cb);
         for (const d of early.splice(0)) cb(d);
+        void start();
       },
-      wait: () => exited,
+      wait: () => start(),
       stop: async () => {
         await this.call('POST', `/runs/${runId}/stop`).catch(() => undefined);
       },
     };
+  }
+
+  /** Reads the run's events from an offset until its exit; a broken stream is opened again with backoff. */
+  private async read(runId: string, emit: (d: string) => void): Promise<ExitStatus> {
+    let offset = 0;
+    let dropped = 0;
+    let delay = 200;
+    let failingSince: number | null = null;
+    const note = (stderr: string | null) =>
+      dropped === 0
+        ? stderr
+        : [
+            stderr,
+            `baton: the executor had dropped ${dropped} characters of this run's output before Baton read them (it keeps the last part of each run's output)`,
+          ]
+            .filter(Boolean)
+            .join('\n');
+    for (;;) {
+      try {
+        const path = `/runs/${runId}/events?offset=${offset}`;
+        const res = await fetch(new URL(path, this.endpoint), {
+          headers: this.headers(false),
+          signal: this.closing.signal,
+        });
+        if (refusal(res.status)) {
+          const data = (await res.json().catch(() => ({}))) as { error?: string };
+          return {
+            code: null,
+            signal: 'lost',
+            stderr: this.refused(res.status, path, data.error ?? '').message,
+          };
+        }
+        if (!res.ok || !res.body)
+          throw new BatonError(
+            'unavailable',
+            `the executor host answered ${res.status} for the run's events`,
+          );
+        failingSince = null;
+        delay = 200;
+        let buf = '';
+        const decoder = new TextDecoder();
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+          buf += decoder.decode(chunk, { stream: true });
+          let nl;
+          while ((nl = buf.indexOf('\n')) >= 0) {
+            const line = buf.slice(0, nl);
+            buf = buf.slice(nl + 1);
+            const ev = JSON.parse(line) as {
+              type: string;
+              offset?: number;
+              data?: string;
+              first_kept?: number;
+            } & ExitStatus;
+            if (ev.type === 'truncated' && typeof ev.first_kept === 'number' && ev.first_kept > offset) {
+              dropped += ev.first_kept - offset;
+              offset = ev.first_kept;
+            } else if (ev.type === 'output' && ev.data !== undefined) {
+              const skip = offset - (ev.offset ?? 0);
+              const fresh = skip > 0 ? ev.data.slice(skip) : ev.data;
+              offset += fresh.length;
+              if (fresh) emit(fresh);
+            } else if (ev.type === 'exit')
+              return { code: ev.code, signal: ev.signal, stderr: note(ev.stderr ?? null) };
+          }
+        }
+      } catch {
+        if (this.closing.signal.aborted)
+          return {
+            code: null,
+            signal: 'lost',
+            stderr: note((this.closing.signal.reason as Error).message),
+          };
+        failingSince ??= Date.now();
+        if (Date.now() - failingSince > this.giveUpMs)
+          return { code: null, signal: 'lost', stderr: note(`lost the executor ${this.endpoint}`) };
+      }
+      await sleep(delay);
+      delay = Math.min(5000, delay * 2);
+    }
   }
 }

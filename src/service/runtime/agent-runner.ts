@@ -63,8 +63,14 @@ export class AgentRunner {
         recoverCrashed: (l, holder, onlyIfExpired) => watch.recoverCrashed(l, holder, onlyIfExpired),
       });
       lease = claim.lease;
-      // The old driver's agent still runs on a remote host: follow it rather than start the task again.
+      // The old driver's agent still runs on a remote host: follow it rather than start the task again. Found by
+      // the claim (the old driver's lease), or left by a command that handled its crash (the lease was free).
       follow = follow ?? claim.attached ?? undefined;
+      if (!follow) {
+        const left = await watch.reattach(id);
+        if (left && !left.attached) log(left.line);
+        follow = left?.attached ?? undefined;
+      }
     }
     try {
       const report = await this.drive(id, o, lease, follow);
@@ -238,7 +244,7 @@ export class AgentRunner {
       try {
         if (pending && pending.taskId === task.id) {
           const current = (await svc.store.executors?.get(row.id)) ?? row;
-          log(`reattached to ${task.id} on ${o.executor.endpoint ?? o.executor.runtime}`);
+          log(`reattached to ${task.id} on ${current.endpoint ?? current.runtime}`);
           result = await followAgent(
             { ...session, row: current, executionId: current.execution_id ?? '', reattached: true },
             pending.proc,

@@ -93,7 +93,26 @@ export class CrashWatch {
     });
     if (!taken.acquired) return null;
     this.live.delete(id);
-    const why = `the driver ${describeOwner(lease)} stopped`;
+    return this.recover(id, `the driver ${describeOwner(lease)} stopped`, lease.heartbeat_at);
+  }
+
+  /**
+   * For a driver that took a free lease: a run the last driver left going on an agent host (a command that handled
+   * that driver's crash found it still running, and left it to the next driver) is re-attached by the same recovery,
+   * and returned to be followed. Null when no session of the workflow is still marked running.
+   */
+  async reattach(workflowId: string): Promise<CrashHandled | null> {
+    const rows = (await this.service.store.executors?.list({ workflowId })) ?? [];
+    const left = rows.filter(
+      (r) => (r.status === 'starting' || r.status === 'ready') && r.session_state === 'running',
+    );
+    if (!left.length) return null;
+    return this.recover(workflowId, 'the driver that ran its agent stopped', left[0]?.last_seen_at ?? null);
+  }
+
+  /** Recovers the executor rows a gone driver left (startup recovery's routine): the crash handled, said in one line. */
+  private async recover(id: string, why: string, lastHeartbeat: string | null): Promise<CrashHandled> {
+    const svc = this.service;
     const report = svc.store.executors
       ? await recoverAtStartup(svc, {
           factory: this.o.factory,
@@ -112,7 +131,7 @@ export class CrashWatch {
       const git = await svc.git.captureGitState(s.worktree, workSpanOf(s));
       const out = await svc.runner.run(id, (d) => {
         if (d.state.status === 'in_progress')
-          interrupt(d, why, git, interruptRecovery(d.state, 'lease', lease.heartbeat_at));
+          interrupt(d, why, git, interruptRecovery(d.state, 'lease', lastHeartbeat));
       });
       s = out.state;
     }
@@ -121,16 +140,23 @@ export class CrashWatch {
     );
     const agents = stopped.length ? `; its orphaned agent (pid ${stopped.join(', ')}) was stopped` : '';
     const snapshot = s.last_snapshot?.id ?? '?';
+    const host = attached ? (attached.row.endpoint ?? attached.row.runtime) : '';
+    // a run the host finished while no driver followed it is re-attached too: its output and exit are read
+    const running = attached ? await this.o.factory.forRow(attached.row)?.isAlive(attached.row) : false;
     const done =
       s.status === 'interrupted'
         ? `the workflow is now interrupted (crash snapshot ${snapshot})${agents}`
         : attached
-          ? `its agent still runs on ${attached.row.endpoint ?? attached.row.runtime} (task ${attached.taskId})`
+          ? running
+            ? `its agent still runs on ${host} (task ${attached.taskId})`
+            : `its agent ended on ${host} (task ${attached.taskId}) with nobody reading it`
           : `its lease was released (the workflow is ${s.status})${agents}`;
     const next =
       s.status === 'interrupted'
         ? `; see \`baton recover -w ${id}\`, or continue with \`baton run -w ${id}\``
-        : '';
+        : attached
+          ? `; the next driver (\`baton run -w ${id}\`) re-attaches to it and records what it did`
+          : '';
     const line = `${id}: ${why}; ${done}${next}`;
     return { line, done, attached: attached ? { proc: attached.proc, taskId: attached.taskId } : null };
   }

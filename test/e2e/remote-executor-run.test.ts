@@ -1,0 +1,141 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { batonBin } from '../helpers/cli.js';
+import { agentWorkspace, fakeClaude, pidAlive, until } from '../helpers/agent-workspace.js';
+import { tempDir } from '../helpers/git-repo.js';
+import { hermeticEnv } from '../helpers/hermetic-env.js';
+
+/**
+ * `baton run --executor remote` against a real `baton executor serve` (its own process): the driver SIGKILLed while
+ * the agent works (the next `baton run` re-attaches to that run).
+ */
+
+interface Row {
+  pid: number | null;
+  run_id: string | null;
+  resume_token: string | null;
+  session_state: string;
+}
+interface Status {
+  workflow: { id: string; status: string };
+  tasks: { id: string; status: string }[];
+}
+
+const children: ChildProcess[] = [];
+const gates: string[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  // an agent still waiting at its gate (a failed test) ends: agents outlive their host by design
+  for (const g of gates.splice(0)) writeFileSync(g, 'open');
+});
+
+/** `baton executor serve` on `port` (0: any), with the agents' environment; resolves once it listens. */
+async function startDaemon(cwd: string, env: Record<string, string>, port = 0) {
+  const child = spawn(process.execPath, [batonBin, 'executor', 'serve', '--port', String(port)], {
+    cwd,
+    env: hermeticEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.once('exit', (c) => reject(new Error(`executor serve exited with ${c}: ${out}`)));
+  });
+  return { child, url, port: Number(new URL(url).port) };
+}
+
+const killHard = async (child: ChildProcess) => {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await gone;
+};
+
+/** The tasks the fake agent was launched for, one entry per launch (its FAKE_LOG). */
+const launches = (log: string) =>
+  readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => (JSON.parse(l) as { task: string; resume: string | null }).task);
+
+/** A workspace with a remote agent host whose agents wait mid-task at a gate the test opens. */
+async function remoteWorkspace(extra: Record<string, string> = {}) {
+  const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
+  expect((await ws.create()).code).toBe(0);
+  const dir = tempDir('remote-agents-');
+  const gate = join(dir, 'gate');
+  gates.push(gate);
+  const log = join(dir, 'launches.ndjson');
+  const agentEnv = { ...ws.env, FAKE_GATE: gate, FAKE_LOG: log };
+  const daemon = await startDaemon(ws.repo, { ...agentEnv, ...extra });
+  const remote = ['--executor', 'remote', '--executor-url', daemon.url];
+  const midTask = () =>
+    until('the agent mid-task on the agent host', async () => {
+      const rows = (await ws.cli(['executors', 'list'])).json<Row[]>();
+      return rows.find((r) => r.run_id && r.resume_token && r.pid && r.session_state === 'running') ?? null;
+    });
+  return { ws, gate, log, agentEnv, daemon, remote, midTask, open: () => writeFileSync(gate, 'open') };
+}
+
+describe('baton run --executor remote', () => {
+  it.each(['still running', 'finished'])(
+    'SIGKILLed mid-task, the agent %s on its host: `baton status` says so without waiting for it, and the next `baton run` re-attaches to that run instead of starting the task again',
+    async (when) => {
+      const { ws, log, remote, midTask, open } = await remoteWorkspace();
+      const run = ws.spawnRun(['--json', 'run', '--agent', 'claude-code', '--heartbeat', '200ms', ...remote]);
+      children.push(run.child);
+      const agent = await midTask();
+      await killHard(run.child);
+      if (when === 'finished') {
+        open();
+        await until('the agent to finish on its host', async () => !pidAlive(agent.pid as number));
+      }
+      // Any command notices the dead driver; it leaves the remote run to the next driver and returns at once.
+      const status = await Promise.race([
+        ws.cli(['status']),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error('baton status waited for the remote agent')), 15_000),
+        ),
+      ]);
+      expect(status.code, status.stderr).toBe(0);
+      const said = when === 'finished' ? 'ended on' : 'still runs on';
+      expect(status.stderr).toContain(`its agent ${said} ${remote[3]} (task T1)`);
+      expect(status.stderr).toContain('the next driver (`baton run -w wf-');
+      expect(status.json<Status>().workflow.status).toBe('in_progress');
+      if (when === 'still running') expect(pidAlive(agent.pid as number)).toBe(true);
+      const again = ws.spawnRun([
+        '--json',
+        'run',
+        '--agent',
+        'claude-code',
+        '--heartbeat',
+        '200ms',
+        ...remote,
+      ]);
+      children.push(again.child);
+      await until('the next run to re-attach', async () => again.out.stderr.includes('reattached to T1'));
+      open();
+      expect(await again.exited, again.out.stderr).toBe(0);
+      expect(again.out.stderr).toContain(`reattached to T1 on ${remote[3]}`);
+      // T1 ran once, in the agent the first run started: its result was read and recorded by the second.
+      expect(launches(log)).toEqual(['T1', 'T2', 'T3']);
+      const id = status.json<Status>().workflow.id;
+      const events = await ws.storedEvents(id);
+      expect(events.filter((e) => e.type === 'agent.launched')).toHaveLength(3);
+      expect(events.filter((e) => e.type === 'task.completed')).toHaveLength(3);
+      const exits = events.filter((e) => e.type === 'agent.exited');
+      expect(exits.map((e) => e.data.outcome)).toEqual(['success', 'success', 'success']);
+      const final = (await ws.cli(['status', '-w', id])).json<Status>();
+      expect(final.workflow.status).toBe('completed');
+      expect(final.tasks.map((t) => t.status)).toEqual(['done', 'done', 'done']);
+    },
+    90_000,
+  );
+});
