@@ -250,6 +250,7 @@ export class DockerExecutor implements Executor {
         proc.onOutput(cb);
         exited ??= follow();
       },
+      onNotice: (cb) => proc.onNotice?.(cb),
       wait: () => (exited ??= follow()),
       stop: () => proc.stop(),
     };

@@ -134,12 +134,13 @@ export class RemoteExecutor implements Executor {
   private follow(runId: string, pid: number | null, startTime: string | null): AgentProcess {
     const listeners: ((d: string) => void)[] = [];
     const early: string[] = [];
+    const noticed: ((line: string) => void)[] = [];
     const emit = (d: string) => {
       if (listeners.length === 0) early.push(d);
       for (const l of listeners) l(d);
     };
     let exited: Promise<ExitStatus> | null = null;
-    const start = () => (exited ??= this.read(runId, emit));
+    const start = () => (exited ??= this.read(runId, pid, emit, (line) => noticed.forEach((n) => n(line))));
     return {
       pid,
       startTime,
@@ -149,6 +150,9 @@ export class RemoteExecutor implements Executor {
         for (const d of early.splice(0)) cb(d);
         void start();
       },
+      onNotice(cb) {
+        noticed.push(cb);
+      },
       wait: () => start(),
       stop: async () => {
         await this.call('POST', `/runs/${runId}/stop`).catch(() => undefined);
@@ -156,8 +160,17 @@ export class RemoteExecutor implements Executor {
     };
   }
 
-  /** Reads the run's events from an offset until its exit; a broken stream is opened again with backoff. */
-  private async read(runId: string, emit: (d: string) => void): Promise<ExitStatus> {
+  /**
+   * Reads the run's events from an offset until its exit. A broken stream is opened again with backoff; the first
+   * failure is said at once with the time Baton gives up, and a host that answers again is said too. A host that
+   * answers without the run (it restarted) ends the run as `lost` at once: its output is gone, no retry brings it.
+   */
+  private async read(
+    runId: string,
+    pid: number | null,
+    emit: (d: string) => void,
+    notice: (line: string) => void,
+  ): Promise<ExitStatus> {
     let offset = 0;
     let dropped = 0;
     let delay = 200;
@@ -171,6 +184,8 @@ export class RemoteExecutor implements Executor {
           ]
             .filter(Boolean)
             .join('\n');
+    const where = `the executor ${this.endpoint}`;
+    const agent = `its agent${pid ? ` (pid ${pid} on that host)` : ''}`;
     for (;;) {
       try {
         const path = `/runs/${runId}/events?offset=${offset}`;
@@ -186,10 +201,22 @@ export class RemoteExecutor implements Executor {
             stderr: this.refused(res.status, path, data.error ?? '').message,
           };
         }
+        if (res.status === 404)
+          return {
+            code: null,
+            signal: 'lost',
+            stderr: note(
+              `${where} answers but no longer knows the run ${runId} (it restarted?): what ${agent} did after Baton lost it was not read, and it may still be running`,
+            ),
+          };
         if (!res.ok || !res.body)
           throw new BatonError(
             'unavailable',
             `the executor host answered ${res.status} for the run's events`,
+          );
+        if (failingSince !== null)
+          notice(
+            `${where} answers again after ${Math.round((Date.now() - failingSince) / 1000)} s: following run ${runId} from where Baton was`,
           );
         failingSince = null;
         delay = 200;
@@ -219,19 +246,39 @@ export class RemoteExecutor implements Executor {
               return { code: ev.code, signal: ev.signal, stderr: note(ev.stderr ?? null) };
           }
         }
-      } catch {
+        throw new BatonError('unavailable', 'the stream of the run ended before its exit');
+      } catch (e) {
         if (this.closing.signal.aborted)
           return {
             code: null,
             signal: 'lost',
             stderr: note((this.closing.signal.reason as Error).message),
           };
-        failingSince ??= Date.now();
+        if (failingSince === null) {
+          failingSince = Date.now();
+          const until = new Date(failingSince + this.giveUpMs).toTimeString().slice(0, 8);
+          notice(
+            `lost contact with ${where} (${causeOf(e)}); ${agent} may still be working: retrying until ${until}`,
+          );
+        }
         if (Date.now() - failingSince > this.giveUpMs)
-          return { code: null, signal: 'lost', stderr: note(`lost the executor ${this.endpoint}`) };
+          return {
+            code: null,
+            signal: 'lost',
+            stderr: note(
+              `lost ${where}: no answer for ${Math.round(this.giveUpMs / 1000)} s, so what ${agent} did was not read, and it may still be running`,
+            ),
+          };
       }
       await sleep(delay);
       delay = Math.min(5000, delay * 2);
     }
   }
+}
+
+/** What broke a request, in a few words: the system's error code (ECONNREFUSED...) when there is one. */
+function causeOf(e: unknown): string {
+  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+  const code = cause?.code && /^E[A-Z]+$/.test(cause.code) ? cause.code : null;
+  return code ?? cause?.message ?? (e as Error).message;
 }

@@ -232,6 +232,8 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     if (ctx.verbose) emit({ event: 'agent.output', ...base, stream: 'stdout', text: chunk });
     for (const sig of parser.push(chunk)) chain = chain.then(() => handle(sig)).catch(unrecorded);
   });
+  // the executor's own news (its host unreachable, retrying until when, back again): said as it comes
+  proc.onNotice?.((line) => ctx.log(`task ${taskId}: ${line}`));
   proc.onStderr?.((chunk) => {
     ctx.output?.write('stderr', chunk);
     if (ctx.verbose) emit({ event: 'agent.output', ...base, stream: 'stderr', text: chunk });

@@ -87,6 +87,10 @@ export interface AgentDriver {
 
 export interface ExitStatus {
   code: number | null;
+  /**
+   * The POSIX signal that ended the agent, or how Baton lost it: `lost` (its agent host stopped answering, or
+   * answers without the run: the agent may still be working there), `container_stopped` (its container is gone).
+   */
   signal: string | null;
   /** The tail of standard error, when there was any. */
   stderr?: string | null;
@@ -107,6 +111,8 @@ export interface AgentProcess {
   onOutput(cb: (chunk: string) => void): void;
   /** The agent's standard error as it comes (local agents), for the task's log and `--verbose`. */
   onStderr?(cb: (chunk: string) => void): void;
+  /** What the executor has to say while it follows the agent (its host unreachable, back again), for the run's log. */
+  onNotice?(cb: (line: string) => void): void;
   wait(): Promise<ExitStatus>;
   stop(): Promise<void>;
 }
