@@ -103,7 +103,9 @@ export function runProgress(o: ProgressOptions) {
         return say(
           e.outcome === 'done'
             ? `task ${e.task_id} done in ${formatSpan(e.seconds * 1000)}`
-            : `task ${e.task_id} failed (${e.outcome}): ${e.detail ?? 'no detail'}${e.log ? ` (log ${e.log})` : ''}`,
+            : e.outcome === 'lost'
+              ? `task ${e.task_id} not finished, its agent lost: ${e.detail ?? 'no detail'}${e.log ? ` (log ${e.log})` : ''}`
+              : `task ${e.task_id} failed (${e.outcome}): ${e.detail ?? 'no detail'}${e.log ? ` (log ${e.log})` : ''}`,
         );
       case 'workflow.paused':
         return say(`workflow paused (${e.trigger ?? 'pause'})${e.reason ? `: ${e.reason}` : ''}`);

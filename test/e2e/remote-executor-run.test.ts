@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { batonBin } from '../helpers/cli.js';
@@ -9,7 +9,8 @@ import { hermeticEnv } from '../helpers/hermetic-env.js';
 
 /**
  * `baton run --executor remote` against a real `baton executor serve` (its own process): the driver SIGKILLed while
- * the agent works (the next `baton run` re-attaches to that run).
+ * the agent works (the next `baton run` re-attaches to that run), and the agent host SIGKILLed under a running
+ * `baton run` (said at once; the work the orphaned agent committed is handed to the next run).
  */
 
 interface Row {
@@ -138,4 +139,53 @@ describe('baton run --executor remote', () => {
     },
     90_000,
   );
+
+  it('the agent host SIGKILLed mid-task and restarted: `baton run` says at once that it lost it and until when it retries; the work its orphaned agent committed is not taken for undone', async () => {
+    // the agents' environment comes from their host: this one's agent commits for real once the gate opens
+    const { ws, gate, agentEnv, daemon, remote, midTask, open } = await remoteWorkspace({
+      FAKE_RUN: 'git commit --allow-empty -qm "$FAKE_TASK: work"',
+    });
+    const run = ws.spawnRun(['--json', 'run', '--agent', 'claude-code', '--heartbeat', '200ms', ...remote]);
+    children.push(run.child);
+    await midTask();
+    await killHard(daemon.child);
+    const killedAt = Date.now();
+    await until('baton run to say it lost the agent host', async () =>
+      run.out.stderr.includes(`lost contact with the executor ${remote[3]}`),
+    );
+    expect(Date.now() - killedAt).toBeLessThan(5_000);
+    expect(run.out.stderr).toMatch(/retrying until \d\d:\d\d:\d\d/);
+    // the orphaned agent works on and commits while nobody reads its output
+    open();
+    const subject = () =>
+      spawnSync('git', ['log', '-1', '--format=%h %s'], { cwd: ws.repo, encoding: 'utf8' });
+    await until('the orphaned agent to commit', async () => subject().stdout.includes('T1: work'));
+    const hash = subject().stdout.split(' ')[0] as string;
+    // The host comes back, without the run: `baton run` stops there, T1 left in progress, not failed.
+    const prompts = tempDir('prompts-');
+    await startDaemon(ws.repo, { ...agentEnv, FAKE_GATE: gate, FAKE_PROMPT_DIR: prompts }, daemon.port);
+    expect(await run.exited, run.out.stderr).toBe(1);
+    const report = JSON.parse(run.out.stdout.trim().split('\n').at(-1) as string) as {
+      workflow_id: string;
+      status: string;
+      tasks: { id: string; outcome: string; detail: string }[];
+    };
+    expect(report.status).toBe('interrupted');
+    expect(report.tasks).toMatchObject([{ id: 'T1', outcome: 'lost' }]);
+    // what happened, the commit git has that no output reported, and how to go on
+    const detail = report.tasks[0]?.detail ?? '';
+    expect(detail).toContain(`the executor ${remote[3]} answers but no longer knows the run`);
+    expect(detail).toMatch(new RegExp(`${hash}[0-9a-f]* T1: work`));
+    expect(detail).toContain(`\`baton run -w ${report.workflow_id}\` goes on with T1`);
+    const st = (await ws.cli(['status'])).json<Status>();
+    expect(st.workflow.status).toBe('interrupted');
+    expect(st.tasks.find((t) => t.id === 'T1')?.status).toBe('in_progress');
+    // The next run goes on with T1, told that its commit exists.
+    const again = await ws.cli(['run', '--agent', 'claude-code', ...remote]);
+    expect(again.code, again.stderr).toBe(0);
+    const [t1] = readdirSync(prompts).sort();
+    const prompt = readFileSync(join(prompts, t1 as string), 'utf8');
+    expect(prompt).toContain('## Task T1:');
+    expect(prompt).toMatch(new RegExp(`${hash}[0-9a-f]* T1: work`));
+  }, 120_000);
 });

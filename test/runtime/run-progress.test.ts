@@ -89,6 +89,16 @@ describe('baton run progress on a terminal', () => {
     p.stop();
   });
 
+  it('a task whose agent was lost is said as not finished, not as failed', () => {
+    const { p, err } = harness({ columns: null });
+    p.onEvent(started);
+    p.onEvent(finished('lost', 'the executor http://h:7430 answers but no longer knows the run run-1'));
+    expect(err.at(-1)).toBe(
+      'baton run: task T1 not finished, its agent lost: the executor http://h:7430 answers but no longer knows the run run-1 (log .baton/runs/wf-1/logs/T1-s1-1.log)\n',
+    );
+    p.stop();
+  });
+
   it('cuts the status line to the terminal width', () => {
     const { p, tty } = harness({ columns: 30 });
     p.onEvent(started);

@@ -19,6 +19,8 @@ export interface PromptInput {
   resumeContext: string | null;
   /** The ledger: effects already done, which the agent must not redo. */
   sideEffects: readonly SideEffect[];
+  /** Commits git has that no agent's output reported (unreported-commits.ts), listed with the ledger. */
+  unreported?: readonly { hash: string; subject: string }[];
   /** Structured history of the interrupted driver session (fallback only), already trimmed to the budget. */
   history: readonly HistoryStep[];
   /** Continuing the same driver session (`--resume`): the conversation already has the plan and context. */
@@ -103,10 +105,16 @@ export function buildAgentPrompt(p: PromptInput): string {
   }
   // A resume context carries the ledger itself ("Already Done (do not redo)"); without one the prompt lists it.
   const contextHasLedger = !p.continuing && !!p.resumeContext?.includes('### Already Done (do not redo)');
-  if (p.sideEffects.length && !contextHasLedger) {
+  const unreported = contextHasLedger ? [] : (p.unreported ?? []);
+  if ((p.sideEffects.length || unreported.length) && !contextHasLedger) {
     out.push('', '## Already done, do not redo', '');
     for (const e of p.sideEffects)
       out.push(`- [${e.kind}]${e.task_id ? ` (${e.task_id})` : ''} ${e.summary}`);
+    // work an agent did where Baton could not see it (its host lost, its output never read): git is the witness
+    for (const c of unreported)
+      out.push(
+        `- [commit] ${c.hash} ${c.subject} (on the branch, though no agent's output reported it: see what it holds before you redo any of it)`,
+      );
   }
   if (p.history.length) {
     out.push('', '## The interrupted session so far (structured; tool calls and results)', '');

@@ -1,3 +1,4 @@
 export * from './agent-prompt.js';
 export * from './classify-side-effect.js';
 export * from './usage-limit.js';
+export * from './unreported-commits.js';

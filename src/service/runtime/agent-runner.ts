@@ -4,12 +4,16 @@ import {
   buildAgentPrompt,
   conflict,
   formatSpan,
+  interrupt,
   isResumable,
   knownState,
   runnableTasks,
   trimHistory,
+  unreportedCommits,
+  workSpanOf,
   type HistoryStep,
 } from '../../core/index.js';
+import type { ExecutorRow } from '../../storage/executor-registry.js';
 import type { BatonService } from '../baton-service.js';
 import type { WorkflowRef } from '../resolve-workflow.js';
 import { followAgent, type SessionResult } from './agent-session.js';
@@ -251,14 +255,20 @@ export class AgentRunner {
           );
           pending = null;
         } else {
+          const continuing = token !== null && resumeContext === null;
+          const context = token ? null : resumeContext;
+          // without the compiled context (which lists them), the commits no agent reported are read from git
+          const git =
+            continuing || context ? null : (await svc.git.captureGitState(s.worktree, workSpanOf(s))).state;
           const prompt = buildAgentPrompt({
             workflowTitle: s.title,
             plan: s.plan,
             task,
-            resumeContext: token ? null : resumeContext,
+            resumeContext: context,
             sideEffects: (s.side_effects ?? []).slice(-20),
+            unreported: git ? unreportedCommits(s, git).commits : [],
             history,
-            continuing: token !== null && resumeContext === null,
+            continuing,
             known: knownState(s),
             baton: o.batonCommand ? { workflowId: id, command: o.batonCommand, taskId: task.id } : null,
           });
@@ -304,6 +314,11 @@ export class AgentRunner {
         const stopped = `task ${task.id} stopped: ${result.stopped_by}`;
         if (o.onEvent) note(stopped);
         else log(stopped);
+        token = null;
+        continue;
+      }
+      if (result.outcome === 'lost') {
+        await this.lost(report, emit, id, task.id, result, row, started, output?.path ?? null);
         token = null;
         continue;
       }
@@ -382,6 +397,44 @@ export class AgentRunner {
       pause_trigger: final.pause_trigger,
       next: nextStep(final, report, command),
     };
+  }
+
+  /**
+   * Baton lost the agent's host (it stopped answering, or answers without the run): the agent may still be working
+   * there, or be done, and what it did after that was not read. A careful driver neither fails the task (its work
+   * may be there) nor starts it again beside an agent that may still run: the workflow is interrupted (a crash
+   * snapshot with the git state), the task stays in progress, and the run says which commits git has that no
+   * agent's output reported, and how to go on. The next run is told of those commits.
+   */
+  private async lost(
+    report: RunReport,
+    emit: (e: RunEvent) => void,
+    id: string,
+    taskId: string,
+    result: SessionResult,
+    row: ExecutorRow,
+    started: number,
+    log: string | null,
+  ) {
+    const svc = this.service;
+    const cause = (result.text ?? 'lost the agent').trim();
+    const before = await svc.runner.load(id);
+    const git = await svc.git.captureGitState(before.worktree, workSpanOf(before));
+    const out = await svc.runner.run(
+      id,
+      (d) => {
+        if (d.state.status === 'in_progress')
+          interrupt(d, `lost the agent of ${taskId}: ${cause.split('\n')[0]}`, git);
+      },
+      { retry: true },
+    );
+    const found = unreportedCommits(out.state, git.state);
+    const commits = found.commits.length
+      ? `git has commits since the workflow began that no agent's output reported: ${found.commits.map((c) => `${c.hash} ${c.subject}`).join('; ')}${found.more_command ? ` (all of them: ${found.more_command})` : ''}`
+      : 'git has no commit since the workflow began beyond those the agents reported';
+    const at = (await svc.store.executors?.get(row.id)) ?? row;
+    const next = `the workflow is interrupted and ${taskId} stays in progress: check the agent host ${at.endpoint ?? at.runtime} (its agent${at.pid ? `, pid ${at.pid} there,` : ''} may still be running), then \`baton run -w ${id}\` goes on with ${taskId}${found.commits.length ? ' (told of these commits)' : ''}, or \`baton task done ${taskId} -w ${id}\` if its work is complete`;
+    this.finish(report, emit, id, taskId, 'lost', [cause, commits, next].join('\n'), started, log);
   }
 
   private finish(

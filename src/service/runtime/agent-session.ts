@@ -309,16 +309,19 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     new Date(),
     Intl.DateTimeFormat().resolvedOptions().timeZone,
   );
+  // `lost`: Baton lost the agent's host (src/executors/remote): the agent may still be working there, or be done.
   const outcome: AgentOutcome =
-    exit.signal && !r
-      ? 'killed'
-      : limit
-        ? 'usage_limit'
-        : r && !r.is_error && exit.code === 0
-          ? 'success'
-          : isContextFull(text) || isContextFull(lastError)
-            ? 'context_full'
-            : 'error';
+    exit.signal === 'lost'
+      ? 'lost'
+      : exit.signal && !r
+        ? 'killed'
+        : limit
+          ? 'usage_limit'
+          : r && !r.is_error && exit.code === 0
+            ? 'success'
+            : isContextFull(text) || isContextFull(lastError)
+              ? 'context_full'
+              : 'error';
   const u = usage as Extract<AgentSignal, { type: 'usage' }> | null;
   // This run's totals so far (its source is the execution): the fold adds them to the session's and the
   // workflow's, and computes the utilisation from the context size (once, in core).
