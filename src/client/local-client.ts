@@ -25,8 +25,8 @@ export class LocalClient implements BatonClient {
     return workflowView(await this.service.create(input));
   }
 
-  async list(filter: Parameters<BatonService['queries']['list']>[0] = {}) {
-    return (await this.service.queries.list(filter)).map(workflowView);
+  async list(filter: Parameters<BatonService['list']>[0] = {}) {
+    return (await this.service.list(filter)).map(workflowView);
   }
 
   async get(ref: Ref) {
@@ -256,7 +256,7 @@ export class LocalClient implements BatonClient {
   }
 
   sessions() {
-    return this.service.queries.sessions();
+    return this.service.sessions();
   }
 
   sessionStatus(ref: Ref, sessionNumber?: number) {

@@ -1,4 +1,5 @@
 import { invalidTransition } from './errors.js';
+import { nothingRunsIt, type NextStep } from './runtime/run-driven.js';
 import type { InterruptRecovery } from './schemas/interrupt-recovery.js';
 import type { WorkflowState } from './schemas/state.js';
 import { inProgressTasks } from './task-graph.js';
@@ -68,8 +69,9 @@ export interface RecoveryPlan {
  * Recovery goes on from where a workflow stopped: a running one has nothing to recover (its next session goes on from
  * where it is), so going back to a checkpoint or starting over needs it paused first, now, not at the task boundary
  * a plain `baton pause` waits for. One that never started or is finished for good has nothing any command changes.
+ * `next` is what goes on with an in-progress workflow nothing runs now (its `baton run` ended or has not started).
  */
-export function recoveryRefusal(s: WorkflowState): RecoveryRefusal | null {
+export function recoveryRefusal(s: WorkflowState, next: NextStep | null = null): RecoveryRefusal | null {
   if (isResumable(s.status)) return null;
   if (isTerminal(s.status))
     return {
@@ -83,9 +85,11 @@ export function recoveryRefusal(s: WorkflowState): RecoveryRefusal | null {
         'it has not started, so there is nothing to recover (`baton task start <task>` or `baton run` starts it)',
       command: null,
     };
+  const goesOn = next
+    ? nothingRunsIt(next)
+    : 'it is not stopped, so there is nothing to recover: its next session (your next prompt with the hooks, or `baton run`) goes on from where it is';
   return {
-    reason:
-      'it is not stopped, so there is nothing to recover: its next session (your next prompt with the hooks, or `baton run`) goes on from where it is. Recovery is for a paused or interrupted workflow; to go back to a checkpoint or start over anyway, pause it now first',
+    reason: `${goesOn}. Recovery is for a paused or interrupted workflow; to go back to a checkpoint or start over anyway, pause it now first`,
     // a plain pause waits for the task under way to end
     command: `baton pause${inProgressTasks(s.tasks).length > 0 ? ' --force' : ''} -w ${s.id}`,
   };
@@ -95,8 +99,8 @@ export function recoveryRefusal(s: WorkflowState): RecoveryRefusal | null {
 export const refusalText = (r: RecoveryRefusal) => (r.command ? `${r.reason}: \`${r.command}\`` : r.reason);
 
 /** Refuses (invalid_transition) to recover a workflow that is not paused or interrupted, saying what to do instead. */
-export function assertRecoverable(s: WorkflowState): void {
-  const refusal = recoveryRefusal(s);
+export function assertRecoverable(s: WorkflowState, next: NextStep | null = null): void {
+  const refusal = recoveryRefusal(s, next);
   if (refusal)
     throw invalidTransition(`cannot recover ${s.id} (${s.status}): ${refusalText(refusal)}`, {
       current_status: s.status,
@@ -104,8 +108,17 @@ export function assertRecoverable(s: WorkflowState): void {
     });
 }
 
+export interface RecoveryInput {
+  /** What goes on with an in-progress workflow nothing runs now (see `recoveryRefusal`). */
+  next?: NextStep | null;
+}
+
 /** The Go Team recovery options: back to a checkpoint (with what is lost), the live state, or a fresh start. */
-export function recoveryOptions(s: WorkflowState, liveSavedAt: string | null): RecoveryPlan {
+export function recoveryOptions(
+  s: WorkflowState,
+  liveSavedAt: string | null,
+  input: RecoveryInput = {},
+): RecoveryPlan {
   const options: RecoveryOption[] = [];
   const last = s.checkpoints[s.checkpoints.length - 1];
   if (last) {
@@ -143,7 +156,7 @@ export function recoveryOptions(s: WorkflowState, liveSavedAt: string | null): R
     seconds_since: null,
   });
   const running = s.tasks.find((t) => t.status === 'in_progress');
-  const refusal = recoveryRefusal(s);
+  const refusal = recoveryRefusal(s, input.next ?? null);
   return {
     workflow_id: s.id,
     status: s.status,

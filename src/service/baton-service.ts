@@ -39,6 +39,10 @@ import {
   type WorkflowState,
   pauseOverdue,
   workSpanOf,
+  assertRecoverable,
+  invalidTransition,
+  nothingRunsIt,
+  type NextStep,
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import { CommandRunner, randomId } from './command-runner.js';
@@ -48,7 +52,8 @@ import { recordOne, type ImportMarker, type RecordInput } from './record-input.j
 import type { GitPort, ServiceOptions } from './ports.js';
 import { Queries } from './queries.js';
 import { AgentSessions } from './agent-sessions.js';
-import { Resumer } from './resumer.js';
+import { Resumer, type ResumeResult } from './resumer.js';
+import { nextStep } from './next-step.js';
 import { requeuePaused } from './work-submit.js';
 import { resolveWorkflow, type WorkflowRef } from './resolve-workflow.js';
 import { CrashWatch } from './runtime/crash-watch.js';
@@ -130,6 +135,18 @@ export class BatonService {
       s = await this.runner.load(s.id);
     }
     return s;
+  }
+
+  /** The workflows, as `baton list` shows them: every driver found gone is noticed first (one read of the leases). */
+  async list(filter: Parameters<Queries['list']>[0] = {}): Promise<WorkflowState[]> {
+    await this.watch?.sweep();
+    return this.queries.list(filter);
+  }
+
+  /** The sessions table (`baton sessions`, the dashboard), after the same check as `list`. */
+  async sessions() {
+    await this.watch?.sweep();
+    return this.queries.sessions();
   }
 
   private async id(ref: WorkflowRef): Promise<string> {
@@ -258,7 +275,8 @@ export class BatonService {
     const rows = (await this.store.executors?.list({ workflowId: s.id })) ?? [];
     const n = sessionNumber ?? s.session_count;
     const older = s.sessions.some((x) => x.number === n) ? null : await olderSession(this.store, s, n);
-    return sessionStatus(s, sessionNumber, rows, (r) => this.agentGone(r), older);
+    const next = await nextStep(this.store, s);
+    return sessionStatus(s, sessionNumber, rows, (r) => this.agentGone(r), older, next);
   }
 
   /** Every session, oldest first: the state's recent ones and the older ones from their records. */
@@ -266,7 +284,11 @@ export class BatonService {
     const s = await this.resolve(ref);
     const rows = (await this.store.executors?.list({ workflowId: s.id })) ?? [];
     const older = s.session_count > s.sessions.length ? await olderSessions(this.store, s) : [];
-    return { workflow_id: s.id, sessions: sessionTimeline(s, rows, (r) => this.agentGone(r), older) };
+    const next = await nextStep(this.store, s);
+    return {
+      workflow_id: s.id,
+      sessions: sessionTimeline(s, rows, (r) => this.agentGone(r), older, next),
+    };
   }
 
   /** A local agent's process is verifiably gone (pid plus start time, on the host of the driver that ran it). */
@@ -397,16 +419,43 @@ export class BatonService {
 
   /**
    * A new session. `requeue`, for a person's resume (the CLI, the API, the dashboard; not a hook's nor a driver's, which
-   * drive the work themselves): work a worker ran before a person paused it is queued again for the workers.
+   * drive the work themselves): work a worker ran before a person paused it is queued again for the workers. A
+   * driver found gone is noticed first (the workflow is then interrupted, and resumed); an in-progress workflow that
+   * nothing runs is refused with what goes on with it. `next_step`: what runs the resumed workflow, when nothing
+   * does by itself (`baton run -w ...` for one `baton run` drives).
    */
-  async resume(ref: WorkflowRef, opts: { requeue?: boolean } = {}) {
-    const r = await this.resumer.resume(ref);
+  async resume(ref: WorkflowRef, opts: { requeue?: boolean } = {}): Promise<ResumeResult> {
+    const s = await this.resolve(ref);
+    const next = await nextStep(this.store, s);
+    if (next)
+      throw invalidTransition(`cannot resume: the workflow is ${s.status}, but ${nothingRunsIt(next)}`, {
+        current_status: s.status,
+        command: next.command,
+      });
+    const r = await this.resumer.resume({ workflowId: s.id });
     const requeued = opts.requeue ? await requeuePaused(this, r.workflow_id) : null;
-    return requeued ? { ...r, requeued: true } : r;
+    return { ...r, ...(requeued ? { requeued: true } : {}), next_step: await this.nextStepOf(r.workflow_id) };
   }
 
-  recover(ref: WorkflowRef, option: 'checkpoint' | 'live_state' | 'fresh', checkpointName: string | null) {
-    return this.resumer.recover(ref, option, checkpointName);
+  /**
+   * Recovery, then a new session (a person's: work a worker ran before it was paused is queued again, as after a
+   * resume); `next_step` as for a resume.
+   */
+  async recover(
+    ref: WorkflowRef,
+    option: 'checkpoint' | 'live_state' | 'fresh',
+    checkpointName: string | null,
+  ): Promise<ResumeResult> {
+    const s = await this.resolve(ref);
+    assertRecoverable(s, await nextStep(this.store, s));
+    const r = await this.resumer.recover({ workflowId: s.id }, option, checkpointName);
+    const requeued = await requeuePaused(this, r.workflow_id);
+    return { ...r, ...(requeued ? { requeued: true } : {}), next_step: await this.nextStepOf(r.workflow_id) };
+  }
+
+  /** What goes on with the workflow when nothing runs it now; null when something does (see next-step.ts). */
+  private async nextStepOf(id: string): Promise<NextStep | null> {
+    return nextStep(this.store, await this.runner.load(id));
   }
 
   /** Back to a checkpoint: workflow state and worktree (see checkpoint-restore.ts); moving the branch needs `confirm`. */
@@ -420,7 +469,7 @@ export class BatonService {
    */
   async recoveryOptions(ref: WorkflowRef) {
     const s = await this.resolve(ref);
-    const plan = await this.queries.recoveryOptions(s);
+    const plan = await this.queries.recoveryOptions(s, await nextStep(this.store, s));
     const options = [];
     for (const o of plan.options) {
       if (o.type === 'checkpoint') {

@@ -8,6 +8,7 @@ import {
 } from '../core/index.js';
 import type { BatonService } from './baton-service.js';
 import { findCheckpoint } from './checkpoint-lookup.js';
+import { nextStep } from './next-step.js';
 import type { RestorePlan } from './ports.js';
 import type { WorkflowRef } from './resolve-workflow.js';
 import type { ResumeResult } from './resumer.js';
@@ -103,7 +104,7 @@ export async function restoreCheckpoint(
 ): Promise<CheckpointRestore> {
   const w = await svc.resolve(ref);
   const cp = await findCheckpoint(svc.store, w, name);
-  assertRecoverable(w);
+  assertRecoverable(w, await nextStep(svc.store, w));
   const task_changes = taskChanges(w, await checkpointTasks(svc, w, cp));
   const plan = cp.commit
     ? await svc.git.planRestore(

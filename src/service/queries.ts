@@ -23,10 +23,12 @@ import {
   type GitCapture,
   sameHead,
   workSpanOf,
+  type NextStep,
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import { findCheckpoint, listCheckpoints } from './checkpoint-lookup.js';
 import { importsOf } from './record-lists.js';
+import { nextStep } from './next-step.js';
 import type { CompiledContext, ContextCompiler } from './context-compiler.js';
 import type { GitPort, ServiceOptions } from './ports.js';
 
@@ -212,6 +214,8 @@ export class Queries {
       capacity_policy: s.agent?.capacity ?? null,
       usage_by_session: s.sessions.map((x) => ({ session_number: x.number, usage: x.usage ?? null })),
       driver: await this.driver(s.id),
+      /** An in-progress workflow nothing runs now: what goes on with it (`baton run -w ...`, or the workers' queue). */
+      next_step: await nextStep(this.store, s),
       test_state: s.test_state,
       open_errors: s.open_errors,
       recent_decisions: s.recent_decisions,
@@ -263,10 +267,13 @@ export class Queries {
     };
   }
 
-  /** The recovery options, each with the size of the context it would hand over and what that costs. */
-  async recoveryOptions(s: WorkflowState) {
+  /**
+   * The recovery options, each with the size of the context it would hand over and what that costs. `next`: what
+   * goes on with an in-progress workflow nothing runs now.
+   */
+  async recoveryOptions(s: WorkflowState, next: NextStep | null = null) {
     const live = await this.store.loadLiveState(s.id);
-    const plan = recoveryOptions(s, live?.saved_at ?? null);
+    const plan = recoveryOptions(s, live?.saved_at ?? null, { next });
     if (!s.last_snapshot) return plan;
     const latest = await this.latestSnapshot(s);
     const price = this.options.inputPricePerMTok ?? 3;

@@ -11,6 +11,7 @@ import {
   type GitCapture,
   type RecoveryChoice,
   type ResumeReport,
+  type NextStep,
   type WorkCommits,
   type WorkflowState,
   workSpanOf,
@@ -35,6 +36,8 @@ export interface ResumeResult {
   report: ResumeReport;
   /** The workflow was queued again: a worker ran it before it was paused, and goes on with it. */
   requeued?: boolean;
+  /** What runs the resumed workflow when nothing does by itself (`baton run -w ...`); null when something does. */
+  next_step?: NextStep | null;
 }
 
 /** The latest stored snapshot, or one built now from the state when none was ever taken. */

@@ -1,4 +1,11 @@
-import { isResumable, notFound, type SessionInfo, type WorkflowState } from '../core/index.js';
+import {
+  isResumable,
+  notRunningNote,
+  notFound,
+  type NextStep,
+  type SessionInfo,
+  type WorkflowState,
+} from '../core/index.js';
 import { agentLabel } from '../core/agent-label.js';
 import type { ExecutorRow } from '../storage/executor-registry.js';
 
@@ -13,7 +20,8 @@ export type SessionState = 'running' | 'paused' | 'interrupted' | 'open' | 'ende
  * session's agent (`baton run`, `baton serve`), from its `executors_running` row: `executor_status`,
  * `agent_execution_id`, `runtime`, `agent_profile_id` and `is_agent_running` (the row's session is running). A
  * session without a row (an agent reporting through hooks or the API) counts as running when it is the workflow's
- * open session and the workflow is in progress.
+ * open session and the workflow is in progress, unless Baton's own driver runs the workflow and none holds it now
+ * (`next`: then the note says what goes on with it).
  */
 export function sessionStatus(
   s: WorkflowState,
@@ -22,6 +30,8 @@ export function sessionStatus(
   agentGone: (row: ExecutorRow) => boolean = () => false,
   /** The session when it is older than the recent sessions the state keeps (from its `session` record). */
   older: SessionInfo | null = null,
+  /** What goes on with an in-progress workflow Baton's driver runs, when no driver holds it now (next-step.ts). */
+  next: NextStep | null = null,
 ) {
   const info =
     s.sessions.find((x) => x.number === sessionNumber) ?? (older?.number === sessionNumber ? older : null);
@@ -33,13 +43,15 @@ export function sessionStatus(
   const latest = sessionNumber === s.session_count;
   const row = executors.find((r) => r.workflow_id === s.id && r.session_number === sessionNumber) ?? null;
   const open = latest && info.ended_at === null && s.status === 'in_progress';
-  // An agent whose process is verifiably gone is never reported running, whatever its row still says.
+  // An agent whose process is verifiably gone is never reported running, whatever its row still says; nor is one
+  // never launched into the open session of a workflow whose driver is not there to launch it.
   const running = row
     ? open &&
       row.session_state === 'running' &&
       (row.status === 'starting' || row.status === 'ready') &&
       !agentGone(row)
-    : open;
+    : open && !next;
+  const idle = latest && !running ? next : null;
   const resumable = latest && isResumable(s.status);
   // the session's own task under way, else (for the latest session) one an earlier session started and left
   const underWay = s.tasks.filter((t) => t.status === 'in_progress');
@@ -56,13 +68,15 @@ export function sessionStatus(
     ? null
     : !latest
       ? 'superseded'
-      : resumable
+      : resumable || idle
         ? 'agent_not_running'
         : 'not_resumable';
   const agent = info.agent ? { name: info.agent.name, session_id: info.agent.session_id } : null;
   // how Baton knows the agent runs: its own process, an agent session a hook reported, or only an open session
   const runningNote = !running
-    ? 'no'
+    ? idle
+      ? notRunningNote(idle)
+      : 'no'
     : row
       ? 'yes'
       : agent
@@ -109,8 +123,9 @@ export const sessionTimeline = (
   executors: readonly ExecutorRow[] = [],
   agentGone: (row: ExecutorRow) => boolean = () => false,
   older: readonly SessionInfo[] = [],
+  next: NextStep | null = null,
 ) => {
   const held = new Set(s.sessions.map((x) => x.number));
   const all = [...older.filter((x) => !held.has(x.number)), ...s.sessions];
-  return all.map((x) => sessionStatus(s, x.number, executors, agentGone, x));
+  return all.map((x) => sessionStatus(s, x.number, executors, agentGone, x, next));
 };

@@ -2,7 +2,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, assertDashboardBuilt, launchChromium } from '../helpers/browser.js';
+import { artifactsDir, assertDashboardBuilt, launchChromium, waitForText } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
@@ -12,7 +12,7 @@ const wait = { timeout: 20_000 };
 /**
  * The session-resumption UI states with a real agent process: `baton run` (another process) runs a command agent
  * that waits for a file; the dashboard shows its executor `ready` (local) while it runs, then `stopped` and the
- * session ended by `task_complete`, live.
+ * session ended by `task_complete`, live; resumed, nothing runs it until `baton run` again, and the page says so.
  */
 describe('dashboard: the executor of a running agent', () => {
   const repo = makeRepo();
@@ -33,7 +33,7 @@ describe('dashboard: the executor of a running agent', () => {
     await s?.stop();
   });
 
-  it('shows the agent ready while it runs, then stopped when its task is done', async () => {
+  it('shows the agent ready while it runs, stopped when its task is done, and what runs it once resumed', async () => {
     const r = await s.api('/api/workflows', {
       method: 'POST',
       json: {
@@ -75,5 +75,14 @@ describe('dashboard: the executor of a running agent', () => {
     await page.getByTestId('session-status').locator('[data-executor="stopped"]').waitFor(wait);
     await page.locator('[data-session="1"]').getByText('task complete').waitFor(wait);
     await page.screenshot({ path: join(shots, '13-agent-stopped.png'), fullPage: true });
+
+    // Resume: the server starts no agent, so the toast and the session status say what runs it, not that one runs.
+    await page.getByRole('button', { name: 'Resume', exact: true }).click();
+    const next = `baton run -w ${id}`;
+    await waitForText(
+      page.locator('.toast-success'),
+      `Workflow resumed: session 2 started; nothing runs it until \`${next}\``,
+    );
+    await waitForText(page.getByTestId('agent-running'), `nothing runs it until \`${next}\``);
   });
 });

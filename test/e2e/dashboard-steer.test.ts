@@ -160,11 +160,12 @@ describe('dashboard: steering a workflow', () => {
     expect(gitIn(repo, 'rev-parse', 'HEAD').trim()).toBe(checkpointCommit);
     const refs = gitIn(repo, 'for-each-ref', '--format=%(objectname) %(refname)', 'refs/baton/backup').trim();
     expect(refs).toMatch(new RegExp(`^${newer} refs/baton/backup/${id}/\\d{8}T\\d{6}Z$`));
-    // running again: the screen says first why nothing can be chosen now, and what to run
+    // in progress again, and nothing runs it until `baton run`: the screen says so first, with the pause that makes
+    // an option choosable
     await page.goto(`${s.url}/#/workflows/${id}/recover`);
     await waitForText(
       page.getByTestId('recovery-refusal'),
-      /it is not stopped, so there is nothing to recover/,
+      new RegExp(`nothing runs it .*\`baton run -w ${id}\` goes on from where it is`),
     );
     await waitForText(page.getByTestId('recovery-refusal'), new RegExp(`baton pause( --force)? -w ${id}`));
     expect(await page.locator('[data-option="fresh"]').getByRole('button').first().isDisabled()).toBe(true);

@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import {
   agentLabel,
   invalidInput,
+  nextStepText,
   progressLabel,
   refusalText,
   renderResumeReport,
+  type NextStep,
   type RecoveryPlan,
   type SessionSnapshot,
   type SnapshotSummary,
@@ -45,6 +47,7 @@ type Status = {
   warnings: string[];
   usage: UsageMetrics;
   usage_limit: string | null;
+  next_step: NextStep | null;
 };
 
 /** The whole workflow's figures in one line, and the current context apart (a gauge, not a sum); null before any. */
@@ -87,6 +90,8 @@ export const resumeText = (r: ResumeResult) =>
     ...(r.requeued
       ? ['queued again: the worker that ran it before the pause goes on with it (baton queue)']
       : []),
+    // nothing runs the session it started (a workflow `baton run` drives): what does
+    ...(r.next_step?.command ? [`to go on: ${nextStepText(r.next_step)}`] : []),
     // the report's Warnings section says them: once is enough (--json keeps `warnings`)
     r.next_task ? `next task: ${r.next_task.id} ${r.next_task.title}` : 'no runnable task',
     '',
@@ -177,6 +182,8 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
                   `to go on: \`baton run -w ${s.workflow.id}\` (Baton runs the agent) or \`baton resume -w ${s.workflow.id}\` (you start it; with the hooks, your next prompt resumes it)`,
                 ]
               : []),
+            // in progress, yet nothing runs it: what does
+            ...(s.next_step ? [`to go on: ${nextStepText(s.next_step)}`] : []),
             ...(s.usage ? [usageLine(s.usage)].filter((l): l is string => l !== null) : []),
             ...s.warnings.map((w) => `warning: ${w}`),
             '',

@@ -2,3 +2,4 @@ export * from './agent-prompt.js';
 export * from './classify-side-effect.js';
 export * from './usage-limit.js';
 export * from './unreported-commits.js';
+export * from './run-driven.js';

@@ -73,6 +73,9 @@ export const SnapshotList = z
   .object({ workflow_id: z.string(), snapshots: z.array(SnapshotSummarySchema) })
   .openapi('SnapshotList');
 
+/** What goes on with an in-progress workflow nothing runs now: the command to run (null: a worker will), and why. */
+const NextStepSchema = z.object({ command: z.string().nullable(), reason: z.string() }).openapi('NextStep');
+
 export const Status = z
   .object({
     workflow: z
@@ -136,6 +139,10 @@ export const Status = z
         liveness: z.enum(['alive', 'dead', 'unknown']),
       })
       .nullable(),
+    next_step: NextStepSchema.nullable().openapi({
+      description:
+        "an in-progress workflow that Baton's own driver runs and none holds now: the command that goes on with it (null: the workers' queue does)",
+    }),
     test_state: TestState.nullable(),
     /** The newest open errors (at most 20); `counts.open_errors` is how many are open in all. */
     open_errors: z.array(ErrorRecord),
@@ -231,6 +238,10 @@ export const ResumeResult = z
       .boolean()
       .optional()
       .openapi({ description: 'queued again: a worker ran it before it was paused, and goes on with it' }),
+    next_step: NextStepSchema.nullable().optional().openapi({
+      description:
+        'nothing runs the resumed workflow by itself (`baton run` drives it): the command that does; null when something does',
+    }),
   })
   .openapi('ResumeResult');
 

@@ -7,6 +7,7 @@ import {
   interrupt,
   isResumable,
   knownState,
+  resumedWithoutAgent,
   runnableTasks,
   trimHistory,
   unreportedCommits,
@@ -149,6 +150,9 @@ export class AgentRunner {
       );
     // stopped while waiting: the loop below says so and leaves the workflow paused
     if (!o.signal?.aborted && isResumable(s.status)) await resumeWorkflow(s.status);
+    // A person resumed or recovered it (the CLI, the dashboard) and no agent has run since: the fresh agent session
+    // gets the briefing that resume compiled, as after a resume of its own.
+    else if (resumedWithoutAgent(s)) resumeContext = (await svc.queries.context(s)).markdown;
     const mayStartSession = () => o.maxSessions === null || report.sessions < o.maxSessions;
     let done = 0;
     const failedHere = new Set<string>();

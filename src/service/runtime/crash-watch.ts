@@ -75,6 +75,22 @@ export class CrashWatch {
   }
 
   /**
+   * Checks every workflow that has a driver at once (`baton list`, `baton sessions`, the dashboard's lists): one read
+   * of the leases, then a crash handled for each driver that is gone, as `check` does; the workflows it changed.
+   */
+  async sweep(): Promise<string[]> {
+    const registry = this.service.store.leases;
+    if (!registry) return [];
+    const changed: string[] = [];
+    for (const lease of await registry.list()) {
+      if (leaseVerdict(lease, this.o.ports) === 'live') continue;
+      const s = await this.service.runner.load(lease.workflow_id).catch(() => null);
+      if (s && (await this.check(s))) changed.push(s.id);
+    }
+    return changed;
+  }
+
+  /**
    * Takes a gone driver's lease over for `holder` (compare-and-set on the old owner; with `onlyIfExpired`, only
    * while it is still expired), then recovers the workflow. Returns the line that says what was done, or null when
    * another process got there first (or the old owner renewed its lease).

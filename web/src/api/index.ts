@@ -2,4 +2,5 @@ export { api, ApiError, onUnauthorized, seg } from './api-client.js';
 export { openLiveSocket, type LiveState } from './live-socket.js';
 export { tokenStore } from './token-store.js';
 export { isResumable, isTerminal } from './status-rules.js';
+export { resumedWords } from './resumed-words.js';
 export type * from './types.js';

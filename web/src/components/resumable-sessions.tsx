@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, ApiError, seg, type ResumeResult, type SessionsTable } from '../api/index.js';
+import { api, ApiError, resumedWords, seg, type ResumeResult, type SessionsTable } from '../api/index.js';
 import { hrefOf, navigate } from '../hooks/use-hash-route.js';
 import { useApi } from '../hooks/use-api.js';
 import { useLiveTick } from '../live/index.js';
@@ -20,7 +20,7 @@ export function ResumableSessions() {
     setBusy(id);
     try {
       const r = await api.post<ResumeResult>(`/workflows/${seg(id)}/resume`);
-      toast.success(`Resumed: session ${r.session_number} started`);
+      toast.success(`Resumed: ${resumedWords(r)}`);
       navigate(hrefOf.workflow(id));
     } catch (e) {
       toast.error(`Failed to resume: ${e instanceof ApiError ? e.message : String(e)}`);

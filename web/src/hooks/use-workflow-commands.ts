@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { api, ApiError, seg, type PauseResult, type ResumeResult } from '../api/index.js';
+import { api, ApiError, resumedWords, seg, type PauseResult, type ResumeResult } from '../api/index.js';
 import { useToast } from '../components/toast-provider.js';
 
 export type CommandName = 'pause' | 'resume' | 'abandon';
@@ -57,7 +57,7 @@ export function useWorkflowCommands(workflowId: string, onDone: () => void): Wor
         'resume',
         async () => {
           const r = await api.post<ResumeResult>(`${path}/resume`);
-          return `Workflow resumed: session ${r.session_number} started${r.requeued ? ', queued again for the workers' : ''}`;
+          return `Workflow resumed: ${resumedWords(r)}`;
         },
         'Failed to resume workflow',
       ),

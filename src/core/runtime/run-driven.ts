@@ -1,0 +1,54 @@
+import type { WorkflowState } from '../schemas/state.js';
+
+/**
+ * What runs an in-progress workflow next when nothing does now, and why: `command` is what a person runs (null when
+ * a worker will go on with it by itself).
+ */
+export interface NextStep {
+  command: string | null;
+  reason: string;
+}
+
+/**
+ * A workflow Baton's own driver runs (`baton run`, a worker, `baton serve`): a driver launched an agent for it, and
+ * no agent's hooks report into its current session. Between two runs nothing runs such a workflow: no agent of the
+ * person's own picks it up, as one followed by hooks does at the next prompt.
+ */
+export function runDriven(s: WorkflowState): boolean {
+  return !!s.agent && !s.sessions.at(-1)?.agent;
+}
+
+/** The step that goes on with an in-progress workflow `baton run` drives while nothing runs it. */
+export const runNext = (workflowId: string): NextStep => ({
+  command: `baton run -w ${workflowId}`,
+  reason: 'this workflow is run by `baton run`: nothing runs it until then',
+});
+
+/** The step of such a workflow queued for the workers: one of them goes on with it. */
+export const queuedNext = (): NextStep => ({
+  command: null,
+  reason: 'it is queued for the workers, one of which goes on with it (`baton queue`)',
+});
+
+/** An in-progress workflow nothing runs, in words that end with what goes on with it. */
+export const nothingRunsIt = (n: NextStep) =>
+  n.command
+    ? `nothing runs it (it is run by \`baton run\`, and none drives it now): \`${n.command}\` goes on from where it is`
+    : `nothing runs it now: ${n.reason}`;
+
+/** Why no agent runs the session, as the session status says it: "no (... nothing runs it until `baton run -w wf-1`)". */
+export const notRunningNote = (n: NextStep) =>
+  n.command ? `no (it is run by \`baton run\`: nothing runs it until \`${n.command}\`)` : `no (${n.reason})`;
+
+/** "`baton run -w wf-1` (this workflow is run by ...)", or the reason alone for a queued one. */
+export const nextStepText = (n: NextStep) => (n.command ? `\`${n.command}\` (${n.reason})` : n.reason);
+
+/**
+ * The current session was started by a person's resume or recovery and no driver has launched an agent into it yet:
+ * the driver that picks it up hands its agent the compiled context, as it does after resuming the workflow itself.
+ */
+export function resumedWithoutAgent(s: WorkflowState): boolean {
+  const session = s.sessions.at(-1);
+  if (s.status !== 'in_progress' || !session || session.origin === 'create') return false;
+  return !s.agent || Date.parse(s.agent.launched_at) < Date.parse(session.started_at);
+}

@@ -1,0 +1,167 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { agentWorkspace, fakeClaude, until } from '../helpers/agent-workspace.js';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/git-repo.js';
+import { startServerProcess } from '../helpers/server.js';
+
+// A workflow `baton run` drives has no agent of its own between runs: after a person resumes or recovers it, or after
+// its driver or agent died, nothing runs it until the next `baton run`. Every command says so, and none claims an
+// agent runs.
+
+interface SessionStatus {
+  is_agent_running: boolean;
+  agent_running_note: string;
+}
+interface NextStep {
+  command: string | null;
+  reason: string;
+}
+
+function workspace() {
+  const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
+  /** The CLI as a person reads it (no --json). */
+  const human = (args: string[], extra: Record<string, string> = {}) =>
+    runCli(args, { cwd: ws.repo, env: { ...ws.env, ...extra } });
+  const id = async () => (await ws.cli(['status'])).json<{ workflow: { id: string } }>().workflow.id;
+  return { ...ws, human, id };
+}
+
+/** `baton run` with its agent mid-task (it works a minute after its first tool call). */
+async function midTask(ws: ReturnType<typeof workspace>) {
+  const run = ws.spawnRun(['--json', 'run', '--agent', 'claude-code', '--heartbeat', '200ms'], {
+    FAKE_HANG_MS: '60000',
+  });
+  const agent = await until('the agent to be mid-task', async () => {
+    const rows = (await ws.cli(['executors', 'list'])).json<
+      { pid: number | null; resume_token: string | null; session_state: string }[]
+    >();
+    return rows.find((r) => r.resume_token && r.pid && r.session_state === 'running') ?? null;
+  });
+  return { run, agentPid: agent.pid as number };
+}
+
+describe('a workflow `baton run` drives, resumed by a person', () => {
+  it('resume (the API, as the dashboard does; the CLI) names `baton run -w`; status keeps naming it; no agent is claimed; `baton run` goes on with the briefing', async () => {
+    const ws = workspace();
+    expect((await ws.create()).code).toBe(0);
+    const first = await ws.cli(['run', '--agent', 'claude-code', '--max-tasks', '1']);
+    expect(first.code, first.stderr).toBe(0);
+    const id = await ws.id();
+    expect((await ws.cli(['status'])).json<{ workflow: { status: string } }>().workflow.status).toBe(
+      'paused',
+    );
+
+    // The dashboard's Resume: POST /api/workflows/{id}/resume on a real `baton serve`, which runs no agent itself.
+    const server = await startServerProcess(ws.home);
+    try {
+      const res = await server.api(`/api/workflows/${id}/resume`, { method: 'POST', json: {} });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { session_number: number; next_step: NextStep | null };
+      expect(body.session_number).toBe(2);
+      expect(body.next_step).toEqual({ command: `baton run -w ${id}`, reason: expect.any(String) });
+      expect(body.next_step?.reason).toContain('nothing runs it');
+    } finally {
+      await server.stop();
+    }
+
+    const status = await ws.human(['status']);
+    expect(status.stdout).toContain('status: in_progress');
+    expect(status.stdout).toContain(`to go on: \`baton run -w ${id}\``);
+    const st = (await ws.cli(['status'])).json<{ next_step: NextStep | null }>();
+    expect(st.next_step).toEqual({ command: `baton run -w ${id}`, reason: expect.any(String) });
+    const ss = (await ws.cli(['session-status'])).json<SessionStatus>();
+    expect(ss.is_agent_running).toBe(false);
+    expect(ss.agent_running_note).toContain(`baton run -w ${id}`);
+    expect(ss.agent_running_note).not.toContain('assumed');
+
+    // `baton run` goes on in a fresh agent session fed the briefing the resume compiled, and stops after T2.
+    const prompts = tempDir('baton-prompts-');
+    const second = await ws.cli(['run', '--agent', 'claude-code', '--max-tasks', '1'], {
+      FAKE_PROMPT_DIR: prompts,
+    });
+    expect(second.code, second.stderr).toBe(0);
+    const [prompt] = readdirSync(prompts).map((f) => readFileSync(join(prompts, f), 'utf8'));
+    expect(prompt).toContain('## Resume context');
+    // While `baton run` held the workflow, nothing said to start another: the run ended paused again.
+    expect((await ws.cli(['status'])).json<{ next_step: NextStep | null }>().next_step).toBeNull();
+
+    // The CLI's resume says it in words, after the report.
+    const resumed = await ws.human(['resume']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain(`resumed ${id}: session 3`);
+    expect(resumed.stdout).toContain(
+      `to go on: \`baton run -w ${id}\` (this workflow is run by \`baton run\`: nothing runs it until then)`,
+    );
+    const last = await ws.cli(['run', '--agent', 'claude-code']);
+    expect(last.code, last.stderr).toBe(0);
+    expect(last.json<{ status: string }>().status).toBe('completed');
+  });
+});
+
+describe('a `baton run` killed, then read first by any command', () => {
+  it.each(['sessions', 'list', 'resume'])(
+    '`baton %s` notices the dead driver (one line), and sees the workflow interrupted',
+    async (first) => {
+      const ws = workspace();
+      expect((await ws.create()).code).toBe(0);
+      const id = await ws.id();
+      const { run } = await midTask(ws);
+      run.child.kill('SIGKILL');
+      await run.exited;
+      const r = await ws.cli([first]);
+      expect(r.code, r.stderr).toBe(0);
+      const notice = r.stderr.trim().split('\n');
+      expect(notice).toHaveLength(1);
+      expect(notice[0]).toContain(`${id}: the driver \`baton run --agent claude-code\``);
+      expect(notice[0]).toContain('the workflow is now interrupted');
+      if (first === 'sessions')
+        expect(r.json<{ sessions: unknown[] }>().sessions).toEqual([
+          expect.objectContaining({ id, status: 'interrupted', resumable: true }),
+        ]);
+      if (first === 'list')
+        expect(r.json<{ workflows: unknown[] }>().workflows).toEqual([
+          expect.objectContaining({ id, status: 'interrupted' }),
+        ]);
+      if (first === 'resume') {
+        // resumed from the crash, and told that `baton run` is what runs it
+        expect(r.json<{ session_number: number; next_step: NextStep }>()).toMatchObject({
+          session_number: 2,
+          next_step: { command: `baton run -w ${id}` },
+        });
+        const ss = (await ws.cli(['session-status'])).json<SessionStatus>();
+        expect(ss.is_agent_running).toBe(false);
+        const rerun = await ws.cli(['run', '--agent', 'claude-code']);
+        expect(rerun.code, rerun.stderr).toBe(0);
+        expect(rerun.json<{ status: string }>().status).toBe('completed');
+      } else {
+        // handled once: the next command has nothing to say
+        expect((await ws.cli(['status'])).stderr).toBe('');
+      }
+    },
+  );
+
+  it('the agent killed alone: resume and recover say that nothing runs it and `baton run -w` goes on', async () => {
+    const ws = workspace();
+    expect((await ws.create()).code).toBe(0);
+    const id = await ws.id();
+    const { run, agentPid } = await midTask(ws);
+    process.kill(agentPid, 'SIGKILL');
+    expect(await run.exited).toBe(1);
+    const resume = await ws.human(['resume']);
+    expect(resume.code).toBe(3);
+    expect(resume.stderr).not.toContain('it is running');
+    expect(resume.stderr).toContain('nothing runs it');
+    expect(resume.stderr).toContain(`\`baton run -w ${id}\``);
+    const recover = await ws.human(['recover']);
+    expect(recover.stdout.split('\n')[0]).toContain('nothing runs it');
+    expect(recover.stdout.split('\n')[0]).toContain(`\`baton run -w ${id}\``);
+    expect(recover.stdout.split('\n')[0]).not.toContain('it is not stopped');
+    const status = await ws.human(['status']);
+    expect(status.stdout).toContain(`to go on: \`baton run -w ${id}\``);
+    const ss = (await ws.cli(['session-status'])).json<SessionStatus>();
+    expect(ss.is_agent_running).toBe(false);
+    expect(ss.agent_running_note).toContain(`baton run -w ${id}`);
+  });
+});
