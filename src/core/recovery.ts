@@ -108,12 +108,21 @@ export function assertRecoverable(s: WorkflowState, next: NextStep | null = null
     });
 }
 
+/** Whether the worktree is as the workflow's latest snapshot saw it (branch, HEAD, changed files): unknown without git. */
+export type WorktreeAgreement = 'agrees' | 'differs' | 'unknown';
+
 export interface RecoveryInput {
   /** What goes on with an in-progress workflow nothing runs now (see `recoveryRefusal`). */
   next?: NextStep | null;
+  worktree?: WorktreeAgreement;
 }
 
-/** The Go Team recovery options: back to a checkpoint (with what is lost), the live state, or a fresh start. */
+/**
+ * The Go Team recovery options: back to a checkpoint (with what is lost), the live state, or a fresh start. The live
+ * state loses no recorded action, so it is the one recommended when the worktree is still as the workflow last saw
+ * it; the checkpoint is recommended only when they differ (or nobody could compare them), as it puts the worktree
+ * and the task states back together at a known point.
+ */
 export function recoveryOptions(
   s: WorkflowState,
   liveSavedAt: string | null,
@@ -126,7 +135,7 @@ export function recoveryOptions(
     options.push({
       type: 'checkpoint',
       target: last.name,
-      description: `Resume from the last checkpoint ${last.name} (safe)`,
+      description: `Resume from the last checkpoint ${last.name}: its task states, and its commit in the worktree`,
       data_loss: `${actions} action${actions === 1 ? '' : 's'} since the checkpoint`,
       actions_since: actions,
       seconds_since: null,
@@ -166,7 +175,7 @@ export function recoveryOptions(
     interrupt_reason: s.interrupt_reason,
     last_known_state: { task: running?.id ?? null, last_event_seq: s.version, last_activity: s.updated_at },
     options,
-    recommended: last ? 'checkpoint' : 'live_state',
+    recommended: last && input.worktree !== 'agrees' ? 'checkpoint' : 'live_state',
   };
 }
 
@@ -188,4 +197,21 @@ export function interruptRecovery(
     last_checkpoint: cp?.target ?? null,
     actions_since_checkpoint: cp?.actions_since ?? null,
   };
+}
+
+/**
+ * The checkpoint option in words once its git restore is planned: whether the branch moves and the commits that
+ * would leave it (kept on a backup ref by the restore), so that moving work off the branch is never left unsaid.
+ */
+export function checkpointDescription(option: RecoveryOption, git: OptionChanges['git']): string {
+  if (!git) return option.description;
+  const branch = git.branch ?? 'HEAD';
+  const to = git.to.slice(0, 12);
+  const n = git.commits_count;
+  const move = !git.moves_branch
+    ? `${branch} stays at ${to}`
+    : n > 0
+      ? `moves ${branch} back to ${to}: ${n} commit${n === 1 ? ' leaves' : 's leave'} the branch (kept on a backup ref)`
+      : `moves ${branch} to ${to}`;
+  return `${option.description}; ${move}`;
 }

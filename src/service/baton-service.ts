@@ -40,6 +40,7 @@ import {
   pauseOverdue,
   workSpanOf,
   assertRecoverable,
+  checkpointDescription,
   invalidTransition,
   nothingRunsIt,
   type NextStep,
@@ -479,7 +480,7 @@ export class BatonService {
           git: null,
           note: `cannot plan the git restore: ${e.message}`,
         }));
-        options.push({ ...o, changes });
+        options.push({ ...o, description: checkpointDescription(o, changes.git), changes });
       } else if (o.type === 'fresh') {
         const tasks = s.tasks
           .filter((t) => t.status !== 'pending')

@@ -23,7 +23,9 @@ import {
   type GitCapture,
   sameHead,
   workSpanOf,
+  gitDivergence,
   type NextStep,
+  type WorktreeAgreement,
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import { findCheckpoint, listCheckpoints } from './checkpoint-lookup.js';
@@ -268,14 +270,18 @@ export class Queries {
   }
 
   /**
-   * The recovery options, each with the size of the context it would hand over and what that costs. `next`: what
-   * goes on with an in-progress workflow nothing runs now.
+   * The recovery options, each with the size of the context it would hand over and what that costs; the one
+   * recommended depends on whether the worktree is still as the latest snapshot saw it. `next`: what goes on with
+   * an in-progress workflow nothing runs now.
    */
   async recoveryOptions(s: WorkflowState, next: NextStep | null = null) {
     const live = await this.store.loadLiveState(s.id);
-    const plan = recoveryOptions(s, live?.saved_at ?? null, { next });
-    if (!s.last_snapshot) return plan;
+    if (!s.last_snapshot) return recoveryOptions(s, live?.saved_at ?? null, { next });
     const latest = await this.latestSnapshot(s);
+    const plan = recoveryOptions(s, live?.saved_at ?? null, {
+      next,
+      worktree: await this.worktreeAgreement(s, latest),
+    });
     const price = this.options.inputPricePerMTok ?? 3;
     const options = [];
     for (const o of plan.options) {
@@ -293,6 +299,14 @@ export class Queries {
       });
     }
     return { ...plan, options };
+  }
+
+  /** Whether the worktree is as the snapshot saw it: a resume from it would warn about nothing in git. */
+  private async worktreeAgreement(s: WorkflowState, snap: SessionSnapshot): Promise<WorktreeAgreement> {
+    if (!this.git || !snap.git_state) return 'unknown';
+    const now = await this.git.captureGitState(s.worktree, workSpanOf(s));
+    if (!now.state) return 'unknown';
+    return gitDivergence(snap.git_state, now).length === 0 ? 'agrees' : 'differs';
   }
 
   async latestSnapshot(s: WorkflowState): Promise<SessionSnapshot> {

@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, fakeClaude, until } from '../helpers/agent-workspace.js';
 import { runCli } from '../helpers/cli.js';
-import { tempDir } from '../helpers/git-repo.js';
+import { gitIn, tempDir } from '../helpers/git-repo.js';
 import { startServerProcess } from '../helpers/server.js';
 
 // A workflow `baton run` drives has no agent of its own between runs: after a person resumes or recovers it, or after
@@ -163,5 +163,41 @@ describe('a `baton run` killed, then read first by any command', () => {
     const ss = (await ws.cli(['session-status'])).json<SessionStatus>();
     expect(ss.is_agent_running).toBe(false);
     expect(ss.agent_running_note).toContain(`baton run -w ${id}`);
+  });
+});
+
+describe('recovering a `baton run` whose agent had committed', () => {
+  it('recommends the live state (no work lost), says the checkpoint moves commits off the branch, and names `baton run -w` after', async () => {
+    const ws = workspace();
+    expect((await ws.create()).code).toBe(0);
+    const id = await ws.id();
+    // T1 done by hand: its checkpoint is at the first commit
+    await ws.cli(['task', 'start', 'T1']);
+    expect((await ws.cli(['task', 'done', 'T1'])).code).toBe(0);
+    const { run } = await midTask(ws);
+    // the agent commits its T2 work, then its driver dies
+    writeFileSync(join(ws.repo, 'api.txt'), 'the API\n');
+    gitIn(ws.repo, 'add', 'api.txt');
+    gitIn(ws.repo, 'commit', '-qm', 'T2: the API');
+    const head = gitIn(ws.repo, 'rev-parse', 'HEAD').trim();
+    run.child.kill('SIGKILL');
+    await run.exited;
+
+    const plan = await ws.human(['recover']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('[2] live_state (recommended)');
+    expect(plan.stdout).not.toContain('(safe)');
+    const cpLine = plan.stdout.split('\n').find((l) => l.includes('[1] checkpoint'));
+    expect(cpLine).toMatch(/moves main back .*1 commit leaves the branch/);
+    const json = (await ws.cli(['recover'])).json<{ recovery: { recommended: string } }>();
+    expect(json.recovery.recommended).toBe('live_state');
+
+    const recovered = await ws.human(['recover', '--option', 'live_state']);
+    expect(recovered.code, recovered.stderr).toBe(0);
+    expect(recovered.stdout).toContain(`to go on: \`baton run -w ${id}\``);
+    expect(gitIn(ws.repo, 'rev-parse', 'HEAD').trim()).toBe(head);
+    const ss = (await ws.cli(['session-status'])).json<SessionStatus>();
+    expect(ss.is_agent_running).toBe(false);
+    expect((await ws.human(['status'])).stdout).toContain(`to go on: \`baton run -w ${id}\``);
   });
 });

@@ -1,5 +1,7 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo } from '../helpers/git-repo.js';
+import { gitIn, makeRepo } from '../helpers/git-repo.js';
 import { makeService, sqliteStore, TestClock } from '../helpers/service.js';
 
 const tasks = [
@@ -30,10 +32,11 @@ describe('recovery of an interrupted workflow (Go Team options)', () => {
     // Data loss is counted in actions and work, never in wall time: an hour later the options say the same.
     clock.advance(3_600_000);
     expect(await svc.queries.recoveryOptions(await svc.resolve(ref))).toEqual(plan);
+    // the worktree is as the crash snapshot saw it: the live state, which loses nothing, is the one recommended
     expect(plan).toMatchObject({
       status: 'interrupted',
       interrupt_reason: 'heartbeat lost',
-      recommended: 'checkpoint',
+      recommended: 'live_state',
     });
     expect(plan.last_known_state.task).toBe('T2');
     const [cp, live, fresh] = plan.options;
@@ -46,6 +49,27 @@ describe('recovery of an interrupted workflow (Go Team options)', () => {
       expect(o.context_tokens).toBeGreaterThan(50);
       expect(o.estimated_cost_usd).toBeCloseTo((o.context_tokens! * 3) / 1e6, 6);
     }
+  });
+
+  it('recommends the checkpoint once the worktree differs from what the workflow last saw; says what it moves', async () => {
+    const { svc, ref } = await interrupted();
+    const s = await svc.resolve(ref);
+    const before = (await svc.recoveryOptions(ref)).options[0]!;
+    // the checkpoint's commit is HEAD still: nothing leaves the branch, and the option says so
+    expect(before.description).toMatch(
+      /^Resume from the last checkpoint cp-01-architecture: .*; main stays at [0-9a-f]{12}$/,
+    );
+    writeFileSync(join(s.worktree, 'later.txt'), 'later\n');
+    gitIn(s.worktree, 'add', 'later.txt');
+    gitIn(s.worktree, 'commit', '-qm', 'a commit after the stop');
+    const plan = await svc.recoveryOptions(ref);
+    expect(plan.recommended).toBe('checkpoint');
+    const cp = plan.options[0]!;
+    expect(cp.description).not.toContain('safe');
+    expect(cp.description).toMatch(
+      /; moves main back to [0-9a-f]{12}: 1 commit leaves the branch \(kept on a backup ref\)$/,
+    );
+    expect(cp.changes?.git).toMatchObject({ moves_branch: true, commits_count: 1 });
   });
 
   it('restores the task state of a checkpoint and resumes in a new session', async () => {
