@@ -66,7 +66,10 @@ export function runProgress(o: ProgressOptions) {
     }
     switch (e.event) {
       case 'run.started':
-        return say(`driving ${e.workflow_id} with ${e.agent} (session ${e.session_number})`);
+        // going on from a pause or an interruption, the new session is said by the next line (session.started)
+        return say(
+          `driving ${e.workflow_id} with ${e.agent}${e.resuming ? '' : ` (session ${e.session_number})`}`,
+        );
       case 'crash.handled':
         return; // said by the runner's own line
       case 'note':

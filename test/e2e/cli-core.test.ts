@@ -78,7 +78,18 @@ for (const mode of cliModes) {
           '--command',
           'npm test',
         ],
-        ['record', 'usage', '--tokens', '120000', '--cost-usd', '0.42', '--context-window', '200000'],
+        [
+          'record',
+          'usage',
+          '--tokens',
+          '120000',
+          '--cost-usd',
+          '0.42',
+          '--context-window',
+          '200000',
+          '--duration',
+          '23',
+        ],
       ]) {
         const r = await baton(...args);
         expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
@@ -113,7 +124,8 @@ for (const mode of cliModes) {
       expect(plain).toContain(
         `to go on: \`baton run -w ${id}\` (Baton runs the agent) or \`baton resume -w ${id}\``,
       );
-      expect(plain).toMatch(/^usage: 120,000 tokens, 0 calls, 0 tool calls, \$0\.42/m);
+      // an agent time under a minute in seconds, as every span is said
+      expect(plain).toMatch(/^usage: 120,000 tokens, 0 calls, 0 tool calls, \$0\.42, agent time 0m23s(;|$)/m);
       expect(status.snapshots).toHaveLength(1);
       expect(status.snapshots[0]).toMatchObject({
         trigger: 'pause',
@@ -457,7 +469,11 @@ for (const mode of cliModes) {
     it('works outside git with a clear note in the snapshot', async () => {
       const dir = tempDir('baton-nogit-');
       const baton = (...args: string[]) => runCli(args, { cwd: dir, env });
-      await baton('create', '--title', 'plain dir', '--task', 'A:one', '--task', 'B:two:A');
+      const created = await baton('create', '--title', 'plain dir', '--task', 'A:one', '--task', 'B:two:A');
+      // said once, where the user looks, with what is lost without git
+      expect(created.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^baton: warning: .* is not a git repository: .*checkpoints record no commit/),
+      ]);
       expect((await baton('task', 'done', 'A')).code).toBe(0);
       const snaps = (await baton('snapshots', '--json')).json<{ snapshots: { id: string }[] }>();
       const snap = (await baton('snapshot', snaps.snapshots[0]!.id, '--json')).json<{

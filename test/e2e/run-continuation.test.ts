@@ -56,6 +56,13 @@ describe.each(backends)('baton run goes on by itself ($name)', ({ database }) =>
       ['T3', 'done'],
     ]);
     expect(events.some((e) => e.event === 'usage' && e.context_utilization === 0.9)).toBe(true);
+    // a full context pauses at the boundary of T1 and T2; on the last task it is said that no pause follows
+    const full = r.stderr.split('\n').filter((l) => l.includes('context 90% full'));
+    expect(full).toEqual([
+      'baton run: context 90% full: pausing at the task boundary (exhaustion)',
+      'baton run: context 90% full: pausing at the task boundary (exhaustion)',
+      'baton run: context 90% full: T3 is the last task, so no pause: the workflow completes when it is done',
+    ]);
 
     // status --json: the cost of every session summed; the context a gauge of its own.
     const st = (await ws.cli(['status', '-w', id])).json<{
@@ -263,6 +270,35 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
     const again = await ws.cli(['run', '--agent', 'claude-code']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.json<{ status: string }>().status).toBe('completed');
+    // the run goes on in a new session: its opening says so, not the interrupted session's number
+    const opened = ndjson(again.stdout).filter(
+      (e) => e.event === 'run.started' || e.event === 'session.started',
+    );
+    expect(opened).toMatchObject([
+      { event: 'run.started', session_number: 1, resuming: true },
+      { event: 'session.started', session_number: 2, reason: 'interrupted' },
+    ]);
+  });
+
+  it('outside a git repository: create and run each warn once, saying what is lost without git, and work', async () => {
+    const dir = tempDir('baton-nogit-run-');
+    const env = { BATON_HOME: tempDir('baton-home-'), BATON_URL: undefined, BATON_DATABASE_URL: undefined };
+    const script = join(tempDir('baton-cmd-'), 'agent.sh');
+    writeFileSync(script, '#!/bin/sh\ncat > /dev/null\necho done\n');
+    chmodSync(script, 0o755);
+    const b = (...args: string[]) => runCli(args, { cwd: dir, env });
+    const warning = new RegExp(
+      `^baton: warning: ${dir} is not a git repository: Baton keeps the workflow's log, snapshots and briefing, but its checkpoints record no commit \\(none can put your files back\\) and the briefing has no branch, changes or commits; \`git init\` and a first commit before the work to have them$`,
+    );
+    const created = await b('create', '--title', 'No git', '--task', 'T1:one', '--task', 'T2:two:T1');
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stderr.trim().split('\n')).toEqual([expect.stringMatching(warning)]);
+    const run = await b('run', '--agent', 'command', '--agent-bin', script);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/is completed/);
+    expect(run.stderr.split('\n').filter((l) => l.includes('not a git repository'))).toEqual([
+      expect.stringMatching(warning),
+    ]);
   });
 
   it('Ctrl-C on an agent that ignores SIGTERM: SIGKILL after the grace time, said, and the workflow interrupted', async () => {

@@ -125,6 +125,23 @@ describe('baton run progress on a terminal', () => {
     ]);
   });
 
+  it('opens with the session the run drives in, or with none when it goes on in a new one (said next)', () => {
+    const { p, err } = harness({ columns: null });
+    const opened = {
+      event: 'run.started' as const,
+      workflow_id: wf,
+      agent: 'codex',
+      session_number: 1,
+      driver: 'baton run',
+    };
+    p.onEvent({ ...opened, resuming: false });
+    p.onEvent({ ...opened, resuming: true });
+    expect(err).toEqual([
+      'baton run: driving wf-1 with codex (session 1)\n',
+      'baton run: driving wf-1 with codex\n',
+    ]);
+  });
+
   it('--json: one JSON line per event (agent output only with --verbose), the report last', () => {
     const { p, out, err, tty } = harness({ json: true, columns: null });
     for (const e of [started, usage(0.5, 0.1), output, finished('done')]) p.onEvent(e);

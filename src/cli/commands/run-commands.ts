@@ -4,6 +4,7 @@ import { AgentRunner } from '../../service/runtime/index.js';
 import { agentSetup, assertAgentStartable, type AgentFlags } from '../agent-setup.js';
 import { agentOptions, runBasics, runShared } from '../agent-runs.js';
 import { runProgress } from '../run-progress.js';
+import { warnWithoutGit } from '../git-warning.js';
 import { parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 
@@ -80,6 +81,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       const profile = assertAgentStartable(setup, state.worktree, rt.env);
       // Engine, image, worktree: checked before any task starts or anything is created.
       await setup.executor.preflight?.(state.worktree);
+      await warnWithoutGit(rt.io, state.worktree);
       const shared = runShared(service, setup, settings, rt.env);
       const report = await new AgentRunner(service).run(
         { workflowId: state.id },

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import {
   agentLabel,
+  formatSpan,
   invalidInput,
   nextStepText,
   progressLabel,
@@ -57,7 +58,8 @@ function usageLine(u: UsageMetrics): string | null {
     `${thousands(u.tokens_used)} tokens${u.output_tokens ? ` (output ${thousands(u.output_tokens)})` : ''}`,
     `${thousands(u.llm_calls)} calls, ${thousands(u.tool_calls)} tool calls`,
     ...(u.cost_usd !== null ? [`$${u.cost_usd.toFixed(2)}`] : []),
-    ...(u.session_duration_seconds ? [`agent time ${Math.round(u.session_duration_seconds / 60)} min`] : []),
+    // a span as every span is said ("0m23s", "42m10s", "3h05m"): a short one is not "0 min"
+    ...(u.session_duration_seconds ? [`agent time ${formatSpan(u.session_duration_seconds * 1000)}`] : []),
   ];
   const ctx =
     u.context_tokens != null

@@ -12,6 +12,7 @@ import {
 import type { WorkflowView } from '../../client/views.js';
 import { action, workflowOption } from '../action.js';
 import { collect, parseTaskSpec } from '../parse.js';
+import { warnWithoutGit } from '../git-warning.js';
 import type { Runtime } from '../runtime.js';
 import { table } from '../output.js';
 import { rebuildFromDiskCommand } from './disk-rebuild-command.js';
@@ -85,6 +86,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
             : null;
         const w = await client.create({ title: o.title as string, tasks, issue, plan, cwd: rt.cwd });
         print({ id: w.id, workflow: w }, () => `created ${describe(w)}`);
+        await warnWithoutGit(rt.io, w.worktree);
       }),
     );
 

@@ -136,6 +136,7 @@ export class AgentRunner {
       workflow_id: id,
       agent: o.profile.name,
       session_number: s.session_count,
+      resuming: isResumable(s.status),
       driver: o.ownership?.command ?? 'baton run',
     });
     // Paused by a usage limit that has not reset yet: --auto-resume waits for it; else the person is told that the

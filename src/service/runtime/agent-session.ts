@@ -192,9 +192,12 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     const m = measureCapacity(u, ctx.profile.context_window);
     const verdict = capacityVerdict(m, ctx.capacity);
     if (!m || verdict === 'ok') return;
+    // every other task finished: the workflow completes at this task's end, and a pause asked for now never comes
+    let last = false;
     await service.runner.run(
       workflowId,
       (d) => {
+        last = d.state.tasks.every((t) => t.id === taskId || t.status === 'done' || t.status === 'skipped');
         warnCapacity(d, m, verdict === 'pause' ? ctx.capacity.pauseAt : ctx.capacity.warnAt);
         if (
           verdict === 'pause' &&
@@ -215,7 +218,12 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     );
     if (verdict === 'pause' && !pauseAsked) {
       pauseAsked = true;
-      ctx.log(`context ${Math.round(m.utilization * 100)}% full: pausing at the task boundary (exhaustion)`);
+      const full = `context ${Math.round(m.utilization * 100)}% full`;
+      ctx.log(
+        last
+          ? `${full}: ${taskId} is the last task, so no pause: the workflow completes when it is done`
+          : `${full}: pausing at the task boundary (exhaustion)`,
+      );
     }
   };
   // a failure while recording what the agent does is said in the run's log, once for each cause (the run goes on)

@@ -3,7 +3,16 @@
  * step (elsewhere), or NDJSON progress events (`--json`). The same events whatever the executor.
  */
 export type RunEvent =
-  | { event: 'run.started'; workflow_id: string; agent: string; session_number: number; driver: string }
+  | {
+      event: 'run.started';
+      workflow_id: string;
+      agent: string;
+      /** The workflow's session when the run starts. */
+      session_number: number;
+      /** The workflow is paused or interrupted: the run goes on in a new session, which `session.started` names. */
+      resuming: boolean;
+      driver: string;
+    }
   | { event: 'crash.handled'; workflow_id: string; message: string }
   | {
       event: 'session.started';
