@@ -43,11 +43,14 @@ function rootProgram(io: Io): Command {
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
 }
 
+/** The root's options that take a value (`--home <dir>`, ...). */
+function rootValueOptions(program: Command): Set<string | undefined> {
+  return new Set(program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]));
+}
+
 /** The command word of argv (the first argument that is neither a global option nor an option's value). */
 function commandWord(program: Command, argv: string[]): { word: string; at: number } | null {
-  const takesValue = new Set(
-    program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]),
-  );
+  const takesValue = rootValueOptions(program);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') return argv[i + 1] === undefined ? null : { word: argv[i + 1]!, at: i + 1 };
@@ -55,6 +58,34 @@ function commandWord(program: Command, argv: string[]): { word: string; at: numb
     if (takesValue.has(a)) i += 1;
   }
   return null;
+}
+
+/**
+ * `-w <id>` (or `--workflow <id>`, `--workflow=<id>`) written before the command word, as in `baton -w wf-1 record
+ * decision ...`, moved to the end, where the command reads it: the commands that name a workflow take `-w`, the
+ * root takes none.
+ */
+export function hoistWorkflowOption(program: Command, argv: string[]): string[] {
+  const takesValue = rootValueOptions(program);
+  const moved: string[] = [];
+  let i = 0;
+  const rest: string[] = [];
+  for (; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--' || !a.startsWith('-')) break;
+    if ((a === '-w' || a === '--workflow') && i + 1 < argv.length) moved.push(a, argv[++i]!);
+    else if (a.startsWith('--workflow=')) moved.push(a);
+    else {
+      rest.push(a);
+      if (takesValue.has(a) && i + 1 < argv.length) rest.push(argv[++i]!);
+    }
+  }
+  if (moved.length === 0) return argv;
+  const tail = argv.slice(i);
+  const dashes = tail.indexOf('--');
+  return dashes < 0
+    ? [...rest, ...tail, ...moved]
+    : [...rest, ...tail.slice(0, dashes), ...moved, ...tail.slice(dashes)];
 }
 
 /** The modules a command line needs: its command's, every one for the full help, none for --version. */
@@ -86,6 +117,7 @@ export async function main(
   env = process.env,
 ): Promise<number> {
   const program = rootProgram(io);
+  argv = hoistWorkflowOption(program, argv);
   // `baton version` is the word people try for `baton --version`
   const asked = commandWord(program, argv);
   if (asked?.word === 'version') argv = argv.map((a, i) => (i === asked.at ? '--version' : a));

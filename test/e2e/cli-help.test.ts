@@ -96,6 +96,32 @@ describe('baton --help and mistakes', () => {
     }
   });
 
+  it('takes -w written before the command word, as an agent writes `baton -w <id> record ...`', async () => {
+    const own = tempDir('baton-help-w-');
+    const baton = (...args: string[]) => runCli(args, { cwd: repo, env: { BATON_HOME: own, BATON_URL: '' } });
+    const made = await baton('--json', 'create', '--title', 'Before', '--task', 'T1:One');
+    expect(made.code, made.stderr).toBe(0);
+    const id = (made.json() as { workflow: { id: string } }).workflow.id;
+    const rec = await baton(
+      '-w',
+      id,
+      'record',
+      'decision',
+      '--type',
+      'approach',
+      '--description',
+      'Use a queue',
+    );
+    expect(rec.code, rec.stderr).toBe(0);
+    const shown = await baton('--workflow', id, '--json', 'status');
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(JSON.stringify(shown.json())).toContain(id);
+    const wrong = await baton('-w', id, 'list');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("unknown option '-w'");
+    rmSync(own, { recursive: true, force: true });
+  });
+
   it('takes `baton version` for `baton --version`', async () => {
     const r = await baton('version');
     expect(r).toMatchObject({ code: 0, stdout: `${PACKAGE_VERSION}\n`, stderr: '' });
