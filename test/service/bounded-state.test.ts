@@ -166,6 +166,8 @@ describe('a workflow with thousands of sessions, checkpoints, imports and open e
     expect(options.options.map((o) => o.type)).toContain('checkpoint');
     const r = await t.service.recover({ workflowId: id }, 'checkpoint', 'step-2');
     expect(r.status).toBe('in_progress');
+    // recovered, it runs again: a name only matters to a workflow that stopped once more
+    await t.service.interrupt({ workflowId: id }, 'heartbeat lost');
     await expect(t.service.recover({ workflowId: id }, 'checkpoint', 'no-such')).rejects.toThrow(
       /no checkpoint no-such .* and \d+ older: baton checkpoints lists them/,
     );
