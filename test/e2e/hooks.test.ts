@@ -517,7 +517,14 @@ describe('a pause asked for while the agent works through its own task list', ()
     writeLines(transcript, [user, ...claudeTool('w1', 'TodoWrite', todos('in_progress', 'pending'), 'ok')]);
     await hook('UserPromptSubmit', { prompt: 'Do the two steps' });
     expect((await hook('Stop', { transcript_path: transcript })).stderr).toMatch(/tasks: 2 added, 1 started/);
-    expect((await baton(['pause', '--reason', 'lunch'])).stdout).toMatch(/it pauses when T1 finishes/);
+    // the turn ended with T1 in progress: the agent waits for its user, so nothing works on T1 and no boundary comes
+    expect((await baton(['pause'])).stdout).toMatch(
+      /^paused wf-\S+ \(snapshot snap-\S+\)\nwarning: paused between the agent's turns while T1 was in progress\n/,
+    );
+    await hook('UserPromptSubmit', { prompt: 'Go on' });
+    expect((await baton(['pause', '--reason', 'lunch'])).stdout).toMatch(
+      /it pauses when T1 finishes or when the Claude Code turn under way \(session 2\) ends, whichever comes first/,
+    );
     writeLines(transcript, claudeTool('w2', 'TodoWrite', todos('completed', 'in_progress'), 'ok'));
     const stop = await hook('Stop', { transcript_path: transcript });
     expect(stop.stderr).toMatch(/paused at the boundary \(snapshot snap-/);

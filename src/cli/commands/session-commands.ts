@@ -210,9 +210,15 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             force: o.force === true,
           });
           // a turn under way is let finish: the agent's list may reach Baton only at its end (Codex's with the Stop)
-          const waiting = r.waiting_for_turn
-            ? `the ${agentLabel(r.waiting_for_turn.agent)} turn under way (session ${r.waiting_for_turn.session_number}) is let finish: the pause takes effect when the agent's turn ends`
-            : `it pauses when ${r.waiting_for.join(', ')} ${r.waiting_for.length > 1 ? 'finish' : 'finishes'}`;
+          const tasks = `${r.waiting_for.join(', ')} ${r.waiting_for.length > 1 ? 'finish' : 'finishes'}`;
+          const turn = r.waiting_for_turn
+            ? `the ${agentLabel(r.waiting_for_turn.agent)} turn under way (session ${r.waiting_for_turn.session_number})`
+            : null;
+          const waiting = !turn
+            ? `it pauses when ${tasks}`
+            : r.waiting_for.length
+              ? `it pauses when ${tasks} or when ${turn} ends, whichever comes first`
+              : `${turn} is let finish: the pause takes effect when the agent's turn ends`;
           print(r, () =>
             r.outcome === 'requested'
               ? `pause requested for ${r.workflow_id}: ${waiting}, or by force once the pause timeout (--pause-timeout) has passed; \`baton pause --force\` pauses now`

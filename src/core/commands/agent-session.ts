@@ -125,7 +125,7 @@ export function endAgentTurn(
   agent: string,
   git: GitCapture | null = null,
 ): { recorded: boolean; paused_snapshot_id: string | null } {
-  const waiting = d.state.pause_request?.until === 'turn_end' && !requestedPauseDue(d.state);
+  const waiting = d.state.pause_requested && !requestedPauseDue(d.state);
   const recorded = requestsSinceTurnEnd(d.state) > 0 || waiting;
   if (recorded) d.emit({ type: 'turn.ended', data: { agent } });
   const due = git && d.state.status === 'in_progress' && requestedPauseDue(d.state);

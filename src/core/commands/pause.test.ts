@@ -98,14 +98,48 @@ describe('a pause asked while the agent works', () => {
       ]),
     );
     startTask(busy, 'T1');
-    expect(pause(busy, ask)).toEqual({ outcome: 'requested', waiting_for: ['T1'], waiting_for_turn: null });
-    // its boundary, in the middle of the turn, is where it takes effect (the turn's end is none of its business)
+    expect(pause(busy, ask)).toEqual({
+      outcome: 'requested',
+      waiting_for: ['T1'],
+      waiting_for_turn: { session_number: 1, agent: 'codex' },
+    });
+    // its boundary, in the middle of the turn, is where it takes effect when it comes first
     const done = next(busy.state);
     expect(completeTask(done, 'T1', null, git).paused).toBe(true);
     // the turn ended: nothing to wait for
     const idle = next(midTurn(), '2026-03-01T10:09:00.000Z');
     endAgentTurn(idle, 'codex', git);
     expect(pause(idle, ask)).toMatchObject({ outcome: 'paused', warning: null });
+  });
+
+  it("takes effect at the end of the agent's turn when that comes before the task's end, naming the task", () => {
+    const busy = next(midTurn([{ id: 'T1', title: 'one' }]));
+    startTask(busy, 'T1');
+    pause(busy, ask);
+    // Codex's plans often end a turn with a step in progress: the agent then waits for its user, nothing works on it
+    const stop = next(busy.state, '2026-03-01T10:09:00.000Z');
+    expect(endAgentTurn(stop, 'codex', git)).toEqual({
+      recorded: true,
+      paused_snapshot_id: expect.stringMatching(/^snap-/),
+    });
+    expect(stop.state).toMatchObject({ status: 'paused', pause_reason: 'lunch' });
+    expect(stop.state.warnings).toEqual(["paused at the end of the agent's turn while T1 was in progress"]);
+  });
+
+  it("pauses at once, naming the task, when the agent's turn ended with a task in progress", () => {
+    const d = next(midTurn([{ id: 'T1', title: 'one' }]));
+    startTask(d, 'T1');
+    endAgentTurn(d, 'codex', git);
+    const idle = next(d.state, '2026-03-01T10:09:00.000Z');
+    expect(pause(idle, ask)).toMatchObject({
+      outcome: 'paused',
+      warning: "paused between the agent's turns while T1 was in progress",
+    });
+    // a session the agent ended (SessionEnd) leaves its task to nobody either
+    const gone = next(midTurn([{ id: 'T1', title: 'one' }]));
+    startTask(gone, 'T1');
+    gone.emit({ type: 'session.ended', data: { reason: 'agent_exit', snapshot_id: null } });
+    expect(pause(next(gone.state), ask)).toMatchObject({ outcome: 'paused' });
   });
 
   it("is forced, saying the agent's turn was under way, by --force or once its timeout passed", () => {

@@ -62,25 +62,39 @@ export function pauseNow(
 const wasOrWere = (ids: readonly string[]) =>
   `${ids.join(', ')} ${ids.length > 1 ? 'were' : 'was'} in progress`;
 
+/**
+ * Whether the agent that follows the workflow through its hooks is at rest: the last session followed one, and no
+ * turn of it is under way (its turn ended, or the session did). Nothing works on a task in progress then until its
+ * user speaks: such a task is no boundary to wait for.
+ */
+function agentAtRest(s: WorkflowState): boolean {
+  return !!s.sessions.at(-1)?.agent && turnUnderWay(s) === null;
+}
+
+/** A hook reported the end of the agent's turn since the pause was requested. */
+const turnEndedSinceRequest = (s: WorkflowState) =>
+  !!s.turn_ended &&
+  !!s.pause_request &&
+  Date.parse(s.turn_ended.at) >= Date.parse(s.pause_request.requested_at);
+
 /** What a pause that waited for the agent's turn says when the turn ended in the middle of a task of its list. */
 function turnEndWarning(s: WorkflowState): string | null {
   const running = inProgressTasks(s.tasks).map((t) => t.id);
-  return s.pause_request?.until === 'turn_end' && running.length
+  return running.length && turnEndedSinceRequest(s)
     ? `paused at the end of the agent's turn while ${wasOrWere(running)}`
     : null;
 }
 
 /**
  * Whether a requested pause is due: one that waits for the agent's turn once a hook reported that turn's end (a Stop
- * after the request), any other once no task is in progress (a task boundary). The one rule every point where a pause
- * may take effect asks (the task commands, the agent's list, the turn's end, `pause` itself).
+ * after the request), any other once no task is in progress (a task boundary) or, for an agent followed through its
+ * hooks, once its turn ended first (it then waits for its user, whatever its list says). The one rule every point
+ * where a pause may take effect asks (the task commands, the agent's list, the turn's end, `pause` itself).
  */
 export function requestedPauseDue(s: WorkflowState): boolean {
-  const req = s.pause_request;
-  if (!s.pause_requested || !req) return false;
-  if (req.until === 'turn_end')
-    return !!s.turn_ended && Date.parse(s.turn_ended.at) >= Date.parse(req.requested_at);
-  return inProgressTasks(s.tasks).length === 0;
+  if (!s.pause_requested || !s.pause_request) return false;
+  if (s.pause_request.until === 'turn_end') return turnEndedSinceRequest(s);
+  return inProgressTasks(s.tasks).length === 0 || (!!s.sessions.at(-1)?.agent && turnEndedSinceRequest(s));
 }
 
 /**
@@ -94,9 +108,10 @@ export function takeRequestedPause(d: Draft, git: GitCapture) {
 
 /**
  * Pause waits for the task boundary: with tasks in progress it only records the request, and the workflow pauses when
- * they end. Asked while the agent's turn is under way (a prompt came, its Stop has not) with no task in progress, it
- * waits for that turn to end instead: what the agent does in it (its task list, which Codex's Stop brings only with the
- * transcript) is not known before. `force`, or the request outliving `timeoutMs` (`pauseOverdue`), pauses at once with
+ * they end, or when the turn of the agent that follows it through its hooks ends first; with that agent at rest (its
+ * turn over), it pauses at once, naming the tasks in progress. Asked while the agent's turn is under way (a prompt
+ * came, its Stop has not) with no task in progress, it waits for that turn to end instead: what the agent does in it
+ * (its task list, which Codex's Stop brings only with the transcript) is not known before. `force`, or the request outliving `timeoutMs` (`pauseOverdue`), pauses at once with
  * a warning. Pausing a paused workflow changes nothing.
  */
 export function pause(d: Draft, input: PauseInput): PauseOutcome {
@@ -110,12 +125,15 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
   const forTurn = s.pause_request
     ? s.pause_request.until === 'turn_end'
     : running.length === 0 && turn !== null;
-  const due = s.pause_requested ? requestedPauseDue(s) : !forTurn && running.length === 0;
+  const atRest = running.length > 0 && agentAtRest(s);
+  const due = s.pause_requested ? requestedPauseDue(s) : (!forTurn && running.length === 0) || atRest;
   if (due || input.force || overdue) {
     const cut = `${input.force ? 'forced pause' : `pause timeout of ${Math.round(timeoutMs / 1000)} s passed`} while`;
-    const warning = due
-      ? turnEndWarning(s)
-      : `${cut} ${forTurn && !running.length ? "the agent's turn was under way" : wasOrWere(running)}`;
+    const warning = !due
+      ? `${cut} ${forTurn && !running.length ? "the agent's turn was under way" : wasOrWere(running)}`
+      : !s.pause_requested && atRest
+        ? `paused between the agent's turns while ${wasOrWere(running)}`
+        : turnEndWarning(s);
     const reason = input.reason ?? s.pause_request?.reason ?? null;
     const trigger = s.pause_request && !input.reason ? s.pause_request.trigger : input.trigger;
     const snapshot = pauseNow(d, reason, trigger, input.git, warning);
@@ -133,5 +151,5 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
     });
   const cur = s.sessions.at(-1);
   const waiting = turn ?? (cur?.agent ? { session_number: cur.number, agent: cur.agent.name } : null);
-  return { outcome: 'requested', waiting_for: running, waiting_for_turn: forTurn ? waiting : null };
+  return { outcome: 'requested', waiting_for: running, waiting_for_turn: forTurn || turn ? waiting : null };
 }

@@ -213,7 +213,7 @@ export const PauseResult = z
     status: WorkflowStatus,
     snapshot_id: z.string().nullable(),
     waiting_for: z.array(z.string()),
-    /** The agent's turn the pause waits for, when it waits for one to end (asked mid-turn with no task in progress). */
+    /** The agent's turn the pause waits for, when it waits for one to end (asked mid-turn; with tasks in progress, whichever ends first). */
     waiting_for_turn: z.object({ session_number: z.number().int(), agent: z.string() }).nullable(),
     warning: z.string().nullable(),
   })
