@@ -2,7 +2,14 @@ import type { Command } from 'commander';
 import type { Settings } from '../config/settings.js';
 import { TaskLogFiles } from '../disk/index.js';
 import { localProcessPorts } from '../executors/local/process-ports.js';
-import { AgentRunner, recoverAtStartup, type AgentProfile, type Executor } from '../service/runtime/index.js';
+import {
+  AgentRunner,
+  recoverAtStartup,
+  type AgentProfile,
+  type AttachedRun,
+  type CrashFollower,
+  type Executor,
+} from '../service/runtime/index.js';
 import type { BatonService } from '../service/index.js';
 import { agentSetup, agentUnstartable, driverFor, executorFactory, type AgentFlags } from './agent-setup.js';
 import { batonCommand, commandLine } from '../integrations/init/hook-command.js';
@@ -94,6 +101,117 @@ const agentEnv = (settings: Settings): Record<string, string> => ({
   BATON_DATABASE_URL: settings.database,
 });
 
+/** What the agent runs of `baton serve` share: the runner, the agents, how to say what happens. */
+interface ServerRuns {
+  service: BatonService;
+  runner: AgentRunner;
+  setup: ReturnType<typeof agentSetup>;
+  shared: ReturnType<typeof runShared>;
+  env: NodeJS.ProcessEnv;
+  log: (l: string) => void;
+}
+
+const serverRuns = (
+  service: BatonService,
+  setup: ReturnType<typeof agentSetup>,
+  settings: Settings,
+  env: NodeJS.ProcessEnv,
+  log: (l: string) => void,
+): ServerRuns => ({
+  service,
+  runner: new AgentRunner(service),
+  setup,
+  shared: runShared(service, setup, settings, env),
+  env,
+  log,
+});
+
+/**
+ * Starts one workflow's run in the server (to its end, following first the run `att` re-attached on its agent
+ * host); `done` when it ends. Null (and said) when its agent cannot run here.
+ */
+async function serverRun(
+  r: ServerRuns,
+  workflowId: string,
+  sessionNumber: number,
+  agent: string,
+  att?: AttachedRun,
+): Promise<{ done: Promise<unknown> } | null> {
+  const { setup, shared, log } = r;
+  const row = att?.row;
+  // the server's own --agent, else the profile the session ran
+  const agentName = row?.agent ?? setup.agentName ?? agent;
+  let profile;
+  try {
+    profile = setup.profileOf(agentName);
+  } catch (e) {
+    log(
+      `${workflowId} can resume, but not with the agent ${agentName}: ${(e as Error).message}; start \`baton serve --agent <name>\` or run \`baton run -w ${workflowId} --agent <name>\``,
+    );
+    return null;
+  }
+  // A re-attached run goes on where it runs (its agent host, its container); the rest on the configured executor.
+  const executor = (row && row.runtime !== 'local' ? shared.factory.forRow(row) : null) ?? setup.executor;
+  // an agent that cannot start here would fail the task and lose the agent's own session: left as it is, and said
+  const worktree = (await r.service.runner.load(workflowId)).worktree;
+  const unstartable = att ? null : agentUnstartable(profile, executor, worktree, r.env);
+  if (unstartable) {
+    log(
+      `${workflowId} can resume, but its agent cannot start here: ${profile.bin} ${unstartable}; start \`baton serve --agent-bin <path>\` or run \`baton run -w ${workflowId} --agent ${profile.name} --agent-bin <path>\``,
+    );
+    return null;
+  }
+  log(`resuming ${workflowId} (session ${sessionNumber}) with ${profile.name}`);
+  const done = r.runner
+    .run(
+      { workflowId },
+      {
+        ...runBasics(setup, shared, profile, executor),
+        maxTasks: null,
+        maxDurationMs: null,
+        autoResume: false,
+        ownership: {
+          ports: shared.ports,
+          factory: shared.factory,
+          kind: 'serve',
+          command: `baton serve (auto-resume, agent ${profile.name})`,
+          retry: `baton run -w ${workflowId} --agent ${profile.name}`,
+          takeOver: false,
+        },
+        log,
+      },
+      att ? { proc: att.proc, taskId: att.taskId } : undefined,
+    )
+    .then((rep) =>
+      log(
+        `${workflowId}: ${rep.status}${rep.stopped && !rep.stopped.startsWith(rep.status) ? ` (${rep.stopped})` : ''}${rep.next ? `; ${rep.next}` : ''}`,
+      ),
+    )
+    .catch((e: Error) => log(`auto-resume of ${workflowId} failed: ${e.message}`));
+  return { done };
+}
+
+/**
+ * The server's follower of crashes it notices while it runs (a `baton run` SIGKILLed beside it): a run the dead
+ * driver left going on an agent host is followed here and the workflow goes on, as startup recovery's re-attached
+ * runs are; one this server's worker takes from its queue is left to it.
+ */
+export function crashFollower(
+  service: BatonService,
+  setup: ReturnType<typeof agentSetup>,
+  settings: Settings,
+  env: NodeJS.ProcessEnv,
+  log: (l: string) => void,
+  workerTakes: (workflowId: string) => Promise<boolean> = async () => false,
+): CrashFollower {
+  const r = serverRuns(service, setup, settings, env, log);
+  return async (workflowId, att) => {
+    if (await workerTakes(workflowId)) return "this server's worker continues it";
+    const run = await serverRun(r, workflowId, att.row.session_number, att.row.agent, att);
+    return run ? 'this server follows it and goes on with the workflow' : null;
+  };
+}
+
 /** Follows re-attached remote runs and continues workflows the recovery policy resumes (in `baton serve`). */
 export async function continueRecovered(
   service: BatonService,
@@ -106,8 +224,7 @@ export async function continueRecovered(
   /** A worker in the same process takes this workflow from its queue (`baton serve --worker`): not resumed twice. */
   workerTakes: (workflowId: string) => Promise<boolean> = async () => false,
 ) {
-  const runner = new AgentRunner(service);
-  const shared = runShared(service, setup, settings, env);
+  const r = serverRuns(service, setup, settings, env, log);
   const runs: Promise<unknown>[] = [];
   const handled = new Set<string>();
   // a workflow with several executors recovered (one per session that left one) is handled once: by a run still going
@@ -133,58 +250,8 @@ export async function continueRecovered(
       continue;
     }
     const att = report.attached.find((a) => a.row.id === ex.executor_id);
-    const row = att?.row;
-    // the server's own --agent, else the profile the session ran
-    const agentName = row?.agent ?? setup.agentName ?? ex.agent;
-    let profile;
-    try {
-      profile = setup.profileOf(agentName);
-    } catch (e) {
-      log(
-        `${ex.workflow_id} can resume, but not with the agent ${agentName}: ${(e as Error).message}; start \`baton serve --agent <name>\` or run \`baton run -w ${ex.workflow_id} --agent <name>\``,
-      );
-      continue;
-    }
-    // A re-attached run goes on where it runs (its agent host, its container); the rest on the configured executor.
-    const executor = (row && row.runtime !== 'local' ? shared.factory.forRow(row) : null) ?? setup.executor;
-    // an agent that cannot start here would fail the task and lose the agent's own session: left as it is, and said
-    const worktree = (await service.runner.load(ex.workflow_id)).worktree;
-    const unstartable = att ? null : agentUnstartable(profile, executor, worktree, env);
-    if (unstartable) {
-      log(
-        `${ex.workflow_id} can resume, but its agent cannot start here: ${profile.bin} ${unstartable}; start \`baton serve --agent-bin <path>\` or run \`baton run -w ${ex.workflow_id} --agent ${profile.name} --agent-bin <path>\``,
-      );
-      continue;
-    }
-    log(`resuming ${ex.workflow_id} (session ${ex.session_number}) with ${profile.name}`);
-    runs.push(
-      runner
-        .run(
-          { workflowId: ex.workflow_id },
-          {
-            ...runBasics(setup, shared, profile, executor),
-            maxTasks: null,
-            maxDurationMs: null,
-            autoResume: false,
-            ownership: {
-              ports: shared.ports,
-              factory: shared.factory,
-              kind: 'serve',
-              command: `baton serve (auto-resume, agent ${profile.name})`,
-              retry: `baton run -w ${ex.workflow_id} --agent ${profile.name}`,
-              takeOver: false,
-            },
-            log,
-          },
-          att ? { proc: att.proc, taskId: att.taskId } : undefined,
-        )
-        .then((r) =>
-          log(
-            `${ex.workflow_id}: ${r.status}${r.stopped && !r.stopped.startsWith(r.status) ? ` (${r.stopped})` : ''}${r.next ? `; ${r.next}` : ''}`,
-          ),
-        )
-        .catch((e: Error) => log(`auto-resume of ${ex.workflow_id} failed: ${e.message}`)),
-    );
+    const run = await serverRun(r, ex.workflow_id, ex.session_number, ex.agent, att);
+    if (run) runs.push(run.done);
   }
   // interrupted before (a run stopped by a signal, a crash noticed by another command): no executor of theirs was
   // recovered here, and they are said too, with what goes on (the first few; a shared store may hold many)

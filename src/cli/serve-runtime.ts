@@ -10,7 +10,7 @@ import {
   type Worker,
 } from '../service/runtime/index.js';
 import { agentSetup, executorFactory, type AgentFlags } from './agent-setup.js';
-import { continueRecovered } from './agent-runs.js';
+import { continueRecovered, crashFollower } from './agent-runs.js';
 
 export interface ServeRuntimeFlags extends AgentFlags {
   autoResume?: string;
@@ -102,9 +102,14 @@ export function serveRuntime(
         runs = continueRecovered(service, report, setup, settings, o, env, log, takes).catch((e: Error) =>
           log(`recovery after startup stopped: ${e.message}`),
         );
+      // A driver that dies while the server runs (a `baton run` SIGKILLed beside it) is noticed by the crash watch
+      // (the heartbeat monitor, any read); a run it left going on an agent host is followed here as at startup.
+      if (autoResume !== 'none')
+        service.watch?.followWith(crashFollower(service, setup, settings, env, log, takes));
       monitor.start();
     },
     async stop(): Promise<void> {
+      service.watch?.followWith(null);
       await monitor.stop();
       void runs;
     },

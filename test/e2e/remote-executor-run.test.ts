@@ -6,6 +6,7 @@ import { batonBin } from '../helpers/cli.js';
 import { agentWorkspace, fakeClaude, pidAlive, until } from '../helpers/agent-workspace.js';
 import { tempDir } from '../helpers/git-repo.js';
 import { hermeticEnv } from '../helpers/hermetic-env.js';
+import { startServerProcess } from '../helpers/server.js';
 
 /**
  * `baton run --executor remote` against a real `baton executor serve` (its own process): the driver SIGKILLed while
@@ -14,6 +15,7 @@ import { hermeticEnv } from '../helpers/hermetic-env.js';
  */
 
 interface Row {
+  workflow_id: string;
   pid: number | null;
   run_id: string | null;
   resume_token: string | null;
@@ -139,6 +141,32 @@ describe('baton run --executor remote', () => {
     },
     90_000,
   );
+
+  it('SIGKILLed mid-task beside a `baton serve`: the server, noticing the dead driver, follows the run on the agent host and goes on with the workflow; no task is started twice', async () => {
+    const { ws, log, remote, midTask, open } = await remoteWorkspace();
+    const server = await startServerProcess(ws.home, { cwd: ws.repo, env: ws.env });
+    children.push(server.child);
+    const run = ws.spawnRun(['--json', 'run', '--agent', 'claude-code', '--heartbeat', '200ms', ...remote]);
+    children.push(run.child);
+    const agent = await midTask();
+    await killHard(run.child);
+    // the dashboard's list: the server notices the driver is gone (as its heartbeat monitor would, later)
+    expect((await server.api('/api/workflows')).status).toBe(200);
+    await until('the server to say it follows the run', async () =>
+      server.stderr().includes(`its agent still runs on ${remote[3]} (task T1); this server follows it`),
+    );
+    expect(pidAlive(agent.pid as number)).toBe(true);
+    open();
+    await until('the server to finish the workflow', async () => server.stderr().includes(': completed'));
+    expect(server.stderr()).not.toContain('the next driver');
+    // T1 ran once, in the agent the dead `baton run` started; the server read how it ended and ran T2 and T3
+    expect(launches(log)).toEqual(['T1', 'T2', 'T3']);
+    const st = (await ws.cli(['status', '-w', agent.workflow_id])).json<Status>();
+    expect(st.workflow.status).toBe('completed');
+    const exits = (await ws.storedEvents(agent.workflow_id)).filter((e) => e.type === 'agent.exited');
+    expect(exits.map((e) => e.data.outcome)).toEqual(['success', 'success', 'success']);
+    await server.stop();
+  }, 90_000);
 
   it('the agent host SIGKILLed mid-task and restarted: `baton run` says at once that it lost it and until when it retries; the work its orphaned agent committed is not taken for undone', async () => {
     // the agents' environment comes from their host: this one's agent commits for real once the gate opens

@@ -14,16 +14,32 @@ import {
   type LeaseHolder,
   type ProcessPorts,
 } from './ownership.js';
+import type { ExecutorRow } from '../../storage/executor-registry.js';
 import type { AgentProcess, ExecutorFactory } from './runtime-ports.js';
 
 /** A crash handled: the line that says so, and a remote run still going that the new driver can follow. */
 export interface CrashHandled {
   /** What was done and what a person may do next (`baton recover`, `baton run`). */
   line: string;
+  /** Why the workflow was recovered (`the driver ... stopped`). */
+  cause: string;
   /** What was done alone, for a caller that goes on itself (a worker resuming the workflow). */
   done: string;
-  attached: { proc: AgentProcess; taskId: string } | null;
+  attached: AttachedRun | null;
 }
+
+/** A run the gone driver left going on an agent host, re-attached: its executor row, the process, its task. */
+export interface AttachedRun {
+  row: ExecutorRow;
+  proc: AgentProcess;
+  taskId: string;
+}
+
+/**
+ * A process that drives agents itself (`baton serve`) follows the re-attached run of a crash it noticed: it returns
+ * what follows it now (`this server follows it`), or null to leave the run to the next driver.
+ */
+export type CrashFollower = (workflowId: string, run: AttachedRun) => Promise<string | null>;
 import { recoverAtStartup } from './startup-recovery.js';
 
 export interface CrashWatchOptions {
@@ -44,6 +60,7 @@ const RECHECK_MS = 1_000;
  */
 export class CrashWatch {
   private readonly live = new Map<string, number>();
+  private follower: CrashFollower | null = null;
 
   constructor(
     private readonly service: BatonService,
@@ -52,6 +69,14 @@ export class CrashWatch {
 
   get ports(): ProcessPorts {
     return this.o.ports;
+  }
+
+  /**
+   * Who follows a remote run that a gone driver left going, once its crash is handled here (`baton serve`, which
+   * runs agents itself); without one, the run is left to the next driver (`baton run` re-attaches to it).
+   */
+  followWith(follower: CrashFollower | null): void {
+    this.follower = follower;
   }
 
   /** Checks one workflow's driver; true when a crash was handled (the state changed). */
@@ -70,7 +95,9 @@ export class CrashWatch {
     const handled = await this.recoverCrashed(lease, own, lease.expired);
     if (handled === null) return false;
     await registry.release(s.id, own.owner);
-    this.o.notice?.(handled.line);
+    // released first: the follower's driver takes the lease like any next driver (one wins, compare-and-set)
+    const by = handled.attached && this.follower ? await this.follower(s.id, handled.attached) : null;
+    this.o.notice?.(by ? `${s.id}: ${handled.cause}; ${handled.done}; ${by}` : handled.line);
     return true;
   }
 
@@ -174,6 +201,6 @@ export class CrashWatch {
           ? `; the next driver (\`baton run -w ${id}\`) re-attaches to it and records what it did`
           : '';
     const line = `${id}: ${why}; ${done}${next}`;
-    return { line, done, attached: attached ? { proc: attached.proc, taskId: attached.taskId } : null };
+    return { line, cause: why, done, attached };
   }
 }
