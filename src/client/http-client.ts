@@ -42,7 +42,8 @@ const resolvesCurrent = /^\/api\/workflows\/current(\/|\?|$)/;
  * come back as the same BatonError codes, so the CLI prints and exits the same way in both modes.
  */
 export class HttpClient implements BatonClient {
-  private readonly base: string;
+  /** The server's address, without a trailing slash. */
+  readonly base: string;
 
   constructor(
     url: string,

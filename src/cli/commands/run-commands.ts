@@ -4,6 +4,7 @@ import { AgentRunner } from '../../service/runtime/index.js';
 import { agentSetup, assertAgentStartable, type AgentFlags } from '../agent-setup.js';
 import { agentOptions, runBasics, runShared } from '../agent-runs.js';
 import { runProgress } from '../run-progress.js';
+import { workflowToDrive } from '../server-database.js';
 import { warnWithoutGit } from '../git-warning.js';
 import { parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
@@ -76,7 +77,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
     process.on('SIGTERM', onSignal);
     process.on('SIGHUP', onSignal);
     try {
-      const state = await service.resolve(rt.ref(o.workflow));
+      const state = await workflowToDrive(rt, service, settings, g.server, o.workflow);
       const setup = agentSetup(o, rt.env, settings, state.worktree);
       const profile = assertAgentStartable(setup, state.worktree, rt.env);
       // Engine, image, worktree: checked before any task starts or anything is created.

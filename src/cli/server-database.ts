@@ -1,0 +1,31 @@
+import type { Settings } from '../config/settings.js';
+import { invalidInput, type WorkflowState } from '../core/index.js';
+import { serverClient } from '../open-baton.js';
+import type { BatonService } from '../service/index.js';
+import type { Runtime } from './runtime.js';
+
+/**
+ * The workflow `baton run` drives. It drives on a database itself (the lease, the executors, the event log), never
+ * through a server; with a server named (`--server`, BATON_URL), where every other command goes, the workflow is the
+ * one that server shows, and it must be in this database too: else this database is not the server's, which is said
+ * before any agent starts (never a "no workflow" that `baton list` contradicts, nor another workflow run).
+ */
+export async function workflowToDrive(
+  rt: Runtime,
+  service: BatonService,
+  settings: Settings,
+  server: string | undefined,
+  workflow: string | undefined,
+): Promise<WorkflowState> {
+  const client = serverClient(settings, rt.env, rt.cwd, server);
+  if (!client) return service.resolve(rt.ref(workflow));
+  try {
+    const shown = await client.get(rt.ref(workflow));
+    if (await service.store.loadState(shown.id)) return await service.resolve({ workflowId: shown.id });
+    throw invalidInput(
+      `${shown.id} is on the server ${client.base}, but not in the database \`baton run\` opens (${service.store.location}): \`baton run\` drives its agent on a database itself, not through the server. Run it with the server's database (\`--database\` or BATON_DATABASE_URL; \`baton serve\` prints it as \`store\` when it starts), or on the server's machine with its BATON_HOME`,
+    );
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,72 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeClaude } from '../helpers/agent-workspace.js';
+import { runCli } from '../helpers/cli.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server.js';
+
+/**
+ * `baton run` with a server named (BATON_URL), as a developer of a team has it: every other command goes to the
+ * server, but `baton run` drives its agent on a database itself. A database that is not the server's is said before
+ * any agent starts, never a "no workflow" that `baton list` contradicts; the server's own database runs as ever.
+ */
+describe('baton run with BATON_URL set', () => {
+  const repo = makeRepo();
+  const serverHome = tempDir('baton-server-home-');
+  let s: ServerProcess;
+  let id = '';
+
+  beforeAll(async () => {
+    s = await startServerProcess(serverHome);
+    const created = await runCli(['--json', 'create', '--title', 'team work', '--task', 'T1:one'], {
+      cwd: repo,
+      env: { BATON_HOME: tempDir('baton-dev-home-'), BATON_URL: s.url, BATON_TOKEN: s.token },
+    });
+    expect(created.code, created.stderr).toBe(0);
+    id = created.json<{ id: string }>().id;
+  });
+  afterAll(async () => s?.stop());
+
+  it("refuses, naming the server's database, when its own database is another one; no agent starts", async () => {
+    const log = join(tempDir('fake-log-'), 'launches.ndjson');
+    const env = {
+      BATON_HOME: tempDir('baton-dev-home-'),
+      BATON_URL: s.url,
+      BATON_TOKEN: s.token,
+      FAKE_LOG: log,
+    };
+    for (const args of [[], ['-w', id]]) {
+      const r = await runCli(['run', ...args, '--agent', 'claude-code', '--agent-bin', fakeClaude], {
+        cwd: repo,
+        env,
+      });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(
+        `${id} is on the server ${s.url}, but not in the database \`baton run\` opens`,
+      );
+      expect(r.stderr).toContain('BATON_DATABASE_URL');
+      expect(r.stderr).not.toContain('list them with `baton list`');
+    }
+    expect(existsSync(log)).toBe(false);
+    // the server still shows it as it was
+    const st = await runCli(['--json', 'status', '-w', id], {
+      cwd: repo,
+      env: { BATON_URL: s.url, BATON_TOKEN: s.token },
+    });
+    expect(st.json<{ workflow: { status: string } }>().workflow.status).toBe('pending');
+  });
+
+  it("runs the workflow the server shows when its database is the server's", async () => {
+    const r = await runCli(['run', '--agent', 'claude-code', '--agent-bin', fakeClaude], {
+      cwd: repo,
+      env: { BATON_HOME: serverHome, BATON_URL: s.url, BATON_TOKEN: s.token },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const st = await runCli(['--json', 'status', '-w', id], {
+      cwd: repo,
+      env: { BATON_URL: s.url, BATON_TOKEN: s.token },
+    });
+    expect(st.json<{ workflow: { status: string } }>().workflow.status).toBe('completed');
+  });
+});
