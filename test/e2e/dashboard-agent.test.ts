@@ -12,7 +12,8 @@ const wait = { timeout: 20_000 };
 /**
  * The session-resumption UI states with a real agent process: `baton run` (another process) runs a command agent
  * that waits for a file; the dashboard shows its executor `ready` (local) while it runs, then `stopped` and the
- * session ended by `task_complete`, live; resumed, nothing runs it until `baton run` again, and the page says so.
+ * session ended by `task_complete`, live; resumed, nothing runs it until `baton run` again, and the page says so
+ * (its head and the session status), following no agent output.
  */
 describe('dashboard: the executor of a running agent', () => {
   const repo = makeRepo();
@@ -65,6 +66,8 @@ describe('dashboard: the executor of a running agent', () => {
       await status.locator('[data-executor="ready"]').waitFor(wait);
       expect(await status.textContent()).toContain('Agent ready (local)');
       await page.locator('[data-task="T1"][data-status="in_progress"]').waitFor(wait);
+      await waitForText(page.getByTestId('agent-output').locator('.tag-live'), 'following');
+      expect(await page.getByTestId('next-step').count()).toBe(0);
       await page.screenshot({ path: join(shots, '12-agent-ready.png'), fullPage: true });
     } finally {
       writeFileSync(go, '');
@@ -84,5 +87,8 @@ describe('dashboard: the executor of a running agent', () => {
       `Workflow resumed: session 2 started; nothing runs it until \`${next}\``,
     );
     await waitForText(page.getByTestId('agent-running'), `nothing runs it until \`${next}\``);
+    // ... and so does the head of the page, where a newcomer looks first; no output is said to be followed
+    await waitForText(page.getByTestId('next-step'), `Nothing runs this workflow now. To go on: ${next}`);
+    expect(await page.getByTestId('agent-output').locator('.tag-live').count()).toBe(0);
   });
 });

@@ -106,6 +106,18 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
             latest snapshot, or <a href={hrefOf.recover(w.id)}>see the recovery options</a>.
           </div>
         )}
+        {s.next_step && (
+          <div className="banner banner-warn" role="status" data-testid="next-step">
+            {s.next_step.command ? (
+              <>
+                Nothing runs this workflow now. To go on: <code>{s.next_step.command}</code> (
+                {s.next_step.reason}).
+              </>
+            ) : (
+              <>In progress, waiting for a worker: {s.next_step.reason}.</>
+            )}
+          </div>
+        )}
         {isResumable(w.status) && (
           <p className="small">
             <a href={hrefOf.recover(w.id)} data-testid="recovery-link">
@@ -125,7 +137,12 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
       <div className="grid-main">
         <div className={starting ? 'panel-disabled' : undefined} aria-disabled={starting || undefined}>
           <TaskList status={s} />
-          <AgentOutput workflowId={id} refresh={refresh} running={w.status === 'in_progress'} />
+          {/* followed while something runs it: in progress with nothing to do first (`next_step`) */}
+          <AgentOutput
+            workflowId={id}
+            refresh={refresh}
+            running={w.status === 'in_progress' && !s.next_step}
+          />
           <PlanPanel
             plan={view.data?.workflow.plan ?? ''}
             decisions={s.recent_decisions}
