@@ -3,7 +3,7 @@ import { HttpClient } from './client/http-client.js';
 import { LocalClient } from './client/local-client.js';
 import { capacityPolicy } from './config/capacity-policy.js';
 import { loadSettings, settingReader, type Settings } from './config/settings.js';
-import { readToken } from './config/token-file.js';
+import { readToken, tokenPath } from './config/token-file.js';
 import { DiskMirror, runsDirFor, TaskLogFiles } from './disk/index.js';
 import { executorFactory, releaseByRuntime } from './executors/executor-factory.js';
 import { localProcessPorts } from './executors/local/process-ports.js';
@@ -98,10 +98,28 @@ export function serverClient(
   server?: string,
   token?: string,
 ): HttpClient | null {
-  const r = settingReader({ server, token }, env, settings);
-  const url = r.text('server');
+  const url = settingReader({ server }, env, settings).text('server');
   if (!url) return null;
-  return new HttpClient(url, r.text('token') || readToken(settings.home), cwd);
+  const sent = serverToken(settings, env, token);
+  return new HttpClient(url, sent.token, cwd, sent.from);
+}
+
+/**
+ * The token a client sends to a server (the option, else BATON_TOKEN, else `$BATON_HOME/token`), and where it came
+ * from in words, for the refusal of a wrong one: a server's token lives where the server runs.
+ */
+export function serverToken(
+  settings: Pick<Settings, 'home' | 'configFiles'>,
+  env: NodeJS.ProcessEnv,
+  token?: string,
+): { token: string | null; from: string } {
+  const given = settingReader({ token }, env, settings).text('token');
+  if (given) return { token: given, from: token ? 'the token given' : 'BATON_TOKEN' };
+  const file = tokenPath(settings.home);
+  const stored = readToken(settings.home);
+  return stored
+    ? { token: stored, from: `the token in ${file}` }
+    : { token: null, from: `no token (BATON_TOKEN is not set, and ${file} does not exist)` };
 }
 
 /** Where and how to open Baton; each setting not given is read as the CLI reads it: environment, config file, default. */

@@ -49,6 +49,8 @@ export class HttpClient implements BatonClient {
     url: string,
     private readonly token: string | null,
     private readonly cwd: string,
+    /** Where the token came from, in words (`BATON_TOKEN`, `the token in ~/.baton/token`), said when refused. */
+    private readonly tokenFrom = 'the token given',
   ) {
     this.base = url.replace(/\/+$/, '');
   }
@@ -100,8 +102,8 @@ export class HttpClient implements BatonClient {
               ? 'invalid_input'
               : 'unavailable';
     const { code: _c, message: _m, ...details } = (err ?? {}) as Record<string, unknown>;
-    const hint =
-      res.status === 401 ? ' (server mode: set BATON_TOKEN, or BATON_HOME to the server’s home)' : '';
+    // the server's message says where its token is printed; this says what was sent, from where
+    const hint = res.status === 401 ? ` (sent ${this.tokenFrom}; set BATON_TOKEN to the server's token)` : '';
     throw new BatonError(code, `${err?.message ?? `${res.status} ${res.statusText}`}${hint}`, details);
   }
 

@@ -1,6 +1,9 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/client/http-client.js';
 import { BatonError } from '../../src/core/index.js';
+import { runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { rawRequest } from '../helpers/raw-http.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
@@ -90,5 +93,32 @@ describe('a client on another machine', () => {
       headers: { ...auth, 'x-baton-cwd': 'relative/dir' },
     });
     expect(rel.status).toBe(400);
+  });
+
+  it("a developer's CLI without the server's token: `baton token` makes none here, and a refusal says which token was sent and where the right one is", async () => {
+    const home = tempDir('baton-dev-home-');
+    const cli = (args: string[], env: Record<string, string> = {}) =>
+      runCli(args, { cwd: repo, env: { BATON_HOME: home, BATON_URL: s.url, ...env } });
+    const token = await cli(['token']);
+    expect(token.code).toBe(2);
+    expect(token.stderr).toContain(`no token to send to the server ${s.url}`);
+    expect(token.stderr).toContain('run `baton token` where the server runs (with its BATON_HOME)');
+    expect(token.stderr).toContain('set BATON_TOKEN');
+    expect(token.stdout).toBe('');
+    expect(existsSync(join(home, 'token'))).toBe(false);
+    const none = await cli(['status', '-w', id]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(
+      `sent no token (BATON_TOKEN is not set, and ${join(home, 'token')} does not exist)`,
+    );
+    const wrong = await cli(['status', '-w', id], { BATON_TOKEN: 'not-the-token' });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('sent BATON_TOKEN');
+    expect(wrong.stderr).toContain(
+      'wrong bearer token (print the right one with `baton token` where the server runs)',
+    );
+    // with the right one, both work
+    expect((await cli(['status', '-w', id], { BATON_TOKEN: s.token })).code).toBe(0);
+    expect((await cli(['token'], { BATON_TOKEN: s.token })).stdout.trim()).toBe(s.token);
   });
 });

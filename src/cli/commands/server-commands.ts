@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
+import { settingReader } from '../../config/settings.js';
 import { ensureToken, tokenPath } from '../../config/token-file.js';
+import { invalidInput } from '../../core/index.js';
+import { serverToken } from '../../open-baton.js';
 import { action, workflowOption } from '../action.js';
 import { parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
@@ -128,7 +131,19 @@ export function registerServerCommands(program: Command, rt: Runtime) {
     .description("print the server's bearer token (created under BATON_HOME on first use, mode 0600)")
     .action(async (_o: unknown, cmd: Command) => {
       const g = rt.globals(cmd);
-      const home = rt.settings(g).home;
+      const settings = rt.settings(g);
+      const home = settings.home;
+      const server = settingReader({ server: g.server }, rt.env, settings).text('server');
+      if (server) {
+        // A client of a server: its token is the server's, made where the server runs; one made here is refused.
+        const sent = serverToken(settings, rt.env);
+        if (!sent.token)
+          throw invalidInput(
+            `no token to send to the server ${server}: BATON_TOKEN is not set, and ${tokenPath(home)} does not exist; the server made its token where it runs: run \`baton token\` where the server runs (with its BATON_HOME), and set BATON_TOKEN here to what it prints`,
+          );
+        rt.io.out(g.json ? JSON.stringify({ token: sent.token, from: sent.from }) : sent.token);
+        return;
+      }
       const token = ensureToken(home);
       rt.io.out(g.json ? JSON.stringify({ token, path: tokenPath(home) }) : token);
     });

@@ -34,8 +34,8 @@ export function bearerAuth(token: string | null): MiddlewareHandler {
         errorBody(
           'unauthorized',
           given === null
-            ? 'missing bearer token: send Authorization: Bearer <token> (print it with `baton token`)'
-            : 'wrong bearer token (print the right one with `baton token`)',
+            ? 'missing bearer token: send Authorization: Bearer <token> (print it with `baton token` where the server runs)'
+            : 'wrong bearer token (print the right one with `baton token` where the server runs)',
         ),
         401,
       );
