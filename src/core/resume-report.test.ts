@@ -68,3 +68,15 @@ describe('the resume report', () => {
     expect(r.next_action).toBe('start B0 - t0');
   });
 });
+
+describe('the resume report of a workflow without tasks', () => {
+  it('sends the next session to the requests and the last state, not to failed tasks that do not exist', () => {
+    const r = buildResumeReport(workflow([]));
+    expect(r.next_action).toBe(
+      "no task is recorded: go on from the user's latest request and the last state (the resume context)",
+    );
+    const text = renderResumeReport(r);
+    expect(text).toContain('- Phase: no task recorded (status ');
+    expect(text).not.toMatch(/failed tasks|no task has begun/);
+  });
+});

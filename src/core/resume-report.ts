@@ -86,6 +86,9 @@ function nextAction(s: WorkflowState, phase: string): string {
     return `nothing to resume: the workflow is ${s.status}`;
   if (phase === 'phase_5_cleanup')
     return 'all tasks are done: clean up, prepare the PR, complete the workflow';
+  // most sessions keep no task list (an imported transcript without one): the work goes by what the user asked
+  if (!s.tasks.length)
+    return "no task is recorded: go on from the user's latest request and the last state (the resume context)";
   const running = s.tasks.find((t) => t.status === 'in_progress');
   if (running) return `continue ${running.id} - ${running.title} (in progress)`;
   const next = nextTask(s.tasks);
@@ -143,6 +146,10 @@ const phaseWords: Record<string, string> = {
 
 export const describePhase = (phase: string) => phaseWords[phase] ?? phase;
 
+/** A workflow without tasks has not "not started" (its session may have done hours of work): it has no task list. */
+const phaseOf = (r: ResumeReport) =>
+  r.lanes.length === 0 && r.phase === 'phase_3_dev_approved' ? 'no task recorded' : describePhase(r.phase);
+
 /** A lane's name in the terminal: the first of several lanes is the set-up lane ("bootstrap" in the JSON report). */
 const laneTitle = (name: string) =>
   name === 'bootstrap' ? 'Set-up tasks (first lane)' : `${cap(name.replace('-', ' lane '))} tasks`;
@@ -156,7 +163,7 @@ export function renderResumeReport(r: ResumeReport, heading = 'RESUMING RUN'): s
     '',
     'Current State:',
     `- Title: ${r.title}`,
-    `- Phase: ${describePhase(r.phase)} (status ${r.status})`,
+    `- Phase: ${phaseOf(r)} (status ${r.status})`,
     ...(r.lanes.length > 1 ? [`- Lanes: ${r.lanes.length}, each finished before the next starts`] : []),
     ...r.lanes.map((l) => `- ${laneTitle(l.name)}: ${l.done}/${l.total} complete`),
     `- Last activity: ${r.last_activity}`,
