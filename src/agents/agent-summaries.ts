@@ -36,9 +36,24 @@ function unanswered(
   const answered = new Set(rest.flatMap((e) => (e.kind === 'tool_result' && e.tool?.id ? [e.tool.id] : [])));
   const open = rest.filter((e) => e.kind === 'tool_call' && e.tool?.id && !answered.has(e.tool.id));
   return {
-    calls: open.map((e) => clipEnds(e.text.replace(/\s+/g, ' ').trim(), 160)).slice(0, 3),
+    calls: open.map((e) => clipEnds(byFirstLines(e.text).replace(/\s+/g, ' ').trim(), 160)).slice(0, 3),
     through: open.at(-1)?.line ?? -1,
   };
+}
+
+/** A here-document in a shell line: its opening (`<<'EOF'`, `<<-EOF`), its body and its closing tag on a line of its own. */
+const heredoc = /(<<-?[ \t]*(['"]?)([A-Za-z_]\w*)\2[^\n]*)\n([^]*?)\n[ \t]*\3[ \t]*(?=\n|$)/g;
+
+/**
+ * A call's here-documents cut to their first line: a commit message's subject (Claude Code writes every message as
+ * one: `git commit -F - <<'EOF'`), a PR's title line. It is what tells whether the call ran (`git log` shows the
+ * subject); the body and its trailers would take the room of both ends, the subject cut in the middle.
+ */
+function byFirstLines(call: string): string {
+  return call.replace(heredoc, (_, opening: string, _q: string, tag: string, body: string) => {
+    const lines = body.split('\n').filter((l) => l.trim());
+    return `${opening}\n${lines[0]?.trim() ?? ''}${lines.length > 1 ? ' …' : ''}\n${tag}`;
+  });
 }
 
 /** Whether the agent's turn went on after entry `at` (a tool call) or the user stopped it ("[Request interrupted"). */

@@ -46,6 +46,41 @@ describe("the agent's last word", () => {
     expect(lastWord(text)?.said_nothing).toBeUndefined();
   });
 
+  it("names a cut-off commit by its message's subject when the message is a heredoc, not by its trailer", () => {
+    const said = JSON.stringify({
+      type: 'assistant',
+      timestamp: '2026-01-01T00:00:02.000Z',
+      message: {
+        id: 'm5',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'The build passes. Committing.' }],
+      },
+    });
+    const command = [
+      "git add Dockerfile && git commit -q -F - <<'EOF'",
+      'Fix the PATH in the build image after the installer moved',
+      '',
+      'The installer now puts its binaries elsewhere, so the build step failed with exit 127.',
+      'Keep both folders on PATH so old and new layouts build.',
+      '',
+      'Co-Authored-By: Someone <someone@example.com>',
+      'EOF',
+      'git push origin main 2>&1 | tail -5',
+    ].join('\n');
+    const call = JSON.stringify({
+      type: 'assistant',
+      timestamp: '2026-01-01T00:00:03.000Z',
+      message: {
+        id: 'm6',
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'c1', name: 'Bash', input: { command } }],
+      },
+    });
+    expect(lastWord([said, call].join('\n'))?.text).toBe(
+      "The build passes. Committing.\n\nThe transcript ends before this call returned (check whether it ran): `Bash: git add Dockerfile && git commit -q -F - <<'EOF' Fix the PATH in the build image after the installer moved … EOF git push origin main 2>&1 | tail -5`",
+    );
+  });
+
   it('says nothing more when every call returned', () => {
     const said = JSON.stringify({
       type: 'assistant',
