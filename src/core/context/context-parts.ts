@@ -227,9 +227,12 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     .sort((a, b) => a.timestamp.localeCompare(b.timestamp))
     .at(-1);
   if (!newest || max <= 0) return null;
-  const fitted = fitSummary(newest.text.replace(appDirective, '').trim(), max);
   const kind =
     newest === compaction ? 'compaction' : newest.said_nothing === true ? 'said_nothing' : 'last_message';
+  // a last message ends on what it asks or left running: that end stays with its head
+  const fitted = fitSummary(newest.text.replace(appDirective, '').trim(), max, {
+    keepEnd: kind !== 'compaction',
+  });
   return { kind, at: newest.timestamp, text: fitted.text, cut: fitted.cut };
 }
 

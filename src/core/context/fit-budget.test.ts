@@ -550,6 +550,28 @@ describe('the last state, cut to fit', () => {
   });
 });
 
+describe('the last state, cut to fit, of a last message', () => {
+  it('keeps the question it ends on; a compaction summary keeps its head', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const ask = 'Would you like me to go on with the library instead?';
+    const text = `Changes needed:\n${'- update one more count in the index file\n'.repeat(300)}\n${ask}`;
+    const summary = (kind: 'last_message' | 'compaction') => ({
+      id: 's1',
+      timestamp: at,
+      kind,
+      text,
+      source: 'claude-code',
+      session_number: 1,
+    });
+    const md = (summaries: SessionSnapshot['summaries']) =>
+      fitResumeContext({ ...bigSnapshot(), summaries }, 4, [], 1500, countTokens).markdown;
+    const said = md({ compaction: null, last_message: summary('last_message') });
+    expect(said).toMatch(/### Last State \(the agent's last message, [^)]+\)\nChanges needed:\n[^]*…\n\n/);
+    expect(said).toContain(`\n\n${ask}\n(`);
+    expect(md({ compaction: summary('compaction'), last_message: null })).not.toContain(ask);
+  });
+});
+
 describe('what the last state and the decisions show', () => {
   const at = '2026-01-01T00:00:00.000Z';
   it("leaves out the lines that are only an app's directives (Codex's ::git-commit{...})", () => {

@@ -100,6 +100,38 @@ describe('fitSummary', () => {
     expect(r.text.length).toBeLessThanOrEqual(60);
   });
 
+  it('keeps, with the head of a last message, the paragraph it ends on: what it asks, what it left running', () => {
+    const list = Array.from(
+      { length: 30 },
+      (_, i) => `${i + 1}. Line ${i + 9}: change the count in the index.`,
+    );
+    const ask = 'I cannot write outside my folder. Would you like me to go on with the library instead?';
+    const text = ['The index is out of date. Changes needed:', ...list, '', ask].join('\n');
+    const r = fitSummary(text, 400, { keepEnd: true });
+    expect(r.text.length).toBeLessThanOrEqual(400);
+    expect(r.text).toMatch(/^The index is out of date\. Changes needed:\n1\. Line 9: [^]*…\n\n/);
+    expect(r.text.endsWith(`\n\n${ask}`)).toBe(true);
+    // what is not shown: the middle, and the blank line before the ending
+    expect(r.cut).toBe(text.length - r.text.indexOf('…') - ask.length);
+    // without keepEnd (a compaction summary), the head alone, as before
+    expect(fitSummary(text, 400).text).not.toContain('Would you like');
+    // an ending too long for half the room keeps the question it ends on
+    const long = `${'The spec covers four phases, each with steps and checks. '.repeat(4)}Ready to start with step 1.1?`;
+    const q = fitSummary(['Created the spec.', ...list, '', long].join('\n'), 300, { keepEnd: true });
+    expect(q.text.length).toBeLessThanOrEqual(300);
+    expect(q.text).toMatch(/…\n\n… Ready to start with step 1\.1\?$/);
+  });
+
+  it('keeps the head alone when the ending is code, is inside code, or is long and asks nothing', () => {
+    const head = `Done. The change:\n${'- one more step of the change\n'.repeat(30)}`;
+    for (const end of ['```\nnpm test\n```', 'x '.repeat(200).trim()]) {
+      const text = `${head}\n${end}`;
+      expect(fitSummary(text, 200, { keepEnd: true })).toEqual(fitSummary(text, 200));
+    }
+    const open = `Done.\n\n\`\`\`\n${'line\n'.repeat(60)}\nlast line of the output\n\`\`\``;
+    expect(fitSummary(open, 120, { keepEnd: true })).toEqual(fitSummary(open, 120));
+  });
+
   it('does not take a numbered item inside a section for the next section', () => {
     const body = (n: number) => 'x'.repeat(n);
     const text = [

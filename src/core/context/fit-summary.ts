@@ -4,12 +4,17 @@ import { clip } from '../clip.js';
  * Cuts a long summary to `max` characters the way a reader would: a compaction summary in Claude Code's numbered
  * sections (1. Primary Request and Intent ... 7. Pending Tasks, 8. Current Work, 9. Optional Next Step) keeps the
  * sections that say where the work stands and what comes next, whole, and leaves out the long ones (the files and
- * their code, every user message) as their heading and size, in their place. Any other text keeps its head.
+ * their code, every user message) as their heading and size, in their place. Any other text keeps its head; with
+ * `keepEnd` (an agent's last message) also the paragraph it ends on, when that is short (`headAndEnd`).
  */
-export function fitSummary(text: string, max: number): { text: string; cut: number } {
+export function fitSummary(
+  text: string,
+  max: number,
+  opts: { keepEnd?: boolean } = {},
+): { text: string; cut: number } {
   if (text.length <= max) return { text, cut: 0 };
   const sections = numberedSections(text);
-  if (sections.length < 3) return headOf(text, max);
+  if (sections.length < 3) return opts.keepEnd ? headAndEnd(text, max) : headOf(text, max);
   const parts = [
     { title: BEFORE, body: text.slice(0, sections[0]!.start) },
     ...sections.map((s) => ({ ...s, body: text.slice(s.start, s.end) })),
@@ -82,6 +87,29 @@ function numberedSections(text: string): { title: string; start: number; end: nu
     found.push({ title: `${m[1]}. ${m[2]!.trim()}`, start: m.index });
   }
   return found.map((s, i) => ({ ...s, end: found[i + 1]?.start ?? text.length }));
+}
+
+/**
+ * The head of an agent's last message and the paragraph it ends on: what it asks the user, what it proposes next,
+ * the calls it left running ("The transcript ends before this call returned ..."), which a head alone cuts away. The
+ * ending is kept when it takes at most half the room (else the question it ends on, its last sentence), and is not
+ * code (a fence in it or around it); otherwise the head alone.
+ */
+function headAndEnd(text: string, max: number): { text: string; cut: number } {
+  const body = text.trimEnd();
+  const lastBreak = [...body.matchAll(/\n[ \t]*\n/g)].at(-1);
+  if (!lastBreak) return headOf(text, max);
+  const before = body.slice(0, lastBreak.index);
+  const last = body.slice(lastBreak.index + lastBreak[0].length).trim();
+  const question = /\?$/.test(last) ? (last.split(/(?<=[.!?])\s+(?=\S)/).at(-1) ?? '') : '';
+  const end = last.length <= max / 2 ? last : question.length <= max / 2 ? question : '';
+  const fences = (t: string) => t.match(/^[ \t]*```/gm)?.length ?? 0;
+  if (!end || fences(last) > 0 || fences(before) % 2 === 1) return headOf(text, max);
+  // the question alone: the rest of its paragraph is left out, and said so
+  const join = end === last ? '\n\n' : '\n\n… ';
+  const room = max - end.length - join.length;
+  const head = before.length <= room ? { text: before, cut: 0 } : headOf(before, room);
+  return { text: `${head.text}${join}${end}`, cut: body.length - (before.length - head.cut) - end.length };
 }
 
 /** The text's head cut at a word's end with an ellipsis (`clip`), leaving room for a fence it may close. */
