@@ -22,13 +22,21 @@ export const isFirstRequest = (issue: { title: string; description: string }) =>
   askOf(issue.description).trimStart().startsWith(issue.title.replace(/…$/, '')) ||
   issue.description.startsWith(issue.title.replace(/…$/, ''));
 
+/**
+ * The room a request is given: `max`, or its whole length when it is only a few characters longer. Such a cut would
+ * save a token or two (the " … " it puts in eats three characters) and take out the words the user asked about
+ * ("address pr feedback and … checks if any").
+ */
+const roomFor = (text: string, max: number) =>
+  text.trim().length - max < 12 ? Math.max(max, text.length) : max;
+
 /** The issue (the first request when it came from one) and the later requests, newest kept when cut. */
 export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
   // a long request keeps what it asks (request-gist.ts)
   const issue = snap.issue
     ? {
         ...snap.issue,
-        description: gistOf(snap.issue.description, limits.issue_chars),
+        description: gistOf(snap.issue.description, roomFor(snap.issue.description, limits.issue_chars)),
         from_request: isFirstRequest(snap.issue),
       }
     : null;
@@ -51,9 +59,12 @@ export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
     requests: shown.map((t, i) =>
       gistOf(
         t,
-        i === shown.length - 1
-          ? Math.max(limits.request_chars, limits.latest_request_chars)
-          : limits.request_chars,
+        roomFor(
+          t,
+          i === shown.length - 1
+            ? Math.max(limits.request_chars, limits.latest_request_chars)
+            : limits.request_chars,
+        ),
       ).replace(/\s+/g, ' '),
     ),
     requests_more: later.length - shown.length + older - (issueAmongOlder ? 1 : 0),

@@ -3,6 +3,7 @@ import { countTokens } from '../../tokens/count-tokens.js';
 import { emptyUsage } from '../schemas/records.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import { fitResumeContext } from './fit-budget.js';
+import { compileResumeContext, defaultLimits } from './resume-context.js';
 import { namingWorkflow } from './render-context.js';
 
 const task = (i: number, status: 'done' | 'pending' | 'in_progress') => ({
@@ -253,6 +254,34 @@ describe('resume context within a token budget', () => {
     expect(asked.markdown).toContain('the latest request (Goal), newer than the task list');
     // nor is a go-ahead said after the task list changed the request to do first
     expect(fitted.markdown).not.toContain('the latest request (Goal), newer than the task list');
+  });
+
+  it('keeps a request only a few characters over its room whole: the cut would save a token and lose its words', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const request = (id: string, text: string) => ({
+      id,
+      timestamp: at,
+      at,
+      session_number: 1,
+      source: null,
+      text,
+    });
+    const latest = 'address pr feedback and failing pr checks if any';
+    const long = 'now go through every failing check of the pull request and fix each of them in turn';
+    const snap = { ...bigSnapshot(), requests: [request('r2', long), request('r3', latest)] };
+    const tight = { ...defaultLimits, request_chars: 40, latest_request_chars: 0 };
+    const goal = compileResumeContext(snap, 4, [], tight).goal;
+    expect(goal.requests[1]).toBe(latest);
+    // one well over its room is cut as before
+    expect(goal.requests[0]).toBe('now go through every failing … in turn');
+    // the issue alike
+    const issue = {
+      id: 'r1',
+      title: 'Add login',
+      description: `Add a login page with a password. ${'x'.repeat(8)}`,
+    };
+    const said = compileResumeContext({ ...snap, issue }, 4, [], { ...tight, issue_chars: 40 }).goal.issue;
+    expect(said?.description).toBe(issue.description);
   });
 
   it('keeps both ends of a long first request: the ask after a pasted brief, and its first line', () => {
