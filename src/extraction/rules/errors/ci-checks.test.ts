@@ -55,4 +55,41 @@ describe('CI failures read with the GitHub CLI', () => {
       ['ci_failure', 'CI check failed: Deploy app: npm error code EUSAGE', 'fixed'],
     ]);
   });
+
+  it('fixes a failure the same job got past: its later run failed for another cause, which stays open', () => {
+    const laterLog = (at: string) =>
+      `104:Deploy app\tDeploy to Fly.io\t2026-08-29T21:41:${at}Z #16 ERROR: process "/bin/sh -c vp build" did not complete successfully: exit code: 127`;
+    const found = findCiFailures(
+      [
+        say('fix CI', 'user'),
+        ...bash('gh run view 33276290574 --log-failed 2>&1 | grep -n "npm error" | head', 0, failedLog),
+        say('<task-notification>the watch ended</task-notification>', 'user'),
+        ...bash('gh run watch 33276638069 --exit-status', 1, runView('X')),
+        ...bash('gh run view 33276638069 --log-failed | grep -n ERROR', 0, laterLog('06.39')),
+        say('try again', 'user'),
+        // the same cause again, with other times and numbers: not another cause
+        ...bash('gh run view 33276999999 --log-failed | grep -n ERROR', 0, laterLog('59.01')),
+      ],
+      null,
+    );
+    expect(found.map((e) => [e.error_message, e.resolution, e.resolution_notes])).toEqual([
+      [
+        'CI check failed: Deploy app: npm error code EUSAGE',
+        'fixed',
+        expect.stringMatching(
+          /^check Deploy app got past it: its next failure has another cause \(transcript line \d+\)$/,
+        ),
+      ],
+      [
+        'CI check failed: Deploy app: ERROR: process "/bin/sh -c vp build" did not complete successfully: exit code: 127',
+        'unresolved',
+        null,
+      ],
+      [
+        'CI check failed: Deploy app: ERROR: process "/bin/sh -c vp build" did not complete successfully: exit code: 127',
+        'unresolved',
+        null,
+      ],
+    ]);
+  });
 });

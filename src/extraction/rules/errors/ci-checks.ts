@@ -8,7 +8,8 @@ import { causeOf } from './cause-line.js';
  * `gh run list/view/watch`, `gh run view --log-failed`): the command succeeds, the checks it reports failed. That is
  * an error of the work even with exit code 0. One error per turn (a turn's several looks at the same red CI are one
  * problem), said with the line of a failed job's log that explains it when the turn read one; fixed when a later
- * report shows a check of the same name passing.
+ * report shows a check of the same name passing, or when that check's next failure has another cause (the job got
+ * past it: the push that fixed it moved the failure on).
  */
 
 type Status = 'fail' | 'pass';
@@ -74,13 +75,33 @@ export function failedJobLogs(output: string): { jobs: string[]; cause: string |
   return { jobs: [...jobs], cause: cause || null };
 }
 
+/** A cause as a run says it, without what changes from run to run: times, counts, run and step numbers, hashes. */
+const causeShape = (cause: string) => cause.replace(/\b[0-9a-f]*\d[0-9a-f]*\b/gi, '#').replace(/\s+/g, ' ');
+
 const readsFailedLogs = (e: TranscriptEntry) =>
   shellCommands(e).some((c) => /\bgh run view\b[^|;&]*--log-failed\b/.test(c));
 
 export function findCiFailures(entries: readonly TranscriptEntry[], taskId: string | null): ErrorDraft[] {
   const out: ErrorDraft[] = [];
-  let open: { draft: ErrorDraft; names: Set<string>; caused: boolean } | null = null;
-  const all: { draft: ErrorDraft; names: Set<string> }[] = [];
+  type Tracked = { draft: ErrorDraft; names: Set<string>; cause: string | null };
+  let open: Tracked | null = null;
+  const all: Tracked[] = [];
+  const fixed = (err: Tracked, notes: string) => {
+    err.draft.resolution = 'fixed';
+    err.draft.resolution_notes = notes;
+  };
+  /** The earlier failures of a check this one names that it failed for another cause: the job got past them. */
+  const movedOn = (now: Tracked, line: number) => {
+    for (const err of all)
+      if (err !== now && err.draft.resolution !== 'fixed' && err.cause && now.cause) {
+        const name = [...err.names].find((n) => now.names.has(n));
+        if (name && causeShape(err.cause) !== causeShape(now.cause))
+          fixed(
+            err,
+            `check ${name} got past it: its next failure has another cause (transcript line ${line})`,
+          );
+      }
+  };
   for (const e of entries) {
     if (e.sidechain) continue;
     if (e.role === 'user' && e.kind === 'text' && !e.queued) open = null;
@@ -89,10 +110,8 @@ export function findCiFailures(entries: readonly TranscriptEntry[], taskId: stri
     const checks = [...ciChecks(e.text), ...logs.jobs.map((name) => ({ name, status: 'fail' as const }))];
     for (const check of checks.filter((c) => c.status === 'pass'))
       for (const err of all)
-        if (err.draft.resolution !== 'fixed' && err.names.has(check.name)) {
-          err.draft.resolution = 'fixed';
-          err.draft.resolution_notes = `check ${check.name} passed later (transcript line ${e.line})`;
-        }
+        if (err.draft.resolution !== 'fixed' && err.names.has(check.name))
+          fixed(err, `check ${check.name} passed later (transcript line ${e.line})`);
     const failing = [...new Set(checks.filter((c) => c.status === 'fail').map((c) => c.name))];
     if (failing.length === 0) continue;
     const said = (names: Iterable<string>) =>
@@ -100,9 +119,10 @@ export function findCiFailures(entries: readonly TranscriptEntry[], taskId: stri
     if (open) {
       for (const name of failing) open.names.add(name);
       // the turn's first look named the checks; a failed job's log read after it says why
-      if (logs.cause && !open.caused) {
+      if (logs.cause && !open.cause) {
         open.draft.error_message = said(open.names);
-        open.caused = true;
+        open.cause = logs.cause;
+        movedOn(open, e.line);
       }
       continue;
     }
@@ -116,9 +136,10 @@ export function findCiFailures(entries: readonly TranscriptEntry[], taskId: stri
       at: e.at,
       evidence_line: e.line,
     };
-    open = { draft, names: new Set(failing), caused: logs.cause !== null };
+    open = { draft, names: new Set(failing), cause: logs.cause };
     all.push(open);
     out.push(draft);
+    movedOn(open, e.line);
   }
   return out;
 }
