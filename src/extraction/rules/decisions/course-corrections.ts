@@ -1,3 +1,4 @@
+import { clip } from '../../../core/clip.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import type { DecisionDraft } from '../../extractor.js';
 import { decisionType } from './decision-types.js';
@@ -142,7 +143,7 @@ export function courseCorrections(entries: readonly TranscriptEntry[], taskId: s
       )
     )
       return;
-    const description = text.replace(/\s+/g, ' ').slice(0, 300);
+    const description = clip(text.replace(/\s+/g, ' '), 300);
     let next = entries[j];
     while (next !== undefined && !userTurn(next)) next = entries[(j += 1)];
     out.push({

@@ -1,3 +1,4 @@
+import { clip } from '../../../core/clip.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import type { DecisionDraft } from '../../extractor.js';
 import { draft } from './decision-signals.js';
@@ -58,7 +59,7 @@ export function userDirectives(entries: readonly TranscriptEntry[], taskId: stri
           (!/\?\s*$/.test(s) || politeRequest.test(s)),
       );
     if (!sentence) continue;
-    out.push(draft(e, 'approach', text.replace(/\s+/g, ' ').slice(0, 300), "the user's directive", taskId));
+    out.push(draft(e, 'approach', clip(text.replace(/\s+/g, ' '), 300), "the user's directive", taskId));
   }
   return out;
 }
