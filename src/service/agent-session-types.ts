@@ -58,6 +58,12 @@ export type StartInput = TrackInput & {
    */
   fresh_start?: boolean;
   /**
+   * Agent conversations of this worktree the hook knows are over although no SessionEnd came (core
+   * `ConversationsOver`: the process that ran them exited, or went on to another conversation): on a fresh start, the
+   * last workflow whose last session follows one of them is over once its work is done, as after a SessionEnd.
+   */
+  conversations_over?: Record<string, string>;
+  /**
    * Another transcript of the worktree's work was written within the last minute (the hook looked): a conversation at
    * work there, so the open session it follows is not taken as cut off.
    */

@@ -19,6 +19,7 @@ import {
   takeSnapshot,
   type AgentSessionRef,
   type BatonEvent,
+  type ConversationsOver,
   type Draft,
   type GitCapture,
   type WorkflowState,
@@ -110,7 +111,7 @@ export class AgentSessions {
    * a fresh start (a new conversation) the latest is completed first when its work is over (`finishWork`), and the
    * session gets a workflow of its own.
    */
-  private async find(input: TrackInput, freshStart = false): Promise<Found> {
+  private async find(input: TrackInput, freshStart = false, over: ConversationsOver = {}): Promise<Found> {
     const { git } = this.svc;
     const { worktree, all, mine, moved, ended } = await this.look(input);
     let open = all.filter((w) => !isTerminal(w.status));
@@ -122,7 +123,7 @@ export class AgentSessions {
         created: false,
         note: `workflow ${moved.id} of ${moved.worktree}, where this session started (its folder is now ${input.cwd})`,
       };
-    const done = !mine && freshStart && input.auto_track ? await this.finishIfOver(newest(open)) : null;
+    const done = !mine && freshStart && input.auto_track ? await this.finishIfOver(newest(open), over) : null;
     if (done) open = open.filter((w) => w.id !== done.workflow.id);
     const finished = done?.finished ? { finished: done.finished } : {};
     if (open.length === 0 || ended) {
@@ -177,9 +178,10 @@ export class AgentSessions {
    */
   private async finishIfOver(
     w: WorkflowState | undefined,
+    over: ConversationsOver,
   ): Promise<{ workflow: WorkflowState; finished: FinishedWorkflow | null } | null> {
-    if (!w || finishedWork(w, this.now()) === null) return null;
-    const out = await this.svc.runner.run(w.id, (d) => finishWork(d), { retry: true });
+    if (!w || finishedWork(w, this.now(), over) === null) return null;
+    const out = await this.svc.runner.run(w.id, (d) => finishWork(d, over), { retry: true });
     if (!isTerminal(out.state.status)) return null;
     const why = out.result;
     if (!why) return { workflow: out.state, finished: null };
@@ -369,7 +371,7 @@ export class AgentSessions {
    * yet gets no context.
    */
   async start(input: StartInput): Promise<StartResult> {
-    const f = await this.find(input, input.fresh_start === true);
+    const f = await this.find(input, input.fresh_start === true, input.conversations_over);
     const finished = f.finished ?? null;
     if (!f.w) return { ...this.untracked(f.note), context: null, finished };
     const w = f.created ? f.w : await this.resumeIfStopped({ ...f, w: f.w }, input.resume);

@@ -214,3 +214,129 @@ describe('a conversation at work, told from one cut off', () => {
     },
   );
 });
+
+/**
+ * A stand-in for Codex: a program named `codex` that runs the hooks it is given, one after another, each with its
+ * JSON from a file, then stays alive as the agent does. Returns its pid and the last hook's stdout.
+ */
+function standInCodex(repo: string, env: Record<string, string>) {
+  const bin = tempDir('baton-codex-');
+  const codex = join(bin, 'codex');
+  writeFileSync(
+    codex,
+    // no subshell around a hook: the hook's parent is this process, as Codex is
+    `#!/bin/bash\nwhile [ $# -gt 0 ]; do "${process.execPath}" "${batonBin}" hook "$1" --agent codex < "$2" > "$2.out"; last="$2.out"; shift 2; done\ncat "$last"\nexec sleep 600 >/dev/null 2>&1 </dev/null\n`,
+  );
+  chmodSync(codex, 0o755);
+  return (...hooks: [string, Json][]) =>
+    new Promise<{ stdout: string; pid: number }>((resolve, reject) => {
+      const args = hooks.flatMap(([event, fields]) => {
+        const file = join(bin, `${event}-${Math.random().toString(36).slice(2)}.json`);
+        writeFileSync(file, JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }));
+        return [event, file];
+      });
+      const child = spawn(codex, args, { cwd: repo, env: hermeticEnv(env), stdio: 'pipe' });
+      let stdout = '';
+      let open = 2;
+      const closed = () => --open === 0 && resolve({ stdout, pid: child.pid ?? -1 });
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stdout.on('end', closed);
+      child.stderr.on('end', closed);
+      child.stderr.resume();
+      child.on('error', reject);
+      child.stdin.end();
+    });
+}
+
+/** A Codex rollout of one turn whose plan is all done: the request, the finished plan, the agent's answer. */
+function finishedRollout(id: string, request: string): string {
+  const path = join(tempDir('baton-rollout-'), `rollout-2026-11-30T09-00-00-${id}.jsonl`);
+  const l = (type: string, payload: Json) => JSON.stringify({ timestamp: now(), type, payload });
+  const plan = JSON.stringify({ plan: [{ step: 'Write the LICENSE file', status: 'completed' }] });
+  writeFileSync(
+    path,
+    `${[
+      l('session_meta', { id, cwd: '/tmp', cli_version: '0.144.2' }),
+      l('event_msg', { type: 'user_message', message: request }),
+      l('response_item', { type: 'function_call', name: 'update_plan', arguments: plan, call_id: 'call-p1' }),
+      l('response_item', { type: 'function_call_output', call_id: 'call-p1', output: 'Plan updated' }),
+      l('event_msg', { type: 'agent_message', message: 'The LICENSE file is written.' }),
+    ].join('\n')}\n`,
+  );
+  return path;
+}
+
+describe.runIf(process.platform === 'linux')(
+  'finished work, and the Codex conversation that did it over',
+  () => {
+    // Codex has no SessionEnd: the process that ran the conversation's hooks says whether the user left it
+    const first = '019e1625-789d-76c0-80ab-3724b5ddb701';
+    const second = '019e1625-789d-76c0-80ab-3724b5ddb702';
+
+    async function finishedConversation() {
+      const { repo, env, hook } = workspace();
+      const path = finishedRollout(first, 'add an MIT LICENSE file');
+      const codex = (event: string, fields: Json = {}) =>
+        hook(event, { session_id: first, turn_id: 't1', transcript_path: path, ...fields });
+      await codex('SessionStart', { source: 'startup' });
+      await codex('UserPromptSubmit', { prompt: 'add an MIT LICENSE file' });
+      const stop: [string, Json] = [
+        'Stop',
+        {
+          session_id: first,
+          turn_id: 't1',
+          transcript_path: path,
+          last_assistant_message: 'The LICENSE file is written.',
+        },
+      ];
+      return { repo, env, hook, stop, agent: standInCodex(repo, env) };
+    }
+
+    const startOf = (id: string): [string, Json] => [
+      'SessionStart',
+      {
+        session_id: id,
+        source: 'startup',
+        transcript_path: join(tempDir('baton-rollout-'), `rollout-x-${id}.jsonl`),
+      },
+    ];
+
+    it('the user quit Codex (its process is gone): a new conversation starts a new workflow at once', async () => {
+      const { hook, stop, agent } = await finishedConversation();
+      const ran = await agent(stop);
+      process.kill(ran.pid, 'SIGKILL');
+      await new Promise((r) => setTimeout(r, 100));
+      const [event, fields] = startOf(second);
+      const next = await hook(event, fields);
+      expect(next.code).toBe(0);
+      expect(told(next.stdout)).toMatch(
+        new RegExp(
+          `^Baton completed workflow \\S+ \\("add an MIT LICENSE file"\\): its task is done and Codex session ${first} is over \\(its process exited\\); this session is followed as a new workflow`,
+        ),
+      );
+    });
+
+    it('`/new` in the same Codex process: the new conversation starts a new workflow', async () => {
+      const { stop, agent } = await finishedConversation();
+      const ran = await agent(stop, startOf(second));
+      process.kill(ran.pid, 'SIGKILL');
+      expect(told(ran.stdout)).toMatch(
+        new RegExp(
+          `^Baton completed workflow \\S+ \\("add an MIT LICENSE file"\\): its task is done and Codex session ${first} is over \\(its process went on to another conversation\\)`,
+        ),
+      );
+    });
+
+    it('while that Codex still runs, the finished work is not taken as left', async () => {
+      const { hook, stop, agent } = await finishedConversation();
+      const ran = await agent(stop);
+      try {
+        const [event, fields] = startOf(second);
+        const next = await hook(event, fields);
+        expect(told(next.stdout)).not.toMatch(/completed workflow/);
+      } finally {
+        process.kill(ran.pid, 'SIGKILL');
+      }
+    });
+  },
+);

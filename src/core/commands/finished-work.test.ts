@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Draft } from '../draft.js';
 import type { WorkflowState } from '../schemas/state.js';
-import { endAgentSession, linkAgentSession } from './agent-session.js';
+import { endAgentSession, endAgentTurn, linkAgentSession } from './agent-session.js';
 import { syncAgentTasks } from './agent-tasks.js';
 import { createWorkflow } from './create.js';
 import { finishedWork, finishWork } from './finished-work.js';
@@ -104,6 +104,24 @@ describe('finishedWork', () => {
     const again = next(answered.state);
     recordRequest(again, { text: 'now add a licence', at: later(4), source: 'claude-code:hook' });
     expect(finishedWork(ended(again.state), later(5))).toBeNull();
+  });
+
+  it('is over, without a SessionEnd, when the conversation of its last session is known over and its turn ended', () => {
+    const asked = next(followed(['completed']));
+    recordRequest(asked, { text: 'write the licence', at: later(1), source: 'claude-code:hook' });
+    const over = { s1: 'its process exited' };
+    // the turn on the last request never ended: cut off (the next session is told so), not over
+    expect(finishedWork(asked.state, later(2), over)).toBeNull();
+    const d = next(asked.state);
+    endAgentTurn(d, 'claude-code');
+    expect(finishedWork(d.state, later(2))).toBeNull();
+    expect(finishedWork(d.state, later(2), { other: 'its process exited' })).toBeNull();
+    expect(finishedWork(d.state, later(2), over)).toBe(
+      'its task is done and Claude Code session s1 is over (its process exited)',
+    );
+    const done = next(d.state);
+    expect(finishWork(done, over)).not.toBeNull();
+    expect(done.state.status).toBe('completed');
   });
 
   it('is not over while a usage limit stopped its last turn; over once the agent said more after it', () => {

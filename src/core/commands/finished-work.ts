@@ -1,3 +1,5 @@
+import { agentLabel } from '../agent-label.js';
+import { turnOver } from '../agent-turn.js';
 import type { Draft } from '../draft.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { allFinished } from '../task-graph.js';
@@ -7,20 +9,28 @@ import { endOpenSession } from './lifecycle.js';
 
 /**
  * How long a workflow whose tasks are all done may sit untouched before a new conversation takes it as finished
- * although no SessionEnd came (a terminal closed, or Codex, which has no SessionEnd hook).
+ * although no SessionEnd came (a terminal closed, or Codex, which has no SessionEnd hook) and nothing says its
+ * conversation is over (`ConversationsOver`: where the agent's process cannot be seen).
  */
 export const FINISHED_IDLE_MS = 30 * 60_000;
+
+/**
+ * Agent conversations known to be over although no SessionEnd said so (Codex has none), by agent session id, each
+ * with why: the process that ran its hooks exited, or went on to another conversation (Codex's `/new`).
+ */
+export type ConversationsOver = Readonly<Record<string, string>>;
 
 /**
  * Why the work of a workflow that hooks follow is over at `now`, or null while it may go on. It is over when Baton
  * created it for an agent's session (auto_track), the work is done (every task of the agent's list done or skipped;
  * without a list, the user's last request answered: the agent's last message came after it), no error is open, no
- * test is failing, no pause is asked for, no usage limit stopped its last turn, and the last agent session ended (its SessionEnd hook came: the user quit
- * or cleared it) or nothing happened in the workflow for FINISHED_IDLE_MS. A new conversation then starts a new
- * workflow (shown what the finished one did) instead of being told to continue finished work; a `/clear`, a
- * compaction, a `--resume`, a task left open, a request the agent never answered or an error still continue this one.
+ * test is failing, no pause is asked for, no usage limit stopped its last turn, and the last agent session ended (its
+ * SessionEnd hook came: the user quit or cleared it; or its conversation is in `over` and its last turn ended) or
+ * nothing happened in the workflow for FINISHED_IDLE_MS. A new conversation then starts a new workflow (shown what
+ * the finished one did) instead of being told to continue finished work; a `/clear`, a compaction, a `--resume`, a
+ * task left open, a request the agent never answered or an error still continue this one.
  */
-export function finishedWork(s: WorkflowState, now: string): string | null {
+export function finishedWork(s: WorkflowState, now: string, over: ConversationsOver = {}): string | null {
   if (!s.auto_tracked || s.status !== 'in_progress' || s.pause_requested) return null;
   const done = workDone(s);
   if (done === null) return null;
@@ -30,6 +40,10 @@ export function finishedWork(s: WorkflowState, now: string): string | null {
   const last = s.sessions[s.sessions.length - 1];
   const idle = Date.parse(now) - Date.parse(s.updated_at);
   if (last?.ended_at) return `${done} and ${last.end_reason ?? 'its last session ended'}`;
+  // a conversation that is over but whose turn never ended was cut off: the next session is told so instead
+  const why = last?.agent ? over[last.agent.session_id] : undefined;
+  if (last?.agent && why && turnOver(s) !== false)
+    return `${done} and ${agentLabel(last.agent.name)} session ${last.agent.session_id} is over (${why})`;
   if (idle >= FINISHED_IDLE_MS)
     return `${done} and nothing happened in it for ${Math.floor(idle / 60_000)} min`;
   return null;
@@ -58,8 +72,8 @@ export function lastRequestAnswered(s: WorkflowState): boolean | null {
 }
 
 /** Completes a workflow whose work is over (`finishedWork`), saying why; null when it is not (or no longer) over. */
-export function finishWork(d: Draft): string | null {
-  const why = finishedWork(d.state, d.ctx.now);
+export function finishWork(d: Draft, over: ConversationsOver = {}): string | null {
+  const why = finishedWork(d.state, d.ctx.now, over);
   if (why === null) return null;
   assertTransition(d.state.status, 'completed', 'complete the workflow');
   d.emit({ type: 'workflow.completed', data: { reason: why } });

@@ -4,6 +4,7 @@ import type { HookContext } from './handle-event.js';
 import type { TranscriptSeen } from './hook-log.js';
 import { agentProcess, isRunning, sameProcess, type AgentProcess } from './agent-process.js';
 import type { TranscriptSource } from '../transcripts/transcript-import.js';
+import { sessionIdFromTranscript } from './hook-payload.js';
 
 /** The agent that writes each transcript format (an import names its source). */
 const sourceOf = (format: string): TranscriptSource | null =>
@@ -37,6 +38,12 @@ export interface CaughtUp {
    * conversation reopened moments after its crash wrote moments ago.
    */
   ownElsewhere: number | null;
+  /**
+   * The conversations of the worktree's workflows known to be over though no SessionEnd came (Codex sends none), by
+   * agent session id, each with why: the agent process that ran their hooks exited, or runs this hook for another
+   * conversation (Codex's `/new`). Only a process seen says so (Linux), never a quiet transcript.
+   */
+  over: Record<string, string>;
 }
 
 export interface Elsewhere {
@@ -62,8 +69,22 @@ function atWork(seen: TranscriptSeen | undefined, ago: number, self: AgentProces
   return ago * 1000 < ACTIVE_WITHIN_MS ? { ago, pid: null } : null;
 }
 
+/**
+ * Why the conversation writing another transcript is over although its SessionEnd never came, or null when that is
+ * not known: the agent process that ran its hooks last has exited, or is the one running this hook, for another
+ * conversation. A SessionEnd already ended its session (the workflow knows).
+ */
+function overBecause(seen: TranscriptSeen | undefined, self: AgentProcess | null): string | null {
+  const proc = seen?.agent_process;
+  if (!proc || seen.ended) return null;
+  if (sameProcess(proc, self)) return 'its process went on to another conversation';
+  return isRunning(proc) === false ? 'its process exited' : null;
+}
+
 interface Known {
   path: string;
+  /** The agent session that writes it, read from the file's name (Claude Code's and Codex's both hold it). */
+  sessionId: string | null;
   workflowId: string;
   source: TranscriptSource;
   through: number;
@@ -81,6 +102,7 @@ async function incompleteWorkflows(ctx: HookContext): Promise<{ id: string; mark
         ? [
             {
               path: m.path,
+              sessionId: sessionIdFromTranscript(m.path),
               workflowId: status.workflow.id,
               source,
               through: m.through_byte ?? 0,
@@ -119,6 +141,7 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
     if (!known.has(path) && ids.has(seen.workflow_id) && seen.source)
       known.set(path, {
         path,
+        sessionId: sessionIdFromTranscript(path),
         workflowId: seen.workflow_id,
         source: seen.source,
         through: seen.bytes,
@@ -128,7 +151,14 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
   const own = ctx.payload.transcript_path;
   const notes: string[] = [];
   const self = agentProcess();
-  const out: CaughtUp = { note: null, read: [], unread: [], activeElsewhere: null, ownElsewhere: null };
+  const out: CaughtUp = {
+    note: null,
+    read: [],
+    unread: [],
+    activeElsewhere: null,
+    ownElsewhere: null,
+    over: {},
+  };
   const ownSeen = own ? ctx.transcripts?.[own] : undefined;
   const ownProc = ownSeen?.ended ? undefined : ownSeen?.agent_process;
   if (ownProc && !sameProcess(ownProc, self) && isRunning(ownProc) === true) out.ownElsewhere = ownProc.pid;
@@ -137,6 +167,8 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
     if (!st) continue;
     const ago = Math.max(0, Math.round((now - st.mtimeMs) / 1000));
     const elsewhere = k.path === own ? null : atWork(ctx.transcripts?.[k.path], ago, self);
+    const over = k.path === own ? null : overBecause(ctx.transcripts?.[k.path], self);
+    if (over && k.sessionId) out.over[k.sessionId] = over;
     if (elsewhere && (out.activeElsewhere === null || elsewhere.ago < out.activeElsewhere.ago))
       out.activeElsewhere = elsewhere;
     if (st.size <= k.through) continue;

@@ -324,6 +324,8 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         // a new conversation (not a resume, /clear or compaction) does not continue work that is over
         fresh_start: source === 'startup',
         ...(caught.activeElsewhere !== null ? { active_elsewhere: true } : {}),
+        // Codex sends no SessionEnd: a conversation whose agent process is gone (or moved on) is over all the same
+        ...(Object.keys(caught.over).length ? { conversations_over: caught.over } : {}),
         // the conversation reopened in a new process (`--resume`): its last turn may have been cut off, unless its
         // own agent still runs elsewhere
         ...(source === 'resume' && caught.ownElsewhere === null ? { reopened: true } : {}),
