@@ -131,7 +131,10 @@ describe('continuity by default: baton init --agent codex, then Codex as usual',
           ...fields,
         }),
       );
-    expect((await codex('SessionStart', { source: 'startup' })).stderr).toMatch(/following this session/);
+    const first = await codex('SessionStart', { source: 'startup' });
+    expect(first.stderr).toMatch(/following this session/);
+    // Codex's sandbox cannot write Baton's database: the agent is pointed at the MCP tool, not the CLI
+    expect(injected(first.stdout).additionalContext).toMatch(/with the MCP tool add_task\.\n$/);
     const prompt = "let's update the defailt context compart to 90 in env var";
     expect((await codex('UserPromptSubmit', { prompt })).code).toBe(0);
     const stop = await codex('Stop', { stop_hook_active: false, last_assistant_message: null });

@@ -99,3 +99,35 @@ describe('files of $BATON_HOME under umask 000', () => {
     }
   });
 });
+
+/**
+ * A command that may read Baton's home but not write it: Codex's `workspace-write` sandbox, where an agent runs its
+ * commands, lets them write only in the workspace. Here as another user (the tests may run as root, whom modes do not
+ * stop) or, for an ordinary user, with the files made read-only.
+ */
+describe('a database this process may not write', () => {
+  it('says so, with what to do: the MCP server, or the command outside the sandbox', () => {
+    const home = tempDir('baton-perm-');
+    const repo = makeRepo();
+    expect(
+      batonUmask000(['create', '--title', 't', '--task', 'T1:one'], repo, { BATON_HOME: home }).code,
+    ).toBe(0);
+    const root = process.getuid?.() === 0;
+    chmodSync(home, root ? 0o755 : 0o555);
+    chmodSync(join(home, 'baton.db'), root ? 0o644 : 0o444);
+    const cwd = tempDir('baton-cwd-');
+    chmodSync(cwd, 0o755);
+    const r = spawnSync(process.execPath, [batonBin, 'list'], {
+      cwd,
+      env: hermeticEnv({ BATON_HOME: home, HOME: cwd }),
+      encoding: 'utf8',
+      ...(root ? { uid: 65534, gid: 65534 } : {}),
+    });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain(`cannot open the SQLite database ${join(home, 'baton.db')}: EACCES`);
+    expect(r.stderr).toContain(`this process may not write to ${home}`);
+    expect(r.stderr).toMatch(
+      /use Baton's MCP server \(`baton mcp`\) instead, or run the command outside the sandbox/,
+    );
+  });
+});

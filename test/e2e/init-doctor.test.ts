@@ -108,6 +108,15 @@ describe('baton init', () => {
       expect(md).toContain(`\`${cli} task add ID:Title`);
       expect(md).not.toMatch(/`baton (?:task|status|context)/);
     }
+    // Codex runs the agent's commands in a sandbox that cannot write Baton's database: its MCP server comes first
+    const agents = readFileSync(join(repo, 'AGENTS.md'), 'utf8');
+    expect(agents).toMatch(
+      /\n- MCP server `baton` \(Codex runs it outside your sandbox\): add_task, get_resume_context, [^\n]+\n- `node \/opt\/baton\/bin\/baton\.js task add/,
+    );
+    expect(agents).toContain(
+      "These commands write Baton's database in the user's home, which your sandbox does not let a command write: use the MCP tools, or run a command outside the sandbox.",
+    );
+    expect(readFileSync(join(repo, 'CLAUDE.md'), 'utf8')).not.toMatch(/sandbox/);
     expect((await baton(['init', '--agent', 'all', '--command', 'baton'])).code).toBe(0);
     for (const f of [join(home, '.claude.json'), join(home, '.codex', 'config.toml')])
       expect(existsSync(f), f).toBe(true);

@@ -17,7 +17,6 @@ import { readJsonObject, writeJsonObject, writeOrRemove } from './json-file.js';
 import { addMcp, hasProjectEntry, removeMcp } from './mcp-entry.js';
 import { addExclude, gitStandingOf, removeExclude } from './git-exclude.js';
 import { otherWorktrees, repositoryWorktrees } from './worktrees.js';
-import { agentLabel } from '../../core/agent-label.js';
 
 export interface InitChange {
   agent: InitAgent | null;
@@ -151,10 +150,7 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
       agent,
       what: 'instructions',
       path: files.instructions,
-      change: addBlock(
-        files.instructions,
-        instructionsBlock(agentLabel(agent), commandLine(input.command, [])),
-      ),
+      change: addBlock(files.instructions, instructionsBlock(agent, commandLine(input.command, []))),
     });
   }
   if (scope === 'local') {

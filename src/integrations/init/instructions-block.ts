@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { agentLabel } from '../../core/agent-label.js';
 
 export const BLOCK_BEGIN = '<!-- baton:begin (added by `baton init`; `baton init --undo` removes it) -->';
 export const BLOCK_END = '<!-- baton:end -->';
@@ -7,19 +8,32 @@ export const BLOCK_END = '<!-- baton:end -->';
 /**
  * What the agent should know: what Baton records for it, where its context comes from, how to add to it. `cli` is
  * how the agent runs Baton (the command the hooks run: `baton` on the PATH, else this install by its full path).
+ * Codex runs an agent's commands in a sandbox that may write only in the workspace, and every Baton command writes
+ * its database in the user's home: the MCP server (which Codex runs outside the sandbox) comes first there.
  */
-export function instructionsBlock(agentName: string, cli = 'baton'): string {
+export function instructionsBlock(agent: 'claude-code' | 'codex', cli = 'baton'): string {
+  const commands = [
+    `\`${cli} task add ID:Title[:DEP,DEP]\` (or the MCP tool \`add_task\`): a task that must outlive this session.`,
+    `\`${cli} status\`, \`${cli} context\`, \`${cli} details <category>\` (decisions, errors, requests...; a snapshot id before it for that snapshot): what Baton holds.`,
+  ];
+  const mcp =
+    'MCP server `baton`: get_resume_context, get_details, next_task, record_decision, record_error, resolve_error.';
+  const items =
+    agent === 'codex'
+      ? [
+          `${mcp.replace(': ', ' (Codex runs it outside your sandbox): add_task, ')}`,
+          `${commands.join(' ')} These commands write Baton's database in the user's home, which your sandbox does not let a command write: use the MCP tools, or run a command outside the sandbox.`,
+        ]
+      : [...commands, mcp];
   return [
     BLOCK_BEGIN,
     '## Baton',
     '',
-    `Baton follows this ${agentName} session: the user's requests, your own task list, decisions, errors, tests and`,
+    `Baton follows this ${agentLabel(agent)} session: the user's requests, your own task list, decisions, errors, tests and`,
     'commits are recorded per git worktree, and each new session (after /clear, a compaction or a restart) gets',
     "Baton's resume context. Keep your task list current: it becomes the workflow's task graph.",
     '',
-    `- \`${cli} task add ID:Title[:DEP,DEP]\` (or the MCP tool \`add_task\`): a task that must outlive this session.`,
-    `- \`${cli} status\`, \`${cli} context\`, \`${cli} details <category>\` (decisions, errors, requests...; a snapshot id before it for that snapshot): what Baton holds.`,
-    '- MCP server `baton`: get_resume_context, get_details, next_task, record_decision, record_error, resolve_error.',
+    ...items.map((i) => `- ${i}`),
     BLOCK_END,
   ].join('\n');
 }

@@ -1,5 +1,4 @@
 import Database from 'better-sqlite3';
-import { BatonError } from '../../core/index.js';
 import type {
   LangGraphTables,
   LangGraphTablesOptions,
@@ -12,6 +11,7 @@ import type {
 } from '../langgraph-tables.js';
 import { preparePrivateDatabase } from '../private-files.js';
 import { migrateSqlite } from './migrate.js';
+import { openFailure } from './open-failure.js';
 
 const checkpointColumns =
   'thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata, channel_versions';
@@ -45,12 +45,7 @@ export class SqliteLangGraphTables implements LangGraphTables {
       this.db.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
       migrateSqlite(this.db);
     } catch (e) {
-      throw new BatonError(
-        'unavailable',
-        `cannot open the SQLite database ${location}: ${(e as Error).message}`,
-        {},
-        { cause: e },
-      );
+      throw openFailure(location, e);
     }
     const db = this.db;
     this.stmts = {

@@ -1,11 +1,5 @@
 import Database from 'better-sqlite3';
-import {
-  BatonError,
-  type BatonEvent,
-  type RecordKind,
-  type RecordRow,
-  type WorkflowState,
-} from '../../core/index.js';
+import { type BatonEvent, type RecordKind, type RecordRow, type WorkflowState } from '../../core/index.js';
 import { SqliteExecutors } from './sqlite-executors.js';
 import { SqliteLeases } from './sqlite-leases.js';
 import { SqliteWorkQueue } from './sqlite-work-queue.js';
@@ -29,6 +23,7 @@ import { preparePrivateDatabase } from '../private-files.js';
 import { migrateSqlite } from './migrate.js';
 import { BatchWriter } from './batch-writer.js';
 import { StateCache } from './state-cache.js';
+import { openFailure } from './open-failure.js';
 
 export interface SqliteOptions {
   durability?: Durability;
@@ -64,12 +59,7 @@ export class SqliteStore implements Store {
       this.db.pragma('wal_autocheckpoint = 10000');
       migrateSqlite(this.db);
     } catch (e) {
-      throw new BatonError(
-        'unavailable',
-        `cannot open the SQLite database ${location}: ${(e as Error).message}`,
-        {},
-        { cause: e },
-      );
+      throw openFailure(location, e);
     }
     const db = this.db;
     this.executors = new SqliteExecutors(db);
