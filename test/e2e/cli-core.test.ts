@@ -410,6 +410,26 @@ for (const mode of cliModes) {
       expect(r.stderr).toContain('`baton context`');
     });
 
+    it('says that the next agent session continues a workflow the hooks follow, not that it runs', async () => {
+      const repo = makeRepo();
+      const baton = (args: string[], input?: string) => runCli(args, { cwd: repo, env, input });
+      const id = '019e1625-789d-76c0-80ab-3724b5ddb799';
+      const hook = (event: string, fields: Record<string, unknown>) =>
+        baton(
+          ['hook', event, '--agent', 'codex'],
+          JSON.stringify({ session_id: id, cwd: repo, hook_event_name: event, ...fields }),
+        );
+      await hook('SessionStart', { source: 'startup' });
+      await hook('UserPromptSubmit', { prompt: 'add a LICENSE file' });
+      // the user quit Codex; nothing runs the workflow, and the next Codex session here takes it up
+      const r = await baton(['resume']);
+      expect(r.code).toBe(3);
+      expect(r.stderr).not.toContain('it is running');
+      expect(r.stderr).toContain(
+        'its agent sessions are followed by hooks: the next Codex session in this worktree continues it with its briefing (`baton context` prints it); nothing to resume',
+      );
+    });
+
     it('names the latest ended workflow of the worktree when none is active', async () => {
       const repo = makeRepo();
       const baton = (...args: string[]) => runCli(args, { cwd: repo, env });

@@ -6,6 +6,8 @@ import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { TaskStatus } from '../schemas/workflow.js';
 import { assertRecoverable } from '../recovery.js';
 import { isResumable } from '../workflow-machine.js';
+import { agentLabel } from '../agent-label.js';
+import type { WorkflowState } from '../schemas/state.js';
 
 export interface ResumeInput {
   snapshot: SessionSnapshot | null;
@@ -98,16 +100,27 @@ function staleness(d: Draft, staleAfterMs: number): string[] {
   ];
 }
 
+/**
+ * What to do instead of resuming a workflow that is not stopped: a running one needs nothing (`baton context` is its
+ * briefing), a finished one is over. One the hooks follow is not said to run: its agent may have quit, and the agent's
+ * next session in the worktree takes it up.
+ */
+function insteadOfResume(s: WorkflowState): string {
+  if (s.status === 'in_progress' || s.status === 'blocked') {
+    const hooked = s.sessions.at(-1)?.agent;
+    return hooked
+      ? `; its agent sessions are followed by hooks: the next ${agentLabel(hooked.name)} session in this worktree continues it with its briefing (\`baton context\` prints it); nothing to resume`
+      : '; it is running: nothing to resume (`baton context` prints the briefing a new session gets)';
+  }
+  return s.status === 'pending'
+    ? '; it has not started: `baton run` or an agent session starts it'
+    : '; it is over: a new session starts a new workflow';
+}
+
 function assertResumable(d: Draft, action: string) {
   const s = d.state;
   if (!isResumable(s.status)) {
-    // what to do instead: a running one needs nothing (`baton context` is its briefing), a finished one is over
-    const instead =
-      s.status === 'in_progress' || s.status === 'blocked'
-        ? '; it is running: nothing to resume (`baton context` prints the briefing a new session gets)'
-        : s.status === 'pending'
-          ? '; it has not started: `baton run` or an agent session starts it'
-          : '; it is over: a new session starts a new workflow';
+    const instead = insteadOfResume(s);
     throw invalidTransition(
       `cannot ${action}: the workflow is ${s.status} (only a paused or interrupted workflow can)${instead}`,
       {
