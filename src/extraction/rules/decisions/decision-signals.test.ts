@@ -265,7 +265,7 @@ describe('decisions: the reason in the sentence before, and the user directives'
   it("keeps a long directive to 300 characters, cut at a word's end with an ellipsis", async () => {
     const long = `Don't use mocks for the database, ${'use the real SQLite file the tests create, '.repeat(8)}always.`;
     const [only] = await descriptions([user(long)]);
-    const kept = only?.[2] ?? '';
+    const kept = String(only?.[2] ?? '');
     expect(kept.endsWith('…') && kept.length <= 300).toBe(true);
     // the words before the ellipsis are the directive's own, up to a word's end
     expect(long.startsWith(kept.slice(0, -1)) && long[kept.length - 1] === ' ').toBe(true);
