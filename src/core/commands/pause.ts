@@ -111,8 +111,8 @@ export function takeRequestedPause(d: Draft, git: GitCapture) {
  * they end, or when the turn of the agent that follows it through its hooks ends first; with that agent at rest (its
  * turn over), it pauses at once, naming the tasks in progress. Asked while the agent's turn is under way (a prompt
  * came, its Stop has not) with no task in progress, it waits for that turn to end instead: what the agent does in it
- * (its task list, which Codex's Stop brings only with the transcript) is not known before. `force`, or the request outliving `timeoutMs` (`pauseOverdue`), pauses at once with
- * a warning. Pausing a paused workflow changes nothing.
+ * (its task list, which Codex's Stop brings only with the transcript) is not known before. `force`, or the request
+ * outliving `timeoutMs` (`pauseOverdue`), pauses at once with a warning. Pausing a paused workflow changes nothing.
  */
 export function pause(d: Draft, input: PauseInput): PauseOutcome {
   const s = d.state;
