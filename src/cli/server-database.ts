@@ -29,3 +29,34 @@ export async function workflowToDrive(
     await client.close();
   }
 }
+
+/**
+ * A worker takes work from the queue of the database it opens, never through a server. With a server named, work
+ * queued there that this database does not hold means it is not the server's: refused before the worker starts (it
+ * would sit idle on another queue). With nothing queued there it cannot tell, and the note returned says where it
+ * takes work from; null when no server is named or the queues agree.
+ */
+export async function workerQueueNote(
+  rt: Runtime,
+  service: BatonService,
+  settings: Settings,
+  server: string | undefined,
+): Promise<string | null> {
+  const client = serverClient(settings, rt.env, rt.cwd, server);
+  if (!client) return null;
+  try {
+    const { entries } = await client.queue();
+    const missing: string[] = [];
+    for (const e of entries) if (!(await service.store.loadState(e.workflow_id))) missing.push(e.workflow_id);
+    const own = `\`baton worker\` takes work from the database it opens (${service.store.location}), not through the server`;
+    if (missing.length)
+      throw invalidInput(
+        `the server ${client.base} queues ${missing.join(', ')}, which are not in the database this worker opens: ${own}. Run it with the server's database (\`--database\` or BATON_DATABASE_URL; \`baton serve\` prints it as \`store\` when it starts), or run \`baton serve --worker\` where the server runs`,
+      );
+    return entries.length
+      ? null
+      : `note: ${own} ${client.base}: work submitted there reaches this worker only if this is the server's database`;
+  } finally {
+    await client.close();
+  }
+}

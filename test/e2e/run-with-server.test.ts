@@ -69,4 +69,30 @@ describe('baton run with BATON_URL set', () => {
     });
     expect(st.json<{ workflow: { status: string } }>().workflow.status).toBe('completed');
   });
+
+  it('refuses a worker whose database does not hold the work the server queues, before it starts', async () => {
+    const server = { BATON_URL: s.url, BATON_TOKEN: s.token };
+    const made = await runCli(['--json', 'create', '--title', 'queued work', '--task', 'T1:one'], {
+      cwd: repo,
+      env: server,
+    });
+    const queuedId = made.json<{ id: string }>().id;
+    const queued = await runCli(['submit', '-w', queuedId, '--label', 'team', '--agent', 'claude-code'], {
+      cwd: repo,
+      env: server,
+    });
+    expect(queued.code, queued.stderr).toBe(0);
+    const r = await runCli(
+      ['worker', '--label', 'team', '--agent', 'claude-code', '--agent-bin', fakeClaude],
+      {
+        cwd: repo,
+        env: { ...server, BATON_HOME: tempDir('baton-dev-home-') },
+      },
+    );
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(
+      `the server ${s.url} queues ${queuedId}, which are not in the database this worker opens`,
+    );
+    expect(r.stderr).toContain('`baton serve --worker`');
+  });
 });

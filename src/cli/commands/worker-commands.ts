@@ -7,6 +7,7 @@ import { parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 import { makeWorker, workerLine, workerOptions, type WorkerFlags } from '../worker-runtime.js';
 import { agentOptions } from '../agent-runs.js';
+import { workerQueueNote } from '../server-database.js';
 
 interface SubmitFlags {
   workflow?: string;
@@ -117,6 +118,8 @@ export function registerWorkerCommands(program: Command, rt: Runtime) {
     const settings = rt.settings(g);
     const service = await rt.openService(settings);
     try {
+      const note = await workerQueueNote(rt, service, settings, g.server);
+      if (note) rt.io.err(note);
       await runWorker(rt, service, settings, o, g.json === true);
     } finally {
       await rt.flushMirror();
