@@ -44,11 +44,15 @@ export async function workerQueueNote(
 ): Promise<string | null> {
   const client = serverClient(settings, rt.env, rt.cwd, server);
   if (!client) return null;
+  const own = `\`baton worker\` takes work from the database it opens (${service.store.location}), not through the server`;
   try {
-    const { entries } = await client.queue();
+    // a server that does not answer cannot tell: the worker needs none, so it starts, saying so
+    const listed = await client.queue().catch((e: Error) => e);
+    if (listed instanceof Error)
+      return `note: ${own} ${client.base}, which did not answer (${listed.message})`;
+    const { entries } = listed;
     const missing: string[] = [];
     for (const e of entries) if (!(await service.store.loadState(e.workflow_id))) missing.push(e.workflow_id);
-    const own = `\`baton worker\` takes work from the database it opens (${service.store.location}), not through the server`;
     if (missing.length)
       throw invalidInput(
         `the server ${client.base} queues ${missing.join(', ')}, which are not in the database this worker opens: ${own}. Run it with the server's database (\`--database\` or BATON_DATABASE_URL; \`baton serve\` prints it as \`store\` when it starts), or run \`baton serve --worker\` where the server runs`,

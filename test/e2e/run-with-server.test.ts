@@ -5,6 +5,8 @@ import { fakeClaude } from '../helpers/agent-workspace.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
+import { until } from '../helpers/until.js';
+import { spawnWorker } from '../helpers/worker-team.js';
 
 /**
  * `baton run` with a server named (BATON_URL), as a developer of a team has it: every other command goes to the
@@ -94,5 +96,21 @@ describe('baton run with BATON_URL set', () => {
       `the server ${s.url} queues ${queuedId}, which are not in the database this worker opens`,
     );
     expect(r.stderr).toContain('`baton serve --worker`');
+  });
+
+  it('starts a worker when the server does not answer, noting where it takes work from', async () => {
+    const db = join(tempDir('baton-worker-db-'), 'baton.db');
+    const w = spawnWorker(db, ['--label', 'team', '--agent', 'claude-code', '--agent-bin', fakeClaude], {
+      BATON_URL: 'http://127.0.0.1:9',
+    });
+    try {
+      await until('the worker to start', () => w.lines().some((l) => l.event === 'worker.started'));
+      expect(w.out.stderr).toContain(
+        `note: \`baton worker\` takes work from the database it opens (${db}), not through the server http://127.0.0.1:9, which did not answer`,
+      );
+    } finally {
+      w.child.kill('SIGKILL');
+      await w.exited;
+    }
   });
 });
