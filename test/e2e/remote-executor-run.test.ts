@@ -168,6 +168,36 @@ describe('baton run --executor remote', () => {
     await server.stop();
   }, 90_000);
 
+  it('SIGKILLed mid-task beside a `baton serve --auto-resume none`: its heartbeat monitor does not take the dead driver for a silent agent, and the next `baton run` re-attaches', async () => {
+    const { ws, log, remote, midTask, open } = await remoteWorkspace();
+    const args = ['--auto-resume', 'none', '--heartbeat-timeout', '1s'];
+    const server = await startServerProcess(ws.home, { cwd: ws.repo, env: ws.env, args });
+    children.push(server.child);
+    const run = ws.spawnRun(['--json', 'run', '--agent', 'claude-code', '--heartbeat', '200ms', ...remote]);
+    children.push(run.child);
+    const agent = await midTask();
+    await killHard(run.child);
+    // the monitor sweeps every 250 ms: several sweeps pass the agent's silent row while it still works on its host
+    await until(
+      'the server to notice the silent session',
+      async () =>
+        /heartbeat: \d+ silent session\(s\)/.test(server.stderr()) ||
+        server.stderr().includes('still runs on'),
+    );
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(server.stderr()).not.toContain('went silent');
+    const st = (await ws.cli(['status', '-w', agent.workflow_id])).json<Status>();
+    expect(st.workflow.status).toBe('in_progress');
+    const again = ws.spawnRun(['--json', 'run', '--agent', 'claude-code', '--heartbeat', '200ms', ...remote]);
+    children.push(again.child);
+    await until('the next run to re-attach', async () => again.out.stderr.includes('reattached to T1'));
+    open();
+    expect(await again.exited, again.out.stderr).toBe(0);
+    expect(launches(log)).toEqual(['T1', 'T2', 'T3']);
+    expect(server.stderr()).not.toMatch(/interrupted wf-/);
+    await server.stop();
+  }, 90_000);
+
   it('the agent host SIGKILLed mid-task and restarted: `baton run` says at once that it lost it and until when it retries; the work its orphaned agent committed is not taken for undone', async () => {
     // the agents' environment comes from their host: this one's agent commits for real once the gate opens
     const { ws, gate, agentEnv, daemon, remote, midTask, open } = await remoteWorkspace({

@@ -19,7 +19,8 @@ export interface SweepReport {
 
 /**
  * One pass of the heartbeat monitor: a running session whose executor has not heartbeat for `silenceMs` is
- * interrupted. Its workflow becomes `interrupted` with a crash snapshot and the Go Team recovery metadata; a
+ * interrupted (one on an agent host or in a container whose driver is gone is the next driver's to re-attach to). Its
+ * workflow becomes `interrupted` with a crash snapshot and the Go Team recovery metadata; a
  * local agent still alive (by pid and start time) is stopped, since nobody follows its output; the executor is
  * kept ready with the session `waiting_for_input` when it can resume (the token is kept), else `error`.
  */
@@ -39,6 +40,12 @@ export async function sweepSilentSessions(
     // Re-read: the session may have heartbeat or ended since the list.
     const fresh = await registry.get(row.id);
     if (!fresh || fresh.session_state !== 'running' || fresh.last_seen_at !== row.last_seen_at) continue;
+    const lease = (await service.store.leases?.get(row.workflow_id)) ?? null;
+    // An agent that outlives its driver (on an agent host, in a container) whose driver is gone is not silent: the
+    // gone-driver sweep before this one left its run to the next driver, which re-attaches to it, running or ended.
+    if (row.runtime !== 'local' && service.store.leases && (!lease || lease.expired)) continue;
+    // a driver that took the workflow over within the silence has not had the time to heartbeat its row yet
+    if (lease && !lease.expired && nowMs - Date.parse(lease.acquired_at) <= opts.silenceMs) continue;
     report.silent.push(row.id);
     const executor = opts.factory.forRow(row);
     // a local agent still running is stopped, with what it started (the executor knows how)
