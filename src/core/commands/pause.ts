@@ -68,8 +68,11 @@ const wasOrWere = (ids: readonly string[]) =>
  * user speaks: such a task is no boundary to wait for.
  */
 function agentAtRest(s: WorkflowState): boolean {
-  return !!s.sessions.at(-1)?.agent && turnUnderWay(s) === null;
+  return followedByHooks(s) && turnUnderWay(s) === null;
 }
+
+/** The last session followed an agent session through its hooks (not `baton run`'s, nor the CLI alone). */
+const followedByHooks = (s: WorkflowState) => !!s.sessions.at(-1)?.agent;
 
 /** A hook reported the end of the agent's turn since the pause was requested. */
 const turnEndedSinceRequest = (s: WorkflowState) =>
@@ -94,7 +97,7 @@ function turnEndWarning(s: WorkflowState): string | null {
 export function requestedPauseDue(s: WorkflowState): boolean {
   if (!s.pause_requested || !s.pause_request) return false;
   if (s.pause_request.until === 'turn_end') return turnEndedSinceRequest(s);
-  return inProgressTasks(s.tasks).length === 0 || (!!s.sessions.at(-1)?.agent && turnEndedSinceRequest(s));
+  return inProgressTasks(s.tasks).length === 0 || (followedByHooks(s) && turnEndedSinceRequest(s));
 }
 
 /**
