@@ -67,6 +67,14 @@ const actsOpenly = (sentence: string) => {
 };
 
 /**
+ * Verbs that choose a way by themselves, over the one a reader would assume: amend rather than add a commit, revert
+ * rather than fix forward, pin or downgrade rather than float, disable or stub rather than make it work. "Now let me
+ * amend the commit with the test fixes" is a choice with no reason or alternative said.
+ */
+const choosingVerb =
+  /^(?:revert|amend|squash|force-push|pin|downgrade|disable|suppress|silence|stub|mock|hardcode|hard-code|vendor|bypass)$/i;
+
+/**
  * A sentence that opens with why or with the way set aside, then says what is done, whoever does it: "To avoid
  * breaking existing users, the new flag defaults to off", "Instead of mocking the filesystem, the tests use a temp
  * directory". The clause after the comma must change or build something, and not be a look or a step.
@@ -154,6 +162,7 @@ export function isDecision(text: string): boolean {
   // "I need to change `--extra dev` to `--group dev`": an obligation that names the way set aside
   if (needTo.test(sentence) && namedSwap.test(sentence)) return true;
   if (choiceAfterReason(sentence)) return true;
+  if (choosingVerb.test(actorVerb.exec(sentence)?.[1] ?? '')) return true;
   if (!actor.test(sentence)) return false;
   // "..., I'm running the gate to see the error instead of guessing": the other way of a look is a look too
   if (alternative.test(sentence)) return !actorLooks(sentence);

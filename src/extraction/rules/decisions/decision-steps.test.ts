@@ -321,3 +321,19 @@ describe('decisions: the pace the user sets and the way the user asks the agent 
     expect(await found(looks)).toEqual([]);
   });
 });
+
+describe('decisions: verbs that choose a way by themselves', () => {
+  it('reads amend, revert, pin and disable as choices, and a look or a plain edit as none', async () => {
+    line = 0;
+    const { decisions } = await rules.extract({
+      entries: [
+        said('Now let me amend the commit with the test fixes and update the PR:'),
+        said("I'll pin `serde` to 1.0.197 in Cargo.toml."),
+        said('Let me disable the flaky retry test in CI.'),
+        said('Let me check the lockfile for the pinned version.'),
+        said("I'll update the README with the new flag."),
+      ],
+    });
+    expect(decisions.map((d) => d.evidence_line)).toEqual([1, 2, 3]);
+  });
+});
