@@ -86,7 +86,7 @@ export interface ImportMarker {
 export function agentSummaryInput(
   s: Pick<Summary, 'kind' | 'text' | 'turn_ended' | 'said_nothing'> & { at: string | null },
   source: string,
-  zone: string,
+  zone: string | (() => string),
 ): Extract<RecordInput, { kind: 'summary' }> {
   const ended = s.turn_ended === undefined ? {} : { turn_ended: s.turn_ended };
   const silent = s.said_nothing ? { said_nothing: true } : {};

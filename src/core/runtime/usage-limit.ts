@@ -41,10 +41,25 @@ export interface UsageLimit {
  * reset time in the zone of the machine it runs on, usually naming it ("resets 3pm (Europe/Berlin)"); a zone it names
  * wins. UTC by default. A zone named that this runtime does not know gives no time (`resetSaid` has the words).
  */
-export function detectUsageLimit(text: string | null, now: Date, zone = 'UTC'): UsageLimit | null {
+export function detectUsageLimit(
+  text: string | null,
+  now: Date,
+  zone: string | (() => string) = 'UTC',
+): UsageLimit | null {
   if (!text || !isUsageLimit(text)) return null;
-  return { message: text.slice(0, 500), resets_at: resetTime(text, now, zone) };
+  return {
+    message: text.slice(0, 500),
+    resets_at: resetTime(text, now, typeof zone === 'string' ? zone : zone()),
+  };
 }
+
+let zoneHere: string | undefined;
+/**
+ * The IANA time zone of this machine's clock. Asking the runtime for it loads its time-zone data, about 15 ms of a
+ * short-lived hook, so it is asked once and only when a notice or a reset is read: pass the function itself where a
+ * zone may not be needed (`detectUsageLimit(text, now, machineZone)`).
+ */
+export const machineZone = (): string => (zoneHere ??= Intl.DateTimeFormat().resolvedOptions().timeZone);
 
 /** The reset a notice names, in its own words ("3:40pm (Europe/Paris)", "Jan 12, 10:59am (Asia/Seoul)"), or null. */
 export function resetSaid(text: string): string | null {

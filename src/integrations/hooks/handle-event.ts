@@ -2,7 +2,12 @@ import { existsSync } from 'node:fs';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import { BatonError, isAgentTaskTool, notLinkedPhrase, progressLabel } from '../../core/index.js';
 import { clip } from '../../core/clip.js';
-import { detectUsageLimit, isLimitNotice, stoppedByLimit } from '../../core/runtime/usage-limit.js';
+import {
+  detectUsageLimit,
+  isLimitNotice,
+  machineZone,
+  stoppedByLimit,
+} from '../../core/runtime/usage-limit.js';
 import { promptRequest } from '../../extraction/session/requests.js';
 import type { StartResult, TrackResult } from '../../service/index.js';
 import type { HookOutcome, TranscriptSeen } from './hook-log.js';
@@ -219,7 +224,7 @@ function limitOf(p: HookPayload, event: HookEvent): LimitMet | null {
   const limit = detectUsageLimit(
     [e?.type, e?.message, notice].filter(Boolean).join(' '),
     new Date(),
-    Intl.DateTimeFormat().resolvedOptions().timeZone,
+    machineZone,
   );
   if (!limit) return null;
   return { notice: notice ?? e?.message ?? e?.type ?? 'usage limit', resets_at: limit.resets_at };

@@ -7,7 +7,7 @@ import {
   type TranscriptEntry,
   type TranscriptFormat,
 } from '../../agents/index.js';
-import { invalidInput, type AgentTaskCall, type UsageMetrics } from '../../core/index.js';
+import { invalidInput, machineZone, type AgentTaskCall, type UsageMetrics } from '../../core/index.js';
 import {
   readSession,
   resolveKnown,
@@ -265,7 +265,7 @@ export async function importTranscript(
       effect: { task_id: taskId, kind: e.kind, tool: e.tool, summary: e.summary },
     });
   }
-  const zone = opts.zone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const zone = opts.zone ?? machineZone;
   for (const s of facts.summaries) {
     if (s.kind === 'last_message' && s.text === known.last_message) continue;
     add(s.open_through ?? s.line, agentSummaryInput(s, source, zone));

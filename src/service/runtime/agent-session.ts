@@ -5,6 +5,7 @@ import {
   capacityVerdict,
   classifySideEffect,
   detectUsageLimit,
+  machineZone,
   isContextFull,
   isDeadToken,
   measureCapacity,
@@ -85,7 +86,6 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   // a run cut off before its agent said anything says so, unless the agent's words were recorded before this run
   const spoke = !!(await service.runner.load(workflowId)).summaries?.last_message;
   const parser = ctx.driver.parser({ fromStart: !spoke });
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const steps: HistoryStep[] = [];
   let sessionId: string | null = null;
   let result: Extract<AgentSignal, { type: 'result' }> | null = null;
@@ -163,7 +163,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
         // recorded as a transcript import records it (the next briefing's Last State), before the task ends
         await service.runner.run(
           workflowId,
-          (d) => recordOne(d, agentSummaryInput(sig, `${ctx.profile.name}:baton run`, zone)),
+          (d) => recordOne(d, agentSummaryInput(sig, `${ctx.profile.name}:baton run`, machineZone)),
           { retry: true },
         );
         return;
@@ -315,7 +315,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   const limit = detectUsageLimit(
     r?.is_error || exit.code !== 0 ? (text ?? lastError) : null,
     new Date(),
-    Intl.DateTimeFormat().resolvedOptions().timeZone,
+    machineZone,
   );
   // `lost`: Baton lost the agent's host (src/executors/remote): the agent may still be working there, or be done.
   const outcome: AgentOutcome =

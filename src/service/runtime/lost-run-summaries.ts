@@ -1,4 +1,4 @@
-import type { WorkflowState } from '../../core/index.js';
+import { machineZone, type WorkflowState } from '../../core/index.js';
 import type { BatonService } from '../baton-service.js';
 import { agentSummaryInput, type RecordInput } from '../record-input.js';
 
@@ -30,9 +30,8 @@ export async function lostRunSummaries(
     // read from its first line, a log with no word of the agent's is a run cut off before it said anything, unless
     // an earlier run of the workflow's agent spoke (its calls left open are then what came after that message)
     const signals = await readAgentOutput(text, { fromStart: from === 0 && !s.summaries?.last_message });
-    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     return signals.flatMap((sig) =>
-      sig.type === 'summary' ? [agentSummaryInput(sig, `${agent}:task log`, zone)] : [],
+      sig.type === 'summary' ? [agentSummaryInput(sig, `${agent}:task log`, machineZone)] : [],
     );
   } catch {
     return [];

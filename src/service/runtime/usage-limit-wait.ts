@@ -1,4 +1,4 @@
-import { resetWords, usageLimitReached, type WorkflowState } from '../../core/index.js';
+import { machineZone, resetWords, usageLimitReached, type WorkflowState } from '../../core/index.js';
 import type { BatonService } from '../baton-service.js';
 import type { SessionResult } from './agent-session.js';
 import type { RunEvent } from './run-events.js';
@@ -22,7 +22,7 @@ export const sleep = (ms: number, signal?: AbortSignal) =>
  * run's lines reads them here, and the agent printed its own reset time in this zone too.
  */
 export const resetHere = (notice: string | null, resetsAt: string | null) =>
-  resetWords(notice, resetsAt, Intl.DateTimeFormat().resolvedOptions().timeZone);
+  resetWords(notice, resetsAt, machineZone());
 
 /** The usage limit a paused workflow hit, when its reset is still ahead (a run started now may stop again at once). */
 export function usageLimitAhead(
