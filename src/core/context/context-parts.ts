@@ -219,6 +219,13 @@ export interface LastState {
   text: string;
   /** Characters of the summary not shown (retrieve it whole with details). */
   cut: number;
+  /**
+   * What the other sections record as newer than a compaction summary ("T2 done", "1 commit", a test run): its
+   * Current Work and Next Step may be behind them (a commit and a task done after the compaction, then the session
+   * ended without another word). Empty for a last message: what follows it is what it announced (the task `baton
+   * run` marks done once the agent's run ended), and a call it left open is named in its text.
+   */
+  since: string[];
 }
 
 /**
@@ -227,9 +234,37 @@ export interface LastState {
  */
 const appDirective = /^::[a-z][\w-]*\{[^}\n]*\}[ \t]*(?:\n|$)/gm;
 
+/** Tasks named in a last state's `since` before the rest become a count. */
+const SINCE_TASKS = 6;
+
+/** What the snapshot records after `at`: the tasks the list moved, the commits the transcripts reported, a test run. */
+function newerThan(snap: SessionSnapshot, at: string): string[] {
+  const t = Date.parse(at);
+  const after = (iso: string | null) => iso !== null && Date.parse(iso) > t;
+  const moved = snap.tasks.flatMap((task) =>
+    ['done', 'skipped', 'failed'].includes(task.status) && after(task.ended_at)
+      ? [`${task.id} ${task.status}`]
+      : task.status === 'in_progress' && after(task.started_at)
+        ? [`${task.id} started`]
+        : [],
+  );
+  const commits = (snap.side_effects ?? []).filter((e) => e.kind === 'commit' && after(e.timestamp)).length;
+  const test = snap.test_state;
+  const more = moved.length - SINCE_TASKS;
+  return [
+    ...(moved.length
+      ? [moved.slice(0, SINCE_TASKS).join(', ') + (more > 0 ? ` and ${more} more tasks moved` : '')]
+      : []),
+    ...(commits ? [`${commits} commit${commits === 1 ? '' : 's'}`] : []),
+    ...(test && after(test.last_test_run_at)
+      ? [`a test run${test.last_test_output_summary ? ` (${test.last_test_output_summary})` : ''}`]
+      : []),
+  ];
+}
+
 /**
  * The newest of the agent's last message and its latest compaction summary, fitted to `max` characters (a usage
- * limit's notice is not the agent's words: What to Do Next says it).
+ * limit's notice is not the agent's words: What to Do Next says it), with what was recorded after it.
  */
 export function lastState(snap: SessionSnapshot, max: number): LastState | null {
   const { compaction, last_message } = snap.summaries ?? { compaction: null, last_message: null };
@@ -244,7 +279,13 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
   const fitted = fitSummary(newest.text.replace(appDirective, '').trim(), max, {
     keepEnd: kind !== 'compaction',
   });
-  return { kind, at: newest.timestamp, text: fitted.text, cut: fitted.cut };
+  return {
+    kind,
+    at: newest.timestamp,
+    text: fitted.text,
+    cut: fitted.cut,
+    since: kind === 'compaction' ? newerThan(snap, newest.timestamp) : [],
+  };
 }
 
 export interface Tdd {

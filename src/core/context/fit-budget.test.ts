@@ -601,6 +601,76 @@ describe('the last state, cut to fit, of a last message', () => {
   });
 });
 
+describe('a last state older than the work recorded after it', () => {
+  const before = '2026-01-01T00:00:00.000Z';
+  const summaryAt = '2026-01-01T00:05:00.000Z';
+  const after = '2026-01-01T00:06:00.000Z';
+  const compaction = {
+    id: 's1',
+    timestamp: summaryAt,
+    kind: 'compaction' as const,
+    text: '5. Current Work: adding an explicit b == 0 check to divide.\n6. Next Step: fix divide, then the README.',
+    source: 'claude-code',
+    session_number: 1,
+  };
+  const snapWith = (at: string): SessionSnapshot => {
+    const big = bigSnapshot();
+    const t = (i: number, status: 'done' | 'in_progress', started: string, ended: string | null) => ({
+      ...task(i, status),
+      started_at: started,
+      ended_at: ended,
+    });
+    return {
+      ...big,
+      tasks: [t(1, 'done', before, before), t(2, 'done', before, at), t(3, 'in_progress', at, null)],
+      current_task_id: 'T3',
+      next_task_id: 'T3',
+      tasks_completed: 2,
+      tasks_remaining: 1,
+      side_effects: [
+        {
+          id: 'c1',
+          timestamp: before,
+          task_id: null,
+          kind: 'commit',
+          tool: 'Bash',
+          summary: 'aed2363 Add sub',
+        },
+        {
+          id: 'c2',
+          timestamp: at,
+          task_id: null,
+          kind: 'commit',
+          tool: 'Bash',
+          summary: '8d679d3 Add divide',
+        },
+      ],
+      test_state: {
+        phase: 'green',
+        failing_tests: [],
+        expected_failures: [],
+        last_test_run_at: at,
+        last_test_command: 'python3 -m pytest -q',
+        last_test_output_summary: '5 passed, 0 failed',
+      },
+      summaries: { compaction, last_message: null },
+    };
+  };
+
+  it('says what the other sections record since it: its current work and next step may be done', () => {
+    const md = fitResumeContext(snapWith(after), 4, [], 100_000, countTokens).markdown;
+    expect(md).toContain(
+      `${compaction.text}\nNewer than this, in the sections above: T2 done, T3 started; 1 commit; a test run (5 passed, 0 failed).\n`,
+    );
+  });
+
+  it('says nothing more when nothing was recorded after it', () => {
+    const { context, markdown } = fitResumeContext(snapWith(before), 4, [], 100_000, countTokens);
+    expect(context.last_state?.since).toEqual([]);
+    expect(markdown).not.toContain('Newer than this');
+  });
+});
+
 describe('what the last state and the decisions show', () => {
   const at = '2026-01-01T00:00:00.000Z';
   it("leaves out the lines that are only an app's directives (Codex's ::git-commit{...})", () => {

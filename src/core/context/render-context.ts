@@ -96,6 +96,7 @@ function lastState(c: ResumeContext, out: string[]) {
         : "the agent's last message";
   out.push(`### Last State (${what}, ${s.at})`, s.text);
   if (s.cut) out.push(`(${s.cut} more characters: baton details summaries)`);
+  if (s.since.length) out.push(`Newer than this, in the sections above: ${s.since.join('; ')}.`);
   out.push('');
 }
 
