@@ -11,6 +11,7 @@ import type {
   TranscriptUsage,
 } from './transcript-types.js';
 import { BuilderState, cappedEntries } from './parser-state.js';
+import { withoutTerminalCodes } from './terminal-codes.js';
 
 /** Token counts of one model call, in the normalised convention (input excludes cached prompt parts). */
 export interface CallUsage {
@@ -133,7 +134,9 @@ export class TranscriptBuilder {
 
   add(input: EntryInput): TranscriptEntry {
     this.seen(input.at);
-    const cut = !keptWhole(input.kind, input.role) && input.text.length > this.maxTextLength;
+    // what a command printed, as a reader of it sees it: without the colours its terminal codes asked for
+    const text = input.kind === 'tool_result' ? withoutTerminalCodes(input.text) : input.text;
+    const cut = !keptWhole(input.kind, input.role) && text.length > this.maxTextLength;
     let tool = input.tool ?? null;
     if (tool && input.kind === 'tool_call') {
       this.toolCallCount += 1;
@@ -151,7 +154,7 @@ export class TranscriptBuilder {
       at: input.at ?? this.last,
       role: input.role,
       kind: input.kind,
-      text: cut ? cutMiddle(input.text, this.maxTextLength) : input.text,
+      text: cut ? cutMiddle(text, this.maxTextLength) : text,
       truncated: cut,
       tool,
       sidechain: input.sidechain ?? false,

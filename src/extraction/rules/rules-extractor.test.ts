@@ -95,6 +95,53 @@ describe('rules extractor: errors', () => {
     expect(errors[0]?.error_message).toContain('Error: expected 2 to be 3');
   });
 
+  it("reads a coloured test run (vitest colours a pipe where TERM names a terminal) without the terminal's codes", async () => {
+    // a Claude Code transcript's Bash call and its result, as vitest 4 printed them through `| tail`
+    const output =
+      '\n\u001b[1m\u001b[30m\u001b[46m RUN \u001b[49m\u001b[39m\u001b[22m \u001b[36mv4.1.12 \u001b[39m\u001b[90m/w/strutil\u001b[39m\n\n' +
+      ' \u001b[31m❯\u001b[39m str.test.js \u001b[2m(\u001b[22m\u001b[2m2 tests\u001b[22m\u001b[2m | \u001b[22m\u001b[31m1 failed\u001b[39m\u001b[2m)\u001b[22m\u001b[32m 16\u001b[2mms\u001b[22m\u001b[39m\n' +
+      '\u001b[41m\u001b[1m FAIL \u001b[22m\u001b[49m str.test.js\u001b[2m > \u001b[22mcapitalize\n' +
+      '\u001b[31m\u001b[1mTypeError\u001b[22m: capitalize is not a function\u001b[39m\n' +
+      '\u001b[36m \u001b[2m❯\u001b[22m str.test.js:\u001b[2m5:35\u001b[22m\u001b[39m\n\n' +
+      '\u001b[2m Test Files \u001b[22m \u001b[1m\u001b[31m1 failed\u001b[39m\u001b[22m\u001b[90m (1)\u001b[39m\n' +
+      '\u001b[2m      Tests \u001b[22m \u001b[1m\u001b[31m1 failed\u001b[39m\u001b[22m\u001b[2m | \u001b[22m\u001b[1m\u001b[32m1 passed\u001b[39m\u001b[22m\u001b[90m (2)\u001b[39m\n' +
+      '\u001b]11;?\u001b\\\u001b[?25h';
+    const command = 'npx vitest run 2>&1 | tail -30';
+    const common = { sessionId: 's1', cwd: '/w/strutil', version: '2.1.232', isSidechain: false };
+    const lines = [
+      {
+        ...common,
+        type: 'assistant',
+        uuid: 'a1',
+        timestamp: '2026-11-30T05:02:12.000Z',
+        message: {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command } }],
+        },
+      },
+      {
+        ...common,
+        type: 'user',
+        uuid: 'u1',
+        timestamp: '2026-11-30T05:02:13.000Z',
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: output }],
+        },
+        toolUseResult: { stdout: output, stderr: '', interrupted: false },
+      },
+    ];
+    const entries = parseTranscript(lines.map((l) => JSON.stringify(l)).join('\n') + '\n').entries;
+    expect(entries.find((e) => e.kind === 'tool_result')?.text).not.toContain('\u001b');
+    const { errors } = await rules.extract({ entries });
+    expect(errors.map((e) => [e.error_type, e.error_message])).toEqual([
+      [
+        'test_failure',
+        '`npx vitest run`: FAIL  str.test.js > capitalize: TypeError: capitalize is not a function',
+      ],
+    ]);
+  });
+
   it('does not treat grep finding nothing as an error, and merges a retried identical failure', async () => {
     const entries = [
       ...shell('a', 'rg -n TODO src', 1, ''),

@@ -1,3 +1,4 @@
+import { withoutTerminalCodes } from '../../agents/terminal-codes.js';
 import { swift } from './apple-runners.js';
 import { ava, jasmine, karma, mocha, playwright } from './js-runners.js';
 import { alcotest, busted, clojureTest, julia, prove, sbt, tasty, testthat } from './language-runners.js';
@@ -37,8 +38,6 @@ const sumAll = (text: string, re: RegExp) => {
   for (const m of text.matchAll(re)) total = (total ?? 0) + Number(m[1]);
   return total;
 };
-// eslint-disable-next-line no-control-regex
-const ansi = /\u001b\[[0-9;]*[A-Za-z]/g;
 
 /**
  * vitest: ` Tests  1 failed | 9 passed (10)`. A test file that failed to load (` Test Files  1 failed | 3 passed (4)`
@@ -251,7 +250,7 @@ function readRun(t: string): TestReport | null {
  * holding several runs (turbo, nx, `pnpm -r`, chained scripts: see run-sections.ts) reads as their sum.
  */
 export function readTestOutput(output: string): TestReport | null {
-  const t = output.replace(ansi, '').replace(/\r\n?/g, '\n');
+  const t = withoutTerminalCodes(output).replace(/\r\n?/g, '\n');
   const sections = runSections(t);
   const reports = sections.map(readRun).filter((r): r is TestReport => r !== null);
   if (reports.length > 1) return combineReports(reports);
