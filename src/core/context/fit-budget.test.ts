@@ -579,6 +579,33 @@ describe('the last state, cut to fit', () => {
   });
 });
 
+describe('the last state at the last resorts', () => {
+  it('is shown whole or at some length, or left out: never a stub of a few words (`The power…`)', () => {
+    const text = 'The power commit had landed. modulo is added with a test and committed; 7 tests pass.';
+    const snap: SessionSnapshot = {
+      ...bigSnapshot(),
+      summaries: {
+        compaction: null,
+        last_message: {
+          id: 's1',
+          timestamp: '2026-01-01T00:00:00.000Z',
+          kind: 'last_message',
+          text,
+          source: 'claude-code',
+          session_number: 1,
+        },
+      },
+    };
+    const shown = new Set<string>();
+    for (let budget = 700; budget <= 1300; budget += 10) {
+      const state = fitResumeContext(snap, 4, [], budget, countTokens).context.last_state;
+      shown.add(state === null ? 'none' : state.text === text ? 'whole' : state.text);
+    }
+    // each budget in the range has room for more or less of it: it is there whole, or not at all
+    expect([...shown].sort()).toEqual(['none', 'whole']);
+  });
+});
+
 describe('the last state, cut to fit, of a last message', () => {
   it('keeps the question it ends on; a compaction summary keeps its head', () => {
     const at = '2026-01-01T00:00:00.000Z';

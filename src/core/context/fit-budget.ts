@@ -89,6 +89,18 @@ const steps: [keyof ContextLimits, number][] = [
 ];
 
 const half = (n: number, floor: number) => (n <= floor ? floor : Math.max(floor, Math.floor(n / 2)));
+
+/**
+ * The least of the last state worth its heading and its pointer to the rest: a cut shorter than this says nothing
+ * ("The power…"), so past it the last state goes whole (`baton details summaries` has it).
+ */
+const LAST_STATE_MIN = 80;
+
+/** The next limit of a part shown `now` long: half of it, down to its floor, and no stub of a last state. */
+function lower(key: keyof ContextLimits, limit: number, now: number, floor: number): number {
+  const next = half(Math.min(limit, now), floor);
+  return key === 'last_state_chars' && next < LAST_STATE_MIN && next < now ? floor : next;
+}
 const longest = (texts: readonly string[]) => Math.max(0, ...texts.map((t) => t.length));
 
 /** How much of a part the compiled context shows now (a limit above it changes nothing). */
@@ -163,7 +175,7 @@ export function fitResumeContext(
         return { context, markdown, tokens: count(markdown), budget, over_budget: false, limits };
       const now = shown(context, key);
       if (limits[key] <= floor || now <= floor) break;
-      limits[key] = half(Math.min(limits[key], now), floor);
+      limits[key] = lower(key, limits[key], now, floor);
     }
   }
   const context = {
