@@ -127,16 +127,19 @@ const serverRuns = (
 });
 
 /**
- * Starts one workflow's run in the server (to its end, following first the run `att` re-attached on its agent
- * host); `done` when it ends. Null (and said) when its agent cannot run here.
+ * One workflow's run in the server, ready to start (`start` says so and runs it to its end, following first the run
+ * `att` re-attached on its agent host; it settles when the run ends), or why its agent cannot run here. The caller
+ * says first why the workflow is resumed, then starts it.
  */
+type ServerRun = { start: () => Promise<unknown> } | { refused: string };
+
 async function serverRun(
   r: ServerRuns,
   workflowId: string,
   sessionNumber: number,
   agent: string,
   att?: AttachedRun,
-): Promise<{ done: Promise<unknown> } | null> {
+): Promise<ServerRun> {
   const { setup, shared, log } = r;
   const row = att?.row;
   // the server's own --agent, else the profile the session ran
@@ -145,50 +148,49 @@ async function serverRun(
   try {
     profile = setup.profileOf(agentName);
   } catch (e) {
-    log(
-      `${workflowId} can resume, but not with the agent ${agentName}: ${(e as Error).message}; start \`baton serve --agent <name>\` or run \`baton run -w ${workflowId} --agent <name>\``,
-    );
-    return null;
+    return {
+      refused: `${workflowId} can resume, but not with the agent ${agentName}: ${(e as Error).message}; start \`baton serve --agent <name>\` or run \`baton run -w ${workflowId} --agent <name>\``,
+    };
   }
   // A re-attached run goes on where it runs (its agent host, its container); the rest on the configured executor.
   const executor = (row && row.runtime !== 'local' ? shared.factory.forRow(row) : null) ?? setup.executor;
   // an agent that cannot start here would fail the task and lose the agent's own session: left as it is, and said
   const worktree = (await r.service.runner.load(workflowId)).worktree;
   const unstartable = att ? null : agentUnstartable(profile, executor, worktree, r.env);
-  if (unstartable) {
-    log(
-      `${workflowId} can resume, but its agent cannot start here: ${profile.bin} ${unstartable}; start \`baton serve --agent-bin <path>\` or run \`baton run -w ${workflowId} --agent ${profile.name} --agent-bin <path>\``,
-    );
-    return null;
-  }
-  log(`resuming ${workflowId} (session ${sessionNumber}) with ${profile.name}`);
-  const done = r.runner
-    .run(
-      { workflowId },
-      {
-        ...runBasics(setup, shared, profile, executor),
-        maxTasks: null,
-        maxDurationMs: null,
-        autoResume: false,
-        ownership: {
-          ports: shared.ports,
-          factory: shared.factory,
-          kind: 'serve',
-          command: `baton serve (auto-resume, agent ${profile.name})`,
-          retry: `baton run -w ${workflowId} --agent ${profile.name}`,
-          takeOver: false,
+  if (unstartable)
+    return {
+      refused: `${workflowId} can resume, but its agent cannot start here: ${profile.bin} ${unstartable}; start \`baton serve --agent-bin <path>\` or run \`baton run -w ${workflowId} --agent ${profile.name} --agent-bin <path>\``,
+    };
+  const start = () => {
+    log(`resuming ${workflowId} (session ${sessionNumber}) with ${profile.name}`);
+    return r.runner
+      .run(
+        { workflowId },
+        {
+          ...runBasics(setup, shared, profile, executor),
+          maxTasks: null,
+          maxDurationMs: null,
+          autoResume: false,
+          ownership: {
+            ports: shared.ports,
+            factory: shared.factory,
+            kind: 'serve',
+            command: `baton serve (auto-resume, agent ${profile.name})`,
+            retry: `baton run -w ${workflowId} --agent ${profile.name}`,
+            takeOver: false,
+          },
+          log,
         },
-        log,
-      },
-      att ? { proc: att.proc, taskId: att.taskId } : undefined,
-    )
-    .then((rep) =>
-      log(
-        `${workflowId}: ${rep.status}${rep.stopped && !rep.stopped.startsWith(rep.status) ? ` (${rep.stopped})` : ''}${rep.next ? `; ${rep.next}` : ''}`,
-      ),
-    )
-    .catch((e: Error) => log(`auto-resume of ${workflowId} failed: ${e.message}`));
-  return { done };
+        att ? { proc: att.proc, taskId: att.taskId } : undefined,
+      )
+      .then((rep) =>
+        log(
+          `${workflowId}: ${rep.status}${rep.stopped && !rep.stopped.startsWith(rep.status) ? ` (${rep.stopped})` : ''}${rep.next ? `; ${rep.next}` : ''}`,
+        ),
+      )
+      .catch((e: Error) => log(`auto-resume of ${workflowId} failed: ${e.message}`));
+  };
+  return { start };
 }
 
 /**
@@ -206,9 +208,12 @@ export function crashFollower(
 ): CrashFollower {
   const r = serverRuns(service, setup, settings, env, log);
   return async (workflowId, att) => {
-    if (await workerTakes(workflowId)) return "this server's worker continues it";
+    if (await workerTakes(workflowId))
+      return { by: "this server's worker continues it", go: () => undefined };
     const run = await serverRun(r, workflowId, att.row.session_number, att.row.agent, att);
-    return run ? 'this server follows it and goes on with the workflow' : null;
+    return 'refused' in run
+      ? { by: null, go: () => log(run.refused) }
+      : { by: 'this server follows it and goes on with the workflow', go: () => void run.start() };
   };
 }
 
@@ -251,7 +256,8 @@ export async function continueRecovered(
     }
     const att = report.attached.find((a) => a.row.id === ex.executor_id);
     const run = await serverRun(r, ex.workflow_id, ex.session_number, ex.agent, att);
-    if (run) runs.push(run.done);
+    if ('refused' in run) log(run.refused);
+    else runs.push(run.start());
   }
   // interrupted before (a run stopped by a signal, a crash noticed by another command): no executor of theirs was
   // recovered here, and they are said too, with what goes on (the first few; a shared store may hold many)

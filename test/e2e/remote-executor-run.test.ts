@@ -156,6 +156,14 @@ describe('baton run --executor remote', () => {
       server.stderr().includes(`its agent still runs on ${remote[3]} (task T1); this server follows it`),
     );
     expect(pidAlive(agent.pid as number)).toBe(true);
+    // why it goes on with the workflow (the driver stopped) before it says it resumes it
+    await until('the server to resume it', async () =>
+      server.stderr().includes(`resuming ${agent.workflow_id} `),
+    );
+    const err = server.stderr();
+    const why = err.indexOf(`${agent.workflow_id}: the driver `);
+    expect(why, err).toBeGreaterThanOrEqual(0);
+    expect(err.indexOf(`resuming ${agent.workflow_id} `), err).toBeGreaterThan(why);
     open();
     await until('the server to finish the workflow', async () => server.stderr().includes(': completed'));
     expect(server.stderr()).not.toContain('the next driver');

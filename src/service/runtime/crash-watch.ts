@@ -36,10 +36,17 @@ export interface AttachedRun {
 }
 
 /**
- * A process that drives agents itself (`baton serve`) follows the re-attached run of a crash it noticed: it returns
- * what follows it now (`this server follows it`), or null to leave the run to the next driver.
+ * What a follower makes of a re-attached run: who follows it now, in words (`this server follows it`; null: it is
+ * left to the next driver), and what it does once the crash is said (starts its run, or says why it cannot), so that
+ * its own lines (`resuming ...`) come after the line that says why.
  */
-export type CrashFollower = (workflowId: string, run: AttachedRun) => Promise<string | null>;
+export interface Following {
+  by: string | null;
+  go: () => void;
+}
+
+/** A process that drives agents itself (`baton serve`) follows the re-attached run of a crash it noticed. */
+export type CrashFollower = (workflowId: string, run: AttachedRun) => Promise<Following>;
 import { recoverAtStartup } from './startup-recovery.js';
 
 export interface CrashWatchOptions {
@@ -96,8 +103,11 @@ export class CrashWatch {
     if (handled === null) return false;
     await registry.release(s.id, own.owner);
     // released first: the follower's driver takes the lease like any next driver (one wins, compare-and-set)
-    const by = handled.attached && this.follower ? await this.follower(s.id, handled.attached) : null;
+    const following = handled.attached && this.follower ? await this.follower(s.id, handled.attached) : null;
+    // the cause first, then what the follower does about it
+    const by = following?.by;
     this.o.notice?.(by ? `${s.id}: ${handled.cause}; ${handled.done}; ${by}` : handled.line);
+    following?.go();
     return true;
   }
 
