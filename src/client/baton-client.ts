@@ -37,6 +37,7 @@ import type {
   StatusView,
   SessionRow,
   CleanupResult,
+  ExecutorRow,
 } from '../service/index.js';
 import type { WorkflowView } from './views.js';
 
@@ -194,6 +195,8 @@ export interface BatonClient {
   abandon(ref: Ref, reason: string | null): Promise<WorkflowView>;
   cleanup(input: { olderThanMs: number; dryRun: boolean }): Promise<CleanupResult>;
   sessions(): Promise<SessionRow[]>;
+  /** Every executor (`executors_running`): where each session's agent runs, its state and heartbeat. */
+  executors(): Promise<{ executors: ExecutorRow[] }>;
   /** The session-resumption status of one session (default: the latest). */
   sessionStatus(ref: Ref, sessionNumber?: number): Promise<SessionStatus>;
   /** Every session of a workflow with its status, oldest first. */

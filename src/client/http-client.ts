@@ -485,6 +485,10 @@ export class HttpClient implements BatonClient {
     return this.call<{ entries: QueueListing[] }>('GET', '/api/queue');
   }
 
+  executors() {
+    return this.call<Awaited<ReturnType<BatonClient['executors']>>>('GET', '/api/executors');
+  }
+
   async sessions() {
     return (
       await this.call<{ sessions: Awaited<ReturnType<BatonClient['sessions']>> }>('GET', '/api/sessions')

@@ -259,6 +259,10 @@ export class LocalClient implements BatonClient {
     return this.service.sessions();
   }
 
+  async executors() {
+    return { executors: await this.service.executors() };
+  }
+
   sessionStatus(ref: Ref, sessionNumber?: number) {
     return this.service.sessionStatus(this.ref(ref), sessionNumber);
   }

@@ -65,6 +65,8 @@ import { olderSession, olderSessions } from './record-lists.js';
 import { checkpointChanges, restoreCheckpoint, type RestoreOptions } from './checkpoint-restore.js';
 import type { ExecutorRow } from '../storage/executor-registry.js';
 
+export type { ExecutorRow };
+
 /** Thrown inside a decision to step out and force an overdue pause first. */
 const overduePause = Symbol('overdue pause');
 
@@ -148,6 +150,11 @@ export class BatonService {
   async sessions() {
     await this.watch?.sweep();
     return this.queries.sessions();
+  }
+
+  /** Every executor row (`executors_running`): where each session's agent runs and in what state; none without a registry. */
+  async executors(): Promise<ExecutorRow[]> {
+    return (await this.store.executors?.list()) ?? [];
   }
 
   private async id(ref: WorkflowRef): Promise<string> {

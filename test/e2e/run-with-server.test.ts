@@ -72,6 +72,38 @@ describe('baton run with BATON_URL set', () => {
     expect(st.json<{ workflow: { status: string } }>().workflow.status).toBe('completed');
   });
 
+  it("`baton executors list` lists the server's executors, through its API with its token", async () => {
+    const here = makeRepo();
+    const server = { BATON_URL: s.url, BATON_TOKEN: s.token };
+    const made = await runCli(['--json', 'create', '--title', 'one agent', '--task', 'T1:one'], {
+      cwd: here,
+      env: server,
+    });
+    const wf = made.json<{ id: string }>().id;
+    // an agent run on the server's database leaves its executor row there
+    const run = await runCli(['run', '--agent', 'claude-code', '--agent-bin', fakeClaude], {
+      cwd: here,
+      env: { BATON_HOME: serverHome, BATON_URL: undefined },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    // a developer's machine: its own BATON_HOME holds no database of the server's
+    const dev = { ...server, BATON_HOME: tempDir('baton-dev-home-') };
+    const listed = await runCli(['--json', 'executors', 'list'], { cwd: here, env: dev });
+    expect(listed.code, listed.stderr).toBe(0);
+    const rows = listed.json<{ workflow_id: string; runtime: string; agent: string }[]>();
+    expect(rows.filter((r) => r.workflow_id === wf)).toMatchObject([
+      { runtime: 'local', agent: 'claude-code' },
+    ]);
+    const text = await runCli(['executors', 'list'], { cwd: here, env: dev });
+    expect(text.stdout).toContain(`${wf}#1 local`);
+    expect(existsSync(join(dev.BATON_HOME, 'baton.db'))).toBe(false);
+    // the route asks for the token as every other does
+    expect((await s.api('/api/executors', { auth: false })).status).toBe(401);
+    const wrong = await runCli(['executors', 'list'], { cwd: here, env: { ...dev, BATON_TOKEN: 'wrong' } });
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toContain('BATON_TOKEN');
+  });
+
   it('refuses a worker whose database does not hold the work the server queues, before it starts', async () => {
     const server = { BATON_URL: s.url, BATON_TOKEN: s.token };
     const made = await runCli(['--json', 'create', '--title', 'queued work', '--task', 'T1:one'], {

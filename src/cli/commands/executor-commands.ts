@@ -16,13 +16,13 @@ export function registerExecutorCommands(program: Command, rt: Runtime) {
   const executors = program.command('executors').description('the agent executors (executors_running)');
   executors
     .command('list')
-    .description('list executors and their session states')
+    .description("list executors and their session states (with a server named, the server's)")
     .action(async (_o: unknown, cmd: Command) => {
       const g = rt.globals(cmd);
-      const service = await rt.openService(rt.settings(g));
-      const store = service.store;
+      // a read: with a server named (BATON_URL), its executors, as every other read shows its workflows
+      const client = await rt.open(g);
       try {
-        const rows = (await store.executors?.list()) ?? [];
+        const rows = (await client.executors()).executors;
         emit(
           rt.io,
           g.json === true,
@@ -36,8 +36,7 @@ export function registerExecutorCommands(program: Command, rt: Runtime) {
               .join('\n') || 'no executors',
         );
       } finally {
-        await rt.flushMirror();
-        await store.close();
+        await rt.close();
       }
     });
   executors

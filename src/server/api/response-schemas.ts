@@ -184,6 +184,37 @@ export const SessionStatus = z
   })
   .openapi('SessionStatus');
 
+/** One `executors_running` row: where a session's agent runs (`baton executors list`). */
+export const ExecutorRow = z
+  .object({
+    id: z.string(),
+    workflow_id: z.string(),
+    session_number: z.number().int(),
+    runtime: z.enum(['local', 'remote', 'docker']),
+    agent: z.string(),
+    status: z.enum(['starting', 'ready', 'error', 'stopped']),
+    session_state: z.enum(['running', 'waiting_for_input', 'error', 'ended']),
+    execution_id: z.string().nullable(),
+    resume_token: z.string().nullable(),
+    supports_session_resume: z.boolean(),
+    supports_workspace_only: z.boolean(),
+    pid: z.number().int().nullable(),
+    pid_start_time: z.string().nullable(),
+    endpoint: z.string().nullable(),
+    run_id: z.string().nullable(),
+    container_id: z.string().nullable(),
+    workspace_path: z.string(),
+    worktree_branch: z.string().nullable(),
+    owner: z.string().nullable(),
+    last_seen_at: z.string(),
+    error_message: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('ExecutorRow');
+
+export const ExecutorList = z.object({ executors: z.array(ExecutorRow) }).openapi('ExecutorList');
+
 export const SessionTimeline = z
   .object({ workflow_id: z.string(), sessions: z.array(SessionStatus) })
   .openapi('SessionTimeline');

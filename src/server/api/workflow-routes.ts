@@ -9,7 +9,7 @@ import {
   RebuildBody,
   WorkflowParams,
 } from './request-schemas.js';
-import { SessionsTable, Status, WorkflowList, WorkflowView } from './response-schemas.js';
+import { ExecutorList, SessionsTable, Status, WorkflowList, WorkflowView } from './response-schemas.js';
 import { CleanupResult } from './result-schemas.js';
 
 const tags = ['workflows'];
@@ -107,6 +107,17 @@ export function registerWorkflowRoutes({ app, client }: RouteDeps) {
       responses: responses(SessionsTable, 'the sessions table'),
     }),
     async (c) => c.json({ sessions: await client.sessions() }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/executors',
+      tags: ['sessions'],
+      summary: "every executor (executors_running): where each session's agent runs, its state and heartbeat",
+      responses: responses(ExecutorList, 'the executors'),
+    }),
+    async (c) => c.json(await client.executors(), 200),
   );
 
   app.openapi(
