@@ -105,7 +105,7 @@ describe('dashboard: steering a workflow', () => {
     await waitForText(page.getByTestId('decisions'), 'Why: memory-hard');
     await waitForText(page.getByTestId('usage-cost'), '$0.14');
     await waitForText(page.getByTestId('agent-output'), 'T1 · s1');
-    await waitForText(page.getByTestId('agent-log'), '"type":"result"');
+    await waitForText(page.getByTestId('agent-log').locator('[data-kind="result"]'), 'Result (success');
     await waitForText(page.getByTestId('event-history'), 'task.completed');
     await waitForText(page.getByTestId('event-history'), 'Use argon2');
     await shot('20-workflow-steer');
@@ -119,7 +119,7 @@ describe('dashboard: steering a workflow', () => {
     await shot('21-resumable-390');
     await page.goto(`${s.url}/#/workflows/${id}`);
     await page.locator(`[data-workflow="${id}"]`).waitFor(wait);
-    await waitForText(page.getByTestId('agent-log'), '"type":"result"');
+    await waitForText(page.getByTestId('agent-log').locator('[data-kind="result"]'), 'Result (success');
     await fitsWidth(page, 390);
     await shot('22-workflow-390');
     await page.goto(`${s.url}/#/workflows/${id}/recover`);
@@ -177,7 +177,7 @@ describe('dashboard: steering a workflow', () => {
     const run = baton(['run', '--agent', 'claude-code', '--warn-at', '0.6'], { FAKE_DELAY_MS: '400' });
     await page.getByTestId('agent-output').locator('.tag-live').waitFor(wait);
     await waitForText(page.getByTestId('agent-output'), 'T2 · s2');
-    await waitForText(page.getByTestId('agent-log'), '"type":"assistant"');
+    await waitForText(page.getByTestId('agent-log').locator('[data-kind="tool"]'), '→ Bash');
     await shot('26-agent-output-live');
     expect((await run).code).toBe(0);
     await page.locator(`[data-workflow="${id}"][data-status="completed"]`).waitFor(wait);

@@ -1,14 +1,26 @@
-import { useEffect, useRef, useState } from 'react';
-import { api, ApiError, seg, type TaskLog, type TaskLogList } from '../api/index.js';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { agentLogLines, api, ApiError, seg, type TaskLog, type TaskLogList } from '../api/index.js';
 import { useApi } from '../hooks/use-api.js';
 import { ErrorNote } from './error-note.js';
 
 /** Most of a log the panel keeps on screen (the full file stays in the run folder). */
 const KEEP = 200_000;
 
+/** How each kind of line starts on screen: what the agent did, told apart at a glance. */
+const mark: Record<string, string> = {
+  tool: '→ ',
+  'tool-result': '  ← ',
+  'tool-error': '  ✗ ',
+  thinking: '… ',
+  user: 'user: ',
+  system: '· ',
+  stderr: 'stderr: ',
+};
+
 /**
  * The agent's output, task by task: every log `baton run` keeps in the run folder (`logs/`), the newest selected.
- * While the workflow runs, the selected log is followed (read again from where it ended, once a second).
+ * While the workflow runs, the selected log is followed (read again from where it ended, once a second). Claude
+ * Code's stream-json is shown in words (`agentLogLines`); "Raw" shows the log as it is.
  */
 export function AgentOutput({
   workflowId,
@@ -26,6 +38,8 @@ export function AgentOutput({
   const name = chosen ?? logs[logs.length - 1]?.name ?? null;
   const [text, setText] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
+  const [raw, setRaw] = useState(false);
+  const lines = useMemo(() => (raw ? [] : agentLogLines(text)), [raw, text]);
   const offset = useRef(0);
   const pre = useRef<HTMLPreElement>(null);
 
@@ -59,13 +73,25 @@ export function AgentOutput({
   useEffect(() => {
     const el = pre.current;
     if (el) el.scrollTop = el.scrollHeight;
-  }, [text]);
+  }, [text, raw]);
 
   return (
     <section className="card" aria-labelledby="output-title" data-testid="agent-output">
       <div className="card-head">
         <h2 id="output-title">Agent output</h2>
         {running && name && <span className="tag tag-live">following</span>}
+        <span className="spacer" />
+        {name && (
+          <button
+            type="button"
+            className={`chip${raw ? ' chip-on' : ''}`}
+            aria-pressed={raw}
+            onClick={() => setRaw((r) => !r)}
+            data-testid="log-raw"
+          >
+            Raw
+          </button>
+        )}
       </div>
       {list.error && <ErrorNote error={list.error} what="the task logs" />}
       {list.data && logs.length === 0 && (
@@ -88,8 +114,23 @@ export function AgentOutput({
       )}
       {error && <ErrorNote error={error} what={`the log ${name}`} />}
       {name && (
-        <pre className="log" ref={pre} data-testid="agent-log" data-log={name}>
-          {text || ' '}
+        <pre
+          className="log"
+          ref={pre}
+          data-testid="agent-log"
+          data-log={name}
+          data-view={raw ? 'raw' : 'lines'}
+        >
+          {raw
+            ? text || ' '
+            : lines.length === 0
+              ? ' '
+              : lines.map((l, i) => (
+                  <span key={i} className={`log-line log-${l.kind}`} data-kind={l.kind}>
+                    {mark[l.kind] ?? ''}
+                    {l.text}
+                  </span>
+                ))}
         </pre>
       )}
     </section>
