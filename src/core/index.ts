@@ -39,4 +39,5 @@ export * from './runtime-fold.js';
 export * from './runtime/index.js';
 export * from './usage-limit-stop.js';
 export * from './queue/work-rules.js';
+export * from './queue/work-reach.js';
 export { agentLabel } from './agent-label.js';

@@ -46,6 +46,10 @@ export class GroupCommitStore implements Store {
     return this.inner.workQueue;
   }
 
+  get workers() {
+    return this.inner.workers;
+  }
+
   commit(batch: CommitBatch): Promise<void> {
     return new Promise((resolve, reject) => {
       this.queue.push({ batch, resolve, reject });

@@ -379,4 +379,34 @@ export const migrations: readonly Migration[] = [
       );
       CREATE INDEX IF NOT EXISTS work_queue_order ON work_queue (state, priority DESC, submitted_at, workflow_id);`,
   },
+  {
+    version: 10,
+    name: "workers: the workers that take queued work, what each reaches, heartbeat and expiry by the store's clock",
+    // A reader asks it whether anything can take queued work (`baton status`, the dashboard). Roots and labels are
+    // JSON arrays; times are milliseconds since the epoch by the store's clock, like the leases'.
+    sqlite: `
+      CREATE TABLE IF NOT EXISTS workers (
+        owner TEXT PRIMARY KEY,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        command TEXT NOT NULL,
+        roots TEXT NOT NULL,
+        labels TEXT NOT NULL,
+        started_at INTEGER NOT NULL,
+        heartbeat_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      );`,
+    postgres: `
+      CREATE TABLE IF NOT EXISTS workers (
+        owner TEXT COLLATE "C" PRIMARY KEY,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        command TEXT NOT NULL,
+        roots TEXT NOT NULL,
+        labels TEXT NOT NULL,
+        started_at BIGINT NOT NULL,
+        heartbeat_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL
+      );`,
+  },
 ];

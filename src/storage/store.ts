@@ -1,6 +1,7 @@
 import type { ExecutorRegistry } from './executor-registry.js';
 import type { LeaseRegistry } from './lease-registry.js';
 import type { WorkQueue } from './work-queue.js';
+import type { WorkerRegistry } from './worker-registry.js';
 import type { BatonEvent, RecordKind, RecordRow, WorkflowState, WorkflowStatus } from '../core/index.js';
 
 /** An event as stored: its envelope plus the store-wide position used by live subscribers to catch up. */
@@ -84,4 +85,6 @@ export interface Store {
   readonly leases?: LeaseRegistry;
   /** `work_queue`: workflows submitted to be run by any worker (`baton submit`, `baton worker`). */
   readonly workQueue?: WorkQueue;
+  /** `workers`: the workers that take queued work, what each reaches, and whether it is gone. */
+  readonly workers?: WorkerRegistry;
 }

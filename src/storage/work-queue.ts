@@ -1,4 +1,4 @@
-import type { WorkProfile } from '../core/index.js';
+import { rootPrefix, type WorkFilter, type WorkProfile } from '../core/index.js';
 import type { Lease, LeaseHolder } from './lease-registry.js';
 
 /**
@@ -42,12 +42,6 @@ export interface SubmitInput {
   priority: number;
   profile: QueueProfile;
   submitted_by: string;
-}
-
-/** What a worker can reach: worktrees under these roots, or work submitted with one of these labels. */
-export interface WorkFilter {
-  roots: readonly string[];
-  labels: readonly string[];
 }
 
 export interface ClaimedWork {
@@ -109,16 +103,8 @@ export function queueEntryFromRow(r: QueueDbRow): QueueEntry {
   };
 }
 
-/** A root as a path prefix: `/srv/work` admits `/srv/work` and `/srv/work/...`, never `/srv/workers`. */
-export const rootPrefix = (root: string) => (root.endsWith('/') ? root : `${root}/`);
-
-/** Whether a filter admits an entry: what `filterSql` asks the store, for one row in hand. */
-export const admits = (filter: WorkFilter, e: Pick<QueueEntry, 'worktree' | 'label'>): boolean =>
-  filter.roots.some((r) => e.worktree === r || e.worktree.startsWith(rootPrefix(r))) ||
-  (e.label !== null && filter.labels.includes(e.label));
-
 /**
- * The SQL condition of a filter on `q.worktree` and `q.label`, with its parameters from `first` on (`$n` on
+ * The SQL condition of a filter on `q.worktree` and `q.label` (what `admits` says of one row in hand), with its parameters from `first` on (`$n` on
  * PostgreSQL, `?` on SQLite). No root and no label admits nothing.
  */
 export function filterSql(

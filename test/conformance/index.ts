@@ -4,6 +4,7 @@ import { leaseCases } from './lease-cases.js';
 import { serviceCases } from './service-cases.js';
 import { storeCases } from './store-cases.js';
 import { workQueueCases } from './work-queue-cases.js';
+import { workerCases } from './worker-cases.js';
 
 export { postgresBackend, sqliteBackend, type StoreBackend } from './backend.js';
 
@@ -14,4 +15,5 @@ export function runConformance(backend: StoreBackend): void {
   executorCases(backend);
   leaseCases(backend);
   workQueueCases(backend);
+  workerCases(backend);
 }

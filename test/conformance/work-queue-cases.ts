@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/storage/store.js';
-import type { SubmitInput, WorkFilter, WorkQueue } from '../../src/storage/work-queue.js';
+import type { WorkFilter } from '../../src/core/index.js';
+import type { SubmitInput, WorkQueue } from '../../src/storage/work-queue.js';
 import type { StoreBackend } from './backend.js';
 import { holder } from './lease-cases.js';
 

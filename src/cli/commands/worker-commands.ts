@@ -1,6 +1,6 @@
-import { dirname } from 'node:path';
 import { settingReader } from '../../config/settings.js';
 import type { Command } from 'commander';
+import { reachFlag } from '../../core/index.js';
 import type { QueueEntry } from '../../service/index.js';
 import { emit, table } from '../output.js';
 import { parseNumber } from '../parse.js';
@@ -64,9 +64,7 @@ export function registerWorkerCommands(program: Command, rt: Runtime) {
           label: o.label ?? null,
         });
         emit(rt.io, g.json === true, entry, () => {
-          const filter = entry.label
-            ? `--label ${entry.label}`
-            : `--worktree-root ${dirname(entry.worktree)}`;
+          const filter = reachFlag(entry);
           return `${queueLine(entry)}\n  a running \`baton worker\` or \`baton serve --worker\` started with ${filter} takes it; else start a worker: baton worker ${filter}`;
         });
       } finally {

@@ -1,5 +1,13 @@
-import { BatonError, isTerminal, runnableClaim, WORKER_STOP_REASON, workOutcome } from '../../core/index.js';
-import { admits, type ClaimedWork, type QueueEntry, type WorkFilter } from '../../storage/work-queue.js';
+import {
+  admits,
+  BatonError,
+  isTerminal,
+  runnableClaim,
+  WORKER_STOP_REASON,
+  workOutcome,
+  type WorkFilter,
+} from '../../core/index.js';
+import type { ClaimedWork, QueueEntry } from '../../storage/work-queue.js';
 import type { LeaseHolder } from '../../storage/lease-registry.js';
 import type { BatonService } from '../baton-service.js';
 import { workQueueOf } from '../work-submit.js';
@@ -73,9 +81,26 @@ export class Worker {
     return e !== null && e.state === 'queued' && admits(this.o.filter, e);
   }
 
+  /**
+   * Says in the worker registry that this worker runs and what it reaches (every third of its lease lifetime), so a
+   * reader can tell whether anything takes queued work; a failure is said and tried again at the next poll.
+   */
+  private async register(last: number): Promise<number> {
+    const registry = this.service.store.workers;
+    if (!registry || Date.now() - last < this.o.ttlMs / 3) return last;
+    try {
+      await registry.heartbeat(this.holder, this.o.filter, this.o.ttlMs);
+      return Date.now();
+    } catch (e) {
+      this.o.onEvent({ event: 'work.error', workflow_id: null, message: (e as Error).message });
+      return last;
+    }
+  }
+
   async run(): Promise<void> {
     const queue = workQueueOf(this.service);
     const o = this.o;
+    let registered = await this.register(-Infinity);
     o.onEvent({
       event: 'worker.started',
       owner: this.holder.owner,
@@ -84,6 +109,7 @@ export class Worker {
       labels: [...o.filter.labels],
     });
     while (!this.stopping) {
+      registered = await this.register(registered);
       const free = o.concurrency - this.running.size;
       if (free > 0) {
         try {
@@ -102,6 +128,8 @@ export class Worker {
       });
     }
     await Promise.all(this.running.values());
+    // gone from the registry: what it queued waits for another worker, and readers say so
+    await this.service.store.workers?.remove(this.holder.owner).catch(() => undefined);
     o.onEvent({ event: 'worker.stopped', owner: this.holder.owner });
   }
 

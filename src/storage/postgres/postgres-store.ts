@@ -18,6 +18,7 @@ import { queryRows, redactUrl, toBatonError, type PostgresOptions } from './conn
 import { openMigratedPool } from './migrate.js';
 import { PostgresExecutors } from './postgres-executors.js';
 import { PostgresLeases } from './postgres-leases.js';
+import { PostgresWorkers } from './postgres-workers.js';
 import { PostgresWorkQueue } from './postgres-work-queue.js';
 import { POSITION_EVENTS_SQL } from './event-positioner.js';
 import { commitStatement, fitsOneStatement } from './commit-statement.js';
@@ -43,6 +44,7 @@ export class PostgresStore implements Store {
   readonly executors: PostgresExecutors;
   readonly leases: PostgresLeases;
   readonly workQueue: PostgresWorkQueue;
+  readonly workers: PostgresWorkers;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -52,6 +54,7 @@ export class PostgresStore implements Store {
     this.executors = new PostgresExecutors(pool, url);
     this.leases = new PostgresLeases(pool, url);
     this.workQueue = new PostgresWorkQueue(pool, url);
+    this.workers = new PostgresWorkers(pool, url);
   }
 
   static async open(url: string, options: PostgresOptions = {}): Promise<PostgresStore> {

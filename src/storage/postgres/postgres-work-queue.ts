@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { WorkFilter } from '../../core/index.js';
 import { leaseFromRow, type LeaseDbRow, type LeaseHolder } from '../lease-registry.js';
 import {
   filterSql,
@@ -8,7 +9,6 @@ import {
   type QueueDbRow,
   type QueueEntry,
   type SubmitInput,
-  type WorkFilter,
   type WorkQueue,
 } from '../work-queue.js';
 import { toBatonError } from './connection.js';

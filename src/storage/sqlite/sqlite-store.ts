@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { type BatonEvent, type RecordKind, type RecordRow, type WorkflowState } from '../../core/index.js';
 import { SqliteExecutors } from './sqlite-executors.js';
 import { SqliteLeases } from './sqlite-leases.js';
+import { SqliteWorkers } from './sqlite-workers.js';
 import { SqliteWorkQueue } from './sqlite-work-queue.js';
 import type {
   CommitBatch,
@@ -40,6 +41,7 @@ export class SqliteStore implements Store {
   readonly executors: SqliteExecutors;
   readonly leases: SqliteLeases;
   readonly workQueue: SqliteWorkQueue;
+  readonly workers: SqliteWorkers;
   private readonly stmts;
   private readonly writer: BatchWriter;
   private readonly cache = new StateCache();
@@ -65,6 +67,7 @@ export class SqliteStore implements Store {
     this.executors = new SqliteExecutors(db);
     this.leases = new SqliteLeases(db);
     this.workQueue = new SqliteWorkQueue(db, this.leases);
+    this.workers = new SqliteWorkers(db);
     this.writer = new BatchWriter(db);
     this.stmts = {
       // The state only when the row changed since this process last saw it (its rev differs).

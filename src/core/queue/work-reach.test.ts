@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { admits, queueStanding, reachFlag, standingText, type WorkerReach } from './work-reach.js';
+
+const entry = { worktree: '/srv/work/app', label: null, priority: 3 };
+const worker = (over: Partial<WorkerReach> = {}): WorkerReach => ({
+  roots: ['/srv/work'],
+  labels: [],
+  host: 'box',
+  pid: 42,
+  heartbeat_at: '2026-01-01T00:00:00.000Z',
+  expired: false,
+  ...over,
+});
+
+describe('where queued work stands with the workers', () => {
+  it('a worker that reaches it, alive: it waits for that one; running: a worker runs it', () => {
+    expect(queueStanding(entry, false, [worker(), worker({ roots: ['/elsewhere'] })])).toEqual({
+      state: 'waiting',
+      priority: 3,
+      takers: 1,
+      stuck: null,
+    });
+    expect(queueStanding(entry, true, [])).toEqual({ state: 'running', priority: 3, takers: 0, stuck: null });
+    expect(standingText(queueStanding(entry, true, []))).toBe('queued (priority 3), a worker runs it');
+    expect(standingText(queueStanding(entry, false, [worker()]))).toBe(
+      'queued (priority 3), waiting for one of the 1 worker that can take it',
+    );
+  });
+
+  it('none registered, none that reaches it, or the ones that did are gone: stuck, with the worker that would', () => {
+    const command = 'baton worker --worktree-root /srv/work';
+    expect(queueStanding(entry, false, []).stuck).toEqual({ reason: 'no worker is running', command });
+    expect(
+      queueStanding(entry, false, [worker({ roots: ['/srv/workers'] }), worker({ roots: ['/x'] })]).stuck,
+    ).toEqual({ reason: '2 workers run, but no --worktree-root of theirs holds /srv/work/app', command });
+    const gone = queueStanding(entry, false, [worker({ expired: true }), worker({ roots: ['/x'] })]);
+    expect(gone.stuck).toEqual({
+      reason:
+        'the worker that could take it stopped heartbeating (pid 42 on box, last heartbeat 2026-01-01T00:00:00.000Z)',
+      command,
+    });
+    expect(standingText(gone)).toBe(
+      `queued (priority 3), and nothing can take it: ${gone.stuck!.reason}; start a worker that would: \`${command}\` (or \`baton serve --worker\` with the same flag)`,
+    );
+    // work submitted with a label: reached by that label (or a root), and the worker that would carries it
+    const labelled = { ...entry, label: 'gpu' };
+    expect(queueStanding(labelled, false, [worker({ roots: [], labels: ['gpu'] })]).stuck).toBeNull();
+    expect(queueStanding(labelled, false, [worker({ roots: ['/x'], labels: ['cpu'] })]).stuck).toEqual({
+      reason: '1 worker runs, but none has --label gpu or a --worktree-root that holds /srv/work/app',
+      command: 'baton worker --label gpu',
+    });
+  });
+
+  it('roots reach their own folder and what is under it, never a sibling that starts alike', () => {
+    expect(admits({ roots: ['/srv/work'], labels: [] }, entry)).toBe(true);
+    expect(admits({ roots: ['/srv/work/app'], labels: [] }, entry)).toBe(true);
+    expect(admits({ roots: ['/srv/wor'], labels: [] }, entry)).toBe(false);
+    expect(admits({ roots: [], labels: ['gpu'] }, { ...entry, label: 'gpu' })).toBe(true);
+    expect(reachFlag({ worktree: '/srv/work/app/', label: null })).toBe('--worktree-root /srv/work');
+    expect(reachFlag({ worktree: '/app', label: null })).toBe('--worktree-root /');
+  });
+});

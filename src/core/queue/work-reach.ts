@@ -1,0 +1,88 @@
+/** What a worker can reach: worktrees under these roots, or work submitted with one of these labels. */
+export interface WorkFilter {
+  roots: readonly string[];
+  labels: readonly string[];
+}
+
+/** A root as a path prefix: `/srv/work` admits `/srv/work` and `/srv/work/...`, never `/srv/workers`. */
+export const rootPrefix = (root: string) => (root.endsWith('/') ? root : `${root}/`);
+
+/** Whether a filter admits queued work: under one of its roots, or submitted with one of its labels. */
+export const admits = (filter: WorkFilter, e: { worktree: string; label: string | null }): boolean =>
+  filter.roots.some((r) => e.worktree === r || e.worktree.startsWith(rootPrefix(r))) ||
+  (e.label !== null && filter.labels.includes(e.label));
+
+/** The directory a worktree is in (`/srv/work/app` -> `/srv/work`): the core reads paths without `node:path`. */
+function parentOf(path: string): string {
+  const trimmed = path.replace(/\/+$/, '');
+  const i = trimmed.lastIndexOf('/');
+  return i <= 0 ? '/' : trimmed.slice(0, i);
+}
+
+/** The worker flag that reaches queued work: its label, else the directory its worktree is in. */
+export const reachFlag = (e: { worktree: string; label: string | null }): string =>
+  e.label ? `--label ${e.label}` : `--worktree-root ${parentOf(e.worktree)}`;
+
+/** A worker as the registry has it (`baton worker`, `baton serve --worker`): what it reaches, and whether it is gone. */
+export interface WorkerReach extends WorkFilter {
+  host: string;
+  pid: number;
+  heartbeat_at: string;
+  /** It stopped heartbeating: expired by the store's clock. */
+  expired: boolean;
+}
+
+/** Where queued work stands with the workers: what `baton status` and the dashboard say of it. */
+export interface QueueStanding {
+  /** A worker runs it now (it holds the workflow's lease), or it waits for one. */
+  state: 'running' | 'waiting';
+  priority: number;
+  /** The running workers that can take it (a `--worktree-root` of theirs holds it, or its `--label` is theirs). */
+  takers: number;
+  /** Nothing can take it: why, and the command that starts a worker that would. Null while something can. */
+  stuck: { reason: string; command: string } | null;
+}
+
+const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
+
+/**
+ * Where queued work stands, from the workers registered: running, waiting for a worker that can take it, or stuck
+ * because none can (none runs, none that runs reaches it, or the ones that did stopped heartbeating), with the
+ * `baton worker` that would take it.
+ */
+export function queueStanding(
+  e: { worktree: string; label: string | null; priority: number },
+  running: boolean,
+  workers: readonly WorkerReach[],
+): QueueStanding {
+  const reaching = workers.filter((w) => admits(w, e));
+  const takers = reaching.filter((w) => !w.expired).length;
+  const state = running ? 'running' : 'waiting';
+  if (running || takers) return { state, priority: e.priority, takers, stuck: null };
+  const live = workers.filter((w) => !w.expired).length;
+  const gone = reaching.filter((w) => w.expired);
+  const where = e.label
+    ? `none has --label ${e.label} or a --worktree-root that holds ${e.worktree}`
+    : `no --worktree-root of theirs holds ${e.worktree}`;
+  const reason = gone.length
+    ? `the ${plural(gone.length, 'worker', 'workers')} that could take it stopped heartbeating (${gone
+        .map((w) => `pid ${w.pid} on ${w.host}, last heartbeat ${w.heartbeat_at}`)
+        .join('; ')})`
+    : live
+      ? `${live} ${plural(live, 'worker runs', 'workers run')}, but ${where}`
+      : 'no worker is running';
+  return {
+    state,
+    priority: e.priority,
+    takers: 0,
+    stuck: { reason, command: `baton worker ${reachFlag(e)}` },
+  };
+}
+
+/** Queued work in words: `queued (priority 0), and nothing can take it: ...; start one: baton worker ...`. */
+export function standingText(q: QueueStanding): string {
+  if (q.state === 'running') return `queued (priority ${q.priority}), a worker runs it`;
+  if (!q.stuck)
+    return `queued (priority ${q.priority}), waiting for one of the ${q.takers} ${plural(q.takers, 'worker', 'workers')} that can take it`;
+  return `queued (priority ${q.priority}), and nothing can take it: ${q.stuck.reason}; start a worker that would: \`${q.stuck.command}\` (or \`baton serve --worker\` with the same flag)`;
+}
