@@ -14,3 +14,4 @@ export * from './agent-session-types.js';
 export * from './fit-characters.js';
 export * from './event-feed.js';
 export * from './work-submit.js';
+export * from './queue-standing.js';

@@ -1,5 +1,6 @@
 import { queuedNext, runDriven, runNext, type NextStep, type WorkflowState } from '../core/index.js';
 import type { Store } from '../storage/store.js';
+import { queueStandingOf } from './queue-standing.js';
 
 /**
  * What goes on with an in-progress workflow Baton's own driver runs, when no driver holds it now: the `baton run` to
@@ -10,5 +11,6 @@ export async function nextStep(store: Store, s: WorkflowState): Promise<NextStep
   if (s.status !== 'in_progress' || !runDriven(s) || !store.leases) return null;
   if (await store.leases.get(s.id)) return null;
   const queued = await store.workQueue?.get(s.id);
-  return queued?.state === 'queued' ? queuedNext() : runNext(s.id);
+  if (queued?.state !== 'queued') return runNext(s.id);
+  return queuedNext((await queueStandingOf(store, s.id))?.stuck ?? null);
 }

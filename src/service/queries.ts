@@ -31,6 +31,7 @@ import type { Store } from '../storage/store.js';
 import { findCheckpoint, listCheckpoints } from './checkpoint-lookup.js';
 import { importsOf } from './record-lists.js';
 import { nextStep } from './next-step.js';
+import { queueStandingOf } from './queue-standing.js';
 import type { CompiledContext, ContextCompiler } from './context-compiler.js';
 import type { GitPort, ServiceOptions } from './ports.js';
 
@@ -218,6 +219,8 @@ export class Queries {
       driver: await this.driver(s.id),
       /** An in-progress workflow nothing runs now: what goes on with it (`baton run -w ...`, or the workers' queue). */
       next_step: await nextStep(this.store, s),
+      /** Queued for the workers: a worker runs it, waits for one that can take it, or nothing can (and what would). */
+      queue: await queueStandingOf(this.store, s.id),
       test_state: s.test_state,
       open_errors: s.open_errors,
       recent_decisions: s.recent_decisions,

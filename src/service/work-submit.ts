@@ -1,4 +1,5 @@
 import { conflict, isTerminal, runnableClaim, submission, type SubmitRequest } from '../core/index.js';
+import type { Store } from '../storage/store.js';
 import type { QueueEntry, WorkQueue } from '../storage/work-queue.js';
 import type { BatonService } from './baton-service.js';
 import type { WorkflowRef } from './resolve-workflow.js';
@@ -41,7 +42,7 @@ export async function submitWork(
     });
   const { profile, priority, label } = submission(request);
   const current = await q.get(s.id);
-  const worker = current ? await runningOn(service, current) : null;
+  const worker = current ? await runningOn(service.store, current) : null;
   if (current && worker)
     throw conflict(
       `workflow ${s.id} is running on the worker ${worker} with its profile (agent ${current.profile.agent}); submit it again once that run ends, or stop that worker first`,
@@ -58,9 +59,9 @@ export async function submitWork(
 }
 
 /** The worker running this entry now: the claimer, while it holds the workflow's lease (by the store's clock). */
-async function runningOn(service: BatonService, e: QueueEntry): Promise<string | null> {
+export async function runningOn(store: Store, e: QueueEntry): Promise<string | null> {
   if (e.state !== 'queued' || !e.claimed_by) return null;
-  const lease = await service.store.leases?.get(e.workflow_id);
+  const lease = await store.leases?.get(e.workflow_id);
   return lease && !lease.expired && lease.owner === e.claimed_by ? lease.owner : null;
 }
 
@@ -70,7 +71,9 @@ async function runningOn(service: BatonService, e: QueueEntry): Promise<string |
  */
 export async function listWork(service: BatonService): Promise<QueueListing[]> {
   const entries = await workQueueOf(service).list();
-  return Promise.all(entries.map(async (e) => ({ ...e, running: (await runningOn(service, e)) !== null })));
+  return Promise.all(
+    entries.map(async (e) => ({ ...e, running: (await runningOn(service.store, e)) !== null })),
+  );
 }
 
 /**

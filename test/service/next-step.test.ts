@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { launchAgent } from '../../src/core/index.js';
 import { submitWork, type BatonService } from '../../src/service/index.js';
@@ -91,10 +92,28 @@ describe('the next step of an in-progress workflow nothing runs', () => {
     expect(await queue.finish(id, worker.owner, 'paused: lunch')).toBe(true);
     await leases.release(id, worker.owner);
 
+    // the worker that ran it is running: it goes on with it
+    await svc.store.workers!.heartbeat(worker, { roots: ['/'], labels: [] }, 30_000);
     const r = await svc.recover(ref, 'live_state', null);
     expect(r.requeued).toBe(true);
-    expect(r.next_step).toEqual({ command: null, reason: expect.stringContaining('queued for the workers') });
+    expect(r.next_step).toEqual({
+      command: null,
+      reason: 'it is queued for the workers, one of which goes on with it (`baton queue`)',
+    });
     expect((await queue.get(id))?.state).toBe('queued');
-    expect((await nextOf(svc, ref))?.command).toBeNull();
+    // once it stops, nothing can take it: the step says so, with the worker that would
+    await svc.store.workers!.remove(worker.owner);
+    const next = await nextOf(svc, ref);
+    expect(next?.command).toBeNull();
+    const root = dirname((await svc.runner.load(id)).worktree);
+    expect(next?.reason).toBe(
+      `it is queued for the workers, but nothing can take it (no worker is running): \`baton worker --worktree-root ${root}\` would`,
+    );
+    expect((await svc.queries.status(await svc.resolve(ref))).queue).toEqual({
+      state: 'waiting',
+      priority: 0,
+      takers: 0,
+      stuck: { reason: 'no worker is running', command: `baton worker --worktree-root ${root}` },
+    });
   });
 });

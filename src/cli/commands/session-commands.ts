@@ -7,7 +7,9 @@ import {
   progressLabel,
   refusalText,
   renderResumeReport,
+  standingText,
   type NextStep,
+  type QueueStanding,
   type RecoveryPlan,
   type SessionSnapshot,
   type SnapshotSummary,
@@ -49,6 +51,7 @@ type Status = {
   usage: UsageMetrics;
   usage_limit: string | null;
   next_step: NextStep | null;
+  queue: QueueStanding | null;
 };
 
 /** The whole workflow's figures in one line, and the current context apart (a gauge, not a sum); null before any. */
@@ -184,8 +187,12 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
                   `to go on: \`baton run -w ${s.workflow.id}\` (Baton runs the agent) or \`baton resume -w ${s.workflow.id}\` (you start it; with the hooks, your next prompt resumes it)`,
                 ]
               : []),
-            // in progress, yet nothing runs it: what does
-            ...(s.next_step ? [`to go on: ${nextStepText(s.next_step)}`] : []),
+            // queued for the workers: whether one runs it, can take it, or nothing can (and what would)
+            ...(s.queue ? [`queue: ${standingText(s.queue)}`] : []),
+            // in progress, yet nothing runs it: what does (the queue's line says it of queued work)
+            ...(s.next_step && !(s.queue && !s.next_step.command)
+              ? [`to go on: ${nextStepText(s.next_step)}`]
+              : []),
             ...(s.usage ? [usageLine(s.usage)].filter((l): l is string => l !== null) : []),
             ...s.warnings.map((w) => `warning: ${w}`),
             '',

@@ -1,3 +1,4 @@
+import type { QueueStanding } from '../queue/work-reach.js';
 import type { WorkflowState } from '../schemas/state.js';
 
 /**
@@ -24,10 +25,15 @@ export const runNext = (workflowId: string): NextStep => ({
   reason: 'this workflow is run by `baton run`: nothing runs it until then',
 });
 
-/** The step of such a workflow queued for the workers: one of them goes on with it. */
-export const queuedNext = (): NextStep => ({
+/**
+ * The step of such a workflow queued for the workers: one of them goes on with it, or, when nothing can take it
+ * (`queueStanding`), the worker that would.
+ */
+export const queuedNext = (stuck: QueueStanding['stuck'] = null): NextStep => ({
   command: null,
-  reason: 'it is queued for the workers, one of which goes on with it (`baton queue`)',
+  reason: stuck
+    ? `it is queued for the workers, but nothing can take it (${stuck.reason}): \`${stuck.command}\` would`
+    : 'it is queued for the workers, one of which goes on with it (`baton queue`)',
 });
 
 /** An in-progress workflow nothing runs, in words that end with what goes on with it. */

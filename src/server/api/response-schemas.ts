@@ -76,6 +76,16 @@ export const SnapshotList = z
 /** What goes on with an in-progress workflow nothing runs now: the command to run (null: a worker will), and why. */
 const NextStepSchema = z.object({ command: z.string().nullable(), reason: z.string() }).openapi('NextStep');
 
+/** Queued work and the workers: running, waiting for a worker that can take it, or stuck with none that can. */
+const QueueStandingSchema = z
+  .object({
+    state: z.enum(['running', 'waiting']),
+    priority: z.number().int(),
+    takers: z.number().int(),
+    stuck: z.object({ reason: z.string(), command: z.string() }).nullable(),
+  })
+  .openapi('QueueStanding');
+
 export const Status = z
   .object({
     workflow: z
@@ -142,6 +152,10 @@ export const Status = z
     next_step: NextStepSchema.nullable().openapi({
       description:
         "an in-progress workflow that Baton's own driver runs and none holds now: the command that goes on with it (null: the workers' queue does)",
+    }),
+    queue: QueueStandingSchema.nullable().openapi({
+      description:
+        'queued for the workers (`baton submit`): whether a worker runs it, how many running workers can take it, and when none can, why and the `baton worker` that would (`stuck`); null when not queued',
     }),
     test_state: TestState.nullable(),
     /** The newest open errors (at most 20); `counts.open_errors` is how many are open in all. */

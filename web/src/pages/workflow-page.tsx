@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import {
   isResumable,
   seg,
@@ -27,6 +27,31 @@ import { hrefOf } from '../hooks/use-hash-route.js';
 import { useWorkflowCommands } from '../hooks/use-workflow-commands.js';
 import { useLiveTick } from '../live/index.js';
 
+/** How often the page asks again whether anything can take queued work that waits. */
+const QUEUE_POLL_MS = 3_000;
+
+/** Queued for the workers: a worker runs it, one that can take it is running, or nothing can, and what would. */
+function QueueBanner({ queue }: { queue: NonNullable<Status['queue']> }) {
+  const n = queue.takers;
+  if (!queue.stuck)
+    return (
+      <div className="banner banner-info" role="status" data-testid="queue" data-queue={queue.state}>
+        {queue.state === 'running'
+          ? `Queued for the workers (priority ${queue.priority}): a worker runs it.`
+          : `Queued for the workers (priority ${queue.priority}): waiting for one of the ${n} worker${n === 1 ? '' : 's'} that can take it.`}
+      </div>
+    );
+  return (
+    <div className="banner banner-warn" role="status" data-testid="queue" data-queue="stuck">
+      {/* one flex item: the words and the commands flow as one sentence */}
+      <span>
+        Queued for the workers, and nothing can take it: {queue.stuck.reason}. Start a worker that would:{' '}
+        <code>{queue.stuck.command}</code> (or <code>baton serve --worker</code> with the same flag).
+      </span>
+    </div>
+  );
+}
+
 /** `#/workflows/{id}[/snapshots/{sid}]`: one workflow, live. */
 export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: string | null }) {
   const live = useLiveTick(id);
@@ -39,6 +64,13 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
   const view = useApi<{ workflow: Workflow }>(base, refresh);
   const reload = useCallback(() => setManual((n) => n + 1), []);
   const commands = useWorkflowCommands(id, reload);
+  // Workers starting and stopping write no event of this workflow: while its queued work waits, the page asks again.
+  const waiting = status.data?.queue?.state === 'waiting';
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(reload, QUEUE_POLL_MS);
+    return () => clearInterval(timer);
+  }, [waiting, reload]);
 
   if (status.error && !status.data) {
     return (
@@ -106,7 +138,9 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
             latest snapshot, or <a href={hrefOf.recover(w.id)}>see the recovery options</a>.
           </div>
         )}
-        {s.next_step && (
+        {s.queue && <QueueBanner queue={s.queue} />}
+        {/* the queue's banner says it of queued work */}
+        {s.next_step && !(s.queue && !s.next_step.command) && (
           <div className="banner banner-warn" role="status" data-testid="next-step">
             {s.next_step.command ? (
               <>
