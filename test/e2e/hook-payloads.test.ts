@@ -511,7 +511,7 @@ describe('a turn a usage limit stopped', () => {
     expect(summaries.filter((x) => x.kind === 'usage_limit').map((x) => x.text)).toEqual([notice]);
   });
 
-  it("reads Codex's notice from its rollout, its clock time in this machine's zone", async () => {
+  it("reads Codex's notice from its rollout, its clock time in this machine's zone, and pauses there as StopFailure does", async () => {
     const { repo, env } = workspace();
     const rollout = join(
       tempDir('baton-tr-'),
@@ -540,21 +540,41 @@ describe('a turn a usage limit stopped', () => {
         }),
       ].join('\n')}\n`,
     );
-    const r = await runCli(['hook', 'Stop', '--agent', 'codex'], {
-      cwd: repo,
-      // India has no daylight saving: 8:05 PM there is 14:35 UTC
-      env: { ...env, TZ: 'Asia/Kolkata' },
-      input: JSON.stringify({
-        session_id: '019e1625-789d-76c0-80ab-3724b5ddb799',
-        turn_id: 't1',
+    const stop = () =>
+      runCli(['hook', 'Stop', '--agent', 'codex'], {
         cwd: repo,
-        hook_event_name: 'Stop',
-        transcript_path: rollout,
-        stop_hook_active: false,
-        last_assistant_message: 'The retry is in; the tests are next.',
-      }),
-    });
+        // India has no daylight saving: 8:05 PM there is 14:35 UTC
+        env: { ...env, TZ: 'Asia/Kolkata' },
+        input: JSON.stringify({
+          session_id: '019e1625-789d-76c0-80ab-3724b5ddb799',
+          turn_id: 't1',
+          cwd: repo,
+          hook_event_name: 'Stop',
+          transcript_path: rollout,
+          stop_hook_active: false,
+          last_assistant_message: 'The retry is in; the tests are next.',
+        }),
+      });
+    const r = await stop();
     expect(r.code).toBe(0);
+    // Codex fires Stop, not StopFailure: the limit its rollout ends on cuts the turn short all the same, with the
+    // snapshot Claude Code's StopFailure takes (trigger pause, the limit as its reason)
+    expect(r.stderr).toMatch(
+      /stopped by a usage limit, resets at 8:05 PM, which is \d{4}-\d\d-\d\d 14:35 UTC; snapshot snap-\S+; imported /,
+    );
+    const snapshots = async () =>
+      (await runCli(['snapshots', '--json'], { cwd: repo, env })).json<{
+        snapshots: { trigger: string; pause_reason: string | null }[];
+      }>().snapshots;
+    expect(await snapshots()).toEqual([
+      expect.objectContaining({
+        trigger: 'pause',
+        pause_reason: expect.stringMatching(/^stopped by a usage limit, resets at 8:05 PM, which is /),
+      }),
+    ]);
+    // the same Stop again (nothing new in the rollout) takes no second snapshot
+    expect((await stop()).code).toBe(0);
+    expect(await snapshots()).toHaveLength(1);
     const context = (await runCli(['context'], { cwd: repo, env })).stdout;
     expect(nextOf(context)).toMatch(
       /ended because: stopped by a usage limit, resets at 8:05 PM, which is \d{4}-\d\d-\d\d 14:35 UTC\.$/,

@@ -75,6 +75,8 @@ interface Imported {
   failed: boolean;
   /** For the user: a requested pause took effect at the boundary the imported task list reached. */
   tell?: string;
+  /** The usage limit the imported piece ends on (the agent stopped on it), as the import recorded it. */
+  limit?: LimitMet;
 }
 
 async function importNew(
@@ -133,6 +135,7 @@ async function importNew(
     transcript: { path, bytes: r.bytes, workflow_id: workflowId, source: ctx.agent },
     failed: false,
     ...(t.paused_snapshot_id ? { tell: pausedTell(workflowId, t.paused_snapshot_id) } : {}),
+    ...(r.stopped_on_limit ? { limit: r.stopped_on_limit } : {}),
   };
 }
 
@@ -232,30 +235,47 @@ function limitOf(p: HookPayload, event: HookEvent): LimitMet | null {
 
 /**
  * A turn cut short (StopFailure, or a Stop whose last message is a usage limit's notice): what the turn did is
- * imported as Stop would, the limit recorded (why the agent stopped: the next briefing says it until the agent works
- * again), and a snapshot marks where the work was cut, with why (trigger `pause`: `exhaustion` is the compaction's,
- * which PostCompact reads as "snapshot before compacting").
+ * imported as Stop would, then `cutShort`.
  */
-async function turnCut(ctx: HookContext, event: HookEvent, limit: LimitMet | null): Promise<HookResult> {
+async function turnCut(ctx: HookContext, event: HookEvent, said: LimitMet | null): Promise<HookResult> {
   const t = await track(ctx, false);
   if (!t.workflow_id) return untracked(t);
   const ref = { workflowId: t.workflow_id, cwd: ctx.payload.cwd };
   const imported = await importNew(ctx, ref, t.workflow_id, event);
+  return cutShort(ctx, event, t.workflow_id, imported, said);
+}
+
+/**
+ * The end of a turn cut short, once its transcript is imported: the limit the hook's payload said recorded (why the
+ * agent stopped: the next briefing says it until the agent works again; one the transcript ends on the import
+ * recorded), and a snapshot marks where the work was cut, with why (trigger `pause`: `exhaustion` is the
+ * compaction's, which PostCompact reads as "snapshot before compacting"). Every usage limit a hook meets ends here,
+ * whether its payload or only the transcript says it (Codex fires Stop and writes the limit in its rollout).
+ */
+async function cutShort(
+  ctx: HookContext,
+  event: HookEvent,
+  workflowId: string,
+  imported: Imported,
+  said: LimitMet | null,
+): Promise<HookResult> {
+  const ref = { workflowId, cwd: ctx.payload.cwd };
   const kept = await keepLastMessage(ctx, ref, event);
-  if (limit)
+  const limit = said ?? imported.limit ?? null;
+  if (said)
     await ctx.client.record(ref, {
       kind: 'summary',
       summary: {
         kind: 'usage_limit',
-        text: limit.notice,
+        text: said.notice,
         source: `${ctx.agent}:${event}`,
-        resets_at: limit.resets_at,
+        resets_at: said.resets_at,
       },
       at: new Date().toISOString(),
     });
   const why = limit ? stoppedByLimit(limit.notice, limit.resets_at) : apiFailure(ctx.payload);
   const snap = await ctx.client.snapshotNow(ref, 'pause', why);
-  const ended = await turnEnded(ctx, ref, t.workflow_id, event);
+  const ended = await turnEnded(ctx, ref, workflowId, event);
   const tell = ended.tell ?? imported.tell;
   return {
     outcome: imported.failed ? 'failed' : 'ok',
@@ -523,6 +543,8 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       if (!t.workflow_id) return untracked(t);
       const ref = { workflowId: t.workflow_id, cwd: p.cwd };
       const imported = await importNew(ctx, ref, t.workflow_id, event);
+      // a usage limit only the transcript says (Codex fires Stop, and writes the limit in its rollout) cut it short
+      if (event === 'Stop' && imported.limit) return cutShort(ctx, event, t.workflow_id, imported, null);
       const kept = await keepLastMessage(ctx, ref, event);
       // the turn is over (a Stop), or the session is (a SessionEnd): with words or not, it was not cut off; a pause
       // that waited for it takes effect

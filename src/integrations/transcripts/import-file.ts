@@ -6,6 +6,7 @@ import { BatonError, notLinkedPhrase, type AgentTaskSync } from '../../core/inde
 import type { Extractor, OpenError } from '../../extraction/index.js';
 import { readLinesBefore, readNewBytes } from './read-new-bytes.js';
 import { checkFormat, importTranscript, type Known, type TranscriptSource } from './transcript-import.js';
+import type { RecordInput } from '../../service/index.js';
 import { agentLabel } from '../../core/agent-label.js';
 
 interface StatusView {
@@ -173,8 +174,21 @@ export async function importTranscriptFile(
     bytes: piece.size,
     /** What following the agent's task list did to the task graph. */
     agent_tasks: tasks,
+    /**
+     * The usage limit's notice this piece ends on (the agent stopped on it: Codex says a limit only in its rollout),
+     * with its reset, as recorded; null when the piece does not end on one.
+     */
+    stopped_on_limit: limitIn(r.records),
     warnings,
   };
+}
+
+/** The usage-limit summary among an import's records (there is at most one: the notice the piece ends on). */
+function limitIn(records: readonly RecordInput[]): { notice: string; resets_at: string | null } | null {
+  for (const r of records)
+    if (r.kind === 'summary' && r.summary.kind === 'usage_limit')
+      return { notice: r.summary.text, resets_at: r.summary.resets_at ?? null };
+  return null;
 }
 
 /**
