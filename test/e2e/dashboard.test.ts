@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -187,6 +188,53 @@ describe('dashboard in Chromium', () => {
     await toast('error', 'Failed to pause workflow');
     await waitForText(page.locator('.toast-error'), 'cancelled');
     await shot('09-failure-toast');
+  });
+
+  it('lists a workflow whose Codex was quit mid-plan as going on in its next Codex session, with no Resume', async () => {
+    // Codex's hooks follow a conversation in another repository: a plan with a step in progress, then its turn ended
+    const other = makeRepo();
+    const session = '019e1625-789d-76c0-80ab-3724b5ddb799';
+    const rollout = join(tempDir('baton-tr-'), `rollout-2026-05-11T11-26-55-${session}.jsonl`);
+    const line = (type: string, payload: Record<string, unknown>) =>
+      JSON.stringify({ timestamp: new Date().toISOString(), type, payload });
+    const plan = [{ step: 'Add the retry', status: 'in_progress' }];
+    writeFileSync(
+      rollout,
+      `${[
+        line('session_meta', { id: session, cwd: other, cli_version: '0.130.0' }),
+        line('event_msg', { type: 'user_message', message: 'Add a retry to the uploader' }),
+        line('response_item', {
+          type: 'function_call',
+          name: 'update_plan',
+          arguments: JSON.stringify({ plan }),
+          call_id: 'call_1',
+        }),
+        line('response_item', { type: 'function_call_output', call_id: 'call_1', output: 'Plan updated' }),
+      ].join('\n')}\n`,
+    );
+    for (const [event, extra] of [
+      ['SessionStart', { source: 'startup' }],
+      ['UserPromptSubmit', { prompt: 'Add a retry to the uploader' }],
+      ['Stop', { stop_hook_active: false }],
+    ] as const) {
+      const r = await runCli(['hook', event, '--agent', 'codex'], {
+        cwd: other,
+        env: { BATON_HOME: home, BATON_URL: undefined },
+        input: JSON.stringify({
+          session_id: session,
+          cwd: other,
+          hook_event_name: event,
+          transcript_path: rollout,
+          ...extra,
+        }),
+      });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    await page.goto(`${s.url}/#/`);
+    const row = page.getByTestId('resumable-sessions').getByRole('row').filter({ hasText: 'Add a retry' });
+    await waitForText(row, 'the next Codex session in its worktree goes on with it');
+    expect(await row.getByRole('button', { name: 'Resume' }).count()).toBe(0);
+    await shot('10-resumable-next-session');
   });
 
   it('says so for an unknown workflow or page, and had no script errors', async () => {

@@ -731,4 +731,68 @@ describe('Codex hooks', () => {
     expect(out.hookSpecificOutput.additionalContext).not.toMatch(/previous session ended because/);
     expect((await codex('UserPromptSubmit', { prompt: 'and more' })).stdout).toBe('');
   });
+
+  it('a workflow whose Codex was quit mid-plan is resumable: `baton sessions` says its next Codex session goes on with it, as `baton resume` does', async () => {
+    const { repo, baton } = workspace();
+    const id = '019e1625-789d-76c0-80ab-3724b5ddb799';
+    const rollout = join(tempDir('baton-tr-'), `rollout-2026-05-11T11-26-55-${id}.jsonl`);
+    const line = (type: string, payload: Record<string, unknown>) =>
+      JSON.stringify({ timestamp: new Date().toISOString(), type, payload });
+    const plan = [
+      { step: 'Add the retry', status: 'completed' },
+      { step: 'Test the retry', status: 'in_progress' },
+    ];
+    appendFileSync(
+      rollout,
+      `${[
+        line('session_meta', { id, cwd: repo, cli_version: '0.130.0' }),
+        line('event_msg', { type: 'user_message', message: 'Add a retry to the uploader' }),
+        line('response_item', {
+          type: 'function_call',
+          name: 'update_plan',
+          arguments: JSON.stringify({ plan }),
+          call_id: 'call_1',
+        }),
+        line('response_item', { type: 'function_call_output', call_id: 'call_1', output: 'Plan updated' }),
+      ].join('\n')}\n`,
+    );
+    const codex = (event: string, extra: Record<string, unknown> = {}) =>
+      baton(
+        ['hook', event, '--agent', 'codex'],
+        JSON.stringify({
+          session_id: id,
+          turn_id: 't1',
+          cwd: repo,
+          hook_event_name: event,
+          transcript_path: rollout,
+          ...extra,
+        }),
+      );
+    type Row = { id: string; resumable: boolean; resume_by: string | null; continued_by: string | null };
+    const rows = async () => (await baton(['sessions', '--json'])).json<{ sessions: Row[] }>().sessions;
+    await codex('SessionStart', { source: 'startup' });
+    await codex('UserPromptSubmit', { prompt: 'Add a retry to the uploader' });
+    // the agent is at work on the request: nothing to resume
+    expect(await rows()).toEqual([expect.objectContaining({ resumable: false, resume_by: null })]);
+    const said = 'The retry is in; its test is next.';
+    appendFileSync(rollout, `${line('event_msg', { type: 'agent_message', message: said })}\n`);
+    expect((await codex('Stop', { stop_hook_active: false, last_assistant_message: said })).code).toBe(0);
+    // the user quits Codex (it sends no SessionEnd): the next Codex session in the worktree goes on with the plan
+    const [row] = await rows();
+    expect(row).toMatchObject({
+      resumable: true,
+      resume_by: 'next_session',
+      continued_by: 'the next Codex session in its worktree',
+    });
+    const table = (await baton(['sessions'])).stdout;
+    expect(table).toContain(
+      '1 workflow goes on in the next session of the agent whose hooks follow it, started in its worktree (nothing to resume)',
+    );
+    expect(table).toMatch(new RegExp(`${row?.id}.*yes: the next Codex session in its worktree`));
+    expect(table).not.toContain('baton resume -w');
+    // which is what `baton resume` says of it
+    const resume = await baton(['resume']);
+    expect(resume.code).toBe(3);
+    expect(resume.stderr).toContain('the next Codex session in this worktree continues it with its briefing');
+  });
 });

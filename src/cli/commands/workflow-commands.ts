@@ -128,25 +128,22 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
     .description('every workflow with its step x/y, status and whether it can be resumed')
     .action(
       action(rt, async ({ client, print }) => {
-        const rows = (await client.sessions()) as {
-          id: string;
-          topic: string;
-          step: string;
-          status: string;
-          resumable: boolean;
-          sessions: number;
-          updated_at: string;
-        }[];
+        const rows = await client.sessions();
         const order = (r: (typeof rows)[number]) => (r.resumable ? 0 : r.status === 'in_progress' ? 1 : 2);
         rows.sort((a, b) => order(a) - order(b));
         print({ sessions: rows }, () => {
           if (!rows.length) return 'no workflows yet; create one with `baton create`';
-          const resumable = rows.filter((r) => r.resumable).length;
-          const head = resumable
-            ? `${resumable} workflow${resumable > 1 ? 's' : ''} can be resumed (baton resume -w <id>)\n\n`
-            : '';
+          const stopped = rows.filter((r) => r.resume_by === 'resume').length;
+          const followed = rows.filter((r) => r.resume_by === 'next_session').length;
+          const plural = (n: number) => (n > 1 ? 's' : '');
+          // a workflow the hooks follow has nothing to resume: its agent's next session in the worktree goes on with it
+          const head = [
+            stopped && `${stopped} workflow${plural(stopped)} can be resumed (baton resume -w <id>)`,
+            followed &&
+              `${followed} workflow${plural(followed)} go${followed > 1 ? '' : 'es'} on in the next session of the agent whose hooks follow ${followed > 1 ? 'them' : 'it'}, started in ${followed > 1 ? 'their' : 'its'} worktree (nothing to resume)`,
+          ].filter(Boolean);
           return (
-            head +
+            (head.length ? `${head.join('\n')}\n\n` : '') +
             table(
               ['#', 'WORKFLOW', 'TOPIC', 'STEP', 'STATUS', 'RESUMABLE', 'SESSIONS', 'UPDATED'],
               rows.map((r, i) => [
@@ -155,7 +152,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
                 r.topic,
                 r.step,
                 r.status,
-                r.resumable ? 'yes' : 'no',
+                r.continued_by ? `yes: ${r.continued_by}` : r.resumable ? 'yes' : 'no',
                 r.sessions,
                 r.updated_at,
               ]),

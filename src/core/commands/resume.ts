@@ -7,6 +7,8 @@ import type { TaskStatus } from '../schemas/workflow.js';
 import { assertRecoverable } from '../recovery.js';
 import { isResumable } from '../workflow-machine.js';
 import { agentLabel } from '../agent-label.js';
+import { turnUnderWay } from '../agent-turn.js';
+import { finishedWork } from './finished-work.js';
 import type { WorkflowState } from '../schemas/state.js';
 
 export interface ResumeInput {
@@ -115,6 +117,20 @@ function insteadOfResume(s: WorkflowState): string {
   return s.status === 'pending'
     ? '; it has not started: `baton run` or an agent session starts it'
     : '; it is over: a new session starts a new workflow';
+}
+
+/**
+ * How a workflow goes on from where it stopped, or null when nothing resumes it: `resume` for a paused or interrupted
+ * one (`baton resume`); `next_session` for one an agent's hooks follow, in progress with no turn of that agent under
+ * way (it was quit, or waits for its user): the agent's next session in the worktree continues it, as `baton resume`
+ * says of it (`insteadOfResume`). Not one whose work that next session would find over (`finishedWork`, its
+ * conversation taken as quit: Codex says no SessionEnd), which a new conversation completes instead.
+ */
+export function resumableBy(s: WorkflowState, now: string): 'resume' | 'next_session' | null {
+  if (isResumable(s.status)) return 'resume';
+  const agent = s.sessions.at(-1)?.agent;
+  if ((s.status !== 'in_progress' && s.status !== 'blocked') || !agent || turnUnderWay(s)) return null;
+  return finishedWork(s, now, { [agent.session_id]: 'its agent was quit' }) === null ? 'next_session' : null;
 }
 
 function assertResumable(d: Draft, action: string) {

@@ -244,6 +244,8 @@ export const SessionsTable = z
         progress: z.number(),
         sessions: z.number().int(),
         resumable: z.boolean(),
+        resume_by: z.enum(['resume', 'next_session']).nullable(),
+        continued_by: z.string().nullable(),
         worktree: z.string(),
         updated_at: z.string(),
       }),

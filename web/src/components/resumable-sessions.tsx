@@ -8,7 +8,11 @@ import { StatusBadge } from './status-badge.js';
 import { TimeAgo } from './time-ago.js';
 import { useToast } from './toast-provider.js';
 
-/** The Go Team "resumable sessions" panel: paused and interrupted workflows, with step x/y and a resume action. */
+/**
+ * The Go Team "resumable sessions" panel: paused and interrupted workflows, with step x/y and a resume action, and
+ * those an agent's hooks follow whose agent is not at work (quit, or waiting for its user): the agent's next session
+ * in the worktree goes on with them, so they have no resume action (the server would refuse one).
+ */
 export function ResumableSessions() {
   const tick = useLiveTick();
   const { data, error } = useApi<SessionsTable>('/sessions', tick);
@@ -69,14 +73,18 @@ export function ResumableSessions() {
                   <TimeAgo at={s.updated_at} />
                 </td>
                 <td data-label="" className="actions">
-                  <button
-                    type="button"
-                    className="btn btn-primary btn-small"
-                    disabled={busy !== null}
-                    onClick={() => void resume(s.id)}
-                  >
-                    {busy === s.id ? 'Resuming...' : 'Resume'}
-                  </button>
+                  {s.continued_by ? (
+                    <span className="muted">{s.continued_by} goes on with it</span>
+                  ) : (
+                    <button
+                      type="button"
+                      className="btn btn-primary btn-small"
+                      disabled={busy !== null}
+                      onClick={() => void resume(s.id)}
+                    >
+                      {busy === s.id ? 'Resuming...' : 'Resume'}
+                    </button>
+                  )}
                 </td>
               </tr>
             ))}
