@@ -478,6 +478,8 @@ export class AgentSessions {
         }),
       shown,
       input.max_chars,
+      // the agent the briefing goes to: the one the session follows (tied before the handover)
+      d.state.sessions.at(-1)?.agent?.name ?? null,
     );
     deliverContext(d, {
       snapshot_id: snap.id,

@@ -2,9 +2,26 @@ import { CHARS_PER_TOKEN, roughTokens } from '../core/rough-tokens.js';
 import type { SessionSnapshot } from '../core/index.js';
 import type { CompiledContext } from './context-compiler.js';
 
-/** Where the rest is: Baton's commands and MCP tools, never server paths (an agent session has no server). */
-export function retrievalFooter(snap: Pick<SessionSnapshot, 'id' | 'workflow_id'>): string {
+/**
+ * Where the rest is: Baton's commands and MCP tools, never server paths (an agent session has no server). Codex runs
+ * the agent's commands in a sandbox that cannot write Baton's database, so every `baton` command fails there: its
+ * agent is pointed at the MCP server first (Codex runs it outside the sandbox), the CLI after it as the way from
+ * outside; the body's hints name `baton details <category>`, whose categories the MCP tool takes as they are.
+ */
+export function retrievalFooter(
+  snap: Pick<SessionSnapshot, 'id' | 'workflow_id'>,
+  agent: string | null = null,
+) {
   const w = `-w ${snap.workflow_id}`;
+  if (agent === 'codex')
+    return [
+      '---',
+      `More when needed, from the MCP server \`baton\` (outside your sandbox; workflow_id ${snap.workflow_id}):`,
+      'get_resume_context (the whole context); get_details with a category (decisions, errors, history, requests,',
+      `test-state, git-changes: the \`baton details\` hints above) and snapshot_id ${snap.id}.`,
+      `Outside the sandbox: \`baton context ${w}\`, \`baton details ${snap.id} <category> ${w}\`.`,
+      '',
+    ].join('\n');
   return [
     '---',
     `More when needed: \`baton context ${w}\` prints the whole resume context;`,
@@ -33,15 +50,17 @@ export interface CharacterFit {
 
 /**
  * Fits a context into `maxChars` characters: compiles with a token budget that shrinks until the text and the
- * footer fit (the compiler shrinks the low-priority parts first and keeps the must-keep facts); when even those do
- * not fit, the text is cut with a note saying so. The hash is the compiled context's (what the agent acknowledges).
+ * footer (the one for `agent`, which reads it) fit (the compiler shrinks the low-priority parts first and keeps the
+ * must-keep facts); when even those do not fit, the text is cut with a note saying so. The hash is the compiled
+ * context's (what the agent acknowledges).
  */
 export function fitToCharacters(
   compile: (budget: number) => CompiledContext,
   snap: Pick<SessionSnapshot, 'id' | 'workflow_id'>,
   maxChars: number,
+  agent: string | null = null,
 ): CharacterFit {
-  const footer = retrievalFooter(snap);
+  const footer = retrievalFooter(snap, agent);
   const room = maxChars - footer.length;
   let budget = Math.max(200, Math.floor(room / CHARS_PER_TOKEN));
   let compiled = compile(budget);
@@ -53,7 +72,8 @@ export function fitToCharacters(
   }
   let cut = false;
   if (body.length > room) {
-    const note = `\n… (cut to fit ${maxChars} characters: even the must-keep facts are longer; run \`baton context\`)\n`;
+    const whole = agent === 'codex' ? 'get_resume_context has them' : 'run `baton context`';
+    const note = `\n… (cut to fit ${maxChars} characters: even the must-keep facts are longer; ${whole})\n`;
     body = body.slice(0, Math.max(0, room - note.length)) + note;
     cut = true;
   }

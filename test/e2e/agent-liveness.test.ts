@@ -314,6 +314,13 @@ describe.runIf(process.platform === 'linux')(
           `^Baton completed workflow \\S+ \\("add an MIT LICENSE file"\\): its task is done and Codex session ${first} is over \\(its process exited\\); this session is followed as a new workflow`,
         ),
       );
+      // the agent is pointed at the MCP tool first for the finished work: its sandbox cannot run Baton's CLI
+      const done = /Baton completed workflow (\S+)/.exec(told(next.stdout))?.[1] ?? '';
+      const briefing = (JSON.parse(next.stdout) as { hookSpecificOutput: { additionalContext: string } })
+        .hookSpecificOutput.additionalContext;
+      expect(briefing).toContain(
+        `the MCP tool get_resume_context with workflow_id ${done} shows it whole (\`baton context -w ${done}\` outside your sandbox)`,
+      );
     });
 
     it('`/new` in the same Codex process: the new conversation starts a new workflow', async () => {

@@ -732,6 +732,46 @@ describe('Codex hooks', () => {
     expect((await codex('UserPromptSubmit', { prompt: 'and more' })).stdout).toBe('');
   });
 
+  it("names the MCP tools before Baton's CLI in Codex's briefing (its sandbox cannot run the CLI), within the characters it may hold", async () => {
+    const { repo, baton } = workspace({ BATON_INJECT_MAX_CHARS: '1000' });
+    const hook = (agent: string, event: string, extra: Record<string, unknown> = {}) =>
+      baton(
+        ['hook', event, '--agent', agent],
+        JSON.stringify({
+          session_id: `${agent}-1`,
+          cwd: repo,
+          hook_event_name: event,
+          transcript_path: null,
+          ...extra,
+        }),
+      );
+    const ask = `Add a retry to the uploader. ${'It backs off exponentially and gives up after five tries. '.repeat(40)}`;
+    const briefing = async (agent: string) => {
+      await hook(agent, 'SessionStart', { source: 'startup' });
+      await hook(agent, 'UserPromptSubmit', { prompt: ask });
+      return context((await hook(agent, 'SessionStart', { source: 'resume' })).stdout);
+    };
+    const codex = await briefing('codex');
+    // the footer counts toward the limit: the request is cut, the footer whole
+    expect(codex.length).toBeLessThanOrEqual(1000);
+    expect(codex).toContain(
+      '(cut to fit 1000 characters: even the must-keep facts are longer; get_resume_context has them)',
+    );
+    const footer = codex.slice(codex.lastIndexOf('\n---\n'));
+    expect(footer).toMatch(
+      /^\n---\nMore when needed, from the MCP server `baton` \(outside your sandbox; workflow_id wf-\w+\):\nget_resume_context /,
+    );
+    expect(footer.indexOf('get_details')).toBeLessThan(footer.indexOf('`baton details'));
+    expect(footer).toMatch(
+      /\nOutside the sandbox: `baton context -w wf-\w+`, `baton details \S+ <category> -w wf-\w+`\.\n$/,
+    );
+    // Claude Code runs the CLI: it comes first there
+    await baton(['abandon', '-w', /workflow_id (wf-\w+)/.exec(footer)?.[1] ?? '']);
+    const claude = await briefing('claude-code');
+    expect(claude.length).toBeLessThanOrEqual(1000);
+    expect(claude.indexOf('`baton context')).toBeLessThan(claude.indexOf('get_resume_context'));
+  });
+
   it('a workflow whose Codex was quit mid-plan is resumable: `baton sessions` says its next Codex session goes on with it, as `baton resume` does', async () => {
     const { repo, baton } = workspace();
     const id = '019e1625-789d-76c0-80ab-3724b5ddb799';

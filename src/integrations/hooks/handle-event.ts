@@ -290,14 +290,19 @@ async function cutShort(
  * A fresh start found the last workflow's work over and completed it: said to the agent (it starts afresh, and knows
  * where the finished work is), to the user, and in the hook log.
  */
-function finishedNote(f: NonNullable<StartResult['finished']>, t: StartResult) {
+function finishedNote(f: NonNullable<StartResult['finished']>, t: StartResult, agent: HookAgent) {
   const what = `workflow ${f.workflow_id} ("${clip(f.title, 120)}")`;
+  // Codex's sandbox cannot run Baton's CLI (it writes the database): the MCP tool first there
+  const whole =
+    agent === 'codex'
+      ? `the MCP tool get_resume_context with workflow_id ${f.workflow_id} shows it whole (\`baton context -w ${f.workflow_id}\` outside your sandbox)`
+      : `\`baton context -w ${f.workflow_id}\` shows it whole`;
   const now =
     t.outcome === 'created'
       ? 'this session is followed as a new workflow'
       : `this session follows workflow ${t.workflow_id ?? '?'}, incomplete here`;
   return {
-    agent: `Baton completed the last ${what} before this session: ${f.reason}. This session is not asked to continue it; what it did follows, and \`baton context -w ${f.workflow_id}\` shows it whole.`,
+    agent: `Baton completed the last ${what} before this session: ${f.reason}. This session is not asked to continue it; what it did follows, and ${whole}.`,
     tell: `Baton completed ${what}: ${f.reason}; ${now}`,
     note: `completed ${what}: ${f.reason}`,
   };
@@ -358,7 +363,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         // own agent still runs elsewhere
         ...(source === 'resume' && caught.ownElsewhere === null ? { reopened: true } : {}),
       });
-      const done = t.finished ? finishedNote(t.finished, t) : null;
+      const done = t.finished ? finishedNote(t.finished, t, ctx.agent) : null;
       const cut = t.cut_off ? `Baton noticed that ${t.cut_off}${cutOffRead(caught)}` : null;
       const busy = caught.activeElsewhere && t.outcome !== 'same' ? busyNote(caught.activeElsewhere) : null;
       const goingOn = source === 'startup' && !done && !busy ? await continuing(ctx, t) : null;
