@@ -41,6 +41,18 @@ const claudeEvents = [
   'SessionEnd',
 ];
 
+const codexEvents = claudeEvents.filter((e) => e !== 'SessionEnd');
+
+/** Codex's record that a person trusted each of Baton's hooks in a hooks file (`/hooks`), as Codex writes it. */
+function trustCodexHooks(home: string, hooks: string, events = codexEvents) {
+  const toml = join(home, '.codex', 'config.toml');
+  const label = (e: string) => e.replace(/(?<=.)([A-Z])/g, '_$1').toLowerCase();
+  const tables = events.map(
+    (e) => `[hooks.state."${hooks}:${label(e)}:0:0"]\ntrusted_hash = "sha256:9f2c"\n`,
+  );
+  writeFileSync(toml, `${readFileSync(toml, 'utf8')}\n${tables.join('\n')}`);
+}
+
 describe('baton init', () => {
   it('merges the hooks into settings.local.json, registers the MCP server, adds the block, and undoes exactly that', async () => {
     const { repo, home, baton } = setup();
@@ -345,7 +357,9 @@ describe('baton doctor', () => {
     ]);
     // --user: the user's hooks, which need no trusted project
     const user = await baton(['init', '--user', '--agent', 'codex', '--command', 'baton']);
-    expect(user.stdout).toContain('Codex asks you to review new hooks before they run.');
+    expect(user.stdout).toContain(
+      'Codex runs Baton\'s hooks only once you trust them (new or changed ones need it again): start `codex` in a terminal and choose "Trust all and continue" when it says "Hooks need review"',
+    );
     expect(user.stdout).not.toContain('trusted project');
   });
 
@@ -384,6 +398,8 @@ describe('baton doctor', () => {
       expect.stringMatching(
         /^Codex runs the hooks in .*\.codex\/hooks\.json only in a trusted project, and .*config\.toml does not trust this folder yet, so Baton follows no Codex session here: /,
       ),
+      // and once it trusts the folder, each hook (Codex asks for both when it starts here)
+      expect.stringMatching(/it has trusted none of Baton's hooks/),
     ]);
     expect(unnamed.problems[0]).toContain(fix);
     const toml = join(home, '.codex', 'config.toml');
@@ -393,25 +409,88 @@ describe('baton doctor', () => {
       expect.stringMatching(
         /config\.toml marks this one untrusted \(\[projects\.".*"\]\), so Baton follows no Codex session here: change its trust_level to "trusted" there/,
       ),
+      expect.stringMatching(/it has trusted none of Baton's hooks/),
     ]);
     writeFileSync(toml, `${original}\n[projects."${repo}"]\ntrust_level = "trusted"\n`);
+    // the folder trusted, Codex still runs each hook only once it is trusted itself
+    const folderOnly = await doctor();
+    expect(folderOnly.problems).toEqual([expect.stringMatching(/it has trusted none of Baton's hooks/)]);
+    trustCodexHooks(home, join(repo, '.codex', 'hooks.json'));
     const trusted = await doctor();
     expect(trusted.code).toBe(0);
     expect([...trusted.problems, ...trusted.notes].filter((p) => /trusted project/.test(p))).toEqual([]);
     expect((await baton(['init', '--agent', 'codex', '--command', command])).stdout).toContain(
-      'Codex trusts this folder, and asks you to review new hooks before they run.',
+      "Codex trusts this folder. Codex runs Baton's hooks only once you trust them",
     );
     // a linked worktree of a trusted checkout is trusted too (Codex looks the main checkout up)
     const worktree = join(tempDir('baton-wt-'), 'feature');
     gitIn(repo, 'worktree', 'add', '-q', worktree);
     const inWorktree = (args: string[]) => runCli(args, { cwd: worktree, env });
     expect((await inWorktree(['init', '--agent', 'codex', '--command', command])).code).toBe(0);
+    trustCodexHooks(home, join(worktree, '.codex', 'hooks.json'));
     expect((await inWorktree(['doctor'])).code).toBe(0);
     // the user's hooks as well: every event would run Baton twice
     expect((await baton(['init', '--user', '--agent', 'codex', '--command', 'baton'])).code).toBe(0);
     expect(await problems()).toContainEqual(
       expect.stringMatching(/^Codex runs Baton's hooks twice, from .* and .*: every event is answered twice/),
     );
+  });
+
+  it("says which of Baton's hooks Codex has not trusted, or turned off, and what to do (Codex runs a hook only once trusted)", async () => {
+    const { repo, home, baton } = setup();
+    // the user's own hooks first in the file: Baton's come second in the events they share
+    mkdirSync(join(repo, '.codex'));
+    const hooks = join(repo, '.codex', 'hooks.json');
+    const theirs = { hooks: [{ type: 'command', command: 'notify-send done' }] };
+    writeFileSync(hooks, JSON.stringify({ hooks: { Stop: [theirs] } }));
+    const command = `${process.execPath} ${batonBin}`;
+    expect((await baton(['init', '--agent', 'codex', '--command', command])).code).toBe(0);
+    const toml = join(home, '.codex', 'config.toml');
+    writeFileSync(toml, `${readFileSync(toml, 'utf8')}\n[projects."${repo}"]\ntrust_level = "trusted"\n`);
+    const trusted = readFileSync(toml, 'utf8');
+    const doctor = async () => {
+      const r = await baton(['doctor', '--json']);
+      return { code: r.code, problems: r.json<{ problems: string[] }>().problems };
+    };
+    const fix =
+      'start `codex` in a terminal and choose "Trust all and continue" when it says "Hooks need review" (or type `/hooks` there and trust them); `codex exec` never asks';
+    expect(await doctor()).toEqual({
+      code: 1,
+      problems: [
+        `Codex runs a hook only once you trust it, and it has trusted none of Baton's hooks in ${hooks} (${toml} has no \`trusted_hash\` under \`[hooks.state."${hooks}:session_start:0:0"]\` nor for the others), so Baton follows no Codex session here: ${fix}`,
+      ],
+    });
+    // trusted in Codex (its keys: the file, the event, the group's place and the hook's): Stop's is the second group
+    const label = (e: string) => e.replace(/(?<=.)([A-Z])/g, '_$1').toLowerCase();
+    const state = (e: string, fields: string, group = e === 'Stop' ? 1 : 0) =>
+      `[hooks.state."${hooks}:${label(e)}:${group}:0"]\n${fields}\n`;
+    const others = codexEvents.filter((e) => e !== 'Stop');
+    const record = (...tables: string[]) => writeFileSync(toml, `${trusted}\n${tables.join('')}`);
+    // trusted as if it sat first (where the user's hook is): Baton's Stop is not trusted
+    record(
+      ...others.map((e) => state(e, 'trusted_hash = "sha256:1"')),
+      state('Stop', 'trusted_hash = "sha256:1"', 0),
+    );
+    expect((await doctor()).problems).toEqual([
+      `Codex runs a hook only once you trust it, and it has not trusted Baton's Stop hook in ${hooks} (${toml} has no \`trusted_hash\` under \`[hooks.state."${hooks}:stop:1:0"]\`), so Codex skips it: ${fix}`,
+    ]);
+    // every one trusted, one of them turned off in /hooks
+    record(
+      ...others.map((e) =>
+        state(e, `trusted_hash = "sha256:1"${e === 'UserPromptSubmit' ? '\nenabled = false' : ''}`),
+      ),
+      state('Stop', 'trusted_hash = "sha256:1"'),
+    );
+    expect((await doctor()).problems).toEqual([
+      `Baton's UserPromptSubmit hook in ${hooks} is turned off in Codex (\`enabled = false\` in ${toml}), so Codex skips it: type \`/hooks\` in \`codex\` and turn it on again`,
+    ]);
+    record(...codexEvents.map((e) => state(e, 'trusted_hash = "sha256:1"')));
+    expect(await doctor()).toEqual({ code: 0, problems: [] });
+    // every hook turned off in Codex's features
+    writeFileSync(toml, `[features]\nhooks = false\n${readFileSync(toml, 'utf8')}`);
+    expect((await doctor()).problems).toEqual([
+      `Codex runs no hooks at all, so Baton follows no Codex session: ${toml} turns them off (\`[features] hooks = false\`): take that line out`,
+    ]);
   });
 
   it("lists Codex's repository hooks file once, as git holds it: the default and --shared write the same .codex/hooks.json", async () => {

@@ -2,7 +2,13 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitIn, makeRepo, tempDir } from '../../../test/helpers/git-repo.js';
-import { codexTrust, userWritableRoots } from './codex-config.js';
+import {
+  codexHookKey,
+  codexHookStates,
+  codexHooksOff,
+  codexTrust,
+  userWritableRoots,
+} from './codex-config.js';
 
 /** A Codex folder holding this config.toml (none: null). */
 function codexFolder(toml: string | null): string {
@@ -81,5 +87,60 @@ describe("the user's own writable roots (kept when baton run adds the database's
     expect(userWritableRoots(codexFolder('[profiles.x]\nwritable_roots = ["/no"]\n'))).toEqual([]);
     expect(userWritableRoots(codexFolder('model = "gpt-5"\n'))).toEqual([]);
     expect(userWritableRoots(join(tempDir(), 'none'))).toEqual([]);
+  });
+});
+
+describe("Codex's record of the hooks a person trusted", () => {
+  it('reads [hooks.state."<key>"] tables, dotted keys and inline tables, for the hook at that place of that file', () => {
+    const dir = tempDir('baton-hooks-');
+    const file = join(dir, 'hooks.json');
+    writeFileSync(file, '{}');
+    const link = join(tempDir('baton-link-'), 'codex');
+    symlinkSync(dir, link);
+    const toml = [
+      'model = "gpt-5"',
+      `hooks.state."${file}:user_prompt_submit:0:0".trusted_hash = "sha256:2"`,
+      `[hooks.state."${file}:session_start:0:0"]`,
+      'trusted_hash = "sha256:1"',
+      // the path Codex found through a link is the same file
+      `[hooks.state.'${join(link, 'hooks.json')}:stop:1:0']`,
+      'enabled = false',
+      'trusted_hash = "sha256:3"',
+      '[hooks]',
+      `state."${file}:pre_compact:0:0".enabled = false`,
+      '[hooks.state]',
+      `"${file}:post_tool_use:0:0" = { trusted_hash = "sha256:4" }`,
+      '"not a hook key" = { trusted_hash = "sha256:5" }',
+      '[projects."/w"]',
+      // a trusted_hash of another table is no hook's
+      'trusted_hash = "sha256:6"',
+    ].join('\n');
+    const state = codexHookStates(codexFolder(toml));
+    expect(state(file, 'SessionStart', 0, 0)).toEqual({ trusted: true, disabled: false });
+    expect(state(file, 'UserPromptSubmit', 0, 0)).toEqual({ trusted: true, disabled: false });
+    expect(state(file, 'Stop', 1, 0)).toEqual({ trusted: true, disabled: true });
+    expect(state(file, 'PreCompact', 0, 0)).toEqual({ trusted: false, disabled: true });
+    expect(state(file, 'PostToolUse', 0, 0)).toEqual({ trusted: true, disabled: false });
+    // another place, another file, no record at all
+    expect(state(file, 'Stop', 0, 0)).toBeNull();
+    expect(state(join(tempDir(), 'hooks.json'), 'SessionStart', 0, 0)).toBeNull();
+    expect(codexHookStates(codexFolder(null))(file, 'SessionStart', 0, 0)).toBeNull();
+    expect(codexHookKey('/r/.codex/hooks.json', 'PostToolUse', 2, 1)).toBe(
+      '/r/.codex/hooks.json:post_tool_use:2:1',
+    );
+  });
+
+  it('says where the config turns every hook off', () => {
+    expect(codexHooksOff(codexFolder('[features]\nhooks = false\n'))).toBe('[features] hooks = false');
+    expect(codexHooksOff(codexFolder('[features]\ncodex_hooks = false # old name\n'))).toBe(
+      '[features] codex_hooks = false',
+    );
+    expect(codexHooksOff(codexFolder('features.hooks = false\n[x]\n'))).toBe('features.hooks = false');
+    expect(codexHooksOff(codexFolder('[features]\nhooks = true\n'))).toBeNull();
+    // a `hooks` key of another table is not the feature
+    expect(
+      codexHooksOff(codexFolder('[profiles.x.features]\nhooks = false\n[mcp]\nhooks = false\n')),
+    ).toBeNull();
+    expect(codexHooksOff(codexFolder(null))).toBeNull();
   });
 });

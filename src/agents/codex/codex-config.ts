@@ -112,3 +112,89 @@ export function userWritableRoots(codexDir: string): string[] {
     m[2] !== undefined ? m[2] : m[1]!.replace(/\\(["\\])/g, '$1'),
   );
 }
+
+/** What `$CODEX_HOME/config.toml` records of one hook a person reviewed in Codex (`/hooks`, or at its start). */
+export interface CodexHookState {
+  /** A `trusted_hash`: trusted as the hook was then (Codex compares it with the hook's hash now; Baton cannot). */
+  trusted: boolean;
+  /** `enabled = false`: turned off in `/hooks`. */
+  disabled: boolean;
+}
+
+/** A hook's state key, read back: its file, its event's label, its group's index and its own. */
+const hookKey = /^(.*):([a-z_]+):(\d+):(\d+)$/;
+
+/**
+ * The key Codex records a hook's state under: `<hooks file>:<event in snake case>:<group>:<handler>` (SessionStart
+ * is `session_start`), the indexes of its matcher group in the event's list and of the hook in the group.
+ */
+export const codexHookKey = (file: string, event: string, group: number, handler: number) =>
+  `${file}:${event.replace(/(?<=.)([A-Z])/g, '_$1').toLowerCase()}:${group}:${handler}`;
+
+/**
+ * Codex's record of the hooks a person reviewed: `[hooks.state."<hooks file>:<event>:<group>:<handler>"]` tables in
+ * `$CODEX_HOME/config.toml` (Codex reads that record from the user's own config only), each with `trusted_hash` and
+ * `enabled` (also written as dotted keys, or inline tables under `[hooks.state]`). Returns the state of the hook at
+ * that place, its file compared with links resolved (Codex writes the path as it found it); null when none is kept.
+ */
+export function codexHookStates(codexDir: string) {
+  const states = new Map<string, CodexHookState>();
+  const keep = (key: string, field: string, value: string) => {
+    const m = hookKey.exec(key);
+    if (!m) return;
+    const at = `${realOr(m[1]!)}:${m[2]}:${m[3]}:${m[4]}`;
+    const s = states.get(at) ?? { trusted: false, disabled: false };
+    if (field === 'trusted_hash' && /^["'][^"']+["']$/.test(value)) s.trusted = true;
+    if (field === 'enabled' && value === 'false') s.disabled = true;
+    states.set(at, s);
+  };
+  const quoted = String.raw`(?:"((?:[^"\\]|\\.)*)"|'([^']*)')`;
+  const keyOf = (m: RegExpExecArray, i: number) => (m[i] !== undefined ? unquote(m[i]) : m[i + 1]!);
+  const field = String.raw`(trusted_hash|enabled)\s*=\s*("[^"]*"|'[^']*'|true|false)`;
+  let table = '';
+  let key: string | null = null;
+  for (const raw of readCodexConfig(codexDir).split('\n')) {
+    const line = raw.trim();
+    const header = new RegExp(String.raw`^\[\s*hooks\s*\.\s*state\s*\.\s*${quoted}\s*\]`).exec(line);
+    if (header) {
+      // the fields that follow are this hook's
+      [table, key] = ['hooks.state.<key>', keyOf(header, 1)];
+      continue;
+    }
+    const other = /^\[\s*([^\]]*?)\s*\]/.exec(line);
+    if (other) {
+      [table, key] = [other[1]!.replace(/\s+/g, ''), null];
+      continue;
+    }
+    const own = new RegExp(String.raw`^${field}`).exec(line);
+    if (own && key !== null) keep(key, own[1]!, own[2]!);
+    // `hooks.state."<key>".trusted_hash = ...` at the top, `state."<key>".enabled = ...` under [hooks]
+    const prefix = { '': String.raw`hooks\s*\.\s*state`, hooks: 'state' }[table];
+    const dotted = prefix && new RegExp(String.raw`^${prefix}\s*\.\s*${quoted}\s*\.\s*${field}`).exec(line);
+    if (dotted) keep(keyOf(dotted, 1), dotted[3]!, dotted[4]!);
+    // `"<key>" = { trusted_hash = "...", enabled = false }` under [hooks.state]
+    const inline = table === 'hooks.state' && new RegExp(String.raw`^${quoted}\s*=\s*\{(.*)\}`).exec(line);
+    if (inline)
+      for (const f of inline[3]!.matchAll(new RegExp(field, 'g'))) keep(keyOf(inline, 1), f[1]!, f[2]!);
+  }
+  return (file: string, event: string, group: number, handler: number): CodexHookState | null =>
+    states.get(codexHookKey(realOr(file), event, group, handler)) ?? null;
+}
+
+/**
+ * Where `$CODEX_HOME/config.toml` turns every hook off (`[features]` `hooks = false`, or its older name
+ * `codex_hooks`), as written there; null when it does not.
+ */
+export function codexHooksOff(codexDir: string): string | null {
+  let table = '';
+  for (const raw of readCodexConfig(codexDir).split('\n')) {
+    const line = raw.trim();
+    const header = /^\[\s*([^\]]*?)\s*\]/.exec(line);
+    if (header) table = header[1]!.replace(/\s+/g, '');
+    // `hooks = false` under [features], or `features.hooks = false` before any table
+    const off = /^(features\s*\.\s*)?(hooks|codex_hooks)\s*=\s*false\b/.exec(line);
+    if (off && table === 'features' && !off[1]) return `[features] ${off[2]} = false`;
+    if (off && table === '' && off[1]) return `features.${off[2]} = false`;
+  }
+  return null;
+}

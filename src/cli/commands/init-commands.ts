@@ -12,7 +12,7 @@ import {
   type InitAgent,
   type InitScope,
 } from '../../integrations/init/agent-files.js';
-import { codexTrustProblem, diagnose } from '../../integrations/init/doctor.js';
+import { codexTrustProblem, diagnose, trustCodexHooks } from '../../integrations/init/doctor.js';
 import { batonCommand, commandLine, parseCommand } from '../../integrations/init/hook-command.js';
 import { init, undo, type InitChange } from '../../integrations/init/init.js';
 import { emit } from '../output.js';
@@ -141,10 +141,9 @@ export function registerInitCommands(program: Command, rt: Runtime) {
                   ? null
                   : codexTrustProblem(root, rt.env, agentFiles('codex', scope, root, homesOf(rt.env)).hooks);
               if (untrusted) out.push(`${untrusted}.`);
+              // new or changed hooks run only once trusted, one by one: Baton cannot trust them for the user
               out.push(
-                scope === 'user' || untrusted
-                  ? 'Codex asks you to review new hooks before they run.'
-                  : 'Codex trusts this folder, and asks you to review new hooks before they run.',
+                `${scope === 'user' || untrusted ? '' : 'Codex trusts this folder. '}Codex runs Baton's hooks only once you trust them (new or changed ones need it again): ${trustCodexHooks}; \`baton doctor\` says whether Codex has.`,
               );
             }
             return out.join('\n');

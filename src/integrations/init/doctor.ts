@@ -13,11 +13,11 @@ import {
   type InitScope,
 } from './agent-files.js';
 import { parseCommand } from './hook-command.js';
-import { batonHooksIn } from './hooks-file.js';
+import { batonHookPlaces, batonHooksIn } from './hooks-file.js';
 import { hasBlock } from './instructions-block.js';
 import { isObject, readJsonObject } from './json-file.js';
 import { findMcp } from './mcp-entry.js';
-import { codexTrust } from '../../agents/codex/codex-config.js';
+import { codexHookKey, codexHookStates, codexHooksOff, codexTrust } from '../../agents/codex/codex-config.js';
 import { gitStandingOf } from './git-exclude.js';
 import { isSetUp, notSetUpNote, unexcludedFiles, worktreesNotSetUp } from './init.js';
 import { otherWorktrees } from './worktrees.js';
@@ -166,6 +166,73 @@ export function codexTrustProblem(root: string, env: NodeJS.ProcessEnv, hooks: s
   return `Codex runs the hooks in ${hooks} only in a trusted project, and ${why}, so Baton follows no Codex session here: ${how} (or use \`baton init --user --agent codex\`)`;
 }
 
+/**
+ * How a person has Codex run hooks it has not trusted yet, said by `init` and `doctor` alike: Codex runs a hook
+ * (other than an administrator's) only once someone trusted its exact definition, asks at its start ("Hooks need
+ * review"), and records the trust in `$CODEX_HOME/config.toml`; `codex exec` asks nobody.
+ */
+export const trustCodexHooks =
+  'start `codex` in a terminal and choose "Trust all and continue" when it says "Hooks need review" (or type `/hooks` there and trust them); `codex exec` never asks';
+
+/**
+ * The events whose hooks every Codex with hooks lists, so a trust it never recorded for one is missing, not an event
+ * it does not know: StopFailure is left out (a Codex that does not know it lists no such hook and records no trust).
+ */
+const codexListedEvents = new Set([
+  'SessionStart',
+  'UserPromptSubmit',
+  'PostToolUse',
+  'PreCompact',
+  'PostCompact',
+  'Stop',
+]);
+
+/**
+ * Why Codex will not run Baton's hooks in one hooks file although they are there, with what to do: hooks turned off
+ * in its config, Baton's hooks never trusted (no `trusted_hash` where Codex records one for each, keyed by the file,
+ * the event and the hook's place in it), or turned off one by one in `/hooks`. A trust Codex recorded for an older
+ * definition of a hook is not seen: only Codex can hash a hook as it does (it then asks again at its start).
+ */
+export function codexHookProblems(h: HookWiring, env: NodeJS.ProcessEnv): string[] {
+  const { codexDir } = homesOf(env);
+  const config = join(codexDir, 'config.toml');
+  const off = codexHooksOff(codexDir);
+  if (off)
+    return [
+      `Codex runs no hooks at all, so Baton follows no Codex session: ${config} turns them off (\`${off}\`): take that line out`,
+    ];
+  const settings = readSettings(h.path);
+  if (!settings) return [];
+  const stateOf = codexHookStates(codexDir);
+  const placed = batonHookPlaces(settings);
+  // in the order Baton's hooks are named everywhere, whatever their order in the file
+  const places = hookEventsFor('codex', null).flatMap((event) => {
+    const at = placed.get(event);
+    return at && codexListedEvents.has(event) ? [[event, at] as const] : [];
+  });
+  const states = places.map(([event, at]) => ({
+    event,
+    at,
+    state: stateOf(h.path, event, at.group, at.handler),
+  }));
+  const out: string[] = [];
+  const untrusted = states.filter((x) => !x.state?.trusted);
+  if (untrusted.length) {
+    const none = untrusted.length === states.length;
+    const first = untrusted[0]!;
+    const key = codexHookKey(h.path, first.event, first.at.group, first.at.handler);
+    out.push(
+      `Codex runs a hook only once you trust it, and ${none ? "it has trusted none of Baton's hooks" : `it has not trusted Baton's ${untrusted.map((x) => x.event).join(', ')} hook${untrusted.length > 1 ? 's' : ''}`} in ${h.path} (${config} has no \`trusted_hash\` under \`[hooks.state."${key}"]\`${untrusted.length > 1 ? ' nor for the others' : ''}), so ${none ? 'Baton follows no Codex session here' : `Codex skips ${untrusted.length > 1 ? 'them' : 'it'}`}: ${trustCodexHooks}`,
+    );
+  }
+  const disabled = states.filter((x) => x.state?.disabled);
+  if (disabled.length)
+    out.push(
+      `Baton's ${disabled.map((x) => x.event).join(', ')} hook${disabled.length > 1 ? 's' : ''} in ${h.path} ${disabled.length > 1 ? 'are' : 'is'} turned off in Codex (\`enabled = false\` in ${config}), so Codex skips ${disabled.length > 1 ? 'them' : 'it'}: type \`/hooks\` in \`codex\` and turn ${disabled.length > 1 ? 'them' : 'it'} on again`,
+    );
+  return out;
+}
+
 export interface DoctorFindings {
   agents: AgentWiring[];
   problems: string[];
@@ -250,6 +317,7 @@ export function diagnose(
     const project = w.agent === 'codex' ? w.hooks.find((h) => h.scope !== 'user') : undefined;
     const untrusted = project ? codexTrustProblem(root, env, project.path) : null;
     if (untrusted) problems.push(untrusted);
+    if (w.agent === 'codex') for (const h of w.hooks) problems.push(...codexHookProblems(h, env));
     if (w.hooks.length && w.plugin.length)
       problems.push(
         `${agentLabel(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(', ')} and from the plugin ${w.plugin.join(', ')}: keep one (\`baton init --undo\`, or disable the plugin)`,

@@ -105,3 +105,20 @@ export function batonHooksIn(settings: JsonObject): Map<string, { command: strin
           });
   return out;
 }
+
+/**
+ * Where Baton's hook of each event sits in a settings object: the index of its matcher group in the event's list and
+ * its own in the group's `hooks`, counted over every entry as written (Codex keys a hook's trust by them).
+ */
+export function batonHookPlaces(settings: JsonObject): Map<string, { group: number; handler: number }> {
+  const out = new Map<string, { group: number; handler: number }>();
+  if (!isObject(settings.hooks)) return out;
+  for (const [event, groups] of Object.entries(settings.hooks))
+    (Array.isArray(groups) ? groups : []).forEach((m: unknown, group) => {
+      const hooks: unknown[] = isObject(m) && Array.isArray(m.hooks) ? m.hooks : [];
+      hooks.forEach((h, handler) => {
+        if (isObject(h) && isBatonHook(h.command)) out.set(event, { group, handler });
+      });
+    });
+  return out;
+}
