@@ -44,6 +44,8 @@ function expectHolds(markdown: string, label: LabelFile, where: string) {
     if (test.passed !== null) expect(text, `${where}: passed`).toContain(`${test.passed} passed`);
     if (test.failed !== null) expect(text, `${where}: failed`).toContain(`${test.failed} failed`);
   } else expect(text, where).not.toContain('### TDD State');
+  // a cut never leaves an empty code block (a fence opened and closed with nothing between)
+  expect(markdown, where).not.toMatch(/^[ \t]*```[^\n]*\n(?:[ \t]*…?[ \t]*\n)*[ \t]*```[ \t]*$/m);
   expect(text, where).toMatch(/baton details \S+ <category>/);
   expect(text, where).toContain('get_details');
 }

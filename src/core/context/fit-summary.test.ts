@@ -12,6 +12,48 @@ function compactSummary(rel: string): string {
   throw new Error(`no compaction summary in ${rel}`);
 }
 
+/** The agent's messages in a real session that hold code (Claude Code's text blocks, Codex's agent messages). */
+function messagesWithCode(rel: string): string[] {
+  return readCorpus(rel)
+    .split('\n')
+    .filter((line) => line.includes('```'))
+    .flatMap((line) => {
+      const v = JSON.parse(line) as {
+        type: string;
+        message?: { content: string | { type: string; text?: string }[] };
+        payload?: { type?: string; role?: string; message?: string; content?: { text?: string }[] };
+      };
+      if (v.type === 'assistant' && Array.isArray(v.message?.content))
+        return v.message.content.flatMap((b) => (b.type === 'text' && b.text ? [b.text.trim()] : []));
+      if (v.type === 'event_msg' && v.payload?.type === 'agent_message') return [v.payload.message ?? ''];
+      if (v.type === 'response_item' && v.payload?.role === 'assistant')
+        return (v.payload.content ?? []).flatMap((b) => (b.text ? [b.text.trim()] : []));
+      return [];
+    })
+    .filter((text) => text.includes('```'));
+}
+
+/** The fenced code blocks of a text with nothing in them (an ellipsis is not code). */
+function emptyBlocks(text: string): string[] {
+  const found: string[] = [];
+  let open = -1;
+  const lines = text.split('\n');
+  lines.forEach((line, i) => {
+    if (!/^[ \t]*```/.test(line)) return;
+    if (open < 0) return void (open = i);
+    if (
+      !lines
+        .slice(open + 1, i)
+        .join('\n')
+        .replace(/…/g, '')
+        .trim()
+    )
+      found.push(lines.slice(open, i + 1).join('\n'));
+    open = -1;
+  });
+  return found;
+}
+
 const sessions = [
   'claude-code/codemie-code/session-624a4a58.jsonl',
   'claude-code/entire-cli/e5/8c50537669/0/full.jsonl',
@@ -98,6 +140,25 @@ describe('fitSummary', () => {
     const r = fitSummary(text, 60);
     expect(r.text.match(/```/g)).toHaveLength(2);
     expect(r.text.length).toBeLessThanOrEqual(60);
+  });
+
+  it.each([
+    'claude-code/codemie-code/session-9eda1058.jsonl',
+    'claude-code/codemie-code/session-624a4a58.jsonl',
+    'codex/codemie-code/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl',
+    'codex/k-kinzal-peq/1/full.jsonl',
+    'claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl',
+    'claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d/subagents/agent-a881341.jsonl',
+  ])('leaves no empty code block, at any length, in the messages with code of a real session (%s)', (rel) => {
+    const texts = messagesWithCode(rel).slice(-3);
+    expect(texts.length).toBeGreaterThan(0);
+    for (const text of texts)
+      for (let max = 40; max < Math.min(text.length, 2500); max += 1)
+        for (const keepEnd of [true, false]) {
+          const r = fitSummary(text, max, { keepEnd });
+          expect(emptyBlocks(r.text), `${max} ${keepEnd}: ${r.text}`).toEqual([]);
+          expect(r.text.length, `${max}`).toBeLessThanOrEqual(max);
+        }
   });
 
   it('keeps, with the head of a last message, the paragraph it ends on: what it asks, what it left running', () => {

@@ -34,7 +34,7 @@ export function fitSummary(
     } else if (rank(p.title) < 3 && room + placeholder(i) > 300) {
       // a section that says where the work stands, too long for what is left: its head, cut at a word (room for a
       // fence it may close)
-      const head = closeFence(clip(body, room + placeholder(i) - 5));
+      const head = closeFence(withoutEmptyFence(clip(body, room + placeholder(i) - 5)));
       kept.set(i, head);
       room -= head.length + 2 - placeholder(i);
     }
@@ -114,9 +114,21 @@ function headAndEnd(text: string, max: number): { text: string; cut: number } {
 
 /** The text's head cut at a word's end with an ellipsis (`clip`), leaving room for a fence it may close. */
 function headOf(text: string, max: number): { text: string; cut: number } {
-  const head = clip(text, Math.max(1, max - 4));
+  const head = withoutEmptyFence(clip(text, Math.max(1, max - 4)));
   // what is shown of the text: the head without its ellipsis
   return { text: closeFence(head), cut: Math.max(0, text.length - (head.length - 1)) };
+}
+
+/**
+ * A head cut right after a code fence opens, before any line of its code (the fence's line is all it keeps), ends
+ * before that fence instead: closed, it would be an empty block, which shows nothing and reads as empty code.
+ */
+function withoutEmptyFence(head: string): string {
+  const fences = [...head.matchAll(/^[ \t]*```[^\n]*$/gm)];
+  const open = fences.length % 2 === 1 ? fences.at(-1) : undefined;
+  const code = open ? head.slice(open.index + open[0].length).replace(/…$/, '') : '';
+  if (!open || code.trim()) return head;
+  return `${head.slice(0, open.index).replace(/[\s,;:]+$/, '')}…`;
 }
 
 /** A cut inside a fenced code block closes it, so the sections after it are not read as code. */
