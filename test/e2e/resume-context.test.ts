@@ -50,6 +50,26 @@ function expectHolds(markdown: string, label: LabelFile, where: string) {
   expect(text, where).toContain('get_details');
 }
 
+/** The user's requests the Goal shows: the first ("The user asked: ...") and the later ones, as shown. */
+function goalRequests(markdown: string): string[] {
+  const goal = markdown.split('### Goal')[1]?.split('\n\n')[0] ?? '';
+  return [
+    ...[...goal.matchAll(/^The user asked: (.+)$/gm)].map((m) => m[1]!),
+    ...[...goal.matchAll(/^ {2}- "(.+)"$/gm)].map((m) => m[1]!),
+  ].map((r) => words(r).replace(/…$/, ''));
+}
+
+/** A request the Goal shows is not said again as a decision in the user's words (a directive): each is said once. */
+function expectGoalOnce(markdown: string, where: string) {
+  const section = markdown.split('### Key Decisions Made')[1]?.split('\n### ')[0] ?? '';
+  const decisions = [...section.matchAll(/^ {2}- \[[\w-]+\] (.+)$/gm)].map((m) =>
+    words(m[1]!).replace(/…$/, ''),
+  );
+  for (const r of goalRequests(markdown).filter((r) => r.length >= 12))
+    for (const d of decisions.filter((d) => d.length >= 12))
+      expect(r.startsWith(d) || d.startsWith(r), `${where}: "${r}" said again as a decision`).toBe(false);
+}
+
 describe('a labelled session imported, then its context at 400, 800, 1,500 and 4,000 tokens', () => {
   it.each(labels.map((l) => [l.name, l.label] as const))(
     '%s: holds the request, every commit, the task list with statuses and the last test state, within budget',
@@ -67,10 +87,41 @@ describe('a labelled session imported, then its context at 400, 800, 1,500 and 4
         expect(countTokens(c.markdown), `${name} at ${budget}: counted again`).toBe(c.tokens);
         expect(c.over_budget, `${name} at ${budget}:\n${c.markdown}`).toBe(false);
         expectHolds(c.markdown, label, `${name} at ${budget}`);
+        expectGoalOnce(c.markdown, `${name} at ${budget}`);
       }
       await service.store.close();
     },
   );
+});
+
+describe("the user's requests in the briefing", () => {
+  it('are said once: a directive the Goal shows is not listed again as a decision, one the agent gave a reason for is named', async () => {
+    const service = makeService();
+    const client = new LocalClient(service);
+    const briefing = async (name: string) => {
+      const label = labels.find((l) => l.name === name)?.label as LabelFile;
+      const repo = makeRepo();
+      await client.create({ title: name, tasks: [], cwd: repo });
+      await importTranscriptFile(client, { cwd: repo }, corpusPath(label.corpus), sourceOf(label));
+      return (await client.context({ cwd: repo }, 4000)).markdown;
+    };
+    // the only decision is the user's first request, which the Goal shows
+    const jev = await briefing('jev-orchestrator-session');
+    expect(jev).toContain('The user asked: Documentation-only implementation');
+    expect(jev).toContain("### Key Decisions Made: only the user's directives, in the Goal");
+    const sync = await briefing('codemie-sync-tracking-review');
+    const goal = sync.split('### Plan Status')[0]!;
+    const decisions = sync.split('### Key Decisions Made')[1]!.split('\n### ')[0]!;
+    expect(goal).toContain('"don\'t add notes, looks like there is a need to track codemie conversation_uid');
+    expect(decisions).not.toContain("don't add notes");
+    // the agent's answer is a reason of its own: kept, the request named by its first words
+    expect(decisions).toMatch(
+      /- \[approach\] the user's request above \("conversationId is the same as sessionId\.[^"]*…"\)\n {4}Rationale: If conversationId is the same as sessionId/,
+    );
+    // a directive the Goal does not show (an older request) is still a decision
+    expect(decisions).toContain("[approach] don't create separate documents.");
+    await service.store.close();
+  });
 });
 
 describe('the same through the CLI', () => {

@@ -1,9 +1,9 @@
 import { clip } from '../clip.js';
 import { askOf, gistOf } from '../requests/request-gist.js';
-import { isAcknowledgement } from '../requests/request-text.js';
+import { isAcknowledgement, USER_DIRECTIVE } from '../requests/request-text.js';
 import { doneCommits, type DoneCommit } from './done-commits.js';
 import { fitSummary } from './fit-summary.js';
-import type { TestState } from '../schemas/records.js';
+import type { Decision, TestState } from '../schemas/records.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { ContextLimits } from './resume-context.js';
 
@@ -30,6 +30,18 @@ export const isFirstRequest = (issue: { title: string; description: string }) =>
 const roomFor = (text: string, max: number) =>
   text.trim().length - max < 12 ? Math.max(max, text.length) : max;
 
+/** The user's later requests (not the issue), in their words, oldest first. */
+function laterRequests(snap: SessionSnapshot): string[] {
+  // a go-ahead ("ok continue", "continue where you left off") answers the agent, it is no instruction of the goal
+  return (snap.requests ?? [])
+    .filter((r) => r.id !== snap.issue?.id && !isAcknowledgement(r.text))
+    .map((r) => r.text.trim());
+}
+
+/** The later requests the Goal lists: the newest `later_requests`. */
+const shownLater = (later: string[], limits: ContextLimits) =>
+  limits.later_requests > 0 ? later.slice(-limits.later_requests) : [];
+
 /** The issue (the first request when it came from one) and the later requests, newest kept when cut. */
 export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
   // a long request keeps what it asks (request-gist.ts)
@@ -41,11 +53,8 @@ export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
       }
     : null;
   const requests = snap.requests ?? [];
-  // a go-ahead ("ok continue", "continue where you left off") answers the agent, it is no instruction of the goal
-  const later = requests
-    .filter((r) => r.id !== snap.issue?.id && !isAcknowledgement(r.text))
-    .map((r) => r.text.trim());
-  const shown = limits.later_requests > 0 ? later.slice(-limits.later_requests) : [];
+  const later = laterRequests(snap);
+  const shown = shownLater(later, limits);
   // requests older than the snapshot holds: the first of them is the issue when the issue was the first request
   const older = snap.requests_more ?? 0;
   const issue0 = snap.issue;
@@ -68,6 +77,52 @@ export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
       ).replace(/\s+/g, ' '),
     ),
     requests_more: later.length - shown.length + older - (issueAmongOlder ? 1 : 0),
+  };
+}
+
+export interface KeyDecisions {
+  decisions: { type: string; description: string; rationale: string }[];
+  /** Decisions neither listed nor in the Goal (older ones, or cut for room): `baton details decisions` has them. */
+  more: number;
+  /** Decisions that are only a request the Goal shows, in the user's words: not listed again. */
+  in_goal: number;
+}
+
+const flat = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/**
+ * The decisions, newest kept when cut. One that is a request the Goal shows (a directive of the user, a correction
+ * the agent took up: its description is the user's words, whole or cut at a word, or the ask of a long prompt) is
+ * not listed again; when its rationale says why in other words (what the agent answered), it is listed by a pointer
+ * to the request instead of its words. A rationale the description already says is left out.
+ */
+export function keyDecisions(snap: SessionSnapshot, limits: ContextLimits): KeyDecisions {
+  const goal = [
+    ...(snap.issue ? [snap.issue.description] : []),
+    ...shownLater(laterRequests(snap), limits),
+  ].map(flat);
+  const inGoal = (description: string) => {
+    const said = flat(description).replace(/…$/, '').trim();
+    return said.length >= 12 && goal.some((r) => r.includes(said));
+  };
+  const saysNothing = (d: Decision) =>
+    !d.rationale.trim() || d.rationale === USER_DIRECTIVE || flat(d.description).includes(flat(d.rationale));
+  const repeated = (d: Decision) => inGoal(d.description) && saysNothing(d);
+  const listed = snap.decisions.filter((d) => !repeated(d));
+  const shown = limits.decisions > 0 ? listed.slice(-limits.decisions) : [];
+  const inGoalCount = snap.decisions.length - listed.length;
+  return {
+    decisions: shown.map((d) => {
+      // the request's first words, never all of them: it is named, not said again
+      const words = d.description.replace(/\s+/g, ' ').trim();
+      const description = inGoal(d.description)
+        ? `the user's request above ("${clip(words, Math.min(48, words.length - 1))}")`
+        : clip(d.description, 300);
+      const said = flat(clip(d.description, 300)).includes(flat(d.rationale));
+      return { type: d.decision_type, description, rationale: said ? '' : clip(d.rationale, 200) };
+    }),
+    more: Math.max(0, snap.decisions_total - inGoalCount - shown.length),
+    in_goal: inGoalCount,
   };
 }
 

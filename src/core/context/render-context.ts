@@ -102,8 +102,9 @@ function lastState(c: ResumeContext, out: string[]) {
 
 function decisionsAndErrors(c: ResumeContext, out: string[]) {
   if (!c.decisions.length) {
+    const none = c.decisions_in_goal ? "only the user's directives, in the Goal" : 'none recorded';
     out.push(
-      `### Key Decisions Made: ${c.decisions_more ? `${c.decisions_more} (baton details decisions)` : 'none recorded'}`,
+      `### Key Decisions Made: ${c.decisions_more ? `${c.decisions_more} (baton details decisions)` : none}`,
       '',
     );
   } else {

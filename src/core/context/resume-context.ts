@@ -8,6 +8,7 @@ import { isAcknowledgement } from '../requests/request-text.js';
 import {
   alreadyDone,
   goalOf,
+  keyDecisions,
   lastState,
   tddOf,
   type AlreadyDone,
@@ -103,6 +104,8 @@ export interface ResumeContext {
   last_state: LastState | null;
   decisions: { type: string; description: string; rationale: string }[];
   decisions_more: number;
+  /** Decisions that are only a request the Goal shows (a directive in the user's words): not listed again. */
+  decisions_in_goal?: number;
   errors_unresolved: { type: string; message: string; context: string | null }[];
   errors_resolved: { type: string; message: string; resolution: string }[];
   errors_more: number;
@@ -137,8 +140,6 @@ export interface ResumeContext {
   /** Set by the fitter when even the facts that are never dropped do not fit the budget. */
   over_budget: boolean;
 }
-
-const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
 /** The last `n` items (none for 0: `slice(-0)` would give them all). */
 const last = <T>(list: readonly T[], n: number): T[] => (n > 0 ? list.slice(-n) : []);
@@ -181,6 +182,7 @@ export function compileResumeContext(
   const resolved = snap.errors.filter((e) => e.resolution !== 'unresolved');
   const next = snap.tasks.find((t) => t.id === snap.next_task_id) ?? null;
   const title = (t: string) => clip(t, limits.task_title_chars);
+  const decisions = keyDecisions(snap, limits);
   return {
     schema_version: 1,
     workflow_id: snap.workflow_id,
@@ -215,13 +217,10 @@ export function compileResumeContext(
       })),
     already_done: alreadyDone(snap, limits, workflow?.worktree ?? null),
     last_state: lastState(snap, limits.last_state_chars),
-    decisions: last(snap.decisions, limits.decisions).map((d) => {
-      const description = clip(d.description, 300);
-      // a rationale read out of the sentence shown above it says nothing new
-      const said = norm(description).includes(norm(d.rationale));
-      return { type: d.decision_type, description, rationale: said ? '' : clip(d.rationale, 200) };
-    }),
-    decisions_more: Math.max(0, snap.decisions_total - Math.min(limits.decisions, snap.decisions.length)),
+    // a decision that is only a request the Goal shows is not shown twice
+    decisions: decisions.decisions,
+    decisions_more: decisions.more,
+    ...(decisions.in_goal ? { decisions_in_goal: decisions.in_goal } : {}),
     errors_unresolved: unresolved.map((e) => ({
       type: e.error_type,
       message: clip(e.error_message, limits.error_chars),

@@ -5,6 +5,9 @@ import { askOf } from './request-gist.js';
 export const REQUEST_MAX_CHARS = 20_000;
 const TITLE_MAX_CHARS = 80;
 
+/** The rationale of a decision read from the user's own words (a directive): they are their own reason. */
+export const USER_DIRECTIVE = "the user's directive";
+
 /** The same words however they were spaced: what makes two recordings of one request the same. */
 export const normalizeRequest = (text: string) => text.replace(/\s+/g, ' ').trim();
 

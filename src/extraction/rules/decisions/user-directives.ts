@@ -6,6 +6,7 @@ import { pairs } from './rejected-plans.js';
 import { native } from '../native-regexp.js';
 import { spoken } from '../../session/requests.js';
 import { askOf } from '../../../core/requests/request-gist.js';
+import { USER_DIRECTIVE } from '../../../core/requests/request-text.js';
 
 /**
  * The user's directives on how the work is done, which bind the agent as much as its own choices: "don't use X,
@@ -59,7 +60,7 @@ export function userDirectives(entries: readonly TranscriptEntry[], taskId: stri
           (!/\?\s*$/.test(s) || politeRequest.test(s)),
       );
     if (!sentence) continue;
-    out.push(draft(e, 'approach', clip(text.replace(/\s+/g, ' '), 300), "the user's directive", taskId));
+    out.push(draft(e, 'approach', clip(text.replace(/\s+/g, ' '), 300), USER_DIRECTIVE, taskId));
   }
   return out;
 }
