@@ -1,17 +1,19 @@
 import { clipEnds } from '../core/clip.js';
 import { isLimitNotice, isUsageLimit } from '../core/runtime/usage-limit.js';
 import type { TranscriptEntry } from './transcript-types.js';
+import { isUserInterruption } from './user-interruption.js';
 
 /**
  * What the agent's own words say of where it stands, read from a transcript's entries: the summaries a compaction
- * left, its last message (with the calls after it that never returned) and the usage-limit notice it stopped on.
+ * left, its last message (with the calls after it that never returned), the usage-limit notice it stopped on and the
+ * user's interruption of its last turn.
  * A transcript a hook or `baton import` reads and the output `baton run` reads from its agent (live, or from the task
  * log after a crash) are read here alike, so both record the same summaries.
  */
 export interface AgentSummary {
   line: number;
   at: string | null;
-  kind: 'compaction' | 'last_message' | 'usage_limit';
+  kind: 'compaction' | 'last_message' | 'usage_limit' | 'interrupted';
   text: string;
   /** A last message: whether the turn ended on it (no tool call, no interruption after it). */
   turn_ended?: boolean;
@@ -56,16 +58,9 @@ function byFirstLines(call: string): string {
   });
 }
 
-/** Whether the agent's turn went on after entry `at` (a tool call) or the user stopped it ("[Request interrupted"). */
+/** Whether the agent's turn went on after entry `at` (a tool call) or the user stopped it (user-interruption.ts). */
 function wentOn(entries: readonly TranscriptEntry[], at: number): boolean {
-  return entries
-    .slice(at + 1)
-    .some(
-      (e) =>
-        !e.sidechain &&
-        (e.kind === 'tool_call' ||
-          (e.role === 'user' && /^\[Request interrupted by user/.test(e.text.trim()))),
-    );
+  return entries.slice(at + 1).some((e) => !e.sidechain && (e.kind === 'tool_call' || isUserInterruption(e)));
 }
 
 /** A session whose transcript ends on calls that never returned, the agent silent from its first line. */
@@ -126,8 +121,27 @@ function stoppedOnLimit(entries: readonly TranscriptEntry[]): AgentSummary | nul
 }
 
 /**
- * Every compaction summary, then the agent's last message (each kept whole), then the usage-limit notice the
- * entries end on, when they do. `fromStart`: the entries begin at the transcript's first line (not a piece after an
+ * The user's interruption the entries end on: they stopped the agent's last turn (Esc, Ctrl-C) before it ended, and
+ * the agent did nothing since. Its text is the marker; the turn's request is the latest one recorded before it. A
+ * request typed after it starts a turn of its own, which the records' requests show (core/interrupted-turn.ts).
+ */
+function stoppedByUser(entries: readonly TranscriptEntry[]): AgentSummary | null {
+  for (let i = entries.length - 1; i >= 0; i -= 1) {
+    const e = entries[i] as TranscriptEntry;
+    if (e.sidechain) continue;
+    if (isUserInterruption(e)) return { line: e.line, at: e.at, kind: 'interrupted', text: e.text.trim() };
+    const agent =
+      (e.role === 'assistant' && (e.kind === 'text' || e.kind === 'thinking')) ||
+      e.kind === 'tool_call' ||
+      e.kind === 'result';
+    if (agent && e.text.trim()) return null;
+  }
+  return null;
+}
+
+/**
+ * Every compaction summary, then the agent's last message (each kept whole), then the usage-limit notice and the
+ * user's interruption the entries end on, when they do. `fromStart`: the entries begin at the transcript's first line (not a piece after an
  * earlier import), so what the agent did not say in them it never said.
  */
 export function agentSummaries(
@@ -139,5 +153,6 @@ export function agentSummaries(
     .map((e): AgentSummary => ({ line: e.line, at: e.at, kind: 'compaction', text: e.text.trim() }));
   const last = lastMessage(entries, opts.fromStart === true);
   const limit = stoppedOnLimit(entries);
-  return [...compactions, ...(last ? [last] : []), ...(limit ? [limit] : [])];
+  const stopped = stoppedByUser(entries);
+  return [...compactions, ...(last ? [last] : []), ...(limit ? [limit] : []), ...(stopped ? [stopped] : [])];
 }

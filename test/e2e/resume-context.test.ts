@@ -1,3 +1,5 @@
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalClient } from '../../src/client/local-client.js';
 import { isAcknowledgement } from '../../src/core/requests/request-text.js';
@@ -6,7 +8,7 @@ import { testStep } from '../../src/extraction/rules/shell-command.js';
 import { importTranscriptFile } from '../../src/integrations/transcripts/import-file.js';
 import { countTokens } from '../../src/tokens/count-tokens.js';
 import { runCli } from '../helpers/cli.js';
-import { corpusPath } from '../helpers/corpus.js';
+import { corpusPath, readCorpus } from '../helpers/corpus.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { makeService } from '../helpers/service.js';
 
@@ -121,6 +123,90 @@ describe("the user's requests in the briefing", () => {
     // a directive the Goal does not show (an older request) is still a decision
     expect(decisions).toContain("[approach] don't create separate documents.");
     await service.store.close();
+  });
+});
+
+describe('a last turn the user interrupted (Esc, Ctrl-C)', () => {
+  const said = 'The user interrupted the last turn';
+  const ask = 'before it finished: it is not done; ask them before redoing it.';
+
+  it('is said in the Last State with the request it was on, and What to Do Next asks the user, at any budget', async () => {
+    const service = makeService();
+    const client = new LocalClient(service);
+    const repo = makeRepo();
+    await client.create({ title: 'interrupted', tasks: [], cwd: repo });
+    const path = corpusPath('claude-code/spotter/tool_heavy.jsonl');
+    await importTranscriptFile(client, { cwd: repo }, path, 'claude-code');
+    for (const budget of [400, 800, 4000]) {
+      const c = await client.context({ cwd: repo }, budget);
+      expect(c.tokens, `${budget}`).toBeLessThanOrEqual(budget);
+      expect(c.over_budget).toBe(false);
+      const last = c.markdown.split('### Last State')[1]!.split('\n### ')[0]!;
+      // the agent's last message came before it, in an earlier turn: said first, then the interruption
+      expect(last).toMatch(
+        /^ \(the agent's last message, 2026-02-10T22:58:02\.040Z\)\nPhoenix server is starting/,
+      );
+      expect(last).toContain(
+        `${said} (their request "scrolling back in xterm.js still does not work…", 2026-02-10T22:59:46.748Z) ${ask}`,
+      );
+      expect(c.markdown).toContain(
+        'No task is recorded: ask the user how to go on with their latest request (Goal), whose turn they interrupted.',
+      );
+    }
+    await service.store.close();
+  });
+
+  it('is no longer said once a later turn completed: an import that reads on supersedes it', async () => {
+    const service = makeService();
+    const client = new LocalClient(service);
+    const repo = makeRepo();
+    await client.create({ title: 'interrupted, then on', tasks: [], cwd: repo });
+    const lines = readCorpus('claude-code/codemie-code/session-624a4a58.jsonl').split('\n');
+    // the transcript as a hook reads it while the session runs: up to its first interruption, then the rest
+    const path = join(tempDir('baton-transcript-'), 'session.jsonl');
+    writeFileSync(path, `${lines.slice(0, 67).join('\n')}\n`);
+    await importTranscriptFile(client, { cwd: repo }, path, 'claude-code');
+    expect((await client.context({ cwd: repo }, 4000)).markdown).toMatch(
+      new RegExp(
+        `${said} \\(their request "don't create separate documents\\.[^"]*…", [\\d:.TZ-]+\\) ${ask.replace(/\./g, '\\.')}`,
+      ),
+    );
+    appendFileSync(path, lines.slice(67).join('\n'));
+    await importTranscriptFile(client, { cwd: repo }, path, 'claude-code');
+    const after = (await client.context({ cwd: repo }, 4000)).markdown;
+    expect(after).not.toContain(said);
+    expect(after).toContain(
+      "No task is recorded: go on from the user's latest request (Goal) and the last state.",
+    );
+    await service.store.close();
+  });
+
+  it("is read from a Codex rollout's turn_aborted, through baton import and baton context", async () => {
+    const env = { BATON_HOME: tempDir('baton-home-') };
+    const repo = makeRepo();
+    const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
+    expect((await baton('create', '--title', 'codex interrupted')).code).toBe(0);
+    const rollout =
+      'codex/codemie-code/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl';
+    // the second turn cut while its calls ran, as Codex writes an Esc
+    const aborted = JSON.stringify({
+      timestamp: '2026-05-11T08:34:10.000Z',
+      type: 'event_msg',
+      payload: {
+        type: 'turn_aborted',
+        turn_id: '019e162b-0011-7240-abbc-f7b732e49728',
+        reason: 'interrupted',
+      },
+    });
+    const path = join(tempDir('baton-rollout-'), 'rollout.jsonl');
+    writeFileSync(path, [...readCorpus(rollout).split('\n').slice(0, 46), aborted].join('\n'));
+    const imp = await baton('import', 'codex', path);
+    expect(imp.code, imp.stderr).toBe(0);
+    const ctx = await baton('context', '--budget', '800');
+    expect(ctx.code, ctx.stderr).toBe(0);
+    expect(ctx.stdout).toContain(
+      `${said} (their request "let's update the defailt context compart to 90…", 2026-05-11T08:34:10.000Z) ${ask}`,
+    );
   });
 });
 

@@ -37,6 +37,8 @@ export const Payload = z.looseObject({
   exit_code: num,
   success: z.boolean().optional().catch(undefined),
   status: str,
+  /** A `turn_aborted` event's cause: `interrupted` (the user), `replaced` (a new turn took its place), ... */
+  reason: str,
   result: z.unknown().optional(),
   command: z.unknown().optional(),
   item: z.unknown().optional(),

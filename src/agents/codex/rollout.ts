@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { JsonlParser } from '../jsonl-parser.js';
 import { describeIssues } from '../line-buffer.js';
 import type { ParseOptions, ParsedTranscript, TranscriptEntry } from '../transcript-types.js';
+import { INTERRUPTED_BY_USER } from '../user-interruption.js';
 import {
   cellOf,
   collabCall,
@@ -287,6 +288,9 @@ export class CodexRolloutParser extends JsonlParser {
         b.add({ line, at, role: 'system', kind: 'compaction', text: 'Context compacted' });
       }
       this.compactedPending = false;
+    } else if (type === 'turn_aborted' && (p.reason ?? 'interrupted') === 'interrupted') {
+      // the user stopped the turn (Esc, Ctrl-C): written as Claude Code writes it (user-interruption.ts)
+      b.add({ line, at, role: 'user', kind: 'meta', text: INTERRUPTED_BY_USER });
     } else if ((type === 'error' || type === 'stream_error') && message) {
       b.add({ line, at, role: 'system', kind: 'error', text: message });
     }

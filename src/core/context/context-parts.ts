@@ -1,6 +1,7 @@
 import { clip } from '../clip.js';
 import { askOf, gistOf } from '../requests/request-gist.js';
 import { isAcknowledgement, USER_DIRECTIVE } from '../requests/request-text.js';
+import { interruptedTurn } from '../interrupted-turn.js';
 import { doneCommits, type DoneCommit } from './done-commits.js';
 import { fitSummary } from './fit-summary.js';
 import type { Decision, TestState } from '../schemas/records.js';
@@ -90,6 +91,12 @@ export interface KeyDecisions {
 
 const flat = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
+/** A request named by its first words, never all of them (the Goal says it): it is pointed to, not said again. */
+const firstWords = (text: string) => {
+  const words = text.replace(/\s+/g, ' ').trim();
+  return clip(words, Math.min(48, words.length - 1));
+};
+
 /**
  * The decisions, newest kept when cut. One that is a request the Goal shows (a directive of the user, a correction
  * the agent took up: its description is the user's words, whole or cut at a word, or the ask of a long prompt) is
@@ -113,10 +120,8 @@ export function keyDecisions(snap: SessionSnapshot, limits: ContextLimits): KeyD
   const inGoalCount = snap.decisions.length - listed.length;
   return {
     decisions: shown.map((d) => {
-      // the request's first words, never all of them: it is named, not said again
-      const words = d.description.replace(/\s+/g, ' ').trim();
       const description = inGoal(d.description)
-        ? `the user's request above ("${clip(words, Math.min(48, words.length - 1))}")`
+        ? `the user's request above ("${firstWords(d.description)}")`
         : clip(d.description, 300);
       const said = flat(clip(d.description, 300)).includes(flat(d.rationale));
       return { type: d.decision_type, description, rationale: said ? '' : clip(d.rationale, 200) };
@@ -265,6 +270,22 @@ export function alreadyDone(
     other_more: other.length - shownOther.length,
     tests_passing: passing,
   };
+}
+
+/** The user interrupted the agent's last turn: when, and the request it was on (by its first words). */
+export interface Interruption {
+  at: string;
+  request: string | null;
+}
+
+/**
+ * The user's interruption of the last turn while it is the last (`interruptedTurn`); its request is the latest one,
+ * since none came after it.
+ */
+export function interruptionOf(snap: SessionSnapshot): Interruption | null {
+  const asked = snap.requests.at(-1);
+  const cut = interruptedTurn(snap.summaries, asked);
+  return cut ? { at: cut.timestamp, request: asked ? firstWords(asked.text) : null } : null;
 }
 
 export interface LastState {

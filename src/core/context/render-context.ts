@@ -85,18 +85,31 @@ function alreadyDone(c: ResumeContext, out: string[]) {
   out.push('### Already Done (do not redo)', ...lines, '');
 }
 
+/**
+ * The agent's last word, then the user's interruption of the last turn when there was one: said plainly, so the next
+ * session neither takes that turn for done nor redoes it unasked.
+ */
 function lastState(c: ResumeContext, out: string[]) {
-  if (!c.last_state) return;
   const s = c.last_state;
-  const what =
-    s.kind === 'compaction'
-      ? 'the compaction summary'
-      : s.kind === 'said_nothing'
-        ? 'cut off before the agent said anything'
-        : "the agent's last message";
-  out.push(`### Last State (${what}, ${s.at})`, s.text);
-  if (s.cut) out.push(`(${s.cut} more characters: baton details summaries)`);
-  if (s.since.length) out.push(`Newer than this, in the sections above: ${s.since.join('; ')}.`);
+  const cut = c.interrupted;
+  if (!s && !cut) return;
+  if (s) {
+    const what =
+      s.kind === 'compaction'
+        ? 'the compaction summary'
+        : s.kind === 'said_nothing'
+          ? 'cut off before the agent said anything'
+          : "the agent's last message";
+    out.push(`### Last State (${what}, ${s.at})`, s.text);
+    if (s.cut) out.push(`(${s.cut} more characters: baton details summaries)`);
+    if (s.since.length) out.push(`Newer than this, in the sections above: ${s.since.join('; ')}.`);
+  } else out.push('### Last State (interrupted by the user)');
+  // after the agent's words, a paragraph of its own
+  if (cut)
+    out.push(
+      ...(s ? [''] : []),
+      `The user interrupted the last turn (${cut.request ? `their request "${cut.request}", ` : ''}${cut.at}) before it finished: it is not done; ask them before redoing it.`,
+    );
   out.push('');
 }
 
@@ -190,6 +203,15 @@ function nextStep(c: ResumeContext): string {
 function nextWork(c: ResumeContext): string {
   const p = c.plan_status;
   const task = c.next.task_id ? `task "${c.next.task_id}: ${c.next.title}"` : null;
+  if (c.interrupted && (c.next.latest_request_first || p.total === 0)) {
+    // the user stopped the turn on it: what they want of it now is theirs to say
+    const ask = 'ask the user how to go on with their latest request (Goal), whose turn they interrupted';
+    if (task) return `First ${ask}; then continue from ${task}.`;
+    if (p.total === 0) return `No task is recorded: ${ask}.`;
+    return p.remaining === 0
+      ? `Every task is done; ${ask}.`
+      : `No task is runnable (the remaining ones wait on others or are blocked); ${ask}.`;
+  }
   if (c.next.latest_request_first) {
     // the agent may have answered it without touching its list (a push, a question): the sections above say
     const newer = 'the latest request (Goal), newer than the task list';

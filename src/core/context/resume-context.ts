@@ -8,11 +8,13 @@ import { isAcknowledgement } from '../requests/request-text.js';
 import {
   alreadyDone,
   goalOf,
+  interruptionOf,
   keyDecisions,
   lastState,
   tddOf,
   type AlreadyDone,
   type Goal,
+  type Interruption,
   type LastState,
   type Tdd,
 } from './context-parts.js';
@@ -102,6 +104,8 @@ export interface ResumeContext {
   already_done: AlreadyDone;
   /** The agent's own last word: its last message or the latest compaction summary, trimmed to fit. */
   last_state: LastState | null;
+  /** The user interrupted the agent's last turn before it ended (nothing said or asked since): it is not done. */
+  interrupted: Interruption | null;
   decisions: { type: string; description: string; rationale: string }[];
   decisions_more: number;
   /** Decisions that are only a request the Goal shows (a directive in the user's words): not listed again. */
@@ -217,6 +221,7 @@ export function compileResumeContext(
       })),
     already_done: alreadyDone(snap, limits, workflow?.worktree ?? null),
     last_state: lastState(snap, limits.last_state_chars),
+    interrupted: interruptionOf(snap),
     // a decision that is only a request the Goal shows is not shown twice
     decisions: decisions.decisions,
     decisions_more: decisions.more,

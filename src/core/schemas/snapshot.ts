@@ -73,13 +73,14 @@ export const SessionSnapshot = z.object({
   side_effects: z.array(SideEffect).default([]),
   /**
    * The agent's latest compaction summary and last message, kept whole (the context trims them to fit), and the latest
-   * usage limit a turn ended on.
+   * usage limit a turn ended on and interruption of a turn by the user.
    */
   summaries: z
     .object({
       compaction: Summary.nullable(),
       last_message: Summary.nullable(),
       usage_limit: Summary.nullable().optional(),
+      interrupted: Summary.nullable().optional(),
     })
     .default({ compaction: null, last_message: null }),
   warnings: z.array(z.string()),

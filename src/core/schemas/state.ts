@@ -140,14 +140,15 @@ export const WorkflowState = z.object({
    */
   imports: z.record(z.string(), ImportMark),
   /**
-   * The latest summary of each kind (compaction summary, the agent's last message, the usage limit a turn ended on);
-   * all are `summary` records.
+   * The latest summary of each kind (compaction summary, the agent's last message, the usage limit a turn ended on,
+   * the user's interruption of a turn); all are `summary` records.
    */
   summaries: z
     .object({
       compaction: Summary.nullable(),
       last_message: Summary.nullable(),
       usage_limit: Summary.nullable().optional(),
+      interrupted: Summary.nullable().optional(),
     })
     .optional(),
   /** The verified handoff: the last context handed to a session, and whether the session confirmed loading it. */

@@ -5,7 +5,8 @@ import { claudeTool } from '../../../test/helpers/transcript-lines.js';
 import { readSession } from './read-session.js';
 
 /** The agent's last word, and what it set off after it that never came back (the session cut while it ran). */
-const lastWord = (text: string) => readSession(parseClaudeTranscript(text).entries).summaries.at(-1);
+const lastWord = (text: string) =>
+  readSession(parseClaudeTranscript(text).entries).summaries.findLast((s) => s.kind !== 'interrupted');
 
 describe("the agent's last word", () => {
   it('says which calls after it never returned: the session ended while a commit and a push ran', () => {

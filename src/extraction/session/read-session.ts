@@ -23,8 +23,8 @@ export interface SessionFacts {
   effects: Effect[];
   test_runs: TestRun[];
   /**
-   * Every compaction summary, then the agent's last message (each kept whole), then the usage-limit notice the
-   * entries end on, when they do (src/agents/agent-summaries.ts, which `baton run` reads its agent's output with).
+   * Every compaction summary, then the agent's last message (each kept whole), then the usage-limit notice and the
+   * user's interruption the entries end on, when they do (src/agents/agent-summaries.ts, which `baton run` reads its agent's output with).
    */
   summaries: AgentSummary[];
 }

@@ -1,4 +1,5 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { interruptionText } from '../../agents/user-interruption.js';
 
 /** What the user asked, in their words, where they said it. */
 export interface UserRequest {
@@ -16,7 +17,6 @@ const builtinCommands = new Set(
   ).split(' '),
 );
 
-const interrupted = /^\[Request interrupted by user[^\]]*\]$/;
 const notification =
   /^\s*<(task-notification|system-reminder|agent-message|teammate-message|user-prompt-submit-hook)\b/;
 /** Messages other agents send into the session (Claude Code writes them as user turns). */
@@ -61,7 +61,7 @@ export function spoken(text: string): string | null {
   const bare = text.replace(attached, '').replace(codexRequest, '').trim();
   if (
     bare === '' ||
-    interrupted.test(bare) ||
+    interruptionText.test(bare) ||
     notification.test(bare) ||
     relayed.test(bare) ||
     noAsk.test(bare)
