@@ -384,6 +384,41 @@ describe('a transcript imported turn by turn, as the Stop hooks import it', () =
   });
 });
 
+describe('a pause of a workflow whose last session was imported', () => {
+  it('takes effect at once, naming the task in progress: no agent works on an imported session', async () => {
+    const { baton } = workspace();
+    expect((await baton('create', '--title', 'imported')).code).toBe(0);
+    // a Codex session whose plan ends with its last step in progress
+    const rollout =
+      'codex/codemie-code/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl';
+    expect((await baton('import', 'codex', corpusPath(rollout))).code).toBe(0);
+    const before = (await baton('status', '--json')).json<{
+      workflow: { status: string };
+      tasks: { id: string; status: string }[];
+    }>();
+    expect(before.workflow.status).toBe('in_progress');
+    expect(before.tasks.find((t) => t.status === 'in_progress')?.id).toBe('T3');
+    const paused = await baton('pause', '--reason', 'end of day');
+    expect(paused.code, paused.stderr).toBe(0);
+    expect(paused.stdout).toMatch(/^paused wf-\S+ \(snapshot snap-\S+\)$/m);
+    expect(paused.stdout).toContain(
+      'warning: paused while T3 was in progress in an imported session, which no agent works on',
+    );
+    expect((await baton('status', '--json')).json<{ workflow: { status: string } }>().workflow.status).toBe(
+      'paused',
+    );
+  });
+
+  it('still waits for the task boundary in a session driven by hand, with nothing imported', async () => {
+    const { baton } = workspace();
+    expect((await baton('create', '--title', 'by hand', '--task', 'T1:Build')).code).toBe(0);
+    expect((await baton('task', 'start', 'T1')).code).toBe(0);
+    const asked = await baton('pause');
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stdout).toMatch(/^pause requested for wf-\S+: it pauses when T1 finishes/);
+  });
+});
+
 describe('the import report', () => {
   it('says which extractor answered, and the usage with output tokens and the peak context', async () => {
     const { baton } = workspace();

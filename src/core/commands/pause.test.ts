@@ -4,7 +4,8 @@ import type { WorkflowState } from '../schemas/state.js';
 import { endAgentTurn, linkAgentSession } from './agent-session.js';
 import { syncAgentTasks } from './agent-tasks.js';
 import { createWorkflow } from './create.js';
-import { pause, type PauseInput } from './pause.js';
+import { pause, requestedPauseDue, type PauseInput } from './pause.js';
+import { markImported } from './records.js';
 import { recordRequest } from './requests.js';
 import { completeTask, startTask } from './tasks.js';
 
@@ -164,5 +165,37 @@ describe('a pause asked while the agent works', () => {
     d.emit({ type: 'workflow.started', data: {} });
     recordRequest(d, { text: 'add the retry', at: '2026-03-01T10:01:00.000Z', source: 'cli' });
     expect(pause(next(d.state), ask)).toMatchObject({ outcome: 'paused' });
+  });
+
+  it('asked before a transcript was imported into the session, takes effect at the next point it is asked', () => {
+    const d = new Draft(null, at('2026-03-01T10:00:00.000Z'), 'wf-3');
+    createWorkflow(d, {
+      title: 'w',
+      issue: null,
+      worktree: '/w',
+      plan: '',
+      tasks: [{ id: 'T1', title: 'one', description: '', deps: [], lane: 0 }],
+      git_start: null,
+    });
+    startTask(d, 'T1');
+    // driven by hand: it waits for T1
+    const asked = next(d.state);
+    expect(pause(asked, ask)).toMatchObject({ outcome: 'requested', waiting_for: ['T1'] });
+    expect(requestedPauseDue(asked.state)).toBe(false);
+    // then a transcript is read into the session: no agent works on it, nothing will end T1
+    const read = next(asked.state, '2026-03-01T10:06:00.000Z');
+    markImported(read, {
+      format: 'codex-rollout',
+      transcript_session_id: 's',
+      path: '/r.jsonl',
+      through_line: 9,
+      records: 0,
+    });
+    expect(read.state.sessions.at(-1)).toMatchObject({ imported: true });
+    expect(requestedPauseDue(read.state)).toBe(true);
+    expect(pause(next(read.state, '2026-03-01T10:07:00.000Z'), { ...ask, reason: null })).toMatchObject({
+      outcome: 'paused',
+      warning: 'paused while T1 was in progress in an imported session, which no agent works on',
+    });
   });
 });

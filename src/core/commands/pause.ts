@@ -7,6 +7,7 @@ import type { WorkflowState } from '../schemas/state.js';
 import { endOpenSession } from './lifecycle.js';
 import { takeSnapshot } from './snapshots.js';
 import { turnUnderWay, type TurnRef } from '../agent-turn.js';
+import { runDriven } from '../runtime/run-driven.js';
 
 export interface PauseInput {
   reason: string | null;
@@ -74,6 +75,23 @@ function agentAtRest(s: WorkflowState): boolean {
 /** The last session followed an agent session through its hooks (not `baton run`'s, nor the CLI alone). */
 const followedByHooks = (s: WorkflowState) => !!s.sessions.at(-1)?.agent;
 
+/**
+ * The last session is a transcript read in (`baton import`) that no agent follows, through its hooks or `baton run`:
+ * no agent works on it, so none of its tasks and none of its turns will end. A pause waits for neither.
+ */
+function importedAtRest(s: WorkflowState): boolean {
+  const cur = s.sessions.at(-1);
+  return !!cur?.imported && !cur.agent && !runDriven(s);
+}
+
+/** What a pause says when it took effect in an imported session with tasks of its list in progress. */
+function importedWarning(s: WorkflowState): string | null {
+  const running = inProgressTasks(s.tasks).map((t) => t.id);
+  return running.length && importedAtRest(s)
+    ? `paused while ${wasOrWere(running)} in an imported session, which no agent works on`
+    : null;
+}
+
 /** A hook reported the end of the agent's turn since the pause was requested. */
 const turnEndedSinceRequest = (s: WorkflowState) =>
   !!s.turn_ended &&
@@ -91,11 +109,13 @@ function turnEndWarning(s: WorkflowState): string | null {
 /**
  * Whether a requested pause is due: one that waits for the agent's turn once a hook reported that turn's end (a Stop
  * after the request), any other once no task is in progress (a task boundary) or, for an agent followed through its
- * hooks, once its turn ended first (it then waits for its user, whatever its list says). The one rule every point
- * where a pause may take effect asks (the task commands, the agent's list, the turn's end, `pause` itself).
+ * hooks, once its turn ended first (it then waits for its user, whatever its list says); any at once in an imported
+ * session, which no agent works on. The one rule every point where a pause may take effect asks (the task commands,
+ * the agent's list, the turn's end, `pause` itself).
  */
 export function requestedPauseDue(s: WorkflowState): boolean {
   if (!s.pause_requested || !s.pause_request) return false;
+  if (importedAtRest(s)) return true;
   if (s.pause_request.until === 'turn_end') return turnEndedSinceRequest(s);
   return inProgressTasks(s.tasks).length === 0 || (followedByHooks(s) && turnEndedSinceRequest(s));
 }
@@ -106,13 +126,15 @@ export function requestedPauseDue(s: WorkflowState): boolean {
  */
 export function takeRequestedPause(d: Draft, git: GitCapture) {
   const req = d.state.pause_request;
-  return pauseNow(d, req?.reason ?? null, req?.trigger ?? 'pause', git, turnEndWarning(d.state));
+  const warning = turnEndWarning(d.state) ?? importedWarning(d.state);
+  return pauseNow(d, req?.reason ?? null, req?.trigger ?? 'pause', git, warning);
 }
 
 /**
  * Pause waits for the task boundary: with tasks in progress it only records the request, and the workflow pauses when
  * they end, or when the turn of the agent that follows it through its hooks ends first; with that agent at rest (its
- * turn over), it pauses at once, naming the tasks in progress. Asked while the agent's turn is under way (a prompt
+ * turn over), or when the last session is an imported transcript no agent works on, it pauses at once, naming the
+ * tasks in progress. Asked while the agent's turn is under way (a prompt
  * came, its Stop has not) with no task in progress, it waits for that turn to end instead: what the agent does in it
  * (its task list, which Codex's Stop brings only with the transcript) is not known before. `force`, or the request
  * outliving `timeoutMs` (`pauseOverdue`), pauses at once with a warning. Pausing a paused workflow changes nothing.
@@ -128,15 +150,15 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
   const forTurn = s.pause_request
     ? s.pause_request.until === 'turn_end'
     : running.length === 0 && turn !== null;
-  const atRest = running.length > 0 && agentAtRest(s);
+  const atRest = running.length > 0 && (agentAtRest(s) || importedAtRest(s));
   const due = s.pause_requested ? requestedPauseDue(s) : (!forTurn && running.length === 0) || atRest;
   if (due || input.force || overdue) {
     const cut = `${input.force ? 'forced pause' : `pause timeout of ${Math.round(timeoutMs / 1000)} s passed`} while`;
     const warning = !due
       ? `${cut} ${forTurn && !running.length ? "the agent's turn was under way" : wasOrWere(running)}`
       : !s.pause_requested && atRest
-        ? `paused between the agent's turns while ${wasOrWere(running)}`
-        : turnEndWarning(s);
+        ? (importedWarning(s) ?? `paused between the agent's turns while ${wasOrWere(running)}`)
+        : (turnEndWarning(s) ?? importedWarning(s));
     const reason = input.reason ?? s.pause_request?.reason ?? null;
     const trigger = s.pause_request && !input.reason ? s.pause_request.trigger : input.trigger;
     const snapshot = pauseNow(d, reason, trigger, input.git, warning);

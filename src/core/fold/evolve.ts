@@ -349,11 +349,14 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
           acknowledged_via: null,
         },
       };
-    case 'transcript.imported':
+    case 'transcript.imported': {
+      // the session it was read into: one no agent follows is then an imported one (commands/pause.ts)
+      const read = s.sessions.at(-1)?.imported ? s : updateSession(s, { imported: true });
       return {
-        ...s,
+        ...read,
         imports: recentImports(s.imports, e.data.transcript_session_id, importMark(e.data)),
       };
+    }
     case 'context.acknowledged':
       return s.handoff
         ? {

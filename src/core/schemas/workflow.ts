@@ -98,6 +98,11 @@ export const SessionInfo = z.object({
   usage: UsageTotals.optional(),
   /** The agent session this Baton session follows, when a hook tied them (absent before any hook did). */
   agent: AgentSessionRef.nullable().optional(),
+  /**
+   * A transcript was imported into it (`baton import`, or a hook reading its agent's): without an agent it follows,
+   * its work was read afterwards, and no agent works on it.
+   */
+  imported: z.boolean().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
