@@ -89,6 +89,13 @@ describe('dashboard: the executor of a running agent', () => {
     await waitForText(page.getByTestId('agent-running'), `nothing runs it until \`${next}\``);
     // ... and so does the head of the page, where a newcomer looks first; no output is said to be followed
     await waitForText(page.getByTestId('next-step'), `Nothing runs this workflow now. To go on: ${next}`);
+    // read as one sentence: its words, command and reason one item of the banner's row, not columns side by side
+    const code = page.getByTestId('next-step').locator('code');
+    const [line, words] = await Promise.all([
+      code.evaluate((el) => el.getBoundingClientRect().top),
+      page.getByTestId('next-step').evaluate((el) => el.getBoundingClientRect().top),
+    ]);
+    expect(line - words).toBeLessThan(20);
     expect(await page.getByTestId('agent-output').locator('.tag-live').count()).toBe(0);
   });
 });

@@ -118,13 +118,15 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
         </div>
         {w.pause_requested && w.status !== 'paused' && (
           <div className="banner banner-info" role="status" data-testid="pause-requested">
-            Pause requested{w.pause_request?.reason ? ` ("${w.pause_request.reason}")` : ''}: waiting for the
-            task boundary (
-            {s.tasks
-              .filter((t) => t.status === 'in_progress')
-              .map((t) => t.id)
-              .join(', ') || 'none running'}
-            ).
+            <span>
+              Pause requested{w.pause_request?.reason ? ` ("${w.pause_request.reason}")` : ''}: waiting for
+              the task boundary (
+              {s.tasks
+                .filter((t) => t.status === 'in_progress')
+                .map((t) => t.id)
+                .join(', ') || 'none running'}
+              ).
+            </span>
           </div>
         )}
         {w.status === 'paused' && (
@@ -134,8 +136,11 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
         )}
         {w.status === 'interrupted' && (
           <div className="banner banner-warn" role="status">
-            Interrupted{w.interrupt_reason ? `: ${w.interrupt_reason}` : ''}. Resume to continue from the
-            latest snapshot, or <a href={hrefOf.recover(w.id)}>see the recovery options</a>.
+            {/* one span: the banner is a flex row, and each bare text and link would be a column of its own */}
+            <span>
+              Interrupted{w.interrupt_reason ? `: ${w.interrupt_reason}` : ''}. Resume to continue from the
+              latest snapshot, or <a href={hrefOf.recover(w.id)}>see the recovery options</a>.
+            </span>
           </div>
         )}
         {s.queue && <QueueBanner queue={s.queue} />}
@@ -143,12 +148,12 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
         {s.next_step && !(s.queue && !s.next_step.command) && (
           <div className="banner banner-warn" role="status" data-testid="next-step">
             {s.next_step.command ? (
-              <>
+              <span>
                 Nothing runs this workflow now. To go on: <code>{s.next_step.command}</code> (
                 {s.next_step.reason}).
-              </>
+              </span>
             ) : (
-              <>In progress, waiting for a worker: {s.next_step.reason}.</>
+              <span>In progress, waiting for a worker: {s.next_step.reason}.</span>
             )}
           </div>
         )}
