@@ -45,10 +45,3 @@ export const invalidTransition = (message: string, details?: Record<string, unkn
   new BatonError('invalid_transition', message, details);
 export const conflict = (message: string, details?: Record<string, unknown>) =>
   new BatonError('conflict', message, details);
-
-/**
- * How a message tells its reader what to pass or run, in the words of the CLI (the edge most messages reach). An
- * edge with words of its own rewords exactly these (the MCP server: its `workflow_id` argument, its
- * `resume_workflow` tool), so each message is written once and never names a flag where there are none.
- */
-export const cliWords = { workflow: '-w <id>', resume: '`baton resume`' } as const;

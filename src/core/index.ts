@@ -18,6 +18,7 @@ export * from './commands/snapshots.js';
 export * from './commands/tasks.js';
 export * from './draft.js';
 export * from './errors.js';
+export * from './surface-words.js';
 export * from './fold.js';
 export * from './records.js';
 export * from './recovery.js';

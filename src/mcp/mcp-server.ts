@@ -1,7 +1,7 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { BatonClient, Ref } from '../client/baton-client.js';
-import { BatonError, cliWords, decisionTypes, errorResolutions, tddPhases } from '../core/index.js';
+import { BatonError, decisionTypes, errorResolutions, inWordsOf, tddPhases } from '../core/index.js';
 import { detailCategories } from '../service/index.js';
 import { PACKAGE_VERSION } from '../config/package-info.js';
 
@@ -10,21 +10,9 @@ const text = (value: unknown): Text => ({
   content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }],
 });
 
-/** What a message says in the CLI's words (`cliWords`), in this server's: its argument, its tool. */
-const mcpWords = {
-  workflow: 'workflow_id',
-  resume: 'the MCP tool `resume_workflow`',
-} satisfies Record<keyof typeof cliWords, string>;
-
-const reword = (message: string) =>
-  Object.entries(mcpWords).reduce(
-    (m, [word, mcp]) => m.replaceAll(cliWords[word as keyof typeof cliWords], mcp),
-    message,
-  );
-
 /**
  * Runs a tool body; Baton's errors become MCP tool errors with their code, so the agent can react, and say what to
- * pass or call in this server's words (an agent here may have no terminal to run a `-w` flag in).
+ * pass or call in this server's words (`inWordsOf`: an agent here may have no terminal to run a command in).
  */
 async function tool(fn: () => Promise<unknown>): Promise<Text> {
   try {
@@ -32,7 +20,7 @@ async function tool(fn: () => Promise<unknown>): Promise<Text> {
   } catch (e) {
     const err = BatonError.isInstance(e) ? e : new BatonError('internal', (e as Error).message);
     return {
-      ...text({ error: { code: err.code, message: reword(err.message), ...err.details } }),
+      ...text({ error: { code: err.code, message: inWordsOf('mcp', err.message), ...err.details } }),
       isError: true,
     };
   }

@@ -1,5 +1,5 @@
 import {
-  cliWords,
+  cliWord,
   invalidInput,
   nextTask,
   notFound,
@@ -132,10 +132,9 @@ export class Queries {
     if (live) return live;
     const row = await this.store.getRecord(workflowId, 'snapshot', snapshotId);
     if (!row)
-      throw notFound(
-        `no snapshot ${snapshotId} in workflow ${workflowId}; list them with \`baton snapshots\``,
-        { snapshot_id: snapshotId },
-      );
+      throw notFound(`no snapshot ${snapshotId} in workflow ${workflowId}; ${cliWord('snapshots')}`, {
+        snapshot_id: snapshotId,
+      });
     return SessionSnapshot.parse(row.data);
   }
 
@@ -143,12 +142,12 @@ export class Queries {
   async findSnapshot(snapshotId: string): Promise<SessionSnapshot> {
     if (isLiveSnapshotId(snapshotId))
       throw invalidInput(
-        `${snapshotId} is the workflow as it stood: name the workflow (${cliWords.workflow}) to read it`,
+        `${snapshotId} is the workflow as it stood: name the workflow (${cliWord('workflow')}) to read it`,
         { snapshot_id: snapshotId },
       );
     const row = await this.store.findSnapshot(snapshotId);
     if (!row)
-      throw notFound(`no snapshot ${snapshotId}; list them with \`baton snapshots\``, {
+      throw notFound(`no snapshot ${snapshotId}; ${cliWord('snapshots')}`, {
         snapshot_id: snapshotId,
       });
     return SessionSnapshot.parse(row.data);
@@ -364,7 +363,7 @@ export class Queries {
     const version = Number(snapshotId.slice('live-'.length));
     if (version > s.version)
       throw notFound(
-        `${snapshotId} is not of workflow ${workflowId}, which is at version ${s.version}: name the workflow the context came from with ${cliWords.workflow}`,
+        `${snapshotId} is not of workflow ${workflowId}, which is at version ${s.version}: name the workflow the context came from with ${cliWord('workflow')}`,
         { snapshot_id: snapshotId },
       );
     return this.liveSnapshot(s, null);

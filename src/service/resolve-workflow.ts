@@ -1,4 +1,4 @@
-import { BatonError, cliWords, isTerminal, notFound, type WorkflowState } from '../core/index.js';
+import { BatonError, cliWord, isTerminal, notFound, type WorkflowState } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import type { GitPort } from './ports.js';
 
@@ -39,21 +39,21 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
       null,
     );
     const ended = latest
-      ? `; the latest here, ${latest.id} "${latest.title}", ${latest.status} at ${latest.updated_at} (see it with \`baton status -w ${latest.id}\`)`
+      ? `; the latest here, ${latest.id} "${latest.title}", ${latest.status} at ${latest.updated_at} (see it with ${cliWord('status', latest.id)})`
       : '';
     // Baton follows git worktrees: outside one, `baton init` refuses, so it is not offered
     const repo = (await git.gitStart(worktree).catch(() => null)) !== null;
     const start = repo
       ? 'after `baton init` the next agent session here creates one, or create one with `baton create`'
       : `${worktree} is not a git repository: agent sessions are followed in one (\`git init\`, then \`baton init\`), or create a workflow here with \`baton create\``;
-    throw notFound(`no active workflow in ${worktree}${ended}; ${start}, or pass ${cliWords.workflow}`, {
+    throw notFound(`no active workflow in ${worktree}${ended}; ${start}, or pass ${cliWord('workflow')}`, {
       worktree,
       ...(latest ? { latest: describeCandidate(latest) } : {}),
     });
   }
   throw new BatonError(
     'ambiguous',
-    `${candidates.length} incomplete workflows in ${worktree}; choose one with ${cliWords.workflow}:\n` +
+    `${candidates.length} incomplete workflows in ${worktree}; choose one with ${cliWord('workflow')}:\n` +
       candidates.map((c) => `  ${c.id}  ${c.status.padEnd(11)} ${c.title}`).join('\n'),
     { worktree, candidates: candidates.map(describeCandidate) },
   );

@@ -278,6 +278,46 @@ describe('baton mcp: an agent without a terminal', () => {
     expect(cli.stderr).toContain('name the workflow the context came from with -w <id>');
   });
 
+  it('names the MCP tool (or resource) for each way on where there is one, and the CLI keeps its commands', async () => {
+    const cliSays = async (repo: string, ...args: string[]) =>
+      (await runCli(args, { cwd: repo, env })).stderr;
+    // not started: start_task starts it
+    const pending = await workflow('Pending', 'A:One');
+    const notStarted = json(await pending.call('resume_workflow')).error.message as string;
+    expect(notStarted).toMatch(/; it has not started: the MCP tool `start_task` starts it$/);
+    expect(await cliSays(pending.repo, 'resume')).toContain(
+      'it has not started: `baton run` or an agent session starts it',
+    );
+    // running: its briefing is get_resume_context's
+    expect((await pending.call('start_task', { task_id: 'A' })).isError).toBeFalsy();
+    const running = json(await pending.call('resume_workflow')).error.message as string;
+    expect(running).toMatch(
+      /it is running: nothing to resume \(the briefing a new session gets: the MCP tool `get_resume_context` returns it\)$/,
+    );
+    expect(await cliSays(pending.repo, 'resume')).toContain(
+      'nothing to resume (the briefing a new session gets: `baton context` prints it)',
+    );
+    // a snapshot that is not there: the resources list them
+    const snapshot = json(
+      await pending.call('get_details', { category: 'decisions', snapshot_id: 'snap-nope' }),
+    ).error.message as string;
+    expect(snapshot).toMatch(
+      /^no snapshot snap-nope\b.*; the MCP resources `baton:\/\/snapshots\/\{snapshot_id\}` list them$/,
+    );
+    expect(await cliSays(pending.repo, 'details', 'snap-nope', 'decisions')).toContain(
+      '; list them with `baton snapshots`',
+    );
+    // a worktree whose workflow is over: the latest one is seen with next_task and its workflow_id
+    const over = await workflow('Over', 'A:One');
+    expect(json(await over.call('complete_task', { task_id: 'A' })).workflow_status).toBe('completed');
+    const ended = json(await over.call('next_task')).error.message as string;
+    expect(ended).toContain(`(see it with the MCP tool \`next_task\` with workflow_id ${over.id})`);
+    expect(await cliSays(over.repo, 'status')).toContain(`(see it with \`baton status -w ${over.id}\`)`);
+    // none of them tells the agent to run a command a tool does
+    for (const m of [notStarted, running, snapshot, ended])
+      expect(m).not.toMatch(/`baton (?:resume|context|snapshots|status|run)\b|-w\b/);
+  });
+
   it('refuses a green test run with failing tests, as the CLI does', async () => {
     const { repo, call } = await workflow('Tests', 'A:One');
     const green = await call('record_test_run', { phase: 'green', failing_tests: ['add rejects strings'] });

@@ -1,6 +1,7 @@
 import { branchChangeWarning } from '../branch-change.js';
 import type { Draft } from '../draft.js';
 import { invalidInput, invalidTransition } from '../errors.js';
+import { cliWord } from '../surface-words.js';
 import type { GitCapture, GitState, WorkCommits } from '../schemas/git-state.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { TaskStatus } from '../schemas/workflow.js';
@@ -111,11 +112,11 @@ function insteadOfResume(s: WorkflowState): string {
   if (s.status === 'in_progress' || s.status === 'blocked') {
     const hooked = s.sessions.at(-1)?.agent;
     return hooked
-      ? `; its agent sessions are followed by hooks: the next ${agentLabel(hooked.name)} session in this worktree continues it with its briefing (\`baton context\` prints it); nothing to resume`
-      : '; it is running: nothing to resume (`baton context` prints the briefing a new session gets)';
+      ? `; its agent sessions are followed by hooks: the next ${agentLabel(hooked.name)} session in this worktree continues it with its briefing (${cliWord('briefing')}); nothing to resume`
+      : `; it is running: nothing to resume (the briefing a new session gets: ${cliWord('briefing')})`;
   }
   return s.status === 'pending'
-    ? '; it has not started: `baton run` or an agent session starts it'
+    ? `; it has not started: ${cliWord('start')}`
     : '; it is over: a new session starts a new workflow';
 }
 

@@ -1,5 +1,6 @@
 import type { Draft } from '../draft.js';
-import { cliWords, invalidTransition, notFound } from '../errors.js';
+import { invalidTransition, notFound } from '../errors.js';
+import { cliWord } from '../surface-words.js';
 import { allFinished, runnableTasks } from '../task-graph.js';
 import type { GitCapture } from '../schemas/git-state.js';
 import type { Task } from '../schemas/workflow.js';
@@ -38,7 +39,7 @@ function whyNotRunnable(d: Draft, t: Task): string | null {
 function assertActive(d: Draft, action: string) {
   const s = d.state;
   if (s.status !== 'in_progress') {
-    const hint = isResumable(s.status) ? `; resume it first (${cliWords.resume})` : '';
+    const hint = isResumable(s.status) ? `; resume it first (${cliWord('resume')})` : '';
     throw invalidTransition(`cannot ${action}: the workflow is ${s.status}${hint}`, {
       current_status: s.status,
     });
