@@ -672,6 +672,41 @@ describe("a pause asked for while the agent's turn is under way and no task is i
       /^paused wf-\S+ \(snapshot snap-/,
     );
   });
+
+  it('takes effect at once after the user cut the turn off (Esc sends no Stop): pause reads the transcript first', async () => {
+    const { repo, baton, status } = workspace();
+    const transcript = join(tempDir('baton-tr-'), 'session.jsonl');
+    const hook = (event: string, more: Record<string, unknown> = {}) =>
+      baton(
+        ['hook', event],
+        JSON.stringify({
+          session_id: 'S1',
+          cwd: repo,
+          hook_event_name: event,
+          transcript_path: transcript,
+          ...more,
+        }),
+      );
+    const user = (text: string) =>
+      JSON.stringify({
+        type: 'user',
+        sessionId: 'S1',
+        timestamp: new Date(Date.now() + 1000).toISOString(),
+        message: { role: 'user', content: text },
+      });
+    writeLines(transcript, [user('Fix the flaky upload test')]);
+    await hook('UserPromptSubmit', { prompt: 'Fix the flaky upload test' });
+    // the agent runs the tests, the user presses Esc: Claude Code writes its marker, and no hook comes
+    writeLines(transcript, [
+      ...claudeTool('b1', 'Bash', { command: 'npm test' }, 'running'),
+      user('[Request interrupted by user for tool use]'),
+    ]);
+    const paused = await baton(['pause', '--reason', 'lunch']);
+    expect(paused.stdout).toMatch(
+      /^read \d+ new transcript entries of \S+session\.jsonl\npaused wf-\S+ \(snapshot snap-/,
+    );
+    expect((await status()).workflow).toMatchObject({ status: 'paused', pause_reason: 'lunch' });
+  });
 });
 
 describe('Codex hooks', () => {

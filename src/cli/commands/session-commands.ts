@@ -21,6 +21,7 @@ import { oneOf, parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 import { recoverCheckpointCommand, type RestoreFlags } from './restore-command.js';
 import { table, thousands } from '../output.js';
+import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
 
 type Status = {
   workflow: {
@@ -211,11 +212,14 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .action(
       action(
         rt,
-        async ({ client, print, rt }, o: { workflow?: string; reason?: string; force?: boolean }) => {
-          const r = await client.pause(rt.ref(o.workflow), {
+        async ({ client, print, rt, g }, o: { workflow?: string; reason?: string; force?: boolean }) => {
+          // a turn the user cut off sends no hook: its transcript says so, read first
+          const read = await catchUpFollowed(client, rt.ref(o.workflow), rt.settings(g).home);
+          const paused = await client.pause(rt.ref(o.workflow), {
             reason: o.reason ?? null,
             force: o.force === true,
           });
+          const r = { ...paused, transcripts_read: read };
           // a turn under way is let finish: the agent's list may reach Baton only at its end (Codex's with the Stop)
           const tasks = `${r.waiting_for.join(', ')} ${r.waiting_for.length > 1 ? 'finish' : 'finishes'}`;
           const turn = r.waiting_for_turn
@@ -226,12 +230,15 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             : r.waiting_for.length
               ? `it pauses when ${tasks} or when ${turn} ends, whichever comes first`
               : `${turn} is let finish: the pause takes effect when the agent's turn ends`;
-          print(r, () =>
-            r.outcome === 'requested'
-              ? `pause requested for ${r.workflow_id}: ${waiting}, or by force once the pause timeout (--pause-timeout) has passed; \`baton pause --force\` pauses now`
-              : r.outcome === 'already_paused'
-                ? `${r.workflow_id} is already paused (snapshot ${r.snapshot_id})`
-                : `paused ${r.workflow_id} (snapshot ${r.snapshot_id})${r.warning ? `\nwarning: ${r.warning}` : ''}\nresume with: baton resume -w ${r.workflow_id}`,
+          print(
+            r,
+            () =>
+              read.map((x) => `${x}\n`).join('') +
+              (r.outcome === 'requested'
+                ? `pause requested for ${r.workflow_id}: ${waiting}, or by force once the pause timeout (--pause-timeout) has passed; \`baton pause --force\` pauses now`
+                : r.outcome === 'already_paused'
+                  ? `${r.workflow_id} is already paused (snapshot ${r.snapshot_id})`
+                  : `paused ${r.workflow_id} (snapshot ${r.snapshot_id})${r.warning ? `\nwarning: ${r.warning}` : ''}\nresume with: baton resume -w ${r.workflow_id}`),
           );
         },
       ),

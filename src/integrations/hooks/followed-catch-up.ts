@@ -1,0 +1,81 @@
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import type { BatonClient, Ref } from '../../client/baton-client.js';
+import { importTranscriptFile } from '../transcripts/import-file.js';
+import type { TranscriptSource } from '../transcripts/transcript-import.js';
+import { CATCH_UP_MAX_BYTES } from './catch-up.js';
+import { hookLogPath, readHookLog } from './hook-log.js';
+
+const sourceOf = (format: string): TranscriptSource | null =>
+  format.startsWith('claude-code') ? 'claude-code' : format.startsWith('codex') ? 'codex' : null;
+
+const sizeOf = (path: string) => {
+  try {
+    return statSync(path).size;
+  } catch {
+    return null;
+  }
+};
+
+/** What an agent writes when the user cut its turn off: Claude Code's marker, Codex's event. */
+const cutOff = /\[Request interrupted by user|"turn_aborted"/;
+
+/** How much of a transcript's end is looked at for the interruption: its last lines. */
+const TAIL_BYTES = 64 * 1024;
+
+/** The bytes of a file from `from` to `to`, as text. */
+function slice(path: string, from: number, to: number): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(to - from);
+    const n = readSync(fd, buf, 0, buf.length, from);
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Before a command decides on a workflow under way (`baton pause`), a turn the user cut off (Esc, Ctrl-C) is read
+ * from its transcript, as the agent's next Stop would read it: a hook reports a turn's end, but such a turn sends
+ * none, and only its transcript says it stopped. Only a transcript whose new part ends on the interruption is read:
+ * read in the middle of a turn, an agent's message would look like the turn's end. The transcripts are those the
+ * workflow imported and those its hooks saw on this machine (`home`'s hook log) but did not import yet (a turn cut
+ * off in the first one); transcripts on another machine, or that did not grow, are left as they are. Gives what it
+ * read and what it could not, in words for the user.
+ */
+export async function catchUpFollowed(client: BatonClient, ref: Ref, home: string): Promise<string[]> {
+  const status = await client.status(ref);
+  if (status.workflow.status !== 'in_progress') return [];
+  const marks = new Map<string, { source: TranscriptSource; through: number }>();
+  for (const m of Object.values(status.imports ?? {})) {
+    const source = sourceOf(m.format);
+    if (m.path && source) marks.set(m.path, { source, through: m.through_byte ?? 0 });
+  }
+  const worktree = status.workflow.worktree;
+  const seen = worktree ? readHookLog(hookLogPath(home, worktree), worktree).transcripts : {};
+  for (const [path, t] of Object.entries(seen))
+    if (!marks.has(path) && t.workflow_id === status.workflow.id && t.source)
+      marks.set(path, { source: t.source, through: t.bytes });
+  const said: string[] = [];
+  for (const [path, { source, through }] of marks) {
+    const size = sizeOf(path);
+    if (size === null || size <= through) continue;
+    if (size - through > CATCH_UP_MAX_BYTES) {
+      said.push(`${path} grew by more than 8 MB since its last import: the agent's next Stop reads it`);
+      continue;
+    }
+    // the turn's last lines (Codex may write its bookkeeping after the event)
+    const last = slice(path, Math.max(through, size - TAIL_BYTES), size)
+      .trim()
+      .split('\n')
+      .slice(-3);
+    if (!last.some((line) => cutOff.test(line))) continue;
+    try {
+      const r = await importTranscriptFile(client, { workflowId: status.workflow.id }, path, source);
+      if (r.new_entries) said.push(`read ${r.new_entries} new transcript entries of ${path}`);
+    } catch (e) {
+      said.push(`could not read ${path}: ${(e as Error).message}`);
+    }
+  }
+  return said;
+}
