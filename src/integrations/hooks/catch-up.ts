@@ -7,7 +7,7 @@ import type { TranscriptSource } from '../transcripts/transcript-import.js';
 import { sessionIdFromTranscript } from './hook-payload.js';
 
 /** The agent that writes each transcript format (an import names its source). */
-const sourceOf = (format: string): TranscriptSource | null =>
+export const sourceOf = (format: string): TranscriptSource | null =>
   format.startsWith('claude-code') ? 'claude-code' : format.startsWith('codex') ? 'codex' : null;
 
 /** More than this written since the last import is left to the next Stop or `baton import`: a start must answer. */

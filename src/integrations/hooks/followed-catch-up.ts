@@ -2,11 +2,8 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import { importTranscriptFile } from '../transcripts/import-file.js';
 import type { TranscriptSource } from '../transcripts/transcript-import.js';
-import { CATCH_UP_MAX_BYTES } from './catch-up.js';
+import { CATCH_UP_MAX_BYTES, sourceOf } from './catch-up.js';
 import { hookLogPath, readHookLog } from './hook-log.js';
-
-const sourceOf = (format: string): TranscriptSource | null =>
-  format.startsWith('claude-code') ? 'claude-code' : format.startsWith('codex') ? 'codex' : null;
 
 const sizeOf = (path: string) => {
   try {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, sep } from 'node:path';
-import { hookEventsFor, isHookEvent } from '../hooks/hook-payload.js';
+import { codexHookEvents, hookEventsFor, isHookEvent } from '../hooks/hook-payload.js';
 import type { HookRecord } from '../hooks/hook-log.js';
 import {
   agentFiles,
@@ -178,14 +178,7 @@ export const trustCodexHooks =
  * The events whose hooks every Codex with hooks lists, so a trust it never recorded for one is missing, not an event
  * it does not know: StopFailure is left out (a Codex that does not know it lists no such hook and records no trust).
  */
-const codexListedEvents = new Set([
-  'SessionStart',
-  'UserPromptSubmit',
-  'PostToolUse',
-  'PreCompact',
-  'PostCompact',
-  'Stop',
-]);
+const codexListedEvents = new Set<string>(codexHookEvents.filter((e) => e !== 'StopFailure'));
 
 /**
  * Why Codex will not run Baton's hooks in one hooks file although they are there, with what to do: hooks turned off
