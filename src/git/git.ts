@@ -191,6 +191,18 @@ async function commitsAfter(dir: string, start: WorkSpan, timed: boolean): Promi
 }
 
 /**
+ * Which of `commits` are commits of the repository at `dir` (one git call; a hash it does not hold is left out), null
+ * when git cannot tell (not a repository, git missing).
+ */
+export async function knownCommits(dir: string, commits: readonly string[]): Promise<string[] | null> {
+  if (commits.length === 0) return [];
+  const out = await tryGit(dir, ['rev-list', '--no-walk', '--ignore-missing', ...commits]);
+  if (out === null) return null;
+  const here = new Set(out.split('\n').map((l) => l.trim()));
+  return commits.filter((c) => here.has(c));
+}
+
+/**
  * The commits HEAD's history gained since a snapshot whose HEAD was `since.commit` (what `baton resume` lists when
  * HEAD moved): every one HEAD has that it had not; those committed since `since.at` when git no longer knows it.
  */

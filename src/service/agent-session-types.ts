@@ -1,4 +1,5 @@
 import type { AgentSessionOutcome, AgentSessionRef, WorkflowStatus } from '../core/index.js';
+import type { SetAside } from './replaced-repository.js';
 
 export interface TrackInput {
   cwd: string;
@@ -88,4 +89,9 @@ export interface FinishedWorkflow {
 export type StartResult = TrackResult & {
   context: InjectedContext | null;
   finished: FinishedWorkflow | null;
+  /**
+   * The worktree's workflows a fresh start set aside because the repository at its path is another one now (deleted
+   * and made again): paused unless stopped already, and not continued (see replaced-repository.ts).
+   */
+  set_aside: SetAside[];
 };

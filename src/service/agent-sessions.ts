@@ -37,6 +37,7 @@ import type {
 import { fitToCharacters, withoutOwnFooter } from './fit-characters.js';
 import { BatonError, sameHead, workSpanOf } from '../core/index.js';
 import { agentLabel } from '../core/agent-label.js';
+import { replacedRepository, setAside, type SetAside } from './replaced-repository.js';
 
 const isEmpty = (s: WorkflowState) =>
   !s.issue &&
@@ -64,6 +65,8 @@ interface Found {
   note: string;
   /** The workflow a fresh start completed because its work was over (the session then follows a new one). */
   finished?: FinishedWorkflow;
+  /** The workflows a fresh start set aside: their repository is gone, another one is at the worktree's path. */
+  setAside?: SetAside[];
 }
 
 /** How much of a finished workflow's context a session that starts afresh gets: what it did, not what to go on with. */
@@ -123,9 +126,15 @@ export class AgentSessions {
         created: false,
         note: `workflow ${moved.id} of ${moved.worktree}, where this session started (its folder is now ${input.cwd})`,
       };
+    const aside = !mine && freshStart ? await this.setAsideReplaced(open) : [];
+    open = open.filter((w) => !aside.some((a) => a.workflow_id === w.id));
     const done = !mine && freshStart && input.auto_track ? await this.finishIfOver(newest(open), over) : null;
     if (done) open = open.filter((w) => w.id !== done.workflow.id);
-    const finished = done?.finished ? { finished: done.finished } : {};
+    // what this start did to the worktree's earlier workflows, said with whatever it finds
+    const earlier = {
+      ...(done?.finished ? { finished: done.finished } : {}),
+      ...(aside.length ? { setAside: aside } : {}),
+    };
     if (open.length === 0 || ended) {
       if (!input.auto_track)
         return {
@@ -133,6 +142,7 @@ export class AgentSessions {
           others: 0,
           created: false,
           note: `no workflow in ${worktree} and auto_track is off; start one with \`baton create\``,
+          ...earlier,
         };
       const start = await git.gitStart(worktree);
       if (start === null)
@@ -141,6 +151,7 @@ export class AgentSessions {
           others: 0,
           created: false,
           note: `${worktree} is not a git repository; Baton follows git worktrees`,
+          ...earlier,
         };
       const w = await this.svc.create({
         title: `${agentLabel(input.agent.name)} session on ${start.branch ?? 'a detached HEAD'}`,
@@ -150,9 +161,9 @@ export class AgentSessions {
           ? { agent: { ...input.agent, session_id: input.agent.session_id } }
           : {}),
       });
-      const first = await this.firstCreated(w, new Set(open.map((o) => o.id)));
+      const first = await this.firstCreated(w, new Set(all.map((o) => o.id)));
       if (first !== w)
-        return { w: first, others: 0, created: false, note: `workflow ${first.id}`, ...finished };
+        return { w: first, others: 0, created: false, note: `workflow ${first.id}`, ...earlier };
       if (ended && id !== null) await this.carryImport(ended, w.id, id);
       const after = ended ? `; its workflow ${ended.id} is ${ended.status}` : '';
       return {
@@ -160,7 +171,7 @@ export class AgentSessions {
         others: 0,
         created: true,
         note: `following this session as workflow ${w.id}${after}`,
-        ...finished,
+        ...earlier,
       };
     }
     const latest = newest(open) as WorkflowState;
@@ -169,7 +180,23 @@ export class AgentSessions {
     const more = others
       ? ` (${others} other incomplete workflow${others > 1 ? 's' : ''} here; the latest is followed)`
       : '';
-    return { w, others, created: false, note: `workflow ${w.id}${more}`, ...finished };
+    return { w, others, created: false, note: `workflow ${w.id}${more}`, ...earlier };
+  }
+
+  /**
+   * The latest incomplete workflows of the worktree whose repository was replaced (`replacedRepository`), newest first
+   * until one that is this repository's: each set aside, so a new conversation does not continue another project.
+   */
+  private async setAsideReplaced(open: readonly WorkflowState[]): Promise<SetAside[]> {
+    const aside: SetAside[] = [];
+    let left = [...open];
+    for (let w = newest(left); w; w = newest(left)) {
+      const why = await replacedRepository(this.svc, w);
+      if (!why) break;
+      aside.push(await setAside(this.svc, w, why));
+      left = left.filter((o) => o.id !== w?.id);
+    }
+    return aside;
   }
 
   /**
@@ -373,13 +400,14 @@ export class AgentSessions {
   async start(input: StartInput): Promise<StartResult> {
     const f = await this.find(input, input.fresh_start === true, input.conversations_over);
     const finished = f.finished ?? null;
-    if (!f.w) return { ...this.untracked(f.note), context: null, finished };
+    const set_aside = f.setAside ?? [];
+    if (!f.w) return { ...this.untracked(f.note), context: null, finished, set_aside };
     const w = f.created ? f.w : await this.resumeIfStopped({ ...f, w: f.w }, input.resume);
     if (!w) throw new BatonError('internal', 'unreachable: a session start always resumes');
     const resumed = !f.created && w !== f.w;
     if (isEmpty(w)) {
       const t = f.created ? null : await this.track({ ...input, resume: false });
-      return { ...(t ?? this.result(f, w, 'created', 1, f.note)), context: null, finished };
+      return { ...(t ?? this.result(f, w, 'created', 1, f.note)), context: null, finished, set_aside };
     }
     // a session cut off in the middle of its turn: the context says so (a snapshot of trigger crash), never an older
     // one (decided again on the state the run commits to: a hook that wrote meanwhile may change it)
@@ -415,6 +443,7 @@ export class AgentSessions {
       ),
       context: result.context,
       finished,
+      set_aside,
     };
   }
 

@@ -15,3 +15,4 @@ export * from './fit-characters.js';
 export * from './event-feed.js';
 export * from './work-submit.js';
 export * from './queue-standing.js';
+export * from './replaced-repository.js';

@@ -12,6 +12,8 @@ export interface GitPort {
   captureGitState(dir: string, start: WorkSpan | null): Promise<GitCapture>;
   /** The commits HEAD's history gained since a snapshot whose HEAD was `since.commit` (read as the capture reads them). */
   commitsSince(dir: string, since: { commit: string; at: string }): Promise<WorkCommits>;
+  /** Which of `commits` the repository at `dir` holds; null when git cannot tell. */
+  knownCommits(dir: string, commits: readonly string[]): Promise<string[] | null>;
   /** What a checkpoint restore would do (nothing is changed); `inspectOnly` plans even over a dirty tree. */
   planRestore(
     worktree: string,

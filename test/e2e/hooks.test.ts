@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { batonBin, runCli } from '../helpers/cli.js';
 import { corpusPath } from '../helpers/corpus.js';
 import { claudeTool } from '../helpers/transcript-lines.js';
-import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
 
 /** A real hook payload from the corpus, pointed at a temporary repository (unknown fields kept as they are). */
 function payload(file: string, index: number, cwd: string, extra: Record<string, unknown> = {}) {
@@ -183,6 +183,33 @@ describe('baton hook <event> on a workflow made with baton create', () => {
     expect(live.markdown).toContain('Schema done; the API routes are next.');
     r = await stop({}, said);
     expect(r.stderr).toMatch(/nothing new in the transcript since the last import/);
+  });
+});
+
+describe('a SessionStart in a repository deleted and made again at the same path', () => {
+  it('starts a new workflow and names the old one, with the commands to end it or continue it', async () => {
+    const { repo, baton } = workspace();
+    await baton(['create', '--title', 'Old project', '--task', 'T1:Old task']);
+    await baton(['task', 'start', 'T1']);
+    const old = (await baton(['status', '--json'])).json<Status>().workflow.id as string;
+    rmSync(repo, { recursive: true, force: true });
+    mkdirSync(repo);
+    gitIn(repo, 'init', '-q', '-b', 'main');
+    const start = await baton(['hook', 'SessionStart'], payload('session_start.json', 0, repo));
+    expect(start.code).toBe(0);
+    const out = JSON.parse(start.stdout) as { systemMessage: string };
+    expect(context(start.stdout)).toMatch(
+      new RegExp(
+        `^Baton set aside workflow ${old} \\("Old project", paused\\): the repository at .* is not the one it followed`,
+      ),
+    );
+    expect(context(start.stdout)).not.toContain('Old task');
+    expect(out.systemMessage).toContain(`\`baton abandon -w ${old}\` ends it`);
+    expect(out.systemMessage).toMatch(
+      new RegExp(
+        `\`baton resume -w ${old}\` and \`baton checkpoint -w ${old}\` continue it here\\. This session is followed as a new workflow, wf-`,
+      ),
+    );
   });
 });
 

@@ -309,6 +309,33 @@ function finishedNote(f: NonNullable<StartResult['finished']>, t: StartResult, a
 }
 
 /**
+ * Workflows of a repository that is gone (another one was made at the worktree's path) a fresh start set aside: said
+ * to the agent (that work is not this repository's), to the user with the ways on (end it, or continue it after all:
+ * a checkpoint records this repository's HEAD for it, so the next start keeps it), and in the hook log.
+ */
+function asideNote(aside: StartResult['set_aside'], t: StartResult) {
+  const now = !t.workflow_id
+    ? ''
+    : t.outcome === 'created'
+      ? `. This session is followed as a new workflow, ${t.workflow_id}`
+      : `. This session follows workflow ${t.workflow_id}`;
+  const each = aside.map((a) => {
+    const what = `workflow ${a.workflow_id} ("${clip(a.title, 120)}", ${a.status})`;
+    const instead = t.workflow_id ? `\`baton abandon -w ${t.workflow_id}\`, ` : '';
+    return {
+      agent: `Baton set aside ${what}: ${a.reason}. Its tasks, commits and files are not this repository's: this session is not asked to continue it.`,
+      tell: `Baton set aside ${what}: ${a.reason}; \`baton abandon -w ${a.workflow_id}\` ends it, or if this is that work after all, ${instead}\`baton resume -w ${a.workflow_id}\` and \`baton checkpoint -w ${a.workflow_id}\` continue it here`,
+      note: `set aside ${what}: ${a.reason}`,
+    };
+  });
+  return {
+    agent: each.map((e) => e.agent).join('\n'),
+    tell: `${each.map((e) => e.tell).join('. ')}${now}`,
+    note: each.map((e) => e.note).join('; '),
+  };
+}
+
+/**
  * What the user is told of the cut-off session's transcript: read to where it stops, or why not (never assumed). Read
  * whole, it had never been imported (no Stop came: cut off in its first turn); else what it wrote since the last
  * import (a Stop's, mostly; a compaction's or a session start's too).
@@ -364,6 +391,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         ...(source === 'resume' && caught.ownElsewhere === null ? { reopened: true } : {}),
       });
       const done = t.finished ? finishedNote(t.finished, t, ctx.agent) : null;
+      const aside = t.set_aside.length ? asideNote(t.set_aside, t) : null;
       const cut = t.cut_off ? `Baton noticed that ${t.cut_off}${cutOffRead(caught)}` : null;
       const busy = caught.activeElsewhere && t.outcome !== 'same' ? busyNote(caught.activeElsewhere) : null;
       const goingOn = source === 'startup' && !done && !busy ? await continuing(ctx, t) : null;
@@ -371,20 +399,25 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       const missing =
         source === 'startup' && ctx.home && ctx.worktree ? worktreesNotSetUp(ctx.home, ctx.worktree) : [];
       const unwired = missing.length ? notSetUpNote(missing) : null;
-      const tells = [cut, busy && `Baton: ${busy}`, done?.tell, goingOn, unwired].filter(Boolean);
+      const tells = [aside?.tell, cut, busy && `Baton: ${busy}`, done?.tell, goingOn, unwired].filter(
+        Boolean,
+      );
       const told = tells.length ? { tell: tells.join('. ') } : {};
-      const before = [caught.note, t.cut_off, busy].filter(Boolean).join('; ');
+      const before = [caught.note, aside?.note, t.cut_off, busy].filter(Boolean).join('; ');
       // the user installed the hooks expecting to be followed: a session Baton does not follow is said so
       if (!t.workflow_id)
         return {
           ...untracked(t),
           note: `${before ? `${before}; ` : ''}${t.note}`,
-          tell: `${done ? `Baton ${done.note}. ` : ''}Baton is not following this session: ${t.note}`,
+          tell: `${aside ? `${aside.tell}. ` : ''}${done ? `Baton ${done.note}. ` : ''}Baton is not following this session: ${t.note}`,
         };
       if (!t.context) {
         const c = await contextFor(ctx, { ...t, workflow_id: t.workflow_id, empty: true }, '');
         // what the finished workflow did, in the room the injection leaves
-        const head = done ? `${done.agent}\n\n` : '';
+        const head = [aside?.agent, done?.agent]
+          .filter(Boolean)
+          .map((x) => `${x}\n\n`)
+          .join('');
         const room = ctx.settings.injectMaxChars - head.length - c.text.length - 2;
         const did = t.finished && room > 200 ? `${clip(t.finished.context.trim(), room)}\n\n` : '';
         return {
@@ -397,7 +430,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       return {
         outcome: 'ok',
         note: `${before ? `${before}; ` : ''}${done ? `${done.note}; ` : ''}${t.note}; injected the context (${t.context.chars} characters${t.context.cut ? ', cut to fit' : ''}, hash ${t.context.hash})`,
-        output: context('SessionStart', t.context.text),
+        output: context('SessionStart', aside ? `${aside.agent}\n\n${t.context.text}` : t.context.text),
         ...told,
       };
     }

@@ -63,8 +63,21 @@ const FinishedWorkflow = z.object({
   context: z.string(),
 });
 
+/** A workflow a fresh start set aside: the repository at its worktree's path is another one now. */
+const SetAside = z.object({
+  workflow_id: z.string(),
+  title: z.string(),
+  status: WorkflowStatus,
+  reason: z.string(),
+});
+
 export const StartResult = z
-  .object({ ...trackFields, context: InjectedContext.nullable(), finished: FinishedWorkflow.nullable() })
+  .object({
+    ...trackFields,
+    context: InjectedContext.nullable(),
+    finished: FinishedWorkflow.nullable(),
+    set_aside: z.array(SetAside),
+  })
   .openapi('StartResult');
 
 export const AgentSessionEnded = z
