@@ -1,5 +1,6 @@
 import { loadSettings } from '../config/settings.js';
 import { BatonError } from '../core/errors.js';
+import { agentActor } from '../core/actors.js';
 import { handleHookEvent, type HookResult } from '../integrations/hooks/handle-event.js';
 import type { TranscriptSeen } from '../integrations/hooks/hook-log.js';
 import type { HookAgent, HookEvent, HookPayload } from '../integrations/hooks/hook-payload.js';
@@ -27,10 +28,14 @@ export async function runHookEvent(
   env: NodeJS.ProcessEnv,
   transcripts: Record<string, TranscriptSeen> = {},
 ): Promise<HookResult> {
+  // what a hook records is the agent session's: its actor is the agent (unless BATON_ACTOR or the config names one)
   const settings = loadSettings(
     { home: globals.home, database: globals.database },
     env,
     worktree ?? undefined,
+    {
+      actor: agentActor(agent),
+    },
   );
   const rt = new Runtime(io, payload.cwd, env);
   try {

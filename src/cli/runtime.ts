@@ -39,7 +39,8 @@ export class Runtime {
     return cmd.optsWithGlobals<GlobalOptions>();
   }
 
-  settings(g: GlobalOptions): Settings {
+  /** The settings; `defaults.actor`, who this command acts as when no actor is given (`user`, a person, else). */
+  settings(g: GlobalOptions, defaults: { actor?: string } = {}): Settings {
     return loadSettings(
       {
         home: g.home,
@@ -54,6 +55,7 @@ export class Runtime {
       },
       this.env,
       this.cwd,
+      defaults,
     );
   }
 

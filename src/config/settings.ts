@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import { ACTOR_PATTERN, USER_ACTOR } from '../core/actors.js';
 import { join, resolve } from 'node:path';
 import type { Durability } from '../storage/store.js';
 import { configFiles, type ConfigFile } from './config-files.js';
@@ -20,7 +21,11 @@ export interface Settings {
   runsDir: string | null;
   /** Whether the run folder mirror is written (off for benchmarks). */
   mirror: boolean;
-  /** Who the commands act as in the event log: `user` (default), `orchestrator`, `session-<n>`, `executor-<id>`. */
+  /**
+   * Who the commands act as in the event log: `user` (a person's command, the default), `baton` (Baton driving agents:
+   * `baton run`, `baton worker`), the agent's name (`claude-code`, `codex`: its hooks, and the `baton` commands it runs
+   * in a task), or a name given (`orchestrator`, `session-<n>`, `executor-<id>`).
+   */
   actor: string;
   /** Agent hooks create a workflow in a git worktree that has none (`auto_track`, default on). */
   autoTrack: boolean;
@@ -69,12 +74,14 @@ export function loadSettings(
   options: SettingOptions = {},
   env: NodeJS.ProcessEnv = process.env,
   cwd: string | null = null,
+  /** Who acts when no actor is given: the process's own kind (`baton` driving agents, an agent's hook). */
+  defaults: { actor?: string } = {},
 ): Settings {
   const home = batonHome(options.home, env);
   const files = configFiles(home, cwd);
   const r = new SettingReader(options, env, files);
-  const actor = r.text('actor', 'user');
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(actor))
+  const actor = r.text('actor', defaults.actor ?? USER_ACTOR);
+  if (!ACTOR_PATTERN.test(actor))
     throw r.invalid('actor', 'must be letters, digits, ".", "_" or "-" (e.g. session-3)');
   return {
     home,

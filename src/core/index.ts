@@ -42,3 +42,4 @@ export * from './usage-limit-stop.js';
 export * from './queue/work-rules.js';
 export * from './queue/work-reach.js';
 export { agentLabel } from './agent-label.js';
+export * from './actors.js';

@@ -3,6 +3,7 @@ import {
   BatonError,
   Draft,
   notFound,
+  USER_ACTOR,
   type BatonEvent,
   type CommandContext,
   type WorkflowState,
@@ -53,11 +54,12 @@ export class CommandRunner {
     private readonly options: ServiceOptions,
   ) {}
 
-  context(): CommandContext {
+  /** What a command decides with; `actor`, who acts in this one (else the process's actor, else `user`). */
+  context(actor?: string): CommandContext {
     return {
       now: (this.options.now?.() ?? new Date()).toISOString(),
       newId: this.options.newId ?? randomId,
-      actor: this.options.actor ?? 'user',
+      actor: actor ?? this.options.actor ?? USER_ACTOR,
     };
   }
 
@@ -99,11 +101,14 @@ export class CommandRunner {
     return next;
   }
 
-  /** Runs `decide` on a draft of the current state and commits what it emitted; returns its result and the new state. */
+  /**
+   * Runs `decide` on a draft of the current state and commits what it emitted; returns its result and the new state.
+   * `actor`: who acts in this command's events, when not the process's actor (an agent Baton runs reporting its work).
+   */
   run<T>(
     workflowId: string,
     decide: (d: Draft, state: WorkflowState) => T | Promise<T>,
-    opts: { retry?: boolean } = {},
+    opts: { retry?: boolean; actor?: string } = {},
   ): Promise<{ result: T; state: WorkflowState; draft: Draft }> {
     return this.serialize(workflowId, () => this.attempt(workflowId, decide, opts));
   }
@@ -111,7 +116,7 @@ export class CommandRunner {
   private async attempt<T>(
     workflowId: string,
     decide: (d: Draft, state: WorkflowState) => T | Promise<T>,
-    opts: { retry?: boolean },
+    opts: { retry?: boolean; actor?: string },
   ): Promise<{ result: T; state: WorkflowState; draft: Draft }> {
     for (let attempt = 0; ; attempt++) {
       const kept =
@@ -119,7 +124,7 @@ export class CommandRunner {
           ? this.committed.get(workflowId)
           : undefined;
       const base = kept ?? (await this.load(workflowId));
-      const draft = new Draft(base, this.context());
+      const draft = new Draft(base, this.context(opts.actor));
       let result: T;
       try {
         result = await decide(draft, base);

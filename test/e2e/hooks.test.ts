@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { batonBin, runCli } from '../helpers/cli.js';
@@ -210,6 +210,9 @@ describe('a SessionStart in a repository deleted and made again at the same path
         `\`baton resume -w ${old}\` and \`baton checkpoint -w ${old}\` continue it here\\. This session is followed as a new workflow, wf-`,
       ),
     );
+    // what a hook records is the agent's in the event log (a person's `baton create` was the user's)
+    const created = /new workflow, (wf-[\w-]+)/.exec(out.systemMessage)?.[1] ?? '';
+    expect(readdirSync(join(repo, '.baton', 'runs', created, 'events'))).toEqual(['claude-code']);
   });
 });
 

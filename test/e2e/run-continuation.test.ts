@@ -404,5 +404,19 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
     expect(mine.map((e) => e.type)).toEqual(
       expect.arrayContaining(['agent.launched', 'task.completed', 'usage.recorded']),
     );
+    // Without --actor, what Baton did driving the agent is `baton`'s, what the agent reported (its tool calls) the
+    // agent's; a person's commands (the workflow's creation) stay the user's.
+    const of = (actor: string) =>
+      readdirSync(join(run, 'events', actor)).flatMap((f) =>
+        readFileSync(join(run, 'events', actor, f), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as { type: string }).type),
+      );
+    expect(readdirSync(join(run, 'events')).sort()).toEqual(['baton', 'claude-code', 'night-shift', 'user']);
+    expect(of('baton')).toEqual(expect.arrayContaining(['agent.launched', 'task.started', 'task.completed']));
+    expect(of('claude-code')).toContain('history.recorded');
+    expect(of('claude-code')).not.toContain('task.completed');
+    expect(of('user')).not.toContain('agent.launched');
   });
 });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { parseDuration } from '../../core/index.js';
+import { BATON_ACTOR, parseDuration } from '../../core/index.js';
 import { AgentRunner } from '../../service/runtime/index.js';
 import { agentSetup, assertAgentStartable, type AgentFlags } from '../agent-setup.js';
 import { agentOptions, runBasics, runShared } from '../agent-runs.js';
@@ -54,7 +54,8 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       .option('--verbose', "stream the agent's own output"),
   ).action(async (o: RunFlags, cmd: Command) => {
     const g = rt.globals(cmd);
-    const settings = rt.settings(g);
+    // what Baton does driving the agent is Baton's in the event log; what the agent does, the agent's
+    const settings = rt.settings(g, { actor: BATON_ACTOR });
     const service = await rt.openService(settings);
     const progress = runProgress({
       io: rt.io,

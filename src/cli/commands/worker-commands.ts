@@ -1,6 +1,6 @@
 import { settingReader } from '../../config/settings.js';
 import type { Command } from 'commander';
-import { reachFlag } from '../../core/index.js';
+import { BATON_ACTOR, reachFlag } from '../../core/index.js';
 import type { QueueEntry } from '../../service/index.js';
 import { emit, table } from '../output.js';
 import { parseNumber } from '../parse.js';
@@ -113,7 +113,7 @@ export function registerWorkerCommands(program: Command, rt: Runtime) {
     ),
   ).action(async (o: WorkerFlags, cmd: Command) => {
     const g = rt.globals(cmd);
-    const settings = rt.settings(g);
+    const settings = rt.settings(g, { actor: BATON_ACTOR });
     const service = await rt.openService(settings);
     try {
       const note = await workerQueueNote(rt, service, settings, g.server);

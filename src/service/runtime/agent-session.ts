@@ -1,6 +1,7 @@
 import { errorFirst } from './error-first.js';
 import { clip } from '../../core/clip.js';
 import {
+  agentActor,
   agentExited,
   capacityVerdict,
   classifySideEffect,
@@ -96,6 +97,8 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   const started = Date.now();
   const emit = (e: RunEvent) => ctx.onEvent?.(e);
   const base = { workflow_id: workflowId, task_id: taskId };
+  // what the agent reports of its own work (its session, its tool calls, its summary) is the agent's in the event log
+  const byAgent = { retry: true, actor: agentActor(ctx.profile.name) };
   // Signals are handled one at a time, in order, even though output arrives in bursts.
   let chain = Promise.resolve();
   const handle = async (sig: AgentSignal) => {
@@ -105,7 +108,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
         sessionId = sig.id;
         if (registry && ctx.profile.supports_session_resume)
           await registry.saveToken(ctx.row.id, ctx.executionId, sig.id, now());
-        await service.runner.run(workflowId, (d) => saveResumeToken(d, ctx.row.id, sig.id), { retry: true });
+        await service.runner.run(workflowId, (d) => saveResumeToken(d, ctx.row.id, sig.id), byAgent);
         return;
       case 'tool_call':
         steps.push({ kind: 'tool_call', text: clip(`${sig.name} ${inputText(sig.input)}`, 300) });
@@ -142,7 +145,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
               (s.side_effects ?? []).some((e) => e.summary === effect.summary && e.task_id === taskId);
             if (effect && !dup) recordSideEffect(d, { task_id: taskId, tool: sig.name, ...effect });
           },
-          { retry: true },
+          byAgent,
         );
         return;
       }
@@ -164,7 +167,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
         await service.runner.run(
           workflowId,
           (d) => recordOne(d, agentSummaryInput(sig, `${ctx.profile.name}:baton run`, machineZone)),
-          { retry: true },
+          byAgent,
         );
         return;
       case 'usage': {
