@@ -1,4 +1,4 @@
-import { queueStanding, type QueueStanding } from '../core/index.js';
+import { queueStanding, type QueueStanding, type UnregisteredWorker } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import { runningOn } from './work-submit.js';
 
@@ -11,5 +11,12 @@ export async function queueStandingOf(store: Store, workflowId: string): Promise
   const entry = await store.workQueue?.get(workflowId);
   if (!entry || entry.state !== 'queued' || !store.workers) return null;
   const running = (await runningOn(store, entry)) !== null;
-  return queueStanding(entry, running, await store.workers.list());
+  const workers = await store.workers.list();
+  // a worker at work holds its workflows' leases: one that holds some but is not registered predates the registry
+  const registered = new Set(workers.map((w) => w.owner));
+  const unregistered = new Map<string, UnregisteredWorker>();
+  for (const l of (await store.leases?.list()) ?? [])
+    if (l.kind === 'worker' && !l.expired && !registered.has(l.owner))
+      unregistered.set(l.owner, { host: l.host, pid: l.pid });
+  return queueStanding(entry, running, workers, [...unregistered.values()]);
 }

@@ -71,13 +71,16 @@ describe('queued work that nothing can take', () => {
     const none = await cli('status');
     expect(none.code, none.stderr).toBe(0);
     expect(none.stdout).toContain(
-      `queue: queued (priority 0), and nothing can take it: no worker is running; start a worker that would: \`baton worker --worktree-root ${root}\``,
+      `queue: queued (priority 0), and nothing can take it: no worker is registered: none runs, or a \`baton worker\` started before this version of Baton does not register: restart it (SIGTERM pauses its work at the task boundary); start a worker that would: \`baton worker --worktree-root ${root}\``,
     );
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.addInitScript(`localStorage.setItem('baton.token', ${JSON.stringify(s.token)})`);
     const b = await banner();
     expect(await b.getAttribute('data-queue')).toBe('stuck');
-    await waitForText(b, 'Queued for the workers, and nothing can take it: no worker is running.');
+    await waitForText(
+      b,
+      'Queued for the workers, and nothing can take it: no worker is registered: none runs, or a',
+    );
     expect(await b.locator('code').first().textContent()).toBe(`baton worker --worktree-root ${root}`);
     await page.screenshot({ path: join(shots, '31-queue-nothing-takes-it.png'), fullPage: true });
 

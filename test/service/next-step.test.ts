@@ -107,13 +107,24 @@ describe('the next step of an in-progress workflow nothing runs', () => {
     expect(next?.command).toBeNull();
     const root = dirname((await svc.runner.load(id)).worktree);
     expect(next?.reason).toBe(
-      `it is queued for the workers, but nothing can take it (no worker is running): \`baton worker --worktree-root ${root}\` would`,
+      `it is queued for the workers, but nothing can take it (no worker is registered: none runs, or a \`baton worker\` started before this version of Baton does not register: restart it (SIGTERM pauses its work at the task boundary)): \`baton worker --worktree-root ${root}\` would`,
     );
     expect((await svc.queries.status(await svc.resolve(ref))).queue).toEqual({
       state: 'waiting',
       priority: 0,
       takers: 0,
-      stuck: { reason: 'no worker is running', command: `baton worker --worktree-root ${root}` },
+      stuck: {
+        reason:
+          'no worker is registered: none runs, or a `baton worker` started before this version of Baton does not register: restart it (SIGTERM pauses its work at the task boundary)',
+        command: `baton worker --worktree-root ${root}`,
+      },
     });
+    // a worker from before the registry runs other work (it holds a lease) but never registered: named, to restart
+    const other = await svc.create({ title: 'other', tasks, worktree: makeRepo() });
+    const old = { ...me('worker'), owner: 'oldbox:4242:0:old', host: 'oldbox', pid: 4242 };
+    expect((await leases.acquire(other.id, old, 30_000)).acquired).toBe(true);
+    expect((await svc.queries.status(await svc.resolve(ref))).queue?.stuck?.reason).toBe(
+      'no worker is registered; a worker at work (pid 4242 on oldbox) is not registered, so what it reaches is not known: a `baton worker` started before this version of Baton does not register: restart it (SIGTERM pauses its work at the task boundary)',
+    );
   });
 });

@@ -29,7 +29,11 @@ describe('where queued work stands with the workers', () => {
 
   it('none registered, none that reaches it, or the ones that did are gone: stuck, with the worker that would', () => {
     const command = 'baton worker --worktree-root /srv/work';
-    expect(queueStanding(entry, false, []).stuck).toEqual({ reason: 'no worker is running', command });
+    expect(queueStanding(entry, false, []).stuck).toEqual({
+      reason:
+        'no worker is registered: none runs, or a `baton worker` started before this version of Baton does not register: restart it (SIGTERM pauses its work at the task boundary)',
+      command,
+    });
     expect(
       queueStanding(entry, false, [worker({ roots: ['/srv/workers'] }), worker({ roots: ['/x'] })]).stuck,
     ).toEqual({ reason: '2 workers run, but no --worktree-root of theirs holds /srv/work/app', command });
@@ -58,5 +62,17 @@ describe('where queued work stands with the workers', () => {
     expect(admits({ roots: [], labels: ['gpu'] }, { ...entry, label: 'gpu' })).toBe(true);
     expect(reachFlag({ worktree: '/srv/work/app/', label: null })).toBe('--worktree-root /srv/work');
     expect(reachFlag({ worktree: '/app', label: null })).toBe('--worktree-root /');
+  });
+
+  it('a worker at work that is not registered (started before the registry): named, with the restart it needs', () => {
+    const old = [{ host: 'box', pid: 7 }];
+    expect(queueStanding(entry, false, [], old).stuck?.reason).toBe(
+      'no worker is registered; a worker at work (pid 7 on box) is not registered, so what it reaches is not known: a `baton worker` started before this version of Baton does not register: restart it (SIGTERM pauses its work at the task boundary)',
+    );
+    expect(queueStanding(entry, false, [worker({ roots: ['/x'] })], old).stuck?.reason).toMatch(
+      /^1 worker runs, but no --worktree-root of theirs holds \/srv\/work\/app; a worker at work \(pid 7 on box\) is not registered/,
+    );
+    // one registered that takes it: nothing is stuck, whatever else runs
+    expect(queueStanding(entry, false, [worker()], old).stuck).toBeNull();
   });
 });

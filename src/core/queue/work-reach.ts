@@ -45,15 +45,27 @@ export interface QueueStanding {
 
 const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
 
+/** A worker at work that is not in the registry (it holds a workflow's lease): one started before there was one. */
+export interface UnregisteredWorker {
+  host: string;
+  pid: number;
+}
+
+/** What a worker that does not register is told to do: it runs code from before the registry. */
+const RESTART =
+  'a `baton worker` started before this version of Baton does not register: restart it (SIGTERM pauses its work at the task boundary)';
+
 /**
  * Where queued work stands, from the workers registered: running, waiting for a worker that can take it, or stuck
- * because none can (none runs, none that runs reaches it, or the ones that did stopped heartbeating), with the
- * `baton worker` that would take it.
+ * because none can (none registered, none that is reaches it, or the ones that did stopped heartbeating), with the
+ * `baton worker` that would take it. `unregistered`: workers at work that are not in the registry (what they reach is
+ * not known), named with what to do.
  */
 export function queueStanding(
   e: { worktree: string; label: string | null; priority: number },
   running: boolean,
   workers: readonly WorkerReach[],
+  unregistered: readonly UnregisteredWorker[] = [],
 ): QueueStanding {
   const reaching = workers.filter((w) => admits(w, e));
   const takers = reaching.filter((w) => !w.expired).length;
@@ -64,13 +76,22 @@ export function queueStanding(
   const where = e.label
     ? `none has --label ${e.label} or a --worktree-root that holds ${e.worktree}`
     : `no --worktree-root of theirs holds ${e.worktree}`;
+  const unknown = unregistered.length
+    ? `; ${plural(unregistered.length, 'a worker', 'workers')} at work (${unregistered
+        .map((w) => `pid ${w.pid} on ${w.host}`)
+        .join(
+          ', ',
+        )}) ${plural(unregistered.length, 'is', 'are')} not registered, so what ${plural(unregistered.length, 'it reaches', 'they reach')} is not known: ${RESTART}`
+    : '';
   const reason = gone.length
     ? `the ${plural(gone.length, 'worker', 'workers')} that could take it stopped heartbeating (${gone
         .map((w) => `pid ${w.pid} on ${w.host}, last heartbeat ${w.heartbeat_at}`)
-        .join('; ')})`
+        .join('; ')})${unknown}`
     : live
-      ? `${live} ${plural(live, 'worker runs', 'workers run')}, but ${where}`
-      : 'no worker is running';
+      ? `${live} ${plural(live, 'worker runs', 'workers run')}, but ${where}${unknown}`
+      : unregistered.length
+        ? `no worker is registered${unknown}`
+        : `no worker is registered: none runs, or ${RESTART}`;
   return {
     state,
     priority: e.priority,
