@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteLangGraphTables } from '../../src/storage/sqlite/sqlite-langgraph-tables.js';
-import { batonBin } from '../helpers/cli.js';
+import { batonBin, runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
 import { hermeticEnv } from '../helpers/hermetic-env.js';
@@ -129,5 +129,40 @@ describe('a database this process may not write', () => {
     expect(r.stderr).toMatch(
       /use Baton's MCP server \(`baton mcp`\) instead, or run the command outside the sandbox/,
     );
+  });
+});
+
+/** A database file that is not one (overwritten, a bad copy): no mode makes it open, the run folders bring it back. */
+describe('a damaged database', () => {
+  it('says so with the way back, which works: move it aside, then rebuild from the run folders', async () => {
+    const home = tempDir('baton-perm-');
+    const repo = makeRepo();
+    const env = { BATON_HOME: home };
+    const made = await runCli(['create', '--title', 'Keep me', '--task', 'T1:one', '--json'], {
+      cwd: repo,
+      env,
+    });
+    expect(made.code, made.stderr).toBe(0);
+    const db = join(home, 'baton.db');
+    for (const f of ['-wal', '-shm']) rmSync(db + f, { force: true });
+    writeFileSync(db, 'not a database '.repeat(100));
+
+    const list = await runCli(['list'], { cwd: repo, env });
+    expect(list.code).not.toBe(0);
+    expect(list.stderr).toContain('file is not a database: the file is damaged');
+    expect(list.stderr).toContain(`\`mv ${db} ${db}.damaged\``);
+    expect(list.stderr).toContain('`baton rebuild --from-disk <worktree>`');
+    // doctor says the same, without the advice for a folder it may not write
+    const doctor = await runCli(['doctor'], { cwd: repo, env });
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toContain('problem: cannot open the SQLite database');
+    expect(doctor.stdout).toContain('baton rebuild --from-disk');
+    expect(doctor.stdout).not.toContain('make that folder writable');
+
+    renameSync(db, `${db}.damaged`);
+    const rebuilt = await runCli(['rebuild', '--from-disk', repo], { cwd: repo, env });
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    const after = await runCli(['list', '--json'], { cwd: repo, env });
+    expect(after.stdout).toContain('Keep me');
   });
 });

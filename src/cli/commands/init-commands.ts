@@ -251,5 +251,7 @@ function unreachableStore(e: Error, server: string | null, database: string): st
     return `the Baton server ${server} cannot be used: ${why}: start it (\`baton serve\`) or drop --server`;
   if (/^postgres(ql)?:\/\//.test(database))
     return `${why}: check that this PostgreSQL server is running and that BATON_DATABASE_URL names it`;
+  // a file this process may not write, or a damaged one: its message already says what to do
+  if ((e as { details?: { cause?: unknown } }).details?.cause) return why;
   return `${why}: make that folder writable, or point BATON_HOME (or --home, or BATON_DATABASE_URL) at one you can write`;
 }
