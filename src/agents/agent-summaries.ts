@@ -26,9 +26,14 @@ export interface AgentSummary {
   open_through?: number;
 }
 
+/** A message the user typed (not one queued into the agent's turn, nor their interruption): a turn of its own. */
+const startsTurn = (e: TranscriptEntry) =>
+  e.role === 'user' && e.kind === 'text' && !e.queued && !isUserInterruption(e);
+
 /**
  * The calls after the agent's last word that never returned: the transcript ends while they ran (a crash, a quit, a
- * kill), so whether they took effect is unknown. At most three, each shown by both ends.
+ * kill), so whether they took effect is unknown. At most three, each shown by both ends. A call the user's next
+ * request came after (the conversation resumed after a crash) is not one: the transcript went on past it.
  */
 function unanswered(
   entries: readonly TranscriptEntry[],
@@ -36,7 +41,8 @@ function unanswered(
 ): { calls: string[]; through: number } {
   const rest = entries.slice(after + 1).filter((e) => !e.sidechain);
   const answered = new Set(rest.flatMap((e) => (e.kind === 'tool_result' && e.tool?.id ? [e.tool.id] : [])));
-  const open = rest.filter((e) => e.kind === 'tool_call' && e.tool?.id && !answered.has(e.tool.id));
+  const lastTurn = rest.slice(rest.findLastIndex(startsTurn) + 1);
+  const open = lastTurn.filter((e) => e.kind === 'tool_call' && e.tool?.id && !answered.has(e.tool.id));
   return {
     calls: open.map((e) => clipEnds(byFirstLines(e.text).replace(/\s+/g, ' ').trim(), 160)).slice(0, 3),
     through: open.at(-1)?.line ?? -1,

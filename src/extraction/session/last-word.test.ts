@@ -47,6 +47,34 @@ describe("the agent's last word", () => {
     expect(lastWord(text)?.said_nothing).toBeUndefined();
   });
 
+  it('names no call left open before a later request: the conversation was resumed after the crash and went on', () => {
+    const line = (type: 'user' | 'assistant', id: string, content: unknown[]) =>
+      JSON.stringify({ type, timestamp: '2026-01-01T00:00:05.000Z', message: { id, role: type, content } });
+    const said = line('assistant', 'm1', [{ type: 'text', text: 'Pushing the branch.' }]);
+    const push = line('assistant', 'm2', [
+      { type: 'tool_use', id: 'p1', name: 'Bash', input: { command: 'git push origin main' } },
+    ]);
+    // `claude --resume`: the user's next request, and calls that returned, written after the call that never did
+    const resumed = [
+      line('user', 'u1', [{ type: 'text', text: 'go on' }]),
+      ...claudeTool('e1', 'Edit', { file_path: 'README.md' }, 'The file has been updated.'),
+    ];
+    // read whole: the message before the crash, with no claim that the transcript ends on the push
+    expect(lastWord([said, push, ...resumed].join('\n'))).toMatchObject({
+      text: 'Pushing the branch.',
+      turn_ended: false,
+    });
+    // a piece of calls only after it: nothing new to tell, rather than "No message since the last one" and the push
+    expect(lastWord([push, ...resumed].join('\n'))).toBeUndefined();
+    // cut off again in the resumed turn: only that turn's call is open
+    const again = line('assistant', 'm3', [
+      { type: 'tool_use', id: 'p2', name: 'Bash', input: { command: 'npm test' } },
+    ]);
+    expect(lastWord([push, ...resumed, again].join('\n'))?.text).toBe(
+      'No message since the last one. The transcript ends before this call returned (check whether it ran): `Bash: npm test`',
+    );
+  });
+
   it("names a cut-off commit by its message's subject when the message is a heredoc, not by its trailer", () => {
     const said = JSON.stringify({
       type: 'assistant',
