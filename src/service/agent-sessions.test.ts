@@ -157,7 +157,7 @@ describe('a new conversation after a quick job done without a task list', () => 
     expect(next.finished).toEqual({
       workflow_id: id,
       title: 'rename foo to bar',
-      reason: "the user's last request was answered and claude-code session q-1 ended (prompt_input_exit)",
+      reason: "the user's last request was answered and Claude Code session q-1 ended (the user quit)",
       context: expect.stringContaining('rename foo to bar'),
     });
     expect((await store.listWorkflows({ worktree: repo })).find((w) => w.id === id)?.status).toBe(

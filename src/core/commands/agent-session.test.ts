@@ -75,7 +75,7 @@ describe('a session replaced in the middle of its turn', () => {
       // a prompt of another conversation replaces the session without judging it
       const prompt = next(s);
       expect(linkAgentSession(prompt, s2).cut_off).toBeUndefined();
-      expect(prompt.state.sessions[0]?.end_reason).toBe('claude-code session s1 ended');
+      expect(prompt.state.sessions[0]?.end_reason).toBe('Claude Code session s1 ended');
     }
   });
 

@@ -46,7 +46,10 @@ export function linkAgentSession(
     }
     d.emit({
       type: 'session.ended',
-      data: { reason: cut ?? `${cur.agent.name} session ${cur.agent.session_id} ended`, snapshot_id: null },
+      data: {
+        reason: cut ?? `${agentLabel(cur.agent.name)} session ${cur.agent.session_id} ended`,
+        snapshot_id: null,
+      },
     });
     const number = d.state.session_count + 1;
     d.emit({ type: 'session.started', session_number: number, data: { origin: 'resume', agent } });
@@ -86,6 +89,14 @@ export function cutOffSession(
   return `session ${who.number} (${agentLabel(name)} session ${who.agent?.session_id ?? cur.agent.session_id}) stopped in the middle of its turn without ending${silent ? ', before the agent said anything' : ''} (no ${name === 'codex' ? 'Stop' : 'Stop or SessionEnd'} came: crashed, killed or cut off)`;
 }
 
+/** Claude Code's SessionEnd reasons in words (the briefing and the user read them); a newer one is shown as it comes. */
+const endWords: Record<string, string> = {
+  prompt_input_exit: 'the user quit',
+  clear: '/clear',
+  logout: 'the user logged out',
+  resume: 'the user resumed another conversation',
+};
+
 /**
  * The agent's session ended (its SessionEnd hook: the user quit, cleared or logged out). The Baton session that
  * follows it ends with it; one that follows another agent session (another terminal took over) is left alone.
@@ -106,7 +117,7 @@ export function endAgentSession(
   d.emit({
     type: 'session.ended',
     data: {
-      reason: `${agent.name} session ${agent.session_id} ended${reason ? ` (${reason})` : ''}`,
+      reason: `${agentLabel(agent.name)} session ${agent.session_id} ended${reason ? ` (${endWords[reason] ?? reason})` : ''}`,
       snapshot_id: null,
     },
   });

@@ -48,7 +48,7 @@ describe('finishedWork', () => {
   it("is over when every task of the agent's list is done and its session ended", () => {
     const s = ended(followed(['completed', 'completed']));
     expect(finishedWork(s, now)).toBe(
-      'all 2 of its tasks are done and claude-code session s1 ended (prompt_input_exit)',
+      'all 2 of its tasks are done and Claude Code session s1 ended (the user quit)',
     );
     const d = next(s);
     expect(finishWork(d)).toBe(finishedWork(s, now));
@@ -98,7 +98,7 @@ describe('finishedWork', () => {
     // answered while the session still runs: not over
     expect(finishedWork(answered.state, later(3))).toBeNull();
     expect(finishedWork(ended(answered.state), later(3))).toBe(
-      "the user's last request was answered and claude-code session s1 ended (prompt_input_exit)",
+      "the user's last request was answered and Claude Code session s1 ended (the user quit)",
     );
     // a later request the agent never answered
     const again = next(answered.state);
@@ -144,7 +144,7 @@ describe('finishedWork', () => {
       later(300),
     );
     expect(finishedWork(ended(d.state), later(301))).toBe(
-      "the user's last request was answered and claude-code session s1 ended (prompt_input_exit)",
+      "the user's last request was answered and Claude Code session s1 ended (the user quit)",
     );
   });
 
@@ -203,7 +203,7 @@ describe('endAgentSession', () => {
     expect(other.events).toEqual([]);
     const d = next(s);
     expect(endAgentSession(d, s1, 'clear')).toEqual({ ended: true, session_number: 1 });
-    expect(d.state.sessions.at(-1)).toMatchObject({ end_reason: 'claude-code session s1 ended (clear)' });
+    expect(d.state.sessions.at(-1)).toMatchObject({ end_reason: 'Claude Code session s1 ended (/clear)' });
     // ended once: a second SessionEnd (hooks wired twice) writes nothing
     const again = next(d.state);
     expect(endAgentSession(again, s1, 'clear').ended).toBe(false);
