@@ -299,7 +299,9 @@ export interface LastState {
    * What the other sections record as newer than a compaction summary ("T2 done", "1 commit", a test run): its
    * Current Work and Next Step may be behind them (a commit and a task done after the compaction, then the session
    * ended without another word). Empty for a last message: what follows it is what it announced (the task `baton
-   * run` marks done once the agent's run ended), and a call it left open is named in its text.
+   * run` marks done once the agent's run ended), and a call it left open is named in its text. A session cut off
+   * before the agent said anything announced nothing: the work of a later turn (the conversation resumed, then stopped
+   * by a usage limit before a word) is newer than it, as after a compaction.
    */
   since: string[];
 }
@@ -360,7 +362,7 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     at: newest.timestamp,
     text: fitted.text,
     cut: fitted.cut,
-    since: kind === 'compaction' ? newerThan(snap, newest.timestamp) : [],
+    since: kind === 'last_message' ? [] : newerThan(snap, newest.timestamp),
   };
 }
 

@@ -691,6 +691,35 @@ describe('a last state older than the work recorded after it', () => {
     );
   });
 
+  it('says so of a session cut off before the agent said anything, whose conversation went on after it', () => {
+    const cut = {
+      ...compaction,
+      kind: 'last_message' as const,
+      text: 'The session was cut off before the agent said anything. The transcript ends before this call returned (check whether it ran): `Bash: npm test`',
+      said_nothing: true,
+    };
+    const md = fitResumeContext(
+      { ...snapWith(after), summaries: { compaction: null, last_message: cut } },
+      4,
+      [],
+      100_000,
+      countTokens,
+    ).markdown;
+    expect(md).toContain(
+      `### Last State (cut off before the agent said anything, ${summaryAt})\n${cut.text}\nNewer than this, in the sections above: T2 done, T3 started; 1 commit; a test run (5 passed, 0 failed).\n`,
+    );
+    // the agent's own last message announced what came after it: nothing is added to it
+    const said = { ...cut, text: 'Running the tests now.', said_nothing: undefined };
+    const words = fitResumeContext(
+      { ...snapWith(after), summaries: { compaction: null, last_message: said } },
+      4,
+      [],
+      100_000,
+      countTokens,
+    ).markdown;
+    expect(words).not.toContain('Newer than this');
+  });
+
   it('says nothing more when nothing was recorded after it', () => {
     const { context, markdown } = fitResumeContext(snapWith(before), 4, [], 100_000, countTokens);
     expect(context.last_state?.since).toEqual([]);
