@@ -398,6 +398,10 @@ describe('what to do next', () => {
     const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null, next_task_id: null };
     const none = { ...live, tasks: [], tasks_completed: 0, tasks_remaining: 0 };
     expect(next(none)).toBe("No task is recorded: go on from the user's latest request (Goal).");
+    // the plan says so too, rather than an empty count of nothing
+    const plan = fitResumeContext(none, 4, [], 100_000, countTokens).markdown;
+    expect(plan).toContain('### Plan Status: no task recorded\n');
+    expect(plan).not.toContain('0/0');
     const said = {
       id: 's1',
       timestamp: live.created_at,

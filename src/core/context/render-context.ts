@@ -40,7 +40,9 @@ function goal(c: ResumeContext, out: string[]) {
 function tasks(c: ResumeContext, out: string[]) {
   const p = c.plan_status;
   out.push(
-    `### Plan Status: ${p.completed}/${p.total} tasks done${p.skipped ? ` (${p.skipped} skipped)` : ''}${p.current_task ? `, current ${p.current_task}` : ''}`,
+    p.total === 0
+      ? '### Plan Status: no task recorded'
+      : `### Plan Status: ${p.completed}/${p.total} tasks done${p.skipped ? ` (${p.skipped} skipped)` : ''}${p.current_task ? `, current ${p.current_task}` : ''}`,
   );
   if (c.completed_more) out.push(`  ... ${c.completed_more} earlier completed tasks (baton status)`);
   for (const t of c.completed_tasks) out.push(`  ${mark[t.status] ?? '[x]'} ${t.id} ${t.title}`);

@@ -155,6 +155,14 @@ describe('detectUsageLimit', () => {
     expect(resetWords(berlin, '2026-11-30T14:00:00.000Z', 'America/New_York')).toBe(
       '3pm (Europe/Berlin), which is 2026-11-30 14:00 UTC',
     );
+    // words on UTC's clock are said once, as the instant with its date
+    for (const notice of [
+      "You've hit your limit · resets 3pm (UTC)",
+      "You've hit your limit · resets 3pm (Etc/UTC)",
+    ])
+      expect(resetWords(notice, '2026-11-30T15:00:00.000Z', 'Europe/Berlin'), notice).toBe(
+        '2026-11-30 15:00 UTC',
+      );
     // an instant alone (an epoch, an ISO time): on the reader's clock, readable, with its UTC
     const epoch = 'Claude AI usage limit reached|1796032800';
     expect(resetWords(epoch, '2026-11-29T15:00:00.000Z', 'Europe/Berlin')).toBe(

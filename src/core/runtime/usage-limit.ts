@@ -66,6 +66,9 @@ export function resetSaid(text: string): string | null {
   return clockPattern.exec(text)?.[1]?.trim() ?? null;
 }
 
+/** A notice's reset in UTC's own words ("3pm (UTC)", "15:00 UTC", "3pm (Etc/UTC)"). */
+const onUtcClock = (said: string) => /\b(?:Etc\/)?(?:UTC|GMT)\)?\s*$/.test(said);
+
 /** A clock time as a person reads it, without seconds: "2026-11-30 14:00". */
 const clockWords = (c: WallClock) =>
   `${c.year}-${String(c.month + 1).padStart(2, '0')}-${String(c.day).padStart(2, '0')} ${String(c.hour).padStart(2, '0')}:${String(c.minute).padStart(2, '0')}`;
@@ -88,7 +91,8 @@ export function resetWords(
   const utc = new Date(t).toISOString().slice(0, 16).replace('T', ' ');
   const local = zone && !said ? clockAt(t, zone) : null;
   const there = local && clockWords(local) !== utc ? `${clockWords(local)} (${zone})` : null;
-  const first = said ?? there;
+  // words already on UTC's clock ("3pm (UTC)") say nothing the instant does not: the instant alone, with its date
+  const first = said && !onUtcClock(said) ? said : said ? null : there;
   return first ? `${first}, which is ${utc} UTC` : `${utc} UTC`;
 }
 
