@@ -21,6 +21,7 @@ import { oneOf, parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 import { recoverCheckpointCommand, type RestoreFlags } from './restore-command.js';
 import { table, thousands } from '../output.js';
+import { snapshotsTable } from '../snapshot-table.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
 
 type Status = {
@@ -71,21 +72,6 @@ function usageLine(u: UsageMetrics): string | null {
       : '';
   return `usage: ${parts.join(', ')}${ctx}`;
 }
-
-const snapshotsTable = (list: SnapshotSummary[]) =>
-  list.length
-    ? table(
-        ['SNAPSHOT', 'SESSION', 'TRIGGER', 'TASKS', 'CREATED', 'REASON'],
-        list.map((s) => [
-          s.id,
-          s.session_number,
-          s.trigger,
-          `${s.tasks_completed}/${s.tasks_completed + s.tasks_remaining}`,
-          s.created_at,
-          s.pause_reason ?? '',
-        ]),
-      )
-    : 'no snapshots yet';
 
 /** A resume (or recovery) for a person: the report (warnings included), what resumed, and the briefing. */
 export const resumeText = (r: ResumeResult) =>
