@@ -511,6 +511,40 @@ describe('a turn a usage limit stopped', () => {
     expect(summaries.filter((x) => x.kind === 'usage_limit').map((x) => x.text)).toEqual([notice]);
   });
 
+  it('read only at the next session start (no Stop or StopFailure came for it), pauses there as StopFailure does', async () => {
+    const { repo, hook, baton } = workspace();
+    const transcript = join(tempDir('baton-tr-'), 's1.jsonl');
+    const epoch = Math.floor(Date.now() / 1000) + 3 * 3600;
+    const notice = `Claude AI usage limit reached|${epoch}`;
+    writeFileSync(
+      transcript,
+      `${[line.user('Add a CSV export', minutesAgo(10)), line.said('The export is in.', minutesAgo(9))].join('\n')}\n`,
+    );
+    const base = { session_id: 's1', cwd: repo, transcript_path: transcript };
+    await hook('UserPromptSubmit', { ...base, prompt: 'Add a CSV export' });
+    await hook('Stop', { ...base, stop_hook_active: false, last_assistant_message: 'The export is in.' });
+    // the second turn ends on the limit, and the terminal is closed before its StopFailure reaches Baton
+    await hook('UserPromptSubmit', { ...base, prompt: 'Now add a JSON one' });
+    appendFileSync(
+      transcript,
+      `${[line.user('Now add a JSON one', minutesAgo(1)), line.limit(notice)].join('\n')}\n`,
+    );
+    const start = await hook('SessionStart', { ...base, session_id: 's2', source: 'startup' });
+    const reset = utc(new Date(epoch * 1000).toISOString());
+    expect(start.stderr).toContain(`stopped by a usage limit, resets at ${reset}; snapshot snap-`);
+    const snapshots = (await baton(['snapshots', '--json'])).json<{
+      snapshots: { trigger: string; pause_reason: string | null }[];
+    }>().snapshots;
+    expect(snapshots.filter((s) => s.trigger === 'pause')).toEqual([
+      expect.objectContaining({ pause_reason: `stopped by a usage limit, resets at ${reset}` }),
+    ]);
+    const context = contextOf(start.stdout);
+    expect(nextOf(context)).toContain(
+      `The previous session ended because: stopped by a usage limit, resets at ${reset}.`,
+    );
+    expect(context).not.toMatch(/stopped in the middle|UNRESOLVED/);
+  });
+
   it("reads Codex's notice from its rollout, its clock time in this machine's zone, and pauses there as StopFailure does", async () => {
     const { repo, env } = workspace();
     const rollout = join(

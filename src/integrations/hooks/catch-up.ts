@@ -44,6 +44,20 @@ export interface CaughtUp {
    * conversation (Codex's `/new`). Only a process seen says so (Linux), never a quiet transcript.
    */
   over: Record<string, string>;
+  /**
+   * The usage limits the transcripts read now end on (the agent stopped on one, and no Stop or StopFailure came for
+   * it): each is answered as that hook would have answered it (`cutShort`).
+   */
+  limits: CaughtLimit[];
+}
+
+export interface CaughtLimit {
+  workflowId: string;
+  path: string;
+  /** The agent that wrote the transcript (its turn is the one the limit ended). */
+  source: TranscriptSource;
+  notice: string;
+  resets_at: string | null;
 }
 
 export interface Elsewhere {
@@ -158,6 +172,7 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
     activeElsewhere: null,
     ownElsewhere: null,
     over: {},
+    limits: [],
   };
   const ownSeen = own ? ctx.transcripts?.[own] : undefined;
   const ownProc = ownSeen?.ended ? undefined : ownSeen?.agent_process;
@@ -184,6 +199,8 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
       const { importTranscriptFile } = await import('../transcripts/import-file.js');
       const r = await importTranscriptFile(ctx.client, { workflowId: k.workflowId }, k.path, k.source);
       out.read.push({ path: k.path, whole: k.unread });
+      if (r.stopped_on_limit)
+        out.limits.push({ workflowId: k.workflowId, path: k.path, source: k.source, ...r.stopped_on_limit });
       // what an agent writes between turns (Codex's turn bookkeeping, a resumed conversation's header) is no entry
       notes.push(
         r.new_entries

@@ -150,7 +150,12 @@ const pausedTell = (workflowId: string, snapshotId: string) =>
 async function turnEnded(ctx: HookContext, ref: Ref, workflowId: string, event: HookEvent) {
   const r = await ctx.client.endAgentTurn(ref, { agent: ctx.agent });
   if (!r.paused_snapshot_id) return { note: '' };
-  const next = event === 'SessionEnd' ? 'the next session resumes it' : 'your next prompt resumes it';
+  const next =
+    event === 'SessionEnd'
+      ? 'the next session resumes it'
+      : event === 'SessionStart'
+        ? 'this session resumes it'
+        : 'your next prompt resumes it';
   return {
     note: `; paused at the end of the agent's turn (snapshot ${r.paused_snapshot_id})`,
     tell: `Baton paused workflow ${workflowId} at the end of the agent's turn, as you asked (snapshot ${r.paused_snapshot_id}); ${next}`,
@@ -250,7 +255,8 @@ async function turnCut(ctx: HookContext, event: HookEvent, said: LimitMet | null
  * agent stopped: the next briefing says it until the agent works again; one the transcript ends on the import
  * recorded), and a snapshot marks where the work was cut, with why (trigger `pause`: `exhaustion` is the
  * compaction's, which PostCompact reads as "snapshot before compacting"). Every usage limit a hook meets ends here,
- * whether its payload or only the transcript says it (Codex fires Stop and writes the limit in its rollout).
+ * whether its payload or only the transcript says it (Codex fires Stop and writes the limit in its rollout), or only
+ * the next session start's catch-up reads it (no Stop or StopFailure came for it).
  */
 async function cutShort(
   ctx: HookContext,
@@ -377,6 +383,24 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       const source = p.source ?? 'startup';
       // what an earlier session wrote after its last Stop (it may have been cut off) counts before the handover
       const caught = await catchUpTranscripts(ctx);
+      // a turn a usage limit ended whose Stop or StopFailure never came: answered as that hook would have, before the
+      // handover, so this session gets the same pause snapshot and briefing
+      const limited: HookResult[] = [];
+      for (const l of caught.limits)
+        limited.push(
+          await cutShort(
+            { ...ctx, agent: l.source },
+            event,
+            l.workflowId,
+            {
+              note: `read at this session start in ${l.path}`,
+              transcript: undefined,
+              failed: false,
+              limit: { notice: l.notice, resets_at: l.resets_at },
+            },
+            null,
+          ),
+        );
       const t = await ctx.client.startAgentSession({
         ...trackInput(ctx, true),
         max_chars: ctx.settings.injectMaxChars,
@@ -399,11 +423,19 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       const missing =
         source === 'startup' && ctx.home && ctx.worktree ? worktreesNotSetUp(ctx.home, ctx.worktree) : [];
       const unwired = missing.length ? notSetUpNote(missing) : null;
-      const tells = [aside?.tell, cut, busy && `Baton: ${busy}`, done?.tell, goingOn, unwired].filter(
-        Boolean,
-      );
+      const tells = [
+        aside?.tell,
+        ...limited.map((l) => l.tell),
+        cut,
+        busy && `Baton: ${busy}`,
+        done?.tell,
+        goingOn,
+        unwired,
+      ].filter(Boolean);
       const told = tells.length ? { tell: tells.join('. ') } : {};
-      const before = [caught.note, aside?.note, t.cut_off, busy].filter(Boolean).join('; ');
+      const before = [caught.note, aside?.note, ...limited.map((l) => l.note), t.cut_off, busy]
+        .filter(Boolean)
+        .join('; ');
       // the user installed the hooks expecting to be followed: a session Baton does not follow is said so
       if (!t.workflow_id)
         return {
