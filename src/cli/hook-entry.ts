@@ -9,7 +9,7 @@ import {
   readHookLog,
   writeHookLog,
   type HookOutcome,
-  type TranscriptSeen,
+  type TranscriptRead,
 } from '../integrations/hooks/hook-log.js';
 import { hookFolder } from '../integrations/hooks/hook-cwd.js';
 import { agentProcess } from '../integrations/hooks/agent-process.js';
@@ -84,7 +84,7 @@ interface Finished {
   outcome: HookOutcome;
   note: string;
   output: Record<string, unknown> | null;
-  transcript?: Omit<TranscriptSeen, 'at'> & { path: string };
+  transcripts?: TranscriptRead[];
   tell?: string;
 }
 
@@ -130,14 +130,19 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       note: r.note,
       ms: Math.round(performance.now() - t0),
     };
-    if (r.transcript)
-      log.transcripts[r.transcript.path] = {
-        bytes: r.transcript.bytes,
-        workflow_id: r.transcript.workflow_id,
+    // another conversation's transcript (a session start's catch-up) keeps what the hooks knew of its agent
+    for (const t of r.transcripts ?? []) {
+      const own = t.path === payload?.transcript_path;
+      const before = log.transcripts[t.path];
+      log.transcripts[t.path] = {
+        ...(own ? {} : before),
+        bytes: t.bytes,
+        workflow_id: t.workflow_id,
         at: new Date().toISOString(),
-        last_message: lastMessage,
-        ...(r.transcript.source ? { source: r.transcript.source } : {}),
+        last_message: own ? lastMessage : (before?.last_message ?? null),
+        ...(t.source ? { source: t.source } : {}),
       };
+    }
     // who writes the transcript now (a resume is another process), or that its conversation is over: a session start
     // elsewhere then tells a conversation at work from one cut off (catch-up.ts)
     const seen = payload?.transcript_path ? log.transcripts[payload.transcript_path] : undefined;

@@ -629,6 +629,10 @@ describe('continuity by default: a Codex conversation resumed after its turn end
     expect(text).not.toMatch(/crash|cut off|ends before/);
     // the conversation goes on as the same Baton session
     expect((await status()).workflow.session_count).toBe(1);
+    // those lines held no entry (no import mark moves for them), but they were read: the next start does not read
+    // them again
+    const again = await codex('SessionStart', { source: 'resume' });
+    expect(again.stderr).not.toContain('since its last import');
 
     // a turn that really was cut off (the process died before its Stop) is still said so at the next resume
     await ask('now fix the warnings');

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { BatonError } from '../../core/index.js';
 import type { HookContext } from './handle-event.js';
-import type { TranscriptSeen } from './hook-log.js';
+import type { TranscriptRead, TranscriptSeen } from './hook-log.js';
 import { agentProcess, isRunning, sameProcess, type AgentProcess } from './agent-process.js';
 import type { TranscriptSource } from '../transcripts/transcript-import.js';
 import { sessionIdFromTranscript } from './hook-payload.js';
@@ -26,8 +26,11 @@ const statOf = (path: string) => {
 export interface CaughtUp {
   /** What was read, for the hook's note; null when nothing had grown. */
   note: string | null;
-  /** The transcripts read to where they stop; `whole`: all they hold was read now (none of it had been imported). */
-  read: { path: string; whole: boolean }[];
+  /**
+   * The transcripts read to where they stop (the hook log keeps how far: what held no entry moved no import mark, and
+   * is not read again); `whole`: all they hold was read now (none of it had been imported).
+   */
+  read: (TranscriptRead & { whole: boolean })[];
   /** Those that could not be read now, each with why. */
   unread: string[];
   /** Another conversation at work on the worktree's workflow (atWork), the latest written; null when none is. */
@@ -186,7 +189,10 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
     if (over && k.sessionId) out.over[k.sessionId] = over;
     if (elsewhere && (out.activeElsewhere === null || elsewhere.ago < out.activeElsewhere.ago))
       out.activeElsewhere = elsewhere;
-    if (st.size <= k.through) continue;
+    // read already, by a hook of this machine, though what it held moved no import mark (no entry in it)
+    const seen = ctx.transcripts?.[k.path];
+    const readTo = seen?.workflow_id === k.workflowId ? Math.max(k.through, seen.bytes) : k.through;
+    if (st.size <= readTo) continue;
     const grown = st.size - k.through;
     if (grown > CATCH_UP_MAX_BYTES) {
       out.unread.push(
@@ -198,7 +204,13 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
       // loaded only when a transcript grew (parsers and extractors are the heaviest modules a hook can need)
       const { importTranscriptFile } = await import('../transcripts/import-file.js');
       const r = await importTranscriptFile(ctx.client, { workflowId: k.workflowId }, k.path, k.source);
-      out.read.push({ path: k.path, whole: k.unread });
+      out.read.push({
+        path: k.path,
+        whole: k.unread,
+        bytes: r.bytes,
+        workflow_id: k.workflowId,
+        source: k.source,
+      });
       if (r.stopped_on_limit)
         out.limits.push({ workflowId: k.workflowId, path: k.path, source: k.source, ...r.stopped_on_limit });
       // what an agent writes between turns (Codex's turn bookkeeping, a resumed conversation's header) is no entry

@@ -10,7 +10,7 @@ import {
 } from '../../core/runtime/usage-limit.js';
 import { promptRequest } from '../../extraction/session/requests.js';
 import type { StartResult, TrackResult } from '../../service/index.js';
-import type { HookOutcome, TranscriptSeen } from './hook-log.js';
+import type { HookOutcome, TranscriptRead, TranscriptSeen } from './hook-log.js';
 import type { HookAgent, HookEvent, HookPayload } from './hook-payload.js';
 import { agentLabel } from '../../core/agent-label.js';
 import { catchUpTranscripts, type CaughtUp, type Elsewhere } from './catch-up.js';
@@ -40,8 +40,11 @@ export interface HookResult {
   note: string;
   /** JSON for the agent on stdout, when the hook has something to say. */
   output: Record<string, unknown> | null;
-  /** How far the transcript is imported now (the hook log keeps it, so a Stop with nothing new stays cheap). */
-  transcript?: Omit<TranscriptSeen, 'at'> & { path: string };
+  /**
+   * How far the transcripts the hook read are read now (the hook log keeps it, so a Stop with nothing new stays cheap,
+   * and a session start reads again only what grew since: a piece with no entry moves no import mark).
+   */
+  transcripts?: TranscriptRead[];
   /** A line for the user (a systemMessage), shown when it is new for this event in this folder. */
   tell?: string;
 }
@@ -71,7 +74,7 @@ const untracked = (t: TrackResult): HookResult => ({ outcome: 'skipped', note: t
  */
 interface Imported {
   note: string;
-  transcript: HookResult['transcript'];
+  transcript: TranscriptRead | undefined;
   failed: boolean;
   /** For the user: a requested pause took effect at the boundary the imported task list reached. */
   tell?: string;
@@ -287,7 +290,7 @@ async function cutShort(
     outcome: imported.failed ? 'failed' : 'ok',
     note: `${why}; snapshot ${snap.snapshot_id}; ${imported.note}${kept ? "; the agent's last message kept" : ''}${ended.note}`,
     output: null,
-    ...(imported.transcript ? { transcript: imported.transcript } : {}),
+    ...(imported.transcript ? { transcripts: [imported.transcript] } : {}),
     ...(tell ? { tell } : {}),
   };
 }
@@ -436,12 +439,14 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       const before = [caught.note, aside?.note, ...limited.map((l) => l.note), t.cut_off, busy]
         .filter(Boolean)
         .join('; ');
+      const read = caught.read.length ? { transcripts: caught.read.map(({ whole: _, ...r }) => r) } : {};
       // the user installed the hooks expecting to be followed: a session Baton does not follow is said so
       if (!t.workflow_id)
         return {
           ...untracked(t),
           note: `${before ? `${before}; ` : ''}${t.note}`,
           tell: `${aside ? `${aside.tell}. ` : ''}${done ? `Baton ${done.note}. ` : ''}Baton is not following this session: ${t.note}`,
+          ...read,
         };
       if (!t.context) {
         const c = await contextFor(ctx, { ...t, workflow_id: t.workflow_id, empty: true }, '');
@@ -457,6 +462,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
           note: `${before ? `${before}; ` : ''}${done ? `${done.note}; ` : ''}${c.note}`,
           output: context('SessionStart', `${head}${did}${c.text}`),
           ...told,
+          ...read,
         };
       }
       return {
@@ -464,6 +470,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         note: `${before ? `${before}; ` : ''}${done ? `${done.note}; ` : ''}${t.note}; injected the context (${t.context.chars} characters${t.context.cut ? ', cut to fit' : ''}, hash ${t.context.hash})`,
         output: context('SessionStart', aside ? `${aside.agent}\n\n${t.context.text}` : t.context.text),
         ...told,
+        ...read,
       };
     }
     case 'UserPromptSubmit': {
@@ -497,7 +504,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       const path = p.transcript_path;
       const seen =
         path && !ctx.transcripts?.[path]
-          ? { transcript: { path, bytes: 0, workflow_id: t.workflow_id, source: ctx.agent } }
+          ? { transcripts: [{ path, bytes: 0, workflow_id: t.workflow_id, source: ctx.agent }] }
           : {};
       if (!t.reinject) return { outcome: 'ok', note, output: null, ...resumed, ...seen };
       // Codex's PostCompact cannot inject: the first prompt after a compaction brings the context back.
@@ -575,7 +582,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         outcome: imported.failed ? 'failed' : 'ok',
         note: `snapshot ${snap.snapshot_id} before compaction; ${imported.note}`,
         output: null,
-        ...(imported.transcript ? { transcript: imported.transcript } : {}),
+        ...(imported.transcript ? { transcripts: [imported.transcript] } : {}),
         ...(imported.tell ? { tell: imported.tell } : {}),
       };
     }
@@ -643,7 +650,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
             : 'nothing',
         note: `${imported.note}${kept ? "; the agent's last message kept" : ''}${turn.note}; ${cp.checkpoint ? `checkpoint ${cp.checkpoint} (${cp.reason})` : `no checkpoint: ${cp.reason}`}${endNote}`,
         output: null,
-        ...(imported.transcript ? { transcript: imported.transcript } : {}),
+        ...(imported.transcript ? { transcripts: [imported.transcript] } : {}),
         ...(tell ? { tell } : {}),
       };
     }

@@ -43,6 +43,9 @@ export interface TranscriptSeen {
   ended?: true;
 }
 
+/** A transcript a hook read to where it stops, as the hook log keeps it. */
+export type TranscriptRead = Omit<TranscriptSeen, 'at'> & { path: string };
+
 /**
  * A short key of a Stop's `last_assistant_message`: a Stop whose transcript has not grown still has news when its
  * last message is another (the transcript's last lines not flushed yet).
