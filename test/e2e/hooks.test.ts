@@ -456,6 +456,84 @@ describe('an older TodoWrite whose hook never reached Baton', () => {
   });
 });
 
+describe('an older TaskUpdate whose hook never reached Baton', () => {
+  it("does not set its task's status back when the import at Stop replays it", async () => {
+    const { repo, baton, status } = workspace();
+    const at = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    const call = (id: string, name: string, input: unknown, result: string, minutes: number) =>
+      claudeTool(id, name, input, result).map((l) =>
+        JSON.stringify({ ...JSON.parse(l), sessionId: 'S1', timestamp: at(minutes) }),
+      );
+    const create = (n: string, subject: string, minutes: number) =>
+      call(
+        `toolu-c${n}`,
+        'TaskCreate',
+        { subject, description: '' },
+        `Task #${n} created successfully: ${subject}`,
+        minutes,
+      );
+    const update = (n: string, status: string, minutes: number) =>
+      call(
+        `toolu-u${n}-${minutes}`,
+        'TaskUpdate',
+        { taskId: n, status },
+        `Updated task #${n} status`,
+        minutes,
+      );
+    const transcript = join(tempDir('baton-tr-'), 'session.jsonl');
+    writeLines(transcript, [
+      JSON.stringify({
+        type: 'user',
+        sessionId: 'S1',
+        timestamp: at(7),
+        message: { role: 'user', content: 'Add mul and a test' },
+      }),
+      ...create('1', 'Write mul', 6),
+      ...update('1', 'in_progress', 5),
+      // the hooks of these two failed or timed out: Baton never saw them
+      ...update('1', 'completed', 4),
+      // (its test failed: the agent took the task up again)
+      ...update('1', 'in_progress', 3),
+      ...create('2', 'Add a test', 2.5),
+      ...update('2', 'in_progress', 2),
+      ...update('2', 'completed', 1),
+    ]);
+    const hook = (event: string, fields: Record<string, unknown>) =>
+      baton(
+        ['hook', event],
+        JSON.stringify({
+          session_id: 'S1',
+          cwd: repo,
+          hook_event_name: event,
+          transcript_path: transcript,
+          ...fields,
+        }),
+      );
+    const seen = (id: string, name: string, input: Record<string, unknown>, response: unknown) =>
+      hook('PostToolUse', { tool_name: name, tool_input: input, tool_response: response, tool_use_id: id });
+    await seen('toolu-c1', 'TaskCreate', { subject: 'Write mul', description: '' }, { task: { id: '1' } });
+    await seen('toolu-u1-5', 'TaskUpdate', { taskId: '1', status: 'in_progress' }, {});
+    await seen('toolu-u1-3', 'TaskUpdate', { taskId: '1', status: 'in_progress' }, {});
+    await seen('toolu-c2', 'TaskCreate', { subject: 'Add a test', description: '' }, { task: { id: '2' } });
+    await seen('toolu-u2-1', 'TaskUpdate', { taskId: '2', status: 'completed' }, {});
+    const tasks = async () =>
+      (await status()).tasks.map((t: { id: string; status: string }) => [t.id, t.status]);
+    expect(await tasks()).toEqual([
+      ['T1', 'in_progress'],
+      ['T2', 'done'],
+    ]);
+    const stop = await hook('Stop', { stop_hook_active: false });
+    expect(stop.code).toBe(0);
+    // the replayed updates are older than the newest of their task: T1 is not done, T2 not started again
+    expect(stop.stderr).not.toMatch(/completed T1|started T2/);
+    expect(await tasks()).toEqual([
+      ['T1', 'in_progress'],
+      ['T2', 'done'],
+    ]);
+    expect((await status()).next_task?.id).toBe('T1');
+  });
+});
+
 describe('a pause asked for while the agent works through its own task list', () => {
   it('takes effect at the boundary the list reaches, tells the user, and the next prompt resumes', async () => {
     const { repo, baton, status } = workspace();

@@ -252,6 +252,41 @@ describe('syncing the agent list into the task graph', () => {
     expect(foldEvents(d.events).state).toEqual(d.state);
   });
 
+  it("keeps each task's newest change: an older TaskUpdate read after it (its hook never came) sets no status back", () => {
+    const d = workflow();
+    const call = (tool: string, id: string, input: Record<string, unknown>, t: string): AgentTaskCall => ({
+      tool,
+      id,
+      input,
+      at: `2026-01-19T04:3${t}Z`,
+      ...(tool === 'TaskCreate' ? { result: { task: { id: String(input.n) } } } : {}),
+    });
+    const create = (n: number, subject: string, t: string) => call('TaskCreate', `c${n}`, { n, subject }, t);
+    const update = (n: number, status: string, t: string, more: Record<string, unknown> = {}) =>
+      call('TaskUpdate', `u${n}-${t}`, { taskId: String(n), status, ...more }, t);
+    const item = (key: string) => d.state.agent_tasks?.['claude-code']?.items.find((it) => it.key === key);
+    // the hooks that came
+    syncAgentTasks(d, 'claude-code', [create(1, 'Write mul', '0:00'), create(2, 'Add a test', '0:10')]);
+    syncAgentTasks(d, 'claude-code', [update(1, 'completed', '1:00'), update(2, 'in_progress', '1:10')]);
+    // the import replays the older updates whose hooks never came, in the agent's order
+    const none = { added: [], started: [], completed: [], skipped: [], linked: [] };
+    expect(
+      syncAgentTasks(d, 'claude-code', [
+        update(1, 'in_progress', '0:30'),
+        update(2, 'deleted', '0:40'),
+        update(2, 'pending', '0:50', { addBlockedBy: ['1'] }),
+      ]),
+    ).toEqual({ ...none, linked: ['T2'] });
+    expect(statuses(d)).toEqual({ 'Write mul': 'done', 'Add a test': 'in_progress' });
+    expect(item('task:1')?.status).toBe('completed');
+    // an older update's links still hold: they add up, whatever the order
+    expect(item('task:2')).toMatchObject({ status: 'in_progress', blocked_by: ['1'] });
+    // a newer one applies
+    syncAgentTasks(d, 'claude-code', [update(2, 'completed', '2:00')]);
+    expect(statuses(d)).toEqual({ 'Write mul': 'done', 'Add a test': 'done' });
+    expect(foldEvents(d.events).state).toEqual(d.state);
+  });
+
   it('links tasks the agent made wait for others after adding them, never into a cycle; a restarted task drops its old note', () => {
     const d = workflow();
     const create = (id: string, subject: string): AgentTaskCall => ({

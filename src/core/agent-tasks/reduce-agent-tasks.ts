@@ -113,6 +113,14 @@ function nextTaskNumber(items: readonly AgentTaskItem[]): string {
   return String(max + 1);
 }
 
+/** The item a TaskUpdate changes (`task:<id>`), from its input; null for other calls or an update naming none. */
+export function updatedKey(call: AgentTaskCall): string | null {
+  if (call.tool !== 'TaskUpdate') return null;
+  const input = inputObject(call.input);
+  const id = text(input?.taskId) ?? text(input?.id);
+  return id ? `task:${id}` : null;
+}
+
 function applyOne(items: AgentTaskItem[], call: AgentTaskCall): AgentTaskItem[] {
   const input = inputObject(call.input);
   if (!input) return items;
@@ -146,9 +154,8 @@ function applyOne(items: AgentTaskItem[], call: AgentTaskCall): AgentTaskItem[] 
       ];
     }
     case 'TaskUpdate': {
-      const id = text(input.taskId) ?? text(input.id);
-      if (!id) return items;
-      const key = `task:${id}`;
+      const key = updatedKey(call);
+      if (!key) return items;
       const status = input.status === undefined ? null : normalizeAgentStatus(input.status);
       if (status === 'deleted') return items.filter((it) => it.key !== key);
       const found = items.find((it) => it.key === key);

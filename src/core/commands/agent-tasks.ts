@@ -1,5 +1,10 @@
-import { isAgentTaskTool, isWholeListTool, type AgentTaskCall } from '../agent-tasks/agent-task-calls.js';
-import { applyAgentTaskCalls, bestMatch } from '../agent-tasks/reduce-agent-tasks.js';
+import {
+  inputObject,
+  isAgentTaskTool,
+  isWholeListTool,
+  type AgentTaskCall,
+} from '../agent-tasks/agent-task-calls.js';
+import { applyAgentTaskCalls, bestMatch, updatedKey } from '../agent-tasks/reduce-agent-tasks.js';
 import type { Draft } from '../draft.js';
 import { invalidTransition } from '../errors.js';
 import type { AgentTaskItem, AgentTaskSource } from '../schemas/agent-tasks.js';
@@ -52,6 +57,33 @@ const same = (a: readonly AgentTaskItem[], b: readonly AgentTaskItem[]) =>
 /** When the agent made a call (a transcript's time, or the hook's that saw it), when it says one. */
 const timeOf = (call: AgentTaskCall): string | null =>
   call.at && !Number.isNaN(Date.parse(call.at)) ? new Date(call.at).toISOString() : null;
+
+/**
+ * A TaskUpdate the agent made before the newest change of its task (its hook never came, and the import replays it
+ * after a later call's hook): what it set is taken as seen, not applied; only its links, which add up in any order,
+ * still apply.
+ */
+function unlessOvertaken(items: readonly AgentTaskItem[], call: AgentTaskCall, made: string | null) {
+  const key = updatedKey(call);
+  const changed = key ? items.find((it) => it.key === key)?.changed_at : undefined;
+  if (!key || made === null || !changed || Date.parse(made) >= Date.parse(changed)) return call;
+  const links = inputObject(call.input)?.addBlockedBy;
+  return { ...call, input: { taskId: key.slice('task:'.length), ...(links ? { addBlockedBy: links } : {}) } };
+}
+
+/** The items a call changed (status, words, form), stamped with when the agent made it. */
+const stamped = (before: readonly AgentTaskItem[], after: AgentTaskItem[], made: string | null) =>
+  made === null
+    ? after
+    : after.map((it) => {
+        const was = before.find((b) => b.key === it.key);
+        const changed =
+          !was ||
+          was.status !== it.status ||
+          was.content !== it.content ||
+          was.active_form !== it.active_form;
+        return changed ? { ...it, changed_at: made } : it;
+      });
 
 /** Applies one call: maps new items to tasks (adding them), lets statuses follow, skips removed items' tasks. */
 function step(
@@ -171,7 +203,8 @@ function step(
  * completed), and skips the task of an item the agent removed (never deletes it). Calls already applied (same id)
  * and calls that change nothing write no event. The newest list wins, whatever order the hook and the transcript
  * import bring the calls in: a whole list (TodoWrite, update_plan) the agent made before the newest call applied (its
- * hook never reached Baton, and the import replays it after a later call's hook) is taken as seen, not applied.
+ * hook never reached Baton, and the import replays it after a later call's hook) is taken as seen, not applied, and so
+ * is what a TaskUpdate made before the newest change of its task set (its links still apply).
  */
 export function syncAgentTasks(
   d: Draft,
@@ -210,7 +243,7 @@ export function syncAgentTasks(
     const made = timeOf(call);
     const older = made !== null && syncedAt !== null && Date.parse(made) < Date.parse(syncedAt);
     if (older && isWholeListTool(call.tool)) continue;
-    items = step(d, source, items, call, out, git);
+    items = stamped(items, step(d, source, items, unlessOvertaken(items, call, made), out, git), made);
     if (made !== null && (syncedAt === null || !older)) syncedAt = made;
   }
   if (newIds.length || !same(items, before.items))

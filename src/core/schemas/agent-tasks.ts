@@ -18,6 +18,11 @@ export const AgentTaskItem = z.object({
   /** The agent's ids of the items this one waits for (TaskUpdate addBlockedBy). */
   blocked_by: z.array(z.string()),
   task_id: z.string().nullable(),
+  /**
+   * When the agent made the newest call that changed it (its status, words or form; the transcript's time, or the
+   * hook's): an older TaskUpdate read later does not set it back. Absent before it was kept, or without a time.
+   */
+  changed_at: z.string().optional(),
 });
 export type AgentTaskItem = z.infer<typeof AgentTaskItem>;
 
