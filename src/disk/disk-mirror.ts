@@ -286,7 +286,7 @@ export class DiskMirror {
 
   /** Rewrites this workflow's line of `sessions.json` under the registry's lock (see `updateRegistry`). */
   updateRegistry(state: WorkflowState): void {
-    updateRegistry(registryPath(this.runsDirOf(state.worktree)), state);
+    updateRegistry(registryPath(this.runsDirOf(state.worktree)), state, this.now());
   }
 
   /** On start: every workflow of the database whose run folder lags it is brought up to date. */

@@ -11,7 +11,7 @@ import { registryEntry, type RegistryEntry } from './run-documents.js';
  * processes update it (a CLI beside a server, agents' hooks), so the read-modify-write cycle runs under a lock
  * file beside it (`sessions.json.lock`, see `withLock`), and the file itself is replaced atomically.
  */
-export function updateRegistry(path: string, state: WorkflowState): void {
+export function updateRegistry(path: string, state: WorkflowState, now: string): void {
   mkdirSync(dirname(path), { recursive: true });
   withLock(`${path}.lock`, () => {
     const current = readJsonFile(path);
@@ -19,7 +19,7 @@ export function updateRegistry(path: string, state: WorkflowState): void {
     const others = (Array.isArray(sessions) ? (sessions as RegistryEntry[]) : []).filter(
       (s) => s && typeof s === 'object' && s.id !== state.id,
     );
-    const all = [...others, registryEntry(state)].sort((a, b) =>
+    const all = [...others, registryEntry(state, now)].sort((a, b) =>
       String(a.created_at).localeCompare(String(b.created_at)),
     );
     const active = [...all].sort((a, b) => String(b.updated_at).localeCompare(String(a.updated_at)))[0];

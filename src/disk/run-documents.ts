@@ -1,7 +1,7 @@
 import {
   lanesOf,
   recoveryOptions,
-  isResumable,
+  resumability,
   taskCounts,
   workflowMode,
   workflowPhase,
@@ -107,8 +107,11 @@ export const liveStateDoc = (s: WorkflowState, now: string, trigger: 'action' | 
 /** The Go Team recovery metadata, written while the workflow is interrupted. */
 export const recoveryDoc = (s: WorkflowState) => recoveryOptions(s, s.updated_at);
 
-/** One line of the registry (`sessions.json`), the Go Team session registry's shape. */
-export function registryEntry(s: WorkflowState) {
+/**
+ * One line of the registry (`sessions.json`), the Go Team session registry's shape; whether it is resumable as
+ * `baton sessions` says it at `now` (`resumability`).
+ */
+export function registryEntry(s: WorkflowState, now: string) {
   const c = taskCounts(s.tasks);
   const last = s.checkpoints[s.checkpoints.length - 1];
   return {
@@ -127,7 +130,7 @@ export function registryEntry(s: WorkflowState) {
       percentage: c.total ? Math.round((c.done / c.total) * 100) : 0,
     },
     git_branch: s.git_start?.branch ?? null,
-    resumable: isResumable(s.status),
+    ...resumability(s, now),
     worktree: s.worktree,
   };
 }

@@ -211,10 +211,14 @@ export class BatonService {
     }
   }
 
+  /** The service's clock (the options' in tests). */
+  private now(): string {
+    return (this.options.now?.() ?? new Date()).toISOString();
+  }
+
   private overdue(s: WorkflowState): boolean {
     if (!s.pause_requested) return false;
-    const now = (this.options.now?.() ?? new Date()).toISOString();
-    return pauseOverdue(s, now, this.options.pauseTimeoutMs).overdue;
+    return pauseOverdue(s, this.now(), this.options.pauseTimeoutMs).overdue;
   }
 
   /** A requested pause that waited longer than the pause timeout for its task boundary is forced, with a warning. */
@@ -284,7 +288,7 @@ export class BatonService {
     const n = sessionNumber ?? s.session_count;
     const older = s.sessions.some((x) => x.number === n) ? null : await olderSession(this.store, s, n);
     const next = await nextStep(this.store, s);
-    return sessionStatus(s, sessionNumber, rows, (r) => this.agentGone(r), older, next);
+    return sessionStatus(s, this.now(), sessionNumber, rows, (r) => this.agentGone(r), older, next);
   }
 
   /** Every session, oldest first: the state's recent ones and the older ones from their records. */
@@ -295,7 +299,7 @@ export class BatonService {
     const next = await nextStep(this.store, s);
     return {
       workflow_id: s.id,
-      sessions: sessionTimeline(s, rows, (r) => this.agentGone(r), older, next),
+      sessions: sessionTimeline(s, this.now(), rows, (r) => this.agentGone(r), older, next),
     };
   }
 

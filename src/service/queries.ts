@@ -11,8 +11,7 @@ import {
   withTasks,
   taskCounts,
   isResumable,
-  resumableBy,
-  agentLabel,
+  resumability,
   isTerminal,
   contextUsage,
   workflowUsage,
@@ -402,14 +401,13 @@ export class Queries {
 
   /**
    * The Go Team sessions table: every workflow with its step, status and whether it can be resumed, and how: by a
-   * resume, or by the next session of the agent whose hooks follow it (`resumableBy`).
+   * resume, or by the next session of the agent whose hooks follow it (`resumability`).
    */
   async sessions() {
     const all = await this.store.listWorkflows();
     const now = this.now();
     return all.map((s) => {
       const c = taskCounts(s.tasks);
-      const by = resumableBy(s, now);
       return {
         id: s.id,
         topic: s.title,
@@ -417,21 +415,13 @@ export class Queries {
         step: `${c.done}/${c.total}`,
         progress: c.total ? Math.round((c.done / c.total) * 100) : 0,
         sessions: s.session_count,
-        resumable: by !== null,
-        /** `resume`: `baton resume` (the dashboard's Resume); `next_session`: the agent's next session continues it. */
-        resume_by: by,
-        /** Who goes on with it when a resume does not (`next_session`): "the next Codex session in its worktree". */
-        continued_by: by === 'next_session' ? nextSessionOf(s) : null,
+        ...resumability(s, now),
         worktree: s.worktree,
         updated_at: s.updated_at,
       };
     });
   }
 }
-
-/** The session that goes on with a workflow an agent's hooks follow, in words. */
-const nextSessionOf = (s: WorkflowState) =>
-  `the next ${agentLabel(s.sessions.at(-1)?.agent?.name ?? 'agent')} session in its worktree`;
 
 /** What `status` shows of a workflow (the route's `WorkflowStatus` schema). */
 export type StatusView = Awaited<ReturnType<Queries['status']>>;

@@ -5,6 +5,8 @@ import { executorRow } from '../../test/conformance/executor-cases.js';
 import type { WorkflowState } from '../core/index.js';
 import { sessionStatus, sessionTimeline } from './session-status.js';
 
+const now = new Date().toISOString();
+
 /** The state as a second session opened (after a crash or /clear) finds it: the first one ended. */
 function secondSession(one: WorkflowState): WorkflowState {
   const first = one.sessions[0]!;
@@ -36,7 +38,7 @@ describe('sessionStatus', () => {
   it('derives running, resumable and superseded sessions from the folded state', async () => {
     const { s, w } = await twoTasks();
     const ref = { workflowId: w.id };
-    expect(sessionStatus((await s.startTask(ref, 'A')).state)).toMatchObject({
+    expect(sessionStatus((await s.startTask(ref, 'A')).state, now)).toMatchObject({
       state: 'running',
       is_agent_running: true,
       needs_resume: false,
@@ -45,7 +47,7 @@ describe('sessionStatus', () => {
       executor_status: null,
     });
     const paused = (await s.pause(ref, { reason: 'x', force: true })).state;
-    expect(sessionStatus(paused)).toMatchObject({
+    expect(sessionStatus(paused, now)).toMatchObject({
       state: 'paused',
       is_resumable: true,
       needs_resume: true,
@@ -53,11 +55,11 @@ describe('sessionStatus', () => {
     });
     await s.resume(ref);
     const abandoned = (await s.abandon(ref)).state;
-    expect(sessionTimeline(abandoned).map((x) => [x.session_number, x.state, x.resume_reason])).toEqual([
+    expect(sessionTimeline(abandoned, now).map((x) => [x.session_number, x.state, x.resume_reason])).toEqual([
       [1, 'ended', 'superseded'],
       [2, 'ended', 'not_resumable'],
     ]);
-    expect(() => sessionStatus(abandoned, 9)).toThrow(/no session 9/);
+    expect(() => sessionStatus(abandoned, now, 9)).toThrow(/no session 9/);
     await s.store.close();
   });
 
@@ -66,8 +68,8 @@ describe('sessionStatus', () => {
     const w = await s.create({ title: 't', tasks: [{ id: 'A', title: 'a' }], worktree: tempDir() });
     const one = (await s.startTask({ workflowId: w.id }, 'A')).state;
     const two = secondSession(one);
-    expect(sessionStatus(two).task_id).toBe('A');
-    expect(sessionStatus(two, 1).task_id).toBe('A');
+    expect(sessionStatus(two, now).task_id).toBe('A');
+    expect(sessionStatus(two, now, 1).task_id).toBe('A');
     await s.store.close();
   });
 
@@ -79,8 +81,8 @@ describe('sessionStatus', () => {
       ...one,
       tasks: one.tasks.map((t) => (t.id === 'B' ? { ...t, status: 'in_progress', session_number: 2 } : t)),
     });
-    expect(sessionStatus(two).task_id).toBe('B');
-    expect(sessionStatus(two, 1).task_id).toBe('A');
+    expect(sessionStatus(two, now).task_id).toBe('B');
+    expect(sessionStatus(two, now, 1).task_id).toBe('A');
     await s.store.close();
   });
 
@@ -89,7 +91,7 @@ describe('sessionStatus', () => {
     const w = await s.create({ title: 't', tasks: [{ id: 'A', title: 'a' }], worktree: tempDir() });
     const state = (await s.startTask({ workflowId: w.id }, 'A')).state;
     const row = executorRow('ex-1', { workflow_id: w.id, execution_id: 'exec-9', status: 'ready' });
-    expect(sessionStatus(state, undefined, [row])).toMatchObject({
+    expect(sessionStatus(state, now, undefined, [row])).toMatchObject({
       is_agent_running: true,
       executor_status: 'ready',
       agent_execution_id: 'exec-9',
@@ -97,8 +99,8 @@ describe('sessionStatus', () => {
       agent_profile_id: 'claude-code',
     });
     const waiting = { ...row, session_state: 'waiting_for_input' as const };
-    expect(sessionStatus(state, undefined, [waiting]).is_agent_running).toBe(false);
+    expect(sessionStatus(state, now, undefined, [waiting]).is_agent_running).toBe(false);
     const other = { ...row, workflow_id: 'wf-other' };
-    expect(sessionStatus(state, undefined, [other]).executor_status).toBeNull();
+    expect(sessionStatus(state, now, undefined, [other]).executor_status).toBeNull();
   });
 });

@@ -2,11 +2,13 @@ import {
   isResumable,
   notRunningNote,
   notFound,
+  resumability,
   type NextStep,
   type SessionInfo,
   type WorkflowState,
 } from '../core/index.js';
 import { agentLabel } from '../core/agent-label.js';
+import { turnUnderWay } from '../core/agent-turn.js';
 import type { ExecutorRow } from '../storage/executor-registry.js';
 
 /** Why a session is not running: the session-resumption design's `resume_reason`. */
@@ -21,10 +23,13 @@ export type SessionState = 'running' | 'paused' | 'interrupted' | 'open' | 'ende
  * `agent_execution_id`, `runtime`, `agent_profile_id` and `is_agent_running` (the row's session is running). A
  * session without a row (an agent reporting through hooks or the API) counts as running when it is the workflow's
  * open session and the workflow is in progress, unless Baton's own driver runs the workflow and none holds it now
- * (`next`: then the note says what goes on with it).
+ * (`next`: then the note says what goes on with it), or an agent's hooks follow it and no turn of that agent is under
+ * way (it was quit, or waits for its user: Codex sends no SessionEnd). Whether and how it goes on is what `baton
+ * sessions` says at `now` (`resumability`).
  */
 export function sessionStatus(
   s: WorkflowState,
+  now: string,
   sessionNumber = s.session_count,
   executors: readonly ExecutorRow[] = [],
   agentGone: (row: ExecutorRow) => boolean = () => false,
@@ -43,6 +48,8 @@ export function sessionStatus(
   const latest = sessionNumber === s.session_count;
   const row = executors.find((r) => r.workflow_id === s.id && r.session_number === sessionNumber) ?? null;
   const open = latest && info.ended_at === null && s.status === 'in_progress';
+  // A session the hooks follow is at work while its agent's turn is: after it, its agent was quit or waits for its user.
+  const hooked = !row && open && !!info.agent && !turnUnderWay(s);
   // An agent whose process is verifiably gone is never reported running, whatever its row still says; nor is one
   // never launched into the open session of a workflow whose driver is not there to launch it.
   const running = row
@@ -50,9 +57,10 @@ export function sessionStatus(
       row.session_state === 'running' &&
       (row.status === 'starting' || row.status === 'ready') &&
       !agentGone(row)
-    : open && !next;
+    : open && !next && !hooked;
   const idle = latest && !running ? next : null;
-  const resumable = latest && isResumable(s.status);
+  const goesOn = latest ? resumability(s, now) : { resumable: false, resume_by: null, continued_by: null };
+  const resumable = goesOn.resumable;
   // the session's own task under way, else (for the latest session) one an earlier session started and left
   const underWay = s.tasks.filter((t) => t.status === 'in_progress');
   const current =
@@ -68,7 +76,7 @@ export function sessionStatus(
     ? null
     : !latest
       ? 'superseded'
-      : resumable || idle
+      : resumable || idle || hooked
         ? 'agent_not_running'
         : 'not_resumable';
   const agent = info.agent ? { name: info.agent.name, session_id: info.agent.session_id } : null;
@@ -76,7 +84,9 @@ export function sessionStatus(
   const runningNote = !running
     ? idle
       ? notRunningNote(idle)
-      : 'no'
+      : hooked && agent
+        ? `no turn under way (${agentLabel(agent.name)} session ${agent.session_id}: quit, or waiting for its user)${goesOn.continued_by ? `; ${goesOn.continued_by} goes on with it` : ''}`
+        : 'no'
     : row
       ? 'yes'
       : agent
@@ -106,7 +116,10 @@ export function sessionStatus(
     /** The agent session a hook tied to this one (its name and id), null when none reported itself. */
     agent_session: agent,
     is_resumable: resumable,
-    needs_resume: !running && resumable,
+    /** A resume is what it needs (`baton resume`, the dashboard's Resume), not the agent's next session. */
+    needs_resume: !running && goesOn.resume_by === 'resume',
+    resume_by: goesOn.resume_by,
+    continued_by: goesOn.continued_by,
     resume_reason: reason,
     worktree_path: s.worktree,
     worktree_branch: s.git_start?.branch ?? null,
@@ -120,6 +133,7 @@ export type SessionStatus = ReturnType<typeof sessionStatus>;
  */
 export const sessionTimeline = (
   s: WorkflowState,
+  now: string,
   executors: readonly ExecutorRow[] = [],
   agentGone: (row: ExecutorRow) => boolean = () => false,
   older: readonly SessionInfo[] = [],
@@ -127,5 +141,5 @@ export const sessionTimeline = (
 ) => {
   const held = new Set(s.sessions.map((x) => x.number));
   const all = [...older.filter((x) => !held.has(x.number)), ...s.sessions];
-  return all.map((x) => sessionStatus(s, x.number, executors, agentGone, x, next));
+  return all.map((x) => sessionStatus(s, now, x.number, executors, agentGone, x, next));
 };

@@ -13,6 +13,7 @@ for (let k = 0; k < Number(times); k++) {
     created_at: at,
     updated_at: at,
     tasks: [],
+    sessions: [],
     checkpoints: [],
     git_start: null,
     worktree: '/',

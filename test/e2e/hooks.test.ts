@@ -66,9 +66,9 @@ describe('baton hook <event> on a workflow made with baton create', () => {
     let s = await status();
     expect(s.workflow).toMatchObject({ status: 'in_progress', session_count: 2 });
     expect(s.handoff).toMatchObject({ acknowledged_via: 'hook', loaded_latest: true });
-    // the agent reported itself: the session says whose it is
+    // the agent reported itself: the session says whose it is (no turn of it under way yet: it waits for its user)
     expect((await baton(['session-status'])).stdout).toMatch(
-      /agent running: yes \(Claude Code session \S+, reported by its hooks\)/,
+      /agent running: no turn under way \(Claude Code session \S+: quit, or waiting for its user\)/,
     );
 
     await baton(['task', 'start', 'B']);
@@ -955,8 +955,21 @@ describe('Codex hooks', () => {
     const rows = async () => (await baton(['sessions', '--json'])).json<{ sessions: Row[] }>().sessions;
     await codex('SessionStart', { source: 'startup' });
     await codex('UserPromptSubmit', { prompt: 'Add a retry to the uploader' });
+    // the registry agents and statuslines read (sessions.json), and `baton session-status`, say what `baton sessions` says
+    const registry = () =>
+      (JSON.parse(readFileSync(join(repo, '.baton', 'sessions.json'), 'utf8')) as { sessions: Row[] })
+        .sessions;
+    const sessionStatus = async () =>
+      (await baton(['session-status', '--json'])).json<Record<string, unknown>>();
     // the agent is at work on the request: nothing to resume
     expect(await rows()).toEqual([expect.objectContaining({ resumable: false, resume_by: null })]);
+    expect(registry()).toEqual([expect.objectContaining({ resumable: false, resume_by: null })]);
+    expect(await sessionStatus()).toMatchObject({
+      state: 'running',
+      is_agent_running: true,
+      agent_running_note: `yes (Codex session ${id}, reported by its hooks)`,
+      is_resumable: false,
+    });
     const said = 'The retry is in; its test is next.';
     appendFileSync(rollout, `${line('event_msg', { type: 'agent_message', message: said })}\n`);
     expect((await codex('Stop', { stop_hook_active: false, last_assistant_message: said })).code).toBe(0);
@@ -977,5 +990,27 @@ describe('Codex hooks', () => {
     const resume = await baton(['resume']);
     expect(resume.code).toBe(3);
     expect(resume.stderr).toContain('the next Codex session in this worktree continues it with its briefing');
+    expect(registry()).toEqual([
+      expect.objectContaining({
+        id: row?.id,
+        resumable: true,
+        resume_by: 'next_session',
+        continued_by: 'the next Codex session in its worktree',
+      }),
+    ]);
+    const ss = await sessionStatus();
+    expect(ss).toMatchObject({
+      state: 'open',
+      is_agent_running: false,
+      is_resumable: true,
+      // nothing for `baton resume` to do
+      needs_resume: false,
+      resume_reason: 'agent_not_running',
+      resume_by: 'next_session',
+      continued_by: 'the next Codex session in its worktree',
+    });
+    expect(ss.agent_running_note).toBe(
+      `no turn under way (Codex session ${id}: quit, or waiting for its user); the next Codex session in its worktree goes on with it`,
+    );
   });
 });

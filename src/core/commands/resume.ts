@@ -134,6 +134,24 @@ export function resumableBy(s: WorkflowState, now: string): 'resume' | 'next_ses
   return finishedWork(s, now, { [agent.session_id]: 'its agent was quit' }) === null ? 'next_session' : null;
 }
 
+/**
+ * Whether and how a workflow goes on, as every surface says it (`baton sessions` and the dashboard, `baton
+ * session-status`, the registry `sessions.json`): `resumableBy`, and for `next_session` who goes on with it, in words.
+ */
+export function resumability(s: WorkflowState, now: string) {
+  const by = resumableBy(s, now);
+  return {
+    resumable: by !== null,
+    /** `resume`: `baton resume` (the dashboard's Resume); `next_session`: the agent's next session continues it. */
+    resume_by: by,
+    /** Who goes on with it when a resume does not (`next_session`): "the next Codex session in its worktree". */
+    continued_by:
+      by === 'next_session'
+        ? `the next ${agentLabel(s.sessions.at(-1)?.agent?.name ?? 'agent')} session in its worktree`
+        : null,
+  };
+}
+
 function assertResumable(d: Draft, action: string) {
   const s = d.state;
   if (!isResumable(s.status)) {

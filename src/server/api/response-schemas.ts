@@ -192,6 +192,9 @@ export const SessionStatus = z
     agent_session: z.object({ name: z.string(), session_id: z.string() }).nullable(),
     is_resumable: z.boolean(),
     needs_resume: z.boolean(),
+    /** How it goes on, as `baton sessions` says it: `resume`, or `next_session` of the agent its hooks follow. */
+    resume_by: z.enum(['resume', 'next_session']).nullable(),
+    continued_by: z.string().nullable(),
     resume_reason: z.enum(['agent_not_running', 'not_resumable', 'superseded']).nullable(),
     worktree_path: z.string(),
     worktree_branch: z.string().nullable(),
