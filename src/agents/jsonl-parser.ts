@@ -21,6 +21,7 @@ export abstract class JsonlParser {
       format,
       options.maxTextLength,
       state.success ? state.data.builder : undefined,
+      options.countedElsewhere,
     );
     this.carried = state.success ? state.data.format : undefined;
     this.buffer = new LineBuffer(options.startLine ?? 0);

@@ -26,7 +26,10 @@ export const BuilderState = z.object({
   reported_totals: CallUsage.nullable(),
   closed_sums: CallUsage,
   closed_calls: count,
-  open_call: z.object({ id: z.string(), usage: CallUsage }).nullable(),
+  /** `copied`: a copy of a call another transcript counted (a fork's first lines), not counted here. */
+  open_call: z.object({ id: z.string(), usage: CallUsage, copied: z.boolean().optional() }).nullable(),
+  /** The latest main-chain calls (`callKey`), for another transcript of the workflow to know its copies by. */
+  recent_calls: z.array(z.string()).default([]),
   context_tokens: z.number().nullable(),
   peak_context_tokens: z.number().nullable(),
   side_context_tokens: z.number().nullable(),
@@ -73,3 +76,13 @@ export const ParserState = z.object({
   format: z.unknown().optional(),
 });
 export type ParserState = z.infer<typeof ParserState>;
+
+/**
+ * The latest model calls a transcript's parse state names (`callKey`s): another transcript of the same workflow that
+ * holds them holds copies (a forked conversation), counted once. Nothing for a state that does not parse.
+ */
+export function recentCallsOf(state: unknown): string[] {
+  const parsed = ParserState.safeParse(state);
+  const builder = parsed.success ? BuilderState.safeParse(parsed.data.builder) : null;
+  return builder?.success ? builder.data.recent_calls : [];
+}

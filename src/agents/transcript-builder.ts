@@ -72,11 +72,19 @@ export function cutMiddle(text: string, max: number): string {
   return `${text.slice(0, head)}\n[... ${text.length - max} characters cut ...]\n${middle}${text.slice(-tail)}`;
 }
 
+/** How many of a transcript's latest model calls its state names, for other transcripts to find their copies. */
+export const RECENT_CALLS_KEPT = 16;
+
+/** A model call's id as states keep it: its last characters, random enough to tell calls apart. */
+export const callKey = (id: string): string => id.slice(-12);
+
 /**
  * Accumulates what the format parsers find. Usage is recorded per model call id: a call written as several lines
- * (one per content block, each repeating a provisional usage) counts once, with the largest values seen. Everything
- * a later parse of the same transcript needs (usage so far, open tool calls, the current context) is exported by
- * `state()` and taken back by the constructor, so a transcript can be read in pieces.
+ * (one per content block, each repeating a provisional usage) counts once, with the largest values seen. So does a
+ * call another transcript of the workflow counted (`countedElsewhere`): a conversation forked with
+ * `claude --resume <id> --fork-session` starts with copies of its parent's lines, and a copy is not a second call.
+ * Everything a later parse of the same transcript needs (usage so far, open tool calls, the current context, its
+ * latest calls) is exported by `state()` and taken back by the constructor, so a transcript can be read in pieces.
  */
 export class TranscriptBuilder {
   sessionId: string | null = null;
@@ -97,6 +105,15 @@ export class TranscriptBuilder {
   private readonly skipped: SkippedLine[] = [];
   private readonly compactions: Compaction[] = [];
   private readonly calls = new Map<string, CallUsage>();
+  /** The calls first seen in this piece (not the open call carried over), with where they were made. */
+  private readonly pieceCalls = new Map<string, { sidechain: boolean; copyable: boolean }>();
+  /** Calls read that another transcript of the workflow counted, before this piece or in it (never counted here). */
+  private readonly copied = new Set<string>();
+  /** The keys (`callKey`) of the latest main-chain calls with an id a copy keeps, oldest first. */
+  private recentCalls: string[] = [];
+  /** The model call read last, and the tool calls each call of this piece made (a copy's are not counted either). */
+  private lastCall: string | null = null;
+  private readonly toolsOf = new Map<string, number>();
   private readonly toolCalls = new Map<string, { name: string | null; input: unknown }>();
   private readonly background = new Map<string, string>();
   /** Calls of earlier pieces, already summed: only the latest call can still grow (its lines may continue). */
@@ -117,6 +134,8 @@ export class TranscriptBuilder {
     readonly format: TranscriptFormat,
     private readonly maxTextLength = 4000,
     state?: unknown,
+    /** The keys (`callKey`) of calls other transcripts of the workflow counted (see `recentCallsOf`). */
+    private readonly countedElsewhere: ReadonlySet<string> = new Set(),
   ) {
     const s = BuilderState.safeParse(state);
     if (state !== undefined && s.success) this.restore(s.data);
@@ -140,6 +159,7 @@ export class TranscriptBuilder {
     let tool = input.tool ?? null;
     if (tool && input.kind === 'tool_call') {
       this.toolCallCount += 1;
+      if (this.lastCall !== null) this.toolsOf.set(this.lastCall, (this.toolsOf.get(this.lastCall) ?? 0) + 1);
       if (tool.id) this.toolCalls.set(tool.id, { name: tool.name, input: tool.input });
     }
     if (tool && input.kind === 'tool_result' && tool.id) {
@@ -199,11 +219,25 @@ export class TranscriptBuilder {
 
   /**
    * Record the usage of one model call. `id` identifies the call (message id / request id); repeated ids keep the
-   * maximum of each count. Main-chain calls update the current context size.
+   * maximum of each count. Main-chain calls update the current context size. `copyable`: the id is the model
+   * API's own (Claude Code's message id), which a copy of the line in another file keeps.
    */
-  usage(id: string | null, usage: CallUsage, options: { sidechain?: boolean } = {}): void {
+  usage(
+    id: string | null,
+    usage: CallUsage,
+    options: { sidechain?: boolean; copyable?: boolean } = {},
+  ): void {
     const key = id ?? `anonymous-${(this.anonymousCalls += 1)}`;
     const prev = this.calls.get(key);
+    this.lastCall = key;
+    const copyable = id !== null && (options.copyable ?? false);
+    if (!prev) {
+      this.pieceCalls.set(key, { sidechain: options.sidechain ?? false, copyable });
+      if (copyable && !options.sidechain)
+        this.recentCalls = [...this.recentCalls.filter((k) => k !== callKey(key)), callKey(key)].slice(
+          -RECENT_CALLS_KEPT,
+        );
+    }
     const merged: CallUsage = prev
       ? {
           input_tokens: Math.max(prev.input_tokens, usage.input_tokens),
@@ -245,10 +279,43 @@ export class TranscriptBuilder {
     this.lastMainCallId = null;
   }
 
+  /**
+   * The calls of this piece another transcript of the workflow counted: those it names, and, on the main chain,
+   * every call before the last of them, since a fork copies its parent's conversation as a whole (the parent's
+   * state names only its latest calls). A sub-agent's call matched names itself alone.
+   */
+  private copies(): Set<string> {
+    const out = new Set(this.copied);
+    let through = -1;
+    const keys = [...this.pieceCalls.keys()];
+    keys.forEach((key, i) => {
+      const call = this.pieceCalls.get(key);
+      if (!call?.copyable || !this.countedElsewhere.has(callKey(key))) return;
+      out.add(key);
+      if (!call.sidechain) through = i;
+    });
+    for (const key of keys.slice(0, through + 1)) out.add(key);
+    return out;
+  }
+
+  /** The calls this transcript counts: every call read, but the copies of calls another transcript counted. */
+  private own(): [string, CallUsage][] {
+    const copies = this.copies();
+    return [...this.calls].filter(([key]) => !copies.has(key));
+  }
+
+  /** The tool calls this transcript counts: those of the copies are the other transcript's. */
+  private ownToolCalls(): number {
+    let copied = 0;
+    for (const key of this.copies()) copied += this.toolsOf.get(key) ?? 0;
+    return this.toolCallCount - copied;
+  }
+
   private sums(): { sums: CallUsage; count: number } {
     let sums = this.closedSums;
-    for (const u of this.calls.values()) sums = add(sums, u);
-    return { sums, count: this.closedCalls + this.calls.size };
+    const own = this.own();
+    for (const [, u] of own) sums = add(sums, u);
+    return { sums, count: this.closedCalls + own.length };
   }
 
   build(): ParsedTranscript {
@@ -265,7 +332,7 @@ export class TranscriptBuilder {
       cost_usd: this.costUsd,
       num_turns: this.reportedTurns ?? this.prompts,
       llm_calls: summed.count,
-      tool_calls: this.toolCallCount,
+      tool_calls: this.ownToolCalls(),
       duration_ms: this.reportedDurationMs ?? (Number.isFinite(span) ? span : null),
     };
     return {
@@ -288,10 +355,11 @@ export class TranscriptBuilder {
   /** What a parse of the next lines needs from this one. Only the latest call stays open; older ones are summed. */
   state(): BuilderState {
     const open = this.lastMainCallId !== null ? this.calls.get(this.lastMainCallId) : undefined;
+    const copies = this.copies();
     let closed = this.closedSums;
     let closedCount = this.closedCalls;
     for (const [key, u] of this.calls) {
-      if (key === this.lastMainCallId) continue;
+      if (key === this.lastMainCallId || copies.has(key)) continue;
       closed = add(closed, u);
       closedCount += 1;
     }
@@ -308,12 +376,20 @@ export class TranscriptBuilder {
       reported_totals: this.reportedTotals,
       closed_sums: closed,
       closed_calls: closedCount,
-      open_call: open && this.lastMainCallId ? { id: this.lastMainCallId, usage: open } : null,
+      open_call:
+        open && this.lastMainCallId
+          ? {
+              id: this.lastMainCallId,
+              usage: open,
+              ...(copies.has(this.lastMainCallId) ? { copied: true } : {}),
+            }
+          : null,
+      recent_calls: this.recentCalls,
       context_tokens: this.contextTokens,
       peak_context_tokens: this.peakContext,
       side_context_tokens: this.sideContextTokens,
       prompts: this.prompts,
-      tool_call_count: this.toolCallCount,
+      tool_call_count: this.ownToolCalls(),
       first: this.first,
       last: this.last,
       anonymous_calls: this.anonymousCalls,
@@ -338,7 +414,9 @@ export class TranscriptBuilder {
     if (s.open_call) {
       this.calls.set(s.open_call.id, s.open_call.usage);
       this.lastMainCallId = s.open_call.id;
+      if (s.open_call.copied) this.copied.add(s.open_call.id);
     }
+    this.recentCalls = s.recent_calls;
     this.contextTokens = s.context_tokens;
     this.peakContext = s.peak_context_tokens;
     this.sideContextTokens = s.side_context_tokens;

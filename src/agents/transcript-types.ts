@@ -159,4 +159,9 @@ export interface ParseOptions {
   startLine?: number;
   /** The `state` of the parse that read the lines before `startLine`: usage so far, open tool calls... */
   state?: unknown;
+  /**
+   * The model calls other transcripts of the same workflow counted (`recentCallsOf` their states): this one's copies
+   * of them (a forked conversation's first lines) are not counted again.
+   */
+  countedElsewhere?: ReadonlySet<string>;
 }

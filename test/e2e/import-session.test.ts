@@ -228,6 +228,61 @@ describe('a long transcript read whole, in its own time and order', () => {
   });
 });
 
+describe('a conversation forked with claude --resume <id> --fork-session', () => {
+  /** The parent as it stood at the fork (its first `at` lines), and the fork: copies of them, then its own lines. */
+  function forked(at: number) {
+    const lines = readFileSync(corpusPath(LONG), 'utf8').split('\n');
+    const dir = tempDir();
+    const parent = join(dir, '258c7280-ae70-4798-800f-63464d01a85d.jsonl');
+    const fork = join(dir, 'f0f0f0f0-0000-4000-8000-000000000001.jsonl');
+    // the fork is a session of its own: Claude Code writes its id on every line, copies included
+    const renamed = lines.map((l) =>
+      l.trim()
+        ? JSON.stringify({ ...(JSON.parse(l) as object), sessionId: 'f0f0f0f0-0000-4000-8000-000000000001' })
+        : l,
+    );
+    writeFileSync(parent, lines.slice(0, at).join('\n') + '\n');
+    writeFileSync(fork, renamed.join('\n'));
+    return { parent, fork, whole: corpusPath(LONG) };
+  }
+  const totals = async (w: Awaited<ReturnType<typeof inProcess>>) => {
+    type Usage = { tokens_used: number; llm_calls: number; tool_calls: number };
+    const u = ((await w.client.status(w.ref)) as { usage: Usage }).usage;
+    return { tokens_used: u.tokens_used, llm_calls: u.llm_calls, tool_calls: u.tool_calls };
+  };
+
+  it('counts the usage of the lines it copied once: parent and fork add up to the one conversation', async () => {
+    const { parent, fork, whole } = forked(495);
+    const one = await inProcess();
+    await importTranscriptFile(one.client, one.ref, whole, 'claude-code');
+    const both = await inProcess();
+    const p = await importTranscriptFile(both.client, both.ref, parent, 'claude-code');
+    const f = await importTranscriptFile(both.client, both.ref, fork, 'claude-code');
+    expect(p.usage?.tokens_used).toBeGreaterThan(0);
+    // the fork's own reading is its own calls: what the conversation made after the fork
+    expect(f.usage?.tokens_used).toBe((await totals(one)).tokens_used - (p.usage?.tokens_used ?? 0));
+    expect(await totals(both)).toEqual(await totals(one));
+    await one.service.store.close();
+    await both.service.store.close();
+  });
+
+  it('also when the fork is imported turn by turn, its copies in the first piece', async () => {
+    const { parent, fork, whole } = forked(495);
+    const one = await inProcess();
+    await importTranscriptFile(one.client, one.ref, whole, 'claude-code');
+    const both = await inProcess();
+    await importTranscriptFile(both.client, both.ref, parent, 'claude-code');
+    const lines = readFileSync(fork, 'utf8').split('\n');
+    writeFileSync(fork, lines.slice(0, 700).join('\n') + '\n');
+    await importTranscriptFile(both.client, both.ref, fork, 'claude-code');
+    appendFileSync(fork, lines.slice(700).join('\n'));
+    await importTranscriptFile(both.client, both.ref, fork, 'claude-code');
+    expect(await totals(both)).toEqual(await totals(one));
+    await one.service.store.close();
+    await both.service.store.close();
+  });
+});
+
 /** What an import recorded, as words (ids and record times differ between two imports of the same lines). */
 async function recorded(w: Awaited<ReturnType<typeof inProcess>>) {
   const out: Record<string, string[]> = {};

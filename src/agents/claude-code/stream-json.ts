@@ -119,7 +119,7 @@ export class StreamJsonParser extends JsonlParser {
     const at = e.timestamp ?? null;
     if (e.type === 'assistant') {
       if (m.model && !sidechain) b.model ??= m.model;
-      if (m.usage) b.usage(m.id ?? null, callUsage(m.usage), { sidechain });
+      if (m.usage) b.usage(m.id ?? null, callUsage(m.usage), { sidechain, copyable: true });
     }
     const text = typeof m.content === 'string' ? m.content : m.content.map((c) => c.text ?? '').join('\n');
     if (e.type === 'user' && (e.isSynthetic || stopHookFeedback.test(text))) {

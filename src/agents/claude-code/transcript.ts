@@ -118,7 +118,7 @@ export class ClaudeTranscriptParser extends JsonlParser {
       else b.model = m.model;
     }
     if (m.usage && m.model !== '<synthetic>')
-      b.usage(m.id ?? l.requestId ?? null, callUsage(m.usage), { sidechain });
+      b.usage(m.id ?? l.requestId ?? null, callUsage(m.usage), { sidechain, copyable: true });
     addMessageContent(b, 'assistant', m, { line, at, sidechain });
   }
 

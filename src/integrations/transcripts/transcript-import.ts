@@ -3,6 +3,7 @@ import {
   contextWindowOf,
   detectTranscriptFormat,
   parseTranscript,
+  recentCallsOf,
   type ParsedTranscript,
   type TranscriptEntry,
   type TranscriptFormat,
@@ -149,6 +150,15 @@ function contextEntries(text: string, format: TranscriptFormat, startLine: numbe
   );
 }
 
+/**
+ * The latest model calls of the workflow's other transcripts (its recent imports): a conversation forked from one of
+ * them (`claude --resume <id> --fork-session`) starts with copies of its lines, whose usage that one counted.
+ */
+function countedElsewhere(known: Known, path: string | null): Set<string> {
+  const others = Object.values(known.imports).filter((i) => path === null || i.path !== path);
+  return new Set(others.flatMap((i) => recentCallsOf(i.parser_state)));
+}
+
 const sideEffectKey = (kind: string, summary: string) => `${kind}\u0000${summary}`;
 
 /**
@@ -182,7 +192,11 @@ export async function importTranscript(
   } = {},
 ): Promise<TranscriptImport> {
   const startLine = opts.startLine ?? 0;
-  const parsed = parseTranscript(text, format, { startLine, state: opts.state });
+  const parsed = parseTranscript(text, format, {
+    startLine,
+    state: opts.state,
+    countedElsewhere: countedElsewhere(known, opts.path ?? null),
+  });
   const fresh = parsed.entries.filter((e) => e.line > (opts.skipThroughLine ?? 0));
   const boundary = Math.max(startLine, opts.skipThroughLine ?? 0);
   const earlier = opts.before ? contextEntries(opts.before, format, startLine) : [];
