@@ -1,4 +1,5 @@
 import { invalidTransition } from './errors.js';
+import { shortHash } from './short-hash.js';
 import { nothingRunsIt, type NextStep } from './runtime/run-driven.js';
 import type { InterruptRecovery } from './schemas/interrupt-recovery.js';
 import type { WorkflowState } from './schemas/state.js';
@@ -206,7 +207,7 @@ export function interruptRecovery(
 export function checkpointDescription(option: RecoveryOption, git: OptionChanges['git']): string {
   if (!git) return option.description;
   const branch = git.branch ?? 'HEAD';
-  const to = git.to.slice(0, 12);
+  const to = shortHash(git.to);
   const n = git.commits_count;
   const move = !git.moves_branch
     ? `${branch} stays at ${to}`

@@ -181,7 +181,7 @@ async function commitsAfter(dir: string, start: WorkSpan, timed: boolean): Promi
       .slice(0, WORK_COMMITS_LISTED)
       .reverse()
       .map((c) => ({
-        hash: c.hash.slice(0, 12),
+        hash: c.hash,
         subject: c.subject,
         ...(here && !here.has(c.hash) ? { elsewhere: true as const } : {}),
       })),

@@ -2,6 +2,7 @@ import {
   assertRecoverable,
   notFound,
   SessionSnapshot,
+  shortHash,
   type CheckpointRef,
   type OptionChanges,
   type WorkflowState,
@@ -86,7 +87,7 @@ export async function checkpointChanges(
     note: plan.commits_dropped
       ? `${plan.commits_dropped} commit(s) leave ${plan.branch ?? 'HEAD'}; they are kept on a backup ref`
       : plan.moves_branch
-        ? `${plan.branch ?? 'HEAD'} moves to ${plan.commit.slice(0, 12)}; no commit leaves it`
+        ? `${plan.branch ?? 'HEAD'} moves to ${shortHash(plan.commit)}; no commit leaves it`
         : 'the worktree is already at the checkpoint',
   };
 }
@@ -138,7 +139,7 @@ export async function restoreCheckpoint(
   if (plan) await svc.git.applyRestore(plan);
   const recovered = await svc.recover({ workflowId: w.id }, 'checkpoint', cp.name).catch((e: unknown) => {
     if (plan && e instanceof Error)
-      e.message = `${e.message} (the worktree was already restored to ${cp.commit?.slice(0, 12)}${plan.backup_ref ? `; the old head is on ${plan.backup_ref}` : ''})`;
+      e.message = `${e.message} (the worktree was already restored to ${cp.commit ? shortHash(cp.commit) : '?'}${plan.backup_ref ? `; the old head is on ${plan.backup_ref}` : ''})`;
     throw e;
   });
   return {

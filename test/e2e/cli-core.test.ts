@@ -361,13 +361,13 @@ for (const mode of cliModes) {
       await baton('pause', '--reason', 'lunch');
       const paused = await baton('task', 'done', 'A');
       expect(paused.code, paused.stderr).toBe(0);
-      const from = gitIn(repo, 'rev-parse', 'HEAD').trim().slice(0, 12);
+      const from = gitIn(repo, 'rev-parse', 'HEAD').trim().slice(0, 7);
       for (const subject of ['Add the schema', 'Fix the migration']) {
         writeFileSync(join(repo, `${subject}.txt`), subject);
         gitIn(repo, 'add', '.');
         gitIn(repo, 'commit', '-q', '-m', subject);
       }
-      const hash = (rev: string) => gitIn(repo, 'rev-parse', rev).trim().slice(0, 12);
+      const hash = (rev: string) => gitIn(repo, 'rev-parse', rev).trim().slice(0, 7);
       const r = await baton('resume');
       expect(r.code, r.stderr).toBe(0);
       const moved = [

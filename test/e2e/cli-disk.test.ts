@@ -173,7 +173,7 @@ describe('baton CLI: files on disk', () => {
       expect(options[1]?.changes.git).toBeNull();
       const listed = await baton('recover');
       expect(listed.stdout).toMatch(/1 commit\(s\) leave the branch, kept on a backup ref/);
-      expect(listed.stdout).toContain(`${head.slice(0, 12)} api`);
+      expect(listed.stdout).toContain(`${head.slice(0, 7)} api`);
 
       const dry = (
         await baton('recover', '--checkpoint', 'bootstrap', '--stash', '--dry-run', '--json')

@@ -91,10 +91,10 @@ describe('the commits already done, read from git', () => {
       /The transcript ends before this call returned \(check whether it ran\): `Bash: git add/,
     );
     const done = section(text, '### Already Done (do not redo)');
-    expect(done).toContain(`  - commit ${mul.hash.slice(0, 12)} Add mul\n`);
+    expect(done).toContain(`  - commit ${mul.hash.slice(0, 7)} Add mul\n`);
     // the repository's first commit was there before the workflow began: not its work
     expect(done).not.toContain('initial');
-    expect(text).toContain(`- Branch main at ${mul.hash.slice(0, 12)} "Add mul", no uncommitted changes`);
+    expect(text).toContain(`- Branch main at ${mul.hash.slice(0, 7)} "Add mul", no uncommitted changes`);
 
     // the next session commits with its output in the transcript (7 digits): one entry each, in the order made
     const t2 = transcript(two);
@@ -106,7 +106,7 @@ describe('the commits already done, read from git', () => {
     await hook('Stop', { session_id: two, transcript_path: t2.path, stop_hook_active: false });
     const after = section((await baton(['context'])).stdout, '### Already Done (do not redo)');
     expect(after.match(/^ {2}- commit .*$/gm)).toEqual([
-      `  - commit ${mul.hash.slice(0, 12)} Add mul`,
+      `  - commit ${mul.hash.slice(0, 7)} Add mul`,
       `  - commit ${div.hash.slice(0, 7)} Add div`,
     ]);
 
@@ -117,11 +117,11 @@ describe('the commits already done, read from git', () => {
     const amended = gitIn(repo, 'rev-parse', 'HEAD').trim();
     const now = (await baton(['context'])).stdout;
     expect(section(now, '### Already Done (do not redo)').match(/^ {2}- commit .*$/gm)).toEqual([
-      `  - commit ${mul.hash.slice(0, 12)} Add mul`,
-      `  - commit ${div.hash.slice(0, 7)} Add div (replaced by ${amended.slice(0, 12)})`,
-      `  - commit ${amended.slice(0, 12)} Add div`,
+      `  - commit ${mul.hash.slice(0, 7)} Add mul`,
+      `  - commit ${div.hash.slice(0, 7)} Add div (replaced by ${amended.slice(0, 7)})`,
+      `  - commit ${amended.slice(0, 7)} Add div`,
     ]);
-    expect(now).toContain(`- Branch main at ${amended.slice(0, 12)} "Add div"`);
+    expect(now).toContain(`- Branch main at ${amended.slice(0, 7)} "Add div"`);
   });
 
   it('hands a session the commit made by hand since the last snapshot, though nothing else happened', async () => {
@@ -143,9 +143,9 @@ describe('the commits already done, read from git', () => {
     const text = (JSON.parse(again.stdout) as { hookSpecificOutput: Json }).hookSpecificOutput
       .additionalContext as string;
     expect(section(text, '### Already Done (do not redo)')).toContain(
-      `  - commit ${notes.hash.slice(0, 12)} Add the notes\n`,
+      `  - commit ${notes.hash.slice(0, 7)} Add the notes\n`,
     );
-    expect(text).toContain(`at ${notes.hash.slice(0, 12)} "Add the notes"`);
+    expect(text).toContain(`at ${notes.hash.slice(0, 7)} "Add the notes"`);
   });
 
   it("warns of a branch checked out since the last snapshot, and lists no other worktree's commit as done", async () => {
@@ -187,7 +187,7 @@ describe('the commits already done, read from git', () => {
       `  - commit ${mul.hash.slice(0, 7)} Add mul (not on hotfix now)`,
     ]);
     expect(done).not.toContain('Rename add');
-    expect(text).toContain(`- Branch hotfix at ${rename.hash.slice(0, 12)} "Rename add"`);
+    expect(text).toContain(`- Branch hotfix at ${rename.hash.slice(0, 7)} "Rename add"`);
     // said once: the next briefing, on the same branch, has nothing to warn of
     await hook('SessionEnd', { session_id: two, reason: 'other' });
     expect((await baton(['context'])).stdout).toContain('branch changed from main to hotfix');
@@ -207,9 +207,9 @@ describe('the commits already done, read from git', () => {
     const later = commit(repo, 'LATER.md', 'Later work');
     const text = (await baton(['context', '-w', id])).stdout;
     expect(section(text, '### Already Done (do not redo)')).toContain(
-      `  - commit ${notes.hash.slice(0, 12)} Add the notes\n`,
+      `  - commit ${notes.hash.slice(0, 7)} Add the notes\n`,
     );
     expect(text).not.toContain('Later work');
-    expect(text).not.toContain(later.hash.slice(0, 12));
+    expect(text).not.toContain(later.hash.slice(0, 7));
   });
 });

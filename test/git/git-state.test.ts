@@ -111,7 +111,7 @@ describe("the workflow's commits, read from git", () => {
   const t0 = Date.now();
   const at = (s: number) => new Date(t0 + s * 1000);
 
-  it("lists the commits made since the start, oldest first with 12-digit hashes, and names HEAD's subject", async () => {
+  it("lists the commits made since the start, oldest first with their full hashes, and names HEAD's subject", async () => {
     const repo = makeRepo();
     commitAt(repo, 'made before the workflow', at(1));
     const start = { commit: gitIn(repo, 'rev-parse', 'HEAD').trim(), at: at(10).toISOString(), until: null };
@@ -120,8 +120,8 @@ describe("the workflow's commits, read from git", () => {
     const { state } = await captureGitState(repo, start);
     expect(state!.work_commits).toEqual({
       listed: [
-        { hash: mul.slice(0, 12), subject: 'Add mul' },
-        { hash: div.slice(0, 12), subject: 'Add div' },
+        { hash: mul, subject: 'Add mul' },
+        { hash: div, subject: 'Add div' },
       ],
       more: 0,
       began_at: start.at,
@@ -172,7 +172,7 @@ describe("the workflow's commits, read from git", () => {
     const head = gitIn(repo, 'rev-parse', 'HEAD').trim();
     expect(head).not.toBe(first);
     const { state } = await captureGitState(repo, start);
-    expect(state!.work_commits!.listed).toEqual([{ hash: head.slice(0, 12), subject: 'Add mul' }]);
+    expect(state!.work_commits!.listed).toEqual([{ hash: head, subject: 'Add mul' }]);
   });
 
   it('bounds by the time alone when git does not know the start commit', async () => {
@@ -206,18 +206,18 @@ describe("the workflow's commits, read from git", () => {
     gitIn(repo, 'merge', '-q', '--ff-only', 'teammate');
     const { state } = await captureGitState(repo, start);
     expect(state!.work_commits!.listed).toEqual([
-      { hash: rename.slice(0, 12), subject: 'Rename add', elsewhere: true },
-      { hash: fix.slice(0, 12), subject: 'Fix rename' },
-      { hash: teammate.slice(0, 12), subject: "teammate's work", elsewhere: true },
+      { hash: rename, subject: 'Rename add', elsewhere: true },
+      { hash: fix, subject: 'Fix rename' },
+      { hash: teammate, subject: "teammate's work", elsewhere: true },
     ]);
     // the other worktree's own reflog made them
     const there = (await captureGitState(feature, start)).state!.work_commits!;
     expect(there.listed).toEqual([]);
     gitIn(feature, 'checkout', '-q', 'teammate');
     expect((await captureGitState(feature, start)).state!.work_commits!.listed).toEqual([
-      { hash: rename.slice(0, 12), subject: 'Rename add' },
-      { hash: fix.slice(0, 12), subject: 'Fix rename', elsewhere: true },
-      { hash: teammate.slice(0, 12), subject: "teammate's work" },
+      { hash: rename, subject: 'Rename add' },
+      { hash: fix, subject: 'Fix rename', elsewhere: true },
+      { hash: teammate, subject: "teammate's work" },
     ]);
   });
 
@@ -232,7 +232,7 @@ describe("the workflow's commits, read from git", () => {
     execFileSync('git', ['checkout', '-q', 'main'], { cwd: repo, env });
     execFileSync('git', ['merge', '-q', '--ff-only', 'other'], { cwd: repo, env });
     expect((await captureGitState(repo, start)).state!.work_commits!.listed).toEqual([
-      { hash: gitIn(repo, 'rev-parse', 'HEAD').trim().slice(0, 12), subject: 'made on other' },
+      { hash: gitIn(repo, 'rev-parse', 'HEAD').trim(), subject: 'made on other' },
     ]);
     gitIn(repo, 'config', 'core.logAllRefUpdates', 'false');
     gitIn(repo, 'reflog', 'expire', '--expire=all', '--all');
@@ -284,17 +284,17 @@ describe('the commits made since a snapshot, read from git for a resume', () => 
     const [moved] = gitDivergence(before, await captureGitState(repo, span), since);
     const lines = moved!.split('\n');
     expect(lines[0]).toBe(
-      `HEAD moved since the snapshot: ${snapHead.slice(0, 12)} -> ${head.slice(0, 12)}, 13 commits since (newest first):`,
+      `HEAD moved since the snapshot: ${snapHead.slice(0, 7)} -> ${head.slice(0, 7)}, 13 commits since (newest first):`,
     );
     // the newest ten, hash and subject, then how many more and where to see them
     expect(lines.slice(1, 11)).toEqual(
       since.listed
         .slice(-10)
         .reverse()
-        .map((c) => `  ${c.hash} ${c.subject}`),
+        .map((c) => `  ${c.hash.slice(0, 7)} ${c.subject}`),
     );
-    expect(lines[1]).toBe(`  ${head.slice(0, 12)} commit 12`);
-    expect(lines[11]).toBe(`  and 3 more (\`git log --oneline ${snapHead.slice(0, 12)}..HEAD\`)`);
+    expect(lines[1]).toBe(`  ${head.slice(0, 7)} commit 12`);
+    expect(lines[11]).toBe(`  and 3 more (\`git log --oneline ${snapHead.slice(0, 7)}..HEAD\`)`);
     expect(lines).toHaveLength(12);
   });
 
@@ -308,7 +308,7 @@ describe('the commits made since a snapshot, read from git for a resume', () => 
     const back = await commitsSince(repo, { commit: snapHead, at: at(10).toISOString() });
     expect(back).toMatchObject({ listed: [], more: 0 });
     expect(gitDivergence(before, await captureGitState(repo, null), back)[0]).toBe(
-      `HEAD moved since the snapshot: ${snapHead.slice(0, 12)} -> ${base.slice(0, 12)} (back: it has no commit the snapshot's HEAD had not)`,
+      `HEAD moved since the snapshot: ${snapHead.slice(0, 7)} -> ${base.slice(0, 7)} (back: it has no commit the snapshot's HEAD had not)`,
     );
     commitAt(repo, 'old', at(8));
     commitAt(repo, 'new', at(20));

@@ -57,7 +57,7 @@ describe('recovery of an interrupted workflow (Go Team options)', () => {
     const before = (await svc.recoveryOptions(ref)).options[0]!;
     // the checkpoint's commit is HEAD still: nothing leaves the branch, and the option says so
     expect(before.description).toMatch(
-      /^Resume from the last checkpoint cp-01-architecture: .*; main stays at [0-9a-f]{12}$/,
+      /^Resume from the last checkpoint cp-01-architecture: .*; main stays at [0-9a-f]{7}$/,
     );
     writeFileSync(join(s.worktree, 'later.txt'), 'later\n');
     gitIn(s.worktree, 'add', 'later.txt');
@@ -67,7 +67,7 @@ describe('recovery of an interrupted workflow (Go Team options)', () => {
     const cp = plan.options[0]!;
     expect(cp.description).not.toContain('safe');
     expect(cp.description).toMatch(
-      /; moves main back to [0-9a-f]{12}: 1 commit leaves the branch \(kept on a backup ref\)$/,
+      /; moves main back to [0-9a-f]{7}: 1 commit leaves the branch \(kept on a backup ref\)$/,
     );
     expect(cp.changes?.git).toMatchObject({ moves_branch: true, commits_count: 1 });
   });

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
-import { invalidTransition } from '../../core/index.js';
+import { invalidTransition, shortHash } from '../../core/index.js';
 import type { CheckpointRestore } from '../../service/index.js';
 import type { GlobalOptions, Runtime } from '../runtime.js';
 import { resumeText } from './session-commands.js';
@@ -13,7 +13,7 @@ export interface RestoreFlags {
   yes?: boolean;
 }
 
-const short = (sha: string | null) => sha?.slice(0, 12) ?? '?';
+const short = (sha: string | null) => (sha ? shortHash(sha) : '?');
 
 /** The plan in words: the steps, the task statuses, the commits that leave the branch and where they are kept. */
 export function restorePlanText(r: CheckpointRestore): string {

@@ -7,6 +7,7 @@ import {
   progressLabel,
   refusalText,
   renderResumeReport,
+  shortHash,
   standingText,
   type NextStep,
   type QueueStanding,
@@ -101,11 +102,11 @@ const changesText = (o: RecoveryPlan['options'][number]) => {
       : []),
     ...(g
       ? [
-          `      git: ${g.branch ?? 'HEAD'} ${g.moves_branch ? `moves ${g.from?.slice(0, 12) ?? '?'} -> ${g.to.slice(0, 12)}` : 'stays'}`,
+          `      git: ${g.branch ?? 'HEAD'} ${g.moves_branch ? `moves ${g.from ? shortHash(g.from) : '?'} -> ${shortHash(g.to)}` : 'stays'}`,
           ...(g.commits_count
             ? [
                 `      ${g.commits_count} commit(s) leave the branch, kept on a backup ref (${g.backup_ref_prefix ?? 'refs/baton/backup/'}<time>):`,
-                ...g.commits.slice(0, 10).map((x) => `        ${x.sha.slice(0, 12)} ${x.subject}`),
+                ...g.commits.slice(0, 10).map((x) => `        ${shortHash(x.sha)} ${x.subject}`),
               ]
             : []),
           ...(g.files_count
@@ -355,7 +356,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         print(
           r,
           () =>
-            `checkpoint ${r.checkpoint.name}${r.checkpoint.commit ? ` at ${r.checkpoint.commit.slice(0, 12)}` : ''}`,
+            `checkpoint ${r.checkpoint.name}${r.checkpoint.commit ? ` at ${shortHash(r.checkpoint.commit)}` : ''}`,
         );
       }),
     );
@@ -375,7 +376,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
                 ['NAME', 'COMMIT', 'SNAPSHOT', 'CREATED'],
                 r.checkpoints.map((c) => [
                   c.name,
-                  c.commit?.slice(0, 12) ?? '-',
+                  c.commit ? shortHash(c.commit) : '-',
                   c.snapshot_id,
                   c.created_at,
                 ]),

@@ -2,6 +2,7 @@ import { branchChangeWarning } from '../branch-change.js';
 import type { Draft } from '../draft.js';
 import { invalidInput, invalidTransition } from '../errors.js';
 import { cliWord } from '../surface-words.js';
+import { shortHash } from '../short-hash.js';
 import type { GitCapture, GitState, WorkCommits } from '../schemas/git-state.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { TaskStatus } from '../schemas/workflow.js';
@@ -30,7 +31,7 @@ const COMMITS_SINCE_LISTED = 10;
  * (it has no commit the snapshot's HEAD had not) said so.
  */
 function headMoved(from: string, to: string, since: WorkCommits | null): string {
-  const moved = `HEAD moved since the snapshot: ${from.slice(0, 12)} -> ${to.slice(0, 12)}`;
+  const moved = `HEAD moved since the snapshot: ${shortHash(from)} -> ${shortHash(to)}`;
   if (!since) return moved;
   const total = since.listed.length + since.more;
   if (total === 0) return `${moved} (back: it has no commit the snapshot's HEAD had not)`;
@@ -38,8 +39,8 @@ function headMoved(from: string, to: string, since: WorkCommits | null): string 
   const rest = total - shown.length;
   return [
     `${moved}, ${total} commit${total === 1 ? '' : 's'} since (newest first):`,
-    ...shown.map((c) => `  ${c.hash} ${c.subject}`),
-    ...(rest ? [`  and ${rest} more (\`git log --oneline ${from.slice(0, 12)}..HEAD\`)`] : []),
+    ...shown.map((c) => `  ${shortHash(c.hash)} ${c.subject}`),
+    ...(rest ? [`  and ${rest} more (\`git log --oneline ${shortHash(from)}..HEAD\`)`] : []),
   ].join('\n');
 }
 

@@ -41,7 +41,7 @@ describe('the commits already done: the transcripts and git, each once', () => {
     ]);
     const r = doneCommits([commit('1111111 Add add'), commit('3333333 Add div')], git, limits);
     // in the order they were made: the one only git has between the two the transcript reported
-    expect(lines(r)).toEqual(['1111111 Add add', '2222222bbbbb Add mul', '3333333 Add div']);
+    expect(lines(r)).toEqual(['1111111 Add add', '2222222 Add mul', '3333333 Add div']);
     expect(r.commits.map((c) => c.git_only ?? false)).toEqual([false, true, false]);
     expect(r).toMatchObject({ more: 0, more_command: null });
   });
@@ -49,7 +49,7 @@ describe('the commits already done: the transcripts and git, each once', () => {
   it("gives a runner's commit command git's hash and subject, its task kept", () => {
     const git = gitWith([['4444444ddddd', 'Write the schema']]);
     const r = doneCommits([commit('git commit -am "Write the schema"', later, 'T1')], git, limits);
-    expect(r.commits).toEqual([{ hash: '4444444ddddd', subject: 'Write the schema', task_id: 'T1' }]);
+    expect(r.commits).toEqual([{ hash: '4444444', subject: 'Write the schema', task_id: 'T1' }]);
     // a short subject matches only as the whole message
     const short = doneCommits(
       [commit('git commit -am x', later, 'T1')],
@@ -58,7 +58,7 @@ describe('the commits already done: the transcripts and git, each once', () => {
     );
     expect(short.commits.map((c) => [c.hash, c.subject])).toEqual([
       ['', 'git commit -am x'],
-      ['5555555eeeee', 'a'],
+      ['5555555', 'a'],
     ]);
   });
 
@@ -66,9 +66,9 @@ describe('the commits already done: the transcripts and git, each once', () => {
     const git = gitWith([['9999999fffff', 'Add mul']]);
     const r = doneCommits([commit('1234567 Add mul'), commit('7654321 Add sub')], git, limits);
     expect(lines(r)).toEqual([
-      '1234567 Add mul (replaced by 9999999fffff)',
+      '1234567 Add mul (replaced by 9999999)',
       '7654321 Add sub (not on main now)',
-      '9999999fffff Add mul',
+      '9999999 Add mul',
     ]);
     // on a detached HEAD there is no branch to name
     const detached = doneCommits([commit('7654321 Add sub')], gitWith([], 0, '(detached)'), limits);
@@ -82,8 +82,8 @@ describe('the commits already done: the transcripts and git, each once', () => {
     ]);
     // git listed only its newest: the reported one may be among the older
     const cut = doneCommits([commit('1234567 Add mul')], gitWith([['9999999fffff', 'Add div']], 40), limits);
-    expect(lines(cut)).toEqual(['1234567 Add mul', '9999999fffff Add div']);
-    expect(cut).toMatchObject({ more: 40, more_command: 'git log --oneline aaaaaaaaaaaa..HEAD' });
+    expect(lines(cut)).toEqual(['1234567 Add mul', '9999999 Add div']);
+    expect(cut).toMatchObject({ more: 40, more_command: 'git log --oneline aaaaaaa..HEAD' });
     // a snapshot from before git's commits were read: the transcripts' alone, as they said
     const old = { ...gitWith([]), work_commits: undefined };
     expect(lines(doneCommits([commit('1234567 Add mul')], old, limits))).toEqual(['1234567 Add mul']);
@@ -100,25 +100,41 @@ describe('the commits already done: the transcripts and git, each once', () => {
     expect(lines(r)).toEqual(['00fb9c4 Add docs (replaced by 283c50a)', '283c50a Add docs (amends 00fb9c4)']);
   });
 
+  it("shows every commit by a 7-digit hash, whatever its record keeps: git's full hash, one a log printed whole", () => {
+    const full = (c: string) => c.repeat(40);
+    const git = gitWith([
+      [full('1'), 'Add add'],
+      [full('2'), 'Add mul'],
+      [full('3'), 'Add div'],
+    ]);
+    const r = doneCommits(
+      [commit(`${full('1')} Add add`), commit(`${full('3')} Add div (amends ${full('4')})`)],
+      git,
+      limits,
+    );
+    // the one a crash hid (only git has it) as short as those the transcripts reported
+    expect(lines(r)).toEqual(['1111111 Add add', '2222222 Add mul', '3333333 Add div (amends 4444444)']);
+  });
+
   it("leaves out a commit this worktree did not make (a branch switched to holds another's), unless reported", () => {
     const git = gitWith([
       ['1111111aaaaa', 'Rename add (another worktree)'],
       ['2222222bbbbb', 'Add mul'],
     ]);
     git.work_commits!.listed[0]!.elsewhere = true;
-    expect(lines(doneCommits([], git, limits))).toEqual(['2222222bbbbb Add mul']);
+    expect(lines(doneCommits([], git, limits))).toEqual(['2222222 Add mul']);
     // a transcript of this workflow said it made it (a `git -C` into the other worktree): its work all the same
     expect(lines(doneCommits([commit('1111111 Rename add (another worktree)')], git, limits))).toEqual([
       '1111111 Rename add (another worktree)',
-      '2222222bbbbb Add mul',
+      '2222222 Add mul',
     ]);
   });
 
   it('lists the newest of the commits only git has when cut, and counts the rest with the command that lists them', () => {
     const listed = Array.from({ length: 8 }, (_, i) => [`${i}`.repeat(12), `c${i}`] as [string, string]);
     const r = doneCommits([commit('0000000 c0')], gitWith(listed, 3), { ...limits, git_commits: 5 });
-    expect(lines(r)).toEqual(['0000000 c0', ...[3, 4, 5, 6, 7].map((i) => `${`${i}`.repeat(12)} c${i}`)]);
+    expect(lines(r)).toEqual(['0000000 c0', ...[3, 4, 5, 6, 7].map((i) => `${`${i}`.repeat(7)} c${i}`)]);
     expect(r.more).toBe(3 + 2);
-    expect(r.more_command).toBe('git log --oneline aaaaaaaaaaaa..HEAD');
+    expect(r.more_command).toBe('git log --oneline aaaaaaa..HEAD');
   });
 });

@@ -1,10 +1,11 @@
 import { clip } from '../clip.js';
+import { shortHash } from '../short-hash.js';
 import type { GitCommit, GitState } from '../schemas/git-state.js';
 import type { SideEffect } from '../schemas/runtime.js';
 
 /** A commit as the done list shows it. */
 export interface DoneCommit {
-  /** Empty for a commit Baton's runner recorded by its command alone, which git did not confirm. */
+  /** Short (`shortHash`); empty for a commit Baton's runner recorded by its command alone, which git did not confirm. */
   hash: string;
   subject: string;
   task_id: string | null;
@@ -34,9 +35,13 @@ const reportedOf = (e: SideEffect): Reported => {
     : { effect: e, hash: null, subject: e.summary };
 };
 
-/** One hash abbreviates the other (a transcript shows 7 digits, a capture keeps 12). */
+/** One hash abbreviates the other (a transcript shows 7 digits, a capture keeps them all). */
 const sameHash = (a: string, b: string) =>
   a.length >= 7 && b.length >= 7 && (a.startsWith(b) || b.startsWith(a));
+
+/** A subject's note of the commit an amend replaced, its hash as people are shown one. */
+const shortAmends = (subject: string) =>
+  subject.replace(/ \(amends ([0-9a-f]{7,40})\)$/, (_, hash: string) => ` (amends ${shortHash(hash)})`);
 
 /**
  * A runner's commit command that made this commit: its message (after `-m`, quoted or not, or a line of a here-doc)
@@ -88,7 +93,7 @@ export function doneCommits(
     return i;
   });
   const gitOnly = (g: GitCommit): DoneCommit => ({
-    hash: g.hash,
+    hash: shortHash(g.hash),
     subject: clip(g.subject, limits.commit_subject_chars),
     task_id: null,
     git_only: true,
@@ -101,12 +106,15 @@ export function doneCommits(
     const none = { note: '', at: -1 };
     if (!r.hash) return none;
     const by = replacedBy.get(r.hash);
-    if (by) return { note: ` (replaced by ${by})`, at: listed.findIndex((g) => sameHash(g.hash, by)) };
+    if (by)
+      return { note: ` (replaced by ${shortHash(by)})`, at: listed.findIndex((g) => sameHash(g.hash, by)) };
     if (!complete || !(Date.parse(r.effect.timestamp) >= began)) return none;
     const subject = r.subject.replace(/ \(amends [0-9a-f]{7,40}\)$/, '');
     const same = listed.findIndex((g, j) => !taken.has(j) && g.subject === subject);
     const g = listed[same];
-    return g ? { note: ` (replaced by ${g.hash})`, at: same } : { note: ` (not on ${where} now)`, at: -1 };
+    return g
+      ? { note: ` (replaced by ${shortHash(g.hash)})`, at: same }
+      : { note: ` (not on ${where} now)`, at: -1 };
   };
   const out: DoneCommit[] = [];
   let next = 0;
@@ -127,8 +135,12 @@ export function doneCommits(
       // a runner's command git confirmed: git's hash and subject
       out.push(
         r.hash
-          ? { hash: r.hash, subject: clip(r.subject, limits.commit_subject_chars), task_id }
-          : { hash: g.hash, subject: clip(g.subject, limits.commit_subject_chars), task_id },
+          ? {
+              hash: shortHash(r.hash),
+              subject: clip(shortAmends(r.subject), limits.commit_subject_chars),
+              task_id,
+            }
+          : { hash: shortHash(g.hash), subject: clip(g.subject, limits.commit_subject_chars), task_id },
       );
       return;
     }
@@ -136,8 +148,8 @@ export function doneCommits(
     // a rewritten commit goes just before the one that replaced it; the others where the transcript said them
     if (f.at >= 0) gitUpTo(f.at);
     out.push({
-      hash: r.hash ?? '',
-      subject: `${clip(r.subject, limits.commit_subject_chars)}${f.note}`,
+      hash: r.hash ? shortHash(r.hash) : '',
+      subject: `${clip(shortAmends(r.subject), limits.commit_subject_chars)}${f.note}`,
       task_id,
     });
   });
@@ -147,7 +159,7 @@ export function doneCommits(
   const dropped = new Set(out.filter((c) => c.git_only).slice(0, cut));
   const commits = out.filter((c) => !dropped.has(c));
   const more = (work?.more ?? 0) + out.length - commits.length;
-  const start = git?.commit_at_workflow_start?.slice(0, 12);
+  const start = git?.commit_at_workflow_start ? shortHash(git.commit_at_workflow_start) : null;
   return {
     commits,
     more,

@@ -947,14 +947,14 @@ describe('commits already made', () => {
     const roomy = fitResumeContext(snap, 4, [], 100_000, countTokens);
     expect(roomy.context.already_done.commits).toHaveLength(31);
     expect(roomy.markdown).toContain(
-      '  - 4 more commits since the workflow began (git log --oneline a1b2c3d4e5f6..HEAD)',
+      '  - 4 more commits since the workflow began (git log --oneline a1b2c3d..HEAD)',
     );
     const tight = fitResumeContext(snap, 4, [], 700, countTokens);
     expect(tight.over_budget).toBe(false);
     const shown = tight.context.already_done.commits.map((c) => c.subject);
     expect(shown).toEqual(['Reported', ...[25, 26, 27, 28, 29].map((i) => `git-only commit ${i}`)]);
     expect(tight.markdown).toContain(
-      '  - 29 more commits since the workflow began (git log --oneline a1b2c3d4e5f6..HEAD)',
+      '  - 29 more commits since the workflow began (git log --oneline a1b2c3d..HEAD)',
     );
   });
 });

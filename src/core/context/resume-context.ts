@@ -1,5 +1,6 @@
 import { branchChangeWarning } from '../branch-change.js';
 import { clip } from '../clip.js';
+import { shortHash } from '../short-hash.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { isTerminal, type TerminalStatus } from '../workflow-machine.js';
@@ -243,7 +244,7 @@ export function compileResumeContext(
     ...(snap.open_errors_more ? { errors_unresolved_more: snap.open_errors_more } : {}),
     git: {
       branch: snap.git_state?.branch ?? null,
-      head: snap.git_state?.commit_at_snapshot?.slice(0, 12) ?? null,
+      head: snap.git_state?.commit_at_snapshot ? shortHash(snap.git_state.commit_at_snapshot) : null,
       head_subject: snap.git_state?.head_subject
         ? clip(snap.git_state.head_subject, limits.commit_subject_chars)
         : null,

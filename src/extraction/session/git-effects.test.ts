@@ -239,8 +239,8 @@ describe('commits, pushes and pull requests, as git and gh print them', () => {
       ),
     ]);
     expect(commits.map((c) => [c.hash, c.subject])).toEqual([
-      ['6309664373d8', 'Sync package-lock.json with package.json'],
-      ['a1b2c3d4e5f6', 'Fix the Dockerfile PATH'],
+      ['6309664373d81d6c261b212226fa1df86f90233c', 'Sync package-lock.json with package.json'],
+      ['a1b2c3d4e5f60718293a4b5c6d7e8f9012345678', 'Fix the Dockerfile PATH'],
       ['2ac8c00', 'chore: add oxlint'],
     ]);
   });

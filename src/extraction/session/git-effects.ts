@@ -110,7 +110,7 @@ function quietCommit(command: string, e: TranscriptEntry): { hash: string; subje
   if (!shown || !subject) return null;
   if (shown[1] !== 'rev-parse') {
     const logged = loggedCommits(e.text).find((c) => c.subject === subject);
-    return logged ? { hash: logged.hash.slice(0, 12), subject } : null;
+    return logged ? { hash: logged.hash, subject } : null;
   }
   // a hash alone says nothing of which commit it is: only right after a commit that succeeded (`&&`)
   if (!/\bgit\s+commit\b[^;|\n]*&&\s*git\s+rev-parse\b/.test(command)) return null;
