@@ -59,3 +59,34 @@ describe('clipEnds', () => {
     expect(clipEnds(text, 40, 18)).toBe('Fix the login bug … me what broke it');
   });
 });
+
+describe('a cut inside a fenced code block', () => {
+  const code = Array.from({ length: 40 }, (_, i) => `  step(${i}); // keeps going`).join('\n');
+  const issue = `Fix the parser.\n\n\`\`\`ts\n${code}\n\`\`\`\n\nThen run the tests and commit.`;
+  const fences = (t: string) => t.match(/^[ \t]*```/gm)?.length ?? 0;
+
+  it('closes the block after the ellipsis, within the room', () => {
+    const out = clip(issue, 120);
+    expect(out.length).toBeLessThanOrEqual(120);
+    expect(fences(out)).toBe(2);
+    expect(out).toMatch(/…\n```$/);
+  });
+
+  it('ends before the fence when none of its code would be kept (never an empty block)', () => {
+    const out = clip(issue, 25);
+    expect(out).toBe('Fix the parser.…');
+  });
+
+  it('keeps both ends out of the block: the head closed, the tail after the closing fence', () => {
+    for (const max of [60, 120, 300, 600]) {
+      const out = clipEnds(issue, max, 16);
+      expect(out.length, `${max}`).toBeLessThanOrEqual(max);
+      expect(fences(out) % 2, `${max}: ${out}`).toBe(0);
+      expect(out.endsWith('Then run the tests and commit.'), `${max}`).toBe(true);
+    }
+    // the head's block closed, the tail on a line of its own
+    expect(clipEnds(issue, 300, 16)).toMatch(
+      /…\n```\n\nThen run the tests and commit\.$|…\n```\nThen run the tests and commit\.$/,
+    );
+  });
+});

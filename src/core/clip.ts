@@ -32,27 +32,73 @@ function tailStart(text: string, at: number, most: number): number {
 /** What a cut leaves dangling before the ellipsis: spaces and a separating comma, semicolon or colon. */
 const dangling = /[\s,;:]+$/;
 
+/** A line opening or closing a fenced code block (```ts, ```). */
+const fenceLine = /^[ \t]*```[^\n]*$/gm;
+const fencesIn = (text: string) => text.match(fenceLine)?.length ?? 0;
+
+/** The head cut at a word's end (`room` characters at most, the ellipsis included). */
+const headCut = (text: string, room: number) => {
+  const at = Math.max(0, room - 1);
+  return `${text.slice(0, headEnd(text, at, Math.ceil(at * 0.6))).replace(dangling, '')}…`;
+};
+
+/**
+ * A head (ending with its ellipsis) cut inside a fenced code block, made to end outside it, so that what follows it
+ * in the briefing is not read as code: the block is closed after the ellipsis, or, when none of its code is kept
+ * (the fence's line is all the head has of it), the head ends before the fence instead (never an empty block).
+ */
+function outOfCode(head: string): string {
+  const fences = [...head.matchAll(fenceLine)];
+  const open = fences.length % 2 === 1 ? fences.at(-1) : undefined;
+  if (!open) return head;
+  if (
+    !head
+      .slice(open.index + open[0].length)
+      .replace(/…$/, '')
+      .trim()
+  )
+    return `${head.slice(0, open.index).replace(dangling, '')}…`;
+  return `${head}\n\`\`\``;
+}
+
 /**
  * `text` cut to at most `max` characters at a word's end, an ellipsis marking the cut (the one way to shorten a text
- * for display): a word is cut only when it is too long to keep the text's first 60% (a path, a URL).
+ * for display): a word is cut only when it is too long to keep the text's first 60% (a path, a URL). A cut inside a
+ * fenced code block closes it (`outOfCode`).
  */
 export const clip = (text: string, max: number): string => {
   if (text.length <= max) return text;
-  const room = Math.max(0, max - 1);
-  return `${text.slice(0, headEnd(text, room, Math.ceil(room * 0.6))).replace(dangling, '')}…`;
+  const head = outOfCode(headCut(text, max));
+  // the closing fence takes room from the text
+  return head.length <= max ? head : outOfCode(headCut(text, max - 4));
 };
 
 /**
  * `text` cut to at most `max` characters keeping both ends: its first 40% (or its first `head` characters when more)
  * and its last words, " … " between, each end cut at a word's end as `clip` cuts. A request's ask, a command line's
- * last step, can be at either end.
+ * last step, can be at either end. Neither end leaves a code block open: a head cut inside one closes it, and a tail
+ * that starts inside one starts after its closing fence.
  */
 export function clipEnds(text: string, max: number, head = 0): string {
   if (text.length <= max) return text;
+  const cut = bothEnds(text, max, head);
+  return cut.length <= max ? cut : bothEnds(text, max - 4, head);
+}
+
+function bothEnds(text: string, max: number, head: number): string {
   const start = Math.min(Math.max(Math.ceil(max * 0.4), head), max - 12);
   const kept = text.slice(0, headEnd(text, start, Math.ceil(start * 0.6))).replace(dangling, '');
   // the tail has the room the head left, so a head cut back to a word lets the tail keep its first word whole
   const end = max - kept.length - 3;
   const from = tailStart(text, text.length - end, Math.floor(end * 0.4));
-  return `${kept} … ${text.slice(from).trimStart()}`;
+  let tail = text.slice(from).trimStart();
+  if (fencesIn(text.slice(0, from)) % 2 === 1) {
+    // the tail starts inside a code block, whose closing fence would open one: it starts after that fence
+    const close = new RegExp(fenceLine.source, 'm').exec(tail);
+    tail = close ? tail.slice(close.index + close[0].length).trimStart() : tail;
+  }
+  const shown = outOfCode(`${kept}…`);
+  if (!tail) return shown;
+  // after a closed block, the tail on a line of its own (the fence's line holds nothing else)
+  return shown.endsWith('```') ? `${shown}\n${tail}` : `${shown.slice(0, -1)} … ${tail}`;
 }

@@ -299,6 +299,25 @@ describe('resume context within a token budget', () => {
     }
   });
 
+  it('leaves no code block of a long issue open: the sections after the Goal are not read as code', () => {
+    const code = Array.from(
+      { length: 200 },
+      (_, i) => `    assert parse("case ${i}") == expected[${i}]`,
+    ).join('\n');
+    const text = `Make the parser pass these cases:\n\n\`\`\`python\n${code}\n\`\`\`\n\nCommit when green.`;
+    const issue = { id: 'r1', title: 'Make the parser pass', description: text };
+    for (const budget of [100_000, 1500, 800, 400]) {
+      const fitted = fitResumeContext({ ...bigSnapshot(), issue }, 4, [], budget, countTokens);
+      const fences = fitted.markdown.match(/^[ \t]*```/gm)?.length ?? 0;
+      expect(fences % 2, `at ${budget}`).toBe(0);
+      const goal = fitted.markdown.slice(
+        fitted.markdown.indexOf('### Goal'),
+        fitted.markdown.indexOf('### Plan'),
+      );
+      expect((goal.match(/^[ \t]*```/gm)?.length ?? 0) % 2, `at ${budget}: ${goal}`).toBe(0);
+    }
+  });
+
   it('keeps the question after a log pasted into a later request, in the latest and in older ones', () => {
     const at = '2026-01-01T00:00:00.000Z';
     const log =

@@ -85,8 +85,8 @@ describe('fitSummary', () => {
 
   it('keeps the head of text without numbered sections, and leaves a short text alone', () => {
     const text = 'First part.\n\n'.repeat(100);
-    // the space before the cut is not shown either
-    expect(fitSummary(text, 50)).toEqual({ text: `${text.slice(0, 44)}…`, cut: text.length - 44 });
+    // cut at the end of a word, the ellipsis within the room
+    expect(fitSummary(text, 50)).toEqual({ text: `${text.slice(0, 49)}…`, cut: text.length - 49 });
     expect(fitSummary('Done: all 12 tests pass.', 50)).toEqual({ text: 'Done: all 12 tests pass.', cut: 0 });
   });
 

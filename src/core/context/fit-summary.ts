@@ -32,9 +32,8 @@ export function fitSummary(
       kept.set(i, body);
       room -= body.length + 2 - placeholder(i);
     } else if (rank(p.title) < 3 && room + placeholder(i) > 300) {
-      // a section that says where the work stands, too long for what is left: its head, cut at a word (room for a
-      // fence it may close)
-      const head = closeFence(withoutEmptyFence(clip(body, room + placeholder(i) - 5)));
+      // a section that says where the work stands, too long for what is left: its head, cut at a word
+      const head = clip(body, room + placeholder(i) - 1);
       kept.set(i, head);
       room -= head.length + 2 - placeholder(i);
     }
@@ -112,27 +111,9 @@ function headAndEnd(text: string, max: number): { text: string; cut: number } {
   return { text: `${head.text}${join}${end}`, cut: body.length - (before.length - head.cut) - end.length };
 }
 
-/** The text's head cut at a word's end with an ellipsis (`clip`), leaving room for a fence it may close. */
+/** The text's head cut at a word's end with an ellipsis (`clip`: a code block it cuts is closed). */
 function headOf(text: string, max: number): { text: string; cut: number } {
-  const head = withoutEmptyFence(clip(text, Math.max(1, max - 4)));
-  // what is shown of the text: the head without its ellipsis
-  return { text: closeFence(head), cut: Math.max(0, text.length - (head.length - 1)) };
-}
-
-/**
- * A head cut right after a code fence opens, before any line of its code (the fence's line is all it keeps), ends
- * before that fence instead: closed, it would be an empty block, which shows nothing and reads as empty code.
- */
-function withoutEmptyFence(head: string): string {
-  const fences = [...head.matchAll(/^[ \t]*```[^\n]*$/gm)];
-  const open = fences.length % 2 === 1 ? fences.at(-1) : undefined;
-  const code = open ? head.slice(open.index + open[0].length).replace(/…$/, '') : '';
-  if (!open || code.trim()) return head;
-  return `${head.slice(0, open.index).replace(/[\s,;:]+$/, '')}…`;
-}
-
-/** A cut inside a fenced code block closes it, so the sections after it are not read as code. */
-function closeFence(text: string): string {
-  const fences = text.match(/^[ \t]*```/gm)?.length ?? 0;
-  return fences % 2 === 1 ? `${text}\n\`\`\`` : text;
+  const head = clip(text, Math.max(1, max));
+  // what is shown of the text: the head without its ellipsis (and the fence closing a block it cut)
+  return { text: head, cut: Math.max(0, text.length - head.replace(/…(?:\n```)?$/, '').length) };
 }
