@@ -13,7 +13,7 @@ import { isUserInterruption } from './user-interruption.js';
 export interface AgentSummary {
   line: number;
   at: string | null;
-  kind: 'compaction' | 'last_message' | 'usage_limit' | 'interrupted';
+  kind: 'compaction' | 'last_message' | 'usage_limit' | 'api_error' | 'interrupted';
   text: string;
   /** A last message: whether the turn ended on it (no tool call, no interruption after it). */
   turn_ended?: boolean;
@@ -106,11 +106,12 @@ const neverReturned = (open: string[]) =>
   `The transcript ends before ${open.length === 1 ? 'this call' : 'these calls'} returned (check whether ${open.length === 1 ? 'it' : 'they'} ran): ${open.map((c) => `\`${c}\``).join('; ')}`;
 
 /**
- * The usage-limit notice the agent stopped on: an API error saying a limit (Claude Code's synthetic message, Codex's
- * error event, a notice written as the agent's text) with nothing of the agent's after it. One it went on from is
- * over, and not said.
+ * The API error the agent stopped on, with nothing of the agent's after it: a usage limit's notice (an API error
+ * saying a limit: Claude Code's synthetic message, Codex's error event, a notice written as the agent's text), or
+ * another API error (overloaded, a server error, a dropped connection), after which the turn's request may not have
+ * been carried out. One it went on from (a retry that worked) is over, and not said.
  */
-function stoppedOnLimit(entries: readonly TranscriptEntry[]): AgentSummary | null {
+function stoppedOnApiError(entries: readonly TranscriptEntry[]): AgentSummary | null {
   for (let i = entries.length - 1; i >= 0; i -= 1) {
     const e = entries[i] as TranscriptEntry;
     if (e.sidechain) continue;
@@ -119,6 +120,8 @@ function stoppedOnLimit(entries: readonly TranscriptEntry[]): AgentSummary | nul
       (e.role === 'assistant' && e.kind === 'text' && isLimitNotice(e.text))
     )
       return { line: e.line, at: e.at, kind: 'usage_limit', text: e.text.trim() };
+    if (e.kind === 'error' && e.text.trim())
+      return { line: e.line, at: e.at, kind: 'api_error', text: e.text.trim() };
     const agent =
       (e.role === 'assistant' && e.kind === 'text') || e.kind === 'tool_call' || e.kind === 'result';
     if (agent && e.text.trim()) return null;
@@ -146,7 +149,8 @@ function stoppedByUser(entries: readonly TranscriptEntry[]): AgentSummary | null
 }
 
 /**
- * Every compaction summary, then the agent's last message (each kept whole), then the usage-limit notice and the
+ * Every compaction summary, then the agent's last message (each kept whole), then the API error (a usage limit's
+ * notice or another) and the
  * user's interruption the entries end on, when they do. `fromStart`: the entries begin at the transcript's first line (not a piece after an
  * earlier import), so what the agent did not say in them it never said.
  */
@@ -158,7 +162,7 @@ export function agentSummaries(
     .filter((e) => e.kind === 'summary' && !e.sidechain && e.text.trim())
     .map((e): AgentSummary => ({ line: e.line, at: e.at, kind: 'compaction', text: e.text.trim() }));
   const last = lastMessage(entries, opts.fromStart === true);
-  const limit = stoppedOnLimit(entries);
+  const limit = stoppedOnApiError(entries);
   const stopped = stoppedByUser(entries);
   return [...compactions, ...(last ? [last] : []), ...(limit ? [limit] : []), ...(stopped ? [stopped] : [])];
 }

@@ -1,7 +1,7 @@
 import { lastRequestAnswered } from './commands/finished-work.js';
 import { listTotals } from './fold/bounds.js';
 import type { WorkflowState } from './schemas/state.js';
-import { limitStop } from './usage-limit-stop.js';
+import { turnStop } from './turn-stop.js';
 import { interruptedTurn } from './interrupted-turn.js';
 
 /** The requests recorded since the last end of an agent's turn a hook reported (all of them when none was). */
@@ -11,13 +11,13 @@ export const requestsSinceTurnEnd = (s: WorkflowState) =>
 /**
  * Whether the agent's turn on the user's last request is over, as far as Baton saw: a hook reported its end (a
  * Stop, whether or not the last response had words), the agent's last message ended it, or something since explains
- * the stop (a usage limit, the user's interruption, a StopFailure's or a pause's snapshot). Null when the user asked nothing yet.
+ * the stop (a usage limit or an API error, the user's interruption, a StopFailure's or a pause's snapshot). Null when the user asked nothing yet.
  */
 export function turnOver(s: WorkflowState): boolean | null {
   const asked = (s.recent_requests ?? []).at(-1);
   if (!asked) return null;
   if (requestsSinceTurnEnd(s) <= 0) return true;
-  if (lastRequestAnswered(s) === true || limitStop(s.summaries, asked) !== null) return true;
+  if (lastRequestAnswered(s) === true || turnStop(s.summaries, asked) !== null) return true;
   // the user cut the turn off (Esc, Ctrl-C): it stopped, and no hook says so
   if (interruptedTurn(s.summaries, asked) !== null) return true;
   const snap = s.last_snapshot;

@@ -38,7 +38,7 @@ export * from './commands/runtime.js';
 export * from './capacity.js';
 export * from './runtime-fold.js';
 export * from './runtime/index.js';
-export * from './usage-limit-stop.js';
+export * from './turn-stop.js';
 export * from './queue/work-rules.js';
 export * from './queue/work-reach.js';
 export { agentLabel } from './agent-label.js';

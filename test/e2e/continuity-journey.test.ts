@@ -423,6 +423,63 @@ describe('continuity by default: a session cut off after the user went on past a
   });
 });
 
+describe('continuity by default: the user quits after the last API call failed', () => {
+  it('tells the next session the last turn ended on an API error and its request is to be retried, until it is', async () => {
+    const { repo, baton } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const one = '196820da-0000-4000-8000-000000000061';
+    const path = join(tempDir('baton-transcript-'), `${one}.jsonl`);
+    const hook = (event: string, fields: Json = {}, session = one) =>
+      baton(
+        ['hook', event],
+        JSON.stringify({
+          cwd: repo,
+          hook_event_name: event,
+          session_id: session,
+          transcript_path: path,
+          ...fields,
+        }),
+      );
+    const line = (type: string, message: Json, more: Json = {}) =>
+      JSON.stringify({ type, timestamp: new Date().toISOString(), sessionId: one, ...more, message });
+    const write = (...lines: string[]) => appendFileSync(path, `${lines.join('\n')}\n`);
+    const ask = async (prompt: string) => {
+      write(line('user', { role: 'user', content: prompt }));
+      await hook('UserPromptSubmit', { prompt });
+    };
+    await hook('SessionStart', { source: 'startup' });
+    await ask('Add div to math.js, then tests');
+    write(
+      line('assistant', { id: 'm-1', role: 'assistant', content: [{ type: 'text', text: 'div is next.' }] }),
+    );
+    await hook('Stop', { stop_hook_active: false, last_assistant_message: 'div is next.' });
+    await ask('go ahead');
+    // the API is overloaded: Claude Code writes its synthetic message in the agent's place, and the user quits
+    const overloaded =
+      'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}';
+    write(
+      line(
+        'assistant',
+        { id: 'm-e', model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: overloaded }] },
+        { isApiErrorMessage: true },
+      ),
+    );
+    // (a version without the StopFailure hook: nothing but the transcript says the turn failed)
+    await hook('SessionEnd', { reason: 'prompt_input_exit' });
+
+    const next = await hook('SessionStart', { source: 'startup' }, '196820da-0000-4000-8000-000000000062');
+    const text = injected(next.stdout).additionalContext;
+    const nextStep = text.slice(text.indexOf('### What to Do Next'));
+    expect(nextStep).toMatch(
+      /The previous session ended because: the last turn ended on an API error \(529 overloaded_error: Overloaded\): the request it was on may not have been carried out; retry it\./,
+    );
+    expect((await baton(['context'])).stdout).toMatch(/the last turn ended on an API error \(529/);
+    // once the user asks again, the turn that failed is history
+    await ask('try again');
+    expect((await baton(['context'])).stdout).not.toMatch(/ended on an API error/);
+  });
+});
+
 describe('continuity by default: a conversation reopened with --resume', () => {
   it('is told its turn was cut off, before the agent said anything, as a new session would be; an answered turn or a usage limit is not', async () => {
     const { repo, baton, status } = workspace();

@@ -3,7 +3,7 @@ import { turnOver } from '../agent-turn.js';
 import type { Draft } from '../draft.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { allFinished } from '../task-graph.js';
-import { limitStop } from '../usage-limit-stop.js';
+import { turnStop } from '../turn-stop.js';
 import { assertTransition } from '../workflow-machine.js';
 import { endOpenSession } from './lifecycle.js';
 
@@ -36,7 +36,7 @@ export function finishedWork(s: WorkflowState, now: string, over: ConversationsO
   if (done === null) return null;
   if ((s.counts.open_errors ?? s.open_errors.length) > 0) return null;
   if ((s.test_state?.failing_tests.length ?? 0) > 0) return null;
-  if (limitStop(s.summaries, (s.recent_requests ?? []).at(-1)) !== null) return null;
+  if (turnStop(s.summaries, (s.recent_requests ?? []).at(-1)) !== null) return null;
   const last = s.sessions[s.sessions.length - 1];
   const idle = Date.parse(now) - Date.parse(s.updated_at);
   if (last?.ended_at) return `${done} and ${last.end_reason ?? 'its last session ended'}`;

@@ -4,7 +4,7 @@ import { shortHash } from '../short-hash.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { isTerminal, type TerminalStatus } from '../workflow-machine.js';
-import { limitStop } from '../usage-limit-stop.js';
+import { turnStop } from '../turn-stop.js';
 import { isAcknowledgement } from '../requests/request-text.js';
 import {
   alreadyDone,
@@ -258,9 +258,9 @@ export function compileResumeContext(
       task_id: next?.id ?? null,
       title: next?.title ?? null,
       description: next?.description ? clip(next.description, limits.description_chars) : null,
-      // a usage limit that stopped the last turn is why, said here once (not as an error to fix, nor as the last state)
+      // a usage limit or an API error that stopped the last turn is why, said here once (not as the last state)
       ended_because:
-        limitStop(snap.summaries, snap.requests.at(-1)) ??
+        turnStop(snap.summaries, snap.requests.at(-1)) ??
         `${snap.trigger}${snap.pause_reason ? `: ${snap.pause_reason}` : ''}`,
       latest_request_first: limits.newer_request_note > 0 && latestRequestFirst(snap),
     },

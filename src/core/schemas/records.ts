@@ -126,10 +126,18 @@ export type HistoryEntry = z.infer<typeof HistoryEntry>;
  * The agent's own summaries, kept whole: the summary a compaction left (Claude Code's "This session is being
  * continued..." message, PostCompact's compact_summary, Codex's compacted message) and the agent's last message; and
  * the usage-limit notice a turn ended on (`usage_limit`: why the agent stopped, not its words nor an error of the
- * work; over once the agent says more or the user asks again), and the user's interruption of the agent's last turn
- * (`interrupted`: Esc or Ctrl-C before the turn ended, its text the transcript's marker; over the same way).
+ * work; over once the agent says more or the user asks again), the API error a turn ended on (`api_error`: an
+ * overloaded or failing API; the turn's request may not have been carried out; over the same way), and the user's
+ * interruption of the agent's last turn (`interrupted`: Esc or Ctrl-C before the turn ended, its text the
+ * transcript's marker; over the same way).
  */
-export const summaryKinds = ['compaction', 'last_message', 'usage_limit', 'interrupted'] as const;
+export const summaryKinds = [
+  'compaction',
+  'last_message',
+  'usage_limit',
+  'api_error',
+  'interrupted',
+] as const;
 export const SummaryKind = z.enum(summaryKinds);
 export const Summary = z.object({
   id: z.string(),

@@ -80,6 +80,7 @@ export const SessionSnapshot = z.object({
       compaction: Summary.nullable(),
       last_message: Summary.nullable(),
       usage_limit: Summary.nullable().optional(),
+      api_error: Summary.nullable().optional(),
       interrupted: Summary.nullable().optional(),
     })
     .default({ compaction: null, last_message: null }),

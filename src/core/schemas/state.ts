@@ -148,6 +148,7 @@ export const WorkflowState = z.object({
       compaction: Summary.nullable(),
       last_message: Summary.nullable(),
       usage_limit: Summary.nullable().optional(),
+      api_error: Summary.nullable().optional(),
       interrupted: Summary.nullable().optional(),
     })
     .optional(),

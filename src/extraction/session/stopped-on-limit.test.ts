@@ -40,7 +40,7 @@ describe('a turn that stopped on a usage limit', () => {
     expect(s[1]).toMatchObject({ at: '2026-05-01T10:00:09.000Z' });
   });
 
-  it('says nothing of a limit the agent went on from, nor of an API error that is no limit', () => {
+  it('says nothing of a limit the agent went on from; an API error that is no limit is an API error', () => {
     const wentOn = summariesOf([
       asked('Build the CSV exporter', '2026-05-01T10:00:00.000Z'),
       apiError('Claude AI usage limit reached|1777633200', '2026-05-01T10:00:09.000Z'),
@@ -55,7 +55,17 @@ describe('a turn that stopped on a usage limit', () => {
         '2026-05-01T10:00:09.000Z',
       ),
     ]);
-    expect(outage.map((x) => x.kind)).toEqual(['last_message']);
+    // an API error that is no limit is what the turn ended on all the same: its request may not have been carried out
+    expect(outage.map((x) => x.kind)).toEqual(['last_message', 'api_error']);
+    const retried = summariesOf([
+      said('Half-way.', '2026-05-01T10:00:05.000Z'),
+      apiError(
+        'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+        '2026-05-01T10:00:09.000Z',
+      ),
+      said('The writer is done too.', '2026-05-01T10:01:00.000Z'),
+    ]);
+    expect(retried.map((x) => x.kind)).toEqual(['last_message']);
   });
 
   it("reads a headless run (stream-json), where the notice comes as the agent's text and as the result", () => {

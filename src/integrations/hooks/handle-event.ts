@@ -175,7 +175,10 @@ async function turnEnded(ctx: HookContext, ref: Ref, workflowId: string, event: 
 async function keepLastMessage(ctx: HookContext, ref: Ref, event: HookEvent): Promise<boolean> {
   const text = ctx.payload.raw.last_assistant_message;
   if (typeof text !== 'string' || !text.trim()) return false;
-  if (isLimitNotice(text) || text.trim() === ctx.payload.api_error?.message?.trim()) return false;
+  // a failed turn's last message may be the API error it ended on (Claude Code's synthetic "API Error: 529 ..."), not
+  // the agent's words: its transcript records it as the error it is
+  const failure = event === 'StopFailure' && /^API Error\b/.test(text.trim());
+  if (failure || isLimitNotice(text) || text.trim() === ctx.payload.api_error?.message?.trim()) return false;
   const r = (await ctx.client.record(ref, {
     kind: 'summary',
     summary: {

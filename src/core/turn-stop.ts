@@ -1,3 +1,4 @@
+import { clip } from './clip.js';
 import { stoppedByLimit } from './runtime/usage-limit.js';
 import type { Summary, UserRequest } from './schemas/records.js';
 
@@ -5,6 +6,7 @@ interface Summaries {
   compaction: Summary | null;
   last_message: Summary | null;
   usage_limit?: Summary | null;
+  api_error?: Summary | null;
 }
 
 /** The user's latest request (a state's `recent_requests`, a snapshot's `requests`), when one was recorded. */
@@ -28,6 +30,40 @@ export function limitStop(summaries: Summaries | undefined, asked: Asked): strin
   const limit = summaries?.usage_limit;
   if (!summaries || !limit || overSince(summaries, limit, asked)) return null;
   return stoppedByLimit(limit.text, limit.resets_at ?? null);
+}
+
+/**
+ * An API error in a few words: Claude Code's "API Error: 529 {...overloaded_error...Overloaded}" as
+ * `529 overloaded_error: Overloaded`, other words as they are (cut).
+ */
+function apiErrorWords(text: string): string {
+  const m = /^API Error:?\s*(\d{3})\s*(\{[^]*\})\s*$/.exec(text.trim());
+  if (m) {
+    try {
+      const body = JSON.parse(m[2] as string) as { error?: { type?: string; message?: string } };
+      const said = [body.error?.type, body.error?.message].filter(Boolean).join(': ');
+      if (said) return `${m[1]} ${clip(said, 150)}`;
+    } catch {
+      // not JSON after all: the words as they are
+    }
+  }
+  return clip(text.replace(/\s+/g, ' ').trim(), 160);
+}
+
+/**
+ * Why the agent's last turn stopped when something other than the agent ended it, while that holds (over, as a usage
+ * limit is, once the agent says more or the user asks again): a usage limit (`limitStop`), or an API error the turn
+ * ended on (an overloaded or failing API, a dropped connection), whose request may not have been carried out: it is
+ * to be retried. The newer of the two when both were recorded.
+ */
+export function turnStop(summaries: Summaries | undefined, asked: Asked): string | null {
+  const error = summaries?.api_error;
+  const limit = summaries?.usage_limit;
+  const errorHolds = !!summaries && !!error && !overSince(summaries, error, asked);
+  const errorNewer = !limit || (error && Date.parse(error.timestamp) > Date.parse(limit.timestamp));
+  if (errorHolds && errorNewer)
+    return `the last turn ended on an API error (${apiErrorWords(error.text)}): the request it was on may not have been carried out; retry it`;
+  return limitStop(summaries, asked);
 }
 
 /**
