@@ -1,4 +1,4 @@
-import { pause, SessionSnapshot, type WorkflowState } from '../core/index.js';
+import { pause, SessionSnapshot, shortHash, type WorkflowState } from '../core/index.js';
 import type { BatonService } from './baton-service.js';
 
 /** A workflow whose worktree is now another repository (deleted and made again at its path), and why that is known. */
@@ -28,8 +28,8 @@ export async function replacedRepository(svc: BatonService, w: WorkflowState): P
   if (here === null || here.length > 0) return null;
   const which =
     commits.length === 1
-      ? `the commit it recorded (${commits[0]?.slice(0, 12)})`
-      : `none of the ${commits.length} commits it recorded (${commits.map((c) => c.slice(0, 12)).join(', ')})`;
+      ? `the commit it recorded (${shortHash(commits[0] ?? '')})`
+      : `none of the ${commits.length} commits it recorded (${commits.map(shortHash).join(', ')})`;
   return `the repository at ${w.worktree} is not the one it followed: ${commits.length === 1 ? `${which} is not in it` : `${which} is in it`} (deleted and made again at that path?)`;
 }
 
