@@ -130,6 +130,9 @@ describe('a conversation at work, told from one cut off', () => {
           ),
         );
         expect(told(second.stdout)).not.toMatch(/stopped in the middle/);
+        // while it runs, status says nothing of it being gone
+        const running = await runCli(['status'], { cwd: repo, env });
+        expect(running.stdout).not.toMatch(/no longer runs/);
         // and the agent is told the task in progress is the other conversation's, first thing
         const briefing = (JSON.parse(second.stdout) as { hookSpecificOutput: Json }).hookSpecificOutput
           .additionalContext as string;
@@ -142,6 +145,16 @@ describe('a conversation at work, told from one cut off', () => {
       }
       // the agent killed right after it wrote: a write moments ago, and no process; cut off
       await new Promise((r) => setTimeout(r, 100));
+      // before any session starts again, status says the agent is gone, and what goes on with the workflow
+      const status = await runCli(['status'], { cwd: repo, env });
+      expect(status.stdout).toMatch(
+        new RegExp(
+          `^agent: Claude Code \\(process ${agent.pid}\\) no longer runs, and no SessionEnd came \\(a crash, a kill or a quit\\): the next Claude Code session here goes on with this workflow`,
+          'm',
+        ),
+      );
+      const json = (await runCli(['status', '--json'], { cwd: repo, env })).json<{ gone_agents: Json[] }>();
+      expect(json.gone_agents).toEqual([{ agent: 'claude-code', pid: agent.pid, transcript: path }]);
       appendFileSync(
         path,
         `${[

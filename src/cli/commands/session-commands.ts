@@ -24,6 +24,7 @@ import { recoverCheckpointCommand, type RestoreFlags } from './restore-command.j
 import { table, thousands } from '../output.js';
 import { snapshotsTable } from '../snapshot-table.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
+import { goneAgents } from '../../integrations/hooks/gone-agents.js';
 
 type Status = {
   workflow: {
@@ -35,6 +36,7 @@ type Status = {
     pause_reason: string | null;
     session_count: number;
     pause_overdue: boolean;
+    worktree: string | null;
   };
   counts: {
     tasks: {
@@ -156,8 +158,14 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .description('status, counts, next task, runnable tasks and snapshots')
     .option(...workflowOption)
     .action(
-      action(rt, async ({ client, print, rt }, o: { workflow?: string }) => {
-        const s = (await client.status(rt.ref(o.workflow))) as Status;
+      action(rt, async ({ client, print, rt, g }, o: { workflow?: string }) => {
+        const found = (await client.status(rt.ref(o.workflow))) as Status;
+        // the agents its hooks saw on this machine that are gone, though no SessionEnd came
+        const gone =
+          found.workflow.status === 'in_progress' && found.workflow.worktree
+            ? goneAgents(rt.settings(g).home, found.workflow.worktree, found.workflow.id)
+            : [];
+        const s = gone.length ? { ...found, gone_agents: gone } : found;
         print(s, () =>
           [
             `${s.workflow.id}  ${s.workflow.title}`,
@@ -170,6 +178,10 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             `next task: ${s.next_task ? `${s.next_task.id} ${s.next_task.title}` : 'none'}`,
             `runnable: ${s.runnable_tasks.map((t) => t.id).join(', ') || 'none'}`,
             ...(s.usage_limit ? [`agent: ${s.usage_limit}`] : []),
+            ...gone.map(
+              (a) =>
+                `agent: ${agentLabel(a.agent)} (process ${a.pid}) no longer runs, and no SessionEnd came (a crash, a kill or a quit): the next ${agentLabel(a.agent)} session here goes on with this workflow, from its briefing`,
+            ),
             ...(s.workflow.status === 'paused' || s.workflow.status === 'interrupted'
               ? [
                   `to go on: \`baton run -w ${s.workflow.id}\` (Baton runs the agent) or \`baton resume -w ${s.workflow.id}\` (you start it; with the hooks, your next prompt resumes it)`,
