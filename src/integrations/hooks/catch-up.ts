@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { BatonError } from '../../core/index.js';
 import type { HookContext } from './handle-event.js';
 import type { TranscriptRead, TranscriptSeen } from './hook-log.js';
+import { overBecause } from './gone-agents.js';
 import { agentProcess, isRunning, sameProcess, type AgentProcess } from './agent-process.js';
 import type { TranscriptSource } from '../transcripts/transcript-import.js';
 import { sessionIdFromTranscript } from './hook-payload.js';
@@ -84,18 +85,6 @@ function atWork(seen: TranscriptSeen | undefined, ago: number, self: AgentProces
     if (running !== null) return running ? { ago, pid: proc.pid } : null;
   }
   return ago * 1000 < ACTIVE_WITHIN_MS ? { ago, pid: null } : null;
-}
-
-/**
- * Why the conversation writing another transcript is over although its SessionEnd never came, or null when that is
- * not known: the agent process that ran its hooks last has exited, or is the one running this hook, for another
- * conversation. A SessionEnd already ended its session (the workflow knows).
- */
-function overBecause(seen: TranscriptSeen | undefined, self: AgentProcess | null): string | null {
-  const proc = seen?.agent_process;
-  if (!proc || seen.ended) return null;
-  if (sameProcess(proc, self)) return 'its process went on to another conversation';
-  return isRunning(proc) === false ? 'its process exited' : null;
 }
 
 interface Known {

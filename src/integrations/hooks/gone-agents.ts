@@ -1,5 +1,17 @@
-import { isRunning } from './agent-process.js';
-import { hookLogPath, readHookLog } from './hook-log.js';
+import { isRunning, sameProcess, type AgentProcess } from './agent-process.js';
+import { hookLogPath, readHookLog, type TranscriptSeen } from './hook-log.js';
+
+/**
+ * Why the conversation writing a transcript is over although its SessionEnd never came, or null when that is not
+ * known: the agent process that ran its hooks last has exited, or is `self` (the process running this hook), gone on
+ * to another conversation. A SessionEnd already ended its session (the workflow knows).
+ */
+export function overBecause(seen: TranscriptSeen | undefined, self: AgentProcess | null): string | null {
+  const proc = seen?.agent_process;
+  if (!proc || seen.ended) return null;
+  if (sameProcess(proc, self)) return 'its process went on to another conversation';
+  return isRunning(proc) === false ? 'its process exited' : null;
+}
 
 /** A conversation of a workflow whose agent process, seen by its hooks on this machine, is gone. */
 export interface GoneAgent {
@@ -9,14 +21,14 @@ export interface GoneAgent {
 }
 
 /**
- * The conversations of `workflowId` whose agent process (recorded by their last hook, Linux) no longer runs although
- * no SessionEnd came: a crash, a kill, a closed terminal, or a quit that sends none (Codex). Nothing where processes
- * cannot be read, for a conversation whose hooks recorded no process, or one that ended.
+ * The conversations of `workflowId` whose agent process exited although no SessionEnd came (`overBecause`): a crash,
+ * a kill, a closed terminal, or a quit that sends none (Codex). Nothing where processes cannot be read (not Linux),
+ * nor for a conversation whose hooks recorded no process.
  */
 export function goneAgents(home: string, worktree: string, workflowId: string): GoneAgent[] {
   const seen = readHookLog(hookLogPath(home, worktree), worktree).transcripts;
   return Object.entries(seen).flatMap(([transcript, t]) =>
-    t.workflow_id === workflowId && !t.ended && t.agent_process && isRunning(t.agent_process) === false
+    t.workflow_id === workflowId && t.agent_process && overBecause(t, null) !== null
       ? [{ agent: t.source ?? 'claude-code', pid: t.agent_process.pid, transcript }]
       : [],
   );
