@@ -149,6 +149,8 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
     if (seen && event === 'SessionEnd') seen.ended = true;
     else if (seen) {
       delete seen.ended;
+      if (event === 'Stop' || event === 'StopFailure') seen.turn_ended = true;
+      else delete seen.turn_ended;
       const proc = agentProcess();
       if (proc) seen.agent_process = proc;
     }

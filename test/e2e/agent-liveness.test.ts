@@ -228,6 +228,45 @@ describe('a conversation at work, told from one cut off', () => {
   );
 });
 
+describe('where the agent process cannot be seen (macOS; here, hooks run by no agent)', () => {
+  const first = '019e1625-789d-76c0-80ab-3724b5ddb711';
+  const second = '019e1625-789d-76c0-80ab-3724b5ddb712';
+
+  /** A Codex conversation that asked, planned and began, its rollout written moments ago; `stopped`: its turn ended. */
+  async function codexMidPlan(stopped: boolean) {
+    const { hook } = workspace();
+    const path = finishedRollout(first, 'add an MIT LICENSE file', 'in_progress');
+    const codex = (event: string, fields: Json = {}) =>
+      hook(event, { session_id: first, turn_id: 't1', transcript_path: path, ...fields });
+    await codex('SessionStart', { source: 'startup' });
+    await codex('UserPromptSubmit', { prompt: 'add an MIT LICENSE file' });
+    if (stopped) await codex('Stop', { last_assistant_message: 'The LICENSE file is half written.' });
+    const next = await hook('SessionStart', {
+      session_id: second,
+      source: 'startup',
+      transcript_path: join(tempDir('baton-rollout-'), `rollout-x-${second}.jsonl`),
+    });
+    expect(next.code).toBe(0);
+    const briefing = (JSON.parse(next.stdout) as { hookSpecificOutput: { additionalContext: string } })
+      .hookSpecificOutput.additionalContext;
+    return { told: told(next.stdout), briefing };
+  }
+
+  it('a conversation whose turn ended moments ago is not at work: `/new`, or a quit and a new start, goes on with the work', async () => {
+    const { told: said, briefing } = await codexMidPlan(true);
+    expect(said).not.toMatch(/another conversation/);
+    expect(said).toMatch(/^Baton continues workflow \S+ "add an MIT LICENSE file" in this conversation/);
+    expect(briefing).not.toContain('Another conversation is at work');
+    expect(briefing).toContain('Continue from task "T1: Write the LICENSE file"');
+  });
+
+  it('one that wrote moments ago in the middle of its turn may still be at work: the new one is warned', async () => {
+    const { told: said, briefing } = await codexMidPlan(false);
+    expect(said).toMatch(/another conversation wrote its transcript in this worktree \d+ s ago/);
+    expect(briefing).toMatch(/### Warnings\n- Another conversation is at work on this workflow right now/);
+  });
+});
+
 /**
  * A stand-in for Codex: a program named `codex` that runs the hooks it is given, one after another, each with its
  * JSON from a file, then stays alive as the agent does. Returns its pid and the last hook's stdout.
@@ -261,11 +300,18 @@ function standInCodex(repo: string, env: Record<string, string>) {
     });
 }
 
-/** A Codex rollout of one turn whose plan is all done: the request, the finished plan, the agent's answer. */
-function finishedRollout(id: string, request: string): string {
+/**
+ * A Codex rollout of one turn: the request, the plan (all done unless `status` says otherwise), the agent's answer.
+ */
+function finishedRollout(id: string, request: string, status = 'completed'): string {
   const path = join(tempDir('baton-rollout-'), `rollout-2026-11-30T09-00-00-${id}.jsonl`);
   const l = (type: string, payload: Json) => JSON.stringify({ timestamp: now(), type, payload });
-  const plan = JSON.stringify({ plan: [{ step: 'Write the LICENSE file', status: 'completed' }] });
+  const plan = JSON.stringify({
+    plan: [
+      { step: 'Write the LICENSE file', status },
+      ...(status === 'completed' ? [] : [{ step: 'Name the licence in the README', status: 'pending' }]),
+    ],
+  });
   writeFileSync(
     path,
     `${[

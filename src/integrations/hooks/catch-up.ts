@@ -74,9 +74,16 @@ export interface Elsewhere {
 /**
  * Whether the conversation writing a transcript is at work: not once its SessionEnd came, nor when it is this hook's
  * own agent (a /clear in the same terminal); else, where processes can be read and a hook recorded its agent, whether
- * that process runs; else (macOS, a transcript only `baton import` read) whether it wrote within ACTIVE_WITHIN_MS.
+ * that process runs; else (macOS, a transcript only `baton import` read) whether it wrote within ACTIVE_WITHIN_MS,
+ * unless its turn ended (`idle`: a Stop was its last hook, and it wrote no entry since): a Codex `/new`, or a quit
+ * and a new start, moments after a turn.
  */
-function atWork(seen: TranscriptSeen | undefined, ago: number, self: AgentProcess | null): Elsewhere | null {
+function atWork(
+  seen: TranscriptSeen | undefined,
+  ago: number,
+  self: AgentProcess | null,
+  idle: boolean,
+): Elsewhere | null {
   if (seen?.ended) return null;
   const proc = seen?.agent_process;
   if (proc) {
@@ -84,7 +91,7 @@ function atWork(seen: TranscriptSeen | undefined, ago: number, self: AgentProces
     const running = isRunning(proc);
     if (running !== null) return running ? { ago, pid: proc.pid } : null;
   }
-  return ago * 1000 < ACTIVE_WITHIN_MS ? { ago, pid: null } : null;
+  return ago * 1000 < ACTIVE_WITHIN_MS && !idle ? { ago, pid: null } : null;
 }
 
 interface Known {
@@ -172,47 +179,63 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
   for (const k of known.values()) {
     const st = statOf(k.path);
     if (!st) continue;
-    const ago = Math.max(0, Math.round((now - st.mtimeMs) / 1000));
-    const elsewhere = k.path === own ? null : atWork(ctx.transcripts?.[k.path], ago, self);
-    const over = k.path === own ? null : overBecause(ctx.transcripts?.[k.path], self);
+    const seen = ctx.transcripts?.[k.path];
+    const over = k.path === own ? null : overBecause(seen, self);
     if (over && k.sessionId) out.over[k.sessionId] = over;
+    // read already, by a hook of this machine, though what it held moved no import mark (no entry in it)
+    const readTo = seen?.workflow_id === k.workflowId ? Math.max(k.through, seen.bytes) : k.through;
+    // entries read now; null when some could not be
+    const entries = st.size <= readTo ? 0 : await readOn(ctx, k, st.size - k.through, notes, out);
+    const ago = Math.max(0, Math.round((now - st.mtimeMs) / 1000));
+    const idle = seen?.turn_ended === true && entries === 0;
+    const elsewhere = k.path === own ? null : atWork(seen, ago, self, idle);
     if (elsewhere && (out.activeElsewhere === null || elsewhere.ago < out.activeElsewhere.ago))
       out.activeElsewhere = elsewhere;
-    // read already, by a hook of this machine, though what it held moved no import mark (no entry in it)
-    const seen = ctx.transcripts?.[k.path];
-    const readTo = seen?.workflow_id === k.workflowId ? Math.max(k.through, seen.bytes) : k.through;
-    if (st.size <= readTo) continue;
-    const grown = st.size - k.through;
-    if (grown > CATCH_UP_MAX_BYTES) {
-      out.unread.push(
-        `${k.path} (${Math.round(grown / 1048576)} MB written since its last import, more than a session start reads; the next Stop or \`baton import\` reads it)`,
-      );
-      continue;
-    }
-    try {
-      // loaded only when a transcript grew (parsers and extractors are the heaviest modules a hook can need)
-      const { importTranscriptFile } = await import('../transcripts/import-file.js');
-      const r = await importTranscriptFile(ctx.client, { workflowId: k.workflowId }, k.path, k.source);
-      out.read.push({
-        path: k.path,
-        whole: k.unread,
-        bytes: r.bytes,
-        workflow_id: k.workflowId,
-        source: k.source,
-      });
-      if (r.stopped_on_limit)
-        out.limits.push({ workflowId: k.workflowId, path: k.path, source: k.source, ...r.stopped_on_limit });
-      // what an agent writes between turns (Codex's turn bookkeeping, a resumed conversation's header) is no entry
-      notes.push(
-        r.new_entries
-          ? `read ${r.new_entries} ${r.new_entries === 1 ? 'entry' : 'entries'} ${k.path} gained since its last import`
-          : `nothing new in ${k.path} since its last import (${grown} bytes written, no entry)`,
-      );
-    } catch (e) {
-      out.unread.push(`${k.path} (${(e as Error).message})`);
-    }
   }
   const said = [...notes, ...out.unread.map((u) => `could not read ${u}`)];
   out.note = said.length ? said.join('; ') : null;
   return out;
+}
+
+/**
+ * Reads what a transcript gained since its last import (`grown` bytes), saying so in `notes`, or why it could not in
+ * `out.unread`: the entries it held (what an agent writes between turns is none), or null when it was not read.
+ */
+async function readOn(
+  ctx: HookContext,
+  k: Known,
+  grown: number,
+  notes: string[],
+  out: CaughtUp,
+): Promise<number | null> {
+  if (grown > CATCH_UP_MAX_BYTES) {
+    out.unread.push(
+      `${k.path} (${Math.round(grown / 1048576)} MB written since its last import, more than a session start reads; the next Stop or \`baton import\` reads it)`,
+    );
+    return null;
+  }
+  try {
+    // loaded only when a transcript grew (parsers and extractors are the heaviest modules a hook can need)
+    const { importTranscriptFile } = await import('../transcripts/import-file.js');
+    const r = await importTranscriptFile(ctx.client, { workflowId: k.workflowId }, k.path, k.source);
+    out.read.push({
+      path: k.path,
+      whole: k.unread,
+      bytes: r.bytes,
+      workflow_id: k.workflowId,
+      source: k.source,
+    });
+    if (r.stopped_on_limit)
+      out.limits.push({ workflowId: k.workflowId, path: k.path, source: k.source, ...r.stopped_on_limit });
+    // what an agent writes between turns (Codex's turn bookkeeping, a resumed conversation's header) is no entry
+    notes.push(
+      r.new_entries
+        ? `read ${r.new_entries} ${r.new_entries === 1 ? 'entry' : 'entries'} ${k.path} gained since its last import`
+        : `nothing new in ${k.path} since its last import (${grown} bytes written, no entry)`,
+    );
+    return r.new_entries;
+  } catch (e) {
+    out.unread.push(`${k.path} (${(e as Error).message})`);
+    return null;
+  }
 }

@@ -41,6 +41,11 @@ export interface TranscriptSeen {
   agent_process?: AgentProcess;
   /** Its conversation ended (a SessionEnd came): it is at work nowhere, until a hook records it again (a resume). */
   ended?: true;
+  /**
+   * Its agent's turn ended (a Stop or StopFailure was its last hook): between turns, until a hook records it again (a
+   * prompt, a resume). Where its process cannot be seen, a recent write is then no sign of a conversation at work.
+   */
+  turn_ended?: true;
 }
 
 /** A transcript a hook read to where it stops, as the hook log keeps it. */
