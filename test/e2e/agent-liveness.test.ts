@@ -232,15 +232,23 @@ describe('where the agent process cannot be seen (macOS; here, hooks run by no a
   const first = '019e1625-789d-76c0-80ab-3724b5ddb711';
   const second = '019e1625-789d-76c0-80ab-3724b5ddb712';
 
-  /** A Codex conversation that asked, planned and began, its rollout written moments ago; `stopped`: its turn ended. */
-  async function codexMidPlan(stopped: boolean) {
+  /**
+   * A Codex conversation that asked, planned and began, its rollout written moments ago; its turn then ended (`stop`:
+   * a Stop came; `esc`: the user interrupted it, which Codex writes in the rollout and gives no hook) or goes on.
+   */
+  async function codexMidPlan(turn: 'stop' | 'esc' | 'going') {
     const { hook } = workspace();
     const path = finishedRollout(first, 'add an MIT LICENSE file', 'in_progress');
     const codex = (event: string, fields: Json = {}) =>
       hook(event, { session_id: first, turn_id: 't1', transcript_path: path, ...fields });
     await codex('SessionStart', { source: 'startup' });
     await codex('UserPromptSubmit', { prompt: 'add an MIT LICENSE file' });
-    if (stopped) await codex('Stop', { last_assistant_message: 'The LICENSE file is half written.' });
+    if (turn === 'stop') await codex('Stop', { last_assistant_message: 'The LICENSE file is half written.' });
+    if (turn === 'esc')
+      appendFileSync(
+        path,
+        `${JSON.stringify({ timestamp: now(), type: 'event_msg', payload: { type: 'turn_aborted', turn_id: 't1', reason: 'interrupted' } })}\n`,
+      );
     const next = await hook('SessionStart', {
       session_id: second,
       source: 'startup',
@@ -253,15 +261,22 @@ describe('where the agent process cannot be seen (macOS; here, hooks run by no a
   }
 
   it('a conversation whose turn ended moments ago is not at work: `/new`, or a quit and a new start, goes on with the work', async () => {
-    const { told: said, briefing } = await codexMidPlan(true);
+    const { told: said, briefing } = await codexMidPlan('stop');
     expect(said).not.toMatch(/another conversation/);
     expect(said).toMatch(/^Baton continues workflow \S+ "add an MIT LICENSE file" in this conversation/);
     expect(briefing).not.toContain('Another conversation is at work');
     expect(briefing).toContain('Continue from task "T1: Write the LICENSE file"');
   });
 
+  it('nor is one whose turn the user interrupted (Esc) moments ago', async () => {
+    const { told: said, briefing } = await codexMidPlan('esc');
+    expect(said).not.toMatch(/another conversation/);
+    expect(briefing).not.toContain('Another conversation is at work');
+    expect(briefing).toContain('The user interrupted the last turn');
+  });
+
   it('one that wrote moments ago in the middle of its turn may still be at work: the new one is warned', async () => {
-    const { told: said, briefing } = await codexMidPlan(false);
+    const { told: said, briefing } = await codexMidPlan('going');
     expect(said).toMatch(/another conversation wrote its transcript in this worktree \d+ s ago/);
     expect(briefing).toMatch(/### Warnings\n- Another conversation is at work on this workflow right now/);
   });

@@ -75,8 +75,8 @@ export interface Elsewhere {
  * Whether the conversation writing a transcript is at work: not once its SessionEnd came, nor when it is this hook's
  * own agent (a /clear in the same terminal); else, where processes can be read and a hook recorded its agent, whether
  * that process runs; else (macOS, a transcript only `baton import` read) whether it wrote within ACTIVE_WITHIN_MS,
- * unless its turn ended (`idle`: a Stop was its last hook, and it wrote no entry since): a Codex `/new`, or a quit
- * and a new start, moments after a turn.
+ * unless its turn is over (`idle`: a Stop was its last hook and it wrote no entry since, or it ends on the user's
+ * Esc): a Codex `/new`, or a quit and a new start, moments after a turn.
  */
 function atWork(
   seen: TranscriptSeen | undefined,
@@ -184,10 +184,10 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
     if (over && k.sessionId) out.over[k.sessionId] = over;
     // read already, by a hook of this machine, though what it held moved no import mark (no entry in it)
     const readTo = seen?.workflow_id === k.workflowId ? Math.max(k.through, seen.bytes) : k.through;
-    // entries read now; null when some could not be
-    const entries = st.size <= readTo ? 0 : await readOn(ctx, k, st.size - k.through, notes, out);
+    const read = st.size <= readTo ? nothingRead : await readOn(ctx, k, st.size - k.through, notes, out);
     const ago = Math.max(0, Math.round((now - st.mtimeMs) / 1000));
-    const idle = seen?.turn_ended === true && entries === 0;
+    // between turns: the last hook ended its turn and it wrote nothing since, or what it wrote ends on the user's Esc
+    const idle = (seen?.turn_ended === true && read?.entries === 0) || read?.interrupted === true;
     const elsewhere = k.path === own ? null : atWork(seen, ago, self, idle);
     if (elsewhere && (out.activeElsewhere === null || elsewhere.ago < out.activeElsewhere.ago))
       out.activeElsewhere = elsewhere;
@@ -197,9 +197,17 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
   return out;
 }
 
+/** What a session start read of a transcript: its new entries, and whether they end on the user's interruption. */
+interface ReadOn {
+  entries: number;
+  interrupted: boolean;
+}
+
+const nothingRead: ReadOn = { entries: 0, interrupted: false };
+
 /**
  * Reads what a transcript gained since its last import (`grown` bytes), saying so in `notes`, or why it could not in
- * `out.unread`: the entries it held (what an agent writes between turns is none), or null when it was not read.
+ * `out.unread` (null then). What an agent writes between turns is no entry.
  */
 async function readOn(
   ctx: HookContext,
@@ -207,7 +215,7 @@ async function readOn(
   grown: number,
   notes: string[],
   out: CaughtUp,
-): Promise<number | null> {
+): Promise<ReadOn | null> {
   if (grown > CATCH_UP_MAX_BYTES) {
     out.unread.push(
       `${k.path} (${Math.round(grown / 1048576)} MB written since its last import, more than a session start reads; the next Stop or \`baton import\` reads it)`,
@@ -233,7 +241,7 @@ async function readOn(
         ? `read ${r.new_entries} ${r.new_entries === 1 ? 'entry' : 'entries'} ${k.path} gained since its last import`
         : `nothing new in ${k.path} since its last import (${grown} bytes written, no entry)`,
     );
-    return r.new_entries;
+    return { entries: r.new_entries, interrupted: r.stopped_by_user };
   } catch (e) {
     out.unread.push(`${k.path} (${(e as Error).message})`);
     return null;

@@ -179,6 +179,8 @@ export async function importTranscriptFile(
      * with its reset, as recorded; null when the piece does not end on one.
      */
     stopped_on_limit: limitIn(r.records),
+    /** The piece ends on the user's interruption of the agent's turn (Esc, Ctrl-C): that turn is over. */
+    stopped_by_user: r.records.some((x) => x.kind === 'summary' && x.summary.kind === 'interrupted'),
     warnings,
   };
 }
