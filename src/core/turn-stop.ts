@@ -24,12 +24,13 @@ const overSince = (s: Summaries, limit: Summary, asked: Asked) =>
 /**
  * Why the agent's last turn stopped when a usage limit stopped it ("stopped by a usage limit, resets at ..."), while
  * that holds: once the agent says more after the notice, or the user asks again, the work went on past the limit and
- * it is over (null): a session cut off after that was cut off, not stopped by the limit.
+ * it is over (null): a session cut off after that was cut off, not stopped by the limit. `now`: said to a person
+ * asking now, a reset already past is said so (`stoppedByLimit`).
  */
-export function limitStop(summaries: Summaries | undefined, asked: Asked): string | null {
+export function limitStop(summaries: Summaries | undefined, asked: Asked, now?: Date): string | null {
   const limit = summaries?.usage_limit;
   if (!summaries || !limit || overSince(summaries, limit, asked)) return null;
-  return stoppedByLimit(limit.text, limit.resets_at ?? null);
+  return stoppedByLimit(limit.text, limit.resets_at ?? null, now);
 }
 
 /**

@@ -242,7 +242,7 @@ export class Queries {
         : null,
       recovered_with_gaps: s.recovered_with_gaps ?? null,
       /** The agent's last turn was stopped by a usage limit it has not spoken since: when it lifts, in words. */
-      usage_limit: limitStop(s.summaries, s.recent_requests?.at(-1)),
+      usage_limit: limitStop(s.summaries, s.recent_requests?.at(-1), new Date(this.now())),
       warnings: s.recovered_with_gaps
         ? [
             `recovered with gaps: rebuilt from ${s.recovered_with_gaps.source} at seq ${s.recovered_with_gaps.seq}; event(s) ${s.recovered_with_gaps.lost.map((r) => (r.from === r.to ? r.from : `${r.from}..${r.to}`)).join(', ')} are lost`,

@@ -618,4 +618,43 @@ describe('a turn a usage limit stopped', () => {
     );
     expect(context).not.toContain('UNRESOLVED');
   });
+  it('is said as past in `baton status` once its reset is, with what that allows', async () => {
+    const { repo, env, baton } = workspace();
+    const rollout = join(
+      tempDir('baton-tr-'),
+      'rollout-2026-07-05T19-00-00-019e1625-789d-76c0-80ab-3724b5ddb798.jsonl',
+    );
+    const ev = (type: string, payload: Record<string, unknown>, at: Date) =>
+      JSON.stringify({ timestamp: at.toISOString(), type, payload });
+    writeFileSync(
+      rollout,
+      `${[
+        ev('session_meta', { id: '019e1625-789d-76c0-80ab-3724b5ddb798', cwd: repo }, minutesAgo(9)),
+        ev('event_msg', { type: 'user_message', message: 'Add the retry' }, minutesAgo(9)),
+        ev('event_msg', { type: 'agent_message', message: 'The retry is in.' }, minutesAgo(8)),
+        // its reset came four minutes ago
+        ev(
+          'event_msg',
+          { type: 'error', message: "You've hit your usage limit. Try again in 3 minutes." },
+          minutesAgo(7),
+        ),
+      ].join('\n')}\n`,
+    );
+    const r = await runCli(['hook', 'Stop', '--agent', 'codex'], {
+      cwd: repo,
+      env,
+      input: JSON.stringify({
+        session_id: '019e1625-789d-76c0-80ab-3724b5ddb798',
+        cwd: repo,
+        hook_event_name: 'Stop',
+        transcript_path: rollout,
+        last_assistant_message: 'The retry is in.',
+      }),
+    });
+    const reset = resetIn(r.stderr);
+    expect(reset).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    expect((await baton(['status'])).stdout).toContain(
+      `agent: stopped by a usage limit that has reset since (at ${reset}): the agent can go on`,
+    );
+  });
 });

@@ -99,10 +99,13 @@ export function resetWords(
 /**
  * What stopped the session, said once for whoever reads what happened: the reset as `resetWords` says it (a clock
  * time without a zone was read in the machine's, a notice with a date reads by itself), else that none was read from
- * it. No zone of a machine here: the next session may run on another, so an instant alone is said in UTC.
+ * it. No zone of a machine here: the next session may run on another, so an instant alone is said in UTC. Given `now`
+ * (a person asking how things stand), a reset already past is said as past, with what that allows.
  */
-export function stoppedByLimit(notice: string, resetsAt: string | null): string {
+export function stoppedByLimit(notice: string, resetsAt: string | null, now?: Date): string {
   const words = resetWords(notice, resetsAt);
+  if (words && now && resetsAt && Date.parse(resetsAt) <= now.getTime())
+    return `stopped by a usage limit that has reset since (at ${words}): the agent can go on`;
   return words
     ? `stopped by a usage limit, resets at ${words}`
     : 'stopped by a usage limit (no reset time read from its notice)';
