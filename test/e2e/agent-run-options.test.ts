@@ -78,14 +78,15 @@ describe('baton run options', () => {
     await create();
     const r = await runCli(['run', '--agent', 'claude-code'], {
       cwd: repo,
-      env: { ...env, FAKE_USAGE_LIMIT: "You've hit your session limit · resets 3:40pm (UTC)" },
+      // a zone without summer time, so the instant's hour is known whatever the date
+      env: { ...env, FAKE_USAGE_LIMIT: "You've hit your session limit · resets 3:40pm (Asia/Tokyo)" },
     });
     expect(r.code, r.stderr).toBe(75);
     expect(r.stderr).toMatch(
-      /workflow paused \(pause\): usage limit, resets at 3:40pm \(UTC\), which is \d{4}-\d\d-\d\d 15:40 UTC\n/,
+      /workflow paused \(pause\): usage limit, resets at 3:40pm \(Asia\/Tokyo\), which is \d{4}-\d\d-\d\d 06:40 UTC\n/,
     );
     expect(r.stdout).toMatch(
-      /usage limit \(resets at 3:40pm \(UTC\), which is \d{4}-\d\d-\d\d 15:40 UTC\): go on then with `baton run -w wf-\w+ --agent claude-code`, or add --auto-resume/,
+      /usage limit \(resets at 3:40pm \(Asia\/Tokyo\), which is \d{4}-\d\d-\d\d 06:40 UTC\): go on then with `baton run -w wf-\w+ --agent claude-code`, or add --auto-resume/,
     );
   });
 
