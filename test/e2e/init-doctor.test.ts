@@ -491,6 +491,30 @@ describe('baton doctor', () => {
     expect((await doctor()).problems).toEqual([
       `Codex runs no hooks at all, so Baton follows no Codex session: ${toml} turns them off (\`[features] hooks = false\`): take that line out`,
     ]);
+    // yet Codex ran one of them after that config last changed: it reads another config, said as a note, no problem
+    writeFileSync(toml, trusted);
+    await new Promise((r) => setTimeout(r, 20));
+    const ran = await baton(
+      ['hook', 'SessionStart', '--agent', 'codex'],
+      JSON.stringify({
+        session_id: 'codex-ran-1',
+        cwd: repo,
+        hook_event_name: 'SessionStart',
+        source: 'startup',
+      }),
+    );
+    expect(ran.code).toBe(0);
+    const after = (await baton(['doctor', '--json'])).json<{ problems: string[]; notes: string[] }>();
+    expect(after.problems).toEqual([]);
+    expect(after.notes.join('\n')).toMatch(
+      /Codex ran Baton's hooks here at \S+, after .*config\.toml last changed, so it reads another config \(CODEX_HOME\) or predates hook trust; should a Codex say "Hooks need review", this applies: Codex runs a hook only once you trust it, and it has trusted none of Baton's hooks/,
+    );
+    // the config changed since: it is the newer word again
+    await new Promise((r) => setTimeout(r, 20));
+    writeFileSync(toml, trusted);
+    expect((await doctor()).problems).toEqual([
+      expect.stringMatching(/it has trusted none of Baton's hooks/),
+    ]);
   });
 
   it("lists Codex's repository hooks file once, as git holds it: the default and --shared write the same .codex/hooks.json", async () => {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, sep } from 'node:path';
 import { codexHookEvents, hookEventsFor, isHookEvent } from '../hooks/hook-payload.js';
 import type { HookRecord } from '../hooks/hook-log.js';
@@ -226,6 +226,29 @@ export function codexHookProblems(h: HookWiring, env: NodeJS.ProcessEnv): string
   return out;
 }
 
+/**
+ * When a Codex hook of Baton's ran here after Codex's config last changed, what that says of the config's claims
+ * that Codex will not run them (another CODEX_HOME than the one read, or a Codex from before hook trust); else null.
+ */
+function codexRanSince(lastHooks: Record<string, HookRecord>, env: NodeJS.ProcessEnv): string | null {
+  const last = Object.values(lastHooks)
+    .filter((r) => r.agent === 'codex' && r.outcome !== 'skipped')
+    .map((r) => r.at)
+    .sort()
+    .at(-1);
+  if (!last) return null;
+  const config = join(homesOf(env).codexDir, 'config.toml');
+  let changed = 0;
+  try {
+    changed = statSync(config).mtimeMs;
+  } catch {
+    // no config: nothing in it to contradict
+  }
+  return Date.parse(last) > changed
+    ? `Codex ran Baton's hooks here at ${last}, after ${config} last changed, so it reads another config (CODEX_HOME) or predates hook trust; should a Codex say "Hooks need review", this applies`
+    : null;
+}
+
 export interface DoctorFindings {
   agents: AgentWiring[];
   problems: string[];
@@ -309,8 +332,14 @@ export function diagnose(
       );
     const project = w.agent === 'codex' ? w.hooks.find((h) => h.scope !== 'user') : undefined;
     const untrusted = project ? codexTrustProblem(root, env, project.path) : null;
-    if (untrusted) problems.push(untrusted);
-    if (w.agent === 'codex') for (const h of w.hooks) problems.push(...codexHookProblems(h, env));
+    const unrun = [
+      ...(untrusted ? [untrusted] : []),
+      ...(w.agent === 'codex' ? w.hooks.flatMap((h) => codexHookProblems(h, env)) : []),
+    ];
+    // Codex ran them all the same since its config last changed: that config is not the one it reads
+    const ran = unrun.length ? codexRanSince(lastHooks, env) : null;
+    if (ran) notes.push(...unrun.map((p) => `${ran}: ${p}`));
+    else problems.push(...unrun);
     if (w.hooks.length && w.plugin.length)
       problems.push(
         `${agentLabel(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(', ')} and from the plugin ${w.plugin.join(', ')}: keep one (\`baton init --undo\`, or disable the plugin)`,
