@@ -13,7 +13,6 @@ import {
 import type { BatonService } from '../service/index.js';
 import { agentSetup, agentUnstartable, driverFor, executorFactory, type AgentFlags } from './agent-setup.js';
 import { batonCommand, commandLine } from '../integrations/init/hook-command.js';
-import { agentActor } from '../core/index.js';
 
 /**
  * Agent runs a process starts besides `baton run`'s own: the agent options every command that runs agents takes,
@@ -90,8 +89,7 @@ export function runBasics(
     maxSessions: setup.maxSessions,
     historyBudget: 2000,
     owner: shared.owner,
-    // the `baton` commands the agent runs in its task (`baton task done`) are the agent's in the event log
-    env: { ...shared.env, BATON_ACTOR: agentActor(profile.name) },
+    env: shared.env,
     logs: shared.logs,
     batonCommand: shared.batonCommand,
   };
