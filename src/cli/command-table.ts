@@ -82,6 +82,7 @@ export const COMMANDS: Record<string, { group: GroupName; module: ModuleName; la
   rebuild: { group: 'maintain', module: 'workflow' },
   cleanup: { group: 'maintain', module: 'workflow' },
   abandon: { group: 'maintain', module: 'workflow' },
+  complete: { group: 'maintain', module: 'workflow' },
   export: { group: 'maintain', module: 'disk' },
   'import-run': { group: 'maintain', module: 'disk' },
 };

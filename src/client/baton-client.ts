@@ -193,6 +193,8 @@ export interface BatonClient {
     reason: string | null,
   ): Promise<{ workflow_id: string; snapshot_id: string }>;
   abandon(ref: Ref, reason: string | null): Promise<WorkflowView>;
+  /** The work is done: completed (from in progress), never offered for resume again. */
+  complete(ref: Ref, reason: string | null): Promise<WorkflowView>;
   cleanup(input: { olderThanMs: number; dryRun: boolean }): Promise<CleanupResult>;
   sessions(): Promise<SessionRow[]>;
   /** Every executor (`executors_running`): where each session's agent runs, its state and heartbeat. */

@@ -470,6 +470,11 @@ export class HttpClient implements BatonClient {
       .workflow;
   }
 
+  async complete(ref: Ref, reason: string | null) {
+    return (await this.call<{ workflow: WorkflowView }>('POST', `${this.wf(ref)}/complete`, { reason }, ref))
+      .workflow;
+  }
+
   cleanup(input: { olderThanMs: number; dryRun: boolean }) {
     return this.call<Awaited<ReturnType<BatonClient['cleanup']>>>('POST', '/api/cleanup', {
       older_than_ms: input.olderThanMs,

@@ -237,6 +237,10 @@ export class LocalClient implements BatonClient {
     return workflowView((await this.service.abandon(this.ref(ref), reason)).state);
   }
 
+  async complete(ref: Ref, reason: string | null) {
+    return workflowView((await this.service.complete(this.ref(ref), reason)).state);
+  }
+
   cleanup(input: { olderThanMs: number; dryRun: boolean }) {
     return cleanup(
       this.service.store,

@@ -2,6 +2,7 @@ import { roughTokens } from '../core/rough-tokens.js';
 import { EventFeed } from './event-feed.js';
 import {
   abandon,
+  complete,
   addTask,
   syncAgentTasks,
   acknowledgeContext,
@@ -526,6 +527,10 @@ export class BatonService {
 
   async abandon(ref: WorkflowRef, reason: string | null = null) {
     return this.act(ref, (d) => abandon(d, reason));
+  }
+
+  async complete(ref: WorkflowRef, reason: string | null = null) {
+    return this.act(ref, (d) => complete(d, reason));
   }
 
   /** The agent confirms the context it loaded (MCP `ack_context`, a hook's injection, `baton ack`). */

@@ -486,6 +486,28 @@ for (const mode of cliModes) {
       expect(positional.stdout).toBe(`abandoned ${next} (cancelled)\n`);
     });
 
+    it('complete: the work is done; the worktree then has no active workflow, and a paused one is refused', async () => {
+      const repo = makeRepo();
+      const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
+      const id = (await baton('create', '--title', 'Done already', '--task', 'A:one', '--json')).json<{
+        id: string;
+      }>().id;
+      expect((await baton('task', 'start', 'A')).code).toBe(0);
+      expect((await baton('pause', '--force')).code).toBe(0);
+      const paused = await baton('complete');
+      expect(paused.code).toBe(3);
+      expect(paused.stderr).toContain('cannot complete the workflow: the workflow is paused');
+      expect((await baton('resume')).code).toBe(0);
+      const done = await baton('complete', '--reason', 'finished in the last conversation');
+      expect(done.code, done.stderr).toBe(0);
+      expect(done.stdout).toBe(
+        `completed ${id} "Done already" (0/1 done); the next conversation here starts a new workflow\n`,
+      );
+      const shown = (await baton('show', '-w', id, '--json')).json<{ workflow: { status: string } }>();
+      expect(shown.workflow.status).toBe('completed');
+      expect((await baton('status')).stderr).toContain('no active workflow in');
+    });
+
     it('works outside git with a clear note in the snapshot', async () => {
       const dir = tempDir('baton-nogit-');
       const baton = (...args: string[]) => runCli(args, { cwd: dir, env });

@@ -736,10 +736,10 @@ describe('continuity by default: a new conversation after finished work', () => 
     utimesSync(path, past, past);
     const afterCrash = await hook('SessionStart', { session_id: id(2), source: 'startup' });
     expect(injected(afterCrash.stdout).additionalContext).toContain('Create implementation plan');
-    // the user is told which work this conversation goes on with, and how to start afresh instead
+    // the user is told which work this conversation goes on with, and, its tasks all done, how to say it is over
     expect((JSON.parse(afterCrash.stdout) as { systemMessage: string }).systemMessage).toMatch(
       new RegExp(
-        `Baton continues workflow ${first} ".+" in this conversation \\(session 2, 5/5 done\\); if this conversation is for other work, \`baton abandon -w ${first}\` ends that workflow`,
+        `Baton continues workflow ${first} ".+" in this conversation \\(session 2, 5/5 done\\); if that work is over, \`baton complete -w ${first}\` completes it and your next prompt starts a new one`,
       ),
     );
     expect((await status()).workflow.id).toBe(first);

@@ -179,6 +179,9 @@ describe('baton server: REST API', () => {
     expect(((await abandon.json()) as { workflow: { status: string } }).workflow.status).toBe('cancelled');
     const again = await t.api(`/api/workflows/${id}/pause`, { method: 'POST', json: {} });
     expect(again.status).toBe(409);
+    // nor is a cancelled workflow completed
+    const complete = await t.api(`/api/workflows/${id}/complete`, { method: 'POST', json: {} });
+    expect(complete.status).toBe(409);
   });
 
   it('exposes Prometheus metrics by route and status', async () => {

@@ -192,6 +192,27 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
     );
 
   program
+    .command('complete [id]')
+    .description(
+      'the work is done: complete a workflow in progress, never offered for resume again (named by its id, or -w <id>)',
+    )
+    .option('-w, --workflow <id>', 'the workflow that is done (without it, the one of this worktree)')
+    .option('--reason <text>', 'why')
+    .action(
+      action(
+        rt,
+        async ({ client, print, rt }, id: string | undefined, o: { workflow?: string; reason?: string }) => {
+          const w = await client.complete(rt.ref(id ?? o.workflow), o.reason ?? null);
+          print(
+            { workflow: w },
+            () =>
+              `completed ${w.id} "${w.title}" (${progressLabel(w.counts)}); the next conversation here starts a new workflow`,
+          );
+        },
+      ),
+    );
+
+  program
     .command('cleanup')
     .description('delete finished workflows (completed, failed, cancelled) not touched for a while')
     .requiredOption('--older-than <duration>', 'e.g. 30d, 12h')

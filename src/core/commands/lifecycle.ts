@@ -32,6 +32,17 @@ export function abandon(d: Draft, reason: string | null): void {
   endOpenSession(d, 'abandoned', null);
 }
 
+/**
+ * The work is done, said by a person: the workflow is completed (a workflow in progress only: a paused one is resumed
+ * first), and the next conversation in its worktree starts a new one. Baton completes one by itself when its tasks are
+ * all done and its conversation is over (`finishWork`); this is for what it cannot see (a quit it was not told of).
+ */
+export function complete(d: Draft, reason: string | null): void {
+  assertTransition(d.state.status, 'completed', 'complete the workflow');
+  d.emit({ type: 'workflow.completed', data: { reason: reason ?? 'completed by the user' } });
+  endOpenSession(d, 'completed', null);
+}
+
 export function blockWorkflow(d: Draft, reason: string | null): void {
   assertTransition(d.state.status, 'blocked', 'block the workflow');
   d.emit({ type: 'workflow.blocked', data: { reason } });

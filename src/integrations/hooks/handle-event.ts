@@ -369,7 +369,12 @@ async function continuing(ctx: HookContext, t: TrackResult): Promise<string | nu
   const s = await ctx.client.status({ workflowId: t.workflow_id });
   const tasks = s.counts.tasks.total ? `, ${progressLabel(s.counts.tasks)}` : '';
   const next = s.next_task ? `, next ${s.next_task.id} ${clip(s.next_task.title, 60)}` : '';
-  return `Baton continues workflow ${t.workflow_id} "${clip(s.workflow.title, 80)}" in this conversation (session ${t.session_number}${tasks}${next}); if this conversation is for other work, \`baton abandon -w ${t.workflow_id}\` ends that workflow and your next prompt starts a new one`;
+  // its tasks all done: the work may be over, which Baton could not tell (it completes such work when it sees a quit)
+  const done = s.counts.tasks.total > 0 && s.counts.tasks.done === s.counts.tasks.total;
+  const end = done
+    ? `if that work is over, \`baton complete -w ${t.workflow_id}\` completes it`
+    : `if this conversation is for other work, \`baton abandon -w ${t.workflow_id}\` ends that workflow`;
+  return `Baton continues workflow ${t.workflow_id} "${clip(s.workflow.title, 80)}" in this conversation (session ${t.session_number}${tasks}${next}); ${end} and your next prompt starts a new one`;
 }
 
 /** Another conversation at work on the same workflow, said: seen running, or guessed from a recent write (hedged). */

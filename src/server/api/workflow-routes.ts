@@ -14,7 +14,9 @@ import { CleanupResult } from './result-schemas.js';
 
 const tags = ['workflows'];
 
-/** Workflows: create, list (status and worktree filters), get, status, context, abandon, cleanup, rebuild. */
+/**
+ * Workflows: create, list (status and worktree filters), get, status, context, abandon, complete, cleanup, rebuild.
+ */
 export function registerWorkflowRoutes({ app, client }: RouteDeps) {
   app.openapi(
     createRoute({
@@ -94,6 +96,21 @@ export function registerWorkflowRoutes({ app, client }: RouteDeps) {
     }),
     async (c) => {
       const w = await client.abandon(refOf(c, c.req.valid('param').id), c.req.valid('json').reason);
+      return c.json({ workflow: w }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/workflows/{id}/complete',
+      tags,
+      summary: 'complete: the work is done (a workflow in progress), never offered for resume again',
+      request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(ReasonBody) },
+      responses: responses(z.object({ workflow: WorkflowView }), 'the completed workflow'),
+    }),
+    async (c) => {
+      const w = await client.complete(refOf(c, c.req.valid('param').id), c.req.valid('json').reason);
       return c.json({ workflow: w }, 200);
     },
   );
