@@ -496,7 +496,9 @@ for (const mode of cliModes) {
       expect((await baton('pause', '--force')).code).toBe(0);
       const paused = await baton('complete');
       expect(paused.code).toBe(3);
-      expect(paused.stderr).toContain('cannot complete the workflow: the workflow is paused');
+      expect(paused.stderr).toContain(
+        'cannot complete the workflow: it is paused; resume it first (`baton resume`), then complete it',
+      );
       expect((await baton('resume')).code).toBe(0);
       const done = await baton('complete', '--reason', 'finished in the last conversation');
       expect(done.code, done.stderr).toBe(0);

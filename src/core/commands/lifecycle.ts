@@ -3,7 +3,8 @@ import { invalidInput, invalidTransition } from '../errors.js';
 import type { GitCapture } from '../schemas/git-state.js';
 import type { InterruptRecovery } from '../schemas/interrupt-recovery.js';
 import type { CheckpointRef, SnapshotTrigger } from '../schemas/workflow.js';
-import { assertTransition, isTerminal } from '../workflow-machine.js';
+import { assertTransition, isResumable, isTerminal } from '../workflow-machine.js';
+import { cliWord } from '../surface-words.js';
 import { makeCheckpoint, takeSnapshot } from './snapshots.js';
 
 /** Ends the running session, if one runs (an agent's SessionEnd may have ended it already). */
@@ -38,6 +39,11 @@ export function abandon(d: Draft, reason: string | null): void {
  * all done and its conversation is over (`finishWork`); this is for what it cannot see (a quit it was not told of).
  */
 export function complete(d: Draft, reason: string | null): void {
+  if (isResumable(d.state.status))
+    throw invalidTransition(
+      `cannot complete the workflow: it is ${d.state.status}; resume it first (${cliWord('resume')}), then complete it`,
+      { current_status: d.state.status, target_status: 'completed' },
+    );
   assertTransition(d.state.status, 'completed', 'complete the workflow');
   d.emit({ type: 'workflow.completed', data: { reason: reason ?? 'completed by the user' } });
   endOpenSession(d, 'completed', null);
