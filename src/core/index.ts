@@ -43,4 +43,4 @@ export * from './queue/work-rules.js';
 export * from './queue/work-reach.js';
 export { agentLabel } from './agent-label.js';
 export * from './actors.js';
-export { shortHash, SHORT_HASH_LENGTH } from './short-hash.js';
+export { shortHash } from './short-hash.js';
