@@ -62,4 +62,21 @@ describe('recording a compaction summary', () => {
     expect(await kept()).toHaveLength(2);
     await s.store.close();
   });
+
+  it('takes a last message said in the same millisecond as the compaction as said after it', async () => {
+    // `baton run` reads both from the agent's output at its end, one after the other: on a fast machine they carry
+    // the same time, and the next session's compaction with the same words is still a new one
+    const s = makeService();
+    const w = await s.create({ title: 't', tasks: [{ id: 'A', title: 'a' }], worktree: tempDir() });
+    const ref = { workflowId: w.id };
+    const say = (kind: 'last_message' | 'compaction', text: string, at: string) =>
+      s.record(ref, { kind: 'summary', summary: { kind, text, source: 'claude-code:baton run' }, at });
+    for (const at of ['2026-01-01T10:00:00.000Z', '2026-01-01T11:00:00.000Z']) {
+      await say('compaction', 'Current Work: the schema.', at);
+      await say('last_message', 'Done.', at);
+    }
+    const kinds = (await s.store.listRecords(w.id, 'summary')).map((r) => (r.data as { kind: string }).kind);
+    expect(kinds).toEqual(['compaction', 'last_message', 'compaction', 'last_message']);
+    await s.store.close();
+  });
 });

@@ -170,14 +170,15 @@ export function recordOne(
       )
         return null;
       // a compaction summary already kept (PostCompact's compact_summary, then the transcript's line that wraps it in
-      // "This session is being continued ...") is the same compaction, unless the agent spoke since
+      // "This session is being continued ...") is the same compaction, unless the agent spoke since (a last message
+      // of the same millisecond, as `baton run` records both at a session's end, came after it)
       const flat = (t: string) => t.replace(/\s+/g, ' ').trim();
       if (
         input.summary.kind === 'compaction' &&
         compaction &&
         (flat(input.summary.text).includes(flat(compaction.text)) ||
           flat(compaction.text).includes(flat(input.summary.text))) &&
-        !(last && Date.parse(last.timestamp) > Date.parse(compaction.timestamp))
+        !(last && Date.parse(last.timestamp) >= Date.parse(compaction.timestamp))
       )
         return null;
       // a usage limit already recorded (the hook's copy, then the transcript's), the agent silent since, is the same one
