@@ -44,3 +44,4 @@ export * from './queue/work-reach.js';
 export { agentLabel } from './agent-label.js';
 export * from './actors.js';
 export { shortHash } from './short-hash.js';
+export { transcriptKey, writtenBy } from './transcript-key.js';

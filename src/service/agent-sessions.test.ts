@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { makeRepo } from '../../test/helpers/git-repo.js';
 import { makeService, sqliteStore, TestClock } from '../../test/helpers/service.js';
 import type { Store } from '../storage/store.js';
-import { abandon, markImported } from '../core/index.js';
+import { abandon, markImported, RECENT_LIMIT, transcriptKey } from '../core/index.js';
 import type { BatonService } from './baton-service.js';
 
 /** The same database as `store`, seen by another process whose first look at the worktree found nothing. */
@@ -205,9 +205,22 @@ describe('an old conversation resumed after its workflow was completed', () => {
     const repo = realpathSync(makeRepo());
     const svc = makeService(sqliteStore());
     const w1 = await finishedBy(svc, repo, 'old');
-    // its transcript was imported through line 12 (byte 3456)
+    // its transcript was imported through line 12 (byte 3456), keyed as an import keys it; then a sub-agent's, and
+    // more transcripts than the state keeps the recent marks of (another conversation's among them)
     const mark = { format: 'claude-code', path: '/t/old.jsonl', through_line: 12, through_byte: 3456 };
-    await svc.runner.run(w1, (d) => markImported(d, { ...mark, transcript_session_id: 'old', records: 3 }));
+    const sub = { format: 'claude-code', path: '/t/old/subagents/agent-a1.jsonl', through_line: 4 };
+    await svc.runner.run(w1, (d) => {
+      markImported(d, { ...mark, transcript_session_id: transcriptKey('old', 'old.jsonl'), records: 3 });
+      markImported(d, { ...sub, transcript_session_id: transcriptKey('old', 'agent-a1.jsonl'), records: 1 });
+      for (let i = 0; i < RECENT_LIMIT; i++)
+        markImported(d, {
+          format: 'claude-code',
+          path: `/t/other-${i}.jsonl`,
+          through_line: 1,
+          transcript_session_id: transcriptKey('other', `other-${i}.jsonl`),
+          records: 1,
+        });
+    });
     const w2 = await startOf(svc, repo, claude('new'));
     expect(w2.finished?.workflow_id).toBe(w1);
     // `claude --resume old`: its workflow is completed; it does not join the new conversation's
@@ -220,8 +233,11 @@ describe('an old conversation resumed after its workflow was completed', () => {
       (await svc.agentSessions.track({ ...hooked(repo), agent: claude(session) })).workflow_id;
     expect(await followed('new')).toBe(w2.workflow_id);
     expect(await followed('old')).toBe(resumed.workflow_id);
-    // its transcript goes on from where the completed workflow's import stopped
-    expect((await svc.runner.load(resumed.workflow_id ?? '')).imports['old']).toEqual(mark);
+    // its transcripts go on from where the completed workflow's imports stopped; the others' are not its own
+    expect((await svc.runner.load(resumed.workflow_id ?? '')).imports).toEqual({
+      [transcriptKey('old', 'old.jsonl')]: mark,
+      [transcriptKey('old', 'agent-a1.jsonl')]: sub,
+    });
   });
 });
 

@@ -24,6 +24,7 @@ import {
   type GitCapture,
   type WorkflowState,
   workflowStatuses,
+  writtenBy,
 } from '../core/index.js';
 import type { BatonService } from './baton-service.js';
 import type {
@@ -38,6 +39,7 @@ import { fitToCharacters, withoutOwnFooter } from './fit-characters.js';
 import { BatonError, sameHead, workSpanOf } from '../core/index.js';
 import { agentLabel } from '../core/agent-label.js';
 import { replacedRepository, setAside, type SetAside } from './replaced-repository.js';
+import { importsOf } from './record-lists.js';
 
 const isEmpty = (s: WorkflowState) =>
   !s.issue &&
@@ -240,23 +242,18 @@ export class AgentSessions {
   }
 
   /**
-   * The conversation's transcript goes on in its new workflow from where the completed one's import stopped: what
-   * that workflow holds is not recorded again.
+   * The conversation's transcripts (its own, its sub-agents') go on in its new workflow from where the completed one's
+   * imports stopped: what that workflow holds is not recorded again. The marks are found by the agent session that
+   * wrote them (`writtenBy`), among every import of that workflow, not only the recent ones its state keeps.
    */
   private async carryImport(ended: WorkflowState, workflowId: string, sessionId: string) {
-    const mark = ended.imports[sessionId];
-    if (!mark) return;
-    await this.svc.runner.run(workflowId, (d) =>
-      markImported(d, {
-        format: mark.format,
-        transcript_session_id: sessionId,
-        path: mark.path,
-        through_line: mark.through_line,
-        ...(mark.through_byte !== undefined ? { through_byte: mark.through_byte } : {}),
-        ...(mark.parser_state !== undefined ? { parser_state: mark.parser_state } : {}),
-        records: 0,
-      }),
+    const marks = (await importsOf(this.svc.store, ended)).imports.filter((m) =>
+      writtenBy(m.transcript_session_id, sessionId),
     );
+    if (!marks.length) return;
+    await this.svc.runner.run(workflowId, (d) => {
+      for (const m of marks) markImported(d, { ...m, records: 0 });
+    });
   }
 
   /** The incomplete workflow of another worktree that follows this agent session, if one does. */

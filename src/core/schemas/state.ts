@@ -135,8 +135,9 @@ export const WorkflowState = z.object({
     .nullable(),
   warnings: z.array(z.string()),
   /**
-   * The transcripts imported most recently (the last RECENT_LIMIT, oldest first), by the agent's session id: the last
-   * line and byte read, so re-imports only add what is new. Every transcript's marker is an `import` record.
+   * The transcripts imported most recently (the last RECENT_LIMIT, oldest first), by `transcriptKey` (the agent session
+   * that wrote it, the file's name): the last line and byte read, so re-imports only add what is new. Every
+   * transcript's marker is an `import` record.
    */
   imports: z.record(z.string(), ImportMark),
   /**

@@ -8,7 +8,13 @@ import {
   type TranscriptEntry,
   type TranscriptFormat,
 } from '../../agents/index.js';
-import { invalidInput, machineZone, type AgentTaskCall, type UsageMetrics } from '../../core/index.js';
+import {
+  invalidInput,
+  machineZone,
+  transcriptKey,
+  type AgentTaskCall,
+  type UsageMetrics,
+} from '../../core/index.js';
 import {
   readSession,
   resolveKnown,
@@ -287,8 +293,7 @@ export async function importTranscript(
   const records = ordered.sort((a, b) => a.line - b.line).map((o) => o.input);
   const usage = usageOf(parsed);
   if (usage && fresh.length > 0) records.push({ kind: 'usage', usage });
-  // Sub-agent transcripts share their parent's session id: the file name tells them apart.
-  const sessionId = `${parsed.session_id ?? source}:${basename(opts.path ?? 'stdin')}`;
+  const sessionId = transcriptKey(parsed.session_id ?? source, basename(opts.path ?? 'stdin'));
   const count = (kind: RecordInput['kind']) => records.filter((r) => r.kind === kind).length;
   return {
     parsed,

@@ -1,0 +1,258 @@
+import { appendFileSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+
+// A conversation whose workflow was completed, reopened (`codex resume`, `claude --resume`) while another
+// conversation's workflow is under way in the same worktree: only the hooks, on transcripts written as the agents
+// write them. The reopened conversation gets a workflow of its own that reads its transcript from where the completed
+// workflow's import stopped: nothing of that workflow is recorded again.
+
+type Json = Record<string, any>;
+
+function workspace() {
+  const repo = makeRepo();
+  const env = { BATON_HOME: tempDir('baton-home-'), HOME: tempDir('baton-user-') };
+  const baton = (args: string[], input?: string) =>
+    runCli(args, { cwd: repo, env, ...(input !== undefined ? { input } : {}) });
+  const status = async (id: string) => (await baton(['status', '-w', id, '--json'])).json<Json>();
+  const listed = async () => (await baton(['list', '--json'])).json<{ workflows: Json[] }>().workflows;
+  return { repo, baton, status, listed };
+}
+
+/** The agent quit minutes ago (Codex sends no SessionEnd): its transcript has not changed since. */
+function quit(path: string) {
+  const past = new Date(Date.now() - 5 * 60_000);
+  utimesSync(path, past, past);
+}
+
+/** A Codex conversation: its rollout and its hooks. */
+function codexConversation(repo: string, baton: ReturnType<typeof workspace>['baton'], id: string) {
+  const path = join(tempDir('baton-transcript-'), `rollout-2026-05-11T11-26-55-${id}.jsonl`);
+  const hook = (event: string, fields: Json = {}) =>
+    baton(
+      ['hook', event, '--agent', 'codex'],
+      JSON.stringify({
+        session_id: id,
+        turn_id: 'turn-1',
+        cwd: repo,
+        hook_event_name: event,
+        model: 'gpt-5.5',
+        transcript_path: path,
+        ...fields,
+      }),
+    );
+  const line = (type: string, payload: Json) =>
+    JSON.stringify({ timestamp: new Date().toISOString(), type, payload });
+  const write = (...lines: string[]) => appendFileSync(path, `${lines.join('\n')}\n`);
+  // what Codex writes at the start of each turn, before the turn's hooks run
+  const turnStarts = () =>
+    write(
+      line('session_meta', { id, cwd: repo, cli_version: '0.144.2' }),
+      line('event_msg', { type: 'task_started', model_context_window: 258400 }),
+      line('turn_context', { cwd: repo, model: 'gpt-5.5' }),
+    );
+  const ask = async (prompt: string) => {
+    await hook('UserPromptSubmit', { prompt });
+    write(
+      line('response_item', {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: prompt }],
+      }),
+      line('event_msg', { type: 'user_message', message: prompt }),
+    );
+  };
+  const call = (callId: string, name: string, args: Json, output: string) =>
+    write(
+      line('response_item', {
+        type: 'function_call',
+        name,
+        arguments: JSON.stringify(args),
+        call_id: callId,
+      }),
+      line('response_item', { type: 'function_call_output', call_id: callId, output }),
+    );
+  const plan = (callId: string, steps: [string, string][]) =>
+    call(
+      'p' + callId,
+      'update_plan',
+      { plan: steps.map(([step, status]) => ({ step, status })) },
+      'Plan updated',
+    );
+  const stop = async (text: string) => {
+    write(
+      line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] }),
+    );
+    const r = await hook('Stop', { stop_hook_active: false, last_assistant_message: text });
+    write(line('event_msg', { type: 'task_complete', last_agent_message: text }));
+    return r;
+  };
+  return {
+    path,
+    hook,
+    turnStarts,
+    ask,
+    call,
+    plan,
+    stop,
+    start: () => write(line('session_meta', { id, cwd: repo })),
+  };
+}
+
+describe('a Codex conversation resumed after its workflow was completed', () => {
+  it('gets a workflow of its own that reads only what it wrote since', async () => {
+    const { repo, baton, status, listed } = workspace();
+    expect((await baton(['init', '--agent', 'codex'])).code).toBe(0);
+    const a = codexConversation(repo, baton, '019e1625-789d-76c0-80ab-3724b5ddb799');
+    a.start();
+    await a.hook('SessionStart', { source: 'startup' });
+    a.turnStarts();
+    await a.ask('add a --json flag to the export command');
+    a.plan('1', [
+      ['add the flag', 'in_progress'],
+      ['test it', 'pending'],
+    ]);
+    a.call(
+      'c1',
+      'exec_command',
+      { cmd: 'npm test' },
+      'Process exited with code 1\nOutput:\nError: Cannot find module ./export-json',
+    );
+    a.call('c2', 'exec_command', { cmd: 'npm test' }, 'Process exited with code 0\nOutput:\n3 passing');
+    a.plan('2', [
+      ['add the flag', 'completed'],
+      ['test it', 'completed'],
+    ]);
+    expect((await a.stop('Added the --json flag and its test.')).code).toBe(0);
+    quit(a.path);
+    const first = (await listed())[0]!.id as string;
+    const before = await status(first);
+    expect(before.counts).toMatchObject({ errors: 1 });
+    expect((await baton(['complete', '-w', first])).code).toBe(0);
+
+    // another conversation starts work of its own in the same worktree, and leaves it under way
+    const b = codexConversation(repo, baton, '019e1625-0000-76c0-80ab-3724b5ddb700');
+    b.start();
+    await b.hook('SessionStart', { source: 'startup' });
+    b.turnStarts();
+    await b.ask('rename the uploader module');
+    b.plan('3', [
+      ['rename', 'in_progress'],
+      ['fix imports', 'pending'],
+    ]);
+    await b.stop('Renamed; the imports are next.');
+    const other = (await listed()).find((w) => w.id !== first)!.id as string;
+
+    // `codex resume` of the first conversation, and a new request
+    a.turnStarts();
+    const resumed = await a.hook('SessionStart', { source: 'resume' });
+    expect(resumed.stderr).toMatch(
+      new RegExp(`following this session as workflow wf-\\S+; its workflow ${first} is completed`),
+    );
+    await a.ask('now add a --csv flag too');
+    const stop = await a.stop('Added --csv.');
+    // only the new turn is read: the request and the agent's message
+    expect(stop.stderr).toMatch(/imported 2 new transcript entries \(0 decisions, 0 errors\)/);
+    const third = (await listed()).find((w) => w.id !== first && w.id !== other)!.id as string;
+    const s = await status(third);
+    expect(s.workflow.title).toBe('now add a --csv flag too');
+    expect(s.tasks).toEqual([]);
+    expect(s.counts).toMatchObject({ errors: 0, decisions: 0 });
+    const requests = (await baton(['details', 'requests', '-w', third, '--json'])).json<Json[]>();
+    expect(requests.map((r) => r.text)).toEqual(['now add a --csv flag too']);
+    // the finished workflow is as it was
+    expect((await status(first)).counts).toEqual(before.counts);
+    // two incomplete workflows here: status without -w asks which, saying which conversation each follows
+    const ambiguous = await baton(['status']);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toContain(`${third}  in_progress now add a --csv flag too`);
+  });
+});
+
+/** A Claude Code conversation: its transcript and its hooks. */
+function claudeConversation(repo: string, baton: ReturnType<typeof workspace>['baton'], id: string) {
+  const path = join(tempDir('baton-transcript-'), `${id}.jsonl`);
+  const hook = (event: string, fields: Json = {}) =>
+    baton(
+      ['hook', event],
+      JSON.stringify({ cwd: repo, hook_event_name: event, session_id: id, transcript_path: path, ...fields }),
+    );
+  const line = (type: string, message: Json) =>
+    JSON.stringify({ type, timestamp: new Date().toISOString(), sessionId: id, cwd: repo, message });
+  const write = (...lines: string[]) => appendFileSync(path, `${lines.join('\n')}\n`);
+  const ask = async (prompt: string) => {
+    write(line('user', { role: 'user', content: prompt }));
+    await hook('UserPromptSubmit', { prompt });
+  };
+  let n = 0;
+  const call = (name: string, input: Json, content: string, isError = false) => {
+    const use = `toolu-${id.slice(-2)}-${++n}`;
+    write(
+      line('assistant', {
+        id: `m-${use}`,
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: use, name, input }],
+      }),
+      line('user', {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: use, content, is_error: isError }],
+      }),
+    );
+  };
+  const todos = (...items: [string, string][]) =>
+    call(
+      'TodoWrite',
+      { todos: items.map(([content, status]) => ({ content, status, activeForm: content })) },
+      'ok',
+    );
+  const stop = (text: string) => {
+    write(line('assistant', { id: `m-${id}-${++n}`, role: 'assistant', content: [{ type: 'text', text }] }));
+    return hook('Stop', { stop_hook_active: false, last_assistant_message: text });
+  };
+  return { path, hook, ask, call, todos, stop };
+}
+
+describe('a Claude Code conversation resumed after its workflow was completed', () => {
+  it('gets a workflow of its own that reads only what it wrote since', async () => {
+    const { repo, baton, status, listed } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const a = claudeConversation(repo, baton, '196820da-0000-4000-8000-0000000000a1');
+    await a.hook('SessionStart', { source: 'startup' });
+    await a.ask('add a --json flag to the export command');
+    a.todos(['Add the flag', 'in_progress'], ['Test it', 'pending']);
+    a.call('Bash', { command: 'npm test' }, 'Error: Cannot find module ./export-json', true);
+    a.call('Bash', { command: 'npm test' }, '3 passing');
+    a.todos(['Add the flag', 'completed'], ['Test it', 'completed']);
+    expect((await a.stop('Added the --json flag and its test.')).code).toBe(0);
+    await a.hook('SessionEnd', { reason: 'prompt_input_exit' });
+    const first = (await listed())[0]!.id as string;
+    const before = await status(first);
+    expect(before.counts).toMatchObject({ errors: 1 });
+
+    // a new conversation: the first one's work is over, so it is completed and this one gets a workflow of its own
+    const b = claudeConversation(repo, baton, '196820da-0000-4000-8000-0000000000b2');
+    expect((await b.hook('SessionStart', { source: 'startup' })).stderr).toContain(
+      `completed workflow ${first}`,
+    );
+    await b.ask('rename the uploader module');
+    b.todos(['Rename', 'in_progress'], ['Fix imports', 'pending']);
+    await b.stop('Renamed; the imports are next.');
+    const other = (await listed()).find((w) => w.id !== first)!.id as string;
+
+    // `claude --resume` of the first conversation, and a new request
+    const resumed = await a.hook('SessionStart', { source: 'resume' });
+    expect(resumed.stderr).toMatch(new RegExp(`its workflow ${first} is completed`));
+    await a.ask('now add a --csv flag too');
+    expect((await a.stop('Added --csv.')).stderr).toMatch(
+      /imported 2 new transcript entries \(0 decisions, 0 errors\)/,
+    );
+    const third = (await listed()).find((w) => w.id !== first && w.id !== other)!.id as string;
+    const s = await status(third);
+    expect(s.workflow.title).toBe('now add a --csv flag too');
+    expect(s.tasks).toEqual([]);
+    expect(s.counts).toMatchObject({ errors: 0, decisions: 0 });
+    expect((await status(first)).counts).toEqual(before.counts);
+  });
+});
