@@ -228,6 +228,10 @@ describe('an old conversation resumed after its workflow was completed', () => {
     expect(resumed.workflow_id).not.toBe(w1);
     expect(resumed.workflow_id).not.toBe(w2.workflow_id);
     expect(resumed.note).toContain(`its workflow ${w1} is completed`);
+    expect((await svc.runner.load(resumed.workflow_id ?? '')).earlier).toEqual({
+      workflow_id: w1,
+      title: (await svc.runner.load(w1)).title,
+    });
     // each conversation's hooks keep to their own workflow
     const followed = async (session: string) =>
       (await svc.agentSessions.track({ ...hooked(repo), agent: claude(session) })).workflow_id;

@@ -162,6 +162,7 @@ export class AgentSessions {
         ...(input.agent.session_id !== null
           ? { agent: { ...input.agent, session_id: input.agent.session_id } }
           : {}),
+        ...(ended ? { earlier: { workflow_id: ended.id, title: ended.title } } : {}),
       });
       const first = await this.firstCreated(w, new Set(all.map((o) => o.id)));
       if (first !== w)

@@ -33,6 +33,7 @@ import {
   type AgentTaskCall,
   type AgentTaskSource,
   type Draft,
+  type EarlierWorkflow,
   type ErrorRecord,
   type Issue,
   type SnapshotTrigger,
@@ -83,6 +84,8 @@ export interface CreateWorkflowInput {
   agent?: AgentSessionRef;
   /** The title is a stand-in until the first request is recorded, which names the workflow (an import's). */
   title_from_request?: boolean;
+  /** The completed workflow of the same agent conversation this one goes on from (the hooks', in process). */
+  earlier?: EarlierWorkflow;
 }
 
 /**
@@ -181,6 +184,7 @@ export class BatonService {
         git_start,
         ...(input.agent ? { agent: input.agent } : {}),
         ...(input.title_from_request ? { titleFromRequest: true } : {}),
+        ...(input.earlier ? { earlier: input.earlier } : {}),
       }),
     );
     return state;

@@ -1,4 +1,4 @@
-import { BatonError, cliWord, isTerminal, notFound, type WorkflowState } from '../core/index.js';
+import { agentLabel, BatonError, cliWord, isTerminal, notFound, type WorkflowState } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import type { GitPort } from './ports.js';
 
@@ -15,6 +15,12 @@ export const describeCandidate = (w: WorkflowState) => ({
   updated_at: w.updated_at,
   step: `${w.tasks.filter((t) => t.status === 'done' || t.status === 'skipped').length}/${w.tasks.length}`,
 });
+
+/** The agent conversation a workflow follows (its latest session's), said in a list of workflows to choose from. */
+const follows = (w: WorkflowState) => {
+  const agent = w.sessions.at(-1)?.agent;
+  return agent ? `  (follows ${agentLabel(agent.name)} session ${agent.session_id})` : '';
+};
 
 /**
  * Without an id, the workflow is the one incomplete workflow of the current worktree. Several of them is
@@ -54,7 +60,7 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
   throw new BatonError(
     'ambiguous',
     `${candidates.length} incomplete workflows in ${worktree}; choose one with ${cliWord('workflow')}:\n` +
-      candidates.map((c) => `  ${c.id}  ${c.status.padEnd(11)} ${c.title}`).join('\n'),
+      candidates.map((c) => `  ${c.id}  ${c.status.padEnd(11)} ${c.title}${follows(c)}`).join('\n'),
     { worktree, candidates: candidates.map(describeCandidate) },
   );
 }

@@ -162,12 +162,21 @@ describe('a Codex conversation resumed after its workflow was completed', () => 
     expect(s.counts).toMatchObject({ errors: 0, decisions: 0 });
     const requests = (await baton(['details', 'requests', '-w', third, '--json'])).json<Json[]>();
     expect(requests.map((r) => r.text)).toEqual(['now add a --csv flag too']);
+    // its briefing says where the conversation's earlier work is
+    expect((await baton(['context', '-w', third])).stdout).toContain(
+      `Earlier in this conversation: workflow ${first} "add a --json flag to the export command", completed (\`baton context -w ${first}\` or the MCP tool get_resume_context shows it).`,
+    );
     // the finished workflow is as it was
     expect((await status(first)).counts).toEqual(before.counts);
     // two incomplete workflows here: status without -w asks which, saying which conversation each follows
     const ambiguous = await baton(['status']);
     expect(ambiguous.code).toBe(2);
-    expect(ambiguous.stderr).toContain(`${third}  in_progress now add a --csv flag too`);
+    expect(ambiguous.stderr).toContain(
+      `${third}  in_progress now add a --csv flag too  (follows Codex session 019e1625-789d-76c0-80ab-3724b5ddb799)`,
+    );
+    expect(ambiguous.stderr).toContain(
+      `${other}  in_progress rename the uploader module  (follows Codex session 019e1625-0000-76c0-80ab-3724b5ddb700)`,
+    );
   });
 });
 
@@ -253,6 +262,9 @@ describe('a Claude Code conversation resumed after its workflow was completed', 
     expect(s.workflow.title).toBe('now add a --csv flag too');
     expect(s.tasks).toEqual([]);
     expect(s.counts).toMatchObject({ errors: 0, decisions: 0 });
+    expect((await baton(['context', '-w', third])).stdout).toContain(
+      `Earlier in this conversation: workflow ${first} "add a --json flag to the export command", completed`,
+    );
     expect((await status(first)).counts).toEqual(before.counts);
   });
 });

@@ -1,7 +1,7 @@
 import type { Draft } from '../draft.js';
 import { invalidInput } from '../errors.js';
 import { validateTaskGraph } from '../task-graph.js';
-import type { AgentSessionRef, Issue, TaskSpec } from '../schemas/workflow.js';
+import type { AgentSessionRef, EarlierWorkflow, Issue, TaskSpec } from '../schemas/workflow.js';
 
 export interface CreateInput {
   title: string;
@@ -14,6 +14,8 @@ export interface CreateInput {
   agent?: AgentSessionRef;
   /** The title is a stand-in: the first request recorded names the workflow (a hook's or an import's workflow). */
   titleFromRequest?: boolean;
+  /** The completed workflow of the same conversation this one goes on from (a hook's, for a resumed conversation). */
+  earlier?: EarlierWorkflow;
 }
 
 /** A new workflow: `workflow.created` with its task graph, and session 1. */

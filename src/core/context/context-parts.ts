@@ -16,6 +16,8 @@ export interface Goal {
   /** The user's later requests, in their words, oldest first. */
   requests: string[];
   requests_more: number;
+  /** The completed workflow of the same conversation this one went on from: its earlier work, not recorded here. */
+  earlier?: { workflow_id: string; title: string };
 }
 
 /** An issue made from the user's first request: its title is the request's first line (or its task section's). */

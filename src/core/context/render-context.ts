@@ -34,6 +34,10 @@ function goal(c: ResumeContext, out: string[]) {
     );
     for (const r of g.requests) out.push(`  - "${quote(r)}"`);
   } else if (g.requests_more) out.push(`(${g.requests_more} later requests: baton details requests)`);
+  if (g.earlier)
+    out.push(
+      `Earlier in this conversation: workflow ${g.earlier.workflow_id} "${quote(g.earlier.title)}", completed (\`baton context -w ${g.earlier.workflow_id}\` or the MCP tool get_resume_context shows it).`,
+    );
   out.push('');
 }
 

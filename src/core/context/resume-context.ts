@@ -77,7 +77,7 @@ export const defaultLimits: ContextLimits = {
  * What the context says of the workflow beside its snapshot: where its files are (paths inside the worktree are shown
  * relative to it) and its status now (a finished workflow's context is a recap, not a briefing to go on from).
  */
-export type ContextWorkflow = Pick<WorkflowState, 'worktree' | 'status'>;
+export type ContextWorkflow = Pick<WorkflowState, 'worktree' | 'status' | 'earlier'>;
 
 export interface ResumeContext {
   schema_version: 1;
@@ -195,7 +195,12 @@ export function compileResumeContext(
     session_number: sessionNumber,
     total_sessions: sessionNumber,
     finished: workflow && isTerminal(workflow.status) ? workflow.status : null,
-    goal: goalOf(snap, limits),
+    goal: {
+      ...goalOf(snap, limits),
+      ...(workflow?.earlier
+        ? { earlier: { ...workflow.earlier, title: clip(workflow.earlier.title, limits.request_chars) } }
+        : {}),
+    },
     plan_status: {
       total: snap.tasks.length,
       completed: snap.tasks_completed,

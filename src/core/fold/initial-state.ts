@@ -60,5 +60,6 @@ export function initialState(e: EventOf<'workflow.created'>): WorkflowState {
     imports: {},
     handoff: null,
     ...(e.data.auto_tracked ? { auto_tracked: true } : {}),
+    ...(e.data.earlier ? { earlier: e.data.earlier } : {}),
   };
 }

@@ -16,7 +16,15 @@ import { SessionSnapshot } from './snapshot.js';
 import { InterruptRecovery } from './interrupt-recovery.js';
 import { recordKinds } from '../records.js';
 import { RecoveredWithGaps, WorkflowState } from './state.js';
-import { AgentSessionRef, CheckpointRef, Issue, SnapshotTrigger, TaskSpec, TaskStatus } from './workflow.js';
+import {
+  AgentSessionRef,
+  CheckpointRef,
+  EarlierWorkflow,
+  Issue,
+  SnapshotTrigger,
+  TaskSpec,
+  TaskStatus,
+} from './workflow.js';
 
 /**
  * Every fact Baton records is one of these events, named `noun.past_tense_verb` everywhere (database, JSONL,
@@ -55,6 +63,8 @@ export const BatonEvent = z.discriminatedUnion('type', [
       git_start: z.object({ branch: z.string().nullable(), commit: z.string().nullable() }).nullable(),
       /** Created by an agent's hook or a transcript import rather than `baton create`: its title follows the first request. */
       auto_tracked: z.boolean().optional(),
+      /** Created for a conversation resumed after its workflow was completed: that workflow. */
+      earlier: EarlierWorkflow.optional(),
     }),
   ),
   ev('workflow.started', empty),

@@ -13,7 +13,15 @@ import {
 import { InterruptRecovery } from './interrupt-recovery.js';
 import { AgentRuntime, SideEffect } from './runtime.js';
 import { AgentTaskList } from './agent-tasks.js';
-import { CheckpointRef, Issue, SessionInfo, SnapshotTrigger, Task, WorkflowStatus } from './workflow.js';
+import {
+  CheckpointRef,
+  EarlierWorkflow,
+  Issue,
+  SessionInfo,
+  SnapshotTrigger,
+  Task,
+  WorkflowStatus,
+} from './workflow.js';
 
 /** How many recent items of each unbounded record kind the folded state keeps (the rest is in the records). */
 export const RECENT_LIMIT = 10;
@@ -175,6 +183,8 @@ export const WorkflowState = z.object({
   request_keys: z.array(z.string()).optional(),
   /** Created by an agent's hook (auto_track) rather than `baton create`. */
   auto_tracked: z.boolean().optional(),
+  /** The completed workflow of the same conversation this one went on from (`workflow.created`'s). */
+  earlier: EarlierWorkflow.optional(),
   /** The agent compacted its context since the last context a hook handed over: the next prompt or start injects. */
   reinject: z.boolean().optional(),
   /**

@@ -40,6 +40,13 @@ export const Issue = z.object({
 });
 export type Issue = z.infer<typeof Issue>;
 
+/**
+ * The completed workflow of the same agent conversation that a workflow went on from (the conversation was resumed
+ * after its work was completed): its earlier work, which the new workflow does not record again.
+ */
+export const EarlierWorkflow = z.object({ workflow_id: z.string(), title: z.string() });
+export type EarlierWorkflow = z.infer<typeof EarlierWorkflow>;
+
 /** A task as declared when the workflow is created. */
 export const TaskSpec = z.object({
   id: z
