@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { PACKAGE_NAME } from '../../config/package-name.js';
+import { PACKAGE_NAME } from '../../config/package-info.js';
 import { onPath } from './agent-files.js';
 
 /** How an agent runs Baton: a program and the arguments before Baton's own (`hook Stop`, `mcp`). */

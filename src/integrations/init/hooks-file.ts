@@ -1,4 +1,4 @@
-import { PACKAGE_NAME } from '../../config/package-name.js';
+import { PACKAGE_NAME } from '../../config/package-info.js';
 import { claudeHookEvents, hookEventsFor, hookTimeoutS } from '../hooks/hook-payload.js';
 import type { InitAgent } from './agent-files.js';
 import { commandLine, type BatonCommand } from './hook-command.js';

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { PACKAGE_NAME } from '../../config/package-name.js';
+import { PACKAGE_NAME } from '../../config/package-info.js';
 import type { AgentFiles } from './agent-files.js';
 import type { BatonCommand } from './hook-command.js';
 import { isObject, readJsonObject, writeJsonObject, type JsonObject } from './json-file.js';
