@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { homedir } from 'node:os';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { invalidInput, isTerminal } from '../../core/index.js';
 import * as git from '../../git/git.js';
 import { hookLogPath, readHookLog } from '../../integrations/hooks/hook-log.js';
@@ -12,8 +12,17 @@ import {
   type InitAgent,
   type InitScope,
 } from '../../integrations/init/agent-files.js';
-import { codexTrustProblem, diagnose, trustCodexHooks } from '../../integrations/init/doctor.js';
-import { batonCommand, commandLine, parseCommand } from '../../integrations/init/hook-command.js';
+import { codexTrustProblem, diagnose, runnable, trustCodexHooks } from '../../integrations/init/doctor.js';
+import {
+  batonCommand,
+  commandLine,
+  INSTALL_COMMAND,
+  machinePaths,
+  parseCommand,
+  PORTABLE_COMMAND,
+  type BatonCommand,
+} from '../../integrations/init/hook-command.js';
+import { gitStandingOf } from '../../integrations/init/git-exclude.js';
 import { init, undo, type InitChange } from '../../integrations/init/init.js';
 import { emit } from '../output.js';
 import type { Runtime } from '../runtime.js';
@@ -66,7 +75,10 @@ export function registerInitCommands(program: Command, rt: Runtime) {
       '--agent <agent>',
       'claude-code | codex | all (default: whichever is installed or configured, else claude-code)',
     )
-    .option('--command <cmd>', 'how the agent runs Baton (default: baton on the PATH, else this install)')
+    .option(
+      '--command <cmd>',
+      'how the agent runs Baton (default: baton on the PATH, else this install; committed files: baton)',
+    )
     .action(
       async (
         o: { undo?: boolean; shared?: boolean; user?: boolean; agent?: string; command?: string },
@@ -85,9 +97,13 @@ export function registerInitCommands(program: Command, rt: Runtime) {
         else {
           agents = agentsOf(o.agent, root, rt.env);
           const command = o.command ? parseCommand(o.command) : batonCommand(rt.env);
-          changes = init({ ...base, agents, command });
+          changes = init({
+            ...base,
+            agents,
+            command,
+            committedCommand: o.command ? command : PORTABLE_COMMAND,
+          });
         }
-        const command = o.command ? parseCommand(o.command) : batonCommand(rt.env);
         emit(
           rt.io,
           g.json === true,
@@ -122,8 +138,15 @@ export function registerInitCommands(program: Command, rt: Runtime) {
                 `And in the other worktrees of this repository (a conversation in each is a workflow of its own):`,
                 ...others,
               );
+            const committed = o.command ? parseCommand(o.command) : PORTABLE_COMMAND;
             out.push(
-              `Hooks run: ${commandLine(command, ['hook', '<Event>'])}${agents.includes('codex') ? ' (with --agent codex for Codex)' : ''}`,
+              ...commandLines(
+                changes.filter((c) => c.worktree === root),
+                scope,
+                committed,
+                !!o.command,
+                rt,
+              ),
             );
             out.push(
               settings.autoTrack
@@ -216,10 +239,11 @@ export function registerInitCommands(program: Command, rt: Runtime) {
           out.push(`${agentLabel(a.agent)}:`);
           for (const h of a.hooks)
             out.push(
-              `  hooks (${h.scopes.join(', ')})  ${h.path}: ${h.events.join(', ')}${h.runnable ? '' : '  [command not found]'}`,
+              `  hooks (${h.scopes.join(', ')})  ${h.path}: ${h.events.join(', ')}${h.committed ? '  [committed]' : ''}${h.runnable ? '' : '  [command not found]'}`,
             );
           for (const p of a.plugin) out.push(`  plugin  ${p}`);
-          for (const m of a.mcp) out.push(`  mcp (${m.scope})  ${m.path}: ${m.command}`);
+          for (const m of a.mcp)
+            out.push(`  mcp (${m.scope})  ${m.path}: ${m.command}${m.committed ? '  [committed]' : ''}`);
           for (const i of a.instructions) out.push(`  block  ${i}`);
           if (!a.hooks.length && !a.plugin.length && !a.mcp.length) out.push('  not wired');
         }
@@ -242,6 +266,61 @@ export function registerInitCommands(program: Command, rt: Runtime) {
       // The report is printed either way; problems make the exit code 1 (scripts can check it).
       if (found.problems.length) rt.exitCode = 1;
     });
+}
+
+/**
+ * How the files just set up run Baton, and what that asks of a teammate: the files committed with the repository
+ * name `committed` (`baton`, never this machine's install, unless --command chose); the others are this machine's.
+ */
+function commandLines(
+  changes: InitChange[],
+  scope: InitScope,
+  committed: BatonCommand,
+  chosen: boolean,
+  rt: Runtime,
+): string[] {
+  const hooks = changes.filter((c) => c.what === 'hooks' && c.command);
+  const byCommand = [...new Set(hooks.map((c) => c.command))];
+  const agentsOf = (cmd: string | undefined) =>
+    hooks
+      .filter((c) => c.command === cmd)
+      .map((c) => agentLabel(c.agent!))
+      .join(', ');
+  const out = [
+    `Hooks run: ${byCommand.map((cmd) => (byCommand.length === 1 ? cmd : `${cmd} (${agentsOf(cmd)})`)).join(', ')}${hooks.some((c) => c.agent === 'codex') ? ' (with --agent codex for Codex)' : ''}`,
+  ];
+  const named = (list: InitChange[]) => [...new Set(list.map((c) => relative(c.worktree, c.path)))];
+  const shared = changes.filter((c) => c.committed);
+  if (shared.length) {
+    const root = shared[0]!.worktree;
+    const files = named(shared);
+    const cli = commandLine(committed, []);
+    const paths = machinePaths(committed);
+    const they = files.length === 1 ? 'It' : 'They';
+    out.push(
+      chosen && paths.length
+        ? `Committed with the repository: ${files.join(', ')}. ${they} run \`${cli}\` (--command), and ${paths.join(' ')} ${paths.length === 1 ? 'is a path' : 'are paths'} of this machine: a teammate's clone runs it only where Baton is installed at the same place (without --command, \`baton\` from each machine's PATH).`
+        : `Committed with the repository: ${files.join(', ')}. ${they} name \`${cli}\`, from each machine's PATH, not an install of this machine: a teammate installs Baton (\`${INSTALL_COMMAND}\`)${shared.some((c) => c.what === 'hooks') ? ' and their sessions are followed; without it, a session start there says so and records nothing' : ''}.`,
+    );
+    // a committed file git ignores (a default `baton init` before excluded it) is not committed until that line goes
+    const ignored = files.filter((f) => gitStandingOf(root, join(root, f)) === 'ignored');
+    if (ignored.length)
+      out.push(
+        `git ignores ${ignored.join(', ')} (a line of .git/info/exclude or a .gitignore): not committed until that line goes.`,
+      );
+    if (!runnable(cli, rt.env))
+      out.push(
+        `\`${committed.program}\` is not on this machine's PATH, so what the committed files run does not run here either: install Baton (\`${INSTALL_COMMAND}\`, or \`npm link\` in a clone of it).`,
+      );
+  }
+  const own = named(
+    changes.filter((c) => c.command && !c.committed && !relative(c.worktree, c.path).startsWith('..')),
+  );
+  if (scope === 'local' && own.length)
+    out.push(
+      `${own.join(', ')} ${own.length === 1 ? 'is' : 'are'} this machine's own (not committed): a teammate runs \`baton init\` in their clone${shared.length ? '' : ' (or use --shared for settings committed for everyone)'}.`,
+    );
+  return out;
 }
 
 /** Why Baton's store cannot be reached, and what to do about it. */

@@ -12,9 +12,9 @@ import {
   type InitAgent,
   type InitScope,
 } from './agent-files.js';
-import { parseCommand } from './hook-command.js';
+import { INSTALL_COMMAND, machinePaths, parseCommand, unguarded } from './hook-command.js';
 import { batonHookPlaces, batonHooksIn } from './hooks-file.js';
-import { hasBlock } from './instructions-block.js';
+import { blockCommand, hasBlock } from './instructions-block.js';
 import { isObject, readJsonObject } from './json-file.js';
 import { findMcp } from './mcp-entry.js';
 import { codexHookKey, codexHookStates, codexHooksOff, codexTrust } from '../../agents/codex/codex-config.js';
@@ -22,6 +22,7 @@ import { gitStandingOf } from './git-exclude.js';
 import { isSetUp, notSetUpNote, unexcludedFiles, worktreesNotSetUp } from './init.js';
 import { otherWorktrees } from './worktrees.js';
 import { agentLabel } from '../../core/agent-label.js';
+import { PACKAGE_NAME } from '../../config/package-info.js';
 
 const scopes: InitScope[] = ['local', 'shared', 'user'];
 
@@ -40,6 +41,8 @@ export interface HookWiring {
   command: string | null;
   /** The program the command starts is there (on the PATH, or the file exists). */
   runnable: boolean;
+  /** The file is committed with the repository (git tracks it, or `--shared` wrote it and git does not ignore it). */
+  committed: boolean;
 }
 
 export interface AgentWiring {
@@ -49,15 +52,15 @@ export interface AgentWiring {
   /** Why there is no version: `claude` is not on the PATH, or `claude --version` did not answer. */
   version_unread?: string;
   hooks: HookWiring[];
-  mcp: { scope: InitScope; path: string; command: string }[];
+  mcp: { scope: InitScope; path: string; command: string; committed: boolean }[];
   instructions: string[];
   /** Claude Code settings that enable a plugin named baton. */
   plugin: string[];
 }
 
-/** Whether the program a hook command starts can be found. */
+/** Whether the program a hook command starts can be found (past the guard of a committed file's hook). */
 export function runnable(command: string, env: NodeJS.ProcessEnv): boolean {
-  const program = parseCommand(command).program;
+  const program = parseCommand(unguarded(command).run).program;
   if (program.includes('${')) return true; // a plugin path, resolved by the agent
   return isAbsolute(program) ? existsSync(program) : onPath(program, env) !== null;
 }
@@ -111,6 +114,7 @@ export function wiringOf(agent: InitAgent, root: string, env: NodeJS.ProcessEnv)
               : [],
           command,
           runnable: command ? runnable(command, env) : false,
+          committed: false,
         });
       }
       const plugins = settings.enabledPlugins;
@@ -130,6 +134,7 @@ export function wiringOf(agent: InitAgent, root: string, env: NodeJS.ProcessEnv)
           scope: mcpScope,
           path: files.mcp.path,
           command: [mcp.command, ...mcp.args].join(' '),
+          committed: committedFile(root, files.mcp.path, [mcpScope]),
         });
     }
     if (!seenBlocks.has(files.instructions) && hasBlock(files.instructions))
@@ -144,8 +149,39 @@ export function wiringOf(agent: InitAgent, root: string, env: NodeJS.ProcessEnv)
       standing === 'ignored' ? 'local' : standing === 'tracked' ? 'shared' : null;
     if (only) Object.assign(h, { scope: only, scopes: h.scopes.filter((x) => x === only || x === 'user') });
   }
+  for (const h of out.hooks) h.committed = committedFile(root, h.path, h.scopes);
   return out;
 }
+
+/**
+ * Whether a file is committed with the repository: git tracks it, or only `--shared` writes it there and git does
+ * not ignore it (Codex's `.codex/hooks.json`, which the default writes too, counts once git tracks it).
+ */
+function committedFile(root: string, path: string, scopes: readonly InitScope[]): boolean {
+  if (!path.startsWith(`${root}${sep}`)) return false;
+  const standing = gitStandingOf(root, path);
+  return (
+    standing === 'tracked' ||
+    (standing === 'untracked' && scopes.includes('shared') && !scopes.includes('local'))
+  );
+}
+
+/**
+ * Why a committed file's Baton command fails in a teammate's clone, or null: it names a path of this machine
+ * (`/usr/bin/node /home/me/baton/bin/baton.js`), which their machine does not have. `says` leads ("… hooks in X run").
+ */
+function committedCommandProblem(says: string, command: string, init: string): string | null {
+  const run = unguarded(command).run;
+  const paths = machinePaths(parseCommand(run));
+  if (!paths.length) return null;
+  return `${says} "${run}" (committed with the repository): ${paths.join(' ')} ${paths.length === 1 ? 'is a path' : 'are paths'} of this machine, which a teammate's clone does not have (unless Baton is there on every machine): run \`${init}\` again, which names \`baton\` there, from each machine's PATH`;
+}
+
+/** `npx -y baton`: what `baton init` run through npx wrote before it named the package Baton is published as. */
+const wrongPackage = (command: string) => {
+  const c = parseCommand(unguarded(command).run);
+  return c.program === 'npx' && c.args.includes('baton');
+};
 
 /**
  * Why Codex will not run the project hooks in `hooks` (Codex loads a project's `.codex/` only in a folder
@@ -314,9 +350,28 @@ export function diagnose(
         problems.push(
           `${agentLabel(w.agent)} hooks in ${h.path} lack ${h.missing.join(', ')}: run \`baton init${h.scope === 'local' ? '' : ` --${h.scope}`}${w.agent === 'codex' ? ' --agent codex' : ''}\` again`,
         );
-      if (!h.runnable)
+      const again = `baton init${h.scope === 'local' ? '' : ` --${h.scope}`}${w.agent === 'codex' ? ' --agent codex' : ''}`;
+      const machine =
+        h.committed && h.command
+          ? committedCommandProblem(`${agentLabel(w.agent)} hooks in ${h.path} run`, h.command, again)
+          : null;
+      if (machine) problems.push(machine);
+      else if (!h.runnable && h.committed)
+        problems.push(
+          `${agentLabel(w.agent)} hooks in ${h.path} (committed with the repository) run "${h.command ? unguarded(h.command).run : ''}", which is not found on this machine: install Baton (\`${INSTALL_COMMAND}\`, or \`npm link\` in a clone of it), as each teammate does`,
+        );
+      else if (!h.runnable)
         problems.push(
           `${agentLabel(w.agent)} hooks in ${h.path} run "${h.command}", which is not found: install Baton (npm install -g) or run \`baton init\` again from where it is installed`,
+        );
+      if (h.command && wrongPackage(h.command))
+        problems.push(
+          `${agentLabel(w.agent)} hooks in ${h.path} run "${unguarded(h.command).run}": the npm package \`baton\` is not Baton (\`${PACKAGE_NAME}\`): run \`${again}\` again`,
+        );
+      // a teammate without Baton would see "command not found" at every event, and never what to install
+      if (h.committed && h.command && !unguarded(h.command).guarded && !machine)
+        notes.push(
+          `${agentLabel(w.agent)} hooks in ${h.path} (committed with the repository) run "${h.command}" as it is: a teammate without Baton gets a hook error at every event instead of what to install; \`${again}\` again writes hooks that say so at a session start`,
         );
     }
     // a Claude Code neither wired here nor on the PATH has no version to speak of
@@ -344,6 +399,26 @@ export function diagnose(
       problems.push(
         `${agentLabel(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(', ')} and from the plugin ${w.plugin.join(', ')}: keep one (\`baton init --undo\`, or disable the plugin)`,
       );
+    for (const m of w.mcp.filter((x) => x.committed)) {
+      const machine = committedCommandProblem(
+        `${agentLabel(w.agent)}'s MCP server in ${m.path} runs`,
+        m.command,
+        `baton init${m.scope === 'local' ? '' : ` --${m.scope}`}${w.agent === 'codex' ? ' --agent codex' : ''}`,
+      );
+      if (machine) problems.push(machine);
+    }
+    for (const path of w.instructions) {
+      const cli = blockCommand(path);
+      const machine =
+        cli && path.startsWith(`${root}${sep}`) && gitStandingOf(root, path) === 'tracked'
+          ? committedCommandProblem(
+              `the Baton block of ${path} tells the agent to run`,
+              cli,
+              `baton init${w.agent === 'codex' ? ' --agent codex' : ''}`,
+            )
+          : null;
+      if (machine) problems.push(machine);
+    }
     const init = `\`baton init${w.agent === 'codex' ? ' --agent codex' : ''}\``;
     if (w.hooks.length && !w.plugin.length && !w.mcp.length)
       problems.push(`${agentLabel(w.agent)} has no \`baton\` MCP server registered: run ${init}`);

@@ -1,4 +1,5 @@
 import { realpathSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { PACKAGE_NAME } from '../../config/package-info.js';
 import { onPath } from './agent-files.js';
 
@@ -35,4 +36,43 @@ export function parseCommand(text: string): BatonCommand {
     (m) => m[1]?.replace(/\\(.)/g, '$1') ?? m[2] ?? m[3] ?? '',
   );
   return { program: parts[0] ?? 'baton', args: parts.slice(1) };
+}
+
+/** How Baton is installed on a machine, said wherever a teammate is told to (the `baton` command on the PATH). */
+export const INSTALL_COMMAND = `npm install -g --allow-scripts=better-sqlite3 ${PACKAGE_NAME}`;
+
+/**
+ * The command a file committed with the repository names: `baton`, found on each machine's PATH. This install's
+ * path (`/usr/bin/node /home/me/baton/bin/baton.js`) is not there on a teammate's clone, and npx's is slow at every
+ * hook; a command given by hand (`--command`) is the user's choice and stays.
+ */
+export const PORTABLE_COMMAND: BatonCommand = { program: 'baton', args: [] };
+
+/** The words of a command that are paths of this machine: an absolute program, or an absolute argument (a script). */
+export const machinePaths = (c: BatonCommand): string[] =>
+  [c.program, ...c.args].filter((w) => isAbsolute(w) && !w.includes('${'));
+
+/**
+ * A hook command for a file committed with the repository: it runs Baton when the program is found on this machine,
+ * else it ends quietly (exit 0, its input read), and a session start says so once, as a systemMessage naming the
+ * file and the install, rather than the agent showing "command not found" at every event.
+ */
+export function guardedLine(c: BatonCommand, rest: string[], event: string, file: string): string {
+  const run = commandLine(c, rest);
+  const tell =
+    event === 'SessionStart'
+      ? ` printf '%s\\n' ${quoteSingle(JSON.stringify({ systemMessage: `Baton: this repository has hooks that follow sessions (${file}), but \`${c.program}\` is not installed on this machine, so this session is not recorded: install it with \`${INSTALL_COMMAND}\` (Node.js 20.19 or newer)` }))};`
+      : '';
+  return `command -v ${quote(c.program)} >/dev/null 2>&1 || { cat >/dev/null;${tell} exit 0; }; ${run}`;
+}
+
+const quoteSingle = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+const guard =
+  /^command -v \S+ >\/dev\/null 2>&1 \|\| \{ cat >\/dev\/null;(?: printf '%s\\n' '(?:[^']|'\\'')*';)? exit 0; \}; /;
+
+/** The Baton command inside a hook command (the guard `guardedLine` adds taken off), and whether it was guarded. */
+export function unguarded(command: string): { run: string; guarded: boolean } {
+  const m = guard.exec(command);
+  return m ? { run: command.slice(m[0].length), guarded: true } : { run: command, guarded: false };
 }

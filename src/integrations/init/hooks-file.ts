@@ -1,7 +1,7 @@
 import { PACKAGE_NAME } from '../../config/package-info.js';
 import { claudeHookEvents, hookEventsFor, hookTimeoutS } from '../hooks/hook-payload.js';
 import type { InitAgent } from './agent-files.js';
-import { commandLine, type BatonCommand } from './hook-command.js';
+import { commandLine, guardedLine, type BatonCommand } from './hook-command.js';
 import { isObject, type JsonObject } from './json-file.js';
 import { invalidInput } from '../../core/index.js';
 
@@ -16,20 +16,29 @@ export interface HookSpec {
 
 /**
  * Baton's hooks for an agent. Session starts match every source (a new one is never a reason to skip); tool hooks
- * match only the task-list tools.
+ * match only the task-list tools. `committed`: the hooks file's name when it is committed with the repository (its
+ * commands then say, on a machine without Baton, what to install: `guardedLine`).
  */
-export function hookSpecs(agent: InitAgent, cmd: BatonCommand, version: string | null = null): HookSpec[] {
-  return hookEventsFor(agent, version).map((event) => ({
-    event,
-    matcher:
-      event === 'PostToolUse'
-        ? agent === 'codex'
-          ? 'update_plan'
-          : 'TodoWrite|TaskCreate|TaskUpdate'
-        : null,
-    command: commandLine(cmd, ['hook', event, ...(agent === 'codex' ? ['--agent', 'codex'] : [])]),
-    timeout: hookTimeoutS[event],
-  }));
+export function hookSpecs(
+  agent: InitAgent,
+  cmd: BatonCommand,
+  version: string | null = null,
+  committed: string | null = null,
+): HookSpec[] {
+  return hookEventsFor(agent, version).map((event) => {
+    const rest = ['hook', event, ...(agent === 'codex' ? ['--agent', 'codex'] : [])];
+    return {
+      event,
+      matcher:
+        event === 'PostToolUse'
+          ? agent === 'codex'
+            ? 'update_plan'
+            : 'TodoWrite|TaskCreate|TaskUpdate'
+          : null,
+      command: committed ? guardedLine(cmd, rest, event, committed) : commandLine(cmd, rest),
+      timeout: hookTimeoutS[event],
+    };
+  });
 }
 
 const events = claudeHookEvents.join('|');

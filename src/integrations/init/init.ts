@@ -25,6 +25,10 @@ export interface InitChange {
   change: string;
   /** The worktree it was made for: the one init ran in, or another worktree of its repository. */
   worktree: string;
+  /** How the file runs Baton (`… hook <Event>`, `… mcp`, the block's commands): set up, not undone. */
+  command?: string;
+  /** The file is committed with the repository (`--shared`, or one git tracks): it names the committed command. */
+  committed?: boolean;
 }
 
 /** What `baton init` created (so `--undo` deletes only those files, and only when nothing else is in them). */
@@ -41,7 +45,10 @@ export interface InitInput {
   root: string;
   scope: InitScope;
   agents: InitAgent[];
+  /** How an agent on this machine runs Baton: what files of this machine alone (personal, the user's) name. */
   command: BatonCommand;
+  /** What files committed with the repository name: `baton` from each machine's PATH, unless `--command` chose. */
+  committedCommand: BatonCommand;
   env: NodeJS.ProcessEnv;
   /** Baton's home (the manifest of what init created lives there). */
   home: string;
@@ -115,12 +122,29 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
     for (let d = dirname(path); !existsSync(d); d = dirname(d)) created.add(d);
     created.add(path);
   };
+  // a file a teammate's clone gets names `baton`, not this machine's install (which their machine does not have)
+  const standing = new Map<string, boolean>();
+  const committed = (path: string) => {
+    if (!standing.has(path))
+      standing.set(
+        path,
+        inside(root, path) &&
+          (scope === 'shared' || (scope === 'local' && gitStandingOf(root, path) === 'tracked')),
+      );
+    return standing.get(path)!;
+  };
+  const commandFor = (path: string) => (committed(path) ? input.committedCommand : input.command);
+  const said = (path: string, rest: string[]) => ({
+    command: commandLine(commandFor(path), rest),
+    committed: committed(path),
+  });
   for (const agent of input.agents) {
     const files = agentFiles(agent, scope, root, homes);
     note(files.hooks);
     // an older Claude Code rejects a settings file naming an event it does not know (and loses every hook in it)
     const { version, unread } = agent === 'claude-code' && claude ? claude : { version: null, unread: null };
-    const specs = hookSpecs(agent, input.command, version);
+    const hooksAs = committed(files.hooks) ? relative(root, files.hooks) : null;
+    const specs = hookSpecs(agent, commandFor(files.hooks), version, hooksAs);
     const left = hookSpecs(agent, input.command).filter((h) => !specs.some((s) => s.event === h.event));
     let unchanged;
     try {
@@ -141,16 +165,25 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
       what: 'hooks',
       path: files.hooks,
       change: `${unchanged ? 'unchanged' : 'merged'}${without}`,
+      ...said(files.hooks, ['hook', '<Event>']),
     });
     note(files.mcp.path);
     if (!hasProjectEntry(files.mcp)) created.add(projectKey(files.mcp.path, root));
-    change({ agent, what: 'mcp', path: files.mcp.path, change: addMcp(files.mcp, input.command) });
+    change({
+      agent,
+      what: 'mcp',
+      path: files.mcp.path,
+      change: addMcp(files.mcp, commandFor(files.mcp.path)),
+      ...said(files.mcp.path, ['mcp']),
+    });
     note(files.instructions);
+    const cli = commandLine(commandFor(files.instructions), []);
     change({
       agent,
       what: 'instructions',
       path: files.instructions,
-      change: addBlock(files.instructions, instructionsBlock(agent, commandLine(input.command, []))),
+      change: addBlock(files.instructions, instructionsBlock(agent, cli)),
+      ...said(files.instructions, []),
     });
   }
   if (scope === 'local') {
@@ -205,7 +238,7 @@ const isDir = (p: string) => {
   }
 };
 
-type UndoInput = Omit<InitInput, 'command' | 'agents'> & { agents?: InitAgent[] };
+type UndoInput = Omit<InitInput, 'command' | 'committedCommand' | 'agents'> & { agents?: InitAgent[] };
 
 /**
  * Removes exactly what init added: Baton's hooks, MCP entry and block; files and folders it created, once empty. With

@@ -7,7 +7,7 @@ export const BLOCK_END = '<!-- baton:end -->';
 
 /**
  * What the agent should know: what Baton records for it, where its context comes from, how to add to it. `cli` is
- * how the agent runs Baton (the command the hooks run: `baton` on the PATH, else this install by its full path).
+ * how the agent runs Baton: `baton` in a file committed with the repository, else the command the hooks here run.
  * Codex runs an agent's commands in a sandbox that may write only in the workspace, and every Baton command writes
  * its database in the user's home: the MCP server (which Codex runs outside the sandbox) comes first there.
  */
@@ -82,3 +82,13 @@ export function removeBlock(path: string): BlockChange {
 
 export const hasBlock = (path: string) =>
   existsSync(path) && readFileSync(path, 'utf8').includes(BLOCK_BEGIN);
+
+/** How the block in a file tells the agent to run Baton (the `cli` it was made with), or null without one. */
+export function blockCommand(path: string): string | null {
+  if (!existsSync(path)) return null;
+  const text = readFileSync(path, 'utf8');
+  const start = text.indexOf(BLOCK_BEGIN);
+  const end = text.indexOf(BLOCK_END, start);
+  if (start < 0 || end < 0) return null;
+  return /^- `(.+?) task add ID:Title/m.exec(text.slice(start, end))?.[1] ?? null;
+}
