@@ -103,6 +103,15 @@ describe('baton init, the files committed with the repository', () => {
     );
   });
 
+  it('--shared after the default says which of its files git still ignores (the default excluded them)', async () => {
+    const { baton } = setup();
+    expect((await baton(['init', '--agent', 'codex'])).code).toBe(0);
+    const shared = await baton(['init', '--shared', '--agent', 'codex']);
+    expect(shared.stdout).toContain(
+      'git ignores .codex/hooks.json, AGENTS.md (a line of .git/info/exclude or a .gitignore): not committed until that line goes.',
+    );
+  });
+
   it("a teammate's session start without Baton says what to install (once, exit 0); with Baton the hook runs it", async () => {
     const { repo, env, bare, withBaton, baton } = setup();
     expect((await baton(['init', '--shared', '--agent', 'all'])).code).toBe(0);
