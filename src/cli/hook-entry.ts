@@ -85,6 +85,7 @@ interface Finished {
   note: string;
   output: Record<string, unknown> | null;
   transcripts?: TranscriptRead[];
+  takenOver?: string[];
   tell?: string;
 }
 
@@ -143,12 +144,17 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
         ...(t.source ? { source: t.source } : {}),
       };
     }
+    for (const path of r.takenOver ?? []) {
+      const gone = log.transcripts[path];
+      if (gone) gone.taken_over = true;
+    }
     // who writes the transcript now (a resume is another process), or that its conversation is over: a session start
     // elsewhere then tells a conversation at work from one cut off (catch-up.ts)
     const seen = payload?.transcript_path ? log.transcripts[payload.transcript_path] : undefined;
     if (seen && event === 'SessionEnd') seen.ended = true;
     else if (seen) {
       delete seen.ended;
+      delete seen.taken_over;
       if (event === 'Stop' || event === 'StopFailure') seen.turn_ended = true;
       else delete seen.turn_ended;
       const proc = agentProcess();

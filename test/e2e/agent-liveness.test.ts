@@ -182,6 +182,10 @@ describe('a conversation at work, told from one cut off', () => {
       const out = JSON.parse(third.stdout) as { hookSpecificOutput: Json };
       expect(out.hookSpecificOutput.additionalContext).not.toContain('Another conversation is at work');
       expect(out.hookSpecificOutput.additionalContext).toContain('Two tests fail; fixing the first.');
+      // that session went on with the workflow: status no longer says the agent is gone, nor that a next one will
+      const after = await runCli(['status', '--json'], { cwd: repo, env });
+      expect(after.json<Json>().gone_agents).toBeUndefined();
+      expect((await runCli(['status'], { cwd: repo, env })).stdout).not.toMatch(/no longer runs/);
     },
   );
 

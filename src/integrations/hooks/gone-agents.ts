@@ -22,13 +22,13 @@ export interface GoneAgent {
 
 /**
  * The conversations of `workflowId` whose agent process exited although no SessionEnd came (`overBecause`): a crash,
- * a kill, a closed terminal, or a quit that sends none (Codex). Nothing where processes cannot be read (not Linux),
- * nor for a conversation whose hooks recorded no process.
+ * a kill, a closed terminal, or a quit that sends none (Codex), until a session start goes on from it. Nothing where
+ * processes cannot be read (not Linux), nor for a conversation whose hooks recorded no process.
  */
 export function goneAgents(home: string, worktree: string, workflowId: string): GoneAgent[] {
   const seen = readHookLog(hookLogPath(home, worktree), worktree).transcripts;
   return Object.entries(seen).flatMap(([transcript, t]) =>
-    t.workflow_id === workflowId && t.agent_process && overBecause(t, null) !== null
+    t.workflow_id === workflowId && t.agent_process && !t.taken_over && overBecause(t, null) !== null
       ? [{ agent: t.source ?? 'claude-code', pid: t.agent_process.pid, transcript }]
       : [],
   );

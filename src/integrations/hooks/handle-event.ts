@@ -45,6 +45,8 @@ export interface HookResult {
    * and a session start reads again only what grew since: a piece with no entry moves no import mark).
    */
   transcripts?: TranscriptRead[];
+  /** Transcripts of conversations over with no SessionEnd that a session start went on from (`taken_over`). */
+  takenOver?: string[];
   /** A line for the user (a systemMessage), shown when it is new for this event in this folder. */
   tell?: string;
 }
@@ -447,7 +449,10 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       const before = [caught.note, aside?.note, ...limited.map((l) => l.note), t.cut_off, busy]
         .filter(Boolean)
         .join('; ');
-      const read = caught.read.length ? { transcripts: caught.read.map(({ whole: _, ...r }) => r) } : {};
+      const read = {
+        ...(caught.read.length ? { transcripts: caught.read.map(({ whole: _, ...r }) => r) } : {}),
+        ...(caught.overPaths.length ? { takenOver: caught.overPaths } : {}),
+      };
       // the user installed the hooks expecting to be followed: a session Baton does not follow is said so
       if (!t.workflow_id)
         return {

@@ -46,6 +46,11 @@ export interface TranscriptSeen {
    * prompt, a resume). Where its process cannot be seen, a recent write is then no sign of a conversation at work.
    */
   turn_ended?: true;
+  /**
+   * A session start found its conversation over though no SessionEnd came (`overBecause`: its agent gone) and went on
+   * with the workflow: `baton status` no longer says that agent is gone, until a hook records it again (a resume).
+   */
+  taken_over?: true;
 }
 
 /** A transcript a hook read to where it stops, as the hook log keeps it. */
