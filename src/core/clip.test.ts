@@ -54,6 +54,20 @@ describe('clipEnds', () => {
     expect(clipEnds(text, 40, 62)).toBe('continue, then add a … five operations');
   });
 
+  it('starts a tail that a long head left a few words of at a word, not inside one', () => {
+    // a one-line request keeps its first 80 characters: the tail's room is 17, and "optional" is no path
+    const text =
+      'Add a discount module to the shop: percentage and fixed-amount discounts applied to the cart total, never below zero, with tests. Then wire it into checkout so checkout() takes an optional discount.';
+    const out = clipEnds(text, 100, 81);
+    expect(out).toBe(
+      'Add a discount module to the shop: percentage and fixed-amount discounts applied … discount.',
+    );
+    // a word too long for most of the whole room (a path) is still cut where it must be
+    const path = `see ${'x '.repeat(60)}/home/user/projects/shop/src/discounts/percentage-and-fixed-amount.ts`;
+    expect(clipEnds(path, 60, 30).length).toBe(60);
+    expect(clipEnds(path, 60, 30)).toMatch(/ … [a-z-]+\.ts$/);
+  });
+
   it('keeps its first line whole when asked to', () => {
     const text = `Fix the login bug\n${'x '.repeat(200)}and tell me what broke it`;
     expect(clipEnds(text, 40, 18)).toBe('Fix the login bug … me what broke it');

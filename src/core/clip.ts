@@ -90,7 +90,9 @@ function bothEnds(text: string, max: number, head: number): string {
   const kept = text.slice(0, headEnd(text, start, Math.ceil(start * 0.6))).replace(dangling, '');
   // the tail has the room the head left, so a head cut back to a word lets the tail keep its first word whole
   const end = max - kept.length - 3;
-  const from = tailStart(text, text.length - end, Math.floor(end * 0.4));
+  // its first word is cut only when too long for most of the whole room (a path), as `clip` cuts: a tail of a few
+  // words, all a long head left room for, starts at a word all the same
+  const from = tailStart(text, text.length - end, Math.floor(max * 0.4));
   let tail = text.slice(from).trimStart();
   if (fencesIn(text.slice(0, from)) % 2 === 1) {
     // the tail starts inside a code block, whose closing fence would open one: it starts after that fence
