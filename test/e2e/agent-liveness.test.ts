@@ -155,6 +155,15 @@ describe('a conversation at work, told from one cut off', () => {
       );
       const json = (await runCli(['status', '--json'], { cwd: repo, env })).json<{ gone_agents: Json[] }>();
       expect(json.gone_agents).toEqual([{ agent: 'claude-code', pid: agent.pid, transcript: path }]);
+      // the briefing shown now is from what was read before the crash: said beside it, not in it
+      const shown = await runCli(['context'], { cwd: repo, env });
+      expect(shown.stderr).toMatch(
+        new RegExp(
+          `^note: Claude Code \\(process ${agent.pid}\\) no longer runs, and no SessionEnd came: the next session's briefing first reads what its transcript gained since Baton last read it, which this one may lack$`,
+          'm',
+        ),
+      );
+      expect(shown.stdout).not.toMatch(/no longer runs/);
       appendFileSync(
         path,
         `${[
@@ -186,6 +195,7 @@ describe('a conversation at work, told from one cut off', () => {
       const after = await runCli(['status', '--json'], { cwd: repo, env });
       expect(after.json<Json>().gone_agents).toBeUndefined();
       expect((await runCli(['status'], { cwd: repo, env })).stdout).not.toMatch(/no longer runs/);
+      expect((await runCli(['context'], { cwd: repo, env })).stderr).not.toMatch(/no longer runs/);
     },
   );
 

@@ -19,7 +19,7 @@ import {
 import { detailCategories, type DetailCategory, type ResumeResult } from '../../service/index.js';
 import { action, workflowOption } from '../action.js';
 import { oneOf, parseNumber } from '../parse.js';
-import type { Runtime } from '../runtime.js';
+import type { GlobalOptions, Runtime } from '../runtime.js';
 import { recoverCheckpointCommand, type RestoreFlags } from './restore-command.js';
 import { table, thousands } from '../output.js';
 import { snapshotsTable } from '../snapshot-table.js';
@@ -152,6 +152,10 @@ const recoveryText = (p: RecoveryPlan) =>
       ]
   ).join('\n');
 
+/** The agents the hooks saw on this machine running an open workflow that are gone, though no SessionEnd came. */
+const goneOf = (rt: Runtime, g: GlobalOptions, w: Status['workflow']) =>
+  w.status === 'in_progress' && w.worktree ? goneAgents(rt.settings(g).home, w.worktree, w.id) : [];
+
 export function registerSessionCommands(program: Command, rt: Runtime) {
   program
     .command('status')
@@ -160,11 +164,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .action(
       action(rt, async ({ client, print, rt, g }, o: { workflow?: string }) => {
         const found = (await client.status(rt.ref(o.workflow))) as Status;
-        // the agents its hooks saw on this machine that are gone, though no SessionEnd came
-        const gone =
-          found.workflow.status === 'in_progress' && found.workflow.worktree
-            ? goneAgents(rt.settings(g).home, found.workflow.worktree, found.workflow.id)
-            : [];
+        const gone = goneOf(rt, g, found.workflow);
         const s = gone.length ? { ...found, gone_agents: gone } : found;
         print(s, () =>
           [
@@ -266,6 +266,14 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
           o.budget === undefined ? undefined : parseNumber(o.budget, '--budget', { int: true, min: 200 });
         const c = await client.context(rt.ref(o.workflow), budget);
         const format = oneOf(o.format, ['markdown', 'json'] as const, '--format');
+        // a crash's last words are read at the next session start: this briefing is from what was read before
+        const { workflow } = c.json.finished
+          ? { workflow: null }
+          : ((await client.status({ workflowId: c.workflow_id })) as Status);
+        for (const a of workflow ? goneOf(rt, g, workflow) : [])
+          rt.io.err(
+            `note: ${agentLabel(a.agent)} (process ${a.pid}) no longer runs, and no SessionEnd came: the next session's briefing first reads what its transcript gained since Baton last read it, which this one may lack`,
+          );
         rt.io.out(
           g.json
             ? JSON.stringify(c, null, 2)
