@@ -48,8 +48,8 @@ export interface CaughtUp {
    * conversation (Codex's `/new`). Only a process seen says so (Linux), never a quiet transcript.
    */
   over: Record<string, string>;
-  /** The transcripts of those conversations (over, with or without a session id in their name). */
-  overPaths: string[];
+  /** The transcripts of those conversations (with or without a session id in their name), each with its workflow. */
+  overPaths: Record<string, string>;
   /**
    * The usage limits the transcripts read now end on (the agent stopped on one, and no Stop or StopFailure came for
    * it): each is answered as that hook would have answered it (`cutShort`).
@@ -173,7 +173,7 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
     activeElsewhere: null,
     ownElsewhere: null,
     over: {},
-    overPaths: [],
+    overPaths: {},
     limits: [],
   };
   const ownSeen = own ? ctx.transcripts?.[own] : undefined;
@@ -184,7 +184,7 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
     if (!st) continue;
     const seen = ctx.transcripts?.[k.path];
     const over = k.path === own ? null : overBecause(seen, self);
-    if (over) out.overPaths.push(k.path);
+    if (over) out.overPaths[k.path] = k.workflowId;
     if (over && k.sessionId) out.over[k.sessionId] = over;
     // read already, by a hook of this machine, though what it held moved no import mark (no entry in it)
     const readTo = seen?.workflow_id === k.workflowId ? Math.max(k.through, seen.bytes) : k.through;

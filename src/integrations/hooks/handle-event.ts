@@ -449,10 +449,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       const before = [caught.note, aside?.note, ...limited.map((l) => l.note), t.cut_off, busy]
         .filter(Boolean)
         .join('; ');
-      const read = {
-        ...(caught.read.length ? { transcripts: caught.read.map(({ whole: _, ...r }) => r) } : {}),
-        ...(caught.overPaths.length ? { takenOver: caught.overPaths } : {}),
-      };
+      const read = caught.read.length ? { transcripts: caught.read.map(({ whole: _, ...r }) => r) } : {};
       // the user installed the hooks expecting to be followed: a session Baton does not follow is said so
       if (!t.workflow_id)
         return {
@@ -461,6 +458,9 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
           tell: `${aside ? `${aside.tell}. ` : ''}${done ? `Baton ${done.note}. ` : ''}Baton is not following this session: ${t.note}`,
           ...read,
         };
+      // the conversations over that this session goes on from: those of the workflow it follows
+      const gone = Object.keys(caught.overPaths).filter((path) => caught.overPaths[path] === t.workflow_id);
+      const takenOver = gone.length ? { takenOver: gone } : {};
       if (!t.context) {
         const c = await contextFor(ctx, { ...t, workflow_id: t.workflow_id, empty: true }, '');
         // what the finished workflow did, in the room the injection leaves
@@ -476,6 +476,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
           output: context('SessionStart', `${head}${did}${c.text}`),
           ...told,
           ...read,
+          ...takenOver,
         };
       }
       return {
@@ -484,6 +485,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         output: context('SessionStart', aside ? `${aside.agent}\n\n${t.context.text}` : t.context.text),
         ...told,
         ...read,
+        ...takenOver,
       };
     }
     case 'UserPromptSubmit': {
