@@ -21,6 +21,7 @@ import {
   type WorkflowStatus,
   pauseOverdue,
   limitStop,
+  finishedWork,
   type GitCapture,
   sameHead,
   workSpanOf,
@@ -185,6 +186,7 @@ export class Queries {
     const live = await this.store.loadLiveState(s.id);
     const next = nextTask(s.tasks);
     const overdue = pauseOverdue(s, this.now(), this.options.pauseTimeoutMs).overdue;
+    const lastAgent = s.sessions.at(-1)?.agent;
     return {
       workflow: {
         id: s.id,
@@ -243,6 +245,13 @@ export class Queries {
       recovered_with_gaps: s.recovered_with_gaps ?? null,
       /** The agent's last turn was stopped by a usage limit it has not spoken since: when it lifts, in words. */
       usage_limit: limitStop(s.summaries, s.recent_requests?.at(-1), new Date(this.now())),
+      /**
+       * Why a new conversation would complete it, were the agent of its last session gone with no SessionEnd (a crash,
+       * a closed terminal: `finishedWork`); null when the next session goes on with it.
+       */
+      work_over: lastAgent
+        ? finishedWork(s, this.now(), { [lastAgent.session_id]: 'its process exited' })
+        : null,
       warnings: s.recovered_with_gaps
         ? [
             `recovered with gaps: rebuilt from ${s.recovered_with_gaps.source} at seq ${s.recovered_with_gaps.seq}; event(s) ${s.recovered_with_gaps.lost.map((r) => (r.from === r.to ? r.from : `${r.from}..${r.to}`)).join(', ')} are lost`,

@@ -200,6 +200,61 @@ describe('a conversation at work, told from one cut off', () => {
   );
 
   it.runIf(process.platform === 'linux')(
+    'an agent gone after its task list was done and its turn ended: status says the next session completes the workflow, as it does',
+    async () => {
+      const { repo, env, hook } = workspace();
+      const underAgent = standInAgent(repo, env);
+      const sid = 'd0e00001-0000-4000-8000-000000000001';
+      const path = join(tempDir('baton-transcript-'), `${sid}.jsonl`);
+      const todos = [{ content: 'Add the LICENSE', status: 'completed', activeForm: 'Adding the LICENSE' }];
+      writeFileSync(
+        path,
+        `${[
+          line(sid, 'user', { role: 'user', content: 'add an MIT LICENSE' }),
+          line(sid, 'assistant', {
+            id: 'm1',
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: 'toolu-1', name: 'TodoWrite', input: { todos } }],
+          }),
+          line(sid, 'user', {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 'toolu-1', content: 'Todos have been modified' }],
+          }),
+          line(sid, 'assistant', {
+            id: 'm2',
+            role: 'assistant',
+            content: [{ type: 'text', text: 'The LICENSE is added.' }],
+          }),
+        ].join('\n')}\n`,
+      );
+      await hook('SessionStart', { session_id: sid, source: 'startup', transcript_path: path });
+      await hook('UserPromptSubmit', {
+        session_id: sid,
+        transcript_path: path,
+        prompt: 'add an MIT LICENSE',
+      });
+      const agent = await underAgent('Stop', {
+        session_id: sid,
+        transcript_path: path,
+        stop_hook_active: false,
+      });
+      process.kill(agent.pid, 'SIGKILL');
+      await new Promise((r) => setTimeout(r, 100));
+      const status = await runCli(['status'], { cwd: repo, env });
+      expect(status.stdout).toMatch(
+        new RegExp(
+          `^agent: Claude Code \\(process ${agent.pid}\\) no longer runs, and no SessionEnd came \\(a crash, a kill or a quit\\): its task is done and Claude Code session ${sid} is over \\(its process exited\\), so the next Claude Code session here completes this workflow and starts a new one$`,
+          'm',
+        ),
+      );
+      const next = await hook('SessionStart', { session_id: 'done-0002', source: 'startup' });
+      expect(told(next.stdout)).toMatch(
+        /^Baton completed workflow wf-\S+ \("add an MIT LICENSE"\): its task is done/,
+      );
+    },
+  );
+
+  it.runIf(process.platform === 'linux')(
     'a conversation reopened (--resume) while its agent still runs elsewhere is not cut off; once that agent is gone, it is',
     async () => {
       const { repo, env, hook } = workspace();

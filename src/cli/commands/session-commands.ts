@@ -55,6 +55,7 @@ type Status = {
   warnings: string[];
   usage: UsageMetrics;
   usage_limit: string | null;
+  work_over: string | null;
   next_step: NextStep | null;
   queue: QueueStanding | null;
 };
@@ -180,7 +181,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             ...(s.usage_limit ? [`agent: ${s.usage_limit}`] : []),
             ...gone.map(
               (a) =>
-                `agent: ${agentLabel(a.agent)} (process ${a.pid}) no longer runs, and no SessionEnd came (a crash, a kill or a quit): the next ${agentLabel(a.agent)} session here goes on with this workflow, from its briefing`,
+                `agent: ${agentLabel(a.agent)} (process ${a.pid}) no longer runs, and no SessionEnd came (a crash, a kill or a quit): ${s.work_over ? `${s.work_over}, so the next ${agentLabel(a.agent)} session here completes this workflow and starts a new one` : `the next ${agentLabel(a.agent)} session here goes on with this workflow, from its briefing`}`,
             ),
             ...(s.workflow.status === 'paused' || s.workflow.status === 'interrupted'
               ? [

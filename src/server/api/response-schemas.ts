@@ -164,6 +164,8 @@ export const Status = z
     live_state: z.object({ saved_at: z.string(), trigger: z.string() }).nullable(),
     /** The agent's last turn was stopped by a usage limit it has not spoken since: when it lifts, in words. */
     usage_limit: z.string().nullable(),
+    /** Why a new conversation would complete it, were its last agent gone with no SessionEnd; null: it goes on. */
+    work_over: z.string().nullable(),
     warnings: z.array(z.string()),
   })
   .openapi('WorkflowStatus');
