@@ -58,8 +58,13 @@ export const LlmAnswer = z.object({
 });
 export type LlmAnswer = z.infer<typeof LlmAnswer>;
 
-/** JSON schema of the answer, for endpoints that accept one (OpenAI-compatible response_format). */
-export const llmAnswerJsonSchema = z.toJSONSchema(LlmAnswer, { io: 'input' });
+const answerSchema = () => z.toJSONSchema(LlmAnswer, { io: 'input' });
+let answerJsonSchema: ReturnType<typeof answerSchema> | undefined;
+/**
+ * JSON schema of the answer, for endpoints that accept one (OpenAI-compatible response_format). Built on first use:
+ * every import loads this module (the hook that imports a turn too), and building it costs about 6 ms.
+ */
+export const llmAnswerJsonSchema = () => (answerJsonSchema ??= answerSchema());
 
 function describe(e: TranscriptEntry): string {
   const failed = e.tool && (e.tool.is_error === true || (e.tool.exit_code ?? 0) !== 0);

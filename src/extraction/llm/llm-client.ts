@@ -110,7 +110,7 @@ export async function complete(
       ],
       response_format: {
         type: 'json_schema',
-        json_schema: { name: 'extraction', schema: llmAnswerJsonSchema },
+        json_schema: { name: 'extraction', schema: llmAnswerJsonSchema() },
       },
     }),
   });

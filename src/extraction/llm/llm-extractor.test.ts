@@ -1,10 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { readCorpus } from '../../../test/helpers/corpus.js';
 import { parseTranscript } from '../../agents/parse-transcript.js';
 import { LlmExtractor } from './llm-extractor.js';
 import { inferLlmKind, type LlmKind } from './llm-client.js';
+import { LlmAnswer, llmAnswerJsonSchema } from './extraction-prompt.js';
 
 /** A real HTTP server on 127.0.0.1 that speaks one protocol and answers from a script of replies. */
 type Reply = { status?: number; text?: string; delayMs?: number };
@@ -114,6 +116,10 @@ describe.each(['anthropic', 'openai'] as const)('LlmExtractor over the %s protoc
       expect(request.path).toBe('/v1/chat/completions');
       expect(request.headers.authorization).toBe('Bearer k-123');
       expect(JSON.stringify(request.body.messages)).toContain('<execution_history>');
+      expect(request.body.response_format).toEqual({
+        type: 'json_schema',
+        json_schema: { name: 'extraction', schema: z.toJSONSchema(LlmAnswer, { io: 'input' }) },
+      });
     }
   });
 
@@ -180,5 +186,13 @@ describe('inferLlmKind', () => {
     expect(inferLlmKind('http://localhost:11434/v1/chat/completions')).toBe('openai');
     expect(inferLlmKind('http://127.0.0.1:8080')).toBeNull();
     expect(inferLlmKind('not a url')).toBeNull();
+  });
+});
+
+describe("the answer's JSON schema", () => {
+  it('is built once, when a request first needs it (an import that never asks a model does not pay for it)', () => {
+    const schema = llmAnswerJsonSchema();
+    expect(schema).toEqual(z.toJSONSchema(LlmAnswer, { io: 'input' }));
+    expect(llmAnswerJsonSchema()).toBe(schema);
   });
 });
