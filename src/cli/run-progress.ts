@@ -1,4 +1,4 @@
-import { formatSpan } from '../core/index.js';
+import { counted, formatSpan } from '../core/index.js';
 import type { RunEvent, RunReport } from '../service/runtime/index.js';
 import type { Io } from './output.js';
 
@@ -127,7 +127,7 @@ export function runProgress(o: ProgressOptions) {
       }
       o.io.out(
         [
-          `workflow ${report.workflow_id} is ${report.stopped.startsWith(report.status) ? report.stopped : `${report.status}: ${report.stopped}`} (${report.sessions} session${report.sessions === 1 ? '' : 's'} in this run)`,
+          `workflow ${report.workflow_id} is ${report.stopped.startsWith(report.status) ? report.stopped : `${report.status}: ${report.stopped}`} (${counted(report.sessions, 'session')} in this run)`,
           ...report.tasks.map(
             (t) => `  ${t.id}: ${t.outcome}${t.detail ? `: ${t.detail.split('\n')[0]}` : ''}`,
           ),

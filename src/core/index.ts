@@ -45,3 +45,4 @@ export { agentLabel } from './agent-label.js';
 export * from './actors.js';
 export { shortHash } from './short-hash.js';
 export { transcriptKey, writtenBy } from './transcript-key.js';
+export { counted } from './counted.js';

@@ -1,3 +1,4 @@
+import { counted } from './counted.js';
 import { invalidTransition } from './errors.js';
 import { shortHash } from './short-hash.js';
 import { nothingRunsIt, type NextStep } from './runtime/run-driven.js';
@@ -137,7 +138,7 @@ export function recoveryOptions(
       type: 'checkpoint',
       target: last.name,
       description: `Resume from the last checkpoint ${last.name}: its task states, and its commit in the worktree`,
-      data_loss: `${actions} action${actions === 1 ? '' : 's'} since the checkpoint`,
+      data_loss: `${counted(actions, 'action')} since the checkpoint`,
       actions_since: actions,
       seconds_since: null,
     });

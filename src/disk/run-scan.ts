@@ -1,4 +1,4 @@
-import { isTerminal, taskCounts, workflowPhase } from '../core/index.js';
+import { counted, isTerminal, taskCounts, workflowPhase } from '../core/index.js';
 import { listRunDirs } from './run-import.js';
 import { readRun, type MissingArtifact, type ReadProblem, type RunRead } from './run-reader.js';
 
@@ -59,7 +59,7 @@ export function scanRuns(runsDir: string, opts: { staleAfterMs: number; now: str
     if (r.stale) {
       const days = Math.floor((Date.parse(opts.now) - Date.parse(r.last_activity ?? opts.now)) / 86_400_000);
       warnings.push(
-        `run ${r.workflow_id} was last active ${days} day${days === 1 ? '' : 's'} ago (${r.last_activity}): review its plan and the worktree before resuming`,
+        `run ${r.workflow_id} was last active ${counted(days, 'day')} ago (${r.last_activity}): review its plan and the worktree before resuming`,
       );
     }
     for (const p of r.problems)

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { homedir } from 'node:os';
 import { join, relative } from 'node:path';
-import { invalidInput, isTerminal } from '../../core/index.js';
+import { counted, invalidInput, isTerminal } from '../../core/index.js';
 import * as git from '../../git/git.js';
 import { hookLogPath, readHookLog } from '../../integrations/hooks/hook-log.js';
 import {
@@ -251,9 +251,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
           `auto_track ${settings.autoTrack ? 'on' : 'off'}, checkpoints at most every ${Math.round(settings.checkpointIntervalMs / 60000)} min, context injected up to ${settings.injectMaxChars} characters`,
         );
         for (const w of workflows ?? [])
-          out.push(
-            `workflow ${w.id}  ${w.status}  "${w.title}"  ${w.session_count} session${w.session_count === 1 ? '' : 's'}`,
-          );
+          out.push(`workflow ${w.id}  ${w.status}  "${w.title}"  ${counted(w.session_count, 'session')}`);
         const events = Object.entries(log.events);
         out.push(events.length ? 'Last hooks:' : 'No hook has run here yet.');
         for (const [event, r] of events.sort((a, b) => b[1].at.localeCompare(a[1].at)))

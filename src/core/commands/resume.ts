@@ -1,4 +1,5 @@
 import { branchChangeWarning } from '../branch-change.js';
+import { counted } from '../counted.js';
 import type { Draft } from '../draft.js';
 import { invalidInput, invalidTransition } from '../errors.js';
 import { cliWord } from '../surface-words.js';
@@ -38,7 +39,7 @@ function headMoved(from: string, to: string, since: WorkCommits | null): string 
   const shown = since.listed.slice(-COMMITS_SINCE_LISTED).reverse();
   const rest = total - shown.length;
   return [
-    `${moved}, ${total} commit${total === 1 ? '' : 's'} since (newest first):`,
+    `${moved}, ${counted(total, 'commit')} since (newest first):`,
     ...shown.map((c) => `  ${shortHash(c.hash)} ${c.subject}`),
     ...(rest ? [`  and ${rest} more (\`git log --oneline ${shortHash(from)}..HEAD\`)`] : []),
   ].join('\n');
@@ -100,7 +101,7 @@ function staleness(d: Draft, staleAfterMs: number): string[] {
   if (age < staleAfterMs) return [];
   const days = Math.floor(age / 86_400_000);
   return [
-    `this workflow stopped ${days} day${days === 1 ? '' : 's'} ago (${since}); review the plan and the worktree before going on`,
+    `this workflow stopped ${counted(days, 'day')} ago (${since}); review the plan and the worktree before going on`,
   ];
 }
 

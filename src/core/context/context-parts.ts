@@ -1,4 +1,5 @@
 import { clip } from '../clip.js';
+import { counted } from '../counted.js';
 import { askOf, gistOf } from '../requests/request-gist.js';
 import { isAcknowledgement, USER_DIRECTIVE } from '../requests/request-text.js';
 import { interruptedTurn } from '../interrupted-turn.js';
@@ -335,7 +336,7 @@ function newerThan(snap: SessionSnapshot, at: string): string[] {
     ...(moved.length
       ? [moved.slice(0, SINCE_TASKS).join(', ') + (more > 0 ? ` and ${more} more tasks moved` : '')]
       : []),
-    ...(commits ? [`${commits} commit${commits === 1 ? '' : 's'}`] : []),
+    ...(commits ? [counted(commits, 'commit')] : []),
     ...(test && after(test.last_test_run_at)
       ? [`a test run${test.last_test_output_summary ? ` (${test.last_test_output_summary})` : ''}`]
       : []),

@@ -1,3 +1,4 @@
+import { counted } from '../counted.js';
 import type { ResumeContext } from './resume-context.js';
 
 const mark: Record<string, string> = {
@@ -66,9 +67,7 @@ function alreadyDone(c: ResumeContext, out: string[]) {
         : `  - [commit] ${x.task_id ? `${x.task_id}: ` : ''}${x.subject}`,
     ),
     ...(d.commits_more
-      ? [
-          `  - ${d.commits_more} more commit${d.commits_more === 1 ? '' : 's'} since the workflow began (${d.commits_more_command})`,
-        ]
+      ? [`  - ${counted(d.commits_more, 'more commit')} since the workflow began (${d.commits_more_command})`]
       : []),
     ...d.pushes.map((p) => `  - ${p.replace(/^pushed (\S+) -> \1$/, 'pushed $1')}`),
     ...d.pull_requests.map((p) => `  - pull request ${p}`),
@@ -78,7 +77,7 @@ function alreadyDone(c: ResumeContext, out: string[]) {
           `  - files${d.files_under ? ` (under ${d.files_under})` : ''}: ${d.files.join('; ')}${d.files_more ? `; ${d.files_more} more` : ''}`,
         ]
       : d.files_more
-        ? [`  - ${d.files_more} file${d.files_more === 1 ? '' : 's'} created, edited or deleted`]
+        ? [`  - ${counted(d.files_more, 'file')} created, edited or deleted`]
         : []),
     ...d.other.map(
       (o) =>
@@ -167,7 +166,7 @@ function git(c: ResumeContext, out: string[]) {
       ? `uncommitted changes${c.git.summary ? ` (${c.git.summary})` : ''}`
       : 'no uncommitted changes';
     const n = c.git.files_modified;
-    const since = n ? `; ${n} file${n === 1 ? '' : 's'} changed since the start` : '';
+    const since = n ? `; ${counted(n, 'file')} changed since the start` : '';
     const head = c.git.head
       ? `${c.git.head}${c.git.head_subject ? ` "${c.git.head_subject}"` : ''}`
       : '(no commits)';
@@ -252,7 +251,7 @@ export function namingWorkflow(markdown: string, workflowId: string): string {
 function heading(c: ResumeContext): string {
   if (!c.finished) return `## Session Resume Context (session ${c.session_number} of ${c.total_sessions})`;
   const n = c.session_number;
-  return `## Recap of a Finished Workflow (${c.finished}, after ${n} session${n === 1 ? '' : 's'})`;
+  return `## Recap of a Finished Workflow (${c.finished}, after ${counted(n, 'session')})`;
 }
 
 export function renderResumeContext(c: ResumeContext): string {

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
+import { counted } from '../../core/index.js';
 import { importTranscriptFile } from '../transcripts/import-file.js';
 import type { TranscriptSource } from '../transcripts/transcript-import.js';
 import { CATCH_UP_MAX_BYTES, sourceOf } from './catch-up.js';
@@ -69,7 +70,10 @@ export async function catchUpFollowed(client: BatonClient, ref: Ref, home: strin
     if (!last.some((line) => cutOff.test(line))) continue;
     try {
       const r = await importTranscriptFile(client, { workflowId: status.workflow.id }, path, source);
-      if (r.new_entries) said.push(`read ${r.new_entries} new transcript entries of ${path}`);
+      if (r.new_entries)
+        said.push(
+          `read ${counted(r.new_entries, 'new transcript entry', 'new transcript entries')} of ${path}`,
+        );
     } catch (e) {
       said.push(`could not read ${path}: ${(e as Error).message}`);
     }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
-import { BatonError, isAgentTaskTool, notLinkedPhrase, progressLabel } from '../../core/index.js';
+import { BatonError, counted, isAgentTaskTool, notLinkedPhrase, progressLabel } from '../../core/index.js';
 import { clip } from '../../core/clip.js';
 import {
   detectUsageLimit,
@@ -135,7 +135,7 @@ async function importNew(
   const paused = t.paused_snapshot_id ? `; paused at the boundary (snapshot ${t.paused_snapshot_id})` : '';
   return {
     note: r.new_entries
-      ? `imported ${r.new_entries} new transcript entries (${r.records.decisions} decisions, ${r.records.errors} errors)${tasks}${warned}${paused}`
+      ? `imported ${counted(r.new_entries, 'new transcript entry', 'new transcript entries')} (${counted(r.records.decisions, 'decision')}, ${counted(r.records.errors, 'error')})${tasks}${warned}${paused}`
       : `nothing new in the transcript${tasks}${warned}${paused}`,
     transcript: { path, bytes: r.bytes, workflow_id: workflowId, source: ctx.agent },
     failed: false,

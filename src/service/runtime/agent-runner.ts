@@ -1,5 +1,6 @@
 import { roughTokens } from '../../core/rough-tokens.js';
 import {
+  counted,
   BatonError,
   buildAgentPrompt,
   conflict,
@@ -339,7 +340,7 @@ export class AgentRunner {
         if (o.maxTasks !== null && done >= o.maxTasks && out.state.status === 'in_progress')
           await svc.pause(
             { workflowId: id },
-            { reason: `${done} task${done === 1 ? '' : 's'} done in this run`, trigger: 'task_complete' },
+            { reason: `${counted(done, 'task')} done in this run`, trigger: 'task_complete' },
           );
         continue;
       }
