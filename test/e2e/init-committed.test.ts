@@ -11,6 +11,8 @@ import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
 
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, any>;
 const install = 'npm install -g --allow-scripts=better-sqlite3 agent-baton';
+/** fish, a `$SHELL` Codex runs hooks with (`.ci/run` installs it). */
+const fish = '/usr/bin/fish';
 /** How this checkout runs when `baton` is not on the PATH: this node, this bin/baton.js. */
 const machine = `${process.execPath} ${realpathSync(batonBin)}`;
 
@@ -45,9 +47,18 @@ const hookOf = (file: string, event: string) =>
     .flatMap((m) => m.hooks)
     .find((h) => / hook /.test(h.command))!.command;
 
-/** Runs a hook command as the agents run it (`sh -c`), with the agent's JSON on stdin. */
-function runHook(command: string, cwd: string, env: Record<string, string | undefined>, input: object) {
-  const r = spawnSync('/bin/sh', ['-c', command], {
+/**
+ * Runs a hook command as the agents run it, with the agent's JSON on stdin: Claude Code with `sh -c`, Codex with the
+ * user's `$SHELL -lc` (fish among them, which has no `{ ...; }`).
+ */
+function runHook(
+  command: string,
+  cwd: string,
+  env: Record<string, string | undefined>,
+  input: object,
+  shell = '/bin/sh',
+) {
+  const r = spawnSync(shell, ['-c', command], {
     cwd,
     env: { ...env, PATH: env.PATH } as NodeJS.ProcessEnv,
     input: JSON.stringify(input),
@@ -71,9 +82,11 @@ describe('baton init, the files committed with the repository', () => {
     for (const f of [...committed, 'AGENTS.md'])
       expect(readFileSync(join(repo, f), 'utf8'), f).not.toContain(realpathSync(batonBin));
     expect(hookOf(join(repo, '.claude', 'settings.json'), 'Stop')).toBe(
-      'command -v baton >/dev/null 2>&1 || { cat >/dev/null; exit 0; }; baton hook Stop',
+      'command -v baton >/dev/null 2>&1 && baton hook Stop || cat >/dev/null',
     );
-    expect(hookOf(join(repo, '.codex', 'hooks.json'), 'Stop')).toMatch(/; baton hook Stop --agent codex$/);
+    expect(hookOf(join(repo, '.codex', 'hooks.json'), 'Stop')).toMatch(
+      /^command -v baton .* && baton hook Stop --agent codex \|\| cat >\/dev\/null$/,
+    );
     expect(json(join(repo, '.mcp.json')).mcpServers.baton).toEqual({
       type: 'stdio',
       command: 'baton',
@@ -116,11 +129,12 @@ describe('baton init, the files committed with the repository', () => {
     const { repo, env, bare, withBaton, baton } = setup();
     expect((await baton(['init', '--shared', '--agent', 'all'])).code).toBe(0);
     const start = { session_id: 's1', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' };
-    for (const [file, shown] of [
-      [join(repo, '.claude', 'settings.json'), '.claude/settings.json'],
-      [join(repo, '.codex', 'hooks.json'), '.codex/hooks.json'],
+    for (const [file, shown, shell] of [
+      [join(repo, '.claude', 'settings.json'), '.claude/settings.json', '/bin/sh'],
+      [join(repo, '.codex', 'hooks.json'), '.codex/hooks.json', '/bin/sh'],
+      [join(repo, '.codex', 'hooks.json'), '.codex/hooks.json', fish],
     ] as const) {
-      const missing = runHook(hookOf(file, 'SessionStart'), repo, { ...env, PATH: bare }, start);
+      const missing = runHook(hookOf(file, 'SessionStart'), repo, { ...env, PATH: bare }, start, shell);
       expect(missing.code, missing.stderr).toBe(0);
       expect(JSON.parse(missing.stdout)).toEqual({
         systemMessage: `Baton: this repository has hooks that follow sessions (${shown}), but \`baton\` is not installed on this machine, so this session is not recorded: install it with \`${install}\` (Node.js 20.19 or newer)`,
@@ -131,6 +145,7 @@ describe('baton init, the files committed with the repository', () => {
         repo,
         { ...env, PATH: bare },
         { ...start, hook_event_name: 'Stop' },
+        shell,
       );
       expect([stop.code, stop.stdout, stop.stderr]).toEqual([0, '', '']);
     }
@@ -147,6 +162,16 @@ describe('baton init, the files committed with the repository', () => {
     expect(JSON.parse(ran.stdout).hookSpecificOutput.additionalContext).toMatch(
       /^Baton is following this Claude Code session/,
     );
+    // and Codex's, in a fish user's `$SHELL`: the Stop runs Baton (its note on stderr)
+    const codexStop = runHook(
+      hookOf(join(repo, '.codex', 'hooks.json'), 'Stop'),
+      repo,
+      { ...env, PATH: withBaton },
+      { ...start, session_id: 's2', hook_event_name: 'Stop' },
+      fish,
+    );
+    expect(codexStop.code, codexStop.stderr).toBe(0);
+    expect(codexStop.stderr).toMatch(/^baton: Stop: /);
     const doctor = (await baton(['doctor', '--json'], withBaton)).json<{
       problems: string[];
       last_hooks: Record<string, { outcome: string }>;
@@ -167,7 +192,7 @@ describe('baton init, the files committed with the repository', () => {
     expect(hookOf(join(repo, '.claude', 'settings.local.json'), 'Stop')).toBe(`${machine} hook Stop`);
     expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).toContain(`- \`${machine} task add`);
     expect(hookOf(join(repo, '.codex', 'hooks.json'), 'Stop')).toMatch(
-      /^command -v baton .*; baton hook Stop --agent codex$/,
+      /^command -v baton .* && baton hook Stop --agent codex \|\| cat >\/dev\/null$/,
     );
     expect(readFileSync(join(repo, 'CLAUDE.md'), 'utf8')).toContain('- `baton task add');
     expect(r.stdout).toContain(
@@ -195,7 +220,7 @@ describe('baton init, the files committed with the repository', () => {
     gitIn(repo, 'add', '-A');
     gitIn(repo, 'commit', '-qm', 'Baton for the team');
     expect(hookOf(join(repo, '.claude', 'settings.json'), 'Stop')).toMatch(
-      /^command -v \S+ .*; \S+ \S+ hook Stop$/,
+      /^command -v \S+ .* && \S+ \S+ hook Stop \|\| cat >\/dev\/null$/,
     );
     expect(r.stdout).toContain(
       `Committed with the repository: .claude/settings.json, .mcp.json, CLAUDE.md. They run \`${machine}\` (--command), and ${machine} are paths of this machine: a teammate's clone runs it only where Baton is installed at the same place (without --command, \`baton\` from each machine's PATH).`,

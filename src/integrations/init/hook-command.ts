@@ -55,24 +55,25 @@ export const machinePaths = (c: BatonCommand): string[] =>
 /**
  * A hook command for a file committed with the repository: it runs Baton when the program is found on this machine,
  * else it ends quietly (exit 0, its input read), and a session start says so once, as a systemMessage naming the
- * file and the install, rather than the agent showing "command not found" at every event.
+ * file and the install, rather than the agent showing "command not found" at every event. Only `&&` and `||`, no
+ * grouping: Codex runs hooks with the user's `$SHELL -lc`, and fish has no `{ ...; }` (its `'\''` reads as sh's).
  */
 export function guardedLine(c: BatonCommand, rest: string[], event: string, file: string): string {
   const run = commandLine(c, rest);
-  const tell =
+  const otherwise =
     event === 'SessionStart'
-      ? ` printf '%s\\n' ${quoteSingle(JSON.stringify({ systemMessage: `Baton: this repository has hooks that follow sessions (${file}), but \`${c.program}\` is not installed on this machine, so this session is not recorded: install it with \`${INSTALL_COMMAND}\` (Node.js 20.19 or newer)` }))};`
-      : '';
-  return `command -v ${quote(c.program)} >/dev/null 2>&1 || { cat >/dev/null;${tell} exit 0; }; ${run}`;
+      ? `printf '%s\\n' ${quoteSingle(JSON.stringify({ systemMessage: `Baton: this repository has hooks that follow sessions (${file}), but \`${c.program}\` is not installed on this machine, so this session is not recorded: install it with \`${INSTALL_COMMAND}\` (Node.js 20.19 or newer)` }))}`
+      : 'cat >/dev/null';
+  return `command -v ${quote(c.program)} >/dev/null 2>&1 && ${run} || ${otherwise}`;
 }
 
 const quoteSingle = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 const guard =
-  /^command -v \S+ >\/dev\/null 2>&1 \|\| \{ cat >\/dev\/null;(?: printf '%s\\n' '(?:[^']|'\\'')*';)? exit 0; \}; /;
+  /^command -v \S+ >\/dev\/null 2>&1 && (.*) \|\| (?:cat >\/dev\/null|printf '%s\\n' '(?:[^']|'\\'')*')$/;
 
 /** The Baton command inside a hook command (the guard `guardedLine` adds taken off), and whether it was guarded. */
 export function unguarded(command: string): { run: string; guarded: boolean } {
   const m = guard.exec(command);
-  return m ? { run: command.slice(m[0].length), guarded: true } : { run: command, guarded: false };
+  return m ? { run: m[1]!, guarded: true } : { run: command, guarded: false };
 }
