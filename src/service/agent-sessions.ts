@@ -22,6 +22,7 @@ import {
   type ConversationsOver,
   type Draft,
   type GitCapture,
+  counted,
   type WorkflowState,
   workflowStatuses,
   writtenBy,
@@ -181,7 +182,7 @@ export class AgentSessions {
     const others = open.length - 1;
     const w = mine ?? latest;
     const more = others
-      ? ` (${others} other incomplete workflow${others > 1 ? 's' : ''} here; the latest is followed)`
+      ? ` (${counted(others, 'other incomplete workflow')} here; the latest is followed)`
       : '';
     return { w, others, created: false, note: `workflow ${w.id}${more}`, ...earlier };
   }
