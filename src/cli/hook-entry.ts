@@ -14,14 +14,13 @@ import {
 import { hookFolder } from '../integrations/hooks/hook-cwd.js';
 import { agentProcess } from '../integrations/hooks/agent-process.js';
 import {
-  claudeHookEvents,
   detectAgent,
-  hookTimeoutS,
+  hookBudgetMs,
+  hookEventsFor,
   isHookEvent,
   hookEventNamed,
   parsePayload,
   type HookAgent,
-  type HookEvent,
   type HookPayload,
 } from '../integrations/hooks/hook-payload.js';
 import type { Io } from './output.js';
@@ -34,11 +33,6 @@ import { interpretSchemas } from './short-lived.js';
  * the outcome of every hook goes to the local hook log that `baton doctor` shows, problems to stderr, and a new
  * failure to the user as a systemMessage.
  */
-
-/** Each event's time budget: 5 s under the timeout `baton init` and the plugin give it. */
-export const hookBudgetMs = Object.fromEntries(
-  claudeHookEvents.map((e) => [e, (hookTimeoutS[e] - 5) * 1000]),
-) as Record<HookEvent, number>;
 
 export interface HookIo extends Io {
   readStdin: () => Promise<string>;
@@ -155,7 +149,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
     else if (seen) {
       delete seen.ended;
       delete seen.taken_over;
-      if (event === 'Stop' || event === 'StopFailure') seen.turn_ended = true;
+      if (event === 'Stop' || event === 'StopFailure' || event === 'Interrupt') seen.turn_ended = true;
       else delete seen.turn_ended;
       const proc = agentProcess();
       if (proc) seen.agent_process = proc;
@@ -183,7 +177,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
   if (!isHookEvent(event))
     return finish({
       outcome: 'skipped',
-      note: `no hook handler for ${event || '(no event named)'} (Baton answers ${claudeHookEvents.join(', ')})`,
+      note: `no hook handler for ${event || '(no event named)'} (Baton answers ${hookEventsFor(agent, null).join(', ')})`,
       output: null,
     });
   const p = parsed.payload;
@@ -239,14 +233,17 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       });
   }
 
-  const timer = setTimeout(() => {
-    finish({
-      outcome: 'timeout',
-      note: `no answer within ${hookBudgetMs[event] / 1000} s; what it did so far is kept`,
-      output: null,
-    });
-    process.exit(0);
-  }, hookBudgetMs[event]);
+  const timer = setTimeout(
+    () => {
+      finish({
+        outcome: 'timeout',
+        note: `no answer within ${hookBudgetMs(agent, event) / 1000} s; what it did so far is kept`,
+        output: null,
+      });
+      process.exit(0);
+    },
+    hookBudgetMs(agent, event),
+  );
   timer.unref();
   try {
     await interpretSchemas();

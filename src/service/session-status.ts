@@ -24,7 +24,7 @@ export type SessionState = 'running' | 'paused' | 'interrupted' | 'open' | 'ende
  * session without a row (an agent reporting through hooks or the API) counts as running when it is the workflow's
  * open session and the workflow is in progress, unless Baton's own driver runs the workflow and none holds it now
  * (`next`: then the note says what goes on with it), or an agent's hooks follow it and no turn of that agent is under
- * way (it was quit, or waits for its user: Codex sends no SessionEnd). Whether and how it goes on is what `baton
+ * way (it was quit, or waits for its user: an older Codex sends no SessionEnd). Whether and how it goes on is what `baton
  * sessions` says at `now` (`resumability`).
  */
 export function sessionStatus(

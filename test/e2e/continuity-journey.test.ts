@@ -707,7 +707,7 @@ describe('continuity by default: a Codex conversation resumed after its turn end
     const cut = await codex('SessionStart', { source: 'resume' });
     expect(told(cut.stdout)).toMatch(
       new RegExp(
-        `^Baton noticed that session 1 \\(Codex session ${id}\\) stopped in the middle of its turn without ending \\(no Stop came`,
+        `^Baton noticed that session 1 \\(Codex session ${id}\\) stopped in the middle of its turn without ending \\(no Stop or SessionEnd came`,
       ),
     );
   });

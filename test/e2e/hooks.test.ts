@@ -719,6 +719,33 @@ describe("a pause asked for while the agent's turn is under way and no task is i
     expect(JSON.parse(back.stdout).systemMessage).toMatch(/Baton resumed workflow wf-\S+ as session 2/);
   });
 
+  it("takes effect when the user interrupts the Codex turn (its Interrupt hook, Esc), and Codex's SessionEnd ends the session", async () => {
+    const { repo, baton, status } = workspace();
+    const { upTo, codex, said } = codexSession(repo, baton);
+    upTo(21);
+    await codex('SessionStart', { source: 'startup' });
+    await codex('UserPromptSubmit', { prompt: said(23) });
+    upTo(260);
+    expect((await baton(['pause', '--reason', 'lunch'])).code).toBe(0);
+    // Codex's Interrupt carries no last message, and takes no field but systemMessage in its answer
+    const esc = await codex('Interrupt', { permission_mode: 'default' });
+    expect(esc.code, esc.stderr).toBe(0);
+    expect(esc.stderr).toMatch(
+      /^baton: Interrupt: imported \d+ new transcript entries.*; paused at the end of the agent's turn/,
+    );
+    const answer = JSON.parse(esc.stdout) as Record<string, string>;
+    expect(Object.keys(answer)).toEqual(['systemMessage']);
+    expect(answer.systemMessage).toMatch(
+      /^Baton paused workflow wf-\S+ at the end of the agent's turn, as you asked/,
+    );
+    expect((await status()).workflow).toMatchObject({ status: 'paused', pause_reason: 'lunch' });
+    // the user asks again (session 2), then quits Codex: its SessionEnd (reason `other`, Codex's only one) ends it
+    upTo(386);
+    await codex('UserPromptSubmit', { prompt: 'now the docs' });
+    const quit = await codex('SessionEnd', { reason: 'other' });
+    expect(quit.stderr).toMatch(/; session 2 ended$/m);
+  });
+
   it('is forced, with why, once its timeout passes before the turn ends', async () => {
     const { repo, baton, status } = workspace();
     const { upTo, codex, said } = codexSession(repo, baton);

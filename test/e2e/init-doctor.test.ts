@@ -41,6 +41,7 @@ const claudeEvents = [
   'SessionEnd',
 ];
 
+/** The events of Baton's hooks whose trust doctor checks: an older Codex knows neither SessionEnd nor Interrupt. */
 const codexEvents = claudeEvents.filter((e) => e !== 'SessionEnd');
 
 /** Codex's record that a person trusted each of Baton's hooks in a hooks file (`/hooks`), as Codex writes it. */
@@ -136,7 +137,12 @@ describe('baton init', () => {
       expect(existsSync(join(repo, f)), f).toBe(true);
     expect(gitIn(repo, 'status', '--porcelain')).toBe('');
     const codex = json(join(repo, '.codex', 'hooks.json'));
-    expect(Object.keys(codex.hooks).sort()).toEqual(claudeEvents.filter((e) => e !== 'SessionEnd').sort());
+    // Codex's own Interrupt besides; its SessionEnd gets the 3 s Codex allows it at most
+    expect(Object.keys(codex.hooks).sort()).toEqual([...claudeEvents, 'Interrupt'].sort());
+    expect(codex.hooks.SessionEnd[0].hooks[0]).toMatchObject({
+      command: 'baton hook SessionEnd --agent codex',
+      timeout: 3,
+    });
     expect(codex.hooks.Stop[0].hooks[0].command).toBe('baton hook Stop --agent codex');
     expect(codex.hooks.PostToolUse[0].matcher).toBe('update_plan');
     expect((await baton(['init', '--undo'])).code).toBe(0);

@@ -29,7 +29,7 @@ export function registerHookCommands(program: Command, rt: Runtime) {
   program
     .command('hook <event>')
     .description(
-      `answer an agent hook (${claudeHookEvents.join(', ')}) with its JSON input on stdin; --agent codex for Codex`,
+      `answer an agent hook (${claudeHookEvents.join(', ')}; Codex's Interrupt too) with its JSON input on stdin; --agent codex for Codex`,
     )
     .option('--agent <agent>', 'claude-code | codex (default: from the payload)')
     .allowUnknownOption()

@@ -86,7 +86,7 @@ export function cutOffSession(
   // its transcript, read from its first line, holds no word of the agent's (a first turn cut off before it spoke);
   // no last message at all is not enough (a transcript not read, a Codex session without a rollout)
   const silent = s.summaries?.last_message?.said_nothing === true;
-  return `session ${who.number} (${agentLabel(name)} session ${who.agent?.session_id ?? cur.agent.session_id}) stopped in the middle of its turn without ending${silent ? ', before the agent said anything' : ''} (no ${name === 'codex' ? 'Stop' : 'Stop or SessionEnd'} came: crashed, killed or cut off)`;
+  return `session ${who.number} (${agentLabel(name)} session ${who.agent?.session_id ?? cur.agent.session_id}) stopped in the middle of its turn without ending${silent ? ', before the agent said anything' : ''} (no Stop or SessionEnd came: crashed, killed or cut off)`;
 }
 
 /** Claude Code's SessionEnd reasons in words (the briefing and the user read them); a newer one is shown as it comes. */

@@ -9,13 +9,13 @@ import { endOpenSession } from './lifecycle.js';
 
 /**
  * How long a workflow whose tasks are all done may sit untouched before a new conversation takes it as finished
- * although no SessionEnd came (a terminal closed, or Codex, which has no SessionEnd hook) and nothing says its
+ * although no SessionEnd came (a terminal closed, or a Codex older than its SessionEnd hook) and nothing says its
  * conversation is over (`ConversationsOver`: where the agent's process cannot be seen).
  */
 export const FINISHED_IDLE_MS = 30 * 60_000;
 
 /**
- * Agent conversations known to be over although no SessionEnd said so (Codex has none), by agent session id, each
+ * Agent conversations known to be over although no SessionEnd said so (an older Codex has none), by agent session id, each
  * with why: the process that ran its hooks exited, or went on to another conversation (Codex's `/new`).
  */
 export type ConversationsOver = Readonly<Record<string, string>>;

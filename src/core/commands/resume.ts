@@ -127,7 +127,7 @@ function insteadOfResume(s: WorkflowState): string {
  * one (`baton resume`); `next_session` for one an agent's hooks follow, in progress with no turn of that agent under
  * way (it was quit, or waits for its user): the agent's next session in the worktree continues it, as `baton resume`
  * says of it (`insteadOfResume`). Not one whose work that next session would find over (`finishedWork`, its
- * conversation taken as quit: Codex says no SessionEnd), which a new conversation completes instead.
+ * conversation taken as quit: an older Codex says no SessionEnd), which a new conversation completes instead.
  */
 export function resumableBy(s: WorkflowState, now: string): 'resume' | 'next_session' | null {
   if (isResumable(s.status)) return 'resume';

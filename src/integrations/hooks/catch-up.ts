@@ -43,7 +43,7 @@ export interface CaughtUp {
    */
   ownElsewhere: number | null;
   /**
-   * The conversations of the worktree's workflows known to be over though no SessionEnd came (Codex sends none), by
+   * The conversations of the worktree's workflows known to be over though no SessionEnd came (a Codex older than it sends none), by
    * agent session id, each with why: the agent process that ran their hooks exited, or runs this hook for another
    * conversation (Codex's `/new`). Only a process seen says so (Linux), never a quiet transcript.
    */

@@ -22,7 +22,7 @@ export interface GoneAgent {
 
 /**
  * The conversations of `workflowId` whose agent process exited although no SessionEnd came (`overBecause`): a crash,
- * a kill, a closed terminal, or a quit that sends none (Codex), until a session start goes on from it. Nothing where
+ * a kill, a closed terminal, or a quit that sends none (an older Codex), until a session start goes on from it. Nothing where
  * processes cannot be read (not Linux), nor for a conversation whose hooks recorded no process.
  */
 export function goneAgents(home: string, worktree: string, workflowId: string): GoneAgent[] {

@@ -149,7 +149,7 @@ const pausedTell = (workflowId: string, snapshotId: string) =>
   `Baton paused workflow ${workflowId} at the task boundary you asked for (snapshot ${snapshotId}); your next prompt resumes it`;
 
 /**
- * The agent's turn is over (Stop, StopFailure) or its session is (SessionEnd): recorded, and a pause asked while the
+ * The agent's turn is over (Stop, StopFailure, Codex's Interrupt) or its session is (SessionEnd): recorded, and a pause asked while the
  * turn was under way takes effect now, said to the user (their next prompt, or the next session, resumes it).
  */
 async function turnEnded(ctx: HookContext, ref: Ref, workflowId: string, event: HookEvent) {
@@ -421,7 +421,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         // a new conversation (not a resume, /clear or compaction) does not continue work that is over
         fresh_start: source === 'startup',
         ...(caught.activeElsewhere !== null ? { active_elsewhere: true } : {}),
-        // Codex sends no SessionEnd: a conversation whose agent process is gone (or moved on) is over all the same
+        // a Codex older than its SessionEnd sends none: a conversation whose agent process is gone (or moved on) is over
         ...(Object.keys(caught.over).length ? { conversations_over: caught.over } : {}),
         // the conversation reopened in a new process (`--resume`): its last turn may have been cut off, unless its
         // own agent still runs elsewhere
@@ -622,7 +622,9 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
     case 'StopFailure':
       // the turn ended on an API error (a usage or rate limit, billing, an outage) instead of a Stop
       return turnCut(ctx, event, limitOf(p, event));
+    // Codex's Interrupt: the user pressed Esc, the turn is over as at a Stop (its rollout says it was cut)
     case 'Stop':
+    case 'Interrupt':
     case 'SessionEnd': {
       // a Stop whose last message is a usage limit's notice (Claude Code without StopFailure) is a turn cut short
       const limit = event === 'Stop' ? limitOf(p, event) : null;
@@ -642,7 +644,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       // that waited for it takes effect
       const turn = await turnEnded(ctx, ref, t.workflow_id, event);
       const cp = await ctx.client.checkpointIfDue(ref, {
-        name: event === 'Stop' ? 'stop' : 'session-end',
+        name: event === 'SessionEnd' ? 'session-end' : 'stop',
         interval_ms: ctx.settings.checkpointIntervalMs,
       });
       // the agent's session is over: the Baton session that follows it ends with it (a fresh start can then tell

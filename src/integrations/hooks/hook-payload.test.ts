@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { detectAgent, hookEventNamed, parsePayload, sessionIdFromTranscript } from './hook-payload.js';
+import {
+  detectAgent,
+  hookBudgetMs,
+  hookEventNamed,
+  hookEventsFor,
+  hookTimeoutFor,
+  parsePayload,
+  sessionIdFromTranscript,
+} from './hook-payload.js';
 
 const parse = (raw: string) => {
   const r = parsePayload(raw, '/work/here');
@@ -95,5 +103,16 @@ describe('the event a hook command names', () => {
     expect(hookEventNamed('UserPromptSubmit')).toBe('UserPromptSubmit');
     expect(hookEventNamed('Notification')).toBe('Notification');
     expect(hookEventNamed('')).toBe('');
+  });
+});
+
+describe('hook timeouts and budgets', () => {
+  it("give Codex's SessionEnd the 3 s Codex allows it, 1 s of it in reserve; every other hook keeps 5 s", () => {
+    expect([hookTimeoutFor('codex', 'SessionEnd'), hookBudgetMs('codex', 'SessionEnd')]).toEqual([3, 2000]);
+    expect([hookTimeoutFor('claude-code', 'SessionEnd'), hookBudgetMs('claude-code', 'SessionEnd')]).toEqual([
+      30, 25000,
+    ]);
+    expect(hookBudgetMs('codex', 'Interrupt')).toBe(25000);
+    expect(hookEventsFor('claude-code', null)).not.toContain('Interrupt');
   });
 });

@@ -7,7 +7,7 @@
 export const hookAgents = ['claude-code', 'codex'] as const;
 export type HookAgent = (typeof hookAgents)[number];
 
-/** The events Baton answers, per agent (Codex has no SessionEnd). */
+/** The events Baton answers: Claude Code's, and Codex's, which are the same and `Interrupt` (an Esc ends the turn). */
 export const claudeHookEvents = [
   'SessionStart',
   'UserPromptSubmit',
@@ -18,8 +18,8 @@ export const claudeHookEvents = [
   'StopFailure',
   'SessionEnd',
 ] as const;
-export const codexHookEvents = claudeHookEvents.filter((e) => e !== 'SessionEnd');
-export type HookEvent = (typeof claudeHookEvents)[number];
+export const codexHookEvents = [...claudeHookEvents, 'Interrupt'] as const;
+export type HookEvent = (typeof codexHookEvents)[number];
 
 /** The Claude Code version that first knows an event: an older one rejects a settings file that names it. */
 export const claudeEventSince: Partial<Record<HookEvent, string>> = {
@@ -53,10 +53,24 @@ export const hookTimeoutS: Record<HookEvent, number> = {
   Stop: 30,
   StopFailure: 30,
   SessionEnd: 30,
+  Interrupt: 30,
+};
+
+/**
+ * The timeout a hook of an agent gets: the event's, but Codex gives a SessionEnd at most 3 s (it runs while Codex shuts
+ * down), and the hook then keeps 1 s of it in reserve instead of 5.
+ */
+export const hookTimeoutFor = (agent: HookAgent, event: HookEvent): number =>
+  agent === 'codex' && event === 'SessionEnd' ? 3 : hookTimeoutS[event];
+
+/** How long a hook works before it answers with what it did so far: its timeout, less what it keeps in reserve. */
+export const hookBudgetMs = (agent: HookAgent, event: HookEvent): number => {
+  const timeout = hookTimeoutFor(agent, event);
+  return (timeout > 5 ? timeout - 5 : timeout - 1) * 1000;
 };
 
 export const isHookEvent = (name: string): name is HookEvent =>
-  (claudeHookEvents as readonly string[]).includes(name);
+  (codexHookEvents as readonly string[]).includes(name);
 
 /**
  * The event a hand-written command names, however it is spelled (`stop`, `session_start`, `session-start`): the
@@ -64,7 +78,7 @@ export const isHookEvent = (name: string): name is HookEvent =>
  */
 export const hookEventNamed = (name: string): string => {
   const key = (s: string) => s.replace(/[-_\s]/g, '').toLowerCase();
-  return claudeHookEvents.find((e) => key(e) === key(name)) ?? name;
+  return codexHookEvents.find((e) => key(e) === key(name)) ?? name;
 };
 
 export interface HookPayload {

@@ -212,9 +212,12 @@ export const trustCodexHooks =
 
 /**
  * The events whose hooks every Codex with hooks lists, so a trust it never recorded for one is missing, not an event
- * it does not know: StopFailure is left out (a Codex that does not know it lists no such hook and records no trust).
+ * it does not know: StopFailure, SessionEnd and Interrupt are left out (a Codex older than them ignores their hooks:
+ * it lists none and records no trust).
  */
-const codexListedEvents = new Set<string>(codexHookEvents.filter((e) => e !== 'StopFailure'));
+const codexListedEvents = new Set<string>(
+  codexHookEvents.filter((e) => e !== 'StopFailure' && e !== 'SessionEnd' && e !== 'Interrupt'),
+);
 
 /**
  * Why Codex will not run Baton's hooks in one hooks file although they are there, with what to do: hooks turned off

@@ -1,5 +1,5 @@
 import { PACKAGE_NAME } from '../../config/package-info.js';
-import { claudeHookEvents, hookEventsFor, hookTimeoutS } from '../hooks/hook-payload.js';
+import { codexHookEvents, hookEventsFor, hookTimeoutFor } from '../hooks/hook-payload.js';
 import type { InitAgent } from './agent-files.js';
 import { commandLine, guardedLine, type BatonCommand } from './hook-command.js';
 import { isObject, type JsonObject } from './json-file.js';
@@ -36,12 +36,12 @@ export function hookSpecs(
             : 'TodoWrite|TaskCreate|TaskUpdate'
           : null,
       command: committed ? guardedLine(cmd, rest, event, committed) : commandLine(cmd, rest),
-      timeout: hookTimeoutS[event],
+      timeout: hookTimeoutFor(agent, event),
     };
   });
 }
 
-const events = claudeHookEvents.join('|');
+const events = codexHookEvents.join('|');
 const hookWord = new RegExp(`(^|\\s)hook\\s+["']?(${events})\\b`);
 
 /** Baton's own entries run `… baton … hook <Event>`; everything else belongs to the user and is never touched. */
