@@ -175,7 +175,7 @@ describe('a new conversation after a quick job done without a task list', () => 
   });
 });
 
-describe('a new Codex conversation after finished work (Codex has no SessionEnd)', () => {
+describe('a new Codex conversation after finished work (a Codex older than its SessionEnd sends none)', () => {
   it('continues the workflow within half an hour of its last event, and starts a new one after', async () => {
     const repo = realpathSync(makeRepo());
     const clock = new TestClock();

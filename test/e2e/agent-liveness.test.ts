@@ -412,7 +412,7 @@ function finishedRollout(id: string, request: string, status = 'completed'): str
 describe.runIf(process.platform === 'linux')(
   'finished work, and the Codex conversation that did it over',
   () => {
-    // Codex has no SessionEnd: the process that ran the conversation's hooks says whether the user left it
+    // a Codex older than its SessionEnd sends none: the process that ran the conversation's hooks says whether the user left it
     const first = '019e1625-789d-76c0-80ab-3724b5ddb701';
     const second = '019e1625-789d-76c0-80ab-3724b5ddb702';
 

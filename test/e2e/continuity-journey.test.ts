@@ -2,6 +2,7 @@ import { appendFileSync, statSync, readFileSync, utimesSync, writeFileSync } fro
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { codexConversation } from '../helpers/codex-conversation.js';
 import { corpusPath } from '../helpers/corpus.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 
@@ -603,42 +604,9 @@ describe('continuity by default: a Codex conversation resumed after its turn end
     const { repo, baton, status } = workspace();
     expect((await baton(['init', '--agent', 'codex'])).code).toBe(0);
     const id = '019e1625-789d-76c0-80ab-3724b5ddb799';
-    const path = join(tempDir('baton-transcript-'), `rollout-2026-05-11T11-26-55-${id}.jsonl`);
-    const codex = (event: string, fields: Json = {}) =>
-      baton(
-        ['hook', event, '--agent', 'codex'],
-        JSON.stringify({
-          session_id: id,
-          turn_id: 'turn-1',
-          cwd: repo,
-          hook_event_name: event,
-          model: 'gpt-5.5',
-          transcript_path: path,
-          ...fields,
-        }),
-      );
-    const line = (type: string, payload: Json) =>
-      JSON.stringify({ timestamp: new Date().toISOString(), type, payload });
-    const write = (...lines: string[]) => appendFileSync(path, `${lines.join('\n')}\n`);
-    // what Codex writes at the start of each turn of a conversation, before the turn's hooks run (it runs the start
-    // hook of a resumed conversation at its first turn)
-    const turnStarts = () =>
-      write(
-        line('session_meta', { id, cwd: repo, cli_version: '0.144.2' }),
-        line('event_msg', { type: 'task_started', model_context_window: 258400 }),
-        line('turn_context', { cwd: repo, model: 'gpt-5.5' }),
-      );
-    const ask = async (prompt: string) => {
-      await codex('UserPromptSubmit', { prompt });
-      write(
-        line('response_item', {
-          type: 'message',
-          role: 'user',
-          content: [{ type: 'input_text', text: prompt }],
-        }),
-        line('event_msg', { type: 'user_message', message: prompt }),
-      );
-    };
+    // what Codex writes at the start of each turn (`turnStarts`) comes before the turn's hooks run: it runs the start
+    // hook of a resumed conversation at its first turn
+    const { path, line, write, hook: codex, turnStarts, ask } = codexConversation(repo, baton, id);
     const run = (callId: string, cmd: string, output: string) =>
       write(
         line('response_item', {
@@ -650,7 +618,7 @@ describe('continuity by default: a Codex conversation resumed after its turn end
         line('response_item', { type: 'function_call_output', call_id: callId, output }),
       );
     const told = (stdout: string) => (JSON.parse(stdout) as { systemMessage?: string }).systemMessage ?? '';
-    // the process quit minutes ago (Codex has no SessionEnd): its rollout has not changed since
+    // the process quit minutes ago (a Codex older than its SessionEnd sends none): its rollout has not changed since
     const quit = () => {
       const past = new Date(Date.now() - 5 * 60_000);
       utimesSync(path, past, past);

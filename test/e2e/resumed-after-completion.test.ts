@@ -2,6 +2,7 @@ import { appendFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { codexConversation } from '../helpers/codex-conversation.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 
 // A conversation whose workflow was completed, reopened (`codex resume`, `claude --resume`) while another
@@ -21,84 +22,10 @@ function workspace() {
   return { repo, baton, status, listed };
 }
 
-/** The agent quit minutes ago (Codex sends no SessionEnd): its transcript has not changed since. */
+/** The agent quit minutes ago (a Codex older than its SessionEnd sends none): its transcript has not changed since. */
 function quit(path: string) {
   const past = new Date(Date.now() - 5 * 60_000);
   utimesSync(path, past, past);
-}
-
-/** A Codex conversation: its rollout and its hooks. */
-function codexConversation(repo: string, baton: ReturnType<typeof workspace>['baton'], id: string) {
-  const path = join(tempDir('baton-transcript-'), `rollout-2026-05-11T11-26-55-${id}.jsonl`);
-  const hook = (event: string, fields: Json = {}) =>
-    baton(
-      ['hook', event, '--agent', 'codex'],
-      JSON.stringify({
-        session_id: id,
-        turn_id: 'turn-1',
-        cwd: repo,
-        hook_event_name: event,
-        model: 'gpt-5.5',
-        transcript_path: path,
-        ...fields,
-      }),
-    );
-  const line = (type: string, payload: Json) =>
-    JSON.stringify({ timestamp: new Date().toISOString(), type, payload });
-  const write = (...lines: string[]) => appendFileSync(path, `${lines.join('\n')}\n`);
-  // what Codex writes at the start of each turn, before the turn's hooks run
-  const turnStarts = () =>
-    write(
-      line('session_meta', { id, cwd: repo, cli_version: '0.144.2' }),
-      line('event_msg', { type: 'task_started', model_context_window: 258400 }),
-      line('turn_context', { cwd: repo, model: 'gpt-5.5' }),
-    );
-  const ask = async (prompt: string) => {
-    await hook('UserPromptSubmit', { prompt });
-    write(
-      line('response_item', {
-        type: 'message',
-        role: 'user',
-        content: [{ type: 'input_text', text: prompt }],
-      }),
-      line('event_msg', { type: 'user_message', message: prompt }),
-    );
-  };
-  const call = (callId: string, name: string, args: Json, output: string) =>
-    write(
-      line('response_item', {
-        type: 'function_call',
-        name,
-        arguments: JSON.stringify(args),
-        call_id: callId,
-      }),
-      line('response_item', { type: 'function_call_output', call_id: callId, output }),
-    );
-  const plan = (callId: string, steps: [string, string][]) =>
-    call(
-      'p' + callId,
-      'update_plan',
-      { plan: steps.map(([step, status]) => ({ step, status })) },
-      'Plan updated',
-    );
-  const stop = async (text: string) => {
-    write(
-      line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] }),
-    );
-    const r = await hook('Stop', { stop_hook_active: false, last_assistant_message: text });
-    write(line('event_msg', { type: 'task_complete', last_agent_message: text }));
-    return r;
-  };
-  return {
-    path,
-    hook,
-    turnStarts,
-    ask,
-    call,
-    plan,
-    stop,
-    start: () => write(line('session_meta', { id, cwd: repo })),
-  };
 }
 
 describe('a Codex conversation resumed after its workflow was completed', () => {

@@ -54,7 +54,7 @@ describe('resumableBy', () => {
     const asked = followed(['completed', 'in_progress'], codex);
     // the agent is at work on the request: nothing to resume
     expect(resumableBy(asked, later(2))).toBeNull();
-    // its turn ended and Codex was quit (Codex sends no SessionEnd): its next session continues the workflow
+    // its turn ended and Codex was quit (an older Codex sends no SessionEnd): its next session continues the workflow
     expect(resumableBy(turnEnded(asked), later(2))).toBe('next_session');
   });
 
