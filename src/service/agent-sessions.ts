@@ -195,7 +195,7 @@ export class AgentSessions {
     const aside: SetAside[] = [];
     let left = [...open];
     for (let w = newest(left); w; w = newest(left)) {
-      const why = await replacedRepository(this.svc, w);
+      const why = await replacedRepository(this.svc.store, this.svc.git, w);
       if (!why) break;
       aside.push(await setAside(this.svc, w, why));
       left = left.filter((o) => o.id !== w?.id);

@@ -64,6 +64,9 @@ describe('a repository deleted and made again at the same path', () => {
     ]);
     const paused = await store.loadState(old);
     expect(paused?.pause_reason).toBe(t.set_aside[0]?.reason);
+    // a command without an id (`baton status` in the repository) means this repository's workflow, not asks which
+    expect((await svc.resolve({ cwd: repo })).id).toBe(t.workflow_id);
+    expect((await svc.resolve({ workflowId: old })).status).toBe('paused');
 
     // the next conversation follows the new workflow and says nothing more of the old one
     const next = await freshStart(svc, repo, 'third');
@@ -85,6 +88,14 @@ describe('a repository deleted and made again at the same path', () => {
     const next = await freshStart(svc, repo, 'third');
     expect(next.workflow_id).toBe(old);
     expect(next.set_aside).toEqual([]);
+  });
+
+  it("still asks which one when two incomplete workflows are both this repository's", async () => {
+    const repo = makeRepo();
+    const svc = makeService(sqliteStore());
+    await oldProject(svc, repo);
+    await svc.create({ title: 'Second piece of work', tasks: [], cwd: repo });
+    await expect(svc.resolve({ cwd: repo })).rejects.toMatchObject({ code: 'ambiguous' });
   });
 
   it('is the same repository when it holds the recorded commits (cloned again)', async () => {

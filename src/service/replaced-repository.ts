@@ -1,5 +1,7 @@
 import { pause, SessionSnapshot, shortHash, type WorkflowState } from '../core/index.js';
+import type { Store } from '../storage/store.js';
 import type { BatonService } from './baton-service.js';
+import type { GitPort } from './ports.js';
 
 /** A workflow whose worktree is now another repository (deleted and made again at its path), and why that is known. */
 export interface SetAside {
@@ -17,13 +19,17 @@ export interface SetAside {
  * without them) when it holds none of them: the reason, else null. A workflow that recorded no commit (begun in a
  * repository without commits, none made since) cannot be told apart, and stays the worktree's.
  */
-export async function replacedRepository(svc: BatonService, w: WorkflowState): Promise<string | null> {
-  const row = w.last_snapshot ? await svc.store.getRecord(w.id, 'snapshot', w.last_snapshot.id) : null;
+export async function replacedRepository(
+  store: Store,
+  git: GitPort,
+  w: WorkflowState,
+): Promise<string | null> {
+  const row = w.last_snapshot ? await store.getRecord(w.id, 'snapshot', w.last_snapshot.id) : null;
   const head = row ? SessionSnapshot.parse(row.data).git_state?.commit_at_snapshot : null;
   const recorded = [w.git_start?.commit, ...w.checkpoints.map((c) => c.commit), head];
   const commits = [...new Set(recorded.filter((c): c is string => !!c))];
   if (commits.length === 0) return null;
-  const here = await svc.git.knownCommits(w.worktree, commits);
+  const here = await git.knownCommits(w.worktree, commits);
   // git cannot tell (not a repository now, git missing): nothing is decided on it
   if (here === null || here.length > 0) return null;
   const which =

@@ -1,6 +1,7 @@
 import { agentLabel, BatonError, cliWord, isTerminal, notFound, type WorkflowState } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import type { GitPort } from './ports.js';
+import { replacedRepository } from './replaced-repository.js';
 
 /** Names a workflow: by id, or by the worktree a directory belongs to. */
 export interface WorkflowRef {
@@ -24,7 +25,9 @@ const follows = (w: WorkflowState) => {
 
 /**
  * Without an id, the workflow is the one incomplete workflow of the current worktree. Several of them is
- * ambiguous (the Resume Protocol's "ask which run"): the error lists them.
+ * ambiguous (the Resume Protocol's "ask which run"): the error lists them. Workflows of a repository that was at
+ * this path before (deleted and made again, see replaced-repository.ts) are left out while one of this
+ * repository's remains: they are reached by id.
  */
 export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowRef): Promise<WorkflowState> {
   if (ref.workflowId) {
@@ -37,7 +40,11 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
   }
   const worktree = await git.resolveWorktree(ref.cwd ?? process.cwd());
   const here = await store.listWorkflows({ worktree });
-  const candidates = here.filter((w) => !isTerminal(w.status));
+  const candidates = await thisRepository(
+    store,
+    git,
+    here.filter((w) => !isTerminal(w.status)),
+  );
   if (candidates.length === 1 && candidates[0]) return candidates[0];
   if (candidates.length === 0) {
     const latest = here.reduce<WorkflowState | null>(
@@ -63,4 +70,12 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
       candidates.map((c) => `  ${c.id}  ${c.status.padEnd(11)} ${c.title}${follows(c)}`).join('\n'),
     { worktree, candidates: candidates.map(describeCandidate) },
   );
+}
+
+/** The workflows still this repository's, when some are and others followed one replaced at the path; else all. */
+async function thisRepository(store: Store, git: GitPort, open: WorkflowState[]): Promise<WorkflowState[]> {
+  if (open.length < 2) return open;
+  const mine: WorkflowState[] = [];
+  for (const w of open) if ((await replacedRepository(store, git, w)) === null) mine.push(w);
+  return mine.length > 0 ? mine : open;
 }
