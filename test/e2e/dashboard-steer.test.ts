@@ -133,11 +133,11 @@ describe('dashboard: steering a workflow', () => {
     await page.goto(`${s.url}/#/workflows/${id}`);
     await page.getByTestId('recovery-link').click();
     const cp = page.locator('[data-option="checkpoint"]');
-    await waitForText(cp.getByTestId('commits-leaving'), `${newer.slice(0, 12)} api after the checkpoint`);
+    await waitForText(cp.getByTestId('commits-leaving'), `${newer.slice(0, 7)} api after the checkpoint`);
     await waitForText(cp.getByTestId('commits-leaving'), 'refs/baton/backup/');
     await waitForText(
       cp.getByTestId('git-changes'),
-      `moves from ${newer.slice(0, 12)} to ${checkpointCommit.slice(0, 12)}`,
+      `moves from ${newer.slice(0, 7)} to ${checkpointCommit.slice(0, 7)}`,
     );
     await waitForText(cp.getByTestId('files-changing'), '1 file would change');
     await waitForText(page.locator('[data-option="live_state"]').getByTestId('data-loss'), '0 actions');

@@ -1,9 +1,8 @@
-import type { Snapshot } from '../api/index.js';
+import { shortHash as short, type Snapshot } from '../api/index.js';
 
 /** The git state at snapshot time (branch, commits, modified and staged files). */
 export function GitStatePanel({ git, note }: { git: Snapshot['git_state']; note: string | null }) {
   if (!git) return <p className="muted small">{note ?? 'No git state captured.'}</p>;
-  const short = (c: string | null) => (c ? c.slice(0, 10) : '-');
   return (
     <div data-testid="git-state">
       <dl className="facts">

@@ -1,6 +1,6 @@
-import type { RecoveryOption } from '../api/index.js';
+import { shortHash, type RecoveryOption } from '../api/index.js';
 
-const short = (sha: string | null | undefined) => sha?.slice(0, 12) ?? '?';
+const short = (sha: string | null | undefined) => shortHash(sha, '?');
 
 /** One recovery option: what it gives up, and what choosing it would change (tasks, branch, commits, files). */
 export function RecoveryOptionCard({

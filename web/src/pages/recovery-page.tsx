@@ -3,6 +3,7 @@ import {
   api,
   ApiError,
   seg,
+  shortHash,
   type CheckpointRestore,
   type RecoveryPlan,
   type ResumeResult,
@@ -134,7 +135,7 @@ export function RecoveryPage({ id }: { id: string }) {
           <div data-testid="restore-confirm">
             <p>
               Restoring <strong>{confirm?.checkpoint.name}</strong> moves <code>{g.branch ?? 'HEAD'}</code>{' '}
-              from <code>{g.branch_head?.slice(0, 12)}</code> to <code>{g.commit.slice(0, 12)}</code>.
+              from <code>{shortHash(g.branch_head)}</code> to <code>{shortHash(g.commit)}</code>.
             </p>
             {g.commits_dropped > 0 && (
               <>
@@ -145,7 +146,7 @@ export function RecoveryPage({ id }: { id: string }) {
                 <ul className="commits">
                   {g.dropped_commits.map((c) => (
                     <li key={c.sha}>
-                      <code>{c.sha.slice(0, 12)}</code> {c.subject}
+                      <code>{shortHash(c.sha)}</code> {c.subject}
                     </li>
                   ))}
                 </ul>
