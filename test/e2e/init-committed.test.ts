@@ -82,10 +82,10 @@ describe('baton init, the files committed with the repository', () => {
     for (const f of [...committed, 'AGENTS.md'])
       expect(readFileSync(join(repo, f), 'utf8'), f).not.toContain(realpathSync(batonBin));
     expect(hookOf(join(repo, '.claude', 'settings.json'), 'Stop')).toBe(
-      'command -v baton >/dev/null 2>&1 && baton hook Stop || cat >/dev/null',
+      'command -v baton >/dev/null 2>&1 && exec baton hook Stop; cat >/dev/null',
     );
     expect(hookOf(join(repo, '.codex', 'hooks.json'), 'Stop')).toMatch(
-      /^command -v baton .* && baton hook Stop --agent codex \|\| cat >\/dev\/null$/,
+      /^command -v baton .* && exec baton hook Stop --agent codex; cat >\/dev\/null$/,
     );
     expect(json(join(repo, '.mcp.json')).mcpServers.baton).toEqual({
       type: 'stdio',
@@ -151,6 +151,24 @@ describe('baton init, the files committed with the repository', () => {
     }
     // the same command unguarded is what the agent would show at every event
     expect(runHook('baton hook Stop', repo, { ...env, PATH: bare }, start).code).toBe(127);
+    // a `baton` that is there but fails is a failing hook the agent shows, never taken for a missing one
+    const broken = tempDir('baton-broken-bin-');
+    writeFileSync(join(broken, 'baton'), '#!/bin/sh\necho "baton: broken install" >&2\nexit 3\n', {
+      mode: 0o755,
+    });
+    for (const [file, shell] of [
+      [join(repo, '.claude', 'settings.json'), '/bin/sh'],
+      [join(repo, '.codex', 'hooks.json'), fish],
+    ] as const) {
+      const failed = runHook(
+        hookOf(file, 'SessionStart'),
+        repo,
+        { ...env, PATH: `${broken}:${bare}` },
+        start,
+        shell,
+      );
+      expect([failed.code, failed.stdout, failed.stderr]).toEqual([3, '', 'baton: broken install\n']);
+    }
     // with Baton installed, the committed hook runs it: the session is followed
     const ran = runHook(
       hookOf(join(repo, '.claude', 'settings.json'), 'SessionStart'),
@@ -192,7 +210,7 @@ describe('baton init, the files committed with the repository', () => {
     expect(hookOf(join(repo, '.claude', 'settings.local.json'), 'Stop')).toBe(`${machine} hook Stop`);
     expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).toContain(`- \`${machine} task add`);
     expect(hookOf(join(repo, '.codex', 'hooks.json'), 'Stop')).toMatch(
-      /^command -v baton .* && baton hook Stop --agent codex \|\| cat >\/dev\/null$/,
+      /^command -v baton .* && exec baton hook Stop --agent codex; cat >\/dev\/null$/,
     );
     expect(readFileSync(join(repo, 'CLAUDE.md'), 'utf8')).toContain('- `baton task add');
     expect(r.stdout).toContain(
@@ -220,7 +238,7 @@ describe('baton init, the files committed with the repository', () => {
     gitIn(repo, 'add', '-A');
     gitIn(repo, 'commit', '-qm', 'Baton for the team');
     expect(hookOf(join(repo, '.claude', 'settings.json'), 'Stop')).toMatch(
-      /^command -v \S+ .* && \S+ \S+ hook Stop \|\| cat >\/dev\/null$/,
+      /^command -v \S+ .* && exec \S+ \S+ hook Stop; cat >\/dev\/null$/,
     );
     expect(r.stdout).toContain(
       `Committed with the repository: .claude/settings.json, .mcp.json, CLAUDE.md. They run \`${machine}\` (--command), and ${machine} are paths of this machine: a teammate's clone runs it only where Baton is installed at the same place (without --command, \`baton\` from each machine's PATH).`,

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { batonCommand, commandLine } from './hook-command.js';
+import { batonCommand, commandLine, guardedLine, unguarded } from './hook-command.js';
 
 const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
   name: string;
@@ -17,5 +17,20 @@ describe('the command init writes for a CLI run through npx', () => {
     const cmd = batonCommand({ PATH: join(dir, 'no-bin') }, script);
     expect(manifest.name).toBe('agent-baton');
     expect(commandLine(cmd, ['hook', 'Stop'])).toBe('npx -y agent-baton hook Stop');
+  });
+});
+
+describe('the guard of a committed hook', () => {
+  const baton = { program: 'baton', args: [] };
+  it('is read back to the Baton command it runs, in the form written now and in the older one', () => {
+    for (const event of ['Stop', 'SessionStart']) {
+      const line = guardedLine(baton, ['hook', event], event, '.claude/settings.json');
+      expect(unguarded(line)).toEqual({ run: `baton hook ${event}`, guarded: true });
+    }
+    expect(unguarded('command -v baton >/dev/null 2>&1 && baton hook Stop || cat >/dev/null')).toEqual({
+      run: 'baton hook Stop',
+      guarded: true,
+    });
+    expect(unguarded('baton hook Stop')).toEqual({ run: 'baton hook Stop', guarded: false });
   });
 });

@@ -55,8 +55,9 @@ export const machinePaths = (c: BatonCommand): string[] =>
 /**
  * A hook command for a file committed with the repository: it runs Baton when the program is found on this machine,
  * else it ends quietly (exit 0, its input read), and a session start says so once, as a systemMessage naming the
- * file and the install, rather than the agent showing "command not found" at every event. Only `&&` and `||`, no
- * grouping: Codex runs hooks with the user's `$SHELL -lc`, and fish has no `{ ...; }` (its `'\''` reads as sh's).
+ * file and the install, rather than the agent showing "command not found" at every event. Baton runs by `exec`, so
+ * its own exit status is the hook's and a Baton that fails is never taken for one that is missing. No grouping:
+ * Codex runs hooks with the user's `$SHELL -lc`, and fish has no `{ ...; }` (its `'\''` reads as sh's).
  */
 export function guardedLine(c: BatonCommand, rest: string[], event: string, file: string): string {
   const run = commandLine(c, rest);
@@ -64,16 +65,17 @@ export function guardedLine(c: BatonCommand, rest: string[], event: string, file
     event === 'SessionStart'
       ? `printf '%s\\n' ${quoteSingle(JSON.stringify({ systemMessage: `Baton: this repository has hooks that follow sessions (${file}), but \`${c.program}\` is not installed on this machine, so this session is not recorded: install it with \`${INSTALL_COMMAND}\` (Node.js 20.19 or newer)` }))}`
       : 'cat >/dev/null';
-  return `command -v ${quote(c.program)} >/dev/null 2>&1 && ${run} || ${otherwise}`;
+  return `command -v ${quote(c.program)} >/dev/null 2>&1 && exec ${run}; ${otherwise}`;
 }
 
 const quoteSingle = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** `guardedLine`'s guard; before 2026-11-30 it ran Baton as `... && RUN || OTHERWISE` (still read, for older files). */
 const guard =
-  /^command -v \S+ >\/dev\/null 2>&1 && (.*) \|\| (?:cat >\/dev\/null|printf '%s\\n' '(?:[^']|'\\'')*')$/;
+  /^command -v \S+ >\/dev\/null 2>&1 && (?:exec (.*); |(.*) \|\| )(?:cat >\/dev\/null|printf '%s\\n' '(?:[^']|'\\'')*')$/;
 
 /** The Baton command inside a hook command (the guard `guardedLine` adds taken off), and whether it was guarded. */
 export function unguarded(command: string): { run: string; guarded: boolean } {
   const m = guard.exec(command);
-  return m ? { run: m[1]!, guarded: true } : { run: command, guarded: false };
+  return m ? { run: (m[1] ?? m[2])!, guarded: true } : { run: command, guarded: false };
 }
