@@ -181,6 +181,14 @@ describe("the user's requests, as other projects' sessions write them", () => {
       'now the PDF export',
       'continue',
     ]);
+    // a prompt queued and then written as the user's message (the desktop app's first prompt): one request, at the
+    // line where the conversation received it
+    const received = parseClaudeTranscript(
+      [enqueue('investigate issue 42'), userLine('investigate issue 42')].join('\n'),
+    );
+    expect(findRequests(received.entries).map((r) => [r.line, r.text])).toEqual([
+      [2, 'investigate issue 42'],
+    ]);
   });
 });
 

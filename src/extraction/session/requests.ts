@@ -102,8 +102,12 @@ export function findRequests(entries: readonly TranscriptEntry[]): UserRequest[]
   const push = (e: TranscriptEntry, text: string | null) => {
     if (!text) return;
     const previous = out.at(-1);
-    // the same words typed again later ("approved" at two gates) are two requests
-    if (previous && lastQueued && normal(previous.text) === normal(text)) return;
+    // a prompt queued and then handed over is one request, placed where the conversation received it; the same
+    // words typed again later ("approved" at two gates) are two requests
+    if (previous && lastQueued && normal(previous.text) === normal(text)) {
+      if (!e.queued) out[out.length - 1] = { ...previous, line: e.line, at: e.at };
+      return;
+    }
     // a queued message is written when it is queued and again when it is handed over: one request (the handover
     // uses up its queueing, so the same words queued again later are another request)
     const waiting = e.queued ? queued.lastIndexOf(normal(text)) : -1;
