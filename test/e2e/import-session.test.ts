@@ -633,3 +633,34 @@ describe('an error worked around in one import', () => {
     await w.service.store.close();
   });
 });
+
+describe('a test run failed by its coverage threshold alone', () => {
+  it('is a red run whose failure names the threshold, not a test', async () => {
+    const w = await inProcess();
+    const r = rollout(w.repo);
+    const path = join(tempDir(), 'rollout-2026-11-30T10-00-00-a1b2c3d4.jsonl');
+    const gate = 'FAIL Required test coverage of 85.0% not reached. Total coverage: 75.65%';
+    writeFileSync(
+      path,
+      [
+        r.meta(),
+        ...r.ask('Run the test gate'),
+        ...r.exec(
+          'pytest --cov=app --cov-fail-under=85',
+          `TOTAL  562  100  76%\n${gate}\n11 passed in 0.22s`,
+          1,
+        ),
+      ].join('\n') + '\n',
+    );
+    await importTranscriptFile(w.client, w.ref, path, 'codex');
+    const state = await w.service.store.loadState(w.id);
+    expect(state?.test_state).toMatchObject({
+      phase: 'red',
+      failing_tests: [gate],
+      passed: 11,
+      failed: 0,
+      coverage: 76,
+    });
+    await w.service.store.close();
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readTestOutput } from './test-output.js';
+import { readTestOutput, reportsFailure } from './test-output.js';
 import { counts } from '../../../test/helpers/test-reports.js';
 
 describe('test runners: what their output reports', () => {
@@ -58,5 +58,32 @@ describe('test runners: what their output reports', () => {
   it('output without a summary reports nothing', () => {
     expect(readTestOutput('Compiling 4 files (.ex)\nGenerated spotter app')).toBeNull();
     expect(readTestOutput('')).toBeNull();
+  });
+});
+
+describe('a coverage threshold not met', () => {
+  const unmet = (summary: string, gate: string) => readTestOutput(`${summary}\n${gate}\n`)?.coverage_unmet;
+  it('fails a run whose tests all passed, in the words of pytest-cov, coverage.py, jest and istanbul', () => {
+    const cases = [
+      ['11 passed in 0.22s', 'FAIL Required test coverage of 85.0% not reached. Total coverage: 75.65%'],
+      ['11 passed in 0.22s', 'Coverage failure: total of 75 is less than fail-under=85'],
+      [
+        'Tests:       12 passed, 12 total',
+        'Jest: "global" coverage threshold for lines (80%) not met: 71.4%',
+      ],
+      [' Tests  12 passed (12)', 'ERROR: Coverage for lines (71.4%) does not meet global threshold (80%)'],
+    ] as const;
+    for (const [summary, gate] of cases) {
+      expect(unmet(summary, gate)).toBe(gate);
+      expect(reportsFailure(readTestOutput(`${summary}\n${gate}\n`)!)).toBe(true);
+    }
+  });
+
+  it('is not read from a threshold met, or from a coverage table alone', () => {
+    expect(
+      unmet('11 passed in 0.22s', 'Required test coverage of 85.0% reached. Total coverage: 91.20%'),
+    ).toBeNull();
+    const table = readTestOutput('TOTAL   562   100   128   34   76%\n11 passed in 0.22s\n')!;
+    expect([table.coverage, table.coverage_unmet, reportsFailure(table)]).toEqual([76, null, false]);
   });
 });

@@ -27,10 +27,22 @@ export interface TestReport {
   skipped: number | null;
   failing: string[];
   coverage: number | null;
+  /** The line saying the run's coverage threshold was not met: the run fails though every test passed. */
+  coverage_unmet?: string | null;
 }
 
-/** Whether a report says tests failed: a count of failures, or failing tests named. */
-export const reportsFailure = (r: TestReport): boolean => (r.failed ?? 0) > 0 || r.failing.length > 0;
+/** Whether a report says the run failed: a count of failures, failing tests named, or a coverage threshold unmet. */
+export const reportsFailure = (r: TestReport): boolean =>
+  (r.failed ?? 0) > 0 || r.failing.length > 0 || !!r.coverage_unmet;
+
+/**
+ * A coverage threshold not met, in the words of the tools that enforce one: pytest-cov ("FAIL Required test
+ * coverage of 85.0% not reached. Total coverage: 75.65%"), coverage.py's `--fail-under` ("Coverage failure: total of
+ * 75 is less than fail-under=85"), jest ('Jest: "global" coverage threshold for lines (80%) not met: 75%') and
+ * istanbul's reporters in nyc, c8 and vitest ("ERROR: Coverage for lines (75%) does not meet global threshold (80%)").
+ */
+const coverageUnmet =
+  /^[ \t]*(FAIL Required test coverage of [\d.]+% not reached\..*|Coverage failure: total of [\d.]+ is less than fail-under=[\d.]+|Jest: "[^"]+" coverage threshold for \w+ \([\d.]+%\) not met: .*|ERROR: Coverage for \w+ \([\d.]+%\) does not meet (?:global )?threshold \([\d.]+%\).*?)[ \t]*$/m;
 
 const num = (s: string | undefined) => (s === undefined ? null : Number(s));
 const sumAll = (text: string, re: RegExp) => {
@@ -253,6 +265,6 @@ export function readTestOutput(output: string): TestReport | null {
   const t = withoutTerminalCodes(output).replace(/\r\n?/g, '\n');
   const sections = runSections(t);
   const reports = sections.map(readRun).filter((r): r is TestReport => r !== null);
-  if (reports.length > 1) return combineReports(reports);
-  return reports[0] ?? readRun(t);
+  const report = reports.length > 1 ? combineReports(reports) : (reports[0] ?? readRun(t));
+  return report && { ...report, coverage_unmet: coverageUnmet.exec(t)?.[1] ?? null };
 }

@@ -253,8 +253,11 @@ export async function importTranscript(
       at: run.at,
       test: {
         phase: run.outcome === 'fail' ? 'red' : 'green',
+        // a run failed by its coverage threshold alone names the threshold, not a test
         failing_tests:
-          run.outcome === 'fail' && run.failing.length === 0 ? ['(unnamed failures)'] : run.failing,
+          run.outcome === 'fail' && run.failing.length === 0
+            ? [(run.failed ?? 0) === 0 && run.coverage_unmet ? run.coverage_unmet : '(unnamed failures)']
+            : run.failing,
         expected_failures: expected,
         // the test command itself, not the shell line around it (files written before it, filters after it)
         last_test_command: run.step,
