@@ -111,6 +111,10 @@ export function causeOf(text: string, fromEnd = false): string {
       reversed.find((l) => shellDiagnostic.test(l) || networkFailure.test(l) || closingVerdict.test(l));
     if (signal) return clean(signal);
   }
+  // every test passed and the coverage threshold failed the run: its line says why
+  const run = report ?? readTestOutput(text);
+  if (run?.coverage_unmet && (run.failed ?? 0) === 0 && run.failing.length === 0)
+    return clean(run.coverage_unmet);
   const errorish = (l: string) => causeLine.test(l) && !/warn(ing)?\b/i.test(l) && !passingCount(l);
   const cause =
     // a go test's t.Log lines look like its t.Error lines: the one that says what was wanted is the cause

@@ -97,8 +97,16 @@ const filterProgram =
  * runs (`a | head; b | grep x`): the output mixes parts, and a failing earlier part is not the line's outcome.
  */
 export function statusMasked(command: string): boolean {
+  return !sequential(unwrapShell(command)) && lastStatusMasked(command);
+}
+
+/**
+ * Whether the command line's last pipeline ends in a filter that hides its first program's status, whatever ran
+ * before it (`make lint | tail; make types | tail`): what ends the output is that program's.
+ */
+export function lastStatusMasked(command: string): boolean {
   const script = unwrapShell(command);
-  if (/\bpipefail\b/.test(script) || sequential(script)) return false;
+  if (/\bpipefail\b/.test(script)) return false;
   const parts = splitCommand(script);
   let start = parts.length - 1;
   while (start > 0 && parts[start - 1]?.sep === '|') start -= 1;

@@ -1,5 +1,11 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
-import { reportedFailure, runnerVerdict, statusAnswers, statusMasked } from './exit-status.js';
+import {
+  lastStatusMasked,
+  reportedFailure,
+  runnerVerdict,
+  statusAnswers,
+  statusMasked,
+} from './exit-status.js';
 import { commandParts, shellCommand, shellCommands } from '../shell-command.js';
 import { looksOnly, readTools } from '../looks.js';
 
@@ -64,6 +70,15 @@ export function unflaggedFailure(text: string): boolean {
   if (/^at \S.*:\d+:\d+\)?$/.test(end)) return true;
   return lines.slice(-3).some((l) => networkFailure.test(l) || closingVerdict.test(l));
 }
+
+/** Whether a build tool's or task runner's closing verdict (`closingVerdict`) is among the output's last lines. */
+const endsInVerdict = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(-3)
+    .some((l) => closingVerdict.test(l));
 
 /**
  * A Python program that died of an uncaught exception, whatever the status the command line ends with (`python3
@@ -167,11 +182,14 @@ export function failed(entry: TranscriptEntry): boolean {
   // a look at a file (cat, tail, grep, docker logs) prints what the file holds, not how the command went
   const commands = shellCommands(entry);
   const looks = looksOnly(entry);
-  // a filter ending the pipeline (`npm test | tail`) exits 0 whatever the program before it did: its report says
+  // a filter ending the pipeline (`npm test | tail`) exits 0 whatever the program before it did: its report says,
+  // and so does the verdict of a build tool ending the output (`make lint | tail; make types | tail`)
   if (code === 0 || entry.tool.is_error === false)
     return (
       !looks &&
-      ((commands.some(statusMasked) && reportedFailure(commands, entry.text)) || pythonCrashed(entry.text))
+      ((commands.some(statusMasked) && reportedFailure(commands, entry.text)) ||
+        (commands.some(lastStatusMasked) && endsInVerdict(entry.text)) ||
+        pythonCrashed(entry.text))
     );
   // no exit code and no flag: a tool's answer may still be a refusal ("rejected this action due to ... policy"),
   // but what it quotes (a sub-agent's answer, a search match, an MCP result) is not its failure

@@ -48,6 +48,25 @@ describe('a filter ending the pipeline hides the exit status: the run reports it
     for (const run of [test, tsc, cargo]) expect(failed(last(run))).toBe(true);
     expect(types([...test, ...tsc, ...cargo])).toEqual(['test_failure', 'command_failed', 'command_failed']);
     expect(findErrors(test, null)[0]?.error_message).toContain('src/parser.test.ts');
+    // gates run one after another, each piped into tail: the last one's build tool verdict ends the output
+    const gates = bash(
+      'make lint 2>&1 | tail -3; echo; make types 2>&1 | tail -3',
+      0,
+      'All checks passed!\n\napp/a.py:3: error: Incompatible types in assignment\nFound 1 error in 1 file (checked 4 source files)\nmake: *** [types] Error 1',
+    );
+    expect(failed(last(gates))).toBe(true);
+    expect(findErrors(gates, null)[0]?.error_message).toContain(
+      ': app/a.py:3: error: Incompatible types in assignment',
+    );
+    // a run failed by its coverage threshold alone says so
+    const coverage = bash(
+      'make test 2>&1 | tail -4',
+      0,
+      'TOTAL  562  100  76%\nFAIL Required test coverage of 85.0% not reached. Total coverage: 75.65%\n11 passed in 0.22s\nmake: *** [test] Error 1',
+    );
+    expect(findErrors(coverage, null)[0]?.error_message).toContain(
+      ': FAIL Required test coverage of 85.0% not reached. Total coverage: 75.65%',
+    );
     // grep keeps only the lines it matched: the diagnostic is there
     expect(
       failed(last(bash('npm run build 2>&1 | grep -i error', 0, 'src/a.ts:3:5 - error TS2304: x'))),
@@ -68,6 +87,13 @@ describe('a filter ending the pipeline hides the exit status: the run reports it
     // an earlier part of a list is not the line's outcome
     const list = bash('pip install x 2>&1 | head -3; pip index versions x | head -2', 0, 'error: externally');
     expect(failed(last(list))).toBe(false);
+    // a build tool's verdict from an earlier part, a later part ending the output cleanly, is not the line's outcome
+    const earlier = bash(
+      'make lint 2>&1 | tail -3; make docs 2>&1 | tail -3',
+      0,
+      'Found 3 errors.\nmake: *** [lint] Error 1\nsphinx-build -b html docs build\nbuild succeeded.\nwrote build/index.html',
+    );
+    expect(failed(last(earlier))).toBe(false);
     // the red step of test-first work stays an expected failure
     const red = [
       say('Now run the test to confirm it fails.'),
