@@ -1,4 +1,4 @@
-import type { AgentSessionOutcome, AgentSessionRef, WorkflowStatus } from '../core/index.js';
+import type { AgentSessionOutcome, AgentSessionRef, EarlierWorkflow, WorkflowStatus } from '../core/index.js';
 import type { SetAside } from './replaced-repository.js';
 
 export interface TrackInput {
@@ -35,6 +35,11 @@ export interface TrackResult {
    * crash, a kill): why, said to the user; null when not.
    */
   cut_off: string | null;
+  /**
+   * The completed workflow this conversation followed before (a conversation resumed after its workflow was
+   * completed), when this call created a new workflow that follows it on; null otherwise.
+   */
+  earlier: EarlierWorkflow | null;
 }
 
 export interface InjectedContext {

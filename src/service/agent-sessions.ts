@@ -21,6 +21,7 @@ import {
   type BatonEvent,
   type ConversationsOver,
   type Draft,
+  type EarlierWorkflow,
   type GitCapture,
   counted,
   type WorkflowState,
@@ -70,6 +71,8 @@ interface Found {
   finished?: FinishedWorkflow;
   /** The workflows a fresh start set aside: their repository is gone, another one is at the worktree's path. */
   setAside?: SetAside[];
+  /** The completed workflow this conversation followed, when a new one was created to follow it on. */
+  earlier?: EarlierWorkflow;
 }
 
 /** How much of a finished workflow's context a session that starts afresh gets: what it did, not what to go on with. */
@@ -156,6 +159,7 @@ export class AgentSessions {
           note: `${worktree} is not a git repository; Baton follows git worktrees`,
           ...earlier,
         };
+      const follows = ended ? { earlier: { workflow_id: ended.id, title: ended.title } } : {};
       const w = await this.svc.create({
         title: `${agentLabel(input.agent.name)} session on ${start.branch ?? 'a detached HEAD'}`,
         tasks: [],
@@ -163,7 +167,7 @@ export class AgentSessions {
         ...(input.agent.session_id !== null
           ? { agent: { ...input.agent, session_id: input.agent.session_id } }
           : {}),
-        ...(ended ? { earlier: { workflow_id: ended.id, title: ended.title } } : {}),
+        ...follows,
       });
       const first = await this.firstCreated(w, new Set(all.map((o) => o.id)));
       if (first !== w)
@@ -176,6 +180,7 @@ export class AgentSessions {
         created: true,
         note: `following this session as workflow ${w.id}${after}`,
         ...earlier,
+        ...follows,
       };
     }
     const latest = newest(open) as WorkflowState;
@@ -318,6 +323,7 @@ export class AgentSessions {
       empty: isEmpty(s),
       note,
       cut_off: cutOff,
+      earlier: f.earlier ?? null,
     };
   }
 
@@ -332,6 +338,7 @@ export class AgentSessions {
       empty: true,
       note,
       cut_off: null,
+      earlier: null,
     };
   }
 

@@ -78,11 +78,19 @@ describe('a Codex conversation resumed after its workflow was completed', () => 
     expect(resumed.stderr).toMatch(
       new RegExp(`following this session as workflow wf-\\S+; its workflow ${first} is completed`),
     );
+    const third = (await listed()).find((w) => w.id !== first && w.id !== other)!.id as string;
+    // the user is told which workflow follows the conversation now, and the agent where its earlier work is
+    const said = resumed.json<Json>();
+    expect(said.systemMessage).toBe(
+      `Baton follows this conversation as a new workflow, ${third}: its workflow ${first} ("add a --json flag to the export command") is completed, and a completed workflow is not reopened (\`baton context -w ${first}\` shows what it did; ${third}'s briefing links it)`,
+    );
+    expect(said.hookSpecificOutput.additionalContext).toContain(
+      `This conversation's earlier work is workflow ${first} ("add a --json flag to the export command"), which is completed: Baton follows this conversation on as workflow ${third}, which links it. the MCP tool get_resume_context with workflow_id ${first} shows it whole`,
+    );
     await a.ask('now add a --csv flag too');
     const stop = await a.stop('Added --csv.');
     // only the new turn is read: the request and the agent's message
     expect(stop.stderr).toMatch(/imported 2 new transcript entries \(0 decisions, 0 errors\)/);
-    const third = (await listed()).find((w) => w.id !== first && w.id !== other)!.id as string;
     const s = await status(third);
     expect(s.workflow.title).toBe('now add a --csv flag too');
     expect(s.tasks).toEqual([]);
@@ -180,11 +188,18 @@ describe('a Claude Code conversation resumed after its workflow was completed', 
     // `claude --resume` of the first conversation, and a new request
     const resumed = await a.hook('SessionStart', { source: 'resume' });
     expect(resumed.stderr).toMatch(new RegExp(`its workflow ${first} is completed`));
+    const third = (await listed()).find((w) => w.id !== first && w.id !== other)!.id as string;
+    const said = resumed.json<Json>();
+    expect(said.systemMessage).toContain(
+      `Baton follows this conversation as a new workflow, ${third}: its workflow ${first} ("add a --json flag to the export command") is completed`,
+    );
+    expect(said.hookSpecificOutput.additionalContext).toContain(
+      `Baton follows this conversation on as workflow ${third}, which links it. \`baton context -w ${first}\` shows it whole.`,
+    );
     await a.ask('now add a --csv flag too');
     expect((await a.stop('Added --csv.')).stderr).toMatch(
       /imported 2 new transcript entries \(0 decisions, 0 errors\)/,
     );
-    const third = (await listed()).find((w) => w.id !== first && w.id !== other)!.id as string;
     const s = await status(third);
     expect(s.workflow.title).toBe('now add a --csv flag too');
     expect(s.tasks).toEqual([]);
@@ -193,5 +208,16 @@ describe('a Claude Code conversation resumed after its workflow was completed', 
       `Earlier in this conversation: workflow ${first} "add a --json flag to the export command", completed`,
     );
     expect((await status(first)).counts).toEqual(before.counts);
+
+    // completed while the conversation is open (`baton complete` in another terminal): its next prompt says so too
+    expect((await baton(['complete', '-w', third])).code).toBe(0);
+    const prompt = await a.hook('UserPromptSubmit', { prompt: 'and an --xml flag' });
+    const fourth = (await listed()).find((w) => ![first, other, third].includes(w.id))!.id as string;
+    const told = prompt.json<Json>();
+    expect(told.systemMessage).toContain(
+      `Baton follows this conversation as a new workflow, ${fourth}: its workflow ${third} ("now add a --csv flag too") is completed`,
+    );
+    expect(told.hookSpecificOutput).toMatchObject({ hookEventName: 'UserPromptSubmit' });
+    expect(told.hookSpecificOutput.additionalContext).toContain(`earlier work is workflow ${third}`);
   });
 });

@@ -1,6 +1,13 @@
 import { existsSync } from 'node:fs';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
-import { BatonError, counted, isAgentTaskTool, notLinkedPhrase, progressLabel } from '../../core/index.js';
+import {
+  BatonError,
+  counted,
+  isAgentTaskTool,
+  notLinkedPhrase,
+  progressLabel,
+  type EarlierWorkflow,
+} from '../../core/index.js';
 import { clip } from '../../core/clip.js';
 import {
   detectUsageLimit,
@@ -300,17 +307,32 @@ async function cutShort(
   };
 }
 
+/** How the agent reads another workflow's context whole (Codex's sandbox cannot run the CLI, which writes). */
+const shownWhole = (workflowId: string, agent: HookAgent) =>
+  agent === 'codex'
+    ? `the MCP tool get_resume_context with workflow_id ${workflowId} shows it whole (\`baton context -w ${workflowId}\` outside your sandbox)`
+    : `\`baton context -w ${workflowId}\` shows it whole`;
+
+/**
+ * A conversation whose workflow was completed goes on (`codex resume`, `claude --resume`, a terminal left open): a new
+ * workflow follows it, linked to the completed one (never reopened). Said to the user, who would otherwise not know
+ * which workflow holds this conversation's work now, and to the agent when no briefing says it yet.
+ */
+function earlierNote(e: EarlierWorkflow, workflowId: string, agent: HookAgent) {
+  const what = `workflow ${e.workflow_id} ("${clip(e.title, 120)}")`;
+  return {
+    agent: `This conversation's earlier work is ${what}, which is completed: Baton follows this conversation on as workflow ${workflowId}, which links it. ${shownWhole(e.workflow_id, agent)}.`,
+    tell: `Baton follows this conversation as a new workflow, ${workflowId}: its ${what} is completed, and a completed workflow is not reopened (\`baton context -w ${e.workflow_id}\` shows what it did; ${workflowId}'s briefing links it)`,
+  };
+}
+
 /**
  * A fresh start found the last workflow's work over and completed it: said to the agent (it starts afresh, and knows
  * where the finished work is), to the user, and in the hook log.
  */
 function finishedNote(f: NonNullable<StartResult['finished']>, t: StartResult, agent: HookAgent) {
   const what = `workflow ${f.workflow_id} ("${clip(f.title, 120)}")`;
-  // Codex's sandbox cannot run Baton's CLI (it writes the database): the MCP tool first there
-  const whole =
-    agent === 'codex'
-      ? `the MCP tool get_resume_context with workflow_id ${f.workflow_id} shows it whole (\`baton context -w ${f.workflow_id}\` outside your sandbox)`
-      : `\`baton context -w ${f.workflow_id}\` shows it whole`;
+  const whole = shownWhole(f.workflow_id, agent);
   const now =
     t.outcome === 'created'
       ? 'this session is followed as a new workflow'
@@ -429,6 +451,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       });
       const done = t.finished ? finishedNote(t.finished, t, ctx.agent) : null;
       const aside = t.set_aside.length ? asideNote(t.set_aside, t) : null;
+      const earlier = t.earlier && t.workflow_id ? earlierNote(t.earlier, t.workflow_id, ctx.agent) : null;
       const cut = t.cut_off ? `Baton noticed that ${t.cut_off}${cutOffRead(caught)}` : null;
       const busy = caught.activeElsewhere && t.outcome !== 'same' ? busyNote(caught.activeElsewhere) : null;
       const goingOn = source === 'startup' && !done && !busy ? await continuing(ctx, t) : null;
@@ -442,6 +465,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         cut,
         busy && `Baton: ${busy}`,
         done?.tell,
+        earlier?.tell,
         goingOn,
         unwired,
       ].filter(Boolean);
@@ -464,7 +488,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       if (!t.context) {
         const c = await contextFor(ctx, { ...t, workflow_id: t.workflow_id, empty: true }, '');
         // what the finished workflow did, in the room the injection leaves
-        const head = [aside?.agent, done?.agent]
+        const head = [aside?.agent, done?.agent, earlier?.agent]
           .filter(Boolean)
           .map((x) => `${x}\n\n`)
           .join('');
@@ -498,6 +522,8 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
               tell: `Baton resumed workflow ${t.workflow_id} as session ${t.session_number}: you are at work again`,
             }
           : {};
+      // a conversation whose workflow was completed while it was open (`baton complete` in another terminal)
+      const earlier = t.earlier ? earlierNote(t.earlier, t.workflow_id, ctx.agent) : null;
       const ref = { workflowId: t.workflow_id, cwd: p.cwd };
       // the user's words only: a task notification or another agent's message arrives as a prompt too, and a slash
       // command asks its arguments (as the transcript import reads the same turn)
@@ -513,7 +539,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         })) as { record: unknown };
         note = r.record === null ? 'request already recorded' : 'request recorded';
       }
-      if (t.outcome === 'resumed') note = `${t.note}; ${note}`;
+      if (t.outcome === 'resumed' || earlier) note = `${t.note}; ${note}`;
       // a transcript the hooks have not seen yet is noted (from its start): a session cut off in its first turn,
       // before any Stop imported it, is still read at the next start
       const path = p.transcript_path;
@@ -521,6 +547,14 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         path && !ctx.transcripts?.[path]
           ? { transcripts: [{ path, bytes: 0, workflow_id: t.workflow_id, source: ctx.agent }] }
           : {};
+      if (earlier)
+        return {
+          outcome: 'ok',
+          note,
+          output: context('UserPromptSubmit', earlier.agent),
+          tell: earlier.tell,
+          ...seen,
+        };
       if (!t.reinject) return { outcome: 'ok', note, output: null, ...resumed, ...seen };
       // Codex's PostCompact cannot inject: the first prompt after a compaction brings the context back.
       const c = await contextFor(

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { ErrorRecord, WorkflowStatus } from '../../core/index.js';
+import { EarlierWorkflow, ErrorRecord, WorkflowStatus } from '../../core/index.js';
 
 /** The documented shapes of the smaller command results (beside response-schemas.ts). */
 export const ResolveErrorResult = z
@@ -39,6 +39,8 @@ const trackFields = {
   note: z.string(),
   /** The session this one replaced stopped in the middle of its turn without ending: why (null when not). */
   cut_off: z.string().nullable(),
+  /** The completed workflow this conversation followed, when a new one was created to follow it on (null when not). */
+  earlier: z.object(EarlierWorkflow.shape).nullable(),
 };
 export const TrackResult = z.object(trackFields).openapi('TrackResult');
 
