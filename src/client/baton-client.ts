@@ -193,8 +193,11 @@ export interface BatonClient {
     reason: string | null,
   ): Promise<{ workflow_id: string; snapshot_id: string }>;
   abandon(ref: Ref, reason: string | null): Promise<WorkflowView>;
-  /** The work is done: completed (from in progress), never offered for resume again. */
-  complete(ref: Ref, reason: string | null): Promise<WorkflowView>;
+  /**
+   * The work is done: completed (from in progress), never offered for resume again. Tasks not done are refused
+   * (`invalid_transition`, naming them) unless `force`: they are then left as they are.
+   */
+  complete(ref: Ref, input: { reason?: string | null; force?: boolean }): Promise<WorkflowView>;
   cleanup(input: { olderThanMs: number; dryRun: boolean }): Promise<CleanupResult>;
   sessions(): Promise<SessionRow[]>;
   /** Every executor (`executors_running`): where each session's agent runs, its state and heartbeat. */

@@ -470,8 +470,9 @@ export class HttpClient implements BatonClient {
       .workflow;
   }
 
-  async complete(ref: Ref, reason: string | null) {
-    return (await this.call<{ workflow: WorkflowView }>('POST', `${this.wf(ref)}/complete`, { reason }, ref))
+  async complete(ref: Ref, input: { reason?: string | null; force?: boolean }) {
+    const body = { reason: input.reason ?? null, force: input.force ?? false };
+    return (await this.call<{ workflow: WorkflowView }>('POST', `${this.wf(ref)}/complete`, body, ref))
       .workflow;
   }
 

@@ -237,8 +237,8 @@ export class LocalClient implements BatonClient {
     return workflowView((await this.service.abandon(this.ref(ref), reason)).state);
   }
 
-  async complete(ref: Ref, reason: string | null) {
-    return workflowView((await this.service.complete(this.ref(ref), reason)).state);
+  async complete(ref: Ref, input: { reason?: string | null; force?: boolean }) {
+    return workflowView((await this.service.complete(this.ref(ref), input)).state);
   }
 
   cleanup(input: { olderThanMs: number; dryRun: boolean }) {

@@ -50,7 +50,11 @@ export function validateTaskGraph(specs: readonly TaskSpec[]): readonly TaskSpec
   return specs;
 }
 
-const finished = (t: Task) => t.status === 'done' || t.status === 'skipped';
+const finished = (t: Pick<Task, 'status'>) => t.status === 'done' || t.status === 'skipped';
+
+/** The tasks not done or skipped (pending, in progress, blocked, failed), in their order. */
+export const unfinishedTasks = <T extends Pick<Task, 'status'>>(tasks: readonly T[]): T[] =>
+  tasks.filter((t) => !finished(t));
 
 /**
  * Runnable tasks, in lane then declaration order: dependencies done, not done, not blocked, not running,

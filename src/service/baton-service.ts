@@ -533,8 +533,8 @@ export class BatonService {
     return this.act(ref, (d) => abandon(d, reason));
   }
 
-  async complete(ref: WorkflowRef, reason: string | null = null) {
-    return this.act(ref, (d) => complete(d, reason));
+  async complete(ref: WorkflowRef, input: { reason?: string | null; force?: boolean } = {}) {
+    return this.act(ref, (d) => complete(d, input.reason ?? null, input.force === true));
   }
 
   /** The agent confirms the context it loaded (MCP `ack_context`, a hook's injection, `baton ack`). */

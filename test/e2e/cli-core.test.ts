@@ -5,6 +5,8 @@ import { runCli } from '../helpers/cli.js';
 import { cliModes, modeEnv } from '../helpers/cli-modes.js';
 import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
 
+type Json = Record<string, any>;
+
 /** The whole suite runs twice: over the local store, and against a real `baton serve` (BATON_URL). */
 for (const mode of cliModes) {
   /** The issue's invocations, exactly as written, in a temporary git repository. */
@@ -500,14 +502,39 @@ for (const mode of cliModes) {
         'cannot complete the workflow: it is paused; resume it first (`baton resume`), then complete it',
       );
       expect((await baton('resume')).code).toBe(0);
-      const done = await baton('complete', '--reason', 'finished in the last conversation');
+      // a task not done is named, and the workflow is not completed without --force (it is never resumed again)
+      const open = await baton('complete', '--reason', 'finished in the last conversation');
+      expect(open.code).toBe(3);
+      expect(open.stderr).toContain(
+        `cannot complete the workflow: 1 task is not done (A "one" (in_progress)); \`baton complete -w ${id} --force\` completes it with it left open, \`baton abandon -w ${id}\` ends work that is not done`,
+      );
+      expect((await baton('show', '-w', id, '--json')).json<Json>().workflow.status).toBe('in_progress');
+      const done = await baton('complete', '--force', '--reason', 'finished in the last conversation');
       expect(done.code, done.stderr).toBe(0);
       expect(done.stdout).toBe(
-        `completed ${id} "Done already" (0/1 done); the next conversation here starts a new workflow\n`,
+        `completed ${id} "Done already" (0/1 done), tasks left open: A "one" (in_progress); the next conversation here starts a new workflow\n`,
       );
-      const shown = (await baton('show', '-w', id, '--json')).json<{ workflow: { status: string } }>();
+      // the task is left as it was: nobody did it or skipped it
+      const shown = (await baton('show', '-w', id, '--json')).json<Json>();
       expect(shown.workflow.status).toBe('completed');
+      expect(shown.workflow.tasks).toMatchObject([{ id: 'A', status: 'in_progress' }]);
       expect((await baton('status')).stderr).toContain('no active workflow in');
+      // --json says which tasks were left open (a task done is not)
+      const tasks = ['--task', 'A:one', '--task', 'B:two', '--task', 'C:three'];
+      const other = (await baton('create', '--title', 'Two left', ...tasks, '--json')).json<Json>()
+        .id as string;
+      for (const [step, task] of [
+        ['start', 'A'],
+        ['done', 'A'],
+        ['start', 'B'],
+      ])
+        expect((await baton('task', step!, task!, '-w', other)).code).toBe(0);
+      const forced = (await baton('complete', '-w', other, '--force', '--json')).json<Json>();
+      expect(forced.workflow.status).toBe('completed');
+      expect(forced.left_open).toEqual([
+        { id: 'B', title: 'two', status: 'in_progress' },
+        { id: 'C', title: 'three', status: 'pending' },
+      ]);
     });
 
     it('works outside git with a clear note in the snapshot', async () => {

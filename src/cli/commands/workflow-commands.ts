@@ -3,11 +3,13 @@ import { readFileSync } from 'node:fs';
 import {
   BatonError,
   invalidInput,
+  openTasksPhrase,
   parseDuration,
   progressLabel,
   readNewTasks,
   workflowStatuses,
   statusList,
+  unfinishedTasks,
 } from '../../core/index.js';
 import type { WorkflowView } from '../../client/views.js';
 import { action, workflowOption } from '../action.js';
@@ -198,15 +200,25 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
     )
     .option('-w, --workflow <id>', 'the workflow that is done (without it, the one of this worktree)')
     .option('--reason <text>', 'why')
+    .option('--force', 'complete it even with tasks not done (they are left as they are, and named)')
     .action(
       action(
         rt,
-        async ({ client, print, rt }, id: string | undefined, o: { workflow?: string; reason?: string }) => {
-          const w = await client.complete(rt.ref(id ?? o.workflow), o.reason ?? null);
+        async (
+          { client, print, rt },
+          id: string | undefined,
+          o: { workflow?: string; reason?: string; force?: boolean },
+        ) => {
+          const w = await client.complete(rt.ref(id ?? o.workflow), {
+            reason: o.reason ?? null,
+            force: o.force === true,
+          });
+          // what --force left open, said (a completed workflow is never resumed: nobody takes them up)
+          const open = unfinishedTasks(w.tasks).map(({ id, title, status }) => ({ id, title, status }));
           print(
-            { workflow: w },
+            { workflow: w, left_open: open },
             () =>
-              `completed ${w.id} "${w.title}" (${progressLabel(w.counts)}); the next conversation here starts a new workflow`,
+              `completed ${w.id} "${w.title}" (${progressLabel(w.counts)})${open.length ? `, tasks left open: ${openTasksPhrase(open)}` : ''}; the next conversation here starts a new workflow`,
           );
         },
       ),

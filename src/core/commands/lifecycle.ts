@@ -5,6 +5,10 @@ import type { InterruptRecovery } from '../schemas/interrupt-recovery.js';
 import type { CheckpointRef, SnapshotTrigger } from '../schemas/workflow.js';
 import { assertTransition, isResumable, isTerminal } from '../workflow-machine.js';
 import { cliWord } from '../surface-words.js';
+import { clip } from '../clip.js';
+import { counted } from '../counted.js';
+import type { Task } from '../schemas/workflow.js';
+import { unfinishedTasks } from '../task-graph.js';
 import { makeCheckpoint, takeSnapshot } from './snapshots.js';
 
 /** Ends the running session, if one runs (an agent's SessionEnd may have ended it already). */
@@ -37,14 +41,26 @@ export function abandon(d: Draft, reason: string | null): void {
  * The work is done, said by a person: the workflow is completed (a workflow in progress only: a paused one is resumed
  * first), and the next conversation in its worktree starts a new one. Baton completes one by itself when its tasks are
  * all done and its conversation is over (`finishWork`); this is for what it cannot see (a quit it was not told of).
+ * Tasks not done are named and refused unless `force`: a completed workflow is never resumed, so work left open by
+ * mistake would be lost to the next conversation. Forced, they stay as they were (nobody did or skipped them).
  */
-export function complete(d: Draft, reason: string | null): void {
+export function complete(d: Draft, reason: string | null, force = false): void {
   if (isResumable(d.state.status))
     throw invalidTransition(
       `cannot complete the workflow: it is ${d.state.status}; resume it first (${cliWord('resume')}), then complete it`,
       { current_status: d.state.status, target_status: 'completed' },
     );
   assertTransition(d.state.status, 'completed', 'complete the workflow');
+  const open = unfinishedTasks(d.state.tasks);
+  if (open.length && !force)
+    throw invalidTransition(
+      `cannot complete the workflow: ${counted(open.length, 'task is', 'tasks are')} not done (${openTasksPhrase(open)}); \`baton complete -w ${d.state.id} --force\` completes it with ${open.length === 1 ? 'it' : 'them'} left open, \`baton abandon -w ${d.state.id}\` ends work that is not done`,
+      {
+        current_status: d.state.status,
+        target_status: 'completed',
+        open_tasks: open.map((t) => ({ id: t.id, title: t.title, status: t.status })),
+      },
+    );
   d.emit({ type: 'workflow.completed', data: { reason: reason ?? 'completed by the user' } });
   endOpenSession(d, 'completed', null);
 }
@@ -92,3 +108,7 @@ export function snapshotNow(d: Draft, trigger: SnapshotTrigger, reason: string |
   }
   return takeSnapshot(d, trigger, reason, git);
 }
+
+/** Tasks left open, said: `A "title" (in_progress), B "title" (pending)`. */
+export const openTasksPhrase = (open: readonly Pick<Task, 'id' | 'title' | 'status'>[]) =>
+  open.map((t) => `${t.id} "${clip(t.title, 60)}" (${t.status})`).join(', ');

@@ -224,6 +224,10 @@ export const PauseBody = z
   .strictObject({ reason: opt(text(2000)), force: z.boolean().default(false) })
   .openapi('PauseInput');
 export const ReasonBody = z.strictObject({ reason: opt(text(2000)) });
+/** `force`: complete with tasks not done (they are left as they are); without it they are refused, named. */
+export const CompleteBody = z
+  .strictObject({ reason: opt(text(2000)), force: z.boolean().default(false) })
+  .openapi('CompleteInput');
 export const CheckpointBody = z.strictObject({ name: z.string().min(1).max(100) });
 export const RecoverBody = z.strictObject({
   option: z.enum(['checkpoint', 'live_state', 'fresh']),

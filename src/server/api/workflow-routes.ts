@@ -6,6 +6,7 @@ import {
   CreateWorkflowBody,
   ListQuery,
   ReasonBody,
+  CompleteBody,
   RebuildBody,
   WorkflowParams,
 } from './request-schemas.js';
@@ -105,12 +106,13 @@ export function registerWorkflowRoutes({ app, client }: RouteDeps) {
       method: 'post',
       path: '/api/workflows/{id}/complete',
       tags,
-      summary: 'complete: the work is done (a workflow in progress), never offered for resume again',
-      request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(ReasonBody) },
+      summary:
+        'complete: the work is done (a workflow in progress), never offered for resume again; tasks not done are refused unless force',
+      request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(CompleteBody) },
       responses: responses(z.object({ workflow: WorkflowView }), 'the completed workflow'),
     }),
     async (c) => {
-      const w = await client.complete(refOf(c, c.req.valid('param').id), c.req.valid('json').reason);
+      const w = await client.complete(refOf(c, c.req.valid('param').id), c.req.valid('json'));
       return c.json({ workflow: w }, 200);
     },
   );
