@@ -1,8 +1,8 @@
 import { appendFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
+import { gitIn, tempDir } from '../helpers/git-repo.js';
+import { hookWorkspace } from '../helpers/hook-workspace.js';
 
 // Git is the truth for the commits made since a workflow began: a commit whose tool call never returned (Claude Code
 // died before writing its result) is done all the same, and the next session must not make it again.
@@ -10,10 +10,7 @@ import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
 type Json = Record<string, any>;
 
 function workspace() {
-  const repo = makeRepo();
-  const env = { BATON_HOME: tempDir('baton-home-'), HOME: tempDir('baton-user-') };
-  const baton = (args: string[], input?: string) =>
-    runCli(args, { cwd: repo, env, ...(input !== undefined ? { input } : {}) });
+  const { repo, baton } = hookWorkspace();
   const hook = (event: string, fields: Json) =>
     baton(['hook', event], JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }));
   return { repo, baton, hook };

@@ -1,10 +1,10 @@
 import { appendFileSync, statSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
 import { codexConversation } from '../helpers/codex-conversation.js';
 import { corpusPath } from '../helpers/corpus.js';
-import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { tempDir } from '../helpers/git-repo.js';
+import { hookWorkspace } from '../helpers/hook-workspace.js';
 
 // Issue 11's contract, from outside: `baton init` in a fresh git repository, then only the agent's hooks (no `baton
 // create`, no other command) on real transcripts, and `baton status --json` shows what they recorded.
@@ -12,10 +12,7 @@ import { makeRepo, tempDir } from '../helpers/git-repo.js';
 type Json = Record<string, any>;
 
 function workspace() {
-  const repo = makeRepo();
-  const env = { BATON_HOME: tempDir('baton-home-'), HOME: tempDir('baton-user-') };
-  const baton = (args: string[], input?: string) =>
-    runCli(args, { cwd: repo, env, ...(input !== undefined ? { input } : {}) });
+  const { repo, baton } = hookWorkspace();
   const status = async () => (await baton(['status', '--json'])).json<Json>();
   return { repo, baton, status };
 }

@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { batonBin, runCli } from '../helpers/cli.js';
 import { corpusPath } from '../helpers/corpus.js';
 import { claudeTool } from '../helpers/transcript-lines.js';
-import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
+import { codexHook } from '../helpers/codex-conversation.js';
+import { gitIn, tempDir } from '../helpers/git-repo.js';
+import { hookWorkspace, type Baton } from '../helpers/hook-workspace.js';
 
 /** A real hook payload from the corpus, pointed at a temporary repository (unknown fields kept as they are). */
 function payload(file: string, index: number, cwd: string, extra: Record<string, unknown> = {}) {
@@ -19,10 +21,7 @@ function payload(file: string, index: number, cwd: string, extra: Record<string,
 type Status = Record<string, any>;
 
 function workspace(env: Record<string, string | undefined> = {}) {
-  const repo = makeRepo();
-  const e = { BATON_HOME: tempDir('baton-home-'), HOME: tempDir('baton-user-'), ...env };
-  const baton = (args: string[], input?: string, more: Record<string, string> = {}) =>
-    runCli(args, { cwd: repo, env: { ...e, ...more }, ...(input !== undefined ? { input } : {}) });
+  const { repo, env: e, baton } = hookWorkspace(env);
   const status = async () => (await baton(['status', '--json'])).json<Status>();
   const doctor = async () => (await baton(['doctor', '--json'])).json<Status>();
   return { repo, env: e, baton, status, doctor };
@@ -651,27 +650,19 @@ describe("a pause asked for while the agent's turn is under way and no task is i
   const codexRollout =
     'codex/codemie-code/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl';
   /** A real Codex conversation, written to a rollout of its own line by line as Codex wrote it. */
-  function codexSession(repo: string, baton: ReturnType<typeof workspace>['baton']) {
+  function codexSession(repo: string, baton: Baton) {
     const lines = readFileSync(corpusPath(codexRollout), 'utf8').split('\n').filter(Boolean);
     const path = join(tempDir('baton-tr-'), codexRollout.split('/').at(-1) ?? 'rollout.jsonl');
     const upTo = (n: number) => {
       const done = readFileSync(path, { encoding: 'utf8', flag: 'a+' }).split('\n').filter(Boolean).length;
       writeLines(path, lines.slice(done, n));
     };
-    const codex = (event: string, fields: Record<string, unknown> = {}, env: Record<string, string> = {}) =>
-      baton(
-        ['hook', event, '--agent', 'codex'],
-        JSON.stringify({
-          session_id: '019e1625-789d-76c0-80ab-3724b5ddb799',
-          turn_id: '019e162b-0011-7240-abbc-f7b732e49728',
-          cwd: repo,
-          hook_event_name: event,
-          model: 'gpt-5.5',
-          transcript_path: path,
-          ...fields,
-        }),
-        env,
-      );
+    const codex = codexHook(baton, {
+      repo,
+      id: '019e1625-789d-76c0-80ab-3724b5ddb799',
+      turn: '019e162b-0011-7240-abbc-f7b732e49728',
+      transcript: path,
+    });
     const said = (n: number) =>
       (JSON.parse(lines[n - 1] ?? '{}') as { payload: { message: string } }).payload.message;
     return { upTo, codex, said };
@@ -870,19 +861,7 @@ describe('Codex hooks', () => {
 
   it('injects the context on the first prompt after a compaction (PostCompact has no summary), once', async () => {
     const { repo, baton } = workspace();
-    const codex = (event: string, extra: Record<string, unknown> = {}) =>
-      baton(
-        ['hook', event, '--agent', 'codex'],
-        JSON.stringify({
-          session_id: '019e1625-789d',
-          turn_id: 't1',
-          cwd: repo,
-          hook_event_name: event,
-          model: 'gpt-5.5',
-          transcript_path: null,
-          ...extra,
-        }),
-      );
+    const codex = codexHook(baton, { repo, id: '019e1625-789d', turn: 't1', transcript: null });
     await codex('SessionStart', { source: 'startup' });
     const ask = await codex('UserPromptSubmit', { prompt: 'Add a retry to the uploader' });
     expect(ask).toMatchObject({ code: 0, stdout: '' });
@@ -966,18 +945,7 @@ describe('Codex hooks', () => {
         line('response_item', { type: 'function_call_output', call_id: 'call_1', output: 'Plan updated' }),
       ].join('\n')}\n`,
     );
-    const codex = (event: string, extra: Record<string, unknown> = {}) =>
-      baton(
-        ['hook', event, '--agent', 'codex'],
-        JSON.stringify({
-          session_id: id,
-          turn_id: 't1',
-          cwd: repo,
-          hook_event_name: event,
-          transcript_path: rollout,
-          ...extra,
-        }),
-      );
+    const codex = codexHook(baton, { repo, id, turn: 't1', transcript: rollout });
     type Row = { id: string; resumable: boolean; resume_by: string | null; continued_by: string | null };
     const rows = async () => (await baton(['sessions', '--json'])).json<{ sessions: Row[] }>().sessions;
     await codex('SessionStart', { source: 'startup' });

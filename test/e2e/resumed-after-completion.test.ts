@@ -1,9 +1,9 @@
 import { appendFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
 import { codexConversation } from '../helpers/codex-conversation.js';
-import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { tempDir } from '../helpers/git-repo.js';
+import { hookWorkspace, type Baton } from '../helpers/hook-workspace.js';
 
 // A conversation whose workflow was completed, reopened (`codex resume`, `claude --resume`) while another
 // conversation's workflow is under way in the same worktree: only the hooks, on transcripts written as the agents
@@ -13,10 +13,7 @@ import { makeRepo, tempDir } from '../helpers/git-repo.js';
 type Json = Record<string, any>;
 
 function workspace() {
-  const repo = makeRepo();
-  const env = { BATON_HOME: tempDir('baton-home-'), HOME: tempDir('baton-user-') };
-  const baton = (args: string[], input?: string) =>
-    runCli(args, { cwd: repo, env, ...(input !== undefined ? { input } : {}) });
+  const { repo, baton } = hookWorkspace();
   const status = async (id: string) => (await baton(['status', '-w', id, '--json'])).json<Json>();
   const listed = async () => (await baton(['list', '--json'])).json<{ workflows: Json[] }>().workflows;
   return { repo, baton, status, listed };
@@ -116,7 +113,7 @@ describe('a Codex conversation resumed after its workflow was completed', () => 
 });
 
 /** A Claude Code conversation: its transcript and its hooks. */
-function claudeConversation(repo: string, baton: ReturnType<typeof workspace>['baton'], id: string) {
+function claudeConversation(repo: string, baton: Baton, id: string) {
   const path = join(tempDir('baton-transcript-'), `${id}.jsonl`);
   const hook = (event: string, fields: Json = {}) =>
     baton(

@@ -6,6 +6,29 @@ import { tempDir } from './git-repo.js';
 type Json = Record<string, any>;
 
 /**
+ * `baton hook <Event> --agent codex` with the payload Codex sends: the fields every Codex hook carries (the session,
+ * its turn, the folder, the model, the rollout; null for a session without one), then the event's own.
+ */
+export function codexHook(
+  baton: (args: string[], input?: string) => Promise<CliResult>,
+  session: { repo: string; id: string; transcript: string | null; turn?: string },
+) {
+  return (event: string, fields: Json = {}) =>
+    baton(
+      ['hook', event, '--agent', 'codex'],
+      JSON.stringify({
+        session_id: session.id,
+        turn_id: session.turn ?? 'turn-1',
+        cwd: session.repo,
+        hook_event_name: event,
+        model: 'gpt-5.5',
+        transcript_path: session.transcript,
+        ...fields,
+      }),
+    );
+}
+
+/**
  * A Codex conversation driven as Codex drives it: its rollout written line by line as Codex writes it, and Baton's
  * hooks run with Codex's payloads (`baton hook <Event> --agent codex`).
  */
@@ -15,19 +38,7 @@ export function codexConversation(
   id: string,
 ) {
   const path = join(tempDir('baton-transcript-'), `rollout-2026-05-11T11-26-55-${id}.jsonl`);
-  const hook = (event: string, fields: Json = {}) =>
-    baton(
-      ['hook', event, '--agent', 'codex'],
-      JSON.stringify({
-        session_id: id,
-        turn_id: 'turn-1',
-        cwd: repo,
-        hook_event_name: event,
-        model: 'gpt-5.5',
-        transcript_path: path,
-        ...fields,
-      }),
-    );
+  const hook = codexHook(baton, { repo, id, transcript: path });
   const line = (type: string, payload: Json) =>
     JSON.stringify({ timestamp: new Date().toISOString(), type, payload });
   const write = (...lines: string[]) => appendFileSync(path, `${lines.join('\n')}\n`);

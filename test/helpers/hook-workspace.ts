@@ -1,0 +1,16 @@
+import { runCli } from './cli.js';
+import { makeRepo, tempDir } from './git-repo.js';
+
+/**
+ * A git repository with a Baton home and a HOME of its own (never the user's), where `baton` runs as a child process
+ * as the agents' hooks run it: `baton(args, stdin, more env)`.
+ */
+export function hookWorkspace(env: Record<string, string | undefined> = {}) {
+  const repo = makeRepo();
+  const e = { BATON_HOME: tempDir('baton-home-'), HOME: tempDir('baton-user-'), ...env };
+  const baton = (args: string[], input?: string, more: Record<string, string> = {}) =>
+    runCli(args, { cwd: repo, env: { ...e, ...more }, ...(input !== undefined ? { input } : {}) });
+  return { repo, env: e, baton };
+}
+
+export type Baton = ReturnType<typeof hookWorkspace>['baton'];
