@@ -24,6 +24,7 @@ import {
 import { announcesFragment, deliberating, isNotAChoice, judged, unnamedChoice } from './not-choices.js';
 import { choiceAfterSo, limitation, rationale } from './reason-shapes.js';
 import { recommends, statesWayTaken } from './ways-taken.js';
+import { restraint } from './restraint.js';
 
 /**
  * How agents state a choice. A decision needs the agent as the one choosing (I'll, let me, we'll, the fix is...),
@@ -147,6 +148,7 @@ export function isDecision(text: string): boolean {
   if (isNotAChoice(sentence) || deliberating.test(sentence)) return false;
   if (explicit.test(sentence) || clarifying.test(sentence)) return true;
   if (statesWayTaken(sentence)) return true;
+  if (restraint(sentence)) return true;
   if (looking.test(sentence) || processStep.test(sentence)) return false;
   if (colon && unnamedChoice.test(sentence) && !/\bgo(?:ing)? with\b/i.test(sentence)) return false;
   if (statedChoice.test(sentence)) return !judged.test(sentence);

@@ -12,6 +12,7 @@ import { isRejected, rejectedRanges } from './rejected-plans.js';
 import { courseCorrections } from './course-corrections.js';
 import { isStatedChange, replacedAlternative } from './stated-changes.js';
 import { eitherOrAnswers } from './either-or-answers.js';
+import { settledQuestions } from './settled-questions.js';
 import { explainingTurns, inExplainingTurn } from './explained-designs.js';
 import { dropRestatedSummaries, dropRestatements, turnStarts } from './restatements.js';
 import { isKoreanDecision, koreanReason, koreanType } from './korean-phrasing.js';
@@ -32,6 +33,7 @@ function stated(
   const list = sentences(entry.text);
   const out: DecisionDraft[] = [];
   let underHeader = false;
+  let underRestraint = false;
   /** The last cause named in this message, waiting for the change it calls for. */
   let cause: string | null = null;
   let namedSeen = false;
@@ -39,10 +41,17 @@ function stated(
   list.forEach((s, i) => {
     if (s.header) {
       underHeader = true;
+      underRestraint = s.restraint === true;
       return;
     }
-    if (!s.item) underHeader = false;
+    if (!s.item) underHeader = underRestraint = false;
     const previous = list[i - 1]?.text;
+    if (underRestraint) {
+      // each item under "Not changed:" is one choice not to change something, its reason in the item's words
+      const whole = s.line ?? s.text;
+      if (s.lead) out.push(draft(entry, 'skip', whole, rationaleOf(whole, undefined), taskId));
+      return;
+    }
     if (s.named) {
       // one named solution per message: the first heading names it, later ones detail it
       if (!namedSeen) {
@@ -123,6 +132,17 @@ export function findDecisions(entries: readonly TranscriptEntry[], taskId: strin
     (a) => !out.some((d) => d.evidence_line === a.evidence_line),
   );
   out.push(...signalDecisions(entries, taskId), ...directives, ...answers);
+  // the user's answer to the agent's "Want me to ...?", unless a directive there or the agent's reply holds it, or
+  // it only says yes to a choice the asking message states
+  const line = (d: DecisionDraft) => d.evidence_line ?? 0;
+  for (const { decision: a, asked, bare } of settledQuestions(entries, taskId)) {
+    const end = replyEndOf(
+      entries,
+      entries.findIndex((e) => e.line === a.evidence_line),
+    );
+    const approves = bare && out.some((d) => line(d) === asked);
+    if (!approves && !out.some((d) => line(d) >= line(a) && line(d) <= end)) out.push(a);
+  }
   // a correction the agent accepted, unless the user's directive or the agent's reply already holds a decision, or
   // a heading later in the turn names the solution it led to
   for (const c of courseCorrections(entries, taskId)) {

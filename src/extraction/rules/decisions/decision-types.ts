@@ -1,6 +1,7 @@
 import type { DecisionType } from '../../../core/schemas/records.js';
 import { clarifying } from './choice-signs.js';
 import { forced, limitation } from './reason-shapes.js';
+import { restraint } from './restraint.js';
 
 /** A decision's type: one of Amelia's six. */
 export type Kind = (typeof DecisionType.options)[number];
@@ -30,6 +31,7 @@ export function decisionType(sentence: string): Kind {
   )
     return 'clarification';
   if (
+    restraint(sentence) ||
     /\b(skip|ignor(?:e|ing)|defer|leave .{0,30} for later|out of scope|not (?:going to|worth)|leave (?:it|this|that) to)\b/i.test(
       sentence,
     )

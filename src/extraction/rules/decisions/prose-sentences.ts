@@ -1,3 +1,5 @@
+import { restraintHeader } from './restraint.js';
+
 /** Headers under which agents list what they chose: "Key adaptations:", "Design decisions:". */
 const choiceHeader =
   /^(?:\*\*)?(?:key |main |design |the )?(?:decisions?|adaptations?|choices|approach(?: taken)?|changes in approach)(?:\*\*)?:?(?:\*\*)?$/i;
@@ -17,6 +19,11 @@ export interface Sentence {
   text: string;
   item: boolean;
   header: boolean;
+  /** A heading over changes left alone ("Not changed:"): its items are choices not to change something. */
+  restraint?: boolean;
+  /** The first sentence of its line, and the whole line: an item under a heading is one choice. */
+  lead?: boolean;
+  line?: string;
   /** A heading naming the chosen solution. */
   named?: boolean;
 }
@@ -40,18 +47,20 @@ export function sentences(text: string): Sentence[] {
       out.push({ text: title, item: false, header: false, named: true });
       continue;
     }
-    if (choiceHeader.test(line)) {
-      out.push({ text: line, item: false, header: true });
+    if (choiceHeader.test(line) || restraintHeader.test(line)) {
+      out.push({ text: line, item: false, header: true, restraint: restraintHeader.test(line) });
       continue;
     }
     // a sentence ends at . ! ? before a capital (not at "e.g." or "i.e."), also when the space after it is missing
     // ("...entries.Let me")
+    let lead = true;
     for (const s of line.split(
       /(?<=[.!?])(?<!\b(?:e\.g|i\.e|vs|cf|etc)\.)\s+(?=[A-Z`*\uAC00-\uD7A3])|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z]+ )/,
     )) {
       const t = s.trim();
       if ((t.length >= 12 || /^found it[.!]$/i.test(t)) && t.length <= 600)
-        out.push({ text: t, item, header: false });
+        out.push({ text: t, item, header: false, lead, line });
+      lead = false;
     }
   }
   return out;

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import type { TranscriptEntry } from '../../../agents/transcript-types.js';
+import { RulesExtractor } from '../rules-extractor.js';
+
+/**
+ * Restraint (a change chosen not to be made, a change kept to a scope) and the user's answer that settles the agent's
+ * question. The sentences are written for these tests, in the words of projects other than the labelled ones.
+ */
+
+const rules = new RulesExtractor();
+let line = 0;
+const entry = (role: TranscriptEntry['role'], text: string): TranscriptEntry => ({
+  line: (line += 1),
+  at: null,
+  role,
+  kind: 'text',
+  text,
+  truncated: false,
+  tool: null,
+  sidechain: false,
+});
+const said = (text: string) => entry('assistant', text);
+const user = (text: string) => entry('user', text);
+const found = async (entries: TranscriptEntry[]) =>
+  (await rules.extract({ entries: [said('Done.'), ...entries] })).decisions.map((d) => ({
+    line: d.evidence_line,
+    type: d.decision_type,
+    description: d.description,
+  }));
+const lines = async (entries: TranscriptEntry[]) => (await found(entries)).map((d) => d.line);
+
+describe('decisions: restraint', () => {
+  it('the agent says which change it will not make, or what a change leaves alone', async () => {
+    const lockfile = said(
+      'The Gemfile.lock drift comes from a local bundler upgrade. I won’t touch the lockfile in this PR.',
+    );
+    const migration = said(
+      'The index fix is in. I’m not going to rename the `legacy_orders` table here, since three reports still query it.',
+    );
+    const planStep = said(
+      "Don't commit the regenerated fixtures; ask the maintainer whether they belong in git.",
+    );
+    const scoped = said(
+      'Rebasing now — this only moves the docs branch onto the new tag, it doesn’t touch your stashed edits.',
+    );
+    const declined = said(
+      'The changelog typo is unrelated, so I’m deliberately not fixing it in this change.',
+    );
+    const decisions = await found([lockfile, migration, planStep, scoped, declined]);
+    expect(decisions.map((d) => [d.line, d.type])).toEqual([
+      [lockfile.line, 'skip'],
+      [migration.line, 'skip'],
+      [planStep.line, 'skip'],
+      [scoped.line, 'skip'],
+      [declined.line, 'skip'],
+    ]);
+  });
+
+  it('not a restraint: a look or a run left undone, a report of nothing changed, a thing that changes nothing', async () => {
+    expect(
+      await lines([
+        said("I won't rerun the whole matrix; the failing job is the only one that matters."),
+        said("I didn't change anything else in the module."),
+        said("This doesn't change the rendered output, only the cache key."),
+        said("Don't worry about the deprecation warnings from the old webpack loader."),
+        said("I won't be able to reach the staging database from this sandbox."),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('each item under a heading of changes left alone is one choice not to change it', async () => {
+    const report = said(
+      [
+        'The flaky upload test is fixed: the temp bucket is now created per test.',
+        '',
+        'Things I noticed but did **not** change:',
+        '',
+        '1. **Pinned Terraform provider.** `versions.tf` still pins the AWS provider to 4.x. Upgrading it touches every module, so I kept it out of a test fix.',
+        '2. **`scripts/seed.sh`** seeds a hard-coded region. Nothing in CI runs it. Is it still used?',
+        '',
+        'The branch is pushed.',
+      ].join('\n'),
+    );
+    const decisions = await found([report]);
+    expect(decisions.filter((d) => d.type === 'skip').map((d) => d.description)).toEqual([
+      'Pinned Terraform provider. `versions.tf` still pins the AWS provider to 4.x. Upgrading it touches every module, so I kept it out of a test fix.',
+      '`scripts/seed.sh` seeds a hard-coded region. Nothing in CI runs it. Is it still used?',
+    ]);
+    // a heading that lists what changed is not one of them
+    const changed = said(
+      [
+        'Things I changed:',
+        '',
+        '- Bumped the Node image to 20.',
+        '- Moved the cache step before install.',
+      ].join('\n'),
+    );
+    expect((await found([changed])).filter((d) => d.type === 'skip')).toEqual([]);
+  });
+});
+
+describe("decisions: the user's answer settles the agent's question", () => {
+  it('an answer to "want me to ...?" about a change is a decision at the answer', async () => {
+    const asked = said(
+      'The migration is written and the tests pass. It is not committed yet. Want me to commit it and open a PR against `develop`? CI only runs on PRs.',
+    );
+    const answer = user('commit it, but push straight to develop');
+    const decisions = await found([asked, answer]);
+    expect(decisions.map((d) => [d.line, d.type])).toEqual([[answer.line, 'clarification']]);
+    expect(decisions[0]?.description).toBe(
+      'Want me to commit it and open a PR against develop? -> commit it, but push straight to develop',
+    );
+  });
+
+  it('not settled: a question about a look or going on, an answer that asks back, a yes to a choice already stated', async () => {
+    expect(await lines([said('The parser is done. Should I run the benchmarks now?'), user('yes')])).toEqual(
+      [],
+    );
+    expect(await lines([said('Shall I continue with the next module?'), user('sure')])).toEqual([]);
+    expect(
+      await lines([
+        said('Want me to squash these commits before pushing?'),
+        user('why would we squash them?'),
+      ]),
+    ).toEqual([]);
+    const proposal = said(
+      'I recommend moving the retry logic into the HTTP client, since every caller repeats it. Should I go ahead with that?',
+    );
+    expect(await lines([proposal, user('yes please')])).toEqual([proposal.line]);
+  });
+});

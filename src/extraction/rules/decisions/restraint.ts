@@ -1,0 +1,34 @@
+import { native } from '../native-regexp.js';
+
+/**
+ * Restraint: a change the agent chooses not to make, or the scope it keeps a change to. "I won't touch the lock
+ * file", "I'm not going to bump the override in this PR", "Don't commit the generated files; ask the user first" (a
+ * step of the agent's own plan), "this only fast-forwards the release branch, doesn't touch your working tree". A change left undone is said with a verb of changing; not doing a
+ * look or a run ("I won't rerun the suite", "I didn't check the logs") is a report, and a thing that does not change
+ * something ("This doesn't change the output") describes it.
+ */
+const changing = String.raw`(?:touch|change|modify|edit|alter|rewrite|refactor|delete|remove|drop|bump|upgrade|downgrade|commit|push|merge|deploy|rename|reformat|bundle|fold|rebase|revert|overwrite|replace|migrate|install|add|introduce|fix|include)`;
+const changingIng = String.raw`(?:touching|changing|modifying|editing|altering|rewriting|refactoring|deleting|removing|dropping|bumping|upgrading|downgrading|committing|pushing|merging|deploying|renaming|reformatting|bundling|folding|rebasing|reverting|overwriting|replacing|migrating|installing|adding|introducing|fixing|including)`;
+
+/** The agent, now or in its plan, says it will not make the change. */
+const wontChange = native(
+  new RegExp(
+    String.raw`\b(?:I|we)(?: will not|'ll not| won't|'m not going to| am not going to|'re not going to| are not going to|(?:'d| would) rather not| (?:deliberately|intentionally|purposely) (?:did not|didn't|won't|will not))\s+(?:also |yet |deliberately |intentionally )?${changing}\b|\b(?:I'm|I am|we're|we are) (?:deliberately |intentionally )?not ${changingIng}\b|^(?:not|deliberately not|intentionally not) ${changingIng}\b|^(?:do not|don't|never) ${changing}\b`,
+    'i',
+  ),
+);
+
+/** "this only fast-forwards X, doesn't touch Y": a change's scope, with what it leaves alone. */
+const onlyNotThat =
+  /\bonly\b.{3,100}?(?:,|;|\s[—–-]\s|\band\b)\s*(?:it |this )?(?:doesn't|does not|won't|will not|never) (?:touch|change|modify|affect)\b/i;
+
+/** Whether the sentence says what the agent will not change, or the scope it keeps a change to. */
+export const restraint = (sentence: string) => wontChange.test(sentence) || onlyNotThat.test(sentence);
+
+/**
+ * A heading over the changes the agent found and left alone: "Two things I found but did not change:", "Not
+ * changed:", "Left as is:", "Out of scope:". Each item under it is a choice not to change something.
+ */
+export const restraintHeader = native(
+  /^(?:[\w -]{0,40}\b(?:I|we) (?:\w+ )?(?:but )?(?:did not|didn't|chose not to|decided not to|deliberately did not|deliberately didn't|won't|will not|am not going to|'m not going to) (?:change|touch|fix|modify|address|include|do)\b[^:]{0,40}|(?:not (?:changed|touched|fixed|addressed|included)|left (?:alone|as[- ]is|unchanged|untouched)|(?:deliberately|intentionally) (?:not (?:changed|done|touched)|left (?:alone|out|as[- ]is))|out of scope)(?: \([^)]{1,40}\))?)\s*:$/i,
+);

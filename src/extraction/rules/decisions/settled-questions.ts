@@ -1,0 +1,88 @@
+import type { TranscriptEntry } from '../../../agents/transcript-types.js';
+import type { DecisionDraft } from '../../extractor.js';
+import { spoken } from '../../session/requests.js';
+import { draft } from './decision-signals.js';
+import { doingAnyForm } from './doing-verbs.js';
+import { opensWithLook } from './looks-and-steps.js';
+
+/**
+ * The agent ends its message asking whether to make a change ("Want me to commit and push it?", "Should I bump the
+ * override too, or leave it for a separate PR?") and the user's next message settles it ("yes", "commit and push",
+ * "leave it"): the answer is a decision, evidenced at the user's message, described as question and answer (a bare
+ * "yes" to a message that states its choice and asks to go ahead approves that choice: one decision, the agent's). A
+ * question about a look or a step of going on ("Should I run the tests?", "Shall I continue?"), or one that only asks
+ * what the user thinks, settles nothing; a long answer or one that asks back is the user's own turn, read elsewhere.
+ */
+const offer =
+  /^(?:(?:so|ok(?:ay)?|also),? )?(?:(?:do )?you want me to|want me to|should I|shall I|would you like me to|(?:do you want|would you like) (?:me|us) to|should we|shall we|is it (?:ok|okay|fine) (?:if I|to))\s+(.{3,200})\?$/i;
+/** Going on, or a look: asked, it settles no course. */
+const noCourse =
+  /^(?:(?:also|just|now|then|first|go ahead and)\s+)*(?:continue|proceed|go on|keep going|move on|start|begin|stop|wait|explain|elaborate|walk you|show you|tell you|summari[sz]e|look|run|re-?run|test|check|verify|investigate|dig)\b/i;
+/** A change of the repository's history or of what is shipped: these steps are the user's call, asked or not. */
+const shipping = /\b(?:commit|push|merge|deploy|release|publish|tag)\b/i;
+
+/** The user agrees, refuses, or names the way: "yes", "go ahead", "no, leave it", "commit and push". */
+const agrees =
+  /^(?:yes|yeah|yep|yup|sure|ok(?:ay)?|go ahead|do it|please do|sounds good|lgtm|no|nope|not yet|don'?t)\b/i;
+const contentWords = (text: string) =>
+  new Set(
+    (text.toLowerCase().match(/[a-z][a-z0-9_-]{3,}/g) ?? []).filter(
+      (w) =>
+        !/^(?:that|this|with|then|also|them|just|yeah|sure|okay|ahead|please|sounds|good|fine|thanks)$/.test(
+          w,
+        ),
+    ),
+  );
+
+/** The sentences of a text, the last ones first. */
+const lastSentences = (text: string) =>
+  text
+    .replace(/```[\s\S]*?```/g, '\n')
+    .replace(/[*_`]/g, '')
+    .replace(/[\u2018\u2019]/g, "'")
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0)
+    .reverse();
+
+export interface SettledQuestion {
+  decision: DecisionDraft;
+  /** The line of the agent's message that asked. */
+  asked: number;
+  /** The answer only agrees or refuses ("yes go ahead"): it names no way of its own. */
+  bare: boolean;
+}
+
+export function settledQuestions(
+  entries: readonly TranscriptEntry[],
+  taskId: string | null,
+): SettledQuestion[] {
+  const out: SettledQuestion[] = [];
+  let lastSaid: TranscriptEntry | null = null;
+  for (const e of entries) {
+    if (e.sidechain) continue;
+    if (e.role === 'assistant' && e.kind === 'text' && e.text.trim()) lastSaid = e;
+    if (e.role !== 'user' || e.kind !== 'text') continue;
+    const asked = lastSaid;
+    lastSaid = null;
+    const answer = (spoken(e.text) ?? '').trim();
+    if (!asked || !answer || answer.length > 200 || /\?\s*$/.test(answer)) continue;
+    // the question is among the message's last three sentences ("Want me to push it? CI only runs on main.")
+    const question = lastSentences(asked.text)
+      .slice(0, 3)
+      .map((s) => offer.exec(s))
+      .find((m) => m !== null);
+    const what = question?.[1] ?? '';
+    if (!question || noCourse.test(what) || opensWithLook(what)) continue;
+    if (!doingAnyForm.test(what) && !shipping.test(what)) continue;
+    const asks = contentWords(what);
+    const names = [...contentWords(answer)].some((w) => asks.has(w));
+    if (!agrees.test(answer) && !names) continue;
+    out.push({
+      decision: draft(e, 'clarification', `${question[0]} -> ${answer}`, "the user's answer", taskId),
+      asked: asked.line,
+      bare: !names,
+    });
+  }
+  return out;
+}
