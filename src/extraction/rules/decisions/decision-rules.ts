@@ -3,7 +3,7 @@ import type { DecisionDraft } from '../../extractor.js';
 import { isDecision, isDecisionAfter } from './decision-phrasing.js';
 import { decisionType, typeAfterCause } from './decision-types.js';
 import { isStep } from './looks-and-steps.js';
-import { namedChoice, sentences } from './prose-sentences.js';
+import { namedChoice, sentences, type Sentence } from './prose-sentences.js';
 import { rationaleOf, tidy } from './reason-shapes.js';
 import { draft, signalDecisions } from './decision-signals.js';
 import { diagnosis, isRemedy, remedyInSentence } from './decision-remedies.js';
@@ -32,21 +32,29 @@ function stated(
 ): DecisionDraft[] {
   const list = sentences(entry.text);
   const out: DecisionDraft[] = [];
-  let underHeader = false;
-  let underRestraint = false;
+  let under: Sentence['holds'] | null = null;
   /** The last cause named in this message, waiting for the change it calls for. */
   let cause: string | null = null;
   let namedSeen = false;
   const remedies: DecisionDraft[] = [];
   list.forEach((s, i) => {
     if (s.header) {
-      underHeader = true;
-      underRestraint = s.restraint === true;
+      under = s.holds ?? null;
+      if (under === 'recommendation') {
+        // the items under "Recommended fix:" are one recommendation, said whole
+        const items: string[] = [];
+        for (const next of list.slice(i + 1)) {
+          if (!next.item) break;
+          if (next.lead) items.push(next.line ?? next.text);
+        }
+        if (items.length) out.push(draft(entry, 'approach', `${s.text} ${items.join('; ')}`, '', taskId));
+      }
       return;
     }
-    if (!s.item) underHeader = underRestraint = false;
+    if (!s.item) under = null;
     const previous = list[i - 1]?.text;
-    if (underRestraint) {
+    if (under === 'recommendation') return;
+    if (under === 'restraint') {
       // each item under "Not changed:" is one choice not to change something, its reason in the item's words
       const whole = s.line ?? s.text;
       if (s.lead) out.push(draft(entry, 'skip', whole, rationaleOf(whole, undefined), taskId));
@@ -63,7 +71,7 @@ function stated(
     } else if (weighedThenDropped(s.text, list[i + 1]?.text)) {
       cause = null;
     } else if (
-      (underHeader && s.item && !isStep(s.text)) ||
+      (under === 'choices' && s.item && !isStep(s.text)) ||
       isDecision(s.text) ||
       isStatedChange(s.text, previous)
     ) {

@@ -4,6 +4,10 @@ import { restraintHeader } from './restraint.js';
 const choiceHeader =
   /^(?:\*\*)?(?:key |main |design |the )?(?:decisions?|adaptations?|choices|approach(?: taken)?|changes in approach)(?:\*\*)?:?(?:\*\*)?$/i;
 
+/** "Recommended fix:", "Recommendation:": the list under it is the agent's recommendation, one choice. */
+const recommendationHeader =
+  /^(?:(?:my|our) )?(?:recommended (?:fix|approach|solution|plan|option|change|changes|path|course)|recommendations?)\s*:$/i;
+
 /**
  * A markdown heading that names the chosen solution: "## Revised Approach: Process-Level Correlation", "### Solution:
  * Parse Claude's history.jsonl". A numbered alternative ("Approach 2: ...") is one option among several, not the
@@ -19,8 +23,11 @@ export interface Sentence {
   text: string;
   item: boolean;
   header: boolean;
-  /** A heading over changes left alone ("Not changed:"): its items are choices not to change something. */
-  restraint?: boolean;
+  /**
+   * What a heading holds: choices ("Key decisions:", each item one), changes left alone ("Not changed:", each item a
+   * choice not to change something) or a recommendation ("Recommended fix:", its items one choice).
+   */
+  holds?: 'choices' | 'restraint' | 'recommendation';
   /** The first sentence of its line, and the whole line: an item under a heading is one choice. */
   lead?: boolean;
   line?: string;
@@ -47,8 +54,15 @@ export function sentences(text: string): Sentence[] {
       out.push({ text: title, item: false, header: false, named: true });
       continue;
     }
-    if (choiceHeader.test(line) || restraintHeader.test(line)) {
-      out.push({ text: line, item: false, header: true, restraint: restraintHeader.test(line) });
+    const holds = choiceHeader.test(line)
+      ? 'choices'
+      : restraintHeader.test(line)
+        ? 'restraint'
+        : recommendationHeader.test(line)
+          ? 'recommendation'
+          : null;
+    if (holds) {
+      out.push({ text: line, item: false, header: true, holds });
       continue;
     }
     // a sentence ends at . ! ? before a capital (not at "e.g." or "i.e."), also when the space after it is missing

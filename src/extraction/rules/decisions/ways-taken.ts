@@ -1,4 +1,4 @@
-import { actor } from './choice-signs.js';
+import { actor, alternative } from './choice-signs.js';
 import { opensWithLook } from './looks-and-steps.js';
 import { native } from '../native-regexp.js';
 
@@ -61,3 +61,31 @@ export const statesWayTaken = (sentence: string) =>
   doneNotLooked(judgedBetter, sentence) ||
   (changedToWay.test(sentence) && !toLook.test(sentence)) ||
   (fixBy.test(sentence) && actor.test(sentence));
+
+/**
+ * A way taken over another, said in the first person or as a bare report: "We serialize the payload with msgpack
+ * instead of JSON", "I went ahead and used a mutex here rather than an atomic", "Kept the retry count at 3 instead of
+ * raising it", "I'd rather regenerate the client than hand-edit it", "The fix was to debounce the handler rather than
+ * throttle it". Not what the agent sees, gets or can do ("I got a 404 instead of the page", "we can use X instead"),
+ * nor the other way of a look ("I checked the logs instead").
+ */
+const firstPerson =
+  /(?:^|[,;:]\s+|\s[—–-]\s+)(?:so |and |then |here |now )?(?:I|we)(?:'ve| have)? (?:also |now |just |only |then |deliberately |intentionally |instead )?(?:went ahead and )?([a-z]+)\b/i;
+const notChoosing =
+  /^(?:can|could|might|may|must|would|should|will|shall|need|needed|think|thought|guess|am|was|were|are|is|do|did|does|don't|didn't|got|get|saw|see|seen|received|noticed|found|hit|expected|expect|meant|mean|want|wanted|have|had|know|knew|feel|felt|believe|ended|keep|done|been|gone|tried|let|told|asked)$/i;
+const pastChoice =
+  /^(?:switched|kept|moved|dropped|skipped|avoided|deferred|left|pinned|capped|limited|chose|picked|preferred|opted|disabled|inlined|stuck|went with|used|made|put|wrote|stored|built|returned|passed|replaced|split|folded|merged)\b/i;
+const ratherThan = /\b(?:I|we)(?:'d| would) rather (?!not\b)[a-z]+\b.{3,100}?\bthan\b/i;
+const fixWas =
+  /^(?:the|my|our) (?:(?!current |existing |old |previous |original )[\w-]+ )?(?:fix|solution|workaround|approach) was to [a-z]+/i;
+export function wayOverOther(sentence: string): boolean {
+  if (ratherThan.test(sentence)) return true;
+  if (!alternative.test(sentence)) return false;
+  if (fixWas.test(sentence) || pastChoice.test(sentence)) return true;
+  const verb = firstPerson.exec(sentence)?.[1];
+  // a look in the past too: "checked", "traced", "identified"
+  const stems = verb
+    ? [verb, verb.replace(/ied$/, 'y'), verb.replace(/e?d$/, ''), verb.replace(/d$/, '')]
+    : [];
+  return verb !== undefined && !notChoosing.test(verb) && !stems.some(opensWithLook) && !/ing$/.test(verb);
+}

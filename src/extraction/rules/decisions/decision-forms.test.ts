@@ -129,3 +129,50 @@ describe("decisions: the user's answer settles the agent's question", () => {
     expect(await lines([proposal, user('yes please')])).toEqual([proposal.line]);
   });
 });
+
+describe('decisions: a recommendation under its heading, a way taken over another in any person', () => {
+  it('the list under "Recommended fix:" is one recommendation; under "Findings:" it is not', async () => {
+    const recommended = said(
+      [
+        'The cron job double-fires because both replicas run the scheduler.',
+        '',
+        'Recommended fix:',
+        '',
+        '- Take a Postgres advisory lock before each run.',
+        '- Skip the run when the lock is held.',
+        '',
+        'Nothing is changed yet.',
+      ].join('\n'),
+    );
+    const findings = said(
+      ['Findings:', '', '- Both replicas run the scheduler.', '- The lock table is empty.'].join('\n'),
+    );
+    const decisions = await found([recommended, findings]);
+    expect(decisions.map((d) => [d.line, d.description])).toEqual([
+      [
+        recommended.line,
+        'Recommended fix: Take a Postgres advisory lock before each run.; Skip the run when the lock is held.',
+      ],
+    ]);
+  });
+
+  it('"instead" and "rather than" with the agent as subject, a bare report or "I\'d rather ... than"', async () => {
+    const taken = [
+      'We serialize the payload with msgpack instead of JSON.',
+      'I went ahead and used a mutex here rather than an atomic.',
+      'Kept the retry count at 3 instead of raising it.',
+      "I'd rather regenerate the client than hand-edit it.",
+      'The fix was to debounce the resize handler rather than throttle it.',
+    ].map(said);
+    expect(await lines(taken)).toEqual(taken.map((e) => e.line));
+    expect(
+      await lines([
+        said('I got a 404 instead of the login page.'),
+        said('We can use a queue instead of polling if the load grows.'),
+        said('I checked the deploy logs instead.'),
+        said('I traced the leak through heap snapshots rather than adding more logging.'),
+        said('You can pass the token as a header instead of a query parameter.'),
+      ]),
+    ).toEqual([]);
+  });
+});
