@@ -176,3 +176,41 @@ describe('decisions: a recommendation under its heading, a way taken over anothe
     ).toEqual([]);
   });
 });
+
+describe('decisions: more restraint and scope, one of named options', () => {
+  it('kept where it is, kept around, scoped, held off, asked first, left undone for a reason', async () => {
+    const taken = [
+      "I'll leave the generated protobuf files as they are.",
+      'Keeping the old column around until the backfill finishes.',
+      "I'll scope the change to the Linux build only.",
+      "I'd hold off on upgrading Next.js until the middleware API settles.",
+      "I'll ask before deleting anything in the bucket.",
+      "I haven't touched the migration files, since they already ran in production.",
+    ].map(said);
+    expect(await lines(taken)).toEqual(taken.map((e) => e.line));
+    expect(
+      await lines([
+        said('Keep the demo around ten minutes.'),
+        said('The alias is unused because I haven’t added the code that uses it yet.'),
+        said("I haven't touched the frontend yet."),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('one of named or counted options judged or taken', async () => {
+    const taken = [
+      'Between Redis and an in-process LRU, the LRU is enough here: there is one instance.',
+      "Of the two options, the second is safer because it doesn't need a schema change.",
+      'Option B it is: a separate worker process, so the web tier stays responsive.',
+      "Both would work, but patching the serializer is the smaller change, so I'll do that.",
+      'The safer bet is to pin `pydantic<2` until the models are migrated.',
+    ].map(said);
+    expect(await lines(taken)).toEqual(taken.map((e) => e.line));
+    expect(
+      await lines([
+        said('Between the two runs, the p99 latency dropped by a third.'),
+        said('Of the three options, none handles the offline case.'),
+      ]),
+    ).toEqual([]);
+  });
+});

@@ -23,7 +23,7 @@ import {
 } from './looks-and-steps.js';
 import { announcesFragment, deliberating, isNotAChoice, judged, unnamedChoice } from './not-choices.js';
 import { choiceAfterSo, limitation, rationale } from './reason-shapes.js';
-import { recommends, statesWayTaken, wayOverOther } from './ways-taken.js';
+import { chosenAmongOptions, recommends, statesWayTaken, wayOverOther } from './ways-taken.js';
 import { restraint } from './restraint.js';
 
 /**
@@ -164,7 +164,7 @@ export function isDecision(text: string): boolean {
   // "I need to change `--extra dev` to `--group dev`": an obligation that names the way set aside
   if (needTo.test(sentence) && namedSwap.test(sentence)) return true;
   if (choiceAfterReason(sentence)) return true;
-  if (wayOverOther(sentence)) return true;
+  if (wayOverOther(sentence) || chosenAmongOptions(sentence)) return true;
   if (choosingVerb.test(actorVerb.exec(sentence)?.[1] ?? '')) return true;
   if (!actor.test(sentence)) return false;
   // "..., I'm running the gate to see the error instead of guessing": the other way of a look is a look too

@@ -1,4 +1,5 @@
 import { native } from '../native-regexp.js';
+import { rationale } from './reason-shapes.js';
 
 /**
  * Restraint: a change the agent chooses not to make, or the scope it keeps a change to. "I won't touch the lock
@@ -10,10 +11,13 @@ import { native } from '../native-regexp.js';
 const changing = String.raw`(?:touch|change|modify|edit|alter|rewrite|refactor|delete|remove|drop|bump|upgrade|downgrade|commit|push|merge|deploy|rename|reformat|bundle|fold|rebase|revert|overwrite|replace|migrate|install|add|introduce|fix|include)`;
 const changingIng = String.raw`(?:touching|changing|modifying|editing|altering|rewriting|refactoring|deleting|removing|dropping|bumping|upgrading|downgrading|committing|pushing|merging|deploying|renaming|reformatting|bundling|folding|rebasing|reverting|overwriting|replacing|migrating|installing|adding|introducing|fixing|including)`;
 
+/** Steps that wait their turn ("I'll hold off on committing until the tests pass"): the process, not a choice. */
+const later = String.raw`(?!(?:committing|pushing|merging|deploying)\b)`;
+
 /** The agent, now or in its plan, says it will not make the change. */
 const wontChange = native(
   new RegExp(
-    String.raw`\b(?:I|we)(?: will not|'ll not| won't|'m not going to| am not going to|'re not going to| are not going to|(?:'d| would) rather not| (?:deliberately|intentionally|purposely) (?:did not|didn't|won't|will not))\s+(?:also |yet |deliberately |intentionally )?${changing}\b|\b(?:I'm|I am|we're|we are) (?:deliberately |intentionally )?not ${changingIng}\b|^(?:not|deliberately not|intentionally not) ${changingIng}\b|^(?:do not|don't|never) ${changing}\b`,
+    String.raw`\b(?:I|we)(?: will not|'ll not| won't|'m not going to| am not going to|'re not going to| are not going to|(?:'d| would) rather not| (?:deliberately|intentionally|purposely) (?:did not|didn't|won't|will not))\s+(?:also |yet |deliberately |intentionally )?${changing}\b|\b(?:I'm|I am|we're|we are) (?:deliberately |intentionally )?not ${changingIng}\b|^(?:not|deliberately not|intentionally not) ${changingIng}\b|^(?:do not|don't|never) ${changing}\b|\b(?:I|we)(?:'d| would|'ll| will|'m| am|'re| are)? hold(?:ing)? off on ${later}${changingIng}\b|\b(?:I|we)(?:'ll| will) (?:ask|check with you|confirm with you) before ${later}${changingIng}\b|\b(?:I|we) (?:should not|shouldn't|must not|mustn't) (?:\w+ly )?${changing}\b`,
     'i',
   ),
 );
@@ -23,7 +27,23 @@ const onlyNotThat =
   /\bonly\b.{3,100}?(?:,|;|\s[—–-]\s|\band\b)\s*(?:it |this )?(?:doesn't|does not|won't|will not|never) (?:touch|change|modify|affect)\b/i;
 
 /** Whether the sentence says what the agent will not change, or the scope it keeps a change to. */
-export const restraint = (sentence: string) => wontChange.test(sentence) || onlyNotThat.test(sentence);
+/** "I haven't touched the migrations, since they already ran": a change left undone, reported with its reason. */
+const leftUndone = native(
+  new RegExp(
+    String.raw`\b(?:I|we) (?:haven't|have not|didn't|did not) (?:\w+ly )?${changing}(?:ed|d)?\b`,
+    'i',
+  ),
+);
+
+/** The reason comes after what was left undone (not "X is unused because I haven't added Y yet"). */
+function undoneForAReason(sentence: string): boolean {
+  const undone = leftUndone.exec(sentence);
+  if (!undone || /\byet\b/i.test(sentence)) return false;
+  return rationale.test(sentence.slice(undone.index + undone[0].length));
+}
+
+export const restraint = (sentence: string) =>
+  wontChange.test(sentence) || onlyNotThat.test(sentence) || undoneForAReason(sentence);
 
 /**
  * A heading over the changes the agent found and left alone: "Two things I found but did not change:", "Not

@@ -89,3 +89,21 @@ export function wayOverOther(sentence: string): boolean {
     : [];
   return verb !== undefined && !notChoosing.test(verb) && !stems.some(opensWithLook) && !/ing$/.test(verb);
 }
+
+/**
+ * One of named options chosen: "Between Redis and an in-process LRU, the LRU is enough here", "Of the two options,
+ * the second is safer because ...", "Option B it is: ...", "Both would work, but patching the serializer is the
+ * smaller change, so I'll do that". The options are named or counted, and the clause after them judges one (better,
+ * safer, enough, wins) or takes it; "Between the two runs, p99 dropped" judges nothing.
+ */
+const amongOptions =
+  /^(?:between [^,]{3,80}? and [^,]{3,80}|of (?:the|these|those) (?:two|three|four|\d) (?:options|approaches|ways|fixes|choices|candidates|designs))\s*,\s*(.+)$/i;
+const judgesOne =
+  /\b(?:is|are|seems|looks|feels) (?:\w+ )?(?:enough|better|safer|simpler|cleaner|smaller|preferable|sufficient|the (?:better|right|safer|simpler) (?:one|fit|choice|option))\b|\bwins\b|\b(?:I'll|I will|we'll|let's|I'd) (?:go with|take|pick|use|choose)\b/i;
+const itIs = /^(?:option|approach|plan|variant) [\w\d]{1,3} it is\b/i;
+const smallerSoThat =
+  /\b(?:is|are|seems|looks) (?:\w+ )?(?:the )?(?:smaller|simpler|safer|cleaner|less invasive|more contained|lower[- ]risk|better)\b[^.]{0,60}?,? so (?:I'll|I will|we'll|let's) (?:do|go with|take|use|pick) (?:that|this|it|them|that one|this one)\b/i;
+export function chosenAmongOptions(sentence: string): boolean {
+  const rest = amongOptions.exec(sentence)?.[1];
+  return (rest !== undefined && judgesOne.test(rest)) || itIs.test(sentence) || smallerSoThat.test(sentence);
+}
