@@ -214,3 +214,54 @@ describe('decisions: more restraint and scope, one of named options', () => {
     ).toEqual([]);
   });
 });
+
+describe("decisions: the user's answers to the points of the agent's numbered list", () => {
+  const proposal = () =>
+    said(
+      [
+        'Three gaps in the export job:',
+        '',
+        '1. **Encoding** -- the CSV writer uses `locale.default_encoding()`; it should write UTF-8 with a BOM for Excel.',
+        '2. **Time zones** -- timestamps are local; they could be UTC or carry an offset.',
+        '3. **Large exports** -- the whole result is held in memory; it could stream in pages.',
+        '',
+        'Should I go ahead with these?',
+      ].join('\n'),
+    );
+
+  it('each numbered answer settles its point, at the user message', async () => {
+    const asked = proposal();
+    const answer = user('1. yes\n2. UTC, no offsets\n3. later, not in this PR');
+    const decisions = await found([asked, answer]);
+    expect(decisions.map((d) => [d.line, d.description])).toEqual([
+      [
+        answer.line,
+        'Encoding -- the CSV writer uses locale.default_encoding(); it should write UTF-8 with a BOM for Excel. -> yes',
+      ],
+      [
+        answer.line,
+        'Time zones -- timestamps are local; they could be UTC or carry an offset. -> UTC, no offsets',
+      ],
+      [
+        answer.line,
+        'Large exports -- the whole result is held in memory; it could stream in pages. -> later, not in this PR',
+      ],
+    ]);
+  });
+
+  it('not answers: the user numbering tasks of their own, questions back, a list that asked nothing', async () => {
+    const ownTasks = user(
+      '1. rename the job to export-csv\n2. add a --dry-run flag\n3. write the changelog entry',
+    );
+    expect(
+      (await found([said('Export job is done and the tests pass.\n\n1. CSV\n2. JSON'), ownTasks])).filter(
+        (d) => d.type === 'clarification',
+      ),
+    ).toEqual([]);
+    expect(
+      (await found([proposal(), user('1. why a BOM?\n2. what do the other jobs use?')])).filter(
+        (d) => d.type === 'clarification',
+      ),
+    ).toEqual([]);
+  });
+});

@@ -12,7 +12,7 @@ import { isRejected, rejectedRanges } from './rejected-plans.js';
 import { courseCorrections } from './course-corrections.js';
 import { isStatedChange, replacedAlternative } from './stated-changes.js';
 import { eitherOrAnswers } from './either-or-answers.js';
-import { settledQuestions } from './settled-questions.js';
+import { numberedAnswers, settledQuestions } from './settled-questions.js';
 import { explainingTurns, inExplainingTurn } from './explained-designs.js';
 import { dropRestatedSummaries, dropRestatements, turnStarts } from './restatements.js';
 import { isKoreanDecision, koreanReason, koreanType } from './korean-phrasing.js';
@@ -151,6 +151,8 @@ export function findDecisions(entries: readonly TranscriptEntry[], taskId: strin
     const approves = bare && out.some((d) => line(d) === asked);
     if (!approves && !out.some((d) => line(d) >= line(a) && line(d) <= end)) out.push(a);
   }
+  // the user's answers to the points of the agent's numbered list, one decision each
+  out.push(...numberedAnswers(entries, taskId));
   // a correction the agent accepted, unless the user's directive or the agent's reply already holds a decision, or
   // a heading later in the turn names the solution it led to
   for (const c of courseCorrections(entries, taskId)) {

@@ -86,3 +86,61 @@ export function settledQuestions(
   }
   return out;
 }
+
+/** A numbered line: "2. use period", "3) yes". */
+const numbered = /^\s*(?:\*\*)?(\d{1,2})[.)](?:\*\*)?\s+(.+)$/;
+const plainItem = (text: string) =>
+  text
+    .replace(/\*\*|`/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 200);
+
+/**
+ * The user answers the points of the agent's numbered list one by one ("1. good. 2. use period. 3. yes" under
+ * "1. Python deps -- ...", "2. Settings -- ... a namespacing convention (period or colon)", "3. Both must be
+ * recursive", "Want me to implement these fixes?"): each answer settles its point, a decision at the user's message
+ * described as point and answer. The agent's message asks something among its last sentences, and each answer is
+ * short and not a question; a numbered list of the user's own tasks answers nothing.
+ */
+export function numberedAnswers(entries: readonly TranscriptEntry[], taskId: string | null): DecisionDraft[] {
+  const out: DecisionDraft[] = [];
+  let lastSaid: TranscriptEntry | null = null;
+  for (const e of entries) {
+    if (e.sidechain) continue;
+    if (e.role === 'assistant' && e.kind === 'text' && e.text.trim()) lastSaid = e;
+    if (e.role !== 'user' || e.kind !== 'text') continue;
+    const asked = lastSaid;
+    lastSaid = null;
+    if (
+      !asked ||
+      !lastSentences(asked.text)
+        .slice(0, 3)
+        .some((s) => s.endsWith('?'))
+    )
+      continue;
+    const points = new Map<string, string>();
+    for (const l of asked.text.replace(/```[\s\S]*?```/g, '\n').split('\n')) {
+      const m = numbered.exec(l);
+      if (m?.[1] && m[2]) points.set(m[1], plainItem(m[2]));
+    }
+    const answers = (spoken(e.text) ?? '')
+      .split('\n')
+      .map((l) => numbered.exec(l))
+      .filter((m): m is RegExpExecArray => m !== null);
+    const fits = (m: RegExpExecArray) =>
+      points.has(m[1] ?? '') && (m[2] ?? '').trim().length <= 120 && !/\?\s*$/.test(m[2] ?? '');
+    if (answers.length < 2 || !answers.every(fits)) continue;
+    for (const m of answers)
+      out.push(
+        draft(
+          e,
+          'clarification',
+          `${points.get(m[1] ?? '')} -> ${(m[2] ?? '').trim()}`,
+          "the user's answer",
+          taskId,
+        ),
+      );
+  }
+  return out;
+}
