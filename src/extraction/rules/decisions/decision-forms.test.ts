@@ -265,3 +265,26 @@ describe("decisions: the user's answers to the points of the agent's numbered li
     ).toEqual([]);
   });
 });
+
+describe('decisions: what is done now because of the clause before, a change kept to a scope', () => {
+  it('"..., so I\'m <doing>", "so ... regardless of ...", "everything except ..."', async () => {
+    const taken = [
+      "The registry is read-only from this network, so I'm vendoring the two packages into `third_party/`.",
+      "The sandbox blocks writes to .git, so I'm requesting approval to run the commit outside it.",
+      'Applying the patch to both Dockerfiles so the image builds regardless of which base is cached.',
+      "I'll set the locale explicitly so the sort order is the same regardless of the runner.",
+      'Committing everything except the 2 GB model checkpoints, which stay ignored.',
+      "I'll stage all the changes except the local `.env` edits.",
+    ].map(said);
+    expect(await lines(taken)).toEqual(taken.map((e) => e.line));
+    expect(
+      await lines([
+        said("The upload timed out, so I'm retrying it once."),
+        said("All 40 tests pass, so I'm committing."),
+        said("The job is still queued, so I'm checking the runner logs."),
+        said('Everything except the flaky test passes now.'),
+        said("I'll run the migration in dry-run mode first."),
+      ]),
+    ).toEqual([]);
+  });
+});

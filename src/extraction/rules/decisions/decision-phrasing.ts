@@ -22,9 +22,9 @@ import {
   processStep,
 } from './looks-and-steps.js';
 import { announcesFragment, deliberating, isNotAChoice, judged, unnamedChoice } from './not-choices.js';
-import { choiceAfterSo, limitation, rationale } from './reason-shapes.js';
+import { choiceAfterSo, limitation, rationale, soDoingNow } from './reason-shapes.js';
 import { chosenAmongOptions, recommends, statesWayTaken, wayOverOther } from './ways-taken.js';
-import { restraint } from './restraint.js';
+import { restraint, scoped } from './restraint.js';
 
 /**
  * How agents state a choice. A decision needs the agent as the one choosing (I'll, let me, we'll, the fix is...),
@@ -149,6 +149,8 @@ export function isDecision(text: string): boolean {
   if (explicit.test(sentence) || clarifying.test(sentence)) return true;
   if (statesWayTaken(sentence)) return true;
   if (restraint(sentence)) return true;
+  if ((scoped(sentence) || soDoingNow(sentence)) && !looking.test(sentence) && !actorLooks(sentence))
+    return true;
   if (looking.test(sentence) || processStep.test(sentence)) return false;
   if (colon && unnamedChoice.test(sentence) && !/\bgo(?:ing)? with\b/i.test(sentence)) return false;
   if (statedChoice.test(sentence)) return !judged.test(sentence);

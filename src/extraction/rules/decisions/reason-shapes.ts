@@ -1,4 +1,5 @@
 import { native } from '../native-regexp.js';
+import { opensWithLook } from './looks-and-steps.js';
 
 /**
  * The shapes of a reason: given in the same sentence (because, since, so that, "— it keeps ..."), stated before the
@@ -8,7 +9,7 @@ import { native } from '../native-regexp.js';
 
 /** A reason given in the same sentence. */
 export const rationale = native(
-  /(?:\b(?:because|since|so that|so we|so it|so they|so I can|given that|as (?:it|this|that|the|they|there|we|I)\b(?! (?:is|was|are|stands)\s*[.,;)]?\s*$)|due to|for (?=(?:backwards?|backward|forward) compat|clarity\b|readability\b|simplicity\b|consistency\b|safety\b|testability\b|maintainability\b|robustness\b|security reasons\b|performance reasons\b)|to avoid|to keep|to make sure|to ensure|to prevent|otherwise|so (?:the |our |current |existing |all |any |both )?[\w-]+(?: [\w-]+){0,3} (?:doesn't|does not|don't|do not|won't|can't|cannot|isn't|is not|aren't|are not|stays?|keeps?|remains?|never|no longer|comes? from|share)|which (?:avoids|keeps|means|matches|follows|(?:\w+ ){0,3}(?:doesn't|does not|can't|cannot|won't|will fail|isn't|is not)))\b|\s[—–]\s(?=it's|it is|they're|this is|that's|it (?:keeps|avoids|lets|means|makes|gives|saves)\b)|;\s(?=(?:it|this|that|they) (?:has|have) (?:grown|become|gotten)\b)|;\s(?!then\b|and\b|next\b|also\b)(?=(?:[\w`'-]+ ){1,5}(?:gets|get|would|wouldn't|doesn't|don't|can't|won't|needs|breaks|fails|avoids|scales)\b)|\(?(?=per (?:the|this|our|your|its|their) (?:[\w'-]+ ){0,3}(?:policy|convention|guidelines?|rules?|instructions?|requirements?)\b))\s*(.*)$/i,
+  /(?:\b(?:because|since|so that|so we|so it|so they|so I can|given that|so (?:that )?[^.;]{3,80}?\bregardless of|as (?:it|this|that|the|they|there|we|I)\b(?! (?:is|was|are|stands)\s*[.,;)]?\s*$)|due to|for (?=(?:backwards?|backward|forward) compat|clarity\b|readability\b|simplicity\b|consistency\b|safety\b|testability\b|maintainability\b|robustness\b|security reasons\b|performance reasons\b)|to avoid|to keep|to make sure|to ensure|to prevent|otherwise|so (?:the |our |current |existing |all |any |both )?[\w-]+(?: [\w-]+){0,3} (?:doesn't|does not|don't|do not|won't|can't|cannot|isn't|is not|aren't|are not|stays?|keeps?|remains?|never|no longer|comes? from|share)|which (?:avoids|keeps|means|matches|follows|(?:\w+ ){0,3}(?:doesn't|does not|can't|cannot|won't|will fail|isn't|is not)))\b|\s[—–]\s(?=it's|it is|they're|this is|that's|it (?:keeps|avoids|lets|means|makes|gives|saves)\b)|;\s(?=(?:it|this|that|they) (?:has|have) (?:grown|become|gotten)\b)|;\s(?!then\b|and\b|next\b|also\b)(?=(?:[\w`'-]+ ){1,5}(?:gets|get|would|wouldn't|doesn't|don't|can't|won't|needs|breaks|fails|avoids|scales)\b)|\(?(?=per (?:the|this|our|your|its|their) (?:[\w'-]+ ){0,3}(?:policy|convention|guidelines?|rules?|instructions?|requirements?)\b))\s*(.*)$/i,
 );
 /** "X is minimal, so I'll go with option 1": the reason stated before the choice, which is not itself a step. */
 const soThen = /\S.{10,}?,?\s+so (?=(?:I'll|I will|we'll|let's|I'm going to|I am going to)\s)(.+)$/i;
@@ -17,6 +18,19 @@ const soClause = /\sso (?:I'll|I will|we'll|let's|I'm going to|I am going to)\s/
 /** The choice after "..., so I'll", or undefined. */
 export const choiceAfterSo = (sentence: string) =>
   soClause.test(sentence) ? soThen.exec(sentence)?.[1] : undefined;
+
+/**
+ * "The sandbox blocks writes to .git, so I'm requesting approval to commit outside it": what the agent does now
+ * because of what the clause before says, unless it only looks, waits, thinks or
+ * goes on with the process ("so I'm committing").
+ */
+const soNow = /\S.{10,}?,?\s+so (?:I'm|I am|we're|we are) (?:now )?([a-z]+ing)\b/i;
+const notDoing =
+  /^(?:thinking|wondering|guessing|hoping|seeing|getting|having|being|going|trying|retrying|re-?running|planning|committing|pushing|merging|staging|moving|continuing|proceeding|starting|not)$/i;
+export const soDoingNow = (sentence: string) => {
+  const verb = /\sso (?:I'm|I am|we're|we are)\s/i.test(sentence) ? soNow.exec(sentence)?.[1] : undefined;
+  return verb !== undefined && !notDoing.test(verb) && !opensWithLook(verb);
+};
 
 /** What forces a change: a tool missing or blocked, something the agent cannot do. */
 export const forced =

@@ -52,3 +52,13 @@ export const restraint = (sentence: string) =>
 export const restraintHeader = native(
   /^(?:[\w -]{0,40}\b(?:I|we) (?:\w+ )?(?:but )?(?:did not|didn't|chose not to|decided not to|deliberately did not|deliberately didn't|won't|will not|am not going to|'m not going to) (?:change|touch|fix|modify|address|include|do)\b[^:]{0,40}|(?:not (?:changed|touched|fixed|addressed|included)|left (?:alone|as[- ]is|unchanged|untouched)|(?:deliberately|intentionally) (?:not (?:changed|done|touched)|left (?:alone|out|as[- ]is))|out of scope)(?: \([^)]{1,40}\))?)\s*:$/i,
 );
+
+/**
+ * A change kept to a scope by what it leaves out: "Committing everything except the model checkpoints", "I'll stage
+ * all the changes but the local `.env` edits". Not a result ("Everything except the flaky test passes"); a pass "in
+ * dry-run mode" or "in read-only form" is a look before the change, not a scope of it.
+ */
+const allBut =
+  /\b(?:commit|stag|push|add|copy|copie|mov|sync|deploy|upload|migrat|delet|remov|includ|keep|kept|format|lint|port|convert|updat)\w* (?:everything|all(?: (?:the|of the|my|our))?(?: (?:files|changes|edits|tests|rows|records))?)\s*(?:else\s*)?(?:except|but|apart from|other than|save for)\b/i;
+/** Whether the sentence keeps a change to a scope (the caller rules out a look). */
+export const scoped = (sentence: string) => allBut.test(sentence);
