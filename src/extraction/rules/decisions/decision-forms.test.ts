@@ -288,3 +288,43 @@ describe('decisions: what is done now because of the clause before, a change kep
     ).toEqual([]);
   });
 });
+
+describe('decisions: a plan set out in a list', () => {
+  it('is one choice, described with its items', async () => {
+    const plan = said(
+      [
+        'Plan:',
+        '1. Add a `last_seen_at` column with a backfill migration.',
+        '2. Expire sessions in a nightly job instead of on every request.',
+        '3. Run the suite and the migration check.',
+        '',
+        'Shall I start?',
+      ].join('\n'),
+    );
+    const decisions = await found([plan]);
+    expect(decisions.map((d) => [d.line, d.description])).toContainEqual([
+      plan.line,
+      'Plan: Add a `last_seen_at` column with a backfill migration.; Expire sessions in a nightly job instead of on every request.; Run the suite and the migration check.',
+    ]);
+  });
+
+  it('not a plan of looks only, nor the detail of a solution a heading named', async () => {
+    const looks = said(
+      ['## Plan', '', '1. Read the session middleware.', '2. Check how expiry is tested.'].join('\n'),
+    );
+    expect(await found([looks])).toEqual([]);
+    const named = said(
+      [
+        '## Solution: Expire Sessions in a Nightly Job',
+        '',
+        '## Implementation plan',
+        '',
+        '- Add the `last_seen_at` column.',
+        '- Schedule the job in the worker.',
+      ].join('\n'),
+    );
+    expect((await found([named])).map((d) => d.description)).toEqual([
+      'Solution: Expire Sessions in a Nightly Job',
+    ]);
+  });
+});

@@ -84,7 +84,8 @@ describe('decision rules on sentences of other projects', () => {
     // and one second choice in a case labelled with one: R 0.62 P 0.89 (177 / 198 / 287). On 2026-11-30 restraint
     // ("I won't touch X", "Don't rename X either — ...") found three second choices in cases labelled with one:
     // R 0.62 P 0.88 (177 / 201 / 287), and one more ("Out of scope: I didn't touch the gate ... because ..."):
-    // R 0.62 P 0.88 (177 / 202 / 287)
+    // R 0.62 P 0.88 (177 / 202 / 287); later forms of the same day (a plan set out in a list under its heading):
+    // R 0.63 P 0.88 (180 / 205 / 287)
     expect(recall).toBeGreaterThanOrEqual(0.6);
     expect(precision).toBeGreaterThanOrEqual(0.87);
   });

@@ -49,6 +49,23 @@ function stated(
         }
         if (items.length) out.push(draft(entry, 'approach', `${s.text} ${items.join('; ')}`, '', taskId));
       }
+      if (under === 'plan' && !namedSeen) {
+        // a plan set out in a list is one choice, unless its steps only look and run ("1. Read ... 2. Check ..."),
+        // or it details the solution a heading before it named
+        const rest = list.slice(i + 1);
+        const end = rest.findIndex((n) => n.header || n.named || n.heading);
+        const items = (end < 0 ? rest : rest.slice(0, end)).filter((n) => n.item && n.lead);
+        if (items.length >= 2 && items.some((n) => !isStep(n.text)))
+          out.push(
+            draft(
+              entry,
+              'approach',
+              `${s.text.replace(/:$/, '')}: ${items.map((n) => n.text).join('; ')}`,
+              '',
+              taskId,
+            ),
+          );
+      }
       return;
     }
     if (!s.item) under = null;

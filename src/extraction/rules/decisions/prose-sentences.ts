@@ -8,6 +8,10 @@ const choiceHeader =
 const recommendationHeader =
   /^(?:(?:my|our) )?(?:recommended (?:fix|approach|solution|plan|option|change|changes|path|course)|recommendations?)\s*:$/i;
 
+/** "Plan:", "## Implementation plan for the importer", "Revised plan (round 2):": a plan set out in the list below. */
+const planHeader =
+  /^(?:(?:the|my|our|revised|updated|final|new|proposed|implementation|fix|migration|refactor(?:ing)?|rollout)\s+)*plan(?:\s+(?:for|to)\s+[^:]{1,60}|\s*\([^)]{1,30}\))?\s*:?$/i;
+
 /**
  * A markdown heading that names the chosen solution: "## Revised Approach: Process-Level Correlation", "### Solution:
  * Parse Claude's history.jsonl". A numbered alternative ("Approach 2: ...") is one option among several, not the
@@ -25,12 +29,15 @@ export interface Sentence {
   header: boolean;
   /**
    * What a heading holds: choices ("Key decisions:", each item one), changes left alone ("Not changed:", each item a
-   * choice not to change something) or a recommendation ("Recommended fix:", its items one choice).
+   * choice not to change something), a recommendation ("Recommended fix:", its items one choice) or a plan ("Plan:",
+   * its items one choice when they do more than look).
    */
-  holds?: 'choices' | 'restraint' | 'recommendation';
+  holds?: 'choices' | 'restraint' | 'recommendation' | 'plan';
   /** The first sentence of its line, and the whole line: an item under a heading is one choice. */
   lead?: boolean;
   line?: string;
+  /** Said on a markdown heading's line ("### Phase 1"). */
+  heading?: boolean;
   /** A heading naming the chosen solution. */
   named?: boolean;
 }
@@ -60,7 +67,9 @@ export function sentences(text: string): Sentence[] {
         ? 'restraint'
         : recommendationHeader.test(line)
           ? 'recommendation'
-          : null;
+          : planHeader.test(line) && (/^\s*#{1,4}\s/.test(rawLine) || line.endsWith(':'))
+            ? 'plan'
+            : null;
     if (holds) {
       out.push({ text: line, item: false, header: true, holds });
       continue;
@@ -73,7 +82,7 @@ export function sentences(text: string): Sentence[] {
     )) {
       const t = s.trim();
       if ((t.length >= 12 || /^found it[.!]$/i.test(t)) && t.length <= 600)
-        out.push({ text: t, item, header: false, lead, line });
+        out.push({ text: t, item, header: false, lead, line, heading: /^\s*#{1,6}\s/.test(rawLine) });
       lead = false;
     }
   }
