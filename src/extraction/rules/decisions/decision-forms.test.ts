@@ -328,3 +328,25 @@ describe('decisions: a plan set out in a list', () => {
     ]);
   });
 });
+
+describe('decisions: a design stated as what a part will or should do, a purpose "so X is ..."', () => {
+  it('with its reason, and after a plain "will" with its purpose', async () => {
+    const taken = [
+      'The function will also take a per-user lock; without it, two bookings could both pass the cap check.',
+      "The cache will expire entries after an hour so stale prices don't linger.",
+      'Both handlers should build the key from the path alone and ignore the query string, so cached pages match whatever the tracking params.',
+      'The importer should handle empty files, since users upload them.',
+      "I'm removing the `--fast` flag there too, so the release build is identical to CI's.",
+    ].map(said);
+    expect(await lines(taken)).toEqual(taken.map((e) => e.line));
+    expect(
+      await lines([
+        said('The build will take a few minutes because it compiles everything.'),
+        said('The parser will skip the line because it starts with #.'),
+        said('The test will fail because the fixture is missing.'),
+        said('I fixed the typo, so the docs build is green now.'),
+        said('The only failure so far is the lint job, which times out on the runner.'),
+      ]),
+    ).toEqual([]);
+  });
+});

@@ -23,7 +23,7 @@ import {
 } from './looks-and-steps.js';
 import { announcesFragment, deliberating, isNotAChoice, judged, unnamedChoice } from './not-choices.js';
 import { choiceAfterSo, limitation, rationale, soDoingNow } from './reason-shapes.js';
-import { chosenAmongOptions, recommends, statesWayTaken, wayOverOther } from './ways-taken.js';
+import { chosenAmongOptions, designStated, recommends, statesWayTaken, wayOverOther } from './ways-taken.js';
 import { restraint, scoped } from './restraint.js';
 
 /**
@@ -167,6 +167,7 @@ export function isDecision(text: string): boolean {
   if (needTo.test(sentence) && namedSwap.test(sentence)) return true;
   if (choiceAfterReason(sentence)) return true;
   if (wayOverOther(sentence) || chosenAmongOptions(sentence)) return true;
+  if (designStated(sentence, rationale.test(sentence) && !lookPurpose.test(sentence))) return true;
   if (choosingVerb.test(actorVerb.exec(sentence)?.[1] ?? '')) return true;
   if (!actor.test(sentence)) return false;
   // "..., I'm running the gate to see the error instead of guessing": the other way of a look is a look too

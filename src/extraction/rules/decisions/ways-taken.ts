@@ -107,3 +107,25 @@ export function chosenAmongOptions(sentence: string): boolean {
   const rest = amongOptions.exec(sentence)?.[1];
   return (rest !== undefined && judgesOne.test(rest)) || itIs.test(sentence) || smallerSoThat.test(sentence);
 }
+
+/**
+ * A design stated as what a part of the code will or should do, with its reason: "The function will also take a
+ * per-user lock; without it, two bookings could both pass the cap check", "Both handlers should build the key from
+ * the path alone, so cached pages match ...", "The importer should handle empty files, since users upload them".
+ * After a plain "will" only a purpose counts (so that, so X doesn't, to avoid, without it): "The parser will skip the
+ * line because it starts with #" explains what the code does.
+ */
+const partWill =
+  /^(?:the|this|that|each|every|both|all|our|its|an?) (?:[\w`'.()/-]+ ){0,5}?(will|should|must)(?: (?:also|only|now|instead|still|always|never))? ([a-z]+)\b/i;
+const purpose =
+  /\bso that\b|,? so (?!that\b)[^,.;]{3,80}? (?:doesn't|don't|won't|can't|never|stays?|keeps?|matches?|is|are)\b|\bto (?:avoid|keep|prevent|ensure)\b|;\s*without (?:it|this|that|them)\b/i;
+/** What a part does by itself, not as designed: it is, fails, takes time, works. */
+const notDesign =
+  /^(?:be|been|have|has|need|fail|break|crash|throw|error|hang|work|run|get|see|show|look|happen|succeed|pass|compile|probably|likely|not|never|still|also|need|want|seem|appear|end|become|time|say|tell|print|log|complain|warn|report)$/i;
+export function designStated(sentence: string, reason: boolean): boolean {
+  const m = partWill.exec(sentence);
+  const verb = m?.[2];
+  if (!m || verb === undefined || notDesign.test(verb) || opensWithLook(verb)) return false;
+  const plainWill = m[1]?.toLowerCase() === 'will' && !/will (?:also|now|instead)\b/i.test(m[0]);
+  return plainWill ? purpose.test(sentence) : reason;
+}
