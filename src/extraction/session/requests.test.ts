@@ -189,6 +189,24 @@ describe("the user's requests, as other projects' sessions write them", () => {
     expect(findRequests(received.entries).map((r) => [r.line, r.text])).toEqual([
       [2, 'investigate issue 42'],
     ]);
+    // typed while the agent worked: asked when queued (a Stop between the two has recorded it there already)
+    const assistant = JSON.stringify({
+      type: 'assistant',
+      timestamp: '2026-03-02T10:01:30.000Z',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'Reading the parser now.' }] },
+    });
+    const busy = parseClaudeTranscript(
+      [
+        userLine('export the report'),
+        enqueue('and the PDF too'),
+        assistant,
+        userLine('and the PDF too'),
+      ].join('\n'),
+    );
+    expect(findRequests(busy.entries).map((r) => [r.line, r.text])).toEqual([
+      [1, 'export the report'],
+      [2, 'and the PDF too'],
+    ]);
   });
 });
 

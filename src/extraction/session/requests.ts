@@ -98,14 +98,16 @@ const normal = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
 export function findRequests(entries: readonly TranscriptEntry[]): UserRequest[] {
   const out: UserRequest[] = [];
   let lastQueued = false;
+  let agentSince = false;
   const queued: string[] = [];
   const push = (e: TranscriptEntry, text: string | null) => {
     if (!text) return;
     const previous = out.at(-1);
-    // a prompt queued and then handed over is one request, placed where the conversation received it; the same
-    // words typed again later ("approved" at two gates) are two requests
+    // a prompt queued and then handed over is one request; the same words typed again later ("approved" at two
+    // gates) are two. Typed while the agent worked, it was asked when queued (an import at that turn's end records
+    // it there); queued with the agent idle (the desktop app queues the first prompt), where the conversation got it
     if (previous && lastQueued && normal(previous.text) === normal(text)) {
-      if (!e.queued) out[out.length - 1] = { ...previous, line: e.line, at: e.at };
+      if (!e.queued && !agentSince) out[out.length - 1] = { ...previous, line: e.line, at: e.at };
       return;
     }
     // a queued message is written when it is queued and again when it is handed over: one request (the handover
@@ -117,10 +119,12 @@ export function findRequests(entries: readonly TranscriptEntry[]): UserRequest[]
     }
     out.push({ line: e.line, at: e.at, text });
     lastQueued = e.queued === true;
+    agentSince = false;
     if (e.queued) queued.push(normal(text));
   };
   for (const e of entries) {
     if (e.sidechain) continue;
+    if (e.role === 'assistant') agentSince = true;
     if (e.role === 'user' && e.kind === 'text') push(e, spoken(e.text));
     else if (e.kind === 'meta' && e.role !== 'assistant') push(e, commandRequest(e.text));
     else if (e.kind === 'tool_result' && declined.test(e.text.slice(0, 400))) {
