@@ -8,6 +8,7 @@ import { testStep } from '../../src/extraction/rules/shell-command.js';
 import { importTranscriptFile } from '../../src/integrations/transcripts/import-file.js';
 import { countTokens } from '../../src/tokens/count-tokens.js';
 import { runCli } from '../helpers/cli.js';
+import { commitsOnlyInALog } from '../helpers/known-misses.js';
 import { corpusPath, readCorpus } from '../helpers/corpus.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { makeService } from '../helpers/service.js';
@@ -23,14 +24,6 @@ const wordsUpTo = (text: string, n: number) => {
 };
 const mark = { completed: '[x]', in_progress: '[~]', pending: '[ ]' } as const;
 
-/**
- * The one labelled commit a transcript shows only in a later `git log`: the session's ticket tool squash-merged its
- * pull request (darthzen-neuvector-t001-scaffold). Commits are read from what `git commit` (and cherry-pick, merge,
- * rebase...) print, never from a log, which lists commits the session did not make (docs/transcripts.md); `npm run
- * eval` counts it as missed.
- */
-const onlyInALog = new Set(['423359d']);
-
 /** What the issue asks every compiled context to hold, checked against the hand labels. */
 function expectHolds(markdown: string, label: LabelFile, where: string) {
   const text = words(markdown);
@@ -39,7 +32,7 @@ function expectHolds(markdown: string, label: LabelFile, where: string) {
   if (first)
     expect(text, `${where}: the user's request`).toContain(words(first.text).slice(0, 60).replace(/…$/, ''));
   else expect(text, where).toContain('no request recorded)');
-  for (const c of label.commits.filter((c) => !onlyInALog.has(c.hash)))
+  for (const c of label.commits.filter((c) => !commitsOnlyInALog.has(c.hash)))
     expect(text, `${where}: commit ${c.hash}`).toContain(c.hash.slice(0, 7));
   for (const t of label.final_tasks) {
     const line = markdown.split('\n').find((l) => l.includes(wordsUpTo(t.content, 26)));
