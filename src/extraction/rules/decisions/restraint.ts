@@ -4,9 +4,10 @@ import { rationale } from './reason-shapes.js';
 /**
  * Restraint: a change the agent chooses not to make, or the scope it keeps a change to. "I won't touch the lock
  * file", "I'm not going to bump the override in this PR", "Don't commit the generated files; ask the user first" (a
- * step of the agent's own plan), "this only fast-forwards the release branch, doesn't touch your working tree". A change left undone is said with a verb of changing; not doing a
- * look or a run ("I won't rerun the suite", "I didn't check the logs") is a report, and a thing that does not change
- * something ("This doesn't change the output") describes it.
+ * step of the agent's own plan), "this only fast-forwards the release branch, doesn't touch your working tree". A
+ * change left undone is said with a verb of changing; not doing a look or a run ("I won't rerun the suite", "I didn't
+ * check the logs") is a report, and a thing that does not change something ("This doesn't change the output")
+ * describes it.
  */
 const changing = String.raw`(?:touch|change|modify|edit|alter|rewrite|refactor|delete|remove|drop|bump|upgrade|downgrade|commit|push|merge|deploy|rename|reformat|bundle|fold|rebase|revert|overwrite|replace|migrate|install|add|introduce|fix|include)`;
 const changingIng = String.raw`(?:touching|changing|modifying|editing|altering|rewriting|refactoring|deleting|removing|dropping|bumping|upgrading|downgrading|committing|pushing|merging|deploying|renaming|reformatting|bundling|folding|rebasing|reverting|overwriting|replacing|migrating|installing|adding|introducing|fixing|including)`;
@@ -26,7 +27,6 @@ const wontChange = native(
 const onlyNotThat =
   /\bonly\b.{3,100}?(?:,|;|\s[—–-]\s|\band\b)\s*(?:it |this )?(?:doesn't|does not|won't|will not|never) (?:touch|change|modify|affect)\b/i;
 
-/** Whether the sentence says what the agent will not change, or the scope it keeps a change to. */
 /** "I haven't touched the migrations, since they already ran": a change left undone, reported with its reason. */
 const leftUndone = native(
   new RegExp(
@@ -42,6 +42,7 @@ function undoneForAReason(sentence: string): boolean {
   return rationale.test(sentence.slice(undone.index + undone[0].length));
 }
 
+/** Whether the sentence says what the agent will not change, or the scope it keeps a change to. */
 export const restraint = (sentence: string) =>
   wontChange.test(sentence) || onlyNotThat.test(sentence) || undoneForAReason(sentence);
 
