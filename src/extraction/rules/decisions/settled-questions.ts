@@ -53,11 +53,10 @@ export interface SettledQuestion {
   bare: boolean;
 }
 
-export function settledQuestions(
+/** Each message of the user's with the agent's words right before it, which it answers (the main conversation). */
+function* replies(
   entries: readonly TranscriptEntry[],
-  taskId: string | null,
-): SettledQuestion[] {
-  const out: SettledQuestion[] = [];
+): Generator<{ asked: TranscriptEntry; reply: TranscriptEntry }> {
   let lastSaid: TranscriptEntry | null = null;
   for (const e of entries) {
     if (e.sidechain) continue;
@@ -65,8 +64,18 @@ export function settledQuestions(
     if (e.role !== 'user' || e.kind !== 'text') continue;
     const asked = lastSaid;
     lastSaid = null;
+    if (asked) yield { asked, reply: e };
+  }
+}
+
+export function settledQuestions(
+  entries: readonly TranscriptEntry[],
+  taskId: string | null,
+): SettledQuestion[] {
+  const out: SettledQuestion[] = [];
+  for (const { asked, reply: e } of replies(entries)) {
     const answer = (spoken(e.text) ?? '').trim();
-    if (!asked || !answer || answer.length > 200 || /\?\s*$/.test(answer)) continue;
+    if (!answer || answer.length > 200 || /\?\s*$/.test(answer)) continue;
     // the question is among the message's last three sentences ("Want me to push it? CI only runs on main.")
     const question = lastSentences(asked.text)
       .slice(0, 3)
@@ -105,15 +114,8 @@ const plainItem = (text: string) =>
  */
 export function numberedAnswers(entries: readonly TranscriptEntry[], taskId: string | null): DecisionDraft[] {
   const out: DecisionDraft[] = [];
-  let lastSaid: TranscriptEntry | null = null;
-  for (const e of entries) {
-    if (e.sidechain) continue;
-    if (e.role === 'assistant' && e.kind === 'text' && e.text.trim()) lastSaid = e;
-    if (e.role !== 'user' || e.kind !== 'text') continue;
-    const asked = lastSaid;
-    lastSaid = null;
+  for (const { asked, reply: e } of replies(entries)) {
     if (
-      !asked ||
       !lastSentences(asked.text)
         .slice(0, 3)
         .some((s) => s.endsWith('?'))
