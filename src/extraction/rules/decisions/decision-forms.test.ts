@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
+import { say } from '../../../../test/helpers/tool-results.js';
 import { RulesExtractor } from '../rules-extractor.js';
 
 /**
@@ -8,19 +9,8 @@ import { RulesExtractor } from '../rules-extractor.js';
  */
 
 const rules = new RulesExtractor();
-let line = 0;
-const entry = (role: TranscriptEntry['role'], text: string): TranscriptEntry => ({
-  line: (line += 1),
-  at: null,
-  role,
-  kind: 'text',
-  text,
-  truncated: false,
-  tool: null,
-  sidechain: false,
-});
-const said = (text: string) => entry('assistant', text);
-const user = (text: string) => entry('user', text);
+const said = (text: string) => say(text);
+const user = (text: string) => say(text, 'user');
 const found = async (entries: TranscriptEntry[]) =>
   (await rules.extract({ entries: [said('Done.'), ...entries] })).decisions.map((d) => ({
     line: d.evidence_line,
