@@ -46,20 +46,22 @@ const gitWrite =
  */
 export function gitRefused(commands: readonly string[], text: string): boolean {
   if (!commands.some((c) => commandParts(c).some((p) => gitWrite.test(p)))) return false;
-  const lines = text
+  return outputLines(text)
+    .slice(-3)
+    .some((l) => /^fatal: \S/.test(l));
+}
+
+/** The output's lines that say something, trimmed. */
+const outputLines = (text: string) =>
+  text
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean);
-  return lines.slice(-3).some((l) => /^fatal: \S/.test(l));
-}
 
 /** Whether output without an exit code shows its command failing (see above). */
 export function unflaggedFailure(text: string): boolean {
   if (shellDiagnostic.test(text)) return true;
-  const lines = text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
+  const lines = outputLines(text);
   // Python prints an uncaught exception's traceback as it exits: the exception's line ends the output (a traceback
   // a program logged and went on from is not its end)
   const traceback = lines.lastIndexOf('Traceback (most recent call last):');
@@ -73,10 +75,7 @@ export function unflaggedFailure(text: string): boolean {
 
 /** Whether a build tool's or task runner's closing verdict (`closingVerdict`) is among the output's last lines. */
 const endsInVerdict = (text: string) =>
-  text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean)
+  outputLines(text)
     .slice(-3)
     .some((l) => closingVerdict.test(l));
 
