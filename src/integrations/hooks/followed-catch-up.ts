@@ -1,7 +1,6 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import { counted } from '../../core/index.js';
-import { importTranscriptFile } from '../transcripts/import-file.js';
 import type { TranscriptSource } from '../transcripts/transcript-import.js';
 import { CATCH_UP_MAX_BYTES, sourceOf } from './catch-up.js';
 import { hookLogPath, readHookLog } from './hook-log.js';
@@ -69,6 +68,8 @@ export async function catchUpFollowed(client: BatonClient, ref: Ref, home: strin
       .slice(-3);
     if (!last.some((line) => cutOff.test(line))) continue;
     try {
+      // the importer and its rules load only when a transcript is read (`baton status` and `pause` seldom need them)
+      const { importTranscriptFile } = await import('../transcripts/import-file.js');
       const r = await importTranscriptFile(client, { workflowId: status.workflow.id }, path, source);
       if (r.new_entries)
         said.push(
