@@ -24,7 +24,11 @@ export const LabelFile = z.object({
   goal: z.array(z.object({ evidence, text: z.string().min(1) })),
   /** Commits the session made, read from `git commit` output. */
   commits: z.array(z.object({ hash: z.string().regex(/^[0-9a-f]{7,40}$/), subject: z.string().min(1) })),
-  /** Every item the agent's task list held, with its last status. */
+  /**
+   * The agent's task list at the end, with its statuses, plus the items an earlier list completed (work done under a
+   * plan that was replaced, or a list emptied when done). An item dropped from the list before it was done was
+   * superseded: it is not work left to do, and not in here. A task deleted with TaskUpdate is gone.
+   */
   final_tasks: z.array(
     z.object({ content: z.string().min(1), status: z.enum(['pending', 'in_progress', 'completed']) }),
   ),
