@@ -146,6 +146,27 @@ describe('resume context within a token budget', () => {
     );
   });
 
+  it('names the work done before the tasks skipped when it cannot name every finished task', () => {
+    const snap = bigSnapshot();
+    // the newest finished tasks skipped (a plan replaced), the older ones done
+    const skipped = {
+      ...snap,
+      tasks: snap.tasks.map((t, i) => (i >= 30 && i < 40 ? { ...t, status: 'skipped' as const } : t)),
+    };
+    const fitted = fitResumeContext(skipped, 4, [], 900, countTokens);
+    const c = fitted.context;
+    expect(c.completed_more).toBeGreaterThan(0);
+    const done = c.completed_tasks.filter((t) => t.status === 'done').length;
+    expect(done).toBe(Math.min(30, c.completed_tasks.length));
+    expect(c.skipped_more).toBe(10 - (c.completed_tasks.length - done));
+    expect(fitted.markdown).toContain(
+      `... ${c.completed_more} more finished tasks: ${c.completed_more - c.skipped_more} done, ${c.skipped_more} skipped (baton status)`,
+    );
+    // in the list's order
+    const ids = c.completed_tasks.map((t) => Number(t.id.slice(1)));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  });
+
   it('names its workflow in every hint for more, for a briefing of another workflow', () => {
     const md = fitResumeContext(bigSnapshot(), 4, [], 900, countTokens).markdown;
     // the hints of a category alone (the footer names its snapshot)

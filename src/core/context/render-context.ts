@@ -49,7 +49,14 @@ function tasks(c: ResumeContext, out: string[]) {
       ? '### Plan Status: no task recorded'
       : `### Plan Status: ${p.completed}/${p.total} tasks done${p.skipped ? ` (${p.skipped} skipped)` : ''}${p.current_task ? `, current ${p.current_task}` : ''}`,
   );
-  if (c.completed_more) out.push(`  ... ${c.completed_more} earlier completed tasks (baton status)`);
+  if (c.completed_more)
+    out.push(
+      c.skipped_more === 0
+        ? `  ... ${c.completed_more} earlier completed tasks (baton status)`
+        : c.skipped_more === c.completed_more
+          ? `  ... ${c.completed_more} skipped tasks (baton status)`
+          : `  ... ${c.completed_more} more finished tasks: ${c.completed_more - c.skipped_more} done, ${c.skipped_more} skipped (baton status)`,
+    );
   for (const t of c.completed_tasks) out.push(`  ${mark[t.status] ?? '[x]'} ${t.id} ${t.title}`);
   for (const t of c.pending_tasks)
     out.push(

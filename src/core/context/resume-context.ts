@@ -98,7 +98,9 @@ export interface ResumeContext {
     current_task: string | null;
   };
   completed_tasks: { id: string; title: string; status: string }[];
+  /** The finished tasks not named (`completed_tasks` holds the rest), and how many of them were skipped. */
   completed_more: number;
+  skipped_more: number;
   /** `reason`: why a failed or blocked task is so (the failure's cause, the block's reason), when it was said. */
   pending_tasks: { id: string; title: string; status: string; deps: string[]; reason?: string }[];
   /** Commits, pushes, pull requests, files, the passing test run: what must not be redone. */
@@ -149,6 +151,22 @@ export interface ResumeContext {
 /** The last `n` items (none for 0: `slice(-0)` would give them all). */
 const last = <T>(list: readonly T[], n: number): T[] => (n > 0 ? list.slice(-n) : []);
 
+/**
+ * The finished tasks a context names within `n`: the last ones, done before skipped (a skipped task was superseded
+ * or left out; work done is what the next session must not redo), in the list's order.
+ */
+function namedFinished<T extends { status: string }>(finished: readonly T[], n: number): T[] {
+  if (finished.length <= n) return [...finished];
+  const keep = new Set(
+    last(
+      finished.filter((t) => t.status === 'done'),
+      n,
+    ),
+  );
+  for (const t of [...finished].reverse()) if (keep.size < n) keep.add(t);
+  return finished.filter((t) => keep.has(t));
+}
+
 const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : NaN);
 
 /**
@@ -183,6 +201,7 @@ export function compileResumeContext(
   workflow: ContextWorkflow | null = null,
 ): ResumeContext {
   const completed = snap.tasks.filter((t) => t.status === 'done' || t.status === 'skipped');
+  const named = namedFinished(completed, limits.completed_tasks);
   const unresolved = snap.errors.filter((e) => e.resolution === 'unresolved');
   const resolved = snap.errors.filter((e) => e.resolution !== 'unresolved');
   const next = snap.tasks.find((t) => t.id === snap.next_task_id) ?? null;
@@ -208,12 +227,9 @@ export function compileResumeContext(
       remaining: snap.tasks_remaining,
       current_task: snap.current_task_id,
     },
-    completed_tasks: last(completed, limits.completed_tasks).map((t) => ({
-      id: t.id,
-      title: title(t.title),
-      status: t.status,
-    })),
-    completed_more: Math.max(0, completed.length - limits.completed_tasks),
+    completed_tasks: named.map((t) => ({ id: t.id, title: title(t.title), status: t.status })),
+    completed_more: completed.length - named.length,
+    skipped_more: completed.filter((t) => t.status === 'skipped' && !named.includes(t)).length,
     pending_tasks: snap.tasks
       .filter((t) => t.status !== 'done' && t.status !== 'skipped')
       .map((t) => ({
