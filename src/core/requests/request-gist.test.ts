@@ -77,5 +77,10 @@ describe('a long request in fewer characters', () => {
     const gist = gistOf(brief, 240);
     expect(gist).toMatch(/^Temporal AI Challenge - Give AI a Sense of Time/);
     expect(gist).toMatch(/but dont use the listed datasets\.$/);
+    // an opening that ends on a colon keeps the line it introduces: the plan's title
+    const plan = `Implement the following plan:\n\n# Plan: Add frozen checks to self-transfer\n\n${'## Step\nEdit the file and check it. '.repeat(20)}`;
+    expect(gistOf(plan, 120)).toMatch(
+      /^Implement the following plan:\n\n# Plan: Add frozen checks to self-transfer …/,
+    );
   });
 });

@@ -54,19 +54,30 @@ function render(units: readonly string[], lead: string | null, kept: ReadonlySet
 const asking = (sentence: string) => asks.test(sentence.replace(/^(?:<[\w-]+>\s*)+/, ''));
 
 /**
+ * The first line of a text, with the line it introduces when it ends on a colon ("Implement the following plan:" and
+ * the plan's title under it).
+ */
+function openingOf(text: string): string {
+  const first = text.slice(0, text.indexOf('\n') >>> 0).trim();
+  if (!first.endsWith(':')) return first;
+  const next = /\n\s*(\S[^\n]*)/.exec(text);
+  return next ? text.slice(0, next.index + next[0].length).trim() : first;
+}
+
+/**
  * `request` in at most `max` characters. A task section stands for the whole prompt. One paragraph of several
  * sentences (a request spoken or typed at length) keeps the sentences that ask: the opening first when it asks (cut
  * to 40% of the room), then the last one (the ask a paragraph ends on), then the others in order; an opening that
  * only tells the background comes last, in the room left. Anything else keeps both ends: a pasted brief has its ask
- * before or after it, and its first line (a title) stays whole.
+ * before or after it, and its first line (a title, or an opening and the line it introduces) stays whole.
  */
 export function gistOf(request: string, max: number): string {
   const text = askOf(request).trim();
   if (text.length <= max) return text;
   const units = text.includes('\n') ? [] : sentencesOf(text);
   const asks = units.flatMap((u, i) => (asking(u) ? [i] : []));
-  const firstLine = text.slice(0, text.indexOf('\n') >>> 0).trim();
-  if (units.length < 3 || asks.length === 0) return clipEnds(text, max, Math.min(firstLine.length, 80) + 1);
+  const opening = openingOf(text);
+  if (units.length < 3 || asks.length === 0) return clipEnds(text, max, Math.min(opening.length, 80) + 1);
   let lead = asks[0] === 0 ? clip(units[0] ?? '', Math.ceil(max * 0.4)) : null;
   const kept = new Set<number>();
   for (const i of [asks.at(-1), ...asks]) {

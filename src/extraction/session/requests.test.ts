@@ -87,6 +87,13 @@ describe("the user's requests, as other projects' sessions write them", () => {
 
   it('reads a hook prompt the same way: IDE context and reminders stripped', () => {
     expect(spoken(`${selected}\nrename this to subtotal`)).toBe('rename this to subtotal');
+    // the plan Claude Code hands a cleared conversation, without its pointer to the transcript before plan mode
+    const plan = 'Implement the following plan:\n\n# Plan: Add frozen checks\n\n1. Check the account';
+    expect(
+      spoken(
+        `${plan}\n\n\nIf you need specific details from before exiting plan mode (like exact code snippets, error messages, or content you generated), read the full transcript at: /home/me/.claude/projects/x/1.jsonl`,
+      ),
+    ).toBe(plan);
     expect(spoken('<system-reminder>\nThe user opened a file.\n</system-reminder>')).toBeNull();
     expect(spoken(say('keep <b>bold</b> tags in the template').text)).toBe(
       'keep <b>bold</b> tags in the template',
