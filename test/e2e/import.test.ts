@@ -1,9 +1,12 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LocalClient } from '../../src/client/local-client.js';
+import { importTranscriptFile } from '../../src/integrations/transcripts/import-file.js';
 import { runCli } from '../helpers/cli.js';
 import { corpusFiles, corpusPath } from '../helpers/corpus.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { makeService } from '../helpers/service.js';
 import { claudeTool } from '../helpers/transcript-lines.js';
 
 const claude = corpusFiles().filter((f) => f.startsWith('claude-code/') && f.endsWith('.jsonl'));
@@ -21,24 +24,37 @@ describe('baton import: every real transcript of the corpus', () => {
   it('reads all of them without error, and a second import adds nothing', async () => {
     expect(claude.length).toBeGreaterThanOrEqual(8);
     expect(codex.length).toBeGreaterThanOrEqual(3);
-    const { baton } = workspace();
-    await baton('create', '--title', 'imports', '--task', 'T1:Work');
-    for (const [format, files] of [
+    // every file through the importer the CLI runs, in this process (one CLI process a file took minutes on a loaded
+    // 2-core machine); the CLI itself below, on one file of each agent
+    const service = makeService();
+    const client = new LocalClient(service);
+    const repo = makeRepo();
+    await client.create({ title: 'imports', tasks: [{ id: 'T1', title: 'Work', deps: [] }], cwd: repo });
+    for (const [source, files] of [
       ['claude-code', claude],
       ['codex', codex],
     ] as const) {
       for (const f of files) {
-        const r = await baton('import', format, corpusPath(f), '--json');
-        expect(r.code, `${f}: ${r.stderr}`).toBe(0);
-        const out = r.json<{ entries: number; new_entries: number }>();
-        expect(out.new_entries, f).toBe(out.entries);
+        const r = await importTranscriptFile(client, { cwd: repo }, corpusPath(f), source);
+        expect(r.new_entries, f).toBe(r.entries);
       }
+    }
+    await service.store.close();
+    const { baton } = workspace();
+    await baton('create', '--title', 'imports', '--task', 'T1:Work');
+    for (const [format, file] of [
+      ['claude-code', LONG],
+      ['codex', codex[0]!],
+    ] as const) {
+      const r = await baton('import', format, corpusPath(file), '--json');
+      expect(r.code, `${file}: ${r.stderr}`).toBe(0);
+      const out = r.json<{ entries: number; new_entries: number }>();
+      expect(out.new_entries, file).toBe(out.entries);
     }
     const again = (await baton('import', 'codex', corpusPath(codex[0]!), '--json')).json<{
       new_entries: number;
     }>();
     expect(again.new_entries).toBe(0);
-    // every corpus file, one process each: minutes on a loaded 2-core machine (a guard against a hang, not a timing)
   }, 300_000);
 
   it('skips a malformed line and reports it with its line number', async () => {
