@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { foldEvents, recordKinds, type RecordRow } from '../../src/core/index.js';
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import type { Durability, Store } from '../../src/storage/store.js';
 import { tempDir } from '../helpers/git-repo.js';
+import { crashDriver } from './driver-bundle.js';
 
-const driver = fileURLToPath(new URL('./crash-driver.js', import.meta.url));
+const driver = await crashDriver();
 
 interface Batch {
   wf: string;

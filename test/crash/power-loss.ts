@@ -1,15 +1,15 @@
 import { spawn } from 'node:child_process';
 import { closeSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import type { Durability } from '../../src/storage/store.js';
 import { tempDir } from '../helpers/git-repo.js';
 import { PowerFs } from '../helpers/powerfs.js';
+import { crashDriver } from './driver-bundle.js';
 import { verify, type Line } from './harness.js';
 
-const driver = fileURLToPath(new URL('./crash-driver.js', import.meta.url));
+const driver = await crashDriver();
 
 export interface LaneReport {
   durability: Durability;
