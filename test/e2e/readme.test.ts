@@ -143,11 +143,16 @@ describe('the README, command by command', () => {
     }
   });
 
-  it('contributing: npm ci and npm test are what .ci/run runs', () => {
-    expect(blocks[6]!.map((l) => l.split(/\s+#/)[0]!.trim())).toEqual(['npm ci', 'npm test']);
+  it('contributing: npm ci, npm test and npm run test:slow are what .ci/run runs', () => {
+    expect(blocks[6]!.map((l) => l.split(/\s+#/)[0]!.trim())).toEqual([
+      'npm ci',
+      'npm test',
+      'npm run test:slow',
+    ]);
     const ci = readFileSync(fileURLToPath(new URL('../../.ci/run', import.meta.url)), 'utf8');
     expect(ci).toMatch(/^npm ci /m);
     expect(ci).toMatch(/^npm test$/m);
+    expect(ci).toMatch(/^npm run test:slow$/m);
   });
 
   it('links only to pages that exist', () => {
