@@ -1,20 +1,22 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * The suites of what runs around the agents rather than Baton's own work: a real Docker engine, the package packed
- * and installed, fleets of workers sharing a queue, an agent host of its own. They take about a fifth of the whole
- * run on the 2-core machine, so `npm test` leaves them to `npm run test:slow`; `.ci/run` runs both, and a bare
- * `npx vitest run` runs everything.
+ * The suites of agents Baton runs itself, unattended (`baton run`, its executors local, remote and Docker, workers
+ * sharing a queue), and of the package packed and installed. They take about a third of the whole run on the 2-core
+ * machine, so `npm test` (the service, the CLI, the hooks that follow the agents you run, the briefing, storage and
+ * crashes, the dashboard) leaves them to `npm run test:slow`; `.ci/run` runs both, a bare `npx vitest run` everything.
+ * The agent runtime's own end-to-end tests (agent-runtime, agent-server-recovery) stay in `npm test`.
  */
 const slow = [
-  'test/e2e/docker-executor.test.ts',
-  'test/e2e/docker-executor-errors.test.ts',
-  'test/e2e/dashboard-docker.test.ts',
-  'test/package/**/*.test.ts',
-  'test/e2e/workers.test.ts',
-  'test/e2e/workers.postgres.test.ts',
-  'test/e2e/queue-untaken.test.ts',
+  'test/e2e/run-*.test.ts',
+  'test/e2e/agent-run-options.test.ts',
   'test/e2e/remote-executor-run.test.ts',
+  'test/e2e/executor-client-token.test.ts',
+  'test/e2e/docker-executor*.test.ts',
+  'test/e2e/dashboard-docker.test.ts',
+  'test/e2e/workers*.test.ts',
+  'test/e2e/queue-untaken.test.ts',
+  'test/package/**/*.test.ts',
 ];
 
 export default defineConfig({
