@@ -2,7 +2,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * The suites of agents Baton runs itself, unattended (`baton run`, its executors local, remote and Docker, workers
- * sharing a queue), and of the package packed and installed. They take about a third of the whole run on the 2-core
+ * sharing a queue), and of the package packed and installed. They take about a quarter of the whole run on the 2-core
  * machine, so `npm test` (the service, the CLI, the hooks that follow the agents you run, the briefing, storage and
  * crashes, the dashboard) leaves them to `npm run test:slow`; `.ci/run` runs both, a bare `npx vitest run` everything.
  * The agent runtime's own end-to-end tests (agent-runtime, agent-server-recovery) stay in `npm test`.
