@@ -60,8 +60,8 @@ function commandRequest(text: string): string | null {
 
 /**
  * The user's words of a user-role text (a transcript's user turn, a prompt a hook received): reminders, IDE context
- * and the pointer after a plan handed over stripped, an IDE wrapper unwrapped; null when nothing of the user is left (a task notification, a message
- * another agent sent, an interruption, a local-command caveat, a memory note).
+ * and the pointer after a plan handed over stripped, an IDE wrapper unwrapped; null when nothing of the user is left
+ * (a task notification, a message another agent sent, an interruption, a local-command caveat, a memory note).
  */
 export function spoken(text: string): string | null {
   const bare = text.replace(attached, '').replace(codexRequest, '').replace(planHandoffPointer, '').trim();
