@@ -106,10 +106,13 @@ describe('decisions: headings and header lists', () => {
       await found([
         said('## Final Implementation Plan: Extend Existing HistoryParser\n\nDetails follow.'),
         said('Key decisions:\n- Kept the existing schema so old rows still load'),
+        said('Ported.\n\n**Key adaptations:** used serde for the config, clap for the flags.'),
+        said('### Option 2: Per-message tracking\n\n**Approach**: Track the ids of the messages sent'),
       ]),
     ).toEqual([
       [1, 'Final Implementation Plan: Extend Existing HistoryParser'],
       [2, 'Kept the existing schema so old rows still load'],
+      [3, 'Key adaptations: used serde for the config, clap for the flags.'],
     ]);
   });
 });

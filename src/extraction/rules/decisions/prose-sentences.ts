@@ -4,6 +4,12 @@ import { restraintHeader } from './restraint.js';
 const choiceHeader =
   /^(?:\*\*)?(?:key |main |design |the )?(?:decisions?|adaptations?|choices|approach(?: taken)?|changes in approach)(?:\*\*)?:?(?:\*\*)?$/i;
 
+/**
+ * The header with its choice on the same line: "Key adaptations: used serde for parsing", "Decision: keep v1". Not
+ * "Approach: ...", which also describes each option weighed ("### Option 2 ... Approach: track message ids").
+ */
+const inlineChoice = /^(?:key |main |design )?(?:decisions?|adaptations?|choices):\s+\S.{8,}$/i;
+
 /** "Recommended fix:", "Recommendation:": the list under it is the agent's recommendation, one choice. */
 const recommendationHeader =
   /^(?:(?:my|our) )?(?:recommended (?:fix|approach|solution|plan|option|change|changes|path|course)|recommendations?)\s*:$/i;
@@ -72,6 +78,12 @@ export function sentences(text: string): Sentence[] {
             : null;
     if (holds) {
       out.push({ text: line, item: false, header: true, holds });
+      continue;
+    }
+    if (inlineChoice.test(line) && line.length <= 600) {
+      // the header and its choice on one line: one choice, said with its header
+      out.push({ text: line, item: false, header: true, holds: 'choices' });
+      out.push({ text: line, item: true, header: false, lead: true, line });
       continue;
     }
     // a sentence ends at . ! ? before a capital (not at "e.g." or "i.e."), also when the space after it is missing
