@@ -500,6 +500,12 @@ describe('decisions: a reason after a dash, a semicolon or "so <the outcome>"', 
     );
   });
 
+  it('reads the purpose a choice opens with as its reason', async () => {
+    expect(
+      await lines('To keep this PR small, I’ll only fix the crash and leave the refactor for later.'),
+    ).toEqual(['To keep this PR small']);
+  });
+
   it('leaves a dash or a semicolon that only goes on describing alone', async () => {
     expect(await lines('I’ll keep going with the handlers — it is the same pattern.')).toEqual([]);
     expect(await lines('Let me move on to the router; it has three routes left.')).toEqual([]);

@@ -57,10 +57,13 @@ export function tidy(reason: string): string {
     .replace(/[.:,;]+$/, '');
 }
 
-/** The reason a sentence gives: its opening "since X,", a rationale, the next sentence's "because ...", or ", so ...". */
+/**
+ * The reason a sentence gives: its opening "since X," or "to X," (the purpose it serves), a rationale, the next
+ * sentence's "because ...", or ", so ...".
+ */
 export function rationaleOf(sentence: string, next: string | undefined): string {
-  // "Since X, I'll Y": the reason is the opening clause
-  const opening = /^(?:since|because|as|given that)\s+(.+?),\s+(?:I|we|let|so)\b/i.exec(sentence);
+  // "Since X, I'll Y": the reason is the opening clause; "To keep this PR small, I'll Y": the purpose is
+  const opening = /^(?:since|because|as|given that|(?=to\s))\s*(.+?),\s+(?:I|we|let|so)\b/i.exec(sentence);
   if (opening?.[1]) return opening[1].trim();
   const match =
     rationale.exec(sentence) ??
