@@ -15,10 +15,14 @@ const evidence = z.array(z.number().int().positive()).min(1);
 export const labelSplits = ['tuning', 'untuned'] as const;
 export type LabelSplit = (typeof labelSplits)[number];
 
+/**
+ * One labelled transcript. `split` and `labelled_by` are this repository's bookkeeping: a label file from elsewhere
+ * (a held-out set scored with `--labels`) may leave them out, and is then untuned, by nobody named.
+ */
 export const LabelFile = z.object({
   corpus: z.string().min(1),
-  split: z.enum(labelSplits),
-  labelled_by: z.string(),
+  split: z.enum(labelSplits).default('untuned'),
+  labelled_by: z.string().default(''),
   notes: z.string().optional(),
   /** The user's requests in order (slash commands and local-command noise left out). */
   goal: z.array(z.object({ evidence, text: z.string().min(1) })),

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureCorpusRoot, readCorpus } from '../../../test/helpers/corpus.js';
@@ -60,6 +61,24 @@ describe('evaluation against the hand labels', () => {
       expect(missedTargets(report.untuned), table).not.toContain(c);
     expect(report.untuned.last_test_accuracy, table).toBe(1);
     expect(table).toContain(verdict(report.untuned));
+  });
+
+  it('scores label files from elsewhere (a held-out set, --labels) that leave out the split and the labeller', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'baton-labels-'));
+    try {
+      const [mine] = loadLabels().filter((l) => l.name === 'lightprotocol-self-transfer-checks');
+      const { split: _split, labelled_by: _by, notes: _notes, ...theirs } = mine?.label ?? {};
+      writeFileSync(join(dir, 'theirs.json'), JSON.stringify(theirs));
+      expect(loadLabels(dir).map((l) => [l.label.split, l.label.labelled_by])).toEqual([['untuned', '']]);
+      const report = await runEval(new RulesExtractor(), { corpus: fixtureCorpusRoot, labels: dir });
+      expect([report.untuned.files, report.tuning.files]).toEqual([1, 0]);
+      expect(report.untuned.total.tasks.labelled).toBe(4);
+      // what is there is still checked
+      writeFileSync(join(dir, 'theirs.json'), JSON.stringify({ ...theirs, split: 'held-out' }));
+      expect(() => loadLabels(dir)).toThrow(/label file theirs\.json: .*split/s);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('does not call a category met on a split that has nothing of it labelled', () => {
