@@ -152,6 +152,11 @@ describe('baton import refuses a file of the wrong kind', () => {
     );
     const status = (await baton('status', '--json')).json<{ imports: Record<string, unknown> }>();
     expect(Object.keys(status.imports ?? {})).toHaveLength(0);
+    // a file imported before is refused the same way, though nothing of it is new
+    expect((await baton('import', 'codex', corpusPath(CODEX))).code).toBe(0);
+    const again = await baton('import', 'claude-code', corpusPath(CODEX));
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/is a Codex rollout, not a claude-code transcript/);
   });
 
   it('--extractor llm with a URL that does not name its protocol and no --llm-kind exits 2', async () => {

@@ -5,7 +5,13 @@ import type { TranscriptFormat } from '../../agents/index.js';
 import { BatonError, notLinkedPhrase, type AgentTaskSync } from '../../core/index.js';
 import type { Extractor, OpenError } from '../../extraction/index.js';
 import { readLinesBefore, readNewBytes } from './read-new-bytes.js';
-import { checkFormat, importTranscript, type Known, type TranscriptSource } from './transcript-import.js';
+import {
+  checkFormat,
+  checkSource,
+  importTranscript,
+  type Known,
+  type TranscriptSource,
+} from './transcript-import.js';
 import type { RecordInput } from '../../service/index.js';
 import { agentLabel } from '../../core/agent-label.js';
 
@@ -90,7 +96,7 @@ export async function importTranscriptFile(
   const continuing = previous !== undefined && previous.through_byte !== undefined && !piece.restarted;
   const format =
     continuing && specific.has(previous.format)
-      ? (previous.format as TranscriptFormat)
+      ? checkSource(previous.format as TranscriptFormat, source, path)
       : checkFormat(piece.text, source, path);
   const known: Known = {
     imports: status.imports ?? {},

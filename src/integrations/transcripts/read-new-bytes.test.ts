@@ -48,3 +48,13 @@ describe('readFirstLines', () => {
     expect(await readFirstLines(file('y'.repeat(100)), 16, 32)).toBe('y'.repeat(32));
   });
 });
+
+describe('a transcript that cannot be read', () => {
+  it('says why and what to check', async () => {
+    const missing = join(tempDir('lines-missing-'), 'gone.jsonl');
+    await expect(readFirstLines(missing, 1024)).rejects.toThrow(
+      `cannot read the transcript ${missing}: no such file; check the path (Claude Code keeps transcripts under ~/.claude/projects/, Codex under ~/.codex/sessions/)`,
+    );
+    await expect(readFirstLines(tempDir('lines-dir-'), 1024)).rejects.toThrow(/is not a file/);
+  });
+});

@@ -20,9 +20,14 @@ async function openTranscript(path: string) {
   try {
     handle = await open(path, 'r');
   } catch (e) {
-    throw invalidInput(
-      `cannot read the transcript ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
+    const code = (e as NodeJS.ErrnoException).code;
+    const next =
+      code === 'ENOENT'
+        ? ': no such file; check the path (Claude Code keeps transcripts under ~/.claude/projects/, Codex under ~/.codex/sessions/)'
+        : code === 'EACCES'
+          ? ': permission denied; run as the user who owns it, or make it readable'
+          : `: ${code ?? (e as Error).message}`;
+    throw invalidInput(`cannot read the transcript ${path}${next}`);
   }
   const info = await handle.stat().catch(async (e: Error) => {
     await handle.close();

@@ -112,15 +112,26 @@ export function usageOf(p: ParsedTranscript): UsageMetrics | null {
  */
 export function checkFormat(text: string, source: TranscriptSource, path: string): TranscriptFormat {
   const detected = detectTranscriptFormat(text);
-  if (detected && formatsOf[source].includes(detected)) return detected;
-  if (detected)
-    throw invalidInput(
-      `${path} is ${names[detected]}, not a ${source} transcript: import it with \`baton import ${sourceOfFormat(detected)} ${path}\``,
-      { detected_format: detected },
-    );
+  if (detected) return checkSource(detected, source, path);
   refuseEmpty(text, path);
   throw invalidInput(
     `${path} is not a ${source} transcript: none of its first lines belongs to ${formatsOf[source].map((f) => names[f]).join(' or ')}`,
+  );
+}
+
+/**
+ * The format, when it is the named agent's; else the refusal that says what the file is and what to run (also for a
+ * file imported before, whose format its last import recorded).
+ */
+export function checkSource(
+  format: TranscriptFormat,
+  source: TranscriptSource,
+  path: string,
+): TranscriptFormat {
+  if (formatsOf[source].includes(format)) return format;
+  throw invalidInput(
+    `${path} is ${names[format]}, not a ${source} transcript: import it with \`baton import ${sourceOfFormat(format)} ${path}\``,
+    { detected_format: format },
   );
 }
 
