@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureCorpusRoot, readCorpus } from '../../../test/helpers/corpus.js';
+import { tempDir } from '../../../test/helpers/git-repo.js';
 import { commitsOnlyInALog } from '../../../test/helpers/known-misses.js';
 import { RulesExtractor } from '../rules/rules-extractor.js';
 import { loadLabels } from './labels.js';
@@ -64,7 +64,7 @@ describe('evaluation against the hand labels', () => {
   });
 
   it('scores label files from elsewhere (a held-out set, --labels) that leave out the split and the labeller', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'baton-labels-'));
+    const dir = tempDir('baton-labels-');
     try {
       const [mine] = loadLabels().filter((l) => l.name === 'lightprotocol-self-transfer-checks');
       const { split: _split, labelled_by: _by, notes: _notes, ...theirs } = mine?.label ?? {};
