@@ -10,4 +10,4 @@ export {
 export { CodexRolloutParser, parseCodexRollout } from './codex/rollout.js';
 export { detectTranscriptFormat, parseTranscript } from './parse-transcript.js';
 export { contextWindowOf } from './model-limits.js';
-export { recentCallsOf } from './parser-state.js';
+export { cwdOf, recentCallsOf } from './parser-state.js';

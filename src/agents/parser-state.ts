@@ -77,12 +77,22 @@ export const ParserState = z.object({
 });
 export type ParserState = z.infer<typeof ParserState>;
 
+/** The builder's part of a stored parse state; null for a state that does not parse. */
+function builderOf(state: unknown): BuilderState | null {
+  const parsed = ParserState.safeParse(state);
+  const builder = parsed.success ? BuilderState.safeParse(parsed.data.builder) : null;
+  return builder?.success ? builder.data : null;
+}
+
 /**
  * The latest model calls a transcript's parse state names (`callKey`s): another transcript of the same workflow that
  * holds them holds copies (a forked conversation), counted once. Nothing for a state that does not parse.
  */
 export function recentCallsOf(state: unknown): string[] {
-  const parsed = ParserState.safeParse(state);
-  const builder = parsed.success ? BuilderState.safeParse(parsed.data.builder) : null;
-  return builder?.success ? builder.data.recent_calls : [];
+  return builderOf(state)?.recent_calls ?? [];
+}
+
+/** The folder a transcript's parse state says the agent worked in; null when unknown. */
+export function cwdOf(state: unknown): string | null {
+  return builderOf(state)?.cwd ?? null;
 }

@@ -389,6 +389,27 @@ describe('a transcript recorded in another folder of this machine', () => {
     expect(r.warnings.filter((w) => /outside this workflow/.test(w))).toEqual([]);
     await service.store.close();
   });
+
+  it("from another machine: said when none of the workflow's other transcripts was recorded in its folder", async () => {
+    const { service, client, ref } = await inProcess();
+    const session = (name: string, cwd: string) => {
+      const file = join(tempDir(), `${name}.jsonl`);
+      const line = { type: 'user', sessionId: name, cwd, message: { role: 'user', content: 'Fix it' } };
+      writeFileSync(file, `${JSON.stringify(line)}\n`);
+      return file;
+    };
+    const warned = async (file: string) =>
+      (await importTranscriptFile(client, ref, file, 'claude-code')).warnings.filter((w) =>
+        /recorded in/.test(w),
+      );
+    expect(await warned(session('a1', '/Users/alice/shop'))).toEqual([]);
+    // the same project, from a subfolder: nothing to say
+    expect(await warned(session('a2', '/Users/alice/shop/api'))).toEqual([]);
+    expect(await warned(session('b1', '/Users/bob/code/blog'))).toEqual([
+      "the transcript was recorded in /Users/bob/code/blog, where none of this workflow's other transcripts was (/Users/alice/shop, /Users/alice/shop/api): if it is another project's session, import it into a workflow of its own (baton create, then baton import <file> -w <id>)",
+    ]);
+    await service.store.close();
+  });
 });
 
 describe('a transcript imported turn by turn, as the Stop hooks import it', () => {

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, isAbsolute, relative } from 'node:path';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
-import type { TranscriptFormat } from '../../agents/index.js';
+import { cwdOf, type TranscriptFormat } from '../../agents/index.js';
 import { BatonError, notLinkedPhrase, type AgentTaskSync } from '../../core/index.js';
 import type { Extractor, OpenError } from '../../extraction/index.js';
 import { readLinesBefore, readNewBytes } from './read-new-bytes.js';
@@ -120,7 +120,9 @@ export async function importTranscriptFile(
     throughByte: piece.end,
   });
   const target = { ...ref, workflowId: status.workflow.id };
-  const elsewhere = recordedElsewhere(r.parsed.cwd, status.workflow.worktree ?? null);
+  const elsewhere =
+    recordedElsewhere(r.parsed.cwd, status.workflow.worktree ?? null) ??
+    apartFromTheOthers(r.parsed.cwd, cwdsOfOtherTranscripts(known.imports, path));
   if (elsewhere) warnings.push(elsewhere);
   const newLines = r.parsed.lines - (continuing ? previous.through_line : 0);
   if (r.parsed.entries.length === 0 && newLines > 0 && r.parsed.skipped.length === newLines)
@@ -189,6 +191,33 @@ export async function importTranscriptFile(
     stopped_by_user: r.records.some((x) => x.kind === 'summary' && x.summary.kind === 'interrupted'),
     warnings,
   };
+}
+
+/** Where the workflow's other transcripts were recorded, as their parser states keep it. */
+function cwdsOfOtherTranscripts(imports: Known['imports'], path: string): string[] {
+  const cwds = Object.values(imports)
+    .filter((i) => i.path !== path)
+    .map((i) => cwdOf(i.parser_state))
+    .filter((cwd): cwd is string => !!cwd);
+  return [...new Set(cwds)];
+}
+
+/** `a` is `b` or a folder inside it, or the reverse (an agent started in a subfolder of the same project). */
+function nested(a: string, b: string): boolean {
+  const rel = relative(a, b);
+  const back = relative(b, a);
+  return (
+    rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)) || (!back.startsWith('..') && !isAbsolute(back))
+  );
+}
+
+/**
+ * A transcript from another machine (its folder is not here, so the worktree cannot tell) recorded in a folder none
+ * of the workflow's other transcripts was recorded in: likely another project's session, imported as asked and said.
+ */
+function apartFromTheOthers(cwd: string | null, others: string[]): string | null {
+  if (!cwd || existsSync(cwd) || others.length === 0 || others.some((o) => nested(o, cwd))) return null;
+  return `the transcript was recorded in ${cwd}, where none of this workflow's other transcripts was (${others.join(', ')}): if it is another project's session, import it into a workflow of its own (baton create, then baton import <file> -w <id>)`;
 }
 
 /** The usage-limit summary among an import's records (there is at most one: the notice the piece ends on). */
