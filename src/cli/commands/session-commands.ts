@@ -257,7 +257,9 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
 
   program
     .command('context')
-    .description('the resume context a new session would get now')
+    .description(
+      'the resume context for the next session, within its token budget (a hook injects it fitted to inject_max_chars)',
+    )
     .option(...workflowOption)
     .option('--format <format>', 'markdown | json', 'markdown')
     .option('--budget <tokens>', 'token budget (env BATON_CONTEXT_BUDGET, default 4000)')
