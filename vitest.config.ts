@@ -2,10 +2,11 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * The suites of agents Baton runs itself, unattended (`baton run`, its executors local, remote and Docker, workers
- * sharing a queue), and of the package packed and installed. They take about a quarter of the whole run on the 2-core
- * machine, so `npm test` (the service, the CLI, the hooks that follow the agents you run, the briefing, storage and
- * crashes, the dashboard) leaves them to `npm run test:slow`; `.ci/run` runs both, a bare `npx vitest run` everything.
- * The agent runtime's own end-to-end tests (agent-runtime, agent-server-recovery) stay in `npm test`.
+ * sharing a queue), of the package packed and installed, and the crash harness on PostgreSQL. They take about a
+ * quarter of the whole run on the 2-core machine, so `npm test` (the service, the CLI, the hooks that follow the agents
+ * you run, the briefing, storage and crashes on SQLite, the dashboard) leaves them to `npm run test:slow`; `.ci/run`
+ * runs both, a bare `npx vitest run` everything. The agent runtime's own end-to-end tests (agent-runtime,
+ * agent-server-recovery) stay in `npm test`.
  */
 const slow = [
   'test/e2e/run-*.test.ts',
@@ -17,6 +18,8 @@ const slow = [
   'test/e2e/workers*.test.ts',
   'test/e2e/queue-untaken.test.ts',
   'test/package/**/*.test.ts',
+  // 200 SIGKILLs on PostgreSQL (80 s): npm test keeps the SQLite harness, the same crashes on the default store
+  'test/crash/crash.postgres.test.ts',
 ];
 
 export default defineConfig({
