@@ -11,18 +11,38 @@ import { formatMisses, formatProbes, formatReport, runEval } from './run-eval.js
  * never its cases); `--misses` lists, per file, the labelled errors and decisions missed and the extra ones found
  * (to tune on the tuning split only: reading the untuned split's misses makes it a tuning split).
  */
-const { values } = parseArgs({
-  options: {
-    corpus: { type: 'string' },
-    labels: { type: 'string' },
-    split: { type: 'string' },
-    json: { type: 'boolean', default: false },
-    misses: { type: 'boolean', default: false },
-  },
-});
+const usage = `usage: npm run eval -- [--corpus <dir>] [--labels <dir>] [--split ${labelSplits.join('|')}] [--misses] [--json]
+  --corpus <dir>  where the labelled transcripts are (default: $BATON_CORPUS, else test/fixtures/corpus)
+  --labels <dir>  the label files (default: test/fixtures/labels)
+  --split <name>  only the files of that split
+  --misses        per file, the labelled errors and decisions missed and the extra ones found (tuning split only:
+                  reading the untuned split's misses makes it a tuning split)
+  --json          the whole report as JSON
+`;
+let parsed;
+try {
+  parsed = parseArgs({
+    options: {
+      corpus: { type: 'string' },
+      labels: { type: 'string' },
+      split: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      misses: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+} catch (e) {
+  process.stderr.write(`error: ${(e as Error).message}\n${usage}`);
+  process.exit(2);
+}
+const { values } = parsed;
+if (values.help) {
+  process.stdout.write(usage);
+  process.exit(0);
+}
 const split = values.split as LabelSplit | undefined;
 if (split !== undefined && !labelSplits.includes(split)) {
-  process.stderr.write(`--split must be one of ${labelSplits.join(', ')}\n`);
+  process.stderr.write(`error: --split must be one of ${labelSplits.join(', ')}\n${usage}`);
   process.exit(2);
 }
 const rules = new RulesExtractor();

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -5,7 +6,7 @@ import { fixtureCorpusRoot, readCorpus } from '../../../test/helpers/corpus.js';
 import { tempDir } from '../../../test/helpers/git-repo.js';
 import { commitsOnlyInALog } from '../../../test/helpers/known-misses.js';
 import { RulesExtractor } from '../rules/rules-extractor.js';
-import { loadLabels } from './labels.js';
+import { loadLabels, repoRoot } from './labels.js';
 import type { Counts, FileScore } from './score.js';
 import { messageUnits } from './message-units.js';
 import {
@@ -155,5 +156,24 @@ describe('evaluation against the hand labels', () => {
       .filter((f) => f.split === 'tuning')
       .reduce((n, f) => n + f.score.errors.matched - f.score.resolutionsRight, 0);
     expect(fates).toBe(right);
+  });
+});
+
+describe('npm run eval', () => {
+  const evalCli = (...args: string[]) =>
+    spawnSync(process.execPath, [join(repoRoot, 'dist/extraction/eval/main.js'), ...args], {
+      encoding: 'utf8',
+    });
+
+  it('says its options with --help, and refuses an unknown option or split with them (exit 2)', () => {
+    const help = evalCli('--help');
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toContain('usage: npm run eval -- [--corpus <dir>]');
+    const unknown = evalCli('--bogus');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/^error: Unknown option '--bogus'[^]*usage: npm run eval/);
+    const split = evalCli('--split', 'nope');
+    expect(split.status).toBe(2);
+    expect(split.stderr).toMatch(/^error: --split must be one of tuning, untuned\nusage: npm run eval/);
   });
 });
