@@ -2,7 +2,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalClient } from '../../src/client/local-client.js';
-import { isAcknowledgement } from '../../src/core/requests/request-text.js';
+import { asksForNoWork } from '../../src/core/requests/request-text.js';
 import { loadLabels, type LabelFile } from '../../src/extraction/eval/labels.js';
 import { testStep } from '../../src/extraction/rules/shell-command.js';
 import { importTranscriptFile } from '../../src/integrations/transcripts/import-file.js';
@@ -28,7 +28,7 @@ const mark = { completed: '[x]', in_progress: '[~]', pending: '[ ]' } as const;
 function expectHolds(markdown: string, label: LabelFile, where: string) {
   const text = words(markdown);
   // the request that names the goal: the first that says what to do (a go-ahead only answers what came before)
-  const first = label.goal.find((g) => !isAcknowledgement(g.text)) ?? label.goal[0];
+  const first = label.goal.find((g) => !asksForNoWork(g.text)) ?? label.goal[0];
   if (first)
     expect(text, `${where}: the user's request`).toContain(words(first.text).slice(0, 60).replace(/…$/, ''));
   else expect(text, where).toContain('no request recorded)');

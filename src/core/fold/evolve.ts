@@ -4,7 +4,7 @@ import type { ImportMark, WorkflowState } from '../schemas/state.js';
 import type { SessionInfo, Task } from '../schemas/workflow.js';
 import { evolveRuntime } from '../runtime-fold.js';
 import { foldUsage } from './usage.js';
-import { isAcknowledgement, issueFromRequest, requestTitle } from '../requests/request-text.js';
+import { asksForNoWork, issueFromRequest, requestTitle } from '../requests/request-text.js';
 import { inRequestOrder, listTotals, recent, recentImports, recentOpen } from './bounds.js';
 
 /**
@@ -270,12 +270,13 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       // the request the issue was made from, when it was; one said before it (hooks set up mid-session, whose
       // transcript import then reads the turns before them) is the user's first request, and becomes the issue
       const asked = s.issue ? held.find((x) => x.id === s.issue?.id) : undefined;
-      // an issue made of a go-ahead ("yep, let's do it") gives way to the first request that says what to do
-      const ack = isAcknowledgement(r.text);
+      // an issue made of a go-ahead ("yep, let's do it"), a greeting or a look at the agent ("show tools") gives way
+      // to the first request that says what to do
+      const idle = asksForNoWork(r.text);
       const first =
         !s.issue ||
-        (!ack && asked !== undefined && isAcknowledgement(asked.text)) ||
-        (!ack && r.at !== null && asked?.at != null && r.at < asked.at);
+        (!idle && asked !== undefined && asksForNoWork(asked.text)) ||
+        (!idle && r.at !== null && asked?.at != null && r.at < asked.at);
       return {
         ...s,
         issue: first ? issueFromRequest(r) : s.issue,

@@ -32,15 +32,15 @@ describe("the user's requests in the order they were said", () => {
     d.emit(request('r-hook', '2026-03-01T10:05:00.000Z', 'Now update the docs'));
     expect(d.state.issue?.description).toBe('Now update the docs');
     // the import of the transcript reads the turns said before the hooks were there
-    d.emit(request('r-t1', '2026-03-01T09:00:00.000Z', 'Show me the tools you have'));
+    d.emit(request('r-t1', '2026-03-01T09:00:00.000Z', 'Explain how the CLI parses its flags'));
     d.emit(request('r-t2', '2026-03-01T09:30:00.000Z', 'Add a --json flag'));
-    expect(d.state.issue?.description).toBe('Show me the tools you have');
-    expect(d.state.title).toBe('Show me the tools you have');
+    expect(d.state.issue?.description).toBe('Explain how the CLI parses its flags');
+    expect(d.state.title).toBe('Explain how the CLI parses its flags');
     expect(d.state.recent_requests?.map((r) => r.id)).toEqual(['r-t1', 'r-t2', 'r-hook']);
     // a later request changes nothing of that, nor one without a time
     d.emit(request('r-late', '2026-03-01T11:00:00.000Z', 'Commit it'));
     d.emit(request('r-none', null, 'And push'));
-    expect(d.state.issue?.description).toBe('Show me the tools you have');
+    expect(d.state.issue?.description).toBe('Explain how the CLI parses its flags');
     expect(d.state.recent_requests?.map((r) => r.id)).toEqual(['r-t1', 'r-t2', 'r-hook', 'r-late', 'r-none']);
   });
 

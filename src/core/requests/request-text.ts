@@ -59,12 +59,41 @@ const ackWord =
  * is at hand, nor stand among the Goal's later requests.
  */
 export function isAcknowledgement(text: string): boolean {
-  const words = normalizeRequest(text)
+  const words = wordsOf(text);
+  return words.length > 0 && words.length <= 6 && words.every((w) => ackWord.test(w));
+}
+
+/** A short request's words, lower case, punctuation and emoji left out. */
+function wordsOf(text: string): string[] {
+  return normalizeRequest(text)
+    .toLowerCase()
     .replace(/[\u2018\u2019]/g, "'")
     .replace(/[^\p{L}\p{N}'\s]+/gu, ' ')
     .split(' ')
     .filter(Boolean);
-  return words.length > 0 && words.length <= 6 && words.every((w) => ackWord.test(w));
+}
+
+const greetingWord = /^(?:hi|hello|hey|hiya|yo|ping|test|testing|there|good|morning|claude|codex)$/;
+/** What a look at the agent itself asks about: its tools ("show tools"), or its model when asked of it. */
+const agentPart = /^(?:tools?|mcps?|skills?|plugins?)$/;
+const agentSelf = /^(?:model|version)$/;
+const agentProbeWord =
+  /^(?:show|list|what|which|whats|what's|are|is|your|the|all|available|do|does|you|have|can|use|me|mcp|servers?|slash|commands|installed|loaded|enabled|please|pls|tell|about|of|running|on)$/;
+
+/**
+ * A request that asks for no work: a go-ahead (`isAcknowledgement`), a greeting ("hi", "hello there"), or a look at
+ * the agent itself ("show tools", "what model are you?", "list mcp servers"). It does not name the workflow while a
+ * request that says what to do is at hand.
+ */
+export function asksForNoWork(text: string): boolean {
+  if (isAcknowledgement(text)) return true;
+  const words = wordsOf(text);
+  if (words.length === 0 || words.length > 6) return false;
+  if (words.every((w) => greetingWord.test(w))) return true;
+  const about =
+    words.some((w) => agentPart.test(w) || w === 'mcp') ||
+    (words.some((w) => agentSelf.test(w)) && words.some((w) => w === 'you' || w === 'your'));
+  return about && words.every((w) => agentPart.test(w) || agentSelf.test(w) || agentProbeWord.test(w));
 }
 
 /** The issue a workflow gets from its first request. */

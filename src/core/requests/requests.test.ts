@@ -3,7 +3,13 @@ import { createWorkflow } from '../commands/create.js';
 import { recordRequest } from '../commands/requests.js';
 import { Draft } from '../draft.js';
 import { foldEvents } from '../fold.js';
-import { isAcknowledgement, requestKey, requestTitle, REQUEST_MAX_CHARS } from './request-text.js';
+import {
+  asksForNoWork,
+  isAcknowledgement,
+  requestKey,
+  requestTitle,
+  REQUEST_MAX_CHARS,
+} from './request-text.js';
 
 let n = 0;
 const ctx = { now: '2026-03-01T10:00:00.000Z', newId: (p: string) => `${p}-${++n}`, actor: 'user' };
@@ -69,6 +75,36 @@ describe('user requests', () => {
     recordRequest(d, { text: 'ok go on', at: '2026-03-01T10:02:00Z' });
     recordRequest(d, { text: 'sure', at: '2026-03-01T09:00:00Z' });
     expect(d.state.issue?.title).toBe('Add a retry to the uploader');
+    expect(foldEvents(d.events).state).toEqual(d.state);
+  });
+
+  it('names the workflow after the first request that says what to do, not after a greeting or a look at the agent', () => {
+    for (const t of [
+      'hi',
+      'Hello there!',
+      'show tools',
+      'What tools do you have?',
+      'list mcp servers',
+      'what model are you?',
+    ])
+      expect(asksForNoWork(t), t).toBe(true);
+    for (const t of [
+      'Fix the tools script',
+      'show the models',
+      'list the failing tests',
+      'test the parser',
+      'hi, fix the build',
+    ])
+      expect(asksForNoWork(t), t).toBe(false);
+    const d = fresh();
+    recordRequest(d, { text: 'show tools', at: '2026-03-01T10:00:00Z' });
+    expect(d.state.issue?.title).toBe('show tools');
+    recordRequest(d, { text: 'Port the uploader to streams', at: '2026-03-01T10:01:00Z' });
+    expect(d.state.issue?.title).toBe('Port the uploader to streams');
+    expect(d.state.recent_requests?.map((r) => r.text)).toEqual([
+      'show tools',
+      'Port the uploader to streams',
+    ]);
     expect(foldEvents(d.events).state).toEqual(d.state);
   });
 
