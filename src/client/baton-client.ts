@@ -56,12 +56,16 @@ export type { RecordInput };
 
 export interface PauseResult {
   workflow_id: string;
-  outcome: 'paused' | 'requested' | 'already_paused';
+  outcome: 'paused' | 'requested' | 'already_requested' | 'already_paused';
   status: WorkflowStatus;
   snapshot_id: string | null;
   waiting_for: string[];
   /** The agent's turn the pause waits for, when it waits for one to end (asked mid-turn with no task in progress). */
   waiting_for_turn: { session_number: number; agent: string } | null;
+  /** The pause requested before that still waits (`already_requested`): it stands as it was, its reason kept. */
+  pause_request: { reason: string | null; requested_at: string } | null;
+  /** The reason this call gave that was not recorded (`already_requested` with a different reason). */
+  ignored_reason: string | null;
   warning: string | null;
 }
 

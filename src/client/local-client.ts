@@ -132,13 +132,17 @@ export class LocalClient implements BatonClient {
 
   async pause(ref: Ref, input: { reason?: string | null; force?: boolean }) {
     const { result, state } = await this.service.pause(this.ref(ref), input);
+    const waits = 'waiting_for' in result ? result : null;
+    const pending = result.outcome === 'already_requested' ? result : null;
     return {
       workflow_id: state.id,
       outcome: result.outcome,
       status: state.status,
-      snapshot_id: result.outcome === 'requested' ? null : result.snapshot_id,
-      waiting_for: result.outcome === 'requested' ? result.waiting_for : [],
-      waiting_for_turn: result.outcome === 'requested' ? result.waiting_for_turn : null,
+      snapshot_id: 'snapshot_id' in result ? result.snapshot_id : null,
+      waiting_for: waits?.waiting_for ?? [],
+      waiting_for_turn: waits?.waiting_for_turn ?? null,
+      pause_request: pending && { reason: pending.reason, requested_at: pending.requested_at },
+      ignored_reason: pending?.ignored_reason ?? null,
       warning: result.outcome === 'paused' ? result.warning : null,
     };
   }

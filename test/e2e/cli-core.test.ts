@@ -103,6 +103,20 @@ for (const mode of cliModes) {
         status: 'in_progress',
         waiting_for: ['T1'],
       });
+      // asked again while it waits: the first request and its reason stand, and the answer says so
+      const again = await baton('pause', '--reason', 'lunch');
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toMatch(
+        /^a pause is already requested for wf-\S+ \(reason: end of day, \dm\d\ds ago\): it pauses when T1 finishes, or by force once the pause timeout \(--pause-timeout\) has passed; `baton pause --force` pauses now\nthe new reason \(lunch\) was not recorded: the first request stands; `baton pause --force --reason <text>` pauses now with it\n$/,
+      );
+      const same = await baton('pause', '--reason', 'end of day', '--json');
+      expect(same.json()).toMatchObject({
+        outcome: 'already_requested',
+        waiting_for: ['T1'],
+        pause_request: { reason: 'end of day', requested_at: expect.any(String) },
+        ignored_reason: null,
+      });
+      expect((await baton('pause', '--reason', 'end of day')).stdout).not.toContain('not recorded');
 
       const done = await baton('task', 'done', 'T1', '--json');
       expect(done.json()).toMatchObject({

@@ -83,6 +83,12 @@ describe('baton mcp', () => {
       (await call('record_test_run', { phase: 'red', failing_tests: ['a.test.ts'] })).isError,
     ).toBeFalsy();
     expect(json(await call('request_pause', { reason: 'lunch' }))).toMatchObject({ outcome: 'requested' });
+    // asked again while it waits: the first request and its reason stand, and the tool says so
+    expect(json(await call('request_pause', { reason: 'end of day' }))).toMatchObject({
+      outcome: 'already_requested',
+      pause_request: { reason: 'lunch', requested_at: expect.any(String) },
+      ignored_reason: 'end of day',
+    });
     expect(json(await call('complete_task', { task_id: 'A', summary: 'designed' }))).toMatchObject({
       workflow_status: 'paused',
     });

@@ -99,7 +99,18 @@ describe('baton server: REST API', () => {
         await t.api(`/api/workflows/${id}/pause`, { method: 'POST', json: { reason: 'end of day' } })
       ).json(),
     );
-    expect(pause).toMatchObject({ outcome: 'requested', waiting_for: ['T1'] });
+    expect(pause).toMatchObject({ outcome: 'requested', waiting_for: ['T1'], pause_request: null });
+    // asked again while it waits: the first request stands, the new reason is not recorded, and the answer says so
+    const again = PauseResult.parse(
+      await (await t.api(`/api/workflows/${id}/pause`, { method: 'POST', json: { reason: 'lunch' } })).json(),
+    );
+    expect(again).toMatchObject({
+      outcome: 'already_requested',
+      status: 'in_progress',
+      waiting_for: ['T1'],
+      pause_request: { reason: 'end of day', requested_at: expect.any(String) },
+      ignored_reason: 'lunch',
+    });
     await t.api(`/api/workflows/${id}/tasks/T1/done`, { method: 'POST', json: { note: 'schema v2' } });
     const paused = SessionStatus.parse(await (await t.api(`/api/workflows/${id}/session-status`)).json());
     expect(paused).toMatchObject({
@@ -187,7 +198,7 @@ describe('baton server: REST API', () => {
   it('exposes Prometheus metrics by route and status', async () => {
     const text = await (await t.api('/metrics')).text();
     expect(text).toMatch(
-      /baton_http_requests_total\{method="POST",route="\/api\/workflows\/:id\/pause",status="200"\} 1/,
+      /baton_http_requests_total\{method="POST",route="\/api\/workflows\/:id\/pause",status="200"\} 2/,
     );
     expect(text).toMatch(
       /baton_http_request_duration_seconds_bucket\{method="GET",route="\/api\/workflows",status="200",le="\+Inf"\} \d+/,

@@ -20,7 +20,11 @@ describe('pause at the task boundary', () => {
       waiting_for: ['T1'],
     });
     clock.advance(4 * 60_000);
-    expect((await svc.pause(ref, { reason: 'meeting' })).result.outcome).toBe('requested');
+    expect((await svc.pause(ref, { reason: 'meeting' })).result).toMatchObject({
+      outcome: 'already_requested',
+      reason: 'meeting',
+      ignored_reason: null,
+    });
     expect(await svc.enforcePauseTimeouts()).toEqual([]);
     clock.advance(2 * 60_000);
     expect(await svc.enforcePauseTimeouts()).toEqual([wf.id]);

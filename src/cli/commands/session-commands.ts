@@ -23,6 +23,7 @@ import type { GlobalOptions, Runtime } from '../runtime.js';
 import { recoverCheckpointCommand, type RestoreFlags } from './restore-command.js';
 import { table, thousands } from '../output.js';
 import { snapshotsTable } from '../snapshot-table.js';
+import { pauseText } from '../pause-text.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
 import { goneAgents } from '../../integrations/hooks/gone-agents.js';
 
@@ -220,26 +221,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             force: o.force === true,
           });
           const r = { ...paused, transcripts_read: read };
-          // a turn under way is let finish: the agent's list may reach Baton only at its end (Codex's with the Stop)
-          const tasks = `${r.waiting_for.join(', ')} ${r.waiting_for.length > 1 ? 'finish' : 'finishes'}`;
-          const turn = r.waiting_for_turn
-            ? `the ${agentLabel(r.waiting_for_turn.agent)} turn under way (session ${r.waiting_for_turn.session_number})`
-            : null;
-          const waiting = !turn
-            ? `it pauses when ${tasks}`
-            : r.waiting_for.length
-              ? `it pauses when ${tasks} or when ${turn} ends, whichever comes first`
-              : `${turn} is let finish: the pause takes effect when the agent's turn ends`;
-          print(
-            r,
-            () =>
-              read.map((x) => `${x}\n`).join('') +
-              (r.outcome === 'requested'
-                ? `pause requested for ${r.workflow_id}: ${waiting}, or by force once the pause timeout (--pause-timeout) has passed; \`baton pause --force\` pauses now`
-                : r.outcome === 'already_paused'
-                  ? `${r.workflow_id} is already paused (snapshot ${r.snapshot_id})`
-                  : `paused ${r.workflow_id} (snapshot ${r.snapshot_id})${r.warning ? `\nwarning: ${r.warning}` : ''}\nresume with: baton resume -w ${r.workflow_id}`),
-          );
+          print(r, () => read.map((x) => `${x}\n`).join('') + pauseText(r, Date.now()));
         },
       ),
     );

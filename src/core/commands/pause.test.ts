@@ -51,9 +51,22 @@ describe('a pause asked while the agent works', () => {
       waiting_for_turn: { session_number: 1, agent: 'codex' },
     });
     expect(d.state).toMatchObject({ status: 'in_progress', pause_request: { until: 'turn_end' } });
-    // asked again meanwhile: still waiting, no second request
-    const again = next(d.state);
-    expect(pause(again, { ...ask, reason: null })).toMatchObject({ outcome: 'requested' });
+    // asked again meanwhile: still waiting, no second request; the first one's reason stands, and the call says so
+    const again = next(d.state, '2026-03-01T10:08:00.000Z');
+    expect(pause(again, { ...ask, reason: null })).toEqual({
+      outcome: 'already_requested',
+      reason: 'lunch',
+      requested_at: '2026-03-01T10:05:00.000Z',
+      ignored_reason: null,
+      waiting_for: [],
+      waiting_for_turn: { session_number: 1, agent: 'codex' },
+    });
+    expect(pause(again, ask)).toMatchObject({ outcome: 'already_requested', ignored_reason: null });
+    expect(pause(again, { ...ask, reason: 'end of day' })).toMatchObject({
+      outcome: 'already_requested',
+      reason: 'lunch',
+      ignored_reason: 'end of day',
+    });
     expect(again.events).toEqual([]);
     // the Stop imports the turn: the agent's plan, its first step begun and finished, the next begun; no boundary in
     // it is the pause's (the agent went on past them)

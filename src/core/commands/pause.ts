@@ -26,6 +26,18 @@ export type PauseOutcome =
       /** The agent's turn it waits for, when it waits for one to end (asked mid-turn with no task in progress). */
       waiting_for_turn: TurnRef | null;
     }
+  | {
+      /**
+       * A pause was requested before and still waits: that request stands as it was (its reason is not replaced in the
+       * log); `ignored_reason` is the reason this call gave when it differs from the pending one, not recorded.
+       */
+      outcome: 'already_requested';
+      reason: string | null;
+      requested_at: string;
+      ignored_reason: string | null;
+      waiting_for: string[];
+      waiting_for_turn: TurnRef | null;
+    }
   | { outcome: 'already_paused'; snapshot_id: string | null };
 
 /**
@@ -137,7 +149,8 @@ export function takeRequestedPause(d: Draft, git: GitCapture) {
  * tasks in progress. Asked while the agent's turn is under way (a prompt
  * came, its Stop has not) with no task in progress, it waits for that turn to end instead: what the agent does in it
  * (its task list, which Codex's Stop brings only with the transcript) is not known before. `force`, or the request
- * outliving `timeoutMs` (`pauseOverdue`), pauses at once with a warning. Pausing a paused workflow changes nothing.
+ * outliving `timeoutMs` (`pauseOverdue`), pauses at once with a warning. Pausing a paused workflow changes nothing;
+ * nor does asking again while a request waits (`already_requested`: the first request and its reason stand).
  */
 export function pause(d: Draft, input: PauseInput): PauseOutcome {
   const s = d.state;
@@ -164,17 +177,23 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
     const snapshot = pauseNow(d, reason, trigger, input.git, warning);
     return { outcome: 'paused', snapshot_id: snapshot.id, warning };
   }
-  if (!s.pause_requested)
-    d.emit({
-      type: 'workflow.pause_requested',
-      data: {
-        reason: input.reason,
-        trigger: input.trigger,
-        timeout_ms: input.timeoutMs,
-        ...(forTurn ? { until: 'turn_end' as const } : {}),
-      },
-    });
   const cur = s.sessions.at(-1);
   const waiting = turn ?? (cur?.agent ? { session_number: cur.number, agent: cur.agent.name } : null);
-  return { outcome: 'requested', waiting_for: running, waiting_for_turn: forTurn || turn ? waiting : null };
+  const waits = { waiting_for: running, waiting_for_turn: forTurn || turn ? waiting : null };
+  const pending = s.pause_request;
+  if (pending) {
+    const ignored = input.reason !== null && input.reason !== pending.reason ? input.reason : null;
+    const { reason, requested_at } = pending;
+    return { outcome: 'already_requested', reason, requested_at, ignored_reason: ignored, ...waits };
+  }
+  d.emit({
+    type: 'workflow.pause_requested',
+    data: {
+      reason: input.reason,
+      trigger: input.trigger,
+      timeout_ms: input.timeoutMs,
+      ...(forTurn ? { until: 'turn_end' as const } : {}),
+    },
+  });
+  return { outcome: 'requested', ...waits };
 }

@@ -261,12 +261,16 @@ export const SessionsTable = z
 export const PauseResult = z
   .object({
     workflow_id: z.string(),
-    outcome: z.enum(['paused', 'requested', 'already_paused']),
+    outcome: z.enum(['paused', 'requested', 'already_requested', 'already_paused']),
     status: WorkflowStatus,
     snapshot_id: z.string().nullable(),
     waiting_for: z.array(z.string()),
     /** The agent's turn the pause waits for, when it waits for one to end (asked mid-turn; with tasks in progress, whichever ends first). */
     waiting_for_turn: z.object({ session_number: z.number().int(), agent: z.string() }).nullable(),
+    /** The pause requested before that still waits (`already_requested`): it stands as it was, its reason kept. */
+    pause_request: z.object({ reason: z.string().nullable(), requested_at: z.string() }).nullable(),
+    /** The reason this call gave that was not recorded (`already_requested` with a different reason). */
+    ignored_reason: z.string().nullable(),
     warning: z.string().nullable(),
   })
   .openapi('PauseResult');

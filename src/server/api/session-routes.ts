@@ -20,7 +20,10 @@ export function registerSessionRoutes({ app, client }: RouteDeps) {
       tags,
       summary: 'pause at the next task boundary (now with force); idempotent',
       request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(PauseBody) },
-      responses: responses(PauseResult, 'paused, requested (waiting for running tasks) or already paused'),
+      responses: responses(
+        PauseResult,
+        'paused, requested (waiting for running tasks), already requested (the first request stands) or already paused',
+      ),
     }),
     async (c) => {
       const b = c.req.valid('json');

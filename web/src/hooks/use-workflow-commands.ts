@@ -47,6 +47,8 @@ export function useWorkflowCommands(workflowId: string, onDone: () => void): Wor
             return r.waiting_for_turn
               ? "Pause requested: it takes effect when the agent's turn ends"
               : `Pause requested: waiting for ${r.waiting_for.join(', ')}`;
+          if (r.outcome === 'already_requested')
+            return `A pause was already requested${r.pause_request?.reason ? ` ("${r.pause_request.reason}")` : ''}: it stands${r.ignored_reason ? '; the new reason was not recorded' : ''}`;
           if (r.outcome === 'already_paused') return 'The workflow was already paused';
           return 'Workflow paused';
         },

@@ -1,0 +1,35 @@
+import type { PauseResult } from '../client/baton-client.js';
+import { agentLabel, formatSpan } from '../core/index.js';
+
+/**
+ * What `baton pause` says: paused, already paused, or what the requested pause waits for; asked again while a request
+ * waits, that the first request stands (its reason, how long ago it was made) and a new reason was not recorded.
+ */
+export function pauseText(r: PauseResult, now: number): string {
+  if (r.outcome === 'already_paused') return `${r.workflow_id} is already paused (snapshot ${r.snapshot_id})`;
+  if (r.outcome === 'paused')
+    return `paused ${r.workflow_id} (snapshot ${r.snapshot_id})${r.warning ? `\nwarning: ${r.warning}` : ''}\nresume with: baton resume -w ${r.workflow_id}`;
+  // a turn under way is let finish: the agent's list may reach Baton only at its end (Codex's with the Stop)
+  const tasks = `${r.waiting_for.join(', ')} ${r.waiting_for.length > 1 ? 'finish' : 'finishes'}`;
+  const turn = r.waiting_for_turn
+    ? `the ${agentLabel(r.waiting_for_turn.agent)} turn under way (session ${r.waiting_for_turn.session_number})`
+    : null;
+  const waiting = !turn
+    ? `it pauses when ${tasks}`
+    : r.waiting_for.length
+      ? `it pauses when ${tasks} or when ${turn} ends, whichever comes first`
+      : `${turn} is let finish: the pause takes effect when the agent's turn ends`;
+  const then = `${waiting}, or by force once the pause timeout (--pause-timeout) has passed; \`baton pause --force\` pauses now`;
+  const req = r.pause_request;
+  if (r.outcome === 'requested' || !req) return `pause requested for ${r.workflow_id}: ${then}`;
+  const why = req.reason === null ? 'no reason given' : `reason: ${req.reason}`;
+  const ago = formatSpan(now - Date.parse(req.requested_at));
+  return [
+    `a pause is already requested for ${r.workflow_id} (${why}, ${ago} ago): ${then}`,
+    ...(r.ignored_reason === null
+      ? []
+      : [
+          `the new reason (${r.ignored_reason}) was not recorded: the first request stands; \`baton pause --force --reason <text>\` pauses now with it`,
+        ]),
+  ].join('\n');
+}
