@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { PACKAGE_VERSION } from '../config/package-info.js';
 import { allModules, COMMANDS, registerModules, type ModuleName } from './command-table.js';
+import { commandWord, valueOptions } from './command-word.js';
 import { rootHelp, unknownCommandMessage } from './help.js';
 import { processIo, reportError, type Io } from './output.js';
 import type { Runtime } from './runtime.js';
@@ -43,30 +44,13 @@ function rootProgram(io: Io): Command {
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
 }
 
-/** The root's options that take a value (`--home <dir>`, ...). */
-function rootValueOptions(program: Command): Set<string | undefined> {
-  return new Set(program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]));
-}
-
-/** The command word of argv (the first argument that is neither a global option nor an option's value). */
-function commandWord(program: Command, argv: string[]): { word: string; at: number } | null {
-  const takesValue = rootValueOptions(program);
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') return argv[i + 1] === undefined ? null : { word: argv[i + 1]!, at: i + 1 };
-    if (!a.startsWith('-')) return { word: a, at: i };
-    if (takesValue.has(a)) i += 1;
-  }
-  return null;
-}
-
 /**
  * `-w <id>` (or `--workflow <id>`, `--workflow=<id>`) written before the command word, as in `baton -w wf-1 record
  * decision ...`, moved to the end, where the command reads it: the commands that name a workflow take `-w`, the
  * root takes none.
  */
 export function hoistWorkflowOption(program: Command, argv: string[]): string[] {
-  const takesValue = rootValueOptions(program);
+  const takesValue = valueOptions(program);
   const moved: string[] = [];
   let i = 0;
   const rest: string[] = [];

@@ -132,6 +132,18 @@ describe('baton import <file>: which agent wrote it is read from the file', () =
     );
     // naming the agent does not make it one: the same file given as Claude Code's is refused as well
     expect((await baton('import', 'claude-code', text)).code).toBe(2);
+    // no file: said with the forms of `baton import`, not the usage of the `auto` it would default to
+    const bare = await baton('import', '-w', 'wf-1');
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain(
+      'error: missing transcript file: `baton import <file>` reads which agent wrote it; `baton import claude-code <file>` or `baton import codex <file>` names the agent',
+    );
+    expect(bare.stderr).toContain('Usage: baton import [auto | claude-code | codex] [options] <file>');
+    expect(bare.stderr).toMatch(
+      /^ {2}auto \[options\] <file> +import either agent's transcript \(the default\)$/m,
+    );
+    expect(bare.stderr).toMatch(/^ {2}codex \[options\] <file> +import a Codex CLI rollout$/m);
+    expect(bare.stderr).not.toContain('baton import auto');
   });
 });
 

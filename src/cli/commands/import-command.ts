@@ -9,6 +9,7 @@ import { settingReader } from '../../config/settings.js';
 import { extractorOf } from '../extractor-settings.js';
 import type { Runtime } from '../runtime.js';
 import { thousands } from '../output.js';
+import { commandWord } from '../command-word.js';
 
 interface ImportOptions {
   workflow?: string;
@@ -49,17 +50,40 @@ function importSummary(file: string, r: ImportResult): string {
 export function registerImportCommand(program: Command, rt: Runtime) {
   const imp = program
     .command('import')
+    .usage('[auto | claude-code | codex] [options] <file>')
     .description(
       "import an agent's transcript into a workflow: `baton import <file>` reads which agent wrote it",
     );
+  // [name, its line in `baton import --help`, what its own help says it imports]
   const sources = [
-    ['claude-code', 'a Claude Code session transcript (~/.claude/projects/<project>/<session>.jsonl)'],
-    ['codex', 'a Codex CLI rollout (~/.codex/sessions/.../rollout-*.jsonl) or `codex exec --json` output'],
-    ['auto', 'a transcript of either agent, which one read from the file (the default)'],
+    [
+      'auto',
+      "either agent's transcript (the default)",
+      'a transcript of either agent, which one read from the file (the default)',
+    ],
+    [
+      'claude-code',
+      'a Claude Code session transcript',
+      'a Claude Code session transcript (~/.claude/projects/<project>/<session>.jsonl)',
+    ],
+    [
+      'codex',
+      'a Codex CLI rollout',
+      'a Codex CLI rollout (~/.codex/sessions/.../rollout-*.jsonl) or `codex exec --json` output',
+    ],
   ] as const;
-  for (const [name, what] of sources) {
+  // `baton import` alone would be `baton import auto` without its file: said with this command's usage, not auto's
+  imp.hook('preSubcommand', (_imp, sub) => {
+    if (sub.name() === 'auto' && imp.args[0] !== 'auto' && !commandWord(sub, imp.args))
+      imp.error(
+        'error: missing transcript file: `baton import <file>` reads which agent wrote it; `baton import claude-code <file>` or `baton import codex <file>` names the agent',
+        { code: 'baton.missingFile', exitCode: 2 },
+      );
+  });
+  for (const [name, line, what] of sources) {
     imp
       .command(`${name} <file>`, name === 'auto' ? { isDefault: true } : {})
+      .summary(`import ${line}`)
       .description(
         `import ${what}: requests, tasks, commits, files, tests, summaries, decisions, errors, history and usage; a later import reads only what was appended`,
       )
