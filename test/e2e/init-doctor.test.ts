@@ -246,10 +246,26 @@ describe('baton init', () => {
   });
 
   it('picks the agents that are installed or configured, Claude Code by default', async () => {
+    // neither: a PATH with git and nothing else, no ~/.claude or ~/.codex
+    const bare = setup();
+    const bin = tempDir('baton-no-agent-');
+    symlinkSync(execFileSync('which', ['git'], { encoding: 'utf8' }).trim(), join(bin, 'git'));
+    const guessed = await runCli(['init', '--command', 'baton'], {
+      cwd: bare.repo,
+      env: { ...bare.env, PATH: bin },
+    });
+    expect(guessed.code, guessed.stderr).toBe(0);
+    expect(guessed.stdout).toContain(
+      'Neither Claude Code nor Codex was found (no `claude` or `codex` on the PATH, no ~/.claude or ~/.codex, no .claude or .codex in this repository), so Baton set up Claude Code, the default when neither is found. For Codex, run `baton init --agent codex` (for both, `baton init --agent all`).',
+    );
+    expect(existsSync(join(bare.repo, '.claude', 'settings.local.json'))).toBe(true);
     const { repo, home, baton } = setup();
     mkdirSync(join(home, '.codex'));
-    const r = (await baton(['init', '--command', 'baton', '--json'])).json<{ agents: string[] }>();
-    expect(r.agents).toEqual(['codex']);
+    const r = (await baton(['init', '--command', 'baton', '--json'])).json<{
+      agents: string[];
+      agents_found: string[];
+    }>();
+    expect(r).toMatchObject({ agents: ['codex'], agents_found: ['codex'] });
     mkdirSync(join(home, '.claude'));
     expect(
       (await baton(['init', '--command', 'baton', '--json'])).json<{ agents: string[] }>().agents,

@@ -7,6 +7,7 @@ import { hookLogPath, readHookLog } from '../../integrations/hooks/hook-log.js';
 import {
   agentFiles,
   detectAgents,
+  foundAgents,
   homesOf,
   initAgents,
   type InitAgent,
@@ -92,6 +93,8 @@ export function registerInitCommands(program: Command, rt: Runtime) {
         const base = { root, scope, env: rt.env, home: settings.home };
         let changes: InitChange[];
         let agents: InitAgent[] = [];
+        // without --agent, the agents found here (installed or configured); none found: Claude Code is set up
+        const found = o.agent || o.undo ? null : foundAgents(root, rt.env);
         if (o.undo)
           changes = undo({ ...base, ...(o.agent ? { agents: agentsOf(o.agent, root, rt.env) } : {}) });
         else {
@@ -107,7 +110,15 @@ export function registerInitCommands(program: Command, rt: Runtime) {
         emit(
           rt.io,
           g.json === true,
-          { root, scope, agents, undo: !!o.undo, changes, auto_track: settings.autoTrack },
+          {
+            root,
+            scope,
+            agents,
+            agents_found: found,
+            undo: !!o.undo,
+            changes,
+            auto_track: settings.autoTrack,
+          },
           () => {
             const line = (c: InitChange, indent: string) =>
               `${indent}${(c.agent ? `${agentLabel(c.agent)} ${c.what}` : c.what).padEnd(24)} ${show(c.worktree, home, c.path)}: ${c.change}`;
@@ -133,6 +144,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
               `Baton is set up for ${agents.map(agentLabel).join(' and ')} in ${root} (${scopeText[scope]}):`,
               ...lines,
             ];
+            if (found?.length === 0) out.push(noAgentFound(scope, root, home, rt.env));
             if (others.length)
               out.push(
                 `And in the other worktrees of this repository (a conversation in each is a workflow of its own):`,
@@ -319,6 +331,13 @@ function commandLines(
       `${own.join(', ')} ${own.length === 1 ? 'is' : 'are'} this machine's own (not committed): a teammate runs \`baton init\` in their clone${shared.length ? '' : ' (or use --shared for settings committed for everyone)'}.`,
     );
   return out;
+}
+
+/** What `baton init` says when neither agent is installed or configured here: what it chose, and the other's command. */
+function noAgentFound(scope: InitScope, root: string, home: string, env: NodeJS.ProcessEnv): string {
+  const h = homesOf(env);
+  const again = `baton init${scope === 'local' ? '' : ` --${scope}`} --agent`;
+  return `Neither Claude Code nor Codex was found (no \`claude\` or \`codex\` on the PATH, no ${show(root, home, h.claudeDir)} or ${show(root, home, h.codexDir)}, no .claude or .codex in this repository), so Baton set up Claude Code, the default when neither is found. For Codex, run \`${again} codex\` (for both, \`${again} all\`).`;
 }
 
 /** Why Baton's store cannot be reached, and what to do about it. */

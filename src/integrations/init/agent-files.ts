@@ -89,14 +89,19 @@ export function onPath(program: string, env: NodeJS.ProcessEnv): string | null {
   return null;
 }
 
-/** The agents in use here: installed (on the PATH) or configured (their folder exists); Claude Code when neither. */
-export function detectAgents(root: string, env: NodeJS.ProcessEnv): InitAgent[] {
+/** The agents in use here: installed (on the PATH) or configured (their folder exists); none when neither is. */
+export function foundAgents(root: string, env: NodeJS.ProcessEnv): InitAgent[] {
   const h = homesOf(env);
-  const found = initAgents.filter((a) =>
+  return initAgents.filter((a) =>
     a === 'claude-code'
       ? !!onPath('claude', env) || existsSync(h.claudeDir) || existsSync(join(root, '.claude'))
       : !!onPath('codex', env) || existsSync(h.codexDir) || existsSync(join(root, '.codex')),
   );
+}
+
+/** The agents `baton init` sets up by default: those in use here, else Claude Code. */
+export function detectAgents(root: string, env: NodeJS.ProcessEnv): InitAgent[] {
+  const found = foundAgents(root, env);
   return found.length ? found : ['claude-code'];
 }
 
