@@ -392,12 +392,24 @@ describe('baton doctor', () => {
     const toml = join(home, '.codex', 'config.toml');
     writeFileSync(toml, `${readFileSync(toml, 'utf8')}\n[projects."${repo}"]\ntrust_level = "trusted"\n`);
     const r = await baton(['doctor', '--json']);
-    const report = r.json<{ problems: string[]; notes: string[] }>();
+    const report = r.json<{ problems: string[]; notes: string[]; agents: Record<string, any>[] }>();
+    // the MCP server is in the user's ~/.codex/config.toml, labelled as Claude Code's user-level settings are
+    expect(report.agents.find((a) => a.agent === 'codex')?.mcp).toEqual([
+      expect.objectContaining({ scope: 'user', path: toml }),
+    ]);
     // (the hooks' `baton` is not on the PATH here: that problem is the only one)
     expect(report.problems.filter((p) => /Claude Code/.test(p))).toEqual([]);
     expect(report.notes).toContain(
       'Claude Code is in use on this machine but not wired here: `baton init` wires it',
     );
+  });
+
+  it("labels Codex's ~/.codex/config.toml as the user's, also in a repository at ~ (where the file is in it)", async () => {
+    const { repo, env } = setup();
+    const run = (...args: string[]) => runCli(args, { cwd: repo, env: { ...env, HOME: repo } });
+    expect((await run('init', '--agent', 'codex', '--command', 'baton')).code).toBe(0);
+    const lines = (await run('doctor')).stdout.split('\n').filter((l) => /^ {2}mcp /.test(l));
+    expect(lines).toEqual([`  mcp (user)  ${join(repo, '.codex', 'config.toml')}: baton mcp`]);
   });
 
   it("says Codex's project hooks need a trusted project (exit 1 until then), and hooks wired twice", async () => {
