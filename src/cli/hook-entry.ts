@@ -174,6 +174,13 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
   };
 
   if (!parsed.ok) return finish({ outcome: 'failed', note: parsed.error, output: null });
+  // a hook line edited by hand to name another agent: nothing is done in that agent's name
+  if (args.agent !== null && args.agent !== 'claude-code' && args.agent !== 'codex')
+    return finish({
+      outcome: 'failed',
+      note: `unknown agent "${args.agent}" (--agent takes claude-code or codex; \`baton init\` writes the hook lines)`,
+      output: null,
+    });
   if (!isHookEvent(event))
     return finish({
       outcome: 'skipped',

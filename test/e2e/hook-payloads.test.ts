@@ -179,6 +179,24 @@ describe('transcripts not written yet', () => {
     expect(doctor.last_hooks.Stop.outcome).toBe('nothing');
     expect(doctor.problems.join('\n')).not.toMatch(/Stop|SessionEnd/);
   });
+
+  it('a line damaged in the middle is skipped at Stop, and the Stop says so (its note, in doctor)', async () => {
+    const { repo, hook, baton } = workspace();
+    const transcript = join(tempDir('baton-tr-'), 'session.jsonl');
+    const user = (text: string) =>
+      JSON.stringify({ type: 'user', sessionId: 's1', cwd: repo, message: { role: 'user', content: text } });
+    writeFileSync(
+      transcript,
+      `${user('Fix the upload test')}\n{"type":"assistant","mess\n${user('And the docs')}\n`,
+    );
+    const r = await hook('Stop', { session_id: 's1', cwd: repo, transcript_path: transcript });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /imported 2 new transcript entries .*; 1 line of the transcript skipped, not read \(line 2: /,
+    );
+    const doctor = (await baton(['doctor', '--json'])).json<Status>();
+    expect(doctor.last_hooks.Stop.note).toContain('1 line of the transcript skipped, not read (line 2: ');
+  });
 });
 
 describe('a compaction whose start hook came first', () => {
@@ -217,6 +235,24 @@ describe('input a shell or an agent mangles', () => {
     );
     expect(r).toMatchObject({ code: 0, stdout: '' });
     expect(await requests()).toEqual(['with a BOM']);
+  });
+
+  it('does nothing for a hook line that names an unknown agent, and says so to the user and in doctor', async () => {
+    const { repo, env, baton } = workspace();
+    const r = await runCli(['hook', 'Stop', '--agent', 'gemini'], {
+      cwd: repo,
+      env,
+      input: JSON.stringify({ hook_event_name: 'Stop', session_id: 's1', cwd: repo }),
+    });
+    expect(r.code).toBe(0);
+    const note =
+      'unknown agent "gemini" (--agent takes claude-code or codex; `baton init` writes the hook lines)';
+    expect(r.stderr).toContain(`baton: Stop: ${note}`);
+    expect(JSON.parse(r.stdout)).toEqual({
+      systemMessage: `Baton: the Stop hook failed: ${note}. Run \`baton doctor\` in this repository.`,
+    });
+    expect((await baton(['list', '--json'])).json<{ workflows: unknown[] }>().workflows).toEqual([]);
+    expect((await baton(['doctor'])).stdout).toContain(note);
   });
 });
 

@@ -9,6 +9,7 @@ import { settingReader } from '../../config/settings.js';
 import { extractorOf } from '../extractor-settings.js';
 import type { Runtime } from '../runtime.js';
 import { thousands } from '../output.js';
+import { counted } from '../../core/index.js';
 import { commandWord } from '../command-word.js';
 
 interface ImportOptions {
@@ -31,7 +32,7 @@ function importSummary(file: string, r: ImportResult): string {
     ? `${r.extractor.used} (fallback: ${r.extractor.fallback_reason})`
     : r.extractor.used;
   return [
-    `imported ${file} (${r.format}) into ${r.workflow_id}: ${r.new_entries} new entries, lines through ${r.lines}, ${thousands(r.read.bytes)} bytes read`,
+    `imported ${file} (${r.format}) into ${r.workflow_id}: ${counted(r.new_entries, 'new entry', 'new entries')}, lines through ${r.lines}, ${thousands(r.read.bytes)} bytes read`,
     `  requests ${c.requests}, task-list calls ${c.task_calls}, side effects ${c.side_effects}, test runs ${c.test_runs}, summaries ${c.summaries}, history ${c.history}`,
     `  decisions ${c.decisions}, errors ${c.errors}${c.resolved ? `, earlier errors resolved ${c.resolved}` : ''}; extracted by ${extractor}`,
     ...r.compactions.map(
@@ -41,7 +42,7 @@ function importSummary(file: string, r: ImportResult): string {
     u
       ? `  usage: ${thousands(u.tokens_used)} tokens (output ${thousands(u.output_tokens)}), context now ${thousands(u.context_tokens)}, peak ${thousands(u.peak_context_tokens)}${u.context_window ? ` of ${thousands(u.context_window)}` : ''}${u.cost_usd !== null ? `, $${u.cost_usd.toFixed(2)}` : ''}`
       : '  usage: none reported',
-    r.skipped.length ? `  ${r.skipped.length} malformed line(s) skipped (listed above)` : '',
+    r.skipped.length ? `  ${counted(r.skipped.length, 'malformed line')} skipped (listed above)` : '',
   ]
     .filter(Boolean)
     .join('\n');

@@ -139,11 +139,14 @@ async function importNew(
         .join(', ')}`
     : '';
   const warned = r.warnings.length ? `; ${r.warnings.join('; ')}` : '';
+  const bad = r.skipped[0]
+    ? `; ${counted(r.skipped.length, 'line')} of the transcript skipped, not read (line ${r.skipped[0].line}: ${r.skipped[0].reason}${r.skipped.length > 1 ? '; `baton import` on the file lists them all' : ''})`
+    : '';
   const paused = t.paused_snapshot_id ? `; paused at the boundary (snapshot ${t.paused_snapshot_id})` : '';
   return {
     note: r.new_entries
-      ? `imported ${counted(r.new_entries, 'new transcript entry', 'new transcript entries')} (${counted(r.records.decisions, 'decision')}, ${counted(r.records.errors, 'error')})${tasks}${warned}${paused}`
-      : `nothing new in the transcript${tasks}${warned}${paused}`,
+      ? `imported ${counted(r.new_entries, 'new transcript entry', 'new transcript entries')} (${counted(r.records.decisions, 'decision')}, ${counted(r.records.errors, 'error')})${tasks}${bad}${warned}${paused}`
+      : `nothing new in the transcript${tasks}${bad}${warned}${paused}`,
     transcript: { path, bytes: r.bytes, workflow_id: workflowId, source: ctx.agent },
     failed: false,
     ...(t.paused_snapshot_id ? { tell: pausedTell(workflowId, t.paused_snapshot_id) } : {}),
