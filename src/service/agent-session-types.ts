@@ -70,10 +70,13 @@ export type StartInput = TrackInput & {
    */
   conversations_over?: Record<string, string>;
   /**
-   * Another transcript of the worktree's work was written within the last minute (the hook looked): a conversation at
-   * work there, so the open session it follows is not taken as cut off.
+   * Another conversation is at work on the worktree's workflow (the hook looked): its agent process runs, or, where
+   * processes cannot be seen, its transcript was written within the last minute. The open session it follows is not
+   * taken as cut off.
    */
   active_elsewhere?: boolean;
+  /** `active_elsewhere` is known only by that recent write: the other conversation may as well have been cut off. */
+  active_elsewhere_unsure?: boolean;
   /**
    * The agent's conversation starts again in a new process (SessionStart's source `resume`): when the Baton session
    * that follows it was cut off in the middle of its turn (core `cutOffSession`), it is said so as for a new session.

@@ -107,6 +107,9 @@ const newest = (ws: readonly WorkflowState[]) =>
  */
 const atWorkElsewhere =
   'Another conversation is at work on this workflow right now (in this worktree). The task in progress and the calls its transcript ends on are its own: do not take them up or run them again; ask the user what this session should do (each conversation gets its own workflow in its own git worktree: `git worktree add`).';
+/** The same, where only a transcript written moments ago says so (no process of its agent that Baton can see). */
+const maybeAtWorkElsewhere =
+  'Another conversation of this worktree wrote its transcript moments ago, and Baton cannot see whether its agent still runs: it may be at work on this workflow, or it may have been cut off (a crash, a quit). Before taking up the task in progress or the calls its transcript ends on, ask the user whether that conversation is still open; if it is, they are its own (each conversation gets its own workflow in its own git worktree: `git worktree add`).';
 
 export class AgentSessions {
   constructor(private readonly svc: BatonService) {}
@@ -429,7 +432,8 @@ export class AgentSessions {
         const why = link.cut_off ? { trigger: 'crash' as const, reason: link.cut_off } : null;
         // the agent session that goes on (a compaction, a resume) holds its own compaction summary
         const held = link.outcome === 'same';
-        const warnings = judgeCutOff || link.outcome === 'same' ? [] : [atWorkElsewhere];
+        const busy = input.active_elsewhere_unsure === true ? maybeAtWorkElsewhere : atWorkElsewhere;
+        const warnings = judgeCutOff || link.outcome === 'same' ? [] : [busy];
         return {
           link,
           context: this.handover(d, why ? null : fresh, git, { ...input, ...why, held, warnings }),

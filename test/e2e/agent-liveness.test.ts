@@ -347,7 +347,11 @@ describe('where the agent process cannot be seen (macOS; here, hooks run by no a
   it('one that wrote moments ago in the middle of its turn may still be at work: the new one is warned', async () => {
     const { told: said, briefing } = await codexMidPlan('going');
     expect(said).toMatch(/another conversation wrote its transcript in this worktree \d+ s ago/);
-    expect(briefing).toMatch(/### Warnings\n- Another conversation is at work on this workflow right now/);
+    // only its write says so (no agent process seen): it may as well have crashed, which the user knows
+    expect(briefing).toMatch(
+      /### Warnings\n- Another conversation of this worktree wrote its transcript moments ago, and Baton cannot see whether its agent still runs: it may be at work on this workflow, or it may have been cut off/,
+    );
+    expect(briefing).toContain('ask the user whether that conversation is still open');
   });
 });
 

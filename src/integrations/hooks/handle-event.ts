@@ -446,6 +446,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         // a new conversation (not a resume, /clear or compaction) does not continue work that is over
         fresh_start: source === 'startup',
         ...(caught.activeElsewhere !== null ? { active_elsewhere: true } : {}),
+        ...(caught.activeElsewhere?.pid === null ? { active_elsewhere_unsure: true } : {}),
         // a Codex older than its SessionEnd sends none: a conversation whose agent process is gone (or moved on) is over
         ...(Object.keys(caught.over).length ? { conversations_over: caught.over } : {}),
         // the conversation reopened in a new process (`--resume`): its last turn may have been cut off, unless its

@@ -35,6 +35,7 @@ const StartBody = z
     reason: z.string().min(1).max(500),
     fresh_start: z.boolean().optional(),
     active_elsewhere: z.boolean().optional(),
+    active_elsewhere_unsure: z.boolean().optional(),
     conversations_over: z.record(z.string().min(1).max(500), z.string().max(200)).optional(),
     reopened: z.boolean().optional(),
   })
