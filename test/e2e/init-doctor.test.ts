@@ -259,17 +259,15 @@ describe('baton init', () => {
       'Neither Claude Code nor Codex was found (no `claude` or `codex` on the PATH, no ~/.claude or ~/.codex, no .claude or .codex in this repository), so Baton set up Claude Code, the default when neither is found. For Codex, run `baton init --agent codex` (for both, `baton init --agent all`).',
     );
     expect(existsSync(join(bare.repo, '.claude', 'settings.local.json'))).toBe(true);
-    const { repo, home, baton } = setup();
+    // found by their folders alone (the same bare PATH: an agent installed on this machine does not count)
+    const { repo, home, env } = setup();
+    const init = () =>
+      runCli(['init', '--command', 'baton', '--json'], { cwd: repo, env: { ...env, PATH: bin } });
     mkdirSync(join(home, '.codex'));
-    const r = (await baton(['init', '--command', 'baton', '--json'])).json<{
-      agents: string[];
-      agents_found: string[];
-    }>();
+    const r = (await init()).json<{ agents: string[]; agents_found: string[] }>();
     expect(r).toMatchObject({ agents: ['codex'], agents_found: ['codex'] });
     mkdirSync(join(home, '.claude'));
-    expect(
-      (await baton(['init', '--command', 'baton', '--json'])).json<{ agents: string[] }>().agents,
-    ).toEqual(['claude-code', 'codex']);
+    expect((await init()).json<{ agents: string[] }>().agents).toEqual(['claude-code', 'codex']);
     expect(existsSync(join(repo, '.codex', 'hooks.json'))).toBe(true);
   });
 });
