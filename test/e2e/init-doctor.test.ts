@@ -362,11 +362,17 @@ describe('baton doctor', () => {
     gitIn(repo, 'commit', '-qm', 'agents');
     const r = await baton(['init', '--agent', 'codex', '--command', 'baton']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(
-      /^ {2}Codex instructions +AGENTS\.md: .*\(git tracks this file: the change shows in `git status`/m,
+    // each line says whose its file is, in doctor's words, and the heading what those words mean
+    expect(r.stdout).toContain(
+      `Baton is set up for Codex in ${repo} (local: personal to this repository, not committed; shared: in the repository, to commit for everyone; user: for every repository of this user):`,
     );
+    expect(r.stdout).toMatch(
+      /^ {2}Codex instructions \(shared\) +AGENTS\.md: .*\(git tracks this file: the change shows in `git status`/m,
+    );
+    expect(r.stdout).toMatch(/^ {2}Codex mcp \(user\) +~\/\.codex\/config\.toml: added$/m);
     // a file init created is excluded, not said to be tracked
-    expect(r.stdout).toMatch(/^ {2}Codex hooks +\.codex\/hooks\.json: (?!.*git tracks)/m);
+    expect(r.stdout).toMatch(/^ {2}Codex hooks \(local\) +\.codex\/hooks\.json: (?!.*git tracks)/m);
+    expect(r.stdout).toContain('Committed with the repository: AGENTS.md. It names `baton`, from');
     expect(gitIn(repo, 'status', '--porcelain')).toMatch(/^ M AGENTS\.md$/m);
     // the MCP server it registered is in the user's own ~/.codex/config.toml: doctor says so
     const codex = (await baton(['doctor', '--json']))

@@ -35,6 +35,13 @@ const scopeText: Record<InitScope, string> = {
   user: 'for every repository of this user',
 };
 
+/** What the scopes named on the lines of `changes` mean, in their order ("local: personal to ..., user: ..."). */
+const scopesSaid = (changes: readonly InitChange[]) =>
+  (['local', 'shared', 'user'] as const)
+    .filter((s) => changes.some((c) => c.scope === s))
+    .map((s) => `${s}: ${scopeText[s]}`)
+    .join('; ');
+
 function agentsOf(flag: string | undefined, root: string, env: NodeJS.ProcessEnv): InitAgent[] {
   if (!flag) return detectAgents(root, env);
   if (flag === 'all') return [...initAgents];
@@ -120,8 +127,12 @@ export function registerInitCommands(program: Command, rt: Runtime) {
             auto_track: settings.autoTrack,
           },
           () => {
+            // each line says whose the file is (doctor's words), the heading what those words mean
+            const label = (c: InitChange) =>
+              `${c.agent ? `${agentLabel(c.agent)} ${c.what}` : c.what} (${c.scope})`;
+            const width = Math.max(0, ...changes.map((c) => label(c).length));
             const line = (c: InitChange, indent: string) =>
-              `${indent}${(c.agent ? `${agentLabel(c.agent)} ${c.what}` : c.what).padEnd(24)} ${show(c.worktree, home, c.path)}: ${c.change}`;
+              `${indent}${label(c).padEnd(width)}  ${show(c.worktree, home, c.path)}: ${c.change}`;
             const lines = changes.filter((c) => c.worktree === root).map((c) => line(c, '  '));
             // the other worktrees of the repository, each under its folder
             const elsewhere = [...new Set(changes.map((c) => c.worktree).filter((w) => w !== root))];
@@ -135,13 +146,13 @@ export function registerInitCommands(program: Command, rt: Runtime) {
             if (o.undo)
               return [
                 lines.length || others.length
-                  ? `Removed what \`baton init\` added (${scopeText[scope]}):`
+                  ? `Removed what \`baton init\` added (${scopesSaid(changes)}):`
                   : 'Nothing of `baton init` was found to remove.',
                 ...lines,
                 ...(others.length ? ['And from the other worktrees of this repository:', ...others] : []),
               ].join('\n');
             const out = [
-              `Baton is set up for ${agents.map(agentLabel).join(' and ')} in ${root} (${scopeText[scope]}):`,
+              `Baton is set up for ${agents.map(agentLabel).join(' and ')} in ${root} (${scopesSaid(changes)}):`,
               ...lines,
             ];
             if (found?.length === 0) out.push(noAgentFound(scope, root, home, rt.env));
@@ -306,11 +317,12 @@ function commandLines(
     const files = named(shared);
     const cli = commandLine(committed, []);
     const paths = machinePaths(committed);
-    const they = files.length === 1 ? 'It' : 'They';
+    // the files, as the subject of a verb: "It names" / "They name"
+    const they = (verb: string) => (files.length === 1 ? `It ${verb}s` : `They ${verb}`);
     out.push(
       chosen && paths.length
-        ? `Committed with the repository: ${files.join(', ')}. ${they} run \`${cli}\` (--command), and ${paths.join(' ')} ${paths.length === 1 ? 'is a path' : 'are paths'} of this machine: a teammate's clone runs it only where Baton is installed at the same place (without --command, \`baton\` from each machine's PATH).`
-        : `Committed with the repository: ${files.join(', ')}. ${they} name \`${cli}\`, from each machine's PATH, not an install of this machine: a teammate installs Baton (\`${INSTALL_COMMAND}\`)${shared.some((c) => c.what === 'hooks') ? ' and their sessions are followed; without it, a session start there says so and records nothing' : ''}.`,
+        ? `Committed with the repository: ${files.join(', ')}. ${they('run')} \`${cli}\` (--command), and ${paths.join(' ')} ${paths.length === 1 ? 'is a path' : 'are paths'} of this machine: a teammate's clone runs it only where Baton is installed at the same place (without --command, \`baton\` from each machine's PATH).`
+        : `Committed with the repository: ${files.join(', ')}. ${they('name')} \`${cli}\`, from each machine's PATH, not an install of this machine: a teammate installs Baton (\`${INSTALL_COMMAND}\`)${shared.some((c) => c.what === 'hooks') ? ' and their sessions are followed; without it, a session start there says so and records nothing' : ''}.`,
     );
     // a committed file git ignores (a default `baton init` before excluded it) is not committed until that line goes
     const ignored = files.filter((f) => gitStandingOf(root, join(root, f)) === 'ignored');

@@ -80,6 +80,17 @@ export function agentFiles(agent: InitAgent, scope: InitScope, root: string, h: 
   };
 }
 
+/**
+ * Whose the MCP entry `baton init` writes at `scope` is: Codex's, but at --shared, is in the user's own
+ * ~/.codex/config.toml (user: every repository), also where that file is in the repository (a repository at ~, or
+ * CODEX_HOME in it); the others are of the scope.
+ */
+export const mcpScopeOf = (agent: InitAgent, scope: InitScope, root: string, h: Homes): InitScope =>
+  agent === 'codex' &&
+  agentFiles(agent, scope, root, h).mcp.path === agentFiles(agent, 'user', root, h).mcp.path
+    ? 'user'
+    : scope;
+
 export function onPath(program: string, env: NodeJS.ProcessEnv): string | null {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;

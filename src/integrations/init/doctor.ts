@@ -8,6 +8,7 @@ import {
   unknownVersionNote,
   homesOf,
   initAgents,
+  mcpScopeOf,
   onPath,
   type InitAgent,
   type InitScope,
@@ -87,7 +88,6 @@ export function wiringOf(agent: InitAgent, root: string, env: NodeJS.ProcessEnv)
     instructions: [],
     plugin: [],
   };
-  const userMcp = agent === 'codex' ? agentFiles(agent, 'user', root, homes).mcp.path : null;
   const seenMcp = new Set<string>();
   const seenBlocks = new Set<string>();
   const seenHooks = new Set<string>();
@@ -127,9 +127,8 @@ export function wiringOf(agent: InitAgent, root: string, env: NodeJS.ProcessEnv)
     if (!seenMcp.has(key)) {
       seenMcp.add(key);
       const mcp = findMcp(files.mcp);
-      // Codex's MCP servers of every scope but --shared are the user's own ~/.codex/config.toml: said as such, also
-      // where that file is in the repository (a repository at ~, or CODEX_HOME in it)
-      const mcpScope = files.mcp.path === userMcp ? 'user' : scope;
+      // Codex's MCP servers of every scope but --shared are the user's own ~/.codex/config.toml: said as such
+      const mcpScope = mcpScopeOf(agent, scope, root, homes);
       if (mcp)
         out.mcp.push({
           scope: mcpScope,

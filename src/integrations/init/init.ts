@@ -6,6 +6,7 @@ import {
   agentFiles,
   claudeVersion,
   homesOf,
+  mcpScopeOf,
   unknownVersionNote,
   type InitAgent,
   type InitScope,
@@ -29,6 +30,11 @@ export interface InitChange {
   command?: string;
   /** The file is committed with the repository (`--shared`, or one git tracks): it names the committed command. */
   committed?: boolean;
+  /**
+   * Whose the change is, in `baton doctor`'s words: `local` (personal to this repository, not committed), `shared`
+   * (a file committed with the repository), `user` (the user's own, for every repository).
+   */
+  scope: InitScope;
 }
 
 /** What `baton init` created (so `--undo` deletes only those files, and only when nothing else is in them). */
@@ -75,6 +81,15 @@ const inside = (root: string, path: string) => {
   const rel = relative(root, path);
   return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep);
 };
+
+/** A file of the repository init writes at `scope` is committed with it: `--shared`, or the default and git tracks it. */
+const isCommitted = (scope: InitScope, root: string, path: string) =>
+  inside(root, path) &&
+  (scope === 'shared' || (scope === 'local' && gitStandingOf(root, path) === 'tracked'));
+
+/** The scope of a change to a file: that of the file's MCP entry (Codex's is the user's), else shared once committed. */
+const changeScope = (scope: InitScope, committed: boolean, mcp: InitScope | null): InitScope =>
+  mcp === 'user' ? 'user' : committed ? 'shared' : scope;
 
 /**
  * Sets up the repository (or the user, with `user`) for the agents: Baton's hooks merged into their settings, the
@@ -125,18 +140,14 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
   // a file a teammate's clone gets names `baton`, not this machine's install (which their machine does not have)
   const standing = new Map<string, boolean>();
   const committed = (path: string) => {
-    if (!standing.has(path))
-      standing.set(
-        path,
-        inside(root, path) &&
-          (scope === 'shared' || (scope === 'local' && gitStandingOf(root, path) === 'tracked')),
-      );
+    if (!standing.has(path)) standing.set(path, isCommitted(scope, root, path));
     return standing.get(path)!;
   };
   const commandFor = (path: string) => (committed(path) ? input.committedCommand : input.command);
-  const said = (path: string, rest: string[]) => ({
+  const said = (path: string, rest: string[], mcp: InitScope | null = null) => ({
     command: commandLine(commandFor(path), rest),
     committed: committed(path),
+    scope: changeScope(scope, committed(path), mcp),
   });
   for (const agent of input.agents) {
     const files = agentFiles(agent, scope, root, homes);
@@ -174,7 +185,7 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
       what: 'mcp',
       path: files.mcp.path,
       change: addMcp(files.mcp, commandFor(files.mcp.path)),
-      ...said(files.mcp.path, ['mcp']),
+      ...said(files.mcp.path, ['mcp'], mcpScopeOf(agent, scope, root, homes)),
     });
     note(files.instructions);
     const cli = commandLine(commandFor(files.instructions), []);
@@ -196,6 +207,7 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
           what: 'git-exclude',
           path,
           change: excluded.has(path) ? 'excluded again (.git/info/exclude no longer listed it)' : 'excluded',
+          scope: 'local',
         });
         excluded.add(path);
       }
@@ -282,9 +294,17 @@ export function undo(input: UndoInput): InitChange[] {
         path,
         change: `kept: ${held.file} is still there, and git would commit it without the line`,
         worktree: root,
+        scope: 'local',
       });
     else if (removeExclude(root, path))
-      changes.push({ agent: null, what: 'git-exclude', path, change: 'removed', worktree: root });
+      changes.push({
+        agent: null,
+        what: 'git-exclude',
+        path,
+        change: 'removed',
+        worktree: root,
+        scope: 'local',
+      });
   }
   return changes;
 }
@@ -309,10 +329,12 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
   const created = new Set(m?.created ?? []);
   const agents = input.agents ?? m?.agents ?? (['claude-code', 'codex'] as InitAgent[]);
   const changes: InitChange[] = [];
-  const change = (c: Omit<InitChange, 'worktree'>) => changes.push({ ...c, worktree: root });
+  const change = (c: Omit<InitChange, 'worktree' | 'scope'>, mcp: InitScope | null = null) =>
+    changes.push({ ...c, worktree: root, scope: changeScope(scope, isCommitted(scope, root, c.path), mcp) });
   let others: Manifest[] | null = null;
   for (const agent of agents) {
     const files = agentFiles(agent, scope, root, homes);
+    const mcpScope = mcpScopeOf(agent, scope, root, homes);
     if (existsSync(files.hooks)) {
       const r = removeBatonHooks(readJsonObject(files.hooks));
       if (r.removed) {
@@ -331,15 +353,18 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
         ? othersUsing((others ??= liveOtherSetUps(input.home, undone)), files.mcp.path, homes)
         : [];
     if (sharedBy.length) {
-      change({
-        agent,
-        what: 'mcp',
-        path: files.mcp.path,
-        change: `kept: ${sharedBy.length === 1 ? 'another repository uses it' : `${sharedBy.length} other repositories use it`} (${sharedBy.join(', ')})`,
-      });
+      change(
+        {
+          agent,
+          what: 'mcp',
+          path: files.mcp.path,
+          change: `kept: ${sharedBy.length === 1 ? 'another repository uses it' : `${sharedBy.length} other repositories use it`} (${sharedBy.join(', ')})`,
+        },
+        mcpScope,
+      );
     } else {
       if (removeMcp(files.mcp, created.has(projectKey(files.mcp.path, root))) === 'removed')
-        change({ agent, what: 'mcp', path: files.mcp.path, change: 'removed' });
+        change({ agent, what: 'mcp', path: files.mcp.path, change: 'removed' }, mcpScope);
       // another worktree's undo may have taken the entry out of the file this one made
       if (created.has(files.mcp.path)) left.files.push(files.mcp.path);
     }
