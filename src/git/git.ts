@@ -1,6 +1,7 @@
 import { tryGit } from './run-git.js';
 import { readFile, realpath, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { onlyBlockDiffers } from '../core/baton-block.js';
 import { WORK_COMMITS_LISTED, type GitCapture, type WorkCommits, type WorkSpan } from '../core/index.js';
 
 /**
@@ -63,7 +64,7 @@ function parseBranchHeaders(status: string) {
 function parseStatusEntries(z: string) {
   const staged = new Set<string>();
   const changed = new Set<string>();
-  let untracked = 0;
+  const untracked = new Set<string>();
   const parts = z.split('\0');
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i] ?? '';
@@ -78,10 +79,36 @@ function parseStatusEntries(z: string) {
       changed.add(p.split(' ').slice(10).join(' '));
     } else if (p.startsWith('? ')) {
       changed.add(p.slice(2));
-      untracked++;
+      untracked.add(p.slice(2));
     }
   }
-  return { staged: [...staged].sort(), changed: [...changed].sort(), untracked };
+  return { staged: [...staged].sort(), changed: [...changed].sort(), untracked: [...untracked] };
+}
+
+/** The files `baton init` puts its instructions block in (at the top of the worktree). */
+const BLOCK_FILES = new Set(['CLAUDE.md', 'AGENTS.md']);
+
+/**
+ * Which of the changed files differ from HEAD (in the worktree, and in the index when staged) only by Baton's
+ * instructions block, which `baton init` put in (or `--undo` took out): not the user's change. A file the user
+ * changed too is not among them.
+ */
+async function blockOnlyFiles(
+  dir: string,
+  entries: { changed: readonly string[]; staged: readonly string[] },
+): Promise<string[]> {
+  const read = (path: string) => readFile(join(dir, path), 'utf8').catch(() => null);
+  const out: string[] = [];
+  for (const path of entries.changed.filter((p) => BLOCK_FILES.has(basename(p)))) {
+    const head = await tryGit(dir, ['show', `HEAD:${path}`]);
+    if (!onlyBlockDiffers(head, await read(path))) continue;
+    if (entries.staged.includes(path)) {
+      const index = await tryGit(dir, ['show', `:${path}`]);
+      if (index !== head && !onlyBlockDiffers(head, index)) continue;
+    }
+    out.push(path);
+  }
+  return out;
 }
 
 /** A subject kept in a snapshot is at most this long (the context clips it shorter still). */
@@ -219,7 +246,15 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
   if (status === null)
     return { state: null, note: `${dir} is not a git repository; no git state is recorded` };
   const head = parseBranchHeaders(status.split('\0').join('\n'));
-  const entries = parseStatusEntries(status);
+  const all = parseStatusEntries(status);
+  // Baton's own block in CLAUDE.md / AGENTS.md is not the work in progress: named apart, counted nowhere else
+  const block = await blockOnlyFiles(dir, all);
+  const mine = (p: string) => !block.includes(p);
+  const entries = {
+    changed: all.changed.filter(mine),
+    staged: all.staged.filter(mine),
+    untracked: all.untracked.filter(mine).length,
+  };
   const modified = new Set(entries.changed);
   const startCommit = start?.commit ?? null;
   if (startCommit && head.commit && startCommit !== head.commit) {
@@ -228,7 +263,17 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
   }
   const dirty = entries.changed.length > 0;
   const stat =
-    dirty && head.commit ? ((await tryGit(dir, ['diff', '--shortstat', 'HEAD'])) ?? '').trim() : '';
+    dirty && head.commit
+      ? (
+          (await tryGit(dir, [
+            'diff',
+            '--shortstat',
+            'HEAD',
+            '--',
+            ...block.map((p) => `:(top,literal,exclude)${p}`),
+          ])) ?? ''
+        ).trim()
+      : '';
   const untracked = entries.untracked ? `${entries.untracked} untracked` : '';
   const summary = dirty ? [stat, untracked].filter(Boolean).join(', ') : null;
   const work = start && head.commit ? await commitsAfter(dir, start, true) : null;
@@ -250,6 +295,7 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
       has_uncommitted_changes: dirty,
       uncommitted_summary: summary,
       head_subject: headSubject,
+      ...(block.length ? { baton_block: block } : {}),
       ...(start ? { work_commits: work ?? { listed: [], more: 0, began_at: start.at } } : {}),
     },
     note: head.commit ? null : 'the repository has no commits yet',

@@ -374,6 +374,16 @@ describe('baton doctor', () => {
     expect(r.stdout).toMatch(/^ {2}Codex hooks \(local\) +\.codex\/hooks\.json: (?!.*git tracks)/m);
     expect(r.stdout).toContain('Committed with the repository: AGENTS.md. It names `baton`, from');
     expect(gitIn(repo, 'status', '--porcelain')).toMatch(/^ M AGENTS\.md$/m);
+    // Baton's block is not the user's uncommitted work in the resume context; an edit of the user's to it is
+    expect((await baton(['create', '--title', 'Fix the parser'])).code).toBe(0);
+    const gitState = async () => /### Git State\n(.*)/.exec((await baton(['context'])).stdout)?.[1];
+    expect(await gitState()).toMatch(
+      /, no uncommitted changes besides Baton's instructions block in AGENTS\.md \(from `baton init`\)$/,
+    );
+    writeFileSync(join(repo, 'AGENTS.md'), `${readFileSync(join(repo, 'AGENTS.md'), 'utf8')}\nLint first.\n`);
+    expect(await gitState()).toMatch(
+      /, uncommitted changes \(1 file changed, \d+ insertions\(\+\)\); 1 file changed/,
+    );
     // the MCP server it registered is in the user's own ~/.codex/config.toml: doctor says so
     const codex = (await baton(['doctor', '--json']))
       .json<{ agents: { agent: string; mcp: { scope: string; path: string }[] }[] }>()

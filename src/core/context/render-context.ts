@@ -169,9 +169,13 @@ function git(c: ResumeContext, out: string[]) {
   if (c.git.branch === null) out.push(`- ${c.git.note ?? 'no git state recorded'}`);
   else {
     // files_modified counts what changed since the workflow began, committed or not; the summary is the uncommitted
+    // Baton's block that `baton init` put in CLAUDE.md / AGENTS.md is not the work in progress: said apart
+    const block = c.git.baton_block?.length
+      ? ` besides Baton's instructions block in ${c.git.baton_block.join(', ')} (from \`baton init\`)`
+      : '';
     const changes = c.git.has_uncommitted
-      ? `uncommitted changes${c.git.summary ? ` (${c.git.summary})` : ''}`
-      : 'no uncommitted changes';
+      ? `uncommitted changes${c.git.summary ? ` (${c.git.summary})` : ''}${block}`
+      : `no uncommitted changes${block}`;
     const n = c.git.files_modified;
     const since = n ? `; ${counted(n, 'file')} changed since the start` : '';
     const head = c.git.head

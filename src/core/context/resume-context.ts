@@ -126,6 +126,8 @@ export interface ResumeContext {
     files_modified: number;
     has_uncommitted: boolean | null;
     summary: string | null;
+    /** The files whose only uncommitted change is Baton's instructions block from `baton init` (absent: none). */
+    baton_block?: string[];
     note: string | null;
   };
   test_state: Tdd | null;
@@ -272,6 +274,7 @@ export function compileResumeContext(
       files_modified: snap.git_state?.files_modified.length ?? 0,
       has_uncommitted: snap.git_state?.has_uncommitted_changes ?? null,
       summary: snap.git_state?.uncommitted_summary ?? null,
+      ...(snap.git_state?.baton_block?.length ? { baton_block: snap.git_state.baton_block } : {}),
       note: snap.git_note,
     },
     test_state: tddOf(snap.test_state, limits.failing_tests, limits.command_chars),

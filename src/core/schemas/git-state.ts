@@ -40,6 +40,11 @@ export const GitState = z.object({
   files_staged: z.array(z.string()),
   has_uncommitted_changes: z.boolean(),
   uncommitted_summary: z.string().nullable(),
+  /**
+   * The files (CLAUDE.md, AGENTS.md) whose only change is Baton's instructions block, from `baton init`: not the
+   * user's work, so in none of the lists above, nor in the summary (absent when there is none).
+   */
+  baton_block: z.array(z.string()).optional(),
   /** HEAD's subject line (null without commits; absent in snapshots taken before it was kept). */
   head_subject: z.string().nullable().optional(),
   /** The workflow's commits (absent in snapshots taken before they were read, and without a workflow start). */

@@ -1,9 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { agentLabel } from '../../core/agent-label.js';
-
-export const BLOCK_BEGIN = '<!-- baton:begin (added by `baton init`; `baton init --undo` removes it) -->';
-export const BLOCK_END = '<!-- baton:end -->';
+import { BLOCK_BEGIN, BLOCK_END, replaceBlock } from '../../core/baton-block.js';
 
 /**
  * What the agent should know: what Baton records for it, where its context comes from, how to add to it. `cli` is
@@ -36,20 +34,6 @@ export function instructionsBlock(agent: 'claude-code' | 'codex', cli = 'baton')
     ...items.map((i) => `- ${i}`),
     BLOCK_END,
   ].join('\n');
-}
-
-function replaceBlock(text: string, block: string | null): { text: string; found: boolean } {
-  const start = text.indexOf(BLOCK_BEGIN);
-  const end = text.indexOf(BLOCK_END, start);
-  if (start < 0 || end < 0) {
-    if (block === null) return { text, found: false };
-    const sep = text === '' ? '' : text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n';
-    return { text: `${text}${sep}${block}\n`, found: false };
-  }
-  const before = text.slice(0, start);
-  const after = text.slice(end + BLOCK_END.length).replace(/^\n/, '');
-  if (block !== null) return { text: `${before}${block}\n${after}`, found: true };
-  return { text: (before.replace(/\n+$/, '\n') + after).replace(/^\n$/, ''), found: true };
 }
 
 function write(path: string, text: string) {
