@@ -4,7 +4,8 @@ import type { WorkflowState } from '../schemas/state.js';
 import { endAgentTurn, linkAgentSession } from './agent-session.js';
 import { syncAgentTasks } from './agent-tasks.js';
 import { createWorkflow } from './create.js';
-import { pause, requestedPauseDue, type PauseInput } from './pause.js';
+import { pause, requestedPauseDue, withdrawPause, type PauseInput } from './pause.js';
+import { foldEvents } from '../fold.js';
 import { markImported } from './records.js';
 import { recordRequest } from './requests.js';
 import { completeTask, startTask } from './tasks.js';
@@ -210,5 +211,45 @@ describe('a pause asked while the agent works', () => {
       outcome: 'paused',
       warning: 'paused while T1 was in progress in an imported session, which no agent works on',
     });
+  });
+});
+
+describe('a pause withdrawn', () => {
+  it('takes back the request that waits: the task boundary no longer pauses, and the fold says the same', () => {
+    const d = new Draft(null, at('2026-03-01T10:00:00.000Z'), 'wf-1');
+    createWorkflow(d, {
+      title: 'w',
+      issue: null,
+      worktree: '/w',
+      plan: '',
+      tasks: [
+        { id: 'T1', title: 'one', description: '', deps: [], lane: 0 },
+        { id: 'T2', title: 'two', description: '', deps: [], lane: 0 },
+      ],
+      git_start: null,
+    });
+    startTask(d, 'T1');
+    // nothing waits yet: nothing to withdraw, nothing recorded
+    expect(withdrawPause(next(d.state))).toBeNull();
+    const asked = next(d.state);
+    pause(asked, ask);
+    const back = next(asked.state, '2026-03-01T10:06:00.000Z');
+    expect(withdrawPause(back)).toEqual({
+      outcome: 'pause_withdrawn',
+      reason: 'lunch',
+      requested_at: '2026-03-01T10:05:00.000Z',
+    });
+    expect(back.events.map((e) => [e.type, e.data])).toEqual([
+      ['workflow.pause_withdrawn', { reason: 'lunch', requested_at: '2026-03-01T10:05:00.000Z' }],
+    ]);
+    expect(back.state).toMatchObject({ status: 'in_progress', pause_requested: false, pause_request: null });
+    // replayed from the log, the state is the same
+    const log = [...d.events, ...asked.events, ...back.events];
+    expect(foldEvents(log).state).toEqual(back.state);
+    // T1's end is no boundary of a pause any more; a pause asked again is a new request, with its own reason
+    const done = next(back.state, '2026-03-01T10:07:00.000Z');
+    expect(completeTask(done, 'T1', null, git).paused).toBeFalsy();
+    expect(done.state.status).toBe('in_progress');
+    expect(withdrawPause(next(done.state))).toBeNull();
   });
 });

@@ -40,6 +40,13 @@ export type PauseOutcome =
     }
   | { outcome: 'already_paused'; snapshot_id: string | null };
 
+/** The pause request a resume withdrew: its reason and when it was made. */
+export interface PauseWithdrawal {
+  outcome: 'pause_withdrawn';
+  reason: string | null;
+  requested_at: string;
+}
+
 /**
  * Whether a requested pause has waited longer than its timeout (the one it was requested with, else `defaultMs`), and
  * that timeout: the one place this is decided (the pause itself, the service's enforcement, status).
@@ -196,4 +203,16 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
     },
   });
   return { outcome: 'requested', ...waits };
+}
+
+/**
+ * A resume asked while a requested pause still waits withdraws it (`workflow.pause_withdrawn`): the workflow goes on as
+ * if no pause had been asked for. Null when none waits (none was asked, or it took effect: the workflow is paused).
+ */
+export function withdrawPause(d: Draft): PauseWithdrawal | null {
+  const req = d.state.pause_request;
+  if (!d.state.pause_requested || !req) return null;
+  const { reason, requested_at } = req;
+  d.emit({ type: 'workflow.pause_withdrawn', data: { reason, requested_at } });
+  return { outcome: 'pause_withdrawn', reason, requested_at };
 }

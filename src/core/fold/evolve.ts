@@ -82,6 +82,8 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
           ...(e.data.until ? { until: e.data.until } : {}),
         },
       };
+    case 'workflow.pause_withdrawn':
+      return { ...s, pause_requested: false, pause_request: null };
     case 'workflow.paused':
       return {
         ...s,

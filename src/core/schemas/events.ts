@@ -79,6 +79,8 @@ export const BatonEvent = z.discriminatedUnion('type', [
       until: z.literal('turn_end').optional(),
     }),
   ),
+  /** A pause requested and still waiting was withdrawn (`baton resume` before it took effect): the reason it had. */
+  ev('workflow.pause_withdrawn', z.object({ reason: z.string().nullable(), requested_at: z.string() })),
   ev(
     'workflow.paused',
     z.object({
