@@ -27,6 +27,21 @@ const plan = (id: string, ...steps: [string, string][]) => ({
   input: { plan: steps.map(([step, status]) => ({ step, status })) },
 });
 
+/** A workflow driven by hand (`baton create` and the CLI alone), its first task started. */
+function byHand(id: string, ...taskIds: string[]) {
+  const d = new Draft(null, at('2026-03-01T10:00:00.000Z'), id);
+  createWorkflow(d, {
+    title: 'w',
+    issue: null,
+    worktree: '/w',
+    plan: '',
+    tasks: taskIds.map((t) => ({ id: t, title: t, description: '', deps: [], lane: 0 })),
+    git_start: null,
+  });
+  startTask(d, taskIds[0] ?? '');
+  return d;
+}
+
 /** A workflow a Codex session follows, its user's request taken up in a turn (its Stop not come yet). */
 function midTurn(tasks: { id: string; title: string }[] = []) {
   const d = new Draft(null, at('2026-03-01T10:00:00.000Z'), 'wf-1');
@@ -182,16 +197,7 @@ describe('a pause asked while the agent works', () => {
   });
 
   it('asked before a transcript was imported into the session, takes effect at the next point it is asked', () => {
-    const d = new Draft(null, at('2026-03-01T10:00:00.000Z'), 'wf-3');
-    createWorkflow(d, {
-      title: 'w',
-      issue: null,
-      worktree: '/w',
-      plan: '',
-      tasks: [{ id: 'T1', title: 'one', description: '', deps: [], lane: 0 }],
-      git_start: null,
-    });
-    startTask(d, 'T1');
+    const d = byHand('wf-3', 'T1');
     // driven by hand: it waits for T1
     const asked = next(d.state);
     expect(pause(asked, ask)).toMatchObject({ outcome: 'requested', waiting_for: ['T1'] });
@@ -216,19 +222,7 @@ describe('a pause asked while the agent works', () => {
 
 describe('a pause withdrawn', () => {
   it('takes back the request that waits: the task boundary no longer pauses, and the fold says the same', () => {
-    const d = new Draft(null, at('2026-03-01T10:00:00.000Z'), 'wf-1');
-    createWorkflow(d, {
-      title: 'w',
-      issue: null,
-      worktree: '/w',
-      plan: '',
-      tasks: [
-        { id: 'T1', title: 'one', description: '', deps: [], lane: 0 },
-        { id: 'T2', title: 'two', description: '', deps: [], lane: 0 },
-      ],
-      git_start: null,
-    });
-    startTask(d, 'T1');
+    const d = byHand('wf-4', 'T1', 'T2');
     // nothing waits yet: nothing to withdraw, nothing recorded
     expect(withdrawPause(next(d.state))).toBeNull();
     const asked = next(d.state);
