@@ -1,4 +1,4 @@
-import type { PauseResult } from '../client/baton-client.js';
+import type { PauseResult, PersonResumeResult } from '../client/baton-client.js';
 import { agentLabel, formatSpan } from '../core/index.js';
 
 /**
@@ -19,7 +19,7 @@ export function pauseText(r: PauseResult, now: number): string {
     : r.waiting_for.length
       ? `it pauses when ${tasks} or when ${turn} ends, whichever comes first`
       : `${turn} is let finish: the pause takes effect when the agent's turn ends`;
-  const then = `${waiting}, or by force once the pause timeout (--pause-timeout) has passed; \`baton pause --force\` pauses now`;
+  const then = `${waiting}, or by force once the pause timeout (--pause-timeout) has passed; \`baton pause --force\` pauses now, \`baton resume\` withdraws the request`;
   const req = r.pause_request;
   if (r.outcome === 'requested' || !req) return `pause requested for ${r.workflow_id}: ${then}`;
   const why = req.reason === null ? 'no reason given' : `reason: ${req.reason}`;
@@ -32,4 +32,10 @@ export function pauseText(r: PauseResult, now: number): string {
           `the new reason (${r.ignored_reason}) was not recorded: the first request stands; \`baton pause --force --reason <text>\` pauses now with it`,
         ]),
   ].join('\n');
+}
+
+/** What `baton resume` says when it withdrew a pause request still waiting: the workflow goes on. */
+export function pauseWithdrawnText(r: Extract<PersonResumeResult, { outcome: 'pause_withdrawn' }>): string {
+  const why = r.pause_request.reason === null ? '' : ` (reason: ${r.pause_request.reason})`;
+  return `pause request withdrawn for ${r.workflow_id}${why}: the workflow goes on`;
 }

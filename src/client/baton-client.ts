@@ -32,6 +32,7 @@ import type {
   ImportMarker,
   RecordInput,
   ResumeResult,
+  PersonResumeResult,
   SessionStatus,
   DetailsResult,
   StatusView,
@@ -52,7 +53,7 @@ export type Channel = 'hook' | 'mcp' | 'cli' | 'runner';
 
 export type TaskAction = 'start' | 'done' | 'fail' | 'block' | 'unblock' | 'skip';
 
-export type { RecordInput };
+export type { PersonResumeResult, RecordInput };
 
 export interface PauseResult {
   workflow_id: string;
@@ -167,7 +168,8 @@ export interface BatonClient {
     reviewId: string,
   ): Promise<{ workflow_id: string; review_id: string; addressed: boolean }>;
   pause(ref: Ref, input: { reason?: string | null; force?: boolean }): Promise<PauseResult>;
-  resume(ref: Ref): Promise<ResumeResult>;
+  /** A person's resume; on a workflow in progress with a pause requested, the request withdrawn (`pause_withdrawn`). */
+  resume(ref: Ref): Promise<PersonResumeResult>;
   context(ref: Ref, budget?: number): Promise<CompiledContext>;
   /** Hands the current context to the running session and records the delivery (for the verified handoff). */
   deliverContext(ref: Ref, via: Channel, budget?: number): Promise<CompiledContext>;

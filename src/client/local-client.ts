@@ -147,9 +147,9 @@ export class LocalClient implements BatonClient {
     };
   }
 
-  /** A person's resume: work a worker ran before they paused it is queued again (`requeued`). */
+  /** A person's resume: a requested pause still waiting is withdrawn; else the work a worker ran is queued again. */
   resume(ref: Ref) {
-    return this.service.resume(this.ref(ref), { requeue: true });
+    return this.service.resumeOrWithdraw(this.ref(ref));
   }
 
   async context(ref: Ref, budget?: number) {

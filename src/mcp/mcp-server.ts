@@ -242,13 +242,15 @@ export function createMcpServer(client: BatonClient, cwd: string): McpServer {
     'resume_workflow',
     {
       description:
-        'Resume a paused or interrupted workflow, as `baton resume` does: its next session starts, and its resume context comes back (acknowledge it with ack_context). A pause someone asked for stops the work: resume only to go on with it.',
+        'Resume a paused or interrupted workflow, as `baton resume` does: its next session starts, and its resume context comes back (acknowledge it with ack_context). A pause someone asked for stops the work: resume only to go on with it. On a workflow in progress with a pause requested, it withdraws that request (outcome pause_withdrawn): the work goes on.',
       inputSchema: workflow,
     },
     (a) =>
       tool(async () => {
         const r = await client.resume(ref(a));
+        if (r.outcome === 'pause_withdrawn') return r;
         return {
+          outcome: r.outcome,
           workflow_id: r.workflow_id,
           status: r.status,
           session_number: r.session_number,

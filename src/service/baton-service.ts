@@ -21,6 +21,7 @@ import {
   summarizeSnapshot,
   type SessionSnapshot,
   pause,
+  withdrawPause,
   resolveError,
   skipTask,
   snapshotNow,
@@ -55,7 +56,7 @@ import { recordOne, type ImportMarker, type RecordInput } from './record-input.j
 import type { GitPort, ServiceOptions } from './ports.js';
 import { Queries } from './queries.js';
 import { AgentSessions } from './agent-sessions.js';
-import { Resumer, type ResumeResult } from './resumer.js';
+import { Resumer, type PersonResumeResult, type ResumeResult } from './resumer.js';
 import { nextStep } from './next-step.js';
 import { requeuePaused } from './work-submit.js';
 import { resolveWorkflow, type WorkflowRef } from './resolve-workflow.js';
@@ -452,6 +453,29 @@ export class BatonService {
     const r = await this.resumer.resume({ workflowId: s.id });
     const requeued = opts.requeue ? await requeuePaused(this, r.workflow_id) : null;
     return { ...r, ...(requeued ? { requeued: true } : {}), next_step: await this.nextStepOf(r.workflow_id) };
+  }
+
+  /**
+   * A person's resume (the CLI, the API and the dashboard, the MCP tool): a pause requested and still waiting is
+   * withdrawn, and the workflow goes on; otherwise `resume`, with the work a worker ran queued again. A pause past its
+   * timeout has taken effect first (as for any command): that one is resumed.
+   */
+  async resumeOrWithdraw(ref: WorkflowRef): Promise<PersonResumeResult> {
+    const s = await this.resolve(ref);
+    const id = { workflowId: s.id };
+    if (s.pause_requested) {
+      const { result, state } = await this.act(id, (d) => withdrawPause(d), true);
+      if (result) {
+        const { reason, requested_at } = result;
+        return {
+          outcome: 'pause_withdrawn',
+          workflow_id: state.id,
+          status: state.status,
+          pause_request: { reason, requested_at },
+        };
+      }
+    }
+    return { outcome: 'resumed', ...(await this.resume(id, { requeue: true })) };
   }
 
   /**

@@ -40,6 +40,20 @@ export interface ResumeResult {
   next_step?: NextStep | null;
 }
 
+/**
+ * A person's resume (the CLI, the API and the dashboard, the MCP tool): the session it started, or, for a workflow still
+ * in progress with a pause requested, the request it withdrew (the workflow goes on).
+ */
+export type PersonResumeResult =
+  | (ResumeResult & { outcome: 'resumed' })
+  | {
+      outcome: 'pause_withdrawn';
+      workflow_id: string;
+      status: WorkflowState['status'];
+      /** The request withdrawn: its reason and when it was made. */
+      pause_request: { reason: string | null; requested_at: string };
+    };
+
 /** The latest stored snapshot, or one built now from the state when none was ever taken. */
 export async function latestSnapshot(
   runner: CommandRunner,

@@ -107,7 +107,7 @@ for (const mode of cliModes) {
       const again = await baton('pause', '--reason', 'lunch');
       expect(again.code, again.stderr).toBe(0);
       expect(again.stdout).toMatch(
-        /^a pause is already requested for wf-\S+ \(reason: end of day, \dm\d\ds ago\): it pauses when T1 finishes, or by force once the pause timeout \(--pause-timeout\) has passed; `baton pause --force` pauses now\nthe new reason \(lunch\) was not recorded: the first request stands; `baton pause --force --reason <text>` pauses now with it\n$/,
+        /^a pause is already requested for wf-\S+ \(reason: end of day, \dm\d\ds ago\): it pauses when T1 finishes, or by force once the pause timeout \(--pause-timeout\) has passed; `baton pause --force` pauses now, `baton resume` withdraws the request\nthe new reason \(lunch\) was not recorded: the first request stands; `baton pause --force --reason <text>` pauses now with it\n$/,
       );
       const same = await baton('pause', '--reason', 'end of day', '--json');
       expect(same.json()).toMatchObject({
@@ -424,6 +424,51 @@ for (const mode of cliModes) {
         /cannot resume: the workflow is in_progress .*it is running: nothing to resume/,
       );
       expect(r.stderr).toContain('`baton context`');
+    });
+
+    it('withdraws a pause requested on a running workflow, which then goes on', async () => {
+      const repo = makeRepo();
+      const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
+      await baton('create', '--title', 'running', '--task', 'A:one', '--task', 'B:two');
+      await baton('task', 'start', 'A');
+      expect((await baton('pause', '--reason', 'lunch', '--json')).json()).toMatchObject({
+        outcome: 'requested',
+      });
+      const back = await baton('resume');
+      expect(back.code, back.stderr).toBe(0);
+      expect(back.stdout).toMatch(
+        /^pause request withdrawn for wf-\S+ \(reason: lunch\): the workflow goes on\n$/,
+      );
+      const status = (await baton('status', '--json')).json<Json>();
+      expect(status.workflow).toMatchObject({
+        status: 'in_progress',
+        pause_requested: false,
+        session_count: 1,
+      });
+      // nothing waits any more: resume has nothing to do, and says so as before
+      const nothing = await baton('resume');
+      expect(nothing.code).not.toBe(0);
+      expect(nothing.stderr).toMatch(/it is running: nothing to resume/);
+      // A's end is no pause: the workflow goes on to B
+      expect((await baton('task', 'done', 'A', '--json')).json()).toMatchObject({
+        workflow_status: 'in_progress',
+      });
+      await baton('task', 'start', 'B');
+      expect((await baton('pause', '--json')).json()).toMatchObject({ outcome: 'requested' });
+      const json = await baton('resume', '--json');
+      expect(json.code, json.stderr).toBe(0);
+      expect(json.json()).toEqual({
+        outcome: 'pause_withdrawn',
+        workflow_id: status.workflow.id,
+        status: 'in_progress',
+        pause_request: { reason: null, requested_at: expect.any(String) },
+      });
+      // a workflow paused is resumed as ever, its outcome named
+      expect((await baton('pause', '--force', '--json')).json()).toMatchObject({ outcome: 'paused' });
+      expect((await baton('resume', '--json')).json()).toMatchObject({
+        outcome: 'resumed',
+        session_number: 2,
+      });
     });
 
     it('says that the next agent session continues a workflow the hooks follow, not that it runs', async () => {

@@ -119,6 +119,15 @@ describe('dashboard in Chromium', () => {
     await toast('success', 'Pause requested: waiting for T1');
     await waitForText(page.getByTestId('pause-requested'), 'end of day');
     await shot('04-pause-requested');
+    // withdrawn while it waits (the resume route): the workflow goes on; then asked again
+    await page.getByRole('button', { name: 'Withdraw pause' }).click();
+    await toast('success', 'Pause request withdrawn ("end of day"): the workflow goes on');
+    await page.getByTestId('pause-requested').waitFor({ ...wait, state: 'detached' });
+    await waitForText(page.getByTestId('activity'), 'workflow.pause_withdrawn');
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await dialog.getByLabel('Reason (optional)').fill('end of day');
+    await dialog.getByRole('button', { name: 'Pause' }).click();
+    await waitForText(page.getByTestId('pause-requested'), 'end of day');
   });
 
   it('shows CLI changes live: the task boundary makes the pause take effect', async () => {

@@ -48,7 +48,7 @@ describe('baton hook <event> on a workflow made with baton create', () => {
     ]);
     // A task under way: the pause waits for it, and says what else makes it happen.
     expect((await baton(['pause', '--reason', 'night'])).stdout).toMatch(
-      /: it pauses when A finishes, or by force once the pause timeout \(--pause-timeout\) has passed; `baton pause --force` pauses now$/m,
+      /: it pauses when A finishes, or by force once the pause timeout \(--pause-timeout\) has passed; `baton pause --force` pauses now, `baton resume` withdraws the request$/m,
     );
     await baton(['task', 'done', 'A']);
 

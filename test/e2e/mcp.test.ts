@@ -89,6 +89,13 @@ describe('baton mcp', () => {
       pause_request: { reason: 'lunch', requested_at: expect.any(String) },
       ignored_reason: 'end of day',
     });
+    // resume_workflow while it waits withdraws it (the work goes on); asked again, it waits as before
+    expect(json(await call('resume_workflow'))).toMatchObject({
+      outcome: 'pause_withdrawn',
+      status: 'in_progress',
+      pause_request: { reason: 'lunch', requested_at: expect.any(String) },
+    });
+    expect(json(await call('request_pause', { reason: 'lunch' }))).toMatchObject({ outcome: 'requested' });
     expect(json(await call('complete_task', { task_id: 'A', summary: 'designed' }))).toMatchObject({
       workflow_status: 'paused',
     });
@@ -242,7 +249,12 @@ describe('baton mcp: an agent without a terminal', () => {
     );
     const resumed = await call('resume_workflow');
     expect(resumed.isError, text(resumed)).toBeFalsy();
-    expect(json(resumed)).toMatchObject({ status: 'in_progress', session_number: 2, next_task: { id: 'B' } });
+    expect(json(resumed)).toMatchObject({
+      outcome: 'resumed',
+      status: 'in_progress',
+      session_number: 2,
+      next_task: { id: 'B' },
+    });
     expect(json(resumed).context).toContain('Session Resume Context (session 2 of 2)');
     expect(json(await call('complete_task', { task_id: 'B' })).workflow_status).toBe('completed');
   });

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   PauseResult,
-  ResumeResult,
+  PauseWithdrawn,
+  ResumeOutcome,
   SessionStatus,
   Status,
   WorkflowView,
@@ -111,6 +112,36 @@ describe('baton server: REST API', () => {
       pause_request: { reason: 'end of day', requested_at: expect.any(String) },
       ignored_reason: 'lunch',
     });
+    // a resume while the pause waits withdraws it: the workflow goes on, and a new request is asked again
+    const withdrawn = PauseWithdrawn.parse(
+      await (await t.api(`/api/workflows/${id}/resume`, { method: 'POST' })).json(),
+    );
+    expect(withdrawn).toEqual({
+      outcome: 'pause_withdrawn',
+      workflow_id: id,
+      status: 'in_progress',
+      pause_request: { reason: 'end of day', requested_at: again.pause_request?.requested_at },
+    });
+    const goesOn = Status.parse(await (await t.api(`/api/workflows/${id}/status`)).json());
+    expect(goesOn.workflow).toMatchObject({
+      status: 'in_progress',
+      pause_requested: false,
+      pause_request: null,
+    });
+    const events = (await (await t.api(`/api/workflows/${id}/events`)).json()) as {
+      events: { type: string }[];
+    };
+    expect(events.events.map((e) => e.type).filter((x) => x.startsWith('workflow.pause'))).toEqual([
+      'workflow.pause_requested',
+      'workflow.pause_withdrawn',
+    ]);
+    expect(
+      PauseResult.parse(
+        await (
+          await t.api(`/api/workflows/${id}/pause`, { method: 'POST', json: { reason: 'end of day' } })
+        ).json(),
+      ),
+    ).toMatchObject({ outcome: 'requested' });
     await t.api(`/api/workflows/${id}/tasks/T1/done`, { method: 'POST', json: { note: 'schema v2' } });
     const paused = SessionStatus.parse(await (await t.api(`/api/workflows/${id}/session-status`)).json());
     expect(paused).toMatchObject({
@@ -153,10 +184,10 @@ describe('baton server: REST API', () => {
     const context = (await (await t.api(`/api/workflows/${id}/context`)).json()) as { markdown: string };
     expect(context.markdown).toContain('Use argon2');
 
-    const resumed = ResumeResult.parse(
+    const resumed = ResumeOutcome.parse(
       await (await t.api(`/api/workflows/${id}/resume`, { method: 'POST' })).json(),
     );
-    expect(resumed).toMatchObject({ session_number: 2, next_task: { id: 'T2' } });
+    expect(resumed).toMatchObject({ outcome: 'resumed', session_number: 2, next_task: { id: 'T2' } });
     const timeline = (await (await t.api(`/api/workflows/${id}/sessions`)).json()) as {
       sessions: { session_number: number; state: string; resume_reason: string | null }[];
     };
@@ -198,7 +229,7 @@ describe('baton server: REST API', () => {
   it('exposes Prometheus metrics by route and status', async () => {
     const text = await (await t.api('/metrics')).text();
     expect(text).toMatch(
-      /baton_http_requests_total\{method="POST",route="\/api\/workflows\/:id\/pause",status="200"\} 2/,
+      /baton_http_requests_total\{method="POST",route="\/api\/workflows\/:id\/pause",status="200"\} 3/,
     );
     expect(text).toMatch(
       /baton_http_request_duration_seconds_bucket\{method="GET",route="\/api\/workflows",status="200",le="\+Inf"\} \d+/,

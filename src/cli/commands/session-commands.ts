@@ -23,7 +23,7 @@ import type { GlobalOptions, Runtime } from '../runtime.js';
 import { recoverCheckpointCommand, type RestoreFlags } from './restore-command.js';
 import { table, thousands } from '../output.js';
 import { snapshotsTable } from '../snapshot-table.js';
-import { pauseText } from '../pause-text.js';
+import { pauseText, pauseWithdrawnText } from '../pause-text.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
 import { goneAgents } from '../../integrations/hooks/gone-agents.js';
 
@@ -228,12 +228,14 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
 
   program
     .command('resume')
-    .description('resume a paused or interrupted workflow: a new session with the compiled context')
+    .description(
+      'resume a paused or interrupted workflow: a new session with the compiled context; while a requested pause waits, withdraw it',
+    )
     .option(...workflowOption)
     .action(
       action(rt, async ({ client, print, rt }, o: { workflow?: string }) => {
         const r = await client.resume(rt.ref(o.workflow));
-        print(r, () => resumeText(r));
+        print(r, () => (r.outcome === 'pause_withdrawn' ? pauseWithdrawnText(r) : resumeText(r)));
       }),
     );
 

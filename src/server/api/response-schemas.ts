@@ -301,6 +301,21 @@ export const ResumeResult = z
   })
   .openapi('ResumeResult');
 
+/** A person's resume on a workflow in progress with a pause requested: the request withdrawn, the workflow goes on. */
+export const PauseWithdrawn = z
+  .object({
+    outcome: z.literal('pause_withdrawn'),
+    workflow_id: z.string(),
+    status: WorkflowStatus,
+    pause_request: z.object({ reason: z.string().nullable(), requested_at: z.string() }),
+  })
+  .openapi('PauseWithdrawn');
+
+/** What `POST /resume` did: a new session (`resumed`), or the pause request it withdrew (`pause_withdrawn`). */
+export const ResumeOutcome = z
+  .discriminatedUnion('outcome', [ResumeResult.extend({ outcome: z.literal('resumed') }), PauseWithdrawn])
+  .openapi('ResumeOutcome');
+
 export const ResumeContext = z
   .object({
     workflow_id: z.string(),

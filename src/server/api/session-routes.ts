@@ -4,6 +4,7 @@ import { PauseBody, RecoverBody, SessionParams, WorkflowParams } from './request
 import {
   PauseResult,
   RecoveryPlan,
+  ResumeOutcome,
   ResumeResult,
   SessionStatus,
   SessionTimeline,
@@ -37,9 +38,13 @@ export function registerSessionRoutes({ app, client }: RouteDeps) {
       method: 'post',
       path: '/api/workflows/{id}/resume',
       tags,
-      summary: 'start the next session from the latest snapshot; returns the compiled resume context',
+      summary:
+        'start the next session from the latest snapshot and return its compiled resume context; on a workflow in progress with a pause requested, withdraw that request',
       request: { params: WorkflowParams, ...cwdHeaders },
-      responses: responses(ResumeResult, 'the new session and its context'),
+      responses: responses(
+        ResumeOutcome,
+        'the new session and its context (resumed), or the pause request withdrawn (pause_withdrawn)',
+      ),
     }),
     async (c) => c.json(await client.resume(refOf(c, c.req.valid('param').id)), 200),
   );

@@ -7,6 +7,7 @@ import type {
   PauseResult as PauseResultSchema,
   RecoveryPlan as RecoveryPlanSchema,
   ResumeContext as ResumeContextSchema,
+  ResumeOutcome as ResumeOutcomeSchema,
   ResumeResult as ResumeResultSchema,
   SessionStatus as SessionStatusSchema,
   SessionsTable as SessionsTableSchema,
@@ -44,6 +45,7 @@ export type ErrorRecord = z.infer<typeof ErrorRecordSchema>;
 export type ResumeContext = z.infer<typeof ResumeContextSchema>;
 export type PauseResult = z.infer<typeof PauseResultSchema>;
 export type ResumeResult = z.infer<typeof ResumeResultSchema>;
+export type ResumeOutcome = z.infer<typeof ResumeOutcomeSchema>;
 export type RecoveryPlan = z.infer<typeof RecoveryPlanSchema>;
 export type RecoveryOption = RecoveryPlan['options'][number];
 export type UsageMetrics = Status['usage'];

@@ -4,7 +4,10 @@ import type { WorkflowCommands } from '../hooks/use-workflow-commands.js';
 import { ModalDialog } from './modal-dialog.js';
 import { PauseReasonDialog } from './pause-reason-dialog.js';
 
-/** The Pause (with Amelia's reason dialog), Resume and Abandon buttons of a workflow. */
+/**
+ * The Pause (with Amelia's reason dialog), Resume and Abandon buttons of a workflow; while a requested pause waits,
+ * Withdraw pause (the resume route withdraws it).
+ */
 export function WorkflowActions({ status, commands: c }: { status: Status; commands: WorkflowCommands }) {
   const w = status.workflow;
   const [dialog, setDialog] = useState<'pause' | 'abandon' | null>(null);
@@ -15,6 +18,7 @@ export function WorkflowActions({ status, commands: c }: { status: Status; comma
 
   const canPause = (w.status === 'in_progress' || w.status === 'blocked') && !w.pause_requested;
   const canResume = isResumable(w.status);
+  const canWithdraw = (w.status === 'in_progress' || w.status === 'blocked') && w.pause_requested;
   const canAbandon = !isTerminal(w.status);
   return (
     <div className="actions">
@@ -31,6 +35,11 @@ export function WorkflowActions({ status, commands: c }: { status: Status; comma
           onClick={() => void c.resume()}
         >
           {c.busy === 'resume' ? 'Resuming...' : 'Resume'}
+        </button>
+      )}
+      {canWithdraw && (
+        <button type="button" className="btn" disabled={c.busy !== null} onClick={() => void c.resume()}>
+          {c.busy === 'resume' ? 'Withdrawing...' : 'Withdraw pause'}
         </button>
       )}
       {canAbandon && (

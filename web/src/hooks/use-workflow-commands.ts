@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { api, ApiError, resumedWords, seg, type PauseResult, type ResumeResult } from '../api/index.js';
+import { api, ApiError, resumedWords, seg, type PauseResult, type ResumeOutcome } from '../api/index.js';
 import { useToast } from '../components/toast-provider.js';
 
 export type CommandName = 'pause' | 'resume' | 'abandon';
@@ -58,7 +58,10 @@ export function useWorkflowCommands(workflowId: string, onDone: () => void): Wor
       run(
         'resume',
         async () => {
-          const r = await api.post<ResumeResult>(`${path}/resume`);
+          // on a workflow still in progress with a pause requested, the request is withdrawn
+          const r = await api.post<ResumeOutcome>(`${path}/resume`);
+          if (r.outcome === 'pause_withdrawn')
+            return `Pause request withdrawn${r.pause_request.reason ? ` ("${r.pause_request.reason}")` : ''}: the workflow goes on`;
           return `Workflow resumed: ${resumedWords(r)}`;
         },
         'Failed to resume workflow',
