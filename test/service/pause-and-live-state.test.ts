@@ -40,6 +40,25 @@ describe('pause at the task boundary', () => {
     expect(pauseSnapshot.warnings.join()).toMatch(/pause timeout of 300 s passed/);
   });
 
+  it("a person's resume withdraws a pause that waits; one past its timeout has taken effect, and is resumed", async () => {
+    const clock = new TestClock();
+    const svc = makeService(sqliteStore(), { now: clock.now, pauseTimeoutMs: 60_000 });
+    const wf = await svc.create({ title: 'withdraw', tasks, worktree: tempDir() });
+    const ref = { workflowId: wf.id };
+    await svc.startTask(ref, 'T1');
+    await svc.pause(ref, { reason: 'lunch' });
+    expect(await svc.resumeOrWithdraw(ref)).toEqual({
+      outcome: 'pause_withdrawn',
+      workflow_id: wf.id,
+      status: 'in_progress',
+      pause_request: { reason: 'lunch', requested_at: expect.any(String) },
+    });
+    expect(await svc.resolve(ref)).toMatchObject({ status: 'in_progress', pause_requested: false });
+    await svc.pause(ref, { reason: 'stop' });
+    clock.advance(61_000);
+    expect(await svc.resumeOrWithdraw(ref)).toMatchObject({ outcome: 'resumed', session_number: 2 });
+  });
+
   it('forces an overdue pause before any other command runs', async () => {
     const clock = new TestClock();
     const svc = makeService(sqliteStore(), { now: clock.now, pauseTimeoutMs: 60_000 });
