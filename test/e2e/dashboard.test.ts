@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BLOCK_BEGIN, BLOCK_END } from '../../src/core/baton-block.js';
 import { artifactsDir, assertDashboardBuilt, launchChromium, waitForText } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
@@ -37,6 +38,8 @@ describe('dashboard in Chromium', () => {
 
   beforeAll(async () => {
     assertDashboardBuilt();
+    // `baton init`'s block in an untracked CLAUDE.md: not the work in progress, named apart in the git panel
+    writeFileSync(join(repo, 'CLAUDE.md'), `${BLOCK_BEGIN}\nUse baton.\n${BLOCK_END}\n`);
     browser = await launchChromium();
     s = await startServerProcess(home);
     const created = await s.api('/api/workflows', {
@@ -168,6 +171,8 @@ describe('dashboard in Chromium', () => {
     await waitForText(detail.getByTestId('decisions'), 'Why: memory-hard');
     await waitForText(detail.locator('[data-resolution="unresolved"]'), 'x is undefined');
     await waitForText(detail.getByTestId('git-state'), 'main');
+    await waitForText(detail.getByTestId('git-baton-block'), "Baton's instructions block in CLAUDE.md");
+    expect(await detail.getByTestId('git-state').textContent()).toContain('clean');
     await waitForText(detail.getByTestId('capacity-gauge'), '75%');
     expect(page.url()).toMatch(new RegExp(`#/workflows/${id}/snapshots/snap-`));
     await shot('07-snapshot');

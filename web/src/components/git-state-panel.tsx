@@ -1,6 +1,9 @@
 import { shortHash as short, type Snapshot } from '../api/index.js';
 
-/** The git state at snapshot time (branch, commits, modified and staged files). */
+/**
+ * The git state at snapshot time (branch, commits, modified and staged files), and the files changed only by Baton's
+ * own instructions block, named apart since they are not counted as work.
+ */
 export function GitStatePanel({ git, note }: { git: Snapshot['git_state']; note: string | null }) {
   if (!git) return <p className="muted small">{note ?? 'No git state captured.'}</p>;
   return (
@@ -18,6 +21,15 @@ export function GitStatePanel({ git, note }: { git: Snapshot['git_state']; note:
         <dt>Uncommitted</dt>
         <dd>{git.has_uncommitted_changes ? (git.uncommitted_summary ?? 'yes') : 'clean'}</dd>
       </dl>
+      {git.baton_block?.length ? (
+        <p className="muted small" data-testid="git-baton-block">
+          Not counted: Baton's instructions block in{' '}
+          {git.baton_block.map((f) => (
+            <code key={f}>{f} </code>
+          ))}
+          (from <code>baton init</code>)
+        </p>
+      ) : null}
       {git.files_modified.length > 0 && (
         <div className="small">
           Modified:{' '}
