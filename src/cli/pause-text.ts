@@ -1,5 +1,5 @@
 import type { PauseResult, PersonResumeResult } from '../client/baton-client.js';
-import { agentLabel, formatSpan } from '../core/index.js';
+import { agentLabel, formatAgo } from '../core/index.js';
 
 /**
  * What `baton pause` says: paused, already paused, or what the requested pause waits for; asked again while a request
@@ -23,9 +23,9 @@ export function pauseText(r: PauseResult, now: number): string {
   const req = r.pause_request;
   if (r.outcome === 'requested' || !req) return `pause requested for ${r.workflow_id}: ${then}`;
   const why = req.reason === null ? 'no reason given' : `reason: ${req.reason}`;
-  const ago = formatSpan(now - Date.parse(req.requested_at));
+  const ago = formatAgo(now - Date.parse(req.requested_at));
   return [
-    `a pause is already requested for ${r.workflow_id} (${why}, ${ago} ago): ${then}`,
+    `a pause is already requested for ${r.workflow_id} (${why}, ${ago}): ${then}`,
     ...(r.ignored_reason === null
       ? []
       : [

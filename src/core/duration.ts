@@ -23,3 +23,8 @@ export function formatSpan(ms: number): string {
     ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`
     : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
+
+/** How long ago something was, as the CLI says it: "just now" within a second, else "0m05s ago", "3h05m ago". */
+export function formatAgo(ms: number): string {
+  return ms < 1000 ? 'just now' : `${formatSpan(ms)} ago`;
+}

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
-import { formatSpan, refusalText, type CheckpointRef, type RecoveryPlan } from '../../core/index.js';
+import { formatAgo, refusalText, type CheckpointRef, type RecoveryPlan } from '../../core/index.js';
 import {
   exportRun,
   importRunDir,
@@ -146,7 +146,7 @@ export function registerDiskCommands(program: Command, rt: Runtime) {
             `status: ${info.status}   step: ${info.step} (${info.progress}%)   sessions: ${info.sessions}`,
             `worktree: ${info.worktree}`,
             `run folder: ${info.run_folder}`,
-            `live state: saved ${savedAt} (${formatSpan(age * 1000)} ago)`,
+            `live state: saved ${savedAt} (${formatAgo(age * 1000)})`,
             `checkpoints: ${s.checkpoints.map((c) => `${c.name}${c.commit ? `@${c.commit.slice(0, 8)}` : ''}`).join(', ') || 'none'}${older > 0 ? ` and ${older} older (baton checkpoints)` : ''}`,
             // as `baton recover` says it: why not now first, and the options only where a command makes them choosable
             ...(plan.refusal
