@@ -3,6 +3,7 @@ import { readCorpus } from '../../test/helpers/corpus.js';
 import { parseClaudeTranscript } from './claude-code/transcript.js';
 import { parseStreamJson } from './claude-code/stream-json.js';
 import { parseCodexRollout } from './codex/rollout.js';
+import { findTestRuns } from '../extraction/session/test-runs.js';
 import type { ParseOptions, ParsedTranscript } from './transcript-types.js';
 
 type Parse = (text: string, options?: ParseOptions) => ParsedTranscript;
@@ -107,6 +108,41 @@ describe('what the parsers keep', () => {
     const result = parseClaudeTranscript(lines.join('\n')).entries.find((e) => e.kind === 'tool_result');
     expect(result?.truncated).toBe(true);
     expect(result?.text).toContain('characters cut ...]\n[main (root-commit) 0a1b2c3] Scaffold the app\n');
+  });
+
+  it('keeps the failing tests a long run names between its logs, so its count is whole', () => {
+    const log = (test: string) =>
+      Array.from(
+        { length: 24 },
+        (_, i) => `    hooks.go:155: ${test} step ${i}: ${'output '.repeat(12)}`,
+      ).join('\n');
+    const failing = ['TestShadow_Concurrent', 'TestRewind_Clears', 'TestRewind_Multiple'];
+    const output = [
+      'Exit code 1',
+      'ok  \texample.com/cli\t6.239s',
+      ...failing.map((t) => `--- FAIL: ${t} (0.55s)\n${log(t)}`),
+      'FAIL',
+      'FAIL\texample.com/cli/integration\t12.1s',
+    ].join('\n');
+    expect(output.length).toBeGreaterThan(8000);
+    const lines = [
+      {
+        type: 'assistant',
+        message: {
+          id: 'm1',
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'go test -race ./...' } }],
+        },
+      },
+      {
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: output }] },
+      },
+    ].map((l) => JSON.stringify(l));
+    const entries = parseClaudeTranscript(lines.join('\n')).entries;
+    expect(entries.find((e) => e.kind === 'tool_result')?.truncated).toBe(true);
+    const [run] = findTestRuns(entries);
+    expect(run).toMatchObject({ runner: 'go', failed: 3, failing });
   });
 
   it('reads messages the user typed while the agent worked (queued), and leaves notifications out', () => {

@@ -55,20 +55,36 @@ const keptWhole = (kind: EntryKind, role: EntryRole) =>
 
 /**
  * Lines kept from the middle of a cut output: git's `[branch hash] subject` line of a commit, which a pre-commit
- * hook's output (linters, a test run) can push far from the start.
+ * hook's output (linters, a test run) can push far from the start, and the lines that name a failing test, which a
+ * runner prints between the tests' logs (go's `--- FAIL: TestX`, cargo's `test x ... FAILED`, TAP's `not ok`,
+ * vitest's and jest's `FAIL file > name`, `✗` / `×` / `✕` marks): the run's summary counts them.
  */
-const keptLine = /^\[[^\]\n]+ [0-9a-f]{7,64}\] .+$/gm;
+const keptLine = new RegExp(
+  [
+    String.raw`^\[[^\]\n]+ [0-9a-f]{7,64}\] .+$`,
+    String.raw`^[ \t]*(?:---|===) FAIL: .+$`,
+    String.raw`^test \S+ \.\.\. FAILED$`,
+    String.raw`^[ \t]*not ok \d+ .+$`,
+    String.raw`^[ \t]*FAIL[ \t]+\S+.*$`,
+    String.raw`^[ \t]*[✗×✕][ \t]+\S.*$`,
+  ].join('|'),
+  'gm',
+);
+
+/** At most this many lines kept from the middle, each at most this long. */
+const KEPT_LINES = 30;
+const KEPT_LINE_CHARS = 300;
 
 /**
- * The beginning and the end of a long output (runners print their summaries last), and the commit lines of the
- * middle, under the cut marker.
+ * The beginning and the end of a long output (runners print their summaries last), and the commit and failing-test
+ * lines of the middle, under the cut marker.
  */
 export function cutMiddle(text: string, max: number): string {
   if (text.length <= max) return text;
   const head = Math.floor(max * 0.4);
   const tail = max - head;
-  const kept = (text.slice(head, text.length - tail).match(keptLine) ?? []).slice(0, 10);
-  const middle = kept.map((l) => `${l}\n`).join('');
+  const kept = (text.slice(head, text.length - tail).match(keptLine) ?? []).slice(0, KEPT_LINES);
+  const middle = kept.map((l) => `${l.slice(0, KEPT_LINE_CHARS)}\n`).join('');
   return `${text.slice(0, head)}\n[... ${text.length - max} characters cut ...]\n${middle}${text.slice(-tail)}`;
 }
 
