@@ -307,6 +307,12 @@ export interface LastState {
    * by a usage limit before a word) is newer than it, as after a compaction.
    */
   since: string[];
+  /**
+   * How a last message left things: `asked`, its turn ended on a question to the user ("Should I push?"), whose
+   * answer the next session needs; `mid_turn`, the agent went on after it (calls that never returned, or a transcript
+   * cut mid-turn), so what it announced may not be done. Null otherwise, and for a compaction summary.
+   */
+  left: 'asked' | 'mid_turn' | null;
 }
 
 /**
@@ -366,7 +372,30 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     text: fitted.text,
     cut: fitted.cut,
     since: kind === 'last_message' ? [] : newerThan(snap, newest.timestamp),
+    left:
+      kind === 'compaction'
+        ? null
+        : newest.turn_ended === false || kind === 'said_nothing'
+          ? 'mid_turn'
+          : endsOnQuestion(newest.text)
+            ? 'asked'
+            : null,
   };
+}
+
+/**
+ * Whether a message ends on a question: a line of its last paragraph (a list of options is one) ends in "?", markdown
+ * emphasis and closing brackets aside ("Should I push, or keep it local?", "**Which option?**"); a question the
+ * message answers on its own line ("Why did it fail? The cache was stale.") is none.
+ */
+export function endsOnQuestion(text: string): boolean {
+  const last =
+    text
+      .replace(appDirective, '')
+      .trim()
+      .split(/\n\s*\n/)
+      .at(-1) ?? '';
+  return last.split('\n').some((line) => /\?[*_)\]`"'”’]*\s*$/.test(line));
 }
 
 export interface Tdd {

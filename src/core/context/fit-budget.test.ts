@@ -462,6 +462,47 @@ describe('what to do next', () => {
     );
   });
 
+  it('after a last message that asks the user, says to get their answer; after one cut mid-turn, to finish it', () => {
+    const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null };
+    const said = (text: string, turn_ended: boolean) => ({
+      summaries: {
+        compaction: null,
+        last_message: {
+          id: 's1',
+          timestamp: live.created_at,
+          kind: 'last_message' as const,
+          text,
+          source: 'claude-code',
+          session_number: 4,
+          turn_ended,
+        },
+      },
+    });
+    const question = said('Tests pass.\n\nShould I push the branch, or keep it local for now?', true);
+    expect(next({ ...live, ...question })).toBe(
+      'The agent\'s last message ended on a question to the user (Last State): get their answer first, then continue from task "T41: task number 41 with a reasonably descriptive title".',
+    );
+    const done = { ...live, tasks: live.tasks.map((t) => ({ ...t, status: 'done' as const })) };
+    const allDone = { ...done, tasks_completed: 42, tasks_remaining: 0, next_task_id: null };
+    expect(next({ ...allDone, ...question })).toBe(
+      "Every task is done, but the agent's last message ended on a question to the user (Last State): get their answer before doing more.",
+    );
+    const none = { ...live, tasks: [], tasks_completed: 0, tasks_remaining: 0, next_task_id: null };
+    expect(
+      next({ ...none, ...said('Which option do you prefer?\n- **A**: a flag\n- **B**: a config key', true) }),
+    ).toBe(
+      "The agent's last message ended on a question to the user (Last State): get their answer, then go on from it and the user's latest request (Goal).",
+    );
+    // a question the message answers itself, or an offer without one, asks nothing
+    expect(
+      next({ ...allDone, ...said('Why did it fail? The cache was stale. Fixed and pushed.', true) }),
+    ).toBe('Every task is done.');
+    // the agent went on after its last words: the list is done, what it announced may not be
+    expect(next({ ...allDone, ...said('Tests pass. Let me run lint and format.', false) })).toBe(
+      "Every task is done, but the session ended in the middle of the agent's turn: finish what the Last State says it was doing (check whether its last call ran).",
+    );
+  });
+
   it("of a finished workflow, is a recap's: headed so, with nothing to go on with nor why a session ended", () => {
     const done = bigSnapshot().tasks.map((t) => ({ ...t, status: 'done' as const }));
     const snap = {

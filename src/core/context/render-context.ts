@@ -219,6 +219,16 @@ function nextStep(c: ResumeContext): string {
 function nextWork(c: ResumeContext): string {
   const p = c.plan_status;
   const task = c.next.task_id ? `task "${c.next.task_id}: ${c.next.title}"` : null;
+  const left = c.interrupted ? null : (c.last_state?.left ?? null);
+  if (left === 'asked') {
+    // the user owes an answer: going on without it would decide for them
+    const asked = "agent's last message ended on a question to the user (Last State)";
+    if (task) return `The ${asked}: get their answer first, then continue from ${task}.`;
+    if (p.total > 0 && p.remaining === 0)
+      return `Every task is done, but the ${asked}: get their answer before doing more.`;
+    const goal = p.total === 0 ? " and the user's latest request (Goal)" : '';
+    return `The ${asked}: get their answer, then go on from it${goal}.`;
+  }
   if (c.interrupted && (c.next.latest_request_first || p.total === 0)) {
     // the user stopped the turn on it: what they want of it now is theirs to say
     const ask = 'ask the user how to go on with their latest request (Goal), whose turn they interrupted';
@@ -241,9 +251,11 @@ function nextWork(c: ResumeContext): string {
     return c.goal.issue || c.goal.requests.length
       ? `No task is recorded: go on from the user's latest request (Goal)${c.last_state ? ' and the last state' : ''}.`
       : 'No task is recorded.';
-  return p.remaining === 0
-    ? 'Every task is done.'
-    : 'No task is runnable: the remaining ones wait on others or are blocked.';
+  if (p.remaining > 0) return 'No task is runnable: the remaining ones wait on others or are blocked.';
+  // the list is done, yet the agent was still at work: what it announced last may not be
+  return left === 'mid_turn'
+    ? "Every task is done, but the session ended in the middle of the agent's turn: finish what the Last State says it was doing (check whether its last call ran)."
+    : 'Every task is done.';
 }
 
 /** The markdown rendering handed to an agent. */
