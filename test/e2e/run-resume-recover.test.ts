@@ -94,8 +94,12 @@ describe('a workflow `baton run` drives, resumed by a person', () => {
     expect(resumed.stdout).toContain(
       `to go on: \`baton run -w ${id}\` (this workflow is run by \`baton run\`: nothing runs it until then)`,
     );
-    const last = await ws.cli(['run', '--agent', 'claude-code']);
+    // exactly the command named: with no --agent, the agent the workflow last ran with
+    const last = await ws.cli(['run', '-w', id]);
     expect(last.code, last.stderr).toBe(0);
+    expect(last.stderr).toContain(
+      `baton: no --agent given: running claude-code, the agent ${id} last ran with`,
+    );
     expect(last.json<{ status: string }>().status).toBe('completed');
   });
 });

@@ -79,7 +79,13 @@ export function registerRunCommands(program: Command, rt: Runtime) {
     process.on('SIGHUP', onSignal);
     try {
       const state = await workflowToDrive(rt, service, settings, g.server, o.workflow);
-      const setup = agentSetup(o, rt.env, settings, state.worktree);
+      let setup = agentSetup(o, rt.env, settings, state.worktree);
+      // named by no option, variable or config: the agent the workflow last ran with (the one its crash line names)
+      const last = state.agent?.agent;
+      if (!setup.agentName && last) {
+        setup = agentSetup({ ...o, agent: last }, rt.env, settings, state.worktree);
+        rt.io.err(`baton: no --agent given: running ${last}, the agent ${state.id} last ran with`);
+      }
       const profile = assertAgentStartable(setup, state.worktree, rt.env);
       // Engine, image, worktree: checked before any task starts or anything is created.
       await setup.executor.preflight?.(state.worktree);
@@ -97,7 +103,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
             factory: shared.factory,
             kind: 'run',
             command: `baton run --agent ${profile.name}`,
-            retry: retryCommand(state.id, o),
+            retry: retryCommand(state.id, { ...o, agent: profile.name }),
             takeOver: o.takeOver === true,
           },
           verbose: o.verbose === true,
