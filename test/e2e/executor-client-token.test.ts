@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -50,7 +52,7 @@ describe('the executor token on the Baton side', () => {
     const wrongVar = await run({ BATON_EXECUTOR_TOKEN: 'not-the-executor-token-0000' });
     expect(wrongVar.code).toBe(2);
     expect(wrongVar.stderr).toContain(
-      `baton: the executor ${d.url} answered /launch with 401: it refused the token from the variable BATON_EXECUTOR_TOKEN; set BATON_EXECUTOR_TOKEN to the token \`baton executor token\` prints`,
+      `baton: the executor ${d.url} answered /health with 401: it refused the token from the variable BATON_EXECUTOR_TOKEN; set BATON_EXECUTOR_TOKEN to the token \`baton executor token\` prints`,
     );
     renameSync(file, `${file}.moved`);
     const none = await run();
@@ -74,6 +76,25 @@ describe('the executor token on the Baton side', () => {
     const rows = (await w.cli(['executors', 'list'])).json<{ runtime: string; endpoint: string }[]>();
     expect(rows.every((r) => r.runtime === 'remote' && r.endpoint === d.url)).toBe(true);
   }, 90_000);
+
+  it('`baton run --executor remote` at a host that is not there says so before anything starts', async () => {
+    const w = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
+    expect((await w.create()).code).toBe(0);
+    // a port nothing listens on any more
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((r) => closed.close(r));
+    const r = await w.cli(['run', '--agent', 'claude-code', '--executor', 'remote', '--executor-url', url]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `baton: cannot reach the agent host ${url} (ECONNREFUSED): start \`baton executor serve\` there, or point --executor-url (variable BATON_EXECUTOR_URL) at it. Nothing was changed`,
+    );
+    expect(w.count('task.started')).toBe(0);
+    expect((await w.cli(['status'])).json<{ workflow: { status: string } }>().workflow.status).toBe(
+      'pending',
+    );
+  });
 
   it('`baton executors recover` reports a refused token as the reason, not as an unreachable host', async () => {
     const w = agentWorkspace({ BATON_AGENT_BIN: fakeClaude, FAKE_DELAY_MS: '400' });

@@ -243,6 +243,10 @@ describe('baton run --executor remote', () => {
     expect(detail).toContain(`the executor ${remote[3]} answers but no longer knows the run`);
     expect(detail).toMatch(new RegExp(`${hash}[0-9a-f]* T1: work`));
     expect(detail).toContain(`\`baton run -w ${report.workflow_id}\` goes on with T1`);
+    // the run's last line names the same run again, on the same agent host
+    expect((report as { next?: string }).next).toContain(
+      `\`baton run -w ${report.workflow_id} --agent claude-code --executor remote --executor-url ${remote[3]}\``,
+    );
     const st = (await ws.cli(['status'])).json<Status>();
     expect(st.workflow.status).toBe('interrupted');
     expect(st.tasks.find((t) => t.id === 'T1')?.status).toBe('in_progress');

@@ -21,13 +21,16 @@ type RunFlags = AgentFlags & {
   verbose?: boolean;
 };
 
-/** The command a refused user types again: the same run, with the workflow named. */
+/** The command a refused user types again: the same run, with the workflow named, on the same executor. */
 const retryCommand = (id: string, o: RunFlags) =>
   [
     'baton run',
     `-w ${id}`,
     o.agent ? `--agent ${o.agent}` : null,
     o.agentBin ? `--agent-bin ${o.agentBin}` : null,
+    o.executor ? `--executor ${o.executor}` : null,
+    o.executorUrl ? `--executor-url ${o.executorUrl}` : null,
+    o.dockerImage ? `--docker-image ${o.dockerImage}` : null,
   ]
     .filter(Boolean)
     .join(' ');

@@ -86,6 +86,23 @@ export class RemoteExecutor implements Executor {
     return false;
   }
 
+  /**
+   * Before a run: the agent host answers (one try: a host that is not there is said at once, before a task starts or
+   * anything is recorded); a refusal (the token) names where the token came from.
+   */
+  async preflight(): Promise<void> {
+    try {
+      await this.call('GET', '/health');
+    } catch (e) {
+      if (BatonError.isInstance(e)) throw e;
+      throw new BatonError(
+        'unavailable',
+        `cannot reach the agent host ${this.endpoint} (${causeOf(e)}): start \`baton executor serve\` there, or point --executor-url (variable BATON_EXECUTOR_URL) at it. Nothing was changed`,
+        { endpoint: this.endpoint },
+      );
+    }
+  }
+
   async capabilities() {
     const c = await this.call('GET', '/capabilities');
     return {
