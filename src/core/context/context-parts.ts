@@ -155,7 +155,7 @@ export interface AlreadyDone {
   files_more: number;
   /** The folder every listed file is under (said once), or null. */
   files_under?: string | null;
-  /** Other recorded side effects (migrations, runs of Baton's own runner...). */
+  /** Other recorded side effects others see or that change data (a comment posted, a release, a migration). */
   other: { kind: string; task_id: string | null; summary: string }[];
   other_more: number;
   /** The last test run, when it passed. */
@@ -240,8 +240,9 @@ export function alreadyDone(
   const shown = limits.files > 0 ? files.slice(-limits.files) : [];
   const under = commonFolder(shown.map((f) => f.path));
   const shownFiles = shown.map((f) => `${f.change} ${under ? f.path.slice(under.length + 1) : f.path}`);
+  // a comment posted, a release, a migration: as much not to redo as a push, and kept as long
   const other = effects.filter((e) => e.kind === 'migration' || e.kind === 'other');
-  const shownOther = limits.files > 0 ? other.slice(-limits.files) : [];
+  const shownOther = limits.pushes_prs > 0 ? other.slice(-limits.pushes_prs) : [];
   const t = snap.test_state;
   const passing =
     t && t.failing_tests.length === 0 && t.last_test_command

@@ -371,6 +371,36 @@ describe('resume context within a token budget', () => {
     }
   });
 
+  it('keeps a comment posted (a side effect others see) after the files changed went into a count', () => {
+    const snap = bigSnapshot();
+    const at = snap.side_effects?.[0]?.timestamp ?? '';
+    const effect = (id: string, kind: 'file_write' | 'other', summary: string) => ({
+      id,
+      timestamp: at,
+      task_id: null,
+      kind,
+      tool: 'Bash',
+      summary,
+    });
+    const files = Array.from({ length: 30 }, (_, i) => effect(`f${i}`, 'file_write', `edited src/m${i}.ts`));
+    const posted = effect(
+      'c1',
+      'other',
+      'commented on issue #1074 (https://github.com/acme/app/issues/1074)',
+    );
+    const fitted = fitResumeContext(
+      { ...snap, side_effects: [...(snap.side_effects ?? []), ...files, posted] },
+      4,
+      [],
+      1500,
+      countTokens,
+    );
+    expect(fitted.over_budget).toBe(false);
+    expect(fitted.context.already_done.files).toEqual([]);
+    expect(fitted.markdown).toContain('commented on issue #1074');
+    expect(fitted.markdown).not.toContain('more side effects');
+  });
+
   it('when even the task list is a count, pushes and pull requests become one too, the newest kept', () => {
     const snap = bigSnapshot();
     const at = snap.side_effects?.[0]?.timestamp ?? '';

@@ -49,8 +49,8 @@ const generous: ContextLimits = {
  * request and their latest later one, every open task with its status, every commit a transcript reported (and the
  * newest five only git has), the unresolved errors, the last
  * test state (its count and the first failing names); a part kept at a floor on the way (the last state's first 200
- * characters) goes among the last resorts. Completed tasks go last, oldest first, into a count, then pushes and pull
- * requests.
+ * characters) goes among the last resorts. Completed tasks go last, oldest first, into a count, then pushes, pull
+ * requests and the other writes others see (a comment posted, a release) or that change data (a migration).
  */
 const steps: [keyof ContextLimits, number][] = [
   ['files', 0],
@@ -78,7 +78,7 @@ const steps: [keyof ContextLimits, number][] = [
   ['request_chars', 40],
   // the last resorts before over_budget: the note that the latest request is newer than the task list (the Goal still
   // shows the request), the last state (baton details summaries has it), the oldest completed tasks into a count
-  // (baton status lists them), then the pushes and pull requests (the oldest first)
+  // (baton status lists them), then the pushes, pull requests and other side effects (the oldest first)
   ['newer_request_note', 0],
   ['last_state_chars', 0],
   // the commits only git has (made by hand, or by a call a crash cut off) beyond the newest five: a count and the
