@@ -128,3 +128,16 @@ export function causeOf(text: string, fromEnd = false): string {
     useful.find(errorish);
   return clean(cause ?? useful.find((l) => !passingCount(l)) ?? '');
 }
+
+/**
+ * Whether a cause `causeOf` chose says why anything failed (a test's failure, an error-ish or located finding, the
+ * shell's diagnostic), rather than being the first line it fell back on ("Current runner version: '2.336.0'").
+ */
+export function explainsFailure(cause: string): boolean {
+  return (
+    testFailureLine.test(cause) ||
+    shellDiagnostic.test(cause) ||
+    located.test(cause) ||
+    (causeLine.test(cause) && !/warn(ing)?\b/i.test(cause))
+  );
+}

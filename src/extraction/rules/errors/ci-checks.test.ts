@@ -40,6 +40,36 @@ describe('CI failures read with the GitHub CLI', () => {
     expect(failedJobLogs('no log lines here')).toEqual({ jobs: [], cause: null });
   });
 
+  it("takes the cause from a later read of the logs when the first one showed only the runner's set-up", () => {
+    const line = (time: string, text: string) =>
+      `type-check\tUNKNOWN STEP\t2026-08-19T02:44:${time}Z ${text}`;
+    const setUp = [
+      line('20.0585554', "Current runner version: '2.336.0'"),
+      line('20.0609629', '##[group]Runner Image Provisioner'),
+      line('20.0617871', '24.04.4'),
+    ].join('\n');
+    expect(failedJobLogs(setUp)).toEqual({ jobs: ['type-check'], cause: null });
+    const grepped = [
+      line('26.5735035', '##[group]Run uv run mypy src/app/'),
+      line(
+        '29.6371572',
+        'src/app/server.py:13: error: Cannot find implementation or library stub for module named "mcp.server"',
+      ),
+      line('29.7687507', '##[error]Process completed with exit code 1.'),
+    ].join('\n');
+    const found = findCiFailures(
+      [
+        say('check the failing PR checks', 'user'),
+        ...bash('gh run view 32209621538 --log-failed 2>/dev/null | head -200', 0, setUp),
+        ...bash("gh run view 32209621538 --log-failed | grep -E '(error|mypy)'", 0, grepped),
+      ],
+      null,
+    );
+    expect(found.map((e) => e.error_message)).toEqual([
+      'CI check failed: type-check: src/app/server.py:13: error: Cannot find implementation or library stub for module named "mcp.server"',
+    ]);
+  });
+
   it("is one error a turn, said with the failed job's log read after the run, fixed when the job passes", () => {
     const found = findCiFailures(
       [

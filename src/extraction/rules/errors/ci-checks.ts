@@ -1,7 +1,7 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import type { ErrorDraft } from '../../extractor.js';
 import { commandParts, shellCommands } from '../shell-command.js';
-import { causeOf } from './cause-line.js';
+import { causeOf, explainsFailure } from './cause-line.js';
 
 /**
  * Failing CI checks the agent read with the GitHub CLI (`gh pr checks`, `gh pr view --json statusCheckRollup`,
@@ -71,8 +71,9 @@ export function failedJobLogs(output: string): { jobs: string[]; cause: string |
     jobs.add((m[1] ?? '').trim());
     messages.push((m[2] ?? '').replace(/^(?:#\d+ )?(?:\d+\.\d+ )?/, ''));
   }
+  // a log cut before its error (a long one, or read through a filter) has no cause: a later read may say it
   const cause = messages.length ? causeOf(messages.join('\n')) : '';
-  return { jobs: [...jobs], cause: cause || null };
+  return { jobs: [...jobs], cause: cause && explainsFailure(cause) ? cause : null };
 }
 
 /** A cause as a run says it, without what changes from run to run: times, counts, run and step numbers, hashes. */
