@@ -100,6 +100,10 @@ describe('settings rows of the agent runtime and the import extractor', () => {
     ).toThrow(
       'max sessions "0" must be a whole number from 1 to 10000 (option --max-sessions, variable BATON_MAX_SESSIONS)',
     );
+    // a warning at or past the pause would never come
+    expect(() => agentSetup({ warnAt: '0.9', pauseAt: '0.5', heartbeat: '1s' }, env, settings, repo)).toThrow(
+      'warn-at "0.9" must be below the pause threshold (0.5): the warning comes before the pause (option --warn-at, variable BATON_CAPACITY_WARN)',
+    );
   });
 
   it('baton import takes its LLM endpoint from the config files, its key only from a variable', () => {
