@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agentWorkspace, fakeClaude } from '../helpers/agent-workspace.js';
+import { agentWorkspace, fakeClaude, until } from '../helpers/agent-workspace.js';
+import { tempDir } from '../helpers/git-repo.js';
 
 const setup = () => agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
 
@@ -63,6 +64,36 @@ describe('baton run with a fake Claude Code replaying recorded stream-json', () 
     expect(report.tasks).toHaveLength(1);
     const types = events().map((e) => e.type);
     expect(types).toContain('capacity.warned');
+  });
+
+  it("records the agent's context while its task goes on, its totals once when it ends", async () => {
+    const ws = setup();
+    await ws.create();
+    const gate = join(tempDir('baton-gate-'), 'open');
+    const run = ws.spawnRun(['--json', 'run', '--agent', 'claude-code', '--max-tasks', '1'], {
+      FAKE_CONTEXT_TOKENS: '50000',
+      FAKE_GATE: gate,
+    });
+    try {
+      // the agent waits at its gate, mid-task: the context it reported is shown
+      const usage = await until('usage recorded mid-task', async () =>
+        ws.events().find((e) => e.type === 'usage.recorded'),
+      );
+      expect(usage.data.usage).toMatchObject({ context_tokens: 50000, tokens_used: 0 });
+      expect(ws.count('task.completed')).toBe(0);
+      const status = (await ws.cli(['status'])).json<{ usage: { context_tokens: number | null } }>();
+      expect(status.usage.context_tokens).toBe(50000);
+    } finally {
+      writeFileSync(gate, '');
+    }
+    expect(await run.exited, run.out.stderr).toBe(0);
+    // the totals are the run's own, as its last reading says them, not counted twice
+    const readings = ws.events().filter((e) => e.type === 'usage.recorded');
+    expect(readings.length).toBe(2);
+    const final = (await ws.cli(['status'])).json<{ usage: { tokens_used: number } }>();
+    expect(final.usage.tokens_used).toBe(
+      (readings.at(-1)?.data.usage as { tokens_used: number }).tokens_used,
+    );
   });
 
   it('falls back to a new driver session with the compiled context when the agent cannot resume its own session', async () => {

@@ -75,6 +75,43 @@ const inputText = (input: unknown) => {
   return JSON.stringify(input) ?? '';
 };
 
+/** How often a run's context is recorded while it goes on (the first reading at once). */
+const USAGE_RECORD_EVERY_MS = 30_000;
+
+/**
+ * A run's totals so far as a usage record (its source is the execution): the fold adds what is new to the session's
+ * and the workflow's, and computes the utilisation from the context size (once, in core).
+ */
+function usageMetrics(
+  u: Extract<AgentSignal, { type: 'usage' }>,
+  started: number,
+  profileWindow: number | null,
+): UsageMetrics {
+  return {
+    tokens_used: u.total_tokens,
+    output_tokens: u.output_tokens ?? null,
+    context_tokens: u.context_tokens,
+    tokens_remaining_estimate: null,
+    context_utilization: null,
+    llm_calls: u.llm_calls,
+    tool_calls: u.tool_calls,
+    cost_usd: u.cost_usd,
+    session_duration_seconds: Math.round((Date.now() - started) / 1000),
+    context_window: u.context_window ?? profileWindow,
+  };
+}
+
+/** A reading of the context alone: its counters are zero, so the totals it adds to stay as they are. */
+const contextReading = (m: UsageMetrics): UsageMetrics => ({
+  ...m,
+  tokens_used: 0,
+  output_tokens: 0,
+  llm_calls: 0,
+  tool_calls: 0,
+  cost_usd: null,
+  session_duration_seconds: 0,
+});
+
 /**
  * One driver session of an agent CLI for one task: its stream becomes history (tool calls and results), errors,
  * side effects, the resume token (compare-and-set on the execution id) and usage with capacity checks; the
@@ -92,6 +129,8 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   let result: Extract<AgentSignal, { type: 'result' }> | null = null;
   let lastError: string | null = null;
   let usage: Extract<AgentSignal, { type: 'usage' }> | null = null;
+  /** When this run's usage was last recorded mid-task (never yet: the first reading is recorded at once). */
+  let usageRecordedAt: number | null = null;
   let pauseAsked = false;
   let stoppedBy: string | null = null;
   const started = Date.now();
@@ -183,6 +222,17 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
           cost_usd: sig.cost_usd,
         });
         await checkCapacity(sig);
+        // the context as it fills, recorded while the task goes on (the dashboard's gauge, `baton status`); the
+        // run's totals are recorded once, when it ends (a reading below an earlier one of its source would be taken
+        // for a run started over and counted twice), so this reading counts nothing, under a source of its own
+        if (usageRecordedAt === null || Date.now() - usageRecordedAt >= USAGE_RECORD_EVERY_MS) {
+          usageRecordedAt = Date.now();
+          const gauge = contextReading(usageMetrics(sig, started, ctx.profile.context_window));
+          const source = `context:${ctx.executionId || ctx.row.id}`;
+          await service.runner.run(workflowId, (d) => recordOne(d, { kind: 'usage', usage: gauge, source }), {
+            retry: true,
+          });
+        }
         return;
       }
       case 'result':
@@ -334,22 +384,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
               ? 'context_full'
               : 'error';
   const u = usage as Extract<AgentSignal, { type: 'usage' }> | null;
-  // This run's totals so far (its source is the execution): the fold adds them to the session's and the
-  // workflow's, and computes the utilisation from the context size (once, in core).
-  const metrics: UsageMetrics | null = u
-    ? {
-        tokens_used: u.total_tokens,
-        output_tokens: u.output_tokens ?? null,
-        context_tokens: u.context_tokens,
-        tokens_remaining_estimate: null,
-        context_utilization: null,
-        llm_calls: u.llm_calls,
-        tool_calls: u.tool_calls,
-        cost_usd: u.cost_usd,
-        session_duration_seconds: Math.round((Date.now() - started) / 1000),
-        context_window: u.context_window ?? ctx.profile.context_window,
-      }
-    : null;
+  const metrics = u ? usageMetrics(u, started, ctx.profile.context_window) : null;
   const message = outcome === 'success' ? null : clip(text ?? '', 1000);
   await service.runner.run(
     workflowId,
