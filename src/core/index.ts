@@ -32,6 +32,7 @@ export * from './branch-change.js';
 export * from './task-graph.js';
 export * from './workflow-machine.js';
 export * from './status-list.js';
+export * from './call-text.js';
 export * from './duration.js';
 export * from './resume-report.js';
 export * from './commands/runtime.js';

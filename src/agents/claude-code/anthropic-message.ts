@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CallUsage, TranscriptBuilder } from '../transcript-builder.js';
 import type { EntryRole, ToolInfo } from '../transcript-types.js';
+import { describeCall } from '../../core/call-text.js';
 
 /**
  * The Anthropic message object as Claude Code writes it in transcripts and in stream-json. Schemas are loose:
@@ -209,20 +210,6 @@ export function addMessageContent(
       });
     }
   }
-}
-
-/** A one-line description of a tool call, for readers and for extraction. */
-export function describeCall(name: string | null, input: unknown): string {
-  const fields = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
-  const pick = ['command', 'cmd', 'file_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt'];
-  for (const key of pick) {
-    const value = fields[key];
-    if (typeof value === 'string' && value !== '') return `${name ?? 'tool'}: ${value}`;
-    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
-      return `${name ?? 'tool'}: ${value.join(' ')}`;
-    }
-  }
-  return name ?? 'tool';
 }
 
 /**

@@ -1,5 +1,6 @@
 import { errorFirst } from './error-first.js';
 import { clip } from '../../core/clip.js';
+import { describeCall } from '../../core/call-text.js';
 import {
   agentActor,
   agentExited,
@@ -150,8 +151,9 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
         await service.runner.run(workflowId, (d) => saveResumeToken(d, ctx.row.id, sig.id), byAgent);
         return;
       case 'tool_call':
-        steps.push({ kind: 'tool_call', text: clip(`${sig.name} ${inputText(sig.input)}`, 300) });
-        emit({ event: 'agent.tool', ...base, text: clip(`${sig.name} ${inputText(sig.input)}`, 120) });
+        // the tool and what it acts on (`Write: src/a.ts`), not its whole input (a file's contents)
+        steps.push({ kind: 'tool_call', text: clip(describeCall(sig.name, sig.input), 300) });
+        emit({ event: 'agent.tool', ...base, text: clip(describeCall(sig.name, sig.input), 120) });
         return;
       case 'tool_result': {
         const text = `${sig.name}${sig.is_error ? ' failed' : ''}: ${clip(sig.text.split('\n')[0] ?? '', 200)}`;

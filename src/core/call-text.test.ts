@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { describeCall } from './call-text.js';
+
+describe('a tool call in one line', () => {
+  it('names what the call acts on, never its whole input', () => {
+    expect(describeCall('Bash', { command: 'npm test', description: 'Run the tests' })).toBe(
+      'Bash: npm test',
+    );
+    const write = { file_path: 'src/a.ts', content: 'export const a = 1;\n'.repeat(50) };
+    expect(describeCall('Write', write)).toBe('Write: src/a.ts');
+    expect(describeCall('shell', { command: ['bash', '-lc', 'ls'] })).toBe('shell: bash -lc ls');
+    expect(describeCall('TodoWrite', { todos: [{ content: 'x', status: 'pending' }] })).toBe('TodoWrite');
+  });
+
+  it("reads a free-form input (Codex's apply_patch) by the first file it names, else its first line", () => {
+    const patch = '*** Begin Patch\n*** Update File: src/cli.rs\n@@\n-a\n+b\n*** End Patch';
+    expect(describeCall('apply_patch', patch)).toBe('apply_patch: src/cli.rs');
+    expect(describeCall('note', '  remember this\nand that')).toBe('note: remember this');
+    expect(describeCall(null, '')).toBe('tool');
+  });
+});

@@ -1,0 +1,21 @@
+/**
+ * A one-line description of a tool call, for readers and for extraction: the tool and its command, file, pattern or
+ * address (`Bash: npm test`, `Write: src/a.ts`), never a whole input (a file's contents, a patch).
+ */
+export function describeCall(name: string | null, input: unknown): string {
+  // a free-form input (Codex's apply_patch): the first file it names, else its first line
+  if (typeof input === 'string') {
+    const said = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/m.exec(input)?.[1] ?? input.trim().split('\n')[0];
+    return said ? `${name ?? 'tool'}: ${said}` : (name ?? 'tool');
+  }
+  const fields = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
+  const pick = ['command', 'cmd', 'file_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt'];
+  for (const key of pick) {
+    const value = fields[key];
+    if (typeof value === 'string' && value !== '') return `${name ?? 'tool'}: ${value}`;
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+      return `${name ?? 'tool'}: ${value.join(' ')}`;
+    }
+  }
+  return name ?? 'tool';
+}
