@@ -1,5 +1,6 @@
-import type { SnapshotSummary } from '../core/index.js';
+import { counted, shortHash, type SessionSnapshot, type SnapshotSummary } from '../core/index.js';
 import { clip } from '../core/clip.js';
+import { detailCategories } from '../service/index.js';
 import { table } from './output.js';
 
 /** The room a pause reason gets in the table: a crash's or a limit's reason runs to a few hundred characters. */
@@ -24,4 +25,37 @@ export function snapshotsTable(list: SnapshotSummary[]): string {
     ]),
   );
   return cut ? `${rows}\n(reasons cut to fit: \`baton snapshot ${cut.id}\` shows one whole)` : rows;
+}
+
+/**
+ * One snapshot as `baton snapshot <id>` shows it to a person: when and why it was taken (the reason whole), the tasks,
+ * git, the context, what it holds, and the commands that show the rest (`--json` is the whole record).
+ */
+export function snapshotText(s: SessionSnapshot): string {
+  const total = s.tasks_completed + s.tasks_remaining;
+  const at = [
+    s.current_task_id && `current ${s.current_task_id}`,
+    s.next_task_id && `next ${s.next_task_id}`,
+  ];
+  const g = s.git_state;
+  const git = g
+    ? `${g.branch} at ${g.commit_at_snapshot ? shortHash(g.commit_at_snapshot) : '(no commits)'}${g.head_subject ? ` "${clip(g.head_subject, 60)}"` : ''}, ${g.has_uncommitted_changes ? `uncommitted changes${g.uncommitted_summary ? ` (${g.uncommitted_summary})` : ''}` : 'clean'}`
+    : (s.git_note ?? 'not recorded');
+  const u = s.usage;
+  const context =
+    u.context_tokens !== null && u.context_tokens !== undefined && u.context_window
+      ? `${Math.round((u.context_utilization ?? u.context_tokens / u.context_window) * 100)}% of the context window (${u.context_tokens.toLocaleString('en-US')} of ${u.context_window.toLocaleString('en-US')} tokens)`
+      : 'context size not reported';
+  const open = s.errors.filter((e) => e.resolution === 'unresolved').length + (s.open_errors_more ?? 0);
+  const t = s.test_state;
+  return [
+    `snapshot ${s.id} of ${s.workflow_id}: session ${s.session_number}, trigger ${s.trigger}, ${s.created_at}`,
+    ...(s.pause_reason ? [`reason: ${s.pause_reason}`] : []),
+    `tasks: ${s.tasks_completed}/${total} done${at.some(Boolean) ? ` (${at.filter(Boolean).join(', ')})` : ''}`,
+    `git: ${git}`,
+    `usage: ${context}`,
+    `holds: ${counted(s.decisions.length, 'recent decision')}, ${counted(s.errors.length, 'recent error')} (${open} unresolved), ${counted((s.side_effects ?? []).length, 'side effect')}, ${counted(s.requests.length, 'request')}`,
+    `last test: ${t?.last_test_command ? `${clip(t.last_test_command, 80)} -> ${t.last_test_output_summary ?? t.phase}` : 'none recorded'}`,
+    `more: \`baton details ${s.id} <category>\` (${detailCategories.join(', ')}), the whole record: \`baton snapshot ${s.id} --json\``,
+  ].join('\n');
 }

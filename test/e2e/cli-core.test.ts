@@ -612,6 +612,18 @@ for (const mode of cliModes) {
       }>();
       expect(snap.git_state).toBeNull();
       expect(snap.git_note).toMatch(/not a git repository/);
+      // a person reads it in a few lines, with where the rest is
+      const id = snaps.snapshots[0]!.id;
+      const text = (await runCli(['snapshot', id], { cwd: dir, env })).stdout.trim().split('\n');
+      expect(text[0]).toMatch(
+        new RegExp(`^snapshot ${id} of wf-\\S+: session 1, trigger task_complete, \\S+$`),
+      );
+      expect(text).toContain('tasks: 1/2 done (next B)');
+      expect(text.find((l) => l.startsWith('git: '))).toMatch(/^git: .* is not a git repository/);
+      expect(text).toContain('last test: none recorded');
+      expect(text.at(-1)).toBe(
+        `more: \`baton details ${id} <category>\` (decisions, errors, reviewer-feedback, git-changes, test-state, history, requests, summaries), the whole record: \`baton snapshot ${id} --json\``,
+      );
     });
   });
 }

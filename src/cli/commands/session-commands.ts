@@ -22,7 +22,7 @@ import { oneOf, parseNumber } from '../parse.js';
 import type { GlobalOptions, Runtime } from '../runtime.js';
 import { recoverCheckpointCommand, type RestoreFlags } from './restore-command.js';
 import { table, thousands } from '../output.js';
-import { snapshotsTable } from '../snapshot-table.js';
+import { snapshotsTable, snapshotText } from '../snapshot-table.js';
 import { pauseText, pauseWithdrawnText } from '../pause-text.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
 import { goneAgents } from '../../integrations/hooks/gone-agents.js';
@@ -307,7 +307,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .action(
       action(rt, async ({ client, print, rt }, id: string, o: { workflow?: string }) => {
         const s: SessionSnapshot = await client.snapshot(rt.ref(o.workflow), id);
-        print(s, () => JSON.stringify(s, null, 2));
+        print(s, () => snapshotText(s));
       }),
     );
 
