@@ -179,6 +179,15 @@ describe('baton run options', () => {
     expect(bad.stderr).toContain('--max-tasks');
   });
 
+  it('with no workflow here, says to create one with its tasks (no agent session makes one for `baton run`)', async () => {
+    const { cli, repo } = setup({ BATON_AGENT_BIN: fakeClaude });
+    const r = await cli(['run', '--agent', 'claude-code']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `baton: no active workflow for \`baton run\` to drive in ${repo}: create one with its tasks (\`baton create --title "Add login" --task T1:Schema --task T2:API:T1\`), or pass -w <id>`,
+    );
+  });
+
   it('--max-duration pauses with trigger timeout once the workflow has run that long', async () => {
     const { cli, create } = setup({ BATON_AGENT_BIN: fakeClaude });
     await create();

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { BATON_ACTOR, parseDuration } from '../../core/index.js';
+import { BATON_ACTOR, BatonError, notFound, parseDuration } from '../../core/index.js';
 import { AgentRunner } from '../../service/runtime/index.js';
 import { agentSetup, assertAgentStartable, type AgentFlags } from '../agent-setup.js';
 import { agentOptions, runBasics, runShared } from '../agent-runs.js';
@@ -34,6 +34,21 @@ const retryCommand = (id: string, o: RunFlags) =>
   ]
     .filter(Boolean)
     .join(' ');
+
+/**
+ * No workflow here: `baton run` drives a workflow's tasks, which no agent session of the person's creates for it, so
+ * the way is to create one with its tasks (or name one).
+ */
+function nothingToRun(e: unknown): unknown {
+  if (!BatonError.isInstance(e) || e.code !== 'not_found') return e;
+  const d = e.details as { worktree?: string; latest?: { id: string; status: string } };
+  if (!d.worktree) return e;
+  const latest = d.latest ? `; the latest here, ${d.latest.id}, is ${d.latest.status}` : '';
+  return notFound(
+    `no active workflow for \`baton run\` to drive in ${d.worktree}${latest}: create one with its tasks (\`baton create --title "Add login" --task T1:Schema --task T2:API:T1\`), or pass -w <id>`,
+    e.details,
+  );
+}
 
 export function registerRunCommands(program: Command, rt: Runtime) {
   agentOptions(
@@ -81,7 +96,9 @@ export function registerRunCommands(program: Command, rt: Runtime) {
     process.on('SIGTERM', onSignal);
     process.on('SIGHUP', onSignal);
     try {
-      const state = await workflowToDrive(rt, service, settings, g.server, o.workflow);
+      const state = await workflowToDrive(rt, service, settings, g.server, o.workflow).catch((e: unknown) => {
+        throw o.workflow ? e : nothingToRun(e);
+      });
       let setup = agentSetup(o, rt.env, settings, state.worktree);
       // named by no option, variable or config: the agent the workflow last ran with (the one its crash line names)
       const last = state.agent?.agent;
