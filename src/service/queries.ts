@@ -184,7 +184,9 @@ export class Queries {
   async status(s: WorkflowState) {
     const snaps = await this.snapshots(s.id);
     const live = await this.store.loadLiveState(s.id);
-    const next = nextTask(s.tasks);
+    // a finished workflow (completed, failed, cancelled) goes on with nothing: no next task, none runnable
+    const over = isTerminal(s.status);
+    const next = over ? undefined : nextTask(s.tasks);
     const overdue = pauseOverdue(s, this.now(), this.options.pauseTimeoutMs).overdue;
     const lastAgent = s.sessions.at(-1)?.agent;
     return {
@@ -209,7 +211,7 @@ export class Queries {
       counts: { tasks: taskCounts(s.tasks), ...s.counts, ...listTotals(s) },
       tasks: s.tasks,
       next_task: next ? { id: next.id, title: next.title, status: next.status } : null,
-      runnable_tasks: runnableTasks(s.tasks).map((t) => ({ id: t.id, title: t.title })),
+      runnable_tasks: over ? [] : runnableTasks(s.tasks).map((t) => ({ id: t.id, title: t.title })),
       snapshots: snaps,
       checkpoints: s.checkpoints,
       /** Summed over every session; the context fields are the current session's gauge. */

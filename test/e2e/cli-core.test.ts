@@ -198,6 +198,13 @@ for (const mode of cliModes) {
 
       const abandoned = (await baton('abandon', id, '--json')).json<{ workflow: { status: string } }>();
       expect(abandoned.workflow.status).toBe('cancelled');
+      // over: nothing goes on with it, though tasks were left open
+      const over = (await baton('status', '-w', id, '--json')).json<{
+        next_task: unknown;
+        runnable_tasks: unknown[];
+      }>();
+      expect(over).toMatchObject({ next_task: null, runnable_tasks: [] });
+      expect((await baton('status', '-w', id)).stdout).toContain('next task: none');
 
       const cleanup = (await baton('cleanup', '--older-than', '30d', '--json')).json<{
         removed: unknown[];
