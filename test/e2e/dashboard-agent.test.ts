@@ -77,6 +77,12 @@ describe('dashboard: the executor of a running agent', () => {
     await page.locator(`[data-workflow="${id}"][data-status="paused"]`).waitFor(wait);
     await page.getByTestId('session-status').locator('[data-executor="stopped"]').waitFor(wait);
     await page.locator('[data-session="1"]').getByText('task complete').waitFor(wait);
+    // one Resume, at the head of the page: the session's banner points to it rather than offering a second
+    await waitForText(
+      page.getByTestId('session-resume'),
+      'Resume, at the top of the page, starts the next session.',
+    );
+    expect(await page.getByRole('button', { name: 'Resume session' }).count()).toBe(0);
     await page.screenshot({ path: join(shots, '13-agent-stopped.png'), fullPage: true });
 
     // Resume: the server starts no agent, so the toast and the session status say what runs it, not that one runs.

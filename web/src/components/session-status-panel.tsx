@@ -1,4 +1,4 @@
-import { isTerminal, type SessionStatus } from '../api/index.js';
+import { isResumable, isTerminal, type SessionStatus } from '../api/index.js';
 import { Spinner } from './spinner.js';
 import { StatusBadge } from './status-badge.js';
 
@@ -22,6 +22,7 @@ const reasons: Record<string, string> = {
  */
 export function SessionStatusPanel({ session: s, onResume, busy }: Props) {
   const executor = s.executor_status;
+  const paused = isResumable(s.workflow_status);
   return (
     <section className="card" aria-labelledby="session-status-title" data-testid="session-status">
       <div className="card-head">
@@ -58,13 +59,17 @@ export function SessionStatusPanel({ session: s, onResume, busy }: Props) {
         </div>
       )}
       {s.needs_resume && s.is_resumable && (
-        <div className="banner banner-info" role="status">
+        <div className="banner banner-info" role="status" data-testid="session-resume">
           <span>
             Session {s.session_number} is not running: {reasons[s.resume_reason ?? ''] ?? 'it ended'}.
+            {/* a paused or interrupted workflow has its Resume at the head of the page: one button, not two */}
+            {paused && ' Resume, at the top of the page, starts the next session.'}
           </span>
-          <button type="button" className="btn btn-primary btn-small" onClick={onResume} disabled={busy}>
-            Resume session
-          </button>
+          {!paused && (
+            <button type="button" className="btn btn-primary btn-small" onClick={onResume} disabled={busy}>
+              Resume session
+            </button>
+          )}
         </div>
       )}
       <dl className="facts">
