@@ -78,6 +78,14 @@ describe('settings rows of the agent runtime and the import extractor', () => {
     );
     expect(defaults).toMatchObject({ agentName: null, profile: null, heartbeatMs: 10_000, maxSessions: 20 });
     expect(defaults.capacity).toEqual({ warnAt: 0.7, pauseAt: 0.85 });
+    // a pause set below the default warning, and no warning: the warning comes before it
+    const early = agentSetup(
+      { pauseAt: '0.5' },
+      { BATON_HOME: join(repo, 'none') },
+      loadSettings({}, { BATON_HOME: join(repo, 'none') }, null),
+      null,
+    );
+    expect(early.capacity).toEqual({ warnAt: 0.4, pauseAt: 0.5 });
   });
 
   it('a bad value names the file and key, or the option and variable, it came from', () => {
@@ -102,7 +110,7 @@ describe('settings rows of the agent runtime and the import extractor', () => {
     );
     // a warning at or past the pause would never come
     expect(() => agentSetup({ warnAt: '0.9', pauseAt: '0.5', heartbeat: '1s' }, env, settings, repo)).toThrow(
-      'warn-at "0.9" must be below the pause threshold (0.5): the warning comes before the pause (option --warn-at, variable BATON_CAPACITY_WARN)',
+      'warn-at "0.9" must be below pause-at, 0.5 (option --pause-at): the warning comes before the pause (option --warn-at, variable BATON_CAPACITY_WARN)',
     );
   });
 
