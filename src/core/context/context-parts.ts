@@ -378,25 +378,48 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
         ? null
         : newest.turn_ended === false || kind === 'said_nothing'
           ? 'mid_turn'
-          : endsOnQuestion(newest.text)
+          : asksTheUser(snap, newest)
             ? 'asked'
             : null,
   };
 }
 
 /**
- * Whether a message ends on a question: a line of its last paragraph (a list of options is one) ends in "?", markdown
- * emphasis and closing brackets aside ("Should I push, or keep it local?", "**Which option?**"); a question the
- * message answers on its own line ("Why did it fail? The cache was stale.") is none.
+ * Whether the agent's last message left a question for the user to answer: it ends on one, no request of the user's
+ * came after it (their answer), and a person reads it (a run `baton run` drove has no one to ask).
+ */
+function asksTheUser(
+  snap: SessionSnapshot,
+  said: { text: string; timestamp: string; source: string | null },
+) {
+  const answered = snap.requests.some((r) => (r.at ?? r.timestamp) > said.timestamp);
+  return !answered && !said.source?.endsWith(':baton run') && endsOnQuestion(said.text);
+}
+
+/** A list item: `- x`, `* x`, `1. x`, `2) x`, `A. x`, `**B**: x`. */
+const listItem = /^\s*(?:[-*•]|\d+[.)]|[A-Z][.)]|\*\*[^*]+\*\*:?)\s/;
+/** A line that asks: it ends in "?", markdown emphasis and closing brackets or quotes aside. */
+const asks = (line: string) => /\?[*_)\]`"'”’]*\s*$/.test(line);
+
+/**
+ * Whether a message ends on a question: its last line asks ("Should I push, or keep it local?", "**Which option?**"),
+ * or it ends on a list of options that a question just before it introduces or whose items ask. Code blocks are not
+ * read (a `WHERE id = ?`), nor a question the message answers itself ("Root cause?" then the cause).
  */
 export function endsOnQuestion(text: string): boolean {
-  const last =
-    text
-      .replace(appDirective, '')
-      .trim()
-      .split(/\n\s*\n/)
-      .at(-1) ?? '';
-  return last.split('\n').some((line) => /\?[*_)\]`"'”’]*\s*$/.test(line));
+  const prose = text
+    .replace(appDirective, '')
+    .replace(/```[\s\S]*?(?:```|$)/g, '')
+    .trim();
+  const lines = prose.split('\n').map((l) => l.trimEnd());
+  const last = lines.at(-1) ?? '';
+  if (asks(last)) return true;
+  if (!listItem.test(last)) return false;
+  // the list the message ends on, and the line before it
+  let i = lines.length - 1;
+  while (i >= 0 && (listItem.test(lines[i] ?? '') || (lines[i] ?? '').trim() === '')) i -= 1;
+  const items = lines.slice(i + 1).filter((l) => listItem.test(l));
+  return asks(lines[i] ?? '') || items.some(asks);
 }
 
 export interface Tdd {

@@ -523,6 +523,22 @@ describe('what to do next', () => {
     ).toBe(
       "The agent's last message ended on a question to the user (Last State): get their answer, then go on from it and the user's latest request (Goal).",
     );
+    // answered by a request after it, or said in a run `baton run` drove (no one to ask): no question stands
+    const later = new Date(Date.parse(live.created_at) + 60_000).toISOString();
+    const answer = {
+      id: 'r9',
+      timestamp: later,
+      at: later,
+      session_number: 4,
+      source: null,
+      text: 'yes, push it',
+    };
+    expect(next({ ...allDone, ...question, requests: [...allDone.requests, answer] })).not.toContain(
+      'question',
+    );
+    const unattended = said('Should I push the branch?', true);
+    unattended.summaries.last_message.source = 'claude-code:baton run';
+    expect(next({ ...allDone, ...unattended })).toBe('Every task is done.');
     // a question the message answers itself, or an offer without one, asks nothing
     expect(
       next({ ...allDone, ...said('Why did it fail? The cache was stale. Fixed and pushed.', true) }),

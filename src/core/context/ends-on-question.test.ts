@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { endsOnQuestion } from './context-parts.js';
+
+describe('a message that ends on a question to the user', () => {
+  it('asks on its last line, or introduces the options it ends on with a question', () => {
+    expect(endsOnQuestion('Tests pass.\n\nShould I push the branch, or keep it local for now?')).toBe(true);
+    expect(endsOnQuestion('Done.\n\n**Which option do you prefer?**')).toBe(true);
+    expect(endsOnQuestion('Two ways:\n\nWhich do you want?\n\n- **A**: a flag\n- **B**: a config key')).toBe(
+      true,
+    );
+    expect(endsOnQuestion('Next steps:\n1. Merge now?\n2. Wait for review?')).toBe(true);
+  });
+
+  it('is no question when the message answers it, or the "?" is in code or a summary list', () => {
+    expect(endsOnQuestion('Root cause?\nThe cache was stale. Fixed and pushed.')).toBe(false);
+    expect(endsOnQuestion('Added the query:\n\n```sql\nSELECT * FROM t WHERE id = ?\n```')).toBe(false);
+    expect(endsOnQuestion('Summary:\n- Why did it fail? a stale cache\n- fixed in a1b2c3d')).toBe(false);
+    expect(endsOnQuestion('Let me know if you want me to push it.')).toBe(false);
+  });
+});
