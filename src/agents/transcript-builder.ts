@@ -57,7 +57,7 @@ const keptWhole = (kind: EntryKind, role: EntryRole) =>
  * Lines kept from the middle of a cut output: git's `[branch hash] subject` line of a commit, which a pre-commit
  * hook's output (linters, a test run) can push far from the start, and the lines that name a failing test, which a
  * runner prints between the tests' logs (go's `--- FAIL: TestX`, cargo's `test x ... FAILED`, TAP's `not ok`,
- * vitest's and jest's `FAIL file > name`, `✗` / `×` / `✕` marks): the run's summary counts them.
+ * vitest's `FAIL file > name`, jest's `● suite › name`, `✗` / `×` / `✕` marks): the run's summary counts them.
  */
 const keptLine = new RegExp(
   [
@@ -66,26 +66,36 @@ const keptLine = new RegExp(
     String.raw`^test \S+ \.\.\. FAILED$`,
     String.raw`^[ \t]*not ok \d+ .+$`,
     String.raw`^[ \t]*FAIL[ \t]+\S+.*$`,
+    String.raw`^[ \t]*● (?!Console)\S.*$`,
     String.raw`^[ \t]*[✗×✕][ \t]+\S.*$`,
   ].join('|'),
   'gm',
 );
 
-/** At most this many lines kept from the middle, each at most this long. */
-const KEPT_LINES = 30;
+/** Each line kept from the middle is at most this long; together they take at most a quarter of the room. */
 const KEPT_LINE_CHARS = 300;
 
 /**
  * The beginning and the end of a long output (runners print their summaries last), and the commit and failing-test
- * lines of the middle, under the cut marker.
+ * lines of the middle (whole lines only), under the cut marker, which counts what is left out.
  */
 export function cutMiddle(text: string, max: number): string {
   if (text.length <= max) return text;
   const head = Math.floor(max * 0.4);
   const tail = max - head;
-  const kept = (text.slice(head, text.length - tail).match(keptLine) ?? []).slice(0, KEPT_LINES);
-  const middle = kept.map((l) => `${l.slice(0, KEPT_LINE_CHARS)}\n`).join('');
-  return `${text.slice(0, head)}\n[... ${text.length - max} characters cut ...]\n${middle}${text.slice(-tail)}`;
+  const inner = text.slice(head, text.length - tail);
+  // from the first whole line of the middle, so a line's tail is never read as a line
+  const whole = inner.slice(inner.indexOf('\n') + 1);
+  let room = Math.floor(max / 4);
+  let middle = '';
+  for (const line of whole.match(keptLine) ?? []) {
+    const kept = `${line.slice(0, KEPT_LINE_CHARS)}\n`;
+    if (kept.length > room) break;
+    middle += kept;
+    room -= kept.length;
+  }
+  const cut = Math.max(0, text.length - max - middle.length);
+  return `${text.slice(0, head)}\n[... ${cut} characters cut ...]\n${middle}${text.slice(-tail)}`;
 }
 
 /** How many of a transcript's latest model calls its state names, for other transcripts to find their copies. */
