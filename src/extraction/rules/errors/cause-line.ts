@@ -65,6 +65,9 @@ const banner =
  */
 const wrapper = /^(?:<(\w+)>[\w.-]{0,40}<\/\1>|<\/?\w+>|(?:npm (?:ERR!|error)|error|ERROR):?)$/;
 
+/** An error-ish line: the words of a failure, not a warning, not the count of a run that passed. */
+const errorish = (l: string) => causeLine.test(l) && !/warn(ing)?\b/i.test(l) && !passingCount(l);
+
 /**
  * The line that explains a failure: a test runner's failure line, then an error-ish line, skipping "Exit code N",
  * chunk headers, banners, wrappers, warnings, a runner's closing verdict ("[lint] ERROR task failed" says only that
@@ -115,7 +118,6 @@ export function causeOf(text: string, fromEnd = false): string {
   const run = report ?? readTestOutput(text);
   if (run?.coverage_unmet && (run.failed ?? 0) === 0 && run.failing.length === 0)
     return clean(run.coverage_unmet);
-  const errorish = (l: string) => causeLine.test(l) && !/warn(ing)?\b/i.test(l) && !passingCount(l);
   const cause =
     // a go test's t.Log lines look like its t.Error lines: the one that says what was wanted is the cause
     useful.find((l) => testFailureLine.test(l) && (!goTestLine.test(l) || wanted.test(l))) ??
@@ -134,10 +136,5 @@ export function causeOf(text: string, fromEnd = false): string {
  * shell's diagnostic), rather than being the first line it fell back on ("Current runner version: '2.336.0'").
  */
 export function explainsFailure(cause: string): boolean {
-  return (
-    testFailureLine.test(cause) ||
-    shellDiagnostic.test(cause) ||
-    located.test(cause) ||
-    (causeLine.test(cause) && !/warn(ing)?\b/i.test(cause))
-  );
+  return testFailureLine.test(cause) || shellDiagnostic.test(cause) || located.test(cause) || errorish(cause);
 }
