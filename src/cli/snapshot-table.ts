@@ -2,6 +2,7 @@ import { counted, shortHash, type SessionSnapshot, type SnapshotSummary } from '
 import { clip } from '../core/clip.js';
 import { detailCategories } from '../service/index.js';
 import { table } from './output.js';
+import { usageLine } from './usage-line.js';
 
 /** The room a pause reason gets in the table: a crash's or a limit's reason runs to a few hundred characters. */
 const REASON_ROOM = 60;
@@ -29,7 +30,7 @@ export function snapshotsTable(list: SnapshotSummary[]): string {
 
 /**
  * One snapshot as `baton snapshot <id>` shows it to a person: when and why it was taken (the reason whole), the tasks,
- * git, the context, what it holds, and the commands that show the rest (`--json` is the whole record).
+ * git, usage, what it holds, and the commands that show the rest (`--json` is the whole record).
  */
 export function snapshotText(s: SessionSnapshot): string {
   const total = s.tasks_completed + s.tasks_remaining;
@@ -41,11 +42,6 @@ export function snapshotText(s: SessionSnapshot): string {
   const git = g
     ? `${g.branch} at ${g.commit_at_snapshot ? shortHash(g.commit_at_snapshot) : '(no commits)'}${g.head_subject ? ` "${clip(g.head_subject, 60)}"` : ''}, ${g.has_uncommitted_changes ? `uncommitted changes${g.uncommitted_summary ? ` (${g.uncommitted_summary})` : ''}` : 'clean'}`
     : (s.git_note ?? 'not recorded');
-  const u = s.usage;
-  const context =
-    u.context_tokens !== null && u.context_tokens !== undefined && u.context_window
-      ? `${Math.round((u.context_utilization ?? u.context_tokens / u.context_window) * 100)}% of the context window (${u.context_tokens.toLocaleString('en-US')} of ${u.context_window.toLocaleString('en-US')} tokens)`
-      : 'context size not reported';
   const open = s.errors.filter((e) => e.resolution === 'unresolved').length + (s.open_errors_more ?? 0);
   const t = s.test_state;
   return [
@@ -53,8 +49,8 @@ export function snapshotText(s: SessionSnapshot): string {
     ...(s.pause_reason ? [`reason: ${s.pause_reason}`] : []),
     `tasks: ${s.tasks_completed}/${total} done${at.some(Boolean) ? ` (${at.filter(Boolean).join(', ')})` : ''}`,
     `git: ${git}`,
-    `usage: ${context}`,
-    `holds: ${counted(s.decisions.length, 'recent decision')}, ${counted(s.errors.length, 'recent error')} (${open} unresolved), ${counted((s.side_effects ?? []).length, 'side effect')}, ${counted(s.requests.length, 'request')}`,
+    usageLine(s.usage) ?? 'usage: none reported',
+    `holds: ${counted(open, 'unresolved error')}, ${counted(s.decisions.length, 'recent decision')}, ${counted((s.side_effects ?? []).length, 'side effect')}, ${counted(s.requests.length, 'request')}`,
     `last test: ${t?.last_test_command ? `${clip(t.last_test_command, 80)} -> ${t.last_test_output_summary ?? t.phase}` : 'none recorded'}`,
     `more: \`baton details ${s.id} <category>\` (${detailCategories.join(', ')}), the whole record: \`baton snapshot ${s.id} --json\``,
   ].join('\n');

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import {
   agentLabel,
-  formatSpan,
   invalidInput,
   nextStepText,
   progressLabel,
@@ -21,8 +20,9 @@ import { action, workflowOption } from '../action.js';
 import { oneOf, parseNumber } from '../parse.js';
 import type { GlobalOptions, Runtime } from '../runtime.js';
 import { recoverCheckpointCommand, type RestoreFlags } from './restore-command.js';
-import { table, thousands } from '../output.js';
+import { table } from '../output.js';
 import { snapshotsTable, snapshotText } from '../snapshot-table.js';
+import { usageLine } from '../usage-line.js';
 import { pauseText, pauseWithdrawnText } from '../pause-text.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
 import { goneAgents } from '../../integrations/hooks/gone-agents.js';
@@ -60,23 +60,6 @@ type Status = {
   next_step: NextStep | null;
   queue: QueueStanding | null;
 };
-
-/** The whole workflow's figures in one line, and the current context apart (a gauge, not a sum); null before any. */
-function usageLine(u: UsageMetrics): string | null {
-  if (!u.tokens_used && !u.llm_calls && u.context_tokens == null) return null;
-  const parts = [
-    `${thousands(u.tokens_used)} tokens${u.output_tokens ? ` (output ${thousands(u.output_tokens)})` : ''}`,
-    `${thousands(u.llm_calls)} calls, ${thousands(u.tool_calls)} tool calls`,
-    ...(u.cost_usd !== null ? [`$${u.cost_usd.toFixed(2)}`] : []),
-    // a span as every span is said ("0m23s", "42m10s", "3h05m"): a short one is not "0 min"
-    ...(u.session_duration_seconds ? [`agent time ${formatSpan(u.session_duration_seconds * 1000)}`] : []),
-  ];
-  const ctx =
-    u.context_tokens != null
-      ? `; context now ${thousands(u.context_tokens)}${u.context_window ? ` of ${thousands(u.context_window)}` : ''}${u.context_utilization !== null ? ` (${Math.round(u.context_utilization * 100)}%)` : ''}`
-      : '';
-  return `usage: ${parts.join(', ')}${ctx}`;
-}
 
 /** A resume (or recovery) for a person: the report (warnings included), what resumed, and the briefing. */
 export const resumeText = (r: ResumeResult) =>

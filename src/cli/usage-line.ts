@@ -1,0 +1,19 @@
+import { formatSpan, type UsageMetrics } from '../core/index.js';
+import { thousands } from './output.js';
+
+/** The whole workflow's figures in one line, and the current context apart (a gauge, not a sum); null before any. */
+export function usageLine(u: UsageMetrics): string | null {
+  if (!u.tokens_used && !u.llm_calls && u.context_tokens == null) return null;
+  const parts = [
+    `${thousands(u.tokens_used)} tokens${u.output_tokens ? ` (output ${thousands(u.output_tokens)})` : ''}`,
+    `${thousands(u.llm_calls)} calls, ${thousands(u.tool_calls)} tool calls`,
+    ...(u.cost_usd !== null ? [`$${u.cost_usd.toFixed(2)}`] : []),
+    // a span as every span is said ("0m23s", "42m10s", "3h05m"): a short one is not "0 min"
+    ...(u.session_duration_seconds ? [`agent time ${formatSpan(u.session_duration_seconds * 1000)}`] : []),
+  ];
+  const ctx =
+    u.context_tokens != null
+      ? `; context now ${thousands(u.context_tokens)}${u.context_window ? ` of ${thousands(u.context_window)}` : ''}${u.context_utilization !== null ? ` (${Math.round(u.context_utilization * 100)}%)` : ''}`
+      : '';
+  return `usage: ${parts.join(', ')}${ctx}`;
+}
