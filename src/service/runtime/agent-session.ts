@@ -76,8 +76,9 @@ const inputText = (input: unknown) => {
   return JSON.stringify(input) ?? '';
 };
 
-/** How often a run's context is recorded while it goes on (the first reading at once). */
+/** How often a run's context is recorded while it goes on (the first reading at once), and under what source. */
 const USAGE_RECORD_EVERY_MS = 30_000;
+const CONTEXT_SOURCE = 'baton-run:context';
 
 /**
  * A run's totals so far as a usage record (its source is the execution): the fold adds what is new to the session's
@@ -226,14 +227,17 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
         await checkCapacity(sig);
         // the context as it fills, recorded while the task goes on (the dashboard's gauge, `baton status`); the
         // run's totals are recorded once, when it ends (a reading below an earlier one of its source would be taken
-        // for a run started over and counted twice), so this reading counts nothing, under a source of its own
+        // for a run started over and counted twice), so this reading counts nothing, under the one source every
+        // run's context readings share (its counters always zero: it adds nothing, and takes one place of the
+        // sources the fold keeps)
         if (usageRecordedAt === null || Date.now() - usageRecordedAt >= USAGE_RECORD_EVERY_MS) {
           usageRecordedAt = Date.now();
           const gauge = contextReading(usageMetrics(sig, started, ctx.profile.context_window));
-          const source = `context:${ctx.executionId || ctx.row.id}`;
-          await service.runner.run(workflowId, (d) => recordOne(d, { kind: 'usage', usage: gauge, source }), {
-            retry: true,
-          });
+          await service.runner.run(
+            workflowId,
+            (d) => recordOne(d, { kind: 'usage', usage: gauge, source: CONTEXT_SOURCE }),
+            { retry: true },
+          );
         }
         return;
       }
