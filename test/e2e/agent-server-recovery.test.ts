@@ -172,9 +172,12 @@ describe('the agent runtime across Baton crashes and restarts', () => {
       ...env,
       FAKE_DELAY_MS: '1500',
     });
+    // stopped between two of the agent's lines (1.5 s apart), once its first report (the context) is recorded: a
+    // driver stopped inside a write would hold the database's write lock, and no one could record the interruption
     await until('the agent mid-task', () => count('agent.token_saved') >= 1);
     const ex = (await cli(['executors', 'list'])).json<{ pid: number; session_state: string }[]>()[0];
     expect(ex?.session_state).toBe('running');
+    await until('its context recorded', () => count('usage.recorded') >= 1);
     runner.kill('SIGSTOP');
     try {
       await until('the workflow interrupted', () => count('workflow.interrupted') >= 1, 15_000);
