@@ -145,6 +145,20 @@ describe('what the parsers keep', () => {
     expect(run).toMatchObject({ runner: 'go', failed: 3, failing });
   });
 
+  it("keeps ExUnit's numbered failures from the middle of a long run (a real mix test, spotter line 1111)", () => {
+    const entries = parseClaudeTranscript(
+      readCorpus('claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl'),
+    ).entries.filter((e) => e.line <= 1111);
+    expect(entries.find((e) => e.line === 1111)?.truncated).toBe(true);
+    const run = findTestRuns(entries).at(-1);
+    expect(run).toMatchObject({ line: 1111, runner: 'exunit', passed: 1, failed: 4 });
+    expect(run?.failing).toEqual([
+      'test mount renders project review page with open annotations (SpotterWeb.ProjectReviewLiveTest)',
+      'test mount renders transcript annotation with message ref count (SpotterWeb.ProjectReviewLiveTest)',
+      'test mount shows empty state when no open annotations (SpotterWeb.ProjectReviewLiveTest)',
+    ]);
+  });
+
   it('reads messages the user typed while the agent worked (queued), and leaves notifications out', () => {
     const t = parseClaudeTranscript(
       readCorpus('claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl'),

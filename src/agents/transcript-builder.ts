@@ -57,7 +57,8 @@ const keptWhole = (kind: EntryKind, role: EntryRole) =>
  * Lines kept from the middle of a cut output: git's `[branch hash] subject` line of a commit, which a pre-commit
  * hook's output (linters, a test run) can push far from the start, and the lines that name a failing test, which a
  * runner prints between the tests' logs (go's `--- FAIL: TestX`, cargo's `test x ... FAILED`, TAP's `not ok`,
- * vitest's `FAIL file > name`, jest's `● suite › name`, `✗` / `×` / `✕` marks): the run's summary counts them.
+ * vitest's `FAIL file > name`, jest's `● suite › name`, ExUnit's `  1) test name (Module)`, `✗` / `×` / `✕` marks):
+ * the run's summary counts them.
  */
 const keptLine = new RegExp(
   [
@@ -67,6 +68,7 @@ const keptLine = new RegExp(
     String.raw`^[ \t]*not ok \d+ .+$`,
     String.raw`^[ \t]*FAIL[ \t]+\S+.*$`,
     String.raw`^[ \t]*● (?!Console)\S.*$`,
+    String.raw`^[ \t]+\d+\) test .+ \([\w.]+\)[ \t]*$`,
     String.raw`^[ \t]*[✗×✕][ \t]+\S.*$`,
   ].join('|'),
   'gm',

@@ -6,6 +6,7 @@ import { allFinished } from '../task-graph.js';
 import { turnStop } from '../turn-stop.js';
 import { assertTransition } from '../workflow-machine.js';
 import { endOpenSession } from './lifecycle.js';
+import { failingCount } from './records.js';
 
 /**
  * How long a workflow whose tasks are all done may sit untouched before a new conversation takes it as finished
@@ -35,7 +36,7 @@ export function finishedWork(s: WorkflowState, now: string, over: ConversationsO
   const done = workDone(s);
   if (done === null) return null;
   if ((s.counts.open_errors ?? s.open_errors.length) > 0) return null;
-  if ((s.test_state?.failing_tests.length ?? 0) > 0) return null;
+  if (s.test_state && failingCount(s.test_state) > 0) return null;
   if (turnStop(s.summaries, (s.recent_requests ?? []).at(-1)) !== null) return null;
   const last = s.sessions[s.sessions.length - 1];
   const idle = Date.parse(now) - Date.parse(s.updated_at);

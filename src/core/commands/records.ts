@@ -109,13 +109,20 @@ export function addressFeedback(d: Draft, reviewId: string): void {
   d.emit({ type: 'feedback.addressed', data: { review_id: reviewId } });
 }
 
+/**
+ * How many tests a run left failing: the runner's count, or the names when it printed more of them (a long output
+ * whose middle was cut names fewer tests than its summary counts).
+ */
+export const failingCount = (t: Pick<TestState, 'failing_tests' | 'failed'>): number =>
+  Math.max(t.failing_tests.length, t.failed ?? 0);
+
 export function recordTestRun(
   d: Draft,
   input: Omit<TestState, 'last_test_run_at'>,
   at: string | null = null,
 ): TestState {
   // green means every test passes: a run that names failures is not one, whoever records it (CLI, MCP, REST)
-  const failing = input.failing_tests.length || (input.failed ?? 0);
+  const failing = failingCount(input);
   if (input.phase === 'green' && failing > 0) {
     const shown = input.failing_tests.slice(0, 5).join(', ');
     const names = shown ? ` (${shown}${input.failing_tests.length > 5 ? ', ...' : ''})` : '';

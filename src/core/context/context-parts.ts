@@ -6,6 +6,7 @@ import { interruptedTurn } from '../interrupted-turn.js';
 import { doneCommits, type DoneCommit } from './done-commits.js';
 import { fitSummary } from './fit-summary.js';
 import type { Decision, TestState } from '../schemas/records.js';
+import { failingCount } from '../commands/records.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { ContextLimits } from './resume-context.js';
 
@@ -245,9 +246,7 @@ export function alreadyDone(
   const shownOther = limits.pushes_prs > 0 ? other.slice(-limits.pushes_prs) : [];
   const t = snap.test_state;
   const passing =
-    t && t.failing_tests.length === 0 && t.last_test_command
-      ? t.last_test_output_summary || 'all passed'
-      : null;
+    t && failingCount(t) === 0 && t.last_test_command ? t.last_test_output_summary || 'all passed' : null;
   const pushes = effects.filter((e) => e.kind === 'push').map((e) => clip(e.summary, 160));
   const prs = mergedOnce(effects.filter((e) => e.kind === 'pr').map((e) => e.summary)).map((p) =>
     clip(p, 160),
@@ -428,7 +427,10 @@ export interface Tdd {
   unexpected: string[];
   expected: string[];
   failing_total: number;
+  /** Named failing tests left out for room (`baton details test-state` lists them). */
   failing_more: number;
+  /** Failures the runner counted that the output read names nowhere (its middle cut, or never named). */
+  failing_unnamed: number;
   command: string | null;
   /** "16 passed, 1 failed" as the runner reported it. */
   result: string | null;
@@ -451,9 +453,10 @@ export function tddOf(t: TestState | null, maxNames: number, commandChars = 160)
     phase: t.phase,
     unexpected: shownUnexpected,
     expected: shownExpected,
-    failing_total: t.failing_tests.length,
+    failing_total: failingCount(t),
     failing_more:
       unexpected.length - shownUnexpected.length + (expectedFailing.length - shownExpected.length),
+    failing_unnamed: failingCount(t) - t.failing_tests.length,
     command: t.last_test_command ? clip(t.last_test_command, commandChars) : null,
     result: t.last_test_output_summary,
     at: t.last_test_run_at,

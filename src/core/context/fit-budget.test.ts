@@ -433,9 +433,28 @@ describe('resume context within a token budget', () => {
       const t = fitResumeContext(bigSnapshot(), 4, [], budget, countTokens).context.test_state;
       expect(t).not.toBeNull();
       if (!t) continue;
-      expect(t.unexpected.length + t.expected.length + t.failing_more, `at ${budget}`).toBe(t.failing_total);
+      expect(
+        t.unexpected.length + t.expected.length + t.failing_more + t.failing_unnamed,
+        `at ${budget}`,
+      ).toBe(t.failing_total);
       expect(t.unexpected[0]).toBe('auth.spec.ts > case 1');
     }
+  });
+
+  it("counts the runner's failures when its output read names fewer (a long run's middle cut)", () => {
+    const snap = bigSnapshot();
+    const test_state = {
+      ...snap.test_state!,
+      failing_tests: ['test mount renders the page (AppWeb.PageLiveTest)'],
+      expected_failures: [],
+      last_test_output_summary: '1 passed, 4 failed',
+      passed: 1,
+      failed: 4,
+    };
+    const md = fitResumeContext({ ...snap, test_state }, 4, [], 100_000, countTokens).markdown;
+    expect(md).toContain('-> 1 passed, 4 failed\n- Failing tests: 4\n');
+    expect(md).toContain('  - unexpected: test mount renders the page (AppWeb.PageLiveTest)\n');
+    expect(md).toContain('  - 3 not named in the output Baton read\n');
   });
 
   it('says so, in its text and its JSON, when even the facts it must keep do not fit', () => {

@@ -197,6 +197,7 @@ function tdd(c: ResumeContext, out: string[]) {
     out.push(`- Failing tests: ${t.failing_total}${more}`);
     if (t.unexpected.length) out.push(`  - unexpected: ${t.unexpected.join(', ')}`);
     if (t.expected.length) out.push(`  - expected (red phase): ${t.expected.join(', ')}`);
+    if (t.failing_unnamed) out.push(`  - ${t.failing_unnamed} not named in the output Baton read`);
   }
   out.push('');
 }

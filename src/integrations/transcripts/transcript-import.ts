@@ -264,10 +264,11 @@ export async function importTranscript(
       at: run.at,
       test: {
         phase: run.outcome === 'fail' ? 'red' : 'green',
-        // a run failed by its coverage threshold alone names the threshold, not a test
+        // a run failed by its coverage threshold alone names the threshold, not a test; one that failed without
+        // naming or counting its failures says so (a count without names is the count: failingCount)
         failing_tests:
-          run.outcome === 'fail' && run.failing.length === 0
-            ? [(run.failed ?? 0) === 0 && run.coverage_unmet ? run.coverage_unmet : '(unnamed failures)']
+          run.outcome === 'fail' && run.failing.length === 0 && !run.failed
+            ? [run.coverage_unmet ?? '(unnamed failures)']
             : run.failing,
         expected_failures: expected,
         // the test command itself, not the shell line around it (files written before it, filters after it)
