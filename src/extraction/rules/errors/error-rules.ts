@@ -116,10 +116,16 @@ function restOfTurn(entries: readonly TranscriptEntry[], index: number): Transcr
  * the same tool family (not a look at files, not the same program on other operands) not known to do another job
  * succeeds, or a call of any tool doing the same job (search, write, web, check, build, install); unresolved
  * otherwise: what the agent says it will do ("I'll make exit() diverge") resolves nothing, and a failed test run is
- * got past only by tests passing. A hook's feedback stays open unless it names a command (`mix test`) that succeeds
+ * got past only by tests passing, or by a later run of the same tests failing for another cause (fixed: the cause
+ * shown is gone). A hook's feedback stays open unless it names a command (`mix test`) that succeeds
  * later: otherwise only the hook can say it is satisfied.
  */
-function resolve(entries: readonly TranscriptEntry[], index: number, type: string): Resolution {
+function resolve(
+  entries: readonly TranscriptEntry[],
+  index: number,
+  type: string,
+  cause: string,
+): Resolution {
   const failure = entries[index] as TranscriptEntry;
   if (type === 'hook_feedback') {
     // feedback naming the command it wants run (`mix test`): that command succeeding later is what it asked
@@ -206,8 +212,17 @@ function resolve(entries: readonly TranscriptEntry[], index: number, type: strin
       resolution: 'workaround',
       notes: `${clip(words, 160)} (went on: transcript line ${onward.line})`,
     };
-  // a failed test run is over when tests pass: a call of another kind working after it does not make them pass
-  if (isTest) return { resolution: 'unresolved', notes: null };
+  if (isTest) {
+    // a later run of the same tests failing for another cause got past this one (a compile error, then a failing
+    // assertion); a call of another kind working after it does not make tests pass
+    const past = later.find((e) => same(e) && failed(e) && !showsCause(e.text, cause));
+    return past
+      ? {
+          resolution: 'fixed',
+          notes: `a later run of the same tests failed for another cause (transcript line ${past.line})`,
+        }
+      : { resolution: 'unresolved', notes: null };
+  }
   // the same job done another way: a search by another search (the Grep tool after `rg`), a write by the Write tool
   // after a refused redirect, a page by a web search; not another job (a build passing after a typecheck failed), nor
   // a question answering no (a search that found nothing)
@@ -250,6 +265,16 @@ function sameCause(a: string, b: string): boolean {
   const norm = (s: string) => unlocated(s).toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
   // "exit code 1" (no line said why) names no cause
   return !/^exit code /.test(a) && norm(a) !== '' && norm(a) === norm(b);
+}
+
+/**
+ * Whether an output still shows a cause (its start, locations and numbers left out); a cause that names nothing
+ * ("exit code 1") is shown by any failure.
+ */
+function showsCause(output: string, cause: string): boolean {
+  const norm = (s: string) => unlocated(s).toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+  const said = norm(cause).slice(0, 80);
+  return /^exit code /.test(cause) || said === '' || norm(output).includes(said);
 }
 
 /** What ran: the program of a command line's last step (`cd /app && mix compile` -> mix), or the tool. */
@@ -333,7 +358,7 @@ export function findErrors(entries: readonly TranscriptEntry[], taskId: string |
       o.key === key ? similarity(o.detail, detail) >= 0.8 : sameCause(o.detail, detail);
     if (open.some((o) => !o.cleared && same(o))) return;
     open.push({ key, clearers: clearersOf(entry), detail, cleared: false });
-    const { resolution, notes } = resolve(entries, index, type);
+    const { resolution, notes } = resolve(entries, index, type, detail);
     drafts.push({
       task_id: taskId,
       error_type: type,

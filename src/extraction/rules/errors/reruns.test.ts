@@ -366,6 +366,37 @@ describe('an error is over when something shows it, not when the agent says what
     expect(brief([...red, skip, ...rest])[0]?.[1]).toBe('workaround');
   });
 
+  it('a later run of the same tests failing for another cause got past the first; one still showing it did not', () => {
+    const compile = bash(
+      'mix test test/app_web/live/page_test.exs',
+      1,
+      '** (CompileError) test/app_web/live/page_test.exs:14: undefined function get/2 (expected AppWeb.PageTest to define such a function)',
+    );
+    const assertion = [
+      '  1) test mount renders the page (AppWeb.PageTest)',
+      '     test/app_web/live/page_test.exs:20',
+      '     Assertion with =~ failed',
+      '',
+      'Finished in 0.4 seconds',
+      '3 tests, 1 failure',
+    ].join('\n');
+    const next = bash('mix test test/app_web/live/page_test.exs', 2, assertion);
+    expect(brief([...compile, ...next])).toEqual([
+      ['test_failure', 'fixed', 'a later run of the same tests failed for another cause (transcript line N)'],
+      ['test_failure', 'unresolved', undefined],
+    ]);
+    // the same test failing again, on another line of the file: still this error
+    const again = bash('mix test', 2, assertion.replace(':20', ':23'));
+    expect(brief([...next, ...again])[0]?.[1]).toBe('unresolved');
+    // other tests failing is no sign that these pass
+    const other = bash(
+      'mix test test/app_web/live/list_test.exs',
+      2,
+      '  1) test lists (AppWeb.ListTest)\n1 test, 1 failure',
+    );
+    expect(brief([...compile, ...other])[0]?.[1]).toBe('unresolved');
+  });
+
   it('the same program on other operands is another job; a command about nothing the failed one named is the next one', () => {
     expect(otherInput('./target/debug/calc 6 / 0', './target/debug/calc 6 / 3')).toBe(true);
     expect(otherInput('make build', 'make clean')).toBe(true);
