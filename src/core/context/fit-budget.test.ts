@@ -483,7 +483,7 @@ describe('what to do next', () => {
     );
   });
 
-  it("without tasks, points to the user's latest request; with every task done, says so", () => {
+  it("without tasks, points to the user's latest request, or to the agent's reply to it; with every task done, says so", () => {
     const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null, next_task_id: null };
     const none = { ...live, tasks: [], tasks_completed: 0, tasks_remaining: 0 };
     expect(next(none)).toBe("No task is recorded: go on from the user's latest request (Goal).");
@@ -499,7 +499,20 @@ describe('what to do next', () => {
       source: 'claude-code',
       session_number: 1,
     };
+    // the turn ended on the agent's reply to the latest request: whether more is wanted is the user's to say
     expect(next({ ...none, summaries: { compaction: null, last_message: said } })).toBe(
+      "No task is recorded, and the agent's last message (Last State) replies to the user's latest request: unless it names work left, ask the user what comes next.",
+    );
+    const later = new Date(Date.parse(live.created_at) + 60_000).toISOString();
+    const request = {
+      id: 'r2',
+      timestamp: later,
+      at: later,
+      session_number: 1,
+      source: null,
+      text: 'add a changelog',
+    };
+    expect(next({ ...none, requests: [request], summaries: { compaction: null, last_message: said } })).toBe(
       "No task is recorded: go on from the user's latest request (Goal) and the last state.",
     );
     expect(next({ ...live, tasks: [], tasks_completed: 0, tasks_remaining: 0, issue: null })).toBe(
@@ -566,6 +579,32 @@ describe('what to do next', () => {
     expect(next({ ...allDone, ...said('Tests pass. Let me run lint and format.', false) })).toBe(
       "Every task is done, but the session ended in the middle of the agent's turn: finish what the Last State says it was doing (check whether its last call ran).",
     );
+  });
+
+  it('says the task list may be behind when the agent ended its turn on a message newer than the list', () => {
+    const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null };
+    const before = new Date(Date.parse(live.created_at) - 60_000).toISOString();
+    const moved = live.tasks.map((t) => (t.id === 'T40' ? { ...t, ended_at: before } : t));
+    const message = (turn_ended: boolean, timestamp = live.created_at) => ({
+      compaction: null,
+      last_message: {
+        id: 's1',
+        timestamp,
+        kind: 'last_message' as const,
+        text: 'Implemented it. Verification passed: npm test, npm run build.',
+        source: 'codex',
+        session_number: 4,
+        turn_ended,
+      },
+    });
+    const task = 'task "T41: task number 41 with a reasonably descriptive title"';
+    expect(next({ ...live, tasks: moved, summaries: message(true) })).toBe(
+      `Continue from ${task}, unless the agent's last message (Last State), newer than the task list, says it is done.`,
+    );
+    // cut mid-turn, or said before the list last moved: the list is the newer word
+    expect(next({ ...live, tasks: moved, summaries: message(false) })).toBe(`Continue from ${task}.`);
+    const older = new Date(Date.parse(before) - 60_000).toISOString();
+    expect(next({ ...live, tasks: moved, summaries: message(true, older) })).toBe(`Continue from ${task}.`);
   });
 
   it("of a finished workflow, is a recap's: headed so, with nothing to go on with nor why a session ended", () => {

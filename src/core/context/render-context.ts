@@ -247,11 +247,17 @@ function nextWork(c: ResumeContext): string {
       ? `Every task is done; unless done above, go on from ${newer}.`
       : `No task is runnable (the remaining ones wait on others or are blocked); unless done above, go on from ${newer}.`;
   }
+  if (task && c.next.list_behind && left === null && c.last_state?.kind === 'last_message')
+    return `Continue from ${task}, unless the agent's last message (Last State), newer than the task list, says it is done.`;
   if (task) return `Continue from ${task}.`;
-  if (p.total === 0)
+  if (p.total === 0) {
+    // the turn ended on the agent's reply: the request may be done, which only that reply and the user can say
+    if (c.next.answered && left === null && c.last_state?.kind === 'last_message')
+      return "No task is recorded, and the agent's last message (Last State) replies to the user's latest request: unless it names work left, ask the user what comes next.";
     return c.goal.issue || c.goal.requests.length
       ? `No task is recorded: go on from the user's latest request (Goal)${c.last_state ? ' and the last state' : ''}.`
       : 'No task is recorded.';
+  }
   if (p.remaining > 0) return 'No task is runnable: the remaining ones wait on others or are blocked.';
   // the list is done, yet the agent was still at work: what it announced last may not be
   return left === 'mid_turn'

@@ -141,6 +141,14 @@ export interface ResumeContext {
      * context has room to say so.
      */
     latest_request_first: boolean;
+    /**
+     * Tasks are left, and the agent's last message is newer than the task list's last change: the list may be behind
+     * what the message reports (an agent that stopped updating its plan, as Codex agents often do, then said
+     * "Verification passed").
+     */
+    list_behind: boolean;
+    /** The agent's last message is newer than the user's latest request: its reply to it (the Last State). */
+    answered: boolean;
   };
   reviewer_feedback: { reviewer: string; severity: string; comments: string[]; more: number }[];
   /** How to get what is not shown: the CLI command and the MCP tool. */
@@ -189,6 +197,25 @@ function latestRequestFirst(snap: SessionSnapshot): boolean {
   const last = snap.summaries?.last_message;
   const answered = !!last && last.said_nothing !== true && time(last.timestamp) >= said;
   return changed >= 0 && said > changed && !answered;
+}
+
+/** Whether the agent's last message came after the user's latest request (or the issue, when nothing came later). */
+function answered(snap: SessionSnapshot): boolean {
+  const last = snap.summaries?.last_message;
+  if (!last || last.said_nothing === true) return false;
+  const latest = snap.requests.at(-1);
+  return !latest || time(last.timestamp) >= time(latest.at ?? latest.timestamp);
+}
+
+/** Whether the agent's last message came after the task list last changed while tasks are left (`list_behind`). */
+function listBehind(snap: SessionSnapshot): boolean {
+  const last = snap.summaries?.last_message;
+  if (!last || last.said_nothing === true) return false;
+  if (!snap.tasks.some((t) => t.status !== 'done' && t.status !== 'skipped')) return false;
+  const changed = Math.max(
+    ...snap.tasks.flatMap((t) => [time(t.started_at), time(t.ended_at)]).filter((n) => n >= 0),
+  );
+  return changed >= 0 && time(last.timestamp) > changed;
 }
 
 /**
@@ -287,6 +314,8 @@ export function compileResumeContext(
         turnStop(snap.summaries, snap.requests.at(-1)) ??
         `${snap.trigger}${snap.pause_reason ? `: ${snap.pause_reason}` : ''}`,
       latest_request_first: limits.newer_request_note > 0 && latestRequestFirst(snap),
+      list_behind: listBehind(snap),
+      answered: answered(snap),
     },
     reviewer_feedback: (snap.reviewer_feedback ?? [])
       .filter((f) => !f.addressed)
