@@ -33,14 +33,21 @@ const startsTurn = (e: TranscriptEntry) =>
 /**
  * The calls after the agent's last word that never returned: the transcript ends while they ran (a crash, a quit, a
  * kill), so whether they took effect is unknown. At most three, each shown by both ends. A call the user's next
- * request came after (the conversation resumed after a crash) is not one: the transcript went on past it.
+ * request came after (the conversation resumed after a crash) is not one: the transcript went on past it. A poll that
+ * read a command's output (Codex's `write_stdin`) returned; a command whose last output said it still ran did not.
  */
 function unanswered(
   entries: readonly TranscriptEntry[],
   after: number,
 ): { calls: string[]; through: number } {
   const rest = entries.slice(after + 1).filter((e) => !e.sidechain);
-  const answered = new Set(rest.flatMap((e) => (e.kind === 'tool_result' && e.tool?.id ? [e.tool.id] : [])));
+  const answered = new Set<string>();
+  for (const e of rest) {
+    if (e.kind !== 'tool_result' || !e.tool?.id) continue;
+    if (e.tool.running === true) answered.delete(e.tool.id);
+    else answered.add(e.tool.id);
+    if (e.tool.polled_by) answered.add(e.tool.polled_by);
+  }
   const lastTurn = rest.slice(rest.findLastIndex(startsTurn) + 1);
   const open = lastTurn.filter((e) => e.kind === 'tool_call' && e.tool?.id && !answered.has(e.tool.id));
   return {

@@ -247,6 +247,7 @@ export class CodexRolloutParser extends JsonlParser {
           ? { running: true }
           : {}),
         ...(apart ? { commands_apart: true } : {}),
+        ...(callId !== null && originId !== callId ? { polled_by: callId } : {}),
       },
     });
     if (originId) this.lastResult.set(originId, entry);

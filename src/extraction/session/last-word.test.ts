@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseClaudeTranscript } from '../../agents/claude-code/transcript.js';
+import { parseCodexRollout } from '../../agents/codex/rollout.js';
 import { readCorpus } from '../../../test/helpers/corpus.js';
 import { claudeTool } from '../../../test/helpers/transcript-lines.js';
 import { readSession } from './read-session.js';
@@ -108,6 +109,21 @@ describe("the agent's last word", () => {
     expect(lastWord([said, call].join('\n'))?.text).toBe(
       "The build passes. Committing.\n\nThe transcript ends before this call returned (check whether it ran): `Bash: git add Dockerfile && git commit -q -F - <<'EOF' Fix the PATH in the build image after the installer moved … EOF git push origin main 2>&1 | tail -5`",
     );
+  });
+
+  it('names the Codex command still running, not the polls that read its output (a rollout cut at line 232)', () => {
+    const text = readCorpus(
+      'codex/codemie-code/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl',
+    );
+    const cut = text.split('\n').slice(0, 232).join('\n');
+    const last = readSession(parseCodexRollout(cut).entries).summaries.findLast(
+      (s) => s.kind !== 'interrupted',
+    );
+    // the three write_stdin polls of lines 211-213 returned at 215-217; the find of line 230 said it still ran
+    expect(last?.text).toMatch(
+      /\n\nThe transcript ends before this call returned \(check whether it ran\): `exec_command: find node_modules\/@codemieai\/codemie-opencode-darwin-arm64 -maxdepth 3 -type f /,
+    );
+    expect(last?.text).not.toContain('write_stdin');
   });
 
   it('says nothing more when every call returned', () => {
