@@ -35,11 +35,17 @@ export const isFirstRequest = (issue: { title: string; description: string }) =>
 const roomFor = (text: string, max: number) =>
   text.trim().length - max < 12 ? Math.max(max, text.length) : max;
 
-/** The user's later requests (not the issue), in their words, oldest first. */
+/**
+ * The user's later requests (after the issue when it is one of them: a question before the task, "show tools", is no
+ * later instruction), in their words, oldest first.
+ */
 function laterRequests(snap: SessionSnapshot): string[] {
+  const requests = snap.requests ?? [];
+  const from = requests.findIndex((r) => r.id === snap.issue?.id) + 1;
   // a go-ahead ("ok continue", "continue where you left off") answers the agent, it is no instruction of the goal
-  return (snap.requests ?? [])
-    .filter((r) => r.id !== snap.issue?.id && !isAcknowledgement(r.text))
+  return requests
+    .slice(from)
+    .filter((r) => !isAcknowledgement(r.text))
     .map((r) => r.text.trim());
 }
 
@@ -63,8 +69,8 @@ export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
   // requests older than the snapshot holds: the first of them is the issue when the issue was the first request
   const older = snap.requests_more ?? 0;
   const issue0 = snap.issue;
-  const issueAmongOlder =
-    older > 0 && issue0 !== null && isFirstRequest(issue0) && !requests.some((r) => r.id === issue0.id);
+  const issueKept = issue0 !== null && requests.some((r) => r.id === issue0.id);
+  const issueAmongOlder = older > 0 && issue0 !== null && isFirstRequest(issue0) && !issueKept;
   return {
     title: snap.title ? clip(snap.title, limits.request_chars) : null,
     issue,
@@ -81,7 +87,8 @@ export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
         ),
       ).replace(/\s+/g, ' '),
     ),
-    requests_more: later.length - shown.length + older - (issueAmongOlder ? 1 : 0),
+    // the requests older than those kept came before a kept issue: none of them is a later one
+    requests_more: later.length - shown.length + (issueKept ? 0 : older - (issueAmongOlder ? 1 : 0)),
   };
 }
 

@@ -242,6 +242,32 @@ describe('resume context within a token budget', () => {
     }
   });
 
+  it('lists as later requests only those said after the issue: a question before the task is none', () => {
+    const at = (s: number) => new Date(Date.parse('2026-01-01T00:00:00.000Z') + s * 1000).toISOString();
+    const said = (id: string, s: number, text: string) => ({
+      id,
+      timestamp: at(s),
+      at: at(s),
+      session_number: 1,
+      source: null,
+      text,
+    });
+    const task = 'update the default context compaction to 90 in the env var';
+    const snap = {
+      ...bigSnapshot(),
+      issue: { id: 'r2', title: task, description: task },
+      requests: [said('r1', 0, 'show tools'), said('r2', 60, task)],
+      requests_more: 3,
+    };
+    const g = fitResumeContext(snap, 4, [], 100_000, countTokens).context.goal;
+    expect(g.requests).toEqual([]);
+    expect(g.requests_more).toBe(0);
+    const later = { ...snap, requests: [...snap.requests, said('r3', 120, 'also add it to the README')] };
+    expect(fitResumeContext(later, 4, [], 100_000, countTokens).context.goal.requests).toEqual([
+      'also add it to the README',
+    ]);
+  });
+
   it('leaves go-aheads out of the later requests: they answer the agent, they ask for nothing of the goal', () => {
     const snap = bigSnapshot();
     const request = (id: string, text: string, at: string) => ({
