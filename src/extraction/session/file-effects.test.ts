@@ -47,8 +47,37 @@ describe('files created, edited and deleted, as other sessions change them', () 
       ...claudeTool('b3', 'Bash', { command: 'git rm docs/old.md && rm -f build.log' }, "rm 'docs/old.md'"),
     ];
     expect(summaries(findFileEffects(parseClaudeTranscript(lines.join('\n')).entries))).toEqual([
+      'edited .gitignore',
       'deleted docs/old.md',
       'deleted build.log',
+    ]);
+  });
+
+  it("reads the shell's writes: cp and mv, > and >> redirections, tee; not scratch files, quoted text or heredoc bodies", () => {
+    const bash = (id: string, command: string, out = '') => claudeTool(id, 'Bash', { command }, out);
+    const lines = [
+      ...bash('c1', "cat > src/config.ts <<'EOF'\nexport const big = 2 > 1;\nrm -rf build\nEOF"),
+      ...bash('c2', 'npm test > /tmp/test.log 2>&1; echo "exit $?" >&2'),
+      ...bash('c3', 'cp -r reference/src src && cp reference/Makefile reference/pyproject.toml .'),
+      ...bash('c4', 'mv NOTES.md docs/notes.md && echo "- v2: a > b" >> CHANGELOG.md'),
+      ...bash('c5', 'git commit -m "fix: a > b" && ls src | tee files.txt'),
+      ...bash('c6', 'rm work.db && cp backups/work.db work.db'),
+      ...bash('c8', 'cd /private/tmp/scratch && cp ~/db.sqlite dev.db && cd web && mv a.ts b.ts'),
+      ...bash('c9', 'cd packages/api && cp ../../.env.example ./.env && rm $TMPFILE'),
+      ...bash('c7', 'cp .env.example .env', 'cp: .env.example: No such file or directory\nExit code 1'),
+    ];
+    expect(summaries(findFileEffects(parseClaudeTranscript(lines.join('\n')).entries))).toEqual([
+      'created src/config.ts',
+      'created src',
+      'created Makefile',
+      'created pyproject.toml',
+      'deleted NOTES.md',
+      'created docs/notes.md',
+      'edited CHANGELOG.md',
+      'created files.txt',
+      'deleted work.db',
+      'created work.db',
+      'created packages/api/.env',
     ]);
   });
 

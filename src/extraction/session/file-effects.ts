@@ -1,5 +1,5 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
-import { shellCommands } from '../rules/shell-command.js';
+import { shellCommands, splitCommand } from '../rules/shell-command.js';
 import { toolFailed } from './tool-failed.js';
 import type { Effect } from './git-effects.js';
 
@@ -72,26 +72,74 @@ export function patchText(input: unknown): string | null {
   }
 }
 
-/** Paths a plain `rm` removes (flags and globs left out). */
-function removed(command: string): string[] {
-  const out: string[] = [];
-  for (const part of command.split(/&&|\|\||;/)) {
-    const words = part.trim().split(/\s+/);
-    if (words[0] !== 'rm' && !(words[0] === 'git' && words[1] === 'rm')) continue;
-    // `git rm --cached` stops tracking a file and leaves it on disk
-    if (words[0] === 'git' && words.includes('--cached')) continue;
-    for (const w of words.slice(words[0] === 'git' ? 2 : 1)) {
-      if (w.startsWith('-') || /[*?]/.test(w)) continue;
-      out.push(w.replace(/^["']|["']$/g, ''));
+/** A here-document's body (the file's content, not commands): left out before a command line is read. */
+const heredocBody = /(<<-?[ \t]*(['"]?)([A-Za-z_]\w*)\2[^\n]*)\n[^]*?\n[ \t]*\3[ \t]*(?=\n|$)/g;
+
+/** Where a shell redirection writes: `> file` (whole) and `>> file` (appended); not `2>`, `&>`, `>&2`. */
+const redirection = /(?<![\d&>])(>>?)[ \t]*("[^"]+"|'[^']+'|[^\s|;&<>()'"]+)/g;
+/** Any redirection, with its target: not an argument of the program. */
+const anyRedirection = /\d*(?:>>?|<<?|&>)&?[ \t]*(?:"[^"]*"|'[^']*'|[^\s|;&<>()'"]+)/g;
+/** A shell word: quoted parts and escaped characters (`Application\ Support`) kept in it. */
+const shellWord = /(?:\\.|"[^"]*"|'[^']*'|[^\s\\"'])+/g;
+/**
+ * Paths that are no work of the session's: scratch space (a test log in /tmp), devices, and words the shell expands
+ * (a variable, a glob, a command substitution), which the transcript does not resolve.
+ */
+const notWork = /^(?:\/(?:tmp|dev|proc|private\/tmp|var\/folders|var\/tmp)\/|\/dev\/null$)|[$*?`]/;
+/** A word as the program sees it: quotes and escapes taken off. */
+const unquote = (w: string) =>
+  w.replace(/"([^"]*)"|'([^']*)'|\\(.)/g, (_, a?: string, b?: string, c?: string) => a ?? b ?? c ?? '');
+const under = (dir: string, source: string) =>
+  `${dir.replace(/\/+$/, '')}/${source.split('/').at(-1) ?? source}`;
+
+/**
+ * The files a shell command line changes: what `rm` and `git rm` delete (not `git rm --cached`, which untracks), what
+ * `cp` and `mv` write (into a folder, `.` or one named with a trailing slash, the sources' names in it; a moved file
+ * is deleted where it was), `>` and `>>` redirections and `tee`'s files (a whole write is `created`, an append
+ * `edited`). A relative path after `cd dir` is under dir; nothing after a `cd` into scratch space counts. Flags,
+ * here-document bodies (content, not commands) and quoted text (`git commit -m "a > b"`) are no paths.
+ */
+function shellChanges(command: string): [Change, string][] {
+  const out: [Change, string][] = [];
+  let dir = '';
+  const at = (path: string) =>
+    (dir && !/^[/~]/.test(path) ? `${dir.replace(/\/+$/, '')}/${path}` : path).replace(
+      /(^|\/)(?:\.\/)+/g,
+      '$1',
+    );
+  for (const { text } of splitCommand(command.replace(heredocBody, '$1'))) {
+    const words = (text.replace(anyRedirection, ' ').match(shellWord) ?? []).map(unquote);
+    const [program = '', ...rest] = words;
+    const args = rest.filter((w) => !w.startsWith('-'));
+    if (program === 'cd') {
+      dir = args[0] && !/^-/.test(args[0]) ? (/^[/~]/.test(args[0]) ? args[0] : at(args[0])) : '';
+      continue;
+    }
+    if (notWork.test(dir)) continue;
+    // a quoted `>` is text (`git commit -m "a > b"`, `node -e '...'`), not a redirection
+    for (const m of text.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, '""').matchAll(redirection))
+      out.push([m[1] === '>>' ? 'edited' : 'created', at(unquote(m[2] ?? ''))]);
+    const git = program === 'git' && rest[0] === 'rm';
+    if ((program === 'rm' || git) && !rest.includes('--cached'))
+      for (const f of git ? args.slice(1) : args) out.push(['deleted', at(f)]);
+    if (program === 'tee')
+      for (const f of args) out.push([rest.includes('-a') ? 'edited' : 'created', at(f)]);
+    if ((program !== 'cp' && program !== 'mv') || args.length < 2) continue;
+    const target = args.at(-1) as string;
+    const sources = args.slice(0, -1);
+    const into = /\/$|^\.{1,2}$/.test(target) || sources.length > 1;
+    for (const source of sources) {
+      if (program === 'mv') out.push(['deleted', at(source)]);
+      out.push(['created', at(into ? under(target, source) : target)]);
     }
   }
-  return out;
+  return out.filter(([, path]) => path !== '' && !notWork.test(path));
 }
 
 /**
  * Files the session created, edited and deleted, one effect per file and change (ten edits of one file are one
  * "edited"). Read from successful results of the edit tools (Write, Edit, NotebookEdit, apply_patch as a tool, a
- * shell command or a code-mode patch) and of plain `rm` commands.
+ * shell command or a code-mode patch) and of the shell's own changes (`rm`, `cp`, `mv`, `>`, `tee`: shellChanges).
  */
 export function findFileEffects(entries: readonly TranscriptEntry[]): Effect[] {
   const out: Effect[] = [];
@@ -130,7 +178,7 @@ export function findFileEffects(entries: readonly TranscriptEntry[]): Effect[] {
       // a patch's lines are file content, not commands
       const patch = shellPatch(command);
       if (patch) for (const [change, p] of patchChanges(patch)) add(e, change, p, 'apply_patch');
-      else for (const p of removed(command)) add(e, 'deleted', p, name);
+      else for (const [change, p] of shellChanges(command)) add(e, change, p, name);
     }
   }
   return out;
