@@ -1,3 +1,4 @@
+import { describeCall } from '../core/call-text.js';
 import { clipEnds } from '../core/clip.js';
 import { isLimitNotice, isUsageLimit } from '../core/runtime/usage-limit.js';
 import type { TranscriptEntry } from './transcript-types.js';
@@ -20,8 +21,9 @@ export interface AgentSummary {
   /** A last message the agent never said: cut off before it said anything (the text names the calls left open). */
   said_nothing?: boolean;
   /**
-   * A last message followed by calls that never returned (named in its text): the line of the last of them. A piece
-   * of the transcript read after the message was imported, which holds such a call, changes what the message says.
+   * A last message followed by calls (named in its text: those that returned, as what came of them is newer than its
+   * words, and those that never did): the line of the last of them. A piece of the transcript read after the message
+   * was imported, which holds such a call, changes what the message says.
    */
   open_through?: number;
 }
@@ -54,6 +56,61 @@ function unanswered(
     calls: open.map((e) => clipEnds(byFirstLines(e.text).replace(/\s+/g, ' ').trim(), 160)).slice(0, 3),
     through: open.at(-1)?.line ?? -1,
   };
+}
+
+/** The calls after the agent's last word that returned, named in its last state: at most this many, the latest. */
+const AFTER_CALLS = 4;
+
+/**
+ * What the calls the agent made after its last word came to, when its turn went on (`After it: ...`): their outcomes
+ * are newer than its words ("that's likely the issue. Let me set aggressive timeouts", then the timing still 1.1 s).
+ * The latest few of the message's turn, each once with how many times it ran in a row, whether it worked, and how the
+ * last one's output ended when it ran a command. Null when none returned.
+ */
+function afterWord(
+  entries: readonly TranscriptEntry[],
+  after: number,
+): { text: string; through: number } | null {
+  const rest = entries.slice(after + 1).filter((e) => !e.sidechain);
+  const end = rest.findIndex(startsTurn);
+  const turn = end < 0 ? rest : rest.slice(0, end);
+  const results = new Map<string, TranscriptEntry>();
+  for (const e of turn) {
+    if (e.kind !== 'tool_result' || !e.tool?.id || e.tool.running === true) continue;
+    results.set(e.tool.id, e);
+  }
+  const done = turn.filter((e) => e.kind === 'tool_call' && e.tool?.id && results.has(e.tool.id));
+  const last = done.at(-1);
+  if (!last) return null;
+  const runs: { said: string; n: number }[] = [];
+  for (const call of done) {
+    const result = results.get(call.tool?.id ?? '');
+    const failed = result?.tool?.is_error === true || (result?.tool?.exit_code ?? 0) !== 0;
+    const what = clipEnds(
+      describeCall(call.tool?.name ?? null, call.tool?.input)
+        .replace(/\s+/g, ' ')
+        .trim(),
+      120,
+    );
+    const said = `\`${what}\` ${failed ? 'failed' : 'worked'}`;
+    if (runs.at(-1)?.said === said) (runs.at(-1) as { n: number }).n += 1;
+    else runs.push({ said, n: 1 });
+  }
+  const shown = runs.slice(-AFTER_CALLS);
+  const before = runs.slice(0, -AFTER_CALLS).reduce((n, r) => n + r.n, 0);
+  // a command's output ends on its verdict (a timing, a summary line); a file read or written ends on its content
+  const input = last.tool?.input as { command?: unknown; cmd?: unknown } | null;
+  const shell =
+    typeof input?.command === 'string' || typeof input?.cmd === 'string' || Array.isArray(input?.cmd);
+  const ending = (shell ? (results.get(last.tool?.id ?? '')?.text ?? '') : '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .at(-1);
+  const parts = shown.map((r) => (r.n > 1 ? `${r.said} (${r.n} times)` : r.said));
+  const tail = ending ? `, its output ending: ${clipEnds(ending, 160)}` : '';
+  const earlier = before ? ` (after ${before} earlier call${before === 1 ? '' : 's'})` : '';
+  return { text: `After it${earlier}: ${parts.join('; ')}${tail}`, through: last.line };
 }
 
 /** A here-document in a shell line: its opening (`<<'EOF'`, `<<-EOF`), its body and its closing tag on a line of its own. */
@@ -94,9 +151,13 @@ function lastMessage(entries: readonly TranscriptEntry[], fromStart: boolean): A
       if (!said || isLimitNotice(said)) continue;
       const open = unanswered(entries, i);
       const ended = { turn_ended: !wentOn(entries, i) };
-      if (!open.calls.length) return { line: e.line, at: e.at, kind: 'last_message', text: said, ...ended };
-      const text = `${said}\n\n${neverReturned(open.calls)}`;
-      return { line: e.line, at: e.at, kind: 'last_message', text, ...ended, open_through: open.through };
+      const since = ended.turn_ended ? null : afterWord(entries, i);
+      const text = [said, since?.text, open.calls.length ? neverReturned(open.calls) : null]
+        .filter(Boolean)
+        .join('\n\n');
+      const through = Math.max(open.calls.length ? open.through : -1, since?.through ?? -1);
+      if (through < 0) return { line: e.line, at: e.at, kind: 'last_message', text: said, ...ended };
+      return { line: e.line, at: e.at, kind: 'last_message', text, ...ended, open_through: through };
     }
   }
   // a turn of calls only, cut off (a Codex turn that had said nothing yet): what was running is its last state

@@ -111,6 +111,19 @@ describe("the agent's last word", () => {
     );
   });
 
+  it('says what the calls after it came to, the latest of them, when the turn went on (a real go session cut at line 98)', () => {
+    const text = readCorpus('claude-code/entire-cli/9f/d2fc39aa5f/0/full.jsonl');
+    const last = lastWord(text.split('\n').slice(0, 98).join('\n'));
+    expect(last).toMatchObject({ line: 78, turn_ended: false, open_through: 97 });
+    const file = '/Users/paul/src/entireio/cli/cmd/entire/cli/telemetry/telemetry.go';
+    expect(last?.text).toBe(
+      [
+        "There's `BatchUploadTimeout` (defaults to 10 seconds!) - that's likely the issue. Let me set aggressive timeouts and a no-op logger to silence warnings:",
+        `After it (after 6 earlier calls): \`Bash: go doc github.com/posthog/posthog-go Logger\` worked; \`Edit: ${file}\` worked; \`Bash: mise run fmt && mise run lint\` worked; \`Bash: go build -o ./entire ./cmd/entire && time ./entire help > /dev/null\` worked, its output ending: ./entire help > /dev/null < /dev/null  0.01s user 0.03s system 3% cpu 1.127 total`,
+      ].join('\n\n'),
+    );
+  });
+
   it('names the Codex command still running, not the polls that read its output (a rollout cut at line 232)', () => {
     const text = readCorpus(
       'codex/codemie-code/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl',
@@ -154,8 +167,9 @@ describe("the agent's last word", () => {
       said("I'll start by reading auth.ts."),
       ...claudeTool('r1', 'Read', { file_path: 'auth.ts' }, 'x'),
     ];
+    // what came of the calls after it is newer than its words: said after them
     expect(lastWord(wentOn.join('\n'))).toMatchObject({
-      text: "I'll start by reading auth.ts.",
+      text: "I'll start by reading auth.ts.\n\nAfter it: `Read: auth.ts` worked",
       turn_ended: false,
     });
     expect(lastWord([said('Thinking about the layout.'), stopped].join('\n'))?.turn_ended).toBe(false);

@@ -34,7 +34,10 @@ describe('a turn that stopped on a usage limit', () => {
       apiError("You've hit your session limit · resets 3:40pm (Europe/Paris)", '2026-05-01T10:00:09.000Z'),
     ]);
     expect(s.map((x) => [x.kind, x.text])).toEqual([
-      ['last_message', 'Half-way: the parser is done, the writer is next.'],
+      [
+        'last_message',
+        'Half-way: the parser is done, the writer is next.\n\nAfter it: `Write: writer.ts` worked',
+      ],
       ['usage_limit', "You've hit your session limit · resets 3:40pm (Europe/Paris)"],
     ]);
     expect(s[1]).toMatchObject({ at: '2026-05-01T10:00:09.000Z' });
