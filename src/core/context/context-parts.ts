@@ -382,7 +382,7 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     left:
       kind === 'compaction'
         ? null
-        : newest.turn_ended === false || kind === 'said_nothing'
+        : newest.turn_ended === false || kind === 'said_nothing' || endsAnnouncing(newest.text)
           ? 'mid_turn'
           : asksTheUser(snap, newest)
             ? 'asked'
@@ -400,6 +400,24 @@ function asksTheUser(
 ) {
   const answered = snap.requests.some((r) => (r.at ?? r.timestamp) > said.timestamp);
   return !answered && !said.source?.endsWith(':baton run') && endsOnQuestion(said.text);
+}
+
+/**
+ * Whether a message ends announcing what the agent does next ("Let me watch the deploy.", "Now I'll run the tests:"):
+ * an agent says so only to go on, so a transcript that ends there was cut before it did (not "Let me know ...").
+ */
+export function endsAnnouncing(text: string): boolean {
+  const last =
+    text
+      .replace(/```[\s\S]*?(?:```|$)/g, '')
+      .trim()
+      .split('\n')
+      .at(-1) ?? '';
+  const sentence = (last.split(/(?<=[.!?])\s+/).at(-1) ?? '').replace(/[\u2018\u2019]/g, "'").trim();
+  // "I'll ..." alone may close a turn ("I'll wait for your go-ahead"): it announces only after "now", "next", "first"
+  return /^(?:(?:ok(?:ay)?|so),?\s+)?(?:let me|(?:now|next|first),?\s+(?:let me|let's|i'll|i will|i'm going to))\s+(?!know\b)[^?]*$/i.test(
+    sentence,
+  );
 }
 
 /** A list item: `- x`, `* x`, `1. x`, `2) x`, `A. x`, `**B**: x`. */

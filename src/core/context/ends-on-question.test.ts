@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endsOnQuestion } from './context-parts.js';
+import { endsAnnouncing, endsOnQuestion } from './context-parts.js';
 
 describe('a message that ends on a question to the user', () => {
   it('asks on its last line, or introduces the options it ends on with a question', () => {
@@ -16,5 +16,20 @@ describe('a message that ends on a question to the user', () => {
     expect(endsOnQuestion('Added the query:\n\n```sql\nSELECT * FROM t WHERE id = ?\n```')).toBe(false);
     expect(endsOnQuestion('Summary:\n- Why did it fail? a stale cache\n- fixed in a1b2c3d')).toBe(false);
     expect(endsOnQuestion('Let me know if you want me to push it.')).toBe(false);
+  });
+});
+
+describe('a message that ends announcing what the agent does next', () => {
+  it('is cut before the agent did it: "Let me ...", "Now I\'ll ..."', () => {
+    expect(endsAnnouncing('Pushed as `6309664`.\n\nLet me watch the deploy.')).toBe(true);
+    expect(endsAnnouncing('The lint passes. Now I\u2019ll run the tests:')).toBe(true);
+    expect(endsAnnouncing('Found it. Next, let me check the migration.')).toBe(true);
+  });
+
+  it('is no announcement when it closes the turn: an offer, a wait, a question, a summary', () => {
+    expect(endsAnnouncing('Done. Let me know if you want me to push it.')).toBe(false);
+    expect(endsAnnouncing("I'll wait for your go-ahead before merging.")).toBe(false);
+    expect(endsAnnouncing('Should I let me... no. Shall I push it?')).toBe(false);
+    expect(endsAnnouncing('Let me summarise:\n\n```\nok\n```\nAll 12 tests pass.')).toBe(false);
   });
 });
