@@ -644,6 +644,15 @@ describe('decisions: a new way tried, a fix by its means, a recommendation, a pi
         'Found it. The service worker still caches `app.v1.js`. Let me bump the cache name and drop the old entries on activate.',
       ),
     ).toEqual(['Let me bump the cache name and drop the old entries on activate.']);
+    // its reason is what was found, not the words that found it
+    const [bump] = await found([
+      said(
+        'Found it. The service worker still caches `app.v1.js`. Let me bump the cache name and drop the old entries on activate.',
+      ),
+    ]);
+    expect(bump?.rationale).toBe('The service worker still caches `app.v1.js`');
+    const [fix] = await found([said('Found it! Let me switch the cache to a versioned key with a TTL.')]);
+    expect(fix?.rationale).toBe('');
     expect(
       await lines(
         'The extra `cp dist/assets` step may be redundant. Let me remove it and let the bundler copy the assets.',

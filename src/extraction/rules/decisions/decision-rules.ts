@@ -4,7 +4,7 @@ import { isDecision, isDecisionAfter } from './decision-phrasing.js';
 import { decisionType, typeAfterCause } from './decision-types.js';
 import { isStep } from './looks-and-steps.js';
 import { namedChoice, sentences, type Sentence } from './prose-sentences.js';
-import { rationaleOf, tidy } from './reason-shapes.js';
+import { rationaleOf, saysNothing, tidy } from './reason-shapes.js';
 import { draft, signalDecisions } from './decision-signals.js';
 import { diagnosis, isRemedy, remedyInSentence } from './decision-remedies.js';
 import { replyEndOf, restatedIn, userDirectives } from './user-directives.js';
@@ -111,6 +111,8 @@ function stated(
       if (inSentence !== null)
         remedies.push(draft(entry, decisionType(s.text), s.text, tidy(inSentence), taskId));
       else if (diagnosis.test(s.text)) cause = s.text;
+      // "Found it. The service worker still caches v1.": what was found is the sentence after
+      else if (cause !== null && saysNothing(cause)) cause = s.text;
     }
   });
   // a change after its cause counts when the message states no choice of its own, once

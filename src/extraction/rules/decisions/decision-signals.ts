@@ -1,6 +1,7 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import type { DecisionDraft } from '../../extractor.js';
 import { alternativesIn } from './alternatives-considered.js';
+import { saysNothing } from './reason-shapes.js';
 import type { Kind } from './decision-types.js';
 import { addedDependencies, installedDependencies } from './dependency-edits.js';
 import { shellCommand } from '../shell-command.js';
@@ -16,7 +17,7 @@ export function draft(
     task_id: taskId,
     decision_type: type,
     description: description.slice(0, 400),
-    rationale: why.slice(0, 400),
+    rationale: saysNothing(why) ? '' : why.slice(0, 400),
     alternatives_considered: alternativesIn(description),
     at: entry.at,
     evidence_line: entry.line,

@@ -57,6 +57,12 @@ export function tidy(reason: string): string {
     .replace(/[.:,;]+$/, '');
 }
 
+/** A discovery said with nothing of what was found ("Found it!", "I see the issue."): no reason for a choice. */
+export const saysNothing = (text: string): boolean =>
+  /^(?:(?:ok(?:ay)?|ah|aha),?\s+)?(?:found it|i see(?: it| the (?:issue|problem|bug))?|got it|there it is|that's it)[.!]*$/i.test(
+    text.trim(),
+  );
+
 /**
  * The reason a sentence gives: its opening "since X," or "to X," (the purpose it serves), a rationale, the next
  * sentence's "because ...", or ", so ...".
