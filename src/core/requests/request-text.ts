@@ -54,12 +54,14 @@ const ackWord =
   /^(?:yes|yeah|yep|yup|ok|okay|k|sure|go|ahead|on|do|it|let'?s|lets|proceed|continue|sounds|looks|good|lgtm|approved?|perfect|great|thanks?|thank|you|ty|cool|nice|fine|right|correct|please|pls|now|then|just|that|this|agreed?|exactly|done|y|for|me|to|ship|keep|going|carry|resume|where|you|left|off|from|with|the|plan|work|working|again|up)$/i;
 
 /**
- * A request that only says go on ("yep let's do it", "ok continue", "approved", "continue where you left off"): it
- * answers what came before and says nothing of the goal, so it does not name the workflow while a request that does
- * is at hand, nor stand among the Goal's later requests.
+ * A request that only says go on ("yep let's do it", "ok continue", "approved", "continue where you left off"), or
+ * picks from the agent's menu by its letter or number alone ("p", "2"): it answers what came before and says nothing
+ * of the goal, so it does not name the workflow while a request that does is at hand, nor stand among the Goal's
+ * later requests.
  */
 export function isAcknowledgement(text: string): boolean {
   const words = wordsOf(text);
+  if (words.length === 1 && /^(?:[a-z]|\d{1,2})$/.test(words[0] ?? '')) return true;
   return words.length > 0 && words.length <= 6 && words.every((w) => ackWord.test(w));
 }
 

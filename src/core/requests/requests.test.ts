@@ -58,6 +58,10 @@ describe('user requests', () => {
       'ok 👍',
       'continue where you left off',
       'thanks, keep going',
+      // a pick from the agent's menu, by its letter or number alone
+      'p',
+      'D',
+      '2',
     ])
       expect(isAcknowledgement(t)).toBe(true);
     for (const t of [
@@ -65,6 +69,8 @@ describe('user requests', () => {
       'yes, and also add logging',
       'now write the tests',
       'continue with the parser',
+      'option 2',
+      'ls',
     ])
       expect(isAcknowledgement(t)).toBe(false);
     recordRequest(d, { text: "yep let's do it", at: '2026-03-01T10:00:00Z' });
