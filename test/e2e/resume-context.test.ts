@@ -177,8 +177,9 @@ describe('a last turn the user interrupted (Esc, Ctrl-C)', () => {
     await importTranscriptFile(client, { cwd: repo }, path, 'claude-code');
     const after = (await client.context({ cwd: repo }, 4000)).markdown;
     expect(after).not.toContain(said);
+    // the later turn ended on the agent's reply to the latest request: whether more is wanted is the user's to say
     expect(after).toContain(
-      "No task is recorded: go on from the user's latest request (Goal) and the last state.",
+      "No task is recorded, and the agent's last message (Last State) replies to the user's latest request: unless it names work left, ask the user what comes next.",
     );
     await service.store.close();
   });
