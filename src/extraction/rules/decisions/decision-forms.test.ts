@@ -219,6 +219,24 @@ describe("decisions: the user's answers to the points of the agent's numbered li
       ].join('\n'),
     );
 
+  it('says a long point by its lead and the sentence that offers the choice the answer makes', async () => {
+    const asked = said(
+      [
+        'Summary of what needs to happen:',
+        '',
+        '1. **Python deps** -- During install, walk the component tree and aggregate `pythonDependencies` from all component manifests alongside the root. Same for the validation step.',
+        "2. **Settings** -- During install, after handling the root's settings, iterate over each component that declares settings and either prompt the user or accept `--config` values. The `--config` flag needs a namespacing convention (e.g. `component-name.key=value` or `component-name:key=value`) so the user can target component settings from the CLI.",
+        '',
+        'Want me to implement these fixes?',
+      ].join('\n'),
+    );
+    const decisions = await found([asked, user('1. good.\n2. use period.')]);
+    expect(decisions.map((d) => d.description)).toEqual([
+      'Python deps: During install, walk the component tree and aggregate pythonDependencies from all component manifests alongside the root. -> good.',
+      'Settings: The --config flag needs a namespacing convention (e.g. component-name.key=value or component-name:key=value) so the user can target component settings from the CLI. -> use period.',
+    ]);
+  });
+
   it('each numbered answer settles its point, at the user message', async () => {
     const asked = proposal();
     const answer = user('1. yes\n2. UTC, no offsets\n3. later, not in this PR');
@@ -226,15 +244,15 @@ describe("decisions: the user's answers to the points of the agent's numbered li
     expect(decisions.map((d) => [d.line, d.description])).toEqual([
       [
         answer.line,
-        'Encoding -- the CSV writer uses locale.default_encoding(); it should write UTF-8 with a BOM for Excel. -> yes',
+        'Encoding: the CSV writer uses locale.default_encoding(); it should write UTF-8 with a BOM for Excel. -> yes',
       ],
       [
         answer.line,
-        'Time zones -- timestamps are local; they could be UTC or carry an offset. -> UTC, no offsets',
+        'Time zones: timestamps are local; they could be UTC or carry an offset. -> UTC, no offsets',
       ],
       [
         answer.line,
-        'Large exports -- the whole result is held in memory; it could stream in pages. -> later, not in this PR',
+        'Large exports: the whole result is held in memory; it could stream in pages. -> later, not in this PR',
       ],
     ]);
   });

@@ -98,12 +98,27 @@ export function settledQuestions(
 
 /** A numbered line: "2. use period", "3) yes". */
 const numbered = /^\s*(?:\*\*)?(\d{1,2})[.)](?:\*\*)?\s+(.+)$/;
-const plainItem = (text: string) =>
-  text
+/**
+ * The point an answer settles, said short: the item's lead ("Settings" of "Settings -- During install, ...") and the
+ * sentence of it that offers a choice ("... a namespacing convention (e.g. `a.key` or `a:key`)"), else its first.
+ */
+function pointOf(item: string): string {
+  const text = item
     .replace(/\*\*|`/g, '')
     .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 200);
+    .trim();
+  const lead = /^([^.:]{2,40}?)\s+(?:--|—|–)\s+|^([^.:]{2,40}?):\s+/.exec(text);
+  const body = lead ? text.slice(lead[0].length) : text;
+  const said = body.split(/(?<=[.!?])\s+(?=[A-Z])/);
+  // options named ("e.g. X or Y", "(X or Y)") before a sentence that only has an "or" in it
+  const offer =
+    said.find((x) => /\be\.g\.|\bsuch as\b|\([^)]*\bor\b[^)]*\)/i.test(x)) ??
+    said.find((x) => /\b(?:or|either)\b/i.test(x)) ??
+    said[0] ??
+    body;
+  const name = lead?.[1] ?? lead?.[2];
+  return `${name ? `${name}: ` : ''}${offer}`.slice(0, 240);
+}
 
 /**
  * The user answers the points of the agent's numbered list one by one ("1. good. 2. use period. 3. yes" under
@@ -124,7 +139,7 @@ export function numberedAnswers(entries: readonly TranscriptEntry[], taskId: str
     const points = new Map<string, string>();
     for (const l of asked.text.replace(/```[\s\S]*?```/g, '\n').split('\n')) {
       const m = numbered.exec(l);
-      if (m?.[1] && m[2]) points.set(m[1], plainItem(m[2]));
+      if (m?.[1] && m[2]) points.set(m[1], pointOf(m[2]));
     }
     const answers = (spoken(e.text) ?? '')
       .split('\n')
