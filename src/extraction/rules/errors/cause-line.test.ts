@@ -328,6 +328,19 @@ describe('a run of several parts: the failing test, not a passing summary', () =
       '2 tests, 1 failure',
     ].join('\n');
     expect(causeOf(umbrella)).toBe('Assertion with == failed');
+    // the exception under a test's name, not a word of the name ("handles invalid ids" is no error)
+    const exunit = [
+      'Running ExUnit with seed: 285179, max_cases: 32',
+      '  1) test mount handles invalid project id gracefully (AppWeb.ReviewLiveTest)',
+      '     test/app_web/live/review_live_test.exs:97',
+      '     ** (RuntimeError) Phoenix LiveView requires lazy_html as a test dependency.',
+      '     Please add to your mix.exs:',
+      'Finished in 1.0 seconds (0.00s async, 1.0s sync)',
+      '5 tests, 5 failures',
+    ].join('\n');
+    expect(causeOf(exunit)).toBe(
+      '** (RuntimeError) Phoenix LiveView requires lazy_html as a test dependency.',
+    );
     const go = [
       'ok  \texample.com/calc/add\t0.002s',
       '--- FAIL: TestDiv (0.00s)',

@@ -17,10 +17,11 @@ export const unlocated = (l: string) => l.replace(location, '');
  * A test runner's line naming a failure and why: pytest's `FAILED tests/a.py::test_x - ZeroDivisionError ...` and
  * its `E   assert 5 == 4` lines, jest's `● suite › test`, vitest's `FAIL  src/a.test.ts > suite > test`, a go test's own
  * message from its `_test.go` file (`store_test.go:41: got 2 rows, want 1`), node's TAP `error:` (its message below),
- * a Rust test's panic, named by its thread (`thread 't_div' panicked at tests/ops.rs:5:45:`, its message below).
+ * a Rust test's panic, named by its thread (`thread 't_div' panicked at tests/ops.rs:5:45:`, its message below),
+ * ExUnit's exception (`** (RuntimeError) ...`) and failed assertion (`Assertion with == failed`) under a test's name.
  */
 const testFailureLine =
-  /^(?:FAILED \S+ - \S|E {2,}\S|● (?!Console)\S|FAIL\s+\S+\s+>\s|[\w./-]+_test\.go:\d+: \S|error: (?:[|>][-+]?$|'\S)|thread '[^']+'(?: \(\d+\))? panicked at )/;
+  /^(?:FAILED \S+ - \S|E {2,}\S|● (?!Console)\S|FAIL\s+\S+\s+>\s|[\w./-]+_test\.go:\d+: \S|error: (?:[|>][-+]?$|'\S)|thread '[^']+'(?: \(\d+\))? panicked at |\*\* \([\w.]+\) \S|Assertion with \S+ failed)/;
 /**
  * A runner's count line: `test result: ok. 2 passed; 0 failed; ...`, `Passed!  - Failed: 0, Passed: 4, ...`,
  * `Executed 1 test, with 0 failures`, `[INFO] Tests run: 2, Failures: 0, Errors: 0`, `4 tests, 0 failures`,
