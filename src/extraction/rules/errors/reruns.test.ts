@@ -388,6 +388,20 @@ describe('an error is over when something shows it, not when the agent says what
     // the same test failing again, on another line of the file: still this error
     const again = bash('mix test', 2, assertion.replace(':20', ':23'));
     expect(brief([...next, ...again])[0]?.[1]).toBe('unresolved');
+    // the same test failing on other values is the same failure; a cut output may hide the cause
+    const first = bash(
+      'npx vitest run src/greet.test.ts',
+      1,
+      "FAIL src/greet.test.ts > greets\nAssertionError: expected 'hi world' to be 'Hello World'\n Tests  1 failed (1)",
+    );
+    const second = bash(
+      'npx vitest run src/greet.test.ts',
+      1,
+      "FAIL src/greet.test.ts > greets\nAssertionError: expected 'Hello world!' to be 'Hello World'\n Tests  1 failed (1)",
+    );
+    expect(brief([...first, ...second])[0]?.[1]).toBe('unresolved');
+    const cut = next.map((e) => (e.kind === 'tool_result' ? { ...e, truncated: true } : e));
+    expect(brief([...compile, ...cut])[0]?.[1]).toBe('unresolved');
     // other tests failing is no sign that these pass
     const other = bash(
       'mix test test/app_web/live/list_test.exs',
