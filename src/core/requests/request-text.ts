@@ -55,13 +55,14 @@ const ackWord =
 
 /**
  * A request that only says go on ("yep let's do it", "ok continue", "approved", "continue where you left off"), or
- * picks from the agent's menu by its letter or number alone ("p", "2"): it answers what came before and says nothing
+ * picks from the agent's menu by its letter alone ("p", "d"): it answers what came before and says nothing
  * of the goal, so it does not name the workflow while a request that does is at hand, nor stand among the Goal's
  * later requests.
  */
 export function isAcknowledgement(text: string): boolean {
   const words = wordsOf(text);
-  if (words.length === 1 && /^(?:[a-z]|\d{1,2})$/.test(words[0] ?? '')) return true;
+  // a letter, not "n" (a no is an answer); a number may be a value asked for ("30" seconds), so it is no pick
+  if (words.length === 1 && /^[a-mo-z]$/.test(words[0] ?? '')) return true;
   return words.length > 0 && words.length <= 6 && words.every((w) => ackWord.test(w));
 }
 

@@ -58,10 +58,9 @@ describe('user requests', () => {
       'ok 👍',
       'continue where you left off',
       'thanks, keep going',
-      // a pick from the agent's menu, by its letter or number alone
+      // a pick from the agent's menu, by its letter alone
       'p',
       'D',
-      '2',
     ])
       expect(isAcknowledgement(t)).toBe(true);
     for (const t of [
@@ -71,6 +70,9 @@ describe('user requests', () => {
       'continue with the parser',
       'option 2',
       'ls',
+      // a no, and a value asked for, are answers
+      'n',
+      '30',
     ])
       expect(isAcknowledgement(t)).toBe(false);
     recordRequest(d, { text: "yep let's do it", at: '2026-03-01T10:00:00Z' });
