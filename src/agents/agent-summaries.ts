@@ -1,5 +1,6 @@
 import { describeCall } from '../core/call-text.js';
 import { clipEnds } from '../core/clip.js';
+import { heredoc } from '../core/heredoc.js';
 import { isLimitNotice, isUsageLimit } from '../core/runtime/usage-limit.js';
 import type { TranscriptEntry } from './transcript-types.js';
 import { isUserInterruption } from './user-interruption.js';
@@ -87,7 +88,7 @@ function afterWord(
     const result = results.get(call.tool?.id ?? '');
     const failed = result?.tool?.is_error === true || (result?.tool?.exit_code ?? 0) !== 0;
     const what = clipEnds(
-      describeCall(call.tool?.name ?? null, call.tool?.input)
+      byFirstLines(describeCall(call.tool?.name ?? null, call.tool?.input))
         .replace(/\s+/g, ' ')
         .trim(),
       120,
@@ -99,9 +100,11 @@ function afterWord(
   const shown = runs.slice(-AFTER_CALLS);
   const before = runs.slice(0, -AFTER_CALLS).reduce((n, r) => n + r.n, 0);
   // a command's output ends on its verdict (a timing, a summary line); a file read or written ends on its content
-  const input = last.tool?.input as { command?: unknown; cmd?: unknown } | null;
+  // (the text editor tool's `command: 'view'` names a file: no shell command)
+  const input = last.tool?.input as { command?: unknown; cmd?: unknown; path?: unknown } | null;
   const shell =
-    typeof input?.command === 'string' || typeof input?.cmd === 'string' || Array.isArray(input?.cmd);
+    input?.path === undefined &&
+    (typeof input?.command === 'string' || typeof input?.cmd === 'string' || Array.isArray(input?.cmd));
   const ending = (shell ? (results.get(last.tool?.id ?? '')?.text ?? '') : '')
     .split('\n')
     .map((l) => l.trim())
@@ -112,9 +115,6 @@ function afterWord(
   const earlier = before ? ` (after ${before} earlier call${before === 1 ? '' : 's'})` : '';
   return { text: `After it${earlier}: ${parts.join('; ')}${tail}`, through: last.line };
 }
-
-/** A here-document in a shell line: its opening (`<<'EOF'`, `<<-EOF`), its body and its closing tag on a line of its own. */
-const heredoc = /(<<-?[ \t]*(['"]?)([A-Za-z_]\w*)\2[^\n]*)\n([^]*?)\n[ \t]*\3[ \t]*(?=\n|$)/g;
 
 /**
  * A call's here-documents cut to their first line: a commit message's subject (Claude Code writes every message as

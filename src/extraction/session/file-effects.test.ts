@@ -81,6 +81,30 @@ describe('files created, edited and deleted, as other sessions change them', () 
     ]);
   });
 
+  it('reads subshells, background jobs, `..`, folders, quoted targets, --append and any here-document tag', () => {
+    const bash = (id: string, command: string) => claudeTool(id, 'Bash', { command }, '');
+    const lines = [
+      ...bash('d1', '(cd web && rm old.js)'),
+      ...bash('d2', 'cp big.tar backup.tar &'),
+      ...bash('d3', 'cd docs && mv README.md ../'),
+      ...bash('d4', 'cp -r src/ backup/'),
+      ...bash('d5', "cat > setup.sh <<'END-OF-FILE'\nrm -rf src\nEND-OF-FILE"),
+      ...bash('d6', 'cat <<\\EOF > notes.txt\nrm -rf lib\nEOF'),
+      ...bash('d7', 'echo hi > "notes.md" && ls | tee --append index.md'),
+    ];
+    expect(summaries(findFileEffects(parseClaudeTranscript(lines.join('\n')).entries))).toEqual([
+      'deleted web/old.js',
+      'created backup.tar',
+      'deleted docs/README.md',
+      'created README.md',
+      'created backup/src',
+      'created setup.sh',
+      'created notes.txt',
+      'created notes.md',
+      'edited index.md',
+    ]);
+  });
+
   it("reads Codex's apply_patch run as a shell command (argument or heredoc), a moved file as deleted and created", () => {
     const patch = [
       '*** Begin Patch',

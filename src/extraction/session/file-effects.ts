@@ -1,4 +1,5 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { withoutHeredocBodies } from '../../core/heredoc.js';
 import { shellCommands, splitCommand } from '../rules/shell-command.js';
 import { toolFailed } from './tool-failed.js';
 import type { Effect } from './git-effects.js';
@@ -72,58 +73,66 @@ export function patchText(input: unknown): string | null {
   }
 }
 
-/** A here-document's body (the file's content, not commands): left out before a command line is read. */
-const heredocBody = /(<<-?[ \t]*(['"]?)([A-Za-z_]\w*)\2[^\n]*)\n[^]*?\n[ \t]*\3[ \t]*(?=\n|$)/g;
-
 /** Where a shell redirection writes: `> file` (whole) and `>> file` (appended); not `2>`, `&>`, `>&2`. */
 const redirection = /(?<![\d&>])(>>?)[ \t]*("[^"]+"|'[^']+'|[^\s|;&<>()'"]+)/g;
 /** Any redirection, with its target: not an argument of the program. */
 const anyRedirection = /\d*(?:>>?|<<?|&>)&?[ \t]*(?:"[^"]*"|'[^']*'|[^\s|;&<>()'"]+)/g;
+/** Quoted text that is no redirection's target: a `>` in it is text (`git commit -m "a > b"`, `node -e '...'`). */
+const quotedText = /(?<!>\s*)(?:"(?:[^"\\]|\\.)*"|'[^']*')/g;
 /** A shell word: quoted parts and escaped characters (`Application\ Support`) kept in it. */
 const shellWord = /(?:\\.|"[^"]*"|'[^']*'|[^\s\\"'])+/g;
 /**
  * Paths that are no work of the session's: scratch space (a test log in /tmp), devices, and words the shell expands
  * (a variable, a glob, a command substitution), which the transcript does not resolve.
  */
-const notWork = /^(?:\/(?:tmp|dev|proc|private\/tmp|var\/folders|var\/tmp)\/|\/dev\/null$)|[$*?`]/;
+const notWork = /^\/(?:tmp|dev|proc|private\/tmp|var\/folders|var\/tmp)\/|[$*?`]/;
 /** A word as the program sees it: quotes and escapes taken off. */
 const unquote = (w: string) =>
   w.replace(/"([^"]*)"|'([^']*)'|\\(.)/g, (_, a?: string, b?: string, c?: string) => a ?? b ?? c ?? '');
+/** Where `cp a/b dir/` puts its source: the source's name in the folder. */
 const under = (dir: string, source: string) =>
-  `${dir.replace(/\/+$/, '')}/${source.split('/').at(-1) ?? source}`;
+  `${dir}/${source.replace(/\/+$/, '').split('/').at(-1) ?? source}`;
+
+/** A path with its `.` and `..` steps taken (`docs/../README.md` is `README.md`) and no trailing slash. */
+function normal(path: string): string {
+  const out: string[] = [];
+  for (const [i, step] of path.split('/').entries()) {
+    if (step === '.' || (step === '' && i > 0)) continue;
+    const back = out.at(-1);
+    if (step === '..' && back !== undefined && back !== '..' && back !== '' && back !== '~') out.pop();
+    else out.push(step);
+  }
+  return out.join('/') || '.';
+}
 
 /**
  * The files a shell command line changes: what `rm` and `git rm` delete (not `git rm --cached`, which untracks), what
  * `cp` and `mv` write (into a folder, `.` or one named with a trailing slash, the sources' names in it; a moved file
  * is deleted where it was), `>` and `>>` redirections and `tee`'s files (a whole write is `created`, an append
  * `edited`). A relative path after `cd dir` is under dir; nothing after a `cd` into scratch space counts. Flags,
- * here-document bodies (content, not commands) and quoted text (`git commit -m "a > b"`) are no paths.
+ * here-document bodies (content, not commands), subshell parentheses, a trailing `&` and quoted text are no paths.
  */
 function shellChanges(command: string): [Change, string][] {
   const out: [Change, string][] = [];
   let dir = '';
-  const at = (path: string) =>
-    (dir && !/^[/~]/.test(path) ? `${dir.replace(/\/+$/, '')}/${path}` : path).replace(
-      /(^|\/)(?:\.\/)+/g,
-      '$1',
-    );
-  for (const { text } of splitCommand(command.replace(heredocBody, '$1'))) {
+  const at = (path: string) => normal(dir && !/^[/~]/.test(path) ? `${dir}/${path}` : path);
+  for (const part of splitCommand(withoutHeredocBodies(command))) {
+    const text = part.text.replace(/^\(+\s*|\s*\)+$/g, '').replace(/\s&$/, '');
     const words = (text.replace(anyRedirection, ' ').match(shellWord) ?? []).map(unquote);
     const [program = '', ...rest] = words;
-    const args = rest.filter((w) => !w.startsWith('-'));
+    const args = rest.filter((w) => !w.startsWith('-') && w !== '&');
     if (program === 'cd') {
-      dir = args[0] && !/^-/.test(args[0]) ? (/^[/~]/.test(args[0]) ? args[0] : at(args[0])) : '';
+      dir = args[0] ? at(args[0]) : '';
       continue;
     }
     if (notWork.test(dir)) continue;
-    // a quoted `>` is text (`git commit -m "a > b"`, `node -e '...'`), not a redirection
-    for (const m of text.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, '""').matchAll(redirection))
+    for (const m of text.replace(quotedText, '""').matchAll(redirection))
       out.push([m[1] === '>>' ? 'edited' : 'created', at(unquote(m[2] ?? ''))]);
     const git = program === 'git' && rest[0] === 'rm';
     if ((program === 'rm' || git) && !rest.includes('--cached'))
       for (const f of git ? args.slice(1) : args) out.push(['deleted', at(f)]);
-    if (program === 'tee')
-      for (const f of args) out.push([rest.includes('-a') ? 'edited' : 'created', at(f)]);
+    const appends = rest.includes('-a') || rest.includes('--append');
+    if (program === 'tee') for (const f of args) out.push([appends ? 'edited' : 'created', at(f)]);
     if ((program !== 'cp' && program !== 'mv') || args.length < 2) continue;
     const target = args.at(-1) as string;
     const sources = args.slice(0, -1);
@@ -133,7 +142,7 @@ function shellChanges(command: string): [Change, string][] {
       out.push(['created', at(into ? under(target, source) : target)]);
     }
   }
-  return out.filter(([, path]) => path !== '' && !notWork.test(path));
+  return out.filter(([, path]) => path !== '' && path !== '.' && !notWork.test(path));
 }
 
 /**
