@@ -317,7 +317,8 @@ export interface LastState {
   /**
    * How a last message left things: `asked`, its turn ended on a question to the user ("Should I push?"), whose
    * answer the next session needs; `mid_turn`, the agent went on after it (calls that never returned, or a transcript
-   * cut mid-turn), so what it announced may not be done. Null otherwise, and for a compaction summary.
+   * cut mid-turn) or it ends announcing its next step ("Let me watch the deploy.": `endsAnnouncing`), so what it
+   * announced may not be done. Null otherwise, and for a compaction summary.
    */
   left: 'asked' | 'mid_turn' | null;
 }
@@ -404,7 +405,9 @@ function asksTheUser(
 
 /**
  * Whether a message ends announcing what the agent does next ("Let me watch the deploy.", "Now I'll run the tests:"):
- * an agent says so only to go on, so a transcript that ends there was cut before it did (not "Let me know ...").
+ * an agent says so only to go on, so a transcript that ends there was cut before it did. Not what closes a turn: an
+ * offer or a wait ("Let me know ...", "I'll wait ..."), a step the user is part of ("once you confirm", "make sure you
+ * have Node 20"), a statement ("Let me be clear: ...").
  */
 export function endsAnnouncing(text: string): boolean {
   const last =
@@ -414,8 +417,9 @@ export function endsAnnouncing(text: string): boolean {
       .split('\n')
       .at(-1) ?? '';
   const sentence = (last.split(/(?<=[.!?])\s+/).at(-1) ?? '').replace(/[\u2018\u2019]/g, "'").trim();
+  if (/\b(?:you|your|once|when|after)\b/i.test(sentence)) return false;
   // "I'll ..." alone may close a turn ("I'll wait for your go-ahead"): it announces only after "now", "next", "first"
-  return /^(?:(?:ok(?:ay)?|so),?\s+)?(?:let me|(?:now|next|first),?\s+(?:let me|let's|i'll|i will|i'm going to))\s+(?!know\b)[^?]*$/i.test(
+  return /^(?:(?:ok(?:ay)?|so),?\s+)?(?:let me|(?:now|next|first),?\s+(?:let me|let's|i'll|i will|i'm going to))\s+(?!know\b|be\b|wait\b)[^?]*$/i.test(
     sentence,
   );
 }

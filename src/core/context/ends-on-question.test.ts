@@ -30,6 +30,9 @@ describe('a message that ends announcing what the agent does next', () => {
     expect(endsAnnouncing('Done. Let me know if you want me to push it.')).toBe(false);
     expect(endsAnnouncing("I'll wait for your go-ahead before merging.")).toBe(false);
     expect(endsAnnouncing('Should I let me... no. Shall I push it?')).toBe(false);
+    expect(endsAnnouncing("Next, I'll add the tests once you confirm the API shape.")).toBe(false);
+    expect(endsAnnouncing('All done. Let me be clear: nothing was pushed.')).toBe(false);
+    expect(endsAnnouncing("First, let's make sure you have Node 20 installed.")).toBe(false);
     expect(endsAnnouncing('Let me summarise:\n\n```\nok\n```\nAll 12 tests pass.')).toBe(false);
   });
 });

@@ -179,6 +179,23 @@ function namedFinished<T extends { status: string }>(finished: readonly T[], n: 
 
 const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : NaN);
 
+/** When the task list last changed (a task started or ended), or -Infinity when no task ever moved. */
+function listChangedAt(snap: SessionSnapshot): number {
+  return Math.max(...snap.tasks.flatMap((t) => [time(t.started_at), time(t.ended_at)]).filter((n) => n >= 0));
+}
+
+/** When the agent last spoke (its last message), or null when it said nothing (a session cut off before a word). */
+function lastSaidAt(snap: SessionSnapshot): number | null {
+  const last = snap.summaries?.last_message;
+  return last && last.said_nothing !== true ? time(last.timestamp) : null;
+}
+
+/** When the user's latest request was said, or null when none came (the issue stands alone). */
+const latestRequestAt = (snap: SessionSnapshot) => {
+  const latest = snap.requests.at(-1);
+  return latest ? time(latest.at ?? latest.timestamp) : null;
+};
+
 /**
  * Whether the user's latest request, a later one (the issue is what the tasks were made for), was said after the task
  * list last changed and after the agent's last message: the tasks then answer an older request, nothing the agent
@@ -189,33 +206,24 @@ function latestRequestFirst(snap: SessionSnapshot): boolean {
   const latest = snap.requests.at(-1);
   if (!latest || latest.id === snap.issue?.id || !snap.tasks.length || isAcknowledgement(latest.text))
     return false;
-  const said = time(latest.at ?? latest.timestamp);
-  const changed = Math.max(
-    ...snap.tasks.flatMap((t) => [time(t.started_at), time(t.ended_at)]).filter((n) => n >= 0),
-  );
-  // a session cut off before the agent said anything answered nothing
-  const last = snap.summaries?.last_message;
-  const answered = !!last && last.said_nothing !== true && time(last.timestamp) >= said;
-  return changed >= 0 && said > changed && !answered;
+  const said = latestRequestAt(snap) ?? NaN;
+  const changed = listChangedAt(snap);
+  return changed >= 0 && said > changed && !answered(snap);
 }
 
 /** Whether the agent's last message came after the user's latest request (or the issue, when nothing came later). */
 function answered(snap: SessionSnapshot): boolean {
-  const last = snap.summaries?.last_message;
-  if (!last || last.said_nothing === true) return false;
-  const latest = snap.requests.at(-1);
-  return !latest || time(last.timestamp) >= time(latest.at ?? latest.timestamp);
+  const said = lastSaidAt(snap);
+  const asked = latestRequestAt(snap);
+  return said !== null && (asked === null || said >= asked);
 }
 
 /** Whether the agent's last message came after the task list last changed while tasks are left (`list_behind`). */
 function listBehind(snap: SessionSnapshot): boolean {
-  const last = snap.summaries?.last_message;
-  if (!last || last.said_nothing === true) return false;
-  if (!snap.tasks.some((t) => t.status !== 'done' && t.status !== 'skipped')) return false;
-  const changed = Math.max(
-    ...snap.tasks.flatMap((t) => [time(t.started_at), time(t.ended_at)]).filter((n) => n >= 0),
-  );
-  return changed >= 0 && time(last.timestamp) > changed;
+  const said = lastSaidAt(snap);
+  const changed = listChangedAt(snap);
+  const left = snap.tasks.some((t) => t.status !== 'done' && t.status !== 'skipped');
+  return left && said !== null && changed >= 0 && said > changed;
 }
 
 /**
