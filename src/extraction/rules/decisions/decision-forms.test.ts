@@ -230,6 +230,18 @@ describe("decisions: the user's answers to the points of the agent's numbered li
         'Want me to implement these fixes?',
       ].join('\n'),
     );
+    const points = said(
+      [
+        '1. **Format** -- The export needs a format (e.g. JSON or YAML) so other tools can read it.',
+        '2. **Retry policy** -- Retries happen on 5xx. Should they also happen on timeouts? That is, either retry on both or not at all.',
+        '',
+        'Which way for each?',
+      ].join('\n'),
+    );
+    expect((await found([points, user('1. json\n2. no')])).map((d) => d.description)).toEqual([
+      'Format: The export needs a format (e.g. JSON or YAML) so other tools can read it. -> json',
+      'Retry policy: Should they also happen on timeouts? -> no',
+    ]);
     const decisions = await found([asked, user('1. good.\n2. use period.')]);
     expect(decisions.map((d) => d.description)).toEqual([
       'Python deps: During install, walk the component tree and aggregate pythonDependencies from all component manifests alongside the root. -> good.',

@@ -100,7 +100,8 @@ export function settledQuestions(
 const numbered = /^\s*(?:\*\*)?(\d{1,2})[.)](?:\*\*)?\s+(.+)$/;
 /**
  * The point an answer settles, said short: the item's lead ("Settings" of "Settings -- During install, ...") and the
- * sentence of it that offers a choice ("... a namespacing convention (e.g. `a.key` or `a:key`)"), else its first.
+ * sentence of it that asks or offers a choice ("... a namespacing convention (e.g. `a.key` or `a:key`)"), else its
+ * first.
  */
 function pointOf(item: string): string {
   const text = item
@@ -109,9 +110,10 @@ function pointOf(item: string): string {
     .trim();
   const lead = /^([^.:]{2,40}?)\s+(?:--|—|–)\s+|^([^.:]{2,40}?):\s+/.exec(text);
   const body = lead ? text.slice(lead[0].length) : text;
-  const said = body.split(/(?<=[.!?])\s+(?=[A-Z])/);
-  // options named ("e.g. X or Y", "(X or Y)") before a sentence that only has an "or" in it
+  const said = body.split(/(?<=[.!?])(?<!\b(?:e\.g|i\.e|etc|vs)\.)\s+(?=[A-Z])/);
+  // the point's question, else the options it names ("e.g. X or Y", "(X or Y)"), else a sentence with an "or"
   const offer =
+    said.find((x) => x.endsWith('?')) ??
     said.find((x) => /\be\.g\.|\bsuch as\b|\([^)]*\bor\b[^)]*\)/i.test(x)) ??
     said.find((x) => /\b(?:or|either)\b/i.test(x)) ??
     said[0] ??
