@@ -66,6 +66,18 @@ describe('dashboard in Chromium', () => {
         { decision_type: 'library', description: 'Use argon2', rationale: 'memory-hard', task_id: 'T1' },
       ],
       ['errors', { error_type: 'TypeError', error_message: 'x is undefined', resolution: 'unresolved' }],
+      // a long run whose output, cut in the middle, named one of its two failures
+      [
+        'test-runs',
+        {
+          phase: 'red',
+          failing_tests: ['auth.spec.ts > rejects a bad token'],
+          last_test_command: 'npx vitest run',
+          last_test_output_summary: '8 passed, 2 failed',
+          passed: 8,
+          failed: 2,
+        },
+      ],
       [
         'usage',
         {
@@ -164,12 +176,13 @@ describe('dashboard in Chromium', () => {
     await shot('06-resumed-task-started-live');
   });
 
-  it('opens the pause snapshot: reason, decisions with rationale, unresolved errors, git, usage', async () => {
+  it('opens the pause snapshot: reason, decisions with rationale, unresolved errors, failing tests, git, usage', async () => {
     await page.getByTestId('snapshot-list').locator('a', { hasText: 'pause' }).first().click();
     const detail = page.getByTestId('snapshot-detail');
     await waitForText(detail.getByTestId('snapshot-pause-reason'), 'end of day');
     await waitForText(detail.getByTestId('decisions'), 'Why: memory-hard');
     await waitForText(detail.locator('[data-resolution="unresolved"]'), 'x is undefined');
+    await waitForText(detail.getByTestId('tdd-state'), 'auth.spec.ts > rejects a bad token and 1 not named');
     await waitForText(detail.getByTestId('git-state'), 'main');
     await waitForText(detail.getByTestId('git-baton-block'), "Baton's instructions block in CLAUDE.md");
     expect(await detail.getByTestId('git-state').textContent()).toContain('clean');
