@@ -12,10 +12,16 @@ describe('a tool call in one line', () => {
     expect(describeCall('TodoWrite', { todos: [{ content: 'x', status: 'pending' }] })).toBe('TodoWrite');
   });
 
-  it("reads a free-form input (Codex's apply_patch) by the first file it names, else its first line", () => {
+  it("reads a free-form input (Codex's apply_patch) by the first file it names, a code-mode cell by its commands, else its first line", () => {
     const patch = '*** Begin Patch\n*** Update File: src/cli.rs\n@@\n-a\n+b\n*** End Patch';
     expect(describeCall('apply_patch', patch)).toBe('apply_patch: src/cli.rs');
     expect(describeCall('note', '  remember this\nand that')).toBe('note: remember this');
     expect(describeCall(null, '')).toBe('tool');
+    const cell =
+      'const r = await tools.exec_command({cmd:"gh pr checks 1075 --watch","workdir":"/w/hk","yield_time_ms":10000});\ntext(r.output)';
+    expect(describeCall('exec', cell)).toBe('exec: gh pr checks 1075 --watch');
+    const two =
+      'await Promise.all([tools.exec_command({cmd:"git status --short"}), tools.exec_command({cmd:"grep -n \\"x\\" a.rs"})])';
+    expect(describeCall('exec', two)).toBe('exec: git status --short ; grep -n "x" a.rs');
   });
 });

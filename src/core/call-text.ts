@@ -3,9 +3,14 @@
  * address (`Bash: npm test`, `Write: src/a.ts`), never a whole input (a file's contents, a patch).
  */
 export function describeCall(name: string | null, input: unknown): string {
-  // a free-form input (Codex's apply_patch): the first file it names, else its first line
+  // a free-form input (Codex's apply_patch): the first file it names; a code-mode cell (Codex's `exec`) by the
+  // commands it runs (`tools.exec_command({cmd: "..."})`); else its first line
   if (typeof input === 'string') {
-    const said = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/m.exec(input)?.[1] ?? input.trim().split('\n')[0];
+    const patched = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/m.exec(input)?.[1];
+    const commands = [...input.matchAll(/\bcmd\s*:\s*"((?:[^"\\\n]|\\.)*)"/g)].map((m) =>
+      unescaped(m[1] ?? ''),
+    );
+    const said = patched ?? (commands.length ? commands.join(' ; ') : input.trim().split('\n')[0]);
     return said ? `${name ?? 'tool'}: ${said}` : (name ?? 'tool');
   }
   const fields = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
@@ -18,4 +23,13 @@ export function describeCall(name: string | null, input: unknown): string {
     }
   }
   return name ?? 'tool';
+}
+
+/** A JSON string's escapes taken off (`\\"` is `"`); the text as it stands when it is not one. */
+function unescaped(text: string): string {
+  try {
+    return JSON.parse(`"${text}"`) as string;
+  } catch {
+    return text;
+  }
 }
