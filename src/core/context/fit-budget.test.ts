@@ -502,6 +502,11 @@ describe('resume context within a token budget', () => {
 describe('what to do next', () => {
   const next = (snap: SessionSnapshot) =>
     /### What to Do Next\n(.+)/.exec(fitResumeContext(snap, 4, [], 100_000, countTokens).markdown)?.[1];
+  /** A request of the user's, said a minute after `at`. */
+  const saidAfter = (at: string, id: string, text: string, session_number = 1) => {
+    const later = new Date(Date.parse(at) + 60_000).toISOString();
+    return { id, timestamp: later, at: later, session_number, source: null, text };
+  };
 
   it('names the runnable task and why the last session ended', () => {
     expect(next(bigSnapshot())).toBe(
@@ -529,15 +534,7 @@ describe('what to do next', () => {
     expect(next({ ...none, summaries: { compaction: null, last_message: said } })).toBe(
       "No task is recorded, and the agent's last message (Last State) replies to the user's latest request: unless it names work left, ask the user what comes next.",
     );
-    const later = new Date(Date.parse(live.created_at) + 60_000).toISOString();
-    const request = {
-      id: 'r2',
-      timestamp: later,
-      at: later,
-      session_number: 1,
-      source: null,
-      text: 'add a changelog',
-    };
+    const request = saidAfter(live.created_at, 'r2', 'add a changelog');
     expect(next({ ...none, requests: [request], summaries: { compaction: null, last_message: said } })).toBe(
       "No task is recorded: go on from the user's latest request (Goal) and the last state.",
     );
@@ -582,15 +579,7 @@ describe('what to do next', () => {
       "The agent's last message ended on a question to the user (Last State): get their answer, then go on from it and the user's latest request (Goal).",
     );
     // answered by a request after it, or said in a run `baton run` drove (no one to ask): no question stands
-    const later = new Date(Date.parse(live.created_at) + 60_000).toISOString();
-    const answer = {
-      id: 'r9',
-      timestamp: later,
-      at: later,
-      session_number: 4,
-      source: null,
-      text: 'yes, push it',
-    };
+    const answer = saidAfter(live.created_at, 'r9', 'yes, push it', 4);
     expect(next({ ...allDone, ...question, requests: [...allDone.requests, answer] })).not.toContain(
       'question',
     );
