@@ -5,6 +5,8 @@ import { claudeTool, codexShell } from '../../../test/helpers/transcript-lines.j
 import { findFileEffects } from './file-effects.js';
 
 const summaries = (effects: { summary: string }[]) => effects.map((e) => e.summary);
+/** A Bash call and its output, as Claude Code writes them. */
+const bash = (id: string, command: string, out = '') => claudeTool(id, 'Bash', { command }, out);
 
 describe('files created, edited and deleted, as other sessions change them', () => {
   it('reads notebook edits, and no change from an edit that failed or that the user declined', () => {
@@ -54,7 +56,6 @@ describe('files created, edited and deleted, as other sessions change them', () 
   });
 
   it("reads the shell's writes: cp and mv, > and >> redirections, tee; not scratch files, quoted text or heredoc bodies", () => {
-    const bash = (id: string, command: string, out = '') => claudeTool(id, 'Bash', { command }, out);
     const lines = [
       ...bash('c1', "cat > src/config.ts <<'EOF'\nexport const big = 2 > 1;\nrm -rf build\nEOF"),
       ...bash('c2', 'npm test > /tmp/test.log 2>&1; echo "exit $?" >&2'),
@@ -82,7 +83,6 @@ describe('files created, edited and deleted, as other sessions change them', () 
   });
 
   it('reads subshells, background jobs, `..`, folders, quoted targets, --append and any here-document tag', () => {
-    const bash = (id: string, command: string) => claudeTool(id, 'Bash', { command }, '');
     const lines = [
       ...bash('d1', '(cd web && rm old.js)'),
       ...bash('d2', 'cp big.tar backup.tar &'),
