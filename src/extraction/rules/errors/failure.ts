@@ -73,6 +73,34 @@ export function unflaggedFailure(text: string): boolean {
   return lines.slice(-3).some((l) => networkFailure.test(l) || closingVerdict.test(l));
 }
 
+/** HTTP clients that print the server's answer and exit 0 whatever its status (curl without `-f`, wget -O-, httpie). */
+const httpClient = /^(?:curl|wget|https?|xh)\b/;
+/** Statuses that say a resource is not there: a probe of a path that turned out missing, not a failure. */
+const missingStatus = new Set([404, 410]);
+
+/**
+ * A web API refusing a request in a JSON body the HTTP client printed and exited 0 on (`curl -s` of GitHub's API
+ * without a token: `{"message": "Requires authentication", "status": "401"}`): a status of 400 or more (but a
+ * missing resource's 404, which answers "is it there?"), an `error` said, or GraphQL `errors` with no data.
+ */
+export function httpRefused(commands: readonly string[], text: string): boolean {
+  if (!commands.some((c) => commandParts(c).some((p) => httpClient.test(p)))) return false;
+  let body: unknown;
+  try {
+    body = JSON.parse(text.trim());
+  } catch {
+    return false;
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
+  const b = body as Record<string, unknown>;
+  const status = Number(b.status ?? b.statusCode ?? b.status_code);
+  if (Number.isInteger(status) && status >= 400 && status < 600) return !missingStatus.has(status);
+  const said = (v: unknown) =>
+    (typeof v === 'string' && v.trim() !== '') || (v !== null && typeof v === 'object' && !Array.isArray(v));
+  if (said(b.error)) return true;
+  return Array.isArray(b.errors) && b.errors.length > 0 && (b.data === undefined || b.data === null);
+}
+
 /** Whether a build tool's or task runner's closing verdict (`closingVerdict`) is among the output's last lines. */
 const endsInVerdict = (text: string) =>
   outputLines(text)
@@ -188,7 +216,8 @@ export function failed(entry: TranscriptEntry): boolean {
       !looks &&
       ((commands.some(statusMasked) && reportedFailure(commands, entry.text)) ||
         (commands.some(lastStatusMasked) && endsInVerdict(entry.text)) ||
-        pythonCrashed(entry.text))
+        pythonCrashed(entry.text) ||
+        httpRefused(commands, entry.text))
     );
   // no exit code and no flag: a tool's answer may still be a refusal ("rejected this action due to ... policy"),
   // but what it quotes (a sub-agent's answer, a search match, an MCP result) is not its failure
@@ -200,7 +229,10 @@ export function failed(entry: TranscriptEntry): boolean {
   if (verdict) return verdict === 'fail';
   if (failureText.test(entry.text.trimStart().slice(0, 300))) return true;
   return (
-    unflaggedFailure(entry.text) || gitRefused(commands, entry.text) || reportedFailure(commands, entry.text)
+    unflaggedFailure(entry.text) ||
+    gitRefused(commands, entry.text) ||
+    reportedFailure(commands, entry.text) ||
+    httpRefused(commands, entry.text)
   );
 }
 

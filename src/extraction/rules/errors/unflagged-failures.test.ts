@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { parseCorpusLines as parse } from '../../../../test/helpers/corpus-lines.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { findErrors } from './error-rules.js';
-import { expectedOutcome, failed, gitRefused, pythonCrashed, unflaggedFailure } from './failure.js';
+import {
+  expectedOutcome,
+  failed,
+  gitRefused,
+  httpRefused,
+  pythonCrashed,
+  unflaggedFailure,
+} from './failure.js';
 import { resolveKnown } from './resolve-known.js';
 import { statusAnswers as isNoMatch } from './exit-status.js';
 
@@ -281,5 +288,31 @@ describe('a Python program that died, whatever status the command line ends with
     expect(pythonCrashed('Traceback (most recent call last):\n  File "a.py", line 3, in <module>\n')).toBe(
       false,
     );
+  });
+});
+
+describe('a web API refusing in the JSON body an HTTP client printed, exiting 0', () => {
+  const ohMyPosh = 'claude-code/JanDeDobbeleer-oh-my-posh/09/11216ed051/0/full.jsonl';
+
+  it("curl -s of GitHub's search API without a token: the 401 is a failure, worked around by a page fetched later", () => {
+    const errors = findErrors(parse(ohMyPosh, [44, 45, 46, 47, 48]), null);
+    expect(errors.map((e) => [e.evidence_line, e.error_type, e.resolution])).toEqual([
+      [45, 'command_failed', 'workaround'],
+    ]);
+    expect(errors[0]?.error_message).toContain('Requires authentication');
+  });
+
+  it('a status of 400 or more, an error said, GraphQL errors without data; not a 404, nor a body that only holds data', () => {
+    const curl = ['curl -s https://api.example.com/v1/items'];
+    expect(httpRefused(curl, '{"message": "Bad credentials", "status": "401"}')).toBe(true);
+    expect(httpRefused(curl, '{"statusCode": 503, "message": "unavailable"}')).toBe(true);
+    expect(httpRefused(curl, '{"error": "invalid_token"}')).toBe(true);
+    expect(httpRefused(curl, '{"errors": [{"message": "Field x missing"}], "data": null}')).toBe(true);
+    expect(httpRefused(curl, '{"message": "Not Found", "status": "404"}')).toBe(false);
+    expect(httpRefused(curl, '{"status": "ok", "items": [], "error": null}')).toBe(false);
+    expect(httpRefused(curl, '{"errors": [{"message": "partial"}], "data": {"x": 1}}')).toBe(false);
+    // what a file or another program prints is not a server's answer
+    expect(httpRefused(['cat response.json'], '{"error": "invalid_token"}')).toBe(false);
+    expect(httpRefused(curl, 'error: not JSON')).toBe(false);
   });
 });
