@@ -3,6 +3,7 @@ import { counted } from '../counted.js';
 import { askOf, gistOf } from '../requests/request-gist.js';
 import { isAcknowledgement, USER_DIRECTIVE } from '../requests/request-text.js';
 import { interruptedTurn } from '../interrupted-turn.js';
+import { correctionOf } from './corrected-decisions.js';
 import { doneCommits, type DoneCommit } from './done-commits.js';
 import { fitSummary } from './fit-summary.js';
 import type { Decision, TestState } from '../schemas/records.js';
@@ -92,8 +93,16 @@ export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
   };
 }
 
+/** A decision as the context shows it; `corrected_by`: a later request of the user's that speaks against it. */
+export interface ShownDecision {
+  type: string;
+  description: string;
+  rationale: string;
+  corrected_by?: string;
+}
+
 export interface KeyDecisions {
-  decisions: { type: string; description: string; rationale: string }[];
+  decisions: ShownDecision[];
   /** Decisions neither listed nor in the Goal (older ones, or cut for room): `baton details decisions` has them. */
   more: number;
   /** Decisions that are only a request the Goal shows, in the user's words: not listed again. */
@@ -135,7 +144,13 @@ export function keyDecisions(snap: SessionSnapshot, limits: ContextLimits): KeyD
         ? `the user's request above ("${firstWords(d.description)}")`
         : clip(d.description, 300);
       const said = flat(clip(d.description, 300)).includes(flat(d.rationale));
-      return { type: d.decision_type, description, rationale: said ? '' : clip(d.rationale, 200) };
+      const corrected = correctionOf(d, snap.requests ?? []);
+      return {
+        type: d.decision_type,
+        description,
+        rationale: said ? '' : clip(d.rationale, 200),
+        ...(corrected ? { corrected_by: clip(corrected, 160) } : {}),
+      };
     }),
     more: Math.max(0, snap.decisions_total - inGoalCount - shown.length),
     in_goal: inGoalCount,

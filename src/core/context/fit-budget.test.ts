@@ -984,6 +984,34 @@ describe('what the last state and the decisions show', () => {
     expect(context.decisions.map((d) => d.rationale)).toEqual(['', 'the tests need no server']);
     expect(markdown.match(/Rationale:/g)).toHaveLength(1);
   });
+
+  it("puts the user's later correction under the decision it speaks against", () => {
+    const decision = {
+      id: 'd1',
+      timestamp: '2026-01-01T10:00:00.000Z',
+      task_id: null,
+      decision_type: 'architecture' as const,
+      description:
+        'Keep no conversationId: it is the same as sessionId, so the sync state stores nothing new.',
+      rationale: '',
+      alternatives_considered: null,
+    };
+    const correction = {
+      id: 'r2',
+      timestamp: '2026-01-01T11:00:00.000Z',
+      at: '2026-01-01T11:00:00.000Z',
+      session_number: 1,
+      text: 'no, add conversationId field, but set value from sessionId',
+      source: 'claude-code',
+    };
+    const snap: SessionSnapshot = { ...bigSnapshot(), decisions: [decision], requests: [correction] };
+    const { context, markdown } = fitResumeContext(snap, 4, [], 100_000, countTokens);
+    expect(context.decisions[0]?.corrected_by).toBe(correction.text);
+    expect(markdown).toContain(
+      '  - [architecture] Keep no conversationId: it is the same as sessionId, so the sync state stores nothing new.\n' +
+        '    The user said after it: "no, add conversationId field, but set value from sessionId"',
+    );
+  });
 });
 
 describe('the goal', () => {

@@ -137,6 +137,7 @@ function decisionsAndErrors(c: ResumeContext, out: string[]) {
     for (const d of c.decisions) {
       out.push(`  - [${d.type}] ${d.description}`);
       if (d.rationale) out.push(`    Rationale: ${d.rationale}`);
+      if (d.corrected_by) out.push(`    The user said after it: "${d.corrected_by}"`);
     }
     if (c.decisions_more) out.push(`  ... and ${c.decisions_more} more (baton details decisions)`);
     out.push('');

@@ -17,6 +17,7 @@ import {
   type Goal,
   type Interruption,
   type LastState,
+  type ShownDecision,
   type Tdd,
 } from './context-parts.js';
 
@@ -109,7 +110,7 @@ export interface ResumeContext {
   last_state: LastState | null;
   /** The user interrupted the agent's last turn before it ended (nothing said or asked since): it is not done. */
   interrupted: Interruption | null;
-  decisions: { type: string; description: string; rationale: string }[];
+  decisions: ShownDecision[];
   decisions_more: number;
   /** Decisions that are only a request the Goal shows (a directive in the user's words): not listed again. */
   decisions_in_goal?: number;

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import type { Decision, UserRequest } from '../schemas/records.js';
+import { correctionOf } from './corrected-decisions.js';
+
+/** Words of a real session (shared corpus, claude-code/codemie-code/session-624a4a58.jsonl). */
+const decision = (description: string, rationale: string, at: string): Decision => ({
+  id: `d-${at}`,
+  timestamp: at,
+  task_id: null,
+  decision_type: 'approach',
+  description,
+  rationale,
+  alternatives_considered: null,
+});
+const request = (text: string, at: string): UserRequest => ({
+  id: `r-${at}`,
+  timestamp: '2026-12-01T00:00:00.000Z',
+  at,
+  session_number: 1,
+  text,
+  source: 'transcript',
+});
+
+const noStore = decision(
+  "conversationId is the same as sessionId. let's set same value for conversation",
+  "If conversationId is the same as sessionId, we don't need to store it at all - just use the existing sessionId directly!",
+  '2026-01-07T21:05:00.000Z',
+);
+
+describe('a decision the user spoke against later', () => {
+  it('a later request opening as a correction and naming what the decision names is put under it', () => {
+    const requests = [
+      request('update phase 4.1 document', '2026-01-07T21:07:00.000Z'),
+      request('no, add conversationId field, but set value from sessionId', '2026-01-07T21:09:00.000Z'),
+    ];
+    expect(correctionOf(noStore, requests)).toBe(
+      'no, add conversationId field, but set value from sessionId',
+    );
+  });
+
+  it('two longer words shared are enough when no identifier is (the parts of a name among them)', () => {
+    const hybrid = decision(
+      "Since we can't reliably parse history.jsonl, I should implement a hybrid system combining a global claim registry to prevent double-claiming, a process lock file to track active sessions, heuristics based on working directory and timing, and user configuration options.",
+      '',
+      '2026-01-05T10:00:00.000Z',
+    );
+    const pushBack = request(
+      'not getting about finalizing all sessios, query api, etc. logic is straightforward.\nthere is logic for reading history files\nthere is logic that creates new session and finds correlation\n\nthere is a need to - periodically track changes in history.',
+      '2026-01-05T10:05:00.000Z',
+    );
+    expect(correctionOf(hybrid, [pushBack])).toMatch(
+      /^not getting about finalizing all sessios, .* track changes in history\.$/,
+    );
+  });
+
+  it('not a request that is no correction, one that names something else, nor one said before the decision', () => {
+    expect(
+      correctionOf(noStore, [
+        request('update phase 4.1 document with conversationId', '2026-01-07T21:07:00.000Z'),
+      ]),
+    ).toBeNull();
+    expect(
+      correctionOf(noStore, [request('no, run the tests first', '2026-01-07T21:07:00.000Z')]),
+    ).toBeNull();
+    expect(
+      correctionOf(noStore, [request('no, keep conversationId apart', '2026-01-07T21:00:00.000Z')]),
+    ).toBeNull();
+    // one shared longer word is a coincidence, not the same subject
+    expect(
+      correctionOf(noStore, [request('no, the existing tests must pass first', '2026-01-07T21:09:00.000Z')]),
+    ).toBeNull();
+  });
+});

@@ -1,0 +1,57 @@
+import type { Decision, UserRequest } from '../schemas/records.js';
+
+/**
+ * A decision the user spoke against later: a request said after it that opens as a correction ("no, add
+ * conversationId field, but set value from sessionId", "don't ...", "actually ...", "instead ...") and names what the
+ * decision names (one identifier or path, or two longer words). Whether the decision still holds is the user's to
+ * say, not Baton's: the context puts their later words under it, so the next agent does not follow a choice the user
+ * turned down.
+ */
+
+const correction =
+  /^\W*(?:no|nope|nah|not|don'?t|do not|never|instead|actually|wait|rather|revert|undo|wrong|that'?s (?:not|wrong))\b/i;
+/** camelCase, snake_case, dotted or slashed names, names with digits: what a code choice is about. */
+const identifier = /^(?=.*[a-z])(?:[a-z]+[A-Z]\w*|\w+_\w+|[\w-]+(?:[./][\w-]+)+|[a-z]+\d\w*)$/;
+const common = new Set(
+  'about above after again based being below could every first found their there these thing think those where which while would should still other using since'.split(
+    ' ',
+  ),
+);
+/** A longer word in its singular ("sessions" and "session" name one thing). */
+const stem = (w: string) => w.toLowerCase().replace(/(?<=\w{4})s$/, '');
+const wordOf = (t: string) =>
+  t.length >= 5 && /^[a-z]+$/i.test(t) && !common.has(t.toLowerCase()) ? stem(t) : null;
+
+/** The names (identifiers, paths) a text says, and its longer words, a name's parts among them. */
+function termsOf(text: string): { names: Set<string>; words: Set<string> } {
+  const names = new Set<string>();
+  const words = new Set<string>();
+  for (const raw of text.split(/[\s,;:()[\]{}"'`!?<>=]+/)) {
+    const t = raw.replace(/^[.-]+|[.-]+$/g, '');
+    const parts = identifier.test(t)
+      ? (names.add(t.toLowerCase()), t.split(/[^a-zA-Z]+|(?<=[a-z])(?=[A-Z])/))
+      : [t];
+    for (const p of parts) {
+      const w = wordOf(p);
+      if (w) words.add(w);
+    }
+  }
+  return { names, words };
+}
+
+const when = (iso: string | null) => (iso ? Date.parse(iso) : Number.NaN);
+
+/** The first request after the decision that corrects what it names, in the user's words; null when none does. */
+export function correctionOf(decision: Decision, requests: readonly UserRequest[]): string | null {
+  const made = when(decision.timestamp);
+  if (Number.isNaN(made)) return null;
+  const said = termsOf(`${decision.description} ${decision.rationale}`);
+  for (const r of requests) {
+    if (!(when(r.at ?? r.timestamp) > made) || !correction.test(r.text)) continue;
+    const theirs = termsOf(r.text);
+    const names = [...theirs.names].filter((n) => said.names.has(n)).length;
+    const words = [...theirs.words].filter((w) => said.words.has(w)).length;
+    if (names >= 1 || words >= 2) return r.text.replace(/\s+/g, ' ').trim();
+  }
+  return null;
+}
