@@ -23,8 +23,8 @@ export interface AgentSummary {
   said_nothing?: boolean;
   /**
    * A last message followed by calls (named in its text: those that returned, as what came of them is newer than its
-   * words, and those that never did): the line of the last of them. A piece of the transcript read after the message
-   * was imported, which holds such a call, changes what the message says.
+   * words, and those that never did): the line of the last of them or of their results. A piece of the transcript
+   * read after the message was imported, which holds such a call or result, changes what the message says.
    */
   open_through?: number;
 }
@@ -113,7 +113,9 @@ function afterWord(
   const parts = shown.map((r) => (r.n > 1 ? `${r.said} (${r.n} times)` : r.said));
   const tail = ending ? `, its output ending: ${clipEnds(ending, 160)}` : '';
   const earlier = before ? ` (after ${before} earlier call${before === 1 ? '' : 's'})` : '';
-  return { text: `After it${earlier}: ${parts.join('; ')}${tail}`, through: last.line };
+  // what it says changes with a result as much as with a call: a piece holding only a result takes back "never returned"
+  const through = Math.max(last.line, ...done.map((c) => results.get(c.tool?.id ?? '')?.line ?? -1));
+  return { text: `After it${earlier}: ${parts.join('; ')}${tail}`, through };
 }
 
 /**

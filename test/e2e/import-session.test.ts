@@ -245,6 +245,45 @@ describe('a long transcript read whole, in its own time and order', () => {
   });
 });
 
+describe("the agent's last state across pieces", () => {
+  it('a piece holding only the result of a call the last one left open takes back "never returned"', async () => {
+    const at = (s: number) => `2026-01-01T00:00:${String(s).padStart(2, '0')}.000Z`;
+    const line = (type: 'user' | 'assistant', s: number, content: unknown[]) =>
+      JSON.stringify({
+        type,
+        sessionId: 's1',
+        timestamp: at(s),
+        message: { id: `m${s}`, role: type, content },
+      });
+    const commit = 'git commit -m "Add the changelog"';
+    const first = [
+      line('user', 1, [{ type: 'text', text: 'add a changelog and commit it' }]),
+      line('assistant', 2, [{ type: 'text', text: 'Committing now.' }]),
+      line('assistant', 3, [{ type: 'tool_use', id: 'c1', name: 'Bash', input: { command: commit } }]),
+    ];
+    const result = line('user', 4, [
+      {
+        type: 'tool_result',
+        tool_use_id: 'c1',
+        content: '[main 1a2b3c4] Add the changelog',
+        is_error: false,
+      },
+    ]);
+    const path = join(tempDir(), 'session.jsonl');
+    writeFileSync(path, first.join('\n') + '\n');
+    const w = await inProcess();
+    const lastState = async () => (await w.client.context(w.ref)).json.last_state?.text;
+    await importTranscriptFile(w.client, w.ref, path, 'claude-code');
+    expect(await lastState()).toContain('The transcript ends before this call returned');
+    appendFileSync(path, result + '\n');
+    await importTranscriptFile(w.client, w.ref, path, 'claude-code');
+    expect(await lastState()).toBe(
+      `Committing now.\n\nAfter it: \`Bash: ${commit}\` worked, its output ending: [main 1a2b3c4] Add the changelog`,
+    );
+    await w.service.store.close();
+  });
+});
+
 describe('a conversation forked with claude --resume <id> --fork-session', () => {
   /** The parent as it stood at the fork (its first `at` lines), and the fork: copies of them, then its own lines. */
   function forked(at: number) {

@@ -114,7 +114,8 @@ describe("the agent's last word", () => {
   it('says what the calls after it came to, the latest of them, when the turn went on (a real go session cut at line 98)', () => {
     const text = readCorpus('claude-code/entire-cli/9f/d2fc39aa5f/0/full.jsonl');
     const last = lastWord(text.split('\n').slice(0, 98).join('\n'));
-    expect(last).toMatchObject({ line: 78, turn_ended: false, open_through: 97 });
+    // the last call (line 97) and its result (line 98)
+    expect(last).toMatchObject({ line: 78, turn_ended: false, open_through: 98 });
     const file = '/Users/paul/src/entireio/cli/cmd/entire/cli/telemetry/telemetry.go';
     expect(last?.text).toBe(
       [
