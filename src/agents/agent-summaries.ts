@@ -2,6 +2,7 @@ import { describeCall } from '../core/call-text.js';
 import { clipEnds } from '../core/clip.js';
 import { heredoc } from '../core/heredoc.js';
 import { isLimitNotice, isUsageLimit } from '../core/runtime/usage-limit.js';
+import { sessionOf } from './codex/codex-output.js';
 import type { TranscriptEntry } from './transcript-types.js';
 import { isUserInterruption } from './user-interruption.js';
 
@@ -53,8 +54,20 @@ function unanswered(
   }
   const lastTurn = rest.slice(rest.findLastIndex(startsTurn) + 1);
   const open = lastTurn.filter((e) => e.kind === 'tool_call' && e.tool?.id && !answered.has(e.tool.id));
+  // a poll (Codex's write_stdin) waits on a command: while one is open, the command names what was under way
+  const polls = open.filter((e) => sessionOf(e.tool?.name ?? null, e.tool?.input) !== null);
+  const named = polls.length < open.length ? open.filter((e) => !polls.includes(e)) : open;
   return {
-    calls: open.map((e) => clipEnds(byFirstLines(e.text).replace(/\s+/g, ' ').trim(), 160)).slice(0, 3),
+    calls: named
+      .map((e) =>
+        clipEnds(
+          byFirstLines(describeCall(e.tool?.name ?? null, e.tool?.input))
+            .replace(/\s+/g, ' ')
+            .trim(),
+          160,
+        ),
+      )
+      .slice(0, 3),
     through: open.at(-1)?.line ?? -1,
   };
 }
