@@ -188,6 +188,10 @@ describe("the workflow's commits, read from git", () => {
   });
 
   it("marks the commits this worktree did not make: another worktree's, on a branch checked out here, and a fast-forward's", async () => {
+    // its own clock, a minute ahead: the repository's first commit (made now) must stay before the start however long
+    // the tests before this one took (the reflog covers the span only when it holds a move from before the start)
+    const t1 = Date.now() + 60_000;
+    const at = (s: number) => new Date(t1 + s * 1000);
     const repo = makeRepo();
     const start = { commit: gitIn(repo, 'rev-parse', 'HEAD').trim(), at: at(10).toISOString(), until: null };
     const feature = join(tempDir('baton-wt-'), 'feature');
