@@ -33,7 +33,7 @@ describe('a decision the user spoke against later', () => {
       request('update phase 4.1 document', '2026-01-07T21:07:00.000Z'),
       request('no, add conversationId field, but set value from sessionId', '2026-01-07T21:09:00.000Z'),
     ];
-    expect(correctionOf(noStore, requests)).toBe(
+    expect(correctionOf(noStore, requests, false)).toBe(
       'no, add conversationId field, but set value from sessionId',
     );
   });
@@ -48,26 +48,48 @@ describe('a decision the user spoke against later', () => {
       'not getting about finalizing all sessios, query api, etc. logic is straightforward.\nthere is logic for reading history files\nthere is logic that creates new session and finds correlation\n\nthere is a need to - periodically track changes in history.',
       '2026-01-05T10:05:00.000Z',
     );
-    expect(correctionOf(hybrid, [pushBack])).toMatch(
+    expect(correctionOf(hybrid, [pushBack], false)).toMatch(
       /^not getting about finalizing all sessios, .* track changes in history\.$/,
     );
   });
 
+  it('only from the next two requests after it: a correction further on answers later work', () => {
+    const correction = request(
+      'no, add conversationId field, but set value from sessionId',
+      '2026-01-07T21:30:00.000Z',
+    );
+    const between = ['update phase 4.1 document', 'show me the json'].map((t, i) =>
+      request(t, `2026-01-07T21:1${i}:00.000Z`),
+    );
+    expect(correctionOf(noStore, [...between, correction], false)).toBeNull();
+    expect(correctionOf(noStore, [between[0]!, correction], false)).toBe(correction.text);
+    // the requests kept begin after the decision while older ones were left out: which came next is unknown
+    expect(correctionOf(noStore, [between[0]!, correction], true)).toBeNull();
+    const asked = request('conversationId is the same as sessionId', '2026-01-07T21:04:00.000Z');
+    expect(correctionOf(noStore, [asked, between[0]!, correction], true)).toBe(correction.text);
+  });
+
   it('not a request that is no correction, one that names something else, nor one said before the decision', () => {
     expect(
-      correctionOf(noStore, [
-        request('update phase 4.1 document with conversationId', '2026-01-07T21:07:00.000Z'),
-      ]),
+      correctionOf(
+        noStore,
+        [request('update phase 4.1 document with conversationId', '2026-01-07T21:07:00.000Z')],
+        false,
+      ),
     ).toBeNull();
     expect(
-      correctionOf(noStore, [request('no, run the tests first', '2026-01-07T21:07:00.000Z')]),
+      correctionOf(noStore, [request('no, run the tests first', '2026-01-07T21:07:00.000Z')], false),
     ).toBeNull();
     expect(
-      correctionOf(noStore, [request('no, keep conversationId apart', '2026-01-07T21:00:00.000Z')]),
+      correctionOf(noStore, [request('no, keep conversationId apart', '2026-01-07T21:00:00.000Z')], false),
     ).toBeNull();
     // one shared longer word is a coincidence, not the same subject
     expect(
-      correctionOf(noStore, [request('no, the existing tests must pass first', '2026-01-07T21:09:00.000Z')]),
+      correctionOf(
+        noStore,
+        [request('no, the existing tests must pass first', '2026-01-07T21:09:00.000Z')],
+        false,
+      ),
     ).toBeNull();
   });
 });

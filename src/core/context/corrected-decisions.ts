@@ -1,11 +1,11 @@
 import type { Decision, UserRequest } from '../schemas/records.js';
 
 /**
- * A decision the user spoke against later: a request said after it that opens as a correction ("no, add
+ * A decision the user spoke against: one of the next two requests said after it opens as a correction ("no, add
  * conversationId field, but set value from sessionId", "don't ...", "actually ...", "instead ...") and names what the
- * decision names (one identifier or path, or two longer words). Whether the decision still holds is the user's to
- * say, not Baton's: the context puts their later words under it, so the next agent does not follow a choice the user
- * turned down.
+ * decision names (one identifier or path, or two longer words). A correction further on answers later work, however
+ * many words it shares with an old choice. Whether the decision still holds is the user's to say, not Baton's: the
+ * context puts their words under it, so the next agent does not follow a choice the user turned down.
  */
 
 const correction =
@@ -41,13 +41,26 @@ function termsOf(text: string): { names: Set<string>; words: Set<string> } {
 
 const when = (iso: string | null) => (iso ? Date.parse(iso) : Number.NaN);
 
-/** The first request after the decision that corrects what it names, in the user's words; null when none does. */
-export function correctionOf(decision: Decision, requests: readonly UserRequest[]): string | null {
+/** The requests that answer a decision: the next two after it. */
+const ANSWERING = 2;
+
+/**
+ * Of the next requests after the decision, the first that corrects what it names, in the user's words; null when
+ * none does. `requests`: the user's recent requests, oldest first; `older`: whether older ones were left out of them
+ * (a decision made before the first of them cannot tell which came next).
+ */
+export function correctionOf(
+  decision: Decision,
+  requests: readonly UserRequest[],
+  older: boolean,
+): string | null {
   const made = when(decision.timestamp);
   if (Number.isNaN(made)) return null;
+  const at = (r: UserRequest) => when(r.at ?? r.timestamp);
+  if (older && !requests.some((r) => at(r) <= made)) return null;
   const said = termsOf(`${decision.description} ${decision.rationale}`);
-  for (const r of requests) {
-    if (!(when(r.at ?? r.timestamp) > made) || !correction.test(r.text)) continue;
+  for (const r of requests.filter((q) => at(q) > made).slice(0, ANSWERING)) {
+    if (!correction.test(r.text)) continue;
     const theirs = termsOf(r.text);
     const names = [...theirs.names].filter((n) => said.names.has(n)).length;
     const words = [...theirs.words].filter((w) => said.words.has(w)).length;
