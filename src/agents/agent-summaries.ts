@@ -165,7 +165,8 @@ function lastMessage(entries: readonly TranscriptEntry[], fromStart: boolean): A
       // a limit's notice in the agent's place (stream-json writes it as the agent's text) is no word of the agent's
       if (!said || isLimitNotice(said)) continue;
       const open = unanswered(entries, i);
-      const ended = { turn_ended: !wentOn(entries, i) };
+      // a message said on its way (Codex's commentary) is followed by more of the turn, read or not yet
+      const ended = { turn_ended: !wentOn(entries, i) && e.commentary !== true };
       const since = ended.turn_ended ? null : afterWord(entries, i);
       const text = [said, since?.text, open.calls.length ? neverReturned(open.calls) : null]
         .filter(Boolean)

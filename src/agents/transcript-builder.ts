@@ -30,6 +30,7 @@ export interface EntryInput {
   tool?: ToolInfo | null;
   sidechain?: boolean;
   queued?: boolean;
+  commentary?: boolean;
 }
 
 const contextOf = (u: CallUsage) =>
@@ -207,6 +208,7 @@ export class TranscriptBuilder {
       tool,
       sidechain: input.sidechain ?? false,
       ...(input.queued ? { queued: true } : {}),
+      ...(input.commentary ? { commentary: true } : {}),
     };
     this.entries.push(entry);
     return entry;

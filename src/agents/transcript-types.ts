@@ -77,6 +77,8 @@ export const TranscriptEntry = z.object({
   sidechain: z.boolean(),
   /** A user message typed while the agent was working (Claude Code's queue), delivered to it mid-turn. */
   queued: z.boolean().optional(),
+  /** An agent's message said on its way (Codex's `phase: "commentary"`, not its final answer): its turn went on. */
+  commentary: z.boolean().optional(),
 });
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
 

@@ -39,6 +39,8 @@ export const Payload = z.looseObject({
   status: str,
   /** A `turn_aborted` event's cause: `interrupted` (the user), `replaced` (a new turn took its place), ... */
   reason: str,
+  /** An agent message's phase: `commentary` on its way, `final_answer` to end the turn. */
+  phase: str,
   result: z.unknown().optional(),
   command: z.unknown().optional(),
   item: z.unknown().optional(),

@@ -184,7 +184,7 @@ export class CodexRolloutParser extends JsonlParser {
       // the event copy of a message holds all its parts as one text: compare the whole, then each part
       const whole = texts.join('\n');
       if (texts.length > 1 && this.said[p.role].has(messageKey(whole))) return;
-      for (const text of texts) this.say(line, at, p.role, text, true);
+      for (const text of texts) this.say(line, at, p.role, text, true, p.phase);
       if (texts.length > 1) this.said[p.role].add(messageKey(whole));
     } else if (type === 'reasoning') {
       for (const text of textsOf(p.summary)) b.add({ line, at, role: 'assistant', kind: 'thinking', text });
@@ -257,7 +257,7 @@ export class CodexRolloutParser extends JsonlParser {
     const b = this.builder;
     const message = typeof p.message === 'string' ? p.message : '';
     if (type === 'user_message' && message) this.say(line, at, 'user', message);
-    else if (type === 'agent_message' && message) this.say(line, at, 'assistant', message);
+    else if (type === 'agent_message' && message) this.say(line, at, 'assistant', message, false, p.phase);
     else if (type === 'task_started' && p.model_context_window) b.contextWindow = p.model_context_window;
     else if (type === 'token_count' && p.info) {
       const { total_token_usage: total, last_token_usage: last, model_context_window: window } = p.info;
@@ -339,7 +339,14 @@ export class CodexRolloutParser extends JsonlParser {
    * as user messages (AGENTS.md, environment, plugin lists: a response_item that starts with a tag) is meta; the
    * markers around an attached image are left out.
    */
-  private say(line: number, at: string | null, role: 'user' | 'assistant', raw: string, item = false): void {
+  private say(
+    line: number,
+    at: string | null,
+    role: 'user' | 'assistant',
+    raw: string,
+    item = false,
+    phase?: string,
+  ): void {
     const text = role === 'user' ? raw.replace(imageMarker, '') : raw;
     if (text.trim() === '') return;
     if (role === 'user' && (injected.test(text) || (item && /^\s*<[\w-]+>/.test(text)))) {
@@ -348,7 +355,8 @@ export class CodexRolloutParser extends JsonlParser {
     const key = messageKey(text);
     if (this.said[role].has(key)) return;
     this.said[role].add(key);
-    this.builder.add({ line, at, role, kind: 'text', text });
+    const commentary = role === 'assistant' && phase === 'commentary';
+    this.builder.add({ line, at, role, kind: 'text', text, ...(commentary ? { commentary } : {}) });
   }
 }
 

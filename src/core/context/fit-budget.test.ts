@@ -594,6 +594,38 @@ describe('what to do next', () => {
     expect(next({ ...allDone, ...said('Tests pass. Let me run lint and format.', false) })).toBe(
       "Every task is done, but the session ended in the middle of the agent's turn: finish what the Last State says it was doing (check whether its last call ran).",
     );
+    expect(next({ ...none, ...said('I’ll verify the PR is mergeable, then merge it.', false) })).toBe(
+      "No task is recorded, and the session ended in the middle of the agent's turn: finish what the Last State says it was doing for the user's latest request (Goal), first checking whether any of it already ran.",
+    );
+  });
+
+  it("after the user's go-ahead to the agent's last message, says to go on with what it proposed", () => {
+    const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null };
+    const waiting = {
+      summaries: {
+        compaction: null,
+        last_message: {
+          id: 's1',
+          timestamp: live.created_at,
+          kind: 'last_message' as const,
+          text: 'PR #233: CI 12/12 green, review done. Reply "merge approved" and I will merge it and write the retro.',
+          source: 'claude-code',
+          session_number: 4,
+          turn_ended: true,
+        },
+      },
+    };
+    const approved = saidAfter(live.created_at, 'r9', 'approved', 4);
+    const none = { ...live, tasks: [], tasks_completed: 0, tasks_remaining: 0, next_task_id: null };
+    expect(next({ ...none, ...waiting, requests: [...none.requests, approved] })).toBe(
+      'The user answered the agent\'s last message (Last State) with "approved": go on with what it proposed.',
+    );
+    expect(next({ ...live, ...waiting, requests: [...live.requests, approved] })).toBe(
+      'The user answered the agent\'s last message (Last State) with "approved": go on with what it proposed, then continue from task "T41: task number 41 with a reasonably descriptive title".',
+    );
+    // said before the agent's last message, the go-ahead was to something older: the message answered it
+    const before = { ...approved, at: '2000-01-01T00:00:00.000Z', timestamp: '2000-01-01T00:00:00.000Z' };
+    expect(next({ ...none, ...waiting, requests: [...none.requests, before] })).not.toContain('approved');
   });
 
   it('says the task list may be behind when the agent ended its turn on a message newer than the list', () => {

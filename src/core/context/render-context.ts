@@ -1,3 +1,4 @@
+import { clip } from '../clip.js';
 import { counted } from '../counted.js';
 import type { ResumeContext } from './resume-context.js';
 
@@ -222,6 +223,11 @@ function nextWork(c: ResumeContext): string {
   const p = c.plan_status;
   const task = c.next.task_id ? `task "${c.next.task_id}: ${c.next.title}"` : null;
   const left = c.interrupted ? null : (c.last_state?.left ?? null);
+  if (c.next.go_ahead && c.last_state?.kind === 'last_message') {
+    // the user's answer to the agent's last message: what it proposed or asked to do is what comes next
+    const then = task ? `, then continue from ${task}` : '';
+    return `The user answered the agent's last message (Last State) with "${clip(c.next.go_ahead, 80)}": go on with what it proposed${then}.`;
+  }
   if (left === 'asked') {
     // the user owes an answer: going on without it would decide for them
     const asked = "agent's last message ended on a question to the user (Last State)";
@@ -252,6 +258,9 @@ function nextWork(c: ResumeContext): string {
     return `Continue from ${task}, unless the agent's last message (Last State), newer than the task list, says it is done.`;
   if (task) return `Continue from ${task}.`;
   if (p.total === 0) {
+    // cut in the middle of the agent's turn: what it announced last is under way, and perhaps not done
+    if (left === 'mid_turn' && c.last_state?.kind === 'last_message')
+      return "No task is recorded, and the session ended in the middle of the agent's turn: finish what the Last State says it was doing for the user's latest request (Goal), first checking whether any of it already ran.";
     // the turn ended on the agent's reply: the request may be done, which only that reply and the user can say
     if (c.next.answered && left === null && c.last_state?.kind === 'last_message')
       return "No task is recorded, and the agent's last message (Last State) replies to the user's latest request: unless it names work left, ask the user what comes next.";

@@ -150,6 +150,11 @@ export interface ResumeContext {
     list_behind: boolean;
     /** The agent's last message is newer than the user's latest request: its reply to it (the Last State). */
     answered: boolean;
+    /**
+     * The user's latest word is a go-ahead ("approved", "yep let's do it") said after the agent's last message: their
+     * answer to what it proposed or asked, in their words (the Goal leaves go-aheads out). Null otherwise.
+     */
+    go_ahead: string | null;
   };
   reviewer_feedback: { reviewer: string; severity: string; comments: string[]; more: number }[];
   /** How to get what is not shown: the CLI command and the MCP tool. */
@@ -217,6 +222,16 @@ function answered(snap: SessionSnapshot): boolean {
   const said = lastSaidAt(snap);
   const asked = latestRequestAt(snap);
   return said !== null && (asked === null || said >= asked);
+}
+
+/** The user's go-ahead said after the agent's last message (`go_ahead`), in their words. */
+function goAhead(snap: SessionSnapshot): string | null {
+  const latest = snap.requests.at(-1);
+  if (!latest || latest.id === snap.issue?.id || !isAcknowledgement(latest.text)) return null;
+  const said = lastSaidAt(snap);
+  return said !== null && (latestRequestAt(snap) ?? NaN) > said
+    ? latest.text.replace(/\s+/g, ' ').trim()
+    : null;
 }
 
 /** Whether the agent's last message came after the task list last changed while tasks are left (`list_behind`). */
@@ -325,6 +340,7 @@ export function compileResumeContext(
       latest_request_first: limits.newer_request_note > 0 && latestRequestFirst(snap),
       list_behind: listBehind(snap),
       answered: answered(snap),
+      go_ahead: goAhead(snap),
     },
     reviewer_feedback: (snap.reviewer_feedback ?? [])
       .filter((f) => !f.addressed)

@@ -140,6 +140,19 @@ describe("the agent's last word", () => {
     expect(last?.text).not.toContain('write_stdin');
   });
 
+  it("reads a Codex message said on its way (phase commentary) as mid-turn, its final answer as the turn's end", () => {
+    const text = readCorpus('codex/jdx-usage/0/full.jsonl');
+    const lastOf = (n: number) =>
+      readSession(parseCodexRollout(text.split('\n').slice(0, n).join('\n')).entries).summaries.findLast(
+        (s) => s.kind !== 'interrupted',
+      );
+    // line 89: "I’ll verify the PR is still mergeable ..., then merge it": nothing after it was written yet
+    expect(lastOf(90)).toMatchObject({ line: 89, turn_ended: false });
+    expect(lastOf(90)?.text).toMatch(/^I’ll verify the PR is still mergeable/);
+    // the whole rollout ends on the final answer
+    expect(readSession(parseCodexRollout(text).entries).summaries.at(-1)).toMatchObject({ turn_ended: true });
+  });
+
   it('says nothing more when every call returned', () => {
     const said = JSON.stringify({
       type: 'assistant',
