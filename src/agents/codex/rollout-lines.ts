@@ -44,6 +44,8 @@ export const Payload = z.looseObject({
   result: z.unknown().optional(),
   command: z.unknown().optional(),
   item: z.unknown().optional(),
+  /** An `mcp_tool_call_end` event's call: `{server, tool, arguments}`. */
+  invocation: z.unknown().optional(),
   model_context_window: num,
   info: z
     .looseObject({

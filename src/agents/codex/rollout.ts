@@ -271,6 +271,8 @@ export class CodexRolloutParser extends JsonlParser {
         entry.tool.exit_code = p.exit_code;
         entry.tool.is_error = p.exit_code !== 0;
       }
+    } else if (type === 'mcp_tool_call_end' && p.call_id && this.openCell !== null) {
+      this.mcpOfCell(line, at, p.call_id, p);
     } else if (
       (type === 'exec_command_end' && p.call_id && p.status === 'failed') ||
       (type === 'patch_apply_end' && p.call_id && p.success === false) ||
@@ -318,6 +320,33 @@ export class CodexRolloutParser extends JsonlParser {
       });
       this.cellsApart.add(this.openCell);
     }
+  }
+
+  /**
+   * An MCP tool a code-mode cell called (`tools.mcp__codex_apps__github_create_pull_request(...)`), as Codex records it
+   * beside the cell (an `mcp_tool_call_end` event): the cell shows only what its JavaScript printed ("Action
+   * completed."), the event what the tool answered (the pull request's URL and number). Named as a direct call of the
+   * tool is (`mcp__<server>__<tool>`).
+   */
+  private mcpOfCell(line: number, at: string | null, id: string, p: Payload): void {
+    const call = p.invocation as { server?: unknown; tool?: unknown; arguments?: unknown } | undefined;
+    if (typeof call?.server !== 'string' || typeof call.tool !== 'string') return;
+    const name = `mcp__${call.server}__${call.tool.replace(/\./g, '_')}`;
+    const ok = (p.result as { Ok?: { content?: unknown; structuredContent?: unknown } } | undefined)?.Ok;
+    const answer = ok
+      ? [...textsOf(ok.content), ...(ok.structuredContent ? [JSON.stringify(ok.structuredContent)] : [])]
+      : [JSON.stringify((p.result as { Err?: unknown } | undefined)?.Err ?? p.result ?? null)];
+    this.callAndResult(
+      line,
+      at,
+      { id, name, input: call.arguments ?? null },
+      JSON.stringify(call.arguments ?? {}),
+      {
+        text: answer.join('\n'),
+        is_error: mcpFailed(p.result),
+        exit_code: null,
+      },
+    );
   }
 
   /** A call (`said`: what it asked) and its result, both at one line. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toolResultEntry } from '../../../test/helpers/transcript-lines.js';
+import { parseCorpusLines } from '../../../test/helpers/corpus-lines.js';
 import { findGitEffects } from './git-effects.js';
 
 /** A shell tool's result as the parsers record it: the command in the input, the output as text. */
@@ -243,5 +244,24 @@ describe('commits, pushes and pull requests, as git and gh print them', () => {
       ['a1b2c3d4e5f60718293a4b5c6d7e8f9012345678', 'Fix the Dockerfile PATH'],
       ['2ac8c00', 'chore: add oxlint'],
     ]);
+  });
+});
+
+describe('a pull request a Codex code-mode cell opened through an MCP tool', () => {
+  it('is read from the tool call Codex records beside the cell: the cell printed only "Action completed."', () => {
+    const hk = 'codex/hk/e5/cb0813e003/0/full.jsonl';
+    const entries = parseCorpusLines(hk, [1, 161, 162, 163]);
+    const mcp = entries.filter((e) => e.tool?.name === 'mcp__codex_apps__github_create_pull_request');
+    expect(mcp.map((e) => [e.kind, e.line])).toEqual([
+      ['tool_call', 162],
+      ['tool_result', 162],
+    ]);
+    expect(mcp[1]?.tool).toMatchObject({
+      is_error: false,
+      input: { head_branch: 'codex/fix-no-commit-detached-head' },
+    });
+    expect(findGitEffects(entries).effects).toContainEqual(
+      expect.objectContaining({ kind: 'pr', line: 162, summary: 'https://github.com/jdx/hk/pull/1075' }),
+    );
   });
 });
