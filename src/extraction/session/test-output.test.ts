@@ -55,6 +55,27 @@ describe('test runners: what their output reports', () => {
     });
   });
 
+  it('go: a package whose tests did not compile is named as such, beside the tests that failed', () => {
+    // a real run (shared corpus, claude-code/entire-cli/70/33bba9319c, line 200), its cached packages cut
+    const unbuilt = [
+      '# entire.io/cli/cmd/entire/cli/integration_test [entire.io/cli/cmd/entire/cli/integration_test.test]',
+      'cmd/entire/cli/integration_test/hooks.go:312:24: undefined: strings',
+      'ok  \tentire.io/cli/cmd/entire/cli\t5.187s',
+      'FAIL\tentire.io/cli/cmd/entire/cli/integration_test [build failed]',
+      'FAIL',
+    ].join('\n');
+    expect(counts(unbuilt)).toMatchObject({
+      runner: 'go',
+      failed: 1,
+      failing: ['entire.io/cli/cmd/entire/cli/integration_test [build failed]'],
+    });
+    const both = `--- FAIL: TestResume (0.01s)\nFAIL\texample.com/cli\t0.2s\n${unbuilt}`;
+    expect(counts(both)).toMatchObject({
+      failed: 2,
+      failing: ['TestResume', 'entire.io/cli/cmd/entire/cli/integration_test [build failed]'],
+    });
+  });
+
   it('output without a summary reports nothing', () => {
     expect(readTestOutput('Compiling 4 files (.ex)\nGenerated spotter app')).toBeNull();
     expect(readTestOutput('')).toBeNull();

@@ -156,13 +156,19 @@ function goTest(t: string): TestReport | null {
   const passes = [...t.matchAll(/^[ \t]*--- PASS: /gm)].length;
   const fails = unique([...t.matchAll(/^[ \t]*--- FAIL: (\S+)/gm)].map((m) => m[1] ?? ''));
   if (okPkg + failPkg + passes + fails.length === 0) return null;
+  // a package whose tests did not compile never ran them: it is named as such, not counted as an unnamed failure
+  const unbuilt = unique(
+    [...t.matchAll(/^FAIL\s+([\w.~/@+-]+)\s+\[(build|setup) failed\]/gm)].map(
+      (m) => `${m[1]} [${m[2]} failed]`,
+    ),
+  );
   return {
     runner: 'go',
     // without -v go prints packages, not tests: the count of passed tests is unknown then
     passed: passes > 0 ? passes : null,
-    failed: fails.length > 0 ? fails.length : failPkg,
+    failed: fails.length > 0 ? fails.length + unbuilt.length : failPkg,
     skipped: null,
-    failing: fails,
+    failing: [...fails, ...unbuilt],
     coverage: num(/coverage: (\d+(?:\.\d+)?)% of statements/.exec(t)?.[1]),
   };
 }
