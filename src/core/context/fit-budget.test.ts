@@ -648,8 +648,11 @@ describe('what to do next', () => {
     expect(next({ ...live, tasks: moved, summaries: message(true) })).toBe(
       `Continue from ${task}, unless the agent's last message (Last State), newer than the task list, says it is done.`,
     );
-    // cut mid-turn, or said before the list last moved: the list is the newer word
-    expect(next({ ...live, tasks: moved, summaries: message(false) })).toBe(`Continue from ${task}.`);
+    // cut mid-turn after it (a Codex plan set once, then hours of work): what it was doing comes first
+    expect(next({ ...live, tasks: moved, summaries: message(false) })).toBe(
+      `The session ended in the middle of the agent's turn, and its last message (Last State) is newer than the task list: finish what it says it was doing (check whether its last call ran), then continue from ${task} unless that message shows it done.`,
+    );
+    // said before the list last moved: the list is the newer word
     const older = new Date(Date.parse(before) - 60_000).toISOString();
     expect(next({ ...live, tasks: moved, summaries: message(true, older) })).toBe(`Continue from ${task}.`);
   });

@@ -256,6 +256,9 @@ function nextWork(c: ResumeContext): string {
   }
   if (task && c.next.list_behind && left === null && c.last_state?.kind === 'last_message')
     return `Continue from ${task}, unless the agent's last message (Last State), newer than the task list, says it is done.`;
+  // the list stood still while the agent worked on (Codex agents often stop updating their plan): its message leads
+  if (task && c.next.list_behind && left === 'mid_turn' && c.last_state?.kind === 'last_message')
+    return `The session ended in the middle of the agent's turn, and its last message (Last State) is newer than the task list: finish what it says it was doing (check whether its last call ran), then continue from ${task} unless that message shows it done.`;
   if (task) return `Continue from ${task}.`;
   if (p.total === 0) {
     // cut in the middle of the agent's turn: what it announced last is under way, and perhaps not done
