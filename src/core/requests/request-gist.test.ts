@@ -83,4 +83,25 @@ describe('a long request in fewer characters', () => {
       /^Implement the following plan:\n\n# Plan: Add frozen checks to self-transfer …/,
     );
   });
+
+  it('keeps what limits the agent ("Read-only: do not ...") however short the room: the next session must keep to it', () => {
+    // a reviewer's prompt on one line (the shape of a real Codex session's): the limit stands among long asks
+    const review = [
+      '<task>Review only the current uncommitted rename lineage feature against its approved Spec, ADR, and Plan.',
+      `Read ${'docs/specs/2026-08-17-rename-lineage-design.md, '.repeat(4)}and the tests.`,
+      'Read-only: do not modify files or run tests, builds, formatters, or network.</task>',
+      `Check parser framing, ${'Git ancestry and error semantics, schema parity and strict replay, '.repeat(3)}and coverage.`,
+      'Return CLEAN if no actionable issue remains.',
+    ].join(' ');
+    const gist = gistOf(review, 400);
+    expect(gist.length).toBeLessThanOrEqual(400);
+    expect(gist).toMatch(/^<task>Review only the current uncommitted rename lineage feature/);
+    expect(gist).toContain('Read-only: do not modify files or run tests, builds, formatters, or network.');
+    // a pasted brief keeps its ends, and the limit from its middle after them
+    const brief = `Release checklist\n${'Bump the version and tag it. '.repeat(30)}\nNever push to main directly.\n${'Write the notes. '.repeat(30)}\nThen open the PR.`;
+    const cut = gistOf(brief, 300);
+    expect(cut.length).toBeLessThanOrEqual(300);
+    expect(cut).toMatch(/^Release checklist\n/);
+    expect(cut).toMatch(/Then open the PR\. … Never push to main directly\.$/);
+  });
 });

@@ -33,10 +33,10 @@ export function askOf(text: string): string {
 const asks =
   /^(?:(?:so|and|also|now|then|first|second|third|next|finally|please|but|ok(?:ay)?|lastly|plus),?\s+)*(?:make sure|ensure|confirm|check|verify|audit|add|build|create|implement|fix|write|update|remove|delete|find|investigate|review|refactor|migrate|move|rename|use|don'?t|do not|never|always|try|run|test|document|explain|design|set up|install|change|replace|keep|let'?s|lets|go ahead|start|continue|figure out|look into|develop|plan|commit|push|deploy|report|port|convert|split|merge|clean up)\b|\b(?:I|we)(?: \w+)? (?:want|need|would like|'d like)(?: you)? to\b|\b(?:can|could|would) you\b|\b(?:we|you) (?:need to|have to|must|should)\b|\b(?:your task|the task is)\b/i;
 
-/** The sentences of a paragraph, in order. */
+/** The sentences of a paragraph, in order; a prompt's closing tag ends one with its sentence (`network.</task>`). */
 const sentencesOf = (paragraph: string) =>
   paragraph
-    .split(/(?<=[.!?])\s+(?=\S)/)
+    .split(/(?<=[.!?](?:<\/[\w-]+>)*)\s+(?=\S)|(?<=[.!?](?:<\/[\w-]+>)+)(?=<[\w-]+>)/)
     .map((s) => s.trim())
     .filter(Boolean);
 
@@ -65,11 +65,42 @@ function openingOf(text: string): string {
 }
 
 /**
+ * A line that limits what the agent may do ("Read-only: do not modify files or run tests", "Never push to main",
+ * "Don't touch bun.lock"): the next session must keep to it however short the Goal is cut.
+ */
+const limit =
+  /\b(?:do not|don'?t|never|must not|mustn'?t|read[- ]only|without (?:modifying|changing|touching))\b/i;
+
+/**
+ * A text cut to both ends (its opening and its end, where a brief's ask stands), with the sentences in the middle that
+ * limit what the agent may do after them, in a third of the room at most.
+ */
+function withLimits(text: string, max: number, head: number): string {
+  const whole = clipEnds(text, max, head);
+  // sentence by sentence, a prompt's tags (`</task><rules>`) ending one
+  const sentences = text
+    .replace(/<\/?[\w-]+>/g, '\n')
+    .split('\n')
+    .flatMap(sentencesOf);
+  const missing = sentences.filter((l) => limit.test(l) && !whole.includes(l)).map((l) => clip(l, 160));
+  const kept: string[] = [];
+  for (const l of missing) if ([...kept, l].join(' … ').length <= max / 3) kept.push(l);
+  if (kept.length === 0) return whole;
+  const said = kept.join(' … ');
+  return `${clipEnds(text, max - said.length - 3, head)} … ${said}`;
+}
+
+/** The least room an opening that asks is cut to: a few words more than a title's. */
+const LEAD_MIN = 64;
+
+/**
  * `request` in at most `max` characters. A task section stands for the whole prompt. One paragraph of several
- * sentences (a request spoken or typed at length) keeps the sentences that ask: the opening first when it asks (cut
- * to 40% of the room), then the last one (the ask a paragraph ends on), then the others in order; an opening that
- * only tells the background comes last, in the room left. Anything else keeps both ends: a pasted brief has its ask
- * before or after it, and its first line (a title, or an opening and the line it introduces) stays whole.
+ * sentences (a request spoken or typed at length) keeps the sentences that ask: the opening first when it asks (cut to
+ * 40% of the room, 64 characters at least), then those that limit what the agent may do ("Read-only: do not modify
+ * files"), then the last ask (the one a paragraph ends on), then the others in order; an opening that only tells the
+ * background comes last, in the room left. Anything else keeps both ends: a pasted brief has its ask before or after
+ * it, and its first line (a title, or an opening and the line it introduces) stays whole; a sentence in between that
+ * limits what the agent may do ("Read-only: do not ...") is kept after them.
  */
 export function gistOf(request: string, max: number): string {
   const text = askOf(request).trim();
@@ -77,10 +108,13 @@ export function gistOf(request: string, max: number): string {
   const units = text.includes('\n') ? [] : sentencesOf(text);
   const asks = units.flatMap((u, i) => (asking(u) ? [i] : []));
   const opening = openingOf(text);
-  if (units.length < 3 || asks.length === 0) return clipEnds(text, max, Math.min(opening.length, 80) + 1);
-  let lead = asks[0] === 0 ? clip(units[0] ?? '', Math.ceil(max * 0.4)) : null;
+  if (units.length < 3 || asks.length === 0) return withLimits(text, max, Math.min(opening.length, 80) + 1);
+  // the opening names the task: 40% of the room, and never so little it names nothing
+  const leadRoom = Math.max(Math.ceil(max * 0.4), Math.min(LEAD_MIN, max));
+  let lead = asks[0] === 0 ? clip(units[0] ?? '', leadRoom) : null;
   const kept = new Set<number>();
-  for (const i of [asks.at(-1), ...asks]) {
+  const limits = units.flatMap((u, i) => (limit.test(u) ? [i] : []));
+  for (const i of [...limits, asks.at(-1), ...asks]) {
     if (i === undefined || i === 0 || kept.has(i)) continue;
     if (render(units, lead, new Set(kept).add(i)).length <= max) kept.add(i);
   }
