@@ -85,6 +85,8 @@ const toolPurposes: Record<string, string> = {
   Glob: 'search',
   grep_search: 'search',
   file_search: 'search',
+  // Claude Code's LSP tool (goToDefinition, findReferences): finding code, as a grep does
+  LSP: 'search',
   Write: 'write',
   Edit: 'write',
   MultiEdit: 'write',
