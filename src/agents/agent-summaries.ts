@@ -121,7 +121,8 @@ function afterWord(
   const ending = (shell ? (results.get(last.tool?.id ?? '')?.text ?? '') : '')
     .split('\n')
     .map((l) => l.trim())
-    .filter(Boolean)
+    // a rule or a closing bracket (`---`, `}`) ends many outputs and says nothing of them
+    .filter((l) => /[\p{L}\p{N}]/u.test(l))
     .at(-1);
   const parts = shown.map((r) => (r.n > 1 ? `${r.said} (${r.n} times)` : r.said));
   const tail = ending ? `, its output ending: ${clipEnds(ending, 160)}` : '';

@@ -153,6 +153,26 @@ describe("the agent's last word", () => {
     expect(readSession(parseCodexRollout(text).entries).summaries.at(-1)).toMatchObject({ turn_ended: true });
   });
 
+  it("says how a command's output ended by its last line that says something, not a closing rule", () => {
+    const said = JSON.stringify({
+      type: 'assistant',
+      message: {
+        id: 'm1',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'Checking the front matter.' }],
+      },
+    });
+    const look = claudeTool(
+      'b1',
+      'Bash',
+      { command: 'head -4 post.md' },
+      '---\ntitle: Hello\ndraft: true\n---',
+    );
+    expect(lastWord([said, ...look].join('\n'))?.text).toBe(
+      'Checking the front matter.\n\nAfter it: `Bash: head -4 post.md` worked, its output ending: draft: true',
+    );
+  });
+
   it('says nothing more when every call returned', () => {
     const said = JSON.stringify({
       type: 'assistant',
