@@ -93,7 +93,12 @@ function afterWord(
     if (e.kind !== 'tool_result' || !e.tool?.id || e.tool.running === true) continue;
     results.set(e.tool.id, e);
   }
-  const done = turn.filter((e) => e.kind === 'tool_call' && e.tool?.id && results.has(e.tool.id));
+  // a code-mode cell whose commands Codex recorded apart is said by them, not again by itself (unless it failed)
+  const apart = (r: TranscriptEntry | undefined) =>
+    r?.tool?.commands_apart === true && r.tool.is_error !== true;
+  const done = turn.filter(
+    (e) => e.kind === 'tool_call' && e.tool?.id && results.has(e.tool.id) && !apart(results.get(e.tool.id)),
+  );
   const last = done.at(-1);
   if (!last) return null;
   const runs: { said: string; n: number }[] = [];

@@ -173,6 +173,17 @@ describe("the agent's last word", () => {
     );
   });
 
+  it('says a Codex code-mode cell by the commands Codex recorded apart, once (a rollout cut at line 37)', () => {
+    const cut = readCorpus('codex/jdx-usage/0/full.jsonl').split('\n').slice(0, 37).join('\n');
+    const last = readSession(parseCodexRollout(cut).entries).summaries.findLast(
+      (s) => s.kind !== 'interrupted',
+    );
+    expect(last?.text).toMatch(
+      /\n\nAfter it: `exec_command: gh api -H 'Accept … [^`]*` worked, its output ending: /,
+    );
+    expect(last?.text).not.toContain('`exec: gh api');
+  });
+
   it('says nothing more when every call returned', () => {
     const said = JSON.stringify({
       type: 'assistant',
