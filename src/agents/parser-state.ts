@@ -19,6 +19,7 @@ export const BuilderState = z.object({
   model: z.string().nullable(),
   side_model: z.string().nullable(),
   cwd: z.string().nullable(),
+  branch: z.string().nullable().default(null),
   context_window: z.number().nullable(),
   cost_usd: z.number().nullable(),
   reported_turns: z.number().nullable(),
@@ -95,4 +96,9 @@ export function recentCallsOf(state: unknown): string[] {
 /** The folder a transcript's parse state says the agent worked in; null when unknown. */
 export function cwdOf(state: unknown): string | null {
   return builderOf(state)?.cwd ?? null;
+}
+
+/** The branch a transcript's parse state says the agent's folder had checked out (the latest); null when unknown. */
+export function branchOf(state: unknown): string | null {
+  return builderOf(state)?.branch ?? null;
 }

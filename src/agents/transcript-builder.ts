@@ -119,6 +119,8 @@ export class TranscriptBuilder {
   sessionId: string | null = null;
   model: string | null = null;
   cwd: string | null = null;
+  /** The branch the agent's folder had checked out, the latest the transcript says. */
+  branch: string | null = null;
   contextWindow: number | null = null;
   costUsd: number | null = null;
   reportedTurns: number | null = null;
@@ -399,6 +401,7 @@ export class TranscriptBuilder {
       model: this.model,
       side_model: this.sideModel,
       cwd: this.cwd,
+      branch: this.branch,
       context_window: this.contextWindow,
       cost_usd: this.costUsd,
       reported_turns: this.reportedTurns,
@@ -434,6 +437,7 @@ export class TranscriptBuilder {
     this.model = s.model;
     this.sideModel = s.side_model;
     this.cwd = s.cwd;
+    this.branch = s.branch;
     this.contextWindow = s.context_window;
     this.costUsd = s.cost_usd;
     this.reportedTurns = s.reported_turns;

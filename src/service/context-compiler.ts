@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
+import { recordedPlace } from '../agents/index.js';
 import {
   fitResumeContext,
   type ContextWorkflow,
   type ResumeContext,
   type SessionSnapshot,
   type TokenCounter,
+  type WorkflowState,
 } from '../core/index.js';
 
 export interface CompiledContext {
@@ -35,13 +37,21 @@ export class ContextCompiler {
     readonly budget: number = DEFAULT_CONTEXT_BUDGET,
   ) {}
 
-  /** `workflow`: the snapshot's workflow as it is now (its worktree, its status). */
+  /** `workflow`: the snapshot's workflow as it is now (its worktree, its status, the transcripts it imported). */
   compile(
     snap: SessionSnapshot,
     sessionNumber: number,
-    o: { workflow: ContextWorkflow; warnings?: string[]; budget?: number },
+    o: {
+      workflow: ContextWorkflow & Partial<Pick<WorkflowState, 'imports'>>;
+      warnings?: string[];
+      budget?: number;
+    },
   ): CompiledContext {
-    const { workflow, warnings = [], budget = this.budget } = o;
+    const { warnings = [], budget = this.budget } = o;
+    const workflow = {
+      ...o.workflow,
+      recorded: recordedPlace(o.workflow.imports ?? {}, o.workflow.worktree),
+    };
     let overhead = this.count(stampOf(snap, 'f'.repeat(16)));
     for (;;) {
       const fitted = fitResumeContext(snap, sessionNumber, warnings, budget, this.count, overhead, workflow);

@@ -463,6 +463,45 @@ describe('a transcript recorded in another folder of this machine', () => {
   });
 });
 
+describe("the Git State of an imported session's briefing", () => {
+  const session = (cwd: string, branch: string) => {
+    const file = join(tempDir(), 'session.jsonl');
+    const line = {
+      type: 'user',
+      sessionId: 's1',
+      cwd,
+      gitBranch: branch,
+      message: { role: 'user', content: 'Fix it' },
+    };
+    writeFileSync(file, `${JSON.stringify(line)}\n`);
+    return file;
+  };
+  const gitState = async (w: Awaited<ReturnType<typeof inProcess>>) =>
+    /### Git State\n([\s\S]*?)\n\n/.exec((await w.client.context(w.ref)).markdown)?.[1];
+
+  it('says where a session of another machine was recorded, and on which branch', async () => {
+    const w = await inProcess();
+    await importTranscriptFile(w.client, w.ref, session('/Users/bob/code/shop', 'fix-login'), 'claude-code');
+    expect(await gitState(w)).toMatch(
+      /\n- The session's transcript was recorded in \/Users\/bob\/code\/shop on branch fix-login, not in this worktree$/,
+    );
+    await w.service.store.close();
+  });
+
+  it('says the branch alone when recorded here on another, and nothing when here on the one checked out', async () => {
+    const here = await inProcess();
+    await importTranscriptFile(here.client, here.ref, session(here.repo, 'main'), 'claude-code');
+    expect(await gitState(here)).toMatch(/^- Branch main at [0-9a-f]{7} "initial", no uncommitted changes$/);
+    const other = await inProcess();
+    await importTranscriptFile(other.client, other.ref, session(other.repo, 'feature/login'), 'claude-code');
+    expect(await gitState(other)).toMatch(
+      /\n- The session's transcript was recorded on branch feature\/login$/,
+    );
+    await here.service.store.close();
+    await other.service.store.close();
+  });
+});
+
 describe('a transcript imported turn by turn, as the Stop hooks import it', () => {
   // a user's prompt begins a turn: Claude Code's user line with text, Codex's user_message event
   const turnStart = (l: string) =>

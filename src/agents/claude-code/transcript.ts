@@ -21,6 +21,8 @@ export const TranscriptLine = z.looseObject({
   timestamp: optionalString,
   sessionId: optionalString,
   cwd: optionalString,
+  /** The branch checked out where the agent worked, as Claude Code saw it when it wrote the line. */
+  gitBranch: optionalString,
   isSidechain: optionalBoolean,
   agentId: optionalString,
   isMeta: optionalBoolean,
@@ -74,6 +76,7 @@ export class ClaudeTranscriptParser extends JsonlParser {
     const at = l.timestamp ?? null;
     b.sessionId ??= l.sessionId ?? null;
     b.cwd ??= l.cwd ?? null;
+    if (l.gitBranch && !l.isSidechain) b.branch = l.gitBranch;
     // A sub-agent's own file (`<session>/subagents/agent-<id>.jsonl`, lines carrying `agentId`) is that agent's
     // conversation: read as a session of its own, not as side activity of a main conversation it does not hold.
     const sidechain = (l.isSidechain ?? false) && l.agentId === undefined;

@@ -44,6 +44,8 @@ export const Payload = z.looseObject({
   result: z.unknown().optional(),
   command: z.unknown().optional(),
   item: z.unknown().optional(),
+  /** A `session_meta` line's repository: its `branch` (absent on a detached HEAD). */
+  git: z.looseObject({ branch: str }).nullable().optional().catch(undefined),
   /** An `mcp_tool_call_end` event's call: `{server, tool, arguments}`. */
   invocation: z.unknown().optional(),
   model_context_window: num,

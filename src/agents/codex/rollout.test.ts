@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readCorpus } from '../../../test/helpers/corpus.js';
+import { branchOf } from '../parser-state.js';
 import { ParsedTranscript } from '../transcript-types.js';
 import { CodexRolloutParser, parseCodexRollout } from './rollout.js';
 
@@ -25,6 +26,14 @@ describe('parseCodexRollout on real rollouts', () => {
       context_window: 258400,
     });
     expect(t.skipped).toEqual([]);
+  });
+
+  it('keeps the branch a session_meta line names (the first one of this rollout names none: a detached worktree)', () => {
+    const lines = readCorpus('codex/hk/e5/cb0813e003/0/full.jsonl').split('\n');
+    expect(branchOf(parseCodexRollout(lines.slice(0, 190).join('\n')).state)).toBeNull();
+    expect(branchOf(parseCodexRollout(lines.slice(0, 200).join('\n')).state)).toBe(
+      'codex/fix-no-commit-detached-head',
+    );
   });
 
   it('attributes non-zero exits to the command that ran, across write_stdin polls', () => {

@@ -161,6 +161,7 @@ export class CodexRolloutParser extends JsonlParser {
     if (l.type === 'session_meta') {
       b.sessionId ??= p.id ?? null;
       b.cwd ??= p.cwd ?? null;
+      b.branch = p.git?.branch ?? b.branch;
     } else if (l.type === 'turn_context') {
       b.model = p.model ?? b.model;
       b.cwd ??= p.cwd ?? null;

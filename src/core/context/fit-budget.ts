@@ -41,6 +41,7 @@ const generous: ContextLimits = {
   command_chars: 200,
   last_state_chars: 6000,
   newer_request_note: 1,
+  recorded_place: 1,
 };
 
 /**
@@ -54,6 +55,8 @@ const generous: ContextLimits = {
  */
 const steps: [keyof ContextLimits, number][] = [
   ['files', 0],
+  // where an imported session was recorded, when not here: the worktree's own state says what is here
+  ['recorded_place', 0],
   ['decisions', 0],
   ['resolved_errors', 0],
   ['feedback_comments', 0],
@@ -147,6 +150,8 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
       return c.last_state?.text.length ?? 0;
     case 'newer_request_note':
       return c.next.latest_request_first ? 1 : 0;
+    case 'recorded_place':
+      return c.git.recorded ? 1 : 0;
   }
 }
 

@@ -185,6 +185,13 @@ function git(c: ResumeContext, out: string[]) {
       : '(no commits)';
     out.push(`- Branch ${c.git.branch} at ${head}, ${changes}${since}`);
   }
+  const r = c.git.recorded;
+  if (r) {
+    // the session imported was recorded elsewhere (another machine, another clone) or on another branch
+    const where = r.cwd ? ` in ${r.cwd}` : '';
+    const on = r.branch ? ` on branch ${r.branch}` : '';
+    out.push(`- The session's transcript was recorded${where}${on}${r.cwd ? ', not in this worktree' : ''}`);
+  }
   out.push('');
 }
 

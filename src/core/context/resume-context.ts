@@ -49,6 +49,8 @@ export interface ContextLimits {
   last_state_chars: number;
   /** 1: What to Do Next says when the latest request is newer than the task list; 0: room is too short for it. */
   newer_request_note: number;
+  /** 1: Git State says where an imported session was recorded when not here (`git.recorded`); 0: no room for it. */
+  recorded_place: number;
 }
 
 /** Amelia's defaults: five decisions, three resolved errors, three comments per review. */
@@ -72,13 +74,27 @@ export const defaultLimits: ContextLimits = {
   command_chars: 200,
   last_state_chars: 1500,
   newer_request_note: 1,
+  recorded_place: 1,
 };
 
 /**
- * What the context says of the workflow beside its snapshot: where its files are (paths inside the worktree are shown
- * relative to it) and its status now (a finished workflow's context is a recap, not a briefing to go on from).
+ * Where the session the workflow last imported was recorded, as its transcript says: the agent's folder and the
+ * branch it had checked out; `elsewhere` when that folder is not the worktree (another machine, another clone).
  */
-export type ContextWorkflow = Pick<WorkflowState, 'worktree' | 'status' | 'earlier'>;
+export interface RecordedPlace {
+  cwd: string | null;
+  branch: string | null;
+  elsewhere: boolean;
+}
+
+/**
+ * What the context says of the workflow beside its snapshot: where its files are (paths inside the worktree are shown
+ * relative to it), its status now (a finished workflow's context is a recap, not a briefing to go on from), and where
+ * its imported session was recorded.
+ */
+export type ContextWorkflow = Pick<WorkflowState, 'worktree' | 'status' | 'earlier'> & {
+  recorded?: RecordedPlace | null;
+};
 
 export interface ResumeContext {
   schema_version: 1;
@@ -130,6 +146,11 @@ export interface ResumeContext {
     /** The files whose only uncommitted change is Baton's instructions block from `baton init` (absent: none). */
     baton_block?: string[];
     note: string | null;
+    /**
+     * Where the imported session was recorded, when that is not here: its folder outside the worktree (another
+     * machine, another clone), or its branch not the one checked out now. Absent otherwise.
+     */
+    recorded?: { cwd: string | null; branch: string | null };
   };
   test_state: Tdd | null;
   next: {
@@ -222,6 +243,15 @@ function answered(snap: SessionSnapshot): boolean {
   const said = lastSaidAt(snap);
   const asked = latestRequestAt(snap);
   return said !== null && (asked === null || said >= asked);
+}
+
+/** Where the imported session was recorded, when not here (`git.recorded`): another folder, or another branch. */
+function recordedApart(place: RecordedPlace | null, branch: string | null) {
+  if (!place) return {};
+  const otherBranch = place.branch !== null && place.branch !== branch;
+  return place.elsewhere || otherBranch
+    ? { recorded: { cwd: place.elsewhere ? place.cwd : null, branch: place.branch } }
+    : {};
 }
 
 /** The user's go-ahead said after the agent's last message (`go_ahead`), in their words. */
@@ -327,6 +357,9 @@ export function compileResumeContext(
       summary: snap.git_state?.uncommitted_summary ?? null,
       ...(snap.git_state?.baton_block?.length ? { baton_block: snap.git_state.baton_block } : {}),
       note: snap.git_note,
+      ...(limits.recorded_place > 0
+        ? recordedApart(workflow?.recorded ?? null, snap.git_state?.branch ?? null)
+        : {}),
     },
     test_state: tddOf(snap.test_state, limits.failing_tests, limits.command_chars),
     next: {

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, isAbsolute, relative } from 'node:path';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
-import { cwdOf, type TranscriptFormat } from '../../agents/index.js';
+import { cwdOf, nested, type TranscriptFormat } from '../../agents/index.js';
 import { BatonError, notLinkedPhrase, type AgentTaskSync } from '../../core/index.js';
 import type { Extractor, OpenError } from '../../extraction/index.js';
 import { readLinesBefore, readNewBytes } from './read-new-bytes.js';
@@ -200,15 +200,6 @@ function cwdsOfOtherTranscripts(imports: Known['imports'], path: string): string
     .map((i) => cwdOf(i.parser_state))
     .filter((cwd): cwd is string => !!cwd);
   return [...new Set(cwds)];
-}
-
-/** `a` is `b` or a folder inside it, or the reverse (an agent started in a subfolder of the same project). */
-function nested(a: string, b: string): boolean {
-  const rel = relative(a, b);
-  const back = relative(b, a);
-  return (
-    rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)) || (!back.startsWith('..') && !isAbsolute(back))
-  );
 }
 
 /**
