@@ -10,5 +10,4 @@ export {
 export { CodexRolloutParser, parseCodexRollout } from './codex/rollout.js';
 export { detectTranscriptFormat, parseTranscript } from './parse-transcript.js';
 export { contextWindowOf } from './model-limits.js';
-export { cwdOf, recentCallsOf } from './parser-state.js';
-export { nested, recordedPlace } from './recorded-place.js';
+export { branchOf, cwdOf, recentCallsOf } from './parser-state.js';

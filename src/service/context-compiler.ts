@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { recordedPlace } from '../agents/index.js';
 import {
   fitResumeContext,
+  recordedPlace,
   type ContextWorkflow,
   type ResumeContext,
   type SessionSnapshot,

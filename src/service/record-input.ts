@@ -16,6 +16,7 @@ import {
   resolveError,
   sameLimit,
   type Decision,
+  type RecordedIn,
   type Draft,
   type ErrorRecord,
   type HistoryEntry,
@@ -72,6 +73,8 @@ export interface ImportMarker {
   through_byte?: number;
   /** The parser's carry-over for the next import. */
   parser_state?: unknown;
+  /** Where the transcript says its agent worked: its folder and branch. */
+  recorded_in?: RecordedIn;
   /** Which extractor produced the decisions and errors, and why a fallback happened. */
   extractor?: string;
   fallback_reason?: string | null;

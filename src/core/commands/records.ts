@@ -1,5 +1,5 @@
 import type { Draft } from '../draft.js';
-import type { WorkflowState } from '../schemas/state.js';
+import type { RecordedIn, WorkflowState } from '../schemas/state.js';
 import { findError } from '../fold.js';
 import { BatonError, invalidInput, notFound } from '../errors.js';
 import type {
@@ -191,6 +191,7 @@ export function markImported(
     records: number;
     through_byte?: number;
     parser_state?: unknown;
+    recorded_in?: RecordedIn;
     extractor?: string;
     fallback_reason?: string | null;
   },

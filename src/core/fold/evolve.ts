@@ -1,6 +1,6 @@
 import type { BatonEvent } from '../schemas/events.js';
 import { emptyUsage } from '../schemas/records.js';
-import type { ImportMark, WorkflowState } from '../schemas/state.js';
+import type { ImportMark, RecordedIn, WorkflowState } from '../schemas/state.js';
 import type { SessionInfo, Task } from '../schemas/workflow.js';
 import { evolveRuntime } from '../runtime-fold.js';
 import { foldUsage } from './usage.js';
@@ -55,12 +55,14 @@ export const importMark = (d: {
   through_line: number;
   through_byte?: number | undefined;
   parser_state?: unknown;
+  recorded_in?: RecordedIn | undefined;
 }): ImportMark => ({
   format: d.format,
   path: d.path,
   through_line: d.through_line,
   ...(d.through_byte !== undefined ? { through_byte: d.through_byte } : {}),
   ...(d.parser_state !== undefined ? { parser_state: d.parser_state } : {}),
+  ...(d.recorded_in ? { recorded_in: d.recorded_in } : {}),
 });
 
 /** The next state after one event; total over every event type, pure and deterministic. */

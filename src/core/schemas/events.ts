@@ -15,7 +15,7 @@ import { AgentTaskItem, AgentTaskSource } from './agent-tasks.js';
 import { SessionSnapshot } from './snapshot.js';
 import { InterruptRecovery } from './interrupt-recovery.js';
 import { recordKinds } from '../records.js';
-import { RecoveredWithGaps, WorkflowState } from './state.js';
+import { RecordedIn, RecoveredWithGaps, WorkflowState } from './state.js';
 import {
   AgentSessionRef,
   CheckpointRef,
@@ -252,6 +252,8 @@ export const BatonEvent = z.discriminatedUnion('type', [
       through_byte: z.number().int().nonnegative().optional(),
       /** What the parser needs to continue (usage so far, open tool calls...): small JSON. */
       parser_state: z.unknown().optional(),
+      /** Where the transcript says the agent worked (its folder, its branch). */
+      recorded_in: RecordedIn.optional(),
       /** The extractor that produced the decisions and errors, and why it is not the one asked for. */
       extractor: z.string().optional(),
       fallback_reason: z.string().nullable().optional(),

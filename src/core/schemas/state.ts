@@ -49,12 +49,18 @@ export const PauseRequest = z.object({
 export type PauseRequest = z.infer<typeof PauseRequest>;
 
 /** How far a transcript was imported: its format, path, the last line and byte read, and the parser's carry-over. */
+/** Where a transcript says its agent worked: the folder and the branch it had checked out. */
+export const RecordedIn = z.object({ cwd: z.string().nullable(), branch: z.string().nullable() });
+export type RecordedIn = z.infer<typeof RecordedIn>;
+
 export const ImportMark = z.object({
   format: z.string(),
   path: z.string().nullable(),
   through_line: z.number().int(),
   through_byte: z.number().int().optional(),
   parser_state: z.unknown().optional(),
+  /** Where the transcript says the agent worked: its folder and the branch checked out there (the latest). */
+  recorded_in: RecordedIn.optional(),
 });
 export type ImportMark = z.infer<typeof ImportMark>;
 

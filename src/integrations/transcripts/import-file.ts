@@ -1,8 +1,8 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, isAbsolute, relative } from 'node:path';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
-import { cwdOf, nested, type TranscriptFormat } from '../../agents/index.js';
-import { BatonError, notLinkedPhrase, type AgentTaskSync } from '../../core/index.js';
+import { cwdOf, type TranscriptFormat } from '../../agents/index.js';
+import { BatonError, nested, notLinkedPhrase, type AgentTaskSync } from '../../core/index.js';
 import type { Extractor, OpenError } from '../../extraction/index.js';
 import { readLinesBefore, readNewBytes } from './read-new-bytes.js';
 import {

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import {
+  branchOf,
   contextWindowOf,
   detectTranscriptFormat,
   parseTranscript,
@@ -322,6 +323,7 @@ export async function importTranscript(
       through_line: parsed.lines,
       ...(opts.throughByte !== undefined ? { through_byte: opts.throughByte } : {}),
       parser_state: parsed.state,
+      recorded_in: { cwd: parsed.cwd, branch: branchOf(parsed.state) },
       extractor: found.extractor ?? extractor.name,
       fallback_reason: found.fallback_reason ?? null,
     },

@@ -169,6 +169,9 @@ export function registerContextRoutes({ app, client }: RouteDeps) {
                 from_line: z.number().int().nonnegative().optional(),
                 through_byte: z.number().int().nonnegative().optional(),
                 parser_state: z.unknown().optional(),
+                recorded_in: z
+                  .object({ cwd: z.string().max(4096).nullable(), branch: z.string().max(1024).nullable() })
+                  .optional(),
                 extractor: z.string().max(64).optional(),
                 fallback_reason: z.string().max(2000).nullable().optional(),
               })

@@ -431,6 +431,7 @@ export const ImportList = z
           through_line: z.number().int(),
           through_byte: z.number().int().optional(),
           parser_state: z.unknown().optional(),
+          recorded_in: z.object({ cwd: z.string().nullable(), branch: z.string().nullable() }).optional(),
         })
         .openapi('TranscriptImport'),
     ),
