@@ -72,6 +72,9 @@ function unanswered(
   };
 }
 
+/** A wait's answer that it ran out of time: Codex's collaboration tools answer `{"timed_out": true, ...}`. */
+const timedOut = /^\s*\{[^]*"timed_out"\s*:\s*true\b/;
+
 /** The calls after the agent's last word that returned, named in its last state: at most this many, the latest. */
 const AFTER_CALLS = 4;
 
@@ -111,7 +114,9 @@ function afterWord(
         .trim(),
       120,
     );
-    const said = `\`${what}\` ${failed ? 'failed' : 'worked'}`;
+    // a wait that ran out of time (Codex's wait_agent: `"timed_out": true`) neither worked nor failed
+    const outcome = failed ? 'failed' : timedOut.test(result?.text ?? '') ? 'timed out' : 'worked';
+    const said = `\`${what}\` ${outcome}`;
     if (runs.at(-1)?.said === said) (runs.at(-1) as { n: number }).n += 1;
     else runs.push({ said, n: 1 });
   }

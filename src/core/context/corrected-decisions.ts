@@ -28,9 +28,10 @@ function termsOf(text: string): { names: Set<string>; words: Set<string> } {
   const words = new Set<string>();
   for (const raw of text.split(/[\s,;:()[\]{}"'`!?<>=]+/)) {
     const t = raw.replace(/^[.-]+|[.-]+$/g, '');
-    const parts = identifier.test(t)
-      ? (names.add(t.toLowerCase()), t.split(/[^a-zA-Z]+|(?<=[a-z])(?=[A-Z])/))
-      : [t];
+    const named = identifier.test(t);
+    if (named) names.add(t.toLowerCase());
+    // a name's parts are words too: `conversation_uid` says "conversation"
+    const parts = named ? t.split(/[^a-zA-Z]+|(?<=[a-z])(?=[A-Z])/) : [t];
     for (const p of parts) {
       const w = wordOf(p);
       if (w) words.add(w);

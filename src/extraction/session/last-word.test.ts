@@ -184,6 +184,17 @@ describe("the agent's last word", () => {
     expect(last?.text).not.toContain('`exec: gh api');
   });
 
+  it("says a wait that ran out of time timed out, not that it worked (Codex's wait_agent, a rollout cut at line 271)", () => {
+    const rollout = readCorpus('codex/entirecontext/7H/01M05W0DK3S06FP7YAJHNPXG7H/3/full.jsonl');
+    const cut = rollout.split('\n').slice(0, 271).join('\n');
+    const last = readSession(parseCodexRollout(cut).entries).summaries.findLast(
+      (s) => s.kind !== 'interrupted',
+    );
+    expect(last?.text).toMatch(
+      /\n\nAfter it \(after \d+ earlier calls\): `wait_agent` worked; `wait_agent` timed out \(2 times\); `list_agents` worked; `wait_agent` worked$/,
+    );
+  });
+
   it('says nothing more when every call returned', () => {
     const said = JSON.stringify({
       type: 'assistant',
