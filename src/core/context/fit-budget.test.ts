@@ -995,6 +995,17 @@ describe('what the last state and the decisions show', () => {
     expect(md).not.toContain('::git-');
   });
 
+  it('drops the resolved errors before the decisions: a fixed error is history, a decision still holds', () => {
+    const seen: [number, number][] = [];
+    for (let budget = 4000; budget >= 600; budget -= 100) {
+      const { context } = fitResumeContext(bigSnapshot(), 4, [], budget, countTokens);
+      seen.push([context.decisions.length, context.errors_resolved.length]);
+      if (context.decisions.length < 10) expect(context.errors_resolved).toEqual([]);
+    }
+    // the budgets tried cut both: the order is what the test saw
+    expect(seen.some(([d, r]) => d > 0 && r === 0)).toBe(true);
+  });
+
   it('shows a rationale only when it says more than the decision shown above it', () => {
     const decision = (description: string, rationale: string) => ({
       id: description,

@@ -57,8 +57,9 @@ const steps: [keyof ContextLimits, number][] = [
   ['files', 0],
   // where an imported session was recorded, when not here: the worktree's own state says what is here
   ['recorded_place', 0],
-  ['decisions', 0],
+  // a resolved error is history; a decision still holds: it is kept longer
   ['resolved_errors', 0],
+  ['decisions', 0],
   ['feedback_comments', 0],
   ['last_state_chars', 400],
   // the user's latest request says what to do next: it is the last of the requests to go
