@@ -507,6 +507,21 @@ describe('what to do next', () => {
     const later = new Date(Date.parse(at) + 60_000).toISOString();
     return { id, timestamp: later, at: later, session_number, source: null, text };
   };
+  /** The agent's last message, said at `at` in session 4, and whether its turn ended on it. */
+  const lastSaid = (at: string, text: string, turn_ended: boolean) => ({
+    summaries: {
+      compaction: null,
+      last_message: {
+        id: 's1',
+        timestamp: at,
+        kind: 'last_message' as const,
+        text,
+        source: 'claude-code',
+        session_number: 4,
+        turn_ended,
+      },
+    },
+  });
 
   it('names the runnable task and why the last session ended', () => {
     expect(next(bigSnapshot())).toBe(
@@ -549,20 +564,7 @@ describe('what to do next', () => {
 
   it('after a last message that asks the user, says to get their answer; after one cut mid-turn, to finish it', () => {
     const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null };
-    const said = (text: string, turn_ended: boolean) => ({
-      summaries: {
-        compaction: null,
-        last_message: {
-          id: 's1',
-          timestamp: live.created_at,
-          kind: 'last_message' as const,
-          text,
-          source: 'claude-code',
-          session_number: 4,
-          turn_ended,
-        },
-      },
-    });
+    const said = (text: string, turn_ended: boolean) => lastSaid(live.created_at, text, turn_ended);
     const question = said('Tests pass.\n\nShould I push the branch, or keep it local for now?', true);
     expect(next({ ...live, ...question })).toBe(
       'The agent\'s last message ended on a question to the user (Last State): get their answer first, then continue from task "T41: task number 41 with a reasonably descriptive title".',
@@ -601,20 +603,11 @@ describe('what to do next', () => {
 
   it("after the user's go-ahead to the agent's last message, says to go on with what it proposed", () => {
     const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null };
-    const waiting = {
-      summaries: {
-        compaction: null,
-        last_message: {
-          id: 's1',
-          timestamp: live.created_at,
-          kind: 'last_message' as const,
-          text: 'PR #233: CI 12/12 green, review done. Reply "merge approved" and I will merge it and write the retro.',
-          source: 'claude-code',
-          session_number: 4,
-          turn_ended: true,
-        },
-      },
-    };
+    const waiting = lastSaid(
+      live.created_at,
+      'PR #233: CI 12/12 green, review done. Reply "merge approved" and I will merge it and write the retro.',
+      true,
+    );
     const approved = saidAfter(live.created_at, 'r9', 'approved', 4);
     const none = { ...live, tasks: [], tasks_completed: 0, tasks_remaining: 0, next_task_id: null };
     expect(next({ ...none, ...waiting, requests: [...none.requests, approved] })).toBe(
