@@ -104,7 +104,7 @@ const checkWords = words(
 const buildWords = words('build compile assemble bundle webpack rollup esbuild');
 const installWords = words('install add i ci sync get');
 const searchPrograms = words('rg grep egrep fgrep ag ack find fd Select-String sls findstr');
-const webPrograms = words('curl wget http Invoke-WebRequest iwr Invoke-RestMethod irm');
+const webPrograms = words('curl wget http https xh Invoke-WebRequest iwr Invoke-RestMethod irm');
 /** A script name with its variant after a colon (`lint:css`) does the script's job. */
 const job = (w: string) => w.replace(/:.*$/, '');
 const shellPurposes: [string, (step: string[]) => boolean][] = [
@@ -130,6 +130,10 @@ export function purposeOf(entry: TranscriptEntry): string | null {
   if (known) return known;
   return writesFile.test(unwrapShell(command)) ? 'write' : null;
 }
+
+/** Whether a command line runs an HTTP client (curl, wget, httpie...): what it prints is the server's answer. */
+export const callsWeb = (command: string) =>
+  commandSteps(command).some((step) => webPrograms.has(step[0] ?? ''));
 
 /**
  * A part that only sets shell variables (`X=$(go env GOMODCACHE)`): it runs no program of its own. Each piece of a

@@ -6,7 +6,7 @@ import {
   statusAnswers,
   statusMasked,
 } from './exit-status.js';
-import { commandParts, shellCommand, shellCommands } from '../shell-command.js';
+import { callsWeb, commandParts, shellCommand, shellCommands } from '../shell-command.js';
 import { looksOnly, readTools } from '../looks.js';
 
 /** Output that reads as a failure even when the agent did not flag it. */
@@ -73,8 +73,6 @@ export function unflaggedFailure(text: string): boolean {
   return lines.slice(-3).some((l) => networkFailure.test(l) || closingVerdict.test(l));
 }
 
-/** HTTP clients that print the server's answer and exit 0 whatever its status (curl without `-f`, wget -O-, httpie). */
-const httpClient = /^(?:curl|wget|https?|xh)\b/;
 /** Statuses that say a resource is not there: a probe of a path that turned out missing, not a failure. */
 const missingStatus = new Set([404, 410]);
 
@@ -84,7 +82,8 @@ const missingStatus = new Set([404, 410]);
  * missing resource's 404, which answers "is it there?"), an `error` said, or GraphQL `errors` with no data.
  */
 export function httpRefused(commands: readonly string[], text: string): boolean {
-  if (!commands.some((c) => commandParts(c).some((p) => httpClient.test(p)))) return false;
+  // an HTTP client exits 0 whatever the status it got (curl without `-f`)
+  if (!commands.some(callsWeb)) return false;
   let body: unknown;
   try {
     body = JSON.parse(text.trim());
