@@ -3,6 +3,7 @@ import { clipEnds } from '../core/clip.js';
 import { heredoc } from '../core/heredoc.js';
 import { isLimitNotice, isUsageLimit } from '../core/runtime/usage-limit.js';
 import { sessionOf } from './codex/codex-output.js';
+import { answersAfter } from './sub-agent-answers.js';
 import type { TranscriptEntry } from './transcript-types.js';
 import { isUserInterruption } from './user-interruption.js';
 
@@ -176,13 +177,19 @@ function lastMessage(entries: readonly TranscriptEntry[], fromStart: boolean): A
       // a limit's notice in the agent's place (stream-json writes it as the agent's text) is no word of the agent's
       if (!said || isLimitNotice(said)) continue;
       const open = unanswered(entries, i);
+      // sub-agents that answered after it: the agent has their findings to act on, and had said nothing of them
+      const answers = answersAfter(entries, i);
       // a message said on its way (Codex's commentary) is followed by more of the turn, read or not yet
-      const ended = { turn_ended: !wentOn(entries, i) && e.commentary !== true };
+      const ended = { turn_ended: !wentOn(entries, i) && e.commentary !== true && answers === null };
       const since = ended.turn_ended ? null : afterWord(entries, i);
-      const text = [said, since?.text, open.calls.length ? neverReturned(open.calls) : null]
+      const text = [said, since?.text, answers?.text, open.calls.length ? neverReturned(open.calls) : null]
         .filter(Boolean)
         .join('\n\n');
-      const through = Math.max(open.calls.length ? open.through : -1, since?.through ?? -1);
+      const through = Math.max(
+        open.calls.length ? open.through : -1,
+        since?.through ?? -1,
+        answers?.through ?? -1,
+      );
       if (through < 0) return { line: e.line, at: e.at, kind: 'last_message', text: said, ...ended };
       return { line: e.line, at: e.at, kind: 'last_message', text, ...ended, open_through: through };
     }

@@ -282,6 +282,59 @@ describe("the agent's last state across pieces", () => {
     );
     await w.service.store.close();
   });
+
+  it("a piece holding only a background sub-agent's answer adds it under the last message, and the turn goes on", async () => {
+    const line = (type: 'user' | 'assistant', s: number, content: unknown) =>
+      JSON.stringify({
+        type,
+        sessionId: 's1',
+        timestamp: `2026-01-01T00:00:0${s}.000Z`,
+        message: { id: `m${s}`, role: type, content },
+      });
+    const first = [
+      line('user', 1, [{ type: 'text', text: 'why is the nightly build slow?' }]),
+      line('assistant', 2, [
+        {
+          type: 'tool_use',
+          id: 'a1',
+          name: 'Agent',
+          input: { description: 'Profile the build', prompt: 'p' },
+        },
+      ]),
+      line('user', 3, [
+        { type: 'tool_result', tool_use_id: 'a1', content: 'Async agent launched successfully.' },
+      ]),
+      line('assistant', 4, [
+        { type: 'text', text: 'The profiler runs in the background; I will wait for it.' },
+      ]),
+    ];
+    const notification = line(
+      'user',
+      5,
+      '<task-notification>\n<task-id>a1b2</task-id>\n<tool-use-id>a1</tool-use-id>\n<status>completed</status>\n' +
+        '<summary>Agent "Profile the build" finished</summary>\n' +
+        '<result>Perfect! I have all I need.\n\nThe build spends 80% of its time in `tsc --build` without incremental mode.</result>\n' +
+        '</task-notification>',
+    );
+    const path = join(tempDir(), 'session.jsonl');
+    writeFileSync(path, first.join('\n') + '\n');
+    const w = await inProcess();
+    const context = async () => (await w.client.context(w.ref)).json;
+    await importTranscriptFile(w.client, w.ref, path, 'claude-code');
+    expect((await context()).last_state).toMatchObject({
+      left: null,
+      text: expect.not.stringContaining('Sub-agents'),
+    });
+    appendFileSync(path, notification + '\n');
+    await importTranscriptFile(w.client, w.ref, path, 'claude-code');
+    expect((await context()).last_state).toMatchObject({
+      left: 'mid_turn',
+      text:
+        'The profiler runs in the background; I will wait for it.\n\nSub-agents answered after it:\n' +
+        '- Profile the build: The build spends 80% of its time in `tsc --build` without incremental mode.',
+    });
+    await w.service.store.close();
+  });
 });
 
 describe('a conversation forked with claude --resume <id> --fork-session', () => {

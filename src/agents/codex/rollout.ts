@@ -200,6 +200,11 @@ export class CodexRolloutParser extends JsonlParser {
       b.add({ line, at, role: 'assistant', kind: 'tool_call', text, tool });
     } else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
       this.output(line, at, p);
+    } else if (type === 'agent_message') {
+      // a message from another agent of the team (`Message Type: FINAL_ANSWER`, `Sender: /root/reviewer`, `Payload:`):
+      // neither the user's words nor this agent's; one whose payload is encrypted says nothing readable
+      const text = textsOf(p.content).join('\n');
+      if (/\nPayload:\n\s*\S/.test(text)) b.add({ line, at, role: 'system', kind: 'meta', text });
     }
   }
 
