@@ -6,7 +6,8 @@ import { findFileEffects } from './file-effects.js';
 
 const summaries = (effects: { summary: string }[]) => effects.map((e) => e.summary);
 /** A Bash call and its output, as Claude Code writes them. */
-const bash = (id: string, command: string, out = '') => claudeTool(id, 'Bash', { command }, out);
+const bash = (id: string, command: string, out = '', isError = false) =>
+  claudeTool(id, 'Bash', { command }, out, isError);
 
 describe('files created, edited and deleted, as other sessions change them', () => {
   it('reads notebook edits, and no change from an edit that failed or that the user declined', () => {
@@ -102,6 +103,47 @@ describe('files created, edited and deleted, as other sessions change them', () 
       'created notes.txt',
       'created notes.md',
       'edited index.md',
+    ]);
+  });
+
+  it('reads the files an inline Python or Node.js script names: written after a read is edited, else created', () => {
+    const edit = [
+      "python3 - <<'PY'",
+      'from pathlib import Path',
+      "p = 'src/app.ts'",
+      's = open(p).read()',
+      "s = s.replace('a', 'b')",
+      "open(p, 'w').write(s)",
+      "Path('RESUME.md').write_text('# Where we are')",
+      "with open('CHANGELOG.md', mode='a') as f: f.write('- fix')",
+      "os.remove('old.log')",
+      "print(open('README.md').read())",
+      'PY',
+    ].join('\n');
+    const lines = [
+      ...bash('p1', edit),
+      ...bash(
+        'p2',
+        `cd web && node -e "const fs = require('fs'); fs.writeFileSync('dist/version.txt', '1.2')"`,
+      ),
+      ...bash('p3', "python3 -c \"import json; json.dump({}, open('/tmp/scratch.json', 'w'))\""),
+      // a path computed at run time is not known; a script on stdin of another program is no script
+      ...bash('p4', "python3 - <<'PY'\nfor name in names:\n    open(name + '.md', 'w')\nPY"),
+      ...bash('p5', "cat <<'EOF' > gen.py\nopen('out.txt', 'w')\nEOF"),
+      ...bash(
+        'p6',
+        "python3 - <<'PY'\nopen('never.txt', 'w')\nPY",
+        'Traceback (most recent call last):\nExit code 1',
+        true,
+      ),
+    ];
+    expect(summaries(findFileEffects(parseClaudeTranscript(lines.join('\n')).entries))).toEqual([
+      'edited src/app.ts',
+      'created RESUME.md',
+      'edited CHANGELOG.md',
+      'deleted old.log',
+      'created web/dist/version.txt',
+      'created gen.py',
     ]);
   });
 

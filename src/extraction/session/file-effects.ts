@@ -1,6 +1,7 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
-import { withoutHeredocBodies } from '../../core/heredoc.js';
+import { heredoc, withoutHeredocBodies } from '../../core/heredoc.js';
 import { shellCommands, splitCommand } from '../rules/shell-command.js';
+import { scriptChanges, scriptLanguage } from './script-writes.js';
 import { toolFailed } from './tool-failed.js';
 import type { Effect } from './git-effects.js';
 
@@ -77,6 +78,8 @@ export function patchText(input: unknown): string | null {
 const redirection = /(?<![\d&>])(>>?)[ \t]*("[^"]+"|'[^']+'|[^\s|;&<>()'"]+)/g;
 /** Any redirection, with its target: not an argument of the program. */
 const anyRedirection = /\d*(?:>>?|<<?|&>)&?[ \t]*(?:"[^"]*"|'[^']*'|[^\s|;&<>()'"]+)/g;
+/** A here-document's opening (`<<'EOF'`, `<<-EOF`), as withoutHeredocBodies leaves it in the line. */
+const heredocOpening = /<<-?[ \t]*\\?['"]?[A-Za-z_]/g;
 /** Quoted text that is no redirection's target: a `>` in it is text (`git commit -m "a > b"`, `node -e '...'`). */
 const quotedText = /(?<!>\s*)(?:"(?:[^"\\]|\\.)*"|'[^']*')/g;
 /** A shell word: quoted parts and escaped characters (`Application\ Support`) kept in it. */
@@ -116,8 +119,11 @@ function shellChanges(command: string): [Change, string][] {
   const out: [Change, string][] = [];
   let dir = '';
   const at = (path: string) => normal(dir && !/^[/~]/.test(path) ? `${dir}/${path}` : path);
+  // the here-documents' bodies, in order: a part that opens one is handed the next
+  const bodies = [...command.matchAll(heredoc)].map((m) => m[4] ?? '');
   for (const part of splitCommand(withoutHeredocBodies(command))) {
     const text = part.text.replace(/^\(+\s*|\s*\)+$/g, '').replace(/\s&$/, '');
+    const opened = bodies.splice(0, text.match(heredocOpening)?.length ?? 0);
     const words = (text.replace(anyRedirection, ' ').match(shellWord) ?? []).map(unquote);
     const [program = '', ...rest] = words;
     const args = rest.filter((w) => !w.startsWith('-') && w !== '&');
@@ -126,6 +132,11 @@ function shellChanges(command: string): [Change, string][] {
       continue;
     }
     if (notWork.test(dir)) continue;
+    const language = scriptLanguage(program);
+    const inline = rest.findIndex((w) => w === '-c' || w === '-e');
+    const script = opened[0] ?? (inline >= 0 ? rest[inline + 1] : undefined);
+    if (language && script)
+      for (const [change, path] of scriptChanges(language, script)) out.push([change, at(path)]);
     for (const m of text.replace(quotedText, '""').matchAll(redirection))
       out.push([m[1] === '>>' ? 'edited' : 'created', at(unquote(m[2] ?? ''))]);
     const git = program === 'git' && rest[0] === 'rm';
