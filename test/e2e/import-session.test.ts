@@ -337,6 +337,49 @@ describe("the agent's last state across pieces", () => {
   });
 });
 
+describe('a test run older than the files changed after it', () => {
+  it('is said to be so in Already Done and the TDD state, and not once a later run passes', async () => {
+    const line = (type: 'user' | 'assistant', s: number, content: unknown) =>
+      JSON.stringify({
+        type,
+        sessionId: 's1',
+        timestamp: `2026-01-01T00:00:${String(s).padStart(2, '0')}.000Z`,
+        message: { id: `m${s}`, role: type, content },
+      });
+    const call = (s: number, id: string, name: string, input: object, out: string) => [
+      line('assistant', s, [{ type: 'tool_use', id, name, input }]),
+      line('user', s + 1, [{ type: 'tool_result', tool_use_id: id, content: out }]),
+    ];
+    const passed = ' Test Files  1 passed (1)\n      Tests  3 passed (3)';
+    const first = [
+      line('user', 1, [{ type: 'text', text: 'add the review token store' }]),
+      ...call(2, 't1', 'Bash', { command: 'npx vitest run' }, passed),
+      ...call(
+        4,
+        'w1',
+        'Write',
+        { file_path: 'src/token-store.ts', content: 'x' },
+        'File created successfully',
+      ),
+      ...call(6, 'w2', 'Edit', { file_path: 'src/app.ts', old_string: 'a', new_string: 'b' }, 'updated'),
+    ];
+    const path = join(tempDir(), 'session.jsonl');
+    writeFileSync(path, first.join('\n') + '\n');
+    const w = await inProcess();
+    const text = async () => (await w.client.context(w.ref)).markdown;
+    await importTranscriptFile(w.client, w.ref, path, 'claude-code');
+    expect(await text()).toContain('  - tests passed (3 passed, 0 failed) before 2 later file changes\n');
+    expect(await text()).toContain(
+      '- Last run: npx vitest run -> 3 passed, 0 failed\n- 2 files changed after this run: run it again before trusting it\n',
+    );
+    appendFileSync(path, call(8, 't2', 'Bash', { command: 'npx vitest run' }, passed).join('\n') + '\n');
+    await importTranscriptFile(w.client, w.ref, path, 'claude-code');
+    expect(await text()).toContain('  - tests pass (3 passed, 0 failed)\n');
+    expect(await text()).not.toContain('changed after this run');
+    await w.service.store.close();
+  });
+});
+
 describe('a conversation forked with claude --resume <id> --fork-session', () => {
   /** The parent as it stood at the fork (its first `at` lines), and the fork: copies of them, then its own lines. */
   function forked(at: number) {

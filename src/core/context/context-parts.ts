@@ -183,6 +183,8 @@ export interface AlreadyDone {
   other_more: number;
   /** The last test run, when it passed. */
   tests_passing: string | null;
+  /** Files changed after that passing run: it no longer says they work (changedSince). */
+  tests_changed_since: number;
 }
 
 /**
@@ -269,6 +271,7 @@ export function alreadyDone(
   const t = snap.test_state;
   const passing =
     t && failingCount(t) === 0 && t.last_test_command ? t.last_test_output_summary || 'all passed' : null;
+  const changed = t ? changedSince(effects, t.last_test_run_at) : 0;
   const pushes = effects.filter((e) => e.kind === 'push').map((e) => clip(e.summary, 160));
   const prs = mergedOnce(effects.filter((e) => e.kind === 'pr').map((e) => e.summary)).map((p) =>
     clip(p, 160),
@@ -294,7 +297,21 @@ export function alreadyDone(
     })),
     other_more: other.length - shownOther.length,
     tests_passing: passing,
+    tests_changed_since: passing ? changed : 0,
   };
+}
+
+/**
+ * The files the session changed after a test run (`at`): its result says nothing of them. Counted once per file and
+ * change as the transcripts were read (a file edited before the run and again after it in the same piece is not).
+ */
+export function changedSince(
+  effects: readonly { kind: string; timestamp: string }[],
+  at: string | null,
+): number {
+  if (!at) return 0;
+  const t = Date.parse(at);
+  return effects.filter((e) => e.kind === 'file_write' && Date.parse(e.timestamp) > t).length;
 }
 
 /** The user interrupted the agent's last turn: when, and the request it was on (by its first words). */
@@ -479,10 +496,17 @@ export interface Tdd {
   /** "16 passed, 1 failed" as the runner reported it. */
   result: string | null;
   at: string | null;
+  /** Files changed after the last run (changedSince): its result is older than them. */
+  changed_since: number;
 }
 
 /** The TDD state: unexpected failures first, then the expected ones; the counts always agree with the names. */
-export function tddOf(t: TestState | null, maxNames: number, commandChars = 160): Tdd | null {
+export function tddOf(
+  t: TestState | null,
+  maxNames: number,
+  commandChars = 160,
+  effects: readonly { kind: string; timestamp: string }[] = [],
+): Tdd | null {
   if (!t) return null;
   const expected = new Set(t.expected_failures);
   const unexpected = t.failing_tests.filter((f) => !expected.has(f));
@@ -504,5 +528,6 @@ export function tddOf(t: TestState | null, maxNames: number, commandChars = 160)
     command: t.last_test_command ? clip(t.last_test_command, commandChars) : null,
     result: t.last_test_output_summary,
     at: t.last_test_run_at,
+    changed_since: changedSince(effects, t.last_test_run_at),
   };
 }

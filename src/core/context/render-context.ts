@@ -92,7 +92,13 @@ function alreadyDone(c: ResumeContext, out: string[]) {
         `  - ${o.kind === 'other' ? '' : `[${o.kind}] `}${o.task_id ? `${o.task_id}: ` : ''}${o.summary}`,
     ),
     ...(d.other_more ? [`  - ... ${d.other_more} more side effects`] : []),
-    ...(d.tests_passing ? [`  - tests pass (${d.tests_passing})`] : []),
+    ...(d.tests_passing
+      ? [
+          d.tests_changed_since
+            ? `  - tests passed (${d.tests_passing}) before ${counted(d.tests_changed_since, 'later file change')}`
+            : `  - tests pass (${d.tests_passing})`,
+        ]
+      : []),
   ];
   if (!lines.length) return;
   out.push('### Already Done (do not redo)', ...lines, '');
@@ -200,6 +206,9 @@ function tdd(c: ResumeContext, out: string[]) {
   if (!t) return;
   out.push('### TDD State', `- Phase: ${t.phase}`);
   if (t.command) out.push(`- Last run: ${t.command}${t.result ? ` -> ${t.result}` : ''}`);
+  // what the run said is older than the files changed after it: run it again before building on it
+  if (t.changed_since)
+    out.push(`- ${counted(t.changed_since, 'file')} changed after this run: run it again before trusting it`);
   if (t.failing_total === 0) out.push('- Failing tests: none');
   else {
     const more = t.failing_more ? `, and ${t.failing_more} more (baton details test-state)` : '';

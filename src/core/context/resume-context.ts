@@ -361,7 +361,7 @@ export function compileResumeContext(
         ? recordedApart(workflow?.recorded ?? null, snap.git_state?.branch ?? null)
         : {}),
     },
-    test_state: tddOf(snap.test_state, limits.failing_tests, limits.command_chars),
+    test_state: tddOf(snap.test_state, limits.failing_tests, limits.command_chars, snap.side_effects ?? []),
     next: {
       task_id: next?.id ?? null,
       title: next?.title ?? null,
