@@ -7,7 +7,7 @@ import { findGitEffects } from './git-effects.js';
 const ran = (command: string | string[], output: string, exit = 0, name = 'Bash') =>
   toolResultEntry(name, Array.isArray(command) ? { cmd: command } : { command }, output, exit);
 
-describe('commits, pushes and pull requests, as git and gh print them', () => {
+describe('commits, pushes, pull requests, branches and worktrees, as git and gh print them', () => {
   it("reads git's commit line on a branch, a root commit, a detached HEAD and after hook output", () => {
     const { commits } = findGitEffects([
       ran('git add -A && git commit -m "Add parser"', '[main 1a2b3c4] Add parser\n 2 files changed'),
@@ -52,6 +52,33 @@ describe('commits, pushes and pull requests, as git and gh print them', () => {
       ['push', 'pushed main -> main'],
       ['pr', 'https://github.com/o/r/pull/12'],
       ['push', 'deleted the remote branch ent-95'],
+    ]);
+  });
+
+  it('reads the branches and worktrees a command made, not one git refused to make', () => {
+    const { effects } = findGitEffects([
+      ran(
+        'git checkout -b codex/fix-util-skip-config',
+        "Switched to a new branch 'codex/fix-util-skip-config'",
+      ),
+      ran('git fetch && git switch --create "fix login" origin/main', "Switched to a new branch 'fix login'"),
+      ran(
+        'git worktree add ../entirecontext-mcp-sdk-2-migration -b feat/mcp-sdk-2-migration 2>&1',
+        "Preparing worktree (new branch 'feat/mcp-sdk-2-migration')\nHEAD is now at 1a2b3c4 init",
+      ),
+      ran('git worktree add --reason review ../review v1.2', 'Preparing worktree (detached HEAD 1a2b3c4)'),
+      ran('git checkout -b main', "fatal: a branch named 'main' already exists", 128),
+      ran('git switch -c x 2>/dev/null || true', "fatal: a branch named 'x' already exists"),
+      ran('git checkout main && git worktree list', '/w  1a2b3c4 [main]'),
+    ]);
+    expect(effects.map((e) => [e.kind, e.summary])).toEqual([
+      ['other', 'created the branch codex/fix-util-skip-config'],
+      ['other', 'created the branch fix login'],
+      [
+        'other',
+        'added the worktree ../entirecontext-mcp-sdk-2-migration on the new branch feat/mcp-sdk-2-migration',
+      ],
+      ['other', 'added the worktree ../review at v1.2'],
     ]);
   });
 

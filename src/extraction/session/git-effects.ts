@@ -42,6 +42,44 @@ const prUrl =
 const pushedRef =
   /^[ \t]*(?:\*[ \t]*\[new branch\]|(?:\+[ \t]*)?[0-9a-f]{7,40}\.{2,3}[0-9a-f]{7,40}|\[new tag\])\s+(\S+)\s+->\s+(\S+)/m;
 const pushRejected = /\[rejected\]|\berror: failed to push|^fatal:/m;
+/** `git checkout -b name`, `git switch -c name` (`-B`, `-C`, `--create`, `--force-create`): the branch it makes. */
+const newBranch = new RegExp(
+  `${git('(?:checkout|switch)').source}[^;&|\\n]*?\\s(?:-[bBcC]|--(?:force-)?create)\\s+(${word})`,
+  'g',
+);
+/** `git worktree add [options] <path> [<commit-ish>]`: its words. */
+const worktreeAdd = new RegExp(`${git('worktree').source}\\s+add\\s+([^;&|\\n]*)`, 'g');
+/** A word as git gets it: its quotes taken off. */
+const bare = (w: string) => w.replace(/^(["'])(.*)\1$/, '$2');
+
+/**
+ * What a `git worktree add` made: the folder, and the branch it made there (`-b`, `-B`, `--orphan`) or checked out.
+ * Options with a value of their own (`--reason`) do not name the folder.
+ */
+function worktreeMade(args: string): string | null {
+  const words = (args.match(new RegExp(word, 'g')) ?? []).map(bare);
+  let branch: string | null = null;
+  const rest: string[] = [];
+  for (let i = 0; i < words.length; i += 1) {
+    const w = words[i] as string;
+    if (w === '-b' || w === '-B' || w === '--orphan') branch = words[(i += 1)] ?? null;
+    else if (w === '--reason') i += 1;
+    else if (!w.startsWith('-') && !/^\d*[<>]/.test(w)) rest.push(w);
+  }
+  const [path, commitish] = rest;
+  if (!path) return null;
+  const on = branch ? ` on the new branch ${branch}` : commitish ? ` at ${commitish}` : '';
+  return `added the worktree ${path}${on}`;
+}
+
+/** Branches and worktrees a command made, as Already Done says them. */
+function branchesMade(command: string): string[] {
+  return [
+    ...[...command.matchAll(newBranch)].map((m) => `created the branch ${bare(m[1] ?? '')}`),
+    ...[...command.matchAll(worktreeAdd)].flatMap((m) => worktreeMade(m[1] ?? '') ?? []),
+  ];
+}
+
 /** Codex app directives in a final message: ::git-create-pr{... url="..."} */
 const prDirective = /::git-create-pr\{[^}]*\burl="([^"]+)"/g;
 
@@ -138,7 +176,7 @@ function mcpPullNumber(input: unknown): string | null {
 }
 
 /**
- * Commits, pushes and pull requests, read from the output of the commands that made them: a commit needs a
+ * Commits, pushes, pull requests, branches and worktrees, read from the commands that made them: a commit needs a
  * `git commit` (cherry-pick, revert) in the command and git's `[branch hash] subject` line in its output, so a
  * program that prints such lines (a test of a git tool) is not taken for one.
  */
@@ -211,6 +249,10 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
       const nothing = !ref && (deleted.length > 0 || /^Everything up-to-date\s*$/m.test(e.text));
       if (!nothing) push(`pushed ${target}`);
     }
+    // a branch or a worktree made: creating it again fails (`fatal: a branch named 'x' already exists`)
+    if (!toolFailed(e) && !/^fatal:/m.test(e.text))
+      for (const summary of branchesMade(all))
+        effects.push({ line: e.line, at: e.at, kind: 'other', tool, summary });
     const createsPr =
       /\b(?:gh\s+pr|glab\s+mr)\s+create\b/.test(all) ||
       /create[_-](?:pull|merge)[_-]request/i.test(tool + String(e.tool?.input ?? ''));
