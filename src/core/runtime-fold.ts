@@ -3,8 +3,28 @@ import type { EventOf } from './schemas/events.js';
 import type { AgentRuntime } from './schemas/runtime.js';
 import type { WorkflowState } from './schemas/state.js';
 
-/** How many side effects the folded state keeps (all are `side_effect` records). */
+/**
+ * How many side effects of each sort the folded state keeps (all are `side_effect` records): file changes, and the
+ * rest (commits, pushes, pull requests...), so that many file changes never push a commit out.
+ */
 export const SIDE_EFFECT_LIMIT = 50;
+
+/** The side effects kept with one more: the latest SIDE_EFFECT_LIMIT file changes and as many of the rest. */
+function keptEffects<T extends { kind: string }>(effects: readonly T[], added: T): T[] {
+  const all = [...effects, added];
+  const isFile = (e: T) => e.kind === 'file_write';
+  const files = all.filter(isFile).length;
+  const others = all.length - files;
+  if (files <= SIDE_EFFECT_LIMIT && others <= SIDE_EFFECT_LIMIT) return all;
+  let dropFiles = Math.max(0, files - SIDE_EFFECT_LIMIT);
+  let dropOthers = Math.max(0, others - SIDE_EFFECT_LIMIT);
+  // the oldest of each sort go, the order of the rest kept
+  return all.filter((e) => {
+    if (isFile(e) && dropFiles > 0) return (dropFiles -= 1) < 0;
+    if (!isFile(e) && dropOthers > 0) return (dropOthers -= 1) < 0;
+    return true;
+  });
+}
 
 export type RuntimeEvent = EventOf<
   | 'agent.launched'
@@ -52,7 +72,7 @@ export function evolveRuntime(s: WorkflowState, e: RuntimeEvent): WorkflowState 
         },
       });
     case 'side_effect.recorded':
-      return { ...s, side_effects: [...(s.side_effects ?? []), e.data.effect].slice(-SIDE_EFFECT_LIMIT) };
+      return { ...s, side_effects: keptEffects(s.side_effects ?? [], e.data.effect) };
     case 'executor.changed':
       return s;
   }

@@ -337,46 +337,78 @@ describe("the agent's last state across pieces", () => {
   });
 });
 
-describe('a test run older than the files changed after it', () => {
-  it('is said to be so in Already Done and the TDD state, and not once a later run passes', async () => {
-    const line = (type: 'user' | 'assistant', s: number, content: unknown) =>
-      JSON.stringify({
-        type,
-        sessionId: 's1',
-        timestamp: `2026-01-01T00:00:${String(s).padStart(2, '0')}.000Z`,
-        message: { id: `m${s}`, role: type, content },
-      });
-    const call = (s: number, id: string, name: string, input: object, out: string) => [
-      line('assistant', s, [{ type: 'tool_use', id, name, input }]),
-      line('user', s + 1, [{ type: 'tool_result', tool_use_id: id, content: out }]),
-    ];
-    const passed = ' Test Files  1 passed (1)\n      Tests  3 passed (3)';
-    const first = [
-      line('user', 1, [{ type: 'text', text: 'add the review token store' }]),
-      ...call(2, 't1', 'Bash', { command: 'npx vitest run' }, passed),
-      ...call(
-        4,
-        'w1',
-        'Write',
-        { file_path: 'src/token-store.ts', content: 'x' },
-        'File created successfully',
-      ),
-      ...call(6, 'w2', 'Edit', { file_path: 'src/app.ts', old_string: 'a', new_string: 'b' }, 'updated'),
-    ];
+describe('what the files changed after a test run or an error leave unchecked', () => {
+  const line = (type: 'user' | 'assistant', s: number, content: unknown) =>
+    JSON.stringify({
+      type,
+      sessionId: 's1',
+      timestamp: `2026-01-01T00:00:${String(s).padStart(2, '0')}.000Z`,
+      message: { id: `m${s}`, role: type, content },
+    });
+  const call = (s: number, id: string, name: string, input: object, out: string, is_error = false) => [
+    line('assistant', s, [{ type: 'tool_use', id, name, input }]),
+    line('user', s + 1, [{ type: 'tool_result', tool_use_id: id, content: out, is_error }]),
+  ];
+  /** The markdown context after each piece of a transcript is imported, the pieces appended one after another. */
+  async function contexts(...pieces: string[][]): Promise<string[]> {
     const path = join(tempDir(), 'session.jsonl');
-    writeFileSync(path, first.join('\n') + '\n');
     const w = await inProcess();
-    const text = async () => (await w.client.context(w.ref)).markdown;
-    await importTranscriptFile(w.client, w.ref, path, 'claude-code');
-    expect(await text()).toContain('  - tests passed (3 passed, 0 failed) before 2 later file changes\n');
-    expect(await text()).toContain(
+    const out: string[] = [];
+    for (const piece of pieces) {
+      appendFileSync(path, piece.join('\n') + '\n');
+      await importTranscriptFile(w.client, w.ref, path, 'claude-code');
+      out.push((await w.client.context(w.ref)).markdown);
+    }
+    await w.service.store.close();
+    return out;
+  }
+  const passed = ' Test Files  1 passed (1)\n      Tests  3 passed (3)';
+
+  it('a passing run is said older than them in Already Done and the TDD state, until a later run passes', async () => {
+    const [before, after, again] = await contexts(
+      [
+        line('user', 1, [{ type: 'text', text: 'add the review token store' }]),
+        ...call(2, 't1', 'Bash', { command: 'npx vitest run' }, passed),
+        ...call(
+          4,
+          'w1',
+          'Write',
+          { file_path: 'src/token-store.ts', content: 'x' },
+          'File created successfully',
+        ),
+        ...call(6, 'w2', 'Edit', { file_path: 'src/app.ts', old_string: 'a', new_string: 'b' }, 'updated'),
+      ],
+      call(8, 't2', 'Bash', { command: 'npx vitest run' }, passed),
+      // a file the ledger already holds, changed again after that run: the run is older than it
+      call(10, 'w3', 'Edit', { file_path: 'src/app.ts', old_string: 'b', new_string: 'c' }, 'updated'),
+    );
+    expect(before).toContain('  - tests passed (3 passed, 0 failed) before 2 later file changes\n');
+    expect(before).toContain(
       '- Last run: npx vitest run -> 3 passed, 0 failed\n- 2 files changed after this run: run it again before trusting it\n',
     );
-    appendFileSync(path, call(8, 't2', 'Bash', { command: 'npx vitest run' }, passed).join('\n') + '\n');
-    await importTranscriptFile(w.client, w.ref, path, 'claude-code');
-    expect(await text()).toContain('  - tests pass (3 passed, 0 failed)\n');
-    expect(await text()).not.toContain('changed after this run');
-    await w.service.store.close();
+    expect(after).toContain('  - tests pass (3 passed, 0 failed)\n');
+    expect(after).not.toContain('changed after this run');
+    expect(again).toContain('  - tests passed (3 passed, 0 failed) before 1 later file change\n');
+  });
+
+  it('an open error names the file it names that was changed after it, edited before it too', async () => {
+    const edit = (s: number, id: string) =>
+      call(s, id, 'Edit', { file_path: '/w/cli/hooks.go', old_string: 'a', new_string: 'b' }, 'updated');
+    const failed =
+      'Exit code 1\n# entire.io/cli\ncli/hooks.go:312:24: undefined: strings\nFAIL\tentire.io/cli [build failed]';
+    const [before, after] = await contexts(
+      [
+        line('user', 1, [{ type: 'text', text: 'fix the hooks test' }]),
+        ...edit(2, 'e1'),
+        ...call(4, 'g1', 'Bash', { command: 'go test ./...' }, failed, true),
+      ],
+      edit(6, 'e2'),
+    );
+    expect(before).toMatch(/! UNRESOLVED: [^\n]*hooks\.go:312:24: undefined: strings[^\n]*\n/);
+    expect(before).not.toContain('changed after it');
+    expect(after).toMatch(
+      /! UNRESOLVED: [^\n]*undefined: strings[^\n]*; cli\/hooks\.go was changed after it: run it again to check the fix\n/,
+    );
   });
 });
 

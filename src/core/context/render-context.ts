@@ -159,7 +159,10 @@ function decisionsAndErrors(c: ResumeContext, out: string[]) {
   out.push('### Errors Encountered');
   const errors = [
     ...c.errors_unresolved.map(
-      (e) => `  ! UNRESOLVED: ${e.type}: ${e.message}${e.context ? ` (while: ${quote(e.context)})` : ''}`,
+      (e) =>
+        `  ! UNRESOLVED: ${e.type}: ${e.message}${e.context ? ` (while: ${quote(e.context)})` : ''}${
+          e.edited_after ? `; ${e.edited_after} was changed after it: run it again to check the fix` : ''
+        }`,
     ),
     ...c.errors_resolved.map((e) => `  - ${e.type}: ${e.message} [${e.resolution}]`),
   ];

@@ -20,6 +20,7 @@ import {
   type ShownDecision,
   type Tdd,
 } from './context-parts.js';
+import { editedAfter } from './edited-after.js';
 
 /**
  * How much of each part the compiled context shows. The fitter lowers these until the context fits its budget;
@@ -130,7 +131,8 @@ export interface ResumeContext {
   decisions_more: number;
   /** Decisions that are only a request the Goal shows (a directive in the user's words): not listed again. */
   decisions_in_goal?: number;
-  errors_unresolved: { type: string; message: string; context: string | null }[];
+  /** `edited_after`: a file the error names that the session changed after it (editedAfter): a fix not yet checked. */
+  errors_unresolved: { type: string; message: string; context: string | null; edited_after?: string }[];
   errors_resolved: { type: string; message: string; resolution: string }[];
   errors_more: number;
   /** Unresolved errors not listed (older than the newest the state keeps): counted in `errors_more` too. */
@@ -331,11 +333,15 @@ export function compileResumeContext(
     decisions: decisions.decisions,
     decisions_more: decisions.more,
     ...(decisions.in_goal ? { decisions_in_goal: decisions.in_goal } : {}),
-    errors_unresolved: unresolved.map((e) => ({
-      type: e.error_type,
-      message: clip(e.error_message, limits.error_chars),
-      context: e.context ? clip(e.context, Math.min(150, limits.error_chars)) : null,
-    })),
+    errors_unresolved: unresolved.map((e) => {
+      const edited = editedAfter(e, snap.side_effects ?? []);
+      return {
+        type: e.error_type,
+        message: clip(e.error_message, limits.error_chars),
+        context: e.context ? clip(e.context, Math.min(150, limits.error_chars)) : null,
+        ...(edited ? { edited_after: edited } : {}),
+      };
+    }),
     errors_resolved: last(resolved, limits.resolved_errors).map((e) => ({
       type: e.error_type,
       message: clip(e.error_message, limits.error_chars),

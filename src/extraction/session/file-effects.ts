@@ -157,18 +157,18 @@ function shellChanges(command: string): [Change, string][] {
 }
 
 /**
- * Files the session created, edited and deleted, one effect per file and change (ten edits of one file are one
- * "edited"). Read from successful results of the edit tools (Write, Edit, NotebookEdit, apply_patch as a tool, a
+ * Files the session created, edited and deleted: every change, when it was made (ten edits of one file are ten
+ * "edited"; the import's ledger records one per file and change, and another after a check: transcript-import.ts). Read from successful results of the edit tools (Write, Edit, NotebookEdit, apply_patch as a tool, a
  * shell command or a code-mode patch) and of the shell's own changes (`rm`, `cp`, `mv`, `>`, `tee`: shellChanges).
  */
 export function findFileEffects(entries: readonly TranscriptEntry[]): Effect[] {
   const out: Effect[] = [];
-  const seen = new Set<string>();
+  // each change of a call once (a patch naming a file twice); the ledger of the import keeps one per file and change
   const add = (e: TranscriptEntry, change: Change, path: string, tool: string) => {
-    const key = `${change}:${path}`;
-    if (!path || seen.has(key)) return;
-    seen.add(key);
-    out.push({ line: e.line, at: e.at, kind: 'file_write', tool, summary: `${change} ${path}` });
+    const summary = `${change} ${path}`;
+    const last = out.at(-1);
+    if (!path || (last?.line === e.line && last.summary === summary)) return;
+    out.push({ line: e.line, at: e.at, kind: 'file_write', tool, summary });
   };
   for (const e of entries) {
     if (e.sidechain || e.kind !== 'tool_result' || !e.tool?.name || toolFailed(e)) continue;

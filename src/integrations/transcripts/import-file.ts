@@ -19,9 +19,10 @@ interface StatusView {
   workflow: { id: string; worktree?: string | null };
   imports: Known['imports'];
   recent_decisions: { description: string }[];
-  open_errors: (OpenError & { error_message: string })[];
-  recent_resolved_errors: (OpenError & { resolution: string })[];
-  side_effects?: { kind: string; summary: string }[];
+  open_errors: (OpenError & { error_message: string; timestamp: string })[];
+  recent_resolved_errors: (OpenError & { resolution: string; timestamp: string })[];
+  side_effects?: { kind: string; summary: string; timestamp: string }[];
+  test_state?: { last_test_run_at: string | null } | null;
   summaries?: { last_message: { text: string } | null } | null;
 }
 
@@ -108,6 +109,10 @@ export async function importTranscriptFile(
       ...(status.recent_resolved_errors ?? []).filter((e) => e.resolution === 'workaround'),
     ],
     side_effects: status.side_effects ?? [],
+    checked_at: [
+      status.test_state?.last_test_run_at ?? null,
+      ...[...(status.open_errors ?? []), ...(status.recent_resolved_errors ?? [])].map((e) => e.timestamp),
+    ].filter((t): t is string => t !== null),
     last_message: status.summaries?.last_message?.text ?? null,
   };
   const r = await importTranscript(piece.text, source, format, known, {

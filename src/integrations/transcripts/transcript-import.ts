@@ -58,8 +58,25 @@ export interface Known {
   errors: { error_message: string }[];
   /** Errors not fixed yet (unresolved, or worked around): a later import may find their fix. */
   open_errors: OpenError[];
-  side_effects: { kind: string; summary: string }[];
+  side_effects: { kind: string; summary: string; timestamp?: string }[];
+  /** When the work was checked before this piece: the latest test run, the errors the state holds. */
+  checked_at?: string[];
   last_message: string | null;
+}
+
+/**
+ * A file change the ledger already holds, made again after a check since it was recorded (a test run, an error):
+ * recorded again, at this change, so that the run's result and the error are known to be older than it
+ * (changedSince, editedAfter). Once per check: a file edited in every turn is not recorded every turn.
+ */
+function changedAgain(
+  e: { kind: string; at: string | null },
+  recorded: string | null,
+  checks: number[],
+): boolean {
+  if (e.kind !== 'file_write' || !e.at || !recorded) return false;
+  const [before, now] = [Date.parse(recorded), Date.parse(e.at)];
+  return checks.some((t) => t > before && t < now);
 }
 
 export interface TranscriptImport {
@@ -290,11 +307,18 @@ export async function importTranscript(
       },
     });
   }
-  const ledger = new Set(known.side_effects.map((e) => sideEffectKey(e.kind, e.summary)));
+  const ledger = new Map(
+    known.side_effects.map((e) => [sideEffectKey(e.kind, e.summary), e.timestamp ?? null]),
+  );
+  const checks = [
+    ...(known.checked_at ?? []),
+    ...facts.test_runs.map((r) => r.at),
+    ...found.errors.map((e) => e.at),
+  ].flatMap((t) => (t ? [Date.parse(t)] : []));
   for (const e of facts.effects) {
     const key = sideEffectKey(e.kind, e.summary);
-    if (ledger.has(key)) continue;
-    ledger.add(key);
+    if (ledger.has(key) && !changedAgain(e, ledger.get(key) ?? null, checks)) continue;
+    ledger.set(key, e.at);
     add(e.line, {
       kind: 'side_effect',
       at: e.at,
