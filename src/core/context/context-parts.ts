@@ -136,7 +136,7 @@ export function keyDecisions(snap: SessionSnapshot, limits: ContextLimits): KeyD
     !d.rationale.trim() || d.rationale === USER_DIRECTIVE || flat(d.description).includes(flat(d.rationale));
   const repeated = (d: Decision) => inGoal(d.description) && saysNothing(d);
   const listed = snap.decisions.filter((d) => !repeated(d));
-  const shown = limits.decisions > 0 ? listed.slice(-limits.decisions) : [];
+  const shown = withRoom(listed, limits.decisions, (d) => !saysNothing(d));
   const inGoalCount = snap.decisions.length - listed.length;
   return {
     decisions: shown.map((d) => {
@@ -155,6 +155,21 @@ export function keyDecisions(snap: SessionSnapshot, limits: ContextLimits): KeyD
     more: Math.max(0, snap.decisions_total - inGoalCount - shown.length),
     in_goal: inGoalCount,
   };
+}
+
+/**
+ * The decisions shown when not all fit, in the order they were made: the latest (the course the work is on now), then
+ * those that say why (a reason is what a later session cannot work out again), the newest first, then the rest.
+ */
+function withRoom<T>(listed: readonly T[], room: number, reasoned: (d: T) => boolean): T[] {
+  if (room <= 0) return [];
+  if (listed.length <= room) return [...listed];
+  const last = listed.length - 1;
+  const order = listed
+    .map((d, i) => ({ i, rank: i === last ? 2 : reasoned(d) ? 1 : 0 }))
+    .sort((a, b) => b.rank - a.rank || b.i - a.i);
+  const kept = new Set(order.slice(0, room).map((o) => o.i));
+  return listed.filter((_, i) => kept.has(i));
 }
 
 export interface AlreadyDone {

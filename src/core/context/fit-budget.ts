@@ -55,12 +55,13 @@ const generous: ContextLimits = {
  */
 const steps: [keyof ContextLimits, number][] = [
   ['files', 0],
-  // where an imported session was recorded, when not here: the worktree's own state says what is here
-  ['recorded_place', 0],
   // a resolved error is history; a decision still holds: it is kept longer
   ['resolved_errors', 0],
   ['decisions', 0],
   ['feedback_comments', 0],
+  // where an imported session was recorded, when not here: one line, which says the worktree's state is not the
+  // session's (its branch, its uncommitted changes)
+  ['recorded_place', 0],
   ['last_state_chars', 400],
   // the user's latest request says what to do next: it is the last of the requests to go
   ['later_requests', 1],
