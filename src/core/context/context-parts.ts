@@ -1,6 +1,6 @@
 import { clip } from '../clip.js';
 import { counted } from '../counted.js';
-import { askOf, gistOf } from '../requests/request-gist.js';
+import { askOf, gistOf, limitsTheAgent } from '../requests/request-gist.js';
 import { isAcknowledgement, USER_DIRECTIVE } from '../requests/request-text.js';
 import { interruptedTurn } from '../interrupted-turn.js';
 import { correctionOf } from './corrected-decisions.js';
@@ -50,9 +50,12 @@ function laterRequests(snap: SessionSnapshot): string[] {
     .map((r) => r.text.trim());
 }
 
-/** The later requests the Goal lists: the newest `later_requests`. */
+/**
+ * The later requests the Goal lists, `later_requests` of them: the latest, then those that say what the agent may not
+ * do ("don't produce code, design solution first"), newest first, then the rest (withRoom).
+ */
 const shownLater = (later: string[], limits: ContextLimits) =>
-  limits.later_requests > 0 ? later.slice(-limits.later_requests) : [];
+  withRoom(later, limits.later_requests, limitsTheAgent);
 
 /** The issue (the first request when it came from one) and the later requests, newest kept when cut. */
 export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
@@ -158,15 +161,16 @@ export function keyDecisions(snap: SessionSnapshot, limits: ContextLimits): KeyD
 }
 
 /**
- * The decisions shown when not all fit, in the order they were made: the latest (the course the work is on now), then
- * those that say why (a reason is what a later session cannot work out again), the newest first, then the rest.
+ * What is shown of a list when not all of it fits, in its order: its latest item (the decision the work follows now,
+ * the user's latest request), then those `weighty` (a decision that says why, a request that limits the agent), the
+ * newest first, then the rest, the newest first.
  */
-function withRoom<T>(listed: readonly T[], room: number, reasoned: (d: T) => boolean): T[] {
+function withRoom<T>(listed: readonly T[], room: number, weighty: (d: T) => boolean): T[] {
   if (room <= 0) return [];
   if (listed.length <= room) return [...listed];
   const last = listed.length - 1;
   const order = listed
-    .map((d, i) => ({ i, rank: i === last ? 2 : reasoned(d) ? 1 : 0 }))
+    .map((d, i) => ({ i, rank: i === last ? 2 : weighty(d) ? 1 : 0 }))
     .sort((a, b) => b.rank - a.rank || b.i - a.i);
   const kept = new Set(order.slice(0, room).map((o) => o.i));
   return listed.filter((_, i) => kept.has(i));

@@ -238,7 +238,7 @@ describe('resume context within a token budget', () => {
       // 31 later requests in all (the first is the issue): those not shown are counted
       expect(g.requests.length + g.requests_more, `at ${budget}`).toBe(31);
       if (g.requests_more)
-        expect(fitted.markdown).toContain(`(${g.requests_more} earlier: baton details requests)`);
+        expect(fitted.markdown).toContain(`(${g.requests_more} more: baton details requests)`);
     }
   });
 

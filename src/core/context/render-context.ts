@@ -31,9 +31,7 @@ function goal(c: ResumeContext, out: string[]) {
     );
   }
   if (g.requests.length) {
-    out.push(
-      `Later requests${g.requests_more ? ` (${g.requests_more} earlier: baton details requests)` : ''}:`,
-    );
+    out.push(`Later requests${g.requests_more ? ` (${g.requests_more} more: baton details requests)` : ''}:`);
     for (const r of g.requests) out.push(`  - "${quote(r)}"`);
   } else if (g.requests_more) out.push(`(${g.requests_more} later requests: baton details requests)`);
   if (g.earlier)

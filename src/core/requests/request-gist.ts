@@ -71,6 +71,9 @@ function openingOf(text: string): string {
 const limit =
   /\b(?:do not|don'?t|never|must not|mustn'?t|read[- ]only|without (?:modifying|changing|touching))\b/i;
 
+/** Whether a request says what the agent may not do (`limit`): kept the longest when requests are cut. */
+export const limitsTheAgent = (text: string): boolean => limit.test(text);
+
 /**
  * A text cut to both ends (its opening and its end, where a brief's ask stands), with the sentences in the middle that
  * limit what the agent may do after them, in a third of the room at most.
