@@ -126,6 +126,23 @@ describe("the user's requests in the briefing", () => {
     expect(decisions).toContain("[approach] don't create separate documents.");
     await service.store.close();
   });
+
+  it('say when the conversation opened on a go-ahead to what was agreed before it was recorded', async () => {
+    const service = makeService();
+    const client = new LocalClient(service);
+    const repo = makeRepo();
+    await client.create({ title: 'readmes', tasks: [], cwd: repo });
+    // a session whose first request is "yep let's do it", cut after the user's "yep push and PR" and what followed
+    const path = join(tempDir(), 'session.jsonl');
+    const lines = readCorpus('claude-code/entire-cli/70/33bba9319c/0/full.jsonl').split('\n');
+    writeFileSync(path, lines.slice(0, 95).join('\n') + '\n');
+    await importTranscriptFile(client, { cwd: repo }, path, 'claude-code');
+    const goal = (await client.context({ cwd: repo }, 4000)).markdown.split('### Plan Status')[0]!;
+    expect(goal).toContain(
+      'The user asked: yep push and PR\n(The conversation opened on "yep let\'s do it", a go-ahead to what was agreed before it was recorded.)\n',
+    );
+    await service.store.close();
+  });
 });
 
 describe('a last turn the user interrupted (Esc, Ctrl-C)', () => {

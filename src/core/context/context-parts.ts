@@ -21,6 +21,11 @@ export interface Goal {
   requests_more: number;
   /** The completed workflow of the same conversation this one went on from: its earlier work, not recorded here. */
   earlier?: { workflow_id: string; title: string };
+  /**
+   * The go-ahead the recorded conversation opened on, before the request shown as the issue ("yep let's do it"): what
+   * it agreed to was said before anything recorded here.
+   */
+  opened_on?: string;
 }
 
 /** An issue made from the user's first request: its title is the request's first line (or its task section's). */
@@ -75,6 +80,12 @@ export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
   const issue0 = snap.issue;
   const issueKept = issue0 !== null && requests.some((r) => r.id === issue0.id);
   const issueAmongOlder = older > 0 && issue0 !== null && isFirstRequest(issue0) && !issueKept;
+  // the first request recorded, a go-ahead passed over for the issue: the conversation began before the record did
+  const first = older === 0 ? requests[0] : undefined;
+  const openedOn =
+    issue?.from_request && first && first.id !== issue0?.id && isAcknowledgement(first.text)
+      ? first.text
+      : null;
   return {
     title: snap.title ? clip(snap.title, limits.request_chars) : null,
     issue,
@@ -93,6 +104,7 @@ export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
     ),
     // the requests older than those kept came before a kept issue: none of them is a later one
     requests_more: later.length - shown.length + (issueKept ? 0 : older - (issueAmongOlder ? 1 : 0)),
+    ...(openedOn ? { opened_on: clip(openedOn.replace(/\s+/g, ' ').trim(), 80) } : {}),
   };
 }
 

@@ -29,6 +29,11 @@ function goal(c: ResumeContext, out: string[]) {
         ? `The user asked: ${g.issue.description}`
         : `${g.issue.id}: ${g.issue.title}\n${g.issue.description}`.trimEnd(),
     );
+    // what the opening go-ahead agreed to was said before the record began: the work done shows what it was
+    if (g.opened_on)
+      out.push(
+        `(The conversation opened on "${g.opened_on}", a go-ahead to what was agreed before it was recorded.)`,
+      );
   }
   if (g.requests.length) {
     out.push(`Later requests${g.requests_more ? ` (${g.requests_more} more: baton details requests)` : ''}:`);
