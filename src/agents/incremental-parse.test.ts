@@ -145,6 +145,42 @@ describe('what the parsers keep', () => {
     expect(run).toMatchObject({ runner: 'go', failed: 3, failing });
   });
 
+  it("keeps a run's summary that the chained commands after it push into the middle (cargo test && a lint)", () => {
+    const build = (tag: string) =>
+      Array.from({ length: 80 }, (_, i) => `  ${tag} – checking file-${i}.rs ${'.'.repeat(40)} ok`).join(
+        '\n',
+      );
+    const output = [
+      build('fmt'),
+      'running 2 tests',
+      'test util::tests::detached ... ok',
+      'test util::tests::named ... ok',
+      '',
+      'test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 40 filtered out; finished in 0.01s',
+      build('clippy'),
+    ].join('\n');
+    expect(output.length).toBeGreaterThan(8000);
+    const lines = [
+      {
+        type: 'assistant',
+        message: {
+          id: 'm1',
+          role: 'assistant',
+          content: [
+            { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'cargo test && mise run lint' } },
+          ],
+        },
+      },
+      {
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: output }] },
+      },
+    ].map((l) => JSON.stringify(l));
+    const entries = parseClaudeTranscript(lines.join('\n')).entries;
+    expect(entries.find((e) => e.kind === 'tool_result')?.truncated).toBe(true);
+    expect(findTestRuns(entries)).toMatchObject([{ runner: 'cargo', passed: 2, failed: 0, outcome: 'pass' }]);
+  });
+
   it("keeps ExUnit's numbered failures from the middle of a long run (a real mix test, spotter line 1111)", () => {
     const entries = parseClaudeTranscript(
       readCorpus('claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl'),

@@ -56,10 +56,12 @@ const keptWhole = (kind: EntryKind, role: EntryRole) =>
 
 /**
  * Lines kept from the middle of a cut output: git's `[branch hash] subject` line of a commit, which a pre-commit
- * hook's output (linters, a test run) can push far from the start, and the lines that name a failing test, which a
+ * hook's output (linters, a test run) can push far from the start, the lines that name a failing test, which a
  * runner prints between the tests' logs (go's `--- FAIL: TestX`, cargo's `test x ... FAILED`, TAP's `not ok`,
  * vitest's `FAIL file > name`, jest's `● suite › name`, ExUnit's `  1) test name (Module)`, `✗` / `×` / `✕` marks):
- * the run's summary counts them.
+ * the run's summary counts them, and the summaries themselves when a chained command's output buries them (cargo's
+ * `test result: ok. 2 passed`, vitest's ` Tests  3 passed (3)`, jest's `Tests: 3 passed`, pytest's `=== 5 passed
+ * in 0.1s ===`, go's `ok  pkg  0.01s`, node's `# pass 5`).
  */
 const keptLine = new RegExp(
   [
@@ -71,6 +73,12 @@ const keptLine = new RegExp(
     String.raw`^[ \t]*● (?!Console)\S.*$`,
     String.raw`^[ \t]+\d+\) test .+ \([\w.]+\)[ \t]*$`,
     String.raw`^[ \t]*[✗×✕][ \t]+\S.*$`,
+    // a run's summary, which a chained command's later output (a lint, a build) pushes into the middle
+    String.raw`^test result: (?:ok|FAILED)\. \d+ passed.*$`,
+    String.raw`^[ \t]*Tests?(?: Files)?:?[ \t]+\d+ (?:passed|failed).*$`,
+    String.raw`^=+ (?:\d+ (?:passed|failed|errors?)\b.*) =+$`,
+    String.raw`^(?:ok|FAIL)[ \t]+\S+[ \t]+(?:\d[\d.]*m?s|\(cached\)|\[build failed\]).*$`,
+    String.raw`^# (?:pass|fail|tests) \d+$`,
   ].join('|'),
   'gm',
 );
