@@ -3,7 +3,7 @@ import { clipEnds } from '../core/clip.js';
 import { heredoc } from '../core/heredoc.js';
 import { isLimitNotice, isUsageLimit } from '../core/runtime/usage-limit.js';
 import { sessionOf } from './codex/codex-output.js';
-import { answersAfter } from './sub-agent-answers.js';
+import { answersIn, subAgentsOfTurn } from './sub-agent-answers.js';
 import type { TranscriptEntry } from './transcript-types.js';
 import { isUserInterruption } from './user-interruption.js';
 
@@ -34,6 +34,10 @@ export interface AgentSummary {
 /** A message the user typed (not one queued into the agent's turn, nor their interruption): a turn of its own. */
 const startsTurn = (e: TranscriptEntry) =>
   e.role === 'user' && e.kind === 'text' && !e.queued && !isUserInterruption(e);
+
+/** Where the turn holding entry `at` began: the index of the user's request before it, or -1 (from the first entry). */
+const turnStartBefore = (entries: readonly TranscriptEntry[], at: number) =>
+  entries.slice(0, at).findLastIndex((e) => !e.sidechain && startsTurn(e));
 
 /**
  * The calls after the agent's last word that never returned: the transcript ends while they ran (a crash, a quit, a
@@ -177,11 +181,13 @@ function lastMessage(entries: readonly TranscriptEntry[], fromStart: boolean): A
       // a limit's notice in the agent's place (stream-json writes it as the agent's text) is no word of the agent's
       if (!said || isLimitNotice(said)) continue;
       const open = unanswered(entries, i);
-      // sub-agents that answered after it: the agent has their findings to act on, and had said nothing of them
-      const answers = answersAfter(entries, i);
+      // a sub-agent's answer after it starts the agent's next turn (a Claude Code background agent's notification)
+      const answeredAfter = entries.slice(i + 1).some((x) => answersIn(x).length > 0);
       // a message said on its way (Codex's commentary) is followed by more of the turn, read or not yet
-      const ended = { turn_ended: !wentOn(entries, i) && e.commentary !== true && answers === null };
+      const ended = { turn_ended: !wentOn(entries, i) && e.commentary !== true && !answeredAfter };
       const since = ended.turn_ended ? null : afterWord(entries, i);
+      // an unfinished turn's sub-agents: what they found, which it had not yet reported on, and who had not answered
+      const answers = ended.turn_ended ? null : subAgentsOfTurn(entries, turnStartBefore(entries, i));
       const text = [said, since?.text, answers?.text, open.calls.length ? neverReturned(open.calls) : null]
         .filter(Boolean)
         .join('\n\n');

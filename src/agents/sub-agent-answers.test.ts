@@ -26,12 +26,12 @@ const said = (text: string) =>
     content: [{ type: 'output_text', text }],
   });
 
-describe('sub-agent answers after the agent last said something', () => {
+describe("the sub-agents of the agent's unfinished turn", () => {
   it("are named in its last message: Codex team members' FINAL_ANSWER messages (a rollout cut at line 271)", () => {
     const lines = readCorpus('codex/entirecontext/7H/01M05W0DK3S06FP7YAJHNPXG7H/3/full.jsonl').split('\n');
     const last = lastMessage(parseCodexRollout(lines.slice(0, 271).join('\n')).entries);
     expect(last).toMatchObject({ line: 128, turn_ended: false });
-    expect(last?.text).toContain('\n\nSub-agents answered after it (the latest 4 of 5):\n');
+    expect(last?.text).toContain('\n\nSub-agents answered in its turn (the latest 4 of 7):\n');
     // a report in prose, by its head; one in JSON, by its short values (its explanations left out)
     expect(last?.text).toContain(
       '\n- correctness_adversarial: Verdict: REQUEST CHANGES · P1 — Merge-resolution renames are permanently skipped · File: `src/entirecontext/core/decision_file_lineage.py:168-178`',
@@ -41,11 +41,26 @@ describe('sub-agent answers after the agent last said something', () => {
     );
     // a member's message whose payload is encrypted says nothing: it is no answer (line 271)
     expect(last?.text).not.toMatch(/Message Type|Payload/);
+    // every member it started had answered by then
+    expect(last?.text).not.toContain('had not answered');
+
+    // cut at line 159: two answers in, before the last message; three members started and not heard from yet
+    const early = lastMessage(parseCodexRollout(lines.slice(0, 159).join('\n')).entries);
+    expect(early?.text).toContain(
+      '\n\nSub-agents answered in its turn:\n- migration_resilience: reviewer: data-migrations · ',
+    );
+    // an answer cut short in the transcript (no longer JSON) is said by its short fields
+    expect(early?.text).toContain(
+      '\n- tests_requirements: reviewer: testing · severity: P1 · title: Truncated NUL-framed Git output is accepted and committed · ',
+    );
+    expect(early?.text).toContain(
+      '\nSub-agents it started had not answered when the transcript ends: correctness_adversarial, validate_truncated_framing, validate_ancestry_errors\n',
+    );
 
     // the whole rollout: the agent's final report came after every answer, and took them in
     const whole = lastMessage(parseCodexRollout(lines.join('\n')).entries);
     expect(whole?.turn_ended).toBe(true);
-    expect(whole?.text).not.toContain('Sub-agents answered');
+    expect(whole?.text).not.toContain('Sub-agents');
   });
 
   it("are named: a Claude Code Task's answer, without its preamble and the id and usage Claude Code appends", () => {
@@ -56,7 +71,7 @@ describe('sub-agent answers after the agent last said something', () => {
     expect(last).toMatchObject({ line: 35, turn_ended: false, open_through: 56 });
     // "Excellent! Now I have all the information I need ... Let me create ..." says nothing of what it found
     expect(last?.text).toMatch(
-      /\n\nSub-agents answered after it:\n- Draft beads for linting setup: Bead Content: Setup Code Quality Tools \(Credo, Dialyxir, mix_audit\) · /,
+      /\n\nSub-agents answered in its turn:\n- Draft beads for linting setup: Bead Content: Setup Code Quality Tools \(Credo, Dialyxir, mix_audit\) · /,
     );
     expect(last?.text).not.toMatch(/Excellent|agentId|total_tokens/);
   });
@@ -67,7 +82,7 @@ describe('sub-agent answers after the agent last said something', () => {
     const last = lastMessage(parseClaudeLines(file, [177, 179, 183, 240]));
     expect(last).toMatchObject({ line: 183, turn_ended: false, open_through: 240 });
     expect(last?.text).toMatch(
-      /\n\nSub-agents answered after it:\n- MCP 2\.0 API 변경사항 조사: 조사 결과: MCP SDK 2\.0\.0 API 변경사항 · 핵심 변경: · `from mcp\.server\.fastmcp import FastMCP` → /,
+      /\n\nSub-agents answered in its turn:\n- MCP 2\.0 API 변경사항 조사: 조사 결과: MCP SDK 2\.0\.0 API 변경사항 · 핵심 변경: · `from mcp\.server\.fastmcp import FastMCP` → /,
     );
     // the launch's own result is no answer
     expect(last?.text).not.toContain('Async agent launched');
@@ -114,7 +129,7 @@ describe('sub-agent answers after the agent last said something', () => {
     const last = lastMessage(parseCodexRollout(text).entries);
     expect(last).toMatchObject({ line: 1, turn_ended: false, open_through: 4 });
     expect(last?.text).toContain(
-      '\n\nSub-agents answered after it:\n- a1: The parser drops · the last line when it has no newline.\n- a2: (failed) sandbox denied',
+      '\n\nSub-agents answered in its turn:\n- a1: The parser drops · the last line when it has no newline.\n- a2: (failed) sandbox denied',
     );
   });
 

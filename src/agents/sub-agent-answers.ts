@@ -147,8 +147,18 @@ function jsonGist(value: unknown, top = true): string {
     });
     return parts.join(top ? ' · ' : ', ');
   }
-  const said = typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : '';
-  return said.length <= 120 || top ? said : '';
+  // a list's notes ("residual_risks": [...]) are what it holds: each kept, cut short
+  return typeof value === 'string' ? clip(value.replace(/\s+/g, ' ').trim(), top ? ANSWER_CHARS : 160) : '';
+}
+
+/**
+ * A JSON answer cut short (the transcript keeps a long output's ends), which no longer parses: its short string fields
+ * in order, by name ("reviewer: testing · severity: P1 · title: Truncated NUL-framed output is accepted").
+ */
+function brokenJsonGist(text: string): string {
+  return [...text.matchAll(/"([\w-]+)"\s*:\s*"((?:[^"\\\n]|\\.){1,120})"/g)]
+    .map((m) => `${m[1]}: ${(m[2] ?? '').replace(/\\(.)/g, '$1')}`)
+    .join(' · ');
 }
 
 /** The room one answer takes in the agent's last state. */
@@ -157,28 +167,61 @@ const ANSWER_CHARS = 400;
 const ANSWERS = 4;
 
 /**
- * The answers of sub-agents that came after entry `after` (the agent's last message): what they found is newer than
- * its words, and it had not yet said what it made of it. The latest few, each on one line, and how many came
- * before them; null when none did.
+ * The sub-agents the agent started in `entries` that run on their own and answer later: a Codex team member
+ * (`spawn_agent` with a `task_name`, which its FINAL_ANSWER names as its sender), a Claude Code background agent (an
+ * `Agent` call answered "Async agent launched", whose task notification names its description). One refused is none.
  */
-export function answersAfter(
+function started(entries: readonly TranscriptEntry[]): { line: number; agent: string }[] {
+  return entries.flatMap((e) => {
+    if (e.sidechain || e.kind !== 'tool_result' || e.tool?.is_error === true) return [];
+    const input = e.tool?.input as { task_name?: unknown; description?: unknown } | null;
+    if (e.tool?.name === 'spawn_agent' && typeof input?.task_name === 'string')
+      return [{ line: e.line, agent: input.task_name }];
+    if (agentTools.has(e.tool?.name ?? '') && /^\s*Async agent launched/.test(e.text))
+      return typeof input?.description === 'string' ? [{ line: e.line, agent: input.description }] : [];
+    return [];
+  });
+}
+
+/** The names of the sub-agents still running said at most. */
+const RUNNING = 6;
+
+/**
+ * What the sub-agents of the agent's unfinished turn (its entries from `from` on) came to: their answers, which it had
+ * not yet reported on (the latest few, each on one line, and how many came before them), and those it started that had
+ * not answered when the transcript ends. Null when it started or heard from none.
+ */
+export function subAgentsOfTurn(
   entries: readonly TranscriptEntry[],
-  after: number,
+  from: number,
 ): { text: string; through: number } | null {
-  const answers = entries.slice(after + 1).flatMap(answersIn);
+  const turn = entries.slice(from + 1);
   const seen = new Set<string>();
-  const unique = answers.filter((a) => {
+  const unique = turn.flatMap(answersIn).filter((a) => {
     const key = `${a.agent}\n${a.text.slice(0, 200)}`;
     return seen.has(key) ? false : (seen.add(key), true);
   });
-  if (!unique.length) return null;
+  const answered = new Set(unique.map((a) => a.agent));
+  const running = started(turn).filter((s) => !answered.has(s.agent));
+  if (!unique.length && !running.length) return null;
   const shown = unique.slice(-ANSWERS);
-  const earlier = unique.length - shown.length;
   const lines = shown.map((a) => {
-    const json = /^\s*[[{]/.test(a.text) ? parsed(a.text) : null;
-    const said = (json !== null ? jsonGist(json) : '') || oneLine(a.text);
+    const looksJson = /^\s*[[{]/.test(a.text);
+    const json = looksJson ? parsed(a.text) : null;
+    const said =
+      (json !== null ? jsonGist(json) : looksJson ? brokenJsonGist(a.text) : '') || oneLine(a.text);
     return `- ${a.agent}: ${clip(said, ANSWER_CHARS)}`;
   });
-  const head = `Sub-agents answered after it${earlier ? ` (the latest ${shown.length} of ${unique.length})` : ''}:`;
-  return { text: [head, ...lines].join('\n'), through: Math.max(...shown.map((a) => a.line)) };
+  const of = unique.length > shown.length ? ` (the latest ${shown.length} of ${unique.length})` : '';
+  const names = [...new Set(running.map((r) => r.agent))];
+  const more = names.length > RUNNING ? ` and ${names.length - RUNNING} more` : '';
+  const text = [
+    ...(shown.length ? [`Sub-agents answered in its turn${of}:`, ...lines] : []),
+    ...(names.length
+      ? [
+          `Sub-agents it started had not answered when the transcript ends: ${names.slice(0, RUNNING).join(', ')}${more}`,
+        ]
+      : []),
+  ].join('\n');
+  return { text, through: Math.max(...shown.map((a) => a.line), ...running.map((r) => r.line)) };
 }

@@ -330,7 +330,7 @@ describe("the agent's last state across pieces", () => {
     expect((await context()).last_state).toMatchObject({
       left: 'mid_turn',
       text:
-        'The profiler runs in the background; I will wait for it.\n\nSub-agents answered after it:\n' +
+        'The profiler runs in the background; I will wait for it.\n\nSub-agents answered in its turn:\n' +
         '- Profile the build: The build spends 80% of its time in `tsc --build` without incremental mode.',
     });
     await w.service.store.close();

@@ -191,7 +191,7 @@ describe("the agent's last word", () => {
       (s) => s.kind !== 'interrupted',
     );
     expect(last?.text).toMatch(
-      /\n\nAfter it \(after \d+ earlier calls\): `wait_agent` worked; `wait_agent` timed out \(2 times\); `list_agents` worked; `wait_agent` worked\n\nSub-agents answered after it /,
+      /\n\nAfter it \(after \d+ earlier calls\): `wait_agent` worked; `wait_agent` timed out \(2 times\); `list_agents` worked; `wait_agent` worked\n\nSub-agents answered in its turn /,
     );
   });
 
