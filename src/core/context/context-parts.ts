@@ -159,7 +159,7 @@ export function keyDecisions(snap: SessionSnapshot, limits: ContextLimits): KeyD
         ? `the user's request above ("${firstWords(d.description)}")`
         : clip(d.description, 300);
       const said = flat(clip(d.description, 300)).includes(flat(d.rationale));
-      const corrected = correctionOf(d, snap.requests ?? [], (snap.requests_more ?? 0) > 0);
+      const corrected = correctionOf(d, snap.requests ?? [], (snap.requests_more ?? 0) > 0, snap.decisions);
       return {
         type: d.decision_type,
         description,

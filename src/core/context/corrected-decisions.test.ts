@@ -92,4 +92,34 @@ describe('a decision the user spoke against later', () => {
       ),
     ).toBeNull();
   });
+
+  it("a rejection opening the user's reply to the agent's latest choice, whatever it names", () => {
+    // claude-code/codemie-code/session-624a4a58.jsonl: the agent proposed, the user answered "it's bad idea"
+    const dedupe = decision(
+      "The solution is straightforward: leverage the API's built-in deduplication instead of trying to track processed sessions.",
+      '',
+      '2026-01-07T20:00:00.000Z',
+    );
+    const reply = request("it's bad idea", '2026-01-07T20:01:00.000Z');
+    expect(correctionOf(dedupe, [reply], false, [dedupe])).toBe("it's bad idea");
+    expect(
+      correctionOf(dedupe, [request("it's not jsonl file", '2026-01-07T20:01:00.000Z')], false, [dedupe]),
+    ).toBe("it's not jsonl file");
+    expect(correctionOf(dedupe, [request('nope', '2026-01-07T20:01:00.000Z')], false, [dedupe])).toBe('nope');
+    // a reply that opens turning it down, with its reasons
+    const reasons = request(
+      "it's bad idea, since entire converation will be proceed every time. performance is crucial.",
+      '2026-01-07T20:01:00.000Z',
+    );
+    expect(correctionOf(dedupe, [reasons], false, [dedupe])).toBe(reasons.text);
+    // not when a later choice came before the reply (it answers that one), nor a reply that does not turn it down
+    const later = decision('I will add a recordType field.', '', '2026-01-07T20:00:30.000Z');
+    expect(correctionOf(dedupe, [reply], false, [dedupe, later])).toBeNull();
+    expect(correctionOf(later, [reply], false, [dedupe, later])).toBe("it's bad idea");
+    const other = request('please look at how the uploader batches first', '2026-01-07T20:01:00.000Z');
+    expect(correctionOf(dedupe, [other], false, [dedupe])).toBeNull();
+    // nor a reply after another request (it answers later work)
+    const between = request('show me the sync code first', '2026-01-07T20:00:40.000Z');
+    expect(correctionOf(dedupe, [between, reply], false, [dedupe])).toBeNull();
+  });
 });

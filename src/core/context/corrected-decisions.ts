@@ -1,7 +1,8 @@
 import type { Decision, UserRequest } from '../schemas/records.js';
 
 /**
- * A decision the user spoke against: one of the next two requests said after it opens as a correction ("no, add
+ * A decision the user spoke against: the user's reply to it, when it is the agent's latest choice, turns it down flatly
+ * ("it's bad idea", "not acceptable"), or one of the next two requests said after it opens as a correction ("no, add
  * conversationId field, but set value from sessionId", "don't ...", "actually ...", "instead ...") and names what the
  * decision names (one identifier or path, or two longer words). A correction further on answers later work, however
  * many words it shares with an old choice. Whether the decision still holds is the user's to say, not Baton's: the
@@ -42,6 +43,14 @@ function termsOf(text: string): { names: Set<string>; words: Set<string> } {
 
 const when = (iso: string | null) => (iso ? Date.parse(iso) : Number.NaN);
 
+/**
+ * A reply that opens turning down what the agent proposed, whatever it names: "it's bad idea, since ...", "it's not
+ * jsonl file", "not acceptable", a bare "nope", "that won't work", "option 1 is not acceptable" (not "no, run the
+ * tests first": a no with a request of its own answers something else as often).
+ */
+const rejection =
+  /^\W*(?:(?:no|nope|nah)\W*$|bad idea\b|not (?:acceptable|good|ok|okay|needed|necessary|what I)\b|(?:it|that|this)(?:'s| is) (?:a )?(?:bad|wrong|terrible|overkill|redundant|unnecessary|not\b)|(?:it|that|this) (?:won'?t|will not|doesn'?t|does not) work\b|(?:option|approach|solution|idea) \w+ is (?:not|bad|wrong)\b)/i;
+
 /** The requests that answer a decision: the next two after it. */
 const ANSWERING = 2;
 
@@ -54,13 +63,19 @@ export function correctionOf(
   decision: Decision,
   requests: readonly UserRequest[],
   older: boolean,
+  decisions: readonly Decision[] = [],
 ): string | null {
   const made = when(decision.timestamp);
   if (Number.isNaN(made)) return null;
   const at = (r: UserRequest) => when(r.at ?? r.timestamp);
   if (older && !requests.some((r) => at(r) <= made)) return null;
+  const next = requests.filter((q) => at(q) > made).slice(0, ANSWERING);
+  // the user's reply to the agent's latest choice, turning it down flatly ("it's bad idea"): it is about that choice
+  const reply = next[0];
+  const latest = reply && !decisions.some((d) => when(d.timestamp) > made && when(d.timestamp) < at(reply));
+  if (reply && latest && rejection.test(reply.text)) return reply.text.replace(/\s+/g, ' ').trim();
   const said = termsOf(`${decision.description} ${decision.rationale}`);
-  for (const r of requests.filter((q) => at(q) > made).slice(0, ANSWERING)) {
+  for (const r of next) {
     if (!correction.test(r.text)) continue;
     const theirs = termsOf(r.text);
     const names = [...theirs.names].filter((n) => said.names.has(n)).length;
