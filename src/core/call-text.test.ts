@@ -23,5 +23,12 @@ describe('a tool call in one line', () => {
     const two =
       'await Promise.all([tools.exec_command({cmd:"git status --short"}), tools.exec_command({cmd:"grep -n \\"x\\" a.rs"})])';
     expect(describeCall('exec', two)).toBe('exec: git status --short ; grep -n "x" a.rs');
+    // its key quoted, as JSON writes it, or after other keys (codex/entirecontext 7H)
+    const quoted =
+      'const r = await tools.exec_command({"cmd":"sed -n \'1,240p\' SKILL.md","workdir":"/w","yield_time_ms":10000});';
+    expect(describeCall('exec', quoted)).toBe("exec: sed -n '1,240p' SKILL.md");
+    expect(describeCall('exec', 'await tools.exec_command({ workdir: "/w", "cmd": "npm test" })')).toBe(
+      'exec: npm test',
+    );
   });
 });

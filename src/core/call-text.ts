@@ -7,9 +7,7 @@ export function describeCall(name: string | null, input: unknown): string {
   // commands it runs (`tools.exec_command({cmd: "..."})`); else its first line
   if (typeof input === 'string') {
     const patched = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/m.exec(input)?.[1];
-    const commands = [...input.matchAll(/\bcmd\s*:\s*"((?:[^"\\\n]|\\.)*)"/g)].map((m) =>
-      unescaped(m[1] ?? ''),
-    );
+    const commands = cellCommands(input);
     const said = patched ?? (commands.length ? commands.join(' ; ') : input.trim().split('\n')[0]);
     return said ? `${name ?? 'tool'}: ${said}` : (name ?? 'tool');
   }
@@ -32,4 +30,13 @@ function unescaped(text: string): string {
   } catch {
     return text;
   }
+}
+
+/**
+ * The commands a code-mode cell runs: each `tools.exec_command({cmd: "..."})` of its JavaScript, its key quoted or not
+ * (`{"cmd": "..."}`), after other keys or before them.
+ */
+export function cellCommands(code: string): string[] {
+  const call = /tools\.exec_command\(\{(?:[^{}"]|"(?:[^"\\]|\\.)*")*?"?\bcmd\b"?\s*:\s*"((?:[^"\\]|\\.)*)"/g;
+  return [...code.matchAll(call)].map((m) => unescaped(m[1] ?? '').trim());
 }

@@ -1,19 +1,7 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { cellCommands } from '../../core/call-text.js';
 
 const shellTools = new Set(['Bash', 'exec_command', 'shell', 'local_shell', 'write_stdin', 'bash', 'exec']);
-
-/** The commands a code-mode cell runs: each `tools.exec_command({cmd: "..."})` of its JavaScript. */
-function cellCommands(code: string): string[] {
-  const out: string[] = [];
-  for (const m of code.matchAll(/tools\.exec_command\(\{\s*"?cmd"?\s*:\s*"((?:[^"\\]|\\.)*)"/g)) {
-    try {
-      out.push((JSON.parse(`"${m[1] ?? ''}"`) as string).trim());
-    } catch {
-      out.push((m[1] ?? '').trim());
-    }
-  }
-  return out;
-}
 
 /** Every shell command a tool call or result ran (one for a shell tool, several for a code-mode cell). */
 export function shellCommands(entry: TranscriptEntry): string[] {
