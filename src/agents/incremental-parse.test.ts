@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readCorpus } from '../../test/helpers/corpus.js';
+import { claudeTool } from '../../test/helpers/transcript-lines.js';
 import { parseClaudeTranscript } from './claude-code/transcript.js';
 import { parseStreamJson } from './claude-code/stream-json.js';
 import { parseCodexRollout } from './codex/rollout.js';
@@ -84,27 +85,7 @@ describe('what the parsers keep', () => {
       '\n',
     );
     const output = `${hooks}\n[main (root-commit) 0a1b2c3] Scaffold the app\n 80 files changed, 800 insertions(+)\n${files}`;
-    const lines = [
-      {
-        type: 'assistant',
-        message: {
-          id: 'm1',
-          role: 'assistant',
-          content: [
-            {
-              type: 'tool_use',
-              id: 't1',
-              name: 'Bash',
-              input: { command: 'git commit -m "Scaffold the app"' },
-            },
-          ],
-        },
-      },
-      {
-        type: 'user',
-        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: output }] },
-      },
-    ].map((l) => JSON.stringify(l));
+    const lines = claudeTool('t1', 'Bash', { command: 'git commit -m "Scaffold the app"' }, output);
     const result = parseClaudeTranscript(lines.join('\n')).entries.find((e) => e.kind === 'tool_result');
     expect(result?.truncated).toBe(true);
     expect(result?.text).toContain('characters cut ...]\n[main (root-commit) 0a1b2c3] Scaffold the app\n');
@@ -125,20 +106,7 @@ describe('what the parsers keep', () => {
       'FAIL\texample.com/cli/integration\t12.1s',
     ].join('\n');
     expect(output.length).toBeGreaterThan(8000);
-    const lines = [
-      {
-        type: 'assistant',
-        message: {
-          id: 'm1',
-          role: 'assistant',
-          content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'go test -race ./...' } }],
-        },
-      },
-      {
-        type: 'user',
-        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: output }] },
-      },
-    ].map((l) => JSON.stringify(l));
+    const lines = claudeTool('t1', 'Bash', { command: 'go test -race ./...' }, output);
     const entries = parseClaudeTranscript(lines.join('\n')).entries;
     expect(entries.find((e) => e.kind === 'tool_result')?.truncated).toBe(true);
     const [run] = findTestRuns(entries);
@@ -160,22 +128,7 @@ describe('what the parsers keep', () => {
       build('clippy'),
     ].join('\n');
     expect(output.length).toBeGreaterThan(8000);
-    const lines = [
-      {
-        type: 'assistant',
-        message: {
-          id: 'm1',
-          role: 'assistant',
-          content: [
-            { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'cargo test && mise run lint' } },
-          ],
-        },
-      },
-      {
-        type: 'user',
-        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: output }] },
-      },
-    ].map((l) => JSON.stringify(l));
+    const lines = claudeTool('t1', 'Bash', { command: 'cargo test && mise run lint' }, output);
     const entries = parseClaudeTranscript(lines.join('\n')).entries;
     expect(entries.find((e) => e.kind === 'tool_result')?.truncated).toBe(true);
     expect(findTestRuns(entries)).toMatchObject([{ runner: 'cargo', passed: 2, failed: 0, outcome: 'pass' }]);
