@@ -372,7 +372,8 @@ export interface LastState {
    * What the other sections record as newer than a compaction summary ("T2 done", "1 commit", a test run): its
    * Current Work and Next Step may be behind them (a commit and a task done after the compaction, then the session
    * ended without another word). Empty for a last message: what follows it is what it announced (the task `baton
-   * run` marks done once the agent's run ended), and a call it left open is named in its text. A session cut off
+   * run` marks done once the agent's run ended), and a call it left open is named in its text; unless the user asked
+   * for more after it (a push and a pull request, asked for and made without another word). A session cut off
    * before the agent said anything announced nothing: the work of a later turn (the conversation resumed, then stopped
    * by a usage limit before a word) is newer than it, as after a compaction.
    */
@@ -406,7 +407,10 @@ function newerThan(snap: SessionSnapshot, at: string): string[] {
         ? [`${task.id} started`]
         : [],
   );
-  const commits = (snap.side_effects ?? []).filter((e) => e.kind === 'commit' && after(e.timestamp)).length;
+  const effects = (snap.side_effects ?? []).filter((e) => after(e.timestamp));
+  const commits = effects.filter((e) => e.kind === 'commit').length;
+  const pushes = effects.filter((e) => e.kind === 'push').length;
+  const prs = effects.filter((e) => e.kind === 'pr').length;
   const test = snap.test_state;
   const more = moved.length - SINCE_TASKS;
   return [
@@ -414,6 +418,8 @@ function newerThan(snap: SessionSnapshot, at: string): string[] {
       ? [moved.slice(0, SINCE_TASKS).join(', ') + (more > 0 ? ` and ${more} more tasks moved` : '')]
       : []),
     ...(commits ? [counted(commits, 'commit')] : []),
+    ...(pushes ? [counted(pushes, 'push', 'pushes')] : []),
+    ...(prs ? [counted(prs, 'pull request')] : []),
     ...(test && after(test.last_test_run_at)
       ? [`a test run${test.last_test_output_summary ? ` (${test.last_test_output_summary})` : ''}`]
       : []),
@@ -442,7 +448,9 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     at: newest.timestamp,
     text: fitted.text,
     cut: fitted.cut,
-    since: kind === 'last_message' ? [] : newerThan(snap, newest.timestamp),
+    // what follows a last message is what it announced, unless the user asked for more after it
+    since:
+      kind === 'last_message' && !askedSince(snap, newest.timestamp) ? [] : newerThan(snap, newest.timestamp),
     left:
       kind === 'compaction'
         ? null
@@ -454,6 +462,10 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
   };
 }
 
+/** Whether the user asked for something after `at`. */
+const askedSince = (snap: SessionSnapshot, at: string) =>
+  snap.requests.some((r) => (r.at ?? r.timestamp) > at);
+
 /**
  * Whether the agent's last message left a question for the user to answer: it ends on one, no request of the user's
  * came after it (their answer), and a person reads it (a run `baton run` drove has no one to ask).
@@ -462,7 +474,7 @@ function asksTheUser(
   snap: SessionSnapshot,
   said: { text: string; timestamp: string; source: string | null },
 ) {
-  const answered = snap.requests.some((r) => (r.at ?? r.timestamp) > said.timestamp);
+  const answered = askedSince(snap, said.timestamp);
   return !answered && !said.source?.endsWith(':baton run') && endsOnQuestion(said.text);
 }
 

@@ -952,6 +952,49 @@ describe('a last state older than the work recorded after it', () => {
     expect(words).not.toContain('Newer than this');
   });
 
+  it('says so of a last message the user asked for more after, done without another word (a push, a PR)', () => {
+    const snap = snapWith(after);
+    const effect = (id: string, kind: 'push' | 'pr', summary: string) => ({
+      id,
+      timestamp: after,
+      task_id: null,
+      kind,
+      tool: 'Bash',
+      summary,
+    });
+    const said = { ...compaction, kind: 'last_message' as const, text: 'Done. The refactoring is complete.' };
+    const asked = (requests: SessionSnapshot['requests']) =>
+      fitResumeContext(
+        {
+          ...snap,
+          requests,
+          summaries: { compaction: null, last_message: said },
+          side_effects: [
+            ...(snap.side_effects ?? []),
+            effect('p1', 'push', 'pushed fix-resume -> fix-resume'),
+            effect('p2', 'pr', 'https://github.com/o/r/pull/58'),
+          ],
+        },
+        4,
+        [],
+        100_000,
+        countTokens,
+      ).markdown;
+    const push = {
+      id: 'r9',
+      timestamp: after,
+      at: after,
+      session_number: 1,
+      source: null,
+      text: 'push and create a PR',
+    };
+    expect(asked([...snap.requests, push])).toContain(
+      'Done. The refactoring is complete.\nNewer than this, in the sections above: T2 done, T3 started; 1 commit; 1 push; 1 pull request; a test run (5 passed, 0 failed).\n',
+    );
+    // asked nothing since: what followed is what it announced
+    expect(asked(snap.requests)).not.toContain('Newer than this');
+  });
+
   it('says nothing more when nothing was recorded after it', () => {
     const { context, markdown } = fitResumeContext(snapWith(before), 4, [], 100_000, countTokens);
     expect(context.last_state?.since).toEqual([]);
