@@ -1002,6 +1002,49 @@ describe('a last state older than the work recorded after it', () => {
   });
 });
 
+describe('a resolved error', () => {
+  it('worked around names the call that worked instead, when its notes name one', () => {
+    const error = (id: string, resolution: 'workaround' | 'fixed', notes: string | null) => ({
+      id,
+      timestamp: '2026-01-02T15:25:36.132Z',
+      task_id: null,
+      error_type: 'command_failed',
+      error_message: `\`codemie-codex --task "x"\`: Codex requires compatible models (${id})`,
+      context: null,
+      resolution,
+      resolution_notes: notes,
+    });
+    const md = fitResumeContext(
+      {
+        ...bigSnapshot(),
+        errors: [
+          error(
+            'e1',
+            'workaround',
+            'a different shell call succeeded (transcript line 109): `codemie-codex --profile ollama`',
+          ),
+          error('e2', 'workaround', 'the Grep tool succeeded after it'),
+          error(
+            'e3',
+            'fixed',
+            'the same command succeeded (transcript line 120): `codemie-codex --task "x"`',
+          ),
+        ],
+        errors_total: 3,
+      },
+      4,
+      [],
+      100_000,
+      countTokens,
+    ).markdown;
+    expect(md).toContain(
+      'compatible models (e1) [workaround: `codemie-codex --profile ollama` worked instead]\n',
+    );
+    expect(md).toContain('compatible models (e2) [workaround]\n');
+    expect(md).toContain('compatible models (e3) [fixed]');
+  });
+});
+
 describe('what the last state and the decisions show', () => {
   const at = '2026-01-01T00:00:00.000Z';
   it("leaves out the lines that are only an app's directives (Codex's ::git-commit{...})", () => {

@@ -167,7 +167,10 @@ function decisionsAndErrors(c: ResumeContext, out: string[]) {
           e.edited_after ? `; ${e.edited_after} was changed after it: run it again to check the fix` : ''
         }`,
     ),
-    ...c.errors_resolved.map((e) => `  - ${e.type}: ${e.message} [${e.resolution}]`),
+    ...c.errors_resolved.map(
+      (e) =>
+        `  - ${e.type}: ${e.message} [${e.resolution}${e.instead ? `: \`${e.instead}\` worked instead` : ''}]`,
+    ),
   ];
   if (c.errors_unresolved_more)
     errors.push(

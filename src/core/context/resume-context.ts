@@ -133,7 +133,8 @@ export interface ResumeContext {
   decisions_in_goal?: number;
   /** `edited_after`: a file the error names that the session changed after it (editedAfter): a fix not yet checked. */
   errors_unresolved: { type: string; message: string; context: string | null; edited_after?: string }[];
-  errors_resolved: { type: string; message: string; resolution: string }[];
+  /** `instead`: what worked in its place, for one worked around (the call its notes name). */
+  errors_resolved: { type: string; message: string; resolution: string; instead?: string }[];
   errors_more: number;
   /** Unresolved errors not listed (older than the newest the state keeps): counted in `errors_more` too. */
   errors_unresolved_more?: number;
@@ -342,11 +343,17 @@ export function compileResumeContext(
         ...(edited ? { edited_after: edited } : {}),
       };
     }),
-    errors_resolved: last(resolved, limits.resolved_errors).map((e) => ({
-      type: e.error_type,
-      message: clip(e.error_message, limits.error_chars),
-      resolution: e.resolution,
-    })),
+    errors_resolved: last(resolved, limits.resolved_errors).map((e) => {
+      // a workaround's notes name the call that worked instead, last, in backticks
+      const instead =
+        e.resolution === 'workaround' ? /`([^`]+)`\s*$/.exec(e.resolution_notes ?? '')?.[1] : undefined;
+      return {
+        type: e.error_type,
+        message: clip(e.error_message, limits.error_chars),
+        resolution: e.resolution,
+        ...(instead ? { instead: clip(instead, Math.min(100, limits.error_chars)) } : {}),
+      };
+    }),
     errors_more: Math.max(
       0,
       snap.errors_total - unresolved.length - Math.min(limits.resolved_errors, resolved.length),
