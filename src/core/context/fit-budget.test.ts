@@ -1003,7 +1003,7 @@ describe('a last state older than the work recorded after it', () => {
 });
 
 describe('a resolved error', () => {
-  it('worked around names the call that worked instead, when its notes name one', () => {
+  it('worked around names the call that worked instead, when its notes name one of the same program', () => {
     const error = (id: string, resolution: 'workaround' | 'fixed', notes: string | null) => ({
       id,
       timestamp: '2026-01-02T15:25:36.132Z',
@@ -1024,13 +1024,19 @@ describe('a resolved error', () => {
             'a different shell call succeeded (transcript line 109): `codemie-codex --profile ollama`',
           ),
           error('e2', 'workaround', 'the Grep tool succeeded after it'),
+          // another program: a different way to the end, which the notes keep
+          error(
+            'e4',
+            'workaround',
+            'a different shell call succeeded (transcript line 123): `cat rollout.jsonl`',
+          ),
           error(
             'e3',
             'fixed',
             'the same command succeeded (transcript line 120): `codemie-codex --task "x"`',
           ),
         ],
-        errors_total: 3,
+        errors_total: 4,
       },
       4,
       [],
@@ -1042,6 +1048,7 @@ describe('a resolved error', () => {
     );
     expect(md).toContain('compatible models (e2) [workaround]\n');
     expect(md).toContain('compatible models (e3) [fixed]');
+    expect(md).toContain('compatible models (e4) [workaround]\n');
   });
 });
 

@@ -22,6 +22,22 @@ import {
 } from './context-parts.js';
 import { editedAfter } from './edited-after.js';
 
+/** A command's program: its first word after the variables it sets (`A=1 B=2 go test` is `go`). */
+const programOf = (command: string) =>
+  /^(?:\s*\w+=(?:"[^"]*"|'[^']*'|\S*)\s+)*\s*([^\s;&|]+)/.exec(command)?.[1] ?? null;
+
+/**
+ * The call that worked in a worked-around error's place, as its notes name it (last, in backticks), when it runs the
+ * program that failed (`codemie-codex --profile ollama` after `codemie-codex --task ...`): another program is a
+ * different way to the end, which the notes keep.
+ */
+function workedInstead(e: { error_message: string; resolution_notes: string | null }): string | null {
+  const instead = /`([^`]+)`\s*$/.exec(e.resolution_notes ?? '')?.[1];
+  const failed = /^`([^`]+)`/.exec(e.error_message)?.[1];
+  if (!instead || !failed) return null;
+  return programOf(instead) === programOf(failed) ? instead : null;
+}
+
 /**
  * How much of each part the compiled context shows. The fitter lowers these until the context fits its budget;
  * every part that is cut says so ("... N more", with where to get them).
@@ -344,9 +360,7 @@ export function compileResumeContext(
       };
     }),
     errors_resolved: last(resolved, limits.resolved_errors).map((e) => {
-      // a workaround's notes name the call that worked instead, last, in backticks
-      const instead =
-        e.resolution === 'workaround' ? /`([^`]+)`\s*$/.exec(e.resolution_notes ?? '')?.[1] : undefined;
+      const instead = e.resolution === 'workaround' ? workedInstead(e) : null;
       return {
         type: e.error_type,
         message: clip(e.error_message, limits.error_chars),
