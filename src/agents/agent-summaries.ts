@@ -9,8 +9,8 @@ import { isUserInterruption } from './user-interruption.js';
 
 /**
  * What the agent's own words say of where it stands, read from a transcript's entries: the summaries a compaction
- * left, its last message (with the calls after it that never returned), the usage-limit notice it stopped on and the
- * user's interruption of its last turn.
+ * left, its last message (with what the calls after it came to, those that never returned, and what the sub-agents of
+ * its unfinished turn found), the usage-limit notice it stopped on and the user's interruption of its last turn.
  * A transcript a hook or `baton import` reads and the output `baton run` reads from its agent (live, or from the task
  * log after a crash) are read here alike, so both record the same summaries.
  */
