@@ -186,8 +186,9 @@ function lastMessage(entries: readonly TranscriptEntry[], fromStart: boolean): A
       // a message said on its way (Codex's commentary) is followed by more of the turn, read or not yet
       const ended = { turn_ended: !wentOn(entries, i) && e.commentary !== true && !answeredAfter };
       const since = ended.turn_ended ? null : afterWord(entries, i);
-      // an unfinished turn's sub-agents: what they found, which it had not yet reported on, and who had not answered
-      const answers = ended.turn_ended ? null : subAgentsOfTurn(entries, turnStartBefore(entries, i));
+      // the turn's sub-agents: what they found, which an unfinished turn had not yet reported on, and who had not
+      // answered (a turn may end waiting for them)
+      const answers = subAgentsOfTurn(entries, turnStartBefore(entries, i), { ended: ended.turn_ended });
       const text = [said, since?.text, answers?.text, open.calls.length ? neverReturned(open.calls) : null]
         .filter(Boolean)
         .join('\n\n');

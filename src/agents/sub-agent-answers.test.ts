@@ -87,12 +87,31 @@ describe("the sub-agents of the agent's unfinished turn", () => {
     // the launch's own result is no answer
     expect(last?.text).not.toContain('Async agent launched');
 
-    // without the notification, the words end the turn
+    // without the notification, the words end the turn, waiting for the agent
     expect(lastMessage(parseClaudeLines(file, [177, 179, 183]))).toMatchObject({
       line: 183,
       turn_ended: true,
-      text: expect.not.stringContaining('Sub-agents'),
+      text: 'MCP 2.0 API 조사 진행 중. 그 사이에 release-loop 인프라를 세팅하겠습니다.\n\nSub-agents it started had not answered when the transcript ends: MCP 2.0 API 변경사항 조사',
     });
+  });
+
+  it("are named: a Claude Code teammate's message and its idle notification's summary; one that said nothing runs on", () => {
+    // 283 the Agent call that spawns the teammate design-review, 285 "Spawned successfully", 293 the agent's words
+    const file = 'claude-code/entirecontext/39/01M0CV5D1MQXCRJBJXKV1JQ939/0/full.jsonl';
+    // the turn ends waiting for it: it had not answered
+    expect(lastMessage(parseClaudeLines(file, [283, 285, 293]))).toMatchObject({
+      turn_ended: true,
+      text: '설계 리뷰 에이전트가 작업 중입니다. 결과를 기다리겠습니다.\n\nSub-agents it started had not answered when the transcript ends: design-review',
+    });
+    // a message relayed as the user's starts the next turn: cut there, the words before it are the turn it answered
+    const replied = lastMessage(parseClaudeLines(file, [283, 285, 293, 381]));
+    expect(replied?.text).toContain(
+      '\n\nSub-agents answered in its turn:\n- design-review: MCP 2.0 migration design review — VERDICT: REVISE',
+    );
+    const long = lastMessage(parseClaudeLines(file, [283, 285, 293, 300]));
+    expect(long?.text).toContain(
+      '\n- design-review: VERDICT: REVISE · Overall Assessment: The design direction is correct',
+    );
   });
 
   it("are named: Codex's subagent notification and the first collaboration tools' wait, a failed one said so", () => {

@@ -46,6 +46,14 @@ const parsed = (text: string): unknown => {
   }
 };
 
+/**
+ * A message of a Claude Code teammate (an agent team's member), relayed as the user's: "Another Claude session sent a
+ * message:" then `<agent-message from="design-review">` and its words, or `<teammate-message
+ * teammate_id="design-review">` and a JSON notification.
+ */
+const teammateMessage =
+  /^[^<\n]{0,80}\n?\s*<(?:agent-message from|teammate-message teammate_id)="([^"]+)"[^>]*>([^]*?)<\/(?:agent|teammate)-message>/;
+
 /** An agent's name from its path in Codex's team (`/root/migration_resilience`): its last part. */
 const named = (path: string) => path.split('/').filter(Boolean).at(-1) ?? path;
 
@@ -54,6 +62,8 @@ const named = (path: string) => path.split('/').filter(Boolean).at(-1) ?? path;
  * - the result of Claude Code's `Task`/`Agent` call that waited for its sub-agent (the answer, without the trailer);
  * - Claude Code's `<task-notification>` of a background agent's end (`<summary>Agent "..." finished</summary>` and
  *   `<result>`);
+ * - a Claude Code teammate's message (`<agent-message from="...">`, or `<teammate-message teammate_id="...">`: its
+ *   message, or its idle notification's summary);
  * - Codex's `<subagent_notification>` (`{"agent_id", "status": {"completed": ...}}`);
  * - a Codex team message `Message Type: FINAL_ANSWER` (its `Sender` and `Payload`);
  * - the result of Codex's `wait` on sub-agents (`{"status": {"<id>": {"completed": ...}}}`).
@@ -82,6 +92,15 @@ export function answersIn(e: TranscriptEntry): SubAgentAnswer[] {
     const agent = /^Agent "(.+)" \w+/.exec(tag(e.text, 'summary') ?? '')?.[1];
     const result = tag(e.text, 'result');
     return agent && result ? at(agent, result) : [];
+  }
+  const teammate = teammateMessage.exec(e.text);
+  if (teammate?.[1]) {
+    // its message, or the summary its idle notification carries ("[to main] ... — VERDICT: REVISE")
+    const body = (teammate[2] ?? '').trim();
+    const m = parsed(body) as { message?: unknown; summary?: unknown; content?: unknown } | null;
+    const said = m === null ? body : [m.message, m.content, m.summary].find((v) => typeof v === 'string');
+    const text = typeof said === 'string' ? said.replace(/^\s*\[to [^\]]+\]\s*/, '') : '';
+    return text.trim() ? at(teammate[1], text) : [];
   }
   const notified = /^\s*<subagent_notification>/.test(e.text) ? tag(e.text, 'subagent_notification') : null;
   if (notified !== null) {
@@ -169,16 +188,20 @@ const ANSWERS = 4;
 /**
  * The sub-agents the agent started in `entries` that run on their own and answer later: a Codex team member
  * (`spawn_agent` with a `task_name`, which its FINAL_ANSWER names as its sender), a Claude Code background agent (an
- * `Agent` call answered "Async agent launched", whose task notification names its description). One refused is none.
+ * `Agent` call answered "Async agent launched", whose task notification names its description) or teammate (answered
+ * "Spawned successfully", whose messages carry its `name`). One refused is none.
  */
 function started(entries: readonly TranscriptEntry[]): { line: number; agent: string }[] {
   return entries.flatMap((e) => {
     if (e.sidechain || e.kind !== 'tool_result' || e.tool?.is_error === true) return [];
-    const input = e.tool?.input as { task_name?: unknown; description?: unknown } | null;
+    const input = e.tool?.input as { task_name?: unknown; description?: unknown; name?: unknown } | null;
     if (e.tool?.name === 'spawn_agent' && typeof input?.task_name === 'string')
       return [{ line: e.line, agent: input.task_name }];
     if (agentTools.has(e.tool?.name ?? '') && /^\s*Async agent launched/.test(e.text))
       return typeof input?.description === 'string' ? [{ line: e.line, agent: input.description }] : [];
+    // a teammate, by the name its messages carry
+    if (agentTools.has(e.tool?.name ?? '') && /^\s*Spawned successfully/.test(e.text))
+      return typeof input?.name === 'string' ? [{ line: e.line, agent: input.name }] : [];
     return [];
   });
 }
@@ -187,22 +210,25 @@ function started(entries: readonly TranscriptEntry[]): { line: number; agent: st
 const RUNNING = 6;
 
 /**
- * What the sub-agents of the agent's unfinished turn (its entries from `from` on) came to: their answers, which it had
- * not yet reported on (the latest few, each on one line, and how many came before them), and those it started that had
- * not answered when the transcript ends. Null when it started or heard from none.
+ * What the sub-agents of the agent's turn (its entries from `from` on) came to: their answers, which it had not yet
+ * reported on when the turn did not end (the latest few, each on one line, and how many came before them), and those it
+ * started that had not answered when the transcript ends (a turn that ended waiting for them). Null when there is none.
  */
 export function subAgentsOfTurn(
   entries: readonly TranscriptEntry[],
   from: number,
+  opts: { ended?: boolean } = {},
 ): { text: string; through: number } | null {
   const turn = entries.slice(from + 1);
   const seen = new Set<string>();
-  const unique = turn.flatMap(answersIn).filter((a) => {
+  const all = turn.flatMap(answersIn).filter((a) => {
     const key = `${a.agent}\n${a.text.slice(0, 200)}`;
     return seen.has(key) ? false : (seen.add(key), true);
   });
-  const answered = new Set(unique.map((a) => a.agent));
+  const answered = new Set(all.map((a) => a.agent));
   const running = started(turn).filter((s) => !answered.has(s.agent));
+  // a turn that ended reported on its answers; those it still waits for are all there is to say
+  const unique = opts.ended ? [] : all;
   if (!unique.length && !running.length) return null;
   const shown = unique.slice(-ANSWERS);
   const lines = shown.map((a) => {
