@@ -188,7 +188,10 @@ function lastMessage(entries: readonly TranscriptEntry[], fromStart: boolean): A
       const since = ended.turn_ended ? null : afterWord(entries, i);
       // the turn's sub-agents: what they found, which an unfinished turn had not yet reported on, and who had not
       // answered (a turn may end waiting for them)
-      const answers = subAgentsOfTurn(entries, turnStartBefore(entries, i), { ended: ended.turn_ended });
+      const answers = subAgentsOfTurn(entries, turnStartBefore(entries, i), {
+        ended: ended.turn_ended,
+        message: e.line,
+      });
       const text = [said, since?.text, answers?.text, open.calls.length ? neverReturned(open.calls) : null]
         .filter(Boolean)
         .join('\n\n');

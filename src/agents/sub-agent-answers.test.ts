@@ -71,7 +71,7 @@ describe("the sub-agents of the agent's unfinished turn", () => {
     expect(last).toMatchObject({ line: 35, turn_ended: false, open_through: 56 });
     // "Excellent! Now I have all the information I need ... Let me create ..." says nothing of what it found
     expect(last?.text).toMatch(
-      /\n\nSub-agents answered in its turn:\n- Draft beads for linting setup: Bead Content: Setup Code Quality Tools \(Credo, Dialyxir, mix_audit\) · /,
+      /\n\nSub-agents answered after it:\n- Draft beads for linting setup: Bead Content: Setup Code Quality Tools \(Credo, Dialyxir, mix_audit\) · /,
     );
     expect(last?.text).not.toMatch(/Excellent|agentId|total_tokens/);
   });
@@ -82,7 +82,7 @@ describe("the sub-agents of the agent's unfinished turn", () => {
     const last = lastMessage(parseClaudeLines(file, [177, 179, 183, 240]));
     expect(last).toMatchObject({ line: 183, turn_ended: false, open_through: 240 });
     expect(last?.text).toMatch(
-      /\n\nSub-agents answered in its turn:\n- MCP 2\.0 API 변경사항 조사: 조사 결과: MCP SDK 2\.0\.0 API 변경사항 · 핵심 변경: · `from mcp\.server\.fastmcp import FastMCP` → /,
+      /\n\nSub-agents answered after it:\n- MCP 2\.0 API 변경사항 조사: 조사 결과: MCP SDK 2\.0\.0 API 변경사항 · 핵심 변경: · `from mcp\.server\.fastmcp import FastMCP` → /,
     );
     // the launch's own result is no answer
     expect(last?.text).not.toContain('Async agent launched');
@@ -106,7 +106,7 @@ describe("the sub-agents of the agent's unfinished turn", () => {
     // a message relayed as the user's starts the next turn: cut there, the words before it are the turn it answered
     const replied = lastMessage(parseClaudeLines(file, [283, 285, 293, 381]));
     expect(replied?.text).toContain(
-      '\n\nSub-agents answered in its turn:\n- design-review: MCP 2.0 migration design review — VERDICT: REVISE',
+      '\n\nSub-agents answered after it:\n- design-review: MCP 2.0 migration design review — VERDICT: REVISE',
     );
     const long = lastMessage(parseClaudeLines(file, [283, 285, 293, 300]));
     expect(long?.text).toContain(
@@ -148,7 +148,7 @@ describe("the sub-agents of the agent's unfinished turn", () => {
     const last = lastMessage(parseCodexRollout(text).entries);
     expect(last).toMatchObject({ line: 1, turn_ended: false, open_through: 4 });
     expect(last?.text).toContain(
-      '\n\nSub-agents answered in its turn:\n- a1: The parser drops · the last line when it has no newline.\n- a2: (failed) sandbox denied',
+      '\n\nSub-agents answered after it:\n- a1: The parser drops · the last line when it has no newline.\n- a2: (failed) sandbox denied',
     );
   });
 

@@ -217,7 +217,7 @@ const RUNNING = 6;
 export function subAgentsOfTurn(
   entries: readonly TranscriptEntry[],
   from: number,
-  opts: { ended?: boolean } = {},
+  opts: { ended?: boolean; message?: number } = {},
 ): { text: string; through: number } | null {
   const turn = entries.slice(from + 1);
   const seen = new Set<string>();
@@ -239,10 +239,12 @@ export function subAgentsOfTurn(
     return `- ${a.agent}: ${clip(said, ANSWER_CHARS)}`;
   });
   const of = unique.length > shown.length ? ` (the latest ${shown.length} of ${unique.length})` : '';
+  // all of them after the agent's last message (line `message`), or some before it, in the turn it was on
+  const when = unique.every((a) => a.line > (opts.message ?? Infinity)) ? 'after it' : 'in its turn';
   const names = [...new Set(running.map((r) => r.agent))];
   const more = names.length > RUNNING ? ` and ${names.length - RUNNING} more` : '';
   const text = [
-    ...(shown.length ? [`Sub-agents answered in its turn${of}:`, ...lines] : []),
+    ...(shown.length ? [`Sub-agents answered ${when}${of}:`, ...lines] : []),
     ...(names.length
       ? [
           `Sub-agents it started had not answered when the transcript ends: ${names.slice(0, RUNNING).join(', ')}${more}`,

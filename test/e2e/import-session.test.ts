@@ -330,7 +330,7 @@ describe("the agent's last state across pieces", () => {
     expect((await context()).last_state).toMatchObject({
       left: 'mid_turn',
       text:
-        'The profiler runs in the background; I will wait for it.\n\nSub-agents answered in its turn:\n' +
+        'The profiler runs in the background; I will wait for it.\n\nSub-agents answered after it:\n' +
         '- Profile the build: The build spends 80% of its time in `tsc --build` without incremental mode.',
     });
     await w.service.store.close();
@@ -377,10 +377,18 @@ describe('what the files changed after a test run or an error leave unchecked', 
           'File created successfully',
         ),
         ...call(6, 'w2', 'Edit', { file_path: 'src/app.ts', old_string: 'a', new_string: 'b' }, 'updated'),
+        // prose the tests do not read: no reason to run them again
+        ...call(
+          8,
+          'w4',
+          'Write',
+          { file_path: 'docs/adr/0015-lineage.md', content: '# ADR' },
+          'File created',
+        ),
       ],
-      call(8, 't2', 'Bash', { command: 'npx vitest run' }, passed),
+      call(10, 't2', 'Bash', { command: 'npx vitest run' }, passed),
       // a file the ledger already holds, changed again after that run: the run is older than it
-      call(10, 'w3', 'Edit', { file_path: 'src/app.ts', old_string: 'b', new_string: 'c' }, 'updated'),
+      call(12, 'w3', 'Edit', { file_path: 'src/app.ts', old_string: 'b', new_string: 'c' }, 'updated'),
     );
     expect(before).toContain('  - tests passed (3 passed, 0 failed) before 2 later file changes\n');
     expect(before).toContain(

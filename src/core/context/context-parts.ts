@@ -332,17 +332,25 @@ export function alreadyDone(
   };
 }
 
+/** Prose a test run does not read: documentation files and what is under a docs folder. */
+const proseFile = /(?:^|\/)docs?\/|\.(?:md|mdx|markdown|rst|adoc)$/i;
+
 /**
- * The files the session changed after a test run (`at`): its result says nothing of them. Counted once per file and
- * change as the transcripts were read (a file edited before the run and again after it in the same piece is not).
+ * The files the session changed after a test run (`at`) that its result no longer vouches for: any but prose (an ADR,
+ * the README, a progress note). Counted as the ledger holds them: a file once per change, and again after each check.
  */
 export function changedSince(
-  effects: readonly { kind: string; timestamp: string }[],
+  effects: readonly { kind: string; timestamp: string; summary: string }[],
   at: string | null,
 ): number {
   if (!at) return 0;
   const t = Date.parse(at);
-  return effects.filter((e) => e.kind === 'file_write' && Date.parse(e.timestamp) > t).length;
+  return effects.filter(
+    (e) =>
+      e.kind === 'file_write' &&
+      Date.parse(e.timestamp) > t &&
+      !proseFile.test(e.summary.replace(/^(?:created|edited|deleted) /, '').trim()),
+  ).length;
 }
 
 /** The user interrupted the agent's last turn: when, and the request it was on (by its first words). */
@@ -548,7 +556,7 @@ export function tddOf(
   t: TestState | null,
   maxNames: number,
   commandChars = 160,
-  effects: readonly { kind: string; timestamp: string }[] = [],
+  effects: readonly { kind: string; timestamp: string; summary: string }[] = [],
 ): Tdd | null {
   if (!t) return null;
   const expected = new Set(t.expected_failures);

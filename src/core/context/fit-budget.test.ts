@@ -1030,13 +1030,19 @@ describe('a resolved error', () => {
             'workaround',
             'a different shell call succeeded (transcript line 123): `cat rollout.jsonl`',
           ),
+          // another subcommand of the program (`gh pr merge` after `gh pr checks`): only the next call that worked
+          error(
+            'e5',
+            'workaround',
+            'a different shell call succeeded (transcript line 130): `codemie-codex pr merge`',
+          ),
           error(
             'e3',
             'fixed',
             'the same command succeeded (transcript line 120): `codemie-codex --task "x"`',
           ),
         ],
-        errors_total: 4,
+        errors_total: 5,
       },
       4,
       [],
@@ -1049,6 +1055,7 @@ describe('a resolved error', () => {
     expect(md).toContain('compatible models (e2) [workaround]\n');
     expect(md).toContain('compatible models (e3) [fixed]');
     expect(md).toContain('compatible models (e4) [workaround]\n');
+    expect(md).toContain('compatible models (e5) [workaround]\n');
   });
 });
 

@@ -22,20 +22,32 @@ import {
 } from './context-parts.js';
 import { editedAfter } from './edited-after.js';
 
-/** A command's program: its first word after the variables it sets (`A=1 B=2 go test` is `go`). */
-const programOf = (command: string) =>
-  /^(?:\s*\w+=(?:"[^"]*"|'[^']*'|\S*)\s+)*\s*([^\s;&|]+)/.exec(command)?.[1] ?? null;
+/**
+ * What a command does, as far as its words say: its program (after the variables it sets) and the plain words that
+ * follow it, its subcommand (`gh pr checks`, `go build`, `codemie-codex`): options and paths end it.
+ */
+function verbOf(command: string): string | null {
+  const words = command
+    .replace(/^(?:\s*\w+=(?:"[^"]*"|'[^']*'|\S*)\s+)*/, '')
+    .trim()
+    .split(/\s+/);
+  const [program, ...rest] = words;
+  if (!program) return null;
+  const sub = rest.slice(0, 2);
+  const plain = sub.findIndex((w) => !/^[a-z][\w-]*$/.test(w));
+  return [program, ...(plain < 0 ? sub : sub.slice(0, plain))].join(' ');
+}
 
 /**
- * The call that worked in a worked-around error's place, as its notes name it (last, in backticks), when it runs the
- * program that failed (`codemie-codex --profile ollama` after `codemie-codex --task ...`): another program is a
- * different way to the end, which the notes keep.
+ * The call that worked in a worked-around error's place, as its notes name it (last, in backticks), when it does what
+ * failed (`codemie-codex --profile ollama` after `codemie-codex --task ...`): another program or subcommand (`gh pr
+ * merge` after `gh pr checks`) is only the next call that worked, which the notes keep.
  */
 function workedInstead(e: { error_message: string; resolution_notes: string | null }): string | null {
   const instead = /`([^`]+)`\s*$/.exec(e.resolution_notes ?? '')?.[1];
   const failed = /^`([^`]+)`/.exec(e.error_message)?.[1];
   if (!instead || !failed) return null;
-  return programOf(instead) === programOf(failed) ? instead : null;
+  return verbOf(instead) === verbOf(failed) ? instead : null;
 }
 
 /**

@@ -55,7 +55,7 @@ describe('commits, pushes, pull requests, branches and worktrees, as git and gh 
     ]);
   });
 
-  it('reads the branches and worktrees a command made, not one git refused to make', () => {
+  it('reads the branches and worktrees a command made or removed, not one git refused', () => {
     const { effects } = findGitEffects([
       ran(
         'git checkout -b codex/fix-util-skip-config',
@@ -70,6 +70,12 @@ describe('commits, pushes, pull requests, branches and worktrees, as git and gh 
       ran('git checkout -b main', "fatal: a branch named 'main' already exists", 128),
       ran('git switch -c x 2>/dev/null || true', "fatal: a branch named 'x' already exists"),
       ran('git checkout main && git worktree list', '/w  1a2b3c4 [main]'),
+      // undone later: said as it was undone
+      ran(
+        'git worktree remove ../entirecontext-mcp-sdk-2-migration && git branch -d fix-a fix-b',
+        'Deleted branch fix-a\nDeleted branch fix-b',
+      ),
+      ran('git branch -D x 2>/dev/null', "error: branch 'x' not found.", 1),
     ]);
     expect(effects.map((e) => [e.kind, e.summary])).toEqual([
       ['other', 'created the branch codex/fix-util-skip-config'],
@@ -79,6 +85,9 @@ describe('commits, pushes, pull requests, branches and worktrees, as git and gh 
         'added the worktree ../entirecontext-mcp-sdk-2-migration on the new branch feat/mcp-sdk-2-migration',
       ],
       ['other', 'added the worktree ../review at v1.2'],
+      ['other', 'removed the worktree ../entirecontext-mcp-sdk-2-migration'],
+      ['other', 'deleted the branch fix-a'],
+      ['other', 'deleted the branch fix-b'],
     ]);
   });
 

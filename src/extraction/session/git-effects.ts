@@ -72,11 +72,29 @@ function worktreeMade(args: string): string | null {
   return `added the worktree ${path}${on}`;
 }
 
-/** Branches and worktrees a command made, as Already Done says them. */
+/** `git worktree remove [--force] <path>`: the worktree it removes. */
+const worktreeRemove = new RegExp(
+  `${git('worktree').source}\\s+remove\\s+(?:(?:-f|--force)\\s+)*(?!\\d*[<>])(${word})`,
+  'g',
+);
+/** `git branch -d|-D|--delete <name>...`: the local branches it deletes. */
+const branchDelete = new RegExp(
+  `${git('branch').source}\\s+(?:-d|-D|--delete)(?:\\s+(?:-f|--force))?((?:\\s+(?!\\d*[<>]|&&|;|\\|)${word})+)`,
+  'g',
+);
+
+/** Branches and worktrees a command made or removed, as Already Done says them (the last word on each is its state). */
 function branchesMade(command: string): string[] {
   return [
     ...[...command.matchAll(newBranch)].map((m) => `created the branch ${bare(m[1] ?? '')}`),
     ...[...command.matchAll(worktreeAdd)].flatMap((m) => worktreeMade(m[1] ?? '') ?? []),
+    ...[...command.matchAll(worktreeRemove)].map((m) => `removed the worktree ${bare(m[1] ?? '')}`),
+    ...[...command.matchAll(branchDelete)].flatMap((m) =>
+      (m[1] ?? '')
+        .trim()
+        .split(/\s+/)
+        .map((b) => `deleted the branch ${bare(b)}`),
+    ),
   ];
 }
 
