@@ -136,8 +136,9 @@ function afterWord(
   const ending = (shell ? (results.get(last.tool?.id ?? '')?.text ?? '') : '')
     .split('\n')
     .map((l) => l.trim())
-    // a rule or a closing bracket (`---`, `}`) ends many outputs and says nothing of them
-    .filter((l) => /[\p{L}\p{N}]/u.test(l))
+    // a rule or a closing bracket (`---`, `}`) ends many outputs and says nothing of them, nor does the note Claude
+    // Code adds when a command left the project's folder ("Shell cwd was reset to /w/app")
+    .filter((l) => /[\p{L}\p{N}]/u.test(l) && !/^Shell cwd was reset to /.test(l))
     .at(-1);
   const parts = shown.map((r) => (r.n > 1 ? `${r.said} (${r.n} times)` : r.said));
   const tail = ending ? `, its output ending: ${clipEnds(ending, 160)}` : '';

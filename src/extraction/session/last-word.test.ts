@@ -153,7 +153,7 @@ describe("the agent's last word", () => {
     expect(readSession(parseCodexRollout(text).entries).summaries.at(-1)).toMatchObject({ turn_ended: true });
   });
 
-  it("says how a command's output ended by its last line that says something, not a closing rule", () => {
+  it("says how a command's output ended by its last line that says something, not a closing rule or a note", () => {
     const said = JSON.stringify({
       type: 'assistant',
       message: {
@@ -170,6 +170,16 @@ describe("the agent's last word", () => {
     );
     expect(lastWord([said, ...look].join('\n'))?.text).toBe(
       'Checking the front matter.\n\nAfter it: `Bash: head -4 post.md` worked, its output ending: draft: true',
+    );
+    // nor by the note Claude Code adds when the command left the project's folder
+    const status = claudeTool(
+      'b2',
+      'Bash',
+      { command: 'cd ../app-migration && git status -sb' },
+      '## feat/mcp-sdk-2-migration\nShell cwd was reset to /Users/t/workspace/app',
+    );
+    expect(lastWord([said, ...status].join('\n'))?.text).toMatch(
+      /its output ending: ## feat\/mcp-sdk-2-migration$/,
     );
   });
 
