@@ -2,6 +2,8 @@ import { describeCall } from '../core/call-text.js';
 import { clipEnds } from '../core/clip.js';
 import { heredoc } from '../core/heredoc.js';
 import { isLimitNotice, isUsageLimit } from '../core/runtime/usage-limit.js';
+import { stillRunning } from './background-commands.js';
+import { isRelayed } from './relayed-message.js';
 import { sessionOf } from './codex/codex-output.js';
 import { answersIn, subAgentsOfTurn } from './sub-agent-answers.js';
 import type { TranscriptEntry } from './transcript-types.js';
@@ -31,9 +33,12 @@ export interface AgentSummary {
   open_through?: number;
 }
 
-/** A message the user typed (not one queued into the agent's turn, nor their interruption): a turn of its own. */
+/**
+ * A message the user typed (not one queued into the agent's turn, nor their interruption, nor one another agent sent
+ * and Claude Code wrote as the user's): a turn of its own.
+ */
 const startsTurn = (e: TranscriptEntry) =>
-  e.role === 'user' && e.kind === 'text' && !e.queued && !isUserInterruption(e);
+  e.role === 'user' && e.kind === 'text' && !e.queued && !isUserInterruption(e) && !isRelayed(e.text);
 
 /** Where the turn holding entry `at` began: the index of the user's request before it, or -1 (from the first entry). */
 const turnStartBefore = (entries: readonly TranscriptEntry[], at: number) =>
@@ -193,13 +198,22 @@ function lastMessage(entries: readonly TranscriptEntry[], fromStart: boolean): A
         ended: ended.turn_ended,
         message: e.line,
       });
-      const text = [said, since?.text, answers?.text, open.calls.length ? neverReturned(open.calls) : null]
+      // commands of the turn left running in the background, whose end the transcript never shows
+      const background = stillRunning(entries, turnStartBefore(entries, i));
+      const text = [
+        said,
+        since?.text,
+        answers?.text,
+        background.calls.length ? runningInBackground(background.calls) : null,
+        open.calls.length ? neverReturned(open.calls) : null,
+      ]
         .filter(Boolean)
         .join('\n\n');
       const through = Math.max(
         open.calls.length ? open.through : -1,
         since?.through ?? -1,
         answers?.through ?? -1,
+        background.through,
       );
       if (through < 0) return { line: e.line, at: e.at, kind: 'last_message', text: said, ...ended };
       return { line: e.line, at: e.at, kind: 'last_message', text, ...ended, open_through: through };
@@ -214,6 +228,9 @@ function lastMessage(entries: readonly TranscriptEntry[], fromStart: boolean): A
   if (fromStart) return { ...last, text: `${CUT_OFF_SILENT} ${neverReturned(open)}`, said_nothing: true };
   return { ...last, text: `No message since the last one. ${neverReturned(open)}` };
 }
+
+const runningInBackground = (calls: string[]) =>
+  `Left running in the background, not seen to end when the transcript ends: ${calls.map((c) => `\`${c}\``).join('; ')}`;
 
 const neverReturned = (open: string[]) =>
   `The transcript ends before ${open.length === 1 ? 'this call' : 'these calls'} returned (check whether ${open.length === 1 ? 'it' : 'they'} ran): ${open.map((c) => `\`${c}\``).join('; ')}`;

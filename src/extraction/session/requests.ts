@@ -1,4 +1,5 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { isRelayed } from '../../agents/relayed-message.js';
 import { interruptionText } from '../../agents/user-interruption.js';
 
 /** What the user asked, in their words, where they said it. */
@@ -19,8 +20,6 @@ const builtinCommands = new Set(
 
 const notification =
   /^\s*<(task-notification|system-reminder|agent-message|teammate-message|user-prompt-submit-hook)\b/;
-/** Messages other agents send into the session (Claude Code writes them as user turns). */
-const relayed = /^[^<\n]{0,80}\n?\s*<(teammate-message|agent-message|task-notification)\b/;
 /**
  * Context Claude Code adds to a prompt, in the prompt's text or as a block of its own: reminders, and what the IDE
  * extension reports (the file open in the editor, the selected lines, its diagnostics).
@@ -69,7 +68,7 @@ export function spoken(text: string): string | null {
     bare === '' ||
     interruptionText.test(bare) ||
     notification.test(bare) ||
-    relayed.test(bare) ||
+    isRelayed(bare) ||
     noAsk.test(bare)
   )
     return null;

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { readCorpus } from '../../test/helpers/corpus.js';
+import { claudeTool } from '../../test/helpers/transcript-lines.js';
+import { agentSummaries } from './agent-summaries.js';
+import { parseClaudeTranscript } from './claude-code/transcript.js';
+
+const lastMessage = (text: string) =>
+  agentSummaries(parseClaudeTranscript(text).entries).find((s) => s.kind === 'last_message');
+
+const said = (text: string) =>
+  JSON.stringify({
+    type: 'assistant',
+    message: { id: `m-${text}`, role: 'assistant', content: [{ type: 'text', text }] },
+  });
+const notified = (callId: string) =>
+  JSON.stringify({
+    type: 'user',
+    message: {
+      role: 'user',
+      content: `<task-notification>\n<task-id>bg1</task-id>\n<tool-use-id>${callId}</tool-use-id>\n<status>completed</status>\n<summary>Background command "CI" completed (exit code 0)</summary>\n</task-notification>`,
+    },
+  });
+
+describe('commands left running in the background', () => {
+  const started = claudeTool(
+    'c1',
+    'Bash',
+    { command: 'sleep 90 && gh pr checks 233', run_in_background: true },
+    'Command running in background with ID: bg1',
+  );
+
+  it('are named under the last message while the transcript never shows them end', () => {
+    const last = lastMessage([...started, said('Waiting for CI.')].join('\n'));
+    expect(last?.text).toBe(
+      'Waiting for CI.\n\nLeft running in the background, not seen to end when the transcript ends: `Bash: sleep 90 && gh pr checks 233`',
+    );
+    expect(last?.open_through).toBe(2);
+  });
+
+  it('are not once a notification names them, a read of their output says they ended, or the agent stopped them', () => {
+    expect(lastMessage([...started, said('Waiting for CI.'), notified('c1')].join('\n'))?.text).not.toContain(
+      'Left running',
+    );
+    const read = claudeTool(
+      'r1',
+      'TaskOutput',
+      { task_id: 'bg1' },
+      '<status>completed</status>\n<exit_code>0</exit_code>\n<output>all green</output>',
+    );
+    expect(lastMessage([...started, ...read, said('CI is green.')].join('\n'))?.text).toBe('CI is green.');
+    const kill = claudeTool('k1', 'KillShell', { shell_id: 'bg1' }, 'Shell bg1 killed');
+    expect(lastMessage([...started, ...kill, said('Stopped it.')].join('\n'))?.text).toBe('Stopped it.');
+  });
+
+  it("are those of the last message's turn: a teammate's message relayed as the user's starts none (entirecontext 39)", () => {
+    // 765 `sleep 90 && gh pr checks 233` in the background, 772 a teammate's idle notification, 776 the agent's words
+    const cut = readCorpus('claude-code/entirecontext/39/01M0CV5D1MQXCRJBJXKV1JQ939/0/full.jsonl')
+      .split('\n')
+      .slice(0, 776)
+      .join('\n');
+    expect(lastMessage(cut)?.text).toMatch(
+      /\n\nLeft running in the background, not seen to end when the transcript ends: `Bash: sleep 90 && gh pr checks 233 /,
+    );
+  });
+});
