@@ -1,9 +1,7 @@
 import { describeCall } from '../core/call-text.js';
 import { clipEnds } from '../core/clip.js';
+import { startedPattern } from './claude-code/anthropic-message.js';
 import type { TranscriptEntry } from './transcript-types.js';
-
-/** Claude Code's answer to a Bash call left running in the background (`run_in_background`, or moved there). */
-const startedIn = /running in background with ID: (\w+)/;
 
 /** The tools that stop a background command (by its id: `shell_id`, `task_id`). */
 const stoppers = new Set(['KillShell', 'KillBash', 'TaskStop']);
@@ -22,7 +20,8 @@ export function stillRunning(
 ): { calls: string[]; through: number } {
   const turn = entries.slice(from + 1).filter((e) => !e.sidechain);
   const started = turn.flatMap((e, i) => {
-    const bg = e.kind === 'tool_result' && e.tool?.id ? startedIn.exec(e.text.slice(0, 300))?.[1] : undefined;
+    const bg =
+      e.kind === 'tool_result' && e.tool?.id ? startedPattern.exec(e.text.slice(0, 300))?.[1] : undefined;
     return bg ? [{ i, entry: e, call: e.tool?.id as string, bg }] : [];
   });
   const running = started.filter(({ i, call, bg }) =>

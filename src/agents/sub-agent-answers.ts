@@ -1,4 +1,5 @@
 import { clip } from '../core/clip.js';
+import { tagText } from './tag-text.js';
 import type { TranscriptEntry } from './transcript-types.js';
 
 /** A sub-agent's final answer, as it reached the agent that started it: the sub-agent's name and what it said. */
@@ -22,9 +23,6 @@ const launched = /^\s*(?:Async agent launched|Spawned successfully)\b/;
 
 /** What Claude Code appends to a sub-agent's answer: the id to resume it by, and what it used. */
 const trailer = /\n*agentId: [^\n]*(?:\n<usage>[^]*?<\/usage>)?\s*$/;
-
-const tag = (text: string, name: string) =>
-  new RegExp(`<${name}>([^]*?)</${name}>`).exec(text)?.[1]?.trim() ?? null;
 
 /**
  * A completed status as Codex writes an agent's: `{"completed": "its final message"}` (a failed one:
@@ -89,8 +87,8 @@ export function answersIn(e: TranscriptEntry): SubAgentAnswer[] {
   }
   if (e.role === 'assistant' || (e.kind !== 'meta' && e.kind !== 'text')) return [];
   if (/^\s*<task-notification>/.test(e.text)) {
-    const agent = /^Agent "(.+)" \w+/.exec(tag(e.text, 'summary') ?? '')?.[1];
-    const result = tag(e.text, 'result');
+    const agent = /^Agent "(.+)" \w+/.exec(tagText(e.text, 'summary') ?? '')?.[1];
+    const result = tagText(e.text, 'result');
     return agent && result ? at(agent, result) : [];
   }
   const teammate = teammateMessage.exec(e.text);
@@ -102,7 +100,9 @@ export function answersIn(e: TranscriptEntry): SubAgentAnswer[] {
     const text = typeof said === 'string' ? said.replace(/^\s*\[to [^\]]+\]\s*/, '') : '';
     return text.trim() ? at(teammate[1], text) : [];
   }
-  const notified = /^\s*<subagent_notification>/.test(e.text) ? tag(e.text, 'subagent_notification') : null;
+  const notified = /^\s*<subagent_notification>/.test(e.text)
+    ? tagText(e.text, 'subagent_notification')
+    : null;
   if (notified !== null) {
     const n = parsed(notified) as { agent_id?: unknown; status?: unknown } | null;
     const text = statusAnswer(n?.status);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tagText } from '../tag-text.js';
 import type { CallUsage, TranscriptBuilder } from '../transcript-builder.js';
 import type { EntryRole, ToolInfo } from '../transcript-types.js';
 import { describeCall } from '../../core/call-text.js';
@@ -92,7 +93,7 @@ export function backgroundFailure(
   text: string,
 ): { tool_use_id: string | null; task_id: string | null; exit_code: number | null; text: string } | null {
   if (!/^\s*<task-notification>/.test(text)) return null;
-  const tag = (name: string) => new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(text)?.[1]?.trim() ?? null;
+  const tag = (name: string) => tagText(text, name);
   const status = tag('status');
   const summary = tag('summary') ?? '';
   const code = /exit code (-?\d+)/i.exec(summary)?.[1];
@@ -129,7 +130,7 @@ export function addBackgroundFailure(builder: TranscriptBuilder, text: string, p
 }
 
 /** A Bash call left running in the background (`run_in_background`, or moved there by the user). */
-const startedPattern = /running in background with ID: (\w+)/;
+export const startedPattern = /running in background with ID: (\w+)/;
 
 /**
  * A read of a background command that has ended (TaskOutput in 2.1.x, BashOutput in 2.0.x: `<status>completed|failed

@@ -4,6 +4,7 @@ import { askOf, gistOf, limitsTheAgent } from '../requests/request-gist.js';
 import { isAcknowledgement, USER_DIRECTIVE } from '../requests/request-text.js';
 import { interruptedTurn } from '../interrupted-turn.js';
 import { correctionOf } from './corrected-decisions.js';
+import { fileChangeOf } from './file-change.js';
 import { doneCommits, type DoneCommit } from './done-commits.js';
 import { fitSummary } from './fit-summary.js';
 import type { Decision, TestState } from '../schemas/records.js';
@@ -239,8 +240,8 @@ function fileChanges(
 ): { change: string; path: string }[] {
   const byPath = new Map<string, string>();
   for (const summary of summaries) {
-    const m = /^(created|edited|deleted) (.+)$/.exec(summary);
-    const [change, named] = m ? [m[1] as string, m[2] as string] : ['changed', summary];
+    const m = fileChangeOf(summary);
+    const [change, named] = m ? [m.change as string, m.path] : ['changed', summary];
     const path = shownPath(named, worktree);
     const before = byPath.get(path);
     byPath.delete(path);
@@ -349,7 +350,7 @@ export function changedSince(
     (e) =>
       e.kind === 'file_write' &&
       Date.parse(e.timestamp) > t &&
-      !proseFile.test(e.summary.replace(/^(?:created|edited|deleted) /, '').trim()),
+      !proseFile.test(fileChangeOf(e.summary)?.path ?? e.summary),
   ).length;
 }
 

@@ -1,3 +1,5 @@
+import { fileChangeOf } from './file-change.js';
+
 /**
  * The file an open error names that the session changed after it: a fix was made (`hooks.go:312:24: undefined:
  * strings`, then an Edit of hooks.go), but nothing run since says whether it worked. The next session checks it
@@ -6,9 +8,6 @@
 
 /** Paths and file names in an error's text: `src/hooks.go:312:24`, `(app.test.ts)`, `"./lib/x.py", line 3`. */
 const namedFile = /(?:^|[\s"'(`[])((?:[\w.@~-]+\/)*[\w@-][\w.@-]*\.[A-Za-z][\w]{0,5})(?=[:\s"')`\],]|$)/g;
-
-/** A file change as the side-effect ledger has it: `edited src/hooks.go`. */
-const changed = /^(?:created|edited|deleted) (.+)$/;
 
 /** Whether `path` (as the ledger wrote it) is the file `named` (a file name alone, or a path ending it). */
 function isFile(path: string, named: string): boolean {
@@ -25,7 +24,7 @@ export function editedAfter(
   const since = Date.parse(error.timestamp);
   const later = effects.flatMap((e) => {
     const path =
-      e.kind === 'file_write' && Date.parse(e.timestamp) > since ? changed.exec(e.summary)?.[1] : null;
+      e.kind === 'file_write' && Date.parse(e.timestamp) > since ? fileChangeOf(e.summary)?.path : null;
     return path ? [path] : [];
   });
   if (!later.length) return null;

@@ -1,5 +1,6 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { isRelayed } from '../../agents/relayed-message.js';
+import { tagText } from '../../agents/tag-text.js';
 import { interruptionText } from '../../agents/user-interruption.js';
 
 /** What the user asked, in their words, where they said it. */
@@ -44,16 +45,13 @@ const codexRequest = /^[\s\S]*?##\s*My request for Codex:\s*\n/;
 const declinedWithWords = /the user said:\s*\n([\s\S]+)$/;
 const declined = /doesn't want to proceed with this tool use|User rejected tool use/;
 
-const tag = (text: string, name: string) =>
-  new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(text)?.[1]?.trim() ?? null;
-
 /** A custom slash command's arguments are the user's request; built-in commands and bare commands are not. */
 function commandRequest(text: string): string | null {
-  const name = tag(text, 'command-name');
+  const name = tagText(text, 'command-name');
   if (!name) return null;
   const command = name.replace(/^\//, '');
   if (builtinCommands.has(command)) return null;
-  const args = tag(text, 'command-args');
+  const args = tagText(text, 'command-args');
   return args ? args : null;
 }
 
