@@ -178,21 +178,22 @@ describe('baton run --executor remote', () => {
 
   it('SIGKILLed mid-task beside a `baton serve --auto-resume none`: its heartbeat monitor does not take the dead driver for a silent agent, and the next `baton run` re-attaches', async () => {
     const { ws, log, remote, midTask, open } = await remoteWorkspace();
-    const args = ['--auto-resume', 'none', '--heartbeat-timeout', '1s'];
+    // a timeout a loaded machine cannot reach between the next driver's take-over and its first heartbeat
+    const args = ['--auto-resume', 'none', '--heartbeat-timeout', '3s'];
     const server = await startServerProcess(ws.home, { cwd: ws.repo, env: ws.env, args });
     children.push(server.child);
     const run = ws.spawnRun(['--json', 'run', '--agent', 'claude-code', '--heartbeat', '200ms', ...remote]);
     children.push(run.child);
     const agent = await midTask();
     await killHard(run.child);
-    // the monitor sweeps every 250 ms: several sweeps pass the agent's silent row while it still works on its host
+    // the monitor sweeps every 750 ms: several sweeps pass the agent's silent row while it still works on its host
     await until(
       'the server to notice the silent session',
       async () =>
         /heartbeat: \d+ silent session\(s\)/.test(server.stderr()) ||
         server.stderr().includes('still runs on'),
     );
-    await new Promise((r) => setTimeout(r, 1_500));
+    await new Promise((r) => setTimeout(r, 4_000));
     expect(server.stderr()).not.toContain('went silent');
     const st = (await ws.cli(['status', '-w', agent.workflow_id])).json<Status>();
     expect(st.workflow.status).toBe('in_progress');

@@ -313,8 +313,12 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   if (ctx.abort?.aborted) onAbort();
   else ctx.abort?.addEventListener('abort', onAbort, { once: true });
   let checking = false;
-  const beat = setInterval(() => {
+  const heartbeat = () =>
     void registry?.heartbeat(ctx.row.id, now()).catch(sayOnce('could not write the session heartbeat'));
+  // at once: a driver that has just taken the session over (re-attached) is not silent while its first tick waits
+  heartbeat();
+  const beat = setInterval(() => {
+    heartbeat();
     if (!ctx.shouldStop || checking || stoppedBy) return;
     checking = true;
     void ctx
