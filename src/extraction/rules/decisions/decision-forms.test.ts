@@ -370,3 +370,15 @@ describe('decisions: a design stated as what a part will or should do, a purpose
     ).toEqual([]);
   });
 });
+
+describe("decisions: a reviewer's verdict", () => {
+  it('in its own voice, for or against; not a verdict it reports from a bot or a tool', async () => {
+    const merge = said('Yes, this is a small, careful fix of the retry loop, and I’d merge it.');
+    const hold = said(
+      'I wouldn’t merge this yet: the migration drops the `notes` column before the backfill runs.',
+    );
+    const bot = said('The review bot rated the change safe to merge, and the linter found nothing.');
+    const asked = said('Would you like me to merge it once CI is green?');
+    expect(await lines([merge, hold, bot, asked])).toEqual([merge.line, hold.line]);
+  });
+});

@@ -50,8 +50,16 @@ const doneNotLooked = (re: RegExp, sentence: string) => {
   return rest !== undefined && !opensWithLook(rest);
 };
 
+/**
+ * "Yes, this is a good, low-risk fix, and I'd merge it", "I wouldn't approve this yet": a reviewer's verdict on the
+ * change it read, in its own voice (a verdict it quotes from a tool or a bot is not its own).
+ */
+const verdict =
+  /\bI(?:['’]d| would)(?: not|n['’]t)? (?:merge|approve|ship|land|accept) (?:it|this|them|the (?:PR|pull request|change|patch|branch|fix))\b/i;
+
 /** "Recommendation: build ...": first, since a list after its colon does not make it a fragment. */
-export const recommends = (sentence: string) => doneNotLooked(recommended, sentence);
+export const recommends = (sentence: string) =>
+  doneNotLooked(recommended, sentence) || verdict.test(sentence);
 
 /** A new approach, a design that should, a proposal, or a fix by its means, stated by the agent. */
 export const statesWayTaken = (sentence: string) =>
