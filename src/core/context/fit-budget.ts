@@ -42,6 +42,7 @@ const generous: ContextLimits = {
   last_state_chars: 6000,
   newer_request_note: 1,
   recorded_place: 1,
+  notes_file: 1,
 };
 
 /**
@@ -62,6 +63,8 @@ const steps: [keyof ContextLimits, number][] = [
   // where an imported session was recorded, when not here: one line, which says the worktree's state is not the
   // session's (its branch, its uncommitted changes)
   ['recorded_place', 0],
+  // the notes file the session wrote: one line naming it (the files written are listed under Already Done)
+  ['notes_file', 0],
   ['last_state_chars', 400],
   // the user's latest request says what to do next: it is the last of the requests to go
   ['later_requests', 1],
@@ -154,6 +157,8 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
       return c.next.latest_request_first ? 1 : 0;
     case 'recorded_place':
       return c.git.recorded ? 1 : 0;
+    case 'notes_file':
+      return c.next.notes_file ? 1 : 0;
   }
 }
 

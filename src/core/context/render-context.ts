@@ -337,6 +337,10 @@ export function renderResumeContext(c: ResumeContext): string {
   tdd(c, out);
   out.push('### What to Do Next', nextStep(c));
   if (c.next.description) out.push(c.next.description);
+  if (c.next.notes_file && !c.finished)
+    out.push(
+      `Read \`${c.next.notes_file}\` before going on: the session wrote its own account of the work there.`,
+    );
   out.push('');
   if (c.reviewer_feedback.length) {
     out.push('### Unaddressed Reviewer Feedback');

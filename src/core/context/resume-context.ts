@@ -21,6 +21,7 @@ import {
   type Tdd,
 } from './context-parts.js';
 import { editedAfter } from './edited-after.js';
+import { notesFileOf } from './notes-file.js';
 
 /**
  * What a command does, as far as its words say: its program (after the variables it sets) and the plain words that
@@ -80,6 +81,8 @@ export interface ContextLimits {
   newer_request_note: number;
   /** 1: Git State says where an imported session was recorded when not here (`git.recorded`); 0: no room for it. */
   recorded_place: number;
+  /** 1: What to Do Next names the notes file the session wrote (`next.notes_file`); 0: no room for it. */
+  notes_file: number;
 }
 
 /** Amelia's defaults: five decisions, three resolved errors, three comments per review. */
@@ -104,6 +107,7 @@ export const defaultLimits: ContextLimits = {
   last_state_chars: 1500,
   newer_request_note: 1,
   recorded_place: 1,
+  notes_file: 1,
 };
 
 /**
@@ -207,6 +211,8 @@ export interface ResumeContext {
      * answer to what it proposed or asked, in their words (the Goal leaves go-aheads out). Null otherwise.
      */
     go_ahead: string | null;
+    /** The state, plan or notes file the session wrote last (notes-file.ts): read before going on. Null: none. */
+    notes_file: string | null;
   };
   reviewer_feedback: { reviewer: string; severity: string; comments: string[]; more: number }[];
   /** How to get what is not shown: the CLI command and the MCP tool. */
@@ -413,6 +419,7 @@ export function compileResumeContext(
       list_behind: listBehind(snap),
       answered: answered(snap),
       go_ahead: goAhead(snap),
+      notes_file: limits.notes_file > 0 ? notesFileOf(snap.side_effects ?? []) : null,
     },
     reviewer_feedback: (snap.reviewer_feedback ?? [])
       .filter((f) => !f.addressed)
