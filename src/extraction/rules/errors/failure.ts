@@ -235,8 +235,17 @@ export function failed(entry: TranscriptEntry): boolean {
   );
 }
 
+/**
+ * A call that worked: neither failed nor declined, and over (a command still running when its result came, a Codex
+ * cell "Script running with cell ID 7", has not worked yet: the poll that ends it says how it went).
+ */
 export function succeeded(entry: TranscriptEntry): boolean {
-  return entry.kind === 'tool_result' && !failed(entry) && !userDecline.test(entry.text.slice(0, 300));
+  return (
+    entry.kind === 'tool_result' &&
+    entry.tool?.running !== true &&
+    !failed(entry) &&
+    !userDecline.test(entry.text.slice(0, 300))
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bash, say, toolResult } from '../../../../test/helpers/tool-results.js';
+import { bash, cell, say, toolResult } from '../../../../test/helpers/tool-results.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import { findErrors, wayAroundSaid } from './error-rules.js';
 import { resolveKnown } from './resolve-known.js';
@@ -434,5 +434,17 @@ describe('an error is over when something shows it, not when the agent says what
     expect(
       brief([...failing, ...bash('bun run typecheck 2>&1 | tail -5', 0, '$ tsc --noEmit')])[0]?.[1],
     ).toBe('unresolved');
+  });
+
+  it('a command still running when its result came has not worked: a Codex cell "Script running", polled later', () => {
+    const failing = bash(
+      'cargo run -- util check',
+      101,
+      'error: `cargo run` could not determine which binary to run',
+    );
+    const running = cell(['cargo run --bin hk -- util check'], '', { running: true });
+    expect(brief([...failing, running])).toEqual([['command_failed', 'unresolved', undefined]]);
+    const done = cell(['cargo run --bin hk -- util check'], 'checked 3 branches');
+    expect(brief([...failing, running, done])[0]?.[1]).not.toBe('unresolved');
   });
 });
