@@ -182,6 +182,6 @@ export async function openBaton(options: OpenBatonOptions = {}): Promise<BatonCl
   const { service, mirror } = await openLocalService(settings, warn, { env });
   return new LocalClient(service, async () => {
     await mirror?.flush();
-    await service.store.close();
+    await service.close();
   });
 }

@@ -76,7 +76,7 @@ export class Runtime {
       return remote;
     }
     const service = await this.openService(settings, opts);
-    this.client = new LocalClient(service, () => service.store.close());
+    this.client = new LocalClient(service, () => service.close());
     return this.client;
   }
 

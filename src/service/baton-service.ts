@@ -127,6 +127,12 @@ export class BatonService {
     this.runner.listeners.add((_events, state) => this.live.debounce(state));
   }
 
+  /** Closes the service: the live-state saves still waiting are made, then the store is closed. */
+  async close(): Promise<void> {
+    await this.live.flush();
+    await this.store.close();
+  }
+
   /**
    * The workflow a reference names, as any command sees it first: a driver that is gone is noticed (crash watch),
    * and a requested pause past its timeout is forced, before the command decides anything.

@@ -113,7 +113,21 @@ describe('live state auto-save', () => {
     svc.live.startAutoSave(30_000);
     await vi.advanceTimersByTimeAsync(30_000);
     expect(await store.loadLiveState(wf.id)).toMatchObject({ trigger: 'auto' });
-    svc.live.stop();
+    await svc.live.flush();
+  });
+
+  it('a save still waiting when the service closes is made before the store closes, not after it', async () => {
+    const path = join(tempDir('baton-db-'), 'baton.db');
+    const svc = makeService(sqliteStore(path));
+    const wf = await svc.create({ title: 'live', tasks, worktree: tempDir() });
+    const ref = { workflowId: wf.id };
+    await svc.startTask(ref, 'T1');
+    await svc.record(ref, { kind: 'history', text: 'the last step', task_id: 'T1', source: null });
+    const version = (await svc.resolve(ref)).version;
+    await svc.close();
+    const again = sqliteStore(path);
+    expect(await again.loadLiveState(wf.id)).toMatchObject({ trigger: 'action', version });
+    await again.close();
   });
 });
 

@@ -75,7 +75,7 @@ export function registerExecutorCommands(program: Command, rt: Runtime) {
           );
       } finally {
         await rt.flushMirror();
-        await service.store.close();
+        await service.close();
       }
     });
   agentOptions(
@@ -87,7 +87,6 @@ export function registerExecutorCommands(program: Command, rt: Runtime) {
     const g = rt.globals(cmd);
     const settings = rt.settings(g);
     const service = await rt.openService(settings);
-    const store = service.store;
     try {
       const policy = autoResumePolicy(o, rt.env, settings);
       const setup = agentSetup(o, rt.env, settings, null);
@@ -113,7 +112,7 @@ export function registerExecutorCommands(program: Command, rt: Runtime) {
       );
     } finally {
       await rt.flushMirror();
-      await store.close();
+      await service.close();
     }
   });
 

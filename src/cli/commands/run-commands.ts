@@ -146,7 +146,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       process.off('SIGHUP', onSignal);
       progress.stop();
       await rt.flushMirror();
-      await service.store.close();
+      await service.close();
     }
   });
 }

@@ -63,7 +63,6 @@ export function registerServerCommands(program: Command, rt: Runtime) {
       const { resolveServeOptions, startServer } = await import('../../server/index.js');
       const opts = resolveServeOptions(o, rt.env, settings);
       const service = await rt.openService(settings);
-      const store = service.store;
       const log = (l: string) => rt.io.err(`baton serve: ${l}\n`);
       let server;
       let agents;
@@ -84,7 +83,7 @@ export function registerServerCommands(program: Command, rt: Runtime) {
           beforeReady: async () => void (await runtime.recover()),
         });
       } catch (e) {
-        await store.close();
+        await service.close();
         throw e;
       }
       agents.start(worker);
@@ -93,13 +92,13 @@ export function registerServerCommands(program: Command, rt: Runtime) {
         g.json
           ? JSON.stringify({
               url: server.url,
-              store: store.location,
+              store: service.store.location,
               token_file: server.token ? tokenPath(settings.home) : null,
             })
           : [
               `baton serve: listening on ${server.url}`,
               `  dashboard ${server.url}/   API ${server.url}/api   OpenAPI ${server.url}/openapi.json   live ${server.url.replace(/^http/, 'ws')}/ws`,
-              `  store ${store.location}`,
+              `  store ${service.store.location}`,
               server.token
                 ? `  token: print it with \`baton token\` (${tokenPath(settings.home)})`
                 : '  no token (--no-auth): anyone on this machine can use the API',
@@ -123,7 +122,7 @@ export function registerServerCommands(program: Command, rt: Runtime) {
       await agents.stop();
       await server.close();
       await rt.flushMirror();
-      await store.close();
+      await service.close();
     });
 
   program

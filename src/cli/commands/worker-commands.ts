@@ -121,7 +121,7 @@ export function registerWorkerCommands(program: Command, rt: Runtime) {
       await runWorker(rt, service, settings, o, g.json === true);
     } finally {
       await rt.flushMirror();
-      await service.store.close();
+      await service.close();
     }
   });
 }
