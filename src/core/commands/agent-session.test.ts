@@ -191,6 +191,32 @@ describe("the end of the agent's turn", () => {
     const replayed = foldEvents([...d.events, ...stop.events]);
     expect(replayed.state?.turn_ended).toEqual(stop.state.turn_ended);
   });
+
+  it("where Stops report this session's turns, a transcript ending on a message is no end: the crash cut it off", () => {
+    const d = fresh();
+    linkAgentSession(d, s1);
+    asked(d, 'run the linter');
+    const stop = next(d.state, '2026-03-01T10:02:00.000Z');
+    recordSummary(stop, { kind: 'last_message', text: 'Lint is clean.', source: 'codex', turn_ended: true });
+    endAgentTurn(stop, 'codex');
+    const again = next(stop.state, '2026-03-01T10:05:00.000Z');
+    asked(again, 'now analyze the history file');
+    // the process killed right after the agent wrote this line, mid-turn: its transcript ends on it, no Stop came
+    const cut = next(again.state, '2026-03-01T10:06:00.000Z');
+    recordSummary(cut, {
+      kind: 'last_message',
+      text: 'Found it: a deterministic key.',
+      source: 'codex',
+      turn_ended: true,
+    });
+    expect(cutOffSession(cut.state, { name: 'codex', session_id: 's2' })).toMatch(
+      /^session 1 \(Codex session s1\) stopped in the middle of its turn/,
+    );
+    // its Stop came: the turn ended on it
+    const ended = next(cut.state, '2026-03-01T10:06:30.000Z');
+    endAgentTurn(ended, 'codex');
+    expect(cutOffSession(ended.state, { name: 'codex', session_id: 's2' })).toBeNull();
+  });
 });
 
 describe('noteCompaction', () => {

@@ -1,5 +1,5 @@
 import { agentLabel } from '../agent-label.js';
-import { turnOver } from '../agent-turn.js';
+import { requestsSinceTurnEnd, turnOver } from '../agent-turn.js';
 import type { Draft } from '../draft.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { allFinished } from '../task-graph.js';
@@ -62,13 +62,16 @@ function workDone(s: WorkflowState): string | null {
 
 /**
  * Whether the user's last request was answered: the agent's last message came after it and its turn ended on it (a
- * message the agent went on from, or the user stopped, is no answer); null when no request was recorded.
+ * message the agent went on from, or the user stopped, is no answer); null when no request was recorded. Where the
+ * hooks reported the end of a turn of the session the request was made in, a Stop is what says this turn ended: a
+ * transcript that ends on a message (its process killed while the agent went on) is no end.
  */
 export function lastRequestAnswered(s: WorkflowState): boolean | null {
   const asked = (s.recent_requests ?? []).at(-1);
   if (!asked) return null;
   const answer = s.summaries?.last_message;
   if (!answer || answer.turn_ended !== true) return false;
+  if (s.turn_ended?.session_number === asked.session_number && requestsSinceTurnEnd(s) > 0) return false;
   return Date.parse(answer.timestamp) >= Date.parse(asked.at ?? asked.timestamp);
 }
 
