@@ -217,14 +217,7 @@ function resolve(
     // assertion); a call of another kind working after it does not make tests pass
     // whole output only (a cut middle may hold the cause), and another cause indeed: the same test failing on other
     // values ("'hello world'", then "'Hello world'") is this failure still
-    const past = later.find(
-      (e) =>
-        same(e) &&
-        failed(e) &&
-        !e.truncated &&
-        !showsCause(e.text, cause) &&
-        similarity(causeOf(e.text), cause) < 0.8,
-    );
+    const past = later.find((e) => same(e) && failed(e) && otherCause(e, cause));
     return past
       ? {
           resolution: 'fixed',
@@ -232,6 +225,18 @@ function resolve(
         }
       : { resolution: 'unresolved', notes: null };
   }
+  // the same step run again got past this failure to another one (a compile error fixed, the next one shown)
+  const movedOn =
+    command && !isTest && !stoppedEarlier
+      ? later.find(
+          (e) => failed(e) && (same(e) || sameStep(command, shellCommand(e) ?? '')) && otherCause(e, cause),
+        )
+      : undefined;
+  if (movedOn)
+    return {
+      resolution: 'fixed',
+      notes: `a later run of the same step failed for another cause (transcript line ${movedOn.line})`,
+    };
   // the same job done another way: a search by another search (the Grep tool after `rg`), a write by the Write tool
   // after a refused redirect, a page by a web search; not another job (a build passing after a typecheck failed), nor
   // a question answering no (a search that found nothing)
@@ -267,6 +272,14 @@ function resolve(
     return { resolution: 'workaround', notes: `${how} succeeded (transcript line ${other.line})${what}` };
   }
   return { resolution: 'unresolved', notes: null };
+}
+
+/**
+ * A failure whose whole output (a cut middle may hold the cause) shows another cause than `cause`: the same test
+ * failing on other values ("'hello world'", then "'Hello world'") is the same failure still.
+ */
+function otherCause(e: TranscriptEntry, cause: string): boolean {
+  return !e.truncated && !showsCause(e.text, cause) && similarity(causeOf(e.text), cause) < 0.8;
 }
 
 /** The same diagnostic whatever shows it: equal once locations and numbers are left out. */

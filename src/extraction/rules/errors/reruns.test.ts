@@ -447,4 +447,27 @@ describe('an error is over when something shows it, not when the agent says what
     const done = cell(['cargo run --bin hk -- util check'], 'checked 3 branches');
     expect(brief([...failing, running, done])[0]?.[1]).not.toBe('unresolved');
   });
+
+  it('the same step failing again for another cause got past it: the compiler moved on to the next error', () => {
+    const first = bash(
+      'cargo build',
+      101,
+      'error[E0425]: cannot find value `limit` in this scope\n --> src/main.rs:12:9\nerror: could not compile `calc`',
+    );
+    const next = bash(
+      'cargo build',
+      101,
+      'error[E0308]: mismatched types\n --> src/main.rs:20:5\nerror: could not compile `calc`',
+    );
+    const [a, b] = brief([...first, ...next]);
+    expect(a).toEqual([
+      'command_failed',
+      'fixed',
+      'a later run of the same step failed for another cause (transcript line N)',
+    ]);
+    expect(b?.[1]).toBe('unresolved');
+    // the same cause again is the same failure still
+    const again = bash('cargo build', 101, first[1]?.text.replace(/^Exit code \d+\n/, '') ?? '');
+    expect(brief([...first, ...again])[0]?.[1]).toBe('unresolved');
+  });
 });
