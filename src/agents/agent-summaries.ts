@@ -19,7 +19,7 @@ import { isUserInterruption } from './user-interruption.js';
 export interface AgentSummary {
   line: number;
   at: string | null;
-  kind: 'compaction' | 'last_message' | 'usage_limit' | 'api_error' | 'interrupted';
+  kind: 'compaction' | 'last_message' | 'usage_limit' | 'api_error' | 'interrupted' | 'sub_agent';
   text: string;
   /** A last message: whether the turn ended on it (no tool call, no interruption after it). */
   turn_ended?: boolean;
@@ -278,11 +278,14 @@ function stoppedByUser(entries: readonly TranscriptEntry[]): AgentSummary | null
   return null;
 }
 
+/** The most of a sub-agent's answer kept (a review's findings fit; a pasted log is cut in the middle). */
+const SUB_AGENT_CHARS = 12_000;
+
 /**
- * Every compaction summary, then the agent's last message (each kept whole), then the API error (a usage limit's
- * notice or another) and the
- * user's interruption the entries end on, when they do. `fromStart`: the entries begin at the transcript's first line (not a piece after an
- * earlier import), so what the agent did not say in them it never said.
+ * Every compaction summary and every sub-agent's answer, then the agent's last message (each kept whole), then the API
+ * error (a usage limit's notice or another) and the user's interruption the entries end on, when they do.
+ * `fromStart`: the entries begin at the transcript's first line (not a piece after an earlier import), so what the
+ * agent did not say in them it never said.
  */
 export function agentSummaries(
   entries: readonly TranscriptEntry[],
@@ -291,8 +294,22 @@ export function agentSummaries(
   const compactions = entries
     .filter((e) => e.kind === 'summary' && !e.sidechain && e.text.trim())
     .map((e): AgentSummary => ({ line: e.line, at: e.at, kind: 'compaction', text: e.text.trim() }));
+  const answers = entries.flatMap((e) =>
+    answersIn(e).map((a): AgentSummary => ({
+      line: a.line,
+      at: e.at,
+      kind: 'sub_agent',
+      text: clipEnds(`${a.agent}: ${a.text}`, SUB_AGENT_CHARS),
+    })),
+  );
   const last = lastMessage(entries, opts.fromStart === true);
   const limit = stoppedOnApiError(entries);
   const stopped = stoppedByUser(entries);
-  return [...compactions, ...(last ? [last] : []), ...(limit ? [limit] : []), ...(stopped ? [stopped] : [])];
+  return [
+    ...compactions,
+    ...answers,
+    ...(last ? [last] : []),
+    ...(limit ? [limit] : []),
+    ...(stopped ? [stopped] : []),
+  ];
 }

@@ -26,12 +26,29 @@ const said = (text: string) =>
     content: [{ type: 'output_text', text }],
   });
 
+describe("every sub-agent's answer", () => {
+  it('is a summary of its own, whole, named by the sub-agent (for `baton details summaries`)', () => {
+    const lines = readCorpus('codex/entirecontext/7H/01M05W0DK3S06FP7YAJHNPXG7H/3/full.jsonl').split('\n');
+    const answers = agentSummaries(parseCodexRollout(lines.slice(0, 271).join('\n')).entries).filter(
+      (s) => s.kind === 'sub_agent',
+    );
+    expect(answers.length).toBeGreaterThanOrEqual(7);
+    const adversarial = answers.find((a) => a.text.startsWith('correctness_adversarial: '));
+    // whole: the findings after the head the Last State shows, not cut to a line
+    expect(adversarial?.text).toContain('Verdict: REQUEST CHANGES');
+    expect(adversarial?.text.split('\n').length).toBeGreaterThan(5);
+    expect(adversarial?.line).toBeGreaterThan(128);
+  });
+});
+
 describe("the sub-agents of the agent's unfinished turn", () => {
   it("are named in its last message: Codex team members' FINAL_ANSWER messages (a rollout cut at line 271)", () => {
     const lines = readCorpus('codex/entirecontext/7H/01M05W0DK3S06FP7YAJHNPXG7H/3/full.jsonl').split('\n');
     const last = lastMessage(parseCodexRollout(lines.slice(0, 271).join('\n')).entries);
     expect(last).toMatchObject({ line: 128, turn_ended: false });
-    expect(last?.text).toContain('\n\nSub-agents answered in its turn (the latest 4 of 7):\n');
+    expect(last?.text).toContain(
+      '\n\nSub-agents answered in its turn (the latest 4 of 7) (whole answers: `baton details summaries`):\n',
+    );
     // a report in prose, by its head; one in JSON, by its short values (its explanations left out)
     expect(last?.text).toContain(
       '\n- correctness_adversarial: Verdict: REQUEST CHANGES · P1 — Merge-resolution renames are permanently skipped · File: `src/entirecontext/core/decision_file_lineage.py:168-178`',
@@ -47,7 +64,7 @@ describe("the sub-agents of the agent's unfinished turn", () => {
     // cut at line 159: two answers in, before the last message; three members started and not heard from yet
     const early = lastMessage(parseCodexRollout(lines.slice(0, 159).join('\n')).entries);
     expect(early?.text).toContain(
-      '\n\nSub-agents answered in its turn:\n- migration_resilience: reviewer: data-migrations · ',
+      '\n\nSub-agents answered in its turn (whole answers: `baton details summaries`):\n- migration_resilience: reviewer: data-migrations · ',
     );
     // an answer cut short in the transcript (no longer JSON) is said by its short fields
     expect(early?.text).toContain(
@@ -71,7 +88,7 @@ describe("the sub-agents of the agent's unfinished turn", () => {
     expect(last).toMatchObject({ line: 35, turn_ended: false, open_through: 56 });
     // "Excellent! Now I have all the information I need ... Let me create ..." says nothing of what it found
     expect(last?.text).toMatch(
-      /\n\nSub-agents answered after it:\n- Draft beads for linting setup: Bead Content: Setup Code Quality Tools \(Credo, Dialyxir, mix_audit\) · /,
+      /\n\nSub-agents answered after it \(whole answers: `baton details summaries`\):\n- Draft beads for linting setup: Bead Content: Setup Code Quality Tools \(Credo, Dialyxir, mix_audit\) · /,
     );
     expect(last?.text).not.toMatch(/Excellent|agentId|total_tokens/);
   });
@@ -82,7 +99,7 @@ describe("the sub-agents of the agent's unfinished turn", () => {
     const last = lastMessage(parseClaudeLines(file, [177, 179, 183, 240]));
     expect(last).toMatchObject({ line: 183, turn_ended: false, open_through: 240 });
     expect(last?.text).toMatch(
-      /\n\nSub-agents answered after it:\n- MCP 2\.0 API 변경사항 조사: 조사 결과: MCP SDK 2\.0\.0 API 변경사항 · 핵심 변경: · `from mcp\.server\.fastmcp import FastMCP` → /,
+      /\n\nSub-agents answered after it \(whole answers: `baton details summaries`\):\n- MCP 2\.0 API 변경사항 조사: 조사 결과: MCP SDK 2\.0\.0 API 변경사항 · 핵심 변경: · `from mcp\.server\.fastmcp import FastMCP` → /,
     );
     // the launch's own result is no answer
     expect(last?.text).not.toContain('Async agent launched');
@@ -106,7 +123,7 @@ describe("the sub-agents of the agent's unfinished turn", () => {
     // a message relayed as the user's starts the next turn: cut there, the words before it are the turn it answered
     const replied = lastMessage(parseClaudeLines(file, [283, 285, 293, 381]));
     expect(replied?.text).toContain(
-      '\n\nSub-agents answered after it:\n- design-review: MCP 2.0 migration design review — VERDICT: REVISE',
+      '\n\nSub-agents answered after it (whole answers: `baton details summaries`):\n- design-review: MCP 2.0 migration design review — VERDICT: REVISE',
     );
     const long = lastMessage(parseClaudeLines(file, [283, 285, 293, 300]));
     expect(long?.text).toContain(
@@ -148,7 +165,7 @@ describe("the sub-agents of the agent's unfinished turn", () => {
     const last = lastMessage(parseCodexRollout(text).entries);
     expect(last).toMatchObject({ line: 1, turn_ended: false, open_through: 4 });
     expect(last?.text).toContain(
-      '\n\nSub-agents answered after it:\n- a1: The parser drops · the last line when it has no newline.\n- a2: (failed) sandbox denied',
+      '\n\nSub-agents answered after it (whole answers: `baton details summaries`):\n- a1: The parser drops · the last line when it has no newline.\n- a2: (failed) sandbox denied',
     );
   });
 

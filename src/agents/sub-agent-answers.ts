@@ -244,7 +244,9 @@ export function subAgentsOfTurn(
   const names = [...new Set(running.map((r) => r.agent))];
   const more = names.length > RUNNING ? ` and ${names.length - RUNNING} more` : '';
   const text = [
-    ...(shown.length ? [`Sub-agents answered ${when}${of}:`, ...lines] : []),
+    ...(shown.length
+      ? [`Sub-agents answered ${when}${of} (whole answers: \`baton details summaries\`):`, ...lines]
+      : []),
     ...(names.length
       ? [
           `Sub-agents it started had not answered when the transcript ends: ${names.slice(0, RUNNING).join(', ')}${more}`,

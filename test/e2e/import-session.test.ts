@@ -330,9 +330,15 @@ describe("the agent's last state across pieces", () => {
     expect((await context()).last_state).toMatchObject({
       left: 'mid_turn',
       text:
-        'The profiler runs in the background; I will wait for it.\n\nSub-agents answered after it:\n' +
+        'The profiler runs in the background; I will wait for it.\n\nSub-agents answered after it (whole answers: `baton details summaries`):\n' +
         '- Profile the build: The build spends 80% of its time in `tsc --build` without incremental mode.',
     });
+    // the whole answer is a record of its own, which the state's summaries leave alone
+    const summaries = (await w.client.details(w.ref, null, 'summaries')) as { kind: string; text: string }[];
+    expect(summaries.filter((x) => x.kind === 'sub_agent').map((x) => x.text)).toEqual([
+      'Profile the build: Perfect! I have all I need.\n\nThe build spends 80% of its time in `tsc --build` without incremental mode.',
+    ]);
+    expect(Object.keys((await w.client.status(w.ref)).summaries ?? {})).not.toContain('sub_agent');
     await w.service.store.close();
   });
 });

@@ -307,6 +307,8 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       };
     case 'summary.recorded': {
       const sum = e.data.summary;
+      // a sub-agent's answer is a record to read back, not where the agent stands
+      if (sum.kind === 'sub_agent') return s;
       const summaries = s.summaries ?? { compaction: null, last_message: null };
       return { ...s, summaries: { ...summaries, [sum.kind]: sum } };
     }

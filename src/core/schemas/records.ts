@@ -129,7 +129,9 @@ export type HistoryEntry = z.infer<typeof HistoryEntry>;
  * work; over once the agent says more or the user asks again), the API error a turn ended on (`api_error`: an
  * overloaded or failing API; the turn's request may not have been carried out; over the same way), and the user's
  * interruption of the agent's last turn (`interrupted`: Esc or Ctrl-C before the turn ended, its text the
- * transcript's marker; over the same way).
+ * transcript's marker; over the same way); and each sub-agent's answer (`sub_agent`, `<name>: <answer>`: what a Task
+ * or Agent call, a background agent, a teammate or a Codex team member reported), kept as a record for `baton details
+ * summaries` (the Last State names the latest few in a line each), no state of the agent's own.
  */
 export const summaryKinds = [
   'compaction',
@@ -137,6 +139,7 @@ export const summaryKinds = [
   'usage_limit',
   'api_error',
   'interrupted',
+  'sub_agent',
 ] as const;
 export const SummaryKind = z.enum(summaryKinds);
 export const Summary = z.object({
