@@ -197,10 +197,22 @@ const infoQuery = /(?:^|\s)(?:--version|-V|--help|-h|version|help)(?=\s|$)/;
  * that only looks (grep, rg, find, ls...) only with the same words (other flags), not on more paths.
  */
 export function sameStep(failedCommand: string, later: string): boolean {
-  // in `a; b` or `a || b` every part runs: the last one is not where the failure stopped
-  if (sequential(unwrapShell(failedCommand).trim())) return false;
-  const step = commandSteps(failedCommand).at(-1);
-  if (!step) return false;
+  const line = unwrapShell(failedCommand).trim();
+  // `if C; then A; else B; fi`: the branch that ran failed, A or B (C only chose which)
+  const steps = ifElse.test(line)
+    ? commandSteps(line).filter((w) => w[0] !== 'if')
+    : // in `a; b` or `a || b` every part runs: the last one is not where the failure stopped
+      sequential(line)
+      ? []
+      : commandSteps(failedCommand).slice(-1);
+  return steps.some((step) => runsStep(step, later));
+}
+
+/** `if C; then A; else B; fi` on one line. */
+const ifElse = /^if\b[\s\S]*;\s*then\b[\s\S]*;\s*else\b[\s\S]*;\s*fi$/;
+
+/** Whether a part of `later` runs `step` (its words, in order, with more after them). */
+function runsStep(step: readonly string[], later: string): boolean {
   // a look run again is the same look only with the same words (other flags: `rg -e "--x" src` after `rg "--x" src`)
   const looks = lookingStep.test(step[0] ?? '');
   return stepParts(later).some((part) => {

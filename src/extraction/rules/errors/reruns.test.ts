@@ -63,6 +63,15 @@ describe('a fix runs the failed step or the failed tests again', () => {
     expect(sameStep('cargo build --release', 'cargo --version')).toBe(false);
   });
 
+  it('an if/else ran one of its branches: either is the failed step, its condition is not; `a; b` is neither', () => {
+    const branches =
+      'if [[ -x target/debug/hk ]]; then target/debug/hk util check; else cargo run --quiet -- util check; fi';
+    expect(sameStep(branches, 'cargo run --quiet --bin hk -- util check')).toBe(true);
+    expect(sameStep(branches, 'target/debug/hk util check --verbose')).toBe(true);
+    expect(sameStep(branches, '[[ -x target/debug/hk ]]')).toBe(false);
+    expect(sameStep('make build; make test', 'make test')).toBe(false);
+  });
+
   it('a script named by its absolute path or from the project folder is the same step; another script is not', () => {
     expect(sameStep('bash /home/ci/shop/scripts/seed.sh', 'bash scripts/seed.sh')).toBe(true);
     expect(sameStep('./bin/migrate up', 'bin/migrate up')).toBe(true);
