@@ -15,7 +15,8 @@ export function gitWork(before: GitState | null, now: GitState | null): string |
   if (!now) return null;
   if (!before) {
     if (now.commit_at_snapshot !== now.commit_at_workflow_start) return 'new commits';
-    return now.has_uncommitted_changes ? 'files changed' : null;
+    // the files changed since the workflow began: not those it found changed and left as they were
+    return now.files_modified.length ? 'files changed' : null;
   }
   if (now.commit_at_snapshot !== before.commit_at_snapshot) return 'a commit';
   if (

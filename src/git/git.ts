@@ -2,7 +2,13 @@ import { tryGit } from './run-git.js';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { onlyBlockDiffers } from '../core/baton-block.js';
-import { WORK_COMMITS_LISTED, type GitCapture, type WorkCommits, type WorkSpan } from '../core/index.js';
+import {
+  WORK_COMMITS_LISTED,
+  type GitCapture,
+  type GitStart,
+  type WorkCommits,
+  type WorkSpan,
+} from '../core/index.js';
 
 /**
  * The worktree a directory belongs to: the git top level, or the directory itself outside git. Found on the file
@@ -37,14 +43,36 @@ async function isGitMarker(path: string): Promise<boolean> {
   }
 }
 
-/** Branch and HEAD when a workflow starts (null commit in a repository without commits). */
-export async function gitStart(
-  dir: string,
-): Promise<{ branch: string | null; commit: string | null } | null> {
-  const status = await tryGit(dir, ['status', '--porcelain=v2', '--branch']);
+/** The most files already changed when a workflow begins whose content is kept (more are all taken for its work). */
+const DIRTY_KEPT = 200;
+
+/**
+ * Branch and HEAD when a workflow starts (null commit in a repository without commits), and the files already changed
+ * then with their content's hash (`GitStart.dirty`): the user's work in progress is not the workflow's.
+ */
+export async function gitStart(dir: string): Promise<GitStart | null> {
+  const status = await tryGit(dir, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all']);
   if (status === null) return null;
-  const head = parseBranchHeaders(status);
-  return { branch: head.branch, commit: head.commit };
+  const head = parseBranchHeaders(status.split('\0').join('\n'));
+  const { changed } = parseStatusEntries(status);
+  const dirty = changed.length && changed.length <= DIRTY_KEPT ? await blobHashes(dir, changed) : {};
+  return { branch: head.branch, commit: head.commit, ...(Object.keys(dirty).length ? { dirty } : {}) };
+}
+
+/** Each file's blob hash as the worktree holds it ('' for one that is not there); none when git cannot say. */
+async function blobHashes(dir: string, paths: readonly string[]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const present: string[] = [];
+  for (const p of paths) {
+    const st = await stat(join(dir, p)).catch(() => null);
+    if (st?.isFile()) present.push(p);
+    else if (st === null) out[p] = '';
+  }
+  if (!present.length) return out;
+  const hashes = (await tryGit(dir, ['hash-object', '--', ...present]))?.trim().split('\n') ?? [];
+  if (hashes.length !== present.length) return {};
+  present.forEach((p, i) => (out[p] = hashes[i] ?? ''));
+  return out;
 }
 
 function parseBranchHeaders(status: string) {
@@ -257,10 +285,17 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
   };
   const modified = new Set(entries.changed);
   const startCommit = start?.commit ?? null;
+  const committed = new Set<string>();
   if (startCommit && head.commit && startCommit !== head.commit) {
     const since = await tryGit(dir, ['diff', '--name-only', '-z', startCommit, 'HEAD']);
-    for (const f of (since ?? '').split('\0')) if (f) modified.add(f);
+    for (const f of (since ?? '').split('\0')) if (f) committed.add(f);
   }
+  // a file already changed when the workflow began, as it was then, is not its work (unless committed since)
+  const before = start?.dirty ?? {};
+  const asAtStart = [...modified].filter((p) => before[p] !== undefined && !committed.has(p));
+  const now = asAtStart.length ? await blobHashes(dir, asAtStart) : {};
+  for (const p of asAtStart) if (now[p] !== undefined && now[p] === before[p]) modified.delete(p);
+  for (const f of committed) modified.add(f);
   const dirty = entries.changed.length > 0;
   const stat =
     dirty && head.commit

@@ -1,4 +1,11 @@
-import type { CapacityPolicy, GitCapture, TokenCounter, WorkCommits, WorkSpan } from '../core/index.js';
+import type {
+  CapacityPolicy,
+  GitCapture,
+  GitStart,
+  TokenCounter,
+  WorkCommits,
+  WorkSpan,
+} from '../core/index.js';
 import type { ExecutorRow } from '../storage/executor-registry.js';
 import type { CrashWatchOptions } from './runtime/crash-watch.js';
 import type { TaskLogs } from './runtime/run-events.js';
@@ -7,7 +14,7 @@ import type { AgentSignal } from './runtime/runtime-ports.js';
 /** What the service needs from git (src/git implements it with the real binary). */
 export interface GitPort {
   resolveWorktree(dir: string): Promise<string>;
-  gitStart(dir: string): Promise<{ branch: string | null; commit: string | null } | null>;
+  gitStart(dir: string): Promise<GitStart | null>;
   /** The git state now; with the workflow's start, the commits made since it too (null: no workflow to measure from). */
   captureGitState(dir: string, start: WorkSpan | null): Promise<GitCapture>;
   /** The commits HEAD's history gained since a snapshot whose HEAD was `since.commit` (read as the capture reads them). */

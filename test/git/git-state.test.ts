@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gitDivergence } from '../../src/core/index.js';
+import { gitDivergence, gitWork } from '../../src/core/index.js';
 import { captureGitState, commitsSince, gitStart, resolveWorktree } from '../../src/git/git.js';
 import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
 
@@ -43,6 +43,31 @@ describe('git state capture with real git', () => {
     ]);
     expect(state!.uncommitted_summary).toMatch(/2 files changed.*1 untracked/);
     expect(state!.head_subject).toBe('add a');
+  });
+
+  it('takes the files already changed when the workflow began, as they were then, for none of its work', async () => {
+    const repo = makeRepo();
+    writeFileSync(join(repo, 'README.md'), '# the user was editing this\n');
+    writeFileSync(join(repo, 'notes.txt'), 'scratch\n');
+    writeFileSync(join(repo, 'wip.ts'), 'export const wip = 1;\n');
+    const start = await gitStart(repo);
+    expect(Object.keys(start?.dirty ?? {}).sort()).toEqual(['README.md', 'notes.txt', 'wip.ts']);
+    const span = { commit: start!.commit, dirty: start!.dirty, at: new Date().toISOString(), until: null };
+    const untouched = (await captureGitState(repo, span)).state;
+    expect(untouched?.files_modified).toEqual([]);
+    // the tree is still dirty: said as git says it
+    expect(untouched?.has_uncommitted_changes).toBe(true);
+    expect(gitWork(null, untouched)).toBeNull();
+    // one of them changed again, a new one, and one committed as it was: those are the workflow's
+    writeFileSync(join(repo, 'notes.txt'), 'scratch\nmore\n');
+    writeFileSync(join(repo, 'new.ts'), 'x\n');
+    gitIn(repo, 'add', 'wip.ts');
+    gitIn(repo, 'commit', '-q', '-m', 'wip');
+    const later = (await captureGitState(repo, span)).state;
+    expect(later?.files_modified).toEqual(['new.ts', 'notes.txt', 'wip.ts']);
+    // without what the start held (a workflow created before it was kept), every changed file counts
+    const old = (await captureGitState(repo, { ...span, dirty: undefined })).state;
+    expect(old?.files_modified).toEqual(['README.md', 'new.ts', 'notes.txt', 'wip.ts']);
   });
 
   it('handles a repository without commits and a plain directory', async () => {

@@ -1,6 +1,7 @@
 import type { Draft } from '../draft.js';
 import { invalidInput } from '../errors.js';
 import { validateTaskGraph } from '../task-graph.js';
+import type { GitStart } from '../schemas/git-state.js';
 import type { AgentSessionRef, EarlierWorkflow, Issue, TaskSpec } from '../schemas/workflow.js';
 
 export interface CreateInput {
@@ -9,7 +10,7 @@ export interface CreateInput {
   worktree: string;
   plan: string;
   tasks: TaskSpec[];
-  git_start: { branch: string | null; commit: string | null } | null;
+  git_start: GitStart | null;
   /** Created by an agent's hook (auto_track): session 1 follows that agent session. */
   agent?: AgentSessionRef;
   /** The title is a stand-in: the first request recorded names the workflow (a hook's or an import's workflow). */

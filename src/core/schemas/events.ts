@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GitStart } from './git-state.js';
 import {
   Decision,
   ErrorRecord,
@@ -60,7 +61,7 @@ export const BatonEvent = z.discriminatedUnion('type', [
       worktree: z.string(),
       plan: z.string(),
       tasks: z.array(TaskSpec),
-      git_start: z.object({ branch: z.string().nullable(), commit: z.string().nullable() }).nullable(),
+      git_start: GitStart.nullable(),
       /** Created by an agent's hook or a transcript import rather than `baton create`: its title follows the first request. */
       auto_tracked: z.boolean().optional(),
       /** Created for a conversation resumed after its workflow was completed: that workflow. */

@@ -60,18 +60,37 @@ export const GitCapture = z.object({
 export type GitCapture = z.infer<typeof GitCapture>;
 
 /**
- * What a workflow's git work is measured from: HEAD when it began (null in a repository without commits), when it
- * began (its creation), and when it ended (null while it goes on: a finished workflow's work is not what came after).
+ * Where a workflow began in git: its branch and HEAD (null in a repository without commits), and the files already
+ * changed then (uncommitted or untracked), each with its content's blob hash ('' for a file deleted): not the
+ * workflow's work unless they change again (absent: none, or a workflow created before this was kept).
+ */
+export const GitStart = z.object({
+  branch: z.string().nullable(),
+  commit: z.string().nullable(),
+  dirty: z.record(z.string(), z.string()).optional(),
+});
+export type GitStart = z.infer<typeof GitStart>;
+
+/**
+ * What a workflow's git work is measured from: HEAD when it began (null in a repository without commits), the files
+ * already changed then (`GitStart.dirty`), when it began (its creation), and when it ended (null while it goes on: a
+ * finished workflow's work is not what came after).
  */
 export interface WorkSpan {
   commit: string | null;
+  dirty?: Readonly<Record<string, string>>;
   at: string;
   until: string | null;
 }
 
 /** The work span of a workflow, for a git capture. */
 export const workSpanOf = (s: {
-  git_start: { commit: string | null } | null;
+  git_start: GitStart | null;
   created_at: string;
   ended_at: string | null;
-}): WorkSpan => ({ commit: s.git_start?.commit ?? null, at: s.created_at, until: s.ended_at });
+}): WorkSpan => ({
+  commit: s.git_start?.commit ?? null,
+  ...(s.git_start?.dirty ? { dirty: s.git_start.dirty } : {}),
+  at: s.created_at,
+  until: s.ended_at,
+});

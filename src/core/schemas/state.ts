@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GitStart } from './git-state.js';
 import {
   Decision,
   ErrorRecord,
@@ -103,7 +104,7 @@ export const WorkflowState = z.object({
   updated_at: z.string(),
   started_at: z.string().nullable(),
   ended_at: z.string().nullable(),
-  git_start: z.object({ branch: z.string().nullable(), commit: z.string().nullable() }).nullable(),
+  git_start: GitStart.nullable(),
   tasks: z.array(Task),
   counts: z.object({
     decisions: z.number().int().nonnegative(),
