@@ -382,3 +382,14 @@ describe("decisions: a reviewer's verdict", () => {
     expect(await lines([merge, hold, bot, asked])).toEqual([merge.line, hold.line]);
   });
 });
+
+describe('decisions: an order of work', () => {
+  it('where the work begins is no way of doing it, even with its reason', async () => {
+    const first = said('Let me start with the parser — it is small and the others depend on it.');
+    const begin = said("I'll begin with the migration, then the API.");
+    const way = said(
+      "I'll use the generated tokenizer instead of the hand-written one, since it already handles escapes.",
+    );
+    expect(await lines([first, begin, way])).toEqual([way.line]);
+  });
+});

@@ -10,6 +10,8 @@ const notAChoice = [
   // one of the options listed ("Option 1: use an image model yourself"), not the one taken
   /^option \w{1,3}\s*[:.)-]/i,
   /^(?:but|however),? (?:since|because|as)\b[^,]*,\s*(?:maybe|perhaps)\b/i,
+  // where the work begins ("Let me start with gqc.4 — it's small and focused"): an order of work, not a way of doing it
+  /^(?:(?:now,? )?(?:let me|let's|I'll|I will|we'll|I'm going to|I am going to)\s+)?(?:start|begin)(?:ing)? with\b/i,
 ];
 /** Whether the sentence is one of those that are not choices. */
 export const isNotAChoice = (sentence: string) => notAChoice.some((re) => re.test(sentence));
