@@ -127,9 +127,9 @@ export class BatonService {
     this.runner.listeners.add((_events, state) => this.live.debounce(state));
   }
 
-  /** Closes the service: the live-state saves still waiting are made, then the store is closed. */
+  /** Closes the service: the live-state saves still waiting are dropped (none is tried on a closed store), then the store. */
   async close(): Promise<void> {
-    await this.live.flush();
+    this.live.stop();
     await this.store.close();
   }
 

@@ -22,14 +22,11 @@ export function liveStateOf(s: WorkflowState) {
 
 /**
  * The live state (auto-save): written after each action, debounced for bursts, and at least every 30 s for
- * running workflows while a long-lived process (server, runner) keeps the timer going. A save still waiting when the
- * process closes its store is made then (`flush`), never after the store is closed.
+ * running workflows while a long-lived process (server, runner) keeps the timer going. A short-lived command exits
+ * before its save is due; one that closes its store first drops it (`stop`), never tries it on a closed store.
  */
 export class LiveStates {
-  private readonly pending = new Map<
-    string,
-    { timer: ReturnType<typeof setTimeout>; state: WorkflowState }
-  >();
+  private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
   private timer: ReturnType<typeof setInterval> | null = null;
 
   constructor(
@@ -49,23 +46,21 @@ export class LiveStates {
 
   /** Coalesces bursts of actions into one save `delayMs` after the last of them. */
   debounce(s: WorkflowState, delayMs = 1000): void {
-    clearTimeout(this.pending.get(s.id)?.timer);
-    const timer = setTimeout(() => {
-      this.pending.delete(s.id);
-      void this.saveAction(s);
-    }, delayMs).unref();
-    this.pending.set(s.id, { timer, state: s });
-  }
-
-  private saveAction(s: WorkflowState): Promise<void> {
-    return this.save(s, 'action')
-      .then(() => void (this.lastFailure = null))
-      .catch((e: Error) => this.failed(`the live state of ${s.id}`, e));
+    clearTimeout(this.pending.get(s.id));
+    this.pending.set(
+      s.id,
+      setTimeout(() => {
+        this.pending.delete(s.id);
+        void this.save(s, 'action')
+          .then(() => (this.lastFailure = null))
+          .catch((e: Error) => this.failed(`the live state of ${s.id}`, e));
+      }, delayMs).unref(),
+    );
   }
 
   /** Saves every running workflow's live state every `intervalMs` (default 30 s) until `stop`. */
   startAutoSave(intervalMs = 30_000): void {
-    if (this.timer) clearInterval(this.timer);
+    this.stop();
     this.timer = setInterval(
       () =>
         void this.saveRunning()
@@ -93,15 +88,11 @@ export class LiveStates {
     return running.length;
   }
 
-  /** Stops the auto-save and makes the saves still waiting now (before the store closes). */
-  async flush(): Promise<void> {
+  /** Stops the auto-save and drops the saves still waiting (the store is about to close). */
+  stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    const waiting = [...this.pending.values()];
+    for (const t of this.pending.values()) clearTimeout(t);
     this.pending.clear();
-    for (const { timer, state } of waiting) {
-      clearTimeout(timer);
-      await this.saveAction(state);
-    }
   }
 }

@@ -113,21 +113,21 @@ describe('live state auto-save', () => {
     svc.live.startAutoSave(30_000);
     await vi.advanceTimersByTimeAsync(30_000);
     expect(await store.loadLiveState(wf.id)).toMatchObject({ trigger: 'auto' });
-    await svc.live.flush();
+    svc.live.stop();
   });
 
-  it('a save still waiting when the service closes is made before the store closes, not after it', async () => {
-    const path = join(tempDir('baton-db-'), 'baton.db');
-    const svc = makeService(sqliteStore(path));
+  it('a save still waiting when the service closes is dropped, never tried on the closed store', async () => {
+    vi.useFakeTimers();
+    const store = sqliteStore();
+    const svc = makeService(store);
+    const saves = vi.spyOn(store, 'saveLiveState');
     const wf = await svc.create({ title: 'live', tasks, worktree: tempDir() });
     const ref = { workflowId: wf.id };
     await svc.startTask(ref, 'T1');
     await svc.record(ref, { kind: 'history', text: 'the last step', task_id: 'T1', source: null });
-    const version = (await svc.resolve(ref)).version;
     await svc.close();
-    const again = sqliteStore(path);
-    expect(await again.loadLiveState(wf.id)).toMatchObject({ trigger: 'action', version });
-    await again.close();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(saves).not.toHaveBeenCalled();
   });
 });
 
