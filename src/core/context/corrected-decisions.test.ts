@@ -53,6 +53,26 @@ describe('a decision the user spoke against later', () => {
     );
   });
 
+  it('a sentence further in the request turning it down counts as its opening would', () => {
+    // claude-code/codemie-code-2/session-196820da.jsonl: the agent proposed to track every file; the user's reply
+    const every = decision(
+      'Instead of correlating to ONE file, track ALL session files created during the codemie-claude process',
+      '',
+      '2026-01-08T20:00:00.000Z',
+    );
+    const reply = request(
+      "it's good, but the issue is that several processes of codemie-claude can be executed from different tabs. it's not valid to track all changes and gather under one session file.",
+      '2026-01-08T20:05:00.000Z',
+    );
+    expect(correctionOf(every, [reply], false)).toBe(reply.text);
+    // a sentence turning down something else the decision does not name is not about it
+    const other = request(
+      "looks fine. it's not needed to rename the tables yet.",
+      '2026-01-08T20:05:00.000Z',
+    );
+    expect(correctionOf(every, [other], false)).toBeNull();
+  });
+
   it('only from the next two requests after it: a correction further on answers later work', () => {
     const correction = request(
       'no, add conversationId field, but set value from sessionId',

@@ -2,9 +2,10 @@ import type { Decision, UserRequest } from '../schemas/records.js';
 
 /**
  * A decision the user spoke against: the user's reply to it, when it is the agent's latest choice, turns it down flatly
- * ("it's bad idea", "not acceptable"), or one of the next two requests said after it opens as a correction ("no, add
- * conversationId field, but set value from sessionId", "don't ...", "actually ...", "instead ...") and names what the
- * decision names (one identifier or path, or two longer words). A correction further on answers later work, however
+ * ("it's bad idea", "not acceptable"), or one of the next two requests said after it has a sentence opening as a
+ * correction or a rejection ("no, add conversationId field, but set value from sessionId", "don't ...", "actually
+ * ...", "instead ...", "it's good, but ... . it's not valid to track all changes ...") and names what the decision
+ * names (one identifier or path, or two longer words). A correction further on answers later work, however
  * many words it shares with an old choice. Whether the decision still holds is the user's to say, not Baton's: the
  * context puts their words under it, so the next agent does not follow a choice the user turned down.
  */
@@ -51,6 +52,9 @@ const when = (iso: string | null) => (iso ? Date.parse(iso) : Number.NaN);
 const rejection =
   /^\W*(?:(?:no|nope|nah)\W*$|bad idea\b|not (?:acceptable|good|ok|okay|needed|necessary|what I)\b|(?:it|that|this)(?:'s| is) (?:a )?(?:bad|wrong|terrible|overkill|redundant|unnecessary|not\b)|(?:it|that|this) (?:won'?t|will not|doesn'?t|does not) work\b|(?:option|approach|solution|idea) \w+ is (?:not|bad|wrong)\b)/i;
 
+/** A request's sentences (and lines). */
+const sentencesOf = (text: string) => text.split(/(?<=[.!?])\s+|\n+/);
+
 /** The requests that answer a decision: the next two after it. */
 const ANSWERING = 2;
 
@@ -76,7 +80,9 @@ export function correctionOf(
   if (reply && latest && rejection.test(reply.text)) return reply.text.replace(/\s+/g, ' ').trim();
   const said = termsOf(`${decision.description} ${decision.rationale}`);
   for (const r of next) {
-    if (!correction.test(r.text)) continue;
+    // a sentence of it opens as a correction or turns the choice down ("it's good, but ... . it's not valid to track
+    // all changes and gather under one session file.")
+    if (!sentencesOf(r.text).some((x) => correction.test(x) || rejection.test(x))) continue;
     const theirs = termsOf(r.text);
     const names = [...theirs.names].filter((n) => said.names.has(n)).length;
     const words = [...theirs.words].filter((w) => said.words.has(w)).length;
