@@ -463,13 +463,22 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     left:
       kind === 'compaction'
         ? null
-        : newest.turn_ended === false || kind === 'said_nothing' || endsAnnouncing(newest.text)
+        : newest.turn_ended === false ||
+            kind === 'said_nothing' ||
+            endsAnnouncing(newest.text) ||
+            cutInItsTurn(snap, newest.timestamp)
           ? 'mid_turn'
           : asksTheUser(snap, newest)
             ? 'asked'
             : null,
   };
 }
+
+/**
+ * A crash cut the session off in the turn its last message (said at `at`) was part of: a crash snapshot (a driver
+ * killed while its agent worked, a conversation whose hooks saw no end of its turn), the user silent since.
+ */
+const cutInItsTurn = (snap: SessionSnapshot, at: string) => snap.trigger === 'crash' && !askedSince(snap, at);
 
 /** Whether the user asked for something after `at`. */
 const askedSince = (snap: SessionSnapshot, at: string) =>

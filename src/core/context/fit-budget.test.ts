@@ -562,6 +562,22 @@ describe('what to do next', () => {
     );
   });
 
+  it('after a crash, the last message it cut off is mid-turn, unless the user asked more after it', () => {
+    const crash = {
+      ...bigSnapshot(),
+      trigger: 'crash' as const,
+      pause_reason: 'stopped in the middle of its turn',
+    };
+    const done = crash.tasks.map((t) => ({ ...t, status: 'done' as const }));
+    const allDone = { ...crash, tasks: done, tasks_completed: 42, tasks_remaining: 0, next_task_id: null };
+    const said = lastSaid(crash.created_at, 'Found it: a deterministic key.', true);
+    expect(next({ ...allDone, ...said })).toBe(
+      "Every task is done, but the session ended in the middle of the agent's turn: finish what the Last State says it was doing (check whether its last call ran). The previous session ended because: crash: stopped in the middle of its turn.",
+    );
+    // not a crash: the turn ended on it
+    expect(next({ ...allDone, trigger: 'manual' as const, ...said })).toBe('Every task is done.');
+  });
+
   it('after a last message that asks the user, says to get their answer; after one cut mid-turn, to finish it', () => {
     const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null };
     const said = (text: string, turn_ended: boolean) => lastSaid(live.created_at, text, turn_ended);
