@@ -43,14 +43,25 @@ async function isGitMarker(path: string): Promise<boolean> {
   }
 }
 
-/** The most files already changed when a workflow begins whose content is kept (more are all taken for its work). */
+/**
+ * The files already changed when a workflow begins whose content is kept, at most (more, or larger ones, are taken for
+ * its work: hashing them again at every capture would cost more than it says).
+ */
 const DIRTY_KEPT = 200;
+const DIRTY_FILE_BYTES = 1024 * 1024;
 
 /**
- * Branch and HEAD when a workflow starts (null commit in a repository without commits), and the files already changed
- * then with their content's hash (`GitStart.dirty`): the user's work in progress is not the workflow's.
+ * Branch and HEAD when a workflow starts (null commit in a repository without commits); with `dirty`, also the files
+ * already changed then with their content's hash (`GitStart.dirty`): the user's work in progress is not the
+ * workflow's. A workflow made after the work (an import's) takes none: what is changed then is that work.
  */
-export async function gitStart(dir: string): Promise<GitStart | null> {
+export async function gitStart(dir: string, opts: { dirty?: boolean } = {}): Promise<GitStart | null> {
+  if (!opts.dirty) {
+    const status = await tryGit(dir, ['status', '--porcelain=v2', '--branch', '--untracked-files=no']);
+    if (status === null) return null;
+    const head = parseBranchHeaders(status);
+    return { branch: head.branch, commit: head.commit };
+  }
   const status = await tryGit(dir, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all']);
   if (status === null) return null;
   const head = parseBranchHeaders(status.split('\0').join('\n'));
@@ -59,20 +70,21 @@ export async function gitStart(dir: string): Promise<GitStart | null> {
   return { branch: head.branch, commit: head.commit, ...(Object.keys(dirty).length ? { dirty } : {}) };
 }
 
-/** Each file's blob hash as the worktree holds it ('' for one that is not there); none when git cannot say. */
+/**
+ * Each file's blob hash as the worktree holds it (as git stores it, no filter applied), for files up to
+ * DIRTY_FILE_BYTES; a path that is no such file is left out (it counts as changed), and all when git cannot say.
+ */
 async function blobHashes(dir: string, paths: readonly string[]): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
   const present: string[] = [];
   for (const p of paths) {
     const st = await stat(join(dir, p)).catch(() => null);
-    if (st?.isFile()) present.push(p);
-    else if (st === null) out[p] = '';
+    if (st?.isFile() && st.size <= DIRTY_FILE_BYTES) present.push(p);
   }
-  if (!present.length) return out;
-  const hashes = (await tryGit(dir, ['hash-object', '--', ...present]))?.trim().split('\n') ?? [];
+  if (!present.length) return {};
+  const hashes =
+    (await tryGit(dir, ['hash-object', '--no-filters', '--', ...present]))?.trim().split('\n') ?? [];
   if (hashes.length !== present.length) return {};
-  present.forEach((p, i) => (out[p] = hashes[i] ?? ''));
-  return out;
+  return Object.fromEntries(present.map((p, i) => [p, hashes[i] ?? '']));
 }
 
 function parseBranchHeaders(status: string) {

@@ -127,9 +127,9 @@ export class BatonService {
     this.runner.listeners.add((_events, state) => this.live.debounce(state));
   }
 
-  /** Closes the service: the live-state saves still waiting are dropped (none is tried on a closed store), then the store. */
+  /** Closes the service: the live-state saves still waiting are dropped and those under way finish, then the store. */
   async close(): Promise<void> {
-    this.live.stop();
+    await this.live.stop();
     await this.store.close();
   }
 
@@ -179,7 +179,10 @@ export class BatonService {
   async create(input: CreateWorkflowInput): Promise<WorkflowState> {
     const tasks = readNewTasks(input.tasks);
     const worktree = input.worktree ?? (await this.git.resolveWorktree(input.cwd ?? process.cwd()));
-    const git_start = await this.git.gitStart(worktree);
+    // an import's workflow (its title from the request, no agent session) is made after the session worked: what is
+    // changed now is that session's work, not the user's from before it
+    const afterTheWork = input.title_from_request === true && !input.agent;
+    const git_start = await this.git.gitStart(worktree, { dirty: !afterTheWork });
     const id = (this.options.newId ?? randomId)('wf');
     const { state } = await this.runner.create(id, (d) =>
       createWorkflow(d, {

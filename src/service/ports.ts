@@ -14,7 +14,7 @@ import type { AgentSignal } from './runtime/runtime-ports.js';
 /** What the service needs from git (src/git implements it with the real binary). */
 export interface GitPort {
   resolveWorktree(dir: string): Promise<string>;
-  gitStart(dir: string): Promise<GitStart | null>;
+  gitStart(dir: string, opts?: { dirty?: boolean }): Promise<GitStart | null>;
   /** The git state now; with the workflow's start, the commits made since it too (null: no workflow to measure from). */
   captureGitState(dir: string, start: WorkSpan | null): Promise<GitCapture>;
   /** The commits HEAD's history gained since a snapshot whose HEAD was `since.commit` (read as the capture reads them). */

@@ -50,7 +50,8 @@ describe('git state capture with real git', () => {
     writeFileSync(join(repo, 'README.md'), '# the user was editing this\n');
     writeFileSync(join(repo, 'notes.txt'), 'scratch\n');
     writeFileSync(join(repo, 'wip.ts'), 'export const wip = 1;\n');
-    const start = await gitStart(repo);
+    expect((await gitStart(repo))?.dirty).toBeUndefined();
+    const start = await gitStart(repo, { dirty: true });
     expect(Object.keys(start?.dirty ?? {}).sort()).toEqual(['README.md', 'notes.txt', 'wip.ts']);
     const span = { commit: start!.commit, dirty: start!.dirty, at: new Date().toISOString(), until: null };
     const untouched = (await captureGitState(repo, span)).state;
