@@ -198,9 +198,9 @@ const infoQuery = /(?:^|\s)(?:--version|-V|--help|-h|version|help)(?=\s|$)/;
  */
 export function sameStep(failedCommand: string, later: string): boolean {
   const line = unwrapShell(failedCommand).trim();
-  // `if C; then A; else B; fi`: the branch that ran failed, A or B (C only chose which)
+  // `if C; then A; else B; fi`: the branch that ran failed, at its last step (C only chose which)
   const steps = ifElse.test(line)
-    ? commandSteps(line).filter((w) => w[0] !== 'if')
+    ? branchEnds(line)
     : // in `a; b` or `a || b` every part runs: the last one is not where the failure stopped
       sequential(line)
       ? []
@@ -210,6 +210,26 @@ export function sameStep(failedCommand: string, later: string): boolean {
 
 /** `if C; then A; else B; fi` on one line. */
 const ifElse = /^if\b[\s\S]*;\s*then\b[\s\S]*;\s*else\b[\s\S]*;\s*fi$/;
+
+/** The last step of each branch of an if/else (`then`, `else`), not of its conditions (`if`, `elif`). */
+function branchEnds(line: string): string[][] {
+  const ends: string[][] = [];
+  let last: string[] | null = null;
+  let inBranch = false;
+  for (const part of splitCommand(line)) {
+    const text = part.text.trim();
+    const opens = /^(then|else|elif|if|fi)\b/.exec(text)?.[1];
+    if (opens) {
+      if (last) ends.push(last);
+      last = null;
+      inBranch = opens === 'then' || opens === 'else';
+    }
+    const words = stepWords(text);
+    if (inBranch && words.length && !noStep.test(text.replace(keyword, ''))) last = words;
+  }
+  if (last) ends.push(last);
+  return ends;
+}
 
 /** Whether a part of `later` runs `step` (its words, in order, with more after them). */
 function runsStep(step: readonly string[], later: string): boolean {

@@ -11,7 +11,7 @@ const notAChoice = [
   /^option \w{1,3}\s*[:.)-]/i,
   /^(?:but|however),? (?:since|because|as)\b[^,]*,\s*(?:maybe|perhaps)\b/i,
   // where the work begins ("Let me start with gqc.4 — it's small and focused"): an order of work, not a way of doing it
-  /^(?:(?:now,? )?(?:let me|let's|I'll|I will|we'll|I'm going to|I am going to)\s+)?(?:start|begin)(?:ing)? with\b/i,
+  /^(?:(?:now,? )?(?:let me|let's|I'll|I will|we'll|I'm going to|I am going to)\s+)?(?:start|begin)(?:ing)? with\b(?!.*\b(?:instead|rather than|over|vs\.?|versus)\b)/i,
 ];
 /** Whether the sentence is one of those that are not choices. */
 export const isNotAChoice = (sentence: string) => notAChoice.some((re) => re.test(sentence));

@@ -275,11 +275,26 @@ function resolve(
 }
 
 /**
- * A failure whose whole output (a cut middle may hold the cause) shows another cause than `cause`: the same test
- * failing on other values ("'hello world'", then "'Hello world'") is the same failure still.
+ * A run stopped before it could get as far as the last one: out of time, killed, refused by the network, waiting on a
+ * lock. Its failure says nothing of the cause before it.
+ */
+const cutShort =
+  /\b(?:timed out|timeout|killed|SIGKILL|SIGTERM|interrupted|could not resolve|name resolution|network is unreachable|connection (?:refused|reset|timed out)|ECONN[A-Z]+|ETIMEDOUT|EAI_AGAIN|(?:file |index )?lock\b)/i;
+
+/**
+ * A failure whose whole output (a cut middle may hold the cause) shows another cause than `cause`, got to by the run
+ * (not one cut short before it could: a timeout, a kill, the network): the same test failing on other values
+ * ("'hello world'", then "'Hello world'") is the same failure still.
  */
 function otherCause(e: TranscriptEntry, cause: string): boolean {
-  return !e.truncated && !showsCause(e.text, cause) && similarity(causeOf(e.text), cause) < 0.8;
+  const theirs = causeOf(e.text);
+  return (
+    !e.truncated &&
+    !showsCause(e.text, cause) &&
+    similarity(theirs, cause) < 0.8 &&
+    !cutShort.test(theirs) &&
+    !cutShort.test(e.text.slice(-300))
+  );
 }
 
 /** The same diagnostic whatever shows it: equal once locations and numbers are left out. */

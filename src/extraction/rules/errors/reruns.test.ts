@@ -69,6 +69,13 @@ describe('a fix runs the failed step or the failed tests again', () => {
     expect(sameStep(branches, 'cargo run --quiet --bin hk -- util check')).toBe(true);
     expect(sameStep(branches, 'target/debug/hk util check --verbose')).toBe(true);
     expect(sameStep(branches, '[[ -x target/debug/hk ]]')).toBe(false);
+    // a branch fails at its last step: not at the steps before it, nor at an elif's condition
+    const build =
+      'if [ -d build ]; then cd build && make; elif command -v yarn; then yarn build; else mkdir build && cd build && cmake .. && make; fi';
+    expect(sameStep(build, 'make -j4')).toBe(true);
+    expect(sameStep(build, 'yarn build --verbose')).toBe(true);
+    expect(sameStep(build, 'mkdir -p build')).toBe(false);
+    expect(sameStep(build, 'command -v yarn')).toBe(false);
     expect(sameStep('make build; make test', 'make test')).toBe(false);
   });
 
@@ -475,6 +482,19 @@ describe('an error is over when something shows it, not when the agent says what
       'a later run of the same step failed for another cause (transcript line N)',
     ]);
     expect(b?.[1]).toBe('unresolved');
+    // a run cut short before it could get that far (out of time, the network) got past nothing
+    const timedOut = bash(
+      'cargo build',
+      124,
+      'Updating crates.io index\nerror: Command timed out after 2m 0s',
+    );
+    expect(brief([...first, ...timedOut])[0]?.[1]).toBe('unresolved');
+    const offline = bash(
+      'cargo build',
+      101,
+      'error: failed to get `serde` as a dependency\nCaused by: Could not resolve host: index.crates.io',
+    );
+    expect(brief([...first, ...offline])[0]?.[1]).toBe('unresolved');
     // the same cause again is the same failure still
     const again = bash('cargo build', 101, first[1]?.text.replace(/^Exit code \d+\n/, '') ?? '');
     expect(brief([...first, ...again])[0]?.[1]).toBe('unresolved');
