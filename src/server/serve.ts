@@ -144,7 +144,7 @@ export async function startServer(
     async close() {
       ready = false;
       clearInterval(pauseTicker);
-      service.live.stop();
+      await service.live.stop();
       service.runner.listeners.delete(listener);
       hub?.closeAll();
       await tail.stop();

@@ -51,24 +51,31 @@ export class LiveStates {
       s.id,
       setTimeout(() => {
         this.pending.delete(s.id);
-        void this.save(s, 'action')
-          .then(() => (this.lastFailure = null))
-          .catch((e: Error) => this.failed(`the live state of ${s.id}`, e));
+        this.track(this.save(s, 'action'), `the live state of ${s.id}`);
       }, delayMs).unref(),
     );
   }
 
   /** Saves every running workflow's live state every `intervalMs` (default 30 s) until `stop`. */
   startAutoSave(intervalMs = 30_000): void {
-    this.stop();
+    if (this.timer) clearInterval(this.timer);
     this.timer = setInterval(
-      () =>
-        void this.saveRunning()
-          .then(() => (this.lastFailure = null))
-          .catch((e: Error) => this.failed('the live states of running workflows', e)),
+      () => this.track(this.saveRunning(), 'the live states of running workflows'),
       intervalMs,
     );
     this.timer.unref();
+  }
+
+  /** The background saves under way: `stop` waits for them (the store closes after). */
+  private readonly running = new Set<Promise<unknown>>();
+
+  /** A save in the background: its failure said (`failed`), its success clearing the last one said. */
+  private track(save: Promise<unknown>, what: string): void {
+    const p = save
+      .then(() => (this.lastFailure = null))
+      .catch((e: Error) => this.failed(what, e))
+      .finally(() => this.running.delete(p));
+    this.running.add(p);
   }
 
   /** The last background failure said: the same one again is not repeated every 30 s. */
@@ -88,11 +95,15 @@ export class LiveStates {
     return running.length;
   }
 
-  /** Stops the auto-save and drops the saves still waiting (the store is about to close). */
-  stop(): void {
+  /**
+   * Stops the auto-save, drops the saves still waiting and waits for those under way (the store is about to close:
+   * none is tried on a closed store).
+   */
+  async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     for (const t of this.pending.values()) clearTimeout(t);
     this.pending.clear();
+    await Promise.all([...this.running]);
   }
 }

@@ -113,7 +113,7 @@ describe('live state auto-save', () => {
     svc.live.startAutoSave(30_000);
     await vi.advanceTimersByTimeAsync(30_000);
     expect(await store.loadLiveState(wf.id)).toMatchObject({ trigger: 'auto' });
-    svc.live.stop();
+    await svc.live.stop();
   });
 
   it('a save still waiting when the service closes is dropped, never tried on the closed store', async () => {

@@ -71,6 +71,13 @@ describe('a decision the user spoke against later', () => {
       '2026-01-08T20:05:00.000Z',
     );
     expect(correctionOf(every, [other], false)).toBeNull();
+    // past the opening, only a sentence turning it down, and naming it itself: not a reminder that names other things
+    const vitest = decision('Use vitest for the parser tests', '', '2026-01-08T20:00:00.000Z');
+    const reminder = request(
+      "Looks good. Don't forget to commit the parser tests.",
+      '2026-01-08T20:05:00.000Z',
+    );
+    expect(correctionOf(vitest, [reminder], false)).toBeNull();
   });
 
   it('only from the next two requests after it: a correction further on answers later work', () => {

@@ -79,14 +79,19 @@ export function correctionOf(
   const latest = reply && !decisions.some((d) => when(d.timestamp) > made && when(d.timestamp) < at(reply));
   if (reply && latest && rejection.test(reply.text)) return reply.text.replace(/\s+/g, ' ').trim();
   const said = termsOf(`${decision.description} ${decision.rationale}`);
-  for (const r of next) {
-    // a sentence of it opens as a correction or turns the choice down ("it's good, but ... . it's not valid to track
-    // all changes and gather under one session file.")
-    if (!sentencesOf(r.text).some((x) => correction.test(x) || rejection.test(x))) continue;
-    const theirs = termsOf(r.text);
-    const names = [...theirs.names].filter((n) => said.names.has(n)).length;
+  const names = (text: string) => {
+    const theirs = termsOf(text);
+    const named = [...theirs.names].filter((n) => said.names.has(n)).length;
     const words = [...theirs.words].filter((w) => said.words.has(w)).length;
-    if (names >= 1 || words >= 2) return r.text.replace(/\s+/g, ' ').trim();
+    return named >= 1 || words >= 2;
+  };
+  for (const r of next) {
+    // it opens as a correction naming what the decision names, or a later sentence of it turns that down ("it's
+    // good, but ... . it's not valid to track all changes and gather under one session file.")
+    const [opening, ...rest] = sentencesOf(r.text);
+    const against =
+      (correction.test(opening ?? '') && names(r.text)) || rest.some((x) => rejection.test(x) && names(x));
+    if (against) return r.text.replace(/\s+/g, ' ').trim();
   }
   return null;
 }

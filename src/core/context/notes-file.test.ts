@@ -93,7 +93,7 @@ describe('the notes file the session wrote', () => {
     };
     const md = fitResumeContext(snap, 2, [], 4000, countTokens).markdown;
     expect(md).toMatch(
-      /### What to Do Next\n.+\nRead `\.planning\/STATE\.md` before going on: the session wrote its own account of the work there\./,
+      /### What to Do Next\n.+\nRead `\.planning\/STATE\.md` before going on: the state, plan or notes file this work wrote last\./,
     );
     expect(compileResumeContext(snap, 2).next.notes_file).toBe('.planning/STATE.md');
     const tight = fitResumeContext(snap, 2, [], 120, countTokens);

@@ -1,10 +1,10 @@
 import { fileChangeOf } from './file-change.js';
 
 /**
- * The file the session kept its own account of the work in: a state, plan, progress, handoff, todo or notes file
+ * A file that keeps an account of the work by its name: a state, plan, progress, handoff, todo or notes file
  * (`.planning/STATE.md`, `PLAN.md`, `RESUME.md`, `notes.txt`), or a plan under a `plans/` folder (Claude Code's plan
- * mode, `docs/plans/...`). What it holds is the agent's own picture of where the work stands, often longer than
- * anything else the next session gets: it reads it before going on.
+ * mode, `docs/plans/...`). The one the work wrote last often holds more of where it stands than anything else the
+ * next session gets: it reads it before going on.
  */
 const notesName =
   /^(?:state|status|plan|progress|resume|handoff|hand-off|todo|todos|tasks|notes|worklog|work-log|journal|next[-_]steps|scratchpad|session[-_]notes)\.(?:md|markdown|txt)$/i;

@@ -339,7 +339,7 @@ export function renderResumeContext(c: ResumeContext): string {
   if (c.next.description) out.push(c.next.description);
   if (c.next.notes_file && !c.finished)
     out.push(
-      `Read \`${c.next.notes_file}\` before going on: the session wrote its own account of the work there.`,
+      `Read \`${c.next.notes_file}\` before going on: the state, plan or notes file this work wrote last.`,
     );
   out.push('');
   if (c.reviewer_feedback.length) {
