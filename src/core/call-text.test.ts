@@ -15,6 +15,10 @@ describe('a tool call in one line', () => {
   it("reads a free-form input (Codex's apply_patch) by the first file it names, a code-mode cell by its commands, else its first line", () => {
     const patch = '*** Begin Patch\n*** Update File: src/cli.rs\n@@\n-a\n+b\n*** End Patch';
     expect(describeCall('apply_patch', patch)).toBe('apply_patch: src/cli.rs');
+    // a cell that holds its patch in a string (codex/hk e5): its escaped lines, every file counted
+    const held =
+      'const patch = "*** Begin Patch\\n*** Update File: /w/hk/src/util.rs\\n@@\\n-a\\n+b\\n*** Add File: /w/hk/src/git.rs\\n+x\\n*** End Patch";\nawait tools.apply_patch(patch);';
+    expect(describeCall('exec', held)).toBe('exec: /w/hk/src/util.rs (and 1 more)');
     expect(describeCall('note', '  remember this\nand that')).toBe('note: remember this');
     expect(describeCall(null, '')).toBe('tool');
     const cell =

@@ -3,10 +3,14 @@
  * address (`Bash: npm test`, `Write: src/a.ts`), never a whole input (a file's contents, a patch).
  */
 export function describeCall(name: string | null, input: unknown): string {
-  // a free-form input (Codex's apply_patch): the first file it names; a code-mode cell (Codex's `exec`) by the
-  // commands it runs (`tools.exec_command({cmd: "..."})`); else its first line
+  // a free-form input (Codex's apply_patch), or a code-mode cell that holds a patch in a string: the files it names;
+  // a code-mode cell (Codex's `exec`) by the commands it runs (`tools.exec_command({cmd: "..."})`); else its first line
   if (typeof input === 'string') {
-    const patched = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/m.exec(input)?.[1];
+    const files = [...input.matchAll(/(?:^|\\n)\*\*\* (?:Update|Add|Delete) File: ([^\n"\\]+)/gm)].map((m) =>
+      (m[1] ?? '').trim(),
+    );
+    const more = files.length > 1 ? ` (and ${files.length - 1} more)` : '';
+    const patched = files.length ? `${files[0]}${more}` : undefined;
     const commands = cellCommands(input);
     const said = patched ?? (commands.length ? commands.join(' ; ') : input.trim().split('\n')[0]);
     return said ? `${name ?? 'tool'}: ${said}` : (name ?? 'tool');
