@@ -110,7 +110,9 @@ describe('the commits already done, read from git', () => {
     // amended by hand after a checkpoint: nothing else happened, but HEAD moved, so the context is made afresh; the
     // commit the transcript reported is not claimed as on the branch, the one that replaced it is listed
     expect((await baton(['checkpoint', '--name', 'before-amend'])).code).toBe(0);
-    gitIn(repo, 'commit', '-q', '--amend', '-m', 'Add div');
+    // with a change of its own: an amend of nothing in the same second as the commit would be the same commit
+    appendFileSync(join(repo, 'div.js'), '// amended\n');
+    gitIn(repo, 'commit', '-q', '-a', '--amend', '-m', 'Add div');
     const amended = gitIn(repo, 'rev-parse', 'HEAD').trim();
     const now = (await baton(['context'])).stdout;
     expect(section(now, '### Already Done (do not redo)').match(/^ {2}- commit .*$/gm)).toEqual([
