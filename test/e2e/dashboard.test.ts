@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BLOCK_BEGIN, BLOCK_END } from '../../src/core/baton-block.js';
 import { artifactsDir, assertDashboardBuilt, launchChromium, waitForText } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
@@ -35,6 +35,9 @@ describe('dashboard in Chromium', () => {
       throw new Error(`no ${kind} toast "${text}"; toasts: ${JSON.stringify(all)}`, { cause: e });
     }
   };
+
+  // a failure says how the server fared: once, all nine failed with "Failed to fetch" a few seconds in
+  beforeEach(({ onTestFailed }) => onTestFailed(() => console.error(s?.report())));
 
   beforeAll(async () => {
     assertDashboardBuilt();

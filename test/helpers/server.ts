@@ -11,6 +11,10 @@ export interface ServerProcess {
   child: ChildProcess;
   /** What the server wrote on standard error so far. */
   stderr: () => string;
+  /** How the server ended since it started listening ("exit code 1", "signal SIGKILL"), or null while it runs. */
+  ended: () => string | null;
+  /** The server's end and standard error, for a failed test's message. */
+  report: () => string;
   /** fetch with the bearer token (unless `auth: false`) and JSON bodies. */
   api: (path: string, init?: RequestInit & { json?: unknown; auth?: boolean }) => Promise<Response>;
   stop: () => Promise<void>;
@@ -47,6 +51,8 @@ export function startServerProcess(
       clearTimeout(timer);
       child.removeAllListeners('exit');
       const url = m[1];
+      let ended: string | null = null;
+      child.once('exit', (code, signal) => (ended = signal ? `signal ${signal}` : `exit code ${code}`));
       // `--no-auth` creates no token file: the token is then empty (and not sent)
       const tokenFile = join(home, 'token');
       const token = existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : '';
@@ -56,6 +62,8 @@ export function startServerProcess(
         home,
         child,
         stderr: () => err,
+        ended: () => ended,
+        report: () => `baton serve: ${ended ?? 'still running'}; its standard error:\n${err || '(nothing)'}`,
         api: (path, init = {}) => {
           const headers = new Headers(init.headers);
           if (init.auth !== false && token) headers.set('authorization', `Bearer ${token}`);
