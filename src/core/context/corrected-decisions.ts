@@ -1,4 +1,5 @@
 import type { Decision, UserRequest } from '../schemas/records.js';
+import { sentencesOf } from '../sentences.js';
 
 /**
  * A decision the user spoke against: the user's reply to it, when it is the agent's latest choice, turns it down flatly
@@ -51,9 +52,6 @@ const when = (iso: string | null) => (iso ? Date.parse(iso) : Number.NaN);
  */
 const rejection =
   /^\W*(?:(?:no|nope|nah)\W*$|bad idea\b|not (?:acceptable|good|ok|okay|needed|necessary|what I)\b|(?:it|that|this)(?:'s| is) (?:a )?(?:bad|wrong|terrible|overkill|redundant|unnecessary|not\b)|(?:it|that|this) (?:won'?t|will not|doesn'?t|does not) work\b|(?:option|approach|solution|idea) \w+ is (?:not|bad|wrong)\b)/i;
-
-/** A request's sentences (and lines). */
-const sentencesOf = (text: string) => text.split(/(?<=[.!?])\s+|\n+/);
 
 /** The requests that answer a decision: the next two after it. */
 const ANSWERING = 2;

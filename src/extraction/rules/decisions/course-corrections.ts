@@ -4,6 +4,7 @@ import type { DecisionDraft } from '../../extractor.js';
 import { decisionType } from './decision-types.js';
 import { looking, processStep } from './looks-and-steps.js';
 import { draft } from './decision-signals.js';
+import { sentencesOf } from '../../../core/sentences.js';
 
 /**
  * The user corrects the agent's course and the agent accepts it: "it's bad idea, since entire conversation will be
@@ -60,8 +61,7 @@ const namesCourse = /\b(?:instead|rather than|don'?t use|do not use|never|avoid|
 const stepNow =
   /^(?:now,? |ok,? |okay,? |sure,? |understood,? )*(?:committing|pushing|running|re-?running|checking|looking|reading|continuing|moving on|proceeding|on it|will do|done)\b/i;
 function statesChange(rest: string): boolean {
-  return rest
-    .split(/(?<=[.!?])\s+|\n+/)
+  return sentencesOf(rest)
     .map((x) => x.trim().replace(/^[\s!.,:—–-]+/, ''))
     .some((x) => x.length >= 8 && !looking.test(x) && !processStep.test(x) && !stepNow.test(x));
 }

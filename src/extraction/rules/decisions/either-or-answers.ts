@@ -4,6 +4,7 @@ import { isStep } from './looks-and-steps.js';
 import { isNotAChoice } from './not-choices.js';
 import { draft } from './decision-signals.js';
 import { firstReplyText } from './user-directives.js';
+import { sentencesOf } from '../../../core/sentences.js';
 
 /**
  * The user asks which of two ways the agent takes ("will the list be keyed on the hashed email, or on email +
@@ -27,11 +28,7 @@ export function eitherOrAnswers(entries: readonly TranscriptEntry[], taskId: str
     const asked = eitherOr.exec(e.text.trim().split('\n').at(-1) ?? '');
     if (!asked) return;
     const reply = firstReplyText(entries, i);
-    const opening = reply?.text
-      .replace(/\*\*/g, '')
-      .trim()
-      .split(/(?<=[.!?])\s+|\n/)[0]
-      ?.trim();
+    const opening = reply ? sentencesOf(reply.text.replace(/\*\*/g, '').trim())[0]?.trim() : undefined;
     if (!reply || !opening || isStep(opening) || isNotAChoice(opening)) return;
     const said = words(opening);
     const names = (side: string) => [...words(side)].some((w) => said.has(w));

@@ -4,6 +4,7 @@ import { spoken } from '../../session/requests.js';
 import { draft } from './decision-signals.js';
 import { doingAnyForm } from './doing-verbs.js';
 import { opensWithLook } from './looks-and-steps.js';
+import { sentencesOf } from '../../../core/sentences.js';
 
 /**
  * The agent ends its message asking whether to make a change ("Want me to commit and push it?", "Should I bump the
@@ -36,11 +37,12 @@ const contentWords = (text: string) =>
 
 /** The sentences of a text, the last ones first. */
 const lastSentences = (text: string) =>
-  text
-    .replace(/```[\s\S]*?```/g, '\n')
-    .replace(/[*_`]/g, '')
-    .replace(/[\u2018\u2019]/g, "'")
-    .split(/(?<=[.!?])\s+|\n+/)
+  sentencesOf(
+    text
+      .replace(/```[\s\S]*?```/g, '\n')
+      .replace(/[*_`]/g, '')
+      .replace(/[\u2018\u2019]/g, "'"),
+  )
     .map((s) => s.trim())
     .filter((s) => s.length > 0)
     .reverse();

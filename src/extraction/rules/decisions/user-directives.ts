@@ -7,6 +7,7 @@ import { native } from '../native-regexp.js';
 import { spoken } from '../../session/requests.js';
 import { askOf } from '../../../core/requests/request-gist.js';
 import { USER_DIRECTIVE } from '../../../core/requests/request-text.js';
+import { sentencesOf } from '../../../core/sentences.js';
 
 /**
  * The user's directives on how the work is done, which bind the agent as much as its own choices: "don't use X,
@@ -50,15 +51,12 @@ export function userDirectives(entries: readonly TranscriptEntry[], taskId: stri
     // the ask itself: its rules bind the work however long it is
     const text = askOf(said);
     if (text.length < 12 || (text === said && text.length > 1500) || injected.test(text)) continue;
-    const sentence = text
-      .replace(/[\u2018\u2019]/g, "'")
-      .split(/(?<=[.!?])\s+|\n+/)
-      .find(
-        (s) =>
-          (directive.test(s) || workRule.test(s)) &&
-          !noCourse.test(s) &&
-          (!/\?\s*$/.test(s) || politeRequest.test(s)),
-      );
+    const sentence = sentencesOf(text.replace(/[\u2018\u2019]/g, "'")).find(
+      (s) =>
+        (directive.test(s) || workRule.test(s)) &&
+        !noCourse.test(s) &&
+        (!/\?\s*$/.test(s) || politeRequest.test(s)),
+    );
     if (!sentence) continue;
     out.push(draft(e, 'approach', clip(text.replace(/\s+/g, ' '), 300), USER_DIRECTIVE, taskId));
   }
