@@ -91,8 +91,9 @@ const AFTER_CALLS = 4;
 /**
  * What the calls the agent made after its last word came to, when its turn went on (`After it: ...`): their outcomes
  * are newer than its words ("that's likely the issue. Let me set aggressive timeouts", then the timing still 1.1 s).
- * The latest few of the message's turn, each once with how many times it ran in a row, whether it worked, and how the
- * last one's output ended when it ran a command. Null when none returned.
+ * The latest few of the message's turn, each once with how many times it ran in a row, whether it worked (a command by
+ * its exit status: "exited 1" is no failure of `rg`), and how the last one's output ended when it ran a command. Null
+ * when none returned.
  */
 function afterWord(
   entries: readonly TranscriptEntry[],
@@ -117,7 +118,8 @@ function afterWord(
   const runs: { said: string; n: number }[] = [];
   for (const call of done) {
     const result = results.get(call.tool?.id ?? '');
-    const failed = result?.tool?.is_error === true || (result?.tool?.exit_code ?? 0) !== 0;
+    // a command's status is said as it is (`rg` exits 1 finding nothing, a question answered), a tool's error as failed
+    const code = result?.tool?.exit_code ?? 0;
     const what = clipEnds(
       byFirstLines(describeCall(call.tool?.name ?? null, call.tool?.input))
         .replace(/\s+/g, ' ')
@@ -125,7 +127,14 @@ function afterWord(
       120,
     );
     // a wait that ran out of time (Codex's wait_agent: `"timed_out": true`) neither worked nor failed
-    const outcome = failed ? 'failed' : timedOut.test(result?.text ?? '') ? 'timed out' : 'worked';
+    const outcome =
+      code !== 0
+        ? `exited ${code}`
+        : result?.tool?.is_error === true
+          ? 'failed'
+          : timedOut.test(result?.text ?? '')
+            ? 'timed out'
+            : 'worked';
     const said = `\`${what}\` ${outcome}`;
     if (runs.at(-1)?.said === said) (runs.at(-1) as { n: number }).n += 1;
     else runs.push({ said, n: 1 });

@@ -153,6 +153,22 @@ describe("the agent's last word", () => {
     expect(readSession(parseCodexRollout(text).entries).summaries.at(-1)).toMatchObject({ turn_ended: true });
   });
 
+  it("says a command's exit status as it is, and a tool's error as failed", () => {
+    const said = JSON.stringify({
+      type: 'assistant',
+      message: {
+        id: 'm1',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'Looking for the old name.' }],
+      },
+    });
+    const search = claudeTool('b1', 'Bash', { command: 'rg -n oldName src' }, 'Exit code 1', true);
+    const read = claudeTool('b2', 'Read', { file_path: 'src/gone.ts' }, 'File does not exist.', true);
+    expect(lastWord([said, ...search, ...read].join('\n'))?.text).toBe(
+      'Looking for the old name.\n\nAfter it: `Bash: rg -n oldName src` exited 1; `Read: src/gone.ts` failed',
+    );
+  });
+
   it("says how a command's output ended by its last line that says something, not a closing rule or a note", () => {
     const said = JSON.stringify({
       type: 'assistant',
