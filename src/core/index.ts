@@ -32,6 +32,7 @@ export * from './snapshot.js';
 export * from './branch-change.js';
 export * from './task-graph.js';
 export * from './workflow-machine.js';
+export * from './empty-workflow.js';
 export * from './status-list.js';
 export * from './call-text.js';
 export * from './duration.js';

@@ -245,6 +245,49 @@ describe('an old conversation resumed after its workflow was completed', () => {
   });
 });
 
+describe('a conversation opened and left without asking anything', () => {
+  it('leaves a workflow that a command without an id passes over, dropped once its session is over', async () => {
+    const repo = realpathSync(makeRepo());
+    const store = sqliteStore();
+    const svc = makeService(store);
+    const w1 = await finishedBy(svc, repo, 'old');
+    // a new conversation opens (its workflow holds nothing yet) and the old one is resumed, getting its own
+    const opened = await startOf(svc, repo, claude('opened'));
+    expect(opened.finished?.workflow_id).toBe(w1);
+    const resumed = await startOf(svc, repo, claude('old'), false);
+    expect(resumed.workflow_id).not.toBe(opened.workflow_id);
+    await svc.record(
+      { workflowId: resumed.workflow_id ?? '' },
+      { kind: 'request', text: 'address the review comments', source: 'claude-code:hook' },
+    );
+    // two incomplete workflows, one of them holding nothing: the other is the one meant
+    expect((await svc.resolve({ cwd: repo })).id).toBe(resumed.workflow_id);
+    // the opened conversation quits without a word; the next session start here drops its workflow
+    await svc.agentSessions.end(opened.workflow_id ?? '', {
+      agent: claude('opened'),
+      reason: 'prompt_input_exit',
+    });
+    expect((await startOf(svc, repo, claude('old'), false)).workflow_id).toBe(resumed.workflow_id);
+    const left = await svc.runner.load(opened.workflow_id ?? '');
+    expect(left.status).toBe('cancelled');
+    const open = (await store.listWorkflows({ worktree: repo })).filter((w) => w.status === 'in_progress');
+    expect(open.map((w) => w.id)).toEqual([resumed.workflow_id]);
+  });
+
+  it('is taken up by the next conversation when it is the only workflow here', async () => {
+    const repo = realpathSync(makeRepo());
+    const svc = makeService(sqliteStore());
+    const opened = await startOf(svc, repo, claude('first'));
+    await svc.agentSessions.end(opened.workflow_id ?? '', {
+      agent: claude('first'),
+      reason: 'prompt_input_exit',
+    });
+    const next = await startOf(svc, repo, claude('second'));
+    expect(next.workflow_id).toBe(opened.workflow_id);
+    expect((await svc.runner.load(next.workflow_id ?? '')).status).toBe('in_progress');
+  });
+});
+
 describe('a SessionEnd (track with link: false)', () => {
   it('ties and starts nothing: another terminal, a second SessionEnd, a workflow completed meanwhile', async () => {
     const repo = realpathSync(makeRepo());

@@ -38,16 +38,10 @@ import type {
   TrackResult,
 } from './agent-session-types.js';
 import { fitToCharacters, withoutOwnFooter } from './fit-characters.js';
-import { BatonError, sameHead, workSpanOf } from '../core/index.js';
+import { BatonError, isEmptyWorkflow, isUnusedSessionWorkflow, sameHead, workSpanOf } from '../core/index.js';
 import { agentLabel } from '../core/agent-label.js';
 import { replacedRepository, setAside, type SetAside } from './replaced-repository.js';
 import { importsOf } from './record-lists.js';
-
-const isEmpty = (s: WorkflowState) =>
-  !s.issue &&
-  s.tasks.length === 0 &&
-  (s.recent_requests ?? []).length === 0 &&
-  Object.values(s.counts).every((n) => n === 0);
 
 /** What does not make a snapshot stale: the handoff, the sessions, compactions, the checkpoint of that snapshot. */
 const bookkeeping: ReadonlySet<BatonEvent['type']> = new Set([
@@ -135,6 +129,8 @@ export class AgentSessions {
         created: false,
         note: `workflow ${moved.id} of ${moved.worktree}, where this session started (its folder is now ${input.cwd})`,
       };
+    const left = await this.dropUnusedLeft(open, mine, ended, over);
+    open = open.filter((w) => !left.includes(w.id));
     const aside = !mine && freshStart ? await this.setAsideReplaced(open) : [];
     open = open.filter((w) => !aside.some((a) => a.workflow_id === w.id));
     const done = !mine && freshStart && input.auto_track ? await this.finishIfOver(newest(open), over) : null;
@@ -193,6 +189,35 @@ export class AgentSessions {
       ? ` (${counted(others, 'other incomplete workflow')} here; the latest is followed)`
       : '';
     return { w, others, created: false, note: `workflow ${w.id}${more}`, ...earlier };
+  }
+
+  /**
+   * Workflows the hooks opened for a conversation that asked nothing and is over (its SessionEnd came, or its process
+   * is gone): abandoned when another session starts here, unless one is the only workflow this session could take
+   * up (then it does). Left open, each would make a command without an id ask which workflow is meant. Their ids.
+   */
+  private async dropUnusedLeft(
+    open: readonly WorkflowState[],
+    mine: WorkflowState | undefined,
+    ended: WorkflowState | undefined,
+    over: ConversationsOver,
+  ): Promise<string[]> {
+    const left = open.filter((w) => {
+      const last = w.sessions.at(-1);
+      const gone =
+        last?.ended_at != null || (last?.agent != null && over[last.agent.session_id] !== undefined);
+      return w !== mine && isUnusedSessionWorkflow(w) && gone;
+    });
+    const takenUp = !mine && !ended && left.length === open.length ? newest(left) : undefined;
+    const dropped = left.filter((w) => w !== takenUp);
+    for (const w of dropped)
+      await this.svc
+        .abandon({ workflowId: w.id }, 'nothing was asked in it and its agent session is over')
+        // another hook at the same moment ended it first
+        .catch((e: unknown) => {
+          if (!(e instanceof BatonError && e.code === 'invalid_transition')) throw e;
+        });
+    return dropped.map((w) => w.id);
   }
 
   /**
@@ -323,7 +348,7 @@ export class AgentSessions {
       session_number: session,
       others: f.others,
       reinject: s.reinject ?? false,
-      empty: isEmpty(s),
+      empty: isEmptyWorkflow(s),
       note,
       cut_off: cutOff,
       earlier: f.earlier ?? null,
@@ -414,7 +439,7 @@ export class AgentSessions {
     const w = f.created ? f.w : await this.resumeIfStopped({ ...f, w: f.w }, input.resume);
     if (!w) throw new BatonError('internal', 'unreachable: a session start always resumes');
     const resumed = !f.created && w !== f.w;
-    if (isEmpty(w)) {
+    if (isEmptyWorkflow(w)) {
       const t = f.created ? null : await this.track({ ...input, resume: false });
       return { ...(t ?? this.result(f, w, 'created', 1, f.note)), context: null, finished, set_aside };
     }

@@ -1,4 +1,12 @@
-import { agentLabel, BatonError, cliWord, isTerminal, notFound, type WorkflowState } from '../core/index.js';
+import {
+  agentLabel,
+  BatonError,
+  cliWord,
+  isTerminal,
+  isUnusedSessionWorkflow,
+  notFound,
+  type WorkflowState,
+} from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import type { GitPort } from './ports.js';
 import { replacedRepository } from './replaced-repository.js';
@@ -25,7 +33,8 @@ const follows = (w: WorkflowState) => {
 
 /**
  * Without an id, the workflow is the one incomplete workflow of the current worktree. Several of them is
- * ambiguous (the Resume Protocol's "ask which run"): the error lists them. Workflows of a repository that was at
+ * ambiguous (the Resume Protocol's "ask which run"): the error lists them, unless all but one are workflows an agent
+ * session opened and asked nothing in (`isUnusedSessionWorkflow`). Workflows of a repository that was at
  * this path before (deleted and made again, see replaced-repository.ts) are left out while one of this
  * repository's remains: they are reached by id.
  */
@@ -46,6 +55,9 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
     here.filter((w) => !isTerminal(w.status)),
   );
   if (candidates.length === 1 && candidates[0]) return candidates[0];
+  // a conversation opened and left (or not yet used) made a workflow that holds nothing: the other one is meant
+  const used = candidates.filter((w) => !isUnusedSessionWorkflow(w));
+  if (candidates.length > 1 && used.length === 1 && used[0]) return used[0];
   if (candidates.length === 0) {
     const latest = here.reduce<WorkflowState | null>(
       (a, w) => (a === null || w.updated_at > a.updated_at ? w : a),
