@@ -4,8 +4,10 @@ import module from 'node:module';
 // Node 22.1+ keeps compiled code between runs (a faster start); older versions have no such cache.
 module.enableCompileCache?.();
 const argv = process.argv.slice(2);
-// `baton hook <Event>` runs on every turn of an agent: it loads only the hook's own entry, not the CLI.
-if (argv[0] === 'hook') {
+// `baton hook <Event>` runs on every turn of an agent: it loads only the hook's own entry, not the CLI (which answers
+// `baton hook --help` and a missing event, as a person types them).
+const asked = argv.length < 2 || argv.some((a) => a === '--help' || a === '-h');
+if (argv[0] === 'hook' && !asked) {
   // a hook never fails the agent: an install it cannot load (a rebuild under way, files missing) is said, exit 0
   const loaded = await import('../dist/bin/hook.js').catch((e) => e);
   if (loaded instanceof Error) {

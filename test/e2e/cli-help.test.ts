@@ -136,6 +136,21 @@ describe('baton --help and mistakes', () => {
     expect(list.json()).toEqual({ workflows: [] });
     expect((await baton('--version')).stdout).toBe(`${PACKAGE_VERSION}\n`);
   });
+
+  it('gives `baton hook` its help, not a hook run, when asked or given no event', async () => {
+    const help = await baton('help', 'hook');
+    expect(help.stdout).toMatch(/^Usage: baton hook \[options\] <event>/);
+    for (const args of [
+      ['hook', '--help'],
+      ['hook', '-h'],
+      ['hook', 'Stop', '--help'],
+    ])
+      expect(await baton(...args), args.join(' ')).toMatchObject({ code: 0, stdout: help.stdout });
+    const none = await baton('hook');
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("missing required argument 'event'");
+    expect(none.stdout).not.toContain('systemMessage');
+  });
 });
 
 describe('loading only what a command uses', () => {
