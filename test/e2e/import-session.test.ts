@@ -153,14 +153,28 @@ describe('baton import refuses a file of the wrong kind', () => {
     await baton('create', '--title', 'wrong kind');
     const codexAsClaude = await baton('import', 'claude-code', corpusPath(CODEX));
     expect(codexAsClaude.code).toBe(2);
-    expect(codexAsClaude.stderr).toMatch(/is a Codex rollout, not a claude-code transcript/);
+    expect(codexAsClaude.stderr).toMatch(/is a Codex rollout, not a Claude Code transcript/);
     expect(codexAsClaude.stderr).toContain('baton import codex');
     const text = join(tempDir(), 'notes.txt');
     writeFileSync(text, 'just some notes\nnot a transcript\n');
     const plain = await baton('import', 'codex', text);
     expect(plain.code).toBe(2);
     expect(plain.stderr).toMatch(
-      /is not a codex transcript: none of its first lines belongs to a Codex rollout or `codex exec --json` output/,
+      /is not a Codex transcript: none of its first lines belongs to a Codex rollout or `codex exec --json` output/,
+    );
+    // notes that quote a few transcript lines among their prose
+    const notes = join(tempDir(), 'FORMATS.md');
+    const quoted = readFileSync(corpusPath('claude-code/spotter/short.jsonl'), 'utf8')
+      .split('\n')
+      .slice(0, 3);
+    writeFileSync(
+      notes,
+      ['# Formats', '', 'A line:', '', ...quoted, '', 'and more prose.', '- a list'].join('\n') + '\n',
+    );
+    const examples = await baton('import', notes);
+    expect(examples.code).toBe(2);
+    expect(examples.stderr).toContain(
+      `${notes} is not a transcript: 4 of its first 7 lines are not JSON objects (a Claude Code transcript holds one on each line)`,
     );
     const status = (await baton('status', '--json')).json<{ imports: Record<string, unknown> }>();
     expect(Object.keys(status.imports ?? {})).toHaveLength(0);
@@ -168,7 +182,7 @@ describe('baton import refuses a file of the wrong kind', () => {
     expect((await baton('import', 'codex', corpusPath(CODEX))).code).toBe(0);
     const again = await baton('import', 'claude-code', corpusPath(CODEX));
     expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/is a Codex rollout, not a claude-code transcript/);
+    expect(again.stderr).toMatch(/is a Codex rollout, not a Claude Code transcript/);
   });
 
   it('--extractor llm with a URL that does not name its protocol and no --llm-kind exits 2', async () => {

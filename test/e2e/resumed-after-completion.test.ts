@@ -82,7 +82,7 @@ describe('a Codex conversation resumed after its workflow was completed', () => 
       `Baton follows this conversation as a new workflow, ${third}: its workflow ${first} ("add a --json flag to the export command") is completed, and a completed workflow is not reopened (\`baton context -w ${first}\` shows what it did; ${third}'s briefing links it)`,
     );
     expect(said.hookSpecificOutput.additionalContext).toContain(
-      `This conversation's earlier work is workflow ${first} ("add a --json flag to the export command"), which is completed: Baton follows this conversation on as workflow ${third}, which links it. the MCP tool get_resume_context with workflow_id ${first} shows it whole`,
+      `This conversation's earlier work is workflow ${first} ("add a --json flag to the export command"), which is completed: Baton follows this conversation on as workflow ${third}, which links it; the MCP tool get_resume_context with workflow_id ${first} shows it whole`,
     );
     await a.ask('now add a --csv flag too');
     const stop = await a.stop('Added --csv.');
@@ -191,7 +191,7 @@ describe('a Claude Code conversation resumed after its workflow was completed', 
       `Baton follows this conversation as a new workflow, ${third}: its workflow ${first} ("add a --json flag to the export command") is completed`,
     );
     expect(said.hookSpecificOutput.additionalContext).toContain(
-      `Baton follows this conversation on as workflow ${third}, which links it. \`baton context -w ${first}\` shows it whole.`,
+      `Baton follows this conversation on as workflow ${third}, which links it; \`baton context -w ${first}\` shows it whole.`,
     );
     await a.ask('now add a --csv flag too');
     expect((await a.stop('Added --csv.')).stderr).toMatch(

@@ -324,7 +324,7 @@ const shownWhole = (workflowId: string, agent: HookAgent) =>
 function earlierNote(e: EarlierWorkflow, workflowId: string, agent: HookAgent) {
   const what = `workflow ${e.workflow_id} ("${clip(e.title, 120)}")`;
   return {
-    agent: `This conversation's earlier work is ${what}, which is completed: Baton follows this conversation on as workflow ${workflowId}, which links it. ${shownWhole(e.workflow_id, agent)}.`,
+    agent: `This conversation's earlier work is ${what}, which is completed: Baton follows this conversation on as workflow ${workflowId}, which links it; ${shownWhole(e.workflow_id, agent)}.`,
     tell: `Baton follows this conversation as a new workflow, ${workflowId}: its ${what} is completed, and a completed workflow is not reopened (\`baton context -w ${e.workflow_id}\` shows what it did; ${workflowId}'s briefing links it)`,
   };
 }

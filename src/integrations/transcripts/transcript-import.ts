@@ -3,6 +3,7 @@ import {
   branchOf,
   contextWindowOf,
   detectTranscriptFormat,
+  parseJsonLine,
   parseTranscript,
   recentCallsOf,
   type ParsedTranscript,
@@ -10,6 +11,7 @@ import {
   type TranscriptFormat,
 } from '../../agents/index.js';
 import {
+  agentLabel,
   invalidInput,
   machineZone,
   transcriptKey,
@@ -124,16 +126,42 @@ export function usageOf(p: ParsedTranscript): UsageMetrics | null {
   };
 }
 
+/** Lines read to tell a transcript from another file that holds some JSON lines (notes, a README's examples). */
+const SAMPLE_LINES = 200;
+
+/** How many of the first lines (blank ones aside, and a last one still being written) are not JSON objects. */
+function linesNotJson(text: string): { bad: number; seen: number } {
+  const lines = text.split('\n');
+  if (!text.endsWith('\n')) lines.pop();
+  let [bad, seen] = [0, 0];
+  for (const line of lines) {
+    if (seen >= SAMPLE_LINES) break;
+    if (!line.trim()) continue;
+    seen += 1;
+    const json = parseJsonLine(line);
+    if (!json.ok || typeof json.value !== 'object' || json.value === null || Array.isArray(json.value))
+      bad += 1;
+  }
+  return { bad, seen };
+}
+
 /**
  * Decides the format of a transcript's first piece, or refuses a file of the wrong kind (a Codex rollout given as
- * Claude Code, a Gemini session, plain text) with a message saying what the file is and what to run instead.
+ * Claude Code, a Gemini session, plain text, notes with a few JSON lines in them) with a message saying what the file
+ * is and what to run instead.
  */
 export function checkFormat(text: string, source: TranscriptSource, path: string): TranscriptFormat {
   const detected = detectTranscriptFormat(text);
+  const notJson = linesNotJson(text);
+  // a few transcript-like lines among others (a README's examples) make no transcript
+  if (detected && notJson.bad * 4 > notJson.seen)
+    throw invalidInput(
+      `${path} is not a transcript: ${notJson.bad} of its first ${notJson.seen} lines are not JSON objects (a ${agentLabel(source)} transcript holds one on each line)`,
+    );
   if (detected) return checkSource(detected, source, path);
   refuseEmpty(text, path);
   throw invalidInput(
-    `${path} is not a ${source} transcript: none of its first lines belongs to ${formatsOf[source].map((f) => names[f]).join(' or ')}`,
+    `${path} is not a ${agentLabel(source)} transcript: none of its first lines belongs to ${formatsOf[source].map((f) => names[f]).join(' or ')}`,
   );
 }
 
@@ -148,7 +176,7 @@ export function checkSource(
 ): TranscriptFormat {
   if (formatsOf[source].includes(format)) return format;
   throw invalidInput(
-    `${path} is ${names[format]}, not a ${source} transcript: import it with \`baton import ${sourceOfFormat(format)} ${path}\``,
+    `${path} is ${names[format]}, not a ${agentLabel(source)} transcript: import it with \`baton import ${sourceOfFormat(format)} ${path}\``,
     { detected_format: format },
   );
 }
