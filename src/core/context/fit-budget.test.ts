@@ -1052,13 +1052,38 @@ describe('a resolved error', () => {
             'workaround',
             'a different shell call succeeded (transcript line 130): `codemie-codex pr merge`',
           ),
+          // a program the shell could not find, run another way
+          {
+            ...error(
+              'e6',
+              'workaround',
+              'a different shell call succeeded (transcript line 140): `python3 scan.py`',
+            ),
+            error_message: '`python scan.py`: zsh:1: command not found: python (e6)',
+          },
+          {
+            ...error(
+              'e7',
+              'workaround',
+              'a different shell call succeeded (transcript line 150): `mise exec -- pkl format x.pkl`',
+            ),
+            error_message: '`target/debug/hk fix -S pkl-format`: sh: pkl: command not found (e7)',
+          },
+          {
+            ...error(
+              'e8',
+              'workaround',
+              'a different shell call succeeded (transcript line 160): `cat notes.md`',
+            ),
+            error_message: '`python scan.py`: zsh:1: command not found: python (e8)',
+          },
           error(
             'e3',
             'fixed',
             'the same command succeeded (transcript line 120): `codemie-codex --task "x"`',
           ),
         ],
-        errors_total: 5,
+        errors_total: 8,
       },
       4,
       [],
@@ -1072,6 +1097,11 @@ describe('a resolved error', () => {
     expect(md).toContain('compatible models (e3) [fixed]');
     expect(md).toContain('compatible models (e4) [workaround]\n');
     expect(md).toContain('compatible models (e5) [workaround]\n');
+    expect(md).toContain('command not found: python (e6) [workaround: `python3 scan.py` worked instead]\n');
+    expect(md).toContain(
+      'pkl: command not found (e7) [workaround: `mise exec -- pkl format x.pkl` worked instead]\n',
+    );
+    expect(md).toContain('command not found: python (e8) [workaround]\n');
   });
 });
 

@@ -39,16 +39,24 @@ function verbOf(command: string): string | null {
   return [program, ...(plain < 0 ? sub : sub.slice(0, plain))].join(' ');
 }
 
+/** The program a shell said it could not find: "command not found: python", "sh: pkl: command not found". */
+const programMissing =
+  /\bcommand not found: ([\w.+-]+)|\b([A-Za-z][\w.+-]*): command not found|'([\w.+-]+)' is not recognized as/;
+
 /**
  * The call that worked in a worked-around error's place, as its notes name it (last, in backticks), when it does what
- * failed (`codemie-codex --profile ollama` after `codemie-codex --task ...`): another program or subcommand (`gh pr
+ * failed (`codemie-codex --profile ollama` after `codemie-codex --task ...`), or runs the program the shell could not
+ * find another way (`python3` for `python`, `mise exec -- pkl` for `pkl`): another program or subcommand (`gh pr
  * merge` after `gh pr checks`) is only the next call that worked, which the notes keep.
  */
 function workedInstead(e: { error_message: string; resolution_notes: string | null }): string | null {
   const instead = /`([^`]+)`\s*$/.exec(e.resolution_notes ?? '')?.[1];
   const failed = /^`([^`]+)`/.exec(e.error_message)?.[1];
   if (!instead || !failed) return null;
-  return verbOf(instead) === verbOf(failed) ? instead : null;
+  if (verbOf(instead) === verbOf(failed)) return instead;
+  const missing = programMissing.exec(e.error_message)?.slice(1).find(Boolean);
+  const runs = (word: string) => missing !== undefined && (word.split('/').pop() ?? '').startsWith(missing);
+  return instead.split(/[\s;&|()]+/).some(runs) ? instead : null;
 }
 
 /**
