@@ -144,6 +144,16 @@ describe('baton import <file>: which agent wrote it is read from the file', () =
     );
     expect(bare.stderr).toMatch(/^ {2}codex \[options\] <file> +import a Codex CLI rollout$/m);
     expect(bare.stderr).not.toContain('baton import auto');
+    // the options of the forms, named in `baton import --help` too
+    expect((await baton('import', '--help')).stdout).toContain(
+      'Options of each: -w/--workflow <id>, --task <id>',
+    );
+    // an agent Baton does not know is said so, not taken for a second file
+    const unknown = await baton('import', 'claude', text);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("error: unknown agent 'claude': `baton import claude-code <file>`");
+    // an option's value is no agent
+    expect((await baton('import', '-w', 'wf-1', text)).stderr).not.toContain('unknown agent');
   });
 });
 

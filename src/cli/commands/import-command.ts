@@ -73,14 +73,26 @@ export function registerImportCommand(program: Command, rt: Runtime) {
       'a Codex CLI rollout (~/.codex/sessions/.../rollout-*.jsonl) or `codex exec --json` output',
     ],
   ] as const;
-  // `baton import` alone would be `baton import auto` without its file: said with this command's usage, not auto's
+  // `baton import` alone would be `baton import auto` without its file: said with this command's usage, not auto's;
+  // `baton import claude <file>` names an agent Baton does not know, not a second file
   imp.hook('preSubcommand', (_imp, sub) => {
-    if (sub.name() === 'auto' && imp.args[0] !== 'auto' && !commandWord(sub, imp.args))
+    if (sub.name() !== 'auto' || imp.args[0] === 'auto') return;
+    const first = commandWord(sub, imp.args);
+    if (!first)
       imp.error(
         'error: missing transcript file: `baton import <file>` reads which agent wrote it; `baton import claude-code <file>` or `baton import codex <file>` names the agent',
         { code: 'baton.missingFile', exitCode: 2 },
       );
+    else if (commandWord(sub, imp.args.slice(first.at + 1)))
+      imp.error(
+        `error: unknown agent '${first.word}': \`baton import claude-code <file>\` or \`baton import codex <file>\` names the agent, and \`baton import <file>\` reads which agent wrote it`,
+        { code: 'baton.unknownAgent', exitCode: 2 },
+      );
   });
+  imp.addHelpText(
+    'after',
+    '\nOptions of each: -w/--workflow <id>, --task <id>, --extractor <name>, --llm-kind, --llm-url, --llm-model and\n--llm-timeout (`baton import codex --help` says what each does).',
+  );
   for (const [name, line, what] of sources) {
     imp
       .command(`${name} <file>`, name === 'auto' ? { isDefault: true } : {})
