@@ -69,8 +69,12 @@ interface Found {
   earlier?: EarlierWorkflow;
 }
 
-/** How much of a finished workflow's context a session that starts afresh gets: what it did, not what to go on with. */
-const FINISHED_CONTEXT_TOKENS = 400;
+/**
+ * How much of a finished workflow's context a session that starts afresh gets: what it did, not what to go on with.
+ * Room for its tasks' and commits' whole titles (at 400 tokens, the recap of a long session cut them to 30 characters),
+ * well inside what a session start injects (9,000 characters by default; the hook clips it to the room left).
+ */
+const FINISHED_CONTEXT_TOKENS = 800;
 
 /**
  * A finished workflow's context as another session's briefing shows it: what it did, without its stamp line, its next
