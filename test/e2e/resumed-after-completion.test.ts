@@ -96,7 +96,7 @@ describe('a Codex conversation resumed after its workflow was completed', () => 
     expect(requests.map((r) => r.text)).toEqual(['now add a --csv flag too']);
     // its briefing says where the conversation's earlier work is
     expect((await baton(['context', '-w', third])).stdout).toContain(
-      `Earlier in this conversation: workflow ${first} "add a --json flag to the export command", completed (\`baton context -w ${first}\` or the MCP tool get_resume_context shows it).`,
+      `Earlier work of the conversation this workflow follows: workflow ${first} "add a --json flag to the export command", completed (\`baton context -w ${first}\` or the MCP tool get_resume_context shows it).`,
     );
     // the finished workflow is as it was
     expect((await status(first)).counts).toEqual(before.counts);
@@ -202,7 +202,7 @@ describe('a Claude Code conversation resumed after its workflow was completed', 
     expect(s.tasks).toEqual([]);
     expect(s.counts).toMatchObject({ errors: 0, decisions: 0 });
     expect((await baton(['context', '-w', third])).stdout).toContain(
-      `Earlier in this conversation: workflow ${first} "add a --json flag to the export command", completed`,
+      `Earlier work of the conversation this workflow follows: workflow ${first} "add a --json flag to the export command", completed`,
     );
     expect((await status(first)).counts).toEqual(before.counts);
 

@@ -41,7 +41,7 @@ function goal(c: ResumeContext, out: string[]) {
   } else if (g.requests_more) out.push(`(${g.requests_more} later requests: baton details requests)`);
   if (g.earlier)
     out.push(
-      `Earlier in this conversation: workflow ${g.earlier.workflow_id} "${quote(g.earlier.title)}", completed (\`baton context -w ${g.earlier.workflow_id}\` or the MCP tool get_resume_context shows it).`,
+      `Earlier work of the conversation this workflow follows: workflow ${g.earlier.workflow_id} "${quote(g.earlier.title)}", completed (\`baton context -w ${g.earlier.workflow_id}\` or the MCP tool get_resume_context shows it).`,
     );
   out.push('');
 }
