@@ -148,7 +148,10 @@ export function createApp(o: AppOptions): OpenAPIHono {
   app.doc31('/openapi.json', openApiInfo(o.version));
 
   app.all('/api/*', (c) => {
-    throw new BatonError('not_found', `no route ${c.req.method} ${c.req.path}; see /openapi.json`);
+    throw new BatonError(
+      'not_found',
+      `no route ${c.req.method} ${c.req.path}; see /openapi.json (with the bearer token: \`baton token\`)`,
+    );
   });
   app.use('*', staticFiles(o.webDir));
   app.notFound((c) => sendError(c, new BatonError('not_found', `nothing at ${c.req.path}`)));

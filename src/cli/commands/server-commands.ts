@@ -100,7 +100,7 @@ export function registerServerCommands(program: Command, rt: Runtime) {
               `  dashboard ${server.url}/   API ${server.url}/api   OpenAPI ${server.url}/openapi.json   live ${server.url.replace(/^http/, 'ws')}/ws`,
               `  store ${service.store.location}`,
               server.token
-                ? `  token: print it with \`baton token\` (${tokenPath(settings.home)})`
+                ? `  token: print it with \`baton token\` (${tokenPath(settings.home)}); the API, OpenAPI and live events ask for it (Authorization: Bearer <token>)`
                 : '  no token (--no-auth): anyone on this machine can use the API',
             ].join('\n'),
       );
