@@ -337,7 +337,7 @@ describe("the agent's task tools in PostToolUse", () => {
     await tool('TaskCreate', 't2', { subject: 'Document it' }, { task: { id: '2', subject: 'Document it' } });
     // linked after both were made: the task waits for the other
     const link = await tool('TaskUpdate', 't2b', { taskId: '2', addBlockedBy: ['1'] });
-    expect(link.stderr).toMatch(/task list: T2 now waits for the tasks linked/);
+    expect(link.stderr).toMatch(/task list: T2 now waits for T1/);
     expect((await status()).tasks.find((t: { id: string }) => t.id === 'T2').deps).toEqual(['T1']);
     // the other way round too: a cycle, refused and said
     const back = await tool('TaskUpdate', 't2c', { taskId: '1', addBlockedBy: ['2'] });

@@ -276,7 +276,7 @@ describe('syncing the agent list into the task graph', () => {
         update(2, 'deleted', '0:40'),
         update(2, 'pending', '0:50', { addBlockedBy: ['1'] }),
       ]),
-    ).toEqual({ ...none, linked: ['T2'] });
+    ).toEqual({ ...none, linked: [{ task_id: 'T2', deps: ['T1'] }] });
     expect(statuses(d)).toEqual({ 'Write mul': 'done', 'Add a test': 'in_progress' });
     expect(item('task:1')?.status).toBe('completed');
     // an older update's links still hold: they add up, whatever the order
@@ -306,7 +306,7 @@ describe('syncing the agent list into the task graph', () => {
       ['T2', []],
     ]);
     const r = syncAgentTasks(d, 'claude-code', [update('u1', { taskId: '11', addBlockedBy: ['10'] })]);
-    expect(r.linked).toEqual(['T2']);
+    expect(r.linked).toEqual([{ task_id: 'T2', deps: ['T1'] }]);
     expect(d.state.tasks.find((t) => t.id === 'T2')?.deps).toEqual(['T1']);
     // the other way round would close a cycle: not linked, and said so by that call only
     const refused = syncAgentTasks(d, 'claude-code', [update('u2', { taskId: '10', addBlockedBy: ['11'] })]);

@@ -20,8 +20,8 @@ export interface AgentTaskSync {
   started: string[];
   completed: string[];
   skipped: string[];
-  /** Tasks that now wait for others, linked after they were added (TaskUpdate's addBlockedBy). */
-  linked: string[];
+  /** Tasks that now wait for others, linked after they were added (TaskUpdate's addBlockedBy): each with those. */
+  linked: { task_id: string; deps: string[] }[];
   /** Links the agent made that Baton refused, because the task graph would have a cycle (said once, when made). */
   not_linked?: { task_id: string; deps: string[] }[];
   /** The pause snapshot, when a requested pause took effect at the boundary the agent's list reached. */
@@ -151,7 +151,7 @@ function step(
       continue;
     }
     d.emit({ type: 'task.deps_added', task_id: t.id, data: { deps: fresh, origin: source } });
-    out.linked.push(t.id);
+    out.linked.push({ task_id: t.id, deps: fresh });
   }
   const start = () => {
     if (d.state.status === 'pending') d.emit({ type: 'workflow.started', data: {} });

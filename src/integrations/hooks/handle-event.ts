@@ -603,8 +603,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         r.started.length && `started ${r.started.join(', ')}`,
         r.completed.length && `completed ${r.completed.join(', ')}`,
         r.skipped.length && `skipped ${r.skipped.join(', ')}`,
-        r.linked.length &&
-          `${r.linked.join(', ')} now wait${r.linked.length === 1 ? 's' : ''} for the tasks linked`,
+        ...r.linked.map((x) => `${x.task_id} now waits for ${x.deps.join(', ')}`),
         ...(r.not_linked ?? []).map(notLinkedPhrase),
       ].filter(Boolean);
       // the boundary a requested pause waited for: the user hears it (only a prompt or a session start can tell the

@@ -396,7 +396,7 @@ export const AgentTaskSyncResult = z
     completed: z.array(z.string()),
     skipped: z.array(z.string()),
     /** Tasks that now wait for others the agent linked them to. */
-    linked: z.array(z.string()),
+    linked: z.array(z.object({ task_id: z.string(), deps: z.array(z.string()) })),
     /** Links refused because the task graph would have a cycle (said by the call that made them). */
     not_linked: z.array(z.object({ task_id: z.string(), deps: z.array(z.string()) })).optional(),
     /** The pause snapshot, when a requested pause took effect at the boundary the agent's list reached. */
