@@ -55,16 +55,16 @@ function apiErrorWords(text: string): string {
  * Why the agent's last turn stopped when something other than the agent ended it, while that holds (over, as a usage
  * limit is, once the agent says more or the user asks again): a usage limit (`limitStop`), or an API error the turn
  * ended on (an overloaded or failing API, a dropped connection), whose request may not have been carried out: it is
- * to be retried. The newer of the two when both were recorded.
+ * to be retried. The newer of the two when both were recorded; a limit whose reset is past at `now` is said so.
  */
-export function turnStop(summaries: Summaries | undefined, asked: Asked): string | null {
+export function turnStop(summaries: Summaries | undefined, asked: Asked, now?: Date): string | null {
   const error = summaries?.api_error;
   const limit = summaries?.usage_limit;
   const errorHolds = !!summaries && !!error && !overSince(summaries, error, asked);
   const errorNewer = !limit || (error && Date.parse(error.timestamp) > Date.parse(limit.timestamp));
   if (errorHolds && errorNewer)
     return `the last turn ended on an API error (${apiErrorWords(error.text)}): the request it was on may not have been carried out; retry it`;
-  return limitStop(summaries, asked);
+  return limitStop(summaries, asked, now);
 }
 
 /**

@@ -179,12 +179,14 @@ describe('baton import refuses a file of the wrong kind', () => {
       .slice(0, 3);
     writeFileSync(
       notes,
-      ['# Formats', '', 'A line:', '', ...quoted, '', 'and more prose.', '- a list'].join('\n') + '\n',
+      ['# Formats', '', 'A line:', '', ...quoted, '', 'and more prose.', '- a list', '- of', '- points'].join(
+        '\n',
+      ) + '\n',
     );
     const examples = await baton('import', notes);
     expect(examples.code).toBe(2);
     expect(examples.stderr).toContain(
-      `${notes} is not a transcript: 4 of its first 7 lines are not JSON objects (a Claude Code transcript holds one on each line)`,
+      `${notes} is not a transcript: 6 of its first 9 lines are not JSON objects (a Claude Code transcript holds one on each line)`,
     );
     const status = (await baton('status', '--json')).json<{ imports: Record<string, unknown> }>();
     expect(Object.keys(status.imports ?? {})).toHaveLength(0);

@@ -725,6 +725,10 @@ describe('what to do next', () => {
       'Continue from task "T41: task number 41 with a reasonably descriptive title". The previous session ended because: stopped by a usage limit, resets at 3:40pm (Europe/Paris), which is 2026-05-01 13:40 UTC.',
     );
     expect(md.match(/usage limit/g)).toHaveLength(1);
+    // a session started after the reset is told the limit is over
+    expect(next({ ...stopped, created_at: '2026-05-01T15:00:00.000Z' })).toMatch(
+      /ended because: stopped by a usage limit that has reset since \(at 3:40pm \(Europe\/Paris\), which is 2026-05-01 13:40 UTC\): the agent can go on\.$/,
+    );
     expect(md).not.toContain(notice);
     expect(md).toMatch(/### Last State \(the agent's last message, [^)]*\)\nHalf-way: the parser is done\./);
     // the agent said more since: the limit is over, and the snapshot's own reason is said again

@@ -419,9 +419,10 @@ export function compileResumeContext(
       task_id: next?.id ?? null,
       title: next?.title ?? null,
       description: next?.description ? clip(next.description, limits.description_chars) : null,
-      // a usage limit or an API error that stopped the last turn is why, said here once (not as the last state)
+      // a usage limit or an API error that stopped the last turn is why, said here once (not as the last state); a
+      // limit's reset already past when the snapshot was taken is said so
       ended_because:
-        turnStop(snap.summaries, snap.requests.at(-1)) ??
+        turnStop(snap.summaries, snap.requests.at(-1), new Date(snap.created_at)) ??
         `${snap.trigger}${snap.pause_reason ? `: ${snap.pause_reason}` : ''}`,
       latest_request_first: limits.newer_request_note > 0 && latestRequestFirst(snap),
       list_behind: listBehind(snap),

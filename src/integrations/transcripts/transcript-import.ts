@@ -153,8 +153,8 @@ function linesNotJson(text: string): { bad: number; seen: number } {
 export function checkFormat(text: string, source: TranscriptSource, path: string): TranscriptFormat {
   const detected = detectTranscriptFormat(text);
   const notJson = linesNotJson(text);
-  // a few transcript-like lines among others (a README's examples) make no transcript
-  if (detected && notJson.bad * 4 > notJson.seen)
+  // a few transcript-like lines among others (a README's examples) make no transcript; a damaged line or two do
+  if (detected && notJson.bad >= 5 && notJson.bad * 2 > notJson.seen)
     throw invalidInput(
       `${path} is not a transcript: ${notJson.bad} of its first ${notJson.seen} lines are not JSON objects (a ${agentLabel(source)} transcript holds one on each line)`,
     );
