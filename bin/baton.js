@@ -5,8 +5,9 @@ import module from 'node:module';
 module.enableCompileCache?.();
 const argv = process.argv.slice(2);
 // `baton hook <Event>` runs on every turn of an agent: it loads only the hook's own entry, not the CLI (which answers
-// `baton hook --help` and a missing event, as a person types them).
-const asked = argv.length < 2 || argv.some((a) => a === '--help' || a === '-h');
+// `baton hook --help`, and `baton hook` typed at a terminal; an agent's `baton hook` takes the event from its payload).
+const asked =
+  argv.some((a) => a === '--help' || a === '-h') || (argv.length < 2 && process.stdin.isTTY === true);
 if (argv[0] === 'hook' && !asked) {
   // a hook never fails the agent: an install it cannot load (a rebuild under way, files missing) is said, exit 0
   const loaded = await import('../dist/bin/hook.js').catch((e) => e);

@@ -8,8 +8,9 @@ export const isEmptyWorkflow = (s: WorkflowState): boolean =>
   Object.values(s.counts).every((n) => n === 0);
 
 /**
- * A workflow the hooks opened for an agent session that has asked nothing so far: a conversation opened and left, or
- * not yet used. It is nobody's work: where a worktree has others, they are what a command without an id means.
+ * A workflow Baton opened by itself (for an agent session's hooks, or for an import) that holds nothing so far: a
+ * conversation opened and left, or not yet used. It is nobody's work: where a worktree has others, they are what a
+ * command without an id means.
  */
 export const isUnusedSessionWorkflow = (s: WorkflowState): boolean =>
   s.auto_tracked === true && isEmptyWorkflow(s);

@@ -264,7 +264,8 @@ export function createMcpServer(client: BatonClient, cwd: string): McpServer {
   server.registerTool(
     'create_checkpoint',
     {
-      description: 'Make a named checkpoint: a snapshot, and the git commit HEAD is at (uncommitted files are not saved).',
+      description:
+        'Make a named checkpoint: a snapshot, and the git commit HEAD is at (uncommitted files are not saved).',
       inputSchema: { ...workflow, name: z.string().min(1) },
     },
     (a) => tool(() => client.checkpoint(ref(a), a.name)),

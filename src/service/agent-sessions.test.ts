@@ -262,6 +262,8 @@ describe('a conversation opened and left without asking anything', () => {
     );
     // two incomplete workflows, one of them holding nothing: the other is the one meant
     expect((await svc.resolve({ cwd: repo })).id).toBe(resumed.workflow_id);
+    // while the opened conversation may go on (no end seen), its workflow stays
+    expect((await svc.runner.load(opened.workflow_id ?? '')).status).toBe('in_progress');
     // the opened conversation quits without a word; the next session start here drops its workflow
     await svc.agentSessions.end(opened.workflow_id ?? '', {
       agent: claude('opened'),
@@ -272,6 +274,20 @@ describe('a conversation opened and left without asking anything', () => {
     expect(left.status).toBe('cancelled');
     const open = (await store.listWorkflows({ worktree: repo })).filter((w) => w.status === 'in_progress');
     expect(open.map((w) => w.id)).toEqual([resumed.workflow_id]);
+  });
+
+  it('is never one made with `baton create`: an empty workflow of a person is theirs', async () => {
+    const repo = realpathSync(makeRepo());
+    const svc = makeService(sqliteStore());
+    const made = await svc.create({ title: 'Plan the release', tasks: [], worktree: repo });
+    // a conversation opened and quit on it without a word
+    const opened = await startOf(svc, repo, claude('first'));
+    expect(opened.workflow_id).toBe(made.id);
+    await svc.agentSessions.end(made.id, { agent: claude('first'), reason: 'prompt_input_exit' });
+    // another workflow here: the next session start would drop an unused one the hooks made, not this one
+    await svc.create({ title: 'Write the changelog', tasks: [], worktree: repo });
+    await startOf(svc, repo, claude('second'));
+    expect((await svc.runner.load(made.id)).status).toBe('in_progress');
   });
 
   it('is taken up by the next conversation when it is the only workflow here', async () => {

@@ -1,4 +1,5 @@
 import {
+  abandon,
   acknowledgeContext,
   checkpoint,
   checkpointDue,
@@ -8,7 +9,9 @@ import {
   endAgentTurn,
   finishedWork,
   finishWork,
+  isEmptyWorkflow,
   isTerminal,
+  isUnusedSessionWorkflow,
   linkAgentSession,
   cutOffSession,
   namingWorkflow,
@@ -24,6 +27,9 @@ import {
   type EarlierWorkflow,
   type GitCapture,
   counted,
+  BatonError,
+  sameHead,
+  workSpanOf,
   type WorkflowState,
   workflowStatuses,
   writtenBy,
@@ -38,7 +44,6 @@ import type {
   TrackResult,
 } from './agent-session-types.js';
 import { fitToCharacters, withoutOwnFooter } from './fit-characters.js';
-import { BatonError, isEmptyWorkflow, isUnusedSessionWorkflow, sameHead, workSpanOf } from '../core/index.js';
 import { agentLabel } from '../core/agent-label.js';
 import { replacedRepository, setAside, type SetAside } from './replaced-repository.js';
 import { importsOf } from './record-lists.js';
@@ -196,9 +201,10 @@ export class AgentSessions {
   }
 
   /**
-   * Workflows the hooks opened for a conversation that asked nothing and is over (its SessionEnd came, or its process
-   * is gone): abandoned when another session starts here, unless one is the only workflow this session could take
-   * up (then it does). Left open, each would make a command without an id ask which workflow is meant. Their ids.
+   * Workflows an agent session opened and asked nothing in, whose conversation is over (its SessionEnd came, or, at a
+   * session start, its process is gone): abandoned when a hook of another session here looks for its workflow, unless
+   * one is the only workflow this session could take up (then it does). Left open, each would make a command without
+   * an id ask which workflow is meant. The ids of those now ended.
    */
   private async dropUnusedLeft(
     open: readonly WorkflowState[],
@@ -206,22 +212,29 @@ export class AgentSessions {
     ended: WorkflowState | undefined,
     over: ConversationsOver,
   ): Promise<string[]> {
-    const left = open.filter((w) => {
+    const left = (w: WorkflowState) => {
       const last = w.sessions.at(-1);
       const gone =
         last?.ended_at != null || (last?.agent != null && over[last.agent.session_id] !== undefined);
-      return w !== mine && isUnusedSessionWorkflow(w) && gone;
-    });
-    const takenUp = !mine && !ended && left.length === open.length ? newest(left) : undefined;
-    const dropped = left.filter((w) => w !== takenUp);
-    for (const w of dropped)
-      await this.svc
-        .abandon({ workflowId: w.id }, 'nothing was asked in it and its agent session is over')
-        // another hook at the same moment ended it first
-        .catch((e: unknown) => {
-          if (!(e instanceof BatonError && e.code === 'invalid_transition')) throw e;
-        });
-    return dropped.map((w) => w.id);
+      return !isTerminal(w.status) && isUnusedSessionWorkflow(w) && gone;
+    };
+    const candidates = open.filter((w) => w !== mine && left(w));
+    const takenUp = !mine && !ended && candidates.length === open.length ? newest(candidates) : undefined;
+    const gone: string[] = [];
+    for (const w of candidates) {
+      if (w === takenUp) continue;
+      // decided again on the state the run commits to: another hook may have taken it up or ended it meanwhile
+      const { result } = await this.svc.runner.run(
+        w.id,
+        (d) => {
+          if (left(d.state)) abandon(d, 'nothing was asked in it and its agent session is over');
+          return isTerminal(d.state.status);
+        },
+        { retry: true },
+      );
+      if (result) gone.push(w.id);
+    }
+    return gone;
   }
 
   /**

@@ -137,7 +137,7 @@ describe('baton --help and mistakes', () => {
     expect((await baton('--version')).stdout).toBe(`${PACKAGE_VERSION}\n`);
   });
 
-  it('gives `baton hook` its help, not a hook run, when asked or given no event', async () => {
+  it('gives `baton hook --help` its help, not a hook run', async () => {
     const help = await baton('help', 'hook');
     expect(help.stdout).toMatch(/^Usage: baton hook \[options\] <event>/);
     for (const args of [
@@ -146,10 +146,10 @@ describe('baton --help and mistakes', () => {
       ['hook', 'Stop', '--help'],
     ])
       expect(await baton(...args), args.join(' ')).toMatchObject({ code: 0, stdout: help.stdout });
+    // an agent's `baton hook` without the event (its payload names it) still runs the hook, which never fails it
     const none = await baton('hook');
-    expect(none.code).toBe(2);
-    expect(none.stderr).toContain("missing required argument 'event'");
-    expect(none.stdout).not.toContain('systemMessage');
+    expect(none.code).toBe(0);
+    expect(none.stdout).toContain('systemMessage');
   });
 });
 

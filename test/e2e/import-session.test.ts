@@ -152,6 +152,8 @@ describe('baton import <file>: which agent wrote it is read from the file', () =
     const unknown = await baton('import', 'claude', text);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("error: unknown agent 'claude': `baton import claude-code <file>`");
+    // two files (a glob) are no agent
+    expect((await baton('import', text, text)).stderr).not.toContain('unknown agent');
     // an option's value is no agent
     expect((await baton('import', '-w', 'wf-1', text)).stderr).not.toContain('unknown agent');
   });
@@ -186,7 +188,7 @@ describe('baton import refuses a file of the wrong kind', () => {
     const examples = await baton('import', notes);
     expect(examples.code).toBe(2);
     expect(examples.stderr).toContain(
-      `${notes} is not a transcript: 6 of its first 9 lines are not JSON objects (a Claude Code transcript holds one on each line)`,
+      `${notes} is not a transcript: 6 of its first 9 non-blank lines are not JSON objects (a Claude Code transcript holds one on each line)`,
     );
     const status = (await baton('status', '--json')).json<{ imports: Record<string, unknown> }>();
     expect(Object.keys(status.imports ?? {})).toHaveLength(0);

@@ -211,7 +211,8 @@ describe('baton init', () => {
       /\[mcp_servers\.baton\]\ncommand = "baton"\nargs = \["mcp"\]/,
     );
     expect(gitIn(repo, 'status', '--porcelain')).toMatch(/\?\? \.claude\//);
-    // the user's own ~/.claude.json, without MCP servers: as it was after the undo, no empty `mcpServers` left
+    // the user's own ~/.claude.json: theirs again after the undo (an `mcpServers` left empty stays: Claude Code writes
+    // empty ones itself, and which are whose is not known)
     writeFileSync(join(home, '.claude.json'), JSON.stringify({ numStartups: 7 }));
     expect((await baton(['init', '--user', '--agent', 'claude-code', '--command', 'baton'])).code).toBe(0);
     expect(json(join(home, '.claude', 'settings.json')).hooks.Stop).toHaveLength(1);
@@ -219,7 +220,7 @@ describe('baton init', () => {
     expect(readFileSync(join(home, '.claude', 'CLAUDE.md'), 'utf8')).toMatch(/## Baton/);
     expect((await baton(['init', '--undo', '--user'])).code).toBe(0);
     expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(false);
-    expect(json(join(home, '.claude.json'))).toEqual({ numStartups: 7 });
+    expect(json(join(home, '.claude.json'))).toEqual({ numStartups: 7, mcpServers: {} });
     expect((await baton(['init', '--undo', '--shared'])).code).toBe(0);
     expect(existsSync(join(repo, '.mcp.json'))).toBe(false);
     expect(gitIn(repo, 'status', '--porcelain')).toBe('');

@@ -74,7 +74,8 @@ export function registerImportCommand(program: Command, rt: Runtime) {
     ],
   ] as const;
   // `baton import` alone would be `baton import auto` without its file: said with this command's usage, not auto's;
-  // `baton import claude <file>` names an agent Baton does not know, not a second file
+  // `baton import claude <file>` names an agent Baton does not know, not a second file (files, as a glob gives them,
+  // are said by the `auto` form: it takes one)
   imp.hook('preSubcommand', (_imp, sub) => {
     if (sub.name() !== 'auto' || imp.args[0] === 'auto') return;
     const first = commandWord(sub, imp.args);
@@ -83,7 +84,7 @@ export function registerImportCommand(program: Command, rt: Runtime) {
         'error: missing transcript file: `baton import <file>` reads which agent wrote it; `baton import claude-code <file>` or `baton import codex <file>` names the agent',
         { code: 'baton.missingFile', exitCode: 2 },
       );
-    else if (commandWord(sub, imp.args.slice(first.at + 1)))
+    else if (commandWord(sub, imp.args.slice(first.at + 1)) && /^[a-z][\w-]*$/i.test(first.word))
       imp.error(
         `error: unknown agent '${first.word}': \`baton import claude-code <file>\` or \`baton import codex <file>\` names the agent, and \`baton import <file>\` reads which agent wrote it`,
         { code: 'baton.unknownAgent', exitCode: 2 },

@@ -335,7 +335,9 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
 
   program
     .command('checkpoint')
-    .description('make a named checkpoint: a snapshot, and the git commit HEAD is at (commit files first to keep them)')
+    .description(
+      'make a named checkpoint: a snapshot, and the git commit HEAD is at (commit files first to keep them)',
+    )
     .requiredOption('--name <name>', 'e.g. architecture (stored as cp-NN-architecture)')
     .option(...workflowOption)
     .action(

@@ -28,6 +28,10 @@ export interface AgentTaskSync {
   paused_snapshot_id?: string;
 }
 
+/** How a link made is said. */
+export const linkedPhrase = (x: { task_id: string; deps: string[] }): string =>
+  `${x.task_id} now waits for ${x.deps.join(', ')}`;
+
 /** How a refused link is said, by the hook and the import alike. */
 export const notLinkedPhrase = (x: { task_id: string; deps: string[] }): string =>
   `${x.task_id} not linked to ${x.deps.join(', ')}: the agent's list makes them wait for each other (a cycle)`;

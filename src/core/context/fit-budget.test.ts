@@ -1073,13 +1073,22 @@ describe('a resolved error', () => {
             ),
             error_message: '`target/debug/hk fix -S pkl-format`: sh: pkl: command not found (e7)',
           },
+          // a command that only names it (a search, an install) did not run it
           {
             ...error(
               'e8',
               'workaround',
-              'a different shell call succeeded (transcript line 160): `cat notes.md`',
+              'a different shell call succeeded (transcript line 160): `grep -rn python src`',
             ),
             error_message: '`python scan.py`: zsh:1: command not found: python (e8)',
+          },
+          {
+            ...error(
+              'e9',
+              'workaround',
+              'a different shell call succeeded (transcript line 170): `brew install make`',
+            ),
+            error_message: '`make build`: zsh: command not found: make (e9)',
           },
           error(
             'e3',
@@ -1087,7 +1096,7 @@ describe('a resolved error', () => {
             'the same command succeeded (transcript line 120): `codemie-codex --task "x"`',
           ),
         ],
-        errors_total: 8,
+        errors_total: 9,
       },
       4,
       [],
@@ -1106,6 +1115,7 @@ describe('a resolved error', () => {
       'pkl: command not found (e7) [workaround: `mise exec -- pkl format x.pkl` worked instead]\n',
     );
     expect(md).toContain('command not found: python (e8) [workaround]\n');
+    expect(md).toContain('command not found: make (e9) [workaround]\n');
   });
 });
 

@@ -39,24 +39,50 @@ function verbOf(command: string): string | null {
   return [program, ...(plain < 0 ? sub : sub.slice(0, plain))].join(' ');
 }
 
-/** The program a shell said it could not find: "command not found: python", "sh: pkl: command not found". */
-const programMissing =
-  /\bcommand not found: ([\w.+-]+)|\b([A-Za-z][\w.+-]*): command not found|'([\w.+-]+)' is not recognized as/;
+/** The program a shell said it could not find: "zsh: command not found: python", "sh: pkl: command not found". */
+function missingProgram(message: string): string | null {
+  const said =
+    /\bcommand not found: ([\w.+-]+)/.exec(message) ??
+    /(?:^|[\s:])([A-Za-z][\w.+-]*): command not found/.exec(message) ??
+    /'([\w.+-]+)' is not recognized as/.exec(message);
+  return said?.[1] ?? null;
+}
+
+/**
+ * The programs a command line runs: the first word of each part, and the program a runner is handed (`mise exec --
+ * pkl`, `npx tsc`, `env X=1 node`), each by its file name (`target/debug/hk` is `hk`).
+ */
+function programsOf(command: string): string[] {
+  return command.split(/&&|\|\||[;|]/).flatMap((part) => {
+    const words = part
+      .trim()
+      .replace(/^(?:\w+=\S*\s+)+/, '')
+      .split(/\s+/);
+    const [first = '', second] = words;
+    const handed = words[words.indexOf('--') + 1];
+    return [
+      first,
+      ...(words.includes('--') && handed ? [handed] : []),
+      ...(/^(?:npx|uvx|bunx|pnpx|env|sudo|exec|time|nice)$/.test(first) && second ? [second] : []),
+    ].map((w) => w.split('/').pop() ?? w);
+  });
+}
 
 /**
  * The call that worked in a worked-around error's place, as its notes name it (last, in backticks), when it does what
  * failed (`codemie-codex --profile ollama` after `codemie-codex --task ...`), or runs the program the shell could not
  * find another way (`python3` for `python`, `mise exec -- pkl` for `pkl`): another program or subcommand (`gh pr
- * merge` after `gh pr checks`) is only the next call that worked, which the notes keep.
+ * merge` after `gh pr checks`, `grep -rn python src`) is only the next call that worked, which the notes keep.
  */
 function workedInstead(e: { error_message: string; resolution_notes: string | null }): string | null {
   const instead = /`([^`]+)`\s*$/.exec(e.resolution_notes ?? '')?.[1];
   const failed = /^`([^`]+)`/.exec(e.error_message)?.[1];
   if (!instead || !failed) return null;
   if (verbOf(instead) === verbOf(failed)) return instead;
-  const missing = programMissing.exec(e.error_message)?.slice(1).find(Boolean);
-  const runs = (word: string) => missing !== undefined && (word.split('/').pop() ?? '').startsWith(missing);
-  return instead.split(/[\s;&|()]+/).some(runs) ? instead : null;
+  const missing = missingProgram(e.error_message);
+  const same = (program: string) =>
+    missing !== null && program.startsWith(missing) && /^[\d.]*$/.test(program.slice(missing.length));
+  return programsOf(instead).some(same) ? instead : null;
 }
 
 /**

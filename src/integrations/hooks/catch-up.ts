@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { BatonError } from '../../core/index.js';
+import { BatonError, isTerminal, workflowStatuses } from '../../core/index.js';
 import type { HookContext } from './handle-event.js';
 import type { TranscriptRead, TranscriptSeen } from './hook-log.js';
 import { overBecause } from './gone-agents.js';
@@ -107,6 +107,8 @@ interface Known {
   unread: boolean;
 }
 
+const incomplete = workflowStatuses.filter((s) => !isTerminal(s));
+
 /** The worktree's incomplete workflows (every one when several are), whose transcripts may have grown. */
 async function incompleteWorkflows(ctx: HookContext): Promise<{ id: string; marks: Known[] }[]> {
   const one = async (ref: { cwd: string } | { workflowId: string }) => {
@@ -129,7 +131,11 @@ async function incompleteWorkflows(ctx: HookContext): Promise<{ id: string; mark
     return { id: status.workflow.id, marks };
   };
   try {
-    return [await one({ cwd: ctx.worktree ?? ctx.payload.cwd })];
+    // every incomplete workflow of the worktree, also one a command without an id passes over (an agent session's
+    // that asked nothing: its transcript may have grown since)
+    const here = await ctx.client.get({ cwd: ctx.worktree ?? ctx.payload.cwd });
+    const open = await ctx.client.list({ status: incomplete, worktree: here.worktree });
+    return Promise.all((open.length ? open : [here]).map((w) => one({ workflowId: w.id })));
   } catch (e) {
     if (!BatonError.isInstance(e)) throw e;
     if (e.code === 'not_found') return [];

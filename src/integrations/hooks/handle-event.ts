@@ -4,6 +4,7 @@ import {
   BatonError,
   counted,
   isAgentTaskTool,
+  linkedPhrase,
   notLinkedPhrase,
   progressLabel,
   type EarlierWorkflow,
@@ -603,7 +604,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         r.started.length && `started ${r.started.join(', ')}`,
         r.completed.length && `completed ${r.completed.join(', ')}`,
         r.skipped.length && `skipped ${r.skipped.join(', ')}`,
-        ...r.linked.map((x) => `${x.task_id} now waits for ${x.deps.join(', ')}`),
+        ...r.linked.map(linkedPhrase),
         ...(r.not_linked ?? []).map(notLinkedPhrase),
       ].filter(Boolean);
       // the boundary a requested pause waited for: the user hears it (only a prompt or a session start can tell the

@@ -109,8 +109,8 @@ export function hasProjectEntry(place: McpPlace): boolean {
 }
 
 /**
- * Takes Baton's MCP server out again (only an entry Baton wrote), and `mcpServers` when nothing else is in it.
- * `prune`: the project's entry of ~/.claude.json was created by init, so it goes too once nothing else is in it.
+ * Takes Baton's MCP server out again (only an entry Baton wrote). `prune`: the project's entry of ~/.claude.json
+ * was created by init, so it goes too once nothing else is in it.
  */
 export function removeMcp(place: McpPlace, prune = false): McpChange {
   if (!existsSync(place.path)) return 'absent';
@@ -124,13 +124,11 @@ export function removeMcp(place: McpPlace, prune = false): McpChange {
   const servers = serversOf(doc, place.kind === 'claude-json' ? place.project : null, false);
   if (!servers || !isBatonMcp(servers.baton)) return 'absent';
   delete servers.baton;
-  // an `mcpServers` left empty goes too (an empty object says nothing), and a project's entry init created
-  if (Object.keys(servers).length === 0) {
-    const project = place.kind === 'claude-json' ? place.project : null;
+  if (prune && place.kind === 'claude-json' && place.project !== null && Object.keys(servers).length === 0) {
     const projects = doc.projects as JsonObject;
-    const holder = project === null ? doc : (projects[project] as JsonObject);
-    delete holder.mcpServers;
-    if (prune && project !== null && Object.keys(holder).length === 0) delete projects[project];
+    const entry = projects[place.project] as JsonObject;
+    delete entry.mcpServers;
+    if (Object.keys(entry).length === 0) delete projects[place.project];
   }
   writeJsonObject(place.path, doc);
   return 'removed';

@@ -156,7 +156,7 @@ export function checkFormat(text: string, source: TranscriptSource, path: string
   // a few transcript-like lines among others (a README's examples) make no transcript; a damaged line or two do
   if (detected && notJson.bad >= 5 && notJson.bad * 2 > notJson.seen)
     throw invalidInput(
-      `${path} is not a transcript: ${notJson.bad} of its first ${notJson.seen} lines are not JSON objects (a ${agentLabel(source)} transcript holds one on each line)`,
+      `${path} is not a transcript: ${notJson.bad} of its first ${notJson.seen} non-blank lines are not JSON objects (a ${agentLabel(source)} transcript holds one on each line)`,
     );
   if (detected) return checkSource(detected, source, path);
   refuseEmpty(text, path);

@@ -98,7 +98,8 @@ export function registerSnapshotRoutes({ app, client }: RouteDeps) {
       method: 'post',
       path: '/api/workflows/{id}/checkpoints',
       tags,
-      summary: 'make a named checkpoint (a snapshot, and the git commit HEAD is at: uncommitted files are not saved), stored as cp-NN-name',
+      summary:
+        'make a named checkpoint (a snapshot, and the git commit HEAD is at: uncommitted files are not saved), stored as cp-NN-name',
       request: { params: WorkflowParams, ...cwdHeaders, body: jsonBody(CheckpointBody) },
       responses: responses(CheckpointResult, 'the checkpoint', 201),
     }),
