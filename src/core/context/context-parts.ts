@@ -11,6 +11,7 @@ import type { Decision, TestState } from '../schemas/records.js';
 import { failingCount } from '../commands/records.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { ContextLimits } from './resume-context.js';
+import { sentencesOf } from '../sentences.js';
 
 export interface Goal {
   /** The workflow's title: what the goal is called when no request or issue says it. */
@@ -509,7 +510,7 @@ export function endsAnnouncing(text: string): boolean {
       .trim()
       .split('\n')
       .at(-1) ?? '';
-  const sentence = (last.split(/(?<=[.!?])\s+/).at(-1) ?? '').replace(/[\u2018\u2019]/g, "'").trim();
+  const sentence = (sentencesOf(last).at(-1) ?? '').replace(/[\u2018\u2019]/g, "'").trim();
   if (/\b(?:you|your|once|when|after)\b/i.test(sentence)) return false;
   // "I'll ..." alone may close a turn ("I'll wait for your go-ahead"): it announces only after "now", "next", "first"
   return /^(?:(?:ok(?:ay)?|so),?\s+)?(?:let me|(?:now|next|first),?\s+(?:let me|let's|i'll|i will|i'm going to))\s+(?!know\b|be\b|wait\b)[^?]*$/i.test(
