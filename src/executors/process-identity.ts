@@ -83,6 +83,16 @@ export function processLiveness(
   return now.state.startsWith('Z') || now.state.startsWith('X') ? 'dead' : 'alive';
 }
 
+/** Waits until the process is verifiably gone, up to `ms`. */
+export async function goneWithin(pid: number, start: string | null, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (processLiveness(pid, start) === 'dead') return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 /** Whether the process with this identity is verifiably alive. */
 export function isProcessAlive(pid: number | null, startTime: string | null): boolean {
   return processLiveness(pid, startTime) === 'alive';

@@ -7,7 +7,7 @@ import type {
   ExitStatus,
   LaunchSpec,
 } from '../../service/runtime/runtime-ports.js';
-import { isProcessAlive, processStartTime } from '../process-identity.js';
+import { goneWithin, isProcessAlive, processStartTime } from '../process-identity.js';
 import { invalidInput } from '../../core/index.js';
 
 const groups = process.platform !== 'win32';
@@ -193,12 +193,19 @@ export class LocalExecutor implements Executor {
 
   /** Stops the row's agent and what it started, if it still runs (same pid and start time). */
   async release(row: ExecutorRow) {
-    if (row.pid && isProcessAlive(row.pid, row.pid_start_time)) {
-      try {
-        signalAgent(row.pid, 'SIGTERM');
-      } catch {
-        // gone meanwhile
-      }
+    if (!row.pid || !isProcessAlive(row.pid, row.pid_start_time)) return;
+    try {
+      signalAgent(row.pid, 'SIGTERM');
+    } catch {
+      return; // gone meanwhile
     }
+    // an orphan that does not end on SIGTERM (stuck, or ignoring it) gets SIGKILL, as a stop gives an agent
+    if (await goneWithin(row.pid, row.pid_start_time, STOP_GRACE_MS)) return;
+    try {
+      signalAgent(row.pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+    await goneWithin(row.pid, row.pid_start_time, STOP_GRACE_MS);
   }
 }

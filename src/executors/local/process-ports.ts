@@ -1,18 +1,12 @@
 import { hostname as osHostname } from 'node:os';
 import type { LeaseHolder, LeaseKind, ProcessPorts } from '../../service/runtime/ownership.js';
-import { ownerId, ownerLiveness, processLiveness, processStartTime } from '../process-identity.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Waits until the process is verifiably gone, up to `ms`. */
-async function goneWithin(pid: number, start: string | null, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (processLiveness(pid, start) === 'dead') return true;
-    if (Date.now() > deadline) return false;
-    await sleep(25);
-  }
-}
+import {
+  goneWithin,
+  ownerId,
+  ownerLiveness,
+  processLiveness,
+  processStartTime,
+} from '../process-identity.js';
 
 /** The processes of this host, by pid plus start time: who this process is, and whether another one is alive. */
 export function localProcessPorts(hostname = osHostname()): ProcessPorts {
