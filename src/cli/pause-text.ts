@@ -19,7 +19,7 @@ export function pauseText(r: PauseResult, now: number): string {
     : r.waiting_for.length
       ? `it pauses when ${tasks} or when ${turn} ends, whichever comes first`
       : `${turn} is let finish: the pause takes effect when the agent's turn ends`;
-  const then = `${waiting}, or by force once the pause timeout (--pause-timeout) has passed; \`baton pause --force\` pauses now, \`baton resume\` withdraws the request`;
+  const then = `${waiting}, or by force once this request's timeout has passed (\`baton pause --pause-timeout\`, default 5m); \`baton pause --force\` pauses now, \`baton resume\` withdraws the request`;
   const req = r.pause_request;
   if (r.outcome === 'requested' || !req) return `pause requested for ${r.workflow_id}: ${then}`;
   const why = req.reason === null ? 'no reason given' : `reason: ${req.reason}`;

@@ -107,7 +107,7 @@ for (const mode of cliModes) {
       const again = await baton('pause', '--reason', 'lunch');
       expect(again.code, again.stderr).toBe(0);
       expect(again.stdout).toMatch(
-        /^a pause is already requested for wf-\S+ \(reason: end of day, (?:just now|\dm\d\ds ago)\): it pauses when T1 finishes, or by force once the pause timeout \(--pause-timeout\) has passed; `baton pause --force` pauses now, `baton resume` withdraws the request\nthe new reason \(lunch\) was not recorded: the first request stands; `baton pause --force --reason <text>` pauses now with it\n$/,
+        /^a pause is already requested for wf-\S+ \(reason: end of day, (?:just now|\dm\d\ds ago)\): it pauses when T1 finishes, or by force once this request's timeout has passed \(`baton pause --pause-timeout`, default 5m\); `baton pause --force` pauses now, `baton resume` withdraws the request\nthe new reason \(lunch\) was not recorded: the first request stands; `baton pause --force --reason <text>` pauses now with it\n$/,
       );
       const same = await baton('pause', '--reason', 'end of day', '--json');
       expect(same.json()).toMatchObject({
