@@ -51,6 +51,13 @@ describe.each(backends)('one owner per workflow, crashes noticed by any command 
       expect(pidAlive(agentPid)).toBe(true);
       const st = (await ws.cli(['status'])).json<Status>();
       expect(st.driver).toMatchObject({ pid: run.child.pid, host: hostname(), liveness: 'alive' });
+      // and said to a person
+      expect((await ws.said(['status'])).stdout).toMatch(
+        new RegExp(
+          `^driver: \`baton run --agent claude-code\` \\(pid ${run.child.pid} on ${hostname()}, alive, last heartbeat (?:just now|\\dm\\d\\ds ago)\\)$`,
+          'm',
+        ),
+      );
     } finally {
       run.child.kill('SIGKILL');
       await run.exited;

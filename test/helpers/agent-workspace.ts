@@ -28,8 +28,10 @@ export function agentWorkspace(env: Record<string, string> = {}, opts: { databas
     ...(opts.database ? { BATON_DATABASE_URL: opts.database } : {}),
     ...env,
   };
-  const cli = (args: string[], extra: Record<string, string> = {}) =>
-    runCli(['--json', ...args], { cwd: repo, env: { ...base, ...extra } });
+  /** The CLI as a person reads it (no --json). */
+  const said = (args: string[], extra: Record<string, string> = {}) =>
+    runCli(args, { cwd: repo, env: { ...base, ...extra } });
+  const cli = (args: string[], extra: Record<string, string> = {}) => said(['--json', ...args], extra);
   const events = (): StoredEvent[] => {
     const db = new Database(join(home, 'baton.db'), { readonly: true });
     try {
@@ -80,7 +82,7 @@ export function agentWorkspace(env: Record<string, string> = {}, opts: { databas
       '--task',
       'T3:Third:T2',
     ]);
-  return { repo, home, env: base, cli, events, count, create, storedEvents, spawnRun };
+  return { repo, home, env: base, cli, said, events, count, create, storedEvents, spawnRun };
 }
 
 /** Waits for a condition with a deadline (never a fixed sleep). */

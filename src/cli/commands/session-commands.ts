@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import {
   agentLabel,
+  formatAgo,
   invalidInput,
   nextStepText,
   progressLabel,
@@ -59,7 +60,27 @@ type Status = {
   work_over: string | null;
   next_step: NextStep | null;
   queue: QueueStanding | null;
+  driver: {
+    command: string;
+    host: string;
+    pid: number;
+    heartbeat_at: string;
+    expired: boolean;
+    liveness: 'alive' | 'dead' | 'unknown';
+  } | null;
 };
+
+/** Who drives the workflow (its lease): the command, where it runs, whether it is alive, its last heartbeat. */
+function driverLine(d: NonNullable<Status['driver']>, now: number): string {
+  const state =
+    d.liveness === 'alive'
+      ? 'alive'
+      : d.liveness === 'dead'
+        ? 'its process is gone'
+        : 'not seen from this host';
+  const beat = `last heartbeat ${formatAgo(now - Date.parse(d.heartbeat_at))}`;
+  return `driver: \`${d.command}\` (pid ${d.pid} on ${d.host}, ${state}, ${beat}${d.expired ? ': its lease has expired, `baton run --take-over` takes the workflow over' : ''})`;
+}
 
 /** A resume (or recovery) for a person: the report (warnings included), what resumed, and the briefing. */
 export const resumeText = (r: ResumeResult) =>
@@ -162,6 +183,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
               .map((t) => `${t.status}: ${t.id} ${t.title}${t.note ? `: ${t.note.split('\n')[0]}` : ''}`),
             `next task: ${s.next_task ? `${s.next_task.id} ${s.next_task.title}` : 'none'}`,
             `runnable: ${s.runnable_tasks.map((t) => t.id).join(', ') || 'none'}`,
+            ...(s.driver ? [driverLine(s.driver, Date.now())] : []),
             ...(s.usage_limit ? [`agent: ${s.usage_limit}`] : []),
             ...gone.map(
               (a) =>
