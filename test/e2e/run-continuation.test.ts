@@ -313,6 +313,19 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
     expect(st.workflow.status).toBe('interrupted');
   });
 
+  it('a second Ctrl-C exits at once, saying what it leaves; the next command stops the agent', async () => {
+    const { ws, run, agent, started } = await agentMidTaskWithACommand({ FAKE_IGNORE_TERM: '1' });
+    run.child.kill('SIGINT');
+    // the first one is under way: the agent's group got SIGTERM (the command it ran ended; the agent ignores it)
+    await until('the first stop to signal the agent', async () => !pidAlive(started) || null);
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(run.out.stderr).toContain('baton: SIGINT again: exiting now');
+    const st = (await ws.cli(['status'])).json<{ workflow: { status: string } }>();
+    expect(st.workflow.status).toBe('interrupted');
+    expect(pidAlive(agent.pid as number)).toBe(false);
+  });
+
   it('a closed terminal (SIGHUP) stops the agent too, and the workflow is left interrupted (exit 129)', async () => {
     const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
     await ws.create();

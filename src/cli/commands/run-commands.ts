@@ -89,7 +89,13 @@ export function registerRunCommands(program: Command, rt: Runtime) {
     // Baton only: Baton stops it.
     const abort = new AbortController();
     const onSignal = (sig: NodeJS.Signals) => {
-      if (abort.signal.aborted) process.exit(130);
+      if (abort.signal.aborted) {
+        // said, as the run stopping whole would say its end: what is left behind and what takes care of it
+        rt.io.err(
+          `baton: ${sig} again: exiting now, before the agent is stopped and the workflow marked interrupted; the agent may still run: the next baton command (\`baton status\`) finds the run gone, stops the agent and interrupts the workflow`,
+        );
+        process.exit(exitCodes[sig] ?? 130);
+      }
       abort.abort(sig);
     };
     process.on('SIGINT', onSignal);
