@@ -1,6 +1,10 @@
 import type { PauseResult, PersonResumeResult } from '../client/baton-client.js';
 import { agentLabel, formatAgo } from '../core/index.js';
 
+/** How a paused or interrupted workflow goes on, said by `baton pause` and `baton status` alike. */
+export const goOnLine = (id: string) =>
+  `to go on: \`baton run -w ${id}\` (Baton runs the agent) or \`baton resume -w ${id}\` (you start it; with the hooks, your next prompt resumes it)`;
+
 /**
  * What `baton pause` says: paused, already paused, or what the requested pause waits for; asked again while a request
  * waits, that the first request stands (its reason, how long ago it was made) and a new reason was not recorded.
@@ -8,7 +12,7 @@ import { agentLabel, formatAgo } from '../core/index.js';
 export function pauseText(r: PauseResult, now: number): string {
   if (r.outcome === 'already_paused') return `${r.workflow_id} is already paused (snapshot ${r.snapshot_id})`;
   if (r.outcome === 'paused')
-    return `paused ${r.workflow_id} (snapshot ${r.snapshot_id})${r.warning ? `\nwarning: ${r.warning}` : ''}\nresume with: baton resume -w ${r.workflow_id}`;
+    return `paused ${r.workflow_id} (snapshot ${r.snapshot_id})${r.warning ? `\nwarning: ${r.warning}` : ''}\n${goOnLine(r.workflow_id)}`;
   // a turn under way is let finish: the agent's list may reach Baton only at its end (Codex's with the Stop)
   const tasks = `${r.waiting_for.join(', ')} ${r.waiting_for.length > 1 ? 'finish' : 'finishes'}`;
   const turn = r.waiting_for_turn

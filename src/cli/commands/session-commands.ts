@@ -24,7 +24,7 @@ import { recoverCheckpointCommand, type RestoreFlags } from './restore-command.j
 import { table } from '../output.js';
 import { snapshotsTable, snapshotText } from '../snapshot-table.js';
 import { usageLine } from '../usage-line.js';
-import { pauseText, pauseWithdrawnText } from '../pause-text.js';
+import { goOnLine, pauseText, pauseWithdrawnText } from '../pause-text.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
 import { goneAgents } from '../../integrations/hooks/gone-agents.js';
 
@@ -190,9 +190,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
                 `agent: ${agentLabel(a.agent)} (process ${a.pid}) no longer runs, and no SessionEnd came (a crash, a kill or a quit): ${s.work_over ? `${s.work_over}, so the next ${agentLabel(a.agent)} session here completes this workflow and starts a new one` : `the next ${agentLabel(a.agent)} session here goes on with this workflow, from its briefing`}`,
             ),
             ...(s.workflow.status === 'paused' || s.workflow.status === 'interrupted'
-              ? [
-                  `to go on: \`baton run -w ${s.workflow.id}\` (Baton runs the agent) or \`baton resume -w ${s.workflow.id}\` (you start it; with the hooks, your next prompt resumes it)`,
-                ]
+              ? [goOnLine(s.workflow.id)]
               : []),
             // queued for the workers: whether one runs it, can take it, or nothing can (and what would)
             ...(s.queue ? [`queue: ${standingText(s.queue)}`] : []),
