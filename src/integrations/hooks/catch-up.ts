@@ -128,14 +128,16 @@ async function incompleteWorkflows(ctx: HookContext): Promise<{ id: string; mark
           ]
         : [];
     });
-    return { id: status.workflow.id, marks };
+    return { id: status.workflow.id, worktree: status.workflow.worktree, marks };
   };
   try {
     // every incomplete workflow of the worktree, also one a command without an id passes over (an agent session's
     // that asked nothing: its transcript may have grown since)
-    const here = await ctx.client.get({ cwd: ctx.worktree ?? ctx.payload.cwd });
-    const open = await ctx.client.list({ status: incomplete, worktree: here.worktree });
-    return Promise.all((open.length ? open : [here]).map((w) => one({ workflowId: w.id })));
+    const here = await one({ cwd: ctx.worktree ?? ctx.payload.cwd });
+    const others = (await ctx.client.list({ status: incomplete, worktree: here.worktree })).filter(
+      (w) => w.id !== here.id,
+    );
+    return [here, ...(await Promise.all(others.map((w) => one({ workflowId: w.id }))))];
   } catch (e) {
     if (!BatonError.isInstance(e)) throw e;
     if (e.code === 'not_found') return [];
