@@ -6,7 +6,9 @@ export function usageLine(u: UsageMetrics): string | null {
   if (!u.tokens_used && !u.llm_calls && u.context_tokens == null) return null;
   const parts = [
     `${thousands(u.tokens_used)} tokens${u.output_tokens ? ` (output ${thousands(u.output_tokens)})` : ''}`,
-    `${thousands(u.llm_calls)} calls, ${thousands(u.tool_calls)} tool calls`,
+    // a figure nobody reported is left out (`codex exec --json` gives a run's token totals, not its model calls)
+    ...(u.llm_calls ? [`${thousands(u.llm_calls)} calls`] : []),
+    ...(u.tool_calls ? [`${thousands(u.tool_calls)} tool calls`] : []),
     ...(u.cost_usd !== null ? [`$${u.cost_usd.toFixed(2)}`] : []),
     // a span as every span is said ("0m23s", "42m10s", "3h05m"): a short one is not "0 min"
     ...(u.session_duration_seconds ? [`agent time ${formatSpan(u.session_duration_seconds * 1000)}`] : []),

@@ -3,6 +3,8 @@ import { CapacityGauge } from './capacity-gauge.js';
 
 const money = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `$${x.toFixed(2)}`);
 const minutes = (s: number) => (s < 60 ? `${s} s` : `${Math.round(s / 60)} min`);
+/** Model calls, or "-" where tokens were spent and nobody counted the calls (`codex exec --json` gives totals only). */
+const calls = (u: UsageMetrics) => (u.llm_calls || !u.tokens_used ? u.llm_calls : '-');
 
 /**
  * Usage: the current context (a gauge), then what the work cost. On a workflow `usage` is every session summed and
@@ -45,7 +47,7 @@ export function UsagePanel({
           </>
         ) : null}
         <dt>LLM calls</dt>
-        <dd>{u.llm_calls}</dd>
+        <dd>{calls(u)}</dd>
         <dt>Tool calls</dt>
         <dd>{u.tool_calls}</dd>
         <dt>Agent time</dt>
@@ -54,7 +56,8 @@ export function UsagePanel({
           <>
             <dt>This session</dt>
             <dd data-testid="usage-session">
-              {money(session.cost_usd)} · {session.llm_calls} calls
+              {money(session.cost_usd)}
+              {session.llm_calls ? ` · ${session.llm_calls} calls` : ''}
             </dd>
           </>
         )}

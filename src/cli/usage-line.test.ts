@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { emptyUsage } from '../core/index.js';
+import { usageLine } from './usage-line.js';
+
+describe('usageLine', () => {
+  it('says the calls a transcript counted', () => {
+    const line = usageLine({ ...emptyUsage(), tokens_used: 52_000, llm_calls: 12, tool_calls: 30 });
+    expect(line).toBe('usage: 52,000 tokens, 12 calls, 30 tool calls');
+  });
+
+  it('leaves out the model calls of a run that reported only its token totals (codex exec --json)', () => {
+    const line = usageLine({ ...emptyUsage(), tokens_used: 52_000, llm_calls: 0, tool_calls: 7 });
+    expect(line).toBe('usage: 52,000 tokens, 7 tool calls');
+  });
+
+  it('is null before any usage', () => {
+    expect(usageLine(emptyUsage())).toBeNull();
+  });
+});
