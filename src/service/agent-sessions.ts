@@ -5,6 +5,7 @@ import {
   checkpointDue,
   checkpointTooSoon,
   deliverContext,
+  earlierWork,
   endAgentSession,
   endAgentTurn,
   finishedWork,
@@ -167,7 +168,7 @@ export class AgentSessions {
           note: `${worktree} is not a git repository; Baton follows git worktrees`,
           ...earlier,
         };
-      const follows = ended ? { earlier: { workflow_id: ended.id, title: ended.title } } : {};
+      const follows = ended ? { earlier: earlierWork(ended) } : {};
       const w = await this.svc.create({
         title: `${agentLabel(input.agent.name)} session on ${start.branch ?? 'a detached HEAD'}`,
         tasks: [],

@@ -45,6 +45,18 @@ describe('a Codex conversation resumed after its workflow was completed', () => 
       'Process exited with code 1\nOutput:\nError: Cannot find module ./export-json',
     );
     a.call('c2', 'exec_command', { cmd: 'npm test' }, 'Process exited with code 0\nOutput:\n3 passing');
+    a.call(
+      'c3',
+      'exec_command',
+      { cmd: 'git commit -am "Add the --json flag to export"' },
+      'Process exited with code 0\nOutput:\n[main 1a2b3c4] Add the --json flag to export\n 2 files changed, 30 insertions(+)',
+    );
+    a.call(
+      'c4',
+      'exec_command',
+      { cmd: 'gh pr create --fill' },
+      'Process exited with code 0\nOutput:\nhttps://github.com/acme/exporter/pull/7',
+    );
     a.plan('2', [
       ['add the flag', 'completed'],
       ['test it', 'completed'],
@@ -96,7 +108,11 @@ describe('a Codex conversation resumed after its workflow was completed', () => 
     expect(requests.map((r) => r.text)).toEqual(['now add a --csv flag too']);
     // its briefing says where the conversation's earlier work is
     expect((await baton(['context', '-w', third])).stdout).toContain(
-      `Earlier work of the conversation this workflow follows: workflow ${first} "add a --json flag to the export command", completed (\`baton context -w ${first}\` or the MCP tool get_resume_context shows it).`,
+      [
+        `Earlier work of the conversation this workflow follows: workflow ${first} "add a --json flag to the export command", completed (\`baton context -w ${first}\` or the MCP tool get_resume_context shows it). Done there, not to redo:`,
+        '  - pull request https://github.com/acme/exporter/pull/7',
+        '  - commit 1a2b3c4 Add the --json flag to export',
+      ].join('\n'),
     );
     // the finished workflow is as it was
     expect((await status(first)).counts).toEqual(before.counts);

@@ -21,8 +21,11 @@ export interface Goal {
   /** The user's later requests, in their words, oldest first. */
   requests: string[];
   requests_more: number;
-  /** The completed workflow of the same conversation this one went on from: its earlier work, not recorded here. */
-  earlier?: { workflow_id: string; title: string };
+  /**
+   * The completed workflow of the same conversation this one went on from: its earlier work, not recorded here, and
+   * what it left done (its pull requests, last push and last commits), as recorded when this workflow began.
+   */
+  earlier?: { workflow_id: string; title: string; done: string[] };
   /**
    * The go-ahead the recorded conversation opened on, before the request shown as the issue ("yep let's do it"): what
    * it agreed to was said before anything recorded here.
@@ -258,7 +261,7 @@ function fileChanges(
 }
 
 /** A pull request created and then merged is one entry: its address, said merged. */
-function mergedOnce(prs: readonly string[]): string[] {
+export function mergedOnce(prs: readonly string[]): string[] {
   const merged = new Set(prs.flatMap((p) => /^merged PR #(\d+)$/.exec(p)?.[1] ?? []));
   const urls = new Set(prs.flatMap((p) => /\/pull\/(\d+)$/.exec(p)?.[1] ?? []));
   return prs.flatMap((p) => {

@@ -39,10 +39,13 @@ function goal(c: ResumeContext, out: string[]) {
     out.push(`Later requests${g.requests_more ? ` (${g.requests_more} more: baton details requests)` : ''}:`);
     for (const r of g.requests) out.push(`  - "${quote(r)}"`);
   } else if (g.requests_more) out.push(`(${g.requests_more} later requests: baton details requests)`);
-  if (g.earlier)
+  if (g.earlier) {
+    const e = g.earlier;
     out.push(
-      `Earlier work of the conversation this workflow follows: workflow ${g.earlier.workflow_id} "${quote(g.earlier.title)}", completed (\`baton context -w ${g.earlier.workflow_id}\` or the MCP tool get_resume_context shows it).`,
+      `Earlier work of the conversation this workflow follows: workflow ${e.workflow_id} "${quote(e.title)}", completed (\`baton context -w ${e.workflow_id}\` or the MCP tool get_resume_context shows it).${e.done.length ? ' Done there, not to redo:' : ''}`,
     );
+    for (const d of e.done) out.push(`  - ${d}`);
+  }
   out.push('');
 }
 

@@ -20,6 +20,7 @@ import {
   type ShownDecision,
   type Tdd,
 } from './context-parts.js';
+import { earlierShown } from './earlier-work.js';
 import { editedAfter } from './edited-after.js';
 import { notesFileOf } from './notes-file.js';
 
@@ -370,9 +371,7 @@ export function compileResumeContext(
     finished: workflow && isTerminal(workflow.status) ? workflow.status : null,
     goal: {
       ...goalOf(snap, limits),
-      ...(workflow?.earlier
-        ? { earlier: { ...workflow.earlier, title: clip(workflow.earlier.title, limits.request_chars) } }
-        : {}),
+      ...(workflow?.earlier ? { earlier: earlierShown(workflow.earlier, limits) } : {}),
     },
     plan_status: {
       total: snap.tasks.length,

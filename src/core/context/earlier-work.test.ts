@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { SideEffect } from '../schemas/runtime.js';
+import type { WorkflowState } from '../schemas/state.js';
+import { earlierShown, earlierWork } from './earlier-work.js';
+import { defaultLimits } from './resume-context.js';
+
+const effect = (kind: SideEffect['kind'], summary: string, n: number): SideEffect => ({
+  id: `se-${n}`,
+  timestamp: `2026-11-30T10:00:0${n}Z`,
+  task_id: null,
+  kind,
+  tool: 'exec_command',
+  summary,
+});
+const workflow = (effects: SideEffect[]) =>
+  ({ id: 'wf-1', title: 'add a --json flag', side_effects: effects }) as unknown as WorkflowState;
+
+describe('earlierWork: what a completed workflow left done, said in the one that follows it', () => {
+  it('says its pull requests (merged once), its last push and its last commits', () => {
+    const w = workflow([
+      effect('commit', '1111111 first', 1),
+      effect('commit', '2222222 second', 2),
+      effect('push', 'pushed main -> main', 3),
+      effect('commit', '3333333 third', 4),
+      effect('commit', '4444444 fourth', 5),
+      effect('commit', '5555555 fifth', 6),
+      effect('pr', 'https://github.com/acme/x/pull/7', 7),
+      effect('pr', 'merged PR #7', 8),
+      effect('file_write', 'edited src/a.ts', 9),
+    ]);
+    expect(earlierWork(w)).toEqual({
+      workflow_id: 'wf-1',
+      title: 'add a --json flag',
+      done: [
+        'pull request https://github.com/acme/x/pull/7 (merged)',
+        'pushed main',
+        'commit 2222222 second',
+        'commit 3333333 third',
+        'commit 4444444 fourth',
+        'commit 5555555 fifth',
+      ],
+    });
+  });
+
+  it('records no list when nothing was left done', () => {
+    expect(earlierWork(workflow([effect('file_write', 'edited src/a.ts', 1)]))).toEqual({
+      workflow_id: 'wf-1',
+      title: 'add a --json flag',
+    });
+  });
+
+  it('gives the list up with the pushes and pull requests when room runs out', () => {
+    const e = { workflow_id: 'wf-1', title: 'add a --json flag', done: ['commit 1111111 first'] };
+    expect(earlierShown(e, defaultLimits).done).toEqual(['commit 1111111 first']);
+    expect(earlierShown(e, { ...defaultLimits, pushes_prs: 0 }).done).toEqual([]);
+    // recorded before the list was kept
+    expect(earlierShown({ workflow_id: 'wf-1', title: 't' }, defaultLimits).done).toEqual([]);
+  });
+});

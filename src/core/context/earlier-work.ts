@@ -1,0 +1,39 @@
+import { clip } from '../clip.js';
+import type { WorkflowState } from '../schemas/state.js';
+import type { EarlierWorkflow } from '../schemas/workflow.js';
+import { mergedOnce, type Goal } from './context-parts.js';
+import { doneCommits } from './done-commits.js';
+import type { ContextLimits } from './resume-context.js';
+
+/** How many pull requests and commits of the earlier workflow are said (the newest): its push is said besides. */
+const PULL_REQUESTS = 2;
+const COMMITS = 4;
+
+/**
+ * The completed workflow a conversation goes on from, as the workflow that follows it records it: its id, its title
+ * and what its work left done that must not be redone (its newest pull requests, its last push, its last commits),
+ * a line each, in the words of Already Done. A completed workflow is never reopened, so this stays true.
+ */
+export function earlierWork(w: WorkflowState): EarlierWorkflow {
+  const effects = w.side_effects ?? [];
+  const prs = mergedOnce(effects.filter((e) => e.kind === 'pr').map((e) => e.summary)).slice(-PULL_REQUESTS);
+  const push = effects.findLast((e) => e.kind === 'push');
+  const commits = doneCommits(effects, null, { commit_subject_chars: 80, git_commits: 0 }).commits.slice(
+    -COMMITS,
+  );
+  const done = [
+    ...prs.map((p) => `pull request ${p}`),
+    ...(push ? [push.summary.replace(/^pushed (\S+) -> \1$/, 'pushed $1')] : []),
+    ...commits.map((c) => (c.hash ? `commit ${c.hash} ${c.subject}` : `commit: ${c.subject}`)),
+  ].map((line) => clip(line, 200));
+  return { workflow_id: w.id, title: w.title, ...(done.length ? { done } : {}) };
+}
+
+/**
+ * The earlier workflow as a briefing says it: its title clipped as a request is, and what it left done as the pushes
+ * and pull requests are (the newest first kept, none once they give way for room).
+ */
+export function earlierShown(e: EarlierWorkflow, limits: ContextLimits): NonNullable<Goal['earlier']> {
+  const done = limits.pushes_prs > 0 ? (e.done ?? []).slice(-limits.pushes_prs) : [];
+  return { workflow_id: e.workflow_id, title: clip(e.title, limits.request_chars), done };
+}
