@@ -1,4 +1,4 @@
-import { nextTask, taskCounts, type WorkflowState } from '../core/index.js';
+import { isEmptyWorkflow, nextTask, taskCounts, type WorkflowState } from '../core/index.js';
 
 /** The public shape of a workflow: what list, get and create return. */
 export function workflowView(s: WorkflowState) {
@@ -26,6 +26,8 @@ export function workflowView(s: WorkflowState) {
     ],
     /** The transcript files it imported lately (their paths). */
     transcripts: [...new Set(Object.values(s.imports).flatMap((m) => (m.path ? [m.path] : [])))],
+    /** Nothing in it: no issue, task, request or record (a conversation opened and left). */
+    empty: isEmptyWorkflow(s),
   };
 }
 export type WorkflowView = ReturnType<typeof workflowView>;

@@ -420,6 +420,25 @@ for (const mode of cliModes) {
       expect(out.error.candidates.map((c) => c.title).sort()).toEqual(['first', 'second']);
     });
 
+    it('lists no cancelled workflow that held nothing unless asked', async () => {
+      const repo = makeRepo();
+      const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
+      const empty = (await baton('create', '--title', 'opened and left', '--json')).json<Json>().id as string;
+      expect((await baton('abandon', '-w', empty)).code).toBe(0);
+      await baton('create', '--title', 'the work', '--task', 'A:one');
+      const listed = await baton('list', '--here');
+      expect(listed.stdout).toContain('the work');
+      expect(listed.stdout).not.toContain(empty);
+      expect(listed.stdout).toContain(
+        '(1 cancelled workflow that held nothing is not shown: baton list --all)',
+      );
+      expect((await baton('list', '--here', '--json')).json<Json>()).toMatchObject({
+        hidden_empty_cancelled: 1,
+      });
+      expect((await baton('list', '--here', '--all')).stdout).toContain(empty);
+      expect((await baton('list', '--here', '--status', 'cancelled')).stdout).toContain(empty);
+    });
+
     it('says what to do instead of resuming a workflow that is running', async () => {
       const repo = makeRepo();
       const baton = (...args: string[]) => runCli(args, { cwd: repo, env });

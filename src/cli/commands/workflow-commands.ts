@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import {
   BatonError,
+  counted,
   invalidInput,
   openTasksPhrase,
   parseDuration,
@@ -97,19 +98,30 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
     .description('list workflows')
     .option('--status <status>', `only these statuses (comma separated: ${workflowStatuses.join(', ')})`)
     .option('--here', 'only workflows of the current worktree')
+    .option('--all', 'also the cancelled workflows that hold nothing (conversations opened and left)')
     .action(
-      action(rt, async ({ client, print }, o: { status?: string; here?: boolean }) => {
+      action(rt, async ({ client, print }, o: { status?: string; here?: boolean; all?: boolean }) => {
         const status = o.status === undefined ? undefined : statusList(o.status, '--status');
         const all = await client.list({ ...(status ? { status } : {}) });
         const here = o.here ? (await client.get({ cwd: rt.cwd }).catch(() => null))?.worktree : undefined;
-        const list = here ? all.filter((w) => w.worktree === here) : all;
-        print({ workflows: list }, () =>
-          list.length
-            ? table(
-                ['ID', 'STATUS', 'STEP', 'TITLE', 'WORKTREE'],
-                list.map((w) => [w.id, w.status, progressLabel(w.counts, ''), w.title, w.worktree]),
-              )
-            : 'no workflows',
+        const wanted = here ? all.filter((w) => w.worktree === here) : all;
+        // a conversation opened and left, cancelled as unused, is nobody's work: shown when asked for by name
+        const left = (w: WorkflowView) => w.status === 'cancelled' && w.empty;
+        const hidden = o.all || status ? 0 : wanted.filter(left).length;
+        const list = hidden ? wanted.filter((w) => !left(w)) : wanted;
+        const note = hidden
+          ? `(${counted(hidden, 'cancelled workflow')} that held nothing ${hidden === 1 ? 'is' : 'are'} not shown: baton list --all)`
+          : null;
+        print({ workflows: list, ...(hidden ? { hidden_empty_cancelled: hidden } : {}) }, () =>
+          [
+            list.length
+              ? table(
+                  ['ID', 'STATUS', 'STEP', 'TITLE', 'WORKTREE'],
+                  list.map((w) => [w.id, w.status, progressLabel(w.counts, ''), w.title, w.worktree]),
+                )
+              : 'no workflows',
+            ...(note ? [note] : []),
+          ].join('\n'),
         );
       }),
     );

@@ -61,6 +61,8 @@ export const WorkflowView = z
     agent_sessions: z.array(z.string()),
     /** The transcript files it imported lately (their paths). */
     transcripts: z.array(z.string()),
+    /** Nothing in it: no issue, task, request or record (a conversation opened and left). */
+    empty: z.boolean(),
   })
   .openapi('Workflow');
 
