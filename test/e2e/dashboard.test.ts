@@ -96,6 +96,13 @@ describe('dashboard in Chromium', () => {
       const r = await s.api(`/api/workflows/${id}/${path}`, { method: 'POST', json });
       expect(r.status, `${path}: ${await r.clone().text()}`).toBe(201);
     }
+    // a conversation opened and left: a workflow that held nothing, cancelled; the list leaves it out, and says so
+    const left = await s.api('/api/workflows', {
+      method: 'POST',
+      json: { title: 'Opened and left', worktree: makeRepo(), tasks: [] },
+    });
+    const leftId = ((await left.json()) as { id: string }).id;
+    expect((await s.api(`/api/workflows/${leftId}/abandon`, { method: 'POST', json: {} })).status).toBe(200);
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('pageerror', (e) => pageErrors.push(e.message));
   });
@@ -115,6 +122,11 @@ describe('dashboard in Chromium', () => {
     await page.getByLabel('Token').fill(s.token);
     await page.getByRole('button', { name: 'Open the dashboard' }).click();
     await waitForText(page.getByTestId('workflow-list'), 'Add login');
+    await waitForText(
+      page.getByTestId('hidden-empty'),
+      '1 cancelled workflow that held nothing is not shown',
+    );
+    expect(await page.getByTestId('workflow-list').textContent()).not.toContain('Opened and left');
     await page.locator('[data-live="live"]').waitFor(wait);
     await shot('02-workflow-list');
   });

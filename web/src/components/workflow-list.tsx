@@ -23,7 +23,11 @@ export function WorkflowList() {
   const tick = useLiveTick();
   const statuses = filters[filter]?.statuses ?? [];
   const path = statuses.length ? `/workflows?status=${statuses.join(',')}` : '/workflows';
-  const { data, error } = useApi<WorkflowListData>(path, tick);
+  const { data: listed, error } = useApi<WorkflowListData>(path, tick);
+  // as `baton list`: a cancelled workflow that held nothing (a conversation opened and left) only where asked for
+  const left = (w: WorkflowListData['workflows'][number]) => w.status === 'cancelled' && w.empty;
+  const hidden = statuses.length ? 0 : (listed?.workflows.filter(left).length ?? 0);
+  const data = listed && hidden ? { ...listed, workflows: listed.workflows.filter((w) => !left(w)) } : listed;
 
   return (
     <section className="card" aria-labelledby="workflows-title">
@@ -48,6 +52,12 @@ export function WorkflowList() {
         <p className="muted">
           No workflows{statuses.length ? ' with this status' : ''}. Create one with{' '}
           <code>baton create --title ... --task ID:Title</code> in a git worktree.
+        </p>
+      )}
+      {hidden > 0 && (
+        <p className="muted small" data-testid="hidden-empty">
+          {hidden} cancelled workflow{hidden === 1 ? '' : 's'} that held nothing {hidden === 1 ? 'is' : 'are'}{' '}
+          not shown here: Failed / cancelled lists {hidden === 1 ? 'it' : 'them'}.
         </p>
       )}
       {data && data.workflows.length > 0 && (
