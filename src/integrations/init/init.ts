@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { invalidInput } from '../../core/index.js';
@@ -17,6 +16,7 @@ import { addBlock, instructionsBlock, removeBlock } from './instructions-block.j
 import { readJsonObject, writeJsonObject, writeOrRemove } from './json-file.js';
 import { addMcp, hasProjectEntry, removeMcp } from './mcp-entry.js';
 import { addExclude, gitStandingOf, removeExclude } from './git-exclude.js';
+import { manifestPath, projectKey, readManifest, type Manifest } from './manifest.js';
 import { otherWorktrees, repositoryWorktrees } from './worktrees.js';
 
 export interface InitChange {
@@ -37,16 +37,6 @@ export interface InitChange {
   scope: InitScope;
 }
 
-/** What `baton init` created (so `--undo` deletes only those files, and only when nothing else is in them). */
-interface Manifest {
-  version: 1;
-  root: string;
-  scope: InitScope;
-  agents: InitAgent[];
-  created: string[];
-  excluded: string[];
-}
-
 export interface InitInput {
   root: string;
   scope: InitScope;
@@ -58,23 +48,6 @@ export interface InitInput {
   env: NodeJS.ProcessEnv;
   /** Baton's home (the manifest of what init created lives there). */
   home: string;
-}
-
-/** The manifest's note that init created the project's entry in ~/.claude.json (not a file: never deleted as one). */
-const projectKey = (claudeJson: string, root: string) => `${claudeJson}#projects/${root}`;
-
-export function manifestPath(home: string, root: string, scope: InitScope): string {
-  const key = scope === 'user' ? 'user' : createHash('sha256').update(root).digest('hex').slice(0, 16);
-  return join(home, 'init', `${key}-${scope}.json`);
-}
-
-function readManifest(path: string): Manifest | null {
-  try {
-    const m = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
-    return m.version === 1 ? m : null;
-  } catch {
-    return null;
-  }
 }
 
 const inside = (root: string, path: string) => {
