@@ -2,6 +2,7 @@ import { PACKAGE_NAME } from '../../config/package-info.js';
 import { codexHookEvents, hookEventsFor, hookTimeoutFor } from '../hooks/hook-payload.js';
 import type { InitAgent } from './agent-files.js';
 import { commandLine, guardedLine, type BatonCommand } from './hook-command.js';
+import type { KeyPath } from './created-keys.js';
 import { isObject, type JsonObject } from './json-file.js';
 import { invalidInput } from '../../core/index.js';
 
@@ -56,10 +57,25 @@ type Matcher = JsonObject & { hooks?: unknown };
 const matchersOf = (hooks: JsonObject, event: string): Matcher[] =>
   Array.isArray(hooks[event]) ? (hooks[event] as unknown[]).filter(isObject) : [];
 
-/** The settings without Baton's hook entries (empty matchers and events dropped), and how many were removed. */
-export function removeBatonHooks(settings: JsonObject): { value: JsonObject; removed: number } {
-  if (!isObject(settings.hooks)) return { value: settings, removed: 0 };
+/** The objects and lists Baton's hooks of these events are in: `hooks`, and each event's list. */
+export const hookKeys = (events: readonly string[]): KeyPath[] => [
+  ['hooks'],
+  ...events.map((e) => ['hooks', e]),
+];
+
+/**
+ * The settings without Baton's hook entries, how many were removed, and the events whose list they left empty. A
+ * matcher group goes when only Baton's hooks were in it; the user's own groups, event lists and `hooks` stay as they
+ * are, even empty (whether an emptied list or `hooks` goes is the caller's: `pruneEmpty`).
+ */
+export function removeBatonHooks(settings: JsonObject): {
+  value: JsonObject;
+  removed: number;
+  emptied: string[];
+} {
+  if (!isObject(settings.hooks)) return { value: settings, removed: 0, emptied: [] };
   let removed = 0;
+  const emptied: string[] = [];
   const hooks: JsonObject = {};
   for (const event of Object.keys(settings.hooks)) {
     const raw = settings.hooks[event];
@@ -68,28 +84,32 @@ export function removeBatonHooks(settings: JsonObject): { value: JsonObject; rem
       continue;
     }
     const kept: unknown[] = [];
+    let own = 0;
     for (const m of raw) {
-      if (!isObject(m) || !Array.isArray(m.hooks)) {
+      const all: unknown[] = isObject(m) && Array.isArray(m.hooks) ? m.hooks : [];
+      const rest = all.filter((h) => !(isObject(h) && isBatonHook(h.command)));
+      if (rest.length === all.length) {
         kept.push(m);
         continue;
       }
-      const own = m.hooks.filter((h) => isObject(h) && isBatonHook(h.command));
-      removed += own.length;
-      const rest = m.hooks.filter((h) => !(isObject(h) && isBatonHook(h.command)));
-      if (rest.length) kept.push({ ...m, hooks: rest });
+      own += all.length - rest.length;
+      if (rest.length) kept.push({ ...(m as Matcher), hooks: rest });
     }
-    if (kept.length) hooks[event] = kept;
+    removed += own;
+    hooks[event] = kept;
+    if (own && !kept.length) emptied.push(event);
   }
-  const { hooks: _old, ...rest } = settings;
-  return { value: Object.keys(hooks).length ? { ...rest, hooks } : rest, removed };
+  return { value: { ...settings, hooks }, removed, emptied };
 }
 
 /** Baton's hooks merged in: its previous entries replaced, the user's own hooks and settings kept as they were. */
 export function mergeBatonHooks(settings: JsonObject, specs: readonly HookSpec[]): JsonObject {
   if (settings.hooks !== undefined && !isObject(settings.hooks))
     throw invalidInput('"hooks" must be an object of event names');
-  const base = removeBatonHooks(settings).value;
+  const { value: base, emptied } = removeBatonHooks(settings);
   const hooks: JsonObject = isObject(base.hooks) ? { ...base.hooks } : {};
+  // an event Baton names no more (an older Claude Code) whose list held only Baton's hooks goes with them
+  for (const event of emptied) if (!specs.some((s) => s.event === event)) delete hooks[event];
   for (const s of specs) {
     const entry = {
       ...(s.matcher ? { matcher: s.matcher } : {}),
@@ -99,6 +119,14 @@ export function mergeBatonHooks(settings: JsonObject, specs: readonly HookSpec[]
   }
   return { ...base, hooks };
 }
+
+/** The hooks in an event's list, as the undo names them: their commands. */
+export const commandsIn = (groups: unknown): string[] =>
+  (Array.isArray(groups) ? groups : []).flatMap((m: unknown) =>
+    (isObject(m) && Array.isArray(m.hooks) ? m.hooks : []).map((h: unknown) =>
+      isObject(h) && typeof h.command === 'string' ? `\`${h.command}\`` : 'a hook',
+    ),
+  );
 
 /** Baton's hook commands in a settings object, by event. */
 export function batonHooksIn(settings: JsonObject): Map<string, { command: string; matcher: string | null }> {

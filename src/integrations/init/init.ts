@@ -11,12 +11,21 @@ import {
   type InitScope,
 } from './agent-files.js';
 import { commandLine, type BatonCommand } from './hook-command.js';
-import { hookSpecs, mergeBatonHooks, removeBatonHooks } from './hooks-file.js';
+import { commandsIn, hookKeys, hookSpecs, mergeBatonHooks, removeBatonHooks } from './hooks-file.js';
 import { addBlock, instructionsBlock, removeBlock } from './instructions-block.js';
-import { readJsonObject, writeJsonObject, writeOrRemove } from './json-file.js';
-import { addMcp, hasProjectEntry, removeMcp } from './mcp-entry.js';
+import { isObject, readJsonObject, writeJsonObject, writeOrRemove } from './json-file.js';
+import { absentKeys, keptNote, pruneEmpty, valueAt, type KeyPath } from './created-keys.js';
+import { addMcp, mcpKeys, removeMcp } from './mcp-entry.js';
 import { addExclude, gitStandingOf, removeExclude } from './git-exclude.js';
-import { manifestPath, projectKey, readManifest, type Manifest } from './manifest.js';
+import {
+  joinKeys,
+  keyRecord,
+  manifestPath,
+  projectKey,
+  readManifest,
+  type MadeKey,
+  type Manifest,
+} from './manifest.js';
 import { otherWorktrees, repositoryWorktrees } from './worktrees.js';
 
 export interface InitChange {
@@ -103,6 +112,10 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
   const previous = readManifest(mPath);
   const created = new Set(previous?.created ?? []);
   const excluded = new Set(previous?.excluded ?? []);
+  // the objects init makes to hold its entries; not recorded over an earlier Baton's set-up, its undo staying as it was
+  const made: MadeKey[] | null = previous && !previous.keys ? null : [];
+  const noteMade = (file: string, keys: readonly KeyPath[]) =>
+    made?.push(...keys.map((key) => ({ file, key })));
   const changes: InitChange[] = [];
   const change = (c: Omit<InitChange, 'worktree'>) => changes.push({ ...c, worktree: root });
   const note = (path: string) => {
@@ -135,7 +148,11 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
       const settings = readJsonObject(files.hooks);
       const merged = mergeBatonHooks(settings, specs);
       unchanged = existsSync(files.hooks) && JSON.stringify(merged) === JSON.stringify(settings);
-      if (!unchanged) writeJsonObject(files.hooks, merged);
+      if (!unchanged) {
+        const absent = absentKeys(settings, hookKeys(specs.map((h) => h.event)));
+        writeJsonObject(files.hooks, merged);
+        noteMade(files.hooks, absent);
+      }
     } catch (e) {
       throw invalidInput(`${files.hooks}: ${(e as Error).message}`);
     }
@@ -152,12 +169,17 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
       ...said(files.hooks, ['hook', '<Event>']),
     });
     note(files.mcp.path);
-    if (!hasProjectEntry(files.mcp)) created.add(projectKey(files.mcp.path, root));
+    const containers = mcpKeys(files.mcp);
+    const absent = containers.length ? absentKeys(readJsonObject(files.mcp.path), containers) : [];
+    const added = addMcp(files.mcp, commandFor(files.mcp.path));
+    noteMade(files.mcp.path, absent);
+    // an earlier Baton's manifest notes the project's entry alone, as that Baton did
+    if (!made && absent.some((k) => k.length === 2)) created.add(projectKey(files.mcp.path, root));
     change({
       agent,
       what: 'mcp',
       path: files.mcp.path,
-      change: addMcp(files.mcp, commandFor(files.mcp.path)),
+      change: added,
       ...said(files.mcp.path, ['mcp'], mcpScopeOf(agent, scope, root, homes)),
     });
     note(files.instructions);
@@ -198,6 +220,7 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
     agents,
     created: [...created],
     excluded: [...excluded],
+    ...(made ? { keys: joinKeys(previous?.keys ?? [], made) } : {}),
   } satisfies Manifest as unknown as Record<string, unknown>);
   return changes;
 }
@@ -237,8 +260,10 @@ export function undo(input: UndoInput): InitChange[] {
       ? [input.root, ...otherWorktrees(input.root).filter((w) => isSetUp(input.home, w))]
       : [input.root];
   const undone = roots.map((root) => manifestPath(input.home, root, input.scope));
-  const left: Left = { excluded: [], files: [], dirs: [] };
+  const left: Left = { excluded: [], files: [], dirs: [], servers: [] };
   const changes = roots.flatMap((root) => undoWorktree({ ...input, root }, undone, left));
+  // the objects Baton's servers were in that init made (`projects` may hold every worktree's entry), once all are undone
+  changes.push(...pruneServers(left.servers));
   // the files and folders init made that the worktrees shared (~/.claude.json, ~/.codex/), once all are undone
   for (const path of left.files) deleteIfEmpty(path);
   // folders init made, deepest first, when nothing is left in them
@@ -282,11 +307,47 @@ export function undo(input: UndoInput): InitChange[] {
   return changes;
 }
 
-/** What an undo does once every worktree's set-up is undone: files and folders that may be empty, exclude lines. */
+/**
+ * What an undo does once every worktree's set-up is undone: the objects init made that Baton's servers were in, files
+ * and folders that may be empty, exclude lines.
+ */
 interface Left {
   excluded: { root: string; path: string }[];
   files: string[];
   dirs: string[];
+  servers: LeftServers[];
+}
+
+/** The objects init made in a file to hold Baton's MCP server, and the undo's line for that file. */
+interface LeftServers {
+  file: string;
+  keys: KeyPath[];
+  /** The one holding the servers, when the manifest records that init made it: said when it is kept. */
+  servers: KeyPath | null;
+  line: Omit<InitChange, 'change'>;
+}
+
+const sameKey = (a: KeyPath, b: KeyPath) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Takes out the objects init made that are empty now, and says which of those holding servers are kept. */
+function pruneServers(left: readonly LeftServers[]): InitChange[] {
+  const said: InitChange[] = [];
+  for (const file of new Set(left.map((l) => l.file))) {
+    if (!existsSync(file)) continue;
+    const its = left.filter((l) => l.file === file);
+    const doc = readJsonObject(file);
+    const { pruned, kept } = pruneEmpty(
+      doc,
+      its.flatMap((l) => l.keys),
+    );
+    if (pruned.length) writeJsonObject(file, doc);
+    for (const { servers, line } of its)
+      if (servers && kept.some((k) => sameKey(k, servers))) {
+        const inside = valueAt(doc, servers);
+        said.push({ ...line, change: keptNote(servers, isObject(inside) ? Object.keys(inside) : []) });
+      }
+  }
+  return said;
 }
 
 /**
@@ -301,16 +362,25 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
   const m = readManifest(mPath);
   const created = new Set(m?.created ?? []);
   const agents = input.agents ?? m?.agents ?? (['claude-code', 'codex'] as InitAgent[]);
+  const record = keyRecord(m);
   const changes: InitChange[] = [];
+  const line = (c: Omit<InitChange, 'worktree' | 'scope' | 'change'>, mcp: InitScope | null = null) => ({
+    ...c,
+    worktree: root,
+    scope: changeScope(scope, isCommitted(scope, root, c.path), mcp),
+  });
   const change = (c: Omit<InitChange, 'worktree' | 'scope'>, mcp: InitScope | null = null) =>
-    changes.push({ ...c, worktree: root, scope: changeScope(scope, isCommitted(scope, root, c.path), mcp) });
+    changes.push({ ...line(c, mcp), change: c.change });
   let others: Manifest[] | null = null;
   for (const agent of agents) {
     const files = agentFiles(agent, scope, root, homes);
     const mcpScope = mcpScopeOf(agent, scope, root, homes);
     if (existsSync(files.hooks)) {
       const r = removeBatonHooks(readJsonObject(files.hooks));
-      if (r.removed) {
+      const events = isObject(r.value.hooks) ? Object.keys(r.value.hooks) : [];
+      const made = hookKeys(events).filter((k) => record.made(files.hooks, k));
+      const { pruned, kept } = pruneEmpty(r.value, made);
+      if (r.removed || (record.known && pruned.length)) {
         const done = writeOrRemove(files.hooks, r.value, created.has(files.hooks));
         change({
           agent,
@@ -319,6 +389,15 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
           change: done === 'deleted' ? 'deleted' : 'removed',
         });
       }
+      // an event's list init made, holding the user's hooks now (an earlier Baton's record cannot tell which it made)
+      if (record.known)
+        for (const k of kept.filter((k) => k.length === 2))
+          change({
+            agent,
+            what: 'hooks',
+            path: files.hooks,
+            change: keptNote(k, commandsIn(valueAt(r.value, k))),
+          });
     }
     // Codex's MCP entry of a repository lives in the user's config.toml: another repository set up for Codex needs it
     const sharedBy =
@@ -336,8 +415,21 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
         mcpScope,
       );
     } else {
-      if (removeMcp(files.mcp, created.has(projectKey(files.mcp.path, root))) === 'removed')
-        change({ agent, what: 'mcp', path: files.mcp.path, change: 'removed' }, mcpScope);
+      const removed = removeMcp(files.mcp) === 'removed';
+      if (removed) change({ agent, what: 'mcp', path: files.mcp.path, change: 'removed' }, mcpScope);
+      // the objects init made to hold it, taken out once every worktree is undone (an earlier Baton's undo: only when
+      // it removed the entry)
+      const all = mcpKeys(files.mcp);
+      if (all.length && (removed || record.known)) {
+        const keys = all.filter((k) => record.made(files.mcp.path, k));
+        const servers = all.at(-1);
+        left.servers.push({
+          file: files.mcp.path,
+          keys,
+          servers: record.known && servers && keys.includes(servers) ? servers : null,
+          line: line({ agent, what: 'mcp', path: files.mcp.path }, mcpScope),
+        });
+      }
       // another worktree's undo may have taken the entry out of the file this one made
       if (created.has(files.mcp.path)) left.files.push(files.mcp.path);
     }

@@ -2,6 +2,13 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InitAgent, InitScope } from './agent-files.js';
+import type { KeyPath } from './created-keys.js';
+
+/** An object or list init made in a JSON file to hold its entries: the file, and the key's path in it. */
+export interface MadeKey {
+  file: string;
+  key: KeyPath;
+}
 
 /**
  * What `baton init` created, kept in Baton's home (`init/<key>-<scope>.json`, one a set-up) so `--undo` deletes only
@@ -16,9 +23,20 @@ export interface Manifest {
   created: string[];
   /** The files init listed in `.git/info/exclude`. */
   excluded: string[];
+  /**
+   * The objects and lists init made to hold its entries, in files that lacked them (`mcpServers` and `projects` in
+   * ~/.claude.json, `hooks` and an event's list in a settings file; Codex's `[mcp_servers.baton]` makes none): undo
+   * takes out those left empty, and only those (an empty `mcpServers` Claude Code wrote stays). A manifest of an
+   * earlier Baton has none, and keeps none when init runs again (what it found there may be that Baton's): its undo
+   * is that Baton's, `keyRecord`.
+   */
+  keys?: MadeKey[];
 }
 
-/** The manifest's note that init created the project's entry in ~/.claude.json (not a file: never deleted as one). */
+/**
+ * The note of a manifest of an earlier Baton (without `keys`) that init created the project's entry in ~/.claude.json
+ * (not a file: never deleted as one).
+ */
 export const projectKey = (claudeJson: string, root: string) => `${claudeJson}#projects/${root}`;
 
 export function manifestPath(home: string, root: string, scope: InitScope): string {
@@ -33,4 +51,37 @@ export function readManifest(path: string): Manifest | null {
   } catch {
     return null;
   }
+}
+
+const keyId = (k: MadeKey) => JSON.stringify([k.file, ...k.key]);
+
+/** The keys of both, each once: `previous`'s first. */
+export const joinKeys = (previous: readonly MadeKey[], made: readonly MadeKey[]): MadeKey[] => [
+  ...new Map([...previous, ...made].map((k) => [keyId(k), k])).values(),
+];
+
+/** What a set-up's manifest says init made in the JSON files it edits. */
+export interface KeyRecord {
+  /** The manifest records it (`keys`); an earlier Baton's, or none, does not. */
+  known: boolean;
+  made: (file: string, key: KeyPath) => boolean;
+}
+
+/**
+ * The record of the objects init made. Without one (an earlier Baton's manifest, or none), as that Baton's undo took
+ * them: every `hooks` and event list it left empty, and the project's entry of ~/.claude.json with its `mcpServers`
+ * when it had created the entry; any other `mcpServers` or `projects` stays.
+ */
+export function keyRecord(m: Manifest | null): KeyRecord {
+  if (m?.keys) {
+    const made = new Set(m.keys.map(keyId));
+    return { known: true, made: (file, key) => made.has(keyId({ file, key })) };
+  }
+  const created = new Set(m?.created ?? []);
+  return {
+    known: false,
+    made: (file, [first, project]) =>
+      first === 'hooks' ||
+      (first === 'projects' && project !== undefined && created.has(projectKey(file, project))),
+  };
 }

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname } from 'node:path';
 import { PACKAGE_NAME } from '../../config/package-info.js';
 import type { AgentFiles } from './agent-files.js';
+import type { KeyPath } from './created-keys.js';
 import type { BatonCommand } from './hook-command.js';
 import { isObject, readJsonObject, writeJsonObject, type JsonObject } from './json-file.js';
 
@@ -97,22 +98,20 @@ export function addMcp(place: McpPlace, cmd: BatonCommand): McpChange {
   return existing ? 'updated' : 'added';
 }
 
-/** Whether ~/.claude.json already has an entry for the project (init notes it when it is the one creating it). */
-export function hasProjectEntry(place: McpPlace): boolean {
-  if (place.kind !== 'claude-json' || place.project === null) return true;
-  try {
-    const doc = readJsonObject(place.path);
-    return isObject(doc.projects) && isObject(doc.projects[place.project]);
-  } catch {
-    return true;
-  }
+/**
+ * The objects Baton's server is in at this place, outermost first, the last holding the servers: `projects`, the
+ * project's entry and its `mcpServers` in ~/.claude.json; `mcpServers` of the user's or .mcp.json. Codex's
+ * `[mcp_servers.baton]` is a table of its own (`mcp_servers` is not written apart): none.
+ */
+export function mcpKeys(place: McpPlace): KeyPath[] {
+  if (place.kind === 'codex-toml') return [];
+  if (place.kind === 'claude-json' && place.project !== null)
+    return [['projects'], ['projects', place.project], ['projects', place.project, 'mcpServers']];
+  return [['mcpServers']];
 }
 
-/**
- * Takes Baton's MCP server out again (only an entry Baton wrote). `prune`: the project's entry of ~/.claude.json
- * was created by init, so it goes too once nothing else is in it.
- */
-export function removeMcp(place: McpPlace, prune = false): McpChange {
+/** Takes Baton's MCP server out again (only an entry Baton wrote; the objects it was in are `pruneEmpty`'s). */
+export function removeMcp(place: McpPlace): McpChange {
   if (!existsSync(place.path)) return 'absent';
   if (place.kind === 'codex-toml') {
     const stripped = withoutTomlBlock(readText(place.path));
@@ -124,12 +123,6 @@ export function removeMcp(place: McpPlace, prune = false): McpChange {
   const servers = serversOf(doc, place.kind === 'claude-json' ? place.project : null, false);
   if (!servers || !isBatonMcp(servers.baton)) return 'absent';
   delete servers.baton;
-  if (prune && place.kind === 'claude-json' && place.project !== null && Object.keys(servers).length === 0) {
-    const projects = doc.projects as JsonObject;
-    const entry = projects[place.project] as JsonObject;
-    delete entry.mcpServers;
-    if (Object.keys(entry).length === 0) delete projects[place.project];
-  }
   writeJsonObject(place.path, doc);
   return 'removed';
 }
