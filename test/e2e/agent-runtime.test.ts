@@ -66,6 +66,29 @@ describe('baton run with a fake Claude Code replaying recorded stream-json', () 
     expect(types).toContain('capacity.warned');
   });
 
+  it('says the context warning once per session and each compaction once, in the lines `baton run` prints', async () => {
+    const { said, events, create } = setup();
+    await create();
+    // 75% of the window on every reading of every task: past the warning (70%), short of the pause (85%); each task's
+    // agent compacts its context once
+    const r = await said(['run', '--agent', 'claude-code', '--context-window', '100000'], {
+      FAKE_CONTEXT_TOKENS: '75000',
+      FAKE_COMPACT: 'Wrote the parser; the tests pass.',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stderr.split('\n');
+    // one Baton session: one warning (as the event log has one), not one per reading or per task
+    expect(lines.filter((l) => l.includes('past the warning'))).toEqual([
+      'baton run: context 75% full (75000 of 100000 tokens): past the warning at 70%; past 85% the workflow pauses at the task boundary',
+    ]);
+    expect(events().filter((e) => e.type === 'capacity.warned')).toHaveLength(1);
+    expect(lines.filter((l) => l.includes('compacted'))).toEqual(
+      ['T1', 'T2', 'T3'].map(
+        (t) => `baton run: task ${t}: the agent compacted its context (75000 tokens before)`,
+      ),
+    );
+  });
+
   it("records the agent's context while its task goes on, its totals once when it ends", async () => {
     const ws = setup();
     await ws.create();

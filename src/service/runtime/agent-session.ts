@@ -16,6 +16,7 @@ import {
   recordSideEffect,
   warnCapacity,
   type AgentOutcome,
+  type CapacityMeasure,
   type CapacityPolicy,
   type HistoryStep,
   type UsageMetrics,
@@ -79,6 +80,12 @@ const inputText = (input: unknown) => {
 /** How often a run's context is recorded while it goes on (the first reading at once), and under what source. */
 const USAGE_RECORD_EVERY_MS = 30_000;
 const CONTEXT_SOURCE = 'baton-run:context';
+
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+
+/** "context 87% full (174000 of 200000 tokens)": the pause's reason and the warning's line say it alike. */
+const contextFull = (m: CapacityMeasure) =>
+  `context ${percent(m.utilization)} full (${m.tokens} of ${m.context_window} tokens${m.estimated ? ', estimated from cost' : ''})`;
 
 /**
  * A run's totals so far as a usage record (its source is the execution): the fold adds what is new to the session's
@@ -203,6 +210,10 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
         return;
       case 'compaction':
         steps.push({ kind: 'message', text: `context compacted (${sig.pre_tokens ?? '?'} tokens before)` });
+        // said as it happens, once per compaction: the agent goes on from a summary of its own work
+        ctx.log(
+          `task ${taskId}: the agent compacted its context${sig.pre_tokens ? ` (${sig.pre_tokens} tokens before)` : ''}`,
+        );
         return;
       case 'summary':
         // recorded as a transcript import records it (the next briefing's Last State), before the task ends
@@ -253,11 +264,13 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     if (!m || verdict === 'ok') return;
     // every other task finished: the workflow completes at this task's end, and a pause asked for now never comes
     let last = false;
+    /** The warning was written now (once per Baton session: not at every reading after it). */
+    let warned = false;
     await service.runner.run(
       workflowId,
       (d) => {
         last = d.state.tasks.every((t) => t.id === taskId || t.status === 'done' || t.status === 'skipped');
-        warnCapacity(d, m, verdict === 'pause' ? ctx.capacity.pauseAt : ctx.capacity.warnAt);
+        warned = warnCapacity(d, m, verdict === 'pause' ? ctx.capacity.pauseAt : ctx.capacity.warnAt);
         if (
           verdict === 'pause' &&
           !pauseAsked &&
@@ -265,7 +278,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
           d.state.status === 'in_progress'
         ) {
           pause(d, {
-            reason: `context ${Math.round(m.utilization * 100)}% full (${m.tokens} of ${m.context_window} tokens${m.estimated ? ', estimated from cost' : ''})`,
+            reason: contextFull(m),
             trigger: 'exhaustion',
             force: false,
             timeoutMs: service.options.pauseTimeoutMs,
@@ -275,9 +288,13 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
       },
       { retry: true },
     );
+    if (verdict === 'warn' && warned)
+      ctx.log(
+        `${contextFull(m)}: past the warning at ${percent(ctx.capacity.warnAt)}; ${last ? `${taskId} is the last task, so no pause follows` : `past ${percent(ctx.capacity.pauseAt)} the workflow pauses at the task boundary`}`,
+      );
     if (verdict === 'pause' && !pauseAsked) {
       pauseAsked = true;
-      const full = `context ${Math.round(m.utilization * 100)}% full`;
+      const full = `context ${percent(m.utilization)} full`;
       ctx.log(
         last
           ? `${full}: ${taskId} is the last task, so no pause: the workflow completes when it is done`
