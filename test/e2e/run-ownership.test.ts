@@ -64,6 +64,44 @@ describe.each(backends)('one owner per workflow, crashes noticed by any command 
     }
   });
 
+  it('a `baton run` on another workflow of the same worktree is refused (exit 3) while the first runs; --share-worktree runs it, warned', async () => {
+    const { ws, run, agentPid } = await midTask(await database());
+    try {
+      const first = (await ws.cli(['status'])).json<Status>().workflow.id;
+      const other = (await ws.cli(['create', '--title', 'Other', '--task', 'T1:Other'])).json<{
+        id: string;
+      }>().id;
+      const second = await ws.cli(['run', '-w', other, '--agent', 'claude-code']);
+      expect(second.code, second.stderr).toBe(3);
+      const line = second.stderr.trim();
+      expect(line.split('\n')).toHaveLength(1);
+      expect(line).toContain(
+        `\`baton run --agent claude-code\` (pid ${run.child.pid} on ${hostname()}, last heartbeat`,
+      );
+      expect(line).toContain(
+        `drives workflow ${first} in this worktree: both agents would edit the same files`,
+      );
+      expect(line).toContain(`\`baton run -w ${other} --agent claude-code --share-worktree\``);
+      // nothing started for the second workflow, and it is free for a later run
+      expect((await ws.storedEvents(other)).map((e) => e.type)).not.toContain('agent.launched');
+      expect((await ws.cli(['status', '-w', other])).json<Status>().driver).toBeNull();
+      const shared = await ws.cli(['run', '-w', other, '--agent', 'claude-code', '--share-worktree']);
+      expect(shared.code, shared.stderr).toBe(0);
+      expect(shared.stderr).toContain(
+        `baton run: warning: \`baton run --agent claude-code\` (pid ${run.child.pid} on ${hostname()}`,
+      );
+      expect(shared.stderr).toContain(
+        `drives workflow ${first} in this worktree: both agents will edit the same files (--share-worktree)`,
+      );
+      expect(shared.json<{ status: string }>().status).toBe('completed');
+      // the first run's agent was left alone
+      expect(pidAlive(agentPid)).toBe(true);
+    } finally {
+      run.child.kill('SIGKILL');
+      await run.exited;
+    }
+  });
+
   it('SIGKILL of `baton run` (no server): the next command reports the workflow interrupted, stops the orphaned agent and says so in one line', async () => {
     const { ws, run, agentPid } = await midTask(await database());
     run.child.kill('SIGKILL');

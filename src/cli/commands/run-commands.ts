@@ -18,6 +18,7 @@ type RunFlags = AgentFlags & {
   maxDuration?: string;
   autoResume?: boolean;
   takeOver?: boolean;
+  shareWorktree?: boolean;
   verbose?: boolean;
 };
 
@@ -68,6 +69,10 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       .option(
         '--take-over',
         'take the workflow from its current driver (stops it first, or waits for its lease to expire)',
+      )
+      .option(
+        '--share-worktree',
+        'run even though another workflow of this worktree has a driver (both agents edit the same files; said on stderr)',
       )
       .option('--verbose', "stream the agent's own output"),
   ).action(async (o: RunFlags, cmd: Command) => {
@@ -131,6 +136,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
             command: `baton run --agent ${profile.name}`,
             retry: retryCommand(state.id, { ...o, agent: profile.name }),
             takeOver: o.takeOver === true,
+            sharedWorktree: o.shareWorktree ? 'warn' : 'refuse',
           },
           verbose: o.verbose === true,
           onEvent: progress.onEvent,

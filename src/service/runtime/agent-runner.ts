@@ -26,6 +26,7 @@ import { nextStep } from './next-step.js';
 import { stopperOf, type RunOptions, type RunReport } from './run-options.js';
 import { pauseForUsageLimit, sleep, usageLimitAhead } from './usage-limit-wait.js';
 import { claimWorkflow, describeOwner, type HeldLease } from './ownership.js';
+import { sharedWorktreeCheck, worktreePeers } from './worktree-peers.js';
 import type { RunEvent } from './run-events.js';
 import type { AgentProcess } from './runtime-ports.js';
 
@@ -47,7 +48,7 @@ export class AgentRunner {
     const svc = this.service;
     const log = o.log ?? (() => undefined);
     const emit = (e: RunEvent) => o.onEvent?.(e);
-    const id = (await svc.resolve(ref)).id;
+    const { id, worktree } = await svc.resolve(ref);
     let lease: HeldLease | null = null;
     let follow = attached;
     if (o.ownership && svc.store.leases) {
@@ -69,6 +70,17 @@ export class AgentRunner {
         recoverCrashed: (l, holder, onlyIfExpired) => watch.recoverCrashed(l, holder, onlyIfExpired),
       });
       lease = claim.lease;
+      // Checked holding the lease: two runs started at once each see the other and both refuse, never both run.
+      if (own.sharedWorktree) {
+        const peers = await worktreePeers(svc, id, worktree, own.ports);
+        try {
+          const { warning } = sharedWorktreeCheck(peers, own.sharedWorktree, own.retry);
+          if (warning) log(warning);
+        } catch (e) {
+          await lease.release();
+          throw e;
+        }
+      }
       // The old driver's agent still runs on a remote host: follow it rather than start the task again. Found by
       // the claim (the old driver's lease), or left by a command that handled its crash (the lease was free).
       follow = follow ?? claim.attached ?? undefined;

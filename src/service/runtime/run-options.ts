@@ -1,5 +1,6 @@
 import type { CapacityPolicy, WorkflowState } from '../../core/index.js';
 import type { LeaseKind, ProcessPorts } from './ownership.js';
+import type { SharedWorktree } from './worktree-peers.js';
 import type { RunEvent, TaskLogs } from './run-events.js';
 import type { AgentDriver, AgentProfile, Executor, ExecutorFactory } from './runtime-ports.js';
 
@@ -36,6 +37,11 @@ export interface RunOptions {
     retry: string;
     takeOver: boolean;
     ttlMs?: number;
+    /**
+     * Another workflow of the same worktree driven on this host (its agent edits the same files): refuse, or go on
+     * with a warning. Unset: not checked (`baton serve`, workers: each runs what it was given).
+     */
+    sharedWorktree?: SharedWorktree;
   } | null;
   env?: Record<string, string>;
   log?: (line: string) => void;
