@@ -35,7 +35,10 @@ const berlinAndUtc = (epochSeconds: number) => {
 describe('baton run options', () => {
   it('a usage limit pauses the workflow with the reset time; without --auto-resume the run stops there', async () => {
     // the machine's clock is Berlin's: an epoch reset is said on it, readably, with its UTC (never the raw ISO time)
-    const { cli, events, create, repo, env } = setup({ BATON_AGENT_BIN: fakeClaude, TZ: 'Europe/Berlin' });
+    const { cli, said, events, create, repo, env } = setup({
+      BATON_AGENT_BIN: fakeClaude,
+      TZ: 'Europe/Berlin',
+    });
     await create();
     const resets = Math.floor(Date.now() / 1000) + 3600;
     const words = berlinAndUtc(resets);
@@ -56,6 +59,13 @@ describe('baton run options', () => {
     expect(events().find((e) => e.type === 'workflow.paused')?.data.reason).toBe(
       `usage limit, resets at ${words}`,
     );
+    // `baton status` and the snapshots say it paused on a usage limit, and when it resets (the pause's reason)
+    const status = (await said(['status'])).stdout;
+    expect(status).toContain(`status: paused - usage limit, resets at ${words}\n`);
+    // (the agent's stop is said for any machine that reads it: its instant in UTC)
+    const utc = new Date(resets * 1000).toISOString().slice(0, 16).replace('T', ' ');
+    expect(status).toContain(`agent: stopped by a usage limit, resets at ${utc} UTC\n`);
+    expect((await said(['snapshots'])).stdout).toContain(' usage limit, resets at ');
     // On a terminal the run's last line says when, and the command that goes on then.
     const again = await runCli(['run', '--agent', 'claude-code'], {
       cwd: repo,
