@@ -1,4 +1,4 @@
-import { counted, formatSpan } from '../core/index.js';
+import { counted, formatSpan, pausedBy } from '../core/index.js';
 import type { RunEvent, RunReport } from '../service/runtime/index.js';
 import type { Io } from './output.js';
 
@@ -111,7 +111,7 @@ export function runProgress(o: ProgressOptions) {
               : `task ${e.task_id} failed (${e.outcome}): ${e.detail ?? 'no detail'}${e.log ? ` (log ${e.log})` : ''}`,
         );
       case 'workflow.paused':
-        return say(`workflow paused (${e.trigger ?? 'pause'})${e.reason ? `: ${e.reason}` : ''}`);
+        return say(`workflow ${pausedBy(e.trigger)}${e.reason ? `: ${e.reason}` : ''}`);
     }
   };
   return {

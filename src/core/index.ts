@@ -34,6 +34,7 @@ export * from './branch-change.js';
 export * from './task-graph.js';
 export * from './workflow-machine.js';
 export * from './empty-workflow.js';
+export * from './paused-by.js';
 export * from './status-list.js';
 export * from './call-text.js';
 export * from './duration.js';

@@ -93,7 +93,7 @@ describe('baton run options', () => {
     });
     expect(r.code, r.stderr).toBe(75);
     expect(r.stderr).toMatch(
-      /workflow paused \(pause\): usage limit, resets at 3:40pm \(Asia\/Tokyo\), which is \d{4}-\d\d-\d\d 06:40 UTC\n/,
+      /workflow paused: usage limit, resets at 3:40pm \(Asia\/Tokyo\), which is \d{4}-\d\d-\d\d 06:40 UTC\n/,
     );
     expect(r.stdout).toMatch(
       /usage limit \(resets at 3:40pm \(Asia\/Tokyo\), which is \d{4}-\d\d-\d\d 06:40 UTC\): go on then with `baton run -w wf-\w+ --agent claude-code`, or add --auto-resume/,

@@ -13,6 +13,7 @@ import {
   trimHistory,
   unreportedCommits,
   workSpanOf,
+  pausedBy,
   type HistoryStep,
 } from '../../core/index.js';
 import type { ExecutorRow } from '../../storage/executor-registry.js';
@@ -208,7 +209,7 @@ export class AgentRunner {
           });
         report.stopped =
           s.status === 'paused'
-            ? `paused (${s.pause_trigger}): ${s.pause_trigger === 'exhaustion' ? `--max-sessions ${o.maxSessions} reached` : (s.pause_reason ?? 'no reason given')}`
+            ? `${pausedBy(s.pause_trigger)}: ${s.pause_trigger === 'exhaustion' ? `--max-sessions ${o.maxSessions} reached` : (s.pause_reason ?? 'no reason given')}`
             : s.status;
         break;
       }
