@@ -765,8 +765,9 @@ describe('baton doctor', () => {
     const run = (...args: string[]) => runCli(args, { cwd: repo, env: { ...env, PATH: bin } });
     const init = await run('init', '--agent', 'claude-code', '--command', 'baton');
     expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain("merged (Claude Code's version is unknown: see the note)\n");
     expect(init.stdout).toMatch(
-      /merged \(Claude Code's version is unknown \(`claude` is not on the PATH, so its version was not asked\): every hook event Baton knows is named, PostCompact \(since 2\.1\.76\), StopFailure \(since 2\.1\.78\) among them, and a Claude Code older than one of them skips the settings file whole/,
+      /^Note: Claude Code's version is unknown \(`claude` is not on the PATH, so its version was not asked\): every hook event Baton knows is named, PostCompact \(since 2\.1\.76\), StopFailure \(since 2\.1\.78\) among them, and a Claude Code older than one of them skips the settings file whole/m,
     );
     expect(init.stdout).toContain(
       'if yours is older, update it, or run `baton init` again where `claude --version` answers',
@@ -798,7 +799,7 @@ describe('baton doctor', () => {
     const init = await run('init', '--agent', 'claude-code', '--command', 'baton');
     expect(init.code).toBe(0);
     expect(init.stdout).toMatch(
-      /merged \(Claude Code's version is unknown \(`.*claude --version` failed: error: cannot find module.*\): every hook event Baton knows is named/,
+      /^Note: Claude Code's version is unknown \(`.*claude --version` failed: error: cannot find module.*\): every hook event Baton knows is named/m,
     );
     const doctor = (await run('doctor', '--json')).json<{
       notes: string[];

@@ -154,6 +154,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
             const out = [
               `Baton is set up for ${agents.map(agentLabel).join(' and ')} in ${root} (${scopesSaid(changes)}):`,
               ...lines,
+              ...[...new Set(changes.flatMap((c) => (c.note ? [c.note] : [])))].map((n) => `Note: ${n}.`),
             ];
             if (found?.length === 0) out.push(noAgentFound(scope, root, home, rt.env));
             if (others.length)

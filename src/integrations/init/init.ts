@@ -33,6 +33,8 @@ export interface InitChange {
   what: 'hooks' | 'mcp' | 'instructions' | 'git-exclude';
   path: string;
   change: string;
+  /** What the change means that takes more than its line: said under the list (the hooks of an unknown version). */
+  note?: string;
   /** The worktree it was made for: the one init ran in, or another worktree of its repository. */
   worktree: string;
   /** How the file runs Baton (`… hook <Event>`, `… mcp`, the block's commands): set up, not undone. */
@@ -159,13 +161,14 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
     const without = left.length
       ? ` (without ${left.map((h) => h.event).join(', ')}: Claude Code ${version} does not know them; update it, then run \`baton init\` again)`
       : unread
-        ? ` (${unknownVersionNote(unread)})`
+        ? " (Claude Code's version is unknown: see the note)"
         : '';
     change({
       agent,
       what: 'hooks',
       path: files.hooks,
       change: `${unchanged ? 'unchanged' : 'merged'}${without}`,
+      ...(unread && !left.length ? { note: unknownVersionNote(unread) } : {}),
       ...said(files.hooks, ['hook', '<Event>']),
     });
     note(files.mcp.path);
