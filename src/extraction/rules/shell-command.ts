@@ -29,31 +29,24 @@ export function shellCommand(entry: TranscriptEntry): string | null {
 /** A command line's parts with the operator after each (`|`, `&&`, `||`, `;`, a newline; '' after the last). */
 export function splitCommand(command: string): { text: string; sep: string }[] {
   const parts: { text: string; sep: string }[] = [];
-  let current = '';
+  // where the part being read starts: a part is the text between two operators outside quotes, quotes included
+  let start = 0;
   let quote: string | null = null;
   for (let i = 0; i < command.length; i += 1) {
     const c = command[i] as string;
     if (quote) {
-      if (c === '\\' && quote === '"') {
-        current += c + (command[i + 1] ?? '');
-        i += 1;
-        continue;
-      }
-      if (c === quote) quote = null;
-      current += c;
+      if (c === '\\' && quote === '"') i += 1;
+      else if (c === quote) quote = null;
     } else if (c === '"' || c === "'") {
       quote = c;
-      current += c;
     } else if (c === ';' || c === '\n' || c === '|' || (c === '&' && command[i + 1] === '&')) {
       const double = c === '&' || (c === '|' && command[i + 1] === '|');
-      parts.push({ text: current.trim(), sep: double ? c + c : c });
+      parts.push({ text: command.slice(start, i).trim(), sep: double ? c + c : c });
       if (double) i += 1;
-      current = '';
-    } else {
-      current += c;
+      start = i + 1;
     }
   }
-  parts.push({ text: current.trim(), sep: '' });
+  parts.push({ text: command.slice(start).trim(), sep: '' });
   return parts.filter((p) => p.text !== '');
 }
 
