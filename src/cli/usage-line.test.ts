@@ -13,6 +13,11 @@ describe('usageLine', () => {
     expect(line).toBe('usage: 52,000 tokens, 7 tool calls');
   });
 
+  it('says one call as one', () => {
+    const line = usageLine({ ...emptyUsage(), tokens_used: 1_200, llm_calls: 1, tool_calls: 1 });
+    expect(line).toBe('usage: 1,200 tokens, 1 call, 1 tool call');
+  });
+
   it('is null before any usage', () => {
     expect(usageLine(emptyUsage())).toBeNull();
   });

@@ -1,5 +1,8 @@
-import { formatSpan, type UsageMetrics } from '../core/index.js';
+import { counted, formatSpan, type UsageMetrics } from '../core/index.js';
 import { thousands } from './output.js';
+
+/** "1 call", "12,400 calls": a count with its thousands marked. */
+const many = (n: number, one: string) => counted(n, one).replace(String(n), thousands(n));
 
 /** The whole workflow's figures in one line, and the current context apart (a gauge, not a sum); null before any. */
 export function usageLine(u: UsageMetrics): string | null {
@@ -7,8 +10,8 @@ export function usageLine(u: UsageMetrics): string | null {
   const parts = [
     `${thousands(u.tokens_used)} tokens${u.output_tokens ? ` (output ${thousands(u.output_tokens)})` : ''}`,
     // a figure nobody reported is left out (`codex exec --json` gives a run's token totals, not its model calls)
-    ...(u.llm_calls ? [`${thousands(u.llm_calls)} calls`] : []),
-    ...(u.tool_calls ? [`${thousands(u.tool_calls)} tool calls`] : []),
+    ...(u.llm_calls ? [many(u.llm_calls, 'call')] : []),
+    ...(u.tool_calls ? [many(u.tool_calls, 'tool call')] : []),
     ...(u.cost_usd !== null ? [`$${u.cost_usd.toFixed(2)}`] : []),
     // a span as every span is said ("0m23s", "42m10s", "3h05m"): a short one is not "0 min"
     ...(u.session_duration_seconds ? [`agent time ${formatSpan(u.session_duration_seconds * 1000)}`] : []),

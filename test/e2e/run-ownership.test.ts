@@ -96,6 +96,30 @@ describe.each(backends)('one owner per workflow, crashes noticed by any command 
       expect(shared.json<{ status: string }>().status).toBe('completed');
       // the first run's agent was left alone
       expect(pidAlive(agentPid)).toBe(true);
+      // a third workflow, driven beside it (--share-worktree): taking the first over is refused before it stops
+      // the first driver, not after
+      const third = (await ws.cli(['create', '--title', 'Third', '--task', 'T1:Third'])).json<{
+        id: string;
+      }>().id;
+      const beside = ws.spawnRun(
+        ['--json', 'run', '-w', third, '--agent', 'claude-code', '--heartbeat', '200ms', '--share-worktree'],
+        { FAKE_HANG_MS: '60000' },
+      );
+      try {
+        await until('the third workflow to be driven', async () => {
+          const d = (await ws.cli(['status', '-w', third])).json<Status>().driver;
+          return d?.liveness === 'alive' ? d : null;
+        });
+        const takeOver = await ws.cli(['run', '-w', first, '--agent', 'claude-code', '--take-over']);
+        expect(takeOver.code, takeOver.stderr).toBe(3);
+        expect(takeOver.stderr).toContain(`drives workflow ${third} in this worktree`);
+        expect(takeOver.stderr).not.toContain('taking over');
+        expect(pidAlive(agentPid)).toBe(true);
+        expect((await ws.cli(['status', '-w', first])).json<Status>().workflow.status).toBe('in_progress');
+      } finally {
+        beside.child.kill('SIGKILL');
+        await beside.exited;
+      }
     } finally {
       run.child.kill('SIGKILL');
       await run.exited;

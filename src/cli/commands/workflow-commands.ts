@@ -114,12 +114,16 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
           : null;
         print({ workflows: list, ...(hidden ? { hidden_empty_cancelled: hidden } : {}) }, () =>
           [
-            list.length
-              ? table(
-                  ['ID', 'STATUS', 'STEP', 'TITLE', 'WORKTREE'],
-                  list.map((w) => [w.id, w.status, progressLabel(w.counts, ''), w.title, w.worktree]),
-                )
-              : 'no workflows',
+            ...(list.length
+              ? [
+                  table(
+                    ['ID', 'STATUS', 'STEP', 'TITLE', 'WORKTREE'],
+                    list.map((w) => [w.id, w.status, progressLabel(w.counts, ''), w.title, w.worktree]),
+                  ),
+                ]
+              : note
+                ? []
+                : ['no workflows']),
             ...(note ? [note] : []),
           ].join('\n'),
         );

@@ -50,8 +50,11 @@ describe('earlierWork: what a completed workflow left done, said in the one that
   });
 
   it('gives the list up with the pushes and pull requests when room runs out', () => {
-    const e = { workflow_id: 'wf-1', title: 'add a --json flag', done: ['commit 1111111 first'] };
-    expect(earlierShown(e, defaultLimits).done).toEqual(['commit 1111111 first']);
+    const done = ['pull request https://github.com/acme/x/pull/7', 'pushed main', 'commit 1111111 first'];
+    const e = { workflow_id: 'wf-1', title: 'add a --json flag', done };
+    expect(earlierShown(e, defaultLimits).done).toEqual(done);
+    // the pull request and the push before the commits
+    expect(earlierShown(e, { ...defaultLimits, pushes_prs: 2 }).done).toEqual(done.slice(0, 2));
     expect(earlierShown(e, { ...defaultLimits, pushes_prs: 0 }).done).toEqual([]);
     // recorded before the list was kept
     expect(earlierShown({ workflow_id: 'wf-1', title: 't' }, defaultLimits).done).toEqual([]);

@@ -3,6 +3,7 @@ import type { WorkflowState } from '../schemas/state.js';
 import type { EarlierWorkflow } from '../schemas/workflow.js';
 import { mergedOnce, type Goal } from './context-parts.js';
 import { doneCommits } from './done-commits.js';
+import { commitSaid, pushSaid } from './done-words.js';
 import type { ContextLimits } from './resume-context.js';
 
 /** How many pull requests and commits of the earlier workflow are said (the newest): its push is said besides. */
@@ -23,17 +24,18 @@ export function earlierWork(w: WorkflowState): EarlierWorkflow {
   );
   const done = [
     ...prs.map((p) => `pull request ${p}`),
-    ...(push ? [push.summary.replace(/^pushed (\S+) -> \1$/, 'pushed $1')] : []),
-    ...commits.map((c) => (c.hash ? `commit ${c.hash} ${c.subject}` : `commit: ${c.subject}`)),
+    ...(push ? [pushSaid(push.summary)] : []),
+    ...commits.map(commitSaid),
   ].map((line) => clip(line, 200));
   return { workflow_id: w.id, title: w.title, ...(done.length ? { done } : {}) };
 }
 
 /**
- * The earlier workflow as a briefing says it: its title clipped as a request is, and what it left done as the pushes
- * and pull requests are (the newest first kept, none once they give way for room).
+ * The earlier workflow as a briefing says it: its title clipped as a request is, and what it left done cut as the
+ * pushes and pull requests are (`pushes_prs` lines, its pull requests and push kept before its commits; none once
+ * they give way for room).
  */
 export function earlierShown(e: EarlierWorkflow, limits: ContextLimits): NonNullable<Goal['earlier']> {
-  const done = limits.pushes_prs > 0 ? (e.done ?? []).slice(-limits.pushes_prs) : [];
+  const done = (e.done ?? []).slice(0, limits.pushes_prs);
   return { workflow_id: e.workflow_id, title: clip(e.title, limits.request_chars), done };
 }

@@ -454,6 +454,37 @@ describe('resume context within a token budget', () => {
     if (d.pull_requests.length) expect(d.pull_requests.at(-1)).toBe('https://github.com/acme/app/pull/1039');
   });
 
+  it("gives the earlier work's list of what it left done up with the pushes and pull requests, its pull request last", () => {
+    const done = [
+      'pull request https://github.com/acme/app/pull/7',
+      'pushed feature/export',
+      ...Array.from(
+        { length: 6 },
+        (_, i) => `commit ${1111111 * (i + 1)} Add the export step number ${i + 1} of six`,
+      ),
+    ];
+    const workflow = {
+      worktree: '/repo',
+      status: 'in_progress' as const,
+      earlier: { workflow_id: 'wf-1', title: 'add a --json flag', done },
+    };
+    const snap = { ...bigSnapshot(), side_effects: [] };
+    const roomy = fitResumeContext(snap, 4, [], 100_000, countTokens, 0, workflow);
+    expect(roomy.context.goal.earlier?.done).toEqual(done);
+    // the largest budget at which the list is cut: everything before it in the order gave way, and it fits
+    let budget = roomy.tokens;
+    let fitted = roomy;
+    while ((fitted.context.goal.earlier?.done.length ?? 0) === done.length && budget > 100) {
+      budget -= 10;
+      fitted = fitResumeContext(snap, 4, [], budget, countTokens, 0, workflow);
+    }
+    expect(fitted.over_budget, fitted.markdown).toBe(false);
+    const shown = fitted.context.goal.earlier?.done ?? [];
+    expect(shown.length).toBeLessThan(done.length);
+    expect(shown).toEqual(done.slice(0, shown.length));
+    expect(fitted.markdown).not.toContain(done[7]);
+  });
+
   it('counts what the TDD section shows against what it says', () => {
     for (const budget of [100_000, 1500, 900]) {
       const t = fitResumeContext(bigSnapshot(), 4, [], budget, countTokens).context.test_state;

@@ -144,7 +144,11 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
     case 'files':
       return c.already_done.files.length + c.already_done.other.length;
     case 'pushes_prs':
-      return c.already_done.pushes.length + c.already_done.pull_requests.length;
+      // the limit cuts this workflow's pushes and pull requests, and apart the earlier work's list of what it left
+      return Math.max(
+        c.already_done.pushes.length + c.already_done.pull_requests.length,
+        c.goal.earlier?.done.length ?? 0,
+      );
     case 'commit_subject_chars':
       return longest([...c.already_done.commits.map((x) => x.subject), c.git.head_subject ?? '']);
     case 'git_commits':

@@ -1,6 +1,7 @@
 import { clip } from '../clip.js';
 import { counted } from '../counted.js';
 import type { ResumeContext } from './resume-context.js';
+import { commitSaid, pushSaid } from './done-words.js';
 
 const mark: Record<string, string> = {
   done: '[x]',
@@ -75,15 +76,11 @@ function tasks(c: ResumeContext, out: string[]) {
 function alreadyDone(c: ResumeContext, out: string[]) {
   const d = c.already_done;
   const lines = [
-    ...d.commits.map((x) =>
-      x.hash
-        ? `  - commit ${x.hash} ${x.subject}`
-        : `  - [commit] ${x.task_id ? `${x.task_id}: ` : ''}${x.subject}`,
-    ),
+    ...d.commits.map((x) => `  - ${commitSaid(x)}`),
     ...(d.commits_more
       ? [`  - ${counted(d.commits_more, 'more commit')} since the workflow began (${d.commits_more_command})`]
       : []),
-    ...d.pushes.map((p) => `  - ${p.replace(/^pushed (\S+) -> \1$/, 'pushed $1')}`),
+    ...d.pushes.map((p) => `  - ${pushSaid(p)}`),
     ...d.pull_requests.map((p) => `  - pull request ${p}`),
     ...(d.pushes_prs_more ? [`  - ${d.pushes_prs_more} more pushes and pull requests`] : []),
     ...(d.files.length

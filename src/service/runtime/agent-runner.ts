@@ -55,6 +55,19 @@ export class AgentRunner {
     if (o.ownership && svc.store.leases) {
       const own = o.ownership;
       const watch = svc.watch ?? new CrashWatch(svc, { ports: own.ports, factory: own.factory });
+      const shared = own.sharedWorktree;
+      /** Another workflow of the worktree driven here: refused, or said (`--share-worktree`). */
+      const checkPeers = async () => {
+        if (!shared) return;
+        const { warning } = sharedWorktreeCheck(
+          await worktreePeers(svc, id, worktree, own.ports),
+          shared,
+          own.retry,
+        );
+        if (warning) log(warning);
+      };
+      // before the claim too: a refused --take-over must not have stopped the driver it would take over from
+      if (shared === 'refuse') await checkPeers();
       const claim = await claimWorkflow(svc, id, {
         ports: own.ports,
         kind: own.kind ?? 'run',
@@ -71,16 +84,12 @@ export class AgentRunner {
         recoverCrashed: (l, holder, onlyIfExpired) => watch.recoverCrashed(l, holder, onlyIfExpired),
       });
       lease = claim.lease;
-      // Checked holding the lease: two runs started at once each see the other and both refuse, never both run.
-      if (own.sharedWorktree) {
-        const peers = await worktreePeers(svc, id, worktree, own.ports);
-        try {
-          const { warning } = sharedWorktreeCheck(peers, own.sharedWorktree, own.retry);
-          if (warning) log(warning);
-        } catch (e) {
-          await lease.release();
-          throw e;
-        }
+      // Checked again holding the lease: two runs started at once each see the other and both refuse, never both run.
+      try {
+        await checkPeers();
+      } catch (e) {
+        await lease.release();
+        throw e;
       }
       // The old driver's agent still runs on a remote host: follow it rather than start the task again. Found by
       // the claim (the old driver's lease), or left by a command that handled its crash (the lease was free).

@@ -43,19 +43,21 @@ export function sharedWorktreeCheck(
   mode: SharedWorktree,
   retry: string,
 ): { warning: string | null } {
-  const first = peers[0];
-  if (!first) return { warning: null };
+  if (peers.length === 0) return { warning: null };
   const who = peers.map(drives).join('; ');
   if (mode === 'warn')
     return { warning: `warning: ${who}: both agents will edit the same files (--share-worktree)` };
   throw conflict(
     `${who}: both agents would edit the same files. Wait for ${peers.length > 1 ? 'them' : 'it'} to end, or give this workflow a worktree of its own (\`git worktree add\`); to run it here anyway: \`${retry} --share-worktree\``,
     {
-      workflow_id: first.workflow_id,
-      owner: first.owner,
-      host: first.host,
-      pid: first.pid,
-      command: first.command,
+      // the workflows driven in this worktree now, and by whom
+      shared_with: peers.map((l) => ({
+        workflow_id: l.workflow_id,
+        owner: l.owner,
+        host: l.host,
+        pid: l.pid,
+        command: l.command,
+      })),
     },
   );
 }
