@@ -593,6 +593,21 @@ describe('what to do next', () => {
     );
   });
 
+  it('after the user interrupted the last turn, asks them first, whatever the task list says', () => {
+    const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null };
+    const interrupted = {
+      id: 's9',
+      timestamp: new Date(Date.parse(live.created_at) + 3_600_000).toISOString(),
+      kind: 'interrupted' as const,
+      text: 'The user interrupted the turn',
+      source: 'claude-code',
+      session_number: 4,
+    };
+    expect(next({ ...live, summaries: { compaction: null, last_message: null, interrupted } })).toBe(
+      'First ask the user how to go on with the turn they interrupted (Last State); then continue from task "T41: task number 41 with a reasonably descriptive title".',
+    );
+  });
+
   it('after a crash, the last message it cut off is mid-turn, unless the user asked more after it', () => {
     const crash = {
       ...bigSnapshot(),

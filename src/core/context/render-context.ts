@@ -262,9 +262,12 @@ function nextWork(c: ResumeContext): string {
     const goal = p.total === 0 ? " and the user's latest request (Goal)" : '';
     return `The ${asked}: get their answer, then go on from it${goal}.`;
   }
-  if (c.interrupted && (c.next.latest_request_first || p.total === 0)) {
-    // the user stopped the turn on it: what they want of it now is theirs to say
-    const ask = 'ask the user how to go on with their latest request (Goal), whose turn they interrupted';
+  if (c.interrupted) {
+    // the user stopped the turn: what they want of it now is theirs to say, whatever the task list says
+    const ask =
+      c.next.latest_request_first || p.total === 0
+        ? 'ask the user how to go on with their latest request (Goal), whose turn they interrupted'
+        : 'ask the user how to go on with the turn they interrupted (Last State)';
     if (task) return `First ${ask}; then continue from ${task}.`;
     if (p.total === 0) return `No task is recorded: ${ask}.`;
     return p.remaining === 0
