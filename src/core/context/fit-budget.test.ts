@@ -593,6 +593,19 @@ describe('what to do next', () => {
     );
   });
 
+  it('sends the agent to the Warnings first when there are any: they may change what follows', () => {
+    const warned = fitResumeContext(
+      bigSnapshot(),
+      4,
+      ['Another conversation is at work here.'],
+      100_000,
+      countTokens,
+    );
+    expect(/### What to Do Next\n(.+)/.exec(warned.markdown)?.[1]).toMatch(
+      /^Read the Warnings above: they may change what follows\. Continue from task "T41: /,
+    );
+  });
+
   it('after the user interrupted the last turn, asks them first, whatever the task list says', () => {
     const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null };
     const interrupted = {

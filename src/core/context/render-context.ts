@@ -238,7 +238,9 @@ function tdd(c: ResumeContext, out: string[]) {
 function nextStep(c: ResumeContext): string {
   // a finished workflow is not gone on with: why its last session ended is history, not a reason to resume
   if (c.finished) return `Nothing: the workflow ${finishedAs[c.finished]}; new work goes in a new workflow.`;
-  const what = nextWork(c);
+  // a warning may change what comes next (another conversation at work here, the branch changed): it goes first
+  const heed = c.warnings.length ? 'Read the Warnings above: they may change what follows. ' : '';
+  const what = `${heed}${nextWork(c)}`;
   return /^(?:manual|handover|scheduled)\b/.test(c.next.ended_because)
     ? what
     : `${what} The previous session ended because: ${c.next.ended_because}.`;
