@@ -18,14 +18,14 @@ export function retrievalFooter(
       '---',
       `More when needed, from the MCP server \`baton\` (outside your sandbox; workflow_id ${snap.workflow_id}):`,
       'get_resume_context (the whole context); get_details with a category (decisions, errors, history, requests,',
-      `test-state, git-changes: the \`baton details\` hints above) and snapshot_id ${snap.id}.`,
+      `summaries, test-state, git-changes: the \`baton details\` hints above) and snapshot_id ${snap.id}.`,
       `Outside the sandbox: \`baton context ${w}\`, \`baton details ${snap.id} <category> ${w}\`.`,
       '',
     ].join('\n');
   return [
     '---',
     `More when needed: \`baton context ${w}\` prints the whole resume context;`,
-    `\`baton details ${snap.id} <decisions|errors|history|requests|test-state|git-changes> ${w}\` gives every record;`,
+    `\`baton details ${snap.id} <decisions|errors|history|requests|summaries|test-state|git-changes> ${w}\` gives every record;`,
     'inside this session, the MCP server `baton` has the tools get_resume_context and get_details.',
     '',
   ].join('\n');

@@ -224,7 +224,7 @@ describe('continuity by default: a session cut off in the middle of its turn', (
     expect(out.systemMessage).toMatch(
       /Baton noticed that session 1 \(Claude Code session \S+\) stopped in the middle of its turn without ending/,
     );
-    expect(next.stderr).toMatch(/read \d+ entries .*session\.jsonl gained since its last import/);
+    expect(next.stderr).toMatch(/read \d+ entries that .*session\.jsonl gained since its last import/);
     expect(out.systemMessage).toMatch(/; what it wrote since Baton last read its transcript was read\./);
     const text = out.hookSpecificOutput.additionalContext as string;
     // what it did after its last Stop counts: its list, its last words, the call that never returned

@@ -250,7 +250,7 @@ async function readOn(
     // what an agent writes between turns (Codex's turn bookkeeping, a resumed conversation's header) is no entry
     notes.push(
       r.new_entries
-        ? `read ${r.new_entries} ${r.new_entries === 1 ? 'entry' : 'entries'} ${k.path} gained since its last import`
+        ? `read ${r.new_entries} ${r.new_entries === 1 ? 'entry' : 'entries'} that ${k.path} gained since its last import`
         : `nothing new in ${k.path} since its last import (${grown} bytes written, no entry)`,
     );
     return { entries: r.new_entries, interrupted: r.stopped_by_user };
