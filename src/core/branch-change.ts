@@ -1,19 +1,28 @@
-import type { GitCapture } from './schemas/git-state.js';
+import type { GitCapture, GitState } from './schemas/git-state.js';
+import { sameHash } from './short-hash.js';
 import type { BranchChange } from './schemas/snapshot.js';
 import type { WorkflowState } from './schemas/state.js';
 
 /** A branch as a person reads it: git's `(detached)` is no branch. */
 const named = (branch: string) => (branch === '(detached)' || branch === 'HEAD' ? 'a detached HEAD' : branch);
 
+/** Whether the commit `at` is in the history the capture reads: HEAD itself, or one of the workflow's commits on it. */
+function carries(now: GitState, at: string): boolean {
+  if (now.commit_at_snapshot && sameHash(now.commit_at_snapshot, at)) return true;
+  return (now.work_commits?.listed ?? []).some((c) => !c.elsewhere && sameHash(c.hash, at));
+}
+
 /**
  * The branch the worktree is on now, when it is not the one the workflow's last snapshot saw (or, before any snapshot
  * or in a state from before snapshots kept their branch, the one it began on): someone checked another branch out
- * meanwhile, and the work done so far may not be on it. Null when it is the same, or either is not known.
+ * meanwhile, and the work done so far may not be on it. Null when it is the same, or either is not known, or when the
+ * snapshot's HEAD is in the new branch's history: the work is on it (the branch was renamed, or made from the other).
  */
 export function branchChange(s: WorkflowState, now: GitCapture | null): BranchChange | null {
   const to = now?.state?.branch;
-  if (!to) return null;
+  if (!to || !now?.state) return null;
   const snap = s.last_snapshot;
+  if (snap?.branch && snap.branch !== to && snap.commit && carries(now.state, snap.commit)) return null;
   const before = snap?.branch
     ? { from: snap.branch, since: 'snapshot' as const, at: snap.created_at }
     : s.git_start?.branch

@@ -7,3 +7,7 @@ export const SHORT_HASH_LENGTH = 7;
 
 /** A commit's hash as people are shown it. */
 export const shortHash = (hash: string): string => hash.slice(0, SHORT_HASH_LENGTH);
+
+/** One hash abbreviates the other (a transcript shows 7 digits, a capture keeps them all). */
+export const sameHash = (a: string, b: string): boolean =>
+  a.length >= SHORT_HASH_LENGTH && b.length >= SHORT_HASH_LENGTH && (a.startsWith(b) || b.startsWith(a));

@@ -83,7 +83,15 @@ describe('a snapshot on another branch than the one before it', () => {
     });
     const first = takeSnapshot(d, 'manual', null, gitOn('main'));
     expect(first.branch_changed).toBeUndefined();
-    const moved = takeSnapshot(d, 'handover', null, gitOn('hotfix'));
+    // a branch whose history holds the snapshot's HEAD (renamed, or made from it) holds the work: nothing to warn of
+    expect(branchChange(d.state, gitOn('renamed'))).toBeNull();
+    const made = gitOn('feature', 'c2'.repeat(20));
+    const on = {
+      ...made.state!,
+      work_commits: { listed: [{ hash: 'c1'.repeat(20), subject: 'x' }], more: 0, began_at: '' },
+    };
+    expect(branchChange(d.state, { ...made, state: on })).toBeNull();
+    const moved = takeSnapshot(d, 'handover', null, gitOn('hotfix', 'c3'.repeat(20)));
     expect(moved.branch_changed).toEqual({
       from: 'main',
       to: 'hotfix',
@@ -94,9 +102,9 @@ describe('a snapshot on another branch than the one before it', () => {
       'branch changed from main to hotfix since the snapshot of 2026-03-01T10:00:00.000Z: work done on main is not on hotfix unless merged; check which branch the work goes on';
     // first in the briefing, once though a resume's own warnings say it too
     expect(compileResumeContext(moved, 2, [warning, 'another']).warnings).toEqual([warning, 'another']);
-    expect(takeSnapshot(d, 'manual', null, gitOn('hotfix')).branch_changed).toBeUndefined();
+    expect(takeSnapshot(d, 'manual', null, gitOn('hotfix', 'c3'.repeat(20))).branch_changed).toBeUndefined();
     // a branch checked out at the same commit makes a snapshot stale: it names another branch
-    expect(sameHead(moved, gitOn('hotfix'))).toBe(true);
-    expect(sameHead(moved, gitOn('other'))).toBe(false);
+    expect(sameHead(moved, gitOn('hotfix', 'c3'.repeat(20)))).toBe(true);
+    expect(sameHead(moved, gitOn('other', 'c3'.repeat(20)))).toBe(false);
   });
 });

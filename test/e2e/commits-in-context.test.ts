@@ -194,6 +194,18 @@ describe('the commits already done, read from git', () => {
     expect((await baton(['context'])).stdout).not.toContain('branch changed');
   });
 
+  it('says no branch changed when the branch was renamed: the work is on it under its new name', async () => {
+    const { repo, baton } = workspace();
+    expect((await baton(['create', '--title', 'readmes', '--task', 'T1:Write them'])).code).toBe(0);
+    const made = commit(repo, 'README.md', 'Add the readme');
+    expect((await baton(['checkpoint', '--name', 'readme'])).code).toBe(0);
+    const branch = gitIn(repo, 'branch', '--show-current').trim();
+    gitIn(repo, 'branch', '-m', branch, 'ent-95-readmes');
+    const context = (await baton(['context'])).stdout;
+    expect(context).not.toContain('branch changed');
+    expect(context).toContain(`commit ${made.hash.slice(0, 7)} Add the readme`);
+  });
+
   it("keeps a finished workflow's commits to its own: what came after is another's work", async () => {
     const { repo, baton } = workspace();
     const id = (await baton(['create', '--title', 'Notes', '--task', 'T1:Write the notes', '--json'])).json<{

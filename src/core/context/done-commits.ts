@@ -1,5 +1,5 @@
 import { clip } from '../clip.js';
-import { shortHash } from '../short-hash.js';
+import { sameHash, shortHash } from '../short-hash.js';
 import type { GitCommit, GitState } from '../schemas/git-state.js';
 import type { SideEffect } from '../schemas/runtime.js';
 
@@ -35,9 +35,6 @@ const reportedOf = (e: SideEffect): Reported => {
     : { effect: e, hash: null, subject: e.summary };
 };
 
-/** One hash abbreviates the other (a transcript shows 7 digits, a capture keeps them all). */
-const sameHash = (a: string, b: string) =>
-  a.length >= 7 && b.length >= 7 && (a.startsWith(b) || b.startsWith(a));
 
 /** A subject's note of the commit an amend replaced, its hash as people are shown one. */
 const shortAmends = (subject: string) =>

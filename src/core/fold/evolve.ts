@@ -326,6 +326,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
           created_at: snap.created_at,
           session_number: snap.session_number,
           branch: snap.git_state?.branch ?? null,
+          commit: snap.git_state?.commit_at_snapshot ?? null,
         },
         // the snapshot before a compaction: the context handed over from here on is in the compacted session
         ...(snap.trigger === 'exhaustion' ? { handed_since_compacting: false } : {}),

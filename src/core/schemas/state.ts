@@ -146,6 +146,8 @@ export const WorkflowState = z.object({
       session_number: z.number().int(),
       /** The branch it saw (absent in states from before it was kept; null without git). */
       branch: z.string().nullable().optional(),
+      /** HEAD as it saw it (absent in states from before it was kept; null without git or commits). */
+      commit: z.string().nullable().optional(),
     })
     .nullable(),
   warnings: z.array(z.string()),
