@@ -35,7 +35,6 @@ const reportedOf = (e: SideEffect): Reported => {
     : { effect: e, hash: null, subject: e.summary };
 };
 
-
 /** A subject's note of the commit an amend replaced, its hash as people are shown one. */
 const shortAmends = (subject: string) =>
   subject.replace(/ \(amends ([0-9a-f]{7,40})\)$/, (_, hash: string) => ` (amends ${shortHash(hash)})`);
