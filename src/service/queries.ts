@@ -254,6 +254,8 @@ export class Queries {
       work_over: lastAgent
         ? finishedWork(s, this.now(), { [lastAgent.session_id]: 'its process exited' })
         : null,
+      /** Why the next new agent conversation here completes it as it stands (its session ended, or idle); null: not. */
+      completes_at_next_start: finishedWork(s, this.now()),
       warnings: s.recovered_with_gaps
         ? [
             `recovered with gaps: rebuilt from ${s.recovered_with_gaps.source} at seq ${s.recovered_with_gaps.seq}; event(s) ${s.recovered_with_gaps.lost.map((r) => (r.from === r.to ? r.from : `${r.from}..${r.to}`)).join(', ')} are lost`,

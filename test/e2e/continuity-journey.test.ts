@@ -727,6 +727,13 @@ describe('continuity by default: a new conversation after finished work', () => 
       reason: 'prompt_input_exit',
     });
     expect(quit.stderr).toMatch(/session 3 ended/);
+    // `baton status` says why it is still open, and what completes it
+    const quitStatus = await status();
+    expect(quitStatus.completes_at_next_start).toMatch(/^all 5 of its tasks are done and /);
+    const said = await baton(['status']);
+    expect(said.stdout).toMatch(
+      /^work over: all 5 of its tasks are done and .+, so the next new agent conversation here completes this workflow and starts a new one \(`baton complete` completes it now\)$/m,
+    );
     const fresh = await hook('SessionStart', { session_id: id(4), source: 'startup' });
     expect(fresh.code).toBe(0);
     const out = JSON.parse(fresh.stdout) as { systemMessage: string; hookSpecificOutput: Json };

@@ -58,6 +58,7 @@ type Status = {
   usage: UsageMetrics;
   usage_limit: string | null;
   work_over: string | null;
+  completes_at_next_start: string | null;
   next_step: NextStep | null;
   queue: QueueStanding | null;
   driver: {
@@ -189,6 +190,12 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
               (a) =>
                 `agent: ${agentLabel(a.agent)} (process ${a.pid}) no longer runs, and no SessionEnd came (a crash, a kill or a quit): ${s.work_over ? `${s.work_over}, so the next ${agentLabel(a.agent)} session here completes this workflow and starts a new one` : `the next ${agentLabel(a.agent)} session here goes on with this workflow, from its briefing`}`,
             ),
+            // its work is over and its conversation ended: said before the user wonders why it is still open
+            ...(!gone.length && s.completes_at_next_start
+              ? [
+                  `work over: ${s.completes_at_next_start}, so the next new agent conversation here completes this workflow and starts a new one (\`baton complete\` completes it now)`,
+                ]
+              : []),
             ...(s.workflow.status === 'paused' || s.workflow.status === 'interrupted'
               ? [goOnLine(s.workflow.id)]
               : []),

@@ -168,6 +168,8 @@ export const Status = z
     usage_limit: z.string().nullable(),
     /** Why a new conversation would complete it, were its last agent gone with no SessionEnd; null: it goes on. */
     work_over: z.string().nullable(),
+    /** Why the next new agent conversation here completes it as it stands (its session ended, or idle); null: not. */
+    completes_at_next_start: z.string().nullable(),
     warnings: z.array(z.string()),
   })
   .openapi('WorkflowStatus');
