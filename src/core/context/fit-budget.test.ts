@@ -454,7 +454,7 @@ describe('resume context within a token budget', () => {
     if (d.pull_requests.length) expect(d.pull_requests.at(-1)).toBe('https://github.com/acme/app/pull/1039');
   });
 
-  it("gives the earlier work's list of what it left done up with the pushes and pull requests, its pull request last", () => {
+  it("gives the earlier work's list of what it left done up with the pushes and pull requests, its commits first", () => {
     const done = [
       'pull request https://github.com/acme/app/pull/7',
       'pushed feature/export',
