@@ -5,6 +5,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -480,6 +481,34 @@ describe('a turn a usage limit stopped', () => {
     // nor is its snapshot given as why a session ended: the user asked again since (not a pause either)
     expect(after).not.toContain('ended because');
     expect(after).toContain('The writer is done too; 14 tests pass.');
+  });
+
+  it('is said to the user when a new conversation goes on with the work before the reset', async () => {
+    const { repo, hook } = workspace();
+    const transcript = join(tempDir('baton-tr-'), 's1.jsonl');
+    writeFileSync(
+      transcript,
+      `${[
+        line.user('Build the CSV exporter', minutesAgo(9)),
+        line.said('Half-way: the parser is done, the writer is next.', minutesAgo(8)),
+        line.limit("You've hit your session limit · resets 3:40pm (America/Bogota)", minutesAgo(7)),
+      ].join('\n')}\n`,
+    );
+    const base = { session_id: 's1', cwd: repo, transcript_path: transcript };
+    await hook('UserPromptSubmit', { ...base, prompt: 'Build the CSV exporter' });
+    const notice = "You've hit your session limit · resets 3:40pm (America/Bogota)";
+    const r = await hook('StopFailure', { ...base, error: 'rate_limit', last_assistant_message: notice });
+    const reset = resetIn(r.stderr);
+    expect(reset).not.toBe('');
+    // the terminal was closed (no SessionEnd); the user opens a new conversation
+    const past = minutesAgo(5);
+    utimesSync(transcript, past, past);
+    const start = await hook('SessionStart', { session_id: 's2', cwd: repo, source: 'startup' });
+    expect((JSON.parse(start.stdout) as { systemMessage: string }).systemMessage).toMatch(
+      new RegExp(
+        `^Baton continues workflow \\S+ "Build the CSV exporter" in this conversation \\(session 2\\); its last session was stopped by a usage limit, resets at ${reset.replace(/[()]/g, '\\$&')}; `,
+      ),
+    );
   });
 
   it('is over once the user asks again, unless the limit stops that turn too (asked before the reset)', async () => {

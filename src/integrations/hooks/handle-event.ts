@@ -402,7 +402,9 @@ async function continuing(ctx: HookContext, t: TrackResult): Promise<string | nu
   const end = done
     ? `if that work is over, \`baton complete -w ${t.workflow_id}\` completes it`
     : `if this conversation is for other work, \`baton abandon -w ${t.workflow_id}\` ends that workflow`;
-  return `Baton continues workflow ${t.workflow_id} "${clip(s.workflow.title, 80)}" in this conversation (session ${t.session_number}${tasks}${next}); ${end} and your next prompt starts a new one`;
+  // the last session stopped on a usage limit: whether it has lifted is what the user asks first
+  const limit = s.usage_limit ? `; its last session was ${s.usage_limit}` : '';
+  return `Baton continues workflow ${t.workflow_id} "${clip(s.workflow.title, 80)}" in this conversation (session ${t.session_number}${tasks}${next})${limit}; ${end} and your next prompt starts a new one`;
 }
 
 /** Another conversation at work on the same workflow, said: seen running, or guessed from a recent write (hedged). */
