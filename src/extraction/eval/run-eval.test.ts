@@ -14,6 +14,7 @@ import {
   formatProbes,
   formatReport,
   missedTargets,
+  reportView,
   runEval,
   splitReport,
   unjudged,
@@ -156,6 +157,28 @@ describe('evaluation against the hand labels', () => {
       .filter((f) => f.split === 'tuning')
       .reduce((n, f) => n + f.score.errors.matched - f.score.resolutionsRight, 0);
     expect(fates).toBe(right);
+  });
+});
+
+describe("the untuned split's misses", () => {
+  it('are shown only when that split is asked for by name, in text and in the JSON view', async () => {
+    const report = await runEval(new RulesExtractor(), { corpus: fixtureCorpusRoot });
+    const untuned = report.files.filter((f) => f.split === 'untuned');
+    expect(untuned.length).toBeGreaterThan(0);
+    const all = formatMisses(report);
+    for (const f of untuned) expect(all).not.toContain(`${f.name} (untuned,`);
+    expect(all).toContain(
+      `(the untuned split's misses, ${untuned.length} files, are left out: --split untuned`,
+    );
+    const shownFiles = (view: ReturnType<typeof reportView>) =>
+      view.files.filter((f) => 'misses' in f).map((f) => f.name);
+    const tuningNames = report.files.filter((f) => f.split === 'tuning').map((f) => f.name);
+    expect(shownFiles(reportView(report, { misses: true }))).toEqual(tuningNames);
+    expect(shownFiles(reportView(report, { misses: false }))).toEqual([]);
+    const byName = reportView(report, { only: 'untuned', misses: true });
+    expect(byName.files.map((f) => f.name)).toEqual(untuned.map((f) => f.name));
+    expect(shownFiles(byName)).toEqual(untuned.map((f) => f.name));
+    expect(shownFiles(reportView(report, { only: 'tuning', misses: true }))).toEqual(tuningNames);
   });
 });
 

@@ -163,10 +163,32 @@ export function formatProbes(p: Omit<ProbeScore, 'rows'>): string {
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 160);
 
+/**
+ * Whose misses may be shown: a tuning file's, and an untuned file's only when the untuned split is asked for by name
+ * (reading them makes it a tuning split, so it takes a deliberate `--split untuned`, never a side effect).
+ */
+const missesShown = (file: { split: LabelSplit }, only?: LabelSplit) =>
+  file.split === 'tuning' || only === 'untuned';
+
+/**
+ * The report as `--json` prints it: the files of the split asked for, each file's misses only with `misses` and
+ * only where `missesShown` allows.
+ */
+export function reportView(report: EvalReport, options: { only?: LabelSplit; misses: boolean }) {
+  return {
+    ...report,
+    files: report.files
+      .filter((f) => !options.only || f.split === options.only)
+      .map(({ misses, ...f }) => (options.misses && missesShown(f, options.only) ? { ...f, misses } : f)),
+  };
+}
+
 /** Per file, the labelled errors and decisions the extractor missed and what it found that no label holds. */
 export function formatMisses(report: EvalReport, only?: LabelSplit): string {
   const out: string[] = [];
-  for (const f of report.files.filter((x) => !only || x.split === only)) {
+  const kept = report.files.filter((x) => !only || x.split === only);
+  const withheld = kept.filter((f) => !missesShown(f, only)).length;
+  for (const f of kept.filter((x) => missesShown(x, only))) {
     const lines: string[] = [];
     for (const kind of ['errors', 'decisions'] as const) {
       const m = f.misses[kind];
@@ -179,5 +201,10 @@ export function formatMisses(report: EvalReport, only?: LabelSplit): string {
       );
     if (lines.length) out.push(`${f.name} (${f.split}, ${f.corpus})`, ...lines);
   }
-  return out.length ? out.join('\n') : 'nothing missed, nothing extra';
+  const note = withheld
+    ? [
+        `(the untuned split's misses, ${withheld} files, are left out: --split untuned shows them, and reading them makes it a tuning split)`,
+      ]
+    : [];
+  return [...(out.length ? out : ['nothing missed, nothing extra']), ...note].join('\n');
 }
