@@ -471,13 +471,18 @@ describe('resume context within a token budget', () => {
     const snap = { ...bigSnapshot(), side_effects: [] };
     const roomy = fitResumeContext(snap, 4, [], 100_000, countTokens, 0, workflow);
     expect(roomy.context.goal.earlier?.done).toEqual(done);
-    // the largest budget at which the list is cut: everything before it in the order gave way, and it fits
-    let budget = roomy.tokens;
-    let fitted = roomy;
-    while ((fitted.context.goal.earlier?.done.length ?? 0) === done.length && budget > 100) {
-      budget -= 10;
-      fitted = fitResumeContext(snap, 4, [], budget, countTokens, 0, workflow);
+    // the largest budget at which the list is cut (to ten tokens, searched by halving): everything before it in the
+    // order gave way, and it fits
+    const fit = (budget: number) => fitResumeContext(snap, 4, [], budget, countTokens, 0, workflow);
+    const cut = (f: typeof roomy) => (f.context.goal.earlier?.done.length ?? 0) < done.length;
+    let [low, high] = [100, roomy.tokens];
+    expect(cut(fit(low))).toBe(true);
+    while (high - low > 10) {
+      const mid = Math.floor((low + high) / 2);
+      if (cut(fit(mid))) low = mid;
+      else high = mid;
     }
+    const fitted = fit(low);
     expect(fitted.over_budget, fitted.markdown).toBe(false);
     const shown = fitted.context.goal.earlier?.done ?? [];
     expect(shown.length).toBeLessThan(done.length);
