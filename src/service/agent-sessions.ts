@@ -168,7 +168,7 @@ export class AgentSessions {
           note: `${worktree} is not a git repository; Baton follows git worktrees`,
           ...earlier,
         };
-      const follows = ended ? { earlier: earlierWork(ended) } : {};
+      const follows = ended ? { earlier: earlierWork(ended, (await this.gitOf(ended)).state) } : {};
       const w = await this.svc.create({
         title: `${agentLabel(input.agent.name)} session on ${start.branch ?? 'a detached HEAD'}`,
         tasks: [],

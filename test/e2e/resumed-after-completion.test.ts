@@ -1,8 +1,8 @@
-import { appendFileSync, utimesSync } from 'node:fs';
+import { appendFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codexConversation } from '../helpers/codex-conversation.js';
-import { tempDir } from '../helpers/git-repo.js';
+import { gitIn, tempDir } from '../helpers/git-repo.js';
 import { hookWorkspace, type Baton } from '../helpers/hook-workspace.js';
 
 // A conversation whose workflow was completed, reopened (`codex resume`, `claude --resume`) while another
@@ -45,11 +45,16 @@ describe('a Codex conversation resumed after its workflow was completed', () => 
       'Process exited with code 1\nOutput:\nError: Cannot find module ./export-json',
     );
     a.call('c2', 'exec_command', { cmd: 'npm test' }, 'Process exited with code 0\nOutput:\n3 passing');
+    // the commit is made for real: the next workflow's briefing reads it against git
+    writeFileSync(join(repo, 'export.js'), 'export const json = true;\n');
+    gitIn(repo, 'add', 'export.js');
+    gitIn(repo, 'commit', '-q', '-m', 'Add the --json flag to export');
+    const hash = gitIn(repo, 'rev-parse', '--short=7', 'HEAD').trim();
     a.call(
       'c3',
       'exec_command',
       { cmd: 'git commit -am "Add the --json flag to export"' },
-      'Process exited with code 0\nOutput:\n[main 1a2b3c4] Add the --json flag to export\n 2 files changed, 30 insertions(+)',
+      `Process exited with code 0\nOutput:\n[main ${hash}] Add the --json flag to export\n 1 file changed, 1 insertion(+)`,
     );
     a.call(
       'c4',
@@ -111,7 +116,7 @@ describe('a Codex conversation resumed after its workflow was completed', () => 
       [
         `Earlier work of the conversation this workflow follows: workflow ${first} "add a --json flag to the export command", completed (\`baton context -w ${first}\` or the MCP tool get_resume_context shows it). Done there, not to redo:`,
         '  - pull request https://github.com/acme/exporter/pull/7',
-        '  - commit 1a2b3c4 Add the --json flag to export',
+        `  - commit ${hash} Add the --json flag to export`,
       ].join('\n'),
     );
     // the finished workflow is as it was
@@ -181,6 +186,15 @@ describe('a Claude Code conversation resumed after its workflow was completed', 
     a.todos(['Add the flag', 'in_progress'], ['Test it', 'pending']);
     a.call('Bash', { command: 'npm test' }, 'Error: Cannot find module ./export-json', true);
     a.call('Bash', { command: 'npm test' }, '3 passing');
+    writeFileSync(join(repo, 'export.js'), 'export const json = true;\n');
+    gitIn(repo, 'add', 'export.js');
+    gitIn(repo, 'commit', '-q', '-m', 'Add the --json flag to export');
+    const hash = gitIn(repo, 'rev-parse', '--short=7', 'HEAD').trim();
+    a.call(
+      'Bash',
+      { command: 'git commit -am "Add the --json flag to export"' },
+      `[main ${hash}] Add the --json flag to export\n 1 file changed, 1 insertion(+)`,
+    );
     a.todos(['Add the flag', 'completed'], ['Test it', 'completed']);
     expect((await a.stop('Added the --json flag and its test.')).code).toBe(0);
     await a.hook('SessionEnd', { reason: 'prompt_input_exit' });
@@ -198,6 +212,9 @@ describe('a Claude Code conversation resumed after its workflow was completed', 
     await b.stop('Renamed; the imports are next.');
     const other = (await listed()).find((w) => w.id !== first)!.id as string;
 
+    // the user drops the first conversation's commit (`git reset --hard HEAD~1`), then resumes it: its briefing does
+    // not say the commit is on the branch
+    gitIn(repo, 'reset', '-q', '--hard', 'HEAD~1');
     // `claude --resume` of the first conversation, and a new request
     const resumed = await a.hook('SessionStart', { source: 'resume' });
     expect(resumed.stderr).toMatch(new RegExp(`its workflow ${first} is completed`));
@@ -218,7 +235,10 @@ describe('a Claude Code conversation resumed after its workflow was completed', 
     expect(s.tasks).toEqual([]);
     expect(s.counts).toMatchObject({ errors: 0, decisions: 0 });
     expect((await baton(['context', '-w', third])).stdout).toContain(
-      `Earlier work of the conversation this workflow follows: workflow ${first} "add a --json flag to the export command", completed`,
+      [
+        `Earlier work of the conversation this workflow follows: workflow ${first} "add a --json flag to the export command", completed (\`baton context -w ${first}\` or the MCP tool get_resume_context shows it). Done there, not to redo:`,
+        `  - commit ${hash} Add the --json flag to export (not on main now)`,
+      ].join('\n'),
     );
     expect((await status(first)).counts).toEqual(before.counts);
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { GitState } from '../schemas/git-state.js';
 import type { SideEffect } from '../schemas/runtime.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { earlierShown, earlierWork } from './earlier-work.js';
@@ -28,7 +29,7 @@ describe('earlierWork: what a completed workflow left done, said in the one that
       effect('pr', 'merged PR #7', 8),
       effect('file_write', 'edited src/a.ts', 9),
     ]);
-    expect(earlierWork(w)).toEqual({
+    expect(earlierWork(w, null)).toEqual({
       workflow_id: 'wf-1',
       title: 'add a --json flag',
       done: [
@@ -42,8 +43,34 @@ describe('earlierWork: what a completed workflow left done, said in the one that
     });
   });
 
+  it("reads its commits against git's state as the new workflow begins: one reset away is said to be off the branch", () => {
+    const w = workflow([effect('commit', '1111111 first', 1), effect('commit', '2222222 second', 2)]);
+    // git lists the commits made since the earlier workflow began: the second was reset away since
+    const git: GitState = {
+      branch: 'main',
+      commit_at_workflow_start: 'a'.repeat(40),
+      commit_at_snapshot: `1111111${'b'.repeat(33)}`,
+      files_modified: [],
+      files_staged: [],
+      has_uncommitted_changes: false,
+      uncommitted_summary: null,
+      head_subject: 'first',
+      work_commits: {
+        listed: [{ hash: `1111111${'b'.repeat(33)}`, subject: 'first' }],
+        more: 0,
+        began_at: '2026-11-30T09:00:00Z',
+      },
+    };
+    expect(earlierWork(w, git).done).toEqual([
+      'commit 1111111 first',
+      'commit 2222222 second (not on main now)',
+    ]);
+    // without git's word the transcript's is kept
+    expect(earlierWork(w, null).done).toEqual(['commit 1111111 first', 'commit 2222222 second']);
+  });
+
   it('records no list when nothing was left done', () => {
-    expect(earlierWork(workflow([effect('file_write', 'edited src/a.ts', 1)]))).toEqual({
+    expect(earlierWork(workflow([effect('file_write', 'edited src/a.ts', 1)]), null)).toEqual({
       workflow_id: 'wf-1',
       title: 'add a --json flag',
     });

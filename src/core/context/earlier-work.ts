@@ -1,4 +1,5 @@
 import { clip } from '../clip.js';
+import type { GitState } from '../schemas/git-state.js';
 import type { WorkflowState } from '../schemas/state.js';
 import type { EarlierWorkflow } from '../schemas/workflow.js';
 import { mergedOnce, type Goal } from './context-parts.js';
@@ -13,13 +14,15 @@ const COMMITS = 4;
 /**
  * The completed workflow a conversation goes on from, as the workflow that follows it records it: its id, its title
  * and what its work left done that must not be redone (its newest pull requests, its last push, its last commits),
- * a line each, in the words of Already Done. A completed workflow is never reopened, so this stays true.
+ * a line each, in the words of Already Done, its commits read against `git` (the worktree's state as the new
+ * workflow begins: a commit reset or rebased away since is said to be off the branch, as Already Done says it). A
+ * completed workflow is never reopened, so this stays true.
  */
-export function earlierWork(w: WorkflowState): EarlierWorkflow {
+export function earlierWork(w: WorkflowState, git: GitState | null): EarlierWorkflow {
   const effects = w.side_effects ?? [];
   const prs = mergedOnce(effects.filter((e) => e.kind === 'pr').map((e) => e.summary)).slice(-PULL_REQUESTS);
   const push = effects.findLast((e) => e.kind === 'push');
-  const commits = doneCommits(effects, null, { commit_subject_chars: 80, git_commits: 0 }).commits.slice(
+  const commits = doneCommits(effects, git, { commit_subject_chars: 80, git_commits: 0 }).commits.slice(
     -COMMITS,
   );
   const done = [
