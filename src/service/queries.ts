@@ -13,6 +13,7 @@ import {
   isResumable,
   resumability,
   isTerminal,
+  isEmptyWorkflow,
   contextUsage,
   workflowUsage,
   listTotals,
@@ -431,6 +432,8 @@ export class Queries {
         ...resumability(s, now),
         worktree: s.worktree,
         updated_at: s.updated_at,
+        /** Nothing in it: no issue, task, request or record (a conversation opened and left). */
+        empty: isEmptyWorkflow(s),
       };
     });
   }

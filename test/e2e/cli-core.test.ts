@@ -652,4 +652,55 @@ for (const mode of cliModes) {
       );
     });
   });
+
+  describe(`baton CLI (${mode}): the sessions table`, () => {
+    const env = modeEnv(mode);
+
+    it('leaves out the cancelled workflows that held nothing, as `baton list` does: says how many, `--all` shows them', async () => {
+      const repo = makeRepo();
+      const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
+      const opened = async () => {
+        const id = (await baton('create', '--title', 'opened and left', '--json')).json<Json>().id as string;
+        expect((await baton('abandon', '-w', id)).code).toBe(0);
+        return id;
+      };
+      const first = await opened();
+      // nothing else: the line alone, not "no workflows yet"
+      expect((await baton('sessions')).stdout.trim()).toBe(
+        '(1 cancelled workflow that held nothing is not shown: baton sessions --all)',
+      );
+      const second = await opened();
+      const work = (await baton('create', '--title', 'the work', '--task', 'A:one', '--json')).json<Json>()
+        .id as string;
+      const table = await baton('sessions');
+      expect(table.code, table.stderr).toBe(0);
+      expect(table.stdout).toContain(work);
+      expect(table.stdout).not.toContain(first);
+      expect(table.stdout).not.toContain(second);
+      expect(table.stdout.trim().split('\n').at(-1)).toBe(
+        '(2 cancelled workflows that held nothing are not shown: baton sessions --all)',
+      );
+      const json = (await baton('sessions', '--json')).json<Json>();
+      expect(json.hidden_empty_cancelled).toBe(2);
+      expect(json.sessions.map((r: Json) => r.id)).toEqual([work]);
+      expect(json.sessions[0]).toMatchObject({ empty: false });
+      // --all: every one, and nothing said hidden
+      const all = (await baton('sessions', '--all', '--json')).json<Json>();
+      expect(all).not.toHaveProperty('hidden_empty_cancelled');
+      expect(all.sessions.map((r: Json) => r.id).sort()).toEqual([first, second, work].sort());
+      expect(all.sessions.find((r: Json) => r.id === first)).toMatchObject({
+        status: 'cancelled',
+        empty: true,
+      });
+      const allText = (await baton('sessions', '--all')).stdout;
+      expect(allText).toContain(first);
+      expect(allText).not.toContain('not shown');
+      // a cancelled workflow that held work stays in the table
+      expect((await baton('abandon', '-w', work)).code).toBe(0);
+      const after = (await baton('sessions', '--json')).json<Json>();
+      expect(after.sessions).toEqual([expect.objectContaining({ id: work, status: 'cancelled' })]);
+      expect(after.hidden_empty_cancelled).toBe(2);
+      expect((await baton('sessions', '--help')).stdout).toMatch(/--all\s+also the cancelled workflows/);
+    });
+  });
 }

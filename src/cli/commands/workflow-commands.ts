@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import {
   BatonError,
-  counted,
   invalidInput,
   openTasksPhrase,
   parseDuration,
@@ -18,6 +17,7 @@ import { collect, parseTaskSpec } from '../parse.js';
 import { warnWithoutGit } from '../git-warning.js';
 import type { Runtime } from '../runtime.js';
 import { table } from '../output.js';
+import { hideEmptyCancelled } from '../hidden-empty.js';
 import { rebuildFromDiskCommand } from './disk-rebuild-command.js';
 
 const describe = (w: WorkflowView) =>
@@ -105,14 +105,9 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
         const all = await client.list({ ...(status ? { status } : {}) });
         const here = o.here ? (await client.get({ cwd: rt.cwd }).catch(() => null))?.worktree : undefined;
         const wanted = here ? all.filter((w) => w.worktree === here) : all;
-        // a conversation opened and left, cancelled as unused, is nobody's work: shown when asked for by name
-        const left = (w: WorkflowView) => w.status === 'cancelled' && w.empty;
-        const hidden = o.all || status ? 0 : wanted.filter(left).length;
-        const list = hidden ? wanted.filter((w) => !left(w)) : wanted;
-        const note = hidden
-          ? `(${counted(hidden, 'cancelled workflow')} that held nothing ${hidden === 1 ? 'is' : 'are'} not shown: baton list --all)`
-          : null;
-        print({ workflows: list, ...(hidden ? { hidden_empty_cancelled: hidden } : {}) }, () =>
+        // a status filter names what it wants: the cancelled ones with the rest
+        const { shown: list, json, note } = hideEmptyCancelled(wanted, 'list', o.all === true || !!status);
+        print({ workflows: list, ...json }, () =>
           [
             ...(list.length
               ? [
@@ -144,13 +139,15 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
   program
     .command('sessions')
     .description('every workflow with its step x/y, status and whether it can be resumed')
+    .option('--all', 'also the cancelled workflows that hold nothing (conversations opened and left)')
     .action(
-      action(rt, async ({ client, print }) => {
-        const rows = await client.sessions();
+      action(rt, async ({ client, print }, o: { all?: boolean }) => {
+        const { shown, json, note } = hideEmptyCancelled(await client.sessions(), 'sessions', o.all === true);
+        const rows = [...shown];
         const order = (r: (typeof rows)[number]) => (r.resumable ? 0 : r.status === 'in_progress' ? 1 : 2);
         rows.sort((a, b) => order(a) - order(b));
-        print({ sessions: rows }, () => {
-          if (!rows.length) return 'no workflows yet; create one with `baton create`';
+        print({ sessions: rows, ...json }, () => {
+          if (!rows.length) return note ?? 'no workflows yet; create one with `baton create`';
           const stopped = rows.filter((r) => r.resume_by === 'resume').length;
           const followed = rows.filter((r) => r.resume_by === 'next_session').length;
           const plural = (n: number) => (n > 1 ? 's' : '');
@@ -160,8 +157,8 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
             followed &&
               `${followed} workflow${plural(followed)} go${followed > 1 ? '' : 'es'} on in the next session of the agent whose hooks follow ${followed > 1 ? 'them' : 'it'}, started in ${followed > 1 ? 'their' : 'its'} worktree (nothing to resume)`,
           ].filter(Boolean);
-          return (
-            (head.length ? `${head.join('\n')}\n\n` : '') +
+          return [
+            ...(head.length ? [`${head.join('\n')}\n`] : []),
             table(
               ['#', 'WORKFLOW', 'TOPIC', 'STEP', 'STATUS', 'RESUMABLE', 'SESSIONS', 'UPDATED'],
               rows.map((r, i) => [
@@ -174,8 +171,9 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
                 r.sessions,
                 r.updated_at,
               ]),
-            )
-          );
+            ),
+            ...(note ? [note] : []),
+          ].join('\n');
         });
       }),
     );

@@ -257,6 +257,8 @@ export const SessionsTable = z
         continued_by: z.string().nullable(),
         worktree: z.string(),
         updated_at: z.string(),
+        /** Nothing in it: no issue, task, request or record (a conversation opened and left). */
+        empty: z.boolean(),
       }),
     ),
   })

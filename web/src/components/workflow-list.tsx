@@ -24,7 +24,8 @@ export function WorkflowList() {
   const statuses = filters[filter]?.statuses ?? [];
   const path = statuses.length ? `/workflows?status=${statuses.join(',')}` : '/workflows';
   const { data: listed, error } = useApi<WorkflowListData>(path, tick);
-  // as `baton list`: a cancelled workflow that held nothing (a conversation opened and left) only where asked for
+  // as `baton list` (the CLI's rule: src/cli/hidden-empty.ts, which the web app cannot import): a cancelled workflow
+  // that held nothing (a conversation opened and left) only where asked for
   const left = (w: WorkflowListData['workflows'][number]) => w.status === 'cancelled' && w.empty;
   const hidden = statuses.length ? 0 : (listed?.workflows.filter(left).length ?? 0);
   const data = listed && hidden ? { ...listed, workflows: listed.workflows.filter((w) => !left(w)) } : listed;
