@@ -271,14 +271,25 @@ for (const mode of cliModes) {
         'L1',
       );
       expect(decided.code, decided.stderr).toBe(0);
-      const alone = await b('details', 'decisions');
+      const alone = await b('details', 'decisions', '--json');
       expect(alone.code, alone.stderr).toBe(0);
       expect(JSON.parse(alone.stdout)).toEqual([expect.objectContaining({ description: 'Use zod' })]);
       // no snapshot yet: the briefing names the live one, with no workflow (a server resolves it from the worktree)
       const live = /baton details (live-\d+) <category>/.exec((await b('context')).stdout)![1]!;
-      const named = await b('details', live, 'decisions');
+      const named = await b('details', live, 'decisions', '--json');
       expect(named.code, named.stderr).toBe(0);
       expect(JSON.parse(named.stdout)).toEqual(JSON.parse(alone.stdout));
+      // without --json, text: every record whole, under a line that says what was read
+      const text = await b('details', 'decisions');
+      expect(text.code, text.stderr).toBe(0);
+      const lines = text.stdout.trim().split('\n');
+      expect(lines[0]).toBe('1 decision (the workflow as it stands), oldest first:');
+      expect(lines[2]).toMatch(/^dec-\S+ {2}\S+ {2}task L1 {2}library$/);
+      expect(lines[3]).toBe('  Use zod');
+      expect((await b('details', live, 'decisions')).stdout).toContain(
+        `1 decision (as of snapshot ${live}), oldest first:`,
+      );
+      expect((await b('details', 'errors')).stdout.trim()).toBe('no errors (the workflow as it stands)');
       // the usage says so: the snapshot id may be left out, the category may not
       const help = await b('details', '--help');
       expect(help.stdout).toMatch(/^Usage: baton details \[options\] \[snapshot-id\] <category>$/m);

@@ -37,7 +37,7 @@ function workspace() {
     const snap = (await baton(['checkpoint', '--name', 'look', '--json'])).json<{
       checkpoint: { snapshot_id: string };
     }>();
-    const out = await baton(['details', snap.checkpoint.snapshot_id, 'requests']);
+    const out = await baton(['details', snap.checkpoint.snapshot_id, 'requests', '--json']);
     return (JSON.parse(out.stdout) as { text: string }[]).map((r) => r.text);
   };
   return { repo, env, hook, baton, status, requests };
@@ -569,7 +569,7 @@ describe('a turn a usage limit stopped', () => {
     expect(context).not.toMatch(/UNRESOLVED|\(while: /);
     // the notice is kept whole where the details are
     const snap = /`baton details (snap-\S+) </.exec((await baton(['context'])).stdout)?.[1] ?? '';
-    const summaries = JSON.parse((await baton(['details', snap, 'summaries'])).stdout) as {
+    const summaries = JSON.parse((await baton(['details', snap, 'summaries', '--json'])).stdout) as {
       kind: string;
       text: string;
     }[];

@@ -116,7 +116,7 @@ describe('baton hook <event> on a workflow made with baton create', () => {
       checkpoint: { snapshot_id: string };
     }>();
     const summaries = JSON.parse(
-      (await baton(['details', checkpoint.checkpoint.snapshot_id, 'summaries'])).stdout,
+      (await baton(['details', checkpoint.checkpoint.snapshot_id, 'summaries', '--json'])).stdout,
     ) as { kind: string; text: string; source: string }[];
     expect(summaries).toContainEqual(
       expect.objectContaining({
@@ -851,7 +851,7 @@ describe('Codex hooks', () => {
       checkpoint: { snapshot_id: string };
     }>();
     const requests = JSON.parse(
-      (await baton(['details', snap.checkpoint.snapshot_id, 'requests'])).stdout,
+      (await baton(['details', snap.checkpoint.snapshot_id, 'requests', '--json'])).stdout,
     ) as { text: string }[];
     expect(requests.map((r) => r.text.slice(0, 30))).toEqual([
       'ok start a new folder/files in',

@@ -68,9 +68,11 @@ describe('baton import where no workflow is open', () => {
     expect(context.stdout).toContain('### Goal');
     // the briefing's hints name a category alone: the workflow as it stands
     const live = /baton details (live-\d+) <category>/.exec(context.stdout)?.[1] ?? '';
-    const alone = await baton('details', 'requests');
+    const alone = await baton('details', 'requests', '--json');
     expect(alone.code, alone.stderr).toBe(0);
-    expect(JSON.parse(alone.stdout)).toEqual(JSON.parse((await baton('details', live, 'requests')).stdout));
+    expect(JSON.parse(alone.stdout)).toEqual(
+      JSON.parse((await baton('details', live, 'requests', '--json')).stdout),
+    );
     expect((JSON.parse(alone.stdout) as unknown[]).length).toBeGreaterThan(0);
 
     // the same file again: nothing new, nothing created, no warning

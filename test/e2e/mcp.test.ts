@@ -148,11 +148,11 @@ describe('baton mcp', () => {
     expect(json(alone)).toEqual([
       expect.objectContaining({ decision_type: 'architecture', description: 'Hexagonal layout' }),
     ]);
-    const cli = await runCli(['details', 'decisions'], { cwd: repo, env });
+    const cli = await runCli(['details', 'decisions', '--json'], { cwd: repo, env });
     expect(cli.code, cli.stderr).toBe(0);
     expect(json(alone)).toEqual(JSON.parse(cli.stdout));
     // git-changes as it stands: the worktree's state read now (a live snapshot has none stored)
-    const git = await runCli(['details', 'git-changes'], { cwd: repo, env });
+    const git = await runCli(['details', 'git-changes', '--json'], { cwd: repo, env });
     expect(git.code, git.stderr).toBe(0);
     expect(JSON.parse(git.stdout)).toMatchObject({ git_state: { branch: expect.any(String) } });
     // the snapshot the briefing names (nothing changed since its checkpoint) holds the same records

@@ -54,7 +54,7 @@ describe.each(cliModes)('baton task add and the agent list (%s)', (mode) => {
     const cp = (await baton('checkpoint', '--name', 'x', '--json')).json<{
       checkpoint: { snapshot_id: string };
     }>();
-    const details = await baton('details', cp.checkpoint.snapshot_id, 'requests');
+    const details = await baton('details', cp.checkpoint.snapshot_id, 'requests', '--json');
     expect(details.code, details.stderr).toBe(0);
     expect(JSON.parse(details.stdout).map((r: { text: string }) => r.text)).toEqual([
       'Make the importer incremental\nfrom a byte offset',

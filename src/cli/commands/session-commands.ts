@@ -23,6 +23,7 @@ import type { GlobalOptions, Runtime } from '../runtime.js';
 import { recoverCheckpointCommand, type RestoreFlags } from './restore-command.js';
 import { table } from '../output.js';
 import { snapshotsTable, snapshotText } from '../snapshot-table.js';
+import { detailsText } from '../details-text.js';
 import { usageLine } from '../usage-line.js';
 import { goOnLine, pauseText, pauseWithdrawnText } from '../pause-text.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
@@ -326,14 +327,14 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     // commander fills optional arguments in order, so the usage says what the handler makes of them
     .usage('[options] [snapshot-id] <category>')
     .description(
-      `details of a snapshot (or, given only the category, of the workflow as it stands now): ${detailCategories.join(', ')}`,
+      `every record of one category, whole, as of a snapshot (or, given only the category, the workflow as it stands now): ${detailCategories.join(', ')}`,
     )
     .option(...workflowOption)
     .action(
       action(
         rt,
         async (
-          { client, rt },
+          { client, print, rt },
           first: string | undefined,
           second: string | undefined,
           o: { workflow?: string },
@@ -350,12 +351,10 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             throw invalidInput(
               `category "${category}" is not one of ${detailCategories.join(', ')}; the snapshot id comes first: \`baton details ${category} ${id}\``,
             );
-          const d = await client.details(
-            rt.ref(o.workflow),
-            id,
-            oneOf(category, detailCategories, 'category') as DetailCategory,
-          );
-          rt.io.out(JSON.stringify(d, null, 2));
+          const wanted = oneOf(category, detailCategories, 'category') as DetailCategory;
+          const d = await client.details(rt.ref(o.workflow), id, wanted);
+          // every record whole, for a person or an agent reading it; --json: as stored (the MCP tool get_details's)
+          print(d, () => detailsText(wanted, d, id));
         },
       ),
     );

@@ -1,0 +1,176 @@
+import {
+  counted,
+  shortHash,
+  type Decision,
+  type ErrorRecord,
+  type GitState,
+  type HistoryEntry,
+  type ReviewerFeedback,
+  type Summary,
+  type TestState,
+  type UserRequest,
+} from '../core/index.js';
+import type { DetailCategory, DetailsResult } from '../service/index.js';
+
+/** Text kept whole, each line under a heading indented (a request or a summary runs to many lines). */
+const indented = (text: string, by = '  ') =>
+  text
+    .split('\n')
+    .map((l) => (l ? `${by}${l}` : l))
+    .join('\n');
+
+/** The parts of a heading that are there, two spaces apart. */
+const heading = (...parts: (string | null | undefined | false)[]) => parts.filter(Boolean).join('  ');
+
+const taskOf = (id: string | null | undefined) => (id ? `task ${id}` : null);
+
+const decisionText = (d: Decision) =>
+  [
+    heading(d.id, d.timestamp, taskOf(d.task_id), d.decision_type),
+    indented(d.description),
+    ...(d.rationale ? [indented(`why: ${d.rationale}`)] : []),
+    ...(d.alternatives_considered?.length
+      ? [indented(`instead of: ${d.alternatives_considered.join('; ')}`)]
+      : []),
+  ].join('\n');
+
+const errorText = (e: ErrorRecord) =>
+  [
+    heading(e.id, e.timestamp, taskOf(e.task_id), e.error_type, e.resolution.toUpperCase()),
+    indented(e.error_message),
+    ...(e.context ? [indented(`context: ${e.context}`)] : []),
+    ...(e.resolution_notes ? [indented(`resolution: ${e.resolution_notes}`)] : []),
+  ].join('\n');
+
+const feedbackText = (f: ReviewerFeedback) =>
+  [
+    heading(
+      f.review_id,
+      f.timestamp,
+      f.reviewer_persona,
+      f.approved ? 'approved' : 'changes requested',
+      f.severity && `severity ${f.severity}`,
+      f.addressed ? 'addressed' : 'not addressed',
+    ),
+    ...f.comments.map((c) => indented(`- ${c}`)),
+  ].join('\n');
+
+const historyText = (h: HistoryEntry) =>
+  [heading(h.timestamp, `session ${h.session_number}`, taskOf(h.task_id), h.source), indented(h.text)].join(
+    '\n',
+  );
+
+const requestText = (r: UserRequest) =>
+  [heading(r.id, r.at ?? r.timestamp, `session ${r.session_number}`, r.source), indented(r.text)].join('\n');
+
+const summaryText = (s: Summary) =>
+  [
+    heading(
+      s.id,
+      s.timestamp,
+      `session ${s.session_number}`,
+      s.kind,
+      s.source,
+      s.turn_ended === true && 'turn ended',
+      s.said_nothing === true && 'said nothing',
+      s.resets_at && `resets at ${s.resets_at}`,
+    ),
+    indented(s.text),
+  ].join('\n');
+
+/** The records of a category, newest last, each as a heading and its text whole. */
+const records: Partial<Record<DetailCategory, { one: string; many?: string; text: (r: never) => string }>> = {
+  decisions: { one: 'decision', text: decisionText },
+  errors: { one: 'error', text: errorText },
+  'reviewer-feedback': { one: 'review', text: feedbackText },
+  history: { one: 'history entry', many: 'history entries', text: historyText },
+  requests: { one: 'request', text: requestText },
+  summaries: { one: 'summary', many: 'summaries', text: summaryText },
+};
+
+const list = (label: string, items: string[]) =>
+  items.length ? [`${label}:`, ...items.map((i) => indented(`- ${i}`))] : [];
+
+function gitText(g: GitState | null, note: string | null): string[] {
+  if (!g) return [`git: ${note ?? 'not recorded'}`];
+  const head = g.commit_at_snapshot
+    ? `${shortHash(g.commit_at_snapshot)}${g.head_subject ? ` "${g.head_subject}"` : ''}`
+    : '(no commits)';
+  const w = g.work_commits;
+  return [
+    `branch: ${g.branch}`,
+    `HEAD: ${head}`,
+    `at the workflow's start: ${g.commit_at_workflow_start ? shortHash(g.commit_at_workflow_start) : 'no commit'}`,
+    `uncommitted: ${g.has_uncommitted_changes ? (g.uncommitted_summary ?? 'yes') : 'none'}`,
+    ...list('changed since the workflow began', g.files_modified),
+    ...list('staged', g.files_staged),
+    ...list("only Baton's instructions block changed", g.baton_block ?? []),
+    ...(w
+      ? w.listed.length || w.more
+        ? [
+            `commits since the workflow began (${w.began_at})${w.more ? `, the newest ${w.listed.length} of ${w.listed.length + w.more}` : ''}, oldest first:`,
+            ...w.listed.map((c) =>
+              indented(`${shortHash(c.hash)} ${c.subject}${c.elsewhere ? ' (made elsewhere)' : ''}`),
+            ),
+          ]
+        : [`commits since the workflow began (${w.began_at}): none`]
+      : []),
+    ...(note ? [`note: ${note}`] : []),
+  ];
+}
+
+const counts = (t: TestState) =>
+  [
+    t.passed != null && `${t.passed} passed`,
+    t.failed != null && `${t.failed} failed`,
+    t.skipped != null && `${t.skipped} skipped`,
+    t.coverage != null && `coverage ${t.coverage}%`,
+    t.runner,
+  ]
+    .filter(Boolean)
+    .join(', ');
+
+/** One test run (or the last one of a test state) in a line: when, the command, and what it said. */
+const runLine = (t: TestState) =>
+  heading(
+    t.last_test_run_at,
+    t.last_test_command ?? '(no command)',
+    t.last_test_output_summary && `-> ${t.last_test_output_summary}`,
+    `(${[t.phase, counts(t)].filter(Boolean).join(', ')})`,
+  );
+
+function testText(t: TestState | null, runs: TestState[]): string[] {
+  return [
+    ...(t
+      ? [
+          `phase: ${t.phase}`,
+          `last run: ${t.last_test_command || t.last_test_run_at ? runLine(t) : 'none recorded'}`,
+          ...list('failing', t.failing_tests),
+          ...list('expected to fail', t.expected_failures),
+        ]
+      : ['test state: not recorded']),
+    runs.length ? `${counted(runs.length, 'test run')}, oldest first:` : 'test runs: none recorded',
+    ...runs.map((r) => indented(runLine(r))),
+  ];
+}
+
+/**
+ * `baton details` for a person (and an agent reading text): every record of the category, each whole, oldest first,
+ * or the git changes or the test state; `--json` prints the same as it is stored, as the MCP tool `get_details` does.
+ * `snapshotId` is the snapshot read (null: the workflow as it stands).
+ */
+export function detailsText(category: DetailCategory, d: DetailsResult, snapshotId: string | null): string {
+  const of = snapshotId ? `as of snapshot ${snapshotId}` : 'the workflow as it stands';
+  const kind = records[category];
+  if (kind && Array.isArray(d)) {
+    const title = counted(d.length, kind.one, kind.many);
+    if (!d.length) return `${title.replace(/^0 /, 'no ')} (${of})`;
+    return [`${title} (${of}), oldest first:`, ...d.map((r) => `\n${kind.text(r as never)}`)].join('\n');
+  }
+  if (category === 'git-changes' && !Array.isArray(d) && 'git_state' in d)
+    return [`git changes (${of}):`, ...gitText(d.git_state, d.note)].join('\n');
+  if (category === 'test-state' && !Array.isArray(d) && 'test_state' in d)
+    return [`test state (${of}):`, ...testText(d.test_state, d.runs as TestState[])].join('\n');
+  // a shape this version does not know (a newer server's): as it is
+  return JSON.stringify(d, null, 2);
+}
