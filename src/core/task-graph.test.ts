@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { laneProgress, nextTask, runnableTasks, validateTaskGraph } from './task-graph.js';
+import { laneProgress, nextTask, progressPercent, runnableTasks, validateTaskGraph } from './task-graph.js';
 import type { Task, TaskSpec } from './schemas/workflow.js';
 
 const spec = (id: string, deps: string[] = [], lane = 0): TaskSpec => ({
@@ -55,5 +55,10 @@ describe('task graph', () => {
       { lane: 0, done: 1, total: 2 },
       { lane: 1, done: 0, total: 1 },
     ]);
+  });
+
+  it('says progress in whole percent of the tasks done, 0 without tasks', () => {
+    expect([0, 1, 2, 3].map((done) => progressPercent({ done, total: 3 }))).toEqual([0, 33, 67, 100]);
+    expect(progressPercent({ done: 0, total: 0 })).toBe(0);
   });
 });

@@ -84,6 +84,10 @@ export const nextTask = (tasks: readonly Task[]): Task | null =>
 
 export const allFinished = (tasks: readonly Task[]) => tasks.length > 0 && tasks.every(finished);
 
+/** The share of a workflow's tasks that is done (or skipped), in whole percent: 0 for a workflow without tasks. */
+export const progressPercent = (c: { done: number; total: number }) =>
+  c.total ? Math.round((c.done / c.total) * 100) : 0;
+
 export function taskCounts(tasks: readonly Task[]) {
   const count = (s: Task['status']) => tasks.filter((t) => t.status === s).length;
   const done = count('done') + count('skipped');

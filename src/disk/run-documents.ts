@@ -1,5 +1,6 @@
 import {
   lanesOf,
+  progressPercent,
   recoveryOptions,
   resumability,
   taskCounts,
@@ -127,7 +128,7 @@ export function registryEntry(s: WorkflowState, now: string) {
     progress: {
       steps_completed: c.done,
       total_steps: c.total,
-      percentage: c.total ? Math.round((c.done / c.total) * 100) : 0,
+      percentage: progressPercent(c),
     },
     git_branch: s.git_start?.branch ?? null,
     ...resumability(s, now),

@@ -27,6 +27,7 @@ import {
   sameHead,
   workSpanOf,
   gitDivergence,
+  progressPercent,
   type NextStep,
   type WorktreeAgreement,
 } from '../core/index.js';
@@ -427,7 +428,7 @@ export class Queries {
         topic: s.title,
         status: s.status,
         step: `${c.done}/${c.total}`,
-        progress: c.total ? Math.round((c.done / c.total) * 100) : 0,
+        progress: progressPercent(c),
         sessions: s.session_count,
         ...resumability(s, now),
         worktree: s.worktree,

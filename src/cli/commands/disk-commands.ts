@@ -1,6 +1,12 @@
 import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
-import { formatAgo, refusalText, type CheckpointRef, type RecoveryPlan } from '../../core/index.js';
+import {
+  formatAgo,
+  progressPercent,
+  refusalText,
+  type CheckpointRef,
+  type RecoveryPlan,
+} from '../../core/index.js';
 import {
   exportRun,
   importRunDir,
@@ -126,7 +132,7 @@ export function registerDiskCommands(program: Command, rt: Runtime) {
           topic: s.workflow.title,
           status: s.workflow.status,
           step: `${done}/${total}`,
-          progress: total ? Math.round((done / total) * 100) : 0,
+          progress: progressPercent(s.counts.tasks),
           sessions: s.workflow.session_count,
           worktree: s.workflow.worktree,
           run_folder: runDir,
