@@ -182,22 +182,28 @@ export function fitResumeContext(
   workflow: ContextWorkflow | null = null,
 ): FittedContext {
   const limits = { ...generous };
-  const fits = (markdown: string) => count(markdown) + overhead <= budget;
+  const compile = (l: ContextLimits) => {
+    const context = compileResumeContext(snap, sessionNumber, warnings, l, workflow);
+    const markdown = renderResumeContext(context);
+    return { context, markdown, tokens: count(markdown) };
+  };
+  const fits = (r: { tokens: number }) => r.tokens + overhead <= budget;
+  // a step that changes no limit (its part already at its floor, or not in this context) compiles nothing
+  let r = compile(limits);
   for (const [key, floor] of steps) {
+    if (fits(r)) break;
     for (;;) {
-      const context = compileResumeContext(snap, sessionNumber, warnings, limits, workflow);
-      const markdown = renderResumeContext(context);
-      if (fits(markdown))
-        return { context, markdown, tokens: count(markdown), budget, over_budget: false, limits };
-      const now = shown(context, key);
+      const now = shown(r.context, key);
       if (limits[key] <= floor || now <= floor) break;
       limits[key] = lower(key, limits[key], now, floor);
+      r = compile(limits);
+      if (fits(r)) break;
     }
   }
-  const context = {
-    ...compileResumeContext(snap, sessionNumber, warnings, limits, workflow),
-    over_budget: true,
-  };
-  const markdown = renderResumeContext(context);
-  return { context, markdown, tokens: count(markdown), budget, over_budget: true, limits };
+  if (!fits(r)) {
+    const context = { ...r.context, over_budget: true };
+    const markdown = renderResumeContext(context);
+    return { context, markdown, tokens: count(markdown), budget, over_budget: true, limits };
+  }
+  return { ...r, budget, over_budget: false, limits };
 }
