@@ -922,6 +922,70 @@ describe('the last state at the last resorts', () => {
   });
 });
 
+/** A short workflow whose agent ended on a long markdown table (a report of 60 rows), with ten decisions recorded. */
+function tableSnapshot(): SessionSnapshot {
+  const big = bigSnapshot();
+  const rows = Array.from(
+    { length: 60 },
+    (_, i) => `| ${i + 1} | src/module-${i}/handler.ts | passing | 12${i} ms | refactored the error path |`,
+  );
+  const text = [
+    'All checks are done. Summary of the results:',
+    '',
+    '| # | file | state | time | note |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+    'Shall I open the pull request now?',
+  ].join('\n');
+  return {
+    ...big,
+    tasks: big.tasks.slice(35),
+    tasks_completed: 5,
+    issue: {
+      id: 'ISSUE-7',
+      title: 'Add login',
+      description: 'Users must log in and stay logged in for a week.',
+    },
+    errors: [],
+    reviewer_feedback: null,
+    test_state: null,
+    summaries: {
+      compaction: null,
+      last_message: {
+        id: 's1',
+        timestamp: '2026-01-01T00:00:00.000Z',
+        kind: 'last_message',
+        text,
+        source: 'claude-code',
+        session_number: 1,
+      },
+    },
+  };
+}
+
+describe('the room the fit freed, given back', () => {
+  it('keeps the latest decisions beside a long last state (a markdown table): they go once it is down to 1,500 characters', () => {
+    const snap = tableSnapshot();
+    const seen: [number, number][] = [];
+    for (let budget = 1000; budget <= 2600; budget += 100) {
+      const f = fitResumeContext(snap, 4, [], budget, countTokens);
+      expect(f.over_budget).toBe(false);
+      expect(f.tokens).toBeLessThanOrEqual(budget);
+      const decisions = f.context.decisions.length;
+      const last = f.context.last_state?.text.length ?? 0;
+      seen.push([decisions, last]);
+      if (last > 1500) expect(decisions, `at ${budget}`).toBeGreaterThanOrEqual(3);
+    }
+    // the hook's 9,000 characters are about 2,200 tokens: there the table's head and the decisions both fit
+    const hook = fitResumeContext(snap, 4, [], 2200, countTokens).context;
+    expect(hook.decisions.length).toBeGreaterThanOrEqual(3);
+    expect(hook.last_state?.text).toMatch(/^All checks are done\. Summary of the results:\n\n\| # \| file/);
+    expect(hook.last_state?.text).toContain('Shall I open the pull request now?');
+    expect(seen.some(([d, l]) => d > 0 && l > 1500)).toBe(true);
+  });
+});
+
 describe('the last state, cut to fit, of a last message', () => {
   it('keeps the question it ends on; a compaction summary keeps its head', () => {
     const at = '2026-01-01T00:00:00.000Z';

@@ -58,6 +58,13 @@ const steps: [keyof ContextLimits, number][] = [
   ['files', 0],
   // a resolved error is history; a decision still holds: it is kept longer
   ['resolved_errors', 0],
+  // the decisions down to three (the latest, and those that say why), then a long last state (a report, a markdown
+  // table) down to 1,500 characters (the length of Amelia's defaults), and only then the last decisions. A briefing
+  // with only a count of the decisions beside the agent's last message at length puts the tail of that message (a
+  // table's last rows, which `baton details summaries` keeps) over what was decided and why, which nothing else in it
+  // says and which the next session would decide again.
+  ['decisions', 3],
+  ['last_state_chars', 1500],
   ['decisions', 0],
   ['feedback_comments', 0],
   // where an imported session was recorded, when not here: one line, which says the worktree's state is not the
