@@ -4,7 +4,7 @@ import { emptyUsage } from '../schemas/records.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import { fitResumeContext } from './fit-budget.js';
 import { compileResumeContext, defaultLimits } from './resume-context.js';
-import { namingWorkflow } from './render-context.js';
+import { namingWorkflow, renderResumeContext } from './render-context.js';
 
 const task = (i: number, status: 'done' | 'pending' | 'in_progress') => ({
   id: `T${i}`,
@@ -153,9 +153,10 @@ describe('resume context within a token budget', () => {
       ...snap,
       tasks: snap.tasks.map((t, i) => (i >= 30 && i < 40 ? { ...t, status: 'skipped' as const } : t)),
     };
-    const fitted = fitResumeContext(skipped, 4, [], 900, countTokens);
+    const fitted = fitResumeContext(skipped, 4, [], 800, countTokens);
     const c = fitted.context;
-    expect(c.completed_more).toBeGreaterThan(0);
+    // some done tasks counted too, beside the skipped ones
+    expect(c.completed_more).toBeGreaterThan(c.skipped_more);
     const done = c.completed_tasks.filter((t) => t.status === 'done').length;
     expect(done).toBe(Math.min(30, c.completed_tasks.length));
     expect(c.skipped_more).toBe(10 - (c.completed_tasks.length - done));
@@ -859,11 +860,16 @@ describe('what to do next', () => {
     );
     const json = fitResumeContext(after, 4, [], 100_000, countTokens).context;
     expect(json.next.latest_request_first).toBe(true);
-    // short of room, the note goes before any completed task becomes a count (the Goal still shows the request)
+    // short of room, the note goes before any completed task becomes a count (the Goal still shows the request); it
+    // comes back only in room too short for the next finished task
     const budgets = Array.from({ length: 60 }, (_, i) => 400 + i * 20);
     const fits = budgets.map((b) => fitResumeContext(after, 4, [], b, countTokens));
     for (const f of fits)
-      if (f.context.completed_more > 0) expect(f.context.next.latest_request_first).toBe(false);
+      if (f.context.completed_more > 0 && f.context.next.latest_request_first) {
+        const oneMore = { ...f.limits, completed_tasks: f.limits.completed_tasks + 1, newer_request_note: 0 };
+        const md = renderResumeContext(compileResumeContext(after, 4, [], oneMore));
+        expect(countTokens(md), `at ${f.budget}`).toBeGreaterThan(f.budget);
+      }
     expect(fits.some((f) => !f.context.next.latest_request_first && f.context.completed_more === 0)).toBe(
       true,
     );
@@ -983,6 +989,61 @@ describe('the room the fit freed, given back', () => {
     expect(hook.last_state?.text).toMatch(/^All checks are done\. Summary of the results:\n\n\| # \| file/);
     expect(hook.last_state?.text).toContain('Shall I open the pull request now?');
     expect(seen.some(([d, l]) => d > 0 && l > 1500)).toBe(true);
+  });
+
+  it('gives the parts cut before a halving that freed more than the budget lacked their room back', () => {
+    const snap = tableSnapshot();
+    for (let budget = 1000; budget <= 2400; budget += 100) {
+      const f = fitResumeContext(snap, 4, [], budget, countTokens);
+      // the whole context is longer than these budgets: little of each is left unused (a halving left up to half)
+      expect(f.tokens).toBeLessThanOrEqual(budget);
+      expect(budget - f.tokens, `at ${budget}`).toBeLessThan(100);
+    }
+  });
+
+  it('never exceeds the budget, and says over_budget exactly when the shortest form of the must-keep facts does not fit', () => {
+    const table = tableSnapshot();
+    const both = { ...bigSnapshot(), summaries: table.summaries };
+    for (const snap of [bigSnapshot(), table, both])
+      for (const budget of [400, 800, 1500, 4000])
+        for (const overhead of [0, 25]) {
+          const f = fitResumeContext(snap, 4, [], budget, countTokens, overhead);
+          expect(f.tokens).toBe(countTokens(f.markdown));
+          if (!f.over_budget) expect(f.tokens + overhead, `at ${budget}`).toBeLessThanOrEqual(budget);
+          else {
+            // the big snapshot's must-keep facts alone are longer than 400 tokens
+            expect(budget).toBe(400);
+            expect(snap).not.toBe(table);
+            const least = renderResumeContext(compileResumeContext(snap, 4, [], f.limits));
+            expect(countTokens(least) + overhead).toBeGreaterThan(budget);
+          }
+        }
+    // the last resorts, at the budget of their own tokens: they fit there, and not a token under it
+    const floors = fitResumeContext(both, 4, [], 50, countTokens);
+    expect(floors.over_budget).toBe(true);
+    const least = countTokens(renderResumeContext(compileResumeContext(both, 4, [], floors.limits)));
+    const at = fitResumeContext(both, 4, [], least, countTokens);
+    expect(at.over_budget).toBe(false);
+    expect(at.tokens).toBe(least);
+    expect(fitResumeContext(both, 4, [], least - 1, countTokens).over_budget).toBe(true);
+  });
+
+  it('compiles a context that fits at once once, and after the first compilation that fits, at most eight more', () => {
+    const counts: number[] = [];
+    const counter = (text: string) => {
+      counts.push(countTokens(text));
+      return counts.at(-1)!;
+    };
+    fitResumeContext(bigSnapshot(), 4, [], 100_000, counter);
+    expect(counts).toHaveLength(1);
+    for (const snap of [bigSnapshot(), tableSnapshot()])
+      for (const budget of [600, 900, 1500, 2200]) {
+        counts.length = 0;
+        fitResumeContext(snap, 4, [], budget, counter);
+        const fitted = counts.findIndex((n) => n <= budget);
+        expect(fitted).toBeGreaterThan(0);
+        expect(counts.length - 1 - fitted, `at ${budget}`).toBeLessThanOrEqual(8);
+      }
   });
 });
 
@@ -1279,9 +1340,14 @@ describe('what the last state and the decisions show', () => {
   it('drops the resolved errors before the decisions: a fixed error is history, a decision still holds', () => {
     const seen: [number, number][] = [];
     for (let budget = 4000; budget >= 600; budget -= 100) {
-      const { context } = fitResumeContext(bigSnapshot(), 4, [], budget, countTokens);
+      const { context, limits } = fitResumeContext(bigSnapshot(), 4, [], budget, countTokens);
       seen.push([context.decisions.length, context.errors_resolved.length]);
-      if (context.decisions.length < 10) expect(context.errors_resolved).toEqual([]);
+      // a resolved error is shown while a decision is left out only in room too short for the next decision
+      if (context.decisions.length < 10 && context.errors_resolved.length) {
+        const oneMore = { ...limits, decisions: context.decisions.length + 1, resolved_errors: 0 };
+        const md = renderResumeContext(compileResumeContext(bigSnapshot(), 4, [], oneMore));
+        expect(countTokens(md), `at ${budget}`).toBeGreaterThan(budget);
+      }
     }
     // the budgets tried cut both: the order is what the test saw
     expect(seen.some(([d, r]) => d > 0 && r === 0)).toBe(true);

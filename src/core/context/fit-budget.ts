@@ -62,7 +62,8 @@ const steps: [keyof ContextLimits, number][] = [
   // table) down to 1,500 characters (the length of Amelia's defaults), and only then the last decisions. A briefing
   // with only a count of the decisions beside the agent's last message at length puts the tail of that message (a
   // table's last rows, which `baton details summaries` keeps) over what was decided and why, which nothing else in it
-  // says and which the next session would decide again.
+  // says and which the next session would decide again. The refill below would not do it alone: it gives back only
+  // the room the halvings freed beyond need, and none when the last state's first halving just fits.
   ['decisions', 3],
   ['last_state_chars', 1500],
   ['decisions', 0],
@@ -174,10 +175,99 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
 }
 
 /**
+ * A step the fit took: the part `key` limited to `to`, from `from` (its limit before the step; `span` what the part
+ * showed then, as a limit: more shows nothing more), and `last` the limit before the step's last halving, too long.
+ */
+interface Cut {
+  key: keyof ContextLimits;
+  from: number;
+  span: number;
+  to: number;
+  last: number;
+}
+
+/**
+ * The most compilations the refill makes after the fit (each compiles, renders and counts the whole context once, as
+ * each halving of the fit does), so that it adds a bounded cost to every SessionStart (`npm run bench -- hooks`). The
+ * fit pays for them: it compiles only when a step changes a limit, where it compiled once a step before (some thirty
+ * steps for a context that reaches the last resorts), so that on the 43 labelled sessions at 400 to 4,000 tokens the
+ * fit and its refill compile fewer times than the fit alone did.
+ */
+const REFILL_COMPILATIONS = 8;
+
+/**
+ * Gives back the room the fit freed beyond need. Its halvings stop at the first that fits, so a late step that halves
+ * a long part (the last state, the latest request) can free far more than the budget lacked, while the parts cut
+ * before it (the decisions, the files) stay cut though they would fit again. So each cut, the latest first (the
+ * reverse of the order they were cut in, which is their priority), goes back as far as the budget allows: the part
+ * the fit was shrinking when it fit up to just under the limit that did not fit, then the parts cut before it. A
+ * part cut again later goes back past that later cut only when the later one went back whole. A part of lower priority
+ * thus gets only the room a higher one cannot use (the next decision is too long for it, a line of the files is not).
+ * Each search halves the range it has left, to the item, or to an eighth of a text's range (a closer one costs more
+ * compilations than the few characters are worth), within REFILL_COMPILATIONS in all; only a context that fits is
+ * kept, so the result never exceeds the budget, and every limit stays at or above the floor the fit left it at: what
+ * is never dropped stays.
+ */
+function refill<R>(
+  cuts: readonly Cut[],
+  limits: ContextLimits,
+  fitted: R,
+  tryLimits: (l: ContextLimits) => R | null,
+  wholeLastState: number,
+): R {
+  let best = fitted;
+  let left = REFILL_COMPILATIONS;
+  /**
+   * Raises `key` from `lo`, which fits, towards `hi`, whose limit is `top`; `tried`: `hi + 1` is known not to fit. A
+   * text near its top (within `close`) goes there, or stays, with one compilation more.
+   */
+  const raise = (key: keyof ContextLimits, lo: number, hi: number, top: number, tried: boolean) => {
+    const close = key.endsWith('_chars') ? Math.max(12, Math.floor((hi - lo) / 8)) : 0;
+    const highest = hi;
+    while (lo < hi && left > 0) {
+      const near = hi - lo <= close;
+      if (near && tried) return;
+      const mid = near ? hi : Math.ceil((lo + hi) / 2);
+      const v = key === 'last_state_chars' ? lastStateNear(mid, hi, wholeLastState) : mid;
+      if (v === null || v <= lo) return;
+      left--;
+      const limit = v >= highest ? top : v;
+      const r = tryLimits({ ...limits, [key]: limit });
+      if (r === null) {
+        hi = v - 1;
+        tried = true;
+      } else {
+        best = r;
+        limits[key] = limit;
+        lo = v;
+      }
+    }
+  };
+  for (const [i, c] of [...cuts.entries()].reverse()) {
+    if (i === cuts.length - 1) raise(c.key, c.to, c.last - 1, c.last - 1, true);
+    // a later step cut the part further, and did not go back whole
+    else if (limits[c.key] === c.to) raise(c.key, c.to, c.span, c.from, false);
+  }
+  return best;
+}
+
+/**
+ * The last state's limit to try near `v`, at most `hi`, or none: no stub under LAST_STATE_MIN, as the fit's halving,
+ * and no cut of fewer than 12 characters, as a request's (the pointer to the rest would take more than it saves).
+ */
+function lastStateNear(v: number, hi: number, whole: number): number | null {
+  const up = Math.max(v, LAST_STATE_MIN);
+  const t = up > whole - 12 && up < whole ? whole : up;
+  if (t <= hi) return t;
+  const down = Math.min(hi, whole - 12);
+  return down >= LAST_STATE_MIN ? down : null;
+}
+
+/**
  * Compiles the context and shrinks its lower-priority parts, one halving at a time, until the whole of it (with the
- * `overhead` a caller adds, such as a stamp line) fits the token budget. When even the shortest form of what is
- * never dropped does not fit, the context says `over_budget` (in its text and its JSON) rather than exceeding the
- * budget silently.
+ * `overhead` a caller adds, such as a stamp line) fits the token budget, then gives back the room the halvings freed
+ * beyond what was needed (`refill`). When even the shortest form of what is never dropped does not fit, the context
+ * says `over_budget` (in its text and its JSON) rather than exceeding the budget silently.
  */
 export function fitResumeContext(
   snap: SessionSnapshot,
@@ -197,20 +287,38 @@ export function fitResumeContext(
   const fits = (r: { tokens: number }) => r.tokens + overhead <= budget;
   // a step that changes no limit (its part already at its floor, or not in this context) compiles nothing
   let r = compile(limits);
+  // the last state's whole length (none when even the generous limit cuts it)
+  const wholeLastState = r.context.last_state?.cut === 0 ? r.context.last_state.text.length : Infinity;
+  const cuts: Cut[] = [];
   for (const [key, floor] of steps) {
     if (fits(r)) break;
+    const from = limits[key];
+    const span = Math.min(from, shown(r.context, key));
+    let last = span;
     for (;;) {
       const now = shown(r.context, key);
       if (limits[key] <= floor || now <= floor) break;
+      last = Math.min(limits[key], now);
       limits[key] = lower(key, limits[key], now, floor);
       r = compile(limits);
       if (fits(r)) break;
     }
+    if (limits[key] < span) cuts.push({ key, from, span, to: limits[key], last });
   }
   if (!fits(r)) {
     const context = { ...r.context, over_budget: true };
     const markdown = renderResumeContext(context);
     return { context, markdown, tokens: count(markdown), budget, over_budget: true, limits };
   }
-  return { ...r, budget, over_budget: false, limits };
+  const fitted = refill(
+    cuts,
+    limits,
+    r,
+    (l) => {
+      const probe = compile(l);
+      return fits(probe) ? probe : null;
+    },
+    wholeLastState,
+  );
+  return { ...fitted, budget, over_budget: false, limits };
 }
