@@ -1,9 +1,8 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import { counted } from '../../core/index.js';
-import type { TranscriptSource } from '../transcripts/transcript-import.js';
-import { CATCH_UP_MAX_BYTES, sourceOf } from './catch-up.js';
-import { hookLogPath, readHookLog } from './hook-log.js';
+import { CATCH_UP_MAX_BYTES } from './catch-up.js';
+import { followedTranscripts } from './unread-transcripts.js';
 
 const sizeOf = (path: string) => {
   try {
@@ -43,18 +42,8 @@ function slice(path: string, from: number, to: number): string {
 export async function catchUpFollowed(client: BatonClient, ref: Ref, home: string): Promise<string[]> {
   const status = await client.status(ref);
   if (status.workflow.status !== 'in_progress') return [];
-  const marks = new Map<string, { source: TranscriptSource; through: number }>();
-  for (const m of Object.values(status.imports ?? {})) {
-    const source = sourceOf(m.format);
-    if (m.path && source) marks.set(m.path, { source, through: m.through_byte ?? 0 });
-  }
-  const worktree = status.workflow.worktree;
-  const seen = worktree ? readHookLog(hookLogPath(home, worktree), worktree).transcripts : {};
-  for (const [path, t] of Object.entries(seen))
-    if (!marks.has(path) && t.workflow_id === status.workflow.id && t.source)
-      marks.set(path, { source: t.source, through: t.bytes });
   const said: string[] = [];
-  for (const [path, { source, through }] of marks) {
+  for (const { path, source, through } of followedTranscripts(status, home)) {
     const size = sizeOf(path);
     if (size === null || size <= through) continue;
     if (size - through > CATCH_UP_MAX_BYTES) {

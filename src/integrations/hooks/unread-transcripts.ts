@@ -1,0 +1,166 @@
+import { statSync } from 'node:fs';
+import type { BatonClient } from '../../client/baton-client.js';
+import { counted, isTerminal, type WorkflowStatus } from '../../core/index.js';
+import type { TranscriptSource } from '../transcripts/transcript-import.js';
+import { ACTIVE_WITHIN_MS, CATCH_UP_MAX_BYTES, sourceOf } from './catch-up.js';
+import { hookLogPath, readHookLog, type TranscriptSeen } from './hook-log.js';
+import { isRunning } from './agent-process.js';
+
+/** What a command needs of a workflow's status to find the transcripts it follows. */
+export interface FollowedStatus {
+  workflow: { id: string; status: string; worktree?: string | null };
+  imports?: Record<string, { format: string; path: string | null; through_byte?: number }>;
+}
+
+/** A transcript a workflow follows: where its import stopped, and what the hooks of this machine saw of it. */
+export interface Followed {
+  path: string;
+  source: TranscriptSource;
+  /** Where its last import stopped (for a transcript no import read yet, where the hooks saw it). */
+  through: number;
+  /** What the hook log of `home` keeps of it, for this workflow; undefined when no hook here recorded it. */
+  seen: TranscriptSeen | undefined;
+}
+
+/**
+ * The transcripts a workflow follows: those it imported, and those its hooks saw on this machine (`home`'s hook log)
+ * but did not import yet (a session cut off in its first turn). Transcripts on another machine are not known here.
+ */
+export function followedTranscripts(status: FollowedStatus, home: string): Followed[] {
+  const worktree = status.workflow.worktree;
+  const log = worktree ? readHookLog(hookLogPath(home, worktree), worktree).transcripts : {};
+  const mine = (path: string) => (log[path]?.workflow_id === status.workflow.id ? log[path] : undefined);
+  const out = new Map<string, Followed>();
+  for (const m of Object.values(status.imports ?? {})) {
+    const source = sourceOf(m.format);
+    if (m.path && source)
+      out.set(m.path, { path: m.path, source, through: m.through_byte ?? 0, seen: mine(m.path) });
+  }
+  for (const [path, t] of Object.entries(log))
+    if (!out.has(path) && t.workflow_id === status.workflow.id && t.source)
+      out.set(path, { path, source: t.source, through: t.bytes, seen: t });
+  return [...out.values()];
+}
+
+/**
+ * What an agent writes right after its Stop or SessionEnd hook read the transcript (Claude Code's stop-hook summary,
+ * Codex's turn bookkeeping) lands within this of the hook's record: no work of the agent, and no entry an import
+ * would read.
+ */
+export const SETTLE_MS = 10_000;
+
+/** A followed transcript that holds more than Baton read of it, while no agent that would read it is at work. */
+export interface UnreadTranscript {
+  path: string;
+  agent: TranscriptSource;
+  workflow_id: string;
+  /** How far Baton read it (its last import, or a hook that read on with no entry in what it read). */
+  read_through: number;
+  size: number;
+  grown_bytes: number;
+  /** When the file was last written. */
+  written_at: string;
+  /** Why no agent's hook will read it soon, in words. */
+  why: string;
+  /** The command that reads it now. */
+  command: string;
+}
+
+const shellWord = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+const statOf = (path: string) => {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The transcripts of a workflow not finished that grew since Baton last read them, while no agent at work will read
+ * them: an agent that crashed or was killed in the middle of its turn sent no Stop (whose hook imports the turn), and
+ * only the next session start reads that tail; until then `baton status` and `baton context` would show what was
+ * read before. A size check each (the file's size against how far Baton read it); nothing of what they hold is read.
+ *
+ * A transcript still being written is an agent at work, whose next Stop reads it: not said. The rule: said when its
+ * conversation ended (a SessionEnd came) or the agent process its hooks recorded has exited (Linux); not while that
+ * process runs (a turn may write nothing for minutes while a tool runs); where no process is known (not Linux, a
+ * transcript only `baton import` read), once it was not written for ACTIVE_WITHIN_MS, the rule a session start uses
+ * to tell a conversation at work from one cut off. What is written within SETTLE_MS of the Stop or SessionEnd hook
+ * that read it last is the agent's bookkeeping, not work: not said.
+ */
+export function unreadTranscripts(
+  status: FollowedStatus,
+  home: string,
+  now = Date.now(),
+): UnreadTranscript[] {
+  if (isTerminal(status.workflow.status as WorkflowStatus)) return [];
+  return followedTranscripts(status, home).flatMap((f): UnreadTranscript[] => {
+    const st = statOf(f.path);
+    const readTo = Math.max(f.through, f.seen?.bytes ?? 0);
+    if (!st || st.size <= readTo) return [];
+    const seen = f.seen;
+    if (seen && (seen.turn_ended || seen.ended) && st.mtimeMs <= Date.parse(seen.at) + SETTLE_MS) return [];
+    const running = seen?.agent_process && !seen.ended ? isRunning(seen.agent_process) : null;
+    if (running === true) return [];
+    const quiet = now - st.mtimeMs;
+    const why = seen?.ended
+      ? 'its conversation ended'
+      : running === false
+        ? `its agent (process ${seen?.agent_process?.pid}) no longer runs`
+        : quiet >= ACTIVE_WITHIN_MS
+          ? null
+          : undefined;
+    if (why === undefined) return [];
+    return [
+      {
+        path: f.path,
+        agent: f.source,
+        workflow_id: status.workflow.id,
+        read_through: readTo,
+        size: st.size,
+        grown_bytes: st.size - readTo,
+        written_at: new Date(st.mtimeMs).toISOString(),
+        why: why ?? 'no agent has written it since',
+        command: `baton import -w ${status.workflow.id} ${shellWord(f.path)}`,
+      },
+    ];
+  });
+}
+
+/** A size in words: bytes, KB or MB. */
+export const sizeText = (bytes: number) =>
+  bytes < 1024
+    ? counted(bytes, 'byte', 'bytes')
+    : bytes < 1024 * 1024
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${(bytes / 1048576).toFixed(1)} MB`;
+
+/**
+ * Reads what the unread transcripts gained (as a session start reads it: one import each, at most CATCH_UP_MAX_BYTES
+ * of it), before a command hands the work over (`baton context`). Gives what it read and what it could not, in words.
+ */
+export async function readUnread(client: BatonClient, unread: UnreadTranscript[]): Promise<string[]> {
+  const said: string[] = [];
+  for (const u of unread) {
+    if (u.grown_bytes > CATCH_UP_MAX_BYTES) {
+      said.push(
+        `${u.path} grew by ${sizeText(u.grown_bytes)} since Baton last read it, more than is read here: \`${u.command}\` reads it`,
+      );
+      continue;
+    }
+    try {
+      // the importer and its rules load only when a transcript is read
+      const { importTranscriptFile } = await import('../transcripts/import-file.js');
+      const r = await importTranscriptFile(client, { workflowId: u.workflow_id }, u.path, u.agent);
+      said.push(
+        r.new_entries
+          ? `read ${counted(r.new_entries, 'entry', 'entries')} that ${u.path} gained since Baton last read it`
+          : `nothing new in ${u.path} since Baton last read it (${sizeText(u.grown_bytes)} written, no entry)`,
+      );
+    } catch (e) {
+      said.push(`could not read ${u.path}: ${(e as Error).message}`);
+    }
+  }
+  return said;
+}
