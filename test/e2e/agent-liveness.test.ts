@@ -155,11 +155,12 @@ describe('a conversation at work, told from one cut off', () => {
       );
       const json = (await runCli(['status', '--json'], { cwd: repo, env })).json<{ gone_agents: Json[] }>();
       expect(json.gone_agents).toEqual([{ agent: 'claude-code', pid: agent.pid, transcript: path }]);
-      // the briefing shown now is from what was read before the crash: said beside it, not in it
+      // the briefing shown now first reads what its transcript gained since Baton last read it; the agent's end is said
+      // beside it, not in it
       const shown = await runCli(['context'], { cwd: repo, env });
       expect(shown.stderr).toMatch(
         new RegExp(
-          `^note: Claude Code \\(process ${agent.pid}\\) no longer runs, and no SessionEnd came: the next session's briefing first reads what its transcript gained since Baton last read it, which this one may lack$`,
+          `^note: Claude Code \\(process ${agent.pid}\\) no longer runs, and no SessionEnd came \\(a crash, a kill or a quit\\)$`,
           'm',
         ),
       );

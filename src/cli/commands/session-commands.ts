@@ -28,6 +28,7 @@ import { usageLine } from '../usage-line.js';
 import { goOnLine, pauseText, pauseWithdrawnText } from '../pause-text.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
 import { goneAgents } from '../../integrations/hooks/gone-agents.js';
+import { readUnread, sizeText, unreadTranscripts } from '../../integrations/hooks/unread-transcripts.js';
 
 type Status = {
   workflow: {
@@ -173,7 +174,9 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
       action(rt, async ({ client, print, rt, g }, o: { workflow?: string }) => {
         const found = (await client.status(rt.ref(o.workflow))) as Status;
         const gone = goneOf(rt, g, found.workflow);
-        const s = gone.length ? { ...found, gone_agents: gone } : found;
+        // transcripts that hold work Baton has not read, with no agent at work to read them (a size check each)
+        const unread = unreadTranscripts(found, rt.settings(g).home);
+        const s = { ...(gone.length ? { ...found, gone_agents: gone } : found), unread_transcripts: unread };
         print(s, () =>
           [
             `${s.workflow.id}  ${s.workflow.title}`,
@@ -190,6 +193,10 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             ...gone.map(
               (a) =>
                 `agent: ${agentLabel(a.agent)} (process ${a.pid}) no longer runs, and no SessionEnd came (a crash, a kill or a quit): ${s.work_over ? `${s.work_over}, so the next ${agentLabel(a.agent)} session here completes this workflow and starts a new one` : `the next ${agentLabel(a.agent)} session here goes on with this workflow, from its briefing`}`,
+            ),
+            ...unread.map(
+              (u) =>
+                `unread: ${u.path} grew by ${sizeText(u.grown_bytes)} since Baton last read it (written ${formatAgo(Date.now() - Date.parse(u.written_at))}, ${u.why}): \`${u.command}\` reads it, as \`baton context\` and the next session start do`,
             ),
             // its work is over and its conversation ended: said before the user wonders why it is still open
             ...(!gone.length && s.completes_at_next_start
@@ -262,19 +269,21 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
       action(rt, async ({ client, rt, g }, o: { workflow?: string; format: string; budget?: string }) => {
         const budget =
           o.budget === undefined ? undefined : parseNumber(o.budget, '--budget', { int: true, min: 200 });
-        const c = await client.context(rt.ref(o.workflow), budget);
         const format = oneOf(o.format, ['markdown', 'json'] as const, '--format');
-        // a crash's last words are read at the next session start: this briefing is from what was read before
-        const { workflow } = c.json.finished
-          ? { workflow: null }
-          : ((await client.status({ workflowId: c.workflow_id })) as Status);
-        for (const a of workflow ? goneOf(rt, g, workflow) : [])
+        const status = (await client.status(rt.ref(o.workflow))) as Status;
+        const home = rt.settings(g).home;
+        // what a crashed or killed agent wrote after Baton last read its transcript is read first, as the next
+        // session start would: the briefing handed over is then not one from before the crash
+        const read = await readUnread(client, unreadTranscripts(status, home));
+        for (const r of read) rt.io.err(`note: ${r}`);
+        const c = await client.context({ workflowId: status.workflow.id }, budget);
+        for (const a of goneOf(rt, g, status.workflow))
           rt.io.err(
-            `note: ${agentLabel(a.agent)} (process ${a.pid}) no longer runs, and no SessionEnd came: the next session's briefing first reads what its transcript gained since Baton last read it, which this one may lack`,
+            `note: ${agentLabel(a.agent)} (process ${a.pid}) no longer runs, and no SessionEnd came (a crash, a kill or a quit)`,
           );
         rt.io.out(
           g.json
-            ? JSON.stringify(c, null, 2)
+            ? JSON.stringify({ ...c, transcripts_read: read }, null, 2)
             : format === 'json'
               ? JSON.stringify(c.json, null, 2)
               : c.markdown,

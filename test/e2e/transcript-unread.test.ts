@@ -1,0 +1,99 @@
+import { appendFileSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { corpusPath } from '../helpers/corpus.js';
+import { tempDir } from '../helpers/git-repo.js';
+import { hookWorkspace } from '../helpers/hook-workspace.js';
+
+// An agent killed in the middle of its turn sends no Stop, whose hook would have imported the turn: its transcript
+// holds work Baton has not read until the next session start. Meanwhile `baton status` says so, and `baton context`
+// reads it before it hands the work over.
+
+type Json = Record<string, any>;
+
+const SESSION = '196820da-0000-4000-8000-000000000001';
+const lines = readFileSync(corpusPath('claude-code/codemie-code-2/session-196820da.jsonl'), 'utf8')
+  .split('\n')
+  .filter(Boolean);
+/** The first turn ends on line 113 (the agent's summary); the user's next request is line 115. */
+const FIRST_TURN = 114;
+
+function workspace() {
+  const { repo, baton } = hookWorkspace();
+  const transcript = join(tempDir('baton-transcript-'), `${SESSION}.jsonl`);
+  const hook = (event: string, fields: Json = {}) =>
+    baton(
+      ['hook', event],
+      JSON.stringify({
+        cwd: repo,
+        hook_event_name: event,
+        session_id: SESSION,
+        transcript_path: transcript,
+        ...fields,
+      }),
+    );
+  return { baton, transcript, hook };
+}
+
+const promptOf = (n: number) => (JSON.parse(lines[n]!) as { message: { content: string } }).message.content;
+
+describe('a transcript that grew after its agent stopped sending hooks', () => {
+  it('baton status says how much and what reads it; baton context reads it first and hands over the later work', async () => {
+    const { baton, transcript, hook } = workspace();
+    writeFileSync(transcript, '');
+    await hook('SessionStart', { source: 'startup' });
+    appendFileSync(transcript, `${lines.slice(0, 6).join('\n')}\n`);
+    await hook('UserPromptSubmit', { prompt: promptOf(5) });
+    appendFileSync(transcript, `${lines.slice(6, FIRST_TURN).join('\n')}\n`);
+    expect((await hook('Stop', { stop_hook_active: false })).code).toBe(0);
+    const read = readFileSync(transcript).length;
+    const first = (await baton(['status', '--json'])).json<Json>();
+    expect(first.unread_transcripts).toEqual([]);
+
+    // the next turn: the user asks, the agent works (its transcript grows), then it is killed before its Stop
+    await hook('UserPromptSubmit', { prompt: promptOf(115) });
+    appendFileSync(transcript, `${lines.slice(FIRST_TURN).join('\n')}\n`);
+    const size = readFileSync(transcript).length;
+    // written moments ago: an agent at work, whose next Stop reads it; nothing to say yet
+    expect((await baton(['status'])).stdout).not.toMatch(/^unread:/m);
+
+    // whole seconds: the file system keeps what the clock gives it, to the nanosecond
+    const past = new Date(Math.floor(Date.now() / 1000) * 1000 - 5 * 60_000);
+    utimesSync(transcript, past, past);
+    const status = await baton(['status']);
+    const id = (await baton(['status', '--json'])).json<Json>().workflow.id as string;
+    expect(status.stdout).toMatch(
+      new RegExp(
+        `^unread: ${transcript} grew by \\d+\\.\\d KB since Baton last read it \\(written 5m0\\ds ago, no agent has written it since\\): \`baton import -w ${id} ${transcript}\` reads it, as \`baton context\` and the next session start do$`,
+        'm',
+      ),
+    );
+    const json = (await baton(['status', '--json'])).json<Json>();
+    expect(json.unread_transcripts).toEqual([
+      {
+        path: transcript,
+        agent: 'claude-code',
+        workflow_id: id,
+        read_through: read,
+        size,
+        grown_bytes: size - read,
+        written_at: past.toISOString(),
+        why: 'no agent has written it since',
+        command: `baton import -w ${id} ${transcript}`,
+      },
+    ]);
+
+    // the briefing handed over holds the work the killed turn did: its last request and the agent's last words
+    const context = await baton(['context']);
+    expect(context.code).toBe(0);
+    expect(context.stderr).toMatch(
+      new RegExp(`^note: read \\d+ entries that ${transcript} gained since Baton last read it$`, 'm'),
+    );
+    expect(context.stdout).toContain('create document in /specs folder');
+    expect(context.stdout).toContain("I've created a comprehensive specification document");
+    // read now: neither says it again
+    expect((await baton(['status'])).stdout).not.toMatch(/^unread:/m);
+    const again = await baton(['--json', 'context']);
+    expect(again.json<Json>().transcripts_read).toEqual([]);
+  });
+});
