@@ -64,7 +64,7 @@ describe('a transcript that grew after its agent stopped sending hooks', () => {
     const id = (await baton(['status', '--json'])).json<Json>().workflow.id as string;
     expect(status.stdout).toMatch(
       new RegExp(
-        `^unread: ${transcript} grew by \\d+\\.\\d KB since Baton last read it \\(written 5m0\\ds ago, no agent has written it since\\): \`baton import -w ${id} ${transcript}\` reads it, as \`baton context\` and the next session start do$`,
+        `^unread: ${transcript} grew by \\d+\\.\\d KB since Baton last read it \\(written 5m0\\ds ago, no agent seen at work on it\\): \`baton import -w ${id} ${transcript}\` reads it, as \`baton context\` and the next session start do$`,
         'm',
       ),
     );
@@ -78,7 +78,7 @@ describe('a transcript that grew after its agent stopped sending hooks', () => {
         size,
         grown_bytes: size - read,
         written_at: past.toISOString(),
-        why: 'no agent has written it since',
+        why: 'no agent seen at work on it',
         command: `baton import -w ${id} ${transcript}`,
       },
     ]);

@@ -57,7 +57,7 @@ describe('unreadTranscripts: a followed transcript that grew since Baton last re
         size: 300,
         grown_bytes: 200,
         written_at: written.toISOString(),
-        why: 'no agent has written it since',
+        why: 'no agent seen at work on it',
         command: `baton import -w wf-1 ${path}`,
       },
     ]);

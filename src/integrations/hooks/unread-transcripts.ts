@@ -103,15 +103,14 @@ export function unreadTranscripts(
     if (seen && (seen.turn_ended || seen.ended) && st.mtimeMs <= Date.parse(seen.at) + SETTLE_MS) return [];
     const running = seen?.agent_process && !seen.ended ? isRunning(seen.agent_process) : null;
     if (running === true) return [];
-    const quiet = now - st.mtimeMs;
     const why = seen?.ended
       ? 'its conversation ended'
       : running === false
         ? `its agent (process ${seen?.agent_process?.pid}) no longer runs`
-        : quiet >= ACTIVE_WITHIN_MS
-          ? null
-          : undefined;
-    if (why === undefined) return [];
+        : now - st.mtimeMs >= ACTIVE_WITHIN_MS
+          ? 'no agent seen at work on it'
+          : null;
+    if (!why) return [];
     return [
       {
         path: f.path,
@@ -121,7 +120,7 @@ export function unreadTranscripts(
         size: st.size,
         grown_bytes: st.size - readTo,
         written_at: new Date(st.mtimeMs).toISOString(),
-        why: why ?? 'no agent has written it since',
+        why,
         command: `baton import -w ${status.workflow.id} ${shellWord(f.path)}`,
       },
     ];
