@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { corpusPath } from '../helpers/corpus.js';
 import { tempDir } from '../helpers/git-repo.js';
 import { hookWorkspace } from '../helpers/hook-workspace.js';
+import { hookLogPath, readHookLog, writeHookLog } from '../../src/integrations/hooks/hook-log.js';
 
 // An agent killed in the middle of its turn sends no Stop, whose hook would have imported the turn: its transcript
 // holds work Baton has not read until the next session start. Meanwhile `baton status` says so, and `baton context`
@@ -19,7 +20,7 @@ const lines = readFileSync(corpusPath('claude-code/codemie-code-2/session-196820
 const FIRST_TURN = 114;
 
 function workspace() {
-  const { repo, baton } = hookWorkspace();
+  const { repo, baton, env } = hookWorkspace();
   const transcript = join(tempDir('baton-transcript-'), `${SESSION}.jsonl`);
   const hook = (event: string, fields: Json = {}) =>
     baton(
@@ -32,7 +33,7 @@ function workspace() {
         ...fields,
       }),
     );
-  return { baton, transcript, hook };
+  return { baton, transcript, hook, repo, home: env.BATON_HOME };
 }
 
 const promptOf = (n: number) => (JSON.parse(lines[n]!) as { message: { content: string } }).message.content;
@@ -95,5 +96,34 @@ describe('a transcript that grew after its agent stopped sending hooks', () => {
     expect((await baton(['status'])).stdout).not.toMatch(/^unread:/m);
     const again = await baton(['--json', 'context']);
     expect(again.json<Json>().transcripts_read).toEqual([]);
+  });
+
+  it('a tail with nothing to record, read by the command status names, is not said unread again', async () => {
+    const { baton, transcript, hook, repo, home } = workspace();
+    writeFileSync(transcript, '');
+    await hook('SessionStart', { source: 'startup' });
+    appendFileSync(transcript, `${lines.slice(0, 6).join('\n')}\n`);
+    await hook('UserPromptSubmit', { prompt: promptOf(5) });
+    appendFileSync(transcript, `${lines.slice(6, FIRST_TURN).join('\n')}\n`);
+    expect((await hook('Stop', { stop_hook_active: false })).code).toBe(0);
+    // the Stop was ten minutes ago
+    const logPath = hookLogPath(home, repo);
+    const log = readHookLog(logPath, repo);
+    log.transcripts[transcript]!.at = new Date(Date.now() - 10 * 60_000).toISOString();
+    writeHookLog(logPath, log);
+    // minutes after it Claude Code adds its own bookkeeping (a file-history snapshot): no entry of the conversation
+    appendFileSync(
+      transcript,
+      `${JSON.stringify({ type: 'file-history-snapshot', messageId: 'm-later', snapshot: { trackedFileBackups: {} }, isSnapshotUpdate: false })}\n`,
+    );
+    const past = new Date(Math.floor(Date.now() / 1000) * 1000 - 5 * 60_000);
+    utimesSync(transcript, past, past);
+    const said = (await baton(['status', '--json'])).json<Json>().unread_transcripts as Json[];
+    expect(said).toHaveLength(1);
+    const imported = await baton([...(said[0]!.command as string).split(' ').slice(1), '--json']);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.json<Json>().new_entries).toBe(0);
+    expect((await baton(['status', '--json'])).json<Json>().unread_transcripts).toEqual([]);
+    expect((await baton(['status'])).stdout).not.toMatch(/^unread:/m);
   });
 });

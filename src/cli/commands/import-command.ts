@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { importTranscriptFile } from '../../integrations/transcripts/import-file.js';
+import { keepReadMark } from '../../integrations/hooks/unread-transcripts.js';
 import { refuseForeignTranscript } from './import-origin.js';
 import { readFirstLines } from '../../integrations/transcripts/read-new-bytes.js';
 import { sourceOf } from '../../integrations/transcripts/transcript-import.js';
@@ -131,6 +132,14 @@ export function registerImportCommand(program: Command, rt: Runtime) {
           if (r.created)
             rt.io.err(
               `no workflow was open here: created ${r.workflow_id} for this transcript (its first request is the issue)`,
+            );
+          // what it read held nothing to record: kept, so `baton status` does not say it unread again
+          if (r.new_entries === 0)
+            keepReadMark(
+              await client.status({ workflowId: r.workflow_id }),
+              rt.settings(g).home,
+              path,
+              r.read.to_byte,
             );
           for (const s of r.skipped) rt.io.err(`${file}:${s.line}: skipped: ${s.reason}`);
           for (const w of r.warnings) rt.io.err(`${file}: ${w}`);

@@ -274,7 +274,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         const home = rt.settings(g).home;
         // what a crashed or killed agent wrote after Baton last read its transcript is read first, as the next
         // session start would: the briefing handed over is then not one from before the crash
-        const read = await readUnread(client, unreadTranscripts(status, home));
+        const read = await readUnread(client, status, home);
         for (const r of read) rt.io.err(`note: ${r}`);
         const c = await client.context({ workflowId: status.workflow.id }, budget);
         for (const a of goneOf(rt, g, status.workflow))

@@ -2,8 +2,8 @@ import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/git-repo.js';
-import { hookLogPath, writeHookLog, type TranscriptSeen } from './hook-log.js';
-import { sizeText, unreadTranscripts, type FollowedStatus } from './unread-transcripts.js';
+import { hookLogPath, readHookLog, writeHookLog, type TranscriptSeen } from './hook-log.js';
+import { keepReadMark, sizeText, unreadTranscripts, type FollowedStatus } from './unread-transcripts.js';
 
 const minutes = (n: number) => n * 60_000;
 
@@ -107,6 +107,21 @@ describe('unreadTranscripts: a followed transcript that grew since Baton last re
       ]);
     },
   );
+
+  it('keepReadMark keeps how far a command read a followed transcript, forward only, and nothing of another file', () => {
+    const { home, path, status } = setup({ seen: { bytes: 100 } });
+    expect(unreadTranscripts(status, home)).toMatchObject([{ read_through: 100 }]);
+    keepReadMark(status, home, path, 50);
+    expect(unreadTranscripts(status, home)).toMatchObject([{ read_through: 100 }]);
+    keepReadMark(status, home, '/elsewhere/other.jsonl', 900);
+    expect(
+      Object.keys(
+        readHookLog(hookLogPath(home, status.workflow.worktree!), status.workflow.worktree!).transcripts,
+      ),
+    ).toEqual([path]);
+    keepReadMark(status, home, path, 300);
+    expect(unreadTranscripts(status, home)).toEqual([]);
+  });
 
   it('says a size in bytes, KB or MB', () => {
     expect([sizeText(1), sizeText(900), sizeText(12_800), sizeText(3 * 1048576)]).toEqual([

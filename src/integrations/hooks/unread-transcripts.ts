@@ -3,7 +3,7 @@ import type { BatonClient } from '../../client/baton-client.js';
 import { counted, isTerminal, type WorkflowStatus } from '../../core/index.js';
 import type { TranscriptSource } from '../transcripts/transcript-import.js';
 import { ACTIVE_WITHIN_MS, CATCH_UP_MAX_BYTES, sourceOf } from './catch-up.js';
-import { hookLogPath, readHookLog, type TranscriptSeen } from './hook-log.js';
+import { hookLogPath, readHookLog, writeHookLog, type TranscriptSeen } from './hook-log.js';
 import { isRunning } from './agent-process.js';
 
 /** What a command needs of a workflow's status to find the transcripts it follows. */
@@ -136,12 +136,39 @@ export const sizeText = (bytes: number) =>
       : `${(bytes / 1048576).toFixed(1)} MB`;
 
 /**
- * Reads what the unread transcripts gained (as a session start reads it: one import each, at most CATCH_UP_MAX_BYTES
- * of it), before a command hands the work over (`baton context`). Gives what it read and what it could not, in words.
+ * Keeps how far a command outside the hooks (`baton import`, `baton context`) read a transcript the workflow follows,
+ * in `home`'s hook log as a hook keeps it: an import that finds nothing to record writes no event, so its import mark
+ * stays, and without this the lines it read (an agent's bookkeeping written after its last hook, a title Claude Code
+ * adds later) would be said unread again however often the command that reads them ran. Only ever moves forward.
  */
-export async function readUnread(client: BatonClient, unread: UnreadTranscript[]): Promise<string[]> {
+export function keepReadMark(status: FollowedStatus, home: string, path: string, bytes: number): void {
+  const worktree = status.workflow.worktree;
+  const f = followedTranscripts(status, home).find((x) => x.path === path);
+  if (!worktree || !f || bytes <= Math.max(f.through, f.seen?.bytes ?? 0)) return;
+  const logPath = hookLogPath(home, worktree);
+  const log = readHookLog(logPath, worktree);
+  log.transcripts[path] = {
+    ...log.transcripts[path],
+    bytes,
+    workflow_id: status.workflow.id,
+    at: new Date().toISOString(),
+    source: f.source,
+  };
+  writeHookLog(logPath, log);
+}
+
+/**
+ * Reads what the workflow's unread transcripts gained (as a session start reads it: one import each, at most
+ * CATCH_UP_MAX_BYTES of it), before a command hands the work over (`baton context`), keeping how far it read one that
+ * held nothing to record. Gives what it read and what it could not, in words.
+ */
+export async function readUnread(
+  client: BatonClient,
+  status: FollowedStatus,
+  home: string,
+): Promise<string[]> {
   const said: string[] = [];
-  for (const u of unread) {
+  for (const u of unreadTranscripts(status, home)) {
     if (u.grown_bytes > CATCH_UP_MAX_BYTES) {
       said.push(
         `${u.path} grew by ${sizeText(u.grown_bytes)} since Baton last read it, more than is read here: \`${u.command}\` reads it`,
@@ -152,6 +179,7 @@ export async function readUnread(client: BatonClient, unread: UnreadTranscript[]
       // the importer and its rules load only when a transcript is read
       const { importTranscriptFile } = await import('../transcripts/import-file.js');
       const r = await importTranscriptFile(client, { workflowId: u.workflow_id }, u.path, u.agent);
+      if (r.new_entries === 0) keepReadMark(status, home, u.path, r.read.to_byte);
       said.push(
         r.new_entries
           ? `read ${counted(r.new_entries, 'entry', 'entries')} that ${u.path} gained since Baton last read it`
