@@ -33,20 +33,24 @@ function workspace() {
         ...fields,
       }),
     );
-  return { baton, transcript, hook, repo, home: env.BATON_HOME };
+  /** The session's first turn, through hooks: its start, the user's request, the agent's work, its Stop. */
+  const firstTurn = async () => {
+    writeFileSync(transcript, '');
+    await hook('SessionStart', { source: 'startup' });
+    appendFileSync(transcript, `${lines.slice(0, 6).join('\n')}\n`);
+    await hook('UserPromptSubmit', { prompt: promptOf(5) });
+    appendFileSync(transcript, `${lines.slice(6, FIRST_TURN).join('\n')}\n`);
+    return hook('Stop', { stop_hook_active: false });
+  };
+  return { baton, transcript, hook, firstTurn, repo, home: env.BATON_HOME };
 }
 
 const promptOf = (n: number) => (JSON.parse(lines[n]!) as { message: { content: string } }).message.content;
 
 describe('a transcript that grew after its agent stopped sending hooks', () => {
   it('baton status says how much and what reads it; baton context reads it first and hands over the later work', async () => {
-    const { baton, transcript, hook } = workspace();
-    writeFileSync(transcript, '');
-    await hook('SessionStart', { source: 'startup' });
-    appendFileSync(transcript, `${lines.slice(0, 6).join('\n')}\n`);
-    await hook('UserPromptSubmit', { prompt: promptOf(5) });
-    appendFileSync(transcript, `${lines.slice(6, FIRST_TURN).join('\n')}\n`);
-    expect((await hook('Stop', { stop_hook_active: false })).code).toBe(0);
+    const { baton, transcript, hook, firstTurn } = workspace();
+    expect((await firstTurn()).code).toBe(0);
     const read = readFileSync(transcript).length;
     const first = (await baton(['status', '--json'])).json<Json>();
     expect(first.unread_transcripts).toEqual([]);
@@ -99,13 +103,8 @@ describe('a transcript that grew after its agent stopped sending hooks', () => {
   });
 
   it('a tail with nothing to record, read by the command status names, is not said unread again', async () => {
-    const { baton, transcript, hook, repo, home } = workspace();
-    writeFileSync(transcript, '');
-    await hook('SessionStart', { source: 'startup' });
-    appendFileSync(transcript, `${lines.slice(0, 6).join('\n')}\n`);
-    await hook('UserPromptSubmit', { prompt: promptOf(5) });
-    appendFileSync(transcript, `${lines.slice(6, FIRST_TURN).join('\n')}\n`);
-    expect((await hook('Stop', { stop_hook_active: false })).code).toBe(0);
+    const { baton, transcript, firstTurn, repo, home } = workspace();
+    expect((await firstTurn()).code).toBe(0);
     // the Stop was ten minutes ago
     const logPath = hookLogPath(home, repo);
     const log = readHookLog(logPath, repo);

@@ -6,6 +6,16 @@ import { fitResumeContext } from './fit-budget.js';
 import { compileResumeContext, defaultLimits } from './resume-context.js';
 import { namingWorkflow, renderResumeContext } from './render-context.js';
 
+/** The agent's last message as a transcript import records it, in session 1. */
+const lastMessage = (text: string, timestamp = '2026-01-01T00:00:00.000Z') => ({
+  id: 's1',
+  timestamp,
+  kind: 'last_message' as const,
+  text,
+  source: 'claude-code' as const,
+  session_number: 1,
+});
+
 const task = (i: number, status: 'done' | 'pending' | 'in_progress') => ({
   id: `T${i}`,
   title: `task number ${i} with a reasonably descriptive title`,
@@ -884,14 +894,7 @@ describe('the last state, cut to fit', () => {
       ...bigSnapshot(),
       summaries: {
         compaction: null,
-        last_message: {
-          id: 's1',
-          timestamp: at,
-          kind: 'last_message',
-          text,
-          source: 'claude-code',
-          session_number: 1,
-        },
+        last_message: lastMessage(text, at),
       },
     };
     const md = fitResumeContext(snap, 4, [], 1500, countTokens).markdown;
@@ -908,14 +911,7 @@ describe('the last state at the last resorts', () => {
       ...bigSnapshot(),
       summaries: {
         compaction: null,
-        last_message: {
-          id: 's1',
-          timestamp: '2026-01-01T00:00:00.000Z',
-          kind: 'last_message',
-          text,
-          source: 'claude-code',
-          session_number: 1,
-        },
+        last_message: lastMessage(text),
       },
     };
     const shown = new Set<string>();
@@ -958,14 +954,7 @@ function tableSnapshot(): SessionSnapshot {
     test_state: null,
     summaries: {
       compaction: null,
-      last_message: {
-        id: 's1',
-        timestamp: '2026-01-01T00:00:00.000Z',
-        kind: 'last_message',
-        text,
-        source: 'claude-code',
-        session_number: 1,
-      },
+      last_message: lastMessage(text),
     },
   };
 }
