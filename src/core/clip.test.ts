@@ -31,6 +31,39 @@ describe('clip', () => {
   });
 });
 
+describe('a cut inside a markdown table', () => {
+  const table = [
+    'Done. The figures:',
+    '',
+    '| file | before | after |',
+    '| --- | --- | --- |',
+    ...Array.from({ length: 12 }, (_, i) => `| src/module-${i}.ts | ${i * 10} ms | ${i * 4} ms |`),
+    '',
+    'Shall I commit?',
+  ].join('\n');
+
+  it('ends at the last whole row, the ellipsis on a line of its own, within the room', () => {
+    // rooms that cut inside a row, and one that ends where a row ends
+    const rowEnd = table.indexOf('\n', table.indexOf('| src/module-2.ts')) + 2;
+    for (const max of [150, 200, 251, rowEnd]) {
+      const cut = clip(table, max);
+      expect(cut.length, `at ${max}`).toBeLessThanOrEqual(max);
+      const lines = cut.split('\n');
+      expect(lines.at(-1)).toBe('…');
+      // every row it keeps is whole
+      for (const l of lines.filter((x) => x.startsWith('|'))) expect(table.split('\n')).toContain(l);
+    }
+    expect(clip(table, rowEnd).split('\n').at(-2)).toBe('| src/module-2.ts | 20 ms | 8 ms |');
+  });
+
+  it('cuts a row only when the rows before it would keep too little (one long row)', () => {
+    const long = `| ${'cell '.repeat(60)}|`;
+    const cut = clip(long, 100);
+    expect(cut.length).toBeLessThanOrEqual(100);
+    expect(cut.endsWith('cell…')).toBe(true);
+  });
+});
+
 describe('clipEnds', () => {
   it('keeps both ends whole-worded, " … " between', () => {
     const out = clipEnds(request, 90);

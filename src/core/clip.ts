@@ -36,10 +36,26 @@ const dangling = /[\s,;:]+$/;
 const fenceLine = /^[ \t]*```[^\n]*$/gm;
 const fencesIn = (text: string) => text.match(fenceLine)?.length ?? 0;
 
-/** The head cut at a word's end (`room` characters at most, the ellipsis included). */
+/** A row of a markdown table (`| a | b |`). */
+const tableRow = /^[ \t]*\|/;
+
+/**
+ * The head cut at a word's end (`room` characters at most, the ellipsis included); a cut inside a row of a markdown
+ * table ends at the row before, the ellipsis on a line of its own (half a row reads as a broken table), unless that
+ * keeps less of the text than a word's cut must (one long row).
+ */
 const headCut = (text: string, room: number) => {
   const at = Math.max(0, room - 1);
-  return `${text.slice(0, headEnd(text, at, Math.ceil(at * 0.6))).replace(dangling, '')}…`;
+  const least = Math.ceil(at * 0.6);
+  const end = headEnd(text, at, least);
+  const kept = text.slice(0, end).trimEnd();
+  const row = kept.lastIndexOf('\n');
+  if (tableRow.test(kept.slice(row + 1))) {
+    // the row whole when it ends there and the ellipsis's line still has room; else the rows before it
+    if (text[kept.length] === '\n' && kept.length + 2 <= room) return `${kept}\n…`;
+    if (row >= least) return `${kept.slice(0, row).trimEnd()}\n…`;
+  }
+  return `${text.slice(0, end).replace(dangling, '')}…`;
 };
 
 /**
