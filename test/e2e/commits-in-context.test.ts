@@ -2,7 +2,7 @@ import { appendFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitIn, tempDir } from '../helpers/git-repo.js';
-import { hookWorkspace } from '../helpers/hook-workspace.js';
+import { hookWorkspace, agentHooks } from '../helpers/hook-workspace.js';
 
 // Git is the truth for the commits made since a workflow began: a commit whose tool call never returned (Claude Code
 // died before writing its result) is done all the same, and the next session must not make it again.
@@ -11,8 +11,7 @@ type Json = Record<string, any>;
 
 function workspace() {
   const { repo, baton } = hookWorkspace();
-  const hook = (event: string, fields: Json) =>
-    baton(['hook', event], JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }));
+  const hook = agentHooks(baton, { cwd: repo });
   return { repo, baton, hook };
 }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { codexConversation } from '../helpers/codex-conversation.js';
 import { corpusPath } from '../helpers/corpus.js';
 import { tempDir } from '../helpers/git-repo.js';
-import { hookWorkspace } from '../helpers/hook-workspace.js';
+import { hookWorkspace, agentHooks } from '../helpers/hook-workspace.js';
 
 // Issue 11's contract, from outside: `baton init` in a fresh git repository, then only the agent's hooks (no `baton
 // create`, no other command) on real transcripts, and `baton status --json` shows what they recorded.
@@ -35,8 +35,7 @@ describe('continuity by default: baton init, then Claude Code as usual', () => {
   it('follows the session, takes the request and the TodoWrite list, and injects them after /clear', async () => {
     const { repo, baton, status } = workspace();
     expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
-    const hook = (event: string, fields: Json) =>
-      baton(['hook', event], JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }));
+    const hook = agentHooks(baton, { cwd: repo });
 
     const sid = '196820da-0000-4000-8000-000000000001';
     const start = await hook('SessionStart', { session_id: sid, source: 'startup' });
@@ -165,8 +164,7 @@ describe('continuity by default: a session cut off in the middle of its turn', (
   it('is read to where it stops at the next start, said to the user, and the context names the call that never returned', async () => {
     const { repo, baton, status } = workspace();
     expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
-    const hook = (event: string, fields: Json) =>
-      baton(['hook', event], JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }));
+    const hook = agentHooks(baton, { cwd: repo });
     const one = '196820da-0000-4000-8000-000000000021';
     const { path, lines } = transcriptOf('claude-code/codemie-code-2/session-196820da.jsonl', 60);
     await hook('SessionStart', { session_id: one, source: 'startup' });
@@ -266,8 +264,7 @@ describe('continuity by default: a session cut off in the middle of its turn', (
   it('reads a session cut off in its first turn, before any Stop imported its transcript', async () => {
     const { repo, baton } = workspace();
     expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
-    const hook = (event: string, fields: Json) =>
-      baton(['hook', event], JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }));
+    const hook = agentHooks(baton, { cwd: repo });
     const one = '196820da-0000-4000-8000-000000000031';
     const path = join(tempDir('baton-transcript-'), 'session.jsonl');
     const now = new Date().toISOString();
@@ -319,17 +316,7 @@ describe('continuity by default: a session cut off after the user went on past a
     expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
     const one = '196820da-0000-4000-8000-000000000051';
     const path = join(tempDir('baton-transcript-'), `${one}.jsonl`);
-    const hook = (event: string, fields: Json = {}) =>
-      baton(
-        ['hook', event],
-        JSON.stringify({
-          cwd: repo,
-          hook_event_name: event,
-          session_id: one,
-          transcript_path: path,
-          ...fields,
-        }),
-      );
+    const hook = agentHooks(baton, { cwd: repo, session_id: one, transcript_path: path });
     const line = (type: string, message: Json, more: Json = {}) =>
       JSON.stringify({ type, timestamp: new Date().toISOString(), sessionId: one, ...more, message });
     const said = (id: string, text: string) =>
@@ -485,17 +472,7 @@ describe('continuity by default: a conversation reopened with --resume', () => {
     expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
     const one = '196820da-0000-4000-8000-000000000041';
     const path = join(tempDir('baton-transcript-'), `${one}.jsonl`);
-    const hook = (event: string, fields: Json = {}) =>
-      baton(
-        ['hook', event],
-        JSON.stringify({
-          cwd: repo,
-          hook_event_name: event,
-          session_id: one,
-          transcript_path: path,
-          ...fields,
-        }),
-      );
+    const hook = agentHooks(baton, { cwd: repo, session_id: one, transcript_path: path });
     const line = (type: string, message: Json) =>
       JSON.stringify({ type, timestamp: new Date().toISOString(), sessionId: one, message });
     const said = (id: string, text: string) =>
@@ -683,8 +660,7 @@ describe('continuity by default: a new conversation after finished work', () => 
   it('continues after a crash or /clear, and starts a new workflow once the work is done and the user quit', async () => {
     const { repo, baton, status } = workspace();
     expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
-    const hook = (event: string, fields: Json) =>
-      baton(['hook', event], JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }));
+    const hook = agentHooks(baton, { cwd: repo });
     const id = (n: number) => `196820da-0000-4000-8000-00000000001${n}`;
 
     // one session works through its whole TodoWrite list
@@ -777,19 +753,9 @@ describe('continuity by default: a compaction', () => {
     expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
     const rel = 'claude-code/codemie-code/session-624a4a58.jsonl';
     const sid = '624a4a58-b34c-462d-a70d-13421c8125a8';
-    const hook = (event: string, fields: Json = {}) =>
-      baton(
-        ['hook', event],
-        JSON.stringify({
-          cwd: repo,
-          hook_event_name: event,
-          session_id: sid,
-          transcript_path: path,
-          ...fields,
-        }),
-      );
     // the conversation up to its compaction (line 158 is the boundary, 159 the summary that opens the new context)
     const { path, lines } = transcriptOf(rel, 157);
+    const hook = agentHooks(baton, { cwd: repo, session_id: sid, transcript_path: path });
     const all = readFileSync(corpusPath(rel), 'utf8').split('\n').filter(Boolean);
     await hook('SessionStart', { source: 'startup' });
     await hook('UserPromptSubmit', { prompt: lines[5]!.message.content as string });

@@ -7,7 +7,7 @@ import { corpusPath } from '../helpers/corpus.js';
 import { claudeTool } from '../helpers/transcript-lines.js';
 import { codexHook } from '../helpers/codex-conversation.js';
 import { gitIn, tempDir } from '../helpers/git-repo.js';
-import { hookWorkspace, type Baton } from '../helpers/hook-workspace.js';
+import { hookWorkspace, type Baton, agentHooks } from '../helpers/hook-workspace.js';
 
 /** A real hook payload from the corpus, pointed at a temporary repository (unknown fields kept as they are). */
 function payload(file: string, index: number, cwd: string, extra: Record<string, unknown> = {}) {
@@ -424,17 +424,7 @@ describe('an older TodoWrite whose hook never reached Baton', () => {
       ...call('toolu-older', { todos: todos.older }, 2),
       ...call('toolu-newer', { todos: todos.newer }, 1),
     ]);
-    const hook = (event: string, fields: Record<string, unknown>) =>
-      baton(
-        ['hook', event],
-        JSON.stringify({
-          session_id: 'S1',
-          cwd: repo,
-          hook_event_name: event,
-          transcript_path: transcript,
-          ...fields,
-        }),
-      );
+    const hook = agentHooks(baton, { session_id: 'S1', cwd: repo, transcript_path: transcript });
     const newer = await hook('PostToolUse', {
       tool_name: 'TodoWrite',
       tool_input: { todos: todos.newer },
@@ -497,17 +487,7 @@ describe('an older TaskUpdate whose hook never reached Baton', () => {
       ...update('2', 'in_progress', 2),
       ...update('2', 'completed', 1),
     ]);
-    const hook = (event: string, fields: Record<string, unknown>) =>
-      baton(
-        ['hook', event],
-        JSON.stringify({
-          session_id: 'S1',
-          cwd: repo,
-          hook_event_name: event,
-          transcript_path: transcript,
-          ...fields,
-        }),
-      );
+    const hook = agentHooks(baton, { session_id: 'S1', cwd: repo, transcript_path: transcript });
     const seen = (id: string, name: string, input: Record<string, unknown>, response: unknown) =>
       hook('PostToolUse', { tool_name: name, tool_input: input, tool_response: response, tool_use_id: id });
     await seen('toolu-c1', 'TaskCreate', { subject: 'Write mul', description: '' }, { task: { id: '1' } });

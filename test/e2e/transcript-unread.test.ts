@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusPath } from '../helpers/corpus.js';
 import { tempDir } from '../helpers/git-repo.js';
-import { hookWorkspace } from '../helpers/hook-workspace.js';
+import { hookWorkspace, agentHooks } from '../helpers/hook-workspace.js';
 import { hookLogPath, readHookLog, writeHookLog } from '../../src/integrations/hooks/hook-log.js';
 
 // An agent killed in the middle of its turn sends no Stop, whose hook would have imported the turn: its transcript
@@ -22,17 +22,7 @@ const FIRST_TURN = 114;
 function workspace() {
   const { repo, baton, env } = hookWorkspace();
   const transcript = join(tempDir('baton-transcript-'), `${SESSION}.jsonl`);
-  const hook = (event: string, fields: Json = {}) =>
-    baton(
-      ['hook', event],
-      JSON.stringify({
-        cwd: repo,
-        hook_event_name: event,
-        session_id: SESSION,
-        transcript_path: transcript,
-        ...fields,
-      }),
-    );
+  const hook = agentHooks(baton, { cwd: repo, session_id: SESSION, transcript_path: transcript });
   /** The session's first turn, through hooks: its start, the user's request, the agent's work, its Stop. */
   const firstTurn = async () => {
     writeFileSync(transcript, '');

@@ -14,3 +14,12 @@ export function hookWorkspace(env: Record<string, string | undefined> = {}) {
 }
 
 export type Baton = ReturnType<typeof hookWorkspace>['baton'];
+
+/**
+ * `baton hook <event>` as an agent runs it: the payload holds `fixed` (the folder, the session and its transcript)
+ * and the event's name and own fields.
+ */
+export const agentHooks =
+  (baton: Baton, fixed: Record<string, unknown>) =>
+  (event: string, fields: Record<string, unknown> = {}) =>
+    baton(['hook', event], JSON.stringify({ ...fixed, hook_event_name: event, ...fields }));
