@@ -19,6 +19,14 @@ function workspace() {
   return { repo, baton, status, listed };
 }
 
+/** The commit the agent makes, made for real (the next workflow's briefing reads it against git): its short hash. */
+function commitExport(repo: string): string {
+  writeFileSync(join(repo, 'export.js'), 'export const json = true;\n');
+  gitIn(repo, 'add', 'export.js');
+  gitIn(repo, 'commit', '-q', '-m', 'Add the --json flag to export');
+  return gitIn(repo, 'rev-parse', '--short=7', 'HEAD').trim();
+}
+
 /** The agent quit minutes ago (a Codex older than its SessionEnd sends none): its transcript has not changed since. */
 function quit(path: string) {
   const past = new Date(Date.now() - 5 * 60_000);
@@ -45,11 +53,7 @@ describe('a Codex conversation resumed after its workflow was completed', () => 
       'Process exited with code 1\nOutput:\nError: Cannot find module ./export-json',
     );
     a.call('c2', 'exec_command', { cmd: 'npm test' }, 'Process exited with code 0\nOutput:\n3 passing');
-    // the commit is made for real: the next workflow's briefing reads it against git
-    writeFileSync(join(repo, 'export.js'), 'export const json = true;\n');
-    gitIn(repo, 'add', 'export.js');
-    gitIn(repo, 'commit', '-q', '-m', 'Add the --json flag to export');
-    const hash = gitIn(repo, 'rev-parse', '--short=7', 'HEAD').trim();
+    const hash = commitExport(repo);
     a.call(
       'c3',
       'exec_command',
@@ -186,10 +190,7 @@ describe('a Claude Code conversation resumed after its workflow was completed', 
     a.todos(['Add the flag', 'in_progress'], ['Test it', 'pending']);
     a.call('Bash', { command: 'npm test' }, 'Error: Cannot find module ./export-json', true);
     a.call('Bash', { command: 'npm test' }, '3 passing');
-    writeFileSync(join(repo, 'export.js'), 'export const json = true;\n');
-    gitIn(repo, 'add', 'export.js');
-    gitIn(repo, 'commit', '-q', '-m', 'Add the --json flag to export');
-    const hash = gitIn(repo, 'rev-parse', '--short=7', 'HEAD').trim();
+    const hash = commitExport(repo);
     a.call(
       'Bash',
       { command: 'git commit -am "Add the --json flag to export"' },
