@@ -104,11 +104,12 @@ export function taskCounts(tasks: readonly Task[]) {
 }
 
 /**
- * "3/6 done (2 skipped)": the one way progress is said; a skipped task is finished, and counted as done. A table's
- * column leaves out the word (`word: ''`).
+ * "1/6 done, 2 skipped": the one way progress is said. `done` counts the finished tasks, the skipped among them (the
+ * share of the work behind it); the words say how many were done and how many skipped, never a skipped one as done.
+ * A table's column leaves out the word (`word: ''`).
  */
 export const progressLabel = (c: { done: number; total: number; skipped: number }, word = ' done') =>
-  `${c.done}/${c.total}${word}${c.skipped ? ` (${c.skipped} skipped)` : ''}`;
+  `${c.done - c.skipped}/${c.total}${word}${c.skipped ? `, ${c.skipped} skipped` : ''}`;
 
 /** Tasks grouped per lane, with done/total: the resume report's "Bootstrap Tasks: 3/5 complete". */
 export function laneProgress(tasks: readonly Task[]) {

@@ -216,7 +216,7 @@ for (const mode of cliModes) {
       expect(cleanupAll.removed.map((w) => w.id)).toEqual([id]);
     });
 
-    it('says progress one way everywhere: a skipped task counts as done and is named as skipped', async () => {
+    it('says progress one way everywhere: the done and the skipped tasks counted apart', async () => {
       const other = makeRepo();
       const b = (...args: string[]) => runCli(args, { cwd: other, env });
       expect(
@@ -226,9 +226,9 @@ for (const mode of cliModes) {
       await b('task', 'start', 'S1');
       expect((await b('task', 'done', 'S1')).code).toBe(0);
       expect((await b('task', 'skip', 'S2')).code).toBe(0);
-      expect((await b('status')).stdout).toContain('tasks: 2/3 done (1 skipped), 0 in progress');
-      expect((await b('show')).stdout).toContain('tasks: 2/3 done (1 skipped)');
-      expect((await b('list')).stdout).toMatch(/2\/3 \(1 skipped\)/);
+      expect((await b('status')).stdout).toContain('tasks: 1/3 done, 1 skipped, 0 in progress');
+      expect((await b('show')).stdout).toContain('tasks: 1/3 done, 1 skipped');
+      expect((await b('list')).stdout).toMatch(/1\/3, 1 skipped/);
       // no agent reported into this session, and Baton runs none: its agent is assumed, not claimed
       const ss = await b('session-status');
       expect(ss.stdout).toContain(

@@ -58,6 +58,18 @@ describe('finishedWork', () => {
     expect(finishWork(next(d.state))).toBeNull();
   });
 
+  it('says how many of the finished tasks were skipped, not done', () => {
+    // the agent's list drops its last step: skipped
+    const d = next(followed(['completed', 'completed', 'pending']));
+    const step = (i: number) => ({ content: `step ${i}`, activeForm: `doing ${i}`, status: 'completed' });
+    syncAgentTasks(d, 'claude-code', [
+      { tool: 'TodoWrite', input: { todos: [step(1), step(2)] }, id: 'call-2' },
+    ]);
+    expect(finishedWork(ended(d.state), now)).toBe(
+      'all 3 of its tasks are finished (2 done, 1 skipped) and Claude Code session s1 ended (the user quit)',
+    );
+  });
+
   it('is over, without a SessionEnd, once nothing happened in it for half an hour (a closed terminal, Codex)', () => {
     const s = followed(['completed', 'completed']);
     expect(finishedWork(s, later(29))).toBeNull();

@@ -55,7 +55,11 @@ function workDone(s: WorkflowState): string | null {
   const n = s.tasks.length;
   if (n > 0) {
     if (!allFinished(s.tasks)) return null;
-    return n === 1 ? 'its task is done' : `all ${n} of its tasks are done`;
+    const skipped = s.tasks.filter((t) => t.status === 'skipped').length;
+    if (n === 1) return skipped ? 'its task was skipped' : 'its task is done';
+    return skipped
+      ? `all ${n} of its tasks are finished (${n - skipped} done, ${skipped} skipped)`
+      : `all ${n} of its tasks are done`;
   }
   return lastRequestAnswered(s) === true ? "the user's last request was answered" : null;
 }

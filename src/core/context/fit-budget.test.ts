@@ -149,7 +149,7 @@ describe('resume context within a token budget', () => {
       tasks: snap.tasks.map((t, i) => (i < 3 ? { ...t, status: 'skipped' as const } : t)),
     };
     expect(fitResumeContext(skipped, 4, [], 100_000, countTokens).markdown).toContain(
-      '### Plan Status: 40/42 tasks done (3 skipped)',
+      '### Plan Status: 37/42 tasks done, 3 skipped',
     );
     expect(fitResumeContext(snap, 4, [], 100_000, countTokens).markdown).toMatch(
       /### Plan Status: 40\/42 tasks done$/m,

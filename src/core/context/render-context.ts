@@ -1,5 +1,6 @@
 import { clip } from '../clip.js';
 import { counted } from '../counted.js';
+import { progressLabel } from '../task-graph.js';
 import type { ResumeContext } from './resume-context.js';
 import { commitSaid, pushSaid } from './done-words.js';
 
@@ -55,7 +56,7 @@ function tasks(c: ResumeContext, out: string[]) {
   out.push(
     p.total === 0
       ? '### Plan Status: no task recorded'
-      : `### Plan Status: ${p.completed}/${p.total} tasks done${p.skipped ? ` (${p.skipped} skipped)` : ''}${p.current_task ? `, current ${p.current_task}` : ''}`,
+      : `### Plan Status: ${progressLabel({ done: p.completed, total: p.total, skipped: p.skipped }, ' tasks done')}${p.current_task ? `, current ${p.current_task}` : ''}`,
   );
   if (c.completed_more)
     out.push(
@@ -248,6 +249,8 @@ function nextStep(c: ResumeContext): string {
 
 function nextWork(c: ResumeContext): string {
   const p = c.plan_status;
+  // a skipped task is finished, not done
+  const allDone = p.skipped ? 'Every task is done or skipped' : 'Every task is done';
   const task = c.next.task_id ? `task "${c.next.task_id}: ${c.next.title}"` : null;
   const left = c.interrupted ? null : (c.last_state?.left ?? null);
   if (c.next.go_ahead && c.last_state?.kind === 'last_message') {
@@ -260,7 +263,7 @@ function nextWork(c: ResumeContext): string {
     const asked = "agent's last message ended on a question to the user (Last State)";
     if (task) return `The ${asked}: get their answer first, then continue from ${task}.`;
     if (p.total > 0 && p.remaining === 0)
-      return `Every task is done, but the ${asked}: get their answer before doing more.`;
+      return `${allDone}, but the ${asked}: get their answer before doing more.`;
     const goal = p.total === 0 ? " and the user's latest request (Goal)" : '';
     return `The ${asked}: get their answer, then go on from it${goal}.`;
   }
@@ -273,7 +276,7 @@ function nextWork(c: ResumeContext): string {
     if (task) return `First ${ask}; then continue from ${task}.`;
     if (p.total === 0) return `No task is recorded: ${ask}.`;
     return p.remaining === 0
-      ? `Every task is done; ${ask}.`
+      ? `${allDone}; ${ask}.`
       : `No task is runnable (the remaining ones wait on others or are blocked); ${ask}.`;
   }
   if (c.next.latest_request_first) {
@@ -281,7 +284,7 @@ function nextWork(c: ResumeContext): string {
     const newer = 'the latest request (Goal), newer than the task list';
     if (task) return `Unless done above, first do ${newer}; then continue from ${task}.`;
     return p.remaining === 0
-      ? `Every task is done; unless done above, go on from ${newer}.`
+      ? `${allDone}; unless done above, go on from ${newer}.`
       : `No task is runnable (the remaining ones wait on others or are blocked); unless done above, go on from ${newer}.`;
   }
   if (task && c.next.list_behind && left === null && c.last_state?.kind === 'last_message')
@@ -304,8 +307,8 @@ function nextWork(c: ResumeContext): string {
   if (p.remaining > 0) return 'No task is runnable: the remaining ones wait on others or are blocked.';
   // the list is done, yet the agent was still at work: what it announced last may not be
   return left === 'mid_turn'
-    ? "Every task is done, but the session ended in the middle of the agent's turn: finish what the Last State says it was doing (check whether its last call ran)."
-    : 'Every task is done.';
+    ? `${allDone}, but the session ended in the middle of the agent's turn: finish what the Last State says it was doing (check whether its last call ran).`
+    : `${allDone}.`;
 }
 
 /** The markdown rendering handed to an agent. */

@@ -8,7 +8,7 @@ import { StatusBadge } from './status-badge.js';
 export function TaskList({ status }: { status: Status }) {
   const runnable = new Set(status.runnable_tasks.map((t) => t.id));
   const next = status.next_task?.id;
-  // the server's counts: a skipped task is finished, and counted as done
+  // the server's counts: `done` counts the finished tasks, the skipped among them; said apart, as the CLI says them
   const skipped = status.counts.tasks['skipped'] ?? 0;
   const lanes = [...new Set(status.tasks.map((t) => t.lane))].sort((a, b) => a - b);
   return (
@@ -16,8 +16,8 @@ export function TaskList({ status }: { status: Status }) {
       <div className="card-head">
         <h2 id="tasks-title">Tasks</h2>
         <span className="muted small">
-          {runnable.size} runnable · {status.counts.tasks['done'] ?? 0}/{status.tasks.length} done
-          {skipped > 0 && ` (${skipped} skipped)`}
+          {runnable.size} runnable · {(status.counts.tasks['done'] ?? 0) - skipped}/{status.tasks.length} done
+          {skipped > 0 && `, ${skipped} skipped`}
         </span>
       </div>
       {lanes.map((lane) => (
