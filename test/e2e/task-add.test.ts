@@ -92,6 +92,7 @@ describe('the agent list and task add over REST', () => {
         started: ['A'],
         completed: [],
         skipped: [],
+        retitled: [],
         linked: [],
       });
       const before = (await client.get({ cwd: repo })).version;

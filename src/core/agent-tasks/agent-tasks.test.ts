@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addTask } from '../commands/add-task.js';
+import { linkAgentSession } from '../commands/agent-session.js';
 import { notLinkedPhrase, syncAgentTasks } from '../commands/agent-tasks.js';
 import { createWorkflow } from '../commands/create.js';
 import { Draft } from '../draft.js';
@@ -106,6 +107,19 @@ describe("the agent's task list reducer", () => {
     expect(next.map((i) => i.key).filter((k) => done.some((d) => d.key === k))).toEqual([]);
   });
 
+  it('takes a step still to do that is only like a finished one for new work; its own words reopen it', () => {
+    const a = applyAgentTaskCalls([], [write('1', todo('Add mul() to calc.py', 'completed'))]);
+    // "Add div() to calc.py" shares four of six words with the finished step: new work, a new item
+    const b = applyAgentTaskCalls(a, [write('2', todo('Add div() to calc.py', 'in_progress'))]);
+    expect(b.map((i) => [i.content, i.status])).toEqual([['Add div() to calc.py', 'in_progress']]);
+    expect(b[0]!.key).not.toBe(a[0]!.key);
+    // a finished step reworded and still finished keeps its key; the same words under way reopen it
+    const c = applyAgentTaskCalls(a, [write('3', todo('Add mul() to calc.py module', 'completed'))]);
+    expect(c[0]!.key).toBe(a[0]!.key);
+    const d = applyAgentTaskCalls(a, [write('4', todo('add mul() to calc.py', 'in_progress'))]);
+    expect(d[0]!.key).toBe(a[0]!.key);
+  });
+
   it('follows TaskCreate / TaskUpdate, dependencies and deletion', () => {
     const list = applyAgentTaskCalls(
       [],
@@ -169,15 +183,23 @@ describe('syncing the agent list into the task graph', () => {
       started: ['T1'],
       completed: [],
       skipped: [],
+      retitled: [],
       linked: [],
     });
     expect(d.state.status).toBe('in_progress');
     const r = syncAgentTasks(d, 'claude-code', [
       write('c2', todo('Add a failing test', 'completed'), todo('Fix the parser', 'in_progress')),
     ]);
-    expect(r).toEqual({ added: [], started: ['T2'], completed: ['T1'], skipped: ['T3'], linked: [] });
+    expect(r).toEqual({
+      added: [],
+      started: ['T2'],
+      completed: ['T1'],
+      skipped: ['T3'],
+      retitled: ['T1'],
+      linked: [],
+    });
     expect(statuses(d)).toEqual({
-      'Add failing test': 'done',
+      'Add a failing test': 'done',
       'Fix the parser': 'in_progress',
       'Update docs': 'skipped',
     });
@@ -187,6 +209,7 @@ describe('syncing the agent list into the task graph', () => {
       started: [],
       completed: [],
       skipped: [],
+      retitled: [],
       linked: [],
     });
     expect(d.events.length).toBe(events);
@@ -194,6 +217,59 @@ describe('syncing the agent list into the task graph', () => {
     const noIds = [write('', todo('Add a failing test', 'completed'), todo('Fix the parser', 'in_progress'))];
     syncAgentTasks(d, 'claude-code', noIds);
     expect(d.events.length).toBe(events);
+    expect(foldEvents(d.events).state).toEqual(d.state);
+  });
+
+  it("leaves an earlier session's unfinished tasks as they are when a new session's agent writes a list of its own", () => {
+    const d = workflow();
+    linkAgentSession(d, { name: 'claude-code', session_id: 's1' });
+    syncAgentTasks(d, 'claude-code', [
+      write(
+        'a1',
+        todo('Add mul() to calc.py', 'completed'),
+        todo('Write tests for mul', 'in_progress'),
+        todo('Update README', 'pending'),
+      ),
+    ]);
+    // the user quits; the next conversation's agent starts its own list, for other work
+    linkAgentSession(d, { name: 'claude-code', session_id: 's2' });
+    const r = syncAgentTasks(d, 'claude-code', [write('b1', todo('Add div() to calc.py', 'in_progress'))]);
+    expect(r).toEqual({
+      added: ['T4'],
+      started: ['T4'],
+      completed: [],
+      skipped: [],
+      retitled: [],
+      linked: [],
+    });
+    expect(statuses(d)).toEqual({
+      'Add mul() to calc.py': 'done',
+      'Write tests for mul': 'in_progress',
+      'Update README': 'pending',
+      'Add div() to calc.py': 'in_progress',
+    });
+    // an item of the earlier work in the new list takes its task; leaving it out later in this session skips it
+    const again = syncAgentTasks(d, 'claude-code', [
+      write('b2', todo('Add div() to calc.py', 'completed'), todo('Update README', 'in_progress')),
+    ]);
+    expect(again).toEqual({
+      added: [],
+      started: ['T3'],
+      completed: ['T4'],
+      skipped: [],
+      retitled: [],
+      linked: [],
+    });
+    expect(
+      syncAgentTasks(d, 'claude-code', [write('b3', todo('Add div() to calc.py', 'completed'))]),
+    ).toEqual({
+      added: [],
+      started: [],
+      completed: [],
+      skipped: ['T3'],
+      retitled: [],
+      linked: [],
+    });
     expect(foldEvents(d.events).state).toEqual(d.state);
   });
 
@@ -230,7 +306,7 @@ describe('syncing the agent list into the task graph', () => {
     );
     // the newer call's hook came; the transcript import replays both later, in the agent's order
     syncAgentTasks(d, 'claude-code', [newer]);
-    const none = { added: [], started: [], completed: [], skipped: [], linked: [] };
+    const none = { added: [], started: [], completed: [], skipped: [], retitled: [], linked: [] };
     expect(syncAgentTasks(d, 'claude-code', [older])).toEqual(none);
     expect(syncAgentTasks(d, 'claude-code', [older, newer])).toEqual(none);
     expect(statuses(d)).toEqual({ 'Write mul': 'done', 'Add a test': 'in_progress' });
@@ -269,7 +345,7 @@ describe('syncing the agent list into the task graph', () => {
     syncAgentTasks(d, 'claude-code', [create(1, 'Write mul', '0:00'), create(2, 'Add a test', '0:10')]);
     syncAgentTasks(d, 'claude-code', [update(1, 'completed', '1:00'), update(2, 'in_progress', '1:10')]);
     // the import replays the older updates whose hooks never came, in the agent's order
-    const none = { added: [], started: [], completed: [], skipped: [], linked: [] };
+    const none = { added: [], started: [], completed: [], skipped: [], retitled: [], linked: [] };
     expect(
       syncAgentTasks(d, 'claude-code', [
         update(1, 'in_progress', '0:30'),
@@ -346,8 +422,42 @@ describe('syncing the agent list into the task graph', () => {
         },
       },
     ]);
-    expect(r).toEqual({ added: ['T1'], started: ['A'], completed: [], skipped: [], linked: [] });
+    expect(r).toEqual({
+      added: ['T1'],
+      started: ['A'],
+      completed: [],
+      skipped: [],
+      retitled: [],
+      linked: [],
+    });
     expect(d.state.agent_tasks?.codex?.items.map((i) => i.task_id)).toEqual(['A', 'T1']);
+  });
+
+  it("gives a reworded item's words to the task that bore its old ones, not to a task titled otherwise", () => {
+    const d = workflow([{ id: 'A', title: 'Implement the REST route' }]);
+    const plan = (id: string, ...steps: string[]) => ({
+      tool: 'update_plan',
+      id,
+      input: { plan: steps.map((step) => ({ step, status: 'pending' })) },
+    });
+    syncAgentTasks(d, 'codex', [plan('p1', 'Implement REST route', 'Document the flag', 'Tag the release')]);
+    // "Document the flag" -> "Document the --dry-run flag in README", in place in a list of the same length
+    const r = syncAgentTasks(d, 'codex', [
+      plan(
+        'p2',
+        'Implement the REST route for users',
+        'Document the --dry-run flag in README',
+        'Tag the release',
+      ),
+    ]);
+    expect(r.retitled).toEqual(['T1']);
+    expect(d.state.tasks.map((t) => t.title)).toEqual([
+      'Implement the REST route',
+      'Document the --dry-run flag in README',
+      'Tag the release',
+    ]);
+    expect(d.events.filter((e) => e.type === 'task.retitled')).toHaveLength(1);
+    expect(foldEvents(d.events).state).toEqual(d.state);
   });
 
   it('adds a task after another, with a dependency, and refuses bad ones', () => {

@@ -19,12 +19,16 @@ interface Entry {
   active_form: string | null;
 }
 
-/** The index of the unused item that `content` names: the same words, else the most similar one above the threshold. */
-export function bestMatch(
+/**
+ * The index of the unused item that `content` names: the same words, else the most similar one above the threshold
+ * among those `rewordable` allows.
+ */
+export function bestMatch<C extends { content: string }>(
   content: string,
-  candidates: readonly { content: string }[],
+  candidates: readonly C[],
   used: ReadonlySet<number> = new Set(),
   threshold = REWORD_THRESHOLD,
+  rewordable: (c: C) => boolean = () => true,
 ): number {
   const n = norm(content);
   const exact = candidates.findIndex((c, i) => !used.has(i) && norm(c.content) === n);
@@ -32,7 +36,7 @@ export function bestMatch(
   let best = -1;
   let score = threshold;
   candidates.forEach((c, i) => {
-    if (used.has(i)) return;
+    if (used.has(i) || !rewordable(c)) return;
     const s = similarity(c.content, content);
     if (s >= score) {
       best = i;
@@ -51,16 +55,20 @@ function nextItemKey(items: readonly AgentTaskItem[]): string {
   return `item:${max + 1}`;
 }
 
+/** A finished step is not the one now under way ("Run tests and commit" done, then "Commit and push"). */
+const reopens = (item: AgentTaskItem, e: Entry) => item.status === 'completed' && e.status !== 'completed';
+
 /**
  * A whole new list (TodoWrite, update_plan): each entry keeps the key and task of the item it rewords: the item of the
  * same or most similar words, else, for a short wording changed in place ("Write README" then "Finish README": too
- * few words to be alike), the item at its position in a list of the same length, when no other entry took it, they
- * share half the words of the longer, and it is not a finished step the entry would reopen.
+ * few words to be alike), the item at its position in a list of the same length, when no other entry took it and they
+ * share half the words of the longer. Only its own words reopen a finished step: an entry still to do that is merely
+ * like it ("Add mul()" done, then "Add div()") is new work.
  */
 function replaceList(items: readonly AgentTaskItem[], entries: readonly Entry[]): AgentTaskItem[] {
   const used = new Set<number>();
   const match = entries.map((e) => {
-    const i = bestMatch(e.content, items, used);
+    const i = bestMatch(e.content, items, used, REWORD_THRESHOLD, (item) => !reopens(item, e));
     if (i >= 0) used.add(i);
     return i;
   });
@@ -68,9 +76,7 @@ function replaceList(items: readonly AgentTaskItem[], entries: readonly Entry[])
   if (entries.length === items.length)
     entries.forEach((e, j) => {
       const inPlace = items[j];
-      if (match[j] !== -1 || !inPlace || used.has(j)) return;
-      // a finished step is not the one now under way ("Run tests and commit" done, then "Commit and push")
-      if (inPlace.status === 'completed' && e.status !== 'completed') return;
+      if (match[j] !== -1 || !inPlace || used.has(j) || reopens(inPlace, e)) return;
       const said = words(inPlace.content);
       const now = words(e.content);
       const shared = [...now].filter((w) => said.has(w)).length;

@@ -20,6 +20,8 @@ export interface AgentTaskSync {
   started: string[];
   completed: string[];
   skipped: string[];
+  /** Tasks whose title followed the agent's rewording of their item. */
+  retitled: string[];
   /** Tasks that now wait for others, linked after they were added (TaskUpdate's addBlockedBy): each with those. */
   linked: { task_id: string; deps: string[] }[];
   /** Links the agent made that Baton refused, because the task graph would have a cycle (said once, when made). */
@@ -135,6 +137,22 @@ function step(
   }
 
   const task = (id: string | null) => d.state.tasks.find((t) => t.id === id);
+  // an item the agent reworded gives its words to the task that bore its old ones (a title given otherwise stays)
+  for (const it of items) {
+    const t = task(it.task_id);
+    const was = before.find((b) => b.key === it.key);
+    const title = it.content.slice(0, TITLE_MAX);
+    if (
+      t &&
+      was &&
+      was.content !== it.content &&
+      t.title === was.content.slice(0, TITLE_MAX) &&
+      t.title !== title
+    ) {
+      d.emit({ type: 'task.retitled', task_id: t.id, data: { title, origin: source } });
+      out.retitled.push(t.id);
+    }
+  }
   // links made after the items were added: the task waits for its blockers' tasks, unless that closes a cycle
   for (const it of items) {
     const t = task(it.task_id);
@@ -217,7 +235,7 @@ export function syncAgentTasks(
   /** The git state, given when a pause is requested: the boundary the list reaches then pauses the workflow. */
   git: GitCapture | null = null,
 ): AgentTaskSync {
-  const out: AgentTaskSync = { added: [], started: [], completed: [], skipped: [], linked: [] };
+  const out: AgentTaskSync = { added: [], started: [], completed: [], skipped: [], retitled: [], linked: [] };
   const before = d.state.agent_tasks?.[source] ?? { items: [], applied_calls: [] };
   const seen = new Set(before.applied_calls);
   const fresh: AgentTaskCall[] = [];

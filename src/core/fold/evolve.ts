@@ -36,6 +36,16 @@ const leavePause = (s: WorkflowState): WorkflowState => ({
 /** No compaction under way any more: its note came, or another agent session began. */
 const noCompacting = ({ handed_since_compacting: _, ...s }: WorkflowState): WorkflowState => s;
 
+/**
+ * A new session's agent starts a list of its own: the lists kept are emptied, so what its first list leaves out of
+ * an earlier session's (work it was never given as its own) is not taken as removed; their tasks stay as they are, and
+ * an item of the new list takes the task of its words. The calls applied and their time are kept: an earlier
+ * session's call read late is still applied once, and an older whole list is not applied over the newer one.
+ */
+const newAgentLists = (lists: WorkflowState['agent_tasks']): WorkflowState['agent_tasks'] =>
+  lists &&
+  Object.fromEntries(Object.entries(lists).map(([source, list]) => [source, { ...list, items: [] }]));
+
 export const currentSession = (s: WorkflowState): SessionInfo | undefined =>
   s.sessions[s.sessions.length - 1];
 
@@ -160,6 +170,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
           ...(e.data.agent ? { agent: e.data.agent } : {}),
         }),
         usage: emptyUsage(),
+        ...(s.agent_tasks ? { agent_tasks: newAgentLists(s.agent_tasks) } : {}),
       };
     case 'session.linked':
       return updateSession(s, { agent: e.data.agent });
@@ -196,6 +207,8 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       };
       return { ...s, agent_tasks: { ...s.agent_tasks, [e.data.source]: list } };
     }
+    case 'task.retitled':
+      return setTask(s, e.task_id, { title: e.data.title });
     case 'task.deps_added': {
       const deps = s.tasks.find((t) => t.id === e.task_id)?.deps ?? [];
       return setTask(s, e.task_id, { deps: [...new Set([...deps, ...e.data.deps])] });

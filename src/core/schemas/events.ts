@@ -192,6 +192,8 @@ export const BatonEvent = z.discriminatedUnion('type', [
       synced_at: z.string().optional(),
     }),
   ),
+  /** The task's new title: the agent reworded the item of its list that the task came from. */
+  ev('task.retitled', z.object({ title: z.string(), origin: z.string() })),
   /** Tasks this one now waits for (the agent linked its list's items after adding them: TaskUpdate addBlockedBy). */
   ev('task.deps_added', z.object({ deps: z.array(z.string()), origin: z.string() })),
   ev('task.started', z.object(agentAt)),

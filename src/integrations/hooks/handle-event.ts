@@ -127,13 +127,20 @@ async function importNew(
     return { note: `transcript not imported: ${(e as Error).message}`, transcript: undefined, failed: true };
   }
   const t = r.agent_tasks;
-  const moved = t.added.length + t.started.length + t.completed.length + t.skipped.length + t.linked.length;
+  const moved =
+    t.added.length +
+    t.started.length +
+    t.completed.length +
+    t.skipped.length +
+    t.retitled.length +
+    t.linked.length;
   const tasks = moved
     ? `; tasks: ${[
         t.added.length && `${t.added.length} added`,
         t.started.length && `${t.started.length} started`,
         t.completed.length && `${t.completed.length} completed`,
         t.skipped.length && `${t.skipped.length} skipped`,
+        t.retitled.length && `${t.retitled.length} reworded`,
         t.linked.length && `${t.linked.length} linked to the tasks they wait for`,
       ]
         .filter(Boolean)
@@ -606,6 +613,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         r.started.length && `started ${r.started.join(', ')}`,
         r.completed.length && `completed ${r.completed.join(', ')}`,
         r.skipped.length && `skipped ${r.skipped.join(', ')}`,
+        r.retitled.length && `reworded ${r.retitled.join(', ')}`,
         ...r.linked.map(linkedPhrase),
         ...(r.not_linked ?? []).map(notLinkedPhrase),
       ].filter(Boolean);

@@ -132,7 +132,14 @@ export async function importTranscriptFile(
   const newLines = r.parsed.lines - (continuing ? previous.through_line : 0);
   if (r.parsed.entries.length === 0 && newLines > 0 && r.parsed.skipped.length === newLines)
     warnings.push('no line of the new part is a transcript line: nothing imported');
-  const tasks: AgentTaskSync = { added: [], started: [], completed: [], skipped: [], linked: [] };
+  const tasks: AgentTaskSync = {
+    added: [],
+    started: [],
+    completed: [],
+    skipped: [],
+    retitled: [],
+    linked: [],
+  };
   if (r.newEntries > 0 || r.records.length > 0) {
     // where this piece starts: an import of the same transcript that got further meanwhile refuses it (a conflict)
     const fromLine = piece.restarted ? undefined : (previous?.through_line ?? 0);
@@ -149,6 +156,7 @@ export async function importTranscriptFile(
         tasks.started.push(...synced.started);
         tasks.completed.push(...synced.completed);
         tasks.skipped.push(...synced.skipped);
+        tasks.retitled.push(...synced.retitled);
         tasks.linked.push(...synced.linked);
         for (const x of synced.not_linked ?? []) warnings.push(notLinkedPhrase(x));
         if (synced.paused_snapshot_id) tasks.paused_snapshot_id = synced.paused_snapshot_id;

@@ -401,6 +401,8 @@ export const AgentTaskSyncResult = z
     started: z.array(z.string()),
     completed: z.array(z.string()),
     skipped: z.array(z.string()),
+    /** Tasks whose title followed the agent's rewording of their item. */
+    retitled: z.array(z.string()),
     /** Tasks that now wait for others the agent linked them to. */
     linked: z.array(z.object({ task_id: z.string(), deps: z.array(z.string()) })),
     /** Links refused because the task graph would have a cycle (said by the call that made them). */
