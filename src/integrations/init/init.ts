@@ -15,7 +15,7 @@ import { commandsIn, hookKeys, hookSpecs, mergeBatonHooks, removeBatonHooks } fr
 import { addBlock, instructionsBlock, removeBlock } from './instructions-block.js';
 import { isObject, readJsonObject, writeJsonObject, writeOrRemove } from './json-file.js';
 import { absentKeys, keptNote, pruneEmpty, valueAt, type KeyPath } from './created-keys.js';
-import { addMcp, mcpKeys, removeMcp } from './mcp-entry.js';
+import { addMcp, mcpKeys, mcpRefusal, removeMcp } from './mcp-entry.js';
 import { addExclude, gitStandingOf, removeExclude } from './git-exclude.js';
 import {
   joinKeys,
@@ -107,6 +107,10 @@ export function worktreesNotSetUp(home: string, root: string): string[] {
 export const notSetUpNote = (worktrees: readonly string[]) =>
   `Baton follows this worktree but not ${worktrees.length === 1 ? `the worktree ${worktrees[0]}` : `the worktrees ${worktrees.join(', ')}`} of the same repository (added after \`baton init\`): a session started there is not followed; run \`baton init\` in any worktree to set up every one`;
 
+/** The `baton init` that sets up `agent` at `scope`, to run again once what stopped it is fixed. */
+const again = (scope: InitScope, agent: InitAgent) =>
+  `baton init${scope === 'local' ? '' : ` --${scope}`} --agent ${agent}`;
+
 function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion> | null): InitChange[] {
   const { root, scope } = input;
   const homes = homesOf(input.env);
@@ -132,6 +136,11 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
     return standing.get(path)!;
   };
   const commandFor = (path: string) => (committed(path) ? input.committedCommand : input.command);
+  // a Codex config.toml that does not parse is written to never: refused before any file is touched
+  for (const agent of input.agents) {
+    const refused = mcpRefusal(agentFiles(agent, scope, root, homes).mcp, again(scope, agent));
+    if (refused) throw invalidInput(refused);
+  }
   const said = (path: string, rest: string[], mcp: InitScope | null = null) => ({
     command: commandLine(commandFor(path), rest),
     committed: committed(path),
@@ -375,6 +384,15 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
   const change = (c: Omit<InitChange, 'worktree' | 'scope'>, mcp: InitScope | null = null) =>
     changes.push({ ...line(c, mcp), change: c.change });
   let others: Manifest[] | null = null;
+  // Baton's block is taken out of a Codex config.toml only where it parses: refused before any file is touched
+  for (const agent of agents) {
+    const refused = mcpRefusal(
+      agentFiles(agent, scope, root, homes).mcp,
+      `${again(scope, agent)} --undo`,
+      true,
+    );
+    if (refused) throw invalidInput(refused);
+  }
   for (const agent of agents) {
     const files = agentFiles(agent, scope, root, homes);
     const mcpScope = mcpScopeOf(agent, scope, root, homes);

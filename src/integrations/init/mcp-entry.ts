@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { parseToml, tomlAt } from '../../agents/codex/codex-toml.js';
 import { PACKAGE_NAME } from '../../config/package-info.js';
+import { invalidInput } from '../../core/index.js';
 import type { AgentFiles } from './agent-files.js';
 import type { KeyPath } from './created-keys.js';
 import type { BatonCommand } from './hook-command.js';
@@ -75,16 +77,63 @@ function withoutTomlBlock(text: string): { text: string; found: boolean } {
   return { text: before + (before && after ? '\n' : '') + after, found: true };
 }
 
-/** Registers Baton's MCP server (idempotent; a `baton` server of the user's own is kept and reported). */
+/** The `baton` server a parsed config.toml defines, in any form (a table, quoted or not, inline, dotted keys). */
+const tomlServer = (doc: Record<string, unknown>) => tomlAt(doc, ['mcp_servers', 'baton']);
+
+/**
+ * Why Baton's MCP server cannot be written to a Codex config.toml: it does not parse (Codex cannot read it either), the
+ * parser's reason and its line said, and what to do (`again`: the `baton init` to run once it is fixed). Where it is
+ * Baton's own block (an earlier Baton's, appended under a `baton` server of the user's) that breaks it, says that.
+ */
+function unparsableToml(path: string, text: string, error: string, again: string): string {
+  const stripped = withoutTomlBlock(text);
+  const rest = stripped.found ? parseToml(stripped.text) : null;
+  if (rest?.doc && tomlServer(rest.doc) !== undefined)
+    return `${path} is not valid TOML (${error}), so Codex cannot read it: it defines the \`baton\` MCP server twice, yours and again in the block an earlier \`baton init\` appended; delete that block (its lines from "# >>> baton" to "# <<< baton"), Baton leaves yours as it is`;
+  return `${path} is not valid TOML (${error}), so Codex cannot read it either, and Baton writes nothing to it: fix the file, then run \`${again}\` again`;
+}
+
+/**
+ * Why `baton init` (or its undo, `undo`) leaves the MCP place alone, or null: a Codex config.toml that does not parse
+ * is never written to (`again`: the command to run once it is fixed). Null when it parses, or is not there; for an
+ * undo, also when Baton's block is not in it (nothing to take out).
+ */
+export function mcpRefusal(place: McpPlace, again: string, undo = false): string | null {
+  if (place.kind !== 'codex-toml' || !existsSync(place.path)) return null;
+  const text = readText(place.path);
+  if (undo && !withoutTomlBlock(text).found) return null;
+  const read = parseToml(text);
+  return read.error === null ? null : unparsableToml(place.path, text, read.error, again);
+}
+
+/** Writes a Codex config.toml once the text parses (so Baton never leaves one Codex cannot read), else refuses. */
+function writeToml(path: string, text: string, what: string) {
+  const read = parseToml(text);
+  if (read.error !== null)
+    throw invalidInput(
+      `${what} ${path} would make it invalid TOML (${read.error}), so Baton writes nothing to it: see how \`mcp_servers\` is written there (an inline table cannot take another server), or add the \`baton\` server yourself`,
+    );
+  writeText(path, text);
+}
+
+/**
+ * Registers Baton's MCP server (idempotent; a `baton` server of the user's own is kept and reported). A Codex
+ * config.toml is read with a TOML parser, and Baton's block is written as text between its marker lines, the rest of
+ * the file (its comments, its layout) as it was; one that does not parse is refused, written to never.
+ */
 export function addMcp(place: McpPlace, cmd: BatonCommand): McpChange {
   if (place.kind === 'codex-toml') {
     const current = readText(place.path);
+    const refused = mcpRefusal(place, 'baton init');
+    if (refused) throw invalidInput(refused);
     const stripped = withoutTomlBlock(current);
-    if (!stripped.found && /^\s*\[mcp_servers\.baton\]/m.test(current)) return 'theirs';
+    // a `baton` server outside Baton's block is the user's, whatever its form
+    const rest = parseToml(stripped.text);
+    if (rest.doc && tomlServer(rest.doc) !== undefined) return 'theirs';
     const block = tomlBlock(cmd);
     const next = `${stripped.text}${stripped.text && !stripped.text.endsWith('\n') ? '\n' : ''}${stripped.text ? '\n' : ''}${block}\n`;
     if (next === current) return 'unchanged';
-    writeText(place.path, next);
+    writeToml(place.path, next, "Baton's MCP server added to");
     return stripped.found ? 'updated' : 'added';
   }
   const doc = readJsonObject(place.path);
@@ -116,7 +165,9 @@ export function removeMcp(place: McpPlace): McpChange {
   if (place.kind === 'codex-toml') {
     const stripped = withoutTomlBlock(readText(place.path));
     if (!stripped.found) return 'absent';
-    writeText(place.path, stripped.text);
+    const refused = mcpRefusal(place, 'baton init --undo', true);
+    if (refused) throw invalidInput(refused);
+    writeToml(place.path, stripped.text, "Baton's MCP server taken out of");
     return 'removed';
   }
   const doc = readJsonObject(place.path);
@@ -131,15 +182,14 @@ export function removeMcp(place: McpPlace): McpChange {
 export function findMcp(place: McpPlace): { command: string; args: string[] } | null {
   if (!existsSync(place.path)) return null;
   if (place.kind === 'codex-toml') {
-    const text = readText(place.path);
-    const at = text.search(/^\s*\[mcp_servers\.baton\]/m);
-    if (at < 0) return null;
-    const body = text.slice(at).split(/\n\s*\[/)[0] ?? '';
-    const command = /command\s*=\s*"((?:[^"\\]|\\.)*)"/.exec(body)?.[1] ?? '';
-    const args = [...(/args\s*=\s*\[([^\]]*)\]/.exec(body)?.[1] ?? '').matchAll(/"((?:[^"\\]|\\.)*)"/g)].map(
-      (m) => m[1] ?? '',
-    );
-    return { command: JSON.parse(`"${command}"`) as string, args };
+    // a file that does not parse names no server (`baton doctor` says it does not parse)
+    const doc = parseToml(readText(place.path)).doc;
+    const e = doc ? tomlServer(doc) : undefined;
+    if (!isObject(e)) return null;
+    return {
+      command: typeof e.command === 'string' ? e.command : '',
+      args: Array.isArray(e.args) ? e.args.map(String) : [],
+    };
   }
   let doc: JsonObject;
   try {
