@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitIn, makeRepo, tempDir } from '../../../test/helpers/git-repo.js';
 import {
+  codexConfigError,
   codexHookKey,
   codexHookStates,
   codexHooksOff,
@@ -90,6 +91,26 @@ describe("the user's own writable roots (kept when baton run adds the database's
   });
 });
 
+describe("reading Codex's config.toml", () => {
+  it('reads every form of a table as Codex does, and says where and why a file does not parse', () => {
+    // `[projects."/w"]` as dotted keys, and as an inline table
+    expect(codexTrust('/w', codexFolder('projects."/w".trust_level = "trusted"\n'))?.level).toBe('trusted');
+    expect(
+      codexTrust('/w', codexFolder('projects = { "/w" = { trust_level = "untrusted" } }\n'))?.level,
+    ).toBe('untrusted');
+    expect(codexConfigError(codexFolder('model = "gpt-5"\n'))).toBeNull();
+    expect(codexConfigError(codexFolder(null))).toBeNull();
+    const broken = codexFolder(
+      'model = "gpt-5"\n[projects."/w"]\ntrust_level = "trusted"\n[projects."/w"]\n',
+    );
+    expect(codexConfigError(broken)).toBe(
+      'line 4, column 2: trying to redefine an already defined table or value',
+    );
+    // read as no trust at all (Codex does not start with it)
+    expect(codexTrust('/w', broken)).toBeNull();
+  });
+});
+
 describe("Codex's record of the hooks a person trusted", () => {
   it('reads [hooks.state."<key>"] tables, dotted keys and inline tables, for the hook at that place of that file', () => {
     const dir = tempDir('baton-hooks-');
@@ -97,25 +118,30 @@ describe("Codex's record of the hooks a person trusted", () => {
     writeFileSync(file, '{}');
     const link = join(tempDir('baton-link-'), 'codex');
     symlinkSync(dir, link);
-    const toml = [
-      'model = "gpt-5"',
-      `hooks.state."${file}:user_prompt_submit:0:0".trusted_hash = "sha256:2"`,
-      `[hooks.state."${file}:session_start:0:0"]`,
-      'trusted_hash = "sha256:1"',
-      // the path Codex found through a link is the same file
-      `[hooks.state.'${join(link, 'hooks.json')}:stop:1:0']`,
-      'enabled = false',
-      'trusted_hash = "sha256:3"',
-      '[hooks]',
-      `state."${file}:pre_compact:0:0".enabled = false`,
-      '[hooks.state]',
-      `"${file}:post_tool_use:0:0" = { trusted_hash = "sha256:4" }`,
-      '"not a hook key" = { trusted_hash = "sha256:5" }',
-      '[projects."/w"]',
-      // a trusted_hash of another table is no hook's
-      'trusted_hash = "sha256:6"',
-    ].join('\n');
-    const state = codexHookStates(codexFolder(toml));
+    // each form in a file of its own: one file mixing them all would define `hooks` twice, and Codex refuses it
+    const tomls = [
+      [
+        'model = "gpt-5"',
+        `hooks.state."${file}:user_prompt_submit:0:0".trusted_hash = "sha256:2"`,
+        `[hooks.state."${file}:session_start:0:0"]`,
+        'trusted_hash = "sha256:1"',
+        // the path Codex found through a link is the same file
+        `[hooks.state.'${join(link, 'hooks.json')}:stop:1:0']`,
+        'enabled = false',
+        'trusted_hash = "sha256:3"',
+        '[projects."/w"]',
+        // a trusted_hash of another table is no hook's
+        'trusted_hash = "sha256:6"',
+      ],
+      ['[hooks]', `state."${file}:pre_compact:0:0".enabled = false`],
+      [
+        '[hooks.state]',
+        `"${file}:post_tool_use:0:0" = { trusted_hash = "sha256:4" }`,
+        '"not a hook key" = { trusted_hash = "sha256:5" }',
+      ],
+    ].map((lines) => codexHookStates(codexFolder(lines.join('\n'))));
+    const state = (...at: Parameters<(typeof tomls)[0]>) =>
+      tomls.map((s) => s(...at)).find((x) => x !== null) ?? null;
     expect(state(file, 'SessionStart', 0, 0)).toEqual({ trusted: true, disabled: false });
     expect(state(file, 'UserPromptSubmit', 0, 0)).toEqual({ trusted: true, disabled: false });
     expect(state(file, 'Stop', 1, 0)).toEqual({ trusted: true, disabled: true });
@@ -125,6 +151,9 @@ describe("Codex's record of the hooks a person trusted", () => {
     expect(state(file, 'Stop', 0, 0)).toBeNull();
     expect(state(join(tempDir(), 'hooks.json'), 'SessionStart', 0, 0)).toBeNull();
     expect(codexHookStates(codexFolder(null))(file, 'SessionStart', 0, 0)).toBeNull();
+    // a config Codex cannot read records nothing (`baton doctor` says it does not parse)
+    const broken = `[hooks.state."${file}:session_start:0:0"]\ntrusted_hash = "sha256:1"\n[hooks.state."${file}:session_start:0:0"]\n`;
+    expect(codexHookStates(codexFolder(broken))(file, 'SessionStart', 0, 0)).toBeNull();
     expect(codexHookKey('/r/.codex/hooks.json', 'PostToolUse', 2, 1)).toBe(
       '/r/.codex/hooks.json:post_tool_use:2:1',
     );

@@ -1,19 +1,37 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { parseToml, tomlAt, type TomlTable } from './codex-toml.js';
 
 /** Codex's folder: `CODEX_HOME`, else `~/.codex`. */
 export const codexHome = (env: NodeJS.ProcessEnv): string =>
   env.CODEX_HOME || join(env.HOME || homedir(), '.codex');
 
 /** The text of `config.toml` in Codex's folder; empty when there is none (Codex's defaults then hold). */
-function readCodexConfig(codexDir: string): string {
+function readCodexText(codexDir: string): string {
   try {
     return readFileSync(join(codexDir, 'config.toml'), 'utf8');
   } catch {
     return '';
   }
 }
+
+/**
+ * `config.toml` in Codex's folder, read with a TOML parser (a table written with a header, dotted keys or inline is
+ * the same table); empty when there is none, or when it does not parse (Codex does not start with it: `baton doctor`
+ * and `baton init` say so, see `codexConfigError`).
+ */
+const readCodexConfig = (codexDir: string): TomlTable => parseToml(readCodexText(codexDir)).doc ?? {};
+
+/** Why `$CODEX_HOME/config.toml` does not parse (where, and the parser's reason); null when it does, or is not there. */
+export const codexConfigError = (codexDir: string): string | null => parseToml(readCodexText(codexDir)).error;
+
+const tables = (v: unknown): [string, TomlTable][] =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+    ? Object.entries(v as TomlTable).filter(
+        (e): e is [string, TomlTable] => typeof e[1] === 'object' && e[1] !== null && !Array.isArray(e[1]),
+      )
+    : [];
 
 /**
  * How Codex trusts a project folder: `trust_level` under `[projects."<folder>"]` in `$CODEX_HOME/config.toml`
@@ -39,20 +57,12 @@ export interface CodexTrust {
 }
 
 /** Every `[projects."<folder>"]` table's trust_level, by folder (no trailing slash). */
-function trustLevels(text: string): Map<string, 'trusted' | 'untrusted'> {
+function trustLevels(doc: TomlTable): Map<string, 'trusted' | 'untrusted'> {
   const levels = new Map<string, 'trusted' | 'untrusted'>();
-  let folder: string | null = null;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    const table = /^\[\s*projects\s*\.\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')\s*\]\s*(?:#.*)?$/.exec(line);
-    if (table) {
-      folder = (table[1] !== undefined ? unquote(table[1]) : table[2])!.replace(/\/+$/, '');
-      continue;
-    }
-    if (line.startsWith('[')) folder = null;
-    const level = folder !== null ? /^trust_level\s*=\s*["']([a-z_]+)["']/.exec(line)?.[1] : undefined;
-    if ((level === 'trusted' || level === 'untrusted') && folder !== null && !levels.has(folder))
-      levels.set(folder, level);
+  for (const [folder, table] of tables(doc.projects)) {
+    const level = table.trust_level;
+    const key = folder.replace(/\/+$/, '');
+    if ((level === 'trusted' || level === 'untrusted') && !levels.has(key)) levels.set(key, level);
   }
   return levels;
 }
@@ -77,40 +87,10 @@ const realOr = (path: string) => {
   }
 };
 
-/** A TOML basic string's text; one with an escape JSON does not share (\U0001F600) is kept as written. */
-function unquote(text: string): string {
-  try {
-    return JSON.parse(`"${text}"`) as string;
-  } catch {
-    return text;
-  }
-}
-
 /** The `writable_roots` of `[sandbox_workspace_write]` in `$CODEX_HOME/config.toml` (a dotted key too), if any. */
 export function userWritableRoots(codexDir: string): string[] {
-  const text = readCodexConfig(codexDir);
-  let table = '';
-  let list: string | null = null;
-  for (const [i, raw] of text.split('\n').entries()) {
-    const line = raw.trim();
-    const header = /^\[([^\]]+)\]/.exec(line);
-    if (header) {
-      table = header[1]!.trim();
-      continue;
-    }
-    const key = /^(?:sandbox_workspace_write\s*\.\s*)?writable_roots\s*=\s*(\[.*)$/.exec(line);
-    const dotted = /^sandbox_workspace_write\s*\./.test(line);
-    if (key && (table === 'sandbox_workspace_write' || (table === '' && dotted))) {
-      // the array, over as many lines as it takes
-      list = [key[1], ...text.split('\n').slice(i + 1)].join('\n');
-      break;
-    }
-  }
-  if (list === null) return [];
-  const body = list.slice(0, list.indexOf(']') + 1);
-  return [...body.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g)].map((m) =>
-    m[2] !== undefined ? m[2] : m[1]!.replace(/\\(["\\])/g, '$1'),
-  );
+  const roots = tomlAt(readCodexConfig(codexDir), ['sandbox_workspace_write', 'writable_roots']);
+  return Array.isArray(roots) ? roots.filter((r): r is string => typeof r === 'string') : [];
 }
 
 /** What `$CODEX_HOME/config.toml` records of one hook a person reviewed in Codex (`/hooks`, or at its start). */
@@ -139,43 +119,14 @@ export const codexHookKey = (file: string, event: string, group: number, handler
  */
 export function codexHookStates(codexDir: string) {
   const states = new Map<string, CodexHookState>();
-  const keep = (key: string, field: string, value: string) => {
+  for (const [key, table] of tables(tomlAt(readCodexConfig(codexDir), ['hooks', 'state']))) {
     const m = hookKey.exec(key);
-    if (!m) return;
+    if (!m) continue;
     const at = `${realOr(m[1]!)}:${m[2]}:${m[3]}:${m[4]}`;
     const s = states.get(at) ?? { trusted: false, disabled: false };
-    if (field === 'trusted_hash' && /^["'][^"']+["']$/.test(value)) s.trusted = true;
-    if (field === 'enabled' && value === 'false') s.disabled = true;
+    if (typeof table.trusted_hash === 'string' && table.trusted_hash) s.trusted = true;
+    if (table.enabled === false) s.disabled = true;
     states.set(at, s);
-  };
-  const quoted = String.raw`(?:"((?:[^"\\]|\\.)*)"|'([^']*)')`;
-  const keyOf = (m: RegExpExecArray, i: number) => (m[i] !== undefined ? unquote(m[i]) : m[i + 1]!);
-  const field = String.raw`(trusted_hash|enabled)\s*=\s*("[^"]*"|'[^']*'|true|false)`;
-  let table = '';
-  let key: string | null = null;
-  for (const raw of readCodexConfig(codexDir).split('\n')) {
-    const line = raw.trim();
-    const header = new RegExp(String.raw`^\[\s*hooks\s*\.\s*state\s*\.\s*${quoted}\s*\]`).exec(line);
-    if (header) {
-      // the fields that follow are this hook's
-      [table, key] = ['hooks.state.<key>', keyOf(header, 1)];
-      continue;
-    }
-    const other = /^\[\s*([^\]]*?)\s*\]/.exec(line);
-    if (other) {
-      [table, key] = [other[1]!.replace(/\s+/g, ''), null];
-      continue;
-    }
-    const own = new RegExp(String.raw`^${field}`).exec(line);
-    if (own && key !== null) keep(key, own[1]!, own[2]!);
-    // `hooks.state."<key>".trusted_hash = ...` at the top, `state."<key>".enabled = ...` under [hooks]
-    const prefix = { '': String.raw`hooks\s*\.\s*state`, hooks: 'state' }[table];
-    const dotted = prefix && new RegExp(String.raw`^${prefix}\s*\.\s*${quoted}\s*\.\s*${field}`).exec(line);
-    if (dotted) keep(keyOf(dotted, 1), dotted[3]!, dotted[4]!);
-    // `"<key>" = { trusted_hash = "...", enabled = false }` under [hooks.state]
-    const inline = table === 'hooks.state' && new RegExp(String.raw`^${quoted}\s*=\s*\{(.*)\}`).exec(line);
-    if (inline)
-      for (const f of inline[3]!.matchAll(new RegExp(field, 'g'))) keep(keyOf(inline, 1), f[1]!, f[2]!);
   }
   return (file: string, event: string, group: number, handler: number): CodexHookState | null =>
     states.get(codexHookKey(realOr(file), event, group, handler)) ?? null;
@@ -186,15 +137,13 @@ export function codexHookStates(codexDir: string) {
  * `codex_hooks`), as written there; null when it does not.
  */
 export function codexHooksOff(codexDir: string): string | null {
-  let table = '';
-  for (const raw of readCodexConfig(codexDir).split('\n')) {
-    const line = raw.trim();
-    const header = /^\[\s*([^\]]*?)\s*\]/.exec(line);
-    if (header) table = header[1]!.replace(/\s+/g, '');
-    // `hooks = false` under [features], or `features.hooks = false` before any table
-    const off = /^(features\s*\.\s*)?(hooks|codex_hooks)\s*=\s*false\b/.exec(line);
-    if (off && table === 'features' && !off[1]) return `[features] ${off[2]} = false`;
-    if (off && table === '' && off[1]) return `features.${off[2]} = false`;
-  }
+  const text = readCodexText(codexDir);
+  const doc = parseToml(text).doc ?? {};
+  for (const name of ['hooks', 'codex_hooks'])
+    if (tomlAt(doc, ['features', name]) === false)
+      // said as it is written: a dotted key before any table, else under [features]
+      return new RegExp(String.raw`^\s*features\s*\.\s*${name}\s*=`, 'm').test(text)
+        ? `features.${name} = false`
+        : `[features] ${name} = false`;
   return null;
 }
