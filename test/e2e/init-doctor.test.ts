@@ -430,6 +430,54 @@ describe('baton doctor', () => {
     expect(lines).toEqual([`  mcp (user)  ${join(repo, '.codex', 'config.toml')}: baton mcp`]);
   });
 
+  it('leaves a Codex config.toml that does not parse as it is: init refuses before writing anything, doctor says why', async () => {
+    const { repo, home, baton } = setup();
+    const toml = join(home, '.codex', 'config.toml');
+    mkdirSync(join(home, '.codex'));
+    const broken = 'model = "gpt-5.5"\n[mcp_servers.docs]\ncommand = "docs-mcp"\n[mcp_servers.docs]\n';
+    writeFileSync(toml, broken);
+    const said = `${toml} is not valid TOML (line 4, column 2: trying to redefine an already defined table or value), so Codex cannot read it either, and Baton writes nothing to it: fix the file, then run \`baton init --agent codex\` again`;
+    const init = await baton(['init', '--agent', 'codex', '--command', 'baton']);
+    expect(init.code).not.toBe(0);
+    expect(init.stderr).toContain(said);
+    expect(readFileSync(toml, 'utf8')).toBe(broken);
+    // refused before any file is touched: no hooks, no block
+    expect(existsSync(join(repo, '.codex', 'hooks.json'))).toBe(false);
+    expect(existsSync(join(repo, 'AGENTS.md'))).toBe(false);
+    // wired while the file parsed, then broken: doctor says so, not that trust or the MCP server is missing
+    writeFileSync(toml, 'model = "gpt-5.5"\n');
+    expect((await baton(['init', '--agent', 'codex', '--command', 'baton'])).code).toBe(0);
+    writeFileSync(toml, `${readFileSync(toml, 'utf8')}[mcp_servers.docs]\n[mcp_servers.docs]\n`);
+    const doctor = await baton(['doctor', '--json']);
+    expect(doctor.code).toBe(1);
+    const { problems } = doctor.json<{ problems: string[] }>();
+    expect(problems.filter((p) => p.includes('config.toml'))).toEqual([
+      expect.stringMatching(
+        /config\.toml is not valid TOML \(line \d+, column 2: trying to redefine .*\), so Codex cannot read it either, and Baton writes nothing to it: fix the file, then run `baton init --agent codex` again$/,
+      ),
+    ]);
+    expect(problems.join('\n')).not.toMatch(/no `baton` MCP server|does not trust|trusted none/);
+  });
+
+  it("keeps a `baton` MCP server of the user's own in Codex's config.toml, in any form, and doctor shows its command", async () => {
+    const { home, baton } = setup();
+    const toml = join(home, '.codex', 'config.toml');
+    mkdirSync(join(home, '.codex'));
+    for (const before of [
+      'model = "gpt-5.5"\n[mcp_servers."baton"]\ncommand = "/opt/baton"\nargs = ["mcp"]\n',
+      '[mcp_servers]\nbaton = { command = "/opt/baton", args = ["mcp"] }\n',
+      'mcp_servers.baton.command = "/opt/baton"\nmcp_servers.baton.args = ["mcp"]\n',
+    ]) {
+      writeFileSync(toml, before);
+      const init = await baton(['init', '--agent', 'codex', '--command', 'baton']);
+      expect(init.code).toBe(0);
+      expect(init.stdout).toMatch(/Codex mcp \(user\) +.*config\.toml: theirs/);
+      expect(readFileSync(toml, 'utf8')).toBe(before);
+      const lines = (await baton(['doctor'])).stdout.split('\n').filter((l) => /^ {2}mcp /.test(l));
+      expect(lines).toEqual([`  mcp (user)  ${toml}: /opt/baton mcp`]);
+    }
+  });
+
   it("says Codex's project hooks need a trusted project (exit 1 until then), and hooks wired twice", async () => {
     const { repo, home, env, baton } = setup();
     // a command that runs here, so the trust is the only thing doctor can find wrong

@@ -17,8 +17,14 @@ import { INSTALL_COMMAND, machinePaths, parseCommand, unguarded } from './hook-c
 import { batonHookPlaces, batonHooksIn } from './hooks-file.js';
 import { blockCommand, hasBlock } from './instructions-block.js';
 import { isObject, readJsonObject } from './json-file.js';
-import { findMcp } from './mcp-entry.js';
-import { codexHookKey, codexHookStates, codexHooksOff, codexTrust } from '../../agents/codex/codex-config.js';
+import { findMcp, mcpRefusal } from './mcp-entry.js';
+import {
+  codexConfigError,
+  codexHookKey,
+  codexHookStates,
+  codexHooksOff,
+  codexTrust,
+} from '../../agents/codex/codex-config.js';
 import { gitStandingOf } from './git-exclude.js';
 import { isSetUp, notSetUpNote, unexcludedFiles, worktreesNotSetUp } from './init.js';
 import { otherWorktrees } from './worktrees.js';
@@ -191,6 +197,8 @@ const wrongPackage = (command: string) => {
 export function codexTrustProblem(root: string, env: NodeJS.ProcessEnv, hooks: string): string | null {
   const { codexDir } = homesOf(env);
   const config = join(codexDir, 'config.toml');
+  // a config that does not parse trusts nothing: Codex does not start with it
+  if (codexConfigError(codexDir) !== null) return unparsableCodexConfig(config, 'local');
   const trust = codexTrust(root, codexDir);
   if (trust?.level === 'trusted') return null;
   const why = trust
@@ -201,6 +209,16 @@ export function codexTrustProblem(root: string, env: NodeJS.ProcessEnv, hooks: s
     : `start \`codex\` here and choose to trust the folder when it asks (\`codex exec\` never asks), or add the table \`[projects."${root}"]\` with the line \`trust_level = "trusted"\` under it`;
   return `Codex runs the hooks in ${hooks} only in a trusted project, and ${why}, so Baton follows no Codex session here: ${how} (or use \`baton init --user --agent codex\`)`;
 }
+
+/**
+ * Why a Codex config.toml does not parse, as `baton init` says it when it refuses to write to it, with what to do
+ * (`scope`: the `baton init` that writes it); null when it parses, or is not there.
+ */
+const unparsableCodexConfig = (path: string, scope: InitScope): string | null =>
+  mcpRefusal(
+    { kind: 'codex-toml', path },
+    `baton init${scope === 'local' ? '' : ` --${scope}`} --agent codex`,
+  );
 
 /**
  * How a person has Codex run hooks it has not trusted yet, said by `init` and `doctor` alike: Codex runs a hook
@@ -388,11 +406,25 @@ export function diagnose(
       problems.push(
         `${agentLabel(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(' and ')}: every event is answered twice (the context injected twice); keep one (\`baton init --undo\` with --user or --shared for the one to drop)`,
       );
+    // a Codex config.toml that does not parse: Codex does not start with it, and Baton neither reads nor writes it
+    const tomls = new Map(
+      (['shared', 'local'] as const).map((scope) => [
+        agentFiles('codex', scope, root, homesOf(env)).mcp.path,
+        scope,
+      ]),
+    );
+    const unparsable =
+      w.agent === 'codex'
+        ? [...tomls].flatMap(([path, scope]) => unparsableCodexConfig(path, scope) ?? [])
+        : [];
+    problems.push(...unparsable);
+    // what the user's config says of trust is unknown while it does not parse (said above)
+    const readable = w.agent !== 'codex' || codexConfigError(homesOf(env).codexDir) === null;
     const project = w.agent === 'codex' ? w.hooks.find((h) => h.scope !== 'user') : undefined;
-    const untrusted = project ? codexTrustProblem(root, env, project.path) : null;
+    const untrusted = project && readable ? codexTrustProblem(root, env, project.path) : null;
     const unrun = [
       ...(untrusted ? [untrusted] : []),
-      ...(w.agent === 'codex' ? w.hooks.flatMap((h) => codexHookProblems(h, env)) : []),
+      ...(w.agent === 'codex' && readable ? w.hooks.flatMap((h) => codexHookProblems(h, env)) : []),
     ];
     // Codex ran them all the same since its config last changed: that config is not the one it reads
     const ran = unrun.length ? codexRanSince(lastHooks, env) : null;
@@ -423,7 +455,8 @@ export function diagnose(
       if (machine) problems.push(machine);
     }
     const init = `\`baton init${w.agent === 'codex' ? ' --agent codex' : ''}\``;
-    if (w.hooks.length && !w.plugin.length && !w.mcp.length)
+    // a config.toml that does not parse names no server: said above, with what to do
+    if (w.hooks.length && !w.plugin.length && !w.mcp.length && !unparsable.length)
       problems.push(`${agentLabel(w.agent)} has no \`baton\` MCP server registered: run ${init}`);
     // another agent is wired here and this one is not: a choice (`baton init --agent codex`), said, not a problem
     else if (!w.hooks.length && !w.plugin.length && wired.length && inUse.includes(w.agent))
