@@ -8,5 +8,8 @@ const manifest = createRequire(import.meta.url)('../../package.json') as { name:
 export const PACKAGE_NAME = manifest.name;
 export const PACKAGE_VERSION = manifest.version;
 
+/** How Baton is installed on a machine, said wherever a teammate is told to (the `baton` command on the PATH). */
+export const INSTALL_COMMAND = `npm install -g --allow-scripts=better-sqlite3 ${PACKAGE_NAME}`;
+
 /** The package's folder (its `bin/baton.js`, `dist/`, `node_modules`), two levels above this module as above. */
 export const packageRoot = (): string => fileURLToPath(new URL('../../', import.meta.url));

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { PACKAGE_NAME } from '../../config/package-info.js';
+import { INSTALL_COMMAND, PACKAGE_NAME } from '../../config/package-info.js';
 import { onPath } from './agent-files.js';
 
 /** How an agent runs Baton: a program and the arguments before Baton's own (`hook Stop`, `mcp`). */
@@ -38,8 +38,8 @@ export function parseCommand(text: string): BatonCommand {
   return { program: parts[0] ?? 'baton', args: parts.slice(1) };
 }
 
-/** How Baton is installed on a machine, said wherever a teammate is told to (the `baton` command on the PATH). */
-export const INSTALL_COMMAND = `npm install -g --allow-scripts=better-sqlite3 ${PACKAGE_NAME}`;
+/** How Baton is installed on a machine (kept with the package's name, where the hooks' next steps read it too). */
+export { INSTALL_COMMAND };
 
 /**
  * The command a file committed with the repository names: `baton`, found on each machine's PATH. This install's
