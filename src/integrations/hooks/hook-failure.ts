@@ -1,0 +1,125 @@
+import { agentLabel } from '../../core/agent-label.js';
+import { INSTALL_COMMAND } from '../../config/package-info.js';
+import type { HookRecord } from './hook-log.js';
+
+/**
+ * Where an agent's Baton hook lines are, as `baton doctor` read them: the files that hold them and the command that
+ * writes each again, or the plugin that brings them. Without it, a next step names them in general words.
+ */
+export interface HookLines {
+  files: { path: string; rewrite: string }[];
+  plugins: string[];
+}
+
+/**
+ * What went wrong in a failed hook, read from its note (what the hook log keeps, also from a Baton before this one):
+ * the agent's input (none, not JSON, not an object), an agent the hook line names that Baton does not know, the file
+ * the agent named as its transcript (gone or unreadable, which the note's own hint covers, another agent's, which the
+ * note names with its import command, or no transcript at all), Baton's store, the time it had, or anything else.
+ */
+export type HookFailureKind =
+  | 'input'
+  | 'agent'
+  | 'transcript-hinted'
+  | 'transcript-unreadable'
+  | 'not-transcript'
+  | 'store'
+  | 'timeout'
+  | 'other';
+
+export function hookFailureKind(r: Pick<HookRecord, 'outcome' | 'note'>): HookFailureKind {
+  if (r.outcome === 'timeout') return 'timeout';
+  const note = r.note;
+  if (/^(no hook input on stdin|hook input is not JSON|hook input is not a JSON object)/.test(note))
+    return 'input';
+  if (/^unknown agent "/.test(note)) return 'agent';
+  const transcript = /transcript not imported: (.*)$/.exec(note)?.[1];
+  if (transcript !== undefined) {
+    // read-new-bytes.ts: a missing file says to check the path, a forbidden one whom to run as; transcript-import.ts:
+    // another agent's transcript says what it is and which `baton import` reads it
+    if (
+      /^cannot read the transcript .*: (no such file; check the path|permission denied; run as)/.test(
+        transcript,
+      ) ||
+      /^\S.* is .*, not a .* transcript: import it with `baton import /.test(transcript)
+    )
+      return 'transcript-hinted';
+    if (/^cannot read the transcript /.test(transcript)) return 'transcript-unreadable';
+    if (
+      / is not a file: | is not a transcript: | is not a .* transcript: none of its first lines /.test(
+        transcript,
+      )
+    )
+      return 'not-transcript';
+    return 'other';
+  }
+  if (/^cannot open the SQLite database |^cannot reach the Baton server /.test(note)) return 'store';
+  return 'other';
+}
+
+/** The hook command, named where `baton doctor` found it, else in general words; and how to write it again. */
+function hookCommand(agent: string, lines: HookLines | null): { where: string; rewrite: string } {
+  const files = lines?.files ?? [];
+  if (files.length)
+    return {
+      where: `the hook command in ${files.map((f) => f.path).join(' or ')}`,
+      rewrite: `run ${[...new Set(files.map((f) => `\`${f.rewrite}\``))].join(' or ')} again to rewrite it`,
+    };
+  if (lines?.plugins.length)
+    return {
+      where: `the hook command of the plugin ${lines.plugins.join(' or ')}`,
+      rewrite: 'reinstall the plugin (`/plugin` in Claude Code)',
+    };
+  return {
+    where: "the hook command in your agent's settings",
+    rewrite: `run \`baton init${agent === 'codex' ? ' --agent codex' : ''}\` again to rewrite it`,
+  };
+}
+
+/**
+ * What to do about a failed or timed-out hook, fitting what went wrong (a sentence's words, not capitalised); null
+ * when the note already says it (a missing or forbidden transcript, another agent's transcript, an error that names
+ * its fix). `lines` are the agent's hook lines as `baton doctor` found them (then named), null where they were not
+ * read. One place for it, so that whatever says what to do about a failed hook says the same.
+ */
+export function hookFailureStep(
+  event: string,
+  r: Pick<HookRecord, 'outcome' | 'note' | 'agent'>,
+  lines: HookLines | null = null,
+): string | null {
+  const agent = agentLabel(r.agent);
+  const cmd = hookCommand(r.agent, lines);
+  switch (hookFailureKind(r)) {
+    case 'input':
+      return `the agent sent no valid hook input: if you did not run the hook by hand, ${cmd.where} may have been edited; ${cmd.rewrite}, and check your agent's version${lines ? '' : ' (`baton doctor` lists the hooks installed)'}`;
+    case 'agent':
+      return `if you did not run the hook by hand, ${cmd.where} names an agent Baton does not know: ${cmd.rewrite}`;
+    case 'transcript-hinted':
+      return null;
+    case 'transcript-unreadable':
+      return `the agent named as its transcript a file Baton cannot read: check that it is there and that you can read it`;
+    case 'not-transcript':
+      return `the file the agent named as its transcript is neither a Claude Code nor a Codex transcript: if you did not run the hook by hand, ${agent} may write a kind this Baton does not know: check its version, and update Baton (\`${INSTALL_COMMAND}\`); \`baton import <file>\` imports a transcript by hand and says which agent wrote it`;
+    case 'store':
+      return `the hook could not open Baton's store: if \`baton doctor\` opens it (no problem above says otherwise), ${agent} starts its hooks with other settings than this shell: give them the same (BATON_HOME, BATON_DATABASE_URL or BATON_URL in its environment, --home, --database or --server on the hook line)`;
+    case 'timeout':
+      return `a store slow to answer (a Baton server far away, a database on a busy disk) or a long transcript to import makes a hook run out of time: if it happens again, check that \`baton list\` answers quickly here`;
+    case 'other':
+      // an error that names its fix (a command to run) needs no other
+      return /`[^`]+`/.test(r.note)
+        ? null
+        : `the next ${event} hook tries again; if it fails the same way, check that \`baton list\` works here, and report the message with the version \`baton --version\` prints`;
+  }
+}
+
+/**
+ * When `baton doctor` stops reporting the failure, as a sentence: the hook log keeps the last result of each event
+ * (a hook that names no event as `unknown`), so the next hook of the same event in this worktree that ends another
+ * way (done, nothing to do, or not for Baton) replaces it.
+ */
+export function hookFailureClears(event: string, outcome: HookRecord['outcome']): string {
+  const ends = outcome === 'timeout' ? 'ends in time' : 'runs without failing';
+  return event === 'unknown'
+    ? `This problem clears when a \`baton hook\` that names no event next ${ends} (Baton's hook lines all name theirs)`
+    : `This problem clears when the next ${event} hook here ${ends}`;
+}
