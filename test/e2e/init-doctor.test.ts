@@ -12,6 +12,7 @@ import {
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { batonBin, runCli } from '../helpers/cli.js';
+import { corpusPath } from '../helpers/corpus.js';
 import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
 
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, any>;
@@ -861,5 +862,97 @@ describe('baton doctor', () => {
     writeFileSync(join(bin, 'claude'), '#!/bin/sh\necho "2.1.90 (Claude Code)"\n');
     const fine = (await run('doctor', '--json')).json<{ notes: string[] }>();
     expect(fine.notes.filter((n) => /version is unknown/.test(n))).toEqual([]);
+  });
+});
+
+describe('a failed hook in baton doctor', () => {
+  /** Baton wired for Claude Code, one hook run as given, and the line of doctor's text about that event's hook. */
+  async function reported(event: string, input: string | ((repo: string) => string), flags: string[] = []) {
+    const { repo, baton } = setup();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const hook = await baton(['hook', event, ...flags], typeof input === 'string' ? input : input(repo));
+    expect(hook.code).toBe(0);
+    const doctor = await baton(['doctor']);
+    expect(doctor.code).toBe(1);
+    const lines = doctor.stdout.split('\n').filter((l) => l.startsWith(`problem: the last ${event} hook `));
+    expect(lines, doctor.stdout).toHaveLength(1);
+    return { repo, baton, line: lines[0]!, settings: join(repo, '.claude', 'settings.local.json') };
+  }
+  const noInput = (settings: string) =>
+    `The agent sent no valid hook input: if you did not run the hook by hand, the hook command in ${settings} may have been edited; run \`baton init\` again to rewrite it, and check your agent's version.`;
+  const payload = (repo: string, more: Record<string, unknown> = {}) =>
+    JSON.stringify({ session_id: 's1', cwd: repo, ...more });
+
+  it('says what to do when the input is not a JSON object, and that the next hook of that event clears it', async () => {
+    const { repo, baton, line, settings } = await reported('UserPromptSubmit', '[1,2]');
+    expect(line).toContain(
+      `failed: hook input is not a JSON object. ${noInput(settings)} This problem clears when the next UserPromptSubmit hook here runs without failing`,
+    );
+    // and it does
+    const next = await baton(['hook', 'UserPromptSubmit'], payload(repo, { prompt: 'go on' }));
+    expect(next.stdout).not.toMatch(/failed/);
+    const doctor = await baton(['doctor']);
+    expect(doctor.stdout).not.toMatch(/problem: the last UserPromptSubmit hook/);
+  });
+
+  it('says what to do when the input is not JSON', async () => {
+    const { line, settings } = await reported('Stop', '{"session_id":"x","hook_event_name":"Stop",');
+    expect(line).toMatch(/failed: hook input is not JSON: .*\. The agent sent no valid hook input: /);
+    expect(line).toContain(
+      `${noInput(settings)} This problem clears when the next Stop hook here runs without failing`,
+    );
+  });
+
+  it('says what to do when there is no input', async () => {
+    const { line, settings } = await reported('SessionEnd', '');
+    expect(line).toContain(`failed: no hook input on stdin. ${noInput(settings)} This problem clears`);
+  });
+
+  it('says what to do about an agent the hook line names that Baton does not know', async () => {
+    const { line, settings } = await reported('Stop', '{}', ['--agent', 'gemini']);
+    expect(line).toContain(
+      `\`baton init\` writes the hook lines). If you did not run the hook by hand, the hook command in ${settings} names an agent Baton does not know: run \`baton init\` again to rewrite it. This problem clears`,
+    );
+  });
+
+  it('says what to do about a transcript that is none (a README): neither agent wrote it', async () => {
+    const { repo, baton } = setup();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    writeFileSync(join(repo, 'README.md'), '# A project\n\nSome words.\n');
+    const stop = await baton(['hook', 'Stop'], payload(repo, { transcript_path: join(repo, 'README.md') }));
+    expect(stop.stdout).toMatch(/the Stop hook failed: transcript not imported/);
+    const { stdout } = await baton(['doctor']);
+    expect(stdout).toMatch(
+      /problem: the last Stop hook .* is not a Claude Code transcript: .*\. The file the agent named as its transcript is neither a Claude Code nor a Codex transcript: if you did not run the hook by hand, Claude Code may write a kind this Baton does not know: check its version, and update Baton \(`npm install -g .*agent-baton`\); `baton import <file>` imports a transcript by hand and says which agent wrote it\. This problem clears when the next Stop hook here runs without failing\n/,
+    );
+  });
+
+  it("keeps the note's own next step for another agent's transcript and for one that is gone, and adds when it clears", async () => {
+    const rollout = corpusPath(
+      'codex/codemie-code/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl',
+    );
+    const codex = await reported('Stop', (repo) => payload(repo, { transcript_path: rollout }), [
+      '--agent',
+      'claude-code',
+    ]);
+    expect(codex.line).toContain(
+      `is a Codex rollout, not a Claude Code transcript: import it with \`baton import codex ${rollout}\`; no checkpoint: no work since the last checkpoint. This problem clears when the next Stop hook here runs without failing`,
+    );
+    const gone = await reported('PreCompact', (repo) =>
+      payload(repo, { transcript_path: '/nowhere/gone.jsonl' }),
+    );
+    expect(gone.line).toMatch(
+      /cannot read the transcript \/nowhere\/gone\.jsonl: no such file; check the path \(.*\)\. This problem clears when the next PreCompact hook here runs without failing$/,
+    );
+  });
+
+  it("says that a store the hook could not open but doctor can means the agent's hooks run with other settings", async () => {
+    const { line } = await reported('SessionStart', (repo) => payload(repo, { source: 'startup' }), [
+      '--server',
+      'http://127.0.0.1:1',
+    ]);
+    expect(line).toContain(
+      "start it with `baton serve`, or unset BATON_URL / --server to work locally. The hook could not open Baton's store: if `baton doctor` opens it (no problem above says otherwise), Claude Code starts its hooks with other settings than this shell: give them the same (BATON_HOME, BATON_DATABASE_URL or BATON_URL in its environment, --home, --database or --server on the hook line). This problem clears",
+    );
   });
 });

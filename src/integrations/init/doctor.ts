@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, sep } from 'node:path';
 import { codexHookEvents, hookEventsFor, isHookEvent } from '../hooks/hook-payload.js';
 import type { HookRecord } from '../hooks/hook-log.js';
+import { hookFailureClears, hookFailureStep, type HookLines } from '../hooks/hook-failure.js';
 import {
   agentFiles,
   claudeVersion,
@@ -306,6 +307,18 @@ function codexRanSince(lastHooks: Record<string, HookRecord>, env: NodeJS.Proces
     : null;
 }
 
+/** Where an agent's Baton hook lines are here, and the `baton init` that writes each again; null when none are. */
+function hookLinesOf(w: AgentWiring | undefined): HookLines | null {
+  if (!w || (!w.hooks.length && !w.plugin.length)) return null;
+  return {
+    files: w.hooks.map((h) => ({
+      path: h.path,
+      rewrite: `baton init${h.scope === 'local' ? '' : ` --${h.scope}`}${w.agent === 'codex' ? ' --agent codex' : ''}`,
+    })),
+    plugins: w.plugin,
+  };
+}
+
 export interface DoctorFindings {
   agents: AgentWiring[];
   problems: string[];
@@ -315,7 +328,8 @@ export interface DoctorFindings {
 /**
  * What is wired and what is missing, with what to do next: a git repository to follow sessions in, hooks (none is a
  * problem only where hooks followed sessions before; every event, a command that can run), the MCP server, the instructions block, Codex's trust in the folder, the files init
- * made that git would commit, and the last result of each hook (a hook that failed or timed out is a problem).
+ * made that git would commit, and the last result of each hook (a hook that failed or timed out is a problem, with
+ * the next step for what went wrong, until that event's hook next runs without failing: hook-failure.ts).
  */
 export function diagnose(
   root: string,
@@ -475,10 +489,14 @@ export function diagnose(
       `\`baton init\` made ${path} for this machine alone, and git neither ignores nor tracks it (it is missing from .git/info/exclude): an agent's \`git add -A\` commits it; run \`baton init${owner ? ` --agent ${owner.agent}` : ''}\` to exclude it again`,
     );
   }
+  // each with what to do next, fitting what went wrong, and when it stops being reported
   for (const [event, r] of Object.entries(lastHooks))
-    if (r.outcome === 'failed' || r.outcome === 'timeout')
+    if (r.outcome === 'failed' || r.outcome === 'timeout') {
+      const step = hookFailureStep(event, r, hookLinesOf(agents.find((w) => w.agent === r.agent)));
+      const next = step ? `${step.charAt(0).toUpperCase()}${step.slice(1)}. ` : '';
       problems.push(
-        `the last ${event} hook (${r.at}, ${r.agent}) ${r.outcome === 'timeout' ? 'ran out of time' : 'failed'}: ${r.note}`,
+        `the last ${event} hook (${r.at}, ${r.agent}) ${r.outcome === 'timeout' ? 'ran out of time' : 'failed'}: ${r.note.replace(/\.$/, '')}. ${next}${hookFailureClears(event, r.outcome)}`,
       );
+    }
   return { agents, problems, notes };
 }
