@@ -81,6 +81,10 @@ describe('detailsText', () => {
   it('says when there is none', () => {
     expect(detailsText('history', [], null)).toBe('no history entries (the workflow as it stands)');
     expect(detailsText('reviewer-feedback', [], 'snap-1')).toBe('no reviews (as of snapshot snap-1)');
+    // a live id names no stored snapshot: it reads the workflow now, and says so
+    expect(detailsText('requests', [], 'live-159')).toBe(
+      'no requests (the workflow as it stands now; live-159 names it live, so records since are included)',
+    );
   });
 
   it('prints the git changes, and the note when there is no repository', () => {

@@ -10,7 +10,7 @@ import {
   type TestState,
   type UserRequest,
 } from '../core/index.js';
-import type { DetailCategory, DetailsResult } from '../service/index.js';
+import { isLiveSnapshotId, type DetailCategory, type DetailsResult } from '../service/index.js';
 
 /** Text kept whole, each line under a heading indented (a request or a summary runs to many lines). */
 const indented = (text: string, by = '  ') =>
@@ -160,7 +160,12 @@ function testText(t: TestState | null, runs: TestState[]): string[] {
  * `snapshotId` is the snapshot read (null: the workflow as it stands).
  */
 export function detailsText(category: DetailCategory, d: DetailsResult, snapshotId: string | null): string {
-  const of = snapshotId ? `as of snapshot ${snapshotId}` : 'the workflow as it stands';
+  // a live id names no stored snapshot: what it reads is the workflow now, newer records included
+  const of = !snapshotId
+    ? 'the workflow as it stands'
+    : isLiveSnapshotId(snapshotId)
+      ? `the workflow as it stands now; ${snapshotId} names it live, so records since are included`
+      : `as of snapshot ${snapshotId}`;
   const kind = records[category];
   if (kind && Array.isArray(d)) {
     const title = counted(d.length, kind.one, kind.many);
