@@ -18,7 +18,7 @@ export function retrievalFooter(
       '---',
       `More when needed, from the MCP server \`baton\` (outside your sandbox; workflow_id ${snap.workflow_id}):`,
       'get_resume_context (the whole context); get_details with a category (decisions, errors, history, requests,',
-      `summaries, test-state, git-changes: the \`baton details\` hints above) and snapshot_id ${snap.id}.`,
+      `summaries, test-state, git-changes: those of \`baton details\`) and snapshot_id ${snap.id}.`,
       `Outside the sandbox: \`baton context ${w}\`, \`baton details ${snap.id} <category> ${w}\`.`,
       '',
     ].join('\n');
