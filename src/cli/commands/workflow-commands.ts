@@ -155,7 +155,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
           const head = [
             stopped && `${stopped} workflow${plural(stopped)} can be resumed (baton resume -w <id>)`,
             followed &&
-              `${followed} workflow${plural(followed)} go${followed > 1 ? '' : 'es'} on in the next session of the agent whose hooks follow ${followed > 1 ? 'them' : 'it'}, started in ${followed > 1 ? 'their' : 'its'} worktree (nothing to resume)`,
+              `${followed} workflow${plural(followed)} go${followed > 1 ? '' : 'es'} on in the next session of the agent whose hooks follow ${followed > 1 ? 'them' : 'it'}, started in ${followed > 1 ? 'their' : 'its'} worktree (no \`baton resume\` needed)`,
           ].filter(Boolean);
           return [
             ...(head.length ? [`${head.join('\n')}\n`] : []),
