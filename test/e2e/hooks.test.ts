@@ -129,7 +129,7 @@ describe('baton hook <event> on a workflow made with baton create', () => {
     expect(s.workflow.status).toBe('in_progress');
   });
 
-  it('makes a checkpoint at Stop only after real work, at most every checkpoint_interval; nothing new writes nothing', async () => {
+  it('makes a checkpoint at Stop only after real work, at most every checkpoint_interval, and at SessionEnd after any; nothing new writes nothing', async () => {
     const { repo, baton, status, doctor } = workspace();
     await baton(['create', '--title', 'Stops', '--task', 'A:Schema', '--task', 'B:API']);
     const transcript = join(tempDir('baton-tr-'), 'session.jsonl');
@@ -182,6 +182,18 @@ describe('baton hook <event> on a workflow made with baton create', () => {
     expect(live.markdown).toContain('Schema done; the API routes are next.');
     r = await stop({}, said);
     expect(r.stderr).toMatch(/nothing new in the transcript since the last import/);
+
+    // The end of the conversation is a boundary: the work since the last checkpoint gets one, however recent it is.
+    await baton(['task', 'add', 'C:Docs']);
+    const end = await baton(
+      ['hook', 'SessionEnd'],
+      payload('session_end.json', 0, repo, {
+        session_id: 'abc7156b-6420-4373-a150-9b2eecad6805',
+        transcript_path: transcript,
+      }),
+    );
+    expect(end.stderr).toMatch(/checkpoint cp-\d+-session-end \(tasks moved or side effects recorded\)/);
+    expect((await status()).checkpoints).toHaveLength(3);
   });
 });
 
@@ -957,7 +969,7 @@ describe('Codex hooks', () => {
     });
     const table = (await baton(['sessions'])).stdout;
     expect(table).toContain(
-      '1 workflow goes on in the next session of the agent whose hooks follow it, started in its worktree (nothing to resume)',
+      '1 workflow goes on in the next session of the agent whose hooks follow it, started in its worktree (no `baton resume` needed)',
     );
     expect(table).toMatch(new RegExp(`${row?.id}.*yes: the next Codex session in its worktree`));
     expect(table).not.toContain('baton resume -w');

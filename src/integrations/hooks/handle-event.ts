@@ -691,9 +691,10 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       // the turn is over (a Stop), or the session is (a SessionEnd): with words or not, it was not cut off; a pause
       // that waited for it takes effect
       const turn = await turnEnded(ctx, ref, t.workflow_id, event);
+      // the end of a conversation is a boundary: its last work gets a checkpoint however recent the last one is
       const cp = await ctx.client.checkpointIfDue(ref, {
         name: event === 'SessionEnd' ? 'session-end' : 'stop',
-        interval_ms: ctx.settings.checkpointIntervalMs,
+        interval_ms: event === 'SessionEnd' ? 0 : ctx.settings.checkpointIntervalMs,
       });
       // the agent's session is over: the Baton session that follows it ends with it (a fresh start can then tell
       // finished work from work a crash cut)
