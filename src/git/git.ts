@@ -341,6 +341,7 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
       files_staged: entries.staged,
       has_uncommitted_changes: dirty,
       uncommitted_summary: summary,
+      uncommitted_files: entries.changed,
       head_subject: headSubject,
       ...(block.length ? { baton_block: block } : {}),
       ...(start ? { work_commits: work ?? { listed: [], more: 0, began_at: start.at } } : {}),

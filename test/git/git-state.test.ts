@@ -42,6 +42,8 @@ describe('git state capture with real git', () => {
       'staged.ts',
     ]);
     expect(state!.uncommitted_summary).toMatch(/2 files changed.*1 untracked/);
+    // named, the untracked one included: what Git State says is left uncommitted
+    expect(state!.uncommitted_files).toEqual(['README.md', 'dir with space/new file.txt', 'staged.ts']);
     expect(state!.head_subject).toBe('add a');
   });
 

@@ -1622,4 +1622,30 @@ describe('the git state', () => {
       fitResumeContext({ ...bigSnapshot(), git_state: named }, 4, [], 100_000, countTokens).markdown,
     ).toContain('- Branch main at e4f5a6b "Add mul", no uncommitted changes; 1 file changed since the start');
   });
+
+  it('names the uncommitted files, the first five, and lets them go before anything else when room is short', () => {
+    const files = ['src/add.js', 'notes.txt', 'a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt'];
+    const git_state = {
+      branch: 'main',
+      commit_at_workflow_start: 'a1b2c3d',
+      commit_at_snapshot: 'e4f5a6b',
+      files_modified: files,
+      files_staged: [],
+      has_uncommitted_changes: true,
+      uncommitted_summary: '1 file changed, 6 untracked',
+      uncommitted_files: files,
+    };
+    const snap = { ...bigSnapshot(), git_state };
+    expect(fitResumeContext(snap, 4, [], 100_000, countTokens).markdown).toContain(
+      '- Branch main at e4f5a6b, uncommitted changes (1 file changed, 6 untracked): src/add.js, notes.txt, a.txt, b.txt, c.txt, d.txt, e.txt; 7 files changed since the start',
+    );
+    const five = compileResumeContext(snap, 4, [], defaultLimits);
+    expect(renderResumeContext(five)).toContain(
+      'uncommitted changes (1 file changed, 6 untracked): src/add.js, notes.txt, a.txt, b.txt, c.txt and 2 more; 7 files',
+    );
+    // a tight budget keeps the count (the summary), not the names
+    const tight = fitResumeContext(snap, 4, [], 1500, countTokens);
+    expect(tight.limits.uncommitted_files).toBe(0);
+    expect(tight.markdown).toContain('uncommitted changes (1 file changed, 6 untracked); 7 files changed');
+  });
 });

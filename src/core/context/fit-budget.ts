@@ -35,6 +35,7 @@ const generous: ContextLimits = {
   request_chars: 600,
   latest_request_chars: 3000,
   files: 1000,
+  uncommitted_files: 20,
   pushes_prs: 1000,
   commit_subject_chars: 100,
   git_commits: 1000,
@@ -56,6 +57,8 @@ const generous: ContextLimits = {
  */
 const steps: [keyof ContextLimits, number][] = [
   ['files', 0],
+  // the uncommitted files by name (Git State keeps their count; `baton details git-changes` lists them)
+  ['uncommitted_files', 0],
   // a resolved error is history; a decision still holds: it is kept longer
   ['resolved_errors', 0],
   // the decisions down to three (the latest, and those that say why), then a long last state (a report, a markdown
@@ -151,6 +154,8 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
       return c.goal.requests.at(-1)?.length ?? 0;
     case 'files':
       return c.already_done.files.length + c.already_done.other.length;
+    case 'uncommitted_files':
+      return c.git.uncommitted_files?.length ?? 0;
     case 'pushes_prs':
       // the limit cuts this workflow's pushes and pull requests, and apart the earlier work's list of what it left
       return Math.max(

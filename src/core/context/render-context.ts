@@ -191,8 +191,11 @@ function git(c: ResumeContext, out: string[]) {
     const block = c.git.baton_block?.length
       ? ` besides Baton's instructions block in ${c.git.baton_block.join(', ')} (from \`baton init\`)`
       : '';
+    const named = c.git.uncommitted_files?.length
+      ? `: ${c.git.uncommitted_files.join(', ')}${c.git.uncommitted_more ? ` and ${c.git.uncommitted_more} more` : ''}`
+      : '';
     const changes = c.git.has_uncommitted
-      ? `uncommitted changes${c.git.summary ? ` (${c.git.summary})` : ''}${block}`
+      ? `uncommitted changes${c.git.summary ? ` (${c.git.summary})` : ''}${named}${block}`
       : `no uncommitted changes${block}`;
     const n = c.git.files_modified;
     const since = n ? `; ${counted(n, 'file')} changed since the start` : '';

@@ -105,6 +105,8 @@ export interface ContextLimits {
   /** The latest request's length, when more than `request_chars`. */
   latest_request_chars: number;
   files: number;
+  /** The files with uncommitted changes Git State names (the rest become a count). */
+  uncommitted_files: number;
   /** Pushes and pull requests listed (the rest become a count). */
   pushes_prs: number;
   commit_subject_chars: number;
@@ -135,6 +137,7 @@ export const defaultLimits: ContextLimits = {
   request_chars: 300,
   latest_request_chars: 1000,
   files: 20,
+  uncommitted_files: 5,
   pushes_prs: 20,
   commit_subject_chars: 100,
   git_commits: 30,
@@ -144,6 +147,16 @@ export const defaultLimits: ContextLimits = {
   recorded_place: 1,
   notes_file: 1,
 };
+
+/** The uncommitted files Git State names, and a count of the others (nothing when there are none). */
+function uncommittedNamed(files: readonly string[], limit: number) {
+  if (!files.length) return {};
+  const named = files.slice(0, limit);
+  return {
+    ...(named.length ? { uncommitted_files: named } : {}),
+    ...(files.length > named.length ? { uncommitted_more: files.length - named.length } : {}),
+  };
+}
 
 /**
  * Where the session the workflow last imported was recorded, as its transcript says: the agent's folder and the
@@ -213,6 +226,10 @@ export interface ResumeContext {
     files_modified: number;
     has_uncommitted: boolean | null;
     summary: string | null;
+    /** The files with uncommitted changes, the first `uncommitted_files` (absent: none, or not known). */
+    uncommitted_files?: string[];
+    /** Those not named. */
+    uncommitted_more?: number;
     /** The files whose only uncommitted change is Baton's instructions block from `baton init` (absent: none). */
     baton_block?: string[];
     note: string | null;
@@ -433,6 +450,7 @@ export function compileResumeContext(
       files_modified: snap.git_state?.files_modified.length ?? 0,
       has_uncommitted: snap.git_state?.has_uncommitted_changes ?? null,
       summary: snap.git_state?.uncommitted_summary ?? null,
+      ...uncommittedNamed(snap.git_state?.uncommitted_files ?? [], limits.uncommitted_files),
       ...(snap.git_state?.baton_block?.length ? { baton_block: snap.git_state.baton_block } : {}),
       note: snap.git_note,
       ...(limits.recorded_place > 0

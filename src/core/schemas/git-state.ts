@@ -41,6 +41,11 @@ export const GitState = z.object({
   has_uncommitted_changes: z.boolean(),
   uncommitted_summary: z.string().nullable(),
   /**
+   * The files with uncommitted changes, untracked ones included, Baton's block apart (absent in snapshots taken before
+   * they were kept).
+   */
+  uncommitted_files: z.array(z.string()).optional(),
+  /**
    * The files (CLAUDE.md, AGENTS.md) whose only change is Baton's instructions block, from `baton init`: not the
    * user's work, so in none of the lists above, nor in the summary (absent when there is none).
    */
