@@ -144,7 +144,8 @@ function decisionsAndErrors(c: ResumeContext, out: string[]) {
       '',
     );
   } else {
-    out.push('### Key Decisions Made');
+    // in the order they were made: a later one may take back an earlier one, which the list keeps as it was said
+    out.push('### Key Decisions Made (oldest first: a later one may replace an earlier one)');
     for (const d of c.decisions) {
       out.push(`  - [${d.type}] ${d.description}`);
       if (d.rationale) out.push(`    Rationale: ${d.rationale}`);
