@@ -287,7 +287,7 @@ for (const mode of cliModes) {
       expect(lines[2]).toMatch(/^dec-\S+ {2}\S+ {2}task L1 {2}library$/);
       expect(lines[3]).toBe('  Use zod');
       expect((await b('details', live, 'decisions')).stdout).toContain(
-        `1 decision (as of snapshot ${live}), oldest first:`,
+        `1 decision (the workflow as it stands now; ${live} names it live, so records since are included), oldest first:`,
       );
       expect((await b('details', 'errors')).stdout.trim()).toBe('no errors (the workflow as it stands)');
       // the usage says so: the snapshot id may be left out, the category may not
