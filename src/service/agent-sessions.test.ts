@@ -239,8 +239,8 @@ describe('an old conversation resumed after its workflow was completed', () => {
     expect(await followed('old')).toBe(resumed.workflow_id);
     // its transcripts go on from where the completed workflow's imports stopped; the others' are not its own
     expect((await svc.runner.load(resumed.workflow_id ?? '')).imports).toEqual({
-      [transcriptKey('old', 'old.jsonl')]: mark,
-      [transcriptKey('old', 'agent-a1.jsonl')]: sub,
+      [transcriptKey('old', 'old.jsonl')]: { ...mark, read_at: expect.any(String) },
+      [transcriptKey('old', 'agent-a1.jsonl')]: { ...sub, read_at: expect.any(String) },
     });
   });
 });

@@ -345,6 +345,30 @@ describe('where the agent process cannot be seen (macOS; here, hooks run by no a
     expect(briefing).toContain('The user interrupted the last turn');
   });
 
+  it('nor is one `baton import` read whole after its last write; written to again, it may be at work', async () => {
+    const { repo, env, hook } = workspace();
+    // a rollout of a conversation Baton's hooks never saw, written moments ago, imported by hand
+    const path = finishedRollout(first, 'add an MIT LICENSE file', 'in_progress');
+    expect((await runCli(['import', 'codex', path], { cwd: repo, env })).code).toBe(0);
+    const start = (id: string) =>
+      hook('SessionStart', {
+        session_id: id,
+        source: 'startup',
+        transcript_path: join(tempDir('baton-rollout-'), `rollout-x-${id}.jsonl`),
+      });
+    const handed = await start(second);
+    expect(told(handed.stdout)).not.toMatch(/another conversation/);
+    // its agent (one without Baton's hooks) writes on: now it may be at work
+    appendFileSync(
+      path,
+      `${JSON.stringify({ timestamp: now(), type: 'event_msg', payload: { type: 'agent_message', message: 'Now the README.' } })}\n`,
+    );
+    const again = await start('019e1625-789d-76c0-80ab-3724b5ddb713');
+    expect(told(again.stdout)).toMatch(
+      /another conversation wrote its transcript in this worktree \d+ s ago/,
+    );
+  });
+
   it('one that wrote moments ago in the middle of its turn may still be at work: the new one is warned', async () => {
     const { told: said, briefing } = await codexMidPlan('going');
     expect(said).toMatch(/another conversation wrote its transcript in this worktree \d+ s ago/);

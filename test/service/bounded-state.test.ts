@@ -126,6 +126,7 @@ describe('a workflow with thousands of sessions, checkpoints, imports and open e
         path: '/transcripts/t-1.jsonl',
         through_line: 1,
         through_byte: 100,
+        read_at: expect.any(String),
       },
     ]);
   });

@@ -58,21 +58,28 @@ function updateSession(s: WorkflowState, patch: Partial<SessionInfo>): WorkflowS
 export const findError = (s: WorkflowState, id: string) =>
   s.open_errors.find((x) => x.id === id) ?? s.recent_resolved_errors.find((x) => x.id === id);
 
-/** The mark a `transcript.imported` event leaves: in the state's recent imports and as the transcript's record. */
-export const importMark = (d: {
-  format: string;
-  path: string | null;
-  through_line: number;
-  through_byte?: number | undefined;
-  parser_state?: unknown;
-  recorded_in?: RecordedIn | undefined;
-}): ImportMark => ({
+/**
+ * The mark a `transcript.imported` event (recorded at `at`) leaves: in the state's recent imports and as the
+ * transcript's record.
+ */
+export const importMark = (
+  d: {
+    format: string;
+    path: string | null;
+    through_line: number;
+    through_byte?: number | undefined;
+    parser_state?: unknown;
+    recorded_in?: RecordedIn | undefined;
+  },
+  at: string,
+): ImportMark => ({
   format: d.format,
   path: d.path,
   through_line: d.through_line,
   ...(d.through_byte !== undefined ? { through_byte: d.through_byte } : {}),
   ...(d.parser_state !== undefined ? { parser_state: d.parser_state } : {}),
   ...(d.recorded_in ? { recorded_in: d.recorded_in } : {}),
+  read_at: at,
 });
 
 /** The next state after one event; total over every event type, pure and deterministic. */
@@ -375,7 +382,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       const read = s.sessions.at(-1)?.imported ? s : updateSession(s, { imported: true });
       return {
         ...read,
-        imports: recentImports(s.imports, e.data.transcript_session_id, importMark(e.data)),
+        imports: recentImports(s.imports, e.data.transcript_session_id, importMark(e.data, e.at)),
       };
     }
     case 'context.acknowledged':

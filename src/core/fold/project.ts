@@ -58,7 +58,7 @@ export function project(s: WorkflowState, e: BatonEvent): RecordRow[] {
     case 'side_effect.recorded':
       return projectRuntime(e, row);
     case 'transcript.imported':
-      return [row('import', e.data.transcript_session_id, importMark(e.data))];
+      return [row('import', e.data.transcript_session_id, importMark(e.data, e.at))];
     case 'workflow.restored':
       return e.data.records.map((r) => ({ workflow_id: e.workflow_id, ...r }));
     default:

@@ -62,6 +62,8 @@ export const ImportMark = z.object({
   parser_state: z.unknown().optional(),
   /** Where the transcript says the agent worked: its folder and the branch checked out there (the latest). */
   recorded_in: RecordedIn.optional(),
+  /** When the import that left this mark was recorded (absent in marks kept before it was). */
+  read_at: z.string().optional(),
 });
 export type ImportMark = z.infer<typeof ImportMark>;
 

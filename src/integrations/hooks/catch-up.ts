@@ -78,7 +78,8 @@ export interface Elsewhere {
  * own agent (a /clear in the same terminal); else, where processes can be read and a hook recorded its agent, whether
  * that process runs; else (macOS, a transcript only `baton import` read) whether it wrote within ACTIVE_WITHIN_MS,
  * unless its turn is over (`idle`: a Stop was its last hook and it wrote no entry since, or it ends on the user's
- * Esc): a Codex `/new`, or a quit and a new start, moments after a turn.
+ * Esc: a Codex `/new`, or a quit and a new start, moments after a turn; or `baton import` read it whole after its last
+ * write).
  */
 function atWork(
   seen: TranscriptSeen | undefined,
@@ -105,6 +106,8 @@ interface Known {
   through: number;
   /** No import read it yet (only a prompt's hook saw it): what is read now is all it wrote. */
   unread: boolean;
+  /** When the import that read it to `through` was recorded (null: not known). */
+  readAt: string | null;
 }
 
 const incomplete = workflowStatuses.filter((s) => !isTerminal(s));
@@ -124,6 +127,7 @@ async function incompleteWorkflows(ctx: HookContext): Promise<{ id: string; mark
               source,
               through: m.through_byte ?? 0,
               unread: false,
+              readAt: m.read_at ?? null,
             },
           ]
         : [];
@@ -169,6 +173,7 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
         source: seen.source,
         through: seen.bytes,
         unread: seen.bytes === 0,
+        readAt: null,
       });
   const now = Date.now();
   const own = ctx.payload.transcript_path;
@@ -199,7 +204,12 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
     const read = st.size <= readTo ? nothingRead : await readOn(ctx, k, st.size - k.through, notes, out);
     const ago = Math.max(0, Math.round((now - st.mtimeMs) / 1000));
     // between turns: the last hook ended its turn and it wrote nothing since, or what it wrote ends on the user's Esc
-    const idle = (seen?.turn_ended === true && read?.entries === 0) || read?.interrupted === true;
+    // or a transcript no hook here follows that an import (`baton import`) read to its end after its last write: a
+    // session the user handed over, not one at work (an agent without hooks that writes on is, once it writes again)
+    const handedOver =
+      !seen && st.size <= k.through && k.readAt !== null && Date.parse(k.readAt) >= st.mtimeMs;
+    const idle =
+      (seen?.turn_ended === true && read?.entries === 0) || read?.interrupted === true || handedOver;
     const elsewhere = k.path === own ? null : atWork(seen, ago, self, idle);
     if (elsewhere && (out.activeElsewhere === null || elsewhere.ago < out.activeElsewhere.ago))
       out.activeElsewhere = elsewhere;
