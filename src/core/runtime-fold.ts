@@ -55,6 +55,7 @@ export function evolveRuntime(s: WorkflowState, e: RuntimeEvent): WorkflowState 
           warned_session: s.agent?.warned_session ?? null,
           usage_limit: null,
           capacity: e.data.capacity ?? null,
+          ...(e.data.bin ? { bin: e.data.bin } : {}),
         },
       };
     case 'agent.token_saved':

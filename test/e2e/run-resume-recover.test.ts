@@ -104,6 +104,31 @@ describe('a workflow `baton run` drives, resumed by a person', () => {
   });
 });
 
+describe('a workflow run with --agent-bin', () => {
+  it('`baton run -w <id>`, the command status names, starts the program the last run was given', async () => {
+    const ws = agentWorkspace();
+    expect((await ws.create()).code).toBe(0);
+    const first = await ws.cli([
+      'run',
+      '--agent',
+      'claude-code',
+      '--agent-bin',
+      fakeClaude,
+      '--max-tasks',
+      '1',
+    ]);
+    expect(first.code, first.stderr).toBe(0);
+    const id = (await ws.cli(['status'])).json<{ workflow: { id: string } }>().workflow.id;
+    expect((await ws.cli(['resume'])).code).toBe(0);
+    const last = await ws.cli(['run', '-w', id]);
+    expect(last.code, last.stderr).toBe(0);
+    expect(last.stderr).toContain(
+      `baton: no --agent-bin given: running ${fakeClaude}, the program ${id} last ran`,
+    );
+    expect(last.json<{ status: string }>().status).toBe('completed');
+  });
+});
+
 describe('a `baton run` killed, then read first by any command', () => {
   it.each(['sessions', 'list', 'resume'])(
     '`baton %s` notices the dead driver (one line), and sees the workflow interrupted',

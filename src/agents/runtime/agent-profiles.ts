@@ -108,6 +108,7 @@ export function resolveProfile(name: string, flags: ProfileFlags, config: unknow
     name,
     adapter,
     bin,
+    ...(flags.agentBin !== undefined ? { bin_given: true } : {}),
     args: [...(fromFile.unattended_args ?? unattendedArgs[adapter]), ...(fromFile.args ?? base.args)],
     context_window: contextWindow,
     supports_session_resume: fromFile.supports_session_resume ?? base.supports_session_resume,

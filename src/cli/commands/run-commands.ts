@@ -117,6 +117,13 @@ export function registerRunCommands(program: Command, rt: Runtime) {
         setup = agentSetup({ ...o, agent: last }, rt.env, settings, state.worktree);
         rt.io.err(`baton: no --agent given: running ${last}, the agent ${state.id} last ran with`);
       }
+      // and the program it was given then, for that agent, when none is given now: `baton run -w <id>` (the command
+      // status and the dashboard name) goes on as the run it follows did
+      const lastBin = state.agent?.bin;
+      if (lastBin && setup.profile && !setup.profile.bin_given && setup.agentName === last) {
+        setup = agentSetup({ ...o, agent: last, agentBin: lastBin }, rt.env, settings, state.worktree);
+        rt.io.err(`baton: no --agent-bin given: running ${lastBin}, the program ${state.id} last ran`);
+      }
       const profile = assertAgentStartable(setup, state.worktree, rt.env);
       // Engine, image, worktree: checked before any task starts or anything is created.
       await setup.executor.preflight?.(state.worktree);

@@ -12,6 +12,7 @@ export function launchAgent(
     resume_token: string | null;
     fallback: string | null;
     capacity?: CapacityThresholds;
+    bin?: string;
   },
 ): void {
   d.emit({ type: 'agent.launched', data: input });

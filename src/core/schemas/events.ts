@@ -270,6 +270,8 @@ export const BatonEvent = z.discriminatedUnion('type', [
       resume_token: z.string().nullable(),
       fallback: z.string().nullable(),
       capacity: CapacityThresholds.optional(),
+      /** The program started, when the run was given one (--agent-bin, its variable or config), not its profile's. */
+      bin: z.string().optional(),
     }),
   ),
   ev('agent.token_saved', z.object({ executor_id: z.string(), resume_token: z.string() })),

@@ -42,6 +42,8 @@ export const AgentRuntime = z.object({
   warned_session: z.number().int().nullable(),
   /** The driver's capacity policy (`--warn-at`, `--pause-at`), for whoever shows the context gauge. */
   capacity: CapacityThresholds.nullable().optional(),
+  /** The program the run was given to start (absent: its profile's): a later `baton run` given none starts it again. */
+  bin: z.string().optional(),
   usage_limit: z
     .object({ message: z.string(), resets_at: z.string().nullable(), auto_resume_at: z.string().nullable() })
     .nullable(),

@@ -96,6 +96,7 @@ export async function launchDriver(
         executor_id: current.id,
         resume_token: input.resumeToken,
         fallback: input.fallback,
+        ...(input.profile.bin_given ? { bin: input.profile.bin } : {}),
         ...(input.capacity
           ? { capacity: { warn_at: input.capacity.warnAt, pause_at: input.capacity.pauseAt } }
           : {}),

@@ -9,6 +9,8 @@ export interface AgentProfile {
   adapter: 'claude-code' | 'codex' | 'command';
   /** The executable (`claude`, `codex`, or any CLI for `command`). */
   bin: string;
+  /** True when the run was given `bin` (--agent-bin, its variable or config) rather than taking the profile's. */
+  bin_given?: boolean;
   /** Extra arguments put before Baton's own (a model flag, permissions). */
   args: string[];
   context_window: number;
