@@ -186,10 +186,11 @@ describe('the commits already done, read from git', () => {
     ]);
     expect(done).not.toContain('Rename add');
     expect(text).toContain(`- Branch hotfix at ${rename.hash.slice(0, 7)} "Rename add"`);
-    // said once: the next briefing, on the same branch, has nothing to warn of
-    await hook('SessionEnd', { session_id: two, reason: 'other' });
+    // said until a snapshot sees the branch: the conversation's end takes a checkpoint on hotfix (its commit is work
+    // since the last one), and the next briefing, on the same branch, has nothing to warn of
     expect((await baton(['context'])).stdout).toContain('branch changed from main to hotfix');
-    await baton(['checkpoint', '--name', 'on-hotfix']);
+    const end = await hook('SessionEnd', { session_id: two, reason: 'other' });
+    expect(end.stderr).toMatch(/checkpoint cp-\d+-session-end/);
     expect((await baton(['context'])).stdout).not.toContain('branch changed');
   });
 

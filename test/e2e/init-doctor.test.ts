@@ -387,7 +387,7 @@ describe('baton doctor', () => {
     );
     writeFileSync(join(repo, 'AGENTS.md'), `${readFileSync(join(repo, 'AGENTS.md'), 'utf8')}\nLint first.\n`);
     expect(await gitState()).toMatch(
-      /, uncommitted changes \(1 file changed, \d+ insertions\(\+\)\); 1 file changed/,
+      /, uncommitted changes \(1 file changed, \d+ insertions\(\+\)\): AGENTS\.md; 1 file changed/,
     );
     // the MCP server it registered is in the user's own ~/.codex/config.toml: doctor says so
     const codex = (await baton(['doctor', '--json']))
