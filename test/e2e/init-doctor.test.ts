@@ -879,7 +879,7 @@ describe('a failed hook in baton doctor', () => {
     return { repo, baton, line: lines[0]!, settings: join(repo, '.claude', 'settings.local.json') };
   }
   const noInput = (settings: string) =>
-    `The agent sent no valid hook input: if you did not run the hook by hand, the hook command in ${settings} may have been edited; run \`baton init\` again to rewrite it, and check your agent's version.`;
+    `The agent sent no valid hook input: if you did not run the hook by hand, the hook command in ${settings} may have been edited; run \`baton init --agent claude-code\` again to rewrite it, and check your agent's version.`;
   const payload = (repo: string, more: Record<string, unknown> = {}) =>
     JSON.stringify({ session_id: 's1', cwd: repo, ...more });
 
@@ -911,7 +911,7 @@ describe('a failed hook in baton doctor', () => {
   it('says what to do about an agent the hook line names that Baton does not know', async () => {
     const { line, settings } = await reported('Stop', '{}', ['--agent', 'gemini']);
     expect(line).toContain(
-      `\`baton init\` writes the hook lines). If you did not run the hook by hand, the hook command in ${settings} names an agent Baton does not know: run \`baton init\` again to rewrite it. This problem clears`,
+      `\`baton init\` writes the hook lines). If you did not run the hook by hand, the hook command in ${settings} names an agent Baton does not know: run \`baton init --agent claude-code\` again to rewrite it. This problem clears`,
     );
   });
 

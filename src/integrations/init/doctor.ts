@@ -27,7 +27,7 @@ import {
   codexTrust,
 } from '../../agents/codex/codex-config.js';
 import { gitStandingOf } from './git-exclude.js';
-import { isSetUp, notSetUpNote, unexcludedFiles, worktreesNotSetUp } from './init.js';
+import { initCommand, isSetUp, notSetUpNote, unexcludedFiles, worktreesNotSetUp } from './init.js';
 import { otherWorktrees } from './worktrees.js';
 import { agentLabel } from '../../core/agent-label.js';
 import { PACKAGE_NAME } from '../../config/package-info.js';
@@ -216,10 +216,7 @@ export function codexTrustProblem(root: string, env: NodeJS.ProcessEnv, hooks: s
  * (`scope`: the `baton init` that writes it); null when it parses, or is not there.
  */
 const unparsableCodexConfig = (path: string, scope: InitScope): string | null =>
-  mcpRefusal(
-    { kind: 'codex-toml', path },
-    `baton init${scope === 'local' ? '' : ` --${scope}`} --agent codex`,
-  );
+  mcpRefusal({ kind: 'codex-toml', path }, initCommand(scope, 'codex'));
 
 /**
  * How a person has Codex run hooks it has not trusted yet, said by `init` and `doctor` alike: Codex runs a hook
@@ -313,7 +310,7 @@ function hookLinesOf(w: AgentWiring | undefined): HookLines | null {
   return {
     files: w.hooks.map((h) => ({
       path: h.path,
-      rewrite: `baton init${h.scope === 'local' ? '' : ` --${h.scope}`}${w.agent === 'codex' ? ' --agent codex' : ''}`,
+      rewrite: initCommand(h.scope, w.agent),
     })),
     plugins: w.plugin,
   };

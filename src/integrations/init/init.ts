@@ -107,8 +107,8 @@ export function worktreesNotSetUp(home: string, root: string): string[] {
 export const notSetUpNote = (worktrees: readonly string[]) =>
   `Baton follows this worktree but not ${worktrees.length === 1 ? `the worktree ${worktrees[0]}` : `the worktrees ${worktrees.join(', ')}`} of the same repository (added after \`baton init\`): a session started there is not followed; run \`baton init\` in any worktree to set up every one`;
 
-/** The `baton init` that sets up `agent` at `scope`, to run again once what stopped it is fixed. */
-const again = (scope: InitScope, agent: InitAgent) =>
+/** The `baton init` that sets up `agent` at `scope` (to run again once what stopped it is fixed; doctor names it too). */
+export const initCommand = (scope: InitScope, agent: InitAgent) =>
   `baton init${scope === 'local' ? '' : ` --${scope}`} --agent ${agent}`;
 
 function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion> | null): InitChange[] {
@@ -138,7 +138,7 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
   const commandFor = (path: string) => (committed(path) ? input.committedCommand : input.command);
   // a Codex config.toml that does not parse is written to never: refused before any file is touched
   for (const agent of input.agents) {
-    const refused = mcpRefusal(agentFiles(agent, scope, root, homes).mcp, again(scope, agent));
+    const refused = mcpRefusal(agentFiles(agent, scope, root, homes).mcp, initCommand(scope, agent));
     if (refused) throw invalidInput(refused);
   }
   const said = (path: string, rest: string[], mcp: InitScope | null = null) => ({
@@ -388,7 +388,7 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
   for (const agent of agents) {
     const refused = mcpRefusal(
       agentFiles(agent, scope, root, homes).mcp,
-      `${again(scope, agent)} --undo`,
+      `${initCommand(scope, agent)} --undo`,
       true,
     );
     if (refused) throw invalidInput(refused);
