@@ -30,6 +30,16 @@ export interface AgentTaskSync {
   paused_snapshot_id?: string;
 }
 
+/** A sync that moved nothing: what the calls of a batch, applied one by one, add to. */
+export const noTaskSync = (): AgentTaskSync => ({
+  added: [],
+  started: [],
+  completed: [],
+  skipped: [],
+  retitled: [],
+  linked: [],
+});
+
 /** How a link made is said. */
 export const linkedPhrase = (x: { task_id: string; deps: string[] }): string =>
   `${x.task_id} now waits for ${x.deps.join(', ')}`;
@@ -235,7 +245,7 @@ export function syncAgentTasks(
   /** The git state, given when a pause is requested: the boundary the list reaches then pauses the workflow. */
   git: GitCapture | null = null,
 ): AgentTaskSync {
-  const out: AgentTaskSync = { added: [], started: [], completed: [], skipped: [], retitled: [], linked: [] };
+  const out = noTaskSync();
   const before = d.state.agent_tasks?.[source] ?? { items: [], applied_calls: [] };
   const seen = new Set(before.applied_calls);
   const fresh: AgentTaskCall[] = [];

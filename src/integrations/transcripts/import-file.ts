@@ -2,7 +2,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { basename, isAbsolute, relative } from 'node:path';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import { cwdOf, type TranscriptFormat } from '../../agents/index.js';
-import { BatonError, nested, notLinkedPhrase, type AgentTaskSync } from '../../core/index.js';
+import { BatonError, nested, noTaskSync, notLinkedPhrase } from '../../core/index.js';
 import type { Extractor, OpenError } from '../../extraction/index.js';
 import { readLinesBefore, readNewBytes } from './read-new-bytes.js';
 import {
@@ -132,14 +132,7 @@ export async function importTranscriptFile(
   const newLines = r.parsed.lines - (continuing ? previous.through_line : 0);
   if (r.parsed.entries.length === 0 && newLines > 0 && r.parsed.skipped.length === newLines)
     warnings.push('no line of the new part is a transcript line: nothing imported');
-  const tasks: AgentTaskSync = {
-    added: [],
-    started: [],
-    completed: [],
-    skipped: [],
-    retitled: [],
-    linked: [],
-  };
+  const tasks = noTaskSync();
   if (r.newEntries > 0 || r.records.length > 0) {
     // where this piece starts: an import of the same transcript that got further meanwhile refuses it (a conflict)
     const fromLine = piece.restarted ? undefined : (previous?.through_line ?? 0);
