@@ -26,6 +26,16 @@ async function tool(fn: () => Promise<unknown>): Promise<Text> {
   }
 }
 
+/** A resource's answer; its failure in the tools' words (`workflow_id`, not `-w <id>`), which the SDK reports as is. */
+async function resource<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (!BatonError.isInstance(e)) throw e;
+    throw new BatonError(e.code, inWordsOf('mcp', e.message), e.details);
+  }
+}
+
 const workflow = {
   workflow_id: z.string().optional().describe('the workflow (default: the one of the current worktree)'),
 };
@@ -274,25 +284,26 @@ export function createMcpServer(client: BatonClient, cwd: string): McpServer {
   server.registerResource(
     'snapshot',
     new ResourceTemplate('baton://snapshots/{snapshot_id}', {
-      list: async () => {
-        const { snapshots } = await client.snapshots({ cwd });
-        return {
-          resources: snapshots.map((s) => ({
-            uri: `baton://snapshots/${s.id}`,
-            name: `session ${s.session_number} ${s.trigger} (${s.tasks_completed}/${s.tasks_completed + s.tasks_remaining})`,
-            mimeType: 'application/json',
-          })),
-        };
-      },
+      list: () =>
+        resource(async () => {
+          const { snapshots } = await client.snapshots({ cwd });
+          return {
+            resources: snapshots.map((s) => ({
+              uri: `baton://snapshots/${s.id}`,
+              name: `session ${s.session_number} ${s.trigger} (${s.tasks_completed}/${s.tasks_completed + s.tasks_remaining})`,
+              mimeType: 'application/json',
+            })),
+          };
+        }),
     }),
     { description: 'A session snapshot of the current workflow', mimeType: 'application/json' },
-    async (uri, vars) => {
-      const id = String(vars.snapshot_id);
-      const snap = await client.snapshot({ cwd }, id);
-      return {
-        contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(snap, null, 2) }],
-      };
-    },
+    (uri, vars) =>
+      resource(async () => {
+        const snap = await client.snapshot({ cwd }, String(vars.snapshot_id));
+        return {
+          contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(snap, null, 2) }],
+        };
+      }),
   );
   return server;
 }

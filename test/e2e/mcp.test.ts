@@ -291,6 +291,22 @@ describe('baton mcp: an agent without a terminal', () => {
       /^2 incomplete workflows in \S+; choose one with workflow_id:\n/,
     );
     for (const r of [stale, none, both]) expect(json(r).error.message).not.toMatch(/-w\b/);
+    // nor do the snapshots as resources
+    const bare = new Client({ name: 'test', version: '1.0.0' });
+    await bare.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [batonBin, 'mcp'],
+        cwd: makeRepo(),
+        env: hermeticEnv(env) as Record<string, string>,
+      }),
+    );
+    clients.push(bare);
+    const listed = await bare.listResources().then(
+      () => null,
+      (e: Error) => e.message,
+    );
+    expect(listed).toMatch(/, or pass workflow_id$/);
     // the CLI's own words stay the CLI's
     const cli = await runCli(['details', 'live-999', 'decisions', '-w', id], { cwd: makeRepo(), env });
     expect(cli.stderr).toContain('name the workflow the context came from with -w <id>');
