@@ -53,7 +53,7 @@ describe('the next step of a failed hook', () => {
     }
     // where doctor did not read the hook lines (or none are wired now): said in general words, and where to look
     expect(hookFailureStep('Stop', failed('no hook input on stdin'))).toBe(
-      "the agent sent no valid hook input: if you did not run the hook by hand, the hook command in your agent's settings may have been edited; run `baton init` again to rewrite it, and check your agent's version (`baton doctor` lists the hooks installed)",
+      "the agent sent no valid hook input: if you did not run the hook by hand, the hook command in your agent's settings may have been edited; run `baton init --agent claude-code` again to rewrite it, and check your agent's version (`baton doctor` lists the hooks installed)",
     );
     // Codex's lines, at the scope they were written: the init that writes them
     expect(

@@ -1,5 +1,6 @@
 import { agentLabel } from '../../core/agent-label.js';
 import { INSTALL_COMMAND } from '../../config/package-info.js';
+import { initCommand } from '../init/agent-files.js';
 import type { HookRecord } from './hook-log.js';
 
 /**
@@ -72,7 +73,7 @@ function hookCommand(agent: string, lines: HookLines | null): { where: string; r
     };
   return {
     where: "the hook command in your agent's settings",
-    rewrite: `run \`baton init${agent === 'codex' ? ' --agent codex' : ''}\` again to rewrite it`,
+    rewrite: `run \`${initCommand('local', agent === 'codex' ? 'codex' : 'claude-code')}\` again to rewrite it`,
   };
 }
 

@@ -11,6 +11,10 @@ export type InitAgent = (typeof initAgents)[number];
 /** default: personal to this repository; shared: committed with it; user: every repository of this user. */
 export type InitScope = 'local' | 'shared' | 'user';
 
+/** The `baton init` that sets up `agent` at `scope` (to run again once what stopped it is fixed; doctor names it too). */
+export const initCommand = (scope: InitScope, agent: InitAgent) =>
+  `baton init${scope === 'local' ? '' : ` --${scope}`} --agent ${agent}`;
+
 export interface AgentFiles {
   /** The JSON file whose `hooks` Baton's hooks go into. */
   hooks: string;

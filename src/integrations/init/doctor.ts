@@ -9,6 +9,7 @@ import {
   unknownVersionNote,
   homesOf,
   initAgents,
+  initCommand,
   mcpScopeOf,
   onPath,
   type InitAgent,
@@ -27,7 +28,7 @@ import {
   codexTrust,
 } from '../../agents/codex/codex-config.js';
 import { gitStandingOf } from './git-exclude.js';
-import { initCommand, isSetUp, notSetUpNote, unexcludedFiles, worktreesNotSetUp } from './init.js';
+import { isSetUp, notSetUpNote, unexcludedFiles, worktreesNotSetUp } from './init.js';
 import { otherWorktrees } from './worktrees.js';
 import { agentLabel } from '../../core/agent-label.js';
 import { PACKAGE_NAME } from '../../config/package-info.js';

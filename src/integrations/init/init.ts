@@ -5,6 +5,7 @@ import {
   agentFiles,
   claudeVersion,
   homesOf,
+  initCommand,
   mcpScopeOf,
   unknownVersionNote,
   type InitAgent,
@@ -106,10 +107,6 @@ export function worktreesNotSetUp(home: string, root: string): string[] {
 /** What to tell the user of worktrees `worktreesNotSetUp` found, with the one command that sets them up. */
 export const notSetUpNote = (worktrees: readonly string[]) =>
   `Baton follows this worktree but not ${worktrees.length === 1 ? `the worktree ${worktrees[0]}` : `the worktrees ${worktrees.join(', ')}`} of the same repository (added after \`baton init\`): a session started there is not followed; run \`baton init\` in any worktree to set up every one`;
-
-/** The `baton init` that sets up `agent` at `scope` (to run again once what stopped it is fixed; doctor names it too). */
-export const initCommand = (scope: InitScope, agent: InitAgent) =>
-  `baton init${scope === 'local' ? '' : ` --${scope}`} --agent ${agent}`;
 
 function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion> | null): InitChange[] {
   const { root, scope } = input;
