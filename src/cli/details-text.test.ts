@@ -37,7 +37,8 @@ describe('detailsText', () => {
           error_message: 'tsc failed',
           context: null,
           resolution: 'fixed',
-          resolution_notes: 'added the types',
+          resolution_notes: 'succeeded later (transcript line 40)',
+          evidence: { transcript: '/home/a/.claude/projects/p/s.jsonl', line: 31 },
         },
       ],
       'snap-1',
@@ -53,7 +54,8 @@ describe('detailsText', () => {
         '',
         `err-2  ${at}  build  FIXED`,
         '  tsc failed',
-        '  resolution: added the types',
+        '  resolution: succeeded later (transcript line 40)',
+        '  seen at: line 31 of /home/a/.claude/projects/p/s.jsonl',
       ].join('\n'),
     );
   });

@@ -24,6 +24,10 @@ const heading = (...parts: (string | null | undefined | false)[]) => parts.filte
 
 const taskOf = (id: string | null | undefined) => (id ? `task ${id}` : null);
 
+/** Where a record read from a transcript was seen. */
+const seenAt = (r: Decision | ErrorRecord) =>
+  r.evidence ? [indented(`seen at: line ${r.evidence.line} of ${r.evidence.transcript}`)] : [];
+
 const decisionText = (d: Decision) =>
   [
     heading(d.id, d.timestamp, taskOf(d.task_id), d.decision_type),
@@ -32,6 +36,7 @@ const decisionText = (d: Decision) =>
     ...(d.alternatives_considered?.length
       ? [indented(`instead of: ${d.alternatives_considered.join('; ')}`)]
       : []),
+    ...seenAt(d),
   ].join('\n');
 
 const errorText = (e: ErrorRecord) =>
@@ -40,6 +45,7 @@ const errorText = (e: ErrorRecord) =>
     indented(e.error_message),
     ...(e.context ? [indented(`context: ${e.context}`)] : []),
     ...(e.resolution_notes ? [indented(`resolution: ${e.resolution_notes}`)] : []),
+    ...seenAt(e),
   ].join('\n');
 
 const feedbackText = (f: ReviewerFeedback) =>

@@ -913,11 +913,22 @@ describe('an error worked around in one import', () => {
     await importTranscriptFile(w.client, w.ref, path, 'codex');
     expect(await fate()).toEqual(['fixed']);
     const status = (await w.client.status(w.ref)) as {
-      recent_resolved_errors: { resolution: string; resolution_notes: string }[];
+      recent_resolved_errors: {
+        resolution: string;
+        resolution_notes: string;
+        evidence?: { transcript: string; line: number };
+      }[];
     };
     expect(status.recent_resolved_errors.map((e) => [e.resolution, e.resolution_notes])).toEqual([
       ['fixed', expect.stringMatching(/^succeeded later \(transcript line \d+\)$/)],
     ]);
+    // the error names the transcript and line it was seen at: the note's "transcript line N" is a later line of it
+    const [fixed] = status.recent_resolved_errors;
+    const lines = readFileSync(path, 'utf8').split('\n');
+    expect(fixed?.evidence?.transcript).toBe(path);
+    expect(lines[(fixed?.evidence?.line ?? 0) - 1]).toContain('ECONNREFUSED');
+    const later = Number(/transcript line (\d+)/.exec(fixed?.resolution_notes ?? '')?.[1]);
+    expect(lines[later - 1]).toContain('added 311 packages');
     await w.service.store.close();
   });
 });

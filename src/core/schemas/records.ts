@@ -12,6 +12,14 @@ export const decisionTypes = [
 ] as const;
 export const DecisionType = z.enum(decisionTypes);
 
+/**
+ * Where a record read from a transcript was seen: the transcript's path (on the machine that read it) and the line.
+ * A record given by hand or by the agent's own tools has none. Notes of a record that say "transcript line N" mean
+ * this transcript.
+ */
+export const Evidence = z.object({ transcript: z.string().min(1), line: z.number().int().nonnegative() });
+export type Evidence = z.infer<typeof Evidence>;
+
 export const Decision = z.object({
   id: z.string(),
   timestamp: z.string(),
@@ -20,6 +28,7 @@ export const Decision = z.object({
   description: z.string().min(1),
   rationale: z.string(),
   alternatives_considered: z.array(z.string()).nullable(),
+  evidence: Evidence.optional(),
 });
 export type Decision = z.infer<typeof Decision>;
 
@@ -35,6 +44,7 @@ export const ErrorRecord = z.object({
   context: z.string().nullable(),
   resolution: ErrorResolution,
   resolution_notes: z.string().nullable(),
+  evidence: Evidence.optional(),
 });
 export type ErrorRecord = z.infer<typeof ErrorRecord>;
 

@@ -296,10 +296,13 @@ export async function importTranscript(
   for (const r of facts.requests) add(r.line, { kind: 'request', text: r.text, at: r.at, source });
   const history = historyOf(fresh, parsed.compactions);
   for (const h of history) add(h.line, { kind: 'history', text: h.text, task_id: taskId, source, at: h.at });
+  // where each was seen, when the transcript is a file (its resolution notes' "transcript line N" mean that file)
+  const seen = (line: number | null) =>
+    opts.path && line !== null ? { evidence: { transcript: opts.path, line } } : {};
   for (const { at, evidence_line, ...decision } of found.decisions)
-    add(evidence_line ?? 0, { kind: 'decision', decision, at });
+    add(evidence_line ?? 0, { kind: 'decision', decision: { ...decision, ...seen(evidence_line) }, at });
   for (const { at, evidence_line, ...error } of found.errors)
-    add(evidence_line ?? 0, { kind: 'error', error, at });
+    add(evidence_line ?? 0, { kind: 'error', error: { ...error, ...seen(evidence_line) }, at });
   const resolved = resolveKnown(known.open_errors, fresh);
   for (const r of resolved)
     add(r.line, { kind: 'resolution', error_id: r.error_id, resolution: r.resolution, notes: r.notes });

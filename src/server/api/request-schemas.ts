@@ -132,6 +132,11 @@ export const NoteBody = z
 const text = (max = 20_000) => z.string().max(max);
 const opt = <T extends z.ZodType>(t: T) => t.nullable().default(null);
 
+/** Where a record read from a transcript was seen (core's Evidence, bounded). */
+const EvidenceBody = z
+  .strictObject({ transcript: text(4096).min(1), line: z.number().int().nonnegative() })
+  .openapi('Evidence', { description: "the transcript (a path on the reader's machine) and the line" });
+
 export const DecisionBody = z
   .strictObject({
     decision_type: z.enum(decisionTypes),
@@ -139,6 +144,7 @@ export const DecisionBody = z
     rationale: text().default(''),
     alternatives_considered: opt(z.array(text(2000)).max(100)),
     task_id: opt(Id),
+    evidence: EvidenceBody.optional(),
   })
   .openapi('DecisionInput');
 
@@ -150,6 +156,7 @@ export const ErrorBody = z
     resolution: z.enum(errorResolutions).default('unresolved'),
     resolution_notes: opt(text()),
     task_id: opt(Id),
+    evidence: EvidenceBody.optional(),
   })
   .openapi('ErrorInput');
 
