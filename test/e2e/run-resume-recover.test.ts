@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, fakeClaude, until } from '../helpers/agent-workspace.js';
@@ -124,6 +124,25 @@ describe('a workflow run with --agent-bin', () => {
     expect(last.code, last.stderr).toBe(0);
     expect(last.stderr).toContain(
       `baton: no --agent-bin given: running ${fakeClaude}, the program ${id} last ran`,
+    );
+    expect(last.json<{ status: string }>().status).toBe('completed');
+  });
+
+  it('also for a `command` agent, which cannot start without one', async () => {
+    const ws = agentWorkspace();
+    expect((await ws.create()).code).toBe(0);
+    const script = join(tempDir('baton-cmd-'), 'agent.sh');
+    writeFileSync(script, '#!/bin/sh\nwc -c > /dev/null\necho done\n');
+    chmodSync(script, 0o755);
+    const first = await ws.cli(['run', '--agent', 'command', '--agent-bin', script, '--max-tasks', '1']);
+    expect(first.code, first.stderr).toBe(0);
+    const id = (await ws.cli(['status'])).json<{ workflow: { id: string } }>().workflow.id;
+    expect((await ws.cli(['resume'])).code).toBe(0);
+    const last = await ws.cli(['run', '-w', id]);
+    expect(last.code, last.stderr).toBe(0);
+    expect(last.stderr).toContain(`baton: no --agent given: running command, the agent ${id} last ran with`);
+    expect(last.stderr).toContain(
+      `baton: no --agent-bin given: running ${script}, the program ${id} last ran`,
     );
     expect(last.json<{ status: string }>().status).toBe('completed');
   });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { BATON_ACTOR, BatonError, notFound, parseDuration } from '../../core/index.js';
+import { BATON_ACTOR, BatonError, notFound, parseDuration, type WorkflowState } from '../../core/index.js';
+import { settingReader, type Settings } from '../../config/settings.js';
 import { AgentRunner } from '../../service/runtime/index.js';
 import { agentSetup, assertAgentStartable, type AgentFlags } from '../agent-setup.js';
 import { agentOptions, runBasics, runShared } from '../agent-runs.js';
@@ -49,6 +50,24 @@ function nothingToRun(e: unknown): unknown {
     `no active workflow for \`baton run\` to drive in ${d.worktree}${latest}: create one with its tasks (\`baton create --title "Add login" --task T1:Schema --task T2:API:T1\`), or pass -w <id>`,
     e.details,
   );
+}
+
+/**
+ * The flags of a run that names no agent (by option, variable or config): the agent the workflow last ran with (the
+ * one its crash line names), and the program it was given then (`--agent-bin`, needed by a \`command\` agent), for
+ * that agent, when none is given now: \`baton run -w <id>\` (the command status and the dashboard name) goes on as the
+ * run it follows did. Said on stderr.
+ */
+function lastRun(rt: Runtime, o: RunFlags, settings: Settings, state: WorkflowState): RunFlags {
+  const given = settingReader({ agent: o.agent, agentBin: o.agentBin }, rt.env, settings);
+  const last = state.agent?.agent;
+  const agent = given.text('agent') || last;
+  if (!agent || agent !== last) return o;
+  if (!given.text('agent'))
+    rt.io.err(`baton: no --agent given: running ${last}, the agent ${state.id} last ran with`);
+  const bin = given.text('agentBin') ? undefined : state.agent?.bin;
+  if (bin) rt.io.err(`baton: no --agent-bin given: running ${bin}, the program ${state.id} last ran`);
+  return { ...o, agent, ...(bin ? { agentBin: bin } : {}) };
 }
 
 export function registerRunCommands(program: Command, rt: Runtime) {
@@ -110,20 +129,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       const state = await workflowToDrive(rt, service, settings, g.server, o.workflow).catch((e: unknown) => {
         throw o.workflow ? e : nothingToRun(e);
       });
-      let setup = agentSetup(o, rt.env, settings, state.worktree);
-      // named by no option, variable or config: the agent the workflow last ran with (the one its crash line names)
-      const last = state.agent?.agent;
-      if (!setup.agentName && last) {
-        setup = agentSetup({ ...o, agent: last }, rt.env, settings, state.worktree);
-        rt.io.err(`baton: no --agent given: running ${last}, the agent ${state.id} last ran with`);
-      }
-      // and the program it was given then, for that agent, when none is given now: `baton run -w <id>` (the command
-      // status and the dashboard name) goes on as the run it follows did
-      const lastBin = state.agent?.bin;
-      if (lastBin && setup.profile && !setup.profile.bin_given && setup.agentName === last) {
-        setup = agentSetup({ ...o, agent: last, agentBin: lastBin }, rt.env, settings, state.worktree);
-        rt.io.err(`baton: no --agent-bin given: running ${lastBin}, the program ${state.id} last ran`);
-      }
+      const setup = agentSetup(lastRun(rt, o, settings, state), rt.env, settings, state.worktree);
       const profile = assertAgentStartable(setup, state.worktree, rt.env);
       // Engine, image, worktree: checked before any task starts or anything is created.
       await setup.executor.preflight?.(state.worktree);
