@@ -144,18 +144,20 @@ async function serverRun(
   const row = att?.row;
   // the server's own --agent, else the profile the session ran
   const agentName = row?.agent ?? setup.agentName ?? agent;
+  const state = await r.service.runner.load(workflowId);
   let profile;
   try {
-    profile = setup.profileOf(agentName);
+    // with the server's --agent-bin, else the program the workflow last ran with this agent (as `baton run -w` does)
+    profile = setup.profileOf(agentName, state.agent?.agent === agentName ? state.agent.bin : undefined);
   } catch (e) {
     return {
-      refused: `${workflowId} can resume, but not with the agent ${agentName}: ${(e as Error).message}; start \`baton serve --agent <name>\` or run \`baton run -w ${workflowId} --agent <name>\``,
+      refused: `${workflowId} can resume, but not with the agent ${agentName}: ${(e as Error).message}; start \`baton serve --agent <name>\` (with \`--agent-bin <path>\` for a command agent) or run \`baton run -w ${workflowId} --agent <name>\``,
     };
   }
   // A re-attached run goes on where it runs (its agent host, its container); the rest on the configured executor.
   const executor = (row && row.runtime !== 'local' ? shared.factory.forRow(row) : null) ?? setup.executor;
   // an agent that cannot start here would fail the task and lose the agent's own session: left as it is, and said
-  const worktree = (await r.service.runner.load(workflowId)).worktree;
+  const worktree = state.worktree;
   const unstartable = att ? null : agentUnstartable(profile, executor, worktree, r.env);
   if (unstartable)
     return {

@@ -40,7 +40,7 @@ export function agentSetup(
   const r = settingReader(o, env, settings);
   const agentName = r.text('agent') || null;
   const profiles = readAgentProfiles(settings.home, worktree);
-  const profileOf = (name: string) => agentProfile(name, profiles, r);
+  const profileOf = (name: string, lastBin?: string) => agentProfile(name, profiles, r, lastBin);
   const profile: AgentProfile | null = agentName ? profileOf(agentName) : null;
   const capacity = capacityPolicy(r);
   const heartbeatMs = r.durationMs('heartbeat', '10s');
@@ -67,7 +67,10 @@ export function agentSetup(
     agentName,
     profile,
     profiles,
-    /** The profile of another agent (a re-attached run's), with this run's --agent-bin and --context-window. */
+    /**
+     * The profile of another agent (a re-attached or resumed run's), with this run's --agent-bin (else `lastBin`, the
+     * program the workflow last ran with that agent) and --context-window.
+     */
     profileOf,
     capacity,
     heartbeatMs,
@@ -79,13 +82,21 @@ export function agentSetup(
   };
 }
 
-/** A named agent profile, with `agent_bin` and `context_window` from the settings (checked here, naming their source). */
-function agentProfile(name: string, profiles: Record<string, unknown>, r: SettingReader): AgentProfile {
+/**
+ * A named agent profile, with `agent_bin` and `context_window` from the settings (checked here, naming their source);
+ * without an `agent_bin` setting, `lastBin` when given.
+ */
+function agentProfile(
+  name: string,
+  profiles: Record<string, unknown>,
+  r: SettingReader,
+  lastBin?: string,
+): AgentProfile {
   const window = r.text('contextWindow');
   return resolveProfile(
     name,
     {
-      agentBin: r.text('agentBin') || undefined,
+      agentBin: r.text('agentBin') || lastBin,
       contextWindow:
         window === undefined
           ? undefined

@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { batonBin } from '../helpers/cli.js';
@@ -6,6 +8,7 @@ import { agentWorkspace, fakeClaude } from '../helpers/agent-workspace.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
 import { until } from '../helpers/until.js';
 import { hermeticEnv } from '../helpers/hermetic-env.js';
+import { tempDir } from '../helpers/git-repo.js';
 
 /** Whether the agent of the n-th launch has reported work (a history line after that launch): it is mid-task. */
 const recordedAfterLaunch = (evs: { type: string }[], n: number) => {
@@ -139,6 +142,27 @@ describe('the agent runtime across Baton crashes and restarts', () => {
     expect(status.tasks.map((t) => t.status)).not.toContain('failed');
     expect(count('agent.launched')).toBe(1);
   }, 60_000);
+
+  it('a server given no --agent-bin resumes a `command` agent with the program its run was given', async () => {
+    const { repo, home, env, count, create } = agentWorkspace();
+    const id = (await create()).json<{ id: string }>().id;
+    const script = join(tempDir('baton-cmd-'), 'agent.sh');
+    writeFileSync(script, '#!/bin/sh\nwc -c > /dev/null\nsleep 2\necho done\n');
+    chmodSync(script, 0o755);
+    const runArgs = ['run', '--agent', 'command', '--agent-bin', script, '--heartbeat', '200ms'];
+    const runner = spawnBaton(runArgs, repo, env);
+    await until('the first agent started', () => count('agent.launched') >= 1);
+    await killHard(runner);
+    const a = await startServerProcess(home, {
+      args: ['--auto-resume', 'all', '--heartbeat', '200ms'],
+      env,
+      cwd: repo,
+    });
+    servers.push(a);
+    await until('the workflow completed', () => count('workflow.completed') === 1, 60_000);
+    expect(a.stderr()).toMatch(new RegExp(`resuming ${id} \\(session \\d+\\) with command`));
+    expect(a.stderr()).not.toContain('can resume, but');
+  }, 90_000);
 
   it('a server names a workflow a signal interrupted before it started, with the command that goes on', async () => {
     const { cli, repo, home, env, count, create } = setup();
