@@ -112,7 +112,7 @@ export function filterSql(
   param: (i: number) => string,
   first: number,
 ): { sql: string; params: string[] } {
-  const parts: string[] = [];
+  const under: string[] = [];
   const params: string[] = [];
   const p = (v: string) => {
     params.push(v);
@@ -120,9 +120,10 @@ export function filterSql(
   };
   for (const root of filter.roots) {
     const prefix = rootPrefix(root);
-    parts.push(`q.worktree = ${p(root)}`);
-    parts.push(`substr(q.worktree, 1, length(CAST(${p(prefix)} AS TEXT))) = ${p(prefix)}`);
+    under.push(`q.worktree = ${p(root)}`);
+    under.push(`substr(q.worktree, 1, length(CAST(${p(prefix)} AS TEXT))) = ${p(prefix)}`);
   }
+  const parts = under.length ? [`(q.label IS NULL AND (${under.join(' OR ')}))`] : [];
   if (filter.labels.length) parts.push(`q.label IN (${filter.labels.map((l) => p(l)).join(', ')})`);
   return { sql: parts.length ? `(${parts.join(' OR ')})` : 'false', params };
 }

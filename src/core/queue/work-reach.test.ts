@@ -46,11 +46,12 @@ describe('where queued work stands with the workers', () => {
     expect(standingText(gone)).toBe(
       `queued (priority 3), and nothing can take it: ${gone.stuck!.reason}; start a worker that would: \`${command}\` (or \`baton serve --worker\` with the same flag)`,
     );
-    // work submitted with a label: reached by that label (or a root), and the worker that would carries it
+    // work submitted with a label: reached by that label only (not by a root that holds it), and the worker that would
+    // carries it
     const labelled = { ...entry, label: 'gpu' };
     expect(queueStanding(labelled, false, [worker({ roots: [], labels: ['gpu'] })]).stuck).toBeNull();
     expect(queueStanding(labelled, false, [worker({ roots: ['/x'], labels: ['cpu'] })]).stuck).toEqual({
-      reason: '1 worker runs, but none has --label gpu or a --worktree-root that holds /srv/work/app',
+      reason: '1 worker runs, but none has --label gpu',
       command: 'baton worker --label gpu',
     });
   });
@@ -60,6 +61,12 @@ describe('where queued work stands with the workers', () => {
     expect(admits({ roots: ['/srv/work/app'], labels: [] }, entry)).toBe(true);
     expect(admits({ roots: ['/srv/wor'], labels: [] }, entry)).toBe(false);
     expect(admits({ roots: [], labels: ['gpu'] }, { ...entry, label: 'gpu' })).toBe(true);
+    // labelled work runs only where the label is: not on a worker whose root holds it, without the label
+    expect(admits({ roots: ['/srv/work'], labels: [] }, { ...entry, label: 'gpu' })).toBe(false);
+    expect(admits({ roots: ['/srv/work'], labels: ['cpu'] }, { ...entry, label: 'gpu' })).toBe(false);
+    // and a labelled worker takes the unlabelled work under its roots, not the unlabelled work elsewhere
+    expect(admits({ roots: ['/srv/work'], labels: ['gpu'] }, entry)).toBe(true);
+    expect(admits({ roots: [], labels: ['gpu'] }, entry)).toBe(false);
     expect(reachFlag({ worktree: '/srv/work/app/', label: null })).toBe('--worktree-root /srv/work');
     expect(reachFlag({ worktree: '/app', label: null })).toBe('--worktree-root /');
   });

@@ -7,10 +7,15 @@ export interface WorkFilter {
 /** A root as a path prefix: `/srv/work` admits `/srv/work` and `/srv/work/...`, never `/srv/workers`. */
 export const rootPrefix = (root: string) => (root.endsWith('/') ? root : `${root}/`);
 
-/** Whether a filter admits queued work: under one of its roots, or submitted with one of its labels. */
+/**
+ * Whether a filter admits queued work: work submitted with a label, when the label is one of its (only there: a GPU
+ * job never runs on a machine without the GPU label, whatever roots that machine has); other work, under one of its
+ * roots.
+ */
 export const admits = (filter: WorkFilter, e: { worktree: string; label: string | null }): boolean =>
-  filter.roots.some((r) => e.worktree === r || e.worktree.startsWith(rootPrefix(r))) ||
-  (e.label !== null && filter.labels.includes(e.label));
+  e.label !== null
+    ? filter.labels.includes(e.label)
+    : filter.roots.some((r) => e.worktree === r || e.worktree.startsWith(rootPrefix(r)));
 
 /** The directory a worktree is in (`/srv/work/app` -> `/srv/work`): the core reads paths without `node:path`. */
 function parentOf(path: string): string {
@@ -74,7 +79,7 @@ export function queueStanding(
   const live = workers.filter((w) => !w.expired).length;
   const gone = reaching.filter((w) => w.expired);
   const where = e.label
-    ? `none has --label ${e.label} or a --worktree-root that holds ${e.worktree}`
+    ? `none has --label ${e.label}`
     : `no --worktree-root of theirs holds ${e.worktree}`;
   const unknown = unregistered.length
     ? `; ${plural(unregistered.length, 'a worker', 'workers')} at work (${unregistered
