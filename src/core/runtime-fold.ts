@@ -56,6 +56,7 @@ export function evolveRuntime(s: WorkflowState, e: RuntimeEvent): WorkflowState 
           usage_limit: null,
           capacity: e.data.capacity ?? null,
           ...(e.data.bin ? { bin: e.data.bin } : {}),
+          ...(e.data.executor ? { executor: e.data.executor } : {}),
         },
       };
     case 'agent.token_saved':

@@ -102,6 +102,24 @@ describe('the Docker executor on a real engine', () => {
     });
   }, 90_000);
 
+  it('`baton run -w <id>` alone, the command status names, runs the next session in a container again', async () => {
+    const w = await dockerWorkspace();
+    w.agent.go();
+    const first = await w.cli(['run', ...w.args, '--max-tasks', '1']);
+    expect(first.code, first.stderr).toBe(0);
+    expect((await w.cli(['resume'])).code).toBe(0);
+    const next = await w.cli(['run', '-w', w.id]);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain(
+      `baton: no --executor given: running on Docker (image ${image}), as ${w.id} last ran`,
+    );
+    expect(next.json<{ status: string }>().status).toBe('completed');
+    // every run was in a container (the image has no shell; this machine has one), none on this machine
+    expect(w.agent.runs()).toHaveLength(3);
+    expect(w.agent.runs().map((r) => r.shell)).toEqual([false, false, false]);
+    expect(new Set((await w.rows()).map((r) => r.runtime))).toEqual(new Set(['docker']));
+  }, 120_000);
+
   it('keeps the container running when `baton run` is SIGKILLed; `baton executors recover` re-attaches and completes', async () => {
     const w = await dockerWorkspace();
     const run = w.startRun();

@@ -54,12 +54,17 @@ function nothingToRun(e: unknown): unknown {
 
 /**
  * The flags of a run that names no agent (by option, variable or config): the agent the workflow last ran with (the
- * one its crash line names), and the program it was given then (`--agent-bin`, needed by a \`command\` agent), for
- * that agent, when none is given now: \`baton run -w <id>\` (the command status and the dashboard name) goes on as the
- * run it follows did. Said on stderr.
+ * one its crash line names), and for that agent, what the run then was given and this one is not: the program
+ * (`--agent-bin`, needed by a \`command\` agent) and the executor (`--executor docker --docker-image`, `--executor
+ * remote --executor-url`). \`baton run -w <id>\` (the command status and the dashboard name) goes on as the run it
+ * follows did, not on this machine instead of its container. Each is said on stderr.
  */
 function lastRun(rt: Runtime, o: RunFlags, settings: Settings, state: WorkflowState): RunFlags {
-  const given = settingReader({ agent: o.agent, agentBin: o.agentBin }, rt.env, settings);
+  const given = settingReader(
+    { agent: o.agent, agentBin: o.agentBin, executor: o.executor },
+    rt.env,
+    settings,
+  );
   const last = state.agent?.agent;
   const agent = given.text('agent') || last;
   if (!agent || agent !== last) return o;
@@ -67,7 +72,18 @@ function lastRun(rt: Runtime, o: RunFlags, settings: Settings, state: WorkflowSt
     rt.io.err(`baton: no --agent given: running ${last}, the agent ${state.id} last ran with`);
   const bin = given.text('agentBin') ? undefined : state.agent?.bin;
   if (bin) rt.io.err(`baton: no --agent-bin given: running ${bin}, the program ${state.id} last ran`);
-  return { ...o, agent, ...(bin ? { agentBin: bin } : {}) };
+  const on = given.text('executor') ? undefined : state.agent?.executor;
+  const where =
+    on?.executor === 'docker'
+      ? { executor: 'docker', dockerImage: on.docker_image }
+      : on?.executor === 'remote'
+        ? { executor: 'remote', executorUrl: on.executor_url }
+        : {};
+  if (on)
+    rt.io.err(
+      `baton: no --executor given: running on ${on.executor === 'docker' ? `Docker (image ${on.docker_image})` : `the agent host ${on.executor_url}`}, as ${state.id} last ran`,
+    );
+  return { ...o, agent, ...(bin ? { agentBin: bin } : {}), ...where };
 }
 
 export function registerRunCommands(program: Command, rt: Runtime) {

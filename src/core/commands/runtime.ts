@@ -1,7 +1,12 @@
 import type { CapacityMeasure } from '../capacity.js';
 import type { Draft } from '../draft.js';
 import { invalidInput } from '../errors.js';
-import type { AgentOutcome, CapacityThresholds, SideEffectKind } from '../schemas/runtime.js';
+import type {
+  AgentOutcome,
+  CapacityThresholds,
+  ExecutorChoice,
+  SideEffectKind,
+} from '../schemas/runtime.js';
 
 /** A new driver session of an agent CLI starts for the workflow's current Baton session. */
 export function launchAgent(
@@ -13,6 +18,7 @@ export function launchAgent(
     fallback: string | null;
     capacity?: CapacityThresholds;
     bin?: string;
+    executor?: ExecutorChoice;
   },
 ): void {
   d.emit({ type: 'agent.launched', data: input });

@@ -11,7 +11,7 @@ import {
   UsageMetrics,
   UserRequest,
 } from './records.js';
-import { AgentOutcome, CapacityThresholds, SideEffect } from './runtime.js';
+import { AgentOutcome, CapacityThresholds, ExecutorChoice, SideEffect } from './runtime.js';
 import { AgentTaskItem, AgentTaskSource } from './agent-tasks.js';
 import { SessionSnapshot } from './snapshot.js';
 import { InterruptRecovery } from './interrupt-recovery.js';
@@ -272,6 +272,8 @@ export const BatonEvent = z.discriminatedUnion('type', [
       capacity: CapacityThresholds.optional(),
       /** The program started, when the run was given one (--agent-bin, its variable or config), not its profile's. */
       bin: z.string().optional(),
+      /** The executor the run was given, when not the local one. */
+      executor: ExecutorChoice.optional(),
     }),
   ),
   ev('agent.token_saved', z.object({ executor_id: z.string(), resume_token: z.string() })),

@@ -29,6 +29,16 @@ export const CapacityThresholds = z.object({
 });
 export type CapacityThresholds = z.infer<typeof CapacityThresholds>;
 
+/**
+ * The executor a run was given other than the default (local): what a later `baton run` given none runs on again
+ * (`--executor docker --docker-image`, `--executor remote --executor-url`).
+ */
+export const ExecutorChoice = z.discriminatedUnion('executor', [
+  z.object({ executor: z.literal('docker'), docker_image: z.string() }),
+  z.object({ executor: z.literal('remote'), executor_url: z.string() }),
+]);
+export type ExecutorChoice = z.infer<typeof ExecutorChoice>;
+
 export const AgentRuntime = z.object({
   agent: z.string(),
   executor_id: z.string(),
@@ -44,6 +54,8 @@ export const AgentRuntime = z.object({
   capacity: CapacityThresholds.nullable().optional(),
   /** The program the run was given to start (absent: its profile's): a later `baton run` given none starts it again. */
   bin: z.string().optional(),
+  /** The executor the run was given, when not the local one: a later `baton run` given none runs on it again. */
+  executor: ExecutorChoice.optional(),
   usage_limit: z
     .object({ message: z.string(), resets_at: z.string().nullable(), auto_resume_at: z.string().nullable() })
     .nullable(),

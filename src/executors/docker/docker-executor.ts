@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { BatonError, invalidInput } from '../../core/index.js';
+import { BatonError, invalidInput, type ExecutorChoice } from '../../core/index.js';
 import type {
   AgentProcess,
   Executor,
@@ -54,6 +54,10 @@ export class DockerExecutor implements Executor {
     private readonly bound: ExecutorRow | null = null,
     private readonly user: string | null = currentUser(),
   ) {}
+
+  get choice(): ExecutorChoice | null {
+    return this.image ? { executor: 'docker', docker_image: this.image } : null;
+  }
 
   get endpoint(): string | null {
     if (!this.bound) return null;

@@ -1,4 +1,4 @@
-import { BatonError } from '../../core/index.js';
+import { BatonError, type ExecutorChoice } from '../../core/index.js';
 import type { ExecutorCredential } from '../../config/executor-token.js';
 import type {
   AgentProcess,
@@ -28,6 +28,10 @@ export class RemoteExecutor implements Executor {
   ) {}
 
   private readonly closing = new AbortController();
+
+  get choice(): ExecutorChoice {
+    return { executor: 'remote', executor_url: this.endpoint };
+  }
 
   /** Stops following this host's runs at once (its container is gone): their `wait()` ends as `lost`. */
   close(reason: string) {

@@ -97,6 +97,7 @@ export async function launchDriver(
         resume_token: input.resumeToken,
         fallback: input.fallback,
         ...(input.profile.bin_given ? { bin: input.profile.bin } : {}),
+        ...(input.executor.choice ? { executor: input.executor.choice } : {}),
         ...(input.capacity
           ? { capacity: { warn_at: input.capacity.warnAt, pause_at: input.capacity.pauseAt } }
           : {}),

@@ -1,4 +1,4 @@
-import type { Summary } from '../../core/index.js';
+import type { ExecutorChoice, Summary } from '../../core/index.js';
 import type { ExecutorRow } from '../../storage/executor-registry.js';
 
 export type { ExecutorRow };
@@ -132,6 +132,8 @@ export interface ExecutorCapabilities {
 export interface Executor {
   readonly runtime: ExecutorRow['runtime'];
   readonly endpoint: string | null;
+  /** How a run names this executor, when not the local one (recorded at launch: a later run given none uses it). */
+  readonly choice?: ExecutorChoice | null;
   health(): Promise<boolean>;
   capabilities(): Promise<ExecutorCapabilities>;
   /** Starts the agent for the session of `row` (the Docker executor labels the session's container with it). */
