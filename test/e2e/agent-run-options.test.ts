@@ -226,15 +226,17 @@ describe('baton run options', () => {
     expect(ok.json<Report>().tasks).toMatchObject([{ id: 'T1', outcome: 'done' }]);
     writeFileSync(flag, 'x');
     const failed = await cli(['run', '--agent', 'command', '--agent-bin', script], { FAIL_FLAG: flag });
-    // A failed task is a failed run: exit 1, its real cause (the agent's standard error) printed and reported.
+    // A failed task is a failed run: exit 1, its real cause (the agent's standard error, and how it exited) printed
+    // and reported.
     expect(failed.code).toBe(1);
     const report = failed.json<Report>();
-    expect(report.tasks).toMatchObject([{ id: 'T2', outcome: 'error', detail: 'cannot do it' }]);
+    const cause = 'cannot do it (the agent exited with code 3)';
+    expect(report.tasks).toMatchObject([{ id: 'T2', outcome: 'error', detail: cause }]);
     expect(report.stopped).toBe('task T2 failed');
     expect(events().some((e) => e.type === 'task.failed')).toBe(true);
     // The next session is told why: the briefing names the cause beside the task, and the retry's prompt says it.
     const context = (await cli(['context'])).json<{ markdown: string }>().markdown;
-    expect(context).toContain('[!] T2 Second (failed: cannot do it) after T1');
+    expect(context).toContain(`[!] T2 Second (failed: ${cause}) after T1`);
     // T1's completion snapshot is the latest one, but no session ended because of it
     expect(context).toContain('Continue from task "T2: Second".\n');
     expect(context).not.toContain('ended because');
@@ -245,7 +247,7 @@ describe('baton run options', () => {
     });
     expect(retry.code, retry.stderr).toBe(0);
     expect(readFileSync(join(prompts, 'prompt.txt'), 'utf8')).toContain(
-      'An earlier attempt at this task failed: cannot do it',
+      `An earlier attempt at this task failed: ${cause}`,
     );
   });
 

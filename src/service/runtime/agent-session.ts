@@ -412,7 +412,9 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
               : 'error';
   const u = usage as Extract<AgentSignal, { type: 'usage' }> | null;
   const metrics = u ? usageMetrics(u, started, ctx.profile.context_window) : null;
-  const message = outcome === 'success' ? null : clip(text ?? '', 1000);
+  // a failure says how the agent ended too, when its own words (its error, its standard error) do not
+  const cause = outcome === 'error' && !lost ? withExit(text, exit) : text;
+  const message = outcome === 'success' ? null : clip(cause ?? '', 1000);
   await service.runner.run(
     workflowId,
     (d) => {
@@ -425,11 +427,22 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     outcome: outcome === 'error' && isDeadToken(text) ? 'error' : outcome,
     exit_code: exit.code,
     signal: exit.signal,
-    text: text ?? null,
+    text: cause ?? null,
     session_id: sessionId,
     steps,
     usage: metrics,
     resets_at: limit?.resets_at ?? null,
     stopped_by: stoppedBy,
   };
+}
+
+/** A failure's cause with how the agent ended (`(the agent exited with code 3)`), unless the cause says it already. */
+function withExit(text: string | null, exit: { code: number | null; signal: string | null }): string | null {
+  const ended = exit.signal
+    ? `the agent was killed by ${exit.signal}`
+    : exit.code !== null && exit.code !== 0
+      ? `the agent exited with code ${exit.code}`
+      : null;
+  if (!ended || !text) return text ?? ended;
+  return text.includes(exit.signal ?? ended) ? text : `${text} (${ended})`;
 }
