@@ -31,6 +31,7 @@ import {
   unblockWorkflow,
   type AddTaskInput,
   type AgentSessionRef,
+  type PauseAfter,
   type AgentTaskCall,
   type AgentTaskSource,
   type Draft,
@@ -330,9 +331,15 @@ export class BatonService {
     return this.act(ref, (d) => startTask(d, taskId));
   }
 
-  async completeTask(ref: WorkflowRef, taskId: string, summary: string | null = null) {
+  /** `pauseAfter`: pause at this task's boundary, with the completion's one snapshot (`baton run --max-tasks`). */
+  async completeTask(
+    ref: WorkflowRef,
+    taskId: string,
+    summary: string | null = null,
+    pauseAfter: PauseAfter | null = null,
+  ) {
     const git = await this.gitOf(await this.resolve(ref));
-    return this.act(ref, (d) => completeTask(d, taskId, summary, git));
+    return this.act(ref, (d) => completeTask(d, taskId, summary, git, pauseAfter));
   }
 
   async failTask(ref: WorkflowRef, taskId: string, reason: string | null = null) {

@@ -224,6 +224,12 @@ describe('baton run options', () => {
     });
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.json<Report>().tasks).toMatchObject([{ id: 'T1', outcome: 'done' }]);
+    // --max-tasks 1: the task's completion and the pause after it are one snapshot
+    const snaps = (await cli(['snapshots'])).json<{
+      snapshots: { trigger: string; pause_reason: string }[];
+    }>().snapshots;
+    expect(snaps).toMatchObject([{ trigger: 'task_complete', pause_reason: '1 task done in this run' }]);
+    expect(ok.json<Report>()).toMatchObject({ status: 'paused', pause_trigger: 'task_complete' });
     writeFileSync(flag, 'x');
     const failed = await cli(['run', '--agent', 'command', '--agent-bin', script], { FAIL_FLAG: flag });
     // A failed task is a failed run: exit 1, its real cause (the agent's standard error, and how it exited) printed

@@ -3,9 +3,9 @@ import { invalidTransition, notFound } from '../errors.js';
 import { cliWord } from '../surface-words.js';
 import { allFinished, runnableTasks } from '../task-graph.js';
 import type { GitCapture } from '../schemas/git-state.js';
-import type { Task } from '../schemas/workflow.js';
+import type { SnapshotTrigger, Task } from '../schemas/workflow.js';
 import { endOpenSession } from './lifecycle.js';
-import { requestedPauseDue, takeRequestedPause } from './pause.js';
+import { pauseNow, requestedPauseDue, takeRequestedPause } from './pause.js';
 import { makeCheckpoint, takeSnapshot } from './snapshots.js';
 import { isResumable } from '../workflow-machine.js';
 
@@ -84,17 +84,36 @@ export interface TaskEndResult {
   workflow_status: string;
 }
 
-/** Completes a task; every completion takes a snapshot and a checkpoint, and is a task boundary. */
-export function completeTask(d: Draft, id: string, summary: string | null, git: GitCapture): TaskEndResult {
+/** A pause the caller asks for at this task's boundary (`baton run --max-tasks`): its reason and trigger. */
+export interface PauseAfter {
+  reason: string;
+  trigger: SnapshotTrigger;
+}
+
+/**
+ * Completes a task; every completion takes a snapshot and a checkpoint, and is a task boundary. `pauseAfter` pauses
+ * the workflow there (unless it completes, or a requested pause takes effect instead) with that one snapshot.
+ */
+export function completeTask(
+  d: Draft,
+  id: string,
+  summary: string | null,
+  git: GitCapture,
+  pauseAfter: PauseAfter | null = null,
+): TaskEndResult {
   const t = findTask(d, id);
   if (t.status !== 'in_progress') startTask(d, id, 'complete');
   else assertActive(d, `complete ${id}`);
   d.emit({ type: 'task.completed', task_id: id, data: { summary } });
   const s = d.state;
-  const pausing = requestedPauseDue(s) && !allFinished(s.tasks);
-  const snapshot = pausing
+  const requested = requestedPauseDue(s) && !allFinished(s.tasks);
+  const asked = !requested && pauseAfter !== null && !allFinished(s.tasks);
+  const pausing = requested || asked;
+  const snapshot = requested
     ? takeRequestedPause(d, git)
-    : takeSnapshot(d, 'task_complete', `task ${id} completed`, git);
+    : asked
+      ? pauseNow(d, pauseAfter.reason, pauseAfter.trigger, git, null)
+      : takeSnapshot(d, 'task_complete', `task ${id} completed`, git);
   const checkpoint = makeCheckpoint(d, t.title, snapshot);
   if (!pausing) atBoundary(d, git);
   return {

@@ -356,14 +356,14 @@ export class AgentRunner {
       if (result.outcome === 'success') {
         token = o.profile.supports_session_resume ? result.session_id : null;
         resumeContext = null;
-        const out = await svc.completeTask({ workflowId: id }, task.id, result.text?.slice(0, 500) ?? null);
-        this.finish(report, emit, id, task.id, 'done', null, started, output?.path ?? null);
         done++;
-        if (o.maxTasks !== null && done >= o.maxTasks && out.state.status === 'in_progress')
-          await svc.pause(
-            { workflowId: id },
-            { reason: `${counted(done, 'task')} done in this run`, trigger: 'task_complete' },
-          );
+        // --max-tasks reached: the completion's snapshot is the pause's (one snapshot, not two)
+        const pauseAfter =
+          o.maxTasks !== null && done >= o.maxTasks
+            ? { reason: `${counted(done, 'task')} done in this run`, trigger: 'task_complete' as const }
+            : null;
+        await svc.completeTask({ workflowId: id }, task.id, result.text?.slice(0, 500) ?? null, pauseAfter);
+        this.finish(report, emit, id, task.id, 'done', null, started, output?.path ?? null);
         continue;
       }
       if (result.outcome === 'usage_limit') {
