@@ -270,12 +270,12 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
     const again = await ws.cli(['run', '--agent', 'claude-code']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.json<{ status: string }>().status).toBe('completed');
-    // the run goes on in a new session: its opening says so, not the interrupted session's number
+    // the run goes on in a new session: its opening names that session, as the session's own line does
     const opened = ndjson(again.stdout).filter(
       (e) => e.event === 'run.started' || e.event === 'session.started',
     );
     expect(opened).toMatchObject([
-      { event: 'run.started', session_number: 1, resuming: true },
+      { event: 'run.started', session_number: 2, resuming: true },
       { event: 'session.started', session_number: 2, reason: 'interrupted' },
     ]);
   });

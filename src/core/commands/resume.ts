@@ -167,6 +167,9 @@ function assertResumable(d: Draft, action: string) {
   }
 }
 
+/** The number of the session a resume of this workflow starts (the one after its last). */
+export const nextSessionNumber = (s: Pick<WorkflowState, 'session_count'>) => s.session_count + 1;
+
 function startNextSession(
   d: Draft,
   input: ResumeInput,
@@ -182,7 +185,7 @@ function startNextSession(
     ...staleness(d, input.staleAfterMs),
   ];
   d.emit({ type: 'workflow.resumed', data: { from_snapshot_id: input.snapshot?.id ?? null, warnings } });
-  const session_number = d.state.session_count + 1;
+  const session_number = nextSessionNumber(d.state);
   d.emit({ type: 'session.started', session_number, data: { origin } });
   return { session_number, warnings };
 }

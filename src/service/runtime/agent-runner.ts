@@ -7,6 +7,7 @@ import {
   formatSpan,
   interrupt,
   isResumable,
+  nextSessionNumber,
   knownState,
   resumedWithoutAgent,
   runnableTasks,
@@ -158,7 +159,8 @@ export class AgentRunner {
       event: 'run.started',
       workflow_id: id,
       agent: o.profile.name,
-      session_number: s.session_count,
+      // the session the run drives in: going on from a pause or an interruption, the one its resume starts
+      session_number: isResumable(s.status) ? nextSessionNumber(s) : s.session_count,
       resuming: isResumable(s.status),
       driver: o.ownership?.command ?? 'baton run',
     });

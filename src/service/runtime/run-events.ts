@@ -7,7 +7,10 @@ export type RunEvent =
       event: 'run.started';
       workflow_id: string;
       agent: string;
-      /** The workflow's session when the run starts. */
+      /**
+       * The session the run drives in: the workflow's current one, or, when it is paused or interrupted, the new one
+       * its resume starts (`session.started` names it again, with why).
+       */
       session_number: number;
       /** The workflow is paused or interrupted: the run goes on in a new session, which `session.started` names. */
       resuming: boolean;
