@@ -30,8 +30,9 @@ import {
   unblockTask,
   unblockWorkflow,
   type AddTaskInput,
-  type AgentSessionRef,
+  type InterruptTrigger,
   type PauseAfter,
+  type AgentSessionRef,
   type AgentTaskCall,
   type AgentTaskSource,
   type Draft,
@@ -564,9 +565,10 @@ export class BatonService {
     return this.act(ref, (d) => snapshotNow(d, trigger, reason, git));
   }
 
-  async interrupt(ref: WorkflowRef, reason: string) {
+  /** `trigger`: `stopped` when the driver was stopped by a signal (a person's stop), else a `crash`. */
+  async interrupt(ref: WorkflowRef, reason: string, trigger: InterruptTrigger = 'crash') {
     const git = await this.gitOf(await this.resolve(ref));
-    return this.act(ref, (d) => interrupt(d, reason, git));
+    return this.act(ref, (d) => interrupt(d, reason, git, undefined, trigger));
   }
 
   async abandon(ref: WorkflowRef, reason: string | null = null) {

@@ -267,6 +267,14 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
       expect.stringMatching(/^baton run: task T1 started/),
       'baton run: task T1 stopped: baton run was stopped (SIGINT)',
     ]);
+    // a person's stop, not a crash: its own trigger, and the next session is told so
+    const snaps = (await ws.cli(['snapshots'])).json<{ snapshots: { trigger: string }[] }>().snapshots;
+    expect(snaps.map((x) => x.trigger)).toEqual(['stopped']);
+    const ended = ws.events().filter((e) => e.type === 'session.ended');
+    expect(ended.map((e) => e.data.reason)).toEqual(['stopped']);
+    const context = (await ws.cli(['context'])).json<{ markdown: string }>().markdown;
+    expect(context).toContain('The previous session ended because: stopped: baton run was stopped (SIGINT).');
+    expect(context).not.toContain('crash');
     const again = await ws.cli(['run', '--agent', 'claude-code']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.json<{ status: string }>().status).toBe('completed');
@@ -278,6 +286,8 @@ describe('baton run: real causes, exit codes, pauses and signals', () => {
       { event: 'run.started', session_number: 2, resuming: true },
       { event: 'session.started', session_number: 2, reason: 'interrupted' },
     ]);
+    // the agent's own session went on (its token kept through the stop)
+    expect(opened[1]).toMatchObject({ agent_session: agent.resume_token });
   });
 
   it('outside a git repository: create and run each warn once, saying what is lost without git, and work', async () => {

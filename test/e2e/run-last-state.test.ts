@@ -78,11 +78,22 @@ describe("a session `baton run` drives feeds the briefing's Last State as the ho
   });
 
   it.each([
-    { how: 'SIGKILL of `baton run`: read from the task log', signal: 'SIGKILL' as const, source: 'task log' },
-    { how: 'Ctrl-C: read as the run ends', signal: 'SIGINT' as const, source: 'baton run' },
+    {
+      how: 'SIGKILL of `baton run`: read from the task log',
+      signal: 'SIGKILL' as const,
+      source: 'task log',
+      trigger: 'crash',
+    },
+    // a person's stop is not a crash (its own trigger), and cuts the agent off all the same
+    {
+      how: 'Ctrl-C: read as the run ends',
+      signal: 'SIGINT' as const,
+      source: 'baton run',
+      trigger: 'stopped',
+    },
   ])(
     'a crash while the agent runs `git commit` names the call that never returned ($how)',
-    async ({ signal, source }) => {
+    async ({ signal, source, trigger }) => {
       const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
       expect((await ws.create()).code).toBe(0);
       const run = ws.spawnRun(['--json', 'run', '--agent', 'claude-code', '--heartbeat', '200ms'], {
@@ -105,7 +116,7 @@ describe("a session `baton run` drives feeds the briefing's Last State as the ho
       await run.exited;
       const status = await ws.cli(['status']);
       expect(status.json<{ workflow: { status: string } }>().workflow.status).toBe('interrupted');
-      const summaries = await summariesOf(ws, 'crash');
+      const summaries = await summariesOf(ws, trigger);
       const said =
         'The session was cut off before the agent said anything. The transcript ends before this call returned (check whether it ran): `Bash: git commit -m "schema"`';
       expect(summaries).toEqual([

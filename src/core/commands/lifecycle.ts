@@ -18,15 +18,27 @@ export const endOpenSession = (d: Draft, reason: string, snapshotId: string | nu
     d.emit({ type: 'session.ended', data: { reason, snapshot_id: snapshotId } });
 };
 
-/** The workflow stopped without being asked: a crash snapshot, then `interrupted`. */
-export function interrupt(d: Draft, reason: string, git: GitCapture, recovery?: InterruptRecovery) {
+/** Why a workflow is `interrupted`: it stopped without being asked (`crash`), or its driver was stopped (`stopped`). */
+export type InterruptTrigger = Extract<SnapshotTrigger, 'crash' | 'stopped'>;
+
+/**
+ * The workflow stopped in the middle of its work: a crash snapshot (or, when its driver was stopped by a signal, a
+ * `stopped` one), then `interrupted`.
+ */
+export function interrupt(
+  d: Draft,
+  reason: string,
+  git: GitCapture,
+  recovery?: InterruptRecovery,
+  trigger: InterruptTrigger = 'crash',
+) {
   assertTransition(d.state.status, 'interrupted', 'mark the workflow interrupted');
-  const snapshot = takeSnapshot(d, 'crash', reason, git);
+  const snapshot = takeSnapshot(d, trigger, reason, git);
   d.emit({
     type: 'workflow.interrupted',
     data: recovery ? { reason, snapshot_id: snapshot.id, recovery } : { reason, snapshot_id: snapshot.id },
   });
-  endOpenSession(d, 'crash', snapshot.id);
+  endOpenSession(d, trigger, snapshot.id);
   return snapshot;
 }
 

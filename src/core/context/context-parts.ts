@@ -479,10 +479,12 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
 }
 
 /**
- * A crash cut the session off in the turn its last message (said at `at`) was part of: a crash snapshot (a driver
- * killed while its agent worked, a conversation whose hooks saw no end of its turn), the user silent since.
+ * A crash or a stop cut the session off in the turn its last message (said at `at`) was part of: a crash snapshot (a
+ * driver killed while its agent worked, a conversation whose hooks saw no end of its turn) or a stopped one (its
+ * driver stopped by a signal, which stops its agent), the user silent since.
  */
-const cutInItsTurn = (snap: SessionSnapshot, at: string) => snap.trigger === 'crash' && !askedSince(snap, at);
+const cutInItsTurn = (snap: SessionSnapshot, at: string) =>
+  (snap.trigger === 'crash' || snap.trigger === 'stopped') && !askedSince(snap, at);
 
 /** Whether the user asked for something after `at`. */
 const askedSince = (snap: SessionSnapshot, at: string) =>

@@ -24,6 +24,11 @@ export const snapshotTriggers = [
   'exhaustion',
   'timeout',
   'crash',
+  /**
+   * The driver was stopped by a signal (Ctrl-C, SIGTERM, the terminal closed): asked for, not a crash. The workflow
+   * is `interrupted` as after a crash, and resumes the same way.
+   */
+  'stopped',
   'manual',
   /** Taken to hand the context to a new agent session (a hook's session start, the first prompt after compacting). */
   'handover',

@@ -200,7 +200,8 @@ export class AgentRunner {
       s = await svc.runner.load(id);
       if (o.signal?.aborted) {
         const why = `${stopperOf(o)} was stopped (${String(o.signal.reason)})`;
-        if (s.status === 'in_progress') await svc.interrupt({ workflowId: id }, why);
+        // a signal is a person's stop (Ctrl-C, SIGTERM, the terminal closed), not a crash
+        if (s.status === 'in_progress') await svc.interrupt({ workflowId: id }, why, 'stopped');
         report.stopped = why;
         break;
       }
