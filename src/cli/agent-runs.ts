@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { BATON_ACTOR } from '../core/index.js';
 import type { Settings } from '../config/settings.js';
 import { TaskLogFiles } from '../disk/index.js';
 import { localProcessPorts } from '../executors/local/process-ports.js';
@@ -163,27 +164,30 @@ async function serverRun(
     return {
       refused: `${workflowId} can resume, but its agent cannot start here: ${profile.bin} ${unstartable}; start \`baton serve --agent-bin <path>\` or run \`baton run -w ${workflowId} --agent ${profile.name} --agent-bin <path>\``,
     };
+  // what the server does driving the agent is Baton's, as `baton run`'s is (it serves a person's requests as `user`)
   const start = () => {
     log(`resuming ${workflowId} (session ${sessionNumber}) with ${profile.name}`);
-    return r.runner
-      .run(
-        { workflowId },
-        {
-          ...runBasics(setup, shared, profile, executor),
-          maxTasks: null,
-          maxDurationMs: null,
-          autoResume: false,
-          ownership: {
-            ports: shared.ports,
-            factory: shared.factory,
-            kind: 'serve',
-            command: `baton serve (auto-resume, agent ${profile.name})`,
-            retry: `baton run -w ${workflowId} --agent ${profile.name}`,
-            takeOver: false,
+    return r.service.runner
+      .actingAs(BATON_ACTOR, () =>
+        r.runner.run(
+          { workflowId },
+          {
+            ...runBasics(setup, shared, profile, executor),
+            maxTasks: null,
+            maxDurationMs: null,
+            autoResume: false,
+            ownership: {
+              ports: shared.ports,
+              factory: shared.factory,
+              kind: 'serve',
+              command: `baton serve (auto-resume, agent ${profile.name})`,
+              retry: `baton run -w ${workflowId} --agent ${profile.name}`,
+              takeOver: false,
+            },
+            log,
           },
-          log,
-        },
-        att ? { proc: att.proc, taskId: att.taskId } : undefined,
+          att ? { proc: att.proc, taskId: att.taskId } : undefined,
+        ),
       )
       .then((rep) =>
         log(

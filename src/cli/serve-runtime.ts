@@ -1,3 +1,4 @@
+import { BATON_ACTOR } from '../core/index.js';
 import { settingReader, type Settings } from '../config/settings.js';
 import { isOwnerAlive } from '../executors/process-identity.js';
 import { localProcessPorts } from '../executors/local/process-ports.js';
@@ -78,13 +79,16 @@ export function serveRuntime(
     async recover(): Promise<RecoveryReport | null> {
       if (!service.store.executors) return null;
       const ports = service.watch?.ports ?? localProcessPorts();
-      report = await recoverAtStartup(service, {
-        factory,
-        autoResume,
-        isOwnerAlive: (owner) => isOwnerAlive(owner, ports.hostname),
-        // A `baton run` alive beside this server keeps its workflow: the lease says who drives what.
-        leases: { ports },
-      });
+      // what the server does on its own (recovery, the sessions it resumes, its heartbeat monitor) is Baton's
+      report = await service.runner.actingAs(BATON_ACTOR, () =>
+        recoverAtStartup(service, {
+          factory,
+          autoResume,
+          isOwnerAlive: (owner) => isOwnerAlive(owner, ports.hostname),
+          // A `baton run` alive beside this server keeps its workflow: the lease says who drives what.
+          leases: { ports },
+        }),
+      );
       log(
         `startup recovery: ${report.executors.length} executor(s), ${report.interrupted} workflow(s) interrupted, ${report.attached.length} re-attached (${report.ms} ms)`,
       );
@@ -106,7 +110,8 @@ export function serveRuntime(
       // (the heartbeat monitor, any read); a run it left going on an agent host is followed here as at startup.
       if (autoResume !== 'none')
         service.watch?.followWith(crashFollower(service, setup, settings, env, log, takes));
-      monitor.start();
+      // its timer's sweeps act as Baton too
+      service.runner.actingAs(BATON_ACTOR, () => monitor.start());
     },
     async stop(): Promise<void> {
       service.watch?.followWith(null);

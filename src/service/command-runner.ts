@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import {
   BatonError,
@@ -54,12 +55,26 @@ export class CommandRunner {
     private readonly options: ServiceOptions,
   ) {}
 
-  /** What a command decides with; `actor`, who acts in this one (else the process's actor, else `user`). */
+  /** Who acts in the commands of one stretch of work (`actingAs`), when not the process's actor. */
+  private readonly acting = new AsyncLocalStorage<string>();
+
+  /**
+   * Runs `work` with `actor` acting in every command it runs (what it does then, its timers included), unless a
+   * command names its own: a server driving an agent acts as `baton` while it serves a person's requests as `user`.
+   */
+  actingAs<T>(actor: string, work: () => T): T {
+    return this.acting.run(actor, work);
+  }
+
+  /**
+   * What a command decides with; `actor`, who acts in this one (else the actor of the work it is part of, else the
+   * process's actor, else `user`).
+   */
   context(actor?: string): CommandContext {
     return {
       now: (this.options.now?.() ?? new Date()).toISOString(),
       newId: this.options.newId ?? randomId,
-      actor: actor ?? this.options.actor ?? USER_ACTOR,
+      actor: actor ?? this.acting.getStore() ?? this.options.actor ?? USER_ACTOR,
     };
   }
 

@@ -93,6 +93,27 @@ describe('the agent runtime across Baton crashes and restarts', () => {
       (e) => e.type === 'snapshot.taken' && (e.data.snapshot as { trigger: string }).trigger === 'crash',
     );
     expect(crashSnaps).toHaveLength(2);
+    // what the servers did on their own (startup recovery, the runs they resumed) is Baton's, as `baton run`'s is;
+    // a person's command (create, the status that noticed the dead server) is the user's
+    const atStartup = evs.find(
+      (e) =>
+        e.type === 'workflow.interrupted' &&
+        (e.data.recovery as { detected_by: string }).detected_by === 'startup_recovery',
+    );
+    expect(atStartup?.actor).toBe('baton');
+    const driving = evs
+      .slice(evs.indexOf(atStartup!))
+      .filter((e) =>
+        [
+          'workflow.resumed',
+          'session.started',
+          'task.started',
+          'task.completed',
+          'workflow.completed',
+        ].includes(e.type),
+      );
+    expect(driving.length).toBeGreaterThan(3);
+    expect(new Set(driving.map((e) => e.actor))).toEqual(new Set(['baton']));
     expect(evs.filter((e) => e.type === 'executor.changed').length).toBeGreaterThanOrEqual(2);
     expect(evs.filter((e) => e.type === 'task.completed').length).toBe(3);
     // WebSocket subscribers see recovery's events: they are in the log the server streams.

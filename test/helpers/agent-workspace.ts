@@ -14,6 +14,8 @@ export const fakeCodex = fileURLToPath(new URL('../fixtures/agents/fake-codex.mj
 export interface StoredEvent {
   type: string;
   data: Record<string, unknown>;
+  /** Who acted (read from the SQLite file; absent when read through the Store). */
+  actor?: string;
 }
 
 /**
@@ -35,11 +37,16 @@ export function agentWorkspace(env: Record<string, string> = {}, opts: { databas
   const events = (): StoredEvent[] => {
     const db = new Database(join(home, 'baton.db'), { readonly: true });
     try {
-      const rows = db.prepare('SELECT type, data FROM events ORDER BY position').all() as {
+      const rows = db.prepare('SELECT type, actor, data FROM events ORDER BY position').all() as {
         type: string;
+        actor: string;
         data: string;
       }[];
-      return rows.map((r) => ({ type: r.type, data: JSON.parse(r.data) as Record<string, unknown> }));
+      return rows.map((r) => ({
+        type: r.type,
+        actor: r.actor,
+        data: JSON.parse(r.data) as Record<string, unknown>,
+      }));
     } finally {
       db.close();
     }

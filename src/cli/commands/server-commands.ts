@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { settingReader } from '../../config/settings.js';
 import { ensureToken, tokenPath } from '../../config/token-file.js';
-import { invalidInput } from '../../core/index.js';
+import { BATON_ACTOR, invalidInput } from '../../core/index.js';
 import { serverToken } from '../../open-baton.js';
 import { action, workflowOption } from '../action.js';
 import { parseNumber } from '../parse.js';
@@ -87,7 +87,8 @@ export function registerServerCommands(program: Command, rt: Runtime) {
         throw e;
       }
       agents.start(worker);
-      const working = worker?.run();
+      // the worker's runs are Baton's, as `baton worker`'s are (the server serves a person's requests as `user`)
+      const working = worker ? service.runner.actingAs(BATON_ACTOR, () => worker.run()) : undefined;
       rt.io.out(
         g.json
           ? JSON.stringify({
