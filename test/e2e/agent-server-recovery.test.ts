@@ -185,6 +185,44 @@ describe('the agent runtime across Baton crashes and restarts', () => {
     expect(a.stderr()).not.toContain('can resume, but');
   }, 90_000);
 
+  it("a crash a command noticed stops the dead agent's row; a server never resumes a workflow abandoned since", async () => {
+    const { cli, repo, home, env, count, create } = setup();
+    const id = (await create()).json<{ id: string }>().id;
+    const agentEnv = { ...env, FAKE_DELAY_MS: '300' };
+    type Row = { session_number: number; status: string; session_state: string };
+    const rowOf = async (session: number) =>
+      (await cli(['executors', 'list'])).json<Row[]>().find((r) => r.session_number === session);
+    // a run killed mid-task, noticed by the next command: its agent is gone, and its row says so
+    const first = spawnBaton(['run', '--agent', 'claude-code', '--heartbeat', '200ms'], repo, agentEnv);
+    await until('the first agent mid-task', () => count('agent.token_saved') >= 1);
+    await killHard(first);
+    expect((await cli(['status'])).json<{ workflow: { status: string } }>().workflow.status).toBe(
+      'interrupted',
+    );
+    expect(await rowOf(1)).toMatchObject({ status: 'stopped', session_state: 'waiting_for_input' });
+    // the next run, killed too, is recovered by a server that resumes nothing: its row is left for a later server
+    const second = spawnBaton(['run', '--agent', 'claude-code', '--heartbeat', '200ms'], repo, agentEnv);
+    await until(
+      'the second agent mid-task',
+      () => count('agent.launched') >= 2 && count('usage.recorded') >= 2,
+    );
+    await killHard(second);
+    const a = await startServerProcess(home, { args: ['--auto-resume', 'none'], env: agentEnv, cwd: repo });
+    servers.push(a);
+    expect(await rowOf(2)).toMatchObject({ status: 'ready', session_state: 'waiting_for_input' });
+    await a.stop();
+    servers.splice(servers.indexOf(a), 1);
+    expect((await cli(['abandon', '-w', id])).code).toBe(0);
+    // abandoned since: the next server's recovery ends its session and resumes nothing, nor says it does
+    const launched = count('agent.launched');
+    const b = await startServerProcess(home, { env: agentEnv, cwd: repo });
+    servers.push(b);
+    expect(await rowOf(2)).toMatchObject({ status: 'stopped', session_state: 'ended' });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(b.stderr()).not.toContain(`resuming ${id}`);
+    expect(count('agent.launched')).toBe(launched);
+  }, 60_000);
+
   it('a server names a workflow a signal interrupted before it started, with the command that goes on', async () => {
     const { cli, repo, home, env, count, create } = setup();
     const id = (await create()).json<{ id: string }>().id;

@@ -175,6 +175,8 @@ export class CrashWatch {
           runningOnly: true,
           detectedBy: 'lease',
           reason: () => why,
+          // the dead agent's row says so: the next driver starts its own (a run still going stays followed)
+          stopGone: true,
         })
       : null;
     let s = await svc.runner.load(id);

@@ -51,7 +51,8 @@ export interface RecoveryReport {
  * id else by labels and runs (missing or stopped: error, with its exit code and last output), then as remote; 4 `last_seen_at` refreshed; 5 executor ready (workspace access even
  * when the agent cannot resume); 6 session `waiting_for_input` when the agent can resume and has a token, else error
  * with the reason; 7 `executor.changed` events (published on the WebSocket like every event). Workflows left
- * `in_progress` whose agent is gone become `interrupted` with a crash snapshot, in batched commits.
+ * `in_progress` whose agent is gone become `interrupted` with a crash snapshot, in batched commits. A row of a workflow
+ * finished for good since (completed, abandoned) is `stopped` with its session `ended`, and never resumed.
  */
 export interface RecoveryOptions {
   factory: ExecutorFactory;
@@ -64,6 +65,12 @@ export interface RecoveryOptions {
   detectedBy?: 'startup_recovery' | 'lease';
   /** Why the workflow is interrupted (default: the Baton process running the agent stopped). */
   reason?: (row: ExecutorRow) => string;
+  /**
+   * Rows whose agent is gone become `stopped`, not `ready`: a command that noticed a crash leaves what goes on to the
+   * next driver (`baton run -w <id>`), which starts an agent of its own. Startup recovery leaves them `ready` for the
+   * server's auto-resume.
+   */
+  stopGone?: boolean;
   /**
    * With the ownership lease: workflows whose driver is alive (a `baton run` beside this server, a worker on
    * another host) are left alone, whatever their executor rows say. `own` is a lease this process holds itself.
@@ -156,12 +163,17 @@ export async function recoverAtStartup(
       state = 'error';
       reason = 'missing_resume_token';
     } else state = 'waiting_for_input';
+    // a workflow finished for good (completed, abandoned) since is never resumed: its session is over
+    const over = !wf || isTerminal(wf.status);
+    if (over && !proc) state = 'ended';
+    if (!proc && status === 'ready' && (over || opts.stopGone)) status = 'stopped';
     const current = wf ? (drafts.get(wf.id)?.state ?? wf) : null;
     const interrupted =
       !proc && current?.status === 'in_progress' && current.session_count === row.session_number;
     const auto =
-      opts.autoResume === 'all' ||
-      (opts.autoResume === 'waiting' && (state === 'waiting_for_input' || action === 'reconnected'));
+      !over &&
+      (opts.autoResume === 'all' ||
+        (opts.autoResume === 'waiting' && (state === 'waiting_for_input' || action === 'reconnected')));
     patches.push({
       id: row.id,
       patch: {
