@@ -33,6 +33,7 @@ export * from './snapshot.js';
 export * from './branch-change.js';
 export * from './task-graph.js';
 export * from './workflow-machine.js';
+export * from './briefing-session.js';
 export * from './empty-workflow.js';
 export * from './paused-by.js';
 export * from './status-list.js';

@@ -1,6 +1,7 @@
 import {
   abandon,
   acknowledgeContext,
+  briefingSession,
   checkpoint,
   checkpointDue,
   checkpointTooSoon,
@@ -548,7 +549,7 @@ export class AgentSessions {
   ): InjectedContext {
     const snap =
       fresh ?? takeSnapshot(d, input.trigger ?? 'handover', input.reason, git ?? { state: null, note: null });
-    const session = Math.max(1, d.state.session_count);
+    const session = briefingSession(d.state);
     const began = d.state.sessions[d.state.sessions.length - 1]?.started_at;
     const shown = input.held && began ? withoutHeldSummary(snap, began) : snap;
     const fitted = fitToCharacters(

@@ -585,13 +585,12 @@ export class BatonService {
   }
 
   /**
-   * Hands the current context to a running session without resuming (a hook after compaction, an MCP call). It is
-   * that session's: numbered as the workflow's sessions are (`baton status`), not as the next one after a pause,
-   * which starts only when the workflow is resumed.
+   * Hands the current context to a session without resuming (a hook after compaction, an MCP call): the briefing
+   * `baton context` and the dashboard show for the same state (`briefingSession`), so its hash is theirs.
    */
   async deliverContext(ref: WorkflowRef, via: 'hook' | 'mcp' | 'cli' | 'runner', budget?: number) {
     const state = await this.resolve(ref);
-    const compiled = await this.queries.context(state, budget, Math.max(1, state.session_count));
+    const compiled = await this.queries.context(state, budget);
     await this.act(
       ref,
       (d) =>

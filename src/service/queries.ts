@@ -1,4 +1,5 @@
 import {
+  briefingSession,
   cliWord,
   invalidInput,
   nextTask,
@@ -10,7 +11,6 @@ import {
   summarizeSnapshot,
   withTasks,
   taskCounts,
-  isResumable,
   resumability,
   isTerminal,
   isEmptyWorkflow,
@@ -309,7 +309,7 @@ export class Queries {
         const cp = await findCheckpoint(this.store, s, o.target);
         tasks = (await this.snapshot(s.id, cp.snapshot_id)).tasks;
       }
-      const compiled = this.compiler.compile(withTasks(latest, tasks), s.session_count + 1, { workflow: s });
+      const compiled = this.compiler.compile(withTasks(latest, tasks), briefingSession(s), { workflow: s });
       options.push({
         ...o,
         context_tokens: compiled.tokens,
@@ -386,11 +386,10 @@ export class Queries {
   /**
    * The compiled context a new session would get now, without starting one: from the latest snapshot when nothing
    * happened since, else from the workflow as it stands (records imported or recorded after the snapshot count),
-   * with the git state captured now. A stopped workflow's new session is the next one; `session` names another (the
-   * running session a context is delivered to).
+   * with the git state captured now. Addressed to the session that goes on with the work (`briefingSession`): the
+   * same for every surface that asks, delivered or previewed.
    */
-  async context(s: WorkflowState, budget?: number, session?: number): Promise<CompiledContext> {
-    session ??= isResumable(s.status) ? s.session_count + 1 : s.session_count;
+  async context(s: WorkflowState, budget?: number): Promise<CompiledContext> {
     // the latest snapshot stands for the workflow while nothing it shows changed, and no later session ended since
     const stale = (await this.changedSinceSnapshot(s)) || sessionEndedSinceSnapshot(s);
     const latest = stale ? null : await this.latestSnapshot(s);
@@ -401,7 +400,10 @@ export class Queries {
         ? await this.git.captureGitState(s.worktree, workSpanOf(s))
         : null;
     const snap = latest && sameHead(latest, git) ? latest : this.liveSnapshot(s, git);
-    return this.compiler.compile(snap, session, { workflow: s, ...(budget !== undefined ? { budget } : {}) });
+    return this.compiler.compile(snap, briefingSession(s), {
+      workflow: s,
+      ...(budget !== undefined ? { budget } : {}),
+    });
   }
 
   /** Every checkpoint of the workflow, oldest first (from the records: the state keeps the recent ones). */

@@ -259,17 +259,23 @@ describe('baton mcp: an agent without a terminal', () => {
     expect(json(await call('complete_task', { task_id: 'B' })).workflow_status).toBe('completed');
   });
 
-  it('the briefing a paused session is handed names the session the workflow is at, as `baton status` does', async () => {
+  it('hands a paused workflow the briefing `baton context` shows: one hash, acknowledged as the latest', async () => {
     const { repo, call } = await workflow('Numbered', 'A:One', 'B:Two');
     await call('complete_task', { task_id: 'A' });
     expect(json(await call('request_pause', { reason: 'end of day' }))).toMatchObject({ outcome: 'paused' });
-    const header = /Session Resume Context \(session (\d+) of (\d+)\)/.exec(
-      text(await call('get_resume_context')),
-    );
-    const status = await runCli(['status', '--json'], { cwd: repo, env });
-    const sessions = status.json<{ workflow: { session_count: number } }>().workflow.session_count;
-    expect(sessions).toBe(1);
-    expect(header?.slice(1)).toEqual([String(sessions), String(sessions)]);
+    const delivered = text(await call('get_resume_context'));
+    const cli = await runCli(['context', '--json'], { cwd: repo, env });
+    expect(cli.code, cli.stderr).toBe(0);
+    const previewed = cli.json<{ hash: string; markdown: string }>();
+    expect(delivered).toBe(previewed.markdown);
+    // the hash `baton context` printed is the one delivered: acknowledging it says the session has the latest
+    expect(json(await call('ack_context', { hash: previewed.hash }))).toMatchObject({ matches: true });
+    // addressed to the session that goes on with the work: the one the resume starts, whose briefing says the same
+    const session = /Session Resume Context \(session (\d+) of \d+\)/;
+    expect(session.exec(delivered)?.[1]).toBe('2');
+    const resumed = json(await call('resume_workflow'));
+    expect(resumed).toMatchObject({ outcome: 'resumed', session_number: 2 });
+    expect(session.exec(resumed.context as string)?.[1]).toBe('2');
   });
 
   it('names its own arguments in errors, never the CLI flag -w', async () => {
