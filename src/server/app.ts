@@ -13,7 +13,7 @@ import { registerSessionRoutes } from './api/session-routes.js';
 import { registerSnapshotRoutes } from './api/snapshot-routes.js';
 import { registerTaskRecordRoutes } from './api/task-record-routes.js';
 import { registerWorkflowRoutes } from './api/workflow-routes.js';
-import { refOf } from './api/define.js';
+import { refOf, type AgentWatch } from './api/define.js';
 import { bearerAuth } from './auth/bearer.js';
 import { errorBody, onError, sendError, validationError } from './http/errors.js';
 import { hostAndOrigin } from './http/host-origin.js';
@@ -38,6 +38,8 @@ export interface AppOptions {
   version: string;
   /** Check every JSON response against its route's schema (tests; BATON_CHECK_RESPONSES=1). */
   checkResponses?: boolean;
+  /** What the hooks of this machine saw of a workflow's agents, for its status (api/define.ts). */
+  watch?: AgentWatch;
 }
 
 export const openApiInfo = (version: string) => ({
@@ -131,7 +133,7 @@ export function createApp(o: AppOptions): OpenAPIHono {
     c.text(await o.metrics.render(), 200, { 'Content-Type': 'text/plain; version=0.0.4' }),
   );
 
-  const deps = { app, client: o.client };
+  const deps = { app, client: o.client, ...(o.watch ? { watch: o.watch } : {}) };
   registerWorkflowRoutes(deps);
   registerTaskRecordRoutes(deps);
   registerSnapshotRoutes(deps);

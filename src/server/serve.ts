@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import { LocalClient } from '../client/local-client.js';
 import type { BatonService } from '../service/index.js';
 import { createApp, withUnprefixedApi } from './app.js';
+import type { AgentWatch } from './api/define.js';
 import { requestGuard } from '../config/request-guard.js';
 import { ensureToken } from '../config/token-file.js';
 import { Metrics } from './http/metrics.js';
@@ -39,6 +40,8 @@ export async function startServer(
     pollMs?: number;
     /** Work done after the server listens but before `/readyz` answers ready (startup recovery). */
     beforeReady?: () => Promise<void>;
+    /** What the hooks of this machine saw of a workflow's agents, for its status (api/define.ts). */
+    watch?: AgentWatch;
   },
 ): Promise<RunningServer> {
   const token = options.noAuth ? null : ensureToken(options.home);
@@ -77,6 +80,7 @@ export async function startServer(
     ready: () => ready,
     version: options.version ?? PACKAGE_VERSION,
     checkResponses: options.checkResponses,
+    ...(options.watch ? { watch: options.watch } : {}),
   });
   metrics.gauge('baton_workflows', 'Workflows by status.', async () => {
     const counts = new Map<string, number>();

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { batonBin, runCli } from '../helpers/cli.js';
 import { hermeticEnv } from '../helpers/hermetic-env.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { startServerProcess } from '../helpers/server.js';
 
 // At a session start, Baton tells a conversation still at work on the worktree's workflow from one that was cut off
 // (a crash, a closed terminal): a conversation whose SessionEnd came is at work nowhere, and on Linux the agent process
@@ -155,6 +156,15 @@ describe('a conversation at work, told from one cut off', () => {
       );
       const json = (await runCli(['status', '--json'], { cwd: repo, env })).json<{ gone_agents: Json[] }>();
       expect(json.gone_agents).toEqual([{ agent: 'claude-code', pid: agent.pid, transcript: path }]);
+      // the server of the same Baton home says it in the status it serves (the dashboard shows it)
+      const server = await startServerProcess(env.BATON_HOME, { cwd: repo });
+      try {
+        const id = (json as unknown as { workflow: { id: string } }).workflow.id;
+        const served = (await (await server.api(`/api/workflows/${id}/status`)).json()) as Json;
+        expect(served.gone_agents, server.report()).toEqual(json.gone_agents);
+      } finally {
+        await server.stop();
+      }
       // the briefing shown now first reads what its transcript gained since Baton last read it; the agent's end is said
       // beside it, not in it
       const shown = await runCli(['context'], { cwd: repo, env });

@@ -61,6 +61,7 @@ export function registerServerCommands(program: Command, rt: Runtime) {
       const settings = rt.settings(g);
       // Loaded on demand: the other commands never pay for the server's modules.
       const { resolveServeOptions, startServer } = await import('../../server/index.js');
+      const { watchAgents } = await import('../../integrations/hooks/agent-watch.js');
       const opts = resolveServeOptions(o, rt.env, settings);
       const service = await rt.openService(settings);
       const log = (l: string) => rt.io.err(`baton serve: ${l}\n`);
@@ -81,6 +82,8 @@ export function registerServerCommands(program: Command, rt: Runtime) {
           ...opts,
           home: settings.home,
           beforeReady: async () => void (await runtime.recover()),
+          // the status says what this machine's hooks saw of the agents, as `baton status` does
+          watch: (s) => watchAgents(s, settings.home),
         });
       } catch (e) {
         await service.close();

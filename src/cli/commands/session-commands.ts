@@ -19,7 +19,7 @@ import {
 import { detailCategories, type DetailCategory, type ResumeResult } from '../../service/index.js';
 import { action, workflowOption } from '../action.js';
 import { oneOf, parseNumber } from '../parse.js';
-import type { GlobalOptions, Runtime } from '../runtime.js';
+import type { Runtime } from '../runtime.js';
 import { recoverCheckpointCommand, type RestoreFlags } from './restore-command.js';
 import { table } from '../output.js';
 import { snapshotsTable, snapshotText } from '../snapshot-table.js';
@@ -27,8 +27,8 @@ import { detailsText } from '../details-text.js';
 import { usageLine } from '../usage-line.js';
 import { goOnLine, pauseText, pauseWithdrawnText } from '../pause-text.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
-import { goneAgents } from '../../integrations/hooks/gone-agents.js';
-import { readUnread, sizeText, unreadTranscripts } from '../../integrations/hooks/unread-transcripts.js';
+import { goneAgentsOf, watchAgents } from '../../integrations/hooks/agent-watch.js';
+import { readUnread, sizeText } from '../../integrations/hooks/unread-transcripts.js';
 
 type Status = {
   workflow: {
@@ -161,10 +161,6 @@ const recoveryText = (p: RecoveryPlan) =>
       ]
   ).join('\n');
 
-/** The agents the hooks saw on this machine running an open workflow that are gone, though no SessionEnd came. */
-const goneOf = (rt: Runtime, g: GlobalOptions, w: Status['workflow']) =>
-  w.status === 'in_progress' && w.worktree ? goneAgents(rt.settings(g).home, w.worktree, w.id) : [];
-
 export function registerSessionCommands(program: Command, rt: Runtime) {
   program
     .command('status')
@@ -173,10 +169,10 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .action(
       action(rt, async ({ client, print, rt, g }, o: { workflow?: string }) => {
         const found = (await client.status(rt.ref(o.workflow))) as Status;
-        const gone = goneOf(rt, g, found.workflow);
-        // transcripts that hold work Baton has not read, with no agent at work to read them (a size check each)
-        const unread = unreadTranscripts(found, rt.settings(g).home);
-        const s = { ...(gone.length ? { ...found, gone_agents: gone } : found), unread_transcripts: unread };
+        // agents gone without a SessionEnd, and transcripts that hold work Baton has not read (as the server says them)
+        const { gone_agents: gone, unread_transcripts: unread } = watchAgents(found, rt.settings(g).home);
+        // this machine's reading, over a server's (its hooks' files are here); no gone_agents key when none is gone
+        const s = { ...found, gone_agents: gone.length ? gone : undefined, unread_transcripts: unread };
         print(s, () =>
           [
             `${s.workflow.id}  ${s.workflow.title}`,
@@ -277,7 +273,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         const read = await readUnread(client, status, home);
         for (const r of read) rt.io.err(`note: ${r}`);
         const c = await client.context({ workflowId: status.workflow.id }, budget);
-        for (const a of goneOf(rt, g, status.workflow))
+        for (const a of goneAgentsOf(status.workflow, home))
           rt.io.err(
             `note: ${agentLabel(a.agent)} (process ${a.pid}) no longer runs, and no SessionEnd came (a crash, a kill or a quit)`,
           );

@@ -4,15 +4,28 @@ import type { Context } from 'hono';
 import { statSync } from 'node:fs';
 import { invalidInput } from '../../core/index.js';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
-import { ErrorResponse } from './response-schemas.js';
+import type { StatusView } from '../../service/index.js';
+import { ErrorResponse, type GoneAgent, type UnreadTranscript } from './response-schemas.js';
 import { AbsolutePath, CwdHeaders } from './request-schemas.js';
 
 export type Api = OpenAPIHono;
+
+/**
+ * What the hooks of the server's machine saw of a workflow's agents beyond its log (the agents gone without a
+ * SessionEnd, the transcripts not read yet), as `baton status` reads it; given by the edge that starts the server,
+ * which reaches the hooks' files (src/integrations/hooks/agent-watch.ts).
+ */
+export type AgentWatch = (status: StatusView) => {
+  gone_agents: z.infer<typeof GoneAgent>[];
+  unread_transcripts: z.infer<typeof UnreadTranscript>[];
+};
 
 /** What route groups get: the app to register on and the client every route calls (the CLI's interface). */
 export interface RouteDeps {
   app: Api;
   client: BatonClient;
+  /** Unset (a server no edge gave one): nothing is said of the agents beyond the log. */
+  watch?: AgentWatch;
 }
 
 export const jsonBody = <T extends z.ZodType>(schema: T) => ({

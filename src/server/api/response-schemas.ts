@@ -88,6 +88,26 @@ const QueueStandingSchema = z
   })
   .openapi('QueueStanding');
 
+/** A transcript of the workflow that holds more than Baton read of it, while no agent at work will read it. */
+export const UnreadTranscript = z
+  .object({
+    path: z.string(),
+    agent: z.enum(['claude-code', 'codex']),
+    workflow_id: z.string(),
+    read_through: z.number().int(),
+    size: z.number().int(),
+    grown_bytes: z.number().int(),
+    written_at: z.string(),
+    why: z.string().openapi({ description: 'why no agent will read it soon, in words' }),
+    command: z.string().openapi({ description: 'the command that reads it now (`baton import -w ...`)' }),
+  })
+  .openapi('UnreadTranscript');
+
+/** An agent the hooks saw running the workflow whose process exited though no SessionEnd came. */
+export const GoneAgent = z
+  .object({ agent: z.enum(['claude-code', 'codex']), pid: z.number().int(), transcript: z.string() })
+  .openapi('GoneAgent');
+
 export const Status = z
   .object({
     workflow: z
@@ -171,6 +191,10 @@ export const Status = z
     /** Why the next new agent conversation here completes it as it stands (its session ended, or idle); null: not. */
     completes_at_next_start: z.string().nullable(),
     warnings: z.array(z.string()),
+    /** What the hooks of the server's machine saw: the agents gone without a SessionEnd (an in-progress workflow). */
+    gone_agents: z.array(GoneAgent),
+    /** The transcripts that grew since Baton last read them, with no agent at work to read them (`baton status`). */
+    unread_transcripts: z.array(UnreadTranscript),
   })
   .openapi('WorkflowStatus');
 

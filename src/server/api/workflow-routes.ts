@@ -18,7 +18,7 @@ const tags = ['workflows'];
 /**
  * Workflows: create, list (status and worktree filters), get, status, context, abandon, complete, cleanup, rebuild.
  */
-export function registerWorkflowRoutes({ app, client }: RouteDeps) {
+export function registerWorkflowRoutes({ app, client, watch }: RouteDeps) {
   app.openapi(
     createRoute({
       method: 'post',
@@ -83,7 +83,10 @@ export function registerWorkflowRoutes({ app, client }: RouteDeps) {
       request: { params: WorkflowParams, ...cwdHeaders },
       responses: responses(Status, 'the status'),
     }),
-    async (c) => c.json(await client.status(refOf(c, c.req.valid('param').id)), 200),
+    async (c) => {
+      const s = await client.status(refOf(c, c.req.valid('param').id));
+      return c.json({ ...s, ...(watch?.(s) ?? { gone_agents: [], unread_transcripts: [] }) }, 200);
+    },
   );
 
   app.openapi(

@@ -8,6 +8,7 @@ import {
   type Workflow,
 } from '../api/index.js';
 import { ActivityFeed } from '../components/activity-feed.js';
+import { AgentWatchBanners } from '../components/agent-watch-banners.js';
 import { AgentOutput } from '../components/agent-output.js';
 import { EventHistory } from '../components/event-history.js';
 import { PlanPanel } from '../components/plan-panel.js';
@@ -164,6 +165,7 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
             </a>
           </p>
         )}
+        <AgentWatchBanners status={s} />
         {s.warnings.map((x) => (
           <div key={x} className="banner banner-warn">
             {x}

@@ -1,0 +1,39 @@
+import type { Status } from '../api/index.js';
+import { TimeAgo } from './time-ago.js';
+
+/**
+ * What the server's hooks saw beyond the log, as `baton status` says it: the agents gone without a SessionEnd (a
+ * crash, a kill or a quit), and the transcripts that grew since Baton last read them with no agent at work to read
+ * them (the status's `gone_agents` and `unread_transcripts`).
+ */
+export function AgentWatchBanners({ status }: { status: Status }) {
+  return (
+    <>
+      {status.gone_agents.map((a) => (
+        <div
+          key={`${a.transcript}/${a.pid}`}
+          className="banner banner-warn"
+          role="status"
+          data-testid="gone-agent"
+        >
+          <span>
+            The agent <code>{a.agent}</code> (process {a.pid}) no longer runs, and no SessionEnd came (a
+            crash, a kill or a quit):{' '}
+            {status.work_over
+              ? `${status.work_over}, so the next session here completes this workflow and starts a new one.`
+              : 'the next session here goes on with this workflow, from its briefing.'}
+          </span>
+        </div>
+      ))}
+      {status.unread_transcripts.map((u) => (
+        <div key={u.path} className="banner banner-warn" role="status" data-testid="unread-transcript">
+          <span>
+            Unread transcript: <code>{u.path}</code> grew by {u.grown_bytes.toLocaleString('en')} bytes since
+            Baton last read it (written <TimeAgo at={u.written_at} />, {u.why}): <code>{u.command}</code>{' '}
+            reads it, as <code>baton context</code> and the next session start do.
+          </span>
+        </div>
+      ))}
+    </>
+  );
+}
