@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, assertDashboardBuilt, launchChromium, waitForText } from '../helpers/browser.js';
 import { corpusPath } from '../helpers/corpus.js';
-import { tempDir } from '../helpers/git-repo.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { agentHooks, hookWorkspace } from '../helpers/hook-workspace.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
 
@@ -78,6 +78,53 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
     await waitForText(banner, `baton import -w ${id} ${transcript}`);
     await waitForText(banner, 'no agent seen at work on it');
     await page.screenshot({ path: join(shots, '20-unread-transcript.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('shows the open errors, the tests and the git state in parts of their own, from what the API serves', async () => {
+    const repo = makeRepo();
+    const server = await startServerProcess(tempDir('baton-home-'), { cwd: repo });
+    servers.push(server);
+    const post = async (path: string, json: unknown) => {
+      const r = await server.api(path, { method: 'POST', json });
+      expect(r.status, await r.clone().text()).toBeLessThan(300);
+      return (await r.json()) as Json;
+    };
+    const { id } = await post('/api/workflows', {
+      title: 'Facts',
+      worktree: repo,
+      tasks: [{ id: 'T1', title: 'Parse dates' }],
+    });
+    await post(`/api/workflows/${id}/tasks/T1/start`, { note: null });
+    await post(`/api/workflows/${id}/errors`, {
+      error_type: 'TypeError',
+      error_message: 'parse() got undefined',
+    });
+    await post(`/api/workflows/${id}/errors`, {
+      error_type: 'Build',
+      error_message: 'tsc failed once',
+      resolution: 'fixed',
+    });
+    await post(`/api/workflows/${id}/test-runs`, {
+      phase: 'red',
+      failing_tests: ['parses ISO dates'],
+      last_test_command: 'npm test',
+      failed: 1,
+      passed: 4,
+    });
+    writeFileSync(join(repo, 'dates.ts'), 'export const parse = () => null;\n');
+
+    const page = await open(server, id);
+    const part = page.getByTestId('work-state');
+    await waitForText(part.getByTestId('open-errors'), 'Open errors (1)');
+    await waitForText(part.getByTestId('errors'), 'parse() got undefined');
+    // the open ones only: a resolved error is the history's
+    expect(await part.getByText('tsc failed once').count()).toBe(0);
+    await waitForText(part.getByTestId('tdd-state'), 'parses ISO dates');
+    await waitForText(part.getByTestId('tdd-state'), 'npm test');
+    // the worktree now: its branch and the file not committed
+    await waitForText(part.getByTestId('git-state'), 'dates.ts');
+    await page.screenshot({ path: join(shots, '21-work-state.png'), fullPage: true });
     await page.close();
   });
 });

@@ -4,6 +4,7 @@ import {
   CheckpointRef,
   Decision,
   ErrorRecord,
+  GitState,
   Issue,
   PauseRequest,
   ReviewerFeedback,
@@ -470,6 +471,11 @@ export const ImportList = z
   })
   .openapi('ImportList');
 
+/** The git state of a snapshot, or of the worktree now for the workflow as it stands (`live-<version>`). */
+export const GitChanges = z
+  .object({ git_state: GitState.nullable(), note: z.string().nullable() })
+  .openapi('GitChanges');
+
 export const Details = z
   .union([
     z.array(Decision),
@@ -477,7 +483,7 @@ export const Details = z
     z.array(ReviewerFeedback),
     // the other kinds' records (history, requests, summaries) as stored
     z.array(z.unknown()),
-    z.object({ git_state: z.unknown(), note: z.string().nullable() }),
+    GitChanges,
     z.object({ test_state: TestState.nullable(), runs: z.array(z.unknown()) }),
   ])
   .openapi('SnapshotDetails');

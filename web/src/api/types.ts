@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type {
   CheckpointRestore as CheckpointRestoreSchema,
   EventHistory as EventHistorySchema,
+  GitChanges as GitChangesSchema,
   TaskLog as TaskLogSchema,
   TaskLogList as TaskLogListSchema,
   PauseResult as PauseResultSchema,
@@ -53,6 +54,7 @@ export type CheckpointRestore = z.infer<typeof CheckpointRestoreSchema>;
 export type EventHistory = z.infer<typeof EventHistorySchema>;
 export type TaskLogList = z.infer<typeof TaskLogListSchema>;
 export type TaskLog = z.infer<typeof TaskLogSchema>;
+export type GitChanges = z.infer<typeof GitChangesSchema>;
 
 /** One message of the WebSocket `/ws` (README "Live events"; `GET /ws` in /openapi.json). */
 export interface LiveMessage {

@@ -23,6 +23,7 @@ import { StatusBadge } from '../components/status-badge.js';
 import { TaskList } from '../components/task-list.js';
 import { UsagePanel } from '../components/usage-panel.js';
 import { WorkflowActions } from '../components/workflow-actions.js';
+import { WorkStatePanel } from '../components/work-state-panel.js';
 import { useApi } from '../hooks/use-api.js';
 import { hrefOf } from '../hooks/use-hash-route.js';
 import { useWorkflowCommands } from '../hooks/use-workflow-commands.js';
@@ -178,6 +179,7 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
       <div className="grid-main">
         <div className={starting ? 'panel-disabled' : undefined} aria-disabled={starting || undefined}>
           <TaskList status={s} />
+          <WorkStatePanel workflowId={id} status={s} refresh={refresh} />
           {/* followed while something runs it: in progress with nothing to do first (`next_step`) */}
           <AgentOutput
             workflowId={id}

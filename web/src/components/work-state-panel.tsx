@@ -1,0 +1,53 @@
+import { seg, type GitChanges, type Status } from '../api/index.js';
+import { useApi } from '../hooks/use-api.js';
+import { ErrorList } from './error-list.js';
+import { ErrorNote } from './error-note.js';
+import { GitStatePanel } from './git-state-panel.js';
+import { Spinner } from './spinner.js';
+import { TddStatePanel } from './tdd-state-panel.js';
+
+/**
+ * The workflow as it stands, in parts of its own (the briefing says them too, inside its text): the open errors and
+ * the tests from the status, and the git state of the worktree now (the git changes of `live-<version>`, the workflow
+ * as it stands, which `baton details` reads).
+ */
+export function WorkStatePanel({
+  workflowId,
+  status,
+  refresh,
+}: {
+  workflowId: string;
+  status: Status;
+  refresh: unknown;
+}) {
+  const live = `/workflows/${seg(workflowId)}/snapshots/live-${status.workflow.version}`;
+  const git = useApi<GitChanges>(`${live}/git-changes`, refresh);
+  const open = status.counts.open_errors;
+  return (
+    <section className="card" aria-labelledby="work-state-title" data-testid="work-state">
+      <h2 id="work-state-title">Work state</h2>
+      <div className="grid-2">
+        <div data-testid="open-errors">
+          <h3>Open errors ({open})</h3>
+          {open === 0 ? (
+            <p className="muted small">No open errors.</p>
+          ) : (
+            <ErrorList errors={status.open_errors} total={open} detailsPath={`${live}/errors`} />
+          )}
+          <h3>Tests</h3>
+          <TddStatePanel test={status.test_state} />
+        </div>
+        <div>
+          <h3>Git</h3>
+          {git.error ? (
+            <ErrorNote error={git.error} what="the git state" />
+          ) : git.data ? (
+            <GitStatePanel git={git.data.git_state} note={git.data.note} />
+          ) : (
+            <Spinner label="reading the git state" />
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
