@@ -1,8 +1,8 @@
-import { isEmptyWorkflow, nextTask, taskCounts, type WorkflowState } from '../core/index.js';
+import { isEmptyWorkflow, nextTaskOf, taskCounts, type WorkflowState } from '../core/index.js';
 
 /** The public shape of a workflow: what list, get and create return. */
 export function workflowView(s: WorkflowState) {
-  const next = nextTask(s.tasks);
+  const next = nextTaskOf(s);
   return {
     id: s.id,
     title: s.title,

@@ -32,6 +32,7 @@ export * from './schemas/index.js';
 export * from './snapshot.js';
 export * from './branch-change.js';
 export * from './task-graph.js';
+export * from './task-standing.js';
 export * from './workflow-machine.js';
 export * from './briefing-session.js';
 export * from './empty-workflow.js';

@@ -1,8 +1,9 @@
 import {
   briefingSession,
+  leftOpen,
+  nextTaskOf,
   cliWord,
   invalidInput,
-  nextTask,
   notFound,
   buildSnapshot,
   recoveryOptions,
@@ -188,7 +189,7 @@ export class Queries {
     const live = await this.store.loadLiveState(s.id);
     // a finished workflow (completed, failed, cancelled) goes on with nothing: no next task, none runnable
     const over = isTerminal(s.status);
-    const next = over ? undefined : nextTask(s.tasks);
+    const next = nextTaskOf(s);
     const overdue = pauseOverdue(s, this.now(), this.options.pauseTimeoutMs).overdue;
     const lastAgent = s.sessions.at(-1)?.agent;
     return {
@@ -212,6 +213,8 @@ export class Queries {
       },
       counts: { tasks: taskCounts(s.tasks), ...s.counts, ...listTotals(s) },
       tasks: s.tasks,
+      /** A finished workflow's tasks not done: none of them is under way any more (`baton complete --force`). */
+      left_open: leftOpen(s).map(({ id, title, status }) => ({ id, title, status })),
       next_task: next ? { id: next.id, title: next.title, status: next.status } : null,
       runnable_tasks: over ? [] : runnableTasks(s.tasks).map((t) => ({ id: t.id, title: t.title })),
       snapshots: snaps,

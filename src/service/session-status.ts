@@ -1,4 +1,5 @@
 import {
+  tasksUnderWay,
   isResumable,
   notRunningNote,
   notFound,
@@ -62,7 +63,7 @@ export function sessionStatus(
   const goesOn = latest ? resumability(s, now) : { resumable: false, resume_by: null, continued_by: null };
   const resumable = goesOn.resumable;
   // the session's own task under way, else (for the latest session) one an earlier session started and left
-  const underWay = s.tasks.filter((t) => t.status === 'in_progress');
+  const underWay = tasksUnderWay(s);
   const current =
     underWay.find((t) => t.session_number === sessionNumber) ?? (latest ? underWay[0] : undefined);
   const state: SessionState = running

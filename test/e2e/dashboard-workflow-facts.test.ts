@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, assertDashboardBuilt, launchChromium, waitForText } from '../helpers/browser.js';
+import { runCli } from '../helpers/cli.js';
 import { corpusPath } from '../helpers/corpus.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { agentHooks, hookWorkspace } from '../helpers/hook-workspace.js';
@@ -125,6 +126,61 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
     // the worktree now: its branch and the file not committed
     await waitForText(part.getByTestId('git-state'), 'dates.ts');
     await page.screenshot({ path: join(shots, '21-work-state.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('after Abandon, the task that was under way reads left open, nowhere in progress, as `baton status` says it', async () => {
+    const repo = makeRepo();
+    const home = tempDir('baton-home-');
+    const server = await startServerProcess(home, { cwd: repo });
+    servers.push(server);
+    const created = await server.api('/api/workflows', {
+      method: 'POST',
+      json: {
+        title: 'Left behind',
+        worktree: repo,
+        tasks: [
+          { id: 'T1', title: 'Parse dates' },
+          { id: 'T2', title: 'Format dates', deps: ['T1'] },
+        ],
+      },
+    });
+    const { id } = (await created.json()) as { id: string };
+    expect(
+      (await server.api(`/api/workflows/${id}/tasks/T1/start`, { method: 'POST', json: { note: null } }))
+        .status,
+    ).toBe(200);
+
+    const page = await open(server, id);
+    await page.locator('[data-task="T1"][data-status="in_progress"]').waitFor(wait);
+    await page.getByRole('button', { name: 'Abandon', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Abandon workflow' });
+    await dialog.getByRole('button', { name: 'Abandon' }).click();
+    await page.locator(`[data-workflow="${id}"][data-status="cancelled"]`).waitFor(wait);
+    await page.locator('[data-task="T1"][data-status="left_open"]').waitFor(wait);
+    await page.locator('[data-task="T2"][data-status="left_open"]').waitFor(wait);
+    expect(await page.getByTestId('task-list').getByText('in progress').count()).toBe(0);
+    // the session status names no task under way (its own fetch: waited for)
+    const current = page.locator('dt', { hasText: 'Current task' }).locator('xpath=following-sibling::dd[1]');
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('dt')].find((d) => d.textContent === 'Current task')?.nextElementSibling
+          ?.textContent === '-',
+      undefined,
+      wait,
+    );
+    expect(await current.textContent()).toBe('-');
+
+    // the API and the CLI say the same
+    const status = (await (await server.api(`/api/workflows/${id}/status`)).json()) as Json;
+    expect(status.left_open).toEqual([
+      { id: 'T1', title: 'Parse dates', status: 'in_progress' },
+      { id: 'T2', title: 'Format dates', status: 'pending' },
+    ]);
+    expect(status.next_task).toBeNull();
+    const cli = await runCli(['status', '-w', id], { cwd: repo, env: { BATON_HOME: home } });
+    expect(cli.stdout).toContain('tasks: 0/2 done, 2 left open (T1, T2)');
+    expect(cli.stdout).not.toMatch(/in progress/);
     await page.close();
   });
 });

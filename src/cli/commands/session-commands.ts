@@ -53,6 +53,7 @@ type Status = {
     };
   };
   tasks: { id: string; title: string; status: string; note: string | null }[];
+  left_open: { id: string }[];
   next_task: { id: string; title: string } | null;
   runnable_tasks: { id: string }[];
   snapshots: SnapshotSummary[];
@@ -177,7 +178,12 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
           [
             `${s.workflow.id}  ${s.workflow.title}`,
             `status: ${s.workflow.status}${s.workflow.pause_requested ? ` (pause requested${s.workflow.pause_request?.until === 'turn_end' ? ", when the agent's turn ends" : ''}${s.workflow.pause_overdue ? ', overdue' : ''})` : ''}${s.workflow.pause_reason ? ` - ${s.workflow.pause_reason}` : ''}`,
-            `session: ${s.workflow.session_count}   tasks: ${progressLabel(s.counts.tasks)}, ${s.counts.tasks.in_progress} in progress${s.counts.tasks.failed ? `, ${s.counts.tasks.failed} failed` : ''}${s.counts.tasks.blocked ? `, ${s.counts.tasks.blocked} blocked` : ''}`,
+            `session: ${s.workflow.session_count}   tasks: ${progressLabel(s.counts.tasks)}, ${
+              // a finished workflow's tasks not done are nobody's work now: left open, not in progress
+              s.left_open.length
+                ? `${s.left_open.length} left open (${s.left_open.map((t) => t.id).join(', ')})`
+                : `${s.counts.tasks.in_progress} in progress`
+            }${s.counts.tasks.failed ? `, ${s.counts.tasks.failed} failed` : ''}${s.counts.tasks.blocked ? `, ${s.counts.tasks.blocked} blocked` : ''}`,
             // a failed or blocked task, with why: what the user has to look at before going on
             ...s.tasks
               .filter((t) => t.status === 'failed' || t.status === 'blocked')

@@ -9,7 +9,7 @@ import {
   readNewTasks,
   workflowStatuses,
   statusList,
-  unfinishedTasks,
+  leftOpen,
 } from '../../core/index.js';
 import type { WorkflowView } from '../../client/views.js';
 import { action, workflowOption } from '../action.js';
@@ -228,7 +228,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
             force: o.force === true,
           });
           // what --force left open, said (a completed workflow is never resumed: nobody takes them up)
-          const open = unfinishedTasks(w.tasks).map(({ id, title, status }) => ({ id, title, status }));
+          const open = leftOpen(w).map(({ id, title, status }) => ({ id, title, status }));
           print(
             { workflow: w, left_open: open },
             () =>

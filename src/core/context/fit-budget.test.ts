@@ -772,6 +772,27 @@ describe('what to do next', () => {
     );
   });
 
+  it('of an abandoned workflow, names no task current and says the tasks not done were left open', () => {
+    const base = bigSnapshot();
+    const tasks = base.tasks.slice(0, 3).map((t, i) => ({
+      ...t,
+      deps: [],
+      status: (['done', 'in_progress', 'pending'] as const)[i]!,
+    }));
+    const snap = { ...base, tasks, tasks_completed: 1, tasks_remaining: 2, current_task_id: tasks[1]!.id };
+    const of = (status: 'cancelled' | 'in_progress') =>
+      fitResumeContext(snap, 2, [], 100_000, countTokens, 0, { worktree: '/home/u/app', status }).markdown;
+    const plan = (md: string) => /### Plan Status.*\n(?: {2}.*\n)+/.exec(md)?.[0] ?? '';
+    const recap = plan(of('cancelled'));
+    expect(recap).not.toMatch(/current|in_progress|\[~\]/);
+    expect(recap).toContain(`  [ ] ${tasks[1]!.id} ${tasks[1]!.title} (left open)`);
+    expect(recap).toContain(`  [ ] ${tasks[2]!.id} ${tasks[2]!.title} (left open)`);
+    // one at work still names its task under way
+    const live = plan(of('in_progress'));
+    expect(live).toContain(`current ${tasks[1]!.id}`);
+    expect(live).toContain(`  [~] ${tasks[1]!.id} ${tasks[1]!.title} (in_progress)`);
+  });
+
   it('says a usage limit stopped the last session, with its reset, once; not once the agent said more after it', () => {
     const base = bigSnapshot();
     const summary = (kind: 'last_message' | 'usage_limit', text: string, timestamp: string) => ({

@@ -67,10 +67,18 @@ function tasks(c: ResumeContext, out: string[]) {
           : `  ... ${c.completed_more} more finished tasks: ${c.completed_more - c.skipped_more} done, ${c.skipped_more} skipped (baton status)`,
     );
   for (const t of c.completed_tasks) out.push(`  ${mark[t.status] ?? '[x]'} ${t.id} ${t.title}`);
-  for (const t of c.pending_tasks)
+  for (const t of c.pending_tasks) {
+    // a finished workflow's task not done is nobody's work now: left open, neither in progress nor still to come
+    const left = c.finished !== null && (t.status === 'in_progress' || t.status === 'pending');
+    const said = left
+      ? 'left open'
+      : t.status !== 'pending'
+        ? `${t.status}${t.reason ? `: ${t.reason}` : ''}`
+        : null;
     out.push(
-      `  ${mark[t.status] ?? '[ ]'} ${t.id} ${t.title}${t.status !== 'pending' ? ` (${t.status}${t.reason ? `: ${t.reason}` : ''})` : ''}${t.deps.length ? ` after ${t.deps.join(', ')}` : ''}`,
+      `  ${left ? '[ ]' : (mark[t.status] ?? '[ ]')} ${t.id} ${t.title}${said ? ` (${said})` : ''}${t.deps.length ? ` after ${t.deps.join(', ')}` : ''}`,
     );
+  }
   out.push('');
 }
 

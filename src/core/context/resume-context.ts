@@ -379,13 +379,14 @@ export function compileResumeContext(
   const next = snap.tasks.find((t) => t.id === snap.next_task_id) ?? null;
   const title = (t: string) => clip(t, limits.task_title_chars);
   const decisions = keyDecisions(snap, limits);
+  const finished = workflow && isTerminal(workflow.status) ? workflow.status : null;
   return {
     schema_version: 1,
     workflow_id: snap.workflow_id,
     snapshot_id: snap.id,
     session_number: sessionNumber,
     total_sessions: sessionNumber,
-    finished: workflow && isTerminal(workflow.status) ? workflow.status : null,
+    finished,
     goal: {
       ...goalOf(snap, limits),
       ...(workflow?.earlier ? { earlier: earlierShown(workflow.earlier, limits) } : {}),
@@ -395,7 +396,8 @@ export function compileResumeContext(
       completed: snap.tasks_completed,
       skipped: snap.tasks.filter((t) => t.status === 'skipped').length,
       remaining: snap.tasks_remaining,
-      current_task: snap.current_task_id,
+      // a finished workflow has no task under way: what was in progress when it ended was left open
+      current_task: finished ? null : snap.current_task_id,
     },
     completed_tasks: named.map((t) => ({ id: t.id, title: title(t.title), status: t.status })),
     completed_more: completed.length - named.length,

@@ -138,6 +138,8 @@ export const Status = z
       })
       .catchall(z.unknown()),
     tasks: z.array(Task),
+    /** A finished workflow's tasks not done (none of them under way any more); empty while the workflow is open. */
+    left_open: z.array(z.object({ id: z.string(), title: z.string(), status: TaskStatus })),
     next_task: z.object({ id: z.string(), title: z.string(), status: TaskStatus }).nullable(),
     runnable_tasks: z.array(z.object({ id: z.string(), title: z.string() })),
     snapshots: z.array(SnapshotSummarySchema),

@@ -8,6 +8,8 @@ import { StatusBadge } from './status-badge.js';
 export function TaskList({ status }: { status: Status }) {
   const runnable = new Set(status.runnable_tasks.map((t) => t.id));
   const next = status.next_task?.id;
+  // a finished workflow's tasks not done are nobody's work now: said left open, not in progress (as `baton status`)
+  const left = new Set(status.left_open.map((t) => t.id));
   // the server's counts: `done` counts the finished tasks, the skipped among them; said apart, as the CLI says them
   const skipped = status.counts.tasks['skipped'] ?? 0;
   const lanes = [...new Set(status.tasks.map((t) => t.lane))].sort((a, b) => a - b);
@@ -31,9 +33,16 @@ export function TaskList({ status }: { status: Status }) {
                   key={t.id}
                   className={`task${t.id === next ? ' task-next' : ''}`}
                   data-task={t.id}
-                  data-status={t.status}
+                  data-status={left.has(t.id) ? 'left_open' : t.status}
                 >
-                  <StatusBadge status={t.status} />
+                  {left.has(t.id) ? (
+                    <StatusBadge
+                      status="left_open"
+                      title={`${t.status.replace(/_/g, ' ')} when the workflow ended`}
+                    />
+                  ) : (
+                    <StatusBadge status={t.status} />
+                  )}
                   <span className="task-id">{t.id}</span>
                   <span className="task-title">{t.title}</span>
                   {runnable.has(t.id) && <span className="tag tag-runnable">runnable</span>}
