@@ -162,14 +162,16 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
     expect(await page.getByTestId('task-list').getByText('in progress').count()).toBe(0);
     // the session status names no task under way (its own fetch: waited for)
     const current = page.locator('dt', { hasText: 'Current task' }).locator('xpath=following-sibling::dd[1]');
-    await page.waitForFunction(
-      () =>
-        [...document.querySelectorAll('dt')].find((d) => d.textContent === 'Current task')?.nextElementSibling
-          ?.textContent === '-',
-      undefined,
-      wait,
-    );
+    for (let until = Date.now() + wait.timeout; Date.now() < until;)
+      if ((await current.textContent()) === '-') break;
+      else await new Promise((r) => setTimeout(r, 100));
     expect(await current.textContent()).toBe('-');
+    await page.screenshot({ path: join(shots, '22-abandoned-left-open.png'), fullPage: true });
+    // nor does the list name it as the next task
+    await page.goto(`${server.url}/#/`);
+    const row = page.getByTestId('workflow-list').locator('tr', { hasText: 'Left behind' });
+    await row.waitFor(wait);
+    expect(await row.locator('[data-label="Next task"]').textContent()).toBe('-');
 
     // the API and the CLI say the same
     const status = (await (await server.api(`/api/workflows/${id}/status`)).json()) as Json;
