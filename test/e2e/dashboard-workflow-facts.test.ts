@@ -1,6 +1,6 @@
 import { appendFileSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, assertDashboardBuilt, launchChromium, waitForText } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
@@ -21,6 +21,17 @@ const lines = readFileSync(corpusPath('claude-code/codemie-code-2/session-196820
 /** The first turn ends on line 113 (the agent's summary); the user's next request is line 115. */
 const FIRST_TURN = 114;
 const promptOf = (n: number) => (JSON.parse(lines[n]!) as { message: { content: string } }).message.content;
+
+/** Nothing on the page is wider than a phone's 390 px: the new parts hold long paths and commands. */
+async function fitsPhone(page: Page) {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const width = await page.evaluate(
+    () =>
+      (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document
+        .documentElement.scrollWidth,
+  );
+  expect(width).toBeLessThanOrEqual(390);
+}
 
 describe('dashboard: the workflow page says what `baton status` says', () => {
   const shots = artifactsDir('dashboard');
@@ -79,6 +90,7 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
     await waitForText(banner, `baton import -w ${id} ${transcript}`);
     await waitForText(banner, 'no agent seen at work on it');
     await page.screenshot({ path: join(shots, '20-unread-transcript.png'), fullPage: true });
+    await fitsPhone(page);
     await page.close();
   });
 
@@ -126,6 +138,8 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
     // the worktree now: its branch and the file not committed
     await waitForText(part.getByTestId('git-state'), 'dates.ts');
     await page.screenshot({ path: join(shots, '21-work-state.png'), fullPage: true });
+    await fitsPhone(page);
+    await page.screenshot({ path: join(shots, '21-work-state-390.png'), fullPage: true });
     await page.close();
   });
 
