@@ -1,12 +1,7 @@
 import type { CapacityMeasure } from '../capacity.js';
 import type { Draft } from '../draft.js';
 import { invalidInput } from '../errors.js';
-import type {
-  AgentOutcome,
-  CapacityThresholds,
-  ExecutorChoice,
-  SideEffectKind,
-} from '../schemas/runtime.js';
+import type { AgentOutcome, CapacityThresholds, ExecutorChoice, SideEffectKind } from '../schemas/runtime.js';
 
 /** A new driver session of an agent CLI starts for the workflow's current Baton session. */
 export function launchAgent(

@@ -78,9 +78,7 @@ export function queueStanding(
   if (running || takers) return { state, priority: e.priority, takers, stuck: null };
   const live = workers.filter((w) => !w.expired).length;
   const gone = reaching.filter((w) => w.expired);
-  const where = e.label
-    ? `none has --label ${e.label}`
-    : `no --worktree-root of theirs holds ${e.worktree}`;
+  const where = e.label ? `none has --label ${e.label}` : `no --worktree-root of theirs holds ${e.worktree}`;
   const unknown = unregistered.length
     ? `; ${plural(unregistered.length, 'a worker', 'workers')} at work (${unregistered
         .map((w) => `pid ${w.pid} on ${w.host}`)
