@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { invalidInput } from '../core/index.js';
+import { ensurePrivateDir, narrowToPrivate, PRIVATE_FILE_MODE } from '../storage/private-files.js';
 
 /** One configuration file and the values it holds. */
 export interface ConfigFile {
@@ -17,7 +18,7 @@ export const WORKTREE_CONFIG = 'baton.config.json';
  * first file that has it. Missing files are skipped; an unreadable one is an error naming it.
  */
 export function configFiles(home: string, cwd: string | null): ConfigFile[] {
-  const paths = [cwd ? worktreeConfig(cwd) : null, join(home, 'config.json')];
+  const paths = [cwd ? worktreeConfig(cwd) : null, homeConfigPath(home)];
   return paths.filter((p): p is string => p !== null && existsSync(p)).map(readConfigFile);
 }
 
@@ -38,4 +39,22 @@ export function readConfigFile(file: string): ConfigFile {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     throw invalidInput(`config file ${file}: must hold a JSON object of settings`);
   return { file, values: raw as Record<string, unknown> };
+}
+
+/** The user's own configuration file, `$BATON_HOME/config.json`: read by every Baton process of this user. */
+export const homeConfigPath = (home: string) => join(home, 'config.json');
+
+/**
+ * Sets one key of `$BATON_HOME/config.json` (created 0600 in a 0700 home: a database URL may hold a password),
+ * keeping its other keys. Returns the file.
+ */
+export function saveHomeSetting(home: string, key: string, value: string): string {
+  const file = homeConfigPath(home);
+  const values = existsSync(file) ? readConfigFile(file).values : {};
+  ensurePrivateDir(home);
+  writeFileSync(file, `${JSON.stringify({ ...values, [key]: value }, null, 2)}\n`, {
+    mode: PRIVATE_FILE_MODE,
+  });
+  narrowToPrivate(file);
+  return file;
 }

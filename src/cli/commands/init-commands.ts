@@ -28,6 +28,10 @@ import { init, undo, type InitChange } from '../../integrations/init/init.js';
 import { emit } from '../output.js';
 import type { Runtime } from '../runtime.js';
 import { agentLabel } from '../../core/agent-label.js';
+import { saveHomeSetting } from '../../config/config-files.js';
+import { settingReader, type Settings } from '../../config/settings.js';
+import { hooksStoreWarning, storeInUse, storeText, type StoreInUse } from '../../config/store-in-use.js';
+import type { GlobalOptions } from '../runtime.js';
 
 const scopeText: Record<InitScope, string> = {
   local: 'personal to this repository, not committed',
@@ -87,14 +91,26 @@ export function registerInitCommands(program: Command, rt: Runtime) {
       '--command <cmd>',
       'how the agent runs Baton (default: baton on the PATH, else this install; committed files: baton)',
     )
+    .option(
+      '--save-database',
+      'keep the database this shell names (--database, BATON_DATABASE_URL) in $BATON_HOME/config.json, so the agent hooks use it whatever their environment',
+    )
     .action(
       async (
-        o: { undo?: boolean; shared?: boolean; user?: boolean; agent?: string; command?: string },
+        o: {
+          undo?: boolean;
+          shared?: boolean;
+          user?: boolean;
+          agent?: string;
+          command?: string;
+          saveDatabase?: boolean;
+        },
         cmd: Command,
       ) => {
         const g = rt.globals(cmd);
         const settings = rt.settings(g);
         const scope = scopeOf(o);
+        const store = o.undo ? null : hooksStore(rt, g, settings, !!o.saveDatabase);
         const root = await rootOf(rt, scope);
         const home = rt.env.HOME || homedir();
         const base = { root, scope, env: rt.env, home: settings.home };
@@ -125,6 +141,9 @@ export function registerInitCommands(program: Command, rt: Runtime) {
             undo: !!o.undo,
             changes,
             auto_track: settings.autoTrack,
+            ...(store
+              ? { store: store.store, store_warning: store.warning, saved_database: store.saved }
+              : {}),
           },
           () => {
             // each line says whose the file is (doctor's words), the heading what those words mean
@@ -177,6 +196,14 @@ export function registerInitCommands(program: Command, rt: Runtime) {
                 ? `Sessions are followed without \`baton create\` (auto_track on). Start ${agents.map(agentLabel).join(' or ')} here as usual; \`baton doctor\` shows what the hooks did.`
                 : 'auto_track is off: hooks follow only workflows made with `baton create` (set auto_track to on in baton.config.json or BATON_AUTO_TRACK).',
             );
+            if (store) {
+              out.push(`Records go to ${storeText(store.store)}.`);
+              if (store.saved)
+                out.push(
+                  `Kept as the \`database\` key of ${store.saved}: the agent hooks use it whatever their environment.`,
+                );
+              if (store.warning) out.push(`Warning: ${store.warning}.`);
+            }
             if (scope === 'local')
               out.push(
                 'A worktree added later (`git worktree add`) is not set up until `baton init` runs again, in any worktree; a session start in a worktree set up, and `baton doctor`, say when one is missing.',
@@ -211,6 +238,13 @@ export function registerInitCommands(program: Command, rt: Runtime) {
       const log = readHookLog(hookLogPath(settings.home, root), root);
       const inUse = detectAgents(root, rt.env);
       const found = diagnose(root, rt.env, log.events, inUse, settings.home, start !== null);
+      const store = storeInUse(
+        settingReader({ database: g.database, server: g.server }, rt.env, settings),
+        settings.home,
+      );
+      // a team store this shell alone names: the agent's hooks may be writing elsewhere (said where they are wired)
+      const warning = hooksStoreWarning(store, settings.home);
+      if (warning && found.agents.some((a) => a.hooks.length || a.plugin.length)) found.notes.push(warning);
       // The store that cannot be opened is what the hooks failed on: said here with what to do, not thrown.
       const all = await rt
         .open(g)
@@ -244,8 +278,9 @@ export function registerInitCommands(program: Command, rt: Runtime) {
           auto_track: settings.autoTrack,
           checkpoint_interval_ms: settings.checkpointIntervalMs,
           inject_max_chars: settings.injectMaxChars,
-          database: settings.database,
+          database: store.kind === 'server' ? null : store.place,
         },
+        store,
         agents: found.agents,
         workflows: (workflows ?? []).map((w) => ({
           id: w.id,
@@ -258,7 +293,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
         notes: found.notes,
       };
       print(report, () => {
-        const out = [`Baton in ${root}`];
+        const out = [`Baton in ${root}`, `store: ${storeText(store)}`];
         for (const a of found.agents) {
           out.push(`${agentLabel(a.agent)}:`);
           for (const h of a.hooks)
@@ -351,6 +386,32 @@ function noAgentFound(scope: InitScope, root: string, home: string, env: NodeJS.
   const h = homesOf(env);
   const again = `baton init${scope === 'local' ? '' : ` --${scope}`} --agent`;
   return `Neither Claude Code nor Codex was found (no \`claude\` or \`codex\` on the PATH, no ${show(root, home, h.claudeDir)} or ${show(root, home, h.codexDir)}, no .claude or .codex in this repository), so Baton set up Claude Code, the default when neither is found. For Codex, run \`${again} codex\` (for both, \`${again} all\`).`;
+}
+
+/**
+ * The store the agent hooks will use, said by `baton init`: a team database or server this shell alone names is
+ * warned about (an agent started without it records in the local SQLite); `--save-database` keeps the database in
+ * $BATON_HOME/config.json instead.
+ */
+function hooksStore(
+  rt: Runtime,
+  g: GlobalOptions,
+  settings: Settings,
+  save: boolean,
+): { store: StoreInUse; warning: string | null; saved: string | null } {
+  const reader = settingReader({ database: g.database, server: g.server }, rt.env, settings);
+  const store = storeInUse(reader, settings.home);
+  if (!save) return { store, warning: hooksStoreWarning(store, settings.home), saved: null };
+  if (store.kind === 'server')
+    throw invalidInput(
+      `--save-database keeps a database, but this shell names the server ${store.place} (${store.from}): a server cannot be kept in a config file; start the agent with BATON_URL (and BATON_TOKEN) in its environment, or save the server's database instead (\`baton init --save-database --database postgres://...\`)`,
+    );
+  if (!store.thisShellOnly)
+    throw invalidInput(
+      `--save-database keeps a database this shell names (--database or BATON_DATABASE_URL), but none is named: the hooks already use ${storeText(store)}`,
+    );
+  const saved = saveHomeSetting(settings.home, 'database', reader.text('database')!);
+  return { store: { ...store, from: `${saved}, key database`, thisShellOnly: false }, warning: null, saved };
 }
 
 /** Why Baton's store cannot be reached, and what to do about it. */

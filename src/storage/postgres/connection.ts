@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { BatonError, conflict } from '../../core/index.js';
 import type { Durability } from '../store.js';
+import { redactUrl } from '../../core/database-url.js';
 
 export interface PostgresOptions {
   durability?: Durability;
@@ -8,16 +9,7 @@ export interface PostgresOptions {
   poolSize?: number;
 }
 
-/** The URL without its password, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return 'postgres://(unparsable URL)';
-  }
-}
+export { redactUrl };
 
 /**
  * A pool whose every connection runs at the chosen durability: `full` waits for the WAL flush at each commit

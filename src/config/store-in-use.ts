@@ -1,0 +1,59 @@
+import { join } from 'node:path';
+import { isPostgresUrl, postgresPlace, redactUrl } from '../core/database-url.js';
+import type { SettingReader } from './setting-reader.js';
+
+/** Where a command's records go: a Baton server, a PostgreSQL database or a SQLite file, and the setting that chose it. */
+export interface StoreInUse {
+  kind: 'server' | 'postgres' | 'sqlite';
+  /** The server's URL, `host:port/db as user` (never a password), or the SQLite file's path. */
+  place: string;
+  /** Where the setting came from, as the settings resolver says it: `variable BATON_DATABASE_URL`, `default`, ... */
+  from: string;
+  /**
+   * Set only by this command's option or this shell's environment: an agent's hooks, started elsewhere (another
+   * terminal, an IDE), use it only when their environment has it too; otherwise they write to the default store.
+   */
+  thisShellOnly: boolean;
+}
+
+/** The store a command with these settings uses: the server when one is named, else the database setting. */
+export function storeInUse(reader: SettingReader, home: string): StoreInUse {
+  const server = reader.get('server');
+  const only = (from: string) => from.startsWith('option') || from.startsWith('variable');
+  if (server.text)
+    return {
+      kind: 'server',
+      place: redactUrl(server.text),
+      from: server.from,
+      thisShellOnly: only(server.from),
+    };
+  const db = reader.get('database');
+  if (db.text && isPostgresUrl(db.text))
+    return { kind: 'postgres', place: postgresPlace(db.text), from: db.from, thisShellOnly: only(db.from) };
+  return {
+    kind: 'sqlite',
+    place: db.text ?? join(home, 'baton.db'),
+    from: db.text ? db.from : 'default: $BATON_HOME/baton.db',
+    thisShellOnly: !!db.text && only(db.from),
+  };
+}
+
+/** The store in words: `PostgreSQL db.internal:5432/baton as baton (variable BATON_DATABASE_URL)`. */
+export function storeText(s: StoreInUse): string {
+  const what = { server: 'the Baton server', postgres: 'PostgreSQL', sqlite: 'SQLite' }[s.kind];
+  return `${what} ${s.place} (${s.from})`;
+}
+
+/**
+ * What an agent's hooks do with a store this shell alone names, and how to make it stick: a database is kept with
+ * `baton init --save-database` (the `database` key of $BATON_HOME/config.json, which every process of this user
+ * reads); a server has no config key, so the agent must start with BATON_URL (and BATON_TOKEN) in its environment.
+ */
+export function hooksStoreWarning(s: StoreInUse, home: string): string | null {
+  if (!s.thisShellOnly) return null;
+  const fallback = `${join(home, 'baton.db')}, a separate log the team never sees`;
+  const setting = s.from.replace(/^(option|variable) /, '');
+  return s.kind === 'server'
+    ? `this shell names the server through ${setting} only: the agent's hooks send to it only if the agent starts with BATON_URL (and BATON_TOKEN) in its environment too (export them in your shell profile); otherwise they write to ${fallback}`
+    : `this shell names the database through ${setting} only: the agent's hooks use it only if the agent starts with BATON_DATABASE_URL in its environment too; otherwise they write to ${fallback}. To keep it for every process of this user: \`baton init --save-database\` (the \`database\` key of ${join(home, 'config.json')})`;
+}

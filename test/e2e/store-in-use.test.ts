@@ -1,0 +1,103 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+
+/** A repository, a user's home and a BATON_HOME; `baton` runs with the given environment on top. */
+function setup() {
+  const repo = makeRepo();
+  const batonHome = tempDir('baton-home-');
+  const base = {
+    BATON_HOME: batonHome,
+    HOME: tempDir('baton-user-'),
+    CLAUDE_CONFIG_DIR: undefined,
+    CODEX_HOME: undefined,
+  };
+  const baton = (args: string[], env: Record<string, string | undefined> = {}, input?: string) =>
+    runCli(args, { cwd: repo, env: { ...base, ...env }, ...(input ? { input } : {}) });
+  return { repo, batonHome, baton };
+}
+
+const sessionStart = (repo: string) =>
+  JSON.stringify({ session_id: 'S1', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' });
+
+describe('the store Baton uses, named where a user looks', () => {
+  it('doctor names the store and where its setting came from, never a password', async () => {
+    const { batonHome, baton } = setup();
+    const local = await baton(['doctor']);
+    expect(local.stdout).toContain(
+      `store: SQLite ${join(batonHome, 'baton.db')} (default: $BATON_HOME/baton.db)`,
+    );
+
+    const url = 'postgres://team:s3cret@127.0.0.1:1/teamdb';
+    const team = await baton(['doctor'], { BATON_DATABASE_URL: url });
+    expect(team.stdout).toContain(
+      'store: PostgreSQL 127.0.0.1:1/teamdb as team (variable BATON_DATABASE_URL)',
+    );
+    expect(team.stdout).not.toContain('s3cret');
+    const json = (await baton(['doctor', '--json'], { BATON_DATABASE_URL: url })).json<Record<string, any>>();
+    expect(json.store).toMatchObject({
+      kind: 'postgres',
+      from: 'variable BATON_DATABASE_URL',
+      thisShellOnly: true,
+    });
+    expect(JSON.stringify(json)).not.toContain('s3cret');
+
+    const server = await baton(['doctor'], { BATON_URL: 'http://127.0.0.1:1' });
+    expect(server.stdout).toContain('store: the Baton server http://127.0.0.1:1/ (variable BATON_URL)');
+  });
+
+  it('init warns that hooks see a database named by this shell only, and --save-database makes the hooks use it', async () => {
+    const { repo, batonHome, baton } = setup();
+    const team = join(tempDir('baton-team-'), 'team.db');
+    const env = { BATON_DATABASE_URL: team };
+    const init = await baton(['init', '--agent', 'claude-code', '--command', 'baton'], env);
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain(`Records go to SQLite ${team} (variable BATON_DATABASE_URL).`);
+    expect(init.stdout).toContain(
+      "Warning: this shell names the database through BATON_DATABASE_URL only: the agent's hooks use it only if the agent starts with BATON_DATABASE_URL in its environment too",
+    );
+    expect(init.stdout).toContain('`baton init --save-database`');
+    // doctor says it too, where the hooks are wired
+    expect((await baton(['doctor'], env)).stdout).toContain('note: this shell names the database through');
+
+    // what the warning is about: an agent started without the variable records in the local database
+    expect((await baton(['hook', 'SessionStart'], {}, sessionStart(repo))).code).toBe(0);
+    const listed = async (database: string) =>
+      (await baton(['list', '--json', '--database', database])).json<{ workflows: unknown[] }>().workflows
+        .length;
+    expect(existsSync(join(batonHome, 'baton.db'))).toBe(true);
+    expect(await listed(join(batonHome, 'baton.db'))).toBe(1);
+    expect(await listed(team)).toBe(0);
+
+    const saved = await baton(
+      ['init', '--agent', 'claude-code', '--command', 'baton', '--save-database'],
+      env,
+    );
+    expect(saved.code, saved.stderr).toBe(0);
+    const config = join(batonHome, 'config.json');
+    expect(saved.stdout).toContain(`Kept as the \`database\` key of ${config}`);
+    expect(saved.stdout).not.toContain('Warning:');
+    expect(JSON.parse(readFileSync(config, 'utf8'))).toEqual({ database: team });
+    expect(statSync(config).mode & 0o777).toBe(0o600);
+
+    // now a hook without the variable records in the team database
+    expect((await baton(['hook', 'SessionStart'], {}, sessionStart(repo).replace('S1', 'S2'))).code).toBe(0);
+    expect(await listed(team)).toBe(1);
+    expect(await listed(join(batonHome, 'baton.db'))).toBe(1);
+    const doctor = await baton(['doctor']);
+    expect(doctor.stdout).toContain(`store: SQLite ${team} (${config}, key database)`);
+    expect(doctor.stdout).not.toContain('this shell names');
+  });
+
+  it('--save-database refuses a server, and a database no shell setting names', async () => {
+    const { baton } = setup();
+    const server = await baton(['init', '--save-database'], { BATON_URL: 'http://127.0.0.1:1' });
+    expect(server.code).toBe(2);
+    expect(server.stderr).toContain('a server cannot be kept in a config file');
+    const none = await baton(['init', '--save-database']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('but none is named');
+  });
+});
