@@ -68,7 +68,16 @@ describe('a client on another machine', () => {
     expect(BatonError.isInstance(e)).toBe(true);
     expect((e as BatonError).code).toBe('invalid_input');
     expect((e as BatonError).message).toBe(
-      `header X-Baton-Cwd ${elsewhere} is not a directory on the server`,
+      `header X-Baton-Cwd ${elsewhere} is not a directory on the server: the server runs on another machine, where this path does not exist. name the workflow with \`-w <id>\` (\`baton list\` shows the server's); or use the team's database directly (BATON_DATABASE_URL instead of BATON_URL); or keep the repository at the same path on both machines (docs/workers.md, Worktrees)`,
+    );
+  });
+
+  it('creating a workflow from that directory says what to do instead', async () => {
+    const client = new HttpClient(s.url, s.token, elsewhere);
+    const e = await client.create({ title: 'x', tasks: [{ id: 'A', title: 'a' }] }).catch((x: unknown) => x);
+    expect((e as BatonError).code).toBe('invalid_input');
+    expect((e as BatonError).message).toContain(
+      `cwd ${elsewhere} is not a directory on the server: the server runs on another machine, where this path does not exist. a workflow's worktree must be a path on the server's machine; or use the team's database directly (BATON_DATABASE_URL instead of BATON_URL)`,
     );
   });
 
