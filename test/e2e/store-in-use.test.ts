@@ -46,6 +46,14 @@ describe('the store Baton uses, named where a user looks', () => {
 
     const server = await baton(['doctor'], { BATON_URL: 'http://127.0.0.1:1' });
     expect(server.stdout).toContain('store: the Baton server http://127.0.0.1:1/ (variable BATON_URL)');
+    // a server that is down: what to do, and that working without it locally is another log
+    expect(server.stdout).toContain(
+      'problem: the Baton server http://127.0.0.1:1/ cannot be used: cannot reach the Baton server',
+    );
+    expect(server.stdout).toContain(
+      "use the server's database directly (BATON_DATABASE_URL or --database instead of BATON_URL / --server)",
+    );
+    expect(server.stdout).toContain("this machine's own database, a separate log the server never sees");
   });
 
   it('init warns that hooks see a database named by this shell only, and --save-database makes the hooks use it', async () => {

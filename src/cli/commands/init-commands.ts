@@ -250,7 +250,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
         .open(g)
         .then((client) => client.list({ worktree: root }))
         .catch((e: Error) => {
-          found.problems.unshift(unreachableStore(e, g.server ?? null, settings.database));
+          found.problems.unshift(unreachableStore(e, store));
           return null;
         });
       const workflows = all?.filter((w) => !isTerminal(w.status)) ?? null;
@@ -415,12 +415,11 @@ function hooksStore(
 }
 
 /** Why Baton's store cannot be reached, and what to do about it. */
-function unreachableStore(e: Error, server: string | null, database: string): string {
+function unreachableStore(e: Error, store: StoreInUse): string {
   const why = e.message.split('\n')[0] ?? String(e);
-  if (server)
-    return `the Baton server ${server} cannot be used: ${why}: start it (\`baton serve\`) or drop --server`;
-  if (/^postgres(ql)?:\/\//.test(database))
-    return `${why}: check that this PostgreSQL server is running and that BATON_DATABASE_URL names it`;
+  if (store.kind === 'server') return `the Baton server ${store.place} cannot be used: ${why}`;
+  if (store.kind === 'postgres')
+    return `${why}: check that this PostgreSQL server is running and that ${store.from} names it`;
   // a file this process may not write, or a damaged one: its message already says what to do
   if ((e as { details?: { cause?: unknown } }).details?.cause) return why;
   return `${why}: make that folder writable, or point BATON_HOME (or --home, or BATON_DATABASE_URL) at one you can write`;
