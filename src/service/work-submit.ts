@@ -70,10 +70,28 @@ export async function runningOn(store: Store, e: QueueEntry): Promise<string | n
  * says whether its worker runs it now (an entry claimed by a worker that died reads `running: false` until taken over).
  */
 export async function listWork(service: BatonService): Promise<QueueListing[]> {
-  const entries = await workQueueOf(service).list();
+  const q = workQueueOf(service);
+  let entries = await q.list();
+  if (await settleEnded(service, q, entries)) entries = await q.list();
   return Promise.all(
     entries.map(async (e) => ({ ...e, running: (await runningOn(service.store, e)) !== null })),
   );
+}
+
+/**
+ * Queued rows of workflows that ended outside the queue (a `baton run` finished one whose worker died, a person
+ * completed or abandoned it) are marked done with that end: no worker is left to finish them, and `baton queue`
+ * would list them queued, claimed by a dead worker, for good. Whether any was.
+ */
+async function settleEnded(service: BatonService, q: WorkQueue, entries: QueueEntry[]): Promise<boolean> {
+  let settled = false;
+  for (const e of entries) {
+    if (e.state !== 'queued') continue;
+    const s = await service.store.loadState(e.workflow_id);
+    if (s && isTerminal(s.status) && (await q.finish(e.workflow_id, null, `${s.status} outside the queue`)))
+      settled = true;
+  }
+  return settled;
 }
 
 /**

@@ -59,8 +59,11 @@ export interface WorkQueue {
    * claiming at once each row goes to exactly one.
    */
   claim(holder: LeaseHolder, ttlMs: number, filter: WorkFilter, limit: number): Promise<ClaimedWork[]>;
-  /** Marks the row done with its outcome, only while `owner` is the one that claimed it; whether it did. */
-  finish(workflowId: string, owner: string, outcome: string): Promise<boolean>;
+  /**
+   * Marks a queued row done with its outcome, only while `owner` is the one that claimed it (null: whoever did, for
+   * a workflow that ended outside the queue); whether it did.
+   */
+  finish(workflowId: string, owner: string | null, outcome: string): Promise<boolean>;
   get(workflowId: string): Promise<QueueEntry | null>;
   /** Every row, queued first in queue order, then the done ones (newest first). */
   list(): Promise<QueueEntry[]>;

@@ -1,4 +1,6 @@
+import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { submitWork } from '../../src/service/index.js';
 import { claimWorkflow, CrashWatch, type ProcessPorts } from '../../src/service/runtime/index.js';
 import type { LeaseHolder } from '../../src/storage/lease-registry.js';
 import { makeRepo } from '../helpers/git-repo.js';
@@ -72,6 +74,26 @@ describe('ownership across hosts: never guess', () => {
     expect(s.interruption).toMatchObject({ detected_by: 'lease', last_known_state: { task: 'T1' } });
     expect(s.interrupt_reason).toContain('`baton worker` (pid 42 on there');
     expect(await leases.get(id)).toBeNull();
+  });
+
+  it('a queued workflow whose worker stopped: the line says a worker takes it over, not `baton run`', async () => {
+    const notices: string[] = [];
+    const svc = makeService(sqliteStore(), {
+      watch: { ports: ports('here'), factory, notice: (l) => notices.push(l) },
+    });
+    const repo = makeRepo();
+    const wf = await svc.create({ title: 'queued', tasks: [{ id: 'T1', title: 'one' }], worktree: repo });
+    const ref = { workflowId: wf.id };
+    await svc.startTask(ref, 'T1');
+    await submitWork(svc, ref, { agent: 'claude-code' });
+    const leases = svc.store.leases!;
+    expect(await svc.store.workQueue!.claim(other, 1, { roots: ['/'], labels: [] }, 1)).toHaveLength(1);
+    while (!(await leases.get(wf.id))?.expired) await new Promise((r) => setTimeout(r, 5));
+    expect((await svc.resolve(ref)).status).toBe('interrupted');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toContain('it is queued, so a worker that reaches it takes it over and resumes it');
+    expect(notices[0]).toContain(`start one: \`baton worker --worktree-root ${dirname(repo)}\``);
+    expect(notices[0]).not.toContain('baton run');
   });
 
   it('--take-over waits for an unverifiable lease to expire, then takes it; a lease that keeps beating refuses', async () => {

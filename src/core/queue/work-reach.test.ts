@@ -23,7 +23,10 @@ describe('where queued work stands with the workers', () => {
     expect(queueStanding(entry, true, [])).toEqual({ state: 'running', priority: 3, takers: 0, stuck: null });
     expect(standingText(queueStanding(entry, true, []))).toBe('queued (priority 3), a worker runs it');
     expect(standingText(queueStanding(entry, false, [worker()]))).toBe(
-      'queued (priority 3), waiting for one of the 1 worker that can take it',
+      'queued (priority 3), waiting for the worker that can take it',
+    );
+    expect(standingText(queueStanding(entry, false, [worker(), worker()]))).toBe(
+      'queued (priority 3), waiting for one of the 2 workers that can take it',
     );
   });
 

@@ -107,6 +107,6 @@ export function queueStanding(
 export function standingText(q: QueueStanding): string {
   if (q.state === 'running') return `queued (priority ${q.priority}), a worker runs it`;
   if (!q.stuck)
-    return `queued (priority ${q.priority}), waiting for one of the ${q.takers} ${plural(q.takers, 'worker', 'workers')} that can take it`;
+    return `queued (priority ${q.priority}), waiting for ${q.takers === 1 ? 'the worker' : `one of the ${q.takers} workers`} that can take it`;
   return `queued (priority ${q.priority}), and nothing can take it: ${q.stuck.reason}; start a worker that would: \`${q.stuck.command}\` (or \`baton serve --worker\` with the same flag)`;
 }

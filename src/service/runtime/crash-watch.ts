@@ -2,6 +2,7 @@ import {
   interrupt,
   interruptRecovery,
   isTerminal,
+  reachFlag,
   workSpanOf,
   type WorkflowState,
 } from '../../core/index.js';
@@ -206,9 +207,13 @@ export class CrashWatch {
             ? `its agent still runs on ${host} (task ${attached.taskId})`
             : `its agent ended on ${host} (task ${attached.taskId}) with nobody reading it`
           : `its lease was released (the workflow is ${s.status})${agents}`;
+    // queued work is the workers' to take over: `baton run` beside them is not the next step
+    const queued = await svc.store.workQueue?.get(id);
     const next =
       s.status === 'interrupted'
-        ? `; see \`baton recover -w ${id}\`, or continue with \`baton run -w ${id}\``
+        ? queued?.state === 'queued'
+          ? `; it is queued, so a worker that reaches it takes it over and resumes it (\`baton status -w ${id}\` says which can; if none runs, start one: \`baton worker ${reachFlag(queued)}\`)`
+          : `; see \`baton recover -w ${id}\`, or continue with \`baton run -w ${id}\``
         : attached
           ? `; the next driver (\`baton run -w ${id}\`) re-attaches to it and records what it did`
           : '';

@@ -101,10 +101,10 @@ export class PostgresWorkQueue implements WorkQueue {
     }
   }
 
-  async finish(workflowId: string, owner: string, outcome: string): Promise<boolean> {
+  async finish(workflowId: string, owner: string | null, outcome: string): Promise<boolean> {
     const r = await this.run(
       `UPDATE work_queue SET state = 'done', finished_at = ${NOW}, outcome = $3
-       WHERE workflow_id = $1 AND claimed_by = $2 AND state = 'queued'`,
+       WHERE workflow_id = $1 AND (claimed_by = $2 OR $2::text IS NULL) AND state = 'queued'`,
       [workflowId, owner, outcome],
       'finishing work',
     );

@@ -79,13 +79,13 @@ export class SqliteWorkQueue implements WorkQueue {
       .immediate();
   }
 
-  async finish(workflowId: string, owner: string, outcome: string): Promise<boolean> {
+  async finish(workflowId: string, owner: string | null, outcome: string): Promise<boolean> {
     const r = this.db
       .prepare(
         `UPDATE work_queue SET state = 'done', finished_at = ${NOW}, outcome = ?
-         WHERE workflow_id = ? AND claimed_by = ? AND state = 'queued'`,
+         WHERE workflow_id = ? AND (claimed_by = ? OR ? IS NULL) AND state = 'queued'`,
       )
-      .run(outcome, workflowId, owner);
+      .run(outcome, workflowId, owner, owner);
     return r.changes === 1;
   }
 
