@@ -144,7 +144,7 @@ export function workerLine(e: WorkerEvent, verbose: boolean): string | null {
     case 'work.error':
       return `error${e.workflow_id ? ` on ${e.workflow_id}` : ''}: ${e.message}`;
     case 'worker.stopping':
-      return `stopping (${e.reason}): no new work; ${e.running.length ? `${e.running.join(', ')} pause at their next task boundary (again to stop them now)` : 'nothing running'}`;
+      return `stopping (${e.reason}): no new work; ${e.running.length ? `${e.running.join(', ')} ${e.running.length === 1 ? 'pauses at its next task boundary (again to stop it now)' : 'pause at their next task boundary (again to stop them now)'}` : 'nothing running'}`;
     case 'worker.stopped':
       return 'stopped: every lease released';
     case 'crash.handled':
