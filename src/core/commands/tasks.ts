@@ -102,6 +102,13 @@ export function completeTask(
   pauseAfter: PauseAfter | null = null,
 ): TaskEndResult {
   const t = findTask(d, id);
+  // a failure someone recorded (from another machine, a moment ago) is not overwritten by a completion decided
+  // without it: completing it is asked for again, after starting it again on purpose
+  if (t.status === 'failed')
+    throw invalidTransition(
+      `cannot complete ${id}: task ${id} failed${t.note ? ` (${t.note})` : ''}; to complete it anyway, start it again first, then complete it`,
+      { task_id: id, task_status: t.status },
+    );
   if (t.status !== 'in_progress') startTask(d, id, 'complete');
   else assertActive(d, `complete ${id}`);
   d.emit({ type: 'task.completed', task_id: id, data: { summary } });
