@@ -304,7 +304,7 @@ export class BatonService {
     const rows = (await this.store.executors?.list({ workflowId: s.id })) ?? [];
     const n = sessionNumber ?? s.session_count;
     const older = s.sessions.some((x) => x.number === n) ? null : await olderSession(this.store, s, n);
-    const next = await nextStep(this.store, s);
+    const next = await nextStep(this.store, s, this.options.watch?.ports);
     return sessionStatus(s, this.now(), sessionNumber, rows, (r) => this.agentGone(r), older, next);
   }
 
@@ -313,7 +313,7 @@ export class BatonService {
     const s = await this.resolve(ref);
     const rows = (await this.store.executors?.list({ workflowId: s.id })) ?? [];
     const older = s.session_count > s.sessions.length ? await olderSessions(this.store, s) : [];
-    const next = await nextStep(this.store, s);
+    const next = await nextStep(this.store, s, this.options.watch?.ports);
     return {
       workflow_id: s.id,
       sessions: sessionTimeline(s, this.now(), rows, (r) => this.agentGone(r), older, next),
@@ -461,7 +461,7 @@ export class BatonService {
    */
   async resume(ref: WorkflowRef, opts: { requeue?: boolean } = {}): Promise<ResumeResult> {
     const s = await this.resolve(ref);
-    const next = await nextStep(this.store, s);
+    const next = await nextStep(this.store, s, this.options.watch?.ports);
     if (next)
       throw invalidTransition(`cannot resume: the workflow is ${s.status}, but ${nothingRunsIt(next)}`, {
         current_status: s.status,
@@ -505,7 +505,7 @@ export class BatonService {
     checkpointName: string | null,
   ): Promise<ResumeResult> {
     const s = await this.resolve(ref);
-    assertRecoverable(s, await nextStep(this.store, s));
+    assertRecoverable(s, await nextStep(this.store, s, this.options.watch?.ports));
     const r = await this.resumer.recover({ workflowId: s.id }, option, checkpointName);
     const requeued = await requeuePaused(this, r.workflow_id);
     return { ...r, ...(requeued ? { requeued: true } : {}), next_step: await this.nextStepOf(r.workflow_id) };
@@ -513,7 +513,7 @@ export class BatonService {
 
   /** What goes on with the workflow when nothing runs it now; null when something does (see next-step.ts). */
   private async nextStepOf(id: string): Promise<NextStep | null> {
-    return nextStep(this.store, await this.runner.load(id));
+    return nextStep(this.store, await this.runner.load(id), this.options.watch?.ports);
   }
 
   /** Back to a checkpoint: workflow state and worktree (see checkpoint-restore.ts); moving the branch needs `confirm`. */
@@ -527,7 +527,10 @@ export class BatonService {
    */
   async recoveryOptions(ref: WorkflowRef) {
     const s = await this.resolve(ref);
-    const plan = await this.queries.recoveryOptions(s, await nextStep(this.store, s));
+    const plan = await this.queries.recoveryOptions(
+      s,
+      await nextStep(this.store, s, this.options.watch?.ports),
+    );
     const options = [];
     for (const o of plan.options) {
       if (o.type === 'checkpoint') {

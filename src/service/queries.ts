@@ -227,9 +227,9 @@ export class Queries {
       usage_by_session: s.sessions.map((x) => ({ session_number: x.number, usage: x.usage ?? null })),
       driver: await this.driver(s.id),
       /** An in-progress workflow nothing runs now: what goes on with it (`baton run -w ...`, or the workers' queue). */
-      next_step: await nextStep(this.store, s),
+      next_step: await nextStep(this.store, s, this.options.watch?.ports),
       /** Queued for the workers: a worker runs it, waits for one that can take it, or nothing can (and what would). */
-      queue: await queueStandingOf(this.store, s.id),
+      queue: await queueStandingOf(this.store, s.id, this.options.watch?.ports),
       test_state: s.test_state,
       open_errors: s.open_errors,
       recent_decisions: s.recent_decisions,
