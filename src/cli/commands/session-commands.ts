@@ -207,7 +207,12 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
                 ]
               : []),
             ...(s.workflow.status === 'paused' || s.workflow.status === 'interrupted'
-              ? [goOnLine(s.workflow.id)]
+              ? // queued work goes on with a worker (the queue line says which can), not with a command of the person's
+                [
+                  s.queue
+                    ? 'to go on: it is queued, so a worker takes it over and resumes it'
+                    : goOnLine(s.workflow.id),
+                ]
               : []),
             // queued for the workers: whether one runs it, can take it, or nothing can (and what would)
             ...(s.queue ? [`queue: ${standingText(s.queue)}`] : []),
