@@ -89,7 +89,10 @@ export function sessionStatus(
         ? `no turn under way (${agentLabel(agent.name)} session ${agent.session_id}: quit, or waiting for its user)${goesOn.continued_by ? `; ${goesOn.continued_by} goes on with it` : ''}`
         : 'no'
     : row
-      ? 'yes'
+      ? // a running row that carries a reason: the last process that looked could not check its agent
+        row.error_message
+        ? `unknown (${row.error_message})`
+        : 'yes'
       : agent
         ? `yes (${agentLabel(agent.name)} session ${agent.session_id}, reported by its hooks)`
         : 'assumed (an open session; no agent has reported into it yet)';

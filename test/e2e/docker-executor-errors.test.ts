@@ -13,6 +13,7 @@ interface Row {
   status: string;
   session_state: string;
   container_id: string | null;
+  run_id: string | null;
   error_message: string | null;
 }
 
@@ -176,7 +177,7 @@ describe('the Docker executor: bad input and a lost engine', () => {
     expect(String(exited?.data.message)).toContain('was removed while the agent ran');
   });
 
-  it('an engine that went down: recovery marks the executor and the session error, naming the engine', async () => {
+  it('an engine that went down: recovery cannot check the agent and writes nothing off, naming the engine', async () => {
     // A second, private engine, stopped under the session (the shared one keeps serving the other tests).
     const dir = mkdtempSync(join(tmpdir(), 'be-'));
     const engine = await startEngine(dir);
@@ -192,14 +193,63 @@ describe('the Docker executor: bad input and a lost engine', () => {
       await engine.stop();
       const r = await w.cli(['executors', 'recover', '--auto-resume', 'none']);
       expect(r.code, r.stderr).toBe(0);
-      const reason = r.json<{ executors: { reason: string }[] }>().executors[0]?.reason;
-      expect(reason).toContain(`the Docker engine at ${engine.host} (DOCKER_HOST) is not running`);
-      expect((await w.rows())[0]).toMatchObject({ id: row.id, status: 'error', session_state: 'error' });
+      const out = r.json<{ executors: { action: string; reason: string }[] }>().executors[0];
+      expect(out?.action).toBe('unchecked');
+      expect(out?.reason).toContain("its agent's liveness cannot be checked from here");
+      expect(out?.reason).toContain(`the Docker engine at ${engine.host} (DOCKER_HOST) is not running`);
+      expect((await w.rows())[0]).toMatchObject({ id: row.id, status: 'ready', session_state: 'running' });
       const st = (await w.cli(['status', '-w', w.id])).json<{ workflow: { status: string } }>();
-      expect(st.workflow.status).toBe('interrupted');
+      expect(st.workflow.status).toBe('in_progress');
     } finally {
       await engine.stop();
       rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
     }
+  }, 90_000);
+
+  it('a command that cannot reach the engine never writes off a running container, nor starts a second agent', async () => {
+    const w = await workspace();
+    const run = procs.spawn(['--json', 'run', ...w.args], w.repo, w.env);
+    const row = await until('the agent running', async () => {
+      const r = (await w.rows())[0];
+      return r?.status === 'ready' && r.container_id && r.run_id && w.agent.runs().length ? r : null;
+    });
+    await procs.killHard(run.child);
+    // Commands run without DOCKER_HOST: the default socket has no engine.
+    const blind = { DOCKER_HOST: '' };
+    const st = await w.cli(['status', '-w', w.id], blind);
+    expect(st.json<{ workflow: { status: string } }>().workflow.status).toBe('in_progress');
+    expect(st.stderr).toContain("its agent's liveness cannot be checked from here");
+    const session = (await w.cli(['session-status', '-w', w.id], blind)).json<{
+      is_agent_running: boolean;
+      agent_running_note: string;
+    }>();
+    expect(session.is_agent_running).toBe(true);
+    expect(session.agent_running_note).toMatch(
+      /^unknown \(its agent's liveness cannot be checked from here: .*DOCKER_HOST/,
+    );
+    expect((await w.rows())[0]).toMatchObject({ id: row.id, status: 'ready', session_state: 'running' });
+    // A second agent on the same worktree is refused, saying why (even one this machine could start itself).
+    const local = ['--executor', 'local', '--agent', 'command', '--agent-bin', w.agent.bin];
+    const again = await w.cli(['run', '-w', w.id, ...local], blind);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain('not starting another agent on its worktree while it may still run');
+    expect(w.agent.runs()).toHaveLength(1);
+    expect((await docker.getContainer(row.container_id ?? '').inspect()).State.Running).toBe(true);
+    // Where the engine is reachable, the run is followed to its end.
+    const recover = procs.spawn(['--json', 'executors', 'recover', ...w.args], w.repo, w.env);
+    await until('recovery re-attached to the running agent', () =>
+      w.events().some((e) => e.type === 'executor.changed' && e.data.session_state === 'running'),
+    );
+    w.agent.go();
+    const done = await recover.done;
+    expect(done.code, recover.output()).toBe(0);
+    const report = JSON.parse(done.stdout) as { executors: { action: string }[] };
+    expect(report.executors).toEqual([expect.objectContaining({ action: 'reconnected' })]);
+    expect(
+      (await w.cli(['status', '-w', w.id])).json<{ workflow: { status: string } }>().workflow.status,
+    ).toBe('completed');
+    expect(w.count('workflow.interrupted')).toBe(0);
+    // T1 launched once, followed across the crash; then T2 and T3.
+    expect(w.count('agent.launched')).toBe(3);
   }, 90_000);
 });

@@ -7,11 +7,18 @@ import type {
   ExitStatus,
   LaunchSpec,
 } from '../../service/runtime/runtime-ports.js';
+import { livenessUnknown, isLivenessUnknown } from '../../service/runtime/liveness-unknown.js';
 import { connectTo, startAgentHost, stoppedReason, type Placement } from './agent-host.js';
 import { isOurs, LABEL, sessionIdOf, CREATED_BY } from './container-spec.js';
 import type { ContainerState, DockerEngine } from './engine.js';
 
 const short = (id: string) => id.slice(0, 12);
+
+/** A container found gone or stopped answers null; an engine that cannot be reached is no answer, and is thrown. */
+const orNull = (e: unknown): null => {
+  if (isLivenessUnknown(e)) throw e;
+  return null;
+};
 
 /** The user Baton runs as, so files the agent writes in the worktree stay that user's. */
 const currentUser = () =>
@@ -108,13 +115,14 @@ export class DockerExecutor implements Executor {
   }
 
   async attach(row: ExecutorRow): Promise<AgentProcess | null> {
-    const p = await this.locateRunning(row).catch(() => null);
+    const p = await this.locateRunning(row).catch(orNull);
     const proc = p ? await p.remote.attach(row) : null;
     return p && proc ? this.watch(proc, p) : null;
   }
 
+  /** False when the container is gone or stopped; throws `livenessUnknown` when the engine cannot be reached. */
   async isAlive(row: ExecutorRow): Promise<boolean> {
-    const p = await this.locateRunning(row).catch(() => null);
+    const p = await this.locateRunning(row).catch(orNull);
     return p ? p.remote.isAlive(row) : false;
   }
 
@@ -150,9 +158,14 @@ export class DockerExecutor implements Executor {
     return ids[0] ? this.engine.inspect(ids[0]) : null;
   }
 
-  /** The row's container, running, connected to its agent host; else an error that says what happened. */
+  /**
+   * The row's container, running, connected to its agent host; else an error that says what happened. An engine
+   * this process cannot reach says nothing about the container: `livenessUnknown`.
+   */
   private async locateRunning(row: ExecutorRow): Promise<Placement> {
-    await this.engine.ping();
+    await this.engine.ping().catch((e: Error) => {
+      throw livenessUnknown(e.message, { container_id: row.container_id });
+    });
     const c = await this.locate(row);
     if (!c)
       throw new BatonError(

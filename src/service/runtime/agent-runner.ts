@@ -95,10 +95,21 @@ export class AgentRunner {
       // The old driver's agent still runs on a remote host: follow it rather than start the task again. Found by
       // the claim (the old driver's lease), or left by a command that handled its crash (the lease was free).
       follow = follow ?? claim.attached ?? undefined;
-      if (!follow) {
+      let unchecked = claim.unchecked;
+      if (!follow && !unchecked) {
         const left = await watch.reattach(id);
-        if (left && !left.attached) log(left.line);
+        if (left && !left.attached && !left.unchecked) log(left.line);
         follow = left?.attached ?? undefined;
+        unchecked = left?.unchecked ?? null;
+      }
+      if (unchecked) {
+        // The last agent may still work on this worktree: never start a second one beside it.
+        await lease.release();
+        throw new BatonError(
+          'unavailable',
+          `${id}: ${unchecked}; not starting another agent on its worktree while it may still run. Run this where its executor can be reached (for a container, with DOCKER_HOST set to the engine's socket): the run is then followed, or recovered if it is gone`,
+          { workflow_id: id },
+        );
       }
     }
     try {

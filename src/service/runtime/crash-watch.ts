@@ -27,6 +27,11 @@ export interface CrashHandled {
   /** What was done alone, for a caller that goes on itself (a worker resuming the workflow). */
   done: string;
   attached: AttachedRun | null;
+  /**
+   * Why its agent's liveness could not be checked from this process (the Docker engine unreachable): the workflow
+   * and its executor row were left as they are, and no driver may start a second agent on its worktree from here.
+   */
+  unchecked: string | null;
 }
 
 /** A run the gone driver left going on an agent host, re-attached: its executor row, the process, its task. */
@@ -182,6 +187,11 @@ export class CrashWatch {
       : null;
     let s = await svc.runner.load(id);
     const attached = report?.attached[0] ?? null;
+    const unchecked = report?.executors.find((e) => e.action === 'unchecked')?.reason ?? null;
+    if (unchecked) {
+      const done = `${unchecked}; the workflow is left ${s.status}, its agent perhaps still running`;
+      return { line: `${id}: ${why}; ${done}`, cause: why, done, attached: null, unchecked };
+    }
     if (s.status === 'in_progress' && !attached) {
       // No executor row told (the driver died before launching its agent): interrupt all the same.
       const git = await svc.git.captureGitState(s.worktree, workSpanOf(s));
@@ -218,6 +228,6 @@ export class CrashWatch {
           ? `; the next driver (\`baton run -w ${id}\`) re-attaches to it and records what it did`
           : '';
     const line = `${id}: ${why}; ${done}${next}`;
-    return { line, cause: why, done, attached };
+    return { line, cause: why, done, attached, unchecked: null };
   }
 }

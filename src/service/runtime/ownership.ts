@@ -123,10 +123,14 @@ export interface ClaimOptions {
   recoverCrashed: (lease: Lease, holder: LeaseHolder, onlyIfExpired: boolean) => Promise<CrashHandled | null>;
 }
 
-/** A claimed workflow: the lease, and a remote run of the old driver still going, to be followed. */
+/**
+ * A claimed workflow: the lease, a remote run of the old driver still going, to be followed, and why the old
+ * driver's agent could not be checked from here (then nothing was written off, and no agent may be started).
+ */
 export interface Claim {
   lease: HeldLease;
   attached: CrashHandled['attached'];
+  unchecked: CrashHandled['unchecked'];
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -154,7 +158,8 @@ export async function claimWorkflow(
   for (let attempt = 0; attempt < 5; attempt++) {
     const r = await registry.acquire(workflowId, holder, ttl);
     let lease = r.lease;
-    if (r.acquired) return { lease: held(registry, workflowId, holder.owner, ttl, o), attached: null };
+    if (r.acquired)
+      return { lease: held(registry, workflowId, holder.owner, ttl, o), attached: null, unchecked: null };
     const verdict = leaseVerdict(lease, o.ports);
     let onlyIfExpired = verdict === 'gone' && lease.expired;
     if (verdict === 'live') {
@@ -189,7 +194,11 @@ export async function claimWorkflow(
     const handled = await o.recoverCrashed(lease, holder, onlyIfExpired);
     if (handled === null) continue; // someone else moved first: ask again
     o.notice?.(handled.line);
-    return { lease: held(registry, workflowId, holder.owner, ttl, o), attached: handled.attached };
+    return {
+      lease: held(registry, workflowId, holder.owner, ttl, o),
+      attached: handled.attached,
+      unchecked: handled.unchecked,
+    };
   }
   throw conflict(`workflow ${workflowId}: its lease keeps changing hands; try again`);
 }

@@ -134,6 +134,7 @@ export interface Executor {
   readonly endpoint: string | null;
   /** How a run names this executor, when not the local one (recorded at launch: a later run given none uses it). */
   readonly choice?: ExecutorChoice | null;
+  /** Whether the executor answers; throws why not (`livenessUnknown` when where the agent runs cannot be reached). */
   health(): Promise<boolean>;
   capabilities(): Promise<ExecutorCapabilities>;
   /** Starts the agent for the session of `row` (the Docker executor labels the session's container with it). */
@@ -146,7 +147,11 @@ export interface Executor {
   placement?(rowId: string): { container_id: string; endpoint: string } | null;
   /** Re-attaches to a run that kept going while Baton was down; null when it is gone. */
   attach(row: ExecutorRow): Promise<AgentProcess | null>;
-  /** Whether the row's agent process is alive; a check that cannot decide answers false. */
+  /**
+   * Whether the row's agent process is alive. A check that cannot reach where the agent runs (the Docker engine
+   * unreachable from this process) throws `livenessUnknown` (liveness-unknown.ts): never a false "dead". Other
+   * checks that cannot decide answer false.
+   */
   isAlive(row: ExecutorRow): Promise<boolean>;
 }
 

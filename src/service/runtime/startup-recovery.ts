@@ -12,6 +12,7 @@ import type { BatonService } from '../baton-service.js';
 import { Draft, isTerminal, workSpanOf } from '../../core/index.js';
 import { recordOne, type RecordInput } from '../record-input.js';
 import { noRegistry } from './launch.js';
+import { isLivenessUnknown } from './liveness-unknown.js';
 import { lostRunSummaries } from './lost-run-summaries.js';
 import { leaseVerdict, type ProcessPorts } from './ownership.js';
 import type { AgentProcess, ExecutorFactory } from './runtime-ports.js';
@@ -25,7 +26,8 @@ export interface RecoveryOutcome {
   runtime: string;
   executor_status: ExecutorRow['status'];
   session_state: ExecutorRow['session_state'];
-  action: 'skipped_live_owner' | 'reconnected' | 'workspace_only' | 'error';
+  /** `unchecked`: where the agent runs cannot be reached from here (`reason` says why); row and workflow left as they are. */
+  action: 'skipped_live_owner' | 'unchecked' | 'reconnected' | 'workspace_only' | 'error';
   reason: string | null;
   interrupted: boolean;
   auto_resume: boolean;
@@ -47,7 +49,7 @@ export interface RecoveryReport {
  * Startup recovery (the session-resumption design's seven steps), run when a Baton server starts:
  * 1 load executors in starting/ready; 2 non-resumable ones' sessions become error (`not_resumable`);
  * 3 per runtime: local -> the workspace must exist (its agents died with the old process), remote -> health-check
- * the agent host and re-attach runs still going, docker -> the engine answers, the session's container is found by
+ * the agent host and re-attach runs still going, docker -> the engine answers (one this process cannot reach leaves the row and its workflow as they are: `unchecked`), the session's container is found by
  * id else by labels and runs (missing or stopped: error, with its exit code and last output), then as remote; 4 `last_seen_at` refreshed; 5 executor ready (workspace access even
  * when the agent cannot resume); 6 session `waiting_for_input` when the agent can resume and has a token, else error
  * with the reason; 7 `executor.changed` events (published on the WebSocket like every event). Workflows left
@@ -131,6 +133,12 @@ export async function recoverAtStartup(
       // Remote and Docker agent hosts outlive Baton. A host that refuses Baton (a wrong or missing executor
       // token), an engine that is down, a container removed or stopped: each says so, that is not "unreachable".
       const healthy = await executor.health().catch((e: Error) => e);
+      if (isLivenessUnknown(healthy)) {
+        // The agent may well still run there: nothing is written off. The row only says why it was not checked.
+        patches.push({ id: row.id, patch: { error_message: healthy.message } });
+        outcomes.push(outcome(row, 'unchecked', healthy.message, false, false));
+        continue;
+      }
       if (healthy !== true) {
         status = 'error';
         reason = healthy instanceof Error ? healthy.message : `the agent host ${row.endpoint} is unreachable`;
