@@ -140,6 +140,8 @@ async function serverRun(
   sessionNumber: number,
   agent: string,
   att?: AttachedRun,
+  /** Only the re-attached run's task, then the workflow pauses (a server that does not auto-resume). */
+  attachedTaskOnly = false,
 ): Promise<ServerRun> {
   const { setup, shared, log } = r;
   const row = att?.row;
@@ -166,14 +168,18 @@ async function serverRun(
     };
   // what the server does driving the agent is Baton's, as `baton run`'s is (it serves a person's requests as `user`)
   const start = () => {
-    log(`resuming ${workflowId} (session ${sessionNumber}) with ${profile.name}`);
+    log(
+      attachedTaskOnly && att
+        ? `following ${workflowId} (session ${sessionNumber}, task ${att.taskId}) with ${profile.name} to the end of its task: the workflow pauses after it (auto-resume is none)`
+        : `resuming ${workflowId} (session ${sessionNumber}) with ${profile.name}`,
+    );
     return r.service.runner
       .actingAs(BATON_ACTOR, () =>
         r.runner.run(
           { workflowId },
           {
             ...runBasics(setup, shared, profile, executor),
-            maxTasks: null,
+            maxTasks: attachedTaskOnly ? 1 : null,
             maxDurationMs: null,
             autoResume: false,
             ownership: {
@@ -253,15 +259,17 @@ export async function continueRecovered(
       log(`${ex.workflow_id} is queued: this server's worker continues it`);
       continue;
     }
-    if (!ex.auto_resume) {
+    const att = report.attached.find((a) => a.row.id === ex.executor_id);
+    if (!ex.auto_resume && !att) {
       if (ex.interrupted)
         log(
           `${ex.workflow_id} is interrupted and not resumed here${ex.reason ? ` (${ex.reason})` : ''}: continue with \`baton run -w ${ex.workflow_id}\``,
         );
       continue;
     }
-    const att = report.attached.find((a) => a.row.id === ex.executor_id);
-    const run = await serverRun(r, ex.workflow_id, ex.session_number, ex.agent, att);
+    // A run re-attached while it goes on is followed to the end of its task whatever the policy: it is not resumed
+    // (its agent never stopped), and nobody else reads it. Without auto-resume the workflow pauses after that task.
+    const run = await serverRun(r, ex.workflow_id, ex.session_number, ex.agent, att, !ex.auto_resume);
     if ('refused' in run) log(run.refused);
     else runs.push(run.start());
   }

@@ -182,6 +182,87 @@ describe('the Docker executor on a real engine', () => {
     }
   }, 90_000);
 
+  for (const noticed of [false, true])
+    it(`\`baton run\` and \`baton serve\` SIGKILLed together${noticed ? ' (the server had taken the run over)' : ''}: the next server follows the run in its container to its end`, async () => {
+      const w = await dockerWorkspace();
+      const serve = () =>
+        startServerProcess(w.home, {
+          args: ['--executor', 'docker', '--docker-image', image, '--agent-bin', w.agent.bin],
+          env: { DOCKER_HOST: host },
+          cwd: w.repo,
+        });
+      const first = await serve();
+      const run = w.startRun();
+      const row = await w.readyRow();
+      if (noticed) {
+        await procs.killHard(run.child);
+        // a read through the server notices the dead driver: the server follows its agent
+        await w.cli(['status', '-w', w.id], { BATON_URL: first.url, BATON_TOKEN: first.token });
+        await until('the first server follows the agent', () =>
+          first.stderr().includes('this server follows it'),
+        );
+      }
+      const gone = new Promise((r) => first.child.once('exit', r));
+      first.child.kill('SIGKILL');
+      await procs.killHard(run.child);
+      await gone;
+      expect((await docker.getContainer(row.container_id ?? '').inspect()).State.Running).toBe(true);
+      const second = await serve();
+      try {
+        await until('the second server re-attached', () => /1 re-attached/.test(second.stderr()));
+        w.agent.go();
+        await until(
+          'the workflow completed under the second server',
+          async () =>
+            (await w.cli(['status', '-w', w.id])).json<{ workflow: { status: string } }>().workflow.status ===
+            'completed',
+          60_000,
+        ).catch((e: Error) => {
+          throw new Error(`${e.message}\n${second.report()}\n${JSON.stringify(w.events().slice(-8))}`);
+        });
+        expect(w.count('agent.launched')).toBe(3);
+        expect(w.agent.runs()).toHaveLength(3);
+      } finally {
+        await second.stop();
+      }
+    }, 120_000);
+
+  it('a server started with --auto-resume none follows the run it re-attached to the end of its task, then the workflow pauses', async () => {
+    const w = await dockerWorkspace();
+    const run = w.startRun();
+    const row = await w.readyRow();
+    await procs.killHard(run.child);
+    const server = await startServerProcess(w.home, {
+      args: ['--auto-resume', 'none'],
+      env: { DOCKER_HOST: host },
+      cwd: w.repo,
+    });
+    try {
+      await until('the server re-attached', () => /1 re-attached/.test(server.stderr()));
+      w.agent.go();
+      const status = () =>
+        w
+          .cli(['status', '-w', w.id])
+          .then((r) => r.json<{ workflow: { status: string }; tasks: { id: string; status: string }[] }>());
+      await until(
+        'the followed task done, the workflow paused',
+        async () => (await status()).workflow.status === 'paused',
+        60_000,
+      ).catch((e: Error) => {
+        throw new Error(`${e.message}\n${server.report()}`);
+      });
+      expect((await status()).tasks.map((t) => t.status)).toEqual(['done', 'pending', 'pending']);
+      const session = (await w.cli(['session-status', '-w', w.id])).json<{ is_agent_running: boolean }>();
+      expect(session.is_agent_running).toBe(false);
+      expect(w.count('agent.launched')).toBe(1);
+      expect(w.agent.runs()).toHaveLength(1);
+      expect(server.stderr()).toContain(`following ${w.id} (session 1, task T1)`);
+      await until('the container removed', async () => !(await exists(docker, row.container_id ?? '')));
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
+
   it('a container removed while Baton was down: recovery marks the executor and the session error with the reason', async () => {
     const w = await dockerWorkspace();
     const run = w.startRun();
