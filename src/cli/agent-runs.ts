@@ -92,7 +92,7 @@ export function runBasics(
     owner: shared.owner,
     env: shared.env,
     logs: shared.logs,
-    batonCommand: shared.batonCommand,
+    batonCommand: executor.batonCommand ? commandLine(executor.batonCommand, []) : shared.batonCommand,
   };
 }
 

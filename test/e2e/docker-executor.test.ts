@@ -1,4 +1,5 @@
-import { realpathSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Dockerode from 'dockerode';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -309,6 +310,51 @@ describe('the Docker executor on a real engine', () => {
     expect(await exists(docker, row.container_id ?? '')).toBe(false);
     expect((await w.rows())[0]).toMatchObject({ status: 'stopped', session_state: 'ended' });
   }, 60_000);
+});
+
+describe("the agent's environment in its container", () => {
+  it('the Baton command the prompt names runs in the container, and what the agent records reaches the store', async () => {
+    const ws = agentWorkspace({ DOCKER_HOST: host });
+    const id = ws.create().then((r) => r.json<{ id: string }>().id);
+    const bin = join(ws.repo, '.agent', 'record.mjs');
+    mkdirSync(dirname(bin), { recursive: true });
+    // runs the command the prompt gives for a decision, exactly (the image has no shell), and keeps what it said
+    writeFileSync(
+      bin,
+      `#!/usr/bin/env node
+import { appendFileSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+const prompt = readFileSync(0, 'utf8');
+const cmd = /a decision and why: \`(.*) record decision/.exec(prompt)?.[1] ?? '';
+const words = cmd.split(' ');
+const r = spawnSync(words[0], [...words.slice(1), 'record', 'decision', '--type', 'approach', '--description',
+  'decided in the container', '--rationale', 'the test says so', '--task', /--task (T\\d)/.exec(prompt)[1]], { encoding: 'utf8' });
+appendFileSync(${JSON.stringify(join(ws.repo, '.agent', 'said.jsonl'))},
+  JSON.stringify({ cmd, status: r.status, error: r.error?.message ?? null, stderr: r.stderr }) + '\\n');
+`,
+    );
+    chmodSync(bin, 0o755);
+    const wid = await id;
+    const args = ['--executor', 'docker', '--docker-image', image, '--agent', 'command', '--agent-bin', bin];
+    // `baton` on this machine's PATH, as after a global install: the prompt must not name it to the container
+    const onPath = join(ws.home, 'path-bin');
+    mkdirSync(onPath);
+    symlinkSync(join(packageRoot, 'bin', 'baton.js'), join(onPath, 'baton'));
+    const run = await ws.cli(['run', '-w', wid, ...args], { PATH: `${onPath}:${process.env.PATH ?? ''}` });
+    expect(run.code, run.stderr).toBe(0);
+    const said = readFileSync(join(ws.repo, '.agent', 'said.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map(
+        (l) => JSON.parse(l) as { cmd: string; status: number | null; error: string | null; stderr: string },
+      );
+    expect(said).toHaveLength(3);
+    expect(said[0]?.cmd).toBe(`/usr/bin/node ${join(packageRoot, 'bin', 'baton.js')} -w ${wid}`);
+    for (const s of said) expect(s, JSON.stringify(s)).toMatchObject({ status: 0, error: null });
+    const decisions = ws.events().filter((e) => e.type === 'decision.recorded');
+    expect(decisions).toHaveLength(3);
+    for (const d of decisions) expect(JSON.stringify(d.data)).toContain('decided in the container');
+  }, 120_000);
 });
 
 describe('baton cleanup and the Docker executor', () => {

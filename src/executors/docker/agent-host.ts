@@ -76,10 +76,22 @@ const needsNode = (image: string) =>
  */
 export async function startAgentHost(
   engine: DockerEngine,
-  input: { row: ExecutorRow; image: string; user: string | null; readyMs?: number },
+  input: {
+    row: ExecutorRow;
+    image: string;
+    user: string | null;
+    stores?: readonly string[];
+    readyMs?: number;
+  },
 ): Promise<Placement> {
   const token = randomBytes(24).toString('base64url');
-  const options = containerOptions({ row: input.row, image: input.image, token, user: input.user });
+  const options = containerOptions({
+    row: input.row,
+    image: input.image,
+    token,
+    user: input.user,
+    stores: input.stores,
+  });
   const name = options.name ?? input.row.id;
   const id = await engine.create(options).catch((e: unknown) => {
     if (BatonError.isInstance(e) && e.code === 'conflict')

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { dirname, isAbsolute, join, sep } from 'node:path';
+import { isPostgresUrl } from '../../core/database-url.js';
 import { packageRoot as installedRoot } from '../../config/package-info.js';
 import type Docker from 'dockerode';
 import type { ExecutorRow } from '../../service/runtime/runtime-ports.js';
@@ -47,16 +48,38 @@ export function codeMount(root: string): string {
   return at >= 0 ? root.slice(0, at + `${sep}node_modules`.length) : root;
 }
 
+/** How an agent in the container runs Baton: the image's node with the mounted package (no `baton` on its PATH). */
+export const containerBatonCommand = () => ({
+  program: '/usr/bin/node',
+  args: [join(packageRoot(), 'bin', 'baton.js')],
+});
+
+/**
+ * The folders of the store the agent is told to use (its BATON_HOME, the folder of a SQLite BATON_DATABASE_URL),
+ * mounted read-write at the same paths so what it records reaches the same store; a PostgreSQL URL needs none.
+ */
+export function storeMounts(agentEnv: Record<string, string>): string[] {
+  const dirs = new Set<string>();
+  const home = agentEnv.BATON_HOME;
+  if (home && isAbsolute(home)) dirs.add(home);
+  const db = agentEnv.BATON_DATABASE_URL;
+  if (db && !isPostgresUrl(db) && isAbsolute(db)) dirs.add(dirname(db));
+  return [...dirs].filter((d) => ![...dirs].some((o) => o !== d && d.startsWith(o + sep)));
+}
+
 /**
  * The container of one Baton session: its agent host (`baton executor serve`, on a free loopback port of the
- * host's network) run by the image's `/usr/bin/node` from Baton's own package mounted read-only, the worktree
- * mounted read-write at the same path, as the user running Baton (files the agent writes stay the user's).
+ * host's network) run by the image's `/usr/bin/node` from Baton's own package mounted read-only, the worktree and
+ * Baton's store mounted read-write at the same paths, as the user running Baton (files the agent writes stay the
+ * user's).
  */
 export function containerOptions(input: {
   row: ExecutorRow;
   image: string;
   token: string;
   user: string | null;
+  /** Folders of Baton's store mounted read-write at the same paths (`storeMounts`). */
+  stores?: readonly string[];
 }): Docker.ContainerCreateOptions {
   const { row } = input;
   const root = packageRoot();
@@ -86,6 +109,9 @@ export function containerOptions(input: {
       Mounts: [
         { Type: 'bind', Source: code, Target: code, ReadOnly: true },
         { Type: 'bind', Source: row.workspace_path, Target: row.workspace_path, ReadOnly: false },
+        ...(input.stores ?? [])
+          .filter((dir) => dir !== row.workspace_path)
+          .map((dir) => ({ Type: 'bind' as const, Source: dir, Target: dir, ReadOnly: false })),
       ],
       Tmpfs: { '/tmp': 'rw,nosuid,nodev,mode=1777' },
     },

@@ -9,7 +9,14 @@ import type {
 } from '../../service/runtime/runtime-ports.js';
 import { livenessUnknown, isLivenessUnknown } from '../../service/runtime/liveness-unknown.js';
 import { connectTo, startAgentHost, stoppedReason, type Placement } from './agent-host.js';
-import { isOurs, LABEL, sessionIdOf, CREATED_BY } from './container-spec.js';
+import {
+  containerBatonCommand,
+  isOurs,
+  LABEL,
+  sessionIdOf,
+  storeMounts,
+  CREATED_BY,
+} from './container-spec.js';
 import type { ContainerState, DockerEngine } from './engine.js';
 
 const short = (id: string) => id.slice(0, 12);
@@ -62,6 +69,10 @@ export class DockerExecutor implements Executor {
     private readonly user: string | null = currentUser(),
   ) {}
 
+  get batonCommand(): { program: string; args: string[] } {
+    return containerBatonCommand();
+  }
+
   get choice(): ExecutorChoice | null {
     return this.image ? { executor: 'docker', docker_image: this.image } : null;
   }
@@ -110,7 +121,7 @@ export class DockerExecutor implements Executor {
 
   async launch(spec: LaunchSpec, row?: ExecutorRow): Promise<AgentProcess> {
     if (!row) throw new BatonError('internal', 'the Docker executor launches for an executor row');
-    const p = await this.ensure(row, spec.cwd);
+    const p = await this.ensure(row, spec.cwd, storeMounts(spec.env));
     return this.watch(await p.remote.launch(spec), p);
   }
 
@@ -185,7 +196,7 @@ export class DockerExecutor implements Executor {
   }
 
   /** The row's running container (reused by the session's next task), or a new one. */
-  private async ensure(row: ExecutorRow, cwd: string): Promise<Placement> {
+  private async ensure(row: ExecutorRow, cwd: string, stores: readonly string[]): Promise<Placement> {
     checkWorkspace(row.workspace_path);
     if (cwd !== row.workspace_path) checkWorkspace(cwd);
     const known = this.placed.get(row.id);
@@ -207,7 +218,7 @@ export class DockerExecutor implements Executor {
       );
     if (this.image) await this.preflight(row.workspace_path);
     await this.refuseCollisions(row);
-    const p = await startAgentHost(this.engine, { row, image, user: this.user });
+    const p = await startAgentHost(this.engine, { row, image, user: this.user, stores });
     this.placed.set(row.id, p);
     return p;
   }

@@ -132,6 +132,11 @@ export interface ExecutorCapabilities {
 export interface Executor {
   readonly runtime: ExecutorRow['runtime'];
   readonly endpoint: string | null;
+  /**
+   * How an agent running here runs Baton (`baton -w ID record ...` in its prompt), when not as on this machine: in a
+   * container, the image's node with Baton's mounted package.
+   */
+  readonly batonCommand?: { program: string; args: string[] };
   /** How a run names this executor, when not the local one (recorded at launch: a later run given none uses it). */
   readonly choice?: ExecutorChoice | null;
   /** Whether the executor answers; throws why not (`livenessUnknown` when where the agent runs cannot be reached). */
