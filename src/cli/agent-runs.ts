@@ -55,6 +55,11 @@ export const agentOptions = (cmd: Command) =>
     .option(
       '--docker-image <image>',
       'the image of --executor docker, with node 20+ at /usr/bin/node (env BATON_DOCKER_IMAGE, config docker_image)',
+    )
+    .option(
+      '--docker-env <NAME[=VALUE]>',
+      "a variable for the agent in its container, repeatable: NAME takes its value from Baton's environment (env BATON_DOCKER_ENV, config docker_env: comma-separated)",
+      (v: string, prev?: string) => (prev ? `${prev},${v}` : v),
     );
 
 /** What every agent run of this process shares: the lease identity, the task logs, how agents reach Baton. */
@@ -66,7 +71,7 @@ export function runShared(
 ) {
   return {
     ports: service.watch?.ports ?? localProcessPorts(),
-    factory: executorFactory(env, settings.home, setup.dockerImage),
+    factory: executorFactory(env, settings.home, setup.dockerImage, setup.dockerEnv),
     logs: service.options.logs ?? new TaskLogFiles(settings.runsDir),
     batonCommand: commandLine(batonCommand(env), []),
     env: agentEnv(settings),

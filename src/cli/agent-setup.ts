@@ -6,6 +6,7 @@ import type { SettingReader } from '../config/setting-reader.js';
 import { settingReader, type Settings } from '../config/settings.js';
 import { CONTEXT_WINDOW_RANGE, invalidInput, MAX_SESSIONS_RANGE } from '../core/index.js';
 import { DockerEngine } from '../executors/docker/engine.js';
+import { containerEnv } from '../executors/docker/container-env.js';
 import { DockerExecutor } from '../executors/docker/docker-executor.js';
 import { executorFactory, releaseByRuntime, remoteExecutor } from '../executors/executor-factory.js';
 import { executableStanding } from '../executors/local/find-executable.js';
@@ -24,6 +25,7 @@ export interface AgentFlags {
   executor?: string;
   executorUrl?: string;
   dockerImage?: string;
+  dockerEnv?: string;
   maxSessions?: string;
 }
 
@@ -56,11 +58,12 @@ export function agentSetup(
     throw invalidInput(
       '--executor docker needs an image: --docker-image IMAGE (variable BATON_DOCKER_IMAGE, config docker_image), with node 20+ at /usr/bin/node and /usr/bin/env',
     );
+  const dockerEnv = containerEnv(r.list('dockerEnv'), env);
   const executor: Executor =
     kind === 'remote' && url
       ? remoteExecutor(url, env, settings.home)
       : kind === 'docker'
-        ? new DockerExecutor(new DockerEngine(env), dockerImage)
+        ? new DockerExecutor(new DockerEngine(env), dockerImage, null, dockerEnv)
         : new LocalExecutor();
   const maxSessions = r.integer('maxSessions', 20, ...MAX_SESSIONS_RANGE);
   return {
@@ -77,6 +80,7 @@ export function agentSetup(
     executor,
     maxSessions,
     dockerImage,
+    dockerEnv,
     owner: ownerId(hostname()),
     home: settings.home,
   };

@@ -57,7 +57,7 @@ export function serveRuntime(
 ) {
   const { autoResume, heartbeatTimeoutMs } = resolveServeRuntime(o, env, settings);
   const setup = agentSetup(o, env, settings, null);
-  const factory = executorFactory(env, settings.home, setup.dockerImage);
+  const factory = executorFactory(env, settings.home, setup.dockerImage, setup.dockerEnv);
   let report: RecoveryReport | null = null;
   const monitor = new HeartbeatMonitor(service, {
     silenceMs: heartbeatTimeoutMs,

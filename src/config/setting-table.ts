@@ -61,6 +61,7 @@ export const SETTINGS = {
   // where `baton run` and `baton serve` run agents (docs/docker.md)
   executor: def('executor', '--executor', 'BATON_EXECUTOR', 'executor'),
   dockerImage: def('docker image', '--docker-image', 'BATON_DOCKER_IMAGE', 'docker_image'),
+  dockerEnv: def('docker env', '--docker-env', 'BATON_DOCKER_ENV', 'docker_env'),
   // `baton executor serve`, the remote agent host (docs/agent-runtime.md)
   executorPort: def('executor port', '--port', 'BATON_EXECUTOR_PORT', 'executor_port'),
   executorMaxOutput: def(

@@ -17,6 +17,7 @@ export const executorFactory = (
   env: NodeJS.ProcessEnv,
   home: string,
   dockerImage: string | null = null,
+  dockerEnv: readonly string[] = [],
 ): ExecutorFactory => ({
   forRow: (r) =>
     r.runtime === 'remote' && r.endpoint
@@ -24,7 +25,7 @@ export const executorFactory = (
       : r.runtime === 'local'
         ? new LocalExecutor()
         : r.runtime === 'docker'
-          ? new DockerExecutor(new DockerEngine(env), dockerImage, r)
+          ? new DockerExecutor(new DockerEngine(env), dockerImage, r, dockerEnv)
           : null,
 });
 

@@ -330,7 +330,8 @@ const words = cmd.split(' ');
 const r = spawnSync(words[0], [...words.slice(1), 'record', 'decision', '--type', 'approach', '--description',
   'decided in the container', '--rationale', 'the test says so', '--task', /--task (T\\d)/.exec(prompt)[1]], { encoding: 'utf8' });
 appendFileSync(${JSON.stringify(join(ws.repo, '.agent', 'said.jsonl'))},
-  JSON.stringify({ cmd, status: r.status, error: r.error?.message ?? null, stderr: r.stderr }) + '\\n');
+  JSON.stringify({ cmd, status: r.status, error: r.error?.message ?? null, stderr: r.stderr,
+    secret: process.env.BATON_TEST_SECRET ?? null, mode: process.env.MODE ?? null }) + '\\n');
 `,
     );
     chmodSync(bin, 0o755);
@@ -340,7 +341,12 @@ appendFileSync(${JSON.stringify(join(ws.repo, '.agent', 'said.jsonl'))},
     const onPath = join(ws.home, 'path-bin');
     mkdirSync(onPath);
     symlinkSync(join(packageRoot, 'bin', 'baton.js'), join(onPath, 'baton'));
-    const run = await ws.cli(['run', '-w', wid, ...args], { PATH: `${onPath}:${process.env.PATH ?? ''}` });
+    // variables for the agent: one from Baton's environment by name, one with its value
+    const given = ['--docker-env', 'BATON_TEST_SECRET', '--docker-env', 'MODE=container'];
+    const run = await ws.cli(['run', '-w', wid, ...args, ...given], {
+      PATH: `${onPath}:${process.env.PATH ?? ''}`,
+      BATON_TEST_SECRET: 's3cret',
+    });
     expect(run.code, run.stderr).toBe(0);
     const said = readFileSync(join(ws.repo, '.agent', 'said.jsonl'), 'utf8')
       .trim()
@@ -350,7 +356,13 @@ appendFileSync(${JSON.stringify(join(ws.repo, '.agent', 'said.jsonl'))},
       );
     expect(said).toHaveLength(3);
     expect(said[0]?.cmd).toBe(`/usr/bin/node ${join(packageRoot, 'bin', 'baton.js')} -w ${wid}`);
-    for (const s of said) expect(s, JSON.stringify(s)).toMatchObject({ status: 0, error: null });
+    for (const s of said)
+      expect(s, JSON.stringify(s)).toMatchObject({
+        status: 0,
+        error: null,
+        secret: 's3cret',
+        mode: 'container',
+      });
     const decisions = ws.events().filter((e) => e.type === 'decision.recorded');
     expect(decisions).toHaveLength(3);
     for (const d of decisions) expect(JSON.stringify(d.data)).toContain('decided in the container');

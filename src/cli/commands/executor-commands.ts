@@ -92,7 +92,7 @@ export function registerExecutorCommands(program: Command, rt: Runtime) {
       const setup = agentSetup(o, rt.env, settings, null);
       const ports = service.watch?.ports ?? localProcessPorts();
       const report = await recoverAtStartup(service, {
-        factory: executorFactory(rt.env, settings.home, setup.dockerImage),
+        factory: executorFactory(rt.env, settings.home, setup.dockerImage, setup.dockerEnv),
         autoResume: policy,
         isOwnerAlive: (owner) => isOwnerAlive(owner, ports.hostname),
         leases: { ports },

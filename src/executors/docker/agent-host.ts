@@ -81,6 +81,7 @@ export async function startAgentHost(
     image: string;
     user: string | null;
     stores?: readonly string[];
+    env?: readonly string[];
     readyMs?: number;
   },
 ): Promise<Placement> {
@@ -91,6 +92,7 @@ export async function startAgentHost(
     token,
     user: input.user,
     stores: input.stores,
+    env: input.env,
   });
   const name = options.name ?? input.row.id;
   const id = await engine.create(options).catch((e: unknown) => {

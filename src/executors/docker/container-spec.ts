@@ -80,6 +80,8 @@ export function containerOptions(input: {
   user: string | null;
   /** Folders of Baton's store mounted read-write at the same paths (`storeMounts`). */
   stores?: readonly string[];
+  /** `NAME=VALUE` variables for the agent (`--docker-env`); Baton's own come after and win. */
+  env?: readonly string[];
 }): Docker.ContainerCreateOptions {
   const { row } = input;
   const root = packageRoot();
@@ -98,7 +100,12 @@ export function containerOptions(input: {
       '--port',
       '0',
     ],
-    Env: [`${TOKEN_VARIABLE}=${input.token}`, 'BATON_HOME=/tmp/baton-executor', 'HOME=/tmp'],
+    Env: [
+      ...(input.env ?? []),
+      `${TOKEN_VARIABLE}=${input.token}`,
+      'BATON_HOME=/tmp/baton-executor',
+      'HOME=/tmp',
+    ],
     Labels: labelsOf(row),
     User: input.user ?? undefined,
     WorkingDir: row.workspace_path,

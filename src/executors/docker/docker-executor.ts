@@ -66,6 +66,8 @@ export class DockerExecutor implements Executor {
     private readonly engine: DockerEngine,
     private readonly image: string | null,
     private readonly bound: ExecutorRow | null = null,
+    /** `NAME=VALUE` variables given to the agent in the containers this executor creates (`--docker-env`). */
+    private readonly containerEnv: readonly string[] = [],
     private readonly user: string | null = currentUser(),
   ) {}
 
@@ -218,7 +220,13 @@ export class DockerExecutor implements Executor {
       );
     if (this.image) await this.preflight(row.workspace_path);
     await this.refuseCollisions(row);
-    const p = await startAgentHost(this.engine, { row, image, user: this.user, stores });
+    const p = await startAgentHost(this.engine, {
+      row,
+      image,
+      user: this.user,
+      stores,
+      env: this.containerEnv,
+    });
     this.placed.set(row.id, p);
     return p;
   }
