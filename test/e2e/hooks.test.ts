@@ -239,7 +239,7 @@ describe('baton hook never breaks the session and never hides a failure', () => 
     });
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).systemMessage).toMatch(
-      /^Baton's hook could not load \(Cannot find module .*hook\.js.*\): reinstall Baton .*`baton doctor`$/,
+      /^Baton's hook could not load \(Cannot find module .*hook\.cjs.*\): reinstall Baton .*`baton doctor`$/,
     );
   });
 

@@ -1,0 +1,90 @@
+'use strict';
+/**
+ * Loads Baton's CommonJS hook bundle (dist/bin/hook.cjs and its chunks) keeping V8's compiled code between
+ * processes, as Node.js 22.1+ does by itself (`module.enableCompileCache`, which bin/baton.js turns on where it
+ * exists). A hook is a short process on every turn of an agent, and compiling its code was a large part of it.
+ *
+ * The cache is the user's: $XDG_CACHE_HOME/agent-baton/compile (else ~/.cache/...), a folder per install (named after
+ * the bundle's folder), a file per chunk holding the SHA-1 of the source it was compiled from, then V8's data. Data
+ * is given only to the source it was made from (V8 itself checks little more than the length); V8 refuses data of
+ * another Node.js version or other flags, and the file is written again. A cache that cannot be read or written only
+ * costs the compilation; NODE_DISABLE_COMPILE_CACHE turns it off, as it does Node.js's own.
+ */
+const { createHash } = require('node:crypto');
+const fs = require('node:fs');
+const Module = require('node:module');
+const { homedir } = require('node:os');
+const path = require('node:path');
+const vm = require('node:vm');
+
+const sha1 = (text) => createHash('sha1').update(text).digest();
+
+/** Where this install's compiled code is kept, or null when the cache is off. */
+function cacheFolder(bundleDir, env) {
+  if (env.NODE_DISABLE_COMPILE_CACHE) return null;
+  const base = env.XDG_CACHE_HOME || path.join(homedir(), '.cache');
+  return path.join(base, 'agent-baton', 'compile', sha1(bundleDir).toString('hex').slice(0, 12));
+}
+
+/** V8's data for `source` from `file` when it was made from that source. */
+function readEntry(file, hash) {
+  try {
+    const b = fs.readFileSync(file);
+    return b.subarray(0, hash.length).equals(hash) ? b.subarray(hash.length) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the compiled code of the scripts that had none (whole, or not at all), then drops earlier builds' files. */
+function writeEntries(folder, bundleDir, fresh) {
+  try {
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    for (const { script, file, hash } of fresh) {
+      const part = `${file}.${process.pid}.part`;
+      fs.writeFileSync(part, Buffer.concat([hash, script.createCachedData()]), { mode: 0o600 });
+      fs.renameSync(part, file);
+    }
+    const current = new Set(fs.readdirSync(bundleDir));
+    for (const name of fs.readdirSync(folder))
+      if (!current.has(name)) fs.rmSync(path.join(folder, name), { force: true });
+  } catch {
+    // the next process compiles again: slower, nothing else
+  }
+}
+
+/**
+ * `require(file)` for a CommonJS file whose own chunks sit in its folder (`require('./x.cjs')`); every other
+ * `require` is Node.js's, from that file. The code compiled is written to the cache when the process exits, after
+ * the run compiled the functions it used.
+ */
+function requireCached(file, env = process.env) {
+  const bundleDir = path.dirname(file);
+  const folder = cacheFolder(bundleDir, env);
+  const modules = new Map();
+  const fresh = [];
+  const load = (filename) => {
+    const known = modules.get(filename);
+    if (known) return known.exports;
+    const source = fs.readFileSync(filename, 'utf8');
+    const hash = sha1(source);
+    const entry = folder && path.join(folder, path.basename(filename));
+    const cachedData = entry ? readEntry(entry, hash) : undefined;
+    const script = new vm.Script(Module.wrap(source), { filename, cachedData });
+    if (entry && (!cachedData || script.cachedDataRejected)) fresh.push({ script, file: entry, hash });
+    const module = { id: filename, filename, exports: {}, loaded: false };
+    modules.set(filename, module);
+    const outside = Module.createRequire(filename);
+    const own = (id) =>
+      id.startsWith('./') && id.endsWith('.cjs') ? load(path.join(bundleDir, id)) : outside(id);
+    own.resolve = outside.resolve;
+    own.cache = outside.cache;
+    script.runInThisContext()(module.exports, own, module, filename, bundleDir);
+    module.loaded = true;
+    return module.exports;
+  };
+  if (folder) process.once('exit', () => fresh.length && writeEntries(folder, bundleDir, fresh));
+  return load(file);
+}
+
+module.exports = { requireCached };
