@@ -60,7 +60,7 @@ import { Queries } from './queries.js';
 import { AgentSessions } from './agent-sessions.js';
 import { Resumer, type PersonResumeResult, type ResumeResult } from './resumer.js';
 import { nextStep } from './next-step.js';
-import { requeuePaused } from './work-submit.js';
+import { closeEnded, requeuePaused } from './work-submit.js';
 import { resolveWorkflow, type WorkflowRef } from './resolve-workflow.js';
 import { CrashWatch } from './runtime/crash-watch.js';
 import { sessionStatus, sessionTimeline } from './session-status.js';
@@ -127,6 +127,8 @@ export class BatonService {
     this.events = new EventFeed(store);
     // Bursts of commits become one live-state save a second later (long-lived processes; see LiveStates).
     this.runner.listeners.add((_events, state) => this.live.debounce(state));
+    // The one place a workflow's end reaches its queued row (every command commits through the runner).
+    this.runner.listeners.add((events, state) => closeEnded(store, events, state));
   }
 
   /** Closes the service: the live-state saves still waiting are dropped and those under way finish, then the store. */

@@ -47,7 +47,10 @@ export function randomId(prefix: string): string {
 export type CommitListener = (events: readonly BatonEvent[], state: WorkflowState) => void | Promise<void>;
 
 export class CommandRunner {
-  /** Called after every successful commit (the disk mirror, live notifications). A failing listener never fails the command. */
+  /**
+   * Called after every successful commit (the disk mirror, live notifications, the queued row of a workflow that
+   * ended). A failing listener never fails the command.
+   */
   readonly listeners = new Set<CommitListener>();
 
   constructor(

@@ -1,4 +1,12 @@
-import { conflict, isTerminal, runnableClaim, submission, type SubmitRequest } from '../core/index.js';
+import {
+  conflict,
+  isTerminal,
+  runnableClaim,
+  submission,
+  type BatonEvent,
+  type SubmitRequest,
+  type WorkflowState,
+} from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import type { QueueEntry, WorkQueue } from '../storage/work-queue.js';
 import type { BatonService } from './baton-service.js';
@@ -70,28 +78,31 @@ export async function runningOn(store: Store, e: QueueEntry): Promise<string | n
  * says whether its worker runs it now (an entry claimed by a worker that died reads `running: false` until taken over).
  */
 export async function listWork(service: BatonService): Promise<QueueListing[]> {
-  const q = workQueueOf(service);
-  let entries = await q.list();
-  if (await settleEnded(service, q, entries)) entries = await q.list();
+  const entries = await workQueueOf(service).list();
   return Promise.all(
     entries.map(async (e) => ({ ...e, running: (await runningOn(service.store, e)) !== null })),
   );
 }
 
+/** The events that end a workflow. */
+const endings: ReadonlySet<string> = new Set(['workflow.completed', 'workflow.failed', 'workflow.cancelled']);
+
 /**
- * Queued rows of workflows that ended outside the queue (a `baton run` finished one whose worker died, a person
- * completed or abandoned it) are marked done with that end: no worker is left to finish them, and `baton queue`
- * would list them queued, claimed by a dead worker, for good. Whether any was.
+ * After a commit that ended a workflow (`events`, then `state`): its queued row, when no worker runs it now (one
+ * holding its lease finishes the row itself, with its own outcome), is marked done with that end. The workflow ended
+ * outside the queue (a `baton run` finished one whose worker died, a person completed or abandoned it): no worker is
+ * left to finish the row, and `baton queue` would list it queued, claimed by a dead worker, for good.
  */
-async function settleEnded(service: BatonService, q: WorkQueue, entries: QueueEntry[]): Promise<boolean> {
-  let settled = false;
-  for (const e of entries) {
-    if (e.state !== 'queued') continue;
-    const s = await service.store.loadState(e.workflow_id);
-    if (s && isTerminal(s.status) && (await q.finish(e.workflow_id, null, `${s.status} outside the queue`)))
-      settled = true;
-  }
-  return settled;
+export async function closeEnded(
+  store: Store,
+  events: readonly BatonEvent[],
+  state: WorkflowState,
+): Promise<void> {
+  const q = store.workQueue;
+  if (!q || !events.some((e) => endings.has(e.type))) return;
+  const e = await q.get(state.id);
+  if (e?.state === 'queued' && (await runningOn(store, e)) === null)
+    await q.finish(state.id, null, `${state.status} outside the queue`);
 }
 
 /**
