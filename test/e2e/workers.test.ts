@@ -244,6 +244,11 @@ describe('baton worker on SQLite', () => {
     await until('the queue entry to be done', () =>
       next.lines().some((l) => l.event === 'work.finished' && l.done),
     );
+    // with the worker's own outcome: its end, reached while it ran it, is not one outside the queue
+    const done = await runCli(['--json', 'queue'], { cwd: item.repo, env: team.env });
+    expect(done.json<{ entries: { workflow_id: string; outcome: string | null }[] }>().entries).toMatchObject(
+      [{ workflow_id: item.id, state: 'done', outcome: 'completed' }],
+    );
     expect(elsewhere.lines().some((l) => l.event === 'work.claimed')).toBe(false);
     // Each task ran exactly once.
     const runs = agentRuns(log);
