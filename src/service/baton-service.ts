@@ -128,7 +128,7 @@ export class BatonService {
     // Bursts of commits become one live-state save a second later (long-lived processes; see LiveStates).
     this.runner.listeners.add((_events, state) => this.live.debounce(state));
     // The one place a workflow's end reaches its queued row (every command commits through the runner).
-    this.runner.listeners.add((events, state) => closeEnded(store, events, state));
+    this.runner.listeners.add((_events, state) => closeEnded(store, state));
   }
 
   /** Closes the service: the live-state saves still waiting are dropped and those under way finish, then the store. */

@@ -3,7 +3,6 @@ import {
   isTerminal,
   runnableClaim,
   submission,
-  type BatonEvent,
   type SubmitRequest,
   type WorkflowState,
 } from '../core/index.js';
@@ -84,22 +83,15 @@ export async function listWork(service: BatonService): Promise<QueueListing[]> {
   );
 }
 
-/** The events that end a workflow. */
-const endings: ReadonlySet<string> = new Set(['workflow.completed', 'workflow.failed', 'workflow.cancelled']);
-
 /**
- * After a commit that ended a workflow (`events`, then `state`): its queued row, when no worker runs it now (one
+ * After a commit to a workflow that has ended (`state`): its queued row, when no worker runs it now (one
  * holding its lease finishes the row itself, with its own outcome), is marked done with that end. The workflow ended
  * outside the queue (a `baton run` finished one whose worker died, a person completed or abandoned it): no worker is
  * left to finish the row, and `baton queue` would list it queued, claimed by a dead worker, for good.
  */
-export async function closeEnded(
-  store: Store,
-  events: readonly BatonEvent[],
-  state: WorkflowState,
-): Promise<void> {
+export async function closeEnded(store: Store, state: WorkflowState): Promise<void> {
   const q = store.workQueue;
-  if (!q || !events.some((e) => endings.has(e.type))) return;
+  if (!q || !isTerminal(state.status)) return;
   const e = await q.get(state.id);
   if (e?.state === 'queued' && (await runningOn(store, e)) === null)
     await q.finish(state.id, null, `${state.status} outside the queue`);
