@@ -68,7 +68,7 @@ const sections = [
   {
     name: 'hooks',
     title: 'Agent hooks: what Baton costs a Claude Code turn',
-    how: 'bench/hooks.js: `baton hook <Event>` as Claude Code runs it (a child process, the payload on stdin), timed from spawn to exit, beside a bare `node -e 0` in the same run, each measurement interleaved with the others (medians). The no-op Stop finds nothing new in the transcript (its size is what the last import read); the import Stop first gets 100 new real lines appended to a transcript of real Claude Code lines (the spotter session repeated to 50 MB); the SessionStart (source `clear`, a new agent session each time) starts the next Baton session, snapshots and injects the context. SQLite at `synchronous=FULL`, the run folder mirror on, in a temporary git repository.',
+    how: 'bench/hooks.js: `baton hook <Event>` as Claude Code runs it (a child process, the payload on stdin), timed from spawn to exit, beside a bare `node -e 0` in the same run, each measurement interleaved with the others (medians). The no-op Stop finds nothing new in the transcript (its size is what the last import read); the import Stop first gets 100 new real lines appended to a transcript of real Claude Code lines (the spotter session repeated to 50 MB); the SessionStart (source `clear`, a new agent session each time) starts the next Baton session, snapshots and injects the context. SQLite at `synchronous=FULL`, the run folder mirror on, in a temporary git repository. The hooks before the measured ones (the session start, the request, the first import) fill the compile cache of a fresh HOME (`bin/compile-cache.cjs`, Node.js before 22.1), which the measured hooks use, as every hook after an agent\'s first turn does.',
     run: benchHooks,
   },
   {

@@ -58,6 +58,8 @@ describe(`the packed ${manifest.name} package`, () => {
     expect(list).toContain('package/LICENSE');
     expect(list).toContain('package/bin/baton.js');
     expect(list).toContain('package/dist/bin/cli.js');
+    expect(list).toContain('package/dist/bin/hook.cjs');
+    expect(list).toContain('package/bin/compile-cache.cjs');
     expect(list).toContain('package/dist/index.js');
     expect(list).toContain('package/dist/index.d.ts');
     expect(list).toContain('package/vendor/o200k_base.cjs');
@@ -87,6 +89,12 @@ describe(`the packed ${manifest.name} package`, () => {
     try {
       const version = await baton('--version');
       expect(version).toMatchObject({ code: 0, stdout: `${manifest.version}\n` });
+      // the `baton` an agent run by Baton finds on its PATH where it has none (its mode kept by the package)
+      const onPath = join(prefix, 'lib', 'node_modules', manifest.name, 'bin', 'on-path', 'baton');
+      expect(await run(onPath, ['--version'], { cwd: repo, env })).toMatchObject({
+        code: 0,
+        stdout: version.stdout,
+      });
       const created = await baton(
         'create',
         '--title',

@@ -48,7 +48,7 @@ export function codeMount(root: string): string {
   return at >= 0 ? root.slice(0, at + `${sep}node_modules`.length) : root;
 }
 
-/** How an agent in the container runs Baton: the image's node with the mounted package (no `baton` on its PATH). */
+/** How the prompt names Baton in the container: the image's node with the mounted package (whatever the PATH). */
 export const containerBatonCommand = () => ({
   program: '/usr/bin/node',
   args: [join(packageRoot(), 'bin', 'baton.js')],

@@ -9,6 +9,7 @@ import type {
 } from '../../service/runtime/runtime-ports.js';
 import { goneWithin, isProcessAlive, processStartTime } from '../process-identity.js';
 import { invalidInput } from '../../core/index.js';
+import { withBatonOnPath } from './agent-path.js';
 
 const groups = process.platform !== 'win32';
 
@@ -70,14 +71,15 @@ function stopLeftRunning(pid: number | undefined): boolean {
 }
 
 /**
- * Runs an agent as a child process of Baton (its environment: `baseEnv` with the spec's on top), leading a process
- * group of its own so that stopping it stops what it started; standard error's tail becomes the error text when the
- * run fails. Baton stops it itself on Ctrl-C (the terminal's signal reaches Baton's group only).
+ * Runs an agent as a child process of Baton (its environment: `baseEnv` with the spec's on top, and `baton` on its
+ * PATH), leading a process group of its own so that stopping it stops what it started; standard error's tail becomes
+ * the error text when the run fails. Baton stops it itself on Ctrl-C (the terminal's signal reaches Baton's group
+ * only).
  */
 export function spawnAgent(spec: LaunchSpec, baseEnv: NodeJS.ProcessEnv = process.env): AgentProcess {
   const child = spawn(spec.bin, spec.args, {
     cwd: spec.cwd,
-    env: { ...baseEnv, ...spec.env },
+    env: withBatonOnPath({ ...baseEnv, ...spec.env }, spec.cwd),
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: groups,
   });
