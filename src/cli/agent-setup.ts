@@ -4,7 +4,13 @@ import { readAgentProfiles } from '../config/agent-config.js';
 import { capacityPolicy } from '../config/capacity-policy.js';
 import type { SettingReader } from '../config/setting-reader.js';
 import { settingReader, type Settings } from '../config/settings.js';
-import { CONTEXT_WINDOW_RANGE, invalidInput, MAX_SESSIONS_RANGE } from '../core/index.js';
+import {
+  CONTEXT_WINDOW_RANGE,
+  invalidInput,
+  MAX_SESSIONS_RANGE,
+  type ExecutorChoice,
+  type RunGiven,
+} from '../core/index.js';
 import { DockerEngine } from '../executors/docker/engine.js';
 import { containerEnv } from '../executors/docker/container-env.js';
 import { DockerExecutor } from '../executors/docker/docker-executor.js';
@@ -27,6 +33,16 @@ export interface AgentFlags {
   dockerImage?: string;
   dockerEnv?: string;
   maxSessions?: string;
+}
+
+/** What a run was given of the settings its last run can stand in for (`lastRunChoice`): by option, variable or config. */
+export function runGiven(
+  o: AgentFlags,
+  env: NodeJS.ProcessEnv,
+  settings: Pick<Settings, 'configFiles'>,
+): RunGiven {
+  const r = settingReader({ agent: o.agent, agentBin: o.agentBin, executor: o.executor }, env, settings);
+  return { agent: r.text('agent'), agentBin: r.text('agentBin'), executor: r.text('executor') };
 }
 
 /**
@@ -59,12 +75,20 @@ export function agentSetup(
       '--executor docker needs an image: --docker-image IMAGE (variable BATON_DOCKER_IMAGE, config docker_image), with node 20+ at /usr/bin/node and /usr/bin/env',
     );
   const dockerEnv = containerEnv(r.list('dockerEnv'), env);
-  const executor: Executor =
-    kind === 'remote' && url
-      ? remoteExecutor(url, env, settings.home)
-      : kind === 'docker'
-        ? new DockerExecutor(new DockerEngine(env), dockerImage, null, dockerEnv)
+  /** The executor of a choice (a remote agent host, a Docker image), with this run's settings; null: the local one. */
+  const executorOf = (choice: ExecutorChoice | null): Executor =>
+    choice?.executor === 'remote'
+      ? remoteExecutor(choice.executor_url, env, settings.home)
+      : choice?.executor === 'docker'
+        ? new DockerExecutor(new DockerEngine(env), choice.docker_image, null, dockerEnv)
         : new LocalExecutor();
+  const executor = executorOf(
+    kind === 'remote' && url
+      ? { executor: 'remote', executor_url: url }
+      : kind === 'docker' && dockerImage
+        ? { executor: 'docker', docker_image: dockerImage }
+        : null,
+  );
   const maxSessions = r.integer('maxSessions', 20, ...MAX_SESSIONS_RANGE);
   return {
     agentName,
@@ -78,6 +102,13 @@ export function agentSetup(
     capacity,
     heartbeatMs,
     executor,
+    /**
+     * The executor of another choice (the one a resumed workflow last ran on), else this run's own: built as this
+     * run's options would build it.
+     */
+    executorOf: (choice: ExecutorChoice | null) => (choice ? executorOf(choice) : executor),
+    /** What this run was given of the agent, its program and its executor (`lastRunChoice` takes the rest). */
+    given: runGiven(o, env, settings),
     maxSessions,
     dockerImage,
     dockerEnv,

@@ -1,8 +1,15 @@
 import type { Command } from 'commander';
-import { BATON_ACTOR, BatonError, notFound, parseDuration, type WorkflowState } from '../../core/index.js';
-import { settingReader, type Settings } from '../../config/settings.js';
+import {
+  BATON_ACTOR,
+  BatonError,
+  lastRunChoice,
+  notFound,
+  parseDuration,
+  type WorkflowState,
+} from '../../core/index.js';
+import type { Settings } from '../../config/settings.js';
 import { AgentRunner } from '../../service/runtime/index.js';
-import { agentSetup, assertAgentStartable, type AgentFlags } from '../agent-setup.js';
+import { agentSetup, assertAgentStartable, runGiven, type AgentFlags } from '../agent-setup.js';
 import { agentOptions, runBasics, runShared } from '../agent-runs.js';
 import { runProgress } from '../run-progress.js';
 import { workflowToDrive } from '../server-database.js';
@@ -53,37 +60,22 @@ function nothingToRun(e: unknown): unknown {
 }
 
 /**
- * The flags of a run that names no agent (by option, variable or config): the agent the workflow last ran with (the
- * one its crash line names), and for that agent, what the run then was given and this one is not: the program
- * (`--agent-bin`, needed by a \`command\` agent) and the executor (`--executor docker --docker-image`, `--executor
- * remote --executor-url`). \`baton run -w <id>\` (the command status and the dashboard name) goes on as the run it
- * follows did, not on this machine instead of its container. Each is said on stderr.
+ * The flags of this run of the workflow: for what it is not given of the agent the workflow last ran with (the one
+ * its crash line names), that run's program and executor (`lastRunChoice`), each said on stderr. `baton run -w <id>`
+ * (the command status and the dashboard name) goes on as the run it follows did, not on this machine instead of its
+ * container.
  */
 function lastRun(rt: Runtime, o: RunFlags, settings: Settings, state: WorkflowState): RunFlags {
-  const given = settingReader(
-    { agent: o.agent, agentBin: o.agentBin, executor: o.executor },
-    rt.env,
-    settings,
-  );
-  const last = state.agent?.agent;
-  const agent = given.text('agent') || last;
-  if (!agent || agent !== last) return o;
-  if (!given.text('agent'))
-    rt.io.err(`baton: no --agent given: running ${last}, the agent ${state.id} last ran with`);
-  const bin = given.text('agentBin') ? undefined : state.agent?.bin;
-  if (bin) rt.io.err(`baton: no --agent-bin given: running ${bin}, the program ${state.id} last ran`);
-  const on = given.text('executor') ? undefined : state.agent?.executor;
+  const c = lastRunChoice(state.id, state.agent, runGiven(o, rt.env, settings));
+  for (const line of c.said) rt.io.err(`baton: ${line}`);
+  const on = c.executor;
   const where =
     on?.executor === 'docker'
       ? { executor: 'docker', dockerImage: on.docker_image }
       : on?.executor === 'remote'
         ? { executor: 'remote', executorUrl: on.executor_url }
         : {};
-  if (on)
-    rt.io.err(
-      `baton: no --executor given: running on ${on.executor === 'docker' ? `Docker (image ${on.docker_image})` : `the agent host ${on.executor_url}`}, as ${state.id} last ran`,
-    );
-  return { ...o, agent, ...(bin ? { agentBin: bin } : {}), ...where };
+  return { ...o, agent: c.agent ?? undefined, agentBin: c.agentBin, ...where };
 }
 
 export function registerRunCommands(program: Command, rt: Runtime) {
