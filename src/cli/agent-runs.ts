@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { BATON_ACTOR } from '../core/index.js';
+import { BATON_ACTOR, lastRunChoice } from '../core/index.js';
 import type { Settings } from '../config/settings.js';
 import { TaskLogFiles } from '../disk/index.js';
 import { localProcessPorts } from '../executors/local/process-ports.js';
@@ -117,7 +117,7 @@ interface ServerRuns {
   log: (l: string) => void;
 }
 
-const serverRuns = (
+export const serverRuns = (
   service: BatonService,
   setup: ReturnType<typeof agentSetup>,
   settings: Settings,
@@ -137,9 +137,9 @@ const serverRuns = (
  * `att` re-attached on its agent host; it settles when the run ends), or why its agent cannot run here. The caller
  * says first why the workflow is resumed, then starts it.
  */
-type ServerRun = { start: () => Promise<unknown> } | { refused: string };
+type ServerRun = { start: () => Promise<unknown>; executor: Executor } | { refused: string };
 
-async function serverRun(
+export async function serverRun(
   r: ServerRuns,
   workflowId: string,
   sessionNumber: number,
@@ -150,20 +150,26 @@ async function serverRun(
 ): Promise<ServerRun> {
   const { setup, shared, log } = r;
   const row = att?.row;
-  // the server's own --agent, else the profile the session ran
-  const agentName = row?.agent ?? setup.agentName ?? agent;
   const state = await r.service.runner.load(workflowId);
+  // A re-attached run goes on with its agent, where it runs (its agent host, its container); the rest with the
+  // server's own settings, else what the workflow last ran with, as `baton run -w` takes it (its agent, program and
+  // executor), else the profile the session ran.
+  const choice = lastRunChoice(workflowId, state.agent, {
+    ...setup.given,
+    agent: row?.agent ?? setup.given.agent,
+    executor: row?.runtime ?? setup.given.executor,
+  });
+  const agentName = choice.agent ?? agent;
   let profile;
   try {
-    // with the server's --agent-bin, else the program the workflow last ran with this agent (as `baton run -w` does)
-    profile = setup.profileOf(agentName, state.agent?.agent === agentName ? state.agent.bin : undefined);
+    profile = setup.profileOf(agentName, choice.agentBin);
   } catch (e) {
     return {
       refused: `${workflowId} can resume, but not with the agent ${agentName}: ${(e as Error).message}; start \`baton serve --agent <name>\` (with \`--agent-bin <path>\` for a command agent) or run \`baton run -w ${workflowId} --agent <name>\``,
     };
   }
-  // A re-attached run goes on where it runs (its agent host, its container); the rest on the configured executor.
-  const executor = (row && row.runtime !== 'local' ? shared.factory.forRow(row) : null) ?? setup.executor;
+  const executor =
+    (row && row.runtime !== 'local' ? shared.factory.forRow(row) : null) ?? setup.executorOf(choice.executor);
   // an agent that cannot start here would fail the task and lose the agent's own session: left as it is, and said
   const worktree = state.worktree;
   const unstartable = att ? null : agentUnstartable(profile, executor, worktree, r.env);
@@ -178,6 +184,7 @@ async function serverRun(
         ? `following ${workflowId} (session ${sessionNumber}, task ${att.taskId}) with ${profile.name} to the end of its task: the workflow pauses after it (auto-resume is none)`
         : `resuming ${workflowId} (session ${sessionNumber}) with ${profile.name}`,
     );
+    for (const line of choice.said) log(line);
     return r.service.runner
       .actingAs(BATON_ACTOR, () =>
         r.runner.run(
@@ -207,7 +214,7 @@ async function serverRun(
       )
       .catch((e: Error) => log(`auto-resume of ${workflowId} failed: ${e.message}`));
   };
-  return { start };
+  return { start, executor };
 }
 
 /**
