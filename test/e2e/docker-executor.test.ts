@@ -287,6 +287,45 @@ describe('the Docker executor on a real engine', () => {
     expect(changed?.data).toMatchObject({ status: 'error', session_state: 'error', reason: outcome?.reason });
   }, 60_000);
 
+  it('a server with no executor setting resumes a workflow whose container was removed in a new one of the image it ran', async () => {
+    const w = await dockerWorkspace();
+    const run = w.startRun();
+    const row = await w.readyRow();
+    await procs.killHard(run.child);
+    await docker.getContainer(row.container_id ?? '').remove({ force: true });
+    w.agent.go();
+    // started plainly: no --agent, --agent-bin or --executor; the workflow's last run says them
+    const server = await startServerProcess(w.home, {
+      args: ['--auto-resume', 'all'],
+      env: { DOCKER_HOST: host },
+      cwd: w.repo,
+    });
+    try {
+      await until(
+        'the workflow completed under the server',
+        async () =>
+          (await w.cli(['status', '-w', w.id])).json<{ workflow: { status: string } }>().workflow.status ===
+          'completed',
+        60_000,
+      ).catch((e: Error) => {
+        throw new Error(`${e.message}\n${server.report()}`);
+      });
+      // every run was in a container (the image has no shell; this machine has one), none on this machine
+      expect(w.agent.runs().length).toBeGreaterThan(1);
+      expect(new Set(w.agent.runs().map((r) => r.shell))).toEqual(new Set([false]));
+      expect(new Set((await w.rows()).map((r) => r.runtime))).toEqual(new Set(['docker']));
+      expect(server.stderr()).toContain(`no --agent given: running command, the agent ${w.id} last ran with`);
+      expect(server.stderr()).toContain(
+        `no --agent-bin given: running ${w.agent.bin}, the program ${w.id} last ran`,
+      );
+      expect(server.stderr()).toContain(
+        `no --executor given: running on Docker (image ${image}), as ${w.id} last ran`,
+      );
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
+
   it('a container stopped while Baton was down: error with its exit code and last output; `executors stop` removes it', async () => {
     const w = await dockerWorkspace();
     const run = w.startRun();
