@@ -2,6 +2,7 @@ import { conflict, executorChanged, launchAgent, type CapacityPolicy } from '../
 import type { ExecutorRow } from '../../storage/executor-registry.js';
 import type { BatonService } from '../baton-service.js';
 import { randomId } from '../command-runner.js';
+import { closeEndedSessions } from './release-executor.js';
 import type { AgentDriver, AgentProcess, AgentProfile, Executor } from './runtime-ports.js';
 
 export const noRegistry = () =>
@@ -9,7 +10,10 @@ export const noRegistry = () =>
     'this store has no executors_running table: the agent runtime needs the SQLite or PostgreSQL store',
   );
 
-/** The executor row of the workflow's current Baton session, created on first use. */
+/**
+ * The executor row of the workflow's current Baton session, created on first use. A session starting ends the earlier
+ * ones: their rows still open (left `ready` by a crash, a recovery that resumed nothing) are closed.
+ */
 export async function executorRowFor(
   service: BatonService,
   workflowId: string,
@@ -25,6 +29,7 @@ export async function executorRowFor(
     // An executor that places agents itself (Docker) knows its endpoint only once it has: keep the row's.
     const endpoint = executor.endpoint ?? (existing.runtime === executor.runtime ? existing.endpoint : null);
     await registry.update(existing.id, { runtime: executor.runtime, endpoint, agent: profile.name });
+    await closeEndedSessions(service, workflowId);
     return { ...existing, runtime: executor.runtime, endpoint, agent: profile.name };
   }
   const caps = await executor.capabilities().catch(() => ({
@@ -57,6 +62,7 @@ export async function executorRowFor(
     updated_at: at,
   };
   await registry.insert(row);
+  await closeEndedSessions(service, workflowId);
   return row;
 }
 

@@ -11,6 +11,7 @@ import type { CommitBatch } from '../../storage/store.js';
 import type { BatonService } from '../baton-service.js';
 import { Draft, isTerminal, workSpanOf } from '../../core/index.js';
 import { recordOne, type RecordInput } from '../record-input.js';
+import { closeEndedSessions, sessionOver } from './release-executor.js';
 import { noRegistry } from './launch.js';
 import { isLivenessUnknown } from './liveness-unknown.js';
 import { lostRunSummaries } from './lost-run-summaries.js';
@@ -53,8 +54,9 @@ export interface RecoveryReport {
  * id else by labels and runs (missing or stopped: error, with its exit code and last output), then as remote; 4 `last_seen_at` refreshed; 5 executor ready (workspace access even
  * when the agent cannot resume); 6 session `waiting_for_input` when the agent can resume and has a token, else error
  * with the reason; 7 `executor.changed` events (published on the WebSocket like every event). Workflows left
- * `in_progress` whose agent is gone become `interrupted` with a crash snapshot, in batched commits. A row of a workflow
- * finished for good since (completed, abandoned) is `stopped` with its session `ended`, and never resumed.
+ * `in_progress` whose agent is gone become `interrupted` with a crash snapshot, in batched commits. A row whose session
+ * is over for good (its workflow finished since, completed or abandoned, or went on to a later session) is closed first
+ * (`closeEndedSessions`: `stopped`, its session `ended`), and never resumed.
  */
 export interface RecoveryOptions {
   factory: ExecutorFactory;
@@ -89,8 +91,8 @@ export async function recoverAtStartup(
   if (!registry) throw noRegistry();
   const at = (service.options.now?.() ?? new Date()).toISOString();
   const only = opts.workflowIds ? new Set(opts.workflowIds) : null;
-  const rows = (await registry.list({ status: ['starting', 'ready'] })).filter(
-    (r) => (!only || only.has(r.workflow_id)) && (!opts.runningOnly || r.session_state === 'running'),
+  const listed = (await registry.list({ status: ['starting', 'ready'] })).filter(
+    (r) => !only || only.has(r.workflow_id),
   );
   const leaseRegistry = service.store.leases;
   const liveDriver = new Map<string, boolean>();
@@ -108,6 +110,23 @@ export async function recoverAtStartup(
     return live;
   };
   const outcomes: RecoveryOutcome[] = [];
+  // Sessions over for good (their workflow finished, or went on to a later session) are closed first, the way every
+  // ended session is, and never resumed: a row left `ready` by a crash of an earlier session is not a live one. A
+  // workflow whose driver is alive, a row whose controller is, is theirs to settle.
+  const closed = new Set<string>();
+  for (const workflowId of new Set([...(opts.workflowIds ?? []), ...listed.map((r) => r.workflow_id)])) {
+    if (await driven(workflowId)) continue;
+    const live = (r: ExecutorRow) => !!r.owner && opts.isOwnerAlive(r.owner);
+    for (const { row, error } of await closeEndedSessions(service, workflowId, live)) {
+      closed.add(row.id);
+      const status = error ? 'error' : 'stopped';
+      const state = error ? row.session_state : 'ended';
+      outcomes.push(outcome(row, error ? 'error' : 'workspace_only', error, false, false, status, state));
+    }
+  }
+  const rows = listed.filter(
+    (r) => !closed.has(r.id) && (!opts.runningOnly || r.session_state === 'running'),
+  );
   const attached: RecoveryReport['attached'] = [];
   const patches: { id: string; patch: ExecutorPatch }[] = [];
   const drafts = new Map<string, Draft>();
@@ -171,8 +190,8 @@ export async function recoverAtStartup(
       state = 'error';
       reason = 'missing_resume_token';
     } else state = 'waiting_for_input';
-    // a workflow finished for good (completed, abandoned) since is never resumed: its session is over
-    const over = !wf || isTerminal(wf.status);
+    // a session over for good (its workflow finished, or went on to a later session) is never resumed
+    const over = sessionOver(row, wf);
     if (over && !proc) state = 'ended';
     if (!proc && status === 'ready' && (over || opts.stopGone)) status = 'stopped';
     const current = wf ? (drafts.get(wf.id)?.state ?? wf) : null;
