@@ -154,3 +154,23 @@ describe("an earlier session's executor row is closed once the workflow went on"
     expect((await recover(svc)).executors).toEqual([]);
   });
 });
+
+describe('a session the heartbeat monitor interrupts', () => {
+  it('has its row closed, the reason kept on it; a later server resumes nothing from it', async () => {
+    const clock = new TestClock();
+    const { svc, ref, id, insert, row } = await setup(clock);
+    await insert(1, { session_state: 'running' });
+    clock.advance(120_000);
+    const swept = await sweepSilentSessions(svc, { silenceMs: 60_000, factory });
+    expect(swept).toEqual({ silent: ['ex-1'], interrupted: [id] });
+    expect((await svc.resolve(ref)).status).toBe('interrupted');
+    const closed = await row(1);
+    expect(closed).toMatchObject({ status: 'stopped', session_state: 'waiting_for_input' });
+    expect(closed?.error_message).toContain('heartbeat_timeout');
+    const changed = (await svc.store.readEvents(id, 0)).filter((e) => e.type === 'executor.changed');
+    expect(changed.map((e) => e.data)).toEqual([
+      expect.objectContaining({ executor_id: 'ex-1', status: 'stopped', session_state: 'waiting_for_input' }),
+    ]);
+    expect((await recover(svc, 'waiting')).executors).toEqual([]);
+  });
+});

@@ -1,5 +1,4 @@
 import {
-  executorChanged,
   interrupt,
   interruptRecovery,
   isTerminal,
@@ -8,6 +7,7 @@ import {
 } from '../../core/index.js';
 import type { BatonService } from '../baton-service.js';
 import { noRegistry } from './launch.js';
+import { releaseExecutorRow } from './release-executor.js';
 import type { ExecutorFactory } from './runtime-ports.js';
 
 export interface SweepReport {
@@ -21,8 +21,10 @@ export interface SweepReport {
  * One pass of the heartbeat monitor: a running session whose executor has not heartbeat for `silenceMs` is
  * interrupted (one on an agent host or in a container whose driver is gone is the next driver's to re-attach to). Its
  * workflow becomes `interrupted` with a crash snapshot and the Go Team recovery metadata; a
- * local agent still alive (by pid and start time) is stopped, since nobody follows its output; the executor is
- * kept ready with the session `waiting_for_input` when it can resume (the token is kept), else `error`.
+ * local agent still alive (by pid and start time) is stopped, since nobody follows its output; the executor row is
+ * closed as any ended session's is (`releaseExecutorRow`: `stopped`, the reason kept on it), its session
+ * `waiting_for_input` when it can resume (the token is kept), else `error`: a later `baton serve` never takes it for
+ * live; the workflow goes on with `baton run -w <id>`.
  */
 export async function sweepSilentSessions(
   service: BatonService,
@@ -31,7 +33,6 @@ export async function sweepSilentSessions(
   const registry = service.store.executors;
   if (!registry) throw noRegistry();
   const nowMs = (service.options.now?.() ?? new Date()).getTime();
-  const at = new Date(nowMs).toISOString();
   const rows = (await registry.list({ status: ['starting', 'ready'] })).filter(
     (r) => r.session_state === 'running' && nowMs - Date.parse(r.last_seen_at) > opts.silenceMs,
   );
@@ -53,11 +54,11 @@ export async function sweepSilentSessions(
     const resumable = row.supports_session_resume && row.resume_token !== null;
     const silentFor = Math.round((nowMs - Date.parse(row.last_seen_at)) / 1000);
     const reason = `heartbeat_timeout: no heartbeat for ${silentFor}s (last ${row.last_seen_at})`;
-    await registry.update(row.id, {
-      status: 'ready',
-      session_state: resumable ? 'waiting_for_input' : 'error',
-      error_message: reason,
-      updated_at: at,
+    // its session is over: the row is closed as every ended session's is (the workflow goes on in a new one)
+    await releaseExecutorRow(service, row, {
+      sessionState: resumable ? 'waiting_for_input' : 'error',
+      reason,
+      keepReason: true,
     });
     const wf = await service.store.loadState(row.workflow_id);
     if (!wf || isTerminal(wf.status)) continue;
@@ -67,12 +68,6 @@ export async function sweepSilentSessions(
     await service.runner.run(
       wf.id,
       (d: Draft, s) => {
-        executorChanged(d, {
-          executor_id: row.id,
-          status: 'ready',
-          session_state: resumable ? 'waiting_for_input' : 'error',
-          reason,
-        });
         if (git && s.status === 'in_progress' && s.session_count === row.session_number) {
           interrupt(
             d,
