@@ -1,4 +1,5 @@
 import { BATON_ACTOR } from '../core/index.js';
+import { counted } from '../core/counted.js';
 import { settingReader, type Settings } from '../config/settings.js';
 import { isOwnerAlive } from '../executors/process-identity.js';
 import { localProcessPorts } from '../executors/local/process-ports.js';
@@ -19,6 +20,39 @@ export interface ServeRuntimeFlags extends AgentFlags {
 }
 
 const policies = ['none', 'waiting', 'all'] as const;
+
+/**
+ * What startup recovery found and did, in one line of the server's log (and `baton executors recover`'s first): the agent sessions a Baton process left
+ * running (executor rows still `starting`/`ready`), then what became of them: `startup recovery: found 2 agent
+ * sessions left running; 1 workflow interrupted, 0 re-attached (12 ms)`.
+ */
+export function recoveryLine(
+  report: Pick<RecoveryReport, 'executors' | 'interrupted' | 'attached' | 'ms'>,
+  /** What ran it: `baton executors recover` says `recovery`. */
+  label = 'startup recovery',
+) {
+  const found = report.executors.length;
+  if (!found) return `${label}: found no agent sessions left running (${report.ms} ms)`;
+  const ended = report.executors.filter(
+    (e) => e.executor_status === 'stopped' && e.session_state === 'ended',
+  ).length;
+  const live = report.executors.filter((e) => e.action === 'skipped_live_owner').length;
+  const unchecked = report.executors.filter((e) => e.action === 'unchecked').length;
+  const done = [
+    `${counted(report.interrupted, 'workflow')} interrupted`,
+    `${report.attached.length} re-attached`,
+    ...(ended
+      ? [`${ended} closed (${ended === 1 ? 'its' : 'their'} workflow finished or went on to a later session)`]
+      : []),
+    ...(live
+      ? [`${live} left to the Baton process still running ${live === 1 ? 'it' : 'them'}`]
+      : []),
+    ...(unchecked
+      ? [`${unchecked} not checked (${unchecked === 1 ? 'its host' : 'their hosts'} unreachable from here)`]
+      : []),
+  ];
+  return `${label}: found ${counted(found, 'agent session')} left running; ${done.join(', ')} (${report.ms} ms)`;
+}
 
 /**
  * The agent runtime's `baton serve` settings: option > environment variable > `$BATON_HOME/config.json` >
@@ -89,9 +123,7 @@ export function serveRuntime(
           leases: { ports },
         }),
       );
-      log(
-        `startup recovery: ${report.executors.length} executor(s), ${report.interrupted} workflow(s) interrupted, ${report.attached.length} re-attached (${report.ms} ms)`,
-      );
+      log(recoveryLine(report));
       return report;
     },
     /**

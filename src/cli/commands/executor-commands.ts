@@ -9,7 +9,7 @@ import { agentSetup, executorFactory, type AgentFlags } from '../agent-setup.js'
 import { emit } from '../output.js';
 import type { Runtime } from '../runtime.js';
 import { agentOptions, continueRecovered } from '../agent-runs.js';
-import { autoResumePolicy } from '../serve-runtime.js';
+import { autoResumePolicy, recoveryLine } from '../serve-runtime.js';
 
 /** `baton executors` (list, stop, recover) and `baton executor` (serve, token): where agents run. */
 export function registerExecutorCommands(program: Command, rt: Runtime) {
@@ -103,7 +103,7 @@ export function registerExecutorCommands(program: Command, rt: Runtime) {
       const { attached: _a, ...printable } = report;
       emit(rt.io, g.json === true, printable, () =>
         [
-          `recovered ${report.executors.length} executors in ${report.ms} ms (${report.interrupted} workflows interrupted)`,
+          recoveryLine(report, 'recovery'),
           ...report.executors.map(
             (e) =>
               `  ${e.executor_id} ${e.workflow_id}: ${e.action}, ${e.executor_status}/${e.session_state}${e.reason ? ` (${e.reason})` : ''}`,
