@@ -11,6 +11,41 @@ import type { Runtime } from '../runtime.js';
 import { agentOptions, continueRecovered } from '../agent-runs.js';
 import { autoResumePolicy, recoveryLine } from '../serve-runtime.js';
 
+/** Why a session whose agent is gone cannot resume, in words (startup recovery's reasons). */
+const cannotResume: Record<string, string> = {
+  not_resumable: 'its agent cannot resume a session',
+  missing_resume_token: 'no resume token was saved',
+};
+
+/**
+ * What an executor is, in plain words, as recovery sees it: a row startup recovery kept `ready` for its workspace
+ * reads `ready/...` still, but its agent is gone, and the line says so (and whether its session can resume).
+ */
+export function executorStanding(r: ExecutorRow): string {
+  const why = r.error_message;
+  if (r.status === 'error') return `error: ${why ?? 'no reason recorded'}`;
+  if (r.status === 'stopped')
+    return r.session_state === 'ended'
+      ? 'session over'
+      : `agent gone${why ? ` (${why})` : ''}; the workflow goes on in a new session`;
+  if (r.session_state === 'running')
+    return r.status === 'starting'
+      ? 'starting its agent'
+      : `running${why ? ` (not checked: ${why})` : ''}`;
+  if (r.session_state === 'waiting_for_input')
+    return `dead (agent gone); its session can resume${why ? ` (${why})` : ''}`;
+  if (r.session_state === 'error')
+    return `dead (agent gone); its session cannot resume (${why ? (cannotResume[why] ?? why) : 'no reason recorded'})`;
+  return 'dead (agent gone); its session is over';
+}
+
+/**
+ * One executor in `baton executors list`: id, workflow#session, runtime and status/session_state (columns a script
+ * may read), then what it is in words (`executorStanding`).
+ */
+export const executorLine = (r: ExecutorRow) =>
+  `${r.id} ${r.workflow_id}#${r.session_number} ${r.runtime} ${r.status}/${r.session_state}: ${executorStanding(r)}`;
+
 /** `baton executors` (list, stop, recover) and `baton executor` (serve, token): where agents run. */
 export function registerExecutorCommands(program: Command, rt: Runtime) {
   const executors = program.command('executors').description('the agent executors (executors_running)');
@@ -28,12 +63,7 @@ export function registerExecutorCommands(program: Command, rt: Runtime) {
           g.json === true,
           rows,
           () =>
-            rows
-              .map(
-                (r: ExecutorRow) =>
-                  `${r.id} ${r.workflow_id}#${r.session_number} ${r.runtime} ${r.status}/${r.session_state}${r.error_message ? ` (${r.error_message})` : ''}`,
-              )
-              .join('\n') || 'no executors',
+            rows.map(executorLine).join('\n') || 'no executors',
         );
       } finally {
         await rt.close();
