@@ -103,10 +103,17 @@ export function queueStanding(
   };
 }
 
+/**
+ * Who queued work waits for, in words: `the worker that can take it`, `one of the 3 workers that can take it`. The
+ * dashboard's queue banner says the same (web/src/api/queue-words.ts, checked by test/lint/web-queue-words.test.ts).
+ */
+export const takersText = (takers: number): string =>
+  `${takers === 1 ? 'the worker' : `one of the ${takers} workers`} that can take it`;
+
 /** Queued work in words: `queued (priority 0), and nothing can take it: ...; start one: baton worker ...`. */
 export function standingText(q: QueueStanding): string {
   if (q.state === 'running') return `queued (priority ${q.priority}), a worker runs it`;
   if (!q.stuck)
-    return `queued (priority ${q.priority}), waiting for ${q.takers === 1 ? 'the worker' : `one of the ${q.takers} workers`} that can take it`;
+    return `queued (priority ${q.priority}), waiting for ${takersText(q.takers)}`;
   return `queued (priority ${q.priority}), and nothing can take it: ${q.stuck.reason}; start a worker that would: \`${q.stuck.command}\` (or \`baton serve --worker\` with the same flag)`;
 }

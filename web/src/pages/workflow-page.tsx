@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import {
   isResumable,
   seg,
+  takersText,
   type SessionStatus,
   type SessionTimeline as Timeline,
   type Status,
@@ -34,13 +35,12 @@ const QUEUE_POLL_MS = 3_000;
 
 /** Queued for the workers: a worker runs it, one that can take it is running, or nothing can, and what would. */
 function QueueBanner({ queue }: { queue: NonNullable<Status['queue']> }) {
-  const n = queue.takers;
   if (!queue.stuck)
     return (
       <div className="banner banner-info" role="status" data-testid="queue" data-queue={queue.state}>
         {queue.state === 'running'
           ? `Queued for the workers (priority ${queue.priority}): a worker runs it.`
-          : `Queued for the workers (priority ${queue.priority}): waiting for one of the ${n} worker${n === 1 ? '' : 's'} that can take it.`}
+          : `Queued for the workers (priority ${queue.priority}): waiting for ${takersText(queue.takers)}.`}
       </div>
     );
   return (
