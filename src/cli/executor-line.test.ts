@@ -31,7 +31,11 @@ describe('`baton executors list`, one line per executor', () => {
     );
     expect(
       executorLine(
-        row({ status: 'stopped', session_state: 'waiting_for_input', error_message: 'heartbeat_timeout: no heartbeat for 90s' }),
+        row({
+          status: 'stopped',
+          session_state: 'waiting_for_input',
+          error_message: 'heartbeat_timeout: no heartbeat for 90s',
+        }),
       ),
     ).toBe(
       'ex-1 wf-1#2 local stopped/waiting_for_input: agent gone (heartbeat_timeout: no heartbeat for 90s); the workflow goes on in a new session',

@@ -44,9 +44,7 @@ export function recoveryLine(
     ...(ended
       ? [`${ended} closed (${ended === 1 ? 'its' : 'their'} workflow finished or went on to a later session)`]
       : []),
-    ...(live
-      ? [`${live} left to the Baton process still running ${live === 1 ? 'it' : 'them'}`]
-      : []),
+    ...(live ? [`${live} left to the Baton process still running ${live === 1 ? 'it' : 'them'}`] : []),
     ...(unchecked
       ? [`${unchecked} not checked (${unchecked === 1 ? 'its host' : 'their hosts'} unreachable from here)`]
       : []),

@@ -65,7 +65,10 @@ describe('the agent runtime across Baton crashes and restarts', () => {
     // its new session closed the first one's row (left ready by the crash): only the running session reads open
     type Row = { session_number: number; status: string; session_state: string };
     const rows = (await cli(['executors', 'list'])).json<Row[]>();
-    expect(rows.find((r) => r.session_number === 1)).toMatchObject({ status: 'stopped', session_state: 'ended' });
+    expect(rows.find((r) => r.session_number === 1)).toMatchObject({
+      status: 'stopped',
+      session_state: 'ended',
+    });
     expect(rows.filter((r) => r.status === 'ready' || r.status === 'starting')).toHaveLength(1);
     await killHard(a.child);
     servers.splice(servers.indexOf(a), 1);

@@ -29,9 +29,7 @@ export function executorStanding(r: ExecutorRow): string {
       ? 'session over'
       : `agent gone${why ? ` (${why})` : ''}; the workflow goes on in a new session`;
   if (r.session_state === 'running')
-    return r.status === 'starting'
-      ? 'starting its agent'
-      : `running${why ? ` (not checked: ${why})` : ''}`;
+    return r.status === 'starting' ? 'starting its agent' : `running${why ? ` (not checked: ${why})` : ''}`;
   if (r.session_state === 'waiting_for_input')
     return `dead (agent gone); its session can resume${why ? ` (${why})` : ''}`;
   if (r.session_state === 'error')
@@ -58,13 +56,7 @@ export function registerExecutorCommands(program: Command, rt: Runtime) {
       const client = await rt.open(g);
       try {
         const rows = (await client.executors()).executors;
-        emit(
-          rt.io,
-          g.json === true,
-          rows,
-          () =>
-            rows.map(executorLine).join('\n') || 'no executors',
-        );
+        emit(rt.io, g.json === true, rows, () => rows.map(executorLine).join('\n') || 'no executors');
       } finally {
         await rt.close();
       }

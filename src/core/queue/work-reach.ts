@@ -113,7 +113,6 @@ export const takersText = (takers: number): string =>
 /** Queued work in words: `queued (priority 0), and nothing can take it: ...; start one: baton worker ...`. */
 export function standingText(q: QueueStanding): string {
   if (q.state === 'running') return `queued (priority ${q.priority}), a worker runs it`;
-  if (!q.stuck)
-    return `queued (priority ${q.priority}), waiting for ${takersText(q.takers)}`;
+  if (!q.stuck) return `queued (priority ${q.priority}), waiting for ${takersText(q.takers)}`;
   return `queued (priority ${q.priority}), and nothing can take it: ${q.stuck.reason}; start a worker that would: \`${q.stuck.command}\` (or \`baton serve --worker\` with the same flag)`;
 }

@@ -1,10 +1,4 @@
-import {
-  interrupt,
-  interruptRecovery,
-  isTerminal,
-  workSpanOf,
-  Draft,
-} from '../../core/index.js';
+import { interrupt, interruptRecovery, isTerminal, workSpanOf, Draft } from '../../core/index.js';
 import type { BatonService } from '../baton-service.js';
 import { noRegistry } from './launch.js';
 import { releaseExecutorRow } from './release-executor.js';
