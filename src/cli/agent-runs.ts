@@ -287,7 +287,12 @@ export async function continueRecovered(
   }
   // interrupted before (a run stopped by a signal, a crash noticed by another command): no executor of theirs was
   // recovered here, and they are said too, with what goes on (the first few; a shared store may hold many)
-  const recovered = new Set(report.executors.map((e) => e.workflow_id));
+  // (a session recovery closed as over says nothing of its workflow: one interrupted since is named here too)
+  const recovered = new Set(
+    report.executors
+      .filter((e) => !(e.executor_status === 'stopped' && e.session_state === 'ended'))
+      .map((e) => e.workflow_id),
+  );
   const others: string[] = [];
   for (const w of await service.queries.list({ status: ['interrupted'] }))
     if (!recovered.has(w.id) && !(await workerTakes(w.id))) others.push(w.id);

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { Settings } from '../../src/config/settings.js';
+import { continueRecovered } from '../../src/cli/agent-runs.js';
+import type { agentSetup } from '../../src/cli/agent-setup.js';
 import { LocalExecutor } from '../../src/executors/local/local-executor.js';
 import {
   CrashWatch,
@@ -11,7 +14,7 @@ import {
 } from '../../src/service/runtime/index.js';
 import type { ExecutorRow } from '../../src/storage/executor-registry.js';
 import type { LeaseHolder } from '../../src/storage/lease-registry.js';
-import { makeRepo } from '../helpers/git-repo.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { makeService, sqliteStore, TestClock } from '../helpers/service.js';
 
 /**
@@ -152,6 +155,27 @@ describe("an earlier session's executor row is closed once the workflow went on"
     expect(await row(1)).toMatchObject({ status: 'stopped', session_state: 'ended' });
     // a later server finds nothing left running of it
     expect((await recover(svc)).executors).toEqual([]);
+  });
+
+  it('a server that closes a stale row still names the workflow interrupted since, with what goes on', async () => {
+    const { svc, id, insert, nextSession, row } = await setup();
+    await insert(1);
+    await nextSession();
+    // session 2's driver died, noticed by a command: its row closed, the workflow interrupted; session 1's row stale
+    await svc.interrupt({ workflowId: id }, 'the driver stopped');
+    const report = await recover(svc);
+    expect(await row(1)).toMatchObject({ status: 'stopped', session_state: 'ended' });
+    expect(report.executors[0]?.reason).toBe('session 1 is over: the workflow went on to session 2');
+    const lines: string[] = [];
+    const home = tempDir('baton-home-');
+    const settings = { home, runsDir: home, database: null } as unknown as Settings;
+    const agent = { dockerImage: null, dockerEnv: [], owner: 'test' } as unknown as ReturnType<
+      typeof agentSetup
+    >;
+    await continueRecovered(svc, report, agent, settings, {}, {}, (l) => lines.push(l));
+    expect(lines).toEqual([
+      `${id} is interrupted and not resumed here: continue with \`baton run -w ${id}\``,
+    ]);
   });
 });
 

@@ -68,27 +68,25 @@ function overBecause(row: ExecutorRow, wf: WorkflowState | null): string {
  * Closes the rows of a workflow's sessions that are over (`sessionOver`) and still read open (starting, ready): a
  * session starting, a crash noticed, startup recovery. Each is released as any ended session is (`releaseExecutorRow`,
  * its session `ended`), so a later `baton serve` never takes it for live and resumes a workflow that moved on since.
- * Returns the rows closed, each with the failure to release it, or null.
+ * Returns the rows closed, each with why, and the failure to release it (or null).
  */
 export async function closeEndedSessions(
   service: BatonService,
   workflowId: string,
   /** Rows left as they are (startup recovery: one whose controller is alive is its to settle). */
   keep: (row: ExecutorRow) => boolean = () => false,
-): Promise<{ row: ExecutorRow; error: string | null }[]> {
+): Promise<{ row: ExecutorRow; reason: string; error: string | null }[]> {
   const registry = service.store.executors;
   if (!registry) return [];
   const open = await registry.list({ workflowId, status: ['starting', 'ready'] });
   if (!open.length) return [];
   const wf = await service.store.loadState(workflowId);
-  const closed: { row: ExecutorRow; error: string | null }[] = [];
+  const closed: { row: ExecutorRow; reason: string; error: string | null }[] = [];
   for (const row of open) {
     if (!sessionOver(row, wf) || keep(row)) continue;
-    const error = await releaseExecutorRow(service, row, {
-      sessionState: 'ended',
-      reason: overBecause(row, wf),
-    });
-    closed.push({ row, error });
+    const reason = overBecause(row, wf);
+    const error = await releaseExecutorRow(service, row, { sessionState: 'ended', reason });
+    closed.push({ row, reason, error });
   }
   return closed;
 }

@@ -117,11 +117,13 @@ export async function recoverAtStartup(
   for (const workflowId of new Set([...(opts.workflowIds ?? []), ...listed.map((r) => r.workflow_id)])) {
     if (await driven(workflowId)) continue;
     const live = (r: ExecutorRow) => !!r.owner && opts.isOwnerAlive(r.owner);
-    for (const { row, error } of await closeEndedSessions(service, workflowId, live)) {
+    for (const { row, reason, error } of await closeEndedSessions(service, workflowId, live)) {
       closed.add(row.id);
       const status = error ? 'error' : 'stopped';
       const state = error ? row.session_state : 'ended';
-      outcomes.push(outcome(row, error ? 'error' : 'workspace_only', error, false, false, status, state));
+      outcomes.push(
+        outcome(row, error ? 'error' : 'workspace_only', error ?? reason, false, false, status, state),
+      );
     }
   }
   const rows = listed.filter(
