@@ -5,6 +5,7 @@ import { isAgentTaskTool } from '../core/agent-tasks/agent-task-calls.js';
 import { findGitTop } from '../git/git.js';
 import {
   hookLogPath,
+  hookRecordKey,
   lastMessageKey,
   readHookLog,
   writeHookLog,
@@ -117,10 +118,13 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
   const finish = (r: Finished): number => {
     if (done) return 0;
     done = true;
-    const previous = log.events[event];
-    log.events[event || 'unknown'] = {
+    // each agent's own: a Claude Code hook never hides (nor repeats) a Codex one's result in one repository
+    const key = hookRecordKey(agent, event);
+    const previous = log.events[key];
+    log.events[key] = {
       at: new Date().toISOString(),
       agent,
+      event: event || 'unknown',
       outcome: r.outcome,
       note: r.note,
       ms: Math.round(performance.now() - t0),
@@ -225,7 +229,9 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
     });
   // A prompt since the last Stop: this Stop ends its turn, which the workflow records (a turn whose last response had
   // no words is then not taken for one cut off), so it is no cheap answer.
-  const prompted = (log.events.UserPromptSubmit?.at ?? '') > (log.events.Stop?.at ?? '');
+  const prompted =
+    (log.events[hookRecordKey(agent, 'UserPromptSubmit')]?.at ?? '') >
+    (log.events[hookRecordKey(agent, 'Stop')]?.at ?? '');
   if (event === 'Stop' && p.transcript_path && !prompted) {
     const seen = log.transcripts[p.transcript_path];
     if (

@@ -192,9 +192,12 @@ describe('baton init, the files committed with the repository', () => {
     expect(codexStop.stderr).toMatch(/^baton: Stop: /);
     const doctor = (await baton(['doctor', '--json'], withBaton)).json<{
       problems: string[];
-      last_hooks: Record<string, { outcome: string }>;
+      last_hooks: { agent: string; event: string; outcome: string }[];
     }>();
-    expect(doctor.last_hooks.SessionStart?.outcome).toBe('ok');
+    expect(doctor.last_hooks.map((h) => [h.agent, h.event, h.outcome])).toEqual([
+      ['codex', 'Stop', expect.any(String)],
+      ['claude-code', 'SessionStart', 'ok'],
+    ]);
     expect(doctor.problems.filter((p) => /committed with the repository/.test(p))).toEqual([]);
   });
 

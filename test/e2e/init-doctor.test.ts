@@ -330,8 +330,10 @@ describe('baton doctor', () => {
     const report = after.json<Record<string, any>>();
     expect(after.code).toBe(1);
     expect(report.agents[0].hooks[0]).toMatchObject({ scope: 'local', missing: [], runnable: true });
-    expect(report.last_hooks.SessionStart).toMatchObject({ outcome: 'ok', agent: 'claude-code' });
-    expect(report.last_hooks.Stop).toMatchObject({
+    const lastHook = (event: string) => report.last_hooks.find((h: { event: string }) => h.event === event);
+    expect(lastHook('SessionStart')).toMatchObject({ outcome: 'ok', agent: 'claude-code' });
+    expect(lastHook('Stop')).toMatchObject({
+      agent: 'claude-code',
       outcome: 'failed',
       note: expect.stringMatching(/not JSON/),
     });
@@ -357,8 +359,49 @@ describe('baton doctor', () => {
     const gone = await baton(['doctor', '--json']);
     expect(gone.code).toBe(1);
     expect(gone.json<{ problems: string[] }>().problems).toContainEqual(
-      `no agent hooks call Baton here, though they followed agent sessions here (the last hook ran at ${report.last_hooks.Stop.at}): run \`baton init\` (or install the Claude Code plugin) to follow them again`,
+      `no agent hooks call Baton here, though they followed agent sessions here (the last hook ran at ${lastHook('Stop').at}): run \`baton init\` (or install the Claude Code plugin) to follow them again`,
     );
+  });
+
+  it("keeps each agent's last hooks apart: a Claude Code Stop does not hide a Codex Stop that failed", async () => {
+    const { repo, env, baton } = setup();
+    await baton(['init', '--agent', 'claude-code']);
+    await baton(['init', '--agent', 'codex']);
+    const failed = await runCli(['hook', 'Stop', '--agent', 'codex'], { cwd: repo, env, input: '{"cwd": 3' });
+    expect(failed.code).toBe(0);
+    const stop = { session_id: 's1', cwd: repo, hook_event_name: 'Stop' };
+    const ok = await baton(['hook', 'Stop'], JSON.stringify(stop));
+    expect(ok.code, ok.stderr).toBe(0);
+    const report = (await baton(['doctor', '--json'])).json<Record<string, any>>();
+    expect(report.last_hooks.map((h: Record<string, string>) => [h.agent, h.event])).toEqual([
+      ['claude-code', 'Stop'],
+      ['codex', 'Stop'],
+    ]);
+    expect(report.last_hooks[0].outcome).not.toMatch(/failed|timeout/);
+    expect(report.last_hooks[1]).toMatchObject({
+      outcome: 'failed',
+      note: expect.stringMatching(/not JSON/),
+    });
+    expect(report.problems).toContainEqual(
+      expect.stringMatching(
+        /^the last Stop hook \(.*, codex\) failed: hook input is not JSON.*This problem clears when the next Codex Stop hook here runs without failing$/,
+      ),
+    );
+    const text = await baton(['doctor']);
+    expect(text.stdout).toMatch(
+      /\n {2}Claude Code +Stop +\S+ +\w+ .*\n {2}Codex +Stop +\S+ +failed +\d+ ms {2}hook input is not JSON/,
+    );
+
+    // a record an older Baton wrote (one per event, whichever agent ran it last) is read under its agent
+    const logs = join(env.BATON_HOME, 'hooks');
+    const [file] = readdirSync(logs).filter((f) => f.endsWith('.json'));
+    const path = join(logs, file!);
+    const log = json(path);
+    const { event: _event, ...codexStop } = log.events['codex/Stop'];
+    writeFileSync(path, JSON.stringify({ ...log, events: { Stop: codexStop } }));
+    const old = (await baton(['doctor', '--json'])).json<Record<string, any>>();
+    expect(old.last_hooks).toEqual([{ ...codexStop, event: 'Stop' }]);
+    expect(old.problems).toContainEqual(expect.stringMatching(/^the last Stop hook \(.*, codex\) failed/));
   });
 
   it('says which changed files git already tracks: the default cannot keep those out of the repository', async () => {
@@ -887,7 +930,7 @@ describe('a failed hook in baton doctor', () => {
   it('says what to do when the input is not a JSON object, and that the next hook of that event clears it', async () => {
     const { repo, baton, line, settings } = await reported('UserPromptSubmit', '[1,2]');
     expect(line).toContain(
-      `failed: hook input is not a JSON object. ${noInput(settings)} This problem clears when the next UserPromptSubmit hook here runs without failing`,
+      `failed: hook input is not a JSON object. ${noInput(settings)} This problem clears when the next Claude Code UserPromptSubmit hook here runs without failing`,
     );
     // and it does
     const next = await baton(['hook', 'UserPromptSubmit'], payload(repo, { prompt: 'go on' }));
@@ -900,7 +943,7 @@ describe('a failed hook in baton doctor', () => {
     const { line, settings } = await reported('Stop', '{"session_id":"x","hook_event_name":"Stop",');
     expect(line).toMatch(/failed: hook input is not JSON: .*\. The agent sent no valid hook input: /);
     expect(line).toContain(
-      `${noInput(settings)} This problem clears when the next Stop hook here runs without failing`,
+      `${noInput(settings)} This problem clears when the next Claude Code Stop hook here runs without failing`,
     );
   });
 
@@ -924,7 +967,7 @@ describe('a failed hook in baton doctor', () => {
     expect(stop.stdout).toMatch(/the Stop hook failed: transcript not imported/);
     const { stdout } = await baton(['doctor']);
     expect(stdout).toMatch(
-      /problem: the last Stop hook .* is not a Claude Code transcript: .*\. The file the agent named as its transcript is neither a Claude Code nor a Codex transcript: if you did not run the hook by hand, Claude Code may write a kind this Baton does not know: check its version, and update Baton \(`npm install -g .*agent-baton`\); `baton import <file>` imports a transcript by hand and says which agent wrote it\. This problem clears when the next Stop hook here runs without failing\n/,
+      /problem: the last Stop hook .* is not a Claude Code transcript: .*\. The file the agent named as its transcript is neither a Claude Code nor a Codex transcript: if you did not run the hook by hand, Claude Code may write a kind this Baton does not know: check its version, and update Baton \(`npm install -g .*agent-baton`\); `baton import <file>` imports a transcript by hand and says which agent wrote it\. This problem clears when the next Claude Code Stop hook here runs without failing\n/,
     );
   });
 
@@ -937,13 +980,13 @@ describe('a failed hook in baton doctor', () => {
       'claude-code',
     ]);
     expect(codex.line).toContain(
-      `is a Codex rollout, not a Claude Code transcript: import it with \`baton import codex ${rollout}\`; no checkpoint: no work since the last checkpoint. This problem clears when the next Stop hook here runs without failing`,
+      `is a Codex rollout, not a Claude Code transcript: import it with \`baton import codex ${rollout}\`; no checkpoint: no work since the last checkpoint. This problem clears when the next Claude Code Stop hook here runs without failing`,
     );
     const gone = await reported('PreCompact', (repo) =>
       payload(repo, { transcript_path: '/nowhere/gone.jsonl' }),
     );
     expect(gone.line).toMatch(
-      /cannot read the transcript \/nowhere\/gone\.jsonl: no such file; check the path \(.*\)\. This problem clears when the next PreCompact hook here runs without failing$/,
+      /cannot read the transcript \/nowhere\/gone\.jsonl: no such file; check the path \(.*\)\. This problem clears when the next Claude Code PreCompact hook here runs without failing$/,
     );
   });
 

@@ -188,7 +188,10 @@ describe('the Claude Code plugin', () => {
       ['Wire the plugin', 'in_progress'],
     ]);
     const doctor = (await runCli(['doctor', '--json'], { cwd: repo, env })).json<Record<string, any>>();
-    expect(Object.keys(doctor.last_hooks).sort()).toEqual(Object.keys(hooksFile.hooks).sort());
+    expect(doctor.last_hooks.map((h: { event: string }) => h.event).sort()).toEqual(
+      Object.keys(hooksFile.hooks).sort(),
+    );
+    expect(new Set(doctor.last_hooks.map((h: { agent: string }) => h.agent))).toEqual(new Set(['claude-code']));
   });
 
   it('says where the user sees it when the baton command is missing, and never fails the session', async () => {

@@ -238,6 +238,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
       const log = readHookLog(hookLogPath(settings.home, root), root);
       const inUse = detectAgents(root, rt.env);
       const found = diagnose(root, rt.env, log.events, inUse, settings.home, start !== null);
+      const lastHooks = Object.values(log.events).sort((a, b) => String(b.at).localeCompare(String(a.at)));
       const store = storeInUse(
         settingReader({ database: g.database, server: g.server }, rt.env, settings),
         settings.home,
@@ -288,7 +289,8 @@ export function registerInitCommands(program: Command, rt: Runtime) {
           status: w.status,
           sessions: w.session_count,
         })),
-        last_hooks: log.events,
+        // newest first, each with its agent and event (Claude Code and Codex each keep their own)
+        last_hooks: lastHooks,
         problems: found.problems,
         notes: found.notes,
       };
@@ -311,10 +313,11 @@ export function registerInitCommands(program: Command, rt: Runtime) {
         );
         for (const w of workflows ?? [])
           out.push(`workflow ${w.id}  ${w.status}  "${w.title}"  ${counted(w.session_count, 'session')}`);
-        const events = Object.entries(log.events);
-        out.push(events.length ? 'Last hooks:' : 'No hook has run here yet.');
-        for (const [event, r] of events.sort((a, b) => b[1].at.localeCompare(a[1].at)))
-          out.push(`  ${event.padEnd(17)} ${r.at}  ${r.outcome.padEnd(8)} ${r.ms} ms  ${r.note}`);
+        out.push(lastHooks.length ? 'Last hooks:' : 'No hook has run here yet.');
+        for (const r of lastHooks)
+          out.push(
+            `  ${agentLabel(r.agent).padEnd(11)} ${r.event.padEnd(17)} ${r.at}  ${r.outcome.padEnd(8)} ${r.ms} ms  ${r.note}`,
+          );
         for (const n of found.notes) out.push(`note: ${n}`);
         for (const p of found.problems) out.push(`problem: ${p}`);
         if (!found.problems.length) out.push('ok');

@@ -13,6 +13,7 @@ import { parsePayload } from './hook-payload.js';
 const failed = (note: string, agent = 'claude-code'): HookRecord => ({
   at: '2026-05-11T11:00:00.000Z',
   agent,
+  event: 'Stop',
   outcome: 'failed',
   note,
   ms: 12,
@@ -182,6 +183,15 @@ describe('when doctor stops reporting a failed hook', () => {
     // a hook that named no event is kept as `unknown`: only another such hook replaces it
     expect(hookFailureClears('unknown', 'failed')).toBe(
       "This problem clears when a `baton hook` that names no event next runs without failing (Baton's hook lines all name theirs)",
+    );
+  });
+
+  it("is that agent's next hook of the event: Claude Code and Codex in one repository each keep their own", () => {
+    expect(hookFailureClears('Stop', 'failed', 'codex')).toBe(
+      'This problem clears when the next Codex Stop hook here runs without failing',
+    );
+    expect(hookFailureClears('unknown', 'timeout', 'claude-code')).toBe(
+      "This problem clears when a Claude Code `baton hook` that names no event next ends in time (Baton's hook lines all name theirs)",
     );
   });
 });

@@ -114,13 +114,14 @@ export function hookFailureStep(
 }
 
 /**
- * When `baton doctor` stops reporting the failure, as a sentence: the hook log keeps the last result of each event
- * (a hook that names no event as `unknown`), so the next hook of the same event in this worktree that ends another
- * way (done, nothing to do, or not for Baton) replaces it.
+ * When `baton doctor` stops reporting the failure, as a sentence: the hook log keeps the last result of each agent's
+ * event (a hook that names no event as `unknown`), so the next hook of the same agent and event in this worktree that
+ * ends another way (done, nothing to do, or not for Baton) replaces it; another agent's does not.
  */
-export function hookFailureClears(event: string, outcome: HookRecord['outcome']): string {
+export function hookFailureClears(event: string, outcome: HookRecord['outcome'], agent?: string): string {
   const ends = outcome === 'timeout' ? 'ends in time' : 'runs without failing';
+  const whose = agent ? `${agentLabel(agent)} ` : '';
   return event === 'unknown'
-    ? `This problem clears when a \`baton hook\` that names no event next ${ends} (Baton's hook lines all name theirs)`
-    : `This problem clears when the next ${event} hook here ${ends}`;
+    ? `This problem clears when a ${whose}\`baton hook\` that names no event next ${ends} (Baton's hook lines all name theirs)`
+    : `This problem clears when the next ${whose}${event} hook here ${ends}`;
 }

@@ -10,15 +10,18 @@ export type HookOutcome = 'ok' | 'nothing' | 'skipped' | 'failed' | 'timeout';
 export interface HookRecord {
   at: string;
   agent: string;
+  /** The hook's event (`unknown` for a hook that named none). */
+  event: string;
   outcome: HookOutcome;
   note: string;
   ms: number;
 }
 
 /**
- * The local record of the hooks of one worktree (`$BATON_HOME/hooks/<hash>.json`): the last result of each event,
- * for `baton doctor`, and how far each transcript was imported, so a Stop with nothing new never opens the
- * database. Small: one record per event and the latest transcripts. A lost update (two hooks at once) only costs
+ * The local record of the hooks of one worktree (`$BATON_HOME/hooks/<hash>.json`): the last result of each agent's
+ * event (`events`, keyed by `hookRecordKey`: Claude Code and Codex wired in one repository each keep their own), for
+ * `baton doctor`, and how far each transcript was imported, so a Stop with nothing new never opens the
+ * database. Small: one record per agent and event and the latest transcripts. A lost update (two hooks at once) only costs
  * a later hook a database read: the database stays the truth.
  */
 export interface HookLog {
@@ -67,6 +70,31 @@ export function lastMessageKey(text: unknown): string | null {
 
 const TRANSCRIPTS_KEPT = 20;
 
+/** Where the hook log keeps the last result of an agent's event. */
+export function hookRecordKey(agent: string, event: string): string {
+  return `${agent}/${event || 'unknown'}`;
+}
+
+/**
+ * The records as this Baton keeps them, from a file written by it or by a Baton before them (keyed by the event
+ * alone, shared by every agent, the agent inside the record): each under its agent and event, the later one kept
+ * where an old and a new record meet.
+ */
+function recordsOf(raw: unknown): Record<string, HookRecord> {
+  const out: Record<string, HookRecord> = {};
+  if (!raw || typeof raw !== 'object') return out;
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (!value || typeof value !== 'object') continue;
+    const r = value as Partial<HookRecord>;
+    const agent = typeof r.agent === 'string' ? r.agent : 'claude-code';
+    const event = typeof r.event === 'string' ? r.event : key;
+    const record = { ...r, agent, event } as HookRecord;
+    const at = hookRecordKey(agent, event);
+    if (!out[at] || String(out[at].at) < String(record.at)) out[at] = record;
+  }
+  return out;
+}
+
 export function hookLogPath(home: string, worktree: string): string {
   const hash = createHash('sha256').update(worktree).digest('hex').slice(0, 16);
   return join(home, 'hooks', `${hash}.json`);
@@ -79,7 +107,7 @@ export function readHookLog(path: string, worktree: string): HookLog {
       return {
         version: 1,
         worktree: typeof raw.worktree === 'string' ? raw.worktree : worktree,
-        events: raw.events && typeof raw.events === 'object' ? raw.events : {},
+        events: recordsOf(raw.events),
         transcripts: raw.transcripts && typeof raw.transcripts === 'object' ? raw.transcripts : {},
       };
   } catch {

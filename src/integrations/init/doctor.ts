@@ -488,12 +488,12 @@ export function diagnose(
     );
   }
   // each with what to do next, fitting what went wrong, and when it stops being reported
-  for (const [event, r] of Object.entries(lastHooks))
+  for (const r of Object.values(lastHooks))
     if (r.outcome === 'failed' || r.outcome === 'timeout') {
-      const step = hookFailureStep(event, r, hookLinesOf(agents.find((w) => w.agent === r.agent)));
+      const step = hookFailureStep(r.event, r, hookLinesOf(agents.find((w) => w.agent === r.agent)));
       const next = step ? `${step.charAt(0).toUpperCase()}${step.slice(1)}. ` : '';
       problems.push(
-        `the last ${event} hook (${r.at}, ${r.agent}) ${r.outcome === 'timeout' ? 'ran out of time' : 'failed'}: ${r.note.replace(/\.$/, '')}. ${next}${hookFailureClears(event, r.outcome)}`,
+        `the last ${r.event} hook (${r.at}, ${r.agent}) ${r.outcome === 'timeout' ? 'ran out of time' : 'failed'}: ${r.note.replace(/\.$/, '')}. ${next}${hookFailureClears(r.event, r.outcome, r.agent)}`,
       );
     }
   return { agents, problems, notes };

@@ -1,0 +1,68 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/helpers/git-repo.js';
+import { hookLogPath, hookRecordKey, readHookLog, writeHookLog } from './hook-log.js';
+
+describe('the hook log', () => {
+  it('keeps the last result of each agent and event apart: a Claude Code Stop does not replace a Codex one', () => {
+    const home = tempDir('baton-home-');
+    const path = hookLogPath(home, '/work/repo');
+    const log = readHookLog(path, '/work/repo');
+    const stop = (agent: string, outcome: 'failed' | 'nothing', at: string) =>
+      (log.events[hookRecordKey(agent, 'Stop')] = {
+        at,
+        agent,
+        event: 'Stop',
+        outcome,
+        note: outcome,
+        ms: 3,
+      });
+    stop('codex', 'failed', '2026-05-11T11:00:00.000Z');
+    stop('claude-code', 'nothing', '2026-05-11T11:01:00.000Z');
+    writeHookLog(path, log);
+    const again = readHookLog(path, '/work/repo').events;
+    expect(Object.values(again).map((r) => [r.agent, r.event, r.outcome])).toEqual([
+      ['codex', 'Stop', 'failed'],
+      ['claude-code', 'Stop', 'nothing'],
+    ]);
+  });
+
+  it('reads a record an older Baton wrote (keyed by the event alone) under its agent and event', () => {
+    const home = tempDir('baton-home-');
+    const path = hookLogPath(home, '/work/repo');
+    mkdirSync(dirname(path), { recursive: true });
+    const old = (agent: string, at: string) => ({ at, agent, outcome: 'failed', note: 'boom', ms: 5 });
+    writeFileSync(
+      path,
+      JSON.stringify({
+        version: 1,
+        worktree: '/work/repo',
+        events: {
+          Stop: old('codex', '2026-05-11T11:00:00.000Z'),
+          SessionStart: old('claude-code', '2026-05-11T10:00:00.000Z'),
+          // the same agent and event in both forms (an older Baton ran after this one): the later is kept
+          'claude-code/SessionStart': {
+            ...old('claude-code', '2026-05-11T09:00:00.000Z'),
+            event: 'SessionStart',
+          },
+        },
+        transcripts: {},
+      }),
+    );
+    const log = readHookLog(path, '/work/repo');
+    expect(log.events).toEqual({
+      'codex/Stop': { ...old('codex', '2026-05-11T11:00:00.000Z'), event: 'Stop' },
+      'claude-code/SessionStart': {
+        ...old('claude-code', '2026-05-11T10:00:00.000Z'),
+        event: 'SessionStart',
+      },
+    });
+    // written back in this Baton's form
+    writeHookLog(path, log);
+    expect(Object.keys(JSON.parse(readFileSync(path, 'utf8')).events)).toEqual([
+      'codex/Stop',
+      'claude-code/SessionStart',
+    ]);
+  });
+});
