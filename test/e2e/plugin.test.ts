@@ -191,7 +191,9 @@ describe('the Claude Code plugin', () => {
     expect(doctor.last_hooks.map((h: { event: string }) => h.event).sort()).toEqual(
       Object.keys(hooksFile.hooks).sort(),
     );
-    expect(new Set(doctor.last_hooks.map((h: { agent: string }) => h.agent))).toEqual(new Set(['claude-code']));
+    expect(new Set(doctor.last_hooks.map((h: { agent: string }) => h.agent))).toEqual(
+      new Set(['claude-code']),
+    );
   });
 
   it('says where the user sees it when the baton command is missing, and never fails the session', async () => {
@@ -207,8 +209,42 @@ describe('the Claude Code plugin', () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { systemMessage: string };
     expect(out.systemMessage).toMatch(/the baton command is not: nothing of this session is recorded/);
-    expect(out.systemMessage).toContain('npm install -g --allow-scripts=better-sqlite3 agent-baton');
+    // the steps that work while Baton is not on the npm registry (README.md's), not an install of its package name
+    expect(out.systemMessage).toContain('Baton is not on the npm registry yet');
+    expect(out.systemMessage).toContain('`npm ci && npm link`');
+    expect(out.systemMessage).not.toMatch(/agent-baton/);
     expect(r.stderr).toMatch(/^baton: SessionStart: /);
+  });
+
+  it('fails loudly when the MCP server has no baton command to run, and never fetches the package through npx', async () => {
+    const repo = makeRepo();
+    // an npx that says when it is run: the plugin must not reach for the registry in Baton's place
+    const bin = tempDir('baton-bin-');
+    const ran = join(bin, 'npx-ran');
+    writeFileSync(join(bin, 'npx'), `#!/bin/sh\necho "$@" > ${ran}\n`, { mode: 0o755 });
+    const entry = mcpFile.mcpServers.baton!;
+    const line = [
+      entry.command,
+      ...entry.args.map((a) => a.replace('${CLAUDE_PLUGIN_ROOT}', pluginDir)),
+    ].join(' ');
+    const r = await runShell(line, '', repo, { PATH: `${bin}:/usr/bin:/bin`, HOME: tempDir('baton-user-') });
+    expect(existsSync(ran)).toBe(false);
+    expect(r.code).toBe(127);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^baton: the baton command is not on the PATH .* cannot run `baton mcp`/);
+    expect(r.stderr).toContain('Baton is not on the npm registry yet');
+    expect(r.stderr).toContain('`npm ci && npm link`');
+  });
+
+  it('names no install of the unpublished package anywhere in the plugin (a name someone else could publish)', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)],
+      );
+    for (const file of files(pluginDir))
+      expect(readFileSync(file, 'utf8'), file).not.toMatch(
+        /npx (-y )?agent-baton|npm install -g[^\n`]* agent-baton/,
+      );
   });
 
   it("serves Baton's MCP tools through the plugin's MCP entry, every tool its commands name among them", async () => {
