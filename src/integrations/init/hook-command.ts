@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { INSTALL_COMMAND, PACKAGE_NAME } from '../../config/package-info.js';
+import { INSTALL_COMMAND } from '../../config/package-info.js';
 import { onPath } from './agent-files.js';
 
 /** How an agent runs Baton: a program and the arguments before Baton's own (`hook Stop`, `mcp`). */
@@ -15,8 +15,10 @@ export const commandLine = (c: BatonCommand, rest: string[]) =>
   [c.program, ...c.args, ...rest].map(quote).join(' ');
 
 /**
- * The command that works where the user runs the agent: `baton` when it is on the PATH, the package through npx
- * when this CLI runs from npx's cache (that path does not last), else this very install run by this node.
+ * The command that works where the user runs the agent: `baton` when it is on the PATH, else this very install run
+ * by this node. Also when this CLI runs from npx's cache (an `npx` of a clone, a tarball or a git URL): that path
+ * may not last, but `npx -y agent-baton` would fetch the name from the npm registry, where Baton is not published
+ * yet, so it fails today and would run whatever someone else publishes under it.
  */
 export function batonCommand(env: NodeJS.ProcessEnv, script = process.argv[1] ?? ''): BatonCommand {
   if (onPath('baton', env)) return { program: 'baton', args: [] };
@@ -26,7 +28,7 @@ export function batonCommand(env: NodeJS.ProcessEnv, script = process.argv[1] ??
   } catch {
     // keep the path as given
   }
-  if (!real || /[\\/]_npx[\\/]/.test(real)) return { program: 'npx', args: ['-y', PACKAGE_NAME] };
+  if (!real) return { program: 'baton', args: [] };
   return { program: process.execPath, args: [real] };
 }
 
