@@ -397,10 +397,12 @@ function cutOffRead(c: CaughtUp): string {
 
 /**
  * A new conversation that continues unfinished work of an earlier one (the next morning, after a crash), said to the
- * user with what it is and how to start afresh instead: the briefing tells the agent, the user would not know.
+ * user with what it is and how to start afresh instead: the briefing tells the agent, the user would not know. Also
+ * when nothing is recorded in it yet: the new conversation still joins a workflow another conversation started (a
+ * Codex conversation's, a Claude Code session then started in the same worktree), which the user would not know.
  */
 async function continuing(ctx: HookContext, t: TrackResult): Promise<string | null> {
-  if (!t.workflow_id || t.empty || t.outcome === 'created' || t.outcome === 'same') return null;
+  if (!t.workflow_id || t.outcome === 'created' || t.outcome === 'same') return null;
   const s = await ctx.client.status({ workflowId: t.workflow_id });
   const tasks = s.counts.tasks.total ? `, ${progressLabel(s.counts.tasks)}` : '';
   const next = s.next_task ? `, next ${s.next_task.id} ${clip(s.next_task.title, 60)}` : '';
