@@ -725,6 +725,39 @@ describe('a transcript imported turn by turn, as the Stop hooks import it', () =
     await turns.service.store.close();
     await whole.service.store.close();
   });
+
+  it('a CI check failing in one turn and passing in a later one is fixed by the later import, as by one import', async () => {
+    // the first turn reads `gh pr checks 222` (type-check failing, its log read); line 98 is the next prompt, and
+    // type-check passes on the new PR at line 759
+    const rel = 'claude-code/entirecontext/39/01M0CV5D1MQXCRJBJXKV1JQ939/0/full.jsonl';
+    const lines = readFileSync(corpusPath(rel), 'utf8').split('\n');
+    expect(lines[97]).toContain('MCP 2.0');
+    const path = join(tempDir(), 'growing.jsonl');
+    writeFileSync(path, lines.slice(0, 97).join('\n') + '\n');
+    const two = await inProcess();
+    await importTranscriptFile(two.client, two.ref, path, 'claude-code');
+    const first = (await two.client.status(two.ref)) as { open_errors: { error_type: string }[] };
+    expect(first.open_errors.map((e) => e.error_type)).toContain('ci_failure');
+    appendFileSync(path, lines.slice(97).join('\n'));
+    await importTranscriptFile(two.client, two.ref, path, 'claude-code');
+    const whole = await inProcess();
+    await importTranscriptFile(whole.client, whole.ref, path, 'claude-code');
+    const all = await recorded(whole);
+    expect(all.error).toContainEqual(
+      expect.stringMatching(/^"CI check failed: type-check, CI: .*\[fixed\]"$/),
+    );
+    expect(await recorded(two)).toEqual(all);
+    const after = (await two.client.status(two.ref)) as {
+      open_errors: unknown[];
+      recent_resolved_errors: { error_type: string; resolution_notes: string | null }[];
+    };
+    expect(after.open_errors).toEqual([]);
+    expect(after.recent_resolved_errors.find((e) => e.error_type === 'ci_failure')?.resolution_notes).toBe(
+      'check type-check passed later (transcript line 759)',
+    );
+    await two.service.store.close();
+    await whole.service.store.close();
+  });
 });
 
 describe('a pause of a workflow whose last session was imported', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bash, say } from '../../../../test/helpers/tool-results.js';
-import { ciChecks, failedJobLogs, findCiFailures } from './ci-checks.js';
+import { ciChecks, ciFailureOf, failedJobLogs, findCiFailures } from './ci-checks.js';
+import { resolveKnown } from './resolve-known.js';
 
 /** `gh run view <id>` as gh prints it for a person (jobs with their time and ID, steps indented under them). */
 const runView = (deploy: '✓' | 'X') =>
@@ -121,5 +122,41 @@ describe('CI failures read with the GitHub CLI', () => {
         null,
       ],
     ]);
+  });
+
+  it('fixes a failure an earlier import recorded as one import of both pieces would: the check passing, or moving on', () => {
+    const first = [
+      say('fix CI', 'user'),
+      ...bash('gh run view 33276290574 --log-failed 2>&1 | grep -n "npm error" | head', 0, failedLog),
+    ];
+    const [open] = findCiFailures(first, null);
+    expect(ciFailureOf(open?.error_message ?? '')).toEqual({
+      names: ['Deploy app'],
+      cause: 'npm error code EUSAGE',
+    });
+    const known = [{ id: 'e1', error_type: 'ci_failure', error_message: open?.error_message ?? '' }];
+    const passes = [
+      say('it passes now, check', 'user'),
+      ...bash('gh run watch 33276638069', 0, runView('✓')),
+    ];
+    const whole = findCiFailures([...first, ...passes], null);
+    const [later] = resolveKnown(known, passes);
+    expect(later?.notes).toBe(whole[0]?.resolution_notes);
+    expect(later?.notes).toMatch(/^check Deploy app passed later \(transcript line \d+\)$/);
+    // another cause for the same job: got past it
+    const movedOn = [
+      say('try again', 'user'),
+      ...bash(
+        'gh run view 33276638069 --log-failed | grep -n ERROR',
+        0,
+        'Deploy app\tDeploy to Fly.io\t2026-08-29T21:41:06.39Z ERROR: process "/bin/sh -c vp build" did not complete successfully: exit code: 127',
+      ),
+    ];
+    expect(resolveKnown(known, movedOn)[0]?.notes).toMatch(/^check Deploy app got past it/);
+    // still failing for the same cause, or another check passing: still open
+    expect(
+      resolveKnown(known, [say('again', 'user'), ...bash('gh run view 1 --log-failed', 0, failedLog)]),
+    ).toEqual([]);
+    expect(resolveKnown(known, bash('gh pr checks 5', 0, 'lint\tpass\t1m\thttps://x\n'))).toEqual([]);
   });
 });

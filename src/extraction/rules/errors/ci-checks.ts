@@ -82,24 +82,53 @@ const causeShape = (cause: string) => cause.replace(/\b[0-9a-f]*\d[0-9a-f]*\b/gi
 const readsFailedLogs = (e: TranscriptEntry) =>
   shellCommands(e).some((c) => /\bgh run view\b[^|;&]*--log-failed\b/.test(c));
 
-export function findCiFailures(entries: readonly TranscriptEntry[], taskId: string | null): ErrorDraft[] {
+/** How a failure of checks is said: the checks, and the line of a failed job's log that explains it. */
+const ciMessage = (names: Iterable<string>, cause: string | null) =>
+  `CI check failed: ${[...names].join(', ')}${cause ? `: ${cause}` : ''}`;
+
+/** What a ci_failure's message says (as ciMessage said it): the checks that failed, and why when a log said it. */
+export function ciFailureOf(message: string): { names: string[]; cause: string | null } | null {
+  const m = /^CI check failed: (.+?)(?:: ([\s\S]+))?$/.exec(message);
+  if (!m) return null;
+  return { names: (m[1] ?? '').split(', '), cause: m[2] ?? null };
+}
+
+/** A failure of checks being followed: what it names, why it failed, and what fixed it once something did. */
+interface Tracked {
+  names: Set<string>;
+  cause: string | null;
+  message: string;
+  fix: { notes: string; line: number } | null;
+  draft?: ErrorDraft;
+}
+
+/**
+ * Reads the CI reports of `entries` in order: drafts a failure of a turn's checks (one error per turn), and fixes any
+ * failure followed (`followed`: ones an earlier import recorded, and those drafted here) when a check it names passes
+ * later or fails again for another cause. One import of a whole transcript and an import of its later lines with the
+ * earlier failures followed decide alike.
+ */
+function followCi(
+  entries: readonly TranscriptEntry[],
+  taskId: string | null,
+  followed: Tracked[],
+): ErrorDraft[] {
   const out: ErrorDraft[] = [];
-  type Tracked = { draft: ErrorDraft; names: Set<string>; cause: string | null };
   let open: Tracked | null = null;
-  const all: Tracked[] = [];
-  const fixed = (err: Tracked, notes: string) => {
-    err.draft.resolution = 'fixed';
-    err.draft.resolution_notes = notes;
+  const all: Tracked[] = [...followed];
+  const fixed = (err: Tracked, notes: string, line: number) => {
+    err.fix = { notes, line };
   };
   /** The earlier failures of a check this one names that it failed for another cause: the job got past them. */
   const movedOn = (now: Tracked, line: number) => {
     for (const err of all)
-      if (err !== now && err.draft.resolution !== 'fixed' && err.cause && now.cause) {
+      if (err !== now && !err.fix && err.cause && now.cause) {
         const name = [...err.names].find((n) => now.names.has(n));
         if (name && causeShape(err.cause) !== causeShape(now.cause))
           fixed(
             err,
             `check ${name} got past it: its next failure has another cause (transcript line ${line})`,
+            line,
           );
       }
   };
@@ -111,17 +140,15 @@ export function findCiFailures(entries: readonly TranscriptEntry[], taskId: stri
     const checks = [...ciChecks(e.text), ...logs.jobs.map((name) => ({ name, status: 'fail' as const }))];
     for (const check of checks.filter((c) => c.status === 'pass'))
       for (const err of all)
-        if (err.draft.resolution !== 'fixed' && err.names.has(check.name))
-          fixed(err, `check ${check.name} passed later (transcript line ${e.line})`);
+        if (!err.fix && err.names.has(check.name))
+          fixed(err, `check ${check.name} passed later (transcript line ${e.line})`, e.line);
     const failing = [...new Set(checks.filter((c) => c.status === 'fail').map((c) => c.name))];
     if (failing.length === 0) continue;
-    const said = (names: Iterable<string>) =>
-      `CI check failed: ${[...names].join(', ')}${logs.cause ? `: ${logs.cause}` : ''}`;
     if (open) {
       for (const name of failing) open.names.add(name);
       // the turn's first look named the checks; a failed job's log read after it says why
       if (logs.cause && !open.cause) {
-        open.draft.error_message = said(open.names);
+        open.message = ciMessage(open.names, logs.cause);
         open.cause = logs.cause;
         movedOn(open, e.line);
       }
@@ -130,17 +157,51 @@ export function findCiFailures(entries: readonly TranscriptEntry[], taskId: stri
     const draft: ErrorDraft = {
       task_id: taskId,
       error_type: 'ci_failure',
-      error_message: said(failing),
+      error_message: '',
       context: null,
       resolution: 'unresolved',
       resolution_notes: null,
       at: e.at,
       evidence_line: e.line,
     };
-    open = { draft, names: new Set(failing), cause: logs.cause };
+    open = {
+      names: new Set(failing),
+      cause: logs.cause,
+      message: ciMessage(failing, logs.cause),
+      fix: null,
+      draft,
+    };
     all.push(open);
     out.push(draft);
     movedOn(open, e.line);
   }
+  for (const err of all)
+    if (err.draft) {
+      err.draft.error_message = err.message;
+      if (err.fix) {
+        err.draft.resolution = 'fixed';
+        err.draft.resolution_notes = err.fix.notes;
+      }
+    }
   return out;
+}
+
+export function findCiFailures(entries: readonly TranscriptEntry[], taskId: string | null): ErrorDraft[] {
+  return followCi(entries, taskId, []);
+}
+
+/**
+ * What fixes a CI failure an earlier import recorded (its message says the checks and the cause) among later entries,
+ * as findCiFailures would have fixed it had one import read them all: a check it names passing, or failing for another
+ * cause. Null when nothing does yet, or the message is not a CI failure's.
+ */
+export function ciFixOf(
+  message: string,
+  entries: readonly TranscriptEntry[],
+): { notes: string; line: number } | null {
+  const said = ciFailureOf(message);
+  if (!said) return null;
+  const earlier: Tracked = { names: new Set(said.names), cause: said.cause, message, fix: null };
+  followCi(entries, null, [earlier]);
+  return earlier.fix;
 }

@@ -1,4 +1,5 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
+import { ciFixOf } from './ci-checks.js';
 import { succeeded, wentOn } from './failure.js';
 import { coversTests, sameStep, shellCommand, testCommand } from '../shell-command.js';
 
@@ -20,12 +21,51 @@ const commandOf = (message: string) => /^`([^`]+?)(?:…)?`:/.exec(message)?.[1]
 /** Whether the message holds the command whole (a long one is cut with "…"). */
 const wholeCommand = (message: string) => /^`[^`]+`:/.test(message) && !/^`[^`]*…`:/.test(message);
 
+type Fix = { notes: string; line: number } | null;
+
+/** An agent's own error (an API error, a dropped stream): passed once the agent works again. */
+function agentWentOn(err: OpenError, entries: readonly TranscriptEntry[]): Fix {
+  if (err.error_type !== 'agent_error') return null;
+  const on = wentOn(entries);
+  return on ? { notes: `the agent went on after it (transcript line ${on.line})`, line: on.line } : null;
+}
+
+/** A failing CI check: fixed as one import of the whole transcript fixes it (ciFixOf: the check passes later). */
+function ciPassed(err: OpenError, entries: readonly TranscriptEntry[]): Fix {
+  return err.error_type === 'ci_failure' ? ciFixOf(err.error_message, entries) : null;
+}
+
+/** A failed command: the same command, or its failed step with other flags, succeeds later (tests: the same pass). */
+function commandSucceeded(err: OpenError, entries: readonly TranscriptEntry[]): Fix {
+  const command = commandOf(err.error_message);
+  if (!command) return null;
+  const isTest = err.error_type === 'test_failure' || testCommand.test(command);
+  const fix = entries.find((e) => {
+    if (e.sidechain || !succeeded(e)) return false;
+    const ran = shellCommand(e);
+    if (ran === null) return false;
+    // a command cut with "…" is known by its start only
+    const whole = wholeCommand(err.error_message);
+    return (
+      ran === command ||
+      (!whole && ran.startsWith(command)) ||
+      (whole && sameStep(command, ran) && (e.tool?.exit_code ?? 0) === 0) ||
+      (isTest && testCommand.test(ran) && coversTests(command, ran))
+    );
+  });
+  return fix ? { notes: `succeeded later (transcript line ${fix.line})`, line: fix.line } : null;
+}
+
+/** What can fix an error an earlier import recorded, by what the error is: each finds its fix or says nothing. */
+const laterFixes = [agentWentOn, ciPassed, commandSucceeded];
+
 /**
  * Errors an earlier import left open or worked around (a workaround is not a fix: the same command succeeding later
- * is) that the new entries resolve: an agent's own error (an API error, a dropped
- * stream; a usage limit recorded as one before it was told apart) once the agent works again; the same command, or its failed step with
- * other flags, succeeds later (a test failure: a later run of the same tests passes). An import reads a session turn by turn, so a failure and its fix often land
- * in different imports.
+ * is) that the new entries resolve: an agent's own error (an API error, a dropped stream; a usage limit recorded as
+ * one before it was told apart) once the agent works again; a failing CI check once a later report shows it passing
+ * (or failing for another cause); the same command, or its failed step with other flags, succeeds later (a test
+ * failure: a later run of the same tests passes). An import reads a session turn by turn, so a failure and its fix
+ * often land in different imports.
  */
 export function resolveKnown(
   open: readonly OpenError[],
@@ -33,41 +73,8 @@ export function resolveKnown(
 ): LaterResolution[] {
   const out: LaterResolution[] = [];
   for (const err of open) {
-    if (err.error_type === 'agent_error') {
-      // an API error an earlier import left open: passed once the agent works again
-      const on = wentOn(entries);
-      if (on)
-        out.push({
-          error_id: err.id,
-          resolution: 'fixed',
-          notes: `the agent went on after it (transcript line ${on.line})`,
-          line: on.line,
-        });
-      continue;
-    }
-    const command = commandOf(err.error_message);
-    if (!command) continue;
-    const isTest = err.error_type === 'test_failure' || testCommand.test(command);
-    const fix = entries.find((e) => {
-      if (e.sidechain || !succeeded(e)) return false;
-      const ran = shellCommand(e);
-      if (ran === null) return false;
-      // a command cut with "…" is known by its start only
-      const whole = wholeCommand(err.error_message);
-      return (
-        ran === command ||
-        (!whole && ran.startsWith(command)) ||
-        (whole && sameStep(command, ran) && (e.tool?.exit_code ?? 0) === 0) ||
-        (isTest && testCommand.test(ran) && coversTests(command, ran))
-      );
-    });
-    if (fix)
-      out.push({
-        error_id: err.id,
-        resolution: 'fixed',
-        notes: `succeeded later (transcript line ${fix.line})`,
-        line: fix.line,
-      });
+    const fix = laterFixes.reduce<Fix>((found, find) => found ?? find(err, entries), null);
+    if (fix) out.push({ error_id: err.id, resolution: 'fixed', notes: fix.notes, line: fix.line });
   }
   return out;
 }
