@@ -24,6 +24,7 @@ import {
   pauseOverdue,
   limitStop,
   finishedWork,
+  heldByErrors,
   type GitCapture,
   sameHead,
   workSpanOf,
@@ -261,6 +262,11 @@ export class Queries {
         : null,
       /** Why the next new agent conversation here completes it as it stands (its session ended, or idle); null: not. */
       completes_at_next_start: finishedWork(s, this.now()),
+      /**
+       * What alone keeps the next new conversation from completing it: its open errors (it would, were they resolved),
+       * with how to resolve one that no longer applies; null when none holds it, or something else does too.
+       */
+      not_over: heldByErrors(s, this.now()),
       warnings: s.recovered_with_gaps
         ? [
             `recovered with gaps: rebuilt from ${s.recovered_with_gaps.source} at seq ${s.recovered_with_gaps.seq}; event(s) ${s.recovered_with_gaps.lost.map((r) => (r.from === r.to ? r.from : `${r.from}..${r.to}`)).join(', ')} are lost`,

@@ -657,6 +657,49 @@ describe('continuity by default: a Codex conversation resumed after its turn end
 });
 
 describe('continuity by default: a new conversation after finished work', () => {
+  it('says in `baton status` when an open error alone keeps finished work from being over, and how to resolve it', async () => {
+    const { repo, baton, status } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const hook = agentHooks(baton, { cwd: repo });
+    const sid = '196820da-0000-4000-8000-000000000021';
+    const { path, lines } = transcriptOf('claude-code/codemie-code-2/session-196820da.jsonl', 111);
+    await hook('SessionStart', { session_id: sid, source: 'startup' });
+    await hook('UserPromptSubmit', {
+      session_id: sid,
+      transcript_path: path,
+      prompt: lines[5]!.message.content,
+    });
+    await hook('Stop', { session_id: sid, transcript_path: path, stop_hook_active: false });
+    // a CI failure recorded, fixed where Baton did not see it
+    const recorded = await baton([
+      'record',
+      'error',
+      '--type',
+      'ci_failure',
+      '--message',
+      'CI check failed: type-check',
+    ]);
+    expect(recorded.code, recorded.stderr).toBe(0);
+    await hook('SessionEnd', { session_id: sid, transcript_path: path, reason: 'prompt_input_exit' });
+    const held = await status();
+    const err = (held.open_errors as Json[])[0]!.id as string;
+    expect(held.completes_at_next_start).toBeNull();
+    expect(held.not_over).toBe(
+      `1 open error (${err}: ci_failure: CI check failed: type-check) holds it, though all 5 of its tasks are done and Claude Code session ${sid} ended (the user quit); resolve it with \`baton record resolve ${err} --resolution fixed\` if it no longer applies`,
+    );
+    const said = (await baton(['status'])).stdout;
+    expect(said).toContain(`\nnot over: ${held.not_over as string}\n`);
+    expect(said).not.toContain('work over:');
+    // resolved: the work is over, and status says that instead
+    expect((await baton(['record', 'resolve', err, '--resolution', 'fixed'])).code).toBe(0);
+    const over = await status();
+    expect(over.not_over).toBeNull();
+    expect(over.completes_at_next_start).toMatch(/^all 5 of its tasks are done and /);
+    const now = (await baton(['status'])).stdout;
+    expect(now).toMatch(/^work over: /m);
+    expect(now).not.toContain('not over:');
+  });
+
   it('continues after a crash or /clear, and starts a new workflow once the work is done and the user quit', async () => {
     const { repo, baton, status } = workspace();
     expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);

@@ -62,6 +62,7 @@ type Status = {
   usage_limit: string | null;
   work_over: string | null;
   completes_at_next_start: string | null;
+  not_over: string | null;
   next_step: NextStep | null;
   queue: QueueStanding | null;
   driver: {
@@ -206,6 +207,8 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
                   `work over: ${s.completes_at_next_start}, so the next new agent conversation here completes this workflow and starts a new one (\`baton complete\` completes it now)`,
                 ]
               : []),
+            // the work is done and its conversation ended, but an error is open: said, or the workflow stays open unexplained
+            ...(!gone.length && s.not_over ? [`not over: ${s.not_over}`] : []),
             ...(s.workflow.status === 'paused' || s.workflow.status === 'interrupted'
               ? // queued work goes on with a worker (the queue line says which can), not with a command of the person's
                 [

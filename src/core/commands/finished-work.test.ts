@@ -4,7 +4,7 @@ import type { WorkflowState } from '../schemas/state.js';
 import { endAgentSession, endAgentTurn, linkAgentSession } from './agent-session.js';
 import { syncAgentTasks } from './agent-tasks.js';
 import { createWorkflow } from './create.js';
-import { finishedWork, finishWork } from './finished-work.js';
+import { finishedWork, finishWork, heldByErrors } from './finished-work.js';
 import { pause } from './pause.js';
 import { recordError, recordSummary, recordTestRun } from './records.js';
 import { recordRequest } from './requests.js';
@@ -201,6 +201,44 @@ describe('finishedWork', () => {
     expect(pausing.state.status).toBe('paused');
     expect(pausing.events.filter((e) => e.type === 'session.ended')).toEqual([]);
     expect(finishedWork(pausing.state, now)).toBeNull();
+  });
+});
+
+describe('heldByErrors', () => {
+  const error = (d: Draft, message: string) =>
+    recordError(d, {
+      task_id: null,
+      error_type: 'ci_failure',
+      error_message: message,
+      context: null,
+      resolution: 'unresolved',
+      resolution_notes: null,
+    });
+
+  it('says the open errors that alone keep finished work open, and how to resolve one that no longer applies', () => {
+    const d = next(ended(followed(['completed'])));
+    error(d, 'CI check failed: type-check: src/server.py:13: error: Cannot find implementation');
+    const id = d.state.open_errors[0]?.id ?? '';
+    expect(finishedWork(d.state, now)).toBeNull();
+    expect(heldByErrors(d.state, now)).toBe(
+      `1 open error (${id}: ci_failure: CI check failed: type-check: src/server.py:13: error: Cannot find implementation) holds it, though its task is done and Claude Code session s1 ended (the user quit); resolve it with \`baton record resolve ${id} --resolution fixed\` if it no longer applies`,
+    );
+    error(d, 'CI check failed: lint');
+    expect(heldByErrors(d.state, now)).toMatch(
+      /^2 open errors \(\S+: ci_failure: CI check failed: type-check: .+; \S+: ci_failure: CI check failed: lint\) hold it, though its task is done .+; resolve each with `baton record resolve <error id> --resolution fixed` if they no longer apply$/,
+    );
+  });
+
+  it('says nothing when no error is open, or something else keeps the work going too', () => {
+    expect(heldByErrors(ended(followed(['completed'])), now)).toBeNull();
+    // a task left
+    const left = next(ended(followed(['completed', 'pending'])));
+    error(left, 'CI check failed: lint');
+    expect(heldByErrors(left.state, now)).toBeNull();
+    // the session still runs (no SessionEnd, not idle)
+    const running = next(followed(['completed']));
+    error(running, 'CI check failed: lint');
+    expect(heldByErrors(running.state, now)).toBeNull();
   });
 });
 

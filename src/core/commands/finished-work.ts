@@ -1,4 +1,5 @@
 import { agentLabel } from '../agent-label.js';
+import { clip } from '../clip.js';
 import { requestsSinceTurnEnd, turnOver } from '../agent-turn.js';
 import type { Draft } from '../draft.js';
 import type { WorkflowState } from '../schemas/state.js';
@@ -48,6 +49,26 @@ export function finishedWork(s: WorkflowState, now: string, over: ConversationsO
   if (idle >= FINISHED_IDLE_MS)
     return `${done} and nothing happened in it for ${Math.floor(idle / 60_000)} min`;
   return null;
+}
+
+/**
+ * What alone keeps the work from being over at `now`: its open errors, when finishedWork would say it is over were
+ * they resolved (a stale one, fixed where Baton did not see it, keeps the workflow open for good). Said with the errors
+ * and how to resolve one that no longer applies; null when none is open, or something else holds the work too.
+ */
+export function heldByErrors(s: WorkflowState, now: string, over: ConversationsOver = {}): string | null {
+  const n = s.counts.open_errors ?? s.open_errors.length;
+  if (n === 0) return null;
+  const without = { ...s, open_errors: [], counts: { ...s.counts, open_errors: 0 } };
+  const done = finishedWork(without, now, over);
+  if (done === null) return null;
+  const shown = s.open_errors.slice(-3);
+  const listed = shown.map(
+    (e) => `${e.id}: ${e.error_type}: ${clip(e.error_message.split('\n')[0] ?? '', 80)}`,
+  );
+  const more = n > shown.length ? `; ${n - shown.length} more` : '';
+  const one = n === 1 ? shown[0] : undefined;
+  return `${n} open error${n === 1 ? '' : 's'} (${listed.join('; ')}${more}) ${one ? 'holds' : 'hold'} it, though ${done}; resolve ${one ? 'it' : 'each'} with \`baton record resolve ${one ? one.id : '<error id>'} --resolution fixed\` if ${one ? 'it no longer applies' : 'they no longer apply'}`;
 }
 
 /** Why the work asked for is done, or null: every task of the list, or without one the last request answered. */

@@ -193,6 +193,8 @@ export const Status = z
     work_over: z.string().nullable(),
     /** Why the next new agent conversation here completes it as it stands (its session ended, or idle); null: not. */
     completes_at_next_start: z.string().nullable(),
+    /** What alone keeps it from being over: its open errors (it would be, were they resolved); null: nothing alone. */
+    not_over: z.string().nullable(),
     warnings: z.array(z.string()),
     /** What the hooks of the server's machine saw: the agents gone without a SessionEnd (an in-progress workflow). */
     gone_agents: z.array(GoneAgent),
