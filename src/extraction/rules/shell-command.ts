@@ -291,27 +291,13 @@ function namedWords(command: string): Set<string> {
 }
 
 /**
- * The program and subcommand both commands' last steps begin with, when they begin with both (`gh pr` of `gh pr
- * checks 222` and `gh pr merge 221`, `git push` of `git push origin main` and `git push -u origin x`): they say which
- * tool both use, not what they act on (the words after them: `origin`). Only the program shared (`python3` of two
- * scripts, `cargo` of `cargo build` and `cargo +nightly build`) is none.
- */
-function sharedHead(failedCommand: string, later: string): Set<string> {
-  const [a, b] = [commandSteps(failedCommand).at(-1) ?? [], commandSteps(later).at(-1) ?? []];
-  return a.length >= 2 && a[0] === b[0] && a[1] === b[1] ? new Set(a.slice(0, 2)) : new Set();
-}
-
-/**
  * Whether a later command is about what the failed one was about: it names one of its programs or operands (`npx
- * vite build` after `npm run build`, `find ~/.codex/sessions -size +20k` after `find ~/.codex/sessions | xargs ...`,
- * `git push -u origin docs/x` after `git push origin main`), beyond the program and subcommand both begin with: `gh
- * pr merge 221` after `gh pr checks 222` runs the same tool on another job. One that names none of them (`bun run
- * typecheck` after `node scripts/count.mjs`) did the next job, not this one.
+ * vite build` after `npm run build`, `find ~/.codex/sessions -size +20k` after `find ~/.codex/sessions | xargs ...`).
+ * One that names none of them (`bun run typecheck` after `node scripts/count.mjs`) did the next job, not this one.
  */
 export function sharesWords(failedCommand: string, later: string): boolean {
-  const head = sharedHead(failedCommand, later);
   const failed = namedWords(failedCommand);
-  return [...namedWords(later)].some((w) => failed.has(w) && !head.has(w));
+  return [...namedWords(later)].some((w) => failed.has(w));
 }
 
 /** What a test command names to run (`tests/test_a.py::test_x`, `src/a.test.ts`, `./pkg/...`): none = all. */

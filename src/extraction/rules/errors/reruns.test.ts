@@ -436,10 +436,6 @@ describe('an error is over when something shows it, not when the agent says what
     expect(otherInput('curl -sf https://api.local/v1/a', 'curl -s https://api.local/v1/a')).toBe(false);
     expect(otherInput('./calc 6 / 0; echo done', './calc 6 / 3; echo done')).toBe(false);
     expect(sharesWords('npm run build', 'npx vite build')).toBe(true);
-    // the program and subcommand both begin with name the tool, not what it acts on
-    expect(sharesWords('gh pr checks 222 --json name,state', 'gh pr merge 221 --squash --auto')).toBe(false);
-    expect(sharesWords('git push origin main', 'git checkout -b x && git push -u origin x')).toBe(true);
-    expect(sharesWords('python3 scripts/export.py', 'python3 scripts/export_json.py')).toBe(true);
     expect(
       sharesWords(
         'cd packages/lib && wc -l src/**/*.ts 2>/dev/null | tail -5',
