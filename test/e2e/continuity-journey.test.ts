@@ -735,7 +735,12 @@ describe('continuity by default: a new conversation after finished work', () => 
     );
     const cleared = await hook('SessionStart', { session_id: id(3), source: 'clear' });
     expect(injected(cleared.stdout).additionalContext).toContain('Create implementation plan');
-    expect(cleared.stdout).not.toContain('Baton continues workflow');
+    // many users /clear to switch tasks: they are told which work goes on, as at a new start, and how to end it
+    expect((JSON.parse(cleared.stdout) as { systemMessage: string }).systemMessage).toMatch(
+      new RegExp(
+        `Baton continues workflow ${first} ".+" in this conversation \\(session 3, 5/5 done\\); if that work is over, \`baton complete -w ${first}\` completes it and your next prompt starts a new one`,
+      ),
+    );
     expect((await status()).workflow.id).toBe(first);
 
     // the user quits; the next conversation is not told to continue finished work

@@ -104,6 +104,8 @@ describe('baton hook <event> on a workflow made with baton create', () => {
       /### Last State \(the compaction summary[^)]*\)\nNot repeated here: the summary of this compaction opens your context/,
     );
     expect(context(compact.stdout)).not.toContain('We designed the schema');
+    // the same conversation goes on: its user is not told again which work it is
+    expect(compact.stdout).not.toContain('Baton continues workflow');
     // a new conversation (after /clear) does not hold it: it gets it whole
     const cleared = await baton(
       ['hook', 'SessionStart'],
@@ -111,6 +113,10 @@ describe('baton hook <event> on a workflow made with baton create', () => {
     );
     expect(context(cleared.stdout)).toMatch(
       /### Last State \(the compaction summary[^)]*\)\nWe designed the schema with zod and started the API routes\./,
+    );
+    // a /clear is often to switch tasks: the user is told which work goes on, as at a start, and how to end it
+    expect((JSON.parse(cleared.stdout) as { systemMessage: string }).systemMessage).toMatch(
+      /^Baton continues workflow (\S+) "Hooked" in this conversation \(session \d+, 1\/2 done, next B API\); if this conversation is for other work, `baton abandon -w \1` ends that workflow and your next prompt starts a new one/,
     );
     const checkpoint = (await baton(['checkpoint', '--name', 'h', '--json'])).json<{
       checkpoint: { snapshot_id: string };

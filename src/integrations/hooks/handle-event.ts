@@ -396,10 +396,10 @@ function cutOffRead(c: CaughtUp): string {
 }
 
 /**
- * A new conversation that continues unfinished work of an earlier one (the next morning, after a crash), said to the
- * user with what it is and how to start afresh instead: the briefing tells the agent, the user would not know. Also
- * when nothing is recorded in it yet: the new conversation still joins a workflow another conversation started (a
- * Codex conversation's, a Claude Code session then started in the same worktree), which the user would not know.
+ * A new conversation that continues unfinished work of an earlier one (the next morning, after a crash or a /clear),
+ * said to the user with what it is and how to start afresh instead: the briefing tells the agent, the user would not
+ * know. Also when nothing is recorded in it yet: the new conversation still joins a workflow another conversation
+ * started (a Codex conversation's, a Claude Code session then started in the same worktree).
  */
 async function continuing(ctx: HookContext, t: TrackResult): Promise<string | null> {
   if (!t.workflow_id || t.outcome === 'created' || t.outcome === 'same') return null;
@@ -470,7 +470,10 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       const earlier = t.earlier && t.workflow_id ? earlierNote(t.earlier, t.workflow_id, ctx.agent) : null;
       const cut = t.cut_off ? `Baton noticed that ${t.cut_off}${cutOffRead(caught)}` : null;
       const busy = caught.activeElsewhere && t.outcome !== 'same' ? busyNote(caught.activeElsewhere) : null;
-      const goingOn = source === 'startup' && !done && !busy ? await continuing(ctx, t) : null;
+      // a new conversation (a start, or a /clear: many clear to switch tasks) told which work it goes on with; a
+      // compaction or a resume goes on with the same conversation, whose user knows what it was doing
+      const goingOn =
+        (source === 'startup' || source === 'clear') && !done && !busy ? await continuing(ctx, t) : null;
       // a worktree added after `baton init` has none of its (uncommitted) files: said where the user looks
       const missing =
         source === 'startup' && ctx.home && ctx.worktree ? worktreesNotSetUp(ctx.home, ctx.worktree) : [];
