@@ -168,8 +168,10 @@ describe('a last turn the user interrupted (Esc, Ctrl-C)', () => {
       expect(last).toContain(
         `${said} (their request "scrolling back in xterm.js still does not work…", 2026-02-10T22:59:46.748Z) ${ask}`,
       );
+      // the request the turn was on is the last later one, not the Goal's first: named where it is
+      expect(c.markdown).toContain('Later requests:\n  - "scrolling back in xterm.js');
       expect(c.markdown).toContain(
-        'No task is recorded: ask the user how to go on with their latest request (Goal), whose turn they interrupted.',
+        'No task is recorded: ask the user how to go on with their latest request (the last of the Later requests, under Goal), whose turn they interrupted.',
       );
     }
     await service.store.close();

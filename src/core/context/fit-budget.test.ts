@@ -309,9 +309,12 @@ describe('resume context within a token budget', () => {
       100_000,
       countTokens,
     );
-    expect(asked.markdown).toContain('the latest request (Goal), newer than the task list');
+    expect(asked.markdown).toContain(
+      'the latest request (the last of the Later requests, under Goal), newer than the task list',
+    );
+    expect(asked.markdown).toMatch(/Later requests:\n(?: {2}- .+\n)* {2}- "now add a licence"\n/);
     // nor is a go-ahead said after the task list changed the request to do first
-    expect(fitted.markdown).not.toContain('the latest request (Goal), newer than the task list');
+    expect(fitted.markdown).not.toContain('newer than the task list');
   });
 
   it('keeps a request only a few characters over its room whole: the cut would save a token and lose its words', () => {
@@ -597,8 +600,9 @@ describe('what to do next', () => {
       "No task is recorded, and the agent's last message (Last State) replies to the user's latest request: unless it names work left, ask the user what comes next.",
     );
     const request = saidAfter(live.created_at, 'r2', 'add a changelog');
+    // a later request is the latest: named where the Goal lists it, not as the Goal's own request
     expect(next({ ...none, requests: [request], summaries: { compaction: null, last_message: said } })).toBe(
-      "No task is recorded: go on from the user's latest request (Goal) and the last state.",
+      "No task is recorded: go on from the user's latest request (the last of the Later requests, under Goal) and the last state.",
     );
     expect(next({ ...live, tasks: [], tasks_completed: 0, tasks_remaining: 0, issue: null })).toBe(
       'No task is recorded.',
@@ -856,7 +860,7 @@ describe('what to do next', () => {
     const snap = { ...base, tasks: timed };
     const after = { ...snap, requests: [request('r2', '2026-01-01T11:00:00.000Z')] };
     expect(next(after)).toBe(
-      `Unless done above, first do the latest request (Goal), newer than the task list; then continue from task "T41: task number 41 with a reasonably descriptive title". The previous session ended because: exhaustion: context 86% full.`,
+      `Unless done above, first do the latest request (the last of the Later requests, under Goal), newer than the task list; then continue from task "T41: task number 41 with a reasonably descriptive title". The previous session ended because: exhaustion: context 86% full.`,
     );
     // said before the last task ended: the tasks already answer it
     expect(next({ ...snap, requests: [request('r2', '2026-01-01T10:10:00.000Z')] })).toMatch(
@@ -887,7 +891,7 @@ describe('what to do next', () => {
     );
     const done = timed.map((t) => ({ ...t, status: 'done' as const }));
     expect(next({ ...after, tasks: done, next_task_id: null, tasks_completed: 42, tasks_remaining: 0 })).toBe(
-      `Every task is done; unless done above, go on from the latest request (Goal), newer than the task list. The previous session ended because: exhaustion: context 86% full.`,
+      `Every task is done; unless done above, go on from the latest request (the last of the Later requests, under Goal), newer than the task list. The previous session ended because: exhaustion: context 86% full.`,
     );
     const json = fitResumeContext(after, 4, [], 100_000, countTokens).context;
     expect(json.next.latest_request_first).toBe(true);

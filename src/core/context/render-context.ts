@@ -259,8 +259,17 @@ function nextStep(c: ResumeContext): string {
     : `${what} The previous session ended because: ${c.next.ended_because}.`;
 }
 
+/**
+ * Where the briefing shows the user's latest request: the last of the Goal's later requests when it lists any, else
+ * the Goal's own request (the first is the latest when none came after it).
+ */
+function latestWhere(c: ResumeContext): string {
+  return c.goal.requests.length ? 'the last of the Later requests, under Goal' : 'Goal';
+}
+
 function nextWork(c: ResumeContext): string {
   const p = c.plan_status;
+  const where = latestWhere(c);
   // a skipped task is finished, not done
   const allDone = p.skipped ? 'Every task is done or skipped' : 'Every task is done';
   const task = c.next.task_id ? `task "${c.next.task_id}: ${c.next.title}"` : null;
@@ -276,14 +285,14 @@ function nextWork(c: ResumeContext): string {
     if (task) return `The ${asked}: get their answer first, then continue from ${task}.`;
     if (p.total > 0 && p.remaining === 0)
       return `${allDone}, but the ${asked}: get their answer before doing more.`;
-    const goal = p.total === 0 ? " and the user's latest request (Goal)" : '';
+    const goal = p.total === 0 ? ` and the user's latest request (${where})` : '';
     return `The ${asked}: get their answer, then go on from it${goal}.`;
   }
   if (c.interrupted) {
     // the user stopped the turn: what they want of it now is theirs to say, whatever the task list says
     const ask =
       c.next.latest_request_first || p.total === 0
-        ? 'ask the user how to go on with their latest request (Goal), whose turn they interrupted'
+        ? `ask the user how to go on with their latest request (${where}), whose turn they interrupted`
         : 'ask the user how to go on with the turn they interrupted (Last State)';
     if (task) return `First ${ask}; then continue from ${task}.`;
     if (p.total === 0) return `No task is recorded: ${ask}.`;
@@ -293,7 +302,7 @@ function nextWork(c: ResumeContext): string {
   }
   if (c.next.latest_request_first) {
     // the agent may have answered it without touching its list (a push, a question): the sections above say
-    const newer = 'the latest request (Goal), newer than the task list';
+    const newer = `the latest request (${where}), newer than the task list`;
     if (task) return `Unless done above, first do ${newer}; then continue from ${task}.`;
     return p.remaining === 0
       ? `${allDone}; unless done above, go on from ${newer}.`
@@ -308,12 +317,12 @@ function nextWork(c: ResumeContext): string {
   if (p.total === 0) {
     // cut in the middle of the agent's turn: what it announced last is under way, and perhaps not done
     if (left === 'mid_turn' && c.last_state?.kind === 'last_message')
-      return "No task is recorded, and the session ended in the middle of the agent's turn: finish what the Last State says it was doing for the user's latest request (Goal), first checking whether any of it already ran.";
+      return `No task is recorded, and the session ended in the middle of the agent's turn: finish what the Last State says it was doing for the user's latest request (${where}), first checking whether any of it already ran.`;
     // the turn ended on the agent's reply: the request may be done, which only that reply and the user can say
     if (c.next.answered && left === null && c.last_state?.kind === 'last_message')
       return "No task is recorded, and the agent's last message (Last State) replies to the user's latest request: unless it names work left, ask the user what comes next.";
     return c.goal.issue || c.goal.requests.length
-      ? `No task is recorded: go on from the user's latest request (Goal)${c.last_state ? ' and the last state' : ''}.`
+      ? `No task is recorded: go on from the user's latest request (${where})${c.last_state ? ' and the last state' : ''}.`
       : 'No task is recorded.';
   }
   if (p.remaining > 0) return 'No task is runnable: the remaining ones wait on others or are blocked.';
