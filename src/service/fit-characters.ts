@@ -1,5 +1,5 @@
 import { CHARS_PER_TOKEN, roughTokens } from '../core/rough-tokens.js';
-import type { SessionSnapshot } from '../core/index.js';
+import { briefingCut, type SessionSnapshot } from '../core/index.js';
 import type { CompiledContext } from './context-compiler.js';
 
 /**
@@ -40,6 +40,46 @@ export function withoutOwnFooter(markdown: string): string {
   return at < 0 ? markdown : `${markdown.slice(0, at)}\n`;
 }
 
+/**
+ * The sections a briefing still too long for its characters (its must-keep facts at their shortest are longer) leaves
+ * out first, whole, in this order: what the agent can look up again (Git State, the decisions, the work done: `baton
+ * context` has them) before the plan, so that what the agent was doing (the Last State) and what to do next, which
+ * nothing else says, are cut last.
+ */
+const leftOutFirst = [
+  'Git State',
+  'Key Decisions Made',
+  'Unaddressed Reviewer Feedback',
+  'TDD State',
+  'Already Done',
+  'Errors Encountered',
+  'Plan Status',
+];
+
+/**
+ * Cuts a compiled briefing to `room` characters, saying so (`note`) under its heading, once: in place of the note a
+ * context over its token budget has there already. Whole sections go first (`leftOutFirst`); then the text before
+ * What to Do Next is cut at its end; What to Do Next is cut only when it alone is longer than the room.
+ */
+function cutToRoom(body: string, room: number, note: string): string {
+  const [head = '', ...sections] = body.replace(/^\(briefing cut to fit [^\n]*\n\n/m, '').split(/\n(?=### )/);
+  const top = `${head}\n${note}\n`;
+  const join = (parts: string[]) => [top, ...parts].join('\n');
+  const named = (s: string, name: string) => s.startsWith(`### ${name}`);
+  let kept = sections;
+  for (const name of leftOutFirst) {
+    if (join(kept).length <= room) return join(kept);
+    kept = kept.filter((s) => !named(s, name));
+  }
+  if (join(kept).length <= room) return join(kept);
+  const at = kept.findIndex((s) => named(s, 'What to Do Next'));
+  const next = at < 0 ? [] : kept.slice(at);
+  const before = `${join(kept.slice(0, at < 0 ? kept.length : at))}`;
+  const left = room - (next.length ? next.join('\n').length + 1 : 0) - 2;
+  if (left <= top.length) return join(kept).slice(0, room);
+  return [`${before.slice(0, left)}…\n`, ...next].join('\n').slice(0, room);
+}
+
 export interface CharacterFit {
   text: string;
   hash: string;
@@ -51,8 +91,8 @@ export interface CharacterFit {
 /**
  * Fits a context into `maxChars` characters: compiles with a token budget that shrinks until the text and the
  * footer (the one for `agent`, which reads it) fit (the compiler shrinks the low-priority parts first and keeps the
- * must-keep facts); when even those do not fit, the text is cut with a note saying so. The hash is the compiled
- * context's (what the agent acknowledges).
+ * must-keep facts); when even those do not fit, the text is cut (`cutToRoom`: the next step and the last state last)
+ * with a note saying so. The hash is the compiled context's (what the agent acknowledges).
  */
 export function fitToCharacters(
   compile: (budget: number) => CompiledContext,
@@ -72,9 +112,8 @@ export function fitToCharacters(
   }
   let cut = false;
   if (body.length > room) {
-    const whole = agent === 'codex' ? 'get_resume_context has them' : 'run `baton context`';
-    const note = `\n… (cut to fit ${maxChars} characters: even the must-keep facts are longer; ${whole})\n`;
-    body = body.slice(0, Math.max(0, room - note.length)) + note;
+    const whole = agent === 'codex' ? 'the MCP tool get_resume_context has the whole' : undefined;
+    body = cutToRoom(body, room, briefingCut(`${maxChars} characters`, whole));
     cut = true;
   }
   const text = body + footer;

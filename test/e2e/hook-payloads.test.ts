@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { corpusPath } from '../helpers/corpus.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { claudeTool } from '../helpers/transcript-lines.js';
 
 /**
  * Hook payloads as real agent versions send them, with what varies between versions and machines: missing ids,
@@ -423,6 +424,75 @@ const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 const nextOf = (context: string) => /### What to Do Next\n([^\n]+)/.exec(context)?.[1] ?? '';
 
 describe('a turn a usage limit stopped', () => {
+  it('keeps the next step and the last state in a briefing cut to a few characters, and says it was cut in words for the agent', async () => {
+    const repo = makeRepo();
+    const env = {
+      BATON_HOME: tempDir('baton-home-'),
+      HOME: tempDir('baton-user-'),
+      BATON_INJECT_MAX_CHARS: '1500',
+    };
+    const hook = (event: string, payload: Record<string, unknown>) =>
+      runCli(['hook', event], {
+        cwd: repo,
+        env,
+        input: JSON.stringify({ hook_event_name: event, ...payload }),
+      });
+    const transcript = join(tempDir('baton-tr-'), 's1.jsonl');
+    const ask =
+      'Build the CSV exporter for the reports page, with quoting of commas and newlines, a header row, and a streaming writer for large tables';
+    const notice = "You've hit your session limit · resets 3:40pm (America/Bogota)";
+    // a list of eight steps, four commits and a dozen files: more than 1,500 characters hold at their shortest
+    const todos = Array.from({ length: 8 }, (_, i) => ({
+      content: `Step ${i} of the exporter: write the part and its tests`,
+      activeForm: `Doing step ${i}`,
+      status: i < 3 ? 'completed' : i === 3 ? 'in_progress' : 'pending',
+    }));
+    const calls = [
+      ...Array.from({ length: 12 }, (_, i) =>
+        claudeTool(
+          `w${i}`,
+          'Write',
+          { file_path: join(repo, `src/exporter/part-${i}.ts`), content: 'x' },
+          'File created successfully',
+        ),
+      ),
+      claudeTool('td', 'TodoWrite', { todos }, 'Todos have been modified successfully'),
+      ...Array.from({ length: 4 }, (_, i) =>
+        claudeTool(
+          `c${i}`,
+          'Bash',
+          { command: `git commit -am "exporter: part ${i} with its tests and the docs"` },
+          `[main abc12${i}f] exporter: part ${i} with its tests and the docs\n 2 files changed, 40 insertions(+)`,
+        ),
+      ),
+    ].flat();
+    const last = 'Half-way: the parser is done and its tests pass; the writer is next.';
+    writeFileSync(
+      transcript,
+      `${[line.user(ask, minutesAgo(10)), ...calls, line.said(last, minutesAgo(2)), line.limit(notice)].join('\n')}\n`,
+    );
+    const base = { session_id: 's1', cwd: repo, transcript_path: transcript };
+    await hook('UserPromptSubmit', { ...base, prompt: ask });
+    await hook('StopFailure', { ...base, error: 'rate_limit', last_assistant_message: notice });
+    const start = await hook('SessionStart', { ...base, session_id: 's2', source: 'resume' });
+    expect(start.stderr).toMatch(/cut to fit/);
+    const context = contextOf(start.stdout);
+    expect(context.length).toBeLessThanOrEqual(1500);
+    // what to do next and what the agent was doing are kept; the file counts and the commits (\`baton context\`) go
+    expect(nextOf(context)).toMatch(
+      /^Continue from task "T4: .+ The previous session ended because: stopped by a usage limit, resets at /,
+    );
+    expect(context).toContain(`### Last State (the agent's last message`);
+    expect(context).toContain(last);
+    expect(context).not.toContain('files created, edited or deleted');
+    // said once, at the top, in words meant for the agent
+    expect(context).toMatch(
+      /^## Session Resume Context \(session 2 of 2\)\n\n\(briefing cut to fit 1500 characters: run `baton context` for the whole\)\n\n### /m,
+    );
+    expect(context.match(/briefing cut/g)).toHaveLength(1);
+    expect(context).not.toContain('over_budget');
+  });
+
   it('is why the session stopped, with the reset the notice gives, said once; over once the agent works again', async () => {
     const { repo, hook, baton } = workspace();
     const transcript = join(tempDir('baton-tr-'), 's1.jsonl');

@@ -904,7 +904,7 @@ describe('Codex hooks', () => {
     // the footer counts toward the limit: the request is cut, the footer whole
     expect(codex.length).toBeLessThanOrEqual(1000);
     expect(codex).toContain(
-      '(cut to fit 1000 characters: even the must-keep facts are longer; get_resume_context has them)',
+      '(briefing cut to fit 1000 characters: the MCP tool get_resume_context has the whole)',
     );
     const footer = codex.slice(codex.lastIndexOf('\n---\n'));
     expect(footer).toMatch(

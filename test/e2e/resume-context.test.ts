@@ -273,7 +273,9 @@ describe('the same through the CLI', () => {
     }>();
     expect(tiny.over_budget).toBe(true);
     expect(tiny.json.over_budget).toBe(true);
-    expect(tiny.markdown).toContain('**over_budget**');
+    expect(tiny.markdown).toContain(
+      '(briefing cut to fit 200 tokens, and still over them: run `baton context` for the whole)',
+    );
     // still the shortest form of what is never dropped: the request and every commit
     expect(tiny.markdown).toContain('The user asked: Implement spotter-gqc');
     for (const hash of ['99b497c', 'ceff8c3', 'bb53fb4', '05fd186', 'a230dbf'])

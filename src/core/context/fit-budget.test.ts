@@ -537,7 +537,11 @@ describe('resume context within a token budget', () => {
     const fitted = fitResumeContext(bigSnapshot(), 4, [], 200, countTokens);
     expect(fitted.over_budget).toBe(true);
     expect(fitted.context.over_budget).toBe(true);
-    expect(fitted.markdown).toContain('**over_budget**');
+    // in words meant for the agent: cut, to fit what, and where the whole is
+    expect(fitted.markdown).toContain(
+      '(briefing cut to fit 200 tokens, and still over them: run `baton context` for the whole)',
+    );
+    expect(fitted.markdown).not.toContain('over_budget');
     expect(fitted.markdown).toContain('UNRESOLVED: TypeError: unresolved failure 3');
   });
 

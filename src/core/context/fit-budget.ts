@@ -17,6 +17,7 @@ export interface FittedContext {
   budget: number;
   /** True when even the facts that are never dropped, in their shortest form, exceed the budget. */
   over_budget: boolean;
+  /** The limits the fit reached (over the budget, the floors, before the last state is given back). */
   limits: ContextLimits;
 }
 
@@ -272,7 +273,8 @@ function lastStateNear(v: number, hi: number, whole: number): number | null {
  * Compiles the context and shrinks its lower-priority parts, one halving at a time, until the whole of it (with the
  * `overhead` a caller adds, such as a stamp line) fits the token budget, then gives back the room the halvings freed
  * beyond what was needed (`refill`). When even the shortest form of what is never dropped does not fit, the context
- * says `over_budget` (in its text and its JSON) rather than exceeding the budget silently.
+ * says so (`over_budget` in its JSON; in its text, that it was cut and where the whole is) rather than exceeding the
+ * budget silently.
  */
 export function fitResumeContext(
   snap: SessionSnapshot,
@@ -311,8 +313,12 @@ export function fitResumeContext(
     if (limits[key] < span) cuts.push({ key, from, span, to: limits[key], last });
   }
   if (!fits(r)) {
+    // the last state, cut last, is given back at its last length: cutting it did not make the context fit, and a
+    // caller that cuts the text further (a hook's characters) keeps what the agent was doing over what it can look up
+    const lastState = cuts.find((c) => c.key === 'last_state_chars' && c.to === 0);
+    if (lastState) r = compile({ ...limits, last_state_chars: lastState.from });
     const context = { ...r.context, over_budget: true };
-    const markdown = renderResumeContext(context);
+    const markdown = renderResumeContext(context, budget);
     return { context, markdown, tokens: count(markdown), budget, over_budget: true, limits };
   }
   const fitted = refill(

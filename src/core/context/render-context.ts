@@ -351,11 +351,26 @@ function heading(c: ResumeContext): string {
   return `## Recap of a Finished Workflow (${c.finished}, after ${counted(n, 'session')})`;
 }
 
-export function renderResumeContext(c: ResumeContext): string {
+/**
+ * What a briefing cut short says, in one way wherever it was cut: what it was cut to fit (`fit`: "400 tokens, and
+ * still over them" for a token budget even its shortest must-keep facts exceed, "1500 characters" for what a hook
+ * injects), and where the whole is.
+ */
+export function briefingCut(fit: string, whole = 'run `baton context` for the whole'): string {
+  return `(briefing cut to fit ${fit}: ${whole})`;
+}
+
+/** `budget`: the token budget the context was fitted to, said when even its must-keep facts exceed it. */
+export function renderResumeContext(c: ResumeContext, budget: number | null = null): string {
   const out: string[] = [];
   out.push(heading(c), '');
   if (c.over_budget)
-    out.push('**over_budget**: even the facts always kept, shortest, exceed the budget.', '');
+    out.push(
+      briefingCut(
+        budget === null ? 'its budget, and still over it' : `${budget} tokens, and still over them`,
+      ),
+      '',
+    );
   if (c.warnings.length) out.push('### Warnings', ...c.warnings.map((w) => `- ${w}`), '');
   goal(c, out);
   tasks(c, out);
