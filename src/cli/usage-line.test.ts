@@ -18,6 +18,23 @@ describe('usageLine', () => {
     expect(line).toBe('usage: 1,200 tokens, 1 call, 1 tool call');
   });
 
+  it('after a compaction no reading has followed, says the fill is stale rather than showing it as now', () => {
+    const u = {
+      ...emptyUsage(),
+      tokens_used: 52_000,
+      llm_calls: 12,
+      context_tokens: 118_834,
+      context_window: 200_000,
+    };
+    expect(usageLine(u)).toMatch(/; context now 118,834 of 200,000$/);
+    const at = new Date();
+    at.setHours(14, 5);
+    const line = usageLine(u, at.toISOString());
+    expect(line).toBe(
+      'usage: 52,000 tokens, 12 calls; context compacted at 14:05; the fill is read again at the next turn',
+    );
+  });
+
   it('is null before any usage', () => {
     expect(usageLine(emptyUsage())).toBeNull();
   });

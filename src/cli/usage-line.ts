@@ -4,8 +4,21 @@ import { thousands } from './output.js';
 /** "1 call", "12,400 calls": a count with its thousands marked. */
 const many = (n: number, one: string) => counted(n, one).replace(String(n), thousands(n));
 
-/** The whole workflow's figures in one line, and the current context apart (a gauge, not a sum); null before any. */
-export function usageLine(u: UsageMetrics): string | null {
+/** A time of today as the user's clock says it ("14:05"), with the day when it is not today ("2026-11-30 14:05"). */
+function clock(iso: string, now = new Date()): string {
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const day = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  const today = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  const hm = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return day === today ? hm : `${day} ${hm}`;
+}
+
+/**
+ * The whole workflow's figures in one line, and the current context apart (a gauge, not a sum); null before any.
+ * `compactedAt`: the agent compacted its context then, and no reading since told the fill: the last one is stale.
+ */
+export function usageLine(u: UsageMetrics, compactedAt: string | null = null): string | null {
   if (!u.tokens_used && !u.llm_calls && u.context_tokens == null) return null;
   const parts = [
     `${thousands(u.tokens_used)} tokens${u.output_tokens ? ` (output ${thousands(u.output_tokens)})` : ''}`,
@@ -16,8 +29,9 @@ export function usageLine(u: UsageMetrics): string | null {
     // a span as every span is said ("0m23s", "42m10s", "3h05m"): a short one is not "0 min"
     ...(u.session_duration_seconds ? [`agent time ${formatSpan(u.session_duration_seconds * 1000)}`] : []),
   ];
-  const ctx =
-    u.context_tokens != null
+  const ctx = compactedAt
+    ? `; context compacted at ${clock(compactedAt)}; the fill is read again at the next turn`
+    : u.context_tokens != null
       ? `; context now ${thousands(u.context_tokens)}${u.context_window ? ` of ${thousands(u.context_window)}` : ''}${u.context_utilization !== null ? ` (${Math.round(u.context_utilization * 100)}%)` : ''}`
       : '';
   return `usage: ${parts.join(', ')}${ctx}`;

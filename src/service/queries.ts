@@ -253,6 +253,11 @@ export class Queries {
       recovered_with_gaps: s.recovered_with_gaps ?? null,
       /** The agent's last turn was stopped by a usage limit it has not spoken since: when it lifts, in words. */
       usage_limit: limitStop(s.summaries, s.recent_requests?.at(-1), new Date(this.now())),
+      /** When the agent compacted its context, while no reading since has told the compacted context's fill. */
+      context_compacted_at:
+        s.context_compacted && s.context_compacted.context_tokens === (s.usage.context_tokens ?? null)
+          ? s.context_compacted.at
+          : null,
       /**
        * Why a new conversation would complete it, were the agent of its last session gone with no SessionEnd (a crash,
        * a closed terminal: `finishedWork`); null when the next session goes on with it.

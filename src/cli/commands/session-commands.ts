@@ -60,6 +60,7 @@ type Status = {
   warnings: string[];
   usage: UsageMetrics;
   usage_limit: string | null;
+  context_compacted_at?: string | null;
   work_over: string | null;
   completes_at_next_start: string | null;
   not_over: string | null;
@@ -223,7 +224,9 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             ...(s.next_step && !(s.queue && !s.next_step.command)
               ? [`to go on: ${nextStepText(s.next_step)}`]
               : []),
-            ...(s.usage ? [usageLine(s.usage)].filter((l): l is string => l !== null) : []),
+            ...(s.usage
+              ? [usageLine(s.usage, s.context_compacted_at ?? null)].filter((l): l is string => l !== null)
+              : []),
             ...s.warnings.map((w) => `warning: ${w}`),
             '',
             snapshotsTable(s.snapshots),

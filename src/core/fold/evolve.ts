@@ -35,6 +35,11 @@ const leavePause = (s: WorkflowState): WorkflowState => ({
 
 /** No compaction under way any more: its note came, or another agent session began. */
 const noCompacting = ({ handed_since_compacting: _, ...s }: WorkflowState): WorkflowState => s;
+/** A compaction at `at`: the context fill known now is the one it made stale. */
+const compactedAt = (s: WorkflowState, at: string) => ({
+  at,
+  context_tokens: s.usage.context_tokens ?? null,
+});
 
 /**
  * A new session's agent starts a list of its own: the lists kept are emptied, so what its first list leaves out of
@@ -182,7 +187,11 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
     case 'session.linked':
       return updateSession(s, { agent: e.data.agent });
     case 'context.compacted':
-      return { ...noCompacting(s), reinject: e.data.injected !== true };
+      return {
+        ...noCompacting(s),
+        reinject: e.data.injected !== true,
+        context_compacted: compactedAt(s, e.at),
+      };
     case 'session.ended':
       return updateSession(s, { ended_at: e.at, end_reason: e.data.reason, snapshot_id: e.data.snapshot_id });
     case 'turn.ended':
@@ -349,7 +358,9 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
           commit: snap.git_state?.commit_at_snapshot ?? null,
         },
         // the snapshot before a compaction: the context handed over from here on is in the compacted session
-        ...(snap.trigger === 'exhaustion' ? { handed_since_compacting: false } : {}),
+        ...(snap.trigger === 'exhaustion'
+          ? { handed_since_compacting: false, context_compacted: compactedAt(s, e.at) }
+          : {}),
       };
     }
     case 'checkpoint.created':

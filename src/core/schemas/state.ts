@@ -205,6 +205,11 @@ export const WorkflowState = z.object({
    */
   handed_since_compacting: z.boolean().optional(),
   /**
+   * The agent's last compaction (PreCompact's snapshot, or PostCompact), with the context fill known then: while the
+   * fill is still that figure, no reading since has said the compacted context's, and it is stale.
+   */
+  context_compacted: z.object({ at: z.string(), context_tokens: z.number().nullable() }).optional(),
+  /**
    * The last end of an agent's turn a hook reported (`turn.ended`), with how many requests had been recorded then: a
    * request recorded since is one whose turn has not been seen to end.
    */

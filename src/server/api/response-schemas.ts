@@ -189,6 +189,8 @@ export const Status = z
     live_state: z.object({ saved_at: z.string(), trigger: z.string() }).nullable(),
     /** The agent's last turn was stopped by a usage limit it has not spoken since: when it lifts, in words. */
     usage_limit: z.string().nullable(),
+    /** When the agent compacted its context, while no reading since has told the fill: the last one known is stale. */
+    context_compacted_at: z.string().nullable(),
     /** Why a new conversation would complete it, were its last agent gone with no SessionEnd; null: it goes on. */
     work_over: z.string().nullable(),
     /** Why the next new agent conversation here completes it as it stands (its session ended, or idle); null: not. */
