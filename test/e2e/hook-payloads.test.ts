@@ -423,6 +423,52 @@ const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 /** What to Do Next, as the briefing says it. */
 const nextOf = (context: string) => /### What to Do Next\n([^\n]+)/.exec(context)?.[1] ?? '';
 
+describe('the context fill after a compaction', () => {
+  it('is said stale by `baton status` until a turn after the compaction reads it again', async () => {
+    const { repo, hook, baton } = workspace();
+    const transcript = join(tempDir('baton-tr-'), 's1.jsonl');
+    const said = (text: string, read: number, at: Date) =>
+      JSON.stringify({
+        type: 'assistant',
+        sessionId: 's1',
+        timestamp: at.toISOString(),
+        message: {
+          id: `m${at.getTime()}`,
+          model: 'claude-opus-4-6',
+          role: 'assistant',
+          content: [{ type: 'text', text }],
+          usage: {
+            input_tokens: 1,
+            cache_creation_input_tokens: 0,
+            cache_read_input_tokens: read,
+            output_tokens: 9,
+          },
+        },
+      });
+    writeFileSync(
+      transcript,
+      `${[line.user('Build the CSV exporter', minutesAgo(3)), said('The parser is done.', 118_833, minutesAgo(2))].join('\n')}\n`,
+    );
+    const base = { session_id: 's1', cwd: repo, transcript_path: transcript };
+    await hook('UserPromptSubmit', { ...base, prompt: 'Build the CSV exporter' });
+    await hook('Stop', { ...base, stop_hook_active: false });
+    expect((await baton(['status'])).stdout).toMatch(/; context now 118,834 of 200,000 \(59%\)$/m);
+    await hook('PreCompact', { ...base, trigger: 'auto' });
+    await hook('SessionStart', { ...base, source: 'compact' });
+    const compacted = (await baton(['status'])).stdout;
+    expect(compacted).not.toContain('context now');
+    expect(compacted).toMatch(/; context compacted at \d\d:\d\d; the fill is read again at the next turn$/m);
+    expect(
+      (await baton(['status', '--json'])).json<{ context_compacted_at: string | null }>()
+        .context_compacted_at,
+    ).not.toBeNull();
+    // the next turn reads the compacted context's fill
+    appendFileSync(transcript, `${said('The writer is next.', 20_000, new Date())}\n`);
+    await hook('Stop', { ...base, stop_hook_active: false });
+    expect((await baton(['status'])).stdout).toMatch(/; context now 20,001 of 200,000 \(10%\)$/m);
+  });
+});
+
 describe('a turn a usage limit stopped', () => {
   it('keeps the next step and the last state in a briefing cut to a few characters, and says it was cut in words for the agent', async () => {
     const repo = makeRepo();
