@@ -4,6 +4,7 @@ import type { ImportMark, RecordedIn, WorkflowState } from '../schemas/state.js'
 import type { SessionInfo, Task } from '../schemas/workflow.js';
 import { evolveRuntime } from '../runtime-fold.js';
 import { foldUsage } from './usage.js';
+import { beforeCompaction } from '../compaction.js';
 import { asksForNoWork, issueFromRequest, requestTitle } from '../requests/request-text.js';
 import { inRequestOrder, listTotals, recent, recentImports, recentOpen } from './bounds.js';
 
@@ -358,9 +359,9 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
           commit: snap.git_state?.commit_at_snapshot ?? null,
         },
         // the snapshot before a compaction: the context handed over from here on is in the compacted session
-        ...(snap.trigger === 'exhaustion'
-          ? { handed_since_compacting: false, context_compacted: compactedAt(s, e.at) }
-          : {}),
+        ...(snap.trigger === 'exhaustion' ? { handed_since_compacting: false } : {}),
+        // a hook's before a compaction (a `baton run` session paused on a full context compacted nothing)
+        ...(beforeCompaction(snap) ? { context_compacted: compactedAt(s, e.at) } : {}),
       };
     }
     case 'checkpoint.created':

@@ -10,6 +10,7 @@ import {
   type EarlierWorkflow,
 } from '../../core/index.js';
 import { clip } from '../../core/clip.js';
+import { COMPACTION_REASON } from '../../core/compaction.js';
 import {
   detectUsageLimit,
   isLimitNotice,
@@ -644,7 +645,7 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
       const snap = await ctx.client.snapshotNow(
         ref,
         'exhaustion',
-        `context compaction (${p.trigger ?? 'auto'})`,
+        `${COMPACTION_REASON} (${p.trigger ?? 'auto'})`,
       );
       return {
         outcome: imported.failed ? 'failed' : 'ok',
