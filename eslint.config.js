@@ -23,8 +23,13 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   { languageOptions: { globals: { ...globals.node } } },
   { files: ['**/*.test.ts', 'test/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
-  // CommonJS on purpose (bin/compile-cache.cjs loads the hook's CommonJS bundle): `require` is how it imports
-  { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  // CommonJS on purpose (bin/, for a start without the ES module loader; bin/compile-cache.cjs loads the hook's
+  // CommonJS bundle): `require` is how they import
+  {
+    files: ['**/*.cjs', 'bin/baton.js', 'bin/on-path/baton'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
