@@ -269,7 +269,11 @@ describe('the agent runtime across Baton crashes and restarts', () => {
     await until('its context recorded', () => count('usage.recorded') >= 1);
     runner.kill('SIGSTOP');
     try {
-      await until('the workflow interrupted', () => count('workflow.interrupted') >= 1, 15_000);
+      await until('the workflow interrupted', () => count('workflow.interrupted') >= 1, 15_000).catch(
+        (e: Error) => {
+          throw new Error(`${e.message}\n${s.report()}`);
+        },
+      );
     } finally {
       await killHard(runner);
     }

@@ -10,6 +10,7 @@ import type {
   LgWriteRow,
 } from '../langgraph-tables.js';
 import { preparePrivateDatabase } from '../private-files.js';
+import { retryWhileBusy } from './busy-setup.js';
 import { migrateSqlite } from './migrate.js';
 import { openFailure } from './open-failure.js';
 
@@ -40,10 +41,13 @@ export class SqliteLangGraphTables implements LangGraphTables {
   ) {
     try {
       preparePrivateDatabase(location);
-      this.db = new Database(location, { timeout: options.busyTimeoutMs ?? 10_000 });
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
-      migrateSqlite(this.db);
+      const busyMs = options.busyTimeoutMs ?? 10_000;
+      const db = (this.db = new Database(location, { timeout: busyMs }));
+      retryWhileBusy(busyMs, () => {
+        db.pragma('journal_mode = WAL');
+        db.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
+        migrateSqlite(db);
+      });
     } catch (e) {
       throw openFailure(location, e);
     }

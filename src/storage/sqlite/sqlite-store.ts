@@ -21,6 +21,7 @@ import {
   type RecordDbRow,
 } from '../rows.js';
 import { preparePrivateDatabase } from '../private-files.js';
+import { retryWhileBusy } from './busy-setup.js';
 import { migrateSqlite } from './migrate.js';
 import { BatchWriter } from './batch-writer.js';
 import { StateCache } from './state-cache.js';
@@ -52,14 +53,17 @@ export class SqliteStore implements Store {
   ) {
     try {
       preparePrivateDatabase(location);
-      this.db = new Database(location, { timeout: options.busyTimeoutMs ?? 10_000 });
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
-      // Checkpoint the WAL every ~40 MB rather than every 4 MB: big transactions (startup recovery, imports) then
-      // trigger few checkpoints. Once it has been checkpointed the WAL is rewritten in place, and a commit's fsync
-      // overwrites blocks the file already has: about twice as fast on ext4 as one that grows the file.
-      this.db.pragma('wal_autocheckpoint = 10000');
-      migrateSqlite(this.db);
+      const busyMs = options.busyTimeoutMs ?? 10_000;
+      const db = (this.db = new Database(location, { timeout: busyMs }));
+      retryWhileBusy(busyMs, () => {
+        db.pragma('journal_mode = WAL');
+        db.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
+        // Checkpoint the WAL every ~40 MB rather than every 4 MB: big transactions (startup recovery, imports) then
+        // trigger few checkpoints. Once it has been checkpointed the WAL is rewritten in place, and a commit's fsync
+        // overwrites blocks the file already has: about twice as fast on ext4 as one that grows the file.
+        db.pragma('wal_autocheckpoint = 10000');
+        migrateSqlite(db);
+      });
     } catch (e) {
       throw openFailure(location, e);
     }
