@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -42,6 +43,20 @@ const killHard = async (child: ChildProcess) => {
   child.kill('SIGKILL');
   await gone;
 };
+
+/** Whether a writer could take the SQLite database's write lock now (no process holds it). */
+function writable(path: string): boolean {
+  const db = new Database(path, { timeout: 0 });
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    db.exec('ROLLBACK');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    db.close();
+  }
+}
 
 describe('the agent runtime across Baton crashes and restarts', () => {
   it('startup recovery in baton serve: a SIGKILLed server mid-task is recovered and resumed by the next one', async () => {
@@ -267,7 +282,13 @@ describe('the agent runtime across Baton crashes and restarts', () => {
     const ex = (await cli(['executors', 'list'])).json<{ pid: number; session_state: string }[]>()[0];
     expect(ex?.session_state).toBe('running');
     await until('its context recorded', () => count('usage.recorded') >= 1);
-    runner.kill('SIGSTOP');
+    // stopped outside a write: stopped inside one (a heartbeat every 200 ms), it would hold the write lock for good
+    for (let tries = 0; ; tries++) {
+      runner.kill('SIGSTOP');
+      if (writable(join(home, 'baton.db')) || tries >= 50) break;
+      runner.kill('SIGCONT');
+      await new Promise((r) => setTimeout(r, 20));
+    }
     try {
       await until('the workflow interrupted', () => count('workflow.interrupted') >= 1, 15_000).catch(
         (e: Error) => {
