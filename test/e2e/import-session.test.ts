@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalClient } from '../../src/client/local-client.js';
 import { LlmExtractor } from '../../src/extraction/index.js';
+import { OPEN_ERRORS_LIMIT } from '../../src/core/index.js';
 import { importTranscriptFile } from '../../src/integrations/transcripts/import-file.js';
 import { runCli } from '../helpers/cli.js';
 import { corpusPath } from '../helpers/corpus.js';
@@ -962,6 +963,55 @@ describe('an error worked around in one import', () => {
     expect(lines[(fixed?.evidence?.line ?? 0) - 1]).toContain('ECONNREFUSED');
     const later = Number(/transcript line (\d+)/.exec(fixed?.resolution_notes ?? '')?.[1]);
     expect(lines[later - 1]).toContain('added 311 packages');
+    await w.service.store.close();
+  });
+});
+
+describe('an error older than the open errors the state keeps', () => {
+  it('is fixed by a later import where the same command succeeds', async () => {
+    const w = await inProcess();
+    const r = rollout(w.repo);
+    const path = join(tempDir(), 'rollout-2026-12-02T10-00-00-a1b2c3d4.jsonl');
+    writeFileSync(
+      path,
+      [r.meta(), ...r.ask('Build the docs'), ...r.exec('make docs', 'make: *** [docs] Error 2', 2)].join(
+        '\n',
+      ) + '\n',
+    );
+    await importTranscriptFile(w.client, w.ref, path, 'codex');
+    // more failures than the state keeps open (OPEN_ERRORS_LIMIT): the first one is only in its record now
+    // each a minute after the one before (an import reads a line no older than what it has already checked)
+    const minute = (lines: string[], m: number) =>
+      lines.map((l) =>
+        l.replace(/"timestamp":"[^"]+"/, `"timestamp":"2026-11-29T22:${String(m).padStart(2, '0')}:00.000Z"`),
+      );
+    const words = 'abcdefghijklmnopqrstuvwxyz'.split('').map((c) => `${c}${c}${c}`);
+    const others = Array.from({ length: OPEN_ERRORS_LIMIT + 5 }, (_, i) =>
+      minute(
+        [
+          ...r.ask(`Set up service ${i}`),
+          // another failure each time (the same message with other numbers is one failure repeated)
+          ...r.exec(`./setup-${words[i]}.sh`, `setup-${words[i]}: missing key ${words[i]}_url`, 1),
+        ],
+        i,
+      ),
+    ).flat();
+    appendFileSync(path, others.join('\n') + '\n');
+    await importTranscriptFile(w.client, w.ref, path, 'codex');
+    const state = await w.service.store.loadState(w.id);
+    expect(state?.open_errors.some((e) => e.error_message.includes('make docs'))).toBe(false);
+
+    appendFileSync(
+      path,
+      minute([...r.ask('Now the docs again'), ...r.exec('make docs', 'built 42 pages', 0)], 59).join('\n') +
+        '\n',
+    );
+    await importTranscriptFile(w.client, w.ref, path, 'codex');
+    const docs = (await w.service.store.listRecords(w.id, 'error'))
+      .map((x) => x.data as { error_message: string; resolution: string; resolution_notes?: string })
+      .filter((e) => e.error_message.includes('make docs'));
+    expect(docs.map((e) => e.resolution)).toEqual(['fixed']);
+    expect(docs[0]?.resolution_notes).toMatch(/^succeeded later \(transcript line \d+\)$/);
     await w.service.store.close();
   });
 });

@@ -17,6 +17,7 @@ import { agentLabel } from '../../core/agent-label.js';
 
 interface StatusView {
   workflow: { id: string; worktree?: string | null };
+  counts?: { open_errors?: number };
   imports: Known['imports'];
   recent_decisions: { description: string }[];
   open_errors: (OpenError & { error_message: string; timestamp: string })[];
@@ -68,6 +69,17 @@ async function targetOf(
 }
 
 /**
+ * The open errors a new piece may resolve: the state's newest ones, or, when more are open than the state keeps
+ * (OPEN_ERRORS_LIMIT), all of them from their records, so an old failure fixed at last is marked fixed too.
+ */
+async function allOpenErrors(client: BatonClient, ref: Ref, status: StatusView): Promise<OpenError[]> {
+  const kept = status.open_errors ?? [];
+  if ((status.counts?.open_errors ?? kept.length) <= kept.length) return kept;
+  const all = (await client.details(ref, null, 'errors')) as (OpenError & { resolution: string })[];
+  return all.filter((e) => e.resolution === 'unresolved');
+}
+
+/**
  * Reads what was appended to a transcript file since its last import (from the stored byte offset, with the parser's
  * carried state) and appends what it holds to the workflow in one commit, then follows the agent's task list in
  * the task graph. A piece with no new entries writes nothing.
@@ -105,7 +117,7 @@ export async function importTranscriptFile(
     errors: [...(status.open_errors ?? []), ...(status.recent_resolved_errors ?? [])],
     // an error worked around is not over either: the same command succeeding later fixes it
     open_errors: [
-      ...(status.open_errors ?? []),
+      ...(await allOpenErrors(client, { ...ref, workflowId: status.workflow.id }, status)),
       ...(status.recent_resolved_errors ?? []).filter((e) => e.resolution === 'workaround'),
     ],
     side_effects: status.side_effects ?? [],
