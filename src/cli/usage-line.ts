@@ -1,4 +1,4 @@
-import { counted, formatSpan, type UsageMetrics } from '../core/index.js';
+import { clockAt, clockWords, counted, formatSpan, machineZone, type UsageMetrics } from '../core/index.js';
 import { thousands } from './output.js';
 
 /** "1 call", "12,400 calls": a count with its thousands marked. */
@@ -6,12 +6,11 @@ const many = (n: number, one: string) => counted(n, one).replace(String(n), thou
 
 /** A time of today as the user's clock says it ("14:05"), with the day when it is not today ("2026-11-30 14:05"). */
 function clock(iso: string, now = new Date()): string {
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const day = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-  const today = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-  const hm = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-  return day === today ? hm : `${day} ${hm}`;
+  const zone = machineZone();
+  const [then, today] = [clockAt(Date.parse(iso), zone), clockAt(now.getTime(), zone)];
+  if (!then || !today) return iso;
+  const words = clockWords(then);
+  return words.slice(0, 10) === clockWords(today).slice(0, 10) ? words.slice(11) : words;
 }
 
 /**

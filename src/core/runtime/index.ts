@@ -3,3 +3,4 @@ export * from './classify-side-effect.js';
 export * from './usage-limit.js';
 export * from './unreported-commits.js';
 export * from './run-driven.js';
+export { clockAt, clockWords } from './wall-clock.js';

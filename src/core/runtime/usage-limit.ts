@@ -1,4 +1,4 @@
-import { CLOCK_SLACK_MS, clockAt, nextWallClock, wallClockAt, type WallClock } from './wall-clock.js';
+import { CLOCK_SLACK_MS, clockAt, clockWords, nextWallClock, wallClockAt } from './wall-clock.js';
 
 /**
  * Usage-limit errors (rate or plan limits) as agent CLIs report them, with the reset time when they give one:
@@ -68,10 +68,6 @@ export function resetSaid(text: string): string | null {
 
 /** A notice's reset in UTC's own words ("3pm (UTC)", "15:00 UTC", "3pm (Etc/UTC)"). */
 const onUtcClock = (said: string) => /\b(?:Etc\/)?(?:UTC|GMT)\)?\s*$/.test(said);
-
-/** A clock time as a person reads it, without seconds: "2026-11-30 14:00". */
-const clockWords = (c: WallClock) =>
-  `${c.year}-${String(c.month + 1).padStart(2, '0')}-${String(c.day).padStart(2, '0')} ${String(c.hour).padStart(2, '0')}:${String(c.minute).padStart(2, '0')}`;
 
 /**
  * A reset time, said one way wherever Baton says one: as the agent's notice said it, which is how the user saw it
