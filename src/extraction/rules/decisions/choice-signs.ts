@@ -38,7 +38,7 @@ export const keptAsIs = native(
 
 /** Explicit decisions: enough on their own. */
 export const explicit =
-  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided (?:to|against)|I chose|I opted|I went with|(?<!(?:keep|keeps|kept|keeping) )going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|(?:I|we)(?:'m|'re| am| are|'ve| have)? settl(?:ing|ed) on|the (?:plan|decision) is(?! (?:saved|ready|done|complete|approved|written|in|at|now|documented|described|below|above|explicit|clear|sound|solid|fine|good)\b)|^(?:selected|chosen) [\w -]{1,40}? (?:is|are)|I(?:'ve)? (?:selected|picked))\b|^decision(?: is| was)?:/i;
+  /\b(I(?:'ve)? decided|we(?:'ve)? decided|^decided (?:to|against)|I chose|I opted|I went with|(?<!(?:keep|keeps|kept|keeping) )going with|(?:I'm|we're|I am|we are) switching (?:to|over to|from)|(?:I|we)(?:'m|'re| am| are|'ve| have)? settl(?:ing|ed) on|(?:I|we)(?:'ll| will) settle on|the (?:plan|decision) is(?! (?:saved|ready|done|complete|approved|written|in|at|now|documented|described|below|above|explicit|clear|sound|solid|fine|good)\b)|^(?:selected|chosen) [\w -]{1,40}? (?:is|are)|I(?:'ve)? (?:selected|picked))\b|^decision(?: is| was)?:|(?:^|,?\s)so [\w`'.-]+(?: [\w`'.-]+){0,3} it is[.!]?$/i;
 
 /** How agents settle what an ambiguous request means. */
 export const clarifying =
@@ -58,7 +58,7 @@ export const alternative = new RegExp(
   'i',
 );
 export const namedItself =
-  /^(?:chose|picked|opted for|went with)\b|^using .{3,60}? (?:keeps|lets|avoids|means|makes|gives)\b|\bmakes (?:much )?more sense than\b|\b(?:we're|we are|you're|you are|I'm|I am) better off \w+ing\b/i;
+  /^(?:chose|picked|opted for|went with)\b|^using .{3,60}? (?:keeps|lets|avoids|means|makes|gives)\b|^using .{3,80}?,? so (?:that )?(?:it|they|the [\w-]+|each [\w-]+|nothing|no [\w-]+) (?:don't|doesn't|won't|can't|cannot|never|stays?|keeps?|survives?)\b|\bit (?:makes|would make) (?:more|most) sense to (?!(?:check|look|see|read|verify|ask|wait|run|test|start|first)\b)\w+|\b(?:I|we)(?:'d| would) rather (?!not\b|be\b|ask\b|check\b|look\b|see\b|confirm\b|wait\b|verify\b)\w+|\b(?:I'll|I will|we'll|we will|let's|let me|I'm going to|I made|we made) make (?:it|this|that|them|the [\w-]+(?: [\w-]+)?) (?:opt-in|opt-out|optional|configurable|lazy|async|idempotent|private|internal|read-only|explicit|a no-op|pluggable|overridable)\b|\b(?:goes|belongs|should (?:live|go)|will (?:live|go)) (?:in|into|on|under) [^,;]{2,60}, not (?:in |into |on |under )?\S|\bmakes (?:much )?more sense than\b|\b(?:we're|we are|you're|you are|I'm|I am) better off \w+ing\b/i;
 /** "Plan: switch ...", "My patch plan: write ...": a plan given under its label, its first verb. */
 export const planOf = /^(?:(?:my|our|the) )?(?:[\w-]+ )?plan:\s+(\w+)/i;
 

@@ -65,7 +65,7 @@ const neverFire = [
 describe('decision rules on sentences of other projects', () => {
   const probes = readProbes(probeFiles.tuned);
 
-  it('reads the probe file whole', () => expectWhole(probes, 287, 407));
+  it('reads the probe file whole', () => expectWhole(probes, 296, 414));
 
   it('keeps recall and precision at or above the measured floors', async () => {
     const { found, predicted, rows, recall, precision } = await measure(probes);
@@ -86,7 +86,8 @@ describe('decision rules on sentences of other projects', () => {
     // R 0.62 P 0.88 (177 / 201 / 287), and one more ("Out of scope: I didn't touch the gate ... because ..."):
     // R 0.62 P 0.88 (177 / 202 / 287); later forms of the same day (a plan set out in a list under its heading):
     // R 0.63 P 0.88 (180 / 205 / 287), and a design stated as what a part will or should do: R 0.63 P 0.88
-    // (182 / 207 / 287)
+    // (182 / 207 / 287); round 9 (2026-12-02, nine choices and seven look-alikes written with the forms they guard):
+    // R 0.65 P 0.88 (192 / 219 / 296)
     expect(recall).toBeGreaterThanOrEqual(0.6);
     expect(precision).toBeGreaterThanOrEqual(0.87);
   });

@@ -35,6 +35,9 @@ const leftUndone = native(
   ),
 );
 
+/** "I didn't touch `bun.lock`": a thing left alone on purpose, whatever follows (not "I haven't touched it yet"). */
+const leftAlone = /\b(?:I|we) (?:haven't|have not|didn't|did not) (?:\w+ly )?touch(?:ed)?\b/i;
+
 /** The reason comes after what was left undone (not "X is unused because I haven't added Y yet"). */
 function undoneForAReason(sentence: string): boolean {
   const undone = leftUndone.exec(sentence);
@@ -44,7 +47,10 @@ function undoneForAReason(sentence: string): boolean {
 
 /** Whether the sentence says what the agent will not change, or the scope it keeps a change to. */
 export const restraint = (sentence: string) =>
-  wontChange.test(sentence) || onlyNotThat.test(sentence) || undoneForAReason(sentence);
+  wontChange.test(sentence) ||
+  onlyNotThat.test(sentence) ||
+  undoneForAReason(sentence) ||
+  (leftAlone.test(sentence) && !/\byet\b/i.test(sentence));
 
 /**
  * A heading over the changes the agent found and left alone: "Two things I found but did not change:", "Not
@@ -61,5 +67,7 @@ export const restraintHeader = native(
  */
 const allBut =
   /\b(?:commit|stag|push|add|copy|copie|mov|sync|deploy|upload|migrat|delet|remov|includ|keep|kept|format|lint|port|convert|updat)\w* (?:everything|all(?: (?:the|of the|my|our))?(?: (?:files|changes|edits|tests|rows|records))?)\s*(?:else\s*)?(?:except|but|apart from|other than|save for)\b/i;
+/** "To keep the diff small I only touched the two files that call it": the change's scope, reported. */
+const onlyTouched = /\b(?:I|we) only (?:touched|changed|modified|edited)\b/i;
 /** Whether the sentence keeps a change to a scope (the caller rules out a look). */
-export const scoped = (sentence: string) => allBut.test(sentence);
+export const scoped = (sentence: string) => allBut.test(sentence) || onlyTouched.test(sentence);
