@@ -297,33 +297,27 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
   };
   const modified = new Set(entries.changed);
   const startCommit = start?.commit ?? null;
-  const committed = new Set<string>();
-  if (startCommit && head.commit && startCommit !== head.commit) {
-    const since = await tryGit(dir, ['diff', '--name-only', '-z', startCommit, 'HEAD']);
-    for (const f of (since ?? '').split('\0')) if (f) committed.add(f);
-  }
+  const dirty = entries.changed.length > 0;
+  // what git is asked after the status does not wait on each other: asked together
+  const [since, shortstat, work] = await Promise.all([
+    startCommit && head.commit && startCommit !== head.commit
+      ? tryGit(dir, ['diff', '--name-only', '-z', startCommit, 'HEAD'])
+      : null,
+    dirty && head.commit
+      ? tryGit(dir, ['diff', '--shortstat', 'HEAD', '--', ...block.map((p) => `:(top,literal,exclude)${p}`)])
+      : null,
+    start && head.commit ? commitsAfter(dir, start, true) : null,
+  ]);
+  const committed = new Set((since ?? '').split('\0').filter(Boolean));
   // a file already changed when the workflow began, as it was then, is not its work (unless committed since)
   const before = start?.dirty ?? {};
   const asAtStart = [...modified].filter((p) => before[p] !== undefined && !committed.has(p));
   const now = asAtStart.length ? await blobHashes(dir, asAtStart) : {};
   for (const p of asAtStart) if (now[p] !== undefined && now[p] === before[p]) modified.delete(p);
   for (const f of committed) modified.add(f);
-  const dirty = entries.changed.length > 0;
-  const stat =
-    dirty && head.commit
-      ? (
-          (await tryGit(dir, [
-            'diff',
-            '--shortstat',
-            'HEAD',
-            '--',
-            ...block.map((p) => `:(top,literal,exclude)${p}`),
-          ])) ?? ''
-        ).trim()
-      : '';
+  const stat = (shortstat ?? '').trim();
   const untracked = entries.untracked ? `${entries.untracked} untracked` : '';
   const summary = dirty ? [stat, untracked].filter(Boolean).join(', ') : null;
-  const work = start && head.commit ? await commitsAfter(dir, start, true) : null;
   // HEAD is the newest commit listed when the workflow made it; else git is asked
   const newest = work?.listed.at(-1);
   const headSubject = !head.commit
