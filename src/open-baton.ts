@@ -3,6 +3,7 @@ import { HttpClient } from './client/http-client.js';
 import { LocalClient } from './client/local-client.js';
 import { capacityPolicy } from './config/capacity-policy.js';
 import { loadSettings, settingReader, type Settings } from './config/settings.js';
+import { serverUrlProblem } from './core/database-url.js';
 import { readToken, tokenPath } from './config/token-file.js';
 import { DiskMirror, runsDirFor, TaskLogFiles } from './disk/index.js';
 import { executorFactory, releaseByRuntime } from './executors/executor-factory.js';
@@ -98,8 +99,11 @@ export function serverClient(
   server?: string,
   token?: string,
 ): HttpClient | null {
-  const url = settingReader({ server }, env, settings).text('server');
+  const reader = settingReader({ server }, env, settings);
+  const url = reader.text('server');
   if (!url) return null;
+  const wrong = serverUrlProblem(url);
+  if (wrong) throw reader.invalid('server', wrong);
   const sent = serverToken(settings, env, token);
   return new HttpClient(url, sent.token, cwd, sent.from);
 }

@@ -52,7 +52,8 @@ export class HttpClient implements BatonClient {
     /** Where the token came from, in words (`BATON_TOKEN`, `the token in ~/.baton/token`), said when refused. */
     private readonly tokenFrom = 'the token given',
   ) {
-    this.base = url.replace(/\/+$/, '');
+    // the server's address, also when given as its API's (`http://host:7420/api`)
+    this.base = url.replace(/\/+$/, '').replace(/\/api$/, '');
   }
 
   private wf(ref: Ref) {
@@ -102,8 +103,14 @@ export class HttpClient implements BatonClient {
               ? 'invalid_input'
               : 'unavailable';
     const { code: _c, message: _m, ...details } = (err ?? {}) as Record<string, unknown>;
-    // the server's message says where its token is printed; this says what was sent, from where
-    const hint = res.status === 401 ? ` (sent ${this.tokenFrom}; set BATON_TOKEN to the server's token)` : '';
+    // the server's message says where its token is printed; this says what was sent, from where; a failure of the
+    // server itself (its database unreachable) is fixed where it runs, not in this shell's settings
+    const hint =
+      res.status === 401
+        ? ` (sent ${this.tokenFrom}; set BATON_TOKEN to the server's token)`
+        : res.status >= 500
+          ? ` (said by the Baton server at ${this.base}: the settings named are the server's, where it runs)`
+          : '';
     throw new BatonError(code, `${err?.message ?? `${res.status} ${res.statusText}`}${hint}`, details);
   }
 

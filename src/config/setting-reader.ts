@@ -1,4 +1,5 @@
 import { invalidInput, parseDuration, type BatonError } from '../core/index.js';
+import { redactUrl } from '../core/database-url.js';
 import type { ConfigFile } from './config-files.js';
 import { SETTINGS, type SettingName } from './setting-table.js';
 
@@ -51,7 +52,8 @@ export class SettingReader {
       from.startsWith('option') || from.startsWith('variable') || from === 'default'
         ? `${d.option ? `option ${d.option}, ` : ''}variable ${d.variable}`
         : from;
-    return invalidInput(`${d.label} "${text}" ${why} (${where})`);
+    // a URL's password is never said back
+    return invalidInput(`${d.label} "${redactUrl(text ?? '')}" ${why} (${where})`);
   }
 
   oneOf<T extends string>(name: SettingName, values: readonly T[], fallback: T): T {

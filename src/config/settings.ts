@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { ACTOR_PATTERN, USER_ACTOR } from '../core/actors.js';
+import { databaseProblem } from '../core/database-url.js';
 import { join, resolve } from 'node:path';
 import type { Durability } from '../storage/store.js';
 import { configFiles, type ConfigFile } from './config-files.js';
@@ -83,9 +84,12 @@ export function loadSettings(
   const actor = r.text('actor', defaults.actor ?? USER_ACTOR);
   if (!ACTOR_PATTERN.test(actor))
     throw r.invalid('actor', 'must be letters, digits, ".", "_" or "-" (e.g. session-3)');
+  const database = r.text('database');
+  const wrong = database === undefined ? null : databaseProblem(database);
+  if (wrong) throw r.invalid('database', wrong);
   return {
     home,
-    database: r.text('database') ?? join(home, 'baton.db'),
+    database: database ?? join(home, 'baton.db'),
     durability: r.oneOf('durability', ['full', 'normal'] as const, 'full'),
     pauseTimeoutMs: r.durationMs('pauseTimeout', '5m'),
     staleAfterMs: r.durationMs('staleAfter', '7d'),

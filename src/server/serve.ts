@@ -17,6 +17,23 @@ import { DEFAULT_MAX_FRAME, isLoopback, type ServeOptions } from './serve-option
 import { PACKAGE_VERSION } from '../config/package-info.js';
 import { invalidInput } from '../core/index.js';
 
+/** Why the server could not listen, with what to do: the port taken (by another `baton serve`?) or not allowed. */
+function listenFailure(e: NodeJS.ErrnoException, host: string, port: number): Error {
+  if (e.code === 'EADDRINUSE')
+    return invalidInput(
+      `port ${port} on ${host} is in use: another \`baton serve\` may be running there (\`baton doctor\` names it), or choose another port with --port / BATON_PORT`,
+    );
+  if (e.code === 'EACCES')
+    return invalidInput(
+      `port ${port} on ${host} is not open to this user (ports below 1024 need root): choose another with --port`,
+    );
+  if (e.code === 'EADDRNOTAVAIL')
+    return invalidInput(
+      `${host} is not an address of this machine: give one of its own with --host (127.0.0.1 by default)`,
+    );
+  return e;
+}
+
 export const defaultWebDir = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 export interface RunningServer {
@@ -106,7 +123,7 @@ export async function startServer(
     const s = honoServe({ fetch: withUnprefixedApi(app), hostname: options.host, port: options.port }, () =>
       resolve(s as Server),
     ) as Server;
-    s.once('error', reject);
+    s.once('error', (e: NodeJS.ErrnoException) => reject(listenFailure(e, options.host, options.port)));
   });
   port = (server.address() as AddressInfo).port;
   nodeWs.injectWebSocket(server);

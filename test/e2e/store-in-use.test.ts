@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,15 +46,56 @@ describe('the store Baton uses, named where a user looks', () => {
     expect(JSON.stringify(json)).not.toContain('s3cret');
 
     const server = await baton(['doctor'], { BATON_URL: 'http://127.0.0.1:1' });
-    expect(server.stdout).toContain('store: the Baton server http://127.0.0.1:1/ (variable BATON_URL)');
+    expect(server.stdout).toContain('store: the Baton server http://127.0.0.1:1 (variable BATON_URL)');
     // a server that is down: what to do, and that working without it locally is another log
     expect(server.stdout).toContain(
-      'problem: the Baton server http://127.0.0.1:1/ cannot be used: cannot reach the Baton server',
+      'problem: the Baton server http://127.0.0.1:1 cannot be used: cannot reach the Baton server',
     );
     expect(server.stdout).toContain(
       "use the server's database directly (BATON_DATABASE_URL or --database instead of BATON_URL / --server)",
     );
     expect(server.stdout).toContain("this machine's own database, a separate log the server never sees");
+  });
+
+  it('a mistyped database or server URL is refused, never read as a file named after it, and its password is never said', async () => {
+    const { repo, baton } = setup();
+    const refused = async (env: Record<string, string>, args: string[], why: RegExp) => {
+      const r = await baton(args, env);
+      expect(r.code, r.stdout).toBe(2);
+      expect(r.stderr).toMatch(why);
+      expect(r.stderr).not.toContain('s3cret');
+    };
+    const database = (value: string) => ({ BATON_DATABASE_URL: value });
+    await refused(
+      database('postgres//team:s3cret@127.0.0.1:1/db'),
+      ['list'],
+      /is not a PostgreSQL URL: write it postgres:\/\//,
+    );
+    await refused(database('mysql://team:s3cret@127.0.0.1:1/db'), ['list'], /is a mysql:\/\/ URL/);
+    await refused(
+      database('http://team:s3cret@127.0.0.1:7420'),
+      ['list'],
+      /a Baton server is named with --server \/ BATON_URL/,
+    );
+    await refused(database('127.0.0.1:5432'), ['list'], /looks like a server's address/);
+    await refused(
+      database('postgres://team:s3cret#1@127.0.0.1:1/db'),
+      ['list'],
+      /percent-encode them there \(@ is %40, # is %23/,
+    );
+    await refused(
+      {},
+      ['init', '--save-database', '--database', 'postgres//team:s3cret@h/db'],
+      /is not a PostgreSQL URL/,
+    );
+    await refused(
+      { BATON_URL: 'postgres://team:s3cret@127.0.0.1:1/db' },
+      ['list'],
+      /is a database URL: a database is named with --database/,
+    );
+    await refused({ BATON_URL: '127.0.0.1:7420' }, ['list'], /must start with http:\/\/ or https:\/\//);
+    // nothing was written where the command ran
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: repo, encoding: 'utf8' })).toBe('');
   });
 
   it('init warns that hooks see a database named by this shell only, and --save-database makes the hooks use it', async () => {

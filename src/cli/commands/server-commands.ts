@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { hostname } from 'node:os';
 import { settingReader } from '../../config/settings.js';
 import { ensureToken, tokenPath } from '../../config/token-file.js';
 import { BATON_ACTOR, invalidInput } from '../../core/index.js';
@@ -100,8 +101,7 @@ export function registerServerCommands(program: Command, rt: Runtime) {
               token_file: server.token ? tokenPath(settings.home) : null,
             })
           : [
-              `baton serve: listening on ${server.url}`,
-              `  dashboard ${server.url}/   API ${server.url}/api   OpenAPI ${server.url}/openapi.json   live ${server.url.replace(/^http/, 'ws')}/ws`,
+              ...listeningLines(server),
               `  store ${service.store.location}`,
               server.token
                 ? `  token: print it with \`baton token\` (${tokenPath(settings.home)}); the API, OpenAPI and live events ask for it (Authorization: Bearer <token>)`
@@ -172,4 +172,19 @@ export function registerServerCommands(program: Command, rt: Runtime) {
         );
       }),
     );
+}
+
+/**
+ * Where the server listens, and the addresses to open: on every address of the machine (0.0.0.0, ::) those are
+ * this machine's own (127.0.0.1 here, its name from elsewhere), never the wildcard itself.
+ */
+function listeningLines(server: { url: string; host: string; port: number }): string[] {
+  const wildcard = server.host === '0.0.0.0' || server.host === '::';
+  const url = wildcard ? `http://127.0.0.1:${server.port}` : server.url;
+  return [
+    wildcard
+      ? `baton serve: listening on every address of this machine, port ${server.port} (from another machine: http://${hostname()}:${server.port}, over plain HTTP: put TLS in front, docs/security.md)`
+      : `baton serve: listening on ${server.url}`,
+    `  dashboard ${url}/   API ${url}/api   OpenAPI ${url}/openapi.json   live ${url.replace(/^http/, 'ws')}/ws`,
+  ];
 }

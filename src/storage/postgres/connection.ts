@@ -20,7 +20,7 @@ export { redactUrl };
 export function createPool(url: string, options: PostgresOptions): pg.Pool {
   const sync = options.durability === 'normal' ? 'off' : 'on';
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: asLibpqReadsIt(url),
     max: options.poolSize ?? 4,
     allowExitOnIdle: true,
     options: `-c synchronous_commit=${sync}`,
@@ -28,6 +28,30 @@ export function createPool(url: string, options: PostgresOptions): pg.Pool {
   // An idle connection the server dropped must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   return pool;
+}
+
+/**
+ * A URL's `sslmode` read as libpq (psql) reads it: `require` encrypts, `verify-full` also checks the server's
+ * certificate and name. node-pg's own reading (every mode checks it as verify-full) prints a nine-line warning at each
+ * connection; it is kept when the URL asks for it (`uselibpqcompat=false`).
+ */
+function asLibpqReadsIt(url: string): string {
+  if (!/[?&]sslmode=/i.test(url) || /[?&]uselibpqcompat=/i.test(url)) return url;
+  const hash = url.indexOf('#');
+  return hash < 0
+    ? `${url}&uselibpqcompat=true`
+    : `${url.slice(0, hash)}&uselibpqcompat=true${url.slice(hash)}`;
+}
+
+/** What to do about a PostgreSQL refusal that is not the server being out of reach, by its SQLSTATE or words. */
+function nextStep(code: string, message: string): string {
+  if (code === '3D000')
+    return '; create it (`createdb <name>`, or CREATE DATABASE as an administrator) or name an existing one in --database / BATON_DATABASE_URL';
+  if (/does not support SSL/i.test(message))
+    return '; this server does not speak TLS: leave sslmode out of the URL (or sslmode=disable), or turn TLS on in the server';
+  if (/self[- ]signed|certificate|unable to verify/i.test(message))
+    return "; the server's certificate is not trusted: give its CA with sslrootcert=<file> in the URL, or use sslmode=require (encrypted, not verified)";
+  return '';
 }
 
 const connectionCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH']);
@@ -42,7 +66,14 @@ export function toBatonError(e: unknown, url: string, what: string): BatonError 
     return conflict(`${what}: another writer changed the workflow first; reload and try again`, {
       pg_code: code,
     });
-  if (connectionCodes.has(code) || code.startsWith('08') || code.startsWith('57P') || code === '28P01')
+  if (
+    connectionCodes.has(code) ||
+    code.startsWith('08') ||
+    code.startsWith('57P') ||
+    code === '28P01' ||
+    code === '28000' ||
+    /^Connection terminated/i.test(err.message ?? '')
+  )
     return new BatonError(
       'unavailable',
       `cannot reach PostgreSQL at ${redactUrl(url)} (${err.message ?? code}); check --database / BATON_DATABASE_URL`,
@@ -51,7 +82,7 @@ export function toBatonError(e: unknown, url: string, what: string): BatonError 
     );
   return new BatonError(
     'internal',
-    `${what} failed on PostgreSQL: ${err.message ?? String(e)}`,
+    `${what} failed on PostgreSQL at ${redactUrl(url)}: ${err.message ?? String(e)}${nextStep(code, err.message ?? '')}`,
     { pg_code: code },
     {
       cause: e,
