@@ -1,5 +1,6 @@
 import { tryGit } from './run-git.js';
 import { readFile, realpath, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { onlyBlockDiffers } from '../core/baton-block.js';
 import {
@@ -284,7 +285,12 @@ export const commitsSince = (dir: string, since: { commit: string; at: string })
 export async function captureGitState(dir: string, start: WorkSpan | null): Promise<GitCapture> {
   const status = await tryGit(dir, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all']);
   if (status === null)
-    return { state: null, note: `${dir} is not a git repository; no git state is recorded` };
+    return {
+      state: null,
+      note: existsSync(dir)
+        ? `${dir} is not a git repository; no git state is recorded`
+        : `${dir} is not on this machine; no git state is recorded (a checkpoint made here names no commit: make it where the worktree is)`,
+    };
   const head = parseBranchHeaders(status.split('\0').join('\n'));
   const all = parseStatusEntries(status);
   // Baton's own block in CLAUDE.md / AGENTS.md is not the work in progress: named apart, counted nowhere else

@@ -86,6 +86,11 @@ describe('git state capture with real git', () => {
       note: expect.stringMatching(/not a git repository/),
     });
     expect(await resolveWorktree(plain)).toBe(plain);
+    // a worktree of another machine (a teammate's, on a shared database)
+    expect(await captureGitState(join(plain, 'elsewhere'), null)).toEqual({
+      state: null,
+      note: `${join(plain, 'elsewhere')} is not on this machine; no git state is recorded (a checkpoint made here names no commit: make it where the worktree is)`,
+    });
   });
 
   it('finds the worktree as git does, without starting git: linked worktrees, submodule-like .git files, symlinks', async () => {
