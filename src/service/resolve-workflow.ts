@@ -5,6 +5,7 @@ import {
   isTerminal,
   isUnusedSessionWorkflow,
   notFound,
+  workflowStatuses,
   type WorkflowState,
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
@@ -71,10 +72,17 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
     const start = repo
       ? 'after `baton init` the next agent session here creates one, or create one with `baton create`'
       : `${worktree} is not a git repository: agent sessions are followed in one (\`git init\`, then \`baton init\`), or create a workflow here with \`baton create\``;
-    throw notFound(`no active workflow in ${worktree}${ended}; ${start}, or pass ${cliWord('workflow')}`, {
-      worktree,
-      ...(latest ? { latest: describeCandidate(latest) } : {}),
-    });
+    // on a shared database a teammate's workflow of the same project sits in their folder: `baton list` shows it
+    const open = workflowStatuses.filter((st) => !isTerminal(st));
+    const elsewhere = (await store.listWorkflows({ status: open, limit: 1 })).length > 0;
+    const others = elsewhere ? ' (`baton list` shows the incomplete workflows of other folders)' : '';
+    throw notFound(
+      `no active workflow in ${worktree}${ended}; ${start}, or pass ${cliWord('workflow')}${others}`,
+      {
+        worktree,
+        ...(latest ? { latest: describeCandidate(latest) } : {}),
+      },
+    );
   }
   throw new BatonError(
     'ambiguous',

@@ -548,6 +548,13 @@ for (const mode of cliModes) {
         /is not a git repository: agent sessions are followed in one \(`git init`, then `baton init`\)/,
       );
       expect(plain.stderr).not.toContain('after `baton init`');
+      expect(plain.stderr).not.toContain('baton list');
+      // a teammate's incomplete workflow in another folder of the same store: `baton list` shows it
+      await baton('create', '--title', 'in progress', '--task', 'A:one');
+      const other = await runCli(['status'], { cwd: makeRepo(), env });
+      expect(other.stderr).toMatch(
+        /no active workflow in \S+; .*\(`baton list` shows the incomplete workflows of other folders\)$/m,
+      );
     });
 
     it('abandon without an id ends nothing: it names the workflow it would end and the command that does', async () => {
