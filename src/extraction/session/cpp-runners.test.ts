@@ -173,3 +173,45 @@ describe('Catch2 and doctest', () => {
     });
   });
 });
+
+describe("Automake's test driver and shell test scripts", () => {
+  it('make check: the summary counts, the failing tests from their lines', () => {
+    const out = [
+      'PASS: tests/parse.sh',
+      'FAIL: tests/render.sh',
+      'SKIP: tests/net.sh',
+      'ERROR: tests/crash.sh',
+      '============================================================================',
+      'Testsuite summary for demo 1.0',
+      '============================================================================',
+      '# TOTAL: 4',
+      '# PASS:  1',
+      '# SKIP:  1',
+      '# XFAIL: 0',
+      '# FAIL:  1',
+      '# XPASS: 0',
+      '# ERROR: 1',
+      'make: *** [Makefile:1: check] Error 1',
+    ].join('\n');
+    expect(readTestOutput(out)).toMatchObject({
+      runner: 'automake',
+      passed: 1,
+      failed: 2,
+      skipped: 1,
+      failing: ['tests/render.sh', 'tests/crash.sh'],
+    });
+  });
+
+  it("a script's PASS: and FAIL: lines, counted when no summary is printed", () => {
+    const out =
+      '>>> E2E tasks/include\nPASS: untrusted file blocked\nFAIL: monorepo include blocked\ntasks/include: 5s\n';
+    expect(readTestOutput(out)).toMatchObject({
+      runner: 'automake',
+      passed: 1,
+      failed: 1,
+      skipped: null,
+      failing: ['monorepo include blocked'],
+    });
+    expect(readTestOutput('PASS: all good\n')).toMatchObject({ passed: 1, failed: 0 });
+  });
+});

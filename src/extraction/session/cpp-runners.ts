@@ -1,7 +1,10 @@
 import type { TestReport } from './test-output.js';
-import { lastMatch, n, report } from './summary-parts.js';
+import { lastMatch, n, report, unique } from './summary-parts.js';
 
-/** C and C++ runners and the build tools that run them: CTest, Meson, Bazel, GoogleTest, Catch2 and doctest. */
+/**
+ * C and C++ runners and the build tools that run them: CTest, Meson, Bazel, GoogleTest, Catch2 and doctest, and
+ * Automake's test driver (whose `PASS:` / `FAIL:` lines many shell test scripts print too).
+ */
 
 /** The `  2 - name (Failed)` items CTest lists under a header (`The following tests FAILED:`). */
 function ctestList(t: string, header: RegExp): string[] {
@@ -101,4 +104,26 @@ export function catch2(t: string): TestReport | null {
     ...[...t.matchAll(/^-{20,}\n(\S.*?)\s*\n(?: {2}.*\n)*-{20,}\n/gm)].map((m) => m[1] ?? ''),
   ];
   return report(line[1] ? 'doctest' : 'catch2', n(line[3]), n(line[4]), n(line[5]), failing);
+}
+
+/**
+ * Automake's test driver (`make check`): a line per test, `PASS: tests/a.sh`, `FAIL: tests/b.sh` (also XFAIL, XPASS,
+ * SKIP, ERROR), and a summary, `# PASS:  2`, `# FAIL:  1`; shell test scripts print the same lines for their checks.
+ * The summary when there is one, else the lines counted; an unexpected pass (XPASS) or an error fails the run too.
+ */
+export function automake(t: string): TestReport | null {
+  const total = (name: string) => {
+    const m = lastMatch(t, new RegExp(String.raw`^# ${name}:\s+(\d+)[ \t]*$`, 'gm'));
+    return m ? n(m[1]) : null;
+  };
+  const lines = (verdict: string) =>
+    [...t.matchAll(new RegExp(String.raw`^${verdict}: (.*\S)[ \t]*$`, 'gm'))].map((m) => m[1] ?? '');
+  const failing = unique([...lines('FAIL'), ...lines('XPASS'), ...lines('ERROR')]);
+  const passed = total('PASS') ?? lines('PASS').length;
+  const failed =
+    total('PASS') !== null
+      ? (total('FAIL') ?? 0) + (total('XPASS') ?? 0) + (total('ERROR') ?? 0)
+      : failing.length;
+  if (passed + failed === 0) return null;
+  return report('automake', passed, failed, total('SKIP') ?? (lines('SKIP').length || null), failing);
 }

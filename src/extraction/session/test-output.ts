@@ -2,7 +2,7 @@ import { withoutTerminalCodes } from '../../agents/terminal-codes.js';
 import { swift } from './apple-runners.js';
 import { ava, jasmine, karma, mocha, playwright } from './js-runners.js';
 import { alcotest, busted, clojureTest, julia, prove, sbt, tasty, testthat } from './language-runners.js';
-import { bazel, catch2, ctest, googleTest, meson } from './cpp-runners.js';
+import { automake, bazel, catch2, ctest, googleTest, meson } from './cpp-runners.js';
 import { dart, gotestsum, nextest, zig } from './native-runners.js';
 import { combineReports, runSections } from './run-sections.js';
 import { countIn, unique } from './summary-parts.js';
@@ -250,6 +250,7 @@ const readers = [
   prove,
   busted,
   tap,
+  automake,
 ];
 
 /** One run's output: the first runner whose summary it holds. */
