@@ -1678,3 +1678,77 @@ describe('the git state', () => {
     expect(tight.markdown).toContain('uncommitted changes (1 file changed, 6 untracked); 7 files changed');
   });
 });
+
+describe('the facts a small budget keeps last', () => {
+  /** A finished plan of six tasks beside forty pull requests, and one open error the agent hit while saying why. */
+  function smallPlan(): SessionSnapshot {
+    const big = bigSnapshot();
+    const at = big.created_at;
+    return {
+      ...big,
+      issue: { id: 'ISSUE-7', title: 'Add login', description: 'Add a login page.' },
+      tasks: Array.from({ length: 6 }, (_, i) => task(i + 1, 'done')),
+      next_task_id: null,
+      tasks_completed: 6,
+      tasks_remaining: 0,
+      decisions: [],
+      decisions_total: 0,
+      reviewer_feedback: [],
+      errors: [
+        {
+          id: 'u1',
+          timestamp: at,
+          task_id: null,
+          error_type: 'command_failed',
+          error_message: '`gh pr status --json currentBranch`: Unknown JSON field: "currentBranch"',
+          context: `I'll make the smallest fix for the flaky assertion, then ${'branch, commit and push, '.repeat(4)}and open the PR.`,
+          resolution: 'unresolved',
+          resolution_notes: null,
+        },
+      ],
+      errors_total: 1,
+      test_state: {
+        phase: 'green',
+        failing_tests: [],
+        expected_failures: [],
+        last_test_run_at: at,
+        last_test_command: 'npm test',
+        last_test_output_summary: '12 passed, 0 failed',
+      },
+      side_effects: Array.from({ length: 40 }, (_, i) => ({
+        id: `pr${i}`,
+        timestamp: at,
+        task_id: null,
+        kind: 'pr' as const,
+        tool: 'Bash',
+        summary: `https://github.com/acme/app/pull/${1000 + i}`,
+      })),
+    };
+  }
+
+  it('pushes and pull requests go into a count before the finished tasks do', () => {
+    const fitted = fitResumeContext(smallPlan(), 2, [], 400, countTokens);
+    expect(fitted.over_budget, fitted.markdown).toBe(false);
+    for (let i = 1; i <= 6; i++) expect(fitted.markdown).toMatch(new RegExp(`\\[x\\] T${i} task`));
+    expect(fitted.context.already_done.pushes_prs_more).toBeGreaterThan(0);
+  });
+
+  it("what the agent was doing at an open error shrinks with it, then goes; the error's words stay", () => {
+    const whole = fitResumeContext(smallPlan(), 2, [], 100_000, countTokens).markdown;
+    expect(whole).toContain("(while: I'll make the smallest fix for the flaky assertion");
+    const small = fitResumeContext(smallPlan(), 2, [], 400, countTokens);
+    expect(small.markdown).toContain('! UNRESOLVED: command_failed: `gh pr status --json currentBranch`');
+    expect(small.markdown).not.toContain('(while:');
+  });
+
+  it('says no test fails once, where the last run counts none failed', () => {
+    const md = fitResumeContext(smallPlan(), 2, [], 100_000, countTokens).markdown;
+    expect(md).toContain('- Last run: npm test -> 12 passed, 0 failed');
+    expect(md).not.toContain('Failing tests: none');
+    const uncounted = smallPlan();
+    uncounted.test_state = { ...uncounted.test_state!, last_test_output_summary: 'all green' };
+    expect(fitResumeContext(uncounted, 2, [], 100_000, countTokens).markdown).toContain(
+      '- Failing tests: none',
+    );
+  });
+});

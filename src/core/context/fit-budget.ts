@@ -2,6 +2,7 @@ import type { SessionSnapshot } from '../schemas/snapshot.js';
 import { renderResumeContext } from './render-context.js';
 import {
   compileResumeContext,
+  ERROR_CHARS_FLOOR,
   type ContextLimits,
   type ContextWorkflow,
   type ResumeContext,
@@ -53,8 +54,9 @@ const generous: ContextLimits = {
  * request and their latest later one, every open task with its status, every commit a transcript reported (and the
  * newest five only git has), the unresolved errors, the last
  * test state (its count and the first failing names); a part kept at a floor on the way (the last state's first 200
- * characters) goes among the last resorts. Completed tasks go last, oldest first, into a count, then pushes, pull
- * requests and the other writes others see (a comment posted, a release) or that change data (a migration).
+ * characters) goes among the last resorts. The pushes, pull requests and the other writes others see (a comment
+ * posted, a release) or that change data (a migration) go before the last, then the completed tasks, oldest first,
+ * into a count: the task list with its statuses is what the next session goes on from.
  */
 const steps: [keyof ContextLimits, number][] = [
   ['files', 0],
@@ -92,20 +94,20 @@ const steps: [keyof ContextLimits, number][] = [
   ['issue_chars', 100],
   ['commit_subject_chars', 40],
   ['command_chars', 60],
-  ['error_chars', 90],
+  ['error_chars', ERROR_CHARS_FLOOR],
   ['failing_tests', 2],
   ['task_title_chars', 30],
   ['request_chars', 40],
   // the last resorts before over_budget: the note that the latest request is newer than the task list (the Goal still
-  // shows the request), the last state (baton details summaries has it), the oldest completed tasks into a count
-  // (baton status lists them), then the pushes, pull requests and other side effects (the oldest first)
+  // shows the request), the last state (baton details summaries has it), the pushes, pull requests and other side
+  // effects (the oldest first), then the oldest completed tasks into a count (baton status lists them)
   ['newer_request_note', 0],
   ['last_state_chars', 0],
   // the commits only git has (made by hand, or by a call a crash cut off) beyond the newest five: a count and the
   // command that lists them; the commits the transcripts reported stay
   ['git_commits', 5],
-  ['completed_tasks', 0],
   ['pushes_prs', 0],
+  ['completed_tasks', 0],
 ];
 
 const half = (n: number, floor: number) => (n <= floor ? floor : Math.max(floor, Math.floor(n / 2)));
@@ -135,10 +137,14 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
     case 'resolved_errors':
       return c.errors_resolved.length;
     case 'error_chars':
-      return longest([
-        ...[...c.errors_unresolved, ...c.errors_resolved].map((e) => e.message),
-        ...c.pending_tasks.map((t) => t.reason ?? ''),
-      ]);
+      // what the agent was doing at an open error is shown at half the limit: it counts double
+      return Math.max(
+        longest([
+          ...[...c.errors_unresolved, ...c.errors_resolved].map((e) => e.message),
+          ...c.pending_tasks.map((t) => t.reason ?? ''),
+        ]),
+        ...c.errors_unresolved.map((e) => 2 * (e.context?.length ?? 0)),
+      );
     case 'feedback_comments':
       return Math.max(0, ...c.reviewer_feedback.map((f) => f.comments.length));
     case 'failing_tests':

@@ -231,8 +231,10 @@ function tdd(c: ResumeContext, out: string[]) {
   // what the run said is older than the files changed after it: run it again before building on it
   if (t.changed_since)
     out.push(`- ${counted(t.changed_since, 'file')} changed after this run: run it again before trusting it`);
-  if (t.failing_total === 0) out.push('- Failing tests: none');
-  else {
+  // no failing test: said, unless the last run's own counts say it ("-> 12 passed, 0 failed")
+  if (t.failing_total === 0) {
+    if (!/\b0 failed\b/.test(t.result ?? '')) out.push('- Failing tests: none');
+  } else {
     const more = t.failing_more ? `, and ${t.failing_more} more (baton details test-state)` : '';
     out.push(`- Failing tests: ${t.failing_total}${more}`);
     if (t.unexpected.length) out.push(`  - unexpected: ${t.unexpected.join(', ')}`);

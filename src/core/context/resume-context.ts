@@ -24,6 +24,9 @@ import { earlierShown } from './earlier-work.js';
 import { editedAfter } from './edited-after.js';
 import { notesFileOf } from './notes-file.js';
 
+/** The shortest an error's message gets in a briefing; what the agent was doing at it is left out there. */
+export const ERROR_CHARS_FLOOR = 90;
+
 /**
  * What a command does, as far as its words say: its program (after the variables it sets) and the plain words that
  * follow it, its subcommand (`gh pr checks`, `go build`, `codemie-codex`): options and paths end it.
@@ -425,7 +428,12 @@ export function compileResumeContext(
       return {
         type: e.error_type,
         message: clip(e.error_message, limits.error_chars),
-        context: e.context ? clip(e.context, Math.min(150, limits.error_chars)) : null,
+        // what the agent was doing shrinks with the error, to half of its room, and goes at the error's last floor:
+        // the failure itself is what must stay
+        context:
+          e.context && limits.error_chars > ERROR_CHARS_FLOOR
+            ? clip(e.context, Math.min(150, Math.floor(limits.error_chars / 2)))
+            : null,
         ...(edited ? { edited_after: edited } : {}),
       };
     }),

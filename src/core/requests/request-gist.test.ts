@@ -105,3 +105,11 @@ describe('a long request in fewer characters', () => {
     expect(cut).toMatch(/Then open the PR\. … Never push to main directly\.$/);
   });
 });
+
+describe('a pasted address an app wrote as a link to itself', () => {
+  it('is said once, as pasted; a link with words of its own stays', () => {
+    const url = 'https://github.com/acme/app/actions/runs/1/job/2';
+    expect(gistOf(`why is [${url}](${url}) failing`, 200)).toBe(`why is ${url} failing`);
+    expect(gistOf(`see [the job](${url})`, 200)).toBe(`see [the job](${url})`);
+  });
+});

@@ -13,6 +13,12 @@ const askHeading =
 const sectionHeading = /^(?:={2,}[^\n]*={2,}|#{1,4}[ \t]+\S[^\n]*|<\/(?:task|request)>)[ \t]*$/m;
 
 /**
+ * A link whose text is its address (`[https://x/y](https://x/y)`, how Codex Desktop and other apps write a pasted
+ * URL) as the address the user pasted: said once.
+ */
+export const bareLinks = (text: string) => text.replace(/\[(https?:\/\/[^\]\s]+)\]\((\1)\)/g, '$1');
+
+/**
  * The task section of a prompt written in sections (a coordinator's: its protocol under other headings first), else
  * the whole text. A task heading after an opening that is not itself a section ("Analyze the CLI ... Your task:
  * 1. ...") heads the steps of the request the opening makes: the whole text is the ask.
@@ -106,7 +112,7 @@ const LEAD_MIN = 64;
  * limits what the agent may do ("Read-only: do not ...") is kept after them.
  */
 export function gistOf(request: string, max: number): string {
-  const text = askOf(request).trim();
+  const text = bareLinks(askOf(request)).trim();
   if (text.length <= max) return text;
   const units = text.includes('\n') ? [] : sentencesOf(text);
   const asks = units.flatMap((u, i) => (asking(u) ? [i] : []));
