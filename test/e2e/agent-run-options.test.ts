@@ -207,6 +207,23 @@ describe('baton run options', () => {
     expect(report.tasks.length).toBeLessThan(3);
   });
 
+  it('--max-duration already past with a task left in progress (a run that died) pauses at once, no agent started', async () => {
+    const { cli, create } = setup({ BATON_AGENT_BIN: fakeClaude });
+    await create();
+    expect((await cli(['task', 'start', 'T1'])).code).toBe(0);
+    // a pause requested there would wait for a task boundary no agent reaches (the pause timeout, 5 minutes)
+    const r = await cli(['run', '--agent', 'claude-code', '--max-duration', '1ms']);
+    expect(r.code, r.stderr).toBe(0);
+    const report = r.json<Report>();
+    expect(report.status).toBe('paused');
+    expect(report.pause_trigger).toBe('timeout');
+    expect(report.tasks).toEqual([]);
+    const status = (await cli(['status'])).json<{ workflow: { pause_reason: string } }>();
+    expect(status.workflow.pause_reason).toMatch(
+      /ran past its maximum duration \(--max-duration \S+ since it began\)/,
+    );
+  }, 30_000);
+
   it('the command adapter runs any CLI: the prompt on stdin, exit 0 done, another exit fails the task', async () => {
     const { repo, cli, create, events } = setup();
     await create();

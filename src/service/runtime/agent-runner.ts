@@ -241,9 +241,15 @@ export class AgentRunner {
         s.started_at &&
         Date.now() - Date.parse(s.started_at) > o.maxDurationMs
       ) {
+        // between sessions no agent runs: this driver is at the boundary, so the pause is made now (a request would
+        // wait for a task boundary no agent will reach)
         await svc.pause(
           { workflowId: id },
-          { reason: 'the workflow ran past its maximum duration', trigger: 'timeout' },
+          {
+            reason: `the workflow ran past its maximum duration (--max-duration ${formatSpan(o.maxDurationMs)} since it began)`,
+            trigger: 'timeout',
+            force: true,
+          },
         );
         continue;
       }
