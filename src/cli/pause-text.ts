@@ -1,5 +1,5 @@
 import type { PauseResult, PersonResumeResult } from '../client/baton-client.js';
-import { agentLabel, formatAgo } from '../core/index.js';
+import { agentLabel, formatAgo, formatSpan } from '../core/index.js';
 
 /** How a paused or interrupted workflow goes on, said by `baton pause` and `baton status` alike. */
 export const goOnLine = (id: string) =>
@@ -23,8 +23,9 @@ export function pauseText(r: PauseResult, now: number): string {
     : r.waiting_for.length
       ? `it pauses when ${tasks} or when ${turn} ends, whichever comes first`
       : `${turn} is let finish: the pause takes effect when the agent's turn ends`;
-  const then = `${waiting}, or by force once this request's timeout has passed (\`baton pause --pause-timeout\`, default 5m); \`baton pause --force\` pauses now, \`baton resume\` withdraws the request`;
   const req = r.pause_request;
+  const timeout = req?.timeout_ms ? formatSpan(req.timeout_ms) : null;
+  const then = `${waiting}, or by force once ${timeout ? `${timeout} have passed (the request's timeout, \`baton pause --pause-timeout\`)` : "the request's timeout has passed (`baton pause --pause-timeout`, default 5m)"}; \`baton pause --force\` pauses now, \`baton resume\` withdraws the request`;
   if (r.outcome === 'requested' || !req) return `pause requested for ${r.workflow_id}: ${then}`;
   const why = req.reason === null ? 'no reason given' : `reason: ${req.reason}`;
   const ago = formatAgo(now - Date.parse(req.requested_at));

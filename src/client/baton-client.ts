@@ -63,8 +63,11 @@ export interface PauseResult {
   waiting_for: string[];
   /** The agent's turn the pause waits for, when it waits for one to end (asked mid-turn with no task in progress). */
   waiting_for_turn: { session_number: number; agent: string } | null;
-  /** The pause requested before that still waits (`already_requested`): it stands as it was, its reason kept. */
-  pause_request: { reason: string | null; requested_at: string } | null;
+  /**
+   * The request that waits (`requested`: this one; `already_requested`: the one before, which stands as it was, its
+   * reason kept), with how long it waits before the pause is forced.
+   */
+  pause_request: { reason: string | null; requested_at: string; timeout_ms?: number } | null;
   /** The reason this call gave that was not recorded (`already_requested` with a different reason). */
   ignored_reason: string | null;
   warning: string | null;
@@ -167,7 +170,11 @@ export interface BatonClient {
     ref: Ref,
     reviewId: string,
   ): Promise<{ workflow_id: string; review_id: string; addressed: boolean }>;
-  pause(ref: Ref, input: { reason?: string | null; force?: boolean }): Promise<PauseResult>;
+  /** `timeout_ms`: how long a requested pause waits before it is forced (the store's setting otherwise). */
+  pause(
+    ref: Ref,
+    input: { reason?: string | null; force?: boolean; timeout_ms?: number },
+  ): Promise<PauseResult>;
   /** A person's resume; on a workflow in progress with a pause requested, the request withdrawn (`pause_withdrawn`). */
   resume(ref: Ref): Promise<PersonResumeResult>;
   context(ref: Ref, budget?: number): Promise<CompiledContext>;

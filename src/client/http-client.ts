@@ -283,11 +283,15 @@ export class HttpClient implements BatonClient {
     );
   }
 
-  pause(ref: Ref, input: { reason?: string | null; force?: boolean }) {
+  pause(ref: Ref, input: { reason?: string | null; force?: boolean; timeout_ms?: number }) {
     return this.call<PauseResult>(
       'POST',
       `${this.wf(ref)}/pause`,
-      { reason: input.reason ?? null, force: input.force ?? false },
+      {
+        reason: input.reason ?? null,
+        force: input.force ?? false,
+        ...(input.timeout_ms ? { timeout_ms: input.timeout_ms } : {}),
+      },
       ref,
     );
   }

@@ -130,10 +130,15 @@ export class LocalClient implements BatonClient {
     return { workflow_id: out.state.id, review_id: reviewId, addressed: true };
   }
 
-  async pause(ref: Ref, input: { reason?: string | null; force?: boolean }) {
-    const { result, state } = await this.service.pause(this.ref(ref), input);
+  async pause(ref: Ref, input: { reason?: string | null; force?: boolean; timeout_ms?: number }) {
+    const { result, state } = await this.service.pause(this.ref(ref), {
+      reason: input.reason,
+      force: input.force,
+      timeoutMs: input.timeout_ms,
+    });
     const waits = 'waiting_for' in result ? result : null;
     const pending = result.outcome === 'already_requested' ? result : null;
+    const waiting = pending || result.outcome === 'requested' ? state.pause_request : null;
     return {
       workflow_id: state.id,
       outcome: result.outcome,
@@ -141,7 +146,11 @@ export class LocalClient implements BatonClient {
       snapshot_id: 'snapshot_id' in result ? result.snapshot_id : null,
       waiting_for: waits?.waiting_for ?? [],
       waiting_for_turn: waits?.waiting_for_turn ?? null,
-      pause_request: pending && { reason: pending.reason, requested_at: pending.requested_at },
+      pause_request: waiting && {
+        reason: waiting.reason,
+        requested_at: waiting.requested_at,
+        ...(waiting.timeout_ms ? { timeout_ms: waiting.timeout_ms } : {}),
+      },
       ignored_reason: pending?.ignored_reason ?? null,
       warning: result.outcome === 'paused' ? result.warning : null,
     };

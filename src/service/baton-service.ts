@@ -432,7 +432,7 @@ export class BatonService {
   /** Pause at the next task boundary (or now with force); idempotent. A requested pause past its timeout pauses now. */
   async pause(
     ref: WorkflowRef,
-    input: { reason?: string | null; force?: boolean; trigger?: SnapshotTrigger } = {},
+    input: { reason?: string | null; force?: boolean; trigger?: SnapshotTrigger; timeoutMs?: number } = {},
   ) {
     // The pause command forces an overdue request itself (with the request's reason and its warning).
     const state = await this.read(ref, false);
@@ -446,7 +446,7 @@ export class BatonService {
           reason: input.reason ?? null,
           trigger: input.trigger ?? 'pause',
           force: input.force ?? false,
-          timeoutMs: this.options.pauseTimeoutMs,
+          timeoutMs: input.timeoutMs ?? this.options.pauseTimeoutMs,
           git,
         }),
       { retry: true },

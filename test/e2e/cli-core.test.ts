@@ -97,17 +97,18 @@ for (const mode of cliModes) {
         expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       }
 
-      const pause = await baton('pause', '--reason', 'end of day', '--json');
+      const pause = await baton('pause', '--reason', 'end of day', '--pause-timeout', '90s', '--json');
       expect(pause.json()).toMatchObject({
         outcome: 'requested',
         status: 'in_progress',
         waiting_for: ['T1'],
+        pause_request: { reason: 'end of day', timeout_ms: 90_000 },
       });
       // asked again while it waits: the first request and its reason stand, and the answer says so
       const again = await baton('pause', '--reason', 'lunch');
       expect(again.code, again.stderr).toBe(0);
       expect(again.stdout).toMatch(
-        /^a pause is already requested for wf-\S+ \(reason: end of day, (?:just now|\dm\d\ds ago)\): it pauses when T1 finishes, or by force once this request's timeout has passed \(`baton pause --pause-timeout`, default 5m\); `baton pause --force` pauses now, `baton resume` withdraws the request\nthe new reason \(lunch\) was not recorded: the first request stands; `baton pause --force --reason <text>` pauses now with it\n$/,
+        /^a pause is already requested for wf-\S+ \(reason: end of day, (?:just now|\dm\d\ds ago)\): it pauses when T1 finishes, or by force once 1m30s have passed \(the request's timeout, `baton pause --pause-timeout`\); `baton pause --force` pauses now, `baton resume` withdraws the request\nthe new reason \(lunch\) was not recorded: the first request stands; `baton pause --force --reason <text>` pauses now with it\n$/,
       );
       const same = await baton('pause', '--reason', 'end of day', '--json');
       expect(same.json()).toMatchObject({

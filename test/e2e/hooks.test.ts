@@ -48,7 +48,7 @@ describe('baton hook <event> on a workflow made with baton create', () => {
     ]);
     // A task under way: the pause waits for it, and says what else makes it happen.
     expect((await baton(['pause', '--reason', 'night'])).stdout).toMatch(
-      /: it pauses when A finishes, or by force once this request's timeout has passed \(`baton pause --pause-timeout`, default 5m\); `baton pause --force` pauses now, `baton resume` withdraws the request$/m,
+      /: it pauses when A finishes, or by force once 5m00s have passed \(the request's timeout, `baton pause --pause-timeout`\); `baton pause --force` pauses now, `baton resume` withdraws the request$/m,
     );
     await baton(['task', 'done', 'A']);
 
@@ -679,7 +679,7 @@ describe("a pause asked for while the agent's turn is under way and no task is i
     upTo(260);
     const asked = await baton(['pause', '--reason', 'lunch']);
     expect(asked.stdout).toMatch(
-      /^pause requested for wf-\S+: the Codex turn under way \(session 1\) is let finish: the pause takes effect when the agent's turn ends, or by force once this request's timeout/,
+      /^pause requested for wf-\S+: the Codex turn under way \(session 1\) is let finish: the pause takes effect when the agent's turn ends, or by force once 5m00s have passed/,
     );
     let s = await status();
     expect(s.workflow).toMatchObject({ status: 'in_progress', pause_request: { until: 'turn_end' } });

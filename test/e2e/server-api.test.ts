@@ -100,7 +100,12 @@ describe('baton server: REST API', () => {
         await t.api(`/api/workflows/${id}/pause`, { method: 'POST', json: { reason: 'end of day' } })
       ).json(),
     );
-    expect(pause).toMatchObject({ outcome: 'requested', waiting_for: ['T1'], pause_request: null });
+    // the request made, with how long it waits before it is forced (the server's --pause-timeout)
+    expect(pause).toMatchObject({
+      outcome: 'requested',
+      waiting_for: ['T1'],
+      pause_request: { reason: 'end of day', timeout_ms: 300_000 },
+    });
     // asked again while it waits: the first request stands, the new reason is not recorded, and the answer says so
     const again = PauseResult.parse(
       await (await t.api(`/api/workflows/${id}/pause`, { method: 'POST', json: { reason: 'lunch' } })).json(),

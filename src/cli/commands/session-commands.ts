@@ -17,6 +17,7 @@ import {
   type UsageMetrics,
 } from '../../core/index.js';
 import { detailCategories, type DetailCategory, type ResumeResult } from '../../service/index.js';
+import { settingReader } from '../../config/settings.js';
 import { action, workflowOption } from '../action.js';
 import { oneOf, parseNumber } from '../parse.js';
 import type { Runtime } from '../runtime.js';
@@ -247,9 +248,14 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         async ({ client, print, rt, g }, o: { workflow?: string; reason?: string; force?: boolean }) => {
           // a turn the user cut off sends no hook: its transcript says so, read first
           const read = await catchUpFollowed(client, rt.ref(o.workflow), rt.settings(g).home);
+          // a timeout given here (--pause-timeout, BATON_PAUSE_TIMEOUT, a config file) goes with the request, so a
+          // server's own setting does not silently replace it
+          const settings = rt.settings(g);
+          const given = settingReader({ pauseTimeout: g.pauseTimeout }, rt.env, settings).get('pauseTimeout');
           const paused = await client.pause(rt.ref(o.workflow), {
             reason: o.reason ?? null,
             force: o.force === true,
+            ...(given.from === 'default' ? {} : { timeout_ms: settings.pauseTimeoutMs }),
           });
           const r = { ...paused, transcripts_read: read };
           print(r, () => read.map((x) => `${x}\n`).join('') + pauseText(r, Date.now()));

@@ -227,8 +227,18 @@ export const ReviewParams = WorkflowParams.extend({
   reviewId: Id.openapi({ param: { name: 'reviewId', in: 'path' } }),
 });
 
+/** `timeout_ms`: how long a requested pause waits before it is forced (the server's `--pause-timeout` otherwise). */
 export const PauseBody = z
-  .strictObject({ reason: opt(text(2000)), force: z.boolean().default(false) })
+  .strictObject({
+    reason: opt(text(2000)),
+    force: z.boolean().default(false),
+    timeout_ms: z
+      .number()
+      .int()
+      .positive()
+      .max(30 * 24 * 3600 * 1000)
+      .optional(),
+  })
   .openapi('PauseInput');
 export const ReasonBody = z.strictObject({ reason: opt(text(2000)) });
 /** `force`: complete with tasks not done (they are left as they are); without it they are refused, named. */

@@ -304,8 +304,17 @@ export const PauseResult = z
     waiting_for: z.array(z.string()),
     /** The agent's turn the pause waits for, when it waits for one to end (asked mid-turn; with tasks in progress, whichever ends first). */
     waiting_for_turn: z.object({ session_number: z.number().int(), agent: z.string() }).nullable(),
-    /** The pause requested before that still waits (`already_requested`): it stands as it was, its reason kept. */
-    pause_request: z.object({ reason: z.string().nullable(), requested_at: z.string() }).nullable(),
+    /**
+     * The request that waits (`requested`: this one; `already_requested`: the one before, which stands as it was, its
+     * reason kept), with how long it waits before the pause is forced.
+     */
+    pause_request: z
+      .object({
+        reason: z.string().nullable(),
+        requested_at: z.string(),
+        timeout_ms: z.number().int().positive().optional(),
+      })
+      .nullable(),
     /** The reason this call gave that was not recorded (`already_requested` with a different reason). */
     ignored_reason: z.string().nullable(),
     warning: z.string().nullable(),

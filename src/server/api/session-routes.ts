@@ -28,7 +28,11 @@ export function registerSessionRoutes({ app, client }: RouteDeps) {
     }),
     async (c) => {
       const b = c.req.valid('json');
-      const out = await client.pause(refOf(c, c.req.valid('param').id), { reason: b.reason, force: b.force });
+      const out = await client.pause(refOf(c, c.req.valid('param').id), {
+        reason: b.reason,
+        force: b.force,
+        ...(b.timeout_ms ? { timeout_ms: b.timeout_ms } : {}),
+      });
       return c.json(out, 200);
     },
   );
