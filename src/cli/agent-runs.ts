@@ -275,7 +275,7 @@ export async function continueRecovered(
     if (!ex.auto_resume && !att) {
       if (ex.interrupted)
         log(
-          `${ex.workflow_id} is interrupted and not resumed here${ex.reason ? ` (${ex.reason})` : ''}: continue with \`baton run -w ${ex.workflow_id}\``,
+          `${ex.workflow_id} is interrupted and not resumed here${ex.reason ? ` (${ex.reason})` : ''}: continue with \`baton run -w ${ex.workflow_id}\`${ex.reason === 'not_resumable' ? ' (or start the server with `--auto-resume all`: a session that cannot resume its own goes on in a fresh one, with the briefing)' : ''}`,
         );
       continue;
     }
@@ -297,7 +297,9 @@ export async function continueRecovered(
   for (const w of await service.queries.list({ status: ['interrupted'] }))
     if (!recovered.has(w.id) && !(await workerTakes(w.id))) others.push(w.id);
   for (const id of others.slice(0, 5))
-    log(`${id} is interrupted and not resumed here: continue with \`baton run -w ${id}\``);
+    log(
+      `${id} was interrupted before this server started (its crash noticed by another command, or its run stopped) and is not resumed here: continue with \`baton run -w ${id}\``,
+    );
   if (others.length > 5)
     log(
       `${others.length - 5} more workflows are interrupted: \`baton list --status interrupted\` lists them`,

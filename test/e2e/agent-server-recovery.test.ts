@@ -258,7 +258,7 @@ describe('the agent runtime across Baton crashes and restarts', () => {
     const a = await startServerProcess(home, { env, cwd: repo });
     servers.push(a);
     await until('the server to name it', () =>
-      a.stderr().includes(`${id} is interrupted and not resumed here`),
+      a.stderr().includes(`${id} was interrupted before this server started`),
     );
     expect(a.stderr()).toContain(`continue with \`baton run -w ${id}`);
   }, 60_000);

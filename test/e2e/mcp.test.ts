@@ -289,7 +289,9 @@ describe('baton mcp: an agent without a terminal', () => {
     );
     // a worktree with no workflow, and one with two
     const none = await (await connect(makeRepo()))('next_task');
-    expect(json(none).error.message).toMatch(/, or pass workflow_id$/);
+    expect(json(none).error.message).toMatch(
+      /, or pass workflow_id(?: \(`baton list` shows the incomplete workflows of other folders\))?$/,
+    );
     const two = makeRepo();
     for (const title of ['first', 'second']) await runCli(['create', '--title', title], { cwd: two, env });
     const both = await (await connect(two))('next_task');
@@ -312,7 +314,9 @@ describe('baton mcp: an agent without a terminal', () => {
       () => null,
       (e: Error) => e.message,
     );
-    expect(listed).toMatch(/, or pass workflow_id$/);
+    expect(listed).toMatch(
+      /, or pass workflow_id(?: \(`baton list` shows the incomplete workflows of other folders\))?$/,
+    );
     // the CLI's own words stay the CLI's
     const cli = await runCli(['details', 'live-999', 'decisions', '-w', id], { cwd: makeRepo(), env });
     expect(cli.stderr).toContain('name the workflow the context came from with -w <id>');

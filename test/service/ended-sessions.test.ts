@@ -174,7 +174,7 @@ describe("an earlier session's executor row is closed once the workflow went on"
     >;
     await continueRecovered(svc, report, agent, settings, {}, {}, (l) => lines.push(l));
     expect(lines).toEqual([
-      `${id} is interrupted and not resumed here: continue with \`baton run -w ${id}\``,
+      `${id} was interrupted before this server started (its crash noticed by another command, or its run stopped) and is not resumed here: continue with \`baton run -w ${id}\``,
     ]);
   });
 });
