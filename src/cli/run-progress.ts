@@ -30,6 +30,8 @@ export function runProgress(o: ProgressOptions) {
   let context: number | null = null;
   let runCost = 0;
   let doneCost = 0;
+  /** Whether the agent reported any cost: a figure it never gave is left out, not shown as $0.00. */
+  let costKnown = false;
   let tool = '';
   let drawn = false;
   let timer: NodeJS.Timeout | null = null;
@@ -43,7 +45,7 @@ export function runProgress(o: ProgressOptions) {
       `▶ ${task}`,
       formatSpan(Date.now() - taskStarted),
       context === null ? 'context ?' : `context ${Math.round(context * 100)}%`,
-      `$${(doneCost + runCost).toFixed(2)}`,
+      costKnown ? `$${(doneCost + runCost).toFixed(2)}` : '',
       tool,
     ].filter(Boolean);
     const line = parts.join(' · ');
@@ -93,6 +95,7 @@ export function runProgress(o: ProgressOptions) {
       case 'usage':
         context = e.context_utilization;
         runCost = e.cost_usd ?? runCost;
+        if (e.cost_usd !== null && e.cost_usd !== undefined) costKnown = true;
         return draw();
       case 'agent.output':
         if (!o.verbose) return;

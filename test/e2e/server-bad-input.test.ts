@@ -53,6 +53,15 @@ describe('baton server: bad input', () => {
       'invalid_input',
       /malformed/,
     );
+    // a body sent as another type than JSON: what to send instead
+    await expectError(
+      await post(`/api/workflows/${id}/pause`, 'reason=lunch', {
+        'content-type': 'application/x-www-form-urlencoded',
+      }),
+      415,
+      'invalid_input',
+      /not JSON: send a JSON object with Content-Type: application\/json/,
+    );
   });
 
   it('wrong types name the failing field paths', async () => {

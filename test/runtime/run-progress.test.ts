@@ -64,7 +64,8 @@ describe('baton run progress on a terminal', () => {
     const { p, err, tty } = harness({});
     p.onEvent(started);
     expect(err).toEqual(['baton run: task T1 started; log .baton/runs/wf-1/logs/T1-s1-1.log\n']);
-    expect(tty.at(-1)).toBe('\r\x1b[K▶ T1 Schema · 0m00s · context ? · $0.00');
+    // no cost reported yet: none shown (not $0.00)
+    expect(tty.at(-1)).toBe('\r\x1b[K▶ T1 Schema · 0m00s · context ?');
     p.onEvent(usage(0.42, 0.125));
     p.onEvent(tool);
     expect(tty.at(-1)).toBe('\r\x1b[K▶ T1 Schema · 0m00s · context 42% · $0.13 · Bash: npm test');

@@ -49,7 +49,9 @@ export function onError(e: Error, c: Context) {
     const status = e.status as ContentfulStatusCode;
     const message = /malformed json/i.test(e.message)
       ? 'malformed JSON in the request body; send a JSON object with Content-Type: application/json'
-      : e.message || 'bad request';
+      : status === 415
+        ? 'the request body is not JSON: send a JSON object with Content-Type: application/json'
+        : e.message || 'bad request';
     const code = status === 413 ? 'payload_too_large' : status === 401 ? 'unauthorized' : 'invalid_input';
     return c.json(errorBody(status >= 500 ? 'internal' : code, message), status);
   }
