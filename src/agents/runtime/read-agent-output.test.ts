@@ -63,6 +63,28 @@ describe("a task log read after the fact, as `baton run` reads its agent's outpu
     expect(summaries(codex.join('\n'))).toEqual([
       expect.objectContaining({ kind: 'last_message', text: 'The parser is done.' }),
     ]);
-    expect(readAgentOutput('building...\ndone\n')).toEqual([]);
+    // a command agent's plain lines: its last ones (see below)
+    expect(readAgentOutput('building...\ndone\n')).toEqual([
+      expect.objectContaining({ kind: 'last_message', text: 'building...\ndone' }),
+    ]);
+  });
+});
+
+describe("a command agent's task log read after the fact", () => {
+  it('gives its last lines as the message it was cut off in, its standard error left out', () => {
+    const log = ['working on T2', '[stderr] npm warn deprecated', 'wrote src/api.ts', 'sleeping...', ''].join(
+      '\n',
+    );
+    expect(summaries(log)).toEqual([
+      {
+        type: 'summary',
+        at: null,
+        kind: 'last_message',
+        text: 'working on T2\nwrote src/api.ts\nsleeping...',
+        turn_ended: false,
+      },
+    ]);
+    expect(summaries('[stderr] only errors\n')).toEqual([]);
+    expect(summaries('{"type":"something","x":1}\n')).toEqual([]);
   });
 });
