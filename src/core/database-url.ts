@@ -21,16 +21,17 @@ const postgresForm = 'postgres://user:password@host:5432/database';
 
 /**
  * Why a database setting is neither a PostgreSQL URL nor a SQLite file's path, or null: a URL of another kind (a Baton
- * server's is BATON_URL's), a misspelt postgres:// URL, a server's address without one, a password whose "@", "#",
- * "/" or "?" are not percent-encoded. Read as a path, each would become a SQLite file named after it, in the folder
+ * server's is BATON_URL's), a misspelt postgres:// URL, a server's address without one, a password whose "@", "#" or
+ * "/" are not percent-encoded. Read as a path, each would become a SQLite file named after it, in the folder
  * the command runs in, its password in the file's name.
  */
 export function databaseProblem(value: string): string | null {
   if (isPostgresUrl(value)) {
-    const rest = value.replace(/^postgres(ql)?:\/\//, '');
+    // the query (`?sslmode=...&application_name=a@b`) may hold anything: the user and password come before it
+    const rest = value.replace(/^postgres(ql)?:\/\//, '').replace(/\?[^?]*$/, '');
     const at = rest.lastIndexOf('@');
-    if (at > 0 && /[@#/?]/.test(rest.slice(0, at)))
-      return 'has "@", "#", "/" or "?" in its user name or password: percent-encode them there (@ is %40, # is %23, / is %2F, ? is %3F)';
+    if (at > 0 && /[@#/]/.test(rest.slice(0, at)))
+      return 'has "@", "#" or "/" in its user name or password: percent-encode them there (@ is %40, # is %23, / is %2F)';
     return null;
   }
   if (/^postgres(?:ql)?(?::(?!\/\/)|\/\/)/i.test(value))
