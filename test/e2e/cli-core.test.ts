@@ -143,6 +143,10 @@ for (const mode of cliModes) {
       );
       // an agent time under a minute in seconds, as every span is said
       expect(plain).toMatch(/^usage: 120,000 tokens, \$0\.42, agent time 0m23s(;|$)/m);
+      // what failed and is still open, and where the rest is
+      expect(plain).toMatch(
+        /^open errors: 1 \(newest: \S+ TypeError: x is undefined\); `baton details errors` lists them, `baton record resolve <id> --resolution fixed` closes one that no longer applies$/m,
+      );
       expect(status.snapshots).toHaveLength(1);
       expect(status.snapshots[0]).toMatchObject({
         trigger: 'pause',

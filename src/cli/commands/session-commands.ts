@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { clip } from '../../core/clip.js';
 import {
   agentLabel,
   formatAgo,
@@ -52,7 +53,10 @@ type Status = {
       blocked: number;
       skipped: number;
     };
+    open_errors?: number;
   };
+  /** The newest open errors (at most 20); `counts.open_errors` is how many are open in all. */
+  open_errors: { id: string; error_type: string; error_message: string }[];
   tasks: { id: string; title: string; status: string; note: string | null }[];
   left_open: { id: string }[];
   next_task: { id: string; title: string } | null;
@@ -191,6 +195,8 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             ...s.tasks
               .filter((t) => t.status === 'failed' || t.status === 'blocked')
               .map((t) => `${t.status}: ${t.id} ${t.title}${t.note ? `: ${t.note.split('\n')[0]}` : ''}`),
+            // what failed and is still open (a finished workflow's `not over:` line names them itself)
+            ...(s.not_over ? [] : openErrorsLines(s)),
             `next task: ${s.next_task ? `${s.next_task.id} ${s.next_task.title}` : 'none'}`,
             `runnable: ${s.runnable_tasks.map((t) => t.id).join(', ') || 'none'}`,
             ...(s.driver ? [driverLine(s.driver, Date.now())] : []),
@@ -494,4 +500,17 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         );
       }),
     );
+}
+
+/** The open errors in one line: how many, the newest two, where the rest are and how one is closed. */
+function openErrorsLines(s: Pick<Status, 'counts' | 'open_errors'>): string[] {
+  const n = s.counts.open_errors ?? s.open_errors.length;
+  if (n === 0) return [];
+  const newest = s.open_errors
+    .slice(-2)
+    .reverse()
+    .map((e) => `${e.id} ${e.error_type}: ${clip(e.error_message.split('\n')[0] ?? '', 70)}`);
+  return [
+    `open errors: ${n} (newest: ${newest.join('; ')}); \`baton details errors\` lists them, \`baton record resolve <id> --resolution fixed\` closes one that no longer applies`,
+  ];
 }
