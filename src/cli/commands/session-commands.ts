@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { clip } from '../../core/clip.js';
 import {
   agentLabel,
+  errorInWords,
   formatAgo,
   invalidInput,
   nextStepText,
@@ -509,7 +509,7 @@ function openErrorsLines(s: Pick<Status, 'counts' | 'open_errors'>): string[] {
   const newest = s.open_errors
     .slice(-2)
     .reverse()
-    .map((e) => `${e.id} ${e.error_type}: ${clip(e.error_message.split('\n')[0] ?? '', 70)}`);
+    .map((e) => errorInWords(e, 70));
   return [
     `open errors: ${n} (newest: ${newest.join('; ')}); \`baton details errors\` lists them, \`baton record resolve <id> --resolution fixed\` closes one that no longer applies`,
   ];

@@ -51,6 +51,10 @@ export function finishedWork(s: WorkflowState, now: string, over: ConversationsO
   return null;
 }
 
+/** An error in one short line, as `baton status` names it: `e-1a2b: TypeError: x is undefined`. */
+export const errorInWords = (e: { id: string; error_type: string; error_message: string }, max = 80) =>
+  `${e.id}: ${e.error_type}: ${clip(e.error_message.split('\n')[0] ?? '', max)}`;
+
 /**
  * What alone keeps the work from being over at `now`: its open errors, when finishedWork would say it is over were
  * they resolved (a stale one, fixed where Baton did not see it, keeps the workflow open for good). Said with the errors
@@ -63,9 +67,7 @@ export function heldByErrors(s: WorkflowState, now: string, over: ConversationsO
   const done = finishedWork(without, now, over);
   if (done === null) return null;
   const shown = s.open_errors.slice(-3);
-  const listed = shown.map(
-    (e) => `${e.id}: ${e.error_type}: ${clip(e.error_message.split('\n')[0] ?? '', 80)}`,
-  );
+  const listed = shown.map((e) => errorInWords(e));
   const more = n > shown.length ? `; ${n - shown.length} more` : '';
   const one = n === 1 ? shown[0] : undefined;
   return `${n} open error${n === 1 ? '' : 's'} (${listed.join('; ')}${more}) ${one ? 'holds' : 'hold'} it, though ${done}; resolve ${one ? 'it' : 'each'} with \`baton record resolve ${one ? one.id : '<error id>'} --resolution fixed\` if ${one ? 'it no longer applies' : 'they no longer apply'}`;
