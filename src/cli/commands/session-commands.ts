@@ -252,11 +252,11 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
       action(
         rt,
         async ({ client, print, rt, g }, o: { workflow?: string; reason?: string; force?: boolean }) => {
+          const settings = rt.settings(g);
           // a turn the user cut off sends no hook: its transcript says so, read first
-          const read = await catchUpFollowed(client, rt.ref(o.workflow), rt.settings(g).home);
+          const read = await catchUpFollowed(client, rt.ref(o.workflow), settings.home);
           // a timeout given here (--pause-timeout, BATON_PAUSE_TIMEOUT, a config file) goes with the request, so a
           // server's own setting does not silently replace it
-          const settings = rt.settings(g);
           const given = settingReader({ pauseTimeout: g.pauseTimeout }, rt.env, settings).get('pauseTimeout');
           const paused = await client.pause(rt.ref(o.workflow), {
             reason: o.reason ?? null,
