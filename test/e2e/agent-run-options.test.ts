@@ -198,7 +198,7 @@ describe('baton run options', () => {
     );
   });
 
-  it('--max-duration pauses with trigger timeout once the workflow has run that long', async () => {
+  it('--max-duration pauses with trigger timeout once the run has gone on that long', async () => {
     const { cli, create } = setup({ BATON_AGENT_BIN: fakeClaude });
     await create();
     const report = (await cli(['run', '--agent', 'claude-code', '--max-duration', '1ms'])).json<Report>();
@@ -220,9 +220,20 @@ describe('baton run options', () => {
     expect(report.tasks).toEqual([]);
     const status = (await cli(['status'])).json<{ workflow: { pause_reason: string } }>();
     expect(status.workflow.pause_reason).toMatch(
-      /ran past its maximum duration \(--max-duration \S+ since it began\)/,
+      /went past its maximum duration \(--max-duration \S+ since `baton run` began\)/,
     );
   }, 30_000);
+
+  it('--max-duration counts from the run, not from the workflow: a workflow begun earlier is not paused at once', async () => {
+    const { cli, create } = setup({ BATON_AGENT_BIN: fakeClaude });
+    await create();
+    expect((await cli(['run', '--agent', 'claude-code', '--max-tasks', '1'])).code).toBe(0);
+    // the workflow has now been going for longer than the next run's limit
+    await new Promise((r) => setTimeout(r, 2_100));
+    const r = await cli(['run', '--agent', 'claude-code', '--max-duration', '2s']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json<Report>().tasks.length).toBeGreaterThan(0);
+  }, 60_000);
 
   it('the command adapter runs any CLI: the prompt on stdin, exit 0 done, another exit fails the task', async () => {
     const { repo, cli, create, events } = setup();

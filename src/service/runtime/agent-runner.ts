@@ -131,6 +131,8 @@ export class AgentRunner {
     const log = o.log ?? (() => undefined);
     const emit = (e: RunEvent) => o.onEvent?.(e);
     const note = (message: string) => emit({ event: 'note', workflow_id: id, message });
+    /** When this run began: `--max-duration` counts from here, not from the workflow's start (days ago, maybe). */
+    const began = Date.now();
     let s = await svc.runner.load(id);
     const report: RunReport = {
       workflow_id: id,
@@ -236,17 +238,13 @@ export class AgentRunner {
             : s.status;
         break;
       }
-      if (
-        o.maxDurationMs !== null &&
-        s.started_at &&
-        Date.now() - Date.parse(s.started_at) > o.maxDurationMs
-      ) {
+      if (o.maxDurationMs !== null && Date.now() - began > o.maxDurationMs) {
         // between sessions no agent runs: this driver is at the boundary, so the pause is made now (a request would
         // wait for a task boundary no agent will reach)
         await svc.pause(
           { workflowId: id },
           {
-            reason: `the workflow ran past its maximum duration (--max-duration ${formatSpan(o.maxDurationMs)} since it began)`,
+            reason: `the run went past its maximum duration (--max-duration ${formatSpan(o.maxDurationMs)} since \`baton run\` began)`,
             trigger: 'timeout',
             force: true,
           },

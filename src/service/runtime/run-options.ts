@@ -13,7 +13,7 @@ export interface RunOptions {
   heartbeatMs: number;
   /** Pause with trigger `task_complete` after this many tasks in this run. */
   maxTasks: number | null;
-  /** Pause with trigger `timeout` once the workflow has run longer than this. */
+  /** Pause with trigger `timeout` once this run has gone on longer than this (counted from the run's start). */
   maxDurationMs: number | null;
   /** On a usage limit with a reset time, wait for it and resume (else pause and stop). */
   autoResume: boolean;
