@@ -87,7 +87,10 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       )
       .option('-w, --workflow <id>', 'the workflow (default: the one of the current worktree)')
       .option('--max-tasks <n>', 'pause (trigger task_complete) after this many tasks')
-      .option('--max-duration <duration>', 'pause (trigger timeout) once this run has gone on this long (counted from when it starts)')
+      .option(
+        '--max-duration <duration>',
+        'pause (trigger timeout) once this run has gone on this long (counted from when it starts)',
+      )
       .option(
         '--max-sessions <n>',
         'stop after this many sessions in this run (env BATON_MAX_SESSIONS, config max_sessions, default 20); each exhaustion pause starts a new one',
