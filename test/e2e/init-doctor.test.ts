@@ -475,6 +475,28 @@ describe('baton doctor', () => {
     expect(lines).toEqual([`  mcp (user)  ${join(repo, '.codex', 'config.toml')}: baton mcp`]);
   });
 
+  it("forwards Baton's variables to the MCP server Codex starts (it passes a few only), and doctor says when they are not", async () => {
+    const { repo, home, env, baton } = setup();
+    expect((await baton(['init', '--agent', 'codex', '--command', 'baton'])).code).toBe(0);
+    const toml = join(home, '.codex', 'config.toml');
+    expect(readFileSync(toml, 'utf8')).toMatch(
+      /^env_vars = \["BATON_HOME", "BATON_DATABASE_URL", .*"BATON_URL", "BATON_TOKEN"\]$/m,
+    );
+    const unforwarded = (problems: string[]) => problems.filter((p) => /is not given/.test(p));
+    expect(unforwarded((await baton(['doctor', '--json'])).json<{ problems: string[] }>().problems)).toEqual(
+      [],
+    );
+    // an entry from before Baton forwarded them: BATON_HOME is set here, so the server would read another store
+    writeFileSync(toml, readFileSync(toml, 'utf8').replace(/^env_vars = .*\n/m, ''));
+    const problems = (await baton(['doctor', '--json'])).json<{ problems: string[] }>().problems;
+    expect(unforwarded(problems)).toEqual([
+      `Codex's MCP server in ${toml} is not given BATON_HOME (set here): Codex starts MCP servers with a few variables only, so the agent's \`baton\` tools read other records than its hooks write; run \`baton init --agent codex\` again, which forwards them (\`env_vars\`), or add them to the \`env_vars\` of a \`baton\` server of your own`,
+    ]);
+    // without the variable set, the server finds the same store as the hooks: nothing to say
+    const bare = await runCli(['doctor', '--json'], { cwd: repo, env: { ...env, BATON_HOME: undefined } });
+    expect(unforwarded(bare.json<{ problems: string[] }>().problems)).toEqual([]);
+  });
+
   it('leaves a Codex config.toml that does not parse as it is: init refuses before writing anything, doctor says why', async () => {
     const { repo, home, baton } = setup();
     const toml = join(home, '.codex', 'config.toml');

@@ -19,7 +19,7 @@ import { INSTALL_COMMAND, machinePaths, parseCommand, unguarded } from './hook-c
 import { batonHookPlaces, batonHooksIn } from './hooks-file.js';
 import { blockCommand, hasBlock } from './instructions-block.js';
 import { isObject, readJsonObject } from './json-file.js';
-import { findMcp, mcpRefusal } from './mcp-entry.js';
+import { CODEX_MCP_FORWARDS, findMcp, mcpRefusal } from './mcp-entry.js';
 import {
   codexConfigError,
   codexHookKey,
@@ -61,7 +61,8 @@ export interface AgentWiring {
   /** Why there is no version: `claude` is not on the PATH, or `claude --version` did not answer. */
   version_unread?: string;
   hooks: HookWiring[];
-  mcp: { scope: InitScope; path: string; command: string; committed: boolean }[];
+  /** `forwards`: the variables Codex passes on to the server (null: Claude Code, which passes them all). */
+  mcp: { scope: InitScope; path: string; command: string; committed: boolean; forwards: string[] | null }[];
   instructions: string[];
   /** Claude Code settings that enable a plugin named baton. */
   plugin: string[];
@@ -143,6 +144,7 @@ export function wiringOf(agent: InitAgent, root: string, env: NodeJS.ProcessEnv)
           path: files.mcp.path,
           command: [mcp.command, ...mcp.args].join(' '),
           committed: committedFile(root, files.mcp.path, [mcpScope]),
+          forwards: mcp.forwards,
         });
     }
     if (!seenBlocks.has(files.instructions) && hasBlock(files.instructions))
@@ -446,6 +448,16 @@ export function diagnose(
       problems.push(
         `${agentLabel(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(', ')} and from the plugin ${w.plugin.join(', ')}: keep one (\`baton init --undo\`, or disable the plugin)`,
       );
+    // the init that wrote the hooks writes the server too (its scope is the hooks', not the user-wide config.toml's)
+    const hooksScope = w.hooks[0]?.scope ?? 'local';
+    for (const m of w.mcp) {
+      // set here, and not passed on: the server reads another store (or another server) than the hooks
+      const unforwarded = CODEX_MCP_FORWARDS.filter((v) => env[v] && m.forwards && !m.forwards.includes(v));
+      if (unforwarded.length)
+        problems.push(
+          `${agentLabel(w.agent)}'s MCP server in ${m.path} is not given ${unforwarded.join(', ')} (set here): Codex starts MCP servers with a few variables only, so the agent's \`baton\` tools read other records than its hooks write; run \`baton init${hooksScope === 'local' ? '' : ` --${hooksScope}`} --agent codex\` again, which forwards them (\`env_vars\`), or add them to the \`env_vars\` of a \`baton\` server of your own`,
+        );
+    }
     for (const m of w.mcp.filter((x) => x.committed)) {
       const machine = committedCommandProblem(
         `${agentLabel(w.agent)}'s MCP server in ${m.path} runs`,

@@ -4,7 +4,7 @@ import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/git-repo.js';
 import type { BatonCommand } from './hook-command.js';
-import { addMcp, findMcp, mcpRefusal, removeMcp, type McpPlace } from './mcp-entry.js';
+import { addMcp, CODEX_MCP_FORWARDS, findMcp, mcpRefusal, removeMcp, type McpPlace } from './mcp-entry.js';
 
 const baton: BatonCommand = { program: '/usr/local/bin/baton', args: [] };
 
@@ -28,12 +28,20 @@ describe("Baton's MCP server in Codex's config.toml", () => {
       model: 'gpt-5.5',
       mcp_servers: {
         docs: { command: 'docs-mcp' },
-        baton: { command: '/usr/local/bin/baton', args: ['mcp'] },
+        baton: { command: '/usr/local/bin/baton', args: ['mcp'], env_vars: CODEX_MCP_FORWARDS },
       },
     });
+    // Codex gives an MCP server a few variables only: where the records are is forwarded by name
+    expect(CODEX_MCP_FORWARDS).toEqual(
+      expect.arrayContaining(['BATON_HOME', 'BATON_DATABASE_URL', 'BATON_URL']),
+    );
     // the user's lines are kept as written, comments too
     expect(read(place).startsWith(before)).toBe(true);
-    expect(findMcp(place)).toEqual({ command: '/usr/local/bin/baton', args: ['mcp'] });
+    expect(findMcp(place)).toEqual({
+      command: '/usr/local/bin/baton',
+      args: ['mcp'],
+      forwards: CODEX_MCP_FORWARDS,
+    });
     expect(addMcp(place, baton)).toBe('unchanged');
     expect(addMcp(place, { program: 'node', args: ['/opt/baton/bin/baton.js'] })).toBe('updated');
     expect(parsed(place)).toMatchObject({
@@ -48,7 +56,9 @@ describe("Baton's MCP server in Codex's config.toml", () => {
     const place = codexToml(null);
     expect(addMcp(place, baton)).toBe('added');
     expect(parsed(place)).toEqual({
-      mcp_servers: { baton: { command: '/usr/local/bin/baton', args: ['mcp'] } },
+      mcp_servers: {
+        baton: { command: '/usr/local/bin/baton', args: ['mcp'], env_vars: CODEX_MCP_FORWARDS },
+      },
     });
   });
 
@@ -70,7 +80,7 @@ describe("Baton's MCP server in Codex's config.toml", () => {
       expect(addMcp(place, baton), before).toBe('theirs');
       expect(read(place), before).toBe(before);
       // doctor shows the command the user's entry runs
-      expect(findMcp(place), before).toEqual({ command: '/opt/baton', args: ['mcp'] });
+      expect(findMcp(place), before).toEqual({ command: '/opt/baton', args: ['mcp'], forwards: [] });
       // and the undo does not take it out
       expect(removeMcp(place), before).toBe('absent');
       expect(read(place), before).toBe(before);

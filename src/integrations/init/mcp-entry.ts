@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname } from 'node:path';
 import { parseToml, tomlAt } from '../../agents/codex/codex-toml.js';
 import { PACKAGE_NAME } from '../../config/package-info.js';
+import { SETTINGS } from '../../config/setting-table.js';
 import { invalidInput } from '../../core/index.js';
 import type { AgentFiles } from './agent-files.js';
 import type { KeyPath } from './created-keys.js';
@@ -49,12 +50,33 @@ const TOML_BEGIN = '# >>> baton: added by `baton init` (`baton init --undo` remo
 const TOML_END = '# <<< baton';
 const tomlString = (s: string) => JSON.stringify(s);
 
+/**
+ * Codex starts an MCP server with a few variables of its environment only (HOME, PATH, USER, LANG, TERM, TMPDIR...),
+ * while its hooks get the whole of it: the variables that say where Baton's records are (and whose they are) are
+ * forwarded by name (`env_vars`), or the server would read another store than the hooks write.
+ */
+export const CODEX_MCP_FORWARDS = [
+  'BATON_HOME',
+  ...[
+    SETTINGS.database,
+    SETTINGS.durability,
+    SETTINGS.mirror,
+    SETTINGS.actor,
+    SETTINGS.contextBudget,
+    SETTINGS.pauseTimeout,
+    SETTINGS.staleAfter,
+    SETTINGS.server,
+    SETTINGS.token,
+  ].map((s) => s.variable),
+];
+
 function tomlBlock(cmd: BatonCommand): string {
   return [
     TOML_BEGIN,
     '[mcp_servers.baton]',
     `command = ${tomlString(cmd.program)}`,
     `args = [${[...cmd.args, 'mcp'].map(tomlString).join(', ')}]`,
+    `env_vars = [${CODEX_MCP_FORWARDS.map(tomlString).join(', ')}]`,
     TOML_END,
   ].join('\n');
 }
@@ -178,8 +200,13 @@ export function removeMcp(place: McpPlace): McpChange {
   return 'removed';
 }
 
-/** Where Baton's server is registered, if it is: the entry found at this place. */
-export function findMcp(place: McpPlace): { command: string; args: string[] } | null {
+/**
+ * Where Baton's server is registered, if it is: the entry found at this place, with the variables Codex forwards to
+ * it (`env_vars`; null for Claude Code, which gives its servers its whole environment).
+ */
+export function findMcp(
+  place: McpPlace,
+): { command: string; args: string[]; forwards: string[] | null } | null {
   if (!existsSync(place.path)) return null;
   if (place.kind === 'codex-toml') {
     // a file that does not parse names no server (`baton doctor` says it does not parse)
@@ -189,6 +216,10 @@ export function findMcp(place: McpPlace): { command: string; args: string[] } | 
     return {
       command: typeof e.command === 'string' ? e.command : '',
       args: Array.isArray(e.args) ? e.args.map(String) : [],
+      forwards: [
+        ...(Array.isArray(e.env_vars) ? e.env_vars.map(String) : []),
+        ...(isObject(e.env) ? Object.keys(e.env) : []),
+      ],
     };
   }
   let doc: JsonObject;
@@ -203,5 +234,6 @@ export function findMcp(place: McpPlace): { command: string; args: string[] } | 
   return {
     command: typeof e.command === 'string' ? e.command : '',
     args: Array.isArray(e.args) ? e.args.map(String) : [],
+    forwards: null,
   };
 }
