@@ -729,28 +729,10 @@ describe('continuity by default: a new conversation after finished work', () => 
     );
     expect((await status()).workflow.id).toBe(first);
 
-    // /clear ends that session and starts another in the same conversation: it continues too
-    expect((await hook('SessionEnd', { session_id: id(2), reason: 'clear' })).stderr).toMatch(
-      /session 2 ended/,
-    );
-    const cleared = await hook('SessionStart', { session_id: id(3), source: 'clear' });
-    expect(injected(cleared.stdout).additionalContext).toContain('Create implementation plan');
-    // many users /clear to switch tasks: they are told which work goes on, as at a new start, and how to end it
-    expect((JSON.parse(cleared.stdout) as { systemMessage: string }).systemMessage).toMatch(
-      new RegExp(
-        `Baton continues workflow ${first} ".+" in this conversation \\(session 3, 5/5 done\\); if that work is over, \`baton complete -w ${first}\` completes it and your next prompt starts a new one`,
-      ),
-    );
-    expect((await status()).workflow.id).toBe(first);
-
-    // the user quits; the next conversation is not told to continue finished work
+    // the user /clears (many do to switch tasks) with the work done: the next conversation is not told to continue it
     // (a SessionEnd whose transcript holds nothing new still ends the session)
-    const quit = await hook('SessionEnd', {
-      session_id: id(3),
-      transcript_path: path,
-      reason: 'prompt_input_exit',
-    });
-    expect(quit.stderr).toMatch(/session 3 ended/);
+    const quit = await hook('SessionEnd', { session_id: id(2), transcript_path: path, reason: 'clear' });
+    expect(quit.stderr).toMatch(/session 2 ended/);
     // `baton status` says why it is still open, and what completes it
     const quitStatus = await status();
     expect(quitStatus.completes_at_next_start).toMatch(/^all 5 of its tasks are done and /);
@@ -758,7 +740,7 @@ describe('continuity by default: a new conversation after finished work', () => 
     expect(said.stdout).toMatch(
       /^work over: all 5 of its tasks are done and .+, so the next new agent conversation here completes this workflow and starts a new one \(`baton complete` completes it now\)$/m,
     );
-    const fresh = await hook('SessionStart', { session_id: id(4), source: 'startup' });
+    const fresh = await hook('SessionStart', { session_id: id(3), source: 'clear' });
     expect(fresh.code).toBe(0);
     const out = JSON.parse(fresh.stdout) as { systemMessage: string; hookSpecificOutput: Json };
     const text = out.hookSpecificOutput.additionalContext as string;
@@ -785,7 +767,7 @@ describe('continuity by default: a new conversation after finished work', () => 
     expect((await baton(['context', '-w', first])).stdout).toContain('Create implementation plan');
 
     // the new conversation's request is the new workflow's
-    await hook('UserPromptSubmit', { session_id: id(4), prompt: 'add a --json flag to the export command' });
+    await hook('UserPromptSubmit', { session_id: id(3), prompt: 'add a --json flag to the export command' });
     expect((await status()).workflow.issue.title).toContain('add a --json flag');
   });
 });

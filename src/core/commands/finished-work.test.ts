@@ -229,6 +229,55 @@ describe('heldByErrors', () => {
     );
   });
 
+  it('lets errors the agent went on past not hold the work once the user quit: the reason names them', () => {
+    const d = next(followed(['completed']));
+    const ciFailure = {
+      task_id: null,
+      error_type: 'ci_failure',
+      error_message: 'CI check failed: e2e-2',
+      context: null,
+      resolution: 'unresolved' as const,
+      resolution_notes: null,
+    };
+    recordError(d, ciFailure, later(1));
+    recordSummary(
+      d,
+      {
+        kind: 'last_message',
+        text: 'Fixed e2e-2 and opened PR #12.',
+        source: 'claude-code',
+        turn_ended: true,
+      },
+      later(2),
+    );
+    const id = d.state.open_errors[0]?.id ?? '';
+    // the session still runs: the error holds it (said after half an hour idle)
+    expect(finishedWork(d.state, later(3))).toBeNull();
+    const quit = ended(d.state);
+    expect(finishedWork(quit, later(3))).toBe(
+      `its task is done and Claude Code session s1 ended (the user quit); 1 error met on the way left open (${id}: ci_failure: CI check failed: e2e-2)`,
+    );
+    expect(heldByErrors(quit, later(3))).toBeNull();
+    // an error after the agent's last answer (its turn died on it): it holds the work
+    const after = next(d.state);
+    recordError(
+      after,
+      {
+        task_id: null,
+        error_type: 'agent_error',
+        error_message: 'API Error: 500',
+        context: null,
+        resolution: 'unresolved',
+        resolution_notes: null,
+      },
+      later(4),
+    );
+    expect(finishedWork(ended(after.state), later(5))).toBeNull();
+    expect(heldByErrors(ended(after.state), later(5))).toMatch(
+      /^2 open errors .* hold it, though its task is done/,
+    );
+  });
+
   it('says nothing when no error is open, or something else keeps the work going too', () => {
     expect(heldByErrors(ended(followed(['completed'])), now)).toBeNull();
     // a task left

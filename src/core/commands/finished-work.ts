@@ -25,30 +25,56 @@ export type ConversationsOver = Readonly<Record<string, string>>;
 /**
  * Why the work of a workflow that hooks follow is over at `now`, or null while it may go on. It is over when Baton
  * created it for an agent's session (auto_track), the work is done (every task of the agent's list done or skipped;
- * without a list, the user's last request answered: the agent's last message came after it), no error is open, no
- * test is failing, no pause is asked for, no usage limit stopped its last turn, and the last agent session ended (its
- * SessionEnd hook came: the user quit or cleared it; or its conversation is in `over` and its last turn ended) or
- * nothing happened in the workflow for FINISHED_IDLE_MS. A new conversation then starts a new workflow (shown what
- * the finished one did) instead of being told to continue finished work; a `/clear`, a compaction, a `--resume`, a
- * task left open, a request the agent never answered or an error still continue this one.
+ * without a list, the user's last request answered: the agent's last message came after it), no test is failing, no
+ * pause is asked for, no usage limit stopped its last turn, and the last agent session ended (its SessionEnd hook
+ * came: the user quit or cleared it; or its conversation is in `over` and its last turn ended) or nothing happened in
+ * the workflow for FINISHED_IDLE_MS. An open error holds it, unless the session ended after the agent went on past
+ * every one (`wentOnPast`): then the reason names them. A new conversation then starts a new workflow (shown what the
+ * finished one did) instead of being told to continue finished work; a `/clear`, a compaction, a `--resume`, a task
+ * left open, a request the agent never answered or an error met after the agent's last answer still continue this one.
  */
 export function finishedWork(s: WorkflowState, now: string, over: ConversationsOver = {}): string | null {
   if (!s.auto_tracked || s.status !== 'in_progress' || s.pause_requested) return null;
   const done = workDone(s);
   if (done === null) return null;
-  if ((s.counts.open_errors ?? s.open_errors.length) > 0) return null;
   if (s.test_state && failingCount(s.test_state) > 0) return null;
   if (turnStop(s.summaries, (s.recent_requests ?? []).at(-1)) !== null) return null;
+  const open = s.counts.open_errors ?? s.open_errors.length;
   const last = s.sessions[s.sessions.length - 1];
   const idle = Date.parse(now) - Date.parse(s.updated_at);
-  if (last?.ended_at) return `${done} and ${last.end_reason ?? 'its last session ended'}`;
   // a conversation that is over but whose turn never ended was cut off: the next session is told so instead
   const why = last?.agent ? over[last.agent.session_id] : undefined;
-  if (last?.agent && why && turnOver(s) !== false)
-    return `${done} and ${agentLabel(last.agent.name)} session ${last.agent.session_id} is over (${why})`;
+  const ended = last?.ended_at
+    ? (last.end_reason ?? 'its last session ended')
+    : last?.agent && why && turnOver(s) !== false
+      ? `${agentLabel(last.agent.name)} session ${last.agent.session_id} is over (${why})`
+      : null;
+  if (ended !== null && open > 0 && wentOnPast(s)) return `${done} and ${ended}; ${leftOpen(s, open)}`;
+  if (open > 0) return null;
+  if (ended !== null) return `${done} and ${ended}`;
   if (idle >= FINISHED_IDLE_MS)
     return `${done} and nothing happened in it for ${Math.floor(idle / 60_000)} min`;
   return null;
+}
+
+/**
+ * The agent met every open error before the last answer that ended its turn: it went on past them (worked around,
+ * fixed where Baton did not see it, or left for the user), reported, and the user quit. An error after that answer,
+ * or with no such answer (its turn died: an API error), still holds the work. The open errors the state no longer
+ * lists are older than those it does.
+ */
+function wentOnPast(s: WorkflowState): boolean {
+  const answer = s.summaries?.last_message;
+  if (!answer || answer.turn_ended !== true) return false;
+  const at = Date.parse(answer.timestamp);
+  return s.open_errors.every((e) => Date.parse(e.timestamp) <= at);
+}
+
+/** The open errors a finished workflow leaves, said where its completion is (the next session is shown them). */
+function leftOpen(s: WorkflowState, n: number): string {
+  const shown = s.open_errors.slice(-2).map((e) => errorInWords(e, 60));
+  const more = n > shown.length ? `; ${n - shown.length} more` : '';
+  return `${n} error${n === 1 ? '' : 's'} met on the way left open (${shown.join('; ')}${more})`;
 }
 
 /** An error in one short line, as `baton status` names it: `e-1a2b: TypeError: x is undefined`. */
@@ -62,7 +88,7 @@ export const errorInWords = (e: { id: string; error_type: string; error_message:
  */
 export function heldByErrors(s: WorkflowState, now: string, over: ConversationsOver = {}): string | null {
   const n = s.counts.open_errors ?? s.open_errors.length;
-  if (n === 0) return null;
+  if (n === 0 || finishedWork(s, now, over) !== null) return null;
   const without = { ...s, open_errors: [], counts: { ...s.counts, open_errors: 0 } };
   const done = finishedWork(without, now, over);
   if (done === null) return null;

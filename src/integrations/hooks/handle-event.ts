@@ -456,8 +456,9 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
         ...trackInput(ctx, true),
         max_chars: ctx.settings.injectMaxChars,
         reason: `a new ${agentLabel(ctx.agent)} session began (${source})`,
-        // a new conversation (not a resume, /clear or compaction) does not continue work that is over
-        fresh_start: source === 'startup',
+        // a new conversation, or a /clear (many clear to switch tasks), does not continue work that is over (a /clear
+        // with work left goes on with it); a resume or a compaction is the same conversation going on
+        fresh_start: source === 'startup' || source === 'clear',
         ...(caught.activeElsewhere !== null ? { active_elsewhere: true } : {}),
         ...(caught.activeElsewhere?.pid === null ? { active_elsewhere_unsure: true } : {}),
         // a Codex older than its SessionEnd sends none: a conversation whose agent process is gone (or moved on) is over
