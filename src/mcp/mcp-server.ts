@@ -40,12 +40,35 @@ const workflow = {
   workflow_id: z.string().optional().describe('the workflow (default: the one of the current worktree)'),
 };
 
+const taskId = z.string().describe("the task's id (e.g. T3), as next_task and the resume context list it");
+
+/** What the client puts before the tool list, so the model knows when to reach for these tools. */
+const INSTRUCTIONS = [
+  'Baton keeps this coding session resumable: its hooks already record the requests, your todo list, commands, tests,',
+  'commits and errors, and hand the next session a resume context. Call get_resume_context when you start without',
+  "one (or lost it to a compaction) and ack_context with its hash; get_details for a category's full records.",
+  'Record what a transcript does not show: record_decision for a choice and its reason, record_error/resolve_error',
+  "for a failure and its fate. The plan's tasks: next_task, start_task, complete_task, fail_task, add_task.",
+  'request_pause asks the work to stop at a clean boundary; create_checkpoint saves where things stand.',
+].join(' ');
+
+const taskToolDescriptions = {
+  start: "Mark a task of the workflow's plan in progress: the one you take up (next_task names it).",
+  done: 'Mark a task done, with what was done in a line: the next session reads it and does not redo it.',
+  fail: 'Mark a task failed, with why: the next session reads it and may try the task again.',
+} as const;
+
+const taskNotes = {
+  summary: 'what was done, in a line',
+  reason: 'why it failed: the error, or what is missing',
+} as const;
+
 /**
  * Baton over MCP: the tools an agent needs to follow a workflow from inside its own session, and the
  * snapshots as resources. Every tool goes through the same BatonClient as the CLI.
  */
 export function createMcpServer(client: BatonClient, cwd: string): McpServer {
-  const server = new McpServer({ name: 'baton', version: PACKAGE_VERSION });
+  const server = new McpServer({ name: 'baton', version: PACKAGE_VERSION }, { instructions: INSTRUCTIONS });
   const ref = (a: { workflow_id?: string | undefined }): Ref => ({ workflowId: a.workflow_id, cwd });
 
   server.registerTool(
@@ -53,7 +76,16 @@ export function createMcpServer(client: BatonClient, cwd: string): McpServer {
     {
       description:
         'The compiled resume context of the workflow (markdown, with its content hash). Acknowledge it with ack_context.',
-      inputSchema: { ...workflow, budget: z.number().int().min(200).max(1_000_000).optional() },
+      inputSchema: {
+        ...workflow,
+        budget: z
+          .number()
+          .int()
+          .min(200)
+          .max(1_000_000)
+          .optional()
+          .describe('the most tokens the context may take (default: the configured context budget)'),
+      },
     },
     (a) => tool(async () => (await client.deliverContext(ref(a), 'mcp', a.budget)).markdown),
   );
@@ -107,8 +139,12 @@ export function createMcpServer(client: BatonClient, cwd: string): McpServer {
     server.registerTool(
       name,
       {
-        description: `${action === 'start' ? 'Start' : action === 'done' ? 'Complete' : 'Fail'} a task.`,
-        inputSchema: { ...workflow, task_id: z.string(), ...(note ? { [note]: z.string().optional() } : {}) },
+        description: taskToolDescriptions[action],
+        inputSchema: {
+          ...workflow,
+          task_id: taskId,
+          ...(note ? { [note]: z.string().optional().describe(taskNotes[note]) } : {}),
+        },
       },
       (a: { workflow_id?: string; task_id: string; summary?: string; reason?: string }) =>
         tool(() => client.task(ref(a), action, a.task_id, a.summary ?? a.reason ?? null)),

@@ -56,6 +56,30 @@ describe('baton mcp', () => {
     );
   });
 
+  it('tells the client when to use its tools, and every tool and task argument says what it is for', async () => {
+    // the instructions name only tools that exist
+    const said = client.getInstructions() ?? '';
+    const tools = (await client.listTools()).tools;
+    const named = [...said.matchAll(/\b[a-z]+_[a-z_]+\b/g)].map((m) => m[0]);
+    expect(named.length).toBeGreaterThan(8);
+    for (const name of named) expect(tools.map((t) => t.name)).toContain(name);
+    for (const t of tools) expect(t.description?.length ?? 0, t.name).toBeGreaterThan(30);
+    for (const name of ['start_task', 'complete_task', 'fail_task']) {
+      const props = tools.find((t) => t.name === name)!.inputSchema.properties as Record<
+        string,
+        { description?: string }
+      >;
+      expect(props.task_id?.description, name).toMatch(/task's id/);
+    }
+    const budget = (
+      tools.find((t) => t.name === 'get_resume_context')!.inputSchema.properties as Record<
+        string,
+        { description?: string }
+      >
+    ).budget;
+    expect(budget?.description).toMatch(/tokens/);
+  });
+
   it('drives a workflow and hands over a verified context', async () => {
     expect(json(await call('next_task')).next_task).toMatchObject({ id: 'A' });
     const added = await call('add_task', {
