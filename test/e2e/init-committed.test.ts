@@ -258,3 +258,40 @@ describe('baton init, the files committed with the repository', () => {
     expect((await problems()).filter((p) => /paths? of this machine/.test(p))).toEqual([]);
   });
 });
+
+describe("baton init, this machine's own hooks files", () => {
+  it('name `baton` found on the PATH, and where the agent runs hooks with another PATH a session start says so and what to run', async () => {
+    const { repo, env, bare, withBaton, baton } = setup();
+    expect((await baton(['init', '--agent', 'all'], withBaton)).code).toBe(0);
+    const start = { session_id: 's1', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' };
+    for (const [file, shown, agent] of [
+      [join(repo, '.claude', 'settings.local.json'), '.claude/settings.local.json', 'claude-code'],
+      [join(repo, '.codex', 'hooks.json'), '.codex/hooks.json', 'codex'],
+    ] as const) {
+      // an agent started from an IDE or a desktop app: no `baton` on its PATH
+      const missing = runHook(hookOf(file, 'SessionStart'), repo, { ...env, PATH: bare }, start);
+      expect(missing.code, missing.stderr).toBe(0);
+      expect(JSON.parse(missing.stdout)).toEqual({
+        systemMessage: `Baton: the hooks in ${shown} run \`baton\`, which is not on the PATH this agent runs them with (one started from an IDE or a desktop app may not have your terminal's), so this session is not recorded: run \`baton init --agent ${agent} --command "${machine}"\` in a terminal, which names Baton by its path`,
+      });
+      // every other event ends quietly: the session start said it
+      const stop = runHook(
+        hookOf(file, 'Stop'),
+        repo,
+        { ...env, PATH: bare },
+        { ...start, hook_event_name: 'Stop' },
+      );
+      expect([stop.code, stop.stdout, stop.stderr]).toEqual([0, '', '']);
+    }
+    // what it says to run names Baton by its path: the hooks then run with any PATH
+    const again = await baton(['init', '--agent', 'claude-code', '--command', machine], withBaton);
+    expect(again.code, again.stderr).toBe(0);
+    const file = join(repo, '.claude', 'settings.local.json');
+    expect(hookOf(file, 'SessionStart')).toBe(`${machine} hook SessionStart`);
+    const ran = runHook(hookOf(file, 'SessionStart'), repo, { ...env, PATH: bare }, start);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(JSON.parse(ran.stdout).hookSpecificOutput.additionalContext).toMatch(
+      /^Baton is following this Claude Code session/,
+    );
+  });
+});

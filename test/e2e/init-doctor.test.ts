@@ -85,7 +85,15 @@ describe('baton init', () => {
     expect(Object.keys(settings.hooks).sort()).toEqual([...claudeEvents].sort());
     expect(settings.hooks.Stop).toEqual([
       { hooks: [{ type: 'command', command: 'say done' }] },
-      { hooks: [{ type: 'command', command: 'baton hook Stop', timeout: 30 }] },
+      {
+        hooks: [
+          {
+            type: 'command',
+            command: 'command -v baton >/dev/null 2>&1 && exec baton hook Stop; cat >/dev/null',
+            timeout: 30,
+          },
+        ],
+      },
     ]);
     expect(settings.hooks.PostToolUse[0].matcher).toBe('TodoWrite|TaskCreate|TaskUpdate');
     expect(settings.hooks.SessionStart[0].matcher).toBeUndefined();
@@ -141,10 +149,12 @@ describe('baton init', () => {
     // Codex's own Interrupt besides; its SessionEnd gets the 3 s Codex allows it at most
     expect(Object.keys(codex.hooks).sort()).toEqual([...claudeEvents, 'Interrupt'].sort());
     expect(codex.hooks.SessionEnd[0].hooks[0]).toMatchObject({
-      command: 'baton hook SessionEnd --agent codex',
+      command: 'command -v baton >/dev/null 2>&1 && exec baton hook SessionEnd --agent codex; cat >/dev/null',
       timeout: 3,
     });
-    expect(codex.hooks.Stop[0].hooks[0].command).toBe('baton hook Stop --agent codex');
+    expect(codex.hooks.Stop[0].hooks[0].command).toBe(
+      'command -v baton >/dev/null 2>&1 && exec baton hook Stop --agent codex; cat >/dev/null',
+    );
     expect(codex.hooks.PostToolUse[0].matcher).toBe('update_plan');
     expect((await baton(['init', '--undo'])).code).toBe(0);
     for (const f of ['.claude', 'CLAUDE.md', '.codex', 'AGENTS.md'])

@@ -16,6 +16,7 @@ import {
 import { codexTrustProblem, diagnose, runnable, trustCodexHooks } from '../../integrations/init/doctor.js';
 import {
   batonCommand,
+  installedCommand,
   commandLine,
   INSTALL_COMMAND,
   machinePaths,
@@ -128,6 +129,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
             agents,
             command,
             committedCommand: o.command ? command : PORTABLE_COMMAND,
+            installed: installedCommand(),
           });
         }
         emit(

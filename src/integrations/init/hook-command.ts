@@ -22,14 +22,18 @@ export const commandLine = (c: BatonCommand, rest: string[]) =>
  */
 export function batonCommand(env: NodeJS.ProcessEnv, script = process.argv[1] ?? ''): BatonCommand {
   if (onPath('baton', env)) return { program: 'baton', args: [] };
+  return installedCommand(script) ?? { program: 'baton', args: [] };
+}
+
+/** This very install run by this node, by their paths (null when the script is not known). */
+export function installedCommand(script = process.argv[1] ?? ''): BatonCommand | null {
   let real = script;
   try {
     real = realpathSync(script);
   } catch {
     // keep the path as given
   }
-  if (!real) return { program: 'baton', args: [] };
-  return { program: process.execPath, args: [real] };
+  return real ? { program: process.execPath, args: [real] } : null;
 }
 
 /** A command given by hand (`--command "node /opt/baton/bin/baton.js"`), split on spaces outside quotes. */
@@ -55,17 +59,29 @@ export const machinePaths = (c: BatonCommand): string[] =>
   [c.program, ...c.args].filter((w) => isAbsolute(w) && !w.includes('${'));
 
 /**
- * A hook command for a file committed with the repository: it runs Baton when the program is found on this machine,
- * else it ends quietly (exit 0, its input read), and a session start says so once, as a systemMessage naming the
- * file and the install, rather than the agent showing "command not found" at every event. Baton runs by `exec`, so
- * its own exit status is the hook's and a Baton that fails is never taken for one that is missing. No grouping:
- * Codex runs hooks with the user's `$SHELL -lc`, and fish has no `{ ...; }` (its `'\''` reads as sh's).
+ * Where the program of a hooks file is not found, what a session start says: on a teammate's machine (a file
+ * committed with the repository), that Baton is not installed and how to install it; in this machine's own file
+ * (`rewrite`: the `baton init` that names Baton by its path), that the agent runs hooks with another PATH than the
+ * terminal where `baton init` found it (an agent started from an IDE or a desktop app).
  */
-export function guardedLine(c: BatonCommand, rest: string[], event: string, file: string): string {
+export function notFoundNote(program: string, file: string, rewrite: string | null): string {
+  return rewrite === null
+    ? `Baton: this repository has hooks that follow sessions (${file}), but \`${program}\` is not installed on this machine, so this session is not recorded: install it with \`${INSTALL_COMMAND}\` (Node.js 20.19 or newer)`
+    : `Baton: the hooks in ${file} run \`${program}\`, which is not on the PATH this agent runs them with (one started from an IDE or a desktop app may not have your terminal's), so this session is not recorded: run \`${rewrite}\` in a terminal, which names Baton by its path`;
+}
+
+/**
+ * A hook command that runs Baton when the program is found, else ends quietly (exit 0, its input read), a session
+ * start saying so once (`note`, a systemMessage: `notFoundNote`), rather than the agent showing "command not found"
+ * at every event or nothing at all. Baton runs by `exec`, so its own exit status is the hook's and a Baton that fails
+ * is never taken for one that is missing. No grouping: Codex runs hooks with the user's `$SHELL -lc`, and fish has no
+ * `{ ...; }` (its `'\''` reads as sh's).
+ */
+export function guardedLine(c: BatonCommand, rest: string[], event: string, note: string): string {
   const run = commandLine(c, rest);
   const otherwise =
     event === 'SessionStart'
-      ? `printf '%s\\n' ${quoteSingle(JSON.stringify({ systemMessage: `Baton: this repository has hooks that follow sessions (${file}), but \`${c.program}\` is not installed on this machine, so this session is not recorded: install it with \`${INSTALL_COMMAND}\` (Node.js 20.19 or newer)` }))}`
+      ? `printf '%s\\n' ${quoteSingle(JSON.stringify({ systemMessage: note }))}`
       : 'cat >/dev/null';
   return `command -v ${quote(c.program)} >/dev/null 2>&1 && exec ${run}; ${otherwise}`;
 }

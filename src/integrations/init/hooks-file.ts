@@ -1,7 +1,8 @@
+import { isAbsolute } from 'node:path';
 import { PACKAGE_NAME } from '../../config/package-info.js';
 import { codexHookEvents, hookEventsFor, hookTimeoutFor } from '../hooks/hook-payload.js';
 import type { InitAgent } from './agent-files.js';
-import { commandLine, guardedLine, type BatonCommand } from './hook-command.js';
+import { commandLine, guardedLine, notFoundNote, type BatonCommand } from './hook-command.js';
 import type { KeyPath } from './created-keys.js';
 import { isObject, type JsonObject } from './json-file.js';
 import { invalidInput } from '../../core/index.js';
@@ -16,16 +17,31 @@ export interface HookSpec {
 }
 
 /**
+ * Where the hooks are written, for what their commands say when their program is not found (`notFoundNote`): the
+ * file's name, and whether it is committed with the repository or, this machine's own, the `baton init` that names
+ * Baton by its path.
+ */
+export type HooksFileOf =
+  { file: string; committed: true } | { file: string; committed: false; rewrite: string };
+
+/**
  * Baton's hooks for an agent. Session starts match every source (a new one is never a reason to skip); tool hooks
- * match only the task-list tools. `committed`: the hooks file's name when it is committed with the repository (its
- * commands then say, on a machine without Baton, what to install: `guardedLine`).
+ * match only the task-list tools. A command that runs Baton by its name (`baton`, from the PATH) is guarded: where
+ * the name is not found, a session start says why and what to do (`guardedLine`), instead of "command not found" at
+ * every event (a teammate without Baton) or nothing at all (an agent started with another PATH). Without `where`, the
+ * bare commands.
  */
 export function hookSpecs(
   agent: InitAgent,
   cmd: BatonCommand,
   version: string | null = null,
-  committed: string | null = null,
+  where: HooksFileOf | null = null,
 ): HookSpec[] {
+  const bare = !isAbsolute(cmd.program) && !cmd.program.includes('${');
+  const note =
+    where && (where.committed || bare)
+      ? notFoundNote(cmd.program, where.file, where.committed ? null : where.rewrite)
+      : null;
   return hookEventsFor(agent, version).map((event) => {
     const rest = ['hook', event, ...(agent === 'codex' ? ['--agent', 'codex'] : [])];
     return {
@@ -36,7 +52,7 @@ export function hookSpecs(
             ? 'update_plan'
             : 'TodoWrite|TaskCreate|TaskUpdate'
           : null,
-      command: committed ? guardedLine(cmd, rest, event, committed) : commandLine(cmd, rest),
+      command: note ? guardedLine(cmd, rest, event, note) : commandLine(cmd, rest),
       timeout: hookTimeoutFor(agent, event),
     };
   });

@@ -57,6 +57,11 @@ export interface InitInput {
   command: BatonCommand;
   /** What files committed with the repository name: `baton` from each machine's PATH, unless `--command` chose. */
   committedCommand: BatonCommand;
+  /**
+   * This install by its paths (`installedCommand`), for the `baton init --command ...` a session start names when an
+   * agent's PATH has no `baton` (null: not known, and the note says to give `--command` the path).
+   */
+  installed: BatonCommand | null;
   env: NodeJS.ProcessEnv;
   /** Baton's home (the manifest of what init created lives there). */
   home: string;
@@ -148,8 +153,16 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
     note(files.hooks);
     // an older Claude Code rejects a settings file naming an event it does not know (and loses every hook in it)
     const { version, unread } = agent === 'claude-code' && claude ? claude : { version: null, unread: null };
-    const hooksAs = committed(files.hooks) ? relative(root, files.hooks) : null;
-    const specs = hookSpecs(agent, commandFor(files.hooks), version, hooksAs);
+    const shown = inside(root, files.hooks) ? relative(root, files.hooks) : files.hooks;
+    const by = input.installed ? `"${commandLine(input.installed, [])}"` : '"<node> <path of bin/baton.js>"';
+    const specs = hookSpecs(
+      agent,
+      commandFor(files.hooks),
+      version,
+      committed(files.hooks)
+        ? { file: shown, committed: true }
+        : { file: shown, committed: false, rewrite: `${initCommand(scope, agent)} --command ${by}` },
+    );
     const left = hookSpecs(agent, input.command).filter((h) => !specs.some((s) => s.event === h.event));
     let unchanged;
     try {
@@ -255,7 +268,9 @@ const isDir = (p: string) => {
   }
 };
 
-type UndoInput = Omit<InitInput, 'command' | 'committedCommand' | 'agents'> & { agents?: InitAgent[] };
+type UndoInput = Omit<InitInput, 'command' | 'committedCommand' | 'installed' | 'agents'> & {
+  agents?: InitAgent[];
+};
 
 /**
  * Removes exactly what init added: Baton's hooks, MCP entry and block; files and folders it created, once empty. With
