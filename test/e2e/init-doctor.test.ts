@@ -362,6 +362,14 @@ describe('baton doctor', () => {
     expect(both.problems).toContainEqual(
       expect.stringMatching(/Claude Code runs Baton's hooks twice, .* keep one \(`baton init --undo`/),
     );
+    // and `baton init` run again says so at once, not only doctor
+    const again = await baton(['init', '--agent', 'claude-code']);
+    expect(again.stdout).toMatch(
+      /^Warning: Claude Code runs Baton's hooks twice, .* or disable the plugin\)\.$/m,
+    );
+    expect(
+      (await baton(['init', '--agent', 'claude-code', '--json'])).json<{ warnings: string[] }>().warnings,
+    ).toEqual([expect.stringMatching(/^Claude Code runs Baton's hooks twice/)]);
 
     // Hooks followed a session here: with them gone, the next session is not followed, which is a problem.
     writeFileSync(join(repo, '.claude', 'settings.json'), JSON.stringify({}));

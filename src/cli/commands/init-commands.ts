@@ -13,7 +13,14 @@ import {
   type InitAgent,
   type InitScope,
 } from '../../integrations/init/agent-files.js';
-import { codexTrustProblem, diagnose, runnable, trustCodexHooks } from '../../integrations/init/doctor.js';
+import {
+  codexTrustProblem,
+  diagnose,
+  hooksAndPlugin,
+  runnable,
+  trustCodexHooks,
+  wiringOf,
+} from '../../integrations/init/doctor.js';
 import {
   batonCommand,
   installedCommand,
@@ -132,6 +139,8 @@ export function registerInitCommands(program: Command, rt: Runtime) {
             installed: installedCommand(),
           });
         }
+        // the plugin enabled besides: every event would run Baton twice
+        const twice = o.undo ? [] : agents.flatMap((a) => hooksAndPlugin(wiringOf(a, root, rt.env)) ?? []);
         emit(
           rt.io,
           g.json === true,
@@ -140,6 +149,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
             scope,
             agents,
             agents_found: found,
+            warnings: twice,
             undo: !!o.undo,
             changes,
             auto_track: settings.autoTrack,
@@ -176,6 +186,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
               `Baton is set up for ${agents.map(agentLabel).join(' and ')} in ${root} (${scopesSaid(changes)}):`,
               ...lines,
               ...[...new Set(changes.flatMap((c) => (c.note ? [c.note] : [])))].map((n) => `Note: ${n}.`),
+              ...twice.map((w) => `Warning: ${w}.`),
             ];
             if (found?.length === 0) out.push(noAgentFound(scope, root, home, rt.env));
             if (others.length)

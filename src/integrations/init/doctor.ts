@@ -83,6 +83,13 @@ function readSettings(path: string) {
   }
 }
 
+/** Baton's hooks wired in settings files and by the plugin too: each event runs twice (the context injected twice). */
+export function hooksAndPlugin(w: AgentWiring): string | null {
+  return w.hooks.length && w.plugin.length
+    ? `${agentLabel(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(', ')} and from the plugin ${w.plugin.join(', ')}: keep one (\`baton init --undo\`, or disable the plugin)`
+    : null;
+}
+
 /** What is wired for one agent in this repository, at every scope. */
 export function wiringOf(agent: InitAgent, root: string, env: NodeJS.ProcessEnv): AgentWiring {
   const homes = homesOf(env);
@@ -444,10 +451,8 @@ export function diagnose(
     const ran = unrun.length ? codexRanSince(lastHooks, env) : null;
     if (ran) notes.push(...unrun.map((p) => `${ran}: ${p}`));
     else problems.push(...unrun);
-    if (w.hooks.length && w.plugin.length)
-      problems.push(
-        `${agentLabel(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(', ')} and from the plugin ${w.plugin.join(', ')}: keep one (\`baton init --undo\`, or disable the plugin)`,
-      );
+    const twice = hooksAndPlugin(w);
+    if (twice) problems.push(twice);
     // the init that wrote the hooks writes the server too (its scope is the hooks', not the user-wide config.toml's)
     const hooksScope = w.hooks[0]?.scope ?? 'local';
     for (const m of w.mcp) {
