@@ -59,6 +59,7 @@ export function buildSnapshot(s: WorkflowState, input: SnapshotInput): SessionSn
     side_effects: s.side_effects ?? [],
     summaries: s.summaries ?? { compaction: null, last_message: null },
     warnings: input.warnings ?? [],
+    ...(s.turn_ended ? { turn_ended_at: s.turn_ended.at } : {}),
   };
 }
 

@@ -469,7 +469,7 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
         ? null
         : newest.turn_ended === false ||
             kind === 'said_nothing' ||
-            endsAnnouncing(newest.text) ||
+            (endsAnnouncing(newest.text) && !turnSeenEnding(snap, newest.timestamp)) ||
             cutInItsTurn(snap, newest.timestamp)
           ? 'mid_turn'
           : asksTheUser(snap, newest)
@@ -485,6 +485,13 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
  */
 const cutInItsTurn = (snap: SessionSnapshot, at: string) =>
   (snap.trigger === 'crash' || snap.trigger === 'stopped') && !askedSince(snap, at);
+
+/**
+ * A hook saw the agent's turn end (a Stop) after its message said at `at`: a message that announced a next step
+ * ("Next I'll rewrite loadConfig.") closed a turn, it was not cut off before it did.
+ */
+const turnSeenEnding = (snap: SessionSnapshot, at: string) =>
+  snap.turn_ended_at !== undefined && Date.parse(snap.turn_ended_at) >= Date.parse(at);
 
 /** Whether the user asked for something after `at`. */
 const askedSince = (snap: SessionSnapshot, at: string) =>

@@ -698,6 +698,16 @@ describe('what to do next', () => {
     expect(next({ ...none, ...said('I’ll verify the PR is mergeable, then merge it.', false) })).toBe(
       "No task is recorded, and the session ended in the middle of the agent's turn: finish what the Last State says it was doing for the user's latest request (Goal), first checking whether any of it already ran.",
     );
+    // a transcript that ends announcing a step was cut before the agent took it; unless a hook saw the turn end there
+    const announcing = said('Tests pass. Next, let me run lint and format.', true);
+    expect(next({ ...allDone, ...announcing })).toMatch(/ended in the middle of the agent's turn/);
+    const stopSeen = new Date(Date.parse(live.created_at) + 1_000).toISOString();
+    expect(next({ ...allDone, ...announcing, turn_ended_at: stopSeen })).toBe('Every task is done.');
+    // a turn that ended before the message (an earlier Stop) says nothing of this one
+    const before = new Date(Date.parse(live.created_at) - 60_000).toISOString();
+    expect(next({ ...allDone, ...announcing, turn_ended_at: before })).toMatch(
+      /in the middle of the agent's turn/,
+    );
   });
 
   it("after the user's go-ahead to the agent's last message, says to go on with what it proposed", () => {

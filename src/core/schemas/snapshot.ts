@@ -85,6 +85,11 @@ export const SessionSnapshot = z.object({
     })
     .default({ compaction: null, last_message: null }),
   warnings: z.array(z.string()),
+  /**
+   * When a hook last saw the agent's turn end (a Stop): a last message said before then ended a turn, whatever it
+   * announced. Absent when no hook saw one (a transcript import, `baton run`), and on older snapshots.
+   */
+  turn_ended_at: z.string().optional(),
 });
 export type SessionSnapshot = z.infer<typeof SessionSnapshot>;
 
