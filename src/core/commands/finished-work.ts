@@ -29,9 +29,9 @@ export type ConversationsOver = Readonly<Record<string, string>>;
  * pause is asked for, no usage limit stopped its last turn, and the last agent session ended (its SessionEnd hook
  * came: the user quit or cleared it; or its conversation is in `over` and its last turn ended) or nothing happened in
  * the workflow for FINISHED_IDLE_MS. An open error holds it, unless the session ended after the agent went on past
- * every one (`wentOnPast`): then the reason names them. A new conversation then starts a new workflow (shown what the
- * finished one did) instead of being told to continue finished work; a `/clear`, a compaction, a `--resume`, a task
- * left open, a request the agent never answered or an error met after the agent's last answer still continue this one.
+ * every one (`wentOnPast`): then the reason names them. A new conversation (or a `/clear`) then starts a new workflow
+ * (shown what the finished one did) instead of being told to continue finished work; a compaction, a `--resume`, a
+ * task left open, a request the agent never answered or an error met after the agent's last answer continue this one.
  */
 export function finishedWork(s: WorkflowState, now: string, over: ConversationsOver = {}): string | null {
   if (!s.auto_tracked || s.status !== 'in_progress' || s.pause_requested) return null;
