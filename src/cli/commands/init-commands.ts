@@ -139,8 +139,10 @@ export function registerInitCommands(program: Command, rt: Runtime) {
             installed: installedCommand(),
           });
         }
-        // the plugin enabled besides: every event would run Baton twice
-        const twice = o.undo ? [] : agents.flatMap((a) => hooksAndPlugin(wiringOf(a, root, rt.env)) ?? []);
+        // the plugin enabled besides: every event would run Baton twice (the plugin is Claude Code's)
+        const twice = agents
+          .filter((a) => !o.undo && a === 'claude-code')
+          .flatMap((a) => hooksAndPlugin(wiringOf(a, root, rt.env, false)) ?? []);
         emit(
           rt.io,
           g.json === true,

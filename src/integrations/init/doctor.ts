@@ -90,10 +90,19 @@ export function hooksAndPlugin(w: AgentWiring): string | null {
     : null;
 }
 
-/** What is wired for one agent in this repository, at every scope. */
-export function wiringOf(agent: InitAgent, root: string, env: NodeJS.ProcessEnv): AgentWiring {
+/**
+ * What is wired for one agent in this repository, at every scope. `askVersion` false: Claude Code's version is not
+ * asked (`claude --version` takes a while), for a caller that wants only what the files say.
+ */
+export function wiringOf(
+  agent: InitAgent,
+  root: string,
+  env: NodeJS.ProcessEnv,
+  askVersion = true,
+): AgentWiring {
   const homes = homesOf(env);
-  const { version, unread } = agent === 'claude-code' ? claudeVersion(env) : { version: null, unread: null };
+  const { version, unread } =
+    agent === 'claude-code' && askVersion ? claudeVersion(env) : { version: null, unread: null };
   const expected: readonly string[] = hookEventsFor(agent, version);
   const out: AgentWiring = {
     agent,
