@@ -238,7 +238,8 @@ export class AgentRunner {
             : s.status;
         break;
       }
-      if (o.maxDurationMs !== null && Date.now() - began > o.maxDurationMs) {
+      // a pending workflow has not begun: its first task starts it (only then can it pause)
+      if (o.maxDurationMs !== null && s.status !== 'pending' && Date.now() - began > o.maxDurationMs) {
         // between sessions no agent runs: this driver is at the boundary, so the pause is made now (a request would
         // wait for a task boundary no agent will reach)
         await svc.pause(
