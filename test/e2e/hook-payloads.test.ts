@@ -738,6 +738,12 @@ describe('a turn a usage limit stopped', () => {
     );
     const ev = (type: string, payload: Record<string, unknown>, at = new Date()) =>
       JSON.stringify({ timestamp: at.toISOString(), type, payload });
+    // the reset three hours ahead (a fixed clock time would have passed between the hook and the context whenever the
+    // test ran at that very minute), said as Codex says it, in India's time: UTC+5:30 all year
+    const reset = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 3 * 3_600_000);
+    const india = new Date(reset.getTime() + 330 * 60_000);
+    const clock = `${india.getUTCHours() % 12 || 12}:${String(india.getUTCMinutes()).padStart(2, '0')} ${india.getUTCHours() < 12 ? 'AM' : 'PM'}`;
+    const utc = reset.toISOString().slice(11, 16);
     writeFileSync(
       rollout,
       `${[
@@ -754,15 +760,14 @@ describe('a turn a usage limit stopped', () => {
         ),
         ev('event_msg', {
           type: 'error',
-          message:
-            "You've hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/codex/settings/usage to purchase more credits or try again at 8:05 PM.",
+          message: `You've hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/codex/settings/usage to purchase more credits or try again at ${clock}.`,
         }),
       ].join('\n')}\n`,
     );
     const stop = () =>
       runCli(['hook', 'Stop', '--agent', 'codex'], {
         cwd: repo,
-        // India has no daylight saving: 8:05 PM there is 14:35 UTC
+        // India has no daylight saving: its clock is UTC+5:30 all year
         env: { ...env, TZ: 'Asia/Kolkata' },
         input: JSON.stringify({
           session_id: '019e1625-789d-76c0-80ab-3724b5ddb799',
@@ -779,7 +784,9 @@ describe('a turn a usage limit stopped', () => {
     // Codex fires Stop, not StopFailure: the limit its rollout ends on cuts the turn short all the same, with the
     // snapshot Claude Code's StopFailure takes (trigger pause, the limit as its reason)
     expect(r.stderr).toMatch(
-      /stopped by a usage limit, resets at 8:05 PM, which is \d{4}-\d\d-\d\d 14:35 UTC; snapshot snap-\S+; imported /,
+      new RegExp(
+        `stopped by a usage limit, resets at ${clock}, which is \\d{4}-\\d\\d-\\d\\d ${utc} UTC; snapshot snap-\\S+; imported `,
+      ),
     );
     const snapshots = async () =>
       (await runCli(['snapshots', '--json'], { cwd: repo, env })).json<{
@@ -788,7 +795,9 @@ describe('a turn a usage limit stopped', () => {
     expect(await snapshots()).toEqual([
       expect.objectContaining({
         trigger: 'pause',
-        pause_reason: expect.stringMatching(/^stopped by a usage limit, resets at 8:05 PM, which is /),
+        pause_reason: expect.stringMatching(
+          new RegExp(`^stopped by a usage limit, resets at ${clock}, which is `),
+        ),
       }),
     ]);
     // the same Stop again (nothing new in the rollout) takes no second snapshot
@@ -796,7 +805,9 @@ describe('a turn a usage limit stopped', () => {
     expect(await snapshots()).toHaveLength(1);
     const context = (await runCli(['context'], { cwd: repo, env })).stdout;
     expect(nextOf(context)).toMatch(
-      /ended because: stopped by a usage limit, resets at 8:05 PM, which is \d{4}-\d\d-\d\d 14:35 UTC\.$/,
+      new RegExp(
+        `ended because: stopped by a usage limit, resets at ${clock}, which is \\d{4}-\\d\\d-\\d\\d ${utc} UTC\\.$`,
+      ),
     );
     expect(context).toMatch(
       /### Last State \(the agent's last message[^)]*\)\nThe retry is in; the tests are next\./,
