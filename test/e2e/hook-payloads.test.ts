@@ -417,6 +417,23 @@ const line = {
 };
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000);
 /** The reset the hook's note gives: as the notice said it, and the instant in UTC. */
+/**
+ * A usage limit's notice as Claude Code words it, resetting three hours from now in Bogota (UTC-5 all year): a fixed
+ * clock time would pass between the hook and the context whenever the suite ran at that very minute. `utc` is the
+ * reset's HH:MM in UTC.
+ */
+function limitNotice() {
+  const reset = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 3 * 3_600_000);
+  const bogota = new Date(reset.getTime() - 5 * 3_600_000);
+  const h = bogota.getUTCHours();
+  const clock = `${h % 12 || 12}:${String(bogota.getUTCMinutes()).padStart(2, '0')}${h < 12 ? 'am' : 'pm'}`;
+  return {
+    notice: `You've hit your session limit · resets ${clock} (America/Bogota)`,
+    clock,
+    utc: reset.toISOString().slice(11, 16),
+  };
+}
+
 const resetIn = (note: string) => /stopped by a usage limit, resets at (.+?);/.exec(note)?.[1] ?? '';
 /** An instant as the notes say it, to the minute: "2026-11-30 14:00 UTC". */
 const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
@@ -486,7 +503,7 @@ describe('a turn a usage limit stopped', () => {
     const transcript = join(tempDir('baton-tr-'), 's1.jsonl');
     const ask =
       'Build the CSV exporter for the reports page, with quoting of commas and newlines, a header row, and a streaming writer for large tables';
-    const notice = "You've hit your session limit · resets 3:40pm (America/Bogota)";
+    const { notice } = limitNotice();
     // a list of eight steps, four commits and a dozen files: more than 1,500 characters hold at their shortest
     const todos = Array.from({ length: 8 }, (_, i) => ({
       content: `Step ${i} of the exporter: write the part and its tests`,
@@ -542,7 +559,7 @@ describe('a turn a usage limit stopped', () => {
   it('is why the session stopped, with the reset the notice gives, said once; over once the agent works again', async () => {
     const { repo, hook, baton } = workspace();
     const transcript = join(tempDir('baton-tr-'), 's1.jsonl');
-    const notice = "You've hit your session limit · resets 3:40pm (America/Bogota)";
+    const { notice, clock, utc: at } = limitNotice();
     writeFileSync(
       transcript,
       `${[
@@ -557,10 +574,12 @@ describe('a turn a usage limit stopped', () => {
     const before = Date.now();
     const r = await hook('StopFailure', { ...base, error: 'rate_limit', last_assistant_message: notice });
     expect(r).toMatchObject({ code: 0, stdout: '' });
-    // as the notice said it (the way the user read it), then the instant: 3:40pm in Bogota (UTC-5, no daylight
-    // saving) is 20:40 UTC, the next one after the notice
+    // as the notice said it (the way the user read it), then the instant: Bogota is UTC-5 all year, and the instant is
+    // the next one after the notice
     const reset = resetIn(r.stderr);
-    expect(reset).toMatch(/^3:40pm \(America\/Bogota\), which is \d{4}-\d\d-\d\d 20:40 UTC$/);
+    expect(reset).toMatch(
+      new RegExp(`^${clock} \\(America/Bogota\\), which is \\d{4}-\\d\\d-\\d\\d ${at} UTC$`),
+    );
     const instant = Date.parse(`${reset.slice(-20, -4).replace(' ', 'T')}:00Z`);
     expect(instant).toBeGreaterThan(before - 60_000);
     expect(instant).toBeLessThanOrEqual(before + 24 * 3600_000);
@@ -606,17 +625,17 @@ describe('a turn a usage limit stopped', () => {
   it('is said to the user when a new conversation goes on with the work before the reset', async () => {
     const { repo, hook } = workspace();
     const transcript = join(tempDir('baton-tr-'), 's1.jsonl');
+    const { notice } = limitNotice();
     writeFileSync(
       transcript,
       `${[
         line.user('Build the CSV exporter', minutesAgo(9)),
         line.said('Half-way: the parser is done, the writer is next.', minutesAgo(8)),
-        line.limit("You've hit your session limit · resets 3:40pm (America/Bogota)", minutesAgo(7)),
+        line.limit(notice, minutesAgo(7)),
       ].join('\n')}\n`,
     );
     const base = { session_id: 's1', cwd: repo, transcript_path: transcript };
     await hook('UserPromptSubmit', { ...base, prompt: 'Build the CSV exporter' });
-    const notice = "You've hit your session limit · resets 3:40pm (America/Bogota)";
     const r = await hook('StopFailure', { ...base, error: 'rate_limit', last_assistant_message: notice });
     const reset = resetIn(r.stderr);
     expect(reset).not.toBe('');
