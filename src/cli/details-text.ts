@@ -153,6 +153,10 @@ function testText(t: TestState | null, runs: TestState[]): string[] {
           `last run: ${t.last_test_command || t.last_test_run_at ? runLine(t) : 'none recorded'}`,
           ...list('failing', t.failing_tests),
           ...list('expected to fail', t.expected_failures),
+          ...list(
+            `not run since an earlier run${t.not_run_again?.command ? ` (${t.not_run_again.command})` : ''} failed them`,
+            t.not_run_again?.tests ?? [],
+          ),
         ]
       : ['test state: not recorded']),
     runs.length ? `${counted(runs.length, 'test run')}, oldest first:` : 'test runs: none recorded',

@@ -436,6 +436,29 @@ describe('what the files changed after a test run or an error leave unchecked', 
     expect(again).toContain('  - tests passed (3 passed, 0 failed) before 1 later file change\n');
   });
 
+  it('a run of one test file leaves what the full run failed in others not known to pass, until a run has them', async () => {
+    const failed =
+      ' FAIL  src/a.test.ts > parser > reads a BOM\n FAIL  src/b.test.ts > writer > writes a BOM\n' +
+      ' Test Files  2 failed | 1 passed (3)\n      Tests  2 failed | 7 passed (9)';
+    const [full, one, both] = await contexts(
+      [
+        line('user', 1, [{ type: 'text', text: 'fix the BOM handling' }]),
+        ...call(2, 't1', 'Bash', { command: 'npx vitest run' }, failed, true),
+      ],
+      call(4, 't2', 'Bash', { command: 'npx vitest run src/a.test.ts' }, passed),
+      call(6, 't3', 'Bash', { command: 'npx vitest run src/b.test.ts' }, passed),
+    );
+    expect(full).toContain('- Failing tests: 2\n');
+    // the last run passed, yet the writer's test has not run since it failed: said, and not "tests pass"
+    expect(one).toContain(
+      '- Last run: npx vitest run src/a.test.ts -> 3 passed, 0 failed\n' +
+        '- Not run since an earlier run (npx vitest run) failed them: src/b.test.ts > writer > writes a BOM\n',
+    );
+    expect(one).not.toContain('tests pass');
+    expect(both).not.toContain('Not run since');
+    expect(both).toContain('  - tests pass (3 passed, 0 failed)\n');
+  });
+
   it('an open error names the file it names that was changed after it, edited before it too', async () => {
     const edit = (s: number, id: string) =>
       call(s, id, 'Edit', { file_path: '/w/cli/hooks.go', old_string: 'a', new_string: 'b' }, 'updated');

@@ -37,7 +37,7 @@ export function finishedWork(s: WorkflowState, now: string, over: ConversationsO
   if (!s.auto_tracked || s.status !== 'in_progress' || s.pause_requested) return null;
   const done = workDone(s);
   if (done === null) return null;
-  if (s.test_state && failingCount(s.test_state) > 0) return null;
+  if (s.test_state && (failingCount(s.test_state) > 0 || s.test_state.not_run_again)) return null;
   if (turnStop(s.summaries, (s.recent_requests ?? []).at(-1)) !== null) return null;
   const open = s.counts.open_errors ?? s.open_errors.length;
   const last = s.sessions[s.sessions.length - 1];

@@ -1,6 +1,7 @@
 import type { Draft } from '../draft.js';
 import type { RecordedIn, WorkflowState } from '../schemas/state.js';
 import { findError } from '../fold.js';
+import { notRunAgain } from '../test-scope.js';
 import { BatonError, invalidInput, notFound } from '../errors.js';
 import type {
   Decision,
@@ -116,9 +117,27 @@ export function addressFeedback(d: Draft, reviewId: string): void {
 export const failingCount = (t: Pick<TestState, 'failing_tests' | 'failed'>): number =>
   Math.max(t.failing_tests.length, t.failed ?? 0);
 
+/**
+ * The tests the runs before this one left failing that this one did not run (it named other test files), with the
+ * command that failed them; null when there are none.
+ */
+function leftFailing(
+  before: TestState | null,
+  run: Pick<TestState, 'failing_tests' | 'last_test_command'>,
+): TestState['not_run_again'] {
+  if (!before) return null;
+  const fresh = notRunAgain(before.failing_tests, run.last_test_command);
+  const older = notRunAgain(before.not_run_again?.tests ?? [], run.last_test_command);
+  const tests = [...new Set([...older, ...fresh])].filter((t) => !run.failing_tests.includes(t));
+  if (!tests.length) return null;
+  // the command that failed them last: this run's predecessor when it left any, else the one named before
+  const command = fresh.length ? before.last_test_command : (before.not_run_again?.command ?? null);
+  return { tests, command };
+}
+
 export function recordTestRun(
   d: Draft,
-  input: Omit<TestState, 'last_test_run_at'>,
+  input: Omit<TestState, 'last_test_run_at' | 'not_run_again'>,
   at: string | null = null,
 ): TestState {
   // green means every test passes: a run that names failures is not one, whoever records it (CLI, MCP, REST)
@@ -131,7 +150,11 @@ export function recordTestRun(
       { phase: input.phase, failing_tests: input.failing_tests },
     );
   }
-  const test_state: TestState = { ...input, last_test_run_at: at ?? d.ctx.now };
+  const test_state: TestState = {
+    ...input,
+    last_test_run_at: at ?? d.ctx.now,
+    not_run_again: leftFailing(d.state.test_state, input),
+  };
   d.emit({ type: 'test_run.recorded', data: { test_state } });
   return test_state;
 }

@@ -306,7 +306,9 @@ export function alreadyDone(
   const shownOther = limits.pushes_prs > 0 ? other.slice(-limits.pushes_prs) : [];
   const t = snap.test_state;
   const passing =
-    t && failingCount(t) === 0 && t.last_test_command ? t.last_test_output_summary || 'all passed' : null;
+    t && failingCount(t) === 0 && !t.not_run_again && t.last_test_command
+      ? t.last_test_output_summary || 'all passed'
+      : null;
   const changed = t ? changedSince(effects, t.last_test_run_at) : 0;
   const pushes = effects.filter((e) => e.kind === 'push').map((e) => clip(e.summary, 160));
   const prs = mergedOnce(effects.filter((e) => e.kind === 'pr').map((e) => e.summary)).map((p) =>
@@ -572,6 +574,8 @@ export interface Tdd {
   at: string | null;
   /** Files changed after the last run (changedSince): its result is older than them. */
   changed_since: number;
+  /** Tests an earlier run failed that no run since ran again (TestState `not_run_again`), as many as there is room for. */
+  not_run_again: { tests: string[]; more: number; command: string | null } | null;
 }
 
 /** The TDD state: unexpected failures first, then the expected ones; the counts always agree with the names. */
@@ -603,5 +607,12 @@ export function tddOf(
     result: t.last_test_output_summary,
     at: t.last_test_run_at,
     changed_since: changedSince(effects, t.last_test_run_at),
+    not_run_again: t.not_run_again
+      ? {
+          tests: t.not_run_again.tests.slice(0, keep),
+          more: Math.max(0, t.not_run_again.tests.length - keep),
+          command: t.not_run_again.command ? clip(t.not_run_again.command, commandChars) : null,
+        }
+      : null,
   };
 }

@@ -1239,6 +1239,44 @@ describe('a last state older than the work recorded after it', () => {
   });
 });
 
+describe('an unresolved error met again', () => {
+  it('is said once, where it was met last, with how often', () => {
+    const failing = (id: string, message: string, context: string) => ({
+      id,
+      timestamp: '2026-01-02T15:25:36.132Z',
+      task_id: null,
+      error_type: 'test_failure',
+      error_message: message,
+      context,
+      resolution: 'unresolved' as const,
+      resolution_notes: null,
+    });
+    const bom = '`npx vitest run`: FAIL src/a.test.ts > parser > reads a BOM';
+    const md = fitResumeContext(
+      {
+        ...bigSnapshot(),
+        errors: [
+          failing('e1', bom, 'first run'),
+          failing('e2', '`tsc`: src/a.ts(3,1): error TS2304', 'a build'),
+          failing('e3', bom, 'second run'),
+          failing('e4', bom, 'third run'),
+        ],
+        errors_total: 4,
+      },
+      1,
+      [],
+      4000,
+      countTokens,
+    ).markdown;
+    expect(md).toContain(
+      '  ! UNRESOLVED: test_failure: `tsc`: src/a.ts(3,1): error TS2304 (while: a build)\n' +
+        `  ! UNRESOLVED (met 3 times): test_failure: ${bom} (while: third run)\n`,
+    );
+    expect(md.match(/reads a BOM/g)).toHaveLength(1);
+    expect(md).not.toContain('more (baton details errors)');
+  });
+});
+
 describe('a resolved error', () => {
   it('worked around names the call that worked instead, when its notes name one of the same program', () => {
     const error = (id: string, resolution: 'workaround' | 'fixed', notes: string | null) => ({

@@ -173,7 +173,7 @@ function decisionsAndErrors(c: ResumeContext, out: string[]) {
   const errors = [
     ...c.errors_unresolved.map(
       (e) =>
-        `  ! UNRESOLVED: ${e.type}: ${e.message}${e.context ? ` (while: ${quote(e.context)})` : ''}${
+        `  ! UNRESOLVED${e.times ? ` (met ${e.times} times)` : ''}: ${e.type}: ${e.message}${e.context ? ` (while: ${quote(e.context)})` : ''}${
           e.edited_after ? `; ${e.edited_after} was changed after it: run it again to check the fix` : ''
         }`,
     ),
@@ -233,13 +233,21 @@ function tdd(c: ResumeContext, out: string[]) {
     out.push(`- ${counted(t.changed_since, 'file')} changed after this run: run it again before trusting it`);
   // no failing test: said, unless the last run's own counts say it ("-> 12 passed, 0 failed")
   if (t.failing_total === 0) {
-    if (!/\b0 failed\b/.test(t.result ?? '')) out.push('- Failing tests: none');
+    if (!/\b0 failed\b/.test(t.result ?? ''))
+      out.push(`- Failing tests: none${t.not_run_again ? ' in this run' : ''}`);
   } else {
     const more = t.failing_more ? `, and ${t.failing_more} more (baton details test-state)` : '';
     out.push(`- Failing tests: ${t.failing_total}${more}`);
     if (t.unexpected.length) out.push(`  - unexpected: ${t.unexpected.join(', ')}`);
     if (t.expected.length) out.push(`  - expected (red phase): ${t.expected.join(', ')}`);
     if (t.failing_unnamed) out.push(`  - ${t.failing_unnamed} not named in the output Baton read`);
+  }
+  // the last run named other test files: what an earlier run failed is not known to pass
+  const left = t.not_run_again;
+  if (left) {
+    const more = left.more ? `, and ${left.more} more (baton details test-state)` : '';
+    const by = left.command ? ` (${left.command})` : '';
+    out.push(`- Not run since an earlier run${by} failed them: ${left.tests.join(', ')}${more}`);
   }
   out.push('');
 }

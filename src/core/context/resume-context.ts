@@ -215,7 +215,14 @@ export interface ResumeContext {
   /** Decisions that are only a request the Goal shows (a directive in the user's words): not listed again. */
   decisions_in_goal?: number;
   /** `edited_after`: a file the error names that the session changed after it (editedAfter): a fix not yet checked. */
-  errors_unresolved: { type: string; message: string; context: string | null; edited_after?: string }[];
+  errors_unresolved: {
+    type: string;
+    message: string;
+    context: string | null;
+    edited_after?: string;
+    /** How often the same failure was met (a failing test run again): said once, where it was met last. */
+    times?: number;
+  }[];
   /** `instead`: what worked in its place, for one worked around (the call its notes name). */
   errors_resolved: { type: string; message: string; resolution: string; instead?: string }[];
   errors_more: number;
@@ -368,6 +375,18 @@ function listBehind(snap: SessionSnapshot): boolean {
  * Compiles the resume context of a snapshot for session `sessionNumber` (Amelia's template, schema first), of the
  * workflow as it is now when given.
  */
+/** The same failure met again and again (its type and message alike) is one, where it was met last, with how often. */
+function onceEach<E extends { error_type: string; error_message: string }>(errors: readonly E[]) {
+  const seen = new Map<string, { error: E; times: number }>();
+  for (const error of errors) {
+    const key = `${error.error_type}\n${error.error_message}`;
+    const times = (seen.get(key)?.times ?? 0) + 1;
+    seen.delete(key);
+    seen.set(key, { error, times });
+  }
+  return [...seen.values()];
+}
+
 export function compileResumeContext(
   snap: SessionSnapshot,
   sessionNumber: number,
@@ -423,7 +442,7 @@ export function compileResumeContext(
     decisions: decisions.decisions,
     decisions_more: decisions.more,
     ...(decisions.in_goal ? { decisions_in_goal: decisions.in_goal } : {}),
-    errors_unresolved: unresolved.map((e) => {
+    errors_unresolved: onceEach(unresolved).map(({ error: e, times }) => {
       const edited = editedAfter(e, snap.side_effects ?? []);
       return {
         type: e.error_type,
@@ -435,6 +454,7 @@ export function compileResumeContext(
             ? clip(e.context, Math.min(150, Math.floor(limits.error_chars / 2)))
             : null,
         ...(edited ? { edited_after: edited } : {}),
+        ...(times > 1 ? { times } : {}),
       };
     }),
     errors_resolved: last(resolved, limits.resolved_errors).map((e) => {

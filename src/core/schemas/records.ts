@@ -77,6 +77,14 @@ export const TestState = z.object({
   coverage: z.number().min(0).max(100).nullable().optional(),
   /** vitest, jest, node, pytest, cargo, go, bun... when known. */
   runner: z.string().nullable().optional(),
+  /**
+   * Tests an earlier run left failing that no run since ran again (each named other test files: `notRunAgain`), with
+   * the command that last failed them: not known to pass.
+   */
+  not_run_again: z
+    .object({ tests: z.array(z.string()), command: z.string().nullable() })
+    .nullable()
+    .optional(),
 });
 export type TestState = z.infer<typeof TestState>;
 
