@@ -114,7 +114,12 @@ export async function startServer(
   wsOptions.handleProtocols = (protocols: Set<string>) => (protocols.has('baton.v1') ? 'baton.v1' : false);
   // A frame from a client bigger than this closes its socket with 1009 (ws's default would be 100 MiB).
   wsOptions.maxPayload = options.maxFrameBytes ?? DEFAULT_MAX_FRAME;
-  registerWsRoute(app, nodeWs.upgradeWebSocket, hub);
+  registerWsRoute(
+    app,
+    nodeWs.upgradeWebSocket,
+    hub,
+    async (id) => (await service.store.loadState(id)) !== null,
+  );
   const listener = () => void tail.kick();
   service.runner.listeners.add(listener);
   await tail.start();

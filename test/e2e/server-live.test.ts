@@ -81,6 +81,43 @@ describe('baton server: WebSocket /ws', () => {
     await expect(connect(`${wsBase}?token=${s.token}&session=2`)).rejects.toThrow(/400/);
   });
 
+  it('refuses a workflow that does not exist, at connection and in a subscribe message, keeping what it had', async () => {
+    const token = `token=${s.token}`;
+    await expect(connect(`${wsBase}?workflow=wf-nosuch&${token}`)).rejects.toThrow(/404/);
+    const c = await connect(`${wsBase}?workflow=${id}&since=0&${token}`);
+    await c.waitFor((m) => m.type === 'subscription.caught_up', 'caught_up');
+    c.ws.send(JSON.stringify({ type: 'subscribe', workflow_id: 'wf-typo', since: 0 }));
+    const refused = (await c.waitFor((m) => m.type === 'error', 'error')) as Live & {
+      error?: { code: string; message: string };
+    };
+    expect(refused.error).toEqual({
+      code: 'not_found',
+      message:
+        'workflow wf-typo does not exist (GET /api/workflows lists the workflows); the subscription is unchanged',
+    });
+    // still subscribed to its workflow: a change to it arrives
+    const before = c.messages.length;
+    expect(
+      (
+        await baton(
+          'record',
+          'decision',
+          '--type',
+          'approach',
+          '--description',
+          'keep the subscription',
+          '-w',
+          id,
+        )
+      ).code,
+    ).toBe(0);
+    await c.waitFor(
+      (m) => c.messages.indexOf(m) >= before && m.type === 'decision.recorded' && m.workflow_id === id,
+      'decision.recorded',
+    );
+    await c.close();
+  });
+
   it('streams changes made by the CLI in another process, with workflow, session and task ids', async () => {
     const c = await connect(`${wsBase}?workflow=${id}`, ['baton.v1', `baton.token.${s.token}`]);
     expect(c.ws.protocol).toBe('baton.v1');

@@ -66,7 +66,8 @@ export type SubscriptionCaughtUpMessage = z.infer<typeof SubscriptionCaughtUp>;
 export const wsDescription = [
   'WebSocket (upgrade): live events. Query: `workflow`, `session` (with `workflow`), `since` (a position), each',
   'optional; the token as `?token=`, a `baton.token.<token>` subprotocol beside `baton.v1`, or the Authorization',
-  'header. A foreign `Origin` is refused (403). Client messages: `{"type":"subscribe", workflow_id?, session_number?,',
+  'header. A foreign `Origin` is refused (403), a workflow that does not exist too (404; to a `subscribe` message, an',
+  '`error` message, the subscription unchanged). Client messages: `{"type":"subscribe", workflow_id?, session_number?,',
   'since?}`, `{"type":"ping"}`. Server messages: LiveEvent, SubscriptionCaughtUp, SubscriptionReset, LiveError,',
   'LivePong (components of this document). Close codes: 1001 server shutting down; 1009 a client frame over the',
   "server's limit (--max-frame, default 1 MiB); 1011 the replay failed, reconnect with `since`; 1013 the client",

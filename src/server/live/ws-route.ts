@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { UpgradeWebSocket } from 'hono/ws';
 import { z } from 'zod';
-import { invalidInput } from '../../core/index.js';
+import { invalidInput, notFound } from '../../core/index.js';
 import { validationError } from '../http/errors.js';
 import type { WsHub } from './ws-hub.js';
 import {
@@ -43,12 +43,30 @@ const Message = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }),
 ]);
 
+/** An `error` message for the client: its message refused, the connection kept. */
+const failure = (code: string, message: string) =>
+  JSON.stringify({
+    type: 'error',
+    workflow_id: null,
+    session_number: null,
+    task_id: null,
+    error: { code, message },
+  });
+
 /**
  * `GET /ws?workflow=<id>&session=<n>&since=<position>` (each optional; the token as `?token=` or a
  * `baton.token.<token>` subprotocol). Messages from the client: `{"type":"subscribe", workflow_id?,
  * session_number?, since?}` to change the subscription, `{"type":"ping"}`.
  */
-export function registerWsRoute(app: OpenAPIHono, upgrade: UpgradeWebSocket, hub: WsHub) {
+export function registerWsRoute(
+  app: OpenAPIHono,
+  upgrade: UpgradeWebSocket,
+  hub: WsHub,
+  exists: (workflowId: string) => Promise<boolean>,
+) {
+  // a subscription to a workflow that does not exist would wait for its events forever, silently (a mistyped id)
+  const unknown = (id: string) =>
+    `workflow ${id} does not exist (GET /api/workflows lists the workflows); the subscription is unchanged`;
   app.openAPIRegistry.registerPath({
     method: 'get',
     path: '/ws',
@@ -66,20 +84,29 @@ export function registerWsRoute(app: OpenAPIHono, upgrade: UpgradeWebSocket, hub
       },
       400: { description: 'bad query parameters, or not a WebSocket upgrade' },
       401: { description: 'missing or wrong token' },
+      404: { description: 'the workflow asked for does not exist' },
       403: { description: 'a foreign Origin, or a Host that does not name this server' },
     },
   });
   app.get(
     '/ws',
     async (c, next) => {
-      subscriptionOf(c.req.query());
+      const asked = subscriptionOf(c.req.query());
       if (c.req.header('upgrade')?.toLowerCase() !== 'websocket')
         throw invalidInput('/ws is a WebSocket endpoint: connect with a WebSocket client');
+      if (asked.workflow_id !== null && !(await exists(asked.workflow_id)))
+        throw notFound(
+          `workflow ${asked.workflow_id} does not exist (GET /api/workflows lists the workflows)`,
+          {
+            workflow_id: asked.workflow_id,
+          },
+        );
       return next();
     },
     upgrade((c) => {
       const first = subscriptionOf(c.req.query());
       let subscriber: ReturnType<WsHub['add']> | null = null;
+      let checked: Promise<void> = Promise.resolve();
       return {
         onOpen(_evt, ws) {
           const raw = ws.raw as { bufferedAmount?: number } | undefined;
@@ -108,25 +135,25 @@ export function registerWsRoute(app: OpenAPIHono, upgrade: UpgradeWebSocket, hub
             ws.send(JSON.stringify({ type: 'pong', workflow_id: null, session_number: null, task_id: null }));
           } else if (sub?.success) {
             const d = sub.data;
-            void hub.subscribe(
-              subscriber,
-              { workflow_id: d.workflow_id, session_number: d.session_number },
-              d.since,
-            );
+            const to = subscriber;
+            // in the order they came: a later subscribe is not overtaken by an earlier one still checking
+            checked = checked.then(async () => {
+              if (d.workflow_id !== null && !(await exists(d.workflow_id).catch(() => true))) {
+                ws.send(failure('not_found', unknown(d.workflow_id)));
+                return;
+              }
+              void hub.subscribe(
+                to,
+                { workflow_id: d.workflow_id, session_number: d.session_number },
+                d.since,
+              );
+            });
           } else {
             const error =
               sub && !sub.success
                 ? validationError(sub.error, 'message').message
                 : 'send {"type":"subscribe",...} or {"type":"ping"}';
-            ws.send(
-              JSON.stringify({
-                type: 'error',
-                workflow_id: null,
-                session_number: null,
-                task_id: null,
-                error: { code: 'invalid_input', message: error },
-              }),
-            );
+            ws.send(failure('invalid_input', error));
           }
         },
         onClose() {
