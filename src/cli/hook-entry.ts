@@ -17,6 +17,7 @@ import { agentProcess } from '../integrations/hooks/agent-process.js';
 import {
   detectAgent,
   hookBudgetMs,
+  sessionEndBudget,
   hookEventsFor,
   isHookEvent,
   hookEventNamed,
@@ -246,17 +247,16 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       });
   }
 
-  const timer = setTimeout(
-    () => {
-      finish({
-        outcome: 'timeout',
-        note: `no answer within ${hookBudgetMs(agent, event) / 1000} s; what it did so far is kept`,
-        output: null,
-      });
-      process.exit(0);
-    },
-    hookBudgetMs(agent, event),
-  );
+  const budget = hookBudgetMs(agent, event, io.env);
+  const shared = sessionEndBudget(agent, event, io.env);
+  const timer = setTimeout(() => {
+    finish({
+      outcome: 'timeout',
+      note: `no answer within ${budget / 1000} s${shared && budget < hookBudgetMs(agent, event) ? ` (${shared.why})` : ''}; what it did so far is kept`,
+      output: null,
+    });
+    process.exit(0);
+  }, budget);
   timer.unref();
   try {
     await interpretSchemas();

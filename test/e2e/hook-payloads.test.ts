@@ -205,6 +205,29 @@ describe('transcripts not written yet', () => {
   });
 });
 
+describe("Claude Code's SessionEnd budget", () => {
+  it('a SessionEnd that runs out of the budget its variable sets says so, and doctor says how to give it more', async () => {
+    const { repo, env, baton } = workspace();
+    const r = await runCli(['hook', 'SessionEnd'], {
+      cwd: repo,
+      env: { ...env, CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '1' },
+      input: JSON.stringify({ hook_event_name: 'SessionEnd', session_id: 's1', cwd: repo, reason: 'other' }),
+    });
+    expect(r.code).toBe(0);
+    const doctor = (await baton(['doctor', '--json'])).json<Status>();
+    expect(doctor.last_hooks).toContainEqual(
+      expect.objectContaining({
+        event: 'SessionEnd',
+        outcome: 'timeout',
+        note: 'no answer within 0.001 s (CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS is 1); what it did so far is kept',
+      }),
+    );
+    expect(doctor.problems.join('\n')).toContain(
+      'Give SessionEnd hooks more time: set CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS=30000 in the environment Claude Code starts from',
+    );
+  });
+});
+
 describe('a compaction whose start hook came first', () => {
   it('does not inject the context a second time at the next prompt', async () => {
     const { repo, hook, baton } = workspace();

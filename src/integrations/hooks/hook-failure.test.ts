@@ -160,6 +160,16 @@ describe('the next step of a failed hook', () => {
     expect(hookFailureStep('Stop', late)).toMatch(
       /run out of time: if it happens again, check that `baton list` answers quickly here$/,
     );
+    // Claude Code's short SessionEnd budget: more time, and how
+    const plugin: HookRecord = {
+      ...failed(
+        "no answer within 1.2 s (Claude Code gives SessionEnd hooks 1.5 s, and a plugin's timeout does not raise it); what it did so far is kept",
+      ),
+      outcome: 'timeout',
+    };
+    expect(hookFailureStep('SessionEnd', plugin)).toMatch(
+      /^give SessionEnd hooks more time: set CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS=30000 in the environment Claude Code starts from /,
+    );
     expect(hookFailureStep('Stop', failed('SQLITE_BUSY: database is locked'))).toBe(
       'the next Stop hook tries again; if it fails the same way, check that `baton list` works here, and report the message with the version `baton --version` prints',
     );

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   detectAgent,
   hookBudgetMs,
+  sessionEndBudget,
   hookEventNamed,
   hookEventsFor,
   hookTimeoutFor,
@@ -114,5 +115,22 @@ describe('hook timeouts and budgets', () => {
     ]);
     expect(hookBudgetMs('codex', 'Interrupt')).toBe(25000);
     expect(hookEventsFor('claude-code', null)).not.toContain('Interrupt');
+  });
+
+  it("give Claude Code's SessionEnd the shared budget when shorter: a plugin's 1.5 s, or the one its variable sets", () => {
+    const plugin = { CLAUDE_PLUGIN_ROOT: '/p/baton' };
+    expect(hookBudgetMs('claude-code', 'SessionEnd', plugin)).toBe(1200);
+    expect(sessionEndBudget('claude-code', 'SessionEnd', plugin)?.why).toBe(
+      "Claude Code gives SessionEnd hooks 1.5 s, and a plugin's timeout does not raise it",
+    );
+    const set = { ...plugin, CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '5000' };
+    expect(hookBudgetMs('claude-code', 'SessionEnd', set)).toBe(4000);
+    // a longer one than the hook's own timeout: its own, less its reserve; settings-file hooks raise the budget
+    expect(
+      hookBudgetMs('claude-code', 'SessionEnd', { CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '60000' }),
+    ).toBe(25000);
+    expect(hookBudgetMs('claude-code', 'SessionEnd', {})).toBe(25000);
+    expect(hookBudgetMs('claude-code', 'Stop', plugin)).toBe(25000);
+    expect(sessionEndBudget('codex', 'SessionEnd', plugin)).toBeNull();
   });
 });

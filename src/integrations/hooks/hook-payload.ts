@@ -63,10 +63,41 @@ export const hookTimeoutS: Record<HookEvent, number> = {
 export const hookTimeoutFor = (agent: HookAgent, event: HookEvent): number =>
   agent === 'codex' && event === 'SessionEnd' ? 3 : hookTimeoutS[event];
 
-/** How long a hook works before it answers with what it did so far: its timeout, less what it keeps in reserve. */
-export const hookBudgetMs = (agent: HookAgent, event: HookEvent): number => {
+/**
+ * Claude Code's SessionEnd hooks share one budget: 1.5 s, raised to the highest `timeout` of the SessionEnd hooks in
+ * settings files (up to 60 s) but not by a plugin's, or set by CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS. What a
+ * SessionEnd hook has, in ms, and why; null where the hook's own timeout is what counts.
+ */
+export function sessionEndBudget(
+  agent: HookAgent,
+  event: HookEvent,
+  env: Record<string, string | undefined>,
+): { ms: number; why: string } | null {
+  if (agent !== 'claude-code' || event !== 'SessionEnd') return null;
+  const set = Number(env.CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS);
+  if (Number.isFinite(set) && set > 0)
+    return { ms: set, why: `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS is ${set}` };
+  if (env.CLAUDE_PLUGIN_ROOT)
+    return {
+      ms: 1500,
+      why: "Claude Code gives SessionEnd hooks 1.5 s, and a plugin's timeout does not raise it",
+    };
+  return null;
+}
+
+/**
+ * How long a hook works before it answers with what it did so far: its timeout, less what it keeps in reserve (for
+ * Claude Code's SessionEnd, the shared budget when it is shorter, less a fifth of it).
+ */
+export const hookBudgetMs = (
+  agent: HookAgent,
+  event: HookEvent,
+  env: Record<string, string | undefined> = {},
+): number => {
   const timeout = hookTimeoutFor(agent, event);
-  return (timeout > 5 ? timeout - 5 : timeout - 1) * 1000;
+  const own = (timeout > 5 ? timeout - 5 : timeout - 1) * 1000;
+  const shared = sessionEndBudget(agent, event, env);
+  return shared && shared.ms < timeout * 1000 ? Math.min(own, Math.round(shared.ms * 0.8)) : own;
 };
 
 export const isHookEvent = (name: string): name is HookEvent =>
