@@ -8,8 +8,15 @@ const manifest = createRequire(import.meta.url)('../../package.json') as { name:
 export const PACKAGE_NAME = manifest.name;
 export const PACKAGE_VERSION = manifest.version;
 
-/** How Baton is installed on a machine, said wherever a teammate is told to (the `baton` command on the PATH). */
+/** How Baton is installed from the npm registry once it is published there (the README's command). */
 export const INSTALL_COMMAND = `npm install -g --allow-scripts=better-sqlite3 ${PACKAGE_NAME}`;
+
+/**
+ * How Baton is installed on a machine today, said wherever someone is told to (the `baton` command on the PATH): it is
+ * not on the npm registry yet, so `INSTALL_COMMAND` would find nothing.
+ */
+export const INSTALL_STEPS =
+  "from a clone of Baton's repository with `npm ci && npm link` (it is not on the npm registry yet; docs/install.md)";
 
 /** The package's folder (its `bin/baton.js`, `dist/`, `node_modules`), two levels above this module as above. */
 export const packageRoot = (): string => fileURLToPath(new URL('../../', import.meta.url));

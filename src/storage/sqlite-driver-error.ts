@@ -1,4 +1,4 @@
-import { PACKAGE_NAME } from '../config/package-info.js';
+import { INSTALL_COMMAND } from '../config/package-info.js';
 import { BatonError } from '../core/errors.js';
 
 /**
@@ -16,7 +16,7 @@ export function sqliteDriverError(e: unknown): unknown {
     : `was built for another Node.js version than this one (${process.version})`;
   return new BatonError(
     'unavailable',
-    `the SQLite driver (better-sqlite3) ${what}; reinstall Baton with \`npm install -g --allow-scripts=better-sqlite3 ${PACKAGE_NAME}\` (see docs/install.md)`,
+    `the SQLite driver (better-sqlite3) ${what}; reinstall Baton with \`${INSTALL_COMMAND}\` (see docs/install.md)`,
     {},
     { cause: e },
   );

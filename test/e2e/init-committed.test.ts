@@ -10,7 +10,8 @@ import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
 // told what to install rather than see "command not found" at every event.
 
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, any>;
-const install = 'npm install -g --allow-scripts=better-sqlite3 agent-baton';
+const install =
+  "from a clone of Baton's repository with `npm ci && npm link` (it is not on the npm registry yet; docs/install.md)";
 /** fish, a `$SHELL` Codex runs hooks with (`.ci/run` installs it). */
 const fish = '/usr/bin/fish';
 /** How this checkout runs when `baton` is not on the PATH: this node, this bin/baton.js. */
@@ -99,10 +100,10 @@ describe('baton init, the files committed with the repository', () => {
     // what was written where, what a teammate does, and that `baton` does not run here either
     expect(r.stdout).toContain('Hooks run: baton hook "<Event>" (with --agent codex for Codex)');
     expect(r.stdout).toContain(
-      `Committed with the repository: .claude/settings.json, .mcp.json, CLAUDE.md, .codex/hooks.json, .codex/config.toml, AGENTS.md. They name \`baton\`, from each machine's PATH, not an install of this machine: a teammate installs Baton (\`${install}\`) and their sessions are followed; without it, a session start there says so and records nothing.`,
+      `Committed with the repository: .claude/settings.json, .mcp.json, CLAUDE.md, .codex/hooks.json, .codex/config.toml, AGENTS.md. They name \`baton\`, from each machine's PATH, not an install of this machine: a teammate installs Baton ${install} and their sessions are followed; without it, a session start there says so and records nothing.`,
     );
     expect(r.stdout).toContain(
-      `\`baton\` is not on this machine's PATH, so what the committed files run does not run here either: install Baton (\`${install}\`, or \`npm link\` in a clone of it).`,
+      `\`baton\` is not on this machine's PATH, so what the committed files run does not run here either: install Baton ${install}.`,
     );
     const changes = (await baton(['init', '--shared', '--agent', 'all', '--json'])).json<{
       changes: { what: string; path: string; command: string; committed: boolean }[];
@@ -112,7 +113,7 @@ describe('baton init, the files committed with the repository', () => {
     // and doctor: the committed hooks find no `baton` here
     const doctor = (await baton(['doctor', '--json'])).json<{ problems: string[] }>();
     expect(doctor.problems).toContainEqual(
-      `Claude Code hooks in ${join(repo, '.claude', 'settings.json')} (committed with the repository) run "baton hook SessionStart", which is not found on this machine: install Baton (\`${install}\`, or \`npm link\` in a clone of it), as each teammate does`,
+      `Claude Code hooks in ${join(repo, '.claude', 'settings.json')} (committed with the repository) run "baton hook SessionStart", which is not found on this machine: install Baton ${install}, as each teammate does`,
     );
   });
 
@@ -137,7 +138,7 @@ describe('baton init, the files committed with the repository', () => {
       const missing = runHook(hookOf(file, 'SessionStart'), repo, { ...env, PATH: bare }, start, shell);
       expect(missing.code, missing.stderr).toBe(0);
       expect(JSON.parse(missing.stdout)).toEqual({
-        systemMessage: `Baton: this repository has hooks that follow sessions (${shown}), but \`baton\` is not installed on this machine, so this session is not recorded: install it with \`${install}\` (Node.js 20.19 or newer)`,
+        systemMessage: `Baton: this repository has hooks that follow sessions (${shown}), but \`baton\` is not installed on this machine, so this session is not recorded: install it ${install}, with Node.js 20.19 or newer`,
       });
       // every other event ends quietly: the session start said it
       const stop = runHook(

@@ -25,7 +25,7 @@ import {
   batonCommand,
   installedCommand,
   commandLine,
-  INSTALL_COMMAND,
+  INSTALL_STEPS,
   machinePaths,
   parseCommand,
   PORTABLE_COMMAND,
@@ -376,7 +376,7 @@ function commandLines(
     out.push(
       chosen && paths.length
         ? `Committed with the repository: ${files.join(', ')}. ${they('run')} \`${cli}\` (--command), and ${paths.join(' ')} ${paths.length === 1 ? 'is a path' : 'are paths'} of this machine: a teammate's clone runs it only where Baton is installed at the same place (without --command, \`baton\` from each machine's PATH).`
-        : `Committed with the repository: ${files.join(', ')}. ${they('name')} \`${cli}\`, from each machine's PATH, not an install of this machine: a teammate installs Baton (\`${INSTALL_COMMAND}\`)${shared.some((c) => c.what === 'hooks') ? ' and their sessions are followed; without it, a session start there says so and records nothing' : ''}.`,
+        : `Committed with the repository: ${files.join(', ')}. ${they('name')} \`${cli}\`, from each machine's PATH, not an install of this machine: a teammate installs Baton ${INSTALL_STEPS}${shared.some((c) => c.what === 'hooks') ? ' and their sessions are followed; without it, a session start there says so and records nothing' : ''}.`,
     );
     // a committed file git ignores (a default `baton init` before excluded it) is not committed until that line goes
     const ignored = files.filter((f) => gitStandingOf(root, join(root, f)) === 'ignored');
@@ -386,7 +386,7 @@ function commandLines(
       );
     if (!runnable(cli, rt.env))
       out.push(
-        `\`${committed.program}\` is not on this machine's PATH, so what the committed files run does not run here either: install Baton (\`${INSTALL_COMMAND}\`, or \`npm link\` in a clone of it).`,
+        `\`${committed.program}\` is not on this machine's PATH, so what the committed files run does not run here either: install Baton ${INSTALL_STEPS}.`,
       );
   }
   const own = named(

@@ -104,7 +104,7 @@ describe('the next step of a failed hook', () => {
       const r = failed(note);
       expect(hookFailureKind(r), note).toBe('not-transcript');
       expect(hookFailureStep('Stop', r)).toBe(
-        'the file the agent named as its transcript is neither a Claude Code nor a Codex transcript: if you did not run the hook by hand, Claude Code may write a kind this Baton does not know: check its version, and update Baton (`npm install -g --allow-scripts=better-sqlite3 agent-baton`); `baton import <file>` imports a transcript by hand and says which agent wrote it',
+        "the file the agent named as its transcript is neither a Claude Code nor a Codex transcript: if you did not run the hook by hand, Claude Code may write a kind this Baton does not know: check its version, and update Baton from a clone of Baton's repository with `npm ci && npm link` (it is not on the npm registry yet; docs/install.md); `baton import <file>` imports a transcript by hand and says which agent wrote it",
       );
     }
   });

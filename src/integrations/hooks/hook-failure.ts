@@ -1,5 +1,5 @@
 import { agentLabel } from '../../core/agent-label.js';
-import { INSTALL_COMMAND } from '../../config/package-info.js';
+import { INSTALL_STEPS } from '../../config/package-info.js';
 import { initCommand } from '../init/agent-files.js';
 import type { HookRecord } from './hook-log.js';
 
@@ -100,7 +100,7 @@ export function hookFailureStep(
     case 'transcript-unreadable':
       return `the agent named as its transcript a file Baton cannot read: check that it is there and that you can read it`;
     case 'not-transcript':
-      return `the file the agent named as its transcript is neither a Claude Code nor a Codex transcript: if you did not run the hook by hand, ${agent} may write a kind this Baton does not know: check its version, and update Baton (\`${INSTALL_COMMAND}\`); \`baton import <file>\` imports a transcript by hand and says which agent wrote it`;
+      return `the file the agent named as its transcript is neither a Claude Code nor a Codex transcript: if you did not run the hook by hand, ${agent} may write a kind this Baton does not know: check its version, and update Baton ${INSTALL_STEPS}; \`baton import <file>\` imports a transcript by hand and says which agent wrote it`;
     case 'store':
       return `the hook could not open Baton's store: if \`baton doctor\` opens it (no problem above says otherwise), ${agent} starts its hooks with other settings than this shell: give them the same (BATON_HOME, BATON_DATABASE_URL or BATON_URL in its environment, --home, --database or --server on the hook line)`;
     case 'timeout':

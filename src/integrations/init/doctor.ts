@@ -15,7 +15,7 @@ import {
   type InitAgent,
   type InitScope,
 } from './agent-files.js';
-import { INSTALL_COMMAND, machinePaths, parseCommand, unguarded } from './hook-command.js';
+import { INSTALL_STEPS, machinePaths, parseCommand, unguarded } from './hook-command.js';
 import { batonHookPlaces, batonHooksIn } from './hooks-file.js';
 import { blockCommand, hasBlock } from './instructions-block.js';
 import { isObject, readJsonObject } from './json-file.js';
@@ -409,7 +409,7 @@ export function diagnose(
       if (machine) problems.push(machine);
       else if (!h.runnable && h.committed)
         problems.push(
-          `${agentLabel(w.agent)} hooks in ${h.path} (committed with the repository) run "${h.command ? unguarded(h.command).run : ''}", which is not found on this machine: install Baton (\`${INSTALL_COMMAND}\`, or \`npm link\` in a clone of it), as each teammate does`,
+          `${agentLabel(w.agent)} hooks in ${h.path} (committed with the repository) run "${h.command ? unguarded(h.command).run : ''}", which is not found on this machine: install Baton ${INSTALL_STEPS}, as each teammate does`,
         );
       else if (!h.runnable)
         problems.push(

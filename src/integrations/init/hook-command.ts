@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { INSTALL_COMMAND } from '../../config/package-info.js';
+import { INSTALL_STEPS } from '../../config/package-info.js';
 import { onPath } from './agent-files.js';
 
 /** How an agent runs Baton: a program and the arguments before Baton's own (`hook Stop`, `mcp`). */
@@ -45,7 +45,7 @@ export function parseCommand(text: string): BatonCommand {
 }
 
 /** How Baton is installed on a machine (kept with the package's name, where the hooks' next steps read it too). */
-export { INSTALL_COMMAND };
+export { INSTALL_STEPS };
 
 /**
  * The command a file committed with the repository names: `baton`, found on each machine's PATH. This install's
@@ -66,7 +66,7 @@ export const machinePaths = (c: BatonCommand): string[] =>
  */
 export function notFoundNote(program: string, file: string, rewrite: string | null): string {
   return rewrite === null
-    ? `Baton: this repository has hooks that follow sessions (${file}), but \`${program}\` is not installed on this machine, so this session is not recorded: install it with \`${INSTALL_COMMAND}\` (Node.js 20.19 or newer)`
+    ? `Baton: this repository has hooks that follow sessions (${file}), but \`${program}\` is not installed on this machine, so this session is not recorded: install it ${INSTALL_STEPS}, with Node.js 20.19 or newer`
     : `Baton: the hooks in ${file} run \`${program}\`, which is not on the PATH this agent runs them with (one started from an IDE or a desktop app may not have your terminal's), so this session is not recorded: run \`${rewrite}\` in a terminal, which names Baton by its path`;
 }
 
