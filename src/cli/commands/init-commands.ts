@@ -1,3 +1,4 @@
+import { folderUnseenByServer } from '../server-folder.js';
 import type { Command } from 'commander';
 import { homedir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -143,6 +144,9 @@ export function registerInitCommands(program: Command, rt: Runtime) {
         const twice = agents
           .filter((a) => !o.undo && a === 'claude-code')
           .flatMap((a) => hooksAndPlugin(wiringOf(a, root, rt.env, false)) ?? []);
+        // the hooks' server, when it cannot see this folder, records nothing of it
+        const unseen = store ? await folderUnseenByServer(() => rt.open(g), store.store, root) : null;
+        const warnings = [...twice, ...(unseen ? [unseen] : [])];
         emit(
           rt.io,
           g.json === true,
@@ -151,7 +155,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
             scope,
             agents,
             agents_found: found,
-            warnings: twice,
+            warnings,
             undo: !!o.undo,
             changes,
             auto_track: settings.autoTrack,
@@ -188,7 +192,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
               `Baton is set up for ${agents.map(agentLabel).join(' and ')} in ${root} (${scopesSaid(changes)}):`,
               ...lines,
               ...[...new Set(changes.flatMap((c) => (c.note ? [c.note] : [])))].map((n) => `Note: ${n}.`),
-              ...twice.map((w) => `Warning: ${w}.`),
+              ...warnings.map((w) => `Warning: ${w.replace(/\.$/, '')}.`),
             ];
             if (found?.length === 0) out.push(noAgentFound(scope, root, home, rt.env));
             if (others.length)
@@ -269,6 +273,9 @@ export function registerInitCommands(program: Command, rt: Runtime) {
           found.problems.unshift(unreachableStore(e, store));
           return null;
         });
+      // a server that answers may still not have this folder: then every hook here fails
+      const unseen = all ? await folderUnseenByServer(() => rt.open(g), store, root) : null;
+      if (unseen) found.problems.unshift(unseen);
       const workflows = all?.filter((w) => !isTerminal(w.status)) ?? null;
       // outside a repository no session start creates one (the problem above says what does)
       if (all && workflows && !workflows.length && start !== null) {

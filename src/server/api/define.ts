@@ -90,8 +90,8 @@ export function assertDirectory(path: string, what: string) {
 function elsewhereHint(what: string): string {
   const first =
     what === 'header X-Baton-Cwd'
-      ? "name the workflow with `-w <id>` (`baton list` shows the server's)"
-      : "a workflow's worktree must be a path on the server's machine";
+      ? "Name the workflow with `-w <id>` (`baton list` shows the server's)"
+      : "A workflow's worktree must be a path on the server's machine";
   return `: the server runs on another machine, where this path does not exist. ${first}; or use the team's database directly (BATON_DATABASE_URL instead of BATON_URL); or keep the repository at the same path on both machines (docs/workers.md, Worktrees)`;
 }
 
