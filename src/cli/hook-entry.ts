@@ -7,6 +7,7 @@ import {
   hookLogPath,
   hookRecordKey,
   lastMessageKey,
+  missedBriefing,
   readHookLog,
   writeHookLog,
   type HookOutcome,
@@ -261,7 +262,8 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
   try {
     await interpretSchemas();
     const { runHookEvent } = await import('./hook-run.js');
-    const r = await runHookEvent(event, p, agent, worktree, args, io, io.env, log.transcripts);
+    const missed = event === 'UserPromptSubmit' ? missedBriefing(log.events, agent) : null;
+    const r = await runHookEvent(event, p, agent, worktree, args, io, io.env, log.transcripts, missed);
     return finish(r);
   } catch (e) {
     const failure = (e as Error).message.split('\n')[0] ?? String(e);

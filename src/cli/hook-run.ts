@@ -27,6 +27,7 @@ export async function runHookEvent(
   io: Io,
   env: NodeJS.ProcessEnv,
   transcripts: Record<string, TranscriptSeen> = {},
+  missedBriefing: string | null = null,
 ): Promise<HookResult> {
   // what a hook records is the agent session's: its actor is the agent (unless BATON_ACTOR or the config names one)
   const settings = loadSettings(
@@ -49,6 +50,7 @@ export async function runHookEvent(
       payload,
       worktree,
       transcripts,
+      missedBriefing,
       home: settings.home,
       settings: {
         autoTrack: settings.autoTrack,

@@ -84,7 +84,7 @@ export type StartInput = TrackInput & {
   reopened?: boolean;
 };
 
-/** The workflow a fresh start found finished and completed. */
+/** The workflow a fresh start found finished and completed, or found completed (`completed_at`). */
 export interface FinishedWorkflow {
   workflow_id: string;
   /** The user's request it followed (its issue), else its title. */
@@ -92,6 +92,11 @@ export interface FinishedWorkflow {
   reason: string;
   /** Its resume context, compiled small (FINISHED_CONTEXT_TOKENS): what it did, for the session that starts afresh. */
   context: string;
+  /**
+   * When it was completed before this start (its last task done, by the agent's tools or a command): this start found
+   * it completed, and did not complete it. Absent when this start completed it.
+   */
+  completed_at?: string;
 }
 
 export type StartResult = TrackResult & {

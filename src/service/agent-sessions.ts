@@ -146,9 +146,16 @@ export class AgentSessions {
     open = open.filter((w) => !aside.some((a) => a.workflow_id === w.id));
     const done = !mine && freshStart && input.auto_track ? await this.finishIfOver(newest(open), over) : null;
     if (done) open = open.filter((w) => w.id !== done.workflow.id);
+    // a new conversation after the last workflow here was completed (its last task done): told what it did all the same
+    const last = newest(all);
+    const found =
+      !done?.finished && !mine && !ended && freshStart && !open.length && last?.status === 'completed'
+        ? await this.finishedBefore(last)
+        : null;
+    const finished = done?.finished ?? found;
     // what this start did to the worktree's earlier workflows, said with whatever it finds
     const earlier = {
-      ...(done?.finished ? { finished: done.finished } : {}),
+      ...(finished ? { finished } : {}),
       ...(aside.length ? { setAside: aside } : {}),
     };
     if (open.length === 0 || ended) {
@@ -274,6 +281,19 @@ export class AgentSessions {
     return {
       workflow: out.state,
       finished: { workflow_id: w.id, title: w.issue?.title ?? w.title, reason: why, context },
+    };
+  }
+
+  /** A workflow completed before this start, as a fresh start shows it: what it did, and when it was completed. */
+  private async finishedBefore(w: WorkflowState): Promise<FinishedWorkflow> {
+    const compiled = await this.svc.queries.context(w, FINISHED_CONTEXT_TOKENS);
+    const at = w.ended_at ?? w.updated_at;
+    return {
+      workflow_id: w.id,
+      title: w.issue?.title ?? w.title,
+      reason: `completed at ${at.slice(0, 16).replace('T', ' ')} UTC`,
+      context: asFinished(compiled.markdown, w.id),
+      completed_at: at,
     };
   }
 

@@ -772,6 +772,44 @@ describe('continuity by default: a new conversation after finished work', () => 
   });
 });
 
+describe('continuity by default: a new conversation after the last task was done by a command', () => {
+  it('is told what the completed workflow did, once, and follows a new one', async () => {
+    const { repo, baton, status } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const hook = agentHooks(baton, { cwd: repo });
+    await hook('SessionStart', { session_id: 's1', source: 'startup' });
+    await hook('UserPromptSubmit', { session_id: 's1', prompt: 'add an MIT LICENSE file' });
+    // the agent's tools (or the user) add the task and mark it done: its last task done completes the workflow
+    expect((await baton(['task', 'add', 'T1:Write the LICENSE file'])).code).toBe(0);
+    expect((await baton(['task', 'start', 'T1'])).code).toBe(0);
+    expect((await baton(['task', 'done', 'T1'])).code).toBe(0);
+    const first = (await baton(['list', '--json'])).json<{ workflows: Json[] }>().workflows[0]!;
+    expect(first.status).toBe('completed');
+
+    const fresh = await hook('SessionStart', { session_id: 's2', source: 'startup' });
+    const out = JSON.parse(fresh.stdout) as { systemMessage: string; hookSpecificOutput: Json };
+    const text = out.hookSpecificOutput.additionalContext as string;
+    expect(text).toMatch(
+      new RegExp(
+        `^The last workflow ${first.id} \\("add an MIT LICENSE file"\\) here was completed at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\. This session is not asked to continue it`,
+      ),
+    );
+    expect(text).toContain('[x] T1 Write the LICENSE file');
+    expect(text).not.toContain('What to Do Next');
+    expect(out.systemMessage).toMatch(
+      new RegExp(
+        `The last workflow ${first.id} \\("add an MIT LICENSE file"\\) here was completed at .+; this session is followed as a new workflow`,
+      ),
+    );
+    const second = (await status()).workflow.id as string;
+    expect(second).not.toBe(first.id);
+    // told once: the next new conversation follows the new workflow, not the completed one
+    await hook('UserPromptSubmit', { session_id: 's2', prompt: 'now add a README' });
+    const again = await hook('SessionStart', { session_id: 's3', source: 'startup' });
+    expect(again.stdout).not.toContain(`The last workflow ${first.id}`);
+  });
+});
+
 describe('continuity by default: a compaction', () => {
   // Claude Code runs the compacted session's start (source `compact`) and PostCompact in an order it does not
   // document: each order injects the briefing once, and the next prompt of the compacted conversation adds none

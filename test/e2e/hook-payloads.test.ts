@@ -205,6 +205,42 @@ describe('transcripts not written yet', () => {
   });
 });
 
+describe('a session start that could not reach the store', () => {
+  it('gives the briefing at the first prompt that gets through, once, and tells the user Baton works again', async () => {
+    const { repo, env, hook, baton } = workspace();
+    const base = { session_id: 's1', cwd: repo };
+    await hook('SessionStart', { ...base, source: 'startup' });
+    await hook('UserPromptSubmit', { ...base, prompt: 'Write the CSV exporter' });
+    expect((await baton(['task', 'add', 'T1:Write the CSV exporter'])).code).toBe(0);
+    // the next conversation starts while the store is out of reach (a database that does not answer)
+    const down = await runCli(['hook', 'SessionStart'], {
+      cwd: repo,
+      env: { ...env, BATON_DATABASE_URL: 'postgres://baton@127.0.0.1:1/baton' },
+      input: JSON.stringify({
+        hook_event_name: 'SessionStart',
+        session_id: 's2',
+        cwd: repo,
+        source: 'startup',
+      }),
+    });
+    expect(down.code).toBe(0);
+    expect(down.stdout).toContain('Baton could not load');
+    // the store answers again: the first prompt brings the briefing, and says why
+    const back = await hook('UserPromptSubmit', { session_id: 's2', cwd: repo, prompt: 'go on' });
+    const out = JSON.parse(back.stdout) as {
+      systemMessage: string;
+      hookSpecificOutput: { additionalContext: string };
+    };
+    expect(out.hookSpecificOutput.additionalContext).toContain('T1 Write the CSV exporter');
+    expect(out.systemMessage).toMatch(
+      /^Baton works again: this session's start failed \(.+\), so its briefing is given now$/,
+    );
+    // once
+    const next = await hook('UserPromptSubmit', { session_id: 's2', cwd: repo, prompt: 'and the tests' });
+    expect(next.stdout).toBe('');
+  });
+});
+
 describe("Claude Code's SessionEnd budget", () => {
   it('a SessionEnd that runs out of the budget its variable sets says so, and doctor says how to give it more', async () => {
     const { repo, env, baton } = workspace();

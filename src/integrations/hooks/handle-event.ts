@@ -42,6 +42,8 @@ export interface HookContext {
   transcripts?: Record<string, TranscriptSeen>;
   /** Baton's home, where `baton init` keeps what it set up (which worktrees of the repository are). */
   home?: string;
+  /** Why the session start before this prompt failed, when it did and no prompt got through since (`missedBriefing`). */
+  missedBriefing?: string | null;
 }
 
 export interface HookResult {
@@ -339,8 +341,8 @@ function earlierNote(e: EarlierWorkflow, workflowId: string, agent: HookAgent) {
 }
 
 /**
- * A fresh start found the last workflow's work over and completed it: said to the agent (it starts afresh, and knows
- * where the finished work is), to the user, and in the hook log.
+ * A fresh start found the last workflow's work over and completed it, or found it completed already (its last task
+ * done): said to the agent (it starts afresh, and knows where the finished work is), to the user, and in the hook log.
  */
 function finishedNote(f: NonNullable<StartResult['finished']>, t: StartResult, agent: HookAgent) {
   const what = `workflow ${f.workflow_id} ("${clip(f.title, 120)}")`;
@@ -349,6 +351,12 @@ function finishedNote(f: NonNullable<StartResult['finished']>, t: StartResult, a
     t.outcome === 'created'
       ? 'this session is followed as a new workflow'
       : `this session follows workflow ${t.workflow_id ?? '?'}, incomplete here`;
+  if (f.completed_at)
+    return {
+      agent: `The last ${what} here was ${f.reason}. This session is not asked to continue it; what it did follows, and ${whole}.`,
+      tell: `The last ${what} here was ${f.reason}; ${now}`,
+      note: `found the last ${what} here ${f.reason}`,
+    };
   return {
     agent: `Baton completed the last ${what} before this session: ${f.reason}. This session is not asked to continue it; what it did follows, and ${whole}.`,
     tell: `Baton completed ${what}: ${f.reason}; ${now}`,
@@ -576,18 +584,27 @@ export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promi
           tell: earlier.tell,
           ...seen,
         };
-      if (!t.reinject) return { outcome: 'ok', note, output: null, ...resumed, ...seen };
+      // the session start could not give the briefing (Baton's store out of reach): the first prompt that gets through
+      // gives it, and the user is told Baton works again
+      const missed = ctx.missedBriefing ?? null;
+      if (!t.reinject && !missed) return { outcome: 'ok', note, output: null, ...resumed, ...seen };
       // Codex's PostCompact cannot inject: the first prompt after a compaction brings the context back.
       const c = await contextFor(
         ctx,
         { ...t, workflow_id: t.workflow_id },
-        'the agent compacted its context',
+        missed ? 'the session start could not give it' : 'the agent compacted its context',
       );
+      const tells = [
+        resumed.tell,
+        missed &&
+          `Baton works again: this session's start failed (${clip(missed, 200)}), so its briefing is given now`,
+      ].filter(Boolean);
+      const back = tells.length ? { tell: tells.join('. ') } : {};
       return {
         outcome: 'ok',
-        note: `${note}; ${c.note}`,
+        note: `${note}; ${c.note}${missed ? ' (the session start had failed)' : ''}`,
         output: context('UserPromptSubmit', c.text),
-        ...resumed,
+        ...back,
         ...seen,
       };
     }

@@ -76,6 +76,20 @@ export function hookRecordKey(agent: string, event: string): string {
 }
 
 /**
+ * The last session start of this agent here failed or ran out of time (the store could not be reached: a server down,
+ * a database locked) and no prompt got through since: its session never got its briefing. What the start said, else
+ * null.
+ */
+export function missedBriefing(events: Record<string, HookRecord>, agent: string): string | null {
+  const start = events[hookRecordKey(agent, 'SessionStart')];
+  if (!start || (start.outcome !== 'failed' && start.outcome !== 'timeout')) return null;
+  const prompt = events[hookRecordKey(agent, 'UserPromptSubmit')];
+  const through =
+    prompt && prompt.at > start.at && prompt.outcome !== 'failed' && prompt.outcome !== 'timeout';
+  return through ? null : start.note;
+}
+
+/**
  * The records as this Baton keeps them, from a file written by it or by a Baton before them (keyed by the event
  * alone, shared by every agent, the agent inside the record): each under its agent and event, the later one kept
  * where an old and a new record meet.
