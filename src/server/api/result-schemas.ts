@@ -57,12 +57,13 @@ export const InjectedContext = z
   })
   .openapi('InjectedContext');
 
-/** The workflow a fresh start completed because its work was over. */
+/** The workflow a fresh start completed because its work was over, or found completed before it (`completed_at`). */
 const FinishedWorkflow = z.object({
   workflow_id: z.string(),
   title: z.string(),
   reason: z.string(),
   context: z.string(),
+  completed_at: z.string().optional(),
 });
 
 /** A workflow a fresh start set aside: the repository at its worktree's path is another one now. */
