@@ -40,6 +40,11 @@ export interface TrackResult {
    * completed), when this call created a new workflow that follows it on; null otherwise.
    */
   earlier: EarlierWorkflow | null;
+  /**
+   * A requested pause this call forced because it outlived its timeout (the task under way never ended): its reason
+   * ('' when it gave none), to tell the user (the agent may still be at work); absent when none was.
+   */
+  paused_now?: string;
 }
 
 export interface InjectedContext {

@@ -441,15 +441,19 @@ export class AgentSessions {
     if (f.created) return this.result(f, f.w, 'created', 1, f.note);
     const w = await this.resumeIfStopped({ ...f, w: f.w }, input.resume);
     if (!w) {
-      // stopped before, or just now (a pause that outlived its timeout)
+      // stopped before, or just now (a pause that outlived its timeout: said, the agent may still be at work)
       const stopped = await this.svc.runner.load(f.w.id);
-      return this.result(
-        f,
-        stopped,
-        'same',
-        stopped.session_count,
-        `${f.note} is ${stopped.status}; the next session start resumes it`,
-      );
+      const forced = f.w.status !== 'paused' && f.w.pause_requested && stopped.status === 'paused';
+      return {
+        ...this.result(
+          f,
+          stopped,
+          'same',
+          stopped.session_count,
+          `${f.note} is ${stopped.status}; the next session start resumes it`,
+        ),
+        ...(forced ? { paused_now: stopped.pause_reason ?? '' } : {}),
+      };
     }
     const resumed = w !== f.w;
     const { result, state } = await this.svc.runner.run(w.id, (d) => linkAgentSession(d, input.agent), {

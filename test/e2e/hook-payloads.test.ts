@@ -241,6 +241,34 @@ describe('a session start that could not reach the store', () => {
   });
 });
 
+describe('a pause that outlived its timeout', () => {
+  it('is told to the user by the hook that forced it, once; the next prompt resumes the workflow', async () => {
+    const { repo, hook, baton } = workspace();
+    const base = { session_id: 's1', cwd: repo };
+    await hook('SessionStart', { ...base, source: 'startup' });
+    await hook('UserPromptSubmit', { ...base, prompt: 'Write the CSV exporter' });
+    expect((await baton(['task', 'add', 'T1:Write the CSV exporter'])).code).toBe(0);
+    expect((await baton(['task', 'start', 'T1'])).code).toBe(0);
+    const asked = await baton(['pause', '--reason', 'end of day', '--pause-timeout', '1s']);
+    expect(asked.code).toBe(0);
+    await new Promise((r) => setTimeout(r, 1200));
+    // the agent is still at work: its next task-list call finds the pause overdue and forces it
+    const todos = [{ content: 'Write the CSV exporter', activeForm: 'Writing it', status: 'in_progress' }];
+    const r = await hook('PostToolUse', { ...base, tool_name: 'TodoWrite', tool_input: { todos } });
+    expect((JSON.parse(r.stdout) as { systemMessage: string }).systemMessage).toMatch(
+      /^Baton paused workflow wf-\S+ \("end of day"\): the pause you asked for waited its timeout for the task under way, which did not end\. The agent may still be at work; your next prompt resumes the workflow$/,
+    );
+    expect((await baton(['status', '--json'])).json<Status>().workflow.status).toBe('paused');
+    // said once: the pause is not forced again
+    const again = await hook('PostToolUse', { ...base, tool_name: 'TodoWrite', tool_input: { todos } });
+    expect(again.stdout).not.toContain('waited its timeout');
+    const back = await hook('UserPromptSubmit', { ...base, prompt: 'go on' });
+    expect((JSON.parse(back.stdout) as { systemMessage: string }).systemMessage).toMatch(
+      /^Baton resumed workflow/,
+    );
+  });
+});
+
 describe("Claude Code's SessionEnd budget", () => {
   it('a SessionEnd that runs out of the budget its variable sets says so, and doctor says how to give it more', async () => {
     const { repo, env, baton } = workspace();

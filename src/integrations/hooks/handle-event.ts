@@ -75,8 +75,18 @@ const trackInput = (ctx: HookContext, resume: boolean) => ({
 });
 
 async function track(ctx: HookContext, resume: boolean): Promise<TrackResult> {
-  return ctx.client.trackSession(trackInput(ctx, resume));
+  const t = await ctx.client.trackSession(trackInput(ctx, resume));
+  // a pause that outlived its timeout, forced by this look: the user hears it, whatever the hook answers
+  if (t.paused_now !== undefined && t.workflow_id)
+    forcedPauses.set(ctx, forcedPauseTell(t.workflow_id, t.paused_now));
+  return t;
 }
+
+/** What each hook's look forced (a pause past its timeout), told with the hook's answer (`handleHookEvent`). */
+const forcedPauses = new WeakMap<HookContext, string>();
+
+const forcedPauseTell = (workflowId: string, reason: string) =>
+  `Baton paused workflow ${workflowId}${reason ? ` ("${clip(reason, 120)}")` : ''}: the pause you asked for waited its timeout for the task under way, which did not end. The agent may still be at work; your next prompt resumes the workflow`;
 
 /** A hook that found no workflow to follow (auto_track off, not a git repository) says why and does nothing. */
 const untracked = (t: TrackResult): HookResult => ({ outcome: 'skipped', note: t.note, output: null });
@@ -436,6 +446,13 @@ function busyNote(e: Elsewhere): string {
 
 /** Answers one agent hook over the client. Throws only on failures the caller reports (it never fails the agent). */
 export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promise<HookResult> {
+  const r = await answer(event, ctx);
+  const forced = forcedPauses.get(ctx);
+  forcedPauses.delete(ctx);
+  return forced ? { ...r, tell: r.tell ? `${forced}. ${r.tell}` : forced } : r;
+}
+
+async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
   const p = ctx.payload;
   switch (event) {
     case 'SessionStart': {

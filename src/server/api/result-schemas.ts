@@ -41,6 +41,8 @@ const trackFields = {
   cut_off: z.string().nullable(),
   /** The completed workflow this conversation followed, when a new one was created to follow it on (null when not). */
   earlier: z.object(EarlierWorkflow.shape).nullable(),
+  /** A requested pause this call forced because it outlived its timeout: its reason ('' when it gave none). */
+  paused_now: z.string().optional(),
 };
 export const TrackResult = z.object(trackFields).openapi('TrackResult');
 
