@@ -1007,7 +1007,7 @@ describe('a failed hook in baton doctor', () => {
     expect(stop.stdout).toMatch(/the Stop hook failed: transcript not imported/);
     const { stdout } = await baton(['doctor']);
     expect(stdout).toMatch(
-      /problem: the last Stop hook .* is not a Claude Code transcript: .*\. The file the agent named as its transcript is neither a Claude Code nor a Codex transcript: if you did not run the hook by hand, Claude Code may write a kind this Baton does not know: check its version, and update Baton \(`npm install -g .*agent-baton`\); `baton import <file>` imports a transcript by hand and says which agent wrote it\. This problem clears when the next Claude Code Stop hook here runs without failing\n/,
+      /problem: the last Stop hook .* is not a Claude Code transcript: .*\. The file the agent named as its transcript is neither a Claude Code nor a Codex transcript: if you did not run the hook by hand, Claude Code may write a kind this Baton does not know: check its version, and update Baton from a clone of Baton's repository with `npm ci && npm link` \(it is not on the npm registry yet; docs\/install\.md\); `baton import <file>` imports a transcript by hand and says which agent wrote it\. This problem clears when the next Claude Code Stop hook here runs without failing\n/,
     );
   });
 
