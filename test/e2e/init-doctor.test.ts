@@ -949,6 +949,28 @@ describe('baton doctor', () => {
   });
 });
 
+describe('baton init and doctor in a subfolder of the repository', () => {
+  it('warn that a Claude Code started there reads none of the hooks wired at the root, unless they follow every folder', async () => {
+    const { repo, env } = setup();
+    const sub = join(repo, 'packages', 'api');
+    mkdirSync(sub, { recursive: true });
+    const here = (args: string[], cwd = sub) => runCli(args, { cwd, env });
+    const warning = `Claude Code reads a project's settings and local MCP servers from the folder it starts in, not from the repository root: a session started in packages/api runs none of the hooks \`baton init\` wired at ${repo}, and nothing of it is recorded. Start Claude Code at ${repo}, or follow every folder with \`baton init --user\``;
+    const init = await here(['init', '--agent', 'claude-code', '--json']);
+    expect(init.code).toBe(0);
+    expect(init.json<{ warnings: string[] }>().warnings).toEqual([warning]);
+    expect((await here(['init', '--agent', 'claude-code'])).stdout).toContain(`Warning: ${warning}.`);
+    expect((await here(['doctor', '--json'])).json<{ notes: string[] }>().notes).toContain(warning);
+    // at the root, nothing to say
+    expect((await here(['doctor', '--json'], repo)).json<{ notes: string[] }>().notes).not.toContain(warning);
+    // hooks of the user's scope follow every folder
+    expect((await here(['init', '--agent', 'claude-code', '--user'])).code).toBe(0);
+    expect((await here(['doctor', '--json'])).json<{ notes: string[] }>().notes.join('\n')).not.toContain(
+      'reads a project',
+    );
+  });
+});
+
 describe('a failed hook in baton doctor', () => {
   /** Baton wired for Claude Code, one hook run as given, and the line of doctor's text about that event's hook. */
   async function reported(event: string, input: string | ((repo: string) => string), flags: string[] = []) {

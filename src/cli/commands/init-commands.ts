@@ -18,6 +18,7 @@ import {
   codexTrustProblem,
   diagnose,
   hooksAndPlugin,
+  subfolderWarning,
   runnable,
   trustCodexHooks,
   wiringOf,
@@ -140,13 +141,15 @@ export function registerInitCommands(program: Command, rt: Runtime) {
             installed: installedCommand(),
           });
         }
-        // the plugin enabled besides: every event would run Baton twice (the plugin is Claude Code's)
-        const twice = agents
-          .filter((a) => !o.undo && a === 'claude-code')
-          .flatMap((a) => hooksAndPlugin(wiringOf(a, root, rt.env, false)) ?? []);
+        // the plugin enabled besides: every event would run Baton twice (the plugin is Claude Code's); wired at the
+        // root from a subfolder, where a Claude Code started here reads none of it
+        const claude =
+          !o.undo && agents.includes('claude-code') ? wiringOf('claude-code', root, rt.env, false) : null;
+        const double = claude ? hooksAndPlugin(claude) : null;
+        const sub = claude ? subfolderWarning(root, rt.cwd, claude) : null;
         // the hooks' server, when it cannot see this folder, records nothing of it
         const unseen = store ? await folderUnseenByServer(() => rt.open(g), store.store, root) : null;
-        const warnings = [...twice, ...(unseen ? [unseen] : [])];
+        const warnings = [double, unseen, sub].filter((w): w is string => w !== null);
         emit(
           rt.io,
           g.json === true,
@@ -273,6 +276,11 @@ export function registerInitCommands(program: Command, rt: Runtime) {
           found.problems.unshift(unreachableStore(e, store));
           return null;
         });
+      // run from a subfolder: a Claude Code started here would read none of the root's settings
+      for (const a of found.agents) {
+        const sub = subfolderWarning(root, rt.cwd, a);
+        if (sub) found.notes.push(sub);
+      }
       // a server that answers may still not have this folder: then every hook here fails
       const unseen = all ? await folderUnseenByServer(() => rt.open(g), store, root) : null;
       if (unseen) found.problems.unshift(unseen);

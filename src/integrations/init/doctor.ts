@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, join, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { codexHookEvents, hookEventsFor, isHookEvent } from '../hooks/hook-payload.js';
 import type { HookRecord } from '../hooks/hook-log.js';
 import { hookFailureClears, hookFailureStep, type HookLines } from '../hooks/hook-failure.js';
@@ -333,6 +333,22 @@ function hookLinesOf(w: AgentWiring | undefined): HookLines | null {
     })),
     plugins: w.plugin,
   };
+}
+
+/**
+ * Claude Code reads a project's settings (its hooks, the plugins it enables) and its local MCP servers from the folder
+ * it starts in, not from the repository's root: started in a subfolder, it runs none of what `baton init` wrote at the
+ * root, and nothing of the session is recorded, silently. Said to whoever runs Baton from a subfolder where Claude
+ * Code is wired at the root alone (hooks of `--user` scope, or a plugin enabled for the user, follow every folder);
+ * null otherwise.
+ */
+export function subfolderWarning(root: string, cwd: string, w: AgentWiring): string | null {
+  const folder = resolve(cwd);
+  if (w.agent !== 'claude-code' || folder === root || !folder.startsWith(`${root}${sep}`)) return null;
+  const inRoot = (path: string) => path.startsWith(`${root}${sep}`);
+  const everywhere = w.hooks.some((h) => h.scopes.includes('user')) || w.plugin.some((path) => !inRoot(path));
+  if (everywhere || (!w.hooks.length && !w.plugin.length)) return null;
+  return `Claude Code reads a project's settings and local MCP servers from the folder it starts in, not from the repository root: a session started in ${relative(root, folder)} runs none of the hooks \`baton init\` wired at ${root}, and nothing of it is recorded. Start Claude Code at ${root}, or follow every folder with \`baton init --user\``;
 }
 
 export interface DoctorFindings {
