@@ -1,4 +1,3 @@
-import { folderUnseenByServer } from '../server-folder.js';
 import type { Command } from 'commander';
 import { homedir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -42,6 +41,7 @@ import { saveHomeSetting } from '../../config/config-files.js';
 import { settingReader, type Settings } from '../../config/settings.js';
 import { hooksStoreWarning, storeInUse, storeText, type StoreInUse } from '../../config/store-in-use.js';
 import type { GlobalOptions } from '../runtime.js';
+import { folderUnseenByServer } from '../server-folder.js';
 
 const scopeText: Record<InitScope, string> = {
   local: 'personal to this repository, not committed',

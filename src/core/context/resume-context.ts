@@ -371,10 +371,6 @@ function listBehind(snap: SessionSnapshot): boolean {
   return left && said !== null && changed >= 0 && said > changed;
 }
 
-/**
- * Compiles the resume context of a snapshot for session `sessionNumber` (Amelia's template, schema first), of the
- * workflow as it is now when given.
- */
 /** The same failure met again and again (its type and message alike) is one, where it was met last, with how often. */
 function onceEach<E extends { error_type: string; error_message: string }>(errors: readonly E[]) {
   const seen = new Map<string, { error: E; times: number }>();
@@ -387,6 +383,10 @@ function onceEach<E extends { error_type: string; error_message: string }>(error
   return [...seen.values()];
 }
 
+/**
+ * Compiles the resume context of a snapshot for session `sessionNumber` (Amelia's template, schema first), of the
+ * workflow as it is now when given.
+ */
 export function compileResumeContext(
   snap: SessionSnapshot,
   sessionNumber: number,
