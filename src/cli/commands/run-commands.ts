@@ -106,6 +106,8 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       )
       .option('--verbose', "stream the agent's own output"),
   ).action(async (o: RunFlags, cmd: Command) => {
+    // `--max-duration` counts from here: the command's start, its set-up included
+    const startedAt = Date.now();
     const g = rt.globals(cmd);
     // what Baton does driving the agent is Baton's in the event log; what the agent does, the agent's
     const settings = rt.settings(g, { actor: BATON_ACTOR });
@@ -152,6 +154,7 @@ export function registerRunCommands(program: Command, rt: Runtime) {
           ...runBasics(setup, shared, profile, setup.executor),
           maxTasks: o.maxTasks ? parseNumber(o.maxTasks, '--max-tasks', { int: true, min: 1 }) : null,
           maxDurationMs: o.maxDuration ? parseDuration(o.maxDuration, '--max-duration') : null,
+          startedAt,
           autoResume: o.autoResume === true,
           ownership: {
             ports: shared.ports,

@@ -132,7 +132,7 @@ export class AgentRunner {
     const emit = (e: RunEvent) => o.onEvent?.(e);
     const note = (message: string) => emit({ event: 'note', workflow_id: id, message });
     /** When this run began: `--max-duration` counts from here, not from the workflow's start (days ago, maybe). */
-    const began = Date.now();
+    const began = o.startedAt ?? Date.now();
     let s = await svc.runner.load(id);
     const report: RunReport = {
       workflow_id: id,

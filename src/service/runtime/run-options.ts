@@ -15,6 +15,8 @@ export interface RunOptions {
   maxTasks: number | null;
   /** Pause with trigger `timeout` once this run has gone on longer than this (counted from the run's start). */
   maxDurationMs: number | null;
+  /** When the run began (ms since the epoch): the command's start, before its store and agent were set up; default now. */
+  startedAt?: number;
   /** On a usage limit with a reset time, wait for it and resume (else pause and stop). */
   autoResume: boolean;
   /**
