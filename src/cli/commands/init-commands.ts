@@ -215,7 +215,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
             );
             out.push(
               settings.autoTrack
-                ? `Sessions are followed without \`baton create\` (auto_track on). Start ${agents.map(agentLabel).join(' or ')} here as usual; \`baton doctor\` shows what the hooks did.`
+                ? `Sessions are followed without \`baton create\` (auto_track on). Start ${agents.map(agentLabel).join(' or ')} ${sub ? `in ${root}` : 'here'} as usual; \`baton doctor\` shows what the hooks did.`
                 : 'auto_track is off: hooks follow only workflows made with `baton create` (set auto_track to on in baton.config.json or BATON_AUTO_TRACK).',
             );
             if (store) {
