@@ -15,6 +15,7 @@ import {
 } from '../integrations/hooks/hook-log.js';
 import { hookFolder } from '../integrations/hooks/hook-cwd.js';
 import { agentProcess } from '../integrations/hooks/agent-process.js';
+import { spuriousStartup } from '../integrations/hooks/resumed-launch.js';
 import {
   detectAgent,
   hookBudgetMs,
@@ -84,6 +85,8 @@ interface Finished {
   transcripts?: TranscriptRead[];
   takenOver?: string[];
   tell?: string;
+  /** Not written to the hook log: a hook that ran beside another of the same event, whose record is the one kept. */
+  unlogged?: true;
 }
 
 /** The same news however its counts moved (a checkpoint's age, a version, a byte offset): told once, not each time. */
@@ -120,6 +123,10 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
   const finish = (r: Finished): number => {
     if (done) return 0;
     done = true;
+    if (r.unlogged) {
+      io.err(`baton: ${event || 'hook'}: ${r.note}`);
+      return 0;
+    }
     // each agent's own: a Claude Code hook never hides (nor repeats) a Codex one's result in one repository
     const key = hookRecordKey(agent, event);
     const previous = log.events[key];
@@ -221,6 +228,12 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       note: `this session is driven by \`baton run\` (workflow ${driven}), which records it`,
       output: null,
     });
+  const spurious =
+    agent === 'claude-code' && event === 'SessionStart'
+      ? spuriousStartup(p.source, p.transcript_path, agentProcess())
+      : null;
+  // its twin, the resume event, runs at the same time: its record in the hook log is the one that counts
+  if (spurious) return finish({ outcome: 'skipped', note: spurious, output: null, unlogged: true });
   // The cheap answers: a tool that is not a task-list tool, a Stop whose transcript and last message are not new (not a
   // SessionEnd: with nothing to import, it still ends the Baton session that follows the agent's).
   if (event === 'PostToolUse' && !(p.tool_name && isAgentTaskTool(p.tool_name)))

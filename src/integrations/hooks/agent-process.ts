@@ -52,6 +52,14 @@ const isAgent = (pid: number, comm: string) => {
   return [comm, ...argv].some((name) => agentProgram.test(name));
 };
 
+/** The command line of the agent process (its program first), or null when it cannot be read or is another's now. */
+export function agentArgs(p: AgentProcess): string[] | null {
+  const st = statOf(p.pid);
+  if (!st || st.started !== p.started) return null;
+  const raw = read(`/proc/${p.pid}/cmdline`);
+  return raw === null ? null : raw.replace(/\0$/, '').split('\0');
+}
+
 /** Whether processes can be read here (Linux's /proc); elsewhere liveness falls back to the transcript's writes. */
 export const canSeeProcesses = (): boolean => statOf(process.pid) !== null;
 

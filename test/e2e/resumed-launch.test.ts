@@ -1,0 +1,133 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { batonBin, runCli } from '../helpers/cli.js';
+import { hermeticEnv } from '../helpers/hermetic-env.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+
+// `claude --resume <id>` fires two SessionStarts (anthropics/claude-code #23932, #24265): `resume` with the
+// conversation's id, and `startup` with a new id whose transcript holds nothing. Baton follows the first alone.
+
+type Json = Record<string, any>;
+
+const now = () => new Date().toISOString();
+const line = (sessionId: string, type: string, message: Json) =>
+  JSON.stringify({ type, timestamp: now(), sessionId, message });
+
+function workspace() {
+  const repo = makeRepo();
+  const env = { BATON_HOME: tempDir('baton-home-'), HOME: tempDir('baton-user-') };
+  const hook = (event: string, fields: Json) =>
+    runCli(['hook', event], {
+      cwd: repo,
+      env,
+      input: JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }),
+    });
+  return { repo, env, hook };
+}
+
+/** A conversation that asked for something and got an answer, then ended (the user quit). */
+async function earlierConversation(w: ReturnType<typeof workspace>, id: string) {
+  const path = join(tempDir('baton-transcript-'), `${id}.jsonl`);
+  const request = 'add a /health endpoint that reports the database state';
+  writeFileSync(
+    path,
+    `${[
+      line(id, 'user', { role: 'user', content: request }),
+      line(id, 'assistant', {
+        id: 'm1',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'I added the route; its test comes next.' }],
+      }),
+    ].join('\n')}\n`,
+  );
+  await w.hook('SessionStart', { session_id: id, source: 'startup', transcript_path: path });
+  await w.hook('UserPromptSubmit', { session_id: id, transcript_path: path, prompt: request });
+  await w.hook('Stop', { session_id: id, transcript_path: path, stop_hook_active: false });
+  await w.hook('SessionEnd', { session_id: id, transcript_path: path, reason: 'prompt_input_exit' });
+  return path;
+}
+
+/**
+ * A stand-in for Claude Code launched with `args`: a program named `claude` that runs the SessionStart hook once per
+ * payload, in order, as its launch does, and exits. Each hook's stdout and stderr.
+ */
+async function launch(w: ReturnType<typeof workspace>, args: string[], payloads: Json[]) {
+  const dir = tempDir('baton-launch-');
+  payloads.forEach((p, i) =>
+    writeFileSync(
+      join(dir, `${i}.json`),
+      JSON.stringify({ cwd: w.repo, hook_event_name: 'SessionStart', ...p }),
+    ),
+  );
+  const claude = join(tempDir('baton-agent-'), 'claude');
+  writeFileSync(
+    claude,
+    `#!/bin/bash\nfor i in $(seq 0 ${payloads.length - 1}); do "${process.execPath}" "${batonBin}" hook SessionStart < "${dir}/$i.json" > "${dir}/$i.out" 2> "${dir}/$i.err"; done\n`,
+  );
+  chmodSync(claude, 0o755);
+  const child = spawn(claude, args, { cwd: w.repo, env: hermeticEnv(w.env), stdio: 'ignore' });
+  const code = await new Promise((r) => child.once('exit', r));
+  expect(code).toBe(0);
+  return payloads.map((_, i) => ({
+    stdout: readFileSync(join(dir, `${i}.out`), 'utf8'),
+    stderr: readFileSync(join(dir, `${i}.err`), 'utf8'),
+  }));
+}
+
+const briefing = (stdout: string) =>
+  stdout.trim()
+    ? ((JSON.parse(stdout) as { hookSpecificOutput?: Json }).hookSpecificOutput?.additionalContext ?? '')
+    : '';
+
+describe.runIf(process.platform === 'linux')('a conversation resumed with claude --resume', () => {
+  it('follows the resume event alone, not the extra startup event with a new, empty session', async () => {
+    const w = workspace();
+    const path = await earlierConversation(w, 'conv-0001');
+    const [extra, resumed] = await launch(
+      w,
+      ['--resume', 'conv-0001'],
+      [
+        {
+          session_id: 'spur-0002',
+          source: 'startup',
+          transcript_path: join(tempDir('baton-transcript-'), 'spur-0002.jsonl'),
+        },
+        { session_id: 'conv-0001', source: 'resume', transcript_path: path },
+      ],
+    );
+    expect(extra!.stdout.trim()).toBe('');
+    expect(extra!.stderr).toMatch(/also fires a startup event with a new, empty session.*#23932/);
+    expect(briefing(resumed!.stdout)).toContain('add a /health endpoint');
+    // one workflow, and one session more, the resumed conversation's (the spurious one would make it three, or a
+    // workflow of its own); the hook log holds the resume event's outcome
+    const all = (await runCli(['sessions', '--all', '--json'], { cwd: w.repo, env: w.env })).json<Json>();
+    expect(all.sessions).toHaveLength(1);
+    const status = (await runCli(['status', '--json'], { cwd: w.repo, env: w.env })).json<Json>();
+    expect(status.workflow.session_count).toBe(2);
+    const doctor = await runCli(['doctor'], { cwd: w.repo, env: w.env });
+    expect(doctor.stdout).not.toMatch(/#23932/);
+  });
+
+  it('follows a plain launch, and a startup whose transcript already holds the conversation', async () => {
+    const w = workspace();
+    const path = await earlierConversation(w, 'conv-0003');
+    // without a resuming flag, a startup is a new conversation: followed as ever
+    const [plain] = await launch(
+      w,
+      [],
+      [{ session_id: 'new-0004', source: 'startup', transcript_path: join(tempDir('t-'), 'new-0004.jsonl') }],
+    );
+    expect(plain!.stderr).not.toMatch(/#23932/);
+    expect(briefing(plain!.stdout)).toContain('add a /health endpoint');
+    // a Claude Code that fires one startup with the resumed conversation's own transcript: followed
+    const [single] = await launch(
+      w,
+      ['-c'],
+      [{ session_id: 'conv-0003', source: 'startup', transcript_path: path }],
+    );
+    expect(single!.stderr).not.toMatch(/#23932/);
+    expect(briefing(single!.stdout)).toContain('add a /health endpoint');
+  });
+});
