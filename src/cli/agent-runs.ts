@@ -45,6 +45,10 @@ export const agentOptions = (cmd: Command) =>
       'heartbeat interval of running sessions (env BATON_HEARTBEAT, config heartbeat, default 10s)',
     )
     .option(
+      '--stall-timeout <duration>',
+      'stop an agent that prints nothing this long as hung, and go on with its task (twice a task at most) (env BATON_STALL_TIMEOUT, config stall_timeout, default 30m; 0: never)',
+    )
+    .option(
       '--executor <kind>',
       'local | remote | docker (env BATON_EXECUTOR, config executor, default local)',
     )
@@ -92,6 +96,7 @@ export function runBasics(
     executor,
     capacity: setup.capacity,
     heartbeatMs: setup.heartbeatMs,
+    stallMs: setup.stallMs,
     maxSessions: setup.maxSessions,
     historyBudget: 2000,
     owner: shared.owner,

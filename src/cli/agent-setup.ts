@@ -28,6 +28,7 @@ export interface AgentFlags {
   warnAt?: string;
   pauseAt?: string;
   heartbeat?: string;
+  stallTimeout?: string;
   executor?: string;
   executorUrl?: string;
   dockerImage?: string;
@@ -63,6 +64,8 @@ export function agentSetup(
   const capacity = capacityPolicy(r);
   const heartbeatMs = r.durationMs('heartbeat', '10s');
   if (heartbeatMs <= 0) throw r.invalid('heartbeat', 'must be positive');
+  // a hung agent (nothing printed: its tools run within their own limits, ten minutes at most for Claude Code's)
+  const stallMs = r.durationMs('stallTimeout', '30m') || null;
   const kind = r.oneOf('executor', ['local', 'remote', 'docker'] as const, 'local');
   const url = r.text('executorUrl') || null;
   if (kind === 'remote' && !url)
@@ -101,6 +104,7 @@ export function agentSetup(
     profileOf,
     capacity,
     heartbeatMs,
+    stallMs,
     executor,
     /**
      * The executor of another choice (the one a resumed workflow last ran on), else this run's own: built as this

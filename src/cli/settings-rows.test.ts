@@ -13,6 +13,7 @@ const rows: [SettingName, string[]][] = [
   ['agentBin', ['/a', '/b', '/c', '/d']],
   ['contextWindow', ['1000', '2000', '3000', '4000']],
   ['heartbeat', ['1s', '2s', '3s', '4s']],
+  ['stallTimeout', ['1m', '2m', '3m', '0']],
   ['executorUrl', ['http://a:1', 'http://b:2', 'http://c:3', 'http://d:4']],
   ['warnAt', ['0.1', '0.2', '0.3', '0.4']],
   ['pauseAt', ['0.6', '0.7', '0.8', '0.9']],
@@ -52,6 +53,7 @@ describe('settings rows of the agent runtime and the import extractor', () => {
         agent_bin: '/usr/bin/true',
         context_window: 50000,
         heartbeat: '3s',
+        stall_timeout: '0',
         warn_at: 0.5,
         pause_at: 0.9,
         max_sessions: 4,
@@ -68,6 +70,7 @@ describe('settings rows of the agent runtime and the import extractor', () => {
       context_window: 50000,
     });
     expect(s.heartbeatMs).toBe(3000);
+    expect(s.stallMs).toBeNull();
     expect(s.capacity).toEqual({ warnAt: 0.5, pauseAt: 0.95 });
     expect(s.maxSessions).toBe(4);
     const defaults = agentSetup(
@@ -76,7 +79,13 @@ describe('settings rows of the agent runtime and the import extractor', () => {
       loadSettings({}, { BATON_HOME: join(repo, 'none') }, null),
       null,
     );
-    expect(defaults).toMatchObject({ agentName: null, profile: null, heartbeatMs: 10_000, maxSessions: 20 });
+    expect(defaults).toMatchObject({
+      agentName: null,
+      profile: null,
+      heartbeatMs: 10_000,
+      stallMs: 30 * 60_000,
+      maxSessions: 20,
+    });
     expect(defaults.capacity).toEqual({ warnAt: 0.7, pauseAt: 0.85 });
     // a pause set below the default warning, and no warning: the warning comes before it
     const early = agentSetup(

@@ -81,6 +81,7 @@ export const SETTINGS = {
   agentBin: def('agent bin', '--agent-bin', 'BATON_AGENT_BIN', 'agent_bin'),
   contextWindow: def('context window', '--context-window', 'BATON_CONTEXT_WINDOW', 'context_window'),
   heartbeat: def('heartbeat', '--heartbeat', 'BATON_HEARTBEAT', 'heartbeat'),
+  stallTimeout: def('stall timeout', '--stall-timeout', 'BATON_STALL_TIMEOUT', 'stall_timeout'),
   executorUrl: def('executor url', '--executor-url', 'BATON_EXECUTOR_URL', 'executor_url'),
   warnAt: def('warn-at', '--warn-at', 'BATON_CAPACITY_WARN', 'warn_at'),
   pauseAt: def('pause-at', '--pause-at', 'BATON_CAPACITY_PAUSE', 'pause_at'),

@@ -25,7 +25,7 @@ import { CrashWatch } from './crash-watch.js';
 import { executorRowFor, launchDriver } from './launch.js';
 import { releaseExecutorRow } from './release-executor.js';
 import { nextStep } from './next-step.js';
-import { stopperOf, type RunOptions, type RunReport } from './run-options.js';
+import { STALL_RETRIES, stopperOf, type RunOptions, type RunReport } from './run-options.js';
 import { pauseForUsageLimit, sleep, usageLimitAhead } from './usage-limit-wait.js';
 import { claimWorkflow, describeOwner, type HeldLease } from './ownership.js';
 import { sharedWorktreeCheck, worktreePeers } from './worktree-peers.js';
@@ -195,6 +195,8 @@ export class AgentRunner {
     const mayStartSession = () => o.maxSessions === null || report.sessions < o.maxSessions;
     let done = 0;
     const failedHere = new Set<string>();
+    /** The times each task's agent hung in this run. */
+    const stalls = new Map<string, number>();
     let pending = attached ?? null;
     const shouldStop = async (): Promise<string | null> => {
       if (o.signal?.aborted) return `${stopperOf(o)} was stopped (${String(o.signal.reason)})`;
@@ -274,6 +276,7 @@ export class AgentRunner {
         driver: o.driver,
         capacity: o.capacity,
         heartbeatMs: o.heartbeatMs,
+        stallMs: o.stallMs,
         log,
         onEvent: o.onEvent,
         verbose: o.verbose,
@@ -362,6 +365,19 @@ export class AgentRunner {
         if (o.onEvent) note(stopped);
         else log(stopped);
         token = null;
+        continue;
+      }
+      if (result.stalled && (stalls.get(task.id) ?? 0) < STALL_RETRIES) {
+        stalls.set(task.id, (stalls.get(task.id) ?? 0) + 1);
+        // the conversation goes on where it hung (its own session), else a new one starts with the compiled context
+        token = o.profile.supports_session_resume ? (result.session_id ?? token) : null;
+        fallback = token ? null : 'the agent hung';
+        resumeContext = token ? null : (await svc.queries.context(await svc.runner.load(id))).markdown;
+        history = token ? [] : trimHistory(result.steps, o.historyBudget, roughTokens);
+        const how = token ? 'in its own session' : 'in a new driver session with the compiled context';
+        const said = `task ${task.id}: ${result.stalled}; going on ${how} (${stalls.get(task.id)} of ${STALL_RETRIES})`;
+        if (o.onEvent) note(said);
+        else log(said);
         continue;
       }
       if (result.outcome === 'lost') {

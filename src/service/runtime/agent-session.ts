@@ -7,6 +7,7 @@ import {
   capacityVerdict,
   classifySideEffect,
   detectUsageLimit,
+  formatSpan,
   machineZone,
   isContextFull,
   isDeadToken,
@@ -39,6 +40,8 @@ export interface SessionResult {
   resets_at: string | null;
   /** Why Baton stopped the agent itself (a pause forced meanwhile, the lease taken over), when it did. */
   stopped_by: string | null;
+  /** Why Baton stopped an agent that went silent (nothing printed for `stallMs`), when it did. */
+  stalled: string | null;
 }
 
 export interface SessionContext {
@@ -51,6 +54,8 @@ export interface SessionContext {
   driver: AgentDriver;
   capacity: CapacityPolicy;
   heartbeatMs: number;
+  /** An agent that prints nothing (stdout or stderr) for this long is hung: stopped (null: never). */
+  stallMs?: number | null;
   /** Re-attached after a restart: side effects already in the ledger are not written twice. */
   reattached?: boolean;
   log: (line: string) => void;
@@ -142,6 +147,9 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   let usageRecordedAt: number | null = null;
   let pauseAsked = false;
   let stoppedBy: string | null = null;
+  let stalled: string | null = null;
+  /** When the agent last printed anything: a hung agent prints nothing (a tool runs within its own time limit). */
+  let heardAt = Date.now();
   const started = Date.now();
   const emit = (e: RunEvent) => ctx.onEvent?.(e);
   const base = { workflow_id: workflowId, task_id: taskId };
@@ -312,6 +320,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   };
   const unrecorded = sayOnce(`could not record what the agent of ${taskId} did`);
   proc.onOutput((chunk) => {
+    heardAt = Date.now();
     ctx.output?.write('stdout', chunk);
     if (ctx.verbose) emit({ event: 'agent.output', ...base, stream: 'stdout', text: chunk });
     for (const sig of parser.push(chunk)) chain = chain.then(() => handle(sig)).catch(unrecorded);
@@ -319,6 +328,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   // the executor's own news (its host unreachable, retrying until when, back again): said as it comes
   proc.onNotice?.((line) => ctx.log(`task ${taskId}: ${line}`));
   proc.onStderr?.((chunk) => {
+    heardAt = Date.now();
     ctx.output?.write('stderr', chunk);
     if (ctx.verbose) emit({ event: 'agent.output', ...base, stream: 'stderr', text: chunk });
   });
@@ -336,7 +346,14 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   heartbeat();
   const beat = setInterval(() => {
     heartbeat();
-    if (!ctx.shouldStop || checking || stoppedBy) return;
+    const quiet = Date.now() - heardAt;
+    if (ctx.stallMs && quiet > ctx.stallMs && !stoppedBy && !stalled) {
+      stalled = `the agent printed nothing for ${formatSpan(quiet)} (stall timeout ${formatSpan(ctx.stallMs)}): it was stopped as hung`;
+      ctx.log(`task ${taskId}: ${stalled}`);
+      void proc.stop();
+      return;
+    }
+    if (!ctx.shouldStop || checking || stoppedBy || stalled) return;
     checking = true;
     void ctx
       .shouldStop()
@@ -371,7 +388,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   const failed = !r || r.is_error || exit.code !== 0;
   const lost = exit.code === null && exit.signal && !exit.signal.startsWith('SIG') ? exit.stderr : null;
   const killedBy =
-    exit.signal && !stoppedBy && !lost
+    exit.signal && !stoppedBy && !stalled && !lost
       ? `the agent (pid ${proc.pid ?? '?'}) was killed by ${exit.signal}`
       : null;
   // an agent that ended well but said no result is not speaking the driver's format: said so, with what to check
@@ -380,7 +397,8 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
       ? `the agent exited with code 0 but gave no result: is ${ctx.profile.bin} a ${ctx.profile.adapter} CLI? Baton reads its ${ctx.profile.adapter === 'codex' ? '`--json` events' : 'stream-json output'}`
       : null;
   const said = failed
-    ? ((r?.is_error ? r.text : null) ??
+    ? (stalled ??
+      (r?.is_error ? r.text : null) ??
       lastError ??
       errorFirst(exit.stderr) ??
       killedBy ??
@@ -433,6 +451,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     usage: metrics,
     resets_at: limit?.resets_at ?? null,
     stopped_by: stoppedBy,
+    stalled,
   };
 }
 

@@ -4,6 +4,9 @@ import type { SharedWorktree } from './worktree-peers.js';
 import type { RunEvent, TaskLogs } from './run-events.js';
 import type { AgentDriver, AgentProfile, Executor, ExecutorFactory } from './runtime-ports.js';
 
+/** How many times a run goes on with a task whose agent hung, before the task fails. */
+export const STALL_RETRIES = 2;
+
 /** What a run of the agent runner is told (`baton run`, a worker, `baton serve`'s recovery), and what it reports. */
 export interface RunOptions {
   profile: AgentProfile;
@@ -11,6 +14,11 @@ export interface RunOptions {
   executor: Executor;
   capacity: CapacityPolicy;
   heartbeatMs: number;
+  /**
+   * An agent that prints nothing for this long is hung: stopped, and the task goes on in its own session (else with
+   * the compiled context), at most `STALL_RETRIES` times a task; null: never.
+   */
+  stallMs: number | null;
   /** Pause with trigger `task_complete` after this many tasks in this run. */
   maxTasks: number | null;
   /** Pause with trigger `timeout` once this run has gone on longer than this (counted from the run's start). */

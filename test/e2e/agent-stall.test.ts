@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { agentWorkspace, fakeClaude } from '../helpers/agent-workspace.js';
+import { tempDir } from '../helpers/git-repo.js';
+
+// An agent that hangs (alive, printing nothing: a stuck API stream, a wedged process) is stopped after
+// --stall-timeout, and its task goes on in the agent's own session; a task whose agent hangs every time fails, with
+// that cause, after two tries more.
+
+interface Report {
+  status: string;
+  tasks: { id: string; outcome: string; detail: string | null }[];
+  failed: boolean;
+}
+
+const runs = (log: string) =>
+  readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { task: string | null; resume: string | null });
+
+describe('baton run with an agent that hangs', () => {
+  it('stops the hung agent and goes on with its task in its own session', async () => {
+    const w = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
+    await w.create();
+    const log = join(tempDir('fake-log-'), 'runs.jsonl');
+    const r = await w.said(
+      ['run', '--agent', 'claude-code', '--heartbeat', '100ms', '--stall-timeout', '1s'],
+      {
+        FAKE_LOG: log,
+        FAKE_HANG_ONCE: join(tempDir('fake-hang-'), 'hung'),
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /task T1: the agent printed nothing for 0m0[1-9]s \(stall timeout 0m01s\): it was stopped as hung; going on in its own session \(1 of 2\)/,
+    );
+    // T1 ran twice, the second time in the conversation that hung; then T2 and T3
+    const all = runs(log);
+    expect(all.map((x) => x.task)).toEqual(['T1', 'T1', 'T2', 'T3']);
+    expect(all[1]!.resume).not.toBeNull();
+    expect(all[0]!.resume).toBeNull();
+    expect(w.count('workflow.completed')).toBe(1);
+  });
+
+  it('fails the task with the hang as its cause when its agent hangs every time', async () => {
+    const w = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
+    await w.create();
+    const log = join(tempDir('fake-log-'), 'runs.jsonl');
+    const r = await w.cli(
+      ['run', '--agent', 'claude-code', '--heartbeat', '100ms', '--stall-timeout', '1s'],
+      {
+        FAKE_LOG: log,
+        FAKE_HANG_IN_CALL_MS: '600000',
+      },
+    );
+    expect(r.code, r.stderr).toBe(1);
+    const report = r.json<Report>();
+    expect(report.tasks).toEqual([
+      expect.objectContaining({
+        id: 'T1',
+        outcome: 'killed',
+        detail: expect.stringMatching(/printed nothing for/),
+      }),
+    ]);
+    expect(runs(log).map((x) => x.task)).toEqual(['T1', 'T1', 'T1']);
+    const exited = w.events().filter((e) => e.type === 'agent.exited');
+    expect(exited).toHaveLength(3);
+    expect(String(exited[2]!.data.message)).toMatch(/it was stopped as hung/);
+  });
+
+  it('never stops a quiet agent with --stall-timeout 0', async () => {
+    const w = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
+    await w.create();
+    const log = join(tempDir('fake-log-'), 'runs.jsonl');
+    // quiet for 1.5 s inside its call, a stall timeout of 0: it is left to work
+    const r = await w.said(
+      ['run', '--agent', 'claude-code', '--heartbeat', '100ms', '--stall-timeout', '0', '--max-tasks', '1'],
+      {
+        FAKE_LOG: log,
+        FAKE_HANG_IN_CALL_MS: '1500',
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/printed nothing/);
+    expect(runs(log)).toHaveLength(1);
+  });
+});
