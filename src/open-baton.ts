@@ -1,5 +1,5 @@
 import type { BatonClient } from './client/baton-client.js';
-import { HttpClient } from './client/http-client.js';
+import { HttpClient, REQUEST_TIMEOUT_MS } from './client/http-client.js';
 import { LocalClient } from './client/local-client.js';
 import { capacityPolicy } from './config/capacity-policy.js';
 import { loadSettings, settingReader, type Settings } from './config/settings.js';
@@ -105,7 +105,9 @@ export function serverClient(
   const wrong = serverUrlProblem(url);
   if (wrong) throw reader.invalid('server', wrong);
   const sent = serverToken(settings, env, token);
-  return new HttpClient(url, sent.token, cwd, sent.from);
+  const timeoutMs = reader.durationMs('requestTimeout', `${REQUEST_TIMEOUT_MS}ms`);
+  if (timeoutMs <= 0) throw reader.invalid('requestTimeout', 'must be positive');
+  return new HttpClient(url, sent.token, cwd, sent.from, timeoutMs);
 }
 
 /**

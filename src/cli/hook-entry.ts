@@ -8,6 +8,7 @@ import {
   hookRecordKey,
   lastMessageKey,
   missedBriefing,
+  lastWentUnanswered,
   readHookLog,
   writeHookLog,
   type HookOutcome,
@@ -87,6 +88,8 @@ interface Finished {
   tell?: string;
   /** Not written to the hook log: a hook that ran beside another of the same event, whose record is the one kept. */
   unlogged?: true;
+  /** Its Baton server did not answer (`lastWentUnanswered`). */
+  unanswered?: true;
 }
 
 /** The same news however its counts moved (a checkpoint's age, a version, a byte offset): told once, not each time. */
@@ -137,6 +140,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       outcome: r.outcome,
       note: r.note,
       ms: Math.round(performance.now() - t0),
+      ...(r.unanswered ? { unanswered: true as const } : {}),
     };
     // another conversation's transcript (a session start's catch-up) keeps what the hooks knew of its agent
     for (const t of r.transcripts ?? []) {
@@ -276,7 +280,19 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
     await interpretSchemas();
     const { runHookEvent } = await import('./hook-run.js');
     const missed = event === 'UserPromptSubmit' ? missedBriefing(log.events, agent) : null;
-    const r = await runHookEvent(event, p, agent, worktree, args, io, io.env, log.transcripts, missed);
+    const unanswered = lastWentUnanswered(log.events, agent);
+    const r = await runHookEvent(
+      event,
+      p,
+      agent,
+      worktree,
+      args,
+      io,
+      io.env,
+      log.transcripts,
+      missed,
+      unanswered,
+    );
     return finish(r);
   } catch (e) {
     const failure = (e as Error).message.split('\n')[0] ?? String(e);
@@ -289,7 +305,12 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
             },
           }
         : null;
-    return finish({ outcome: 'failed', note: failure, output });
+    // a BatonError's details (the error module is not loaded here: this file stays small)
+    const unanswered =
+      (e as { details?: { unanswered?: unknown } }).details?.unanswered === true
+        ? { unanswered: true as const }
+        : {};
+    return finish({ outcome: 'failed', note: failure, output, ...unanswered });
   } finally {
     clearTimeout(timer);
   }

@@ -6,6 +6,10 @@ import type { TranscriptSeen } from '../integrations/hooks/hook-log.js';
 import type { HookAgent, HookEvent, HookPayload } from '../integrations/hooks/hook-payload.js';
 import type { Io } from './output.js';
 import { Runtime } from './runtime.js';
+import { HttpClient, HUNG_HINT } from '../client/http-client.js';
+
+/** How long a hook waits for the health check of a server that went unanswered moments ago. */
+const HEALTH_CHECK_MS = 1500;
 
 export interface HookGlobals {
   home?: string;
@@ -28,6 +32,7 @@ export async function runHookEvent(
   env: NodeJS.ProcessEnv,
   transcripts: Record<string, TranscriptSeen> = {},
   missedBriefing: string | null = null,
+  unansweredSince: string | null = null,
 ): Promise<HookResult> {
   // what a hook records is the agent session's: its actor is the agent (unless BATON_ACTOR or the config names one)
   const settings = loadSettings(
@@ -44,6 +49,13 @@ export async function runHookEvent(
       ...(worktree ? { worktree } : {}),
       exactTokens: false,
     });
+    // a hook here went unanswered moments ago: a server that does not answer its health check is not waited for
+    if (unansweredSince && client instanceof HttpClient && !(await client.answers(HEALTH_CHECK_MS)))
+      throw new BatonError(
+        'unavailable',
+        `the Baton server at ${client.base} did not answer within ${HEALTH_CHECK_MS / 1000} s, nor did it answer a hook here at ${unansweredSince.slice(11, 19)} UTC: this hook did not wait for it (the session's transcript is read once it answers again); ${HUNG_HINT}`,
+        { unanswered: true },
+      );
     const ctx = {
       client,
       agent,

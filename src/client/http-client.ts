@@ -41,6 +41,13 @@ const resolvesCurrent = /^\/api\/workflows\/current(\/|\?|$)/;
  * worktree as locally. Errors
  * come back as the same BatonError codes, so the CLI prints and exits the same way in both modes.
  */
+/** How long a request waits for the server's whole answer by default (no call of Baton's takes near this long). */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
+/** What to check when a server does not answer. */
+export const HUNG_HINT =
+  'check that `baton serve` runs there, not stopped or hung (a stopped process goes on with `kill -CONT <pid>`; else restart it)';
+
 export class HttpClient implements BatonClient {
   /** The server's address, without a trailing slash. */
   readonly base: string;
@@ -51,9 +58,22 @@ export class HttpClient implements BatonClient {
     private readonly cwd: string,
     /** Where the token came from, in words (`BATON_TOKEN`, `the token in ~/.baton/token`), said when refused. */
     private readonly tokenFrom = 'the token given',
+    /** How long a request waits for the server's whole answer (BATON_REQUEST_TIMEOUT). */
+    private readonly timeoutMs = REQUEST_TIMEOUT_MS,
   ) {
     // the server's address, also when given as its API's (`http://host:7420/api`)
     this.base = url.replace(/\/+$/, '').replace(/\/api$/, '');
+  }
+
+  /** Whether the server answers its health check within `ms` (a stopped or hung server does not). */
+  async answers(ms: number): Promise<boolean> {
+    try {
+      const res = await fetch(`${this.base}/healthz`, { signal: AbortSignal.timeout(ms) });
+      await res.arrayBuffer();
+      return res.ok;
+    } catch {
+      return false;
+    }
   }
 
   private wf(ref: Ref) {
@@ -69,20 +89,29 @@ export class HttpClient implements BatonClient {
     if (cwd) headers['x-baton-cwd'] = cwd;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
+    let text: string;
+    // one signal for the answer and its body: a server that takes the connection and never answers (stopped, hung)
+    const signal = AbortSignal.timeout(this.timeoutMs);
     try {
       res = await fetch(this.base + path, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
       });
+      text = await res.text();
     } catch (err) {
+      if (signal.aborted)
+        throw new BatonError(
+          'unavailable',
+          `the Baton server at ${this.base} did not answer ${method} ${path} within ${this.timeoutMs / 1000} s (BATON_REQUEST_TIMEOUT): ${HUNG_HINT}`,
+        );
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       throw new BatonError(
         'unavailable',
         `cannot reach the Baton server at ${this.base} (${cause?.code ?? cause?.message ?? (err as Error).message}); start it with \`baton serve\` where it runs, or use the server's database directly (BATON_DATABASE_URL or --database instead of BATON_URL / --server); unsetting BATON_URL alone works on this machine's own database, a separate log the server never sees`,
       );
     }
-    const text = await res.text();
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : null;

@@ -42,6 +42,7 @@ export const SETTINGS = {
   // a Baton server the commands talk to instead of the local store (docs/server.md); a file names neither
   server: def('server', '--server', 'BATON_URL', null),
   token: def('token', null, 'BATON_TOKEN', null),
+  requestTimeout: def('request timeout', null, 'BATON_REQUEST_TIMEOUT', null),
   // the server
   host: def('host', '--host', 'BATON_HOST', 'host'),
   noAuth: def('no auth', '--no-auth', 'BATON_NO_AUTH', null),

@@ -42,6 +42,10 @@ import { settingReader, type Settings } from '../../config/settings.js';
 import { hooksStoreWarning, storeInUse, storeText, type StoreInUse } from '../../config/store-in-use.js';
 import type { GlobalOptions } from '../runtime.js';
 import { folderUnseenByServer } from '../server-folder.js';
+import { HttpClient, HUNG_HINT } from '../../client/http-client.js';
+
+/** How long `baton doctor` waits for a Baton server's health check. */
+const DOCTOR_HEALTH_CHECK_MS = 3000;
 
 const scopeText: Record<InitScope, string> = {
   local: 'personal to this repository, not committed',
@@ -271,7 +275,14 @@ export function registerInitCommands(program: Command, rt: Runtime) {
       // The store that cannot be opened is what the hooks failed on: said here with what to do, not thrown.
       const all = await rt
         .open(g)
-        .then((client) => client.list({ worktree: root }))
+        .then(async (client) => {
+          // a server that takes connections and never answers (stopped, hung) is said, not waited for
+          if (client instanceof HttpClient && !(await client.answers(DOCTOR_HEALTH_CHECK_MS)))
+            throw new Error(
+              `it did not answer its health check within ${DOCTOR_HEALTH_CHECK_MS / 1000} s: ${HUNG_HINT}`,
+            );
+          return client.list({ worktree: root });
+        })
         .catch((e: Error) => {
           found.problems.unshift(unreachableStore(e, store));
           return null;

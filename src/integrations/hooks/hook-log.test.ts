@@ -2,7 +2,15 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/git-repo.js';
-import { hookLogPath, hookRecordKey, readHookLog, writeHookLog } from './hook-log.js';
+import {
+  hookLogPath,
+  hookRecordKey,
+  lastWentUnanswered,
+  readHookLog,
+  writeHookLog,
+  UNANSWERED_FOR_MS,
+  type HookRecord,
+} from './hook-log.js';
 
 describe('the hook log', () => {
   it('keeps the last result of each agent and event apart: a Claude Code Stop does not replace a Codex one', () => {
@@ -64,5 +72,30 @@ describe('the hook log', () => {
       'codex/Stop',
       'claude-code/SessionStart',
     ]);
+  });
+
+  it("asks for the server's health first only after this agent's newest hook went unanswered, for ten minutes", () => {
+    const at = (ms: number) => new Date(Date.parse('2026-05-11T11:00:00.000Z') + ms).toISOString();
+    const record = (agent: string, event: string, ms: number, outcome: HookRecord['outcome'], more = {}) => ({
+      [hookRecordKey(agent, event)]: { at: at(ms), agent, event, outcome, note: '', ms: 3, ...more },
+    });
+    const now = Date.parse(at(60_000));
+    // the newest of this agent's hooks ran out of time: since then
+    const timedOut = {
+      ...record('claude-code', 'Stop', 0, 'ok'),
+      ...record('claude-code', 'UserPromptSubmit', 1, 'timeout'),
+    };
+    expect(lastWentUnanswered(timedOut, 'claude-code', now)).toBe(at(1));
+    // another agent's, or one answered since, is not
+    expect(lastWentUnanswered(timedOut, 'codex', now)).toBeNull();
+    expect(
+      lastWentUnanswered({ ...timedOut, ...record('claude-code', 'Stop', 2, 'ok') }, 'claude-code', now),
+    ).toBeNull();
+    // a hook that found the server silent keeps asking; a failure of another kind does not
+    const silent = record('claude-code', 'Stop', 2, 'failed', { unanswered: true });
+    expect(lastWentUnanswered({ ...timedOut, ...silent }, 'claude-code', now)).toBe(at(2));
+    expect(lastWentUnanswered(record('claude-code', 'Stop', 2, 'failed'), 'claude-code', now)).toBeNull();
+    // ten minutes on, hooks wait for the server again
+    expect(lastWentUnanswered(timedOut, 'claude-code', Date.parse(at(1 + UNANSWERED_FOR_MS)))).toBeNull();
   });
 });

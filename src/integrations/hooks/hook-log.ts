@@ -15,6 +15,8 @@ export interface HookRecord {
   outcome: HookOutcome;
   note: string;
   ms: number;
+  /** The hook found its Baton server not answering (`lastWentUnanswered`). */
+  unanswered?: true;
 }
 
 /**
@@ -73,6 +75,25 @@ const TRANSCRIPTS_KEPT = 20;
 /** Where the hook log keeps the last result of an agent's event. */
 export function hookRecordKey(agent: string, event: string): string {
   return `${agent}/${event || 'unknown'}`;
+}
+
+/**
+ * How long after a hook of this agent ran out of time, or found its server not answering, the next ones first ask the
+ * server whether it answers (a hung server would cost each of them its whole time budget).
+ */
+export const UNANSWERED_FOR_MS = 10 * 60_000;
+
+/** When the newest hook of this agent here ran out of time or found its server silent, within UNANSWERED_FOR_MS. */
+export function lastWentUnanswered(
+  events: Record<string, HookRecord>,
+  agent: string,
+  now = Date.now(),
+): string | null {
+  const last = Object.values(events)
+    .filter((r) => r.agent === agent)
+    .sort((a, b) => b.at.localeCompare(a.at))[0];
+  if (!last || (last.outcome !== 'timeout' && !last.unanswered)) return null;
+  return now - Date.parse(last.at) < UNANSWERED_FOR_MS ? last.at : null;
 }
 
 /**
