@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { homedir } from 'node:os';
 import { join, relative } from 'node:path';
-import { counted, invalidInput, isTerminal } from '../../core/index.js';
+import { BatonError, counted, invalidInput, isTerminal } from '../../core/index.js';
 import * as git from '../../git/git.js';
 import { hookLogPath, readHookLog } from '../../integrations/hooks/hook-log.js';
 import {
@@ -278,7 +278,8 @@ export function registerInitCommands(program: Command, rt: Runtime) {
         .then(async (client) => {
           // a server that takes connections and never answers (stopped, hung) is said, not waited for
           if (client instanceof HttpClient && !(await client.answers(DOCTOR_HEALTH_CHECK_MS)))
-            throw new Error(
+            throw new BatonError(
+              'unavailable',
               `it did not answer its health check within ${DOCTOR_HEALTH_CHECK_MS / 1000} s: ${HUNG_HINT}`,
             );
           return client.list({ worktree: root });
