@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BatonError } from '../core/index.js';
 import { ensurePrivateDir, narrowToPrivate, PRIVATE_FILE_MODE } from '../storage/private-files.js';
@@ -43,6 +43,58 @@ export function ensureTokenFile(path: string): string {
     );
   }
   return token;
+}
+
+/**
+ * Replaces a token file with a new token (0600, renamed into place: a reader sees the old token or the new one, never
+ * half of one). The new token.
+ */
+export function rotateTokenFile(path: string): string {
+  const token = randomBytes(32).toString('base64url');
+  const next = `${path}.${process.pid}.new`;
+  try {
+    ensurePrivateDir(dirname(path));
+    writeFileSync(next, `${token}\n`, { mode: PRIVATE_FILE_MODE, flag: 'w' });
+    narrowToPrivate(next);
+    renameSync(next, path);
+  } catch (e) {
+    throw new BatonError(
+      'unavailable',
+      `cannot write the token file ${path}: ${(e as Error).message}; set --home / BATON_HOME to a writable directory`,
+    );
+  }
+  return token;
+}
+
+/**
+ * The token in a file as it is now: read again when the file changes (a `baton token --rotate` while the server
+ * runs), else the last one read (a file gone or unreadable keeps the token the server had: it never opens up).
+ */
+export function liveTokenFile(path: string, first: string): () => string {
+  let token = first;
+  let seen = stamp(path);
+  return () => {
+    const now = stamp(path);
+    if (now !== null && now !== seen) {
+      seen = now;
+      try {
+        token = readTokenFile(path) ?? token;
+      } catch {
+        // unreadable now: the last token stands
+      }
+    }
+    return token;
+  };
+}
+
+/** What tells a file changed: its change time, inode and size. */
+function stamp(path: string): string | null {
+  try {
+    const st = statSync(path);
+    return `${st.ctimeMs}:${st.ino}:${st.size}`;
+  } catch {
+    return null;
+  }
 }
 
 /** Reads the server's token under BATON_HOME, or null when there is none yet. */

@@ -25,8 +25,8 @@ export interface AppOptions {
   client: BatonClient;
   /** The service's event log port: `/readyz` asks it whether the store answers. */
   events: Pick<EventFeed, 'check'>;
-  /** The bearer token; null only with `--no-auth` on a loopback address. */
-  token: string | null;
+  /** The bearer token as it is now (`baton token --rotate` changes it); null only with `--no-auth` on loopback. */
+  token: (() => string) | null;
   metrics: Metrics;
   /** The dashboard's built files (web/dist). */
   webDir: string;

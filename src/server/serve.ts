@@ -8,7 +8,7 @@ import type { BatonService } from '../service/index.js';
 import { createApp, withUnprefixedApi } from './app.js';
 import type { AgentWatch } from './api/define.js';
 import { requestGuard } from '../config/request-guard.js';
-import { ensureToken } from '../config/token-file.js';
+import { ensureToken, liveTokenFile, tokenPath } from '../config/token-file.js';
 import { Metrics } from './http/metrics.js';
 import { EventTail } from './live/event-tail.js';
 import { registerWsRoute } from './live/ws-route.js';
@@ -62,6 +62,8 @@ export async function startServer(
   },
 ): Promise<RunningServer> {
   const token = options.noAuth ? null : ensureToken(options.home);
+  // a token rotated while the server runs (`baton token --rotate`) is the one it takes from the next request on
+  const tokenNow = token === null ? null : liveTokenFile(tokenPath(options.home), token);
   if (token === null && !isLoopback(options.host))
     throw invalidInput(
       `refusing to serve ${options.host} without a token: serving without one is for loopback addresses only`,
@@ -89,7 +91,7 @@ export async function startServer(
   const app = createApp({
     client,
     events: service.events,
-    token,
+    token: tokenNow,
     metrics,
     webDir: options.webDir ?? defaultWebDir,
     maxBodyBytes: options.maxBodyBytes,

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { hostname } from 'node:os';
 import { settingReader } from '../../config/settings.js';
-import { ensureToken, tokenPath } from '../../config/token-file.js';
+import { ensureToken, rotateTokenFile, tokenPath } from '../../config/token-file.js';
 import { BATON_ACTOR, invalidInput } from '../../core/index.js';
 import { serverToken } from '../../open-baton.js';
 import { action, workflowOption } from '../action.js';
@@ -132,11 +132,27 @@ export function registerServerCommands(program: Command, rt: Runtime) {
   program
     .command('token')
     .description("print the server's bearer token (created under BATON_HOME on first use, mode 0600)")
-    .action(async (_o: unknown, cmd: Command) => {
+    .option(
+      '--rotate',
+      'replace it with a new one: a running server takes the new one at its next request and refuses the old one',
+    )
+    .action(async (o: { rotate?: boolean }, cmd: Command) => {
       const g = rt.globals(cmd);
       const settings = rt.settings(g);
       const home = settings.home;
       const server = settingReader({ server: g.server }, rt.env, settings).text('server');
+      if (server && o.rotate)
+        throw invalidInput(
+          `a token is rotated where its server runs (its BATON_HOME), not through it: run \`baton token --rotate\` there, then set BATON_TOKEN here to what it prints (this shell names the server ${server})`,
+        );
+      if (o.rotate) {
+        const token = rotateTokenFile(tokenPath(home));
+        rt.io.out(g.json ? JSON.stringify({ token, path: tokenPath(home), rotated: true }) : token);
+        rt.io.err(
+          `baton: a new token is in ${tokenPath(home)}: a \`baton serve\` of this BATON_HOME takes it at its next request and refuses the old one (WebSocket connections open now stay open); give it to every client (BATON_TOKEN) and to the dashboard when it asks`,
+        );
+        return;
+      }
       if (server) {
         // A client of a server: its token is the server's, made where the server runs; one made here is refused.
         const sent = serverToken(settings, rt.env);

@@ -16,9 +16,10 @@ export const isPublic = (path: string) =>
  * Requires `Authorization: Bearer <token>` on the API, /metrics, /openapi.json and /ws. WebSocket clients (browsers
  * cannot set headers) may pass it as `?token=` or as a `Sec-WebSocket-Protocol` entry `baton.token.<token>`.
  */
-export function bearerAuth(token: string | null): MiddlewareHandler {
+export function bearerAuth(tokenNow: (() => string) | null): MiddlewareHandler {
   return async (c, next) => {
-    if (token === null || isPublic(c.req.path)) return next();
+    if (tokenNow === null || isPublic(c.req.path)) return next();
+    const token = tokenNow();
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     let given = match?.[1] ?? null;
