@@ -35,12 +35,6 @@ const recordPaths: Record<RecordInput['kind'], string> = {
 const e = encodeURIComponent;
 const resolvesCurrent = /^\/api\/workflows\/current(\/|\?|$)/;
 
-/**
- * The BatonClient over HTTP: every call is one request to a Baton server's API, with the bearer token and, for a
- * call without a workflow id, the caller's working directory (X-Baton-Cwd) so that `current` resolves to the same
- * worktree as locally. Errors
- * come back as the same BatonError codes, so the CLI prints and exits the same way in both modes.
- */
 /** How long a request waits for the server's whole answer by default (no call of Baton's takes near this long). */
 export const REQUEST_TIMEOUT_MS = 60_000;
 
@@ -48,6 +42,12 @@ export const REQUEST_TIMEOUT_MS = 60_000;
 export const HUNG_HINT =
   'check that `baton serve` runs there, not stopped or hung (a stopped process goes on with `kill -CONT <pid>`; else restart it)';
 
+/**
+ * The BatonClient over HTTP: every call is one request to a Baton server's API, with the bearer token and, for a
+ * call without a workflow id, the caller's working directory (X-Baton-Cwd) so that `current` resolves to the same
+ * worktree as locally. Errors
+ * come back as the same BatonError codes, so the CLI prints and exits the same way in both modes.
+ */
 export class HttpClient implements BatonClient {
   /** The server's address, without a trailing slash. */
   readonly base: string;

@@ -18,7 +18,7 @@ describe('baton token --rotate', () => {
           (r) => r.status,
         );
       expect(await status(s.token)).toBe(200);
-      const rotated = await runCli(['token', '--rotate'], { env: { BATON_HOME: home } });
+      const rotated = await runCli(['token', '--rotate'], { cwd: home, env: { BATON_HOME: home } });
       expect(rotated.code, rotated.stderr).toBe(0);
       const fresh = rotated.stdout.trim();
       expect(fresh).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -28,10 +28,11 @@ describe('baton token --rotate', () => {
       expect(await status(s.token)).toBe(401);
       expect(await status(fresh)).toBe(200);
       // `baton token` prints the new one; the server never restarted
-      expect((await runCli(['token'], { env: { BATON_HOME: home } })).stdout.trim()).toBe(fresh);
+      expect((await runCli(['token'], { cwd: home, env: { BATON_HOME: home } })).stdout.trim()).toBe(fresh);
       expect(s.ended()).toBeNull();
       // through a server, it is refused: a token is rotated where its server runs
       const remote = await runCli(['token', '--rotate'], {
+        cwd: home,
         env: { BATON_HOME: tempDir('baton-client-'), BATON_URL: s.url, BATON_TOKEN: fresh },
       });
       expect(remote.code).toBe(2);
