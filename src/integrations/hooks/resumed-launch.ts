@@ -32,10 +32,13 @@ export function holdsConversation(path: string | null): boolean {
   try {
     const buf = Buffer.alloc(HEAD_BYTES);
     const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
-    const lines = buf.subarray(0, n).toString('utf8').split('\n');
-    // a head longer than the buffer: its last line is cut, and a transcript that long holds something
+    // a head longer than the buffer: a transcript that long holds something
     if (n === HEAD_BYTES) return true;
-    return lines.some((l) => /"type"\s*:\s*"(?:user|assistant)"/.test(l));
+    return buf
+      .subarray(0, n)
+      .toString('utf8')
+      .split('\n')
+      .some((l) => /"type"\s*:\s*"(?:user|assistant)"/.test(l));
   } finally {
     closeSync(fd);
   }

@@ -348,8 +348,8 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     heartbeat();
     const quiet = Date.now() - heardAt;
     if (ctx.stallMs && quiet > ctx.stallMs && !stoppedBy && !stalled) {
+      // said by the runner once the agent is stopped, with what it does next
       stalled = `the agent printed nothing for ${formatSpan(quiet)} (stall timeout ${formatSpan(ctx.stallMs)}): it was stopped as hung`;
-      ctx.log(`task ${taskId}: ${stalled}`);
       void proc.stop();
       return;
     }
