@@ -6,6 +6,7 @@ import type { DiskMirror } from '../disk/index.js';
 import { openLocalService, serverClient, type LocalServiceScope } from '../open-baton.js';
 import type { BatonService } from '../service/index.js';
 import type { Io } from './output.js';
+import { conversationWorkflow } from '../integrations/hooks/own-conversation.js';
 
 export interface GlobalOptions {
   json?: boolean;
@@ -26,6 +27,8 @@ export interface GlobalOptions {
 export class Runtime {
   private client: BatonClient | null = null;
   private mirror: DiskMirror | null = null;
+  /** The Baton home of the client opened (where the hook logs are). */
+  private home: string | null = null;
   /** A command that printed its result but must still exit non-zero (`baton doctor` with problems, `baton run` with a failed task) sets this. */
   exitCode = 0;
 
@@ -70,6 +73,7 @@ export class Runtime {
    */
   async openWith(settings: Settings, serverUrl?: string, opts: LocalServiceScope = {}): Promise<BatonClient> {
     if (this.client) return this.client;
+    this.home = settings.home;
     const remote = serverClient(settings, this.env, this.cwd, serverUrl);
     if (remote) {
       this.client = remote;
@@ -93,8 +97,13 @@ export class Runtime {
     return service;
   }
 
+  /**
+   * A workflow named, else the one of the current worktree; run by an agent (its Bash tool) whose conversation the
+   * hooks tie to a workflow, that one when several are open there.
+   */
   ref(workflow: string | undefined): Ref {
-    return { workflowId: workflow, cwd: this.cwd };
+    const following = workflow || !this.home ? null : conversationWorkflow(this.home, this.cwd);
+    return { workflowId: workflow, cwd: this.cwd, ...(following ? { following } : {}) };
   }
 
   /** Waits for the run folder mirror to write what is queued (before the store closes). */

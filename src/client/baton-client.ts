@@ -46,6 +46,8 @@ import type { WorkflowView } from './views.js';
 export interface Ref {
   workflowId?: string | undefined;
   cwd?: string | undefined;
+  /** The workflow of the agent conversation the caller runs inside: the one meant when several are open there. */
+  following?: string | undefined;
 }
 
 /** Where an agent gets its context from: a Claude Code hook, the MCP server, the CLI, Baton's own runner. */

@@ -87,6 +87,7 @@ export class HttpClient implements BatonClient {
     // another one, so a call naming its workflow works from anywhere.
     const cwd = resolvesCurrent.test(path) ? (ref?.cwd ?? this.cwd) : null;
     if (cwd) headers['x-baton-cwd'] = cwd;
+    if (cwd && ref?.following) headers['x-baton-following'] = ref.following;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     let text: string;

@@ -18,7 +18,7 @@ export class LocalClient implements BatonClient {
   ) {}
 
   private ref(ref: Ref) {
-    return { workflowId: ref.workflowId, cwd: ref.cwd };
+    return { workflowId: ref.workflowId, cwd: ref.cwd, following: ref.following };
   }
 
   async create(input: Parameters<BatonService['create']>[0]) {

@@ -67,9 +67,17 @@ const taskNotes = {
  * Baton over MCP: the tools an agent needs to follow a workflow from inside its own session, and the
  * snapshots as resources. Every tool goes through the same BatonClient as the CLI.
  */
-export function createMcpServer(client: BatonClient, cwd: string): McpServer {
+export function createMcpServer(
+  client: BatonClient,
+  cwd: string,
+  /** The workflow of the agent conversation that started this server, when the hooks tie it to one. */
+  following: () => string | null = () => null,
+): McpServer {
   const server = new McpServer({ name: 'baton', version: PACKAGE_VERSION }, { instructions: INSTRUCTIONS });
-  const ref = (a: { workflow_id?: string | undefined }): Ref => ({ workflowId: a.workflow_id, cwd });
+  const ref = (a: { workflow_id?: string | undefined }): Ref => {
+    const own = a.workflow_id ? null : following();
+    return { workflowId: a.workflow_id, cwd, ...(own ? { following: own } : {}) };
+  };
 
   server.registerTool(
     'get_resume_context',

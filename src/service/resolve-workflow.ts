@@ -16,6 +16,8 @@ import { replacedRepository } from './replaced-repository.js';
 export interface WorkflowRef {
   workflowId?: string | undefined;
   cwd?: string | undefined;
+  /** The workflow of the agent conversation the caller runs inside (own-conversation.ts): meant among several. */
+  following?: string | undefined;
 }
 
 export const describeCandidate = (w: WorkflowState) => ({
@@ -35,7 +37,8 @@ const follows = (w: WorkflowState) => {
 /**
  * Without an id, the workflow is the one incomplete workflow of the current worktree. Several of them is
  * ambiguous (the Resume Protocol's "ask which run"): the error lists them, unless all but one are workflows an agent
- * session opened and asked nothing in (`isUnusedSessionWorkflow`). Workflows of a repository that was at
+ * session opened and asked nothing in (`isUnusedSessionWorkflow`), or the caller is an agent whose conversation
+ * follows one of them (`following`). Workflows of a repository that was at
  * this path before (deleted and made again, see replaced-repository.ts) are left out while one of this
  * repository's remains: they are reached by id.
  */
@@ -59,6 +62,9 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
   // a conversation opened and left (or not yet used) made a workflow that holds nothing: the other one is meant
   const used = candidates.filter((w) => !isUnusedSessionWorkflow(w));
   if (candidates.length > 1 && used.length === 1 && used[0]) return used[0];
+  // an agent's own command (its conversation's workflow known): the one it works on
+  const own = ref.following ? candidates.find((w) => w.id === ref.following) : undefined;
+  if (own) return own;
   if (candidates.length === 0) {
     const latest = here.reduce<WorkflowState | null>(
       (a, w) => (a === null || w.updated_at > a.updated_at ? w : a),

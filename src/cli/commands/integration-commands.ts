@@ -12,7 +12,8 @@ export function registerIntegrationCommands(program: Command, rt: Runtime) {
     .description('serve Baton over MCP on stdio (tools and snapshot resources for an agent)')
     .action(
       action(rt, async ({ client }) => {
-        const server = createMcpServer(client, rt.cwd);
+        // the agent that started it: its conversation's workflow is meant when several are open here
+        const server = createMcpServer(client, rt.cwd, () => rt.ref(undefined).following ?? null);
         const transport = new StdioServerTransport();
         const closed = new Promise<void>((resolve) => {
           transport.onclose = () => resolve();

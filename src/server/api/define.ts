@@ -6,7 +6,7 @@ import { invalidInput } from '../../core/index.js';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import type { StatusView } from '../../service/index.js';
 import { ErrorResponse, type GoneAgent, type UnreadTranscript } from './response-schemas.js';
-import { AbsolutePath, CwdHeaders } from './request-schemas.js';
+import { AbsolutePath, CwdHeaders, Id } from './request-schemas.js';
 
 export type Api = OpenAPIHono;
 
@@ -104,5 +104,8 @@ export function refOf(c: Context, id: string): Ref {
   const cwd = cwdOf(c);
   if (!cwd)
     throw invalidInput('workflow `current` needs the X-Baton-Cwd header (the directory to resolve it from)');
-  return { cwd };
+  const following = c.req.header('x-baton-following');
+  if (following !== undefined && !Id.safeParse(following).success)
+    throw invalidInput('header X-Baton-Following is not a workflow id');
+  return following ? { cwd, following } : { cwd };
 }

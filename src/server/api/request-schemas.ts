@@ -56,6 +56,12 @@ export const CwdHeaders = z.object({
         "the client's working directory, read only to resolve `current` and a new workflow's worktree; ignored with a workflow id",
       example: '/home/me/src/app',
     }),
+  'x-baton-following': Id.optional().openapi({
+    param: { name: 'x-baton-following', in: 'header' },
+    description:
+      'the workflow of the agent conversation the client runs inside: `current` is that one when the worktree has several incomplete workflows',
+    example: 'wf-0mx6q65c5000836fcd',
+  }),
 });
 
 export const ListQuery = z.strictObject({
