@@ -16,6 +16,11 @@ export interface TrackInput {
    * session must not start one). A session no workflow follows yet is followed as by any hook.
    */
   link?: boolean;
+  /**
+   * false: a session no workflow follows yet is not followed either (a Stop that names no transcript: nothing of it can
+   * be read, and tying it would give the worktree's workflow to a conversation Baton never saw).
+   */
+  follow_new?: boolean;
 }
 
 export interface TrackResult {

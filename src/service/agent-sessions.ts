@@ -420,7 +420,7 @@ export class AgentSessions {
 
   /** Finds or creates the workflow and ties the agent session to it (a session start also resumes it). */
   async track(input: TrackInput): Promise<TrackResult> {
-    if (input.link === false) {
+    if (input.link === false || input.follow_new === false) {
       const { mine, moved, ended } = await this.look(input);
       const w = mine ?? moved;
       if (w) {
@@ -435,6 +435,10 @@ export class AgentSessions {
         );
       }
       if (ended) return this.untracked(`workflow ${ended.id}, which this session followed, is completed`);
+      if (input.follow_new === false)
+        return this.untracked(
+          `no workflow follows ${agentLabel(input.agent.name)} session ${input.agent.session_id ?? '(no id)'}, and its hook names no transcript to read: not followed`,
+        );
     }
     const f = await this.find(input);
     if (!f.w) return this.untracked(f.note);

@@ -272,10 +272,19 @@ describe('a pause that outlived its timeout', () => {
 describe("Claude Code's SessionEnd budget", () => {
   it('a SessionEnd that runs out of the budget its variable sets says so, and doctor says how to give it more', async () => {
     const { repo, env, baton } = workspace();
+    // a session with a transcript to read, as Claude Code's always has
+    const transcript = join(tempDir('baton-tr-'), 's1.jsonl');
+    copyFileSync(corpusPath('claude-code/spotter/short.jsonl'), transcript);
     const r = await runCli(['hook', 'SessionEnd'], {
       cwd: repo,
       env: { ...env, CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '1' },
-      input: JSON.stringify({ hook_event_name: 'SessionEnd', session_id: 's1', cwd: repo, reason: 'other' }),
+      input: JSON.stringify({
+        hook_event_name: 'SessionEnd',
+        session_id: 's1',
+        cwd: repo,
+        reason: 'other',
+        transcript_path: transcript,
+      }),
     });
     expect(r.code).toBe(0);
     const doctor = (await baton(['doctor', '--json'])).json<Status>();
@@ -418,6 +427,34 @@ describe("Stop's last_assistant_message", () => {
     expect(context).toMatch(
       /### Last State \(the agent's last message[^)]*\)\nAdded the retry; 12 tests pass\./,
     );
+  });
+
+  it("of a session Baton never saw, naming no transcript, is not followed: the workflow stays its conversation's", async () => {
+    const { repo, hook, baton } = workspace();
+    const base = {
+      turn_id: 't1',
+      cwd: repo,
+      model: 'gpt-5.5',
+      permission_mode: 'default',
+      transcript_path: null,
+    };
+    const own = { ...base, session_id: '019e1625-0000-7000-8000-00000000aaaa' };
+    await hook('UserPromptSubmit', { ...own, prompt: 'Add a retry to the uploader' });
+    await hook('Stop', { ...own, stop_hook_active: false, last_assistant_message: 'Added the retry.' });
+    // another session's Stop (a one-off `codex exec` here) that no hook of it came before, with no rollout
+    const stray = { ...base, session_id: '019e2000-0000-7000-8000-00000000dddd' };
+    const r = await hook('Stop', { ...stray, stop_hook_active: false, last_assistant_message: 'hello' });
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(r.stderr).toMatch(
+      /no workflow follows Codex session 019e2000-0000-7000-8000-00000000dddd, and its hook names no transcript to read: not followed/,
+    );
+    const context = (await baton(['context'])).stdout;
+    expect(context).toMatch(/### Last State \(the agent's last message[^)]*\)\nAdded the retry\./);
+    expect(context).not.toContain('hello');
+    const status = (await baton(['status', '--json'])).json<{ workflow: { session_count: number } }>();
+    expect(status.workflow.session_count).toBe(1);
+    // its SessionEnd ties nothing either
+    expect((await hook('SessionEnd', { ...stray, reason: 'other' })).stderr).toMatch(/not followed/);
   });
 
   it('after a prompt, is never the cheap answer: the end of that turn is recorded though nothing looks new', async () => {

@@ -74,8 +74,12 @@ const trackInput = (ctx: HookContext, resume: boolean) => ({
   resume,
 });
 
-async function track(ctx: HookContext, resume: boolean): Promise<TrackResult> {
-  const t = await ctx.client.trackSession(trackInput(ctx, resume));
+async function track(
+  ctx: HookContext,
+  resume: boolean,
+  only: { follow_new?: boolean } = {},
+): Promise<TrackResult> {
+  const t = await ctx.client.trackSession({ ...trackInput(ctx, resume), ...only });
   // a pause that outlived its timeout, forced by this look: the user hears it, whatever the hook answers
   if (t.paused_now !== undefined && t.workflow_id)
     forcedPauses.set(ctx, forcedPauseTell(t.workflow_id, t.paused_now));
@@ -718,11 +722,13 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       // a Stop whose last message is a usage limit's notice (Claude Code without StopFailure) is a turn cut short
       const limit = event === 'Stop' ? limitOf(p, event) : null;
       if (limit) return turnCut(ctx, event, limit);
-      // a SessionEnd only finds the workflow this session follows: ending a session must not tie or start one
+      // a SessionEnd only finds the workflow this session follows: ending a session must not tie or start one; nor
+      // does the end of a turn that names no transcript (nothing to read) of a session no workflow follows
+      const unread = p.transcript_path ? {} : { follow_new: false };
       const t =
         event === 'SessionEnd'
-          ? await ctx.client.trackSession({ ...trackInput(ctx, false), link: false })
-          : await track(ctx, false);
+          ? await ctx.client.trackSession({ ...trackInput(ctx, false), link: false, ...unread })
+          : await track(ctx, false, unread);
       if (!t.workflow_id) return untracked(t);
       const ref = { workflowId: t.workflow_id, cwd: p.cwd };
       const imported = await importNew(ctx, ref, t.workflow_id, event);

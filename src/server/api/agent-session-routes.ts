@@ -26,6 +26,7 @@ const trackFields = {
   auto_track: z.boolean(),
   resume: z.boolean(),
   link: z.boolean().optional(),
+  follow_new: z.boolean().optional(),
 };
 const TrackBody = z.strictObject(trackFields).openapi('TrackSession');
 const StartBody = z
