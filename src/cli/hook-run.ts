@@ -50,7 +50,11 @@ export async function runHookEvent(
       exactTokens: false,
     });
     // a hook here went unanswered moments ago: a server that does not answer its health check is not waited for
-    if (unansweredSince && client instanceof HttpClient && !(await client.answers(HEALTH_CHECK_MS)))
+    if (
+      unansweredSince &&
+      client instanceof HttpClient &&
+      (await client.health(HEALTH_CHECK_MS)) === 'silent'
+    )
       throw new BatonError(
         'unavailable',
         `the Baton server at ${client.base} did not answer within ${HEALTH_CHECK_MS / 1000} s, nor did it answer a hook here at ${unansweredSince.slice(11, 19)} UTC: this hook did not wait for it (the session's transcript is read once it answers again); ${HUNG_HINT}`,

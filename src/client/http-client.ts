@@ -65,14 +65,18 @@ export class HttpClient implements BatonClient {
     this.base = url.replace(/\/+$/, '').replace(/\/api$/, '');
   }
 
-  /** Whether the server answers its health check within `ms` (a stopped or hung server does not). */
-  async answers(ms: number): Promise<boolean> {
+  /**
+   * Whether the server answers its health check within `ms`: `silent` when it took the connection and said nothing
+   * (stopped, hung), `unreachable` when the connection failed (no server there: a call says why at once).
+   */
+  async health(ms: number): Promise<'answers' | 'silent' | 'unreachable'> {
+    const signal = AbortSignal.timeout(ms);
     try {
-      const res = await fetch(`${this.base}/healthz`, { signal: AbortSignal.timeout(ms) });
+      const res = await fetch(`${this.base}/healthz`, { signal });
       await res.arrayBuffer();
-      return res.ok;
+      return 'answers';
     } catch {
-      return false;
+      return signal.aborted ? 'silent' : 'unreachable';
     }
   }
 

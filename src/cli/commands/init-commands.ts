@@ -277,7 +277,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
         .open(g)
         .then(async (client) => {
           // a server that takes connections and never answers (stopped, hung) is said, not waited for
-          if (client instanceof HttpClient && !(await client.answers(DOCTOR_HEALTH_CHECK_MS)))
+          if (client instanceof HttpClient && (await client.health(DOCTOR_HEALTH_CHECK_MS)) === 'silent')
             throw new BatonError(
               'unavailable',
               `it did not answer its health check within ${DOCTOR_HEALTH_CHECK_MS / 1000} s: ${HUNG_HINT}`,
