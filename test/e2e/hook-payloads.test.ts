@@ -311,6 +311,11 @@ describe('a compaction whose start hook came first', () => {
     await hook('PreCompact', { ...base, trigger: 'auto' });
     const start = await hook('SessionStart', { ...base, source: 'compact' });
     expect(contextOf(start.stdout)).toContain('Write the parser');
+    // the conversation goes on: no session ended at the compaction
+    expect(contextOf(start.stdout)).toContain(
+      "The last snapshot was taken at a context compaction (auto), which ends no session: the work went on from the agent's summary.",
+    );
+    expect(contextOf(start.stdout)).not.toMatch(/ended because: exhaustion/);
     const post = await hook('PostCompact', { ...base, trigger: 'auto', compact_summary: 'Parser begun.' });
     expect(post.stderr).toMatch(/the compacted session already got the context/);
     const next = await hook('UserPromptSubmit', { ...base, prompt: 'go on' });

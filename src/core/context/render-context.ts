@@ -1,5 +1,6 @@
 import { clip } from '../clip.js';
 import { counted } from '../counted.js';
+import { COMPACTION_REASON } from '../compaction.js';
 import { progressLabel } from '../task-graph.js';
 import type { ResumeContext } from './resume-context.js';
 import { commitSaid, pushSaid } from './done-words.js';
@@ -264,8 +265,11 @@ function nextStep(c: ResumeContext): string {
   // a warning may change what comes next (another conversation at work here, the branch changed): it goes first
   const heed = c.warnings.length ? 'Read the Warnings above: they may change what follows. ' : '';
   const what = `${heed}${nextWork(c)}`;
-  return /^(?:manual|handover|scheduled)\b/.test(c.next.ended_because)
-    ? what
+  if (/^(?:manual|handover|scheduled)\b/.test(c.next.ended_because)) return what;
+  // the snapshot before a compaction: the conversation went on from its summary, no session ended there
+  const compaction = c.next.ended_because.startsWith(`exhaustion: ${COMPACTION_REASON}`);
+  return compaction
+    ? `${what} The last snapshot was taken at a ${c.next.ended_because.slice('exhaustion: '.length)}, which ends no session: the work went on from the agent's summary.`
     : `${what} The previous session ended because: ${c.next.ended_because}.`;
 }
 
