@@ -34,6 +34,15 @@ export function limitStop(summaries: Summaries | undefined, asked: Asked, now?: 
 }
 
 /**
+ * The same, only while the limit is still in force (its reset time ahead of `now`): a session that starts before it
+ * resets may be stopped again at once.
+ */
+export function limitInForce(summaries: Summaries | undefined, asked: Asked, now: Date): string | null {
+  const at = summaries?.usage_limit?.resets_at;
+  return at && Date.parse(at) > now.getTime() ? limitStop(summaries, asked, now) : null;
+}
+
+/**
  * An API error in a few words: Claude Code's "API Error: 529 {...overloaded_error...Overloaded}" as
  * `529 overloaded_error: Overloaded`, other words as they are (cut).
  */

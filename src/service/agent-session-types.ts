@@ -117,4 +117,6 @@ export type StartResult = TrackResult & {
    * and made again): paused unless stopped already, and not continued (see replaced-repository.ts).
    */
   set_aside: SetAside[];
+  /** The usage limit that stopped the workflow's last turn, while it is still in force (`limitInForce`), in words. */
+  limit_in_force?: string | null;
 };

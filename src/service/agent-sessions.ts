@@ -35,6 +35,7 @@ import {
   type WorkflowState,
   workflowStatuses,
   writtenBy,
+  limitInForce,
 } from '../core/index.js';
 import type { BatonService } from './baton-service.js';
 import type {
@@ -526,6 +527,7 @@ export class AgentSessions {
       context: result.context,
       finished,
       set_aside,
+      limit_in_force: limitInForce(state.summaries, state.recent_requests?.at(-1), new Date(this.now())),
     };
   }
 

@@ -668,6 +668,10 @@ describe('a turn a usage limit stopped', () => {
     await hook('StopFailure', { ...base, error: 'rate_limit', last_assistant_message: notice });
     const start = await hook('SessionStart', { ...base, session_id: 's2', source: 'resume' });
     expect(start.stderr).toMatch(/cut to fit/);
+    // resumed before the limit resets: the user is told the agent may stop again at once
+    expect((JSON.parse(start.stdout) as { systemMessage?: string }).systemMessage).toMatch(
+      /^Baton: this workflow's last turn was stopped by a usage limit, resets at .+; until then the agent may stop again at once$/,
+    );
     const context = contextOf(start.stdout);
     expect(context.length).toBeLessThanOrEqual(1500);
     // what to do next and what the agent was doing are kept; the file counts and the commits (\`baton context\`) go

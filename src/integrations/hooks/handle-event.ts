@@ -509,7 +509,14 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       const missing =
         source === 'startup' && ctx.home && ctx.worktree ? worktreesNotSetUp(ctx.home, ctx.worktree) : [];
       const unwired = missing.length ? notSetUpNote(missing) : null;
+      // a limit still in force: the agent may stop again at once (the briefing says it too, to the agent; a new
+      // conversation is told it with the work it goes on with)
+      const limitAhead =
+        t.limit_in_force && !limited.length && !goingOn
+          ? `Baton: this workflow's last turn was ${t.limit_in_force}; until then the agent may stop again at once`
+          : null;
       const tells = [
+        limitAhead,
         aside?.tell,
         ...limited.map((l) => l.tell),
         cut,

@@ -82,6 +82,7 @@ export const StartResult = z
     context: InjectedContext.nullable(),
     finished: FinishedWorkflow.nullable(),
     set_aside: z.array(SetAside),
+    limit_in_force: z.string().nullable().optional(),
   })
   .openapi('StartResult');
 
