@@ -29,6 +29,7 @@ import { STALL_RETRIES, stopperOf, type RunOptions, type RunReport } from './run
 import { pauseForUsageLimit, sleep, usageLimitAhead } from './usage-limit-wait.js';
 import { claimWorkflow, describeOwner, type HeldLease } from './ownership.js';
 import { sharedWorktreeCheck, worktreePeers } from './worktree-peers.js';
+import { recordTaskCommits, taskStart, type TaskStart } from './task-commits.js';
 import type { RunEvent } from './run-events.js';
 import type { AgentProcess } from './runtime-ports.js';
 
@@ -268,6 +269,8 @@ export class AgentRunner {
       const output = o.logs?.open(s, task.id, s.session_count) ?? null;
       const started = Date.now();
       let result: SessionResult;
+      /** Where this task's work began in git (not for an agent re-attached to: its work began before this run). */
+      let begun: TaskStart | null = null;
       const session = {
         service: svc,
         workflowId: id,
@@ -322,6 +325,7 @@ export class AgentRunner {
             known: knownState(s),
             baton: o.batonCommand ? { workflowId: id, command: o.batonCommand, taskId: task.id } : null,
           });
+          begun = await taskStart(svc, s.worktree);
           let launched;
           try {
             launched = await launchDriver(svc, {
@@ -392,6 +396,8 @@ export class AgentRunner {
         token = o.profile.supports_session_resume ? result.session_id : null;
         resumeContext = null;
         done++;
+        // what it committed, from git, when its output reported none of it (a `command` agent's)
+        if (begun) await recordTaskCommits(svc, id, task.id, s.worktree, begun);
         // --max-tasks reached: the completion's snapshot is the pause's (one snapshot, not two)
         const pauseAfter =
           o.maxTasks !== null && done >= o.maxTasks
