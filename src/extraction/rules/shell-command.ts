@@ -411,8 +411,13 @@ export const testCommand = {
  * prints a runner's report (test-runs.ts), so it is not a `testCommand` (a `./test_data_gen.sh` that fails is no
  * failing test).
  */
-const testScriptRun =
-  /^(?:(?:ba|z)?sh\s+)?(?:[\w./-]*\/)?(?:run[_-]?)?tests?(?:[_-][\w.-]*)?\.(?:sh|bash)(?![\w.-])/;
+const testScriptRun = new RegExp(
+  [
+    String.raw`^(?:(?:ba|z)?sh\s+)?(?:[\w./-]*\/)?(?:run[_-]?)?tests?(?:[_-][\w.-]*)?\.(?:sh|bash)(?![\w.-])`,
+    // a test file run by its interpreter (node:test and unittest report when the file runs): `node test/calc.test.js`
+    String.raw`^(?:node|tsx|ts-node|bun|python3?)(?:\s+-\S+)*\s+(?:[\w./-]*\/)?(?:[\w.-]+[._-](?:test|spec)\.[cm]?[jt]sx?|test_\w+\.py|\w+_test\.py)(?![\w.-])`,
+  ].join('|'),
+);
 export const testScript = {
   test: (command: string): boolean => commandParts(command).some((part) => testScriptRun.test(part)),
 };

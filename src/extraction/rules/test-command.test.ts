@@ -141,13 +141,22 @@ describe("a project's own test script", () => {
     'bash scripts/run-tests.sh --fast',
     'sh ./test.sh',
     'cd app && ./run_tests.sh',
+    // a test file its interpreter runs (node:test, unittest): its report says what it ran
+    'node test/calc.test.js',
+    'node --experimental-strip-types src/parse.spec.ts',
+    'python3 tests/test_parser.py',
   ])('%s is one by its name', (command) => {
     expect(testScript.test(command)).toBe(true);
   });
-  it.each(['cat ./test_greet.sh', 'chmod +x test_greet.sh', './build.sh', 'vim tests.sh'])(
-    '%s is not',
-    (command) => {
-      expect(testScript.test(command)).toBe(false);
-    },
-  );
+  it.each([
+    'cat ./test_greet.sh',
+    'chmod +x test_greet.sh',
+    './build.sh',
+    'vim tests.sh',
+    'node scripts/build.js',
+    'node calc.test.js.map',
+    'python3 manage_tests.py',
+  ])('%s is not', (command) => {
+    expect(testScript.test(command)).toBe(false);
+  });
 });

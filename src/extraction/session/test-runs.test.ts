@@ -83,4 +83,26 @@ describe("a project's own test script", () => {
       ['tap', './test_greet.sh', 'fail', 1, 1],
     ]);
   });
+
+  it("is a test file its interpreter ran, read by the report it prints (node:test's, unittest's)", () => {
+    const entries = [
+      ...bash(
+        'node test/calc.test.js',
+        0,
+        lines(
+          'TAP version 13',
+          '# Subtest: adds',
+          'ok 1 - adds',
+          '1..1',
+          '# tests 1',
+          '# pass 1',
+          '# fail 0',
+        ),
+      ),
+      ...bash('node scripts/build.js', 0, lines('# pass 3', '# fail 0')),
+    ];
+    expect(findTestRuns(entries).map((r) => [r.command, r.outcome, r.passed, r.failed])).toEqual([
+      ['node test/calc.test.js', 'pass', 1, 0],
+    ]);
+  });
 });
