@@ -692,7 +692,7 @@ describe('baton doctor', () => {
     const after = (await baton(['doctor', '--json'])).json<{ problems: string[]; notes: string[] }>();
     expect(after.problems).toEqual([]);
     expect(after.notes.join('\n')).toMatch(
-      /Codex ran Baton's hooks here at \S+, after .*config\.toml last changed, so it reads another config \(CODEX_HOME\) or predates hook trust; should a Codex say "Hooks need review", this applies: Codex runs a hook only once you trust it, and it has trusted none of Baton's hooks/,
+      /nothing to do while Codex runs Baton's hooks, as it did here at \S+ \(after .*config\.toml last changed: it reads another config, CODEX_HOME, or predates hook trust\); should a Codex say "Hooks need review", this applies: Codex runs a hook only once you trust it, and it has trusted none of Baton's hooks/,
     );
     // the config changed since: it is the newer word again
     await new Promise((r) => setTimeout(r, 20));

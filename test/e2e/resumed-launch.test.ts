@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { batonBin, runCli } from '../helpers/cli.js';
 import { hermeticEnv } from '../helpers/hermetic-env.js';
-import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { tempDir } from '../helpers/git-repo.js';
+import { hookWorkspace } from '../helpers/hook-workspace.js';
 
 // `claude --resume <id>` fires two SessionStarts (anthropics/claude-code #23932, #24265): `resume` with the
 // conversation's id, and `startup` with a new id whose transcript holds nothing. Baton follows the first alone.
@@ -16,14 +17,9 @@ const line = (sessionId: string, type: string, message: Json) =>
   JSON.stringify({ type, timestamp: now(), sessionId, message });
 
 function workspace() {
-  const repo = makeRepo();
-  const env = { BATON_HOME: tempDir('baton-home-'), HOME: tempDir('baton-user-') };
+  const { repo, env, baton } = hookWorkspace();
   const hook = (event: string, fields: Json) =>
-    runCli(['hook', event], {
-      cwd: repo,
-      env,
-      input: JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }),
-    });
+    baton(['hook', event], JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }));
   return { repo, env, hook };
 }
 

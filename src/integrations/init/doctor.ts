@@ -319,7 +319,7 @@ function codexRanSince(lastHooks: Record<string, HookRecord>, env: NodeJS.Proces
     // no config: nothing in it to contradict
   }
   return Date.parse(last) > changed
-    ? `Codex ran Baton's hooks here at ${last}, after ${config} last changed, so it reads another config (CODEX_HOME) or predates hook trust; should a Codex say "Hooks need review", this applies`
+    ? `nothing to do while Codex runs Baton's hooks, as it did here at ${last} (after ${config} last changed: it reads another config, CODEX_HOME, or predates hook trust); should a Codex say "Hooks need review", this applies`
     : null;
 }
 
