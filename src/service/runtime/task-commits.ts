@@ -7,6 +7,7 @@ export interface TaskStart {
   at: string;
 }
 
+/** HEAD now, before the task's agent starts (no HEAD outside a repository: nothing is read from git then). */
 export async function taskStart(svc: BatonService, worktree: string): Promise<TaskStart> {
   const at = new Date().toISOString();
   const head = (await svc.git.captureGitState(worktree, null)).state?.commit_at_snapshot ?? null;
