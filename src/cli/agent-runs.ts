@@ -46,7 +46,7 @@ export const agentOptions = (cmd: Command) =>
     )
     .option(
       '--stall-timeout <duration>',
-      'stop an agent that prints nothing this long as hung, and go on with its task (twice a task at most) (env BATON_STALL_TIMEOUT, config stall_timeout, default 30m; 0: never)',
+      'stop an agent that prints nothing this long as hung, and go on with its task (twice a task at most) (env BATON_STALL_TIMEOUT, config stall_timeout, default 30m, for a command agent none; 0: never)',
     )
     .option(
       '--executor <kind>',
@@ -96,7 +96,7 @@ export function runBasics(
     executor,
     capacity: setup.capacity,
     heartbeatMs: setup.heartbeatMs,
-    stallMs: setup.stallMs,
+    stallMs: setup.stallFor(profile.adapter),
     maxSessions: setup.maxSessions,
     historyBudget: 2000,
     owner: shared.owner,

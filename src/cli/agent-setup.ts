@@ -64,8 +64,10 @@ export function agentSetup(
   const capacity = capacityPolicy(r);
   const heartbeatMs = r.durationMs('heartbeat', '10s');
   if (heartbeatMs <= 0) throw r.invalid('heartbeat', 'must be positive');
-  // a hung agent (nothing printed: its tools run within their own limits, ten minutes at most for Claude Code's)
+  // a hung agent (nothing printed: its tools run within their own limits, ten minutes at most for Claude Code's); a
+  // `command` agent (any script, with no such limits) is stopped only when a stall timeout is set
   const stallMs = r.durationMs('stallTimeout', '30m') || null;
+  const stallSet = r.get('stallTimeout').from !== 'default';
   const kind = r.oneOf('executor', ['local', 'remote', 'docker'] as const, 'local');
   const url = r.text('executorUrl') || null;
   if (kind === 'remote' && !url)
@@ -104,7 +106,8 @@ export function agentSetup(
     profileOf,
     capacity,
     heartbeatMs,
-    stallMs,
+    /** The stall timeout of an agent of this adapter. */
+    stallFor: (adapter: string) => (adapter === 'command' && !stallSet ? null : stallMs),
     executor,
     /**
      * The executor of another choice (the one a resumed workflow last ran on), else this run's own: built as this

@@ -70,7 +70,7 @@ describe('settings rows of the agent runtime and the import extractor', () => {
       context_window: 50000,
     });
     expect(s.heartbeatMs).toBe(3000);
-    expect(s.stallMs).toBeNull();
+    expect(s.stallFor('codex')).toBeNull();
     expect(s.capacity).toEqual({ warnAt: 0.5, pauseAt: 0.95 });
     expect(s.maxSessions).toBe(4);
     const defaults = agentSetup(
@@ -83,9 +83,10 @@ describe('settings rows of the agent runtime and the import extractor', () => {
       agentName: null,
       profile: null,
       heartbeatMs: 10_000,
-      stallMs: 30 * 60_000,
       maxSessions: 20,
     });
+    // a real agent's tools have time limits: hung past 30 minutes; a command agent's script has none: never, unless set
+    expect([defaults.stallFor('claude-code'), defaults.stallFor('command')]).toEqual([30 * 60_000, null]);
     expect(defaults.capacity).toEqual({ warnAt: 0.7, pauseAt: 0.85 });
     // a pause set below the default warning, and no warning: the warning comes before it
     const early = agentSetup(

@@ -424,6 +424,15 @@ export class AgentSessions {
     if (input.link === false || input.follow_new === false) {
       const { mine, moved, ended } = await this.look(input);
       const w = mine ?? moved;
+      // a session no workflow follows (nor followed), not to be followed now: nothing is tied to it
+      if (input.follow_new === false && !w && !ended)
+        return this.untracked(
+          `no workflow follows ${agentLabel(input.agent.name)} session ${input.agent.session_id ?? '(no id)'}, and its hook names no transcript to read: not followed`,
+        );
+    }
+    if (input.link === false) {
+      const { mine, moved, ended } = await this.look(input);
+      const w = mine ?? moved;
       if (w) {
         const own = [...w.sessions].reverse().find((x) => x.agent?.session_id === input.agent.session_id);
         const f = { w, others: 0, created: false, note: `workflow ${w.id}` };
@@ -436,10 +445,6 @@ export class AgentSessions {
         );
       }
       if (ended) return this.untracked(`workflow ${ended.id}, which this session followed, is completed`);
-      if (input.follow_new === false)
-        return this.untracked(
-          `no workflow follows ${agentLabel(input.agent.name)} session ${input.agent.session_id ?? '(no id)'}, and its hook names no transcript to read: not followed`,
-        );
     }
     const f = await this.find(input);
     if (!f.w) return this.untracked(f.note);

@@ -59,12 +59,12 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
     here.filter((w) => !isTerminal(w.status)),
   );
   if (candidates.length === 1 && candidates[0]) return candidates[0];
+  // an agent's own command (its conversation's workflow known): the one it works on, used or not yet
+  const own = ref.following ? candidates.find((w) => w.id === ref.following) : undefined;
+  if (own) return own;
   // a conversation opened and left (or not yet used) made a workflow that holds nothing: the other one is meant
   const used = candidates.filter((w) => !isUnusedSessionWorkflow(w));
   if (candidates.length > 1 && used.length === 1 && used[0]) return used[0];
-  // an agent's own command (its conversation's workflow known): the one it works on
-  const own = ref.following ? candidates.find((w) => w.id === ref.following) : undefined;
-  if (own) return own;
   if (candidates.length === 0) {
     const latest = here.reduce<WorkflowState | null>(
       (a, w) => (a === null || w.updated_at > a.updated_at ? w : a),

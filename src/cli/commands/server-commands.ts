@@ -143,7 +143,7 @@ export function registerServerCommands(program: Command, rt: Runtime) {
       const server = settingReader({ server: g.server }, rt.env, settings).text('server');
       if (server && o.rotate)
         throw invalidInput(
-          `a token is rotated where its server runs (its BATON_HOME), not through it: run \`baton token --rotate\` there, then set BATON_TOKEN here to what it prints (this shell names the server ${server})`,
+          `a token is rotated where its server runs (its BATON_HOME), not through it: this shell names the server ${server} (BATON_URL or --server); on the server's machine, run \`BATON_URL= baton token --rotate\` with the server's BATON_HOME, then set BATON_TOKEN to what it prints where clients run`,
         );
       if (o.rotate) {
         const token = rotateTokenFile(tokenPath(home));

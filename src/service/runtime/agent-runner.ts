@@ -198,6 +198,8 @@ export class AgentRunner {
     const failedHere = new Set<string>();
     /** The times each task's agent hung in this run. */
     const stalls = new Map<string, number>();
+    /** Where each task's work began in git, in this run. */
+    const begun = new Map<string, TaskStart>();
     let pending = attached ?? null;
     const shouldStop = async (): Promise<string | null> => {
       if (o.signal?.aborted) return `${stopperOf(o)} was stopped (${String(o.signal.reason)})`;
@@ -269,8 +271,7 @@ export class AgentRunner {
       const output = o.logs?.open(s, task.id, s.session_count) ?? null;
       const started = Date.now();
       let result: SessionResult;
-      /** Where this task's work began in git (not for an agent re-attached to: its work began before this run). */
-      let begun: TaskStart | null = null;
+
       const session = {
         service: svc,
         workflowId: id,
@@ -325,7 +326,8 @@ export class AgentRunner {
             known: knownState(s),
             baton: o.batonCommand ? { workflowId: id, command: o.batonCommand, taskId: task.id } : null,
           });
-          begun = await taskStart(svc, s.worktree);
+          // where the task's work began in git, kept across its retries (not for an agent re-attached to)
+          if (!begun.has(task.id)) begun.set(task.id, await taskStart(svc, s.worktree));
           let launched;
           try {
             launched = await launchDriver(svc, {
@@ -371,6 +373,11 @@ export class AgentRunner {
         token = null;
         continue;
       }
+      if (result.outcome === 'lost') {
+        await this.lost(report, emit, id, task.id, result, row, started, output?.path ?? null);
+        token = null;
+        continue;
+      }
       if (result.stalled && (stalls.get(task.id) ?? 0) < STALL_RETRIES) {
         stalls.set(task.id, (stalls.get(task.id) ?? 0) + 1);
         // the conversation goes on where it hung (its own session), else a new one starts with the compiled context
@@ -384,11 +391,6 @@ export class AgentRunner {
         else log(said);
         continue;
       }
-      if (result.outcome === 'lost') {
-        await this.lost(report, emit, id, task.id, result, row, started, output?.path ?? null);
-        token = null;
-        continue;
-      }
       const resumedAgent = token !== null;
       fallback = null;
       history = [];
@@ -397,7 +399,8 @@ export class AgentRunner {
         resumeContext = null;
         done++;
         // what it committed, from git, when its output reported none of it (a `command` agent's)
-        if (begun) await recordTaskCommits(svc, id, task.id, s.worktree, begun);
+        const start = begun.get(task.id);
+        if (start) await recordTaskCommits(svc, id, task.id, s.worktree, start, log);
         // --max-tasks reached: the completion's snapshot is the pause's (one snapshot, not two)
         const pauseAfter =
           o.maxTasks !== null && done >= o.maxTasks
@@ -425,8 +428,13 @@ export class AgentRunner {
         token = null;
         continue;
       }
-      const ownResumeFailed = resumedAgent && result.outcome !== 'killed';
-      if ((result.outcome === 'context_full' || ownResumeFailed) && report.fallbacks.length < 3) {
+      // an agent that hung again after its retries fails the task with that cause (whatever its exit said)
+      const ownResumeFailed = resumedAgent && result.outcome !== 'killed' && !result.stalled;
+      if (
+        !result.stalled &&
+        (result.outcome === 'context_full' || ownResumeFailed) &&
+        report.fallbacks.length < 3
+      ) {
         fallback =
           result.outcome === 'context_full'
             ? 'context full'

@@ -25,23 +25,42 @@ export async function recordTaskCommits(
   taskId: string,
   worktree: string,
   start: TaskStart,
+  log: (line: string) => void,
 ): Promise<number> {
   if (!start.head) return 0;
-  const made = await svc.git.commitsSince(worktree, { commit: start.head, at: start.at });
-  if (!made.listed.length) return 0;
+  try {
+    // made since the task began, on this branch: not commits a pull or a merge brought in (older, or `elsewhere`)
+    const span = { commit: start.head, at: start.at, until: null };
+    const work = (await svc.git.captureGitState(worktree, span)).state?.work_commits;
+    const made = (work?.listed ?? []).filter((c) => !c.elsewhere);
+    if (!made.length) return 0;
+    return await record(svc, workflowId, taskId, made);
+  } catch (e) {
+    // the task is done all the same: its commits stay git's to tell (listed as unreported)
+    log(`task ${taskId}: its commits were not read from git: ${(e as Error).message}`);
+    return 0;
+  }
+}
+
+async function record(
+  svc: BatonService,
+  workflowId: string,
+  taskId: string,
+  made: readonly { hash: string; subject: string }[],
+): Promise<number> {
   const { result } = await svc.runner.run(
     workflowId,
     (d) => {
       const reported = (d.state.side_effects ?? []).some((e) => e.kind === 'commit' && e.task_id === taskId);
       if (reported) return 0;
-      for (const c of made.listed)
+      for (const c of made)
         recordSideEffect(d, {
           task_id: taskId,
           kind: 'commit',
           tool: 'git',
           summary: `${c.hash.slice(0, 12)} ${c.subject}`,
         });
-      return made.listed.length;
+      return made.length;
     },
     { retry: true },
   );
