@@ -121,6 +121,7 @@ export async function startServer(
     nodeWs.upgradeWebSocket,
     hub,
     async (id) => (await service.store.loadState(id)) !== null,
+    tokenNow !== null,
   );
   const listener = () => void tail.kick();
   service.runner.listeners.add(listener);
@@ -162,6 +163,9 @@ export async function startServer(
     5_000,
   );
   pauseTicker.unref();
+  // a token rotated while WebSockets are open closes them (they were let in with the old one), without a request
+  const tokenWatch = tokenNow && setInterval(() => hub?.closeStale(tokenNow()), 1_000);
+  tokenWatch?.unref();
   ready = true;
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
@@ -172,6 +176,7 @@ export async function startServer(
     async close() {
       ready = false;
       clearInterval(pauseTicker);
+      if (tokenWatch) clearInterval(tokenWatch);
       await service.live.stop();
       service.runner.listeners.delete(listener);
       hub?.closeAll();

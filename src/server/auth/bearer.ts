@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { errorBody } from '../http/errors.js';
 import { sameToken } from '../../config/token-file.js';
 
@@ -20,15 +20,7 @@ export function bearerAuth(tokenNow: (() => string) | null): MiddlewareHandler {
   return async (c, next) => {
     if (tokenNow === null || isPublic(c.req.path)) return next();
     const token = tokenNow();
-    const header = c.req.header('authorization') ?? '';
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    let given = match?.[1] ?? null;
-    if (given === null && c.req.path === '/ws') {
-      given = c.req.query('token') ?? null;
-      const protocols = (c.req.header('sec-websocket-protocol') ?? '').split(',').map((p) => p.trim());
-      const fromProtocol = protocols.find((p) => p.startsWith('baton.token.'));
-      if (given === null && fromProtocol) given = fromProtocol.slice('baton.token.'.length);
-    }
+    const given = givenToken(c);
     if (given === null || !sameToken(given, token)) {
       c.header('WWW-Authenticate', 'Bearer realm="baton"');
       return c.json(
@@ -43,4 +35,16 @@ export function bearerAuth(tokenNow: (() => string) | null): MiddlewareHandler {
     }
     return next();
   };
+}
+
+/** The token a request gives: its bearer header, or on /ws its `?token=` or `baton.token.<token>` subprotocol. */
+export function givenToken(c: Context): string | null {
+  const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
+  if (match) return match[1]!;
+  if (c.req.path !== '/ws') return null;
+  const query = c.req.query('token');
+  if (query !== undefined) return query;
+  const protocols = (c.req.header('sec-websocket-protocol') ?? '').split(',').map((p) => p.trim());
+  const fromProtocol = protocols.find((p) => p.startsWith('baton.token.'));
+  return fromProtocol ? fromProtocol.slice('baton.token.'.length) : null;
 }

@@ -71,5 +71,5 @@ export const wsDescription = [
   'since?}`, `{"type":"ping"}`. Server messages: LiveEvent, SubscriptionCaughtUp, SubscriptionReset, LiveError,',
   'LivePong (components of this document). Close codes: 1001 server shutting down; 1009 a client frame over the',
   "server's limit (--max-frame, default 1 MiB); 1011 the replay failed, reconnect with `since`; 1013 the client",
-  'fell too far behind, reconnect with `since`.',
+  'fell too far behind, reconnect with `since`; 1008 the server token was rotated, reconnect with the new one.',
 ].join(' ');

@@ -66,4 +66,23 @@ describe('WsHub', () => {
     expect(other.sent.map((m) => m.type)).not.toContain('subscription.reset');
     await service.store.close();
   });
+
+  it('closes with 1008 the sockets opened with a token other than the current one, and only those', async () => {
+    const service = await serviceWithEvents(1);
+    const hub = new WsHub(service.events, () => 0);
+    const old = recordingSocket();
+    const current = recordingSocket();
+    const noAuth = recordingSocket();
+    hub.add(old.socket, 'old');
+    hub.add(current.socket, 'new');
+    hub.add(noAuth.socket);
+    hub.closeStale('new');
+    expect(old.closed).toEqual([
+      { code: 1008, reason: expect.stringContaining('token was rotated') as string },
+    ]);
+    expect(current.closed).toEqual([]);
+    expect(noAuth.closed).toEqual([]);
+    expect(hub.size).toBe(2);
+    await service.store.close();
+  });
 });

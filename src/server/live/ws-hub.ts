@@ -24,6 +24,8 @@ interface Subscriber {
   /** The queue overflowed and was dropped: the replay reads the store again before it goes live. */
   overflowed: boolean;
   generation: number;
+  /** The token it connected with (null on a server without one): a rotated token closes its socket. */
+  token: string | null;
 }
 
 const control = (type: string, sub: Subscription, extra: Record<string, unknown>) =>
@@ -63,7 +65,7 @@ export class WsHub {
     return n;
   }
 
-  add(socket: LiveSocket): Subscriber {
+  add(socket: LiveSocket, token: string | null = null): Subscriber {
     const s: Subscriber = {
       socket,
       sub: { workflow_id: null, session_number: null },
@@ -71,6 +73,7 @@ export class WsHub {
       queue: [],
       overflowed: false,
       generation: 0,
+      token,
     };
     this.subscribers.add(s);
     return s;
@@ -155,6 +158,21 @@ export class WsHub {
     for (const l of out) s.socket.send(JSON.stringify(l));
     if (s.socket.bufferedAmount() > MAX_BUFFERED) {
       s.socket.close(1013, 'too far behind; reconnect with ?since=<last position>');
+      this.remove(s);
+    }
+  }
+
+  /**
+   * Closes (1008) the sockets opened with a token other than `current`: a token rotated while they were open is
+   * refused on them as on every request. The client reconnects with the new token.
+   */
+  closeStale(current: string) {
+    for (const s of this.subscribers) {
+      if (s.token === null || s.token === current) continue;
+      s.socket.close(
+        1008,
+        'the server token was rotated: reconnect with the new one (`baton token` prints it)',
+      );
       this.remove(s);
     }
   }

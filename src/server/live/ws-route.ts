@@ -3,6 +3,7 @@ import type { UpgradeWebSocket } from 'hono/ws';
 import { z } from 'zod';
 import { invalidInput, notFound } from '../../core/index.js';
 import { validationError } from '../http/errors.js';
+import { givenToken } from '../auth/bearer.js';
 import type { WsHub } from './ws-hub.js';
 import {
   LiveError,
@@ -63,6 +64,8 @@ export function registerWsRoute(
   upgrade: UpgradeWebSocket,
   hub: WsHub,
   exists: (workflowId: string) => Promise<boolean>,
+  /** The server asks for a token: each socket keeps the one it gave, so a rotation closes it. */
+  withToken: boolean,
 ) {
   // a subscription to a workflow that does not exist would wait for its events forever, silently (a mistyped id)
   const unknown = (id: string) =>
@@ -105,16 +108,20 @@ export function registerWsRoute(
     },
     upgrade((c) => {
       const first = subscriptionOf(c.req.query());
+      const token = withToken ? givenToken(c) : null;
       let subscriber: ReturnType<WsHub['add']> | null = null;
       let checked: Promise<void> = Promise.resolve();
       return {
         onOpen(_evt, ws) {
           const raw = ws.raw as { bufferedAmount?: number } | undefined;
-          subscriber = hub.add({
-            send: (t) => ws.send(t),
-            close: (code, reason) => ws.close(code, reason),
-            bufferedAmount: () => raw?.bufferedAmount ?? 0,
-          });
+          subscriber = hub.add(
+            {
+              send: (t) => ws.send(t),
+              close: (code, reason) => ws.close(code, reason),
+              bufferedAmount: () => raw?.bufferedAmount ?? 0,
+            },
+            token,
+          );
           void hub.subscribe(
             subscriber,
             { workflow_id: first.workflow_id, session_number: first.session_number },

@@ -21,6 +21,11 @@ export function onUnauthorized(l: Listener): () => void {
   return () => unauthorizedListeners.delete(l);
 }
 
+/** Tells the listeners the token was refused (a 401, or a live socket closed because the token was rotated). */
+export function sayUnauthorized() {
+  unauthorizedListeners.forEach((l) => l());
+}
+
 async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { Authorization: `Bearer ${tokenStore.get() ?? ''}` };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -43,7 +48,7 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
   }
   if (!res.ok) {
     const err = (parsed as { error?: { code?: string; message?: string } } | null)?.error;
-    if (res.status === 401) unauthorizedListeners.forEach((l) => l());
+    if (res.status === 401) sayUnauthorized();
     throw new ApiError(res.status, err?.code ?? `http_${res.status}`, err?.message ?? `HTTP ${res.status}`);
   }
   return parsed as T;

@@ -1,4 +1,8 @@
+import { sayUnauthorized } from './api-client.js';
 import type { LiveMessage, SubscriptionReset } from './types.js';
+
+/** The close code the server gives a socket whose token was rotated away. */
+const POLICY_VIOLATION = 1008;
 
 export type LiveState = 'connecting' | 'live' | 'offline';
 
@@ -62,10 +66,16 @@ export function openLiveSocket(o: LiveOptions): () => void {
       }
       o.onEvent(m);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       ws = null;
       if (stopped) return;
       o.onState('offline');
+      if (ev.code === POLICY_VIOLATION) {
+        // the server's token was rotated: ask for the new one (a new token opens a new socket)
+        stopped = true;
+        sayUnauthorized();
+        return;
+      }
       const delay = Math.min(5000, 500 * 2 ** retry++);
       timer = setTimeout(connect, delay);
     };
