@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BatonError } from '../core/index.js';
 import { ensurePrivateDir, narrowToPrivate, PRIVATE_FILE_MODE } from '../storage/private-files.js';
@@ -58,6 +58,7 @@ export function rotateTokenFile(path: string): string {
     narrowToPrivate(next);
     renameSync(next, path);
   } catch (e) {
+    rmSync(next, { force: true }); // the token stays the old one: no half-written new one is left beside it
     throw new BatonError(
       'unavailable',
       `cannot write the token file ${path}: ${(e as Error).message}; set --home / BATON_HOME to a writable directory`,
