@@ -1,4 +1,10 @@
-import { isEmptyWorkflow, nextTaskOf, taskCounts, type WorkflowState } from '../core/index.js';
+import {
+  isEmptyWorkflow,
+  nextTaskOf,
+  taskCounts,
+  workflowBranch,
+  type WorkflowState,
+} from '../core/index.js';
 
 /** The public shape of a workflow: what list, get and create return. */
 export function workflowView(s: WorkflowState) {
@@ -8,6 +14,8 @@ export function workflowView(s: WorkflowState) {
     title: s.title,
     issue: s.issue,
     worktree: s.worktree,
+    /** The branch its work was last seen on (null: not known, or a detached HEAD). */
+    branch: workflowBranch(s),
     status: s.status,
     plan: s.plan,
     pause_requested: s.pause_requested,

@@ -3,8 +3,17 @@ import { sameHash } from './short-hash.js';
 import type { BranchChange } from './schemas/snapshot.js';
 import type { WorkflowState } from './schemas/state.js';
 
+/** Whether git's name for the branch means none: a detached HEAD. */
+export const isDetached = (branch: string) => branch === '(detached)' || branch === 'HEAD';
+
 /** A branch as a person reads it: git's `(detached)` is no branch. */
-const named = (branch: string) => (branch === '(detached)' || branch === 'HEAD' ? 'a detached HEAD' : branch);
+const named = (branch: string) => (isDetached(branch) ? 'a detached HEAD' : branch);
+
+/** The branch a workflow's work was last seen on (its last snapshot's, else its start's); null when not known. */
+export function workflowBranch(s: WorkflowState): string | null {
+  const branch = s.last_snapshot?.branch ?? s.git_start?.branch ?? null;
+  return branch && !isDetached(branch) ? branch : null;
+}
 
 /** Whether the commit `at` is in the history the capture reads: HEAD itself, or one of the workflow's commits on it. */
 function carries(now: GitState, at: string): boolean {

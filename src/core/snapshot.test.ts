@@ -5,7 +5,7 @@ import { branchChange } from './branch-change.js';
 import { takeSnapshot } from './commands/snapshots.js';
 import { compileResumeContext } from './context/resume-context.js';
 import type { GitCapture } from './schemas/git-state.js';
-import { buildSnapshot, sameHead } from './snapshot.js';
+import { buildSnapshot, sameGit } from './snapshot.js';
 
 describe('a snapshot of a workflow with more requests than the state keeps', () => {
   it('holds the recent ones and counts the older ones', () => {
@@ -104,7 +104,22 @@ describe('a snapshot on another branch than the one before it', () => {
     expect(compileResumeContext(moved, 2, [warning, 'another']).warnings).toEqual([warning, 'another']);
     expect(takeSnapshot(d, 'manual', null, gitOn('hotfix', 'c3'.repeat(20))).branch_changed).toBeUndefined();
     // a branch checked out at the same commit makes a snapshot stale: it names another branch
-    expect(sameHead(moved, gitOn('hotfix', 'c3'.repeat(20)))).toBe(true);
-    expect(sameHead(moved, gitOn('other', 'c3'.repeat(20)))).toBe(false);
+    expect(sameGit(moved, gitOn('hotfix', 'c3'.repeat(20)))).toBe(true);
+    expect(sameGit(moved, gitOn('other', 'c3'.repeat(20)))).toBe(false);
+    // other files uncommitted (a stash, a checkout of a file) make it stale too: its Git State names them
+    const dirty = (files: string[]) => {
+      const g = gitOn('hotfix', 'c3'.repeat(20));
+      return {
+        ...g,
+        state: { ...g.state!, has_uncommitted_changes: files.length > 0, uncommitted_files: files },
+      };
+    };
+    const withFiles = takeSnapshot(d, 'manual', null, dirty(['a.ts', 'b.ts']));
+    expect(sameGit(withFiles, dirty(['b.ts', 'a.ts']))).toBe(true);
+    expect(sameGit(withFiles, dirty([]))).toBe(false);
+    expect(sameGit(withFiles, dirty(['a.ts']))).toBe(false);
+    // a snapshot from before the files were kept: whether there were any
+    expect(sameGit(moved, dirty([]))).toBe(true);
+    expect(sameGit(moved, dirty(['a.ts']))).toBe(false);
   });
 });

@@ -77,14 +77,27 @@ export function withTasks(snap: SessionSnapshot, tasks: SessionSnapshot['tasks']
 }
 
 /**
- * Whether HEAD is where the snapshot saw it, on the same branch (a commit since, even one whose tool call a crash cut
- * off, makes the snapshot stale: its done list and Git State miss it). Without a capture now, nothing says it moved.
+ * Whether git is as the snapshot saw it: HEAD at the same commit on the same branch (a commit since, even one whose
+ * tool call a crash cut off, makes the snapshot stale: its done list and Git State miss it), and the same files
+ * uncommitted (a stash, a checkout of a file, a file written by hand: its Git State would name files that are not
+ * so). Without a capture now, nothing says it moved.
  */
-export function sameHead(snap: SessionSnapshot, now: GitCapture | null): boolean {
+export function sameGit(snap: SessionSnapshot, now: GitCapture | null): boolean {
   if (!now?.state) return true;
+  const was = snap.git_state;
   return (
-    (snap.git_state?.commit_at_snapshot ?? null) === now.state.commit_at_snapshot &&
+    (was?.commit_at_snapshot ?? null) === now.state.commit_at_snapshot &&
     // a branch checked out at the same commit: the briefing must say so (and name the branch)
-    (!snap.git_state || snap.git_state.branch === now.state.branch)
+    (!was || was.branch === now.state.branch) &&
+    // (a snapshot from before the files were kept: only whether there were any)
+    (!was ||
+      (was.uncommitted_files && now.state.uncommitted_files
+        ? sameFiles(was.uncommitted_files, now.state.uncommitted_files)
+        : was.has_uncommitted_changes === now.state.has_uncommitted_changes))
   );
+}
+
+function sameFiles(a: readonly string[], b: readonly string[]): boolean {
+  const [x, y] = [[...a].sort(), [...b].sort()];
+  return x.length === y.length && x.every((f, i) => f === y[i]);
 }

@@ -270,6 +270,21 @@ export async function knownCommits(dir: string, commits: readonly string[]): Pro
   return commits.filter((c) => here.has(c));
 }
 
+/** Whether `branch` is a local branch of the repository at `dir`; null when git cannot tell. */
+export async function hasBranch(dir: string, branch: string): Promise<boolean | null> {
+  if ((await tryGit(dir, ['rev-parse', '--git-dir'])) === null) return null;
+  return (await tryGit(dir, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`])) !== null;
+}
+
+/** Whether `commit` is in the history of `of` (HEAD by default); null when git does not know the commit. */
+export async function isAncestor(dir: string, commit: string, of = 'HEAD'): Promise<boolean | null> {
+  const full = (await tryGit(dir, ['rev-parse', '--verify', '--quiet', `${commit}^{commit}`]))?.trim();
+  if (!full) return null;
+  // no merge base: histories that share nothing
+  const base = await tryGit(dir, ['merge-base', full, of]);
+  return base !== null && base.trim() === full;
+}
+
 /**
  * The commits HEAD's history gained since a snapshot whose HEAD was `since.commit` (what `baton resume` lists when
  * HEAD moved): every one HEAD has that it had not; those committed since `since.at` when git no longer knows it.

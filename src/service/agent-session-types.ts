@@ -1,5 +1,6 @@
 import type { AgentSessionOutcome, AgentSessionRef, EarlierWorkflow, WorkflowStatus } from '../core/index.js';
 import type { SetAside } from './replaced-repository.js';
+import type { OnOtherBranch } from './other-branch.js';
 
 export interface TrackInput {
   cwd: string;
@@ -117,6 +118,11 @@ export type StartResult = TrackResult & {
    * and made again): paused unless stopped already, and not continued (see replaced-repository.ts).
    */
   set_aside: SetAside[];
+  /**
+   * The worktree's incomplete workflows a new conversation left for the branches their work is on (another one is
+   * checked out): not continued here, they wait for a session on their branch (see other-branch.ts). Absent when none.
+   */
+  other_branches?: OnOtherBranch[];
   /** The usage limit that stopped the workflow's last turn, while it is still in force (`limitInForce`), in words. */
   limit_in_force?: string | null;
 };

@@ -30,7 +30,7 @@ import {
   type GitCapture,
   counted,
   BatonError,
-  sameHead,
+  sameGit,
   workSpanOf,
   type WorkflowState,
   workflowStatuses,
@@ -49,6 +49,7 @@ import type {
 import { fitToCharacters, withoutOwnFooter } from './fit-characters.js';
 import { agentLabel } from '../core/agent-label.js';
 import { replacedRepository, setAside, type SetAside } from './replaced-repository.js';
+import { onOtherBranch, type OnOtherBranch } from './other-branch.js';
 import { importsOf } from './record-lists.js';
 
 /** What does not make a snapshot stale: the handoff, the sessions, compactions, the checkpoint of that snapshot. */
@@ -75,6 +76,8 @@ interface Found {
   setAside?: SetAside[];
   /** The completed workflow this conversation followed, when a new one was created to follow it on. */
   earlier?: EarlierWorkflow;
+  /** The worktree's incomplete workflows a new conversation left for the other branches their work is on. */
+  otherBranches?: OnOtherBranch[];
 }
 
 /**
@@ -145,10 +148,13 @@ export class AgentSessions {
     open = open.filter((w) => !left.includes(w.id));
     const aside = !mine && freshStart ? await this.setAsideReplaced(open) : [];
     open = open.filter((w) => !aside.some((a) => a.workflow_id === w.id));
+    // a new conversation on a branch other than the one a workflow's work is on is other work: that one waits there
+    const away = !mine && !ended ? await this.onOtherBranches(open) : [];
+    open = open.filter((w) => !away.some((a) => a.workflow_id === w.id));
     const done = !mine && freshStart && input.auto_track ? await this.finishIfOver(newest(open), over) : null;
     if (done) open = open.filter((w) => w.id !== done.workflow.id);
     // a new conversation after the last workflow here was completed (its last task done): told what it did all the same
-    const last = newest(all);
+    const last = newest(all.filter((w) => !away.some((a) => a.workflow_id === w.id)));
     const found =
       !done?.finished && !mine && !ended && freshStart && !open.length && last?.status === 'completed'
         ? await this.finishedBefore(last)
@@ -158,6 +164,7 @@ export class AgentSessions {
     const earlier = {
       ...(finished ? { finished } : {}),
       ...(aside.length ? { setAside: aside } : {}),
+      ...(away.length ? { otherBranches: away } : {}),
     };
     if (open.length === 0 || ended) {
       if (!input.auto_track)
@@ -205,7 +212,7 @@ export class AgentSessions {
     const others = open.length - 1;
     const w = mine ?? latest;
     const more = others
-      ? ` (${counted(others, 'other incomplete workflow')} here; the latest is followed)`
+      ? ` (${counted(others, 'other incomplete workflow')} here; ${mine ? "this session's" : 'the latest'} is followed)`
       : '';
     return { w, others, created: false, note: `workflow ${w.id}${more}`, ...earlier };
   }
@@ -245,6 +252,16 @@ export class AgentSessions {
       if (result) gone.push(w.id);
     }
     return gone;
+  }
+
+  /** The workflows whose work is on another branch than the one checked out (`onOtherBranch`); left as they are. */
+  private async onOtherBranches(open: readonly WorkflowState[]): Promise<OnOtherBranch[]> {
+    const away: OnOtherBranch[] = [];
+    for (const w of open) {
+      const other = await onOtherBranch(this.svc.git, w);
+      if (other) away.push(other);
+    }
+    return away;
   }
 
   /**
@@ -488,13 +505,20 @@ export class AgentSessions {
     const f = await this.find(input, input.fresh_start === true, input.conversations_over);
     const finished = f.finished ?? null;
     const set_aside = f.setAside ?? [];
-    if (!f.w) return { ...this.untracked(f.note), context: null, finished, set_aside };
+    const away = f.otherBranches?.length ? { other_branches: f.otherBranches } : {};
+    if (!f.w) return { ...this.untracked(f.note), context: null, finished, set_aside, ...away };
     const w = f.created ? f.w : await this.resumeIfStopped({ ...f, w: f.w }, input.resume);
     if (!w) throw new BatonError('internal', 'unreachable: a session start always resumes');
     const resumed = !f.created && w !== f.w;
     if (isEmptyWorkflow(w)) {
       const t = f.created ? null : await this.track({ ...input, resume: false });
-      return { ...(t ?? this.result(f, w, 'created', 1, f.note)), context: null, finished, set_aside };
+      return {
+        ...(t ?? this.result(f, w, 'created', 1, f.note)),
+        context: null,
+        finished,
+        set_aside,
+        ...away,
+      };
     }
     // a session cut off in the middle of its turn: the context says so (a snapshot of trigger crash), never an older
     // one (decided again on the state the run commits to: a hook that wrote meanwhile may change it)
@@ -532,6 +556,7 @@ export class AgentSessions {
       context: result.context,
       finished,
       set_aside,
+      ...away,
       limit_in_force: limitInForce(state.summaries, state.recent_requests?.at(-1), new Date(this.now())),
     };
   }
@@ -572,7 +597,7 @@ export class AgentSessions {
     if (!after.every((e) => bookkeeping.has(e.type))) return null;
     const row = await this.svc.store.getRecord(s.id, 'snapshot', last.id);
     const snap = row ? SessionSnapshot.parse(row.data) : null;
-    return snap && sameHead(snap, git) ? snap : null;
+    return snap && sameGit(snap, git) ? snap : null;
   }
 
   /** Snapshot (unless fresh), compile within the character limit, deliver and acknowledge: all on one draft. */

@@ -16,3 +16,4 @@ export * from './event-feed.js';
 export * from './work-submit.js';
 export * from './queue-standing.js';
 export * from './replaced-repository.js';
+export * from './other-branch.js';

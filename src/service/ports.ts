@@ -19,6 +19,10 @@ export interface GitPort {
   captureGitState(dir: string, start: WorkSpan | null): Promise<GitCapture>;
   /** The commits HEAD's history gained since a snapshot whose HEAD was `since.commit` (read as the capture reads them). */
   commitsSince(dir: string, since: { commit: string; at: string }): Promise<WorkCommits>;
+  /** Whether `branch` is a local branch of the repository at `dir`; null when git cannot tell. */
+  hasBranch(dir: string, branch: string): Promise<boolean | null>;
+  /** Whether `commit` is in the history of `of` (HEAD by default); null when git does not know the commit. */
+  isAncestor(dir: string, commit: string, of?: string): Promise<boolean | null>;
   /** Which of `commits` the repository at `dir` holds; null when git cannot tell. */
   knownCommits(dir: string, commits: readonly string[]): Promise<string[] | null>;
   /** What a checkpoint restore would do (nothing is changed); `inspectOnly` plans even over a dirty tree. */

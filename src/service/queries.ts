@@ -26,7 +26,7 @@ import {
   finishedWork,
   heldByErrors,
   type GitCapture,
-  sameHead,
+  sameGit,
   workSpanOf,
   gitDivergence,
   progressPercent,
@@ -413,7 +413,7 @@ export class Queries {
       this.git && !(latest && isTerminal(s.status))
         ? await this.git.captureGitState(s.worktree, workSpanOf(s))
         : null;
-    const snap = latest && sameHead(latest, git) ? latest : this.liveSnapshot(s, git);
+    const snap = latest && sameGit(latest, git) ? latest : this.liveSnapshot(s, git);
     return this.compiler.compile(snap, briefingSession(s), {
       workflow: s,
       ...(budget !== undefined ? { budget } : {}),

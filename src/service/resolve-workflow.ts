@@ -5,12 +5,14 @@ import {
   isTerminal,
   isUnusedSessionWorkflow,
   notFound,
+  workflowBranch,
   workflowStatuses,
   type WorkflowState,
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import type { GitPort } from './ports.js';
 import { replacedRepository } from './replaced-repository.js';
+import { onOtherBranch } from './other-branch.js';
 
 /** Names a workflow: by id, or by the worktree a directory belongs to. */
 export interface WorkflowRef {
@@ -62,9 +64,12 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
   // an agent's own command (its conversation's workflow known): the one it works on, used or not yet
   const own = ref.following ? candidates.find((w) => w.id === ref.following) : undefined;
   if (own) return own;
+  // those whose work is on another branch than the one checked out are not meant (other-branch.ts)
+  const onBranch = await onThisBranch(git, candidates);
+  if (onBranch.length === 1 && onBranch[0]) return onBranch[0];
   // a conversation opened and left (or not yet used) made a workflow that holds nothing: the other one is meant
-  const used = candidates.filter((w) => !isUnusedSessionWorkflow(w));
-  if (candidates.length > 1 && used.length === 1 && used[0]) return used[0];
+  const used = onBranch.filter((w) => !isUnusedSessionWorkflow(w));
+  if (onBranch.length > 1 && used.length === 1 && used[0]) return used[0];
   if (candidates.length === 0) {
     const latest = here.reduce<WorkflowState | null>(
       (a, w) => (a === null || w.updated_at > a.updated_at ? w : a),
@@ -93,10 +98,28 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
   throw new BatonError(
     'ambiguous',
     `${candidates.length} incomplete workflows in ${worktree}; choose one with ${cliWord('workflow')}:\n` +
-      candidates.map((c) => `  ${c.id}  ${c.status.padEnd(11)} ${c.title}${follows(c)}`).join('\n'),
+      candidates
+        .map(
+          (c) => `  ${c.id}  ${c.status.padEnd(11)} ${c.title}${onBranchNamed(c, candidates)}${follows(c)}`,
+        )
+        .join('\n'),
     { worktree, candidates: candidates.map(describeCandidate) },
   );
 }
+
+/** The workflows whose work is on the branch checked out (or not known to be elsewhere); all when none is. */
+async function onThisBranch(git: GitPort, open: WorkflowState[]): Promise<WorkflowState[]> {
+  if (open.length < 2) return open;
+  const here: WorkflowState[] = [];
+  for (const w of open) if ((await onOtherBranch(git, w)) === null) here.push(w);
+  return here.length > 0 ? here : open;
+}
+
+/** The branch a workflow's work was last seen on, said in a list of workflows to choose from when theirs differ. */
+const onBranchNamed = (w: WorkflowState, all: readonly WorkflowState[]) => {
+  const branch = workflowBranch(w);
+  return branch && new Set(all.map(workflowBranch)).size > 1 ? `  (on ${branch})` : '';
+};
 
 /** The workflows still this repository's, when some are and others followed one replaced at the path; else all. */
 async function thisRepository(store: Store, git: GitPort, open: WorkflowState[]): Promise<WorkflowState[]> {

@@ -171,10 +171,10 @@ describe('the commits already done, read from git', () => {
     gitIn(feature, 'checkout', '-q', '-b', 'hotfix', 'HEAD');
     const rename = commit(feature, 'math.js', 'Rename add');
     gitIn(feature, 'checkout', '-q', 'feature');
-    // here, the user checks hotfix out and starts a conversation
+    // here, the user checks hotfix out and resumes the conversation (a new one would be other work: it would get a
+    // workflow of its own, see branch-workflows.test.ts)
     gitIn(repo, 'checkout', '-q', 'hotfix');
-    const two = '5a1e0000-0000-4000-8000-000000000022';
-    const next = await hook('SessionStart', { session_id: two, source: 'startup' });
+    const next = await hook('SessionStart', { session_id: one, source: 'resume', transcript_path: t.path });
     const text = (JSON.parse(next.stdout) as { hookSpecificOutput: Json }).hookSpecificOutput
       .additionalContext as string;
     expect(section(text, '### Warnings')).toMatch(
@@ -189,7 +189,7 @@ describe('the commits already done, read from git', () => {
     // said until a snapshot sees the branch: the conversation's end takes a checkpoint on hotfix (its commit is work
     // since the last one), and the next briefing, on the same branch, has nothing to warn of
     expect((await baton(['context'])).stdout).toContain('branch changed from main to hotfix');
-    const end = await hook('SessionEnd', { session_id: two, reason: 'other' });
+    const end = await hook('SessionEnd', { session_id: one, transcript_path: t.path, reason: 'other' });
     expect(end.stderr).toMatch(/checkpoint cp-\d+-session-end/);
     expect((await baton(['context'])).stdout).not.toContain('branch changed');
   });

@@ -112,8 +112,15 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
             ...(list.length
               ? [
                   table(
-                    ['ID', 'STATUS', 'STEP', 'TITLE', 'WORKTREE'],
-                    list.map((w) => [w.id, w.status, progressLabel(w.counts, ''), w.title, w.worktree]),
+                    ['ID', 'STATUS', 'STEP', 'TITLE', 'BRANCH', 'WORKTREE'],
+                    list.map((w) => [
+                      w.id,
+                      w.status,
+                      progressLabel(w.counts, ''),
+                      w.title,
+                      w.branch ?? '-',
+                      w.worktree,
+                    ]),
                   ),
                 ]
               : note

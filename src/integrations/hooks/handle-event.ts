@@ -18,7 +18,7 @@ import {
   stoppedByLimit,
 } from '../../core/runtime/usage-limit.js';
 import { promptRequest } from '../../extraction/session/requests.js';
-import type { StartResult, TrackResult } from '../../service/index.js';
+import type { OnOtherBranch, StartResult, TrackResult } from '../../service/index.js';
 import type { HookOutcome, TranscriptRead, TranscriptSeen } from './hook-log.js';
 import type { HookAgent, HookEvent, HookPayload } from './hook-payload.js';
 import { agentLabel } from '../../core/agent-label.js';
@@ -406,6 +406,23 @@ function asideNote(aside: StartResult['set_aside'], t: StartResult) {
 }
 
 /**
+ * Workflows a new conversation left for the branches their work is on (another branch is checked out), said to the
+ * user with the way back to each, and in the hook log. The agent is not told: they are not its work.
+ */
+function otherBranchNote(away: readonly OnOtherBranch[]) {
+  const each = away.map((a) => `workflow ${a.workflow_id} ("${clip(a.title, 80)}") on ${a.branch}`);
+  const [one] = away;
+  const back =
+    away.length === 1 && one
+      ? `a new session on ${one.branch} goes on with it`
+      : 'a new session on one of those branches goes on with its workflow';
+  return {
+    tell: `Baton left ${each.join(', ')}: ${one?.checked_out ?? ''} is checked out, so this conversation is other work; ${back}`,
+    note: `left ${each.join(', ')} (${one?.checked_out ?? ''} is checked out)`,
+  };
+}
+
+/**
  * What the user is told of the cut-off session's transcript: read to where it stops, or why not (never assumed). Read
  * whole, it had never been imported (no Stop came: cut off in its first turn); else what it wrote since the last
  * import (a Stop's, mostly; a compaction's or a session start's too).
@@ -498,6 +515,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       });
       const done = t.finished ? finishedNote(t.finished, t, ctx.agent) : null;
       const aside = t.set_aside.length ? asideNote(t.set_aside, t) : null;
+      const away = t.other_branches?.length ? otherBranchNote(t.other_branches) : null;
       const earlier = t.earlier && t.workflow_id ? earlierNote(t.earlier, t.workflow_id, ctx.agent) : null;
       const cut = t.cut_off ? `Baton noticed that ${t.cut_off}${cutOffRead(caught)}` : null;
       const busy = caught.activeElsewhere && t.outcome !== 'same' ? busyNote(caught.activeElsewhere) : null;
@@ -518,6 +536,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       const tells = [
         limitAhead,
         aside?.tell,
+        away?.tell,
         ...limited.map((l) => l.tell),
         cut,
         busy && `Baton: ${busy}`,
@@ -527,7 +546,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         unwired,
       ].filter(Boolean);
       const told = tells.length ? { tell: tells.join('. ') } : {};
-      const before = [caught.note, aside?.note, ...limited.map((l) => l.note), t.cut_off, busy]
+      const before = [caught.note, aside?.note, away?.note, ...limited.map((l) => l.note), t.cut_off, busy]
         .filter(Boolean)
         .join('; ');
       const read = caught.read.length ? { transcripts: caught.read.map(({ whole: _, ...r }) => r) } : {};

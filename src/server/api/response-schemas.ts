@@ -38,6 +38,8 @@ export const WorkflowView = z
     title: z.string(),
     issue: Issue.nullable(),
     worktree: z.string(),
+    /** The branch its work was last seen on (its last snapshot's, else its start's); null: not known, or detached. */
+    branch: z.string().nullable(),
     status: WorkflowStatus,
     plan: z.string(),
     pause_requested: z.boolean(),

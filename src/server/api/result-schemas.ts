@@ -76,12 +76,22 @@ const SetAside = z.object({
   reason: z.string(),
 });
 
+/** A workflow a new conversation left for the branch its work is on: another branch is checked out. */
+const OnOtherBranch = z.object({
+  workflow_id: z.string(),
+  title: z.string(),
+  status: WorkflowStatus,
+  branch: z.string(),
+  checked_out: z.string(),
+});
+
 export const StartResult = z
   .object({
     ...trackFields,
     context: InjectedContext.nullable(),
     finished: FinishedWorkflow.nullable(),
     set_aside: z.array(SetAside),
+    other_branches: z.array(OnOtherBranch).optional(),
     limit_in_force: z.string().nullable().optional(),
   })
   .openapi('StartResult');

@@ -1,0 +1,120 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { gitIn, tempDir } from '../helpers/git-repo.js';
+import { hookWorkspace } from '../helpers/hook-workspace.js';
+
+// One worktree, several branches: a workflow is the work of the branch it is on. A new conversation on another
+// branch is other work (it gets a workflow of its own), and going back to a branch goes on with that branch's work.
+
+type Json = Record<string, any>;
+
+function workspace() {
+  const { repo, env, baton } = hookWorkspace();
+  const git = (...args: string[]) => gitIn(repo, ...args);
+  const hook = async (event: string, fields: Json) => {
+    const r = await baton(['hook', event], JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }));
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout.trim() ? (JSON.parse(r.stdout) as Json) : {};
+    return {
+      briefing: String(out.hookSpecificOutput?.additionalContext ?? ''),
+      told: String(out.systemMessage ?? ''),
+      stderr: r.stderr,
+    };
+  };
+  return { repo, env, baton, git, hook };
+}
+
+/** A conversation that asks for `request`, commits a file for it, and ends. What its SessionStart answered. */
+async function conversation(w: ReturnType<typeof workspace>, id: string, request: string, file: string) {
+  const path = join(tempDir('baton-transcript-'), `${id}.jsonl`);
+  const at = () => new Date().toISOString();
+  writeFileSync(
+    path,
+    `${JSON.stringify({ type: 'user', timestamp: at(), sessionId: id, message: { role: 'user', content: request } })}\n`,
+  );
+  const started = await w.hook('SessionStart', { session_id: id, source: 'startup', transcript_path: path });
+  await w.hook('UserPromptSubmit', { session_id: id, transcript_path: path, prompt: request });
+  writeFileSync(join(w.repo, file), `${request}\n`);
+  w.git('add', file);
+  w.git('commit', '-q', '-m', `${request}`);
+  await w.hook('Stop', { session_id: id, transcript_path: path, stop_hook_active: false });
+  await w.hook('SessionEnd', { session_id: id, transcript_path: path, reason: 'prompt_input_exit' });
+  return started;
+}
+
+const workflowOf = async (w: ReturnType<typeof workspace>) => {
+  const r = await w.baton(['status', '--json']);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Json;
+};
+
+describe('workflows of the branches of one worktree', () => {
+  it('a conversation on another branch gets a workflow of its own; back on a branch, its work goes on', async () => {
+    const w = workspace();
+    w.git('checkout', '-q', '-b', 'feature/login');
+    await conversation(w, 'c-login', 'add a login form', 'login.js');
+    const login = (await workflowOf(w)).workflow.id as string;
+
+    // Tuesday: another branch from main, for a bug
+    w.git('checkout', '-q', '-b', 'fix/crash', 'main');
+    const tuesday = await conversation(
+      w,
+      'c-crash',
+      'fix the crash when config.json is missing',
+      'config.js',
+    );
+    expect(tuesday.briefing).not.toContain('login');
+    expect(tuesday.told).toContain(`Baton left workflow ${login} ("add a login form") on feature/login`);
+    expect(tuesday.told).toContain('fix/crash is checked out, so this conversation is other work');
+    const crash = await workflowOf(w);
+    expect(crash.workflow.id).not.toBe(login);
+    expect(JSON.stringify(crash)).toContain('fix the crash');
+
+    // Wednesday: back on the login branch, a new conversation goes on with the login work
+    w.git('checkout', '-q', 'feature/login');
+    const path = join(tempDir('baton-transcript-'), 'c-wed.jsonl');
+    writeFileSync(path, '');
+    const wednesday = await w.hook('SessionStart', {
+      session_id: 'c-wed',
+      source: 'startup',
+      transcript_path: path,
+    });
+    expect(wednesday.briefing).toContain('add a login form');
+    expect(wednesday.briefing).not.toContain('fix the crash');
+    expect(wednesday.told).toContain(`Baton left workflow ${crash.workflow.id as string}`);
+    expect(wednesday.told).toContain('on fix/crash');
+    // the CLI without -w means this branch's workflow, not "2 incomplete workflows"
+    expect((await workflowOf(w)).workflow.id).toBe(login);
+    w.git('checkout', '-q', 'fix/crash');
+    expect((await workflowOf(w)).workflow.id).toBe(crash.workflow.id);
+
+    // a branch made from the login branch carries its work: the login workflow goes on there
+    w.git('checkout', '-q', '-b', 'login-v2', 'feature/login');
+    const v2 = await w.hook('SessionStart', { session_id: 'c-v2', source: 'startup', transcript_path: path });
+    expect(v2.told).not.toContain(`Baton left workflow ${login}`);
+    expect(v2.told).toContain(`Baton left workflow ${crash.workflow.id as string}`);
+
+    // `baton list` says which branch each workflow's work is on
+    const listed = await w.baton(['list']);
+    expect(listed.stdout).toMatch(new RegExp(`${crash.workflow.id as string} .* fix/crash `));
+    const json = JSON.parse((await w.baton(['list', '--json'])).stdout) as { workflows: Json[] };
+    expect(json.workflows.find((x) => x.id === login)?.branch).toBe('login-v2');
+  });
+
+  it('a workflow whose branch was deleted is no longer left for it', async () => {
+    const w = workspace();
+    w.git('checkout', '-q', '-b', 'spike');
+    await conversation(w, 'c-spike', 'try a websocket transport', 'ws.js');
+    w.git('checkout', '-q', 'main');
+    w.git('branch', '-q', '-D', 'spike');
+    const path = join(tempDir('baton-transcript-'), 'c-next.jsonl');
+    writeFileSync(path, '');
+    const next = await w.hook('SessionStart', {
+      session_id: 'c-next',
+      source: 'startup',
+      transcript_path: path,
+    });
+    expect(next.told).not.toContain('Baton left workflow');
+  });
+});
