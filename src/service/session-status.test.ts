@@ -102,5 +102,21 @@ describe('sessionStatus', () => {
     expect(sessionStatus(state, now, undefined, [waiting]).is_agent_running).toBe(false);
     const other = { ...row, workflow_id: 'wf-other' };
     expect(sessionStatus(state, now, undefined, [other]).executor_status).toBeNull();
+    // an agent that cannot resume a session, its process gone: not resumable (the dashboard's banner says so)
+    const stuck = { ...row, session_state: 'error' as const, supports_session_resume: false };
+    expect(sessionStatus(state, now, undefined, [stuck]).resume_reason).toBe('not_resumable');
+    expect(
+      sessionStatus(state, now, undefined, [{ ...stuck, supports_session_resume: true }]).resume_reason,
+    ).toBe('agent_not_running');
+  });
+
+  it('a workflow not begun, or tracked by hand, has no agent running: it is not "not resumable"', async () => {
+    const s = makeService();
+    const w = await s.create({ title: 't', tasks: [{ id: 'A', title: 'a' }], worktree: tempDir() });
+    expect(sessionStatus(w, now)).toMatchObject({
+      is_agent_running: false,
+      resume_reason: 'agent_not_running',
+    });
+    await s.store.close();
   });
 });

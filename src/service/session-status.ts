@@ -1,6 +1,7 @@
 import {
   tasksUnderWay,
   isResumable,
+  isTerminal,
   notRunningNote,
   notFound,
   resumability,
@@ -73,13 +74,17 @@ export function sessionStatus(
       : info.ended_at === null && latest
         ? 'open'
         : 'ended';
+  // not resumable: the workflow is over, or the agent Baton ran in it cannot resume a session (its executor row says
+  // so); else no agent runs it now (a workflow not begun, a hand-tracked one, one its agent left)
   const reason: ResumeReason = running
     ? null
     : !latest
       ? 'superseded'
       : resumable || idle || hooked
         ? 'agent_not_running'
-        : 'not_resumable';
+        : isTerminal(s.status) || (row !== null && !row.supports_session_resume)
+          ? 'not_resumable'
+          : 'agent_not_running';
   const agent = info.agent ? { name: info.agent.name, session_id: info.agent.session_id } : null;
   // how Baton knows the agent runs: its own process, an agent session a hook reported, or only an open session
   const runningNote = !running
