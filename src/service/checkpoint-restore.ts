@@ -56,6 +56,29 @@ async function checkpointTasks(svc: BatonService, s: WorkflowState, cp: Checkpoi
 
 const now = (svc: BatonService) => svc.options.now?.() ?? new Date();
 
+/** A backup ref's time stamp, as a plan names it (`refs/baton/backup/<workflow>/<UTC stamp>[-worktree]`). */
+const backupStamp = /(refs\/baton\/backup\/[^/\s]+\/)\d{8}T\d{6}Z/g;
+
+/**
+ * A restore not done (a dry run, or one waiting for its confirmation) as it is shown: its backup refs are named for the
+ * time the restore runs, not the time of this plan (the confirmed restore plans again), so they say `<time of the
+ * restore>` rather than a name no ref will have.
+ */
+function asPreview<T extends { git: RestorePlan | null; steps: string[] }>(r: T): T {
+  const named = (text: string) => text.replace(backupStamp, '$1<time of the restore>');
+  const g = r.git;
+  return {
+    ...r,
+    steps: r.steps.map(named),
+    git: g && {
+      ...g,
+      steps: g.steps.map((st) => ({ ...st, args: st.args.map(named), command: named(st.command) })),
+      backup_ref: g.backup_ref && named(g.backup_ref),
+      worktree_backup_ref: g.worktree_backup_ref && named(g.worktree_backup_ref),
+    },
+  };
+}
+
 /** What returning to a checkpoint would change in the worktree, planned without touching it. */
 export async function checkpointChanges(
   svc: BatonService,
@@ -135,7 +158,8 @@ export async function restoreCheckpoint(
     steps,
   };
   const needs = plan?.moves_branch === true && opts.confirm !== true;
-  if (opts.dryRun || needs) return { ...base, dry_run: true, needs_confirmation: needs, recovered: null };
+  if (opts.dryRun || needs)
+    return { ...asPreview(base), dry_run: true, needs_confirmation: needs, recovered: null };
   if (plan) await svc.git.applyRestore(plan);
   const recovered = await svc.recover({ workflowId: w.id }, 'checkpoint', cp.name).catch((e: unknown) => {
     if (plan && e instanceof Error)

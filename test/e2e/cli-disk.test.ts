@@ -185,7 +185,8 @@ describe('baton CLI: files on disk', () => {
       }>();
       expect(dry.dry_run).toBe(true);
       expect(dry.steps[0]).toMatch(
-        new RegExp(`^git update-ref -m .* refs/baton/backup/${id}/\\d{8}T\\d{6}Z ${head}$`),
+        // named for the time the restore runs (a confirmed restore plans again), not for this plan's
+        new RegExp(`^git update-ref -m .* refs/baton/backup/${id}/<time of the restore> ${head}$`),
       );
       expect(dry.steps[1]).toMatch(/^git stash push --include-untracked -m/);
       expect(dry.steps[2]).toBe(`git reset --hard ${cpCommit}`);

@@ -150,7 +150,8 @@ describe('dashboard: steering a workflow', () => {
     const dialog = page.getByRole('dialog', { name: 'Move the branch?' });
     await dialog.waitFor(wait);
     await waitForText(dialog, 'api after the checkpoint');
-    await waitForText(dialog, 'refs/baton/backup/');
+    // the ref is named for the time of the restore, which plans again when confirmed
+    await waitForText(dialog, `refs/baton/backup/${id}/<time of the restore>`);
     // Nothing happened yet: the plan was asked for, not carried out.
     expect(gitIn(repo, 'rev-parse', 'HEAD').trim()).toBe(newer);
     await shot('25-restore-confirm');

@@ -140,7 +140,9 @@ export function RecoveryPage({ id }: { id: string }) {
             {g.commits_dropped > 0 && (
               <>
                 <p>
-                  {g.commits_dropped} commit{g.commits_dropped === 1 ? '' : 's'} leave the branch; they stay
+                  {g.commits_dropped === 1
+                    ? '1 commit leaves the branch; it stays'
+                    : `${g.commits_dropped} commits leave the branch; they stay`}{' '}
                   reachable from <code>{g.backup_ref}</code>:
                 </p>
                 <ul className="commits">
