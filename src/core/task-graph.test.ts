@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { laneProgress, nextTask, progressPercent, runnableTasks, validateTaskGraph } from './task-graph.js';
+import {
+  laneProgress,
+  nextTask,
+  progressLabel,
+  progressPercent,
+  runnableTasks,
+  validateTaskGraph,
+} from './task-graph.js';
 import type { Task, TaskSpec } from './schemas/workflow.js';
 
 const spec = (id: string, deps: string[] = [], lane = 0): TaskSpec => ({
@@ -60,5 +67,10 @@ describe('task graph', () => {
   it('says progress in whole percent of the tasks done, 0 without tasks', () => {
     expect([0, 1, 2, 3].map((done) => progressPercent({ done, total: 3 }))).toEqual([0, 33, 67, 100]);
     expect(progressPercent({ done: 0, total: 0 })).toBe(0);
+  });
+
+  it('says progress with the skipped and the failed tasks apart', () => {
+    expect(progressLabel({ done: 3, total: 6, skipped: 1, failed: 2 })).toBe('2/6 done, 1 skipped, 2 failed');
+    expect(progressLabel({ done: 1, total: 2, skipped: 0, failed: 0 }, '')).toBe('1/2');
   });
 });

@@ -104,12 +104,16 @@ export function taskCounts(tasks: readonly Task[]) {
 }
 
 /**
- * "1/6 done, 2 skipped": the one way progress is said. `done` counts the finished tasks, the skipped among them (the
- * share of the work behind it); the words say how many were done and how many skipped, never a skipped one as done.
- * A table's column leaves out the word (`word: ''`).
+ * "1/6 done, 2 skipped, 1 failed": the one way progress is said. `done` counts the finished tasks, the skipped among
+ * them (the share of the work behind it); the words say how many were done and how many skipped, never a skipped one
+ * as done, and how many failed (work that needs a look before it goes on). A table's column leaves out the word
+ * (`word: ''`).
  */
-export const progressLabel = (c: { done: number; total: number; skipped: number }, word = ' done') =>
-  `${c.done - c.skipped}/${c.total}${word}${c.skipped ? `, ${c.skipped} skipped` : ''}`;
+export const progressLabel = (
+  c: { done: number; total: number; skipped: number; failed?: number },
+  word = ' done',
+) =>
+  `${c.done - c.skipped}/${c.total}${word}${c.skipped ? `, ${c.skipped} skipped` : ''}${c.failed ? `, ${c.failed} failed` : ''}`;
 
 /** Tasks grouped per lane, with done/total: the resume report's "Bootstrap Tasks: 3/5 complete". */
 export function laneProgress(tasks: readonly Task[]) {

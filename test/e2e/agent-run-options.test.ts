@@ -236,7 +236,7 @@ describe('baton run options', () => {
   }, 60_000);
 
   it('the command adapter runs any CLI: the prompt on stdin, exit 0 done, another exit fails the task', async () => {
-    const { repo, cli, create, events } = setup();
+    const { repo, cli, said, create, events } = setup();
     await create();
     const script = join(tempDir('baton-cmd-'), 'agent.sh');
     writeFileSync(
@@ -272,7 +272,12 @@ describe('baton run options', () => {
     const context = (await cli(['context'])).json<{ markdown: string }>().markdown;
     expect(context).toContain(`[!] T2 Second (failed: ${cause}) after T1`);
     // T1's completion snapshot is the latest one, but no session ended because of it
-    expect(context).toContain('Continue from task "T2: Second".\n');
+    // what made it fail comes first, not a plain "continue"
+    expect(context).toContain(
+      `Task "T2: Second" failed (${cause}): find out why and fix it before running it again.\n`,
+    );
+    // `baton list` counts it
+    expect((await said(['list'])).stdout).toMatch(/ 1\/3, 1 failed /);
     expect(context).not.toContain('ended because');
     const prompts = tempDir('baton-prompts-');
     const retry = await cli(['run', '--agent', 'command', '--agent-bin', script, '--max-tasks', '1'], {

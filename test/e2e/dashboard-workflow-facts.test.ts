@@ -199,4 +199,28 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
     expect(cli.stdout).not.toMatch(/in progress/);
     await page.close();
   });
+
+  it('the list names the branch of each workflow and counts its failed tasks', async () => {
+    const repo = makeRepo();
+    const home = tempDir('baton-home-');
+    const server = await startServerProcess(home, { cwd: repo });
+    servers.push(server);
+    const created = await server.api('/api/workflows', {
+      method: 'POST',
+      json: { title: 'Deploy', worktree: repo, tasks: [{ id: 'T1', title: 'Deploy to staging' }] },
+    });
+    const id = ((await created.json()) as { id: string }).id;
+    for (const action of ['start', 'fail'])
+      expect(
+        (await server.api(`/api/workflows/${id}/tasks/T1/${action}`, { method: 'POST', json: {} })).status,
+      ).toBe(200);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.addInitScript(`localStorage.setItem('baton.token', ${JSON.stringify(server.token)})`);
+    await page.goto(`${server.url}/#/`);
+    const row = page.getByTestId('workflow-list').locator('tr', { hasText: 'Deploy' });
+    await row.waitFor(wait);
+    await waitForText(row.getByTestId('failed-tasks'), '1 failed');
+    await waitForText(row.locator('[data-label="Workflow"]'), `${id} · main · ${repo}`);
+    await page.close();
+  });
 });

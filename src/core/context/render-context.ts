@@ -322,6 +322,10 @@ function nextWork(c: ResumeContext): string {
       ? `${allDone}; unless done above, go on from ${newer}.`
       : `No task is runnable (the remaining ones wait on others or are blocked); unless done above, go on from ${newer}.`;
   }
+  // a task that failed is not simply taken up again: what made it fail comes first
+  const failed = c.pending_tasks.find((t) => t.id === c.next.task_id && t.status === 'failed');
+  if (task && failed)
+    return `Task "${c.next.task_id}: ${c.next.title}" failed${failed.reason ? ` (${clip(quote(failed.reason), 160)})` : ''}: find out why and fix it before running it again.`;
   if (task && c.next.list_behind && left === null && c.last_state?.kind === 'last_message')
     return `Continue from ${task}, unless the agent's last message (Last State), newer than the task list, says it is done.`;
   // the list stood still while the agent worked on (Codex agents often stop updating their plan): its message leads

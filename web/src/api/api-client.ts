@@ -37,7 +37,11 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {
-    throw new ApiError(0, 'network', `the server did not answer (${(e as Error).message})`);
+    throw new ApiError(
+      0,
+      'network',
+      `the server did not answer (${(e as Error).message}): is baton serve still running where it was started?`,
+    );
   }
   const text = await res.text();
   let parsed: unknown;

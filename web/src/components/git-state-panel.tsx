@@ -32,7 +32,7 @@ export function GitStatePanel({ git, note }: { git: Snapshot['git_state']; note:
       ) : null}
       {git.files_modified.length > 0 && (
         <div className="small">
-          Modified:{' '}
+          Changed since the workflow began:{' '}
           {git.files_modified.map((f) => (
             <code key={f}>{f} </code>
           ))}

@@ -20,6 +20,7 @@ export function TaskList({ status }: { status: Status }) {
         <span className="muted small">
           {runnable.size} runnable · {(status.counts.tasks['done'] ?? 0) - skipped}/{status.tasks.length} done
           {skipped > 0 && `, ${skipped} skipped`}
+          {(status.counts.tasks['failed'] ?? 0) > 0 && `, ${status.counts.tasks['failed']} failed`}
         </span>
       </div>
       {lanes.map((lane) => (

@@ -84,7 +84,8 @@ export function WorkflowList() {
                       {w.title}
                     </a>
                     <div className="muted small">
-                      <code>{w.id}</code> · {w.worktree}
+                      <code>{w.id}</code> · {w.branch ? <>{w.branch} · </> : null}
+                      {w.worktree}
                     </div>
                   </td>
                   <td data-label="Status">
@@ -95,6 +96,11 @@ export function WorkflowList() {
                   </td>
                   <td data-label="Progress">
                     <ProgressBar done={done} total={w.tasks.length} skipped={w.counts['skipped'] ?? 0} />
+                    {(w.counts['failed'] ?? 0) > 0 && (
+                      <span className="tag tag-bad" data-testid="failed-tasks">
+                        {w.counts['failed']} failed
+                      </span>
+                    )}
                   </td>
                   <td data-label="Sessions">{w.session_count}</td>
                   <td data-label="Next task">

@@ -140,8 +140,9 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
           <div className="banner banner-warn" role="status">
             {/* one span: the banner is a flex row, and each bare text and link would be a column of its own */}
             <span>
-              Interrupted{w.interrupt_reason ? `: ${w.interrupt_reason}` : ''}. Resume to continue from the
-              latest snapshot, or <a href={hrefOf.recover(w.id)}>see the recovery options</a>.
+              Interrupted{w.interrupt_reason ? `: ${w.interrupt_reason}` : ''}. The next session goes on from
+              the latest snapshot: <code>baton run -w {w.id}</code>, or your agent started in{' '}
+              <code>{w.worktree}</code>; or <a href={hrefOf.recover(w.id)}>see the recovery options</a>.
             </span>
           </div>
         )}
