@@ -159,7 +159,6 @@ export class Resumer {
     const base = await resolveWorkflow(this.runner.store, this.git, ref);
     const git = await this.git.captureGitState(base.worktree, workSpanOf(base));
     const snapshot = await latestSnapshot(this.runner, base, git);
-    const commitsSince = await commitsSinceSnapshot(this.git, base.worktree, snapshot, git);
     let checkpointSnapshot: SessionSnapshot | null = null;
     let name = checkpointName;
     if (option === 'checkpoint') {
@@ -172,9 +171,13 @@ export class Resumer {
         );
       checkpointSnapshot = SessionSnapshot.parse(row.data);
     }
+    // what changed in git is measured from the state returned to: the checkpoint's snapshot, else the latest one (a
+    // restore that put the worktree back at the checkpoint has nothing to warn of)
+    const from = checkpointSnapshot ?? snapshot;
+    const commitsSince = await commitsSinceSnapshot(this.git, base.worktree, from, git);
     const { result, state } = await this.runner.run(base.id, (d) => {
       const r = recover(d, option, {
-        snapshot,
+        snapshot: from,
         git,
         staleAfterMs: this.options.staleAfterMs,
         commitsSinceSnapshot: commitsSince,

@@ -229,6 +229,9 @@ describe('baton CLI: files on disk', () => {
       expect(gitIn(repo, 'rev-parse', backup).trim()).toBe(head);
       expect(gitIn(repo, 'log', '-1', '--format=%s', backup).trim()).toBe('api');
       expect(done.session_number).toBe(2);
+      // the worktree is where the checkpoint saw it: nothing moved since the state returned to
+      expect(confirmed.stdout).not.toContain('HEAD moved since the snapshot');
+      expect(confirmed.stdout).not.toContain('files differ from the snapshot');
       expect(done.report.next_action).toBe('start D1 - api');
       expect(gitIn(repo, 'rev-parse', 'HEAD').trim()).toBe(cpCommit);
       expect(gitIn(repo, 'stash', 'list')).toMatch(/baton: before restoring cp-02-bootstrap/);
