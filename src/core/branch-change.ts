@@ -9,11 +9,19 @@ export const isDetached = (branch: string) => branch === '(detached)' || branch 
 /** A branch as a person reads it: git's `(detached)` is no branch. */
 const named = (branch: string) => (isDetached(branch) ? 'a detached HEAD' : branch);
 
-/** The branch a workflow's work was last seen on (its last snapshot's, else its start's); null when not known. */
-export function workflowBranch(s: WorkflowState): string | null {
-  const branch = s.last_snapshot?.branch ?? s.git_start?.branch ?? null;
-  return branch && !isDetached(branch) ? branch : null;
+/**
+ * The branch a workflow's work was last seen on and the commit seen there: its last snapshot's, else (before any, or
+ * a snapshot of a detached HEAD) its start's; null when neither names a branch.
+ */
+export function workflowPlace(s: WorkflowState): { branch: string; commit: string | null } | null {
+  const snap = s.last_snapshot;
+  if (snap?.branch && !isDetached(snap.branch)) return { branch: snap.branch, commit: snap.commit ?? null };
+  const start = s.git_start;
+  return start?.branch && !isDetached(start.branch) ? { branch: start.branch, commit: start.commit } : null;
 }
+
+/** The branch a workflow's work was last seen on (`workflowPlace`); null when not known. */
+export const workflowBranch = (s: WorkflowState): string | null => workflowPlace(s)?.branch ?? null;
 
 /** Whether the commit `at` is in the history the capture reads: HEAD itself, or one of the workflow's commits on it. */
 function carries(now: GitState, at: string): boolean {

@@ -1,4 +1,4 @@
-import { tryGit } from './run-git.js';
+import { git, tryGit } from './run-git.js';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -271,18 +271,21 @@ export async function knownCommits(dir: string, commits: readonly string[]): Pro
 }
 
 /** Whether `branch` is a local branch of the repository at `dir`; null when git cannot tell. */
-export async function hasBranch(dir: string, branch: string): Promise<boolean | null> {
-  if ((await tryGit(dir, ['rev-parse', '--git-dir'])) === null) return null;
-  return (await tryGit(dir, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`])) !== null;
-}
+export const hasBranch = (dir: string, branch: string): Promise<boolean | null> =>
+  gitAnswers(dir, ['show-ref', '--verify', '--quiet', `refs/heads/${branch}`]);
 
-/** Whether `commit` is in the history of `of` (HEAD by default); null when git does not know the commit. */
-export async function isAncestor(dir: string, commit: string, of = 'HEAD'): Promise<boolean | null> {
-  const full = (await tryGit(dir, ['rev-parse', '--verify', '--quiet', `${commit}^{commit}`]))?.trim();
-  if (!full) return null;
-  // no merge base: histories that share nothing
-  const base = await tryGit(dir, ['merge-base', full, of]);
-  return base !== null && base.trim() === full;
+/** Whether `commit` is in the history of `of` (HEAD by default); null when git cannot tell (an unknown commit). */
+export const isAncestor = (dir: string, commit: string, of = 'HEAD'): Promise<boolean | null> =>
+  gitAnswers(dir, ['merge-base', '--is-ancestor', commit, of]);
+
+/** A git command that answers by its exit code: 0 yes, 1 no, anything else (or no git) null. */
+async function gitAnswers(dir: string, args: string[]): Promise<boolean | null> {
+  try {
+    await git(dir, args);
+    return true;
+  } catch (e) {
+    return (e as { code?: unknown }).code === 1 ? false : null;
+  }
 }
 
 /**

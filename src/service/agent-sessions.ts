@@ -49,7 +49,7 @@ import type {
 import { fitToCharacters, withoutOwnFooter } from './fit-characters.js';
 import { agentLabel } from '../core/agent-label.js';
 import { replacedRepository, setAside, type SetAside } from './replaced-repository.js';
-import { onOtherBranch, type OnOtherBranch } from './other-branch.js';
+import { branchStanding, workHere, type OnOtherBranch } from './other-branch.js';
 import { importsOf } from './record-lists.js';
 
 /** What does not make a snapshot stale: the handoff, the sessions, compactions, the checkpoint of that snapshot. */
@@ -148,15 +148,29 @@ export class AgentSessions {
     open = open.filter((w) => !left.includes(w.id));
     const aside = !mine && freshStart ? await this.setAsideReplaced(open) : [];
     open = open.filter((w) => !aside.some((a) => a.workflow_id === w.id));
-    // a new conversation on a branch other than the one a workflow's work is on is other work: that one waits there
-    const away = !mine && !ended ? await this.onOtherBranches(open) : [];
+    // a new conversation goes on with the work of the branch checked out: one of another branch waits there
+    const branches =
+      !mine && !ended
+        ? await branchStanding(git, worktree, open)
+        : { checkedOut: null, onBranch: [], away: [] };
+    const away = branches.away;
     open = open.filter((w) => !away.some((a) => a.workflow_id === w.id));
-    const done = !mine && freshStart && input.auto_track ? await this.finishIfOver(newest(open), over) : null;
+    // the latest of this branch's workflows, else the latest
+    const pick = (ws: readonly WorkflowState[]) =>
+      newest(ws.filter((w) => branches.onBranch.includes(w))) ?? newest(ws);
+    const done = !mine && freshStart && input.auto_track ? await this.finishIfOver(pick(open), over) : null;
     if (done) open = open.filter((w) => w.id !== done.workflow.id);
-    // a new conversation after the last workflow here was completed (its last task done): told what it did all the same
-    const last = newest(all.filter((w) => !away.some((a) => a.workflow_id === w.id)));
+    // a new conversation after the last workflow here was completed (its last task done): told what it did all the
+    // same, when the branch checked out holds that work
+    const last = newest(all);
     const found =
-      !done?.finished && !mine && !ended && freshStart && !open.length && last?.status === 'completed'
+      !done?.finished &&
+      !mine &&
+      !ended &&
+      freshStart &&
+      !open.length &&
+      last?.status === 'completed' &&
+      (await workHere(git, worktree, last, branches.checkedOut))
         ? await this.finishedBefore(last)
         : null;
     const finished = done?.finished ?? found;
@@ -208,7 +222,7 @@ export class AgentSessions {
         ...follows,
       };
     }
-    const latest = newest(open) as WorkflowState;
+    const latest = pick(open) as WorkflowState;
     const others = open.length - 1;
     const w = mine ?? latest;
     const more = others
@@ -252,16 +266,6 @@ export class AgentSessions {
       if (result) gone.push(w.id);
     }
     return gone;
-  }
-
-  /** The workflows whose work is on another branch than the one checked out (`onOtherBranch`); left as they are. */
-  private async onOtherBranches(open: readonly WorkflowState[]): Promise<OnOtherBranch[]> {
-    const away: OnOtherBranch[] = [];
-    for (const w of open) {
-      const other = await onOtherBranch(this.svc.git, w);
-      if (other) away.push(other);
-    }
-    return away;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { branchChange, isDetached as detached, workSpanOf, type WorkflowState } from '../core/index.js';
+import { isDetached, workflowBranch, workflowPlace, type WorkflowState } from '../core/index.js';
 import type { GitPort } from './ports.js';
 
 /** A workflow left for the branch its work is on, while the worktree has another one checked out. */
@@ -13,24 +13,60 @@ export interface OnOtherBranch {
   checked_out: string;
 }
 
+/** Where a worktree's open workflows stand against the branch checked out. */
+export interface BranchStanding {
+  /** The branch checked out (null: a detached HEAD, or not known). */
+  checkedOut: string | null;
+  /** Those whose work was last seen on the branch checked out: a new conversation here goes on with one of them. */
+  onBranch: WorkflowState[];
+  /** Those left for the other branches their work is on. */
+  away: OnOtherBranch[];
+}
+
 /**
- * Where a workflow's work is when it is not what the worktree has checked out: its last snapshot (or its start) saw
- * another branch (`branchChange`), that branch still exists, and the commit seen there is not in the history checked
- * out now. A new conversation here is then other work: it is not handed this workflow, which waits for a session on
- * its branch. Null when the work is here (the same branch, a branch made from it, merged with it or renamed), on a
- * branch since deleted, or either side is a detached HEAD or not known (no commit seen: a repository without any).
+ * Which of a worktree's open workflows are the work of the branch checked out (`workflowPlace`). One last seen on
+ * another branch that still exists is left for it when a workflow of this branch is here, or when the commit it saw
+ * there is not in the history checked out (without one of this branch, a workflow whose work this branch holds, one
+ * made from it or merged with it, goes on here). A branch since deleted, a detached HEAD, a place not known: not away.
+ * One read of the branch checked out, then git only for the workflows of other branches.
  */
-export async function onOtherBranch(git: GitPort, w: WorkflowState): Promise<OnOtherBranch | null> {
-  const change = branchChange(w, await git.captureGitState(w.worktree, workSpanOf(w)));
-  if (!change || detached(change.from) || detached(change.to)) return null;
-  const seen = change.since === 'snapshot' ? w.last_snapshot?.commit : w.git_start?.commit;
-  if (!seen || (await git.isAncestor(w.worktree, seen)) !== false) return null;
-  if ((await git.hasBranch(w.worktree, change.from)) !== true) return null;
-  return {
-    workflow_id: w.id,
-    title: w.issue?.title ?? w.title,
-    status: w.status,
-    branch: change.from,
-    checked_out: change.to,
-  };
+export async function branchStanding(
+  git: GitPort,
+  worktree: string,
+  open: readonly WorkflowState[],
+): Promise<BranchStanding> {
+  const branch = (await git.gitStart(worktree))?.branch;
+  const checkedOut = branch && !isDetached(branch) ? branch : null;
+  if (checkedOut === null) return { checkedOut, onBranch: [], away: [] };
+  const onBranch = open.filter((w) => workflowBranch(w) === checkedOut);
+  const away: OnOtherBranch[] = [];
+  for (const w of open) {
+    const place = workflowPlace(w);
+    if (!place || place.branch === checkedOut) continue;
+    if (!onBranch.length && (await workHere(git, worktree, w, checkedOut))) continue;
+    if ((await git.hasBranch(worktree, place.branch)) !== true) continue;
+    away.push({
+      workflow_id: w.id,
+      title: w.issue?.title ?? w.title,
+      status: w.status,
+      branch: place.branch,
+      checked_out: checkedOut,
+    });
+  }
+  return { checkedOut, onBranch, away };
+}
+
+/**
+ * Whether the branch checked out holds a workflow's work: it was last seen on that branch, or the commit it saw on its
+ * own is in the history checked out (a branch made from it, or merged with it); true when that cannot be told.
+ */
+export async function workHere(
+  git: GitPort,
+  worktree: string,
+  w: WorkflowState,
+  checkedOut: string | null,
+): Promise<boolean> {
+  const place = workflowPlace(w);
+  if (!place || !checkedOut || place.branch === checkedOut || !place.commit) return true;
+  return (await git.isAncestor(worktree, place.commit)) !== false;
 }

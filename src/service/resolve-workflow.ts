@@ -12,7 +12,7 @@ import {
 import type { Store } from '../storage/store.js';
 import type { GitPort } from './ports.js';
 import { replacedRepository } from './replaced-repository.js';
-import { onOtherBranch } from './other-branch.js';
+import { branchStanding } from './other-branch.js';
 
 /** Names a workflow: by id, or by the worktree a directory belongs to. */
 export interface WorkflowRef {
@@ -64,8 +64,8 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
   // an agent's own command (its conversation's workflow known): the one it works on, used or not yet
   const own = ref.following ? candidates.find((w) => w.id === ref.following) : undefined;
   if (own) return own;
-  // those whose work is on another branch than the one checked out are not meant (other-branch.ts)
-  const onBranch = await onThisBranch(git, candidates);
+  // the work of the branch checked out is meant, not another branch's (other-branch.ts)
+  const onBranch = await onThisBranch(git, worktree, candidates);
   if (onBranch.length === 1 && onBranch[0]) return onBranch[0];
   // a conversation opened and left (or not yet used) made a workflow that holds nothing: the other one is meant
   const used = onBranch.filter((w) => !isUnusedSessionWorkflow(w));
@@ -107,11 +107,15 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
   );
 }
 
-/** The workflows whose work is on the branch checked out (or not known to be elsewhere); all when none is. */
-async function onThisBranch(git: GitPort, open: WorkflowState[]): Promise<WorkflowState[]> {
+/**
+ * The workflows of the branch checked out, else those not left for another branch (`branchStanding`); all when none
+ * is.
+ */
+async function onThisBranch(git: GitPort, worktree: string, open: WorkflowState[]): Promise<WorkflowState[]> {
   if (open.length < 2) return open;
-  const here: WorkflowState[] = [];
-  for (const w of open) if ((await onOtherBranch(git, w)) === null) here.push(w);
+  const { onBranch, away } = await branchStanding(git, worktree, open);
+  if (onBranch.length) return onBranch;
+  const here = open.filter((w) => !away.some((a) => a.workflow_id === w.id));
   return here.length > 0 ? here : open;
 }
 

@@ -66,7 +66,9 @@ describe('workflows of the branches of one worktree', () => {
     );
     expect(tuesday.briefing).not.toContain('login');
     expect(tuesday.told).toContain(`Baton left workflow ${login} ("add a login form") on feature/login`);
-    expect(tuesday.told).toContain('fix/crash is checked out, so this conversation is other work');
+    expect(tuesday.told).toContain(
+      'for its branch: fix/crash is checked out; a new session on feature/login goes on with it',
+    );
     const crash = await workflowOf(w);
     expect(crash.workflow.id).not.toBe(login);
     expect(JSON.stringify(crash)).toContain('fix the crash');
@@ -100,6 +102,50 @@ describe('workflows of the branches of one worktree', () => {
     expect(listed.stdout).toMatch(new RegExp(`${crash.workflow.id as string} .* fix/crash `));
     const json = JSON.parse((await w.baton(['list', '--json'])).stdout) as { workflows: Json[] };
     expect(json.workflows.find((x) => x.id === login)?.branch).toBe('login-v2');
+  });
+
+  it('back on a branch, its workflow is taken up though the other branch holds no commit of its own', async () => {
+    const w = workspace();
+    w.git('branch', 'feature');
+    await conversation(w, 'c-main', 'speed up the report query', 'report.sql');
+    const main = (await workflowOf(w)).workflow.id as string;
+    // on feature (nothing committed there yet): other work, left uncommitted when the conversation ends
+    w.git('checkout', '-q', 'feature');
+    const path = join(tempDir('baton-transcript-'), 'c-feature.jsonl');
+    writeFileSync(path, '');
+    const onFeature = await w.hook('SessionStart', {
+      session_id: 'c-feature',
+      source: 'startup',
+      transcript_path: path,
+    });
+    expect(onFeature.told).toContain(`Baton left workflow ${main}`);
+    await w.hook('UserPromptSubmit', {
+      session_id: 'c-feature',
+      transcript_path: path,
+      prompt: 'add the login form',
+    });
+    writeFileSync(join(w.repo, 'login.js'), 'form\n');
+    await w.hook('SessionEnd', {
+      session_id: 'c-feature',
+      transcript_path: path,
+      reason: 'prompt_input_exit',
+    });
+    const feature = (await workflowOf(w)).workflow.id as string;
+    expect(feature).not.toBe(main);
+    // back on main (the work put away): main's workflow, not the newer one of feature
+    w.git('stash', '-q', '-u');
+    w.git('checkout', '-q', 'main');
+    const next = join(tempDir('baton-transcript-'), 'c-back.jsonl');
+    writeFileSync(next, '');
+    const back = await w.hook('SessionStart', {
+      session_id: 'c-back',
+      source: 'startup',
+      transcript_path: next,
+    });
+    expect(back.briefing).toContain('speed up the report query');
+    expect(back.briefing).not.toContain('login form');
+    expect(back.told).toContain(`Baton left workflow ${feature} ("add the login form") on feature`);
+    expect((await workflowOf(w)).workflow.id).toBe(main);
   });
 
   it('a workflow whose branch was deleted is no longer left for it', async () => {

@@ -410,15 +410,18 @@ function asideNote(aside: StartResult['set_aside'], t: StartResult) {
  * user with the way back to each, and in the hook log. The agent is not told: they are not its work.
  */
 function otherBranchNote(away: readonly OnOtherBranch[]) {
-  const each = away.map((a) => `workflow ${a.workflow_id} ("${clip(a.title, 80)}") on ${a.branch}`);
+  const named = away
+    .slice(0, 2)
+    .map((a) => `workflow ${a.workflow_id} ("${clip(a.title, 60)}") on ${a.branch}`);
+  const more = away.length > 2 ? ` and ${away.length - 2} more (\`baton list\` shows their branches)` : '';
   const [one] = away;
   const back =
     away.length === 1 && one
       ? `a new session on ${one.branch} goes on with it`
       : 'a new session on one of those branches goes on with its workflow';
   return {
-    tell: `Baton left ${each.join(', ')}: ${one?.checked_out ?? ''} is checked out, so this conversation is other work; ${back}`,
-    note: `left ${each.join(', ')} (${one?.checked_out ?? ''} is checked out)`,
+    tell: `Baton left ${named.join(', ')}${more} for ${away.length === 1 ? 'its branch' : 'their branches'}: ${one?.checked_out ?? ''} is checked out; ${back}`,
+    note: `left ${named.join(', ')}${more} (${one?.checked_out ?? ''} is checked out)`,
   };
 }
 
