@@ -80,7 +80,8 @@ export function withTasks(snap: SessionSnapshot, tasks: SessionSnapshot['tasks']
  * Whether git is as the snapshot saw it: HEAD at the same commit on the same branch (a commit since, even one whose
  * tool call a crash cut off, makes the snapshot stale: its done list and Git State miss it), and the same files
  * uncommitted (a stash, a checkout of a file, a file written by hand: its Git State would name files that are not
- * so). Without a capture now, nothing says it moved.
+ * so; more changes to the same files do not count: its diffstat may be behind). Without a capture now, nothing says
+ * it moved.
  */
 export function sameGit(snap: SessionSnapshot, now: GitCapture | null): boolean {
   if (!now?.state) return true;

@@ -72,7 +72,7 @@ function asPreview<T extends { git: RestorePlan | null; steps: string[] }>(r: T)
     steps: r.steps.map(named),
     git: g && {
       ...g,
-      steps: g.steps.map((st) => ({ ...st, args: st.args.map(named), command: named(st.command) })),
+      steps: g.steps.map((st) => ({ ...st, command: named(st.command) })),
       backup_ref: g.backup_ref && named(g.backup_ref),
       worktree_backup_ref: g.worktree_backup_ref && named(g.worktree_backup_ref),
     },

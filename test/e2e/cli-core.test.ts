@@ -251,7 +251,7 @@ for (const mode of cliModes) {
       expect((await b('task', 'start', 'F1')).code).toBe(0);
       expect((await b('task', 'fail', 'F1', '--reason', 'tests failed in auth.spec.ts')).code).toBe(0);
       const status = await b('status');
-      expect(status.stdout).toContain('tasks: 0/2 done, 0 in progress, 1 failed');
+      expect(status.stdout).toContain('tasks: 0/2 done, 1 failed, 0 in progress');
       expect(status.stdout).toContain('failed: F1 First: tests failed in auth.spec.ts');
       await b('task', 'start', 'F2');
       expect((await b('interrupt')).code).toBe(0);

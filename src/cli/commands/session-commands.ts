@@ -190,7 +190,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
               s.left_open.length
                 ? `${s.left_open.length} left open (${s.left_open.map((t) => t.id).join(', ')})`
                 : `${s.counts.tasks.in_progress} in progress`
-            }${s.counts.tasks.failed ? `, ${s.counts.tasks.failed} failed` : ''}${s.counts.tasks.blocked ? `, ${s.counts.tasks.blocked} blocked` : ''}`,
+            }${s.counts.tasks.blocked ? `, ${s.counts.tasks.blocked} blocked` : ''}`,
             // a failed or blocked task, with why: what the user has to look at before going on
             ...s.tasks
               .filter((t) => t.status === 'failed' || t.status === 'blocked')

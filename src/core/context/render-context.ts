@@ -57,7 +57,7 @@ function tasks(c: ResumeContext, out: string[]) {
   out.push(
     p.total === 0
       ? '### Plan Status: no task recorded'
-      : `### Plan Status: ${progressLabel({ done: p.completed, total: p.total, skipped: p.skipped }, ' tasks done')}${p.current_task ? `, current ${p.current_task}` : ''}`,
+      : `### Plan Status: ${progressLabel({ done: p.completed, total: p.total, skipped: p.skipped, failed: p.failed }, ' tasks done')}${p.current_task ? `, current ${p.current_task}` : ''}`,
   );
   if (c.completed_more)
     out.push(
@@ -322,15 +322,15 @@ function nextWork(c: ResumeContext): string {
       ? `${allDone}; unless done above, go on from ${newer}.`
       : `No task is runnable (the remaining ones wait on others or are blocked); unless done above, go on from ${newer}.`;
   }
-  // a task that failed is not simply taken up again: what made it fail comes first
-  const failed = c.pending_tasks.find((t) => t.id === c.next.task_id && t.status === 'failed');
-  if (task && failed)
-    return `Task "${c.next.task_id}: ${c.next.title}" failed${failed.reason ? ` (${clip(quote(failed.reason), 160)})` : ''}: find out why and fix it before running it again.`;
   if (task && c.next.list_behind && left === null && c.last_state?.kind === 'last_message')
     return `Continue from ${task}, unless the agent's last message (Last State), newer than the task list, says it is done.`;
   // the list stood still while the agent worked on (Codex agents often stop updating their plan): its message leads
   if (task && c.next.list_behind && left === 'mid_turn' && c.last_state?.kind === 'last_message')
     return `The session ended in the middle of the agent's turn, and its last message (Last State) is newer than the task list: finish what it says it was doing (check whether its last call ran), then continue from ${task} unless that message shows it done.`;
+  // a task that failed is not simply taken up again: what made it fail comes first
+  const failed = c.pending_tasks.find((t) => t.id === c.next.task_id && t.status === 'failed');
+  if (task && failed)
+    return `Task "${c.next.task_id}: ${c.next.title}" failed${failed.reason ? ` (${clip(quote(failed.reason), 160)})` : ''}: find out why and fix it before running it again.`;
   if (task) return `Continue from ${task}.`;
   if (p.total === 0) {
     // cut in the middle of the agent's turn: what it announced last is under way, and perhaps not done

@@ -195,6 +195,7 @@ export interface ResumeContext {
     total: number;
     completed: number;
     skipped: number;
+    failed: number;
     remaining: number;
     current_task: string | null;
   };
@@ -417,6 +418,7 @@ export function compileResumeContext(
       total: snap.tasks.length,
       completed: snap.tasks_completed,
       skipped: snap.tasks.filter((t) => t.status === 'skipped').length,
+      failed: snap.tasks.filter((t) => t.status === 'failed').length,
       remaining: snap.tasks_remaining,
       // a finished workflow has no task under way: what was in progress when it ended was left open
       current_task: finished ? null : snap.current_task_id,

@@ -1,3 +1,4 @@
+import { sameToken } from '../../config/token-file.js';
 import type { EventFeed, PositionedEvent } from '../../service/index.js';
 import { liveEvents, matches, type LiveEvent, type Subscription } from './live-event.js';
 
@@ -168,7 +169,7 @@ export class WsHub {
    */
   closeStale(current: string) {
     for (const s of this.subscribers) {
-      if (s.token === null || s.token === current) continue;
+      if (s.token === null || sameToken(s.token, current)) continue;
       s.socket.close(
         1008,
         'the server token was rotated: reconnect with the new one (`baton token` prints it)',
