@@ -221,6 +221,10 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
     await row.waitFor(wait);
     await waitForText(row.getByTestId('failed-tasks'), '1 failed');
     await waitForText(row.locator('[data-label="Workflow"]'), `${id} · main · ${repo}`);
+    // no agent reported usage: said so, not a row of zeros
+    await page.goto(`${server.url}/#/workflows/${id}`);
+    await waitForText(page.getByTestId('usage-none'), 'No usage reported');
+    expect(await page.getByTestId('usage-totals').count()).toBe(0);
     await page.close();
   });
 });

@@ -27,6 +27,13 @@ export function UsagePanel({
     (u.context_utilization !== null && u.context_window
       ? Math.round(u.context_utilization * u.context_window)
       : null);
+  // nothing counted at all: an agent that reports no usage (a command agent), not a free one
+  const reported =
+    u.tokens_used > 0 ||
+    u.llm_calls > 0 ||
+    u.tool_calls > 0 ||
+    u.session_duration_seconds > 0 ||
+    (u.cost_usd ?? null) !== null;
   return (
     <div data-testid="usage">
       <CapacityGauge
@@ -35,33 +42,40 @@ export function UsagePanel({
         window={u.context_window}
         warnAt={warnAt}
       />
-      <dl className="facts facts-inline" data-testid="usage-totals">
-        <dt>{session ? `Cost (${sessions ?? 'all'} session${sessions === 1 ? '' : 's'})` : 'Cost'}</dt>
-        <dd data-testid="usage-cost">{money(u.cost_usd)}</dd>
-        <dt>Tokens</dt>
-        <dd>{u.tokens_used.toLocaleString()}</dd>
-        {u.output_tokens ? (
-          <>
-            <dt>Output tokens</dt>
-            <dd>{u.output_tokens.toLocaleString()}</dd>
-          </>
-        ) : null}
-        <dt>LLM calls</dt>
-        <dd>{calls(u)}</dd>
-        <dt>Tool calls</dt>
-        <dd>{u.tool_calls}</dd>
-        <dt>Agent time</dt>
-        <dd>{minutes(u.session_duration_seconds)}</dd>
-        {session && (
-          <>
-            <dt>This session</dt>
-            <dd data-testid="usage-session">
-              {money(session.cost_usd)}
-              {session.llm_calls ? ` · ${session.llm_calls} calls` : ''}
-            </dd>
-          </>
-        )}
-      </dl>
+      {!reported && (
+        <p className="muted small" data-testid="usage-none">
+          No usage reported: its agent said nothing of tokens, calls or time (a command agent does not).
+        </p>
+      )}
+      {reported && (
+        <dl className="facts facts-inline" data-testid="usage-totals">
+          <dt>{session ? `Cost (${sessions ?? 'all'} session${sessions === 1 ? '' : 's'})` : 'Cost'}</dt>
+          <dd data-testid="usage-cost">{money(u.cost_usd)}</dd>
+          <dt>Tokens</dt>
+          <dd>{u.tokens_used.toLocaleString()}</dd>
+          {u.output_tokens ? (
+            <>
+              <dt>Output tokens</dt>
+              <dd>{u.output_tokens.toLocaleString()}</dd>
+            </>
+          ) : null}
+          <dt>LLM calls</dt>
+          <dd>{calls(u)}</dd>
+          <dt>Tool calls</dt>
+          <dd>{u.tool_calls}</dd>
+          <dt>Agent time</dt>
+          <dd>{minutes(u.session_duration_seconds)}</dd>
+          {session && (
+            <>
+              <dt>This session</dt>
+              <dd data-testid="usage-session">
+                {money(session.cost_usd)}
+                {session.llm_calls ? ` · ${session.llm_calls} calls` : ''}
+              </dd>
+            </>
+          )}
+        </dl>
+      )}
     </div>
   );
 }
