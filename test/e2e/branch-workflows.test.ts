@@ -25,6 +25,16 @@ function workspace() {
   return { repo, env, baton, git, hook };
 }
 
+/** A new conversation's SessionStart, its transcript still empty: what it answered, and the transcript's path. */
+async function newConversation(w: ReturnType<typeof workspace>, id: string) {
+  const path = join(tempDir('baton-transcript-'), `${id}.jsonl`);
+  writeFileSync(path, '');
+  return {
+    path,
+    ...(await w.hook('SessionStart', { session_id: id, source: 'startup', transcript_path: path })),
+  };
+}
+
 /** A conversation that asks for `request`, commits a file for it, and ends. What its SessionStart answered. */
 async function conversation(w: ReturnType<typeof workspace>, id: string, request: string, file: string) {
   const path = join(tempDir('baton-transcript-'), `${id}.jsonl`);
@@ -75,13 +85,7 @@ describe('workflows of the branches of one worktree', () => {
 
     // Wednesday: back on the login branch, a new conversation goes on with the login work
     w.git('checkout', '-q', 'feature/login');
-    const path = join(tempDir('baton-transcript-'), 'c-wed.jsonl');
-    writeFileSync(path, '');
-    const wednesday = await w.hook('SessionStart', {
-      session_id: 'c-wed',
-      source: 'startup',
-      transcript_path: path,
-    });
+    const wednesday = await newConversation(w, 'c-wed');
     expect(wednesday.briefing).toContain('add a login form');
     expect(wednesday.briefing).not.toContain('fix the crash');
     expect(wednesday.told).toContain(`Baton left workflow ${crash.workflow.id as string}`);
@@ -93,7 +97,7 @@ describe('workflows of the branches of one worktree', () => {
 
     // a branch made from the login branch carries its work: the login workflow goes on there
     w.git('checkout', '-q', '-b', 'login-v2', 'feature/login');
-    const v2 = await w.hook('SessionStart', { session_id: 'c-v2', source: 'startup', transcript_path: path });
+    const v2 = await newConversation(w, 'c-v2');
     expect(v2.told).not.toContain(`Baton left workflow ${login}`);
     expect(v2.told).toContain(`Baton left workflow ${crash.workflow.id as string}`);
 
@@ -111,13 +115,8 @@ describe('workflows of the branches of one worktree', () => {
     const main = (await workflowOf(w)).workflow.id as string;
     // on feature (nothing committed there yet): other work, left uncommitted when the conversation ends
     w.git('checkout', '-q', 'feature');
-    const path = join(tempDir('baton-transcript-'), 'c-feature.jsonl');
-    writeFileSync(path, '');
-    const onFeature = await w.hook('SessionStart', {
-      session_id: 'c-feature',
-      source: 'startup',
-      transcript_path: path,
-    });
+    const onFeature = await newConversation(w, 'c-feature');
+    const path = onFeature.path;
     expect(onFeature.told).toContain(`Baton left workflow ${main}`);
     await w.hook('UserPromptSubmit', {
       session_id: 'c-feature',
@@ -135,13 +134,7 @@ describe('workflows of the branches of one worktree', () => {
     // back on main (the work put away): main's workflow, not the newer one of feature
     w.git('stash', '-q', '-u');
     w.git('checkout', '-q', 'main');
-    const next = join(tempDir('baton-transcript-'), 'c-back.jsonl');
-    writeFileSync(next, '');
-    const back = await w.hook('SessionStart', {
-      session_id: 'c-back',
-      source: 'startup',
-      transcript_path: next,
-    });
+    const back = await newConversation(w, 'c-back');
     expect(back.briefing).toContain('speed up the report query');
     expect(back.briefing).not.toContain('login form');
     expect(back.told).toContain(`Baton left workflow ${feature} ("add the login form") on feature`);
@@ -154,13 +147,7 @@ describe('workflows of the branches of one worktree', () => {
     await conversation(w, 'c-spike', 'try a websocket transport', 'ws.js');
     w.git('checkout', '-q', 'main');
     w.git('branch', '-q', '-D', 'spike');
-    const path = join(tempDir('baton-transcript-'), 'c-next.jsonl');
-    writeFileSync(path, '');
-    const next = await w.hook('SessionStart', {
-      session_id: 'c-next',
-      source: 'startup',
-      transcript_path: path,
-    });
+    const next = await newConversation(w, 'c-next');
     expect(next.told).not.toContain('Baton left workflow');
   });
 });

@@ -47,6 +47,20 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
     await Promise.all(servers.map((s) => s.stop()));
   });
 
+  /** A server of its own over a new repository, with one workflow of `tasks` created through the API. */
+  const serverWith = async (title: string, tasks: Json[]) => {
+    const repo = makeRepo();
+    const home = tempDir('baton-home-');
+    const server = await startServerProcess(home, { cwd: repo });
+    servers.push(server);
+    const created = await server.api('/api/workflows', {
+      method: 'POST',
+      json: { title, worktree: repo, tasks },
+    });
+    const { id } = (await created.json()) as { id: string };
+    return { repo, home, server, id };
+  };
+
   const open = async (server: ServerProcess, id: string) => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.addInitScript(`localStorage.setItem('baton.token', ${JSON.stringify(server.token)})`);
@@ -144,22 +158,10 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
   });
 
   it('after Abandon, the task that was under way reads left open, nowhere in progress, as `baton status` says it', async () => {
-    const repo = makeRepo();
-    const home = tempDir('baton-home-');
-    const server = await startServerProcess(home, { cwd: repo });
-    servers.push(server);
-    const created = await server.api('/api/workflows', {
-      method: 'POST',
-      json: {
-        title: 'Left behind',
-        worktree: repo,
-        tasks: [
-          { id: 'T1', title: 'Parse dates' },
-          { id: 'T2', title: 'Format dates', deps: ['T1'] },
-        ],
-      },
-    });
-    const { id } = (await created.json()) as { id: string };
+    const { repo, home, server, id } = await serverWith('Left behind', [
+      { id: 'T1', title: 'Parse dates' },
+      { id: 'T2', title: 'Format dates', deps: ['T1'] },
+    ]);
     expect(
       (await server.api(`/api/workflows/${id}/tasks/T1/start`, { method: 'POST', json: { note: null } }))
         .status,
@@ -201,15 +203,7 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
   });
 
   it('the list names the branch of each workflow and counts its failed tasks', async () => {
-    const repo = makeRepo();
-    const home = tempDir('baton-home-');
-    const server = await startServerProcess(home, { cwd: repo });
-    servers.push(server);
-    const created = await server.api('/api/workflows', {
-      method: 'POST',
-      json: { title: 'Deploy', worktree: repo, tasks: [{ id: 'T1', title: 'Deploy to staging' }] },
-    });
-    const id = ((await created.json()) as { id: string }).id;
+    const { repo, server, id } = await serverWith('Deploy', [{ id: 'T1', title: 'Deploy to staging' }]);
     for (const action of ['start', 'fail'])
       expect(
         (await server.api(`/api/workflows/${id}/tasks/T1/${action}`, { method: 'POST', json: {} })).status,
