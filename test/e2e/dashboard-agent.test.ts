@@ -92,11 +92,13 @@ describe('dashboard: the executor of a running agent', () => {
       page.locator('.toast-success'),
       `Workflow resumed: session 2 started; nothing runs it until \`${next}\``,
     );
-    await waitForText(page.getByTestId('agent-running'), `nothing runs it until \`${next}\``);
+    // the command shown as code, not between backticks
+    await waitForText(page.getByTestId('agent-running'), `nothing runs it until ${next}`);
+    expect(await page.getByTestId('agent-running').locator('code').last().textContent()).toBe(next);
     // ... and so does the head of the page, where a newcomer looks first; no output is said to be followed
     await waitForText(page.getByTestId('next-step'), `Nothing runs this workflow now. To go on: ${next}`);
     // read as one sentence: its words, command and reason one item of the banner's row, not columns side by side
-    const code = page.getByTestId('next-step').locator('code');
+    const code = page.getByTestId('next-step').locator('code').first();
     const [line, words] = await Promise.all([
       code.evaluate((el) => el.getBoundingClientRect().top),
       page.getByTestId('next-step').evaluate((el) => el.getBoundingClientRect().top),

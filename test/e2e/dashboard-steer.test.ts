@@ -166,7 +166,7 @@ describe('dashboard: steering a workflow', () => {
     await page.goto(`${s.url}/#/workflows/${id}/recover`);
     await waitForText(
       page.getByTestId('recovery-refusal'),
-      new RegExp(`nothing runs it .*\`baton run -w ${id}\` goes on from where it is`),
+      new RegExp(`nothing runs it .*baton run -w ${id} goes on from where it is`),
     );
     await waitForText(page.getByTestId('recovery-refusal'), new RegExp(`baton pause( --force)? -w ${id}`));
     expect(await page.locator('[data-option="fresh"]').getByRole('button').first().isDisabled()).toBe(true);

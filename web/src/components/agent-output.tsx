@@ -95,7 +95,9 @@ export function AgentOutput({
       </div>
       {list.error && <ErrorNote error={list.error} what="the task logs" />}
       {list.data && logs.length === 0 && (
-        <p className="muted small">No task log yet: `baton run` keeps each task&apos;s agent output here.</p>
+        <p className="muted small">
+          No task log yet: <code>baton run</code> keeps each task&apos;s agent output here.
+        </p>
       )}
       {logs.length > 0 && (
         <div className="log-picker" role="group" aria-label="task logs">

@@ -21,7 +21,9 @@ export function PlanPanel({
           {plan}
         </pre>
       ) : (
-        <p className="muted small">No plan was given (`baton create --plan FILE`).</p>
+        <p className="muted small">
+          No plan was given (<code>baton create --plan FILE</code>).
+        </p>
       )}
       <h3>Decisions</h3>
       <DecisionList decisions={[...decisions].reverse()} total={total} detailsPath={detailsPath} />

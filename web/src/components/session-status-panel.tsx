@@ -1,6 +1,7 @@
 import { isResumable, isTerminal, type SessionStatus } from '../api/index.js';
 import { Spinner } from './spinner.js';
 import { StatusBadge } from './status-badge.js';
+import { Words } from './words.js';
 
 interface Props {
   session: SessionStatus;
@@ -74,7 +75,9 @@ export function SessionStatusPanel({ session: s, onResume, busy }: Props) {
       )}
       <dl className="facts">
         <dt>Agent running</dt>
-        <dd data-testid="agent-running">{s.agent_running_note}</dd>
+        <dd data-testid="agent-running">
+          <Words text={s.agent_running_note} />
+        </dd>
         <dt>Resumable</dt>
         <dd>{s.is_resumable ? 'yes' : 'no'}</dd>
         <dt>Started</dt>

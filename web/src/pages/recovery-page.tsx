@@ -17,6 +17,7 @@ import { useToast } from '../components/toast-provider.js';
 import { useApi } from '../hooks/use-api.js';
 import { hrefOf, navigate } from '../hooks/use-hash-route.js';
 import { useLiveTick } from '../live/index.js';
+import { Words } from '../components/words.js';
 
 const message = (e: unknown) => (e instanceof ApiError ? e.message : String(e));
 
@@ -98,7 +99,7 @@ export function RecoveryPage({ id }: { id: string }) {
         </p>
         {p.refusal && (
           <p className="banner banner-info" data-testid="recovery-refusal">
-            Not recoverable now: {p.refusal.reason}
+            Not recoverable now: <Words text={p.refusal.reason} />
             {p.refusal.command ? (
               <>
                 : <code>{p.refusal.command}</code>

@@ -29,6 +29,7 @@ import { useApi } from '../hooks/use-api.js';
 import { hrefOf } from '../hooks/use-hash-route.js';
 import { useWorkflowCommands } from '../hooks/use-workflow-commands.js';
 import { useLiveTick } from '../live/index.js';
+import { Words } from '../components/words.js';
 
 /** How often the page asks again whether anything can take queued work that waits. */
 const QUEUE_POLL_MS = 3_000;
@@ -47,8 +48,9 @@ function QueueBanner({ queue }: { queue: NonNullable<Status['queue']> }) {
     <div className="banner banner-warn" role="status" data-testid="queue" data-queue="stuck">
       {/* one flex item: the words and the commands flow as one sentence */}
       <span>
-        Queued for the workers, and nothing can take it: {queue.stuck.reason}. Start a worker that would:{' '}
-        <code>{queue.stuck.command}</code> (or <code>baton serve --worker</code> with the same flag).
+        Queued for the workers, and nothing can take it: <Words text={queue.stuck.reason} />. Start a worker
+        that would: <code>{queue.stuck.command}</code> (or <code>baton serve --worker</code> with the same
+        flag).
       </span>
     </div>
   );
@@ -153,10 +155,13 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
             {s.next_step.command ? (
               <span>
                 Nothing runs this workflow now. To go on: <code>{s.next_step.command}</code> (
-                {s.next_step.reason}).
+                <Words text={s.next_step.reason} />
+                ).
               </span>
             ) : (
-              <span>In progress, waiting for a worker: {s.next_step.reason}.</span>
+              <span>
+                In progress, waiting for a worker: <Words text={s.next_step.reason} />.
+              </span>
             )}
           </div>
         )}
