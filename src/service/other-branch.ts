@@ -25,9 +25,9 @@ export interface BranchStanding {
 
 /**
  * Which of a worktree's open workflows are the work of the branch checked out (`workflowPlace`). One last seen on
- * another branch that still exists is left for it when a workflow of this branch is here, or when the commit it saw
- * there is not in the history checked out (without one of this branch, a workflow whose work this branch holds, one
- * made from it or merged with it, goes on here). A branch since deleted, a detached HEAD, a place not known: not away.
+ * another branch that still exists is left for it when a workflow of this branch is here, or when this branch does not
+ * hold its work (`workHere`: without one of this branch, a workflow whose commits this branch holds, one made from its
+ * branch or merged with it, goes on here). A branch since deleted, a detached HEAD, a place not known: not away.
  * One read of the branch checked out, then git only for the workflows of other branches.
  */
 export async function branchStanding(
@@ -57,8 +57,10 @@ export async function branchStanding(
 }
 
 /**
- * Whether the branch checked out holds a workflow's work: it was last seen on that branch, or the commit it saw on its
- * own is in the history checked out (a branch made from it, or merged with it); true when that cannot be told.
+ * Whether the branch checked out holds a workflow's work: it was last seen on that branch, or its branch moved on
+ * while it went (it began at another commit than the one last seen there) and that commit is in the history checked
+ * out (a branch made from it, or merged with it). A workflow whose branch did not move holds nothing another branch
+ * can carry (its work, if any, is uncommitted: stashed, or left on its branch). True when that cannot be told.
  */
 export async function workHere(
   git: GitPort,
@@ -68,5 +70,6 @@ export async function workHere(
 ): Promise<boolean> {
   const place = workflowPlace(w);
   if (!place || !checkedOut || place.branch === checkedOut || !place.commit) return true;
+  if (w.git_start?.commit && w.git_start.commit === place.commit) return false;
   return (await git.isAncestor(worktree, place.commit)) !== false;
 }

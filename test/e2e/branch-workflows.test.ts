@@ -77,7 +77,7 @@ describe('workflows of the branches of one worktree', () => {
     expect(tuesday.briefing).not.toContain('login');
     expect(tuesday.told).toContain(`Baton left workflow ${login} ("add a login form") on feature/login`);
     expect(tuesday.told).toContain(
-      'for its branch: fix/crash is checked out; a new session on feature/login goes on with it',
+      'for its branch: fix/crash is checked out; it waits for a session on feature/login',
     );
     const crash = await workflowOf(w);
     expect(crash.workflow.id).not.toBe(login);
@@ -139,6 +139,31 @@ describe('workflows of the branches of one worktree', () => {
     expect(back.briefing).not.toContain('login form');
     expect(back.told).toContain(`Baton left workflow ${feature} ("add the login form") on feature`);
     expect((await workflowOf(w)).workflow.id).toBe(main);
+  });
+
+  it('a branch whose work was never committed hands its workflow to no other branch made since', async () => {
+    const w = workspace();
+    w.git('checkout', '-q', '-b', 'feature/login');
+    await conversation(w, 'c-login', 'add a login form', 'login.js');
+    const login = (await workflowOf(w)).workflow.id as string;
+    // a restyle on a branch of its own, left uncommitted and stashed
+    w.git('checkout', '-q', '-b', 'wip/ui', 'main');
+    const ui = await newConversation(w, 'c-ui');
+    await w.hook('UserPromptSubmit', {
+      session_id: 'c-ui',
+      transcript_path: ui.path,
+      prompt: 'restyle the header',
+    });
+    writeFileSync(join(w.repo, 'header.css'), 'h1 {}\n');
+    await w.hook('SessionEnd', { session_id: 'c-ui', transcript_path: ui.path, reason: 'prompt_input_exit' });
+    w.git('stash', '-q', '-u');
+    // a branch made from the login branch: the login work goes on, the restyle waits on wip/ui
+    w.git('checkout', '-q', '-b', 'login-v2', 'feature/login');
+    const v2 = await newConversation(w, 'c-v2');
+    expect(v2.briefing).toContain('add a login form');
+    expect(v2.briefing).not.toContain('restyle');
+    expect(v2.told).toContain('("restyle the header") on wip/ui');
+    expect((await workflowOf(w)).workflow.id).toBe(login);
   });
 
   it('a workflow whose branch was deleted is no longer left for it', async () => {

@@ -417,8 +417,8 @@ function otherBranchNote(away: readonly OnOtherBranch[]) {
   const [one] = away;
   const back =
     away.length === 1 && one
-      ? `a new session on ${one.branch} goes on with it`
-      : 'a new session on one of those branches goes on with its workflow';
+      ? `it waits for a session on ${one.branch}`
+      : 'each waits for a session on its branch';
   return {
     tell: `Baton left ${named.join(', ')}${more} for ${away.length === 1 ? 'its branch' : 'their branches'}: ${one?.checked_out ?? ''} is checked out; ${back}`,
     note: `left ${named.join(', ')}${more} (${one?.checked_out ?? ''} is checked out)`,
