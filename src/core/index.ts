@@ -31,6 +31,7 @@ export { earlierWork } from './context/earlier-work.js';
 export * from './schemas/index.js';
 export * from './snapshot.js';
 export * from './branch-change.js';
+export * from './backup-ref.js';
 export * from './task-graph.js';
 export * from './task-standing.js';
 export * from './workflow-machine.js';

@@ -1,6 +1,6 @@
 import { git, tryGit } from './run-git.js';
 import { relative } from 'node:path';
-import { BatonError, notFound } from '../core/index.js';
+import { BatonError, backupRefName, notFound } from '../core/index.js';
 import type { RestorePlan, RestoreStep, RestoreTarget } from '../service/ports.js';
 
 export type { RestorePlan, RestoreStep };
@@ -9,13 +9,6 @@ const quote = (a: string) => (/^[A-Za-z0-9@%+=:,./_^{}-]+$/.test(a) ? a : `'${a.
 const step = (...args: string[]): RestoreStep => ({ args, command: ['git', ...args].map(quote).join(' ') });
 const detached = (b: string | null) => !b || b === 'HEAD' || b === '(detached)';
 const LISTED = 50;
-
-/** `refs/baton/backup/<workflow>/<UTC stamp>`: where the commits a restore takes off the branch stay reachable. */
-export const backupRefName = (workflowId: string, at: Date) =>
-  `refs/baton/backup/${workflowId.replace(/[^A-Za-z0-9._-]/g, '_')}/${at
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z')}`;
 
 /**
  * What restoring a worktree to a checkpoint's commit takes (`git checkout <branch>`, `git reset --hard <commit>`),

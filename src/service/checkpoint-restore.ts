@@ -1,5 +1,7 @@
 import {
   assertRecoverable,
+  backupRefPrefix,
+  backupRefsUnstamped,
   notFound,
   SessionSnapshot,
   shortHash,
@@ -56,16 +58,13 @@ async function checkpointTasks(svc: BatonService, s: WorkflowState, cp: Checkpoi
 
 const now = (svc: BatonService) => svc.options.now?.() ?? new Date();
 
-/** A backup ref's time stamp, as a plan names it (`refs/baton/backup/<workflow>/<UTC stamp>[-worktree]`). */
-const backupStamp = /(refs\/baton\/backup\/[^/\s]+\/)\d{8}T\d{6}Z/g;
-
 /**
  * A restore not done (a dry run, or one waiting for its confirmation) as it is shown: its backup refs are named for the
  * time the restore runs, not the time of this plan (the confirmed restore plans again), so they say `<time of the
  * restore>` rather than a name no ref will have.
  */
 function asPreview<T extends { git: RestorePlan | null; steps: string[] }>(r: T): T {
-  const named = (text: string) => text.replace(backupStamp, '$1<time of the restore>');
+  const named = (text: string) => backupRefsUnstamped(text, '<time of the restore>');
   const g = r.git;
   return {
     ...r,
@@ -104,7 +103,7 @@ export async function checkpointChanges(
       commits_count: plan.commits_dropped,
       files: plan.files_changed,
       files_count: plan.files_changed_count,
-      backup_ref_prefix: plan.commits_dropped ? (plan.backup_ref?.replace(/\/[^/]+$/, '/') ?? null) : null,
+      backup_ref_prefix: plan.commits_dropped ? backupRefPrefix(s.id) : null,
       dirty_files: plan.dirty_files,
     },
     note: plan.commits_dropped
