@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createWorkflow } from './commands/create.js';
 import { Draft } from './draft.js';
-import { branchChange } from './branch-change.js';
+import { branchChange, workflowPlace } from './branch-change.js';
 import { takeSnapshot } from './commands/snapshots.js';
 import { compileResumeContext } from './context/resume-context.js';
 import type { GitCapture } from './schemas/git-state.js';
@@ -102,7 +102,48 @@ describe('a snapshot on another branch than the one before it', () => {
       'branch changed from main to hotfix since the snapshot of 2026-03-01T10:00:00.000Z: work done on main is not on hotfix unless merged; check which branch the work goes on';
     // first in the briefing, once though a resume's own warnings say it too
     expect(compileResumeContext(moved, 2, [warning, 'another']).warnings).toEqual([warning, 'another']);
-    expect(takeSnapshot(d, 'manual', null, gitOn('hotfix', 'c3'.repeat(20))).branch_changed).toBeUndefined();
+    // the work stays where it was: a snapshot on hotfix again says so, from the time it was seen on main
+    const again = takeSnapshot(d, 'manual', null, gitOn('hotfix', 'c3'.repeat(20)));
+    expect(again.branch_changed).toEqual({
+      from: 'main',
+      to: 'hotfix',
+      since: 'snapshot',
+      at: first.created_at,
+    });
+    expect(workflowPlace(d.state)).toEqual({ branch: 'main', commit: 'c1'.repeat(20) });
+    // until the agent commits on hotfix: its work goes on there
+    d.emit({
+      type: 'side_effect.recorded',
+      data: {
+        effect: {
+          id: 'se-1',
+          timestamp: '2026-03-01T11:00:00.000Z',
+          task_id: null,
+          kind: 'commit',
+          tool: 'Bash',
+          summary: `${'c3'.repeat(4)} fix`,
+        },
+      },
+    });
+    const committed = gitOn('hotfix', 'c3'.repeat(20));
+    const withWork = {
+      ...committed,
+      state: {
+        ...committed.state!,
+        work_commits: { listed: [{ hash: 'c3'.repeat(20), subject: 'fix' }], more: 0, began_at: '' },
+      },
+    };
+    expect(takeSnapshot(d, 'manual', null, withWork).branch_changed).toBeUndefined();
+    expect(workflowPlace(d.state)).toEqual({ branch: 'hotfix', commit: 'c3'.repeat(20) });
+    // git's answer, when asked, is the word on whether the history holds the work
+    expect(branchChange(d.state, { ...gitOn('main', 'c9'.repeat(20)) })).not.toBeNull();
+    const held = gitOn('main', 'c9'.repeat(20));
+    expect(
+      branchChange(d.state, {
+        ...held,
+        state: { ...held.state!, place_held: { commit: 'c3'.repeat(20), held: true } },
+      }),
+    ).toBeNull();
     // a branch checked out at the same commit makes a snapshot stale: it names another branch
     expect(sameGit(moved, gitOn('hotfix', 'c3'.repeat(20)))).toBe(true);
     expect(sameGit(moved, gitOn('other', 'c3'.repeat(20)))).toBe(false);

@@ -298,7 +298,8 @@ export const commitsSince = (dir: string, since: { commit: string; at: string })
 /**
  * Captures the Amelia GitState with real git: branch, start commit, HEAD and its subject, files modified since the
  * start (committed or not, untracked included), staged files, the dirty flag, a short diffstat, and with the
- * workflow's start the commits made since (`commitsAfter`, timed).
+ * workflow's start the commits made since (`commitsAfter`, timed) and, when another branch than the one its work was
+ * last seen on is checked out, whether HEAD's history holds that work (`place_held`).
  */
 export async function captureGitState(dir: string, start: WorkSpan | null): Promise<GitCapture> {
   const status = await tryGit(dir, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all']);
@@ -323,7 +324,9 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
   const startCommit = start?.commit ?? null;
   const dirty = entries.changed.length > 0;
   // what git is asked after the status does not wait on each other: asked together
-  const [since, shortstat, work] = await Promise.all([
+  const place = start?.place;
+  const elsewhere = place && head.commit && head.branch !== place.branch && head.commit !== place.commit;
+  const [since, shortstat, work, held] = await Promise.all([
     startCommit && head.commit && startCommit !== head.commit
       ? tryGit(dir, ['diff', '--name-only', '-z', startCommit, 'HEAD'])
       : null,
@@ -331,6 +334,7 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
       ? tryGit(dir, ['diff', '--shortstat', 'HEAD', '--', ...block.map((p) => `:(top,literal,exclude)${p}`)])
       : null,
     start && head.commit ? commitsAfter(dir, start, true) : null,
+    elsewhere ? isAncestor(dir, place.commit) : null,
   ]);
   const committed = new Set((since ?? '').split('\0').filter(Boolean));
   // a file already changed when the workflow began, as it was then, is not its work (unless committed since)
@@ -363,6 +367,7 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
       head_subject: headSubject,
       ...(block.length ? { baton_block: block } : {}),
       ...(start ? { work_commits: work ?? { listed: [], more: 0, began_at: start.at } } : {}),
+      ...(place && held !== null ? { place_held: { commit: place.commit, held } } : {}),
     },
     note: head.commit ? null : 'the repository has no commits yet',
   };

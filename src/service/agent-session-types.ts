@@ -1,4 +1,10 @@
-import type { AgentSessionOutcome, AgentSessionRef, EarlierWorkflow, WorkflowStatus } from '../core/index.js';
+import type {
+  AgentSessionOutcome,
+  AgentSessionRef,
+  BranchChange,
+  EarlierWorkflow,
+  WorkflowStatus,
+} from '../core/index.js';
 import type { SetAside } from './replaced-repository.js';
 import type { OnOtherBranch } from './other-branch.js';
 
@@ -123,6 +129,11 @@ export type StartResult = TrackResult & {
    * checked out): not continued here, they wait for a session on their branch (see other-branch.ts). Absent when none.
    */
   other_branches?: OnOtherBranch[];
+  /**
+   * The branch checked out does not hold the work of the workflow this session goes on with (a conversation resumed,
+   * or a checkout mid-conversation): where its work was last seen (`branchChange`). Absent otherwise.
+   */
+  branch_changed?: BranchChange;
   /** The usage limit that stopped the workflow's last turn, while it is still in force (`limitInForce`), in words. */
   limit_in_force?: string | null;
 };

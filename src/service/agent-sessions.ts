@@ -1,6 +1,7 @@
 import {
   abandon,
   acknowledgeContext,
+  branchChange,
   briefingSession,
   checkpoint,
   checkpointDue,
@@ -529,6 +530,7 @@ export class AgentSessions {
     const judgeCutOff = input.active_elsewhere !== true;
     const reopened = input.reopened === true;
     const git = await this.gitOf(w);
+    const moved = branchChange(w, git);
     const fresh =
       judgeCutOff && cutOffSession(w, input.agent, { reopened }) ? null : await this.freshSnapshot(w, git);
     const { result, state } = await this.svc.runner.run(
@@ -561,6 +563,7 @@ export class AgentSessions {
       finished,
       set_aside,
       ...away,
+      ...(moved ? { branch_changed: moved } : {}),
       limit_in_force: limitInForce(state.summaries, state.recent_requests?.at(-1), new Date(this.now())),
     };
   }

@@ -166,6 +166,37 @@ describe('workflows of the branches of one worktree', () => {
     expect((await workflowOf(w)).workflow.id).toBe(login);
   });
 
+  it('a conversation resumed on another branch keeps its workflow where its work is, and the user is told', async () => {
+    const w = workspace();
+    w.git('checkout', '-q', '-b', 'feature/login');
+    await conversation(w, 'c-login', 'add a login form', 'login.js');
+    const login = (await workflowOf(w)).workflow.id as string;
+    w.git('checkout', '-q', '-b', 'fix/crash', 'main');
+    await conversation(w, 'c-crash', 'fix the crash when config.json is missing', 'config.js');
+    const crash = (await workflowOf(w)).workflow.id as string;
+
+    // the login conversation reopened (`claude --resume`) while fix/crash is checked out
+    const resumed = await w.hook('SessionStart', {
+      session_id: 'c-login',
+      source: 'resume',
+      transcript_path: join(tempDir('baton-transcript-'), 'c-login.jsonl'),
+    });
+    expect(resumed.briefing).toContain('add a login form');
+    expect(resumed.briefing).toContain('branch changed from feature/login to fix/crash');
+    expect(resumed.told).toContain(
+      `Baton: workflow ${login}, which this session goes on with, has its work on feature/login; fix/crash, checked out now, does not hold it (\`git checkout feature/login\` to go on with it there)`,
+    );
+    await w.hook('SessionEnd', { session_id: 'c-login', reason: 'prompt_input_exit' });
+
+    // its snapshot on fix/crash did not move it there: still on feature/login, and fix/crash's work is crash's
+    const json = JSON.parse((await w.baton(['list', '--json'])).stdout) as { workflows: Json[] };
+    expect(json.workflows.find((x) => x.id === login)?.branch).toBe('feature/login');
+    const next = await newConversation(w, 'c-next');
+    expect(next.briefing).toContain('fix the crash');
+    expect(next.briefing).not.toContain('add a login form');
+    expect((await workflowOf(w)).workflow.id).toBe(crash);
+  });
+
   it('a workflow whose branch was deleted is no longer left for it', async () => {
     const w = workspace();
     w.git('checkout', '-q', '-b', 'spike');

@@ -21,6 +21,13 @@ export interface DoneCommits {
   more_command: string | null;
 }
 
+/** A commit side effect read from git's output: `<hash> <subject>` (a runner's records its command instead). */
+const commitEffect = /^([0-9a-f]{7,40}) (.+)$/;
+
+/** The hash of a commit the transcripts reported (null for a runner's command, or another kind of effect). */
+export const reportedHash = (e: SideEffect): string | null =>
+  e.kind === 'commit' ? (commitEffect.exec(e.summary)?.[1] ?? null) : null;
+
 interface Reported {
   effect: SideEffect;
   /** The hash the transcript read from git's output; null for a runner's command. */
@@ -29,7 +36,7 @@ interface Reported {
 }
 
 const reportedOf = (e: SideEffect): Reported => {
-  const m = /^([0-9a-f]{7,40}) (.+)$/.exec(e.summary);
+  const m = commitEffect.exec(e.summary);
   return m
     ? { effect: e, hash: m[1] as string, subject: m[2] as string }
     : { effect: e, hash: null, subject: e.summary };

@@ -5,6 +5,7 @@ import type { SessionInfo, Task } from '../schemas/workflow.js';
 import { evolveRuntime } from '../runtime-fold.js';
 import { foldUsage } from './usage.js';
 import { beforeCompaction } from '../compaction.js';
+import { snapshotPlace } from '../branch-change.js';
 import { asksForNoWork, issueFromRequest, requestTitle } from '../requests/request-text.js';
 import { inRequestOrder, listTotals, recent, recentImports, recentOpen } from './bounds.js';
 
@@ -355,8 +356,7 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
           seq: e.seq,
           created_at: snap.created_at,
           session_number: snap.session_number,
-          branch: snap.git_state?.branch ?? null,
-          commit: snap.git_state?.commit_at_snapshot ?? null,
+          ...snapshotPlace(s, snap),
         },
         // the snapshot before a compaction: the context handed over from here on is in the compacted session
         ...(snap.trigger === 'exhaustion' ? { handed_since_compacting: false } : {}),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { workflowPlace, type WorkflowPlaces } from '../branch-change.js';
 
 /** How many of the commits since a workflow began a git capture lists (the newest; the rest are counted). */
 export const WORK_COMMITS_LISTED = 30;
@@ -54,6 +55,11 @@ export const GitState = z.object({
   head_subject: z.string().nullable().optional(),
   /** The workflow's commits (absent in snapshots taken before they were read, and without a workflow start). */
   work_commits: WorkCommits.optional(),
+  /**
+   * Whether HEAD's history holds the commit the workflow's work was last seen at (`WorkSpan.place`), asked when another
+   * branch than that one is checked out (absent otherwise, or when git could not tell).
+   */
+  place_held: z.object({ commit: z.string(), held: z.boolean() }).optional(),
 });
 export type GitState = z.infer<typeof GitState>;
 
@@ -86,16 +92,18 @@ export interface WorkSpan {
   dirty?: Readonly<Record<string, string>>;
   at: string;
   until: string | null;
+  /** The branch and commit its work was last seen at (`workflowPlace`), when known. */
+  place?: { branch: string; commit: string };
 }
 
 /** The work span of a workflow, for a git capture. */
-export const workSpanOf = (s: {
-  git_start: GitStart | null;
-  created_at: string;
-  ended_at: string | null;
-}): WorkSpan => ({
-  commit: s.git_start?.commit ?? null,
-  ...(s.git_start?.dirty ? { dirty: s.git_start.dirty } : {}),
-  at: s.created_at,
-  until: s.ended_at,
-});
+export const workSpanOf = (s: WorkflowPlaces & { created_at: string; ended_at: string | null }): WorkSpan => {
+  const place = workflowPlace(s);
+  return {
+    commit: s.git_start?.commit ?? null,
+    ...(s.git_start?.dirty ? { dirty: s.git_start.dirty } : {}),
+    at: s.created_at,
+    until: s.ended_at,
+    ...(place?.commit ? { place: { branch: place.branch, commit: place.commit } } : {}),
+  };
+};

@@ -146,10 +146,16 @@ export const WorkflowState = z.object({
       seq: z.number().int(),
       created_at: z.string(),
       session_number: z.number().int(),
-      /** The branch it saw (absent in states from before it was kept; null without git). */
+      /**
+       * The branch the workflow's work is on as of it: the branch it saw, unless that one did not hold the work seen
+       * before (its `branch_changed`: a checkout of other work) or was a detached HEAD, when it is the branch before
+       * (absent in states from before it was kept; null without git).
+       */
       branch: z.string().nullable().optional(),
-      /** HEAD as it saw it (absent in states from before it was kept; null without git or commits). */
+      /** HEAD as it saw it on that branch (absent in states from before it was kept; null without git or commits). */
       commit: z.string().nullable().optional(),
+      /** When the work was last seen on that branch (absent: at `created_at`). */
+      branch_seen_at: z.string().optional(),
     })
     .nullable(),
   warnings: z.array(z.string()),

@@ -2,11 +2,14 @@ import { existsSync } from 'node:fs';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import {
   BatonError,
+  branchInWords,
   counted,
+  isDetached,
   isAgentTaskTool,
   linkedPhrase,
   notLinkedPhrase,
   progressLabel,
+  type BranchChange,
   type EarlierWorkflow,
 } from '../../core/index.js';
 import { clip } from '../../core/clip.js';
@@ -426,6 +429,18 @@ function otherBranchNote(away: readonly OnOtherBranch[]) {
 }
 
 /**
+ * A session that goes on with a workflow whose work the branch checked out does not hold (a conversation resumed after
+ * a checkout): the user is told where its work is, not only the agent (its briefing opens with the warning).
+ */
+function branchMovedNote(c: BranchChange, workflowId: string) {
+  const back = isDetached(c.from) ? '' : ` (\`git checkout ${c.from}\` to go on with it there)`;
+  return {
+    tell: `Baton: workflow ${workflowId}, which this session goes on with, has its work on ${branchInWords(c.from)}; ${branchInWords(c.to)}, checked out now, does not hold it${back}`,
+    note: `the work of workflow ${workflowId} is on ${branchInWords(c.from)}, not on ${branchInWords(c.to)} checked out`,
+  };
+}
+
+/**
  * What the user is told of the cut-off session's transcript: read to where it stops, or why not (never assumed). Read
  * whole, it had never been imported (no Stop came: cut off in its first turn); else what it wrote since the last
  * import (a Stop's, mostly; a compaction's or a session start's too).
@@ -519,6 +534,8 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       const done = t.finished ? finishedNote(t.finished, t, ctx.agent) : null;
       const aside = t.set_aside.length ? asideNote(t.set_aside, t) : null;
       const away = t.other_branches?.length ? otherBranchNote(t.other_branches) : null;
+      const moved =
+        t.branch_changed && t.workflow_id ? branchMovedNote(t.branch_changed, t.workflow_id) : null;
       const earlier = t.earlier && t.workflow_id ? earlierNote(t.earlier, t.workflow_id, ctx.agent) : null;
       const cut = t.cut_off ? `Baton noticed that ${t.cut_off}${cutOffRead(caught)}` : null;
       const busy = caught.activeElsewhere && t.outcome !== 'same' ? busyNote(caught.activeElsewhere) : null;
@@ -540,6 +557,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         limitAhead,
         aside?.tell,
         away?.tell,
+        moved?.tell,
         ...limited.map((l) => l.tell),
         cut,
         busy && `Baton: ${busy}`,
@@ -549,7 +567,15 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         unwired,
       ].filter(Boolean);
       const told = tells.length ? { tell: tells.join('. ') } : {};
-      const before = [caught.note, aside?.note, away?.note, ...limited.map((l) => l.note), t.cut_off, busy]
+      const before = [
+        caught.note,
+        aside?.note,
+        away?.note,
+        moved?.note,
+        ...limited.map((l) => l.note),
+        t.cut_off,
+        busy,
+      ]
         .filter(Boolean)
         .join('; ');
       const read = caught.read.length ? { transcripts: caught.read.map(({ whole: _, ...r }) => r) } : {};

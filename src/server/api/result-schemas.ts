@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { EarlierWorkflow, ErrorRecord, WorkflowStatus } from '../../core/index.js';
+import { BranchChange, EarlierWorkflow, ErrorRecord, WorkflowStatus } from '../../core/index.js';
 
 /** The documented shapes of the smaller command results (beside response-schemas.ts). */
 export const ResolveErrorResult = z
@@ -92,6 +92,7 @@ export const StartResult = z
     finished: FinishedWorkflow.nullable(),
     set_aside: z.array(SetAside),
     other_branches: z.array(OnOtherBranch).optional(),
+    branch_changed: BranchChange.optional(),
     limit_in_force: z.string().nullable().optional(),
   })
   .openapi('StartResult');
