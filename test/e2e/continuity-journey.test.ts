@@ -259,6 +259,30 @@ describe('continuity by default: a session cut off in the middle of its turn', (
     expect((JSON.parse(live.stdout) as { systemMessage: string }).systemMessage).toMatch(
       /another conversation wrote its transcript in this worktree \d+ s ago, so it is not taken as cut off/,
     );
+
+    // killed after a message in the middle of its turn ("next I will..."), before its next call: its transcript
+    // ends on words, but the prompt's hook saw the turn begin and no Stop ended it
+    const mid = join(tempDir('baton-transcript-'), 'mid.jsonl');
+    const words = (type: string, message: Json) =>
+      JSON.stringify({ type, timestamp: new Date().toISOString(), sessionId: sid(26), message });
+    writeFileSync(mid, `${words('user', { role: 'user', content: 'write the CLI test' })}\n`);
+    await hook('UserPromptSubmit', {
+      session_id: sid(26),
+      transcript_path: mid,
+      prompt: 'write the CLI test',
+    });
+    appendFileSync(
+      mid,
+      `${words('assistant', {
+        id: 'm-mid',
+        role: 'assistant',
+        stop_reason: null,
+        content: [{ type: 'text', text: 'Test written; next I will run the whole suite and commit.' }],
+      })}\n`,
+    );
+    for (const f of [path, mid]) utimesSync(f, past, past);
+    const after26 = await hook('SessionStart', { session_id: sid(27), source: 'startup' });
+    expect(after26.stdout).toMatch(/Baton noticed that session \d+ .* stopped in the middle of its turn/);
   });
 
   it('reads a session cut off in its first turn, before any Stop imported its transcript', async () => {

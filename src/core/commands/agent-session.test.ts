@@ -65,6 +65,12 @@ describe('a session replaced in the middle of its turn', () => {
     );
     return d.state;
   };
+  /** Answered, and the turn's Stop came (the prompt's hook saw the request: its Stop says the turn ended). */
+  const answered = () => {
+    const d = next(answer(asked(), true));
+    endAgentTurn(d, 'claude-code');
+    return d.state;
+  };
 
   it('was cut off when the last request has no answer its turn ended on: said in its end and to the caller', () => {
     for (const s of [asked(), answer(asked(), false)]) {
@@ -80,7 +86,14 @@ describe('a session replaced in the middle of its turn', () => {
   });
 
   it('was not when its turn ended on an answer, nothing was asked, it ended, or it goes on', () => {
-    expect(cutOffSession(answer(asked(), true), s2)).toBeNull();
+    expect(cutOffSession(answered(), s2)).toBeNull();
+    // no Stop came: the message the transcript ends on did not end the turn
+    expect(cutOffSession(answer(asked(), true), s2)).toMatch(/stopped in the middle of its turn/);
+    // a request read from the transcript alone: no hook to say otherwise, the answer ended the turn
+    const read = fresh();
+    linkAgentSession(read, s1);
+    recordRequest(read, { text: 'rename foo to bar', at: '2026-03-01T10:01:00.000Z', source: 'claude-code' });
+    expect(cutOffSession(answer(read.state, true), s2)).toBeNull();
     const quiet = fresh();
     linkAgentSession(quiet, s1);
     expect(cutOffSession(quiet.state, s2)).toBeNull();
@@ -144,7 +157,7 @@ describe('a session replaced in the middle of its turn', () => {
     }
     const reopened = (s: WorkflowState) => cutOffSession(s, s1, { reopened: true });
     // answered, stopped by a usage limit, paused: the same session goes on
-    expect(reopened(answer(asked(), true))).toBeNull();
+    expect(reopened(answered())).toBeNull();
     const notice = next(asked());
     recordSummary(
       notice,
@@ -155,7 +168,7 @@ describe('a session replaced in the middle of its turn', () => {
     const paused = next(asked(), '2026-03-01T10:03:00.000Z');
     takeSnapshot(paused, 'pause', 'end of day', { state: null, note: null });
     expect(reopened(paused.state)).toBeNull();
-    const d = next(answer(asked(), true));
+    const d = next(answered());
     expect(linkAgentSession(d, s1, { judgeCutOff: true, reopened: true })).toEqual({
       outcome: 'same',
       session_number: 1,
@@ -216,6 +229,23 @@ describe("the end of the agent's turn", () => {
     const ended = next(cut.state, '2026-03-01T10:06:30.000Z');
     endAgentTurn(ended, 'codex');
     expect(cutOffSession(ended.state, { name: 'codex', session_id: 's2' })).toBeNull();
+  });
+
+  it('a first turn whose prompt a hook saw ends with its Stop, not with a message its transcript ends on', () => {
+    const d = fresh();
+    linkAgentSession(d, s1);
+    asked(d, 'add a test for the CLI');
+    // killed after a message mid-turn ("next I will run the suite"), before its next call: no Stop came
+    const cut = next(d.state, '2026-03-01T10:06:00.000Z');
+    recordSummary(cut, {
+      kind: 'last_message',
+      text: 'Test written; next I will run the whole suite and commit.',
+      source: 'codex',
+      turn_ended: true,
+    });
+    expect(cutOffSession(cut.state, { name: 'codex', session_id: 's2' })).toMatch(
+      /stopped in the middle of its turn/,
+    );
   });
 });
 

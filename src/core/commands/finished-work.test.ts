@@ -38,8 +38,10 @@ function followed(statuses: string[], agent = true) {
   return d.state;
 }
 
+/** Its SessionEnd: the end of the turn, if one was under way, and of the session. */
 const ended = (s: WorkflowState, agent = s1) => {
   const d = next(s);
+  endAgentTurn(d, agent.name);
   endAgentSession(d, agent, 'prompt_input_exit');
   return d.state;
 };

@@ -7,6 +7,7 @@ import { allFinished } from '../task-graph.js';
 import { turnStop } from '../turn-stop.js';
 import { assertTransition } from '../workflow-machine.js';
 import { endOpenSession } from './lifecycle.js';
+import { viaHook } from './requests.js';
 import { failingCount } from './records.js';
 
 /**
@@ -116,15 +117,17 @@ function workDone(s: WorkflowState): string | null {
 /**
  * Whether the user's last request was answered: the agent's last message came after it and its turn ended on it (a
  * message the agent went on from, or the user stopped, is no answer); null when no request was recorded. Where the
- * hooks reported the end of a turn of the session the request was made in, a Stop is what says this turn ended: a
- * transcript that ends on a message (its process killed while the agent went on) is no end.
+ * hooks follow the turn (its prompt was seen by a hook, or they reported the end of a turn of the session the request
+ * was made in), a Stop is what says this turn ended: a transcript that ends on a message (its process killed while
+ * the agent went on, or between a message and its next call) is no end.
  */
 export function lastRequestAnswered(s: WorkflowState): boolean | null {
   const asked = (s.recent_requests ?? []).at(-1);
   if (!asked) return null;
   const answer = s.summaries?.last_message;
   if (!answer || answer.turn_ended !== true) return false;
-  if (s.turn_ended?.session_number === asked.session_number && requestsSinceTurnEnd(s) > 0) return false;
+  const hooked = viaHook(asked.source) || s.turn_ended?.session_number === asked.session_number;
+  if (hooked && requestsSinceTurnEnd(s) > 0) return false;
   return Date.parse(answer.timestamp) >= Date.parse(asked.at ?? asked.timestamp);
 }
 

@@ -17,7 +17,8 @@ export interface RequestInput {
  * transcript sighting of the same words, whatever their times; within one channel, the same words at another time
  * are said again.
  */
-const viaHook = (source: string | null | undefined) => source?.endsWith(':hook') ?? false;
+/** Whether a request was seen by the agent's prompt hook (its `source` is `<agent>:hook`), not read from a transcript. */
+export const viaHook = (source: string | null | undefined) => source?.endsWith(':hook') ?? false;
 /** A sighting this close to one of the same channel is that one again (a re-import, a hook retried). */
 const SAME_SIGHTING_MS = 1_000;
 
