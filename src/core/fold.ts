@@ -11,7 +11,7 @@ import { droppedImportRows } from './fold/bounds.js';
 
 export { findError };
 export { listTotals } from './fold/bounds.js';
-export { contextUsage, workflowUsage } from './fold/usage.js';
+export { contextUsage, sessionReading, workflowUsage } from './fold/usage.js';
 
 /** Events that are work done (what makes a checkpoint worth taking): tasks added or moved, side effects. */
 export const workEvents: ReadonlySet<BatonEvent['type']> = new Set([

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agentWorkspace, fakeClaude, until } from '../helpers/agent-workspace.js';
+import { agentWorkspace, fakeClaude, fakeCodex, until } from '../helpers/agent-workspace.js';
 import { tempDir } from '../helpers/git-repo.js';
 
 const setup = () => agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
@@ -117,6 +117,34 @@ describe('baton run with a fake Claude Code replaying recorded stream-json', () 
     expect(final.usage.tokens_used).toBe(
       (readings.at(-1)?.data.usage as { tokens_used: number }).tokens_used,
     );
+  });
+
+  it("Codex: a thread resumed from task to task reports its totals; each run's tokens count once", async () => {
+    const ws = agentWorkspace({ BATON_AGENT_BIN: fakeCodex });
+    expect((await ws.create()).code).toBe(0);
+    const log = join(ws.home, 'agent.log');
+    // no rollout: the totals are those of `turn.completed` (the fake's rollout replays one recording's counts)
+    const r = await ws.cli(['run', '--agent', 'codex', '--max-tasks', '2'], {
+      CODEX_HOME: tempDir('codex-home-'),
+      FAKE_LOG: log,
+      FAKE_ROLLOUT: 'none',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const runs = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { resume: string | null });
+    expect(runs.map((x) => x.resume !== null)).toEqual([false, true]);
+    // the thread's totals after each run: the second counts the first's tokens too
+    const totals = ws
+      .events()
+      .filter((e) => e.type === 'usage.recorded' && (e.data.usage as { tokens_used: number }).tokens_used > 0)
+      .map((e) => (e.data.usage as { tokens_used: number }).tokens_used);
+    expect(totals).toHaveLength(2);
+    expect(totals[1]).toBe(2 * totals[0]!);
+    // the workflow used what the thread did, not both totals added up
+    const status = (await ws.cli(['status'])).json<{ usage: { tokens_used: number; llm_calls: number } }>();
+    expect(status.usage.tokens_used).toBe(totals[1]);
   });
 
   it('falls back to a new driver session with the compiled context when the agent cannot resume its own session', async () => {

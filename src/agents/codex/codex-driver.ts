@@ -12,6 +12,8 @@ import { ExecWithRollout } from './rollout-context.js';
  */
 export const codexDriver: AgentDriver = {
   adapter: 'codex',
+  // `turn.completed` reports the thread's totals: a resumed thread's count every earlier run's tokens too
+  sessionTotals: true,
   command(profile, input) {
     const args = ['exec', '--json', ...writableRoots(input.env), ...profile.args];
     if (input.resumeToken) args.push('resume', input.resumeToken);

@@ -7,6 +7,7 @@ import { pause } from '../commands/pause.js';
 import { startTask } from '../commands/tasks.js';
 import { Draft } from '../draft.js';
 import { buildSnapshot } from '../snapshot.js';
+import { sessionReading } from './usage.js';
 import type { UsageMetrics } from '../schemas/records.js';
 import type { WorkflowState } from '../schemas/state.js';
 
@@ -144,5 +145,35 @@ describe('the usage fold', () => {
         }),
         { seed, numRuns: 60 },
       );
+  });
+});
+
+describe("an agent session's totals (a Codex thread resumed from run to run)", () => {
+  it("each run adds its own share: the session's tokens once, the run's own calls and time", () => {
+    const source = 'agent-session:thread-1';
+    const first = reading({
+      tokens_used: 1000,
+      output_tokens: 100,
+      llm_calls: 2,
+      tool_calls: 3,
+      session_duration_seconds: 10,
+    });
+    let s = run(workflow(), (d) => recordUsage(d, sessionReading(first, undefined), source));
+    // the resumed thread reports its totals (1000 + 1500), its own calls and time only
+    const second = reading({
+      tokens_used: 2500,
+      output_tokens: 250,
+      llm_calls: 1,
+      tool_calls: 4,
+      session_duration_seconds: 20,
+    });
+    s = run(s, (d) => recordUsage(d, sessionReading(second, s.usage_sources?.[source]), source));
+    expect(s.usage).toMatchObject({
+      tokens_used: 2500,
+      output_tokens: 250,
+      llm_calls: 3,
+      tool_calls: 7,
+      session_duration_seconds: 30,
+    });
   });
 });

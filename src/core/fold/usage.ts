@@ -46,6 +46,22 @@ export function usageIncrement(reading: UsageMetrics, previous: Counters | undef
   return out;
 }
 
+/**
+ * A run's reading of an agent whose token counters are its session's (Codex's thread: a resumed one counts every
+ * earlier run's tokens too), made the session's whole: this run's own counters (its calls, cost and time) are added
+ * to the session's last reading, so the fold adds this run's share of each. The first reading of a session is whole.
+ */
+export function sessionReading(run: UsageMetrics, last: Counters | undefined): UsageMetrics {
+  if (!last) return run;
+  return {
+    ...run,
+    llm_calls: last.llm_calls + run.llm_calls,
+    tool_calls: last.tool_calls + run.tool_calls,
+    cost_usd: run.cost_usd === null ? null : money(last.cost_usd + run.cost_usd),
+    session_duration_seconds: last.duration_seconds + run.session_duration_seconds,
+  };
+}
+
 export function addUsage(t: UsageTotals, inc: Counters): UsageTotals {
   const out = { ...t, readings: t.readings + 1 };
   for (const k of keys) out[k] = t[k] + inc[k];

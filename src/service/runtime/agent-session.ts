@@ -15,12 +15,14 @@ import {
   pause,
   saveResumeToken,
   recordSideEffect,
+  sessionReading,
   warnCapacity,
   type AgentOutcome,
   type CapacityMeasure,
   type CapacityPolicy,
   type HistoryStep,
   type UsageMetrics,
+  type WorkflowState,
 } from '../../core/index.js';
 import type { ExecutorRow } from '../../storage/executor-registry.js';
 import type { BatonService } from '../baton-service.js';
@@ -93,7 +95,8 @@ const contextFull = (m: CapacityMeasure) =>
   `context ${percent(m.utilization)} full (${m.tokens} of ${m.context_window} tokens${m.estimated ? ', estimated from cost' : ''})`;
 
 /**
- * A run's totals so far as a usage record (its source is the execution): the fold adds what is new to the session's
+ * A run's totals so far as a usage record (its source is the execution, or the agent session whose totals they are:
+ * `runUsage`): the fold adds what is new to the session's
  * and the workflow's, and computes the utilisation from the context size (once, in core).
  */
 function usageMetrics(
@@ -430,13 +433,24 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
               : 'error';
   const u = usage as Extract<AgentSignal, { type: 'usage' }> | null;
   const metrics = u ? usageMetrics(u, started, ctx.profile.context_window) : null;
+  // a run's totals under its execution; an agent that counts its whole session (a resumed Codex thread) under the
+  // session, made the session's whole, so each run adds its own share
+  const sessionSource = ctx.driver.sessionTotals && sessionId ? `agent-session:${sessionId}` : null;
+  const runUsage = (s: WorkflowState, m: UsageMetrics) =>
+    sessionSource
+      ? {
+          kind: 'usage' as const,
+          usage: sessionReading(m, s.usage_sources?.[sessionSource]),
+          source: sessionSource,
+        }
+      : { kind: 'usage' as const, usage: m, source: ctx.executionId || undefined };
   // a failure says how the agent ended too, when its own words (its error, its standard error) do not
   const cause = outcome === 'error' && !lost ? withExit(text, exit) : text;
   const message = outcome === 'success' ? null : clip(cause ?? '', 1000);
   await service.runner.run(
     workflowId,
     (d) => {
-      if (metrics) recordOne(d, { kind: 'usage', usage: metrics, source: ctx.executionId || undefined });
+      if (metrics) recordOne(d, runUsage(d.state, metrics));
       agentExited(d, { executor_id: ctx.row.id, outcome, exit_code: exit.code, message }, taskId);
     },
     { retry: true },

@@ -70,6 +70,11 @@ export interface LaunchSpec {
 /** One adapter per agent CLI: how to call it and how to read it. */
 export interface AgentDriver {
   readonly adapter: AgentProfile['adapter'];
+  /**
+   * Its usage readings count the whole agent session, every run that resumed it included (Codex's thread totals in
+   * `turn.completed`), not one run's: a run's share is what its reading adds to the session's last one.
+   */
+  readonly sessionTotals?: boolean;
   command(
     profile: AgentProfile,
     input: {
