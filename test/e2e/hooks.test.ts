@@ -559,10 +559,20 @@ describe('a pause asked for while the agent works through its own task list', ()
     expect((await baton(['pause', '--reason', 'end of day'])).stdout).toMatch(/it pauses when T1 finishes/);
     // the agent finishes step 1 and goes on with step 2 in one call: the boundary between them is the pause
     const boundary = await todo('t2', 'completed', 'in_progress', 'pending');
-    expect(boundary.stderr).toMatch(/task list: completed T1; paused at the boundary \(snapshot snap-/);
-    expect(JSON.parse(boundary.stdout).systemMessage).toMatch(
-      /Baton paused workflow wf-\S+ at the task boundary/,
+    expect(boundary.stderr).toMatch(
+      /task list: completed T1; paused at the boundary \(snapshot snap-\S+\), the agent stopped/,
     );
+    // the agent stops there (its turn ends after this hook), and the user reads why
+    const stopped = JSON.parse(boundary.stdout) as {
+      continue: boolean;
+      stopReason: string;
+      systemMessage?: string;
+    };
+    expect(stopped.continue).toBe(false);
+    expect(stopped.stopReason).toMatch(
+      /^Baton paused workflow wf-\S+ at the task boundary you asked for \(snapshot snap-\S+\); your next prompt resumes it: the agent stopped here$/,
+    );
+    expect(stopped.systemMessage).toBeUndefined();
     let s = await status();
     expect(s.workflow).toMatchObject({ status: 'paused', pause_reason: 'end of day' });
     expect(s.tasks.map((t: { status: string }) => t.status)).toEqual(['done', 'pending', 'pending']);

@@ -717,18 +717,18 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         ...r.linked.map(linkedPhrase),
         ...(r.not_linked ?? []).map(notLinkedPhrase),
       ].filter(Boolean);
-      // the boundary a requested pause waited for: the user hears it (only a prompt or a session start can tell the
-      // agent), and their next prompt resumes the workflow
-      const paused = r.paused_snapshot_id
+      // the boundary a requested pause waited for: the agent stops here (`continue: false`; both agents end the turn
+      // after this hook), the user is told why, and their next prompt resumes the workflow
+      const stop = r.paused_snapshot_id
         ? {
-            tell: pausedTell(t.workflow_id, r.paused_snapshot_id),
+            continue: false,
+            stopReason: `${pausedTell(t.workflow_id, r.paused_snapshot_id)}: the agent stopped here`,
           }
-        : {};
+        : null;
       return {
         outcome: moved.length || r.paused_snapshot_id ? 'ok' : 'nothing',
-        note: `${moved.length ? `task list: ${moved.join('; ')}` : 'task list unchanged'}${r.paused_snapshot_id ? `; paused at the boundary (snapshot ${r.paused_snapshot_id})` : ''}`,
-        output: null,
-        ...paused,
+        note: `${moved.length ? `task list: ${moved.join('; ')}` : 'task list unchanged'}${r.paused_snapshot_id ? `; paused at the boundary (snapshot ${r.paused_snapshot_id}), the agent stopped` : ''}`,
+        output: stop,
       };
     }
     case 'PreCompact': {
