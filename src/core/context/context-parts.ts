@@ -380,6 +380,7 @@ export interface LastState {
   /** `said_nothing`: the session was cut off before the agent said anything (the text names the calls left open). */
   kind: 'last_message' | 'compaction' | 'said_nothing';
   at: string;
+  /** Empty when the budget left no room for any of it (`cut` is then its whole length). */
   text: string;
   /** Characters of the summary not shown (retrieve it whole with details). */
   cut: number;
@@ -451,13 +452,14 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     .filter((s): s is NonNullable<typeof s> => s !== null)
     .sort((a, b) => a.timestamp.localeCompare(b.timestamp))
     .at(-1);
-  if (!newest || max <= 0) return null;
+  if (!newest) return null;
   const kind =
     newest === compaction ? 'compaction' : newest.said_nothing === true ? 'said_nothing' : 'last_message';
-  // a last message ends on what it asks or left running: that end stays with its head
-  const fitted = fitSummary(newest.text.replace(appDirective, '').trim(), max, {
-    keepEnd: kind !== 'compaction',
-  });
+  // a last message ends on what it asks or left running: that end stays with its head; with no room, none of it is
+  // shown, but how it left things still decides the next step
+  const whole = newest.text.replace(appDirective, '').trim();
+  const fitted =
+    max > 0 ? fitSummary(whole, max, { keepEnd: kind !== 'compaction' }) : { text: '', cut: whole.length };
   return {
     kind,
     at: newest.timestamp,

@@ -603,6 +603,22 @@ describe('what to do next', () => {
     expect(next({ ...none, summaries: { compaction: null, last_message: said } })).toBe(
       "No task is recorded, and the agent's last message (Last State) replies to the user's latest request: unless it names work left, ask the user what comes next.",
     );
+    // no room for the reply itself: how the turn ended still decides, and the step says the reply is not shown
+    const tight = compileResumeContext(
+      { ...none, summaries: { compaction: null, last_message: said } },
+      4,
+      [],
+      {
+        ...defaultLimits,
+        last_state_chars: 0,
+      },
+    );
+    expect(tight.last_state).toMatchObject({ text: '', cut: said.text.length });
+    const md = renderResumeContext(tight);
+    expect(md).not.toContain('### Last State');
+    expect(/### What to Do Next\n(.+)/.exec(md)?.[1]).toBe(
+      "No task is recorded, and the agent's last message (not shown: no room) replies to the user's latest request: unless it names work left, ask the user what comes next.",
+    );
     const request = saidAfter(live.created_at, 'r2', 'add a changelog');
     // a later request is the latest: named where the Goal lists it, not as the Goal's own request
     expect(next({ ...none, requests: [request], summaries: { compaction: null, last_message: said } })).toBe(
@@ -956,7 +972,7 @@ describe('the last state at the last resorts', () => {
     const shown = new Set<string>();
     for (let budget = 700; budget <= 1300; budget += 10) {
       const state = fitResumeContext(snap, 4, [], budget, countTokens).context.last_state;
-      shown.add(state === null ? 'none' : state.text === text ? 'whole' : state.text);
+      shown.add(state === null || state.text === '' ? 'none' : state.text === text ? 'whole' : state.text);
     }
     // each budget in the range has room for more or less of it: it is there whole, or not at all
     expect([...shown].sort()).toEqual(['none', 'whole']);

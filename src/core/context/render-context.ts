@@ -122,7 +122,8 @@ function alreadyDone(c: ResumeContext, out: string[]) {
  * session neither takes that turn for done nor redoes it unasked.
  */
 function lastState(c: ResumeContext, out: string[]) {
-  const s = c.last_state;
+  // none of it shown (no room): the next step says where it is
+  const s = c.last_state?.text ? c.last_state : null;
   const cut = c.interrupted;
   if (!s && !cut) return;
   if (s) {
@@ -281,9 +282,15 @@ function latestWhere(c: ResumeContext): string {
   return c.goal.requests.length ? 'the last of the Later requests, under Goal' : 'Goal';
 }
 
+/** Where the briefing shows the agent's last word: its Last State, or nowhere when the budget left no room for it. */
+const lastShown = (c: ResumeContext) =>
+  c.last_state?.text || c.interrupted ? 'Last State' : 'not shown: no room';
+
 function nextWork(c: ResumeContext): string {
   const p = c.plan_status;
   const where = latestWhere(c);
+  const said = lastShown(c);
+  const theLast = said === 'Last State' ? 'the Last State' : `its last message (${said})`;
   // a skipped task is finished, not done
   const allDone = p.skipped ? 'Every task is done or skipped' : 'Every task is done';
   const task = c.next.task_id ? `task "${c.next.task_id}: ${c.next.title}"` : null;
@@ -291,11 +298,11 @@ function nextWork(c: ResumeContext): string {
   if (c.next.go_ahead && c.last_state?.kind === 'last_message') {
     // the user's answer to the agent's last message: what it proposed or asked to do is what comes next
     const then = task ? `, then continue from ${task}` : '';
-    return `The user answered the agent's last message (Last State) with "${clip(c.next.go_ahead, 80)}": go on with what it proposed${then}.`;
+    return `The user answered the agent's last message (${said}) with "${clip(c.next.go_ahead, 80)}": go on with what it proposed${then}.`;
   }
   if (left === 'asked') {
     // the user owes an answer: going on without it would decide for them
-    const asked = "agent's last message ended on a question to the user (Last State)";
+    const asked = `agent's last message ended on a question to the user (${said})`;
     if (task) return `The ${asked}: get their answer first, then continue from ${task}.`;
     if (p.total > 0 && p.remaining === 0)
       return `${allDone}, but the ${asked}: get their answer before doing more.`;
@@ -307,7 +314,7 @@ function nextWork(c: ResumeContext): string {
     const ask =
       c.next.latest_request_first || p.total === 0
         ? `ask the user how to go on with their latest request (${where}), whose turn they interrupted`
-        : 'ask the user how to go on with the turn they interrupted (Last State)';
+        : `ask the user how to go on with the turn they interrupted (${said})`;
     if (task) return `First ${ask}; then continue from ${task}.`;
     if (p.total === 0) return `No task is recorded: ${ask}.`;
     return p.remaining === 0
@@ -323,10 +330,10 @@ function nextWork(c: ResumeContext): string {
       : `No task is runnable (the remaining ones wait on others or are blocked); unless done above, go on from ${newer}.`;
   }
   if (task && c.next.list_behind && left === null && c.last_state?.kind === 'last_message')
-    return `Continue from ${task}, unless the agent's last message (Last State), newer than the task list, says it is done.`;
+    return `Continue from ${task}, unless the agent's last message (${said}), newer than the task list, says it is done.`;
   // the list stood still while the agent worked on (Codex agents often stop updating their plan): its message leads
   if (task && c.next.list_behind && left === 'mid_turn' && c.last_state?.kind === 'last_message')
-    return `The session ended in the middle of the agent's turn, and its last message (Last State) is newer than the task list: finish what it says it was doing (check whether its last call ran), then continue from ${task} unless that message shows it done.`;
+    return `The session ended in the middle of the agent's turn, and its last message (${said}) is newer than the task list: finish what it says it was doing (check whether its last call ran), then continue from ${task} unless that message shows it done.`;
   // a task that failed is not simply taken up again: what made it fail comes first
   const failed = c.pending_tasks.find((t) => t.id === c.next.task_id && t.status === 'failed');
   if (task && failed)
@@ -335,18 +342,18 @@ function nextWork(c: ResumeContext): string {
   if (p.total === 0) {
     // cut in the middle of the agent's turn: what it announced last is under way, and perhaps not done
     if (left === 'mid_turn' && c.last_state?.kind === 'last_message')
-      return `No task is recorded, and the session ended in the middle of the agent's turn: finish what the Last State says it was doing for the user's latest request (${where}), first checking whether any of it already ran.`;
+      return `No task is recorded, and the session ended in the middle of the agent's turn: finish what ${theLast} says it was doing for the user's latest request (${where}), first checking whether any of it already ran.`;
     // the turn ended on the agent's reply: the request may be done, which only that reply and the user can say
     if (c.next.answered && left === null && c.last_state?.kind === 'last_message')
-      return "No task is recorded, and the agent's last message (Last State) replies to the user's latest request: unless it names work left, ask the user what comes next.";
+      return `No task is recorded, and the agent's last message (${said}) replies to the user's latest request: unless it names work left, ask the user what comes next.`;
     return c.goal.issue || c.goal.requests.length
-      ? `No task is recorded: go on from the user's latest request (${where})${c.last_state ? ' and the last state' : ''}.`
+      ? `No task is recorded: go on from the user's latest request (${where})${c.last_state?.text ? ' and the last state' : ''}.`
       : 'No task is recorded.';
   }
   if (p.remaining > 0) return 'No task is runnable: the remaining ones wait on others or are blocked.';
   // the list is done, yet the agent was still at work: what it announced last may not be
   return left === 'mid_turn'
-    ? `${allDone}, but the session ended in the middle of the agent's turn: finish what the Last State says it was doing (check whether its last call ran).`
+    ? `${allDone}, but the session ended in the middle of the agent's turn: finish what ${theLast} says it was doing (check whether its last call ran).`
     : `${allDone}.`;
 }
 
