@@ -590,6 +590,9 @@ describe('decisions: any verb of the agent with a reason, things kept as they ar
     expect(await lines('Impact: a slow disk becomes a stalled queue instead of a logged warning.')).toEqual(
       [],
     );
+    // a label that reports a failure says what the code does, not what was chosen
+    expect(await lines('The rounding test fails: it truncates instead of rounding half up.')).toEqual([]);
+    expect(await lines('The parser errors: it reads tabs as spaces instead of as separators.')).toEqual([]);
   });
 
   it('reads a user directive asked as a question, naming a helper or setting a convention', async () => {
