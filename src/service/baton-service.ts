@@ -119,6 +119,7 @@ export class BatonService {
       // without a tokenizer passed in (the edges always pass one), about four characters a token
       options.countTokens ?? roughTokens,
       options.contextBudget ?? DEFAULT_CONTEXT_BUDGET,
+      () => options.now?.() ?? new Date(),
     );
     this.queries = new Queries(store, options, this.compiler, git);
     this.resumer = new Resumer(this.runner, git, options, this.compiler);

@@ -35,6 +35,7 @@ export class ContextCompiler {
   constructor(
     private readonly count: TokenCounter,
     readonly budget: number = DEFAULT_CONTEXT_BUDGET,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   /** `workflow`: the snapshot's workflow as it is now (its worktree, its status, the transcripts it imported). */
@@ -51,6 +52,7 @@ export class ContextCompiler {
     const workflow = {
       ...o.workflow,
       recorded: recordedPlace(o.workflow.imports ?? {}, o.workflow.worktree),
+      now: this.now().toISOString(),
     };
     let overhead = this.count(stampOf(snap, 'f'.repeat(16)));
     for (;;) {

@@ -855,6 +855,13 @@ describe('what to do next', () => {
       'Continue from task "T41: task number 41 with a reasonably descriptive title". The previous session ended because: stopped by a usage limit, resets at 3:40pm (Europe/Paris), which is 2026-05-01 13:40 UTC.',
     );
     expect(md.match(/usage limit/g)).toHaveLength(1);
+    // a briefing made after the reset from the snapshot taken before it (the next morning's session start) says so
+    const morning = fitResumeContext(stopped, 4, [], 100_000, countTokens, 0, {
+      worktree: '/w',
+      status: 'paused',
+      now: '2026-05-01T15:00:00.000Z',
+    }).markdown;
+    expect(morning).toContain('ended because: stopped by a usage limit that has reset since (at 3:40pm');
     // a session started after the reset is told the limit is over
     expect(next({ ...stopped, created_at: '2026-05-01T15:00:00.000Z' })).toMatch(
       /ended because: stopped by a usage limit that has reset since \(at 3:40pm \(Europe\/Paris\), which is 2026-05-01 13:40 UTC\): the agent can go on\.$/,

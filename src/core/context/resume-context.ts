@@ -178,6 +178,8 @@ export interface RecordedPlace {
  */
 export type ContextWorkflow = Pick<WorkflowState, 'worktree' | 'status' | 'earlier'> & {
   recorded?: RecordedPlace | null;
+  /** When the context is made (a usage limit's reset already past by then is said so); absent: the snapshot's time. */
+  now?: string;
 };
 
 export interface ResumeContext {
@@ -495,9 +497,9 @@ export function compileResumeContext(
       title: next?.title ?? null,
       description: next?.description ? clip(next.description, limits.description_chars) : null,
       // a usage limit or an API error that stopped the last turn is why, said here once (not as the last state); a
-      // limit's reset already past when the snapshot was taken is said so
+      // limit's reset already past when the context is made (else when the snapshot was taken) is said so
       ended_because:
-        turnStop(snap.summaries, snap.requests.at(-1), new Date(snap.created_at)) ??
+        turnStop(snap.summaries, snap.requests.at(-1), new Date(workflow?.now ?? snap.created_at)) ??
         `${snap.trigger}${snap.pause_reason ? `: ${snap.pause_reason}` : ''}`,
       latest_request_first: limits.newer_request_note > 0 && latestRequestFirst(snap),
       list_behind: listBehind(snap),
