@@ -134,6 +134,8 @@ export type StartResult = TrackResult & {
    * or a checkout mid-conversation): where its work was last seen (`branchChange`). Absent otherwise.
    */
   branch_changed?: BranchChange;
+  /** This start resumed the workflow: how it had stopped (paused, interrupted) and why. Absent otherwise. */
+  resumed_from?: { status: WorkflowStatus; reason: string | null };
   /** The usage limit that stopped the workflow's last turn, while it is still in force (`limitInForce`), in words. */
   limit_in_force?: string | null;
 };

@@ -515,6 +515,8 @@ export class AgentSessions {
     const w = f.created ? f.w : await this.resumeIfStopped({ ...f, w: f.w }, input.resume);
     if (!w) throw new BatonError('internal', 'unreachable: a session start always resumes');
     const resumed = !f.created && w !== f.w;
+    // how it had stopped, when this start resumed it: the user is told
+    const resumedFrom = resumed ? { resumed_from: { status: f.w.status, reason: f.w.pause_reason } } : {};
     if (isEmptyWorkflow(w)) {
       const t = f.created ? null : await this.track({ ...input, resume: false });
       return {
@@ -563,6 +565,7 @@ export class AgentSessions {
       finished,
       set_aside,
       ...away,
+      ...resumedFrom,
       ...(moved ? { branch_changed: moved } : {}),
       limit_in_force: limitInForce(state.summaries, state.recent_requests?.at(-1), new Date(this.now())),
     };

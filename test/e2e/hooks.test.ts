@@ -585,6 +585,39 @@ describe('a pause asked for while the agent works through its own task list', ()
     expect((await todo('t3', 'completed', 'in_progress', 'pending')).stderr).toMatch(/started T2/);
   });
 
+  it('a new conversation resumes the paused workflow and tells the user, with why it was paused', async () => {
+    const { repo, baton, status } = workspace();
+    const hook = (event: string, more: Record<string, unknown>, session = 'S1') =>
+      baton(
+        ['hook', event],
+        JSON.stringify({ session_id: session, cwd: repo, hook_event_name: event, ...more }),
+      );
+    await hook('UserPromptSubmit', { prompt: 'Do the two steps' });
+    await hook('PostToolUse', {
+      tool_name: 'TodoWrite',
+      tool_use_id: 't1',
+      tool_input: {
+        todos: ['in_progress', 'pending'].map((st, i) => ({
+          content: `Step ${i + 1}`,
+          status: st,
+          activeForm: 'x',
+        })),
+      },
+      tool_response: {},
+    });
+    await hook('Stop', { stop_hook_active: false });
+    // no turn under way: the pause takes effect at once; the user quits
+    expect((await baton(['pause', '--reason', 'end of day'])).code).toBe(0);
+    expect((await status()).workflow.status).toBe('paused');
+    await hook('SessionEnd', { reason: 'prompt_input_exit' });
+    // the next morning, a new conversation: the workflow goes on, and the user hears that it was paused
+    const next = await hook('SessionStart', { source: 'startup' }, 'S2');
+    expect(JSON.parse(next.stdout).systemMessage).toMatch(
+      /^Baton resumed workflow wf-\S+ "[^"]+", which was paused \(end of day\), in this conversation \(session 2, /,
+    );
+    expect((await status()).workflow.status).toBe('in_progress');
+  });
+
   it('outlives its timeout: the next prompt forces it, then resumes, with the timeout the pause was asked with', async () => {
     const { repo, baton, status } = workspace();
     const hook = (event: string, more: Record<string, unknown>) =>

@@ -459,7 +459,7 @@ function cutOffRead(c: CaughtUp): string {
  * know. Also when nothing is recorded in it yet: the new conversation still joins a workflow another conversation
  * started (a Codex conversation's, a Claude Code session then started in the same worktree).
  */
-async function continuing(ctx: HookContext, t: TrackResult): Promise<string | null> {
+async function continuing(ctx: HookContext, t: StartResult): Promise<string | null> {
   if (!t.workflow_id || t.outcome === 'created' || t.outcome === 'same') return null;
   const s = await ctx.client.status({ workflowId: t.workflow_id });
   const tasks = s.counts.tasks.total ? `, ${progressLabel(s.counts.tasks)}` : '';
@@ -471,7 +471,10 @@ async function continuing(ctx: HookContext, t: TrackResult): Promise<string | nu
     : `if this conversation is for other work, \`baton abandon -w ${t.workflow_id}\` ends that workflow`;
   // the last session stopped on a usage limit: whether it has lifted is what the user asks first
   const limit = s.usage_limit ? `; its last session was ${s.usage_limit}` : '';
-  return `Baton continues workflow ${t.workflow_id} "${clip(s.workflow.title, 80)}" in this conversation (session ${t.session_number}${tasks}${next})${limit}; ${end} and your next prompt starts a new one`;
+  // a stopped workflow this start resumed: how it had stopped (a pause the user asked for, a crash noticed)
+  const from = t.resumed_from;
+  const was = from ? `, which was ${from.status}${from.reason ? ` (${clip(from.reason, 80)})` : ''},` : '';
+  return `Baton ${from ? 'resumed' : 'continues'} workflow ${t.workflow_id} "${clip(s.workflow.title, 80)}"${was} in this conversation (session ${t.session_number}${tasks}${next})${limit}; ${end} and your next prompt starts a new one`;
 }
 
 /** Another conversation at work on the same workflow, said: seen running, or guessed from a recent write (hedged). */

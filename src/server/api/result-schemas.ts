@@ -93,6 +93,7 @@ export const StartResult = z
     set_aside: z.array(SetAside),
     other_branches: z.array(OnOtherBranch).optional(),
     branch_changed: BranchChange.optional(),
+    resumed_from: z.object({ status: WorkflowStatus, reason: z.string().nullable() }).optional(),
     limit_in_force: z.string().nullable().optional(),
   })
   .openapi('StartResult');
