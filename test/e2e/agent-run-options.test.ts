@@ -48,6 +48,8 @@ describe('baton run options', () => {
     const report = r.json<Report>();
     expect(report.status).toBe('paused');
     expect(report.stopped).toBe('usage limit');
+    // the task the limit cut short is said with the run's tasks: not failed, in progress for the next run
+    expect(report.tasks).toMatchObject([{ id: 'T1', outcome: 'usage_limit' }]);
     expect(report.usage_limit).toEqual({
       resets_at: new Date(resets * 1000).toISOString(),
       reset_words: words,
@@ -62,6 +64,9 @@ describe('baton run options', () => {
     // `baton status` and the snapshots say it paused on a usage limit, and when it resets (the pause's reason)
     const status = (await said(['status'])).stdout;
     expect(status).toContain(`status: paused - usage limit, resets at ${words}\n`);
+    expect(status).toContain(
+      `warning: paused at once (usage limit, resets at ${words}) while T1 was in progress`,
+    );
     // (the agent's stop is said for any machine that reads it: its instant in UTC)
     const utc = new Date(resets * 1000).toISOString().slice(0, 16).replace('T', ' ');
     expect(status).toContain(`agent: stopped by a usage limit, resets at ${utc} UTC\n`);

@@ -79,7 +79,7 @@ describe('pause at the task boundary', () => {
     const forced = await svc.pause(ref, { reason: 'now', force: true });
     expect(forced.result).toMatchObject({
       outcome: 'paused',
-      warning: 'forced pause while T1 was in progress',
+      warning: 'paused at once (now) while T1 was in progress',
     });
     expect((await svc.pause(ref, { reason: 'again' })).result).toMatchObject({ outcome: 'already_paused' });
     const resumed = await svc.resume(ref);

@@ -176,6 +176,9 @@ describe('a pause asked while the agent works', () => {
     const forced = next(midTurn());
     expect(pause(forced, { ...ask, force: true })).toMatchObject({
       outcome: 'paused',
+      warning: "paused at once (lunch) while the agent's turn was under way",
+    });
+    expect(pause(next(midTurn()), { ...ask, reason: null, force: true })).toMatchObject({
       warning: "forced pause while the agent's turn was under way",
     });
     const d = next(midTurn(), '2026-03-01T10:05:00.000Z');

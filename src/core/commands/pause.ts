@@ -173,13 +173,15 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
   const atRest = running.length > 0 && (agentAtRest(s) || importedAtRest(s));
   const due = s.pause_requested ? requestedPauseDue(s) : (!forTurn && running.length === 0) || atRest;
   if (due || input.force || overdue) {
-    const cut = `${input.force ? 'forced pause' : `pause timeout of ${Math.round(timeoutMs / 1000)} s passed`} while`;
+    const reason = input.reason ?? s.pause_request?.reason ?? null;
+    // a forced pause says what forced it (a usage limit, the run's time out, the user's reason)
+    const forced = reason ? `paused at once (${reason})` : 'forced pause';
+    const cut = `${input.force ? forced : `pause timeout of ${Math.round(timeoutMs / 1000)} s passed`} while`;
     const warning = !due
       ? `${cut} ${forTurn && !running.length ? "the agent's turn was under way" : wasOrWere(running)}`
       : !s.pause_requested && atRest
         ? (importedWarning(s) ?? `paused between the agent's turns while ${wasOrWere(running)}`)
         : (turnEndWarning(s) ?? importedWarning(s));
-    const reason = input.reason ?? s.pause_request?.reason ?? null;
     const trigger = s.pause_request && !input.reason ? s.pause_request.trigger : input.trigger;
     const snapshot = pauseNow(d, reason, trigger, input.git, warning);
     return { outcome: 'paused', snapshot_id: snapshot.id, warning };

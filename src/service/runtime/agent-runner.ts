@@ -420,6 +420,9 @@ export class AgentRunner {
         });
         report.usage_limit = limit.report;
         if (limit.stopped) {
+          // the task cut short is said with the others: not failed, in progress until the run goes on
+          const detail = `cut off by the usage limit: ${task.id} stays in progress, and the next run goes on with it`;
+          this.finish(report, emit, id, task.id, 'usage_limit', detail, started, output?.path ?? null);
           report.stopped = limit.stopped;
           break;
         }
@@ -525,7 +528,8 @@ export class AgentRunner {
     log: string | null,
   ) {
     report.tasks.push({ id: taskId, outcome, detail, log });
-    if (outcome !== 'done') report.failed = true;
+    // a task a usage limit cut short did not fail: the run stopped before it was done
+    if (outcome !== 'done' && outcome !== 'usage_limit') report.failed = true;
     emit({
       event: 'task.finished',
       workflow_id: workflowId,
