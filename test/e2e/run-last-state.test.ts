@@ -133,6 +133,17 @@ describe("a session `baton run` drives feeds the briefing's Last State as the ho
         /^### Last State \(cut off before the agent said anything, [^)]+\)\n/,
       );
       expect(lastState(context)).toContain(said);
+      // the next run goes on in the agent's own session (which gets no briefing): its prompt says where it was cut
+      const prompts = tempDir('baton-prompts-');
+      const again = await ws.cli(['run', '--agent', 'claude-code', '--max-tasks', '1'], {
+        FAKE_PROMPT_DIR: prompts,
+      });
+      expect(again.code, again.stderr).toBe(0);
+      const [first] = readdirSync(prompts)
+        .sort()
+        .map((f) => readFileSync(join(prompts, f), 'utf8'));
+      expect(first).toContain('## Where your last run was cut off');
+      expect(first).toContain('`Bash: git commit -m "schema"`');
     },
   );
 

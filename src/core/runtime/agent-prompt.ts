@@ -32,6 +32,21 @@ export interface PromptInput {
   known?: KnownState | null;
   /** How the agent reaches Baton: the workflow and the command that runs the CLI (`baton`, or a path). */
   baton?: { workflowId: string; command: string; taskId: string } | null;
+  /**
+   * The agent's own session going on after its run was cut off (`cutOffWords`): its last words and the calls that
+   * never returned, which may or may not have run.
+   */
+  cutOff?: string | null;
+}
+
+/**
+ * Where an agent's run was cut off (its driver killed, the machine stopped), for the session that goes on from it:
+ * the last message its turn did not end on, with the calls that never returned; null when its last message ended
+ * its turn (nothing was under way).
+ */
+export function cutOffWords(s: WorkflowState): string | null {
+  const last = s.summaries?.last_message;
+  return last && last.turn_ended === false ? clip(last.text, 1200) : null;
 }
 
 export interface KnownState {
@@ -116,6 +131,16 @@ export function buildAgentPrompt(p: PromptInput): string {
         `- [commit] ${c.hash} ${c.subject} (on the branch, though no agent's output reported it: see what it holds before you redo any of it)`,
       );
   }
+  if (p.cutOff)
+    out.push(
+      '',
+      '## Where your last run was cut off',
+      '',
+      'Your last run stopped before it finished (it was killed, or the machine stopped). Its last words, and any call',
+      'that never returned: check whether such a call ran (`git status`, `git log`, the remote) before you do it again.',
+      '',
+      p.cutOff.trim(),
+    );
   if (p.history.length) {
     out.push('', '## The interrupted session so far (structured; tool calls and results)', '');
     for (const h of p.history) out.push(`- ${h.kind}: ${h.text}`);

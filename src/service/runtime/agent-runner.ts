@@ -3,6 +3,7 @@ import {
   counted,
   BatonError,
   buildAgentPrompt,
+  cutOffWords,
   conflict,
   formatSpan,
   interrupt,
@@ -151,6 +152,8 @@ export class AgentRunner {
     let resumeContext: string | null = null;
     let history: HistoryStep[] = [];
     let fallback: string | null = null;
+    /** Where the agent's own session, going on after a crash, was cut off (its next prompt says it once). */
+    let cutOff: string | null = null;
     const resumeWorkflow = async (reason: 'exhaustion' | 'usage_limit' | 'paused' | 'interrupted') => {
       const before = await svc.runner.load(id);
       const r = await svc.resume({ workflowId: id });
@@ -160,6 +163,8 @@ export class AgentRunner {
         before.status === 'interrupted' && o.profile.supports_session_resume
           ? (before.agent?.resume_token ?? null)
           : null;
+      // the session that goes on is not handed the briefing that says where it was cut: its prompt says it
+      cutOff = token ? cutOffWords(before) : null;
       emit({
         event: 'session.started',
         workflow_id: id,
@@ -325,7 +330,9 @@ export class AgentRunner {
             continuing,
             known: knownState(s),
             baton: o.batonCommand ? { workflowId: id, command: o.batonCommand, taskId: task.id } : null,
+            cutOff: token ? cutOff : null,
           });
+          cutOff = null;
           // where the task's work began in git, kept across its retries (not for an agent re-attached to)
           if (!begun.has(task.id)) begun.set(task.id, await taskStart(svc, s.worktree));
           let launched;
