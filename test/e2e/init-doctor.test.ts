@@ -371,13 +371,28 @@ describe('baton doctor', () => {
       (await baton(['init', '--agent', 'claude-code', '--json'])).json<{ warnings: string[] }>().warnings,
     ).toEqual([expect.stringMatching(/^Claude Code runs Baton's hooks twice/)]);
 
-    // Hooks followed a session here: with them gone, the next session is not followed, which is a problem.
+    // Hooks followed a session here, and `baton init --undo` took them out: said, as the user's choice
     writeFileSync(join(repo, '.claude', 'settings.json'), JSON.stringify({}));
     expect((await baton(['init', '--undo', '--agent', 'claude-code'])).code).toBe(0);
+    const undone = await baton(['doctor', '--json']);
+    expect(undone.json<{ problems: string[] }>().problems.join('\n')).not.toContain(
+      'no agent hooks call Baton',
+    );
+    expect(undone.json<{ notes: string[] }>().notes).toContainEqual(
+      expect.stringMatching(
+        /^no agent hooks call Baton here: `baton init --undo` took them out at \S+, so the sessions you start here are not followed; `baton init` follows them again$/,
+      ),
+    );
+    // a hook ran since (wired some other way), and is gone too: the next session is not followed, which is a problem
+    const prompt = { session_id: 's2', cwd: repo, hook_event_name: 'UserPromptSubmit', prompt: 'go on' };
+    expect((await baton(['hook', 'UserPromptSubmit'], JSON.stringify(prompt))).code).toBe(0);
     const gone = await baton(['doctor', '--json']);
     expect(gone.code).toBe(1);
+    const ran = gone
+      .json<{ last_hooks: { event: string; at: string }[] }>()
+      .last_hooks.find((h) => h.event === 'UserPromptSubmit');
     expect(gone.json<{ problems: string[] }>().problems).toContainEqual(
-      `no agent hooks call Baton here, though they followed agent sessions here (the last hook ran at ${lastHook('Stop').at}): run \`baton init\` (or install the Claude Code plugin) to follow them again`,
+      `no agent hooks call Baton here, though they followed agent sessions here (the last hook ran at ${ran?.at}): run \`baton init\` (or install the Claude Code plugin) to follow them again`,
     );
   });
 

@@ -263,7 +263,15 @@ export function registerInitCommands(program: Command, rt: Runtime) {
       const root = await git.resolveWorktree(rt.cwd);
       const log = readHookLog(hookLogPath(settings.home, root), root);
       const inUse = detectAgents(root, rt.env);
-      const found = diagnose(root, rt.env, log.events, inUse, settings.home, start !== null);
+      const found = diagnose(
+        root,
+        rt.env,
+        log.events,
+        inUse,
+        settings.home,
+        start !== null,
+        log.undone_at ?? null,
+      );
       const lastHooks = Object.values(log.events).sort((a, b) => String(b.at).localeCompare(String(a.at)));
       const store = storeInUse(
         settingReader({ database: g.database, server: g.server }, rt.env, settings),

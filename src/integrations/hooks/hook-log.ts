@@ -31,6 +31,8 @@ export interface HookLog {
   worktree: string;
   events: Record<string, HookRecord>;
   transcripts: Record<string, TranscriptSeen>;
+  /** When `baton init --undo` last took Baton's set-up out of this worktree (doctor says so, not a problem). */
+  undone_at?: string;
 }
 
 /** How far a transcript was imported (the workflow keeps where the next import starts reading). */
@@ -144,6 +146,7 @@ export function readHookLog(path: string, worktree: string): HookLog {
         worktree: typeof raw.worktree === 'string' ? raw.worktree : worktree,
         events: recordsOf(raw.events),
         transcripts: raw.transcripts && typeof raw.transcripts === 'object' ? raw.transcripts : {},
+        ...(typeof raw.undone_at === 'string' ? { undone_at: raw.undone_at } : {}),
       };
   } catch {
     // missing or unreadable: start afresh (it is a cache and a report, never the truth)
@@ -163,4 +166,10 @@ export function writeHookLog(path: string, log: HookLog): void {
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(out, null, 2)}\n`);
   renameSync(tmp, path);
+}
+
+/** Notes in a worktree's hook log that `baton init --undo` took Baton's set-up out of it, at `at`. */
+export function noteUndone(home: string, worktree: string, at: string): void {
+  const path = hookLogPath(home, worktree);
+  writeHookLog(path, { ...readHookLog(path, worktree), undone_at: at });
 }

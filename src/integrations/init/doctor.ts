@@ -370,6 +370,8 @@ export function diagnose(
   inUse: readonly InitAgent[],
   batonHome: string,
   inRepository = true,
+  /** When `baton init --undo` last took the set-up out of this worktree (the hook log's `undone_at`). */
+  undoneAt: string | null = null,
 ): DoctorFindings {
   const agents = initAgents.map((a) => wiringOf(a, root, env));
   const problems: string[] = [];
@@ -395,6 +397,10 @@ export function diagnose(
     if (setUp.length)
       problems.push(
         `no agent hooks call Baton here (\`baton init\` set up ${setUp.join(', ')} of this repository, not this worktree: its files are not committed, so a worktree added later has none): run \`baton init\`, which sets up every worktree of the repository, then start ${inUse.map(agentLabel).join(' or ')}`,
+      );
+    else if (followed && undoneAt && undoneAt >= followed)
+      notes.push(
+        `no agent hooks call Baton here: \`baton init --undo\` took them out at ${undoneAt}, so the sessions you start here are not followed; \`baton init\` follows them again`,
       );
     else if (followed)
       problems.push(

@@ -28,6 +28,7 @@ import {
   type Manifest,
 } from './manifest.js';
 import { otherWorktrees, repositoryWorktrees } from './worktrees.js';
+import { noteUndone } from '../hooks/hook-log.js';
 
 export interface InitChange {
   agent: InitAgent | null;
@@ -286,6 +287,9 @@ export function undo(input: UndoInput): InitChange[] {
   const undone = roots.map((root) => manifestPath(input.home, root, input.scope));
   const left: Left = { excluded: [], files: [], dirs: [], servers: [] };
   const changes = roots.flatMap((root) => undoWorktree({ ...input, root }, undone, left));
+  // doctor then says the hooks were taken out on purpose, not that they went missing
+  const at = new Date().toISOString();
+  for (const root of roots) noteUndone(input.home, root, at);
   // the objects Baton's servers were in that init made (`projects` may hold every worktree's entry), once all are undone
   changes.push(...pruneServers(left.servers));
   // the files and folders init made that the worktrees shared (~/.claude.json, ~/.codex/), once all are undone
