@@ -39,14 +39,18 @@ export function snapshotPlace(
   const seen = snap.git_state;
   if (seen?.branch && !isDetached(seen.branch) && !snap.branch_changed)
     return { branch: seen.branch, commit: seen.commit_at_snapshot ?? null, branch_seen_at: snap.created_at };
-  // the place before: the last snapshot's, else (none kept) the start's
+  // the place before: the last snapshot's, else the start's
   const before = s.last_snapshot;
-  if (!before?.branch) return { branch: null, commit: null };
-  return {
-    branch: before.branch,
-    commit: before.commit ?? null,
-    branch_seen_at: before.branch_seen_at ?? before.created_at,
-  };
+  if (before?.branch)
+    return {
+      branch: before.branch,
+      commit: before.commit ?? null,
+      branch_seen_at: before.branch_seen_at ?? before.created_at,
+    };
+  const start = s.git_start;
+  return start?.branch && !isDetached(start.branch)
+    ? { branch: start.branch, commit: start.commit, branch_seen_at: s.created_at }
+    : { branch: null, commit: null };
 }
 
 /** The branch a workflow's work was last seen on (`workflowPlace`); null when not known. */
@@ -89,20 +93,22 @@ export function branchChange(s: WorkflowState, now: GitCapture | null): BranchCh
   const to = now?.state?.branch;
   if (!to || !now?.state) return null;
   const snap = s.last_snapshot;
-  // the work is on the branch checked out: its history holds the commit last seen, or the agent committed on it since
-  if (
-    snap?.branch &&
-    snap.branch !== to &&
-    ((snap.commit && carries(now.state, snap.commit)) ||
-      committedHere(s, now.state, snap.branch_seen_at ?? snap.created_at))
-  )
-    return null;
+  // where the work was last seen: the last snapshot's place, else where the workflow began
   const before = snap?.branch
-    ? { from: snap.branch, since: 'snapshot' as const, at: snap.branch_seen_at ?? snap.created_at }
+    ? {
+        from: snap.branch,
+        commit: snap.commit ?? null,
+        since: 'snapshot' as const,
+        at: snap.branch_seen_at ?? snap.created_at,
+      }
     : s.git_start?.branch
-      ? { from: s.git_start.branch, since: 'start' as const, at: s.created_at }
+      ? { from: s.git_start.branch, commit: s.git_start.commit, since: 'start' as const, at: s.created_at }
       : null;
-  return before && before.from !== to ? { ...before, to } : null;
+  if (!before || before.from === to) return null;
+  // the work is on the branch checked out: its history holds the commit last seen, or the agent committed on it since
+  if ((before.commit && carries(now.state, before.commit)) || committedHere(s, now.state, before.at))
+    return null;
+  return { from: before.from, to, since: before.since, at: before.at };
 }
 
 /** The warning a briefing opens with when the branch changed (one wording, for the hooks and `baton resume`). */

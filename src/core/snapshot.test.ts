@@ -58,7 +58,37 @@ describe('a snapshot on another branch than the one before it', () => {
     note: null,
   });
 
-  it('records the change from the last snapshot, else from the start, says it first in the briefing, and once', () => {
+  it('moves with the agent that branched off before any snapshot: the new branch holds where it began', () => {
+    let n = 0;
+    const d = new Draft(
+      null,
+      { now: '2026-03-01T10:00:00.000Z', newId: (p) => `${p}-${++n}`, actor: 'user' },
+      'wf-1',
+    );
+    createWorkflow(d, {
+      title: 'w',
+      issue: null,
+      worktree: '/w',
+      plan: '',
+      tasks: [],
+      git_start: { branch: 'main', commit: 'c0'.repeat(20) },
+    });
+    // `git checkout -b feat` and a commit: git answers that feat's history holds the start
+    const feat = gitOn('feat', 'c1'.repeat(20));
+    const held = { ...feat, state: { ...feat.state!, place_held: { commit: 'c0'.repeat(20), held: true } } };
+    expect(takeSnapshot(d, 'manual', null, held).branch_changed).toBeUndefined();
+    expect(workflowPlace(d.state)).toEqual({ branch: 'feat', commit: 'c1'.repeat(20) });
+    // another branch that does not hold it: the place stays where the work is, and each snapshot there says so
+    const other = gitOn('other', 'c9'.repeat(20));
+    const away = {
+      ...other,
+      state: { ...other.state!, place_held: { commit: 'c1'.repeat(20), held: false } },
+    };
+    expect(takeSnapshot(d, 'manual', null, away).branch_changed).toMatchObject({ from: 'feat', to: 'other' });
+    expect(workflowPlace(d.state)).toEqual({ branch: 'feat', commit: 'c1'.repeat(20) });
+  });
+
+  it('records the change from the last snapshot, else from the start, and says it first in the briefing, once', () => {
     let n = 0;
     const d = new Draft(
       null,

@@ -325,7 +325,7 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
   const dirty = entries.changed.length > 0;
   // what git is asked after the status does not wait on each other: asked together
   const place = start?.place;
-  const elsewhere = place && head.commit && head.branch !== place.branch && head.commit !== place.commit;
+  const awayFromPlace = place && head.commit && head.branch !== place.branch && head.commit !== place.commit;
   const [since, shortstat, work, held] = await Promise.all([
     startCommit && head.commit && startCommit !== head.commit
       ? tryGit(dir, ['diff', '--name-only', '-z', startCommit, 'HEAD'])
@@ -334,7 +334,7 @@ export async function captureGitState(dir: string, start: WorkSpan | null): Prom
       ? tryGit(dir, ['diff', '--shortstat', 'HEAD', '--', ...block.map((p) => `:(top,literal,exclude)${p}`)])
       : null,
     start && head.commit ? commitsAfter(dir, start, true) : null,
-    elsewhere ? isAncestor(dir, place.commit) : null,
+    awayFromPlace ? isAncestor(dir, place.commit) : null,
   ]);
   const committed = new Set((since ?? '').split('\0').filter(Boolean));
   // a file already changed when the workflow began, as it was then, is not its work (unless committed since)

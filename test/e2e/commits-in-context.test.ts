@@ -186,11 +186,13 @@ describe('the commits already done, read from git', () => {
     ]);
     expect(done).not.toContain('Rename add');
     expect(text).toContain(`- Branch hotfix at ${rename.hash.slice(0, 7)} "Rename add"`);
-    // said until a snapshot sees the branch: the conversation's end takes a checkpoint on hotfix (its commit is work
-    // since the last one), and the next briefing, on the same branch, has nothing to warn of
+    // said while hotfix does not hold the work: a snapshot taken there (the conversation's end takes a checkpoint on
+    // hotfix) leaves the workflow on main, its work's branch; back on main, nothing to warn of
     expect((await baton(['context'])).stdout).toContain('branch changed from main to hotfix');
     const end = await hook('SessionEnd', { session_id: one, transcript_path: t.path, reason: 'other' });
     expect(end.stderr).toMatch(/checkpoint cp-\d+-session-end/);
+    expect((await baton(['context'])).stdout).toContain('branch changed from main to hotfix');
+    gitIn(repo, 'checkout', '-q', 'main');
     expect((await baton(['context'])).stdout).not.toContain('branch changed');
   });
 
