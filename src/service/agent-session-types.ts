@@ -116,6 +116,12 @@ export interface FinishedWorkflow {
   completed_at?: string;
 }
 
+/** How a workflow a session start resumed had stopped, and why (its pause's reason, its interruption's). */
+export interface ResumedFrom {
+  status: WorkflowStatus;
+  reason: string | null;
+}
+
 export type StartResult = TrackResult & {
   context: InjectedContext | null;
   finished: FinishedWorkflow | null;
@@ -135,7 +141,7 @@ export type StartResult = TrackResult & {
    */
   branch_changed?: BranchChange;
   /** This start resumed the workflow: how it had stopped (paused, interrupted) and why. Absent otherwise. */
-  resumed_from?: { status: WorkflowStatus; reason: string | null };
+  resumed_from?: ResumedFrom;
   /** The usage limit that stopped the workflow's last turn, while it is still in force (`limitInForce`), in words. */
   limit_in_force?: string | null;
 };

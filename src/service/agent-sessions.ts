@@ -2,6 +2,7 @@ import {
   abandon,
   acknowledgeContext,
   branchChange,
+  isDetached,
   briefingSession,
   checkpoint,
   checkpointDue,
@@ -42,6 +43,7 @@ import type { BatonService } from './baton-service.js';
 import type {
   FinishedWorkflow,
   InjectedContext,
+  ResumedFrom,
   StartInput,
   StartResult,
   TrackInput,
@@ -432,13 +434,23 @@ export class AgentSessions {
     };
   }
 
-  /** Resumes a paused or interrupted workflow when asked to; null when it stays as it is. */
-  private async resumeIfStopped(f: Found & { w: WorkflowState }, resume: boolean) {
+  /**
+   * Resumes a paused or interrupted workflow when asked to; null when it stays as it is. `from`: how it had stopped
+   * (as it stood once a pause that outlived its timeout was settled), null when it had not.
+   */
+  private async resumeIfStopped(
+    f: Found & { w: WorkflowState },
+    resume: boolean,
+  ): Promise<{ state: WorkflowState; from: ResumedFrom | null } | null> {
     const w = await this.svc.settleOverduePause(f.w);
-    if (w.status !== 'paused' && w.status !== 'interrupted') return w;
+    if (w.status !== 'paused' && w.status !== 'interrupted') return { state: w, from: null };
     if (!resume) return null;
+    const from = {
+      status: w.status,
+      reason: w.status === 'interrupted' ? w.interrupt_reason : w.pause_reason,
+    };
     await this.svc.resume({ workflowId: f.w.id });
-    return this.svc.runner.load(f.w.id);
+    return { state: await this.svc.runner.load(f.w.id), from };
   }
 
   /** Finds or creates the workflow and ties the agent session to it (a session start also resumes it). */
@@ -471,8 +483,8 @@ export class AgentSessions {
     const f = await this.find(input);
     if (!f.w) return this.untracked(f.note);
     if (f.created) return this.result(f, f.w, 'created', 1, f.note);
-    const w = await this.resumeIfStopped({ ...f, w: f.w }, input.resume);
-    if (!w) {
+    const r = await this.resumeIfStopped({ ...f, w: f.w }, input.resume);
+    if (!r) {
       // stopped before, or just now (a pause that outlived its timeout: said, the agent may still be at work)
       const stopped = await this.svc.runner.load(f.w.id);
       const forced = f.w.status !== 'paused' && f.w.pause_requested && stopped.status === 'paused';
@@ -487,8 +499,8 @@ export class AgentSessions {
         ...(forced ? { paused_now: stopped.pause_reason ?? '' } : {}),
       };
     }
-    const resumed = w !== f.w;
-    const { result, state } = await this.svc.runner.run(w.id, (d) => linkAgentSession(d, input.agent), {
+    const resumed = r.from !== null;
+    const { result, state } = await this.svc.runner.run(r.state.id, (d) => linkAgentSession(d, input.agent), {
       retry: true,
     });
     return this.result(
@@ -512,11 +524,14 @@ export class AgentSessions {
     const set_aside = f.setAside ?? [];
     const away = f.otherBranches?.length ? { other_branches: f.otherBranches } : {};
     if (!f.w) return { ...this.untracked(f.note), context: null, finished, set_aside, ...away };
-    const w = f.created ? f.w : await this.resumeIfStopped({ ...f, w: f.w }, input.resume);
-    if (!w) throw new BatonError('internal', 'unreachable: a session start always resumes');
-    const resumed = !f.created && w !== f.w;
+    const r = f.created
+      ? { state: f.w, from: null }
+      : await this.resumeIfStopped({ ...f, w: f.w }, input.resume);
+    if (!r) throw new BatonError('internal', 'unreachable: a session start always resumes');
+    const w = r.state;
+    const resumed = r.from !== null;
     // how it had stopped, when this start resumed it: the user is told
-    const resumedFrom = resumed ? { resumed_from: { status: f.w.status, reason: f.w.pause_reason } } : {};
+    const resumedFrom = r.from ? { resumed_from: r.from } : {};
     if (isEmptyWorkflow(w)) {
       const t = f.created ? null : await this.track({ ...input, resume: false });
       return {
@@ -532,7 +547,13 @@ export class AgentSessions {
     const judgeCutOff = input.active_elsewhere !== true;
     const reopened = input.reopened === true;
     const git = await this.gitOf(w);
-    const moved = branchChange(w, git);
+    // the branch checked out does not hold the work: said, unless its branch is gone (nowhere to go back to)
+    const change = branchChange(w, git);
+    const gone =
+      change !== null &&
+      !isDetached(change.from) &&
+      (await this.svc.git.hasBranch(w.worktree, change.from)) === false;
+    const moved = gone ? null : change;
     const fresh =
       judgeCutOff && cutOffSession(w, input.agent, { reopened }) ? null : await this.freshSnapshot(w, git);
     const { result, state } = await this.svc.runner.run(

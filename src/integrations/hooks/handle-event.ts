@@ -537,8 +537,11 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       const done = t.finished ? finishedNote(t.finished, t, ctx.agent) : null;
       const aside = t.set_aside.length ? asideNote(t.set_aside, t) : null;
       const away = t.other_branches?.length ? otherBranchNote(t.other_branches) : null;
+      // said at a start or a resume; a compaction goes on in the conversation the user was told it in
       const moved =
-        t.branch_changed && t.workflow_id ? branchMovedNote(t.branch_changed, t.workflow_id) : null;
+        t.branch_changed && t.workflow_id && source !== 'compact'
+          ? branchMovedNote(t.branch_changed, t.workflow_id)
+          : null;
       const earlier = t.earlier && t.workflow_id ? earlierNote(t.earlier, t.workflow_id, ctx.agent) : null;
       const cut = t.cut_off ? `Baton noticed that ${t.cut_off}${cutOffRead(caught)}` : null;
       const busy = caught.activeElsewhere && t.outcome !== 'same' ? busyNote(caught.activeElsewhere) : null;
