@@ -151,6 +151,8 @@ describe('a new conversation after a quick job done without a task list', () => 
         turn_ended: true,
       },
     });
+    // its SessionEnd, as the hook answers it: the end of the turn, then of the session
+    await svc.agentSessions.endTurn(id, { agent: 'claude-code' });
     await svc.agentSessions.end(id, { agent: claude('q-1'), reason: 'prompt_input_exit' });
     const next = await startOf(svc, repo, claude('q-2'));
     expect(next.workflow_id).not.toBe(id);

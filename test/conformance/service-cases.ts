@@ -97,7 +97,9 @@ export function serviceCases(backend: StoreBackend) {
       await svc.startTask({ workflowId: a.id }, 'T1');
       const forced = await svc.pause({ workflowId: a.id }, { force: true, reason: 'now' });
       expect(forced.result).toMatchObject({ outcome: 'paused' });
-      expect((forced.result as { warning: string }).warning).toMatch(/forced pause while T1 was in progress/);
+      expect((forced.result as { warning: string }).warning).toMatch(
+        /paused at once \(now\) while T1 was in progress/,
+      );
 
       const b = await createWorkflow(svc, 'B');
       await svc.startTask({ workflowId: b.id }, 'T1');
