@@ -593,6 +593,13 @@ describe('decisions: any verb of the agent with a reason, things kept as they ar
     // a label that reports a failure says what the code does, not what was chosen
     expect(await lines('The rounding test fails: it truncates instead of rounding half up.')).toEqual([]);
     expect(await lines('The parser errors: it reads tabs as spaces instead of as separators.')).toEqual([]);
+    // a label of nouns that happen to be those words is an item still
+    for (const item of [
+      'Line breaks: LF instead of CRLF in every generated file',
+      'Validation errors: collected into one report instead of thrown one by one',
+      'Early returns: guard clauses instead of nested ifs',
+    ])
+      expect(await lines(item)).toHaveLength(1);
   });
 
   it('reads a user directive asked as a question, naming a helper or setting a convention', async () => {

@@ -64,10 +64,11 @@ const nowInstead =
 /**
  * "Workspace location: sibling folders instead of the nested `.ws/`": a summary's labelled item, the old way named
  * (a label of four words at most; a finding's label, "Impact: X becomes Y instead of Z", says what happens, not what
- * was chosen, as does a label that reports a failure, "The sub test fails: sub adds instead of subtracting").
+ * was chosen, as does a clause that reports a failure, "The sub test fails: sub adds instead of subtracting"; a
+ * label of nouns, "Validation errors: collected instead of thrown", is an item).
  */
 const labelInstead =
-  /^(?!(?:impact|problem|issue|risk|(?:root )?cause|symptom|result|bug|finding|severity|effect|behaviou?r|before|current|observed|expected|actual)\b)(?![^:]*\b(?:fails?|failed|failing|breaks|broke|crash(?:es|ed)|errors|errored|throws|threw|returns|returned)\s*:)(?:[\w`'./-]+ ){0,3}[\w`'./-]+:\s+\S.{2,}?\b(?:instead of|rather than|in place of)\b/i;
+  /^(?!(?:impact|problem|issue|risk|(?:root )?cause|symptom|result|bug|finding|severity|effect|behaviou?r|before|current|observed|expected|actual)\b)(?!(?:the|this|that|its|our|my|a|an)\s[^:]*\b(?:fails?|failed|failing|breaks|broke|crash(?:es|ed)|errors|errored|throws|threw|returns|returned)\s*:)(?:[\w`'./-]+ ){0,3}[\w`'./-]+:\s+\S.{2,}?\b(?:instead of|rather than|in place of)\b/i;
 /** "Stopped re-rendering the board on drag start. Instead the targets are highlighted in place": the other way. */
 const insteadOpening = /^instead\b,?\s+(?!(?:let me|I'll|I will|let's)\b)/i;
 
