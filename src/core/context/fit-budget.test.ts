@@ -617,7 +617,7 @@ describe('what to do next', () => {
     const md = renderResumeContext(tight);
     expect(md).not.toContain('### Last State');
     expect(/### What to Do Next\n(.+)/.exec(md)?.[1]).toBe(
-      "No task is recorded, and the agent's last message (not shown: no room) replies to the user's latest request: unless it names work left, ask the user what comes next.",
+      "No task is recorded, and the agent's last message (not shown for room: baton details summaries) replies to the user's latest request: unless it names work left, ask the user what comes next.",
     );
     const request = saidAfter(live.created_at, 'r2', 'add a changelog');
     // a later request is the latest: named where the Goal lists it, not as the Goal's own request

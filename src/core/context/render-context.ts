@@ -284,7 +284,7 @@ function latestWhere(c: ResumeContext): string {
 
 /** Where the briefing shows the agent's last word: its Last State, or nowhere when the budget left no room for it. */
 const lastShown = (c: ResumeContext) =>
-  c.last_state?.text || c.interrupted ? 'Last State' : 'not shown: no room';
+  c.last_state?.text || c.interrupted ? 'Last State' : 'not shown for room: baton details summaries';
 
 function nextWork(c: ResumeContext): string {
   const p = c.plan_status;
