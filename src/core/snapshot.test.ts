@@ -58,7 +58,8 @@ describe('a snapshot on another branch than the one before it', () => {
     note: null,
   });
 
-  it('moves with the agent that branched off before any snapshot: the new branch holds where it began', () => {
+  /** A workflow begun on main at c0…, no snapshot taken yet. */
+  const begunOnMain = () => {
     let n = 0;
     const d = new Draft(
       null,
@@ -73,6 +74,11 @@ describe('a snapshot on another branch than the one before it', () => {
       tasks: [],
       git_start: { branch: 'main', commit: 'c0'.repeat(20) },
     });
+    return d;
+  };
+
+  it('moves with the agent that branched off before any snapshot: the new branch holds where it began', () => {
+    const d = begunOnMain();
     // `git checkout -b feat` and a commit: git answers that feat's history holds the start
     const feat = gitOn('feat', 'c1'.repeat(20));
     const held = { ...feat, state: { ...feat.state!, place_held: { commit: 'c0'.repeat(20), held: true } } };
@@ -89,20 +95,7 @@ describe('a snapshot on another branch than the one before it', () => {
   });
 
   it('records the change from the last snapshot, else from the start, and says it first in the briefing, once', () => {
-    let n = 0;
-    const d = new Draft(
-      null,
-      { now: '2026-03-01T10:00:00.000Z', newId: (p) => `${p}-${++n}`, actor: 'user' },
-      'wf-1',
-    );
-    createWorkflow(d, {
-      title: 'w',
-      issue: null,
-      worktree: '/w',
-      plan: '',
-      tasks: [],
-      git_start: { branch: 'main', commit: 'c0'.repeat(20) },
-    });
+    const d = begunOnMain();
     // before any snapshot: against the branch the workflow began on
     expect(branchChange(d.state, gitOn('main'))).toBeNull();
     expect(branchChange(d.state, gitOn('(detached)'))).toEqual({
