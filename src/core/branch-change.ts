@@ -1,4 +1,4 @@
-import type { GitCapture, GitState } from './schemas/git-state.js';
+import type { GitCapture, GitState, WorkSpan } from './schemas/git-state.js';
 import { reportedHash } from './context/done-commits.js';
 import { sameHash } from './short-hash.js';
 import type { BranchChange, SessionSnapshot } from './schemas/snapshot.js';
@@ -52,6 +52,18 @@ export function snapshotPlace(
     ? { branch: start.branch, commit: start.commit, branch_seen_at: s.created_at }
     : { branch: null, commit: null };
 }
+
+/** The work span of a workflow, for a git capture. */
+export const workSpanOf = (s: WorkflowPlaces & { created_at: string; ended_at: string | null }): WorkSpan => {
+  const place = workflowPlace(s);
+  return {
+    commit: s.git_start?.commit ?? null,
+    ...(s.git_start?.dirty ? { dirty: s.git_start.dirty } : {}),
+    at: s.created_at,
+    until: s.ended_at,
+    ...(place?.commit ? { place: { branch: place.branch, commit: place.commit } } : {}),
+  };
+};
 
 /** The branch a workflow's work was last seen on (`workflowPlace`); null when not known. */
 export const workflowBranch = (s: WorkflowState): string | null => workflowPlace(s)?.branch ?? null;

@@ -114,25 +114,16 @@ describe('a snapshot on another branch than the one before it', () => {
       work_commits: { listed: [{ hash: 'c1'.repeat(20), subject: 'x' }], more: 0, began_at: '' },
     };
     expect(branchChange(d.state, { ...made, state: on })).toBeNull();
+    const fromMain = { from: 'main', to: 'hotfix', since: 'snapshot', at: first.created_at };
     const moved = takeSnapshot(d, 'handover', null, gitOn('hotfix', 'c3'.repeat(20)));
-    expect(moved.branch_changed).toEqual({
-      from: 'main',
-      to: 'hotfix',
-      since: 'snapshot',
-      at: first.created_at,
-    });
+    expect(moved.branch_changed).toEqual(fromMain);
     const warning =
       'branch changed from main to hotfix since the snapshot of 2026-03-01T10:00:00.000Z: work done on main is not on hotfix unless merged; check which branch the work goes on';
     // first in the briefing, once though a resume's own warnings say it too
     expect(compileResumeContext(moved, 2, [warning, 'another']).warnings).toEqual([warning, 'another']);
     // the work stays where it was: a snapshot on hotfix again says so, from the time it was seen on main
     const again = takeSnapshot(d, 'manual', null, gitOn('hotfix', 'c3'.repeat(20)));
-    expect(again.branch_changed).toEqual({
-      from: 'main',
-      to: 'hotfix',
-      since: 'snapshot',
-      at: first.created_at,
-    });
+    expect(again.branch_changed).toEqual(fromMain);
     expect(workflowPlace(d.state)).toEqual({ branch: 'main', commit: 'c1'.repeat(20) });
     // until the agent commits on hotfix: its work goes on there
     d.emit({

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { workflowPlace, type WorkflowPlaces } from '../branch-change.js';
 
 /** How many of the commits since a workflow began a git capture lists (the newest; the rest are counted). */
 export const WORK_COMMITS_LISTED = 30;
@@ -95,15 +94,3 @@ export interface WorkSpan {
   /** The branch and commit its work was last seen at (`workflowPlace`), when known. */
   place?: { branch: string; commit: string };
 }
-
-/** The work span of a workflow, for a git capture. */
-export const workSpanOf = (s: WorkflowPlaces & { created_at: string; ended_at: string | null }): WorkSpan => {
-  const place = workflowPlace(s);
-  return {
-    commit: s.git_start?.commit ?? null,
-    ...(s.git_start?.dirty ? { dirty: s.git_start.dirty } : {}),
-    at: s.created_at,
-    until: s.ended_at,
-    ...(place?.commit ? { place: { branch: place.branch, commit: place.commit } } : {}),
-  };
-};
