@@ -803,9 +803,11 @@ describe('continuity by default: a new conversation after the last task was done
     const hook = agentHooks(baton, { cwd: repo });
     await hook('SessionStart', { session_id: 's1', source: 'startup' });
     await hook('UserPromptSubmit', { session_id: 's1', prompt: 'add an MIT LICENSE file' });
-    // the agent's tools (or the user) add the task and mark it done: its last task done completes the workflow
+    // the agent's tools (or the user) add the task; the user quits, then marks it done: with no conversation open on
+    // the workflow, its last task done completes it (while one is open, the conversation's end does)
     expect((await baton(['task', 'add', 'T1:Write the LICENSE file'])).code).toBe(0);
     expect((await baton(['task', 'start', 'T1'])).code).toBe(0);
+    await hook('SessionEnd', { session_id: 's1', reason: 'prompt_input_exit' });
     expect((await baton(['task', 'done', 'T1'])).code).toBe(0);
     const first = (await baton(['list', '--json'])).json<{ workflows: Json[] }>().workflows[0]!;
     expect(first.status).toBe('completed');

@@ -8,6 +8,7 @@ import { finishedWork, finishWork, heldByErrors } from './finished-work.js';
 import { pause } from './pause.js';
 import { recordError, recordSummary, recordTestRun } from './records.js';
 import { recordRequest } from './requests.js';
+import { completeTask } from './tasks.js';
 
 let n = 0;
 const ctx = { now: '2026-03-01T10:00:00.000Z', newId: (p: string) => `${p}-${++n}`, actor: 'hook' };
@@ -70,6 +71,20 @@ describe('finishedWork', () => {
     expect(finishedWork(ended(d.state), now)).toBe(
       'all 3 of its tasks are finished (2 done, 1 skipped) and Claude Code session s1 ended (the user quit)',
     );
+  });
+
+  it("is not completed when its last task is marked done while the agent's conversation is open (MCP complete_task)", () => {
+    const noGit = { state: null, note: null };
+    const d = next(followed(['completed', 'in_progress']));
+    const last = d.state.tasks.at(-1)!.id;
+    // the conversation may be asked for more: it keeps its workflow until it ends
+    expect(completeTask(d, last, null, noGit).workflow_status).toBe('in_progress');
+    expect(finishedWork(ended(d.state), now)).toBe(
+      'all 2 of its tasks are done and Claude Code session s1 ended (the user quit)',
+    );
+    // a workflow tracked by hand (no conversation open on it) completes with its last task, as before
+    const byHand = next(ended(followed(['completed', 'in_progress'])));
+    expect(completeTask(byHand, last, null, noGit).workflow_status).toBe('completed');
   });
 
   it('is over, without a SessionEnd, once nothing happened in it for half an hour (a closed terminal, Codex)', () => {

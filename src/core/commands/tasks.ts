@@ -4,6 +4,7 @@ import { cliWord } from '../surface-words.js';
 import { allFinished, runnableTasks } from '../task-graph.js';
 import type { GitCapture } from '../schemas/git-state.js';
 import type { SnapshotTrigger, Task } from '../schemas/workflow.js';
+import type { WorkflowState } from '../schemas/state.js';
 import { endOpenSession } from './lifecycle.js';
 import { pauseNow, requestedPauseDue, takeRequestedPause } from './pause.js';
 import { makeCheckpoint, takeSnapshot } from './snapshots.js';
@@ -64,9 +65,23 @@ export function startTask(d: Draft, id: string, asked: 'start' | 'complete' = 's
   d.emit({ type: 'task.started', task_id: id, data: {} });
 }
 
-/** What happens at a task boundary: complete the workflow, honour a requested pause, or nothing. */
+/**
+ * An agent conversation the hooks follow is open on the workflow (Baton created it for that conversation, whose
+ * session has not ended): its work is over only when the conversation says so (`finishedWork`, at the next new
+ * conversation), not when its last task is marked done (the user may ask for more in the same conversation).
+ */
+const conversationOpen = (s: WorkflowState) => {
+  const last = s.sessions.at(-1);
+  return s.auto_tracked === true && !!last?.agent && !last.ended_at;
+};
+
+/**
+ * What happens at a task boundary: complete the workflow (the last task finished, no conversation open on it),
+ * honour a requested pause, or nothing.
+ */
 function atBoundary(d: Draft, git: GitCapture): { paused_snapshot_id: string | null } {
   const s = d.state;
+  if (allFinished(s.tasks) && conversationOpen(s)) return { paused_snapshot_id: null };
   if (allFinished(s.tasks)) {
     d.emit({ type: 'workflow.completed', data: {} });
     endOpenSession(d, 'completed', s.last_snapshot?.id ?? null);
