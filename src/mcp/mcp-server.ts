@@ -188,7 +188,7 @@ export function createMcpServer(
   server.registerTool(
     'record_decision',
     {
-      description: 'Record a significant decision with its rationale.',
+      description: `Record a significant decision with its rationale; decision_type is one of ${decisionTypes.join(', ')}.`,
       inputSchema: {
         ...workflow,
         decision_type: z.enum(decisionTypes),

@@ -174,6 +174,14 @@ describe('a new conversation after a quick job done without a task list', () => 
       /^## Recap of a Finished Workflow \(completed, after 1 session\)\n/,
     );
     expect(next.finished?.context).toContain('### Git State');
+    // the new workflow links it, so every surface that asks for its context (MCP get_resume_context, `baton context`)
+    // points at the finished work, not only the start's briefing
+    const fresh = await svc.resolve({ workflowId: next.workflow_id ?? '' });
+    expect(fresh.earlier).toEqual({ workflow_id: id, title: 'rename foo to bar', new_conversation: true });
+    const context = await svc.queries.context(fresh);
+    expect(context.markdown).toContain(
+      `Earlier work here, over before the conversation this workflow follows began: workflow ${id} "rename foo to bar", completed`,
+    );
   });
 });
 

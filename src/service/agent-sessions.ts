@@ -29,6 +29,7 @@ import {
   type ConversationsOver,
   type Draft,
   type EarlierWorkflow,
+  type Elsewhere,
   type GitCapture,
   counted,
   BatonError,
@@ -113,16 +114,6 @@ const newest = (ws: readonly WorkflowState[]) =>
  * over within what the agent shows (one commit at a session start), compactions noted, and checkpoints taken only
  * after real work.
  */
-/**
- * Said to a session that starts while another conversation is at work on the same workflow (the hook saw its agent
- * running, or its transcript written moments ago): the briefing's task in progress is that conversation's.
- */
-const atWorkElsewhere =
-  'Another conversation is at work on this workflow right now (in this worktree). The task in progress and the calls its transcript ends on are its own: do not take them up or run them again; ask the user what this session should do (each conversation gets its own workflow in its own git worktree: `git worktree add`).';
-/** The same, where only a transcript written moments ago says so (no process of its agent that Baton can see). */
-const maybeAtWorkElsewhere =
-  'Another conversation of this worktree wrote its transcript moments ago, and Baton cannot see whether its agent still runs: it may be at work on this workflow, or it may have been cut off (a crash, a quit). Before taking up the task in progress or the calls its transcript ends on, ask the user whether that conversation is still open; if it is, they are its own (each conversation gets its own workflow in its own git worktree: `git worktree add`).';
-
 export class AgentSessions {
   constructor(private readonly svc: BatonService) {}
 
@@ -177,6 +168,8 @@ export class AgentSessions {
         ? await this.finishedBefore(last)
         : null;
     const finished = done?.finished ?? found;
+    // the workflow whose end that is (none when it was completed without a reason to say)
+    const finishedState = done?.finished ? done.workflow : found ? last : null;
     // what this start did to the worktree's earlier workflows, said with whatever it finds
     const earlier = {
       ...(finished ? { finished } : {}),
@@ -201,7 +194,14 @@ export class AgentSessions {
           note: `${worktree} is not a git repository; Baton follows git worktrees`,
           ...earlier,
         };
-      const follows = ended ? { earlier: earlierWork(ended, (await this.gitOf(ended)).state) } : {};
+      // the work the new workflow goes on from: this conversation's completed workflow, else the last one here, over
+      // when this new conversation began (every surface links it, as the start's briefing does; the start tells of
+      // that one as finished work, not as this conversation's)
+      const before = ended ?? finishedState;
+      const link = before
+        ? { earlier: earlierWork(before, (await this.gitOf(before)).state, before !== ended) }
+        : {};
+      const follows = ended ? link : {};
       const w = await this.svc.create({
         title: `${agentLabel(input.agent.name)} session on ${start.branch ?? 'a detached HEAD'}`,
         tasks: [],
@@ -209,7 +209,7 @@ export class AgentSessions {
         ...(input.agent.session_id !== null
           ? { agent: { ...input.agent, session_id: input.agent.session_id } }
           : {}),
-        ...follows,
+        ...link,
       });
       const first = await this.firstCreated(w, new Set(all.map((o) => o.id)));
       if (first !== w)
@@ -563,11 +563,17 @@ export class AgentSessions {
         const why = link.cut_off ? { trigger: 'crash' as const, reason: link.cut_off } : null;
         // the agent session that goes on (a compaction, a resume) holds its own compaction summary
         const held = link.outcome === 'same';
-        const busy = input.active_elsewhere_unsure === true ? maybeAtWorkElsewhere : atWorkElsewhere;
-        const warnings = judgeCutOff || link.outcome === 'same' ? [] : [busy];
+        // a new conversation beside another at work (the hook saw its agent running, or its transcript written
+        // moments ago): the briefing's task in progress and last state are that conversation's
+        const elsewhere: Elsewhere | undefined =
+          judgeCutOff || link.outcome === 'same'
+            ? undefined
+            : input.active_elsewhere_unsure === true
+              ? 'maybe_at_work'
+              : 'at_work';
         return {
           link,
-          context: this.handover(d, why ? null : fresh, git, { ...input, ...why, held, warnings }),
+          context: this.handover(d, why ? null : fresh, git, { ...input, ...why, held, elsewhere }),
         };
       },
       { retry: true },
@@ -636,7 +642,7 @@ export class AgentSessions {
     d: Draft,
     fresh: SessionSnapshot | null,
     git: GitCapture | null,
-    input: { max_chars: number; reason: string; trigger?: 'crash'; held: boolean; warnings?: string[] },
+    input: { max_chars: number; reason: string; trigger?: 'crash'; held: boolean; elsewhere?: Elsewhere },
   ): InjectedContext {
     const snap =
       fresh ?? takeSnapshot(d, input.trigger ?? 'handover', input.reason, git ?? { state: null, note: null });
@@ -646,8 +652,7 @@ export class AgentSessions {
     const fitted = fitToCharacters(
       (budget) =>
         this.svc.compiler.compile(shown, session, {
-          workflow: d.state,
-          warnings: input.warnings ?? [],
+          workflow: input.elsewhere ? { ...d.state, elsewhere: input.elsewhere } : d.state,
           budget,
         }),
       shown,

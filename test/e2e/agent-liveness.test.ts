@@ -141,6 +141,12 @@ describe('a conversation at work, told from one cut off', () => {
           /### Warnings\n- Another conversation is at work on this workflow right now/,
         );
         expect(briefing).toContain('do not take them up or run them again');
+        // the next step agrees with it: this session asks the user, it does not take up the other's turn
+        expect(briefing).toMatch(
+          /### What to Do Next\nAnother conversation is at work on this workflow \(Warnings above\): ask the user what this session should do before doing anything/,
+        );
+        expect(briefing).not.toMatch(/Continue from|finish what it says it was doing/);
+        expect(briefing).toMatch(/### Last State \(another conversation's last message, /);
       } finally {
         process.kill(agent.pid, 'SIGKILL');
       }

@@ -71,6 +71,8 @@ describe('baton mcp', () => {
       >;
       expect(props.task_id?.description, name).toMatch(/task's id/);
     }
+    // the kinds a decision may be are named where the agent reads what the tool is for
+    expect(tools.find((t) => t.name === 'record_decision')?.description).toMatch(/one of approach, library/);
     const budget = (
       tools.find((t) => t.name === 'get_resume_context')!.inputSchema.properties as Record<
         string,

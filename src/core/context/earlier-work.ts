@@ -16,9 +16,14 @@ const COMMITS = 4;
  * and what its work left done that must not be redone (its newest pull requests, its last push, its last commits),
  * a line each, in the words of Already Done, its commits read against `git` (the worktree's state as the new
  * workflow begins: a commit reset or rebased away since is said to be off the branch, as Already Done says it). A
- * completed workflow is never reopened, so this stays true.
+ * completed workflow is never reopened, so this stays true. `newConversation`: it is the worktree's last workflow, over
+ * when a new conversation began, not the same conversation's.
  */
-export function earlierWork(w: WorkflowState, git: GitState | null): EarlierWorkflow {
+export function earlierWork(
+  w: WorkflowState,
+  git: GitState | null,
+  newConversation = false,
+): EarlierWorkflow {
   const effects = w.side_effects ?? [];
   const prs = mergedOnce(effects.filter((e) => e.kind === 'pr').map((e) => e.summary)).slice(-PULL_REQUESTS);
   const push = effects.findLast((e) => e.kind === 'push');
@@ -30,7 +35,12 @@ export function earlierWork(w: WorkflowState, git: GitState | null): EarlierWork
     ...(push ? [pushSaid(push.summary)] : []),
     ...commits.map(commitSaid),
   ].map((line) => clip(line, 200));
-  return { workflow_id: w.id, title: w.title, ...(done.length ? { done } : {}) };
+  return {
+    workflow_id: w.id,
+    title: w.title,
+    ...(done.length ? { done } : {}),
+    ...(newConversation ? { new_conversation: true as const } : {}),
+  };
 }
 
 /**
@@ -40,5 +50,10 @@ export function earlierWork(w: WorkflowState, git: GitState | null): EarlierWork
  */
 export function earlierShown(e: EarlierWorkflow, limits: ContextLimits): NonNullable<Goal['earlier']> {
   const done = (e.done ?? []).slice(0, limits.pushes_prs);
-  return { workflow_id: e.workflow_id, title: clip(e.title, limits.request_chars), done };
+  return {
+    workflow_id: e.workflow_id,
+    title: clip(e.title, limits.request_chars),
+    done,
+    ...(e.new_conversation ? { new_conversation: true as const } : {}),
+  };
 }

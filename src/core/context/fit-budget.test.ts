@@ -646,6 +646,30 @@ describe('what to do next', () => {
     );
   });
 
+  it("tells a new conversation beside another at work to ask the user, and heads the other's last state as its", () => {
+    const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null };
+    const made = (elsewhere: 'at_work' | 'maybe_at_work') =>
+      fitResumeContext(live, 4, [], 100_000, countTokens, 0, {
+        worktree: '/w',
+        status: 'in_progress',
+        elsewhere,
+      }).markdown;
+    const sure = made('at_work');
+    expect(sure).toMatch(/### Warnings\n- Another conversation is at work on this workflow right now/);
+    expect(/### What to Do Next\n(.+)/.exec(sure)?.[1]).toBe(
+      'Another conversation is at work on this workflow (Warnings above): ask the user what this session should do before doing anything; task "T41: task number 41 with a reasonably descriptive title" is that conversation\'s.',
+    );
+    const unsure = made('maybe_at_work');
+    expect(unsure).toMatch(
+      /### Warnings\n- Another conversation of this worktree wrote its transcript moments ago/,
+    );
+    expect(/### What to Do Next\n(.+)/.exec(unsure)?.[1]).toMatch(
+      /^First ask the user whether the other conversation of this worktree is still open \(Warnings above\); if it is, ask what this session should do; if it is not: Continue from task "T41: /,
+    );
+    const alone = fitResumeContext(live, 4, [], 100_000, countTokens).markdown;
+    expect(alone).not.toContain('another conversation');
+  });
+
   it('after the user interrupted the last turn, asks them first, whatever the task list says', () => {
     const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null };
     const interrupted = {
@@ -744,6 +768,25 @@ describe('what to do next', () => {
     // said before the agent's last message, the go-ahead was to something older: the message answered it
     const before = { ...approved, at: '2000-01-01T00:00:00.000Z', timestamp: '2000-01-01T00:00:00.000Z' };
     expect(next({ ...none, ...waiting, requests: [...none.requests, before] })).not.toContain('approved');
+    // the agent went on with it (a task finished after it, a commit), cut off before it spoke again: the list leads
+    const after = new Date(Date.parse(approved.at) + 60_000).toISOString();
+    const finished = live.tasks.map((t) =>
+      t.id === 'T40' ? { ...t, status: 'done' as const, started_at: after, ended_at: after } : t,
+    );
+    expect(
+      next({ ...live, ...waiting, tasks: finished, requests: [...live.requests, approved] }),
+    ).not.toContain('approved');
+    const commit = {
+      id: 'se-1',
+      kind: 'commit' as const,
+      tool: 'Bash',
+      summary: 'abc1234 Merge PR #233',
+      timestamp: after,
+      task_id: null,
+    };
+    expect(
+      next({ ...none, ...waiting, side_effects: [commit], requests: [...none.requests, approved] }),
+    ).not.toContain('approved');
   });
 
   it('says the task list may be behind when the agent ended its turn on a message newer than the list', () => {

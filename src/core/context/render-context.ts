@@ -45,7 +45,7 @@ function goal(c: ResumeContext, out: string[]) {
   if (g.earlier) {
     const e = g.earlier;
     out.push(
-      `Earlier work of the conversation this workflow follows: workflow ${e.workflow_id} "${quote(e.title)}", completed (\`baton context -w ${e.workflow_id}\` or the MCP tool get_resume_context shows it).${e.done.length ? ' Done there, not to redo:' : ''}`,
+      `${e.new_conversation ? 'Earlier work here, over before the conversation this workflow follows began' : 'Earlier work of the conversation this workflow follows'}: workflow ${e.workflow_id} "${quote(e.title)}", completed (\`baton context -w ${e.workflow_id}\` or the MCP tool get_resume_context shows it).${e.done.length ? ' Done there, not to redo:' : ''}`,
     );
     for (const d of e.done) out.push(`  - ${d}`);
   }
@@ -127,12 +127,18 @@ function lastState(c: ResumeContext, out: string[]) {
   const cut = c.interrupted;
   if (!s && !cut) return;
   if (s) {
+    // a new conversation beside another at work: what the workflow last heard is that conversation's
+    const other = c.elsewhere !== undefined;
     const what =
       s.kind === 'compaction'
-        ? 'the compaction summary'
+        ? `${other ? "another conversation's" : 'the'} compaction summary`
         : s.kind === 'said_nothing'
-          ? 'cut off before the agent said anything'
-          : "the agent's last message";
+          ? other
+            ? "another conversation's turn, its agent silent so far"
+            : 'cut off before the agent said anything'
+          : other
+            ? "another conversation's last message"
+            : "the agent's last message";
     out.push(`### Last State (${what}, ${s.at})`, s.text);
     if (s.cut) out.push(`(${s.cut} more characters: baton details summaries)`);
     if (s.since.length) out.push(`Newer than this, in the sections above: ${s.since.join('; ')}.`);
@@ -263,8 +269,18 @@ function tdd(c: ResumeContext, out: string[]) {
 function nextStep(c: ResumeContext): string {
   // a finished workflow is not gone on with: why its last session ended is history, not a reason to resume
   if (c.finished) return `Nothing: the workflow ${finishedAs[c.finished]}; new work goes in a new workflow.`;
+  // another conversation at work on the workflow: its work is not this one's to go on with
+  if (c.elsewhere === 'at_work') {
+    const theirs = c.next.task_id ? `; task "${c.next.task_id}: ${c.next.title}" is that conversation's` : '';
+    return `Another conversation is at work on this workflow (Warnings above): ask the user what this session should do before doing anything${theirs}.`;
+  }
   // a warning may change what comes next (another conversation at work here, the branch changed): it goes first
-  const heed = c.warnings.length ? 'Read the Warnings above: they may change what follows. ' : '';
+  const heed =
+    c.elsewhere === 'maybe_at_work'
+      ? 'First ask the user whether the other conversation of this worktree is still open (Warnings above); if it is, ask what this session should do; if it is not: '
+      : c.warnings.length
+        ? 'Read the Warnings above: they may change what follows. '
+        : '';
   const what = `${heed}${nextWork(c)}`;
   if (/^(?:manual|handover|scheduled)\b/.test(c.next.ended_because)) return what;
   // the snapshot before a compaction: the conversation went on from its summary, no session ended there

@@ -180,6 +180,23 @@ export type ContextWorkflow = Pick<WorkflowState, 'worktree' | 'status' | 'earli
   recorded?: RecordedPlace | null;
   /** When the context is made (a usage limit's reset already past by then is said so); absent: the snapshot's time. */
   now?: string;
+  /** Another conversation is at work on the workflow as the context is made, for a new one: see `Elsewhere`. */
+  elsewhere?: Elsewhere;
+};
+
+/**
+ * Another conversation of the worktree at work on the workflow when a new conversation is handed its context:
+ * `at_work` (its agent seen running) or `maybe_at_work` (only its transcript, written moments ago, says so: it may as
+ * well have been cut off). The task in progress, the last state and the calls its transcript ends on are its own.
+ */
+export type Elsewhere = 'at_work' | 'maybe_at_work';
+
+/** The warning that says it, first in the briefing. */
+export const elsewhereWarning: Record<Elsewhere, string> = {
+  at_work:
+    'Another conversation is at work on this workflow right now (in this worktree). The task in progress, the Last State and the calls its transcript ends on are its own: do not take them up or run them again; ask the user what this session should do (each conversation gets its own workflow in its own git worktree: `git worktree add`).',
+  maybe_at_work:
+    'Another conversation of this worktree wrote its transcript moments ago, and Baton cannot see whether its agent still runs: it may be at work on this workflow, or it may have been cut off (a crash, a quit). Before taking up the task in progress or the calls its transcript ends on, ask the user whether that conversation is still open; if it is, they are its own (each conversation gets its own workflow in its own git worktree: `git worktree add`).',
 };
 
 export interface ResumeContext {
@@ -283,6 +300,8 @@ export interface ResumeContext {
   /** How to get what is not shown: the CLI command and the MCP tool. */
   retrieval: string[];
   warnings: string[];
+  /** Another conversation at work on the workflow (a warning says it; the next step and the Last State heed it). */
+  elsewhere?: Elsewhere;
   /** Set by the fitter when even the facts that are never dropped do not fit the budget. */
   over_budget: boolean;
 }
@@ -356,14 +375,19 @@ function recordedApart(place: RecordedPlace | null, branch: string | null) {
     : {};
 }
 
-/** The user's go-ahead said after the agent's last message (`go_ahead`), in their words. */
+/**
+ * The user's go-ahead said after the agent's last message (`go_ahead`), in their words; none once the agent went on
+ * with it (its task list moved, or it changed something, after the go-ahead: the turn was cut before it spoke again),
+ * when the task list says what comes next.
+ */
 function goAhead(snap: SessionSnapshot): string | null {
   const latest = snap.requests.at(-1);
   if (!latest || latest.id === snap.issue?.id || !isAcknowledgement(latest.text)) return null;
   const said = lastSaidAt(snap);
-  return said !== null && (latestRequestAt(snap) ?? NaN) > said
-    ? latest.text.replace(/\s+/g, ' ').trim()
-    : null;
+  const at = latestRequestAt(snap) ?? NaN;
+  if (said === null || !(at > said)) return null;
+  const acted = Math.max(listChangedAt(snap), ...(snap.side_effects ?? []).map((e) => time(e.timestamp)));
+  return acted > at ? null : latest.text.replace(/\s+/g, ' ').trim();
 }
 
 /** Whether the agent's last message came after the task list last changed while tasks are left (`list_behind`). */
@@ -518,8 +542,13 @@ export function compileResumeContext(
     retrieval: [`\`baton details ${snap.id} <category>\``, 'the MCP tool `get_details`'],
     // the branch changed when the snapshot was taken: first (a resume's own warnings may say it too, in the same words)
     warnings: [
-      ...new Set([...(snap.branch_changed ? [branchChangeWarning(snap.branch_changed)] : []), ...warnings]),
+      ...new Set([
+        ...(snap.branch_changed ? [branchChangeWarning(snap.branch_changed)] : []),
+        ...(workflow?.elsewhere ? [elsewhereWarning[workflow.elsewhere]] : []),
+        ...warnings,
+      ]),
     ],
+    ...(workflow?.elsewhere ? { elsewhere: workflow.elsewhere } : {}),
     over_budget: false,
   };
 }

@@ -46,15 +46,17 @@ export const Issue = z.object({
 export type Issue = z.infer<typeof Issue>;
 
 /**
- * The completed workflow of the same agent conversation that a workflow went on from (the conversation was resumed
- * after its work was completed): its earlier work, which the new workflow does not record again, and what that work
- * left done (`done`: its pull requests, last push and last commits, a line each: earlier-work.ts), which a briefing of
- * the new workflow says.
+ * The completed workflow a workflow went on from: the same agent conversation's (the conversation was resumed after its
+ * work was completed), or, `new_conversation`, the last workflow of the worktree, whose work was over when a new
+ * conversation (or a `/clear`) began there. Its earlier work, which the new workflow does not record again, and what
+ * that work left done (`done`: its pull requests, last push and last commits, a line each: earlier-work.ts), which a
+ * briefing of the new workflow says.
  */
 export const EarlierWorkflow = z.object({
   workflow_id: z.string(),
   title: z.string(),
   done: z.array(z.string().max(200)).max(8).optional(),
+  new_conversation: z.literal(true).optional(),
 });
 export type EarlierWorkflow = z.infer<typeof EarlierWorkflow>;
 
