@@ -60,6 +60,20 @@ describe('decisions from structured signals', () => {
     expect(await descriptions(withPlan)).toEqual([
       [withPlan[0]?.line, 'approach', 'Approved plan: Cache the tokenizer'],
     ]);
+    // its steps and the choices it states are kept with it, not only its name
+    const stated = tool(
+      's',
+      'ExitPlanMode',
+      {
+        plan: '## Plan: div()\n\n1. Add div(a, b) to math.js\n2. Test it\n\nDecision: throw RangeError rather than return NaN',
+      },
+      'User has approved your plan.',
+    );
+    expect((await rules.extract({ entries: stated })).decisions[0]).toMatchObject({
+      description: 'Approved plan: div()',
+      rationale:
+        'the user approved the plan: Add div(a, b) to math.js; Test it; Decision: throw RangeError rather than return NaN',
+    });
     const rejected = tool(
       'r',
       'ExitPlanMode',

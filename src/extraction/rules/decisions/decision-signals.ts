@@ -39,6 +39,24 @@ const titleOf = (plan: string) =>
     .replace(/^plan:\s*/i, '')
     .trim();
 
+/** How much of an approved plan's body its decision keeps (the briefing shows its start; `baton details` the rest). */
+const PLAN_BODY_CHARS = 1500;
+
+/**
+ * What an approved plan says past its title, as one line (its steps and the choices it states: "throw RangeError
+ * rather than return NaN"), so the decision keeps more than the plan's name: its lines joined, list marks dropped.
+ */
+function planBody(plan: string, title: string): string {
+  const lines = plan.split('\n').map((l) => l.replace(/^\s*(?:#+|[-*+]|\d+[.)])\s+/, '').trim());
+  const from = lines.findIndex((l) => l.replace(/^plan:\s*/i, '') === title);
+  const body = lines
+    .slice(from + 1)
+    .filter((l) => l !== '')
+    .join('; ')
+    .replace(/\s+/g, ' ');
+  return body.length > PLAN_BODY_CHARS ? `${body.slice(0, PLAN_BODY_CHARS - 1).trimEnd()}…` : body;
+}
+
 /**
  * Decisions the session records in structured form rather than prose: the user's answers to the agent's questions,
  * a plan the user approved (evidenced where the plan was stated: the ExitPlanMode call carrying it, else the agent's
@@ -66,9 +84,11 @@ export function signalDecisions(entries: readonly TranscriptEntry[], taskId: str
       const input = entry.tool.input as { plan?: unknown } | null;
       const plan = typeof input?.plan === 'string' && input.plan.trim() ? input.plan : null;
       const where = plan ? (call ?? entry) : lastSaid;
-      const title = titleOf(plan ?? lastSaid?.text ?? '');
-      if (where && title)
-        out.push(draft(where, 'approach', `Approved plan: ${title}`, 'the user approved the plan', taskId));
+      const text = plan ?? lastSaid?.text ?? '';
+      const title = titleOf(text);
+      const body = planBody(text, title);
+      const why = `the user approved the plan${body ? `: ${body}` : ''}`;
+      if (where && title) out.push(draft(where, 'approach', `Approved plan: ${title}`, why, taskId));
       continue;
     }
     for (const { manifest, names } of addedDependencies(entry))
