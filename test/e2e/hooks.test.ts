@@ -585,6 +585,36 @@ describe('a pause asked for while the agent works through its own task list', ()
     expect((await todo('t3', 'completed', 'in_progress', 'pending')).stderr).toMatch(/started T2/);
   });
 
+  it("lets the agent say what it did when its list's last task is the boundary, and pauses at the turn's end", async () => {
+    const { repo, baton, status } = workspace();
+    const hook = (event: string, more: Record<string, unknown>) =>
+      baton(
+        ['hook', event],
+        JSON.stringify({ session_id: 'S1', cwd: repo, hook_event_name: event, ...more }),
+      );
+    const todo = (id: string, ...statuses: string[]) =>
+      hook('PostToolUse', {
+        tool_name: 'TodoWrite',
+        tool_use_id: id,
+        tool_input: {
+          todos: statuses.map((st, i) => ({ content: `Step ${i + 1}`, status: st, activeForm: 'x' })),
+        },
+        tool_response: {},
+      });
+    await hook('UserPromptSubmit', { prompt: 'Do the two steps' });
+    await todo('t1', 'completed', 'in_progress');
+    expect((await baton(['pause', '--reason', 'lunch'])).stdout).toMatch(/it pauses when T2 finishes/);
+    // the last step done: nothing is left to stop, so the agent is not cut off before its last message
+    const last = await todo('t2', 'completed', 'completed');
+    expect(last.stdout.trim()).toBe('');
+    expect(last.stderr).toMatch(
+      /every task is done: the pause asked for takes effect when the agent's turn ends/,
+    );
+    expect((await status()).workflow.status).toBe('in_progress');
+    await hook('Stop', { stop_hook_active: false, last_assistant_message: 'Both steps are done.' });
+    expect((await status()).workflow).toMatchObject({ status: 'paused', pause_reason: 'lunch' });
+  });
+
   it('a new conversation resumes the paused workflow and tells the user, with why it was paused', async () => {
     const { repo, baton, status } = workspace();
     const hook = (event: string, more: Record<string, unknown>, session = 'S1') =>

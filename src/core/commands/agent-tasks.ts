@@ -12,7 +12,7 @@ import type { Task } from '../schemas/workflow.js';
 import { isTerminal } from '../workflow-machine.js';
 import { addTask } from './add-task.js';
 import { requestedPauseDue, takeRequestedPause } from './pause.js';
-import { validateTaskGraph } from '../task-graph.js';
+import { allFinished, validateTaskGraph } from '../task-graph.js';
 import type { GitCapture } from '../schemas/git-state.js';
 
 export interface AgentTaskSync {
@@ -28,6 +28,11 @@ export interface AgentTaskSync {
   not_linked?: { task_id: string; deps: string[] }[];
   /** The pause snapshot, when a requested pause took effect at the boundary the agent's list reached. */
   paused_snapshot_id?: string;
+  /**
+   * The boundary the list reached finished every task: a requested pause waits for the agent's turn to end there
+   * instead, so the agent says what it did (its last message) rather than being stopped before it.
+   */
+  pause_at_turn_end?: true;
 }
 
 /** A sync that moved nothing: what the calls of a batch, applied one by one, add to. */
@@ -200,8 +205,10 @@ function step(
   // a pause the user asked for takes effect at that boundary (unless it waits for the agent's turn to end: the list
   // then goes on as the agent made it); the tasks the agent went on with start with its first change to the list
   // after the resume
-  if (git && d.state.status === 'in_progress' && requestedPauseDue(d.state))
-    out.paused_snapshot_id = takeRequestedPause(d, git).id;
+  if (git && d.state.status === 'in_progress' && requestedPauseDue(d.state)) {
+    if (allFinished(d.state.tasks)) out.pause_at_turn_end = true;
+    else out.paused_snapshot_id = takeRequestedPause(d, git).id;
+  }
   for (const it of items) {
     const t = task(it.task_id);
     if (!t || d.state.status === 'paused') continue;

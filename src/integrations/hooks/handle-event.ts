@@ -733,7 +733,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         : null;
       return {
         outcome: moved.length || r.paused_snapshot_id ? 'ok' : 'nothing',
-        note: `${moved.length ? `task list: ${moved.join('; ')}` : 'task list unchanged'}${r.paused_snapshot_id ? `; paused at the boundary (snapshot ${r.paused_snapshot_id}), the agent stopped` : ''}`,
+        note: `${moved.length ? `task list: ${moved.join('; ')}` : 'task list unchanged'}${r.paused_snapshot_id ? `; paused at the boundary (snapshot ${r.paused_snapshot_id}), the agent stopped` : ''}${r.pause_at_turn_end ? "; every task is done: the pause asked for takes effect when the agent's turn ends, once it has said what it did" : ''}`,
         output: stop,
       };
     }

@@ -451,6 +451,8 @@ export const AgentTaskSyncResult = z
     not_linked: z.array(z.object({ task_id: z.string(), deps: z.array(z.string()) })).optional(),
     /** The pause snapshot, when a requested pause took effect at the boundary the agent's list reached. */
     paused_snapshot_id: z.string().optional(),
+    /** The list finished every task where a requested pause was due: the pause waits for the agent's turn to end. */
+    pause_at_turn_end: z.literal(true).optional(),
   })
   .openapi('AgentTaskSyncResult');
 
