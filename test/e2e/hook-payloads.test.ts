@@ -460,6 +460,18 @@ describe("Stop's last_assistant_message", () => {
     expect(status.workflow.session_count).toBe(1);
     // its SessionEnd ties nothing either
     expect((await hook('SessionEnd', { ...stray, reason: 'other' })).stderr).toMatch(/not followed/);
+    // nor does one naming a transcript that is not there (nothing of it can be read either)
+    const gone = {
+      ...base,
+      session_id: '019e2000-0000-7000-8000-00000000eeee',
+      transcript_path: join(repo, 'no-such-rollout.jsonl'),
+    };
+    const none = await hook('Stop', { ...gone, stop_hook_active: false, last_assistant_message: 'hi' });
+    expect(none.stderr).toMatch(/its hook names no transcript to read: not followed/);
+    expect(
+      (await baton(['status', '--json'])).json<{ workflow: { session_count: number } }>().workflow
+        .session_count,
+    ).toBe(1);
   });
 
   it('after a prompt, is never the cheap answer: the end of that turn is recorded though nothing looks new', async () => {

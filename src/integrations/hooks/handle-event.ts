@@ -784,8 +784,9 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       const limit = event === 'Stop' ? limitOf(p, event) : null;
       if (limit) return turnCut(ctx, event, limit);
       // a SessionEnd only finds the workflow this session follows: ending a session must not tie or start one; nor
-      // does the end of a turn that names no transcript (nothing to read) of a session no workflow follows
-      const unread = p.transcript_path ? {} : { follow_new: false };
+      // does the end of a turn that names no transcript, or one that is not there (nothing to read), of a session no
+      // workflow follows
+      const unread = p.transcript_path && existsSync(p.transcript_path) ? {} : { follow_new: false };
       const t =
         event === 'SessionEnd'
           ? await ctx.client.trackSession({ ...trackInput(ctx, false), link: false, ...unread })
