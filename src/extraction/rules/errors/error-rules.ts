@@ -217,7 +217,7 @@ function resolve(
     // assertion); a call of another kind working after it does not make tests pass
     // whole output only (a cut middle may hold the cause), and another cause indeed: the same test failing on other
     // values ("'hello world'", then "'Hello world'") is this failure still
-    const past = later.find((e) => same(e) && failed(e) && otherCause(e, cause));
+    const past = later.find((e) => same(e) && failed(e) && otherCause(e, cause, failure));
     return past
       ? {
           resolution: 'fixed',
@@ -284,17 +284,25 @@ const cutShort =
 /**
  * A failure whose whole output (a cut middle may hold the cause) shows another cause than `cause`, got to by the run
  * (not one cut short before it could: a timeout, a kill, the network): the same test failing on other values
- * ("'hello world'", then "'Hello world'") is the same failure still.
+ * ("'hello world'", then "'Hello world'") is the same failure still. An output cut in its middle counts when its
+ * run got further than the `earlier` one (a test run with more tests passing): the cause held them back.
  */
-function otherCause(e: TranscriptEntry, cause: string): boolean {
+function otherCause(e: TranscriptEntry, cause: string, earlier: TranscriptEntry | null = null): boolean {
   const theirs = causeOf(e.text);
   return (
-    !e.truncated &&
+    (!e.truncated || (earlier !== null && passedMore(earlier, e))) &&
     !showsCause(e.text, cause) &&
     similarity(theirs, cause) < 0.8 &&
     !cutShort.test(theirs) &&
     !cutShort.test(e.text.slice(-300))
   );
+}
+
+/** Whether a later test run (`later`) reported more tests passing than an earlier one. */
+function passedMore(earlier: TranscriptEntry, later: TranscriptEntry): boolean {
+  const before = readTestOutput(earlier.text);
+  const after = readTestOutput(later.text);
+  return before !== null && after?.passed != null && after.passed > (before.passed ?? 0);
 }
 
 /** The same diagnostic whatever shows it: equal once locations and numbers are left out. */

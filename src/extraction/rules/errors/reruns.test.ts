@@ -418,6 +418,21 @@ describe('an error is over when something shows it, not when the agent says what
     expect(brief([...first, ...second])[0]?.[1]).toBe('unresolved');
     const cut = next.map((e) => (e.kind === 'tool_result' ? { ...e, truncated: true } : e));
     expect(brief([...compile, ...cut])[0]?.[1]).toBe('unresolved');
+    // unless the cut run got further than the failing one: more of its tests passed, past what held them all back
+    const setupFailed = () =>
+      bash(
+        'mix test test/app_web/live/page_test.exs',
+        2,
+        '  1) test mount renders the page (AppWeb.PageTest)\n     ** (RuntimeError) Phoenix LiveView requires lazy_html as a test dependency.\n\nFinished in 0.3 seconds\n3 tests, 3 failures',
+      );
+    const cutRun = (failures: number) =>
+      bash(
+        'mix test test/app_web/live/page_test.exs',
+        2,
+        assertion.replace('3 tests, 1 failure', `3 tests, ${failures} failures`),
+      ).map((e) => (e.kind === 'tool_result' ? { ...e, truncated: true } : e));
+    expect(brief([...setupFailed(), ...cutRun(2)])[0]?.[1]).toBe('fixed');
+    expect(brief([...setupFailed(), ...cutRun(3)])[0]?.[1]).toBe('unresolved');
     // other tests failing is no sign that these pass
     const other = bash(
       'mix test test/app_web/live/list_test.exs',
