@@ -559,7 +559,17 @@ export class AgentSessions {
     const { result, state } = await this.svc.runner.run(
       w.id,
       (d) => {
+        // the conversation reopened (`--resume`) where it left off: the workflow's last session was its own, and
+        // nothing since cut it, stopped the workflow or moved its branch; its history holds the work (no briefing)
+        const prior = d.state.sessions.at(-1)?.agent;
+        const own =
+          reopened &&
+          !resumed &&
+          !moved &&
+          prior?.name === input.agent.name &&
+          prior.session_id === input.agent.session_id;
         const link = linkAgentSession(d, input.agent, { judgeCutOff, reopened });
+        if (own && !link.cut_off) return { link, context: null, whole: true };
         const why = link.cut_off ? { trigger: 'crash' as const, reason: link.cut_off } : null;
         // the agent session that goes on (a compaction, a resume) holds its own compaction summary
         const held = link.outcome === 'same';
@@ -574,6 +584,7 @@ export class AgentSessions {
         return {
           link,
           context: this.handover(d, why ? null : fresh, git, { ...input, ...why, held, elsewhere }),
+          whole: false,
         };
       },
       { retry: true },
@@ -589,6 +600,7 @@ export class AgentSessions {
         result.link.cut_off ?? null,
       ),
       context: result.context,
+      ...(result.whole ? { history_whole: true as const } : {}),
       finished,
       set_aside,
       ...away,

@@ -563,8 +563,10 @@ describe('continuity by default: a conversation reopened with --resume', () => {
     died();
     const answered = await hook('SessionStart', { source: 'resume' });
     expect(answered.stderr).not.toMatch(/stopped in the middle/);
-    expect(injected(answered.stdout).additionalContext).toMatch(
-      /### Last State \(the agent's last message, [^)]+\)\nRenamed add to sum in math\.js\./,
+    // nothing was recorded since its own last turn: its history is the briefing, the agent is told so, not briefed
+    expect(answered.stderr).toMatch(/no context injected, its history holds the work/);
+    expect(injected(answered.stdout).additionalContext).toBe(
+      `Baton follows this conversation as workflow ${workflow} (session 2). Nothing was recorded in it since this conversation's last turn, so the conversation above holds where the work stands; the MCP tool get_resume_context gives Baton's briefing should you need it.`,
     );
 
     // a turn a usage limit stopped (StopFailure) was not cut off either
@@ -576,7 +578,9 @@ describe('continuity by default: a conversation reopened with --resume', () => {
     died();
     const limited = await hook('SessionStart', { source: 'resume' });
     expect(limited.stderr).not.toMatch(/stopped in the middle/);
-    expect(injected(limited.stdout).additionalContext).toMatch(/stopped by a usage limit/);
+    expect(injected(limited.stdout).additionalContext).toMatch(
+      /Nothing was recorded in it since this conversation's last turn.*Its last turn was stopped by a usage limit/,
+    );
 
     // one that had spoken when its process died is cut off too (said as such, without "before ... said anything")
     await ask('and the README');
@@ -648,8 +652,11 @@ describe('continuity by default: a Codex conversation resumed after its turn end
     expect(resumed.stderr).not.toMatch(/stopped in the middle|read 0 entries/);
     expect(resumed.stderr).toMatch(/nothing new in \S+rollout-\S+ since its last import/);
     expect(told(resumed.stdout)).toBe('');
+    // its history holds the work: it is not briefed again
     const text = injected(resumed.stdout).additionalContext;
-    expect(text).toMatch(/### Last State \(the agent's last message, [^)]+\)\nRunning the linter first\./);
+    expect(text).toMatch(
+      /^Baton follows this conversation as workflow \S+ \(session 1\)\. Nothing was recorded/,
+    );
     expect(text).not.toMatch(/crash|cut off|ends before/);
     // the conversation goes on as the same Baton session
     expect((await status()).workflow.session_count).toBe(1);

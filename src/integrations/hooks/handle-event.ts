@@ -477,6 +477,10 @@ async function continuing(ctx: HookContext, t: StartResult): Promise<string | nu
   return `Baton ${from ? 'resumed' : 'continues'} workflow ${t.workflow_id} "${clip(s.workflow.title, 80)}"${was} in this conversation (session ${t.session_number}${tasks}${next})${limit}; ${end} and your next prompt starts a new one`;
 }
 
+/** Said to a conversation reopened where it left off (`history_whole`): Baton still follows it, nothing is new. */
+const heldWholeNote = (workflowId: string, session: number | null, limit?: string | null) =>
+  `Baton follows this conversation as workflow ${workflowId}${session === null ? '' : ` (session ${session})`}. Nothing was recorded in it since this conversation's last turn, so the conversation above holds where the work stands; the MCP tool get_resume_context gives Baton's briefing should you need it.${limit ? ` Its last turn was ${limit}: until then you may stop again at once.` : ''}`;
+
 /** Another conversation at work on the same workflow, said: seen running, or guessed from a recent write (hedged). */
 function busyNote(e: Elsewhere): string {
   const shared =
@@ -596,6 +600,16 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       // the conversations over that this session goes on from: those of the workflow it follows
       const gone = Object.keys(caught.overPaths).filter((path) => caught.overPaths[path] === t.workflow_id);
       const takenOver = gone.length ? { takenOver: gone } : {};
+      // a conversation reopened where it left off: its history is the briefing; the agent is told where it stands
+      if (t.history_whole)
+        return {
+          outcome: 'ok',
+          note: `${before ? `${before}; ` : ''}${t.note}; nothing recorded since this conversation's last turn: no context injected, its history holds the work`,
+          output: context('SessionStart', heldWholeNote(t.workflow_id, t.session_number, t.limit_in_force)),
+          ...told,
+          ...read,
+          ...takenOver,
+        };
       if (!t.context) {
         const c = await contextFor(ctx, { ...t, workflow_id: t.workflow_id, empty: true }, '');
         // what the finished workflow did, in the room the injection leaves

@@ -95,6 +95,7 @@ export const StartResult = z
     branch_changed: BranchChange.optional(),
     resumed_from: z.object({ status: WorkflowStatus, reason: z.string().nullable() }).optional(),
     limit_in_force: z.string().nullable().optional(),
+    history_whole: z.literal(true).optional(),
   })
   .openapi('StartResult');
 
