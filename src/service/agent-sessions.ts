@@ -461,7 +461,7 @@ export class AgentSessions {
       // a session no workflow follows (nor followed), not to be followed now: nothing is tied to it
       if (input.follow_new === false && !w && !ended)
         return this.untracked(
-          `no workflow follows ${agentLabel(input.agent.name)} session ${input.agent.session_id ?? '(no id)'}, and its hook names no transcript to read: not followed`,
+          `no workflow follows ${agentLabel(input.agent.name)} session ${input.agent.session_id ?? '(no id)'}, and its hook names no transcript that can be read: not followed`,
         );
     }
     if (input.link === false) {
@@ -560,10 +560,12 @@ export class AgentSessions {
       w.id,
       (d) => {
         // the conversation reopened (`--resume`) where it left off: the workflow's last session was its own, and
-        // nothing since cut it, stopped the workflow or moved its branch; its history holds the work (no briefing)
+        // nothing since cut it, stopped the workflow or moved its branch, nor was recorded (the latest snapshot still
+        // stands: only bookkeeping after it, HEAD where it was); its history holds the work (no briefing)
         const prior = d.state.sessions.at(-1)?.agent;
         const own =
           reopened &&
+          fresh !== null &&
           !resumed &&
           !moved &&
           prior?.name === input.agent.name &&

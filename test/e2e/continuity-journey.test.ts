@@ -566,7 +566,7 @@ describe('continuity by default: a conversation reopened with --resume', () => {
     // nothing was recorded since its own last turn: its history is the briefing, the agent is told so, not briefed
     expect(answered.stderr).toMatch(/no context injected, its history holds the work/);
     expect(injected(answered.stdout).additionalContext).toBe(
-      `Baton follows this conversation as workflow ${workflow} (session 2). Nothing was recorded in it since this conversation's last turn, so the conversation above holds where the work stands; the MCP tool get_resume_context gives Baton's briefing should you need it.`,
+      `Baton follows this conversation as workflow ${workflow} (session 2). Nothing was recorded in it since this conversation's last turn, so the conversation above holds where the work stands; Baton's briefing is there should you need it (\`baton context -w ${workflow}\` shows it whole).`,
     );
 
     // a turn a usage limit stopped (StopFailure) was not cut off either
@@ -576,6 +576,13 @@ describe('continuity by default: a conversation reopened with --resume', () => {
       last_assistant_message: "You've hit your session limit · resets 3:40pm (UTC)",
     });
     died();
+    // something recorded since its last turn (a task added by hand): it is briefed, not told nothing is new
+    expect((await baton(['task', 'add', 'T9:Update the changelog'])).code).toBe(0);
+    died();
+    const added = injected((await hook('SessionStart', { source: 'resume' })).stdout).additionalContext;
+    expect(added).toContain('T9 Update the changelog');
+    expect(added).not.toContain('Nothing was recorded');
+
     const limited = await hook('SessionStart', { source: 'resume' });
     expect(limited.stderr).not.toMatch(/stopped in the middle/);
     expect(injected(limited.stdout).additionalContext).toMatch(
@@ -652,11 +659,9 @@ describe('continuity by default: a Codex conversation resumed after its turn end
     expect(resumed.stderr).not.toMatch(/stopped in the middle|read 0 entries/);
     expect(resumed.stderr).toMatch(/nothing new in \S+rollout-\S+ since its last import/);
     expect(told(resumed.stdout)).toBe('');
-    // its history holds the work: it is not briefed again
+    // what its last turn recorded came after Baton's latest snapshot (no SessionEnd took one): it is briefed again
     const text = injected(resumed.stdout).additionalContext;
-    expect(text).toMatch(
-      /^Baton follows this conversation as workflow \S+ \(session 1\)\. Nothing was recorded/,
-    );
+    expect(text).toMatch(/### Last State \(the agent's last message, [^)]+\)\nRunning the linter first\./);
     expect(text).not.toMatch(/crash|cut off|ends before/);
     // the conversation goes on as the same Baton session
     expect((await status()).workflow.session_count).toBe(1);

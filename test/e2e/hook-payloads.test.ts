@@ -451,7 +451,7 @@ describe("Stop's last_assistant_message", () => {
     const r = await hook('Stop', { ...stray, stop_hook_active: false, last_assistant_message: 'hello' });
     expect(r).toMatchObject({ code: 0, stdout: '' });
     expect(r.stderr).toMatch(
-      /no workflow follows Codex session 019e2000-0000-7000-8000-00000000dddd, and its hook names no transcript to read: not followed/,
+      /no workflow follows Codex session 019e2000-0000-7000-8000-00000000dddd, and its hook names no transcript that can be read: not followed/,
     );
     const context = (await baton(['context'])).stdout;
     expect(context).toMatch(/### Last State \(the agent's last message[^)]*\)\nAdded the retry\./);
@@ -467,7 +467,7 @@ describe("Stop's last_assistant_message", () => {
       transcript_path: join(repo, 'no-such-rollout.jsonl'),
     };
     const none = await hook('Stop', { ...gone, stop_hook_active: false, last_assistant_message: 'hi' });
-    expect(none.stderr).toMatch(/its hook names no transcript to read: not followed/);
+    expect(none.stderr).toMatch(/its hook names no transcript that can be read: not followed/);
     expect(
       (await baton(['status', '--json'])).json<{ workflow: { session_count: number } }>().workflow
         .session_count,

@@ -82,7 +82,7 @@ describe('finishedWork', () => {
     expect(finishedWork(ended(d.state), now)).toBe(
       'all 2 of its tasks are done and Claude Code session s1 ended (the user quit)',
     );
-    // a workflow tracked by hand (no conversation open on it) completes with its last task, as before
+    // with no conversation open on it (its session ended), the workflow completes with its last task, as before
     const byHand = next(ended(followed(['completed', 'in_progress'])));
     expect(completeTask(byHand, last, null, noGit).workflow_status).toBe('completed');
   });

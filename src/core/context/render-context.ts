@@ -271,7 +271,8 @@ function nextStep(c: ResumeContext): string {
   if (c.finished) return `Nothing: the workflow ${finishedAs[c.finished]}; new work goes in a new workflow.`;
   // another conversation at work on the workflow: its work is not this one's to go on with
   if (c.elsewhere === 'at_work') {
-    const theirs = c.next.task_id ? `; task "${c.next.task_id}: ${c.next.title}" is that conversation's` : '';
+    const current = c.pending_tasks.find((t) => t.id === c.next.task_id && t.status === 'in_progress');
+    const theirs = current ? `; task "${current.id}: ${c.next.title}" is that conversation's` : '';
     return `Another conversation is at work on this workflow (Warnings above): ask the user what this session should do before doing anything${theirs}.`;
   }
   // a warning may change what comes next (another conversation at work here, the branch changed): it goes first

@@ -377,8 +377,8 @@ function recordedApart(place: RecordedPlace | null, branch: string | null) {
 
 /**
  * The user's go-ahead said after the agent's last message (`go_ahead`), in their words; none once the agent went on
- * with it (its task list moved, or it changed something, after the go-ahead: the turn was cut before it spoke again),
- * when the task list says what comes next.
+ * with it by its task list (the list moved after the go-ahead: the turn was cut before it spoke again), which then
+ * says what comes next. Work without a list (a commit) leaves it: what it proposed may be only partly done.
  */
 function goAhead(snap: SessionSnapshot): string | null {
   const latest = snap.requests.at(-1);
@@ -386,8 +386,7 @@ function goAhead(snap: SessionSnapshot): string | null {
   const said = lastSaidAt(snap);
   const at = latestRequestAt(snap) ?? NaN;
   if (said === null || !(at > said)) return null;
-  const acted = Math.max(listChangedAt(snap), ...(snap.side_effects ?? []).map((e) => time(e.timestamp)));
-  return acted > at ? null : latest.text.replace(/\s+/g, ' ').trim();
+  return listChangedAt(snap) > at ? null : latest.text.replace(/\s+/g, ' ').trim();
 }
 
 /** Whether the agent's last message came after the task list last changed while tasks are left (`list_behind`). */

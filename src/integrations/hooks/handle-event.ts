@@ -478,8 +478,8 @@ async function continuing(ctx: HookContext, t: StartResult): Promise<string | nu
 }
 
 /** Said to a conversation reopened where it left off (`history_whole`): Baton still follows it, nothing is new. */
-const heldWholeNote = (workflowId: string, session: number | null, limit?: string | null) =>
-  `Baton follows this conversation as workflow ${workflowId}${session === null ? '' : ` (session ${session})`}. Nothing was recorded in it since this conversation's last turn, so the conversation above holds where the work stands; the MCP tool get_resume_context gives Baton's briefing should you need it.${limit ? ` Its last turn was ${limit}: until then you may stop again at once.` : ''}`;
+const heldWholeNote = (t: StartResult & { workflow_id: string }, agent: HookAgent) =>
+  `Baton follows this conversation as workflow ${t.workflow_id}${t.session_number === null ? '' : ` (session ${t.session_number})`}. Nothing was recorded in it since this conversation's last turn, so the conversation above holds where the work stands; Baton's briefing is there should you need it (${shownWhole(t.workflow_id, agent)}).${t.limit_in_force ? ` Its last turn was ${t.limit_in_force}: until then you may stop again at once.` : ''}`;
 
 /** Another conversation at work on the same workflow, said: seen running, or guessed from a recent write (hedged). */
 function busyNote(e: Elsewhere): string {
@@ -605,7 +605,10 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         return {
           outcome: 'ok',
           note: `${before ? `${before}; ` : ''}${t.note}; nothing recorded since this conversation's last turn: no context injected, its history holds the work`,
-          output: context('SessionStart', heldWholeNote(t.workflow_id, t.session_number, t.limit_in_force)),
+          output: context(
+            'SessionStart',
+            `${aside ? `${aside.agent}\n\n` : ''}${heldWholeNote({ ...t, workflow_id: t.workflow_id }, ctx.agent)}`,
+          ),
           ...told,
           ...read,
           ...takenOver,

@@ -74,6 +74,16 @@ describe('decisions from structured signals', () => {
       rationale:
         'the user approved the plan: Add div(a, b) to math.js; Test it; Decision: throw RangeError rather than return NaN',
     });
+    // a long plan is cut to the room a rationale has, and says it was cut
+    const long = tool(
+      't',
+      'ExitPlanMode',
+      { plan: `# Rewrite the importer\n\n${'- a step of the plan that says what to change\n'.repeat(20)}` },
+      'User has approved your plan.',
+    );
+    const why = (await rules.extract({ entries: long })).decisions[0]?.rationale ?? '';
+    expect(why.length).toBeLessThanOrEqual(400);
+    expect(why).toMatch(/^the user approved the plan: a step of the plan .*…$/);
     const rejected = tool(
       'r',
       'ExitPlanMode',

@@ -39,8 +39,8 @@ const titleOf = (plan: string) =>
     .replace(/^plan:\s*/i, '')
     .trim();
 
-/** How much of an approved plan's body its decision keeps (the briefing shows its start; `baton details` the rest). */
-const PLAN_BODY_CHARS = 1500;
+/** How much of an approved plan's body its decision keeps: within a rationale's 400 characters (`draft`). */
+const PLAN_BODY_CHARS = 360;
 
 /**
  * What an approved plan says past its title, as one line (its steps and the choices it states: "throw RangeError
@@ -51,7 +51,7 @@ function planBody(plan: string, title: string): string {
   const from = lines.findIndex((l) => l.replace(/^plan:\s*/i, '') === title);
   const body = lines
     .slice(from + 1)
-    .filter((l) => l !== '')
+    .filter((l) => l !== '' && l.replace(/^plan:\s*/i, '') !== title)
     .join('; ')
     .replace(/\s+/g, ' ');
   return body.length > PLAN_BODY_CHARS ? `${body.slice(0, PLAN_BODY_CHARS - 1).trimEnd()}…` : body;

@@ -215,8 +215,8 @@ function resolve(
   if (isTest) {
     // a later run of the same tests failing for another cause got past this one (a compile error, then a failing
     // assertion); a call of another kind working after it does not make tests pass
-    // whole output only (a cut middle may hold the cause), and another cause indeed: the same test failing on other
-    // values ("'hello world'", then "'Hello world'") is this failure still
+    // its whole output (a cut middle may hold the cause, unless fewer of the same tests failed), and another cause
+    // indeed: the same test failing on other values ("'hello world'", then "'Hello world'") is this failure still
     const past = later.find((e) => same(e) && failed(e) && otherCause(e, cause, failure));
     return past
       ? {
@@ -298,11 +298,13 @@ function otherCause(e: TranscriptEntry, cause: string, earlier: TranscriptEntry 
   );
 }
 
-/** Whether a later test run (`later`) reported more tests passing than an earlier one. */
+/** Whether a later run of the same tests (`later`: as many of them) reported more passing, fewer failing. */
 function passedMore(earlier: TranscriptEntry, later: TranscriptEntry): boolean {
   const before = readTestOutput(earlier.text);
   const after = readTestOutput(later.text);
-  return before !== null && after?.passed != null && after.passed > (before.passed ?? 0);
+  if (!before || !after || before.failed === null || after.failed === null) return false;
+  const total = (r: { passed: number | null; failed: number | null }) => (r.passed ?? 0) + (r.failed ?? 0);
+  return total(after) === total(before) && after.failed < before.failed;
 }
 
 /** The same diagnostic whatever shows it: equal once locations and numbers are left out. */

@@ -433,6 +433,13 @@ describe('an error is over when something shows it, not when the agent says what
       ).map((e) => (e.kind === 'tool_result' ? { ...e, truncated: true } : e));
     expect(brief([...setupFailed(), ...cutRun(2)])[0]?.[1]).toBe('fixed');
     expect(brief([...setupFailed(), ...cutRun(3)])[0]?.[1]).toBe('unresolved');
+    // more tests run is no sign: the same failures among them may still be this one
+    const moreTests = bash(
+      'mix test test/app_web/live/page_test.exs',
+      2,
+      assertion.replace('3 tests, 1 failure', '9 tests, 3 failures'),
+    ).map((e) => (e.kind === 'tool_result' ? { ...e, truncated: true } : e));
+    expect(brief([...setupFailed(), ...moreTests])[0]?.[1]).toBe('unresolved');
     // other tests failing is no sign that these pass
     const other = bash(
       'mix test test/app_web/live/list_test.exs',
