@@ -533,6 +533,25 @@ describe('an older TaskUpdate whose hook never reached Baton', () => {
   });
 });
 
+/** Session S1's hooks in a workspace, and its TodoWrite of steps ("Step 1", ...) with these statuses. */
+function stepsSession(ws: { repo: string; baton: ReturnType<typeof workspace>['baton'] }) {
+  const hook = (event: string, more: Record<string, unknown>) =>
+    ws.baton(
+      ['hook', event],
+      JSON.stringify({ session_id: 'S1', cwd: ws.repo, hook_event_name: event, ...more }),
+    );
+  const todo = (id: string, ...statuses: string[]) =>
+    hook('PostToolUse', {
+      tool_name: 'TodoWrite',
+      tool_use_id: id,
+      tool_input: {
+        todos: statuses.map((st, i) => ({ content: `Step ${i + 1}`, status: st, activeForm: 'x' })),
+      },
+      tool_response: {},
+    });
+  return { hook, todo };
+}
+
 describe('a pause asked for while the agent works through its own task list', () => {
   it('takes effect at the boundary the list reaches, tells the user, and the next prompt resumes', async () => {
     const { repo, baton, status } = workspace();
@@ -586,21 +605,9 @@ describe('a pause asked for while the agent works through its own task list', ()
   });
 
   it("lets the agent say what it did when its list's last task is the boundary, and pauses at the turn's end", async () => {
-    const { repo, baton, status } = workspace();
-    const hook = (event: string, more: Record<string, unknown>) =>
-      baton(
-        ['hook', event],
-        JSON.stringify({ session_id: 'S1', cwd: repo, hook_event_name: event, ...more }),
-      );
-    const todo = (id: string, ...statuses: string[]) =>
-      hook('PostToolUse', {
-        tool_name: 'TodoWrite',
-        tool_use_id: id,
-        tool_input: {
-          todos: statuses.map((st, i) => ({ content: `Step ${i + 1}`, status: st, activeForm: 'x' })),
-        },
-        tool_response: {},
-      });
+    const ws = workspace();
+    const { baton, status } = ws;
+    const { hook, todo } = stepsSession(ws);
     await hook('UserPromptSubmit', { prompt: 'Do the two steps' });
     await todo('t1', 'completed', 'in_progress');
     expect((await baton(['pause', '--reason', 'lunch'])).stdout).toMatch(/it pauses when T2 finishes/);
@@ -649,21 +656,9 @@ describe('a pause asked for while the agent works through its own task list', ()
   });
 
   it('outlives its timeout: the next prompt forces it, then resumes, with the timeout the pause was asked with', async () => {
-    const { repo, baton, status } = workspace();
-    const hook = (event: string, more: Record<string, unknown>) =>
-      baton(
-        ['hook', event],
-        JSON.stringify({ session_id: 'S1', cwd: repo, hook_event_name: event, ...more }),
-      );
-    const todo = (id: string, ...statuses: string[]) =>
-      hook('PostToolUse', {
-        tool_name: 'TodoWrite',
-        tool_use_id: id,
-        tool_input: {
-          todos: statuses.map((st, i) => ({ content: `Step ${i + 1}`, status: st, activeForm: 'x' })),
-        },
-        tool_response: {},
-      });
+    const ws = workspace();
+    const { baton, status } = ws;
+    const { hook, todo } = stepsSession(ws);
     await hook('UserPromptSubmit', { prompt: 'Do the two steps' });
     await todo('t1', 'in_progress', 'pending');
     // asked with a timeout of its own (the hooks' default is five minutes)
