@@ -145,8 +145,9 @@ export type StartResult = TrackResult & {
   /** The usage limit that stopped the workflow's last turn, while it is still in force (`limitInForce`), in words. */
   limit_in_force?: string | null;
   /**
-   * The conversation reopened (`--resume`) where it left off: nothing was recorded since its own last turn, so its
-   * history holds the work and no context is handed over (`context` is null). Absent otherwise.
+   * The conversation reopened (`--resume`) where it left off: the workflow's last session was its own and nothing was
+   * recorded since Baton's latest snapshot, so its history holds the work and no context is handed over (`context` is
+   * null). Absent otherwise.
    */
   history_whole?: true;
 };

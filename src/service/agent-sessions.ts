@@ -154,8 +154,8 @@ export class AgentSessions {
       newest(ws.filter((w) => branches.onBranch.includes(w))) ?? newest(ws);
     const done = !mine && freshStart && input.auto_track ? await this.finishIfOver(pick(open), over) : null;
     if (done) open = open.filter((w) => w.id !== done.workflow.id);
-    // a new conversation after the last workflow here was completed (its last task done): told what it did all the
-    // same, when the branch checked out holds that work
+    // a new conversation after the last workflow here was completed (`baton complete`, or its last task done once no
+    // conversation was open on it): told what it did all the same, when the branch checked out holds that work
     const last = newest(all);
     const found =
       !done?.finished &&

@@ -285,12 +285,12 @@ const cutShort =
  * A failure whose whole output (a cut middle may hold the cause) shows another cause than `cause`, got to by the run
  * (not one cut short before it could: a timeout, a kill, the network): the same test failing on other values
  * ("'hello world'", then "'Hello world'") is the same failure still. An output cut in its middle counts when its
- * run got further than the `earlier` one (a test run with more tests passing): the cause held them back.
+ * run got further than the `earlier` one (the same tests, fewer of them failing): the cause held them back.
  */
 function otherCause(e: TranscriptEntry, cause: string, earlier: TranscriptEntry | null = null): boolean {
   const theirs = causeOf(e.text);
   return (
-    (!e.truncated || (earlier !== null && passedMore(earlier, e))) &&
+    (!e.truncated || (earlier !== null && fewerFailing(earlier, e))) &&
     !showsCause(e.text, cause) &&
     similarity(theirs, cause) < 0.8 &&
     !cutShort.test(theirs) &&
@@ -298,8 +298,8 @@ function otherCause(e: TranscriptEntry, cause: string, earlier: TranscriptEntry 
   );
 }
 
-/** Whether a later run of the same tests (`later`: as many of them) reported more passing, fewer failing. */
-function passedMore(earlier: TranscriptEntry, later: TranscriptEntry): boolean {
+/** Whether a later run of the same tests (`later`: as many of them) reported fewer of them failing. */
+function fewerFailing(earlier: TranscriptEntry, later: TranscriptEntry): boolean {
   const before = readTestOutput(earlier.text);
   const after = readTestOutput(later.text);
   if (!before || !after || before.failed === null || after.failed === null) return false;
