@@ -846,6 +846,24 @@ describe('continuity by default: a new conversation after the last task was done
     const again = await hook('SessionStart', { session_id: 's3', source: 'startup' });
     expect(again.stdout).not.toContain(`The last workflow ${first.id}`);
   });
+
+  it('is not completed by it while the conversation is open: the command says it completes when that ends', async () => {
+    const { repo, baton, status } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const hook = agentHooks(baton, { cwd: repo });
+    await hook('SessionStart', { session_id: 's1', source: 'startup' });
+    await hook('UserPromptSubmit', { session_id: 's1', prompt: 'add an MIT LICENSE file' });
+    expect((await baton(['task', 'add', 'T1:Write the LICENSE file'])).code).toBe(0);
+    expect((await baton(['task', 'start', 'T1'])).code).toBe(0);
+    const done = await baton(['task', 'done', 'T1']);
+    expect(done.stdout).toMatch(
+      /is in_progress\)\n[^]*every task is finished: the workflow completes when the agent conversation open on it ends \(a quit or \/clear\)/,
+    );
+    expect((await status()).workflow.status).toBe('in_progress');
+    // the same conversation asks for more: it goes on in the same workflow
+    await hook('UserPromptSubmit', { session_id: 's1', prompt: 'and a README' });
+    expect((await status()).workflow.issue.title).toContain('add an MIT LICENSE file');
+  });
 });
 
 describe('continuity by default: a compaction', () => {

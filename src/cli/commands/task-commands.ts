@@ -71,10 +71,15 @@ export function registerTaskCommands(program: Command, rt: Runtime) {
             checkpoint?: string | null;
             paused?: boolean;
             snapshot_id?: string | null;
+            completes_with_conversation?: boolean;
           };
           print(r, () => {
             const lines = [`task ${taskId} ${spec.past} (workflow ${r.workflow_id} is ${r.workflow_status})`];
             if (r.checkpoint) lines.push(`checkpoint ${r.checkpoint}, snapshot ${r.snapshot_id}`);
+            if (r.completes_with_conversation)
+              lines.push(
+                'every task is finished: the workflow completes when the agent conversation open on it ends (a quit or /clear), or goes on if you ask it for more',
+              );
             if (r.paused)
               lines.push(
                 `the requested pause took effect at this task boundary; resume with \`baton resume -w ${r.workflow_id}\``,

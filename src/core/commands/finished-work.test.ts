@@ -78,13 +78,18 @@ describe('finishedWork', () => {
     const d = next(followed(['completed', 'in_progress']));
     const last = d.state.tasks.at(-1)!.id;
     // the conversation may be asked for more: it keeps its workflow until it ends
-    expect(completeTask(d, last, null, noGit).workflow_status).toBe('in_progress');
+    expect(completeTask(d, last, null, noGit)).toMatchObject({
+      workflow_status: 'in_progress',
+      completes_with_conversation: true,
+    });
     expect(finishedWork(ended(d.state), now)).toBe(
       'all 2 of its tasks are done and Claude Code session s1 ended (the user quit)',
     );
     // with no conversation open on it (its session ended), the workflow completes with its last task, as before
     const byHand = next(ended(followed(['completed', 'in_progress'])));
-    expect(completeTask(byHand, last, null, noGit).workflow_status).toBe('completed');
+    const done = completeTask(byHand, last, null, noGit);
+    expect(done.workflow_status).toBe('completed');
+    expect(done.completes_with_conversation).toBeUndefined();
   });
 
   it('is over, without a SessionEnd, once nothing happened in it for half an hour (a closed terminal, Codex)', () => {

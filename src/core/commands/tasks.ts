@@ -97,6 +97,8 @@ export interface TaskEndResult {
   checkpoint: string | null;
   paused: boolean;
   workflow_status: string;
+  /** Every task is finished, and the workflow completes when the agent conversation open on it ends. */
+  completes_with_conversation?: true;
 }
 
 /** A pause the caller asks for at this task's boundary (`baton run --max-tasks`): its reason and trigger. */
@@ -138,12 +140,14 @@ export function completeTask(
       : takeSnapshot(d, 'task_complete', `task ${id} completed`, git);
   const checkpoint = makeCheckpoint(d, t.title, snapshot);
   if (!pausing) atBoundary(d, git);
+  const waits = d.state.status === 'in_progress' && allFinished(d.state.tasks) && conversationOpen(d.state);
   return {
     task: findTask(d, id),
     snapshot_id: snapshot.id,
     checkpoint: checkpoint.name,
     paused: d.state.status === 'paused',
     workflow_status: d.state.status,
+    ...(waits ? { completes_with_conversation: true as const } : {}),
   };
 }
 
