@@ -809,16 +809,22 @@ describe('continuity by default: a new conversation after finished work', () => 
 });
 
 describe('continuity by default: a new conversation after the last task was done by a command', () => {
-  it('is told what the completed workflow did, once, and follows a new one', async () => {
+  /** Conversation s1 asked for a LICENSE, and the agent's tools (or the user) added task T1 and started it. */
+  async function licenseTaskStarted() {
     const { repo, baton, status } = workspace();
     expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
     const hook = agentHooks(baton, { cwd: repo });
     await hook('SessionStart', { session_id: 's1', source: 'startup' });
     await hook('UserPromptSubmit', { session_id: 's1', prompt: 'add an MIT LICENSE file' });
-    // the agent's tools (or the user) add the task; the user quits, then marks it done: with no conversation open on
-    // the workflow, its last task done completes it (while one is open, the conversation's end does)
     expect((await baton(['task', 'add', 'T1:Write the LICENSE file'])).code).toBe(0);
     expect((await baton(['task', 'start', 'T1'])).code).toBe(0);
+    return { baton, status, hook };
+  }
+
+  it('is told what the completed workflow did, once, and follows a new one', async () => {
+    const { baton, status, hook } = await licenseTaskStarted();
+    // the user quits, then marks the task done: with no conversation open on the workflow, its last task done
+    // completes it (while one is open, the conversation's end does)
     await hook('SessionEnd', { session_id: 's1', reason: 'prompt_input_exit' });
     expect((await baton(['task', 'done', 'T1'])).code).toBe(0);
     const first = (await baton(['list', '--json'])).json<{ workflows: Json[] }>().workflows[0]!;
@@ -848,13 +854,7 @@ describe('continuity by default: a new conversation after the last task was done
   });
 
   it('is not completed by it while the conversation is open: the command says it completes when that ends', async () => {
-    const { repo, baton, status } = workspace();
-    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
-    const hook = agentHooks(baton, { cwd: repo });
-    await hook('SessionStart', { session_id: 's1', source: 'startup' });
-    await hook('UserPromptSubmit', { session_id: 's1', prompt: 'add an MIT LICENSE file' });
-    expect((await baton(['task', 'add', 'T1:Write the LICENSE file'])).code).toBe(0);
-    expect((await baton(['task', 'start', 'T1'])).code).toBe(0);
+    const { baton, status, hook } = await licenseTaskStarted();
     const done = await baton(['task', 'done', 'T1']);
     expect(done.stdout).toMatch(
       /is in_progress\)\n[^]*every task is finished: the workflow completes when the agent conversation open on it ends \(a quit or \/clear\)/,
