@@ -612,11 +612,19 @@ export class AgentSessions {
     };
   }
 
-  /** The agent's session ended (SessionEnd): the Baton session that follows it ends too (core `endAgentSession`). */
+  /**
+   * The agent's session ended (SessionEnd): the Baton session that follows it ends too (core `endAgentSession`), on a
+   * snapshot of where it left off unless the latest one still stands.
+   */
   async end(workflowId: string, input: { agent: AgentSessionRef; reason: string | null }) {
-    const out = await this.svc.runner.run(workflowId, (d) => endAgentSession(d, input.agent, input.reason), {
-      retry: true,
-    });
+    const s = await this.svc.runner.load(workflowId);
+    const git = s.status === 'in_progress' && !isEmptyWorkflow(s) ? await this.gitOf(s) : null;
+    const stale = git && (await this.freshSnapshot(s, git)) === null ? git : null;
+    const out = await this.svc.runner.run(
+      workflowId,
+      (d) => endAgentSession(d, input.agent, input.reason, stale),
+      { retry: true },
+    );
     return out.result;
   }
 

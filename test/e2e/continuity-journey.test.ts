@@ -607,6 +607,61 @@ describe('continuity by default: a conversation reopened with --resume', () => {
     );
     expect((await status()).workflow.id).toBe(workflow);
   });
+  it('is not briefed again after a quit that followed a turn which only talked: the quit left a snapshot', async () => {
+    const { repo, baton, status } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const one = '196820da-0000-4000-8000-000000000042';
+    const path = join(tempDir('baton-transcript-'), `${one}.jsonl`);
+    const hook = agentHooks(baton, { cwd: repo, session_id: one, transcript_path: path });
+    const line = (type: string, message: Json) =>
+      JSON.stringify({ type, timestamp: new Date().toISOString(), sessionId: one, message });
+    const write = (...lines: string[]) => appendFileSync(path, `${lines.join('\n')}\n`);
+    const turn = async (prompt: string, answer: string, ...calls: string[]) => {
+      write(line('user', { role: 'user', content: prompt }));
+      await hook('UserPromptSubmit', { prompt });
+      write(
+        ...calls,
+        line('assistant', {
+          id: `m-${prompt.length}`,
+          role: 'assistant',
+          content: [{ type: 'text', text: answer }],
+        }),
+      );
+      return hook('Stop', { stop_hook_active: false, last_assistant_message: answer });
+    };
+
+    await hook('SessionStart', { source: 'startup' });
+    const file = join(repo, 'math.js');
+    writeFileSync(file, 'export const sum = (a, b) => a + b;\n');
+    const wrote = await turn(
+      'add a sum function',
+      'Added sum to math.js.',
+      line('assistant', {
+        id: 'm-w',
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 'toolu-w', name: 'Write', input: { file_path: file, content: 'x' } },
+        ],
+      }),
+      line('user', {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu-w', content: 'File created' }],
+      }),
+    );
+    expect(wrote.stderr).toMatch(/checkpoint \S+/);
+    // a turn that only talks: no task or file moved, so its Stop takes no checkpoint (nor would it when the last is old)
+    const talked = await turn('why sum and not plus?', 'sum matches the name the callers already use.');
+    expect(talked.stderr).toMatch(/no checkpoint/);
+    const quit = await hook('SessionEnd', { reason: 'prompt_input_exit' });
+    expect(quit.stderr).toMatch(/session 1 ended/);
+
+    const reopened = await hook('SessionStart', { source: 'resume' });
+    expect(reopened.stderr).toMatch(/no context injected, its history holds the work/);
+    expect(injected(reopened.stdout).additionalContext).toMatch(
+      /^Baton follows this conversation as workflow \S+ \(session 2\)\. Nothing was recorded in it since this conversation's last turn/,
+    );
+    expect((await status()).workflow.session_count).toBe(2);
+  });
 });
 
 describe('continuity by default: a Codex conversation resumed after its turn ended', () => {

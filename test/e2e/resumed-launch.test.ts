@@ -95,7 +95,10 @@ describe.runIf(process.platform === 'linux')('a conversation resumed with claude
     );
     expect(extra!.stdout.trim()).toBe('');
     expect(extra!.stderr).toMatch(/also fires a startup event with a new, empty session.*#23932/);
-    expect(briefing(resumed!.stdout)).toContain('add a /health endpoint');
+    // the conversation left off where the quit's snapshot saw it: its history holds the work, not briefed again
+    expect(briefing(resumed!.stdout)).toMatch(
+      /^Baton follows this conversation as workflow \S+ \(session 2\)\. Nothing was recorded in it since/,
+    );
     // one workflow, and one session more, the resumed conversation's (the spurious one would make it three, or a
     // workflow of its own); the hook log holds the resume event's outcome
     const all = (await runCli(['sessions', '--all', '--json'], { cwd: w.repo, env: w.env })).json<Json>();

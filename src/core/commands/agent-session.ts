@@ -6,6 +6,8 @@ import { agentLabel } from '../agent-label.js';
 import { requestsSinceTurnEnd, turnOver } from '../agent-turn.js';
 import type { GitCapture } from '../schemas/git-state.js';
 import { requestedPauseDue, takeRequestedPause } from './pause.js';
+import { takeSnapshot } from './snapshots.js';
+import { isEmptyWorkflow } from '../empty-workflow.js';
 
 export type AgentSessionOutcome = 'same' | 'linked' | 'next';
 
@@ -99,12 +101,16 @@ const endWords: Record<string, string> = {
 
 /**
  * The agent's session ended (its SessionEnd hook: the user quit, cleared or logged out). The Baton session that
- * follows it ends with it; one that follows another agent session (another terminal took over) is left alone.
+ * follows it ends with it; one that follows another agent session (another terminal took over) is left alone. `git`
+ * is given when the latest snapshot is stale (something was recorded after it, or HEAD moved): the session then ends
+ * on a snapshot of where it left off, so reopening the conversation (`--resume`) finds nothing new since and is not
+ * briefed again, and the next session's briefing is compiled from it.
  */
 export function endAgentSession(
   d: Draft,
   agent: AgentSessionRef,
   reason: string | null,
+  git: GitCapture | null = null,
 ): { ended: boolean; session_number: number | null } {
   const cur = d.state.sessions[d.state.sessions.length - 1];
   if (
@@ -114,13 +120,11 @@ export function endAgentSession(
     cur.agent.session_id !== agent.session_id
   )
     return { ended: false, session_number: null };
-  d.emit({
-    type: 'session.ended',
-    data: {
-      reason: `${agentLabel(agent.name)} session ${agent.session_id} ended${reason ? ` (${endWords[reason] ?? reason})` : ''}`,
-      snapshot_id: null,
-    },
-  });
+  const why = `${agentLabel(agent.name)} session ${agent.session_id} ended${reason ? ` (${endWords[reason] ?? reason})` : ''}`;
+  // a workflow holding nothing (a conversation opened and left) stays empty: it is dropped, not handed over
+  const keep = git && d.state.status === 'in_progress' && !isEmptyWorkflow(d.state);
+  const snap = keep ? takeSnapshot(d, 'handover', why, git) : null;
+  d.emit({ type: 'session.ended', data: { reason: why, snapshot_id: snap?.id ?? null } });
   return { ended: true, session_number: cur.number };
 }
 
