@@ -38,6 +38,10 @@ export const BuilderState = z.object({
   tool_call_count: count,
   first: z.string().nullable(),
   last: z.string().nullable(),
+  /** The agent's time by turns (`AgentTime`); absent in a state kept before it was. */
+  agent_time: z
+    .object({ worked_ms: count, turn_from: z.string().nullable(), turn_to: z.string().nullable() })
+    .optional(),
   anonymous_calls: count,
   compactions: count,
   tool_calls: z.array(z.tuple([z.string(), z.object({ name: z.string().nullable(), input: z.unknown() })])),

@@ -1,3 +1,4 @@
+import { AgentTime } from './agent-time.js';
 import type {
   Compaction,
   EntryKind,
@@ -166,6 +167,7 @@ export class TranscriptBuilder {
   private toolCallCount = 0;
   private first: string | null = null;
   private last: string | null = null;
+  private agentTime = new AgentTime();
   private anonymousCalls = 0;
   private compactionCount = 0;
 
@@ -205,8 +207,9 @@ export class TranscriptBuilder {
       const call = this.toolCalls.get(tool.id);
       if (call) tool = { ...tool, name: tool.name ?? call.name, input: tool.input ?? call.input };
     }
-    if (input.role === 'user' && input.kind === 'text' && !input.sidechain && !input.queued)
-      this.prompts += 1;
+    const prompt = input.role === 'user' && input.kind === 'text' && !input.sidechain && !input.queued;
+    if (prompt) this.prompts += 1;
+    if (input.at) this.agentTime.entry(input.at, prompt);
     const entry: TranscriptEntry = {
       line: input.line,
       // a line without its own time (stream-json's assistant messages) happened at or after the last time stated
@@ -361,8 +364,6 @@ export class TranscriptBuilder {
   build(): ParsedTranscript {
     const summed = this.sums();
     const sums = this.reportedTotals ?? summed.sums;
-    const span =
-      this.first && this.last ? Math.max(0, Date.parse(this.last) - Date.parse(this.first)) : Number.NaN;
     const usage: TranscriptUsage = {
       ...sums,
       total_tokens: contextOf(sums) + sums.output_tokens,
@@ -373,7 +374,7 @@ export class TranscriptBuilder {
       num_turns: this.reportedTurns ?? this.prompts,
       llm_calls: summed.count,
       tool_calls: this.ownToolCalls(),
-      duration_ms: this.reportedDurationMs ?? (Number.isFinite(span) ? span : null),
+      duration_ms: this.reportedDurationMs ?? this.agentTime.ms(),
     };
     return {
       format: this.format,
@@ -433,6 +434,7 @@ export class TranscriptBuilder {
       tool_call_count: this.ownToolCalls(),
       first: this.first,
       last: this.last,
+      agent_time: this.agentTime.state(),
       anonymous_calls: this.anonymousCalls,
       compactions: this.compactionCount,
       tool_calls: cappedEntries(this.toolCalls, 200),
@@ -466,6 +468,8 @@ export class TranscriptBuilder {
     this.toolCallCount = s.tool_call_count;
     this.first = s.first;
     this.last = s.last;
+    // a state from before the agent's time was kept by turns: its first-to-last span, as it was counted then
+    this.agentTime = new AgentTime(s.agent_time ?? { worked_ms: 0, turn_from: s.first, turn_to: s.last });
     this.anonymousCalls = s.anonymous_calls;
     this.compactionCount = s.compactions;
     for (const [id, call] of s.tool_calls) this.toolCalls.set(id, call);

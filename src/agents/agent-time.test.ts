@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { parseClaudeTranscript } from './claude-code/transcript.js';
+
+const at = (day: number, hm: string) => `2026-12-0${day}T${hm}:00.000Z`;
+const user = (t: string, text: string) =>
+  JSON.stringify({ type: 'user', timestamp: t, sessionId: 's', message: { role: 'user', content: text } });
+const said = (t: string, id: string, text: string) =>
+  JSON.stringify({
+    type: 'assistant',
+    timestamp: t,
+    sessionId: 's',
+    message: { id, role: 'assistant', content: [{ type: 'text', text }] },
+  });
+
+// a ten-minute turn on day 1, the night away, a two-minute turn on day 2 after a usage limit stopped one
+const lines = [
+  user(at(1, '09:00'), 'add a sum function'),
+  said(at(1, '09:04'), 'm1', 'Writing it.'),
+  said(at(1, '09:10'), 'm2', 'Added sum.'),
+  user(at(2, '08:00'), 'now the callers'),
+  said(at(2, '08:01'), 'm3', "You've hit your session limit · resets 1pm (UTC)"),
+  user(at(2, '13:05'), 'continue'),
+  said(at(2, '13:06'), 'm4', 'Updated the callers.'),
+];
+
+describe("an agent's time in a transcript", () => {
+  it("counts each turn from the user's prompt to its last entry, not the time between turns", () => {
+    const parsed = parseClaudeTranscript(`${lines.join('\n')}\n`);
+    expect(parsed.usage.duration_ms).toBe((10 + 1 + 1) * 60_000);
+    // the transcript's span is more than a day
+    expect(Date.parse(parsed.ended_at ?? '') - Date.parse(parsed.started_at ?? '')).toBeGreaterThan(
+      86_400_000,
+    );
+  });
+
+  it('is the same read in pieces, a turn cut between them included', () => {
+    for (const cut of [1, 2, 3, 4, 6]) {
+      const head = parseClaudeTranscript(`${lines.slice(0, cut).join('\n')}\n`);
+      const tail = parseClaudeTranscript(`${lines.slice(cut).join('\n')}\n`, {
+        startLine: cut,
+        state: head.state,
+      });
+      expect(tail.usage.duration_ms).toBe(12 * 60_000);
+    }
+  });
+
+  it("goes on from a piece's state kept before it was counted by turns (that piece's span, as counted then)", () => {
+    const head = parseClaudeTranscript(`${lines.slice(0, 3).join('\n')}\n`);
+    const state = head.state as { builder: Record<string, unknown> };
+    const { agent_time: _, ...older } = state.builder;
+    const tail = parseClaudeTranscript(`${lines.slice(3).join('\n')}\n`, {
+      startLine: 3,
+      state: { ...state, builder: older },
+    });
+    expect(tail.usage.duration_ms).toBe(12 * 60_000);
+  });
+});
