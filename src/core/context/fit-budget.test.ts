@@ -828,6 +828,22 @@ describe('what to do next', () => {
     // said before the list last moved: the list is the newer word
     const older = new Date(Date.parse(before) - 60_000).toISOString();
     expect(next({ ...live, tasks: moved, summaries: message(true, older) })).toBe(`Continue from ${task}.`);
+    // a compaction's summary newer than the list (its Last State) may say more of it done, as a last message may
+    const compacted = (timestamp: string) => ({
+      compaction: {
+        id: 's2',
+        timestamp,
+        kind: 'compaction' as const,
+        text: 'T41 is written and its tests pass; remaining: commit it.',
+        source: 'claude-code:compact_summary',
+        session_number: 4,
+      },
+      last_message: message(true, older).last_message,
+    });
+    expect(next({ ...live, tasks: moved, summaries: compacted(live.created_at) })).toBe(
+      `Continue from ${task}, unless the compaction's summary (Last State), newer than the task list, says it is done.`,
+    );
+    expect(next({ ...live, tasks: moved, summaries: compacted(older) })).toBe(`Continue from ${task}.`);
   });
 
   it("of a finished workflow, is a recap's: headed so, with nothing to go on with nor why a session ended", () => {

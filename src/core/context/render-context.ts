@@ -348,6 +348,8 @@ function nextWork(c: ResumeContext): string {
   }
   if (task && c.next.list_behind && left === null && c.last_state?.kind === 'last_message')
     return `Continue from ${task}, unless the agent's last message (${said}), newer than the task list, says it is done.`;
+  if (task && c.next.list_behind && c.last_state?.kind === 'compaction')
+    return `Continue from ${task}, unless the compaction's summary (${said}), newer than the task list, says it is done.`;
   // the list stood still while the agent worked on (Codex agents often stop updating their plan): its message leads
   if (task && c.next.list_behind && left === 'mid_turn' && c.last_state?.kind === 'last_message')
     return `The session ended in the middle of the agent's turn, and its last message (${said}) is newer than the task list: finish what it says it was doing (check whether its last call ran), then continue from ${task} unless that message shows it done.`;

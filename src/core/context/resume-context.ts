@@ -389,12 +389,16 @@ function goAhead(snap: SessionSnapshot): string | null {
   return listChangedAt(snap) > at ? null : latest.text.replace(/\s+/g, ' ').trim();
 }
 
-/** Whether the agent's last message came after the task list last changed while tasks are left (`list_behind`). */
+/**
+ * Whether the agent's last word (its last message, or a compaction's summary of where it stood) came after the task
+ * list last changed while tasks are left (`list_behind`).
+ */
 function listBehind(snap: SessionSnapshot): boolean {
-  const said = lastSaidAt(snap);
+  const compacted = snap.summaries?.compaction;
+  const said = Math.max(lastSaidAt(snap) ?? -1, compacted ? time(compacted.timestamp) : -1);
   const changed = listChangedAt(snap);
   const left = snap.tasks.some((t) => t.status !== 'done' && t.status !== 'skipped');
-  return left && said !== null && changed >= 0 && said > changed;
+  return left && said >= 0 && changed >= 0 && said > changed;
 }
 
 /** The same failure met again and again (its type and message alike) is one, where it was met last, with how often. */
