@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { isPostgresUrl, postgresPlace, redactUrl } from '../core/database-url.js';
-import type { SettingReader } from './setting-reader.js';
+import { SettingReader } from './setting-reader.js';
 
 /** Where a command's records go: a Baton server, a PostgreSQL database or a SQLite file, and the setting that chose it. */
 export interface StoreInUse {
@@ -10,36 +10,39 @@ export interface StoreInUse {
   /** Where the setting came from, as the settings resolver says it: `variable BATON_DATABASE_URL`, `default`, ... */
   from: string;
   /**
-   * Set only by this command's option or this shell's environment: an agent's hooks, started elsewhere (another
-   * terminal, an IDE), use it only when their environment has it too; otherwise they write to the default store.
+   * Set only by this command's option or this shell's environment, and not what the config files name: an agent's
+   * hooks, started elsewhere (another terminal, an IDE), use it only when their environment has it too; otherwise
+   * they write to `otherwise`.
    */
   thisShellOnly: boolean;
+  /** The store without this shell's options and variables (what the hooks use by the config files), when it differs. */
+  otherwise?: Omit<StoreInUse, 'thisShellOnly' | 'otherwise'>;
 }
 
 /** The store a command with these settings uses: the server when one is named, else the database setting. */
 export function storeInUse(reader: SettingReader, home: string): StoreInUse {
+  const used = chosen(reader, home);
+  // what a process started without this shell's options and variables uses: the config files' store, or the default
+  const files = chosen(new SettingReader({}, {}, reader.files), home);
+  const same = files.kind === used.kind && files.place === used.place;
+  return same ? { ...used, thisShellOnly: false } : { ...used, thisShellOnly: true, otherwise: files };
+}
+
+function chosen(reader: SettingReader, home: string): Omit<StoreInUse, 'thisShellOnly'> {
   const server = reader.get('server');
-  const only = (from: string) => from.startsWith('option') || from.startsWith('variable');
-  if (server.text)
-    return {
-      kind: 'server',
-      place: redactUrl(server.text),
-      from: server.from,
-      thisShellOnly: only(server.from),
-    };
+  if (server.text) return { kind: 'server', place: redactUrl(server.text), from: server.from };
   const db = reader.get('database');
   if (db.text && isPostgresUrl(db.text))
-    return { kind: 'postgres', place: postgresPlace(db.text), from: db.from, thisShellOnly: only(db.from) };
+    return { kind: 'postgres', place: postgresPlace(db.text), from: db.from };
   return {
     kind: 'sqlite',
     place: db.text ?? join(home, 'baton.db'),
     from: db.text ? db.from : 'default: $BATON_HOME/baton.db',
-    thisShellOnly: !!db.text && only(db.from),
   };
 }
 
 /** The store in words: `PostgreSQL db.internal:5432/baton as baton (variable BATON_DATABASE_URL)`. */
-export function storeText(s: StoreInUse): string {
+export function storeText(s: Pick<StoreInUse, 'kind' | 'place' | 'from'>): string {
   const what = { server: 'the Baton server', postgres: 'PostgreSQL', sqlite: 'SQLite' }[s.kind];
   return `${what} ${s.place} (${s.from})`;
 }
@@ -51,7 +54,11 @@ export function storeText(s: StoreInUse): string {
  */
 export function hooksStoreWarning(s: StoreInUse, home: string): string | null {
   if (!s.thisShellOnly) return null;
-  const fallback = `${join(home, 'baton.db')}, a separate log the team never sees`;
+  const other = s.otherwise;
+  const fallback =
+    !other || (other.kind === 'sqlite' && other.from.startsWith('default'))
+      ? `${join(home, 'baton.db')}, a separate log the team never sees`
+      : `${storeText(other)} instead`;
   const setting = s.from.replace(/^(option|variable) /, '');
   return s.kind === 'server'
     ? `this shell names the server through ${setting} only: the agent's hooks send to it only if the agent starts with BATON_URL (and BATON_TOKEN) in its environment too (export them in your shell profile); otherwise they write to ${fallback}`

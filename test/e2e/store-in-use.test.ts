@@ -139,15 +139,38 @@ describe('the store Baton uses, named where a user looks', () => {
     const doctor = await baton(['doctor']);
     expect(doctor.stdout).toContain(`store: SQLite ${team} (${config}, key database)`);
     expect(doctor.stdout).not.toContain('this shell names');
+    // the variable still exported, naming the database the config keeps: nothing to warn about, nothing to save again
+    expect((await baton(['doctor'], env)).stdout).not.toContain('this shell names');
+    const again = await baton(
+      ['init', '--agent', 'claude-code', '--command', 'baton', '--save-database'],
+      env,
+    );
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).not.toMatch(/Warning:|Kept as/);
+    // a server this shell names: without it, the hooks write to the database the config keeps (said so)
+    const served = await baton(['doctor'], { BATON_URL: 'http://127.0.0.1:1' });
+    expect(served.stdout).toContain(
+      `otherwise they write to SQLite ${team} (${config}, key database) instead`,
+    );
   });
 
-  it('--save-database refuses a server, and a database no shell setting names', async () => {
-    const { baton } = setup();
+  it('--save-database refuses a server, a database no shell setting names, and one that cannot be used', async () => {
+    const { repo, batonHome, baton } = setup();
     const server = await baton(['init', '--save-database'], { BATON_URL: 'http://127.0.0.1:1' });
     expect(server.code).toBe(2);
     expect(server.stderr).toContain('a server cannot be kept in a config file');
     const none = await baton(['init', '--save-database']);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('but none is named');
+    // a database that cannot be used is not kept, nor are the hooks written
+    const down = await baton(['init', '--agent', 'claude-code', '--save-database'], {
+      BATON_DATABASE_URL: 'postgres://team:s3cret@127.0.0.1:1/teamdb',
+    });
+    expect(down.code).not.toBe(0);
+    expect(down.stderr).toMatch(
+      /^baton: cannot reach PostgreSQL at postgres:\/\/team:\*\*\*@127\.0\.0\.1:1\/teamdb \(connect ECONNREFUSED[^)]*\); check that it runs .*; --save-database kept nothing/,
+    );
+    expect(existsSync(join(batonHome, 'config.json'))).toBe(false);
+    expect(existsSync(join(repo, '.claude'))).toBe(false);
   });
 });

@@ -124,7 +124,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
         const g = rt.globals(cmd);
         const settings = rt.settings(g);
         const scope = scopeOf(o);
-        const store = o.undo ? null : hooksStore(rt, g, settings, !!o.saveDatabase);
+        const store = o.undo ? null : await hooksStore(rt, g, settings, !!o.saveDatabase);
         const root = await rootOf(rt, scope);
         const home = rt.env.HOME || homedir();
         const base = { root, scope, env: rt.env, home: settings.home };
@@ -446,12 +446,12 @@ function noAgentFound(scope: InitScope, root: string, home: string, env: NodeJS.
  * warned about (an agent started without it records in the local SQLite); `--save-database` keeps the database in
  * $BATON_HOME/config.json instead.
  */
-function hooksStore(
+async function hooksStore(
   rt: Runtime,
   g: GlobalOptions,
   settings: Settings,
   save: boolean,
-): { store: StoreInUse; warning: string | null; saved: string | null } {
+): Promise<{ store: StoreInUse; warning: string | null; saved: string | null }> {
   const reader = settingReader({ database: g.database, server: g.server }, rt.env, settings);
   const store = storeInUse(reader, settings.home);
   if (!save) return { store, warning: hooksStoreWarning(store, settings.home), saved: null };
@@ -459,10 +459,23 @@ function hooksStore(
     throw invalidInput(
       `--save-database keeps a database, but this shell names the server ${store.place} (${store.from}): a server cannot be kept in a config file; start the agent with BATON_URL (and BATON_TOKEN) in its environment, or save the server's database instead (\`baton init --save-database --database postgres://...\`)`,
     );
+  const named = /^(option|variable) /.test(store.from);
+  // this shell names the database the config file already keeps: nothing to save, the hooks use it
+  if (named && !store.thisShellOnly) return { store, warning: null, saved: null };
   if (!store.thisShellOnly)
     throw invalidInput(
       `--save-database keeps a database this shell names (--database or BATON_DATABASE_URL), but none is named: the hooks already use ${storeText(store)}`,
     );
+  // a database that cannot be used (a wrong password, a server down) is not kept: said, nothing saved
+  await rt.open(g).catch((e: unknown) => {
+    const err = e as Error & { code?: string };
+    throw new BatonError(
+      BatonError.isInstance(e) ? e.code : 'unavailable',
+      `${err.message.split('\n')[0]}; --save-database kept nothing (it keeps a database that works)`,
+      {},
+      { cause: e },
+    );
+  });
   const saved = saveHomeSetting(settings.home, 'database', reader.text('database')!);
   return { store: { ...store, from: `${saved}, key database`, thisShellOnly: false }, warning: null, saved };
 }

@@ -12,6 +12,12 @@ export interface PostgresOptions {
 export { redactUrl };
 
 /**
+ * How long a connection may take to be ready (TCP, TLS, authentication): a server that takes the connection and never
+ * answers (a stopped postmaster, a frozen host) is given up on, and said so, instead of waited for forever.
+ */
+export const CONNECT_TIMEOUT_MS = 5000;
+
+/**
  * A pool whose every connection runs at the chosen durability: `full` waits for the WAL flush at each commit
  * (synchronous_commit=on: survives a crash of the server or a power loss), `normal` acknowledges before the flush
  * (synchronous_commit=off: survives a crash of any Baton process; a server crash may lose the last few
@@ -22,6 +28,7 @@ export function createPool(url: string, options: PostgresOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: asLibpqReadsIt(url),
     max: options.poolSize ?? 4,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     allowExitOnIdle: true,
     options: `-c synchronous_commit=${sync}`,
   });
@@ -46,13 +53,19 @@ function asLibpqReadsIt(url: string): string {
 /** What to do about a PostgreSQL refusal that is not the server being out of reach, by its SQLSTATE or words. */
 function nextStep(code: string, message: string): string {
   if (code === '3D000')
-    return '; create it (`createdb <name>`, or CREATE DATABASE as an administrator) or name an existing one in --database / BATON_DATABASE_URL';
+    return `; create it (\`createdb <name>\`, or CREATE DATABASE as an administrator) or name an existing one in ${URL_SETTINGS}`;
+  // Baton creates its tables at first use: the role needs to (its own database, or CREATE on the schema)
+  if (code === '42501')
+    return '; the role needs to create and use its tables: give it a database of its own (`createdb -O <role> baton`), or, as an administrator, `GRANT USAGE, CREATE ON SCHEMA public TO <role>`';
   if (/does not support SSL/i.test(message))
     return '; this server does not speak TLS: leave sslmode out of the URL (or sslmode=disable), or turn TLS on in the server';
   if (/self[- ]signed|certificate|unable to verify/i.test(message))
     return "; the server's certificate is not trusted: give its CA with sslrootcert=<file> in the URL, or use sslmode=require (encrypted, not verified)";
   return '';
 }
+
+/** Where a database URL is named, as the settings resolver reads it. */
+const URL_SETTINGS = '--database, BATON_DATABASE_URL or the `database` key of a config file';
 
 const connectionCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH']);
 
@@ -66,17 +79,31 @@ export function toBatonError(e: unknown, url: string, what: string): BatonError 
     return conflict(`${what}: another writer changed the workflow first; reload and try again`, {
       pg_code: code,
     });
+  // the server took the connection and said nothing (pg's connection timeout), or every connection is held so long
+  if (/connection timeout|timeout exceeded when trying to connect/i.test(err.message ?? ''))
+    return new BatonError(
+      'unavailable',
+      `PostgreSQL at ${redactUrl(url)} did not answer within ${CONNECT_TIMEOUT_MS / 1000} s (it took the connection and never replied: a stopped or overloaded server, or another program on that port); check that it runs and answers (\`psql\` with the same URL)`,
+      { pg_code: code, unanswered: true },
+      { cause: e },
+    );
+  // reached, but the login was refused: the URL's user or password (or pg_hba.conf) is what to fix
+  if (code === '28P01' || code === '28000')
+    return new BatonError(
+      'unavailable',
+      `PostgreSQL at ${redactUrl(url)} refused the login (${err.message ?? code}); check the user and password of the database URL (${URL_SETTINGS})`,
+      { pg_code: code },
+      { cause: e },
+    );
   if (
     connectionCodes.has(code) ||
     code.startsWith('08') ||
     code.startsWith('57P') ||
-    code === '28P01' ||
-    code === '28000' ||
     /^Connection terminated/i.test(err.message ?? '')
   )
     return new BatonError(
       'unavailable',
-      `cannot reach PostgreSQL at ${redactUrl(url)} (${err.message ?? code}); check --database / BATON_DATABASE_URL`,
+      `cannot reach PostgreSQL at ${redactUrl(url)} (${err.message ?? code}); check that it runs and that the database URL (${URL_SETTINGS}) names it`,
       { pg_code: code },
       { cause: e },
     );
