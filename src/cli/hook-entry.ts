@@ -85,6 +85,7 @@ interface Finished {
   output: Record<string, unknown> | null;
   transcripts?: TranscriptRead[];
   takenOver?: string[];
+  endsRecorded?: string[];
   tell?: string;
   /** Not written to the hook log: a hook that ran beside another of the same event, whose record is the one kept. */
   unlogged?: true;
@@ -159,9 +160,23 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       const gone = log.transcripts[path];
       if (gone) gone.taken_over = true;
     }
+    for (const path of r.endsRecorded ?? []) delete log.transcripts[path]?.end_unrecorded;
     // who writes the transcript now (a resume is another process), or that its conversation is over: a session start
     // elsewhere then tells a conversation at work from one cut off (catch-up.ts)
     const seen = payload?.transcript_path ? log.transcripts[payload.transcript_path] : undefined;
+    // an end this hook could not record (the store down): the next session start here records it; a later hook of
+    // the conversation that got through (its next prompt) makes it no longer the last word
+    const ends =
+      event === 'Stop' || event === 'StopFailure' || event === 'Interrupt' || event === 'SessionEnd';
+    const unrecorded = r.outcome === 'failed' || r.outcome === 'timeout';
+    if (seen && ends && unrecorded)
+      seen.end_unrecorded = {
+        event,
+        at: new Date().toISOString(),
+        session_id: payload?.session_id ?? null,
+        reason: event === 'SessionEnd' ? (payload?.reason ?? null) : null,
+      };
+    else if (seen && !unrecorded) delete seen.end_unrecorded;
     if (seen && event === 'SessionEnd') seen.ended = true;
     else if (seen) {
       delete seen.ended;

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { BatonError, isTerminal, workflowStatuses } from '../../core/index.js';
 import type { HookContext } from './handle-event.js';
-import type { TranscriptRead, TranscriptSeen } from './hook-log.js';
+import type { TranscriptRead, TranscriptSeen, UnrecordedEnd } from './hook-log.js';
 import { overBecause } from './gone-agents.js';
 import { agentProcess, isRunning, sameProcess, type AgentProcess } from './agent-process.js';
 import type { TranscriptSource } from '../transcripts/transcript-import.js';
@@ -55,6 +55,17 @@ export interface CaughtUp {
    * it): each is answered as that hook would have answered it (`cutShort`).
    */
   limits: CaughtLimit[];
+  /**
+   * The ends of turns or conversations the hooks here saw and could not record (`end_unrecorded`: the store was down
+   * at that Stop or SessionEnd): each is recorded before the handover, so its conversation is not taken for cut off.
+   */
+  ends: CaughtEnd[];
+}
+
+export interface CaughtEnd extends UnrecordedEnd {
+  workflowId: string;
+  path: string;
+  source: TranscriptSource;
 }
 
 export interface CaughtLimit {
@@ -188,6 +199,7 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
     over: {},
     overPaths: {},
     limits: [],
+    ends: [],
   };
   const ownSeen = own ? ctx.transcripts?.[own] : undefined;
   const ownProc = ownSeen?.ended ? undefined : ownSeen?.agent_process;
@@ -196,6 +208,8 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
     const st = statOf(k.path);
     if (!st) continue;
     const seen = ctx.transcripts?.[k.path];
+    if (seen?.end_unrecorded && seen.workflow_id === k.workflowId)
+      out.ends.push({ ...seen.end_unrecorded, workflowId: k.workflowId, path: k.path, source: k.source });
     const over = k.path === own ? null : overBecause(seen, self);
     if (over) out.overPaths[k.path] = k.workflowId;
     if (over && k.sessionId) out.over[k.sessionId] = over;

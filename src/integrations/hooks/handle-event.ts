@@ -25,7 +25,7 @@ import type { OnOtherBranch, StartResult, TrackResult } from '../../service/inde
 import type { HookOutcome, TranscriptRead, TranscriptSeen } from './hook-log.js';
 import type { HookAgent, HookEvent, HookPayload } from './hook-payload.js';
 import { agentLabel } from '../../core/agent-label.js';
-import { catchUpTranscripts, type CaughtUp, type Elsewhere } from './catch-up.js';
+import { catchUpTranscripts, type CaughtEnd, type CaughtUp, type Elsewhere } from './catch-up.js';
 import { notSetUpNote, worktreesNotSetUp } from '../init/init.js';
 
 export interface HookSettings {
@@ -61,6 +61,8 @@ export interface HookResult {
   transcripts?: TranscriptRead[];
   /** Transcripts of conversations over with no SessionEnd that a session start went on from (`taken_over`). */
   takenOver?: string[];
+  /** Transcripts whose end a session start recorded for the hook that could not (`end_unrecorded`). */
+  endsRecorded?: string[];
   /** A line for the user (a systemMessage), shown when it is new for this event in this folder. */
   tell?: string;
 }
@@ -203,6 +205,29 @@ async function turnEnded(ctx: HookContext, ref: Ref, workflowId: string, event: 
     note: `; paused at the end of the agent's turn (snapshot ${r.paused_snapshot_id})`,
     tell: `Baton paused workflow ${workflowId} at the end of the agent's turn, as you asked (snapshot ${r.paused_snapshot_id}); ${next}`,
   };
+}
+
+/**
+ * The ends of turns and conversations the hooks here saw but could not record (the store was down at that Stop or
+ * SessionEnd), recorded as those hooks would have (the turn's end, the Baton session's end) before a session start
+ * judges whether the conversation was cut off. What was recorded, for the note and the hook log.
+ */
+async function recordUnrecordedEnds(ctx: HookContext, ends: CaughtEnd[]) {
+  const done: string[] = [];
+  for (const e of ends) {
+    const ref = { workflowId: e.workflowId, cwd: ctx.payload.cwd };
+    await ctx.client.endAgentTurn(ref, { agent: e.source });
+    if (e.event === 'SessionEnd' && e.session_id)
+      await ctx.client.endAgentSession(ref, {
+        agent: { name: e.source, session_id: e.session_id },
+        reason: e.reason,
+      });
+    done.push(e.path);
+  }
+  const note = ends.length
+    ? `recorded ${ends.map((e) => `the ${e.event} of ${e.path} (${e.at.slice(11, 19)} UTC)`).join(', ')}, which its hook could not record then`
+    : null;
+  return { note, paths: done };
 }
 
 /**
@@ -523,6 +548,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
             null,
           ),
         );
+      const ended = await recordUnrecordedEnds(ctx, caught.ends);
       const t = await ctx.client.startAgentSession({
         ...trackInput(ctx, true),
         max_chars: ctx.settings.injectMaxChars,
@@ -583,12 +609,16 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         away?.note,
         moved?.note,
         ...limited.map((l) => l.note),
+        ended.note,
         t.cut_off,
         busy,
       ]
         .filter(Boolean)
         .join('; ');
-      const read = caught.read.length ? { transcripts: caught.read.map(({ whole: _, ...r }) => r) } : {};
+      const read = {
+        ...(caught.read.length ? { transcripts: caught.read.map(({ whole: _, ...r }) => r) } : {}),
+        ...(ended.paths.length ? { endsRecorded: ended.paths } : {}),
+      };
       // the user installed the hooks expecting to be followed: a session Baton does not follow is said so
       if (!t.workflow_id)
         return {

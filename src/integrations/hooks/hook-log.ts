@@ -58,6 +58,20 @@ export interface TranscriptSeen {
    * with the workflow: `baton status` no longer says that agent is gone, until a hook records it again (a resume).
    */
   taken_over?: true;
+  /**
+   * The end of its turn or conversation (a Stop, StopFailure, Interrupt or SessionEnd) came, but its hook could not
+   * record it (the store down or locked): the next session start here records it (`catchUpTranscripts`), so the
+   * conversation is not taken for one cut off.
+   */
+  end_unrecorded?: UnrecordedEnd;
+}
+
+/** An end a hook saw and could not record: its event, when, the agent session and (a SessionEnd) its reason. */
+export interface UnrecordedEnd {
+  event: 'Stop' | 'StopFailure' | 'Interrupt' | 'SessionEnd';
+  at: string;
+  session_id: string | null;
+  reason: string | null;
 }
 
 /** A transcript a hook read to where it stops, as the hook log keeps it. */

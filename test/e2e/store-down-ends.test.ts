@@ -1,0 +1,63 @@
+import Database from 'better-sqlite3';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/git-repo.js';
+import { agentHooks, hookWorkspace } from '../helpers/hook-workspace.js';
+
+type Json = Record<string, any>;
+
+describe('the end of a conversation whose hooks could not reach the store', () => {
+  it('is recorded at the next session start: finished work, not a conversation cut off', async () => {
+    const { repo, env, baton } = hookWorkspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const path = join(tempDir('baton-transcript-'), 'conversation.jsonl');
+    const hook = agentHooks(baton, { cwd: repo, session_id: 'conv-1', transcript_path: path });
+    const line = (type: string, message: Json) =>
+      appendFileSync(
+        path,
+        `${JSON.stringify({ type, timestamp: new Date().toISOString(), sessionId: 'conv-1', message })}\n`,
+      );
+    const answer = 'add adds its two arguments; nothing else uses it.';
+
+    await hook('SessionStart', { source: 'startup' });
+    line('user', { role: 'user', content: 'what does add do?' });
+    expect((await hook('UserPromptSubmit', { prompt: 'what does add do?' })).code).toBe(0);
+    line('assistant', { id: 'm1', role: 'assistant', content: [{ type: 'text', text: answer }] });
+
+    // another process holds the database while the turn ends and the user quits: both hooks fail, and say so
+    const lock = new Database(join(env.BATON_HOME, 'baton.db'));
+    lock.exec('BEGIN EXCLUSIVE');
+    try {
+      const stop = await hook('Stop', { stop_hook_active: false, last_assistant_message: answer });
+      expect(stop.stdout).toMatch(/the Stop hook failed: .*database is locked/);
+      const quit = await hook('SessionEnd', { reason: 'prompt_input_exit' });
+      expect(quit.stdout).toMatch(/the SessionEnd hook failed/);
+    } finally {
+      lock.exec('COMMIT');
+      lock.close();
+    }
+
+    // the next conversation: the quit the hooks saw is recorded first, so the answered request is finished work
+    const next = await baton(
+      ['hook', 'SessionStart'],
+      JSON.stringify({ cwd: repo, session_id: 'conv-2', hook_event_name: 'SessionStart', source: 'startup' }),
+    );
+    expect(next.stderr).toMatch(
+      new RegExp(
+        `recorded the SessionEnd of ${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(\\d\\d:\\d\\d:\\d\\d UTC\\), which its hook could not record then`,
+      ),
+    );
+    expect(next.stderr).not.toMatch(/stopped in the middle/);
+    expect(next.stdout).not.toMatch(/stopped in the middle|crash/);
+    expect(next.stderr).toMatch(
+      /completed workflow \S+ \("what does add do\?"\): the user's last request was answered and Claude Code session conv-1 ended \(the user quit\)/,
+    );
+    // recorded once: the next start does not record it again
+    const again = await baton(
+      ['hook', 'SessionStart'],
+      JSON.stringify({ cwd: repo, session_id: 'conv-3', hook_event_name: 'SessionStart', source: 'startup' }),
+    );
+    expect(again.stderr).not.toMatch(/which its hook could not record then/);
+  }, 60_000);
+});
