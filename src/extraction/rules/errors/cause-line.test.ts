@@ -124,6 +124,22 @@ describe('the cause of a failed test run is the failing test and its reason', ()
       'bash: line 1: pkl: command not found',
     );
   });
+
+  it("a script of its own under npm: not npm's echo of the script; a TAP `not ok` where no line says why", () => {
+    const own = ['> calc@1.0.0 test', '> node test.js', '', 'ok add', 'not ok multiply', '1 passed'].join(
+      '\n',
+    );
+    expect(causeOf(`Exit code 1\n${own}`)).toBe('not ok multiply');
+    const said = own.replace(
+      'not ok multiply',
+      'not ok multiply: Expected values to be strictly equal: 4 !== 6',
+    );
+    expect(causeOf(said)).toBe('not ok multiply: Expected values to be strictly equal: 4 !== 6');
+    // a scoped package and a script with a colon; the line under it is the command, whatever it is
+    expect(
+      causeOf('> @acme/web@2.1.0 lint:fix\n> eslint . --fix\n\nsrc/a.ts:3:5  error  no-unused-vars'),
+    ).toBe('src/a.ts:3:5  error  no-unused-vars');
+  });
 });
 
 describe("a wrapped compiler's diagnostic, not the wrapper's closing lines", () => {

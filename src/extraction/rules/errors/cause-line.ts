@@ -60,6 +60,9 @@ const logLine = /\b(?:INFO|DEBUG|TRACE)\b|\blevel=(?:info|debug|trace)\b/;
 const banner =
   /^(?:[=_*#-]{3,}.*[=_*#-]{3,}|--- FAIL: \S+ \([\d.]+s\)|FAIL(?:\s+\S+(?:\s+[\d.]+s|\s+\[[^\]]+\])?)?|(?:FAIL|PASS)\s+\S+\.\w+)$/;
 
+/** npm's, pnpm's and yarn's line naming the package and script they run: `> calc@1.0.0 test`, `> @a/b@2.1.0 lint:fix`. */
+const scriptBanner = /^> (?:@[\w.-]+\/)?[\w.-]+@\d[\w.+-]* [\w:.-]+(?: \S+)?$/;
+
 /**
  * Lines that wrap a report without saying why: a background task's one-word fields (`<status>failed</status>`,
  * `<exit_code>1</exit_code>`: its output holds the cause), a tool's prefix with nothing after it (`npm error`, `npm ERR!`, `ERROR:`).
@@ -78,9 +81,15 @@ const errorish = (l: string) => causeLine.test(l) && !/warn(ing)?\b/i.test(l) &&
  */
 export function causeOf(text: string, fromEnd = false): string {
   const lines = text.split('\n').map((l) => l.trim());
+  // a package manager's echo of the script it runs (npm's `> calc@1.0.0 test` and the `> node test.js` under it)
+  const echoed = new Set<number>();
+  lines.forEach((l, i) => {
+    if (scriptBanner.test(l)) echoed.add(i).add(lines[i + 1]?.startsWith('> ') ? i + 1 : i);
+  });
   const useful = lines.filter(
-    (l) =>
+    (l, i) =>
       l !== '' &&
+      !echoed.has(i) &&
       !/^(Error: )?Exit code \d+$/.test(l) &&
       !/^\(?(node:\d+\)|Use `node)/.test(l) &&
       !/^(Chunk ID|Wall time|Process exited|Original token count|Output|Exit code:|Script error:?$)/.test(
@@ -128,7 +137,9 @@ export function causeOf(text: string, fromEnd = false): string {
     useful.find((l) => shellDiagnostic.test(l)) ??
     useful.find((l) => errorish(l) && !closingVerdict.test(l) && !countLine(l)) ??
     useful.find((l) => located.test(l) && !logLine.test(l)) ??
-    useful.find(errorish);
+    useful.find(errorish) ??
+    // a TAP line naming a test that failed (`not ok 2 multiply`), where no line says why
+    useful.find((l) => /^not ok\b/.test(l));
   return clean(cause ?? useful.find((l) => !passingCount(l)) ?? '');
 }
 
