@@ -124,7 +124,14 @@ describe('baton init', () => {
     const { repo, home, baton } = setup();
     // not on the agent's PATH: the hooks and the block in CLAUDE.md / AGENTS.md run this install by its full path
     const cli = 'node /opt/baton/bin/baton.js';
-    expect((await baton(['init', '--agent', 'all', '--command', cli])).code).toBe(0);
+    const made = await baton(['init', '--agent', 'all', '--command', cli, '--json']);
+    expect(made.code).toBe(0);
+    // a settings file that was not there is added, not merged
+    const changes = made.json<{ changes: { what: string; change: string }[] }>().changes;
+    expect(changes.filter((c) => c.what === 'hooks').map((c) => c.change.split(' ')[0])).toEqual([
+      'added',
+      'added',
+    ]);
     for (const f of ['CLAUDE.md', 'AGENTS.md']) {
       const md = readFileSync(join(repo, f), 'utf8');
       expect(md).toContain(`\`${cli} task add ID:Title`);
@@ -913,7 +920,7 @@ describe('baton doctor', () => {
     const run = (...args: string[]) => runCli(args, { cwd: repo, env: { ...env, PATH: bin } });
     const init = await run('init', '--agent', 'claude-code', '--command', 'baton');
     expect(init.code, init.stderr).toBe(0);
-    expect(init.stdout).toContain("merged (Claude Code's version is unknown: see the note)\n");
+    expect(init.stdout).toContain("added (Claude Code's version is unknown: see the note)\n");
     expect(init.stdout).toMatch(
       /^Note: Claude Code's version is unknown \(`claude` is not on the PATH, so its version was not asked\): every hook event Baton knows is named, PostCompact \(since 2\.1\.76\), StopFailure \(since 2\.1\.78\) among them, and a Claude Code older than one of them skips the settings file whole/m,
     );

@@ -166,10 +166,11 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
     );
     const left = hookSpecs(agent, input.command).filter((h) => !specs.some((s) => s.event === h.event));
     let unchanged;
+    const existed = existsSync(files.hooks);
     try {
       const settings = readJsonObject(files.hooks);
       const merged = mergeBatonHooks(settings, specs);
-      unchanged = existsSync(files.hooks) && JSON.stringify(merged) === JSON.stringify(settings);
+      unchanged = existed && JSON.stringify(merged) === JSON.stringify(settings);
       if (!unchanged) {
         const absent = absentKeys(settings, hookKeys(specs.map((h) => h.event)));
         writeJsonObject(files.hooks, merged);
@@ -187,7 +188,7 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
       agent,
       what: 'hooks',
       path: files.hooks,
-      change: `${unchanged ? 'unchanged' : 'merged'}${without}`,
+      change: `${unchanged ? 'unchanged' : existed ? 'merged' : 'added'}${without}`,
       ...(unread && !left.length ? { note: unknownVersionNote(unread) } : {}),
       ...said(files.hooks, ['hook', '<Event>']),
     });
