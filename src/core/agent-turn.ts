@@ -4,6 +4,18 @@ import type { WorkflowState } from './schemas/state.js';
 import { turnStop } from './turn-stop.js';
 import { interruptedTurn } from './interrupted-turn.js';
 
+/**
+ * The agent session whose hooks report into the workflow's current Baton session; null when none does (`baton run`
+ * drives it, the CLI alone works on it, or it has no session yet).
+ */
+export const hookedAgent = (s: WorkflowState) => s.sessions.at(-1)?.agent ?? null;
+
+/** A conversation the hooks follow is open on the workflow: its current Baton session follows one and has not ended. */
+export function conversationOpen(s: WorkflowState): boolean {
+  const cur = s.sessions.at(-1);
+  return !!cur?.agent && !cur.ended_at;
+}
+
 /** The requests recorded since the last end of an agent's turn a hook reported (all of them when none was). */
 export const requestsSinceTurnEnd = (s: WorkflowState) =>
   listTotals(s).requests - (s.turn_ended?.requests ?? 0);
@@ -40,7 +52,7 @@ export interface TurnRef {
  */
 export function turnUnderWay(s: WorkflowState): TurnRef | null {
   const cur = s.sessions.at(-1);
-  if (!cur || cur.ended_at !== null || !cur.agent) return null;
+  if (!cur?.agent || !conversationOpen(s)) return null;
   const asked = (s.recent_requests ?? []).at(-1);
   if (asked?.session_number !== cur.number || turnOver(s) !== false) return null;
   return { session_number: cur.number, agent: cur.agent.name };

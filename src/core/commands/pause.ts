@@ -6,7 +6,7 @@ import type { SnapshotTrigger } from '../schemas/workflow.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { endOpenSession } from './lifecycle.js';
 import { takeSnapshot } from './snapshots.js';
-import { turnUnderWay, type TurnRef } from '../agent-turn.js';
+import { hookedAgent, turnUnderWay, type TurnRef } from '../agent-turn.js';
 import { runDriven } from '../runtime/run-driven.js';
 
 export interface PauseInput {
@@ -88,11 +88,8 @@ const wasOrWere = (ids: readonly string[]) =>
  * user speaks: such a task is no boundary to wait for.
  */
 function agentAtRest(s: WorkflowState): boolean {
-  return followedByHooks(s) && turnUnderWay(s) === null;
+  return hookedAgent(s) !== null && turnUnderWay(s) === null;
 }
-
-/** The last session followed an agent session through its hooks (not `baton run`'s, nor the CLI alone). */
-const followedByHooks = (s: WorkflowState) => !!s.sessions.at(-1)?.agent;
 
 /**
  * The last session is a transcript read in (`baton import`) that no agent follows, through its hooks or `baton run`:
@@ -136,7 +133,7 @@ export function requestedPauseDue(s: WorkflowState): boolean {
   if (!s.pause_requested || !s.pause_request) return false;
   if (importedAtRest(s)) return true;
   if (s.pause_request.until === 'turn_end') return turnEndedSinceRequest(s);
-  return inProgressTasks(s.tasks).length === 0 || (followedByHooks(s) && turnEndedSinceRequest(s));
+  return inProgressTasks(s.tasks).length === 0 || (hookedAgent(s) !== null && turnEndedSinceRequest(s));
 }
 
 /**

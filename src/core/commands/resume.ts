@@ -10,7 +10,7 @@ import type { TaskStatus } from '../schemas/workflow.js';
 import { assertRecoverable } from '../recovery.js';
 import { isResumable } from '../workflow-machine.js';
 import { agentLabel } from '../agent-label.js';
-import { turnUnderWay } from '../agent-turn.js';
+import { hookedAgent, turnUnderWay } from '../agent-turn.js';
 import { finishedWork } from './finished-work.js';
 import type { WorkflowState } from '../schemas/state.js';
 
@@ -112,7 +112,7 @@ function staleness(d: Draft, staleAfterMs: number): string[] {
  */
 function insteadOfResume(s: WorkflowState): string {
   if (s.status === 'in_progress' || s.status === 'blocked') {
-    const hooked = s.sessions.at(-1)?.agent;
+    const hooked = hookedAgent(s);
     return hooked
       ? `; its agent sessions are followed by hooks: the next ${agentLabel(hooked.name)} session in this worktree continues it with its briefing (${cliWord('briefing')}); nothing to resume`
       : `; it is running: nothing to resume (the briefing a new session gets: ${cliWord('briefing')})`;
@@ -131,7 +131,7 @@ function insteadOfResume(s: WorkflowState): string {
  */
 export function resumableBy(s: WorkflowState, now: string): 'resume' | 'next_session' | null {
   if (isResumable(s.status)) return 'resume';
-  const agent = s.sessions.at(-1)?.agent;
+  const agent = hookedAgent(s);
   if ((s.status !== 'in_progress' && s.status !== 'blocked') || !agent || turnUnderWay(s)) return null;
   return finishedWork(s, now, { [agent.session_id]: 'its agent was quit' }) === null ? 'next_session' : null;
 }

@@ -5,6 +5,7 @@ import { allFinished, runnableTasks } from '../task-graph.js';
 import type { GitCapture } from '../schemas/git-state.js';
 import type { SnapshotTrigger, Task } from '../schemas/workflow.js';
 import type { WorkflowState } from '../schemas/state.js';
+import { conversationOpen } from '../agent-turn.js';
 import { endOpenSession } from './lifecycle.js';
 import { pauseNow, requestedPauseDue, takeRequestedPause } from './pause.js';
 import { makeCheckpoint, takeSnapshot } from './snapshots.js';
@@ -70,10 +71,7 @@ export function startTask(d: Draft, id: string, asked: 'start' | 'complete' = 's
  * session has not ended): its work is over only when the conversation says so (`finishedWork`, at the next new
  * conversation), not when its last task is marked done (the user may ask for more in the same conversation).
  */
-const conversationOpen = (s: WorkflowState) => {
-  const last = s.sessions.at(-1);
-  return s.auto_tracked === true && !!last?.agent && !last.ended_at;
-};
+const followedOpen = (s: WorkflowState) => s.auto_tracked === true && conversationOpen(s);
 
 /**
  * What happens at a task boundary: complete the workflow (the last task finished, no conversation open on it),
@@ -81,7 +79,7 @@ const conversationOpen = (s: WorkflowState) => {
  */
 function atBoundary(d: Draft, git: GitCapture): { paused_snapshot_id: string | null } {
   const s = d.state;
-  if (allFinished(s.tasks) && conversationOpen(s)) return { paused_snapshot_id: null };
+  if (allFinished(s.tasks) && followedOpen(s)) return { paused_snapshot_id: null };
   if (allFinished(s.tasks)) {
     d.emit({ type: 'workflow.completed', data: {} });
     endOpenSession(d, 'completed', s.last_snapshot?.id ?? null);
@@ -140,7 +138,7 @@ export function completeTask(
       : takeSnapshot(d, 'task_complete', `task ${id} completed`, git);
   const checkpoint = makeCheckpoint(d, t.title, snapshot);
   if (!pausing) atBoundary(d, git);
-  const waits = d.state.status === 'in_progress' && allFinished(d.state.tasks) && conversationOpen(d.state);
+  const waits = d.state.status === 'in_progress' && allFinished(d.state.tasks) && followedOpen(d.state);
   return {
     task: findTask(d, id),
     snapshot_id: snapshot.id,

@@ -1,5 +1,6 @@
 import type { QueueStanding } from '../queue/work-reach.js';
 import type { WorkflowState } from '../schemas/state.js';
+import { hookedAgent } from '../agent-turn.js';
 
 /**
  * What runs an in-progress workflow next when nothing does now, and why: `command` is what a person runs (null when
@@ -16,7 +17,7 @@ export interface NextStep {
  * person's own picks it up, as one followed by hooks does at the next prompt.
  */
 export function runDriven(s: WorkflowState): boolean {
-  return !!s.agent && !s.sessions.at(-1)?.agent;
+  return !!s.agent && hookedAgent(s) === null;
 }
 
 /** The step that goes on with an in-progress workflow `baton run` drives while nothing runs it. */
