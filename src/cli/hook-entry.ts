@@ -164,8 +164,9 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
     // who writes the transcript now (a resume is another process), or that its conversation is over: a session start
     // elsewhere then tells a conversation at work from one cut off (catch-up.ts)
     const seen = payload?.transcript_path ? log.transcripts[payload.transcript_path] : undefined;
-    // an end this hook could not record (the store down): the next session start here records it; a later hook of
-    // the conversation that got through (its next prompt) makes it no longer the last word
+    // an end this hook may not have recorded (the store down): the next session start here records it (one recorded
+    // already changes nothing); a later hook of the conversation in a turn (its next prompt, got through or not) makes
+    // it no longer the last word; a session start records it itself (`endsRecorded`)
     const ends =
       event === 'Stop' || event === 'StopFailure' || event === 'Interrupt' || event === 'SessionEnd';
     const unrecorded = r.outcome === 'failed' || r.outcome === 'timeout';
@@ -176,7 +177,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
         session_id: payload?.session_id ?? null,
         reason: event === 'SessionEnd' ? (payload?.reason ?? null) : null,
       };
-    else if (seen && !unrecorded) delete seen.end_unrecorded;
+    else if (seen && event !== 'SessionStart' && (!ends || !unrecorded)) delete seen.end_unrecorded;
     if (seen && event === 'SessionEnd') seen.ended = true;
     else if (seen) {
       delete seen.ended;

@@ -619,10 +619,11 @@ export class AgentSessions {
   async end(workflowId: string, input: { agent: AgentSessionRef; reason: string | null }) {
     const s = await this.svc.runner.load(workflowId);
     const git = s.status === 'in_progress' && !isEmptyWorkflow(s) ? await this.gitOf(s) : null;
-    const stale = git && (await this.freshSnapshot(s, git)) === null ? git : null;
+    // decided on this version of the state: a hook that wrote meanwhile (a retried run) makes it take a snapshot
+    const at = git ? { git, fresh_at: (await this.freshSnapshot(s, git)) ? s.version : null } : null;
     const out = await this.svc.runner.run(
       workflowId,
-      (d) => endAgentSession(d, input.agent, input.reason, stale),
+      (d) => endAgentSession(d, input.agent, input.reason, at),
       { retry: true },
     );
     return out.result;

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/git-repo.js';
@@ -45,7 +45,7 @@ describe('the end of a conversation whose hooks could not reach the store', () =
     );
     expect(next.stderr).toMatch(
       new RegExp(
-        `recorded the SessionEnd of ${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(\\d\\d:\\d\\d:\\d\\d UTC\\), which its hook could not record then`,
+        `recorded the SessionEnd of ${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\), which its hook could not record then`,
       ),
     );
     expect(next.stderr).not.toMatch(/stopped in the middle/);
@@ -59,5 +59,51 @@ describe('the end of a conversation whose hooks could not reach the store', () =
       JSON.stringify({ cwd: repo, session_id: 'conv-3', hook_event_name: 'SessionStart', source: 'startup' }),
     );
     expect(again.stderr).not.toMatch(/which its hook could not record then/);
+  }, 60_000);
+
+  it('is not the last word once a later turn began: not recorded over that turn', async () => {
+    const { repo, env, baton } = hookWorkspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const path = join(tempDir('baton-transcript-'), 'conversation.jsonl');
+    const hook = agentHooks(baton, { cwd: repo, session_id: 'conv-1', transcript_path: path });
+    const line = (type: string, message: Json) =>
+      appendFileSync(
+        path,
+        `${JSON.stringify({ type, timestamp: new Date().toISOString(), sessionId: 'conv-1', message })}\n`,
+      );
+    await hook('SessionStart', { source: 'startup' });
+    line('user', { role: 'user', content: 'what does add do?' });
+    await hook('UserPromptSubmit', { prompt: 'what does add do?' });
+    line('assistant', { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'It adds.' }] });
+    const lock = new Database(join(env.BATON_HOME, 'baton.db'));
+    lock.exec('BEGIN EXCLUSIVE');
+    try {
+      // the turn ends, and the next prompt comes, while the database is locked: both hooks fail
+      expect(
+        (await hook('Stop', { stop_hook_active: false, last_assistant_message: 'It adds.' })).stdout,
+      ).toMatch(/the Stop hook failed/);
+      line('user', { role: 'user', content: 'now rename it to sum' });
+      expect((await hook('UserPromptSubmit', { prompt: 'now rename it to sum' })).stdout).toMatch(
+        /the UserPromptSubmit hook failed/,
+      );
+    } finally {
+      lock.exec('COMMIT');
+      lock.close();
+    }
+    // the agent starts on it and its process dies mid-turn: no Stop, no SessionEnd
+    line('assistant', {
+      id: 'm2',
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Renaming add to sum; first I' }],
+    });
+    const past = new Date(Date.now() - 5 * 60_000);
+    utimesSync(path, past, past);
+    const next = await baton(
+      ['hook', 'SessionStart'],
+      JSON.stringify({ cwd: repo, session_id: 'conv-2', hook_event_name: 'SessionStart', source: 'startup' }),
+    );
+    // the Stop its hook saw is not recorded now: it would end the later turn, which its last message shows under way
+    expect(next.stderr).not.toMatch(/which its hook could not record then/);
+    expect(next.stderr).toMatch(/read 4 entries/);
   }, 60_000);
 });

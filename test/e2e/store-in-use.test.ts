@@ -166,7 +166,7 @@ describe('the store Baton uses, named where a user looks', () => {
     const down = await baton(['init', '--agent', 'claude-code', '--save-database'], {
       BATON_DATABASE_URL: 'postgres://team:s3cret@127.0.0.1:1/teamdb',
     });
-    expect(down.code).not.toBe(0);
+    expect(down.code).toBe(1);
     expect(down.stderr).toMatch(
       /^baton: cannot reach PostgreSQL at postgres:\/\/team:\*\*\*@127\.0\.0\.1:1\/teamdb \(connect ECONNREFUSED[^)]*\); check that it runs .*; --save-database kept nothing/,
     );

@@ -308,3 +308,41 @@ describe('assertImportContinues', () => {
     expect(() => assertImportContinues(d.state, { ...piece(0), path: '/other.jsonl' })).not.toThrow();
   });
 });
+
+describe('endAgentSession with the git state', () => {
+  const s1 = { name: 'claude-code', session_id: 's1' };
+  const git = { state: null, note: null };
+  function open(asking: boolean) {
+    const d = fresh();
+    linkAgentSession(d, s1);
+    if (asking) recordRequest(d, { text: 'add a sum function', source: 'claude-code:hook' });
+    return d;
+  }
+  const snapshots = (d: Draft) => d.events.filter((e) => e.type === 'snapshot.taken').length;
+
+  it('ends the session on a snapshot unless the latest still stands at the version the caller saw', () => {
+    const stale = next(open(true).state);
+    expect(endAgentSession(stale, s1, 'prompt_input_exit', { git, fresh_at: null }).ended).toBe(true);
+    const ended = stale.events.find((e) => e.type === 'session.ended');
+    expect(snapshots(stale)).toBe(1);
+    expect(ended?.data).toMatchObject({ snapshot_id: stale.state.last_snapshot?.id });
+    expect(stale.state.last_snapshot?.trigger).toBe('handover');
+    // still standing at the version seen: none taken
+    const standing = next(open(true).state);
+    endAgentSession(standing, s1, null, { git, fresh_at: standing.state.version });
+    expect(snapshots(standing)).toBe(0);
+    // found standing, but the state moved since (another hook wrote): one is taken
+    const moved = next(open(true).state);
+    endAgentSession(moved, s1, null, { git, fresh_at: moved.state.version - 1 });
+    expect(snapshots(moved)).toBe(1);
+  });
+
+  it('takes none for a workflow holding nothing, or without the git state', () => {
+    const empty = next(open(false).state);
+    endAgentSession(empty, s1, null, { git, fresh_at: null });
+    expect(snapshots(empty)).toBe(0);
+    const bare = next(open(true).state);
+    endAgentSession(bare, s1, null);
+    expect(snapshots(bare)).toBe(0);
+  });
+});

@@ -101,16 +101,17 @@ const endWords: Record<string, string> = {
 
 /**
  * The agent's session ended (its SessionEnd hook: the user quit, cleared or logged out). The Baton session that
- * follows it ends with it; one that follows another agent session (another terminal took over) is left alone. `git`
- * is given when the latest snapshot is stale (something was recorded after it, or HEAD moved): the session then ends
- * on a snapshot of where it left off, so reopening the conversation (`--resume`) finds nothing new since and is not
- * briefed again, and the next session's briefing is compiled from it.
+ * follows it ends with it; one that follows another agent session (another terminal took over) is left alone. With
+ * `at.git`, the session ends on a snapshot of where it left off unless the latest one still stands (`at.fresh_at`: the
+ * state's version when the caller found only bookkeeping after it and HEAD where it saw it; a state that moved since
+ * takes one too), so reopening the conversation (`--resume`) finds nothing new since and is not briefed again, and
+ * the next session's briefing is compiled from it.
  */
 export function endAgentSession(
   d: Draft,
   agent: AgentSessionRef,
   reason: string | null,
-  git: GitCapture | null = null,
+  at: { git: GitCapture; fresh_at: number | null } | null = null,
 ): { ended: boolean; session_number: number | null } {
   const cur = d.state.sessions[d.state.sessions.length - 1];
   if (
@@ -122,8 +123,9 @@ export function endAgentSession(
     return { ended: false, session_number: null };
   const why = `${agentLabel(agent.name)} session ${agent.session_id} ended${reason ? ` (${endWords[reason] ?? reason})` : ''}`;
   // a workflow holding nothing (a conversation opened and left) stays empty: it is dropped, not handed over
-  const keep = git && d.state.status === 'in_progress' && !isEmptyWorkflow(d.state);
-  const snap = keep ? takeSnapshot(d, 'handover', why, git) : null;
+  const stale = at !== null && at.fresh_at !== d.state.version;
+  const keep = stale && d.state.status === 'in_progress' && !isEmptyWorkflow(d.state);
+  const snap = keep ? takeSnapshot(d, 'handover', why, at.git) : null;
   d.emit({ type: 'session.ended', data: { reason: why, snapshot_id: snap?.id ?? null } });
   return { ended: true, session_number: cur.number };
 }

@@ -395,7 +395,12 @@ function goAhead(snap: SessionSnapshot): string | null {
  */
 function listBehind(snap: SessionSnapshot): boolean {
   const compacted = snap.summaries?.compaction;
-  const said = Math.max(lastSaidAt(snap) ?? -1, compacted ? time(compacted.timestamp) : -1);
+  const said = Math.max(
+    -1,
+    ...[lastSaidAt(snap), compacted ? time(compacted.timestamp) : null].filter(
+      (t): t is number => t !== null && Number.isFinite(t),
+    ),
+  );
   const changed = listChangedAt(snap);
   const left = snap.tasks.some((t) => t.status !== 'done' && t.status !== 'skipped');
   return left && said >= 0 && changed >= 0 && said > changed;

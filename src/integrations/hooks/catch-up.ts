@@ -205,11 +205,12 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
   const ownProc = ownSeen?.ended ? undefined : ownSeen?.agent_process;
   if (ownProc && !sameProcess(ownProc, self) && isRunning(ownProc) === true) out.ownElsewhere = ownProc.pid;
   for (const k of known.values()) {
-    const st = statOf(k.path);
-    if (!st) continue;
     const seen = ctx.transcripts?.[k.path];
+    // recorded whether or not the transcript is still there (its hook saw the end, not the file)
     if (seen?.end_unrecorded && seen.workflow_id === k.workflowId)
       out.ends.push({ ...seen.end_unrecorded, workflowId: k.workflowId, path: k.path, source: k.source });
+    const st = statOf(k.path);
+    if (!st) continue;
     const over = k.path === own ? null : overBecause(seen, self);
     if (over) out.overPaths[k.path] = k.workflowId;
     if (over && k.sessionId) out.over[k.sessionId] = over;

@@ -213,21 +213,32 @@ async function turnEnded(ctx: HookContext, ref: Ref, workflowId: string, event: 
  * judges whether the conversation was cut off. What was recorded, for the note and the hook log.
  */
 async function recordUnrecordedEnds(ctx: HookContext, ends: CaughtEnd[]) {
-  const done: string[] = [];
+  const said: string[] = [];
+  const paths: string[] = [];
   for (const e of ends) {
     const ref = { workflowId: e.workflowId, cwd: ctx.payload.cwd };
-    await ctx.client.endAgentTurn(ref, { agent: e.source });
-    if (e.event === 'SessionEnd' && e.session_id)
-      await ctx.client.endAgentSession(ref, {
-        agent: { name: e.source, session_id: e.session_id },
-        reason: e.reason,
-      });
-    done.push(e.path);
+    const what = `the ${e.event} of ${e.path} (${e.at.slice(0, 16).replace('T', ' ')} UTC)`;
+    try {
+      const turn = await ctx.client.endAgentTurn(ref, { agent: e.source });
+      const session =
+        e.event === 'SessionEnd' && e.session_id
+          ? await ctx.client.endAgentSession(ref, {
+              agent: { name: e.source, session_id: e.session_id },
+              reason: e.reason,
+            })
+          : null;
+      paths.push(e.path);
+      // an end its hook recorded after all (it failed later, or ran out of time after writing) changes nothing
+      const paused = turn.paused_snapshot_id
+        ? `, which paused the workflow as asked (snapshot ${turn.paused_snapshot_id})`
+        : '';
+      if (turn.recorded || session?.ended)
+        said.push(`recorded ${what}, which its hook could not record then${paused}`);
+    } catch (err) {
+      said.push(`could not record ${what} either (${(err as Error).message.split('\n')[0]})`);
+    }
   }
-  const note = ends.length
-    ? `recorded ${ends.map((e) => `the ${e.event} of ${e.path} (${e.at.slice(11, 19)} UTC)`).join(', ')}, which its hook could not record then`
-    : null;
-  return { note, paths: done };
+  return { note: said.length ? said.join('; ') : null, paths };
 }
 
 /**

@@ -17,6 +17,13 @@ export { redactUrl };
  */
 export const CONNECT_TIMEOUT_MS = 5000;
 
+/** A connection that gives up on a server that does not answer within CONNECT_TIMEOUT_MS (pg: "timeout expired"). */
+class TimedClient extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  }
+}
+
 /**
  * A pool whose every connection runs at the chosen durability: `full` waits for the WAL flush at each commit
  * (synchronous_commit=on: survives a crash of the server or a power loss), `normal` acknowledges before the flush
@@ -28,7 +35,8 @@ export function createPool(url: string, options: PostgresOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: asLibpqReadsIt(url),
     max: options.poolSize ?? 4,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // on each new connection, not on the pool: a command waiting for a connection another holds waits as before
+    Client: TimedClient,
     allowExitOnIdle: true,
     options: `-c synchronous_commit=${sync}`,
   });
@@ -79,8 +87,8 @@ export function toBatonError(e: unknown, url: string, what: string): BatonError 
     return conflict(`${what}: another writer changed the workflow first; reload and try again`, {
       pg_code: code,
     });
-  // the server took the connection and said nothing (pg's connection timeout), or every connection is held so long
-  if (/connection timeout|timeout exceeded when trying to connect/i.test(err.message ?? ''))
+  // the server took the connection and said nothing (TimedClient's timeout)
+  if (/^timeout expired$|due to connection timeout/i.test(err.message ?? ''))
     return new BatonError(
       'unavailable',
       `PostgreSQL at ${redactUrl(url)} did not answer within ${CONNECT_TIMEOUT_MS / 1000} s (it took the connection and never replied: a stopped or overloaded server, or another program on that port); check that it runs and answers (\`psql\` with the same URL)`,

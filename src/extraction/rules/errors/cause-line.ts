@@ -60,7 +60,7 @@ const logLine = /\b(?:INFO|DEBUG|TRACE)\b|\blevel=(?:info|debug|trace)\b/;
 const banner =
   /^(?:[=_*#-]{3,}.*[=_*#-]{3,}|--- FAIL: \S+ \([\d.]+s\)|FAIL(?:\s+\S+(?:\s+[\d.]+s|\s+\[[^\]]+\])?)?|(?:FAIL|PASS)\s+\S+\.\w+)$/;
 
-/** npm's, pnpm's and yarn's line naming the package and script they run: `> calc@1.0.0 test`, `> @a/b@2.1.0 lint:fix`. */
+/** npm's and pnpm's line naming the package and script they run: `> calc@1.0.0 test`, `> @a/b@2.1.0 lint:fix`. */
 const scriptBanner = /^> (?:@[\w.-]+\/)?[\w.-]+@\d[\w.+-]* [\w:.-]+(?: \S+)?$/;
 
 /**
