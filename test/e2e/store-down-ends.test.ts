@@ -7,42 +7,56 @@ import { agentHooks, hookWorkspace } from '../helpers/hook-workspace.js';
 
 type Json = Record<string, any>;
 
-describe('the end of a conversation whose hooks could not reach the store', () => {
-  it('is recorded at the next session start: finished work, not a conversation cut off', async () => {
-    const { repo, env, baton } = hookWorkspace();
-    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
-    const path = join(tempDir('baton-transcript-'), 'conversation.jsonl');
-    const hook = agentHooks(baton, { cwd: repo, session_id: 'conv-1', transcript_path: path });
-    const line = (type: string, message: Json) =>
-      appendFileSync(
-        path,
-        `${JSON.stringify({ type, timestamp: new Date().toISOString(), sessionId: 'conv-1', message })}\n`,
-      );
-    const answer = 'add adds its two arguments; nothing else uses it.';
-
-    await hook('SessionStart', { source: 'startup' });
-    line('user', { role: 'user', content: 'what does add do?' });
-    expect((await hook('UserPromptSubmit', { prompt: 'what does add do?' })).code).toBe(0);
-    line('assistant', { id: 'm1', role: 'assistant', content: [{ type: 'text', text: answer }] });
-
-    // another process holds the database while the turn ends and the user quits: both hooks fail, and say so
+/**
+ * A repository set up for Claude Code whose conversation `conv-1` asked `question` and got `answer` (its hooks got
+ * through); `locked(fn)` runs hooks while another process holds the database; `startup(id)` begins a new conversation.
+ */
+async function answeredConversation(question: string, answer: string) {
+  const { repo, env, baton } = hookWorkspace();
+  expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+  const path = join(tempDir('baton-transcript-'), 'conversation.jsonl');
+  const hook = agentHooks(baton, { cwd: repo, session_id: 'conv-1', transcript_path: path });
+  const line = (type: string, message: Json) =>
+    appendFileSync(
+      path,
+      `${JSON.stringify({ type, timestamp: new Date().toISOString(), sessionId: 'conv-1', message })}\n`,
+    );
+  await hook('SessionStart', { source: 'startup' });
+  line('user', { role: 'user', content: question });
+  expect((await hook('UserPromptSubmit', { prompt: question })).code).toBe(0);
+  line('assistant', { id: 'm1', role: 'assistant', content: [{ type: 'text', text: answer }] });
+  const locked = async (fn: () => Promise<void>) => {
     const lock = new Database(join(env.BATON_HOME, 'baton.db'));
     lock.exec('BEGIN EXCLUSIVE');
     try {
-      const stop = await hook('Stop', { stop_hook_active: false, last_assistant_message: answer });
-      expect(stop.stdout).toMatch(/the Stop hook failed: .*database is locked/);
-      const quit = await hook('SessionEnd', { reason: 'prompt_input_exit' });
-      expect(quit.stdout).toMatch(/the SessionEnd hook failed/);
+      await fn();
     } finally {
       lock.exec('COMMIT');
       lock.close();
     }
+  };
+  const startup = (id: string) =>
+    baton(
+      ['hook', 'SessionStart'],
+      JSON.stringify({ cwd: repo, session_id: id, hook_event_name: 'SessionStart', source: 'startup' }),
+    );
+  return { path, hook, line, locked, startup };
+}
+
+describe('the end of a conversation whose hooks could not reach the store', () => {
+  it('is recorded at the next session start: finished work, not a conversation cut off', async () => {
+    const answer = 'add adds its two arguments; nothing else uses it.';
+    const { path, hook, locked, startup } = await answeredConversation('what does add do?', answer);
+    // another process holds the database while the turn ends and the user quits: both hooks fail, and say so
+    await locked(async () => {
+      const stop = await hook('Stop', { stop_hook_active: false, last_assistant_message: answer });
+      expect(stop.stdout).toMatch(/the Stop hook failed: .*database is locked/);
+      const quit = await hook('SessionEnd', { reason: 'prompt_input_exit' });
+      expect(quit.stdout).toMatch(/the SessionEnd hook failed/);
+    });
 
     // the next conversation: the quit the hooks saw is recorded first, so the answered request is finished work
-    const next = await baton(
-      ['hook', 'SessionStart'],
-      JSON.stringify({ cwd: repo, session_id: 'conv-2', hook_event_name: 'SessionStart', source: 'startup' }),
-    );
+    const next = await startup('conv-2');
     expect(next.stderr).toMatch(
       new RegExp(
         `recorded the SessionEnd of ${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\), which its hook could not record then`,
@@ -54,31 +68,13 @@ describe('the end of a conversation whose hooks could not reach the store', () =
       /completed workflow \S+ \("what does add do\?"\): the user's last request was answered and Claude Code session conv-1 ended \(the user quit\)/,
     );
     // recorded once: the next start does not record it again
-    const again = await baton(
-      ['hook', 'SessionStart'],
-      JSON.stringify({ cwd: repo, session_id: 'conv-3', hook_event_name: 'SessionStart', source: 'startup' }),
-    );
-    expect(again.stderr).not.toMatch(/which its hook could not record then/);
+    expect((await startup('conv-3')).stderr).not.toMatch(/which its hook could not record then/);
   }, 60_000);
 
   it('is not the last word once a later turn began: not recorded over that turn', async () => {
-    const { repo, env, baton } = hookWorkspace();
-    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
-    const path = join(tempDir('baton-transcript-'), 'conversation.jsonl');
-    const hook = agentHooks(baton, { cwd: repo, session_id: 'conv-1', transcript_path: path });
-    const line = (type: string, message: Json) =>
-      appendFileSync(
-        path,
-        `${JSON.stringify({ type, timestamp: new Date().toISOString(), sessionId: 'conv-1', message })}\n`,
-      );
-    await hook('SessionStart', { source: 'startup' });
-    line('user', { role: 'user', content: 'what does add do?' });
-    await hook('UserPromptSubmit', { prompt: 'what does add do?' });
-    line('assistant', { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'It adds.' }] });
-    const lock = new Database(join(env.BATON_HOME, 'baton.db'));
-    lock.exec('BEGIN EXCLUSIVE');
-    try {
-      // the turn ends, and the next prompt comes, while the database is locked: both hooks fail
+    const { path, hook, line, locked, startup } = await answeredConversation('what does add do?', 'It adds.');
+    // the turn ends, and the next prompt comes, while the database is locked: both hooks fail
+    await locked(async () => {
       expect(
         (await hook('Stop', { stop_hook_active: false, last_assistant_message: 'It adds.' })).stdout,
       ).toMatch(/the Stop hook failed/);
@@ -86,10 +82,7 @@ describe('the end of a conversation whose hooks could not reach the store', () =
       expect((await hook('UserPromptSubmit', { prompt: 'now rename it to sum' })).stdout).toMatch(
         /the UserPromptSubmit hook failed/,
       );
-    } finally {
-      lock.exec('COMMIT');
-      lock.close();
-    }
+    });
     // the agent starts on it and its process dies mid-turn: no Stop, no SessionEnd
     line('assistant', {
       id: 'm2',
@@ -98,10 +91,7 @@ describe('the end of a conversation whose hooks could not reach the store', () =
     });
     const past = new Date(Date.now() - 5 * 60_000);
     utimesSync(path, past, past);
-    const next = await baton(
-      ['hook', 'SessionStart'],
-      JSON.stringify({ cwd: repo, session_id: 'conv-2', hook_event_name: 'SessionStart', source: 'startup' }),
-    );
+    const next = await startup('conv-2');
     // the Stop its hook saw is not recorded now: it would end the later turn, which its last message shows under way
     expect(next.stderr).not.toMatch(/which its hook could not record then/);
     expect(next.stderr).toMatch(/read 4 entries/);
