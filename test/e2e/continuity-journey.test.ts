@@ -490,15 +490,25 @@ describe('continuity by default: the user quits after the last API call failed',
   });
 });
 
+/**
+ * Claude Code conversation `one` in a repository set up for it: its hooks, a line of its transcript (`line`), and
+ * lines appended to that transcript (`write`).
+ */
+async function conversation(one: string) {
+  const { repo, baton, status } = workspace();
+  expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+  const path = join(tempDir('baton-transcript-'), `${one}.jsonl`);
+  const hook = agentHooks(baton, { cwd: repo, session_id: one, transcript_path: path });
+  const line = (type: string, message: Json) =>
+    JSON.stringify({ type, timestamp: new Date().toISOString(), sessionId: one, message });
+  const write = (...lines: string[]) => appendFileSync(path, `${lines.join('\n')}\n`);
+  return { repo, baton, status, path, hook, line, write };
+}
+
 describe('continuity by default: a conversation reopened with --resume', () => {
   it('is told its turn was cut off, before the agent said anything, as a new session would be; an answered turn or a usage limit is not', async () => {
-    const { repo, baton, status } = workspace();
-    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
     const one = '196820da-0000-4000-8000-000000000041';
-    const path = join(tempDir('baton-transcript-'), `${one}.jsonl`);
-    const hook = agentHooks(baton, { cwd: repo, session_id: one, transcript_path: path });
-    const line = (type: string, message: Json) =>
-      JSON.stringify({ type, timestamp: new Date().toISOString(), sessionId: one, message });
+    const { repo, baton, status, path, hook, line, write } = await conversation(one);
     const said = (id: string, text: string) =>
       line('assistant', { id, role: 'assistant', content: [{ type: 'text', text }] });
     const call = (id: string, name: string, input: Json) =>
@@ -512,7 +522,6 @@ describe('continuity by default: a conversation reopened with --resume', () => {
         role: 'user',
         content: [{ type: 'tool_result', tool_use_id: id, content, is_error: false }],
       });
-    const write = (...lines: string[]) => appendFileSync(path, `${lines.join('\n')}\n`);
     const ask = async (prompt: string) => {
       write(line('user', { role: 'user', content: prompt }));
       await hook('UserPromptSubmit', { prompt });
@@ -607,15 +616,9 @@ describe('continuity by default: a conversation reopened with --resume', () => {
     );
     expect((await status()).workflow.id).toBe(workflow);
   });
+
   it('is not briefed again after a quit that followed a turn which only talked: the quit left a snapshot', async () => {
-    const { repo, baton, status } = workspace();
-    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
-    const one = '196820da-0000-4000-8000-000000000042';
-    const path = join(tempDir('baton-transcript-'), `${one}.jsonl`);
-    const hook = agentHooks(baton, { cwd: repo, session_id: one, transcript_path: path });
-    const line = (type: string, message: Json) =>
-      JSON.stringify({ type, timestamp: new Date().toISOString(), sessionId: one, message });
-    const write = (...lines: string[]) => appendFileSync(path, `${lines.join('\n')}\n`);
+    const { repo, status, hook, line, write } = await conversation('196820da-0000-4000-8000-000000000042');
     const turn = async (prompt: string, answer: string, ...calls: string[]) => {
       write(line('user', { role: 'user', content: prompt }));
       await hook('UserPromptSubmit', { prompt });
