@@ -81,6 +81,8 @@ function runShell(command: string, input: string, cwd: string, env: Record<strin
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    // a command that exits before reading its input (no `baton` to run) closes the pipe: its exit says the rest
+    child.stdin.on('error', () => undefined);
     child.stdin.end(input);
   });
 }

@@ -27,6 +27,8 @@ export function runCli(
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
+    // a command that exits before reading its input closes the pipe: its exit code and output say the rest
+    child.stdin.on('error', () => undefined);
     child.stdin.end(opts.input ?? '');
     child.on('close', (code) =>
       resolve({
