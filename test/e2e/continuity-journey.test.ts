@@ -490,6 +490,13 @@ describe('continuity by default: the user quits after the last API call failed',
   });
 });
 
+/** A usage limit's reset as its notice says it, two hours from now in UTC: `5:40pm`. */
+function inTwoHours(): string {
+  const t = new Date(Date.now() + 2 * 3_600_000);
+  const h = t.getUTCHours();
+  return `${h % 12 || 12}:${String(t.getUTCMinutes()).padStart(2, '0')}${h < 12 ? 'am' : 'pm'}`;
+}
+
 /**
  * Claude Code conversation `one` in a repository set up for it: its hooks, a line of its transcript (`line`), and
  * lines appended to that transcript (`write`).
@@ -582,7 +589,8 @@ describe('continuity by default: a conversation reopened with --resume', () => {
     await ask('now update the callers');
     await hook('StopFailure', {
       error: 'rate_limit',
-      last_assistant_message: "You've hit your session limit · resets 3:40pm (UTC)",
+      // two hours ahead, whatever the time of the run (a clock time just past would be read as today's, already reset)
+      last_assistant_message: `You've hit your session limit · resets ${inTwoHours()} (UTC)`,
     });
     died();
     // something recorded since its last turn (a task added by hand): it is briefed, not told nothing is new
