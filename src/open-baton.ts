@@ -73,7 +73,9 @@ export async function openLocalService(
   if (!settings.mirror) return { service, mirror: null };
   const mirror = new DiskMirror(store, { runsDir: settings.runsDir, now: service.options.now });
   mirror.attach(service.runner);
-  const report = await mirror.catchUp(scope.worktree ? { worktree: scope.worktree } : {});
+  const report = await mirror.catchUp(
+    scope.worktree ? { worktree: scope.worktree, owner: await git.owner(scope.worktree) } : {},
+  );
   for (const b of report.behind)
     warn(
       `baton: warning: the database holds workflow ${b.workflow_id} up to event ${b.database_seq} but its run folder ${b.dir} goes to ${b.disk_seq}; the folder is left alone (bring the database up with \`baton rebuild --from-disk <worktree>\`)`,

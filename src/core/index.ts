@@ -37,6 +37,7 @@ export * from './task-standing.js';
 export * from './workflow-machine.js';
 export * from './briefing-session.js';
 export * from './empty-workflow.js';
+export * from './workflow-owner.js';
 export * from './paused-by.js';
 export * from './status-list.js';
 export * from './call-text.js';

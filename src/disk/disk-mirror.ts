@@ -1,6 +1,12 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { CheckpointRef, type BatonEvent, type SessionSnapshot, type WorkflowState } from '../core/index.js';
+import {
+  CheckpointRef,
+  ownedBy,
+  type BatonEvent,
+  type SessionSnapshot,
+  type WorkflowState,
+} from '../core/index.js';
 import type { CommandRunner } from '../service/command-runner.js';
 import type { Store } from '../storage/store.js';
 import { appendLines, writeFileAtomic, writeJsonAtomic } from './atomic-file.js';
@@ -290,9 +296,12 @@ export class DiskMirror {
   }
 
   /** On start: every workflow of the database whose run folder lags it is brought up to date. */
-  async catchUp(filter: { worktree?: string } = {}): Promise<CatchUpReport> {
+  async catchUp(filter: { worktree?: string; owner?: string | null } = {}): Promise<CatchUpReport> {
     const report: CatchUpReport = { written: [], behind: [], repaired: [], failed: [] };
-    for (const s of await this.store.listWorkflows(filter)) {
+    const { owner = null, ...where } = filter;
+    // a teammate's workflow at the same path (a shared database) is not written into this clone
+    const mine = (await this.store.listWorkflows(where)).filter((s) => ownedBy(s, owner));
+    for (const s of mine) {
       try {
         const outcome = await this.sync(s);
         if (outcome === 'written') report.written.push(s.id);

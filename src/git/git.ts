@@ -45,6 +45,23 @@ async function isGitMarker(path: string): Promise<boolean> {
 }
 
 /**
+ * Whose work a worktree holds: the email its commits are made with (git's `user.email`, lowercased), null when none is
+ * set (git's made-up `user@host` is no one's: it changes with the machine).
+ */
+export function owner(dir: string): Promise<string | null> {
+  const now = Date.now();
+  const known = owners.get(dir);
+  if (known && now - known.at < OWNER_KEPT_MS) return known.email;
+  const email = tryGit(dir, ['config', '--get', 'user.email']).then((e) => e?.trim().toLowerCase() || null);
+  owners.set(dir, { at: now, email });
+  return email;
+}
+
+/** One command asks several times (its workflow, the run folders, the hooks' list): git is asked once a few seconds. */
+const OWNER_KEPT_MS = 5_000;
+const owners = new Map<string, { at: number; email: Promise<string | null> }>();
+
+/**
  * The files already changed when a workflow begins whose content is kept, at most (more, or larger ones, are taken for
  * its work: hashing them again at every capture would cost more than it says).
  */

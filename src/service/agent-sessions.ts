@@ -17,6 +17,7 @@ import {
   isTerminal,
   isUnusedSessionWorkflow,
   linkAgentSession,
+  ownedBy,
   cutOffSession,
   namingWorkflow,
   withoutHeldSummary,
@@ -55,6 +56,7 @@ import { agentLabel } from '../core/agent-label.js';
 import { replacedRepository, setAside, type SetAside } from './replaced-repository.js';
 import { branchStanding, workHere, type OnOtherBranch } from './other-branch.js';
 import { importsOf } from './record-lists.js';
+import { workflowsHere } from './workflows-here.js';
 
 /** What does not make a snapshot stale: the handoff, the sessions, compactions, the checkpoint of that snapshot. */
 const bookkeeping: ReadonlySet<BatonEvent['type']> = new Set([
@@ -330,7 +332,7 @@ export class AgentSessions {
    */
   private async look(input: TrackInput) {
     const worktree = input.worktree ?? (await this.svc.git.resolveWorktree(input.cwd));
-    const all = await this.svc.store.listWorkflows({ worktree });
+    const all = await workflowsHere(this.svc.store, this.svc.git, worktree);
     const id = input.agent.session_id;
     const follows = (w: WorkflowState) => id !== null && w.sessions.some((x) => x.agent?.session_id === id);
     const mine = all.find((w) => !isTerminal(w.status) && follows(w));
@@ -381,7 +383,7 @@ export class AgentSessions {
     const mine = await position(w.id);
     // the workflows that were open when we looked are other conversations', not a creation racing ours
     const others = (await store.listWorkflows({ worktree: w.worktree })).filter(
-      (o) => o.id !== w.id && !isTerminal(o.status) && !seen.has(o.id),
+      (o) => o.id !== w.id && !isTerminal(o.status) && !seen.has(o.id) && ownedBy(o, w.owner ?? null),
     );
     let first = w;
     let earliest = mine;

@@ -187,7 +187,10 @@ export class BatonService {
     // an import's workflow (its title from the request, no agent session) is made after the session worked: what is
     // changed now is that session's work, not the user's from before it
     const afterTheWork = input.title_from_request === true && !input.agent;
-    const git_start = await this.git.gitStart(worktree, { dirty: !afterTheWork });
+    const [git_start, owner] = await Promise.all([
+      this.git.gitStart(worktree, { dirty: !afterTheWork }),
+      this.git.owner(worktree),
+    ]);
     const id = (this.options.newId ?? randomId)('wf');
     const { state } = await this.runner.create(id, (d) =>
       createWorkflow(d, {
@@ -197,6 +200,7 @@ export class BatonService {
         plan: input.plan ?? '',
         tasks,
         git_start,
+        owner,
         ...(input.agent ? { agent: input.agent } : {}),
         ...(input.title_from_request ? { titleFromRequest: true } : {}),
         ...(input.earlier ? { earlier: input.earlier } : {}),

@@ -15,6 +15,8 @@ import type { AgentSignal } from './runtime/runtime-ports.js';
 export interface GitPort {
   resolveWorktree(dir: string): Promise<string>;
   gitStart(dir: string, opts?: { dirty?: boolean }): Promise<GitStart | null>;
+  /** Whose work the worktree holds: git's `user.email` there, null when none is set. */
+  owner(dir: string): Promise<string | null>;
   /** The git state now; with the workflow's start, the commits made since it too (null: no workflow to measure from). */
   captureGitState(dir: string, start: WorkSpan | null): Promise<GitCapture>;
   /** The commits HEAD's history gained since a snapshot whose HEAD was `since.commit` (read as the capture reads them). */

@@ -1,3 +1,4 @@
+import { workflowsHere } from './workflows-here.js';
 import {
   briefingSession,
   leftOpen,
@@ -122,8 +123,12 @@ export class Queries {
     return (this.options.now?.() ?? new Date()).toISOString();
   }
 
+  /** The workflows (of a worktree: those of whoever works there now, `workflowsHere`), newest first. */
   list(filter: { status?: WorkflowStatus[]; worktree?: string } = {}) {
-    return this.store.listWorkflows(filter);
+    const { worktree, ...rest } = filter;
+    return worktree !== undefined && this.git
+      ? workflowsHere(this.store, this.git, worktree, rest)
+      : this.store.listWorkflows(filter);
   }
 
   async snapshots(workflowId: string) {

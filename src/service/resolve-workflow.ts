@@ -13,6 +13,7 @@ import type { Store } from '../storage/store.js';
 import type { GitPort } from './ports.js';
 import { replacedRepository } from './replaced-repository.js';
 import { branchStanding } from './other-branch.js';
+import { workflowsHere } from './workflows-here.js';
 
 /** Names a workflow: by id, or by the worktree a directory belongs to. */
 export interface WorkflowRef {
@@ -54,7 +55,7 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
     return state;
   }
   const worktree = await git.resolveWorktree(ref.cwd ?? process.cwd());
-  const here = await store.listWorkflows({ worktree });
+  const here = await workflowsHere(store, git, worktree);
   const candidates = await thisRepository(
     store,
     git,

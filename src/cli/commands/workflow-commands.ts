@@ -15,6 +15,7 @@ import type { WorkflowView } from '../../client/views.js';
 import { action, workflowOption } from '../action.js';
 import { collect, parseTaskSpec } from '../parse.js';
 import { warnWithoutGit } from '../git-warning.js';
+import { resolveWorktree } from '../../git/git.js';
 import type { Runtime } from '../runtime.js';
 import { table } from '../output.js';
 import { hideEmptyCancelled } from '../hidden-empty.js';
@@ -102,9 +103,12 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
     .action(
       action(rt, async ({ client, print }, o: { status?: string; here?: boolean; all?: boolean }) => {
         const status = o.status === undefined ? undefined : statusList(o.status, '--status');
-        const all = await client.list({ ...(status ? { status } : {}) });
-        const here = o.here ? (await client.get({ cwd: rt.cwd }).catch(() => null))?.worktree : undefined;
-        const wanted = here ? all.filter((w) => w.worktree === here) : all;
+        // --here: this worktree's (yours, on a shared database: a teammate's clone at the same path is not)
+        const here = o.here ? await resolveWorktree(rt.cwd) : undefined;
+        const wanted = await client.list({
+          ...(status ? { status } : {}),
+          ...(here ? { worktree: here } : {}),
+        });
         // a status filter names what it wants: the cancelled ones with the rest
         const { shown: list, json, note } = hideEmptyCancelled(wanted, 'list', o.all === true || !!status);
         print({ workflows: list, ...json }, () =>

@@ -17,13 +17,16 @@ export interface CreateInput {
   titleFromRequest?: boolean;
   /** The completed workflow of the same conversation this one goes on from (a hook's, for a resumed conversation). */
   earlier?: EarlierWorkflow;
+  /** The git identity of the worktree it is made in (null: none set): whose work it is. */
+  owner?: string | null;
 }
 
 /** A new workflow: `workflow.created` with its task graph, and session 1. */
 export function createWorkflow(d: Draft, input: CreateInput): void {
   if (!input.title.trim()) throw invalidInput('a workflow needs a title (--title)');
   validateTaskGraph(input.tasks);
-  const { agent, titleFromRequest, ...data } = input;
+  const { agent, titleFromRequest, owner, ...rest } = input;
+  const data = owner ? { ...rest, owner } : rest;
   d.emit({
     type: 'workflow.created',
     data: agent || titleFromRequest ? { ...data, auto_tracked: true } : data,

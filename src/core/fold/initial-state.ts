@@ -61,5 +61,6 @@ export function initialState(e: EventOf<'workflow.created'>): WorkflowState {
     handoff: null,
     ...(e.data.auto_tracked ? { auto_tracked: true } : {}),
     ...(e.data.earlier ? { earlier: e.data.earlier } : {}),
+    ...(e.data.owner ? { owner: e.data.owner } : {}),
   };
 }

@@ -66,6 +66,8 @@ export const BatonEvent = z.discriminatedUnion('type', [
       auto_tracked: z.boolean().optional(),
       /** Created for a conversation resumed after its workflow was completed: that workflow. */
       earlier: EarlierWorkflow.optional(),
+      /** The git identity (`user.email`) of the worktree it was made in: whose work it is (workflows-here.ts). */
+      owner: z.string().optional(),
     }),
   ),
   ev('workflow.started', empty),

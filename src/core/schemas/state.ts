@@ -202,6 +202,8 @@ export const WorkflowState = z.object({
   auto_tracked: z.boolean().optional(),
   /** The completed workflow of the same conversation this one went on from (`workflow.created`'s). */
   earlier: EarlierWorkflow.optional(),
+  /** Whose work it is: the git identity (`user.email`) of its worktree when it was made; absent: anyone's there. */
+  owner: z.string().optional(),
   /** The agent compacted its context since the last context a hook handed over: the next prompt or start injects. */
   reinject: z.boolean().optional(),
   /**

@@ -1,0 +1,87 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+
+type Json = Record<string, unknown>;
+
+const told = (stdout: string) =>
+  stdout.trim() ? ((JSON.parse(stdout) as { systemMessage?: string }).systemMessage ?? '') : '';
+
+/**
+ * Two developers on one team database whose clones have the same path (devcontainers' `/workspaces/<repo>`): played
+ * here by one repository whose git identity changes between them, with one Baton home (the shared database).
+ */
+function team() {
+  const repo = makeRepo();
+  const env = { BATON_HOME: tempDir('baton-home-'), HOME: tempDir('baton-user-') };
+  const as = (email: string) => execFileSync('git', ['config', 'user.email', email], { cwd: repo });
+  const hook = (event: string, fields: Json) =>
+    runCli(['hook', event], {
+      cwd: repo,
+      env,
+      input: JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }),
+    });
+  const baton = async (...args: string[]) => {
+    const r = await runCli([...args, '--json'], { cwd: repo, env });
+    expect(r.code, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as Json;
+  };
+  const follows = (stderr: string) => /workflow (wf-[^\s)]+)/.exec(stderr)?.[1];
+  return { repo, as, hook, baton, follows };
+}
+
+describe('two people whose clones have the same path on one database', () => {
+  it('each follow their own workflow there, and see only theirs as the worktree\u2019s', async () => {
+    const { repo, as, hook, baton, follows } = team();
+    as('ana@team.example');
+    const a = await hook('SessionStart', { session_id: 'ana-1', source: 'startup' });
+    expect(a.code, a.stderr).toBe(0);
+    const anas = follows(a.stderr);
+    expect(anas).toBeDefined();
+    await hook('UserPromptSubmit', { session_id: 'ana-1', prompt: 'add a licence file' });
+
+    // Ben's clone: his run folder holds none of Ana's workflows
+    as('Ben@Team.example');
+    rmSync(join(repo, '.baton'), { recursive: true, force: true });
+    const b = await hook('SessionStart', { session_id: 'ben-1', source: 'startup' });
+    expect(b.code, b.stderr).toBe(0);
+    const bens = follows(b.stderr);
+    expect(bens).toBeDefined();
+    expect(bens).not.toBe(anas);
+    // not Ana's work handed over, nor her conversation taken for another one at work here
+    expect(told(b.stdout)).not.toContain('add a licence');
+    expect(b.stderr).not.toMatch(/another conversation/);
+    await hook('UserPromptSubmit', { session_id: 'ben-1', prompt: 'fix the typo in the readme' });
+    expect(existsSync(join(repo, '.baton', 'runs', bens!))).toBe(true);
+    expect(existsSync(join(repo, '.baton', 'runs', anas!))).toBe(false);
+
+    const ids = (r: Json) => (r.workflows as { id: string }[]).map((w) => w.id).sort();
+    expect(((await baton('status')).workflow as Json).id).toBe(bens);
+    expect(ids(await baton('list', '--here'))).toEqual([bens]);
+    // the team's list holds both
+    expect(ids(await baton('list'))).toEqual([anas, bens].sort());
+    const ctx = await baton('context');
+    expect(JSON.stringify(ctx)).toContain('fix the typo in the readme');
+    expect(JSON.stringify(ctx)).not.toContain('add a licence');
+
+    // back in Ana's clone: hers, her conversation reopened goes on in it
+    as('ana@team.example');
+    expect(((await baton('status')).workflow as Json).id).toBe(anas);
+    expect(ids(await baton('list', '--here'))).toEqual([anas]);
+    const again = await hook('SessionStart', { session_id: 'ana-1', source: 'resume' });
+    expect(follows(again.stderr)).toBe(anas);
+  });
+
+  it('a workflow made without a git identity (or before owners were kept) stays everyone\u2019s there', async () => {
+    const { repo, as, hook, baton, follows } = team();
+    execFileSync('git', ['config', '--unset', 'user.email'], { cwd: repo });
+    const a = await hook('SessionStart', { session_id: 'anon-1', source: 'startup' });
+    const anyones = follows(a.stderr);
+    await hook('UserPromptSubmit', { session_id: 'anon-1', prompt: 'add a licence file' });
+    as('ben@team.example');
+    expect(((await baton('status')).workflow as Json).id).toBe(anyones);
+  });
+});
