@@ -42,9 +42,24 @@ const reportedOf = (e: SideEffect): Reported => {
     : { effect: e, hash: null, subject: e.summary };
 };
 
+/**
+ * An amend's note when the commit it replaced was read before the transcript piece that holds it (an earlier turn's,
+ * imported before): the commit it replaced is found among those recorded (`amendedEarlier`).
+ */
+export const AMENDS_EARLIER = '(amends an earlier commit)';
+
+/** The commit an amend replaced, as its note says it (`(amends <hash>)`), or `earlier` (AMENDS_EARLIER). */
+const amendNote = / \(amends ([0-9a-f]{7,40}|an earlier commit)\)$/;
+
 /** A subject's note of the commit an amend replaced, its hash as people are shown one. */
-const shortAmends = (subject: string) =>
-  subject.replace(/ \(amends ([0-9a-f]{7,40})\)$/, (_, hash: string) => ` (amends ${shortHash(hash)})`);
+const shortAmends = (subject: string, earlier?: string) =>
+  subject.replace(amendNote, (whole, hash: string) =>
+    /^[0-9a-f]+$/.test(hash)
+      ? ` (amends ${shortHash(hash)})`
+      : earlier
+        ? ` (amends ${shortHash(earlier)})`
+        : whole,
+  );
 
 /**
  * A runner's commit command that made this commit: its message (after `-m`, quoted or not, or a line of a here-doc)
@@ -79,13 +94,6 @@ export function doneCommits(
   const reported = effects.filter((e) => e.kind === 'commit').map(reportedOf);
   const work = git?.work_commits;
   const listed: readonly GitCommit[] = work?.listed ?? [];
-  // a commit an amend replaced is not on the branch any more: said so, beside the commit that replaced it
-  const replacedBy = new Map(
-    reported.flatMap((r) => {
-      const m = r.hash ? /\(amends ([0-9a-f]{7,40})\)$/.exec(r.subject) : null;
-      return m && r.hash ? [[m[1] as string, r.hash] as const] : [];
-    }),
-  );
   const taken = new Set<number>();
   const matchOf = reported.map((r) => {
     const i = listed.findIndex(
@@ -95,25 +103,43 @@ export function doneCommits(
     if (i >= 0) taken.add(i);
     return i;
   });
+  const complete = work !== undefined && work.more === 0;
+  // a commit an amend replaced is not on the branch any more: said so, beside the commit that replaced it
+  const replacedBy = new Map<string, string>();
+  const amendedEarlier = new Map<number, string>();
+  reported.forEach((r, k) => {
+    const m = r.hash ? amendNote.exec(r.subject) : null;
+    if (!m || !r.hash) return;
+    if (m[1] !== 'an earlier commit') return void replacedBy.set(m[1] as string, r.hash);
+    // one read before: the latest commit reported before it that git's whole list no longer holds
+    const gone = complete
+      ? reported.findLast((o, j) => j < k && o.hash && matchOf[j] === -1 && !replacedBy.has(o.hash))
+      : undefined;
+    if (gone?.hash) {
+      replacedBy.set(gone.hash, r.hash);
+      amendedEarlier.set(k, gone.hash);
+    }
+  });
   const gitOnly = (g: GitCommit): DoneCommit => ({
     hash: shortHash(g.hash),
     subject: clip(g.subject, limits.commit_subject_chars),
     task_id: null,
     git_only: true,
   });
-  const complete = work !== undefined && work.more === 0;
   const began = work ? Date.parse(work.began_at) : NaN;
   const where = !git || git.branch === '(detached)' || git.branch === 'HEAD' ? "HEAD's history" : git.branch;
   /** What an unreported-by-git commit is now, and the listed commit that replaced it (placed before it). */
-  const fate = (r: Reported): { note: string; at: number } => {
+  const fate = (r: Reported, k: number): { note: string; at: number } => {
     const none = { note: '', at: -1 };
     if (!r.hash) return none;
     const by = replacedBy.get(r.hash);
     if (by)
       return { note: ` (replaced by ${shortHash(by)})`, at: listed.findIndex((g) => sameHash(g.hash, by)) };
     if (!complete || !(Date.parse(r.effect.timestamp) >= began)) return none;
-    const subject = r.subject.replace(/ \(amends [0-9a-f]{7,40}\)$/, '');
-    const same = listed.findIndex((g, j) => !taken.has(j) && g.subject === subject);
+    const subject = r.subject.replace(amendNote, '');
+    // git's commit of its subject (`--amend --no-edit`, a rebase): one no report is, or one reported after it
+    const later = new Set(matchOf.filter((i, j) => j > k && i >= 0));
+    const same = listed.findIndex((g, j) => (!taken.has(j) || later.has(j)) && g.subject === subject);
     const g = listed[same];
     return g
       ? { note: ` (replaced by ${shortHash(g.hash)})`, at: same }
@@ -140,19 +166,19 @@ export function doneCommits(
         r.hash
           ? {
               hash: shortHash(r.hash),
-              subject: clip(shortAmends(r.subject), limits.commit_subject_chars),
+              subject: clip(shortAmends(r.subject, amendedEarlier.get(k)), limits.commit_subject_chars),
               task_id,
             }
           : { hash: shortHash(g.hash), subject: clip(g.subject, limits.commit_subject_chars), task_id },
       );
       return;
     }
-    const f = fate(r);
+    const f = fate(r, k);
     // a rewritten commit goes just before the one that replaced it; the others where the transcript said them
     if (f.at >= 0) gitUpTo(f.at);
     out.push({
       hash: r.hash ? shortHash(r.hash) : '',
-      subject: `${clip(shortAmends(r.subject), limits.commit_subject_chars)}${f.note}`,
+      subject: `${clip(shortAmends(r.subject, amendedEarlier.get(k)), limits.commit_subject_chars)}${f.note}`,
       task_id,
     });
   });

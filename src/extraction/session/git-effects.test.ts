@@ -101,6 +101,11 @@ describe('commits, pushes, pull requests, branches and worktrees, as git and gh 
     ]);
     expect(commits.map((c) => c.hash)).toEqual(['00fb9c4', '283c50a']);
     expect(effects.map((e) => e.summary)).toEqual(['00fb9c4 Add docs', '283c50a Add docs (amends 00fb9c4)']);
+    // the commit it replaced was read before (an earlier turn's, imported at its Stop): said as an amend all the same
+    const later = findGitEffects([
+      ran('git commit --amend --no-edit', '[main 283c50a] Add docs\n Date: Mon\n 2 files changed'),
+    ]);
+    expect(later.effects.map((e) => e.summary)).toEqual(['283c50a Add docs (amends an earlier commit)']);
   });
 
   it('follows a branch renamed (an amend after it still says what it replaced), and a chain that deletes and pushes', () => {

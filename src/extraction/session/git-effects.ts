@@ -1,6 +1,7 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { shellCommands } from '../rules/shell-command.js';
 import { toolFailed } from './tool-failed.js';
+import { AMENDS_EARLIER } from '../../core/context/done-commits.js';
 
 /** A commit the session made, as git printed it: `[branch abc1234] subject`. */
 export interface Commit {
@@ -243,10 +244,12 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
         const [, branch, hash, subject] = m;
         if (!hash || !subject || commits.some((c) => c.hash === hash)) continue;
         const onBranch = branch && !/\s/.test(branch) ? branch : null;
-        // `git commit --amend` replaces the branch's last commit: the one it replaces is said, not listed as done
-        const amended = amending.test(all) ? commits.findLast((c) => c.branch === onBranch) : undefined;
+        // `git commit --amend` replaces the branch's last commit: the one it replaces is said, not listed as done; one
+        // made before these entries (an earlier turn's, imported before) is found among the recorded ones later
+        const amends = amending.test(all);
+        const amended = amends ? commits.findLast((c) => c.branch === onBranch) : undefined;
         commits.push({ line: e.line, at: e.at, hash, subject: subject.trim(), branch: onBranch });
-        const replaces = amended ? ` (amends ${amended.hash})` : '';
+        const replaces = amended ? ` (amends ${amended.hash})` : amends ? ` ${AMENDS_EARLIER}` : '';
         effects.push({
           line: e.line,
           at: e.at,
