@@ -147,7 +147,7 @@ export class AgentSessions {
     // a new conversation goes on with the work of the branch checked out: one of another branch waits there
     const branches =
       !mine && !ended
-        ? await branchStanding(git, worktree, open)
+        ? await branchStanding(this.svc.store, git, worktree, open)
         : { checkedOut: null, onBranch: [], away: [] };
     const away = branches.away;
     open = open.filter((w) => !away.some((a) => a.workflow_id === w.id));

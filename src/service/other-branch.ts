@@ -1,4 +1,12 @@
-import { isDetached, workflowBranch, workflowPlace, type WorkflowState } from '../core/index.js';
+import {
+  isDetached,
+  reportedHash,
+  SideEffect,
+  workflowBranch,
+  workflowPlace,
+  type WorkflowState,
+} from '../core/index.js';
+import type { Store } from '../storage/store.js';
 import type { GitPort } from './ports.js';
 
 /** A workflow left for the branch its work is on, while the worktree has another one checked out. */
@@ -27,10 +35,12 @@ export interface BranchStanding {
  * Which of a worktree's open workflows are the work of the branch checked out (`workflowPlace`). One last seen on
  * another branch that still exists is left for it when a workflow of this branch is here, or when this branch does not
  * hold its work (`workHere`: without one of this branch, a workflow whose commits this branch holds, one made from its
- * branch or merged with it, goes on here). A branch since deleted, a detached HEAD, a place not known: not away.
- * One read of the branch checked out, then git only for the workflows of other branches.
+ * branch or merged with it, or whose agent went to this branch since its place was seen, goes on here). A branch since
+ * deleted, a detached HEAD, a place not known: not away. One read of the branch checked out, then git (and the
+ * records) only for the workflows of other branches.
  */
 export async function branchStanding(
+  store: Store,
   git: GitPort,
   worktree: string,
   open: readonly WorkflowState[],
@@ -43,7 +53,12 @@ export async function branchStanding(
   for (const w of open) {
     const place = workflowPlace(w);
     if (!place || place.branch === checkedOut) continue;
-    if (!onBranch.length && (await workHere(git, worktree, w, checkedOut))) continue;
+    if (
+      !onBranch.length &&
+      ((await workHere(git, worktree, w, checkedOut)) ||
+        (await wentThere(store, git, worktree, w, checkedOut)))
+    )
+      continue;
     if ((await git.hasBranch(worktree, place.branch)) !== true) continue;
     away.push({
       workflow_id: w.id,
@@ -72,4 +87,26 @@ export async function workHere(
   if (!place || !checkedOut || place.branch === checkedOut || !place.commit) return true;
   if (w.git_start?.commit && w.git_start.commit === place.commit) return false;
   return (await git.isAncestor(worktree, place.commit)) !== false;
+}
+
+/**
+ * Whether the workflow's agent went to the branch checked out after its place was last seen (a turn cut off before
+ * its end, so no snapshot saw it there): its recorded work since made that branch (`git switch -c`, `git checkout
+ * -b`), or holds a commit that the history checked out has.
+ */
+async function wentThere(
+  store: Store,
+  git: GitPort,
+  worktree: string,
+  w: WorkflowState,
+  checkedOut: string,
+): Promise<boolean> {
+  const seen = w.last_snapshot?.branch_seen_at ?? w.last_snapshot?.created_at ?? w.created_at;
+  const since = (await store.listRecords(w.id, 'side_effect'))
+    .map((r) => SideEffect.safeParse(r.data))
+    .flatMap((p) => (p.success && p.data.timestamp > seen ? [p.data] : []));
+  if (since.some((e) => e.kind === 'other' && e.summary === `created the branch ${checkedOut}`)) return true;
+  for (const hash of since.map(reportedHash))
+    if (hash && (await git.isAncestor(worktree, hash)) === true) return true;
+  return false;
 }

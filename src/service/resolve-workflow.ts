@@ -66,7 +66,7 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
   const own = ref.following ? candidates.find((w) => w.id === ref.following) : undefined;
   if (own) return own;
   // the work of the branch checked out is meant, not another branch's (other-branch.ts)
-  const onBranch = await onThisBranch(git, worktree, candidates);
+  const onBranch = await onThisBranch(store, git, worktree, candidates);
   if (onBranch.length === 1 && onBranch[0]) return onBranch[0];
   // a conversation opened and left (or not yet used) made a workflow that holds nothing: the other one is meant
   const used = onBranch.filter((w) => !isUnusedSessionWorkflow(w));
@@ -112,9 +112,14 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
  * The workflows of the branch checked out, else those not left for another branch (`branchStanding`); all when none
  * is.
  */
-async function onThisBranch(git: GitPort, worktree: string, open: WorkflowState[]): Promise<WorkflowState[]> {
+async function onThisBranch(
+  store: Store,
+  git: GitPort,
+  worktree: string,
+  open: WorkflowState[],
+): Promise<WorkflowState[]> {
   if (open.length < 2) return open;
-  const { onBranch, away } = await branchStanding(git, worktree, open);
+  const { onBranch, away } = await branchStanding(store, git, worktree, open);
   if (onBranch.length) return onBranch;
   const here = open.filter((w) => !away.some((a) => a.workflow_id === w.id));
   return here.length > 0 ? here : open;

@@ -1,8 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitIn, tempDir } from '../helpers/git-repo.js';
 import { hookWorkspace } from '../helpers/hook-workspace.js';
+import { claudeTool } from '../helpers/transcript-lines.js';
 
 // One worktree, several branches: a workflow is the work of the branch it is on. A new conversation on another
 // branch is other work (it gets a workflow of its own), and going back to a branch goes on with that branch's work.
@@ -205,5 +206,38 @@ describe('workflows of the branches of one worktree', () => {
     w.git('branch', '-q', '-D', 'spike');
     const next = await newConversation(w, 'c-next');
     expect(next.told).not.toContain('Baton left workflow');
+  });
+
+  it('a conversation cut off after its agent made a new branch goes on there: the next one is briefed on its work', async () => {
+    const w = workspace();
+    const id = 'c-cut';
+    const path = join(tempDir('baton-transcript-'), `${id}.jsonl`);
+    const stamped = (lines: string[]) =>
+      lines
+        .map(
+          (l) =>
+            `${JSON.stringify({ ...JSON.parse(l), timestamp: new Date().toISOString(), sessionId: id })}\n`,
+        )
+        .join('');
+    const request = 'fix the flaky date test';
+    writeFileSync(
+      path,
+      stamped([JSON.stringify({ type: 'user', message: { role: 'user', content: request } })]),
+    );
+    await w.hook('SessionStart', { session_id: id, source: 'startup', transcript_path: path });
+    await w.hook('UserPromptSubmit', { session_id: id, transcript_path: path, prompt: request });
+    // its agent makes a branch for the fix, edits, and is cut off in the middle of its turn (no Stop, no SessionEnd)
+    w.git('switch', '-q', '-c', 'fix/flaky-date');
+    const made = "Switched to a new branch 'fix/flaky-date'";
+    appendFileSync(
+      path,
+      stamped(claudeTool('t1', 'Bash', { command: 'git switch -c fix/flaky-date' }, made)),
+    );
+    writeFileSync(join(w.repo, 'date.test.js'), 'test("date", () => {});\n');
+
+    const next = await newConversation(w, 'c-next');
+    expect(next.told).not.toContain('Baton left workflow');
+    expect(next.briefing).toContain(request);
+    expect(next.briefing).toContain('created the branch fix/flaky-date');
   });
 });
