@@ -1,7 +1,7 @@
 import { branchChange } from './branch-change.js';
 import { listTotals } from './fold/bounds.js';
 import { nextTask, taskCounts } from './task-graph.js';
-import type { GitCapture } from './schemas/git-state.js';
+import type { GitCapture, GitMark } from './schemas/git-state.js';
 import type { SessionSnapshot } from './schemas/snapshot.js';
 import type { WorkflowState } from './schemas/state.js';
 import type { SnapshotTrigger } from './schemas/workflow.js';
@@ -84,8 +84,12 @@ export function withTasks(snap: SessionSnapshot, tasks: SessionSnapshot['tasks']
  * it moved.
  */
 export function sameGit(snap: SessionSnapshot, now: GitCapture | null): boolean {
+  return sameGitAs(snap.git_state, now);
+}
+
+/** Whether git is where a mark (a snapshot's git state, a turn's end) saw it: as `sameGit` says it. */
+export function sameGitAs(was: GitMark | null | undefined, now: GitCapture | null): boolean {
   if (!now?.state) return true;
-  const was = snap.git_state;
   return (
     (was?.commit_at_snapshot ?? null) === now.state.commit_at_snapshot &&
     // a branch checked out at the same commit: the briefing must say so (and name the branch)

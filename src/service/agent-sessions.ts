@@ -35,6 +35,7 @@ import {
   counted,
   BatonError,
   sameGit,
+  sameGitAs,
   workSpanOf,
   type WorkflowState,
   workflowStatuses,
@@ -558,16 +559,19 @@ export class AgentSessions {
     const moved = gone ? null : change;
     const fresh =
       judgeCutOff && cutOffSession(w, input.agent, { reopened }) ? null : await this.freshSnapshot(w, git);
+    // reopened after a turn that ended with nothing since (its Stop took no checkpoint: one was taken minutes before)
+    const sinceTurn = reopened && !fresh && (await this.unchangedSinceTurn(w, git));
     const { result, state } = await this.svc.runner.run(
       w.id,
       (d) => {
         // the conversation reopened (`--resume`) where it left off: the workflow's last session was its own, and
-        // nothing since cut it, stopped the workflow or moved its branch, nor was recorded (the latest snapshot still
-        // stands: only bookkeeping after it, HEAD where it was); its history holds the work (no briefing)
+        // nothing since cut it, stopped the workflow or moved its branch, nor was recorded (the latest snapshot, or
+        // its last turn's end, still stands: only bookkeeping after it, HEAD and files where they were); its history
+        // holds the work (no briefing)
         const prior = d.state.sessions.at(-1)?.agent;
         const own =
           reopened &&
-          fresh !== null &&
+          (fresh !== null || sinceTurn) &&
           !resumed &&
           !moved &&
           prior?.name === input.agent.name &&
@@ -632,12 +636,12 @@ export class AgentSessions {
   }
 
   /**
-   * The agent's turn ended (Stop, StopFailure, SessionEnd): core `endAgentTurn`; a pause that waited for it takes effect
-   * (the git state is read when a pause is requested).
+   * The agent's turn ended (Stop, StopFailure, SessionEnd): core `endAgentTurn`, with where git stands (a conversation
+   * reopened finds whether it moved since); a pause that waited for it takes effect.
    */
   async endTurn(workflowId: string, input: { agent: string }) {
     const s = await this.svc.runner.load(workflowId);
-    const git = s.pause_requested ? await this.gitOf(s) : null;
+    const git = isTerminal(s.status) ? null : await this.gitOf(s);
     const out = await this.svc.runner.run(workflowId, (d) => endAgentTurn(d, input.agent, git), {
       retry: true,
     });
@@ -660,6 +664,17 @@ export class AgentSessions {
     const row = await this.svc.store.getRecord(s.id, 'snapshot', last.id);
     const snap = row ? SessionSnapshot.parse(row.data) : null;
     return snap && sameGit(snap, git) ? snap : null;
+  }
+
+  /**
+   * The last turn ended in the workflow's current session, where git still stands (its mark), with nothing but
+   * bookkeeping since.
+   */
+  private async unchangedSinceTurn(s: WorkflowState, git: GitCapture): Promise<boolean> {
+    const turn = s.turn_ended;
+    if (!turn?.git || turn.seq === undefined || turn.session_number !== s.session_count) return false;
+    if (!sameGitAs(turn.git, git)) return false;
+    return (await this.svc.store.readEvents(s.id, turn.seq)).every((e) => bookkeeping.has(e.type));
   }
 
   /** Snapshot (unless fresh), compile within the character limit, deliver and acknowledge: all on one draft. */

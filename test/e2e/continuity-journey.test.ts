@@ -725,9 +725,12 @@ describe('continuity by default: a Codex conversation resumed after its turn end
     expect(resumed.stderr).not.toMatch(/stopped in the middle|read 0 entries/);
     expect(resumed.stderr).toMatch(/nothing new in \S+rollout-\S+ since its last import/);
     expect(told(resumed.stdout)).toBe('');
-    // what its last turn recorded came after Baton's latest snapshot (no SessionEnd took one): it is briefed again
+    // its last turn ended (a Stop, which took no checkpoint: no SessionEnd comes from Codex) and nothing was recorded
+    // nor moved in git since: the conversation above holds where the work stands, it is not briefed again
     const text = injected(resumed.stdout).additionalContext;
-    expect(text).toMatch(/### Last State \(the agent's last message, [^)]+\)\nRunning the linter first\./);
+    expect(text).toMatch(
+      /^Baton follows this conversation as workflow \S+ \(session 1\)\. Nothing was recorded in it since this conversation's last turn/,
+    );
     expect(text).not.toMatch(/crash|cut off|ends before/);
     // the conversation goes on as the same Baton session
     expect((await status()).workflow.session_count).toBe(1);
@@ -735,6 +738,12 @@ describe('continuity by default: a Codex conversation resumed after its turn end
     // them again
     const again = await codex('SessionStart', { source: 'resume' });
     expect(again.stderr).not.toContain('since its last import');
+    // a file written by hand since that turn: git moved, the conversation does not know it, so it is briefed
+    writeFileSync(join(repo, 'NOTES.md'), 'lint rules to discuss\n');
+    const moved = await codex('SessionStart', { source: 'resume' });
+    expect(injected(moved.stdout).additionalContext).toMatch(
+      /### Last State \(the agent's last message, [^)]+\)\nRunning the linter first\./,
+    );
 
     // a turn that really was cut off (the process died before its Stop) is still said so at the next resume
     await ask('now fix the warnings');

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Draft } from '../draft.js';
 import { foldEvents } from '../fold.js';
 import type { WorkflowState } from '../schemas/state.js';
+import type { GitCapture } from '../schemas/git-state.js';
+import { sameGitAs } from '../snapshot.js';
 import {
   cutOffSession,
   endAgentSession,
@@ -192,7 +194,12 @@ describe("the end of the agent's turn", () => {
     recordSummary(stop, { kind: 'last_message', text: 'Running it.', source: 'codex', turn_ended: false });
     expect(cutOffSession(stop.state, s1, { reopened: true })).toMatch(/stopped in the middle of its turn/);
     expect(endAgentTurn(stop, 'codex')).toEqual({ recorded: true, paused_snapshot_id: null });
-    expect(stop.state.turn_ended).toEqual({ at: '2026-03-01T10:02:00.000Z', session_number: 1, requests: 1 });
+    expect(stop.state.turn_ended).toEqual({
+      at: '2026-03-01T10:02:00.000Z',
+      session_number: 1,
+      requests: 1,
+      seq: stop.state.version,
+    });
     expect(cutOffSession(stop.state, s1, { reopened: true })).toBeNull();
     // a second Stop of the same turn writes nothing
     expect(endAgentTurn(next(stop.state), 'codex')).toEqual({ recorded: false, paused_snapshot_id: null });
@@ -203,6 +210,43 @@ describe("the end of the agent's turn", () => {
     // the end survives a replay of the log
     const replayed = foldEvents([...d.events, ...stop.events]);
     expect(replayed.state?.turn_ended).toEqual(stop.state.turn_ended);
+  });
+
+  it('keeps where git stood at its end: a conversation reopened tells whether git moved since (sameGitAs)', () => {
+    const d = fresh();
+    linkAgentSession(d, s1);
+    asked(d, 'run the linter');
+    const at = (files: string[], commit = 'c1'.repeat(20)): GitCapture => ({
+      state: {
+        branch: 'main',
+        commit_at_workflow_start: 'c0'.repeat(20),
+        commit_at_snapshot: commit,
+        files_modified: files,
+        files_staged: [],
+        has_uncommitted_changes: files.length > 0,
+        uncommitted_summary: null,
+        uncommitted_files: files,
+      },
+      note: null,
+    });
+    endAgentTurn(d, 'codex', at(['src/a.ts']));
+    const mark = d.state.turn_ended?.git;
+    expect(mark).toEqual({
+      branch: 'main',
+      commit_at_snapshot: 'c1'.repeat(20),
+      has_uncommitted_changes: true,
+      uncommitted_files: ['src/a.ts'],
+    });
+    expect(sameGitAs(mark, at(['src/a.ts']))).toBe(true);
+    // a file written by hand, a commit made since: git moved
+    expect(sameGitAs(mark, at(['src/a.ts', 'NOTES.md']))).toBe(false);
+    expect(sameGitAs(mark, at(['src/a.ts'], 'c2'.repeat(20)))).toBe(false);
+    // without git read at its end, nothing is marked
+    const other = fresh();
+    linkAgentSession(other, s1);
+    asked(other, 'run the linter');
+    endAgentTurn(other, 'codex');
+    expect(other.state.turn_ended?.git).toBeUndefined();
   });
 
   it("where Stops report this session's turns, a transcript ending on a message is no end: the crash cut it off", () => {

@@ -133,9 +133,9 @@ export function endAgentSession(
 /**
  * The agent's turn ended (its Stop hook, a StopFailure, its SessionEnd). Recorded once per turn, when a request came
  * since the last end (or a pause waits for it): a turn whose last response had no words (it ended on a command) is
- * then not taken for one cut off when the conversation is reopened. The end of a turn is a point where a requested
- * pause may take effect (`requestedPauseDue`): one that waited for this turn does, with its snapshot (`git` is given
- * when a pause is requested).
+ * then not taken for one cut off when the conversation is reopened, and keeps where git stood (`git`): reopened with
+ * nothing moved since, the conversation holds where the work stands. The end of a turn is a point where a requested
+ * pause may take effect (`requestedPauseDue`): one that waited for this turn does, with its snapshot.
  */
 export function endAgentTurn(
   d: Draft,
@@ -144,7 +144,16 @@ export function endAgentTurn(
 ): { recorded: boolean; paused_snapshot_id: string | null } {
   const waiting = d.state.pause_requested && !requestedPauseDue(d.state);
   const recorded = requestsSinceTurnEnd(d.state) > 0 || waiting;
-  if (recorded) d.emit({ type: 'turn.ended', data: { agent } });
+  const seen = git?.state;
+  const mark = seen
+    ? {
+        branch: seen.branch,
+        commit_at_snapshot: seen.commit_at_snapshot,
+        has_uncommitted_changes: seen.has_uncommitted_changes,
+        ...(seen.uncommitted_files ? { uncommitted_files: seen.uncommitted_files } : {}),
+      }
+    : null;
+  if (recorded) d.emit({ type: 'turn.ended', data: { agent, ...(mark ? { git: mark } : {}) } });
   const due = git && d.state.status === 'in_progress' && requestedPauseDue(d.state);
   return { recorded, paused_snapshot_id: due ? takeRequestedPause(d, git).id : null };
 }

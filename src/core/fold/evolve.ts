@@ -199,7 +199,13 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
     case 'turn.ended':
       return {
         ...s,
-        turn_ended: { at: e.at, session_number: e.session_number, requests: listTotals(s).requests },
+        turn_ended: {
+          at: e.at,
+          session_number: e.session_number,
+          requests: listTotals(s).requests,
+          seq: e.seq,
+          ...(e.data.git ? { git: e.data.git } : {}),
+        },
       };
     case 'task.added': {
       const task: Task = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GitStart } from './git-state.js';
+import { GitMark, GitStart } from './git-state.js';
 import {
   Decision,
   ErrorRecord,
@@ -171,7 +171,14 @@ export const BatonEvent = z.discriminatedUnion('type', [
    * The agent's turn ended (its Stop hook, a StopFailure, its SessionEnd): the requests recorded so far were taken up
    * in a turn that is over, whether or not its last response had words. Written once per turn.
    */
-  ev('turn.ended', z.object({ agent: z.string() })),
+  ev(
+    'turn.ended',
+    z.object({
+      agent: z.string(),
+      /** Where git stood when it ended (absent: not read): a conversation reopened finds whether it moved since. */
+      git: GitMark.optional(),
+    }),
+  ),
   ev(
     'task.added',
     z.object({

@@ -69,6 +69,15 @@ export const GitCapture = z.object({
 });
 export type GitCapture = z.infer<typeof GitCapture>;
 
+/** Where git stood at a point (the end of an agent's turn): enough to tell whether it moved since (`sameGit`). */
+export const GitMark = GitState.pick({
+  branch: true,
+  commit_at_snapshot: true,
+  has_uncommitted_changes: true,
+  uncommitted_files: true,
+});
+export type GitMark = z.infer<typeof GitMark>;
+
 /**
  * Where a workflow began in git: its branch and HEAD (null in a repository without commits), and the files already
  * changed then (uncommitted or untracked), each with its content's blob hash ('' for a file deleted): not the

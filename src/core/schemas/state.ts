@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GitStart } from './git-state.js';
+import { GitMark, GitStart } from './git-state.js';
 import {
   Decision,
   ErrorRecord,
@@ -226,6 +226,9 @@ export const WorkflowState = z.object({
       at: z.string(),
       session_number: z.number().int().nullable(),
       requests: z.number().int().nonnegative(),
+      /** Its event (what came after it is what happened since), and where git stood then (absent: not read). */
+      seq: z.number().int().nonnegative().optional(),
+      git: GitMark.optional(),
     })
     .optional(),
   /** The last event that was work (a task added or moved, a side effect): checkpoints wait for work after them. */
