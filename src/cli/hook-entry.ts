@@ -147,8 +147,11 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
     for (const t of r.transcripts ?? []) {
       const own = t.path === payload?.transcript_path;
       const before = log.transcripts[t.path];
+      // its own starts over, but a session start (a resume) opens no turn: a conversation between turns stays so
+      const between =
+        own && event === 'SessionStart' && before?.turn_ended ? { turn_ended: true as const } : {};
       log.transcripts[t.path] = {
-        ...(own ? {} : before),
+        ...(own ? between : before),
         bytes: t.bytes,
         workflow_id: t.workflow_id,
         at: new Date().toISOString(),
@@ -182,8 +185,9 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
     else if (seen) {
       delete seen.ended;
       delete seen.taken_over;
+      // a session start (a resume) opens no turn: a conversation reopened is between turns until its next prompt
       if (event === 'Stop' || event === 'StopFailure' || event === 'Interrupt') seen.turn_ended = true;
-      else delete seen.turn_ended;
+      else if (event !== 'SessionStart') delete seen.turn_ended;
       const proc = agentProcess();
       if (proc) seen.agent_process = proc;
     }

@@ -767,6 +767,27 @@ describe('continuity by default: a Codex conversation resumed after its turn end
   });
 });
 
+describe('continuity by default: a conversation reopened and left between turns', () => {
+  it('is not taken for one at work by a new conversation beside it (no agent process to see, as on macOS)', async () => {
+    const { repo, baton } = workspace();
+    expect((await baton(['init', '--agent', 'codex'])).code).toBe(0);
+    const a = codexConversation(repo, baton, '019e1625-0000-7000-8000-00000000000a');
+    a.turnStarts();
+    await a.hook('SessionStart', { source: 'startup' });
+    await a.ask('add a readme');
+    await a.stop('Added README.md.');
+    // reopened, and left before any prompt: still between turns
+    await a.hook('SessionStart', { source: 'resume' });
+    const b = codexConversation(repo, baton, '019e1625-0000-7000-8000-00000000000b');
+    b.start();
+    const started = await b.hook('SessionStart', { source: 'startup' });
+    expect(started.code, started.stderr).toBe(0);
+    const text = injected(started.stdout).additionalContext;
+    expect(text).toContain('add a readme');
+    expect(text).not.toMatch(/Another conversation of this worktree|ask the user whether/);
+  });
+});
+
 describe('continuity by default: a new conversation after finished work', () => {
   it('says in `baton status` when an open error alone keeps finished work from being over, and how to resolve it', async () => {
     const { repo, baton, status } = workspace();

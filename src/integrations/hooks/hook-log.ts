@@ -49,8 +49,9 @@ export interface TranscriptSeen {
   /** Its conversation ended (a SessionEnd came): it is at work nowhere, until a hook records it again (a resume). */
   ended?: true;
   /**
-   * Its agent's turn ended (a Stop or StopFailure was its last hook): between turns, until a hook records it again (a
-   * prompt, a resume). Where its process cannot be seen, a recent write is then no sign of a conversation at work.
+   * Its agent's turn ended (a Stop or StopFailure was its last hook but session starts): between turns, until a hook of
+   * a turn records it again (a prompt). Where its process cannot be seen, a recent write is then no sign of a
+   * conversation at work.
    */
   turn_ended?: true;
   /**
