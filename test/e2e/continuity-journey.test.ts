@@ -788,6 +788,55 @@ describe('continuity by default: a conversation reopened and left between turns'
   });
 });
 
+describe('continuity by default: a Codex /clear after the plan was done', () => {
+  it('completes the workflow (no process to see, as on macOS): the cleared conversation is over, Codex sends no SessionEnd', async () => {
+    const { repo, baton, status } = workspace();
+    expect((await baton(['init', '--agent', 'codex'])).code).toBe(0);
+    const a = codexConversation(repo, baton, '019e1625-0000-7000-8000-0000000000c1');
+    a.turnStarts();
+    await a.hook('SessionStart', { source: 'startup' });
+    await a.ask('add a readme and a licence');
+    a.plan('1', [
+      ['Write README.md', 'completed'],
+      ['Add LICENSE', 'completed'],
+    ]);
+    await a.hook('PostToolUse', {
+      tool_name: 'update_plan',
+      tool_input: {
+        plan: [
+          { step: 'Write README.md', status: 'completed' },
+          { step: 'Add LICENSE', status: 'completed' },
+        ],
+      },
+      tool_response: 'Plan updated',
+    });
+    await a.stop('Both are added.');
+    const done = (await status()).workflow.id as string;
+    const b = codexConversation(repo, baton, '019e1625-0000-7000-8000-0000000000c2');
+    b.start();
+    const cleared = await b.hook('SessionStart', { source: 'clear' });
+    expect(cleared.code, cleared.stderr).toBe(0);
+    const told = (JSON.parse(cleared.stdout) as { systemMessage?: string }).systemMessage ?? '';
+    expect(told).toContain(`Baton completed workflow ${done}`);
+    expect((await status()).workflow.id).not.toBe(done);
+    // a startup beside a conversation between turns is no /clear: its workflow goes on
+    const { repo: repo2, baton: baton2 } = workspace();
+    expect((await baton2(['init', '--agent', 'codex'])).code).toBe(0);
+    const c = codexConversation(repo2, baton2, '019e1625-0000-7000-8000-0000000000c3');
+    c.turnStarts();
+    await c.hook('SessionStart', { source: 'startup' });
+    await c.ask('add a readme');
+    c.plan('1', [['Write README.md', 'completed']]);
+    await c.stop('Added.');
+    const d = codexConversation(repo2, baton2, '019e1625-0000-7000-8000-0000000000c4');
+    d.start();
+    const beside = await d.hook('SessionStart', { source: 'startup' });
+    expect((JSON.parse(beside.stdout) as { systemMessage?: string }).systemMessage ?? '').not.toContain(
+      'Baton completed',
+    );
+  });
+});
+
 describe('continuity by default: a new conversation after finished work', () => {
   it('says in `baton status` when an open error alone keeps finished work from being over, and how to resolve it', async () => {
     const { repo, baton, status } = workspace();

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { BatonError, isTerminal, workflowStatuses } from '../../core/index.js';
 import type { HookContext } from './handle-event.js';
 import type { TranscriptRead, TranscriptSeen, UnrecordedEnd } from './hook-log.js';
-import { overBecause } from './gone-agents.js';
+import { clearedBy, overBecause } from './gone-agents.js';
 import { agentProcess, isRunning, sameProcess, type AgentProcess } from './agent-process.js';
 import type { TranscriptSource } from '../transcripts/transcript-import.js';
 import { sessionIdFromTranscript } from './hook-payload.js';
@@ -202,6 +202,12 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
     ends: [],
   };
   const ownSeen = own ? ctx.transcripts?.[own] : undefined;
+  // (a session start's: the only hook that catches up)
+  const cleared = clearedBy(
+    ctx.transcripts ?? {},
+    { agent: ctx.agent, source: ctx.payload.source, transcript: own ?? null },
+    self,
+  );
   const ownProc = ownSeen?.ended ? undefined : ownSeen?.agent_process;
   if (ownProc && !sameProcess(ownProc, self) && isRunning(ownProc) === true) out.ownElsewhere = ownProc.pid;
   for (const k of known.values()) {
@@ -211,7 +217,10 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
       out.ends.push({ ...seen.end_unrecorded, workflowId: k.workflowId, path: k.path, source: k.source });
     const st = statOf(k.path);
     if (!st) continue;
-    const over = k.path === own ? null : overBecause(seen, self);
+    const over =
+      k.path === own
+        ? null
+        : (overBecause(seen, self) ?? (k.path === cleared ? 'it was cleared (/clear)' : null));
     if (over) out.overPaths[k.path] = k.workflowId;
     if (over && k.sessionId) out.over[k.sessionId] = over;
     // read already, by a hook of this machine, though what it held moved no import mark (no entry in it)
