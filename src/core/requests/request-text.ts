@@ -1,5 +1,5 @@
 import type { Issue, UserRequest } from '../schemas/index.js';
-import { askOf } from './request-gist.js';
+import { askOf, bareLinks } from './request-gist.js';
 
 /** The longest request kept whole; a longer paste keeps its head and says how much was cut. */
 export const REQUEST_MAX_CHARS = 20_000;
@@ -34,15 +34,18 @@ export function clipRequest(text: string): string {
   return `${t.slice(0, REQUEST_MAX_CHARS)}\n… (${t.length - REQUEST_MAX_CHARS} more characters not kept)`;
 }
 
+/** A markdown link as it reads (`[#1075](https://...)`: "#1075"; a pasted address's: the address). */
+const asRead = (line: string) => bareLinks(line).replace(/\[([^\]\n]+)\]\([^)\s]+\)/g, '$1');
+
 /**
  * A title for a request: its first non-empty line (of its task section, when a coordinator's prompt has one), markdown
- * heading marks dropped, cut at a word near 80 characters.
+ * heading marks dropped and links as they read, cut at a word near 80 characters.
  */
 export function requestTitle(text: string): string {
   const line =
     askOf(text)
       .split('\n')
-      .map((l) => l.replace(/^\s*#+\s*/, '').trim())
+      .map((l) => asRead(l.replace(/^\s*#+\s*/, '')).trim())
       .find((l) => l.length > 0) ?? 'request';
   if (line.length <= TITLE_MAX_CHARS) return line;
   const cut = line.slice(0, TITLE_MAX_CHARS - 1);

@@ -191,6 +191,12 @@ describe('user requests', () => {
 
   it('titles a request by its first line, cut at a word', () => {
     expect(requestTitle('\n# Heading here\nbody')).toBe('Heading here');
+    // links as they read, not their markdown (a pasted address, as Codex Desktop writes it; a link's text)
+    const url = 'https://github.com/jdx/hk/discussions/1074';
+    expect(requestTitle(`investigate [${url}](${url})`)).toBe(`investigate ${url}`);
+    expect(requestTitle('review [#1075](https://github.com/jdx/hk/pull/1075) again')).toBe(
+      'review #1075 again',
+    );
     const long = 'word '.repeat(40);
     const t = requestTitle(long);
     expect(t.length).toBeLessThanOrEqual(80);
