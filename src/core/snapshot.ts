@@ -84,21 +84,21 @@ export function withTasks(snap: SessionSnapshot, tasks: SessionSnapshot['tasks']
  * it moved.
  */
 export function sameGit(snap: SessionSnapshot, now: GitCapture | null): boolean {
-  return sameGitAs(snap.git_state, now);
+  return sameGitAs(snap.git_state, now?.state ?? null);
 }
 
-/** Whether git is where a mark (a snapshot's git state, a turn's end) saw it: as `sameGit` says it. */
-export function sameGitAs(was: GitMark | null | undefined, now: GitCapture | null): boolean {
-  if (!now?.state) return true;
+/** Whether git (`now`) is where a mark (a snapshot's git state, a turn's end) saw it: as `sameGit` says it. */
+export function sameGitAs(was: GitMark | null | undefined, now: GitMark | null): boolean {
+  if (!now) return true;
   return (
-    (was?.commit_at_snapshot ?? null) === now.state.commit_at_snapshot &&
+    (was?.commit_at_snapshot ?? null) === now.commit_at_snapshot &&
     // a branch checked out at the same commit: the briefing must say so (and name the branch)
-    (!was || was.branch === now.state.branch) &&
+    (!was || was.branch === now.branch) &&
     // (a snapshot from before the files were kept: only whether there were any)
     (!was ||
-      (was.uncommitted_files && now.state.uncommitted_files
-        ? sameFiles(was.uncommitted_files, now.state.uncommitted_files)
-        : was.has_uncommitted_changes === now.state.has_uncommitted_changes))
+      (was.uncommitted_files && now.uncommitted_files
+        ? sameFiles(was.uncommitted_files, now.uncommitted_files)
+        : was.has_uncommitted_changes === now.has_uncommitted_changes))
   );
 }
 

@@ -6,6 +6,7 @@ import { onlyBlockDiffers } from '../core/baton-block.js';
 import {
   WORK_COMMITS_LISTED,
   type GitCapture,
+  type GitMark,
   type GitStart,
   type WorkCommits,
   type WorkSpan,
@@ -42,6 +43,23 @@ async function isGitMarker(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Where git stands, in one `git status`: the branch, HEAD and the files with uncommitted changes (untracked ones
+ * included), as a turn's end keeps them (`GitMark`); null outside a repository.
+ */
+export async function gitMark(dir: string): Promise<GitMark | null> {
+  const status = await tryGit(dir, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all']);
+  if (status === null) return null;
+  const head = parseBranchHeaders(status.split('\0').join('\n'));
+  const { changed } = parseStatusEntries(status);
+  return {
+    branch: head.branch ?? 'HEAD',
+    commit_at_snapshot: head.commit,
+    has_uncommitted_changes: changed.length > 0,
+    uncommitted_files: changed,
+  };
 }
 
 /**

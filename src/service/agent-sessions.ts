@@ -57,6 +57,7 @@ import { agentLabel } from '../core/agent-label.js';
 import { replacedRepository, setAside, type SetAside } from './replaced-repository.js';
 import { branchStanding, workHere, type OnOtherBranch } from './other-branch.js';
 import { importsOf } from './record-lists.js';
+import { requestsSinceTurnEnd } from '../core/agent-turn.js';
 import { workflowsHere } from './workflows-here.js';
 
 /** What does not make a snapshot stale: the handoff, the sessions, compactions, the checkpoint of that snapshot. */
@@ -560,7 +561,7 @@ export class AgentSessions {
     const fresh =
       judgeCutOff && cutOffSession(w, input.agent, { reopened }) ? null : await this.freshSnapshot(w, git);
     // reopened after a turn that ended with nothing since (its Stop took no checkpoint: one was taken minutes before)
-    const sinceTurn = reopened && !fresh && (await this.unchangedSinceTurn(w, git));
+    const sinceTurn = reopened && !fresh && (await this.unchangedSinceTurn(w));
     const { result, state } = await this.svc.runner.run(
       w.id,
       (d) => {
@@ -641,8 +642,11 @@ export class AgentSessions {
    */
   async endTurn(workflowId: string, input: { agent: string }) {
     const s = await this.svc.runner.load(workflowId);
-    const git = isTerminal(s.status) ? null : await this.gitOf(s);
-    const out = await this.svc.runner.run(workflowId, (d) => endAgentTurn(d, input.agent, git), {
+    const git = s.pause_requested ? await this.gitOf(s) : null;
+    // where git stands, read only when this end is recorded (a turn's first)
+    const mark =
+      requestsSinceTurnEnd(s) > 0 && !isTerminal(s.status) ? await this.svc.git.gitMark(s.worktree) : null;
+    const out = await this.svc.runner.run(workflowId, (d) => endAgentTurn(d, input.agent, git, mark), {
       retry: true,
     });
     return out.result;
@@ -670,10 +674,10 @@ export class AgentSessions {
    * The last turn ended in the workflow's current session, where git still stands (its mark), with nothing but
    * bookkeeping since.
    */
-  private async unchangedSinceTurn(s: WorkflowState, git: GitCapture): Promise<boolean> {
+  private async unchangedSinceTurn(s: WorkflowState): Promise<boolean> {
     const turn = s.turn_ended;
     if (!turn?.git || turn.seq === undefined || turn.session_number !== s.session_count) return false;
-    if (!sameGitAs(turn.git, git)) return false;
+    if (!sameGitAs(turn.git, await this.svc.git.gitMark(s.worktree))) return false;
     return (await this.svc.store.readEvents(s.id, turn.seq)).every((e) => bookkeeping.has(e.type));
   }
 

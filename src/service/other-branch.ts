@@ -101,10 +101,10 @@ async function wentThere(
   w: WorkflowState,
   checkedOut: string,
 ): Promise<boolean> {
-  const seen = w.last_snapshot?.branch_seen_at ?? w.last_snapshot?.created_at ?? w.created_at;
+  const seen = Date.parse(w.last_snapshot?.branch_seen_at ?? w.last_snapshot?.created_at ?? w.created_at);
   const since = (await store.listRecords(w.id, 'side_effect'))
     .map((r) => SideEffect.safeParse(r.data))
-    .flatMap((p) => (p.success && p.data.timestamp > seen ? [p.data] : []));
+    .flatMap((p) => (p.success && Date.parse(p.data.timestamp) > seen ? [p.data] : []));
   if (since.some((e) => e.kind === 'other' && e.summary === `created the branch ${checkedOut}`)) return true;
   for (const hash of since.map(reportedHash))
     if (hash && (await git.isAncestor(worktree, hash)) === true) return true;

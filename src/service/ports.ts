@@ -1,6 +1,7 @@
 import type {
   CapacityPolicy,
   GitCapture,
+  GitMark,
   GitStart,
   TokenCounter,
   WorkCommits,
@@ -15,6 +16,8 @@ import type { AgentSignal } from './runtime/runtime-ports.js';
 export interface GitPort {
   resolveWorktree(dir: string): Promise<string>;
   gitStart(dir: string, opts?: { dirty?: boolean }): Promise<GitStart | null>;
+  /** Where git stands, in one `git status` (a turn's end keeps it); null outside a repository. */
+  gitMark(dir: string): Promise<GitMark | null>;
   /** Whose work the worktree holds: git's `user.email` there, null when none is set. */
   owner(dir: string): Promise<string | null>;
   /** The git state now; with the workflow's start, the commits made since it too (null: no workflow to measure from). */

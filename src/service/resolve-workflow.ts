@@ -84,10 +84,17 @@ export async function resolveWorkflow(store: Store, git: GitPort, ref: WorkflowR
     const start = repo
       ? 'after `baton init` the next agent session here creates one, or create one with `baton create`'
       : `${worktree} is not a git repository: agent sessions are followed in one (\`git init\`, then \`baton init\`), or create a workflow here with \`baton create\``;
-    // on a shared database a teammate's workflow of the same project sits in their folder: `baton list` shows it
+    // on a shared database a teammate's workflow of the same project sits in their folder (or is theirs at this
+    // path, another git identity's): `baton list` shows it
     const open = workflowStatuses.filter((st) => !isTerminal(st));
+    const theirs = (await store.listWorkflows({ worktree, status: open })).length - candidates.length;
     const elsewhere = (await store.listWorkflows({ status: open, limit: 1 })).length > 0;
-    const others = elsewhere ? ' (`baton list` shows the incomplete workflows of other folders)' : '';
+    const others =
+      theirs > 0
+        ? ` (${theirs} incomplete here ${theirs === 1 ? 'is' : 'are'} another git identity's, made under another user.email: \`baton list\` shows them, -w takes one)`
+        : elsewhere
+          ? ' (`baton list` shows the incomplete workflows of other folders)'
+          : '';
     throw notFound(
       `no active workflow in ${worktree}${ended}; ${start}, or pass ${cliWord('workflow')}${others}`,
       {

@@ -30,12 +30,12 @@ function team() {
     return JSON.parse(r.stdout) as Json;
   };
   const follows = (stderr: string) => /workflow (wf-[^\s)]+)/.exec(stderr)?.[1];
-  return { repo, as, hook, baton, follows };
+  return { repo, env, as, hook, baton, follows };
 }
 
 describe('two people whose clones have the same path on one database', () => {
   it('each follow their own workflow there, and see only theirs as the worktree\u2019s', async () => {
-    const { repo, as, hook, baton, follows } = team();
+    const { repo, env, as, hook, baton, follows } = team();
     as('ana@team.example');
     const a = await hook('SessionStart', { session_id: 'ana-1', source: 'startup' });
     expect(a.code, a.stderr).toBe(0);
@@ -66,6 +66,12 @@ describe('two people whose clones have the same path on one database', () => {
     const ctx = await baton('context');
     expect(JSON.stringify(ctx)).toContain('fix the typo in the readme');
     expect(JSON.stringify(ctx)).not.toContain('add a licence');
+
+    // a third identity here (or one of them under another user.email) is told whose they are
+    as('cy@team.example');
+    const none = await runCli(['status'], { cwd: repo, env });
+    expect(none.code).not.toBe(0);
+    expect(none.stderr).toContain("2 incomplete here are another git identity's");
 
     // back in Ana's clone: hers, her conversation reopened goes on in it
     as('ana@team.example');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Draft } from '../draft.js';
 import { foldEvents } from '../fold.js';
 import type { WorkflowState } from '../schemas/state.js';
-import type { GitCapture } from '../schemas/git-state.js';
+import type { GitMark } from '../schemas/git-state.js';
 import { sameGitAs } from '../snapshot.js';
 import {
   cutOffSession,
@@ -216,20 +216,13 @@ describe("the end of the agent's turn", () => {
     const d = fresh();
     linkAgentSession(d, s1);
     asked(d, 'run the linter');
-    const at = (files: string[], commit = 'c1'.repeat(20)): GitCapture => ({
-      state: {
-        branch: 'main',
-        commit_at_workflow_start: 'c0'.repeat(20),
-        commit_at_snapshot: commit,
-        files_modified: files,
-        files_staged: [],
-        has_uncommitted_changes: files.length > 0,
-        uncommitted_summary: null,
-        uncommitted_files: files,
-      },
-      note: null,
+    const at = (files: string[], commit = 'c1'.repeat(20)): GitMark => ({
+      branch: 'main',
+      commit_at_snapshot: commit,
+      has_uncommitted_changes: files.length > 0,
+      uncommitted_files: files,
     });
-    endAgentTurn(d, 'codex', at(['src/a.ts']));
+    endAgentTurn(d, 'codex', null, at(['src/a.ts']));
     const mark = d.state.turn_ended?.git;
     expect(mark).toEqual({
       branch: 'main',

@@ -4,7 +4,7 @@ import type { AgentSessionRef } from '../schemas/workflow.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { agentLabel } from '../agent-label.js';
 import { requestsSinceTurnEnd, turnOver } from '../agent-turn.js';
-import type { GitCapture } from '../schemas/git-state.js';
+import type { GitCapture, GitMark } from '../schemas/git-state.js';
 import { requestedPauseDue, takeRequestedPause } from './pause.js';
 import { takeSnapshot } from './snapshots.js';
 import { isEmptyWorkflow } from '../empty-workflow.js';
@@ -133,26 +133,19 @@ export function endAgentSession(
 /**
  * The agent's turn ended (its Stop hook, a StopFailure, its SessionEnd). Recorded once per turn, when a request came
  * since the last end (or a pause waits for it): a turn whose last response had no words (it ended on a command) is
- * then not taken for one cut off when the conversation is reopened, and keeps where git stood (`git`): reopened with
- * nothing moved since, the conversation holds where the work stands. The end of a turn is a point where a requested
- * pause may take effect (`requestedPauseDue`): one that waited for this turn does, with its snapshot.
+ * then not taken for one cut off when the conversation is reopened, and keeps where git stood (`mark`): reopened
+ * with nothing moved since, the conversation holds where the work stands. The end of a turn is a point where a
+ * requested pause may take effect (`requestedPauseDue`): one that waited for this turn does, with its snapshot of
+ * `git` (given when a pause is requested).
  */
 export function endAgentTurn(
   d: Draft,
   agent: string,
   git: GitCapture | null = null,
+  mark: GitMark | null = null,
 ): { recorded: boolean; paused_snapshot_id: string | null } {
   const waiting = d.state.pause_requested && !requestedPauseDue(d.state);
   const recorded = requestsSinceTurnEnd(d.state) > 0 || waiting;
-  const seen = git?.state;
-  const mark = seen
-    ? {
-        branch: seen.branch,
-        commit_at_snapshot: seen.commit_at_snapshot,
-        has_uncommitted_changes: seen.has_uncommitted_changes,
-        ...(seen.uncommitted_files ? { uncommitted_files: seen.uncommitted_files } : {}),
-      }
-    : null;
   if (recorded) d.emit({ type: 'turn.ended', data: { agent, ...(mark ? { git: mark } : {}) } });
   const due = git && d.state.status === 'in_progress' && requestedPauseDue(d.state);
   return { recorded, paused_snapshot_id: due ? takeRequestedPause(d, git).id : null };

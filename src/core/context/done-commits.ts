@@ -111,9 +111,13 @@ export function doneCommits(
     const m = r.hash ? amendNote.exec(r.subject) : null;
     if (!m || !r.hash) return;
     if (m[1] !== 'an earlier commit') return void replacedBy.set(m[1] as string, r.hash);
-    // one read before: the latest commit reported before it that git's whole list no longer holds
+    // one read before (`--amend --no-edit`): the latest commit of its subject reported before it that git's whole
+    // list no longer holds (with a new message, which one cannot be told: another branch's may be gone too)
+    const subject = r.subject.replace(amendNote, '');
     const gone = complete
-      ? reported.findLast((o, j) => j < k && o.hash && matchOf[j] === -1 && !replacedBy.has(o.hash))
+      ? reported.findLast(
+          (o, j) => j < k && o.hash && matchOf[j] === -1 && !replacedBy.has(o.hash) && o.subject === subject,
+        )
       : undefined;
     if (gone?.hash) {
       replacedBy.set(gone.hash, r.hash);
@@ -129,7 +133,7 @@ export function doneCommits(
   const began = work ? Date.parse(work.began_at) : NaN;
   const where = !git || git.branch === '(detached)' || git.branch === 'HEAD' ? "HEAD's history" : git.branch;
   /** What an unreported-by-git commit is now, and the listed commit that replaced it (placed before it). */
-  const fate = (r: Reported, k: number): { note: string; at: number } => {
+  const fate = (r: Reported): { note: string; at: number } => {
     const none = { note: '', at: -1 };
     if (!r.hash) return none;
     const by = replacedBy.get(r.hash);
@@ -137,9 +141,7 @@ export function doneCommits(
       return { note: ` (replaced by ${shortHash(by)})`, at: listed.findIndex((g) => sameHash(g.hash, by)) };
     if (!complete || !(Date.parse(r.effect.timestamp) >= began)) return none;
     const subject = r.subject.replace(amendNote, '');
-    // git's commit of its subject (`--amend --no-edit`, a rebase): one no report is, or one reported after it
-    const later = new Set(matchOf.filter((i, j) => j > k && i >= 0));
-    const same = listed.findIndex((g, j) => (!taken.has(j) || later.has(j)) && g.subject === subject);
+    const same = listed.findIndex((g, j) => !taken.has(j) && g.subject === subject);
     const g = listed[same];
     return g
       ? { note: ` (replaced by ${shortHash(g.hash)})`, at: same }
@@ -173,7 +175,7 @@ export function doneCommits(
       );
       return;
     }
-    const f = fate(r, k);
+    const f = fate(r);
     // a rewritten commit goes just before the one that replaced it; the others where the transcript said them
     if (f.at >= 0) gitUpTo(f.at);
     out.push({

@@ -207,6 +207,7 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
     ctx.transcripts ?? {},
     { agent: ctx.agent, source: ctx.payload.source, transcript: own ?? null },
     self,
+    (path) => statOf(path)?.mtimeMs ?? null,
   );
   const ownProc = ownSeen?.ended ? undefined : ownSeen?.agent_process;
   if (ownProc && !sameProcess(ownProc, self) && isRunning(ownProc) === true) out.ownElsewhere = ownProc.pid;

@@ -35,19 +35,21 @@ export function goneAgents(home: string, worktree: string, workflowId: string): 
 }
 
 /**
- * The conversation a `/clear` ended where no process can be seen (macOS; Codex sends no SessionEnd for it): of the
- * same agent as the cleared start, between turns (its last hook a Stop: the user typed `/clear` at its prompt), the
- * latest such one here; null when processes are seen (`overBecause` decides) or none is.
+ * The conversation a Codex `/clear` ended where no process can be seen (macOS; Codex sends no SessionEnd for it, while
+ * Claude Code's SessionEnd says it): of Codex, between turns (its last hook a Stop: the user typed `/clear` at its
+ * prompt), the one whose rollout was written last; null when processes are seen (`overBecause` decides) or none is.
  */
 export function clearedBy(
   transcripts: Record<string, TranscriptSeen>,
   start: { agent: string; source: string | null; transcript: string | null },
   self: AgentProcess | null,
+  writtenAt: (path: string) => number | null,
 ): string | null {
-  if (start.source !== 'clear' || self !== null) return null;
-  const between = Object.entries(transcripts).filter(
-    ([path, t]) =>
-      path !== start.transcript && t.source === start.agent && t.turn_ended && !t.ended && !t.agent_process,
-  );
-  return between.sort(([, a], [, b]) => b.at.localeCompare(a.at))[0]?.[0] ?? null;
+  if (start.source !== 'clear' || start.agent !== 'codex' || self !== null) return null;
+  const between = Object.entries(transcripts).flatMap(([path, t]) => {
+    const at = writtenAt(path);
+    const open = t.source === 'codex' && t.turn_ended && !t.ended && !t.agent_process;
+    return path !== start.transcript && open && at !== null ? [{ path, at }] : [];
+  });
+  return between.sort((a, b) => b.at - a.at)[0]?.path ?? null;
 }
