@@ -13,6 +13,8 @@ import { fmt, percentiles, rate } from './stats.js';
 const noGit = {
   resolveWorktree: async (dir) => dir,
   gitStart: async () => null,
+  owner: async () => null,
+  gitMark: async () => null,
   captureGitState: async () => ({ state: null, note: 'bench: no git' }),
 };
 const history = (i) => ({

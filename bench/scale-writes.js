@@ -13,6 +13,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const noGit = {
   resolveWorktree: async (dir) => dir,
   gitStart: async () => null,
+  owner: async () => null,
+  gitMark: async () => null,
   captureGitState: async () => ({ state: null, note: 'bench: no git' }),
 };
 const tasks = [{ id: 'T1', title: 'task 1', deps: [] }];

@@ -15,6 +15,8 @@ const say = (obj) => writeSync(1, `${JSON.stringify(obj)}\n`);
 const noGit = {
   resolveWorktree: async (dir) => dir,
   gitStart: async () => null,
+  owner: async () => null,
+  gitMark: async () => null,
   captureGitState: async () => ({ state: null, note: 'crash test: no git' }),
 };
 

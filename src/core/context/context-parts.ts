@@ -1,7 +1,7 @@
 import { clip } from '../clip.js';
 import { counted } from '../counted.js';
 import { askOf, gistOf, limitsTheAgent } from '../requests/request-gist.js';
-import { isAcknowledgement, USER_DIRECTIVE } from '../requests/request-text.js';
+import { isAcknowledgement, requestTitle, USER_DIRECTIVE } from '../requests/request-text.js';
 import { interruptedTurn } from '../interrupted-turn.js';
 import { correctionOf } from './corrected-decisions.js';
 import { fileChangeOf } from './file-change.js';
@@ -34,8 +34,12 @@ export interface Goal {
   opened_on?: string;
 }
 
-/** An issue made from the user's first request: its title is the request's first line (or its task section's). */
+/**
+ * An issue made from the user's first request: its title is the request's title (`requestTitle`: its first line, or its
+ * task section's, links as they read), or its first line as an older Baton titled it.
+ */
 export const isFirstRequest = (issue: { title: string; description: string }) =>
+  requestTitle(issue.description) === issue.title ||
   askOf(issue.description).trimStart().startsWith(issue.title.replace(/…$/, '')) ||
   issue.description.startsWith(issue.title.replace(/…$/, ''));
 
