@@ -344,6 +344,15 @@ describe('assertImportContinues', () => {
     expect(() => assertImportContinues(d.state, piece())).not.toThrow();
     expect(() => assertImportContinues(d.state, { ...piece(0), path: '/other.jsonl' })).not.toThrow();
   });
+
+  it('an import that recorded something starts a workflow not started yet: an agent worked on it', () => {
+    const d = fresh();
+    expect(d.state.status).toBe('pending');
+    markImported(d, { format: 'claude-code-transcript', ...piece(), through_line: 2, records: 0 });
+    expect(d.state.status).toBe('pending');
+    markImported(d, { format: 'claude-code-transcript', ...piece(), through_line: 40, records: 3 });
+    expect(d.state.status).toBe('in_progress');
+  });
 });
 
 describe('endAgentSession with the git state', () => {

@@ -220,5 +220,7 @@ export function markImported(
   },
 ) {
   if (!input.transcript_session_id) throw invalidInput('an import needs the transcript session id');
+  // an agent's session worked on it: under way (as when an agent's hooks follow it)
+  if (d.state.status === 'pending' && input.records > 0) d.emit({ type: 'workflow.started', data: {} });
   d.emit({ type: 'transcript.imported', data: input });
 }
