@@ -50,15 +50,13 @@ export const AMENDS_EARLIER = '(amends an earlier commit)';
 
 /** The commit an amend replaced, as its note says it (`(amends <hash>)`), or `earlier` (AMENDS_EARLIER). */
 const amendNote = / \(amends ([0-9a-f]{7,40}|an earlier commit)\)$/;
+/** The note names the commit (not AMENDS_EARLIER). */
+const namesCommit = (said: string) => /^[0-9a-f]+$/.test(said);
 
 /** A subject's note of the commit an amend replaced, its hash as people are shown one. */
 const shortAmends = (subject: string, earlier?: string) =>
   subject.replace(amendNote, (whole, hash: string) =>
-    /^[0-9a-f]+$/.test(hash)
-      ? ` (amends ${shortHash(hash)})`
-      : earlier
-        ? ` (amends ${shortHash(earlier)})`
-        : whole,
+    namesCommit(hash) ? ` (amends ${shortHash(hash)})` : earlier ? ` (amends ${shortHash(earlier)})` : whole,
   );
 
 /**
@@ -110,7 +108,7 @@ export function doneCommits(
   reported.forEach((r, k) => {
     const m = r.hash ? amendNote.exec(r.subject) : null;
     if (!m || !r.hash) return;
-    if (m[1] !== 'an earlier commit') return void replacedBy.set(m[1] as string, r.hash);
+    if (namesCommit(m[1] as string)) return void replacedBy.set(m[1] as string, r.hash);
     // one read before (`--amend --no-edit`): the latest commit of its subject reported before it that git's whole
     // list no longer holds (with a new message, which one cannot be told: another branch's may be gone too)
     const subject = r.subject.replace(amendNote, '');
