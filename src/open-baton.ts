@@ -35,6 +35,8 @@ export interface LocalServiceScope {
   capacity?: ServiceOptions['capacity'];
   /** How to remove what Baton created for a finished session (default: by its runtime; a Docker container removed). */
   releaseExecutor?: ServiceOptions['releaseExecutor'];
+  /** A PostgreSQL store that does not answer a first connection within this is given up on (a hook after a hung one). */
+  storeAnswerWithinMs?: number;
 }
 
 /**
@@ -49,7 +51,11 @@ export async function openLocalService(
   scope: LocalServiceScope = {},
 ): Promise<LocalService> {
   const env = scope.env ?? process.env;
-  const store = await openStore({ database: settings.database, durability: settings.durability });
+  const store = await openStore({
+    database: settings.database,
+    durability: settings.durability,
+    ...(scope.storeAnswerWithinMs === undefined ? {} : { answerWithinMs: scope.storeAnswerWithinMs }),
+  });
   const service = new BatonService(store, git, {
     pauseTimeoutMs: settings.pauseTimeoutMs,
     staleAfterMs: settings.staleAfterMs,

@@ -8,7 +8,7 @@ import type { Io } from './output.js';
 import { Runtime } from './runtime.js';
 import { HttpClient, HUNG_HINT } from '../client/http-client.js';
 
-/** How long a hook waits for the health check of a server that went unanswered moments ago. */
+/** How long a hook waits for the health check of a server (or a database) that went unanswered moments ago. */
 const HEALTH_CHECK_MS = 1500;
 
 export interface HookGlobals {
@@ -48,6 +48,9 @@ export async function runHookEvent(
     const client = await rt.openWith(settings, globals.server, {
       ...(worktree ? { worktree } : {}),
       exactTokens: false,
+      // a hook here went unanswered moments ago: a database that does not answer its first connection soon is not
+      // waited for either
+      ...(unansweredSince ? { storeAnswerWithinMs: HEALTH_CHECK_MS } : {}),
     });
     // a hook here went unanswered moments ago: a server that does not answer its health check is not waited for
     if (

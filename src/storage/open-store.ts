@@ -5,6 +5,8 @@ export interface OpenStoreOptions {
   /** A SQLite file path, or a postgres:// URL. */
   database: string;
   durability?: Durability;
+  /** PostgreSQL: give up on a server that does not answer a first connection within this (PostgresOptions). */
+  answerWithinMs?: number;
 }
 
 import { isPostgresUrl } from '../core/database-url.js';
@@ -15,7 +17,10 @@ export { isPostgresUrl };
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   if (isPostgresUrl(options.database)) {
     const { openPostgresStore } = await import('./postgres/index.js');
-    return openPostgresStore(options.database, { durability: options.durability });
+    return openPostgresStore(options.database, {
+      durability: options.durability,
+      ...(options.answerWithinMs === undefined ? {} : { answerWithinMs: options.answerWithinMs }),
+    });
   }
   const { SqliteStore } = await import('./sqlite/sqlite-store.js');
   try {

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
@@ -73,6 +74,43 @@ describe('agent hooks and a Baton server that hangs', () => {
       expect(status.counts.requests).toBeGreaterThanOrEqual(2);
     } finally {
       await s.stop();
+    }
+  }, 60_000);
+
+  it('a team PostgreSQL that hangs: one hook waits out its connection timeout, the next ones give it 1.5 s', async () => {
+    const repo = makeRepo();
+    const held: Socket[] = [];
+    const silent = createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    const env = {
+      BATON_HOME: tempDir('baton-home-'),
+      HOME: tempDir('baton-user-'),
+      BATON_DATABASE_URL: `postgres://baton:secret@127.0.0.1:${port}/baton`,
+    };
+    const prompt = (text: string) =>
+      runCli(['hook', 'UserPromptSubmit'], {
+        cwd: repo,
+        env,
+        input: JSON.stringify({
+          cwd: repo,
+          hook_event_name: 'UserPromptSubmit',
+          session_id: 'hung-pg-0001',
+          prompt: text,
+        }),
+      });
+    try {
+      const first = await prompt('add a /health endpoint');
+      expect(first.code).toBe(0);
+      expect(first.stderr).toMatch(/PostgreSQL at \S+ did not answer within 5 s \(it took the connection/);
+      const second = await prompt('and a test for it');
+      expect(second.code).toBe(0);
+      expect(second.stderr).toMatch(
+        /PostgreSQL at \S+ did not answer within 1\.5 s \(it took the connection/,
+      );
+    } finally {
+      for (const socket of held) socket.destroy();
+      silent.close();
     }
   }, 60_000);
 });

@@ -1,12 +1,12 @@
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { PostgresStore } from '../../src/storage/postgres/index.js';
+import { PostgresStore, type PostgresOptions } from '../../src/storage/postgres/index.js';
 import { freshPostgresUrl, postgresAdminUrl } from '../helpers/postgres.js';
 
 /** Why opening a store on `url` failed (null: it opened). */
-const refusal = (url: string) =>
-  PostgresStore.open(url, {}).then(
+const refusal = (url: string, options: PostgresOptions = {}) =>
+  PostgresStore.open(url, options).then(
     async (store) => {
       await store.close();
       return null;
@@ -92,9 +92,21 @@ describe('PostgreSQL refusing a connection', () => {
         `PostgreSQL at postgres://baton:***@127.0.0.1:${port}/baton did not answer within 5 s (it took the connection and never replied: a stopped or overloaded server, or another program on that port); check that it runs and answers (\`psql\` with the same URL)`,
       );
       expect((err as { details?: unknown }).details).toMatchObject({ unanswered: true });
+      // a hook after one it left unanswered gives it less time, and says how long it waited
+      const sooner = await refusal(`postgres://baton:secret@127.0.0.1:${port}/baton`, {
+        answerWithinMs: 1500,
+      });
+      expect(sooner?.message).toMatch(
+        /did not answer within 1\.5 s \(it took the connection and never replied/,
+      );
+      expect((sooner as { details?: unknown }).details).toMatchObject({ unanswered: true });
     } finally {
       for (const socket of held) socket.destroy();
       silent.close();
     }
   }, 20_000);
+
+  it('a server that answers is opened as ever when a first connection is given less time', async () => {
+    expect(await refusal(await freshPostgresUrl(), { answerWithinMs: 1500 })).toBeNull();
+  });
 });

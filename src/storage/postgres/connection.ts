@@ -7,6 +7,11 @@ export interface PostgresOptions {
   durability?: Durability;
   /** Connections per process (default 4): the CLI uses one, a server a few. */
   poolSize?: number;
+  /**
+   * Give up sooner than CONNECT_TIMEOUT_MS on a server that does not answer the first connection: a hook that follows
+   * one this server left unanswered moments ago does not wait the whole time again.
+   */
+  answerWithinMs?: number;
 }
 
 export { redactUrl };
@@ -77,8 +82,16 @@ const URL_SETTINGS = '--database, BATON_DATABASE_URL or the `database` key of a 
 
 const connectionCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH']);
 
-/** Turns a driver error into a BatonError: lost races are conflicts, an unreachable server is unavailable. */
-export function toBatonError(e: unknown, url: string, what: string): BatonError {
+/**
+ * Turns a driver error into a BatonError: lost races are conflicts, an unreachable server is unavailable (`waitedMs`:
+ * the connection timeout the error came from).
+ */
+export function toBatonError(
+  e: unknown,
+  url: string,
+  what: string,
+  waitedMs = CONNECT_TIMEOUT_MS,
+): BatonError {
   if (BatonError.isInstance(e)) return e;
   const err = e as { code?: string; message?: string };
   const code = err.code ?? '';
@@ -91,7 +104,7 @@ export function toBatonError(e: unknown, url: string, what: string): BatonError 
   if (/^timeout expired$|due to connection timeout/i.test(err.message ?? ''))
     return new BatonError(
       'unavailable',
-      `PostgreSQL at ${redactUrl(url)} did not answer within ${CONNECT_TIMEOUT_MS / 1000} s (it took the connection and never replied: a stopped or overloaded server, or another program on that port); check that it runs and answers (\`psql\` with the same URL)`,
+      `PostgreSQL at ${redactUrl(url)} did not answer within ${waitedMs / 1000} s (it took the connection and never replied: a stopped or overloaded server, or another program on that port); check that it runs and answers (\`psql\` with the same URL)`,
       { pg_code: code, unanswered: true },
       { cause: e },
     );
@@ -123,6 +136,19 @@ export function toBatonError(e: unknown, url: string, what: string): BatonError 
       cause: e,
     },
   );
+}
+
+/** Connects once, giving up after `ms`: the unavailable error a pool's connection would give, or nothing. */
+export async function checkAnswers(url: string, ms: number): Promise<void> {
+  const client = new pg.Client({ connectionString: asLibpqReadsIt(url), connectionTimeoutMillis: ms });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (e) {
+    throw toBatonError(e, url, 'opening the database', ms);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { migrations } from '../migrations.js';
-import { createPool, toBatonError, type PostgresOptions } from './connection.js';
+import { checkAnswers, createPool, toBatonError, type PostgresOptions } from './connection.js';
 
 /** Any constant works; it only has to be the same in every Baton process. */
 const MIGRATION_LOCK = 0x6261746f6e; // "baton"
@@ -48,6 +48,7 @@ export async function migratePostgres(pool: pg.Pool): Promise<void> {
 
 /** A pool on `url` with the schema migrated; when the database cannot be opened the pool is closed again. */
 export async function openMigratedPool(url: string, options: PostgresOptions): Promise<pg.Pool> {
+  if (options.answerWithinMs !== undefined) await checkAnswers(url, options.answerWithinMs);
   const pool = createPool(url, options);
   try {
     await migratePostgres(pool);
