@@ -76,6 +76,11 @@ const toolPurposes: Record<string, string> = {
   WebFetch: 'web',
   WebSearch: 'web',
   web_search: 'web',
+  // Codex's multi-agent tools that hand an agent work: a follow-up to a running reviewer does what a spawn refused
+  // ("agent thread limit reached") would have done
+  spawn_agent: 'delegate',
+  followup_task: 'delegate',
+  send_input: 'delegate',
 };
 /** What a shell step does, by its program and subcommand (the first that matches names it). */
 const words = (list: string) => new Set(list.split(' '));
