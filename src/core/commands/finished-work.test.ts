@@ -251,7 +251,7 @@ describe('heldByErrors', () => {
     );
   });
 
-  it('lets errors the agent went on past not hold the work once the user quit: the reason names them', () => {
+  it('lets errors the agent went on past not hold the work once the user quit or left it: the reason names them', () => {
     const d = next(followed(['completed']));
     const ciFailure = {
       task_id: null,
@@ -273,8 +273,12 @@ describe('heldByErrors', () => {
       later(2),
     );
     const id = d.state.open_errors[0]?.id ?? '';
-    // the session still runs: the error holds it (said after half an hour idle)
+    // the session may still run: the error holds it, until nothing happened for half an hour (a Codex quit sends no
+    // SessionEnd)
     expect(finishedWork(d.state, later(3))).toBeNull();
+    expect(finishedWork(d.state, later(40))).toBe(
+      `its task is done and nothing happened in it for 40 min; 1 error met on the way left open (${id}: ci_failure: CI check failed: e2e-2)`,
+    );
     const quit = ended(d.state);
     expect(finishedWork(quit, later(3))).toBe(
       `its task is done and Claude Code session s1 ended (the user quit); 1 error met on the way left open (${id}: ci_failure: CI check failed: e2e-2)`,
@@ -295,6 +299,7 @@ describe('heldByErrors', () => {
       later(4),
     );
     expect(finishedWork(ended(after.state), later(5))).toBeNull();
+    expect(finishedWork(after.state, later(60))).toBeNull();
     expect(heldByErrors(ended(after.state), later(5))).toMatch(
       /^2 open errors .* hold it, though its task is done/,
     );

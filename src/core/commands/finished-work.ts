@@ -29,8 +29,8 @@ export type ConversationsOver = Readonly<Record<string, string>>;
  * without a list, the user's last request answered: the agent's last message came after it), no test is failing, no
  * pause is asked for, no usage limit stopped its last turn, and the last agent session ended (its SessionEnd hook
  * came: the user quit or cleared it; or its conversation is in `over` and its last turn ended) or nothing happened in
- * the workflow for FINISHED_IDLE_MS. An open error holds it, unless the session ended after the agent went on past
- * every one (`wentOnPast`): then the reason names them. A new conversation (or a `/clear`) then starts a new workflow
+ * the workflow for FINISHED_IDLE_MS. An open error holds it, unless the agent went on past every one (`wentOnPast`)
+ * before its session ended or the workflow went quiet: then the reason names them. A new conversation (or a `/clear`) then starts a new workflow
  * (shown what the finished one did) instead of being told to continue finished work; a compaction, a `--resume`, a
  * task left open, a request the agent never answered or an error met after the agent's last answer continue this one.
  */
@@ -50,17 +50,17 @@ export function finishedWork(s: WorkflowState, now: string, over: ConversationsO
     : last?.agent && why && turnOver(s) !== false
       ? `${agentLabel(last.agent.name)} session ${last.agent.session_id} is over (${why})`
       : null;
-  if (ended !== null && open > 0 && wentOnPast(s)) return `${done} and ${ended}; ${leftOpen(s, open)}`;
-  if (open > 0) return null;
-  if (ended !== null) return `${done} and ${ended}`;
-  if (idle >= FINISHED_IDLE_MS)
-    return `${done} and nothing happened in it for ${Math.floor(idle / 60_000)} min`;
-  return null;
+  const stopped =
+    ended ??
+    (idle >= FINISHED_IDLE_MS ? `nothing happened in it for ${Math.floor(idle / 60_000)} min` : null);
+  if (stopped === null) return null;
+  if (open === 0) return `${done} and ${stopped}`;
+  return wentOnPast(s) ? `${done} and ${stopped}; ${leftOpen(s, open)}` : null;
 }
 
 /**
  * The agent met every open error before the last answer that ended its turn: it went on past them (worked around,
- * fixed where Baton did not see it, or left for the user), reported, and the user quit. An error after that answer,
+ * fixed where Baton did not see it, or left for the user), reported, and the user quit or left it. An error after that answer,
  * or with no such answer (its turn died: an API error), still holds the work. The open errors the state no longer
  * lists are older than those it does.
  */
