@@ -1,4 +1,5 @@
 import { clip } from '../clip.js';
+import { compactionBody } from './compaction-words.js';
 import { counted } from '../counted.js';
 import { askOf, gistOf, limitsTheAgent } from '../requests/request-gist.js';
 import { isAcknowledgement, requestTitle, USER_DIRECTIVE } from '../requests/request-text.js';
@@ -462,7 +463,9 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     newest === compaction ? 'compaction' : newest.said_nothing === true ? 'said_nothing' : 'last_message';
   // a last message ends on what it asks or left running: that end stays with its head; with no room, none of it is
   // shown, but how it left things still decides the next step
-  const whole = newest.text.replace(appDirective, '').trim();
+  const whole = (kind === 'compaction' ? compactionBody(newest.text) : newest.text)
+    .replace(appDirective, '')
+    .trim();
   const fitted =
     max > 0 ? fitSummary(whole, max, { keepEnd: kind !== 'compaction' }) : { text: '', cut: whole.length };
   return {
