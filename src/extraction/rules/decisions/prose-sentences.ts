@@ -86,13 +86,13 @@ export function sentences(text: string): Sentence[] {
       out.push({ text: line, item: true, header: false, lead: true, line });
       continue;
     }
-    // a sentence ends at . ! ? before a capital (not at "e.g." or "i.e."), also when the space after it is missing
-    // ("...entries.Let me")
+    // a sentence ends at . ! ? before a capital (not at "e.g." or "i.e.", nor inside code: `ALTER TABLE ... ADD`),
+    // also when the space after it is missing ("...entries.Let me")
     let lead = true;
-    for (const s of line.split(
+    for (const s of hideCodeStops(line).split(
       /(?<=[.!?])(?<!\b(?:e\.g|i\.e|vs|cf|etc)\.)\s+(?=[A-Z`*\uAC00-\uD7A3])|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z]+ )/,
     )) {
-      const t = s.trim();
+      const t = showCodeStops(s).trim();
       if ((t.length >= 12 || /^found it[.!]$/i.test(t)) && t.length <= 600)
         out.push({ text: t, item, header: false, lead, line, heading: /^\s*#{1,6}\s/.test(rawLine) });
       lead = false;
@@ -100,3 +100,10 @@ export function sentences(text: string): Sentence[] {
   }
   return out;
 }
+
+/** Sentence stops inside inline code (`a.b`, `ALTER TABLE ... ADD`), as characters no sentence ends at, and back. */
+const codeStops: Record<string, string> = { '.': '\uE000', '!': '\uE001', '?': '\uE002' };
+const hideCodeStops = (line: string) =>
+  line.replace(/`[^`\n]+`/g, (code) => code.replace(/[.!?]/g, (c) => codeStops[c] ?? c));
+const showCodeStops = (text: string) =>
+  text.replace(/[\uE000-\uE002]/g, (c) => '.!?'[c.charCodeAt(0) - 0xe000] ?? c);
