@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseClaudeTranscript } from './claude-code/transcript.js';
+import { parseTranscript } from './parse-transcript.js';
+import { readCorpus } from '../../test/helpers/corpus.js';
 
 const at = (day: number, hm: string) => `2026-12-0${day}T${hm}:00.000Z`;
 const user = (t: string, text: string) =>
@@ -53,5 +55,14 @@ describe("an agent's time in a transcript", () => {
       state: { ...state, builder: older },
     });
     expect(tail.usage.duration_ms).toBe(12 * 60_000);
+  });
+
+  it("leaves out what Codex puts in the context as the next turn begins, minutes after the user's last answer", () => {
+    // turn 1 from 17:36:19 to its last message at 17:49:05; the environment written at 17:53:12 and the prompt at
+    // 17:53:15 begin turn 2, which ends at 17:54:46
+    const rollout = readCorpus('codex/entirecontext/7H/01M05W0DK3S06FP7YAJHNPXG7H/3/full.jsonl');
+    const minutes = (parseTranscript(rollout).usage.duration_ms ?? 0) / 60_000;
+    expect(minutes).toBeGreaterThan(14);
+    expect(minutes).toBeLessThan(14.5);
   });
 });

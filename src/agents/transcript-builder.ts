@@ -209,7 +209,9 @@ export class TranscriptBuilder {
     }
     const prompt = input.role === 'user' && input.kind === 'text' && !input.sidechain && !input.queued;
     if (prompt) this.prompts += 1;
-    if (input.at) this.agentTime.entry(input.at, prompt);
+    // what is put in the context around a prompt (Codex's environment and settings, written as the next turn begins)
+    // is no work of the agent's: it does not stretch the turn before it over the user's time
+    if (input.at && input.kind !== 'meta') this.agentTime.entry(input.at, prompt);
     const entry: TranscriptEntry = {
       line: input.line,
       // a line without its own time (stream-json's assistant messages) happened at or after the last time stated
