@@ -10,8 +10,10 @@ import {
   missedBriefing,
   lastWentUnanswered,
   readHookLog,
-  writeHookLog,
+  updateHookLog,
+  type HookLog,
   type HookOutcome,
+  type HookRecord,
   type TranscriptRead,
 } from '../integrations/hooks/hook-log.js';
 import { hookFolder } from '../integrations/hooks/hook-cwd.js';
@@ -131,68 +133,73 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       io.err(`baton: ${event || 'hook'}: ${r.note}`);
       return 0;
     }
-    // each agent's own: a Claude Code hook never hides (nor repeats) a Codex one's result in one repository
-    const key = hookRecordKey(agent, event);
-    const previous = log.events[key];
-    log.events[key] = {
-      at: new Date().toISOString(),
-      agent,
-      event: event || 'unknown',
-      outcome: r.outcome,
-      note: r.note,
-      ms: Math.round(performance.now() - t0),
-      ...(r.unanswered ? { unanswered: true as const } : {}),
+    // what this hook learnt, written on the log as it is now: hooks of this worktree that ran meanwhile (Stop and
+    // SessionEnd, another conversation) keep what they wrote
+    let previous: HookRecord | undefined;
+    const record = (fresh: HookLog) => {
+      // each agent's own: a Claude Code hook never hides (nor repeats) a Codex one's result in one repository
+      const key = hookRecordKey(agent, event);
+      previous = fresh.events[key];
+      fresh.events[key] = {
+        at: new Date().toISOString(),
+        agent,
+        event: event || 'unknown',
+        outcome: r.outcome,
+        note: r.note,
+        ms: Math.round(performance.now() - t0),
+        ...(r.unanswered ? { unanswered: true as const } : {}),
+      };
+      // another conversation's transcript (a session start's catch-up) keeps what the hooks knew of its agent
+      for (const t of r.transcripts ?? []) {
+        const own = t.path === payload?.transcript_path;
+        const before = fresh.transcripts[t.path];
+        // its own starts over, but a session start (a resume) opens no turn: a conversation between turns stays so
+        const between =
+          own && event === 'SessionStart' && before?.turn_ended ? { turn_ended: true as const } : {};
+        fresh.transcripts[t.path] = {
+          ...(own ? between : before),
+          bytes: t.bytes,
+          workflow_id: t.workflow_id,
+          at: new Date().toISOString(),
+          last_message: own ? lastMessage : (before?.last_message ?? null),
+          ...(t.source ? { source: t.source } : {}),
+        };
+      }
+      for (const path of r.takenOver ?? []) {
+        const gone = fresh.transcripts[path];
+        if (gone) gone.taken_over = true;
+      }
+      for (const path of r.endsRecorded ?? []) delete fresh.transcripts[path]?.end_unrecorded;
+      // who writes the transcript now (a resume is another process), or that its conversation is over: a session start
+      // elsewhere then tells a conversation at work from one cut off (catch-up.ts)
+      const seen = payload?.transcript_path ? fresh.transcripts[payload.transcript_path] : undefined;
+      // an end this hook may not have recorded (the store down): the next session start here records it (one recorded
+      // already changes nothing); a later hook of the conversation in a turn (its next prompt, got through or not) makes
+      // it no longer the last word; a session start records it itself (`endsRecorded`)
+      const ends =
+        event === 'Stop' || event === 'StopFailure' || event === 'Interrupt' || event === 'SessionEnd';
+      const unrecorded = r.outcome === 'failed' || r.outcome === 'timeout';
+      if (seen && ends && unrecorded)
+        seen.end_unrecorded = {
+          event,
+          at: new Date().toISOString(),
+          session_id: payload?.session_id ?? null,
+          reason: event === 'SessionEnd' ? (payload?.reason ?? null) : null,
+        };
+      else if (seen && event !== 'SessionStart' && (!ends || !unrecorded)) delete seen.end_unrecorded;
+      if (seen && event === 'SessionEnd') seen.ended = true;
+      else if (seen) {
+        delete seen.ended;
+        delete seen.taken_over;
+        // a session start (a resume) opens no turn: a conversation reopened is between turns until its next prompt
+        if (event === 'Stop' || event === 'StopFailure' || event === 'Interrupt') seen.turn_ended = true;
+        else if (event !== 'SessionStart') delete seen.turn_ended;
+        const proc = agentProcess();
+        if (proc) seen.agent_process = proc;
+      }
     };
-    // another conversation's transcript (a session start's catch-up) keeps what the hooks knew of its agent
-    for (const t of r.transcripts ?? []) {
-      const own = t.path === payload?.transcript_path;
-      const before = log.transcripts[t.path];
-      // its own starts over, but a session start (a resume) opens no turn: a conversation between turns stays so
-      const between =
-        own && event === 'SessionStart' && before?.turn_ended ? { turn_ended: true as const } : {};
-      log.transcripts[t.path] = {
-        ...(own ? between : before),
-        bytes: t.bytes,
-        workflow_id: t.workflow_id,
-        at: new Date().toISOString(),
-        last_message: own ? lastMessage : (before?.last_message ?? null),
-        ...(t.source ? { source: t.source } : {}),
-      };
-    }
-    for (const path of r.takenOver ?? []) {
-      const gone = log.transcripts[path];
-      if (gone) gone.taken_over = true;
-    }
-    for (const path of r.endsRecorded ?? []) delete log.transcripts[path]?.end_unrecorded;
-    // who writes the transcript now (a resume is another process), or that its conversation is over: a session start
-    // elsewhere then tells a conversation at work from one cut off (catch-up.ts)
-    const seen = payload?.transcript_path ? log.transcripts[payload.transcript_path] : undefined;
-    // an end this hook may not have recorded (the store down): the next session start here records it (one recorded
-    // already changes nothing); a later hook of the conversation in a turn (its next prompt, got through or not) makes
-    // it no longer the last word; a session start records it itself (`endsRecorded`)
-    const ends =
-      event === 'Stop' || event === 'StopFailure' || event === 'Interrupt' || event === 'SessionEnd';
-    const unrecorded = r.outcome === 'failed' || r.outcome === 'timeout';
-    if (seen && ends && unrecorded)
-      seen.end_unrecorded = {
-        event,
-        at: new Date().toISOString(),
-        session_id: payload?.session_id ?? null,
-        reason: event === 'SessionEnd' ? (payload?.reason ?? null) : null,
-      };
-    else if (seen && event !== 'SessionStart' && (!ends || !unrecorded)) delete seen.end_unrecorded;
-    if (seen && event === 'SessionEnd') seen.ended = true;
-    else if (seen) {
-      delete seen.ended;
-      delete seen.taken_over;
-      // a session start (a resume) opens no turn: a conversation reopened is between turns until its next prompt
-      if (event === 'Stop' || event === 'StopFailure' || event === 'Interrupt') seen.turn_ended = true;
-      else if (event !== 'SessionStart') delete seen.turn_ended;
-      const proc = agentProcess();
-      if (proc) seen.agent_process = proc;
-    }
     try {
-      writeHookLog(logPath, log);
+      updateHookLog(logPath, log.worktree, record);
     } catch (e) {
       io.err(`baton: cannot write the hook log ${logPath}: ${(e as Error).message}`);
     }

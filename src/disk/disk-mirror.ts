@@ -12,7 +12,7 @@ import type { Store } from '../storage/store.js';
 import { appendLines, writeFileAtomic, writeJsonAtomic } from './atomic-file.js';
 import { readEventLog } from './event-log-reader.js';
 import { eventLine } from './event-line.js';
-import { withLock } from './lock-file.js';
+import { withLock } from '../storage/lock-file.js';
 import { readJsonFile } from './read-json.js';
 import { dropUnfinishedLine, eventFilesOf, inspectFolder, sizesOf, type FolderCheck } from './run-inspect.js';
 import { liveStateDoc, manifestDoc, recoveryDoc, taskGraphDoc, workflowStateDoc } from './run-documents.js';

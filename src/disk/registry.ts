@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { WorkflowState } from '../core/index.js';
 import { writeJsonAtomic } from './atomic-file.js';
-import { withLock } from './lock-file.js';
+import { withLock } from '../storage/lock-file.js';
 import { readJsonFile } from './read-json.js';
 import { registryEntry, type RegistryEntry } from './run-documents.js';
 

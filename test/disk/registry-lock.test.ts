@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { withLock } from '../../src/disk/lock-file.js';
+import { withLock } from '../../src/storage/lock-file.js';
 import { tempDir } from '../helpers/git-repo.js';
 
 const writer = fileURLToPath(new URL('./registry-writer.js', import.meta.url));

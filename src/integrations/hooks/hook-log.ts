@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { ensurePrivateDir } from '../../storage/private-files.js';
+import { withLock } from '../../storage/lock-file.js';
 import { dirname, join } from 'node:path';
 import type { AgentProcess } from './agent-process.js';
 
@@ -183,8 +184,28 @@ export function writeHookLog(path: string, log: HookLog): void {
   renameSync(tmp, path);
 }
 
+/**
+ * Applies `change` to the log as it is on disk now, holding its lock: hooks of one worktree that end at once (Stop
+ * and SessionEnd, two conversations) each keep what the other wrote, instead of the last to write undoing the other.
+ */
+export function updateHookLog(path: string, worktree: string, change: (log: HookLog) => void): void {
+  // the folder first: the lock file lives beside the log
+  ensurePrivateDir(dirname(dirname(path)));
+  mkdirSync(dirname(path), { recursive: true });
+  withLock(
+    `${path}.lock`,
+    () => {
+      const log = readHookLog(path, worktree);
+      change(log);
+      writeHookLog(path, log);
+    },
+    { timeoutMs: 2000, staleMs: 10_000 },
+  );
+}
+
 /** Notes in a worktree's hook log that `baton init --undo` took Baton's set-up out of it, at `at`. */
 export function noteUndone(home: string, worktree: string, at: string): void {
-  const path = hookLogPath(home, worktree);
-  writeHookLog(path, { ...readHookLog(path, worktree), undone_at: at });
+  updateHookLog(hookLogPath(home, worktree), worktree, (log) => {
+    log.undone_at = at;
+  });
 }

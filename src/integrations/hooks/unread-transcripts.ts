@@ -3,7 +3,7 @@ import type { BatonClient } from '../../client/baton-client.js';
 import { counted, isTerminal, type WorkflowStatus } from '../../core/index.js';
 import type { TranscriptSource } from '../transcripts/transcript-import.js';
 import { ACTIVE_WITHIN_MS, CATCH_UP_MAX_BYTES, sourceOf } from './catch-up.js';
-import { hookLogPath, readHookLog, writeHookLog, type TranscriptSeen } from './hook-log.js';
+import { hookLogPath, readHookLog, updateHookLog, type TranscriptSeen } from './hook-log.js';
 import { isRunning } from './agent-process.js';
 
 /** What a command needs of a workflow's status to find the transcripts it follows. */
@@ -145,16 +145,15 @@ export function keepReadMark(status: FollowedStatus, home: string, path: string,
   const worktree = status.workflow.worktree;
   const f = followedTranscripts(status, home).find((x) => x.path === path);
   if (!worktree || !f || bytes <= Math.max(f.through, f.seen?.bytes ?? 0)) return;
-  const logPath = hookLogPath(home, worktree);
-  const log = readHookLog(logPath, worktree);
-  log.transcripts[path] = {
-    ...log.transcripts[path],
-    bytes,
-    workflow_id: status.workflow.id,
-    at: new Date().toISOString(),
-    source: f.source,
-  };
-  writeHookLog(logPath, log);
+  updateHookLog(hookLogPath(home, worktree), worktree, (log) => {
+    log.transcripts[path] = {
+      ...log.transcripts[path],
+      bytes,
+      workflow_id: status.workflow.id,
+      at: new Date().toISOString(),
+      source: f.source,
+    };
+  });
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
-import { BatonError } from '../core/index.js';
+import { BatonError } from '../core/errors.js';
 
 export interface LockOptions {
   /** How long to wait for another holder before giving up (ms). */
