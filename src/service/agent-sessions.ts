@@ -562,21 +562,25 @@ export class AgentSessions {
       judgeCutOff && cutOffSession(w, input.agent, { reopened }) ? null : await this.freshSnapshot(w, git);
     // reopened after a turn that ended with nothing since (its Stop took no checkpoint: one was taken minutes before)
     const sinceTurn = reopened && !fresh && (await this.unchangedSinceTurn(w));
+    // the session the work stands at: sessions after it recorded nothing (a conversation opened and quit unused)
+    const standing = fresh ? fresh.session_number : sinceTurn ? (w.turn_ended?.session_number ?? null) : null;
     const { result, state } = await this.svc.runner.run(
       w.id,
       (d) => {
-        // the conversation reopened (`--resume`) where it left off: the workflow's last session was its own, and
-        // nothing since cut it, stopped the workflow or moved its branch, nor was recorded (the latest snapshot, or
-        // its last turn's end, still stands: only bookkeeping after it, HEAD and files where they were); its history
-        // holds the work (no briefing)
-        const prior = d.state.sessions.at(-1)?.agent;
+        // the conversation reopened (`--resume`) where it left off: the workflow's last session was its own, or the
+        // session the work stands at was (other conversations opened since recorded nothing), and nothing since cut
+        // it, stopped the workflow or moved its branch, nor was recorded (the latest snapshot, or its last turn's
+        // end, still stands: only bookkeeping after it, HEAD and files where they were); its history holds the work
+        // (no briefing)
+        const isIt = (a: AgentSessionRef | null | undefined) =>
+          a?.name === input.agent.name && a.session_id === input.agent.session_id;
         const own =
           reopened &&
-          (fresh !== null || sinceTurn) &&
+          standing !== null &&
           !resumed &&
           !moved &&
-          prior?.name === input.agent.name &&
-          prior.session_id === input.agent.session_id;
+          (isIt(d.state.sessions.at(-1)?.agent) ||
+            isIt(d.state.sessions.find((x) => x.number === standing)?.agent));
         const link = linkAgentSession(d, input.agent, { judgeCutOff, reopened });
         if (own && !link.cut_off) return { link, context: null, whole: true };
         const why = link.cut_off ? { trigger: 'crash' as const, reason: link.cut_off } : null;
@@ -671,12 +675,12 @@ export class AgentSessions {
   }
 
   /**
-   * The last turn ended in the workflow's current session, where git still stands (its mark), with nothing but
-   * bookkeeping since.
+   * Git still stands where the last turn ended (its mark), with nothing but bookkeeping since (sessions of other
+   * conversations that recorded nothing included).
    */
   private async unchangedSinceTurn(s: WorkflowState): Promise<boolean> {
     const turn = s.turn_ended;
-    if (!turn?.git || turn.seq === undefined || turn.session_number !== s.session_count) return false;
+    if (!turn?.git || turn.seq === undefined) return false;
     if (!sameGitAs(turn.git, await this.svc.git.gitMark(s.worktree))) return false;
     return (await this.svc.store.readEvents(s.id, turn.seq)).every((e) => bookkeeping.has(e.type));
   }

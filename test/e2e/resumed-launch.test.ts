@@ -130,3 +130,54 @@ describe.runIf(process.platform === 'linux')('a conversation resumed with claude
     expect(briefing(single!.stdout)).toContain('add a /health endpoint');
   });
 });
+
+describe('a conversation resumed after another was opened and quit with nothing said', () => {
+  it('is not briefed again: the other recorded nothing, its own history holds the work', async () => {
+    const w = workspace();
+    const id = 'conv-0005';
+    const path = join(tempDir('baton-transcript-'), `${id}.jsonl`);
+    const request = 'add a /health endpoint, then its test';
+    const todos = [
+      { content: 'Add the /health route', status: 'completed', activeForm: 'Adding the route' },
+      { content: 'Test the /health route', status: 'pending', activeForm: 'Testing the route' },
+    ];
+    writeFileSync(
+      path,
+      `${[
+        line(id, 'user', { role: 'user', content: request }),
+        line(id, 'assistant', {
+          id: 'm1',
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'tu1', name: 'TodoWrite', input: { todos } }],
+        }),
+        line(id, 'assistant', {
+          id: 'm2',
+          role: 'assistant',
+          content: [{ type: 'text', text: 'The route is in; I stop here for today, the test comes next.' }],
+        }),
+      ].join('\n')}\n`,
+    );
+    await w.hook('SessionStart', { session_id: id, source: 'startup', transcript_path: path });
+    await w.hook('UserPromptSubmit', { session_id: id, transcript_path: path, prompt: request });
+    await w.hook('Stop', { session_id: id, transcript_path: path, stop_hook_active: false });
+    await w.hook('SessionEnd', { session_id: id, transcript_path: path, reason: 'prompt_input_exit' });
+    // `claude` opened by mistake and quit at once (then `claude --resume`)
+    const other = join(tempDir('baton-transcript-'), 'other-0006.jsonl');
+    const opened = await w.hook('SessionStart', {
+      session_id: 'other-0006',
+      source: 'startup',
+      transcript_path: other,
+    });
+    expect(briefing(opened.stdout)).toContain('Test the /health route');
+    await w.hook('SessionEnd', {
+      session_id: 'other-0006',
+      transcript_path: other,
+      reason: 'prompt_input_exit',
+    });
+    const resumed = await w.hook('SessionStart', { session_id: id, source: 'resume', transcript_path: path });
+    expect(briefing(resumed.stdout)).toMatch(
+      /^Baton follows this conversation as workflow \S+ \(session 3\)\. Nothing was recorded in it since/,
+    );
+    expect(resumed.stderr).toMatch(/no context injected, its history holds the work/);
+  });
+});
