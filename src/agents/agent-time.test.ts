@@ -65,4 +65,19 @@ describe("an agent's time in a transcript", () => {
     expect(minutes).toBeGreaterThan(14);
     expect(minutes).toBeLessThan(14.5);
   });
+
+  it('counts a Codex turn up to the moment the user stopped it', () => {
+    // a real rollout cut in the middle of its second turn, stopped by the user an hour after its last line
+    const rollout = readCorpus(
+      'codex/codemie-code/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl',
+    );
+    const last = parseTranscript(rollout);
+    const stopAt = new Date(Date.parse(last.entries.at(-1)?.at ?? '') + 60 * 60_000).toISOString();
+    const stopped = `${rollout.trimEnd()}\n${JSON.stringify({
+      timestamp: stopAt,
+      type: 'event_msg',
+      payload: { type: 'turn_aborted', turn_id: 't', reason: 'interrupted' },
+    })}\n`;
+    expect(parseTranscript(stopped).usage.duration_ms).toBe((last.usage.duration_ms ?? 0) + 60 * 60_000);
+  });
 });

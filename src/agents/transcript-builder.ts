@@ -1,4 +1,5 @@
 import { AgentTime } from './agent-time.js';
+import { isUserInterruption } from './user-interruption.js';
 import type {
   Compaction,
   EntryKind,
@@ -210,8 +211,10 @@ export class TranscriptBuilder {
     const prompt = input.role === 'user' && input.kind === 'text' && !input.sidechain && !input.queued;
     if (prompt) this.prompts += 1;
     // what is put in the context around a prompt (Codex's environment and settings, written as the next turn begins)
-    // is no work of the agent's: it does not stretch the turn before it over the user's time
-    if (input.at && input.kind !== 'meta') this.agentTime.entry(input.at, prompt);
+    // is no work of the agent's: it does not stretch the turn before it over the user's time; the user stopping the
+    // turn (Codex's interrupt) ends it there
+    if (input.at && (input.kind !== 'meta' || isUserInterruption(input)))
+      this.agentTime.entry(input.at, prompt);
     const entry: TranscriptEntry = {
       line: input.line,
       // a line without its own time (stream-json's assistant messages) happened at or after the last time stated
