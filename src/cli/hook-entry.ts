@@ -13,7 +13,6 @@ import {
   updateHookLog,
   type HookLog,
   type HookOutcome,
-  type HookRecord,
   type TranscriptRead,
 } from '../integrations/hooks/hook-log.js';
 import { hookFolder } from '../integrations/hooks/hook-cwd.js';
@@ -124,6 +123,8 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       ? 'codex'
       : 'claude-code';
   const lastMessage = lastMessageKey(payload?.raw.last_assistant_message);
+  // a hook here found the server silent moments ago: this one does not wait for it as long
+  const unansweredSince = lastWentUnanswered(log.events, agent);
   let done = false;
 
   const finish = (r: Finished): number => {
@@ -133,21 +134,33 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       io.err(`baton: ${event || 'hook'}: ${r.note}`);
       return 0;
     }
+    // each agent's own: a Claude Code hook never hides (nor repeats) a Codex one's result in one repository
+    const key = hookRecordKey(agent, event);
+    const previous = log.events[key];
+    // the agent's answer first: it gets it whatever becomes of the log
+    let output = r.output;
+    if (r.outcome === 'failed' || r.outcome === 'timeout') {
+      // A failure is shown to the user once (again when it changes), and always at a session start.
+      const repeated = previous?.outcome === r.outcome && sameNote(previous.note, r.note);
+      const message = `Baton: the ${event || 'unknown'} hook ${r.outcome === 'timeout' ? 'ran out of time' : 'failed'}: ${r.note}. Run \`baton doctor\` in this repository.`;
+      if (!repeated || event === 'SessionStart') output = { ...(output ?? {}), systemMessage: message };
+    }
+    if (r.tell && !(previous?.outcome === r.outcome && sameNote(previous.note, r.note)))
+      output = { ...(output ?? {}), systemMessage: r.tell };
+    if (output) io.out(JSON.stringify(output));
+    const at = new Date().toISOString();
     // what this hook learnt, written on the log as it is now: hooks of this worktree that ran meanwhile (Stop and
     // SessionEnd, another conversation) keep what they wrote
-    let previous: HookRecord | undefined;
     const record = (fresh: HookLog) => {
-      // each agent's own: a Claude Code hook never hides (nor repeats) a Codex one's result in one repository
-      const key = hookRecordKey(agent, event);
-      previous = fresh.events[key];
       fresh.events[key] = {
-        at: new Date().toISOString(),
+        at,
         agent,
         event: event || 'unknown',
         outcome: r.outcome,
         note: r.note,
         ms: Math.round(performance.now() - t0),
-        ...(r.unanswered ? { unanswered: true as const } : {}),
+        // a server that did not answer: since when the hooks here do not wait for it (the last full wait)
+        ...(r.unanswered ? { unanswered: true as const, unanswered_since: unansweredSince ?? at } : {}),
       };
       // another conversation's transcript (a session start's catch-up) keeps what the hooks knew of its agent
       for (const t of r.transcripts ?? []) {
@@ -203,16 +216,6 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
     } catch (e) {
       io.err(`baton: cannot write the hook log ${logPath}: ${(e as Error).message}`);
     }
-    let output = r.output;
-    if (r.outcome === 'failed' || r.outcome === 'timeout') {
-      // A failure is shown to the user once (again when it changes), and always at a session start.
-      const repeated = previous?.outcome === r.outcome && sameNote(previous.note, r.note);
-      const message = `Baton: the ${event || 'unknown'} hook ${r.outcome === 'timeout' ? 'ran out of time' : 'failed'}: ${r.note}. Run \`baton doctor\` in this repository.`;
-      if (!repeated || event === 'SessionStart') output = { ...(output ?? {}), systemMessage: message };
-    }
-    if (r.tell && !(previous?.outcome === r.outcome && sameNote(previous.note, r.note)))
-      output = { ...(output ?? {}), systemMessage: r.tell };
-    if (output) io.out(JSON.stringify(output));
     io.err(`baton: ${event || 'hook'}: ${r.note}`);
     return 0;
   };
@@ -307,7 +310,6 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
     await interpretSchemas();
     const { runHookEvent } = await import('./hook-run.js');
     const missed = event === 'UserPromptSubmit' ? missedBriefing(log.events, agent) : null;
-    const unanswered = lastWentUnanswered(log.events, agent);
     const r = await runHookEvent(
       event,
       p,
@@ -318,7 +320,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       io.env,
       log.transcripts,
       missed,
-      unanswered,
+      unansweredSince,
     );
     return finish(r);
   } catch (e) {
@@ -332,7 +334,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
             },
           }
         : null;
-    // a BatonError's details (the error module is not loaded here: this file stays small)
+    // a BatonError's details (read by their shape: this file stays small)
     const unanswered =
       (e as { details?: { unanswered?: unknown } }).details?.unanswered === true
         ? { unanswered: true as const }

@@ -1,5 +1,6 @@
 import { loadSettings } from '../config/settings.js';
 import { BatonError } from '../core/errors.js';
+import { isPostgresUrl, POSTGRES_HUNG_HINT, redactUrl } from '../core/database-url.js';
 import { agentActor } from '../core/actors.js';
 import { handleHookEvent, type HookResult } from '../integrations/hooks/handle-event.js';
 import type { TranscriptSeen } from '../integrations/hooks/hook-log.js';
@@ -44,25 +45,35 @@ export async function runHookEvent(
     },
   );
   const rt = new Runtime(io, payload.cwd, env);
+  /** A server (or database) a hook here found silent moments ago, silent again: not waited for, said so. */
+  const notWaitedFor = (what: string, since: string, hint: string) =>
+    new BatonError(
+      'unavailable',
+      `${what} did not answer within ${HEALTH_CHECK_MS / 1000} s, nor did it answer a hook here at ${since.slice(11, 19)} UTC: this hook did not wait for it (the session's transcript is read once it answers again); ${hint}`,
+      { unanswered: true },
+    );
   try {
-    const client = await rt.openWith(settings, globals.server, {
-      ...(worktree ? { worktree } : {}),
-      exactTokens: false,
-      // a hook here went unanswered moments ago: a database that does not answer its first connection soon is not
-      // waited for either
-      ...(unansweredSince ? { storeAnswerWithinMs: HEALTH_CHECK_MS } : {}),
-    });
+    const client = await rt
+      .openWith(settings, globals.server, {
+        ...(worktree ? { worktree } : {}),
+        exactTokens: false,
+        // a hook here went unanswered moments ago: a database that does not answer its first connection soon is
+        // not waited for either
+        ...(unansweredSince ? { storeAnswerWithinMs: HEALTH_CHECK_MS } : {}),
+      })
+      .catch((e: unknown) => {
+        const silent = BatonError.isInstance(e) && e.details?.unanswered === true;
+        throw unansweredSince && silent && isPostgresUrl(settings.database)
+          ? notWaitedFor(`PostgreSQL at ${redactUrl(settings.database)}`, unansweredSince, POSTGRES_HUNG_HINT)
+          : e;
+      });
     // a hook here went unanswered moments ago: a server that does not answer its health check is not waited for
     if (
       unansweredSince &&
       client instanceof HttpClient &&
       (await client.health(HEALTH_CHECK_MS)) === 'silent'
     )
-      throw new BatonError(
-        'unavailable',
-        `the Baton server at ${client.base} did not answer within ${HEALTH_CHECK_MS / 1000} s, nor did it answer a hook here at ${unansweredSince.slice(11, 19)} UTC: this hook did not wait for it (the session's transcript is read once it answers again); ${HUNG_HINT}`,
-        { unanswered: true },
-      );
+      throw notWaitedFor(`the Baton server at ${client.base}`, unansweredSince, HUNG_HINT);
     const ctx = {
       client,
       agent,

@@ -67,3 +67,6 @@ export function serverUrlProblem(value: string): string | null {
   if (!/^https?:\/\//i.test(value)) return 'must start with http:// or https:// (e.g. http://127.0.0.1:7420)';
   return null;
 }
+
+/** What to do about a PostgreSQL that took the connection and did not answer. */
+export const POSTGRES_HUNG_HINT = 'check that it runs and answers (`psql` with the same URL)';

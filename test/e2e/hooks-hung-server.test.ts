@@ -106,7 +106,7 @@ describe('agent hooks and a Baton server that hangs', () => {
       const second = await prompt('and a test for it');
       expect(second.code).toBe(0);
       expect(second.stderr).toMatch(
-        /PostgreSQL at \S+ did not answer within 1\.5 s \(it took the connection/,
+        /PostgreSQL at \S+ did not answer within 1\.5 s, nor did it answer a hook here at \d\d:\d\d:\d\d UTC: this hook did not wait for it .*; check that it runs and answers/,
       );
     } finally {
       for (const socket of held) socket.destroy();

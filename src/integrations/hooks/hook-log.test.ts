@@ -97,5 +97,15 @@ describe('the hook log', () => {
     expect(lastWentUnanswered(record('claude-code', 'Stop', 2, 'failed'), 'claude-code', now)).toBeNull();
     // ten minutes on, hooks wait for the server again
     expect(lastWentUnanswered(timedOut, 'claude-code', Date.parse(at(1 + UNANSWERED_FOR_MS)))).toBeNull();
+    // a hook that did not wait (and failed) keeps the time of the last full wait: ten minutes after that one, the
+    // server is waited for in full again, however many short tries failed since (a slow one is not shut out)
+    const shortTry = record('claude-code', 'Stop', 2, 'failed', {
+      unanswered: true,
+      unanswered_since: at(1),
+    });
+    expect(lastWentUnanswered({ ...timedOut, ...shortTry }, 'claude-code', now)).toBe(at(1));
+    expect(
+      lastWentUnanswered({ ...timedOut, ...shortTry }, 'claude-code', Date.parse(at(1 + UNANSWERED_FOR_MS))),
+    ).toBeNull();
   });
 });

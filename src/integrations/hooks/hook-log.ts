@@ -16,16 +16,21 @@ export interface HookRecord {
   outcome: HookOutcome;
   note: string;
   ms: number;
-  /** The hook found its Baton server not answering (`lastWentUnanswered`). */
+  /** The hook found its Baton server (or its PostgreSQL) not answering (`lastWentUnanswered`). */
   unanswered?: true;
+  /**
+   * When a hook here last waited its whole time for it: the hooks after it that did not wait (and failed) keep that
+   * time, so the server is waited for in full again once the window is over (a slow one is not shut out for good).
+   */
+  unanswered_since?: string;
 }
 
 /**
  * The local record of the hooks of one worktree (`$BATON_HOME/hooks/<hash>.json`): the last result of each agent's
  * event (`events`, keyed by `hookRecordKey`: Claude Code and Codex wired in one repository each keep their own), for
  * `baton doctor`, and how far each transcript was imported, so a Stop with nothing new never opens the
- * database. Small: one record per agent and event and the latest transcripts. A lost update (two hooks at once) only costs
- * a later hook a database read: the database stays the truth.
+ * database. Small: one record per agent and event and the latest transcripts. Hooks that end at once take turns to write
+ * it (`updateHookLog`); a write that fails only costs a later hook a database read: the database stays the truth.
  */
 export interface HookLog {
   version: 1;
@@ -111,7 +116,8 @@ export function lastWentUnanswered(
     .filter((r) => r.agent === agent)
     .sort((a, b) => b.at.localeCompare(a.at))[0];
   if (!last || (last.outcome !== 'timeout' && !last.unanswered)) return null;
-  return now - Date.parse(last.at) < UNANSWERED_FOR_MS ? last.at : null;
+  const since = last.unanswered_since ?? last.at;
+  return now - Date.parse(since) < UNANSWERED_FOR_MS ? since : null;
 }
 
 /**
@@ -199,7 +205,8 @@ export function updateHookLog(path: string, worktree: string, change: (log: Hook
       change(log);
       writeHookLog(path, log);
     },
-    { timeoutMs: 2000, staleMs: 10_000 },
+    // each holder keeps it for a millisecond: a hook does not spend its time budget waiting for a stuck one
+    { timeoutMs: 300, staleMs: 10_000 },
   );
 }
 

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { BatonError, conflict } from '../../core/index.js';
 import type { Durability } from '../store.js';
-import { redactUrl } from '../../core/database-url.js';
+import { POSTGRES_HUNG_HINT, redactUrl } from '../../core/database-url.js';
 
 export interface PostgresOptions {
   durability?: Durability;
@@ -104,7 +104,7 @@ export function toBatonError(
   if (/^timeout expired$|due to connection timeout/i.test(err.message ?? ''))
     return new BatonError(
       'unavailable',
-      `PostgreSQL at ${redactUrl(url)} did not answer within ${waitedMs / 1000} s (it took the connection and never replied: a stopped or overloaded server, or another program on that port); check that it runs and answers (\`psql\` with the same URL)`,
+      `PostgreSQL at ${redactUrl(url)} did not answer within ${waitedMs / 1000} s (it took the connection and never replied: a stopped or overloaded server, or another program on that port); ${POSTGRES_HUNG_HINT}`,
       { pg_code: code, unanswered: true },
       { cause: e },
     );
