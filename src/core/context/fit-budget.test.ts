@@ -1254,6 +1254,24 @@ describe('a last state older than the work recorded after it', () => {
     );
   });
 
+  it('shows a compaction summary without the words Claude Code addresses to the conversation it continues', () => {
+    const wrapped = {
+      ...compaction,
+      text: `This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n${compaction.text}\n\nIf you need specific details from before compaction (like exact code snippets, error messages, or content you generated), read the full transcript at: /home/u/.claude/projects/p/s.jsonl\nPlease continue the conversation from where we left it off without asking the user any further questions. Continue with the last task that you were asked to work on.`,
+    };
+    const md = fitResumeContext(
+      { ...snapWith(after), summaries: { compaction: wrapped, last_message: null } },
+      4,
+      [],
+      100_000,
+      countTokens,
+    ).markdown;
+    expect(md).toContain(`)\n${compaction.text}\nNewer than this, in the sections above:`);
+    expect(md).not.toMatch(
+      /Please continue|without asking the user|read the full transcript|being continued/,
+    );
+  });
+
   it('says so of a session cut off before the agent said anything, whose conversation went on after it', () => {
     const cut = {
       ...compaction,
