@@ -8,6 +8,19 @@ import { startServerProcess } from '../helpers/server.js';
 // time budget. Once one went unanswered, the next hooks ask the server's health check first (1.5 s) and do not wait
 // for one that does not answer; when it answers again, hooks go on as before.
 
+/** The UserPromptSubmit hook of one conversation in `repo`, as Claude Code runs it. */
+const prompter = (repo: string, env: Record<string, string>, session: string) => (text: string) =>
+  runCli(['hook', 'UserPromptSubmit'], {
+    cwd: repo,
+    env,
+    input: JSON.stringify({
+      cwd: repo,
+      hook_event_name: 'UserPromptSubmit',
+      session_id: session,
+      prompt: text,
+    }),
+  });
+
 describe('agent hooks and a Baton server that hangs', () => {
   it('wait out one hook, then do not wait for a server that still does not answer', async () => {
     const repo = makeRepo();
@@ -18,17 +31,7 @@ describe('agent hooks and a Baton server that hangs', () => {
       BATON_URL: s.url,
       BATON_TOKEN: s.token,
     };
-    const prompt = (text: string) =>
-      runCli(['hook', 'UserPromptSubmit'], {
-        cwd: repo,
-        env,
-        input: JSON.stringify({
-          cwd: repo,
-          hook_event_name: 'UserPromptSubmit',
-          session_id: 'hung-0001',
-          prompt: text,
-        }),
-      });
+    const prompt = prompter(repo, env, 'hung-0001');
     const told = (stdout: string) =>
       stdout.trim() ? ((JSON.parse(stdout) as { systemMessage?: string }).systemMessage ?? '') : '';
     try {
@@ -88,17 +91,7 @@ describe('agent hooks and a Baton server that hangs', () => {
       HOME: tempDir('baton-user-'),
       BATON_DATABASE_URL: `postgres://baton:secret@127.0.0.1:${port}/baton`,
     };
-    const prompt = (text: string) =>
-      runCli(['hook', 'UserPromptSubmit'], {
-        cwd: repo,
-        env,
-        input: JSON.stringify({
-          cwd: repo,
-          hook_event_name: 'UserPromptSubmit',
-          session_id: 'hung-pg-0001',
-          prompt: text,
-        }),
-      });
+    const prompt = prompter(repo, env, 'hung-pg-0001');
     try {
       const first = await prompt('add a /health endpoint');
       expect(first.code).toBe(0);

@@ -23,14 +23,27 @@ function workspace() {
   return { repo, env, hook };
 }
 
-/** A conversation that asked for something and got an answer, then ended (the user quit). */
-async function earlierConversation(w: ReturnType<typeof workspace>, id: string) {
+/**
+ * A conversation that asked for something and got an answer, then ended (the user quit); with `todos`, the agent's
+ * task list as it left it.
+ */
+async function earlierConversation(w: ReturnType<typeof workspace>, id: string, todos?: Json[]) {
   const path = join(tempDir('baton-transcript-'), `${id}.jsonl`);
   const request = 'add a /health endpoint that reports the database state';
+  const list = todos
+    ? [
+        line(id, 'assistant', {
+          id: 'm0',
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'tu1', name: 'TodoWrite', input: { todos } }],
+        }),
+      ]
+    : [];
   writeFileSync(
     path,
     `${[
       line(id, 'user', { role: 'user', content: request }),
+      ...list,
       line(id, 'assistant', {
         id: 'm1',
         role: 'assistant',
@@ -135,32 +148,10 @@ describe('a conversation resumed after another was opened and quit with nothing 
   it('is not briefed again: the other recorded nothing, its own history holds the work', async () => {
     const w = workspace();
     const id = 'conv-0005';
-    const path = join(tempDir('baton-transcript-'), `${id}.jsonl`);
-    const request = 'add a /health endpoint, then its test';
-    const todos = [
+    const path = await earlierConversation(w, id, [
       { content: 'Add the /health route', status: 'completed', activeForm: 'Adding the route' },
       { content: 'Test the /health route', status: 'pending', activeForm: 'Testing the route' },
-    ];
-    writeFileSync(
-      path,
-      `${[
-        line(id, 'user', { role: 'user', content: request }),
-        line(id, 'assistant', {
-          id: 'm1',
-          role: 'assistant',
-          content: [{ type: 'tool_use', id: 'tu1', name: 'TodoWrite', input: { todos } }],
-        }),
-        line(id, 'assistant', {
-          id: 'm2',
-          role: 'assistant',
-          content: [{ type: 'text', text: 'The route is in; I stop here for today, the test comes next.' }],
-        }),
-      ].join('\n')}\n`,
-    );
-    await w.hook('SessionStart', { session_id: id, source: 'startup', transcript_path: path });
-    await w.hook('UserPromptSubmit', { session_id: id, transcript_path: path, prompt: request });
-    await w.hook('Stop', { session_id: id, transcript_path: path, stop_hook_active: false });
-    await w.hook('SessionEnd', { session_id: id, transcript_path: path, reason: 'prompt_input_exit' });
+    ]);
     // `claude` opened by mistake and quit at once (then `claude --resume`)
     const other = join(tempDir('baton-transcript-'), 'other-0006.jsonl');
     const opened = await w.hook('SessionStart', {
