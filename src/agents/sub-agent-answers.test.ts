@@ -93,6 +93,16 @@ describe("the sub-agents of the agent's unfinished turn", () => {
     expect(last?.text).not.toMatch(/Excellent|agentId|total_tokens/);
   });
 
+  it("are named by their words: a JSON sample in an answer's code block is left out of its line", () => {
+    // spotter 258c7280 cut at line 1500: a Task researching hook output answered with the JSON it documents
+    const file = 'claude-code/spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl';
+    const last = lastMessage(parseTranscript(readCorpus(file).split('\n').slice(0, 1500).join('\n')).entries);
+    expect(last?.text).toContain(
+      "- Research Claude hook output: Based on the official Claude Code hooks documentation, here's what you need to know about the SessionStart hook output contract: · SessionStart Hook Output Contract · 1. JSON Format for Injecting Context · To inject context at session startup, your SessionStart hook should output JSON to stdout with this structure: · Important:",
+    );
+    expect(last?.text).not.toContain('"hookSpecificOutput"');
+  });
+
   it("are named: a Claude Code background agent's task notification, and the turn it starts is not over", () => {
     // 177 the Agent call, 179 "Async agent launched", 183 the agent's words, 240 the notification of its end
     const file = 'claude-code/entirecontext/39/01M0CV5D1MQXCRJBJXKV1JQ939/0/full.jsonl';

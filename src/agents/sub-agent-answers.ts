@@ -129,9 +129,14 @@ function withoutPreamble(text: string): string {
   return body.trim() || text.trim();
 }
 
-/** An answer's words on one line: its preamble left out, markdown marks dropped. */
+/**
+ * An answer's words on one line: its preamble left out, markdown marks dropped, its code blocks too (a JSON sample, a
+ * diff: flattened, they read as noise; the whole answer is in the record) unless it is nothing else.
+ */
 function oneLine(text: string): string {
-  return withoutPreamble(text)
+  const body = withoutPreamble(text);
+  const prose = body.replace(/```[\s\S]*?(?:```|$)/g, '\n');
+  return (prose.trim() ? prose : body)
     .split('\n')
     .map((l) =>
       l
