@@ -326,9 +326,13 @@ describe('a compaction whose start hook came first', () => {
     expect((await hook('PostCompact', { ...base, trigger: 'manual' })).stderr).toMatch(
       /the next prompt or session start injects/,
     );
+    await baton(['task', 'add', 'B:Its tests']);
     expect(contextOf((await hook('SessionStart', { ...base, source: 'compact' })).stdout)).toContain(
       'Write the parser',
     );
+    // the snapshot of that start says what happened: the same conversation compacted, no new session
+    const snaps = (await baton(['snapshots', '--json'])).json<{ snapshots: { pause_reason: string }[] }>();
+    expect(snaps.snapshots.at(-1)?.pause_reason).toBe('Claude Code compacted its context');
     expect((await hook('UserPromptSubmit', { ...base, prompt: 'and on' })).stdout).toBe('');
   });
 });

@@ -526,6 +526,14 @@ function busyNote(e: Elsewhere): string {
     : `another conversation wrote its transcript in this worktree ${e.ago} s ago, so it is not taken as cut off: if it is still at work, ${shared}; if it stopped, what it wrote was read`;
 }
 
+/** Why a session start hands over, in words: a compaction or a resume is the same conversation going on. */
+const startReason = (agent: string, source: string) =>
+  source === 'compact'
+    ? `${agent} compacted its context`
+    : source === 'resume'
+      ? `a ${agent} conversation was resumed`
+      : `a new ${agent} session began (${source})`;
+
 /** Answers one agent hook over the client. Throws only on failures the caller reports (it never fails the agent). */
 export async function handleHookEvent(event: HookEvent, ctx: HookContext): Promise<HookResult> {
   const r = await answer(event, ctx);
@@ -563,7 +571,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       const t = await ctx.client.startAgentSession({
         ...trackInput(ctx, true),
         max_chars: ctx.settings.injectMaxChars,
-        reason: `a new ${agentLabel(ctx.agent)} session began (${source})`,
+        reason: startReason(agentLabel(ctx.agent), source),
         // a new conversation, or a /clear (many clear to switch tasks), does not continue work that is over (a /clear
         // with work left goes on with it); a resume or a compaction is the same conversation going on
         fresh_start: source === 'startup' || source === 'clear',
