@@ -30,9 +30,10 @@ export type ConversationsOver = Readonly<Record<string, string>>;
  * pause is asked for, no usage limit stopped its last turn, and the last agent session ended (its SessionEnd hook
  * came: the user quit or cleared it; or its conversation is in `over` and its last turn ended) or nothing happened in
  * the workflow for FINISHED_IDLE_MS. An open error holds it, unless the agent went on past every one (`wentOnPast`)
- * before its session ended or the workflow went quiet: then the reason names them. A new conversation (or a `/clear`) then starts a new workflow
- * (shown what the finished one did) instead of being told to continue finished work; a compaction, a `--resume`, a
- * task left open, a request the agent never answered or an error met after the agent's last answer continue this one.
+ * before its session ended or the workflow went quiet: then the reason names them. A new conversation (or a `/clear`)
+ * then starts a new workflow (shown what the finished one did) instead of being told to continue finished work; a
+ * compaction, a `--resume`, a task left open, a request the agent never answered or an error met after the agent's
+ * last answer continue this one.
  */
 export function finishedWork(s: WorkflowState, now: string, over: ConversationsOver = {}): string | null {
   if (!s.auto_tracked || s.status !== 'in_progress' || s.pause_requested) return null;
@@ -60,9 +61,9 @@ export function finishedWork(s: WorkflowState, now: string, over: ConversationsO
 
 /**
  * The agent met every open error before the last answer that ended its turn: it went on past them (worked around,
- * fixed where Baton did not see it, or left for the user), reported, and the user quit or left it. An error after that answer,
- * or with no such answer (its turn died: an API error), still holds the work. The open errors the state no longer
- * lists are older than those it does.
+ * fixed where Baton did not see it, or left for the user), reported, and the user quit or left it. An error after
+ * that answer, or with no such answer (its turn died: an API error), still holds the work. The open errors the state
+ * no longer lists are older than those it does.
  */
 function wentOnPast(s: WorkflowState): boolean {
   const answer = s.summaries?.last_message;
