@@ -134,13 +134,16 @@ export function registerImportCommand(program: Command, rt: Runtime) {
               `no workflow was open here: created ${r.workflow_id} for this transcript (its first request is the issue)`,
             );
           // what it read held nothing to record: kept, so `baton status` does not say it unread again
-          if (r.new_entries === 0)
-            keepReadMark(
-              await client.status({ workflowId: r.workflow_id }),
-              rt.settings(g).home,
-              path,
-              r.read.to_byte,
-            );
+          const unkept =
+            r.new_entries === 0
+              ? keepReadMark(
+                  await client.status({ workflowId: r.workflow_id }),
+                  rt.settings(g).home,
+                  path,
+                  r.read.to_byte,
+                )
+              : null;
+          if (unkept) rt.io.err(`baton: warning: ${unkept}`);
           for (const s of r.skipped) rt.io.err(`${file}:${s.line}: skipped: ${s.reason}`);
           for (const w of r.warnings) rt.io.err(`${file}: ${w}`);
           print(r, () => importSummary(file, r));

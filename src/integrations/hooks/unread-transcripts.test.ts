@@ -1,4 +1,5 @@
 import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/git-repo.js';
@@ -119,8 +120,24 @@ describe('unreadTranscripts: a followed transcript that grew since Baton last re
         readHookLog(hookLogPath(home, status.workflow.worktree!), status.workflow.worktree!).transcripts,
       ),
     ).toEqual([path]);
-    keepReadMark(status, home, path, 300);
+    expect(keepReadMark(status, home, path, 300)).toBeNull();
     expect(unreadTranscripts(status, home)).toEqual([]);
+  });
+
+  it('keepReadMark says, and does not throw, when the hook log is held by a hook that does not let go', () => {
+    const { home, path, status } = setup({ seen: { bytes: 100 } });
+    const log = hookLogPath(home, status.workflow.worktree!);
+    // a live holder (this very process) that keeps it
+    writeFileSync(
+      `${log}.lock`,
+      JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now(), token: 't' }),
+    );
+    expect(keepReadMark(status, home, path, 300)).toMatch(
+      new RegExp(
+        `^could not note in the hook log ${log} how far ${path} was read \\(.*is locked by .*\\): its last lines may be said unread again$`,
+      ),
+    );
+    expect(unreadTranscripts(status, home)).toMatchObject([{ read_through: 100 }]);
   });
 
   it('says a size in bytes, KB or MB', () => {

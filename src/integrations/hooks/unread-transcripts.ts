@@ -140,20 +140,33 @@ export const sizeText = (bytes: number) =>
  * in `home`'s hook log as a hook keeps it: an import that finds nothing to record writes no event, so its import mark
  * stays, and without this the lines it read (an agent's bookkeeping written after its last hook, a title Claude Code
  * adds later) would be said unread again however often the command that reads them ran. Only ever moves forward.
+ * A mark that cannot be kept (the hook log not writable, or held by a stuck hook) costs nothing the import did: it is
+ * said (the text returned), not thrown; null when kept or not needed.
  */
-export function keepReadMark(status: FollowedStatus, home: string, path: string, bytes: number): void {
+export function keepReadMark(
+  status: FollowedStatus,
+  home: string,
+  path: string,
+  bytes: number,
+): string | null {
   const worktree = status.workflow.worktree;
   const f = followedTranscripts(status, home).find((x) => x.path === path);
-  if (!worktree || !f || bytes <= Math.max(f.through, f.seen?.bytes ?? 0)) return;
-  updateHookLog(hookLogPath(home, worktree), worktree, (log) => {
-    log.transcripts[path] = {
-      ...log.transcripts[path],
-      bytes,
-      workflow_id: status.workflow.id,
-      at: new Date().toISOString(),
-      source: f.source,
-    };
-  });
+  if (!worktree || !f || bytes <= Math.max(f.through, f.seen?.bytes ?? 0)) return null;
+  const logPath = hookLogPath(home, worktree);
+  try {
+    updateHookLog(logPath, worktree, (log) => {
+      log.transcripts[path] = {
+        ...log.transcripts[path],
+        bytes,
+        workflow_id: status.workflow.id,
+        at: new Date().toISOString(),
+        source: f.source,
+      };
+    });
+    return null;
+  } catch (e) {
+    return `could not note in the hook log ${logPath} how far ${path} was read (${(e as Error).message}): its last lines may be said unread again`;
+  }
 }
 
 /**
@@ -178,11 +191,12 @@ export async function readUnread(
       // the importer and its rules load only when a transcript is read
       const { importTranscriptFile } = await import('../transcripts/import-file.js');
       const r = await importTranscriptFile(client, { workflowId: u.workflow_id }, u.path, u.agent);
-      if (r.new_entries === 0) keepReadMark(status, home, u.path, r.read.to_byte);
+      const unkept = r.new_entries === 0 ? keepReadMark(status, home, u.path, r.read.to_byte) : null;
       said.push(
         r.new_entries
           ? `read ${counted(r.new_entries, 'entry', 'entries')} that ${u.path} gained since Baton last read it`
           : `nothing new in ${u.path} since Baton last read it (${sizeText(u.grown_bytes)} written, no entry)`,
+        ...(unkept ? [unkept] : []),
       );
     } catch (e) {
       said.push(`could not read ${u.path}: ${(e as Error).message}`);
