@@ -5,8 +5,17 @@
 import { updateHookLog } from '../../dist/integrations/hooks/hook-log.js';
 
 const [path, name, times] = process.argv.slice(2);
+/** One update; a lock wait cut short (a holder descheduled on a loaded machine) is tried again: no update is lost. */
+const update = (change) => {
+  for (;;)
+    try {
+      return updateHookLog(path, '/repo', change);
+    } catch (e) {
+      if (e?.code !== 'unavailable') throw e;
+    }
+};
 for (let k = 0; k < Number(times); k++) {
-  updateHookLog(path, '/repo', (log) => {
+  update((log) => {
     const until = Date.now() + 2;
     while (Date.now() < until);
     log.events[`${name}/${k}`] = {

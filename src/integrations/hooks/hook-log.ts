@@ -205,8 +205,9 @@ export function updateHookLog(path: string, worktree: string, change: (log: Hook
       change(log);
       writeHookLog(path, log);
     },
-    // each holder keeps it for a millisecond: a hook does not spend its time budget waiting for a stuck one
-    { timeoutMs: 300, staleMs: 10_000 },
+    // each holder keeps it for a millisecond (more on a loaded machine); the hook's answer is out before, so a wait
+    // cut short by the agent's timeout costs only this record
+    { timeoutMs: 1000, staleMs: 10_000 },
   );
 }
 
