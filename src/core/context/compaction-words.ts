@@ -8,7 +8,7 @@
 const opening =
   /^\s*This session is being continued from a previous conversation[^\n]*(?:\n[ \t]*(?:The (?:summary|conversation) (?:below|is summarized below)[^\n]*)?)?\n*/;
 const transcriptHint =
-  /^[ \t]*If you need specific details from before (?:compaction|exiting plan mode)\b[^\n]*read the full transcript at:[^\n]*$/gm;
+  /^[ \t]*If you need specific details from before compaction\b[^\n]*read the full transcript at:[^\n]*$/gm;
 const goOn =
   /^[ \t]*Please continue the conversation from where we left (?:it )?off without asking the user any further questions\.[^\n]*$/gm;
 

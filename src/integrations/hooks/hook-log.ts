@@ -177,14 +177,23 @@ export function readHookLog(path: string, worktree: string): HookLog {
 }
 
 export function writeHookLog(path: string, log: HookLog): void {
+  makeLogFolder(path);
+  saveLog(path, log);
+}
+
+/** The hook log's folder: BATON_HOME made (or refused) on its own first, as a private folder. */
+function makeLogFolder(path: string): void {
+  // a recursive mkdir under a folder that cannot hold one (/proc) never returns in Node, it retries for ever
+  ensurePrivateDir(dirname(dirname(path)));
+  mkdirSync(dirname(path), { recursive: true });
+}
+
+/** Writes the log whole (the latest transcripts kept), through a file renamed over it. */
+function saveLog(path: string, log: HookLog): void {
   const kept = Object.entries(log.transcripts)
     .sort((a, b) => b[1].at.localeCompare(a[1].at))
     .slice(0, TRANSCRIPTS_KEPT);
   const out: HookLog = { ...log, transcripts: Object.fromEntries(kept) };
-  // BATON_HOME made (or refused) on its own first: a recursive mkdir under a folder that cannot hold one (/proc)
-  // never returns in Node, it retries for ever
-  ensurePrivateDir(dirname(dirname(path)));
-  mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(out, null, 2)}\n`);
   renameSync(tmp, path);
@@ -196,14 +205,13 @@ export function writeHookLog(path: string, log: HookLog): void {
  */
 export function updateHookLog(path: string, worktree: string, change: (log: HookLog) => void): void {
   // the folder first: the lock file lives beside the log
-  ensurePrivateDir(dirname(dirname(path)));
-  mkdirSync(dirname(path), { recursive: true });
+  makeLogFolder(path);
   withLock(
     `${path}.lock`,
     () => {
       const log = readHookLog(path, worktree);
       change(log);
-      writeHookLog(path, log);
+      saveLog(path, log);
     },
     // each holder keeps it for a millisecond (more on a loaded machine); the hook's answer is out before, so a wait
     // cut short by the agent's timeout costs only this record
