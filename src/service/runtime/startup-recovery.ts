@@ -3,6 +3,7 @@ import {
   BatonError,
   executorChanged,
   interrupt,
+  saveResumeToken,
   interruptRecovery,
   type GitCapture,
 } from '../../core/index.js';
@@ -10,11 +11,11 @@ import type { ExecutorPatch, ExecutorRow } from '../../storage/executor-registry
 import type { CommitBatch } from '../../storage/store.js';
 import type { BatonService } from '../baton-service.js';
 import { Draft, isTerminal, workSpanOf } from '../../core/index.js';
-import { recordOne, type RecordInput } from '../record-input.js';
+import { recordOne } from '../record-input.js';
 import { closeEndedSessions, sessionOver } from './release-executor.js';
 import { noRegistry } from './launch.js';
 import { isLivenessUnknown } from './liveness-unknown.js';
-import { lostRunSummaries } from './lost-run-summaries.js';
+import { readLostRun, type LostRun } from './lost-run-log.js';
 import { leaseVerdict, type ProcessPorts } from './ownership.js';
 import type { AgentProcess, ExecutorFactory } from './runtime-ports.js';
 
@@ -178,6 +179,17 @@ export async function recoverAtStartup(
     }
     const wf = await service.store.loadState(row.workflow_id);
     const task = wf?.tasks.find((t) => t.status === 'in_progress') ?? null;
+    const current = wf ? (drafts.get(wf.id)?.state ?? wf) : null;
+    const interrupted =
+      !proc && current?.status === 'in_progress' && current.session_count === row.session_number;
+    // what the lost run's agent last said, from its task log (the crash snapshot's Last State), and its session id
+    // when the run was killed before it saved the token (the agent's own session can still go on)
+    const lost: LostRun | null =
+      wf && interrupted && task && !isTerminal(wf.status)
+        ? await readLostRun(service, wf, task.id, row.session_number, row.agent)
+        : null;
+    const found = !row.resume_token && row.supports_session_resume ? (lost?.session ?? null) : null;
+    const token = row.resume_token ?? found;
     if (proc && task) {
       action = 'reconnected';
       state = 'running';
@@ -188,7 +200,7 @@ export async function recoverAtStartup(
     } else if (!row.supports_session_resume) {
       state = 'error';
       reason = 'not_resumable';
-    } else if (!row.resume_token) {
+    } else if (!token) {
       state = 'error';
       reason = 'missing_resume_token';
     } else state = 'waiting_for_input';
@@ -196,9 +208,6 @@ export async function recoverAtStartup(
     const over = sessionOver(row, wf);
     if (over && !proc) state = 'ended';
     if (!proc && status === 'ready' && (over || opts.stopGone)) status = 'stopped';
-    const current = wf ? (drafts.get(wf.id)?.state ?? wf) : null;
-    const interrupted =
-      !proc && current?.status === 'in_progress' && current.session_count === row.session_number;
     const auto =
       !over &&
       (opts.autoResume === 'all' ||
@@ -211,13 +220,13 @@ export async function recoverAtStartup(
         error_message: reason,
         last_seen_at: at,
         updated_at: at,
+        ...(found ? { resume_token: found } : {}),
         // A container found by its labels (Baton died before writing its id) is recorded.
         ...(status === 'ready' ? (executor?.placement?.(row.id) ?? {}) : {}),
       },
     });
     if (wf && !isTerminal(wf.status)) {
       let git: GitCapture | null = null;
-      let lastWords: RecordInput[] = [];
       if (interrupted) {
         // one capture per worktree and start: workflows that began at other points list other commits
         const key = JSON.stringify([wf.worktree, workSpanOf(wf)]);
@@ -226,13 +235,13 @@ export async function recoverAtStartup(
           git = await service.git.captureGitState(wf.worktree, workSpanOf(wf));
           gitCache.set(key, git);
         }
-        // what the lost run's agent last said, from its task log: the crash snapshot's Last State
-        if (task) lastWords = await lostRunSummaries(service, wf, task.id, row.session_number, row.agent);
       }
       const op = (d: Draft) => {
         executorChanged(d, { executor_id: row.id, status, session_state: state, reason });
         if (git && d.state.status === 'in_progress' && d.state.session_count === row.session_number) {
-          for (const words of lastWords) recordOne(d, words);
+          for (const words of lost?.summaries ?? []) recordOne(d, words);
+          if (found && d.state.agent?.executor_id === row.id && !d.state.agent.resume_token)
+            saveResumeToken(d, row.id, found);
           interrupt(
             d,
             opts.reason?.(row) ??

@@ -4,6 +4,20 @@ import { agentSummaryInput, type RecordInput } from '../record-input.js';
 
 /** How much of a lost run's task log is read: its end, where the last message and the calls after it are. */
 const TAIL_BYTES = 8 * 1024 * 1024;
+/** How much of its start is read besides, when the end is not all of it: where the agent names its session. */
+const HEAD_BYTES = 64 * 1024;
+
+/** What a lost run's task log tells: the agent's last words, and its own session id. */
+export interface LostRun {
+  summaries: RecordInput[];
+  /**
+   * The agent's session id as its output named it: the resume token when the run was killed before it saved the
+   * token it had read (the agent's first line, a moment before the crash).
+   */
+  session: string | null;
+}
+
+const NOTHING: LostRun = { summaries: [], session: null };
 
 /**
  * What the agent of a run Baton lost (`baton run` killed, the machine restarted) last said, read from the run's task
@@ -13,27 +27,37 @@ const TAIL_BYTES = 8 * 1024 * 1024;
  * run folder, a driver that died before it launched the agent) or a reader; a log that cannot be read leaves the
  * briefing without them (recovery goes on: the log is still in the run folder's `logs/`).
  */
-export async function lostRunSummaries(
+export async function readLostRun(
   service: BatonService,
   s: WorkflowState,
   taskId: string,
   sessionNumber: number,
   agent: string,
-): Promise<RecordInput[]> {
+): Promise<LostRun> {
   const { logs, readAgentOutput } = service.options;
-  if (!logs || !readAgentOutput) return [];
+  if (!logs || !readAgentOutput) return NOTHING;
   try {
     const log = await logs.latest(s, taskId, sessionNumber);
-    if (!log) return [];
+    if (!log) return NOTHING;
     const from = Math.max(0, log.size - TAIL_BYTES);
     const { text } = await logs.read(s, log.name, from, TAIL_BYTES);
     // read from its first line, a log with no word of the agent's is a run cut off before it said anything, unless
     // an earlier run of the workflow's agent spoke (its calls left open are then what came after that message)
     const signals = await readAgentOutput(text, { fromStart: from === 0 && !s.summaries?.last_message });
-    return signals.flatMap((sig) =>
-      sig.type === 'summary' ? [agentSummaryInput(sig, `${agent}:task log`, machineZone)] : [],
-    );
+    const sessionOf = (sigs: typeof signals) =>
+      sigs.flatMap((sig) => (sig.type === 'session' ? [sig.id] : [])).at(-1) ?? null;
+    let session = sessionOf(signals);
+    if (!session && from > 0) {
+      const head = await logs.read(s, log.name, 0, HEAD_BYTES);
+      session = sessionOf(await readAgentOutput(head.text, { fromStart: true }));
+    }
+    return {
+      summaries: signals.flatMap((sig) =>
+        sig.type === 'summary' ? [agentSummaryInput(sig, `${agent}:task log`, machineZone)] : [],
+      ),
+      session,
+    };
   } catch {
-    return [];
+    return NOTHING;
   }
 }
