@@ -15,7 +15,7 @@ import { recordOne } from '../record-input.js';
 import { closeEndedSessions, sessionOver } from './release-executor.js';
 import { noRegistry } from './launch.js';
 import { isLivenessUnknown } from './liveness-unknown.js';
-import { readLostRun, type LostRun } from './lost-run-log.js';
+import { readLostRun } from './lost-run-log.js';
 import { leaseVerdict, type ProcessPorts } from './ownership.js';
 import type { AgentProcess, ExecutorFactory } from './runtime-ports.js';
 
@@ -184,8 +184,8 @@ export async function recoverAtStartup(
       !proc && current?.status === 'in_progress' && current.session_count === row.session_number;
     // what the lost run's agent last said, from its task log (the crash snapshot's Last State), and its session id
     // when the run was killed before it saved the token (the agent's own session can still go on)
-    const lost: LostRun | null =
-      wf && interrupted && task && !isTerminal(wf.status)
+    const lost =
+      wf && interrupted && task
         ? await readLostRun(service, wf, task.id, row.session_number, row.agent)
         : null;
     const found = !row.resume_token && row.supports_session_resume ? (lost?.session ?? null) : null;
