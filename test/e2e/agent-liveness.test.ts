@@ -320,9 +320,10 @@ describe('where the agent process cannot be seen (macOS; here, hooks run by no a
 
   /**
    * A Codex conversation that asked, planned and began, its rollout written moments ago; its turn then ended (`stop`:
-   * a Stop came; `esc`: the user interrupted it, which Codex writes in the rollout and gives no hook) or goes on.
+   * a Stop came; `esc`: the user interrupted it, which Codex writes in the rollout and gives no hook; `limit`: a usage
+   * limit stopped it, written in the rollout, no Stop read yet) or goes on.
    */
-  async function codexMidPlan(turn: 'stop' | 'esc' | 'going') {
+  async function codexMidPlan(turn: 'stop' | 'esc' | 'limit' | 'going') {
     const { hook } = workspace();
     const path = finishedRollout(first, 'add an MIT LICENSE file', 'in_progress');
     const codex = (event: string, fields: Json = {}) =>
@@ -334,6 +335,11 @@ describe('where the agent process cannot be seen (macOS; here, hooks run by no a
       appendFileSync(
         path,
         `${JSON.stringify({ timestamp: now(), type: 'event_msg', payload: { type: 'turn_aborted', turn_id: 't1', reason: 'interrupted' } })}\n`,
+      );
+    if (turn === 'limit')
+      appendFileSync(
+        path,
+        `${JSON.stringify({ timestamp: now(), type: 'event_msg', payload: { type: 'error', message: "You've hit your usage limit. Try again in 2 hours." } })}\n`,
       );
     const next = await hook('SessionStart', {
       session_id: second,
@@ -359,6 +365,14 @@ describe('where the agent process cannot be seen (macOS; here, hooks run by no a
     expect(said).not.toMatch(/another conversation/);
     expect(briefing).not.toContain('Another conversation is at work');
     expect(briefing).toContain('The user interrupted the last turn');
+  });
+
+  it('nor is one a usage limit stopped moments ago: the new conversation goes on with the work', async () => {
+    const { told: said, briefing } = await codexMidPlan('limit');
+    expect(said).not.toMatch(/another conversation/);
+    expect(said).toMatch(/stopped by a usage limit, resets at /);
+    expect(briefing).not.toContain('Another conversation');
+    expect(briefing).toContain('The previous session ended because: stopped by a usage limit, resets at ');
   });
 
   it('nor is one `baton import` read whole after its last write; written to again, it may be at work', async () => {

@@ -89,8 +89,8 @@ export interface Elsewhere {
  * own agent (a /clear in the same terminal); else, where processes can be read and a hook recorded its agent, whether
  * that process runs; else (macOS, a transcript only `baton import` read) whether it wrote within ACTIVE_WITHIN_MS,
  * unless its turn is over (`idle`: a Stop was its last hook and it wrote no entry since, or it ends on the user's
- * Esc: a Codex `/new`, or a quit and a new start, moments after a turn; or `baton import` read it whole after its last
- * write).
+ * Esc: a Codex `/new`, or a quit and a new start, moments after a turn; or on a usage limit, which stopped it; or
+ * `baton import` read it whole after its last write).
  */
 function atWork(
   seen: TranscriptSeen | undefined,
@@ -229,12 +229,15 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
     const read = st.size <= readTo ? nothingRead : await readOn(ctx, k, st.size - k.through, notes, out);
     const ago = Math.max(0, Math.round((now - st.mtimeMs) / 1000));
     // between turns: the last hook ended its turn and it wrote nothing since, or what it wrote ends on the user's Esc
-    // or a transcript no hook here follows that an import (`baton import`) read to its end after its last write: a
+    // or on a usage limit, or a transcript no hook here follows that an import (`baton import`) read to its end after its last write: a
     // session the user handed over, not one at work (an agent without hooks that writes on is, once it writes again)
     const handedOver =
       !seen && st.size <= k.through && k.readAt !== null && Date.parse(k.readAt) >= st.mtimeMs;
     const idle =
-      (seen?.turn_ended === true && read?.entries === 0) || read?.interrupted === true || handedOver;
+      (seen?.turn_ended === true && read?.entries === 0) ||
+      read?.interrupted === true ||
+      read?.limited === true ||
+      handedOver;
     const elsewhere = k.path === own ? null : atWork(seen, ago, self, idle);
     if (elsewhere && (out.activeElsewhere === null || elsewhere.ago < out.activeElsewhere.ago))
       out.activeElsewhere = elsewhere;
@@ -244,13 +247,17 @@ export async function catchUpTranscripts(ctx: HookContext): Promise<CaughtUp> {
   return out;
 }
 
-/** What a session start read of a transcript: its new entries, and whether they end on the user's interruption. */
+/**
+ * What a session start read of a transcript: its new entries, and whether they end on the user's interruption or on a
+ * usage limit (either way the conversation stopped: it is not at work).
+ */
 interface ReadOn {
   entries: number;
   interrupted: boolean;
+  limited: boolean;
 }
 
-const nothingRead: ReadOn = { entries: 0, interrupted: false };
+const nothingRead: ReadOn = { entries: 0, interrupted: false, limited: false };
 
 /**
  * Reads what a transcript gained since its last import (`grown` bytes), saying so in `notes`, or why it could not in
@@ -288,7 +295,7 @@ async function readOn(
         ? `read ${r.new_entries} ${r.new_entries === 1 ? 'entry' : 'entries'} that ${k.path} gained since its last import`
         : `nothing new in ${k.path} since its last import (${grown} bytes written, no entry)`,
     );
-    return { entries: r.new_entries, interrupted: r.stopped_by_user };
+    return { entries: r.new_entries, interrupted: r.stopped_by_user, limited: !!r.stopped_on_limit };
   } catch (e) {
     out.unread.push(`${k.path} (${(e as Error).message})`);
     return null;
