@@ -926,6 +926,13 @@ describe('a turn a usage limit stopped', () => {
           { type: 'agent_message', message: 'The retry is in; the tests are next.' },
           minutesAgo(1),
         ),
+        // a call the limit cut off before it returned
+        ev('response_item', {
+          type: 'function_call',
+          name: 'exec_command',
+          arguments: JSON.stringify({ cmd: 'git commit -m retry' }),
+          call_id: 'call-1',
+        }),
         ev('event_msg', {
           type: 'error',
           message: `You've hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/codex/settings/usage to purchase more credits or try again at ${clock}.`,
@@ -980,6 +987,8 @@ describe('a turn a usage limit stopped', () => {
     expect(context).toMatch(
       /### Last State \(the agent's last message[^)]*\)\nThe retry is in; the tests are next\./,
     );
+    // the turn did not end on that message (the Stop's copy of it): the call it left open is still said
+    expect(context).toContain('The transcript ends before this call returned (check whether it ran)');
     expect(context).not.toContain('UNRESOLVED');
   });
   it('is said as past in `baton status` once its reset is, with what that allows', async () => {

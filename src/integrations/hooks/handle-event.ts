@@ -348,7 +348,9 @@ async function cutShort(
   said: LimitMet | null,
 ): Promise<HookResult> {
   const ref = { workflowId, cwd: ctx.payload.cwd };
-  const kept = await keepLastMessage(ctx, ref, event);
+  // a limit read in the transcript came with the agent's last words as it holds them, the calls left open among them:
+  // the hook's copy of the last message (Codex's Stop sends it) would take their place as if the turn had ended on it
+  const kept = imported.limit && !said ? false : await keepLastMessage(ctx, ref, event);
   const limit = said ?? imported.limit ?? null;
   if (said)
     await ctx.client.record(ref, {
