@@ -185,6 +185,11 @@ describe.each(backends)('one owner per workflow, crashes noticed by any command 
     expect(String(failed?.detail)).toContain(`pid ${agentPid}) was killed by SIGKILL`);
     const ss = (await ws.cli(['session-status'])).json<{ is_agent_running: boolean }>();
     expect(ss.is_agent_running).toBe(false);
+    // killed from outside, it did nothing known to be wrong: the next session goes on from what it left
+    const context = (await ws.cli(['context'])).json<{ markdown: string }>().markdown;
+    expect(context).toContain(
+      'Task "T1: First" was cut off: its agent was killed (by SIGKILL) before it finished. Check what it left',
+    );
     const rerun = await ws.cli(['run', '--agent', 'claude-code']);
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(rerun.json<{ status: string }>().status).toBe('completed');

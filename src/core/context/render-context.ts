@@ -266,6 +266,9 @@ function tdd(c: ResumeContext, out: string[]) {
  * last session ended when it ended for a reason (a snapshot taken by hand, on a schedule or for this context is not
  * one).
  */
+/** How `baton run` says that a task's agent was killed by a signal: `the agent (pid 42) was killed by SIGKILL`. */
+const killedAgent = /^the agent (?:\(pid \S+\) )?was killed by (SIG[A-Z0-9]+)\b/;
+
 function nextStep(c: ResumeContext): string {
   // a finished workflow is not gone on with: why its last session ended is history, not a reason to resume
   if (c.finished) return `Nothing: the workflow ${finishedAs[c.finished]}; new work goes in a new workflow.`;
@@ -353,8 +356,12 @@ function nextWork(c: ResumeContext): string {
   // the list stood still while the agent worked on (Codex agents often stop updating their plan): its message leads
   if (task && c.next.list_behind && left === 'mid_turn' && c.last_state?.kind === 'last_message')
     return `The session ended in the middle of the agent's turn, and its last message (${said}) is newer than the task list: finish what it says it was doing (check whether its last call ran), then continue from ${task} unless that message shows it done.`;
-  // a task that failed is not simply taken up again: what made it fail comes first
+  // a task that failed is not simply taken up again: what made it fail comes first, unless its agent was killed from
+  // outside (a person, an out-of-memory kill): nothing it did is known to be wrong, and what it left is where to go on
   const failed = c.pending_tasks.find((t) => t.id === c.next.task_id && t.status === 'failed');
+  const killed = failed?.reason ? killedAgent.exec(failed.reason) : null;
+  if (task && failed && killed)
+    return `Task "${c.next.task_id}: ${c.next.title}" was cut off: its agent was killed (by ${killed[1]}) before it finished. Check what it left (\`git status\`, \`git log\`), then go on with it.`;
   if (task && failed)
     return `Task "${c.next.task_id}: ${c.next.title}" failed${failed.reason ? ` (${clip(quote(failed.reason), 160)})` : ''}: find out why and fix it before running it again.`;
   if (task) return `Continue from ${task}.`;
