@@ -1074,6 +1074,22 @@ describe('a failed hook in baton doctor', () => {
     );
   });
 
+  it('is past once a later session start here reached the store the failed hook could not: a note, not a problem', async () => {
+    const { repo, baton, line } = await reported('Stop', (repo) => payload(repo), [
+      '--server',
+      'http://127.0.0.1:1',
+    ]);
+    expect(line).toContain('failed: cannot reach the Baton server ');
+    // the outage is over: the next session start reaches the store and reads on from the last import
+    expect((await baton(['hook', 'SessionStart'], payload(repo, { source: 'startup' }))).code).toBe(0);
+    const doctor = await baton(['doctor', '--json']);
+    const report = doctor.json<{ problems: string[]; notes: string[] }>();
+    expect(report.problems.join('\n')).not.toContain('the last Stop hook');
+    expect(report.notes.join('\n')).toMatch(
+      /the last Stop hook \(\S+, claude-code\) could not reach Baton's store \(cannot reach the Baton server [^\n]*\); the SessionStart hook since \(\S+\) reached it and read on from there: nothing of it is missing/,
+    );
+  });
+
   it("says that a store the hook could not open but doctor can means the agent's hooks run with other settings", async () => {
     const { line } = await reported('SessionStart', (repo) => payload(repo, { source: 'startup' }), [
       '--server',

@@ -31,6 +31,7 @@ import { gitStandingOf } from './git-exclude.js';
 import { isSetUp, notSetUpNote, unexcludedFiles, worktreesNotSetUp } from './init.js';
 import { otherWorktrees } from './worktrees.js';
 import { agentLabel } from '../../core/agent-label.js';
+import { clip } from '../../core/clip.js';
 import { PACKAGE_NAME } from '../../config/package-info.js';
 
 const scopes: InitScope[] = ['local', 'shared', 'user'];
@@ -535,9 +536,17 @@ export function diagnose(
       `\`baton init\` made ${path} for this machine alone, and git neither ignores nor tracks it (it is missing from .git/info/exclude): an agent's \`git add -A\` commits it; run \`baton init${owner ? ` --agent ${owner.agent}` : ''}\` to exclude it again`,
     );
   }
-  // each with what to do next, fitting what went wrong, and when it stops being reported
+  // each with what to do next, fitting what went wrong, and when it stops being reported; one the store's outage
+  // made fail is past once a later session start of that agent here reached it (it reads on what the failed one did not)
   for (const r of Object.values(lastHooks))
     if (r.outcome === 'failed' || r.outcome === 'timeout') {
+      const since = caughtUpSince(r, lastHooks);
+      if (since) {
+        notes.push(
+          `the last ${r.event} hook (${r.at}, ${r.agent}) could not reach Baton's store (${clip(r.note.replace(/\.$/, ''), 200)}); the ${since.event} hook since (${since.at}) reached it and read on from there: nothing of it is missing`,
+        );
+        continue;
+      }
       const step = hookFailureStep(r.event, r, hookLinesOf(agents.find((w) => w.agent === r.agent)));
       const next = step ? `${step.charAt(0).toUpperCase()}${step.slice(1)}. ` : '';
       problems.push(
@@ -545,4 +554,25 @@ export function diagnose(
       );
     }
   return { agents, problems, notes };
+}
+
+/** A hook's note that says its store could not be reached (not opened, down, not answering). */
+const storeOutage =
+  /^cannot open the SQLite database |^cannot reach the Baton server |cannot reach PostgreSQL |(PostgreSQL at|the Baton server at) \S+ did not answer within /;
+
+/**
+ * The session start of the same agent here that reached the store after a hook the store's outage made fail: it
+ * records the turn and session ends the failed hooks could not, and reads the transcripts on from their last import.
+ */
+function caughtUpSince(r: HookRecord, lastHooks: Record<string, HookRecord>): HookRecord | null {
+  if (!storeOutage.test(r.note)) return null;
+  return (
+    Object.values(lastHooks).find(
+      (h) =>
+        h.agent === r.agent &&
+        h.event === 'SessionStart' &&
+        (h.outcome === 'ok' || h.outcome === 'nothing') &&
+        Date.parse(h.at) > Date.parse(r.at),
+    ) ?? null
+  );
 }
