@@ -172,5 +172,13 @@ describe('the store Baton uses, named where a user looks', () => {
     );
     expect(existsSync(join(batonHome, 'config.json'))).toBe(false);
     expect(existsSync(join(repo, '.claude'))).toBe(false);
+    // doctor says it once, with where the URL in use is set
+    const doctor = await baton(['doctor'], {
+      BATON_DATABASE_URL: 'postgres://team:s3cret@127.0.0.1:1/teamdb',
+    });
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(
+      /^problem: cannot reach PostgreSQL at postgres:\/\/team:\*\*\*@127\.0\.0\.1:1\/teamdb \([^)]*\); check that it runs and that the database URL \([^)]*\) names it \(the URL in use is set by variable BATON_DATABASE_URL\)$/m,
+    );
   });
 });

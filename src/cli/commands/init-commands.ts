@@ -484,8 +484,9 @@ async function hooksStore(
 function unreachableStore(e: Error, store: StoreInUse): string {
   const why = e.message.split('\n')[0] ?? String(e);
   if (store.kind === 'server') return `the Baton server ${store.place} cannot be used: ${why}`;
-  if (store.kind === 'postgres')
-    return `${why}: check that this PostgreSQL server is running and that ${store.from} names it`;
+  // PostgreSQL's refusals each say what to check (the server, the login, the database, the rights): only where the URL
+  // in use is set is added
+  if (store.kind === 'postgres') return `${why} (the URL in use is set by ${store.from})`;
   // a file this process may not write, or a damaged one: its message already says what to do
   if ((e as { details?: { cause?: unknown } }).details?.cause) return why;
   return `${why}: make that folder writable, or point BATON_HOME (or --home, or BATON_DATABASE_URL) at one you can write`;
