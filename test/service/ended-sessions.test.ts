@@ -14,6 +14,7 @@ import {
 } from '../../src/service/runtime/index.js';
 import type { ExecutorRow } from '../../src/storage/executor-registry.js';
 import type { LeaseHolder } from '../../src/storage/lease-registry.js';
+import { executorRow } from '../helpers/executor-row.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { makeService, sqliteStore, TestClock } from '../helpers/service.js';
 
@@ -44,32 +45,17 @@ async function setup(clock = new TestClock()) {
   const ref = { workflowId: wf.id };
   await svc.startTask(ref, 'T1');
   const insert = async (session: number, over: Partial<ExecutorRow> = {}) => {
-    const at = clock.now().toISOString();
-    const row: ExecutorRow = {
-      id: `ex-${session}`,
-      workflow_id: wf.id,
-      session_number: session,
-      runtime: 'local',
-      agent: 'claude-code',
-      status: 'ready',
-      session_state: 'waiting_for_input',
-      execution_id: null,
-      resume_token: 'tok',
-      supports_session_resume: true,
-      supports_workspace_only: true,
-      pid: null,
-      pid_start_time: null,
-      endpoint: null,
-      run_id: null,
-      container_id: null,
-      workspace_path: repo,
-      worktree_branch: null,
-      owner: null,
-      last_seen_at: at,
-      error_message: null,
-      created_at: at,
-      updated_at: at,
-    };
+    const row = executorRow(
+      wf.id,
+      repo,
+      {
+        id: `ex-${session}`,
+        session_number: session,
+        session_state: 'waiting_for_input',
+        resume_token: 'tok',
+      },
+      clock.now().toISOString(),
+    );
     await svc.store.executors!.insert({ ...row, ...over });
   };
   /** The workflow goes on to its next session (a crash, then a resume). */

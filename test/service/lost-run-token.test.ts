@@ -5,7 +5,7 @@ import { launchAgent } from '../../src/core/index.js';
 import { TaskLogFiles } from '../../src/disk/task-logs.js';
 import { LocalExecutor } from '../../src/executors/local/local-executor.js';
 import { recoverAtStartup } from '../../src/service/runtime/index.js';
-import type { ExecutorRow } from '../../src/storage/executor-registry.js';
+import { executorRow } from '../helpers/executor-row.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { makeService, sqliteStore } from '../helpers/service.js';
 
@@ -31,32 +31,11 @@ async function lostRun(agent: 'claude-code' | 'codex', output: string) {
   await svc.runner.run(wf.id, (d) =>
     launchAgent(d, { agent, executor_id: 'ex-1', resume_token: null, fallback: null }),
   );
-  const at = new Date().toISOString();
-  const row: ExecutorRow = {
-    id: 'ex-1',
-    workflow_id: wf.id,
-    session_number: 1,
-    runtime: 'local',
+  const row = executorRow(wf.id, repo, {
     agent,
-    status: 'ready',
-    session_state: 'running',
     execution_id: 'exec-1',
-    resume_token: null,
-    supports_session_resume: true,
-    supports_workspace_only: true,
-    pid: null,
-    pid_start_time: null,
-    endpoint: null,
-    run_id: null,
-    container_id: null,
-    workspace_path: repo,
-    worktree_branch: null,
     owner: 'gone:1:1:baton run',
-    last_seen_at: at,
-    error_message: null,
-    created_at: at,
-    updated_at: at,
-  };
+  });
   await svc.store.executors!.insert(row);
   const log = svc.options.logs!.open(wf, 'T1', 1);
   log.write('stdout', output);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { releaseExecutorRow } from '../../src/service/runtime/release-executor.js';
 import type { ExecutorRow } from '../../src/storage/executor-registry.js';
+import { executorRow } from '../helpers/executor-row.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { makeService, sqliteStore } from '../helpers/service.js';
 
@@ -11,32 +12,7 @@ async function withExecutor(release: (row: ExecutorRow) => Promise<void>) {
     tasks: [{ id: 'T1', title: 'One' }],
     worktree: makeRepo(),
   });
-  const at = new Date().toISOString();
-  const row: ExecutorRow = {
-    id: 'ex-1',
-    workflow_id: wf.id,
-    session_number: 1,
-    runtime: 'docker',
-    agent: 'claude-code',
-    status: 'ready',
-    session_state: 'running',
-    execution_id: null,
-    resume_token: null,
-    supports_session_resume: true,
-    supports_workspace_only: true,
-    pid: null,
-    pid_start_time: null,
-    endpoint: null,
-    run_id: null,
-    container_id: 'c0ffee',
-    workspace_path: '/work',
-    worktree_branch: null,
-    owner: null,
-    last_seen_at: at,
-    error_message: null,
-    created_at: at,
-    updated_at: at,
-  };
+  const row = executorRow(wf.id, '/work', { runtime: 'docker', container_id: 'c0ffee' });
   await svc.store.executors!.insert(row);
   return { svc, row, id: wf.id };
 }
