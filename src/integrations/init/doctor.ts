@@ -2,7 +2,12 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { codexHookEvents, hookEventsFor, isHookEvent } from '../hooks/hook-payload.js';
 import type { HookRecord } from '../hooks/hook-log.js';
-import { hookFailureClears, hookFailureStep, type HookLines } from '../hooks/hook-failure.js';
+import {
+  hookFailureClears,
+  hookFailureKind,
+  hookFailureStep,
+  type HookLines,
+} from '../hooks/hook-failure.js';
 import {
   agentFiles,
   claudeVersion,
@@ -556,16 +561,18 @@ export function diagnose(
   return { agents, problems, notes };
 }
 
-/** A hook's note that says its store could not be reached (not opened, down, not answering). */
-const storeOutage =
-  /^cannot open the SQLite database |^cannot reach the Baton server |cannot reach PostgreSQL |(PostgreSQL at|the Baton server at) \S+ did not answer within /;
+/**
+ * Beside the failures `hookFailureKind` calls `store` (a SQLite file not opened, a Baton server not reached): a
+ * PostgreSQL not reached, and a server or PostgreSQL that did not answer.
+ */
+const otherOutage = /cannot reach PostgreSQL |(PostgreSQL at|the Baton server at) \S+ did not answer within /;
 
 /**
  * The session start of the same agent here that reached the store after a hook the store's outage made fail: it
  * records the turn and session ends the failed hooks could not, and reads the transcripts on from their last import.
  */
 function caughtUpSince(r: HookRecord, lastHooks: Record<string, HookRecord>): HookRecord | null {
-  if (!storeOutage.test(r.note)) return null;
+  if (hookFailureKind(r) !== 'store' && !otherOutage.test(r.note)) return null;
   return (
     Object.values(lastHooks).find(
       (h) =>
