@@ -20,7 +20,7 @@ const claudeLines = () => {
   return { session: (JSON.parse(init) as { session_id: string }).session_id, text: `${init}\n${toolUse}\n` };
 };
 
-async function lostRun(agent: 'claude-code' | 'codex', output: string) {
+async function lostRun(agent: 'claude-code' | 'codex', output: string, rowToken: string | null = null) {
   const svc = makeService(sqliteStore(), {
     logs: new TaskLogFiles(tempDir('baton-runs-')),
     readAgentOutput: async (text, o) => readAgentOutput(text, o),
@@ -34,6 +34,7 @@ async function lostRun(agent: 'claude-code' | 'codex', output: string) {
   const row = executorRow(wf.id, repo, {
     agent,
     execution_id: 'exec-1',
+    resume_token: rowToken,
     owner: 'gone:1:1:baton run',
   });
   await svc.store.executors!.insert(row);
@@ -84,6 +85,12 @@ describe("a run killed before it saved the agent's session id", () => {
     const { svc, id } = await lostRun('codex', text);
     expect((await svc.store.executors!.get('ex-1'))?.resume_token).toBe(thread);
     expect((await svc.resolve({ workflowId: id })).agent?.resume_token).toBe(thread);
+  });
+
+  it('killed between saving the token on the executor row and in the workflow: the workflow gets it too', async () => {
+    const { svc, id } = await lostRun('claude-code', '[stderr] nothing yet\n', 'tok-row');
+    expect((await svc.store.executors!.get('ex-1'))?.resume_token).toBe('tok-row');
+    expect((await svc.resolve({ workflowId: id })).agent?.resume_token).toBe('tok-row');
   });
 
   it('a log that names no session leaves the row without a token, and says so', async () => {

@@ -190,6 +190,8 @@ export async function recoverAtStartup(
         : null;
     const found = !row.resume_token && row.supports_session_resume ? (lost?.session ?? null) : null;
     const token = row.resume_token ?? found;
+    // killed between saving the token on the row and in the workflow, the workflow gets it too (the next run reads it)
+    const resumeWith = row.supports_session_resume ? token : null;
     if (proc && task) {
       action = 'reconnected';
       state = 'running';
@@ -240,8 +242,8 @@ export async function recoverAtStartup(
         executorChanged(d, { executor_id: row.id, status, session_state: state, reason });
         if (git && d.state.status === 'in_progress' && d.state.session_count === row.session_number) {
           for (const words of lost?.summaries ?? []) recordOne(d, words);
-          if (found && d.state.agent?.executor_id === row.id && !d.state.agent.resume_token)
-            saveResumeToken(d, row.id, found);
+          if (resumeWith && d.state.agent?.executor_id === row.id && !d.state.agent.resume_token)
+            saveResumeToken(d, row.id, resumeWith);
           interrupt(
             d,
             opts.reason?.(row) ??
