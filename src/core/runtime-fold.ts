@@ -62,7 +62,7 @@ export function evolveRuntime(s: WorkflowState, e: RuntimeEvent): WorkflowState 
     case 'agent.token_saved':
       return patchAgent(s, { resume_token: e.data.resume_token });
     case 'agent.exited':
-      return patchAgent(s, { last_outcome: e.data.outcome });
+      return patchAgent(s, { last_outcome: e.data.outcome, last_task: e.task_id ?? null });
     case 'capacity.warned':
       return patchAgent(s, { warned_session: e.session_number });
     case 'usage_limit.reached':

@@ -1,7 +1,10 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, fakeClaude, pidAlive, until } from '../helpers/agent-workspace.js';
 import { freshPostgresUrl } from '../helpers/postgres.js';
+import { tempDir } from '../helpers/git-repo.js';
 
 interface Executor {
   pid: number | null;
@@ -171,7 +174,7 @@ describe.each(backends)('one owner per workflow, crashes noticed by any command 
     expect(taken.json<{ status: string }>().status).toBe('completed');
   });
 
-  it('SIGKILL of the agent: the task fails with the real cause, `baton run` exits 1, and a new run finishes it', async () => {
+  it("SIGKILL of the agent: the task fails with the real cause, `baton run` exits 1, and a new run finishes it in the agent's own session", async () => {
     const { ws, run, agentPid } = await midTask(await database());
     process.kill(agentPid, 'SIGKILL');
     const code = await run.exited;
@@ -190,8 +193,31 @@ describe.each(backends)('one owner per workflow, crashes noticed by any command 
     expect(context).toContain(
       'Task "T1: First" was cut off: its agent was killed (by SIGKILL) before it finished. Check what it left',
     );
-    const rerun = await ws.cli(['run', '--agent', 'claude-code']);
+    // its conversation is whole up to the kill: the next run goes on in it, told where it was cut
+    const token = (await ws.cli(['executors', 'list']))
+      .json<Executor[]>()
+      .find((r) => r.resume_token)?.resume_token;
+    const prompts = tempDir('baton-prompts-');
+    const rerun = await ws.cli(['--json', 'run', '--agent', 'claude-code'], { FAKE_PROMPT_DIR: prompts });
     expect(rerun.code, rerun.stderr).toBe(0);
-    expect(rerun.json<{ status: string }>().status).toBe('completed');
+    const said = rerun.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(said.find((e) => e.event === 'note')?.message).toBe(
+      `the last run's agent was killed before it finished T1: going on in its own session (${token})`,
+    );
+    expect(said.at(-1)).toMatchObject({ status: 'completed' });
+    const launched = (await ws.storedEvents(String(said.at(-1)?.workflow_id))).filter(
+      (e) => e.type === 'agent.launched',
+    );
+    expect(launched.at(-3)?.data).toMatchObject({ resume_token: token, fallback: null });
+    const first = readdirSync(prompts)
+      .sort()
+      .map((f) => readFileSync(join(prompts, f), 'utf8'))[0];
+    expect(first).toContain(
+      `An earlier attempt at this task failed: the agent (pid ${agentPid}) was killed by SIGKILL`,
+    );
+    expect(first).not.toContain('## Resume context');
   });
 });

@@ -1,6 +1,7 @@
 import type { QueueStanding } from '../queue/work-reach.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { hookedAgent } from '../agent-turn.js';
+import { nextTask } from '../task-graph.js';
 
 /**
  * What runs an in-progress workflow next when nothing does now, and why: `command` is what a person runs (null when
@@ -58,4 +59,22 @@ export function resumedWithoutAgent(s: WorkflowState): boolean {
   const session = s.sessions.at(-1);
   if (s.status !== 'in_progress' || !session || session.origin === 'create') return false;
   return !s.agent || Date.parse(s.agent.launched_at) < Date.parse(session.started_at);
+}
+
+/**
+ * The agent's own session to go on in when the last run's agent was killed alone (by a signal not Baton's: out of
+ * memory, a person's `kill`) while on the task this run takes next: its conversation is whole up to the kill, so it
+ * goes on there, as after a crash of `baton run` itself. Null otherwise (no token, another agent or task, or a person
+ * resumed the workflow since).
+ */
+export function killedAgentSession(
+  s: WorkflowState,
+  agent: string,
+): { token: string; taskId: string } | null {
+  const a = s.agent;
+  const task = nextTask(s.tasks);
+  if (s.status !== 'in_progress' || !a?.resume_token || a.last_outcome !== 'killed' || a.agent !== agent)
+    return null;
+  if (!task || task.status !== 'failed' || a.last_task !== task.id || resumedWithoutAgent(s)) return null;
+  return { token: a.resume_token, taskId: task.id };
 }

@@ -48,6 +48,8 @@ export const AgentRuntime = z.object({
   /** Why this driver session started fresh instead of resuming the agent's own session, when it did. */
   fallback: z.string().nullable(),
   last_outcome: AgentOutcome.nullable(),
+  /** The task the agent was on when it last exited (the task `last_outcome` ended). */
+  last_task: z.string().nullable().optional(),
   /** The Baton session whose capacity warning was already given (one warning per session). */
   warned_session: z.number().int().nullable(),
   /** The driver's capacity policy (`--warn-at`, `--pause-at`), for whoever shows the context gauge. */

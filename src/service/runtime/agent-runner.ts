@@ -10,6 +10,7 @@ import {
   isResumable,
   nextSessionNumber,
   knownState,
+  killedAgentSession,
   resumedWithoutAgent,
   runnableTasks,
   trimHistory,
@@ -198,6 +199,16 @@ export class AgentRunner {
     // A person resumed or recovered it (the CLI, the dashboard) and no agent has run since: the fresh agent session
     // gets the briefing that resume compiled, as after a resume of its own.
     else if (resumedWithoutAgent(s)) resumeContext = (await svc.queries.context(s)).markdown;
+    else {
+      const killed = o.profile.supports_session_resume ? killedAgentSession(s, o.profile.name) : null;
+      if (killed) {
+        token = killed.token;
+        cutOff = cutOffWords(s);
+        note(
+          `the last run's agent was killed before it finished ${killed.taskId}: going on in its own session (${killed.token})`,
+        );
+      }
+    }
     const mayStartSession = () => o.maxSessions === null || report.sessions < o.maxSessions;
     let done = 0;
     const failedHere = new Set<string>();

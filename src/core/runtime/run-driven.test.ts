@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { createWorkflow } from '../commands/create.js';
+import { interrupt } from '../commands/lifecycle.js';
+import { resume } from '../commands/resume.js';
+import { agentExited, launchAgent, saveResumeToken } from '../commands/runtime.js';
+import { failTask, startTask } from '../commands/tasks.js';
+import { Draft } from '../draft.js';
+import type { AgentOutcome } from '../schemas/runtime.js';
+import type { WorkflowState } from '../schemas/state.js';
+import { killedAgentSession } from './run-driven.js';
+
+const git = { state: null, note: 'no git' };
+let n = 0;
+let clock = Date.parse('2026-01-01T00:00:00.000Z');
+const ctx = {
+  /** a second later at each read: what happened later is later */
+  get now() {
+    return new Date((clock += 1000)).toISOString();
+  },
+  newId: (p: string) => `${p}-${++n}`,
+  actor: 'user',
+};
+const run = (s: WorkflowState | null, f: (d: Draft) => unknown) => {
+  const d = new Draft(s, ctx, 'wf-1');
+  f(d);
+  return d.state;
+};
+
+/** A workflow whose agent (claude-code, session `sess-1`) ended T1 with `outcome`, the task failed by it. */
+function agentEnded(outcome: AgentOutcome, exitedTask: string | null = 'T1') {
+  let s = run(null, (d) =>
+    createWorkflow(d, {
+      title: 'Two tasks',
+      issue: null,
+      worktree: '/w',
+      plan: '',
+      tasks: [
+        { id: 'T1', title: 'First', description: '', deps: [], lane: 0 },
+        { id: 'T2', title: 'Second', description: '', deps: ['T1'], lane: 0 },
+      ],
+      git_start: null,
+    }),
+  );
+  s = run(s, (d) => {
+    startTask(d, 'T1');
+    launchAgent(d, { agent: 'claude-code', executor_id: 'ex-1', resume_token: null, fallback: null });
+    saveResumeToken(d, 'ex-1', 'sess-1');
+    agentExited(d, { executor_id: 'ex-1', outcome, exit_code: null, message: 'killed' }, exitedTask);
+    failTask(d, 'T1', 'the agent (pid 7) was killed by SIGKILL', git);
+  });
+  return s;
+}
+
+describe('killedAgentSession', () => {
+  it('the agent killed alone on the task the run takes next: its own session goes on', () => {
+    expect(killedAgentSession(agentEnded('killed'), 'claude-code')).toEqual({
+      token: 'sess-1',
+      taskId: 'T1',
+    });
+  });
+
+  it('not after another outcome, for another agent, or when it was on another task', () => {
+    expect(killedAgentSession(agentEnded('error'), 'claude-code')).toBeNull();
+    expect(killedAgentSession(agentEnded('killed'), 'codex')).toBeNull();
+    expect(killedAgentSession(agentEnded('killed', null), 'claude-code')).toBeNull();
+  });
+
+  it('not once a person resumed the workflow since (a fresh session with the briefing was asked for)', () => {
+    let s = agentEnded('killed');
+    s = run(s, (d) => interrupt(d, 'stopped by hand', git));
+    s = run(s, (d) => resume(d, { snapshot: null, git, staleAfterMs: 7 * 86_400_000 }));
+    expect(s.status).toBe('in_progress');
+    expect(killedAgentSession(s, 'claude-code')).toBeNull();
+  });
+});
