@@ -1001,8 +1001,14 @@ describe('what to do next', () => {
     expect(next({ ...after, tasks: done, next_task_id: null, tasks_completed: 42, tasks_remaining: 0 })).toBe(
       `Every task is done; unless done above, go on from the latest request (the last of the Later requests, under Goal), newer than the task list. The previous session ended because: exhaustion: context 86% full.`,
     );
+    // the list was done before the request, and the agent's reply to it ended the turn: the reply says what is left
+    const finished = { tasks: done, next_task_id: null, tasks_completed: 42, tasks_remaining: 0 };
+    expect(next({ ...replied('2026-01-01T11:05:00.000Z'), ...finished })).toBe(
+      "Every task is done, and the user's latest request (the last of the Later requests, under Goal) came after the task list: the agent's last message (Last State) replies to it. Unless that reply names work left, ask the user what comes next. The previous session ended because: exhaustion: context 86% full.",
+    );
     const json = fitResumeContext(after, 4, [], 100_000, countTokens).context;
     expect(json.next.latest_request_first).toBe(true);
+    expect(json.next.request_after_list).toBe(true);
     // short of room, the note goes before any completed task becomes a count (the Goal still shows the request); it
     // comes back only in room too short for the next finished task
     const budgets = Array.from({ length: 60 }, (_, i) => 400 + i * 20);

@@ -281,6 +281,11 @@ export interface ResumeContext {
      */
     latest_request_first: boolean;
     /**
+     * The user's latest request (a later one, not the issue) was said after the task list last changed, answered or
+     * not (`answered`), and the context has room to say so: the list does not hold the work it asked for.
+     */
+    request_after_list: boolean;
+    /**
      * Tasks are left, and the agent's last message is newer than the task list's last change: the list may be behind
      * what the message reports (an agent that stopped updating its plan, as Codex agents often do, then said
      * "Verification passed").
@@ -346,17 +351,17 @@ const latestRequestAt = (snap: SessionSnapshot) => {
 
 /**
  * Whether the user's latest request, a later one (the issue is what the tasks were made for), was said after the task
- * list last changed and after the agent's last message: the tasks then answer an older request, nothing the agent
- * said answers it (its last message, shown as the last state, would), and the next session must see it first.
+ * list last changed: the tasks then answer an older request. When the agent's last message did not come after it
+ * either (`answered`), nothing the agent said answers it, and the next session must see it first.
  */
-function latestRequestFirst(snap: SessionSnapshot): boolean {
+function requestAfterList(snap: SessionSnapshot): boolean {
   // a go-ahead ("ok continue") asks for nothing the task list does not say
   const latest = snap.requests.at(-1);
   if (!latest || latest.id === snap.issue?.id || !snap.tasks.length || isAcknowledgement(latest.text))
     return false;
   const said = latestRequestAt(snap) ?? NaN;
   const changed = listChangedAt(snap);
-  return changed >= 0 && said > changed && !answered(snap);
+  return changed >= 0 && said > changed;
 }
 
 /** Whether the agent's last message came after the user's latest request (or the issue, when nothing came later). */
@@ -533,7 +538,8 @@ export function compileResumeContext(
       ended_because:
         turnStop(snap.summaries, snap.requests.at(-1), new Date(workflow?.now ?? snap.created_at)) ??
         `${snap.trigger}${snap.pause_reason ? `: ${snap.pause_reason}` : ''}`,
-      latest_request_first: limits.newer_request_note > 0 && latestRequestFirst(snap),
+      latest_request_first: limits.newer_request_note > 0 && requestAfterList(snap) && !answered(snap),
+      request_after_list: limits.newer_request_note > 0 && requestAfterList(snap),
       list_behind: listBehind(snap),
       answered: answered(snap),
       go_ahead: goAhead(snap),
