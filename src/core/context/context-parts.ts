@@ -7,6 +7,7 @@ import { interruptedTurn } from '../interrupted-turn.js';
 import { correctionOf } from './corrected-decisions.js';
 import { fileChangeOf } from './file-change.js';
 import { doneCommits, type DoneCommit } from './done-commits.js';
+import { pushTarget } from './done-words.js';
 import { fitSummary } from './fit-summary.js';
 import type { Decision, TestState } from '../schemas/records.js';
 import { failingCount } from '../commands/records.js';
@@ -316,7 +317,14 @@ export function alreadyDone(
       ? t.last_test_output_summary || 'all passed'
       : null;
   const changed = t ? changedSince(effects, t.last_test_run_at) : 0;
-  const pushes = effects.filter((e) => e.kind === 'push').map((e) => clip(e.summary, 160));
+  // a branch pushed again is where its last push left it: the earlier pushes of it are not listed
+  const pushed = effects.filter((e) => e.kind === 'push').map((e) => e.summary);
+  const pushes = pushed
+    .filter((p, i) => {
+      const target = pushTarget(p);
+      return !target || !pushed.slice(i + 1).some((later) => pushTarget(later) === target);
+    })
+    .map((p) => clip(p, 160));
   const prs = mergedOnce(effects.filter((e) => e.kind === 'pr').map((e) => e.summary)).map((p) =>
     clip(p, 160),
   );

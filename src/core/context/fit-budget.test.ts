@@ -468,6 +468,41 @@ describe('resume context within a token budget', () => {
     if (d.pull_requests.length) expect(d.pull_requests.at(-1)).toBe('https://github.com/acme/app/pull/1039');
   });
 
+  it('lists a branch pushed again once, where its last push (a force push after an amend) left it', () => {
+    const snap = bigSnapshot();
+    const at = snap.side_effects?.[0]?.timestamp ?? '';
+    const push = (id: string, summary: string) => ({
+      id,
+      timestamp: at,
+      task_id: null,
+      kind: 'push' as const,
+      tool: 'Bash',
+      summary,
+    });
+    const fitted = fitResumeContext(
+      {
+        ...snap,
+        side_effects: [
+          push('p1', 'pushed fix -> fix (up to 00fb9c4)'),
+          push('p2', 'pushed main -> main (up to 1111111)'),
+          push('p3', 'force-pushed fix -> fix (283c50a, replacing 00fb9c4)'),
+        ],
+      },
+      4,
+      [],
+      100_000,
+      countTokens,
+    );
+    expect(fitted.context.already_done.pushes).toEqual([
+      'pushed main -> main (up to 1111111)',
+      'force-pushed fix -> fix (283c50a, replacing 00fb9c4)',
+    ]);
+    expect(fitted.markdown).toContain(
+      '  - pushed main (up to 1111111)\n  - force-pushed fix (283c50a, replacing 00fb9c4)\n',
+    );
+    expect(fitted.markdown).not.toContain('more pushes');
+  });
+
   it("gives the earlier work's list of what it left done up with the pushes and pull requests, its commits first", () => {
     const done = [
       'pull request https://github.com/acme/app/pull/7',

@@ -49,7 +49,7 @@ describe('commits, pushes, pull requests, branches and worktrees, as git and gh 
       ran('git push origin --delete ent-95', 'To github.com:o/r.git\n - [deleted]         ent-95'),
     ]);
     expect(effects.map((e) => [e.kind, e.summary])).toEqual([
-      ['push', 'pushed main -> main'],
+      ['push', 'pushed main -> main (up to 4455667)'],
       ['pr', 'https://github.com/o/r/pull/12'],
       ['push', 'deleted the remote branch ent-95'],
     ]);
@@ -131,13 +131,13 @@ describe('commits, pushes, pull requests, branches and worktrees, as git and gh 
     ]);
   });
 
-  it('reads a forced push, and a push output with a long blank line in a linear time', () => {
+  it('reads a forced push (what it replaced), and a push output with a long blank line in a linear time', () => {
     // quadratic before: seconds at 80,000 characters, past the test's timeout at these 800,000 (no clock asked)
     const blank = ' \t'.repeat(400_000);
     const { effects } = findGitEffects([
       ran('git push -f', `To github.com:o/r.git\n${blank}\n + 1a2b3c4...5d6e7f8 fix -> fix (forced update)`),
     ]);
-    expect(effects.map((e) => e.summary)).toEqual(['pushed fix -> fix']);
+    expect(effects.map((e) => e.summary)).toEqual(['force-pushed fix -> fix (5d6e7f8, replacing 1a2b3c4)']);
   });
 
   it('reads commits whatever options precede the verb and whatever language git speaks', () => {

@@ -40,8 +40,12 @@ const commitLine = /^\[([^\]\n]+?)(?: ?[(（][^)）\n]+[)）])? ([0-9a-f]{7,64})
 /** A pull request's address on GitHub (any host: GitHub Enterprise too) or a GitLab merge request's. */
 const prUrl =
   /https?:\/\/[\w.-]+(?::\d+)?\/[\w.-]+(?:\/[\w.-]+)+?\/(?:pull|-\/merge_requests)\/\d+(?![\w/])/g;
+/**
+ * The ref a push updated, as git reports it: `main -> main` after `* [new branch]` or `[new tag]`, or after the range
+ * it moved (`a1..b2`; `+ a1...b2` forced), whose ends are kept.
+ */
 const pushedRef =
-  /^[ \t]*(?:\*[ \t]*\[new branch\]|(?:\+[ \t]*)?[0-9a-f]{7,40}\.{2,3}[0-9a-f]{7,40}|\[new tag\])\s+(\S+)\s+->\s+(\S+)/m;
+  /^[ \t]*(?:\*[ \t]*\[new branch\]|(\+[ \t]*)?([0-9a-f]{7,40})\.{2,3}([0-9a-f]{7,40})|\[new tag\])\s+(\S+)\s+->\s+(\S+)/m;
 const pushRejected = /\[rejected\]|\berror: failed to push|^fatal:/m;
 /** `git checkout -b name`, `git switch -c name` (`-B`, `-C`, `--create`, `--force-create`): the branch it makes. */
 const newBranch = new RegExp(
@@ -263,12 +267,14 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
       const ref = pushedRef.exec(e.text);
       // a chain may delete one remote branch and push another (a rename): both are said
       const deleted = [...e.text.matchAll(/^[ \t]*-[ \t]*\[deleted\]\s+(\S+)/gm)].map((m) => m[1]);
-      const target = ref ? `${ref[1]} -> ${ref[2]}` : (commands.find((c) => pushing.test(c)) ?? 'git push');
+      const target = ref ? `${ref[4]} -> ${ref[5]}` : (commands.find((c) => pushing.test(c)) ?? 'git push');
+      // where the remote now is: each push of a branch is its own (a force push after an amend is not the first)
+      const moved = ref?.[3] ? (ref[1] ? ` (${ref[3]}, replacing ${ref[2]})` : ` (up to ${ref[3]})`) : '';
       const push = (summary: string) => effects.push({ line: e.line, at: e.at, kind: 'push', tool, summary });
       for (const branch of deleted) push(`deleted the remote branch ${branch}`);
       // "Everything up-to-date": the remote had it all, nothing was pushed
       const nothing = !ref && (deleted.length > 0 || /^Everything up-to-date\s*$/m.test(e.text));
-      if (!nothing) push(`pushed ${target}`);
+      if (!nothing) push(`${ref?.[1] ? 'force-pushed' : 'pushed'} ${target}${moved}`);
     }
     // a branch or a worktree made: creating it again fails (`fatal: a branch named 'x' already exists`)
     if (!toolFailed(e) && !/^fatal:/m.test(e.text))
