@@ -14,6 +14,8 @@ export function workflowView(s: WorkflowState) {
     title: s.title,
     issue: s.issue,
     worktree: s.worktree,
+    /** Whose work it is (git's `user.email` in its worktree when it was made); null: not known. */
+    owner: s.owner ?? null,
     /** The branch its work was last seen on (null: not known, or a detached HEAD). */
     branch: workflowBranch(s),
     status: s.status,

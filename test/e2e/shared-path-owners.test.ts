@@ -61,8 +61,12 @@ describe('two people whose clones have the same path on one database', () => {
     const ids = (r: Json) => (r.workflows as { id: string }[]).map((w) => w.id).sort();
     expect(((await baton('status')).workflow as Json).id).toBe(bens);
     expect(ids(await baton('list', '--here'))).toEqual([bens]);
-    // the team's list holds both
+    // the team's list holds both, and says whose each is
     expect(ids(await baton('list'))).toEqual([anas, bens].sort());
+    const said = await runCli(['list'], { cwd: repo, env });
+    expect(said.stdout.split('\n')[0]).toMatch(/\bWORKTREE +OWNER$/);
+    expect(said.stdout).toMatch(new RegExp(`^${anas} .* ana@team\\.example$`, 'm'));
+    expect(said.stdout).toMatch(new RegExp(`^${bens} .* ben@team\\.example$`, 'm'));
     const ctx = await baton('context');
     expect(JSON.stringify(ctx)).toContain('fix the typo in the readme');
     expect(JSON.stringify(ctx)).not.toContain('add a licence');

@@ -111,12 +111,15 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
         });
         // a status filter names what it wants: the cancelled ones with the rest
         const { shown: list, json, note } = hideEmptyCancelled(wanted, 'list', o.all === true || !!status);
+        // on a database a team shares, whose each one is (one person's list needs no such column)
+        const owners = new Set(list.map((w) => w.owner));
+        const byOwner = owners.size > 1;
         print({ workflows: list, ...json }, () =>
           [
             ...(list.length
               ? [
                   table(
-                    ['ID', 'STATUS', 'STEP', 'TITLE', 'BRANCH', 'WORKTREE'],
+                    ['ID', 'STATUS', 'STEP', 'TITLE', 'BRANCH', 'WORKTREE', ...(byOwner ? ['OWNER'] : [])],
                     list.map((w) => [
                       w.id,
                       w.status,
@@ -124,6 +127,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
                       w.title,
                       w.branch ?? '-',
                       w.worktree,
+                      ...(byOwner ? [w.owner ?? '-'] : []),
                     ]),
                   ),
                 ]
