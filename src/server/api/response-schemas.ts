@@ -38,6 +38,8 @@ export const WorkflowView = z
     title: z.string(),
     issue: Issue.nullable(),
     worktree: z.string(),
+    /** Whose work it is (git's `user.email` in its worktree when it was made); null: not known. */
+    owner: z.string().nullable(),
     /** The branch its work was last seen on (its last snapshot's, else its start's); null: not known, or detached. */
     branch: z.string().nullable(),
     status: WorkflowStatus,
