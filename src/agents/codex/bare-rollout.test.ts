@@ -90,7 +90,7 @@ describe('Codex rollouts from before the envelope', () => {
     expect(facts.effects.map((e) => e.summary)).toEqual([
       'edited src/cli.ts',
       '7e1f2a3 Add --verbose',
-      'pushed main -> main', // codex-mini's local_shell tool
+      'pushed main -> main (up to 7e1f2a3)', // codex-mini's local_shell tool
     ]);
     expect(facts.summaries.at(-1)?.text).toBe('Added the flag and committed it.');
   });
