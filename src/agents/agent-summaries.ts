@@ -1,4 +1,4 @@
-import { describeCall } from '../core/call-text.js';
+import { describeCall, LEFT_RUNNING } from '../core/call-text.js';
 import { clipEnds } from '../core/clip.js';
 import { heredoc } from '../core/heredoc.js';
 import { isLimitNotice, isUsageLimit } from '../core/runtime/usage-limit.js';
@@ -238,8 +238,7 @@ function lastMessage(entries: readonly TranscriptEntry[], fromStart: boolean): A
   return { ...last, text: `No message since the last one. ${neverReturned(open)}` };
 }
 
-const runningInBackground = (calls: string[]) =>
-  `Left running in the background, not seen to end when the transcript ends: ${calls.map((c) => `\`${c}\``).join('; ')}`;
+const runningInBackground = (calls: string[]) => `${LEFT_RUNNING} ${calls.map((c) => `\`${c}\``).join('; ')}`;
 
 const neverReturned = (open: string[]) =>
   `The transcript ends before ${open.length === 1 ? 'this call' : 'these calls'} returned (check whether ${open.length === 1 ? 'it' : 'they'} ran): ${open.map((c) => `\`${c}\``).join('; ')}`;

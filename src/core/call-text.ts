@@ -44,3 +44,6 @@ export function cellCommands(code: string): string[] {
   const call = /tools\.exec_command\(\{(?:[^{}"]|"(?:[^"\\]|\\.)*")*?"?\bcmd\b"?\s*:\s*"((?:[^"\\]|\\.)*)"/g;
   return [...code.matchAll(call)].map((m) => unescaped(m[1] ?? '').trim());
 }
+
+/** How a last message names the commands its turn left running in the background, never seen to end. */
+export const LEFT_RUNNING = 'Left running in the background, not seen to end when the transcript ends:';

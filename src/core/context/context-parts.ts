@@ -1,3 +1,4 @@
+import { LEFT_RUNNING } from '../call-text.js';
 import { clip } from '../clip.js';
 import { compactionBody } from './compaction-words.js';
 import { counted } from '../counted.js';
@@ -412,9 +413,11 @@ export interface LastState {
    * How a last message left things: `asked`, its turn ended on a question to the user ("Should I push?"), whose
    * answer the next session needs; `mid_turn`, the agent went on after it (calls that never returned, or a transcript
    * cut mid-turn) or it ends announcing its next step ("Let me watch the deploy.": `endsAnnouncing`), so what it
-   * announced may not be done. Null otherwise, and for a compaction summary.
+   * announced may not be done; `waiting`, its turn ended waiting on commands it left running in the background (CI
+   * checks, a deploy), never seen to end, and the user has said nothing since: how they ended decides what comes next.
+   * Null otherwise, and for a compaction summary.
    */
-  left: 'asked' | 'mid_turn' | null;
+  left: 'asked' | 'mid_turn' | 'waiting' | null;
 }
 
 /**
@@ -492,9 +495,11 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
             (endsAnnouncing(newest.text) && !turnSeenEnding(snap, newest.timestamp)) ||
             cutInItsTurn(snap, newest.timestamp)
           ? 'mid_turn'
-          : asksTheUser(snap, newest)
-            ? 'asked'
-            : null,
+          : newest.text.includes(LEFT_RUNNING) && !askedSince(snap, newest.timestamp)
+            ? 'waiting'
+            : asksTheUser(snap, newest)
+              ? 'asked'
+              : null,
   };
 }
 

@@ -745,6 +745,25 @@ describe('what to do next', () => {
     expect(next({ ...allDone, trigger: 'manual' as const, ...said })).toBe('Every task is done.');
   });
 
+  it('after a turn that ended waiting on a command left in the background, says to see how it ended first', () => {
+    const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null };
+    const waiting = lastSaid(
+      live.created_at,
+      'PR #234 CI is running. Once it passes I will merge it and archive the release loop.\n\nLeft running in the background, not seen to end when the transcript ends: `Bash: sleep 120 && gh pr checks 234`',
+      true,
+    );
+    const none = { ...live, tasks: [], tasks_completed: 0, tasks_remaining: 0, next_task_id: null };
+    expect(next({ ...none, ...waiting })).toBe(
+      "The agent's turn ended waiting on a command it left running in the background (Last State), never seen to end: see how it ended (run it again if need be), then do what its last message says comes next.",
+    );
+    expect(next({ ...live, ...waiting })).toBe(
+      'The agent\'s turn ended waiting on a command it left running in the background (Last State), never seen to end: see how it ended (run it again if need be), then do what its last message says comes next, then continue from task "T41: task number 41 with a reasonably descriptive title".',
+    );
+    // the user spoke since: what they said comes first, not the wait
+    const asked = saidAfter(live.created_at, 'r9', 'never mind the PR, fix the docs', 4);
+    expect(next({ ...none, ...waiting, requests: [...none.requests, asked] })).not.toContain('waiting');
+  });
+
   it('after a last message that asks the user, says to get their answer; after one cut mid-turn, to finish it', () => {
     const live = { ...bigSnapshot(), trigger: 'manual' as const, pause_reason: null };
     const said = (text: string, turn_ended: boolean) => lastSaid(live.created_at, text, turn_ended);

@@ -341,6 +341,11 @@ function nextWork(c: ResumeContext): string {
       ? `${allDone}; ${ask}.`
       : `No task is runnable (the remaining ones wait on others or are blocked); ${ask}.`;
   }
+  if (left === 'waiting' && c.last_state?.kind === 'last_message') {
+    // its turn ended waiting on what it left running (CI checks, a deploy): how that ended decides what comes next
+    const then = task ? `, then continue from ${task}` : '';
+    return `The agent's turn ended waiting on a command it left running in the background (${said}), never seen to end: see how it ended (run it again if need be), then do what its last message says comes next${then}.`;
+  }
   if (c.next.latest_request_first) {
     // the agent may have answered it without touching its list (a push, a question): the sections above say
     const newer = `the latest request (${where}), newer than the task list`;
