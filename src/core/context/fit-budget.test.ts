@@ -754,10 +754,10 @@ describe('what to do next', () => {
     );
     const none = { ...live, tasks: [], tasks_completed: 0, tasks_remaining: 0, next_task_id: null };
     expect(next({ ...none, ...waiting })).toBe(
-      "The agent's turn ended waiting on a command it left running in the background (Last State), never seen to end: see how it ended (run it again if need be), then do what its last message says comes next.",
+      "The agent's turn ended waiting on a background command (Last State): see how it ended, then do what its last message says comes next.",
     );
     expect(next({ ...live, ...waiting })).toBe(
-      'The agent\'s turn ended waiting on a command it left running in the background (Last State), never seen to end: see how it ended (run it again if need be), then do what its last message says comes next, then continue from task "T41: task number 41 with a reasonably descriptive title".',
+      'The agent\'s turn ended waiting on a background command (Last State): see how it ended, then do what its last message says comes next, then continue from task "T41: task number 41 with a reasonably descriptive title".',
     );
     // the user spoke since: what they said comes first, not the wait
     const asked = saidAfter(live.created_at, 'r9', 'never mind the PR, fix the docs', 4);
@@ -1058,7 +1058,7 @@ describe('what to do next', () => {
     // the list was done before the request, and the agent's reply to it ended the turn: the reply says what is left
     const finished = { tasks: done, next_task_id: null, tasks_completed: 42, tasks_remaining: 0 };
     expect(next({ ...replied('2026-01-01T11:05:00.000Z'), ...finished })).toBe(
-      "Every task is done, and the user's latest request (the last of the Later requests, under Goal) came after the task list: the agent's last message (Last State) replies to it. Unless that reply names work left, ask the user what comes next. The previous session ended because: exhaustion: context 86% full.",
+      "Every task is done; the latest request (the last of the Later requests, under Goal) came after them, and the agent's last message (Last State) replies to it: unless it names work left, ask the user what comes next. The previous session ended because: exhaustion: context 86% full.",
     );
     const json = fitResumeContext(after, 4, [], 100_000, countTokens).context;
     expect(json.next.latest_request_first).toBe(true);

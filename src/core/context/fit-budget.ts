@@ -178,7 +178,7 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
     case 'last_state_chars':
       return c.last_state?.text.length ?? 0;
     case 'newer_request_note':
-      return c.next.latest_request_first ? 1 : 0;
+      return c.next.request_after_list ? 1 : 0;
     case 'recorded_place':
       return c.git.recorded ? 1 : 0;
     case 'notes_file':

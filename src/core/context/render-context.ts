@@ -344,7 +344,7 @@ function nextWork(c: ResumeContext): string {
   if (left === 'waiting' && c.last_state?.kind === 'last_message') {
     // its turn ended waiting on what it left running (CI checks, a deploy): how that ended decides what comes next
     const then = task ? `, then continue from ${task}` : '';
-    return `The agent's turn ended waiting on a command it left running in the background (${said}), never seen to end: see how it ended (run it again if need be), then do what its last message says comes next${then}.`;
+    return `The agent's turn ended waiting on a background command (${said}): see how it ended, then do what its last message says comes next${then}.`;
   }
   if (c.next.latest_request_first) {
     // the agent may have answered it without touching its list (a push, a question): the sections above say
@@ -385,7 +385,7 @@ function nextWork(c: ResumeContext): string {
   // the list was done before the user asked for more, and the agent's reply to that ended its turn: the reply (a
   // review's findings, a question answered) says whether anything is left, which the finished list cannot
   if (c.next.request_after_list && c.next.answered && left === null && c.last_state?.kind === 'last_message')
-    return `${allDone}, and the user's latest request (${where}) came after the task list: the agent's last message (${said}) replies to it. Unless that reply names work left, ask the user what comes next.`;
+    return `${allDone}; the latest request (${where}) came after them, and the agent's last message (${said}) replies to it: unless it names work left, ask the user what comes next.`;
   // the list is done, yet the agent was still at work: what it announced last may not be
   return left === 'mid_turn'
     ? `${allDone}, but the session ended in the middle of the agent's turn: finish what ${theLast} says it was doing (check whether its last call ran).`
