@@ -354,8 +354,12 @@ export function alreadyDone(
   };
 }
 
-/** Prose a test run does not read: documentation files and what is under a docs folder. */
-const proseFile = /(?:^|\/)docs?\/|\.(?:md|mdx|markdown|rst|adoc)$/i;
+/**
+ * What a test run does not read: prose (documentation files, what is under a docs folder) and the CI service's own
+ * configuration (GitHub Actions workflows, `.gitlab-ci.yml`, CircleCI's), which only the CI service runs.
+ */
+const proseFile =
+  /(?:^|\/)docs?\/|\.(?:md|mdx|markdown|rst|adoc)$|(?:^|\/)\.github\/workflows\/|(?:^|\/)\.gitlab-ci\.ya?ml$|(?:^|\/)\.circleci\//i;
 
 /**
  * The files the session changed after a test run (`at`) that its result no longer vouches for: any but prose (an ADR,
