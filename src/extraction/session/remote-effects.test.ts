@@ -16,6 +16,8 @@ describe('what the session wrote where others see it', () => {
         ran('gh issue comment 1074 -b "Fixed in #1075"'),
         ran('gh pr review 75 --approve'),
         ran('gh issue close 80 --comment "duplicate"'),
+        // closed before this session: nothing it did
+        ran('gh pr close 222 --comment "superseded"', '! Pull request o/r#222 (MCP 2.0) is already closed'),
         ran('gh release create v1.2.0 --notes x', 'https://github.com/o/r/releases/tag/v1.2.0'),
         ran(
           "gh api graphql -f query='mutation($id: ID!, $body: String!) { addDiscussionComment(input: {discussionId: $id, body: $body}) { comment { url } } }' -f id=D_1 -f body='Thanks'",

@@ -25,7 +25,7 @@ const ref = (k: string | undefined, r: string | undefined) =>
 const arg = '(?:\\s+([^\\s-]\\S*))?';
 
 /** `gh` and publishing commands that write, read on the unquoted command: the summary from it and its output. */
-const shellWrites: [RegExp, (m: RegExpExecArray, output: string) => string][] = [
+const shellWrites: [RegExp, (m: RegExpExecArray, output: string) => string | null][] = [
   [/\bgh\s+issue\s+create\b/, (_, out) => `opened an issue${at(out)}`],
   [
     new RegExp(`\\bgh\\s+(issue|pr)\\s+comment${arg}`),
@@ -35,7 +35,11 @@ const shellWrites: [RegExp, (m: RegExpExecArray, output: string) => string][] = 
     new RegExp(`\\bgh\\s+pr\\s+review${arg}[^;&|\\n]*?--(approve|request-changes|comment)\\b`),
     (m) => review(m),
   ],
-  [new RegExp(`\\bgh\\s+(issue|pr)\\s+close${arg}`), (m) => `closed ${ref(m[1], m[2])}`],
+  // one closed before ("! Pull request #222 ... is already closed") was not closed by this session
+  [
+    new RegExp(`\\bgh\\s+(issue|pr)\\s+close${arg}`),
+    (m, out) => (/\bis already closed\b/i.test(out) ? null : `closed ${ref(m[1], m[2])}`),
+  ],
   [/\bgh\s+release\s+create\s+([^\s-]\S*)/, (m, out) => `created release ${m[1]}${at(out)}`],
   [/\b(?:npm|pnpm|yarn)\s+publish\b/, () => 'published the package to npm'],
   [/\bcargo\s+publish\b/, () => 'published the crate to crates.io'],
@@ -128,7 +132,8 @@ export function findRemoteEffects(entries: readonly TranscriptEntry[]): Effect[]
       if (/\s--dry-run\b/.test(bare)) continue;
       for (const [pattern, say] of shellWrites) {
         const m = pattern.exec(bare);
-        if (m) push(say(m, e.text));
+        const said = m ? say(m, e.text) : null;
+        if (said) push(said);
       }
       const api = ghApiWrite(raw, bare, e.text);
       if (api) push(api);
