@@ -17,16 +17,21 @@ export const readTools = new Set([
   'read_file',
   'list_dir',
 ]);
-/** Programs that print what files or logs hold (`docker logs`, `journalctl`, `gh run view --log`...). */
+/**
+ * Programs that print what files, logs or a forge hold (`docker logs`, `journalctl`, `gh pr checks`, `gh pr view`...).
+ */
 const readPrograms =
-  /^(docker (?:compose )?logs|docker-compose logs|kubectl logs|journalctl|gh run view\b.*--log|heroku logs|ls|cat|nl|head|tail|less|sed -n|grep|egrep|rg|ag|find|fd|stat|file|wc|test|\[|tree|du|readlink|realpath|which|type|sort|uniq|cut|jq|diff|cmp|basename|dirname|pwd|git (?:show|log|diff|status|ls-files|blame|rev-parse|branch|grep))\b/;
+  /^(docker (?:compose )?logs|docker-compose logs|kubectl logs|journalctl|gh (?:pr|issue|run|release|repo|workflow) (?:view|list|checks|status|diff)\b|heroku logs|ls|cat|nl|head|tail|less|sed -n|grep|egrep|rg|ag|find|fd|stat|file|wc|test|\[|tree|du|readlink|realpath|which|type|sort|uniq|cut|jq|diff|cmp|basename|dirname|pwd|git (?:show|log|diff|status|ls-files|blame|rev-parse|branch|grep))\b/;
 
 /** Every program of a command line is a read-only inspection (ls, cat, rg, git log...). */
 function readOnly(command: string): boolean {
   const parts = commandParts(command).map((p) =>
     p.replace(/^(?:\w+=\S*\s+)+/, '').replace(/^cd \S+$/, 'true'),
   );
-  return parts.length > 0 && parts.every((p) => readPrograms.test(p) || /^(echo|true|printf)\b/.test(p));
+  // printing and waiting do nothing of their own (`sleep 120 && gh pr checks 234`)
+  return (
+    parts.length > 0 && parts.every((p) => readPrograms.test(p) || /^(echo|true|printf|sleep)\b/.test(p))
+  );
 }
 
 /** A shell call whose every command only inspects (ls, cat, git status...): a look around, not an attempt. */

@@ -267,6 +267,14 @@ export function otherInput(failedCommand: string, later: string): boolean {
   if (sequential(unwrapShell(failedCommand).trim()) || sequential(unwrapShell(later).trim())) return false;
   const words = (c: string) => stepParts(c).at(-1)?.split(/\s+/) ?? [];
   const [a, b] = [words(failedCommand), words(later)];
+  // the same program on other numbered things: `gh pr merge 234`, then `gh pr close 222`; not an option's value
+  // (`--workers 2`, then `--workers 1`: the same job, run another way)
+  const numbers = (ws: string[]) =>
+    new Set(
+      ws.flatMap((w, i) => (i > 0 && !ws[i - 1]?.startsWith('-') ? (/^#?(\d+)$/.exec(w)?.[1] ?? []) : [])),
+    );
+  const [na, nb] = [numbers(a), numbers(b)];
+  if (samePath(a[0] ?? '', b[0] ?? '') && na.size && nb.size && ![...na].some((n) => nb.has(n))) return true;
   if (a.length < 2 || a.length !== b.length || !samePath(a[0] ?? '', b[0] ?? '')) return false;
   // the script an interpreter runs is the program: its first operand
   const script = interpreter.test(a[0] ?? '')

@@ -191,8 +191,11 @@ function resolve(
       : undefined;
   if (rerun)
     return { resolution: 'fixed', notes: `the same step succeeded later (transcript line ${rerun.line})` };
-  // another attempt, not a look around (`ls`, `cat`, `git status`) nor a test run (it checks, it does not do the work)
-  const attempt = (e: TranscriptEntry) => !looksOnly(e) && !testCommand.test(shellCommand(e) ?? '');
+  // another attempt, not a look around (`ls`, `cat`, `git status`, `gh pr checks`) nor a test run (it checks, it does
+  // not do the work); after a failed look, another look is one (`gh pr checks --json name,state` after an unknown field)
+  const looked = looksOnly(failure);
+  const attempt = (e: TranscriptEntry) =>
+    (looked || !looksOnly(e)) && !testCommand.test(shellCommand(e) ?? '');
   const works = (e: TranscriptEntry) =>
     e.kind === 'tool_result' && succeeded(e) && (e.tool?.exit_code ?? 0) === 0;
   // the agent saying it goes around the failure, and the work going on past it: tests passing after a failed run

@@ -179,6 +179,29 @@ describe('a fix runs the failed step or the failed tests again', () => {
     ]);
   });
 
+  it('a look at the forge is no way around a refused write; after a failed look, another look is one', () => {
+    const merge = bash(
+      'gh pr merge 234 --squash --auto 2>&1',
+      1,
+      'GraphQL: Auto merge is not allowed for this repository (enablePullRequestAutoMerge)',
+    );
+    const watch = bash('sleep 120 && gh pr checks 234 --json name,state', 0, 'test: PENDING');
+    const closeOther = bash('gh pr close 222 --comment "superseded"', 0, '✓ Closed pull request o/r#222');
+    expect(brief([...merge, ...watch, ...closeOther])).toEqual([['command_failed', 'unresolved', undefined]]);
+    const field = bash(
+      'gh pr checks 222 --json name,state,conclusion',
+      1,
+      'Unknown JSON field: "conclusion"\nAvailable fields:\n  bucket\n  name\n  state',
+    );
+    expect(brief([...field, ...bash('gh pr checks 222', 0, 'type-check\tfail')])).toEqual([
+      [
+        'command_failed',
+        'workaround',
+        'a different shell call succeeded (transcript line N): `gh pr checks N`',
+      ],
+    ]);
+  });
+
   it('another tool doing the same job is a workaround: a search, a write, a page found another way', () => {
     const search = bash('rg -n "TenantScope" --include "*.kt" app', 2, 'rg: unrecognized flag --include');
     const grepTool = call(
@@ -452,6 +475,12 @@ describe('an error is over when something shows it, not when the agent says what
   it('the same program on other operands is another job; a command about nothing the failed one named is the next one', () => {
     expect(otherInput('./target/debug/calc 6 / 0', './target/debug/calc 6 / 3')).toBe(true);
     expect(otherInput('make build', 'make clean')).toBe(true);
+    // other numbered things, whatever the words around them: another pull request is another job
+    expect(otherInput('gh pr merge 234 --squash --auto 2>&1', 'gh pr close 222 --comment "superseded"')).toBe(
+      true,
+    );
+    expect(otherInput('gh pr merge 234 --squash --auto', 'gh pr merge 234 --squash')).toBe(false);
+    expect(otherInput('npx playwright test --workers 2', 'npx playwright test e2e --workers 1')).toBe(false);
     // near misses: another script, other flags, more words, a list whose every part runs
     expect(otherInput('python3 scripts/export.py', 'python3 scripts/export_json.py')).toBe(false);
     expect(otherInput('./target/debug/calc 6 / 0', './target/debug/calc --checked 6 / 0')).toBe(false);
