@@ -205,7 +205,7 @@ export class AgentRunner {
         token = killed.token;
         cutOff = cutOffWords(s);
         note(
-          `the last run's agent was killed before it finished ${killed.taskId}: going on in its own session (${killed.token})`,
+          `the last run's agent was killed before it finished ${killed.taskId}: going on in its own session (${killed.token}; for a fresh one, \`baton pause -w ${id}\` before the run)`,
         );
       }
     }
