@@ -65,7 +65,7 @@ export function resumedWithoutAgent(s: WorkflowState): boolean {
  * The agent's own session to go on in when the last run's agent was killed alone (by a signal not Baton's: out of
  * memory, a person's `kill`) while on the task this run takes next: its conversation is whole up to the kill, so it
  * goes on there, as after a crash of `baton run` itself. Null otherwise (no token, another agent or task, or a person
- * resumed the workflow since).
+ * paused or resumed the workflow since: a fresh session is asked for).
  */
 export function killedAgentSession(
   s: WorkflowState,
