@@ -782,6 +782,10 @@ describe('what to do next', () => {
     ).toBe(
       "The agent's last message ended on a question to the user (Last State): get their answer, then go on from it and the user's latest request (Goal).",
     );
+    // no request of the user's recorded (a `claude -p` stream does not carry its prompt): none is pointed at
+    expect(next({ ...none, issue: null, requests: [], ...said('Would you like me to proceed?', true) })).toBe(
+      "The agent's last message ended on a question to the user (Last State): get their answer, then go on from it.",
+    );
     // answered by a request after it, or said in a run `baton run` drove (no one to ask): no question stands
     const answer = saidAfter(live.created_at, 'r9', 'yes, push it', 4);
     expect(next({ ...allDone, ...question, requests: [...allDone.requests, answer] })).not.toContain(

@@ -326,7 +326,9 @@ function nextWork(c: ResumeContext): string {
     if (task) return `The ${asked}: get their answer first, then continue from ${task}.`;
     if (p.total > 0 && p.remaining === 0)
       return `${allDone}, but the ${asked}: get their answer before doing more.`;
-    const goal = p.total === 0 ? ` and the user's latest request (${where})` : '';
+    // the Goal may hold no request of the user's (a `claude -p` stream, whose prompt it does not carry)
+    const requested = c.goal.issue || c.goal.requests.length;
+    const goal = p.total === 0 && requested ? ` and the user's latest request (${where})` : '';
     return `The ${asked}: get their answer, then go on from it${goal}.`;
   }
   if (c.interrupted) {
