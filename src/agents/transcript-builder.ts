@@ -388,7 +388,13 @@ export class TranscriptBuilder {
       cwd: this.cwd,
       started_at: this.first,
       ended_at: this.last,
-      entries: this.entries.map((e) => (e.tool ? { ...e, tool: { ...e.tool } } : { ...e })),
+      // a line before any stated time (a stream's first answer, before its first timed line) is dated by the first
+      // time the transcript states, not left to whoever reads it to date by its own clock
+      entries: this.entries.map((e) => ({
+        ...e,
+        at: e.at ?? this.first,
+        ...(e.tool ? { tool: { ...e.tool } } : {}),
+      })),
       usage,
       compactions: this.compactions.map((c) => ({ ...c })),
       result: this.result,

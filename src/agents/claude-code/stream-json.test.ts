@@ -125,6 +125,11 @@ describe('times of lines that state none', () => {
       expect((e.at ?? '') >= (timed[0]?.at ?? ''), `line ${e.line}`).toBe(true);
     }
     expect(said.at(-1)?.at?.startsWith('2026-05-11T')).toBe(true);
+    // the first answer ("Pong!", line 9) comes before any stated time: it is dated by the stream's first one
+    const first = t.entries.find((e) => e.role === 'assistant' && e.kind === 'text');
+    expect(first?.line).toBe(9);
+    expect(first?.at).toBe(t.started_at);
+    expect(t.entries.every((e) => e.at !== null)).toBe(true);
   });
 });
 
