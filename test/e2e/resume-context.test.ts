@@ -5,6 +5,7 @@ import { LocalClient } from '../../src/client/local-client.js';
 import { bareLinks } from '../../src/core/requests/request-gist.js';
 import { asksForNoWork } from '../../src/core/requests/request-text.js';
 import { loadLabels, type LabelFile } from '../../src/extraction/eval/labels.js';
+import { inItsFolder } from '../../src/core/context/context-parts.js';
 import { testStep } from '../../src/extraction/rules/shell-command.js';
 import { importTranscriptFile } from '../../src/integrations/transcripts/import-file.js';
 import { countTokens } from '../../src/tokens/count-tokens.js';
@@ -45,9 +46,9 @@ function expectHolds(markdown: string, label: LabelFile, where: string) {
   }
   const test = label.last_test;
   if (test) {
-    // the test command itself: the part of the labelled shell line that ran the tests
+    // the test command itself: the part of the labelled shell line that ran the tests, where this worktree runs it
     expect(text, `${where}: last test command`).toContain(
-      `Last run: ${wordsUpTo(testStep(test.command), 40)}`,
+      `Last run: ${wordsUpTo(inItsFolder(testStep(test.command)), 40)}`,
     );
     if (test.passed !== null) expect(text, `${where}: passed`).toContain(`${test.passed} passed`);
     if (test.failed !== null) expect(text, `${where}: failed`).toContain(`${test.failed} failed`);

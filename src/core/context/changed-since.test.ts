@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedSince } from './context-parts.js';
+import { changedSince, tddOf } from './context-parts.js';
 
 const ran = '2026-01-01T10:00:00.000Z';
 const write = (summary: string, timestamp = '2026-01-01T10:05:00.000Z') => ({
@@ -38,5 +38,24 @@ describe('the files changed after a test run that its result no longer vouches f
     ).toBe(0);
     // a GitHub setting that is not a workflow is counted (a test may read it)
     expect(changedSince([write('edited .github/CODEOWNERS')], ran)).toBe(1);
+  });
+});
+
+describe('the last test command as the TDD state shows it', () => {
+  const state = (last_test_command: string) => ({
+    phase: 'green' as const,
+    failing_tests: [],
+    expected_failures: [],
+    last_test_run_at: ran,
+    last_test_command,
+    last_test_output_summary: '2297 passed, 0 failed, 1 skipped',
+  });
+  it('drops the cd to the recording machine’s worktree; a cd to a package of the repository stays', () => {
+    const command = (c: string) => tddOf(state(c), 5)?.command;
+    expect(command('cd /Users/a/entirecontext-mcp && uv run pytest --tb=short -q')).toBe(
+      'uv run pytest --tb=short -q',
+    );
+    expect(command('cd "/Users/a/my app"; npm test')).toBe('npm test');
+    expect(command('cd packages/api && npm test')).toBe('cd packages/api && npm test');
   });
 });

@@ -464,6 +464,14 @@ function newerThan(snap: SessionSnapshot, at: string): string[] {
 }
 
 /**
+ * A test command as the next session runs it: without the `cd` to an absolute folder it began with (the recording
+ * machine's worktree, `cd /Users/a/app && npm test`), which is this worktree or no folder here; a relative `cd` (a
+ * package of a monorepo) stays.
+ */
+export const inItsFolder = (command: string) =>
+  command.replace(/^\s*cd\s+(?:"\/[^"]*"|'\/[^']*'|\/\S*)\s*(?:&&|;)\s*/, '');
+
+/**
  * The newest of the agent's last message and its latest compaction summary, fitted to `max` characters (a usage
  * limit's notice is not the agent's words: What to Do Next says it), with what was recorded after it.
  */
@@ -630,7 +638,7 @@ export function tddOf(
     failing_more:
       unexpected.length - shownUnexpected.length + (expectedFailing.length - shownExpected.length),
     failing_unnamed: failingCount(t) - t.failing_tests.length,
-    command: t.last_test_command ? clip(t.last_test_command, commandChars) : null,
+    command: t.last_test_command ? clip(inItsFolder(t.last_test_command), commandChars) : null,
     result: t.last_test_output_summary,
     at: t.last_test_run_at,
     changed_since: changedSince(effects, t.last_test_run_at),

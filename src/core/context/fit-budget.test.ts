@@ -652,7 +652,7 @@ describe('what to do next', () => {
     const md = renderResumeContext(tight);
     expect(md).not.toContain('### Last State');
     expect(/### What to Do Next\n(.+)/.exec(md)?.[1]).toBe(
-      "No task is recorded, and the agent's last message (not shown for room: baton details summaries) replies to the user's latest request: unless it names work left, ask the user what comes next.",
+      "No task is recorded, and the agent's last message (not shown: baton details summaries) replies to the user's latest request: unless it names work left, ask the user what comes next.",
     );
     const request = saidAfter(live.created_at, 'r2', 'add a changelog');
     // a later request is the latest: named where the Goal lists it, not as the Goal's own request
@@ -754,10 +754,10 @@ describe('what to do next', () => {
     );
     const none = { ...live, tasks: [], tasks_completed: 0, tasks_remaining: 0, next_task_id: null };
     expect(next({ ...none, ...waiting })).toBe(
-      "The agent's turn ended waiting on a background command (Last State): see how it ended, then do what its last message says comes next.",
+      'The agent was waiting on a background command (Last State): see how it ended, then go on as its last message says.',
     );
     expect(next({ ...live, ...waiting })).toBe(
-      'The agent\'s turn ended waiting on a background command (Last State): see how it ended, then do what its last message says comes next, then continue from task "T41: task number 41 with a reasonably descriptive title".',
+      'The agent was waiting on a background command (Last State): see how it ended, then go on as its last message says, then continue from task "T41: task number 41 with a reasonably descriptive title".',
     );
     // the user spoke since: what they said comes first, not the wait
     const asked = saidAfter(live.created_at, 'r9', 'never mind the PR, fix the docs', 4);

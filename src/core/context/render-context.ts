@@ -304,7 +304,7 @@ function latestWhere(c: ResumeContext): string {
 
 /** Where the briefing shows the agent's last word: its Last State, or nowhere when the budget left no room for it. */
 const lastShown = (c: ResumeContext) =>
-  c.last_state?.text || c.interrupted ? 'Last State' : 'not shown for room: baton details summaries';
+  c.last_state?.text || c.interrupted ? 'Last State' : 'not shown: baton details summaries';
 
 function nextWork(c: ResumeContext): string {
   const p = c.plan_status;
@@ -346,7 +346,7 @@ function nextWork(c: ResumeContext): string {
   if (left === 'waiting' && c.last_state?.kind === 'last_message') {
     // its turn ended waiting on what it left running (CI checks, a deploy): how that ended decides what comes next
     const then = task ? `, then continue from ${task}` : '';
-    return `The agent's turn ended waiting on a background command (${said}): see how it ended, then do what its last message says comes next${then}.`;
+    return `The agent was waiting on a background command (${said}): see how it ended, then go on as its last message says${then}.`;
   }
   if (c.next.latest_request_first) {
     // the agent may have answered it without touching its list (a push, a question): the sections above say
