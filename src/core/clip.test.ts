@@ -105,6 +105,21 @@ describe('clipEnds', () => {
     const text = `Fix the login bug\n${'x '.repeat(200)}and tell me what broke it`;
     expect(clipEnds(text, 40, 18)).toBe('Fix the login bug … me what broke it');
   });
+
+  it('never starts the tail after a negation it leaves out: the tail starts at the next sentence instead', () => {
+    const text =
+      'Edit only PLAN.md and README.md. The tests already passed; do not rerun them, install, commit, push or open a PR. Then report back.';
+    // a tail from the cut alone would read "… commit, push or open a PR. Then report back.", an order
+    expect(clipEnds(text, 80)).toBe('Edit only PLAN.md and README.md. … Then report back.');
+    // a negation the tail keeps, or one in another sentence, changes nothing
+    expect(clipEnds('Do not push. Then edit PLAN.md and README.md and commit them both', 50)).toBe(
+      'Do not push. Then … README.md and commit them both',
+    );
+    // with no sentence after it, the head is all, in all the room
+    expect(clipEnds('Edit PLAN.md and README.md, but never commit, push or open a pull request', 50)).toBe(
+      'Edit PLAN.md and README.md, but never commit…',
+    );
+  });
 });
 
 describe('a cut inside a fenced code block', () => {

@@ -89,6 +89,26 @@ export const clip = (text: string, max: number): string => {
   return head.length <= max ? head : outOfCode(headCut(text, max - 4));
 };
 
+/** A word that turns what follows it around ("do not commit", "never push", "without touching"). */
+const negation =
+  /\b(?:not|never|no|don'?t|doesn'?t|won'?t|can'?t|cannot|mustn'?t|shouldn'?t|without|avoid)\b/i;
+/** Where a sentence ends: its closing punctuation (a quote or bracket after it) and the space after, or a line break. */
+const sentenceEnd = /[.!?]["')\]]?\s+(?=\S)|\n\s*(?=\S)/g;
+
+/**
+ * Where a tail may start: `at`, unless the part of its sentence left out (after the head) holds a negation, whose
+ * object the tail would then read as an order ("… commit/push/open PR" of "do not rerun, commit/push/open PR"): the
+ * tail starts at the next sentence instead (the end of the text when none follows: then the head is all).
+ */
+function unnegated(text: string, at: number, headLength: number): number {
+  let start = 0;
+  for (const m of text.slice(0, at).matchAll(sentenceEnd)) start = m.index + m[0].length;
+  if (!negation.test(text.slice(Math.max(start, headLength), at))) return at;
+  sentenceEnd.lastIndex = at;
+  const next = sentenceEnd.exec(text);
+  return next ? next.index + next[0].length : text.length;
+}
+
 /**
  * `text` cut to at most `max` characters keeping both ends: its first 40% (or its first `head` characters when more)
  * and its last words, " … " between, each end cut at a word's end as `clip` cuts. A request's ask, a command line's
@@ -108,7 +128,9 @@ function bothEnds(text: string, max: number, head: number): string {
   const end = max - kept.length - 3;
   // its first word is cut only when too long for most of the whole room (a path), as `clip` cuts: a tail of a few
   // words, all a long head left room for, starts at a word all the same
-  const from = tailStart(text, text.length - end, Math.floor(max * 0.4));
+  const from = unnegated(text, tailStart(text, text.length - end, Math.floor(max * 0.4)), kept.length);
+  // no sentence follows a negation the tail would cut: the head alone, in all the room
+  if (from >= text.length) return clip(text, max);
   let tail = text.slice(from).trimStart();
   if (fencesIn(text.slice(0, from)) % 2 === 1) {
     // the tail starts inside a code block, whose closing fence would open one: it starts after that fence
