@@ -1,5 +1,6 @@
 import { LEFT_RUNNING } from '../call-text.js';
 import { clip } from '../clip.js';
+import { isCoverageUnmet } from '../coverage-threshold.js';
 import { compactionBody } from './compaction-words.js';
 import { counted } from '../counted.js';
 import { askOf, gistOf, limitsTheAgent } from '../requests/request-gist.js';
@@ -280,6 +281,9 @@ export function mergedOnce(prs: readonly string[]): string[] {
   });
 }
 
+/** The most characters of files named though the list has no room: about twice its count's line. */
+const FEW_FILES_CHARS = 64;
+
 /** The deepest folder that holds every path (said once instead of on each), when there are two paths or more. */
 function commonFolder(paths: readonly string[]): string | null {
   if (paths.length < 2 || !paths.every((p) => p.startsWith('/'))) return null;
@@ -306,9 +310,23 @@ export function alreadyDone(
     effects.filter((e) => e.kind === 'file_write').map((e) => e.summary),
     worktree,
   );
-  const shown = limits.files > 0 ? files.slice(-limits.files) : [];
-  const under = commonFolder(shown.map((f) => f.path));
-  const shownFiles = shown.map((f) => `${f.change} ${under ? f.path.slice(under.length + 1) : f.path}`);
+  const named = (list: typeof files) => {
+    const under = commonFolder(list.map((f) => f.path));
+    return {
+      under,
+      names: list.map((f) => `${f.change} ${under ? f.path.slice(under.length + 1) : f.path}`),
+    };
+  };
+  // files whose names are about as short as their count ("2 files created, edited or deleted") are named whatever
+  // the limit: the count alone tells the next session nothing
+  const all = named(files);
+  const few = (all.under ?? '').length + all.names.join('; ').length <= FEW_FILES_CHARS;
+  const { under, names: shownFiles } =
+    few || limits.files >= files.length
+      ? all
+      : limits.files > 0
+        ? named(files.slice(-limits.files))
+        : { under: null, names: [] };
   // a comment posted, a release, a migration: as much not to redo as a push, and kept as long
   const other = effects.filter((e) => e.kind === 'migration' || e.kind === 'other');
   const shownOther = limits.pushes_prs > 0 ? other.slice(-limits.pushes_prs) : [];
@@ -355,11 +373,12 @@ export function alreadyDone(
 }
 
 /**
- * What a test run does not read: prose (documentation files, what is under a docs folder) and the CI service's own
- * configuration (GitHub Actions workflows, `.gitlab-ci.yml`, CircleCI's), which only the CI service runs.
+ * What a test run does not read: prose (documentation files, what is under a docs folder), the CI service's own
+ * configuration (GitHub Actions workflows, `.gitlab-ci.yml`, CircleCI's), which only the CI service runs, and what the
+ * test tools write themselves (coverage data and reports, their caches): a run makes them anew.
  */
 const proseFile =
-  /(?:^|\/)docs?\/|\.(?:md|mdx|markdown|rst|adoc)$|(?:^|\/)\.github\/workflows\/|(?:^|\/)\.gitlab-ci\.ya?ml$|(?:^|\/)\.circleci\//i;
+  /(?:^|\/)docs?\/|\.(?:md|mdx|markdown|rst|adoc)$|(?:^|\/)\.github\/workflows\/|(?:^|\/)\.gitlab-ci\.ya?ml$|(?:^|\/)\.circleci\/|(?:^|\/)(?:\.coverage(?:\.[\w.-]+)?|coverage\.xml|lcov\.info|htmlcov|\.nyc_output|\.pytest_cache|__pycache__|\.mypy_cache|\.ruff_cache)(?:\/|$)/i;
 
 /**
  * The files the session changed after a test run (`at`) that its result no longer vouches for: any but prose (an ADR,
@@ -603,6 +622,8 @@ export interface Tdd {
   failing_more: number;
   /** Failures the runner counted that the output read names nowhere (its middle cut, or never named). */
   failing_unnamed: number;
+  /** The line saying the run's coverage threshold was not met, when that alone failed it (every test passed). */
+  coverage_unmet: string | null;
   command: string | null;
   /** "16 passed, 1 failed" as the runner reported it. */
   result: string | null;
@@ -622,8 +643,11 @@ export function tddOf(
 ): Tdd | null {
   if (!t) return null;
   const expected = new Set(t.expected_failures);
-  const unexpected = t.failing_tests.filter((f) => !expected.has(f));
-  const expectedFailing = t.failing_tests.filter((f) => expected.has(f));
+  // a run that failed by its coverage threshold alone records the threshold's line as its failure: no test failed
+  const gate = t.failing_tests.length === 1 && !t.failed ? t.failing_tests.find(isCoverageUnmet) : undefined;
+  const failing = gate ? [] : t.failing_tests;
+  const unexpected = failing.filter((f) => !expected.has(f));
+  const expectedFailing = failing.filter((f) => expected.has(f));
   const keep = Math.max(maxNames, 1);
   const shownUnexpected = unexpected.slice(0, keep);
   const shownExpected = expectedFailing.slice(
@@ -634,10 +658,11 @@ export function tddOf(
     phase: t.phase,
     unexpected: shownUnexpected,
     expected: shownExpected,
-    failing_total: failingCount(t),
+    failing_total: gate ? 0 : failingCount(t),
     failing_more:
       unexpected.length - shownUnexpected.length + (expectedFailing.length - shownExpected.length),
-    failing_unnamed: failingCount(t) - t.failing_tests.length,
+    failing_unnamed: gate ? 0 : failingCount(t) - t.failing_tests.length,
+    coverage_unmet: gate ?? null,
     command: t.last_test_command ? clip(inItsFolder(t.last_test_command), commandChars) : null,
     result: t.last_test_output_summary,
     at: t.last_test_run_at,

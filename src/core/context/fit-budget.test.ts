@@ -1716,6 +1716,28 @@ describe('files already changed', () => {
       '  - files (under /home/u/app): created src/a.ts; edited test/b.test.ts; created and deleted tmp/scratch.txt; deleted src/c.ts',
     );
   });
+
+  it('names a few files even with no room for the list: their count alone says nothing', () => {
+    const snap = bigSnapshot();
+    const write = (i: number, summary: string) => ({
+      id: `f${i}`,
+      timestamp: '2026-01-01T00:00:00.000Z',
+      task_id: null,
+      kind: 'file_write' as const,
+      tool: 'Edit',
+      summary,
+    });
+    const none = { ...defaultLimits, files: 0 };
+    const few = ['edited /home/u/app/PLAN.md', 'edited /home/u/app/README.md'].map((s, i) => write(i, s));
+    const named = compileResumeContext({ ...snap, side_effects: few }, 4, [], none).already_done;
+    expect(named.files).toEqual(['edited PLAN.md', 'edited README.md']);
+    expect(named.files_more).toBe(0);
+    // more than a count's line would take: the count
+    const many = Array.from({ length: 6 }, (_, i) => write(i, `edited /home/u/app/src/module-${i}.ts`));
+    const counted = compileResumeContext({ ...snap, side_effects: many }, 4, [], none).already_done;
+    expect(counted.files).toEqual([]);
+    expect(counted.files_more).toBe(6);
+  });
 });
 
 describe('files changed in the worktree', () => {

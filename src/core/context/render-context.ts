@@ -239,8 +239,11 @@ function tdd(c: ResumeContext, out: string[]) {
   // what the run said is older than the files changed after it: run it again before building on it
   if (t.changed_since)
     out.push(`- ${counted(t.changed_since, 'file')} changed after this run: run it again before trusting it`);
+  // a run that every test passed failed by its coverage threshold: no test fails
+  if (t.coverage_unmet)
+    out.push(`- Every test passed; the run failed its coverage threshold: ${t.coverage_unmet}`);
   // no failing test: said, unless the last run's own counts say it ("-> 12 passed, 0 failed")
-  if (t.failing_total === 0) {
+  else if (t.failing_total === 0) {
     if (!/\b0 failed\b/.test(t.result ?? ''))
       out.push(`- Failing tests: none${t.not_run_again ? ' in this run' : ''}`);
   } else {

@@ -36,6 +36,15 @@ describe('the files changed after a test run that its result no longer vouches f
         ran,
       ),
     ).toBe(0);
+    // nor what the test tools write themselves: coverage data, their caches
+    const made = ['deleted .coverage', 'deleted /repo/htmlcov', 'edited src/__pycache__/app.cpython-312.pyc'];
+    expect(
+      changedSince(
+        made.map((s) => write(s)),
+        ran,
+      ),
+    ).toBe(0);
+    expect(changedSince([write('edited src/coverage.py')], ran)).toBe(1);
     // a GitHub setting that is not a workflow is counted (a test may read it)
     expect(changedSince([write('edited .github/CODEOWNERS')], ran)).toBe(1);
   });
@@ -57,5 +66,41 @@ describe('the last test command as the TDD state shows it', () => {
     );
     expect(command('cd "/Users/a/my app"; npm test')).toBe('npm test');
     expect(command('cd packages/api && npm test')).toBe('cd packages/api && npm test');
+  });
+});
+
+describe('a run that failed by its coverage threshold alone', () => {
+  it('says every test passed and names the threshold, with no failing test', () => {
+    const tdd = tddOf(
+      {
+        phase: 'red',
+        failing_tests: ['FAIL Required test coverage of 85.0% not reached. Total coverage: 75.65%'],
+        expected_failures: [],
+        failed: 0,
+        last_test_run_at: ran,
+        last_test_command: 'make test',
+        last_test_output_summary: '11 passed, 0 failed, coverage 76%',
+      },
+      5,
+    );
+    expect(tdd).toMatchObject({
+      failing_total: 0,
+      unexpected: [],
+      coverage_unmet: 'FAIL Required test coverage of 85.0% not reached. Total coverage: 75.65%',
+    });
+    // a test failing beside it is a failing test as ever
+    const failing = tddOf(
+      {
+        phase: 'red',
+        failing_tests: ['tests/test_app.py::test_one'],
+        expected_failures: [],
+        failed: 1,
+        last_test_run_at: ran,
+        last_test_command: 'make test',
+        last_test_output_summary: '10 passed, 1 failed',
+      },
+      5,
+    );
+    expect(failing).toMatchObject({ failing_total: 1, coverage_unmet: null });
   });
 });

@@ -1,4 +1,5 @@
 import { withoutTerminalCodes } from '../../agents/terminal-codes.js';
+import { coverageUnmet } from '../../core/coverage-threshold.js';
 import { swift } from './apple-runners.js';
 import { ava, jasmine, karma, mocha, playwright } from './js-runners.js';
 import { alcotest, busted, clojureTest, julia, prove, sbt, tasty, testthat } from './language-runners.js';
@@ -34,15 +35,6 @@ export interface TestReport {
 /** Whether a report says the run failed: a count of failures, failing tests named, or a coverage threshold unmet. */
 export const reportsFailure = (r: TestReport): boolean =>
   (r.failed ?? 0) > 0 || r.failing.length > 0 || !!r.coverage_unmet;
-
-/**
- * A coverage threshold not met, in the words of the tools that enforce one: pytest-cov ("FAIL Required test
- * coverage of 85.0% not reached. Total coverage: 75.65%"), coverage.py's `--fail-under` ("Coverage failure: total of
- * 75 is less than fail-under=85"), jest ('Jest: "global" coverage threshold for lines (80%) not met: 75%') and
- * istanbul's reporters in nyc, c8 and vitest ("ERROR: Coverage for lines (75%) does not meet global threshold (80%)").
- */
-const coverageUnmet =
-  /^[ \t]*(FAIL Required test coverage of [\d.]+% not reached\..*|Coverage failure: total of [\d.]+ is less than fail-under=[\d.]+|Jest: "[^"]+" coverage threshold for \w+ \([\d.]+%\) not met: .*|ERROR: Coverage for \w+ \([\d.]+%\) does not meet (?:global )?threshold \([\d.]+%\).*?)[ \t]*$/m;
 
 const num = (s: string | undefined) => (s === undefined ? null : Number(s));
 const sumAll = (text: string, re: RegExp) => {
