@@ -551,6 +551,11 @@ describe('baton doctor', () => {
     // refused before any file is touched: no hooks, no block
     expect(existsSync(join(repo, '.codex', 'hooks.json'))).toBe(false);
     expect(existsSync(join(repo, 'AGENTS.md'))).toBe(false);
+    // refused for both agents: the command to run again sets up both, not Codex alone
+    const both = await baton(['init', '--agent', 'all', '--command', 'baton']);
+    expect(both.code).not.toBe(0);
+    expect(both.stderr).toContain(said.replace('--agent codex', '--agent all'));
+    expect(existsSync(join(repo, '.claude', 'settings.local.json'))).toBe(false);
     // wired while the file parsed, then broken: doctor says so, not that trust or the MCP server is missing
     writeFileSync(toml, 'model = "gpt-5.5"\n');
     expect((await baton(['init', '--agent', 'codex', '--command', 'baton'])).code).toBe(0);
@@ -766,6 +771,9 @@ describe('baton doctor', () => {
     expect(undone.stdout).toMatch(/Codex mcp .*config\.toml: kept: another repository uses it \(/);
     expect(undone.stdout).toContain(b);
     expect(readFileSync(toml, 'utf8')).toContain('[mcp_servers.baton]');
+    // undone again, or in a repository set up for Claude Code alone: the entry b needs is nothing of theirs to name
+    const again = await a.baton(['init', '--undo']);
+    expect(again.stdout).not.toContain('Codex');
     // (its hooks run `baton`, not on this test's PATH: that problem is the only one)
     const problems = (await inB(['doctor', '--json'])).json<{ problems: string[] }>().problems;
     expect(problems.filter((p) => /mcp/i.test(p))).toEqual([]);

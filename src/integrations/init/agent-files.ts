@@ -12,7 +12,7 @@ export type InitAgent = (typeof initAgents)[number];
 export type InitScope = 'local' | 'shared' | 'user';
 
 /** The `baton init` that sets up `agent` at `scope` (to run again once what stopped it is fixed; doctor names it too). */
-export const initCommand = (scope: InitScope, agent: InitAgent) =>
+export const initCommand = (scope: InitScope, agent: InitAgent | 'all') =>
   `baton init${scope === 'local' ? '' : ` --${scope}`} --agent ${agent}`;
 
 export interface AgentFiles {

@@ -141,7 +141,9 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
   const commandFor = (path: string) => (committed(path) ? input.committedCommand : input.command);
   // a Codex config.toml that does not parse is written to never: refused before any file is touched
   for (const agent of input.agents) {
-    const refused = mcpRefusal(agentFiles(agent, scope, root, homes).mcp, initCommand(scope, agent));
+    // the command to run again sets up every agent this one did
+    const again = initCommand(scope, input.agents.length > 1 ? 'all' : agent);
+    const refused = mcpRefusal(agentFiles(agent, scope, root, homes).mcp, again);
     if (refused) throw invalidInput(refused);
   }
   const said = (path: string, rest: string[], mcp: InitScope | null = null) => ({
@@ -405,7 +407,7 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
   for (const agent of agents) {
     const refused = mcpRefusal(
       agentFiles(agent, scope, root, homes).mcp,
-      `${initCommand(scope, agent)} --undo`,
+      `${initCommand(scope, agents.length > 1 ? 'all' : agent)} --undo`,
       true,
     );
     if (refused) throw invalidInput(refused);
@@ -413,8 +415,11 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
   for (const agent of agents) {
     const files = agentFiles(agent, scope, root, homes);
     const mcpScope = mcpScopeOf(agent, scope, root, homes);
+    // whether this worktree had the agent set up: its record says so, or Baton's hooks were in its file
+    let had = m?.agents.includes(agent) ?? false;
     if (existsSync(files.hooks)) {
       const r = removeBatonHooks(readJsonObject(files.hooks));
+      had ||= r.removed > 0;
       const events = isObject(r.value.hooks) ? Object.keys(r.value.hooks) : [];
       const made = hookKeys(events).filter((k) => record.made(files.hooks, k));
       const { pruned, kept } = pruneEmpty(r.value, made);
@@ -443,15 +448,17 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
         ? othersUsing((others ??= liveOtherSetUps(input.home, undone)), files.mcp.path, homes)
         : [];
     if (sharedBy.length) {
-      change(
-        {
-          agent,
-          what: 'mcp',
-          path: files.mcp.path,
-          change: `kept: ${sharedBy.length === 1 ? 'another repository uses it' : `${sharedBy.length} other repositories use it`} (${sharedBy.join(', ')})`,
-        },
-        mcpScope,
-      );
+      // said where this worktree had the agent: the entry of other repositories only is nothing of this set-up's
+      if (had)
+        change(
+          {
+            agent,
+            what: 'mcp',
+            path: files.mcp.path,
+            change: `kept: ${sharedBy.length === 1 ? 'another repository uses it' : `${sharedBy.length} other repositories use it`} (${sharedBy.join(', ')})`,
+          },
+          mcpScope,
+        );
     } else {
       const removed = removeMcp(files.mcp) === 'removed';
       if (removed) change({ agent, what: 'mcp', path: files.mcp.path, change: 'removed' }, mcpScope);
