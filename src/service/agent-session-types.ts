@@ -57,6 +57,11 @@ export interface TrackResult {
    * ('' when it gave none), to tell the user (the agent may still be at work); absent when none was.
    */
   paused_now?: string;
+  /**
+   * The worktree of the workflow this conversation goes on with, where it began, when the agent now works in another
+   * folder (`codex resume <id>` there): its records and briefing stay that worktree's; absent otherwise.
+   */
+  started_in?: string;
 }
 
 export interface InjectedContext {

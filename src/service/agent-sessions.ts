@@ -86,6 +86,8 @@ interface Found {
   earlier?: EarlierWorkflow;
   /** The worktree's incomplete workflows a new conversation left for the other branches their work is on. */
   otherBranches?: OnOtherBranch[];
+  /** The worktree of the workflow this conversation goes on with, where it began, when it is now in another folder. */
+  startedIn?: string;
 }
 
 /**
@@ -141,6 +143,7 @@ export class AgentSessions {
         others: 0,
         created: false,
         note: `workflow ${moved.id} of ${moved.worktree}, where this session started (its folder is now ${input.cwd})`,
+        startedIn: moved.worktree,
       };
     const left = await this.dropUnusedLeft(open, mine, ended, over);
     open = open.filter((w) => !left.includes(w.id));
@@ -420,6 +423,7 @@ export class AgentSessions {
       note,
       cut_off: cutOff,
       earlier: f.earlier ?? null,
+      ...(f.startedIn ? { started_in: f.startedIn } : {}),
     };
   }
 

@@ -1,7 +1,7 @@
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gitIn, tempDir } from '../helpers/git-repo.js';
+import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
 import { hookWorkspace } from '../helpers/hook-workspace.js';
 import { claudeTool } from '../helpers/transcript-lines.js';
 
@@ -165,6 +165,26 @@ describe('workflows of the branches of one worktree', () => {
     expect(v2.briefing).not.toContain('restyle');
     expect(v2.told).toContain('("restyle the header") on wip/ui');
     expect((await workflowOf(w)).workflow.id).toBe(login);
+  });
+
+  it('a conversation resumed in another repository goes on with its workflow, and the user is told where it is', async () => {
+    const w = workspace();
+    await conversation(w, 'c-login', 'add a login form', 'login.js');
+    const login = (await workflowOf(w)).workflow.id as string;
+    // `codex resume <id>` (or `claude --resume`) from another repository's folder
+    const other = realpathSync(makeRepo());
+    const resumed = await w.hook('SessionStart', {
+      session_id: 'c-login',
+      source: 'resume',
+      cwd: other,
+      transcript_path: join(tempDir('baton-transcript-'), 'c-login.jsonl'),
+    });
+    expect(resumed.told).toContain(
+      `Baton: this conversation began in ${realpathSync(w.repo)} and goes on with its workflow there, ${login}: what it does now in ${other} is recorded there`,
+    );
+    // a compaction goes on in the conversation the user was told it in
+    const compacted = await w.hook('SessionStart', { session_id: 'c-login', source: 'compact', cwd: other });
+    expect(compacted.told).not.toContain('began in');
   });
 
   it('a conversation resumed on another branch keeps its workflow where its work is, and the user is told', async () => {

@@ -362,6 +362,10 @@ describe("the agent's task tools in PostToolUse", () => {
     // the other way round too: a cycle, refused and said
     const back = await tool('TaskUpdate', 't2c', { taskId: '1', addBlockedBy: ['2'] });
     expect(back.stderr).toMatch(/T1 not linked to T2: the agent's list makes them wait for each other/);
+    // shown to the user too (stderr of a hook that succeeds is only in Claude Code's verbose mode)
+    expect(JSON.parse(back.stdout).systemMessage).toBe(
+      "Baton: T1 not linked to T2: the agent's list makes them wait for each other (a cycle)",
+    );
     await tool('TaskUpdate', 't3', { taskId: '1', status: 'in_progress' });
     await tool('TaskUpdate', 't4', { taskId: '1', status: 'completed' });
     const del = await tool('TaskUpdate', 't5', { taskId: '2', status: 'deleted' });

@@ -479,6 +479,14 @@ function branchMovedNote(c: BranchChange, workflowId: string) {
 }
 
 /**
+ * A conversation resumed in another folder than the one it began in (`codex resume <id>` there), which goes on with the
+ * workflow of the worktree it began in: the user is told, since its briefing, records and git state stay that
+ * worktree's, and how to follow the work here instead.
+ */
+const elsewhereTell = (startedIn: string, workflowId: string, cwd: string) =>
+  `Baton: this conversation began in ${startedIn} and goes on with its workflow there, ${workflowId}: what it does now in ${cwd} is recorded there, and its briefing's git state is that worktree's. For work of this folder, start a new conversation here`;
+
+/**
  * What the user is told of the cut-off session's transcript: read to where it stops, or why not (never assumed). Read
  * whole, it had never been imported (no Stop came: cut off in its first turn); else what it wrote since the last
  * import (a Stop's, mostly; a compaction's or a session start's too).
@@ -593,6 +601,10 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         t.branch_changed && t.workflow_id && source !== 'compact'
           ? branchMovedNote(t.branch_changed, t.workflow_id)
           : null;
+      const elsewhere =
+        t.started_in && t.workflow_id && source !== 'compact'
+          ? elsewhereTell(t.started_in, t.workflow_id, p.cwd)
+          : null;
       const earlier = t.earlier && t.workflow_id ? earlierNote(t.earlier, t.workflow_id, ctx.agent) : null;
       const cut = t.cut_off ? `Baton noticed that ${t.cut_off}${cutOffRead(caught)}` : null;
       const busy = caught.activeElsewhere && t.outcome !== 'same' ? busyNote(caught.activeElsewhere) : null;
@@ -615,6 +627,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         aside?.tell,
         away?.tell,
         moved?.tell,
+        elsewhere,
         ...limited.map((l) => l.tell),
         cut,
         busy && `Baton: ${busy}`,
@@ -803,6 +816,8 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         outcome: moved.length || r.paused_snapshot_id ? 'ok' : 'nothing',
         note: `${moved.length ? `task list: ${moved.join('; ')}` : 'task list unchanged'}${r.paused_snapshot_id ? `; paused at the boundary (snapshot ${r.paused_snapshot_id}), the agent stopped` : ''}${r.pause_at_turn_end ? "; every task is done: the pause asked for takes effect when the agent's turn ends, once it has said what it did" : ''}`,
         output: stop,
+        // a link refused is a problem the agent's list has: the user is shown it, not only the log
+        ...(r.not_linked?.length ? { tell: `Baton: ${r.not_linked.map(notLinkedPhrase).join('; ')}` } : {}),
       };
     }
     case 'PreCompact': {

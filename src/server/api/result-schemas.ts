@@ -43,6 +43,8 @@ const trackFields = {
   earlier: z.object(EarlierWorkflow.shape).nullable(),
   /** A requested pause this call forced because it outlived its timeout: its reason ('' when it gave none). */
   paused_now: z.string().optional(),
+  /** The worktree of the workflow this conversation goes on with, where it began, when the agent is now elsewhere. */
+  started_in: z.string().optional(),
 };
 export const TrackResult = z.object(trackFields).openapi('TrackResult');
 
