@@ -245,6 +245,20 @@ describe('baton init', () => {
     expect(gitIn(repo, 'status', '--porcelain')).toBe('');
   });
 
+  it('replaces a plain set-up with --shared, so no hook runs twice, and doctor finds nothing doubled', async () => {
+    const { repo, baton } = setup();
+    expect((await baton(['init', '--agent', 'claude-code', '--command', 'baton'])).code).toBe(0);
+    const shared = await baton(['init', '--shared', '--agent', 'claude-code', '--command', 'baton']);
+    expect(shared.code).toBe(0);
+    expect(shared.stdout).toMatch(/settings\.local\.json: deleted \(replaced by the --shared set-up\)/);
+    expect(existsSync(join(repo, '.claude', 'settings.local.json'))).toBe(false);
+    expect(json(join(repo, '.claude', 'settings.json')).hooks.Stop).toHaveLength(1);
+    // CLAUDE.md is the committed one now: not kept out of git
+    expect(readFileSync(join(repo, '.git', 'info', 'exclude'), 'utf8')).not.toMatch(/CLAUDE\.md/);
+    const doctor = (await baton(['doctor', '--json'])).json<{ problems: string[] }>();
+    expect(doctor.problems.join('\n')).not.toMatch(/twice/);
+  });
+
   it('keeps a `baton` MCP entry of the user, refuses settings that are not JSON, and needs a git repository', async () => {
     const { repo, home, baton, env } = setup();
     writeFileSync(

@@ -92,8 +92,27 @@ const changeScope = (scope: InitScope, committed: boolean, mcp: InitScope | null
 export function init(input: InitInput): InitChange[] {
   // asked once: an older Claude Code rejects a settings file naming an event it does not know
   const claude = input.agents.includes('claude-code') ? claudeVersion(input.env) : null;
+  const replaced = input.scope === 'shared' ? replaceLocal(input) : [];
   const roots = input.scope === 'local' ? [input.root, ...otherWorktrees(input.root)] : [input.root];
-  return roots.flatMap((root) => initWorktree({ ...input, root }, claude));
+  return [...replaced, ...roots.flatMap((root) => initWorktree({ ...input, root }, claude))];
+}
+
+/**
+ * A repository set up by a plain `baton init` before, now for everyone (`--shared`): its own set-up (the hooks in
+ * settings.local.json, the MCP entry, the block and its exclude lines) is undone first, or every hook would run twice
+ * (the two command lines differ, so the agent runs both). Only when the shared one covers it all: the same agents, and
+ * no other worktree of the repository set up (the shared files reach those only with the branch); else it stays, and
+ * `baton doctor` says the hooks run twice.
+ */
+function replaceLocal(input: InitInput): InitChange[] {
+  const local = readManifest(manifestPath(input.home, input.root, 'local'));
+  if (!local || !local.agents.every((a) => input.agents.includes(a))) return [];
+  if (otherWorktrees(input.root).some((w) => isSetUp(input.home, w))) return [];
+  const { root, env, home } = input;
+  return undo({ root, scope: 'local', env, home }).map((c) => ({
+    ...c,
+    change: `${c.change} (replaced by the --shared set-up)`,
+  }));
 }
 
 /** Whether `baton init` (the default, local scope) set this worktree up, by its record in Baton's home. */
