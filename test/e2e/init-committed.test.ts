@@ -117,12 +117,17 @@ describe('baton init, the files committed with the repository', () => {
     );
   });
 
-  it('--shared after the default says which of its files git still ignores (the default excluded them)', async () => {
-    const { baton } = setup();
+  it('--shared after the default takes the exclude lines of the set-up it replaces; one of the user says what git ignores', async () => {
+    const { repo, baton } = setup();
     expect((await baton(['init', '--agent', 'codex'])).code).toBe(0);
     const shared = await baton(['init', '--shared', '--agent', 'codex']);
-    expect(shared.stdout).toContain(
-      'git ignores .codex/hooks.json, AGENTS.md (a line of .git/info/exclude or a .gitignore): not committed until that line goes.',
+    expect(shared.stdout).toMatch(/\.codex\/hooks\.json: removed \(replaced by the --shared set-up\)/);
+    expect(shared.stdout).not.toContain('git ignores');
+    // a line of the user's own keeps a committed file out of git: said, with what to do
+    writeFileSync(join(repo, '.gitignore'), 'AGENTS.md\n');
+    const again = await baton(['init', '--shared', '--agent', 'codex']);
+    expect(again.stdout).toContain(
+      'git ignores AGENTS.md (a line of .git/info/exclude or a .gitignore): not committed until that line goes.',
     );
   });
 
