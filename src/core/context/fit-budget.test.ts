@@ -154,6 +154,23 @@ describe('resume context within a token budget', () => {
     expect(fitResumeContext(snap, 4, [], 100_000, countTokens).markdown).toMatch(
       /### Plan Status: 40\/42 tasks done$/m,
     );
+    // all skipped for one reason (the agent removed them from its list): said once, so none reads as given up
+    const removed = "removed from Claude Code's task list";
+    const dropped = {
+      ...snap,
+      tasks: snap.tasks.map((t, i) => (i < 3 ? { ...t, status: 'skipped' as const, note: removed } : t)),
+    };
+    expect(fitResumeContext(dropped, 4, [], 100_000, countTokens).markdown).toContain(
+      `### Plan Status: 37/42 tasks done, 3 skipped (${removed})`,
+    );
+    // for different reasons: each task's own
+    const mixed = {
+      ...dropped,
+      tasks: dropped.tasks.map((t, i) => (i === 0 ? { ...t, note: 'not needed' } : t)),
+    };
+    expect(fitResumeContext(mixed, 4, [], 100_000, countTokens).markdown).toMatch(
+      /### Plan Status: 37\/42 tasks done, 3 skipped$/m,
+    );
   });
 
   it('names the work done before the tasks skipped when it cannot name every finished task', () => {

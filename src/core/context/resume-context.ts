@@ -214,6 +214,8 @@ export interface ResumeContext {
     total: number;
     completed: number;
     skipped: number;
+    /** Why the skipped tasks were, when all were for one reason ("removed from Claude Code's task list"). */
+    skipped_why: string | null;
     failed: number;
     remaining: number;
     current_task: string | null;
@@ -328,6 +330,13 @@ function namedFinished<T extends { status: string }>(finished: readonly T[], n: 
   );
   for (const t of [...finished].reverse()) if (keep.size < n) keep.add(t);
   return finished.filter((t) => keep.has(t));
+}
+
+/** The reason every one of these tasks gives (its note), when they all give the same one; else null. */
+function oneReason(tasks: readonly { note: string | null }[]): string | null {
+  const notes = new Set(tasks.map((t) => t.note));
+  const [only] = notes;
+  return notes.size === 1 && only ? only : null;
 }
 
 const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : NaN);
@@ -457,6 +466,7 @@ export function compileResumeContext(
       total: snap.tasks.length,
       completed: snap.tasks_completed,
       skipped: snap.tasks.filter((t) => t.status === 'skipped').length,
+      skipped_why: oneReason(snap.tasks.filter((t) => t.status === 'skipped')),
       failed: snap.tasks.filter((t) => t.status === 'failed').length,
       remaining: snap.tasks_remaining,
       // a finished workflow has no task under way: what was in progress when it ended was left open
