@@ -183,6 +183,53 @@ describe('fitSummary', () => {
     expect(q.text).toMatch(/…\n\n… Ready to start with step 1\.1\?$/);
   });
 
+  it('keeps the part of a last message that says what is left, not the sign-off after it', () => {
+    const delivered = Array.from({ length: 20 }, (_, i) => `- delivered part ${i + 1} of the spec`);
+    const next = [
+      '### **Next Steps:**',
+      '',
+      '**Ready for Development:**',
+      '1. Copy code from spec to `src/agents/plugins/codex.metrics.ts`',
+      '2. Register it in `src/agents/core/metrics-config.ts`',
+      '3. Run `npm run build && npm run test`',
+    ].join('\n');
+    const text = [
+      '## Final Summary',
+      '',
+      ...delivered,
+      '',
+      next,
+      '',
+      '---',
+      '',
+      'Good luck with the implementation!',
+    ].join('\n');
+    const r = fitSummary(text, 400, { keepEnd: true });
+    expect(r.text.length).toBeLessThanOrEqual(400);
+    expect(r.text).toMatch(/^## Final Summary\n\n- delivered part 1 [^]*…\n\n### \*\*Next Steps:\*\*\n/);
+    expect(r.text.endsWith('3. Run `npm run build && npm run test`')).toBe(true);
+    expect(r.text).not.toContain('Good luck');
+    // too long for 60% of the room: its head, the message's head before it
+    const short = fitSummary(text, 250, { keepEnd: true });
+    expect(short.text.length).toBeLessThanOrEqual(250);
+    expect(short.text).toMatch(
+      /…\n\n### \*\*Next Steps:\*\*\n\n\*\*Ready for Development:\*\*\n1\. Copy [^]*…$/,
+    );
+    // a question the message ends on after it is kept too
+    const asked = fitSummary(`${text}\n\nShall I start with step 1?`, 400, { keepEnd: true });
+    expect(asked.text).toMatch(/3\. Run `npm run build && npm run test`\n\n… Shall I start with step 1\?$/);
+    // a heading that is a sentence of the text ("Next steps are ...") is no such part
+    const prose = [
+      'Done.',
+      ...delivered,
+      '',
+      'Next steps are up to you, the rest is in the spec.',
+      '',
+      'Bye.',
+    ].join('\n');
+    expect(fitSummary(prose, 200, { keepEnd: true }).text).not.toContain('Next steps');
+  });
+
   it('keeps the head alone when the ending is code, is inside code, or is long and asks nothing', () => {
     const head = `Done. The change:\n${'- one more step of the change\n'.repeat(30)}`;
     for (const end of ['```\nnpm test\n```', 'x '.repeat(200).trim()]) {

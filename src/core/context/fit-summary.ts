@@ -96,6 +96,8 @@ function numberedSections(text: string): { title: string; start: number; end: nu
  */
 function headAndEnd(text: string, max: number): { text: string; cut: number } {
   const body = text.trimEnd();
+  const next = nextSection(body, max);
+  if (next) return next;
   const lastBreak = [...body.matchAll(/\n[ \t]*\n/g)].at(-1);
   if (!lastBreak) return headOf(text, max);
   const before = body.slice(0, lastBreak.index);
@@ -109,6 +111,59 @@ function headAndEnd(text: string, max: number): { text: string; cut: number } {
   const room = max - end.length - join.length;
   const head = before.length <= room ? { text: before, cut: 0 } : headOf(before, room);
   return { text: `${head.text}${join}${end}`, cut: body.length - (before.length - head.cut) - end.length };
+}
+
+/**
+ * A heading of the part of a last message that says what is left: "### Next Steps:", "**Remaining work**", "Open
+ * questions:" (a markdown heading, a bold line, or a line of its own ending on a colon).
+ */
+const nextHeading =
+  /^[ \t]*(?:#{1,6}[ \t]+)?(?:\*\*|__)?[ \t]*(?:next steps?|what'?s next|what remains|remaining(?: work| tasks| steps)?|still to do|left to do|to-?dos?|pending|open questions?|follow[- ]?ups?)\b[^\n]{0,40}$/gim;
+/**
+ * Where such a part ends: a rule (`---`), or a heading as high as its own (`## Next steps` ends at the next `#` or
+ * `##`); a part under a bold line or a colon also at the next bold line of its own after a blank line.
+ */
+function partEnd(part: string, heading: string): number {
+  const level = /^[ \t]*(#{1,6})[ \t]/.exec(heading)?.[1]?.length;
+  const ends = level
+    ? new RegExp(`\\n[ \\t]*(?:#{1,${level}}[ \\t]|-{3,}[ \\t]*(?:\\n|$))`)
+    : /\n[ \t]*(?:#{1,6}[ \t]|-{3,}[ \t]*(?:\n|$))|\n[ \t]*\n(?=[ \t]*\*\*[^\n]*\*\*[ \t]*:?[ \t]*(?:\n|$))/;
+  const m = ends.exec(part.slice(heading.length));
+  return m ? heading.length + m.index : part.length;
+}
+
+/**
+ * The head of a last message and its part that says what is left ("### Next Steps:" and its list), which the sign-off
+ * after it would otherwise push out: the part in at most 60% of the room (its head when longer), the message's head in
+ * the rest, and a question the message ends on; null when the message has no such part, or it is code, or a heading
+ * is all the room holds of it.
+ */
+function nextSection(body: string, max: number): { text: string; cut: number } | null {
+  const heading = [...body.matchAll(nextHeading)].filter((m) => /[:*_#]/.test(m[0])).at(-1);
+  if (!heading || heading.index === 0) return null;
+  const rest = body.slice(heading.index);
+  const whole = rest.slice(0, partEnd(rest, heading[0])).trim();
+  if (/^[ \t]*```/m.test(whole)) return null;
+  // too long for 60% of the room: its head, as long as that holds more than the heading
+  const part = whole.length <= max * 0.6 ? whole : clip(whole, Math.floor(max * 0.6));
+  if (part.replace(/…$/, '').trim().length < heading[0].trim().length + 20) return null;
+  const before = body.slice(0, heading.index).trimEnd();
+  if ((before.match(/^[ \t]*```/gm)?.length ?? 0) % 2 === 1) return null;
+  // a question the message ends on after that part is kept too: the user's answer is what the work waits for
+  const after = rest.slice(whole.length).trim();
+  const question = /\?$/.test(after) ? (after.split(/(?<=[.!?])\s+(?=\S)/).at(-1) ?? '') : '';
+  const asked = question && question.length <= max * 0.2 ? `\n\n… ${question}` : '';
+  const room = max - part.length - 2 - asked.length;
+  if (room < 40) return null;
+  const head = before.length <= room ? { text: before, cut: 0 } : headOf(before, room);
+  return {
+    text: `${head.text}\n\n${part}${asked}`,
+    cut:
+      body.length -
+      (before.length - head.cut) -
+      part.replace(/…$/, '').length -
+      (asked ? question.length : 0),
+  };
 }
 
 /** The text's head cut at a word's end with an ellipsis (`clip`: a code block it cuts is closed). */
