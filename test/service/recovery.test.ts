@@ -81,6 +81,51 @@ describe('recovery of an interrupted workflow (Go Team options)', () => {
     expect(r.context).toContain('[x] T1 Architecture');
   });
 
+  it("back at a checkpoint, the briefing says the agent's last word and commits after it are undone", async () => {
+    const clock = new TestClock();
+    const svc = makeService(sqliteStore(), { now: clock.now });
+    const wf = await svc.create({ title: 'recover me', tasks, worktree: makeRepo() });
+    const ref = { workflowId: wf.id };
+    await svc.completeTask(ref, 'T1', 'designed');
+    clock.advance(60_000);
+    await svc.startTask(ref, 'T2');
+    const at = () => new Date(clock.now()).toISOString();
+    await svc.record(ref, {
+      kind: 'side_effect',
+      at: at(),
+      effect: { task_id: 'T2', kind: 'commit', tool: 'Bash', summary: '53b931c late: T2 part 1' },
+    });
+    await svc.record(ref, {
+      kind: 'summary',
+      summary: {
+        kind: 'last_message',
+        text: 'committed part 1 53b931c; now editing work.txt',
+        source: 'test',
+      },
+      at: at(),
+    });
+    clock.advance(45_000);
+    await svc.interrupt(ref, 'heartbeat lost');
+    // before: the commit is done, and the agent's last word leads
+    expect((await svc.queries.context(await svc.resolve(ref))).markdown).toContain('late: T2 part 1');
+    const r = await svc.recover(ref, 'checkpoint', 'architecture');
+    expect(r.context).toMatch(
+      /### Last State \(the agent's last message, \S+; then `baton recover` went back to checkpoint cp-01-architecture\)/,
+    );
+    expect(r.context).toContain(
+      `\`baton recover\` went back to checkpoint cp-01-architecture after the agent's last message (Last State): the work it tells of after that checkpoint is undone (its commits are kept on refs/baton/backup/${wf.id}/...); continue from task "T2: Implementation".`,
+    );
+    expect(r.context).not.toContain('late: T2 part 1');
+    // the live state changes nothing of it
+    const live = await interrupted();
+    await live.svc.record(live.ref, {
+      kind: 'summary',
+      summary: { kind: 'last_message', text: 'still editing', source: 'test' },
+      at: new Date(live.clock.now()).toISOString(),
+    });
+    expect((await live.svc.recover(live.ref, 'live_state', null)).context).not.toContain('went back');
+  });
+
   it('keeps the live state, or starts fresh', async () => {
     const a = await interrupted();
     await a.svc.recover(a.ref, 'live_state', null);

@@ -438,9 +438,11 @@ export interface LastState {
    * cut mid-turn) or it ends announcing its next step ("Let me watch the deploy.": `endsAnnouncing`), so what it
    * announced may not be done; `waiting`, its turn ended waiting on commands it left running in the background (CI
    * checks, a deploy), never seen to end, and the user has said nothing since: how they ended decides what comes next.
-   * Null otherwise, and for a compaction summary.
+   * Null otherwise, for a compaction summary, and for what `undone_by` undid.
    */
   left: 'asked' | 'mid_turn' | 'waiting' | null;
+  /** The checkpoint `baton recover` went back to after it was said: what it tells of after that checkpoint is undone. */
+  undone_by: string | null;
 }
 
 /**
@@ -518,8 +520,9 @@ export function lastState(snap: SessionSnapshot, max: number): LastState | null 
     // what follows a last message is what it announced, unless the user asked for more after it
     since:
       kind === 'last_message' && !askedSince(snap, newest.timestamp) ? [] : newerThan(snap, newest.timestamp),
+    undone_by: newest.undone_by ?? null,
     left:
-      kind === 'compaction'
+      kind === 'compaction' || newest.undone_by
         ? null
         : newest.turn_ended === false ||
             kind === 'said_nothing' ||

@@ -1,4 +1,5 @@
 import { clip } from '../clip.js';
+import { backupRefPrefix } from '../backup-ref.js';
 import { counted } from '../counted.js';
 import { COMPACTION_REASON } from '../compaction.js';
 import { progressLabel } from '../task-graph.js';
@@ -139,7 +140,9 @@ function lastState(c: ResumeContext, out: string[]) {
           : other
             ? "another conversation's last message"
             : "the agent's last message";
-    out.push(`### Last State (${what}, ${s.at})`, s.text);
+    // said before `baton recover` went back to a checkpoint: what it tells of after that checkpoint is undone
+    const undone = s.undone_by ? `; then \`baton recover\` went back to checkpoint ${s.undone_by}` : '';
+    out.push(`### Last State (${what}, ${s.at}${undone})`, s.text);
     if (s.cut) out.push(`(${s.cut} more characters: baton details summaries)`);
     if (s.since.length) out.push(`Newer than this, in the sections above: ${s.since.join('; ')}.`);
   } else out.push('### Last State (interrupted by the user)');
@@ -318,6 +321,12 @@ function nextWork(c: ResumeContext): string {
   const allDone = p.skipped ? 'Every task is done or skipped' : 'Every task is done';
   const task = c.next.task_id ? `task "${c.next.task_id}: ${c.next.title}"` : null;
   const left = c.interrupted ? null : (c.last_state?.left ?? null);
+  const undone = c.last_state?.undone_by;
+  if (undone) {
+    // the work went back to a checkpoint after the agent's last word: what that word tells of since is not there
+    const then = task ? `continue from ${task}` : p.remaining === 0 ? `${allDone.toLowerCase()}` : 'go on';
+    return `\`baton recover\` went back to checkpoint ${undone} after the agent's last message (${said}): the work it tells of after that checkpoint is undone (its commits are kept on ${backupRefPrefix(c.workflow_id)}...); ${then}.`;
+  }
   if (c.next.go_ahead && c.last_state?.kind === 'last_message') {
     // the user's answer to the agent's last message: what it proposed or asked to do is what comes next
     const then = task ? `, then continue from ${task}` : '';

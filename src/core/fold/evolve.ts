@@ -90,6 +90,36 @@ export const importMark = (
 });
 
 /** The next state after one event; total over every event type, pure and deterministic. */
+/**
+ * The state after `baton recover` went back to a checkpoint (`name`; null: another way back, which undoes no work):
+ * the commits recorded after it are off the branch (its restore kept them on a backup ref), so they leave the ledger
+ * of what is done, and the agent's summaries said after it are marked undone (`undone_by`): what they tell of is not
+ * there any more. A push or a pull request stays: a restore does not take back what others saw.
+ */
+function backToCheckpoint(s: WorkflowState, name: string | null): WorkflowState {
+  const cp = name ? s.checkpoints.find((c) => c.name === name) : undefined;
+  if (!cp) return s;
+  const after = (at: string) => Date.parse(at) > Date.parse(cp.created_at);
+  const undo = <T extends { timestamp: string } | null | undefined>(x: T): T =>
+    x && after(x.timestamp) ? { ...x, undone_by: cp.name } : x;
+  const summaries = s.summaries;
+  return {
+    ...s,
+    ...(s.side_effects
+      ? { side_effects: s.side_effects.filter((x) => !(x.kind === 'commit' && after(x.timestamp))) }
+      : {}),
+    ...(summaries
+      ? {
+          summaries: {
+            ...summaries,
+            compaction: undo(summaries.compaction),
+            last_message: undo(summaries.last_message),
+          },
+        }
+      : {}),
+  };
+}
+
 export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
   switch (e.type) {
     case 'workflow.created':
@@ -150,15 +180,18 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
     case 'workflow.cancelled':
       return { ...leavePause(s), status: 'cancelled', ended_at: e.at };
     case 'workflow.recovered':
-      return {
-        ...s,
-        tasks: s.tasks.map((t) => {
-          const status = e.data.task_statuses[t.id] ?? t.status;
-          return status === t.status
-            ? t
-            : { ...t, status, ended_at: status === 'pending' ? null : t.ended_at };
-        }),
-      };
+      return backToCheckpoint(
+        {
+          ...s,
+          tasks: s.tasks.map((t) => {
+            const status = e.data.task_statuses[t.id] ?? t.status;
+            return status === t.status
+              ? t
+              : { ...t, status, ended_at: status === 'pending' ? null : t.ended_at };
+          }),
+        },
+        e.data.option === 'checkpoint' ? e.data.checkpoint : null,
+      );
     case 'workflow.restored':
       return {
         ...e.data.state,

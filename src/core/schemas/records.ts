@@ -180,6 +180,11 @@ export const Summary = z.object({
   said_nothing: z.boolean().optional(),
   /** A usage limit: when it resets, when the notice says (read where and when it was given); null when it does not. */
   resets_at: z.string().nullable().optional(),
+  /**
+   * The checkpoint `baton recover` went back to after this was said (set in the state, never on the record): what it
+   * tells of was done after that checkpoint, and is undone.
+   */
+  undone_by: z.string().optional(),
 });
 export type Summary = z.infer<typeof Summary>;
 
