@@ -138,6 +138,7 @@ export async function planRestore(
     current_commit: currentCommit,
     branch_head: from,
     dirty_files: dirty,
+    untracked_files: dirty.filter((f) => !trackedDirty.includes(f)),
     commits_dropped: dropped.length,
     dropped_commits: dropped.slice(0, LISTED),
     files_changed: files.slice(0, LISTED * 4),

@@ -67,6 +67,8 @@ export interface RestorePlan {
   branch_head: string | null;
   /** Uncommitted files (tracked or not), the run folder excluded. */
   dirty_files: string[];
+  /** Those of `dirty_files` git does not track: a forced restore leaves them as they are. */
+  untracked_files: string[];
   /** Commits on the branch after the checkpoint: they leave the branch and stay on `backup_ref`. */
   commits_dropped: number;
   dropped_commits: { sha: string; subject: string }[];

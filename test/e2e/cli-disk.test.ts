@@ -240,10 +240,16 @@ describe('baton CLI: files on disk', () => {
 
       await baton('pause', '--force');
       writeFileSync(join(repo, 'setup.sh'), 'changed\n');
+      // an untracked file is left as it is, and the plan says so, apart from the tracked change it discards
+      writeFileSync(join(repo, 'notes.txt'), 'mine\n');
+      const plan = await baton('recover', '--checkpoint', 'bootstrap', '--force', '--dry-run');
+      expect(plan.stdout).toContain('  uncommitted changes discarded: setup.sh');
+      expect(plan.stdout).toContain('  untracked files left as they are: notes.txt');
       // Already at the checkpoint: nothing moves, no confirmation; the discarded change is kept on a ref too.
       const forced = await baton('recover', '--checkpoint', 'bootstrap', '--force', '--json');
       expect(forced.code, forced.stderr).toBe(0);
       expect(readFileSync(join(repo, 'setup.sh'), 'utf8')).toBe('echo ok\n');
+      expect(readFileSync(join(repo, 'notes.txt'), 'utf8')).toBe('mine\n');
       const kept = forced.json<{ restore: { git: { worktree_backup_ref: string } } }>().restore.git
         .worktree_backup_ref;
       expect(gitIn(repo, 'show', `${kept}:setup.sh`)).toBe('changed\n');

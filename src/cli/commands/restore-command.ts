@@ -15,6 +15,18 @@ export interface RestoreFlags {
 
 const short = (sha: string | null) => (sha ? shortHash(sha) : '?');
 
+/** The uncommitted files: stashed, or (forced) the tracked ones' changes discarded and the untracked left as they are. */
+function dirtyLines(g: NonNullable<CheckpointRestore['git']>): string[] {
+  if (g.mode === 'stash') return [`  uncommitted files stashed: ${g.dirty_files.join(', ')}`];
+  const tracked = g.dirty_files.filter((f) => !g.untracked_files.includes(f));
+  return [
+    ...(tracked.length ? [`  uncommitted changes discarded: ${tracked.join(', ')}`] : []),
+    ...(g.untracked_files.length
+      ? [`  untracked files left as they are: ${g.untracked_files.join(', ')}`]
+      : []),
+  ];
+}
+
 /** The plan in words: the steps, the task statuses, the commits that leave the branch and where they are kept. */
 export function restorePlanText(r: CheckpointRestore): string {
   const g = r.git;
@@ -22,9 +34,7 @@ export function restorePlanText(r: CheckpointRestore): string {
     `${r.dry_run ? 'would restore' : 'restored'} ${r.workflow_id} to ${r.checkpoint.name}${r.checkpoint.commit ? ` (${r.checkpoint.branch ?? 'detached'} @ ${short(r.checkpoint.commit)})` : ''}:`,
     ...r.steps.map((s, i) => `  ${i + 1}. ${s}`),
     ...r.task_changes.map((t) => `     task ${t.task_id}: ${t.from} -> ${t.to}`),
-    ...(g?.dirty_files.length
-      ? [`  uncommitted files ${g.mode === 'stash' ? 'stashed' : 'discarded'}: ${g.dirty_files.join(', ')}`]
-      : []),
+    ...(g?.dirty_files.length ? dirtyLines(g) : []),
     ...(g?.worktree_backup_ref ? [`  their tracked changes are kept on ${g.worktree_backup_ref}`] : []),
     ...(g?.commits_dropped
       ? [

@@ -531,6 +531,7 @@ export const CheckpointRestore = z
         commit: z.string(),
         branch_head: z.string().nullable(),
         dirty_files: z.array(z.string()),
+        untracked_files: z.array(z.string()),
         commits_dropped: z.number().int(),
         dropped_commits: z.array(Commit),
         files_changed: z.array(z.object({ status: z.string(), path: z.string() })),
