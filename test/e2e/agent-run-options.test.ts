@@ -240,6 +240,19 @@ describe('baton run options', () => {
     expect(r.json<Report>().tasks.length).toBeGreaterThan(0);
   }, 60_000);
 
+  it('an agent that fails saying only its usual last words has them named as such, not taken for the cause', async () => {
+    const { cli, create } = setup();
+    await create();
+    const script = join(tempDir('baton-cmd-'), 'agent.sh');
+    writeFileSync(script, '#!/bin/sh\nwc -c > /dev/null\necho "Done with the task"\nexit 2\n');
+    chmodSync(script, 0o755);
+    const failed = await cli(['run', '--agent', 'command', '--agent-bin', script]);
+    expect(failed.code).toBe(1);
+    expect(failed.json<Report>().tasks).toMatchObject([
+      { outcome: 'error', detail: 'the agent exited with code 2; its last output: "Done with the task"' },
+    ]);
+  });
+
   it('the command adapter runs any CLI: the prompt on stdin, exit 0 done, another exit fails the task', async () => {
     const { repo, cli, said, create, events } = setup();
     await create();

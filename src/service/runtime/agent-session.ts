@@ -406,10 +406,9 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
       errorFirst(exit.stderr) ??
       killedBy ??
       silent ??
-      r?.text ??
-      (exit.signal
-        ? `the agent was killed by ${exit.signal}`
-        : `the agent exited with code ${exit.code ?? '?'}`))
+      // its last words are no cause ("Done with K1"): said as what they are, after how it ended
+      (r?.text?.trim() ? `${exitWords(exit)}; its last output: "${clip(r.text.trim(), 200)}"` : null) ??
+      exitWords(exit))
     : (r?.text ?? null);
   const text = lost && said !== lost ? [lost, said].filter(Boolean).join('\n') : said;
   // A reset time without a zone is read in this machine's zone, the one the agent prints it in.
@@ -468,6 +467,10 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     stalled,
   };
 }
+
+/** How the agent ended, in words: killed by a signal, or its exit code. */
+const exitWords = (exit: { code: number | null; signal: string | null }) =>
+  exit.signal ? `the agent was killed by ${exit.signal}` : `the agent exited with code ${exit.code ?? '?'}`;
 
 /** A failure's cause with how the agent ended (`(the agent exited with code 3)`), unless the cause says it already. */
 function withExit(text: string | null, exit: { code: number | null; signal: string | null }): string | null {
