@@ -17,6 +17,7 @@ import {
   interrupt,
   markImported,
   assertImportContinues,
+  BatonError,
   notFound,
   summarizeSnapshot,
   type SessionSnapshot,
@@ -147,7 +148,13 @@ export class BatonService {
   }
 
   private async read(ref: WorkflowRef, forceOverdue: boolean): Promise<WorkflowState> {
-    let s = await resolveWorkflow(this.store, this.git, ref);
+    let s = await resolveWorkflow(this.store, this.git, ref).catch(async (e: unknown) => {
+      // several incomplete workflows here, so the command names none: a driver of one that is gone is noticed all the
+      // same (its agent left running is stopped, the user told), and the choice is offered as it stands then
+      if (!(e instanceof BatonError && e.code === 'ambiguous') || !this.watch) throw e;
+      if ((await this.watch.sweep()).length === 0) throw e;
+      return resolveWorkflow(this.store, this.git, ref);
+    });
     if (this.watch && (await this.watch.check(s))) s = await this.runner.load(s.id);
     if (forceOverdue && s.pause_requested && this.overdue(s)) {
       await this.enforcePauseTimeout(s);

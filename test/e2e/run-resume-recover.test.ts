@@ -190,6 +190,20 @@ describe('a `baton run` killed, then read first by any command', () => {
     },
   );
 
+  it('beside another incomplete workflow, `baton status` (which must ask which) still notices the dead driver', async () => {
+    const ws = workspace();
+    expect((await ws.create()).code).toBe(0);
+    const id = await ws.id();
+    const { run } = await midTask(ws);
+    run.child.kill('SIGKILL');
+    await run.exited;
+    expect((await ws.cli(['create', '--title', 'Other', '--task', 'Z1:z'])).code).toBe(0);
+    const r = await ws.human(['status']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${id}: the driver \`baton run --agent claude-code\``);
+    expect(r.stderr).toMatch(new RegExp(`${id}  interrupted`));
+  });
+
   it('the agent killed alone: resume and recover say that nothing runs it and `baton run -w` goes on', async () => {
     const ws = workspace();
     expect((await ws.create()).code).toBe(0);
