@@ -59,10 +59,11 @@ describe.runIf(process.platform === 'linux')("an agent's own commands, with two 
     first.stdout.on('data', (d: Buffer) => (out += d.toString()));
     expect(await new Promise((r) => first.once('exit', r))).toBe(0);
     const own = (JSON.parse(out) as Json).workflow.id as string;
-    const other = (
-      await runCli(['--json', 'create', '--title', 'Release notes'], { cwd: repo, env })
-    ).json<Json>().id as string;
+    const created = await runCli(['--json', 'create', '--title', 'Release notes'], { cwd: repo, env });
+    const other = created.json<Json>().id as string;
     expect(other).not.toBe(own);
+    // said at once, where the person looks: the next command here may ask which one is meant
+    expect(created.stderr).toContain(`has another incomplete workflow (${own} `);
     // a person's command (no agent above it) is asked which one
     const person = await runCli(['status'], { cwd: repo, env });
     expect(person.code).not.toBe(0);

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import {
   BatonError,
   invalidInput,
+  isTerminal,
   openTasksPhrase,
   parseDuration,
   progressLabel,
@@ -91,6 +92,15 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
         const w = await client.create({ title: o.title as string, tasks, issue, plan, cwd: rt.cwd });
         print({ id: w.id, workflow: w }, () => `created ${describe(w)}`);
         await warnWithoutGit(rt.io, w.worktree);
+        // the worktree had another incomplete workflow: a command here may have to be told which one it means
+        const open = workflowStatuses.filter((st) => !isTerminal(st));
+        const others = (await client.list({ worktree: w.worktree, status: open })).filter(
+          (x) => x.id !== w.id,
+        );
+        if (others.length)
+          rt.io.err(
+            `baton: ${w.worktree} has ${others.length === 1 ? 'another incomplete workflow' : `${others.length} other incomplete workflows`} (${others.map((x) => `${x.id} "${x.title}"`).join(', ')}): a command here may ask which one it means (-w names it)`,
+          );
       }),
     );
 
