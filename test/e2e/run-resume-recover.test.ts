@@ -29,8 +29,8 @@ function workspace() {
 }
 
 /** `baton run` with its agent mid-task (it works a minute after its first tool call). */
-async function midTask(ws: ReturnType<typeof workspace>) {
-  const run = ws.spawnRun(['--json', 'run', '--agent', 'claude-code', '--heartbeat', '200ms'], {
+async function midTask(ws: ReturnType<typeof workspace>, which: string[] = []) {
+  const run = ws.spawnRun(['--json', 'run', ...which, '--agent', 'claude-code', '--heartbeat', '200ms'], {
     FAKE_HANG_MS: '60000',
   });
   const agent = await until('the agent to be mid-task', async () => {
@@ -194,10 +194,10 @@ describe('a `baton run` killed, then read first by any command', () => {
     const ws = workspace();
     expect((await ws.create()).code).toBe(0);
     const id = await ws.id();
-    const { run } = await midTask(ws);
+    expect((await ws.cli(['create', '--title', 'Other', '--task', 'Z1:z'])).code).toBe(0);
+    const { run } = await midTask(ws, ['-w', id]);
     run.child.kill('SIGKILL');
     await run.exited;
-    expect((await ws.cli(['create', '--title', 'Other', '--task', 'Z1:z'])).code).toBe(0);
     const r = await ws.human(['status']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${id}: the driver \`baton run --agent claude-code\``);
