@@ -2,7 +2,8 @@ import { serve as honoServe } from '@hono/node-server';
 import { createNodeWebSocket } from '@hono/node-ws';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { LocalClient } from '../client/local-client.js';
 import type { BatonService } from '../service/index.js';
 import { createApp, withUnprefixedApi } from './app.js';
@@ -134,6 +135,12 @@ export async function startServer(
     s.once('error', (e: NodeJS.ErrnoException) => reject(listenFailure(e, options.host, options.port)));
   });
   port = (server.address() as AddressInfo).port;
+  // Node leaves a socket it hands to `upgrade` without an error listener, and node-ws awaits the app before ws takes
+  // the socket over (or writes a refusal to it): a client that resets its connection meanwhile (a tab closed as the
+  // dashboard connects) would raise an uncaught error that ends the server. Such an error closes that socket alone.
+  server.on('upgrade', (_request: IncomingMessage, socket: Duplex) =>
+    socket.on('error', () => socket.destroy()),
+  );
   nodeWs.injectWebSocket(server);
   if (options.beforeReady) {
     try {

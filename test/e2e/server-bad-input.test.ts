@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -170,6 +171,38 @@ describe('baton server: bad input', () => {
       401,
       'unauthorized',
     );
+  });
+
+  it('a client that resets its connection in the middle of a WebSocket upgrade does not bring the server down', async () => {
+    const { port } = t.server;
+    // let in, or refused (a wrong token): the refusal is written to a socket the client has reset
+    const upgrade = (token: string) =>
+      [
+        `GET /ws?token=${token}&workflow=${id} HTTP/1.1`,
+        `Host: 127.0.0.1:${port}`,
+        'Upgrade: websocket',
+        'Connection: Upgrade',
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+        'Sec-WebSocket-Version: 13',
+        'Sec-WebSocket-Protocol: baton.v1',
+        '',
+        '',
+      ].join('\r\n');
+    // a browser closing a tab as its dashboard connects: the request, then a reset before the handshake is answered
+    for (let i = 0; i < 60; i++)
+      await new Promise<void>((done) => {
+        const s = connect(port, '127.0.0.1', () =>
+          s.write(upgrade(i % 3 ? (t.server.token ?? '') : 'wrong'), () => {
+            // reset at once, or a moment later: either way before the handshake's answer is read
+            if (i % 2) s.resetAndDestroy();
+            else setTimeout(() => s.resetAndDestroy(), i % 5);
+            done();
+          }),
+        );
+        s.on('error', () => done());
+      });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await t.api('/healthz', { auth: false })).status).toBe(200);
   });
 
   it('unknown ids and routes get 404', async () => {
