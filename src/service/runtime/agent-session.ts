@@ -399,17 +399,12 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     !r && exit.code === 0 && !exit.signal
       ? `the agent exited with code 0 but gave no result: is ${ctx.profile.bin} a ${ctx.profile.adapter} CLI? Baton reads its ${ctx.profile.adapter === 'codex' ? '`--json` events' : 'stream-json output'}`
       : null;
-  const said = failed
-    ? (stalled ??
-      (r?.is_error ? r.text : null) ??
-      lastError ??
-      errorFirst(exit.stderr) ??
-      killedBy ??
-      silent ??
-      // its last words are no cause ("Done with K1"): said as what they are, after how it ended
-      (r?.text?.trim() ? `${exitWords(exit)}; its last output: "${clip(r.text.trim(), 200)}"` : null) ??
-      exitWords(exit))
-    : (r?.text ?? null);
+  const reason = failed
+    ? (stalled ?? (r?.is_error ? r.text : null) ?? lastError ?? errorFirst(exit.stderr) ?? killedBy ?? silent)
+    : null;
+  // no cause said: the agent's last words (a usage limit, a full context is read from them as it said them)
+  const lastWords = failed && reason === null && r?.text?.trim() ? r.text.trim() : null;
+  const said = failed ? (reason ?? lastWords ?? exitWords(exit)) : (r?.text ?? null);
   const text = lost && said !== lost ? [lost, said].filter(Boolean).join('\n') : said;
   // A reset time without a zone is read in this machine's zone, the one the agent prints it in.
   const limit = detectUsageLimit(
@@ -443,8 +438,14 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
           source: sessionSource,
         }
       : { kind: 'usage' as const, usage: m, source: ctx.executionId || undefined };
-  // a failure says how the agent ended too, when its own words (its error, its standard error) do not
-  const cause = outcome === 'error' && !lost ? withExit(text, exit) : text;
+  // a failure says how the agent ended too, when its own words (its error, its standard error) do not; its last words
+  // alone are no cause ("Done with K1" reads as success): said as what they are, after how it ended
+  const cause =
+    outcome === 'error' && !lost
+      ? lastWords
+        ? `${exitWords(exit)}; its last output: "${clip(lastWords, 200)}"`
+        : withExit(text, exit)
+      : text;
   const message = outcome === 'success' ? null : clip(cause ?? '', 1000);
   await service.runner.run(
     workflowId,
