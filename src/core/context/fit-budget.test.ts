@@ -229,7 +229,9 @@ describe('resume context within a token budget', () => {
       expect(md).not.toContain('Failing tests: none');
       expect(md).toMatch(/\.\.\. and \d+ more \(baton details errors\)/);
       expect(md).toContain('### Already Done (do not redo)');
-      expect(md).toContain('- git push origin feature/login');
+      // the push goes into a count only after the completed tasks began to (it is cut before them)
+      if (done === 40) expect(md).toContain('- git push origin feature/login');
+      else expect(md).toMatch(/- (git push origin feature\/login|1 more push or pull request)/);
       expect(md).toContain('`baton details snap-1 <category>`');
       expect(md).toContain('get_details');
     }

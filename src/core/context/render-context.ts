@@ -86,6 +86,12 @@ function tasks(c: ResumeContext, out: string[]) {
 
 function alreadyDone(c: ResumeContext, out: string[]) {
   const d = c.already_done;
+  const more = [
+    ...(d.pushes_prs_more
+      ? [counted(d.pushes_prs_more, 'more push or pull request', 'more pushes and pull requests')]
+      : []),
+    ...(d.other_more ? [counted(d.other_more, 'more side effect')] : []),
+  ];
   const lines = [
     ...d.commits.map((x) => `  - ${commitSaid(x)}`),
     ...(d.commits_more
@@ -93,7 +99,6 @@ function alreadyDone(c: ResumeContext, out: string[]) {
       : []),
     ...d.pushes.map((p) => `  - ${pushSaid(p)}`),
     ...d.pull_requests.map((p) => `  - pull request ${p}`),
-    ...(d.pushes_prs_more ? [`  - ${d.pushes_prs_more} more pushes and pull requests`] : []),
     ...(d.files.length
       ? [
           `  - files${d.files_under ? ` (under ${d.files_under})` : ''}: ${d.files.join('; ')}${d.files_more ? `; ${d.files_more} more` : ''}`,
@@ -105,12 +110,14 @@ function alreadyDone(c: ResumeContext, out: string[]) {
       (o) =>
         `  - ${o.kind === 'other' ? '' : `[${o.kind}] `}${o.task_id ? `${o.task_id}: ` : ''}${o.summary}`,
     ),
-    ...(d.other_more ? [`  - ... ${d.other_more} more side effects`] : []),
+    // the pushes, pull requests and other side effects cut from the list: counted on one line
+    ...(more.length ? [`  - ${more.join(', ')}`] : []),
+    // TDD State says the run's counts and what changed after it: said here once, without them
     ...(d.tests_passing
       ? [
           d.tests_changed_since
-            ? `  - tests passed (${d.tests_passing}) before ${counted(d.tests_changed_since, 'later file change')}`
-            : `  - tests pass (${d.tests_passing})`,
+            ? `  - tests passed before ${counted(d.tests_changed_since, 'later file change')}`
+            : '  - tests pass',
         ]
       : []),
   ];
