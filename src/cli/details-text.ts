@@ -67,7 +67,11 @@ const historyText = (h: HistoryEntry) =>
   );
 
 const requestText = (r: UserRequest) =>
-  [heading(r.id, r.at ?? r.timestamp, `session ${r.session_number}`, r.source), indented(r.text)].join('\n');
+  [
+    heading(r.id, r.at ?? r.timestamp, `session ${r.session_number}`, r.source),
+    indented(r.text),
+    ...(r.picks ? [indented(`(picks ${r.picks})`)] : []),
+  ].join('\n');
 
 const summaryText = (s: Summary) =>
   [

@@ -56,7 +56,7 @@ export type RecordInput =
       notes: string | null;
     }
   /** What the user asked; the same text recorded again writes nothing (the output is then null). */
-  | { kind: 'request'; text: string; at?: string | null; source?: string | null };
+  | { kind: 'request'; text: string; at?: string | null; source?: string | null; agent_said?: string | null };
 
 /** How far a transcript was read, committed with the records it gave (so a re-import adds only what is new). */
 export interface ImportMarker {
@@ -201,6 +201,11 @@ export function recordOne(
         stored.get(input.error_id) ?? null,
       );
     case 'request':
-      return recordRequest(d, { text: input.text, at: input.at ?? null, source: input.source ?? null });
+      return recordRequest(d, {
+        text: input.text,
+        at: input.at ?? null,
+        source: input.source ?? null,
+        ...(input.agent_said !== undefined ? { agent_said: input.agent_said } : {}),
+      });
   }
 }

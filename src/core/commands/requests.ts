@@ -2,6 +2,7 @@ import type { Draft } from '../draft.js';
 import { invalidInput } from '../errors.js';
 import { clipRequest, requestKey } from '../requests/request-text.js';
 import type { UserRequest } from '../schemas/records.js';
+import { pickedItem } from '../requests/menu-pick.js';
 
 export interface RequestInput {
   text: string;
@@ -9,6 +10,12 @@ export interface RequestInput {
   at?: string | null;
   /** Where it was seen: `claude-code`, `codex` (a transcript), `claude-code:hook` (a prompt hook), `cli`... */
   source?: string | null;
+  /**
+   * The agent's message the request answered, when the caller has it (a transcript's): a request that picks an item
+   * of its list by its label is recorded with the item. Absent, the last message recorded since the request before
+   * (a Stop hook's) is that message; null: none.
+   */
+  agent_said?: string | null;
 }
 
 /**
@@ -40,6 +47,8 @@ export function recordRequest(d: Draft, input: RequestInput): UserRequest | null
     text,
     source: input.source ?? null,
   };
+  const picks = pickedItem(text, input.agent_said === undefined ? lastMessageSince(d) : input.agent_said);
+  if (picks) request.picks = picks;
   d.emit({ type: 'request.recorded', data: { request, key } });
   return request;
 }
@@ -61,4 +70,12 @@ function saidAgain(d: Draft, key: string, input: RequestInput): boolean {
   // the other channel recorded these words more often: this sighting is one of those
   if (recorded.length - mine.length > mine.length) return false;
   return mine.every((r) => r.at !== null && Math.abs(Date.parse(r.at) - when) > SAME_SIGHTING_MS);
+}
+
+/** The agent's last message, when it was recorded after the latest request (the turn the user now answers). */
+function lastMessageSince(d: Draft): string | null {
+  const said = d.state.summaries?.last_message;
+  const asked = d.state.recent_requests?.at(-1);
+  if (!said || said.said_nothing) return null;
+  return !asked || said.timestamp > asked.timestamp ? said.text : null;
 }

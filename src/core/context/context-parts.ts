@@ -4,7 +4,7 @@ import { isCoverageUnmet } from '../coverage-threshold.js';
 import { compactionBody } from './compaction-words.js';
 import { counted } from '../counted.js';
 import { askOf, gistOf, limitsTheAgent } from '../requests/request-gist.js';
-import { isAcknowledgement, requestTitle, USER_DIRECTIVE } from '../requests/request-text.js';
+import { onlyGoesOn, requestTitle, USER_DIRECTIVE } from '../requests/request-text.js';
 import { interruptedTurn } from '../interrupted-turn.js';
 import { correctionOf } from './corrected-decisions.js';
 import { fileChangeOf } from './file-change.js';
@@ -20,10 +20,13 @@ import { sentencesOf } from '../sentences.js';
 export interface Goal {
   /** The workflow's title: what the goal is called when no request or issue says it. */
   title: string | null;
-  /** `from_request`: the issue is the user's first request (its title is the request's first line). */
-  issue: { id: string; title: string; description: string; from_request: boolean } | null;
-  /** The user's later requests, in their words, oldest first. */
-  requests: string[];
+  /**
+   * `from_request`: the issue is the user's first request (its title is the request's first line); `picks`: the item
+   * of the agent's list that request picked by its label ("5: Fix FUSE rename on SMB backend").
+   */
+  issue: { id: string; title: string; description: string; from_request: boolean; picks?: string } | null;
+  /** The user's later requests, in their words, oldest first, each with the item of a list it picked. */
+  requests: Asked[];
   requests_more: number;
   /**
    * The completed workflow this one went on from (the same conversation's, or the last one here before a new
@@ -36,6 +39,12 @@ export interface Goal {
    * it agreed to was said before anything recorded here.
    */
   opened_on?: string;
+}
+
+/** A request as the Goal says it: the user's words, and the item of the agent's list they picked by its label. */
+export interface Asked {
+  text: string;
+  picks?: string;
 }
 
 /**
@@ -59,22 +68,27 @@ const roomFor = (text: string, max: number) =>
  * The user's later requests (after the issue when it is one of them: a question before the task, "show tools", is no
  * later instruction), in their words, oldest first.
  */
-function laterRequests(snap: SessionSnapshot): string[] {
+function laterRequests(snap: SessionSnapshot): Asked[] {
   const requests = snap.requests ?? [];
   const from = requests.findIndex((r) => r.id === snap.issue?.id) + 1;
-  // a go-ahead ("ok continue", "continue where you left off") answers the agent, it is no instruction of the goal
+  // a go-ahead ("ok continue", "continue where you left off") answers the agent, it is no instruction of the goal;
+  // a letter that picked an item of the agent's list says what to do by that item
   return requests
     .slice(from)
-    .filter((r) => !isAcknowledgement(r.text))
-    .map((r) => r.text.trim());
+    .filter((r) => !onlyGoesOn(r))
+    .map((r) => ({ text: r.text.trim(), ...(r.picks ? { picks: r.picks } : {}) }));
 }
 
 /**
  * The later requests the Goal lists, `later_requests` of them: the latest, then those that say what the agent may not
  * do ("don't produce code, design solution first"), newest first, then the rest (withRoom).
  */
-const shownLater = (later: string[], limits: ContextLimits) =>
-  withRoom(later, limits.later_requests, limitsTheAgent);
+const shownLater = (later: Asked[], limits: ContextLimits) =>
+  withRoom(later, limits.later_requests, (r) => limitsTheAgent(r.text));
+
+/** The item a request picked, cut as its words are (to 40 characters at least: its label and a few words). */
+const pickShown = (picks: string | undefined, max: number) =>
+  picks ? { picks: clip(picks, Math.max(40, max)) } : {};
 
 /** The issue (the first request when it came from one) and the later requests, newest kept when cut. */
 export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
@@ -84,6 +98,7 @@ export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
         ...snap.issue,
         description: gistOf(snap.issue.description, roomFor(snap.issue.description, limits.issue_chars)),
         from_request: isFirstRequest(snap.issue),
+        ...pickShown(snap.requests?.find((r) => r.id === snap.issue?.id)?.picks, limits.issue_chars),
       }
     : null;
   const requests = snap.requests ?? [];
@@ -97,25 +112,19 @@ export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
   // the first request recorded, a go-ahead passed over for the issue: the conversation began before the record did
   const first = older === 0 ? requests[0] : undefined;
   const openedOn =
-    issue?.from_request && first && first.id !== issue0?.id && isAcknowledgement(first.text)
-      ? first.text
-      : null;
+    issue?.from_request && first && first.id !== issue0?.id && onlyGoesOn(first) ? first.text : null;
   return {
     title: snap.title ? clip(snap.title, limits.request_chars) : null,
     issue,
     // the latest request says what to do next: it keeps more of its words than the older ones; each keeps what it
     // asks, as the first does (a pasted log with the question after it keeps the question)
-    requests: shown.map((t, i) =>
-      gistOf(
-        t,
-        roomFor(
-          t,
-          i === shown.length - 1
-            ? Math.max(limits.request_chars, limits.latest_request_chars)
-            : limits.request_chars,
-        ),
-      ).replace(/\s+/g, ' '),
-    ),
+    requests: shown.map((r, i) => {
+      const max =
+        i === shown.length - 1
+          ? Math.max(limits.request_chars, limits.latest_request_chars)
+          : limits.request_chars;
+      return { text: gistOf(r.text, roomFor(r.text, max)).replace(/\s+/g, ' '), ...pickShown(r.picks, max) };
+    }),
     // the requests older than those kept came before a kept issue: none of them is a later one
     requests_more: later.length - shown.length + (issueKept ? 0 : older - (issueAmongOlder ? 1 : 0)),
     ...(openedOn ? { opened_on: clip(openedOn.replace(/\s+/g, ' ').trim(), 80) } : {}),
@@ -155,7 +164,7 @@ const firstWords = (text: string) => {
 export function keyDecisions(snap: SessionSnapshot, limits: ContextLimits): KeyDecisions {
   const goal = [
     ...(snap.issue ? [snap.issue.description] : []),
-    ...shownLater(laterRequests(snap), limits),
+    ...shownLater(laterRequests(snap), limits).map((r) => r.text),
   ].map(flat);
   const inGoal = (description: string) => {
     const said = flat(description).replace(/…$/, '').trim();

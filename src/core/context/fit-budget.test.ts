@@ -264,7 +264,7 @@ describe('resume context within a token budget', () => {
       );
       expect(fitted.over_budget, fitted.markdown).toBe(false);
       const g = fitted.context.goal;
-      expect(g.requests.at(-1), `at ${budget}`).toMatch(/^request 32: please/);
+      expect(g.requests.at(-1)?.text, `at ${budget}`).toMatch(/^request 32: please/);
       // 31 later requests in all (the first is the issue): those not shown are counted
       expect(g.requests.length + g.requests_more, `at ${budget}`).toBe(31);
       if (g.requests_more)
@@ -293,9 +293,9 @@ describe('resume context within a token budget', () => {
     expect(g.requests).toEqual([]);
     expect(g.requests_more).toBe(0);
     const later = { ...snap, requests: [...snap.requests, said('r3', 120, 'also add it to the README')] };
-    expect(fitResumeContext(later, 4, [], 100_000, countTokens).context.goal.requests).toEqual([
-      'also add it to the README',
-    ]);
+    expect(
+      fitResumeContext(later, 4, [], 100_000, countTokens).context.goal.requests.map((r) => r.text),
+    ).toEqual(['also add it to the README']);
   });
 
   it('leaves go-aheads out of the later requests: they answer the agent, they ask for nothing of the goal', () => {
@@ -316,7 +316,7 @@ describe('resume context within a token budget', () => {
     // the task list last changed before the go-ahead
     const tasks = snap.tasks.map((t, i) => (i === 0 ? { ...t, ended_at: '2026-01-01T03:00:00.000Z' } : t));
     const fitted = fitResumeContext({ ...snap, tasks, requests }, 4, [], 100_000, countTokens);
-    expect(fitted.context.goal.requests).toEqual(['Also cover the refresh tokens']);
+    expect(fitted.context.goal.requests.map((r) => r.text)).toEqual(['Also cover the refresh tokens']);
     const asked = fitResumeContext(
       {
         ...snap,
@@ -351,9 +351,9 @@ describe('resume context within a token budget', () => {
     const snap = { ...bigSnapshot(), requests: [request('r2', long), request('r3', latest)] };
     const tight = { ...defaultLimits, request_chars: 40, latest_request_chars: 0 };
     const goal = compileResumeContext(snap, 4, [], tight).goal;
-    expect(goal.requests[1]).toBe(latest);
+    expect(goal.requests[1]?.text).toBe(latest);
     // one well over its room is cut as before
-    expect(goal.requests[0]).toBe('now go through every failing … in turn');
+    expect(goal.requests[0]?.text).toBe('now go through every failing … in turn');
     // the issue alike
     const issue = {
       id: 'r1',
@@ -416,7 +416,7 @@ describe('resume context within a token budget', () => {
     for (const budget of [100_000, 1500]) {
       const snap = { ...bigSnapshot(), issue, requests: [request(2), request(3)] };
       const fitted = fitResumeContext(snap, 4, [], budget, countTokens);
-      const shown = fitted.context.goal.requests;
+      const shown = fitted.context.goal.requests.map((r) => r.text);
       // short of room the older one goes; the latest stays
       expect(shown.length, `at ${budget}`).toBe(budget > 1500 ? 2 : 1);
       shown.forEach((said, i) => {
@@ -1691,7 +1691,9 @@ describe('the goal', () => {
       source: 'claude-code',
     }));
     const goal = (budget: number) =>
-      fitResumeContext({ ...bigSnapshot(), requests }, 4, [], budget, countTokens).context.goal.requests;
+      fitResumeContext({ ...bigSnapshot(), requests }, 4, [], budget, countTokens).context.goal.requests.map(
+        (r) => r.text,
+      );
     const roomy = goal(100_000);
     // the older ones are cut to the request's room (both ends kept, the cut's spaces dropped), the latest is whole
     expect(roomy.map((r) => r.length <= 600 && r.length >= 590)).toEqual([true, true, false]);

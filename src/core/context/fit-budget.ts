@@ -156,9 +156,9 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
     case 'later_requests':
       return c.goal.requests.length;
     case 'request_chars':
-      return longest(c.goal.requests);
+      return longest(c.goal.requests.map((r) => r.text));
     case 'latest_request_chars':
-      return c.goal.requests.at(-1)?.length ?? 0;
+      return c.goal.requests.at(-1)?.text.length ?? 0;
     case 'files':
       return c.already_done.files.length + c.already_done.other.length;
     case 'uncommitted_files':

@@ -21,6 +21,13 @@ const finishedAs: Record<NonNullable<ResumeContext['finished']>, string> = {
 };
 const quote = (text: string) => text.replace(/\n+/g, ' ').trim();
 
+/** The item of the agent's list a request picked ("5: Fix the rename"), said after the user's words. */
+const pickSaid = (picks: string | undefined) => {
+  if (!picks) return '';
+  const [, label, item] = /^(\w+): ([\s\S]*)$/.exec(picks) ?? [];
+  return label ? ` (item ${label} of the agent's list before it: ${quote(item ?? '')})` : '';
+};
+
 function goal(c: ResumeContext, out: string[]) {
   out.push('### Goal (the user\u2019s words)');
   const g = c.goal;
@@ -30,7 +37,7 @@ function goal(c: ResumeContext, out: string[]) {
     // an issue made from the user's first request: its title is the request's first line, said once
     out.push(
       g.issue.from_request
-        ? `The user asked: ${g.issue.description}`
+        ? `The user asked: ${g.issue.description}${pickSaid(g.issue.picks)}`
         : `${g.issue.id}: ${g.issue.title}\n${g.issue.description}`.trimEnd(),
     );
     // what the opening go-ahead agreed to was said before the record began: the work done shows what it was
@@ -41,7 +48,7 @@ function goal(c: ResumeContext, out: string[]) {
   }
   if (g.requests.length) {
     out.push(`Later requests${g.requests_more ? ` (${g.requests_more} more: baton details requests)` : ''}:`);
-    for (const r of g.requests) out.push(`  - "${quote(r)}"`);
+    for (const r of g.requests) out.push(`  - "${quote(r.text)}"${pickSaid(r.picks)}`);
   } else if (g.requests_more) out.push(`(${g.requests_more} later requests: baton details requests)`);
   if (g.earlier) {
     const e = g.earlier;

@@ -5,7 +5,7 @@ import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { isTerminal, type TerminalStatus } from '../workflow-machine.js';
 import { turnStop } from '../turn-stop.js';
-import { isAcknowledgement } from '../requests/request-text.js';
+import { onlyGoesOn } from '../requests/request-text.js';
 import {
   alreadyDone,
   goalOf,
@@ -366,8 +366,7 @@ const latestRequestAt = (snap: SessionSnapshot) => {
 function requestAfterList(snap: SessionSnapshot): boolean {
   // a go-ahead ("ok continue") asks for nothing the task list does not say
   const latest = snap.requests.at(-1);
-  if (!latest || latest.id === snap.issue?.id || !snap.tasks.length || isAcknowledgement(latest.text))
-    return false;
+  if (!latest || latest.id === snap.issue?.id || !snap.tasks.length || onlyGoesOn(latest)) return false;
   const said = latestRequestAt(snap) ?? NaN;
   const changed = listChangedAt(snap);
   return changed >= 0 && said > changed;
@@ -396,7 +395,7 @@ function recordedApart(place: RecordedPlace | null, branch: string | null) {
  */
 function goAhead(snap: SessionSnapshot): string | null {
   const latest = snap.requests.at(-1);
-  if (!latest || latest.id === snap.issue?.id || !isAcknowledgement(latest.text)) return null;
+  if (!latest || latest.id === snap.issue?.id || !onlyGoesOn(latest)) return null;
   const said = lastSaidAt(snap);
   const at = latestRequestAt(snap) ?? NaN;
   if (said === null || !(at > said)) return null;

@@ -53,16 +53,16 @@ describe('the decisions and requests the context shows when not all fit', () => 
         } as unknown as SessionSnapshot,
         { ...defaultLimits, later_requests: room },
       );
-    expect(goal(2).requests).toEqual([
+    expect(goal(2).requests.map((r) => r.text)).toEqual([
       'option 1 is not acceptable: we never control the claude process',
       'logic is straightforward, reuse HistoryParser',
     ]);
     expect(goal(2).requests_more).toBe(2);
-    expect(goal(3).requests).toEqual([
+    expect(goal(3).requests.map((r) => r.text)).toEqual([
       "don't produce code, design solution first",
       'option 1 is not acceptable: we never control the claude process',
       'logic is straightforward, reuse HistoryParser',
     ]);
-    expect(goal(1).requests).toEqual(['logic is straightforward, reuse HistoryParser']);
+    expect(goal(1).requests.map((r) => r.text)).toEqual(['logic is straightforward, reuse HistoryParser']);
   });
 });

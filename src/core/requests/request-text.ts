@@ -69,6 +69,9 @@ export function isAcknowledgement(text: string): boolean {
   return words.length > 0 && words.length <= 6 && words.every((w) => ackWord.test(w));
 }
 
+/** A request that only says go on (`isAcknowledgement`) and picks no item of the agent's list (menu-pick.ts). */
+export const onlyGoesOn = (r: { text: string; picks?: string }) => !r.picks && isAcknowledgement(r.text);
+
 /** A short request's words, lower case, punctuation and emoji left out. */
 function wordsOf(text: string): string[] {
   return normalizeRequest(text)
@@ -88,10 +91,12 @@ const agentProbeWord =
 
 /**
  * A request that asks for no work: a go-ahead (`isAcknowledgement`), a greeting ("hi", "hello there"), or a look at
- * the agent itself ("show tools", "what model are you?", "list mcp servers"). It does not name the workflow while a
- * request that says what to do is at hand.
+ * the agent itself ("show tools", "what model are you?", "list mcp servers"), unless it `picks` an item of the agent's
+ * list (menu-pick.ts). It does not name the workflow while a request that says what to do is at hand.
  */
-export function asksForNoWork(text: string): boolean {
+export function asksForNoWork(text: string, picks?: string): boolean {
+  // a pick ("b", "5 sounds good") asks for the item of the agent's list it names
+  if (picks) return false;
   if (isAcknowledgement(text)) return true;
   const words = wordsOf(text);
   if (words.length === 0 || words.length > 6) return false;

@@ -199,6 +199,11 @@ export const UserRequest = z.object({
   session_number: z.number().int().positive(),
   text: z.string().min(1),
   source: z.string().nullable(),
+  /**
+   * The item of the agent's list before it that the request picks by its label ("5 seems like a great one" after a
+   * table of todos: "5: Fix FUSE rename on SMB backend | desktop"), as `menu-pick.ts` reads it. Absent on the rest.
+   */
+  picks: z.string().optional(),
 });
 export type UserRequest = z.infer<typeof UserRequest>;
 

@@ -2,12 +2,18 @@ import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { isRelayed } from '../../agents/relayed-message.js';
 import { tagText } from '../../agents/tag-text.js';
 import { interruptionText } from '../../agents/user-interruption.js';
+import { pickedLabel } from '../../core/requests/menu-pick.js';
 
 /** What the user asked, in their words, where they said it. */
 export interface UserRequest {
   line: number;
   at: string | null;
   text: string;
+  /**
+   * What the agent said since the user's turn before, when the request picks an item of a list by its label ("5
+   * seems like a great one"): the list it picks from is there (menu-pick.ts). Null for the rest.
+   */
+  agent_said: string | null;
 }
 
 /** Claude Code's own commands: typing them changes the session, it asks the agent for nothing. */
@@ -103,6 +109,8 @@ export function findRequests(entries: readonly TranscriptEntry[]): UserRequest[]
   let lastQueued = false;
   let agentSince = false;
   const queued: string[] = [];
+  // the agent's words since the user's last turn: the list a pick ("5 please") picks from
+  let said: string[] = [];
   const push = (e: TranscriptEntry, text: string | null) => {
     if (!text) return;
     const previous = out.at(-1);
@@ -120,14 +128,21 @@ export function findRequests(entries: readonly TranscriptEntry[]): UserRequest[]
       queued.splice(waiting, 1);
       return;
     }
-    out.push({ line: e.line, at: e.at, text });
+    out.push({
+      line: e.line,
+      at: e.at,
+      text,
+      agent_said: pickedLabel(text) && said.length ? said.join('\n\n') : null,
+    });
     lastQueued = e.queued === true;
     agentSince = false;
+    said = [];
     if (e.queued) queued.push(normal(text));
   };
   for (const e of entries) {
     if (e.sidechain) continue;
     if (e.role === 'assistant') agentSince = true;
+    if (e.role === 'assistant' && e.kind === 'text') said.push(e.text);
     if (e.role === 'user' && e.kind === 'text') push(e, spoken(e.text));
     else if (e.kind === 'meta' && e.role !== 'assistant') push(e, commandRequest(e.text));
     else if (e.kind === 'tool_result' && declined.test(e.text.slice(0, 400))) {

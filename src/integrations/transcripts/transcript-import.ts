@@ -293,7 +293,8 @@ export async function importTranscript(
   };
   const ordered: { line: number; input: RecordInput }[] = [];
   const add = (line: number, input: RecordInput) => ordered.push({ line, input });
-  for (const r of facts.requests) add(r.line, { kind: 'request', text: r.text, at: r.at, source });
+  for (const r of facts.requests)
+    add(r.line, { kind: 'request', text: r.text, at: r.at, source, agent_said: r.agent_said });
   const history = historyOf(fresh, parsed.compactions);
   for (const h of history) add(h.line, { kind: 'history', text: h.text, task_id: taskId, source, at: h.at });
   // where each was seen, when the transcript is a file (its resolution notes' "transcript line N" mean that file)

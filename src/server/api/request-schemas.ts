@@ -175,6 +175,8 @@ export const RequestBody = z
     text: text(200_000).min(1),
     at: opt(text(64)),
     source: opt(text(200)),
+    /** the agent's message the request answered (a transcript's); absent: the last message recorded since the request before */
+    agent_said: text(200_000).nullable().optional(),
   })
   .openapi('RequestInput', {
     description: "what the user asked, in their words; the first request becomes the workflow's issue",

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { corpusPath } from '../helpers/corpus.js';
+import { agentHooks, hookWorkspace } from '../helpers/hook-workspace.js';
+
+/** The FSM1 session: the agent lists the pending todos in a table, the user answers "5 seems like a great one to tackle". */
+const PICKED = 'claude-code/FSM1-cipher-box/01/485d538f55/0/full.jsonl';
+
+describe("a request that picks an item of the agent's list by its number", () => {
+  it('is said in the Goal with the item it picks, read from the transcript an import reads', async () => {
+    const { baton } = hookWorkspace();
+    expect((await baton(['import', corpusPath(PICKED)])).code).toBe(0);
+    const context = (await baton(['context', '--budget', '1500'])).stdout;
+    expect(context).toContain(
+      "The user asked: 5 seems like a great one to tackle (item 5 of the agent's list before it: Fix FUSE rename on SMB backend | desktop | 3d ago)",
+    );
+    expect((await baton(['details', 'requests'])).stdout).toContain(
+      '(picks 5: Fix FUSE rename on SMB backend | desktop | 3d ago)',
+    );
+    // the workflow the import made is named after it too
+    expect(
+      (await baton(['status', '--json'])).json<{ workflow: { title: string } }>().workflow.title,
+    ).toMatch(/^5 seems like a great one to tackle \(5: Fix FUSE rename/);
+  });
+
+  it('is said with the item of the message the Stop hook kept, when the hooks follow the session; a letter counts as a request, not a go-ahead', async () => {
+    const { repo, baton } = hookWorkspace();
+    const hook = agentHooks(baton, { session_id: 'S1', cwd: repo });
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    await hook('UserPromptSubmit', { prompt: 'The import drops the BOM of some files: look into it' });
+    await hook('Stop', {
+      stop_hook_active: false,
+      last_assistant_message:
+        'Found it: the loader strips the BOM, the parser expects it. Two ways:\n\n1. **Patch the parser** to accept both\n2. **Keep the BOM** in the loader\n\nWhich one?',
+    });
+    await hook('UserPromptSubmit', { prompt: 'go with 2' });
+    await hook('Stop', {
+      stop_hook_active: false,
+      last_assistant_message: 'Either:\nA) add a test for it first\nB) ship it as is',
+    });
+    await hook('UserPromptSubmit', { prompt: 'a' });
+    const context = (await baton(['context'])).stdout;
+    expect(context).toContain('The user asked: The import drops the BOM of some files: look into it\n');
+    expect(context).toContain(
+      `  - "go with 2" (item 2 of the agent's list before it: Keep the BOM in the loader)\n`,
+    );
+    expect(context).toContain(`  - "a" (item A of the agent's list before it: add a test for it first)\n`);
+  });
+});
