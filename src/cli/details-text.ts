@@ -1,5 +1,6 @@
 import {
   counted,
+  itemSaid,
   shortHash,
   type Decision,
   type ErrorRecord,
@@ -70,7 +71,7 @@ const requestText = (r: UserRequest) =>
   [
     heading(r.id, r.at ?? r.timestamp, `session ${r.session_number}`, r.source),
     indented(r.text),
-    ...(r.picks ? [indented(`(picks ${r.picks})`)] : []),
+    ...(r.refers_to ? [indented(`(${itemSaid(r.refers_to)})`)] : []),
   ].join('\n');
 
 const summaryText = (s: Summary) =>

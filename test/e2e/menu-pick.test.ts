@@ -5,8 +5,8 @@ import { agentHooks, hookWorkspace } from '../helpers/hook-workspace.js';
 /** The FSM1 session: the agent lists the pending todos in a table, the user answers "5 seems like a great one to tackle". */
 const PICKED = 'claude-code/FSM1-cipher-box/01/485d538f55/0/full.jsonl';
 
-describe("a request that picks an item of the agent's list by its number", () => {
-  it('is said in the Goal with the item it picks, read from the transcript an import reads', async () => {
+describe("a request that names an item of the agent's list by its number or letter", () => {
+  it('is said in the Goal with the item it names, read from the transcript an import reads', async () => {
     const { baton } = hookWorkspace();
     expect((await baton(['import', corpusPath(PICKED)])).code).toBe(0);
     const context = (await baton(['context', '--budget', '1500'])).stdout;
@@ -14,12 +14,12 @@ describe("a request that picks an item of the agent's list by its number", () =>
       "The user asked: 5 seems like a great one to tackle (item 5 of the agent's list before it: Fix FUSE rename on SMB backend | desktop | 3d ago)",
     );
     expect((await baton(['details', 'requests'])).stdout).toContain(
-      '(picks 5: Fix FUSE rename on SMB backend | desktop | 3d ago)',
+      "(item 5 of the agent's list before it: Fix FUSE rename on SMB backend | desktop | 3d ago)",
     );
     // the workflow the import made is named after it too
     expect(
       (await baton(['status', '--json'])).json<{ workflow: { title: string } }>().workflow.title,
-    ).toMatch(/^5 seems like a great one to tackle \(5: Fix FUSE rename/);
+    ).toMatch(/^5 seems like a great one to tackle \(Fix FUSE rename/);
   });
 
   it('is said with the item of the message the Stop hook kept, when the hooks follow the session; a letter counts as a request, not a go-ahead', async () => {
@@ -44,5 +44,35 @@ describe("a request that picks an item of the agent's list by its number", () =>
       `  - "go with 2" (item 2 of the agent's list before it: Keep the BOM in the loader)\n`,
     );
     expect(context).toContain(`  - "a" (item A of the agent's list before it: add a test for it first)\n`);
+  });
+
+  it("keeps the first request's item past the requests the state holds, and the budget with an item to every request", async () => {
+    const { repo, baton } = hookWorkspace();
+    const hook = agentHooks(baton, { session_id: 'S1', cwd: repo });
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const list = (n: number) =>
+      [1, 2, 3]
+        .map((i) => `${i}. ${`Option ${n}.${i}: rework the loader's handling of encodings `.repeat(3)}`)
+        .join('\n');
+    // a greeting first: the request that names an item is the first that asks for work, the workflow's issue
+    await hook('UserPromptSubmit', { prompt: 'hi' });
+    await hook('Stop', { stop_hook_active: false, last_assistant_message: `Where to start?\n${list(0)}` });
+    await hook('UserPromptSubmit', { prompt: '2 sounds good' });
+    for (let n = 1; n <= 12; n++) {
+      await hook('Stop', { stop_hook_active: false, last_assistant_message: `Next?\n${list(n)}` });
+      await hook('UserPromptSubmit', { prompt: `go with ${1 + (n % 3)}` });
+    }
+    const whole = (await baton(['context'])).stdout;
+    expect(whole).toContain(
+      "The user asked: 2 sounds good (item 2 of the agent's list before it: Option 0.2: rework",
+    );
+    for (const budget of [250, 400]) {
+      const c = (await baton(['context', '--budget', String(budget), '--json'])).json<{
+        tokens: number;
+        over_budget: boolean;
+      }>();
+      expect(c.over_budget, `at ${budget}`).toBe(false);
+      expect(c.tokens, `at ${budget}`).toBeLessThanOrEqual(budget);
+    }
   });
 });

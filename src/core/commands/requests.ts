@@ -47,8 +47,8 @@ export function recordRequest(d: Draft, input: RequestInput): UserRequest | null
     text,
     source: input.source ?? null,
   };
-  const picks = pickedItem(text, input.agent_said === undefined ? lastMessageSince(d) : input.agent_said);
-  if (picks) request.picks = picks;
+  const named = pickedItem(text, input.agent_said === undefined ? lastMessageSince(d) : input.agent_said);
+  if (named) request.refers_to = named;
   d.emit({ type: 'request.recorded', data: { request, key } });
   return request;
 }

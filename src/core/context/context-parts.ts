@@ -5,6 +5,7 @@ import { compactionBody } from './compaction-words.js';
 import { counted } from '../counted.js';
 import { askOf, gistOf, limitsTheAgent } from '../requests/request-gist.js';
 import { onlyGoesOn, requestTitle, USER_DIRECTIVE } from '../requests/request-text.js';
+import type { ListItem } from '../requests/menu-pick.js';
 import { interruptedTurn } from '../interrupted-turn.js';
 import { correctionOf } from './corrected-decisions.js';
 import { fileChangeOf } from './file-change.js';
@@ -24,7 +25,13 @@ export interface Goal {
    * `from_request`: the issue is the user's first request (its title is the request's first line); `picks`: the item
    * of the agent's list that request picked by its label ("5: Fix FUSE rename on SMB backend").
    */
-  issue: { id: string; title: string; description: string; from_request: boolean; picks?: string } | null;
+  issue: {
+    id: string;
+    title: string;
+    description: string;
+    from_request: boolean;
+    refers_to?: ListItem;
+  } | null;
   /** The user's later requests, in their words, oldest first, each with the item of a list it picked. */
   requests: Asked[];
   requests_more: number;
@@ -44,7 +51,7 @@ export interface Goal {
 /** A request as the Goal says it: the user's words, and the item of the agent's list they picked by its label. */
 export interface Asked {
   text: string;
-  picks?: string;
+  refers_to?: ListItem;
 }
 
 /**
@@ -76,7 +83,7 @@ function laterRequests(snap: SessionSnapshot): Asked[] {
   return requests
     .slice(from)
     .filter((r) => !onlyGoesOn(r))
-    .map((r) => ({ text: r.text.trim(), ...(r.picks ? { picks: r.picks } : {}) }));
+    .map((r) => ({ text: r.text.trim(), ...(r.refers_to ? { refers_to: r.refers_to } : {}) }));
 }
 
 /**
@@ -86,9 +93,9 @@ function laterRequests(snap: SessionSnapshot): Asked[] {
 const shownLater = (later: Asked[], limits: ContextLimits) =>
   withRoom(later, limits.later_requests, (r) => limitsTheAgent(r.text));
 
-/** The item a request picked, cut as its words are (to 40 characters at least: its label and a few words). */
-const pickShown = (picks: string | undefined, max: number) =>
-  picks ? { picks: clip(picks, Math.max(40, max)) } : {};
+/** The item a request named, cut as its words are. */
+const itemShown = (named: ListItem | undefined, max: number) =>
+  named ? { refers_to: { label: named.label, item: clip(named.item, max) } } : {};
 
 /** The issue (the first request when it came from one) and the later requests, newest kept when cut. */
 export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
@@ -98,7 +105,7 @@ export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
         ...snap.issue,
         description: gistOf(snap.issue.description, roomFor(snap.issue.description, limits.issue_chars)),
         from_request: isFirstRequest(snap.issue),
-        ...pickShown(snap.requests?.find((r) => r.id === snap.issue?.id)?.picks, limits.issue_chars),
+        ...itemShown(snap.issue.refers_to, limits.issue_chars),
       }
     : null;
   const requests = snap.requests ?? [];
@@ -123,7 +130,10 @@ export function goalOf(snap: SessionSnapshot, limits: ContextLimits): Goal {
         i === shown.length - 1
           ? Math.max(limits.request_chars, limits.latest_request_chars)
           : limits.request_chars;
-      return { text: gistOf(r.text, roomFor(r.text, max)).replace(/\s+/g, ' '), ...pickShown(r.picks, max) };
+      return {
+        text: gistOf(r.text, roomFor(r.text, max)).replace(/\s+/g, ' '),
+        ...itemShown(r.refers_to, max),
+      };
     }),
     // the requests older than those kept came before a kept issue: none of them is a later one
     requests_more: later.length - shown.length + (issueKept ? 0 : older - (issueAmongOlder ? 1 : 0)),

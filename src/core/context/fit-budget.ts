@@ -150,15 +150,16 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
     case 'failing_tests':
       return c.test_state ? c.test_state.unexpected.length + c.test_state.expected.length : 0;
     case 'issue_chars':
-      return c.goal.issue?.description.length ?? 0;
+      return Math.max(c.goal.issue?.description.length ?? 0, c.goal.issue?.refers_to?.item.length ?? 0);
     case 'description_chars':
       return c.next.description?.length ?? 0;
     case 'later_requests':
       return c.goal.requests.length;
     case 'request_chars':
-      return longest(c.goal.requests.map((r) => r.text));
+      // a request and the item of the agent's list it names are cut to the same length
+      return longest(c.goal.requests.flatMap((r) => [r.text, r.refers_to?.item ?? '']));
     case 'latest_request_chars':
-      return c.goal.requests.at(-1)?.text.length ?? 0;
+      return longest([c.goal.requests.at(-1)?.text ?? '', c.goal.requests.at(-1)?.refers_to?.item ?? '']);
     case 'files':
       return c.already_done.files.length + c.already_done.other.length;
     case 'uncommitted_files':

@@ -1,6 +1,7 @@
 import { clip } from '../clip.js';
 import { backupRefPrefix } from '../backup-ref.js';
 import { counted } from '../counted.js';
+import { itemSaid, type ListItem } from '../requests/menu-pick.js';
 import { COMPACTION_REASON } from '../compaction.js';
 import { progressLabel } from '../task-graph.js';
 import type { ResumeContext } from './resume-context.js';
@@ -21,12 +22,8 @@ const finishedAs: Record<NonNullable<ResumeContext['finished']>, string> = {
 };
 const quote = (text: string) => text.replace(/\n+/g, ' ').trim();
 
-/** The item of the agent's list a request picked ("5: Fix the rename"), said after the user's words. */
-const pickSaid = (picks: string | undefined) => {
-  if (!picks) return '';
-  const [, label, item] = /^(\w+): ([\s\S]*)$/.exec(picks) ?? [];
-  return label ? ` (item ${label} of the agent's list before it: ${quote(item ?? '')})` : '';
-};
+/** The item of the agent's list a request named ("5 seems like a great one"), said after the user's words. */
+const itemOf = (named: ListItem | undefined) => (named ? ` (${quote(itemSaid(named))})` : '');
 
 function goal(c: ResumeContext, out: string[]) {
   out.push('### Goal (the user\u2019s words)');
@@ -37,7 +34,7 @@ function goal(c: ResumeContext, out: string[]) {
     // an issue made from the user's first request: its title is the request's first line, said once
     out.push(
       g.issue.from_request
-        ? `The user asked: ${g.issue.description}${pickSaid(g.issue.picks)}`
+        ? `The user asked: ${g.issue.description}${itemOf(g.issue.refers_to)}`
         : `${g.issue.id}: ${g.issue.title}\n${g.issue.description}`.trimEnd(),
     );
     // what the opening go-ahead agreed to was said before the record began: the work done shows what it was
@@ -48,7 +45,7 @@ function goal(c: ResumeContext, out: string[]) {
   }
   if (g.requests.length) {
     out.push(`Later requests${g.requests_more ? ` (${g.requests_more} more: baton details requests)` : ''}:`);
-    for (const r of g.requests) out.push(`  - "${quote(r.text)}"${pickSaid(r.picks)}`);
+    for (const r of g.requests) out.push(`  - "${quote(r.text)}"${itemOf(r.refers_to)}`);
   } else if (g.requests_more) out.push(`(${g.requests_more} later requests: baton details requests)`);
   if (g.earlier) {
     const e = g.earlier;

@@ -346,16 +346,19 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       const asked = s.issue ? held.find((x) => x.id === s.issue?.id) : undefined;
       // an issue made of a go-ahead ("yep, let's do it"), a greeting or a look at the agent ("show tools") gives way
       // to the first request that says what to do
-      const idle = asksForNoWork(r.text, r.picks);
+      const idle = asksForNoWork(r.text, r.refers_to);
       const first =
         !s.issue ||
-        (!idle && asked !== undefined && asksForNoWork(asked.text, asked.picks)) ||
+        (!idle && asked !== undefined && asksForNoWork(asked.text, asked.refers_to)) ||
         (!idle && r.at !== null && asked?.at != null && r.at < asked.at);
       return {
         ...s,
         issue: first ? issueFromRequest(r) : s.issue,
         // A workflow a hook or an import created is named after what the user first asked.
-        title: s.auto_tracked && first ? requestTitle(r.picks ? `${r.text} (${r.picks})` : r.text) : s.title,
+        title:
+          s.auto_tracked && first
+            ? requestTitle(r.refers_to ? `${r.text} (${r.refers_to.item})` : r.text)
+            : s.title,
         recent_requests: inRequestOrder(held, r),
         counts: { ...s.counts, requests: listTotals(s).requests + 1 },
         request_keys: recent(s.request_keys ?? [], e.data.key, REQUEST_KEYS_KEPT),

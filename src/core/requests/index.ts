@@ -1,1 +1,2 @@
 export * from './request-text.js';
+export * from './menu-pick.js';

@@ -70,7 +70,8 @@ export function isAcknowledgement(text: string): boolean {
 }
 
 /** A request that only says go on (`isAcknowledgement`) and picks no item of the agent's list (menu-pick.ts). */
-export const onlyGoesOn = (r: { text: string; picks?: string }) => !r.picks && isAcknowledgement(r.text);
+export const onlyGoesOn = (r: { text: string; refers_to?: unknown }) =>
+  !r.refers_to && isAcknowledgement(r.text);
 
 /** A short request's words, lower case, punctuation and emoji left out. */
 function wordsOf(text: string): string[] {
@@ -94,9 +95,9 @@ const agentProbeWord =
  * the agent itself ("show tools", "what model are you?", "list mcp servers"), unless it `picks` an item of the agent's
  * list (menu-pick.ts). It does not name the workflow while a request that says what to do is at hand.
  */
-export function asksForNoWork(text: string, picks?: string): boolean {
+export function asksForNoWork(text: string, refers_to?: unknown): boolean {
   // a pick ("b", "5 sounds good") asks for the item of the agent's list it names
-  if (picks) return false;
+  if (refers_to) return false;
   if (isAcknowledgement(text)) return true;
   const words = wordsOf(text);
   if (words.length === 0 || words.length > 6) return false;
@@ -112,4 +113,5 @@ export const issueFromRequest = (r: UserRequest): Issue => ({
   id: r.id,
   title: requestTitle(r.text),
   description: r.text,
+  ...(r.refers_to ? { refers_to: r.refers_to } : {}),
 });

@@ -200,10 +200,11 @@ export const UserRequest = z.object({
   text: z.string().min(1),
   source: z.string().nullable(),
   /**
-   * The item of the agent's list before it that the request picks by its label ("5 seems like a great one" after a
-   * table of todos: "5: Fix FUSE rename on SMB backend | desktop"), as `menu-pick.ts` reads it. Absent on the rest.
+   * The item of the agent's list before it that the request names by its label ("5 seems like a great one" after a
+   * table of todos: label "5", item "Fix FUSE rename on SMB backend | desktop"), as `menu-pick.ts` reads it. Absent on
+   * the rest.
    */
-  picks: z.string().optional(),
+  refers_to: z.object({ label: z.string(), item: z.string() }).optional(),
 });
 export type UserRequest = z.infer<typeof UserRequest>;
 

@@ -42,6 +42,8 @@ export const Issue = z.object({
   id: z.string(),
   title: z.string(),
   description: z.string(),
+  /** An issue made from a request that named an item of the agent's list: that item (the request's `refers_to`). */
+  refers_to: z.object({ label: z.string(), item: z.string() }).optional(),
 });
 export type Issue = z.infer<typeof Issue>;
 

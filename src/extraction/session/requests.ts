@@ -143,8 +143,11 @@ export function findRequests(entries: readonly TranscriptEntry[]): UserRequest[]
     if (e.sidechain) continue;
     if (e.role === 'assistant') agentSince = true;
     if (e.role === 'assistant' && e.kind === 'text') said.push(e.text);
-    if (e.role === 'user' && e.kind === 'text') push(e, spoken(e.text));
-    else if (e.kind === 'meta' && e.role !== 'assistant') push(e, commandRequest(e.text));
+    if (e.role === 'user' && e.kind === 'text') {
+      push(e, spoken(e.text));
+      // what the agent said before a user-role text that asks nothing (a notification, a relayed message) answered it
+      said = [];
+    } else if (e.kind === 'meta' && e.role !== 'assistant') push(e, commandRequest(e.text));
     else if (e.kind === 'tool_result' && declined.test(e.text.slice(0, 400))) {
       push(e, declinedWithWords.exec(e.text)?.[1]?.trim() ?? null);
     }
