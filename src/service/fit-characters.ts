@@ -42,11 +42,12 @@ export function withoutOwnFooter(markdown: string): string {
 
 /**
  * The sections a briefing still too long for its characters (its must-keep facts at their shortest are longer) leaves
- * out first, whole, in this order: what the agent can look up again (Git State, the decisions, the work done: `baton
+ * out first, whole, in this order: what the agent can look up again (the compaction summary, Git State, the decisions, the work done: `baton
  * context` has them) before the plan, so that what the agent was doing (the Last State) and what to do next, which
  * nothing else says, are cut last.
  */
 const leftOutFirst = [
+  'Before the Compaction',
   'Git State',
   'Key Decisions Made',
   'Unaddressed Reviewer Feedback',

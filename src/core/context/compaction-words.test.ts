@@ -27,4 +27,21 @@ describe('compactionBody', () => {
     const plain = 'The user asked to please continue the work on the parser; it is half done.';
     expect(compactionBody(plain)).toBe(plain);
   });
+
+  it('leaves out the analysis Claude Code writes before its summary: the summary says what it concluded', () => {
+    const text = [
+      'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.',
+      '',
+      'Analysis:',
+      'Let me chronologically analyze the conversation:',
+      '1. **Initial Request**: the user asked about a hanging test.',
+      '',
+      'Summary:',
+      '1. Primary Request and Intent:',
+      '   - Fix the hanging resume test',
+    ].join('\n');
+    expect(compactionBody(text)).toBe('1. Primary Request and Intent:\n   - Fix the hanging resume test');
+    // an analysis with no summary after it is all there is
+    expect(compactionBody('Analysis:\nthe parser was rewritten')).toBe('Analysis:\nthe parser was rewritten');
+  });
 });

@@ -12,7 +12,19 @@ const transcriptHint =
 const goOn =
   /^[ \t]*Please continue the conversation from where we left (?:it )?off without asking the user any further questions\.[^\n]*$/gm;
 
-/** The summary itself, without the words Claude Code addresses to the conversation it continues. */
+/**
+ * The reasoning Claude Code's compaction writes before its summary ("Analysis:\nLet me chronologically analyze ...",
+ * then "Summary:\n1. Primary Request and Intent: ..."): the summary says what it concluded.
+ */
+const analysisThenSummary = /^Analysis:[ \t]*\n[\s\S]*?\n[ \t]*Summary:[ \t]*\n/;
+
+/** The summary itself, without the words Claude Code addresses to the conversation it continues, nor its analysis. */
 export function compactionBody(text: string): string {
-  return text.replace(opening, '').replace(transcriptHint, '').replace(goOn, '').trim();
+  return text
+    .replace(opening, '')
+    .replace(transcriptHint, '')
+    .replace(goOn, '')
+    .trim()
+    .replace(analysisThenSummary, '')
+    .trim();
 }

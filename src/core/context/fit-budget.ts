@@ -43,6 +43,7 @@ const generous: ContextLimits = {
   git_commits: 1000,
   command_chars: 200,
   last_state_chars: 6000,
+  compaction_chars: 6000,
   newer_request_note: 1,
   recorded_place: 1,
   notes_file: 1,
@@ -59,6 +60,9 @@ const generous: ContextLimits = {
  * into a count: the task list with its statuses is what the next session goes on from.
  */
 const steps: [keyof ContextLimits, number][] = [
+  // the compaction summary older than the Last State: the agent's account of the session before it, part stale
+  // (what it had left to do may be done since), all in `baton details summaries`
+  ['compaction_chars', 0],
   ['files', 0],
   // the uncommitted files by name (Git State keeps their count; `baton details git-changes` lists them)
   ['uncommitted_files', 0],
@@ -178,6 +182,8 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
       return c.test_state?.command?.length ?? 0;
     case 'last_state_chars':
       return c.last_state?.text.length ?? 0;
+    case 'compaction_chars':
+      return c.before_compaction?.text.length ?? 0;
     case 'newer_request_note':
       return c.next.request_after_list ? 1 : 0;
     case 'recorded_place':

@@ -166,6 +166,18 @@ function lastState(c: ResumeContext, out: string[]) {
   out.push('');
 }
 
+/** The agent's compaction summary, older than its Last State: the session before the compaction, as it told it. */
+function beforeTheCompaction(c: ResumeContext, out: string[]) {
+  const s = c.before_compaction;
+  if (!s) return;
+  out.push(
+    `### Before the Compaction (the agent's summary of the session then, ${s.at}; the sections above are newer)`,
+    s.text,
+  );
+  if (s.cut) out.push(`(${s.cut} more characters: baton details summaries)`);
+  out.push('');
+}
+
 function decisionsAndErrors(c: ResumeContext, out: string[]) {
   if (!c.decisions.length) {
     const none = c.decisions_in_goal ? "only the user's directives, in the Goal" : 'none recorded';
@@ -461,6 +473,7 @@ export function renderResumeContext(c: ResumeContext, budget: number | null = nu
   tasks(c, out);
   alreadyDone(c, out);
   lastState(c, out);
+  beforeTheCompaction(c, out);
   decisionsAndErrors(c, out);
   git(c, out);
   tdd(c, out);

@@ -20,6 +20,7 @@ import {
   type ShownDecision,
   type Tdd,
 } from './context-parts.js';
+import { beforeCompaction, type EarlierSummary } from './before-compaction.js';
 import { earlierShown } from './earlier-work.js';
 import { editedAfter } from './edited-after.js';
 import { notesFileOf } from './notes-file.js';
@@ -117,6 +118,8 @@ export interface ContextLimits {
   git_commits: number;
   command_chars: number;
   last_state_chars: number;
+  /** The latest compaction summary, when the Last State is a message said after it (`before_compaction`). */
+  compaction_chars: number;
   /** 1: What to Do Next says when the latest request is newer than the task list; 0: room is too short for it. */
   newer_request_note: number;
   /** 1: Git State says where an imported session was recorded when not here (`git.recorded`); 0: no room for it. */
@@ -146,6 +149,7 @@ export const defaultLimits: ContextLimits = {
   git_commits: 30,
   command_chars: 200,
   last_state_chars: 1500,
+  compaction_chars: 1500,
   newer_request_note: 1,
   recorded_place: 1,
   notes_file: 1,
@@ -230,6 +234,11 @@ export interface ResumeContext {
   already_done: AlreadyDone;
   /** The agent's own last word: its last message or the latest compaction summary, trimmed to fit. */
   last_state: LastState | null;
+  /**
+   * The latest compaction summary when the agent said more after it (the Last State is that later message): the
+   * agent's own account of the session before it, trimmed to fit, the first part to go.
+   */
+  before_compaction: EarlierSummary | null;
   /** The user interrupted the agent's last turn before it ended (nothing said or asked since): it is not done. */
   interrupted: Interruption | null;
   decisions: ShownDecision[];
@@ -487,6 +496,7 @@ export function compileResumeContext(
       })),
     already_done: alreadyDone(snap, limits, workflow?.worktree ?? null),
     last_state: lastState(snap, limits.last_state_chars),
+    before_compaction: beforeCompaction(snap, limits.compaction_chars),
     interrupted: interruptionOf(snap),
     // a decision that is only a request the Goal shows is not shown twice
     decisions: decisions.decisions,

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { SessionSnapshot } from '../schemas/snapshot.js';
+import { beforeCompaction } from './before-compaction.js';
+
+const summary = (kind: 'compaction' | 'last_message', timestamp: string, text: string) => ({
+  id: `s-${kind}`,
+  timestamp,
+  kind,
+  text,
+  source: 'claude-code',
+  session_number: 1,
+});
+const compacted =
+  'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n1. Primary Request and Intent:\n   - Fix the hanging resume test\n2. Key Technical Concepts:\n   - ACCESSIBLE=1 makes huh read stdin';
+const snap = (compactionAt: string, lastAt: string) =>
+  ({
+    summaries: {
+      compaction: summary('compaction', compactionAt, compacted),
+      last_message: summary('last_message', lastAt, 'PR created.'),
+    },
+  }) as unknown as SessionSnapshot;
+
+describe('the compaction summary older than the Last State', () => {
+  it("is the agent's account of the session before it, without Claude Code's words to the conversation it continued", () => {
+    const s = beforeCompaction(snap('2026-01-19T04:33:54.000Z', '2026-01-19T04:39:53.000Z'), 5000);
+    expect(s).toEqual({
+      at: '2026-01-19T04:33:54.000Z',
+      text: '1. Primary Request and Intent:\n   - Fix the hanging resume test\n2. Key Technical Concepts:\n   - ACCESSIBLE=1 makes huh read stdin',
+      cut: 0,
+    });
+  });
+
+  it('is cut from its start to the room, and none without room', () => {
+    const s = beforeCompaction(snap('2026-01-19T04:33:54.000Z', '2026-01-19T04:39:53.000Z'), 60);
+    expect(s?.text.startsWith('1. Primary Request and Intent:')).toBe(true);
+    expect(s?.text.length).toBeLessThanOrEqual(60);
+    expect(s?.cut).toBeGreaterThan(0);
+    expect(beforeCompaction(snap('2026-01-19T04:33:54.000Z', '2026-01-19T04:39:53.000Z'), 0)).toBeNull();
+  });
+
+  it('is none when the compaction is the newest word (the Last State shows it) or there was none', () => {
+    expect(beforeCompaction(snap('2026-01-19T04:40:00.000Z', '2026-01-19T04:39:53.000Z'), 5000)).toBeNull();
+    expect(
+      beforeCompaction(
+        {
+          summaries: {
+            compaction: null,
+            last_message: summary('last_message', '2026-01-19T04:39:53.000Z', 'x'),
+          },
+        } as unknown as SessionSnapshot,
+        5000,
+      ),
+    ).toBeNull();
+  });
+});

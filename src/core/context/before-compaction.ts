@@ -1,0 +1,25 @@
+import type { SessionSnapshot } from '../schemas/snapshot.js';
+import { compactionBody } from './compaction-words.js';
+import { fitSummary } from './fit-summary.js';
+
+/** The agent's account of the session before its context was compacted, as a briefing shows it. */
+export interface EarlierSummary {
+  at: string;
+  text: string;
+  /** Characters left out to fit (`baton details summaries` has them). */
+  cut: number;
+}
+
+/**
+ * The latest compaction summary, when the agent said more after it (its last message, newer, is the Last State): what
+ * the session was about, what it had done and found before the compaction, in the agent's words, which nothing else in
+ * a briefing says once a long session compacted. Cut to `max` characters from its start; none when `max` is 0.
+ */
+export function beforeCompaction(snap: SessionSnapshot, max: number): EarlierSummary | null {
+  const { compaction, last_message } = snap.summaries ?? { compaction: null, last_message: null };
+  if (!compaction || !last_message || last_message.timestamp <= compaction.timestamp || max <= 0) return null;
+  const whole = compactionBody(compaction.text);
+  if (!whole) return null;
+  const fitted = fitSummary(whole, max, { keepEnd: false });
+  return { at: compaction.timestamp, text: fitted.text, cut: fitted.cut };
+}

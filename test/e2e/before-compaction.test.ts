@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { LocalClient } from '../../src/client/local-client.js';
+import { importTranscriptFile } from '../../src/integrations/transcripts/import-file.js';
+import { corpusPath } from '../helpers/corpus.js';
+import { makeRepo } from '../helpers/git-repo.js';
+import { makeService } from '../helpers/service.js';
+
+/** A Claude Code session that compacted, then refactored, committed, pushed and opened a pull request. */
+const COMPACTED = 'claude-code/entire-cli/e5/8c50537669/0/full.jsonl';
+
+describe('a session that went on after its context was compacted', () => {
+  it("briefs the next session with the compaction summary below the agent's last message, the first part a smaller budget drops", async () => {
+    const service = makeService();
+    const client = new LocalClient(service);
+    const repo = makeRepo();
+    await client.create({ title: 'pty', tasks: [], cwd: repo });
+    await importTranscriptFile(client, { cwd: repo }, corpusPath(COMPACTED), 'claude-code');
+    const roomy = await client.context({ cwd: repo }, 4000);
+    expect(roomy.over_budget).toBe(false);
+    const md = roomy.markdown;
+    // the Last State is the newer message; the summary after it holds what only it says (the ACCESSIBLE=1 finding)
+    expect(md).toMatch(
+      /### Last State \(the agent's last message, [^)]+\)\nPR created: https:\/\/github.com\/entireio\/cli\/pull\/58\n/,
+    );
+    expect(md).toMatch(
+      /### Before the Compaction \(the agent's summary of the session then, [^;]+; the sections above are newer\)\n/,
+    );
+    expect(md.indexOf('### Before the Compaction')).toBeGreaterThan(md.indexOf('### Last State'));
+    expect(md).toContain('`ACCESSIBLE=1` environment variable makes huh read from stdin');
+    expect(md).not.toContain('This session is being continued');
+    // the summary, not the analysis Claude Code wrote before it
+    expect(md).toMatch(/### Before the Compaction [^\n]*\n1\. Primary Request and Intent:\n/);
+    expect(md).not.toContain('Let me chronologically analyze');
+    // shorter with less room, and gone before anything else
+    const some = await client.context({ cwd: repo }, 800);
+    expect(some.over_budget).toBe(false);
+    const part = (m: string) => m.split('### Before the Compaction')[1]?.split('\n### ')[0] ?? '';
+    expect(part(some.markdown).length).toBeLessThan(part(md).length);
+    const tight = await client.context({ cwd: repo }, 400);
+    expect(tight.over_budget).toBe(false);
+    expect(tight.markdown).not.toContain('### Before the Compaction');
+    expect(tight.markdown).toContain('commit de5656b');
+    await service.store.close();
+  });
+});
