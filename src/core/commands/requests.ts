@@ -11,9 +11,9 @@ export interface RequestInput {
   /** Where it was seen: `claude-code`, `codex` (a transcript), `claude-code:hook` (a prompt hook), `cli`... */
   source?: string | null;
   /**
-   * The agent's message the request answered, when the caller has it (a transcript's): a request that picks an item
-   * of its list by its label is recorded with the item. Absent, the last message recorded since the request before
-   * (a Stop hook's) is that message; null: none.
+   * The agent's message the request answered, when the caller has it (a transcript's): a request that names an item
+   * of its list by its label is recorded with the item (`refers_to`). Absent, the last message recorded since the
+   * request before (a Stop hook's) is that message; null: none.
    */
   agent_said?: string | null;
 }

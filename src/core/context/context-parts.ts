@@ -22,8 +22,8 @@ export interface Goal {
   /** The workflow's title: what the goal is called when no request or issue says it. */
   title: string | null;
   /**
-   * `from_request`: the issue is the user's first request (its title is the request's first line); `picks`: the item
-   * of the agent's list that request picked by its label ("5: Fix FUSE rename on SMB backend").
+   * `from_request`: the issue is the user's first request (its title is the request's first line); `refers_to`: the
+   * item of the agent's list that request named by its label (menu-pick.ts).
    */
   issue: {
     id: string;
@@ -32,7 +32,7 @@ export interface Goal {
     from_request: boolean;
     refers_to?: ListItem;
   } | null;
-  /** The user's later requests, in their words, oldest first, each with the item of a list it picked. */
+  /** The user's later requests, in their words, oldest first, each with the item of the agent's list it named. */
   requests: Asked[];
   requests_more: number;
   /**
@@ -48,7 +48,7 @@ export interface Goal {
   opened_on?: string;
 }
 
-/** A request as the Goal says it: the user's words, and the item of the agent's list they picked by its label. */
+/** A request as the Goal says it: the user's words, and the item of the agent's list they named by its label. */
 export interface Asked {
   text: string;
   refers_to?: ListItem;
@@ -79,7 +79,7 @@ function laterRequests(snap: SessionSnapshot): Asked[] {
   const requests = snap.requests ?? [];
   const from = requests.findIndex((r) => r.id === snap.issue?.id) + 1;
   // a go-ahead ("ok continue", "continue where you left off") answers the agent, it is no instruction of the goal;
-  // a letter that picked an item of the agent's list says what to do by that item
+  // a letter that names an item of the agent's list says what to do by that item
   return requests
     .slice(from)
     .filter((r) => !onlyGoesOn(r))
