@@ -44,6 +44,12 @@ describe("a request that names an item of the list the agent's message before it
     expect(pickedLabel('the second one')).toBe('2');
     expect(pickedLabel("let's try the last option")).toBe('last');
     expect(pickedLabel('d')).toBe('d');
+    expect(pickedLabel("I'd go with B")).toBe('b');
+    expect(pickedLabel('I pick 3')).toBe('3');
+    expect(pickedLabel('option two')).toBe('2');
+    expect(pickedLabel('approach B looks cleaner')).toBe('b');
+    expect(pickedLabel("let's go with the first")).toBe('1');
+    expect(pickedLabel('second')).toBe('2');
   });
 
   it('reads none in a number that counts something, an issue number, several labels, a long request', () => {
@@ -60,6 +66,9 @@ describe("a request that names an item of the list the agent's message before it
     expect(pickedLabel('2, 3 and 4')).toBeNull();
     expect(pickedLabel('v2 please')).toBeNull();
     expect(pickedLabel('1.5')).toBeNull();
+    expect(pickedLabel('first, read the logs')).toBeNull();
+    expect(pickedLabel('I think the second test is flaky')).toBeNull();
+    expect(pickedLabel('do one thing at a time')).toBeNull();
     expect(pickedLabel(`2 ${'and then a long explanation of what to do '.repeat(3)}`)).toBeNull();
     expect(pickedLabel('2\nand more')).toBeNull();
   });

@@ -30,18 +30,20 @@ const ordinals = [
 ];
 
 /** "option 2", "number 4", "item B", "choice c": the label named as one, anywhere in the request. */
-const namedLabel = /\b(?:option|item|number|choice)\s+#?(\d{1,2}|[a-h])(?![\w-])/i;
+const namedLabel =
+  /\b(?:option|item|number|choice|approach)\s+#?(\d{1,2}|[a-h]|one|two|three|four|five|six|seven|eight|nine|ten)(?![\w-])/i;
 /**
  * A label the request opens with, after a go-ahead or a verb of choosing: "5 seems like a great one", "ok 3",
  * "let's do 2", "go with B", "B please", "#2", "2.". Only some words may follow it: "3 tests fail" counts tests.
  */
 const leadingLabel =
-  /^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|great|cool|nice|hmm+|i think|i'?d say|maybe|let'?s|lets|please|pls)[\s,!.]+)*(?:(?:go with|go for|do|take|pick|choose|tackle|start with|work on|try|implement)\s+)?#?(\d{1,2}|[a-h])(?=[.)!,:]?\s*$|[.)!,:]?\s+(?:seems|sounds|looks|is|it|please|pls|then|first|would|makes|for|too|one|as|now|i think)\b|[.)!,:]\s)/i;
+  /^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|great|cool|nice|hmm+|i think|i'?d say|maybe|let'?s|lets|please|pls)[\s,!.]+)*(?:(?:i'?d |i'?ll |i |we'?ll |let'?s )?(?:go with|go for|do|take|pick|choose|prefer|tackle|start with|work on|try|implement)\s+)?#?(\d{1,2}|[a-h])(?=[.)!,:]?\s*$|[.)!,:]?\s+(?:seems|sounds|looks|is|it|please|pls|then|first|would|makes|for|too|one|as|now|i think)\b|[.)!,:]\s)/i;
 /** A letter alone ("d", "p."): a menu's key, whichever letter it offered ("[d] Done", "[p] Proceed"). */
 const letterAlone = /^([a-z])[.!]?$/i;
-/** "the second one", "the last option", "first approach". */
+/** "the second one", "the last option", "first approach", "let's go with the first", "second". */
 const ordinalLabel =
-  /\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last)\s+(?:one|option|item|choice|approach|idea|suggestion)\b/i;
+  /\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last)\s+(?:one|option|item|choice|approach|idea|suggestion)\b|^(?:(?:ok(?:ay)?|yes|let'?s|i'?d)[\s,]+)*(?:(?:go with|do|take|pick|choose|prefer)\s+)?(?:the\s+)?(first|second|third|fourth|fifth|last)[.!]?$/i;
+const numberWords = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 /** A number standing alone in a request ("1 and 2": two of them name two items, which no one item says). */
 const aloneNumber = /(?<![\w.#-])\d{1,2}(?![\w.])/g;
 
@@ -51,8 +53,13 @@ export function pickedLabel(request: string): string | null {
   if (text.length === 0 || text.length > REQUEST_MAX_CHARS || /[\r\n]/.test(text)) return null;
   if (new Set(text.match(aloneNumber) ?? []).size > 1) return null;
   const named = namedLabel.exec(text) ?? leadingLabel.exec(text) ?? letterAlone.exec(text);
-  if (named) return (named[1] ?? '').toLowerCase();
-  const ordinal = ordinalLabel.exec(text)?.[1]?.toLowerCase();
+  if (named) {
+    const label = (named[1] ?? '').toLowerCase();
+    const word = numberWords.indexOf(label);
+    return word >= 0 ? String(word + 1) : label;
+  }
+  const ordinalMatch = ordinalLabel.exec(text);
+  const ordinal = (ordinalMatch?.[1] ?? ordinalMatch?.[2])?.toLowerCase();
   if (!ordinal) return null;
   return ordinal === 'last' ? 'last' : String(ordinals.indexOf(ordinal) + 1);
 }
