@@ -112,4 +112,14 @@ describe('a pasted address an app wrote as a link to itself', () => {
     expect(gistOf(`why is [${url}](${url}) failing`, 200)).toBe(`why is ${url} failing`);
     expect(gistOf(`see [the job](${url})`, 200)).toBe(`see [the job](${url})`);
   });
+
+  it('an order to do a thing again ("Re-review ...", "rerun ...") asks: it leads over the rules after it', () => {
+    const prompt =
+      '<task>Re-review only the six original findings against the current files after author fixes. Verify: merge ' +
+      'commits use separate-parent diffs; truncated NUL output is rejected. The warning finding was rejected on ' +
+      'purpose.</task><grounding_rules>Read only current relevant source/tests/docs. Do not edit or run ' +
+      'tests/builds/network.</grounding_rules>';
+    expect(gistOf(prompt, 80)).toMatch(/^<task>Re-review only the six original findings/);
+    expect(gistOf(prompt, 40)).toMatch(/^<task>Re-review only/);
+  });
 });

@@ -33,11 +33,11 @@ export function askOf(text: string): string {
 }
 
 /**
- * A sentence that asks: an order ("Make sure ...", "First, confirm this.", "don't use ..."), or a want or a question
- * put to the agent ("I also want you to audit this", "can you ...", "we need to ...").
+ * A sentence that asks: an order ("Make sure ...", "First, confirm this.", "don't use ...", "Re-review the findings"),
+ * or a want or a question put to the agent ("I also want you to audit this", "can you ...", "we need to ...").
  */
 const asks =
-  /^(?:(?:so|and|also|now|then|first|second|third|next|finally|please|but|ok(?:ay)?|lastly|plus),?\s+)*(?:make sure|ensure|confirm|check|verify|audit|add|build|create|implement|fix|write|update|remove|delete|find|investigate|review|refactor|migrate|move|rename|use|don'?t|do not|never|always|try|run|test|document|explain|design|set up|install|change|replace|keep|let'?s|lets|go ahead|start|continue|figure out|look into|develop|plan|commit|push|deploy|report|port|convert|split|merge|clean up)\b|\b(?:I|we)(?: \w+)? (?:want|need|would like|'d like)(?: you)? to\b|\b(?:can|could|would) you\b|\b(?:we|you) (?:need to|have to|must|should)\b|\b(?:your task|the task is)\b/i;
+  /^(?:(?:so|and|also|now|then|first|second|third|next|finally|please|but|ok(?:ay)?|lastly|plus),?\s+)*(?:re-?)?(?:make sure|ensure|confirm|check|verify|audit|add|build|create|implement|fix|write|update|remove|delete|find|investigate|review|refactor|migrate|move|rename|use|don'?t|do not|never|always|try|run|test|document|explain|design|set up|install|change|replace|keep|let'?s|lets|go ahead|start|continue|figure out|look into|develop|plan|commit|push|deploy|report|port|convert|split|merge|clean up)\b|\b(?:I|we)(?: \w+)? (?:want|need|would like|'d like)(?: you)? to\b|\b(?:can|could|would) you\b|\b(?:we|you) (?:need to|have to|must|should)\b|\b(?:your task|the task is)\b/i;
 
 /** The sentences of a paragraph, in order; a prompt's closing tag ends one with its sentence (`network.</task>`). */
 const sentencesOf = (paragraph: string) =>
