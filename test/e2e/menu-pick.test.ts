@@ -1,5 +1,8 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusPath } from '../helpers/corpus.js';
+import { tempDir } from '../helpers/git-repo.js';
 import { agentHooks, hookWorkspace } from '../helpers/hook-workspace.js';
 
 /** The FSM1 session: the agent lists the pending todos in a table, the user answers "5 seems like a great one to tackle". */
@@ -74,5 +77,44 @@ describe("a request that names an item of the agent's list by its number or lett
       expect(c.over_budget, `at ${budget}`).toBe(false);
       expect(c.tokens, `at ${budget}`).toBeLessThanOrEqual(budget);
     }
+  });
+
+  it("takes the list from the conversation's own transcript when two conversations follow one workflow", async () => {
+    const { repo, baton } = hookWorkspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    // conversation A: its agent offered two ways, written to its transcript as Claude Code writes it
+    const path = join(tempDir('baton-transcript-'), 'A.jsonl');
+    const line = (uuid: string, at: string, message: { role: string }) =>
+      JSON.stringify({ type: message.role, uuid, sessionId: 'A', cwd: repo, timestamp: at, message });
+    writeFileSync(
+      path,
+      [
+        line('u1', '2026-12-04T10:00:00.000Z', { role: 'user', content: 'The upload is flaky: sort it out' }),
+        line('a1', '2026-12-04T10:00:05.000Z', {
+          id: 'msg_a1',
+          role: 'assistant',
+          content: [
+            {
+              type: 'text',
+              text: 'Two ways:\n\n1. **Retry the upload** on a timeout\n2. **Raise the timeout** to 60 s\n\nWhich one?',
+            },
+          ],
+        }),
+      ].join('\n') + '\n',
+    );
+    const a = agentHooks(baton, { session_id: 'A', cwd: repo, transcript_path: path });
+    const b = agentHooks(baton, { session_id: 'B', cwd: repo });
+    await a('UserPromptSubmit', { prompt: 'The upload is flaky: sort it out' });
+    // conversation B, on the same workflow, ended its turn on a list of its own after A's
+    await b('UserPromptSubmit', { prompt: 'and check the docs of the upload' });
+    await b('Stop', {
+      stop_hook_active: false,
+      last_assistant_message: 'In the docs:\n1. the README\n2. the API page',
+    });
+    const picked = await a('UserPromptSubmit', { prompt: 'go with 2' });
+    expect(picked.code).toBe(0);
+    expect((await baton(['context'])).stdout).toContain(
+      `"go with 2" (item 2 of the agent's list before it: Raise the timeout to 60 s)`,
+    );
   });
 });

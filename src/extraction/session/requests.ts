@@ -154,3 +154,24 @@ export function findRequests(entries: readonly TranscriptEntry[]): UserRequest[]
   }
   return out;
 }
+
+/**
+ * What the agent said before `prompt`, read from a transcript's last lines when its prompt hook runs (the prompt may
+ * be written there already, or not yet): the agent's words since the user's turn before it, as the import gives a
+ * request that names an item of its list; null when it said nothing since.
+ */
+export function agentSaidBefore(entries: readonly TranscriptEntry[], prompt: string): string | null {
+  const last = findRequests(entries).at(-1);
+  if (last && normal(last.text) === normal(prompt)) return last.agent_said;
+  const asked: TranscriptEntry = {
+    line: (entries.at(-1)?.line ?? 0) + 1,
+    at: null,
+    role: 'user',
+    kind: 'text',
+    text: prompt,
+    truncated: false,
+    tool: null,
+    sidechain: false,
+  };
+  return findRequests([...entries, asked]).at(-1)?.agent_said ?? null;
+}

@@ -21,6 +21,7 @@ import {
   stoppedByLimit,
 } from '../../core/runtime/usage-limit.js';
 import { promptRequest } from '../../extraction/session/requests.js';
+import { pickedLabel } from '../../core/requests/menu-pick.js';
 import type { OnOtherBranch, StartResult, TrackResult } from '../../service/index.js';
 import type { HookOutcome, TranscriptRead, TranscriptSeen } from './hook-log.js';
 import type { HookAgent, HookEvent, HookPayload } from './hook-payload.js';
@@ -722,14 +723,22 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       const prompt = promptRequest(p.prompt ?? '');
       let note = 'no request in the prompt';
       if (prompt) {
+        // a pick ("go with 2") is recorded with the item of the list this conversation's agent gave before it
+        // (loaded only then: the transcript parsers are among the heaviest modules a hook can need)
+        const said = pickedLabel(prompt)
+          ? await (await import('./prompt-pick.js')).saidBeforePick(p.transcript_path, prompt)
+          : {};
         const r = (await ctx.client.record(ref, {
           kind: 'request',
           text: prompt,
           at: new Date().toISOString(),
           // the hook's sighting: the transcript import's of the same prompt pairs with it (core/commands/requests.ts)
           source: `${ctx.agent}:hook`,
+          ...(said.agent_said !== undefined ? { agent_said: said.agent_said } : {}),
         })) as { record: unknown };
         note = r.record === null ? 'request already recorded' : 'request recorded';
+        if (said.note)
+          note += `; the list it picks from taken from the workflow's last message: ${said.note}`;
       }
       if (t.outcome === 'resumed' || earlier) note = `${t.note}; ${note}`;
       // a transcript the hooks have not seen yet is noted (from its start): a session cut off in its first turn,
