@@ -566,8 +566,15 @@ export class AgentSessions {
       judgeCutOff && cutOffSession(w, input.agent, { reopened }) ? null : await this.freshSnapshot(w, git);
     // reopened after a turn that ended with nothing since (its Stop took no checkpoint: one was taken minutes before)
     const sinceTurn = reopened && !fresh && (await this.unchangedSinceTurn(w));
-    // the session the work stands at: sessions after it recorded nothing (a conversation opened and quit unused)
-    const standing = fresh ? fresh.session_number : sinceTurn ? (w.turn_ended?.session_number ?? null) : null;
+    // the session the work stands at: sessions after it recorded nothing (a conversation opened and quit unused);
+    // a snapshot taken after the turn ended (the quit's) is fresh, but what was recorded before it and after the turn
+    // (a task added, a decision recorded from a terminal) is not in the conversation's history
+    const standing =
+      fresh && (!reopened || (await this.nothingSinceTurn(w)))
+        ? fresh.session_number
+        : sinceTurn
+          ? (w.turn_ended?.session_number ?? null)
+          : null;
     const { result, state } = await this.svc.runner.run(
       w.id,
       (d) => {
@@ -676,6 +683,18 @@ export class AgentSessions {
     const row = await this.svc.store.getRecord(s.id, 'snapshot', last.id);
     const snap = row ? SessionSnapshot.parse(row.data) : null;
     return snap && sameGit(snap, git) ? snap : null;
+  }
+
+  /**
+   * Nothing but bookkeeping and snapshots recorded since the workflow's last turn ended, or since a context handed
+   * over after it (the conversation was briefed on what came before); true when no turn's end is known.
+   */
+  private async nothingSinceTurn(s: WorkflowState): Promise<boolean> {
+    const seq = s.turn_ended?.seq;
+    if (seq === undefined) return true;
+    const events = await this.svc.store.readEvents(s.id, seq);
+    const briefed = events.findLastIndex((e) => e.type === 'context.delivered');
+    return events.slice(briefed + 1).every((e) => bookkeeping.has(e.type) || e.type === 'snapshot.taken');
   }
 
   /**

@@ -84,7 +84,7 @@ describe("a request that names an item of the agent's list by its number or lett
     expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
     // conversation A: its agent offered two ways, written to its transcript as Claude Code writes it
     const path = join(tempDir('baton-transcript-'), 'A.jsonl');
-    const line = (uuid: string, at: string, message: { role: string }) =>
+    const line = (uuid: string, at: string, message: { role: string; [k: string]: unknown }) =>
       JSON.stringify({ type: message.role, uuid, sessionId: 'A', cwd: repo, timestamp: at, message });
     writeFileSync(
       path,

@@ -172,3 +172,26 @@ describe('a conversation resumed after another was opened and quit with nothing 
     expect(resumed.stderr).toMatch(/no context injected, its history holds the work/);
   });
 });
+
+describe('a conversation resumed after a decision was recorded from a terminal before it quit', () => {
+  it('is briefed: the quit took a snapshot after the decision, but its history does not hold it', async () => {
+    const w = workspace();
+    const id = 'conv-0007';
+    const path = join(tempDir('baton-transcript-'), `${id}.jsonl`);
+    const request = 'add a /health endpoint that reports the database state';
+    writeFileSync(path, `${line(id, 'user', { role: 'user', content: request })}\n`);
+    await w.hook('SessionStart', { session_id: id, source: 'startup', transcript_path: path });
+    await w.hook('UserPromptSubmit', { session_id: id, transcript_path: path, prompt: request });
+    await w.hook('Stop', { session_id: id, transcript_path: path, stop_hook_active: false });
+    // while the conversation is open, between its last turn and the quit
+    const cli = (args: string[]) => runCli(args, { cwd: w.repo, env: w.env });
+    expect(
+      (await cli(['record', 'decision', '--type', 'library', '--description', 'Use node:test, not jest']))
+        .code,
+    ).toBe(0);
+    await w.hook('SessionEnd', { session_id: id, transcript_path: path, reason: 'prompt_input_exit' });
+    const resumed = await w.hook('SessionStart', { session_id: id, source: 'resume', transcript_path: path });
+    expect(briefing(resumed.stdout)).toContain('Use node:test, not jest');
+    expect(resumed.stderr).not.toMatch(/its history holds the work/);
+  });
+});
