@@ -220,7 +220,10 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
     return 0;
   };
 
-  if (!parsed.ok) return finish({ outcome: 'failed', note: parsed.error, output: null });
+  // an event no hook of Baton's answers (a name mistyped by hand) is skipped whatever its input: it is no failure that
+  // the next hook of that name, which never comes, would clear
+  if (!parsed.ok && (args.event === null || isHookEvent(event)))
+    return finish({ outcome: 'failed', note: parsed.error, output: null });
   // a hook line edited by hand to name another agent: nothing is done in that agent's name
   if (args.agent !== null && args.agent !== 'claude-code' && args.agent !== 'codex')
     return finish({
@@ -234,6 +237,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
       note: `no hook handler for ${event || '(no event named)'} (Baton answers ${hookEventsFor(agent, null).join(', ')})`,
       output: null,
     });
+  if (!parsed.ok) return finish({ outcome: 'failed', note: parsed.error, output: null });
   const p = parsed.payload;
   if (folder.missing && !worktree)
     return finish({

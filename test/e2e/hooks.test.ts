@@ -280,6 +280,12 @@ describe('baton hook never breaks the session and never hides a failure', () => 
     expect(again).toMatchObject({ code: 0, stdout: '' }); // the same failure is shown once, then only in doctor
     const unknown = await runCli(['hook', 'Notification'], { cwd: dir, env, input: '{}' });
     expect(unknown).toMatchObject({ code: 0, stdout: '' });
+    // a name no hook answers (mistyped by hand), with no input: skipped, never a failure doctor keeps for good
+    const mistyped = await runCli(['hook', 'Bogus'], { cwd: dir, env, input: '' });
+    expect(mistyped).toMatchObject({ code: 0, stdout: '' });
+    expect(mistyped.stderr).toMatch(/no hook handler for Bogus/);
+    const doctor = await runCli(['doctor', '--json'], { cwd: dir, env });
+    expect(JSON.stringify(doctor.json())).not.toMatch(/Bogus hook[^"]*failed/);
   });
 
   it('accepts unknown sources and fields, and follows nothing when auto_track is off', async () => {
