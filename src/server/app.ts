@@ -117,7 +117,8 @@ export function createApp(o: AppOptions): OpenAPIHono {
     return onError(e, c);
   });
 
-  app.get('/healthz', (c) => c.json({ ok: true }));
+  // says which server answers (a port found taken is told apart from another program's), never more
+  app.get('/healthz', (c) => c.json({ ok: true, service: 'baton' }));
   // Unauthenticated: says ready or not, never what the database is (user, host, port, name, path); the cause of
   // an unavailable store goes to the server's log.
   app.get('/readyz', async (c) => {

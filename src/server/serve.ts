@@ -18,12 +18,26 @@ import { DEFAULT_MAX_FRAME, isLoopback, type ServeOptions } from './serve-option
 import { PACKAGE_VERSION } from '../config/package-info.js';
 import { invalidInput } from '../core/index.js';
 
+/** Whether a Baton server answers at `url` (its health check says so). */
+async function batonAt(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1500) });
+    return ((await res.json()) as { service?: unknown }).service === 'baton';
+  } catch {
+    return false;
+  }
+}
+
 /** Why the server could not listen, with what to do: the port taken (by another `baton serve`?) or not allowed. */
-function listenFailure(e: NodeJS.ErrnoException, host: string, port: number): Error {
-  if (e.code === 'EADDRINUSE')
+async function listenFailure(e: NodeJS.ErrnoException, host: string, port: number): Promise<Error> {
+  if (e.code === 'EADDRINUSE') {
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     return invalidInput(
-      `port ${port} on ${host} is in use: another \`baton serve\` may be running there (\`baton doctor\` names it), or choose another port with --port / BATON_PORT`,
+      (await batonAt(url))
+        ? `port ${port} on ${host} is in use by a \`baton serve\` already running there: commands use it with --server ${url} (or BATON_URL), its dashboard is at ${url}/; stop it first to start another, or choose another port with --port / BATON_PORT`
+        : `port ${port} on ${host} is in use by another program (no Baton server answers there): choose another port with --port / BATON_PORT`,
     );
+  }
   if (e.code === 'EACCES')
     return invalidInput(
       `port ${port} on ${host} is not open to this user (ports below 1024 need root): choose another with --port`,
@@ -132,7 +146,10 @@ export async function startServer(
     const s = honoServe({ fetch: withUnprefixedApi(app), hostname: options.host, port: options.port }, () =>
       resolve(s as Server),
     ) as Server;
-    s.once('error', (e: NodeJS.ErrnoException) => reject(listenFailure(e, options.host, options.port)));
+    s.once(
+      'error',
+      (e: NodeJS.ErrnoException) => void listenFailure(e, options.host, options.port).then(reject),
+    );
   });
   port = (server.address() as AddressInfo).port;
   // Node leaves a socket it hands to `upgrade` without an error listener, and node-ws awaits the app before ws takes

@@ -40,9 +40,24 @@ describe('baton serve says where it listens, and why it cannot', () => {
     expect(port).toBeDefined();
     const taken = await runCli(['serve', '--port', port!], { cwd: repo, env });
     expect(taken.code).toBe(2);
-    expect(taken.stderr).toContain(
-      `port ${port} on 127.0.0.1 is in use: another \`baton serve\` may be running there (\`baton doctor\` names it), or choose another port with --port / BATON_PORT`,
+    expect(taken.stderr).toMatch(
+      new RegExp(
+        `port ${port} on 127\\.0\\.0\\.1 is in use by a \`baton serve\` already running there: commands use it with --server http://127\\.0\\.0\\.1:${port} \\(or BATON_URL\\)`,
+      ),
     );
+    // a port another program holds is said so
+    const other = createServer((_req, res) => res.end('hello'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const held = await runCli(['serve', '--port', String((other.address() as AddressInfo).port)], {
+        cwd: repo,
+        env,
+      });
+      expect(held.code).toBe(2);
+      expect(held.stderr).toContain('is in use by another program (no Baton server answers there)');
+    } finally {
+      other.close();
+    }
 
     const wide = await serve(
       ['--host', '0.0.0.0', '--port', '0'],

@@ -30,7 +30,7 @@ describe('baton server: REST API', () => {
   });
 
   it('serves health checks without a token, everything else with one', async () => {
-    expect(await (await t.api('/healthz', { auth: false })).json()).toEqual({ ok: true });
+    expect(await (await t.api('/healthz', { auth: false })).json()).toEqual({ ok: true, service: 'baton' });
     expect((await t.api('/readyz', { auth: false })).status).toBe(200);
     expect((await t.api('/api/workflows', { auth: false })).status).toBe(401);
     expect((await t.api('/metrics', { auth: false })).status).toBe(401);
