@@ -80,7 +80,9 @@ describe('baton import where no workflow is open', () => {
     const again = await baton('import', 'codex', corpusPath(CODEX));
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toBe('');
-    expect(again.stdout).toMatch(/0 new entries/);
+    expect(again.stdout).toMatch(
+      /^already imported: .* holds nothing new since its last import into wf-\S+ \(0 new entries/,
+    );
     // lines appended that are not transcript lines are said so
     const copy = join(tempDir(), 'rollout.jsonl');
     writeFileSync(copy, readFileSync(corpusPath(CODEX)));
@@ -649,7 +651,10 @@ describe('a transcript recorded in another folder of this machine', () => {
       (await importTranscriptFile(client, ref, file, 'claude-code')).warnings.filter((w) =>
         /recorded in/.test(w),
       );
-    expect(await warned(session('a1', '/Users/alice/shop'))).toEqual([]);
+    // the first: imported as this worktree's work, said once
+    expect(await warned(session('a1', '/Users/alice/shop'))).toEqual([
+      "the transcript was recorded in /Users/alice/shop, a folder this machine does not have (another machine's session): imported as this worktree's work; if it is another project's, import it into a workflow of its own (baton create, then baton import <file> -w <id>)",
+    ]);
     // the same project, from a subfolder: nothing to say
     expect(await warned(session('a2', '/Users/alice/shop/api'))).toEqual([]);
     expect(await warned(session('b1', '/Users/bob/code/blog'))).toEqual([

@@ -32,6 +32,9 @@ function importSummary(file: string, r: ImportResult): string {
   const extractor = r.extractor.fallback_reason
     ? `${r.extractor.used} (fallback: ${r.extractor.fallback_reason})`
     : r.extractor.used;
+  // read again from where its last import stopped, with nothing after it: said, not counted as an empty import
+  if (r.read.bytes === 0 && r.read.from_byte > 0 && r.new_entries === 0)
+    return `already imported: ${file} (${r.format}) holds nothing new since its last import into ${r.workflow_id} (0 new entries, lines through ${r.lines})`;
   return [
     `imported ${file} (${r.format}) into ${r.workflow_id}: ${counted(r.new_entries, 'new entry', 'new entries')}, lines through ${r.lines}, ${thousands(r.read.bytes)} bytes read`,
     `  requests ${c.requests}, task-list calls ${c.task_calls}, side effects ${c.side_effects}, test runs ${c.test_runs}, summaries ${c.summaries}, history ${c.history}`,

@@ -137,9 +137,11 @@ export async function importTranscriptFile(
     throughByte: piece.end,
   });
   const target = { ...ref, workflowId: status.workflow.id };
+  const others = cwdsOfOtherTranscripts(known.imports, path);
   const elsewhere =
     recordedElsewhere(r.parsed.cwd, status.workflow.worktree ?? null) ??
-    apartFromTheOthers(r.parsed.cwd, cwdsOfOtherTranscripts(known.imports, path));
+    apartFromTheOthers(r.parsed.cwd, others) ??
+    (previous === undefined ? fromAnotherMachine(r.parsed.cwd, others) : null);
   if (elsewhere) warnings.push(elsewhere);
   const newLines = r.parsed.lines - (continuing ? previous.through_line : 0);
   if (r.parsed.entries.length === 0 && newLines > 0 && r.parsed.skipped.length === newLines)
@@ -227,6 +229,16 @@ function cwdsOfOtherTranscripts(imports: Known['imports'], path: string): string
 function apartFromTheOthers(cwd: string | null, others: string[]): string | null {
   if (!cwd || existsSync(cwd) || others.length === 0 || others.some((o) => nested(o, cwd))) return null;
   return `the transcript was recorded in ${cwd}, where none of this workflow's other transcripts was (${others.join(', ')}): if it is another project's session, import it into a workflow of its own (baton create, then baton import <file> -w <id>)`;
+}
+
+/**
+ * A transcript's first import, recorded in a folder this machine does not have, into a workflow no other transcript
+ * fed: another machine's session (a laptop's, a container's), taken as this worktree's work; said once, in case it is
+ * another project's.
+ */
+function fromAnotherMachine(cwd: string | null, others: string[]): string | null {
+  if (!cwd || existsSync(cwd) || others.length > 0) return null;
+  return `the transcript was recorded in ${cwd}, a folder this machine does not have (another machine's session): imported as this worktree's work; if it is another project's, import it into a workflow of its own (baton create, then baton import <file> -w <id>)`;
 }
 
 /** The usage-limit summary among an import's records (there is at most one: the notice the piece ends on). */
