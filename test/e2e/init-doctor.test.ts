@@ -9,7 +9,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { batonBin, runCli } from '../helpers/cli.js';
 import { corpusPath } from '../helpers/corpus.js';
@@ -17,7 +17,14 @@ import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
 
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, any>;
 
-function setup() {
+/** A folder holding a `codex` program: Codex installed (doctor holds its hooks' trust a problem only then). */
+function codexInstalled(): string {
+  const bin = tempDir('baton-bin-');
+  writeFileSync(join(bin, 'codex'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  return `${bin}${delimiter}${process.env.PATH ?? ''}`;
+}
+
+function setup(o: { codex?: boolean } = {}) {
   const repo = makeRepo();
   const home = tempDir('baton-user-');
   const env = {
@@ -25,6 +32,7 @@ function setup() {
     HOME: home,
     CLAUDE_CONFIG_DIR: undefined,
     CODEX_HOME: undefined,
+    ...(o.codex ? { PATH: codexInstalled() } : {}),
   };
   const baton = (args: string[], input?: string) =>
     runCli(args, { cwd: repo, env, ...(input ? { input } : {}) });
@@ -604,8 +612,24 @@ describe('baton doctor', () => {
     }
   });
 
+  it('holds the trust of Codex hooks a note, not a problem, where no Codex is installed and none of its hooks ran', async () => {
+    const { home, baton } = setup();
+    // a folder of Codex left from a try: a plain `baton init` wires Codex too
+    mkdirSync(join(home, '.codex'));
+    expect((await baton(['init', '--command', `${process.execPath} ${batonBin}`])).code).toBe(0);
+    const r = await baton(['doctor', '--json']);
+    const report = r.json<{ problems: string[]; notes: string[] }>();
+    expect(report.problems).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(report.notes).toContainEqual(
+      expect.stringMatching(
+        /^`codex` is not on the PATH and no Codex hook ran here; once you use Codex here: Codex runs the hooks in /,
+      ),
+    );
+  });
+
   it("says Codex's project hooks need a trusted project (exit 1 until then), and hooks wired twice", async () => {
-    const { repo, home, env, baton } = setup();
+    const { repo, home, env, baton } = setup({ codex: true });
     // a command that runs here, so the trust is the only thing doctor can find wrong
     const command = `${process.execPath} ${batonBin}`;
     const init = await baton(['init', '--agent', 'codex', '--command', command]);
@@ -663,7 +687,7 @@ describe('baton doctor', () => {
   });
 
   it("says which of Baton's hooks Codex has not trusted, or turned off, and what to do (Codex runs a hook only once trusted)", async () => {
-    const { repo, home, baton } = setup();
+    const { repo, home, baton } = setup({ codex: true });
     // the user's own hooks first in the file: Baton's come second in the events they share
     mkdirSync(join(repo, '.codex'));
     const hooks = join(repo, '.codex', 'hooks.json');

@@ -486,7 +486,19 @@ export function diagnose(
     ];
     // Codex ran them all the same since its config last changed: that config is not the one it reads
     const ran = unrun.length ? codexRanSince(lastHooks, env) : null;
+    // no Codex here to run them (a folder of it left from a try, the hooks wired by a plain `baton init`): what to do
+    // once one is, not a problem now
+    const noCodex =
+      unrun.length > 0 &&
+      onPath('codex', env) === null &&
+      !Object.values(lastHooks).some((r) => r.agent === 'codex');
     if (ran) notes.push(...unrun.map((p) => `${ran}: ${p}`));
+    else if (noCodex)
+      notes.push(
+        ...unrun.map(
+          (p) => `\`codex\` is not on the PATH and no Codex hook ran here; once you use Codex here: ${p}`,
+        ),
+      );
     else problems.push(...unrun);
     const twice = hooksAndPlugin(w);
     if (twice) problems.push(twice);
