@@ -37,7 +37,11 @@ export function checkpointDue(
   input: { now: string; intervalMs: number; git: GitState | null; lastGit: GitState | null },
 ): CheckpointDecision {
   const work = tasksMoved(s) ?? gitWork(input.lastGit, input.git);
-  if (!work) return { due: false, reason: 'no work since the last checkpoint' };
+  if (!work)
+    return {
+      due: false,
+      reason: s.checkpoints.length ? 'no work since the last checkpoint' : 'no work recorded yet to checkpoint',
+    };
   const soon = tooSoon(s, input.now, input.intervalMs);
   return soon ? { due: false, reason: `${work}, but ${soon}` } : { due: true, reason: work };
 }

@@ -153,7 +153,7 @@ describe('baton hook <event> on a workflow made with baton create', () => {
     let r = await stop();
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(
-      /imported \d+ new transcript entries.*no checkpoint: no work since the last checkpoint/,
+      /imported \d+ new transcript entries.*no checkpoint: no work recorded yet to checkpoint/,
     );
     await baton(['task', 'start', 'A']);
     const before = (await status()).workflow.version;

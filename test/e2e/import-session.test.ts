@@ -38,6 +38,15 @@ async function inProcess() {
 }
 
 describe('baton import where no workflow is open', () => {
+  it('says a transcript with no request of the user names the workflow it creates after the file', async () => {
+    const { baton } = workspace();
+    const r = await baton('import', corpusPath('stream-json/claudeless/v2.1.12/stream-json/output.jsonl'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /created wf-\S+ for this transcript \(it holds no request of the user: named after the file\)/,
+    );
+  });
+
   it('creates one for the transcript (its first request the issue); a file of the wrong kind creates nothing', async () => {
     const { baton } = workspace();
     const text = join(tempDir(), 'notes.txt');
@@ -55,7 +64,9 @@ describe('baton import where no workflow is open', () => {
 
     const first = await baton('import', 'codex', corpusPath(CODEX));
     expect(first.code, first.stderr).toBe(0);
-    const id = /created (wf-\S+) for this transcript/.exec(first.stderr)?.[1];
+    const id = /created (wf-\S+) for this transcript \(its first request is the issue\)/.exec(
+      first.stderr,
+    )?.[1];
     expect(id, first.stderr).toBeDefined();
     expect(first.stdout).toContain(`into ${id}:`);
     const status = (await baton('status', '--json')).json<{

@@ -1110,7 +1110,7 @@ describe('a failed hook in baton doctor', () => {
       'claude-code',
     ]);
     expect(codex.line).toContain(
-      `is a Codex rollout, not a Claude Code transcript: import it with \`baton import codex ${rollout}\`; no checkpoint: no work since the last checkpoint. This problem clears when the next Claude Code Stop hook here runs without failing`,
+      `is a Codex rollout, not a Claude Code transcript: import it with \`baton import codex ${rollout}\`; no checkpoint: no work recorded yet to checkpoint. This problem clears when the next Claude Code Stop hook here runs without failing`,
     );
     const gone = await reported('PreCompact', (repo) =>
       payload(repo, { transcript_path: '/nowhere/gone.jsonl' }),

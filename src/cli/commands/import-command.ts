@@ -134,7 +134,7 @@ export function registerImportCommand(program: Command, rt: Runtime) {
           });
           if (r.created)
             rt.io.err(
-              `no workflow was open here: created ${r.workflow_id} for this transcript (its first request is the issue)`,
+              `no workflow was open here: created ${r.workflow_id} for this transcript (${r.records.requests ? 'its first request is the issue' : 'it holds no request of the user: named after the file'})`,
             );
           // what it read held nothing to record: kept, so `baton status` does not say it unread again
           const unkept =
