@@ -40,7 +40,9 @@ export function checkpointDue(
   if (!work)
     return {
       due: false,
-      reason: s.checkpoints.length ? 'no work since the last checkpoint' : 'no work recorded yet to checkpoint',
+      reason: s.checkpoints.length
+        ? 'no work since the last checkpoint'
+        : 'no work recorded yet to checkpoint',
     };
   const soon = tooSoon(s, input.now, input.intervalMs);
   return soon ? { due: false, reason: `${work}, but ${soon}` } : { due: true, reason: work };
