@@ -409,3 +409,39 @@ describe('baton mcp: an agent without a terminal', () => {
     ).toBeFalsy();
   });
 });
+
+describe('baton mcp with a client that closes its end after its last call', () => {
+  it('answers the calls it read before stdin ended, then exits', async () => {
+    const repo = makeRepo();
+    const env = { BATON_HOME: tempDir('baton-home-') };
+    expect(
+      (await runCli(['create', '--title', 'Piped', '--task', 'A:Design'], { cwd: repo, env })).code,
+    ).toBe(0);
+    const lines = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'pipe', version: '1' },
+        },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_resume_context', arguments: {} } },
+    ];
+    const r = await runCli(['mcp'], {
+      cwd: repo,
+      env,
+      input: `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const answers = r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id: number; result?: { content: { text: string }[] } });
+    expect(answers.map((a) => a.id)).toEqual([1, 2]);
+    expect(answers[1]!.result!.content[0]!.text).toContain('Piped');
+  });
+});

@@ -3,6 +3,7 @@ import { claudeHookEvents } from '../../integrations/hooks/hook-payload.js';
 import { readProcessStdin, runHookCommand } from '../hook-entry.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer } from '../../mcp/mcp-server.js';
+import { clientGone } from '../../mcp/stdio-drain.js';
 import { action } from '../action.js';
 import type { Runtime } from '../runtime.js';
 
@@ -15,12 +16,9 @@ export function registerIntegrationCommands(program: Command, rt: Runtime) {
         // the agent that started it: its conversation's workflow is meant when several are open here
         const server = createMcpServer(client, rt.cwd, () => rt.ref(undefined).following ?? null);
         const transport = new StdioServerTransport();
-        const closed = new Promise<void>((resolve) => {
-          transport.onclose = () => resolve();
-          process.stdin.on('end', () => resolve());
-        });
         await server.connect(transport);
-        await closed;
+        // the calls read before the client closed its end are answered before the server closes
+        await clientGone(transport);
         await server.close();
       }),
     );
