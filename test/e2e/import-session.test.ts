@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -584,7 +584,15 @@ describe('a transcript recorded in another folder of this machine', () => {
     const refused = await baton('import', 'claude-code', theirs);
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toContain(
-      `was recorded in ${other}, in another repository (${other}) than this worktree ${repo}: import it from there`,
+      `was recorded in ${other}, another repository than this worktree ${repo}: import it from there`,
+    );
+    // from a folder inside it, the repository is named too
+    const sub = join(other, 'src');
+    mkdirSync(sub);
+    const inside = join(tempDir(), 'inside.jsonl');
+    writeFileSync(inside, `${line(sub)}\n`);
+    expect((await baton('import', 'claude-code', inside)).stderr).toContain(
+      `was recorded in ${sub}, in another repository (${other}) than this worktree ${repo}`,
     );
     expect((await baton('list', '--json')).json<{ workflows: unknown[] }>().workflows).toEqual([]);
     const id = (await baton('create', '--title', 'here', '--json')).json<{ id: string }>().id;

@@ -29,7 +29,7 @@ export async function refuseForeignTranscript(client: BatonClient, ref: Ref, pat
   const theirs = head.cwd && existsSync(head.cwd) ? await findGitTop(head.cwd).catch(() => null) : null;
   if (theirs !== null && realpathSync(theirs) !== realpathSync(worktree))
     throw invalidInput(
-      `${path} was recorded in ${head.cwd}, in another repository (${theirs}) than this worktree ${worktree}: import it from there (or name the workflow to import it into with -w)`,
+      `${path} was recorded in ${head.cwd}, ${realpathSync(theirs) === realpathSync(head.cwd ?? theirs) ? 'another repository' : `in another repository (${theirs})`} than this worktree ${worktree}: import it from there (or name the workflow to import it into with -w)`,
       { recorded_in: head.cwd },
     );
   // the session's own transcript (its id in the file's name): a sub-agent's file carries its parent's session id
