@@ -127,8 +127,6 @@ export function registerServerCommands(program: Command, rt: Runtime) {
       await server.close();
       await rt.flushMirror();
       await service.close();
-      // said where the start was said (stdout), unless that was JSON
-      if (g.json !== true) rt.io.out(`baton serve stopped (${signal})`);
     });
 
   program
