@@ -203,6 +203,15 @@ describe('baton run options', () => {
     );
   });
 
+  it('exits 1 when work is left that no task can take up (a blocked task), and says how to go on', async () => {
+    const { cli, create } = setup({ BATON_AGENT_BIN: fakeClaude });
+    await create();
+    expect((await cli(['task', 'block', 'T1', '--reason', 'waiting for the schema review'])).code).toBe(0);
+    const r = await cli(['run', '--agent', 'claude-code']);
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain('no task can run: T1 is blocked (waiting for the schema review)');
+  });
+
   it('--max-duration pauses with trigger timeout once the run has gone on that long', async () => {
     const { cli, create } = setup({ BATON_AGENT_BIN: fakeClaude });
     await create();

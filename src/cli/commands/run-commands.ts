@@ -178,6 +178,9 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       // goes on after `baton run` does not go on as if the work were finished
       else if (report.status === 'paused' && report.usage_limit && !report.usage_limit.auto_resumed)
         rt.exitCode = 75;
+      // work left that no task can take up (blocked, or waiting on a blocked one): not done either (what to do was
+      // printed)
+      else if (report.stopped === 'no runnable task' && report.status !== 'completed') rt.exitCode = 1;
       if (abort.signal.aborted) rt.exitCode = exitCodes[String(abort.signal.reason)] ?? 130;
     } finally {
       process.off('SIGINT', onSignal);
