@@ -1,3 +1,5 @@
+import { clip } from '../clip.js';
+
 /**
  * A request that names an item of the list the agent's message before it offered, by the item's number or letter:
  * "5 seems like a great one to tackle" after a table of todos, "let's go with option 2", "B please", "the second one",
@@ -120,8 +122,6 @@ function itemsOf(message: string): Listed[] {
 }
 
 const numbered = (label: string) => /^\d+$/.test(label);
-const clipped = (text: string) =>
-  text.length <= ITEM_MAX_CHARS ? text : `${text.slice(0, ITEM_MAX_CHARS - 1).trimEnd()}\u2026`;
 
 /**
  * The item of the agent's list that a request names by its label, or null when the request names none or the message
@@ -139,7 +139,7 @@ export function pickedItem(request: string, agentMessage: string | null | undefi
   const sameKind = items.filter((i) => numbered(i.label) === kind);
   if (sameKind.length < 2) return null;
   const found = label === 'last' ? last : sameKind.filter((i) => i.label.toLowerCase() === label).at(-1);
-  return found ? { label: found.label, item: clipped(found.text) } : null;
+  return found ? { label: found.label, item: clip(found.text, ITEM_MAX_CHARS) } : null;
 }
 
 /** How the Goal says the item a request named, after the request's words. */
