@@ -50,6 +50,10 @@ describe("a request that names an item of the list the agent's message before it
     expect(pickedLabel('approach B looks cleaner')).toBe('b');
     expect(pickedLabel("let's go with the first")).toBe('1');
     expect(pickedLabel('second')).toBe('2');
+    expect(pickedLabel("let's go with the 2nd one")).toBe('2');
+    expect(pickedLabel('1st')).toBe('1');
+    expect(pickedLabel('3\uFE0F\u20E3 please')).toBe('3');
+    expect(pickedLabel('\u2461')).toBe('2');
   });
 
   it('reads none in a number that counts something, an issue number, several labels, a long request', () => {
@@ -71,6 +75,8 @@ describe("a request that names an item of the list the agent's message before it
     expect(pickedLabel('do one thing at a time')).toBeNull();
     expect(pickedLabel(`2 ${'and then a long explanation of what to do '.repeat(3)}`)).toBeNull();
     expect(pickedLabel('2\nand more')).toBeNull();
+    expect(pickedLabel('the 2nd test is flaky')).toBeNull();
+    expect(pickedLabel('ship it on the 21st')).toBeNull();
   });
 
   it("says the item of the agent's table or list, its columns after its words", () => {

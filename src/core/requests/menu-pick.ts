@@ -49,9 +49,20 @@ const numberWords = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eig
 /** A number standing alone in a request ("1 and 2": two of them name two items, which no one item says). */
 const aloneNumber = /(?<![\w.#-])\d{1,2}(?![\w.])/g;
 
+/**
+ * The same request in words the patterns read: "2nd" is "second", a keycap "2️⃣" and a circled "②" are
+ * "2".
+ */
+function spelledOut(request: string): string {
+  return request
+    .replace(/\b(\d{1,2})(?:st|nd|rd|th)\b/gi, (whole, n: string) => ordinals[Number(n) - 1] ?? whole)
+    .replace(/(\d)\uFE0F?\u20E3/g, '$1')
+    .replace(/[\u2460-\u2469]/g, (c) => String(c.charCodeAt(0) - 0x245f));
+}
+
 /** The label a request names an item by ("5", "b", "last"), or null when it names none, or several. */
 export function pickedLabel(request: string): string | null {
-  const text = request.trim();
+  const text = spelledOut(request).trim();
   if (text.length === 0 || text.length > REQUEST_MAX_CHARS || /[\r\n]/.test(text)) return null;
   if (new Set(text.match(aloneNumber) ?? []).size > 1) return null;
   const named = namedLabel.exec(text) ?? leadingLabel.exec(text) ?? letterAlone.exec(text);
