@@ -78,10 +78,14 @@ export function startDaemonProcess(
       clearTimeout(timer);
       reject(new Error(`executor serve exited with ${code}:\n${out}\n${err}`));
     });
+    let started = false;
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
+      // once: what the executor writes later must not take the listener `stop` set
+      if (started) return;
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (!m?.[1]) return;
+      started = true;
       clearTimeout(timer);
       child.removeAllListeners('exit');
       resolve({

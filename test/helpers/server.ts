@@ -44,10 +44,14 @@ export function startServerProcess(
       clearTimeout(timer);
       reject(new Error(`baton serve exited with ${code}:\n${out}\n${err}`));
     });
+    let started = false;
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
+      // once: what the server writes later (the line it stops with) must not take the listeners `stop` set
+      if (started) return;
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (!m?.[1]) return;
+      started = true;
       clearTimeout(timer);
       child.removeAllListeners('exit');
       const url = m[1];
