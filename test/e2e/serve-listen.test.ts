@@ -72,6 +72,21 @@ describe('baton serve says where it listens, and why it cannot', () => {
   });
 });
 
+describe('baton serve stopped by a signal', () => {
+  it('says it stopped, on the output that said it started', async () => {
+    const repo = makeRepo();
+    const env = { BATON_HOME: tempDir('baton-home-'), HOME: tempDir('baton-user-') };
+    await serve(['--port', '0'], env, repo);
+    const p = started.at(-1)!;
+    let out = '';
+    p.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => p.once('exit', resolve));
+    p.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(out).toContain('baton serve stopped (SIGTERM)');
+  });
+});
+
 describe('a client of a server that fails', () => {
   it('says the failure is the server’s, to fix where it runs; a URL given as the API’s works too', async () => {
     const paths: string[] = [];

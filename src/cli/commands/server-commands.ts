@@ -127,6 +127,8 @@ export function registerServerCommands(program: Command, rt: Runtime) {
       await server.close();
       await rt.flushMirror();
       await service.close();
+      // said where the start was said (stdout), unless that was JSON
+      if (g.json !== true) rt.io.out(`baton serve stopped (${signal})`);
     });
 
   program
