@@ -189,6 +189,8 @@ for (const mode of cliModes) {
       const sessions = await baton('sessions');
       expect(sessions.code).toBe(0);
       expect(sessions.stdout).toMatch(/Add login\s+1\/3\s+in_progress/);
+      // in progress, it has nothing to resume: not a "no", which reads as stuck
+      expect(sessions.stdout).toMatch(/in_progress\s+not stopped\s/);
 
       const cp = (await baton('checkpoint', '--name', 'architecture', '--json')).json<{
         checkpoint: { name: string; commit: string };
