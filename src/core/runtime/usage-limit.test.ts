@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { detectUsageLimit, isLimitNotice, resetSaid, resetWords, stoppedByLimit } from './usage-limit.js';
+import {
+  detectUsageLimit,
+  isContextFull,
+  isLimitNotice,
+  resetSaid,
+  resetWords,
+  stoppedByLimit,
+} from './usage-limit.js';
 import { wallClockAt } from './wall-clock.js';
 
 const at = (iso: string) => new Date(iso);
@@ -287,5 +294,23 @@ describe('wallClockAt', () => {
       ).toISOString(),
     ).toBe('2026-03-08T07:30:00.000Z');
     expect(wallClockAt({ year: 2026, month: 0, day: 1, hour: 0, minute: 0 }, 'Nowhere/Atlantis')).toBeNull();
+  });
+});
+
+describe('isContextFull', () => {
+  it("reads Claude Code's and Codex's words for a context with no room left", () => {
+    expect(isContextFull('Prompt is too long')).toBe(true);
+    expect(
+      isContextFull(
+        "Codex ran out of room in the model's context window. Start a new thread or clear earlier history before retrying.",
+      ),
+    ).toBe(true);
+    expect(
+      isContextFull(
+        'Your input exceeds the context window of this model. Please adjust your input and try again.',
+      ),
+    ).toBe(true);
+    expect(isContextFull('Error: something broke')).toBe(false);
+    expect(isContextFull(null)).toBe(false);
   });
 });

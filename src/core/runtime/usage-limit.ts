@@ -191,10 +191,14 @@ function resetTime(text: string, now: Date, zone: string): string | null {
   return clockTime(text, now, zone);
 }
 
-/** Prompt too long, context full, a compaction that could not free enough: the agent's own resume is useless. */
+/**
+ * Prompt too long, context full, a compaction that could not free enough: the agent's own resume is useless. Claude
+ * Code says "Prompt is too long"; Codex "Codex ran out of room in the model's context window", or its API's "Your input
+ * exceeds the context window of this model".
+ */
 export const isContextFull = (text: string | null) =>
   !!text &&
-  /prompt is too long|context (?:window )?(?:is )?(?:full|exceeded)|context_length_exceeded|maximum context length|input is too long/i.test(
+  /prompt is too long|context (?:window )?(?:is )?(?:full|exceeded)|context_length_exceeded|maximum context length|input is too long|ran out of room in the model'?s context window|exceeds the context window/i.test(
     text,
   );
 

@@ -7,6 +7,7 @@ import {
   conflict,
   formatSpan,
   interrupt,
+  isDeadToken,
   isResumable,
   nextSessionNumber,
   knownState,
@@ -449,8 +450,14 @@ export class AgentRunner {
         token = null;
         continue;
       }
-      // an agent that hung again after its retries fails the task with that cause (whatever its exit said)
-      const ownResumeFailed = resumedAgent && result.outcome !== 'killed' && !result.stalled;
+      // The agent's own resume failed when it could not find its session, or ended before doing anything; one that
+      // resumed and then failed at the task failed the task (run again, it would redo what it did: commits, pushes).
+      // An agent that hung again after its retries fails the task with that cause (whatever its exit said).
+      const ownResumeFailed =
+        resumedAgent &&
+        result.outcome !== 'killed' &&
+        !result.stalled &&
+        (isDeadToken(result.text) || result.steps.length === 0);
       if (
         !result.stalled &&
         (result.outcome === 'context_full' || ownResumeFailed) &&

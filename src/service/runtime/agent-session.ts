@@ -10,7 +10,6 @@ import {
   formatSpan,
   machineZone,
   isContextFull,
-  isDeadToken,
   measureCapacity,
   pause,
   saveResumeToken,
@@ -456,7 +455,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     { retry: true },
   );
   return {
-    outcome: outcome === 'error' && isDeadToken(text) ? 'error' : outcome,
+    outcome,
     exit_code: exit.code,
     signal: exit.signal,
     text: cause ?? null,
