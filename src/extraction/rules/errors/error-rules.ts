@@ -44,14 +44,36 @@ const noWayAround = /\bno (?:workaround|alternative|way around)\b|\b(?:can't|can
 /** A clause that only announces ("I'll use grep instead"): the work must go on after it, not only after the failure. */
 const announces = /\b(?:I'll|I will|we'll|let me|let's|I'm going to|going to)\b/i;
 
+/** Words that name nothing: "the old loader" is named by "old loader". */
+const articles = /\b(?:the|a|an|this|that|these|those|its|their|our|my|it|them)\b/gi;
+/** What names the failed thing by its kind, not its name: "instead of the dependency", "instead of that command". */
+const referenceOnly =
+  /^(?:\s*(?:dependenc(?:y|ies)|packages?|librar(?:y|ies)|modules?|tools?|commands?|install(?:ation)?|approach|scripts?|calls?|requests?|one|way|versions?|files?|methods?|steps?))+\s*$/i;
+/** What a clause says it replaced: "click" of "I used argparse instead of click because ...". */
+const replacedSaid = /\binstead of\s+(.+?)(?=[,;:.!?]|\s+(?:because|since|as|so|for|to)\b|$)/i;
+
 /**
  * The clause in which the agent says it goes around a failure ("I'll use grep instead", "Instead, let me read the
  * file", "Falling back to the REST API"), or null. A diagnosis that says "instead" of the code ("The closure returns
- * () instead of i32") is not one: nobody acts in it.
+ * () instead of i32") is not one: nobody acts in it. Given the failure (its command and output), a clause that names
+ * what it replaced goes around it only when that is in the failure: "I used argparse instead of click" after pytest
+ * was missing is another choice, not a way around the missing pytest.
  */
-export function wayAroundSaid(text: string): string | null {
+export function wayAroundSaid(text: string, failure?: string): string | null {
   const clauses = text.split(/(?<=[.!?;:])\s+|\n+/).map((c) => c.trim());
-  return clauses.find((c) => aroundWords.test(c) && agentActs.test(c) && !noWayAround.test(c)) ?? null;
+  const elsewhere = (c: string) => {
+    const replaced = replacedSaid.exec(c)?.[1]?.replace(articles, ' ');
+    return (
+      failure !== undefined &&
+      replaced !== undefined &&
+      !referenceOnly.test(replaced) &&
+      !sharesWords(failure, replaced)
+    );
+  };
+  return (
+    clauses.find((c) => aroundWords.test(c) && agentActs.test(c) && !noWayAround.test(c) && !elsewhere(c)) ??
+    null
+  );
 }
 /**
  * A failed command ran its tests: the runner reported, or the tests are its first step (`npm run build && npm test`
@@ -206,7 +228,11 @@ function resolve(
       : attempt(e));
   const said = turn
     .slice(0, 12)
-    .map((e) => (e.role === 'assistant' && e.kind === 'text' ? wayAroundSaid(e.text) : null));
+    .map((e) =>
+      e.role === 'assistant' && e.kind === 'text'
+        ? wayAroundSaid(e.text, `${command ?? ''}\n${failure.text}`)
+        : null,
+    );
   const saying = said.findIndex((w) => w !== null);
   const words = said[saying] ?? null;
   const onward = words ? turn.slice(announces.test(words) ? saying + 1 : 0).find(goesOn) : undefined;

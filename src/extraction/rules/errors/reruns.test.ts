@@ -358,6 +358,18 @@ describe('an error is over when something shows it, not when the agent says what
     expect(wayAroundSaid('The loader falls back to defaults when the file is missing.')).toBeNull();
     expect(wayAroundSaid("There's no workaround for a locked keychain, I'm afraid.")).toBeNull();
     expect(wayAroundSaid("rg isn't installed. I'll use grep instead.")).toBe("I'll use grep instead.");
+    // what it replaced names the failure, or the clause is another choice
+    const missing = 'python -m pytest -q\n/usr/bin/python: No module named pytest';
+    expect(
+      wayAroundSaid(
+        'pytest is not installed here, so I could not run the test yet. I decided to use argparse for the CLI instead of click because it has no dependency.',
+        missing,
+      ),
+    ).toBeNull();
+    expect(wayAroundSaid("I'll run the tests with unittest instead of pytest.", missing)).toBe(
+      "I'll run the tests with unittest instead of pytest.",
+    );
+    expect(wayAroundSaid("I'll use unittest instead.", missing)).toBe("I'll use unittest instead.");
     expect(wayAroundSaid('Instead, let me read the generated file directly.')).toBe(
       'Instead, let me read the generated file directly.',
     );
