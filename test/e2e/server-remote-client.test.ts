@@ -69,7 +69,7 @@ describe('a client on another machine', () => {
     expect(BatonError.isInstance(e)).toBe(true);
     expect((e as BatonError).code).toBe('invalid_input');
     expect((e as BatonError).message).toBe(
-      `header X-Baton-Cwd ${elsewhere} is not a directory on the server: the server runs on another machine, where this path does not exist. Name the workflow with \`-w <id>\` (\`baton list\` shows the server's); or use the team's database directly (BATON_DATABASE_URL instead of BATON_URL); or keep the repository at the same path on both machines (docs/workers.md, Worktrees)`,
+      `header X-Baton-Cwd ${elsewhere} is not a directory on the server: check the path; if the server runs on another machine, where this path does not exist: Name the workflow with \`-w <id>\` (\`baton list\` shows the server's); or use the team's database directly (BATON_DATABASE_URL instead of BATON_URL); or keep the repository at the same path on both machines (docs/workers.md, Worktrees)`,
     );
   });
 
@@ -77,7 +77,7 @@ describe('a client on another machine', () => {
     const store = { kind: 'server' as const, place: s.url, from: 'BATON_URL', thisShellOnly: true };
     const open = async () => new HttpClient(s.url, s.token, elsewhere);
     expect(await folderUnseenByServer(open, store, elsewhere)).toBe(
-      `the Baton server ${s.url} has no folder ${elsewhere} on its machine, so the agent hooks here record nothing (each fails saying so): the server runs on another machine, where this path does not exist. Name the workflow with \`-w <id>\` (\`baton list\` shows the server's); or use the team's database directly (BATON_DATABASE_URL instead of BATON_URL); or keep the repository at the same path on both machines (docs/workers.md, Worktrees)`,
+      `the Baton server ${s.url} has no folder ${elsewhere} on its machine, so the agent hooks here record nothing (each fails saying so): check the path; if the server runs on another machine, where this path does not exist: Name the workflow with \`-w <id>\` (\`baton list\` shows the server's); or use the team's database directly (BATON_DATABASE_URL instead of BATON_URL); or keep the repository at the same path on both machines (docs/workers.md, Worktrees)`,
     );
     // a folder the server has (this machine's repository), or a store that is no server: nothing to say
     expect(await folderUnseenByServer(open, store, repo)).toBeNull();
@@ -89,7 +89,7 @@ describe('a client on another machine', () => {
     const e = await client.create({ title: 'x', tasks: [{ id: 'A', title: 'a' }] }).catch((x: unknown) => x);
     expect((e as BatonError).code).toBe('invalid_input');
     expect((e as BatonError).message).toContain(
-      `cwd ${elsewhere} is not a directory on the server: the server runs on another machine, where this path does not exist. A workflow's worktree must be a path on the server's machine; or use the team's database directly (BATON_DATABASE_URL instead of BATON_URL)`,
+      `cwd ${elsewhere} is not a directory on the server: check the path; if the server runs on another machine, where this path does not exist: A workflow's worktree must be a path on the server's machine; or use the team's database directly (BATON_DATABASE_URL instead of BATON_URL)`,
     );
   });
 

@@ -84,15 +84,16 @@ export function assertDirectory(path: string, what: string) {
 }
 
 /**
- * What to do about a client's path the server does not have (the CLI runs on another machine): a workflow is found
- * by its id without one, and a worktree must exist where the workflows' worktrees are read.
+ * What to do about a client's path the server does not have: a mistyped one is fixed; one of a client on another
+ * machine (the server cannot tell) is not needed to find a workflow by its id, and a worktree must exist where the
+ * workflows' worktrees are read.
  */
 function elsewhereHint(what: string): string {
   const first =
     what === 'header X-Baton-Cwd'
       ? "Name the workflow with `-w <id>` (`baton list` shows the server's)"
       : "A workflow's worktree must be a path on the server's machine";
-  return `: the server runs on another machine, where this path does not exist. ${first}; or use the team's database directly (BATON_DATABASE_URL instead of BATON_URL); or keep the repository at the same path on both machines (docs/workers.md, Worktrees)`;
+  return `: check the path; if the server runs on another machine, where this path does not exist: ${first}; or use the team's database directly (BATON_DATABASE_URL instead of BATON_URL); or keep the repository at the same path on both machines (docs/workers.md, Worktrees)`;
 }
 
 /**
