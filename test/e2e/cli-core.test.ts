@@ -465,7 +465,7 @@ for (const mode of cliModes) {
       const r = await baton('resume');
       expect(r.code).not.toBe(0);
       expect(r.stderr).toMatch(
-        /cannot resume: the workflow is in_progress .*it is running: nothing to resume/,
+        /cannot resume: the workflow is in_progress .*it is not stopped: nothing to resume/,
       );
       expect(r.stderr).toContain('`baton context`');
     });
@@ -492,7 +492,7 @@ for (const mode of cliModes) {
       // nothing waits any more: resume has nothing to do, and says so as before
       const nothing = await baton('resume');
       expect(nothing.code).not.toBe(0);
-      expect(nothing.stderr).toMatch(/it is running: nothing to resume/);
+      expect(nothing.stderr).toMatch(/it is not stopped: nothing to resume/);
       // A's end is no pause: the workflow goes on to B
       expect((await baton('task', 'done', 'A', '--json')).json()).toMatchObject({
         workflow_status: 'in_progress',

@@ -362,7 +362,7 @@ describe('baton mcp: an agent without a terminal', () => {
     expect((await pending.call('start_task', { task_id: 'A' })).isError).toBeFalsy();
     const running = json(await pending.call('resume_workflow')).error.message as string;
     expect(running).toMatch(
-      /it is running: nothing to resume \(the briefing a new session gets: the MCP tool `get_resume_context` returns it\)$/,
+      /it is not stopped: nothing to resume \(the briefing a new session gets: the MCP tool `get_resume_context` returns it\)$/,
     );
     expect(await cliSays(pending.repo, 'resume')).toContain(
       'nothing to resume (the briefing a new session gets: `baton context` prints it)',

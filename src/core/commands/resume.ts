@@ -106,16 +106,16 @@ function staleness(d: Draft, staleAfterMs: number): string[] {
 }
 
 /**
- * What to do instead of resuming a workflow that is not stopped: a running one needs nothing (`baton context` is its
- * briefing), a finished one is over. One the hooks follow is not said to run: its agent may have quit, and the agent's
- * next session in the worktree takes it up.
+ * What to do instead of resuming a workflow that is not stopped: one in progress needs nothing, whether or not an agent
+ * is at work in it (`baton context` is its briefing); a finished one is over. One the hooks follow is not said to run:
+ * its agent may have quit, and the agent's next session in the worktree takes it up.
  */
 function insteadOfResume(s: WorkflowState): string {
   if (s.status === 'in_progress' || s.status === 'blocked') {
     const hooked = hookedAgent(s);
     return hooked
       ? `; its agent sessions are followed by hooks: the next ${agentLabel(hooked.name)} session in this worktree continues it with its briefing (${cliWord('briefing')}); nothing to resume`
-      : `; it is running: nothing to resume (the briefing a new session gets: ${cliWord('briefing')})`;
+      : `; it is not stopped: nothing to resume (the briefing a new session gets: ${cliWord('briefing')})`;
   }
   return s.status === 'pending'
     ? `; it has not started: ${cliWord('start')}`
