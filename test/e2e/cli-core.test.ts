@@ -241,6 +241,8 @@ for (const mode of cliModes) {
       expect(ss.stdout).toContain(
         'agent running: assumed (an open session; no agent has reported into it yet)',
       );
+      // in progress: nothing to resume, said as such (not a "no", which reads as stuck)
+      expect(ss.stdout).toContain('resumable: not stopped   needs resume: no');
       expect(JSON.parse((await b('session-status', '--json')).stdout)).toMatchObject({ agent_session: null });
     });
 

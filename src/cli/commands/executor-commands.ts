@@ -10,10 +10,11 @@ import { emit } from '../output.js';
 import type { Runtime } from '../runtime.js';
 import { agentOptions, continueRecovered } from '../agent-runs.js';
 import { autoResumePolicy, recoveryLine } from '../serve-runtime.js';
+import { resumeReasonWords } from '../resumable-words.js';
 
 /** Why a session whose agent is gone cannot resume, in words (startup recovery's reasons). */
 const cannotResume: Record<string, string> = {
-  not_resumable: 'its agent cannot resume a session',
+  not_resumable: resumeReasonWords.not_resumable,
   missing_resume_token: 'no resume token was saved',
 };
 

@@ -11,6 +11,7 @@ import { serveRuntime, type ServeRuntimeFlags } from '../serve-runtime.js';
 import type { Worker } from '../../service/runtime/index.js';
 import { makeWorker, workerLine, workerOptions, type WorkerFlags } from '../worker-runtime.js';
 import { agentOptions } from '../agent-runs.js';
+import { resumableWords, resumeReasonWords } from '../resumable-words.js';
 
 type ServeFlags = ServeRuntimeFlags &
   WorkerFlags & {
@@ -183,7 +184,7 @@ export function registerServerCommands(program: Command, rt: Runtime) {
         print(s, () =>
           [
             `${s.session_id}  ${s.state}${s.task_id ? ` (task ${s.task_id})` : ''}`,
-            `  agent running: ${s.agent_running_note}   resumable: ${s.is_resumable ? 'yes' : 'no'}   needs resume: ${s.needs_resume ? 'yes' : 'no'}${s.resume_reason ? ` (${s.resume_reason})` : ''}`,
+            `  agent running: ${s.agent_running_note}   resumable: ${resumableWords({ resumable: s.is_resumable, continued_by: s.continued_by, status: s.workflow_status })}   needs resume: ${s.needs_resume ? 'yes' : 'no'}${s.resume_reason ? ` (${resumeReasonWords[s.resume_reason]})` : ''}`,
             `  executor: ${s.executor_status ?? 'none'}   worktree: ${s.worktree_path}${s.worktree_branch ? ` (${s.worktree_branch})` : ''}`,
             `  tasks: ${s.tasks_done}/${s.tasks_total} done this session`,
           ].join('\n'),

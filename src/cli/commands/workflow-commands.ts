@@ -21,22 +21,7 @@ import type { Runtime } from '../runtime.js';
 import { table } from '../output.js';
 import { hideEmptyCancelled } from '../hidden-empty.js';
 import { rebuildFromDiskCommand } from './disk-rebuild-command.js';
-import type { WorkflowStatus } from '../../core/schemas/workflow.js';
-
-/**
- * Whether a workflow can be resumed, in words: "no" only for one that is over; one in progress or not started has
- * nothing to resume (a "no" there read as "stuck").
- */
-const resumableCell = (r: { resumable: boolean; continued_by: string | null; status: WorkflowStatus }) =>
-  r.continued_by
-    ? `yes: ${r.continued_by}`
-    : r.resumable
-      ? 'yes'
-      : isTerminal(r.status)
-        ? 'no'
-        : r.status === 'pending'
-          ? 'not started'
-          : 'not stopped';
+import { resumableWords } from '../resumable-words.js';
 
 const describe = (w: WorkflowView) =>
   [
@@ -208,7 +193,7 @@ export function registerWorkflowCommands(program: Command, rt: Runtime) {
                 r.topic,
                 r.step,
                 r.status,
-                resumableCell(r),
+                resumableWords(r),
                 r.sessions,
                 r.updated_at,
               ]),

@@ -1,0 +1,28 @@
+import { isTerminal } from '../core/index.js';
+import type { WorkflowStatus } from '../core/schemas/workflow.js';
+
+/**
+ * Whether a workflow can be resumed, in words, as `baton sessions` and `baton session-status` say it: "no" only for
+ * one that is over; one in progress or not started has nothing to resume (a "no" there reads as "stuck").
+ */
+export const resumableWords = (r: {
+  resumable: boolean;
+  continued_by: string | null;
+  status: WorkflowStatus;
+}) =>
+  r.continued_by
+    ? `yes: ${r.continued_by}`
+    : r.resumable
+      ? 'yes'
+      : isTerminal(r.status)
+        ? 'no'
+        : r.status === 'pending'
+          ? 'not started'
+          : 'not stopped';
+
+/** Why a session needs no resume or cannot have one, in words (`resume_reason`). */
+export const resumeReasonWords = {
+  agent_not_running: 'no agent runs it now',
+  not_resumable: 'its agent cannot resume a session',
+  superseded: 'a later session took over',
+} as const;
