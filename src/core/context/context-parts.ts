@@ -8,7 +8,7 @@ import { onlyGoesOn, requestTitle, USER_DIRECTIVE } from '../requests/request-te
 import type { ListItem } from '../requests/menu-pick.js';
 import { interruptedTurn } from '../interrupted-turn.js';
 import { correctionOf } from './corrected-decisions.js';
-import { fileChangeOf } from './file-change.js';
+import { fileChangeOf, pathInWorktree } from './file-change.js';
 import { doneCommits, type DoneCommit } from './done-commits.js';
 import { pushTarget } from './done-words.js';
 import { fitSummary } from './fit-summary.js';
@@ -252,16 +252,6 @@ export interface AlreadyDone {
 }
 
 /**
- * A file's path as the context shows it: relative to the worktree when inside it, as the agent's tools name a file
- * either way (an edit tool by its absolute path, `rm test/run.js` relative to the worktree it runs in).
- */
-function shownPath(path: string, worktree: string | null): string {
-  const root = worktree?.replace(/\/+$/, '');
-  const inside = root && path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
-  return inside.replace(/^(?:\.\/)+/, '');
-}
-
-/**
  * One change per file (its path relative to the worktree when inside it), in the order of each file's last change:
  * created then edited is `created`, anything then deleted is `deleted`, created then deleted leaves nothing to redo
  * but is said (`created and deleted`), deleted then created again is `created`.
@@ -274,7 +264,7 @@ function fileChanges(
   for (const summary of summaries) {
     const m = fileChangeOf(summary);
     const [change, named] = m ? [m.change as string, m.path] : ['changed', summary];
-    const path = shownPath(named, worktree);
+    const path = pathInWorktree(named, worktree);
     const before = byPath.get(path);
     byPath.delete(path);
     const merged =

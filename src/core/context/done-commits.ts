@@ -21,7 +21,10 @@ export interface DoneCommits {
   more_command: string | null;
 }
 
-/** A commit side effect read from git's output: `<hash> <subject>` (a runner's records its command instead). */
+/**
+ * A commit side effect read from git's output: `<hash> <subject>` (a runner's records its command when git printed
+ * no commit line): commitSummary writes it.
+ */
 const commitEffect = /^([0-9a-f]{7,40}) (.+)$/;
 
 /** The hash of a commit the transcripts reported (null for a runner's command, or another kind of effect). */
@@ -47,6 +50,14 @@ const reportedOf = (e: SideEffect): Reported => {
  * imported before): the commit it replaced is found among those recorded (`amendedEarlier`).
  */
 export const AMENDS_EARLIER = '(amends an earlier commit)';
+
+/**
+ * A commit as the side-effect ledger says it (`4f021172 Add the parser`), read back by reportedHash: its hash and
+ * subject, and for an amend the commit it replaced (`(amends <hash>)`), or AMENDS_EARLIER for one recorded before
+ * (`earlier`). The one way a transcript's import, `baton run` and git's own list of a task's commits write one.
+ */
+export const commitSummary = (hash: string, subject: string, amends?: string): string =>
+  `${hash} ${subject}${amends === 'earlier' ? ` ${AMENDS_EARLIER}` : amends ? ` (amends ${amends})` : ''}`;
 
 /** The commit an amend replaced, as its note says it (`(amends <hash>)`), or `earlier` (AMENDS_EARLIER). */
 const amendNote = / \(amends ([0-9a-f]{7,40}|an earlier commit)\)$/;

@@ -1,52 +1,11 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { fileChangeSummary, type FileChange } from '../../core/context/file-change.js';
 import { heredoc, withoutHeredocBodies } from '../../core/heredoc.js';
+import { patchChanges, toolFileChanges } from '../../core/tool-file-changes.js';
 import { shellCommands, splitCommand } from '../rules/shell-command.js';
 import { scriptChanges, scriptLanguage } from './script-writes.js';
 import { toolFailed } from './tool-failed.js';
 import type { Effect } from './git-effects.js';
-
-type Change = 'created' | 'edited' | 'deleted';
-
-const obj = (v: unknown): Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-
-const editTools = new Set(['Edit', 'MultiEdit', 'NotebookEdit']);
-/** Anthropic's text editor tool (Agent SDK agents): its `command` says what it did; `view` only reads. */
-const textEditorTools = new Set(['str_replace_based_edit_tool', 'str_replace_editor']);
-const textEditorChanges: Record<string, Change> = {
-  create: 'created',
-  str_replace: 'edited',
-  insert: 'edited',
-  undo_edit: 'edited',
-};
-/** A patch's file headers; an update's `*** Move to:` line renames the file. */
-const patchLine = /^\*\*\* (Add|Update|Delete) File: (.+)$(?:\n\*\*\* Move to: (.+)$)?/gm;
-const patchKinds: Record<string, Change> = { Add: 'created', Update: 'edited', Delete: 'deleted' };
-
-/** What a patch does to each file it names: a moved file is deleted where it was and created where it goes. */
-function patchChanges(patch: string): [Change, string][] {
-  return [...patch.matchAll(patchLine)].flatMap((m): [Change, string][] => {
-    const path = (m[2] ?? '').trim();
-    const to = m[3]?.trim();
-    if (to)
-      return [
-        ['deleted', path],
-        ['created', to],
-      ];
-    return [[patchKinds[m[1] ?? 'Update'] ?? 'edited', path]];
-  });
-}
-
-/** The changes a `codex exec --json` file_change item lists. */
-function listedChanges(changes: unknown): [Change, string][] {
-  if (!Array.isArray(changes)) return [];
-  const kinds: Record<string, Change> = { add: 'created', update: 'edited', delete: 'deleted' };
-  return changes.flatMap((c): [Change, string][] => {
-    const { path, kind } = obj(c);
-    const change = typeof kind === 'string' ? kinds[kind] : undefined;
-    return typeof path === 'string' && change ? [[change, path]] : [];
-  });
-}
 
 /**
  * The patch a shell command hands to Codex's apply_patch: as its argument (`["apply_patch", "*** Begin Patch..."]`,
@@ -58,20 +17,6 @@ function shellPatch(command: string): string | null {
   if (!/(?:^|[\s;&|(])apply_patch\b/.test(command)) return null;
   const start = command.indexOf('*** Begin Patch');
   return start >= 0 ? command.slice(start) : null;
-}
-
-/** The text of an apply_patch call: its input, or the patch a code-mode cell assigns (`const patch = "..."`). */
-export function patchText(input: unknown): string | null {
-  if (typeof input !== 'string')
-    return typeof obj(input).input === 'string' ? (obj(input).input as string) : null;
-  if (input.trimStart().startsWith('*** Begin Patch')) return input;
-  const m = /"(\*\*\* Begin Patch(?:[^"\\]|\\.)*)"/.exec(input);
-  if (!m?.[1]) return null;
-  try {
-    return JSON.parse(`"${m[1]}"`) as string;
-  } catch {
-    return m[1];
-  }
 }
 
 /** Where a shell redirection writes: `> file` (whole) and `>> file` (appended); not `2>`, `&>`, `>&2`. */
@@ -115,8 +60,8 @@ function normal(path: string): string {
  * `edited`). A relative path after `cd dir` is under dir; nothing after a `cd` into scratch space counts. Flags,
  * here-document bodies (content, not commands), subshell parentheses, a trailing `&` and quoted text are no paths.
  */
-function shellChanges(command: string): [Change, string][] {
-  const out: [Change, string][] = [];
+function shellChanges(command: string): [FileChange, string][] {
+  const out: [FileChange, string][] = [];
   let dir = '';
   const at = (path: string) => normal(dir && !/^[/~]/.test(path) ? `${dir}/${path}` : path);
   // the here-documents' bodies, in order: a part that opens one is handed the next
@@ -164,8 +109,8 @@ function shellChanges(command: string): [Change, string][] {
 export function findFileEffects(entries: readonly TranscriptEntry[]): Effect[] {
   const out: Effect[] = [];
   // each change of a call once (a patch naming a file twice); the ledger of the import keeps one per file and change
-  const add = (e: TranscriptEntry, change: Change, path: string, tool: string) => {
-    const summary = `${change} ${path}`;
+  const add = (e: TranscriptEntry, change: FileChange, path: string, tool: string) => {
+    const summary = fileChangeSummary(change, path);
     const last = out.at(-1);
     if (!path || (last?.line === e.line && last.summary === summary)) return;
     out.push({ line: e.line, at: e.at, kind: 'file_write', tool, summary });
@@ -173,27 +118,9 @@ export function findFileEffects(entries: readonly TranscriptEntry[]): Effect[] {
   for (const e of entries) {
     if (e.sidechain || e.kind !== 'tool_result' || !e.tool?.name || toolFailed(e)) continue;
     const name = e.tool.name;
-    const input = obj(e.tool.input);
-    const named = [input.file_path, input.notebook_path, input.path].find((v) => typeof v === 'string');
-    const path = typeof named === 'string' ? named : '';
-    if (name === 'Write' || name === 'create_file') {
-      add(
-        e,
-        /created/i.test(e.text.slice(0, 200)) || name === 'create_file' ? 'created' : 'edited',
-        path,
-        name,
-      );
-    } else if (editTools.has(name)) {
-      add(e, 'edited', path, name);
-    } else if (textEditorTools.has(name)) {
-      const change = typeof input.command === 'string' ? textEditorChanges[input.command] : undefined;
-      if (change) add(e, change, path, name);
-    } else if (name === 'apply_patch' || name === 'exec') {
-      const patch = patchText(e.tool.input);
-      if (patch) for (const [change, p] of patchChanges(patch)) add(e, change, p, 'apply_patch');
-      // `codex exec --json` file_change items: `changes: [{path, kind: add|update|delete}]`
-      for (const [change, p] of listedChanges(input.changes)) add(e, change, p, 'apply_patch');
-    }
+    // a code-mode cell's patch is apply_patch's
+    const tool = name === 'exec' ? 'apply_patch' : name;
+    for (const [change, p] of toolFileChanges(name, e.tool.input, e.text)) add(e, change, p, tool);
     for (const command of shellCommands(e)) {
       // a patch's lines are file content, not commands
       const patch = shellPatch(command);

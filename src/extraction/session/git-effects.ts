@@ -1,7 +1,14 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { shellCommands } from '../rules/shell-command.js';
 import { toolFailed } from './tool-failed.js';
-import { AMENDS_EARLIER } from '../../core/context/done-commits.js';
+import { commitSummary } from '../../core/context/done-commits.js';
+import {
+  amending,
+  committing,
+  gitCommand as git,
+  gitWord as word,
+  printedCommits,
+} from '../../core/git-commits.js';
 
 /** A commit the session made, as git printed it: `[branch abc1234] subject`. */
 export interface Commit {
@@ -20,23 +27,11 @@ export interface Effect {
   summary: string;
 }
 
-/** An option's value as a shell word: `x`, `"a b"`, `'a b'`, `user.name="A B"`. */
-const word = `(?:"[^"]*"|'[^']*'|[^\\s"'])+`;
-const git = (verb: string) =>
-  new RegExp(`\\bgit\\s+(?:-[Cc]\\s+${word}\\s+|--?[\\w-]+(?:=${word})?\\s+)*${verb}\\b`);
-const committing = git('(?:commit|cherry-pick|revert)');
 const pushing = git('push');
 /** `git branch -m [old] new`: its names, never a redirection (`2>/dev/null`) nor the next command. */
 const renaming = new RegExp(
   `${git('branch').source}\\s+(?:-m|-M|--move)\\s+(?!\\d*[<>])(${word})(?:\\s+(?!&&|;|\\||\\d*[<>])(${word}))?`,
 );
-const amending = new RegExp(`${git('commit').source}[^;&|]*\\s--amend\\b`);
-/**
- * git's line for a commit: `[branch hash] subject`, `[branch (root-commit) hash]`, `[detached HEAD hash]`, in any
- * language git speaks (`[main (Basis-Commit) hash]`, `[HEAD détachée hash]`): a branch name has no spaces, so
- * anything with one is a detached HEAD. SHA-256 repositories print longer hashes.
- */
-const commitLine = /^\[([^\]\n]+?)(?: ?[(（][^)）\n]+[)）])? ([0-9a-f]{7,64})\] (.+)$/gm;
 /** A pull request's address on GitHub (any host: GitHub Enterprise too) or a GitLab merge request's. */
 const prUrl =
   /https?:\/\/[\w.-]+(?::\d+)?\/[\w.-]+(?:\/[\w.-]+)+?\/(?:pull|-\/merge_requests)\/\d+(?![\w/])/g;
@@ -232,8 +227,8 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
       for (const c of commits) if (from && c.branch === from) c.branch = to ?? null;
     }
     if (committing.test(all)) {
-      const quiet = commitLine.test(e.text) ? null : quietCommit(all, e);
-      commitLine.lastIndex = 0;
+      const printed = printedCommits(e.text);
+      const quiet = printed.length ? null : quietCommit(all, e);
       if (quiet && !commits.some((c) => c.hash === quiet.hash)) {
         commits.push({ line: e.line, at: e.at, ...quiet, branch: null });
         effects.push({
@@ -241,25 +236,22 @@ export function findGitEffects(entries: readonly TranscriptEntry[]): {
           at: e.at,
           kind: 'commit',
           tool,
-          summary: `${quiet.hash} ${quiet.subject}`,
+          summary: commitSummary(quiet.hash, quiet.subject),
         });
       }
-      for (const m of e.text.matchAll(commitLine)) {
-        const [, branch, hash, subject] = m;
-        if (!hash || !subject || commits.some((c) => c.hash === hash)) continue;
-        const onBranch = branch && !/\s/.test(branch) ? branch : null;
+      for (const { branch, hash, subject } of printed) {
+        if (commits.some((c) => c.hash === hash)) continue;
         // `git commit --amend` replaces the branch's last commit: the one it replaces is said, not listed as done; one
         // made before these entries (an earlier turn's, imported before) is found among the recorded ones later
         const amends = amending.test(all);
-        const amended = amends ? commits.findLast((c) => c.branch === onBranch) : undefined;
-        commits.push({ line: e.line, at: e.at, hash, subject: subject.trim(), branch: onBranch });
-        const replaces = amended ? ` (amends ${amended.hash})` : amends ? ` ${AMENDS_EARLIER}` : '';
+        const amended = amends ? commits.findLast((c) => c.branch === branch) : undefined;
+        commits.push({ line: e.line, at: e.at, hash, subject, branch });
         effects.push({
           line: e.line,
           at: e.at,
           kind: 'commit',
           tool,
-          summary: `${hash} ${subject.trim()}${replaces}`,
+          summary: commitSummary(hash, subject, amended ? amended.hash : amends ? 'earlier' : undefined),
         });
       }
     }

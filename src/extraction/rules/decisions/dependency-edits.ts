@@ -1,5 +1,5 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
-import { patchText } from '../../session/file-effects.js';
+import { patchText } from '../../../core/tool-file-changes.js';
 
 /**
  * Dependencies the session adds to its project: by an edit of a package manifest (package.json, mix.exs,
