@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, fakeClaude, fakeCodex, until } from '../helpers/agent-workspace.js';
-import { tempDir } from '../helpers/git-repo.js';
+import { gitIn, tempDir } from '../helpers/git-repo.js';
 
 const setup = () => agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
 
@@ -227,5 +227,49 @@ describe('baton run with a fake Codex whose turn fails', () => {
       ['T1', false],
       ['T2', true],
     ]);
+  });
+});
+
+describe("the work `baton run` records from its agent's output", () => {
+  it('Claude Code: a Write is the file created, relative to the worktree, and a commit its hash and subject', async () => {
+    const ws = setup();
+    expect((await ws.create()).code).toBe(0);
+    const prompts = tempDir('baton-prompts-');
+    const r = await ws.cli(['run', '--agent', 'claude-code', '--max-tasks', '2'], {
+      FAKE_PROMPT_DIR: prompts,
+      FAKE_WRITE: '1',
+      FAKE_COMMAND: 'git add -A && git commit -m "Work on $FAKE_TASK"',
+      FAKE_COMMAND_RUN: '1',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const [first] = gitIn(ws.repo, 'log', '--format=%h', '--reverse', 'HEAD~2..HEAD').trim().split('\n');
+    // the second task's prompt says what the first did as the import of a transcript says it
+    const second = readFileSync(join(prompts, readdirSync(prompts).sort()[1]!), 'utf8');
+    expect(second).toContain('- [file_write] (T1) created work-T1.txt\n');
+    expect(second).toMatch(new RegExp(`^- \\[commit\\] \\(T1\\) ${first}[0-9a-f]* Work on T1$`, 'm'));
+    expect(second).not.toContain(ws.repo);
+    const context = (await ws.cli(['context'])).json<{ markdown: string }>().markdown;
+    expect(context).toMatch(/- files: created work-T1\.txt; created work-T2\.txt/);
+    expect(context).not.toMatch(/changed Write|git add -A/);
+    expect(context).toContain(`${first} Work on T1`);
+  });
+
+  it('Codex: a file_change item is each file it lists, created or edited, relative to the worktree', async () => {
+    const ws = agentWorkspace({ BATON_AGENT_BIN: fakeCodex });
+    expect((await ws.create()).code).toBe(0);
+    const r = await ws.cli(['run', '--agent', 'codex', '--max-tasks', '1'], {
+      CODEX_HOME: tempDir('codex-home-'),
+      FAKE_ROLLOUT: 'none',
+      FAKE_FILE_CHANGE: '1',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const status = (await ws.cli(['status'])).json<{ side_effects: { kind: string; summary: string }[] }>();
+    expect(status.side_effects.filter((e) => e.kind === 'file_write').map((e) => e.summary)).toEqual([
+      'created work-T1.txt',
+      'edited README.md',
+    ]);
+    const context = (await ws.cli(['context'])).json<{ markdown: string }>().markdown;
+    expect(context).toMatch(/- files: created work-T1\.txt; edited README\.md/);
+    expect(context).not.toContain('apply_patch');
   });
 });

@@ -5,7 +5,7 @@ import {
   agentActor,
   agentExited,
   capacityVerdict,
-  classifySideEffect,
+  classifySideEffects,
   detectUsageLimit,
   formatSpan,
   machineZone,
@@ -176,7 +176,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
       case 'tool_result': {
         const text = `${sig.name}${sig.is_error ? ' failed' : ''}: ${clip(sig.text.split('\n')[0] ?? '', 200)}`;
         steps.push({ kind: 'tool_result', text });
-        const effect = classifySideEffect({ name: sig.name, input: sig.input, is_error: sig.is_error });
+        const action = { name: sig.name, input: sig.input, is_error: sig.is_error, output: sig.text };
         await service.runner.run(
           workflowId,
           (d, s) => {
@@ -198,11 +198,13 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
                   resolution_notes: null,
                 },
               });
-            const dup =
-              ctx.reattached &&
-              effect &&
-              (s.side_effects ?? []).some((e) => e.summary === effect.summary && e.task_id === taskId);
-            if (effect && !dup) recordSideEffect(d, { task_id: taskId, tool: sig.name, ...effect });
+            // said as a transcript's import says them: files relative to the worktree the agent works in
+            for (const effect of classifySideEffects(action, s.worktree)) {
+              const dup =
+                ctx.reattached &&
+                (s.side_effects ?? []).some((e) => e.summary === effect.summary && e.task_id === taskId);
+              if (!dup) recordSideEffect(d, { task_id: taskId, tool: sig.name, ...effect });
+            }
           },
           byAgent,
         );
