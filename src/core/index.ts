@@ -22,7 +22,7 @@ export * from './surface-words.js';
 export * from './fold.js';
 export * from './records.js';
 export * from './recovery.js';
-export { reportedHash } from './context/done-commits.js';
+export { commitSummary, reportedHash } from './context/done-commits.js';
 export * from './context/fit-budget.js';
 export * from './context/held-summary.js';
 export * from './context/render-context.js';

@@ -1,4 +1,4 @@
-import { recordSideEffect } from '../../core/index.js';
+import { commitSummary, recordSideEffect } from '../../core/index.js';
 import type { BatonService } from '../baton-service.js';
 
 /** Where a task's work begins in git: HEAD (null in a repository without commits) and when. */
@@ -58,7 +58,7 @@ async function record(
           task_id: taskId,
           kind: 'commit',
           tool: 'git',
-          summary: `${c.hash.slice(0, 12)} ${c.subject}`,
+          summary: commitSummary(c.hash.slice(0, 12), c.subject),
         });
       return made.length;
     },
