@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, assertDashboardBuilt, launchChromium, waitForText } from '../helpers/browser.js';
+import { fakeCodex } from '../helpers/agent-workspace.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server.js';
@@ -90,6 +91,51 @@ describe('dashboard: the agent output in words', () => {
     expect(((await log.textContent()) ?? '').length).toBeGreaterThan(80_000);
     await page.getByTestId('log-raw').click();
     await kind('result').waitFor(wait);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("reads Codex's exec --json the same way; a task run twice in one session has a tab for each run", async () => {
+    const env = {
+      BATON_HOME: home,
+      BATON_URL: undefined,
+      CODEX_HOME: tempDir('codex-home-'),
+      FAKE_ROLLOUT: 'none',
+      // its first turn fails on a full context: the task goes on in a new driver session, a second log
+      FAKE_FAIL: "Codex ran out of room in the model's context window.",
+      FAKE_FAIL_ONCE: join(tempDir('baton-once-'), 'failed'),
+    };
+    const other = makeRepo();
+    const created = await runCli(['--json', 'create', '--title', 'Codex output', '--task', 'T1:one'], {
+      cwd: other,
+      env,
+    });
+    const id = created.json<{ id: string }>().id;
+    const run = await runCli(['run', '--agent', 'codex', '--agent-bin', fakeCodex], { cwd: other, env });
+    expect(run.code, run.stderr).toBe(0);
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.addInitScript(`localStorage.setItem('baton.token', ${JSON.stringify(s.token)})`);
+    await page.goto(`${s.url}/#/workflows/${id}`);
+    const tabs = page.getByRole('group', { name: 'task logs' }).getByRole('button');
+    await waitForText(tabs.nth(1), 'T1 · s1 · 2nd', wait.timeout);
+    expect(await tabs.first().textContent()).toBe('T1 · s1');
+    const log = page.getByTestId('agent-log');
+    const kind = (k: string) => log.locator(`[data-kind="${k}"]`);
+    // the newest log, selected: the run that completed
+    await waitForText(kind('result'), 'Turn completed (', wait.timeout);
+    expect(await kind('tool').first().textContent()).toMatch(/^→ exec sed -n '1,180p' /);
+    expect(await kind('raw').count()).toBe(0);
+    expect((await log.textContent()) ?? '').not.toContain('"type":"item.completed"');
+    // the first: the turn that failed, said as such
+    await tabs.first().click();
+    await waitForText(
+      kind('result-error'),
+      "Turn failed: Codex ran out of room in the model's context window.",
+    );
+    await page.screenshot({ path: join(shots, '31-agent-output-codex.png'), fullPage: true });
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -1,7 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { agentLogLines, shorten } from '../../web/src/api/agent-log-lines.js';
+import { fakeCodex } from '../helpers/agent-workspace.js';
+import { tempDir } from '../helpers/git-repo.js';
 
 const corpus = (path: string) =>
   readFileSync(fileURLToPath(new URL(`../fixtures/corpus/stream-json/${path}`, import.meta.url)), 'utf8');
@@ -94,6 +97,35 @@ describe('a task log in words', () => {
     expect(
       agentLogLines('{"type":"result","subtype":"error_max_turns","is_error":true,"num_turns":3}\n'),
     ).toEqual([{ kind: 'result-error', text: 'Result (error_max_turns, 3 turns)' }]);
+  });
+
+  it("reads Codex's exec --json: each command once with its output, files changed, its message, how the turn ended", () => {
+    // the fake Codex replays a real recorded rollout as `codex exec --json` events
+    const dir = tempDir('codex-log-');
+    const run = (env: Record<string, string>) =>
+      spawnSync(process.execPath, [fakeCodex, 'exec', '--json', '-'], {
+        cwd: dir,
+        input: '## Task T1: First\n',
+        env: { ...process.env, CODEX_HOME: dir, FAKE_ROLLOUT: 'none', ...env },
+        encoding: 'utf8',
+      }).stdout;
+    const lines = agentLogLines(run({ FAKE_FILE_CHANGE: '1' }));
+    const kinds = (k: string) => lines.filter((l) => l.kind === k).map((l) => l.text);
+    expect(kinds('raw')).toEqual([]);
+    expect(kinds('system')).toEqual([expect.stringMatching(/^thread [0-9a-f-]{36} started$/)]);
+    const tools = kinds('tool');
+    expect(tools).toHaveLength(3);
+    expect(tools[0]).toMatch(/^exec sed -n '1,180p' /);
+    expect(tools[2]).toBe(`apply_patch add ${dir}/work-T1.txt, update ${dir}/README.md`);
+    expect(kinds('tool-result')).toHaveLength(2);
+    expect(kinds('text')[0]).toMatch(/^Implemented the default context compaction setting/);
+    expect(kinds('result')).toEqual(['Turn completed (131,573 input tokens, 433 output)']);
+    // a failed turn reads as one
+    const failed = agentLogLines(run({ FAKE_FAIL: "Codex ran out of room in the model's context window." }));
+    expect(failed.at(-1)).toEqual({
+      kind: 'result-error',
+      text: "Turn failed: Codex ran out of room in the model's context window.",
+    });
   });
 
   it('shortens to one line of at most the length asked, saying how much was left out', () => {

@@ -1,9 +1,9 @@
 /**
  * A task log as a person reads it. `baton run` keeps the agent's standard output as it came (Claude Code's
- * `--output-format stream-json`: one JSON object a line) and its standard error marked `[stderr] `; this turns each
- * line into what it says: the assistant's text, each tool call on one line (the tool and a short input), tool results
- * shortened, the final result. A line it does not know (another agent's output, a type Claude Code adds later) is
- * shown as it is, so nothing is hidden.
+ * `--output-format stream-json`, Codex's `exec --json`: one JSON object a line) and its standard error marked
+ * `[stderr] `; this turns each line into what it says: the assistant's text, each tool call on one line (the tool and
+ * a short input), tool results shortened, the final result. A line it does not know (another agent's output, a type
+ * an agent adds later) is shown as it is, so nothing is hidden.
  */
 export type LogLineKind =
   | 'text'
@@ -155,6 +155,89 @@ function resultLine(o: Json): LogLine {
   };
 }
 
+/** A Codex item's command: a string, or an argv array joined. */
+function commandOf(v: unknown): string {
+  if (typeof v === 'string') return v;
+  return Array.isArray(v) ? v.filter((w): w is string => typeof w === 'string').join(' ') : '';
+}
+
+/** What a Codex item did, on one line: a command run, files changed, a tool or search, the plan. */
+function itemCall(item: Json): string | null {
+  switch (item['type']) {
+    case 'command_execution':
+      return `exec ${shorten(commandOf(item['command']), INPUT_CHARS)}`;
+    case 'file_change': {
+      const changes = Array.isArray(item['changes']) ? item['changes'].filter(isObject) : [];
+      const files = changes.map((c) => `${str(c['kind']) ?? 'change'} ${str(c['path']) ?? '?'}`);
+      return `apply_patch ${shorten(files.join(', '), INPUT_CHARS)}`.trim();
+    }
+    case 'mcp_tool_call':
+      return `${str(item['server']) ?? 'mcp'}.${str(item['tool']) ?? 'tool'} ${toolInput('', item['arguments'])}`.trim();
+    case 'web_search':
+      return `web_search ${shorten(str(item['query']) ?? '', INPUT_CHARS)}`.trim();
+    case 'todo_list':
+      return `plan: ${Array.isArray(item['items']) ? item['items'].length : 0} steps`;
+    default:
+      return null;
+  }
+}
+
+/**
+ * One event of Codex's `exec --json` in words: a command when it starts and its output when it ends, the agent's
+ * messages and reasoning, files changed, how the turn ended (with its tokens). Item updates and a started item that
+ * says nothing yet are left out; an item of a kind it does not know is shown as it is.
+ */
+function codexLine(o: Json, line: string): LogLine[] {
+  const type = str(o['type']) ?? '';
+  const item = isObject(o['item']) ? o['item'] : null;
+  if (type === 'thread.started')
+    return [{ kind: 'system', text: `thread ${str(o['thread_id']) ?? ''} started`.trim() }];
+  if (type === 'turn.started' || type === 'item.updated') return [];
+  if (type === 'turn.completed') {
+    const u = isObject(o['usage']) ? o['usage'] : {};
+    const n = (k: string) => (typeof u[k] === 'number' ? (u[k] as number).toLocaleString('en-US') : '?');
+    return [
+      {
+        kind: 'result',
+        text: `Turn completed (${n('input_tokens')} input tokens, ${n('output_tokens')} output)`,
+      },
+    ];
+  }
+  const error = isObject(o['error']) ? str(o['error']['message']) : str(o['message']);
+  if (type === 'turn.failed')
+    return [{ kind: 'result-error', text: `Turn failed: ${shorten(error ?? '', RESULT_CHARS)}` }];
+  if (type === 'error') return [{ kind: 'system', text: `error: ${shorten(error ?? '', RESULT_CHARS)}` }];
+  if (!item || (type !== 'item.started' && type !== 'item.completed')) return [{ kind: 'raw', text: line }];
+  const started = type === 'item.started';
+  const text = str(item['text']);
+  switch (item['type']) {
+    case 'agent_message':
+      return started || text === null ? [] : [{ kind: 'text', text }];
+    case 'reasoning':
+      return started || text === null ? [] : [{ kind: 'thinking', text: shorten(text, RESULT_CHARS) }];
+    case 'error':
+      return [{ kind: 'system', text: `error: ${shorten(str(item['message']) ?? '', RESULT_CHARS)}` }];
+    case 'command_execution': {
+      if (started) return [{ kind: 'tool', text: itemCall(item) ?? '' }];
+      const body = str(item['aggregated_output']) ?? '';
+      const exit = item['exit_code'];
+      const failed = (typeof exit === 'number' && exit !== 0) || item['status'] === 'failed';
+      return [
+        {
+          kind: failed ? 'tool-error' : 'tool-result',
+          text: `${shorten(body, RESULT_CHARS) || '(no output)'}${body.length > RESULT_CHARS ? lineCount(body) : ''}${failed && typeof exit === 'number' ? ` (exit ${exit})` : ''}`,
+        },
+      ];
+    }
+    default: {
+      // any other call (a file change, a tool, a search, the plan) said once, when it ends
+      const call = itemCall(item);
+      if (call === null) return [{ kind: 'raw', text: line }];
+      return started ? [] : [{ kind: 'tool', text: call }];
+    }
+  }
+}
+
 /** One line of the log in words: a line of Claude Code's stream as what it says, any other as it is. */
 function logLine(line: string): LogLine[] {
   if (line.startsWith('[stderr] ')) return [{ kind: 'stderr', text: line.slice(9) }];
@@ -177,7 +260,9 @@ function logLine(line: string): LogLine[] {
     case 'result':
       return [resultLine(o)];
     default:
-      return [{ kind: 'raw', text: line }];
+      return /^(?:thread|turn|item)\.|^error$/.test(str(o['type']) ?? '')
+        ? codexLine(o, line)
+        : [{ kind: 'raw', text: line }];
   }
 }
 

@@ -18,6 +18,22 @@ const mark: Record<string, string> = {
 };
 
 /**
+ * Each log's tab: its task and session ("T1 · s1"), and which attempt when a task ran more than once in one session
+ * ("T1 · s1 · 2nd").
+ */
+function logLabels(logs: TaskLogList['logs']) {
+  const seen = new Map<string, number>();
+  const runs = logs.map((l) => {
+    const key = `${l.task_id ?? l.name} · s${l.session_number ?? '?'}`;
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    return { key, n };
+  });
+  const ordinal = (n: number) => `${n}${n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`;
+  return runs.map(({ key, n }) => (n === 1 ? key : `${key} · ${ordinal(n)}`));
+}
+
+/**
  * The agent's output, task by task: every log `baton run` keeps in the run folder (`logs/`), the newest selected.
  * While the workflow runs, the selected log is followed (read again from where it ended, once a second). Claude
  * Code's stream-json is shown in words (`agentLogLines`); "Raw" shows the log as it is.
@@ -34,6 +50,7 @@ export function AgentOutput({
   const base = `/workflows/${seg(workflowId)}/logs`;
   const list = useApi<TaskLogList>(base, refresh);
   const logs = list.data?.logs ?? [];
+  const labels = logLabels(logs);
   const [chosen, setChosen] = useState<string | null>(null);
   const name = chosen ?? logs[logs.length - 1]?.name ?? null;
   const [text, setText] = useState('');
@@ -101,7 +118,7 @@ export function AgentOutput({
       )}
       {logs.length > 0 && (
         <div className="log-picker" role="group" aria-label="task logs">
-          {logs.map((l) => (
+          {logs.map((l, i) => (
             <button
               type="button"
               key={l.name}
@@ -109,7 +126,7 @@ export function AgentOutput({
               onClick={() => setChosen(l.name)}
               data-log={l.name}
             >
-              {l.task_id ?? l.name} · s{l.session_number ?? '?'}
+              {labels[i]}
             </button>
           ))}
         </div>
