@@ -35,6 +35,16 @@ describe('usageLine', () => {
     );
   });
 
+  it('a context read before any totals came (the run was cut off) is not said as 0 tokens', () => {
+    const u = {
+      ...emptyUsage(),
+      context_tokens: 20_010,
+      context_window: 200_000,
+      context_utilization: 0.10005,
+    };
+    expect(usageLine(u)).toBe('usage: no token totals reported yet; context now 20,010 of 200,000 (10%)');
+  });
+
   it('is null before any usage', () => {
     expect(usageLine(emptyUsage())).toBeNull();
   });

@@ -20,7 +20,10 @@ function clock(iso: string, now = new Date()): string {
 export function usageLine(u: UsageMetrics, compactedAt: string | null = null): string | null {
   if (!u.tokens_used && !u.llm_calls && u.context_tokens == null) return null;
   const parts = [
-    `${thousands(u.tokens_used)} tokens${u.output_tokens ? ` (output ${thousands(u.output_tokens)})` : ''}`,
+    // a context read while the agent worked, before any totals came (its run was cut off): not "0 tokens"
+    u.tokens_used || u.llm_calls
+      ? `${thousands(u.tokens_used)} tokens${u.output_tokens ? ` (output ${thousands(u.output_tokens)})` : ''}`
+      : 'no token totals reported yet',
     // a figure nobody reported is left out (`codex exec --json` gives a run's token totals, not its model calls)
     ...(u.llm_calls ? [many(u.llm_calls, 'call')] : []),
     ...(u.tool_calls ? [many(u.tool_calls, 'tool call')] : []),
