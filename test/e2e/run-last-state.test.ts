@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, fakeClaude, fakeCodex, until } from '../helpers/agent-workspace.js';
-import { tempDir } from '../helpers/git-repo.js';
+import { gitIn, tempDir } from '../helpers/git-repo.js';
 
 interface Summary {
   kind: string;
@@ -133,6 +133,9 @@ describe("a session `baton run` drives feeds the briefing's Last State as the ho
         /^### Last State \(cut off before the agent said anything, [^)]+\)\n/,
       );
       expect(lastState(context)).toContain(said);
+      // the commit ran before the agent was cut off: git has it, no output reported it
+      gitIn(ws.repo, 'commit', '--allow-empty', '-q', '-m', 'schema');
+      const hash = gitIn(ws.repo, 'rev-parse', '--short', 'HEAD').trim();
       // the next run goes on in the agent's own session (which gets no briefing): its prompt says where it was cut
       const prompts = tempDir('baton-prompts-');
       const again = await ws.cli(['run', '--agent', 'claude-code', '--max-tasks', '1'], {
@@ -144,6 +147,10 @@ describe("a session `baton run` drives feeds the briefing's Last State as the ho
         .map((f) => readFileSync(join(prompts, f), 'utf8'));
       expect(first).toContain('## Where your last run was cut off');
       expect(first).toContain('`Bash: git commit -m "schema"`');
+      // and what git has that its conversation never saw return
+      expect(first).toMatch(
+        new RegExp(`^- \\[commit\\] ${hash}[0-9a-f]* schema \\(on the branch, though no agent's output`, 'm'),
+      );
     },
   );
 

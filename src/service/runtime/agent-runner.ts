@@ -328,9 +328,12 @@ export class AgentRunner {
         } else {
           const continuing = token !== null && resumeContext === null;
           const context = token ? null : resumeContext;
-          // without the compiled context (which lists them), the commits no agent reported are read from git
+          // without the compiled context (which lists them), the commits no agent reported are read from git; a
+          // conversation going on after its run was cut off holds none it made in the call that never returned
           const git =
-            continuing || context ? null : (await svc.git.captureGitState(s.worktree, workSpanOf(s))).state;
+            (continuing && !cutOff) || context
+              ? null
+              : (await svc.git.captureGitState(s.worktree, workSpanOf(s))).state;
           const prompt = buildAgentPrompt({
             workflowTitle: s.title,
             plan: s.plan,
