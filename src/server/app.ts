@@ -75,6 +75,18 @@ async function withCurrentState(c: Context, e: BatonError, client: BatonClient) 
   }
 }
 
+/** What a 413 says: the limit, and how to send less (or to raise it). */
+function tooLarge(max: number): string {
+  const mib = max / 1024 / 1024;
+  const size =
+    mib >= 1 ? ` (${+mib.toFixed(1)} MiB)` : max >= 1024 ? ` (${+(max / 1024).toFixed(1)} KiB)` : '';
+  return (
+    `request body over the server's limit of ${max} bytes${size}: send at most that much (cut the longest texts ` +
+    '(a plan, descriptions, notes) down, or spread what the request carries over several), or raise the limit ' +
+    'where the server runs (`baton serve --max-body <bytes>`, BATON_MAX_BODY or max_body_bytes)'
+  );
+}
+
 /** The API answers under `/api` and, as the design documents spell it, without the prefix (`/workflows/{id}/pause`). */
 const unprefixed = /^\/(workflows|snapshots|sessions|cleanup|rebuild)(\/|$)/;
 
@@ -104,11 +116,14 @@ export function createApp(o: AppOptions): OpenAPIHono {
     '/api/*',
     bodyLimit({
       maxSize: o.maxBodyBytes,
-      // The rest of the body is not read: the connection is closed so that no client reuses it.
+      // The rest of the body is not read: the connection is closed so that no client reuses it, gently
+      // (http/linger.ts) so that a client still sending the body reads this answer rather than a reset.
       onError: (c) =>
-        c.json(errorBody('payload_too_large', `request body over ${o.maxBodyBytes} bytes`), 413, {
-          Connection: 'close',
-        }),
+        c.json(
+          errorBody('payload_too_large', tooLarge(o.maxBodyBytes), { max_body_bytes: o.maxBodyBytes }),
+          413,
+          { Connection: 'close' },
+        ),
     }),
   );
   app.onError(async (e, c) => {

@@ -10,6 +10,7 @@ import { createApp, withUnprefixedApi } from './app.js';
 import type { AgentWatch } from './api/define.js';
 import { requestGuard } from '../config/request-guard.js';
 import { ensureToken, liveTokenFile, tokenPath } from '../config/token-file.js';
+import { lingerOnUnreadBodies } from './http/linger.js';
 import { Metrics } from './http/metrics.js';
 import { EventTail } from './live/event-tail.js';
 import { registerWsRoute } from './live/ws-route.js';
@@ -152,6 +153,8 @@ export async function startServer(
     );
   });
   port = (server.address() as AddressInfo).port;
+  // a 413 (or any answer) sent before the request's body was read reaches a client still sending it
+  lingerOnUnreadBodies(server);
   // Node leaves a socket it hands to `upgrade` without an error listener, and node-ws awaits the app before ws takes
   // the socket over (or writes a refusal to it): a client that resets its connection meanwhile (a tab closed as the
   // dashboard connects) would raise an uncaught error that ends the server. Such an error closes that socket alone.

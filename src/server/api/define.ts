@@ -40,7 +40,7 @@ const errorDescriptions: Record<number, string> = {
   403: 'a foreign Origin on a state-changing request, or a Host that does not name this server',
   404: 'unknown workflow, snapshot, session or record',
   409: "illegal transition or lost race: `error` carries the workflow's current state",
-  413: 'request body too large',
+  413: "request body over the server's limit (`--max-body`): `error.max_body_bytes` is the limit",
 };
 
 /** The responses of a route: the success shape plus the documented error statuses. */
