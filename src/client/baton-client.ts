@@ -193,8 +193,15 @@ export interface BatonClient {
   details(ref: Ref, snapshotId: string | null, category: DetailCategory): Promise<DetailsResult>;
   checkpoint(ref: Ref, name: string): Promise<{ workflow_id: string; checkpoint: CheckpointRef }>;
   checkpoints(ref: Ref): Promise<{ workflow_id: string; checkpoints: CheckpointRef[] }>;
-  /** Every transcript imported and how far it was read, oldest first; with `path`, only that file's. */
-  imports(ref: Ref, path?: string): Promise<{ workflow_id: string; imports: ImportView[] }>;
+  /**
+   * Every transcript imported and how far it was read, oldest first, with the parsers' carry-over (what an import
+   * reads on from); with `path`, only that file's; with `recent`, only the recent ones (those the status lists).
+   */
+  imports(
+    ref: Ref,
+    path?: string,
+    opts?: { recent?: boolean },
+  ): Promise<{ workflow_id: string; imports: ImportView[] }>;
   recoveryOptions(ref: Ref): Promise<RecoveryPlan>;
   recover(
     ref: Ref,

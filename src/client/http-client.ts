@@ -427,8 +427,9 @@ export class HttpClient implements BatonClient {
     );
   }
 
-  imports(ref: Ref, path?: string) {
-    const query = path === undefined ? '' : `?path=${e(path)}`;
+  imports(ref: Ref, path?: string, opts: { recent?: boolean } = {}) {
+    const q = [...(path === undefined ? [] : [`path=${e(path)}`]), ...(opts.recent ? ['recent=true'] : [])];
+    const query = q.length ? `?${q.join('&')}` : '';
     return this.call<Awaited<ReturnType<BatonClient['imports']>>>(
       'GET',
       `${this.wf(ref)}/imports${query}`,

@@ -204,8 +204,8 @@ export class LocalClient implements BatonClient {
     return this.service.queries.checkpoints(await this.service.resolve(this.ref(ref)));
   }
 
-  async imports(ref: Ref, path?: string) {
-    return this.service.queries.imports(await this.service.resolve(this.ref(ref)), path);
+  async imports(ref: Ref, path?: string, opts: { recent?: boolean } = {}) {
+    return this.service.queries.imports(await this.service.resolve(this.ref(ref)), path, opts);
   }
 
   recoveryOptions(ref: Ref) {

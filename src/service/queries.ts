@@ -36,7 +36,7 @@ import {
 } from '../core/index.js';
 import type { Store } from '../storage/store.js';
 import { findCheckpoint, listCheckpoints } from './checkpoint-lookup.js';
-import { importsOf } from './record-lists.js';
+import { importSummaries, importsOf } from './record-lists.js';
 import { nextStep } from './next-step.js';
 import { queueStandingOf } from './queue-standing.js';
 import type { CompiledContext, ContextCompiler } from './context-compiler.js';
@@ -240,7 +240,8 @@ export class Queries {
       open_errors: s.open_errors,
       recent_decisions: s.recent_decisions,
       recent_resolved_errors: s.recent_resolved_errors,
-      imports: s.imports,
+      // how far each recent transcript was read; the parsers' carry-over stays out (the importer reads `imports`)
+      imports: importSummaries(s.imports),
       side_effects: s.side_effects ?? [],
       summaries: s.summaries ?? { compaction: null, last_message: null },
       live_state: live ? { saved_at: live.saved_at, trigger: live.trigger } : null,
@@ -430,9 +431,9 @@ export class Queries {
     return { workflow_id: s.id, checkpoints: await listCheckpoints(this.store, s) };
   }
 
-  /** Every transcript imported and how far it was read (record-lists.ts). */
-  imports(s: WorkflowState, path?: string) {
-    return importsOf(this.store, s, path);
+  /** Every transcript imported and how far it was read, with the parsers' carry-over (record-lists.ts). */
+  imports(s: WorkflowState, path?: string, opts: { recent?: boolean } = {}) {
+    return importsOf(this.store, s, path, opts);
   }
 
   /**

@@ -6,6 +6,19 @@ import type { Store } from '../storage/store.js';
  * checkpoints are in checkpoint-lookup.ts.
  */
 
+/**
+ * An import mark as a status says it: which transcript, how far it was read, where its agent worked, when; never
+ * its parser's carry-over, the importer's own bookkeeping (`importsOf` gives it to the importer).
+ */
+function importSummary({ parser_state: _, ...mark }: ImportMark): Omit<ImportMark, 'parser_state'> {
+  return mark;
+}
+
+/** The recent import marks as a status says them (`importSummary`), by transcript session id. */
+export function importSummaries(imports: WorkflowState['imports']) {
+  return Object.fromEntries(Object.entries(imports).map(([id, m]) => [id, importSummary(m)]));
+}
+
 /** One session the state no longer holds (older than its recent ones), from its `session` record. */
 export async function olderSession(store: Store, s: WorkflowState, n: number): Promise<SessionInfo | null> {
   const row = await store.getRecord(s.id, 'session', String(n));
@@ -23,16 +36,22 @@ export async function olderSessions(store: Store, s: WorkflowState): Promise<Ses
 }
 
 /**
- * The transcripts imported into the workflow and how far each was read, oldest first; with `path`, only that
- * file's. The state keeps the recent ones; every transcript's mark is an `import` record, so an older one is found
- * there (a re-import then reads on from its offset instead of from the start).
+ * The transcripts imported into the workflow and how far each was read, oldest first, each with its parser's
+ * carry-over (the importer's, to read on); with `path`, only that file's. The state keeps the recent ones; every
+ * transcript's mark is an `import` record, so an older one is found there (a re-import then reads on from its offset
+ * instead of from the start). With `recent`, only the ones the state keeps (those a status lists): no record is read.
  */
-export async function importsOf(store: Store, s: WorkflowState, path?: string) {
+export async function importsOf(
+  store: Store,
+  s: WorkflowState,
+  path?: string,
+  opts: { recent?: boolean } = {},
+) {
   const view = (id: string, m: ImportMark) => ({ transcript_session_id: id, ...m });
   const recent = Object.entries(s.imports)
     .map(([id, m]) => view(id, m))
     .filter((m) => path === undefined || m.path === path);
-  if (path !== undefined && recent.length) return { workflow_id: s.id, imports: recent };
+  if (opts.recent || (path !== undefined && recent.length)) return { workflow_id: s.id, imports: recent };
   const held = new Set(Object.keys(s.imports));
   const rows = await store.listRecords(s.id, 'import');
   const older = rows

@@ -18,7 +18,6 @@ import { agentLabel } from '../../core/agent-label.js';
 interface StatusView {
   workflow: { id: string; worktree?: string | null };
   counts?: { open_errors?: number };
-  imports: Known['imports'];
   recent_decisions: { description: string }[];
   open_errors: (OpenError & { error_message: string; timestamp: string })[];
   recent_resolved_errors: (OpenError & { resolution: string; timestamp: string })[];
@@ -93,11 +92,11 @@ export async function importTranscriptFile(
 ) {
   const { create = false, ...extraction } = opts;
   const { status, created } = await targetOf(client, ref, path, source, create);
-  // The state keeps the recent imports; an older transcript's mark is found in its record, so a re-import reads on
-  // from its offset (nothing read twice, nothing recorded twice).
-  const previous =
-    Object.values(status.imports ?? {}).find((i) => i.path === path) ??
-    (await client.imports({ ...ref, workflowId: status.workflow.id }, path)).imports.at(-1);
+  const target = { ...ref, workflowId: status.workflow.id };
+  // The recent imports' marks with their parsers' carry-over, which a status leaves out. An older transcript's mark
+  // is found in its record, so a re-import reads on from its offset (nothing read twice, nothing recorded twice).
+  const recent = (await client.imports(target, undefined, { recent: true })).imports;
+  const previous = recent.find((i) => i.path === path) ?? (await client.imports(target, path)).imports.at(-1);
   // Imports made before byte offsets were kept are read again from the start, their lines skipped.
   const from = previous?.through_byte ?? 0;
   const piece = await readNewBytes(path, from);
@@ -112,12 +111,12 @@ export async function importTranscriptFile(
       ? checkSource(previous.format as TranscriptFormat, source, path)
       : checkFormat(piece.text, source, path);
   const known: Known = {
-    imports: status.imports ?? {},
+    imports: Object.fromEntries(recent.map(({ transcript_session_id: id, ...mark }) => [id, mark])),
     decisions: status.recent_decisions ?? [],
     errors: [...(status.open_errors ?? []), ...(status.recent_resolved_errors ?? [])],
     // an error worked around is not over either: the same command succeeding later fixes it
     open_errors: [
-      ...(await allOpenErrors(client, { ...ref, workflowId: status.workflow.id }, status)),
+      ...(await allOpenErrors(client, target, status)),
       ...(status.recent_resolved_errors ?? []).filter((e) => e.resolution === 'workaround'),
     ],
     side_effects: status.side_effects ?? [],
@@ -136,7 +135,6 @@ export async function importTranscriptFile(
     skipThroughLine: !continuing && previous && !piece.restarted ? previous.through_line : 0,
     throughByte: piece.end,
   });
-  const target = { ...ref, workflowId: status.workflow.id };
   const others = cwdsOfOtherTranscripts(known.imports, path);
   const elsewhere =
     recordedElsewhere(r.parsed.cwd, status.workflow.worktree ?? null) ??

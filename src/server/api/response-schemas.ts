@@ -113,6 +113,19 @@ export const GoneAgent = z
   .object({ agent: z.enum(['claude-code', 'codex']), pid: z.number().int(), transcript: z.string() })
   .openapi('GoneAgent');
 
+/** How far one transcript was read, as a status says it: the parser's carry-over is the importer's (ImportList). */
+const importFields = {
+  format: z.string(),
+  path: z.string().nullable(),
+  through_line: z.number().int(),
+  through_byte: z.number().int().optional(),
+  /** Where the transcript says its agent worked: its folder and the branch checked out there (the latest). */
+  recorded_in: z.object({ cwd: z.string().nullable(), branch: z.string().nullable() }).optional(),
+  /** When the import that read this far was recorded. */
+  read_at: z.string().optional(),
+};
+export const ImportSummary = z.strictObject(importFields).openapi('ImportSummary');
+
 export const Status = z
   .object({
     workflow: z
@@ -190,6 +203,10 @@ export const Status = z
     /** The newest open errors (at most 20); `counts.open_errors` is how many are open in all. */
     open_errors: z.array(ErrorRecord),
     recent_decisions: z.array(Decision),
+    imports: z.record(z.string(), ImportSummary).openapi({
+      description:
+        "the transcripts imported most recently (at most 10), by the agent's session id: how far each was read (every one, with the parsers' carry-over: GET /api/workflows/{id}/imports)",
+    }),
     live_state: z.object({ saved_at: z.string(), trigger: z.string() }).nullable(),
     /** The agent's last turn was stopped by a usage limit it has not spoken since: when it lifts, in words. */
     usage_limit: z.string().nullable(),
@@ -480,12 +497,11 @@ export const ImportList = z
       z
         .object({
           transcript_session_id: z.string(),
-          format: z.string(),
-          path: z.string().nullable(),
-          through_line: z.number().int(),
-          through_byte: z.number().int().optional(),
-          parser_state: z.unknown().optional(),
-          recorded_in: z.object({ cwd: z.string().nullable(), branch: z.string().nullable() }).optional(),
+          ...importFields,
+          parser_state: z.unknown().optional().openapi({
+            description:
+              "the transcript parser's carry-over, for the importer to read on from `through_byte`: opaque, and no stable interface",
+          }),
         })
         .openapi('TranscriptImport'),
     ),

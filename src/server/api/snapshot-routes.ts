@@ -126,16 +126,26 @@ export function registerSnapshotRoutes({ app, client }: RouteDeps) {
       method: 'get',
       path: '/api/workflows/{id}/imports',
       tags,
-      summary: 'the transcripts imported into the workflow and how far each was read, oldest first',
+      summary:
+        "the transcripts imported into the workflow and how far each was read, oldest first, with the parsers' carry-over (for an importer to read on)",
       request: {
         params: WorkflowParams,
         ...cwdHeaders,
-        query: z.strictObject({ path: z.string().min(1).max(4096).optional() }),
+        query: z.strictObject({
+          path: z.string().min(1).max(4096).optional(),
+          recent: z.enum(['true', 'false']).optional().openapi({
+            description:
+              '`true`: only the recent ones the workflow keeps (those its status lists), none from the records',
+          }),
+        }),
       },
       responses: responses(ImportList, "the import marks (with `path`, only that file's)"),
     }),
     async (c) => {
-      const out = await client.imports(refOf(c, c.req.valid('param').id), c.req.valid('query').path);
+      const { path, recent } = c.req.valid('query');
+      const out = await client.imports(refOf(c, c.req.valid('param').id), path, {
+        recent: recent === 'true',
+      });
       return c.json(out, 200);
     },
   );
