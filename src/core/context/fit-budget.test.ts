@@ -587,6 +587,31 @@ describe('resume context within a token budget', () => {
     expect(md).toContain('  - 3 not named in the output Baton read\n');
   });
 
+  it('keeps where an imported session was recorded as long as Git State shows this worktree: else they read as one', () => {
+    const git_state = {
+      branch: 'main',
+      commit_at_workflow_start: 'a1b2c3d4e5f6a7b8',
+      commit_at_snapshot: 'e4f5a6b7c8d9e0f1',
+      files_modified: [],
+      files_staged: [],
+      has_uncommitted_changes: false,
+      uncommitted_summary: null,
+    };
+    const workflow = {
+      worktree: '/home/u/app',
+      status: 'in_progress' as const,
+      recorded: { cwd: '/Users/bob/shop', branch: 'feat/codex-agent', elsewhere: true },
+    };
+    const tight = fitResumeContext({ ...bigSnapshot(), git_state }, 4, [], 1000, countTokens, 0, workflow);
+    expect(tight.over_budget).toBe(false);
+    // the decisions went, and the last state's length: the line that says the branch below is not the session's stays
+    expect(tight.context.decisions).toHaveLength(0);
+    expect(tight.markdown).toContain('- Branch main at e4f5a6b');
+    expect(tight.markdown).toContain(
+      "- The session's transcript was recorded in /Users/bob/shop on branch feat/codex-agent, not in this worktree",
+    );
+  });
+
   it('says so, in its text and its JSON, when even the facts it must keep do not fit', () => {
     const fitted = fitResumeContext(bigSnapshot(), 4, [], 200, countTokens);
     expect(fitted.over_budget).toBe(true);

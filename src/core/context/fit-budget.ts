@@ -78,9 +78,6 @@ const steps: [keyof ContextLimits, number][] = [
   ['last_state_chars', 1500],
   ['decisions', 0],
   ['feedback_comments', 0],
-  // where an imported session was recorded, when not here: one line, which says the worktree's state is not the
-  // session's (its branch, its uncommitted changes)
-  ['recorded_place', 0],
   // the notes file the session wrote: one line naming it (the files written are listed under Already Done)
   ['notes_file', 0],
   ['last_state_chars', 400],
@@ -102,6 +99,9 @@ const steps: [keyof ContextLimits, number][] = [
   ['failing_tests', 2],
   ['task_title_chars', 30],
   ['request_chars', 40],
+  // where an imported session was recorded, when not here: one line, which says the worktree's state is not the
+  // session's (its branch, its uncommitted changes); without it Git State's branch and head read as the session's
+  ['recorded_place', 0],
   // the last resorts before over_budget: the note that the latest request is newer than the task list (the Goal still
   // shows the request), the last state (baton details summaries has it), the pushes, pull requests and other side
   // effects (the oldest first), then the oldest completed tasks into a count (baton status lists them)
