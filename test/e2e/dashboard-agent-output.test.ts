@@ -37,6 +37,16 @@ describe('dashboard: the agent output in words', () => {
     await s?.stop();
   });
 
+  /** The workflow's page, signed in, with the page's errors collected. */
+  async function openWorkflow(id: string) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.addInitScript(`localStorage.setItem('baton.token', ${JSON.stringify(s.token)})`);
+    await page.goto(`${s.url}/#/workflows/${id}`);
+    return { page, errors };
+  }
+
   it("shows the assistant's text, each tool call on one line, results shortened, the result; unknown lines as they are", async () => {
     const env = { BATON_HOME: home, BATON_URL: undefined };
     const created = await runCli(['--json', 'create', '--title', 'Readable output', '--task', 'T1:one'], {
@@ -53,11 +63,7 @@ describe('dashboard: the agent output in words', () => {
     const run = await runCli(['run', '--agent', 'claude-code', '--agent-bin', agent], { cwd: repo, env });
     expect(run.code, run.stderr).toBe(0);
 
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.addInitScript(`localStorage.setItem('baton.token', ${JSON.stringify(s.token)})`);
-    await page.goto(`${s.url}/#/workflows/${id}`);
+    const { page, errors } = await openWorkflow(id);
     const log = page.getByTestId('agent-log');
     const kind = (k: string) => log.locator(`[data-kind="${k}"]`);
     await waitForText(kind('result'), 'Result (success, 13 turns, 138.9 s, $0.12): It seems', wait.timeout);
@@ -114,11 +120,7 @@ describe('dashboard: the agent output in words', () => {
     const run = await runCli(['run', '--agent', 'codex', '--agent-bin', fakeCodex], { cwd: other, env });
     expect(run.code, run.stderr).toBe(0);
 
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.addInitScript(`localStorage.setItem('baton.token', ${JSON.stringify(s.token)})`);
-    await page.goto(`${s.url}/#/workflows/${id}`);
+    const { page, errors } = await openWorkflow(id);
     const tabs = page.getByRole('group', { name: 'task logs' }).getByRole('button');
     await waitForText(tabs.nth(1), 'T1 · s1 · 2nd', wait.timeout);
     expect(await tabs.first().textContent()).toBe('T1 · s1');
