@@ -8,12 +8,9 @@ const manifest = createRequire(import.meta.url)('../../package.json') as { name:
 export const PACKAGE_NAME = manifest.name;
 export const PACKAGE_VERSION = manifest.version;
 
-/** How Baton is installed from the npm registry once it is published there (the README's command). */
-export const INSTALL_COMMAND = `npm install -g --allow-scripts=better-sqlite3 ${PACKAGE_NAME}`;
-
 /**
  * How Baton is installed on a machine today, said wherever someone is told to (the `baton` command on the PATH): it is
- * not on the npm registry yet, so `INSTALL_COMMAND` would find nothing.
+ * not on the npm registry yet, where its package's name is not Baton's (docs/install.md).
  */
 export const INSTALL_STEPS =
   "from a clone of Baton's repository with `npm ci && npm link` (it is not on the npm registry yet; docs/install.md)";

@@ -1,10 +1,11 @@
-import { INSTALL_COMMAND } from '../config/package-info.js';
+import { packageRoot } from '../config/package-info.js';
 import { BatonError } from '../core/errors.js';
 
 /**
  * Opening a SQLite file fails this way when better-sqlite3's native binary is missing (its install script did not
  * run: npm 12 runs a dependency's install script only when allowed) or was built for another Node.js. Either is
- * said in one line with the command that fixes it; any other error is returned as it is.
+ * said in one line with the command that fixes it, whichever way Baton was installed (a clone, a global install):
+ * rebuilding the driver in Baton's own folder; any other error is returned as it is.
  */
 export function sqliteDriverError(e: unknown): unknown {
   const message = e instanceof Error ? e.message : String(e);
@@ -16,7 +17,7 @@ export function sqliteDriverError(e: unknown): unknown {
     : `was built for another Node.js version than this one (${process.version})`;
   return new BatonError(
     'unavailable',
-    `the SQLite driver (better-sqlite3) ${what}; reinstall Baton with \`${INSTALL_COMMAND}\` (see docs/install.md)`,
+    `the SQLite driver (better-sqlite3) ${what}; rebuild it in Baton's folder with \`cd ${packageRoot().replace(/\/+$/, '')} && npm rebuild better-sqlite3\` (see docs/install.md)`,
     {},
     { cause: e },
   );

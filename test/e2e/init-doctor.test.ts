@@ -1146,3 +1146,20 @@ describe('a failed hook in baton doctor', () => {
     );
   });
 });
+
+describe('baton doctor, hooks whose command is gone', () => {
+  it('says how to install Baton as it is installed today (from a clone), not a registry name that is not Baton', async () => {
+    const { baton } = setup();
+    const gone = join(tempDir('baton-gone-'), 'baton');
+    expect((await baton(['init', '--agent', 'claude-code', '--command', gone])).code).toBe(0);
+    const r = await baton(['doctor', '--json']);
+    expect(r.code).toBe(1);
+    const problems = r.json<{ problems: string[] }>().problems;
+    expect(problems).toContainEqual(
+      expect.stringContaining(
+        `which is not found: install Baton (from a clone of Baton's repository with \`npm ci && npm link\``,
+      ),
+    );
+    expect(problems.join('\n')).not.toContain('npm install -g');
+  });
+});

@@ -150,7 +150,7 @@ describe(`the packed ${manifest.name} package`, () => {
       });
       expect(r.code).toBe(1);
       expect(r.stderr).toBe(
-        `baton: the SQLite driver (better-sqlite3) has no native binary: its install script did not run; reinstall Baton with \`npm install -g --allow-scripts=better-sqlite3 ${manifest.name}\` (see docs/install.md)\n`,
+        `baton: the SQLite driver (better-sqlite3) has no native binary: its install script did not run; rebuild it in Baton's folder with \`cd ${join(prefix, 'lib', 'node_modules', manifest.name)} && npm rebuild better-sqlite3\` (see docs/install.md)\n`,
       );
     } finally {
       renameSync(`${binary}.away`, binary);

@@ -441,7 +441,7 @@ export function diagnose(
         );
       else if (!h.runnable)
         problems.push(
-          `${agentLabel(w.agent)} hooks in ${h.path} run "${h.command}", which is not found: install Baton (npm install -g) or run \`baton init\` again from where it is installed`,
+          `${agentLabel(w.agent)} hooks in ${h.path} run "${h.command}", which is not found: install Baton (${INSTALL_STEPS}) or run \`baton init\` again from where it is installed`,
         );
       if (h.command && wrongPackage(h.command))
         problems.push(
