@@ -565,6 +565,22 @@ for (const mode of cliModes) {
       );
     });
 
+    it('checkpoint says when uncommitted changes are not in it, and names them', async () => {
+      const repo = makeRepo();
+      const baton = (...args: string[]) => runCli(args, { cwd: repo, env });
+      expect((await baton('create', '--title', 'points', '--task', 'A:one')).code).toBe(0);
+      const clean = await baton('checkpoint', '--name', 'clean');
+      expect(clean.code, clean.stderr).toBe(0);
+      expect(clean.stderr).toBe('');
+      writeFileSync(join(repo, 'draft.txt'), 'not committed\n');
+      const dirty = await baton('checkpoint', '--name', 'dirty');
+      expect(dirty.code, dirty.stderr).toBe(0);
+      expect(dirty.stdout).toMatch(/^checkpoint cp-02-dirty at [0-9a-f]{7}/);
+      expect(dirty.stderr).toBe(
+        'baton: warning: uncommitted changes are not in cp-02-dirty, which keeps the commit HEAD is at: draft.txt; commit them and make another checkpoint to keep them\n',
+      );
+    });
+
     it('abandon without an id ends nothing: it names the workflow it would end and the command that does', async () => {
       const repo = makeRepo();
       const baton = (...args: string[]) => runCli(args, { cwd: repo, env });

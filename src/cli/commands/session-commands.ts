@@ -402,14 +402,24 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
     .option(...workflowOption)
     .action(
       action(rt, async ({ client, print, rt }, o: { name: string; workflow?: string }) => {
-        const r = (await client.checkpoint(rt.ref(o.workflow), o.name)) as {
-          checkpoint: { name: string; commit: string | null };
-        };
+        const ref = rt.ref(o.workflow);
+        const r = await client.checkpoint(ref, o.name);
         print(
           r,
           () =>
             `checkpoint ${r.checkpoint.name}${r.checkpoint.commit ? ` at ${shortHash(r.checkpoint.commit)}` : ''}`,
         );
+        // a checkpoint keeps a commit: changes not committed are not in it, and a restore to it would not bring them
+        const git = (await client.snapshot(ref, r.checkpoint.snapshot_id)).git_state;
+        if (git?.has_uncommitted_changes) {
+          const files = git.uncommitted_files ?? [];
+          const named = files.length
+            ? `: ${files.slice(0, 5).join(', ')}${files.length > 5 ? ` and ${files.length - 5} more` : ''}`
+            : '';
+          rt.io.err(
+            `baton: warning: uncommitted changes are not in ${r.checkpoint.name}, which keeps the commit HEAD is at${named}; commit them and make another checkpoint to keep them`,
+          );
+        }
       }),
     );
 
