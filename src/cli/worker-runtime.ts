@@ -60,7 +60,13 @@ export function workerSettings(o: WorkerFlags, env: NodeJS.ProcessEnv, settings:
   const concurrency = r.integer('workerConcurrency', 1, 1, 256);
   const roots = r.list('worktreeRoots').map((root) => resolve(root));
   const missing = roots.find((root) => !existsSync(root));
-  if (missing) throw r.invalid('worktreeRoots', `${missing} does not exist on this machine`);
+  if (missing)
+    throw r.invalid(
+      'worktreeRoots',
+      roots.length > 1
+        ? `names ${missing}, which does not exist on this machine`
+        : 'does not exist on this machine',
+    );
   const labels = r.list('workerLabels');
   if (!roots.length && !labels.length)
     throw invalidInput(

@@ -92,7 +92,17 @@ describe('baton submit and the queue (CLI and REST)', () => {
       env: team.env,
     });
     expect(nowhere.code).toBe(2);
-    expect(nowhere.stderr).toContain('/nonexistent-root does not exist on this machine');
+    expect(nowhere.stderr).toContain('worktree roots "/nonexistent-root" does not exist on this machine');
+    // of several, the one missing is named
+    const several = await runCli(
+      ['worker', '--worktree-root', one.repo, '--worktree-root', '/nonexistent-root'],
+      {
+        cwd: one.repo,
+        env: team.env,
+      },
+    );
+    expect(several.code).toBe(2);
+    expect(several.stderr).toContain('names /nonexistent-root, which does not exist on this machine');
     const hasty = await runCli(['worker', '--label', 'x', '--poll', '1ms'], { cwd: one.repo, env: team.env });
     expect(hasty.code).toBe(2);
     expect(hasty.stderr).toContain('must be at least 50ms');

@@ -147,7 +147,7 @@ export function registerExecutorCommands(program: Command, rt: Runtime) {
     )
     .option(
       '--host <host>',
-      'address to bind (default 127.0.0.1; another needs BATON_EXECUTOR_TOKEN)',
+      'address to bind (one other than 127.0.0.1 needs BATON_EXECUTOR_TOKEN)',
       '127.0.0.1',
     )
     .option(
