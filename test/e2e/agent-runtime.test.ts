@@ -172,34 +172,39 @@ describe('baton run with a fake Codex whose turn fails', () => {
     fallbacks: string[];
     tasks: { id: string; outcome: string }[];
   }
-  const runsIn = (log: string) =>
-    readFileSync(log, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Run);
-
-  it("Codex's own words for a full context go on in a fresh session with the compiled context", async () => {
+  /** `baton run` of two tasks by the fake Codex with `env`: its report, and each run of the agent (task, resumed). */
+  async function twoTasks(env: Record<string, string>) {
     const ws = agentWorkspace({ BATON_AGENT_BIN: fakeCodex });
     expect((await ws.create()).code).toBe(0);
     const log = join(ws.home, 'agent.log');
     const r = await ws.cli(['run', '--agent', 'codex', '--max-tasks', '2'], {
       CODEX_HOME: tempDir('codex-home-'),
       FAKE_LOG: log,
+      ...env,
+    });
+    const runs = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Run)
+      .map((x) => [x.task, x.resume !== null]);
+    return { ws, r, report: r.json<Report>(), runs };
+  }
+
+  it("Codex's own words for a full context go on in a fresh session with the compiled context", async () => {
+    const { r, report, runs } = await twoTasks({
       FAKE_FAIL:
         "Codex ran out of room in the model's context window. Start a new thread or clear earlier history before retrying.",
       FAKE_FAIL_TASK: 'T2',
-      FAKE_FAIL_ONCE: join(ws.home, 'failed-once'),
+      FAKE_FAIL_ONCE: join(tempDir('baton-once-'), 'failed'),
     });
     expect(r.code, r.stderr).toBe(0);
-    const report = r.json<Report>();
     expect(report.fallbacks).toEqual(['context full']);
     expect(report.tasks.map((t) => [t.id, t.outcome])).toEqual([
       ['T1', 'done'],
       ['T2', 'done'],
     ]);
     // T2 in T1's thread, which filled; then in a new thread, with the compiled context in its prompt
-    const runs = runsIn(log);
-    expect(runs.map((x) => [x.task, x.resume !== null])).toEqual([
+    expect(runs).toEqual([
       ['T1', false],
       ['T2', true],
       ['T2', false],
@@ -207,23 +212,14 @@ describe('baton run with a fake Codex whose turn fails', () => {
   });
 
   it('a resumed thread whose turn fails at the task fails the task: it is not run again as if its resume had failed', async () => {
-    const ws = agentWorkspace({ BATON_AGENT_BIN: fakeCodex });
-    expect((await ws.create()).code).toBe(0);
-    const log = join(ws.home, 'agent.log');
-    const r = await ws.cli(['run', '--agent', 'codex', '--max-tasks', '2'], {
-      CODEX_HOME: tempDir('codex-home-'),
-      FAKE_LOG: log,
-      FAKE_FAIL: 'Error: something broke',
-      FAKE_FAIL_TASK: 'T2',
-    });
+    const { r, report, runs } = await twoTasks({ FAKE_FAIL: 'Error: something broke', FAKE_FAIL_TASK: 'T2' });
     expect(r.code).toBe(1);
-    const report = r.json<Report>();
     expect(report.fallbacks).toEqual([]);
     expect(report.tasks.map((t) => [t.id, t.outcome])).toEqual([
       ['T1', 'done'],
       ['T2', 'error'],
     ]);
-    expect(runsIn(log).map((x) => [x.task, x.resume !== null])).toEqual([
+    expect(runs).toEqual([
       ['T1', false],
       ['T2', true],
     ]);
