@@ -9,7 +9,7 @@ import { makeRepo, tempDir } from '../helpers/git-repo.js';
 const started: ChildProcess[] = [];
 afterEach(async () => {
   for (const p of started.splice(0)) {
-    if (p.exitCode !== null) continue;
+    if (p.exitCode !== null || p.signalCode !== null) continue;
     const exited = new Promise((resolve) => p.once('exit', resolve));
     p.kill('SIGTERM');
     await exited;

