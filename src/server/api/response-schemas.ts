@@ -7,13 +7,16 @@ import {
   GitState,
   Issue,
   PauseRequest,
+  RecoveredWithGaps,
   ReviewerFeedback,
   SessionSnapshot,
+  SideEffect,
   SnapshotSummary,
   Task,
   TaskStatus,
   TestState,
   UsageMetrics,
+  WorkflowState,
   WorkflowStatus,
 } from '../../core/index.js';
 
@@ -126,8 +129,9 @@ const importFields = {
 };
 export const ImportSummary = z.strictObject(importFields).openapi('ImportSummary');
 
+// strict: a field the status returns is documented here (the response check fails a test that meets one that is not)
 export const Status = z
-  .object({
+  .strictObject({
     workflow: z
       .object({
         id: z.string(),
@@ -143,6 +147,9 @@ export const Status = z
         interrupted_at: z.string().nullable(),
         interrupt_reason: z.string().nullable(),
         session_count: z.number().int(),
+        issue: Issue.nullable(),
+        created_at: z.string(),
+        updated_at: z.string(),
       })
       .catchall(z.unknown()),
     counts: z
@@ -203,11 +210,28 @@ export const Status = z
     /** The newest open errors (at most 20); `counts.open_errors` is how many are open in all. */
     open_errors: z.array(ErrorRecord),
     recent_decisions: z.array(Decision),
+    /** The errors resolved most recently (a failure followed by a fix, a retry that passed, a workaround). */
+    recent_resolved_errors: z.array(ErrorRecord),
+    /** The side-effect ledger's recent entries: commits, pushes, pull requests, files written ("already done"). */
+    side_effects: z.array(SideEffect),
+    /** The latest summary of each kind: the compaction summary, the agent's last message, a usage limit's, ... */
+    summaries: WorkflowState.shape.summaries.unwrap(),
     imports: z.record(z.string(), ImportSummary).openapi({
       description:
         "the transcripts imported most recently (at most 10), by the agent's session id: how far each was read (every one, with the parsers' carry-over: GET /api/workflows/{id}/imports)",
     }),
     live_state: z.object({ saved_at: z.string(), trigger: z.string() }).nullable(),
+    /** The last context handed to a session, and whether the session confirmed loading it (the latest one). */
+    handoff: WorkflowState.shape.handoff
+      .unwrap()
+      .extend({
+        latest_snapshot_id: z.string().nullable(),
+        acknowledged: z.boolean(),
+        loaded_latest: z.boolean(),
+      })
+      .nullable(),
+    /** Set when the workflow was rebuilt from a run folder whose log had lost events; `warnings` says it in words. */
+    recovered_with_gaps: RecoveredWithGaps.nullable(),
     /** The agent's last turn was stopped by a usage limit it has not spoken since: when it lifts, in words. */
     usage_limit: z.string().nullable(),
     /** When the agent compacted its context, while no reading since has told the fill: the last one known is stale. */
