@@ -592,7 +592,7 @@ export class AgentSessions {
           !moved &&
           (isIt(d.state.sessions.at(-1)?.agent) ||
             isIt(d.state.sessions.find((x) => x.number === standing)?.agent));
-        const link = linkAgentSession(d, input.agent, { judgeCutOff, reopened });
+        const link = linkAgentSession(d, input.agent, { judgeCutOff, reopened, start: true });
         if (own && !link.cut_off) return { link, context: null, whole: true };
         const why = link.cut_off ? { trigger: 'crash' as const, reason: link.cut_off } : null;
         // the agent session that goes on (a compaction, a resume) holds its own compaction summary

@@ -44,6 +44,34 @@ describe('linkAgentSession without a session id', () => {
   });
 });
 
+describe('two conversations at work in one worktree at once', () => {
+  const s1 = { name: 'claude-code', session_id: 's1' };
+  const s2 = { name: 'claude-code', session_id: 's2' };
+  it('share the open session as they take turns: none is said to end, the sessions are not counted again', () => {
+    const d = fresh();
+    linkAgentSession(d, s1, { judgeCutOff: true, start: true });
+    // the second starts while the first is at work (the start judges nothing): the next session, the first not ended
+    let step = next(d.state);
+    expect(linkAgentSession(step, s2, { judgeCutOff: false, start: true }).session_number).toBe(2);
+    expect(step.state.sessions[0]?.end_reason).toMatch(
+      /^another conversation \(Claude Code session s2\) took over/,
+    );
+    for (const agent of [s1, s2, s1, s2]) {
+      step = next(step.state);
+      expect(linkAgentSession(step, agent)).toEqual({ outcome: 'same', session_number: 2 });
+      expect(step.events).toEqual([]);
+    }
+    expect(step.state.session_count).toBe(2);
+    // the first reopened (a start of its own) is its next session, as a start always was
+    step = next(step.state);
+    expect(linkAgentSession(step, s1, { judgeCutOff: false, start: true }).session_number).toBe(3);
+    // a conversation never followed before still takes over the open session
+    step = next(step.state);
+    const s3 = { name: 'claude-code', session_id: 's3' };
+    expect(linkAgentSession(step, s3)).toMatchObject({ outcome: 'next', session_number: 4 });
+  });
+});
+
 describe('a session replaced in the middle of its turn', () => {
   const s1 = { name: 'claude-code', session_id: 's1' };
   const s2 = { name: 'claude-code', session_id: 's2' };
@@ -83,7 +111,9 @@ describe('a session replaced in the middle of its turn', () => {
       // a prompt of another conversation replaces the session without judging it
       const prompt = next(s);
       expect(linkAgentSession(prompt, s2).cut_off).toBeUndefined();
-      expect(prompt.state.sessions[0]?.end_reason).toBe('Claude Code session s1 ended');
+      expect(prompt.state.sessions[0]?.end_reason).toBe(
+        'another conversation (Claude Code session s2) took over from Claude Code session s1, which had not ended',
+      );
     }
   });
 
