@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -393,5 +393,24 @@ describe('a pause lifted, then more work in a session that ended', () => {
     await svc.agentSessions.end(id, { agent: claude('p-1'), reason: 'prompt_input_exit' });
     const after = await svc.queries.context(await svc.resolve(ref), 4000);
     expect(after.markdown).not.toContain('ended because: pause');
+  });
+});
+
+describe('the Stops of two conversations that check for a checkpoint at once', () => {
+  it('make one: the interval is checked again on the state the checkpoint commits to', async () => {
+    const repo = realpathSync(makeRepo());
+    const store = sqliteStore();
+    const made = await makeService(store).create({ title: 'Two at once', tasks: [], worktree: repo });
+    // work since the workflow began: a file changed
+    writeFileSync(join(repo, 'notes.txt'), 'work\n');
+    const hooks = [makeService(sqliteStore(store.location)), makeService(sqliteStore(store.location))];
+    const out = await Promise.all(
+      hooks.map((svc) =>
+        svc.agentSessions.checkpointIfDue(made.id, { name: 'stop', intervalMs: 10 * 60_000 }),
+      ),
+    );
+    expect(out.filter((r) => r.checkpoint !== null)).toHaveLength(1);
+    expect(out.find((r) => r.checkpoint === null)?.reason).toMatch(/the last checkpoint is 0 min old/);
+    expect((await store.loadState(made.id))?.checkpoints).toHaveLength(1);
   });
 });

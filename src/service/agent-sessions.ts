@@ -793,7 +793,13 @@ export class AgentSessions {
       lastGit,
     });
     if (!decision.due) return { checkpoint: null, reason: decision.reason };
-    const out = await this.svc.runner.run(workflowId, (d) => checkpoint(d, input.name, git, 'scheduled'));
-    return { checkpoint: out.result.name, reason: decision.reason };
+    const out = await this.svc.runner.run(workflowId, (d) => {
+      // the interval checked again on the state it commits to: another hook's checkpoint since (two conversations'
+      // Stops at once) makes this one too soon
+      const since = checkpointTooSoon(d.state, this.now(), input.intervalMs);
+      if (since) return { checkpoint: null, reason: since.reason };
+      return { checkpoint: checkpoint(d, input.name, git, 'scheduled').name, reason: decision.reason };
+    });
+    return out.result;
   }
 }
