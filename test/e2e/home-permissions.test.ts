@@ -132,6 +132,32 @@ describe('a database this process may not write', () => {
   });
 });
 
+describe('a database file made read-only in a folder this process may write', () => {
+  it('names the file, not the folder', () => {
+    const home = tempDir('baton-perm-');
+    const repo = makeRepo();
+    expect(
+      batonUmask000(['create', '--title', 't', '--task', 'T1:one'], repo, { BATON_HOME: home }).code,
+    ).toBe(0);
+    const root = process.getuid?.() === 0;
+    chmodSync(home, root ? 0o777 : 0o700);
+    const db = join(home, 'baton.db');
+    chmodSync(db, 0o444);
+    for (const f of [`${db}-wal`, `${db}-shm`]) if (existsSync(f)) chmodSync(f, 0o666);
+    const cwd = tempDir('baton-cwd-');
+    chmodSync(cwd, 0o755);
+    const r = spawnSync(process.execPath, [batonBin, 'list'], {
+      cwd,
+      env: hermeticEnv({ BATON_HOME: home, HOME: cwd }),
+      encoding: 'utf8',
+      ...(root ? { uid: 65534, gid: 65534 } : {}),
+    });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain(`this process may not write to ${db}.`);
+    expect(r.stderr).toContain(`give this user write access to ${db},`);
+  });
+});
+
 /** A database file that is not one (overwritten, a bad copy): no mode makes it open, the run folders bring it back. */
 describe('a damaged database', () => {
   it('says so with the way back, which works: move it aside, then rebuild from the run folders', async () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { corpusPath } from '../../../test/helpers/corpus.js';
 import { readFirstLines } from '../transcripts/read-new-bytes.js';
 import { checkFormat } from '../transcripts/transcript-import.js';
+import { openFailure } from '../../storage/sqlite/open-failure.js';
 import { hookFailureClears, hookFailureKind, hookFailureStep, type HookLines } from './hook-failure.js';
 import type { HookRecord } from './hook-log.js';
 import { parsePayload } from './hook-payload.js';
@@ -151,6 +152,20 @@ describe('the next step of a failed hook', () => {
     }
   });
 
+  it('adds nothing to a store that could not be opened for a cause the note names with its fix', () => {
+    // the store's own words for it (open-failure.ts), so a change of them cannot go unseen here
+    const locked = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    const readOnly = Object.assign(new Error('attempt to write a readonly database'), {
+      code: 'SQLITE_READONLY',
+    });
+    const damaged = Object.assign(new Error('file is not a database'), { code: 'SQLITE_NOTADB' });
+    for (const e of [locked, readOnly, damaged]) {
+      const note = openFailure('/home/u/.baton/baton.db', e).message;
+      expect(hookFailureKind(failed(note)), note).toBe('store-hinted');
+      expect(hookFailureStep('UserPromptSubmit', failed(note))).toBeNull();
+    }
+  });
+
   it('for a hook that ran out of time, or failed on anything else: what to check, unless the error names its fix', () => {
     const late: HookRecord = {
       ...failed('no answer within 25 s; what it did so far is kept'),
@@ -170,7 +185,10 @@ describe('the next step of a failed hook', () => {
     expect(hookFailureStep('SessionEnd', plugin)).toMatch(
       /^give SessionEnd hooks more time: set CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS=30000 in the environment Claude Code starts from /,
     );
-    expect(hookFailureStep('Stop', failed('SQLITE_BUSY: database is locked'))).toBe(
+    expect(hookFailureStep('Stop', failed('SQLITE_BUSY: database is locked'))).toMatch(
+      /^another process kept Baton's SQLite database locked longer than the hook waits .*: end that transaction or close it; the next hook reads what this one missed from the transcript$/,
+    );
+    expect(hookFailureStep('Stop', failed('ECONNRESET'))).toBe(
       'the next Stop hook tries again; if it fails the same way, check that `baton list` works here, and report the message with the version `baton --version` prints',
     );
     expect(

@@ -16,7 +16,8 @@ export interface HookLines {
  * What went wrong in a failed hook, read from its note (what the hook log keeps, also from a Baton before this one):
  * the agent's input (none, not JSON, not an object), an agent the hook line names that Baton does not know, the file
  * the agent named as its transcript (gone or unreadable, which the note's own hint covers, another agent's, which the
- * note names with its import command, or no transcript at all), Baton's store, the time it had, or anything else.
+ * note names with its import command, or no transcript at all), Baton's store (not opened, with the cause's own fix
+ * when the note says one, or kept locked by another process), the time it had, or anything else.
  */
 export type HookFailureKind =
   | 'input'
@@ -25,6 +26,8 @@ export type HookFailureKind =
   | 'transcript-unreadable'
   | 'not-transcript'
   | 'store'
+  | 'store-hinted'
+  | 'store-busy'
   | 'timeout'
   | 'other';
 
@@ -54,7 +57,15 @@ export function hookFailureKind(r: Pick<HookRecord, 'outcome' | 'note'>): HookFa
       return 'not-transcript';
     return 'other';
   }
-  if (/^cannot open the SQLite database |^cannot reach the Baton server /.test(note)) return 'store';
+  const store = /^cannot open the SQLite database |^cannot reach the Baton server /.test(note);
+  // open-failure.ts: a database this process may not write, one another process kept locked, a damaged file
+  if (
+    store &&
+    /: (this process may not write to|another process kept it locked|the file is damaged) /.test(note)
+  )
+    return 'store-hinted';
+  if (store) return 'store';
+  if (/\bSQLITE_BUSY\b|\bdatabase is locked\b/.test(note)) return 'store-busy';
   return 'other';
 }
 
@@ -101,6 +112,10 @@ export function hookFailureStep(
       return `the agent named as its transcript a file Baton cannot read: check that it is there and that you can read it`;
     case 'not-transcript':
       return `the file the agent named as its transcript is neither a Claude Code nor a Codex transcript: if you did not run the hook by hand, ${agent} may write a kind this Baton does not know: check its version, and update Baton ${INSTALL_STEPS}; \`baton import <file>\` imports a transcript by hand and says which agent wrote it`;
+    case 'store-hinted':
+      return null;
+    case 'store-busy':
+      return `another process kept Baton's SQLite database locked longer than the hook waits (a \`sqlite3\` shell or another program with a transaction open on it, a long \`baton rebuild\`): end that transaction or close it; the next hook reads what this one missed from the transcript`;
     case 'store':
       return `the hook could not open Baton's store: if \`baton doctor\` opens it (no problem above says otherwise), ${agent} starts its hooks with other settings than this shell: give them the same (BATON_HOME, BATON_DATABASE_URL or BATON_URL in its environment, --home, --database or --server on the hook line)`;
     case 'timeout':

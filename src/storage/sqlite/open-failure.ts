@@ -1,3 +1,4 @@
+import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BatonError } from '../../core/index.js';
 
@@ -17,14 +18,23 @@ const damaged = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
 export function openFailure(location: string, e: unknown): BatonError {
   const code = (e as { code?: unknown })?.code;
   const denied = typeof code === 'string' && (refused.has(code) || code.startsWith('SQLITE_READONLY'));
-  const cause = denied ? 'denied' : typeof code === 'string' && damaged.has(code) ? 'damaged' : null;
-  const folder = dirname(location);
+  const busy = typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+  const cause = denied
+    ? 'denied'
+    : busy
+      ? 'busy'
+      : typeof code === 'string' && damaged.has(code)
+        ? 'damaged'
+        : null;
+  const refusing = denied ? unwritable(location) : '';
   const hint =
     cause === 'denied'
-      ? `: this process may not write to ${folder}. Inside an agent's sandbox (Codex lets a command write only in its workspace), use Baton's MCP server (\`baton mcp\`) instead, or run the command outside the sandbox; otherwise give this user write access to ${folder}, or set BATON_HOME to a folder it can write`
-      : cause === 'damaged'
-        ? `: the file is damaged or is not Baton's database. Move it aside (\`mv ${location} ${location}.damaged\`): the next command starts a new one, and \`baton rebuild --from-disk <worktree>\` brings a worktree's workflows back from their run folders (<worktree>/.baton/runs)`
-        : '';
+      ? `: this process may not write to ${refusing}. Inside an agent's sandbox (Codex lets a command write only in its workspace), use Baton's MCP server (\`baton mcp\`) instead, or run the command outside the sandbox; otherwise give this user write access to ${refusing}, or set BATON_HOME to a folder it can write`
+      : cause === 'busy'
+        ? `: another process kept it locked all the time this one waited (a \`sqlite3\` shell or another program with a transaction open on it, a long \`baton rebuild\`): end that transaction or close it (\`lsof ${location}\` names the processes that have it open), then try again`
+        : cause === 'damaged'
+          ? `: the file is damaged or is not Baton's database. Move it aside (\`mv ${location} ${location}.damaged\`): the next command starts a new one, and \`baton rebuild --from-disk <worktree>\` brings a worktree's workflows back from their run folders (<worktree>/.baton/runs)`
+          : '';
   return new BatonError(
     'unavailable',
     `cannot open the SQLite database ${location}: ${(e as Error).message}${hint}`,
@@ -32,4 +42,23 @@ export function openFailure(location: string, e: unknown): BatonError {
     cause ? { cause } : {},
     { cause: e },
   );
+}
+
+/**
+ * What this process may not write, of the database's folder and its files (the database, its WAL and shared-memory
+ * files, those that exist): all that refuse it (a file made read-only in a folder it may write is named, not the
+ * folder), else the folder (a sandbox's refusal that the modes do not show).
+ */
+function unwritable(location: string): string {
+  const folder = dirname(location);
+  const refuses = [folder, location, `${location}-wal`, `${location}-shm`].filter((path) => {
+    if (!existsSync(path)) return false;
+    try {
+      accessSync(path, constants.W_OK);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  return refuses.length ? refuses.join(' and ') : folder;
 }
