@@ -47,3 +47,32 @@ export function cellCommands(code: string): string[] {
 
 /** How a last message names the commands its turn left running in the background, never seen to end. */
 export const LEFT_RUNNING = 'Left running in the background, not seen to end when the transcript ends:';
+
+/**
+ * Every shell command a tool call ran: its input's `command` or `cmd` (a string, or an argv whose last word is the
+ * script), or the commands of a code-mode cell (Codex's `exec`) unless the transcript has their results apart
+ * (`commandsApart`: each is a call of its own).
+ */
+export function callCommands(name: string | null, input: unknown, commandsApart = false): string[] {
+  if (typeof input === 'object' && input !== null) {
+    const v = input as Record<string, unknown>;
+    const cmd = v.command ?? v.cmd;
+    if (typeof cmd === 'string') return [cmd.trim()];
+    if (Array.isArray(cmd) && cmd.every((c) => typeof c === 'string')) return [(cmd.at(-1) as string).trim()];
+  }
+  if (name === 'exec' && typeof input === 'string' && !commandsApart) return cellCommands(input);
+  return [];
+}
+
+/** A completed tool call as the readers of its effects see it: a transcript's entry, or a call `baton run` saw end. */
+export interface ToolOutcome {
+  /** The tool's name (`Bash`, `exec_command`, `apply_patch`, an MCP tool's). */
+  tool: string;
+  input: unknown;
+  /** The shell commands it ran (callCommands). */
+  commands: readonly string[];
+  /** What it answered. */
+  output: string;
+  /** Flagged as an error, or a command that exited with a non-zero code. */
+  failed: boolean;
+}

@@ -1,22 +1,13 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
-import { cellCommands } from '../../core/call-text.js';
+import { callCommands } from '../../core/call-text.js';
+import { splitCommand } from '../../core/split-command.js';
 
 const shellTools = new Set(['Bash', 'exec_command', 'shell', 'local_shell', 'write_stdin', 'bash', 'exec']);
 
 /** Every shell command a tool call or result ran (one for a shell tool, several for a code-mode cell). */
 export function shellCommands(entry: TranscriptEntry): string[] {
   const tool = entry.tool;
-  if (!tool) return [];
-  const input = tool.input;
-  if (typeof input === 'object' && input !== null) {
-    const v = input as Record<string, unknown>;
-    const cmd = v.command ?? v.cmd;
-    if (typeof cmd === 'string') return [cmd.trim()];
-    if (Array.isArray(cmd) && cmd.every((c) => typeof c === 'string')) return [(cmd.at(-1) as string).trim()];
-  }
-  if (tool.name === 'exec' && typeof input === 'string' && tool.commands_apart !== true)
-    return cellCommands(input);
-  return [];
+  return tool ? callCommands(tool.name, tool.input, tool.commands_apart === true) : [];
 }
 
 /** The shell command of a tool call/result (a cell's commands joined by " ; "), or null when it ran none. */
@@ -24,30 +15,6 @@ export function shellCommand(entry: TranscriptEntry): string | null {
   const commands = shellCommands(entry);
   if (commands.length > 0) return commands.join(' ; ');
   return entry.tool?.name && shellTools.has(entry.tool.name) && entry.tool.name !== 'exec' ? '' : null;
-}
-
-/** A command line's parts with the operator after each (`|`, `&&`, `||`, `;`, a newline; '' after the last). */
-export function splitCommand(command: string): { text: string; sep: string }[] {
-  const parts: { text: string; sep: string }[] = [];
-  // where the part being read starts: a part is the text between two operators outside quotes, quotes included
-  let start = 0;
-  let quote: string | null = null;
-  for (let i = 0; i < command.length; i += 1) {
-    const c = command[i] as string;
-    if (quote) {
-      if (c === '\\' && quote === '"') i += 1;
-      else if (c === quote) quote = null;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-    } else if (c === ';' || c === '\n' || c === '|' || (c === '&' && command[i + 1] === '&')) {
-      const double = c === '&' || (c === '|' && command[i + 1] === '|');
-      parts.push({ text: command.slice(start, i).trim(), sep: double ? c + c : c });
-      if (double) i += 1;
-      start = i + 1;
-    }
-  }
-  parts.push({ text: command.slice(start).trim(), sep: '' });
-  return parts.filter((p) => p.text !== '');
 }
 
 /** A command line's commands: split at &&, ||, ;, | and newlines outside quotes. */

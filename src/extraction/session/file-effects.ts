@@ -1,110 +1,13 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
+import { callFileChanges } from '../../core/call-file-changes.js';
 import { fileChangeSummary, type FileChange } from '../../core/context/file-change.js';
-import { heredoc, withoutHeredocBodies } from '../../core/heredoc.js';
-import { patchChanges, toolFileChanges } from '../../core/tool-file-changes.js';
-import { shellCommands, splitCommand } from '../rules/shell-command.js';
-import { scriptChanges, scriptLanguage } from './script-writes.js';
-import { toolFailed } from './tool-failed.js';
+import { toolOutcome } from './tool-failed.js';
 import type { Effect } from './git-effects.js';
-
-/**
- * The patch a shell command hands to Codex's apply_patch: as its argument (`["apply_patch", "*** Begin Patch..."]`,
- * whose last word shellCommands gives) or on its standard input (`apply_patch <<'EOF' ... EOF`).
- */
-function shellPatch(command: string): string | null {
-  // the argv form's last word is the patch itself
-  if (command.startsWith('*** Begin Patch')) return command;
-  if (!/(?:^|[\s;&|(])apply_patch\b/.test(command)) return null;
-  const start = command.indexOf('*** Begin Patch');
-  return start >= 0 ? command.slice(start) : null;
-}
-
-/** Where a shell redirection writes: `> file` (whole) and `>> file` (appended); not `2>`, `&>`, `>&2`. */
-const redirection = /(?<![\d&>])(>>?)[ \t]*("[^"]+"|'[^']+'|[^\s|;&<>()'"]+)/g;
-/** Any redirection, with its target: not an argument of the program. */
-const anyRedirection = /\d*(?:>>?|<<?|&>)&?[ \t]*(?:"[^"]*"|'[^']*'|[^\s|;&<>()'"]+)/g;
-/** A here-document's opening (`<<'EOF'`, `<<-EOF`), as withoutHeredocBodies leaves it in the line. */
-const heredocOpening = /<<-?[ \t]*\\?['"]?[A-Za-z_]/g;
-/** Quoted text that is no redirection's target: a `>` in it is text (`git commit -m "a > b"`, `node -e '...'`). */
-const quotedText = /(?<!>\s*)(?:"(?:[^"\\]|\\.)*"|'[^']*')/g;
-/** A shell word: quoted parts and escaped characters (`Application\ Support`) kept in it. */
-const shellWord = /(?:\\.|"[^"]*"|'[^']*'|[^\s\\"'])+/g;
-/**
- * Paths that are no work of the session's: scratch space (a test log in /tmp), devices, and words the shell expands
- * (a variable, a glob, a command substitution), which the transcript does not resolve.
- */
-const notWork = /^\/(?:tmp|dev|proc|private\/tmp|var\/folders|var\/tmp)\/|[$*?`]/;
-/** A word as the program sees it: quotes and escapes taken off. */
-const unquote = (w: string) =>
-  w.replace(/"([^"]*)"|'([^']*)'|\\(.)/g, (_, a?: string, b?: string, c?: string) => a ?? b ?? c ?? '');
-/** Where `cp a/b dir/` puts its source: the source's name in the folder. */
-const under = (dir: string, source: string) =>
-  `${dir}/${source.replace(/\/+$/, '').split('/').at(-1) ?? source}`;
-
-/** A path with its `.` and `..` steps taken (`docs/../README.md` is `README.md`) and no trailing slash. */
-function normal(path: string): string {
-  const out: string[] = [];
-  for (const [i, step] of path.split('/').entries()) {
-    if (step === '.' || (step === '' && i > 0)) continue;
-    const back = out.at(-1);
-    if (step === '..' && back !== undefined && back !== '..' && back !== '' && back !== '~') out.pop();
-    else out.push(step);
-  }
-  return out.join('/') || '.';
-}
-
-/**
- * The files a shell command line changes: what `rm` and `git rm` delete (not `git rm --cached`, which untracks), what
- * `cp` and `mv` write (into a folder, `.` or one named with a trailing slash, the sources' names in it; a moved file
- * is deleted where it was), `>` and `>>` redirections and `tee`'s files (a whole write is `created`, an append
- * `edited`). A relative path after `cd dir` is under dir; nothing after a `cd` into scratch space counts. Flags,
- * here-document bodies (content, not commands), subshell parentheses, a trailing `&` and quoted text are no paths.
- */
-function shellChanges(command: string): [FileChange, string][] {
-  const out: [FileChange, string][] = [];
-  let dir = '';
-  const at = (path: string) => normal(dir && !/^[/~]/.test(path) ? `${dir}/${path}` : path);
-  // the here-documents' bodies, in order: a part that opens one is handed the next
-  const bodies = [...command.matchAll(heredoc)].map((m) => m[4] ?? '');
-  for (const part of splitCommand(withoutHeredocBodies(command))) {
-    const text = part.text.replace(/^\(+\s*|\s*\)+$/g, '').replace(/\s&$/, '');
-    const opened = bodies.splice(0, text.match(heredocOpening)?.length ?? 0);
-    const words = (text.replace(anyRedirection, ' ').match(shellWord) ?? []).map(unquote);
-    const [program = '', ...rest] = words;
-    const args = rest.filter((w) => !w.startsWith('-') && w !== '&');
-    if (program === 'cd') {
-      dir = args[0] ? at(args[0]) : '';
-      continue;
-    }
-    if (notWork.test(dir)) continue;
-    const language = scriptLanguage(program);
-    const inline = rest.findIndex((w) => w === '-c' || w === '-e');
-    const script = opened[0] ?? (inline >= 0 ? rest[inline + 1] : undefined);
-    if (language && script)
-      for (const [change, path] of scriptChanges(language, script)) out.push([change, at(path)]);
-    for (const m of text.replace(quotedText, '""').matchAll(redirection))
-      out.push([m[1] === '>>' ? 'edited' : 'created', at(unquote(m[2] ?? ''))]);
-    const git = program === 'git' && rest[0] === 'rm';
-    if ((program === 'rm' || git) && !rest.includes('--cached'))
-      for (const f of git ? args.slice(1) : args) out.push(['deleted', at(f)]);
-    const appends = rest.includes('-a') || rest.includes('--append');
-    if (program === 'tee') for (const f of args) out.push([appends ? 'edited' : 'created', at(f)]);
-    if ((program !== 'cp' && program !== 'mv') || args.length < 2) continue;
-    const target = args.at(-1) as string;
-    const sources = args.slice(0, -1);
-    const into = /\/$|^\.{1,2}$/.test(target) || sources.length > 1;
-    for (const source of sources) {
-      if (program === 'mv') out.push(['deleted', at(source)]);
-      out.push(['created', at(into ? under(target, source) : target)]);
-    }
-  }
-  return out.filter(([, path]) => path !== '' && path !== '.' && !notWork.test(path));
-}
 
 /**
  * Files the session created, edited and deleted: every change, when it was made (ten edits of one file are ten
  * "edited"; the import's ledger records one per file and change, and another after a check: transcript-import.ts). Read from successful results of the edit tools (Write, Edit, NotebookEdit, apply_patch as a tool, a
- * shell command or a code-mode patch) and of the shell's own changes (`rm`, `cp`, `mv`, `>`, `tee`: shellChanges).
+ * shell command or a code-mode patch) and of the shell's own changes (`rm`, `cp`, `mv`, `>`, `tee`): callFileChanges.
  */
 export function findFileEffects(entries: readonly TranscriptEntry[]): Effect[] {
   const out: Effect[] = [];
@@ -112,21 +15,12 @@ export function findFileEffects(entries: readonly TranscriptEntry[]): Effect[] {
   const add = (e: TranscriptEntry, change: FileChange, path: string, tool: string) => {
     const summary = fileChangeSummary(change, path);
     const last = out.at(-1);
-    if (!path || (last?.line === e.line && last.summary === summary)) return;
+    if (last?.line === e.line && last.summary === summary) return;
     out.push({ line: e.line, at: e.at, kind: 'file_write', tool, summary });
   };
   for (const e of entries) {
-    if (e.sidechain || e.kind !== 'tool_result' || !e.tool?.name || toolFailed(e)) continue;
-    const name = e.tool.name;
-    // a code-mode cell's patch is apply_patch's
-    const tool = name === 'exec' ? 'apply_patch' : name;
-    for (const [change, p] of toolFileChanges(name, e.tool.input, e.text)) add(e, change, p, tool);
-    for (const command of shellCommands(e)) {
-      // a patch's lines are file content, not commands
-      const patch = shellPatch(command);
-      if (patch) for (const [change, p] of patchChanges(patch)) add(e, change, p, 'apply_patch');
-      else for (const [change, p] of shellChanges(command)) add(e, change, p, name);
-    }
+    if (e.sidechain || e.kind !== 'tool_result' || !e.tool?.name) continue;
+    for (const { change, path, tool } of callFileChanges(toolOutcome(e))) add(e, change, path, tool);
   }
   return out;
 }
