@@ -1,3 +1,5 @@
+import type { ToolOutcome } from './call-text.js';
+
 /** An option's value as a shell word: `x`, `"a b"`, `'a b'`, `user.name="A B"`. */
 export const gitWord = `(?:"[^"]*"|'[^']*'|[^\\s"'])+`;
 
@@ -26,4 +28,85 @@ export function printedCommits(output: string): { branch: string | null; hash: s
     out.push({ branch: branch && !/\s/.test(branch) ? branch : null, hash, subject: subject.trim() });
   }
   return out;
+}
+
+/**
+ * The first line of the message a `git commit` command gives it: `-m "..."`, `-m '...'`, or a heredoc (`-F - <<'EOF'`,
+ * `-m "$(cat <<'EOF'`). Null for a message from an editor or a file.
+ */
+function commitSubject(command: string): string | null {
+  const inline = /\bgit\s+commit\b[^\n]*?\s-m\s*(?:"([^"$`\\]+)"|'([^']+)')/.exec(command);
+  const heredoc =
+    /\bgit\s+commit\b[^\n]*?\s(?:-F\s*-|--file[= ]-|-m\s*"\$\(cat)[^\n]*<<-?\s*['"]?\w+['"]?[^\n]*\n([^\n]*)/.exec(
+      command,
+    );
+  const subject = (inline?.[1] ?? inline?.[2] ?? heredoc?.[1] ?? '').split('\n')[0]?.trim();
+  return subject || null;
+}
+
+/** The commits a `git log` / `git show` printed, oneline (`hash subject`) or in full (`commit <hash>`, its subject indented). */
+function loggedCommits(output: string): { hash: string; subject: string }[] {
+  const out: { hash: string; subject: string }[] = [];
+  const lines = output.split('\n');
+  lines.forEach((line, i) => {
+    const full = /^commit ([0-9a-f]{7,64})\b/.exec(line);
+    if (full?.[1]) {
+      const subject = lines.slice(i + 1, i + 8).find((l) => /^ {4}\S/.test(l));
+      if (subject) out.push({ hash: full[1], subject: subject.trim() });
+      return;
+    }
+    const oneline = /^([0-9a-f]{7,64}) (.+)$/.exec(line.trim());
+    if (oneline?.[1] && oneline[2]) out.push({ hash: oneline[1], subject: oneline[2].trim() });
+  });
+  return out;
+}
+
+/**
+ * A commit made without git's `[branch hash] subject` line (`git commit -q`) and then shown by the same command: by
+ * `git log` or `git show` (oneline or in full) printing a commit with the commit's own subject, or by `&& git rev-parse
+ * --short HEAD` printing the hash alone. An older commit the log shows (the commit failed, the log ran anyway) has
+ * another subject. Null otherwise.
+ */
+function quietCommit(command: string, output: string): { hash: string; subject: string } | null {
+  const shown = /\bgit\s+commit\b[\s\S]*?\bgit\s+(?:--no-pager\s+)?(log|show|rev-parse)\b/.exec(command);
+  const subject = commitSubject(command);
+  if (!shown || !subject) return null;
+  if (shown[1] !== 'rev-parse') {
+    const logged = loggedCommits(output).find((c) => c.subject === subject);
+    return logged ? { hash: logged.hash, subject } : null;
+  }
+  // a hash alone says nothing of which commit it is: only right after a commit that succeeded (`&&`)
+  if (!/\bgit\s+commit\b[^;|\n]*&&\s*git\s+rev-parse\b/.test(command)) return null;
+  const hash = output
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => /^[0-9a-f]{7,64}$/.test(l));
+  return hash ? { hash, subject } : null;
+}
+
+/** A commit a call made: on its branch (null: detached, or not said), and whether it replaced the branch's last one. */
+export interface MadeCommit {
+  hash: string;
+  subject: string;
+  branch: string | null;
+  /** `git commit --amend`: it replaced the branch's last commit. */
+  amends: boolean;
+}
+
+/**
+ * The commits one call made, in order: a commit needs a `git commit` (cherry-pick, revert) in the command and git's
+ * `[branch hash] subject` line in its output (a failed call's too: a later step failing made the commit no less),
+ * so a program that prints such lines (a test of a git tool) is not taken for one; or, without that line, a quiet
+ * commit the same command showed (quietCommit: only a call that succeeded).
+ */
+export function madeCommits(call: ToolOutcome): MadeCommit[] {
+  const all = call.commands.join(' ; ');
+  if (!committing.test(all)) return [];
+  const printed = printedCommits(call.output);
+  if (printed.length) {
+    const amends = amending.test(all);
+    return printed.map((c) => ({ ...c, amends }));
+  }
+  const quiet = call.failed ? null : quietCommit(all, call.output);
+  return quiet ? [{ ...quiet, branch: null, amends: false }] : [];
 }
