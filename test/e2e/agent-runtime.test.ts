@@ -13,7 +13,8 @@ describe('baton run with a fake Claude Code replaying recorded stream-json', () 
     const log = join(home, 'agent.log');
     const r = await cli(['run', '--agent', 'claude-code', '--context-window', '200000'], {
       FAKE_LOG: log,
-      FAKE_COMMAND: 'git commit -m "step"',
+      FAKE_COMMAND: 'git commit --allow-empty -m "step"',
+      FAKE_COMMAND_RUN: '1',
     });
     expect(r.code, r.stderr).toBe(0);
     const report = r.json<{
@@ -44,7 +45,7 @@ describe('baton run with a fake Claude Code replaying recorded stream-json', () 
     // The ledger reaches the resume context, so a later session does not commit again.
     const context = (await cli(['context', '-w', report.workflow_id])).json<{ markdown: string }>().markdown;
     expect(context).toContain('### Already Done (do not redo)');
-    expect(context).toMatch(/\[commit\] T1: .*git commit -m "step"/);
+    expect(context.match(/^ {2}- commit [0-9a-f]{7,} step$/gm)).toHaveLength(3);
   });
 
   it('auto-pauses at the task boundary with trigger exhaustion once usage passes 85% (one session allowed)', async () => {
@@ -248,6 +249,27 @@ describe("the work `baton run` records from its agent's output", () => {
     expect(context).toMatch(/- files: created work-T1\.txt; created work-T2\.txt/);
     expect(context).not.toMatch(/changed Write|git add -A/);
     expect(context).toContain(`${first} Work on T1`);
+  });
+
+  it("Claude Code: a shell command's file changes and a quiet commit, as a transcript's import says them", async () => {
+    const ws = setup();
+    expect((await ws.create()).code).toBe(0);
+    const r = await ws.cli(['run', '--agent', 'claude-code', '--max-tasks', '1'], {
+      FAKE_COMMAND:
+        'printf "x\\n" > notes.md && git rm -q README.md && git add -A && git commit -q -m "Add notes" && git log --oneline -1',
+      FAKE_COMMAND_RUN: '1',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const hash = gitIn(ws.repo, 'rev-parse', '--short', 'HEAD').trim();
+    const status = (await ws.cli(['status'])).json<{ side_effects: { kind: string; summary: string }[] }>();
+    expect(status.side_effects.map((e) => `${e.kind} ${e.summary}`)).toEqual([
+      `commit ${hash} Add notes`,
+      'file_write created notes.md',
+      'file_write deleted README.md',
+    ]);
+    const context = (await ws.cli(['context'])).json<{ markdown: string }>().markdown;
+    expect(context).toMatch(/- files: created notes\.md; deleted README\.md/);
+    expect(context).not.toContain('git commit -q');
   });
 
   it('Codex: a file_change item is each file it lists, created or edited, relative to the worktree', async () => {

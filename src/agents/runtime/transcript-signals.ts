@@ -107,6 +107,7 @@ function entrySignal(e: TranscriptEntry): AgentSignal | null {
       input: e.tool.input,
       is_error: e.tool.is_error ?? (e.tool.exit_code !== null ? e.tool.exit_code !== 0 : null),
       text: e.text,
+      ...(e.tool.commands_apart === true ? { commands_apart: true } : {}),
     };
   if (e.kind === 'text' && e.role === 'assistant') return { type: 'message', text: e.text };
   if (e.kind === 'error') return { type: 'error', text: e.text };

@@ -19,7 +19,6 @@ describe('side effects of completed tool actions', () => {
     expect(
       classifySideEffects(call('str_replace_editor', { command: 'create', path: '/w/a.md' }), '/w'),
     ).toEqual([{ kind: 'file_write', summary: 'created a.md' }]);
-    expect(classifySideEffects(call('Bash', { command: 'git push origin main' }))[0]?.kind).toBe('push');
   });
 
   it("says Claude Code's Write and Edit as created and edited, relative to the worktree; a path outside it stays whole", () => {
@@ -69,7 +68,7 @@ describe('side effects of completed tool actions', () => {
     expect(classifySideEffects(call('apply_patch', { changes: [] }), '/w')).toEqual([]);
   });
 
-  it('says a commit by the hash and subject git printed, and by its command when git printed none', () => {
+  it('says a commit by the hash and subject git printed, or a quiet one by what the same command showed', () => {
     const commit = (output: string, command = 'git add -A && git commit -m "Add the cart"') =>
       classifySideEffects(call('Bash', { command }, output));
     expect(commit('[main 4f02117] Add the cart\n 2 files changed, 10 insertions(+)')).toEqual([
@@ -82,18 +81,122 @@ describe('side effects of completed tool actions', () => {
     expect(commit('[main 5d6e7f8] Add the cart\n', 'git commit --amend --no-edit')).toEqual([
       { kind: 'commit', summary: '5d6e7f8 Add the cart (amends an earlier commit)' },
     ]);
-    expect(commit('', 'git commit -qm "Add the cart"')).toEqual([
-      { kind: 'commit', summary: 'git commit -qm "Add the cart"' },
+    // `git commit -q` prints nothing: the log the same command printed says which commit it made
+    expect(
+      commit(
+        '4f02117 Add the cart\n',
+        'git add -A && git commit -q -m "Add the cart" && git log --oneline -1',
+      ),
+    ).toEqual([{ kind: 'commit', summary: '4f02117 Add the cart' }]);
+    expect(commit('4f02117\n', 'git commit -q -m "Add the cart" && git rev-parse --short HEAD')).toEqual([
+      { kind: 'commit', summary: '4f02117 Add the cart' },
     ]);
+    // an older commit the log shows is not this one; a quiet commit nothing showed is none (git's own log has it)
+    expect(commit('1a2b3c4 Earlier work\n', 'git commit -q -m "Add the cart"; git log --oneline -1')).toEqual(
+      [],
+    );
+    expect(commit('', 'git commit -q -m "Add the cart"')).toEqual([]);
     // a program that prints such a line made no commit
     expect(classifySideEffects(call('Bash', { command: 'npm test' }, '[main 4f02117] Add the cart'))).toEqual(
       [],
     );
+    // a commit git printed was made, whatever failed after it in the same command
     expect(
       classifySideEffects({
-        ...call('Bash', { command: 'git commit -m x' }, '[main 4f02117] x'),
+        ...call(
+          'Bash',
+          { command: 'git commit -m x && npm test' },
+          '[main 4f02117] x\nnpm ERR! Test failed.',
+        ),
         is_error: true,
       }),
+    ).toEqual([{ kind: 'commit', summary: '4f02117 x' }]);
+  });
+
+  it('says the files a shell command changed, as the import does: rm, mv, redirections, relative to the worktree', () => {
+    const bash = (command: string, is_error: boolean | null = null) =>
+      classifySideEffects({ ...call('Bash', { command }), is_error }, '/w');
+    expect(bash('rm a.txt && mv b.txt c.txt')).toEqual([
+      { kind: 'file_write', summary: 'deleted a.txt' },
+      { kind: 'file_write', summary: 'deleted b.txt' },
+      { kind: 'file_write', summary: 'created c.txt' },
+    ]);
+    expect(bash('cd /w/docs && echo "# Notes" > notes.md && cat notes.md | tee -a /w/log.md')).toEqual([
+      { kind: 'file_write', summary: 'created docs/notes.md' },
+      { kind: 'file_write', summary: 'edited log.md' },
+    ]);
+    expect(
+      bash(
+        "python3 - <<'PY'\nfrom pathlib import Path\np = Path('src/a.py')\ns = p.read_text()\np.write_text(s)\nPY",
+      ),
+    ).toEqual([{ kind: 'file_write', summary: 'edited src/a.py' }]);
+    // scratch space, a quoted `>`, a failed command: no work of the session's
+    expect(bash('npm test > /tmp/test.log 2>&1 && git commit -m "a > b"')).toEqual([]);
+    expect(bash('rm a.txt', true)).toEqual([]);
+    // Codex's exec_command, its command as an argv, and a patch it hands to apply_patch
+    const patch = '*** Begin Patch\n*** Add File: docs/a.md\n+# A\n*** End Patch';
+    expect(
+      classifySideEffects(call('exec_command', { command: ['apply_patch', patch] }), '/w').map(
+        (e) => e.summary,
+      ),
+    ).toEqual(['created docs/a.md']);
+  });
+
+  it("reads a Codex code-mode cell's commands, unless its output has them apart as calls of their own", () => {
+    const cell = 'const r = await tools.exec_command({ cmd: "rm old.txt" });\ntext(r.output);';
+    expect(classifySideEffects(call('exec', cell), '/w')).toEqual([
+      { kind: 'file_write', summary: 'deleted old.txt' },
+    ]);
+    expect(classifySideEffects({ ...call('exec', cell), commands_apart: true }, '/w')).toEqual([]);
+  });
+
+  it("says pushes, pull requests, merges and branches in the import's words", () => {
+    const ran = (command: string, output: string) => classifySideEffects(call('Bash', { command }, output));
+    expect(ran('git push origin main', 'To github.com:o/r.git\n   1a2b3c4..5d6e7f8  main -> main\n')).toEqual(
+      [{ kind: 'push', summary: 'pushed main -> main (up to 5d6e7f8)' }],
+    );
+    expect(
+      ran(
+        'git push --force-with-lease',
+        'To github.com:o/r.git\n + 00fb9c4...283c50a fix -> fix (forced update)\n',
+      ),
+    ).toEqual([{ kind: 'push', summary: 'force-pushed fix -> fix (283c50a, replacing 00fb9c4)' }]);
+    expect(
+      ran(
+        'git push -u origin feat',
+        "remote:\nTo github.com:o/r.git\n * [new branch]      feat -> feat\nbranch 'feat' set up to track 'origin/feat'.",
+      ),
+    ).toEqual([{ kind: 'push', summary: 'pushed feat -> feat' }]);
+    // rejected, a dry run, nothing to push: nothing pushed
+    expect(
+      ran('git push', ' ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs'),
     ).toEqual([]);
+    expect(ran('git push --dry-run', 'To github.com:o/r.git\n   1a2b3c4..5d6e7f8  main -> main')).toEqual([]);
+    expect(ran('git push', 'Everything up-to-date')).toEqual([]);
+    expect(
+      ran(
+        'gh pr create --fill',
+        'Creating pull request for feat into main\n\nhttps://github.com/o/r/pull/7\n',
+      ),
+    ).toEqual([{ kind: 'pr', summary: 'https://github.com/o/r/pull/7' }]);
+    expect(ran('gh pr merge 7 --squash', '✓ Squashed and merged pull request o/r#7 (Add the cart)')).toEqual([
+      { kind: 'pr', summary: 'merged PR #7' },
+    ]);
+    expect(ran('gh pr merge --auto --squash', '')).toEqual([
+      { kind: 'pr', summary: "enabled auto-merge of the current branch's pull request" },
+    ]);
+    expect(ran('git checkout -b feat/cart', "Switched to a new branch 'feat/cart'")).toEqual([
+      { kind: 'other', summary: 'created the branch feat/cart' },
+    ]);
+    expect(ran('git checkout -b feat/cart', "fatal: a branch named 'feat/cart' already exists")).toEqual([]);
+    expect(
+      classifySideEffects(
+        call('mcp__github__merge_pull_request', { owner: 'o', repo: 'r', pull_number: 8 }, '{}'),
+      ),
+    ).toEqual([{ kind: 'pr', summary: 'merged PR #8' }]);
+    // a migration the import does not read keeps its command
+    expect(ran('npx prisma migrate deploy', 'All migrations have been successfully applied.')).toEqual([
+      { kind: 'migration', summary: 'npx prisma migrate deploy' },
+    ]);
   });
 });

@@ -176,7 +176,13 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
       case 'tool_result': {
         const text = `${sig.name}${sig.is_error ? ' failed' : ''}: ${clip(sig.text.split('\n')[0] ?? '', 200)}`;
         steps.push({ kind: 'tool_result', text });
-        const action = { name: sig.name, input: sig.input, is_error: sig.is_error, output: sig.text };
+        const action = {
+          name: sig.name,
+          input: sig.input,
+          is_error: sig.is_error,
+          output: sig.text,
+          commands_apart: sig.commands_apart,
+        };
         await service.runner.run(
           workflowId,
           (d, s) => {

@@ -40,6 +40,8 @@ export type AgentSignal =
       input: unknown;
       is_error: boolean | null;
       text: string;
+      /** A code-mode cell whose commands' results the agent's output has apart, as calls of their own. */
+      commands_apart?: boolean;
     }
   | { type: 'message'; text: string }
   | { type: 'error'; text: string }
