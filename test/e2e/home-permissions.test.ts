@@ -105,23 +105,35 @@ describe('files of $BATON_HOME under umask 000', () => {
  * commands, lets them write only in the workspace. Here as another user (the tests may run as root, whom modes do not
  * stop) or, for an ordinary user, with the files made read-only.
  */
+const root = process.getuid?.() === 0;
+
+/**
+ * `baton list` run on a home holding a database, with `modes` set first (root's modes for another user, who runs
+ * it, and an ordinary user's for that user).
+ */
+function listWithModes(modes: (home: string, db: string) => void) {
+  const home = tempDir('baton-perm-');
+  const repo = makeRepo();
+  expect(batonUmask000(['create', '--title', 't', '--task', 'T1:one'], repo, { BATON_HOME: home }).code).toBe(
+    0,
+  );
+  modes(home, join(home, 'baton.db'));
+  const cwd = tempDir('baton-cwd-');
+  chmodSync(cwd, 0o755);
+  const r = spawnSync(process.execPath, [batonBin, 'list'], {
+    cwd,
+    env: hermeticEnv({ BATON_HOME: home, HOME: cwd }),
+    encoding: 'utf8',
+    ...(root ? { uid: 65534, gid: 65534 } : {}),
+  });
+  return { home, status: r.status, stderr: r.stderr };
+}
+
 describe('a database this process may not write', () => {
   it('says so, with what to do: the MCP server, or the command outside the sandbox', () => {
-    const home = tempDir('baton-perm-');
-    const repo = makeRepo();
-    expect(
-      batonUmask000(['create', '--title', 't', '--task', 'T1:one'], repo, { BATON_HOME: home }).code,
-    ).toBe(0);
-    const root = process.getuid?.() === 0;
-    chmodSync(home, root ? 0o755 : 0o555);
-    chmodSync(join(home, 'baton.db'), root ? 0o644 : 0o444);
-    const cwd = tempDir('baton-cwd-');
-    chmodSync(cwd, 0o755);
-    const r = spawnSync(process.execPath, [batonBin, 'list'], {
-      cwd,
-      env: hermeticEnv({ BATON_HOME: home, HOME: cwd }),
-      encoding: 'utf8',
-      ...(root ? { uid: 65534, gid: 65534 } : {}),
+    const { home, ...r } = listWithModes((home, db) => {
+      chmodSync(home, root ? 0o755 : 0o555);
+      chmodSync(db, root ? 0o644 : 0o444);
     });
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain(`cannot open the SQLite database ${join(home, 'baton.db')}: EACCES`);
@@ -134,24 +146,12 @@ describe('a database this process may not write', () => {
 
 describe('a database file made read-only in a folder this process may write', () => {
   it('names the file, not the folder', () => {
-    const home = tempDir('baton-perm-');
-    const repo = makeRepo();
-    expect(
-      batonUmask000(['create', '--title', 't', '--task', 'T1:one'], repo, { BATON_HOME: home }).code,
-    ).toBe(0);
-    const root = process.getuid?.() === 0;
-    chmodSync(home, root ? 0o777 : 0o700);
-    const db = join(home, 'baton.db');
-    chmodSync(db, 0o444);
-    for (const f of [`${db}-wal`, `${db}-shm`]) if (existsSync(f)) chmodSync(f, 0o666);
-    const cwd = tempDir('baton-cwd-');
-    chmodSync(cwd, 0o755);
-    const r = spawnSync(process.execPath, [batonBin, 'list'], {
-      cwd,
-      env: hermeticEnv({ BATON_HOME: home, HOME: cwd }),
-      encoding: 'utf8',
-      ...(root ? { uid: 65534, gid: 65534 } : {}),
+    const { home, ...r } = listWithModes((home, db) => {
+      chmodSync(home, root ? 0o777 : 0o700);
+      chmodSync(db, 0o444);
+      for (const f of [`${db}-wal`, `${db}-shm`]) if (existsSync(f)) chmodSync(f, 0o666);
     });
+    const db = join(home, 'baton.db');
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain(`this process may not write to ${db}.`);
     expect(r.stderr).toContain(`give this user write access to ${db},`);
