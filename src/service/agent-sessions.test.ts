@@ -6,6 +6,7 @@ import { makeRepo } from '../../test/helpers/git-repo.js';
 import { makeService, sqliteStore, TestClock } from '../../test/helpers/service.js';
 import type { Store } from '../storage/store.js';
 import { abandon, markImported, RECENT_LIMIT, transcriptKey } from '../core/index.js';
+import { liveSnapshotId } from './queries.js';
 import type { BatonService } from './baton-service.js';
 
 /** The same database as `store`, seen by another process whose first look at the worktree found nothing. */
@@ -412,5 +413,26 @@ describe('the Stops of two conversations that check for a checkpoint at once', (
     expect(out.filter((r) => r.checkpoint !== null)).toHaveLength(1);
     expect(out.find((r) => r.checkpoint === null)?.reason).toMatch(/the last checkpoint is 0 min old/);
     expect((await store.loadState(made.id))?.checkpoints).toHaveLength(1);
+  });
+});
+
+describe('the requests `baton details` lists', () => {
+  it('are oldest first by when they were asked: one a hook missed, read from the transcript later, goes where it was asked', async () => {
+    const repo = realpathSync(makeRepo());
+    const svc = makeService(sqliteStore());
+    const made = await svc.create({ title: 'Rename things', tasks: [], worktree: repo });
+    const ref = { workflowId: made.id };
+    const ask = (text: string, at: string) =>
+      svc.record(ref, { kind: 'request', text, at, source: 'claude-code:hook' });
+    await ask('rename a to b', '2026-03-01T10:00:00.000Z');
+    await ask('now run the tests', '2026-03-01T10:05:00.000Z');
+    // the prompt between them, which its hook could not record (the store was locked), read from the transcript
+    await ask('also rename c to d', '2026-03-01T10:02:00.000Z');
+    const snapshot = await svc.queries.snapshot(
+      made.id,
+      liveSnapshotId((await svc.runner.load(made.id)).version),
+    );
+    const listed = (await svc.queries.details(snapshot, 'requests')) as { text: string }[];
+    expect(listed.map((r) => r.text)).toEqual(['rename a to b', 'also rename c to d', 'now run the tests']);
   });
 });

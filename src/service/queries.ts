@@ -172,7 +172,13 @@ export class Queries {
       const rows = await this.store.listRecords(snapshot.workflow_id, kind, {
         createdThrough: snapshot.created_at,
       });
-      return rows.map((r) => r.data);
+      // oldest first by when each happened, not when it was recorded: a request a hook missed, read from the
+      // transcript later, goes where it was asked
+      const when = (d: unknown) => {
+        const r = d as { at?: string | null; timestamp?: string };
+        return Date.parse(r.at ?? r.timestamp ?? '') || 0;
+      };
+      return rows.map((r) => r.data).sort((a, b) => when(a) - when(b));
     }
     if (category === 'git-changes') {
       // a live snapshot is the workflow as it stands: its git state is the worktree's now
