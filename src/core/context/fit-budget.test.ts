@@ -224,7 +224,7 @@ describe('resume context within a token budget', () => {
       expect(md).toContain('- Phase: red');
       // the TDD section: unexpected failures first, the expected one named, the counts agreeing
       expect(md).toContain('- Failing tests: 30');
-      expect(md).toMatch(/unexpected: auth\.spec\.ts > case 1\b/);
+      expect(md).toMatch(/unexpected \(not the red phase\): auth\.spec\.ts > case 1\b/);
       expect(md).toContain('expected (red phase): auth.spec.ts > case 0');
       expect(md).not.toContain('Failing tests: none');
       expect(md).toMatch(/\.\.\. and \d+ more \(baton details errors\)/);
@@ -583,7 +583,7 @@ describe('resume context within a token budget', () => {
     };
     const md = fitResumeContext({ ...snap, test_state }, 4, [], 100_000, countTokens).markdown;
     expect(md).toContain('-> 1 passed, 4 failed\n- Failing tests: 4\n');
-    expect(md).toContain('  - unexpected: test mount renders the page (AppWeb.PageLiveTest)\n');
+    expect(md).toContain('  - test mount renders the page (AppWeb.PageLiveTest)\n');
     expect(md).toContain('  - 3 not named in the output Baton read\n');
   });
 

@@ -275,7 +275,9 @@ function tdd(c: ResumeContext, out: string[]) {
   } else {
     const more = t.failing_more ? `, and ${t.failing_more} more (baton details test-state)` : '';
     out.push(`- Failing tests: ${t.failing_total}${more}`);
-    if (t.unexpected.length) out.push(`  - unexpected: ${t.unexpected.join(', ')}`);
+    // the failures nobody meant: named alone, unless the red phase's expected ones are listed beside them
+    const which = t.expected.length ? 'unexpected (not the red phase): ' : '';
+    if (t.unexpected.length) out.push(`  - ${which}${t.unexpected.join(', ')}`);
     if (t.expected.length) out.push(`  - expected (red phase): ${t.expected.join(', ')}`);
     if (t.failing_unnamed) out.push(`  - ${t.failing_unnamed} not named in the output Baton read`);
   }
