@@ -1,3 +1,5 @@
+import { unwrapShell } from './split-command.js';
+
 /**
  * A one-line description of a tool call, for readers and for extraction: the tool and its command, file, pattern or
  * address (`Bash: npm test`, `Write: src/a.ts`), never a whole input (a file's contents, a patch).
@@ -49,7 +51,8 @@ export function cellCommands(code: string): string[] {
 export const LEFT_RUNNING = 'Left running in the background, not seen to end when the transcript ends:';
 
 /**
- * Every shell command a tool call ran: its input's `command` or `cmd` (a string, or an argv whose last word is the
+ * Every shell command a tool call ran: its input's `command` or `cmd` (a string, the script of a shell launcher
+ * taken out of it (`bash -lc '...'`, as Codex's `exec --json` wraps its commands), or an argv whose last word is the
  * script), or the commands of a code-mode cell (Codex's `exec`) unless the transcript has their results apart
  * (`commandsApart`: each is a call of its own).
  */
@@ -57,7 +60,7 @@ export function callCommands(name: string | null, input: unknown, commandsApart 
   if (typeof input === 'object' && input !== null) {
     const v = input as Record<string, unknown>;
     const cmd = v.command ?? v.cmd;
-    if (typeof cmd === 'string') return [cmd.trim()];
+    if (typeof cmd === 'string') return [unwrapShell(cmd).trim()];
     if (Array.isArray(cmd) && cmd.every((c) => typeof c === 'string')) return [(cmd.at(-1) as string).trim()];
   }
   if (name === 'exec' && typeof input === 'string' && !commandsApart) return cellCommands(input);

@@ -21,3 +21,17 @@ export function splitCommand(command: string): { text: string; sep: string }[] {
   parts.push({ text: command.slice(start).trim(), sep: '' });
   return parts.filter((p) => p.text !== '');
 }
+
+/**
+ * The script a shell launcher runs (`bash -lc 'rm a.txt'`, `/bin/zsh -c "..."`, `bash -lc ls`): the command the agent
+ * ran, as Codex's `exec --json` reports it, wrapped; the command itself otherwise. In a single-quoted script, `'\''`
+ * is a quote.
+ */
+export function unwrapShell(command: string): string {
+  const m = /^\s*(?:\/\S*\/)?(?:ba|z|da|k)?sh\s+(?:-\w*c\w*)\s+(?:(['"])([\s\S]*)\1|([^\s'"]+))\s*$/.exec(
+    command,
+  );
+  if (!m) return command;
+  if (m[3] !== undefined) return m[3];
+  return m[1] === "'" ? (m[2] ?? '').replace(/'\\''/g, "'") : (m[2] ?? '');
+}

@@ -130,6 +130,14 @@ describe('side effects of completed tool actions', () => {
         "python3 - <<'PY'\nfrom pathlib import Path\np = Path('src/a.py')\ns = p.read_text()\np.write_text(s)\nPY",
       ),
     ).toEqual([{ kind: 'file_write', summary: 'edited src/a.py' }]);
+    // a command wrapped in its shell launcher, as Codex's `exec --json` reports it (`bash -lc '...'`)
+    expect(bash("/bin/bash -lc 'rm a.txt && echo '\\''x'\\'' > b.txt'")).toEqual([
+      { kind: 'file_write', summary: 'deleted a.txt' },
+      { kind: 'file_write', summary: 'created b.txt' },
+    ]);
+    expect(
+      classifySideEffects(call('exec_command', { command: 'bash -lc "git rm -q README.md"' }), '/w'),
+    ).toEqual([{ kind: 'file_write', summary: 'deleted README.md' }]);
     // scratch space, a quoted `>`, a failed command: no work of the session's
     expect(bash('npm test > /tmp/test.log 2>&1 && git commit -m "a > b"')).toEqual([]);
     expect(bash('rm a.txt', true)).toEqual([]);

@@ -1,6 +1,6 @@
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { callCommands } from '../../core/call-text.js';
-import { splitCommand } from '../../core/split-command.js';
+import { splitCommand, unwrapShell } from '../../core/split-command.js';
 
 const shellTools = new Set(['Bash', 'exec_command', 'shell', 'local_shell', 'write_stdin', 'bash', 'exec']);
 
@@ -94,12 +94,6 @@ export const callsWeb = (command: string) =>
  * as `a=1,b=2,...` or `"a""b"...` is not split every possible way (that was exponential).
  */
 export const assignmentOnly = /^(?:\w+=(?:(?=("[^"]*"|'[^']*'|\$\([^)]*\)|\S))\1)*(?:\s+|$))+$/;
-
-/** The script of `bash -c '...'` / `sh -c "..."` (the command itself otherwise). */
-export function unwrapShell(command: string): string {
-  const m = /^\s*(?:\/\S*\/)?(?:ba|z|da|k)?sh\s+(?:-\w*c\w*)\s+(['"])([\s\S]*)\1\s*$/.exec(command);
-  return m?.[2] ?? command;
-}
 
 const keyword = /^(?:then|else|elif|do|!)\s+/;
 const noStep =

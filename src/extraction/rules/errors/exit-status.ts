@@ -1,7 +1,7 @@
 import { readTestOutput, reportsFailure } from '../../session/test-output.js';
 import { ciChecks } from './ci-checks.js';
-import { splitCommand } from '../../../core/split-command.js';
-import { assignmentOnly, sequential, testCommand, unwrapShell } from '../shell-command.js';
+import { splitCommand, unwrapShell } from '../../../core/split-command.js';
+import { assignmentOnly, sequential, testCommand } from '../shell-command.js';
 
 /**
  * What a command's exit status says, by the conventions programs follow: POSIX questions answer with 1, a pipeline
