@@ -10,7 +10,7 @@ import { findError } from './fold/evolve.js';
 import { droppedImportRows } from './fold/bounds.js';
 
 export { findError };
-export { listTotals } from './fold/bounds.js';
+export { inRequestOrder, listTotals } from './fold/bounds.js';
 export { contextUsage, sessionReading, workflowUsage } from './fold/usage.js';
 
 /** Events that are work done (what makes a checkpoint worth taking): tasks added or moved, side effects. */

@@ -462,7 +462,11 @@ export class AgentSessions {
   }
 
   /** Finds or creates the workflow and ties the agent session to it (a session start also resumes it). */
-  async track(input: TrackInput): Promise<TrackResult> {
+  async track(
+    input: TrackInput,
+    /** How a session start that tracks (a workflow with nothing in it yet) ties its agent session (linkAgentSession). */
+    link: { start?: boolean; elsewhere?: boolean } = {},
+  ): Promise<TrackResult> {
     if (input.link === false || input.follow_new === false) {
       const { mine, moved, ended } = await this.look(input);
       const w = mine ?? moved;
@@ -508,9 +512,13 @@ export class AgentSessions {
       };
     }
     const resumed = r.from !== null;
-    const { result, state } = await this.svc.runner.run(r.state.id, (d) => linkAgentSession(d, input.agent), {
-      retry: true,
-    });
+    const { result, state } = await this.svc.runner.run(
+      r.state.id,
+      (d) => linkAgentSession(d, input.agent, link),
+      {
+        retry: true,
+      },
+    );
     return this.result(
       f,
       state,
@@ -541,7 +549,12 @@ export class AgentSessions {
     // how it had stopped, when this start resumed it: the user is told
     const resumedFrom = r.from ? { resumed_from: r.from } : {};
     if (isEmptyWorkflow(w)) {
-      const t = f.created ? null : await this.track({ ...input, resume: false });
+      const t = f.created
+        ? null
+        : await this.track(
+            { ...input, resume: false },
+            { start: true, elsewhere: input.active_elsewhere === true },
+          );
       return {
         ...(t ?? this.result(f, w, 'created', 1, f.note)),
         context: null,
@@ -592,7 +605,12 @@ export class AgentSessions {
           !moved &&
           (isIt(d.state.sessions.at(-1)?.agent) ||
             isIt(d.state.sessions.find((x) => x.number === standing)?.agent));
-        const link = linkAgentSession(d, input.agent, { judgeCutOff, reopened, start: true });
+        const link = linkAgentSession(d, input.agent, {
+          judgeCutOff,
+          reopened,
+          start: true,
+          elsewhere: !judgeCutOff,
+        });
         if (own && !link.cut_off) return { link, context: null, whole: true };
         const why = link.cut_off ? { trigger: 'crash' as const, reason: link.cut_off } : null;
         // the agent session that goes on (a compaction, a resume) holds its own compaction summary

@@ -19,7 +19,9 @@ import {
   contextUsage,
   workflowUsage,
   listTotals,
+  inRequestOrder,
   type RecordKind,
+  type UserRequest,
   type WorkflowState,
   type WorkflowStatus,
   pauseOverdue,
@@ -172,13 +174,11 @@ export class Queries {
       const rows = await this.store.listRecords(snapshot.workflow_id, kind, {
         createdThrough: snapshot.created_at,
       });
-      // oldest first by when each happened, not when it was recorded: a request a hook missed, read from the
+      const data = rows.map((r) => r.data);
+      // the requests in the order they were asked, as the state keeps them: one a hook missed, read from the
       // transcript later, goes where it was asked
-      const when = (d: unknown) => {
-        const r = d as { at?: string | null; timestamp?: string };
-        return Date.parse(r.at ?? r.timestamp ?? '') || 0;
-      };
-      return rows.map((r) => r.data).sort((a, b) => when(a) - when(b));
+      if (kind !== 'request') return data;
+      return (data as UserRequest[]).reduce<UserRequest[]>((l, r) => inRequestOrder(l, r, Infinity), []);
     }
     if (category === 'git-changes') {
       // a live snapshot is the workflow as it stands: its git state is the worktree's now

@@ -1136,6 +1136,31 @@ describe('a failed hook in baton doctor', () => {
     );
   });
 
+  it('is past too when the store was kept locked, or could not be opened for a cause its note names', async () => {
+    for (const note of [
+      'SQLITE_BUSY: database is locked',
+      `cannot open the SQLite database /h/baton.db: database is locked: another process kept it locked all the time this one waited (a \`sqlite3\` shell ...): end that transaction or close it, then try again`,
+    ]) {
+      const { repo, env, baton } = setup();
+      expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+      expect((await baton(['hook', 'Stop'], payload(repo))).code).toBe(0);
+      // the Stop failed so (as its hook log keeps it), and a session start reached the store after it
+      const log = join(env.BATON_HOME, 'hooks', readdirSync(join(env.BATON_HOME, 'hooks'))[0]!);
+      const kept = JSON.parse(readFileSync(log, 'utf8')) as {
+        events: Record<string, Record<string, unknown>>;
+      };
+      const stop = Object.values(kept.events).find((e) => e.event === 'Stop')!;
+      Object.assign(stop, { outcome: 'failed', note, at: new Date(Date.now() - 60_000).toISOString() });
+      writeFileSync(log, JSON.stringify(kept));
+      expect((await baton(['hook', 'SessionStart'], payload(repo, { source: 'startup' }))).code).toBe(0);
+      const report = (await baton(['doctor', '--json'])).json<{ problems: string[]; notes: string[] }>();
+      expect(report.problems.join('\n'), note).not.toContain('the last Stop hook');
+      expect(report.notes.join('\n'), note).toMatch(
+        /the last Stop hook \(\S+, claude-code\) could not reach Baton's store \(.*\); the SessionStart hook since \(\S+\) reached it and read on from there: nothing of it is missing/,
+      );
+    }
+  });
+
   it("says that a store the hook could not open but doctor can means the agent's hooks run with other settings", async () => {
     const { line } = await reported('SessionStart', (repo) => payload(repo, { source: 'startup' }), [
       '--server',

@@ -44,31 +44,24 @@ describe('linkAgentSession without a session id', () => {
   });
 });
 
-describe('two conversations at work in one worktree at once', () => {
+describe('a session another conversation replaces', () => {
   const s1 = { name: 'claude-code', session_id: 's1' };
   const s2 = { name: 'claude-code', session_id: 's2' };
-  it('share the open session as they take turns: none is said to end, the sessions are not counted again', () => {
+  it('ended when a start saw no other conversation at work; else the other took over from it, which is said', () => {
     const d = fresh();
     linkAgentSession(d, s1, { judgeCutOff: true, start: true });
-    // the second starts while the first is at work (the start judges nothing): the next session, the first not ended
-    let step = next(d.state);
-    expect(linkAgentSession(step, s2, { judgeCutOff: false, start: true }).session_number).toBe(2);
-    expect(step.state.sessions[0]?.end_reason).toMatch(
-      /^another conversation \(Claude Code session s2\) took over/,
+    // the second starts while the first is at work (the start judges nothing)
+    const beside = next(d.state);
+    expect(
+      linkAgentSession(beside, s2, { judgeCutOff: false, start: true, elsewhere: true }).session_number,
+    ).toBe(2);
+    expect(beside.state.sessions[0]?.end_reason).toBe(
+      'another conversation (Claude Code session s2) took over from Claude Code session s1, which had not ended',
     );
-    for (const agent of [s1, s2, s1, s2]) {
-      step = next(step.state);
-      expect(linkAgentSession(step, agent)).toEqual({ outcome: 'same', session_number: 2 });
-      expect(step.events).toEqual([]);
-    }
-    expect(step.state.session_count).toBe(2);
-    // the first reopened (a start of its own) is its next session, as a start always was
-    step = next(step.state);
-    expect(linkAgentSession(step, s1, { judgeCutOff: false, start: true }).session_number).toBe(3);
-    // a conversation never followed before still takes over the open session
-    step = next(step.state);
-    const s3 = { name: 'claude-code', session_id: 's3' };
-    expect(linkAgentSession(step, s3)).toMatchObject({ outcome: 'next', session_number: 4 });
+    // a start that saw no other conversation at work (a /clear)
+    const cleared = next(d.state);
+    linkAgentSession(cleared, s2, { judgeCutOff: true, start: true });
+    expect(cleared.state.sessions[0]?.end_reason).toBe('Claude Code session s1 ended');
   });
 });
 

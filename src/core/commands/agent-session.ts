@@ -17,8 +17,8 @@ export type AgentSessionOutcome = 'same' | 'linked' | 'next';
  * the open session and is the next Baton session. A call that does not know its agent session (a hook payload
  * without a session id) continues the open session, whichever it follows: it never ends one. The same agent session
  * reopened (`--resume`) after it was cut off ends the Baton session that the cut closed, and goes on as the next.
- * Two conversations at work in one worktree at once share the open session: a later hook (not a start) of one that
- * an earlier session followed goes on in it, rather than ending the other's each time the two take turns.
+ * The session replaced is said to have ended only when a session start saw no other conversation at work; else
+ * another conversation took over from it (two at work in one worktree take turns this way).
  */
 export function linkAgentSession(
   d: Draft,
@@ -27,9 +27,9 @@ export function linkAgentSession(
    * judgeCutOff: whether to judge if the session it replaces was cut off (a session start does, having read its
    * transcript and seen no other conversation at work; a prompt of another conversation replaces a session without
    * judging it). reopened: the agent session starts again in a new process (SessionStart's source `resume`), so the
-   * same agent session is judged too. start: a session start (which never joins another conversation's session).
+   * same agent session is judged too. start: a session start; elsewhere: it saw another conversation at work here.
    */
-  opts: { judgeCutOff?: boolean; reopened?: boolean; start?: boolean } = {},
+  opts: { judgeCutOff?: boolean; reopened?: boolean; start?: boolean; elsewhere?: boolean } = {},
 ): { outcome: AgentSessionOutcome; session_number: number; cut_off?: string } {
   const cur = d.state.sessions[d.state.sessions.length - 1];
   // an agent working on it: the workflow is under way (pause and resume apply), whether or not it has tasks
@@ -48,17 +48,14 @@ export function linkAgentSession(
       d.emit({ type: 'session.linked', data: { agent } });
       return { outcome: 'linked', session_number: cur.number };
     }
-    const followedBefore = d.state.sessions.some(
-      (x) => x.agent?.name === agent.name && x.agent.session_id === agent.session_id,
-    );
-    if (!same && followedBefore && !opts.start) return { outcome: 'same', session_number: cur.number };
     const was = `${agentLabel(cur.agent.name)} session ${cur.agent.session_id}`;
-    // not judged: another conversation's hook (a start beside one at work, or a prompt): the one it replaces may
-    // well be at work still
+    // a start that saw no other conversation at work: the one it replaces ended (a /clear, a quit); another's hook (a
+    // prompt, or a start beside one at work) says it took over, the one it replaces may well be at work still
+    const ended = opts.start === true && opts.elsewhere !== true;
     const replaced = `another conversation (${agentLabel(agent.name)} session ${agent.session_id}) took over from ${was}, which had not ended`;
     d.emit({
       type: 'session.ended',
-      data: { reason: cut ?? (opts.judgeCutOff ? `${was} ended` : replaced), snapshot_id: null },
+      data: { reason: cut ?? (ended ? `${was} ended` : replaced), snapshot_id: null },
     });
     const number = d.state.session_count + 1;
     d.emit({ type: 'session.started', session_number: number, data: { origin: 'resume', agent } });

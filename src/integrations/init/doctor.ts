@@ -584,7 +584,10 @@ const otherOutage = /cannot reach PostgreSQL |(PostgreSQL at|the Baton server at
  * records the turn and session ends the failed hooks could not, and reads the transcripts on from their last import.
  */
 function caughtUpSince(r: HookRecord, lastHooks: Record<string, HookRecord>): HookRecord | null {
-  if (hookFailureKind(r) !== 'store' && !otherOutage.test(r.note)) return null;
+  const kind = hookFailureKind(r);
+  // a store not opened (its cause named or not) or kept locked by another process: an outage a later start outlived
+  const outage = kind === 'store' || kind === 'store-hinted' || kind === 'store-busy';
+  if (!outage && !otherOutage.test(r.note)) return null;
   return (
     Object.values(lastHooks).find(
       (h) =>
