@@ -1017,6 +1017,47 @@ describe('an error worked around in one import', () => {
   });
 });
 
+describe('an error the agent left for later', () => {
+  it('is deferred with its words, shown so in the context, and fixed by a later import where it succeeds', async () => {
+    const w = await inProcess();
+    const r = rollout(w.repo);
+    const path = join(tempDir(), 'rollout-2026-12-05T09-00-00-a1b2c3d4.jsonl');
+    writeFileSync(
+      path,
+      [
+        r.meta(),
+        ...r.ask('Add the --json flag to the report command'),
+        ...r.exec('npm run lint', 'src/legacy/parse.js\n  12:5  error  no-unused-vars\n1 problem', 1),
+        r.say('That lint error is pre-existing in src/legacy and unrelated to my changes; the flag is done.'),
+      ].join('\n') + '\n',
+    );
+    await importTranscriptFile(w.client, w.ref, path, 'codex');
+    const errors = async () =>
+      (await w.service.store.listRecords(w.id, 'error')).map(
+        (x) => x.data as { resolution: string; resolution_notes: string },
+      );
+    expect(await errors()).toEqual([
+      expect.objectContaining({
+        resolution: 'deferred',
+        resolution_notes: expect.stringMatching(
+          /^That lint error is pre-existing .* \(transcript line \d+\)$/,
+        ),
+      }),
+    ]);
+    const context = await w.client.context(w.ref, 4000);
+    expect(context.markdown).toMatch(/- command_failed: `npm run lint`: .*\[deferred\]/);
+    expect(context.markdown).not.toContain('UNRESOLVED');
+
+    appendFileSync(
+      path,
+      [...r.ask('Fix the legacy lint error too'), ...r.exec('npm run lint', '', 0)].join('\n') + '\n',
+    );
+    await importTranscriptFile(w.client, w.ref, path, 'codex');
+    expect((await errors()).map((e) => e.resolution)).toEqual(['fixed']);
+    await w.service.store.close();
+  });
+});
+
 describe('an error older than the open errors the state keeps', () => {
   it('is fixed by a later import where the same command succeeds', async () => {
     const w = await inProcess();

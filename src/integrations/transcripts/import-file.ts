@@ -114,10 +114,12 @@ export async function importTranscriptFile(
     imports: Object.fromEntries(recent.map(({ transcript_session_id: id, ...mark }) => [id, mark])),
     decisions: status.recent_decisions ?? [],
     errors: [...(status.open_errors ?? []), ...(status.recent_resolved_errors ?? [])],
-    // an error worked around is not over either: the same command succeeding later fixes it
+    // an error worked around or left for later is not over either: the same command succeeding later fixes it
     open_errors: [
       ...(await allOpenErrors(client, target, status)),
-      ...(status.recent_resolved_errors ?? []).filter((e) => e.resolution === 'workaround'),
+      ...(status.recent_resolved_errors ?? []).filter(
+        (e) => e.resolution === 'workaround' || e.resolution === 'deferred',
+      ),
     ],
     side_effects: status.side_effects ?? [],
     checked_at: [

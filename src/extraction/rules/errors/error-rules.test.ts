@@ -46,3 +46,46 @@ describe('findErrors: a failed test run', () => {
     ).toMatchObject([{ error_id: 'e1', resolution: 'fixed' }]);
   });
 });
+
+describe('findErrors: a failure the agent leaves on purpose', () => {
+  const lint = () =>
+    bash('npm run lint', 1, 'src/legacy/parse.js\n  12:5  error  no-unused-vars\n✖ 3 problems');
+  it.each([
+    'These lint errors are pre-existing in src/legacy and unrelated to my changes.',
+    'The failing lint rule is not caused by this change: it already fails on main.',
+    "That's out of scope for this task, so I'll leave them as is.",
+    'I will address these in a separate PR.',
+  ])('is deferred when its words say so soon after: %s', (words) => {
+    const [error] = findErrors([say('add the parser option', 'user'), ...lint(), say(words)], null);
+    expect(error?.resolution).toBe('deferred');
+    expect(error?.resolution_notes).toContain(words.slice(0, 30));
+  });
+
+  it('stays open when nothing says so, or the words are the tool output, or the user speaks first', () => {
+    const quiet = findErrors([say('add the parser option', 'user'), ...lint(), say('Let me look.')], null);
+    expect(quiet[0]?.resolution).toBe('unresolved');
+    const echoed = bash(
+      'npm run lint',
+      1,
+      'warning: pre-existing issues are unrelated to my changes\n✖ 1 problem',
+    );
+    expect(findErrors([say('lint it', 'user'), ...echoed], null)[0]?.resolution).toBe('unresolved');
+    const later = [
+      say('add the parser option', 'user'),
+      ...lint(),
+      say('and the docs?', 'user'),
+      say('Those lint errors are pre-existing.'),
+    ];
+    expect(findErrors(later, null)[0]?.resolution).toBe('unresolved');
+  });
+
+  it('is fixed, not deferred, when the same command succeeds later', () => {
+    const entries = [
+      say('add the parser option', 'user'),
+      ...lint(),
+      say('These look pre-existing, but they are quick to fix.'),
+      ...bash('npm run lint', 0, ''),
+    ];
+    expect(findErrors(entries, null)[0]?.resolution).toBe('fixed');
+  });
+});

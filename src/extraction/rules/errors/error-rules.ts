@@ -17,6 +17,7 @@ import {
   succeeded,
 } from './failure.js';
 import { looksOnly } from '../looks.js';
+import { deferralSaid } from './deferrals.js';
 import { readTestOutput } from '../../session/test-output.js';
 import {
   commandSteps,
@@ -304,6 +305,17 @@ function resolve(
 }
 
 /**
+ * The failure's fate (`resolve`), or deferred when nothing got past it but the agent said, soon after it, that it
+ * leaves it on purpose: it was there before, is not this work's, or is kept for later.
+ */
+function fateOf(entries: readonly TranscriptEntry[], index: number, type: string, cause: string): Resolution {
+  const fate = resolve(entries, index, type, cause);
+  if (fate.resolution !== 'unresolved' || type === 'hook_feedback') return fate;
+  const said = deferralSaid(restOfTurn(entries, index));
+  return said ? { resolution: 'deferred', notes: `${said.words} (transcript line ${said.line})` } : fate;
+}
+
+/**
  * A run stopped before it could get as far as the last one: out of time, killed, refused by the network, waiting on a
  * lock. Its failure says nothing of the cause before it.
  */
@@ -434,7 +446,7 @@ export function findErrors(entries: readonly TranscriptEntry[], taskId: string |
       o.key === key ? similarity(o.detail, detail) >= 0.8 : sameCause(o.detail, detail);
     if (open.some((o) => !o.cleared && same(o))) return;
     open.push({ key, clearers: clearersOf(entry), detail, cleared: false });
-    const { resolution, notes } = resolve(entries, index, type, detail);
+    const { resolution, notes } = fateOf(entries, index, type, detail);
     drafts.push({
       task_id: taskId,
       error_type: type,
