@@ -89,3 +89,38 @@ describe('findErrors: a failure the agent leaves on purpose', () => {
     expect(findErrors(entries, null)[0]?.resolution).toBe('fixed');
   });
 });
+
+describe('findErrors: a call the agent meant to fail', () => {
+  const badInput = () => bash('node bin/calc.js 6 % 3', 2, 'calc: bad input: 6 % 3');
+  it.each([
+    ['before', 'Now let me check that bad input is rejected: it should exit 2.'],
+    ['before', "Let's try the error path with an unknown operator."],
+    ['before', 'I expect an error here, since % is not supported.'],
+    ['after', 'Exits 2 with the usage message, as expected.'],
+    ['after', 'It correctly rejects the unknown operator.'],
+  ])('is no error when it says so %s the call: %s', (when, words) => {
+    const entries = [
+      say('make bad input exit 2', 'user'),
+      ...(when === 'before' ? [say(words), ...badInput()] : [...badInput(), say(words)]),
+    ];
+    expect(findErrors(entries, null)).toEqual([]);
+  });
+
+  it('is an error when nothing says so, or the words deny it', () => {
+    const plain = [say('make bad input exit 2', 'user'), say('Running it.'), ...badInput()];
+    expect(findErrors(plain, null)).toHaveLength(1);
+    const denied = [
+      say('make bad input exit 2', 'user'),
+      ...badInput(),
+      say('That is not working as expected.'),
+    ];
+    expect(findErrors(denied, null)).toHaveLength(1);
+    // "I expect the error is in the parser" diagnoses; it does not announce a failure
+    const diagnosis = [
+      say('make bad input exit 2', 'user'),
+      say('I expect the error is in the parser.'),
+      ...badInput(),
+    ];
+    expect(findErrors(diagnosis, null)).toHaveLength(1);
+  });
+});

@@ -18,6 +18,7 @@ import {
 } from './failure.js';
 import { looksOnly } from '../looks.js';
 import { deferralSaid } from './deferrals.js';
+import { meantToFail } from './meant-to-fail.js';
 import { readTestOutput } from '../../session/test-output.js';
 import {
   commandSteps,
@@ -388,7 +389,8 @@ function clearersOf(entry: TranscriptEntry): Set<string> {
 /**
  * Errors: failed commands and tool calls, tool and permission refusals, hook refusals and a Stop hook's feedback,
  * errors the agent reports, failing CI checks read with gh. Expected outcomes are not errors: a call the user declined, a probe of a missing path,
- * git with nothing to commit, a test run the agent said would fail (the red step).
+ * git with nothing to commit, a test run the agent said would fail (the red step), a call it meant to fail (a check
+ * that bad input is refused: `meantToFail`).
  */
 export function findErrors(entries: readonly TranscriptEntry[], taskId: string | null): ErrorDraft[] {
   const drafts: ErrorDraft[] = [];
@@ -410,7 +412,7 @@ export function findErrors(entries: readonly TranscriptEntry[], taskId: string |
     }
     if (entry.role === 'assistant' && entry.kind === 'text') context = clip(entry.text.trim(), 300);
     if (succeeded(entry)) for (const o of open) if (o.clearers.has(keyOf(entry))) o.cleared = true;
-    if (!failed(entry) || expectedOutcome(entry)) return;
+    if (!failed(entry) || expectedOutcome(entry) || meantToFail(entries, index)) return;
     // a usage limit is why the agent stopped, not an error of the work to fix: the session's facts say it
     // (read-session.ts), until the agent goes on
     if (entry.kind === 'error' && isUsageLimit(entry.text)) return;
