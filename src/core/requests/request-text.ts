@@ -56,14 +56,22 @@ export function requestTitle(text: string): string {
 const ackWord =
   /^(?:yes|yeah|yep|yup|ok|okay|k|sure|go|ahead|on|do|it|let'?s|lets|proceed|continue|sounds|looks|good|lgtm|approved?|perfect|great|thanks?|thank|you|ty|cool|nice|fine|right|correct|please|pls|now|then|just|that|this|agreed?|exactly|done|y|for|me|to|ship|keep|going|carry|resume|where|you|left|off|from|with|the|plan|work|working|again|up)$/i;
 
+/** "limit reset", "usage limits are back", "ok, the rate limit has been lifted": said before a go-ahead. */
+const limitOver =
+  /^\s*(?:(?:ok|okay|so|alright|right)[,.!]?\s+)?(?:(?:the|my|your|our)\s+)?(?:(?:usage|rate|session|weekly|daily|token|api)\s+)?limits?\s+(?:(?:has|have|is|are|got)\s+)?(?:been\s+)?(?:reset|back|over|lifted|refreshed|renewed|cleared)\b[\s,.;:!-]*/i;
+
 /**
- * A request that only says go on ("yep let's do it", "ok continue", "approved", "continue where you left off"), or
+ * A request that only says go on ("yep let's do it", "ok continue", "approved", "continue where you left off", "limit
+ * reset, continue"), or
  * picks from the agent's menu by its letter alone ("p", "d"): it answers what came before and says nothing
  * of the goal, so it does not name the workflow while a request that does is at hand, nor stand among the Goal's
  * later requests.
  */
 export function isAcknowledgement(text: string): boolean {
-  const words = wordsOf(text);
+  // "limit reset, continue": the user's usage limit is over, and the work goes on as it was
+  const rest = text.replace(limitOver, '');
+  if (rest !== text && wordsOf(rest).length === 0) return true;
+  const words = wordsOf(rest);
   // a letter, not "n" (a no is an answer); a number may be a value asked for ("30" seconds), so it is no pick
   if (words.length === 1 && /^[a-mo-z]$/.test(words[0] ?? '')) return true;
   return words.length > 0 && words.length <= 6 && words.every((w) => ackWord.test(w));

@@ -58,6 +58,10 @@ describe('user requests', () => {
       'ok 👍',
       'continue where you left off',
       'thanks, keep going',
+      // the user's usage limit is over: the work goes on
+      'limit reset, continue',
+      'Usage limits are back. Please continue where you left off',
+      'ok, the rate limit has been lifted',
       // a pick from the agent's menu, by its letter alone
       'p',
       'D',
@@ -68,6 +72,8 @@ describe('user requests', () => {
       'yes, and also add logging',
       'now write the tests',
       'continue with the parser',
+      'reset the limit',
+      'limit reset, now add the retry limit to the config',
       'option 2',
       'ls',
       // a no, and a value asked for, are answers
