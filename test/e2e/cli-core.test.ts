@@ -46,6 +46,10 @@ for (const mode of cliModes) {
 
     it('records, pauses at the task boundary, snapshots and resumes', async () => {
       expect((await baton('task', 'start', 'T1')).code).toBe(0);
+      // the task under way is the next one; nothing else can start before it is done: said without contradiction
+      const under = (await baton('status')).stdout;
+      expect(under).toMatch(/^next task: T1 .+ \(in progress\)$/m);
+      expect(under).toMatch(/^ready to start: none$/m);
       for (const args of [
         [
           'record',
@@ -138,6 +142,7 @@ for (const mode of cliModes) {
       expect(status.runnable_tasks).toEqual([{ id: 'T2', title: 'Implement API' }]);
       // in plain words: how to go on, and what was used
       const plain = (await baton('status')).stdout;
+      expect(plain).toMatch(/^next task: T2 Implement API\nready to start: T2$/m);
       expect(plain).toContain(
         `to go on: \`baton run -w ${id}\` (Baton runs the agent) or \`baton resume -w ${id}\``,
       );

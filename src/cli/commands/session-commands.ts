@@ -59,7 +59,7 @@ type Status = {
   open_errors: { id: string; error_type: string; error_message: string }[];
   tasks: { id: string; title: string; status: string; note: string | null }[];
   left_open: { id: string }[];
-  next_task: { id: string; title: string } | null;
+  next_task: { id: string; title: string; status: string } | null;
   runnable_tasks: { id: string }[];
   snapshots: SnapshotSummary[];
   warnings: string[];
@@ -197,8 +197,9 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
               .map((t) => `${t.status}: ${t.id} ${t.title}${t.note ? `: ${t.note.split('\n')[0]}` : ''}`),
             // what failed and is still open (a finished workflow's `not over:` line names them itself)
             ...(s.not_over ? [] : openErrorsLines(s)),
-            `next task: ${s.next_task ? `${s.next_task.id} ${s.next_task.title}` : 'none'}`,
-            `runnable: ${s.runnable_tasks.map((t) => t.id).join(', ') || 'none'}`,
+            `next task: ${s.next_task ? `${s.next_task.id} ${s.next_task.title}${s.next_task.status === 'in_progress' ? ' (in progress)' : ''}` : 'none'}`,
+            // the tasks that could be started now (their dependencies done): none beside a task under way is no contradiction
+            `ready to start: ${s.runnable_tasks.map((t) => t.id).join(', ') || 'none'}`,
             ...(s.driver ? [driverLine(s.driver, Date.now())] : []),
             ...(s.usage_limit ? [`agent: ${s.usage_limit}`] : []),
             ...gone.map(
