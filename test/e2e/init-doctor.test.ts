@@ -623,9 +623,11 @@ describe('baton doctor', () => {
     expect(r.code).toBe(0);
     expect(report.notes).toContainEqual(
       expect.stringMatching(
-        /^`codex` is not on the PATH and no Codex hook ran here; once you use Codex here: Codex runs the hooks in /,
+        /^`codex` is not on the PATH and no Codex hook ran here; once you use Codex here: \(1\) Codex runs the hooks in .+; \(2\) Codex runs a hook only once you trust it/,
       ),
     );
+    // said once: both wait for the same thing
+    expect(report.notes.filter((n) => n.includes('`codex` is not on the PATH'))).toHaveLength(1);
   });
 
   it("says Codex's project hooks need a trusted project (exit 1 until then), and hooks wired twice", async () => {

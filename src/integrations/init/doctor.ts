@@ -492,13 +492,11 @@ export function diagnose(
       unrun.length > 0 &&
       onPath('codex', env) === null &&
       !Object.values(lastHooks).some((r) => r.agent === 'codex');
-    if (ran) notes.push(...unrun.map((p) => `${ran}: ${p}`));
+    // one note, however many things there are to do once Codex is used: they share why they wait
+    const all = unrun.length > 1 ? unrun.map((p, i) => `(${i + 1}) ${p}`).join('; ') : unrun.join('');
+    if (ran) notes.push(`${ran}: ${all}`);
     else if (noCodex)
-      notes.push(
-        ...unrun.map(
-          (p) => `\`codex\` is not on the PATH and no Codex hook ran here; once you use Codex here: ${p}`,
-        ),
-      );
+      notes.push(`\`codex\` is not on the PATH and no Codex hook ran here; once you use Codex here: ${all}`);
     else problems.push(...unrun);
     const twice = hooksAndPlugin(w);
     if (twice) problems.push(twice);
