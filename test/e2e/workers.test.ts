@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeClaude } from '../helpers/agent-workspace.js';
@@ -41,6 +41,22 @@ describe('baton submit and the queue (CLI and REST)', () => {
     const none = await runCli(['submit'], { cwd: one.repo, env: team.env });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('--agent NAME');
+    // A profile no worker could run is refused, naming the profiles there are (the workflow's baton.config.json's
+    // too), and nothing is queued.
+    const unknown = await team.submit(one, ['--agent', 'nosuch']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(
+      'unknown agent nosuch: the agent profiles are claude-code, codex, command;',
+    );
+    const config = join(one.repo, 'baton.config.json');
+    writeFileSync(config, JSON.stringify({ agents: { small: { adapter: 'claude-code' } } }));
+    expect((await team.submit(one, ['--agent', 'nosuch'])).stderr).toContain(
+      'the agent profiles are claude-code, codex, command, small;',
+    );
+    rmSync(config);
+    expect((await runCli(['--json', 'queue'], { cwd: one.repo, env: team.env })).json()).toEqual({
+      entries: [],
+    });
     const bad = await team.submit(one, ['--priority', '5000']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--priority must be a whole number from -1000 to 1000');

@@ -65,11 +65,19 @@ export interface ProfileFlags {
   contextWindow?: string;
 }
 
+/** The names `--agent` takes: the built-in adapters, then the profiles of the config files' `agents`. */
+export function profileNames(config: unknown): string[] {
+  return [...new Set([...Adapter.options, ...Object.keys((config ?? {}) as Record<string, unknown>)])];
+}
+
 /**
- * The profile `--agent NAME` names: an entry of the config file's `agents`, or one of the built-in adapters
- * (`claude-code`, `codex`, `command`) with their defaults. Flags override the file: `--agent-bin`, `--context-window`.
+ * The config file's entry of the profile `--agent NAME` names (empty for a built-in adapter) and its adapter; an
+ * unknown name is refused naming the profiles there are, a bad entry naming its field.
  */
-export function resolveProfile(name: string, flags: ProfileFlags, config: unknown): AgentProfile {
+export function profileEntry(
+  name: string,
+  config: unknown,
+): { fromFile: z.infer<typeof ProfileConfig>; adapter: AgentProfile['adapter'] } {
   const agents = (config ?? {}) as Record<string, unknown>;
   const raw = agents[name];
   let fromFile: z.infer<typeof ProfileConfig> = {};
@@ -85,10 +93,20 @@ export function resolveProfile(name: string, flags: ProfileFlags, config: unknow
   }
   const adapter =
     fromFile.adapter ?? (Adapter.safeParse(name).success ? (name as AgentProfile['adapter']) : null);
-  if (!adapter)
-    throw invalidInput(
-      `unknown agent ${name}: use claude-code, codex or command, or define "agents": {"${name}": {"adapter": ...}} in baton.config.json (option --agent)`,
-    );
+  if (adapter) return { fromFile, adapter };
+  throw invalidInput(
+    raw === undefined
+      ? `unknown agent ${name}: the agent profiles are ${profileNames(config).join(', ')}; define another as "agents": {"${name}": {"adapter": ...}} in baton.config.json (option --agent)`
+      : `agent profile ${name} in baton.config.json needs "adapter": claude-code, codex or command`,
+  );
+}
+
+/**
+ * The profile `--agent NAME` names: an entry of the config file's `agents`, or one of the built-in adapters
+ * (`claude-code`, `codex`, `command`) with their defaults. Flags override the file: `--agent-bin`, `--context-window`.
+ */
+export function resolveProfile(name: string, flags: ProfileFlags, config: unknown): AgentProfile {
+  const { fromFile, adapter } = profileEntry(name, config);
   const base = defaults[adapter];
   let contextWindow = fromFile.context_window ?? base.context_window;
   if (flags.contextWindow !== undefined) {

@@ -1,3 +1,5 @@
+import { profileEntry } from '../../agents/runtime/index.js';
+import { readAgentProfiles } from '../../config/agent-config.js';
 import { settingReader } from '../../config/settings.js';
 import type { Command } from 'commander';
 import { BATON_ACTOR, reachFlag } from '../../core/index.js';
@@ -50,12 +52,17 @@ export function registerWorkerCommands(program: Command, rt: Runtime) {
     .action(async (o: SubmitFlags, cmd: Command) => {
       const g = rt.globals(cmd);
       // The agent as `baton run` reads it: option, variable, config file key `agent`.
-      const agent = settingReader({ agent: o.agent }, rt.env, rt.settings(g)).text('agent') || null;
+      const settings = rt.settings(g);
+      const agent = settingReader({ agent: o.agent }, rt.env, settings).text('agent') || null;
       const client = await rt.open(g);
       try {
         const num = (v: string | undefined, flag: string) =>
           v === undefined ? null : parseNumber(v, flag, { int: true });
-        const entry = await client.submit(rt.ref(o.workflow), {
+        const ref = rt.ref(o.workflow);
+        // A name no worker could run is refused before anything is queued: the profiles a worker reads for it (the
+        // workflow's worktree's baton.config.json, else the config of BATON_HOME).
+        if (agent) profileEntry(agent, readAgentProfiles(settings.home, (await client.get(ref)).worktree));
+        const entry = await client.submit(ref, {
           agent,
           agent_bin: o.agentBin ?? null,
           context_window: num(o.contextWindow, '--context-window'),
