@@ -315,6 +315,39 @@ describe('baton init', () => {
     expect((await init()).json<{ agents: string[] }>().agents).toEqual(['claude-code', 'codex']);
     expect(existsSync(join(repo, '.codex', 'hooks.json'))).toBe(true);
   });
+
+  it('takes a --command not found on this machine (Baton may be installed after), saying so and what to do', async () => {
+    const { baton } = setup();
+    const said =
+      '--command runs `/nowhere/bin/baton`, which is not found on this machine (not on the PATH, no such file): the hooks written here record nothing until it is; install Baton ';
+    const r = await baton(['init', '--agent', 'claude-code', '--command', '/nowhere/bin/baton', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json<{ warnings: string[] }>().warnings.filter((w) => w.startsWith(said))).toHaveLength(1);
+    const human = await baton(['init', '--agent', 'claude-code', '--command', '/nowhere/bin/baton']);
+    expect(human.stdout).toContain(`Warning: ${said}`);
+    expect(human.stdout).toContain(
+      'or give --command the path of an install (`node /path/to/baton/bin/baton.js`).',
+    );
+    // committed files: said once, by the same warning
+    const shared = await baton(['init', '--shared', '--agent', 'claude-code', '--command', 'no-such-baton']);
+    expect(shared.code, shared.stderr).toBe(0);
+    expect(shared.stdout).toContain(
+      'Warning: --command runs `no-such-baton`, which is not found on this machine',
+    );
+    expect(shared.stdout).not.toContain('does not run here either');
+    // found: nothing to say
+    const found = await baton([
+      'init',
+      '--agent',
+      'claude-code',
+      '--command',
+      `${process.execPath} ${batonBin}`,
+      '--json',
+    ]);
+    expect(found.json<{ warnings: string[] }>().warnings.filter((w) => w.startsWith('--command'))).toEqual(
+      [],
+    );
+  });
 });
 
 describe('baton doctor', () => {

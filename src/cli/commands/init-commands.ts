@@ -153,7 +153,10 @@ export function registerInitCommands(program: Command, rt: Runtime) {
         const sub = claude ? subfolderWarning(root, rt.cwd, claude) : null;
         // the hooks' server, when it cannot see this folder, records nothing of it
         const unseen = store ? await folderUnseenByServer(() => rt.open(g), store.store, root) : null;
-        const warnings = [double, unseen, sub].filter((w): w is string => w !== null);
+        // taken all the same (Baton may be installed after, and a committed file names it for every machine), but said
+        const unfound =
+          o.command && !o.undo && !runnable(o.command, rt.env) ? commandNotFound(o.command) : null;
+        const warnings = [unfound, double, unseen, sub].filter((w): w is string => w !== null);
         emit(
           rt.io,
           g.json === true,
@@ -419,7 +422,8 @@ function commandLines(
       out.push(
         `git ignores ${ignored.join(', ')} (a line of .git/info/exclude or a .gitignore): not committed until that line goes.`,
       );
-    if (!runnable(cli, rt.env))
+    // (a --command not found is a warning of its own)
+    if (!chosen && !runnable(cli, rt.env))
       out.push(
         `\`${committed.program}\` is not on this machine's PATH, so what the committed files run does not run here either: install Baton ${INSTALL_STEPS}.`,
       );
@@ -433,6 +437,10 @@ function commandLines(
     );
   return out;
 }
+
+/** What `baton init` says when the program `--command` names is not found here (not on the PATH, no such file). */
+const commandNotFound = (command: string) =>
+  `--command runs \`${parseCommand(command).program}\`, which is not found on this machine (not on the PATH, no such file): the hooks written here record nothing until it is; install Baton ${INSTALL_STEPS}, or give --command the path of an install (\`node /path/to/baton/bin/baton.js\`)`;
 
 /** What `baton init` says when neither agent is installed or configured here: what it chose, and the other's command. */
 function noAgentFound(scope: InitScope, root: string, home: string, env: NodeJS.ProcessEnv): string {
