@@ -117,7 +117,7 @@ export function createApp(o: AppOptions): OpenAPIHono {
     bodyLimit({
       maxSize: o.maxBodyBytes,
       // The rest of the body is not read: the connection is closed so that no client reuses it, gently
-      // (http/linger.ts) so that a client still sending the body reads this answer rather than a reset.
+      // (src/config/linger.ts) so that a client still sending the body reads this answer rather than a reset.
       onError: (c) =>
         c.json(
           errorBody('payload_too_large', tooLarge(o.maxBodyBytes), { max_body_bytes: o.maxBodyBytes }),

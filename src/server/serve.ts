@@ -10,7 +10,7 @@ import { createApp, withUnprefixedApi } from './app.js';
 import type { AgentWatch } from './api/define.js';
 import { requestGuard } from '../config/request-guard.js';
 import { ensureToken, liveTokenFile, tokenPath } from '../config/token-file.js';
-import { lingerOnUnreadBodies } from './http/linger.js';
+import { lingerOnUnreadBodies } from '../config/linger.js';
 import { Metrics } from './http/metrics.js';
 import { EventTail } from './live/event-tail.js';
 import { registerWsRoute } from './live/ws-route.js';

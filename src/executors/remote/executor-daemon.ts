@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { lingerOnUnreadBodies } from '../../config/linger.js';
 import { requestGuard } from '../../config/request-guard.js';
 import { sameToken } from '../../config/token-file.js';
 import { spawnAgent } from '../local/local-executor.js';
@@ -42,26 +43,38 @@ class HttpError extends Error {
   }
 }
 
-/** The JSON body of a POST; only `application/json` is accepted (no cross-site "simple" request gets this far). */
+/** What a 413 says: the daemon's limit, in bytes and MiB. */
+const tooLarge = () =>
+  `request body over the executor daemon's limit of ${MAX_BODY} bytes (${MAX_BODY / 1024 / 1024} MiB)`;
+
+/**
+ * The JSON body of a POST; only `application/json` is accepted (no cross-site "simple" request gets this far). A body
+ * over the limit is refused (413) by its Content-Length before any of it is read, else once past the limit, where
+ * reading stops: the answer closes the connection, gently (src/config/linger.ts), and what still comes is dropped.
+ */
 function readJson(req: IncomingMessage): Promise<unknown> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json')
     return Promise.reject(new HttpError(415, 'send the body as Content-Type: application/json'));
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY)
+    return Promise.reject(new HttpError(413, tooLarge()));
   return new Promise((resolve, reject) => {
     let size = 0;
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => {
+    const onData = (c: Buffer) => {
       size += c.length;
-      if (size <= MAX_BODY) chunks.push(c);
-      else reject(new HttpError(413, `request body over ${MAX_BODY} bytes`));
-    });
-    req.on('end', () => {
+      if (size <= MAX_BODY) return void chunks.push(c);
+      req.off('data', onData).off('end', onEnd).pause();
+      reject(new HttpError(413, tooLarge()));
+    };
+    const onEnd = () => {
       try {
         resolve(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'));
       } catch {
         reject(new HttpError(400, 'the body is not JSON'));
       }
-    });
+    };
+    req.on('data', onData).on('end', onEnd);
   });
 }
 
@@ -207,9 +220,13 @@ export async function startExecutorDaemon(opts: ExecutorDaemonOptions) {
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((e: Error) => {
       if (res.headersSent) return void res.end();
+      // a body refused before it was read to its end (413, 415) is not read on: the connection closes
+      if (!req.complete) res.setHeader('connection', 'close');
       json(res, e instanceof HttpError ? e.status : 500, { error: e.message });
     });
   });
+  // a 413 sent before the body was read reaches a client still sending it, as `baton serve`'s does
+  lingerOnUnreadBodies(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, resolve);

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { streamRequest } from '../../../test/helpers/raw-http.js';
+import { streamRequest } from '../../test/helpers/raw-http.js';
 import { lingerOnUnreadBodies } from './linger.js';
 
 /** A server that answers every request at once, its body unread, closing the connection (as a 413 does). */
