@@ -213,9 +213,8 @@ export class AgentSessions {
         title: `${agentLabel(input.agent.name)} session on ${start.branch ?? 'a detached HEAD'}`,
         tasks: [],
         worktree,
-        ...(input.agent.session_id !== null
-          ? { agent: { ...input.agent, session_id: input.agent.session_id } }
-          : {}),
+        // a payload without a session id is an agent's all the same: the workflow is named from the first request
+        agent: input.agent,
         ...link,
       });
       const first = await this.firstCreated(w, new Set(all.map((o) => o.id)));

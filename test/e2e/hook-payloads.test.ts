@@ -71,6 +71,20 @@ describe('hook payloads without a session id', () => {
     s = await status();
     expect(s.workflow.session_count).toBe(2);
   });
+
+  it('a session start without one makes the workflow any start makes: named from the first request', async () => {
+    const { repo, hook, status } = workspace();
+    const start = await hook('SessionStart', { cwd: repo, source: 'startup' });
+    expect(start.code).toBe(0);
+    expect(start.stderr).toMatch(/following this session as workflow wf-/);
+    await hook('UserPromptSubmit', { cwd: repo, prompt: 'Fix the login bug' });
+    let s = await status();
+    expect(s.workflow).toMatchObject({ title: 'Fix the login bug', status: 'in_progress', session_count: 1 });
+    // the next hook that names the session ties it to the session the start opened
+    await hook('UserPromptSubmit', { session_id: 's1', cwd: repo, prompt: 'and add a test' });
+    s = await status();
+    expect(s.workflow).toMatchObject({ title: 'Fix the login bug', session_count: 1 });
+  });
 });
 
 describe('the folder a hook names', () => {

@@ -11,8 +11,11 @@ export interface CreateInput {
   plan: string;
   tasks: TaskSpec[];
   git_start: GitStart | null;
-  /** Created by an agent's hook (auto_track): session 1 follows that agent session. */
-  agent?: AgentSessionRef;
+  /**
+   * Created by an agent's hook (auto_track): session 1 follows that agent session, or, its id not known (a payload
+   * without one), whichever the next hook that names one ties to it.
+   */
+  agent?: AgentSessionRef | { name: string; session_id: null };
   /** The title is a stand-in: the first request recorded names the workflow (a hook's or an import's workflow). */
   titleFromRequest?: boolean;
   /** The completed workflow of the same conversation this one goes on from (a hook's, for a resumed conversation). */
@@ -36,6 +39,6 @@ export function createWorkflow(d: Draft, input: CreateInput): void {
   d.emit({
     type: 'session.started',
     session_number: 1,
-    data: agent ? { origin: 'create', agent } : { origin: 'create' },
+    data: agent && agent.session_id !== null ? { origin: 'create', agent } : { origin: 'create' },
   });
 }
