@@ -44,6 +44,20 @@ function transcript(sessionId: string) {
           content: [{ type: 'tool_result', tool_use_id: id, content: result, is_error: false }],
         });
     },
+    /** A TodoWrite call: the agent's task list, each item by its words and status. */
+    todos: (items: [string, 'pending' | 'in_progress' | 'completed'][]) => {
+      const id = `toolu-${++n}`;
+      const todos = items.map(([content, status]) => ({ content, status, activeForm: content }));
+      write('assistant', {
+        id: `m${n}`,
+        role: 'assistant',
+        content: [{ type: 'tool_use', id, name: 'TodoWrite', input: { todos } }],
+      });
+      write('user', {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: id, content: 'Todos have been modified successfully' }],
+      });
+    },
   };
 }
 
@@ -120,6 +134,44 @@ describe('the commits already done, read from git', () => {
       `  - commit ${amended.slice(0, 7)} Add div`,
     ]);
     expect(now).toContain(`- Branch main at ${amended.slice(0, 7)} "Add div"`);
+  });
+
+  it('names the commit made since the task in progress started, which the agent never marked done', async () => {
+    const { repo, baton, hook } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const one = '5a1e0000-0000-4000-8000-000000000031';
+    const t = transcript(one);
+    await hook('SessionStart', { session_id: one, source: 'startup', transcript_path: t.path });
+    t.ask('Add divide to math.js, test it and commit');
+    await hook('UserPromptSubmit', {
+      session_id: one,
+      transcript_path: t.path,
+      prompt: 'Add divide to math.js, test it and commit',
+    });
+    t.todos([
+      ['Write divide', 'in_progress'],
+      ['Commit divide', 'pending'],
+    ]);
+    await new Promise((r) => setTimeout(r, 20));
+    t.todos([
+      ['Write divide', 'completed'],
+      ['Commit divide', 'in_progress'],
+    ]);
+    await new Promise((r) => setTimeout(r, 20));
+    const divide = commit(repo, 'math.js', 'divide');
+    t.bash('git add math.js && git commit -m divide', divide.output);
+    await hook('Stop', { session_id: one, transcript_path: t.path, stop_hook_active: false });
+    await hook('SessionEnd', { session_id: one, transcript_path: t.path, reason: 'other' });
+
+    // the next conversation goes on with the task left in progress, told of the commit made since it started
+    const two = '5a1e0000-0000-4000-8000-000000000032';
+    const next = await hook('SessionStart', { session_id: two, source: 'startup' });
+    const text = (JSON.parse(next.stdout) as { hookSpecificOutput: Json }).hookSpecificOutput
+      .additionalContext as string;
+    expect(text).toContain('  [~] T2 Commit divide (in_progress)');
+    expect(section(text, '### What to Do Next')).toContain(
+      `Continue from task "T2: Commit divide" (a commit was made since it started: ${divide.hash.slice(0, 7)} divide; check whether it is done).`,
+    );
   });
 
   it('hands a session the commit made by hand since the last snapshot, though nothing else happened', async () => {

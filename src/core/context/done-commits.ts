@@ -31,14 +31,14 @@ const commitEffect = /^([0-9a-f]{7,40}) (.+)$/;
 export const reportedHash = (e: SideEffect): string | null =>
   e.kind === 'commit' ? (commitEffect.exec(e.summary)?.[1] ?? null) : null;
 
-interface Reported {
+export interface Reported {
   effect: SideEffect;
   /** The hash the transcript read from git's output; null for a runner's command. */
   hash: string | null;
   subject: string;
 }
 
-const reportedOf = (e: SideEffect): Reported => {
+export const reportedOf = (e: SideEffect): Reported => {
   const m = commitEffect.exec(e.summary);
   return m
     ? { effect: e, hash: m[1] as string, subject: m[2] as string }
@@ -60,7 +60,7 @@ export const commitSummary = (hash: string, subject: string, amends?: string): s
   `${hash} ${subject}${amends === 'earlier' ? ` ${AMENDS_EARLIER}` : amends ? ` (amends ${amends})` : ''}`;
 
 /** The commit an amend replaced, as its note says it (`(amends <hash>)`), or `earlier` (AMENDS_EARLIER). */
-const amendNote = / \(amends ([0-9a-f]{7,40}|an earlier commit)\)$/;
+export const amendNote = / \(amends ([0-9a-f]{7,40}|an earlier commit)\)$/;
 /** The note names the commit (not AMENDS_EARLIER). */
 const namesCommit = (said: string) => /^[0-9a-f]+$/.test(said);
 

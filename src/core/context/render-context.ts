@@ -6,6 +6,7 @@ import { COMPACTION_REASON } from '../compaction.js';
 import { progressLabel } from '../task-graph.js';
 import type { ResumeContext } from './resume-context.js';
 import { commitSaid, pushSaid } from './done-words.js';
+import { commitsSinceSaid } from './commits-since.js';
 
 const mark: Record<string, string> = {
   done: '[x]',
@@ -344,7 +345,11 @@ function nextWork(c: ResumeContext): string {
   const theLast = said === 'Last State' ? 'the Last State' : `its last message (${said})`;
   // a skipped task is finished, not done
   const allDone = p.skipped ? 'Every task is done or skipped' : 'Every task is done';
-  const task = c.next.task_id ? `task "${c.next.task_id}: ${c.next.title}"` : null;
+  // commits made since the task in progress started: it may be done though the list does not say so
+  const since = commitsSinceSaid(c.next.commits_since_start);
+  const task = c.next.task_id
+    ? `task "${c.next.task_id}: ${c.next.title}"${since ? ` (${since})` : ''}`
+    : null;
   const left = c.interrupted ? null : (c.last_state?.left ?? null);
   const undone = c.last_state?.undone_by;
   if (undone) {

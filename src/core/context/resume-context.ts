@@ -24,6 +24,7 @@ import { beforeCompaction, type EarlierSummary } from './before-compaction.js';
 import { earlierShown } from './earlier-work.js';
 import { editedAfter } from './edited-after.js';
 import { notesFileOf } from './notes-file.js';
+import { commitsSinceStarted, type CommitsSince } from './commits-since.js';
 
 /** The shortest an error's message gets in a briefing; what the agent was doing at it is left out there. */
 export const ERROR_CHARS_FLOOR = 90;
@@ -311,6 +312,11 @@ export interface ResumeContext {
     go_ahead: string | null;
     /** The state, plan or notes file the session wrote last (notes-file.ts): read before going on. Null: none. */
     notes_file: string | null;
+    /**
+     * The commits recorded since the next task, in progress, started (commits-since.ts): it may be done though the
+     * list does not say so. Absent: none.
+     */
+    commits_since_start?: CommitsSince;
   };
   reviewer_feedback: { reviewer: string; severity: string; comments: string[]; more: number }[];
   /** How to get what is not shown: the CLI command and the MCP tool. */
@@ -457,6 +463,11 @@ export function compileResumeContext(
   const resolved = snap.errors.filter((e) => e.resolution !== 'unresolved');
   const next = snap.tasks.find((t) => t.id === snap.next_task_id) ?? null;
   const title = (t: string) => clip(t, limits.task_title_chars);
+  // a finished workflow's task left open is not gone on with
+  const since =
+    workflow && isTerminal(workflow.status)
+      ? null
+      : commitsSinceStarted(next, snap.side_effects ?? [], limits.commit_subject_chars);
   const decisions = keyDecisions(snap, limits);
   const finished = workflow && isTerminal(workflow.status) ? workflow.status : null;
   return {
@@ -563,6 +574,7 @@ export function compileResumeContext(
       answered: answered(snap),
       go_ahead: goAhead(snap),
       notes_file: limits.notes_file > 0 ? notesFileOf(snap.side_effects ?? []) : null,
+      ...(since ? { commits_since_start: since } : {}),
     },
     reviewer_feedback: (snap.reviewer_feedback ?? [])
       .filter((f) => !f.addressed)
