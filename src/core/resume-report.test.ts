@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { completeTask, startTask } from './commands/tasks.js';
 import { createWorkflow } from './commands/create.js';
+import { recordSideEffect } from './commands/runtime.js';
 import { Draft } from './draft.js';
 import { buildResumeReport, renderResumeReport, workflowPhase } from './resume-report.js';
 import type { WorkflowState } from './schemas/state.js';
@@ -66,6 +67,16 @@ describe('the resume report', () => {
     expect(r.workflow_mode).toBe('development-only');
     expect(r.lanes).toEqual([{ lane: 0, name: 'development', done: 0, total: 2 }]);
     expect(r.next_action).toBe('start B0 - t0');
+  });
+
+  it('says of the task in progress the commit made since it started: it may be done, the list not saying so', () => {
+    let s = run(workflow([0, 0]), (d) => startTask(d, 'B0'));
+    expect(buildResumeReport(s).next_action).toBe('continue B0 - t0 (in progress)');
+    const commit = { task_id: null, kind: 'commit' as const, tool: 'Bash', summary: '4f6f15f0c2d9 divide' };
+    s = run(s, (d) => recordSideEffect(d, commit, '2026-01-01T00:01:00.000Z'));
+    expect(buildResumeReport(s).next_action).toBe(
+      'continue B0 - t0 (in progress; a commit was made since it started: 4f6f15f divide; check whether it is done)',
+    );
   });
 });
 

@@ -1,6 +1,8 @@
 import type { WorkflowState } from './schemas/state.js';
 import type { Task } from './schemas/workflow.js';
 import { laneProgress, nextTask } from './task-graph.js';
+import { commitsSinceSaid, commitsSinceStarted } from './context/commits-since.js';
+import { defaultLimits } from './context/resume-context.js';
 
 /**
  * The Resume Protocol's report, mapped onto Baton's model: lanes are its task types (the lowest lane of a
@@ -90,7 +92,13 @@ function nextAction(s: WorkflowState, phase: string): string {
   if (!s.tasks.length)
     return "no task is recorded: go on from the user's latest request and the last state (the resume context)";
   const running = s.tasks.find((t) => t.status === 'in_progress');
-  if (running) return `continue ${running.id} - ${running.title} (in progress)`;
+  if (running) {
+    // a commit made since it started: it may be done though the list does not say so (as the briefing says)
+    const since = commitsSinceSaid(
+      commitsSinceStarted(running, s.side_effects ?? [], defaultLimits.commit_subject_chars),
+    );
+    return `continue ${running.id} - ${running.title} (in progress${since ? `; ${since}` : ''})`;
+  }
   const next = nextTask(s.tasks);
   if (next && phase === 'phase_4_bootstrap_complete')
     return `bootstrap tasks done: continue with development task ${next.id} - ${next.title}`;
