@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { bareSnapshot } from '../../../test/helpers/session-snapshot.js';
 import { countTokens } from '../../tokens/count-tokens.js';
-import { emptyUsage } from '../schemas/records.js';
-import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { SideEffect } from '../schemas/runtime.js';
 import type { Task } from '../schemas/workflow.js';
 import { commitsSinceSaid, commitsSinceStarted } from './commits-since.js';
@@ -73,37 +72,16 @@ describe('the commits made since the task in progress started', () => {
   });
 
   it('are said with the task in What to Do Next, as the next step of the briefing', () => {
-    const snap: SessionSnapshot = {
-      schema_version: 1,
-      id: 'snap-1',
-      workflow_id: 'wf-1',
-      session_number: 1,
+    const snap = bareSnapshot({
       created_at: later,
-      trigger: 'manual',
-      pause_reason: null,
-      through_seq: 10,
       issue: { id: 'ISSUE-1', title: 'Add divide', description: 'Add divide to math.js and commit it.' },
-      plan: '',
       tasks: [task('T3', 'Test divide', 'done', before), t4],
       current_task_id: 'T4',
       next_task_id: 'T4',
       tasks_completed: 1,
       tasks_remaining: 1,
-      git_state: null,
-      git_note: 'not a git repository',
-      decisions: [],
-      decisions_total: 0,
-      errors: [],
-      errors_total: 0,
-      reviewer_feedback: [],
-      test_state: null,
-      usage: emptyUsage(),
-      recent_history: [],
-      requests: [],
-      summaries: { compaction: null, last_message: null },
-      warnings: [],
       side_effects: [commit(after, '4f6f15f0c2d9 divide')],
-    };
+    });
     expect(compileResumeContext(snap, 2).next.commits_since_start).toEqual({
       count: 1,
       latest: '4f6f15f divide',

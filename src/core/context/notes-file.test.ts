@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { bareSnapshot } from '../../../test/helpers/session-snapshot.js';
 import { countTokens } from '../../tokens/count-tokens.js';
 import { fitResumeContext } from './fit-budget.js';
 import { compileResumeContext } from './resume-context.js';
 import { isNotesFile, notesFileOf } from './notes-file.js';
-import type { SessionSnapshot } from '../schemas/snapshot.js';
-import { emptyUsage } from '../schemas/records.js';
 
 const write = (summary: string) => ({ kind: 'file_write', summary });
 
@@ -51,35 +50,9 @@ describe('the notes file the session wrote', () => {
 
   it('is named under What to Do Next, the first part dropped for room after where the session was recorded', () => {
     const at = '2026-01-01T00:00:00.000Z';
-    const snap: SessionSnapshot = {
-      schema_version: 1,
-      id: 'snap-1',
-      workflow_id: 'wf-1',
-      session_number: 1,
+    const snap = bareSnapshot({
       created_at: at,
-      trigger: 'manual',
-      pause_reason: null,
-      through_seq: 10,
       issue: { id: 'ISSUE-1', title: 'Fix the rename on SMB', description: 'Renames fail on SMB mounts.' },
-      plan: '',
-      tasks: [],
-      current_task_id: null,
-      next_task_id: null,
-      tasks_completed: 0,
-      tasks_remaining: 0,
-      git_state: null,
-      git_note: 'not a git repository',
-      decisions: [],
-      decisions_total: 0,
-      errors: [],
-      errors_total: 0,
-      reviewer_feedback: [],
-      test_state: null,
-      usage: emptyUsage(),
-      recent_history: [],
-      requests: [],
-      summaries: { compaction: null, last_message: null },
-      warnings: [],
       side_effects: [
         {
           id: 'se1',
@@ -90,7 +63,7 @@ describe('the notes file the session wrote', () => {
           summary: 'edited .planning/STATE.md',
         },
       ],
-    };
+    });
     const md = fitResumeContext(snap, 2, [], 4000, countTokens).markdown;
     expect(md).toMatch(
       /### What to Do Next\n.+\nRead `\.planning\/STATE\.md` before going on: the state, plan or notes file this work wrote last\./,
