@@ -54,7 +54,7 @@ describe('findErrors: a failure the agent leaves on purpose', () => {
     'These lint errors are pre-existing in src/legacy and unrelated to my changes.',
     'The failing lint rule is not caused by this change: it already fails on main.',
     "That's out of scope for this task, so I'll leave them as is.",
-    'I will address these in a separate PR.',
+    "I'll address these lint errors in a separate PR.",
   ])('is deferred when its words say so soon after: %s', (words) => {
     const [error] = findErrors([say('add the parser option', 'user'), ...lint(), say(words)], null);
     expect(error?.resolution).toBe('deferred');
@@ -79,6 +79,18 @@ describe('findErrors: a failure the agent leaves on purpose', () => {
     expect(findErrors(later, null)[0]?.resolution).toBe('unresolved');
   });
 
+  it.each([
+    'The new `parse` conflicts with the pre-existing `parse` export. Let me rename it.',
+    'The pre-existing fixture has a negative value. Let me update the fixture.',
+    "Refactoring the parser is out of scope; I'll just fix the type error.",
+    "I'll commit the docs in a separate commit.",
+    "I'll leave this file untouched and change the caller.",
+    'This file is unrelated to my changes.',
+  ])('stays open when the words are of something else, or go on to fix it: %s', (words) => {
+    const [error] = findErrors([say('add the parser option', 'user'), ...lint(), say(words)], null);
+    expect(error?.resolution).toBe('unresolved');
+  });
+
   it('is fixed, not deferred, when the same command succeeds later', () => {
     const entries = [
       say('add the parser option', 'user'),
@@ -94,10 +106,10 @@ describe('findErrors: a call the agent meant to fail', () => {
   const badInput = () => bash('node bin/calc.js 6 % 3', 2, 'calc: bad input: 6 % 3');
   it.each([
     ['before', 'Now let me check that bad input is rejected: it should exit 2.'],
-    ['before', "Let's try the error path with an unknown operator."],
-    ['before', 'I expect an error here, since % is not supported.'],
+    ['before', 'This should be rejected with exit 2.'],
+    ['before', "I'm expecting it to fail with exit 2."],
     ['after', 'Exits 2 with the usage message, as expected.'],
-    ['after', 'It correctly rejects the unknown operator.'],
+    ['after', 'Rejected as intended: exit 2 and the usage line.'],
   ])('is no error when it says so %s the call: %s', (when, words) => {
     const entries = [
       say('make bad input exit 2', 'user'),
@@ -115,12 +127,21 @@ describe('findErrors: a call the agent meant to fail', () => {
       say('That is not working as expected.'),
     ];
     expect(findErrors(denied, null)).toHaveLength(1);
-    // "I expect the error is in the parser" diagnoses; it does not announce a failure
-    const diagnosis = [
+  });
+
+  it.each([
+    ['before', 'I expect the error is in the parser.'],
+    ['before', "I don't expect an error here; running it."],
+    ['before', 'The parser should fail fast on bad tokens now. Let me run it.'],
+    ['before', "It shouldn't fail any more."],
+    ['after', 'The config loads as expected, but calc.js has a type error I need to fix.'],
+    ['after', "It doesn't exit as expected."],
+    ['after', "The check isn't failing as expected."],
+  ])('is an error when the words %s it are of something else, or deny it: %s', (when, words) => {
+    const entries = [
       say('make bad input exit 2', 'user'),
-      say('I expect the error is in the parser.'),
-      ...badInput(),
+      ...(when === 'before' ? [say(words), ...badInput()] : [...badInput(), say(words)]),
     ];
-    expect(findErrors(diagnosis, null)).toHaveLength(1);
+    expect(findErrors(entries, null)).toHaveLength(1);
   });
 });

@@ -389,8 +389,8 @@ function clearersOf(entry: TranscriptEntry): Set<string> {
 /**
  * Errors: failed commands and tool calls, tool and permission refusals, hook refusals and a Stop hook's feedback,
  * errors the agent reports, failing CI checks read with gh. Expected outcomes are not errors: a call the user declined, a probe of a missing path,
- * git with nothing to commit, a test run the agent said would fail (the red step), a call it meant to fail (a check
- * that bad input is refused: `meantToFail`).
+ * git with nothing to commit, a test run the agent said would fail (the red step), a call it said should fail ("it
+ * should exit 2": `meantToFail`).
  */
 export function findErrors(entries: readonly TranscriptEntry[], taskId: string | null): ErrorDraft[] {
   const drafts: ErrorDraft[] = [];

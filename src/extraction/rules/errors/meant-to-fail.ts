@@ -1,35 +1,36 @@
+import { sentencesOf } from '../../../core/sentences.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
+import { shellCommand, testCommand } from '../shell-command.js';
+
+/** What the call is meant to do: fail, exit non-zero, be refused, error out. */
+const FAIL = String.raw`(?:fail|error out|exit (?:with )?(?:(?:code|status) )?[1-9]\d*|exit non-?zero|be (?:rejected|refused)|reject it|refuse it)`;
 
 /**
- * The agent saying, just before a call, that it is meant to fail: "it should exit 2", "expect an error", "check that
- * bad input is rejected", "confirm it refuses an empty name", "try the error path". (An announced red test run is
- * decided with the test runs.)
+ * The agent saying, just before the call, that it is meant to fail, of the call itself: "it should exit 2", "this
+ * should be rejected", "expect it to fail".
  */
 const announced = new RegExp(
-  [
-    String.raw`\bshould (?:fail|error(?: out)?|exit (?:with )?(?:(?:code|status) )?[1-9]\d*|exit non-?zero|be (?:rejected|refused)|reject|refuse|complain|print (?:an? |the )?(?:error|usage))\b`,
-    String.raw`\bexpect(?:ed|ing)? (?:it to fail|an? (?:error|failure|non-?zero exit|usage error|rejection)|(?:a )?non-?zero exit|exit (?:code|status) [1-9]\d*)\b`,
-    String.raw`\b(?:check|verify|confirm|make sure|test|ensure|see) (?:that |whether |how |if )?(?:it |the (?:cli|command|script|program|tool|server|endpoint|api) )?(?:rejects|refuses|fails on|errors on|exits (?:with )?(?:(?:code|status) )?[1-9])`,
-    String.raw`\b(?:check|verify|confirm|test|try|exercise) (?:the |an? )?(?:error (?:path|case|handling)|failure (?:path|case)|(?:bad|invalid|malformed) input|usage error)\b`,
-  ].join('|'),
+  String.raw`\b(?:it|this|that|the (?:command|call|cli|script|program|request))\s+(?:should|will|must|ought to)\s+${FAIL}\b|\bexpect(?:ing)? (?:it|this|that) to ${FAIL}\b`,
   'i',
 );
 
-/** Said after it: "Exits 2 as expected.", "It correctly rejects ...", "the usage error works". */
-const confirmed =
-  /\bas (?:expected|intended|designed)\b|\b(?:correctly|properly) (?:rejects?|rejected|refuses?|refused|fails?|failed|errors?|errored|exits?|exited|reports?|reported|prints?|printed)\b|\b(?:error|failure) (?:path|case|handling) works\b/i;
-/** "Not working as expected", "didn't fail as expected": the opposite. */
-const denied =
-  /\b(?:not|n't|never|no longer)\b[^.!?\n]{0,40}\b(?:as (?:expected|intended|designed)|correctly|properly)\b/i;
+/** Said after it, of the failure: "Exits 2 as expected.", "Rejected as intended". */
+const confirmed = /\bas (?:expected|intended|designed)\b/i;
+const failureWord =
+  /\b(?:fail(?:s|ed|ure)?|exit(?:s|ed)?|reject(?:s|ed)?|refus(?:es|ed)|error(?:s|ed)?|usage)\b/i;
 
-/** The agent's words since the last thing it did (the user's message or a tool result) up to `index`. */
+/** "doesn't fail as expected", "not an error I expected", "but", "need to fix": not an outcome wanted. */
+const denied =
+  /(?:\bnot\b|n't\b|\bnever\b|\bno longer\b|\bunexpected(?:ly)?\b|\bbut\b|\bhowever\b|\b(?:need|have) to\b|\bfix(?:es|ed|ing)?\b)/i;
+
+/** The agent's text just before the call (since the last thing it did), thinking left out. */
 function saidBefore(entries: readonly TranscriptEntry[], index: number): string {
   const said: string[] = [];
   for (let i = index - 1; i >= 0; i -= 1) {
     const e = entries[i] as TranscriptEntry;
     if (e.sidechain) continue;
     if (e.kind === 'tool_result' || (e.role === 'user' && e.kind === 'text')) break;
-    if (e.role === 'assistant' && (e.kind === 'text' || e.kind === 'thinking')) said.unshift(e.text);
+    if (e.role === 'assistant' && e.kind === 'text') said.unshift(e.text);
   }
   return said.join('\n');
 }
@@ -45,12 +46,15 @@ function saidAfter(entries: readonly TranscriptEntry[], index: number): string {
 }
 
 /**
- * A failed call the agent meant to fail: it said just before that the call should fail (a check that bad input is
- * refused, an error path tried), or said just after that it failed as expected. The outcome it wanted, not an error.
+ * A failed call the agent meant to fail: it said just before, of the call, that it should fail ("it should exit 2",
+ * "this should be rejected"), or its first sentence after says it failed as expected ("Exits 2 as expected."), with
+ * no word against it. Test runs are left to the test runs' own reading of a red step.
  */
 export function meantToFail(entries: readonly TranscriptEntry[], index: number): boolean {
-  const before = saidBefore(entries, index);
-  if (announced.test(before) && !denied.test(before)) return true;
-  const after = saidAfter(entries, index);
-  return confirmed.test(after) && !denied.test(after);
+  const call = entries[index] as TranscriptEntry;
+  if (testCommand.test(shellCommand(call) ?? '')) return false;
+  const fine = (s: string) => !denied.test(s);
+  if (sentencesOf(saidBefore(entries, index)).some((s) => announced.test(s) && fine(s))) return true;
+  const [first] = sentencesOf(saidAfter(entries, index));
+  return first !== undefined && confirmed.test(first) && failureWord.test(first) && fine(first);
 }
