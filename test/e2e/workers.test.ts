@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeClaude } from '../helpers/agent-workspace.js';
@@ -57,6 +57,16 @@ describe('baton submit and the queue (CLI and REST)', () => {
     expect((await runCli(['--json', 'queue'], { cwd: one.repo, env: team.env })).json()).toEqual({
       entries: [],
     });
+    // a worktree not on this machine has its profiles where the workers are: they judge the name, not the submitter
+    const away = `${two.repo}-away`;
+    renameSync(two.repo, away);
+    const elsewhere = await runCli(['--json', 'submit', '-w', two.id, '--agent', 'nosuch'], {
+      cwd: tempDir(),
+      env: team.env,
+    });
+    renameSync(away, two.repo);
+    expect(elsewhere.code, elsewhere.stderr).toBe(0);
+    expect(elsewhere.json()).toMatchObject({ workflow_id: two.id, profile: { agent: 'nosuch' } });
     const bad = await team.submit(one, ['--priority', '5000']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--priority must be a whole number from -1000 to 1000');

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { profileEntry } from '../../agents/runtime/index.js';
 import { readAgentProfiles } from '../../config/agent-config.js';
 import { settingReader } from '../../config/settings.js';
@@ -60,8 +61,11 @@ export function registerWorkerCommands(program: Command, rt: Runtime) {
           v === undefined ? null : parseNumber(v, flag, { int: true });
         const ref = rt.ref(o.workflow);
         // A name no worker could run is refused before anything is queued: the profiles a worker reads for it (the
-        // workflow's worktree's baton.config.json, else the config of BATON_HOME).
-        if (agent) profileEntry(agent, readAgentProfiles(settings.home, (await client.get(ref)).worktree));
+        // workflow's worktree's baton.config.json, else the config of BATON_HOME). A worktree not on this machine
+        // (a server's or another's) has its profiles where the workers are: they judge the name.
+        const worktree = agent ? (await client.get(ref)).worktree : null;
+        if (agent && worktree && existsSync(worktree))
+          profileEntry(agent, readAgentProfiles(settings.home, worktree));
         const entry = await client.submit(ref, {
           agent,
           agent_bin: o.agentBin ?? null,
