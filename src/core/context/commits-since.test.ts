@@ -48,9 +48,15 @@ describe('the commits made since the task in progress started', () => {
     expect(commitsSinceSaid(commitsSinceStarted(t4, effects, 100))).toBe(
       'a commit was made since it started: 4f6f15f divide; check whether it is done',
     );
-    const two = [...effects, commit(later, '3333333 divide: docs (amends 4f6f15f)', 'T4')];
+    // an amend replaces the commit it amends: one commit still, the latest its replacement
+    const amended = [...effects, commit(later, '3333333 divide: docs (amends 4f6f15f)', 'T4')];
+    expect(commitsSinceSaid(commitsSinceStarted(t4, amended, 100))).toBe(
+      'a commit was made since it started: 3333333 divide: docs; check whether it is done',
+    );
+    // another commit, recorded before an older one (a transcript imported late): the latest is the one made last
+    const two = [commit(later, '5555555 divide: docs'), ...effects];
     expect(commitsSinceSaid(commitsSinceStarted(t4, two, 100))).toBe(
-      '2 commits were made since it started, the latest 3333333 divide: docs; check whether it is done',
+      '2 commits were made since it started, the latest 5555555 divide: docs; check whether it is done',
     );
   });
 

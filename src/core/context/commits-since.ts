@@ -31,13 +31,19 @@ export function commitsSinceStarted(
       (e.task_id === null || e.task_id === task.id) &&
       Date.parse(e.timestamp) >= started,
   );
-  const last = made.at(-1);
+  // the latest by when it was made (a transcript imported late records an older one after it); an amend replaces
+  // the commit it amends rather than adding one
+  const last = made.reduce<SideEffect | undefined>(
+    (a, e) => (a && Date.parse(a.timestamp) > Date.parse(e.timestamp) ? a : e),
+    undefined,
+  );
   if (!last) return null;
+  const count = made.filter((e) => !amendNote.test(reportedOf(e).subject)).length || 1;
   // a runner's commit git printed no line for is its command
   const { hash, subject } = reportedOf(last);
   const said = clip(subject.replace(amendNote, ''), subjectChars);
   const latest = hash ? `${shortHash(hash)} ${said}` : said;
-  return { count: made.length, latest };
+  return { count, latest };
 }
 
 /**
