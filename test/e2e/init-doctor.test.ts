@@ -335,6 +335,20 @@ describe('baton init', () => {
       'Warning: --command runs `no-such-baton`, which is not found on this machine',
     );
     expect(shared.stdout).not.toContain('does not run here either');
+    // `node <script>`: the script must be there too; a path the agent's shell expands or finds is not judged here
+    const warned = async (command: string) =>
+      (await baton(['init', '--agent', 'claude-code', '--command', command, '--json']))
+        .json<{
+          warnings: string[];
+        }>()
+        .warnings.filter((w) => w.startsWith('--command runs'));
+    expect(await warned(`${process.execPath} /nowhere/baton/bin/baton.js`)).toEqual([
+      expect.stringContaining(
+        `--command runs \`${process.execPath} /nowhere/baton/bin/baton.js\`, which is not found`,
+      ),
+    ]);
+    expect(await warned('$HOME/.local/bin/baton')).toEqual([]);
+    expect(await warned('./node_modules/.bin/baton')).toEqual([]);
     // found: nothing to say
     const found = await baton([
       'init',

@@ -438,9 +438,9 @@ function commandLines(
   return out;
 }
 
-/** What `baton init` says when the program `--command` names is not found here (not on the PATH, no such file). */
+/** What `baton init` says when what `--command` runs is not found here (not on the PATH, no such file). */
 const commandNotFound = (command: string) =>
-  `--command runs \`${parseCommand(command).program}\`, which is not found on this machine (not on the PATH, no such file): the hooks written here record nothing until it is; install Baton ${INSTALL_STEPS}, or give --command the path of an install (\`node /path/to/baton/bin/baton.js\`)`;
+  `--command runs \`${command.trim()}\`, which is not found on this machine (not on the PATH, no such file): the hooks written here record nothing until it is; install Baton ${INSTALL_STEPS}, or give --command the path of an install (\`node /path/to/baton/bin/baton.js\`)`;
 
 /** What `baton init` says when neither agent is installed or configured here: what it chose, and the other's command. */
 function noAgentFound(scope: InitScope, root: string, home: string, env: NodeJS.ProcessEnv): string {

@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { codexHookEvents, hookEventsFor, isHookEvent } from '../hooks/hook-payload.js';
 import type { HookRecord } from '../hooks/hook-log.js';
 import {
@@ -76,9 +76,16 @@ export interface AgentWiring {
 
 /** Whether the program a hook command starts can be found (past the guard of a committed file's hook). */
 export function runnable(command: string, env: NodeJS.ProcessEnv): boolean {
-  const program = parseCommand(unguarded(command).run).program;
-  if (program.includes('${')) return true; // a plugin path, resolved by the agent
-  return isAbsolute(program) ? existsSync(program) : onPath(program, env) !== null;
+  const { program, args } = parseCommand(unguarded(command).run);
+  // a path the agent's shell expands or finds from the folder it runs in (a plugin's ${CLAUDE_PLUGIN_ROOT}, $HOME/...,
+  // ./bin/baton): not judged from here
+  if (program.includes('$') || (!isAbsolute(program) && program.includes('/'))) return true;
+  const found = isAbsolute(program) ? existsSync(program) : onPath(program, env) !== null;
+  // `node /path/to/baton/bin/baton.js`: the script it runs must be there too
+  const script = /^node(?:js)?(?:\.exe)?$/.test(basename(program))
+    ? args.find((a) => !a.startsWith('-'))
+    : undefined;
+  return found && (script === undefined || !isAbsolute(script) || existsSync(script));
 }
 
 function readSettings(path: string) {
