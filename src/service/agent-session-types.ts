@@ -1,9 +1,9 @@
 import type {
   AgentSessionOutcome,
-  AgentSessionRef,
   BranchChange,
   EarlierWorkflow,
   WorkflowStatus,
+  AgentRef,
 } from '../core/index.js';
 import type { SetAside } from './replaced-repository.js';
 import type { OnOtherBranch } from './other-branch.js';
@@ -13,7 +13,7 @@ export interface TrackInput {
   /** The git worktree of `cwd` when the caller found it already (a hook does, without running git). */
   worktree?: string;
   /** The agent and its session; a null session id (the hook was not told it) follows the open session. */
-  agent: AgentSessionRef | { name: string; session_id: null };
+  agent: AgentRef;
   /** Create a workflow when the worktree has none (the `auto_track` setting). */
   auto_track: boolean;
   /** Resume a paused or interrupted workflow first (a session start does; other hooks never resume). */

@@ -33,7 +33,7 @@ import {
   type AddTaskInput,
   type InterruptTrigger,
   type PauseAfter,
-  type AgentSessionRef,
+  type AgentRef,
   type AgentTaskCall,
   type AgentTaskSource,
   type Draft,
@@ -85,7 +85,7 @@ export interface CreateWorkflowInput {
   /** An explicit worktree path; by default the git worktree of `cwd`. */
   worktree?: string;
   /** Created by an agent's hook (auto_track): session 1 follows this agent session (a null id: none known yet). */
-  agent?: AgentSessionRef | { name: string; session_id: null };
+  agent?: AgentRef;
   /** The title is a stand-in until the first request is recorded, which names the workflow (an import's). */
   title_from_request?: boolean;
   /** The completed workflow of the same agent conversation this one goes on from (the hooks', in process). */

@@ -1,6 +1,6 @@
 import type { Draft } from '../draft.js';
 import { recordSummary } from './records.js';
-import type { AgentSessionRef } from '../schemas/workflow.js';
+import type { AgentRef, AgentSessionRef } from '../schemas/workflow.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { agentLabel } from '../agent-label.js';
 import { requestsSinceTurnEnd, turnOver } from '../agent-turn.js';
@@ -22,7 +22,7 @@ export type AgentSessionOutcome = 'same' | 'linked' | 'next';
  */
 export function linkAgentSession(
   d: Draft,
-  agent: AgentSessionRef | { name: string; session_id: null },
+  agent: AgentRef,
   /**
    * judgeCutOff: whether to judge if the session it replaces was cut off (a session start does, having read its
    * transcript and seen no other conversation at work; a prompt of another conversation replaces a session without
@@ -75,7 +75,7 @@ export function linkAgentSession(
  */
 export function cutOffSession(
   s: WorkflowState,
-  agent: AgentSessionRef | { name: string; session_id: null },
+  agent: AgentRef,
   opts: { reopened?: boolean } = {},
 ): string | null {
   const cur = s.sessions[s.sessions.length - 1];

@@ -2,7 +2,7 @@ import type { Draft } from '../draft.js';
 import { invalidInput } from '../errors.js';
 import { validateTaskGraph } from '../task-graph.js';
 import type { GitStart } from '../schemas/git-state.js';
-import type { AgentSessionRef, EarlierWorkflow, Issue, TaskSpec } from '../schemas/workflow.js';
+import type { AgentRef, EarlierWorkflow, Issue, TaskSpec } from '../schemas/workflow.js';
 
 export interface CreateInput {
   title: string;
@@ -15,7 +15,7 @@ export interface CreateInput {
    * Created by an agent's hook (auto_track): session 1 follows that agent session, or, its id not known (a payload
    * without one), whichever the next hook that names one ties to it.
    */
-  agent?: AgentSessionRef | { name: string; session_id: null };
+  agent?: AgentRef;
   /** The title is a stand-in: the first request recorded names the workflow (a hook's or an import's workflow). */
   titleFromRequest?: boolean;
   /** The completed workflow of the same conversation this one goes on from (a hook's, for a resumed conversation). */

@@ -105,6 +105,8 @@ export type Task = z.infer<typeof Task>;
 /** The agent's own session a Baton session follows (Claude Code's or Codex's session id). */
 export const AgentSessionRef = z.object({ name: z.string(), session_id: z.string() });
 export type AgentSessionRef = z.infer<typeof AgentSessionRef>;
+/** An agent and its session, when the caller knows it (a hook payload may carry no session id). */
+export type AgentRef = AgentSessionRef | { name: string; session_id: null };
 
 export const SessionInfo = z.object({
   number: z.number().int().positive(),
