@@ -6,6 +6,8 @@ import { hermeticEnv } from './hermetic-env.js';
 
 export interface RawResponse {
   status: number;
+  /** The response's headers, names in lower case. */
+  headers: Record<string, string | string[] | undefined>;
   body: string;
   json: <T = Record<string, unknown>>() => T;
 }
@@ -34,6 +36,7 @@ export function rawRequest(
         res.on('end', () =>
           resolve({
             status: res.statusCode ?? 0,
+            headers: res.headers,
             body,
             json: <T>() => JSON.parse(body) as T,
           }),

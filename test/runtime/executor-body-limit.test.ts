@@ -39,6 +39,25 @@ describe('the executor daemon: a body over its limit', () => {
       });
       expect(endless.status).toBe(413);
       expect(endless.closedByServer).toBe(true);
+      // a refusal before the body is read (no token, a wrong one) does not read it either: the connection closes
+      for (const headers of [{}, { authorization: 'Bearer wrong-token-0123456789' }] as Record<
+        string,
+        string
+      >[]) {
+        const refused = await streamRequest(daemon.url, {
+          path: '/launch',
+          headers,
+          bodyBytes: 64 * 1024 * 1024,
+          chunked: true,
+        });
+        expect(refused.status).toBe(401);
+        expect(refused.headers.connection).toBe('close');
+        expect(refused.closedByServer).toBe(true);
+      }
+      // a poll without a body keeps its connection
+      const health = await rawRequest(daemon.url, { method: 'GET', path: '/health', headers: auth });
+      expect(health.status).toBe(200);
+      expect(health.headers.connection).not.toBe('close');
       // a body within the limit is read as before
       const fine = await rawRequest(daemon.url, {
         method: 'POST',

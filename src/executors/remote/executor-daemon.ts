@@ -43,6 +43,10 @@ class HttpError extends Error {
   }
 }
 
+/** The request comes with a body (a length over 0, or chunks): a GET's poll does not. */
+const sendsBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+
 /** What a 413 says: the daemon's limit, in bytes and MiB. */
 const tooLarge = () =>
   `request body over the executor daemon's limit of ${MAX_BODY} bytes (${MAX_BODY / 1024 / 1024} MiB)`;
@@ -110,6 +114,9 @@ export async function startExecutorDaemon(opts: ExecutorDaemonOptions) {
   // The agents get the daemon's environment without its secret.
   const { BATON_EXECUTOR_TOKEN: _secret, ...childEnv } = process.env;
   const json = (res: ServerResponse, status: number, body: unknown) => {
+    // an answer that leaves a body unread (a refusal before it was read: 401, 403, 404, 413, 415) closes the
+    // connection, so that Node does not read the rest of it, however large, to keep the connection alive
+    if (sendsBody(res.req) && !res.req.complete) res.setHeader('connection', 'close');
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
   };
@@ -220,8 +227,6 @@ export async function startExecutorDaemon(opts: ExecutorDaemonOptions) {
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((e: Error) => {
       if (res.headersSent) return void res.end();
-      // a body refused before it was read to its end (413, 415) is not read on: the connection closes
-      if (!req.complete) res.setHeader('connection', 'close');
       json(res, e instanceof HttpError ? e.status : 500, { error: e.message });
     });
   });
