@@ -6,8 +6,8 @@ export const LINGER_MS = 5_000;
 
 /**
  * Closes gently the connections whose response went out before the request's body was read (a 413 for a body over
- * `baton serve --max-body` or the executor daemon's limit, a 401 before an upload). Node closes such a connection as soon as the response is written, with the
- * body still coming; the kernel answers a close with unread or still arriving data with a reset, and a client still
+ * `baton serve --max-body` or the executor daemon's limit, a 401 before an upload). Node closes such a connection as
+ * soon as the response is written, with the body still coming; the kernel answers a close with unread or still arriving data with a reset, and a client still
  * sending (curl without `Expect: 100-continue`, any client that streams its body) gets the reset, most often before
  * it reads the response (curl says `000`). Web servers close these the lingering way, and so does this: the response
  * is flushed and the server's side shut (FIN), then what the client still sends is read and dropped until it closes

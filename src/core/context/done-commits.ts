@@ -31,7 +31,7 @@ const commitEffect = /^([0-9a-f]{7,40}) (.+)$/;
 export const reportedHash = (e: SideEffect): string | null =>
   e.kind === 'commit' ? (commitEffect.exec(e.summary)?.[1] ?? null) : null;
 
-export interface Reported {
+interface Reported {
   effect: SideEffect;
   /** The hash the transcript read from git's output; null for a runner's command. */
   hash: string | null;

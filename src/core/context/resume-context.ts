@@ -463,13 +463,12 @@ export function compileResumeContext(
   const resolved = snap.errors.filter((e) => e.resolution !== 'unresolved');
   const next = snap.tasks.find((t) => t.id === snap.next_task_id) ?? null;
   const title = (t: string) => clip(t, limits.task_title_chars);
-  // a finished workflow's task left open is not gone on with
-  const since =
-    workflow && isTerminal(workflow.status)
-      ? null
-      : commitsSinceStarted(next, snap.side_effects ?? [], limits.commit_subject_chars);
   const decisions = keyDecisions(snap, limits);
   const finished = workflow && isTerminal(workflow.status) ? workflow.status : null;
+  // a finished workflow's task left open is not gone on with
+  const since = finished
+    ? null
+    : commitsSinceStarted(next, snap.side_effects ?? [], limits.commit_subject_chars);
   return {
     schema_version: 1,
     workflow_id: snap.workflow_id,
