@@ -13,13 +13,17 @@ export interface EarlierSummary {
 /**
  * The latest compaction summary, when the agent said more after it (its last message, newer, is the Last State): what
  * the session was about, what it had done and found before the compaction, in the agent's words, which nothing else in
- * a briefing says once a long session compacted. Cut to `max` characters from its start; none when `max` is 0.
+ * a briefing says once a long session compacted. Cut to `max` characters, what was asked and what went wrong first;
+ * where the work stood then (its pending tasks, current work and next step) is left out, the Last State being newer.
+ * None when nothing of it fits but the names of its sections (`max` 0 among them).
  */
 export function beforeCompaction(snap: SessionSnapshot, max: number): EarlierSummary | null {
   const { compaction, last_message } = snap.summaries ?? { compaction: null, last_message: null };
   if (!compaction || !last_message || last_message.timestamp <= compaction.timestamp || max <= 0) return null;
   const whole = compactionBody(compaction.text);
   if (!whole) return null;
-  const fitted = fitSummary(whole, max, { keepEnd: false });
+  const fitted = fitSummary(whole, max, { past: true });
+  // nothing of it fits but the names of its sections, which tell the next session nothing
+  if (fitted.cut >= whole.trimEnd().length) return null;
   return { at: compaction.timestamp, text: fitted.text, cut: fitted.cut };
 }

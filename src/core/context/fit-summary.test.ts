@@ -74,12 +74,41 @@ describe('fitSummary', () => {
       // pending tasks, current work and the next step, word for word, and the request
       for (const s of tail) expect(r.text).toContain(s);
       expect(r.text).toMatch(/^(?:## )?1\. Primary Request and Intent:?$/m);
-      // the long sections are named where they were, with their size
-      expect(r.text).toMatch(/^(?:## )?3\. Files and Code Sections: \(\d+ characters left out here\)$/m);
+      // the long sections are named where they were, with their size (a run of them in one line)
+      expect(r.text).toMatch(
+        /^(?:[^\n]*; )?(?:## )?3\. Files and Code Sections(?:; [^\n]*)?: \(\d+ characters left out here\)$/m,
+      );
       // what came before the sections (the "Analysis:") is said too
       expect(r.text).toMatch(/^Before the sections: \(\d+ characters left out here\)$/m);
       expect(r.cut).toBeGreaterThan(0);
       expect(r.cut).toBeLessThan(text.length);
+    },
+  );
+
+  it.each(sessions)(
+    'leaves out where the work stood of a compaction the session went on after, whatever the room (%s)',
+    (rel) => {
+      const text = compactSummary(rel);
+      const heading = (n: number) => new RegExp(`^(?:## )?${n}\\. ([A-Z][^\\n]*?):?$`, 'm').exec(text)!;
+      const body = (n: number) =>
+        text
+          .slice(heading(n).index + heading(n)[0].length)
+          .trim()
+          .slice(0, 60);
+      for (const max of [600, 1500, 4000, 100_000]) {
+        const r = fitSummary(text, max, { past: true });
+        expect(r.text.length).toBeLessThanOrEqual(max);
+        // pending tasks, current work and the next step are not there, but named in one line that says why
+        for (const n of [7, 8, 9]) expect(r.text).not.toContain(body(n));
+        expect(r.text).toMatch(
+          /\(7\. Pending Tasks, 8\. Current Work, 9\. Optional Next Step: left out, where the work stood then, older than the Last State\)$/,
+        );
+        expect(r.cut).toBeGreaterThan(0);
+        // what was asked comes first: its head at the least, given room for more than the sections' names
+        if (max >= 1500) expect(r.text).toContain(body(1).slice(0, 30));
+        // the sections left out one after another are one line, never a heading each
+        expect(r.text).not.toMatch(/left out here\)\n\n[^\n]*left out here\)/);
+      }
     },
   );
 

@@ -4,24 +4,36 @@ import { clip } from '../clip.js';
  * Cuts a long summary to `max` characters the way a reader would: a compaction summary in Claude Code's numbered
  * sections (1. Primary Request and Intent ... 7. Pending Tasks, 8. Current Work, 9. Optional Next Step) keeps the
  * sections that say where the work stands and what comes next, whole, and leaves out the long ones (the files and
- * their code, every user message) as their heading and size, in their place. Any other text keeps its head; with
- * `keepEnd` (an agent's last message) also the paragraph it ends on, when that is short (`headAndEnd`).
+ * their code, every user message) as their heading and size, in their place (a run of them in one line). Any other
+ * text keeps its head; with `keepEnd` (an agent's last message) also the paragraph it ends on, when that is short
+ * (`headAndEnd`). With `past` (a compaction the session went on after: newer sections of the briefing say where the
+ * work stands now), where it stood then is left out whatever the room, said in one line, and what was asked and what
+ * went wrong come first.
  */
 export function fitSummary(
   text: string,
   max: number,
-  opts: { keepEnd?: boolean } = {},
+  opts: { keepEnd?: boolean; past?: boolean } = {},
 ): { text: string; cut: number } {
-  if (text.length <= max) return { text, cut: 0 };
   const sections = numberedSections(text);
+  if (text.length <= max && !(opts.past && sections.some((s) => superseded.test(s.title))))
+    return { text, cut: 0 };
   if (sections.length < 3) return opts.keepEnd ? headAndEnd(text, max) : headOf(text, max);
-  const parts = [
+  const all = [
     { title: BEFORE, body: text.slice(0, sections[0]!.start) },
     ...sections.map((s) => ({ ...s, body: text.slice(s.start, s.end) })),
   ];
+  const stale = opts.past ? all.filter((p) => superseded.test(p.title)) : [];
+  const parts = all.filter((p) => !stale.includes(p));
+  const staleNote = stale.length
+    ? `(${stale.map((p) => p.title).join(', ')}: left out, where the work stood then, older than the Last State)`
+    : '';
+  if (staleNote) max -= staleNote.length + 2;
+  const rank = (title: string) => rankIn(opts.past ? pastPriorities : priorities, title);
   const order = parts.map((_, i) => i).sort((a, b) => rank(parts[a]!.title) - rank(parts[b]!.title) || a - b);
   // every section left out still shows its heading: room for those is set aside, and given back as one is kept
-  const placeholder = (i: number) => leftOut(parts[i]!.title, parts[i]!.body.trimEnd().length).length + 2;
+  const placeholder = (i: number) =>
+    leftOut([{ title: parts[i]!.title, chars: parts[i]!.body.trimEnd().length }]).length + 2;
   const kept = new Map<number, string>();
   let room = max - parts.reduce((n, _, i) => n + placeholder(i), 0);
   for (const i of order) {
@@ -39,16 +51,25 @@ export function fitSummary(
     }
   }
   const out: string[] = [];
+  // the sections left out one after another, said in one line
+  let run: { title: string; chars: number }[] = [];
+  const endRun = () => {
+    if (run.length) out.push(leftOut(run));
+    run = [];
+  };
   let shown = 0;
   for (const [i, p] of parts.entries()) {
     const k = kept.get(i);
     if (k !== undefined) {
+      endRun();
       out.push(k);
       shown += Math.min(k.length, p.body.trimEnd().length);
-    } else if (p.body.trim()) out.push(leftOut(p.title, p.body.trimEnd().length));
+    } else if (p.body.trim()) run.push({ title: p.title, chars: p.body.trimEnd().length });
   }
+  endRun();
+  if (staleNote) out.push(staleNote);
   const joined = out.join('\n\n');
-  if (joined.length > max) return headOf(text, max);
+  if (joined.length > max + (staleNote ? staleNote.length + 2 : 0)) return headOf(text, max);
   return { text: joined, cut: Math.max(0, text.trimEnd().length - shown) };
 }
 
@@ -66,13 +87,21 @@ const priorities: RegExp[] = [
   /concept/i,
 ];
 
-function rank(title: string): number {
-  if (title === BEFORE) return priorities.length + 2;
-  const i = priorities.findIndex((p) => p.test(title));
-  return i >= 0 ? i : priorities.length + 1;
+/** The sections that say where the work stood: of a compaction the session went on after, out of date. */
+const superseded = /current work|next step|pending/i;
+
+/** What to keep first of a compaction the session went on after: what was asked, what went wrong, how it was solved. */
+const pastPriorities: RegExp[] = [/request|intent/i, /error|fix/i, /problem/i, /concept/i];
+
+function rankIn(order: readonly RegExp[], title: string): number {
+  if (title === BEFORE) return order.length + 2;
+  const i = order.findIndex((p) => p.test(title));
+  return i >= 0 ? i : order.length + 1;
 }
 
-const leftOut = (title: string, chars: number) => `${title}: (${chars} characters left out here)`;
+/** Sections left out, one after another, in one line: `3. Files and Code Sections: (5232 characters left out here)`. */
+const leftOut = (run: { title: string; chars: number }[]) =>
+  `${run.map((r) => r.title).join('; ')}: (${run.reduce((n, r) => n + r.chars, 0)} characters left out here)`;
 
 /**
  * Top-level headings numbered 1, 2, 3 ... in order, each ending with a colon as Claude Code writes them ("## 1.
