@@ -83,14 +83,18 @@ function lastCompleted(tasks: readonly Task[]) {
   return last ? { task_id: last.id, title: last.title, at: last.ended_at } : null;
 }
 
-function nextAction(s: WorkflowState, phase: string): string {
+function nextAction(s: WorkflowState, phase: string, briefing?: string): string {
   if (phase === 'complete' || phase === 'failed' || phase === 'cancelled')
     return `nothing to resume: the workflow is ${s.status}`;
   if (phase === 'phase_5_cleanup')
     return 'all tasks are done: clean up, prepare the PR, complete the workflow';
-  // most sessions keep no task list (an imported transcript without one): the work goes by what the user asked
+  // most sessions keep no task list (an imported transcript without one): the work goes by what the user asked and
+  // where the agent left it, which only the briefing reads (its last message may answer the request: ask the user)
   if (!s.tasks.length)
-    return "no task is recorded: go on from the user's latest request and the last state (the resume context)";
+    return (
+      briefing ??
+      "no task is recorded: go on from the user's latest request and the last state (the resume context)"
+    );
   const running = s.tasks.find((t) => t.status === 'in_progress');
   if (running) {
     // a commit made since it started: it may be done though the list does not say so (as the briefing says)
@@ -109,10 +113,13 @@ function nextAction(s: WorkflowState, phase: string): string {
   return 'nothing is runnable: look at the failed tasks (baton status)';
 }
 
-/** The report for a workflow's state; `before` is the task list of the snapshot being resumed from. */
+/**
+ * The report for a workflow's state; `before` is the task list of the snapshot being resumed from, `briefing` the
+ * next step of the context handed over with it (its What to Do Next), the next action of a workflow without tasks.
+ */
 export function buildResumeReport(
   s: WorkflowState,
-  opts: { before?: readonly Task[] | null; warnings?: readonly string[] } = {},
+  opts: { before?: readonly Task[] | null; warnings?: readonly string[]; briefing?: string } = {},
 ): ResumeReport {
   const phase = workflowPhase(s);
   const wasBlocked = (opts.before ?? []).filter((t) => t.status === 'blocked');
@@ -133,7 +140,7 @@ export function buildResumeReport(
           still_blocked: wasBlocked.filter((t) => now.get(t.id)?.status === 'blocked').map((t) => t.id),
         }
       : null,
-    next_action: nextAction(s, phase),
+    next_action: nextAction(s, phase, opts.briefing),
     warnings: [...(opts.warnings ?? [])],
   };
 }

@@ -1,3 +1,4 @@
+import { nextStep } from '../core/context/render-context.js';
 import { findCheckpoint } from './checkpoint-lookup.js';
 import {
   buildResumeReport,
@@ -112,7 +113,11 @@ export class Resumer {
       context_json: r.compiled.json,
       context_hash: r.compiled.hash,
       context_tokens: r.compiled.tokens,
-      report: buildResumeReport(s, { before: snap.tasks, warnings: r.warnings }),
+      report: buildResumeReport(s, {
+        before: snap.tasks,
+        warnings: r.warnings,
+        briefing: nextStep(r.compiled.json),
+      }),
     };
   }
 

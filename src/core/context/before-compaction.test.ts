@@ -42,28 +42,15 @@ describe('the compaction summary older than the Last State', () => {
     const sections = ['Primary Request and Intent', 'Key Technical Concepts', 'Files and Code Sections'];
     const long = sections.map((t, i) => `${i + 1}. ${t}:\n   - ${'detail '.repeat(60)}`).join('\n\n');
     const at = '2026-01-19T04:33:54.000Z';
-    const s = beforeCompaction(
-      {
-        summaries: {
-          compaction: summary('compaction', at, long),
-          last_message: summary('last_message', '2026-01-19T04:39:53.000Z', 'PR created.'),
-        },
-      } as unknown as SessionSnapshot,
-      200,
-    );
-    expect(s).toBeNull();
+    const later = {
+      summaries: {
+        compaction: summary('compaction', at, long),
+        last_message: summary('last_message', '2026-01-19T04:39:53.000Z', 'PR created.'),
+      },
+    } as unknown as SessionSnapshot;
+    expect(beforeCompaction(later, 200)).toBeNull();
     // with room for the head of what was asked, that head
-    expect(
-      beforeCompaction(
-        {
-          summaries: {
-            compaction: summary('compaction', at, long),
-            last_message: summary('last_message', '2026-01-19T04:39:53.000Z', 'PR created.'),
-          },
-        } as unknown as SessionSnapshot,
-        800,
-      )?.text,
-    ).toMatch(/^1\. Primary Request and Intent:\n   - detail/);
+    expect(beforeCompaction(later, 800)?.text).toMatch(/^1\. Primary Request and Intent:\n {3}- detail/);
   });
 
   it('is none when the compaction is the newest word (the Last State shows it) or there was none', () => {

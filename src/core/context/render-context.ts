@@ -292,16 +292,16 @@ function tdd(c: ResumeContext, out: string[]) {
   out.push('');
 }
 
+/** How `baton run` says that a task's agent was killed by a signal: `the agent (pid 42) was killed by SIGKILL`. */
+const killedAgent = /^the agent (?:\(pid \S+\) )?was killed by (SIG[A-Z0-9]+)\b/;
+
 /**
  * The next step in one line: the runnable task, else why there is none (every task done, none recorded: go on from
  * the user's latest request), the latest request first when it came after the task list last changed, and why the
  * last session ended when it ended for a reason (a snapshot taken by hand, on a schedule or for this context is not
  * one).
  */
-/** How `baton run` says that a task's agent was killed by a signal: `the agent (pid 42) was killed by SIGKILL`. */
-const killedAgent = /^the agent (?:\(pid \S+\) )?was killed by (SIG[A-Z0-9]+)\b/;
-
-function nextStep(c: ResumeContext): string {
+export function nextStep(c: ResumeContext): string {
   // a finished workflow is not gone on with: why its last session ended is history, not a reason to resume
   if (c.finished) return `Nothing: the workflow ${finishedAs[c.finished]}; new work goes in a new workflow.`;
   // another conversation at work on the workflow: its work is not this one's to go on with
