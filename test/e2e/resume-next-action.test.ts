@@ -20,7 +20,9 @@ describe('the resume report of a workflow without tasks', () => {
     if (!('report' in r)) throw new Error(`no resume: ${JSON.stringify(r)}`);
     const next = /### What to Do Next\n(.+)/.exec(r.context)?.[1];
     // the agent's last message answered the request: the next session asks the user, in both
-    expect(next).toMatch(/^No task is recorded, and the agent's last message .* ask the user what comes next\./);
+    expect(next).toMatch(
+      /^No task is recorded, and the agent's last message .* ask the user what comes next\./,
+    );
     expect(r.report.next_action).toBe(next);
     await service.store.close();
   });
