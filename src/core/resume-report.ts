@@ -1,6 +1,6 @@
 import type { WorkflowState } from './schemas/state.js';
 import type { Task } from './schemas/workflow.js';
-import { laneProgress, nextTask } from './task-graph.js';
+import { currentTask, laneProgress, nextTask } from './task-graph.js';
 import { commitsSinceSaid, commitsSinceStarted } from './context/commits-since.js';
 import { defaultLimits } from './context/resume-context.js';
 
@@ -95,7 +95,7 @@ function nextAction(s: WorkflowState, phase: string, briefing?: string): string 
       briefing ??
       "no task is recorded: go on from the user's latest request and the last state (the resume context)"
     );
-  const running = s.tasks.find((t) => t.status === 'in_progress');
+  const running = currentTask(s.tasks);
   if (running) {
     // a commit made since it started: it may be done though the list does not say so (as the briefing says)
     const since = commitsSinceSaid(

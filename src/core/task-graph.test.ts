@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  currentTask,
   laneProgress,
   nextTask,
   progressLabel,
@@ -45,6 +46,21 @@ describe('task graph', () => {
     ];
     expect(runnableTasks(tasks).map((t) => t.id)).toEqual(['B']);
     expect(nextTask(tasks)?.id).toBe('E');
+  });
+
+  it('takes of the tasks in progress the one started last: the one before was left in progress as the agent moved on', () => {
+    const at = (t: Task, started_at: string | null) => ({ ...t, started_at });
+    const tasks = [
+      at(task('T1', 'in_progress'), '2026-01-01T10:00:00.000Z'),
+      at(task('T2', 'in_progress'), '2026-01-01T11:00:00.000Z'),
+      at(task('T3', 'pending'), null),
+    ];
+    expect(currentTask(tasks)?.id).toBe('T2');
+    expect(nextTask(tasks)?.id).toBe('T2');
+    // among equals (no start recorded, or the same), the first listed
+    expect(currentTask([at(tasks[0]!, null), at(tasks[1]!, null)])?.id).toBe('T1');
+    expect(currentTask([at(tasks[1]!, '2026-01-01T10:00:00.000Z'), tasks[0]!])?.id).toBe('T2');
+    expect(currentTask([tasks[2]!])).toBeNull();
   });
 
   it('retries failed tasks and treats skipped dependencies as satisfied', () => {

@@ -78,9 +78,19 @@ export function runnableTasks(tasks: readonly Task[]): Task[] {
 
 export const inProgressTasks = (tasks: readonly Task[]) => tasks.filter((t) => t.status === 'in_progress');
 
-/** The task a resumed session should work on: the one left in progress, else the first runnable one. */
+/**
+ * The task under way: of those in progress, the one started last (two conversations of one worktree each start their
+ * own, and an agent that moved on may leave the one before in progress), the first listed among equals.
+ */
+export const currentTask = (tasks: readonly Task[]): Task | null =>
+  inProgressTasks(tasks).reduce<Task | null>(
+    (latest, t) => (!latest || (t.started_at ?? '') > (latest.started_at ?? '') ? t : latest),
+    null,
+  );
+
+/** The task a resumed session should work on: the one under way, else the first runnable one. */
 export const nextTask = (tasks: readonly Task[]): Task | null =>
-  inProgressTasks(tasks)[0] ?? runnableTasks(tasks)[0] ?? null;
+  currentTask(tasks) ?? runnableTasks(tasks)[0] ?? null;
 
 export const allFinished = (tasks: readonly Task[]) => tasks.length > 0 && tasks.every(finished);
 

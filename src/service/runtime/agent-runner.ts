@@ -13,7 +13,7 @@ import {
   knownState,
   killedAgentSession,
   resumedWithoutAgent,
-  runnableTasks,
+  nextTask,
   trimHistory,
   unreportedCommits,
   workSpanOf,
@@ -274,7 +274,7 @@ export class AgentRunner {
         );
         continue;
       }
-      const task = s.tasks.find((t) => t.status === 'in_progress') ?? runnableTasks(s.tasks)[0];
+      const task = nextTask(s.tasks);
       if (task && failedHere.has(task.id)) {
         report.stopped = `task ${task.id} failed`;
         break;
