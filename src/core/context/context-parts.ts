@@ -236,7 +236,7 @@ export interface AlreadyDone {
   pushes_prs_more: number;
   /**
    * "edited src/a.ts": one entry per file with its last change (created and then edited is created), relative to the
-   * worktree, or to `files_under` for files outside it.
+   * worktree, or to `files_under` for files outside it; "(uncommitted)" after one git shows changed since its commit.
    */
   files: string[];
   files_more: number;
@@ -319,11 +319,16 @@ export function alreadyDone(
     effects.filter((e) => e.kind === 'file_write').map((e) => e.summary),
     worktree,
   );
+  // a file git shows changed since its last commit: a change under way as much as one done (Git State names it too)
+  const dirty = new Set(snap.git_state?.uncommitted_files ?? []);
   const named = (list: typeof files) => {
     const under = commonFolder(list.map((f) => f.path));
     return {
       under,
-      names: list.map((f) => `${f.change} ${under ? f.path.slice(under.length + 1) : f.path}`),
+      names: list.map(
+        (f) =>
+          `${f.change} ${under ? f.path.slice(under.length + 1) : f.path}${dirty.has(f.path) ? ' (uncommitted)' : ''}`,
+      ),
     };
   };
   // files whose names are about as short as their count ("2 files created, edited or deleted") are named whatever
