@@ -798,10 +798,10 @@ describe('what to do next', () => {
     );
     const none = { ...live, tasks: [], tasks_completed: 0, tasks_remaining: 0, next_task_id: null };
     expect(next({ ...none, ...waiting })).toBe(
-      'The agent was waiting on a background command (Last State): see how it ended, then go on as its last message says.',
+      'The agent was waiting on a background command (Last State): see how it ended (run it or its check again if its output is gone), then go on as its last message says.',
     );
     expect(next({ ...live, ...waiting })).toBe(
-      'The agent was waiting on a background command (Last State): see how it ended, then go on as its last message says, then continue from task "T41: task number 41 with a reasonably descriptive title".',
+      'The agent was waiting on a background command (Last State): see how it ended (run it or its check again if its output is gone), then go on as its last message says, then continue from task "T41: task number 41 with a reasonably descriptive title".',
     );
     // the user spoke since: what they said comes first, not the wait
     const asked = saidAfter(live.created_at, 'r9', 'never mind the PR, fix the docs', 4);

@@ -388,7 +388,7 @@ function nextWork(c: ResumeContext): string {
   if (left === 'waiting' && c.last_state?.kind === 'last_message') {
     // its turn ended waiting on what it left running (CI checks, a deploy): how that ended decides what comes next
     const then = task ? `, then continue from ${task}` : '';
-    return `The agent was waiting on a background command (${said}): see how it ended, then go on as its last message says${then}.`;
+    return `The agent was waiting on a background command (${said}): see how it ended (run it or its check again if its output is gone), then go on as its last message says${then}.`;
   }
   if (c.next.latest_request_first) {
     // the agent may have answered it without touching its list (a push, a question): the sections above say
