@@ -887,7 +887,8 @@ describe('what to do next', () => {
     expect(next({ ...live, ...waiting, tasks: finished, requests: [...live.requests, approved] })).toBe(
       'Continue from task "T41: task number 41 with a reasonably descriptive title".',
     );
-    // without a list, work since it (a commit) may be only part of what it proposed: the go-ahead still leads
+    // without a list, work since it (a commit) may be only part of what it proposed: the go-ahead still leads, and
+    // says to check what of it the session did
     const commit = {
       id: 'se-1',
       kind: 'commit' as const,
@@ -899,7 +900,7 @@ describe('what to do next', () => {
     expect(
       next({ ...none, ...waiting, side_effects: [commit], requests: [...none.requests, approved] }),
     ).toBe(
-      'The user answered the agent\'s last message (Last State) with "approved": go on with what it proposed.',
+      'The user answered the agent\'s last message (Last State) with "approved": go on with what it proposed (1 change was recorded after that answer: check what of it is done first).',
     );
   });
 

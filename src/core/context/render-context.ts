@@ -360,7 +360,11 @@ function nextWork(c: ResumeContext): string {
   if (c.next.go_ahead && c.last_state?.kind === 'last_message') {
     // the user's answer to the agent's last message: what it proposed or asked to do is what comes next
     const then = task ? `, then continue from ${task}` : '';
-    return `The user answered the agent's last message (${said}) with "${clip(c.next.go_ahead, 80)}": go on with what it proposed${then}.`;
+    // the session went on with it before it ended (files written, a commit): some of it may be done
+    const begun = c.next.go_ahead_work
+      ? ` (${counted(c.next.go_ahead_work, 'change was', 'changes were')} recorded after that answer: check what of it is done first)`
+      : '';
+    return `The user answered the agent's last message (${said}) with "${clip(c.next.go_ahead, 80)}": go on with what it proposed${begun}${then}.`;
   }
   if (left === 'asked') {
     // the user owes an answer: going on without it would decide for them

@@ -310,6 +310,11 @@ export interface ResumeContext {
      * answer to what it proposed or asked, in their words (the Goal leaves go-aheads out). Null otherwise.
      */
     go_ahead: string | null;
+    /**
+     * Changes the session recorded after that go-ahead (files written, commits: side effects) before it ended: what
+     * the agent proposed may be partly done. Absent: none, or no go-ahead.
+     */
+    go_ahead_work?: number;
     /** The state, plan or notes file the session wrote last (notes-file.ts): read before going on. Null: none. */
     notes_file: string | null;
     /**
@@ -408,13 +413,15 @@ function recordedApart(place: RecordedPlace | null, branch: string | null) {
  * with it by its task list (the list moved after the go-ahead: the turn was cut before it spoke again), which then
  * says what comes next. Work without a list (a commit) leaves it: what it proposed may be only partly done.
  */
-function goAhead(snap: SessionSnapshot): string | null {
+function goAhead(snap: SessionSnapshot): { go_ahead: string | null; go_ahead_work?: number } {
+  const none = { go_ahead: null };
   const latest = snap.requests.at(-1);
-  if (!latest || latest.id === snap.issue?.id || !onlyGoesOn(latest)) return null;
+  if (!latest || latest.id === snap.issue?.id || !onlyGoesOn(latest)) return none;
   const said = lastSaidAt(snap);
   const at = latestRequestAt(snap) ?? NaN;
-  if (said === null || !(at > said)) return null;
-  return listChangedAt(snap) > at ? null : latest.text.replace(/\s+/g, ' ').trim();
+  if (said === null || !(at > said) || listChangedAt(snap) > at) return none;
+  const work = (snap.side_effects ?? []).filter((e) => time(e.timestamp) > at).length;
+  return { go_ahead: latest.text.replace(/\s+/g, ' ').trim(), ...(work ? { go_ahead_work: work } : {}) };
 }
 
 /**
@@ -571,7 +578,7 @@ export function compileResumeContext(
       request_after_list: limits.newer_request_note > 0 && requestAfterList(snap),
       list_behind: listBehind(snap),
       answered: answered(snap),
-      go_ahead: goAhead(snap),
+      ...goAhead(snap),
       notes_file: limits.notes_file > 0 ? notesFileOf(snap.side_effects ?? []) : null,
       ...(since ? { commits_since_start: since } : {}),
     },
