@@ -4,7 +4,7 @@ import { shortHash } from './short-hash.js';
 import { nothingRunsIt, type NextStep } from './runtime/run-driven.js';
 import type { InterruptRecovery } from './schemas/interrupt-recovery.js';
 import type { WorkflowState } from './schemas/state.js';
-import { inProgressTasks } from './task-graph.js';
+import { currentTask, inProgressTasks } from './task-graph.js';
 import { isResumable, isTerminal } from './workflow-machine.js';
 
 export interface RecoveryOption {
@@ -166,7 +166,7 @@ export function recoveryOptions(
     actions_since: null,
     seconds_since: null,
   });
-  const running = s.tasks.find((t) => t.status === 'in_progress');
+  const running = currentTask(s.tasks);
   const refusal = recoveryRefusal(s, input.next ?? null);
   return {
     workflow_id: s.id,

@@ -61,6 +61,9 @@ describe('task graph', () => {
     expect(currentTask([at(tasks[0]!, null), at(tasks[1]!, null)])?.id).toBe('T1');
     expect(currentTask([at(tasks[1]!, '2026-01-01T10:00:00.000Z'), tasks[0]!])?.id).toBe('T2');
     expect(currentTask([tasks[2]!])).toBeNull();
+    // an earlier lane finishes first, whatever was started since in a later one
+    const later = { ...at(task('D1', 'in_progress', [], 1), '2026-01-01T12:00:00.000Z') };
+    expect(currentTask([...tasks, later])?.id).toBe('T2');
   });
 
   it('retries failed tasks and treats skipped dependencies as satisfied', () => {

@@ -79,14 +79,18 @@ export function runnableTasks(tasks: readonly Task[]): Task[] {
 export const inProgressTasks = (tasks: readonly Task[]) => tasks.filter((t) => t.status === 'in_progress');
 
 /**
- * The task under way: of those in progress, the one started last (two conversations of one worktree each start their
- * own, and an agent that moved on may leave the one before in progress), the first listed among equals.
+ * The task under way: of those in progress in the lowest lane (an earlier lane finishes first), the one started last
+ * (two conversations of one worktree each start their own, and an agent that moved on may leave the one before in
+ * progress); one with no start recorded before any started, the first listed among equals.
  */
-export const currentTask = (tasks: readonly Task[]): Task | null =>
-  inProgressTasks(tasks).reduce<Task | null>(
-    (latest, t) => (!latest || (t.started_at ?? '') > (latest.started_at ?? '') ? t : latest),
+export function currentTask(tasks: readonly Task[]): Task | null {
+  const started = (t: Task) => (t.started_at ? Date.parse(t.started_at) : -Infinity);
+  return inProgressTasks(tasks).reduce<Task | null>(
+    (best, t) =>
+      !best || t.lane < best.lane || (t.lane === best.lane && started(t) > started(best)) ? t : best,
     null,
   );
+}
 
 /** The task a resumed session should work on: the one under way, else the first runnable one. */
 export const nextTask = (tasks: readonly Task[]): Task | null =>

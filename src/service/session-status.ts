@@ -1,4 +1,5 @@
 import {
+  currentTask,
   tasksUnderWay,
   isResumable,
   isTerminal,
@@ -66,7 +67,8 @@ export function sessionStatus(
   // the session's own task under way, else (for the latest session) one an earlier session started and left
   const underWay = tasksUnderWay(s);
   const current =
-    underWay.find((t) => t.session_number === sessionNumber) ?? (latest ? underWay[0] : undefined);
+    currentTask(underWay.filter((t) => t.session_number === sessionNumber)) ??
+    (latest ? currentTask(underWay) : null);
   const state: SessionState = running
     ? 'running'
     : latest && isResumable(s.status)

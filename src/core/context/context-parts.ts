@@ -319,28 +319,30 @@ export function alreadyDone(
     effects.filter((e) => e.kind === 'file_write').map((e) => e.summary),
     worktree,
   );
-  // a file git shows changed since its last commit: a change under way as much as one done (Git State names it too)
-  const dirty = new Set(snap.git_state?.uncommitted_files ?? []);
   const named = (list: typeof files) => {
     const under = commonFolder(list.map((f) => f.path));
     return {
       under,
-      names: list.map(
-        (f) =>
-          `${f.change} ${under ? f.path.slice(under.length + 1) : f.path}${dirty.has(f.path) ? ' (uncommitted)' : ''}`,
-      ),
+      list,
+      names: list.map((f) => `${f.change} ${under ? f.path.slice(under.length + 1) : f.path}`),
     };
   };
   // files whose names are about as short as their count ("2 files created, edited or deleted") are named whatever
   // the limit: the count alone tells the next session nothing
   const all = named(files);
   const few = (all.under ?? '').length + all.names.join('; ').length <= FEW_FILES_CHARS;
-  const { under, names: shownFiles } =
+  const shown =
     few || limits.files >= files.length
       ? all
       : limits.files > 0
         ? named(files.slice(-limits.files))
-        : { under: null, names: [] };
+        : { under: null, list: [], names: [] };
+  // a file git shows changed since its last commit: a change under way as much as one done (Git State names it too)
+  const dirty = new Set(snap.git_state?.uncommitted_files ?? []);
+  const shownFiles = shown.names.map(
+    (name, i) => `${clip(name, 160)}${dirty.has(shown.list[i]!.path) ? ' (uncommitted)' : ''}`,
+  );
+  const under = shown.under;
   // a comment posted, a release, a migration: as much not to redo as a push, and kept as long
   const other = effects.filter((e) => e.kind === 'migration' || e.kind === 'other');
   const shownOther = limits.pushes_prs > 0 ? other.slice(-limits.pushes_prs) : [];
@@ -372,7 +374,7 @@ export function alreadyDone(
     pushes: shownPushes,
     pull_requests: shownPrs,
     pushes_prs_more: pushes.length + prs.length - shownPushes.length - shownPrs.length,
-    files: shownFiles.map((f) => clip(f, 160)),
+    files: shownFiles,
     files_more: files.length - shownFiles.length,
     files_under: under,
     other: shownOther.map((e) => ({

@@ -60,8 +60,8 @@ const generous: ContextLimits = {
  * into a count: the task list with its statuses is what the next session goes on from.
  */
 const steps: [keyof ContextLimits, number][] = [
-  // the compaction summary older than the Last State: the agent's account of the session before it, part stale
-  // (what it had left to do may be done since), all in `baton details summaries`
+  // the compaction summary older than the Last State: the agent's account of the session before it (where the work
+  // stood then already left out: the Last State is newer), all in `baton details summaries`
   ['compaction_chars', 0],
   ['files', 0],
   // the uncommitted files by name (Git State keeps their count; `baton details git-changes` lists them)

@@ -31,30 +31,31 @@ export function fitSummary(
   if (staleNote) max -= staleNote.length + 2;
   const rank = (title: string) => rankIn(opts.past ? pastPriorities : priorities, title);
   const order = parts.map((_, i) => i).sort((a, b) => rank(parts[a]!.title) - rank(parts[b]!.title) || a - b);
-  // every section left out still shows its heading: room for those is set aside, and given back as one is kept
-  const placeholder = (i: number) =>
-    leftOut([{ title: parts[i]!.title, chars: parts[i]!.body.trimEnd().length }]).length + 2;
+  // the sections left out are named in place, a run of them in one line: room is set aside for naming them all in
+  // one, and for the line more each section kept may split a run into; a section kept takes its name off the line
+  const sizes = (list: typeof parts) => list.map((p) => ({ title: p.title, chars: p.body.trimEnd().length }));
+  const back = (i: number) => parts[i]!.title.length + 2 - SPLIT;
   const kept = new Map<number, string>();
-  let room = max - parts.reduce((n, _, i) => n + placeholder(i), 0);
+  let room = max - (leftOut(sizes(parts.filter((p) => p.body.trim()))).length + 2);
   for (const i of order) {
     const p = parts[i]!;
     const body = p.body.trimEnd();
     if (!body) continue;
-    if (body.length + 2 <= room + placeholder(i)) {
+    if (body.length + 2 <= room + back(i)) {
       kept.set(i, body);
-      room -= body.length + 2 - placeholder(i);
-    } else if (rank(p.title) < 3 && room + placeholder(i) > 300) {
-      // a section that says where the work stands, too long for what is left: its head, cut at a word
-      const head = clip(body, room + placeholder(i) - 1);
+      room -= body.length + 2 - back(i);
+    } else if (rank(p.title) < 3 && room + back(i) > 300) {
+      // a section the reader needs first, too long for what is left: its head, cut at a word
+      const head = clip(body, room + back(i) - 2);
       kept.set(i, head);
-      room -= head.length + 2 - placeholder(i);
-    }
+      room -= head.length + 2 - back(i);
+    } else if (opts.past && rank(p.title) === 0) break; // what was asked not even in part: nothing after it alone
   }
   const out: string[] = [];
   // the sections left out one after another, said in one line
-  let run: { title: string; chars: number }[] = [];
+  let run: typeof parts = [];
   const endRun = () => {
-    if (run.length) out.push(leftOut(run));
+    if (run.length) out.push(leftOut(sizes(run)));
     run = [];
   };
   let shown = 0;
@@ -64,14 +65,22 @@ export function fitSummary(
       endRun();
       out.push(k);
       shown += Math.min(k.length, p.body.trimEnd().length);
-    } else if (p.body.trim()) run.push({ title: p.title, chars: p.body.trimEnd().length });
+    } else if (p.body.trim()) run.push(p);
   }
   endRun();
-  if (staleNote) out.push(staleNote);
+  const withNote = (t: string) => (staleNote ? `${t}\n\n${staleNote}` : t);
   const joined = out.join('\n\n');
-  if (joined.length > max + (staleNote ? staleNote.length + 2 : 0)) return headOf(text, max);
-  return { text: joined, cut: Math.max(0, text.trimEnd().length - shown) };
+  if (joined.length <= max)
+    return { text: withNote(joined), cut: Math.max(0, text.trimEnd().length - shown) };
+  // past the room all the same (the names alone are longer): the head of the text, or of a past one nothing
+  return opts.past ? { text: '', cut: text.trimEnd().length } : headOf(text, max);
 }
+
+/**
+ * What a section kept may add to the names of those left out: the line of a run it splits in two (the size said
+ * again, "(12345 characters left out here)", and the blank line before it).
+ */
+const SPLIT = 40;
 
 /** The name the text before the first section goes by when it is left out (Claude Code's "Analysis:"). */
 const BEFORE = 'Before the sections';

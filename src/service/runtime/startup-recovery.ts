@@ -10,7 +10,7 @@ import {
 import type { ExecutorPatch, ExecutorRow } from '../../storage/executor-registry.js';
 import type { CommitBatch } from '../../storage/store.js';
 import type { BatonService } from '../baton-service.js';
-import { Draft, isTerminal, workSpanOf } from '../../core/index.js';
+import { currentTask, Draft, isTerminal, workSpanOf } from '../../core/index.js';
 import { recordOne } from '../record-input.js';
 import { closeEndedSessions, sessionOver } from './release-executor.js';
 import { noRegistry } from './launch.js';
@@ -178,7 +178,7 @@ export async function recoverAtStartup(
       stoppedPid = row.pid ?? undefined;
     }
     const wf = await service.store.loadState(row.workflow_id);
-    const task = wf?.tasks.find((t) => t.status === 'in_progress') ?? null;
+    const task = wf ? currentTask(wf.tasks) : null;
     const current = wf ? (drafts.get(wf.id)?.state ?? wf) : null;
     const interrupted =
       !proc && current?.status === 'in_progress' && current.session_count === row.session_number;
