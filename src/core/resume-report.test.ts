@@ -4,6 +4,7 @@ import { createWorkflow } from './commands/create.js';
 import { recordSideEffect } from './commands/runtime.js';
 import { Draft } from './draft.js';
 import { buildResumeReport, renderResumeReport, workflowPhase } from './resume-report.js';
+import { buildSnapshot } from './snapshot.js';
 import type { WorkflowState } from './schemas/state.js';
 
 const git = { state: null, note: 'no git' };
@@ -29,8 +30,8 @@ function workflow(lanes: number[]): WorkflowState {
   return d.state;
 }
 
-const run = (s: WorkflowState, f: (d: Draft) => unknown) => {
-  const d = new Draft(s, ctx);
+const run = (s: WorkflowState, f: (d: Draft) => unknown, now = ctx.now) => {
+  const d = new Draft(s, { ...ctx, now });
   f(d);
   return d.state;
 };
@@ -77,6 +78,22 @@ describe('the resume report', () => {
     expect(buildResumeReport(s).next_action).toBe(
       'continue B0 - t0 (in progress; a commit was made since it started: 4f6f15f divide; check whether it is done)',
     );
+  });
+});
+
+describe('the resume report and the snapshot of a workflow with two tasks in progress', () => {
+  it('go on from the one started last: the one before was left in progress by a conversation that moved on', () => {
+    let s = run(workflow([0, 0, 0]), (d) => startTask(d, 'B0'), '2026-01-01T10:00:00.000Z');
+    s = run(s, (d) => startTask(d, 'B1'), '2026-01-01T11:00:00.000Z');
+    expect(buildResumeReport(s).next_action).toBe('continue B1 - t1 (in progress)');
+    const snap = buildSnapshot(s, {
+      id: 'snap-1',
+      trigger: 'manual',
+      reason: null,
+      git,
+      now: '2026-01-01T12:00:00.000Z',
+    });
+    expect([snap.current_task_id, snap.next_task_id]).toEqual(['B1', 'B1']);
   });
 });
 
