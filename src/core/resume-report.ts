@@ -86,10 +86,11 @@ function lastCompleted(tasks: readonly Task[]) {
 function nextAction(s: WorkflowState, phase: string, briefing?: string): string {
   if (phase === 'complete' || phase === 'failed' || phase === 'cancelled')
     return `nothing to resume: the workflow is ${s.status}`;
+  // every task done, or none kept (most imported transcripts): what comes next goes by what the user asked since and
+  // where the agent left it (a pull request opened, a reply to the latest request: ask the user), which only the
+  // briefing reads
   if (phase === 'phase_5_cleanup')
-    return 'all tasks are done: clean up, prepare the PR, complete the workflow';
-  // most sessions keep no task list (an imported transcript without one): the work goes by what the user asked and
-  // where the agent left it, which only the briefing reads (its last message may answer the request: ask the user)
+    return briefing ?? 'all tasks are done: clean up, prepare the PR, complete the workflow';
   if (!s.tasks.length)
     return (
       briefing ??
@@ -115,7 +116,8 @@ function nextAction(s: WorkflowState, phase: string, briefing?: string): string 
 
 /**
  * The report for a workflow's state; `before` is the task list of the snapshot being resumed from, `briefing` the
- * next step of the context handed over with it (its What to Do Next), the next action of a workflow without tasks.
+ * next step of the context handed over with it (its What to Do Next), the next action of a workflow without tasks or
+ * with every task done.
  */
 export function buildResumeReport(
   s: WorkflowState,

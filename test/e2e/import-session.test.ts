@@ -703,7 +703,7 @@ describe("the Git State of an imported session's briefing", () => {
     const w = await inProcess();
     await importTranscriptFile(w.client, w.ref, session('/Users/bob/code/shop', 'fix-login'), 'claude-code');
     expect(await gitState(w)).toMatch(
-      /\n- The session's transcript was recorded in \/Users\/bob\/code\/shop on branch fix-login, not in this worktree$/,
+      /^- The session's transcript was recorded in \/Users\/bob\/code\/shop on branch fix-login, not in this worktree\n- This worktree: branch main at /,
     );
     await w.service.store.close();
   });
@@ -715,7 +715,7 @@ describe("the Git State of an imported session's briefing", () => {
     const other = await inProcess();
     await importTranscriptFile(other.client, other.ref, session(other.repo, 'feature/login'), 'claude-code');
     expect(await gitState(other)).toMatch(
-      /\n- The session's transcript was recorded on branch feature\/login$/,
+      /^- The session's transcript was recorded on branch feature\/login\n- This worktree: branch main at /,
     );
     await here.service.store.close();
     await other.service.store.close();

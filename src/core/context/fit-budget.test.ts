@@ -606,9 +606,9 @@ describe('resume context within a token budget', () => {
     expect(tight.over_budget).toBe(false);
     // the decisions went, and the last state's length: the line that says the branch below is not the session's stays
     expect(tight.context.decisions).toHaveLength(0);
-    expect(tight.markdown).toContain('- Branch main at e4f5a6b');
+    // said first, so that this worktree's branch below it is not read as the session's
     expect(tight.markdown).toContain(
-      "- The session's transcript was recorded in /Users/bob/shop on branch feat/codex-agent, not in this worktree",
+      "### Git State\n- The session's transcript was recorded in /Users/bob/shop on branch feat/codex-agent, not in this worktree\n- This worktree: branch main at e4f5a6b",
     );
   });
 

@@ -228,7 +228,17 @@ function decisionsAndErrors(c: ResumeContext, out: string[]) {
 
 function git(c: ResumeContext, out: string[]) {
   out.push('### Git State');
-  if (c.git.branch === null) out.push(`- ${c.git.note ?? 'no git state recorded'}`);
+  const r = c.git.recorded;
+  if (r) {
+    // the session imported was recorded elsewhere (another machine, another clone) or on another branch: said first,
+    // so that this worktree's branch and changes below are not read as the session's
+    const where = r.cwd ? ` in ${r.cwd}` : '';
+    const on = r.branch ? ` on branch ${r.branch}` : '';
+    out.push(`- The session's transcript was recorded${where}${on}${r.cwd ? ', not in this worktree' : ''}`);
+  }
+  const here = r ? 'This worktree: branch' : 'Branch';
+  if (c.git.branch === null)
+    out.push(`- ${r ? 'This worktree: ' : ''}${c.git.note ?? 'no git state recorded'}`);
   else {
     // files_modified counts what changed since the workflow began, committed or not; the summary is the uncommitted
     // Baton's block that `baton init` put in CLAUDE.md / AGENTS.md is not the work in progress: said apart
@@ -246,14 +256,7 @@ function git(c: ResumeContext, out: string[]) {
     const head = c.git.head
       ? `${c.git.head}${c.git.head_subject ? ` "${c.git.head_subject}"` : ''}`
       : '(no commits)';
-    out.push(`- Branch ${c.git.branch} at ${head}, ${changes}${since}`);
-  }
-  const r = c.git.recorded;
-  if (r) {
-    // the session imported was recorded elsewhere (another machine, another clone) or on another branch
-    const where = r.cwd ? ` in ${r.cwd}` : '';
-    const on = r.branch ? ` on branch ${r.branch}` : '';
-    out.push(`- The session's transcript was recorded${where}${on}${r.cwd ? ', not in this worktree' : ''}`);
+    out.push(`- ${here} ${c.git.branch} at ${head}, ${changes}${since}`);
   }
   out.push('');
 }
