@@ -287,7 +287,10 @@ describe("the work `baton run` records from its agent's output", () => {
       'edited README.md',
     ]);
     const context = (await ws.cli(['context'])).json<{ markdown: string }>().markdown;
-    expect(context).toMatch(/- files: created work-T1\.txt; edited README\.md/);
+    // neither committed (the fake agent commits nothing): a change under way, which git says
+    expect(context).toMatch(
+      /- files: created work-T1\.txt \(uncommitted\); edited README\.md \(uncommitted\)/,
+    );
     expect(context).not.toContain('apply_patch');
   });
 });
