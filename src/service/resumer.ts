@@ -1,9 +1,9 @@
-import { nextStep } from '../core/context/render-context.js';
 import { findCheckpoint } from './checkpoint-lookup.js';
 import {
   buildResumeReport,
   buildSnapshot,
   deliverContext,
+  nextStep,
   notFound,
   recover,
   resume,
