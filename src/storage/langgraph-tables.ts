@@ -15,6 +15,10 @@ export interface LgCheckpointRow {
   channel_versions: string;
 }
 
+/** The columns of lg_checkpoints, in LgCheckpointRow's order (both stores select and insert them so). */
+export const lgCheckpointColumns =
+  'thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata, channel_versions';
+
 /**
  * One channel value, stored once per (thread, namespace, channel, version). Whole when `base_version` is null;
  * otherwise a delta: base[0, prefix_len) + value + base[len - suffix_len, len), where base is the version named.

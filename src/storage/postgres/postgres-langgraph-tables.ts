@@ -1,19 +1,18 @@
 import type pg from 'pg';
-import type {
-  LangGraphTables,
-  LangGraphTablesOptions,
-  LgBlobRead,
-  LgBlobRow,
-  LgChannelRef,
-  LgCheckpointRow,
-  LgListQuery,
-  LgWriteRow,
+import {
+  lgCheckpointColumns,
+  type LangGraphTables,
+  type LangGraphTablesOptions,
+  type LgBlobRead,
+  type LgBlobRow,
+  type LgChannelRef,
+  type LgCheckpointRow,
+  type LgListQuery,
+  type LgWriteRow,
 } from '../langgraph-tables.js';
 import { queryRows, redactUrl } from './connection.js';
 import { openMigratedPool } from './migrate.js';
 
-const checkpointColumns =
-  'thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata, channel_versions';
 const blobColumns = 'channel, version, type, value, base_version, prefix_len, suffix_len';
 const prefixed = (alias: string) => blobColumns.replace(/(\w+)/g, `${alias}.$1`);
 const writeColumns = 'thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value, task_path';
@@ -21,7 +20,7 @@ const writeColumns = 'thread_id, checkpoint_ns, checkpoint_id, task_id, idx, cha
 const insertBlobs = `INSERT INTO lg_blobs (thread_id, checkpoint_ns, channel, version, type, value, base_version, prefix_len, suffix_len)
   SELECT $1, $2, * FROM unnest($9::text[], $10::text[], $11::text[], $12::bytea[], $13::text[], $14::int[], $15::int[])
   ON CONFLICT DO NOTHING`;
-const upsertCheckpoint = `INSERT INTO lg_checkpoints (${checkpointColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+const upsertCheckpoint = `INSERT INTO lg_checkpoints (${lgCheckpointColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
   ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) DO UPDATE SET parent_checkpoint_id = excluded.parent_checkpoint_id,
     type = excluded.type, checkpoint = excluded.checkpoint, metadata = excluded.metadata,
     channel_versions = excluded.channel_versions`;
@@ -116,12 +115,12 @@ export class PostgresLangGraphTables implements LangGraphTables {
     const rows =
       checkpointId === undefined
         ? await this.query<LgCheckpointRow>(
-            `SELECT ${checkpointColumns} FROM lg_checkpoints WHERE thread_id = $1 AND checkpoint_ns = $2 ORDER BY checkpoint_id DESC LIMIT 1`,
+            `SELECT ${lgCheckpointColumns} FROM lg_checkpoints WHERE thread_id = $1 AND checkpoint_ns = $2 ORDER BY checkpoint_id DESC LIMIT 1`,
             [threadId, ns],
             'reading a LangGraph checkpoint',
           )
         : await this.query<LgCheckpointRow>(
-            `SELECT ${checkpointColumns} FROM lg_checkpoints WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3`,
+            `SELECT ${lgCheckpointColumns} FROM lg_checkpoints WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3`,
             [threadId, ns, checkpointId],
             'reading a LangGraph checkpoint',
           );
@@ -146,7 +145,7 @@ export class PostgresLangGraphTables implements LangGraphTables {
       // json (not jsonb) for the row: it accepts \u0000, which jsonb refuses
       where.push(`((metadata::json) -> ${k}::text)::jsonb = ${v}::jsonb`);
     }
-    let sql = `SELECT ${checkpointColumns} FROM lg_checkpoints`;
+    let sql = `SELECT ${lgCheckpointColumns} FROM lg_checkpoints`;
     if (where.length) sql += ` WHERE ${where.join(' AND ')}`;
     sql += ' ORDER BY checkpoint_id DESC';
     if (query.limit !== undefined) sql += ` LIMIT $${params.push(query.limit)}`;

@@ -1,21 +1,20 @@
 import Database from 'better-sqlite3';
-import type {
-  LangGraphTables,
-  LangGraphTablesOptions,
-  LgBlobRead,
-  LgBlobRow,
-  LgChannelRef,
-  LgCheckpointRow,
-  LgListQuery,
-  LgWriteRow,
+import {
+  lgCheckpointColumns,
+  type LangGraphTables,
+  type LangGraphTablesOptions,
+  type LgBlobRead,
+  type LgBlobRow,
+  type LgChannelRef,
+  type LgCheckpointRow,
+  type LgListQuery,
+  type LgWriteRow,
 } from '../langgraph-tables.js';
 import { preparePrivateDatabase } from '../private-files.js';
 import { retryWhileBusy } from './busy-setup.js';
 import { migrateSqlite } from './migrate.js';
 import { openFailure } from './open-failure.js';
 
-const checkpointColumns =
-  'thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata, channel_versions';
 /** JSON written whole, and appended runs (`,e...`), are valid UTF-8: read as text, they need no decoding later. */
 const blobColumns = `b.channel, b.version, b.type, b.base_version, b.prefix_len, b.suffix_len,
   CASE WHEN b.type = 'json' AND (b.base_version IS NULL OR (b.suffix_len <= 1 AND substr(b.value, 1, 1) = x'2c'))
@@ -58,7 +57,7 @@ export class SqliteLangGraphTables implements LangGraphTables {
          VALUES (@thread_id, @checkpoint_ns, @channel, @version, @type, @value, @base_version, @prefix_len, @suffix_len)`,
       ),
       upsertCheckpoint: db.prepare(
-        `INSERT OR REPLACE INTO lg_checkpoints (${checkpointColumns})
+        `INSERT OR REPLACE INTO lg_checkpoints (${lgCheckpointColumns})
          VALUES (@thread_id, @checkpoint_ns, @checkpoint_id, @parent_checkpoint_id, @type, @checkpoint, @metadata, @channel_versions)`,
       ),
       insertWrite: db.prepare(
@@ -70,10 +69,10 @@ export class SqliteLangGraphTables implements LangGraphTables {
          VALUES (@thread_id, @checkpoint_ns, @checkpoint_id, @task_id, @idx, @channel, @type, @value, @task_path)`,
       ),
       checkpoint: db.prepare<[string, string, string], LgCheckpointRow>(
-        `SELECT ${checkpointColumns} FROM lg_checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?`,
+        `SELECT ${lgCheckpointColumns} FROM lg_checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?`,
       ),
       latest: db.prepare<[string, string], LgCheckpointRow>(
-        `SELECT ${checkpointColumns} FROM lg_checkpoints WHERE thread_id = ? AND checkpoint_ns = ?
+        `SELECT ${lgCheckpointColumns} FROM lg_checkpoints WHERE thread_id = ? AND checkpoint_ns = ?
          ORDER BY checkpoint_id DESC LIMIT 1`,
       ),
       blobs: db.prepare<{ refs: string; thread: string; ns: string }, LgBlobRead>(
@@ -145,7 +144,7 @@ export class SqliteLangGraphTables implements LangGraphTables {
       params[`fk${i}`] = `$."${key}"`;
       params[`fv${i}`] = json;
     });
-    let sql = `SELECT ${checkpointColumns} FROM lg_checkpoints`;
+    let sql = `SELECT ${lgCheckpointColumns} FROM lg_checkpoints`;
     if (where.length) sql += ` WHERE ${where.join(' AND ')}`;
     sql += ' ORDER BY checkpoint_id DESC';
     if (query.limit !== undefined) {
