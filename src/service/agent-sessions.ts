@@ -330,9 +330,9 @@ export class AgentSessions {
 
   /**
    * The worktree's workflows, and the one this agent session follows: incomplete here (`mine`), incomplete in another
-   * worktree it moved from (`moved`), or completed (`ended`: when the conversation goes on, a resume or a terminal left
-   * open, it gets a workflow of its own rather than joining another conversation's; a workflow cancelled by a
-   * creation race or by the user is not this conversation's finished work).
+   * worktree it moved from (`moved`), or ended (`ended`: completed, or abandoned with work in it; when the conversation
+   * goes on, a resume or a terminal left open, it gets a workflow of its own rather than joining another
+   * conversation's, and reads its transcript on from where the ended one's import stopped).
    */
   private async look(input: TrackInput) {
     const worktree = input.worktree ?? (await this.svc.git.resolveWorktree(input.cwd));
@@ -342,7 +342,11 @@ export class AgentSessions {
     const mine = all.find((w) => !isTerminal(w.status) && follows(w));
     // A session that moved its folder (into another repository, or out of any) stays with the workflow it started in.
     const moved = mine || id === null ? null : await this.followingElsewhere(id, worktree);
-    const ended = mine || moved ? undefined : all.find((w) => w.status === 'completed' && follows(w));
+    // the conversation went on after its workflow ended: completed, or abandoned by the user (neither is reopened; an
+    // empty one Baton abandoned, a duplicate or a conversation left unused, held nothing)
+    const over = (w: WorkflowState) =>
+      w.status === 'completed' || (w.status === 'cancelled' && !isEmptyWorkflow(w));
+    const ended = mine || moved ? undefined : newest(all.filter((w) => over(w) && follows(w)));
     return { worktree, all, mine, moved, ended };
   }
 
@@ -489,7 +493,8 @@ export class AgentSessions {
           `workflow ${w.id}, which this session follows`,
         );
       }
-      if (ended) return this.untracked(`workflow ${ended.id}, which this session followed, is completed`);
+      if (ended)
+        return this.untracked(`workflow ${ended.id}, which this session followed, is ${ended.status}`);
     }
     const f = await this.find(input);
     if (!f.w) return this.untracked(f.note);

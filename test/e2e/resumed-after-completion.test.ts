@@ -255,3 +255,42 @@ describe('a Claude Code conversation resumed after its workflow was completed', 
     expect(told.hookSpecificOutput.additionalContext).toContain(`earlier work is workflow ${third}`);
   });
 });
+
+describe('a Claude Code conversation whose workflow the user abandoned', () => {
+  it('is told at its next prompt, and its new workflow does not take the abandoned work up again', async () => {
+    const { repo, baton, status, listed } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const a = claudeConversation(repo, baton, '196820da-0000-4000-8000-0000000000c3');
+    await a.hook('SessionStart', { source: 'startup' });
+    await a.ask('port the exporter to the new storage API');
+    a.todos(
+      ['Port the reader', 'completed'],
+      ['Port the writer', 'in_progress'],
+      ['Drop the old API', 'pending'],
+    );
+    expect((await a.stop('The reader is ported; the writer is next.')).code).toBe(0);
+    const first = (await listed())[0]!.id as string;
+    expect((await baton(['abandon', '-w', first])).code).toBe(0);
+
+    // the same conversation goes on: the user and the agent are told the briefing it had no longer holds
+    const prompt = await a.hook('UserPromptSubmit', { prompt: 'fix the typo in the README instead' });
+    const second = (await listed()).find((w) => w.id !== first)!.id as string;
+    const told = prompt.json<Json>();
+    expect(told.systemMessage).toBe(
+      `Baton follows this conversation as a new workflow, ${second}: its workflow ${first} ("port the exporter to the new storage API") was abandoned, and an abandoned workflow is not resumed (\`baton context -w ${first}\` shows what it did; ${second}'s briefing links it)`,
+    );
+    expect(told.hookSpecificOutput.additionalContext).toBe(
+      `This conversation's earlier work is workflow ${first} ("port the exporter to the new storage API"), which the user abandoned: do not go on with it unless the user asks. Baton follows this conversation on as workflow ${second}, which links it; \`baton context -w ${first}\` shows it whole.`,
+    );
+    a.todos(['Fix the README typo', 'in_progress']);
+    expect((await a.stop('Fixed the typo.')).stderr).toMatch(/imported \d+ new transcript entries/);
+    // only what the conversation did since: the abandoned list's tasks are not recorded again
+    const s = await status(second);
+    expect(s.workflow.title).toBe('fix the typo in the README instead');
+    expect(s.tasks.map((t: Json) => t.title)).toEqual(['Fix the README typo']);
+    expect((await baton(['context', '-w', second])).stdout).toContain(
+      `Earlier work of the conversation this workflow follows: workflow ${first} "port the exporter to the new storage API", abandoned by the user (not to be continued) (\`baton context -w ${first}\` or the MCP tool get_resume_context shows it).`,
+    );
+    expect((await status(first)).workflow.status).toBe('cancelled');
+  });
+});

@@ -36,11 +36,17 @@ export interface Goal {
   requests: Asked[];
   requests_more: number;
   /**
-   * The completed workflow this one went on from (the same conversation's, or the last one here before a new
-   * conversation: `new_conversation`): its earlier work, not recorded here, and what it left done (its pull requests,
+   * The completed workflow this one went on from (the same conversation's, completed or `abandoned`, or the last one
+   * here before a new conversation: `new_conversation`): its earlier work, not recorded here, and what it left done (its pull requests,
    * last push and last commits), as recorded when this workflow began.
    */
-  earlier?: { workflow_id: string; title: string; done: string[]; new_conversation?: true };
+  earlier?: {
+    workflow_id: string;
+    title: string;
+    done: string[];
+    new_conversation?: true;
+    abandoned?: true;
+  };
   /**
    * The go-ahead the recorded conversation opened on, before the request shown as the issue ("yep let's do it"): what
    * it agreed to was said before anything recorded here.

@@ -51,7 +51,7 @@ function goal(c: ResumeContext, out: string[]) {
   if (g.earlier) {
     const e = g.earlier;
     out.push(
-      `${e.new_conversation ? 'Earlier work here, over before the conversation this workflow follows began' : 'Earlier work of the conversation this workflow follows'}: workflow ${e.workflow_id} "${quote(e.title)}", completed (\`baton context -w ${e.workflow_id}\` or the MCP tool get_resume_context shows it).${e.done.length ? ' Done there, not to redo:' : ''}`,
+      `${e.new_conversation ? 'Earlier work here, over before the conversation this workflow follows began' : 'Earlier work of the conversation this workflow follows'}: workflow ${e.workflow_id} "${quote(e.title)}", ${e.abandoned ? 'abandoned by the user (not to be continued)' : 'completed'} (\`baton context -w ${e.workflow_id}\` or the MCP tool get_resume_context shows it).${e.done.length ? ' Done there, not to redo:' : ''}`,
     );
     for (const d of e.done) out.push(`  - ${d}`);
   }

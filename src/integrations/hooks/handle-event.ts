@@ -384,15 +384,23 @@ const shownWhole = (workflowId: string, agent: HookAgent) =>
     : `\`baton context -w ${workflowId}\` shows it whole`;
 
 /**
- * A conversation whose workflow was completed goes on (`codex resume`, `claude --resume`, a terminal left open): a new
- * workflow follows it, linked to the completed one (never reopened). Said to the user, who would otherwise not know
- * which workflow holds this conversation's work now, and to the agent when no briefing says it yet.
+ * A conversation whose workflow was completed, or abandoned by the user, goes on (`codex resume`, `claude --resume`, a
+ * terminal left open): a new workflow follows it, linked to the ended one (never reopened). Said to the user, who would
+ * otherwise not know which workflow holds this conversation's work now, and to the agent when no briefing says it yet
+ * (an abandoned workflow's briefing, which the agent may hold, no longer stands).
  */
 function earlierNote(e: EarlierWorkflow, workflowId: string, agent: HookAgent) {
   const what = `workflow ${e.workflow_id} ("${clip(e.title, 120)}")`;
+  const on = `Baton follows this conversation on as workflow ${workflowId}, which links it; ${shownWhole(e.workflow_id, agent)}.`;
+  const shown = `(\`baton context -w ${e.workflow_id}\` shows what it did; ${workflowId}'s briefing links it)`;
+  if (e.abandoned)
+    return {
+      agent: `This conversation's earlier work is ${what}, which the user abandoned: do not go on with it unless the user asks. ${on}`,
+      tell: `Baton follows this conversation as a new workflow, ${workflowId}: its ${what} was abandoned, and an abandoned workflow is not resumed ${shown}`,
+    };
   return {
-    agent: `This conversation's earlier work is ${what}, which is completed: Baton follows this conversation on as workflow ${workflowId}, which links it; ${shownWhole(e.workflow_id, agent)}.`,
-    tell: `Baton follows this conversation as a new workflow, ${workflowId}: its ${what} is completed, and a completed workflow is not reopened (\`baton context -w ${e.workflow_id}\` shows what it did; ${workflowId}'s briefing links it)`,
+    agent: `This conversation's earlier work is ${what}, which is completed: ${on}`,
+    tell: `Baton follows this conversation as a new workflow, ${workflowId}: its ${what} is completed, and a completed workflow is not reopened ${shown}`,
   };
 }
 
