@@ -1,8 +1,15 @@
 import type { Issue, UserRequest } from '../schemas/index.js';
 import { askOf, bareLinks } from './request-gist.js';
 
-/** The longest request kept whole; a longer paste keeps its head and says how much was cut. */
+/**
+ * The longest request kept whole; a longer paste keeps its head and its end (where a user puts what to do with what
+ * they pasted: "Don't touch the pool size config.") and says how much was cut between them.
+ */
 export const REQUEST_MAX_CHARS = 20_000;
+/** Of a request cut, the part kept from its end. */
+const REQUEST_TAIL_CHARS = 5_000;
+/** How far back a cut looks for a line's end to fall on. */
+const CUT_AT_LINE_CHARS = 2_000;
 const TITLE_MAX_CHARS = 80;
 
 /** The rationale of a decision read from the user's own words (a directive): they are their own reason. */
@@ -27,11 +34,34 @@ export function requestKey(text: string): string {
   return `${n.length.toString(36)}.${fnv1a(n, 0x811c9dc5).toString(36)}.${fnv1a(n, 0x01234567).toString(36)}`;
 }
 
-/** The text as stored: trimmed, and cut with a note past REQUEST_MAX_CHARS. */
+/** Code fences (``` or ~~~ opening a line) in the text: an odd count leaves one open. */
+const fences = (text: string) => (text.match(/^ {0,3}(?:```|~~~)/gm) ?? []).length;
+
+/**
+ * The text as stored: trimmed, and, past REQUEST_MAX_CHARS, its head and its end kept at line ends with a note of what
+ * was cut between them; a code fence the cut leaves open is closed before the note and opened again after it, so
+ * neither part reads pasted output as prose.
+ */
 export function clipRequest(text: string): string {
   const t = text.trim();
   if (t.length <= REQUEST_MAX_CHARS) return t;
-  return `${t.slice(0, REQUEST_MAX_CHARS)}\n… (${t.length - REQUEST_MAX_CHARS} more characters not kept)`;
+  let headEnd = REQUEST_MAX_CHARS - REQUEST_TAIL_CHARS;
+  const lineEnd = t.lastIndexOf('\n', headEnd);
+  if (lineEnd > headEnd - CUT_AT_LINE_CHARS) headEnd = lineEnd;
+  let tailStart = t.length - REQUEST_TAIL_CHARS;
+  const lineStart = t.indexOf('\n', tailStart);
+  if (lineStart !== -1 && lineStart < tailStart + CUT_AT_LINE_CHARS) tailStart = lineStart + 1;
+  const head = t.slice(0, headEnd).trimEnd();
+  const open = fences(head) % 2 === 1;
+  // inside a fence where the end begins: one the head left open and the cut part did not close, or one opened in it
+  const reopen = fences(t.slice(0, tailStart)) % 2 === 1;
+  return [
+    head,
+    ...(open ? ['```'] : []),
+    `… (${tailStart - headEnd} characters not kept here)`,
+    ...(reopen ? ['```'] : []),
+    t.slice(tailStart),
+  ].join('\n');
 }
 
 /** A markdown link as it reads (`[#1075](https://...)`: "#1075"; a pasted address's: the address). */

@@ -192,7 +192,33 @@ describe('user requests', () => {
     const d = fresh();
     expect(() => recordRequest(d, { text: '   ' })).toThrow(/needs text/);
     const r = recordRequest(d, { text: 'x'.repeat(REQUEST_MAX_CHARS + 10) });
-    expect(r?.text).toMatch(/10 more characters not kept\)$/);
+    expect(r?.text).toMatch(/^x+\n… \(10 characters not kept here\)\nx+$/);
+    expect(r?.text.replace(/\n… .*\n/, '')).toBe('x'.repeat(REQUEST_MAX_CHARS));
+  });
+
+  it('keeps the end of a huge paste, where the user says what to do with it, and closes the fence it cuts', () => {
+    const log = Array.from(
+      { length: 700 },
+      (_, i) => `    at query (pool.js:${i}) connection ${i} timed out`,
+    );
+    const text = `Fix this crash. Here's the log:\n\`\`\`\n${log.join('\n')}\n\`\`\`\nDon't touch the pool size config.`;
+    const r = recordRequest(fresh(), { text });
+    const kept = r?.text ?? '';
+    expect(kept.length).toBeLessThan(REQUEST_MAX_CHARS + 100);
+    expect(kept.startsWith("Fix this crash. Here's the log:\n```\n    at query (pool.js:0)")).toBe(true);
+    expect(kept.endsWith("```\nDon't touch the pool size config.")).toBe(true);
+    // cut at line ends, the fence closed before the note and opened again after it
+    expect(kept).toMatch(
+      /timed out\n```\n… \(\d+ characters not kept here\)\n```\n    at query \(pool\.js:\d+\)/,
+    );
+    const [head = '', tail = ''] = kept.split(/\n… \(\d+ characters not kept here\)\n/);
+    expect(text.startsWith(head.replace(/\n```$/, ''))).toBe(true);
+    expect(text.endsWith(tail.replace(/^```\n/, ''))).toBe(true);
+    // a cut outside any fence adds none
+    const prose = Array.from({ length: 900 }, (_, i) => `Point ${i}: keep the pool as it is.`).join('\n');
+    const p = recordRequest(fresh(), { text: prose })?.text ?? '';
+    expect(p).not.toContain('```');
+    expect(p.endsWith('Point 899: keep the pool as it is.')).toBe(true);
   });
 
   it('titles a request by its first line, cut at a word', () => {
