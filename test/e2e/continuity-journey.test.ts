@@ -109,6 +109,96 @@ describe('continuity by default: baton init, then Claude Code as usual', () => {
   });
 });
 
+describe("continuity by default: the next session's own task list", () => {
+  it('is asked to keep the tasks left in their words, and told which open tasks its first list leaves out', async () => {
+    const { repo, baton, status } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const path = join(tempDir('baton-transcript-'), 'session.jsonl');
+    const hook = agentHooks(baton, { cwd: repo, transcript_path: path });
+    const todos = (items: [string, string][]) => ({
+      todos: items.map(([content, state]) => ({ content, status: state, activeForm: content })),
+    });
+    const first = '196820da-0000-4000-8000-0000000000d1';
+    await hook('SessionStart', { session_id: first, source: 'startup' });
+    const prompt = 'add a calculator module with tests';
+    // the lines as Claude Code writes them (its session, time and folder on each)
+    const line = (type: string, message: Json) =>
+      JSON.stringify({ type, timestamp: new Date().toISOString(), sessionId: first, cwd: repo, message });
+    appendFileSync(path, `${line('user', { role: 'user', content: prompt })}\n`);
+    await hook('UserPromptSubmit', { session_id: first, prompt });
+    const plan = todos([
+      ['Write add and subtract in calc.py', 'completed'],
+      ['Add pytest tests for all four', 'in_progress'],
+      ['Run tests and commit', 'pending'],
+    ]);
+    appendFileSync(
+      path,
+      `${[
+        line('assistant', {
+          id: 'm-d1',
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_d1', name: 'TodoWrite', input: plan }],
+        }),
+        line('user', {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_d1', content: 'ok' }],
+        }),
+      ].join('\n')}\n`,
+    );
+    expect((await hook('Stop', { session_id: first, stop_hook_active: false })).code).toBe(0);
+    expect(taskRows(await status())).toEqual([
+      ['Write add and subtract in calc.py', 'done'],
+      ['Add pytest tests for all four', 'in_progress'],
+      ['Run tests and commit', 'pending'],
+    ]);
+
+    // /clear: the briefing asks the agent to keep the tasks left in its own (empty) list in these words
+    const second = '196820da-0000-4000-8000-0000000000d2';
+    const clear = injected((await hook('SessionStart', { session_id: second, source: 'clear' })).stdout);
+    expect(clear.additionalContext).toContain(
+      '  [ ] T3 Run tests and commit\n  (Keep the tasks left in your own task list in these words: Baton follows each there by its words; one in other words is another task, and this one stays open.)',
+    );
+
+    // its first list words them its own way: told which open tasks no item holds, while it can still take them up
+    const reworded = await hook('PostToolUse', {
+      session_id: second,
+      tool_name: 'TodoWrite',
+      tool_use_id: 'toolu_d2',
+      tool_input: todos([
+        ['Finish test_calc.py tests for all four operations', 'in_progress'],
+        ['Run the pytest suite and commit', 'pending'],
+      ]),
+      tool_response: {},
+    });
+    expect(reworded.code).toBe(0);
+    const told = injected(reworded.stdout);
+    expect(told.hookEventName).toBe('PostToolUse');
+    expect(told.additionalContext).toBe(
+      'Baton: this workflow has open tasks your task list does not hold (an earlier session\'s, or added outside your list): T2 "Add pytest tests for all four" (in progress), T3 "Run tests and commit". Baton ties your list\'s items to its tasks by their words: put each of these in your list in these words, then mark it completed when it is done (at once if it is done already), or remove it if it is no longer wanted (Baton then skips it).',
+    );
+    expect(reworded.stderr).toMatch(/told the agent of 2 open task\(s\) its list leaves out: T2, T3/);
+
+    // it does: the tasks follow its list, and nothing more is said
+    const kept = await hook('PostToolUse', {
+      session_id: second,
+      tool_name: 'TodoWrite',
+      tool_use_id: 'toolu_d3',
+      tool_input: todos([
+        ['Add pytest tests for all four', 'completed'],
+        ['Run tests and commit', 'in_progress'],
+      ]),
+      tool_response: {},
+    });
+    expect(kept.stdout.trim()).toBe('');
+    const rows = taskRows(await status());
+    expect(rows.slice(0, 3)).toEqual([
+      ['Write add and subtract in calc.py', 'done'],
+      ['Add pytest tests for all four', 'done'],
+      ['Run tests and commit', 'in_progress'],
+    ]);
+  });
+});
+
 describe('continuity by default: baton init --agent codex, then Codex as usual', () => {
   it('follows the session, takes the request and the update_plan list from the rollout, and injects them at the next start', async () => {
     const { repo, baton, status } = workspace();

@@ -241,6 +241,11 @@ describe('syncing the agent list into the task graph', () => {
       skipped: [],
       retitled: [],
       linked: [],
+      // the session's first list: the open tasks it leaves out, for the agent to be told
+      untied: [
+        { id: 'T2', title: 'Write tests for mul', status: 'in_progress' },
+        { id: 'T3', title: 'Update README', status: 'pending' },
+      ],
     });
     expect(statuses(d)).toEqual({
       'Add mul() to calc.py': 'done',
@@ -269,6 +274,43 @@ describe('syncing the agent list into the task graph', () => {
       skipped: ['T3'],
       retitled: [],
       linked: [],
+    });
+    expect(foldEvents(d.events).state).toEqual(d.state);
+  });
+
+  it('gives a task handed over to the item that takes its words, from the item that took it in other words', () => {
+    const d = workflow();
+    linkAgentSession(d, { name: 'claude-code', session_id: 's1' });
+    syncAgentTasks(d, 'claude-code', [
+      write(
+        'a1',
+        todo('Add pytest tests for all four', 'in_progress'),
+        todo('Run tests and commit', 'pending'),
+      ),
+    ]);
+    linkAgentSession(d, { name: 'claude-code', session_id: 's2' });
+    // the next session words them its own way (new tasks), then, told, puts the tasks in their own words
+    syncAgentTasks(d, 'claude-code', [
+      write(
+        'b1',
+        todo('Finish test_calc.py tests for all four operations', 'in_progress'),
+        todo('Run the pytest suite and commit', 'pending'),
+      ),
+    ]);
+    const r = syncAgentTasks(d, 'claude-code', [
+      write(
+        'b2',
+        todo('Add pytest tests for all four', 'completed'),
+        todo('Run tests and commit', 'in_progress'),
+      ),
+    ]);
+    // "Run tests and commit" rewords "Run the pytest suite and commit" in place, but is T2's very words: T2's
+    expect(r).toMatchObject({ completed: ['T1'], started: ['T2'], skipped: ['T3', 'T4'], retitled: [] });
+    expect(statuses(d)).toEqual({
+      'Add pytest tests for all four': 'done',
+      'Run tests and commit': 'in_progress',
+      'Finish test_calc.py tests for all four operations': 'skipped',
+      'Run the pytest suite and commit': 'skipped',
     });
     expect(foldEvents(d.events).state).toEqual(d.state);
   });

@@ -13,6 +13,9 @@ export const REWORD_THRESHOLD = 0.5;
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
+/** The same words, however spaced or cased. */
+export const sameWords = (a: string, b: string) => norm(a) === norm(b);
+
 interface Entry {
   content: string;
   status: string;

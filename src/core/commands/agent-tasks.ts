@@ -4,7 +4,7 @@ import {
   isWholeListTool,
   type AgentTaskCall,
 } from '../agent-tasks/agent-task-calls.js';
-import { applyAgentTaskCalls, bestMatch, updatedKey } from '../agent-tasks/reduce-agent-tasks.js';
+import { applyAgentTaskCalls, bestMatch, sameWords, updatedKey } from '../agent-tasks/reduce-agent-tasks.js';
 import type { Draft } from '../draft.js';
 import { invalidTransition } from '../errors.js';
 import type { AgentTaskItem, AgentTaskSource } from '../schemas/agent-tasks.js';
@@ -33,6 +33,12 @@ export interface AgentTaskSync {
    * instead, so the agent says what it did (its last message) rather than being stopped before it.
    */
   pause_at_turn_end?: true;
+  /**
+   * The session's first list (a new session's starts empty) left open tasks that no item of the agent's lists holds:
+   * an earlier session's, or tasks added outside the list. The agent is told them, so it takes them into its list in
+   * their words (or the words it chose leave them open for good).
+   */
+  untied?: { id: string; title: string; status: string }[];
 }
 
 /** A sync that moved nothing: what the calls of a batch, applied one by one, add to. */
@@ -123,6 +129,19 @@ function step(
   for (const [name, list] of Object.entries(d.state.agent_tasks ?? {}))
     if (name !== source) for (const it of list.items) if (it.task_id) taken.add(it.task_id);
   for (const it of reduced) if (it.task_id) taken.add(it.task_id);
+  // an item that took the task of the item it rewords, in the very words of another open task no item holds, is that
+  // task: the agent put a task it was handed (an earlier session's) in its list as asked, in the task's words
+  const named = (it: AgentTaskItem) =>
+    d.state.tasks.find(
+      (t) => !taken.has(t.id) && eligible(t, it) && sameWords(t.title, it.content.slice(0, TITLE_MAX)),
+    );
+  for (const [i, it] of reduced.entries()) {
+    const own = d.state.tasks.find((t) => t.id === it.task_id);
+    const other = own && !sameWords(own.title, it.content.slice(0, TITLE_MAX)) ? named(it) : undefined;
+    if (!other) continue;
+    taken.add(other.id);
+    reduced[i] = { ...it, task_id: other.id };
+  }
 
   const items: AgentTaskItem[] = [];
   for (const it of reduced) {
@@ -218,10 +237,10 @@ function step(
       out.started.push(t.id);
     }
   }
-  const kept = new Set(items.map((it) => it.key));
+  // the task of an item removed (or of one that took another task's words, above) that no item holds now
   for (const gone of before) {
     const t = task(gone.task_id);
-    if (kept.has(gone.key) || !t || t.status === 'done' || t.status === 'skipped') continue;
+    if (!t || t.status === 'done' || t.status === 'skipped') continue;
     if (items.some((it) => it.task_id === t.id)) continue;
     d.emit({
       type: 'task.skipped',
@@ -290,5 +309,14 @@ export function syncAgentTasks(
       type: 'agent_tasks.synced',
       data: { source, items, applied_calls: newIds, ...(syncedAt ? { synced_at: syncedAt } : {}) },
     });
+  if (before.items.length === 0 && items.length > 0) {
+    const held = new Set(
+      Object.values(d.state.agent_tasks ?? {}).flatMap((l) => l.items.map((it) => it.task_id)),
+    );
+    const untied = d.state.tasks.filter(
+      (t) => (t.status === 'pending' || t.status === 'in_progress') && !held.has(t.id),
+    );
+    if (untied.length) out.untied = untied.map((t) => ({ id: t.id, title: t.title, status: t.status }));
+  }
   return out;
 }

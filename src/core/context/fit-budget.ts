@@ -47,6 +47,7 @@ const generous: ContextLimits = {
   newer_request_note: 1,
   recorded_place: 1,
   notes_file: 1,
+  list_words: 1,
 };
 
 /**
@@ -80,6 +81,8 @@ const steps: [keyof ContextLimits, number][] = [
   ['feedback_comments', 0],
   // the notes file the session wrote: one line naming it (the files written are listed under Already Done)
   ['notes_file', 0],
+  // the ask to keep the tasks left in the agent's own list in their words (one line under Plan Status)
+  ['list_words', 0],
   ['last_state_chars', 400],
   // the user's latest request says what to do next: it is the last of the requests to go
   ['later_requests', 1],
@@ -190,6 +193,8 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
       return c.git.recorded ? 1 : 0;
     case 'notes_file':
       return c.next.notes_file ? 1 : 0;
+    case 'list_words':
+      return c.plan_status.keep_in_list ? 1 : 0;
   }
 }
 

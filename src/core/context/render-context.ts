@@ -86,6 +86,10 @@ function tasks(c: ResumeContext, out: string[]) {
       `  ${left ? '[ ]' : (mark[t.status] ?? '[ ]')} ${t.id} ${t.title}${said ? ` (${said})` : ''}${t.deps.length ? ` after ${t.deps.join(', ')}` : ''}`,
     );
   }
+  if (p.keep_in_list)
+    out.push(
+      '  (Keep the tasks left in your own task list in these words: Baton follows each there by its words; one in other words is another task, and this one stays open.)',
+    );
   out.push('');
 }
 

@@ -127,6 +127,8 @@ export interface ContextLimits {
   recorded_place: number;
   /** 1: What to Do Next names the notes file the session wrote (`next.notes_file`); 0: no room for it. */
   notes_file: number;
+  /** 1: Plan Status asks the agent to keep the tasks left in its own list in their words (`keep_in_list`); 0: no room. */
+  list_words: number;
 }
 
 /** Amelia's defaults: five decisions, three resolved errors, three comments per review. */
@@ -154,6 +156,7 @@ export const defaultLimits: ContextLimits = {
   newer_request_note: 1,
   recorded_place: 1,
   notes_file: 1,
+  list_words: 1,
 };
 
 /** The uncommitted files Git State names, and a count of the others (nothing when there are none). */
@@ -181,7 +184,7 @@ export interface RecordedPlace {
  * relative to it), its status now (a finished workflow's context is a recap, not a briefing to go on from), and where
  * its imported session was recorded.
  */
-export type ContextWorkflow = Pick<WorkflowState, 'worktree' | 'status' | 'earlier'> & {
+export type ContextWorkflow = Pick<WorkflowState, 'worktree' | 'status' | 'earlier' | 'agent_tasks'> & {
   recorded?: RecordedPlace | null;
   /** When the context is made (a usage limit's reset already past by then is said so); absent: the snapshot's time. */
   now?: string;
@@ -224,6 +227,12 @@ export interface ResumeContext {
     failed: number;
     remaining: number;
     current_task: string | null;
+    /**
+     * The workflow follows an agent's own task list (its hooks or an import read it), and tasks are left: the agent is
+     * asked to keep them in its list in their words, by which Baton ties its list's items to them (a new session's
+     * list starts empty, and an item in other words is another task, leaving these open).
+     */
+    keep_in_list: boolean;
   };
   completed_tasks: { id: string; title: string; status: string }[];
   /** The finished tasks not named (`completed_tasks` holds the rest), and how many of them were skipped. */
@@ -496,6 +505,11 @@ export function compileResumeContext(
       remaining: snap.tasks_remaining,
       // a finished workflow has no task under way: what was in progress when it ended was left open
       current_task: finished ? null : snap.current_task_id,
+      keep_in_list:
+        limits.list_words > 0 &&
+        !finished &&
+        Object.keys(workflow?.agent_tasks ?? {}).length > 0 &&
+        snap.tasks.some((t) => t.status === 'pending' || t.status === 'in_progress'),
     },
     completed_tasks: named.map((t) => ({ id: t.id, title: title(t.title), status: t.status })),
     completed_more: completed.length - named.length,

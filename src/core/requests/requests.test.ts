@@ -209,7 +209,7 @@ describe('user requests', () => {
     expect(kept.endsWith("```\nDon't touch the pool size config.")).toBe(true);
     // cut at line ends, the fence closed before the note and opened again after it
     expect(kept).toMatch(
-      /timed out\n```\n… \(\d+ characters not kept here\)\n```\n    at query \(pool\.js:\d+\)/,
+      /timed out\n```\n… \(\d+ characters not kept here\)\n```\n {4}at query \(pool\.js:\d+\)/,
     );
     const [head = '', tail = ''] = kept.split(/\n… \(\d+ characters not kept here\)\n/);
     expect(text.startsWith(head.replace(/\n```$/, ''))).toBe(true);

@@ -377,6 +377,21 @@ async function cutShort(
   };
 }
 
+/** Open tasks named in the note to the agent; more are counted. */
+const UNTIED_SHOWN = 8;
+
+/**
+ * What the agent is told when its session's first task list leaves the workflow's open tasks out: Baton ties the
+ * items of its list to tasks by their words, so a task it rewrote in its own words would stay open for good.
+ */
+function untiedNote(tasks: readonly { id: string; title: string; status: string }[]): string {
+  const named = tasks
+    .slice(0, UNTIED_SHOWN)
+    .map((t) => `${t.id} "${clip(t.title, 120)}"${t.status === 'in_progress' ? ' (in progress)' : ''}`);
+  const more = tasks.length > UNTIED_SHOWN ? ` and ${tasks.length - UNTIED_SHOWN} more (baton status)` : '';
+  return `Baton: this workflow has open tasks your task list does not hold (an earlier session's, or added outside your list): ${named.join(', ')}${more}. Baton ties your list's items to its tasks by their words: put each of these in your list in these words, then mark it completed when it is done (at once if it is done already), or remove it if it is no longer wanted (Baton then skips it).`;
+}
+
 /** How the agent reads another workflow's context whole (Codex's sandbox cannot run the CLI, which writes). */
 const shownWhole = (workflowId: string, agent: HookAgent) =>
   agent === 'codex'
@@ -829,10 +844,14 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
             stopReason: `${pausedTell(t.workflow_id, r.paused_snapshot_id)}: the agent stopped here`,
           }
         : null;
+      // the session's first list left the workflow's open tasks out: the agent is told them while it can still fix it
+      const untied = r.untied?.length
+        ? { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: untiedNote(r.untied) } }
+        : null;
       return {
         outcome: moved.length || r.paused_snapshot_id ? 'ok' : 'nothing',
-        note: `${moved.length ? `task list: ${moved.join('; ')}` : 'task list unchanged'}${r.paused_snapshot_id ? `; paused at the boundary (snapshot ${r.paused_snapshot_id}), the agent stopped` : ''}${r.pause_at_turn_end ? "; every task is done: the pause asked for takes effect when the agent's turn ends, once it has said what it did" : ''}`,
-        output: stop,
+        note: `${moved.length ? `task list: ${moved.join('; ')}` : 'task list unchanged'}${r.paused_snapshot_id ? `; paused at the boundary (snapshot ${r.paused_snapshot_id}), the agent stopped` : ''}${r.pause_at_turn_end ? "; every task is done: the pause asked for takes effect when the agent's turn ends, once it has said what it did" : ''}${r.untied?.length ? `; told the agent of ${r.untied.length} open task(s) its list leaves out: ${r.untied.map((x) => x.id).join(', ')}` : ''}`,
+        output: stop || untied ? { ...stop, ...untied } : null,
         // a link refused is a problem the agent's list has: the user is shown it, not only the log
         ...(r.not_linked?.length ? { tell: `Baton: ${r.not_linked.map(notLinkedPhrase).join('; ')}` } : {}),
       };

@@ -496,6 +496,8 @@ export const AgentTaskSyncResult = z
     paused_snapshot_id: z.string().optional(),
     /** The list finished every task where a requested pause was due: the pause waits for the agent's turn to end. */
     pause_at_turn_end: z.literal(true).optional(),
+    /** The session's first list left these open tasks out: no item of the agent's lists holds them. */
+    untied: z.array(z.object({ id: z.string(), title: z.string(), status: z.string() })).optional(),
   })
   .openapi('AgentTaskSyncResult');
 
