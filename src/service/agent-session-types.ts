@@ -58,6 +58,11 @@ export interface TrackResult {
    */
   paused_now?: string;
   /**
+   * A requested pause this session start withdrew: the turn it waited for was cut off, and the user is at work again.
+   * Its reason ('' when it gave none), to tell the user; absent when none was.
+   */
+  pause_withdrawn?: string;
+  /**
    * The worktree of the workflow this conversation goes on with, where it began, when the agent now works in another
    * folder (`codex resume <id>` there): its records and briefing stay that worktree's; absent otherwise.
    */

@@ -41,6 +41,7 @@ import {
   workflowStatuses,
   writtenBy,
   limitInForce,
+  withdrawPause,
 } from '../core/index.js';
 import type { BatonService } from './baton-service.js';
 import type {
@@ -615,7 +616,10 @@ export class AgentSessions {
           start: true,
           elsewhere: !judgeCutOff,
         });
-        if (own && !link.cut_off) return { link, context: null, whole: true };
+        // a pause asked for that waited for the turn the cut ended: the user is at work again, as after `baton
+        // resume`, so it is withdrawn (left waiting, it would stop this session at its first task boundary)
+        const withdrawn = link.cut_off ? withdrawPause(d) : null;
+        if (own && !link.cut_off) return { link, context: null, whole: true, withdrawn };
         const why = link.cut_off ? { trigger: 'crash' as const, reason: link.cut_off } : null;
         // the agent session that goes on (a compaction, a resume) holds its own compaction summary
         const held = link.outcome === 'same';
@@ -631,6 +635,7 @@ export class AgentSessions {
           link,
           context: this.handover(d, why ? null : fresh, git, { ...input, ...why, held, elsewhere }),
           whole: false,
+          withdrawn,
         };
       },
       { retry: true },
@@ -647,6 +652,7 @@ export class AgentSessions {
       ),
       context: result.context,
       ...(result.whole ? { history_whole: true as const } : {}),
+      ...(result.withdrawn ? { pause_withdrawn: result.withdrawn.reason ?? '' } : {}),
       finished,
       set_aside,
       ...away,

@@ -199,6 +199,67 @@ describe("continuity by default: the next session's own task list", () => {
   });
 });
 
+describe('continuity by default: a pause asked for, then a crash before the turn ended', () => {
+  it('is withdrawn when the next session starts (the user is at work again), and the user is told', async () => {
+    const { repo, baton, status } = workspace();
+    expect((await baton(['init', '--agent', 'claude-code'])).code).toBe(0);
+    const path = join(tempDir('baton-transcript-'), 'session.jsonl');
+    const hook = agentHooks(baton, { cwd: repo, transcript_path: path });
+    const first = '196820da-0000-4000-8000-0000000000e1';
+    const line = (type: string, message: Json) =>
+      JSON.stringify({ type, timestamp: new Date().toISOString(), sessionId: first, cwd: repo, message });
+    const write = (...lines: string[]) => appendFileSync(path, `${lines.join('\n')}\n`);
+    await hook('SessionStart', { session_id: first, source: 'startup' });
+    write(line('user', { role: 'user', content: 'add a calculator module with tests' }));
+    await hook('UserPromptSubmit', { session_id: first, prompt: 'add a calculator module with tests' });
+    const todos = {
+      todos: [
+        { content: 'Write calc.py', status: 'in_progress', activeForm: 'Writing calc.py' },
+        { content: 'Write its tests', status: 'pending', activeForm: 'Writing its tests' },
+      ],
+    };
+    write(
+      line('assistant', {
+        id: 'm-e1',
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_e1', name: 'TodoWrite', input: todos }],
+      }),
+      line('user', {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_e1', content: 'ok' }],
+      }),
+      line('assistant', {
+        id: 'm-e2',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'Writing calc.py now.' }],
+      }),
+    );
+    // the turn under way, a task in progress: the pause waits for the task's end (or the turn's); then the laptop closes
+    const paused = await baton(['pause', '--reason', 'laptop closing']);
+    expect(paused.code).toBe(0);
+    expect((await status()).workflow.pause_requested).toBe(true);
+    const past = new Date(Date.now() - 5 * 60_000);
+    utimesSync(path, past, past);
+
+    const next = await hook('SessionStart', {
+      session_id: '196820da-0000-4000-8000-0000000000e2',
+      source: 'startup',
+    });
+    expect(next.code).toBe(0);
+    const told = (JSON.parse(next.stdout) as { systemMessage: string }).systemMessage;
+    expect(told).toMatch(
+      /Baton noticed that session 1 \(Claude Code session \S+\) stopped in the middle of its turn/,
+    );
+    expect(told).toContain(
+      'Baton withdrew the pause you asked for (laptop closing): the turn it waited for was cut off, and this session goes on with the work (`baton pause` asks again)',
+    );
+    const after = await status();
+    expect(after.workflow.pause_requested).toBe(false);
+    expect(after.workflow.status).toBe('in_progress');
+    expect(next.stderr).not.toMatch(/paused/);
+  });
+});
+
 describe('continuity by default: baton init --agent codex, then Codex as usual', () => {
   it('follows the session, takes the request and the update_plan list from the rollout, and injects them at the next start', async () => {
     const { repo, baton, status } = workspace();

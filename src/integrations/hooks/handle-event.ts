@@ -631,6 +631,10 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
           : null;
       const earlier = t.earlier && t.workflow_id ? earlierNote(t.earlier, t.workflow_id, ctx.agent) : null;
       const cut = t.cut_off ? `Baton noticed that ${t.cut_off}${cutOffRead(caught)}` : null;
+      const withdrawn =
+        t.pause_withdrawn === undefined
+          ? null
+          : `Baton withdrew the pause you asked for${t.pause_withdrawn ? ` (${t.pause_withdrawn})` : ''}: the turn it waited for was cut off, and this session goes on with the work (\`baton pause\` asks again)`;
       const busy = caught.activeElsewhere && t.outcome !== 'same' ? busyNote(caught.activeElsewhere) : null;
       // a new conversation (a start, or a /clear: many clear to switch tasks) told which work it goes on with; a
       // compaction or a resume goes on with the same conversation, whose user knows what it was doing
@@ -654,6 +658,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         elsewhere,
         ...limited.map((l) => l.tell),
         cut,
+        withdrawn,
         busy && `Baton: ${busy}`,
         done?.tell,
         earlier?.tell,

@@ -43,6 +43,8 @@ const trackFields = {
   earlier: z.object(EarlierWorkflow.shape).nullable(),
   /** A requested pause this call forced because it outlived its timeout: its reason ('' when it gave none). */
   paused_now: z.string().optional(),
+  /** A requested pause this session start withdrew (the turn it waited for was cut off): its reason ('' when none). */
+  pause_withdrawn: z.string().optional(),
   /** The worktree of the workflow this conversation goes on with, where it began, when the agent is now elsewhere. */
   started_in: z.string().optional(),
 };
