@@ -253,6 +253,16 @@ describe('a Claude Code conversation resumed after its workflow was completed', 
     );
     expect(told.hookSpecificOutput).toMatchObject({ hookEventName: 'UserPromptSubmit' });
     expect(told.hookSpecificOutput.additionalContext).toContain(`earlier work is workflow ${third}`);
+
+    // both conversations quit minutes ago; a new one goes on with the latest workflow, and is told of the other
+    const past = new Date(Date.now() - 5 * 60_000);
+    for (const x of [a, b]) utimesSync(x.path, past, past);
+    const d = claudeConversation(repo, baton, '196820da-0000-4000-8000-0000000000d4');
+    const start = (await d.hook('SessionStart', { source: 'startup' })).json<Json>();
+    expect(start.systemMessage).toContain(`workflow ${fourth} "and an --xml flag"`);
+    expect(start.systemMessage).toContain(
+      'One other incomplete workflow is open here (`baton list` names them; `baton abandon -w <id>` or `baton complete -w <id>` ends one)',
+    );
   });
 });
 

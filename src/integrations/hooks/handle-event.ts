@@ -544,7 +544,11 @@ async function continuing(ctx: HookContext, t: StartResult): Promise<string | nu
   // a stopped workflow this start resumed: how it had stopped (a pause the user asked for, a crash noticed)
   const from = t.resumed_from;
   const was = from ? `, which was ${from.status}${from.reason ? ` (${clip(from.reason, 80)})` : ''},` : '';
-  return `Baton ${from ? 'resumed' : 'continues'} workflow ${t.workflow_id} "${clip(s.workflow.title, 80)}"${was} in this conversation (session ${t.session_number}${tasks}${next})${limit}; ${end} and your next prompt starts a new one`;
+  // the worktree's other incomplete workflows wait: commands without -w ask which is meant until they end
+  const others = t.others
+    ? `. ${t.others === 1 ? 'One other incomplete workflow is' : `${t.others} other incomplete workflows are`} open here (\`baton list\` names them; \`baton abandon -w <id>\` or \`baton complete -w <id>\` ends one)`
+    : '';
+  return `Baton ${from ? 'resumed' : 'continues'} workflow ${t.workflow_id} "${clip(s.workflow.title, 80)}"${was} in this conversation (session ${t.session_number}${tasks}${next})${limit}; ${end} and your next prompt starts a new one${others}`;
 }
 
 /** Said to a conversation reopened where it left off (`history_whole`): Baton still follows it, nothing is new. */
