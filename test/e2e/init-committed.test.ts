@@ -231,6 +231,11 @@ describe('baton init, the files committed with the repository', () => {
     expect(r.stdout).toContain(
       ".claude/settings.local.json, AGENTS.md are this machine's own (not committed): a teammate runs `baton init` in their clone.",
     );
+    // undone, the committed files are as they were, byte for byte: nothing for the team to see in a diff
+    expect(gitIn(repo, 'status', '--porcelain', '--untracked-files=no')).not.toBe('');
+    expect((await baton(['init', '--undo'])).code).toBe(0);
+    expect(gitIn(repo, 'status', '--porcelain', '--untracked-files=no')).toBe('');
+    expect(readFileSync(join(repo, '.codex', 'hooks.json'), 'utf8')).toBe('{"hooks":{}}');
     // nothing committed: the teammate's way is said alone
     const plain = setup();
     const alone = await plain.baton(['init', '--agent', 'claude-code']);

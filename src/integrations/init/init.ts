@@ -140,6 +140,7 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
   const previous = readManifest(mPath);
   const created = new Set(previous?.created ?? []);
   const excluded = new Set(previous?.excluded ?? []);
+  const originals: Record<string, string> = { ...previous?.originals };
   // the objects init makes to hold its entries; not recorded over an earlier Baton's set-up, its undo staying as it was
   const made: MadeKey[] | null = previous && !previous.keys ? null : [];
   const noteMade = (file: string, keys: readonly KeyPath[]) =>
@@ -194,6 +195,9 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
       unchanged = existed && JSON.stringify(merged) === JSON.stringify(settings);
       if (!unchanged) {
         const absent = absentKeys(settings, hookKeys(specs.map((h) => h.event)));
+        // the file as Baton first found it, for undo to put back as it was
+        if (existed && !created.has(files.hooks))
+          originals[files.hooks] ??= readFileSync(files.hooks, 'utf8');
         writeJsonObject(files.hooks, merged);
         noteMade(files.hooks, absent);
       }
@@ -266,6 +270,7 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
     created: [...created],
     excluded: [...excluded],
     ...(made ? { keys: joinKeys(previous?.keys ?? [], made) } : {}),
+    ...(Object.keys(originals).length ? { originals } : {}),
   } satisfies Manifest as unknown as Record<string, unknown>);
   return changes;
 }
@@ -443,7 +448,12 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
       const made = hookKeys(events).filter((k) => record.made(files.hooks, k));
       const { pruned, kept } = pruneEmpty(r.value, made);
       if (r.removed || (record.known && pruned.length)) {
-        const done = writeOrRemove(files.hooks, r.value, created.has(files.hooks));
+        const done = writeOrRemove(
+          files.hooks,
+          r.value,
+          created.has(files.hooks),
+          m?.originals?.[files.hooks],
+        );
         change({
           agent,
           what: 'hooks',

@@ -29,17 +29,34 @@ export function writeJsonObject(path: string, value: JsonObject): void {
   renameSync(tmp, path);
 }
 
-/** Writes the object, or deletes the file when it is empty and Baton created it. */
+/** Whether `text` is JSON that holds `value` (however it is laid out). */
+const holds = (text: string, value: JsonObject) => {
+  try {
+    return JSON.stringify(JSON.parse(text)) === JSON.stringify(value);
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Writes the object, or deletes the file when it is empty and Baton created it; where the file's text before Baton
+ * changed it (`original`) holds the same object, that text is written back as it was.
+ */
 export function writeOrRemove(
   path: string,
   value: JsonObject,
   createdByBaton: boolean,
+  original?: string,
 ): 'written' | 'deleted' {
   if (createdByBaton && Object.keys(value).length === 0) {
     rmSync(path, { force: true });
     return 'deleted';
   }
-  writeJsonObject(path, value);
+  if (original !== undefined && holds(original, value)) {
+    const tmp = `${path}.baton-tmp`;
+    writeFileSync(tmp, original);
+    renameSync(tmp, path);
+  } else writeJsonObject(path, value);
   return 'written';
 }
 

@@ -31,6 +31,12 @@ export interface Manifest {
    * is that Baton's, `keyRecord`.
    */
   keys?: MadeKey[];
+  /**
+   * The text of each hooks file init changed that was there before it, as it first found it: undo writes it back byte
+   * for byte when taking Baton's hooks out leaves what it held (a committed `.codex/hooks.json` shows no diff after),
+   * and writes the JSON as it is otherwise (the user changed it since).
+   */
+  originals?: Record<string, string>;
 }
 
 /**
