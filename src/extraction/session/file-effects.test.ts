@@ -191,6 +191,24 @@ describe('files created, edited and deleted, as other sessions change them', () 
     ]);
   });
 
+  it('takes the files a session below the worktree root names relative to its folder there', () => {
+    const lines = [
+      ...codexShell(
+        'c1',
+        ['apply_patch', '*** Begin Patch\n*** Add File: clamp.js\n+x\n*** End Patch'],
+        'Success.',
+      ),
+      ...codexShell('c2', ['bash', '-lc', 'rm ../old.js'], ''),
+    ];
+    const entries = parseCodexRollout(lines.join('\n')).entries;
+    expect(summaries(findFileEffects(entries, 'src/lib'))).toEqual([
+      'created src/lib/clamp.js',
+      'deleted src/old.js',
+    ]);
+    // at the root, as named
+    expect(summaries(findFileEffects(entries))).toEqual(['created clamp.js', 'deleted ../old.js']);
+  });
+
   it('reads the file_change items of `codex exec --json`, not a failed one', () => {
     const change = (id: string, status: string, changes: { path: string; kind: string }[]) =>
       JSON.stringify({ type: 'item.completed', item: { id, type: 'file_change', changes, status } });

@@ -31,17 +31,17 @@ export interface SessionFacts {
 
 /**
  * `fromStart`: the entries begin at the transcript's first line (not a piece after an earlier import), so what the
- * agent did not say in them it never said.
+ * agent did not say in them it never said. `folder`: where in the worktree the agent worked, when below its root
+ * (the files it names relative to that folder are taken there).
  */
 export function readSession(
   entries: readonly TranscriptEntry[],
-  opts: { fromStart?: boolean } = {},
+  opts: { fromStart?: boolean; folder?: string | null } = {},
 ): SessionFacts {
   const taskCalls = findTaskCalls(entries);
   const git = findGitEffects(entries);
-  const effects = [...git.effects, ...findFileEffects(entries), ...findRemoteEffects(entries)].sort(
-    (a, b) => a.line - b.line,
-  );
+  const files = findFileEffects(entries, opts.folder ?? null);
+  const effects = [...git.effects, ...files, ...findRemoteEffects(entries)].sort((a, b) => a.line - b.line);
   return {
     requests: findRequests(entries),
     task_calls: taskCalls,

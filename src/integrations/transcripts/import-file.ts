@@ -136,6 +136,7 @@ export async function importTranscriptFile(
     state: continuing ? previous.parser_state : undefined,
     skipThroughLine: !continuing && previous && !piece.restarted ? previous.through_line : 0,
     throughByte: piece.end,
+    worktree: status.workflow.worktree ?? null,
   });
   const others = cwdsOfOtherTranscripts(known.imports, path);
   const elsewhere =

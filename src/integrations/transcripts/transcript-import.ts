@@ -224,6 +224,13 @@ function countedElsewhere(known: Known, path: string | null): Set<string> {
 
 const sideEffectKey = (kind: string, summary: string) => `${kind}\u0000${summary}`;
 
+/** Where `cwd` is in the worktree, when strictly below its root (`src/lib`); null otherwise. */
+function folderIn(worktree: string | null, cwd: string | null): string | null {
+  if (!worktree || !cwd) return null;
+  const root = worktree.replace(/\/+$/, '');
+  return cwd.startsWith(`${root}/`) ? cwd.slice(root.length + 1).replace(/\/+$/, '') || null : null;
+}
+
 /**
  * Turns a piece of a real transcript (the lines after the last import) into Baton records, in transcript order and
  * with the transcript's timestamps: the user's requests, agent_history lines (compactions where they happened),
@@ -252,6 +259,8 @@ export async function importTranscript(
     before?: string;
     /** The zone a usage limit's reset time without one is read in (the agent prints it in its machine's): this one. */
     zone?: string;
+    /** The workflow's worktree: files a session below its root names relative to its folder are taken there. */
+    worktree?: string | null;
   } = {},
 ): Promise<TranscriptImport> {
   const startLine = opts.startLine ?? 0;
@@ -266,7 +275,10 @@ export async function importTranscript(
   const isNew = (line: number | null | undefined) => line === null || line === undefined || line > boundary;
   const taskId = opts.taskId ?? null;
   // read from line 0 (a first import, or one read again whole): the agent said nothing before these lines
-  const all = readSession([...earlier, ...fresh], { fromStart: startLine === 0 });
+  const all = readSession([...earlier, ...fresh], {
+    fromStart: startLine === 0,
+    folder: folderIn(opts.worktree ?? null, parsed.cwd),
+  });
   const facts: SessionFacts = {
     requests: all.requests.filter((r) => isNew(r.line)),
     task_calls: all.task_calls.filter((c) => isNew(c.line)),
