@@ -107,6 +107,41 @@ describe("the agent's task list reducer", () => {
     expect(next.map((i) => i.key).filter((k) => done.some((d) => d.key === k))).toEqual([]);
   });
 
+  it('keeps the key of the one step a plan refines, at its place, sharing a word with it', () => {
+    const plan = (id: string, ...steps: [string, string][]): AgentTaskCall => ({
+      tool: 'update_plan',
+      id,
+      input: { plan: steps.map(([step, status]) => ({ step, status })) },
+    });
+    const a = applyAgentTaskCalls(
+      [],
+      [plan('1', ['Inspect math.js', 'in_progress'], ['Add logging', 'pending'], ['Run tests', 'pending'])],
+    );
+    const b = applyAgentTaskCalls(a, [
+      plan(
+        '2',
+        ['Inspect math.js', 'completed'],
+        ['Add debug logging behind DEBUG env var', 'in_progress'],
+        ['Run tests', 'pending'],
+      ),
+    ]);
+    const c = applyAgentTaskCalls(b, [
+      plan(
+        '3',
+        ['Inspect math.js', 'completed'],
+        ['Add debug logging behind DEBUG env var', 'completed'],
+        ['Run node --test', 'in_progress'],
+      ),
+    ]);
+    expect(c.map((i) => i.key)).toEqual(a.map((i) => i.key));
+    // two steps replaced at once are new work: which is which is not known
+    const d = applyAgentTaskCalls(c, [
+      plan('4', ['Inspect math.js', 'completed'], ['Add metrics', 'pending'], ['Run the linter', 'pending']),
+    ]);
+    expect(d.slice(1).map((i) => i.key)).not.toContain(c[1]!.key);
+    expect(d.slice(1).map((i) => i.key)).not.toContain(c[2]!.key);
+  });
+
   it('takes a step still to do that is only like a finished one for new work; its own words reopen it', () => {
     const a = applyAgentTaskCalls([], [write('1', todo('Add mul() to calc.py', 'completed'))]);
     // "Add div() to calc.py" shares four of six words with the finished step: new work, a new item

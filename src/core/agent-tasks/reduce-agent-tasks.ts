@@ -65,8 +65,10 @@ const reopens = (item: AgentTaskItem, e: Entry) => item.status === 'completed' &
  * A whole new list (TodoWrite, update_plan): each entry keeps the key and task of the item it rewords: the item of the
  * same or most similar words, else, for a short wording changed in place ("Write README" then "Finish README": too
  * few words to be alike), the item at its position in a list of the same length, when no other entry took it and they
- * share half the words of the longer. Only its own words reopen a finished step: an entry still to do that is merely
- * like it ("Add mul()" done, then "Add div()") is new work.
+ * share half the words of the longer, or when it is the one entry of the list left unmatched, at the place of the one
+ * item left, sharing a word with it (a plan that refines one step: "Add logging" then "Add debug logging behind
+ * DEBUG env var", "Run tests" then "Run node --test"). Only its own words reopen a finished step: an entry still to do
+ * that is merely like it ("Add mul()" done, then "Add div()") is new work.
  */
 function replaceList(items: readonly AgentTaskItem[], entries: readonly Entry[]): AgentTaskItem[] {
   const used = new Set<number>();
@@ -83,7 +85,8 @@ function replaceList(items: readonly AgentTaskItem[], entries: readonly Entry[])
       const said = words(inPlace.content);
       const now = words(e.content);
       const shared = [...now].filter((w) => said.has(w)).length;
-      if (shared === 0 || shared * 2 < Math.max(said.size, now.size)) return;
+      const alone = match.filter((m) => m === -1).length === 1 && used.size === items.length - 1;
+      if (shared === 0 || (shared * 2 < Math.max(said.size, now.size) && !alone)) return;
       match[j] = j;
       used.add(j);
     });
