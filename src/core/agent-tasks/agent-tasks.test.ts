@@ -348,6 +348,26 @@ describe('syncing the agent list into the task graph', () => {
       'Run the pytest suite and commit': 'skipped',
     });
     expect(foldEvents(d.events).state).toEqual(d.state);
+    // a finished task's words are not taken over: the item that rewords one in place keeps its own task
+    const e = workflow();
+    linkAgentSession(e, { name: 'claude-code', session_id: 's1' });
+    syncAgentTasks(e, 'claude-code', [
+      write('c1', todo('Fix the parser', 'completed'), todo('Run tests', 'completed')),
+    ]);
+    linkAgentSession(e, { name: 'claude-code', session_id: 's2' });
+    syncAgentTasks(e, 'claude-code', [
+      write('d1', todo('Fix the lexer', 'in_progress'), todo('Run the tests again', 'pending')),
+    ]);
+    const again = syncAgentTasks(e, 'claude-code', [
+      write('d2', todo('Fix the lexer', 'completed'), todo('Run tests', 'completed')),
+    ]);
+    expect(again).toMatchObject({ completed: ['T3', 'T4'], skipped: [] });
+    expect(e.state.tasks.map((t) => [t.id, t.status])).toEqual([
+      ['T1', 'done'],
+      ['T2', 'done'],
+      ['T3', 'done'],
+      ['T4', 'done'],
+    ]);
   });
 
   it("dates a task's start and end by the agent's call (a transcript read later), else by when it was recorded", () => {

@@ -78,6 +78,9 @@ function eligible(t: Task, it: AgentTaskItem): boolean {
   return true;
 }
 
+/** A task done or skipped: nothing is left of it to do. */
+const finished = (t: Task) => t.status === 'done' || t.status === 'skipped';
+
 const same = (a: readonly AgentTaskItem[], b: readonly AgentTaskItem[]) =>
   JSON.stringify(a) === JSON.stringify(b);
 
@@ -133,7 +136,7 @@ function step(
   // task: the agent put a task it was handed (an earlier session's) in its list as asked, in the task's words
   const named = (it: AgentTaskItem) =>
     d.state.tasks.find(
-      (t) => !taken.has(t.id) && eligible(t, it) && sameWords(t.title, it.content.slice(0, TITLE_MAX)),
+      (t) => !taken.has(t.id) && !finished(t) && sameWords(t.title, it.content.slice(0, TITLE_MAX)),
     );
   for (const [i, it] of reduced.entries()) {
     const own = d.state.tasks.find((t) => t.id === it.task_id);
@@ -313,9 +316,7 @@ export function syncAgentTasks(
     const held = new Set(
       Object.values(d.state.agent_tasks ?? {}).flatMap((l) => l.items.map((it) => it.task_id)),
     );
-    const untied = d.state.tasks.filter(
-      (t) => (t.status === 'pending' || t.status === 'in_progress') && !held.has(t.id),
-    );
+    const untied = d.state.tasks.filter((t) => !finished(t) && !held.has(t.id));
     if (untied.length) out.untied = untied.map((t) => ({ id: t.id, title: t.title, status: t.status }));
   }
   return out;

@@ -509,7 +509,7 @@ export function compileResumeContext(
         limits.list_words > 0 &&
         !finished &&
         Object.keys(workflow?.agent_tasks ?? {}).length > 0 &&
-        snap.tasks.some((t) => t.status === 'pending' || t.status === 'in_progress'),
+        snap.tasks.some((t) => t.status !== 'done' && t.status !== 'skipped'),
     },
     completed_tasks: named.map((t) => ({ id: t.id, title: title(t.title), status: t.status })),
     completed_more: completed.length - named.length,

@@ -387,7 +387,10 @@ const UNTIED_SHOWN = 8;
 function untiedNote(tasks: readonly { id: string; title: string; status: string }[]): string {
   const named = tasks
     .slice(0, UNTIED_SHOWN)
-    .map((t) => `${t.id} "${clip(t.title, 120)}"${t.status === 'in_progress' ? ' (in progress)' : ''}`);
+    .map(
+      (t) =>
+        `${t.id} "${clip(t.title, 120)}"${t.status === 'pending' ? '' : ` (${t.status.replace('_', ' ')})`}`,
+    );
   const more = tasks.length > UNTIED_SHOWN ? ` and ${tasks.length - UNTIED_SHOWN} more (baton status)` : '';
   return `Baton: this workflow has open tasks your task list does not hold (an earlier session's, or added outside your list): ${named.join(', ')}${more}. Baton ties your list's items to its tasks by their words: put each of these in your list in these words, then mark it completed when it is done (at once if it is done already), or remove it if it is no longer wanted (Baton then skips it).`;
 }
