@@ -34,8 +34,11 @@ export function requestKey(text: string): string {
   return `${n.length.toString(36)}.${fnv1a(n, 0x811c9dc5).toString(36)}.${fnv1a(n, 0x01234567).toString(36)}`;
 }
 
-/** Code fences (``` or ~~~ opening a line) in the text: an odd count leaves one open. */
-const fences = (text: string) => (text.match(/^ {0,3}(?:```|~~~)/gm) ?? []).length;
+/**
+ * The code fences (three or more backticks or tildes opening a line) of the text, in order: an odd count leaves the
+ * last one open, which the same run closes.
+ */
+const fences = (text: string) => text.match(/^ {0,3}(?:`{3,}|~{3,})/gm)?.map((f) => f.trim()) ?? [];
 
 /**
  * The text as stored: trimmed, and, past REQUEST_MAX_CHARS, its head and its end kept at line ends with a note of what
@@ -49,17 +52,20 @@ export function clipRequest(text: string): string {
   const lineEnd = t.lastIndexOf('\n', headEnd);
   if (lineEnd > headEnd - CUT_AT_LINE_CHARS) headEnd = lineEnd;
   let tailStart = t.length - REQUEST_TAIL_CHARS;
-  const lineStart = t.indexOf('\n', tailStart);
+  // the end starts at a line's start (the one it falls on, when it falls on one)
+  const lineStart = t.indexOf('\n', tailStart - 1);
   if (lineStart !== -1 && lineStart < tailStart + CUT_AT_LINE_CHARS) tailStart = lineStart + 1;
   const head = t.slice(0, headEnd).trimEnd();
-  const open = fences(head) % 2 === 1;
+  const inHead = fences(head);
   // inside a fence where the end begins: one the head left open and the cut part did not close, or one opened in it
-  const reopen = fences(t.slice(0, tailStart)) % 2 === 1;
+  const beforeTail = fences(t.slice(0, tailStart));
+  const open = inHead.length % 2 === 1 ? inHead.at(-1) : undefined;
+  const reopen = beforeTail.length % 2 === 1 ? beforeTail.at(-1) : undefined;
   return [
     head,
-    ...(open ? ['```'] : []),
+    ...(open ? [open] : []),
     `… (${tailStart - headEnd} characters not kept here)`,
-    ...(reopen ? ['```'] : []),
+    ...(reopen ? [reopen] : []),
     t.slice(tailStart),
   ].join('\n');
 }

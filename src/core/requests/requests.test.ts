@@ -214,6 +214,13 @@ describe('user requests', () => {
     const [head = '', tail = ''] = kept.split(/\n… \(\d+ characters not kept here\)\n/);
     expect(text.startsWith(head.replace(/\n```$/, ''))).toBe(true);
     expect(text.endsWith(tail.replace(/^```\n/, ''))).toBe(true);
+    // a ~~~ fence is closed and opened again as ~~~
+    const tilde = recordRequest(fresh(), { text: text.replace(/```/g, '~~~') })?.text ?? '';
+    expect(tilde).toMatch(/timed out\n~~~\n… \(\d+ characters not kept here\)\n~~~\n {4}at query/);
+    expect(tilde).not.toContain('```');
+    // so is a four-backtick one, which three do not close
+    const four = recordRequest(fresh(), { text: text.replace(/```/g, '````') })?.text ?? '';
+    expect(four).toMatch(/timed out\n````\n… \(\d+ characters not kept here\)\n````\n {4}at query/);
     // a cut outside any fence adds none
     const prose = Array.from({ length: 900 }, (_, i) => `Point ${i}: keep the pool as it is.`).join('\n');
     const p = recordRequest(fresh(), { text: prose })?.text ?? '';
