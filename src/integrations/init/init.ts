@@ -195,8 +195,9 @@ function initWorktree(input: InitInput, claude: ReturnType<typeof claudeVersion>
       unchanged = existed && JSON.stringify(merged) === JSON.stringify(settings);
       if (!unchanged) {
         const absent = absentKeys(settings, hookKeys(specs.map((h) => h.event)));
-        // the file as Baton first found it, for undo to put back as it was
-        if (existed && !created.has(files.hooks))
+        // a file git tracks as Baton first found it, for undo to put back as it was (the team sees no diff); only
+        // those: a personal settings file may hold secrets (`env`), which Baton's home keeps no copy of
+        if (existed && !created.has(files.hooks) && gitStandingOf(root, files.hooks) === 'tracked')
           originals[files.hooks] ??= readFileSync(files.hooks, 'utf8');
         writeJsonObject(files.hooks, merged);
         noteMade(files.hooks, absent);

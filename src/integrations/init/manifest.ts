@@ -32,7 +32,8 @@ export interface Manifest {
    */
   keys?: MadeKey[];
   /**
-   * The text of each hooks file init changed that was there before it, as it first found it: undo writes it back byte
+   * The text of each hooks file git tracks that init changed, as it first found it (a personal file is not copied: it
+   * may hold secrets): undo writes it back byte
    * for byte when taking Baton's hooks out leaves what it held (a committed `.codex/hooks.json` shows no diff after),
    * and writes the JSON as it is otherwise (the user changed it since).
    */
