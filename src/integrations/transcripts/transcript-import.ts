@@ -224,11 +224,18 @@ function countedElsewhere(known: Known, path: string | null): Set<string> {
 
 const sideEffectKey = (kind: string, summary: string) => `${kind}\u0000${summary}`;
 
-/** Where `cwd` is in the worktree, when strictly below its root (`src/lib`); null otherwise. */
-function folderIn(worktree: string | null, cwd: string | null): string | null {
+/**
+ * Where `cwd` is in the worktree, when strictly below its root (`src/lib`); null otherwise. Either path style: git
+ * gives a Windows worktree as `C:/r`, a Windows agent its folder as `C:\\r\\src\\lib` (a drive letter in either case).
+ */
+export function folderIn(worktree: string | null, cwd: string | null): string | null {
   if (!worktree || !cwd) return null;
-  const root = worktree.replace(/\/+$/, '');
-  return cwd.startsWith(`${root}/`) ? cwd.slice(root.length + 1).replace(/\/+$/, '') || null : null;
+  const slashes = (p: string) => p.replace(/\\/g, '/').replace(/\/+$/, '');
+  const root = slashes(worktree);
+  const here = slashes(cwd);
+  const drive = /^[A-Za-z]:\//.test(root);
+  const under = drive ? here.toLowerCase().startsWith(`${root.toLowerCase()}/`) : here.startsWith(`${root}/`);
+  return under ? here.slice(root.length + 1) || null : null;
 }
 
 /**
