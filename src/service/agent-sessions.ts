@@ -184,6 +184,15 @@ export class AgentSessions {
       ...(aside.length ? { setAside: aside } : {}),
       ...(away.length ? { otherBranches: away } : {}),
     };
+    // a conversation whose workflow the user abandoned is followed again from its next prompt or start, which says so:
+    // what the rest of the abandoned turn did (its list, its end) is that work's, recorded nowhere
+    if (ended?.status === 'cancelled' && !mine && !input.resume)
+      return {
+        w: null,
+        others: 0,
+        created: false,
+        note: `workflow ${ended.id}, which this conversation followed, was abandoned: Baton follows it again from its next prompt`,
+      };
     if (open.length === 0 || ended) {
       if (!input.auto_track)
         return {

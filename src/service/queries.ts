@@ -222,6 +222,8 @@ export class Queries {
         session_count: s.session_count,
         created_at: s.created_at,
         updated_at: s.updated_at,
+        // the workflow it went on from (its conversation's, or the worktree's last), when it did
+        ...(s.earlier ? { earlier: s.earlier } : {}),
       },
       counts: { tasks: taskCounts(s.tasks), ...s.counts, ...listTotals(s) },
       tasks: s.tasks,

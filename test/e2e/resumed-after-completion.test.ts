@@ -280,7 +280,19 @@ describe('a Claude Code conversation whose workflow the user abandoned', () => {
     );
     expect((await a.stop('The reader is ported; the writer is next.')).code).toBe(0);
     const first = (await listed())[0]!.id as string;
+    // abandoned while the next turn is under way: the rest of that turn is the abandoned work's, recorded nowhere
+    await a.ask('go on');
     expect((await baton(['abandon', '-w', first])).code).toBe(0);
+    a.todos(
+      ['Port the reader', 'completed'],
+      ['Port the writer', 'completed'],
+      ['Drop the old API', 'in_progress'],
+    );
+    const rest = await a.stop('The writer is ported; dropping the old API next.');
+    expect(rest.stderr).toContain(
+      `workflow ${first}, which this conversation followed, was abandoned: Baton follows it again from its next prompt`,
+    );
+    expect((await listed()).map((w) => w.id)).toEqual([first]);
 
     // the same conversation goes on: the user and the agent are told the briefing it had no longer holds
     const prompt = await a.hook('UserPromptSubmit', { prompt: 'fix the typo in the README instead' });

@@ -40,7 +40,7 @@ export function earlierWork(
     title: w.title,
     ...(done.length ? { done } : {}),
     ...(newConversation ? { new_conversation: true as const } : {}),
-    ...(w.status === 'cancelled' ? { abandoned: true as const } : {}),
+    ...(w.status === 'cancelled' ? { abandoned_at: w.ended_at ?? w.updated_at } : {}),
   };
 }
 
@@ -56,6 +56,6 @@ export function earlierShown(e: EarlierWorkflow, limits: ContextLimits): NonNull
     title: clip(e.title, limits.request_chars),
     done,
     ...(e.new_conversation ? { new_conversation: true as const } : {}),
-    ...(e.abandoned ? { abandoned: true as const } : {}),
+    ...(e.abandoned_at ? { abandoned: true as const } : {}),
   };
 }

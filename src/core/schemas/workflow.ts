@@ -49,7 +49,7 @@ export type Issue = z.infer<typeof Issue>;
 
 /**
  * The completed workflow a workflow went on from: the same agent conversation's (the conversation went on after its
- * work was completed, or, `abandoned`, after the user abandoned it: not to be continued), or, `new_conversation`, the last workflow of the worktree, whose work was over when a new
+ * work was completed, or, `abandoned_at`, after the user abandoned it: not to be continued), or, `new_conversation`, the last workflow of the worktree, whose work was over when a new
  * conversation (or a `/clear`) began there. Its earlier work, which the new workflow does not record again, and what
  * that work left done (`done`: its pull requests, last push and last commits, a line each: earlier-work.ts), which a
  * briefing of the new workflow says.
@@ -59,7 +59,11 @@ export const EarlierWorkflow = z.object({
   title: z.string(),
   done: z.array(z.string().max(200)).max(8).optional(),
   new_conversation: z.literal(true).optional(),
-  abandoned: z.literal(true).optional(),
+  /**
+   * When the user abandoned it (the conversation went on after): what the transcript holds from before is that work's,
+   * not read into this workflow.
+   */
+  abandoned_at: z.string().optional(),
 });
 export type EarlierWorkflow = z.infer<typeof EarlierWorkflow>;
 

@@ -411,7 +411,7 @@ function earlierNote(e: EarlierWorkflow, workflowId: string, agent: HookAgent) {
   const what = `workflow ${e.workflow_id} ("${clip(e.title, 120)}")`;
   const on = `Baton follows this conversation on as workflow ${workflowId}, which links it; ${shownWhole(e.workflow_id, agent)}.`;
   const shown = `(\`baton context -w ${e.workflow_id}\` shows what it did; ${workflowId}'s briefing links it)`;
-  if (e.abandoned)
+  if (e.abandoned_at)
     return {
       agent: `This conversation's earlier work is ${what}, which the user abandoned: do not go on with it unless the user asks. ${on}`,
       tell: `Baton follows this conversation as a new workflow, ${workflowId}: its ${what} was abandoned, and an abandoned workflow is not resumed ${shown}`,

@@ -16,7 +16,12 @@ import type { RecordInput } from '../../service/index.js';
 import { agentLabel } from '../../core/agent-label.js';
 
 interface StatusView {
-  workflow: { id: string; worktree?: string | null };
+  workflow: {
+    id: string;
+    worktree?: string | null;
+    created_at?: string;
+    earlier?: { abandoned_at?: string };
+  };
   counts?: { open_errors?: number };
   recent_decisions: { description: string }[];
   open_errors: (OpenError & { error_message: string; timestamp: string })[];
@@ -137,6 +142,9 @@ export async function importTranscriptFile(
     skipThroughLine: !continuing && previous && !piece.restarted ? previous.through_line : 0,
     throughByte: piece.end,
     worktree: status.workflow.worktree ?? null,
+    // a conversation that went on after its workflow was abandoned: what it wrote before this workflow began (the rest
+    // of the abandoned turn) is that work's
+    notBefore: status.workflow.earlier?.abandoned_at ? (status.workflow.created_at ?? null) : null,
   });
   const others = cwdsOfOtherTranscripts(known.imports, path);
   const elsewhere =

@@ -268,6 +268,8 @@ export async function importTranscript(
     zone?: string;
     /** The workflow's worktree: files a session below its root names relative to its folder are taken there. */
     worktree?: string | null;
+    /** Entries from before this time are not this workflow's (the abandoned work its conversation went on from). */
+    notBefore?: string | null;
   } = {},
 ): Promise<TranscriptImport> {
   const startLine = opts.startLine ?? 0;
@@ -276,7 +278,10 @@ export async function importTranscript(
     state: opts.state,
     countedElsewhere: countedElsewhere(known, opts.path ?? null),
   });
-  const fresh = parsed.entries.filter((e) => e.line > (opts.skipThroughLine ?? 0));
+  const abandoned = opts.notBefore ? Date.parse(opts.notBefore) : NaN;
+  const fresh = parsed.entries.filter(
+    (e) => e.line > (opts.skipThroughLine ?? 0) && !(e.at !== null && Date.parse(e.at) < abandoned),
+  );
   const boundary = Math.max(startLine, opts.skipThroughLine ?? 0);
   const earlier = opts.before ? contextEntries(opts.before, format, startLine) : [];
   const isNew = (line: number | null | undefined) => line === null || line === undefined || line > boundary;

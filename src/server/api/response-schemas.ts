@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import {
   CapacityThresholds,
   CheckpointRef,
+  EarlierWorkflow,
   Decision,
   ErrorRecord,
   GitState,
@@ -150,6 +151,8 @@ export const Status = z
         issue: Issue.nullable(),
         created_at: z.string(),
         updated_at: z.string(),
+        /** The workflow it went on from (its conversation's completed or abandoned one, or the worktree's last). */
+        earlier: z.object(EarlierWorkflow.shape).optional(),
       })
       .catchall(z.unknown()),
     counts: z
