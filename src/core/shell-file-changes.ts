@@ -49,6 +49,13 @@ function normal(path: string): string {
   return out.join('/') || '.';
 }
 
+/** A path not relative to a folder: rooted (`/`, `~`, `\\`) or on a drive (`C:\\`, `C:/`). */
+const rooted = /^(?:[/~\\]|[A-Za-z]:[/\\])/;
+
+/** Where `path` is when named in `dir` (a relative one under it), its `.` and `..` steps taken. */
+export const inFolder = (dir: string, path: string) =>
+  normal(dir && !rooted.test(path) ? `${dir}/${path}` : path);
+
 /**
  * The files a shell command line changes: what `rm` and `git rm` delete (not `git rm --cached`, which untracks), what
  * `cp` and `mv` write (into a folder, `.` or one named with a trailing slash, the sources' names in it; a moved file
@@ -59,7 +66,7 @@ function normal(path: string): string {
 export function shellChanges(command: string): [FileChange, string][] {
   const out: [FileChange, string][] = [];
   let dir = '';
-  const at = (path: string) => normal(dir && !/^[/~]/.test(path) ? `${dir}/${path}` : path);
+  const at = (path: string) => inFolder(dir, path);
   // the here-documents' bodies, in order: a part that opens one is handed the next
   const bodies = [...command.matchAll(heredoc)].map((m) => m[4] ?? '');
   for (const part of splitCommand(withoutHeredocBodies(command))) {

@@ -348,7 +348,6 @@ export function alreadyDone(
   const shownFiles = shown.names.map(
     (name, i) => `${clip(name, 160)}${dirty.has(shown.list[i]!.path) ? ' (uncommitted)' : ''}`,
   );
-  const under = shown.under;
   // a comment posted, a release, a migration: as much not to redo as a push, and kept as long
   const other = effects.filter((e) => e.kind === 'migration' || e.kind === 'other');
   const shownOther = limits.pushes_prs > 0 ? other.slice(-limits.pushes_prs) : [];
@@ -382,7 +381,7 @@ export function alreadyDone(
     pushes_prs_more: pushes.length + prs.length - shownPushes.length - shownPrs.length,
     files: shownFiles,
     files_more: files.length - shownFiles.length,
-    files_under: under,
+    files_under: shown.under,
     other: shownOther.map((e) => ({
       kind: e.kind,
       task_id: e.task_id ?? null,

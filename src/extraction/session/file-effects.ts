@@ -1,6 +1,6 @@
-import { posix } from 'node:path';
 import type { TranscriptEntry } from '../../agents/transcript-types.js';
 import { callFileChanges } from '../../core/call-file-changes.js';
+import { inFolder } from '../../core/shell-file-changes.js';
 import { fileChangeSummary, type FileChange } from '../../core/context/file-change.js';
 import { toolOutcome } from './tool-failed.js';
 import type { Effect } from './git-effects.js';
@@ -14,8 +14,7 @@ import type { Effect } from './git-effects.js';
  */
 export function findFileEffects(entries: readonly TranscriptEntry[], folder: string | null = null): Effect[] {
   const out: Effect[] = [];
-  const placed = (path: string) =>
-    folder && !/^(?:[/~\\]|[A-Za-z]:[/\\])/.test(path) ? posix.normalize(`${folder}/${path}`) : path;
+  const placed = (path: string) => (folder ? inFolder(folder, path) : path);
   // each change of a call once (a patch naming a file twice); the ledger of the import keeps one per file and change
   const add = (e: TranscriptEntry, change: FileChange, path: string, tool: string) => {
     const summary = fileChangeSummary(change, placed(path));
