@@ -51,11 +51,3 @@ export function parseJsonLine(text: string): JsonLine {
     return { ok: false, reason: `invalid JSON: ${message}` };
   }
 }
-
-/** Describe a zod failure briefly, for a skipped-line reason. */
-export function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
-  return issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`)
-    .join('; ');
-}

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { batonHome } from '../config/settings.js';
 import { isAgentTaskTool } from '../core/agent-tasks/agent-task-calls.js';
+import { errorLine } from '../core/errors.js';
 import { findGitTop } from '../git/git.js';
 import {
   hookLogPath,
@@ -328,7 +329,7 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
     );
     return finish(r);
   } catch (e) {
-    const failure = (e as Error).message.split('\n')[0] ?? String(e);
+    const failure = errorLine(e);
     const output =
       event === 'SessionStart'
         ? {

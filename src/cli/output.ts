@@ -1,4 +1,4 @@
-import { BatonError, type ErrorCode } from '../core/errors.js';
+import { BatonError, errorLine, type ErrorCode } from '../core/errors.js';
 
 /** Exit codes: 0 ok, 1 error, 2 usage or ambiguous, 3 conflict with the workflow's state (lost race, illegal transition). */
 export const exitCodes: Record<ErrorCode, number> = {
@@ -28,7 +28,7 @@ export function emit(io: Io, json: boolean, value: unknown, human: () => string)
 
 /** One clear line (plus details as JSON with --json), a stack only with --debug. */
 export function reportError(io: Io, e: unknown, opts: { json: boolean; debug: boolean }): number {
-  const err = BatonError.isInstance(e) ? e : new BatonError('internal', (e as Error)?.message ?? String(e));
+  const err = BatonError.isInstance(e) ? e : new BatonError('internal', errorLine(e));
   if (opts.json)
     io.out(JSON.stringify({ error: { code: err.code, message: err.message, ...err.details } }, null, 2));
   io.err(`baton: ${err.message}`);

@@ -45,3 +45,24 @@ export const invalidTransition = (message: string, details?: Record<string, unkn
   new BatonError('invalid_transition', message, details);
 export const conflict = (message: string, details?: Record<string, unknown>) =>
   new BatonError('conflict', message, details);
+
+type Issue = { path: readonly PropertyKey[]; message: string };
+
+/** Describe a zod failure briefly (its first three issues, each at its path), for a skipped line or an error. */
+export function describeIssues(issues: readonly Issue[]): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`)
+    .join('; ');
+}
+
+/**
+ * Any failure in one line a person can read: a schema check's failure (whose message is its issues as JSON, a first
+ * line of "[") by its issues, another by its message's first line.
+ */
+export function errorLine(e: unknown): string {
+  const issues = (e as { issues?: unknown } | null)?.issues;
+  if (Array.isArray(issues) && issues.length > 0) return `invalid data: ${describeIssues(issues as Issue[])}`;
+  const message = e instanceof Error ? e.message : String(e);
+  return message.split('\n')[0] || String(e);
+}

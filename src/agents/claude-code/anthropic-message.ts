@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { tagText } from '../tag-text.js';
+import { optionalTokenCount } from '../token-count.js';
 import type { CallUsage, TranscriptBuilder } from '../transcript-builder.js';
 import type { EntryRole, ToolInfo } from '../transcript-types.js';
 import { describeCall } from '../../core/call-text.js';
@@ -8,7 +9,7 @@ import { describeCall } from '../../core/call-text.js';
  * The Anthropic message object as Claude Code writes it in transcripts and in stream-json. Schemas are loose:
  * unknown keys pass, and a count that is not a number (normalised captures write "<USAGE>") reads as absent.
  */
-const count = z.number().nonnegative().optional().catch(undefined);
+const count = optionalTokenCount;
 
 export const AnthropicUsage = z.looseObject({
   input_tokens: count,

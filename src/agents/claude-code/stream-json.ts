@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JsonlParser } from '../jsonl-parser.js';
-import { describeIssues } from '../line-buffer.js';
+import { describeIssues } from '../../core/errors.js';
+import { optionalTokenCount } from '../token-count.js';
 import type { CallUsage } from '../transcript-builder.js';
 import type {
   Compaction,
@@ -23,11 +24,11 @@ const optionalString = z.string().optional().catch(undefined);
 const optionalNumber = z.number().nonnegative().optional().catch(undefined);
 
 const ModelUsage = z.looseObject({
-  inputTokens: optionalNumber,
-  outputTokens: optionalNumber,
-  cacheReadInputTokens: optionalNumber,
-  cacheCreationInputTokens: optionalNumber,
-  contextWindow: optionalNumber,
+  inputTokens: optionalTokenCount,
+  outputTokens: optionalTokenCount,
+  cacheReadInputTokens: optionalTokenCount,
+  cacheCreationInputTokens: optionalTokenCount,
+  contextWindow: optionalTokenCount,
 });
 
 export const StreamJsonLine = z.looseObject({
@@ -54,7 +55,7 @@ export const StreamJsonLine = z.looseObject({
   compact_metadata: z
     .looseObject({
       trigger: z.enum(['auto', 'manual']).optional().catch(undefined),
-      pre_tokens: optionalNumber,
+      pre_tokens: optionalTokenCount,
     })
     .optional()
     .catch(undefined),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JsonlParser } from '../jsonl-parser.js';
-import { describeIssues } from '../line-buffer.js';
+import { describeIssues } from '../../core/errors.js';
+import { optionalTokenCount } from '../token-count.js';
 import type { ParseOptions, ParsedTranscript } from '../transcript-types.js';
 import {
   AnthropicMessage,
@@ -38,7 +39,7 @@ export const TranscriptLine = z.looseObject({
   compactMetadata: z
     .looseObject({
       trigger: z.enum(['auto', 'manual']).optional().catch(undefined),
-      preTokens: z.number().int().nonnegative().optional().catch(undefined),
+      preTokens: optionalTokenCount,
     })
     .optional()
     .catch(undefined),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tokenCount } from '../token-count.js';
 import type { TranscriptBuilder } from '../transcript-builder.js';
 
 /** One event of `codex exec --json` (thread/turn/item events). */
@@ -31,9 +32,9 @@ export const ExecJsonLine = z.looseObject({
   item: ExecJsonItem.optional(),
   usage: z
     .looseObject({
-      input_tokens: z.number().nonnegative().catch(0),
-      cached_input_tokens: z.number().nonnegative().catch(0),
-      output_tokens: z.number().nonnegative().catch(0),
+      input_tokens: tokenCount.catch(0),
+      cached_input_tokens: tokenCount.catch(0),
+      output_tokens: tokenCount.catch(0),
     })
     .optional()
     .catch(undefined),

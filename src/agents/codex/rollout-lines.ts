@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { optionalTokenCount, tokenCount } from '../token-count.js';
 
 /** The lines of a Codex rollout as the parser reads them (loosely: unknown fields and types pass). */
 const str = z.string().optional().catch(undefined);
@@ -12,10 +13,10 @@ export const RolloutLine = z.looseObject({
 export type RolloutLine = z.infer<typeof RolloutLine>;
 
 export const TokenCounts = z.looseObject({
-  input_tokens: z.number().nonnegative().catch(0),
-  cached_input_tokens: z.number().nonnegative().catch(0),
-  output_tokens: z.number().nonnegative().catch(0),
-  total_tokens: z.number().nonnegative().catch(0),
+  input_tokens: tokenCount.catch(0),
+  cached_input_tokens: tokenCount.catch(0),
+  output_tokens: tokenCount.catch(0),
+  total_tokens: tokenCount.catch(0),
 });
 export type TokenCounts = z.infer<typeof TokenCounts>;
 
@@ -48,12 +49,12 @@ export const Payload = z.looseObject({
   git: z.looseObject({ branch: str }).nullable().optional().catch(undefined),
   /** An `mcp_tool_call_end` event's call: `{server, tool, arguments}`. */
   invocation: z.unknown().optional(),
-  model_context_window: num,
+  model_context_window: optionalTokenCount,
   info: z
     .looseObject({
       total_token_usage: TokenCounts.optional().catch(undefined),
       last_token_usage: TokenCounts.optional().catch(undefined),
-      model_context_window: num,
+      model_context_window: optionalTokenCount,
     })
     .nullable()
     .optional()

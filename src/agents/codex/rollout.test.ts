@@ -101,6 +101,31 @@ describe('parseCodexRollout on real rollouts', () => {
     expect(t.entries.filter((e) => e.kind === 'meta')).toHaveLength(4);
   });
 
+  it('keeps token figures whole when a writer left fractions (every stored count is a whole number)', () => {
+    const line = (type: string, payload: Record<string, unknown>) =>
+      JSON.stringify({ timestamp: '2026-04-04T00:00:00Z', type, payload });
+    const counts = {
+      input_tokens: 20230.25,
+      cached_input_tokens: 100.5,
+      output_tokens: 7.4,
+      total_tokens: 20237.65,
+    };
+    const t = parseCodexRollout(
+      [
+        line('session_meta', { id: 's-1', cwd: '/w' }),
+        line('event_msg', { type: 'task_started', model_context_window: 258400.5 }),
+        line('event_msg', {
+          type: 'token_count',
+          info: { total_token_usage: counts, last_token_usage: counts, model_context_window: 258400.5 },
+        }),
+      ].join('\n'),
+    );
+    const figures = Object.values(t.usage).filter((v): v is number => typeof v === 'number');
+    expect(figures.length).toBeGreaterThan(3);
+    for (const v of figures) expect(Number.isInteger(v)).toBe(true);
+    expect(t.usage).toMatchObject({ context_tokens: 20230, context_window: 258401, output_tokens: 7 });
+  });
+
   it('leaves out the markers around an image the user attached, as parts of their own or before the prompt', () => {
     const line = (type: string, payload: Record<string, unknown>) =>
       JSON.stringify({ timestamp: '2026-04-04T00:00:00Z', type, payload });

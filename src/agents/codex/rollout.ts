@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { JsonlParser } from '../jsonl-parser.js';
-import { describeIssues } from '../line-buffer.js';
+import { describeIssues } from '../../core/errors.js';
 import type { ParseOptions, ParsedTranscript, TranscriptEntry } from '../transcript-types.js';
 import { INTERRUPTED_BY_USER } from '../user-interruption.js';
 import {

@@ -14,6 +14,7 @@ import {
 } from '../../core/index.js';
 import { clip } from '../../core/clip.js';
 import { COMPACTION_REASON } from '../../core/compaction.js';
+import { errorLine } from '../../core/errors.js';
 import {
   detectUsageLimit,
   isLimitNotice,
@@ -236,7 +237,7 @@ async function recordUnrecordedEnds(ctx: HookContext, ends: CaughtEnd[]) {
       if (turn.recorded || session?.ended)
         said.push(`recorded ${what}, which its hook could not record then${paused}`);
     } catch (err) {
-      said.push(`could not record ${what} either (${(err as Error).message.split('\n')[0]})`);
+      said.push(`could not record ${what} either (${errorLine(err)})`);
     }
   }
   return { note: said.length ? said.join('; ') : null, paths };
