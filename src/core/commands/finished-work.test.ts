@@ -8,6 +8,7 @@ import { finishedWork, finishWork, heldByErrors } from './finished-work.js';
 import { pause } from './pause.js';
 import { recordError, recordSummary, recordTestRun } from './records.js';
 import { recordRequest } from './requests.js';
+import { recordSideEffect } from './runtime.js';
 import { completeTask } from './tasks.js';
 
 let n = 0;
@@ -138,6 +139,44 @@ describe('finishedWork', () => {
     const again = next(answered.state);
     recordRequest(again, { text: 'now add a licence', at: later(4), source: 'claude-code:hook' });
     expect(finishedWork(ended(again.state), later(5))).toBeNull();
+  });
+
+  it('is not over when the agent only asked the user back; a question after changes made is a closing offer', () => {
+    const asked = next(followed([]));
+    recordRequest(asked, { text: 'add a power() function', at: later(1), source: 'claude-code:hook' });
+    const question = next(asked.state);
+    recordSummary(
+      question,
+      {
+        kind: 'last_message',
+        text: 'Before I write it: should power() take negative and fractional exponents?',
+        source: 'claude-code',
+        turn_ended: true,
+      },
+      later(2),
+    );
+    // the user quit without answering: the request waits on them, the next conversation goes on with it
+    expect(finishedWork(ended(question.state), later(3))).toBeNull();
+    // the same question after the agent wrote the function: an offer once the work is done
+    const offer = next(asked.state);
+    recordSideEffect(
+      offer,
+      { task_id: null, kind: 'file_write', tool: 'Write', summary: 'created calc.py' },
+      later(1.5),
+    );
+    recordSummary(
+      offer,
+      {
+        kind: 'last_message',
+        text: 'Added power(). Want me to commit it?',
+        source: 'claude-code',
+        turn_ended: true,
+      },
+      later(2),
+    );
+    expect(finishedWork(ended(offer.state), later(3))).toBe(
+      "the user's last request was answered and Claude Code session s1 ended (the user quit)",
+    );
   });
 
   it('is over, without a SessionEnd, when the conversation of its last session is known over and its turn ended', () => {

@@ -1,5 +1,6 @@
 import { agentLabel } from '../agent-label.js';
 import { clip } from '../clip.js';
+import { endsOnQuestion } from '../message-ends.js';
 import { requestsSinceTurnEnd, turnOver } from '../agent-turn.js';
 import type { Draft } from '../draft.js';
 import type { WorkflowState } from '../schemas/state.js';
@@ -117,7 +118,8 @@ function workDone(s: WorkflowState): string | null {
 
 /**
  * Whether the user's last request was answered: the agent's last message came after it and its turn ended on it (a
- * message the agent went on from, or the user stopped, is no answer); null when no request was recorded. Where the
+ * message the agent went on from, or the user stopped, is no answer, nor a question back to the user when the agent
+ * changed nothing since the request: that waits on the user); null when no request was recorded. Where the
  * hooks follow the turn (its prompt was seen by a hook, or they reported the end of a turn of the session the request
  * was made in), a Stop is what says this turn ended: a transcript that ends on a message (its process killed while
  * the agent went on, or between a message and its next call) is no end.
@@ -129,8 +131,15 @@ export function lastRequestAnswered(s: WorkflowState): boolean | null {
   if (!answer || answer.turn_ended !== true) return false;
   const hooked = viaHook(asked.source) || s.turn_ended?.session_number === asked.session_number;
   if (hooked && requestsSinceTurnEnd(s) > 0) return false;
-  return Date.parse(answer.timestamp) >= Date.parse(asked.at ?? asked.timestamp);
+  const askedAt = Date.parse(asked.at ?? asked.timestamp);
+  if (Date.parse(answer.timestamp) < askedAt) return false;
+  // a question back with nothing done ("Before I write it: should it take negative exponents?") waits on the user
+  return !endsOnQuestion(answer.text) || changedSince(s, askedAt);
 }
+
+/** Whether the agent changed anything (a file, a commit, a push) since `at`, as the side-effect ledger has it. */
+const changedSince = (s: WorkflowState, at: number) =>
+  (s.side_effects ?? []).some((e) => Date.parse(e.timestamp) >= at);
 
 /** Completes a workflow whose work is over (`finishedWork`), saying why; null when it is not (or no longer) over. */
 export function finishWork(d: Draft, over: ConversationsOver = {}): string | null {

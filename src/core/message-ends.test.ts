@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endsAnnouncing, endsOnQuestion } from './context-parts.js';
+import { endsAnnouncing, endsOnQuestion } from './message-ends.js';
 
 describe('a message that ends on a question to the user', () => {
   it('asks on its last line, or introduces the options it ends on with a question', () => {
