@@ -38,6 +38,17 @@ export function similarity(a: string, b: string): number {
   return shared / (wa.size + wb.size - shared);
 }
 
+/** Whether `whole` holds every word of `part` (which has one at least): "Write tests for all four operations" holds "Write tests". */
+export function holdsWords(whole: string, part: string): boolean {
+  const wp = numbered(part);
+  if (wp.size === 0) return false;
+  const ww = numbered(whole);
+  return [...wp].every((w) => ww.has(w));
+}
+
+/** The words, with single digits kept: "step 3" does not hold "step 1". */
+const numbered = (text: string) => new Set([...words(text), ...(text.match(/\b\d\b/g) ?? [])]);
+
 export const duplicateThreshold = 0.6;
 
 /** Keep the items whose key is not similar to any known text nor to an earlier kept item. */

@@ -255,6 +255,72 @@ describe('syncing the agent list into the task graph', () => {
     expect(foldEvents(d.events).state).toEqual(d.state);
   });
 
+  it('follows a plan whose steps are split, merged and said in more words: no finished work is left skipped', () => {
+    const d = workflow();
+    let k = 0;
+    const plan = (...steps: [string, string][]): AgentTaskCall => ({
+      tool: 'update_plan',
+      id: `p${(k += 1)}`,
+      input: { plan: steps.map(([step, status]) => ({ step, status })) },
+    });
+    syncAgentTasks(d, 'codex', [
+      plan(
+        ['Create package layout', 'in_progress'],
+        ['Implement subtract and multiply', 'pending'],
+        ['Implement divide', 'pending'],
+        ['Write tests', 'pending'],
+      ),
+    ]);
+    // split: the first half keeps the task, the second is new work
+    syncAgentTasks(d, 'codex', [
+      plan(
+        ['Create package layout', 'completed'],
+        ['Implement subtract', 'in_progress'],
+        ['Implement multiply', 'pending'],
+        ['Implement divide', 'pending'],
+        ['Write tests', 'pending'],
+      ),
+    ]);
+    expect(d.state.tasks.map((t) => t.title)).toEqual([
+      'Create package layout',
+      'Implement subtract',
+      'Implement divide',
+      'Write tests',
+      'Implement multiply',
+    ]);
+    // merged into one step, done; the tests step said in more words keeps its task
+    const r = syncAgentTasks(d, 'codex', [
+      plan(
+        ['Create package layout', 'completed'],
+        ['Implement subtract, multiply and divide', 'completed'],
+        ['Write tests for all four operations', 'in_progress'],
+      ),
+    ]);
+    expect(r.skipped).toEqual([]);
+    expect(r.added).toEqual([]);
+    expect(statuses(d)).toEqual({
+      'Create package layout': 'done',
+      'Implement subtract': 'done',
+      'Implement subtract, multiply and divide': 'done',
+      'Write tests for all four operations': 'in_progress',
+      'Implement multiply': 'done',
+    });
+    const merged = d.events.filter(
+      (e) => e.type === 'task.completed' && JSON.stringify(e.data).includes('merged'),
+    );
+    expect(merged.map((e) => e.task_id).sort()).toEqual(['T2', 'T5']);
+    expect(JSON.stringify(merged[0]?.data)).toContain(
+      'merged into T3 (\\"Implement subtract, multiply and divide\\")',
+    );
+    // merged into a step still under way: skipped, saying into which
+    syncAgentTasks(d, 'codex', [plan(['Lint', 'pending'], ['Docs', 'pending'])]);
+    const s = syncAgentTasks(d, 'codex', [plan(['Lint and Docs', 'in_progress'])]);
+    expect(s.skipped).toHaveLength(1);
+    const skip = d.events.filter((e) => e.type === 'task.skipped').at(-1);
+    expect(JSON.stringify(skip?.data)).toContain('merged into');
+    expect(foldEvents(d.events).state).toEqual(d.state);
+  });
+
   it("leaves an earlier session's unfinished tasks as they are when a new session's agent writes a list of its own", () => {
     const d = workflow();
     linkAgentSession(d, { name: 'claude-code', session_id: 's1' });

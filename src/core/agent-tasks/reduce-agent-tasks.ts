@@ -1,5 +1,5 @@
 import type { AgentTaskItem } from '../schemas/agent-tasks.js';
-import { similarity, words } from '../similarity.js';
+import { holdsWords, similarity, words } from '../similarity.js';
 import {
   createdTaskId,
   inputObject,
@@ -63,7 +63,8 @@ const reopens = (item: AgentTaskItem, e: Entry) => item.status === 'completed' &
 
 /**
  * A whole new list (TodoWrite, update_plan): each entry keeps the key and task of the item it rewords: the item of the
- * same or most similar words, else, for a short wording changed in place ("Write README" then "Finish README": too
+ * same or most similar words, else the first whose words the entry holds all of, or which holds all of the entry's
+ * ("Write tests" then "Write tests for all four operations"), else, for a short wording changed in place ("Write README" then "Finish README": too
  * few words to be alike), the item at its position in a list of the same length, when no other entry took it and they
  * share half the words of the longer, or when it is the one entry of the list left unmatched, at the place of the one
  * item left, sharing a word with it (a plan that refines one step: "Add logging" then "Add debug logging behind
@@ -76,6 +77,19 @@ function replaceList(items: readonly AgentTaskItem[], entries: readonly Entry[])
     const i = bestMatch(e.content, items, used, REWORD_THRESHOLD, (item) => !reopens(item, e));
     if (i >= 0) used.add(i);
     return i;
+  });
+  // a step said in more or fewer words, all of them its own ("Write tests" then "Write tests for all four operations")
+  entries.forEach((e, j) => {
+    if (match[j] !== -1) return;
+    const i = items.findIndex(
+      (item, k) =>
+        !used.has(k) &&
+        !reopens(item, e) &&
+        (holdsWords(e.content, item.content) || holdsWords(item.content, e.content)),
+    );
+    if (i < 0) return;
+    match[j] = i;
+    used.add(i);
   });
   // only in a list of the same length (a list rebuilt with other steps rewords nothing in place)
   if (entries.length === items.length)

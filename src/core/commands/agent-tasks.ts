@@ -13,6 +13,7 @@ import { isTerminal } from '../workflow-machine.js';
 import { addTask } from './add-task.js';
 import { requestedPauseDue, takeRequestedPause } from './pause.js';
 import { allFinished, validateTaskGraph } from '../task-graph.js';
+import { holdsWords } from '../similarity.js';
 import type { GitCapture } from '../schemas/git-state.js';
 
 export interface AgentTaskSync {
@@ -215,14 +216,25 @@ function step(
   const start = () => {
     if (d.state.status === 'pending') d.emit({ type: 'workflow.started', data: {} });
   };
+  // the task of an item removed that no item holds now, merged into an item that holds all its words ("Implement
+  // subtract" into "Implement subtract, multiply and divide"): it follows that item's task
+  const gone = before.flatMap((b) => {
+    const t = task(b.task_id);
+    if (!t || finished(t) || items.some((it) => it.task_id === t.id)) return [];
+    const into = items.find((it) => task(it.task_id) && holdsWords(it.content, b.content));
+    return [{ t, into: into && { item: into, task: task(into.task_id) as Task } }];
+  });
   // completions first: the list that finishes one task and starts the next passes a task boundary between them
-  for (const it of items) {
-    const t = task(it.task_id);
-    if (t && it.status === 'completed' && t.status !== 'done') {
-      start();
-      d.emit({ type: 'task.completed', task_id: t.id, data: { summary: null, ...at } });
-      out.completed.push(t.id);
-    }
+  const done = [
+    ...items.flatMap((it) => (it.status === 'completed' ? [{ t: task(it.task_id), merged: null }] : [])),
+    ...gone.flatMap((g) => (g.into?.item.status === 'completed' ? [{ t: g.t, merged: g.into.task }] : [])),
+  ];
+  for (const { t, merged } of done) {
+    if (!t || t.status === 'done') continue;
+    start();
+    const summary = merged ? `merged into ${merged.id} ("${merged.title}"), done` : null;
+    d.emit({ type: 'task.completed', task_id: t.id, data: { summary, ...at } });
+    out.completed.push(t.id);
   }
   // a pause the user asked for takes effect at that boundary (unless it waits for the agent's turn to end: the list
   // then goes on as the agent made it); the tasks the agent went on with start with its first change to the list
@@ -241,18 +253,13 @@ function step(
     }
   }
   // the task of an item removed (or of one that took another task's words, above) that no item holds now
-  for (const gone of before) {
-    const t = task(gone.task_id);
-    if (!t || t.status === 'done' || t.status === 'skipped') continue;
-    if (items.some((it) => it.task_id === t.id)) continue;
-    d.emit({
-      type: 'task.skipped',
-      task_id: t.id,
-      data: {
-        reason: `removed from ${source === 'codex' ? "Codex's plan" : "Claude Code's task list"}`,
-        ...at,
-      },
-    });
+  const list = source === 'codex' ? "Codex's plan" : "Claude Code's task list";
+  for (const { t, into } of gone) {
+    if (task(t.id)?.status === 'done') continue;
+    const reason = into
+      ? `merged into ${into.task.id} ("${into.task.title}") in ${list}`
+      : `removed from ${list}`;
+    d.emit({ type: 'task.skipped', task_id: t.id, data: { reason, ...at } });
     out.skipped.push(t.id);
   }
   return items;
