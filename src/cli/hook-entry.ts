@@ -19,6 +19,7 @@ import {
 import { hookFolder } from '../integrations/hooks/hook-cwd.js';
 import { agentProcess } from '../integrations/hooks/agent-process.js';
 import { spuriousStartup } from '../integrations/hooks/resumed-launch.js';
+import { subAgentFileOf } from '../integrations/hooks/sub-agent-call.js';
 import {
   detectAgent,
   hookBudgetMs,
@@ -279,6 +280,18 @@ export async function runHookCommand(argv: string[], io: HookIo): Promise<number
     return finish({
       outcome: 'skipped',
       note: `${p.tool_name ?? 'the tool'} is not a task-list tool`,
+      output: null,
+    });
+  // A subagent's task list reported by a Claude Code that names no agent_id in tool hooks: its call is in a subagent's
+  // file only, not the session's
+  const subAgentFile =
+    agent === 'claude-code' && event === 'PostToolUse' && p.transcript_path && p.tool_use_id
+      ? subAgentFileOf(p.transcript_path, p.tool_use_id)
+      : null;
+  if (subAgentFile)
+    return finish({
+      outcome: 'skipped',
+      note: `the call ${p.tool_use_id} is a subagent's (it is in ${subAgentFile}, not the session's transcript); Baton follows the main session`,
       output: null,
     });
   // A prompt since the last Stop: this Stop ends its turn, which the workflow records (a turn whose last response had

@@ -144,6 +144,43 @@ describe('hooks fired inside a subagent', () => {
     expect(s.tasks).toEqual([]);
     expect(s.workflow.session_count).toBe(1);
   });
+
+  it("leave it alone when the tool hook names no agent_id (older Claude Code): the call is in a subagent's file", async () => {
+    const { repo, hook, status } = workspace();
+    const folder = tempDir('baton-project-');
+    const transcript = join(folder, 's1.jsonl');
+    const todos = (content: string) => ({ todos: [{ content, status: 'in_progress', activeForm: content }] });
+    writeFileSync(
+      transcript,
+      `${claudeTool('toolu_main', 'TodoWrite', todos('Write README'), 'ok').join('\n')}\n`,
+    );
+    mkdirSync(join(folder, 's1', 'subagents'), { recursive: true });
+    const sub = join(folder, 's1', 'subagents', 'agent-a1.jsonl');
+    writeFileSync(sub, `${claudeTool('toolu_sub', 'TodoWrite', todos('Collect links'), 'ok')[0]}\n`);
+    const base = { session_id: 's1', cwd: repo, transcript_path: transcript, tool_name: 'TodoWrite' };
+    await hook('SessionStart', {
+      session_id: 's1',
+      cwd: repo,
+      transcript_path: transcript,
+      source: 'startup',
+    });
+    const main = await hook('PostToolUse', {
+      ...base,
+      tool_use_id: 'toolu_main',
+      tool_input: todos('Write README'),
+    });
+    expect(main.stderr).toMatch(/task list: added T1/);
+    const r = await hook('PostToolUse', {
+      ...base,
+      tool_use_id: 'toolu_sub',
+      tool_input: todos('Collect links'),
+    });
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(r.stderr).toContain(`the call toolu_sub is a subagent's (it is in ${sub}`);
+    expect((await status()).tasks.map((t: { title: string; status: string }) => [t.title, t.status])).toEqual(
+      [['Write README', 'in_progress']],
+    );
+  });
 });
 
 describe('slash commands in prompts', () => {

@@ -1,0 +1,57 @@
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+/** How recently a sub-agent's file must have been written to hold the call a hook just reported. */
+const RECENT_MS = 10 * 60_000;
+/** How much of each file's end is read: the call was written moments ago, at the end. */
+const TAIL_BYTES = 256 * 1024;
+
+/**
+ * The sub-agent file of a Claude Code session that holds the tool call `toolUseId`, or null. A Claude Code whose tool
+ * hooks carry no `agent_id` (anthropics/claude-code #22348, #40140) reports a sub-agent's calls with the main
+ * session's id and transcript: the call is then only in the sub-agent's own file, `<session>/subagents/agent-*.jsonl`
+ * beside the transcript (older versions: `agent-*.jsonl` in the transcript's folder). Only files written in the last
+ * minutes are read, each its last 256 KB.
+ */
+export function subAgentFileOf(transcriptPath: string, toolUseId: string): string | null {
+  const folder = dirname(transcriptPath);
+  const session = basename(transcriptPath, '.jsonl');
+  const candidates = [
+    ...agentFiles(join(folder, session, 'subagents')),
+    ...agentFiles(folder).filter((f) => f !== transcriptPath),
+  ];
+  const now = Date.now();
+  const needle = `"${toolUseId}"`;
+  for (const file of candidates) {
+    try {
+      const { size, mtimeMs } = statSync(file);
+      if (now - mtimeMs > RECENT_MS) continue;
+      if (tail(file, size).includes(needle)) return file;
+    } catch {
+      // gone since it was listed: not the file
+    }
+  }
+  return null;
+}
+
+const agentFiles = (folder: string): string[] => {
+  try {
+    return readdirSync(folder)
+      .filter((f) => f.startsWith('agent-') && f.endsWith('.jsonl'))
+      .map((f) => join(folder, f));
+  } catch {
+    return [];
+  }
+};
+
+function tail(file: string, size: number): string {
+  const length = Math.min(size, TAIL_BYTES);
+  const buf = Buffer.alloc(length);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, buf, 0, length, size - length);
+  } finally {
+    closeSync(fd);
+  }
+  return buf.toString('utf8');
+}
