@@ -51,6 +51,12 @@ const codexRequest = /^[\s\S]*?##\s*My request for Codex:\s*\n/;
 const declinedWithWords = /the user said:\s*\n([\s\S]+)$/;
 const declined = /doesn't want to proceed with this tool use|User rejected tool use/;
 
+/** What the user said declining a tool call ("no, don't touch the migrations"), or null: not a declined call, or no words. */
+export function declinedWords(e: TranscriptEntry): string | null {
+  if (e.kind !== 'tool_result' || !declined.test(e.text.slice(0, 400))) return null;
+  return declinedWithWords.exec(e.text)?.[1]?.trim() || null;
+}
+
 /** A custom slash command's arguments are the user's request; built-in commands and bare commands are not. */
 function commandRequest(text: string): string | null {
   const name = tagText(text, 'command-name');
@@ -148,9 +154,7 @@ export function findRequests(entries: readonly TranscriptEntry[]): UserRequest[]
       // what the agent said before a user-role text that asks nothing (a notification, a relayed message) answered it
       said = [];
     } else if (e.kind === 'meta' && e.role !== 'assistant') push(e, commandRequest(e.text));
-    else if (e.kind === 'tool_result' && declined.test(e.text.slice(0, 400))) {
-      push(e, declinedWithWords.exec(e.text)?.[1]?.trim() ?? null);
-    }
+    else if (e.kind === 'tool_result' && declined.test(e.text.slice(0, 400))) push(e, declinedWords(e));
   }
   return out;
 }

@@ -286,6 +286,32 @@ describe('decisions: the reason in the sentence before, and the user directives'
     ]);
   });
 
+  it('the words a call is declined with are a directive when they refuse it or say what instead', async () => {
+    const declined = (id: string, words: string | null) =>
+      tool(
+        id,
+        'Bash',
+        { command: 'git mv migrations/001.sql migrations/0001_init.sql' },
+        `The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). ${
+          words === null
+            ? 'STOP what you are doing and wait for the user to tell you how to proceed.'
+            : `To tell you how to proceed, the user said:\n${words}`
+        }`,
+        1,
+      );
+    const entries = [
+      ...declined('a', 'no, the migrations are owned by the DBA team: leave them as they are'),
+      ...declined('b', 'use pnpm here'),
+      ...declined('c', null),
+      ...declined('d', 'what does this command do?'),
+      ...declined('e', 'show me the diff first'),
+    ];
+    expect((await descriptions(entries)).map((d) => [d[1], d[2]])).toEqual([
+      ['approach', 'no, the migrations are owned by the DBA team: leave them as they are'],
+      ['approach', 'use pnpm here'],
+    ]);
+  });
+
   it("keeps a long directive to 300 characters, cut at a word's end with an ellipsis", async () => {
     const long = `Don't use mocks for the database, ${'use the real SQLite file the tests create, '.repeat(8)}always.`;
     const [only] = await descriptions([user(long)]);

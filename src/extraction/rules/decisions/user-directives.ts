@@ -4,7 +4,7 @@ import type { DecisionDraft } from '../../extractor.js';
 import { draft } from './decision-signals.js';
 import { pairs } from './rejected-plans.js';
 import { native } from '../native-regexp.js';
-import { spoken } from '../../session/requests.js';
+import { declinedWords, spoken } from '../../session/requests.js';
 import { askOf } from '../../../core/requests/request-gist.js';
 import { USER_DIRECTIVE } from '../../../core/requests/request-text.js';
 import { sentencesOf } from '../../../core/sentences.js';
@@ -15,7 +15,8 @@ import { sentencesOf } from '../../../core/sentences.js';
  * "stop after each so I can review", "ask me before ..."), the option the user picks ("option 2. single file"),
  * "dataclasses, not pydantic", "go back to what we had", "no shortcuts", "the fewer changes the better", "some hard
  * requirements:". A request of what to build is the goal, not a decision; questions (but "could you ... instead of
- * ...?"), slash commands, pasted material and injected context are left out.
+ * ...?"), slash commands, pasted material and injected context are left out. So are the words a call is declined with
+ * ("no, don't touch the migrations, the DBA team owns them"; "use pnpm"), when they refuse it or say what instead.
  */
 const directive = native(
   /\b(?:don'?t|do not|never) (?:use|add|create|make|put|write|change|touch|include|generate|call|rely on|mock|split|introduce)\b|\b(?:instead of|rather than)\b|\buse .{1,60}? instead\b|\blet'?s (?:use|go with|keep|stick with|switch to|not)\b|\b(?:go|stick) with\b|\b(?:is|are) not acceptable\b|\bunacceptable\b|\bone (?:task|step|file|change|phase|commit) at a time\b|\bstop (?:after|before) each\b|\b(?:ask|check with) me (?:first|before)\b|\bwait for my (?:review|approval|ok|go-ahead)\b|\buse (?:the |our )?`[^`]{1,60}`|\b(?:from now on|going forward)\b|^(?:ok,? |yes,? |so,? )?(?:let'?s (?:go with|do) |go with |I(?:'d)? (?:prefer|pick|choose|take) )?option [\w\d]{1,2}\b|^[\w` -]{2,30}, not (?!(?:bad|sure|yet|now|really|quite|exactly|much)\b)[\w` -]{2,30}[.!]|\b(?:use|keep|make|put|store) [^.,]{1,60}, not (?:a |an |the )?\w|\bgo back to\b|\brevert (?:it|that|this|to|the)\b|\bno shortcuts\b|\bno [\w -]{2,30},? please\b|^just [^.,]{2,40}, no\b|\bthe (?:fewer|less|smaller) [\w ]{1,30} the better\b|\b(?:hard )?(?:requirements|constraints):\s*$/i,
@@ -34,6 +35,9 @@ const workRule = native(
 /** "Can you pass it to the constructor instead of ...?": a request phrased as a question still directs the work. */
 const politeRequest = /^(?:can|could|would|will) you\b|^please\b/i;
 
+/** A call declined with words that open by refusing it or saying what to do instead: "no, ...", "use pnpm", "instead ...". */
+const refusal = /^(?:no|nope|don'?t|do not|never|not (?:this|that|now|yet)|instead|use)\b/i;
+
 const injected = /^\s*<|^\s*\/\w|```|Caveat:|This session is being continued/;
 
 /** "let's keep going with the next task", "go with whatever you think is best": the user leaves the course as is. */
@@ -44,16 +48,19 @@ const noCourse =
 export function userDirectives(entries: readonly TranscriptEntry[], taskId: string | null): DecisionDraft[] {
   const out: DecisionDraft[] = [];
   for (const e of entries) {
-    if (e.sidechain || e.role !== 'user' || e.kind !== 'text') continue;
+    if (e.sidechain) continue;
+    // the words the user declined a call with ("no, don't touch the migrations"): the call refused, and how
+    const declined = declinedWords(e);
+    if (declined === null && (e.role !== 'user' || e.kind !== 'text')) continue;
     // the user's own words: not another agent's message, a task notification or a reminder
-    const said = spoken(e.text)?.trim() ?? '';
+    const said = declined ?? spoken(e.text)?.trim() ?? '';
     // a long message is mostly pasted material, but a task section (a coordinator's prompt around its protocol) is
     // the ask itself: its rules bind the work however long it is
     const text = askOf(said);
     if (text.length < 12 || (text === said && text.length > 1500) || injected.test(text)) continue;
     const sentence = sentencesOf(text.replace(/[\u2018\u2019]/g, "'")).find(
-      (s) =>
-        (directive.test(s) || workRule.test(s)) &&
+      (s, i) =>
+        (directive.test(s) || workRule.test(s) || (declined !== null && i === 0 && refusal.test(s))) &&
         !noCourse.test(s) &&
         (!/\?\s*$/.test(s) || politeRequest.test(s)),
     );
