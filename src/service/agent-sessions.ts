@@ -232,11 +232,13 @@ export class AgentSessions {
         return { w: first, others: 0, created: false, note: `workflow ${first.id}`, ...earlier };
       if (ended && id !== null) await this.carryImport(ended, w.id, id);
       const after = ended ? `; its workflow ${ended.id} is ${ended.status}` : '';
+      // a conversation that went on after its workflow ended: the worktree's other incomplete work waits beside it
+      const others = ended ? open.length : 0;
       return {
         w,
-        others: 0,
+        others,
         created: true,
-        note: `following this session as workflow ${w.id}${after}`,
+        note: `following this session as workflow ${w.id}${after}${others ? ` (${counted(others, 'other incomplete workflow')} here)` : ''}`,
         ...earlier,
         ...follows,
       };

@@ -100,11 +100,16 @@ describe('a Codex conversation resumed after its workflow was completed', () => 
     // the user is told which workflow follows the conversation now, and the agent where its earlier work is
     const said = resumed.json<Json>();
     expect(said.systemMessage).toBe(
-      `Baton follows this conversation as a new workflow, ${third}: its workflow ${first} ("add a --json flag to the export command") is completed, and a completed workflow is not reopened (\`baton context -w ${first}\` shows what it did; ${third}'s briefing links it)`,
+      `Baton follows this conversation as a new workflow, ${third}: its workflow ${first} ("add a --json flag to the export command") is completed, and a completed workflow is not reopened (\`baton context -w ${first}\` shows what it did; ${third}'s briefing links it). One other incomplete workflow is open here (\`baton list\` names them; commands here take -w to say which)`,
     );
     expect(said.hookSpecificOutput.additionalContext).toContain(
       `This conversation's earlier work is workflow ${first} ("add a --json flag to the export command"), which is completed: Baton follows this conversation on as workflow ${third}, which links it; the MCP tool get_resume_context with workflow_id ${first} shows it whole`,
     );
+    // the other conversation's work under way in the same worktree is named to the agent, to leave alone
+    expect(said.hookSpecificOutput.additionalContext).toContain(
+      "Another incomplete workflow is open in this worktree: another conversation's work, whose uncommitted changes may be in the worktree; leave it as it is unless the user asks.",
+    );
+    expect(resumed.stderr).toContain('(1 other incomplete workflow here)');
     await a.ask('now add a --csv flag too');
     const stop = await a.stop('Added --csv.');
     // only the new turn is read: the request and the agent's message

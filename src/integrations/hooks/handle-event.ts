@@ -408,18 +408,26 @@ const shownWhole = (workflowId: string, agent: HookAgent) =>
  * otherwise not know which workflow holds this conversation's work now, and to the agent when no briefing says it yet
  * (an abandoned workflow's briefing, which the agent may hold, no longer stands).
  */
-function earlierNote(e: EarlierWorkflow, workflowId: string, agent: HookAgent) {
+function earlierNote(e: EarlierWorkflow, t: { workflow_id: string; others: number }, agent: HookAgent) {
+  const workflowId = t.workflow_id;
   const what = `workflow ${e.workflow_id} ("${clip(e.title, 120)}")`;
   const on = `Baton follows this conversation on as workflow ${workflowId}, which links it; ${shownWhole(e.workflow_id, agent)}.`;
   const shown = `(\`baton context -w ${e.workflow_id}\` shows what it did; ${workflowId}'s briefing links it)`;
+  // another conversation's unfinished work in the same worktree (its uncommitted changes may be there)
+  const beside = t.others
+    ? {
+        agent: ` ${t.others === 1 ? 'Another incomplete workflow is' : `${t.others} other incomplete workflows are`} open in this worktree: another conversation's work, whose uncommitted changes may be in the worktree; leave it as it is unless the user asks.`,
+        tell: `. ${t.others === 1 ? 'One other incomplete workflow is' : `${t.others} other incomplete workflows are`} open here (\`baton list\` names them; commands here take -w to say which)`,
+      }
+    : { agent: '', tell: '' };
   if (e.abandoned_at)
     return {
-      agent: `This conversation's earlier work is ${what}, which the user abandoned: do not go on with it unless the user asks. ${on}`,
-      tell: `Baton follows this conversation as a new workflow, ${workflowId}: its ${what} was abandoned, and an abandoned workflow is not resumed ${shown}`,
+      agent: `This conversation's earlier work is ${what}, which the user abandoned: do not go on with it unless the user asks. ${on}${beside.agent}`,
+      tell: `Baton follows this conversation as a new workflow, ${workflowId}: its ${what} was abandoned, and an abandoned workflow is not resumed ${shown}${beside.tell}`,
     };
   return {
-    agent: `This conversation's earlier work is ${what}, which is completed: ${on}`,
-    tell: `Baton follows this conversation as a new workflow, ${workflowId}: its ${what} is completed, and a completed workflow is not reopened ${shown}`,
+    agent: `This conversation's earlier work is ${what}, which is completed: ${on}${beside.agent}`,
+    tell: `Baton follows this conversation as a new workflow, ${workflowId}: its ${what} is completed, and a completed workflow is not reopened ${shown}${beside.tell}`,
   };
 }
 
@@ -637,7 +645,10 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         t.started_in && t.workflow_id && source !== 'compact'
           ? elsewhereTell(t.started_in, t.workflow_id, p.cwd)
           : null;
-      const earlier = t.earlier && t.workflow_id ? earlierNote(t.earlier, t.workflow_id, ctx.agent) : null;
+      const earlier =
+        t.earlier && t.workflow_id
+          ? earlierNote(t.earlier, { ...t, workflow_id: t.workflow_id }, ctx.agent)
+          : null;
       const cut = t.cut_off ? `Baton noticed that ${t.cut_off}${cutOffRead(caught)}` : null;
       const withdrawn =
         t.pause_withdrawn === undefined
@@ -752,7 +763,9 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
             }
           : {};
       // a conversation whose workflow was completed while it was open (`baton complete` in another terminal)
-      const earlier = t.earlier ? earlierNote(t.earlier, t.workflow_id, ctx.agent) : null;
+      const earlier = t.earlier
+        ? earlierNote(t.earlier, { ...t, workflow_id: t.workflow_id }, ctx.agent)
+        : null;
       const ref = { workflowId: t.workflow_id, cwd: p.cwd };
       // the user's words only: a task notification or another agent's message arrives as a prompt too, and a slash
       // command asks its arguments (as the transcript import reads the same turn)
