@@ -1,4 +1,5 @@
 import { workflowsHere } from './workflows-here.js';
+import { turnUnderWay } from '../core/agent-turn.js';
 import {
   briefingSession,
   leftOpen,
@@ -279,6 +280,8 @@ export class Queries {
       work_over: lastAgent
         ? finishedWork(s, this.now(), { [lastAgent.session_id]: 'its process exited' })
         : null,
+      /** The agent's turn on the user's last request has not ended, as far as the hooks saw (its agent gone: cut off). */
+      turn_under_way: turnUnderWay(s) !== null,
       /** Why the next new agent conversation here completes it as it stands (its session ended, or idle); null: not. */
       completes_at_next_start: finishedWork(s, this.now()),
       /**

@@ -161,7 +161,9 @@ describe('a conversation at work, told from one cut off', () => {
         ),
       );
       const json = (await runCli(['status', '--json'], { cwd: repo, env })).json<{ gone_agents: Json[] }>();
-      expect(json.gone_agents).toEqual([{ agent: 'claude-code', pid: agent.pid, transcript: path }]);
+      expect(json.gone_agents).toEqual([
+        { agent: 'claude-code', pid: agent.pid, transcript: path, turn_ended: false },
+      ]);
       // the server of the same Baton home says it in the status it serves (the dashboard shows it)
       const server = await startServerProcess(env.BATON_HOME, { cwd: repo });
       try {
@@ -313,6 +315,48 @@ describe('a conversation at work, told from one cut off', () => {
     },
   );
 });
+
+describe.runIf(process.platform === 'linux')(
+  'an agent killed in the middle of its turn, before any session starts again',
+  () => {
+    it('is said cut off by `baton status`, and `baton recover` says to start the agent again', async () => {
+      const { repo, env } = workspace();
+      const underAgent = standInAgent(repo, env);
+      const sid = 'kill-0001';
+      const path = cutTranscript(sid, 'run the tests and fix what fails');
+      const start = await underAgent('SessionStart', {
+        session_id: sid,
+        source: 'startup',
+        transcript_path: path,
+      });
+      process.kill(start.pid, 'SIGKILL');
+      const agent = await underAgent('UserPromptSubmit', {
+        session_id: sid,
+        transcript_path: path,
+        prompt: 'run the tests and fix what fails',
+      });
+      process.kill(agent.pid, 'SIGKILL');
+      await new Promise((r) => setTimeout(r, 100));
+      const status = await runCli(['status'], { cwd: repo, env });
+      expect(status.stdout).toMatch(
+        new RegExp(
+          `^agent: Claude Code \\(process ${agent.pid}\\) no longer runs, cut off in the middle of its turn by a crash or a kill \\(no Stop came after the last prompt\\): the next Claude Code session here goes on with this workflow, from its briefing, told what was cut off$`,
+          'm',
+        ),
+      );
+      const recover = await runCli(['recover'], { cwd: repo, env });
+      expect(recover.code).toBe(0);
+      expect(recover.stdout).toContain(
+        'To go on, start Claude Code again here (`claude`, or `claude --resume` to reopen that conversation): its session start reads what the last one wrote and goes on from the briefing',
+      );
+      expect(recover.stdout).toMatch(/is in_progress: it is not stopped/);
+      const json = (await runCli(['recover', '--json'], { cwd: repo, env })).json<Json>();
+      expect(json.gone_agents).toEqual([
+        { agent: 'claude-code', pid: agent.pid, transcript: path, turn_ended: false },
+      ]);
+    });
+  },
+);
 
 describe('where the agent process cannot be seen (macOS; here, hooks run by no agent)', () => {
   const first = '019e1625-789d-76c0-80ab-3724b5ddb711';

@@ -30,6 +30,7 @@ import { usageLine } from '../usage-line.js';
 import { goOnLine, pauseText, pauseWithdrawnText } from '../pause-text.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
 import { goneAgentsOf, watchAgents } from '../../integrations/hooks/agent-watch.js';
+import type { GoneAgent } from '../../integrations/hooks/gone-agents.js';
 import { readUnread, sizeText } from '../../integrations/hooks/unread-transcripts.js';
 
 type Status = {
@@ -67,6 +68,7 @@ type Status = {
   usage_limit: string | null;
   context_compacted_at?: string | null;
   work_over: string | null;
+  turn_under_way: boolean;
   completes_at_next_start: string | null;
   not_over: string | null;
   next_step: NextStep | null;
@@ -152,6 +154,35 @@ const optionsText = (p: RecoveryPlan) =>
   ]);
 
 /**
+ * An agent gone with no SessionEnd, in a line: cut off in the middle of its turn (no Stop came after the last prompt),
+ * or gone after it; and what the next session here does with the workflow.
+ */
+function goneLine(a: GoneAgent, s: Pick<Status, 'work_over' | 'turn_under_way'>): string {
+  const agent = agentLabel(a.agent);
+  const next = s.work_over
+    ? `${s.work_over}, so the next ${agent} session here completes this workflow and starts a new one`
+    : `the next ${agent} session here goes on with this workflow, from its briefing${s.turn_under_way && !a.turn_ended ? ', told what was cut off' : ''}`;
+  return `${goneWords(a, s)}: ${next}`;
+}
+
+/** What recovers a workflow whose agent is gone: the agent started again here (its session start reads what it wrote). */
+const startAgain = (a: GoneAgent) => {
+  const [start, reopen] = a.agent === 'codex' ? ['codex', 'codex resume'] : ['claude', 'claude --resume'];
+  return `To go on, start ${agentLabel(a.agent)} again here (\`${start}\`, or \`${reopen}\` to reopen that conversation): its session start reads what the last one wrote and goes on from the briefing (\`baton context\` shows it now). Nothing needs recovering by hand; what follows is only for going back:`;
+};
+
+/**
+ * An agent gone with no SessionEnd: cut off in the middle of its turn (the workflow's turn under way is its own: it
+ * sent no Stop since), or gone after it (`goneLine`).
+ */
+const goneWords = (a: GoneAgent, s: Pick<Status, 'turn_under_way'>) =>
+  `${agentLabel(a.agent)} (process ${a.pid}) no longer runs, ${
+    s.turn_under_way && !a.turn_ended
+      ? 'cut off in the middle of its turn by a crash or a kill (no Stop came after the last prompt)'
+      : 'and no SessionEnd came (a crash, a kill or a quit)'
+  }`;
+
+/**
  * The options, and how to choose one, only when one can be chosen now; otherwise first why not and what to run, then
  * what recovery would offer once that is done (nothing, when no command makes the workflow recoverable).
  */
@@ -202,10 +233,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             `ready to start: ${s.runnable_tasks.map((t) => t.id).join(', ') || 'none'}`,
             ...(s.driver ? [driverLine(s.driver, Date.now())] : []),
             ...(s.usage_limit ? [`agent: ${s.usage_limit}`] : []),
-            ...gone.map(
-              (a) =>
-                `agent: ${agentLabel(a.agent)} (process ${a.pid}) no longer runs, and no SessionEnd came (a crash, a kill or a quit): ${s.work_over ? `${s.work_over}, so the next ${agentLabel(a.agent)} session here completes this workflow and starts a new one` : `the next ${agentLabel(a.agent)} session here goes on with this workflow, from its briefing`}`,
-            ),
+            ...gone.map((a) => `agent: ${goneLine(a, s)}`),
             ...unread.map(
               (u) =>
                 `unread: ${u.path} grew by ${sizeText(u.grown_bytes)} since Baton last read it (written ${formatAgo(Date.now() - Date.parse(u.written_at))}, ${u.why}): \`${u.command}\` reads it, as \`baton context\` and the next session start do`,
@@ -303,10 +331,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         const read = await readUnread(client, status, home);
         for (const r of read) rt.io.err(`note: ${r}`);
         const c = await client.context({ workflowId: status.workflow.id }, budget);
-        for (const a of goneAgentsOf(status.workflow, home))
-          rt.io.err(
-            `note: ${agentLabel(a.agent)} (process ${a.pid}) no longer runs, and no SessionEnd came (a crash, a kill or a quit)`,
-          );
+        for (const a of goneAgentsOf(status.workflow, home)) rt.io.err(`note: ${goneWords(a, status)}`);
         rt.io.out(
           g.json
             ? JSON.stringify({ ...c, transcripts_read: read }, null, 2)
@@ -477,7 +502,22 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
           const option = o.option ?? (o.checkpoint ? 'checkpoint' : undefined);
           if (!option) {
             const plan = await client.recoveryOptions(ref);
-            print({ workflow_id: plan.workflow_id, recovery: plan }, () => recoveryText(plan));
+            // a workflow the hooks follow whose agent is gone: the agent started again goes on from it, nothing to undo
+            const status =
+              plan.refusal && plan.status === 'in_progress' ? ((await client.status(ref)) as Status) : null;
+            const gone = status ? goneAgentsOf(status.workflow, rt.settings(g).home) : [];
+            print(
+              {
+                workflow_id: plan.workflow_id,
+                recovery: plan,
+                ...(gone.length ? { gone_agents: gone } : {}),
+              },
+              () =>
+                [
+                  ...gone.map((a) => `${goneWords(a, status as Status)}.\n${startAgain(a)}`),
+                  recoveryText(plan),
+                ].join('\n'),
+            );
             return;
           }
           if (option === 'checkpoint' && !o.stateOnly)

@@ -18,6 +18,8 @@ export interface GoneAgent {
   agent: 'claude-code' | 'codex';
   pid: number;
   transcript: string;
+  /** Its last hook ended a turn (a Stop): it went between turns, not in the middle of one. */
+  turn_ended: boolean;
 }
 
 /**
@@ -29,7 +31,14 @@ export function goneAgents(home: string, worktree: string, workflowId: string): 
   const seen = readHookLog(hookLogPath(home, worktree), worktree).transcripts;
   return Object.entries(seen).flatMap(([transcript, t]) =>
     t.workflow_id === workflowId && t.agent_process && !t.taken_over && overBecause(t, null) !== null
-      ? [{ agent: t.source ?? 'claude-code', pid: t.agent_process.pid, transcript }]
+      ? [
+          {
+            agent: t.source ?? 'claude-code',
+            pid: t.agent_process.pid,
+            transcript,
+            turn_ended: t.turn_ended === true,
+          },
+        ]
       : [],
   );
 }

@@ -114,7 +114,12 @@ export const UnreadTranscript = z
 
 /** An agent the hooks saw running the workflow whose process exited though no SessionEnd came. */
 export const GoneAgent = z
-  .object({ agent: z.enum(['claude-code', 'codex']), pid: z.number().int(), transcript: z.string() })
+  .object({
+    agent: z.enum(['claude-code', 'codex']),
+    pid: z.number().int(),
+    transcript: z.string(),
+    turn_ended: z.boolean(),
+  })
   .openapi('GoneAgent');
 
 /** How far one transcript was read, as a status says it: the parser's carry-over is the importer's (ImportList). */
@@ -241,6 +246,8 @@ export const Status = z
     context_compacted_at: z.string().nullable(),
     /** Why a new conversation would complete it, were its last agent gone with no SessionEnd; null: it goes on. */
     work_over: z.string().nullable(),
+    /** The agent's turn on the user's last request has not ended, as far as the hooks saw (its agent gone: cut off). */
+    turn_under_way: z.boolean(),
     /** Why the next new agent conversation here completes it as it stands (its session ended, or idle); null: not. */
     completes_at_next_start: z.string().nullable(),
     /** What alone keeps it from being over: its open errors (it would be, were they resolved); null: nothing alone. */
