@@ -728,8 +728,12 @@ describe('baton doctor', () => {
     expect((await inWorktree(['init', '--agent', 'codex', '--command', command])).code).toBe(0);
     trustCodexHooks(home, join(worktree, '.codex', 'hooks.json'));
     expect((await inWorktree(['doctor'])).code).toBe(0);
-    // the user's hooks as well: every event would run Baton twice
-    expect((await baton(['init', '--user', '--agent', 'codex', '--command', 'baton'])).code).toBe(0);
+    // the user's hooks as well: every event would run Baton twice, which init says at once
+    const twice = await baton(['init', '--user', '--agent', 'codex', '--command', 'baton']);
+    expect(twice.code).toBe(0);
+    expect(twice.stdout).toMatch(
+      /^Warning: Codex runs Baton's hooks twice, from .* and .*: every event is answered twice/m,
+    );
     expect(await problems()).toContainEqual(
       expect.stringMatching(/^Codex runs Baton's hooks twice, from .* and .*: every event is answered twice/),
     );

@@ -17,6 +17,7 @@ import {
   codexTrustProblem,
   diagnose,
   hooksAndPlugin,
+  hooksTwice,
   subfolderWarning,
   runnable,
   trustCodexHooks,
@@ -150,13 +151,17 @@ export function registerInitCommands(program: Command, rt: Runtime) {
         const claude =
           !o.undo && agents.includes('claude-code') ? wiringOf('claude-code', root, rt.env, false) : null;
         const double = claude ? hooksAndPlugin(claude) : null;
+        // wired at another scope too (a plain `baton init` here, then --user): every event would run twice
+        const twice = o.undo
+          ? []
+          : agents.map((a) => hooksTwice(a === 'claude-code' && claude ? claude : wiringOf(a, root, rt.env, false)));
         const sub = claude ? subfolderWarning(root, rt.cwd, claude) : null;
         // the hooks' server, when it cannot see this folder, records nothing of it
         const unseen = store ? await folderUnseenByServer(() => rt.open(g), store.store, root) : null;
         // taken all the same (Baton may be installed after, and a committed file names it for every machine), but said
         const unfound =
           o.command && !o.undo && !runnable(o.command, rt.env) ? commandNotFound(o.command) : null;
-        const warnings = [unfound, double, unseen, sub].filter((w): w is string => w !== null);
+        const warnings = [unfound, double, ...twice, unseen, sub].filter((w): w is string => w !== null);
         emit(
           rt.io,
           g.json === true,

@@ -96,6 +96,17 @@ function readSettings(path: string) {
   }
 }
 
+/**
+ * Baton's hooks wired in two settings files (a plain `baton init` here, and `--user` or `--shared`): each event runs
+ * twice. Claude Code runs identical hook commands once; Codex is not known to.
+ */
+export function hooksTwice(w: AgentWiring): string | null {
+  const runsTwice = w.agent === 'codex' ? w.hooks.length > 1 : new Set(w.hooks.map((h) => h.command)).size > 1;
+  return runsTwice
+    ? `${agentLabel(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(' and ')}: every event is answered twice (the context injected twice); keep one (\`baton init --undo\` with --user or --shared for the one to drop)`
+    : null;
+}
+
 /** Baton's hooks wired in settings files and by the plugin too: each event runs twice (the context injected twice). */
 export function hooksAndPlugin(w: AgentWiring): string | null {
   return w.hooks.length && w.plugin.length
@@ -464,13 +475,8 @@ export function diagnose(
     const installed = w.agent !== 'claude-code' || onPath('claude', env) !== null;
     if (w.version_unread && (w.hooks.length || (installed && inUse.includes(w.agent))))
       notes.push(unknownVersionNote(w.version_unread));
-    // Claude Code runs identical hook commands once; Codex is not known to
-    const runsTwice =
-      w.agent === 'codex' ? w.hooks.length > 1 : new Set(w.hooks.map((h) => h.command)).size > 1;
-    if (runsTwice)
-      problems.push(
-        `${agentLabel(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(' and ')}: every event is answered twice (the context injected twice); keep one (\`baton init --undo\` with --user or --shared for the one to drop)`,
-      );
+    const doubled = hooksTwice(w);
+    if (doubled) problems.push(doubled);
     // a Codex config.toml that does not parse: Codex does not start with it, and Baton neither reads nor writes it
     const tomls = new Map(
       (['shared', 'local'] as const).map((scope) => [
