@@ -225,8 +225,11 @@ function countedElsewhere(known: Known, path: string | null): Set<string> {
 const sideEffectKey = (kind: string, summary: string) => `${kind}\u0000${summary}`;
 
 /**
- * Where `cwd` is in the worktree, when strictly below its root (`src/lib`); null otherwise. Either path style: git
- * gives a Windows worktree as `C:/r`, a Windows agent its folder as `C:\\r\\src\\lib` (a drive letter in either case).
+ * Where the paths a session names relative to its folder are placed: that folder's place in the worktree when strictly
+ * below its root (`src/lib`); the folder itself when it is outside the worktree (a session recorded elsewhere, whose
+ * tools name absolute paths there: `rm hello.js` is then the `/tmp/private/hello.js` a Write created); null at the
+ * root. Either path style: git gives a Windows worktree as `C:/r`, a Windows agent its folder as `C:\\r\\src\\lib` (a
+ * drive letter in either case).
  */
 export function folderIn(worktree: string | null, cwd: string | null): string | null {
   if (!worktree || !cwd) return null;
@@ -235,7 +238,8 @@ export function folderIn(worktree: string | null, cwd: string | null): string | 
   const here = slashes(cwd);
   const drive = /^[A-Za-z]:\//.test(root);
   const under = drive ? here.toLowerCase().startsWith(`${root.toLowerCase()}/`) : here.startsWith(`${root}/`);
-  return under ? here.slice(root.length + 1) || null : null;
+  if (under) return here.slice(root.length + 1) || null;
+  return (drive ? here.toLowerCase() === root.toLowerCase() : here === root) ? null : here;
 }
 
 /**
