@@ -57,6 +57,17 @@ export function declinedWords(e: TranscriptEntry): string | null {
   return declinedWithWords.exec(e.text)?.[1]?.trim() || null;
 }
 
+/**
+ * The files the user attached in Codex's app or IDE ("# Files mentioned by the user:" then "## name: path" before
+ * "## My request for Codex:"): part of what they asked about, which the unwrapped request no longer names.
+ */
+function mentionedFiles(text: string): string[] {
+  if (!codexRequest.test(text)) return [];
+  const head = text.slice(0, text.search(/##\s*My request for Codex:/));
+  const section = /^#\s*Files mentioned by the user:\s*$([\s\S]*?)(?=^#\s|(?![\s\S]))/m.exec(head)?.[1] ?? '';
+  return [...section.matchAll(/^##\s*[^\n]*?:\s*(\S[^\n]*?)\s*$/gm)].map((m) => m[1] ?? '').filter(Boolean);
+}
+
 /** A custom slash command's arguments are the user's request; built-in commands and bare commands are not. */
 function commandRequest(text: string): string | null {
   const name = tagText(text, 'command-name');
@@ -73,7 +84,11 @@ function commandRequest(text: string): string | null {
  * (a task notification, a message another agent sent, an interruption, a local-command caveat, a memory note).
  */
 export function spoken(text: string): string | null {
-  const bare = text.replace(attached, '').replace(codexRequest, '').replace(planHandoffPointer, '').trim();
+  const files = mentionedFiles(text);
+  const bare =
+    `${text.replace(attached, '').replace(codexRequest, '').replace(planHandoffPointer, '').trim()}${
+      files.length ? `\n(files mentioned: ${files.join(', ')})` : ''
+    }`.trim();
   if (
     bare === '' ||
     interruptionText.test(bare) ||
