@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, fakeClaude, fakeCodex, until } from '../helpers/agent-workspace.js';
+import { batonBin } from '../helpers/cli.js';
 import { gitIn, tempDir } from '../helpers/git-repo.js';
 
 const setup = () => agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
@@ -46,6 +47,19 @@ describe('baton run with a fake Claude Code replaying recorded stream-json', () 
     const context = (await cli(['context', '-w', report.workflow_id])).json<{ markdown: string }>().markdown;
     expect(context).toContain('### Already Done (do not redo)');
     expect(context.match(/^ {2}- commit [0-9a-f]{7,} step$/gm)).toHaveLength(3);
+  });
+
+  it('goes on when the agent finished its task itself (MCP complete_task, `baton task done`): no second completion', async () => {
+    const { said, create } = setup();
+    expect((await create()).code).toBe(0);
+    // the agent of T1 marks it done with Baton's own command; later tasks' tries fail (T1 is done), harmlessly
+    const r = await said(['run', '--agent', 'claude-code', '--context-window', '200000'], {
+      FAKE_COMMAND: `"${process.execPath}" "${batonBin}" task done T1 || true`,
+      FAKE_COMMAND_RUN: '1',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("task T1 was done already (by the agent's MCP call, or a command): going on");
+    expect(r.stdout).toMatch(/completed/);
   });
 
   it('auto-pauses at the task boundary with trigger exhaustion once usage passes 85% (one session allowed)', async () => {

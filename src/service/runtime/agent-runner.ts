@@ -428,7 +428,13 @@ export class AgentRunner {
           o.maxTasks !== null && done >= o.maxTasks
             ? { reason: `${counted(done, 'task')} done in this run`, trigger: 'task_complete' as const }
             : null;
-        await svc.completeTask({ workflowId: id }, task.id, result.text?.slice(0, 500) ?? null, pauseAfter);
+        const ended = await completeRunTask(svc, id, task.id, result.text?.slice(0, 500) ?? null, pauseAfter);
+        if (ended) {
+          // the agent's MCP call (complete_task), or a command by hand, finished it already: the run goes on
+          const said = `task ${task.id} was ${ended} already (by the agent's MCP call, or a command): going on`;
+          if (o.onEvent) note(said);
+          else log(said);
+        }
         this.finish(report, emit, id, task.id, 'done', null, started, output?.path ?? null);
         continue;
       }
@@ -567,5 +573,30 @@ export class AgentRunner {
       seconds: Math.round((Date.now() - started) / 1000),
       log,
     });
+  }
+}
+
+/**
+ * Completes the task the agent finished, with the pause `--max-tasks` asks for after it; a task something else
+ * finished meanwhile (the agent's own MCP `complete_task`, `baton task done` by hand) is left as it is, the pause
+ * taken all the same. Returns that status (`done`, `skipped`) when it was finished already, else null.
+ */
+async function completeRunTask(
+  svc: BatonService,
+  id: string,
+  taskId: string,
+  summary: string | null,
+  pauseAfter: { reason: string; trigger: 'task_complete' } | null,
+): Promise<string | null> {
+  try {
+    await svc.completeTask({ workflowId: id }, taskId, summary, pauseAfter);
+    return null;
+  } catch (e) {
+    if (!BatonError.isInstance(e) || e.code !== 'invalid_transition') throw e;
+    const status = (await svc.runner.load(id)).tasks.find((t) => t.id === taskId)?.status;
+    if (status !== 'done' && status !== 'skipped') throw e;
+    if (pauseAfter)
+      await svc.pause({ workflowId: id }, { reason: pauseAfter.reason, trigger: pauseAfter.trigger });
+    return status;
   }
 }
