@@ -98,11 +98,15 @@ export class Runtime {
   }
 
   /**
-   * A workflow named, else the one of the current worktree; run by an agent (its Bash tool) whose conversation the
-   * hooks tie to a workflow, that one when several are open there.
+   * A workflow named, else the one of the current worktree; run by an agent (its Bash tool, its MCP server) that
+   * `baton run` drives (BATON_RUN_WORKFLOW) or whose conversation the hooks tie to a workflow, that one when several
+   * are open there.
    */
   ref(workflow: string | undefined): Ref {
-    const following = workflow || !this.home ? null : conversationWorkflow(this.home, this.cwd);
+    const driven = this.env.BATON_RUN_WORKFLOW || null;
+    const following = workflow
+      ? null
+      : (driven ?? (this.home ? conversationWorkflow(this.home, this.cwd) : null));
     return { workflowId: workflow, cwd: this.cwd, ...(following ? { following } : {}) };
   }
 

@@ -201,14 +201,14 @@ describe('baton mcp', () => {
 describe('baton mcp: an agent without a terminal', () => {
   const env = { BATON_HOME: tempDir('baton-home-') };
   const clients: Client[] = [];
-  const connect = async (cwd: string) => {
+  const connect = async (cwd: string, extra: Record<string, string> = {}) => {
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
         args: [batonBin, 'mcp'],
         cwd,
-        env: hermeticEnv(env) as Record<string, string>,
+        env: hermeticEnv({ ...env, ...extra }) as Record<string, string>,
       }),
     );
     clients.push(client);
@@ -319,11 +319,19 @@ describe('baton mcp: an agent without a terminal', () => {
       /, or pass workflow_id(?: \(`baton list` shows the incomplete workflows of other folders\))?$/,
     );
     const two = makeRepo();
-    for (const title of ['first', 'second']) await runCli(['create', '--title', title], { cwd: two, env });
+    const ids: string[] = [];
+    for (const title of ['first', 'second'])
+      ids.push(
+        (await runCli(['--json', 'create', '--title', title], { cwd: two, env })).json<{ id: string }>().id,
+      );
     const both = await (await connect(two))('next_task');
     expect(json(both).error.message).toMatch(
       /^2 incomplete workflows in \S+; choose one with workflow_id:\n/,
     );
+    // the MCP server of an agent `baton run` drives means the workflow it drives (its BATON_RUN_WORKFLOW)
+    const driven = await (await connect(two, { BATON_RUN_WORKFLOW: ids[1]! }))('get_resume_context');
+    expect(driven.isError, text(driven)).toBeFalsy();
+    expect(text(driven)).toContain('second');
     for (const r of [stale, none, both]) expect(json(r).error.message).not.toMatch(/-w\b/);
     // nor do the snapshots as resources
     const bare = new Client({ name: 'test', version: '1.0.0' });
