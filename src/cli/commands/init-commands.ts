@@ -154,7 +154,9 @@ export function registerInitCommands(program: Command, rt: Runtime) {
         // wired at another scope too (a plain `baton init` here, then --user): every event would run twice
         const twice = o.undo
           ? []
-          : agents.map((a) => hooksTwice(a === 'claude-code' && claude ? claude : wiringOf(a, root, rt.env, false)));
+          : agents.map((a) =>
+              hooksTwice(a === 'claude-code' && claude ? claude : wiringOf(a, root, rt.env, false)),
+            );
         const sub = claude ? subfolderWarning(root, rt.cwd, claude) : null;
         // the hooks' server, when it cannot see this folder, records nothing of it
         const unseen = store ? await folderUnseenByServer(() => rt.open(g), store.store, root) : null;

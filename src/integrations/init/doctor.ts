@@ -101,7 +101,8 @@ function readSettings(path: string) {
  * twice. Claude Code runs identical hook commands once; Codex is not known to.
  */
 export function hooksTwice(w: AgentWiring): string | null {
-  const runsTwice = w.agent === 'codex' ? w.hooks.length > 1 : new Set(w.hooks.map((h) => h.command)).size > 1;
+  const runsTwice =
+    w.agent === 'codex' ? w.hooks.length > 1 : new Set(w.hooks.map((h) => h.command)).size > 1;
   return runsTwice
     ? `${agentLabel(w.agent)} runs Baton's hooks twice, from ${w.hooks.map((h) => h.path).join(' and ')}: every event is answered twice (the context injected twice); keep one (\`baton init --undo\` with --user or --shared for the one to drop)`
     : null;
