@@ -66,6 +66,9 @@ export async function openLocalService(
     // loaded only when a crash is recovered: the agents' parsers are no part of an ordinary command's start
     readAgentOutput: async (output, o) =>
       (await import('./agents/runtime/read-agent-output.js')).readAgentOutput(output, o),
+    // loaded when a `baton run` agent run ends: the transcript import's readers (the extraction rules)
+    readRunWork: async (output, state, taskId) =>
+      (await import('./integrations/transcripts/run-work.js')).readRunWork(output, state, taskId),
     runsDirOf: (worktree) => runsDirFor(worktree, settings.runsDir),
     capacity: scope.capacity ?? capacityPolicy(settingReader({}, env, settings)),
     // Any reader notices a crashed driver (its lease) and handles it as startup recovery does, saying so in one line.

@@ -22,7 +22,19 @@ export const LAYERS = {
   // The server reads the log through the service (service.events), never the Store: not even its types.
   server: { code: ['core', 'client', 'service', 'config'] },
   'open-baton.ts': {
-    code: ['agents', 'client', 'config', 'disk', 'executors', 'git', 'service', 'storage', 'tokens', 'core'],
+    code: [
+      'agents',
+      'client',
+      'config',
+      'disk',
+      'executors',
+      'git',
+      'integrations',
+      'service',
+      'storage',
+      'tokens',
+      'core',
+    ],
   },
   'index.ts': { code: ['open-baton.ts', 'storage', 'config', 'client', 'service', 'core', 'tokens'] },
   cli: {

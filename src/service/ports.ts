@@ -6,8 +6,10 @@ import type {
   TokenCounter,
   WorkCommits,
   WorkSpan,
+  WorkflowState,
 } from '../core/index.js';
 import type { ExecutorRow } from '../storage/executor-registry.js';
+import type { RecordInput } from './record-input.js';
 import type { CrashWatchOptions } from './runtime/crash-watch.js';
 import type { TaskLogs } from './runtime/run-events.js';
 import type { AgentSignal } from './runtime/runtime-ports.js';
@@ -111,6 +113,12 @@ export interface ServiceOptions {
    * run, what its agent last said (and the call it was running) is recorded from the log before it is interrupted.
    */
   readAgentOutput?: (output: string, opts: { fromStart: boolean }) => Promise<AgentSignal[]>;
+  /**
+   * Reads what an agent run of `baton run` did from its whole output, as a transcript's import reads it (one reader):
+   * its errors with their fates, its test runs, its decisions, recorded when the run ends. Without it (the pure use
+   * cases' tests), a failed tool call is recorded as an open error as it comes.
+   */
+  readRunWork?: (output: string, state: WorkflowState, taskId: string) => Promise<RecordInput[]>;
   /** The runs folder of a worktree (the run folder mirror's): left alone by a checkpoint restore. */
   runsDirOf?: (worktree: string) => string;
   /**

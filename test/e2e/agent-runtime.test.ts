@@ -242,6 +242,44 @@ describe('baton run with a fake Codex whose turn fails', () => {
 });
 
 describe("the work `baton run` records from its agent's output", () => {
+  it("Claude Code: test runs and errors as a transcript's import reads them: a failing run, then fixed", async () => {
+    const ws = setup();
+    expect((await ws.create()).code).toBe(0);
+    // `npm test` fails in T1 and passes from T2 on
+    const bin = tempDir('baton-npm-');
+    writeFileSync(
+      join(bin, 'npm'),
+      [
+        '#!/bin/sh',
+        'if [ "$FAKE_TASK" = T1 ]; then',
+        "  printf ' FAIL  src/sum.test.ts > sum > adds\\nAssertionError: expected 3 to be 4\\n\\n Test Files  1 failed (1)\\n      Tests  1 failed | 2 passed (3)\\n'",
+        '  exit 1',
+        'fi',
+        "printf ' ✓ src/sum.test.ts (3 tests) 4ms\\n\\n Test Files  1 passed (1)\\n      Tests  3 passed (3)\\n'",
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    const r = await ws.cli(['run', '--agent', 'claude-code'], {
+      PATH: `${bin}:${process.env.PATH ?? ''}`,
+      FAKE_COMMAND: 'npm test',
+      FAKE_COMMAND_RUN: '1',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const id = r.json<{ workflow_id: string }>().workflow_id;
+    const tests = (await ws.cli(['details', 'test-state', '-w', id])).json<{
+      test_state: { phase: string; passed: number | null };
+      runs: unknown[];
+    }>();
+    expect(tests.test_state).toMatchObject({ phase: 'green', passed: 3 });
+    expect(tests.runs).toHaveLength(3);
+    // the failure is the test's, with its cause, fixed by the next run (not a tool's error left open)
+    const errors = (await ws.cli(['details', 'errors', '-w', id])).json<
+      { error_type: string; resolution: string }[]
+    >();
+    expect(errors.map((e) => [e.error_type, e.resolution])).toEqual([['test_failure', 'fixed']]);
+  });
+
   it('Claude Code: a Write is the file created, relative to the worktree, and a commit its hash and subject', async () => {
     const ws = setup();
     expect((await ws.create()).code).toBe(0);

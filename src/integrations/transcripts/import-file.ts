@@ -9,13 +9,15 @@ import {
   checkFormat,
   checkSource,
   importTranscript,
+  knownOf,
   type Known,
+  type KnownView,
   type TranscriptSource,
 } from './transcript-import.js';
 import type { RecordInput } from '../../service/index.js';
 import { agentLabel } from '../../core/agent-label.js';
 
-interface StatusView {
+interface StatusView extends KnownView {
   workflow: {
     id: string;
     worktree?: string | null;
@@ -23,12 +25,6 @@ interface StatusView {
     earlier?: { abandoned_at?: string };
   };
   counts?: { open_errors?: number };
-  recent_decisions: { description: string }[];
-  open_errors: (OpenError & { error_message: string; timestamp: string })[];
-  recent_resolved_errors: (OpenError & { resolution: string; timestamp: string })[];
-  side_effects?: { kind: string; summary: string; timestamp: string }[];
-  test_state?: { last_test_run_at: string | null } | null;
-  summaries?: { last_message: { text: string } | null } | null;
 }
 
 /**
@@ -115,24 +111,11 @@ export async function importTranscriptFile(
     continuing && specific.has(previous.format)
       ? checkSource(previous.format as TranscriptFormat, source, path)
       : checkFormat(piece.text, source, path);
-  const known: Known = {
-    imports: Object.fromEntries(recent.map(({ transcript_session_id: id, ...mark }) => [id, mark])),
-    decisions: status.recent_decisions ?? [],
-    errors: [...(status.open_errors ?? []), ...(status.recent_resolved_errors ?? [])],
-    // an error worked around or left for later is not over either: the same command succeeding later fixes it
-    open_errors: [
-      ...(await allOpenErrors(client, target, status)),
-      ...(status.recent_resolved_errors ?? []).filter(
-        (e) => e.resolution === 'workaround' || e.resolution === 'deferred',
-      ),
-    ],
-    side_effects: status.side_effects ?? [],
-    checked_at: [
-      status.test_state?.last_test_run_at ?? null,
-      ...[...(status.open_errors ?? []), ...(status.recent_resolved_errors ?? [])].map((e) => e.timestamp),
-    ].filter((t): t is string => t !== null),
-    last_message: status.summaries?.last_message?.text ?? null,
-  };
+  const known = knownOf(
+    status,
+    await allOpenErrors(client, target, status),
+    Object.fromEntries(recent.map(({ transcript_session_id: id, ...mark }) => [id, mark])),
+  );
   const r = await importTranscript(piece.text, source, format, known, {
     path,
     ...extraction,

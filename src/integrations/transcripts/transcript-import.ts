@@ -66,6 +66,40 @@ export interface Known {
   last_message: string | null;
 }
 
+/** What of a workflow an import checks a new piece against: its state's fields (a status view carries them too). */
+export interface KnownView {
+  recent_decisions: { description: string }[];
+  open_errors: (OpenError & { timestamp: string })[];
+  recent_resolved_errors: (OpenError & { resolution: string; timestamp: string })[];
+  side_effects?: { kind: string; summary: string; timestamp: string }[];
+  test_state?: { last_test_run_at: string | null } | null;
+  summaries?: { last_message: { text: string } | null } | null;
+}
+
+/**
+ * What a new piece is read against: the decisions and errors recorded (not recorded again), the errors it may resolve
+ * (`open`: all the open ones, which may be more than the state keeps; and those worked around or left for later, which
+ * the same command succeeding later fixes), the ledger, when the work was last checked, the agent's last message.
+ */
+export function knownOf(view: KnownView, open: readonly OpenError[], imports: Known['imports'] = {}): Known {
+  const resolved = view.recent_resolved_errors ?? [];
+  return {
+    imports,
+    decisions: view.recent_decisions ?? [],
+    errors: [...(view.open_errors ?? []), ...resolved],
+    open_errors: [
+      ...open,
+      ...resolved.filter((e) => e.resolution === 'workaround' || e.resolution === 'deferred'),
+    ],
+    side_effects: view.side_effects ?? [],
+    checked_at: [
+      view.test_state?.last_test_run_at ?? null,
+      ...[...(view.open_errors ?? []), ...resolved].map((e) => e.timestamp),
+    ].filter((t): t is string => t !== null),
+    last_message: view.summaries?.last_message?.text ?? null,
+  };
+}
+
 /**
  * A file change the ledger already holds, made again after a check since it was recorded (a test run, an error):
  * recorded again, at this change, so that the run's result and the error are known to be older than it

@@ -129,7 +129,8 @@ const contextReading = (m: UsageMetrics): UsageMetrics => ({
 });
 
 /**
- * One driver session of an agent CLI for one task: its stream becomes history (tool calls and results), errors,
+ * One driver session of an agent CLI for one task: its stream becomes history (tool calls and results), errors (read
+ * with the test runs and decisions from the whole output when it ends: `readRunWork`),
  * side effects, the resume token (compare-and-set on the execution id) and usage with capacity checks; the
  * executor row is heart-beaten while it runs.
  */
@@ -140,6 +141,10 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   // a run cut off before its agent said anything says so, unless the agent's words were recorded before this run
   const spoke = !!(await service.runner.load(workflowId)).summaries?.last_message;
   const parser = ctx.driver.parser({ fromStart: !spoke });
+  // what the run did, read from its whole output when it ends (a `command` agent's output is in no format to read:
+  // its failed calls are recorded as they come)
+  const readLater = ctx.profile.adapter === 'command' ? null : (service.options.readRunWork ?? null);
+  const printed: string[] = [];
   const steps: HistoryStep[] = [];
   let sessionId: string | null = null;
   let result: Extract<AgentSignal, { type: 'result' }> | null = null;
@@ -192,7 +197,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
               task_id: taskId,
               source: 'agent:tool',
             });
-            if (sig.is_error)
+            if (sig.is_error && !readLater)
               recordOne(d, {
                 kind: 'error',
                 error: {
@@ -332,6 +337,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   proc.onOutput((chunk) => {
     heardAt = Date.now();
     ctx.output?.write('stdout', chunk);
+    if (readLater) printed.push(chunk);
     if (ctx.verbose) emit({ event: 'agent.output', ...base, stream: 'stdout', text: chunk });
     for (const sig of parser.push(chunk)) chain = chain.then(() => handle(sig)).catch(unrecorded);
   });
@@ -391,6 +397,11 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     ctx.log(`the agent of ${ctx.taskId} ended with processes of its own still running: they were stopped`);
   for (const sig of parser.end()) chain = chain.then(() => handle(sig)).catch(unrecorded);
   await chain;
+  // its errors with their fates, its test runs and decisions, read from the whole run as an import reads them
+  if (readLater)
+    await readLater(printed.join(''), await service.runner.load(workflowId), taskId)
+      .then((records) => (records.length ? service.recordBatch({ workflowId }, records) : null))
+      .catch(sayOnce(`could not read what the agent of ${taskId} did from its output`));
   const r = result as Extract<AgentSignal, { type: 'result' }> | null;
   // A failed run's text is its real cause: the agent's error, else its standard error, else how it ended (never
   // null: the task's failure, the log and the agent.exited event all say it in these words). An agent
