@@ -113,7 +113,9 @@ export function runProgress(o: ProgressOptions) {
               ? `task ${e.task_id} not finished, its agent lost: ${e.detail ?? 'no detail'}${e.log ? ` (log ${e.log})` : ''}`
               : e.outcome === 'usage_limit'
                 ? `task ${e.task_id} not finished, stopped by the usage limit: it stays in progress${e.log ? ` (log ${e.log})` : ''}`
-                : `task ${e.task_id} failed (${e.outcome}): ${e.detail ?? 'no detail'}${e.log ? ` (log ${e.log})` : ''}`,
+                : e.outcome === 'api_error'
+                  ? `task ${e.task_id} not finished, ${e.detail ?? 'stopped by an API error: it stays in progress'}${e.log ? ` (log ${e.log})` : ''}`
+                  : `task ${e.task_id} failed (${e.outcome}): ${e.detail ?? 'no detail'}${e.log ? ` (log ${e.log})` : ''}`,
         );
       case 'workflow.paused':
         return say(`workflow ${pausedBy(e.trigger)}${e.reason ? `: ${e.reason}` : ''}`);

@@ -43,10 +43,21 @@ export function limitInForce(summaries: Summaries | undefined, asked: Asked, now
 }
 
 /**
+ * An agent's failure that is its API's, passing, not the task's: an overloaded or failing service (a 5xx, Claude Code's
+ * "API Error: 529 {...overloaded_error...}"), a dropped or timed-out connection. Tried again later, the same request
+ * may well go through; a usage limit and a full context are told apart before this (they have their own ways on).
+ */
+export const transientApiError = (text: string | null | undefined): boolean =>
+  !!text &&
+  /\bAPI Error:?\s*5\d\d\b|\boverloaded_error\b|\bOverloaded\b|\bInternal server error\b|\bapi_error\b|\bConnection error\b|\bECONNRESET\b|\bETIMEDOUT\b|\bsocket hang up\b|\bstream disconnected\b|\bfetch failed\b/i.test(
+    text,
+  );
+
+/**
  * An API error in a few words: Claude Code's "API Error: 529 {...overloaded_error...Overloaded}" as
  * `529 overloaded_error: Overloaded`, other words as they are (cut).
  */
-function apiErrorWords(text: string): string {
+export function apiErrorWords(text: string): string {
   const m = /^API Error:?\s*(\d{3})\s*(\{[^]*\})\s*$/.exec(text.trim());
   if (m) {
     try {

@@ -124,6 +124,35 @@ describe('baton run options', () => {
     expect(ev?.data.auto_resume_at).toBe(new Date(resets * 1000).toISOString());
   });
 
+  it("an overloaded API interrupts the run, the task in progress; the next run goes on in the agent's own session", async () => {
+    const { cli, create, home } = setup({ BATON_AGENT_BIN: fakeClaude });
+    await create();
+    const log = join(home, 'agent.log');
+    const once = join(home, 'overloaded-once');
+    const overloaded =
+      'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}';
+    const env = { FAKE_USAGE_LIMIT: overloaded, FAKE_LIMIT_ONCE: once, FAKE_LOG: log };
+    const r = await cli(['run', '--agent', 'claude-code'], env);
+    // not the task's failure: not done, try again later
+    expect(r.code, r.stderr).toBe(75);
+    const report = r.json<Report & { api_error: string | null }>();
+    expect(report.status).toBe('interrupted');
+    expect(report.api_error).toBe('529 overloaded_error: Overloaded');
+    expect(report.stopped).toBe("the agent's API failed (529 overloaded_error: Overloaded)");
+    expect(report.tasks).toMatchObject([{ id: 'T1', outcome: 'api_error' }]);
+    const status = (await cli(['status'])).json<{ tasks: { id: string; status: string }[] }>();
+    expect(status.tasks.find((t) => t.id === 'T1')?.status).toBe('in_progress');
+    // the next run goes on with T1 where the agent was, in its own session, and finishes
+    const again = await cli(['run', '--agent', 'claude-code'], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json<Report>().status).toBe('completed');
+    const runs = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { resume: string | null });
+    expect(runs[1]?.resume).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('--auto-resume on a workflow paused by a usage limit waits for the reset first; a signal stops the wait at once', async () => {
     const { cli, events, create, spawnRun } = setup({ BATON_AGENT_BIN: fakeClaude, TZ: 'Europe/Berlin' });
     await create();

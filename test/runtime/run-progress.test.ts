@@ -155,6 +155,7 @@ describe('baton run progress on a terminal', () => {
       tasks: [{ id: 'T1', outcome: 'done', detail: null }],
       fallbacks: [],
       usage_limit: null,
+      api_error: null,
       pause_trigger: null,
       next: null,
     });
@@ -175,6 +176,7 @@ describe("baton run's last lines", () => {
     tasks: [{ id: 'T1', outcome: 'done' }],
     fallbacks: [],
     usage_limit: null,
+    api_error: null,
     pause_trigger: null,
     next: null,
     ...r,

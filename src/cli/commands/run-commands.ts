@@ -174,9 +174,12 @@ export function registerRunCommands(program: Command, rt: Runtime) {
       progress.finish(report);
       // A failed task is a failed run: exit 1 (the cause was printed with the task).
       if (report.failed) rt.exitCode = 1;
-      // Paused by a usage limit, not waited for: not done, try again later (sysexits' EX_TEMPFAIL), so a script that
+      // Paused by a usage limit, not waited for, or by the agent's API failing: not done, try again later (sysexits' EX_TEMPFAIL), so a script that
       // goes on after `baton run` does not go on as if the work were finished
-      else if (report.status === 'paused' && report.usage_limit && !report.usage_limit.auto_resumed)
+      else if (
+        (report.status === 'paused' && report.usage_limit && !report.usage_limit.auto_resumed) ||
+        report.api_error
+      )
         rt.exitCode = 75;
       // work left that no task can take up (blocked, or waiting on a blocked one): not done either (what to do was
       // printed)

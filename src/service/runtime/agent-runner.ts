@@ -18,6 +18,8 @@ import {
   unreportedCommits,
   workSpanOf,
   pausedBy,
+  apiErrorWords,
+  transientApiError,
   type HistoryStep,
 } from '../../core/index.js';
 import type { ExecutorRow } from '../../storage/executor-registry.js';
@@ -145,6 +147,7 @@ export class AgentRunner {
       tasks: [],
       fallbacks: [],
       usage_limit: null,
+      api_error: null,
       stopped: '',
       sessions: 1,
       failed: false,
@@ -484,6 +487,30 @@ export class AgentRunner {
         log(`task ${task.id}: ${fallback}; continuing in a new driver session with the compiled context`);
         continue;
       }
+      // the agent's API failed (overloaded, a server error, a dropped connection): no fault of the task, which stays in
+      // progress; the workflow is interrupted (its snapshot, the git state) and the next run goes on with the task in
+      // the agent's own session, told where it was cut off, as after a crash
+      if (result.outcome === 'error' && transientApiError(result.text)) {
+        // the API's own error (Claude Code's "API Error: 529 {...}"), without how the agent exited after it
+        const text = result.text ?? '';
+        const words = apiErrorWords(
+          /API Error:?\s*\d{3}\s*\{[^\n]*\}/.exec(text)?.[0] ?? text.split('\n')[0] ?? '',
+        );
+        const before = await svc.runner.load(id);
+        const git = await svc.git.captureGitState(before.worktree, workSpanOf(before));
+        await svc.runner.run(
+          id,
+          (d) => {
+            if (d.state.status === 'in_progress') interrupt(d, `the agent's API failed (${words})`, git);
+          },
+          { retry: true },
+        );
+        const detail = `cut off by an API error (${words}): it stays in progress, and the next run goes on with it in the agent's own session`;
+        this.finish(report, emit, id, task.id, 'api_error', detail, started, output?.path ?? null);
+        report.api_error = words;
+        report.stopped = `the agent's API failed (${words})`;
+        break;
+      }
       // a failure always says how it ended (followAgent): the agent's error, its standard error, its exit
       const cause = (result.text ?? '').trim();
       await svc.failTask({ workflowId: id }, task.id, cause.slice(0, 500));
@@ -562,8 +589,8 @@ export class AgentRunner {
     log: string | null,
   ) {
     report.tasks.push({ id: taskId, outcome, detail, log });
-    // a task a usage limit cut short did not fail: the run stopped before it was done
-    if (outcome !== 'done' && outcome !== 'usage_limit') report.failed = true;
+    // a task a usage limit or the agent's API failing cut short did not fail: the run stopped before it was done
+    if (outcome !== 'done' && outcome !== 'usage_limit' && outcome !== 'api_error') report.failed = true;
     emit({
       event: 'task.finished',
       workflow_id: workflowId,

@@ -79,6 +79,8 @@ export interface RunReport {
   fallbacks: string[];
   /** `reset_words`: the reset time as Baton says one (`resetWords`: the notice's words, or this machine's clock, and UTC). */
   usage_limit: { resets_at: string | null; reset_words: string | null; auto_resumed: boolean } | null;
+  /** The agent's API failed (overloaded, a server error, a dropped connection), in its words: the run was interrupted. */
+  api_error: string | null;
   stopped: string;
   /** Baton sessions this run worked in (a fresh one after each exhaustion or usage-limit pause). */
   sessions: number;

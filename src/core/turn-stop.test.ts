@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { apiErrorWords, transientApiError } from './turn-stop.js';
+
+describe('an API error that passes', () => {
+  it("is an overloaded or failing service, or a dropped connection; not a limit, a full context or the task's own failure", () => {
+    for (const passing of [
+      'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+      'API Error: 500 {"type":"error","error":{"type":"api_error","message":"Internal server error"}}',
+      'API Error: Connection error.',
+      'stream disconnected before completion: error sending request',
+      'request failed: ECONNRESET',
+    ])
+      expect(transientApiError(passing), passing).toBe(true);
+    for (const other of [
+      'Claude AI usage limit reached|1767225600',
+      'Prompt is too long',
+      'Error: Cannot find module ./export-json',
+      'API Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"bad"}}',
+      null,
+    ])
+      expect(transientApiError(other), String(other)).toBe(false);
+  });
+
+  it('is said in a few words: the status, the type and the message', () => {
+    expect(
+      apiErrorWords(
+        'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+      ),
+    ).toBe('529 overloaded_error: Overloaded');
+  });
+});
