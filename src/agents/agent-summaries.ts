@@ -1,7 +1,8 @@
 import { describeCall, LEFT_RUNNING } from '../core/call-text.js';
 import { clipEnds } from '../core/clip.js';
 import { heredoc } from '../core/heredoc.js';
-import { isLimitNotice, isUsageLimit } from '../core/runtime/usage-limit.js';
+import { isContextFull, isLimitNotice, isUsageLimit } from '../core/runtime/usage-limit.js';
+import { transientApiError } from '../core/turn-stop.js';
 import { stillRunning } from './background-commands.js';
 import { isRelayed } from './relayed-message.js';
 import { sessionOf } from './codex/codex-output.js';
@@ -193,8 +194,10 @@ function lastMessage(entries: readonly TranscriptEntry[], fromStart: boolean): A
     if (e.sidechain) continue;
     if ((e.role === 'assistant' && e.kind === 'text') || e.kind === 'result') {
       const said = e.text.trim();
-      // a limit's notice in the agent's place (stream-json writes it as the agent's text) is no word of the agent's
+      // a limit's notice in the agent's place (stream-json writes it as the agent's text) is no word of the agent's,
+      // nor is a headless run's result that is the error it ended on ("Prompt is too long", an overloaded API)
       if (!said || isLimitNotice(said)) continue;
+      if (e.kind === 'result' && (isContextFull(said) || transientApiError(said))) continue;
       const open = unanswered(entries, i);
       // a sub-agent's answer after it starts the agent's next turn (a Claude Code background agent's notification)
       const answeredAfter = entries.slice(i + 1).some((x) => answersIn(x).length > 0);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readCorpus } from '../../../test/helpers/corpus.js';
+import { agentSummaries } from '../agent-summaries.js';
 import { ParsedTranscript } from '../transcript-types.js';
 import { StreamJsonParser, parseStreamJson, type StreamJsonEvent } from './stream-json.js';
 
@@ -111,6 +112,39 @@ describe('StreamJsonParser fed live', () => {
     ]);
     expect(t.result).toEqual({ line: 5, subtype: 'error_max_turns', is_error: true, text: null });
     expect(t.entries.at(-1)).toMatchObject({ kind: 'error', text: 'run ended with error_max_turns' });
+  });
+});
+
+describe("a headless run's last word", () => {
+  it("is the agent's message, not the result that is the error the run ended on (a full context, an overloaded API)", () => {
+    for (const error of [
+      'Prompt is too long',
+      'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+    ]) {
+      const lines = [
+        JSON.stringify({ type: 'system', subtype: 'init', session_id: 's1', model: 'm', tools: [] }),
+        JSON.stringify({
+          type: 'assistant',
+          session_id: 's1',
+          message: {
+            id: 'm1',
+            role: 'assistant',
+            content: [{ type: 'text', text: 'Adding the parser now.' }],
+          },
+        }),
+        JSON.stringify({
+          type: 'result',
+          subtype: 'success',
+          is_error: true,
+          result: error,
+          session_id: 's1',
+        }),
+      ];
+      const last = agentSummaries(parseStreamJson(lines.join('\n')).entries).find(
+        (x) => x.kind === 'last_message',
+      );
+      expect(last?.text, error).toBe('Adding the parser now.');
+    }
   });
 });
 
