@@ -275,6 +275,7 @@ describe('decisions: the reason in the sentence before, and the user directives'
       user('TODO is not acceptable, implementation must be full.'),
       user("Don't use mocks for the database, use the real SQLite file."),
       user("Let's go with the second option."),
+      user("important not to commit changes until the final step, I'll review them first"),
       user('Add a --json flag to the status command.'),
       user('Should we use Postgres instead?'),
       user('<command-name>/clear</command-name>'),
@@ -283,6 +284,7 @@ describe('decisions: the reason in the sentence before, and the user directives'
       ['approach', 'TODO is not acceptable, implementation must be full.'],
       ['approach', "Don't use mocks for the database, use the real SQLite file."],
       ['approach', "Let's go with the second option."],
+      ['approach', "important not to commit changes until the final step, I'll review them first"],
     ]);
   });
 
