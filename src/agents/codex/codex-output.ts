@@ -88,11 +88,27 @@ export function readCodexOutput(output: unknown): CodexOutput {
   const running = runningPattern.exec(raw.slice(0, 400));
   const body = raw.indexOf('\nOutput:\n');
   return {
-    text: body >= 0 ? raw.slice(body + '\nOutput:\n'.length) : raw,
+    text: partsText(body >= 0 ? raw.slice(body + '\nOutput:\n'.length) : raw),
     exit_code: exited?.[1] ? Number(exited[1]) : null,
     running_session: running?.[1] ? Number(running[1]) : null,
     running_cell: null,
   };
+}
+
+/**
+ * A tool's answer given as content parts (a code-mode `js` call's, an MCP tool's: `[{"type":"text","text":"..."}]`):
+ * their texts; any other text as it is.
+ */
+function partsText(text: string): string {
+  if (!text.trimStart().startsWith('[{')) return text;
+  try {
+    const parts = JSON.parse(text) as unknown;
+    if (!Array.isArray(parts) || parts.length === 0) return text;
+    const texts = parts.map((p) => (p as { text?: unknown } | null)?.text);
+    return texts.every((t) => typeof t === 'string') ? texts.join('\n') : text;
+  } catch {
+    return text;
+  }
 }
 
 function jsonEnvelope(raw: string): { output: string; exit_code: number | null } | null {

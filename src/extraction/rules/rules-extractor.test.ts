@@ -165,8 +165,13 @@ describe('rules extractor: errors', () => {
       at: '2026-05-11T11:29:28.067Z',
     });
     expect(ps?.error_message).toContain('operation not permitted');
-    const browser = errors.filter((e) => e.error_type === 'tool_refused').map((e) => e.evidence_line);
-    expect(browser).toEqual([53, 56]);
+    const browser = errors.filter((e) => e.error_type === 'tool_refused');
+    expect(browser.map((e) => e.evidence_line)).toEqual([53, 56]);
+    // the policy's words, not the content parts they came in; not to be tried again, and the agent went on another way
+    for (const e of browser) {
+      expect(e.error_message).toMatch(/^js: Browser Use rejected this action due to browser security policy/);
+      expect(e.resolution).toBe('workaround');
+    }
   });
 
   it('leaves expected outcomes out: user declines, probes of missing paths, nothing to commit, the red step', async () => {

@@ -174,6 +174,17 @@ function resolve(
       ? { resolution: 'fixed', notes: `the agent went on after it (transcript line ${on.line})` }
       : { resolution: 'unresolved', notes: null };
   }
+  if (type === 'tool_refused') {
+    // a policy's refusal ("must not attempt to achieve the same outcome via workaround"): not to be tried again; the
+    // agent working on past it went another way
+    const own = restOfTurn(entries, index).find((e) => e.tool?.name !== failure.tool?.name && succeeded(e));
+    return own
+      ? {
+          resolution: 'workaround',
+          notes: `refused by policy: the agent went on another way (transcript line ${own.line})`,
+        }
+      : { resolution: 'unresolved', notes: null };
+  }
   if (type === 'subagent_incomplete') {
     // the caller went on without the sub-agent's result: it did the work another way
     const own = restOfTurn(entries, index).find((e) => e.tool?.name !== failure.tool?.name && succeeded(e));
