@@ -235,6 +235,8 @@ export interface BatonClient {
   history(ref: Ref, after?: number, limit?: number): ReturnType<BatonService['history']>;
   /** The task logs `baton run` keeps in the run folder, and one of them from a byte offset. */
   taskLogs(ref: Ref): ReturnType<BatonService['taskLogs']>;
+  /** Whether the workflow's work is on another branch than the one its worktree has checked out. */
+  standing(ref: Ref): ReturnType<BatonService['standing']>;
   taskLog(ref: Ref, name: string, offset?: number, limit?: number): ReturnType<BatonService['taskLog']>;
   /** Queues the workflow to be run by any worker (`baton worker`), with its agent profile. */
   submit(ref: Ref, input: SubmitRequest): Promise<QueueEntry>;

@@ -484,6 +484,15 @@ export class HttpClient implements BatonClient {
     );
   }
 
+  standing(ref: Ref) {
+    return this.call<Awaited<ReturnType<BatonClient['standing']>>>(
+      'GET',
+      `${this.wf(ref)}/standing`,
+      undefined,
+      ref,
+    );
+  }
+
   taskLog(ref: Ref, name: string, offset = 0, limit = 256 * 1024) {
     return this.call<Awaited<ReturnType<BatonClient['taskLog']>>>(
       'GET',

@@ -228,6 +228,10 @@ export class LocalClient implements BatonClient {
     return this.service.taskLogs(this.ref(ref));
   }
 
+  standing(ref: Ref) {
+    return this.service.standing(this.ref(ref));
+  }
+
   taskLog(ref: Ref, name: string, offset?: number, limit?: number) {
     return this.service.taskLog(this.ref(ref), name, offset, limit);
   }

@@ -1,6 +1,7 @@
 import { roughTokens } from '../core/rough-tokens.js';
 import { EventFeed } from './event-feed.js';
 import {
+  isTerminal,
   abandon,
   complete,
   addTask,
@@ -63,6 +64,7 @@ import { Resumer, type PersonResumeResult, type ResumeResult } from './resumer.j
 import { nextStep } from './next-step.js';
 import { closeEnded, requeuePaused } from './work-submit.js';
 import { resolveWorkflow, type WorkflowRef } from './resolve-workflow.js';
+import { branchStanding } from './other-branch.js';
 import { CrashWatch } from './runtime/crash-watch.js';
 import { sessionStatus, sessionTimeline } from './session-status.js';
 import { findCheckpoint } from './checkpoint-lookup.js';
@@ -297,6 +299,20 @@ export class BatonService {
           : e,
       ),
     };
+  }
+
+  /**
+   * Where a workflow stands against the branch its worktree has checked out: left for the branch its work is on
+   * (`away`: that branch still exists and the one checked out does not hold the work), which an agent session started
+   * in the worktree now would not go on with (other-branch.ts: it starts a new workflow), or not (null).
+   */
+  async standing(ref: WorkflowRef) {
+    const s = await this.resolve(ref);
+    const open = s.worktree !== null && !isTerminal(s.status);
+    const away = open
+      ? ((await branchStanding(this.store, this.git, s.worktree as string, [s])).away[0] ?? null)
+      : null;
+    return { workflow_id: s.id, away };
   }
 
   /** The run folder's task logs of a workflow (each agent run of each task), oldest first. */

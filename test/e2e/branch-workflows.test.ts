@@ -109,6 +109,34 @@ describe('workflows of the branches of one worktree', () => {
     expect(json.workflows.find((x) => x.id === login)?.branch).toBe('login-v2');
   });
 
+  it('`baton status` and `baton context` say when the workflow found here has its work on another branch', async () => {
+    const w = workspace();
+    w.git('checkout', '-q', '-b', 'feature');
+    await conversation(w, 'c-feature', 'add the login form', 'login.js');
+    const feature = (await workflowOf(w)).workflow.id as string;
+    w.git('checkout', '-q', 'main');
+    // the one incomplete workflow here is feature's: shown, with what the next session here would do
+    const said =
+      'its work is on feature, and main is checked out here: an agent session started here now begins a new workflow (`git checkout feature` goes on with this one)';
+    const status = await w.baton(['status']);
+    expect(status.stdout).toContain(`branch: ${said}`);
+    expect((await workflowOf(w)).away).toMatchObject({
+      workflow_id: feature,
+      branch: 'feature',
+      checked_out: 'main',
+    });
+    expect((await w.baton(['context'])).stderr).toContain(`note: ${said}`);
+    // named by its id, it is the one meant: nothing to say
+    expect((await w.baton(['status', '-w', feature])).stdout).not.toContain('branch:');
+    // as the next session here finds it
+    expect((await newConversation(w, 'c-main')).told).toContain(`Baton left workflow ${feature}`);
+    // back on feature: the workflow found here is its own branch's (main's new one waits on main)
+    w.git('checkout', '-q', 'feature');
+    const back = await w.baton(['status']);
+    expect(back.stdout).toContain(feature);
+    expect(back.stdout).not.toContain('branch:');
+  });
+
   it('back on a branch, its workflow is taken up though the other branch holds no commit of its own', async () => {
     const w = workspace();
     w.git('branch', 'feature');

@@ -153,6 +153,10 @@ const optionsText = (p: RecoveryPlan) =>
     ...changesText(o),
   ]);
 
+/** A workflow found by the folder whose work is on another branch: the next agent session here starts a new one. */
+const awayWords = (a: { branch: string; checked_out: string }) =>
+  `its work is on ${a.branch}, and ${a.checked_out} is checked out here: an agent session started here now begins a new workflow (\`git checkout ${a.branch}\` goes on with this one)`;
+
 /**
  * An agent gone with no SessionEnd, in a line: cut off in the middle of its turn (no Stop came after the last prompt),
  * or gone after it; and what the next session here does with the workflow.
@@ -211,7 +215,14 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         // agents gone without a SessionEnd, and transcripts that hold work Baton has not read (as the server says them)
         const { gone_agents: gone, unread_transcripts: unread } = watchAgents(found, rt.settings(g).home);
         // this machine's reading, over a server's (its hooks' files are here); no gone_agents key when none is gone
-        const s = { ...found, gone_agents: gone.length ? gone : undefined, unread_transcripts: unread };
+        // found by the folder: whether the next agent session here would go on with it, its work on another branch
+        const away = o.workflow ? null : (await client.standing(rt.ref(undefined))).away;
+        const s = {
+          ...found,
+          gone_agents: gone.length ? gone : undefined,
+          unread_transcripts: unread,
+          ...(away ? { away } : {}),
+        };
         print(s, () =>
           [
             `${s.workflow.id}  ${s.workflow.title}`,
@@ -232,6 +243,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             // the tasks that could be started now (their dependencies done): none beside a task under way is no contradiction
             `ready to start: ${s.runnable_tasks.map((t) => t.id).join(', ') || 'none'}`,
             ...(s.driver ? [driverLine(s.driver, Date.now())] : []),
+            ...(away ? [`branch: ${awayWords(away)}`] : []),
             ...(s.usage_limit ? [`agent: ${s.usage_limit}`] : []),
             ...gone.map((a) => `agent: ${goneLine(a, s)}`),
             ...unread.map(
@@ -332,6 +344,8 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         for (const r of read) rt.io.err(`note: ${r}`);
         const c = await client.context({ workflowId: status.workflow.id }, budget);
         for (const a of goneAgentsOf(status.workflow, home)) rt.io.err(`note: ${goneWords(a, status)}`);
+        const away = o.workflow ? null : (await client.standing(rt.ref(undefined))).away;
+        if (away) rt.io.err(`note: ${awayWords(away)}`);
         rt.io.out(
           g.json
             ? JSON.stringify({ ...c, transcripts_read: read }, null, 2)

@@ -81,7 +81,7 @@ const SetAside = z.object({
 });
 
 /** A workflow a new conversation left for the branch its work is on: another branch is checked out. */
-const OnOtherBranch = z.object({
+export const OnOtherBranch = z.object({
   workflow_id: z.string(),
   title: z.string(),
   status: WorkflowStatus,
@@ -118,3 +118,8 @@ export const CompactionNoted = z
 export const CheckpointIfDueResult = z
   .object({ workflow_id: z.string(), checkpoint: z.string().nullable(), reason: z.string() })
   .openapi('CheckpointIfDueResult');
+
+/** Where a workflow stands against the branch its worktree has checked out (`baton status` and `baton context`). */
+export const Standing = z
+  .object({ workflow_id: z.string(), away: OnOtherBranch.nullable() })
+  .openapi('Standing');

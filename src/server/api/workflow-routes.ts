@@ -11,7 +11,7 @@ import {
   WorkflowParams,
 } from './request-schemas.js';
 import { ExecutorList, SessionsTable, Status, WorkflowList, WorkflowView } from './response-schemas.js';
-import { CleanupResult } from './result-schemas.js';
+import { CleanupResult, Standing } from './result-schemas.js';
 
 const tags = ['workflows'];
 
@@ -72,6 +72,18 @@ export function registerWorkflowRoutes({ app, client, watch }: RouteDeps) {
       responses: responses(z.object({ workflow: WorkflowView }), 'the workflow'),
     }),
     async (c) => c.json({ workflow: await client.get(refOf(c, c.req.valid('param').id)) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/workflows/{id}/standing',
+      tags,
+      summary: "whether the workflow's work is on another branch than the one its worktree has checked out",
+      request: { params: WorkflowParams, ...cwdHeaders },
+      responses: responses(Standing, 'where it stands'),
+    }),
+    async (c) => c.json(await client.standing(refOf(c, c.req.valid('param').id)), 200),
   );
 
   app.openapi(
