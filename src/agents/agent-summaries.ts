@@ -2,7 +2,6 @@ import { describeCall, LEFT_RUNNING } from '../core/call-text.js';
 import { clipEnds } from '../core/clip.js';
 import { heredoc } from '../core/heredoc.js';
 import { isContextFull, isLimitNotice, isUsageLimit } from '../core/runtime/usage-limit.js';
-import { transientApiError } from '../core/turn-stop.js';
 import { stillRunning } from './background-commands.js';
 import { isRelayed } from './relayed-message.js';
 import { sessionOf } from './codex/codex-output.js';
@@ -183,6 +182,10 @@ function wentOn(entries: readonly TranscriptEntry[], at: number): boolean {
 /** A session whose transcript ends on calls that never returned, the agent silent from its first line. */
 const CUT_OFF_SILENT = 'The session was cut off before the agent said anything.';
 
+/** A notice Claude Code writes in the agent's place: a usage limit's, a full context's, an API error's. */
+const isNotice = (text: string) =>
+  isLimitNotice(text) || (text.length <= 300 && (isContextFull(text) || /^API Error\b/i.test(text)));
+
 /**
  * The agent's last word in these entries: its last message, or a headless run's final result, with the calls it
  * made after it that never returned, and whether its turn ended on it. `fromStart`: the entries hold the transcript
@@ -194,10 +197,9 @@ function lastMessage(entries: readonly TranscriptEntry[], fromStart: boolean): A
     if (e.sidechain) continue;
     if ((e.role === 'assistant' && e.kind === 'text') || e.kind === 'result') {
       const said = e.text.trim();
-      // a limit's notice in the agent's place (stream-json writes it as the agent's text) is no word of the agent's,
-      // nor is a headless run's result that is the error it ended on ("Prompt is too long", an overloaded API)
-      if (!said || isLimitNotice(said)) continue;
-      if (e.kind === 'result' && (isContextFull(said) || transientApiError(said))) continue;
+      // a notice in the agent's place (stream-json writes Claude Code's as the agent's text) is no word of the agent's:
+      // a limit's, a full context's ("Prompt is too long"), an API error's
+      if (!said || isNotice(said)) continue;
       const open = unanswered(entries, i);
       // a sub-agent's answer after it starts the agent's next turn (a Claude Code background agent's notification)
       const answeredAfter = entries.slice(i + 1).some((x) => answersIn(x).length > 0);

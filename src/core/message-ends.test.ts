@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endsAnnouncing, endsOnQuestion } from './message-ends.js';
+import { endsAnnouncing, endsOnOffer, endsOnQuestion } from './message-ends.js';
 
 describe('a message that ends on a question to the user', () => {
   it('asks on its last line, or introduces the options it ends on with a question', () => {
@@ -34,5 +34,23 @@ describe('a message that ends announcing what the agent does next', () => {
     expect(endsAnnouncing('All done. Let me be clear: nothing was pushed.')).toBe(false);
     expect(endsAnnouncing("First, let's make sure you have Node 20 installed.")).toBe(false);
     expect(endsAnnouncing('Let me summarise:\n\n```\nok\n```\nAll 12 tests pass.')).toBe(false);
+  });
+});
+
+describe('endsOnOffer', () => {
+  it('is an offer of more once the answer is given, not a question the work waits on', () => {
+    for (const offer of [
+      'It reads the config once at start. Want me to add a reload?',
+      'Done.\n\nWould you like me to push the branch?',
+      'Should I also update the README?',
+      '**Shall I open the PR?**',
+    ])
+      expect(endsOnOffer(offer), offer).toBe(true);
+    for (const question of [
+      'Before I write it: should power() take negative exponents?',
+      'Which database do you use in production?',
+      'Do you want it in TypeScript or JavaScript?',
+    ])
+      expect(endsOnOffer(question), question).toBe(false);
   });
 });

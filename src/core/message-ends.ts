@@ -52,3 +52,18 @@ export function endsOnQuestion(text: string): boolean {
   const items = lines.slice(i + 1).filter((l) => listItem.test(l));
   return asks(lines[i] ?? '') || items.some(asks);
 }
+
+/** A question that offers more once the answer is given: "Want me to add tests?", "Should I push it?", "Shall I ...". */
+const offer =
+  /(?:^|[.!:]\s+|\*\*)(?:(?:do you )?want me to|would you like(?: me)? to|should I|shall I|do you want (?:me to|a|an|the)|would it help if I|I can also\b[^?]*)[^?]*\?[*_)\]`"'”’]*\s*$/i;
+
+/** Whether a message ends on an offer of more work (`offer`), not a question the work waits on. */
+export function endsOnOffer(text: string): boolean {
+  const last =
+    text
+      .replace(/```[\s\S]*?(?:```|$)/g, '')
+      .trim()
+      .split('\n')
+      .at(-1) ?? '';
+  return offer.test(last.trim());
+}

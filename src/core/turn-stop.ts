@@ -43,13 +43,15 @@ export function limitInForce(summaries: Summaries | undefined, asked: Asked, now
 }
 
 /**
- * An agent's failure that is its API's, passing, not the task's: an overloaded or failing service (a 5xx, Claude Code's
- * "API Error: 529 {...overloaded_error...}"), a dropped or timed-out connection. Tried again later, the same request
- * may well go through; a usage limit and a full context are told apart before this (they have their own ways on).
+ * An agent's failure that is its API's, passing, not the task's: an overloaded or failing service (Claude Code's
+ * "API Error: 529 {...overloaded_error...}", a 5xx), a dropped connection to it (Claude Code's "API Error: Connection
+ * error.", Codex's "stream disconnected before completion"). Read from the start of a line of the agent's own error,
+ * so a test's output or a script's that names such words is not one. Tried again later, the same request may well go
+ * through; a usage limit and a full context are told apart before this (they have their own ways on).
  */
 export const transientApiError = (text: string | null | undefined): boolean =>
   !!text &&
-  /\bAPI Error:?\s*5\d\d\b|\boverloaded_error\b|\bOverloaded\b|\bInternal server error\b|\bapi_error\b|\bConnection error\b|\bECONNRESET\b|\bETIMEDOUT\b|\bsocket hang up\b|\bstream disconnected\b|\bfetch failed\b/i.test(
+  /^\s*(?:API Error:?\s*(?:5\d\d\b|Connection error\b|Request timed out\b|.*"type":\s*"(?:overloaded_error|api_error)")|stream disconnected before completion\b|error sending request\b)/im.test(
     text,
   );
 

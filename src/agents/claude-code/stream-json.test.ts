@@ -116,34 +116,33 @@ describe('StreamJsonParser fed live', () => {
 });
 
 describe("a headless run's last word", () => {
-  it("is the agent's message, not the result that is the error the run ended on (a full context, an overloaded API)", () => {
-    for (const error of [
+  it("is the agent's message, not the notice Claude Code writes in its place (a full context, an API error)", () => {
+    for (const notice of [
       'Prompt is too long',
       'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
     ]) {
-      const lines = [
-        JSON.stringify({ type: 'system', subtype: 'init', session_id: 's1', model: 'm', tools: [] }),
+      const said = (id: string, text: string) =>
         JSON.stringify({
           type: 'assistant',
           session_id: 's1',
-          message: {
-            id: 'm1',
-            role: 'assistant',
-            content: [{ type: 'text', text: 'Adding the parser now.' }],
-          },
-        }),
+          message: { id, role: 'assistant', content: [{ type: 'text', text }] },
+        });
+      const lines = [
+        JSON.stringify({ type: 'system', subtype: 'init', session_id: 's1', model: 'm', tools: [] }),
+        said('m1', 'Adding the parser now.'),
+        said('m2', notice),
         JSON.stringify({
           type: 'result',
           subtype: 'success',
           is_error: true,
-          result: error,
+          result: notice,
           session_id: 's1',
         }),
       ];
       const last = agentSummaries(parseStreamJson(lines.join('\n')).entries).find(
         (x) => x.kind === 'last_message',
       );
-      expect(last?.text, error).toBe('Adding the parser now.');
+      expect(last?.text, notice).toBe('Adding the parser now.');
     }
   });
 });

@@ -104,8 +104,11 @@ function partsText(text: string): string {
   try {
     const parts = JSON.parse(text) as unknown;
     if (!Array.isArray(parts) || parts.length === 0) return text;
-    const texts = parts.map((p) => (p as { text?: unknown } | null)?.text);
-    return texts.every((t) => typeof t === 'string') ? texts.join('\n') : text;
+    const texts = parts.map((p) => {
+      const part = p as { type?: unknown; text?: unknown } | null;
+      return part?.type === 'text' && typeof part.text === 'string' ? part.text : null;
+    });
+    return texts.every((t) => t !== null) ? texts.join('\n') : text;
   } catch {
     return text;
   }

@@ -40,6 +40,8 @@ export const ExecJsonLine = z.looseObject({
     .catch(undefined),
   error: z.looseObject({ message: str }).optional().catch(undefined),
   message: str,
+  /** Codex writes none; `baton run` stamps each line with when it came (read after the run, its records keep it). */
+  timestamp: str,
 });
 export type ExecJsonLine = z.infer<typeof ExecJsonLine>;
 
@@ -50,7 +52,8 @@ const toolName: Record<string, string> = {
 };
 
 export function recordExecJson(b: TranscriptBuilder, line: number, e: ExecJsonLine): void {
-  const base = { line, at: null };
+  const at = e.timestamp ?? null;
+  const base = { line, at };
   if (e.type === 'thread.started') b.sessionId ??= e.thread_id ?? null;
   else if (e.type === 'turn.completed' && e.usage) {
     // the thread's token totals so far (Codex's total_token_usage: every model call of every turn added up), not
@@ -67,9 +70,9 @@ export function recordExecJson(b: TranscriptBuilder, line: number, e: ExecJsonLi
     b.add({ ...base, role: 'system', kind: 'error', text });
     if (e.type === 'turn.failed') b.result = { line, subtype: 'turn.failed', is_error: true, text };
   } else if (e.item?.type === 'todo_list' && /^item\.(?:started|updated|completed)$/.test(e.type)) {
-    recordTodoList(b, line, e.item);
+    recordTodoList(b, line, e.item, at);
   } else if ((e.type === 'item.started' || e.type === 'item.completed') && e.item) {
-    recordItem(b, line, e.type === 'item.completed', e.item);
+    recordItem(b, line, e.type === 'item.completed', e.item, at);
   }
 }
 
@@ -81,7 +84,7 @@ const TodoItems = z
  * The agent's plan (`todo_list` item: `items: [{text, completed}]`, the whole list on each started, updated and
  * completed event), recorded as the update_plan call it comes from, so the task list reads it as the rollout's.
  */
-function recordTodoList(b: TranscriptBuilder, line: number, item: ExecJsonItem): void {
+function recordTodoList(b: TranscriptBuilder, line: number, item: ExecJsonItem, at: string | null): void {
   const plan = TodoItems.parse(item.items)
     .filter((t) => t.text.trim() !== '')
     .map((t) => ({ step: t.text, status: t.completed ? 'completed' : 'pending' }));
@@ -89,7 +92,7 @@ function recordTodoList(b: TranscriptBuilder, line: number, item: ExecJsonItem):
   const input = { plan };
   b.add({
     line,
-    at: null,
+    at,
     role: 'assistant',
     kind: 'tool_call',
     text: `update_plan: ${JSON.stringify(input)}`,
@@ -97,8 +100,14 @@ function recordTodoList(b: TranscriptBuilder, line: number, item: ExecJsonItem):
   });
 }
 
-function recordItem(b: TranscriptBuilder, line: number, done: boolean, item: ExecJsonItem): void {
-  const base = { line, at: null };
+function recordItem(
+  b: TranscriptBuilder,
+  line: number,
+  done: boolean,
+  item: ExecJsonItem,
+  at: string | null,
+): void {
+  const base = { line, at };
   if (item.type === 'agent_message' && done && item.text) {
     b.add({ ...base, role: 'assistant', kind: 'text', text: item.text });
   } else if (item.type === 'reasoning' && done && item.text) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { turnOver } from '../agent-turn.js';
 import { Draft } from '../draft.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { endAgentSession, endAgentTurn, linkAgentSession } from './agent-session.js';
@@ -157,6 +158,35 @@ describe('finishedWork', () => {
     );
     // the user quit without answering: the request waits on them, the next conversation goes on with it
     expect(finishedWork(ended(question.state), later(3))).toBeNull();
+    // though its turn is over: read from a transcript (no Stop seen), the question ended it (no crash to tell of)
+    const imported = next(followed([]));
+    recordRequest(imported, { text: 'add a power() function', at: later(1), source: 'codex' });
+    recordSummary(
+      imported,
+      {
+        kind: 'last_message',
+        text: 'Should power() take negative exponents?',
+        source: 'codex',
+        turn_ended: true,
+      },
+      later(2),
+    );
+    expect(turnOver(imported.state)).toBe(true);
+    // an answer that closes on an offer of more is an answer
+    const offered = next(asked.state);
+    recordSummary(
+      offered,
+      {
+        kind: 'last_message',
+        text: 'power() would go in calc.py beside add(). Want me to write it?',
+        source: 'claude-code',
+        turn_ended: true,
+      },
+      later(2),
+    );
+    expect(finishedWork(ended(offered.state), later(3))).toBe(
+      "the user's last request was answered and Claude Code session s1 ended (the user quit)",
+    );
     // the same question after the agent wrote the function: an offer once the work is done
     const offer = next(asked.state);
     recordSideEffect(

@@ -1,6 +1,6 @@
 import { agentLabel } from '../agent-label.js';
 import { clip } from '../clip.js';
-import { endsOnQuestion } from '../message-ends.js';
+import { endsOnOffer, endsOnQuestion } from '../message-ends.js';
 import { requestsSinceTurnEnd, turnOver } from '../agent-turn.js';
 import type { Draft } from '../draft.js';
 import type { WorkflowState } from '../schemas/state.js';
@@ -102,7 +102,10 @@ export function heldByErrors(s: WorkflowState, now: string, over: ConversationsO
   return `${n} open error${n === 1 ? '' : 's'} (${listed.join('; ')}${more}) ${one ? 'holds' : 'hold'} it, though ${done}; resolve ${one ? 'it' : 'each'} with \`baton record resolve ${one ? one.id : '<error id>'} --resolution fixed\` if ${one ? 'it no longer applies' : 'they no longer apply'}`;
 }
 
-/** Why the work asked for is done, or null: every task of the list, or without one the last request answered. */
+/**
+ * Why the work asked for is done, or null: every task of the list, or without one the last request answered (not with
+ * a question back that waits on the user: `waitsOnUser`).
+ */
 function workDone(s: WorkflowState): string | null {
   const n = s.tasks.length;
   if (n > 0) {
@@ -113,13 +116,12 @@ function workDone(s: WorkflowState): string | null {
       ? `all ${n} of its tasks are finished (${n - skipped} done, ${skipped} skipped)`
       : `all ${n} of its tasks are done`;
   }
-  return lastRequestAnswered(s) === true ? "the user's last request was answered" : null;
+  return lastRequestAnswered(s) === true && !waitsOnUser(s) ? "the user's last request was answered" : null;
 }
 
 /**
  * Whether the user's last request was answered: the agent's last message came after it and its turn ended on it (a
- * message the agent went on from, or the user stopped, is no answer, nor a question back to the user when the agent
- * changed nothing since the request: that waits on the user); null when no request was recorded. Where the
+ * message the agent went on from, or the user stopped, is no answer); null when no request was recorded. Where the
  * hooks follow the turn (its prompt was seen by a hook, or they reported the end of a turn of the session the request
  * was made in), a Stop is what says this turn ended: a transcript that ends on a message (its process killed while
  * the agent went on, or between a message and its next call) is no end.
@@ -131,15 +133,21 @@ export function lastRequestAnswered(s: WorkflowState): boolean | null {
   if (!answer || answer.turn_ended !== true) return false;
   const hooked = viaHook(asked.source) || s.turn_ended?.session_number === asked.session_number;
   if (hooked && requestsSinceTurnEnd(s) > 0) return false;
-  const askedAt = Date.parse(asked.at ?? asked.timestamp);
-  if (Date.parse(answer.timestamp) < askedAt) return false;
-  // a question back with nothing done ("Before I write it: should it take negative exponents?") waits on the user
-  return !endsOnQuestion(answer.text) || changedSince(s, askedAt);
+  return Date.parse(answer.timestamp) >= Date.parse(asked.at ?? asked.timestamp);
 }
 
-/** Whether the agent changed anything (a file, a commit, a push) since `at`, as the side-effect ledger has it. */
-const changedSince = (s: WorkflowState, at: number) =>
-  (s.side_effects ?? []).some((e) => Date.parse(e.timestamp) >= at);
+/**
+ * Whether the answer to the user's last request is a question back, with nothing changed since the request ("Before I
+ * write it: should it take negative exponents?"): the work waits on the user's answer. An offer that closes an answer
+ * ("Want me to add tests for it?") is no such question.
+ */
+function waitsOnUser(s: WorkflowState): boolean {
+  const asked = (s.recent_requests ?? []).at(-1);
+  const answer = s.summaries?.last_message;
+  if (!asked || !answer || !endsOnQuestion(answer.text) || endsOnOffer(answer.text)) return false;
+  const at = Date.parse(asked.at ?? asked.timestamp);
+  return !(s.side_effects ?? []).some((e) => Date.parse(e.timestamp) >= at);
+}
 
 /** Completes a workflow whose work is over (`finishedWork`), saying why; null when it is not (or no longer) over. */
 export function finishWork(d: Draft, over: ConversationsOver = {}): string | null {

@@ -15,6 +15,7 @@ import {
   resumedWithoutAgent,
   nextTask,
   trimHistory,
+  allFinished,
   unreportedCommits,
   workSpanOf,
   pausedBy,
@@ -462,6 +463,30 @@ export class AgentRunner {
         token = null;
         continue;
       }
+      // the agent's API failed (overloaded, a server error, a dropped connection): no fault of the task, which stays in
+      // progress; the workflow is interrupted (its snapshot, the git state) and the next run goes on with the task in
+      // the agent's own session, told where it was cut off, as after a crash
+      if (result.outcome === 'error' && o.profile.adapter !== 'command' && transientApiError(result.text)) {
+        // the API's own error (Claude Code's "API Error: 529 {...}"), without how the agent exited after it
+        const text = result.text ?? '';
+        const words = apiErrorWords(
+          /API Error:?\s*\d{3}\s*\{[^\n]*\}/.exec(text)?.[0] ?? text.split('\n')[0] ?? '',
+        );
+        const before = await svc.runner.load(id);
+        const git = await svc.git.captureGitState(before.worktree, workSpanOf(before));
+        await svc.runner.run(
+          id,
+          (d) => {
+            if (d.state.status === 'in_progress') interrupt(d, `the agent's API failed (${words})`, git);
+          },
+          { retry: true },
+        );
+        const detail = `cut off by an API error (${words}): it stays in progress, and the next run goes on with it in the agent's own session`;
+        this.finish(report, emit, id, task.id, 'api_error', detail, started, output?.path ?? null);
+        report.api_error = words;
+        report.stopped = `the agent's API failed (${words})`;
+        break;
+      }
       // The agent's own resume failed when it could not find its session, or ended before doing anything; one that
       // resumed and then failed at the task failed the task (run again, it would redo what it did: commits, pushes).
       // An agent that hung again after its retries fails the task with that cause (whatever its exit said).
@@ -486,30 +511,6 @@ export class AgentRunner {
         history = trimHistory(result.steps, o.historyBudget, roughTokens);
         log(`task ${task.id}: ${fallback}; continuing in a new driver session with the compiled context`);
         continue;
-      }
-      // the agent's API failed (overloaded, a server error, a dropped connection): no fault of the task, which stays in
-      // progress; the workflow is interrupted (its snapshot, the git state) and the next run goes on with the task in
-      // the agent's own session, told where it was cut off, as after a crash
-      if (result.outcome === 'error' && transientApiError(result.text)) {
-        // the API's own error (Claude Code's "API Error: 529 {...}"), without how the agent exited after it
-        const text = result.text ?? '';
-        const words = apiErrorWords(
-          /API Error:?\s*\d{3}\s*\{[^\n]*\}/.exec(text)?.[0] ?? text.split('\n')[0] ?? '',
-        );
-        const before = await svc.runner.load(id);
-        const git = await svc.git.captureGitState(before.worktree, workSpanOf(before));
-        await svc.runner.run(
-          id,
-          (d) => {
-            if (d.state.status === 'in_progress') interrupt(d, `the agent's API failed (${words})`, git);
-          },
-          { retry: true },
-        );
-        const detail = `cut off by an API error (${words}): it stays in progress, and the next run goes on with it in the agent's own session`;
-        this.finish(report, emit, id, task.id, 'api_error', detail, started, output?.path ?? null);
-        report.api_error = words;
-        report.stopped = `the agent's API failed (${words})`;
-        break;
       }
       // a failure always says how it ended (followAgent): the agent's error, its standard error, its exit
       const cause = (result.text ?? '').trim();
@@ -620,9 +621,11 @@ async function completeRunTask(
     return null;
   } catch (e) {
     if (!BatonError.isInstance(e) || e.code !== 'invalid_transition') throw e;
-    const status = (await svc.runner.load(id)).tasks.find((t) => t.id === taskId)?.status;
+    const s = await svc.runner.load(id);
+    const status = s.tasks.find((t) => t.id === taskId)?.status;
     if (status !== 'done' && status !== 'skipped') throw e;
-    if (pauseAfter)
+    // the pause after the last task would pause a workflow that is over: none, as completeTask takes none then
+    if (pauseAfter && s.status === 'in_progress' && !allFinished(s.tasks))
       await svc.pause({ workflowId: id }, { reason: pauseAfter.reason, trigger: pauseAfter.trigger });
     return status;
   }

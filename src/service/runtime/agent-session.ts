@@ -25,7 +25,7 @@ import {
 } from '../../core/index.js';
 import type { ExecutorRow } from '../../storage/executor-registry.js';
 import type { BatonService } from '../baton-service.js';
-import { agentSummaryInput, recordOne } from '../record-input.js';
+import { agentSummaryInput, recordOne, type RecordInput } from '../record-input.js';
 import type { RunEvent, TaskLogSink } from './run-events.js';
 import type { AgentDriver, AgentProcess, AgentProfile, AgentSignal } from './runtime-ports.js';
 
@@ -75,6 +75,19 @@ export interface SessionContext {
   /** Who stops the session when `abort` fires, for the line that says so (`baton run`, `baton worker on host`). */
   stopper?: string;
 }
+
+/** A failed tool call as an open error: how a run records one it cannot read the fate of. */
+const failedCall = (name: string, text: string, input: unknown, taskId: string): RecordInput => ({
+  kind: 'error',
+  error: {
+    error_type: `tool:${name}`,
+    error_message: clip(text || 'tool failed', 1000),
+    context: clip(inputText(input), 500),
+    task_id: taskId,
+    resolution: 'unresolved',
+    resolution_notes: null,
+  },
+});
 
 const inputText = (input: unknown) => {
   if (typeof input === 'string') return input;
@@ -144,7 +157,19 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   // what the run did, read from its whole output when it ends (a `command` agent's output is in no format to read:
   // its failed calls are recorded as they come)
   const readLater = ctx.profile.adapter === 'command' ? null : (service.options.readRunWork ?? null);
+  // what it printed, each line stamped with when it came (the agents' JSON lines carry no time): the records read
+  // from it after the run keep when each thing happened, beside the side effects recorded as they came
   const printed: string[] = [];
+  let partial = '';
+  const keep = (chunk: string) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    const at = JSON.stringify(now());
+    for (const l of lines)
+      printed.push(l.startsWith('{"') && !l.includes('"timestamp"') ? `{"timestamp":${at},${l.slice(1)}` : l);
+  };
+  // the calls that failed, recorded as open errors should the reading after the run fail
+  const failedCalls: RecordInput[] = [];
   const steps: HistoryStep[] = [];
   let sessionId: string | null = null;
   let result: Extract<AgentSignal, { type: 'result' }> | null = null;
@@ -188,6 +213,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
           output: sig.text,
           commands_apart: sig.commands_apart,
         };
+        if (sig.is_error && readLater) failedCalls.push(failedCall(sig.name, sig.text, sig.input, taskId));
         await service.runner.run(
           workflowId,
           (d, s) => {
@@ -197,18 +223,8 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
               task_id: taskId,
               source: 'agent:tool',
             });
-            if (sig.is_error && !readLater)
-              recordOne(d, {
-                kind: 'error',
-                error: {
-                  error_type: `tool:${sig.name}`,
-                  error_message: clip(sig.text || 'tool failed', 1000),
-                  context: clip(inputText(sig.input), 500),
-                  task_id: taskId,
-                  resolution: 'unresolved',
-                  resolution_notes: null,
-                },
-              });
+            // else read with its fate from the whole output when the run ends (kept aside should that reading fail)
+            if (sig.is_error && !readLater) recordOne(d, failedCall(sig.name, sig.text, sig.input, taskId));
             // said as a transcript's import says them: files relative to the worktree the agent works in
             for (const effect of classifySideEffects(action, s.worktree)) {
               const dup =
@@ -337,7 +353,7 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
   proc.onOutput((chunk) => {
     heardAt = Date.now();
     ctx.output?.write('stdout', chunk);
-    if (readLater) printed.push(chunk);
+    if (readLater) keep(chunk);
     if (ctx.verbose) emit({ event: 'agent.output', ...base, stream: 'stdout', text: chunk });
     for (const sig of parser.push(chunk)) chain = chain.then(() => handle(sig)).catch(unrecorded);
   });
@@ -397,11 +413,20 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     ctx.log(`the agent of ${ctx.taskId} ended with processes of its own still running: they were stopped`);
   for (const sig of parser.end()) chain = chain.then(() => handle(sig)).catch(unrecorded);
   await chain;
-  // its errors with their fates, its test runs and decisions, read from the whole run as an import reads them
-  if (readLater)
-    await readLater(printed.join(''), await service.runner.load(workflowId), taskId)
+  // its errors with their fates, its test runs and decisions, read from the whole run as an import reads them; should
+  // that fail, its failed calls are open errors, as a run records them without it
+  if (readLater) {
+    keep('\n');
+    await readLater(printed.join('\n'), await service.runner.load(workflowId), taskId)
+      .catch((e: unknown) => {
+        sayOnce(
+          `could not read what the agent of ${taskId} did from its output (its failed calls are recorded as open errors)`,
+        )(e);
+        return failedCalls;
+      })
       .then((records) => (records.length ? service.recordBatch({ workflowId }, records) : null))
-      .catch(sayOnce(`could not read what the agent of ${taskId} did from its output`));
+      .catch(unrecorded);
+  }
   const r = result as Extract<AgentSignal, { type: 'result' }> | null;
   // A failed run's text is its real cause: the agent's error, else its standard error, else how it ended (never
   // null: the task's failure, the log and the agent.exited event all say it in these words). An agent

@@ -277,6 +277,9 @@ describe('decisions: the reason in the sentence before, and the user directives'
       user("Let's go with the second option."),
       user("important not to commit changes until the final step, I'll review them first"),
       user('Add a --json flag to the status command.'),
+      // a bug report's words are no directive
+      user("I get 'Field must not be empty' when I submit the form"),
+      user('The API returned 400: limit must not exceed 100'),
       user('Should we use Postgres instead?'),
       user('<command-name>/clear</command-name>'),
     ];

@@ -174,22 +174,16 @@ function resolve(
       ? { resolution: 'fixed', notes: `the agent went on after it (transcript line ${on.line})` }
       : { resolution: 'unresolved', notes: null };
   }
-  if (type === 'tool_refused') {
-    // a policy's refusal ("must not attempt to achieve the same outcome via workaround"): not to be tried again; the
-    // agent working on past it went another way
+  // a policy's refusal ("must not attempt to achieve the same outcome via workaround"), not to be tried again, or a
+  // sub-agent that stopped short: the agent working on past it with another tool went another way
+  if (type === 'tool_refused' || type === 'subagent_incomplete') {
     const own = restOfTurn(entries, index).find((e) => e.tool?.name !== failure.tool?.name && succeeded(e));
+    const how =
+      type === 'tool_refused'
+        ? 'refused by policy: the agent went on another way'
+        : 'the agent went on without it';
     return own
-      ? {
-          resolution: 'workaround',
-          notes: `refused by policy: the agent went on another way (transcript line ${own.line})`,
-        }
-      : { resolution: 'unresolved', notes: null };
-  }
-  if (type === 'subagent_incomplete') {
-    // the caller went on without the sub-agent's result: it did the work another way
-    const own = restOfTurn(entries, index).find((e) => e.tool?.name !== failure.tool?.name && succeeded(e));
-    return own
-      ? { resolution: 'workaround', notes: `the agent went on without it (transcript line ${own.line})` }
+      ? { resolution: 'workaround', notes: `${how} (transcript line ${own.line})` }
       : { resolution: 'unresolved', notes: null };
   }
   const command = shellCommand(failure);
