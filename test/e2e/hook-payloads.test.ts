@@ -183,6 +183,71 @@ describe('hooks fired inside a subagent', () => {
   });
 });
 
+describe("what a session's sub-agents did", () => {
+  it('is read at the Stop from their own files: their test runs and the files they changed, not their words', async () => {
+    const { repo, hook, status, requests } = workspace();
+    const folder = tempDir('baton-project-');
+    const transcript = join(folder, 's1.jsonl');
+    const at = new Date().toISOString();
+    const line = (o: Record<string, unknown>) =>
+      JSON.stringify({ sessionId: 's1', cwd: repo, timestamp: at, ...o });
+    writeFileSync(
+      transcript,
+      `${[
+        line({
+          type: 'user',
+          message: { role: 'user', content: 'have a sub-agent write the tests and run them' },
+        }),
+        ...claudeTool(
+          'toolu_task',
+          'Task',
+          { prompt: 'Write tests for src/app.js and run them' },
+          'Tests written; 1 fails.',
+        ),
+      ].join('\n')}\n`,
+    );
+    // the sub-agent's own file: it writes a test, runs it (it fails), as Claude Code 2.1 keeps it
+    mkdirSync(join(folder, 's1', 'subagents'), { recursive: true });
+    const sub = (o: Record<string, unknown>) => line({ isSidechain: true, agentId: 'a1', ...o });
+    const testFile = join(repo, 'test', 'app.test.js');
+    writeFileSync(
+      join(folder, 's1', 'subagents', 'agent-a1.jsonl'),
+      `${[
+        sub({ type: 'user', message: { role: 'user', content: 'Write tests for src/app.js and run them' } }),
+        ...claudeTool(
+          'toolu_w',
+          'Write',
+          { file_path: testFile, content: 'test' },
+          `File created successfully at: ${testFile}`,
+        ).map((l) => sub(JSON.parse(l) as Record<string, unknown>)),
+        ...claudeTool(
+          'toolu_t',
+          'Bash',
+          { command: 'node --test test/' },
+          'not ok 1 - works\n# tests 1\n# pass 0\n# fail 1',
+          true,
+        ).map((l) => sub(JSON.parse(l) as Record<string, unknown>)),
+      ].join('\n')}\n`,
+    );
+    const base = { session_id: 's1', cwd: repo, transcript_path: transcript };
+    await hook('SessionStart', { ...base, source: 'startup' });
+    await hook('UserPromptSubmit', { ...base, prompt: 'have a sub-agent write the tests and run them' });
+    const stop = await hook('Stop', { ...base, stop_hook_active: false });
+    expect(stop.stderr).toContain('read what 1 sub-agent did (test runs, files changed)');
+    const s = (await status()) as unknown as {
+      test_state: { phase: string; failed: number | null } | null;
+      side_effects: { summary: string }[];
+    };
+    expect(s.test_state).toMatchObject({ phase: 'red', failed: 1 });
+    expect(s.side_effects.map((e) => e.summary)).toEqual([`created ${testFile}`]);
+    // the sub-agent's prompt is the main agent's words, not a request of the user's
+    expect(await requests()).toEqual(['have a sub-agent write the tests and run them']);
+    // nothing new: nothing read again
+    const again = await hook('Stop', { ...base, stop_hook_active: false });
+    expect(again.stderr).not.toContain('sub-agent did');
+  });
+});
+
 describe('slash commands in prompts', () => {
   it('record what the transcript import records: one request for a custom command, none for a built-in', async () => {
     const { repo, hook, requests } = workspace();

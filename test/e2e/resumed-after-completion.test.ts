@@ -107,7 +107,7 @@ describe('a Codex conversation resumed after its workflow was completed', () => 
     );
     // the other conversation's work under way in the same worktree is named to the agent, to leave alone
     expect(said.hookSpecificOutput.additionalContext).toContain(
-      "Another incomplete workflow is open in this worktree: another conversation's work, whose uncommitted changes may be in the worktree; leave it as it is unless the user asks.",
+      'Another incomplete workflow is open in this worktree (work this conversation did not do; uncommitted changes in the worktree may be its): leave it as it is unless the user asks.',
     );
     expect(resumed.stderr).toContain('(1 other incomplete workflow here)');
     await a.ask('now add a --csv flag too');

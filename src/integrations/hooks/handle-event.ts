@@ -15,6 +15,7 @@ import {
 import { clip } from '../../core/clip.js';
 import { COMPACTION_REASON } from '../../core/compaction.js';
 import { errorLine } from '../../core/errors.js';
+import { subAgentFiles } from './sub-agent-call.js';
 import {
   detectUsageLimit,
   isLimitNotice,
@@ -150,6 +151,7 @@ async function importNew(
       };
     return { note: `transcript not imported: ${(e as Error).message}`, transcript: undefined, failed: true };
   }
+  const worked = ctx.agent === 'claude-code' ? await subAgentWork(ctx, ref, path) : '';
   const t = r.agent_tasks;
   const moved =
     t.added.length +
@@ -176,14 +178,40 @@ async function importNew(
     : '';
   const paused = t.paused_snapshot_id ? `; paused at the boundary (snapshot ${t.paused_snapshot_id})` : '';
   return {
-    note: r.new_entries
-      ? `imported ${counted(r.new_entries, 'new transcript entry', 'new transcript entries')} (${counted(r.records.decisions, 'decision')}, ${counted(r.records.errors, 'error')})${tasks}${bad}${warned}${paused}`
-      : `nothing new in the transcript${tasks}${bad}${warned}${paused}`,
+    note: `${
+      r.new_entries
+        ? `imported ${counted(r.new_entries, 'new transcript entry', 'new transcript entries')} (${counted(r.records.decisions, 'decision')}, ${counted(r.records.errors, 'error')})${tasks}${bad}${warned}${paused}`
+        : `nothing new in the transcript${tasks}${bad}${warned}${paused}`
+    }${worked}`,
     transcript: { path, bytes: r.bytes, workflow_id: workflowId, source: ctx.agent },
     failed: false,
     ...(t.paused_snapshot_id ? { tell: pausedTell(workflowId, t.paused_snapshot_id) } : {}),
     ...(r.stopped_on_limit ? { limit: r.stopped_on_limit } : {}),
   };
+}
+
+/**
+ * What the session's sub-agents did since the hooks last read their files: their test runs and the files they changed
+ * (a sub-agent that runs the tests and commits them leaves the test state to the session; the main transcript holds only
+ * its answer). Said in the hook's note; a file that cannot be read is said there too, and the turn's import stands.
+ */
+async function subAgentWork(ctx: HookContext, ref: Ref, path: string): Promise<string> {
+  const files = subAgentFiles(path);
+  if (!files.length) return '';
+  const { importTranscriptFile } = await import('../transcripts/import-file.js');
+  let read = 0;
+  const failed: string[] = [];
+  for (const file of files)
+    try {
+      const r = await importTranscriptFile(ctx.client, ref, file, 'claude-code', {
+        only: ['test', 'side_effect', 'resolution'],
+      });
+      if (r.new_entries) read += 1;
+    } catch (e) {
+      if (!BatonError.isInstance(e) || e.details.nothing_yet !== true)
+        failed.push(`${file}: ${errorLine(e)}`);
+    }
+  return `${read ? `; read what ${counted(read, 'sub-agent')} did (test runs, files changed)` : ''}${failed.length ? `; sub-agent files not read: ${failed.join('; ')}` : ''}`;
 }
 
 /** The boundary a requested pause waited for, told to the user: their next prompt resumes the workflow. */
@@ -416,7 +444,7 @@ function earlierNote(e: EarlierWorkflow, t: { workflow_id: string; others: numbe
   // another conversation's unfinished work in the same worktree (its uncommitted changes may be there)
   const beside = t.others
     ? {
-        agent: ` ${t.others === 1 ? 'Another incomplete workflow is' : `${t.others} other incomplete workflows are`} open in this worktree: another conversation's work, whose uncommitted changes may be in the worktree; leave it as it is unless the user asks.`,
+        agent: ` ${t.others === 1 ? 'Another incomplete workflow is' : `${t.others} other incomplete workflows are`} open in this worktree (work this conversation did not do; uncommitted changes in the worktree may be its): leave it as it is unless the user asks.`,
         tell: `. ${t.others === 1 ? 'One other incomplete workflow is' : `${t.others} other incomplete workflows are`} open here (\`baton list\` names them; commands here take -w to say which)`,
       }
     : { agent: '', tell: '' };

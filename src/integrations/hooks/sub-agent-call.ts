@@ -10,8 +10,8 @@ const TAIL_BYTES = 256 * 1024;
  * The sub-agent file of a Claude Code session that holds the tool call `toolUseId`, or null. A Claude Code whose tool
  * hooks carry no `agent_id` (anthropics/claude-code #22348, #40140) reports a sub-agent's calls with the main
  * session's id and transcript: the call is then only in the sub-agent's own file, `<session>/subagents/agent-*.jsonl`
- * beside the transcript (older versions: `agent-*.jsonl` in the transcript's folder). Only files written in the last
- * minutes are read, each its last 256 KB.
+ * beside the transcript (older versions: `agent-*.jsonl` in the transcript's folder). A call the session's own
+ * transcript holds is none. Only files written in the last minutes are read, each its last 256 KB.
  */
 export function subAgentFileOf(transcriptPath: string, toolUseId: string): string | null {
   const folder = dirname(transcriptPath);
@@ -22,6 +22,12 @@ export function subAgentFileOf(transcriptPath: string, toolUseId: string): strin
   ];
   const now = Date.now();
   const needle = `"${toolUseId}"`;
+  // the session's own call (its transcript holds it, at its end) is no sub-agent's, whatever file names it too
+  try {
+    if (tail(transcriptPath, statSync(transcriptPath).size).includes(needle)) return null;
+  } catch {
+    // no transcript yet: the sub-agents' files decide
+  }
   for (const file of candidates) {
     try {
       const { size, mtimeMs } = statSync(file);
@@ -32,6 +38,25 @@ export function subAgentFileOf(transcriptPath: string, toolUseId: string): strin
     }
   }
   return null;
+}
+
+/** How recently a sub-agent's file must have been written for a hook to read what it did. */
+const WORKED_WITHIN_MS = 24 * 3600_000;
+
+/**
+ * The files of the Claude Code session's sub-agents (`<session>/subagents/agent-*.jsonl` beside its transcript)
+ * written in the last day: what they did since the hooks last read them is read with the session's turn.
+ */
+export function subAgentFiles(transcriptPath: string): string[] {
+  const folder = join(dirname(transcriptPath), basename(transcriptPath, '.jsonl'), 'subagents');
+  const now = Date.now();
+  return agentFiles(folder).filter((file) => {
+    try {
+      return now - statSync(file).mtimeMs <= WORKED_WITHIN_MS;
+    } catch {
+      return false;
+    }
+  });
 }
 
 const agentFiles = (folder: string): string[] => {

@@ -89,9 +89,18 @@ export async function importTranscriptFile(
   ref: Ref,
   path: string,
   source: TranscriptSource,
-  opts: { extractor?: Extractor; taskId?: string | null; create?: boolean } = {},
+  opts: {
+    extractor?: Extractor;
+    taskId?: string | null;
+    create?: boolean;
+    /**
+     * A sub-agent's own file: only these kinds of what it holds are recorded (its test runs, the files it changed:
+     * what it asked, said and planned are the main conversation's to say), and its task list is not followed.
+     */
+    only?: readonly RecordInput['kind'][];
+  } = {},
 ) {
-  const { create = false, ...extraction } = opts;
+  const { create = false, only, ...extraction } = opts;
   const { status, created } = await targetOf(client, ref, path, source, create);
   const target = { ...ref, workflowId: status.workflow.id };
   // The recent imports' marks with their parsers' carry-over, which a status leaves out. An older transcript's mark
@@ -139,16 +148,17 @@ export async function importTranscriptFile(
   if (r.parsed.entries.length === 0 && newLines > 0 && r.parsed.skipped.length === newLines)
     warnings.push('no line of the new part is a transcript line: nothing imported');
   const tasks = noTaskSync();
-  if (r.newEntries > 0 || r.records.length > 0) {
+  const records = only ? r.records.filter((x) => only.includes(x.kind)) : r.records;
+  if (r.newEntries > 0 || records.length > 0) {
     // where this piece starts: an import of the same transcript that got further meanwhile refuses it (a conflict)
     const fromLine = piece.restarted ? undefined : (previous?.through_line ?? 0);
-    await client.recordBatch(target, r.records, {
+    await client.recordBatch(target, records, {
       ...r.marker,
       ...(fromLine !== undefined ? { from_line: fromLine } : {}),
     });
     // One call at a time, in order: a later call that empties the list (a finished TodoWrite list cleared) must
     // not hide the items and statuses the earlier calls gave.
-    for (const call of r.task_calls) {
+    for (const call of only ? [] : r.task_calls) {
       try {
         const synced = await client.syncAgentTasks(target, { source, calls: [call] });
         tasks.added.push(...synced.added);
@@ -198,9 +208,9 @@ export async function importTranscriptFile(
      * The usage limit's notice this piece ends on (the agent stopped on it: Codex says a limit only in its rollout),
      * with its reset, as recorded; null when the piece does not end on one.
      */
-    stopped_on_limit: limitIn(r.records),
+    stopped_on_limit: limitIn(records),
     /** The piece ends on the user's interruption of the agent's turn (Esc, Ctrl-C): that turn is over. */
-    stopped_by_user: r.records.some((x) => x.kind === 'summary' && x.summary.kind === 'interrupted'),
+    stopped_by_user: records.some((x) => x.kind === 'summary' && x.summary.kind === 'interrupted'),
     warnings,
   };
 }
