@@ -166,7 +166,8 @@ export async function followAgent(ctx: SessionContext, proc: AgentProcess): Prom
     partial = lines.pop() ?? '';
     const at = JSON.stringify(now());
     for (const l of lines)
-      printed.push(l.startsWith('{"') && !l.includes('"timestamp"') ? `{"timestamp":${at},${l.slice(1)}` : l);
+      // first, so a time the line states itself (a later key of the same name) is the one JSON keeps
+      printed.push(l.startsWith('{"') ? `{"timestamp":${at},${l.slice(1)}` : l);
   };
   // the calls that failed, recorded as open errors should the reading after the run fail
   const failedCalls: RecordInput[] = [];
