@@ -47,6 +47,10 @@ describe('baton run with a fake Claude Code replaying recorded stream-json', () 
     const context = (await cli(['context', '-w', report.workflow_id])).json<{ markdown: string }>().markdown;
     expect(context).toContain('### Already Done (do not redo)');
     expect(context.match(/^ {2}- commit [0-9a-f]{7,} step$/gm)).toHaveLength(3);
+    // named again once it is completed: nothing left to run, said so (no driving, no new session)
+    const again = await cli(['run', '-w', report.workflow_id, '--agent', 'claude-code']);
+    expect(again.code).toBe(3);
+    expect(again.stderr).toContain(`${report.workflow_id} is completed: there is nothing left to run`);
   });
 
   it('goes on when the agent finished its task itself (MCP complete_task, `baton task done`): no second completion', async () => {

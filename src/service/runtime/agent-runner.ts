@@ -15,6 +15,8 @@ import {
   resumedWithoutAgent,
   nextTask,
   trimHistory,
+  isTerminal,
+  invalidTransition,
   allFinished,
   unreportedCommits,
   workSpanOf,
@@ -57,7 +59,13 @@ export class AgentRunner {
     const svc = this.service;
     const log = o.log ?? (() => undefined);
     const emit = (e: RunEvent) => o.onEvent?.(e);
-    const { id, worktree } = await svc.resolve(ref);
+    const { id, worktree, status } = await svc.resolve(ref);
+    // named by its id (the folder finds only an incomplete one): a finished workflow has nothing left to run
+    if (isTerminal(status))
+      throw invalidTransition(
+        `${id} is ${status}: there is nothing left to run; new work is a new workflow (\`baton create\`, or a new conversation with the hooks)`,
+        { current_status: status },
+      );
     let lease: HeldLease | null = null;
     let follow = attached;
     if (o.ownership && svc.store.leases) {
