@@ -42,14 +42,18 @@ describe('endsOnOffer', () => {
     for (const offer of [
       'It reads the config once at start. Want me to add a reload?',
       'Done.\n\nWould you like me to push the branch?',
-      'Should I also update the README?',
-      '**Shall I open the PR?**',
+      'Tests pass. Should I also update the README?',
+      'Pushed as `6309664`.\n\n**Shall I open the PR?**',
     ])
       expect(endsOnOffer(offer), offer).toBe(true);
     for (const question of [
       'Before I write it: should power() take negative exponents?',
+      'Before I write it: should I support negative exponents?',
+      'Should I use Postgres or SQLite?',
+      'Should I also update the README?',
       'Which database do you use in production?',
       'Do you want it in TypeScript or JavaScript?',
+      'I found two approaches. Would you like me to use A or B?',
     ])
       expect(endsOnOffer(question), question).toBe(false);
   });

@@ -53,17 +53,19 @@ export function endsOnQuestion(text: string): boolean {
   return asks(lines[i] ?? '') || items.some(asks);
 }
 
-/** A question that offers more once the answer is given: "Want me to add tests?", "Should I push it?", "Shall I ...". */
+/** A question that offers more: "Want me to add tests?", "Should I push it?", "Shall I ...", "Would you like me to ...". */
 const offer =
-  /(?:^|[.!:]\s+|\*\*)(?:(?:do you )?want me to|would you like(?: me)? to|should I|shall I|do you want (?:me to|a|an|the)|would it help if I|I can also\b[^?]*)[^?]*\?[*_)\]`"'”’]*\s*$/i;
+  /^(?:\*\*)?(?:(?:so,?|and|also,?|ok,?)\s+)?(?:(?:do you )?want me to|would you like(?: me)? to|should I|shall I|would it help if I|I can also\b)[^?]*\?[*_)\]`"'”’]*$/i;
 
-/** Whether a message ends on an offer of more work (`offer`), not a question the work waits on. */
+/**
+ * Whether a message ends on an offer of more work once it answered (`offer`): a report or an answer comes before the
+ * question, and the question asks no either/or ("Should I use Postgres or SQLite?" is a question the work waits on,
+ * as is a question that is the whole message).
+ */
 export function endsOnOffer(text: string): boolean {
-  const last =
-    text
-      .replace(/```[\s\S]*?(?:```|$)/g, '')
-      .trim()
-      .split('\n')
-      .at(-1) ?? '';
-  return offer.test(last.trim());
+  const prose = text.replace(/```[\s\S]*?(?:```|$)/g, '').trim();
+  const sentences = sentencesOf(prose.replace(/\n+/g, ' '));
+  const question = (sentences.at(-1) ?? '').trim();
+  const before = sentences.slice(0, -1).join(' ').trim();
+  return /[.!:]\s*$/.test(before) && !/\bor\b/i.test(question) && offer.test(question);
 }

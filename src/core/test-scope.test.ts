@@ -101,3 +101,36 @@ describe('an earlier failure not run again', () => {
     expect(run('npx vitest run', []).not_run_again).toBeNull();
   });
 });
+
+describe('the test state', () => {
+  it('is the newest run: one read after a newer one is history (a sub-agent read late), not where tests stand', () => {
+    let n = 0;
+    const d = new Draft(
+      null,
+      { now: '2026-03-01T10:00:00.000Z', newId: (p) => `${p}-${++n}`, actor: 'hook' },
+      'wf-1',
+    );
+    createWorkflow(d, { title: 't', issue: null, worktree: '/w', plan: '', tasks: [], git_start: null });
+    const run = (failing_tests: string[], at: string) =>
+      recordTestRun(
+        d,
+        {
+          phase: failing_tests.length ? 'red' : 'green',
+          failing_tests,
+          expected_failures: [],
+          last_test_command: 'npm test',
+          last_test_output_summary: null,
+        },
+        at,
+      );
+    run([], '2026-03-01T10:05:00.000Z');
+    run(['src/a.test.ts > works'], '2026-03-01T10:04:00.000Z');
+    expect(d.state.test_state).toMatchObject({
+      phase: 'green',
+      last_test_run_at: '2026-03-01T10:05:00.000Z',
+    });
+    expect(d.state.counts.test_runs).toBe(2);
+    run(['src/a.test.ts > works'], '2026-03-01T10:06:00.000Z');
+    expect(d.state.test_state).toMatchObject({ phase: 'red' });
+  });
+});

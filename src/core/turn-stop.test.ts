@@ -8,6 +8,9 @@ describe('an API error that passes', () => {
       'API Error: 500 {"type":"error","error":{"type":"api_error","message":"Internal server error"}}',
       'API Error: Connection error.',
       'stream disconnected before completion: error sending request',
+      'stream error: stream disconnected before completion: Transport error',
+      'exceeded retry limit, last status: 500 Internal Server Error',
+      'unexpected status 503 Service Unavailable: upstream connect error',
     ])
       expect(transientApiError(passing), passing).toBe(true);
     for (const other of [

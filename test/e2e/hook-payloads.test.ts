@@ -156,7 +156,15 @@ describe('hooks fired inside a subagent', () => {
     );
     mkdirSync(join(folder, 's1', 'subagents'), { recursive: true });
     const sub = join(folder, 's1', 'subagents', 'agent-a1.jsonl');
-    writeFileSync(sub, `${claudeTool('toolu_sub', 'TodoWrite', todos('Collect links'), 'ok')[0]}\n`);
+    const subCall = claudeTool('toolu_sub', 'TodoWrite', todos('Collect links'), 'ok')[0] as string;
+    writeFileSync(sub, `${subCall}\n`);
+    // Claude Code 2.1 relays the sub-agent's message into the session's transcript as a progress line: its id is
+    // named there too, and still the call is the sub-agent's
+    const relayed = {
+      type: 'progress',
+      data: { type: 'agent_progress', agentId: 'a1', message: JSON.parse(subCall) },
+    };
+    appendFileSync(transcript, `${JSON.stringify(relayed)}\n`);
     const base = { session_id: 's1', cwd: repo, transcript_path: transcript, tool_name: 'TodoWrite' };
     await hook('SessionStart', {
       session_id: 's1',
@@ -242,9 +250,24 @@ describe("what a session's sub-agents did", () => {
     expect(s.side_effects.map((e) => e.summary)).toEqual([`created ${testFile}`]);
     // the sub-agent's prompt is the main agent's words, not a request of the user's
     expect(await requests()).toEqual(['have a sub-agent write the tests and run them']);
-    // nothing new: nothing read again
+    // the session goes on (its transcript grows), the sub-agent's file does not: it is not read again
+    appendFileSync(
+      transcript,
+      `${line({ type: 'user', message: { role: 'user', content: 'and the docs?' } })}\n`,
+    );
+    await hook('UserPromptSubmit', { ...base, prompt: 'and the docs?' });
     const again = await hook('Stop', { ...base, stop_hook_active: false });
+    expect(again.stderr).toMatch(/imported \d+ new transcript entr/);
     expect(again.stderr).not.toContain('sub-agent did');
+    expect(((await status()) as unknown as { counts: { test_runs: number } }).counts.test_runs).toBe(1);
+    // the sub-agent goes on (a background agent) and the session compacts: its file is no conversation to catch up on
+    appendFileSync(
+      join(folder, 's1', 'subagents', 'agent-a1.jsonl'),
+      `${sub({ type: 'user', message: { role: 'user', content: 'Also check the docs folder please' } })}\n`,
+    );
+    await hook('SessionStart', { ...base, source: 'compact' });
+    expect(await requests()).toEqual(['have a sub-agent write the tests and run them', 'and the docs?']);
+    expect((await status()).workflow.title).toBe('have a sub-agent write the tests and run them');
   });
 });
 

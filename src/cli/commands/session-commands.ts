@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
+import type { BatonClient } from '../../client/baton-client.js';
 import {
   agentLabel,
+  BatonError,
   errorInWords,
   formatAgo,
   invalidInput,
@@ -153,6 +155,16 @@ const optionsText = (p: RecoveryPlan) =>
     ...changesText(o),
   ]);
 
+/** Where the workflow's work is against the branch checked out; none from a server too old to say (no such route). */
+const awayOf = async (client: BatonClient, workflowId: string) => {
+  try {
+    return (await client.standing({ workflowId })).away;
+  } catch (e) {
+    if (BatonError.isInstance(e) && e.code === 'not_found') return null;
+    throw e;
+  }
+};
+
 /** A workflow found by the folder whose work is on another branch: the next agent session here starts a new one. */
 const awayWords = (a: { branch: string; checked_out: string }) =>
   `its work is on ${a.branch}, and ${a.checked_out} is checked out here: an agent session started here now begins a new workflow (\`git checkout ${a.branch}\` goes on with this one)`;
@@ -216,7 +228,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         const { gone_agents: gone, unread_transcripts: unread } = watchAgents(found, rt.settings(g).home);
         // this machine's reading, over a server's (its hooks' files are here); no gone_agents key when none is gone
         // found by the folder: whether the next agent session here would go on with it, its work on another branch
-        const away = o.workflow ? null : (await client.standing(rt.ref(undefined))).away;
+        const away = o.workflow ? null : await awayOf(client, found.workflow.id);
         const s = {
           ...found,
           gone_agents: gone.length ? gone : undefined,
@@ -344,7 +356,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         for (const r of read) rt.io.err(`note: ${r}`);
         const c = await client.context({ workflowId: status.workflow.id }, budget);
         for (const a of goneAgentsOf(status.workflow, home)) rt.io.err(`note: ${goneWords(a, status)}`);
-        const away = o.workflow ? null : (await client.standing(rt.ref(undefined))).away;
+        const away = o.workflow ? null : await awayOf(client, status.workflow.id);
         if (away) rt.io.err(`note: ${awayWords(away)}`);
         rt.io.out(
           g.json

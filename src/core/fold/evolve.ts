@@ -372,12 +372,18 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
       };
     case 'feedback.addressed':
       return { ...s, open_feedback: s.open_feedback.filter((f) => f.review_id !== e.data.review_id) };
-    case 'test_run.recorded':
+    case 'test_run.recorded': {
+      // the newest run is the test state: one read after a newer one (a sub-agent's file read after the session's
+      // transcript, an older session imported late) is a run of the history, not where the tests stand
+      const run = e.data.test_state;
+      const was = Date.parse(s.test_state?.last_test_run_at ?? '');
+      const older = !Number.isNaN(was) && Date.parse(run.last_test_run_at ?? '') < was;
       return {
         ...s,
         counts: { ...s.counts, test_runs: s.counts.test_runs + 1 },
-        test_state: e.data.test_state,
+        test_state: older ? s.test_state : run,
       };
+    }
     case 'summary.recorded': {
       const sum = e.data.summary;
       // a sub-agent's answer is a record to read back, not where the agent stands

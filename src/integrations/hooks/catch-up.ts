@@ -6,6 +6,7 @@ import { clearedBy, overBecause } from './gone-agents.js';
 import { agentProcess, isRunning, sameProcess, type AgentProcess } from './agent-process.js';
 import type { TranscriptSource } from '../transcripts/transcript-import.js';
 import { sessionIdFromTranscript } from './hook-payload.js';
+import { isSubAgentFile } from './sub-agent-call.js';
 
 /** The agent that writes each transcript format (an import names its source). */
 export const sourceOf = (format: string): TranscriptSource | null =>
@@ -129,7 +130,8 @@ async function incompleteWorkflows(ctx: HookContext): Promise<{ id: string; mark
     const status = await ctx.client.status(ref);
     const marks = Object.values(status.imports ?? {}).flatMap((m): Known[] => {
       const source = sourceOf(m.format);
-      return m.path && source
+      // a sub-agent's file is read at the session's Stop, for its test runs and files only: no conversation of its own
+      return m.path && source && !isSubAgentFile(m.path)
         ? [
             {
               path: m.path,

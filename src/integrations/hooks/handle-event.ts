@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import {
   BatonError,
@@ -203,10 +203,20 @@ async function subAgentWork(ctx: HookContext, ref: Ref, path: string): Promise<s
   const failed: string[] = [];
   for (const file of files)
     try {
-      const r = await importTranscriptFile(ctx.client, ref, file, 'claude-code', {
-        only: ['test', 'side_effect', 'resolution'],
-      });
-      if (r.new_entries) read += 1;
+      // one look at how far it was read: a file that did not grow since (most of them) is not read again
+      const mark = (await ctx.client.imports(ref, file)).imports.at(-1);
+      if (mark?.through_byte !== undefined && mark.through_byte >= statSync(file).size) continue;
+      // another hook that read it meanwhile: read on from where that one stopped
+      for (let attempt = 1; ; attempt++)
+        try {
+          const r = await importTranscriptFile(ctx.client, ref, file, 'claude-code', {
+            only: ['test', 'side_effect', 'resolution'],
+          });
+          if (r.new_entries) read += 1;
+          break;
+        } catch (e) {
+          if (attempt >= 3 || !BatonError.isInstance(e) || e.code !== 'conflict') throw e;
+        }
     } catch (e) {
       if (!BatonError.isInstance(e) || e.details.nothing_yet !== true)
         failed.push(`${file}: ${errorLine(e)}`);

@@ -22,9 +22,13 @@ export function subAgentFileOf(transcriptPath: string, toolUseId: string): strin
   ];
   const now = Date.now();
   const needle = `"${toolUseId}"`;
-  // the session's own call (its transcript holds it, at its end) is no sub-agent's, whatever file names it too
+  // the session's own call (an assistant line of its transcript holds it, at its end) is no sub-agent's; a progress
+  // line that relays a sub-agent's call (Claude Code 2.1) names its id too, and does not count
   try {
-    if (tail(transcriptPath, statSync(transcriptPath).size).includes(needle)) return null;
+    const own = tail(transcriptPath, statSync(transcriptPath).size)
+      .split('\n')
+      .some((l) => l.includes(needle) && ownCall(l));
+    if (own) return null;
   } catch {
     // no transcript yet: the sub-agents' files decide
   }
@@ -39,6 +43,12 @@ export function subAgentFileOf(transcriptPath: string, toolUseId: string): strin
   }
   return null;
 }
+
+/**
+ * Whether a transcript is a Claude Code sub-agent's own file (`<session>/subagents/agent-*.jsonl`): the hooks read
+ * only its test runs and file changes, at the session's Stop (`subAgentWork`), never as a conversation of its own.
+ */
+export const isSubAgentFile = (path: string) => /[\\/]subagents[\\/]agent-[^\\/]+\.jsonl$/.test(path);
 
 /** How recently a sub-agent's file must have been written for a hook to read what it did. */
 const WORKED_WITHIN_MS = 24 * 3600_000;
@@ -68,6 +78,16 @@ const agentFiles = (folder: string): string[] => {
     return [];
   }
 };
+
+/** A transcript line that is the session's own assistant message (not a relayed one, not a sub-agent's). */
+function ownCall(line: string): boolean {
+  try {
+    const l = JSON.parse(line) as { type?: unknown; agentId?: unknown; isSidechain?: unknown };
+    return l.type === 'assistant' && l.agentId === undefined && l.isSidechain !== true;
+  } catch {
+    return false;
+  }
+}
 
 function tail(file: string, size: number): string {
   const length = Math.min(size, TAIL_BYTES);

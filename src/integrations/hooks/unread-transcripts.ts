@@ -5,6 +5,7 @@ import type { TranscriptSource } from '../transcripts/transcript-import.js';
 import { ACTIVE_WITHIN_MS, CATCH_UP_MAX_BYTES, sourceOf } from './catch-up.js';
 import { hookLogPath, readHookLog, updateHookLog, type TranscriptSeen } from './hook-log.js';
 import { isRunning } from './agent-process.js';
+import { isSubAgentFile } from './sub-agent-call.js';
 
 /** What a command needs of a workflow's status to find the transcripts it follows. */
 export interface FollowedStatus {
@@ -33,7 +34,8 @@ export function followedTranscripts(status: FollowedStatus, home: string): Follo
   const out = new Map<string, Followed>();
   for (const m of Object.values(status.imports ?? {})) {
     const source = sourceOf(m.format);
-    if (m.path && source)
+    // a sub-agent's file is read at its session's Stop, for its test runs and files only: never a conversation's
+    if (m.path && source && !isSubAgentFile(m.path))
       out.set(m.path, { path: m.path, source, through: m.through_byte ?? 0, seen: mine(m.path) });
   }
   for (const [path, t] of Object.entries(log))
