@@ -4,6 +4,18 @@ import { createWorkflow } from './commands/create.js';
 import { recordTestRun } from './commands/records.js';
 import { fileOfTest, namedTests, notRunAgain } from './test-scope.js';
 
+/** A workflow with no task, in a draft its test runs are recorded into. */
+function newWorkflow() {
+  let n = 0;
+  const d = new Draft(
+    null,
+    { now: '2026-03-01T10:00:00.000Z', newId: (p) => `${p}-${++n}`, actor: 'hook' },
+    'wf-1',
+  );
+  createWorkflow(d, { title: 't', issue: null, worktree: '/w', plan: '', tasks: [], git_start: null });
+  return d;
+}
+
 describe('the tests a command line names', () => {
   it('are its test files, folders and node ids; a line naming none runs them all', () => {
     expect(namedTests('npx vitest run src/a.test.ts src/b.spec.tsx')).toEqual([
@@ -66,13 +78,7 @@ describe('an earlier failure not run again', () => {
   });
 
   it('is kept by the test state until a run names its file, with the command that failed it', () => {
-    let n = 0;
-    const d = new Draft(
-      null,
-      { now: '2026-03-01T10:00:00.000Z', newId: (p) => `${p}-${++n}`, actor: 'hook' },
-      'wf-1',
-    );
-    createWorkflow(d, { title: 't', issue: null, worktree: '/w', plan: '', tasks: [], git_start: null });
+    const d = newWorkflow();
     const run = (command: string, failing_tests: string[]) =>
       recordTestRun(d, {
         phase: failing_tests.length ? 'red' : 'green',
@@ -104,13 +110,7 @@ describe('an earlier failure not run again', () => {
 
 describe('the test state', () => {
   it('is the newest run: one read after a newer one is history (a sub-agent read late), not where tests stand', () => {
-    let n = 0;
-    const d = new Draft(
-      null,
-      { now: '2026-03-01T10:00:00.000Z', newId: (p) => `${p}-${++n}`, actor: 'hook' },
-      'wf-1',
-    );
-    createWorkflow(d, { title: 't', issue: null, worktree: '/w', plan: '', tasks: [], git_start: null });
+    const d = newWorkflow();
     const run = (failing_tests: string[], at: string) =>
       recordTestRun(
         d,
