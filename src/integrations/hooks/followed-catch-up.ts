@@ -1,7 +1,8 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import { counted } from '../../core/index.js';
 import { CATCH_UP_MAX_BYTES } from './catch-up.js';
+import { fileSlice } from './file-slice.js';
 import { followedTranscripts } from './unread-transcripts.js';
 
 const sizeOf = (path: string) => {
@@ -17,18 +18,6 @@ const cutOff = /\[Request interrupted by user|"turn_aborted"/;
 
 /** How much of a transcript's end is looked at for the interruption: its last lines. */
 const TAIL_BYTES = 64 * 1024;
-
-/** The bytes of a file from `from` to `to`, as text. */
-function slice(path: string, from: number, to: number): string {
-  const fd = openSync(path, 'r');
-  try {
-    const buf = Buffer.alloc(to - from);
-    const n = readSync(fd, buf, 0, buf.length, from);
-    return buf.subarray(0, n).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /**
  * Before a command decides on a workflow under way (`baton pause`), a turn the user cut off (Esc, Ctrl-C) is read
@@ -51,7 +40,7 @@ export async function catchUpFollowed(client: BatonClient, ref: Ref, home: strin
       continue;
     }
     // the turn's last lines (Codex may write its bookkeeping after the event)
-    const last = slice(path, Math.max(through, size - TAIL_BYTES), size)
+    const last = fileSlice(path, Math.max(through, size - TAIL_BYTES), size)
       .trim()
       .split('\n')
       .slice(-3);

@@ -1,5 +1,6 @@
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { fileSlice } from './file-slice.js';
 
 /** How recently a sub-agent's file must have been written to hold the call a hook just reported. */
 const RECENT_MS = 10 * 60_000;
@@ -89,14 +90,5 @@ function ownCall(line: string): boolean {
   }
 }
 
-function tail(file: string, size: number): string {
-  const length = Math.min(size, TAIL_BYTES);
-  const buf = Buffer.alloc(length);
-  const fd = openSync(file, 'r');
-  try {
-    readSync(fd, buf, 0, length, size - length);
-  } finally {
-    closeSync(fd);
-  }
-  return buf.toString('utf8');
-}
+/** The end of a file, at most TAIL_BYTES of it. */
+const tail = (file: string, size: number) => fileSlice(file, Math.max(0, size - TAIL_BYTES), size);
