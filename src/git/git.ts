@@ -305,6 +305,13 @@ export async function knownCommits(dir: string, commits: readonly string[]): Pro
   return commits.filter((c) => here.has(c));
 }
 
+/** Whether the folder of a worktree is gone (removed with `git worktree remove`, or deleted): nothing is at its path. */
+export const worktreeGone = async (dir: string): Promise<boolean> =>
+  stat(dir).then(
+    () => false,
+    (e: NodeJS.ErrnoException) => e.code === 'ENOENT' || e.code === 'ENOTDIR',
+  );
+
 /** Whether `branch` is a local branch of the repository at `dir`; null when git cannot tell. */
 export const hasBranch = (dir: string, branch: string): Promise<boolean | null> =>
   gitAnswers(dir, ['show-ref', '--verify', '--quiet', `refs/heads/${branch}`]);

@@ -67,6 +67,11 @@ export interface TrackResult {
    * folder (`codex resume <id>` there): its records and briefing stay that worktree's; absent otherwise.
    */
   started_in?: string;
+  /**
+   * The worktree, since gone (`git worktree remove`), whose workflow this session goes on with: the workflow was moved
+   * to this worktree, which has its branch checked out. Absent otherwise.
+   */
+  moved_from?: string;
 }
 
 export interface InjectedContext {

@@ -1,5 +1,6 @@
 import {
   abandon,
+  moveWorktree,
   acknowledgeContext,
   branchChange,
   isDetached,
@@ -60,6 +61,7 @@ import { branchStanding, workHere, type OnOtherBranch } from './other-branch.js'
 import { importsOf } from './record-lists.js';
 import { requestsSinceTurnEnd } from '../core/agent-turn.js';
 import { workflowsHere } from './workflows-here.js';
+import { workOfGoneWorktree } from './gone-worktree.js';
 
 /** What does not make a snapshot stale: the handoff, the sessions, compactions, the checkpoint of that snapshot. */
 const bookkeeping: ReadonlySet<BatonEvent['type']> = new Set([
@@ -89,6 +91,8 @@ interface Found {
   otherBranches?: OnOtherBranch[];
   /** The worktree of the workflow this conversation goes on with, where it began, when it is now in another folder. */
   startedIn?: string;
+  /** The worktree, since gone, the workflow this conversation goes on with was moved here from (`takeOverGone`). */
+  movedFrom?: string;
 }
 
 /**
@@ -157,9 +161,16 @@ export class AgentSessions {
         : { checkedOut: null, onBranch: [], away: [] };
     const away = branches.away;
     open = open.filter((w) => !away.some((a) => a.workflow_id === w.id));
+    // none of this branch here: the work of a worktree since removed whose branch is checked out here goes on here
+    const taken =
+      !mine && !ended && branches.checkedOut !== null && !branches.onBranch.length
+        ? await this.takeOverGone(worktree, branches.checkedOut)
+        : null;
+    if (taken) open = [...open, taken.w];
+    const onBranch = taken ? [taken.w] : branches.onBranch;
     // the latest of this branch's workflows, else the latest
     const pick = (ws: readonly WorkflowState[]) =>
-      newest(ws.filter((w) => branches.onBranch.includes(w))) ?? newest(ws);
+      newest(ws.filter((w) => onBranch.includes(w))) ?? newest(ws);
     const done = !mine && freshStart && input.auto_track ? await this.finishIfOver(pick(open), over) : null;
     if (done) open = open.filter((w) => w.id !== done.workflow.id);
     // a new conversation after the last workflow here was completed (`baton complete`, or its last task done once no
@@ -183,6 +194,7 @@ export class AgentSessions {
       ...(finished ? { finished } : {}),
       ...(aside.length ? { setAside: aside } : {}),
       ...(away.length ? { otherBranches: away } : {}),
+      ...(taken ? { movedFrom: taken.from } : {}),
     };
     // a conversation whose workflow the user abandoned is followed again from its next prompt or start, which says so:
     // what the rest of the abandoned turn did (its list, its end) is that work's, recorded nowhere
@@ -377,6 +389,27 @@ export class AgentSessions {
     });
   }
 
+  /**
+   * The incomplete workflow of a worktree since removed, with `branch` (checked out in `worktree`) as its branch
+   * (`workOfGoneWorktree`), moved to `worktree`: it goes on here. Null when there is none, or when another hook
+   * ended or moved it meanwhile.
+   */
+  private async takeOverGone(
+    worktree: string,
+    branch: string,
+  ): Promise<{ w: WorkflowState; from: string } | null> {
+    const gone = await workOfGoneWorktree(this.svc.store, this.svc.git, worktree, branch);
+    if (!gone) return null;
+    const from = gone.worktree;
+    const reason = `its worktree ${from} is gone and its branch ${branch} is checked out in ${worktree}`;
+    const { result, state } = await this.svc.runner.run(
+      gone.id,
+      (d) => !isTerminal(d.state.status) && d.state.worktree === from && moveWorktree(d, worktree, reason),
+      { retry: true },
+    );
+    return result ? { w: state, from } : null;
+  }
+
   /** The incomplete workflow of another worktree that follows this agent session, if one does. */
   private async followingElsewhere(sessionId: string, worktree: string): Promise<WorkflowState | null> {
     const open = await this.svc.store.listWorkflows({
@@ -439,6 +472,7 @@ export class AgentSessions {
       cut_off: cutOff,
       earlier: f.earlier ?? null,
       ...(f.startedIn ? { started_in: f.startedIn } : {}),
+      ...(f.movedFrom ? { moved_from: f.movedFrom } : {}),
     };
   }
 

@@ -30,6 +30,8 @@ export interface GitPort {
   hasBranch(dir: string, branch: string): Promise<boolean | null>;
   /** Whether `commit` is in the history of `of` (HEAD by default); null when git does not know the commit. */
   isAncestor(dir: string, commit: string, of?: string): Promise<boolean | null>;
+  /** Whether the folder of a worktree is gone (removed with `git worktree remove`, or deleted). */
+  worktreeGone(dir: string): Promise<boolean>;
   /** Which of `commits` the repository at `dir` holds; null when git cannot tell. */
   knownCommits(dir: string, commits: readonly string[]): Promise<string[] | null>;
   /** What a checkpoint restore would do (nothing is changed); `inspectOnly` plans even over a dirty tree. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BatonError, foldEvents, recordKinds } from '../../src/core/index.js';
+import { BatonError, foldEvents, moveWorktree, recordKinds } from '../../src/core/index.js';
 import type { Store } from '../../src/storage/store.js';
 import { makeService, TestClock } from '../helpers/service.js';
 import type { StoreBackend } from './backend.js';
@@ -176,6 +176,18 @@ export function storeCases(backend: StoreBackend) {
         (await store.listWorkflows({ updatedBefore: new Date(clock.time).toISOString() })).map((w) => w.id),
       ).toEqual([b.id]);
       expect((await store.listWorkflows({ limit: 1 })).map((w) => w.title)).toEqual(['A']);
+    });
+
+    it('lists a workflow moved to another worktree under that one only', async () => {
+      const store = await open();
+      const svc = makeService(store);
+      const wf = await createWorkflow(svc, 'A');
+      await svc.startTask({ workflowId: wf.id }, 'T1');
+      const to = `${wf.worktree}-moved`;
+      await svc.runner.run(wf.id, (d) => moveWorktree(d, to, 'its worktree is gone'));
+      expect(await store.listWorkflows({ worktree: wf.worktree })).toEqual([]);
+      const there = await store.listWorkflows({ worktree: to, status: ['in_progress'] });
+      expect(there.map((w) => [w.id, w.worktree])).toEqual([[wf.id, to]]);
     });
 
     it('saves and overwrites the live state', async () => {

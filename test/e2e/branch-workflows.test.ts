@@ -1,4 +1,4 @@
-import { appendFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { appendFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitIn, makeRepo, tempDir } from '../helpers/git-repo.js';
@@ -36,21 +36,35 @@ async function newConversation(w: ReturnType<typeof workspace>, id: string) {
   };
 }
 
-/** A conversation that asks for `request`, commits a file for it, and ends. What its SessionStart answered. */
-async function conversation(w: ReturnType<typeof workspace>, id: string, request: string, file: string) {
+/**
+ * A conversation that asks for `request`, commits a file for it, and ends, in the repository or in another worktree
+ * `cwd`. What its SessionStart answered.
+ */
+async function conversation(
+  w: ReturnType<typeof workspace>,
+  id: string,
+  request: string,
+  file: string,
+  cwd = w.repo,
+) {
   const path = join(tempDir('baton-transcript-'), `${id}.jsonl`);
   const at = () => new Date().toISOString();
   writeFileSync(
     path,
     `${JSON.stringify({ type: 'user', timestamp: at(), sessionId: id, message: { role: 'user', content: request } })}\n`,
   );
-  const started = await w.hook('SessionStart', { session_id: id, source: 'startup', transcript_path: path });
-  await w.hook('UserPromptSubmit', { session_id: id, transcript_path: path, prompt: request });
-  writeFileSync(join(w.repo, file), `${request}\n`);
-  w.git('add', file);
-  w.git('commit', '-q', '-m', `${request}`);
-  await w.hook('Stop', { session_id: id, transcript_path: path, stop_hook_active: false });
-  await w.hook('SessionEnd', { session_id: id, transcript_path: path, reason: 'prompt_input_exit' });
+  const started = await w.hook('SessionStart', {
+    cwd,
+    session_id: id,
+    source: 'startup',
+    transcript_path: path,
+  });
+  await w.hook('UserPromptSubmit', { cwd, session_id: id, transcript_path: path, prompt: request });
+  writeFileSync(join(cwd, file), `${request}\n`);
+  gitIn(cwd, 'add', file);
+  gitIn(cwd, 'commit', '-q', '-m', `${request}`);
+  await w.hook('Stop', { cwd, session_id: id, transcript_path: path, stop_hook_active: false });
+  await w.hook('SessionEnd', { cwd, session_id: id, transcript_path: path, reason: 'prompt_input_exit' });
   return started;
 }
 
@@ -254,6 +268,39 @@ describe('workflows of the branches of one worktree', () => {
     w.git('branch', '-q', '-D', 'spike');
     const next = await newConversation(w, 'c-next');
     expect(next.told).not.toContain('Baton left workflow');
+  });
+
+  it("the work of a worktree since removed goes on where its branch is checked out; another clone's does not", async () => {
+    const w = workspace();
+    const linked = join(tempDir('baton-linked-'), 'wt');
+    w.git('worktree', 'add', '-q', linked, '-b', 'feature/logger');
+    await conversation(w, 'c-wt', 'add a logger module', 'logger.js', linked);
+    const inLinked = await w.baton(['list', '--json']);
+    const id = (JSON.parse(inLinked.stdout) as { workflows: Json[] }).workflows[0]?.id as string;
+    expect(id).toBeTruthy();
+    // the user merges nothing yet: removes the worktree, keeps its branch, and goes on with it in the main checkout
+    w.git('worktree', 'remove', '--force', linked);
+    w.git('checkout', '-q', 'feature/logger');
+    const next = await newConversation(w, 'c-main');
+    expect(next.told).toContain(
+      `Baton: the worktree of workflow ${id}, ${realpathSync(join(linked, '..'))}/wt, is gone and its branch is checked out here, so the workflow goes on in this worktree`,
+    );
+    expect(next.briefing).toContain('add a logger module');
+    const here = await workflowOf(w);
+    expect(here.workflow.id).toBe(id);
+    expect(here.workflow.worktree).toBe(w.repo);
+
+    // a clone of the same history deleted with its work: its commits are not this repository's, nothing is taken
+    const clone = join(tempDir('baton-clone-'), 'app');
+    gitIn(w.repo, 'clone', '-q', '--branch', 'main', w.repo, clone);
+    gitIn(clone, 'config', 'user.email', 'test@baton.invalid');
+    gitIn(clone, 'checkout', '-q', '-b', 'feature/cache');
+    await conversation(w, 'c-clone', 'add a cache layer', 'cache.js', clone);
+    rmSync(clone, { recursive: true, force: true });
+    w.git('checkout', '-q', '-b', 'feature/cache', 'main');
+    const fresh = await newConversation(w, 'c-cache');
+    expect(fresh.told).not.toContain('is gone');
+    expect(fresh.briefing).not.toContain('add a cache layer');
   });
 
   it('a conversation cut off after its agent made a new branch goes on there: the next one is briefed on its work', async () => {

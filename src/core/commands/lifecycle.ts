@@ -42,6 +42,20 @@ export function interrupt(
   return snapshot;
 }
 
+/**
+ * The workflow goes on in `to`, another worktree of its repository, since its own is gone (removed with its branch
+ * kept): from now on it is that worktree's. Only an incomplete workflow moves; false when it is there already.
+ */
+export function moveWorktree(d: Draft, to: string, reason: string): boolean {
+  if (isTerminal(d.state.status))
+    throw invalidTransition(
+      `workflow ${d.state.id} is ${d.state.status}: it does not move to another worktree`,
+    );
+  if (d.state.worktree === to) return false;
+  d.emit({ type: 'workflow.moved', data: { from: d.state.worktree, to, reason } });
+  return true;
+}
+
 /** The Go Team design's abandon: the workflow is cancelled and never offered for resume again. */
 export function abandon(d: Draft, reason: string | null): void {
   assertTransition(d.state.status, 'cancelled', 'abandon');

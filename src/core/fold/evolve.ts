@@ -192,6 +192,8 @@ export function evolve(s: WorkflowState, e: BatonEvent): WorkflowState {
         },
         e.data.option === 'checkpoint' ? e.data.checkpoint : null,
       );
+    case 'workflow.moved':
+      return { ...s, worktree: e.data.to };
     case 'workflow.restored':
       return {
         ...e.data.state,

@@ -113,6 +113,12 @@ export const BatonEvent = z.discriminatedUnion('type', [
   ev('workflow.completed', z.object({ reason: z.string().optional() })),
   ev('workflow.failed', reason),
   ev('workflow.cancelled', reason),
+  /**
+   * The workflow goes on in another worktree of its repository: its own was removed (`git worktree remove`) and its
+   * branch is checked out there (`from` and `to` are real paths). Its later commands, records and run folder are that
+   * worktree's.
+   */
+  ev('workflow.moved', z.object({ from: z.string(), to: z.string(), reason: z.string() })),
   ev(
     'workflow.recovered',
     z.object({

@@ -553,6 +553,17 @@ function branchMovedNote(c: BranchChange, workflowId: string) {
 }
 
 /**
+ * A workflow whose worktree is gone (`git worktree remove`) moved to this one, which has its branch checked out: the
+ * user is told where its work is followed now (what was not committed there is gone with it).
+ */
+function movedHereNote(from: string, workflowId: string) {
+  return {
+    tell: `Baton: the worktree of workflow ${workflowId}, ${from}, is gone and its branch is checked out here, so the workflow goes on in this worktree (what it left uncommitted there is not here)`,
+    note: `moved workflow ${workflowId} here from ${from}, which is gone`,
+  };
+}
+
+/**
  * A conversation resumed in another folder than the one it began in (`codex resume <id>` there), which goes on with the
  * workflow of the worktree it began in: the user is told, since its briefing, records and git state stay that
  * worktree's, and how to follow the work here instead.
@@ -679,6 +690,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         t.branch_changed && t.workflow_id && source !== 'compact'
           ? branchMovedNote(t.branch_changed, t.workflow_id)
           : null;
+      const movedHere = t.moved_from && t.workflow_id ? movedHereNote(t.moved_from, t.workflow_id) : null;
       const elsewhere =
         t.started_in && t.workflow_id && source !== 'compact'
           ? elsewhereTell(t.started_in, t.workflow_id, p.cwd)
@@ -712,6 +724,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         aside?.tell,
         away?.tell,
         moved?.tell,
+        movedHere?.tell,
         elsewhere,
         ...limited.map((l) => l.tell),
         cut,
@@ -728,6 +741,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         aside?.note,
         away?.note,
         moved?.note,
+        movedHere?.note,
         ...limited.map((l) => l.note),
         ended.note,
         t.cut_off,
@@ -828,6 +842,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
           note += `; the list it picks from taken from the workflow's last message: ${said.note}`;
       }
       if (t.outcome === 'resumed' || earlier) note = `${t.note}; ${note}`;
+      if (t.moved_from) note = `${movedHereNote(t.moved_from, t.workflow_id).note}; ${note}`;
       // a transcript the hooks have not seen yet is noted (from its start): a session cut off in its first turn,
       // before any Stop imported it, is still read at the next start
       const path = p.transcript_path;

@@ -47,6 +47,8 @@ const trackFields = {
   pause_withdrawn: z.string().optional(),
   /** The worktree of the workflow this conversation goes on with, where it began, when the agent is now elsewhere. */
   started_in: z.string().optional(),
+  /** The worktree, since gone, whose workflow this session goes on with (moved to this worktree). */
+  moved_from: z.string().optional(),
 };
 export const TrackResult = z.object(trackFields).openapi('TrackResult');
 

@@ -23,8 +23,11 @@ export class BatchWriter {
       updateWorkflow: db.prepare(
         'UPDATE workflows SET version = @version, updated_at = @updated_at, state = @state, rev = @rev WHERE id = @id AND version = @expected AND (@base IS NULL OR state = @base)',
       ),
-      // Apart, and only when it changed: setting an indexed column rewrites its index pages even to the same value.
-      updateStatus: db.prepare('UPDATE workflows SET status = @status WHERE id = @id AND status <> @status'),
+      // Apart, and only when one changed (a new status, or a workflow moved to another worktree): setting an indexed
+      // column rewrites its index pages even to the same value.
+      updatePlace: db.prepare(
+        'UPDATE workflows SET status = @status, worktree = @worktree WHERE id = @id AND (status <> @status OR worktree <> @worktree)',
+      ),
       insertEvents: new MultiRowInsert(
         db,
         `INSERT INTO events (position, ${EVENT_COLUMNS})`,
@@ -81,7 +84,7 @@ export class BatchWriter {
       const { expected: _, base: __, ...insert } = row;
       this.stmts.insertWorkflow.run(insert);
     } else if (this.stmts.updateWorkflow.run(row).changes === 1) {
-      this.stmts.updateStatus.run({ id: row.id, status: row.status });
+      this.stmts.updatePlace.run({ id: row.id, status: row.status, worktree: row.worktree });
     } else {
       const current = this.stmts.version.get(b.workflowId)?.version;
       throw conflict(
