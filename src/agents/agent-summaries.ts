@@ -98,6 +98,7 @@ const AFTER_CALLS = 4;
 function afterWord(
   entries: readonly TranscriptEntry[],
   after: number,
+  lead = 'After it',
 ): { text: string; through: number } | null {
   const rest = entries.slice(after + 1).filter((e) => !e.sidechain);
   const end = rest.findIndex(startsTurn);
@@ -159,7 +160,7 @@ function afterWord(
   const earlier = before ? ` (after ${before} earlier call${before === 1 ? '' : 's'})` : '';
   // what it says changes with a result as much as with a call: a piece holding only a result takes back "never returned"
   const through = Math.max(last.line, ...done.map((c) => results.get(c.tool?.id ?? '')?.line ?? -1));
-  return { text: `After it${earlier}: ${parts.join('; ')}${tail}`, through };
+  return { text: `${lead}${earlier}: ${parts.join('; ')}${tail}`, through };
 }
 
 /**
@@ -236,11 +237,37 @@ function lastMessage(entries: readonly TranscriptEntry[], fromStart: boolean): A
   // a turn of calls only, cut off (a Codex turn that had said nothing yet): what was running is its last state
   const open = unanswered(entries, -1).calls;
   const call = [...entries].reverse().find((e) => e.kind === 'tool_call' && !e.sidechain);
-  if (!open.length || !call) return null;
+  if (!call) return null;
   const last = { line: call.line, at: call.at, kind: 'last_message', turn_ended: false } as const;
-  // the whole transcript holds no word of the agent's: there is no last message to point back to
+  // the whole transcript holds no word of the agent's: there is no last message to point back to; when it ends on
+  // the results of its calls, what they came to (a piece read after a message tells nothing new that way)
+  const returned = fromStart && !open.length ? callsOfLastTurn(entries) : null;
+  // said as of the last result, so what it came to (a test run) is not newer than it
+  if (returned)
+    return {
+      ...last,
+      line: returned.end.line,
+      at: returned.end.at,
+      text: `${CUT_OFF_SILENT} ${returned.text}`,
+      said_nothing: true,
+      open_through: returned.through,
+    };
+  if (!open.length) return null;
   if (fromStart) return { ...last, text: `${CUT_OFF_SILENT} ${neverReturned(open)}`, said_nothing: true };
   return { ...last, text: `No message since the last one. ${neverReturned(open)}` };
+}
+
+/**
+ * What the calls of the last turn came to, when the entries end on their results, the agent silent in that turn and
+ * the user not stopping it: the turn was cut off between a result and the agent's next word. Null otherwise.
+ */
+function callsOfLastTurn(
+  entries: readonly TranscriptEntry[],
+): { text: string; through: number; end: TranscriptEntry } | null {
+  const end = entries.filter((e) => !e.sidechain).at(-1);
+  if (end?.kind !== 'tool_result' || isUserInterruption(end)) return null;
+  const said = afterWord(entries, turnStartBefore(entries, entries.length), 'Its last calls');
+  return said ? { ...said, end } : null;
 }
 
 const runningInBackground = (calls: string[]) => `${LEFT_RUNNING} ${calls.map((c) => `\`${c}\``).join('; ')}`;

@@ -48,6 +48,31 @@ describe("the agent's last word", () => {
     expect(lastWord(text)?.said_nothing).toBeUndefined();
   });
 
+  it('is what the calls came to when the whole transcript ends on their results, the agent silent', () => {
+    const request = JSON.stringify({
+      type: 'user',
+      timestamp: '2026-01-01T00:00:01.000Z',
+      message: { role: 'user', content: 'fix the off-by-one in range.js and run the tests' },
+    });
+    const calls = [
+      ...claudeTool('e1', 'Edit', { file_path: 'range.js' }, 'The file range.js has been updated.'),
+      ...claudeTool(
+        'b1',
+        'Bash',
+        { command: 'npm test' },
+        'FAIL test/range.test.js\nTests: 1 failed, 4 passed',
+      ),
+    ];
+    const text = [request, ...calls].join('\n');
+    const whole = readSession(parseClaudeTranscript(text).entries, { fromStart: true }).summaries.at(-1);
+    expect(whole).toMatchObject({ kind: 'last_message', turn_ended: false, said_nothing: true });
+    expect(whole?.text).toBe(
+      'The session was cut off before the agent said anything. Its last calls: `Edit: range.js` worked; `Bash: npm test` worked, its output ending: Tests: 1 failed, 4 passed',
+    );
+    // a piece read after an earlier message: nothing new to tell that way
+    expect(lastWord(calls.join('\n'))).toBeUndefined();
+  });
+
   it('names no call left open before a later request: the conversation was resumed after the crash and went on', () => {
     const line = (type: 'user' | 'assistant', id: string, content: unknown[]) =>
       JSON.stringify({ type, timestamp: '2026-01-01T00:00:05.000Z', message: { id, role: type, content } });
