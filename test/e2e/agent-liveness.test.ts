@@ -82,6 +82,59 @@ function standInAgent(repo: string, env: Record<string, string>) {
 }
 
 describe('a conversation at work, told from one cut off', () => {
+  it.runIf(process.platform === 'linux')(
+    'an agent left open at its prompt after its turn ended (a usage limit waited out) is not at work: the next conversation goes on',
+    async () => {
+      const { repo, env, hook } = workspace();
+      const underAgent = standInAgent(repo, env);
+      const sid = 'idle-0001';
+      const path = cutTranscript(sid, 'add a CLI entry point');
+      await hook('SessionStart', { session_id: sid, source: 'startup', transcript_path: path });
+      await hook('UserPromptSubmit', {
+        session_id: sid,
+        transcript_path: path,
+        prompt: 'add a CLI entry point',
+      });
+      appendFileSync(
+        path,
+        `${line(sid, 'user', { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu-1', content: '1 failing' }] })}\n`,
+      );
+      // its turn ends on a usage limit (StopFailure), and Claude Code stays open at its prompt
+      const agent = await underAgent('StopFailure', {
+        session_id: sid,
+        transcript_path: path,
+        error: 'rate_limit',
+        last_assistant_message: "You've hit your session limit · resets 7pm (UTC)",
+      });
+      try {
+        const codex = await hook('SessionStart', { session_id: 'idle-0002', source: 'startup' });
+        expect(codex.code, codex.stderr).toBe(0);
+        expect(told(codex.stdout)).not.toMatch(/another conversation/);
+        const briefing = (JSON.parse(codex.stdout) as { hookSpecificOutput: Json }).hookSpecificOutput
+          .additionalContext as string;
+        expect(briefing).not.toContain('Another conversation is at work');
+        expect(briefing).toContain('add a CLI entry point');
+        // written to again (its turn under way once more), it is at work
+        const busy = await underAgent('UserPromptSubmit', {
+          session_id: sid,
+          transcript_path: path,
+          prompt: 'go on',
+        });
+        appendFileSync(path, `${line(sid, 'user', { role: 'user', content: 'go on' })}\n`);
+        try {
+          const third = await hook('SessionStart', { session_id: 'idle-0003', source: 'startup' });
+          expect(told(third.stdout)).toMatch(
+            new RegExp(`another conversation is at work in this worktree \\(its agent, process ${busy.pid}`),
+          );
+        } finally {
+          process.kill(busy.pid, 'SIGKILL');
+        }
+      } finally {
+        process.kill(agent.pid, 'SIGKILL');
+      }
+    },
+  );
+
   it('a /clear (SessionEnd, then a new transcript) is not another conversation at work', async () => {
     const { hook } = workspace();
     const one = cutTranscript('clear-0001', 'run the tests and fix what fails');

@@ -87,11 +87,12 @@ export interface Elsewhere {
 
 /**
  * Whether the conversation writing a transcript is at work: not once its SessionEnd came, nor when it is this hook's
- * own agent (a /clear in the same terminal); else, where processes can be read and a hook recorded its agent, whether
- * that process runs; else (macOS, a transcript only `baton import` read) whether it wrote within ACTIVE_WITHIN_MS,
- * unless its turn is over (`idle`: a Stop was its last hook and it wrote no entry since, or it ends on the user's
- * Esc: a Codex `/new`, or a quit and a new start, moments after a turn; or on a usage limit, which stopped it; or
- * `baton import` read it whole after its last write).
+ * own agent (a /clear in the same terminal), nor when its turn is over (`idle`: a Stop was its last hook and it wrote
+ * no entry since, or it ends on the user's Esc: a Codex `/new`, or a quit and a new start, moments after a turn; or on
+ * a usage limit, which stopped it; or `baton import` read it whole after its last write): an agent left open at its
+ * prompt (waiting out a usage limit while the user goes on in another agent) does no work. Else, where processes can
+ * be read and a hook recorded its agent, whether that process runs; else (macOS, a transcript only `baton import`
+ * read) whether it wrote within ACTIVE_WITHIN_MS.
  */
 function atWork(
   seen: TranscriptSeen | undefined,
@@ -99,14 +100,14 @@ function atWork(
   self: AgentProcess | null,
   idle: boolean,
 ): Elsewhere | null {
-  if (seen?.ended) return null;
+  if (seen?.ended || idle) return null;
   const proc = seen?.agent_process;
   if (proc) {
     if (sameProcess(proc, self)) return null;
     const running = isRunning(proc);
     if (running !== null) return running ? { ago, pid: proc.pid } : null;
   }
-  return ago * 1000 < ACTIVE_WITHIN_MS && !idle ? { ago, pid: null } : null;
+  return ago * 1000 < ACTIVE_WITHIN_MS ? { ago, pid: null } : null;
 }
 
 interface Known {
