@@ -4,6 +4,7 @@ import type {
   EarlierWorkflow,
   WorkflowStatus,
   AgentRef,
+  AgentSessionRef,
 } from '../core/index.js';
 import type { SetAside } from './replaced-repository.js';
 import type { OnOtherBranch } from './other-branch.js';
@@ -72,6 +73,12 @@ export interface TrackResult {
    * to this worktree, which has its branch checked out. Absent otherwise.
    */
   moved_from?: string;
+  /**
+   * The other conversations that worked on the workflow since this conversation's last session, when this call took
+   * it back from them (a prompt in a window left open while another agent went on): its own history does not hold
+   * their work. Absent otherwise.
+   */
+  others_worked?: AgentSessionRef[];
 }
 
 export interface InjectedContext {

@@ -1,6 +1,7 @@
 import {
   abandon,
   moveWorktree,
+  othersWorkedSince,
   acknowledgeContext,
   branchChange,
   isDetached,
@@ -564,19 +565,28 @@ export class AgentSessions {
     const resumed = r.from !== null;
     const { result, state } = await this.svc.runner.run(
       r.state.id,
-      (d) => linkAgentSession(d, input.agent, link),
+      (d) => {
+        // read before the link: the conversations that worked on it while this one waited
+        const others = othersWorkedSince(d.state, input.agent);
+        return { ...linkAgentSession(d, input.agent, link), others };
+      },
       {
         retry: true,
       },
     );
-    return this.result(
-      f,
-      state,
-      resumed ? 'resumed' : result.outcome,
-      result.session_number,
-      `${resumed ? 'resumed' : 'following'} ${f.note} as session ${result.session_number}`,
-      result.cut_off ?? null,
-    );
+    // a conversation taking its turn again after others worked (a prompt in the window left open): it is told
+    const away = result.outcome === 'next' && result.others.length ? { others_worked: result.others } : {};
+    return {
+      ...this.result(
+        f,
+        state,
+        resumed ? 'resumed' : result.outcome,
+        result.session_number,
+        `${resumed ? 'resumed' : 'following'} ${f.note} as session ${result.session_number}`,
+        result.cut_off ?? null,
+      ),
+      ...away,
+    };
   }
 
   /**

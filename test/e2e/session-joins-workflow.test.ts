@@ -1,3 +1,4 @@
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -14,7 +15,7 @@ function workspace() {
       env,
       input: JSON.stringify({ cwd: repo, hook_event_name: event, ...fields }),
     });
-  return { hook };
+  return { repo, hook };
 }
 
 const told = (stdout: string) =>
@@ -48,4 +49,100 @@ describe('a new conversation that joins the workflow another conversation starte
         ),
       );
     });
+});
+
+describe('a conversation left open while another agent went on', () => {
+  it("gets the briefing with its next prompt, told that the other's work is not in its history", async () => {
+    const { hook } = workspace();
+    const stamp = (l: string) =>
+      `${JSON.stringify({ ...JSON.parse(l), timestamp: new Date().toISOString() })}\n`;
+    const said = (id: string, text: string) =>
+      JSON.stringify({
+        type: 'assistant',
+        message: {
+          id,
+          role: 'assistant',
+          content: [{ type: 'text', text }],
+          usage: { input_tokens: 2000, output_tokens: 40 },
+        },
+      });
+    const transcript = (sid: string, request: string, lines: string[]) => {
+      const path = join(tempDir('baton-tr-'), `${sid}.jsonl`);
+      writeFileSync(
+        path,
+        [JSON.stringify({ type: 'user', message: { role: 'user', content: request } }), ...lines]
+          .map(stamp)
+          .join(''),
+      );
+      return path;
+    };
+    // Claude Code works, then stops on its usage limit; its window stays open
+    const claude = { session_id: 'claude-1' };
+    const first = transcript('claude-1', 'add a CLI entry point', [said('m1', 'Starting with the parser.')]);
+    await hook('SessionStart', { ...claude, source: 'startup', transcript_path: first });
+    await hook('UserPromptSubmit', { ...claude, transcript_path: first, prompt: 'add a CLI entry point' });
+    await hook('StopFailure', {
+      ...claude,
+      transcript_path: first,
+      error: 'rate_limit',
+      last_assistant_message: "You've hit your session limit · resets 7pm (UTC)",
+    });
+    // Codex goes on and writes the CLI
+    const id = '019e1625-789d-76c0-80ab-3724b5ddb800';
+    const rollout = join(tempDir('baton-rollout-'), `rollout-2026-11-30T09-00-00-${id}.jsonl`);
+    writeFileSync(rollout, '');
+    const codex = { session_id: id, turn_id: 't1', transcript_path: rollout };
+    const started = await hook('SessionStart', { ...codex, source: 'startup' }, 'codex');
+    expect(started.code, started.stderr).toBe(0);
+    // the Codex session did work: a task of its list done
+    await hook(
+      'PostToolUse',
+      {
+        ...codex,
+        tool_name: 'update_plan',
+        tool_input: { plan: [{ step: 'Write src/cli.js', status: 'completed' }] },
+        tool_response: 'Plan updated',
+      },
+      'codex',
+    );
+    await hook('Stop', { ...codex, last_assistant_message: 'src/cli.js is written and committed.' }, 'codex');
+
+    // back in the Claude Code window: its history ends at the limit
+    appendFileSync(
+      first,
+      stamp(
+        JSON.stringify({
+          type: 'user',
+          message: { role: 'user', content: 'The limit has reset. Continue.' },
+        }),
+      ),
+    );
+    const back = await hook('UserPromptSubmit', {
+      ...claude,
+      transcript_path: first,
+      prompt: 'The limit has reset. Continue.',
+    });
+    expect(back.code, back.stderr).toBe(0);
+    const out = JSON.parse(back.stdout) as {
+      systemMessage?: string;
+      hookSpecificOutput?: { additionalContext?: string };
+    };
+    expect(out.systemMessage).toContain(
+      `Baton: Codex (session ${id}) worked on this workflow since this conversation's last turn`,
+    );
+    const briefing = out.hookSpecificOutput?.additionalContext ?? '';
+    expect(briefing).toMatch(
+      new RegExp(
+        `^Since your last turn, Codex \\(session ${id}\\) worked on this workflow in another conversation`,
+      ),
+    );
+    expect(briefing).toContain('Write src/cli.js');
+    // the next prompt in it is told nothing again
+    const again = await hook('UserPromptSubmit', {
+      ...claude,
+      transcript_path: first,
+      prompt: 'and add --help',
+    });
+    expect(again.stdout).not.toContain('Since your last turn');
+  });
 });

@@ -1,6 +1,6 @@
 import type { Draft } from '../draft.js';
 import { recordSummary } from './records.js';
-import type { AgentRef, AgentSessionRef } from '../schemas/workflow.js';
+import type { AgentRef, AgentSessionRef, SessionInfo } from '../schemas/workflow.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { agentLabel } from '../agent-label.js';
 import { requestsSinceTurnEnd, turnOver } from '../agent-turn.js';
@@ -64,6 +64,23 @@ export function linkAgentSession(
   const number = d.state.session_count + 1;
   d.emit({ type: 'session.started', session_number: number, data: { origin: 'resume', agent } });
   return { outcome: 'next', session_number: number };
+}
+
+/**
+ * The other conversations that worked on the workflow since this agent session's last Baton session (another agent
+ * took over while this one waited: a usage limit waited out in Claude Code while Codex went on): the agent sessions
+ * of the sessions after it whose agent is another and that did something (a call to the model, a task done). Empty
+ * when this agent session never had one (a new conversation is briefed at its start) or nobody worked since.
+ */
+export function othersWorkedSince(s: WorkflowState, agent: AgentRef): AgentSessionRef[] {
+  const mine = (x: SessionInfo) => x.agent?.name === agent.name && x.agent.session_id === agent.session_id;
+  const last = agent.session_id === null ? -1 : s.sessions.findLastIndex(mine);
+  if (last < 0) return [];
+  const worked = (x: SessionInfo) => (x.usage?.llm_calls ?? 0) > 0 || x.tasks_done > 0;
+  const others = s.sessions.slice(last + 1).filter((x) => x.agent && !mine(x) && worked(x));
+  return others
+    .map((x) => x.agent as AgentSessionRef)
+    .filter((a, i, all) => all.findIndex((b) => b.session_id === a.session_id) === i);
 }
 
 /**

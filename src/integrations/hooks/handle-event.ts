@@ -553,6 +553,19 @@ function branchMovedNote(c: BranchChange, workflowId: string) {
 }
 
 /**
+ * Other conversations that worked on the workflow while this one waited (a usage limit waited out in Claude Code while
+ * Codex went on): said to the agent before the briefing (its history ends before their work), and to the user.
+ */
+function othersWorkedNote(others: readonly { name: string; session_id: string }[]) {
+  const who = others.map((o) => `${agentLabel(o.name)} (session ${o.session_id})`).join(' and ');
+  return {
+    who,
+    agent: `Since your last turn, ${who} worked on this workflow in another conversation: your conversation above does not hold what it did. Where the work stands now follows; do not redo what it says is done.`,
+    tell: `Baton: ${who} worked on this workflow since this conversation's last turn; the agent is given the briefing of where it stands`,
+  };
+}
+
+/**
  * A workflow whose worktree is gone (`git worktree remove`) moved to this one, which has its branch checked out: the
  * user is told where its work is followed now (what was not committed there is gone with it).
  */
@@ -861,23 +874,32 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       // the session start could not give the briefing (Baton's store out of reach): the first prompt that gets through
       // gives it, and the user is told Baton works again
       const missed = ctx.missedBriefing ?? null;
-      if (!t.reinject && !missed) return { outcome: 'ok', note, output: null, ...resumed, ...seen };
+      // other conversations worked on the workflow while this one waited (its window left open): their work is not in
+      // its history, so the briefing is given with its first prompt back
+      const others = t.others_worked?.length ? othersWorkedNote(t.others_worked) : null;
+      if (!t.reinject && !missed && !others)
+        return { outcome: 'ok', note, output: null, ...resumed, ...seen };
       // Codex's PostCompact cannot inject: the first prompt after a compaction brings the context back.
       const c = await contextFor(
         ctx,
         { ...t, workflow_id: t.workflow_id },
-        missed ? 'the session start could not give it' : 'the agent compacted its context',
+        missed
+          ? 'the session start could not give it'
+          : others
+            ? `${others.who} worked on it since this conversation's last turn`
+            : 'the agent compacted its context',
       );
       const tells = [
         resumed.tell,
         missed &&
           `Baton works again: this session's start failed (${clip(missed, 200)}), so its briefing is given now`,
+        others?.tell,
       ].filter(Boolean);
       const back = tells.length ? { tell: tells.join('. ') } : {};
       return {
         outcome: 'ok',
-        note: `${note}; ${c.note}${missed ? ' (the session start had failed)' : ''}`,
-        output: context('UserPromptSubmit', c.text),
+        note: `${note}; ${c.note}${missed ? ' (the session start had failed)' : ''}${others ? ` (${others.who} worked on it meanwhile)` : ''}`,
+        output: context('UserPromptSubmit', others && !t.empty ? `${others.agent}\n\n${c.text}` : c.text),
         ...back,
         ...seen,
       };

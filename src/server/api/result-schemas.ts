@@ -49,6 +49,8 @@ const trackFields = {
   started_in: z.string().optional(),
   /** The worktree, since gone, whose workflow this session goes on with (moved to this worktree). */
   moved_from: z.string().optional(),
+  /** The other conversations that worked on the workflow since this conversation's last session. */
+  others_worked: z.array(z.object({ name: z.string(), session_id: z.string() })).optional(),
 };
 export const TrackResult = z.object(trackFields).openapi('TrackResult');
 
