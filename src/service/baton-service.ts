@@ -174,7 +174,7 @@ export class BatonService {
   /** The sessions table (`baton sessions`, the dashboard), after the same check as `list`. */
   async sessions() {
     await this.watch?.sweep();
-    return this.queries.sessions();
+    return this.queries.sessions(this.options.agentGone);
   }
 
   /** Every executor row (`executors_running`): where each session's agent runs and in what state; none without a registry. */
@@ -335,7 +335,8 @@ export class BatonService {
     const n = sessionNumber ?? s.session_count;
     const older = s.sessions.some((x) => x.number === n) ? null : await olderSession(this.store, s, n);
     const next = await nextStep(this.store, s, this.options.watch?.ports);
-    return sessionStatus(s, this.now(), sessionNumber, rows, (r) => this.agentGone(r), older, next);
+    const gone = this.options.agentGone?.(s) ?? false;
+    return sessionStatus(s, this.now(), sessionNumber, rows, (r) => this.agentGone(r), older, next, gone);
   }
 
   /** Every session, oldest first: the state's recent ones and the older ones from their records. */

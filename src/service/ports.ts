@@ -121,6 +121,11 @@ export interface ServiceOptions {
    * cases' tests), a failed tool call is recorded as an open error as it comes.
    */
   readRunWork?: (output: string, state: WorkflowState, taskId: string) => Promise<RecordInput[]>;
+  /**
+   * Whether the agent of a hooks-followed workflow's open session is gone: the process its hooks ran in (this
+   * machine's hook log) exited though no SessionEnd came (a crash, a kill, a closed terminal). Without it, never.
+   */
+  agentGone?: (state: WorkflowState) => boolean;
   /** The runs folder of a worktree (the run folder mirror's): left alone by a checkpoint restore. */
   runsDirOf?: (worktree: string) => string;
   /**

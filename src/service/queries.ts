@@ -451,7 +451,7 @@ export class Queries {
    * The Go Team sessions table: every workflow with its step, status and whether it can be resumed, and how: by a
    * resume, or by the next session of the agent whose hooks follow it (`resumability`).
    */
-  async sessions() {
+  async sessions(agentGone?: (s: WorkflowState) => boolean) {
     const all = await this.store.listWorkflows();
     const now = this.now();
     return all.map((s) => {
@@ -463,7 +463,7 @@ export class Queries {
         step: `${c.done}/${c.total}`,
         progress: progressPercent(c),
         sessions: s.session_count,
-        ...resumability(s, now),
+        ...resumability(s, now, agentGone?.(s) ?? false),
         worktree: s.worktree,
         updated_at: s.updated_at,
         /** Nothing in it: no issue, task, request or record (a conversation opened and left). */

@@ -40,6 +40,8 @@ export function sessionStatus(
   older: SessionInfo | null = null,
   /** What goes on with an in-progress workflow Baton's driver runs, when no driver holds it now (next-step.ts). */
   next: NextStep | null = null,
+  /** The agent its hooks follow is gone: its process exited though no SessionEnd came (`ServiceOptions.agentGone`). */
+  hookedGone = false,
 ) {
   const info =
     s.sessions.find((x) => x.number === sessionNumber) ?? (older?.number === sessionNumber ? older : null);
@@ -51,8 +53,10 @@ export function sessionStatus(
   const latest = sessionNumber === s.session_count;
   const row = executors.find((r) => r.workflow_id === s.id && r.session_number === sessionNumber) ?? null;
   const open = latest && info.ended_at === null && s.status === 'in_progress';
-  // A session the hooks follow is at work while its agent's turn is: after it, its agent was quit or waits for its user.
-  const hooked = !row && open && !!info.agent && !turnUnderWay(s);
+  // A session the hooks follow is at work while its agent's turn is: after it, its agent was quit or waits for its user;
+  // during it, unless its agent's process is gone (cut off in the middle of the turn).
+  const cut = !row && open && !!info.agent && hookedGone;
+  const hooked = !row && open && !!info.agent && (!turnUnderWay(s) || cut);
   // An agent whose process is verifiably gone is never reported running, whatever its row still says; nor is one
   // never launched into the open session of a workflow whose driver is not there to launch it.
   const running = row
@@ -62,7 +66,9 @@ export function sessionStatus(
       !agentGone(row)
     : open && !next && !hooked;
   const idle = latest && !running ? next : null;
-  const goesOn = latest ? resumability(s, now) : { resumable: false, resume_by: null, continued_by: null };
+  const goesOn = latest
+    ? resumability(s, now, cut)
+    : { resumable: false, resume_by: null, continued_by: null };
   const resumable = goesOn.resumable;
   // the session's own task under way, else (for the latest session) one an earlier session started and left
   const underWay = tasksUnderWay(s);
@@ -93,7 +99,7 @@ export function sessionStatus(
     ? idle
       ? notRunningNote(idle)
       : hooked && agent
-        ? `no turn under way (${agentLabel(agent.name)} session ${agent.session_id}: quit, or waiting for its user)${goesOn.continued_by ? `; ${goesOn.continued_by} goes on with it` : ''}`
+        ? `${cut ? `no (${agentLabel(agent.name)} session ${agent.session_id}: its process is gone, cut off in the middle of its turn)` : `no turn under way (${agentLabel(agent.name)} session ${agent.session_id}: quit, or waiting for its user)`}${goesOn.continued_by ? `; ${goesOn.continued_by} goes on with it` : ''}`
         : 'no'
     : row
       ? // a running row that carries a reason: the last process that looked could not check its agent

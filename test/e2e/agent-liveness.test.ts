@@ -397,6 +397,19 @@ describe.runIf(process.platform === 'linux')(
           'm',
         ),
       );
+      // nor is its session said to be running: the next session of the agent goes on with it (the dashboard's panel,
+      // its list of the sessions that can be resumed)
+      const session = (await runCli(['session-status', '--json'], { cwd: repo, env })).json<Json>();
+      expect(session).toMatchObject({
+        is_agent_running: false,
+        is_resumable: true,
+        resume_by: 'next_session',
+      });
+      expect(session.agent_running_note).toBe(
+        `no (Claude Code session ${sid}: its process is gone, cut off in the middle of its turn); the next Claude Code session in its worktree goes on with it`,
+      );
+      const rows = (await runCli(['sessions', '--json'], { cwd: repo, env })).json<{ sessions: Json[] }>();
+      expect(rows.sessions[0]).toMatchObject({ resumable: true, resume_by: 'next_session' });
       const recover = await runCli(['recover'], { cwd: repo, env });
       expect(recover.code).toBe(0);
       expect(recover.stdout).toContain(

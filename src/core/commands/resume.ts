@@ -125,14 +125,21 @@ function insteadOfResume(s: WorkflowState): string {
 /**
  * How a workflow goes on from where it stopped, or null when nothing resumes it: `resume` for a paused or interrupted
  * one (`baton resume`); `next_session` for one an agent's hooks follow, in progress with no turn of that agent under
- * way (it was quit, or waits for its user): the agent's next session in the worktree continues it, as `baton resume`
+ * way (it was quit, or waits for its user) or with its agent gone (`agentGone`: its process exited in the middle of a
+ * turn, no SessionEnd came): the agent's next session in the worktree continues it, as `baton resume`
  * says of it (`insteadOfResume`). Not one whose work that next session would find over (`finishedWork`, its
  * conversation taken as quit: an older Codex says no SessionEnd), which a new conversation completes instead.
  */
-export function resumableBy(s: WorkflowState, now: string): 'resume' | 'next_session' | null {
+export function resumableBy(
+  s: WorkflowState,
+  now: string,
+  agentGone = false,
+): 'resume' | 'next_session' | null {
   if (isResumable(s.status)) return 'resume';
   const agent = hookedAgent(s);
-  if ((s.status !== 'in_progress' && s.status !== 'blocked') || !agent || turnUnderWay(s)) return null;
+  // a turn under way is the agent's, unless its process is gone (cut off: the next session goes on from it)
+  if ((s.status !== 'in_progress' && s.status !== 'blocked') || !agent || (turnUnderWay(s) && !agentGone))
+    return null;
   return finishedWork(s, now, { [agent.session_id]: 'its agent was quit' }) === null ? 'next_session' : null;
 }
 
@@ -140,8 +147,8 @@ export function resumableBy(s: WorkflowState, now: string): 'resume' | 'next_ses
  * Whether and how a workflow goes on, as every surface says it (`baton sessions` and the dashboard, `baton
  * session-status`, the registry `sessions.json`): `resumableBy`, and for `next_session` who goes on with it, in words.
  */
-export function resumability(s: WorkflowState, now: string) {
-  const by = resumableBy(s, now);
+export function resumability(s: WorkflowState, now: string, agentGone = false) {
+  const by = resumableBy(s, now, agentGone);
   return {
     resumable: by !== null,
     /** `resume`: `baton resume` (the dashboard's Resume); `next_session`: the agent's next session continues it. */

@@ -1,3 +1,5 @@
+import { basename } from 'node:path';
+import type { WorkflowState } from '../../core/index.js';
 import { isRunning, sameProcess, type AgentProcess } from './agent-process.js';
 import { hookLogPath, readHookLog, type TranscriptSeen } from './hook-log.js';
 
@@ -40,6 +42,19 @@ export function goneAgents(home: string, worktree: string, workflowId: string): 
           },
         ]
       : [],
+  );
+}
+
+/**
+ * Whether the agent of a workflow's open session is gone (`goneAgents`): an in-progress workflow whose last session,
+ * not ended, follows an agent session whose transcript's conversation lost its process.
+ */
+export function openSessionGone(home: string, s: WorkflowState): boolean {
+  const open = s.sessions.at(-1);
+  const agent = open?.ended_at === null ? open.agent : null;
+  if (s.status !== 'in_progress' || !agent) return false;
+  return goneAgents(home, s.worktree, s.id).some(
+    (g) => g.agent === agent.name && basename(g.transcript).includes(agent.session_id),
   );
 }
 
