@@ -108,6 +108,27 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
     await page.close();
   });
 
+  it('a turn a usage limit stopped: the page says when it lifts, as `baton status` does', async () => {
+    const { repo, baton, env } = hookWorkspace();
+    const transcript = join(tempDir('baton-transcript-'), `${SESSION}.jsonl`);
+    const hook = agentHooks(baton, { cwd: repo, session_id: SESSION, transcript_path: transcript });
+    writeFileSync(transcript, `${lines.slice(0, 6).join('\n')}\n`);
+    await hook('SessionStart', { source: 'startup' });
+    await hook('UserPromptSubmit', { prompt: promptOf(5) });
+    const notice = "You've hit your session limit · resets 11:40pm (UTC)";
+    expect((await hook('StopFailure', { error: 'rate_limit', last_assistant_message: notice })).code).toBe(0);
+    const cli = (await baton(['status', '--json'])).json<Json>();
+    expect(cli.usage_limit).toMatch(/^stopped by a usage limit, resets at /);
+    const server = await startServerProcess(env.BATON_HOME, { cwd: repo });
+    servers.push(server);
+    const page = await open(server, cli.workflow.id as string);
+    await waitForText(
+      page.getByTestId('usage-limit'),
+      `The agent's last turn was ${cli.usage_limit as string}`,
+    );
+    await page.close();
+  });
+
   it('shows the open errors, the tests and the git state in parts of their own, from what the API serves', async () => {
     const repo = makeRepo();
     const server = await startServerProcess(tempDir('baton-home-'), { cwd: repo });

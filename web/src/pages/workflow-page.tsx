@@ -172,6 +172,14 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
             </a>
           </p>
         )}
+        {/* a usage limit still in force: whether it has lifted is what the user asks first, as `baton status` says it */}
+        {s.usage_limit && (
+          <div className="banner banner-warn" role="status" data-testid="usage-limit">
+            <span>
+              The agent&apos;s last turn was {s.usage_limit}: until then its next turn may stop again at once.
+            </span>
+          </div>
+        )}
         <AgentWatchBanners status={s} />
         {s.warnings.map((x) => (
           <div key={x} className="banner banner-warn">
