@@ -129,6 +129,29 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
     await page.close();
   });
 
+  it("a pause asked while the agent's turn is under way says it waits for the turn's end, and does", async () => {
+    const { repo, baton, env } = hookWorkspace();
+    const transcript = join(tempDir('baton-transcript-'), `${SESSION}.jsonl`);
+    const hook = agentHooks(baton, { cwd: repo, session_id: SESSION, transcript_path: transcript });
+    writeFileSync(transcript, `${lines.slice(0, 6).join('\n')}\n`);
+    await hook('SessionStart', { source: 'startup' });
+    await hook('UserPromptSubmit', { prompt: promptOf(5) });
+    const id = (await baton(['status', '--json'])).json<Json>().workflow.id as string;
+    const server = await startServerProcess(env.BATON_HOME, { cwd: repo });
+    servers.push(server);
+    const page = await open(server, id);
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Pause workflow' });
+    await waitForText(dialog, "The pause waits for the agent's turn to end, then a snapshot is taken.");
+    await dialog.getByRole('button', { name: 'Pause' }).click();
+    await waitForText(page.locator('.toast-success'), "Pause requested: waiting for the agent's turn to end");
+    await waitForText(page.getByTestId('pause-requested'), "waiting for the agent's turn to end");
+    // the agent's Stop pauses it
+    expect((await hook('Stop', { stop_hook_active: false })).code).toBe(0);
+    await page.getByTestId('paused-banner').waitFor(wait);
+    await page.close();
+  });
+
   it('shows the open errors, the tests and the git state in parts of their own, from what the API serves', async () => {
     const repo = makeRepo();
     const server = await startServerProcess(tempDir('baton-home-'), { cwd: repo });

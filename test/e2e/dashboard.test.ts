@@ -146,7 +146,7 @@ describe('dashboard in Chromium', () => {
     await dialog.getByLabel('Reason (optional)').fill('end of day');
     await shot('03-pause-dialog');
     await dialog.getByRole('button', { name: 'Pause' }).click();
-    await toast('success', 'Pause requested: waiting for T1');
+    await toast('success', 'Pause requested: waiting for the task boundary (T1)');
     await waitForText(page.getByTestId('pause-requested'), 'end of day');
     await shot('04-pause-requested');
     // withdrawn while it waits (the resume route): the workflow goes on; then asked again

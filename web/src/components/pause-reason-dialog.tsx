@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { pauseWaitWords } from '../api/index.js';
 import { ModalDialog } from './modal-dialog.js';
 
 interface Props {
@@ -6,12 +7,14 @@ interface Props {
   busy: boolean;
   /** The running tasks the pause will wait for. */
   running: string[];
+  /** An agent's turn is under way (its hooks saw no Stop yet): the pause waits for its end too. */
+  turnUnderWay: boolean;
   onClose: () => void;
   onConfirm: (reason: string | undefined, force: boolean) => void;
 }
 
 /** Amelia's PauseReasonDialog: an optional reason, and whether to pause now instead of at the task boundary. */
-export function PauseReasonDialog({ open, busy, running, onClose, onConfirm }: Props) {
+export function PauseReasonDialog({ open, busy, running, turnUnderWay, onClose, onConfirm }: Props) {
   const [reason, setReason] = useState('');
   const [force, setForce] = useState(false);
   useEffect(() => {
@@ -29,9 +32,11 @@ export function PauseReasonDialog({ open, busy, running, onClose, onConfirm }: P
       onSubmit={() => onConfirm(reason.trim() || undefined, force)}
     >
       <p className="muted">
-        {running.length
-          ? `The pause waits for the task boundary: ${running.join(', ')} still running.`
-          : 'No task is running: the workflow pauses now and a snapshot is taken.'}
+        {turnUnderWay
+          ? `The pause waits for ${pauseWaitWords(running, true)}, then a snapshot is taken.`
+          : running.length
+            ? `The pause waits for the task boundary: ${running.join(', ')} still running.`
+            : 'No task is running: the workflow pauses now and a snapshot is taken.'}
       </p>
       <label htmlFor="pause-reason">Reason (optional)</label>
       <textarea

@@ -56,6 +56,7 @@ export function WorkflowActions({ status, commands: c }: { status: Status; comma
         open={dialog === 'pause'}
         busy={c.busy === 'pause'}
         running={running}
+        turnUnderWay={status.turn_under_way}
         onClose={() => setDialog(null)}
         onConfirm={(reason, force) => void c.pause(reason, force).then(close)}
       />

@@ -1,5 +1,13 @@
 import { useCallback, useState } from 'react';
-import { api, ApiError, resumedWords, seg, type PauseResult, type ResumeOutcome } from '../api/index.js';
+import {
+  api,
+  ApiError,
+  pauseWaitWords,
+  resumedWords,
+  seg,
+  type PauseResult,
+  type ResumeOutcome,
+} from '../api/index.js';
 import { useToast } from '../components/toast-provider.js';
 
 export type CommandName = 'pause' | 'resume' | 'abandon';
@@ -44,9 +52,7 @@ export function useWorkflowCommands(workflowId: string, onDone: () => void): Wor
         async () => {
           const r = await api.post<PauseResult>(`${path}/pause`, { reason, force });
           if (r.outcome === 'requested')
-            return r.waiting_for_turn
-              ? "Pause requested: it takes effect when the agent's turn ends"
-              : `Pause requested: waiting for ${r.waiting_for.join(', ')}`;
+            return `Pause requested: waiting for ${pauseWaitWords(r.waiting_for, r.waiting_for_turn !== null)}`;
           if (r.outcome === 'already_requested')
             return `A pause was already requested${r.pause_request?.reason ? ` ("${r.pause_request.reason}")` : ''}: it stands${r.ignored_reason ? '; the new reason was not recorded' : ''}`;
           if (r.outcome === 'already_paused') return 'The workflow was already paused';

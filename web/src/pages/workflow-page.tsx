@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import {
   isResumable,
+  pauseWaitWords,
   seg,
   takersText,
   type SessionStatus,
@@ -123,13 +124,12 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
         {w.pause_requested && w.status !== 'paused' && (
           <div className="banner banner-info" role="status" data-testid="pause-requested">
             <span>
-              Pause requested{w.pause_request?.reason ? ` ("${w.pause_request.reason}")` : ''}: waiting for
-              the task boundary (
-              {s.tasks
-                .filter((t) => t.status === 'in_progress')
-                .map((t) => t.id)
-                .join(', ') || 'none running'}
-              ).
+              Pause requested{w.pause_request?.reason ? ` ("${w.pause_request.reason}")` : ''}: waiting for{' '}
+              {pauseWaitWords(
+                s.tasks.filter((t) => t.status === 'in_progress').map((t) => t.id),
+                w.pause_request?.until === 'turn_end' || s.turn_under_way,
+              )}
+              .
             </span>
           </div>
         )}
