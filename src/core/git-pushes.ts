@@ -13,10 +13,43 @@ const pushRejected = /\[rejected\]|\berror: failed to push|^fatal:/m;
 /** `git push --dry-run` / `-n`: says what would be pushed, pushes nothing. */
 const dryRun = new RegExp(`${pushing.source}[^;&|\\n]*\\s(?:--dry-run|-n)\\b`);
 
+/** Options of `git push` that take a value in the next word (`--repo origin`, `-o ci.skip`). */
+const valued = /^(?:--repo|--receive-pack|--exec|-o|--push-option)$/;
+
+/**
+ * The ref a quiet push (`git push -q origin main`, whose output names none) pushed, read from its words: `main ->
+ * main`, `HEAD -> release` for `HEAD:release`; null when it names no refspec (the branch's upstream, as configured).
+ */
+function pushedByWords(command: string): string | null {
+  const at = pushing.exec(command);
+  if (!at) return null;
+  const words = command
+    .slice(at.index + at[0].length)
+    .split(/\s*(?:&&|\|\||[;|\n])/)[0]!
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  const args: string[] = [];
+  for (let i = 0; i < words.length; i += 1) {
+    const w = words[i]!;
+    if (/^\d*[<>]/.test(w)) break;
+    if (w.startsWith('-')) {
+      if (valued.test(w)) i += 1;
+      continue;
+    }
+    args.push(w.replace(/^['"]|['"]$/g, ''));
+  }
+  const spec = args[1]?.replace(/^\+/, '');
+  if (!spec) return null;
+  const [src, dst] = spec.includes(':') ? spec.split(':') : [spec, spec];
+  return src && dst ? `${src} -> ${dst}` : null;
+}
+
 /**
  * What a call pushed, as the import of a transcript says it: `pushed main -> main (up to abc1234)`, `force-pushed fix
- * -> fix (283c50a, replacing 00fb9c4)`, `deleted the remote branch x`; the push command itself when git's output
- * names no ref. Nothing for a failed or rejected push, a dry run, or one that found everything up to date.
+ * -> fix (283c50a, replacing 00fb9c4)`, `deleted the remote branch x`; when git's output names no ref (`git push -q`),
+ * the ref its words name, else the push command itself. Nothing for a failed or rejected push, a dry run, or one that
+ * found everything up to date.
  */
 export function pushSummaries(call: ToolOutcome): string[] {
   const all = call.commands.join(' ; ');
@@ -25,7 +58,12 @@ export function pushSummaries(call: ToolOutcome): string[] {
   const ref = pushedRef.exec(output);
   // a chain may delete one remote branch and push another (a rename): both are said
   const deleted = [...output.matchAll(/^[ \t]*-[ \t]*\[deleted\]\s+(\S+)/gm)].map((m) => m[1]);
-  const target = ref ? `${ref[4]} -> ${ref[5]}` : (call.commands.find((c) => pushing.test(c)) ?? 'git push');
+  const command = call.commands.find((c) => pushing.test(c));
+  const target = ref
+    ? `${ref[4]} -> ${ref[5]}`
+    : ((command && pushedByWords(command)) ??
+      command?.match(/\bgit\s+push\b[^;&|\n]*/)?.[0].trim() ??
+      'git push');
   // where the remote now is: each push of a branch is its own (a force push after an amend is not the first)
   const moved = ref?.[3] ? (ref[1] ? ` (${ref[3]}, replacing ${ref[2]})` : ` (up to ${ref[3]})`) : '';
   const out = deleted.map((branch) => `deleted the remote branch ${branch}`);

@@ -175,6 +175,17 @@ describe('side effects of completed tool actions', () => {
         "remote:\nTo github.com:o/r.git\n * [new branch]      feat -> feat\nbranch 'feat' set up to track 'origin/feat'.",
       ),
     ).toEqual([{ kind: 'push', summary: 'pushed feat -> feat' }]);
+    // a quiet push names no ref: its words do, in a chain as well; with no refspec, the command is said
+    expect(
+      ran(
+        "git add -A && git commit -qm 'Add count helper' && git push -q origin main 2>&1 && git log --oneline -1",
+        '23354e0 Add count helper',
+      ),
+    ).toEqual([{ kind: 'push', summary: 'pushed main -> main' }]);
+    expect(ran('git push --quiet -o ci.skip origin HEAD:release', '')).toEqual([
+      { kind: 'push', summary: 'pushed HEAD -> release' },
+    ]);
+    expect(ran('git push -q && echo ok', 'ok')).toEqual([{ kind: 'push', summary: 'pushed git push -q' }]);
     // rejected, a dry run, nothing to push: nothing pushed
     expect(
       ran('git push', ' ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs'),
