@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bash, say } from '../../../../test/helpers/tool-results.js';
+import { bash, say, toolResult } from '../../../../test/helpers/tool-results.js';
 import { findTestRuns } from '../../session/test-runs.js';
 import { findErrors } from './error-rules.js';
 import { resolveKnown } from './resolve-known.js';
@@ -143,5 +143,18 @@ describe('findErrors: a call the agent meant to fail', () => {
       ...(when === 'before' ? [say(words), ...badInput()] : [...badInput(), say(words)]),
     ];
     expect(findErrors(entries, null)).toHaveLength(1);
+  });
+});
+
+describe("findErrors: a failed call of the agent's own task list", () => {
+  it('is no error of the work (a TaskUpdate of a task Claude Code lost when the conversation was resumed)', () => {
+    const entries = [
+      say('go on', 'user'),
+      toolResult('TaskUpdate', 'Task not found', true),
+      ...bash('npm test', 1, 'Error: Cannot find module ./cli.js'),
+    ];
+    expect(findErrors(entries, null).map((e) => e.error_message)).toEqual([
+      '`npm test`: Error: Cannot find module ./cli.js',
+    ]);
   });
 });

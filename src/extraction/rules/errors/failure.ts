@@ -1,4 +1,5 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
+import { isAgentTaskTool } from '../../../core/agent-tasks/agent-task-calls.js';
 import {
   lastStatusMasked,
   reportedFailure,
@@ -261,6 +262,9 @@ export function expectedOutcome(entry: TranscriptEntry): string | null {
   // a parallel call cancelled because another call of the same message failed: that other call is the error
   if (siblingCancelled.test(head)) return 'cancelled with a sibling call that failed';
   if (isProbe(entry)) return 'probe of a missing path';
+  // the agent's own task list (a TaskUpdate of a task Claude Code lost on a resume: "Task not found") is bookkeeping,
+  // not the work: the task list Baton keeps says where the work stands
+  if (isAgentTaskTool(entry.tool?.name ?? '')) return "a call of the agent's own task list";
   if (benign.test(head) && entry.tool?.is_error !== true) return 'nothing to do';
   if (benign.test(head) && /\bgit\b/.test(shellCommand(entry) ?? '')) return 'nothing to do';
   return null;
