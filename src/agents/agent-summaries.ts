@@ -1,4 +1,4 @@
-import { describeCall, LEFT_RUNNING } from '../core/call-text.js';
+import { describeCall, LEFT_RUNNING, NEVER_RETURNED } from '../core/call-text.js';
 import { clipEnds } from '../core/clip.js';
 import { heredoc } from '../core/heredoc.js';
 import { isContextFull, isLimitNotice, isUsageLimit } from '../core/runtime/usage-limit.js';
@@ -273,7 +273,7 @@ function callsOfLastTurn(
 const runningInBackground = (calls: string[]) => `${LEFT_RUNNING} ${calls.map((c) => `\`${c}\``).join('; ')}`;
 
 const neverReturned = (open: string[]) =>
-  `The transcript ends before ${open.length === 1 ? 'this call' : 'these calls'} returned (check whether ${open.length === 1 ? 'it' : 'they'} ran): ${open.map((c) => `\`${c}\``).join('; ')}`;
+  `${NEVER_RETURNED} ${open.length === 1 ? 'this call' : 'these calls'} returned (check whether ${open.length === 1 ? 'it' : 'they'} ran): ${open.map((c) => `\`${c}\``).join('; ')}`;
 
 /**
  * The API error the agent stopped on, with nothing of the agent's after it: a usage limit's notice (an API error

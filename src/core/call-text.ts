@@ -47,6 +47,9 @@ export function cellCommands(code: string): string[] {
   return [...code.matchAll(call)].map((m) => unescaped(m[1] ?? '').trim());
 }
 
+/** How a last message begins naming the calls after it that never returned (the transcript ends while they ran). */
+export const NEVER_RETURNED = 'The transcript ends before';
+
 /** How a last message names the commands its turn left running in the background, never seen to end. */
 export const LEFT_RUNNING = 'Left running in the background, not seen to end when the transcript ends:';
 

@@ -216,6 +216,25 @@ describe('fitSummary', () => {
     expect(q.text).toMatch(/…\n\n… Ready to start with step 1\.1\?$/);
   });
 
+  it('keeps the calls a last message left open before its head, by both ends when the room is short', () => {
+    const said = `All staged cleanly. ${'The parser and its tests are in, the docs too. '.repeat(4)}Committing and pushing now.`;
+    const call =
+      "`Bash: git add src/parse.ts test/parse.test.ts docs/parse.md && git commit -m 'docs: start work on the parser' && git push origin feature/parser`";
+    const notice = `The transcript ends before this call returned (check whether it ran): ${call}`;
+    const text = `${said}\n\n${notice}`;
+    // room for both: the head cut, the notice whole
+    const both = fitSummary(text, 320, { keepEnd: true });
+    expect(both.text.endsWith(`\n\n${notice}`)).toBe(true);
+    expect(both.text).toMatch(/^All staged cleanly\./);
+    // room for the notice alone, cut in its middle: its start and the push it ends with stay
+    const short = fitSummary(text, 150, { keepEnd: true });
+    expect(short.text.length).toBeLessThanOrEqual(150);
+    expect(short.text).toMatch(
+      /^The transcript ends before this call returned .* git push origin feature\/parser`$/,
+    );
+    expect(short.cut).toBe(text.length - short.text.length);
+  });
+
   it('keeps the part of a last message that says what is left, not the sign-off after it', () => {
     const delivered = Array.from({ length: 20 }, (_, i) => `- delivered part ${i + 1} of the spec`);
     const next = [

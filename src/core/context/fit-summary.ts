@@ -1,4 +1,5 @@
-import { clip } from '../clip.js';
+import { NEVER_RETURNED } from '../call-text.js';
+import { clip, clipEnds } from '../clip.js';
 
 /**
  * Cuts a long summary to `max` characters the way a reader would: a compaction summary in Claude Code's numbered
@@ -130,7 +131,8 @@ function numberedSections(text: string): { title: string; start: number; end: nu
  * The head of an agent's last message and the paragraph it ends on: what it asks the user, what it proposes next,
  * the calls it left running ("The transcript ends before this call returned ..."), which a head alone cuts away. The
  * ending is kept when it takes at most half the room (else the question it ends on, its last sentence), and is not
- * code (a fence in it or around it); otherwise the head alone.
+ * code (a fence in it or around it); otherwise the head alone. The calls that never returned come first whatever
+ * their length (both ends of them when the room is short: the commit or the push to check is the next step).
  */
 function headAndEnd(text: string, max: number): { text: string; cut: number } {
   const body = text.trimEnd();
@@ -141,12 +143,21 @@ function headAndEnd(text: string, max: number): { text: string; cut: number } {
   const before = body.slice(0, lastBreak.index);
   const last = body.slice(lastBreak.index + lastBreak[0].length).trim();
   const question = /\?$/.test(last) ? (last.split(/(?<=[.!?])\s+(?=\S)/).at(-1) ?? '') : '';
-  const end = last.length <= max / 2 ? last : question.length <= max / 2 ? question : '';
+  const open = last.startsWith(NEVER_RETURNED);
+  const end = open
+    ? clipEnds(last, max)
+    : last.length <= max / 2
+      ? last
+      : question.length <= max / 2
+        ? question
+        : '';
   const fences = (t: string) => t.match(/^[ \t]*```/gm)?.length ?? 0;
-  if (!end || fences(last) > 0 || fences(before) % 2 === 1) return headOf(text, max);
+  if (!end || (!open && (fences(last) > 0 || fences(before) % 2 === 1))) return headOf(text, max);
   // the question alone: the rest of its paragraph is left out, and said so
   const join = end === last ? '\n\n' : '\n\n… ';
   const room = max - end.length - join.length;
+  // no room left for the message's head: the calls alone, the head said left out by the count
+  if (open && room < 40) return { text: end, cut: body.length - end.length };
   const head = before.length <= room ? { text: before, cut: 0 } : headOf(before, room);
   return { text: `${head.text}${join}${end}`, cut: body.length - (before.length - head.cut) - end.length };
 }
