@@ -665,6 +665,8 @@ export class AgentSessions {
           !moved &&
           (isIt(d.state.sessions.at(-1)?.agent) ||
             isIt(d.state.sessions.find((x) => x.number === standing)?.agent));
+        // a conversation reopened after others worked on the workflow: its history does not hold their work
+        const others = reopened ? othersWorkedSince(d.state, input.agent) : [];
         const link = linkAgentSession(d, input.agent, {
           judgeCutOff,
           reopened,
@@ -674,7 +676,7 @@ export class AgentSessions {
         // a pause asked for that waited for the turn the cut ended: the user is at work again, as after `baton
         // resume`, so it is withdrawn (left waiting, it would stop this session at its first task boundary)
         const withdrawn = link.cut_off ? withdrawPause(d) : null;
-        if (own && !link.cut_off) return { link, context: null, whole: true, withdrawn };
+        if (own && !link.cut_off) return { link, context: null, whole: true, withdrawn, others };
         const why = link.cut_off ? { trigger: 'crash' as const, reason: link.cut_off } : null;
         // the agent session that goes on (a compaction, a resume) holds its own compaction summary
         const held = link.outcome === 'same';
@@ -691,6 +693,7 @@ export class AgentSessions {
           context: this.handover(d, why ? null : fresh, git, { ...input, ...why, held, elsewhere }),
           whole: false,
           withdrawn,
+          others,
         };
       },
       { retry: true },
@@ -707,6 +710,7 @@ export class AgentSessions {
       ),
       context: result.context,
       ...(result.whole ? { history_whole: true as const } : {}),
+      ...(result.others.length && result.context ? { others_worked: result.others } : {}),
       ...(result.withdrawn ? { pause_withdrawn: result.withdrawn.reason ?? '' } : {}),
       finished,
       set_aside,

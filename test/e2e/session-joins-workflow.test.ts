@@ -51,62 +51,71 @@ describe('a new conversation that joins the workflow another conversation starte
     });
 });
 
+/**
+ * Claude Code works, then stops on its usage limit, its window left open; Codex goes on in the same worktree and does
+ * work (a step of its plan done). What the Claude Code conversation then meets, and how to touch its transcript.
+ */
+async function limitThenCodex() {
+  const { hook } = workspace();
+  const stamp = (l: string) =>
+    `${JSON.stringify({ ...JSON.parse(l), timestamp: new Date().toISOString() })}\n`;
+  const said = (id: string, text: string) =>
+    JSON.stringify({
+      type: 'assistant',
+      message: {
+        id,
+        role: 'assistant',
+        content: [{ type: 'text', text }],
+        usage: { input_tokens: 2000, output_tokens: 40 },
+      },
+    });
+  const transcript = (sid: string, request: string, lines: string[]) => {
+    const path = join(tempDir('baton-tr-'), `${sid}.jsonl`);
+    writeFileSync(
+      path,
+      [JSON.stringify({ type: 'user', message: { role: 'user', content: request } }), ...lines]
+        .map(stamp)
+        .join(''),
+    );
+    return path;
+  };
+  // Claude Code works, then stops on its usage limit; its window stays open
+  const claude = { session_id: 'claude-1' };
+  const first = transcript('claude-1', 'add a CLI entry point', [said('m1', 'Starting with the parser.')]);
+  await hook('SessionStart', { ...claude, source: 'startup', transcript_path: first });
+  await hook('UserPromptSubmit', { ...claude, transcript_path: first, prompt: 'add a CLI entry point' });
+  await hook('StopFailure', {
+    ...claude,
+    transcript_path: first,
+    error: 'rate_limit',
+    last_assistant_message: "You've hit your session limit · resets 7pm (UTC)",
+  });
+  // Codex goes on and writes the CLI
+  const id = '019e1625-789d-76c0-80ab-3724b5ddb800';
+  const rollout = join(tempDir('baton-rollout-'), `rollout-2026-11-30T09-00-00-${id}.jsonl`);
+  writeFileSync(rollout, '');
+  const codex = { session_id: id, turn_id: 't1', transcript_path: rollout };
+  const started = await hook('SessionStart', { ...codex, source: 'startup' }, 'codex');
+  expect(started.code, started.stderr).toBe(0);
+  // the Codex session did work: a task of its list done
+  await hook(
+    'PostToolUse',
+    {
+      ...codex,
+      tool_name: 'update_plan',
+      tool_input: { plan: [{ step: 'Write src/cli.js', status: 'completed' }] },
+      tool_response: 'Plan updated',
+    },
+    'codex',
+  );
+  await hook('Stop', { ...codex, last_assistant_message: 'src/cli.js is written and committed.' }, 'codex');
+
+  return { hook, claude, first, id, stamp };
+}
+
 describe('a conversation left open while another agent went on', () => {
   it("gets the briefing with its next prompt, told that the other's work is not in its history", async () => {
-    const { hook } = workspace();
-    const stamp = (l: string) =>
-      `${JSON.stringify({ ...JSON.parse(l), timestamp: new Date().toISOString() })}\n`;
-    const said = (id: string, text: string) =>
-      JSON.stringify({
-        type: 'assistant',
-        message: {
-          id,
-          role: 'assistant',
-          content: [{ type: 'text', text }],
-          usage: { input_tokens: 2000, output_tokens: 40 },
-        },
-      });
-    const transcript = (sid: string, request: string, lines: string[]) => {
-      const path = join(tempDir('baton-tr-'), `${sid}.jsonl`);
-      writeFileSync(
-        path,
-        [JSON.stringify({ type: 'user', message: { role: 'user', content: request } }), ...lines]
-          .map(stamp)
-          .join(''),
-      );
-      return path;
-    };
-    // Claude Code works, then stops on its usage limit; its window stays open
-    const claude = { session_id: 'claude-1' };
-    const first = transcript('claude-1', 'add a CLI entry point', [said('m1', 'Starting with the parser.')]);
-    await hook('SessionStart', { ...claude, source: 'startup', transcript_path: first });
-    await hook('UserPromptSubmit', { ...claude, transcript_path: first, prompt: 'add a CLI entry point' });
-    await hook('StopFailure', {
-      ...claude,
-      transcript_path: first,
-      error: 'rate_limit',
-      last_assistant_message: "You've hit your session limit · resets 7pm (UTC)",
-    });
-    // Codex goes on and writes the CLI
-    const id = '019e1625-789d-76c0-80ab-3724b5ddb800';
-    const rollout = join(tempDir('baton-rollout-'), `rollout-2026-11-30T09-00-00-${id}.jsonl`);
-    writeFileSync(rollout, '');
-    const codex = { session_id: id, turn_id: 't1', transcript_path: rollout };
-    const started = await hook('SessionStart', { ...codex, source: 'startup' }, 'codex');
-    expect(started.code, started.stderr).toBe(0);
-    // the Codex session did work: a task of its list done
-    await hook(
-      'PostToolUse',
-      {
-        ...codex,
-        tool_name: 'update_plan',
-        tool_input: { plan: [{ step: 'Write src/cli.js', status: 'completed' }] },
-        tool_response: 'Plan updated',
-      },
-      'codex',
-    );
-    await hook('Stop', { ...codex, last_assistant_message: 'src/cli.js is written and committed.' }, 'codex');
-
+    const { hook, claude, first, id, stamp } = await limitThenCodex();
     // back in the Claude Code window: its history ends at the limit
     appendFileSync(
       first,
@@ -144,5 +153,21 @@ describe('a conversation left open while another agent went on', () => {
       prompt: 'and add --help',
     });
     expect(again.stdout).not.toContain('Since your last turn');
+  });
+});
+
+describe('a conversation reopened (--resume) after another agent went on', () => {
+  it("is told, before its briefing, that the other's work is not in its history", async () => {
+    const { hook, claude, first, id } = await limitThenCodex();
+    const back = await hook('SessionStart', { ...claude, source: 'resume', transcript_path: first });
+    expect(back.code, back.stderr).toBe(0);
+    const out = JSON.parse(back.stdout) as { hookSpecificOutput?: { additionalContext?: string } };
+    const briefing = out.hookSpecificOutput?.additionalContext ?? '';
+    expect(briefing).toMatch(
+      new RegExp(
+        `^Since your last turn, Codex \\(session ${id}\\) worked on this workflow in another conversation`,
+      ),
+    );
+    expect(briefing).toContain('Write src/cli.js');
   });
 });

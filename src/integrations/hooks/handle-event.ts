@@ -808,10 +808,13 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
           ...takenOver,
         };
       }
+      // a conversation reopened after others worked on its workflow: the briefing's last state may be theirs
+      const others = t.others_worked?.length ? othersWorkedNote(t.others_worked) : null;
+      const head = [aside?.agent, others?.agent].filter(Boolean).join('\n\n');
       return {
         outcome: 'ok',
-        note: `${before ? `${before}; ` : ''}${done ? `${done.note}; ` : ''}${t.note}; injected the context (${t.context.chars} characters${t.context.cut ? ', cut to fit' : ''}, hash ${t.context.hash})`,
-        output: context('SessionStart', aside ? `${aside.agent}\n\n${t.context.text}` : t.context.text),
+        note: `${before ? `${before}; ` : ''}${done ? `${done.note}; ` : ''}${t.note}; injected the context (${t.context.chars} characters${t.context.cut ? ', cut to fit' : ''}, hash ${t.context.hash})${others ? ` (${others.who} worked on it since this conversation's last turn)` : ''}`,
+        output: context('SessionStart', head ? `${head}\n\n${t.context.text}` : t.context.text),
         ...told,
         ...read,
         ...takenOver,
