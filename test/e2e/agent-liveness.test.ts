@@ -135,6 +135,42 @@ describe('a conversation at work, told from one cut off', () => {
     },
   );
 
+  it.runIf(process.platform === 'linux')(
+    'a conversation killed after it took the workflow over is no longer said cut off once the first one takes it back',
+    async () => {
+      const { repo, env, hook } = workspace();
+      const underAgent = standInAgent(repo, env);
+      // the first conversation stops on its usage limit, its window left open
+      const first = cutTranscript('back-0001', 'add a CLI entry point');
+      const a = { session_id: 'back-0001', transcript_path: first };
+      await hook('SessionStart', { ...a, source: 'startup' });
+      await hook('UserPromptSubmit', { ...a, prompt: 'add a CLI entry point' });
+      await hook('StopFailure', {
+        ...a,
+        error: 'rate_limit',
+        last_assistant_message: "You've hit your session limit",
+      });
+      // a second one goes on, does a step of its list, and is killed
+      const second = cutTranscript('back-0002', 'go on with the CLI');
+      const b = { session_id: 'back-0002', transcript_path: second };
+      await hook('SessionStart', { ...b, source: 'startup' });
+      const todos = [{ content: 'Write src/cli.js', status: 'completed', activeForm: 'Writing' }];
+      await hook('PostToolUse', { ...b, tool_name: 'TodoWrite', tool_input: { todos }, tool_response: 'ok' });
+      const agent = await underAgent('UserPromptSubmit', { ...b, prompt: 'and the --help flag' });
+      process.kill(agent.pid, 'SIGKILL');
+      await new Promise((r) => setTimeout(r, 100));
+      const before = (await runCli(['status', '--json'], { cwd: repo, env })).json<{
+        gone_agents?: Json[];
+      }>();
+      expect(before.gone_agents?.map((g) => g.transcript)).toEqual([second]);
+      // back in the first window: it takes the workflow back, told of the other's work; the killed one is over
+      const back = await hook('UserPromptSubmit', { ...a, prompt: 'the limit reset, go on' });
+      expect(told(back.stdout)).toMatch(/^Baton: Claude Code \(session back-0002\) worked on this workflow/);
+      const after = (await runCli(['status', '--json'], { cwd: repo, env })).json<{ gone_agents?: Json[] }>();
+      expect(after.gone_agents).toBeUndefined();
+    },
+  );
+
   it('a /clear (SessionEnd, then a new transcript) is not another conversation at work', async () => {
     const { hook } = workspace();
     const one = cutTranscript('clear-0001', 'run the tests and fix what fails');

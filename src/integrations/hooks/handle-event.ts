@@ -29,6 +29,7 @@ import type { HookOutcome, TranscriptRead, TranscriptSeen } from './hook-log.js'
 import type { HookAgent, HookEvent, HookPayload } from './hook-payload.js';
 import { agentLabel } from '../../core/agent-label.js';
 import { catchUpTranscripts, type CaughtEnd, type CaughtUp, type Elsewhere } from './catch-up.js';
+import { goneAgents } from './gone-agents.js';
 import { notSetUpNote, worktreesNotSetUp } from '../init/init.js';
 
 export interface HookSettings {
@@ -880,6 +881,10 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       // other conversations worked on the workflow while this one waited (its window left open): their work is not in
       // its history, so the briefing is given with its first prompt back
       const others = t.others_worked?.length ? othersWorkedNote(t.others_worked) : null;
+      // the conversations it took the workflow back from whose agents are gone: over, no longer said cut off
+      const gone =
+        others && ctx.home && ctx.worktree ? goneAgents(ctx.home, ctx.worktree, t.workflow_id) : [];
+      const takenOver = gone.length ? { takenOver: gone.map((g) => g.transcript) } : {};
       if (!t.reinject && !missed && !others)
         return { outcome: 'ok', note, output: null, ...resumed, ...seen };
       // Codex's PostCompact cannot inject: the first prompt after a compaction brings the context back.
@@ -905,6 +910,7 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
         output: context('UserPromptSubmit', others && !t.empty ? `${others.agent}\n\n${c.text}` : c.text),
         ...back,
         ...seen,
+        ...takenOver,
       };
     }
     case 'PostToolUse': {
