@@ -11,7 +11,7 @@ import {
   type WorkflowState,
 } from '../core/index.js';
 import { agentLabel } from '../core/agent-label.js';
-import { turnUnderWay } from '../core/agent-turn.js';
+import { followingAgent, turnUnderWay } from '../core/agent-turn.js';
 import type { ExecutorRow } from '../storage/executor-registry.js';
 
 /** Why a session is not running: the session-resumption design's `resume_reason`. */
@@ -57,6 +57,9 @@ export function sessionStatus(
   // during it, unless its agent's process is gone (cut off in the middle of the turn).
   const cut = !row && open && !!info.agent && hookedGone;
   const hooked = !row && open && !!info.agent && (!turnUnderWay(s) || cut);
+  // a session a person started (`baton resume`, the dashboard's Resume) on a workflow an agent's hooks follow: it waits
+  // for that agent's next prompt or session, which reports into it
+  const awaited = !row && open && !info.agent ? followingAgent(s) : null;
   // An agent whose process is verifiably gone is never reported running, whatever its row still says; nor is one
   // never launched into the open session of a workflow whose driver is not there to launch it.
   const running = row
@@ -64,7 +67,7 @@ export function sessionStatus(
       row.session_state === 'running' &&
       (row.status === 'starting' || row.status === 'ready') &&
       !agentGone(row)
-    : open && !next && !hooked;
+    : open && !next && !hooked && !awaited;
   const idle = latest && !running ? next : null;
   const goesOn = latest
     ? resumability(s, now, cut)
@@ -88,7 +91,7 @@ export function sessionStatus(
     ? null
     : !latest
       ? 'superseded'
-      : resumable || idle || hooked
+      : resumable || idle || hooked || awaited
         ? 'agent_not_running'
         : isTerminal(s.status) || (row !== null && !row.supports_session_resume)
           ? 'not_resumable'
@@ -100,7 +103,9 @@ export function sessionStatus(
       ? notRunningNote(idle)
       : hooked && agent
         ? `${cut ? `no (${agentLabel(agent.name)} session ${agent.session_id}: its process is gone, cut off in the middle of its turn)` : `no turn under way (${agentLabel(agent.name)} session ${agent.session_id}: quit, or waiting for its user)`}${goesOn.continued_by ? `; ${goesOn.continued_by} goes on with it` : ''}`
-        : 'no'
+        : awaited
+          ? `no (no ${agentLabel(awaited.name)} session has reported into it yet)${goesOn.continued_by ? `; ${goesOn.continued_by} goes on with it` : ''}`
+          : 'no'
     : row
       ? // a running row that carries a reason: the last process that looked could not check its agent
         row.error_message

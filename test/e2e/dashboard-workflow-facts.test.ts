@@ -152,6 +152,35 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
     await page.close();
   });
 
+  it('Resume of a workflow the hooks follow starts no agent: the toast and the session status say its next session goes on', async () => {
+    const { repo, baton, env } = hookWorkspace();
+    const transcript = join(tempDir('baton-transcript-'), `${SESSION}.jsonl`);
+    const hook = agentHooks(baton, { cwd: repo, session_id: SESSION, transcript_path: transcript });
+    writeFileSync(transcript, `${lines.slice(0, 6).join('\n')}\n`);
+    await hook('SessionStart', { source: 'startup' });
+    await hook('UserPromptSubmit', { prompt: promptOf(5) });
+    await hook('Stop', { stop_hook_active: false });
+    await hook('SessionEnd', { reason: 'prompt_input_exit' });
+    expect((await baton(['pause', '--reason', 'end of day'])).code).toBe(0);
+    const id = (await baton(['status', '--json'])).json<Json>().workflow.id as string;
+    const server = await startServerProcess(env.BATON_HOME, { cwd: repo });
+    servers.push(server);
+    const page = await open(server, id);
+    await page.getByRole('button', { name: 'Resume', exact: true }).click();
+    await waitForText(
+      page.locator('.toast-success'),
+      'no agent is started here: the next prompt or session of the agent whose hooks follow it goes on with it',
+    );
+    await page.close();
+    const session = (await baton(['session-status', '--json'])).json<Json>();
+    expect(session).toMatchObject({ is_agent_running: false, is_resumable: true, resume_by: 'next_session' });
+    expect(session.agent_running_note).toBe(
+      'no (no Claude Code session has reported into it yet); the next Claude Code session in its worktree goes on with it',
+    );
+    const rows = (await baton(['sessions', '--json'])).json<{ sessions: Json[] }>();
+    expect(rows.sessions[0]).toMatchObject({ resumable: true, resume_by: 'next_session' });
+  });
+
   it('shows the open errors, the tests and the git state in parts of their own, from what the API serves', async () => {
     const repo = makeRepo();
     const server = await startServerProcess(tempDir('baton-home-'), { cwd: repo });

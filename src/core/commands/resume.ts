@@ -10,7 +10,7 @@ import type { TaskStatus } from '../schemas/workflow.js';
 import { assertRecoverable } from '../recovery.js';
 import { isResumable } from '../workflow-machine.js';
 import { agentLabel } from '../agent-label.js';
-import { hookedAgent, turnUnderWay } from '../agent-turn.js';
+import { followingAgent, turnUnderWay } from '../agent-turn.js';
 import { finishedWork } from './finished-work.js';
 import type { WorkflowState } from '../schemas/state.js';
 
@@ -112,7 +112,7 @@ function staleness(d: Draft, staleAfterMs: number): string[] {
  */
 function insteadOfResume(s: WorkflowState): string {
   if (s.status === 'in_progress' || s.status === 'blocked') {
-    const hooked = hookedAgent(s);
+    const hooked = followingAgent(s);
     return hooked
       ? `; its agent sessions are followed by hooks: the next ${agentLabel(hooked.name)} session in this worktree continues it with its briefing (${cliWord('briefing')}); nothing to resume`
       : `; it is not stopped: nothing to resume (the briefing a new session gets: ${cliWord('briefing')})`;
@@ -136,7 +136,7 @@ export function resumableBy(
   agentGone = false,
 ): 'resume' | 'next_session' | null {
   if (isResumable(s.status)) return 'resume';
-  const agent = hookedAgent(s);
+  const agent = followingAgent(s);
   // a turn under way is the agent's, unless its process is gone (cut off: the next session goes on from it)
   if ((s.status !== 'in_progress' && s.status !== 'blocked') || !agent || (turnUnderWay(s) && !agentGone))
     return null;
@@ -156,7 +156,7 @@ export function resumability(s: WorkflowState, now: string, agentGone = false) {
     /** Who goes on with it when a resume does not (`next_session`): "the next Codex session in its worktree". */
     continued_by:
       by === 'next_session'
-        ? `the next ${agentLabel(s.sessions.at(-1)?.agent?.name ?? 'agent')} session in its worktree`
+        ? `the next ${agentLabel(followingAgent(s)?.name ?? 'agent')} session in its worktree`
         : null,
   };
 }

@@ -2,10 +2,15 @@ import type { ResumeResult } from './types.js';
 
 /**
  * What a resume started, for its toast: the session, the workers' queue when it went back there, and the command
- * that runs a workflow `baton run` drives, which nothing runs until then (the server starts no agent on a resume).
+ * that runs a workflow `baton run` drives, which nothing runs until then (the server starts no agent on a resume); of
+ * a workflow an agent's hooks follow (`hooked`), that the agent's next prompt or session goes on with it.
  */
-export function resumedWords(r: ResumeResult): string {
+export function resumedWords(r: ResumeResult, hooked = false): string {
   const queued = r.requeued ? ', queued again for the workers' : '';
-  const next = r.next_step?.command ? `; nothing runs it until \`${r.next_step.command}\`` : '';
+  const next = r.next_step?.command
+    ? `; nothing runs it until \`${r.next_step.command}\``
+    : hooked
+      ? '; no agent is started here: the next prompt or session of the agent whose hooks follow it goes on with it'
+      : '';
   return `session ${r.session_number} started${queued}${next}`;
 }

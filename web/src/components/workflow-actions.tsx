@@ -8,7 +8,16 @@ import { PauseReasonDialog } from './pause-reason-dialog.js';
  * The Pause (with Amelia's reason dialog), Resume and Abandon buttons of a workflow; while a requested pause waits,
  * Withdraw pause (the resume route withdraws it).
  */
-export function WorkflowActions({ status, commands: c }: { status: Status; commands: WorkflowCommands }) {
+export function WorkflowActions({
+  status,
+  commands: c,
+  hooked = false,
+}: {
+  status: Status;
+  commands: WorkflowCommands;
+  /** An agent's hooks follow the workflow: a Resume starts no agent, its next prompt or session goes on with it. */
+  hooked?: boolean;
+}) {
   const w = status.workflow;
   const [dialog, setDialog] = useState<'pause' | 'abandon' | null>(null);
   const [abandonReason, setAbandonReason] = useState('');
@@ -32,7 +41,7 @@ export function WorkflowActions({ status, commands: c }: { status: Status; comma
           type="button"
           className="btn btn-primary"
           disabled={c.busy !== null}
-          onClick={() => void c.resume()}
+          onClick={() => void c.resume(hooked)}
         >
           {c.busy === 'resume' ? 'Resuming...' : 'Resume'}
         </button>

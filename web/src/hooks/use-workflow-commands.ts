@@ -15,7 +15,8 @@ export type CommandName = 'pause' | 'resume' | 'abandon';
 export interface WorkflowCommands {
   busy: CommandName | null;
   pause: (reason: string | undefined, force: boolean) => Promise<boolean>;
-  resume: () => Promise<boolean>;
+  /** `hooked`: an agent's hooks follow the workflow (its next prompt or session goes on with it). */
+  resume: (hooked?: boolean) => Promise<boolean>;
   abandon: (reason: string | undefined) => Promise<boolean>;
 }
 
@@ -60,7 +61,7 @@ export function useWorkflowCommands(workflowId: string, onDone: () => void): Wor
         },
         'Failed to pause workflow',
       ),
-    resume: () =>
+    resume: (hooked = false) =>
       run(
         'resume',
         async () => {
@@ -68,7 +69,7 @@ export function useWorkflowCommands(workflowId: string, onDone: () => void): Wor
           const r = await api.post<ResumeOutcome>(`${path}/resume`);
           if (r.outcome === 'pause_withdrawn')
             return `Pause request withdrawn${r.pause_request.reason ? ` ("${r.pause_request.reason}")` : ''}: the workflow goes on`;
-          return `Workflow resumed: ${resumedWords(r)}`;
+          return `Workflow resumed: ${resumedWords(r, hooked)}`;
         },
         'Failed to resume workflow',
       ),
