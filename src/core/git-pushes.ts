@@ -17,10 +17,12 @@ const dryRun = new RegExp(`${pushing.source}[^;&|\\n]*\\s(?:--dry-run|-n)\\b`);
 const valued = /^(?:--repo|--receive-pack|--exec|-o|--push-option)$/;
 
 /**
- * The ref a quiet push (`git push -q origin main`, whose output names none) pushed, read from its words: `main ->
- * main`, `HEAD -> release` for `HEAD:release`; null when it names no refspec (the branch's upstream, as configured).
+ * What a quiet push (`git push -q origin main`, whose output names no ref) did, read from its words: the ref it pushed
+ * (`main -> main`, `HEAD -> release` for `HEAD:release`) and whether it forced it (`--force`, `-f`, `+main`), or the
+ * remote branch it deleted (`--delete feature`, `:feature`). Null when its words do not tell: no refspec (the branch's
+ * upstream, as configured), a word the shell expands (`"$(git branch --show-current)"`), or a bare `HEAD`.
  */
-function pushedByWords(command: string): string | null {
+function pushedByWords(command: string): { ref: string; force: boolean } | { deleted: string } | null {
   const at = pushing.exec(command);
   if (!at) return null;
   const words = command
@@ -30,19 +32,27 @@ function pushedByWords(command: string): string | null {
     .split(/\s+/)
     .filter(Boolean);
   const args: string[] = [];
+  let force = false;
+  let deleting = false;
   for (let i = 0; i < words.length; i += 1) {
     const w = words[i]!;
     if (/^\d*[<>]/.test(w)) break;
     if (w.startsWith('-')) {
       if (valued.test(w)) i += 1;
+      if (/^(?:--force(?:-with-lease(?:=.*)?|-if-includes)?|-f)$/.test(w)) force = true;
+      if (/^(?:--delete|-d)$/.test(w)) deleting = true;
       continue;
     }
-    args.push(w.replace(/^['"]|['"]$/g, ''));
+    args.push(w);
   }
-  const spec = args[1]?.replace(/^\+/, '');
-  if (!spec) return null;
-  const [src, dst] = spec.includes(':') ? spec.split(':') : [spec, spec];
-  return src && dst ? `${src} -> ${dst}` : null;
+  const spec = args[1];
+  if (!spec || /[$`"'\\*]/.test(spec)) return null;
+  if (deleting) return { deleted: spec };
+  if (spec.startsWith(':')) return spec.length > 1 ? { deleted: spec.slice(1) } : null;
+  const forced = force || spec.startsWith('+');
+  const [src, dst] = spec.replace(/^\+/, '').split(':');
+  if (!src || (src === 'HEAD' && !dst)) return null;
+  return { ref: `${src} -> ${dst ?? src}`, force: forced };
 }
 
 /**
@@ -59,16 +69,18 @@ export function pushSummaries(call: ToolOutcome): string[] {
   // a chain may delete one remote branch and push another (a rename): both are said
   const deleted = [...output.matchAll(/^[ \t]*-[ \t]*\[deleted\]\s+(\S+)/gm)].map((m) => m[1]);
   const command = call.commands.find((c) => pushing.test(c));
+  // git said nothing of what it pushed (`-q`): the words of the command say it, else the command itself
+  const said = ref || deleted.length || !command ? null : pushedByWords(command);
+  if (said && 'deleted' in said) return [`deleted the remote branch ${said.deleted}`];
   const target = ref
     ? `${ref[4]} -> ${ref[5]}`
-    : ((command && pushedByWords(command)) ??
-      command?.match(/\bgit\s+push\b[^;&|\n]*/)?.[0].trim() ??
-      'git push');
+    : (said?.ref ?? command?.match(/\bgit\s+push\b[^;&|\n]*/)?.[0].trim() ?? 'git push');
+  const forced = ref ? !!ref[1] : said?.force === true;
   // where the remote now is: each push of a branch is its own (a force push after an amend is not the first)
   const moved = ref?.[3] ? (ref[1] ? ` (${ref[3]}, replacing ${ref[2]})` : ` (up to ${ref[3]})`) : '';
   const out = deleted.map((branch) => `deleted the remote branch ${branch}`);
   // "Everything up-to-date": the remote had it all, nothing was pushed
   const nothing = !ref && (deleted.length > 0 || /^Everything up-to-date\s*$/m.test(output));
-  if (!nothing) out.push(`${ref?.[1] ? 'force-pushed' : 'pushed'} ${target}${moved}`);
+  if (!nothing) out.push(`${forced ? 'force-pushed' : 'pushed'} ${target}${moved}`);
   return out;
 }

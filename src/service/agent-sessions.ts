@@ -1,5 +1,6 @@
 import {
   abandon,
+  workflowBranch,
   moveWorktree,
   othersWorkedSince,
   acknowledgeContext,
@@ -143,6 +144,10 @@ export class AgentSessions {
     const { worktree, all, mine, moved, ended } = await this.look(input);
     let open = all.filter((w) => !isTerminal(w.status));
     const id = input.agent.session_id;
+    // the conversation's workflow is of a worktree since removed, whose branch is checked out here: it moves here
+    const back = moved ? await this.backFromGone(moved, worktree) : null;
+    if (back)
+      return { w: back.w, others: 0, created: false, note: `workflow ${back.w.id}`, movedFrom: back.from };
     if (moved)
       return {
         w: moved,
@@ -195,7 +200,6 @@ export class AgentSessions {
       ...(finished ? { finished } : {}),
       ...(aside.length ? { setAside: aside } : {}),
       ...(away.length ? { otherBranches: away } : {}),
-      ...(taken ? { movedFrom: taken.from } : {}),
     };
     // a conversation whose workflow the user abandoned is followed again from its next prompt or start, which says so:
     // what the rest of the abandoned turn did (its list, its end) is that work's, recorded nowhere
@@ -262,7 +266,9 @@ export class AgentSessions {
     const more = others
       ? ` (${counted(others, 'other incomplete workflow')} here; ${mine ? "this session's" : 'the latest'} is followed)`
       : '';
-    return { w, others, created: false, note: `workflow ${w.id}${more}`, ...earlier };
+    // the workflow moved here from a gone worktree, when this session goes on with it (not completed as over)
+    const arrived = taken && w.id === taken.w.id ? { movedFrom: taken.from } : {};
+    return { w, others, created: false, note: `workflow ${w.id}${more}`, ...earlier, ...arrived };
   }
 
   /**
@@ -400,7 +406,26 @@ export class AgentSessions {
     branch: string,
   ): Promise<{ w: WorkflowState; from: string } | null> {
     const gone = await workOfGoneWorktree(this.svc.store, this.svc.git, worktree, branch);
-    if (!gone) return null;
+    return gone ? this.moveHere(gone, worktree, branch) : null;
+  }
+
+  /**
+   * The workflow a conversation follows, of a worktree since removed whose branch is checked out in `worktree` (the
+   * conversation resumed there: `codex resume <id>`), moved here; null when its worktree is there or its branch is not.
+   */
+  private async backFromGone(w: WorkflowState, worktree: string) {
+    const branch = (await this.svc.git.gitStart(worktree))?.branch;
+    if (!branch || workflowBranch(w) !== branch || !(await this.svc.git.worktreeGone(w.worktree)))
+      return null;
+    return this.moveHere(w, worktree, branch);
+  }
+
+  /** Moves the workflow of a gone worktree to `worktree`; null when another hook ended or moved it meanwhile. */
+  private async moveHere(
+    gone: WorkflowState,
+    worktree: string,
+    branch: string,
+  ): Promise<{ w: WorkflowState; from: string } | null> {
     const from = gone.worktree;
     const reason = `its worktree ${from} is gone and its branch ${branch} is checked out in ${worktree}`;
     const { result, state } = await this.svc.runner.run(

@@ -55,7 +55,7 @@ export function sessionStatus(
   const open = latest && info.ended_at === null && s.status === 'in_progress';
   // A session the hooks follow is at work while its agent's turn is: after it, its agent was quit or waits for its user;
   // during it, unless its agent's process is gone (cut off in the middle of the turn).
-  const cut = !row && open && !!info.agent && hookedGone;
+  const cut = !row && open && !!info.agent && hookedGone && turnUnderWay(s) !== null;
   const hooked = !row && open && !!info.agent && (!turnUnderWay(s) || cut);
   // a session a person started (`baton resume`, the dashboard's Resume) on a workflow an agent's hooks follow: it waits
   // for that agent's next prompt or session, which reports into it

@@ -446,6 +446,29 @@ describe.runIf(process.platform === 'linux')(
       );
       const rows = (await runCli(['sessions', '--json'], { cwd: repo, env })).json<{ sessions: Json[] }>();
       expect(rows.sessions[0]).toMatchObject({ resumable: true, resume_by: 'next_session' });
+      // one whose turn had ended before its process went (a closed terminal between turns) was not cut off
+      const quiet = workspace();
+      const between = standInAgent(quiet.repo, quiet.env);
+      const done = cutTranscript('quit-0001', 'say hello');
+      await quiet.hook('SessionStart', { session_id: 'quit-0001', source: 'startup', transcript_path: done });
+      await quiet.hook('UserPromptSubmit', {
+        session_id: 'quit-0001',
+        transcript_path: done,
+        prompt: 'say hello',
+      });
+      const last = await between('Stop', {
+        session_id: 'quit-0001',
+        transcript_path: done,
+        stop_hook_active: false,
+      });
+      process.kill(last.pid, 'SIGKILL');
+      await new Promise((r) => setTimeout(r, 100));
+      const idle = (
+        await runCli(['session-status', '--json'], { cwd: quiet.repo, env: quiet.env })
+      ).json<Json>();
+      expect(idle.agent_running_note).toMatch(
+        /^no turn under way \(Claude Code session quit-0001: quit, or waiting for its user\)/,
+      );
       const recover = await runCli(['recover'], { cwd: repo, env });
       expect(recover.code).toBe(0);
       expect(recover.stdout).toContain(

@@ -303,6 +303,30 @@ describe('workflows of the branches of one worktree', () => {
     expect(fresh.briefing).not.toContain('add a cache layer');
   });
 
+  it('a conversation of a worktree since removed, resumed where its branch is checked out, goes on there', async () => {
+    const w = workspace();
+    const linked = join(tempDir('baton-linked-'), 'wt');
+    w.git('worktree', 'add', '-q', linked, '-b', 'feature/parser');
+    await conversation(w, 'c-parse', 'add a parser module', 'parser.js', linked);
+    w.git('worktree', 'remove', '--force', linked);
+    w.git('checkout', '-q', 'feature/parser');
+    // `codex resume <id>` (or `claude --resume`) in the main checkout
+    const path = join(tempDir('baton-transcript-'), 'c-parse.jsonl');
+    writeFileSync(path, '');
+    const resumed = await w.hook('SessionStart', {
+      session_id: 'c-parse',
+      source: 'resume',
+      transcript_path: path,
+    });
+    expect(resumed.told).toContain(
+      'is gone and its branch is checked out here, so the workflow goes on in this worktree',
+    );
+    expect(resumed.told).not.toContain('began in');
+    const here = await workflowOf(w);
+    expect(here.workflow.worktree).toBe(w.repo);
+    expect(JSON.stringify(here)).toContain('add a parser module');
+  });
+
   it('a conversation cut off after its agent made a new branch goes on there: the next one is briefed on its work', async () => {
     const w = workspace();
     const id = 'c-cut';

@@ -69,6 +69,22 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
     return page;
   };
 
+  /** A conversation the hooks follow that asked its first request, and a server over the same Baton home. */
+  const askedByHooks = async () => {
+    const { repo, baton, env } = hookWorkspace();
+    const transcript = join(tempDir('baton-transcript-'), `${SESSION}.jsonl`);
+    const hook = agentHooks(baton, { cwd: repo, session_id: SESSION, transcript_path: transcript });
+    writeFileSync(transcript, `${lines.slice(0, 6).join('\n')}\n`);
+    await hook('SessionStart', { source: 'startup' });
+    await hook('UserPromptSubmit', { prompt: promptOf(5) });
+    const serve = async () => {
+      const server = await startServerProcess(env.BATON_HOME, { cwd: repo });
+      servers.push(server);
+      return server;
+    };
+    return { baton, hook, serve };
+  };
+
   it('a transcript that grew after its agent stopped sending hooks: the status and the page say it, as the CLI does', async () => {
     const { repo, baton, env } = hookWorkspace();
     const transcript = join(tempDir('baton-transcript-'), `${SESSION}.jsonl`);
@@ -109,36 +125,24 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
   });
 
   it('a turn a usage limit stopped: the page says when it lifts, as `baton status` does', async () => {
-    const { repo, baton, env } = hookWorkspace();
-    const transcript = join(tempDir('baton-transcript-'), `${SESSION}.jsonl`);
-    const hook = agentHooks(baton, { cwd: repo, session_id: SESSION, transcript_path: transcript });
-    writeFileSync(transcript, `${lines.slice(0, 6).join('\n')}\n`);
-    await hook('SessionStart', { source: 'startup' });
-    await hook('UserPromptSubmit', { prompt: promptOf(5) });
+    const { baton, hook, serve } = await askedByHooks();
     const notice = "You've hit your session limit · resets 11:40pm (UTC)";
     expect((await hook('StopFailure', { error: 'rate_limit', last_assistant_message: notice })).code).toBe(0);
     const cli = (await baton(['status', '--json'])).json<Json>();
     expect(cli.usage_limit).toMatch(/^stopped by a usage limit, resets at /);
-    const server = await startServerProcess(env.BATON_HOME, { cwd: repo });
-    servers.push(server);
+    const server = await serve();
     const page = await open(server, cli.workflow.id as string);
     await waitForText(
       page.getByTestId('usage-limit'),
-      `The agent's last turn was ${cli.usage_limit as string}`,
+      `The agent's last turn was ${cli.usage_limit as string}.`,
     );
     await page.close();
   });
 
   it("a pause asked while the agent's turn is under way says it waits for the turn's end, and does", async () => {
-    const { repo, baton, env } = hookWorkspace();
-    const transcript = join(tempDir('baton-transcript-'), `${SESSION}.jsonl`);
-    const hook = agentHooks(baton, { cwd: repo, session_id: SESSION, transcript_path: transcript });
-    writeFileSync(transcript, `${lines.slice(0, 6).join('\n')}\n`);
-    await hook('SessionStart', { source: 'startup' });
-    await hook('UserPromptSubmit', { prompt: promptOf(5) });
+    const { baton, hook, serve } = await askedByHooks();
     const id = (await baton(['status', '--json'])).json<Json>().workflow.id as string;
-    const server = await startServerProcess(env.BATON_HOME, { cwd: repo });
-    servers.push(server);
+    const server = await serve();
     const page = await open(server, id);
     await page.getByRole('button', { name: 'Pause', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Pause workflow' });
@@ -153,18 +157,12 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
   });
 
   it('Resume of a workflow the hooks follow starts no agent: the toast and the session status say its next session goes on', async () => {
-    const { repo, baton, env } = hookWorkspace();
-    const transcript = join(tempDir('baton-transcript-'), `${SESSION}.jsonl`);
-    const hook = agentHooks(baton, { cwd: repo, session_id: SESSION, transcript_path: transcript });
-    writeFileSync(transcript, `${lines.slice(0, 6).join('\n')}\n`);
-    await hook('SessionStart', { source: 'startup' });
-    await hook('UserPromptSubmit', { prompt: promptOf(5) });
+    const { baton, hook, serve } = await askedByHooks();
     await hook('Stop', { stop_hook_active: false });
     await hook('SessionEnd', { reason: 'prompt_input_exit' });
     expect((await baton(['pause', '--reason', 'end of day'])).code).toBe(0);
     const id = (await baton(['status', '--json'])).json<Json>().workflow.id as string;
-    const server = await startServerProcess(env.BATON_HOME, { cwd: repo });
-    servers.push(server);
+    const server = await serve();
     const page = await open(server, id);
     await page.getByRole('button', { name: 'Resume', exact: true }).click();
     await waitForText(

@@ -97,17 +97,8 @@ async function limitThenCodex() {
   const codex = { session_id: id, turn_id: 't1', transcript_path: rollout };
   const started = await hook('SessionStart', { ...codex, source: 'startup' }, 'codex');
   expect(started.code, started.stderr).toBe(0);
-  // the Codex session did work: a task of its list done
-  await hook(
-    'PostToolUse',
-    {
-      ...codex,
-      tool_name: 'update_plan',
-      tool_input: { plan: [{ step: 'Write src/cli.js', status: 'completed' }] },
-      tool_response: 'Plan updated',
-    },
-    'codex',
-  );
+  // the user asks Codex to go on (Codex sends no PostToolUse for its plan: what it did is read at its Stop)
+  await hook('UserPromptSubmit', { ...codex, prompt: 'go on with the CLI: write src/cli.js' }, 'codex');
   await hook('Stop', { ...codex, last_assistant_message: 'src/cli.js is written and committed.' }, 'codex');
 
   return { hook, claude, first, id, stamp };
@@ -145,7 +136,7 @@ describe('a conversation left open while another agent went on', () => {
         `^Since your last turn, Codex \\(session ${id}\\) worked on this workflow in another conversation`,
       ),
     );
-    expect(briefing).toContain('Write src/cli.js');
+    expect(briefing).toContain('go on with the CLI: write src/cli.js');
     // the next prompt in it is told nothing again
     const again = await hook('UserPromptSubmit', {
       ...claude,
@@ -168,6 +159,6 @@ describe('a conversation reopened (--resume) after another agent went on', () =>
         `^Since your last turn, Codex \\(session ${id}\\) worked on this workflow in another conversation`,
       ),
     );
-    expect(briefing).toContain('Write src/cli.js');
+    expect(briefing).toContain('go on with the CLI: write src/cli.js');
   });
 });

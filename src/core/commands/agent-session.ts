@@ -69,14 +69,16 @@ export function linkAgentSession(
 /**
  * The other conversations that worked on the workflow since this agent session's last Baton session (another agent
  * took over while this one waited: a usage limit waited out in Claude Code while Codex went on): the agent sessions
- * of the sessions after it whose agent is another and that did something (a call to the model, a task done). Empty
- * when this agent session never had one (a new conversation is briefed at its start) or nobody worked since.
+ * of the sessions after it whose agent is another and that did something (the user asked it, its model was called, a
+ * task was done: a conversation killed before its Stop was read has only its request). Empty when this agent session
+ * never had one (a new conversation is briefed at its start) or nobody worked since.
  */
 export function othersWorkedSince(s: WorkflowState, agent: AgentRef): AgentSessionRef[] {
   const mine = (x: SessionInfo) => x.agent?.name === agent.name && x.agent.session_id === agent.session_id;
   const last = agent.session_id === null ? -1 : s.sessions.findLastIndex(mine);
   if (last < 0) return [];
-  const worked = (x: SessionInfo) => (x.usage?.llm_calls ?? 0) > 0 || x.tasks_done > 0;
+  const asked = new Set((s.recent_requests ?? []).map((r) => r.session_number));
+  const worked = (x: SessionInfo) => asked.has(x.number) || (x.usage?.llm_calls ?? 0) > 0 || x.tasks_done > 0;
   const others = s.sessions.slice(last + 1).filter((x) => x.agent && !mine(x) && worked(x));
   return others
     .map((x) => x.agent as AgentSessionRef)

@@ -233,6 +233,12 @@ describe('fitSummary', () => {
       /^The transcript ends before this call returned .* git push origin feature\/parser`$/,
     );
     expect(short.cut).toBe(text.length - short.text.length);
+    // said after a sentence, in one paragraph (a session cut off before the agent said anything): the same
+    const silent = `The session was cut off before the agent said anything. ${notice}`;
+    const one = fitSummary(silent, 150, { keepEnd: true });
+    expect(one.text).toMatch(
+      /^The transcript ends before this call returned .* git push origin feature\/parser`$/,
+    );
   });
 
   it('keeps the part of a last message that says what is left, not the sign-off after it', () => {

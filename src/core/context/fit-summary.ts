@@ -138,12 +138,16 @@ function headAndEnd(text: string, max: number): { text: string; cut: number } {
   const body = text.trimEnd();
   const next = nextSection(body, max);
   if (next) return next;
+  // the calls left open are said last, in a paragraph of their own or after a sentence ("The session was cut off
+  // before the agent said anything. The transcript ends before ...")
+  const calls = body.lastIndexOf(NEVER_RETURNED);
   const lastBreak = [...body.matchAll(/\n[ \t]*\n/g)].at(-1);
-  if (!lastBreak) return headOf(text, max);
-  const before = body.slice(0, lastBreak.index);
-  const last = body.slice(lastBreak.index + lastBreak[0].length).trim();
+  if (!lastBreak && calls < 0) return headOf(text, max);
+  const split = calls >= 0 ? calls : (lastBreak?.index ?? 0) + (lastBreak?.[0].length ?? 0);
+  const before = body.slice(0, calls >= 0 ? calls : (lastBreak?.index ?? 0)).trimEnd();
+  const last = body.slice(split).trim();
   const question = /\?$/.test(last) ? (last.split(/(?<=[.!?])\s+(?=\S)/).at(-1) ?? '') : '';
-  const open = last.startsWith(NEVER_RETURNED);
+  const open = calls >= 0;
   const end = open
     ? clipEnds(last, max)
     : last.length <= max / 2
@@ -154,10 +158,10 @@ function headAndEnd(text: string, max: number): { text: string; cut: number } {
   const fences = (t: string) => t.match(/^[ \t]*```/gm)?.length ?? 0;
   if (!end || (!open && (fences(last) > 0 || fences(before) % 2 === 1))) return headOf(text, max);
   // the question alone: the rest of its paragraph is left out, and said so
-  const join = end === last ? '\n\n' : '\n\n… ';
+  const join = end === last || open ? '\n\n' : '\n\n… ';
   const room = max - end.length - join.length;
-  // no room left for the message's head: the calls alone, the head said left out by the count
-  if (open && room < 40) return { text: end, cut: body.length - end.length };
+  // no room left for the message's head (or none before the calls): the calls alone, the rest counted as left out
+  if (open && (room < 40 || !before)) return { text: end, cut: body.length - end.length };
   const head = before.length <= room ? { text: before, cut: 0 } : headOf(before, room);
   return { text: `${head.text}${join}${end}`, cut: body.length - (before.length - head.cut) - end.length };
 }

@@ -186,6 +186,22 @@ describe('side effects of completed tool actions', () => {
       { kind: 'push', summary: 'pushed HEAD -> release' },
     ]);
     expect(ran('git push -q && echo ok', 'ok')).toEqual([{ kind: 'push', summary: 'pushed git push -q' }]);
+    // forced, deleted, or words the shell expands: said as they are
+    expect(ran('git push -q --force origin main', '')).toEqual([
+      { kind: 'push', summary: 'force-pushed main -> main' },
+    ]);
+    expect(ran('git push -q origin +fix', '')).toEqual([
+      { kind: 'push', summary: 'force-pushed fix -> fix' },
+    ]);
+    expect(ran('git push -q origin --delete feature', '')).toEqual([
+      { kind: 'push', summary: 'deleted the remote branch feature' },
+    ]);
+    expect(ran('git push -q origin "$(git branch --show-current)"', '')).toEqual([
+      { kind: 'push', summary: 'pushed git push -q origin "$(git branch --show-current)"' },
+    ]);
+    expect(ran('git push -q origin HEAD', '')).toEqual([
+      { kind: 'push', summary: 'pushed git push -q origin HEAD' },
+    ]);
     // rejected, a dry run, nothing to push: nothing pushed
     expect(
       ran('git push', ' ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs'),

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { existsSync, statSync } from 'node:fs';
 import type { BatonClient, Ref } from '../../client/baton-client.js';
 import {
@@ -572,7 +573,7 @@ function othersWorkedNote(others: readonly { name: string; session_id: string }[
  */
 function movedHereNote(from: string, workflowId: string) {
   return {
-    tell: `Baton: the worktree of workflow ${workflowId}, ${from}, is gone and its branch is checked out here, so the workflow goes on in this worktree (what it left uncommitted there is not here)`,
+    tell: `Baton: the worktree of workflow ${workflowId}, ${from}, is gone and its branch is checked out here, so the workflow goes on in this worktree`,
     note: `moved workflow ${workflowId} here from ${from}, which is gone`,
   };
 }
@@ -882,8 +883,12 @@ async function answer(event: HookEvent, ctx: HookContext): Promise<HookResult> {
       // its history, so the briefing is given with its first prompt back
       const others = t.others_worked?.length ? othersWorkedNote(t.others_worked) : null;
       // the conversations it took the workflow back from whose agents are gone: over, no longer said cut off
+      const tookFrom = (path: string) =>
+        !!t.others_worked?.some((o) => basename(path).includes(o.session_id));
       const gone =
-        others && ctx.home && ctx.worktree ? goneAgents(ctx.home, ctx.worktree, t.workflow_id) : [];
+        others && ctx.home && ctx.worktree
+          ? goneAgents(ctx.home, ctx.worktree, t.workflow_id).filter((g) => tookFrom(g.transcript))
+          : [];
       const takenOver = gone.length ? { takenOver: gone.map((g) => g.transcript) } : {};
       if (!t.reinject && !missed && !others)
         return { outcome: 'ok', note, output: null, ...resumed, ...seen };

@@ -9,12 +9,14 @@ interface Props {
   running: string[];
   /** An agent's turn is under way (its hooks saw no Stop yet): the pause waits for its end too. */
   turnUnderWay: boolean;
+  /** An agent's hooks follow the workflow: between its turns, a pause takes effect at once. */
+  hooked: boolean;
   onClose: () => void;
   onConfirm: (reason: string | undefined, force: boolean) => void;
 }
 
 /** Amelia's PauseReasonDialog: an optional reason, and whether to pause now instead of at the task boundary. */
-export function PauseReasonDialog({ open, busy, running, turnUnderWay, onClose, onConfirm }: Props) {
+export function PauseReasonDialog({ open, busy, running, turnUnderWay, hooked, onClose, onConfirm }: Props) {
   const [reason, setReason] = useState('');
   const [force, setForce] = useState(false);
   useEffect(() => {
@@ -34,9 +36,11 @@ export function PauseReasonDialog({ open, busy, running, turnUnderWay, onClose, 
       <p className="muted">
         {turnUnderWay
           ? `The pause waits for ${pauseWaitWords(running, true)}, then a snapshot is taken.`
-          : running.length
-            ? `The pause waits for the task boundary: ${running.join(', ')} still running.`
-            : 'No task is running: the workflow pauses now and a snapshot is taken.'}
+          : hooked && running.length
+            ? `No turn of the agent is under way: the workflow pauses now (${running.join(', ')} left in progress) and a snapshot is taken.`
+            : running.length
+              ? `The pause waits for the task boundary: ${running.join(', ')} still running.`
+              : 'No task is running: the workflow pauses now and a snapshot is taken.'}
       </p>
       <label htmlFor="pause-reason">Reason (optional)</label>
       <textarea

@@ -66,6 +66,7 @@ export function WorkflowActions({
         busy={c.busy === 'pause'}
         running={running}
         turnUnderWay={status.turn_under_way}
+        hooked={hooked}
         onClose={() => setDialog(null)}
         onConfirm={(reason, force) => void c.pause(reason, force).then(close)}
       />

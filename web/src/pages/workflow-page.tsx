@@ -129,10 +129,13 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
           <div className="banner banner-info" role="status" data-testid="pause-requested">
             <span>
               Pause requested{w.pause_request?.reason ? ` ("${w.pause_request.reason}")` : ''}: waiting for{' '}
-              {pauseWaitWords(
-                s.tasks.filter((t) => t.status === 'in_progress').map((t) => t.id),
-                w.pause_request?.until === 'turn_end' || s.turn_under_way,
-              )}
+              {/* a pause asked during a turn with no task under way waits for that turn's end alone */}
+              {w.pause_request?.until === 'turn_end'
+                ? pauseWaitWords([], true)
+                : pauseWaitWords(
+                    s.tasks.filter((t) => t.status === 'in_progress').map((t) => t.id),
+                    s.turn_under_way,
+                  )}
               .
             </span>
           </div>
@@ -179,9 +182,7 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
         {/* a usage limit still in force: whether it has lifted is what the user asks first, as `baton status` says it */}
         {s.usage_limit && (
           <div className="banner banner-warn" role="status" data-testid="usage-limit">
-            <span>
-              The agent&apos;s last turn was {s.usage_limit}: until then its next turn may stop again at once.
-            </span>
+            <span>The agent&apos;s last turn was {s.usage_limit}.</span>
           </div>
         )}
         <AgentWatchBanners status={s} />
