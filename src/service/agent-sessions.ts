@@ -742,8 +742,18 @@ export class AgentSessions {
       ...away,
       ...resumedFrom,
       ...(moved ? { branch_changed: moved } : {}),
-      limit_in_force: limitInForce(state.summaries, state.recent_requests?.at(-1), new Date(this.now())),
+      limit_in_force: this.ownLimit(state, input.agent.name),
     };
+  }
+
+  /**
+   * The usage limit that stopped the workflow's last turn, in words, while it is in force and it is this agent's: a
+   * limit Codex met does not stop Claude Code, which the user went back to meanwhile.
+   */
+  private ownLimit(state: WorkflowState, agent: string): string | null {
+    const source = state.summaries?.usage_limit?.source;
+    if (source && source.split(':')[0] !== agent) return null;
+    return limitInForce(state.summaries, state.recent_requests?.at(-1), new Date(this.now()));
   }
 
   /**

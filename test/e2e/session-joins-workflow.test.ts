@@ -162,3 +162,42 @@ describe('a conversation reopened (--resume) after another agent went on', () =>
     expect(briefing).toContain('go on with the CLI: write src/cli.js');
   });
 });
+
+describe("another agent's usage limit", () => {
+  it('is not said to stop the agent the user went back to', async () => {
+    const { hook } = workspace();
+    // Claude Code works (its list half done) and quits; Codex goes on and stops on its own limit, hours ahead
+    const claude = { session_id: 'claude-9' };
+    await hook('SessionStart', { ...claude, source: 'startup' });
+    await hook('UserPromptSubmit', { ...claude, prompt: 'add a parser and a CLI' });
+    const todos = [
+      { content: 'Write the parser', status: 'completed', activeForm: 'Writing the parser' },
+      { content: 'Write the CLI', status: 'pending', activeForm: 'Writing the CLI' },
+    ];
+    await hook('PostToolUse', {
+      ...claude,
+      tool_name: 'TodoWrite',
+      tool_input: { todos },
+      tool_response: 'ok',
+    });
+    await hook('Stop', { ...claude, last_assistant_message: 'The parser is in; the CLI is next.' });
+    await hook('SessionEnd', { ...claude, reason: 'prompt_input_exit' });
+    const reset = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 3 * 3_600_000);
+    const h = reset.getUTCHours();
+    const clock = `${h % 12 || 12}:${String(reset.getUTCMinutes()).padStart(2, '0')}${h < 12 ? 'am' : 'pm'}`;
+    const codex = { session_id: '019e1625-789d-76c0-80ab-3724b5ddb801', turn_id: 't1' };
+    await hook('SessionStart', { ...codex, source: 'startup' }, 'codex');
+    await hook('UserPromptSubmit', { ...codex, prompt: 'go on with the CLI' }, 'codex');
+    const notice = `You've hit your session limit · resets ${clock} (UTC)`;
+    await hook('StopFailure', { ...codex, error: 'rate_limit', last_assistant_message: notice }, 'codex');
+    // back to Claude Code, its conversation reopened: Codex's limit is not its own
+    const back = await hook('SessionStart', { ...claude, source: 'resume' });
+    expect(back.code, back.stderr).toBe(0);
+    expect(told(back.stdout)).not.toMatch(/may stop again at once/);
+    // Codex itself, reopened before the reset, is told
+    const again = await hook('SessionStart', { ...codex, source: 'resume' }, 'codex');
+    expect(told(again.stdout)).toMatch(
+      /usage limit, resets at .+; until then the agent may stop again at once/,
+    );
+  });
+});
