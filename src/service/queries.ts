@@ -1,5 +1,5 @@
 import { workflowsHere } from './workflows-here.js';
-import { turnUnderWay } from '../core/agent-turn.js';
+import { followingAgent, turnUnderWay } from '../core/agent-turn.js';
 import {
   briefingSession,
   leftOpen,
@@ -282,6 +282,8 @@ export class Queries {
         : null,
       /** The agent's turn on the user's last request has not ended, as far as the hooks saw (its agent gone: cut off). */
       turn_under_way: turnUnderWay(s) !== null,
+      /** The agent whose hooks follow it (`followingAgent`: its name), null when none: a resume starts no agent then. */
+      following_agent: followingAgent(s)?.name ?? null,
       /** Why the next new agent conversation here completes it as it stands (its session ended, or idle); null: not. */
       completes_at_next_start: finishedWork(s, this.now()),
       /**

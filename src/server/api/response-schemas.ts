@@ -248,6 +248,8 @@ export const Status = z
     work_over: z.string().nullable(),
     /** The agent's turn on the user's last request has not ended, as far as the hooks saw (its agent gone: cut off). */
     turn_under_way: z.boolean(),
+    /** The agent whose hooks follow it (its name), null when none: a Resume starts no agent, its next session goes on. */
+    following_agent: z.string().nullable(),
     /** Why the next new agent conversation here completes it as it stands (its session ended, or idle); null: not. */
     completes_at_next_start: z.string().nullable(),
     /** What alone keeps it from being over: its open errors (it would be, were they resolved); null: nothing alone. */

@@ -119,11 +119,7 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
             )}
           </div>
           <span className="spacer" />
-          <WorkflowActions
-            status={s}
-            commands={commands}
-            hooked={(view.data?.workflow.agent_sessions.length ?? 0) > 0}
-          />
+          <WorkflowActions status={s} commands={commands} hooked={s.following_agent !== null} />
         </div>
         {w.pause_requested && w.status !== 'paused' && (
           <div className="banner banner-info" role="status" data-testid="pause-requested">
