@@ -569,7 +569,7 @@ function othersWorkedNote(others: readonly { name: string; session_id: string }[
 
 /**
  * A workflow whose worktree is gone (`git worktree remove`) moved to this one, which has its branch checked out: the
- * user is told where its work is followed now (what was not committed there is gone with it).
+ * user is told where its work is followed now (Git State says what is uncommitted here).
  */
 function movedHereNote(from: string, workflowId: string) {
   return {
