@@ -21,6 +21,9 @@ const overSince = (s: Summaries, limit: Summary, asked: Asked) =>
     (t) => !!t && Date.parse(t) > Date.parse(limit.timestamp),
   );
 
+/** The agent a summary came from (its source: `codex`, `claude-code:Stop`, `<profile>:baton run`), when it says. */
+export const summaryAgent = (s: Pick<Summary, 'source'>): string | null => s.source?.split(':')[0] || null;
+
 /**
  * Why the agent's last turn stopped when a usage limit stopped it ("stopped by a usage limit, resets at ..."), while
  * that holds: once the agent says more after the notice, or the user asks again, the work went on past the limit and
@@ -30,7 +33,7 @@ const overSince = (s: Summaries, limit: Summary, asked: Asked) =>
 export function limitStop(summaries: Summaries | undefined, asked: Asked, now?: Date): string | null {
   const limit = summaries?.usage_limit;
   if (!summaries || !limit || overSince(summaries, limit, asked)) return null;
-  return stoppedByLimit(limit.text, limit.resets_at ?? null, now);
+  return stoppedByLimit(limit.text, limit.resets_at ?? null, now, summaryAgent(limit));
 }
 
 /**

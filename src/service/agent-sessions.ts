@@ -44,6 +44,7 @@ import {
   workflowStatuses,
   writtenBy,
   limitInForce,
+  summaryAgent,
   withdrawPause,
 } from '../core/index.js';
 import type { BatonService } from './baton-service.js';
@@ -751,8 +752,8 @@ export class AgentSessions {
    * limit Codex met does not stop Claude Code, which the user went back to meanwhile.
    */
   private ownLimit(state: WorkflowState, agent: string): string | null {
-    const source = state.summaries?.usage_limit?.source;
-    if (source && source.split(':')[0] !== agent) return null;
+    const limit = state.summaries?.usage_limit;
+    if (limit && summaryAgent(limit) && summaryAgent(limit) !== agent) return null;
     return limitInForce(state.summaries, state.recent_requests?.at(-1), new Date(this.now()));
   }
 

@@ -69,7 +69,7 @@ describe('baton run options', () => {
     );
     // (the agent's stop is said for any machine that reads it: its instant in UTC)
     const utc = new Date(resets * 1000).toISOString().slice(0, 16).replace('T', ' ');
-    expect(status).toContain(`agent: stopped by a usage limit, resets at ${utc} UTC\n`);
+    expect(status).toContain(`agent: stopped by a usage limit of Claude Code, resets at ${utc} UTC\n`);
     expect((await said(['snapshots'])).stdout).toContain(' usage limit, resets at ');
     // On a terminal the run's last line says when, and the command that goes on then.
     const again = await runCli(['run', '--agent', 'claude-code'], {

@@ -718,7 +718,8 @@ function limitNotice() {
   };
 }
 
-const resetIn = (note: string) => /stopped by a usage limit, resets at (.+?);/.exec(note)?.[1] ?? '';
+const resetIn = (note: string) =>
+  /stopped by a usage limit of (?:Claude Code|Codex), resets at (.+?);/.exec(note)?.[1] ?? '';
 /** An instant as the notes say it, to the minute: "2026-11-30 14:00 UTC". */
 const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 /** What to Do Next, as the briefing says it. */
@@ -825,13 +826,13 @@ describe('a turn a usage limit stopped', () => {
     expect(start.stderr).toMatch(/cut to fit/);
     // resumed before the limit resets: the user is told the agent may stop again at once
     expect((JSON.parse(start.stdout) as { systemMessage?: string }).systemMessage).toMatch(
-      /^Baton: this workflow's last turn was stopped by a usage limit, resets at .+; until then the agent may stop again at once$/,
+      /^Baton: this workflow's last turn was stopped by a usage limit of Claude Code, resets at .+; until then the agent may stop again at once$/,
     );
     const context = contextOf(start.stdout);
     expect(context.length).toBeLessThanOrEqual(1500);
     // what to do next and what the agent was doing are kept; the file counts and the commits (\`baton context\`) go
     expect(nextOf(context)).toMatch(
-      /^Continue from task "T4: .+ The previous session ended because: stopped by a usage limit, resets at /,
+      /^Continue from task "T4: .+ The previous session ended because: stopped by a usage limit of Claude Code, resets at /,
     );
     expect(context).toContain(`### Last State (the agent's last message`);
     expect(context).toContain(last);
@@ -874,8 +875,10 @@ describe('a turn a usage limit stopped', () => {
 
     // `baton status` says it too, until the agent speaks or the user asks again
     const limited = (await baton(['status', '--json'])).json<{ usage_limit: string | null }>();
-    expect(limited.usage_limit).toBe(`stopped by a usage limit, resets at ${reset}`);
-    expect((await baton(['status'])).stdout).toContain(`agent: stopped by a usage limit, resets at ${reset}`);
+    expect(limited.usage_limit).toBe(`stopped by a usage limit of Claude Code, resets at ${reset}`);
+    expect((await baton(['status'])).stdout).toContain(
+      `agent: stopped by a usage limit of Claude Code, resets at ${reset}`,
+    );
 
     const start = await hook('SessionStart', { ...base, session_id: 's2', source: 'resume' });
     const context = contextOf(start.stdout);
@@ -884,7 +887,7 @@ describe('a turn a usage limit stopped', () => {
       /### Last State \(the agent's last message[^)]*\)\nHalf-way: the parser is done, the writer is next\./,
     );
     expect(nextOf(context)).toBe(
-      `No task is recorded: go on from the user's latest request (Goal) and the last state. The previous session ended because: stopped by a usage limit, resets at ${reset}.`,
+      `No task is recorded: go on from the user's latest request (Goal) and the last state. The previous session ended because: stopped by a usage limit of Claude Code, resets at ${reset}.`,
     );
     expect(context.match(/usage limit/g)).toHaveLength(1);
     expect(context).not.toContain(notice);
@@ -933,7 +936,7 @@ describe('a turn a usage limit stopped', () => {
     const start = await hook('SessionStart', { session_id: 's2', cwd: repo, source: 'startup' });
     expect((JSON.parse(start.stdout) as { systemMessage: string }).systemMessage).toMatch(
       new RegExp(
-        `^Baton continues workflow \\S+ "Build the CSV exporter" in this conversation \\(session 2\\); its last session was stopped by a usage limit, resets at ${reset.replace(/[()]/g, '\\$&')}; `,
+        `^Baton continues workflow \\S+ "Build the CSV exporter" in this conversation \\(session 2\\); its last session was stopped by a usage limit of Claude Code, resets at ${reset.replace(/[()]/g, '\\$&')}; `,
       ),
     );
   });
@@ -984,13 +987,13 @@ describe('a turn a usage limit stopped', () => {
     const base = { session_id: 's1', cwd: repo, transcript_path: transcript };
     const r = await hook('Stop', { ...base, stop_hook_active: false, last_assistant_message: notice });
     const reset = utc(new Date(epoch * 1000).toISOString());
-    expect(r.stderr).toContain(`stopped by a usage limit, resets at ${reset}; snapshot snap-`);
+    expect(r.stderr).toContain(`stopped by a usage limit of Claude Code, resets at ${reset}; snapshot snap-`);
     expect(r.stderr).toContain('(0 decisions, 0 errors)');
     const start = await hook('SessionStart', { ...base, session_id: 's2', source: 'startup' });
     const context = contextOf(start.stdout);
     expect(context).toMatch(/### Last State \(the agent's last message[^)]*\)\nThe export is in/);
     expect(nextOf(context)).toContain(
-      `The previous session ended because: stopped by a usage limit, resets at ${reset}.`,
+      `The previous session ended because: stopped by a usage limit of Claude Code, resets at ${reset}.`,
     );
     expect(context).not.toContain(notice);
     expect(context).not.toMatch(/UNRESOLVED|\(while: /);
@@ -1023,16 +1026,20 @@ describe('a turn a usage limit stopped', () => {
     );
     const start = await hook('SessionStart', { ...base, session_id: 's2', source: 'startup' });
     const reset = utc(new Date(epoch * 1000).toISOString());
-    expect(start.stderr).toContain(`stopped by a usage limit, resets at ${reset}; snapshot snap-`);
+    expect(start.stderr).toContain(
+      `stopped by a usage limit of Claude Code, resets at ${reset}; snapshot snap-`,
+    );
     const snapshots = (await baton(['snapshots', '--json'])).json<{
       snapshots: { trigger: string; pause_reason: string | null }[];
     }>().snapshots;
     expect(snapshots.filter((s) => s.trigger === 'pause')).toEqual([
-      expect.objectContaining({ pause_reason: `stopped by a usage limit, resets at ${reset}` }),
+      expect.objectContaining({
+        pause_reason: `stopped by a usage limit of Claude Code, resets at ${reset}`,
+      }),
     ]);
     const context = contextOf(start.stdout);
     expect(nextOf(context)).toContain(
-      `The previous session ended because: stopped by a usage limit, resets at ${reset}.`,
+      `The previous session ended because: stopped by a usage limit of Claude Code, resets at ${reset}.`,
     );
     expect(context).not.toMatch(/stopped in the middle|UNRESOLVED/);
   });
@@ -1099,7 +1106,7 @@ describe('a turn a usage limit stopped', () => {
     // snapshot Claude Code's StopFailure takes (trigger pause, the limit as its reason)
     expect(r.stderr).toMatch(
       new RegExp(
-        `stopped by a usage limit, resets at ${clock}, which is \\d{4}-\\d\\d-\\d\\d ${utc} UTC; snapshot snap-\\S+; imported `,
+        `stopped by a usage limit of Codex, resets at ${clock}, which is \\d{4}-\\d\\d-\\d\\d ${utc} UTC; snapshot snap-\\S+; imported `,
       ),
     );
     const snapshots = async () =>
@@ -1110,7 +1117,7 @@ describe('a turn a usage limit stopped', () => {
       expect.objectContaining({
         trigger: 'pause',
         pause_reason: expect.stringMatching(
-          new RegExp(`^stopped by a usage limit, resets at ${clock}, which is `),
+          new RegExp(`^stopped by a usage limit of Codex, resets at ${clock}, which is `),
         ),
       }),
     ]);
@@ -1120,7 +1127,7 @@ describe('a turn a usage limit stopped', () => {
     const context = (await runCli(['context'], { cwd: repo, env })).stdout;
     expect(nextOf(context)).toMatch(
       new RegExp(
-        `ended because: stopped by a usage limit, resets at ${clock}, which is \\d{4}-\\d\\d-\\d\\d ${utc} UTC\\.$`,
+        `ended because: stopped by a usage limit of Codex, resets at ${clock}, which is \\d{4}-\\d\\d-\\d\\d ${utc} UTC\\.$`,
       ),
     );
     expect(context).toMatch(
@@ -1166,7 +1173,7 @@ describe('a turn a usage limit stopped', () => {
     const reset = resetIn(r.stderr);
     expect(reset).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
     expect((await baton(['status'])).stdout).toContain(
-      `agent: stopped by a usage limit that has reset since (at ${reset}): the agent can go on`,
+      `agent: stopped by a usage limit of Codex that has reset since (at ${reset}): Codex can go on`,
     );
   });
 });

@@ -194,10 +194,15 @@ describe("another agent's usage limit", () => {
     const back = await hook('SessionStart', { ...claude, source: 'resume' });
     expect(back.code, back.stderr).toBe(0);
     expect(told(back.stdout)).not.toMatch(/may stop again at once/);
+    // its briefing names whose limit stopped the last session: Claude Code's own is not said to be met
+    const out = JSON.parse(back.stdout) as { hookSpecificOutput?: { additionalContext?: string } };
+    expect(out.hookSpecificOutput?.additionalContext).toContain(
+      'The previous session ended because: stopped by a usage limit of Codex, resets at',
+    );
     // Codex itself, reopened before the reset, is told
     const again = await hook('SessionStart', { ...codex, source: 'resume' }, 'codex');
     expect(told(again.stdout)).toMatch(
-      /usage limit, resets at .+; until then the agent may stop again at once/,
+      /usage limit of Codex, resets at .+; until then the agent may stop again at once/,
     );
   });
 });

@@ -154,6 +154,15 @@ describe('detectUsageLimit', () => {
     expect(stoppedByLimit('usage limit reached, try again later', null)).toBe(
       'stopped by a usage limit (no reset time read from its notice)',
     );
+    // whose limit, when known: another agent the user goes on with is not stopped by it
+    expect(stoppedByLimit('usage limit reached, try again later', null, undefined, 'codex')).toBe(
+      'stopped by a usage limit of Codex (no reset time read from its notice)',
+    );
+    expect(
+      stoppedByLimit('limit', '2026-09-24T21:20:00.000Z', new Date('2026-09-25T00:00:00Z'), 'claude-code'),
+    ).toBe(
+      'stopped by a usage limit of Claude Code that has reset since (at 2026-09-24 21:20 UTC): Claude Code can go on',
+    );
   });
 
   it("says a reset time one way: the notice's words with the UTC instant, else the instant on the given clock with it", () => {

@@ -1,4 +1,5 @@
 import { CLOCK_SLACK_MS, clockAt, clockWords, nextWallClock, wallClockAt } from './wall-clock.js';
+import { agentLabel } from '../agent-label.js';
 
 /**
  * Usage-limit errors (rate or plan limits) as agent CLIs report them, with the reset time when they give one:
@@ -96,15 +97,23 @@ export function resetWords(
  * What stopped the session, said once for whoever reads what happened: the reset as `resetWords` says it (a clock
  * time without a zone was read in the machine's, a notice with a date reads by itself), else that none was read from
  * it. No zone of a machine here: the next session may run on another, so an instant alone is said in UTC. Given `now`
- * (a person asking how things stand), a reset already past is said as past, with what that allows.
+ * (a person asking how things stand), a reset already past is said as past, with what that allows. `agent`: whose
+ * limit it is, named when known.
  */
-export function stoppedByLimit(notice: string, resetsAt: string | null, now?: Date): string {
+export function stoppedByLimit(
+  notice: string,
+  resetsAt: string | null,
+  now?: Date,
+  agent?: string | null,
+): string {
   const words = resetWords(notice, resetsAt);
+  // whose limit: in a workflow two agents take turns on, another agent is not stopped by it
+  const limit = `a usage limit${agent ? ` of ${agentLabel(agent)}` : ''}`;
   if (words && now && resetsAt && Date.parse(resetsAt) <= now.getTime())
-    return `stopped by a usage limit that has reset since (at ${words}): the agent can go on`;
+    return `stopped by ${limit} that has reset since (at ${words}): ${agent ? agentLabel(agent) : 'the agent'} can go on`;
   return words
-    ? `stopped by a usage limit, resets at ${words}`
-    : 'stopped by a usage limit (no reset time read from its notice)';
+    ? `stopped by ${limit}, resets at ${words}`
+    : `stopped by ${limit} (no reset time read from its notice)`;
 }
 
 const unitMs: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000 };

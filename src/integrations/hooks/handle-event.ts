@@ -405,7 +405,9 @@ async function cutShort(
       },
       at: new Date().toISOString(),
     });
-  const why = limit ? stoppedByLimit(limit.notice, limit.resets_at) : apiFailure(ctx.payload);
+  const why = limit
+    ? stoppedByLimit(limit.notice, limit.resets_at, undefined, ctx.agent)
+    : apiFailure(ctx.payload);
   const snap = await ctx.client.snapshotNow(ref, 'pause', why);
   const ended = await turnEnded(ctx, ref, workflowId, event);
   const tell = ended.tell ?? imported.tell;
