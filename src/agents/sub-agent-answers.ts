@@ -1,4 +1,5 @@
 import { clip } from '../core/clip.js';
+import { NOT_ANSWERED } from '../core/call-text.js';
 import { tagText } from './tag-text.js';
 import type { TranscriptEntry } from './transcript-types.js';
 
@@ -252,11 +253,7 @@ export function subAgentsOfTurn(
     ...(shown.length
       ? [`Sub-agents answered ${when}${of} (whole answers: \`baton details summaries\`):`, ...lines]
       : []),
-    ...(names.length
-      ? [
-          `Sub-agents it started had not answered when the transcript ends: ${names.slice(0, RUNNING).join(', ')}${more}`,
-        ]
-      : []),
+    ...(names.length ? [`${NOT_ANSWERED} ${names.slice(0, RUNNING).join(', ')}${more}`] : []),
   ].join('\n');
   return { text, through: Math.max(...shown.map((a) => a.line), ...running.map((r) => r.line)) };
 }

@@ -53,6 +53,31 @@ export const NEVER_RETURNED = 'The transcript ends before';
 /** How a last message names the commands its turn left running in the background, never seen to end. */
 export const LEFT_RUNNING = 'Left running in the background, not seen to end when the transcript ends:';
 
+/** How a last message names the sub-agents its turn started that had not answered when the transcript ends. */
+export const NOT_ANSWERED = 'Sub-agents it started had not answered when the transcript ends:';
+
+/**
+ * A command that serves until it is stopped (a dev server, a preview, a log followed): left running, it is no work
+ * the agent waits on.
+ */
+const serves = /\b(?:dev|serve|server|preview|start)\b|\bhttp\.server\b|\bcompose\s+up\b|\btail\s+-f\b/;
+
+/**
+ * What a last message's turn left to come back to, as its notes name them (LEFT_RUNNING, NOT_ANSWERED): the
+ * sub-agents it waits for, and the commands it left running in the background (a CI check waited on, a long test run)
+ * but a server. Empty when there is none.
+ */
+export function awaitedAfter(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    if (line.startsWith(NOT_ANSWERED)) out.push(`sub-agents ${line.slice(NOT_ANSWERED.length).trim()}`);
+    if (line.startsWith(LEFT_RUNNING))
+      for (const call of line.slice(LEFT_RUNNING.length).matchAll(/`([^`]+)`/g))
+        if (!serves.test(call[1] as string)) out.push(`\`${call[1]}\``);
+  }
+  return out;
+}
+
 /**
  * Every shell command a tool call ran: its input's `command` or `cmd` (a string, the script of a shell launcher
  * taken out of it (`bash -lc '...'`, as Codex's `exec --json` wraps its commands), or an argv whose last word is the

@@ -156,7 +156,9 @@ export function recordOne(
     case 'summary': {
       // the agent's last message as it already stands (a hook's copy, then the transcript's) writes nothing, unless
       // a compaction summary or a request of the user came after it: the same words said again ("Done.") are then
-      // the newer state; or unless only this copy says the turn ended on it (the turn's end is then recorded)
+      // the newer state; or unless only this copy says the turn ended on it (the turn's end is then recorded). The
+      // transcript's copy may say more than the hook's (what the turn left running, the sub-agents it waits for):
+      // the hook's words alone then are the same message, and kept with what the transcript added
       const { last_message: last, compaction } = d.state.summaries ?? {
         last_message: null,
         compaction: null,
@@ -164,14 +166,18 @@ export function recordOne(
       const asked = d.state.recent_requests?.at(-1);
       const newer = (t: string | undefined | null) =>
         !!last && !!t && Date.parse(t) > Date.parse(last.timestamp);
+      const words = input.summary.text.trim();
+      const same = !!last && (last.text.trim() === words || last.text.trim().startsWith(`${words}\n\n`));
       if (
         input.summary.kind === 'last_message' &&
-        last?.text.trim() === input.summary.text.trim() &&
+        last &&
+        same &&
         !newer(compaction?.timestamp) &&
-        !newer(asked?.at ?? asked?.timestamp) &&
-        !(input.summary.turn_ended === true && last.turn_ended !== true)
-      )
-        return null;
+        !newer(asked?.at ?? asked?.timestamp)
+      ) {
+        if (!(input.summary.turn_ended === true && last.turn_ended !== true)) return null;
+        return recordSummary(d, { ...input.summary, text: last.text }, input.at ?? null);
+      }
       // a compaction summary already kept (PostCompact's compact_summary, then the transcript's line that wraps it in
       // "This session is being continued ...") is the same compaction, unless the agent spoke since (a last message
       // of the same millisecond, as `baton run` records both at a session's end, came after it)

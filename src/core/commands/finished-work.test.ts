@@ -142,6 +142,30 @@ describe('finishedWork', () => {
     expect(finishedWork(ended(again.state), later(5))).toBeNull();
   });
 
+  it('is not over when its last turn ended waiting on a command left running or on sub-agents; a server is no wait', () => {
+    const answeredWith = (text: string, tasks: string[]) => {
+      const d = next(followed(tasks));
+      recordRequest(d, { text: 'ship the release', at: later(1), source: 'claude-code:hook' });
+      recordSummary(d, { kind: 'last_message', text, source: 'claude-code', turn_ended: true }, later(2));
+      return finishedWork(ended(d.state), later(3));
+    };
+    const ci =
+      'PR #234 is open; I merge it once CI passes.\n\nLeft running in the background, not seen to end when the transcript ends: `Bash: sleep 120 && gh pr checks 234`';
+    expect(answeredWith(ci, [])).toBeNull();
+    expect(answeredWith(ci, ['completed'])).toBeNull();
+    const review =
+      'The design review agent is at work; I wait for its findings.\n\nSub-agents it started had not answered when the transcript ends: design-review';
+    expect(answeredWith(review, [])).toBeNull();
+    const server =
+      'The app runs at http://localhost:3000.\n\nLeft running in the background, not seen to end when the transcript ends: `Bash: npm run dev`';
+    expect(answeredWith(server, [])).toBe(
+      "the user's last request was answered and Claude Code session s1 ended (the user quit)",
+    );
+    expect(answeredWith('Shipped.', [])).toBe(
+      "the user's last request was answered and Claude Code session s1 ended (the user quit)",
+    );
+  });
+
   it('is not over when the agent only asked the user back; a question after changes made is a closing offer', () => {
     const asked = next(followed([]));
     recordRequest(asked, { text: 'add a power() function', at: later(1), source: 'claude-code:hook' });
