@@ -58,9 +58,10 @@ export const NOT_ANSWERED = 'Sub-agents it started had not answered when the tra
 
 /**
  * A command that serves until it is stopped (a dev server, a preview, a log followed): left running, it is no work
- * the agent waits on.
+ * the agent waits on. Its words stand alone (`npm run dev`, not the `/dev/null` of a redirection).
  */
-const serves = /\b(?:dev|serve|server|preview|start)\b|\bhttp\.server\b|\bcompose\s+up\b|\btail\s+-f\b/;
+const serves =
+  /(?:^|[\s:])(?:dev|serve|server|preview|start|runserver)(?=$|[\s:])|\bhttp\.server\b|\bcompose\s+up\b|\btail\s+-f\b/;
 
 /**
  * What a last message's turn left to come back to, as its notes name them (LEFT_RUNNING, NOT_ANSWERED): the

@@ -52,14 +52,14 @@ async function quitWaiting(command: string, last: string) {
 describe('a turn that ended waiting on a command it left running', () => {
   it('keeps the work open after a quit, and the next conversation is told what was left running', async () => {
     const { out, briefing } = await quitWaiting(
-      'sleep 120 && gh pr checks 234',
+      'sleep 120 && gh pr checks 234 2>/dev/null',
       'PR #234 is open; I merge it once CI passes.',
     );
     expect(out.systemMessage).toMatch(/^Baton continues workflow \S+ /);
     expect(briefing).not.toContain('Finished Workflow');
     expect(briefing).toContain('PR #234 is open; I merge it once CI passes.');
     expect(briefing).toContain(
-      'Left running in the background, not seen to end when the transcript ends: `Bash: sleep 120 && gh pr checks 234`',
+      'Left running in the background, not seen to end when the transcript ends: `Bash: sleep 120 && gh pr checks 234 2>/dev/null`',
     );
   });
 

@@ -150,14 +150,14 @@ describe('finishedWork', () => {
       return finishedWork(ended(d.state), later(3));
     };
     const ci =
-      'PR #234 is open; I merge it once CI passes.\n\nLeft running in the background, not seen to end when the transcript ends: `Bash: sleep 120 && gh pr checks 234`';
+      'PR #234 is open; I merge it once CI passes.\n\nLeft running in the background, not seen to end when the transcript ends: `Bash: sleep 120 && gh pr checks 234 2>/dev/null`';
     expect(answeredWith(ci, [])).toBeNull();
     expect(answeredWith(ci, ['completed'])).toBeNull();
     const review =
       'The design review agent is at work; I wait for its findings.\n\nSub-agents it started had not answered when the transcript ends: design-review';
     expect(answeredWith(review, [])).toBeNull();
     const server =
-      'The app runs at http://localhost:3000.\n\nLeft running in the background, not seen to end when the transcript ends: `Bash: npm run dev`';
+      'The app runs at http://localhost:3000.\n\nLeft running in the background, not seen to end when the transcript ends: `Bash: npm run dev:web`; `Bash: python -m http.server 8000`';
     expect(answeredWith(server, [])).toBe(
       "the user's last request was answered and Claude Code session s1 ended (the user quit)",
     );
