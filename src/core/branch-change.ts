@@ -53,9 +53,16 @@ export function snapshotPlace(
     : { branch: null, commit: null };
 }
 
-/** The work span of a workflow, for a git capture. */
+/**
+ * The work span of a workflow, for a git capture. Its place is where its work was last seen (`workflowPlace`), else a
+ * detached HEAD it began on (a Codex app worktree starts detached): a branch made from it holds that start, and git
+ * is asked so (`place_held`), where only a commit of the agent's on the branch would otherwise say it.
+ */
 export const workSpanOf = (s: WorkflowPlaces & { created_at: string; ended_at: string | null }): WorkSpan => {
-  const place = workflowPlace(s);
+  const start = s.git_start;
+  const place =
+    workflowPlace(s) ??
+    (start?.branch && start.commit ? { branch: start.branch, commit: start.commit } : null);
   return {
     commit: s.git_start?.commit ?? null,
     ...(s.git_start?.dirty ? { dirty: s.git_start.dirty } : {}),

@@ -359,4 +359,27 @@ describe('workflows of the branches of one worktree', () => {
     expect(next.briefing).toContain(request);
     expect(next.briefing).toContain('created the branch fix/flaky-date');
   });
+
+  it('a workflow begun on a detached HEAD goes on, unwarned, on a branch made from it (a Codex app worktree)', async () => {
+    const w = workspace();
+    w.git('checkout', '-q', '--detach');
+    const id = 'c-detached';
+    const path = join(tempDir('baton-transcript-'), `${id}.jsonl`);
+    writeFileSync(path, '');
+    const request = 'allow a detached HEAD in the branch guard';
+    await w.hook('SessionStart', { session_id: id, source: 'startup', transcript_path: path });
+    await w.hook('UserPromptSubmit', { session_id: id, transcript_path: path, prompt: request });
+    // its agent makes a branch where it stands and commits there, with no word of it in its transcript
+    w.git('switch', '-q', '-c', 'fix/detached-guard');
+    writeFileSync(join(w.repo, 'guard.js'), 'export const guard = () => true;\n');
+    w.git('add', 'guard.js');
+    w.git('commit', '-q', '-m', 'fix: allow a detached HEAD');
+    await w.hook('Stop', { session_id: id, transcript_path: path, stop_hook_active: false });
+
+    // a new conversation, the first one's terminal closed
+    const next = await newConversation(w, 'c-after');
+    expect(next.briefing).toContain(request);
+    expect(next.briefing).not.toContain('branch changed');
+    expect(next.told).not.toContain('has its work on a detached HEAD');
+  });
 });
