@@ -70,6 +70,17 @@ describe('the commits already done: the transcripts and git, each once', () => {
       '7654321 Add sub (not on main now)',
       '9999999 Add mul',
     ]);
+    // a pull request squash-merged on GitHub and pulled: its subject with the request's number
+    const squashed = doneCommits(
+      [commit('1234567 feat: migrate to SDK 2.0'), commit('7654321 test: cover the migration')],
+      gitWith([['8888888aaaaa', 'feat: migrate to SDK 2.0 (#233)']]),
+      limits,
+    );
+    expect(lines(squashed)).toEqual([
+      '1234567 feat: migrate to SDK 2.0 (merged as 8888888 by pull request #233)',
+      '7654321 test: cover the migration (not on main now)',
+      '8888888 feat: migrate to SDK 2.0 (#233)',
+    ]);
     // on a detached HEAD there is no branch to name
     const detached = doneCommits([commit('7654321 Add sub')], gitWith([], 0, '(detached)'), limits);
     expect(lines(detached)).toEqual(["7654321 Add sub (not on HEAD's history now)"]);

@@ -85,13 +85,23 @@ function commandMade(command: string, subject: string): boolean {
 }
 
 /**
+ * The pull request's number when `merged` is `subject` as GitHub merges a pull request by squash or rebase (the
+ * subject, then ` (#123)`); null otherwise.
+ */
+const prMergeOf = (merged: string, subject: string): string | null => {
+  const m = / \(#(\d+)\)$/.exec(merged);
+  return m && merged.slice(0, m.index) === subject ? (m[1] as string) : null;
+};
+
+/**
  * The commits already done, each once: the ones the transcripts reported (in their order) and the ones git has on
  * HEAD's history since the workflow began (the capture's `work_commits`) that no transcript reported and this worktree
  * made (not `elsewhere`: another worktree's commits on a branch checked out here are not this workflow's), each placed
  * before the first reported commit git made after it. A reported commit matches git's by hash prefix (a runner's
  * command by its message). A reported commit made since the workflow began that git's complete list does not hold
  * was rewritten (amended, rebased) or reset away, or made on another branch: it is not claimed as on the branch, it
- * says which commit replaced it (git's, of the same subject) or that it is not on the branch now. With git's list cut
+ * says which commit replaced it (git's, of the same subject), which merged it (a pull request's squash, its subject
+ * with ` (#123)` after it) or that it is not on the branch now. With git's list cut
  * (`more`), nothing is said of the reported commits it does not hold: they may be older ones.
  * `limits.git_commits` is how many of the commits only git has are listed (the newest), the rest counted in `more`.
  */
@@ -152,8 +162,15 @@ export function doneCommits(
     const subject = r.subject.replace(amendNote, '');
     const same = listed.findIndex((g, j) => !taken.has(j) && g.subject === subject);
     const g = listed[same];
-    return g
-      ? { note: ` (replaced by ${shortHash(g.hash)})`, at: same }
+    if (g) return { note: ` (replaced by ${shortHash(g.hash)})`, at: same };
+    // a pull request squash-merged (or merged by rebase) on GitHub: its subject with the request's number after it
+    const merged = listed.findIndex((g, j) => !taken.has(j) && prMergeOf(g.subject, subject) !== null);
+    const m = listed[merged];
+    return m
+      ? {
+          note: ` (merged as ${shortHash(m.hash)} by pull request #${prMergeOf(m.subject, subject)})`,
+          at: merged,
+        }
       : { note: ` (not on ${where} now)`, at: -1 };
   };
   const out: DoneCommit[] = [];
