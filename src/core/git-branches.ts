@@ -31,6 +31,10 @@ function worktreeMade(args: string): string | null {
   return `added the worktree ${path}${on}`;
 }
 
+/** The folder an Already Done line says a `git worktree add` made (`added the worktree ../w on the new branch x`). */
+export const worktreeAdded = (summary: string): string | null =>
+  /^added the worktree (.+?)(?: on the new branch \S+| at \S+)?$/.exec(summary)?.[1] ?? null;
+
 /** `git worktree remove [--force] <path>`: the worktree it removes. */
 const worktreeRemove = new RegExp(
   `${git('worktree').source}\\s+remove\\s+(?:(?:-f|--force)\\s+)*(?!\\d*[<>])(${word})`,

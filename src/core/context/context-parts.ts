@@ -8,7 +8,8 @@ import { onlyGoesOn, requestTitle, USER_DIRECTIVE } from '../requests/request-te
 import type { ListItem } from '../requests/menu-pick.js';
 import { interruptedTurn } from '../interrupted-turn.js';
 import { correctionOf } from './corrected-decisions.js';
-import { fileChangeOf, pathInWorktree } from './file-change.js';
+import { absoluteFrom, fileChangeOf, pathInWorktree } from './file-change.js';
+import { worktreeAdded } from '../git-branches.js';
 import { doneCommits, type DoneCommit } from './done-commits.js';
 import { pushTarget } from './done-words.js';
 import { fitSummary } from './fit-summary.js';
@@ -248,6 +249,11 @@ export interface AlreadyDone {
   files_more: number;
   /** The folder every listed file is under (said once), or null. */
   files_under?: string | null;
+  /**
+   * The worktree the agent added (`git worktree add`) that listed files are in: Git State does not read its git, so
+   * whether they are committed is asked there. Null when none is.
+   */
+  files_elsewhere?: string | null;
   /** Other recorded side effects others see or that change data (a comment posted, a release, a migration). */
   other: { kind: string; task_id: string | null; summary: string }[];
   other_more: number;
@@ -345,6 +351,15 @@ export function alreadyDone(
         : { under: null, list: [], names: [] };
   // a file git shows changed since its last commit: a change under way as much as one done (Git State names it too)
   const dirty = new Set(snap.git_state?.uncommitted_files ?? []);
+  // files in a worktree the agent added: Git State reads only this worktree's git, so whether they are committed there
+  // is not known here
+  const added = worktree
+    ? effects.flatMap((e) => {
+        const folder = e.kind === 'other' ? worktreeAdded(e.summary) : null;
+        return folder ? [absoluteFrom(worktree, folder)] : [];
+      })
+    : [];
+  const elsewhere = added.findLast((w) => shown.list.some((f) => f.path.startsWith(`${w}/`))) ?? null;
   const shownFiles = shown.names.map(
     (name, i) => `${clip(name, 160)}${dirty.has(shown.list[i]!.path) ? ' (uncommitted)' : ''}`,
   );
@@ -382,6 +397,7 @@ export function alreadyDone(
     files: shownFiles,
     files_more: files.length - shownFiles.length,
     files_under: shown.under,
+    files_elsewhere: elsewhere,
     other: shownOther.map((e) => ({
       kind: e.kind,
       task_id: e.task_id ?? null,

@@ -22,3 +22,13 @@ export function pathInWorktree(path: string, worktree: string | null): string {
   const inside = root && path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
   return inside.replace(/^(?:\.\/)+/, '');
 }
+
+/** `path` as an absolute one: itself, or read from `base` (`../w` from `/a/b` is `/a/w`). */
+export function absoluteFrom(base: string, path: string): string {
+  const parts: string[] = [];
+  for (const part of `${path.startsWith('/') ? '' : base}/${path}`.split('/')) {
+    if (part === '..') parts.pop();
+    else if (part && part !== '.') parts.push(part);
+  }
+  return `/${parts.join('/')}`;
+}

@@ -1823,9 +1823,38 @@ describe('files changed in the worktree', () => {
       'edited /etc/hosts',
     ]);
     expect(fitted.context.already_done.files_under).toBeNull();
+    // a file outside the worktree, in no worktree the session added: nothing said of its git
+    expect(fitted.context.already_done.files_elsewhere).toBeNull();
     // without the worktree (a snapshot compiled on its own) the paths stay as recorded
     const alone = fitResumeContext(snap, 4, [], 100_000, countTokens);
     expect(alone.context.already_done.files).toContain('edited /tmp/r/repo/test/run.js');
+  });
+
+  it('names the worktree the session added that its files are in, whose git Git State does not read', () => {
+    const write = (i: number, summary: string, kind: 'file_write' | 'other' = 'file_write') => ({
+      id: `w${i}`,
+      timestamp: '2026-01-01T00:00:00.000Z',
+      task_id: null,
+      kind,
+      tool: 'Edit',
+      summary,
+    });
+    const files = [
+      'edited /tmp/r/repo-sdk2/src/server.py',
+      'created /tmp/r/repo-sdk2/docs/adr/0018.md',
+      'edited src/cli.py',
+    ].map((s, i) => write(i, s));
+    const added = write(9, 'added the worktree ../repo-sdk2 on the new branch feat/sdk2', 'other');
+    const on = { worktree: '/tmp/r/repo', status: 'in_progress' as const };
+    const fit = (effects: typeof files) =>
+      fitResumeContext({ ...bigSnapshot(), side_effects: effects }, 4, [], 100_000, countTokens, 0, on);
+    const fitted = fit([added, ...files]);
+    expect(fitted.context.already_done.files_elsewhere).toBe('/tmp/r/repo-sdk2');
+    expect(fitted.markdown).toContain(
+      '  - (files in the worktree /tmp/r/repo-sdk2 the session added: Git State does not say whether they are committed there; `git -C /tmp/r/repo-sdk2 status` does)',
+    );
+    // the same files with no worktree the session added: nothing said
+    expect(fit(files).context.already_done.files_elsewhere).toBeNull();
   });
 });
 

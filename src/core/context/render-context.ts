@@ -111,6 +111,11 @@ function alreadyDone(c: ResumeContext, out: string[]) {
     ...(d.files.length
       ? [
           `  - files${d.files_under ? ` (under ${d.files_under})` : ''}: ${d.files.join('; ')}${d.files_more ? `; ${d.files_more} more` : ''}`,
+          ...(d.files_elsewhere
+            ? [
+                `  - (files in the worktree ${d.files_elsewhere} the session added: Git State does not say whether they are committed there; \`git -C ${d.files_elsewhere} status\` does)`,
+              ]
+            : []),
         ]
       : d.files_more
         ? [`  - ${counted(d.files_more, 'file')} created, edited or deleted`]
