@@ -17,9 +17,12 @@ interface Report {
 
 const setup = agentWorkspace;
 
-/** An instant to the minute on Berlin's clock and on UTC's, as a person reads them (independent of Baton's code). */
+/**
+ * An instant to the minute (never before it) on Berlin's clock and on UTC's, as a person reads them (independent of
+ * Baton's code).
+ */
 const berlinAndUtc = (epochSeconds: number) => {
-  const t = new Date(epochSeconds * 1000);
+  const t = new Date(Math.ceil(epochSeconds / 60) * 60_000);
   const berlin = new Intl.DateTimeFormat('sv-SE', {
     timeZone: 'Europe/Berlin',
     year: 'numeric',
@@ -68,7 +71,7 @@ describe('baton run options', () => {
       `warning: paused at once (usage limit, resets at ${words}) while T1 was in progress`,
     );
     // (the agent's stop is said for any machine that reads it: its instant in UTC)
-    const utc = new Date(resets * 1000).toISOString().slice(0, 16).replace('T', ' ');
+    const utc = new Date(Math.ceil(resets / 60) * 60_000).toISOString().slice(0, 16).replace('T', ' ');
     expect(status).toContain(`agent: stopped by a usage limit of Claude Code, resets at ${utc} UTC\n`);
     expect((await said(['snapshots'])).stdout).toContain(' usage limit, resets at ');
     // On a terminal the run's last line says when, and the command that goes on then.

@@ -720,8 +720,9 @@ function limitNotice() {
 
 const resetIn = (note: string) =>
   /stopped by a usage limit of (?:Claude Code|Codex), resets at (.+?);/.exec(note)?.[1] ?? '';
-/** An instant as the notes say it, to the minute: "2026-11-30 14:00 UTC". */
-const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+/** An instant as the notes say it, to the minute (never before it): "2026-11-30 14:00 UTC". */
+const utc = (iso: string) =>
+  `${new Date(Math.ceil(Date.parse(iso) / 60_000) * 60_000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 /** What to Do Next, as the briefing says it. */
 const nextOf = (context: string) => /### What to Do Next\n([^\n]+)/.exec(context)?.[1] ?? '';
 

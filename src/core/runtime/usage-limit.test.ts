@@ -151,6 +151,10 @@ describe('detectUsageLimit', () => {
         '2026-09-24T21:20:00.000Z',
       ),
     ).toBe('stopped by a usage limit, resets at 2026-09-24 21:20 UTC');
+    // to the minute, never before the reset: 21:20:46 is said 21:21
+    expect(stoppedByLimit('limit', '2026-09-24T21:20:46.000Z')).toBe(
+      'stopped by a usage limit, resets at 2026-09-24 21:21 UTC',
+    );
     expect(stoppedByLimit('usage limit reached, try again later', null)).toBe(
       'stopped by a usage limit (no reset time read from its notice)',
     );

@@ -85,8 +85,10 @@ export function resetWords(
   const said = notice ? resetSaid(notice) : null;
   const t = resetsAt ? Date.parse(resetsAt) : NaN;
   if (Number.isNaN(t)) return said ?? resetsAt;
-  const utc = new Date(t).toISOString().slice(0, 16).replace('T', ' ');
-  const local = zone && !said ? clockAt(t, zone) : null;
+  // said to the minute, never before the reset: one that comes at 15:45:46 is said at 15:46 (a retry at 15:45 fails)
+  const minute = Math.ceil(t / 60_000) * 60_000;
+  const utc = new Date(minute).toISOString().slice(0, 16).replace('T', ' ');
+  const local = zone && !said ? clockAt(minute, zone) : null;
   const there = local && clockWords(local) !== utc ? `${clockWords(local)} (${zone})` : null;
   // words already on UTC's clock ("3pm (UTC)") say nothing the instant does not: the instant alone, with its date
   const first = said && !onUtcClock(said) ? said : said ? null : there;
