@@ -24,6 +24,7 @@ import {
   type SessionSnapshot,
   pause,
   withdrawPause,
+  retakePauseSnapshot,
   resolveError,
   skipTask,
   snapshotNow,
@@ -481,6 +482,18 @@ export class BatonService {
       { retry: true },
     );
     return { result: out.result, state: out.state };
+  }
+
+  /**
+   * A paused workflow's latest snapshot taken again with what was recorded since (`retakePauseSnapshot`): by
+   * `baton run` once the agent a forced pause stopped has been read to its end. Null when it is not paused.
+   */
+  async retakePauseSnapshot(ref: WorkflowRef): Promise<SessionSnapshot | null> {
+    const s = await this.resolve(ref);
+    if (s.status !== 'paused' || !s.last_snapshot) return null;
+    const taken = await this.queries.latestSnapshot(s);
+    const git = await this.gitOf(s);
+    return (await this.act(ref, (d) => retakePauseSnapshot(d, taken, git), true)).result;
   }
 
   /**

@@ -154,6 +154,43 @@ describe("a session `baton run` drives feeds the briefing's Last State as the ho
     },
   );
 
+  it('a pause forced while the agent is inside a call hands the next session that call as its Last State', async () => {
+    const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
+    expect((await ws.create()).code).toBe(0);
+    const run = ws.spawnRun(['--json', 'run', '--agent', 'claude-code', '--heartbeat', '200ms'], {
+      FAKE_COMMAND: 'npm run test:integration',
+      FAKE_HANG_IN_CALL_MS: '60000',
+    });
+    const log = await until('the task to start', async () => {
+      const started = run.out.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { event: string; log?: string })
+        .find((e) => e.event === 'task.started');
+      return started?.log ?? null;
+    });
+    await until('the agent to be inside its call', async () =>
+      existsSync(log) ? readFileSync(log, 'utf8').includes('"tool_use"') : false,
+    );
+    const paused = await ws.cli(['pause', '--force', '--reason', 'checking on it']);
+    expect(paused.code, paused.stderr).toBe(0);
+    expect(await run.exited).toBe(0);
+    // the session the next run starts is handed the call the agent was stopped in
+    const prompts = tempDir('baton-prompts-');
+    const again = await ws.cli(['run', '--agent', 'claude-code', '--max-tasks', '1'], {
+      FAKE_PROMPT_DIR: prompts,
+    });
+    expect(again.code, again.stderr).toBe(0);
+    const [first] = readdirSync(prompts)
+      .sort()
+      .map((f) => readFileSync(join(prompts, f), 'utf8'));
+    expect(lastState(first!)).toContain(
+      'The transcript ends before this call returned (check whether it ran): `Bash: npm run test:integration`',
+    );
+    // with the pause's own reason and warning
+    expect(first).toContain('The previous session ended because: pause: checking on it.');
+  });
+
   it("Codex: its last agent message (`exec --json`) is the Last State of the next session's briefing", async () => {
     const ws = agentWorkspace({ BATON_AGENT_BIN: fakeCodex });
     expect((await ws.create()).code).toBe(0);

@@ -3,6 +3,7 @@ import { assertTransition } from '../workflow-machine.js';
 import { inProgressTasks } from '../task-graph.js';
 import type { GitCapture } from '../schemas/git-state.js';
 import type { SnapshotTrigger } from '../schemas/workflow.js';
+import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { WorkflowState } from '../schemas/state.js';
 import { endOpenSession } from './lifecycle.js';
 import { takeSnapshot } from './snapshots.js';
@@ -77,6 +78,22 @@ export function pauseNow(
   });
   endOpenSession(d, trigger, snapshot.id);
   return snapshot;
+}
+
+/**
+ * The pause's snapshot taken again, as it was (its trigger, reason and warnings) with what was recorded since: a pause
+ * forced while `baton run`'s agent worked took its snapshot before that agent was stopped, and its last words (the
+ * call it was cut off in) are recorded only once its output has been read to the end. The next session is handed the
+ * latest snapshot, so it must hold them. Null when the workflow is no longer paused, or `taken` is not its latest.
+ */
+export function retakePauseSnapshot(
+  d: Draft,
+  taken: SessionSnapshot,
+  git: GitCapture,
+): SessionSnapshot | null {
+  const s = d.state;
+  if (s.status !== 'paused' || s.last_snapshot?.id !== taken.id) return null;
+  return takeSnapshot(d, taken.trigger, taken.pause_reason, git, taken.warnings);
 }
 
 const wasOrWere = (ids: readonly string[]) =>

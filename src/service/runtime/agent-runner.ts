@@ -404,6 +404,9 @@ export class AgentRunner {
         const stopped = `task ${task.id} stopped: ${result.stopped_by}`;
         if (o.onEvent) note(stopped);
         else log(stopped);
+        // a pause forced meanwhile took its snapshot while the agent still ran: the agent's last words (the call it
+        // was cut off in) were recorded only once its output ended, and the next session is handed that snapshot
+        await svc.retakePauseSnapshot({ workflowId: id });
         token = null;
         continue;
       }
