@@ -35,7 +35,8 @@ export function printedCommits(output: string): { branch: string | null; hash: s
  * `-m "$(cat <<'EOF'`). Null for a message from an editor or a file.
  */
 function commitSubject(command: string): string | null {
-  const inline = /\bgit\s+commit\b[^\n]*?\s-m\s*(?:"([^"$`\\]+)"|'([^']+)')/.exec(command);
+  // `-m`, alone or last of short flags run together (`-qm`, `-am`)
+  const inline = /\bgit\s+commit\b[^\n]*?\s-[a-zA-Z]*m\s*(?:"([^"$`\\]+)"|'([^']+)')/.exec(command);
   const heredoc =
     /\bgit\s+commit\b[^\n]*?\s(?:-F\s*-|--file[= ]-|-m\s*"\$\(cat)[^\n]*<<-?\s*['"]?\w+['"]?[^\n]*\n([^\n]*)/.exec(
       command,

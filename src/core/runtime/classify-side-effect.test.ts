@@ -91,6 +91,10 @@ describe('side effects of completed tool actions', () => {
     expect(commit('4f02117\n', 'git commit -q -m "Add the cart" && git rev-parse --short HEAD')).toEqual([
       { kind: 'commit', summary: '4f02117 Add the cart' },
     ]);
+    // `-qm`: the quiet flag and the message run together, as agents often write them
+    expect(
+      commit('d005b06 T2: part 1\n', 'git add T2.txt && git commit -qm "T2: part 1" && git log --oneline -1'),
+    ).toEqual([{ kind: 'commit', summary: 'd005b06 T2: part 1' }]);
     // an older commit the log shows is not this one; a quiet commit nothing showed is none (git's own log has it)
     expect(commit('1a2b3c4 Earlier work\n', 'git commit -q -m "Add the cart"; git log --oneline -1')).toEqual(
       [],
@@ -181,7 +185,10 @@ describe('side effects of completed tool actions', () => {
         "git add -A && git commit -qm 'Add count helper' && git push -q origin main 2>&1 && git log --oneline -1",
         '23354e0 Add count helper',
       ),
-    ).toEqual([{ kind: 'push', summary: 'pushed main -> main' }]);
+    ).toEqual([
+      { kind: 'commit', summary: '23354e0 Add count helper' },
+      { kind: 'push', summary: 'pushed main -> main' },
+    ]);
     expect(ran('git push --quiet -o ci.skip origin HEAD:release', '')).toEqual([
       { kind: 'push', summary: 'pushed HEAD -> release' },
     ]);
