@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, fakeClaude } from '../helpers/agent-workspace.js';
-import { tempDir } from '../helpers/git-repo.js';
+import { gitIn, tempDir } from '../helpers/git-repo.js';
 
 // An agent that hangs (alive, printing nothing: a stuck API stream, a wedged process) is stopped after
 // --stall-timeout, and its task goes on in the agent's own session; a task whose agent hangs every time fails, with
@@ -42,6 +42,39 @@ describe('baton run with an agent that hangs', () => {
     expect(all[1]!.resume).not.toBeNull();
     expect(all[0]!.resume).toBeNull();
     expect(w.count('workflow.completed')).toBe(1);
+  });
+
+  it('tells the agent it hung, in what call, and what git has from it, as after a crash', async () => {
+    const w = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
+    await w.create();
+    const prompts = tempDir('baton-prompts-');
+    // it commits, then hangs before its call returns: no output of it ever says the commit
+    const r = await w.said(
+      ['run', '--agent', 'claude-code', '--heartbeat', '100ms', '--stall-timeout', '1s', '--max-tasks', '1'],
+      {
+        FAKE_PROMPT_DIR: prompts,
+        FAKE_COMMAND: 'git commit --allow-empty -q -m "Add the schema" && npm run test:integration',
+        FAKE_COMMAND_RUN: '1',
+        FAKE_HANG_ONCE: join(tempDir('fake-hang-'), 'hung'),
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const [, second] = readdirSync(prompts)
+      .sort()
+      .map((f) => readFileSync(join(prompts, f), 'utf8'));
+    expect(second).toMatch(
+      /## Where your last run was cut off\n\nYour last run hung: the agent printed nothing for 0m0\ds \(stall timeout 0m01s\): it was stopped as hung\. A call it was inside may hang again/,
+    );
+    expect(second).toContain(
+      'The transcript ends before this call returned (check whether it ran): `Bash: git commit --allow-empty -q -m "Add the schema" && npm run test:integration`',
+    );
+    // the hung run's commit (the run that went on made one more)
+    const [hash] = gitIn(w.repo, 'log', '--reverse', '--format=%h', '--grep', 'Add the schema')
+      .trim()
+      .split('\n');
+    expect(second).toMatch(
+      new RegExp(`^- \\[commit\\] ${hash!}[0-9a-f]* Add the schema \\(on the branch`, 'm'),
+    );
   });
 
   it('fails the task with the hang as its cause when its agent hangs every time', async () => {

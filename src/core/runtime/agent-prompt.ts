@@ -32,11 +32,43 @@ export interface PromptInput {
   known?: KnownState | null;
   /** How the agent reaches Baton: the workflow and the command that runs the CLI (`baton`, or a path). */
   baton?: { workflowId: string; command: string; taskId: string } | null;
-  /**
-   * The agent's own session going on after its run was cut off (`cutOffWords`): its last words and the calls that
-   * never returned, which may or may not have run.
-   */
-  cutOff?: string | null;
+  /** The agent's own session going on after its run was cut off (`cutOffOf`): why, and where. */
+  cutOff?: CutOff | null;
+}
+
+/** Why and where an agent's run was cut off, for its own session going on from there. */
+export interface CutOff {
+  /** Why the run ended before its task did, with what that asks of the agent, in sentences. */
+  why: string;
+  /** Its last words with the calls that never returned (`cutOffWords`); null when its turn ended on them. */
+  words: string | null;
+}
+
+const KILLED = 'Your last run stopped before it finished (it was killed, or the machine stopped).';
+const CHECK_CALLS =
+  'Its last words, and any call that never returned: check whether such a call ran (`git status`, `git log`, the remote) before you do it again.';
+
+/**
+ * Why and where the agent's run was cut off, for its own session going on from it: stopped as hung (`hung`: what
+ * Baton saw, said when it stopped it, and when that run began), or else killed or the machine stopped, with its last
+ * words when its turn did not end on them (`cutOffWords`). Null when nothing says it was cut off.
+ */
+export function cutOffOf(
+  s: WorkflowState,
+  hung: { what: string; since: string } | null = null,
+): CutOff | null {
+  if (hung) {
+    // Baton stopped it in the middle of its turn: what it said last in that run is where it was, even words that read
+    // as a turn's end (a stream cut before its result); words from before that run are not
+    const last = s.summaries?.last_message;
+    const said = last && Date.parse(last.timestamp) >= Date.parse(hung.since) ? clip(last.text, 1200) : null;
+    return {
+      why: `Your last run hung: ${hung.what}. A call it was inside may hang again (waiting for input, a server or a watcher that never exits): find out why before you run it again as it was.`,
+      words: said,
+    };
+  }
+  const words = cutOffWords(s);
+  return words ? { why: KILLED, words } : null;
 }
 
 /**
@@ -131,16 +163,11 @@ export function buildAgentPrompt(p: PromptInput): string {
         `- [commit] ${c.hash} ${c.subject} (on the branch, though no agent's output reported it: see what it holds before you redo any of it)`,
       );
   }
-  if (p.cutOff)
-    out.push(
-      '',
-      '## Where your last run was cut off',
-      '',
-      'Your last run stopped before it finished (it was killed, or the machine stopped). Its last words, and any call',
-      'that never returned: check whether such a call ran (`git status`, `git log`, the remote) before you do it again.',
-      '',
-      p.cutOff.trim(),
-    );
+  if (p.cutOff) {
+    const { why, words } = p.cutOff;
+    out.push('', '## Where your last run was cut off', '', words ? `${why} ${CHECK_CALLS}` : why);
+    if (words) out.push('', words.trim());
+  }
   if (p.history.length) {
     out.push('', '## The interrupted session so far (structured; tool calls and results)', '');
     for (const h of p.history) out.push(`- ${h.kind}: ${h.text}`);

@@ -3,7 +3,7 @@ import {
   counted,
   BatonError,
   buildAgentPrompt,
-  cutOffWords,
+  cutOffOf,
   conflict,
   formatSpan,
   interrupt,
@@ -23,6 +23,7 @@ import {
   pausedBy,
   apiErrorWords,
   transientApiError,
+  type CutOff,
   type HistoryStep,
 } from '../../core/index.js';
 import type { ExecutorRow } from '../../storage/executor-registry.js';
@@ -166,8 +167,8 @@ export class AgentRunner {
     let resumeContext: string | null = null;
     let history: HistoryStep[] = [];
     let fallback: string | null = null;
-    /** Where the agent's own session, going on after a crash, was cut off (its next prompt says it once). */
-    let cutOff: string | null = null;
+    /** Why and where the agent's own session, going on after a crash or a hang, was cut off (its next prompt says it once). */
+    let cutOff: CutOff | null = null;
     const resumeWorkflow = async (reason: 'exhaustion' | 'usage_limit' | 'paused' | 'interrupted') => {
       const before = await svc.runner.load(id);
       const r = await svc.resume({ workflowId: id });
@@ -178,7 +179,7 @@ export class AgentRunner {
           ? (before.agent?.resume_token ?? null)
           : null;
       // the session that goes on is not handed the briefing that says where it was cut: its prompt says it
-      cutOff = token ? cutOffWords(before) : null;
+      cutOff = token ? cutOffOf(before) : null;
       emit({
         event: 'session.started',
         workflow_id: id,
@@ -216,7 +217,7 @@ export class AgentRunner {
       const killed = o.profile.supports_session_resume ? killedAgentSession(s, o.profile.name) : null;
       if (killed) {
         token = killed.token;
-        cutOff = cutOffWords(s);
+        cutOff = cutOffOf(s);
         note(
           `the last run's agent was killed before it finished ${killed.taskId}: going on in its own session (${killed.token}; for a fresh one, \`baton pause -w ${id}\` before the run)`,
         );
@@ -420,8 +421,13 @@ export class AgentRunner {
         // the conversation goes on where it hung (its own session), else a new one starts with the compiled context
         token = o.profile.supports_session_resume ? (result.session_id ?? token) : null;
         fallback = token ? null : 'the agent hung';
-        resumeContext = token ? null : (await svc.queries.context(await svc.runner.load(id))).markdown;
+        const now = await svc.runner.load(id);
+        resumeContext = token ? null : (await svc.queries.context(now)).markdown;
         history = token ? [] : trimHistory(result.steps, o.historyBudget, roughTokens);
+        // told, as after a crash, that it hung and where (its last words, the call it was in), and what git has since
+        cutOff = token
+          ? cutOffOf(now, { what: result.stalled, since: new Date(started).toISOString() })
+          : null;
         const how = token ? 'in its own session' : 'in a new driver session with the compiled context';
         const said = `task ${task.id}: ${result.stalled}; going on ${how} (${stalls.get(task.id)} of ${STALL_RETRIES})`;
         if (o.onEvent) note(said);
