@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiErrorWords, transientApiError } from './turn-stop.js';
+import { apiErrorWords, apiFailureError, transientApiError } from './turn-stop.js';
 
 describe('an API error that passes', () => {
   it("is an overloaded or failing service, or a dropped connection; not a limit, a full context or the task's own failure", () => {
@@ -33,5 +33,22 @@ describe('an API error that passes', () => {
         'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
       ),
     ).toBe('529 overloaded_error: Overloaded');
+  });
+
+  it('recorded as an agent error, is the API failing, no fault of the work; the task failing is', () => {
+    const agentError = (message: string) => ({ error_type: 'agent_error', error_message: message });
+    expect(
+      apiFailureError(
+        agentError(
+          'agent: API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+        ),
+      ),
+    ).toBe(true);
+    expect(apiFailureError(agentError('agent: stream disconnected before completion'))).toBe(true);
+    expect(apiFailureError(agentError('agent: Tests fail.'))).toBe(false);
+    // a command's output naming such words is the command's failure
+    expect(
+      apiFailureError({ error_type: 'command_failed', error_message: '`curl api`: API Error: 500 {}' }),
+    ).toBe(false);
   });
 });

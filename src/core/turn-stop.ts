@@ -86,12 +86,26 @@ export function apiErrorWords(text: string): string {
 export function turnStop(summaries: Summaries | undefined, asked: Asked, now?: Date): string | null {
   const error = summaries?.api_error;
   const limit = summaries?.usage_limit;
-  const errorHolds = !!summaries && !!error && !overSince(summaries, error, asked);
   const errorNewer = !limit || (error && Date.parse(error.timestamp) > Date.parse(limit.timestamp));
-  if (errorHolds && errorNewer)
-    return `the last turn ended on an API error (${apiErrorWords(error.text)}): the request it was on may not have been carried out; retry it`;
-  return limitStop(summaries, asked, now);
+  return (errorNewer ? apiErrorStop(summaries, asked) : null) ?? limitStop(summaries, asked, now);
 }
+
+/**
+ * The API error the agent's last turn ended on, while that holds (nothing said or asked since), as what to do about
+ * it: its request may not have been carried out, and is to be retried. Null when none holds.
+ */
+export function apiErrorStop(summaries: Summaries | undefined, asked: Asked): string | null {
+  const error = summaries?.api_error;
+  if (!summaries || !error || overSince(summaries, error, asked)) return null;
+  return `the last turn ended on an API error (${apiErrorWords(error.text)}): the request it was on may not have been carried out; retry it`;
+}
+
+/**
+ * An error recorded from the agent's own words (`agent_error`, said `agent: <its words>`) that is its API failing
+ * (`transientApiError`): no fault of the work, so nothing for an agent to fix; it passes once the agent goes on.
+ */
+export const apiFailureError = (e: { error_type: string; error_message: string }): boolean =>
+  e.error_type === 'agent_error' && transientApiError(e.error_message.replace(/^[^:\n]*:\s*/, ''));
 
 /**
  * Whether a notice is the limit already recorded (a hook's copy, then the transcript's): nothing said or asked since

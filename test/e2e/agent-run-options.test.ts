@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, fakeClaude, fakeCodex, until } from '../helpers/agent-workspace.js';
@@ -146,7 +146,8 @@ describe('baton run options', () => {
     const status = (await cli(['status'])).json<{ tasks: { id: string; status: string }[] }>();
     expect(status.tasks.find((t) => t.id === 'T1')?.status).toBe('in_progress');
     // the next run goes on with T1 where the agent was, in its own session, and finishes
-    const again = await cli(['run', '--agent', 'claude-code'], env);
+    const prompts = tempDir('baton-prompts-');
+    const again = await cli(['run', '--agent', 'claude-code'], { ...env, FAKE_PROMPT_DIR: prompts });
     expect(again.code, again.stderr).toBe(0);
     expect(again.json<Report>().status).toBe('completed');
     const runs = readFileSync(log, 'utf8')
@@ -154,6 +155,14 @@ describe('baton run options', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as { resume: string | null });
     expect(runs[1]?.resume).toMatch(/^[0-9a-f-]{36}$/);
+    // told the turn ended on the API failing, to retry it; the overload is no open error for it to fix
+    const [first] = readdirSync(prompts)
+      .sort()
+      .map((f) => readFileSync(join(prompts, f), 'utf8'));
+    expect(first).toContain(
+      '## Where your last run was cut off\n\nThe last turn ended on an API error (529 overloaded_error: Overloaded): the request it was on may not have been carried out; retry it. That was no fault of the task.',
+    );
+    expect(first).not.toContain('## Open errors');
   });
 
   it('--auto-resume on a workflow paused by a usage limit waits for the reset first; a signal stops the wait at once', async () => {

@@ -1,4 +1,5 @@
 import { clip } from '../clip.js';
+import { apiErrorStop, apiFailureError, transientApiError } from '../turn-stop.js';
 import type { Decision, ErrorRecord } from '../schemas/records.js';
 import type { SideEffect } from '../schemas/runtime.js';
 import type { WorkflowState } from '../schemas/state.js';
@@ -50,7 +51,8 @@ const CHECK_CALLS =
 
 /**
  * Why and where the agent's run was cut off, for its own session going on from it: stopped as hung (`hung`: what
- * Baton saw, said when it stopped it, and when that run began), or else killed or the machine stopped, with its last
+ * Baton saw, said when it stopped it, and when that run began), its last turn ended on its API failing (overloaded, a
+ * server error: no fault of the task, the request to retry), or else killed or the machine stopped, with its last
  * words when its turn did not end on them (`cutOffWords`). Null when nothing says it was cut off.
  */
 export function cutOffOf(
@@ -68,6 +70,12 @@ export function cutOffOf(
     };
   }
   const words = cutOffWords(s);
+  const error = s.summaries?.api_error;
+  const api =
+    error && transientApiError(error.text)
+      ? apiErrorStop(s.summaries, (s.recent_requests ?? []).at(-1))
+      : null;
+  if (api) return { why: `${api[0]?.toUpperCase()}${api.slice(1)}. That was no fault of the task.`, words };
   return words ? { why: KILLED, words } : null;
 }
 
@@ -94,11 +102,15 @@ export const knownState = (s: WorkflowState): KnownState => ({
     description: d.description,
     rationale: d.rationale,
   })),
-  open_errors: s.open_errors.slice(-10).map((e) => ({
-    id: e.id,
-    error_type: e.error_type,
-    error_message: clip(e.error_message, 300),
-  })),
+  // the agent's API failing is no fault of the work: the prompt says to retry it (`cutOffOf`), not to fix it
+  open_errors: s.open_errors
+    .filter((e) => !apiFailureError(e))
+    .slice(-10)
+    .map((e) => ({
+      id: e.id,
+      error_type: e.error_type,
+      error_message: clip(e.error_message, 300),
+    })),
   done: s.tasks
     .filter((t) => t.status === 'done' || t.status === 'skipped')
     .map((t) => ({ id: t.id, title: t.title })),

@@ -167,7 +167,7 @@ export class AgentRunner {
     let resumeContext: string | null = null;
     let history: HistoryStep[] = [];
     let fallback: string | null = null;
-    /** Why and where the agent's own session, going on after a crash or a hang, was cut off (its next prompt says it once). */
+    /** Why and where the agent's own session, going on after a crash, a hang or an API error, was cut off (said once). */
     let cutOff: CutOff | null = null;
     const resumeWorkflow = async (reason: 'exhaustion' | 'usage_limit' | 'paused' | 'interrupted') => {
       const before = await svc.runner.load(id);
