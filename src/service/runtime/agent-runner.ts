@@ -202,7 +202,9 @@ export class AgentRunner {
     // agent may stop again at once.
     const limitAhead = s.status === 'paused' ? usageLimitAhead(s) : null;
     if (limitAhead && o.autoResume) {
-      note(`the usage limit this workflow hit resets at ${limitAhead.words}: waiting for it (--auto-resume)`);
+      note(
+        `the usage limit this workflow hit resets at ${limitAhead.words} (in ${formatSpan(limitAhead.ms)}): waiting for it (--auto-resume)`,
+      );
       await sleep(limitAhead.ms, o.signal);
     } else if (limitAhead)
       note(

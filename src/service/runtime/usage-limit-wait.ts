@@ -1,4 +1,10 @@
-import { machineZone, resetWords, usageLimitReached, type WorkflowState } from '../../core/index.js';
+import {
+  formatSpan,
+  machineZone,
+  resetWords,
+  usageLimitReached,
+  type WorkflowState,
+} from '../../core/index.js';
 import type { BatonService } from '../baton-service.js';
 import type { SessionResult } from './agent-session.js';
 import type { RunEvent } from './run-events.js';
@@ -82,7 +88,7 @@ export async function pauseForUsageLimit(
   });
   const report = { resets_at: result.resets_at, reset_words: words, auto_resumed: wait !== null };
   if (wait === null) return { report, stopped: 'usage limit' };
-  o.log(`usage limit: resuming at ${words ?? result.resets_at}`);
+  o.log(`usage limit: resuming at ${words ?? result.resets_at} (in ${formatSpan(wait)})`);
   await sleep(Math.max(0, wait), o.signal);
   // not waited for after all: the workflow stays paused, and the run says how to go on
   if (o.signal?.aborted)
