@@ -44,6 +44,11 @@ import { hooksStoreWarning, storeInUse, storeText, type StoreInUse } from '../..
 import type { GlobalOptions } from '../runtime.js';
 import { folderUnseenByServer } from '../server-folder.js';
 import { HttpClient, HUNG_HINT } from '../../client/http-client.js';
+import { runsDirFor } from '../../disk/index.js';
+import { repositoryWorktrees } from '../../integrations/init/worktrees.js';
+import { localService } from '../local-service.js';
+import { SettingReader } from '../../config/setting-reader.js';
+import { followedElsewhere, moveWorkflows, switchLines, workflowsLeftIn } from '../store-switch.js';
 
 /** How long `baton doctor` waits for a Baton server's health check. */
 const DOCTOR_HEALTH_CHECK_MS = 3000;
@@ -110,6 +115,10 @@ export function registerInitCommands(program: Command, rt: Runtime) {
       '--save-database',
       'keep the database this shell names (--database, BATON_DATABASE_URL) in $BATON_HOME/config.json, so the agent hooks use it whatever their environment',
     )
+    .option(
+      '--move-workflows',
+      "with --save-database: copy this repository's workflows not finished from the store the hooks used until now into it",
+    )
     .action(
       async (
         o: {
@@ -119,14 +128,33 @@ export function registerInitCommands(program: Command, rt: Runtime) {
           agent?: string;
           command?: string;
           saveDatabase?: boolean;
+          moveWorkflows?: boolean;
         },
         cmd: Command,
       ) => {
         const g = rt.globals(cmd);
         const settings = rt.settings(g);
         const scope = scopeOf(o);
+        if (o.moveWorkflows && (!o.saveDatabase || o.undo))
+          throw invalidInput(
+            '--move-workflows moves workflows into the database --save-database keeps: use them together (`baton init --save-database --move-workflows`)',
+          );
         const store = o.undo ? null : await hooksStore(rt, g, settings, !!o.saveDatabase);
         const root = await rootOf(rt, scope);
+        // the workflows not finished the store the hooks leave holds for this repository: moved, or said with the
+        // commands that move them (else the next session start begins a new, empty workflow and nothing says why)
+        const current = async () => localService(await rt.open(g)).store;
+        const left = store?.previous
+          ? await workflowsLeftIn(store.previous, repositoryWorktrees(root), current)
+          : [];
+        const moved =
+          store?.previous && o.moveWorkflows && left.length
+            ? await moveWorkflows(
+                store.previous,
+                await current(),
+                left.map((w) => w.id),
+              )
+            : [];
         const home = rt.env.HOME || homedir();
         const base = { root, scope, env: rt.env, home: settings.home };
         let changes: InitChange[];
@@ -177,7 +205,13 @@ export function registerInitCommands(program: Command, rt: Runtime) {
             changes,
             auto_track: settings.autoTrack,
             ...(store
-              ? { store: store.store, store_warning: store.warning, saved_database: store.saved }
+              ? {
+                  store: store.store,
+                  store_warning: store.warning,
+                  saved_database: store.saved,
+                  left_behind: o.moveWorkflows ? [] : left,
+                  moved,
+                }
               : {}),
           },
           () => {
@@ -239,6 +273,8 @@ export function registerInitCommands(program: Command, rt: Runtime) {
                   `Kept as the \`database\` key of ${store.saved}: the agent hooks use it whatever their environment.`,
                 );
               if (store.warning) out.push(`Warning: ${store.warning}.`);
+              if (store.previous)
+                out.push(...switchLines(store.previous, store.store, left, moved, settings.home));
             }
             if (scope === 'local')
               out.push(
@@ -315,15 +351,32 @@ export function registerInitCommands(program: Command, rt: Runtime) {
       const unseen = all ? await folderUnseenByServer(() => rt.open(g), store, root) : null;
       if (unseen) found.problems.unshift(unseen);
       const workflows = all?.filter((w) => !isTerminal(w.status)) ?? null;
-      // outside a repository no session start creates one (the problem above says what does)
-      if (all && workflows && !workflows.length && start !== null) {
+      const hooked = found.agents.some((a) => a.hooks.length || a.plugin.length);
+      // the workflows the hooks here followed that the store in use does not hold: left in the store used before
+      const behind = all
+        ? await followedElsewhere(
+            await rt.open(g),
+            Object.values(log.transcripts)
+              .map((t) => t.workflow_id)
+              .filter((id) => !all.some((w) => w.id === id)),
+            store,
+            settings.home,
+            root,
+            runsDirFor(root, settings.runsDir),
+            hooked && settings.autoTrack,
+            (workflows ?? []).map((w) => w.id),
+          )
+        : [];
+      found.notes.push(...behind.map((b) => b.note));
+      // outside a repository no session start creates one (the problem above says what does); one left in another
+      // store is said above, with what the next session start does
+      if (all && workflows && !workflows.length && start !== null && !behind.length) {
         // one that ended is not "none yet": named, so its status is one command away
         const ended = all.at(0);
         const none = ended
           ? `no open workflow here (the latest, ${ended.id}, is ${ended.status}: \`baton status -w ${ended.id}\`)`
           : 'no workflow here yet';
         // a session start creates one only through the hooks: without them, that is not promised
-        const hooked = found.agents.some((a) => a.hooks.length || a.plugin.length);
         found.notes.push(
           !settings.autoTrack
             ? `${none}, and auto_track is off: \`baton create\` starts one`
@@ -349,6 +402,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
           status: w.status,
           sessions: w.session_count,
         })),
+        left_behind: behind.map((b) => b.workflow),
         // newest first, each with its agent and event (Claude Code and Codex each keep their own)
         last_hooks: lastHooks,
         problems: found.problems,
@@ -466,17 +520,21 @@ async function hooksStore(
   g: GlobalOptions,
   settings: Settings,
   save: boolean,
-): Promise<{ store: StoreInUse; warning: string | null; saved: string | null }> {
+): Promise<{ store: StoreInUse; warning: string | null; saved: string | null; previous: string | null }> {
   const reader = settingReader({ database: g.database, server: g.server }, rt.env, settings);
   const store = storeInUse(reader, settings.home);
-  if (!save) return { store, warning: hooksStoreWarning(store, settings.home), saved: null };
+  if (!save) return { store, warning: hooksStoreWarning(store, settings.home), saved: null, previous: null };
   if (store.kind === 'server')
     throw invalidInput(
       `--save-database keeps a database, but this shell names the server ${store.place} (${store.from}): a server cannot be kept in a config file; start the agent with BATON_URL (and BATON_TOKEN) in its environment, or save the server's database instead (\`baton init --save-database --database postgres://...\`)`,
     );
   const named = /^(option|variable) /.test(store.from);
-  // this shell names the database the config file already keeps: nothing to save, the hooks use it
-  if (named && !store.thisShellOnly) return { store, warning: null, saved: null };
+  // this shell names the database the config file already keeps: nothing to save, the hooks use it; what the default
+  // SQLite file still holds is said again (and moved with --move-workflows)
+  if (named && !store.thisShellOnly) {
+    const sqlite = join(settings.home, 'baton.db');
+    return { store, warning: null, saved: null, previous: store.place === sqlite ? null : sqlite };
+  }
   if (!store.thisShellOnly)
     throw invalidInput(
       `--save-database keeps a database this shell names (--database or BATON_DATABASE_URL), but none is named: the hooks already use ${storeText(store)}`,
@@ -491,8 +549,16 @@ async function hooksStore(
       { cause: e },
     );
   });
+  // the database the hooks used until now (by the config files, else the default): what it holds stays there
+  const before = store.otherwise?.kind === 'server' ? null : new SettingReader({}, {}, reader.files);
+  const previous = before ? (before.text('database') ?? join(settings.home, 'baton.db')) : null;
   const saved = saveHomeSetting(settings.home, 'database', reader.text('database')!);
-  return { store: { ...store, from: `${saved}, key database`, thisShellOnly: false }, warning: null, saved };
+  return {
+    store: { ...store, from: `${saved}, key database`, thisShellOnly: false },
+    warning: null,
+    saved,
+    previous,
+  };
 }
 
 /** Why Baton's store cannot be reached, and what to do about it. */
