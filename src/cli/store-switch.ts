@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BatonClient } from '../client/baton-client.js';
-import { storeText, type StoreInUse } from '../config/store-in-use.js';
+import { storeName, type StoreInUse } from '../config/store-in-use.js';
 import { BatonError, counted, isTerminal, type WorkflowStatus } from '../core/index.js';
-import { isPostgresUrl, redactUrl } from '../core/database-url.js';
+import { isPostgresUrl, postgresPlace, redactUrl } from '../core/database-url.js';
 import { exportRun, importRunDir, skippedAnything, type ImportResult } from '../disk/index.js';
 import { openStore } from '../storage/open-store.js';
 import type { Store } from '../storage/store.js';
@@ -127,9 +127,9 @@ function moveCommands(database: string, id: string, home: string): string {
   return `\`baton --database ${from} export ${id} ${dir} && baton import-run ${dir}\``;
 }
 
-/** Where the old store is, in words: the SQLite file, or the PostgreSQL URL without its password. */
-const oldStoreText = (database: string) =>
-  isPostgresUrl(database) ? `PostgreSQL ${redactUrl(database)}` : `SQLite ${database}`;
+/** A database setting in words: the SQLite file, or the PostgreSQL URL without its password. */
+export const databaseText = (database: string) =>
+  isPostgresUrl(database) ? `PostgreSQL ${postgresPlace(database)}` : `SQLite ${database}`;
 
 /** The workflows in words: `wf-1 ("Add greet", in_progress)`, each with the commands that move it. */
 function leftBehindText(database: string, left: readonly WorkflowLeft[], home: string): string {
@@ -149,8 +149,8 @@ export function switchLines(
   moved: readonly ImportResult[],
   home: string,
 ): string[] {
-  const old = oldStoreText(previous);
-  const now = storeText(store).replace(/ \(.*\)$/, '');
+  const old = databaseText(previous);
+  const now = storeName(store);
   if (moved.length)
     return [
       `Moved ${counted(moved.length, 'workflow')} not finished of this repository from ${old} into ${now}: ${moved.map((r) => `${r.workflow_id} (${r.outcome}, ${counted(r.events, 'event')})`).join(', ')}; the next agent session start in its worktree takes it up where it stopped. The copy in ${old} stays as it was.`,
@@ -199,7 +199,7 @@ export async function followedElsewhere(
   if (!missing.length) return [];
   const sqlite = join(home, 'baton.db');
   const there = store.kind === 'sqlite' && store.place === sqlite ? [] : await heldIn(sqlite, missing);
-  const now = storeText(store).replace(/ \(.*\)$/, '');
+  const now = storeName(store);
   // what the sessions here do instead: follow another workflow, open in the store in use, or begin a new one
   const next = (it: string) =>
     open.length
@@ -214,7 +214,7 @@ export async function followedElsewhere(
       return [
         {
           workflow: w,
-          note: `the hooks here followed workflow ${w.id} ("${w.title}", ${w.status}), which stays in ${oldStoreText(sqlite)}: ${now}, the store in use, does not hold it, so ${next('it')}. Move it: ${moveCommands(sqlite, w.id, home)} (or end it there: \`baton --database ${sqlite} abandon ${w.id}\`)`,
+          note: `the hooks here followed workflow ${w.id} ("${w.title}", ${w.status}), which stays in ${databaseText(sqlite)}: ${now}, the store in use, does not hold it, so ${next('it')}. Move it: ${moveCommands(sqlite, w.id, home)} (or end it there: \`baton --database ${sqlite} abandon ${w.id}\`)`,
         },
       ];
     // not in the default file: in a store this machine no longer names; its run folder here holds it too

@@ -43,8 +43,13 @@ function chosen(reader: SettingReader, home: string): Omit<StoreInUse, 'thisShel
 
 /** The store in words: `PostgreSQL db.internal:5432/baton as baton (variable BATON_DATABASE_URL)`. */
 export function storeText(s: Pick<StoreInUse, 'kind' | 'place' | 'from'>): string {
+  return `${storeName(s)} (${s.from})`;
+}
+
+/** The store in words, without where its setting came from: `PostgreSQL db.internal:5432/baton as baton`. */
+export function storeName(s: Pick<StoreInUse, 'kind' | 'place'>): string {
   const what = { server: 'the Baton server', postgres: 'PostgreSQL', sqlite: 'SQLite' }[s.kind];
-  return `${what} ${s.place} (${s.from})`;
+  return `${what} ${s.place}`;
 }
 
 /**

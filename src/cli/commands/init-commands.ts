@@ -48,6 +48,7 @@ import { runsDirFor } from '../../disk/index.js';
 import { repositoryWorktrees } from '../../integrations/init/worktrees.js';
 import { localService } from '../local-service.js';
 import { SettingReader } from '../../config/setting-reader.js';
+import { undoLeaves, undoLeavesLines } from '../undo-leaves.js';
 import { followedElsewhere, moveWorkflows, switchLines, workflowsLeftIn } from '../store-switch.js';
 
 /** How long `baton doctor` waits for a Baton server's health check. */
@@ -191,6 +192,21 @@ export function registerInitCommands(program: Command, rt: Runtime) {
         // taken all the same (Baton may be installed after, and a committed file names it for every machine), but said
         const unfound =
           o.command && !o.undo && !runnable(o.command, rt.env) ? commandNotFound(o.command) : null;
+        // what an undo leaves as it was (the run folders, the saved database, the workflows in progress): said, with
+        // how to remove each, so "removes exactly what it added" is not read as "removes Baton"
+        const inUse = storeInUse(
+          settingReader({ database: g.database, server: g.server }, rt.env, settings),
+          settings.home,
+        );
+        const leaves = o.undo
+          ? await undoLeaves(
+              [...new Set([root, ...changes.map((c) => c.worktree)])],
+              settings.runsDir,
+              settings.home,
+              inUse,
+              () => rt.open(g),
+            )
+          : null;
         const warnings = [unfound, double, ...twice, unseen, sub].filter((w): w is string => w !== null);
         emit(
           rt.io,
@@ -203,6 +219,7 @@ export function registerInitCommands(program: Command, rt: Runtime) {
             warnings,
             undo: !!o.undo,
             changes,
+            ...(leaves ? { left: leaves } : {}),
             auto_track: settings.autoTrack,
             ...(store
               ? {
@@ -238,6 +255,12 @@ export function registerInitCommands(program: Command, rt: Runtime) {
                   : 'Nothing of `baton init` was found to remove.',
                 ...lines,
                 ...(others.length ? ['And from the other worktrees of this repository:', ...others] : []),
+                ...(lines.length || others.length
+                  ? [
+                      "(removed: Baton's part taken out of a file that stays; deleted: a file `baton init` created, empty without it)",
+                    ]
+                  : []),
+                ...(leaves ? undoLeavesLines(leaves, inUse, (p) => show(root, home, p)) : []),
               ].join('\n');
             const out = [
               `Baton is set up for ${agents.map(agentLabel).join(' and ')} in ${root} (${scopesSaid(changes)}):`,

@@ -320,8 +320,11 @@ export function undo(input: UndoInput): InitChange[] {
   for (const root of roots) noteUndone(input.home, root, at);
   // the objects Baton's servers were in that init made (`projects` may hold every worktree's entry), once all are undone
   changes.push(...pruneServers(left.servers));
-  // the files and folders init made that the worktrees shared (~/.claude.json, ~/.codex/), once all are undone
-  for (const path of left.files) deleteIfEmpty(path);
+  // the files and folders init made that the worktrees shared (~/.claude.json, ~/.codex/), once all are undone; a
+  // file deleted is said so, as a settings file init made is (one word for one thing)
+  for (const path of left.files)
+    if (deleteIfEmpty(path))
+      for (const c of changes) if (c.path === path && c.change === 'removed') c.change = 'deleted';
   // folders init made, deepest first, when nothing is left in them
   for (const dir of left.dirs.sort((a, b) => b.length - a.length)) {
     try {
@@ -509,8 +512,13 @@ function undoWorktree(input: UndoInput, undone: readonly string[], left: Left): 
       if (created.has(files.mcp.path)) left.files.push(files.mcp.path);
     }
     if (removeBlock(files.instructions) === 'removed') {
-      change({ agent, what: 'instructions', path: files.instructions, change: 'removed' });
-      if (created.has(files.instructions)) deleteIfEmpty(files.instructions);
+      const deleted = created.has(files.instructions) && deleteIfEmpty(files.instructions);
+      change({
+        agent,
+        what: 'instructions',
+        path: files.instructions,
+        change: deleted ? 'deleted' : 'removed',
+      });
     }
   }
   for (const path of m?.excluded ?? []) left.excluded.push({ root, path });
@@ -547,8 +555,9 @@ function othersUsing(others: readonly Manifest[], path: string, homes: ReturnTyp
 const emptyJson = (v: unknown): boolean =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(emptyJson);
 
-function deleteIfEmpty(path: string) {
-  if (!existsSync(path)) return;
+/** Deletes a file init made once nothing is left in it; whether it did. */
+function deleteIfEmpty(path: string): boolean {
+  if (!existsSync(path)) return false;
   const text = readFileSync(path, 'utf8').trim();
   let empty = text === '';
   if (!empty && text.startsWith('{'))
@@ -558,4 +567,5 @@ function deleteIfEmpty(path: string) {
       // not JSON: the user's own text, kept
     }
   if (empty) rmSync(path);
+  return empty;
 }
