@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BatonClient } from '../client/baton-client.js';
 import { storeName, type StoreInUse } from '../config/store-in-use.js';
-import { BatonError, counted, isTerminal, type WorkflowStatus } from '../core/index.js';
+import { BatonError, counted, isTerminal, type WorkflowState, type WorkflowStatus } from '../core/index.js';
 import { isPostgresUrl, postgresPlace, redactUrl } from '../core/database-url.js';
 import { exportRun, importRunDir, skippedAnything, type ImportResult } from '../disk/index.js';
 import { openStore } from '../storage/open-store.js';
@@ -18,6 +18,14 @@ export interface WorkflowLeft {
   /** Its last event's position there. */
   version: number;
 }
+
+const leftOf = (w: WorkflowState): WorkflowLeft => ({
+  id: w.id,
+  title: w.title,
+  status: w.status,
+  worktree: w.worktree,
+  version: w.version,
+});
 
 /** How long a PostgreSQL that does not answer is waited for when only asked what it holds. */
 const ASK_WITHIN_MS = 3000;
@@ -47,14 +55,7 @@ export async function workflowsLeftIn(
   try {
     for (const worktree of worktrees)
       for (const w of await store.listWorkflows({ worktree }))
-        if (!isTerminal(w.status))
-          found.push({
-            id: w.id,
-            title: w.title,
-            status: w.status,
-            worktree: w.worktree,
-            version: w.version,
-          });
+        if (!isTerminal(w.status)) found.push(leftOf(w));
   } catch {
     return [];
   } finally {
@@ -75,8 +76,7 @@ async function heldIn(database: string, ids: readonly string[]): Promise<Workflo
     const found: WorkflowLeft[] = [];
     for (const id of ids) {
       const w = await store.loadState(id);
-      if (w)
-        found.push({ id: w.id, title: w.title, status: w.status, worktree: w.worktree, version: w.version });
+      if (w) found.push(leftOf(w));
     }
     return found;
   } catch {
