@@ -27,6 +27,37 @@ async function summariesOf(ws: ReturnType<typeof agentWorkspace>, trigger: strin
 }
 
 /** The `### Last State` section of a briefing, up to the next section. */
+/** `baton run` started, its agent inside a call of `command` that hangs (the task's log holds the call). */
+async function insideCall(ws: ReturnType<typeof agentWorkspace>, command: string) {
+  const run = ws.spawnRun(['--json', 'run', '--agent', 'claude-code', '--heartbeat', '200ms'], {
+    FAKE_COMMAND: command,
+    FAKE_HANG_IN_CALL_MS: '60000',
+  });
+  const log = await until('the task to start', async () => {
+    const started = run.out.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { event: string; log?: string })
+      .find((e) => e.event === 'task.started');
+    return started?.log ?? null;
+  });
+  await until('the agent to be inside its call', async () =>
+    existsSync(log) ? readFileSync(log, 'utf8').includes('"tool_use"') : false,
+  );
+  return run;
+}
+
+/** The first prompt the agent of the next `baton run` (one task) is given. */
+async function nextPrompt(ws: ReturnType<typeof agentWorkspace>): Promise<string> {
+  const prompts = tempDir('baton-prompts-');
+  const again = await ws.cli(['run', '--agent', 'claude-code', '--max-tasks', '1'], {
+    FAKE_PROMPT_DIR: prompts,
+  });
+  expect(again.code, again.stderr).toBe(0);
+  const [first] = readdirSync(prompts).sort();
+  return readFileSync(join(prompts, first!), 'utf8');
+}
+
 const lastState = (markdown: string) =>
   /### Last State[^\n]*\n[\s\S]*?(?=\n### )/.exec(markdown)?.[0] ?? null;
 
@@ -96,22 +127,7 @@ describe("a session `baton run` drives feeds the briefing's Last State as the ho
     async ({ signal, source, trigger }) => {
       const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
       expect((await ws.create()).code).toBe(0);
-      const run = ws.spawnRun(['--json', 'run', '--agent', 'claude-code', '--heartbeat', '200ms'], {
-        FAKE_COMMAND: 'git commit -m "schema"',
-        FAKE_HANG_IN_CALL_MS: '60000',
-      });
-      // the task's log holds the call: the agent is inside it
-      const log = await until('the task to start', async () => {
-        const started = run.out.stdout
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l) as { event: string; log?: string })
-          .find((e) => e.event === 'task.started');
-        return started?.log ?? null;
-      });
-      await until('the agent to be inside its call', async () =>
-        existsSync(log) ? readFileSync(log, 'utf8').includes('"tool_use"') : false,
-      );
+      const run = await insideCall(ws, 'git commit -m "schema"');
       run.child.kill(signal);
       await run.exited;
       const status = await ws.cli(['status']);
@@ -137,14 +153,7 @@ describe("a session `baton run` drives feeds the briefing's Last State as the ho
       gitIn(ws.repo, 'commit', '--allow-empty', '-q', '-m', 'schema');
       const hash = gitIn(ws.repo, 'rev-parse', '--short', 'HEAD').trim();
       // the next run goes on in the agent's own session (which gets no briefing): its prompt says where it was cut
-      const prompts = tempDir('baton-prompts-');
-      const again = await ws.cli(['run', '--agent', 'claude-code', '--max-tasks', '1'], {
-        FAKE_PROMPT_DIR: prompts,
-      });
-      expect(again.code, again.stderr).toBe(0);
-      const [first] = readdirSync(prompts)
-        .sort()
-        .map((f) => readFileSync(join(prompts, f), 'utf8'));
+      const first = await nextPrompt(ws);
       expect(first).toContain('## Where your last run was cut off');
       expect(first).toContain('`Bash: git commit -m "schema"`');
       // and what git has that its conversation never saw return
@@ -157,34 +166,13 @@ describe("a session `baton run` drives feeds the briefing's Last State as the ho
   it('a pause forced while the agent is inside a call hands the next session that call as its Last State', async () => {
     const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
     expect((await ws.create()).code).toBe(0);
-    const run = ws.spawnRun(['--json', 'run', '--agent', 'claude-code', '--heartbeat', '200ms'], {
-      FAKE_COMMAND: 'npm run test:integration',
-      FAKE_HANG_IN_CALL_MS: '60000',
-    });
-    const log = await until('the task to start', async () => {
-      const started = run.out.stdout
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as { event: string; log?: string })
-        .find((e) => e.event === 'task.started');
-      return started?.log ?? null;
-    });
-    await until('the agent to be inside its call', async () =>
-      existsSync(log) ? readFileSync(log, 'utf8').includes('"tool_use"') : false,
-    );
+    const run = await insideCall(ws, 'npm run test:integration');
     const paused = await ws.cli(['pause', '--force', '--reason', 'checking on it']);
     expect(paused.code, paused.stderr).toBe(0);
     expect(await run.exited).toBe(0);
     // the session the next run starts is handed the call the agent was stopped in
-    const prompts = tempDir('baton-prompts-');
-    const again = await ws.cli(['run', '--agent', 'claude-code', '--max-tasks', '1'], {
-      FAKE_PROMPT_DIR: prompts,
-    });
-    expect(again.code, again.stderr).toBe(0);
-    const [first] = readdirSync(prompts)
-      .sort()
-      .map((f) => readFileSync(join(prompts, f), 'utf8'));
-    expect(lastState(first!)).toContain(
+    const first = await nextPrompt(ws);
+    expect(lastState(first)).toContain(
       'The transcript ends before this call returned (check whether it ran): `Bash: npm run test:integration`',
     );
     // with the pause's own reason and warning
