@@ -32,6 +32,11 @@ async function main(argv) {
     process.stderr.write(`baton: ${why}\n`);
     return 0;
   }
+  // a reader that went away (`baton list --json | head -c 0`) takes no more output: the command goes on to its end
+  // (a run is not cut short by it), its exit code as it would be, with no stack of the broken pipe
+  process.stdout.on('error', (e) => {
+    if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
+  });
   const cli = await import('../dist/bin/cli.js');
   return cli.main(argv);
 }
