@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BatonClient } from '../client/baton-client.js';
-import { storeName, type StoreInUse } from '../config/store-in-use.js';
+import { databaseName, storeName, type StoreInUse } from '../config/store-in-use.js';
 import { BatonError, counted, isTerminal, type WorkflowState, type WorkflowStatus } from '../core/index.js';
-import { isPostgresUrl, postgresPlace, redactUrl } from '../core/database-url.js';
+import { isPostgresUrl, redactUrl } from '../core/database-url.js';
 import { exportRun, importRunDir, skippedAnything, type ImportResult } from '../disk/index.js';
 import { openStore } from '../storage/open-store.js';
 import type { Store } from '../storage/store.js';
@@ -127,10 +127,6 @@ function moveCommands(database: string, id: string, home: string): string {
   return `\`baton --database ${from} export ${id} ${dir} && baton import-run ${dir}\``;
 }
 
-/** A database setting in words: the SQLite file, or the PostgreSQL URL without its password. */
-export const databaseText = (database: string) =>
-  isPostgresUrl(database) ? `PostgreSQL ${postgresPlace(database)}` : `SQLite ${database}`;
-
 /** The workflows in words: `wf-1 ("Add greet", in_progress)`, each with the commands that move it. */
 function leftBehindText(database: string, left: readonly WorkflowLeft[], home: string): string {
   return left
@@ -149,7 +145,7 @@ export function switchLines(
   moved: readonly ImportResult[],
   home: string,
 ): string[] {
-  const old = databaseText(previous);
+  const old = databaseName(previous);
   const now = storeName(store);
   if (moved.length)
     return [
@@ -214,7 +210,7 @@ export async function followedElsewhere(
       return [
         {
           workflow: w,
-          note: `the hooks here followed workflow ${w.id} ("${w.title}", ${w.status}), which stays in ${databaseText(sqlite)}: ${now}, the store in use, does not hold it, so ${next('it')}. Move it: ${moveCommands(sqlite, w.id, home)} (or end it there: \`baton --database ${sqlite} abandon ${w.id}\`)`,
+          note: `the hooks here followed workflow ${w.id} ("${w.title}", ${w.status}), which stays in ${databaseName(sqlite)}: ${now}, the store in use, does not hold it, so ${next('it')}. Move it: ${moveCommands(sqlite, w.id, home)} (or end it there: \`baton --database ${sqlite} abandon ${w.id}\`)`,
         },
       ];
     // not in the default file: in a store this machine no longer names; its run folder here holds it too

@@ -2,10 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BatonClient } from '../client/baton-client.js';
 import { homeConfigPath, readConfigFile } from '../config/config-files.js';
-import { storeName, type StoreInUse } from '../config/store-in-use.js';
+import { databaseName, storeName, type StoreInUse } from '../config/store-in-use.js';
 import { isTerminal } from '../core/index.js';
 import { listRunDirs, runsDirFor } from '../disk/index.js';
-import { databaseText } from './store-switch.js';
 
 /** What `baton init --undo` leaves as it was, for the user to keep or remove: none of it is a file init wrote. */
 export interface UndoLeaves {
@@ -38,7 +37,7 @@ export async function undoLeaves(
   const saved = existsSync(config) ? readConfigFile(config).values.database : undefined;
   const database_key =
     typeof saved === 'string'
-      ? { file: config, store: databaseText(saved), otherwise: join(home, 'baton.db') }
+      ? { file: config, store: databaseName(saved), otherwise: join(home, 'baton.db') }
       : null;
   let workflows: UndoLeaves['workflows'] = [];
   let workflows_unknown: string | null = null;

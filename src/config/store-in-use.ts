@@ -32,14 +32,18 @@ function chosen(reader: SettingReader, home: string): Omit<StoreInUse, 'thisShel
   const server = reader.get('server');
   if (server.text) return { kind: 'server', place: redactUrl(server.text), from: server.from };
   const db = reader.get('database');
-  if (db.text && isPostgresUrl(db.text))
-    return { kind: 'postgres', place: postgresPlace(db.text), from: db.from };
-  return {
-    kind: 'sqlite',
-    place: db.text ?? join(home, 'baton.db'),
-    from: db.text ? db.from : 'default: $BATON_HOME/baton.db',
-  };
+  if (db.text) return { ...databaseStore(db.text), from: db.from };
+  return { kind: 'sqlite', place: join(home, 'baton.db'), from: 'default: $BATON_HOME/baton.db' };
 }
+
+/** The store a database setting names: PostgreSQL at `host:port/db as user` (never a password), or a SQLite file. */
+const databaseStore = (database: string): Pick<StoreInUse, 'kind' | 'place'> =>
+  isPostgresUrl(database)
+    ? { kind: 'postgres', place: postgresPlace(database) }
+    : { kind: 'sqlite', place: database };
+
+/** A database setting in words, as `storeName` says a store: the SQLite file, or PostgreSQL without its password. */
+export const databaseName = (database: string): string => storeName(databaseStore(database));
 
 /** The store in words: `PostgreSQL db.internal:5432/baton as baton (variable BATON_DATABASE_URL)`. */
 export function storeText(s: Pick<StoreInUse, 'kind' | 'place' | 'from'>): string {
