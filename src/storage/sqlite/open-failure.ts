@@ -16,6 +16,20 @@ const damaged = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
  * a new database, refilled from the run folders beside the work (docs/files-on-disk.md).
  */
 export function openFailure(location: string, e: unknown): BatonError {
+  return failure('open', location, e);
+}
+
+/**
+ * Why a write to an open SQLite database failed, as a BatonError, when the reason is one to say: another process held
+ * its lock all the time this one waited (else the error as it is). A bare "database is locked" names neither the file
+ * nor what to do.
+ */
+export function writeFailure(location: string, e: unknown): unknown {
+  const code = (e as { code?: unknown })?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY') ? failure('write to', location, e) : e;
+}
+
+function failure(doing: 'open' | 'write to', location: string, e: unknown): BatonError {
   const code = (e as { code?: unknown })?.code;
   const denied = typeof code === 'string' && (refused.has(code) || code.startsWith('SQLITE_READONLY'));
   const busy = typeof code === 'string' && code.startsWith('SQLITE_BUSY');
@@ -37,7 +51,7 @@ export function openFailure(location: string, e: unknown): BatonError {
           : '';
   return new BatonError(
     'unavailable',
-    `cannot open the SQLite database ${location}: ${(e as Error).message}${hint}`,
+    `cannot ${doing} the SQLite database ${location}: ${(e as Error).message}${hint}`,
     // a cause named here is one the message already says what to do about
     cause ? { cause } : {},
     { cause: e },

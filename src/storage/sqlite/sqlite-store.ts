@@ -25,7 +25,7 @@ import { retryWhileBusy } from './busy-setup.js';
 import { migrateSqlite } from './migrate.js';
 import { BatchWriter } from './batch-writer.js';
 import { StateCache } from './state-cache.js';
-import { openFailure } from './open-failure.js';
+import { openFailure, writeFailure } from './open-failure.js';
 
 export interface SqliteOptions {
   durability?: Durability;
@@ -113,7 +113,12 @@ export class SqliteStore implements Store {
 
   /** Commits batches in one transaction; once it is durable, their states are the ones this process knows. */
   private commitTx(batches: readonly CommitBatch[]): void {
-    const revs = this.writeAll.immediate(batches);
+    let revs: number[];
+    try {
+      revs = this.writeAll.immediate(batches);
+    } catch (e) {
+      throw writeFailure(this.location, e);
+    }
     batches.forEach((b, i) => this.cache.set(b.workflowId, revs[i]!, b.state));
   }
   private get writeAll() {
