@@ -39,33 +39,48 @@ async function openOld(database: string): Promise<Store | null> {
   return openStore({ database, answerWithinMs: ASK_WITHIN_MS });
 }
 
+/** What a switch of store leaves behind: the workflows, or why the old store could not be read (not "none"). */
+export type LeftBehind = { left: WorkflowLeft[]; unread: null } | { left: []; unread: string };
+
 /**
  * The workflows not finished that the store `database` names holds for these worktrees and `now` (the store in use)
  * lacks, or holds an older part of: what a switch to `now` leaves behind (the hooks then start a new, empty workflow
- * there). None when the old store cannot be read.
+ * there). A store that cannot be read says why: it may hold some.
  */
 export async function workflowsLeftIn(
   database: string,
   worktrees: readonly string[],
   now: () => Promise<Store>,
-): Promise<WorkflowLeft[]> {
-  const store = await openOld(database).catch(() => null);
-  if (!store) return [];
+): Promise<LeftBehind> {
   const found: WorkflowLeft[] = [];
   try {
-    for (const worktree of worktrees)
-      for (const w of await store.listWorkflows({ worktree }))
-        if (!isTerminal(w.status)) found.push(leftOf(w));
-  } catch {
-    return [];
-  } finally {
-    await store.close();
+    const store = await openOld(database);
+    if (!store) return { left: [], unread: null };
+    try {
+      for (const worktree of worktrees)
+        for (const w of await store.listWorkflows({ worktree }))
+          if (!isTerminal(w.status)) found.push(leftOf(w));
+    } finally {
+      await store.close();
+    }
+  } catch (e) {
+    return { left: [], unread: firstLine(e) };
   }
-  if (!found.length) return [];
   const to = await now();
   const left: WorkflowLeft[] = [];
   for (const w of found) if (((await to.loadState(w.id))?.version ?? 0) < w.version) left.push(w);
-  return left;
+  return { left, unread: null };
+}
+
+/**
+ * Why a store could not be read, in a few words: its error's first line; a SQLite file's named cause (damaged, locked,
+ * denied) as the driver said it, since the hint beside it (move it aside: the next command starts a new one) is for the
+ * store in use, not the one left.
+ */
+function firstLine(e: unknown): string {
+  const named = (e as { details?: { cause?: unknown } }).details?.cause ? (e as Error).cause : null;
+  const said = named instanceof Error ? named : e;
+  return (said instanceof Error ? said.message : String(said)).split('\n')[0]!;
 }
 
 /** Which of `ids` the store `database` names holds (a SQLite file missing, or unreadable: none). */
@@ -88,30 +103,90 @@ async function heldIn(database: string, ids: readonly string[]): Promise<Workflo
 
 /**
  * Copies each workflow from the store `database` names into `to`, as `baton export` then `baton import-run` do (the
- * same run folder in between, in a temporary folder deleted after). The old store keeps its copy as it was.
+ * same run folder in between, in a temporary folder deleted after). The old store keeps its copy as it was; one that
+ * fails stops the move, said with what was moved before it (`stopped` says what that leaves for the user).
  */
 export async function moveWorkflows(
   database: string,
   to: Store,
   ids: readonly string[],
+  stopped: string,
 ): Promise<ImportResult[]> {
-  const from = await openOld(database);
-  if (!from) return [];
   const moved: ImportResult[] = [];
+  let id: string | undefined;
   try {
-    for (const id of ids) {
-      const dir = mkdtempSync(join(tmpdir(), 'baton-move-'));
-      try {
-        await exportRun(from, id, dir);
-        moved.push(await importRunDir(to, dir));
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
+    const from = await openOld(database);
+    if (!from) return [];
+    try {
+      for (id of ids) {
+        const dir = mkdtempSync(join(tmpdir(), 'baton-move-'));
+        try {
+          await exportRun(from, id, dir);
+          moved.push(await importRunDir(to, dir));
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
       }
+    } finally {
+      await from.close();
     }
-  } finally {
-    await from.close();
+  } catch (e) {
+    const before = moved.length
+      ? ` (${moved.map((r) => r.workflow_id).join(', ')}, moved before it, ${moved.length === 1 ? 'is' : 'are'} in the new store too, whole: a run again leaves ${moved.length === 1 ? 'it' : 'them'} as ${moved.length === 1 ? 'it is' : 'they are'})`
+      : '';
+    throw new BatonError(
+      BatonError.isInstance(e) ? e.code : 'unavailable',
+      `--move-workflows could not move ${id ?? 'the workflows'} from ${databaseName(database)} (${(e as Error).message.split('\n')[0]})${before}; ${stopped}`,
+      {},
+      { cause: e },
+    );
   }
   return moved;
+}
+
+/**
+ * What `init --save-database --move-workflows` says when the store the hooks leave cannot be read: nothing moved, and
+ * (`saving`) nothing kept, so the hooks stay where the workflows are; how to go on.
+ */
+export function unreadRefusal(previous: string, why: string, saving: boolean, stopped: string): BatonError {
+  return new BatonError(
+    'unavailable',
+    `--move-workflows cannot read ${databaseName(previous)}, the store the hooks ${saving ? 'use' : 'used until now'} (${why}): it moved nothing; ${stopped}`,
+  );
+}
+
+/** What a move that stopped leaves: nothing lost, and (`saving`) nothing kept, so the hooks stay on the old store. */
+export function moveStopped(previous: string, saving: boolean): string {
+  const old = databaseName(previous);
+  return saving
+    ? `--save-database kept nothing, so the hooks still use ${old} and every workflow there stays as it was. Run this again once it can be read; or switch without moving them: \`baton init --save-database\` (it says how to move them later)`
+    : `every workflow there stays as it was. Run this again once it can be read`;
+}
+
+/**
+ * What `init --save-database` says when the store the hooks leave (`previous`) could not be read: its workflows not
+ * finished for this repository, if any, stay there, and how to move them once it reads again (or from the run
+ * folders, which hold them too).
+ */
+export function unreadLines(
+  previous: string,
+  why: string,
+  store: StoreInUse,
+  home: string,
+  runs: { worktree: string; dir: string } | null,
+): string[] {
+  const old = databaseName(previous);
+  const from = isPostgresUrl(previous) ? `'${redactUrl(previous)}'` : shellWord(previous);
+  const again =
+    previous === join(home, 'baton.db')
+      ? `\`baton init --save-database --move-workflows\` (with this shell's database setting) moves them, or one by one: `
+      : '';
+  const folders = runs
+    ? `; or, from this worktree's run folders (${runs.dir}), which hold them too: \`baton rebuild --from-disk ${shellWord(runs.worktree)}\``
+    : '';
+  return [
+    `Warning: ${old}, the store the hooks used until now, could not be read (${why}), so what it holds was not looked at: any workflow of this repository not finished there stays there, and the next agent session start here begins a new, empty workflow in ${storeName(store)} instead of handing it over. Once it can be read, ${again}\`baton --database ${from} list\` names them and ${moveCommands(previous, '<id>', home)} moves one${folders}.`,
+  ];
 }
 
 /** A word of a shell command, quoted when the shell would split or expand it. */

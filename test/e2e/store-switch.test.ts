@@ -1,10 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import pg from 'pg';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/git-repo.js';
 import { agentHooks, hookWorkspace } from '../helpers/hook-workspace.js';
-import { freshPostgresUrl } from '../helpers/postgres.js';
+import { freshPostgresUrl, postgresAdminUrl } from '../helpers/postgres.js';
 import { batonBin } from '../helpers/cli.js';
 import { hermeticEnv } from '../helpers/hermetic-env.js';
 
@@ -138,6 +140,131 @@ describe('moving a repository to the team database', () => {
     );
     runPrinted(`baton import-run ${folder}`, repo, env);
     expect((await baton(['doctor'])).stdout).not.toContain('the hooks here followed');
+    expect((await nextSession()).stdout).toContain(`Baton continues workflow ${id}`);
+  });
+});
+
+/** The `database` key $BATON_HOME/config.json keeps (undefined: none). */
+const kept = (home: string): string | undefined => {
+  const path = join(home, 'config.json');
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Json).database : undefined;
+};
+
+const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+const holders: ChildProcess[] = [];
+afterEach(() => {
+  for (const p of holders.splice(0)) p.kill('SIGKILL');
+});
+
+/** A process of its own that keeps a write transaction open on the SQLite file `path`; killed to let go. */
+async function holdWriteLock(path: string): Promise<ChildProcess> {
+  const holder = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const db = new (require(${JSON.stringify(driver)}))(${JSON.stringify(path)}); db.exec('BEGIN IMMEDIATE'); console.log('locked'); setInterval(() => {}, 1000);`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  holders.push(holder);
+  await new Promise<void>((resolve, reject) => {
+    holder.stdout!.on('data', (d: Buffer) => d.toString().includes('locked') && resolve());
+    holder.on('exit', (code) => reject(new Error(`the lock holder exited (${code})`)));
+  });
+  return holder;
+}
+
+describe('moving to another store when the old one cannot be read', () => {
+  const init = ['init', '--agent', 'claude-code', '--command', 'baton', '--save-database'];
+
+  it('a damaged SQLite file: the save says so and how to move them later; --move-workflows refuses and keeps nothing', async () => {
+    const { baton, repo, env, id, sqlite, nextSession } = await workflowInSqlite();
+    const team = join(tempDir('baton-team-'), 'team.db');
+    renameSync(sqlite, `${sqlite}.good`);
+    writeFileSync(sqlite, 'not a database, not at all: '.repeat(200));
+
+    const refused = await baton([...init, '--move-workflows'], undefined, { BATON_DATABASE_URL: team });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `--move-workflows cannot read SQLite ${sqlite}, the store the hooks use (file is not a database): it moved nothing; --save-database kept nothing, so the hooks still use SQLite ${sqlite} and every workflow there stays as it was. Run this again once it can be read; or switch without moving them: \`baton init --save-database\``,
+    );
+    expect(kept(env.BATON_HOME)).toBeUndefined();
+
+    const saved = await baton([...init, '--json'], undefined, { BATON_DATABASE_URL: team });
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(saved.json<Json>()).toMatchObject({ previous_unread: 'file is not a database', left_behind: [] });
+    expect(kept(env.BATON_HOME)).toBe(team);
+    const again = await baton(init, undefined, { BATON_DATABASE_URL: team });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(
+      `Warning: SQLite ${sqlite}, the store the hooks used until now, could not be read (file is not a database), so what it holds was not looked at: any workflow of this repository not finished there stays there, and the next agent session start here begins a new, empty workflow in SQLite ${team} instead of handing it over. Once it can be read, \`baton init --save-database --move-workflows\` (with this shell's database setting) moves them, or one by one: \`baton --database ${sqlite} list\` names them`,
+    );
+    const runs = join(repo, '.baton', 'runs');
+    expect(again.stdout).toContain(
+      `; or, from this worktree's run folders (${runs}), which hold them too: \`baton rebuild --from-disk ${repo}\`.`,
+    );
+
+    // the file back as it was: what the warning said moves the workflow, and the next session takes it up
+    renameSync(`${sqlite}.good`, sqlite);
+    const moved = await baton([...init, '--move-workflows'], undefined, { BATON_DATABASE_URL: team });
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stdout).toContain(`Moved 1 workflow not finished of this repository from SQLite ${sqlite}`);
+    expect((await nextSession()).stdout).toContain(`Baton continues workflow ${id}`);
+  });
+
+  it('a PostgreSQL database that is gone: said with the URL (no password) to move them from later', async () => {
+    const { baton, env } = hookWorkspace({ CLAUDE_CONFIG_DIR: undefined, CODEX_HOME: undefined });
+    const old = await freshPostgresUrl('baton_gone');
+    expect((await baton(init, undefined, { BATON_DATABASE_URL: old })).code).toBe(0);
+    expect(kept(env.BATON_HOME)).toBe(old);
+    const admin = new pg.Client({ connectionString: postgresAdminUrl() });
+    await admin.connect();
+    try {
+      await admin.query(`DROP DATABASE ${new URL(old).pathname.slice(1)} WITH (FORCE)`);
+    } finally {
+      await admin.end();
+    }
+    const team = join(tempDir('baton-team-'), 'team.db');
+    const refused = await baton([...init, '--move-workflows'], undefined, { BATON_DATABASE_URL: team });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /--move-workflows cannot read PostgreSQL .*does not exist.*: it moved nothing; --save-database kept nothing/,
+    );
+    expect(kept(env.BATON_HOME)).toBe(old);
+
+    const saved = await baton(init, undefined, { BATON_DATABASE_URL: team });
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(saved.stdout).toMatch(
+      /^Warning: PostgreSQL .+?, the store the hooks used until now, could not be read \(.*does not exist.*\), so what it holds was not looked at/m,
+    );
+    const url = new URL(old);
+    if (url.password) url.password = '***';
+    expect(saved.stdout).toContain(`\`baton --database '${url.toString()}' list\` names them`);
+    expect(saved.stdout).not.toContain('--move-workflows` (with this shell');
+    expect(kept(env.BATON_HOME)).toBe(team);
+  });
+
+  it('a move stopped halfway (the new store kept locked) keeps nothing, and a run again finishes it', async () => {
+    const { baton, env, id, sqlite, nextSession } = await workflowInSqlite();
+    const team = join(tempDir('baton-team-'), 'team.db');
+    expect((await baton(['list'], undefined, { BATON_DATABASE_URL: team })).code).toBe(0);
+    const holder = await holdWriteLock(team);
+    const stopped = await baton([...init, '--move-workflows'], undefined, { BATON_DATABASE_URL: team });
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toContain(
+      `--move-workflows could not move ${id} from SQLite ${sqlite} (cannot write to the SQLite database ${team}: database is locked`,
+    );
+    expect(stopped.stderr).toContain(
+      `; --save-database kept nothing, so the hooks still use SQLite ${sqlite} and every workflow there stays as it was.`,
+    );
+    expect(kept(env.BATON_HOME)).toBeUndefined();
+    holder.kill('SIGKILL');
+    await new Promise((r) => holder.once('exit', r));
+
+    const moved = await baton([...init, '--move-workflows'], undefined, { BATON_DATABASE_URL: team });
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stdout).toContain(`Moved 1 workflow not finished of this repository from SQLite ${sqlite}`);
+    expect(kept(env.BATON_HOME)).toBe(team);
     expect((await nextSession()).stdout).toContain(`Baton continues workflow ${id}`);
   });
 });

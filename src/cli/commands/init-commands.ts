@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { homedir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BatonError, counted, invalidInput, isTerminal } from '../../core/index.js';
 import * as git from '../../git/git.js';
@@ -49,7 +50,16 @@ import { repositoryWorktrees } from '../../integrations/init/worktrees.js';
 import { localService } from '../local-service.js';
 import { SettingReader } from '../../config/setting-reader.js';
 import { undoLeaves, undoLeavesLines } from '../undo-leaves.js';
-import { followedElsewhere, moveWorkflows, switchLines, workflowsLeftIn } from '../store-switch.js';
+import {
+  followedElsewhere,
+  moveStopped,
+  moveWorkflows,
+  switchLines,
+  unreadLines,
+  unreadRefusal,
+  workflowsLeftIn,
+  type LeftBehind,
+} from '../store-switch.js';
 
 /** How long `baton doctor` waits for a Baton server's health check. */
 const DOCTOR_HEALTH_CHECK_MS = 3000;
@@ -140,22 +150,35 @@ export function registerInitCommands(program: Command, rt: Runtime) {
           throw invalidInput(
             '--move-workflows moves workflows into the database --save-database keeps: use them together (`baton init --save-database --move-workflows`)',
           );
-        const store = o.undo ? null : await hooksStore(rt, g, settings, !!o.saveDatabase);
+        const chosen = o.undo ? null : await hooksStore(rt, g, settings, !!o.saveDatabase);
         const root = await rootOf(rt, scope);
         // the workflows not finished the store the hooks leave holds for this repository: moved, or said with the
-        // commands that move them (else the next session start begins a new, empty workflow and nothing says why)
+        // commands that move them (else the next session start begins a new, empty workflow and nothing says why); a
+        // store that cannot be read is said too, not taken for one that holds nothing
+        const previous = chosen?.previous ?? null;
         const current = async () => localService(await rt.open(g)).store;
-        const left = store?.previous
-          ? await workflowsLeftIn(store.previous, repositoryWorktrees(root), current)
-          : [];
+        const behind: LeftBehind = previous
+          ? await workflowsLeftIn(previous, repositoryWorktrees(root), current)
+          : { left: [], unread: null };
+        const left = behind.left;
+        const stopped = previous ? moveStopped(previous, !!chosen?.keep) : '';
+        if (previous && behind.unread !== null && o.moveWorkflows)
+          throw unreadRefusal(previous, behind.unread, !!chosen?.keep, stopped);
         const moved =
-          store?.previous && o.moveWorkflows && left.length
+          previous && o.moveWorkflows && left.length
             ? await moveWorkflows(
-                store.previous,
+                previous,
                 await current(),
                 left.map((w) => w.id),
+                stopped,
               )
             : [];
+        // kept once what was to move is moved: a move that stops keeps nothing, and the hooks stay where the workflows are
+        const kept = chosen?.keep?.() ?? null;
+        const store = chosen
+          ? { ...chosen, store: kept?.store ?? chosen.store, saved: kept?.saved ?? null }
+          : null;
+        const runs = runsDirFor(root, settings.runsDir);
         const home = rt.env.HOME || homedir();
         const base = { root, scope, env: rt.env, home: settings.home };
         let changes: InitChange[];
@@ -227,6 +250,8 @@ export function registerInitCommands(program: Command, rt: Runtime) {
                   store_warning: store.warning,
                   saved_database: store.saved,
                   left_behind: o.moveWorkflows ? [] : left,
+                  // the store the hooks left could not be read: why (what it holds was not looked at)
+                  previous_unread: behind.unread,
                   moved,
                 }
               : {}),
@@ -296,7 +321,17 @@ export function registerInitCommands(program: Command, rt: Runtime) {
                   `Kept as the \`database\` key of ${store.saved}: the agent hooks use it whatever their environment.`,
                 );
               if (store.warning) out.push(`Warning: ${store.warning}.`);
-              if (store.previous)
+              if (store.previous && behind.unread !== null)
+                out.push(
+                  ...unreadLines(
+                    store.previous,
+                    behind.unread,
+                    store.store,
+                    settings.home,
+                    existsSync(runs) ? { worktree: root, dir: runs } : null,
+                  ),
+                );
+              else if (store.previous)
                 out.push(...switchLines(store.previous, store.store, left, moved, settings.home));
             }
             if (scope === 'local')
@@ -543,10 +578,16 @@ async function hooksStore(
   g: GlobalOptions,
   settings: Settings,
   save: boolean,
-): Promise<{ store: StoreInUse; warning: string | null; saved: string | null; previous: string | null }> {
+): Promise<{
+  store: StoreInUse;
+  warning: string | null;
+  previous: string | null;
+  /** Keeps the database in $BATON_HOME/config.json: called once the workflows to move are moved (none: kept already). */
+  keep: (() => { store: StoreInUse; saved: string }) | null;
+}> {
   const reader = settingReader({ database: g.database, server: g.server }, rt.env, settings);
   const store = storeInUse(reader, settings.home);
-  if (!save) return { store, warning: hooksStoreWarning(store, settings.home), saved: null, previous: null };
+  if (!save) return { store, warning: hooksStoreWarning(store, settings.home), previous: null, keep: null };
   if (store.kind === 'server')
     throw invalidInput(
       `--save-database keeps a database, but this shell names the server ${store.place} (${store.from}): a server cannot be kept in a config file; start the agent with BATON_URL (and BATON_TOKEN) in its environment, or save the server's database instead (\`baton init --save-database --database postgres://...\`)`,
@@ -556,7 +597,7 @@ async function hooksStore(
   // SQLite file still holds is said again (and moved with --move-workflows)
   if (named && !store.thisShellOnly) {
     const sqlite = join(settings.home, 'baton.db');
-    return { store, warning: null, saved: null, previous: store.place === sqlite ? null : sqlite };
+    return { store, warning: null, previous: store.place === sqlite ? null : sqlite, keep: null };
   }
   if (!store.thisShellOnly)
     throw invalidInput(
@@ -575,13 +616,11 @@ async function hooksStore(
   // the database the hooks used until now (by the config files, else the default): what it holds stays there
   const before = store.otherwise?.kind === 'server' ? null : new SettingReader({}, {}, reader.files);
   const previous = before ? (before.text('database') ?? join(settings.home, 'baton.db')) : null;
-  const saved = saveHomeSetting(settings.home, 'database', reader.text('database')!);
-  return {
-    store: { ...store, from: `${saved}, key database`, thisShellOnly: false },
-    warning: null,
-    saved,
-    previous,
+  const keep = () => {
+    const saved = saveHomeSetting(settings.home, 'database', reader.text('database')!);
+    return { store: { ...store, from: `${saved}, key database`, thisShellOnly: false }, saved };
   };
+  return { store, warning: null, previous, keep };
 }
 
 /** Why Baton's store cannot be reached, and what to do about it. */
