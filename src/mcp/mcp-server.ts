@@ -72,6 +72,11 @@ export function createMcpServer(
   cwd: string,
   /** The workflow of the agent conversation that started this server, when the hooks tie it to one. */
   following: () => string | null = () => null,
+  /**
+   * Reads what the workflow's transcripts on this machine gained with no agent at work to read it, before its context
+   * is handed over, as `baton context` does (given by `baton mcp`: the server may not import the integrations).
+   */
+  readFirst?: (ref: Ref) => Promise<{ workflow_id: string }>,
 ): McpServer {
   const server = new McpServer({ name: 'baton', version: PACKAGE_VERSION }, { instructions: INSTRUCTIONS });
   const ref = (a: { workflow_id?: string | undefined }): Ref => {
@@ -95,7 +100,13 @@ export function createMcpServer(
           .describe('the most tokens the context may take (default: the configured context budget)'),
       },
     },
-    (a) => tool(async () => (await client.deliverContext(ref(a), 'mcp', a.budget)).markdown),
+    (a) =>
+      tool(async () => {
+        const first = readFirst ? await readFirst(ref(a)) : null;
+        return (
+          await client.deliverContext(first ? { workflowId: first.workflow_id } : ref(a), 'mcp', a.budget)
+        ).markdown;
+      }),
   );
   server.registerTool(
     'ack_context',

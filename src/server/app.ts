@@ -13,7 +13,7 @@ import { registerSessionRoutes } from './api/session-routes.js';
 import { registerSnapshotRoutes } from './api/snapshot-routes.js';
 import { registerTaskRecordRoutes } from './api/task-record-routes.js';
 import { registerWorkflowRoutes } from './api/workflow-routes.js';
-import { refOf, type AgentWatch } from './api/define.js';
+import { refOf, type AgentWatch, type ReadBeforeContext } from './api/define.js';
 import { bearerAuth } from './auth/bearer.js';
 import { errorBody, onError, sendError, validationError } from './http/errors.js';
 import { hostAndOrigin } from './http/host-origin.js';
@@ -40,6 +40,8 @@ export interface AppOptions {
   checkResponses?: boolean;
   /** What the hooks of this machine saw of a workflow's agents, for its status (api/define.ts). */
   watch?: AgentWatch;
+  /** Reads a workflow's unread transcripts of this machine before its context is compiled (api/define.ts). */
+  readFirst?: ReadBeforeContext;
 }
 
 export const openApiInfo = (version: string) => ({
@@ -149,7 +151,12 @@ export function createApp(o: AppOptions): OpenAPIHono {
     c.text(await o.metrics.render(), 200, { 'Content-Type': 'text/plain; version=0.0.4' }),
   );
 
-  const deps = { app, client: o.client, ...(o.watch ? { watch: o.watch } : {}) };
+  const deps = {
+    app,
+    client: o.client,
+    ...(o.watch ? { watch: o.watch } : {}),
+    ...(o.readFirst ? { readFirst: o.readFirst } : {}),
+  };
   registerWorkflowRoutes(deps);
   registerTaskRecordRoutes(deps);
   registerSnapshotRoutes(deps);

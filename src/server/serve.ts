@@ -7,7 +7,7 @@ import type { Duplex } from 'node:stream';
 import { LocalClient } from '../client/local-client.js';
 import type { BatonService } from '../service/index.js';
 import { createApp, withUnprefixedApi } from './app.js';
-import type { AgentWatch } from './api/define.js';
+import type { AgentWatch, ReadBeforeContext } from './api/define.js';
 import { requestGuard } from '../config/request-guard.js';
 import { ensureToken, liveTokenFile, tokenPath } from '../config/token-file.js';
 import { lingerOnUnreadBodies } from '../config/linger.js';
@@ -75,6 +75,8 @@ export async function startServer(
     beforeReady?: () => Promise<void>;
     /** What the hooks of this machine saw of a workflow's agents, for its status (api/define.ts). */
     watch?: AgentWatch;
+    /** Reads a workflow's unread transcripts of this machine before its context is compiled (api/define.ts). */
+    readFirst?: ReadBeforeContext;
   },
 ): Promise<RunningServer> {
   const token = options.noAuth ? null : ensureToken(options.home);
@@ -116,6 +118,7 @@ export async function startServer(
     version: options.version ?? PACKAGE_VERSION,
     checkResponses: options.checkResponses,
     ...(options.watch ? { watch: options.watch } : {}),
+    ...(options.readFirst ? { readFirst: options.readFirst } : {}),
   });
   metrics.gauge('baton_workflows', 'Workflows by status.', async () => {
     const counts = new Map<string, number>();

@@ -85,7 +85,8 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
     return { baton, hook, serve };
   };
 
-  it('a transcript that grew after its agent stopped sending hooks: the status and the page say it, as the CLI does', async () => {
+  /** A conversation the hooks follow whose agent was killed in the middle of its second turn, minutes ago. */
+  const killedTurn = async () => {
     const { repo, baton, env } = hookWorkspace();
     const transcript = join(tempDir('baton-transcript-'), `${SESSION}.jsonl`);
     const hook = agentHooks(baton, { cwd: repo, session_id: SESSION, transcript_path: transcript });
@@ -99,6 +100,42 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
     await hook('UserPromptSubmit', { prompt: promptOf(115) });
     appendFileSync(transcript, `${lines.slice(FIRST_TURN).join('\n')}\n`);
     const past = new Date(Math.floor(Date.now() / 1000) * 1000 - 5 * 60_000);
+    utimesSync(transcript, past, past);
+    return { repo, baton, env, transcript, past };
+  };
+
+  it('a transcript that grew after its agent stopped sending hooks: the resume context reads it first, as `baton context` does, and says so', async () => {
+    const { repo, baton, env, transcript } = await killedTurn();
+    const cli = (await baton(['status', '--json'])).json<Json>();
+    expect(cli.unread_transcripts).toHaveLength(1);
+    const id = cli.workflow.id as string;
+    const server = await startServerProcess(env.BATON_HOME, { cwd: repo, env: { HOME: env.HOME } });
+    servers.push(server);
+    const page = await open(server, id);
+    await waitForText(page.getByTestId('context-read'), `that ${transcript} gained since Baton last read it`);
+    // the briefing holds the killed turn's work: its last request and the agent's last words
+    await waitForText(page.getByTestId('resume-context'), 'create document in /specs folder');
+    await waitForText(
+      page.getByTestId('resume-context'),
+      "I've created a comprehensive specification document",
+    );
+    // read: nothing is said unread any more, on the page (refetched on the events the read wrote) or by the CLI
+    for (let until = Date.now() + wait.timeout; Date.now() < until;)
+      if ((await page.getByTestId('unread-transcript').count()) === 0) break;
+      else await new Promise((r) => setTimeout(r, 100));
+    expect(await page.getByTestId('unread-transcript').count()).toBe(0);
+    expect((await baton(['status', '--json'])).json<Json>().unread_transcripts).toEqual([]);
+    await page.screenshot({ path: join(shots, '20-unread-transcript-read.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('a transcript that grew by more than a context reads: the status and the page say it, as the CLI does', async () => {
+    const { repo, baton, env, transcript, past } = await killedTurn();
+    // more than the 8 MB read before a context: left to the `baton import` the banner names
+    appendFileSync(
+      transcript,
+      `${JSON.stringify({ type: 'progress', data: 'x'.repeat(9 * 1024 * 1024) })}\n`,
+    );
     utimesSync(transcript, past, past);
 
     const cli = (await baton(['status', '--json'])).json<Json>();
@@ -115,6 +152,7 @@ describe('dashboard: the workflow page says what `baton status` says', () => {
     expect(status.gone_agents).toEqual([]);
 
     const page = await open(server, id);
+    await waitForText(page.getByTestId('context-read'), 'more than is read here');
     const banner = page.getByTestId('unread-transcript');
     await waitForText(banner, `Unread transcript: ${transcript} grew by`);
     await waitForText(banner, `baton import -w ${id} ${transcript}`);

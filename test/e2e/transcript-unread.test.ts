@@ -1,9 +1,14 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { appendFileSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { batonBin } from '../helpers/cli.js';
 import { corpusPath } from '../helpers/corpus.js';
 import { tempDir } from '../helpers/git-repo.js';
+import { hermeticEnv } from '../helpers/hermetic-env.js';
 import { hookWorkspace, agentHooks } from '../helpers/hook-workspace.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server.js';
 import { hookLogPath, readHookLog, writeHookLog } from '../../src/integrations/hooks/hook-log.js';
 
 // An agent killed in the middle of its turn sends no Stop, whose hook would have imported the turn: its transcript
@@ -32,7 +37,18 @@ function workspace() {
     appendFileSync(transcript, `${lines.slice(6, FIRST_TURN).join('\n')}\n`);
     return hook('Stop', { stop_hook_active: false });
   };
-  return { baton, transcript, hook, firstTurn, repo, home: env.BATON_HOME };
+  /** The first turn, then the next: the user asks, the agent works, and is killed before its Stop; minutes pass. */
+  const killedTurn = async () => {
+    expect((await firstTurn()).code).toBe(0);
+    await hook('UserPromptSubmit', { prompt: promptOf(115) });
+    appendFileSync(transcript, `${lines.slice(FIRST_TURN).join('\n')}\n`);
+    const past = new Date(Math.floor(Date.now() / 1000) * 1000 - 5 * 60_000);
+    utimesSync(transcript, past, past);
+    const status = (await baton(['status', '--json'])).json<Json>();
+    expect(status.unread_transcripts).toHaveLength(1);
+    return status.workflow.id as string;
+  };
+  return { baton, transcript, hook, firstTurn, killedTurn, repo, env, home: env.BATON_HOME };
 }
 
 const promptOf = (n: number) => (JSON.parse(lines[n]!) as { message: { content: string } }).message.content;
@@ -114,5 +130,58 @@ describe('a transcript that grew after its agent stopped sending hooks', () => {
     expect(imported.json<Json>().new_entries).toBe(0);
     expect((await baton(['status', '--json'])).json<Json>().unread_transcripts).toEqual([]);
     expect((await baton(['status'])).stdout).not.toMatch(/^unread:/m);
+  });
+
+  // the dashboard's panel and an agent's get_resume_context hand the context over as `baton context` does
+  const servers: ServerProcess[] = [];
+  afterAll(() => Promise.all(servers.map((x) => x.stop())));
+
+  it("the server's context (the dashboard's panel) reads it first, and says what it read", async () => {
+    const { baton, transcript, killedTurn, repo, env } = workspace();
+    const id = await killedTurn();
+    const server = await startServerProcess(env.BATON_HOME, { cwd: repo, env: { HOME: env.HOME } });
+    servers.push(server);
+    const res = await server.api(`/api/workflows/${id}/context`);
+    expect(res.status, server.report()).toBe(200);
+    const context = (await res.json()) as Json;
+    expect(context.transcripts_read).toEqual([
+      expect.stringMatching(
+        new RegExp(`^read \\d+ entries that ${transcript} gained since Baton last read it$`),
+      ),
+    ]);
+    expect(context.markdown).toContain('create document in /specs folder');
+    expect(context.markdown).toContain("I've created a comprehensive specification document");
+    // read: neither the server nor the CLI says it unread any more
+    const status = (await (await server.api(`/api/workflows/${id}/status`)).json()) as Json;
+    expect(status.unread_transcripts).toEqual([]);
+    expect((await baton(['status'])).stdout).not.toMatch(/^unread:/m);
+    const again = (await (await server.api(`/api/workflows/${id}/context`)).json()) as Json;
+    expect(again.transcripts_read).toEqual([]);
+  });
+
+  it("the MCP server's get_resume_context reads it first", async () => {
+    const { baton, killedTurn, repo, env } = workspace();
+    await killedTurn();
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [batonBin, 'mcp'],
+        cwd: repo,
+        env: hermeticEnv(env) as Record<string, string>,
+      }),
+    );
+    try {
+      const r = (await client.callTool({ name: 'get_resume_context', arguments: {} })) as {
+        content: { text: string }[];
+        isError?: boolean;
+      };
+      expect(r.isError, r.content[0]?.text).toBeFalsy();
+      expect(r.content[0]!.text).toContain('create document in /specs folder');
+      expect(r.content[0]!.text).toContain("I've created a comprehensive specification document");
+    } finally {
+      await client.close();
+    }
+    expect((await baton(['status', '--json'])).json<Json>().unread_transcripts).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { claudeHookEvents } from '../../integrations/hooks/hook-payload.js';
 import { readProcessStdin, runHookCommand } from '../hook-entry.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer } from '../../mcp/mcp-server.js';
+import { readBeforeContext } from '../../integrations/hooks/agent-watch.js';
 import { clientGone } from '../../mcp/stdio-drain.js';
 import { action } from '../action.js';
 import type { Runtime } from '../runtime.js';
@@ -12,9 +13,16 @@ export function registerIntegrationCommands(program: Command, rt: Runtime) {
     .command('mcp')
     .description('serve Baton over MCP on stdio (tools and snapshot resources for an agent)')
     .action(
-      action(rt, async ({ client }) => {
-        // the agent that started it: its conversation's workflow is meant when several are open here
-        const server = createMcpServer(client, rt.cwd, () => rt.ref(undefined).following ?? null);
+      action(rt, async ({ client, g }) => {
+        const home = rt.settings(g).home;
+        // the agent that started it: its conversation's workflow is meant when several are open here; its context
+        // reads first what this machine's transcripts hold unread, as `baton context` does
+        const server = createMcpServer(
+          client,
+          rt.cwd,
+          () => rt.ref(undefined).following ?? null,
+          async (ref) => ({ workflow_id: (await readBeforeContext(client, ref, home)).status.workflow.id }),
+        );
         const transport = new StdioServerTransport();
         await server.connect(transport);
         // the calls read before the client closed its end are answered before the server closes

@@ -63,7 +63,7 @@ export function registerServerCommands(program: Command, rt: Runtime) {
       const settings = rt.settings(g);
       // Loaded on demand: the other commands never pay for the server's modules.
       const { resolveServeOptions, startServer } = await import('../../server/index.js');
-      const { watchAgents } = await import('../../integrations/hooks/agent-watch.js');
+      const { readBeforeContext, watchAgents } = await import('../../integrations/hooks/agent-watch.js');
       const opts = resolveServeOptions(o, rt.env, settings);
       const service = await rt.openService(settings);
       const log = (l: string) => rt.io.err(`baton serve: ${l}\n`);
@@ -86,6 +86,11 @@ export function registerServerCommands(program: Command, rt: Runtime) {
           beforeReady: async () => void (await runtime.recover()),
           // the status says what this machine's hooks saw of the agents, as `baton status` does
           watch: (s) => watchAgents(s, settings.home),
+          // and the context (the dashboard's panel) reads first what those hooks left unread, as `baton context` does
+          readFirst: async (client, ref) => {
+            const { status, read } = await readBeforeContext(client, ref, settings.home);
+            return { workflow_id: status.workflow.id, read };
+          },
         });
       } catch (e) {
         await service.close();

@@ -31,9 +31,9 @@ import { detailsText } from '../details-text.js';
 import { usageLine } from '../usage-line.js';
 import { goOnLine, pauseText, pauseWithdrawnText } from '../pause-text.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
-import { goneAgentsOf, watchAgents } from '../../integrations/hooks/agent-watch.js';
+import { goneAgentsOf, readBeforeContext, watchAgents } from '../../integrations/hooks/agent-watch.js';
 import type { GoneAgent } from '../../integrations/hooks/gone-agents.js';
-import { readUnread, sizeText } from '../../integrations/hooks/unread-transcripts.js';
+import { sizeText } from '../../integrations/hooks/unread-transcripts.js';
 
 type Status = {
   workflow: {
@@ -348,11 +348,12 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         const budget =
           o.budget === undefined ? undefined : parseNumber(o.budget, '--budget', { int: true, min: 200 });
         const format = oneOf(o.format, ['markdown', 'json'] as const, '--format');
-        const status = (await client.status(rt.ref(o.workflow))) as Status;
         const home = rt.settings(g).home;
         // what a crashed or killed agent wrote after Baton last read its transcript is read first, as the next
         // session start would: the briefing handed over is then not one from before the crash
-        const read = await readUnread(client, status, home);
+        const found = await readBeforeContext(client, rt.ref(o.workflow), home);
+        const status = found.status as Status;
+        const read = found.read;
         for (const r of read) rt.io.err(`note: ${r}`);
         const c = await client.context({ workflowId: status.workflow.id }, budget);
         for (const a of goneAgentsOf(status.workflow, home)) rt.io.err(`note: ${goneWords(a, status)}`);

@@ -1,5 +1,12 @@
+import type { BatonClient, Ref } from '../../client/baton-client.js';
+import type { StatusView } from '../../service/index.js';
 import { goneAgents, type GoneAgent } from './gone-agents.js';
-import { unreadTranscripts, type FollowedStatus, type UnreadTranscript } from './unread-transcripts.js';
+import {
+  readUnread,
+  unreadTranscripts,
+  type FollowedStatus,
+  type UnreadTranscript,
+} from './unread-transcripts.js';
 
 /** What the hooks of this machine (`home`'s hook log) say of a workflow's agents beyond what its log holds. */
 export interface AgentWatch {
@@ -18,3 +25,19 @@ export const watchAgents = (status: FollowedStatus, home: string): AgentWatch =>
   gone_agents: goneAgentsOf(status.workflow, home),
   unread_transcripts: unreadTranscripts(status, home),
 });
+
+/**
+ * Before a workflow's resume context is compiled, reads what its transcripts gained with no agent at work to read it
+ * (`readUnread`: a killed agent's last turn), as the next session start would: the context then holds that work,
+ * not what was read before the crash. The one way in for every reader of the context: `baton context`, the server's
+ * context route (the dashboard's panel) and the MCP server's `get_resume_context`. Gives the workflow's status as it
+ * was found (compile the context of `status.workflow.id`: the workflow read) and what was read, in words.
+ */
+export async function readBeforeContext(
+  client: BatonClient,
+  ref: Ref,
+  home: string,
+): Promise<{ status: StatusView; read: string[] }> {
+  const status = await client.status(ref);
+  return { status, read: await readUnread(client, status, home) };
+}

@@ -11,7 +11,7 @@ import {
   UsageBody,
   WorkflowParams,
 } from './request-schemas.js';
-import { ResumeContext } from './response-schemas.js';
+import { ContextRead, ResumeContext } from './response-schemas.js';
 
 const tags = ['context'];
 const Channel = z.enum(['hook', 'mcp', 'cli', 'runner']);
@@ -60,22 +60,31 @@ const BatchItem = z.discriminatedUnion('kind', [
 ]);
 
 /** The compiled context, its verified handoff, snapshots on demand and batched records (imports, hooks, MCP). */
-export function registerContextRoutes({ app, client }: RouteDeps) {
+export function registerContextRoutes({ app, client, readFirst }: RouteDeps) {
   app.openapi(
     createRoute({
       method: 'get',
       path: '/api/workflows/{id}/context',
       tags,
-      summary: 'the compiled resume context a new session would get now (markdown, JSON, hash, tokens)',
+      summary:
+        "the compiled resume context a new session would get now (markdown, JSON, hash, tokens), after reading what the workflow's transcripts on the server's machine gained with no agent at work to read it",
       request: {
         params: WorkflowParams,
         query: z.strictObject({ budget: Budget.optional() }),
         ...cwdHeaders,
       },
-      responses: responses(ResumeContext, 'the resume context'),
+      responses: responses(ContextRead, 'the resume context, and what was read first'),
     }),
-    async (c) =>
-      c.json(await client.context(refOf(c, c.req.valid('param').id), c.req.valid('query').budget), 200),
+    async (c) => {
+      const ref = refOf(c, c.req.valid('param').id);
+      // read first, as `baton context` does: the context of a killed agent's workflow then holds its last turn
+      const first = readFirst ? await readFirst(client, ref) : null;
+      const compiled = await client.context(
+        first ? { workflowId: first.workflow_id } : ref,
+        c.req.valid('query').budget,
+      );
+      return c.json({ ...compiled, transcripts_read: first?.read ?? [] }, 200);
+    },
   );
 
   app.openapi(

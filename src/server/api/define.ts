@@ -20,12 +20,24 @@ export type AgentWatch = (status: StatusView) => {
   unread_transcripts: z.infer<typeof UnreadTranscript>[];
 };
 
+/**
+ * Reads what a workflow's transcripts on the server's machine gained with no agent at work to read it, before its
+ * context is compiled, as `baton context` does; given by the edge that starts the server
+ * (`readBeforeContext` of src/integrations/hooks/agent-watch.ts). Gives the workflow read and what was read, in words.
+ */
+export type ReadBeforeContext = (
+  client: BatonClient,
+  ref: Ref,
+) => Promise<{ workflow_id: string; read: string[] }>;
+
 /** What route groups get: the app to register on and the client every route calls (the CLI's interface). */
 export interface RouteDeps {
   app: Api;
   client: BatonClient;
   /** Unset (a server no edge gave one): nothing is said of the agents beyond the log. */
   watch?: AgentWatch;
+  /** Unset: the context is compiled from what the log holds, no transcript read first. */
+  readFirst?: ReadBeforeContext;
 }
 
 export const jsonBody = <T extends z.ZodType>(schema: T) => ({

@@ -432,6 +432,13 @@ export const ResumeContext = z
   })
   .openapi('ResumeContext');
 
+/** The context `GET .../context` compiles, and what it read first (`transcripts_read`, in words, as `baton context` says it). */
+export const ContextRead = ResumeContext.extend({
+  transcripts_read: z
+    .array(z.string())
+    .openapi({ description: "what was read of the workflow's transcripts before compiling, in words" }),
+}).openapi('ContextRead');
+
 export const RecoveryPlan = z
   .object({
     workflow_id: z.string(),

@@ -7,6 +7,7 @@ import type {
   TaskLogList as TaskLogListSchema,
   PauseResult as PauseResultSchema,
   RecoveryPlan as RecoveryPlanSchema,
+  ContextRead as ContextReadSchema,
   ResumeContext as ResumeContextSchema,
   ResumeOutcome as ResumeOutcomeSchema,
   ResumeResult as ResumeResultSchema,
@@ -44,6 +45,8 @@ export type Snapshot = z.infer<typeof SessionSnapshotSchema>;
 export type Decision = z.infer<typeof DecisionSchema>;
 export type ErrorRecord = z.infer<typeof ErrorRecordSchema>;
 export type ResumeContext = z.infer<typeof ResumeContextSchema>;
+/** The context `GET .../context` compiles, with what it read of the workflow's transcripts first. */
+export type ContextRead = z.infer<typeof ContextReadSchema>;
 export type PauseResult = z.infer<typeof PauseResultSchema>;
 export type ResumeResult = z.infer<typeof ResumeResultSchema>;
 export type ResumeOutcome = z.infer<typeof ResumeOutcomeSchema>;

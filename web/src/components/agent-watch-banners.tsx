@@ -30,7 +30,7 @@ export function AgentWatchBanners({ status }: { status: Status }) {
           <span>
             Unread transcript: <code>{u.path}</code> grew by {u.grown_bytes.toLocaleString('en')} bytes since
             Baton last read it (written <TimeAgo at={u.written_at} />, {u.why}): <code>{u.command}</code>{' '}
-            reads it, as <code>baton context</code> and the next session start do.
+            reads it, as <code>baton context</code>, the resume context below and the next session start do.
           </span>
         </div>
       ))}

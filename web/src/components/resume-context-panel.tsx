@@ -1,4 +1,5 @@
-import { seg, type ResumeContext } from '../api/index.js';
+import { useEffect, useState } from 'react';
+import { seg, type ContextRead } from '../api/index.js';
 import { useApi } from '../hooks/use-api.js';
 import { ErrorNote } from './error-note.js';
 import { useToast } from './toast-provider.js';
@@ -21,9 +22,19 @@ async function copy(text: string): Promise<void> {
   }
 }
 
-/** The compiled resume context the next session would get now (`GET .../context`), copyable. */
+/**
+ * The compiled resume context the next session would get now (`GET .../context`), copyable. The server reads first
+ * what the workflow's transcripts gained with no agent at work to read it (a killed agent's last turn), as `baton
+ * context` does, and says so here; what it read stays said while the page is open, though the next fetch (the events
+ * that read wrote) finds nothing more to read.
+ */
 export function ResumeContextPanel({ workflowId, refresh }: { workflowId: string; refresh: unknown }) {
-  const { data, error } = useApi<ResumeContext>(`/workflows/${seg(workflowId)}/context`, refresh);
+  const [read, setRead] = useState<string[]>([]);
+  useEffect(() => setRead([]), [workflowId]);
+  // the answer that read is often superseded: its events refetch the context before it is shown
+  const { data, error } = useApi<ContextRead>(`/workflows/${seg(workflowId)}/context`, refresh, (d) => {
+    if (d.transcripts_read.length) setRead(d.transcripts_read);
+  });
   const toast = useToast();
   const onCopy = () => {
     if (!data) return;
@@ -54,6 +65,11 @@ export function ResumeContextPanel({ workflowId, refresh }: { workflowId: string
         ) : (
           <ErrorNote error={error} what="the resume context" />
         ))}
+      {read.map((r) => (
+        <p key={r} className="muted small" data-testid="context-read">
+          Before compiling: {r}
+        </p>
+      ))}
       {data && (
         <pre className="context" data-testid="resume-context">
           {data.markdown}

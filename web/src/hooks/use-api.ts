@@ -10,9 +10,12 @@ export interface ApiData<T> {
 
 /**
  * GET `path` (null: nothing to fetch), again whenever `refresh` changes (a live event arrived). The previous data
- * stays on screen while the next answer is on its way, so live updates do not flicker.
+ * stays on screen while the next answer is on its way, so live updates do not flicker. `seen` gets every answer, one
+ * a later fetch superseded too: a GET that did something (the context's read of a transcript) says so only once.
  */
-export function useApi<T>(path: string | null, refresh: unknown = 0): ApiData<T> {
+export function useApi<T>(path: string | null, refresh: unknown = 0, seen?: (data: T) => void): ApiData<T> {
+  const seenNow = useRef(seen);
+  seenNow.current = seen;
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [loading, setLoading] = useState(path !== null);
@@ -30,6 +33,7 @@ export function useApi<T>(path: string | null, refresh: unknown = 0): ApiData<T>
     api
       .get<T>(path)
       .then((d) => {
+        seenNow.current?.(d);
         if (!live) return;
         setData(d);
         setError(null);
