@@ -6,6 +6,7 @@ import { batonBin, runCli } from '../helpers/cli.js';
 import { hermeticEnv } from '../helpers/hermetic-env.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { startServerProcess } from '../helpers/server.js';
+import { assertDashboardBuilt, launchChromium, waitForText } from '../helpers/browser.js';
 
 // At a session start, Baton tells a conversation still at work on the worktree's workflow from one that was cut off
 // (a crash, a closed terminal): a conversation whose SessionEnd came is at work nowhere, and on Linux the agent process
@@ -251,7 +252,7 @@ describe('a conversation at work, told from one cut off', () => {
       );
       const json = (await runCli(['status', '--json'], { cwd: repo, env })).json<{ gone_agents: Json[] }>();
       expect(json.gone_agents).toEqual([
-        { agent: 'claude-code', pid: agent.pid, transcript: path, turn_ended: false },
+        { agent: 'claude-code', pid: agent.pid, transcript: path, turn_ended: false, cut_off: false },
       ]);
       // the server of the same Baton home says it in the status it serves (the dashboard shows it)
       const server = await startServerProcess(env.BATON_HOME, { cwd: repo });
@@ -477,8 +478,24 @@ describe.runIf(process.platform === 'linux')(
       expect(recover.stdout).toMatch(/is in_progress: it is not stopped/);
       const json = (await runCli(['recover', '--json'], { cwd: repo, env })).json<Json>();
       expect(json.gone_agents).toEqual([
-        { agent: 'claude-code', pid: agent.pid, transcript: path, turn_ended: false },
+        { agent: 'claude-code', pid: agent.pid, transcript: path, turn_ended: false, cut_off: true },
       ]);
+      // the dashboard's banner says it as `baton status` does: cut off in the middle of its turn
+      assertDashboardBuilt();
+      const server = await startServerProcess(env.BATON_HOME, { cwd: repo, env: { HOME: env.HOME } });
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage();
+        await page.addInitScript(`localStorage.setItem('baton.token', ${JSON.stringify(server.token)})`);
+        await page.goto(`${server.url}/#/workflows/${json.workflow_id as string}`);
+        await waitForText(
+          page.getByTestId('gone-agent'),
+          `(process ${agent.pid}) no longer runs, cut off in the middle of its turn by a crash or a kill (no Stop came after the last prompt): the next session here goes on with this workflow, from its briefing, told what was cut off.`,
+        );
+      } finally {
+        await browser.close();
+        await server.stop();
+      }
     });
   },
 );

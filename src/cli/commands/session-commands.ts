@@ -31,8 +31,12 @@ import { detailsText } from '../details-text.js';
 import { usageLine } from '../usage-line.js';
 import { goOnLine, pauseText, pauseWithdrawnText } from '../pause-text.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
-import { goneAgentsOf, readBeforeContext, watchAgents } from '../../integrations/hooks/agent-watch.js';
-import type { GoneAgent } from '../../integrations/hooks/gone-agents.js';
+import {
+  goneAgentsOf,
+  readBeforeContext,
+  watchAgents,
+  type GoneAgentSaid,
+} from '../../integrations/hooks/agent-watch.js';
 import { sizeText } from '../../integrations/hooks/unread-transcripts.js';
 
 type Status = {
@@ -173,16 +177,16 @@ const awayWords = (a: { branch: string; checked_out: string }) =>
  * An agent gone with no SessionEnd, in a line: cut off in the middle of its turn (no Stop came after the last prompt),
  * or gone after it; and what the next session here does with the workflow.
  */
-function goneLine(a: GoneAgent, s: Pick<Status, 'work_over' | 'turn_under_way'>): string {
+function goneLine(a: GoneAgentSaid, s: Pick<Status, 'work_over'>): string {
   const agent = agentLabel(a.agent);
   const next = s.work_over
     ? `${s.work_over}, so the next ${agent} session here completes this workflow and starts a new one`
-    : `the next ${agent} session here goes on with this workflow, from its briefing${s.turn_under_way && !a.turn_ended ? ', told what was cut off' : ''}`;
-  return `${goneWords(a, s)}: ${next}`;
+    : `the next ${agent} session here goes on with this workflow, from its briefing${a.cut_off ? ', told what was cut off' : ''}`;
+  return `${goneWords(a)}: ${next}`;
 }
 
 /** What recovers a workflow whose agent is gone: the agent started again here (its session start reads what it wrote). */
-const startAgain = (a: GoneAgent) => {
+const startAgain = (a: GoneAgentSaid) => {
   const [start, reopen] = a.agent === 'codex' ? ['codex', 'codex resume'] : ['claude', 'claude --resume'];
   return `To go on, start ${agentLabel(a.agent)} again here (\`${start}\`, or \`${reopen}\` to reopen that conversation): its session start reads what the last one wrote and goes on from the briefing (\`baton context\` shows it now). Nothing needs recovering by hand; what follows is only for going back:`;
 };
@@ -191,9 +195,9 @@ const startAgain = (a: GoneAgent) => {
  * An agent gone with no SessionEnd: cut off in the middle of its turn (the workflow's turn under way is its own: it
  * sent no Stop since), or gone after it (`goneLine`).
  */
-const goneWords = (a: GoneAgent, s: Pick<Status, 'turn_under_way'>) =>
+const goneWords = (a: GoneAgentSaid) =>
   `${agentLabel(a.agent)} (process ${a.pid}) no longer runs, ${
-    s.turn_under_way && !a.turn_ended
+    a.cut_off
       ? 'cut off in the middle of its turn by a crash or a kill (no Stop came after the last prompt)'
       : 'and no SessionEnd came (a crash, a kill or a quit)'
   }`;
@@ -356,7 +360,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         const read = found.read;
         for (const r of read) rt.io.err(`note: ${r}`);
         const c = await client.context({ workflowId: status.workflow.id }, budget);
-        for (const a of goneAgentsOf(status.workflow, home)) rt.io.err(`note: ${goneWords(a, status)}`);
+        for (const a of goneAgentsOf(status, home)) rt.io.err(`note: ${goneWords(a)}`);
         const away = o.workflow ? null : await awayOf(client, status.workflow.id);
         if (away) rt.io.err(`note: ${awayWords(away)}`);
         rt.io.out(
@@ -532,18 +536,14 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
             // a workflow the hooks follow whose agent is gone: the agent started again goes on from it, nothing to undo
             const status =
               plan.refusal && plan.status === 'in_progress' ? ((await client.status(ref)) as Status) : null;
-            const gone = status ? goneAgentsOf(status.workflow, rt.settings(g).home) : [];
+            const gone = status ? goneAgentsOf(status, rt.settings(g).home) : [];
             print(
               {
                 workflow_id: plan.workflow_id,
                 recovery: plan,
                 ...(gone.length ? { gone_agents: gone } : {}),
               },
-              () =>
-                [
-                  ...gone.map((a) => `${goneWords(a, status as Status)}.\n${startAgain(a)}`),
-                  recoveryText(plan),
-                ].join('\n'),
+              () => [...gone.map((a) => `${goneWords(a)}.\n${startAgain(a)}`), recoveryText(plan)].join('\n'),
             );
             return;
           }

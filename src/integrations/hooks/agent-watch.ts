@@ -8,21 +8,43 @@ import {
   type UnreadTranscript,
 } from './unread-transcripts.js';
 
+/** An agent gone with no SessionEnd, and whether the workflow's record says it was cut off in the middle of its turn. */
+export interface GoneAgentSaid extends GoneAgent {
+  /** The workflow's turn under way is its own: it sent no Stop since the last prompt (a crash or a kill mid-turn). */
+  cut_off: boolean;
+}
+
 /** What the hooks of this machine (`home`'s hook log) say of a workflow's agents beyond what its log holds. */
 export interface AgentWatch {
   /** The agents seen running an in-progress workflow that are gone, though no SessionEnd came. */
-  gone_agents: GoneAgent[];
+  gone_agents: GoneAgentSaid[];
   /** Transcripts that hold work Baton has not read, with no agent at work to read them (a size check each). */
   unread_transcripts: UnreadTranscript[];
 }
 
-/** The agents the hooks saw on this machine running an in-progress workflow that are gone, though no SessionEnd came. */
-export const goneAgentsOf = (w: FollowedStatus['workflow'], home: string): GoneAgent[] =>
-  w.status === 'in_progress' && w.worktree ? goneAgents(home, w.worktree, w.id) : [];
+/**
+ * The agents the hooks saw on this machine running an in-progress workflow that are gone, though no SessionEnd came;
+ * each cut off in the middle of its turn when the status says a turn is under way (`turn_under_way`) and the agent's
+ * last hook was no Stop: the one reading `baton status`, `baton context`, `baton recover` and the dashboard say.
+ */
+export const goneAgentsOf = (
+  status: FollowedStatus & { turn_under_way?: boolean },
+  home: string,
+): GoneAgentSaid[] => {
+  const w = status.workflow;
+  if (w.status !== 'in_progress' || !w.worktree) return [];
+  return goneAgents(home, w.worktree, w.id).map((a) => ({
+    ...a,
+    cut_off: status.turn_under_way === true && !a.turn_ended,
+  }));
+};
 
 /** The one reading of both for a workflow's status, for `baton status` and the server's status alike. */
-export const watchAgents = (status: FollowedStatus, home: string): AgentWatch => ({
-  gone_agents: goneAgentsOf(status.workflow, home),
+export const watchAgents = (
+  status: FollowedStatus & { turn_under_way?: boolean },
+  home: string,
+): AgentWatch => ({
+  gone_agents: goneAgentsOf(status, home),
   unread_transcripts: unreadTranscripts(status, home),
 });
 

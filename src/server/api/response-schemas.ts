@@ -119,6 +119,8 @@ export const GoneAgent = z
     pid: z.number().int(),
     transcript: z.string(),
     turn_ended: z.boolean(),
+    /** Cut off in the middle of its turn: the workflow's turn under way is its own (no Stop came after the last prompt). */
+    cut_off: z.boolean(),
   })
   .openapi('GoneAgent');
 

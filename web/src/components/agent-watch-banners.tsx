@@ -3,7 +3,7 @@ import { TimeAgo } from './time-ago.js';
 
 /**
  * What the server's hooks saw beyond the log, as `baton status` says it: the agents gone without a SessionEnd (a
- * crash, a kill or a quit), and the transcripts that grew since Baton last read them with no agent at work to read
+ * crash, a kill or a quit; cut off in the middle of their turn where the status says so, `cut_off`), and the transcripts that grew since Baton last read them with no agent at work to read
  * them (the status's `gone_agents` and `unread_transcripts`).
  */
 export function AgentWatchBanners({ status }: { status: Status }) {
@@ -17,11 +17,14 @@ export function AgentWatchBanners({ status }: { status: Status }) {
           data-testid="gone-agent"
         >
           <span>
-            The agent <code>{a.agent}</code> (process {a.pid}) no longer runs, and no SessionEnd came (a
-            crash, a kill or a quit):{' '}
+            The agent <code>{a.agent}</code> (process {a.pid}) no longer runs,{' '}
+            {a.cut_off
+              ? 'cut off in the middle of its turn by a crash or a kill (no Stop came after the last prompt)'
+              : 'and no SessionEnd came (a crash, a kill or a quit)'}
+            :{' '}
             {status.work_over
               ? `${status.work_over}, so the next session here completes this workflow and starts a new one.`
-              : 'the next session here goes on with this workflow, from its briefing.'}
+              : `the next session here goes on with this workflow, from its briefing${a.cut_off ? ', told what was cut off' : ''}.`}
           </span>
         </div>
       ))}
