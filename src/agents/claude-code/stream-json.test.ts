@@ -110,8 +110,10 @@ describe('StreamJsonParser fed live', () => {
     expect(t.compactions).toEqual([
       { line: 3, at: null, trigger: 'auto', pre_tokens: 150123, post_tokens: null },
     ]);
-    expect(t.result).toEqual({ line: 5, subtype: 'error_max_turns', is_error: true, text: null });
-    expect(t.entries.at(-1)).toMatchObject({ kind: 'error', text: 'run ended with error_max_turns' });
+    const stopped =
+      "the agent stopped at its turn limit (--max-turns reached, after 10 turns) before its task was done: give it more turns (a higher `--max-turns` in the agent profile's args, or none) and run it again to go on";
+    expect(t.result).toEqual({ line: 5, subtype: 'error_max_turns', is_error: true, text: stopped });
+    expect(t.entries.at(-1)).toMatchObject({ role: 'system', kind: 'meta', text: stopped });
   });
 });
 
@@ -143,6 +145,66 @@ describe("a headless run's last word", () => {
         (x) => x.kind === 'last_message',
       );
       expect(last?.text, notice).toBe('Adding the parser now.');
+    }
+  });
+});
+
+describe('a run Claude Code ended short of its answer', () => {
+  const run = (result: Record<string, unknown>) =>
+    parseStreamJson(
+      [
+        JSON.stringify({ type: 'system', subtype: 'init', session_id: 's1', model: 'm', tools: [] }),
+        JSON.stringify({
+          type: 'assistant',
+          session_id: 's1',
+          message: {
+            id: 'm1',
+            role: 'assistant',
+            content: [{ type: 'text', text: 'Adding the parser now.' }],
+          },
+        }),
+        JSON.stringify({ type: 'result', session_id: 's1', is_error: true, ...result }),
+      ].join('\n'),
+    );
+  const kinds = (t: ParsedTranscript) => agentSummaries(t.entries).map((x) => x.kind);
+
+  it('says a turn limit, a budget and an error during execution as what they are, none an API error', () => {
+    // Claude Code 2.1's words for them: `errors`, no `result`
+    const limit = run({
+      subtype: 'error_max_turns',
+      num_turns: 4,
+      errors: ['Reached maximum number of turns (3)'],
+    });
+    expect(limit.result?.text).toBe(
+      "the agent stopped at its turn limit (Reached maximum number of turns (3), after 4 turns) before its task was done: give it more turns (a higher `--max-turns` in the agent profile's args, or none) and run it again to go on",
+    );
+    const budget = run({ subtype: 'error_max_budget_usd', errors: ['Reached maximum budget ($1)'] });
+    expect(budget.result?.text).toMatch(
+      /^the agent stopped at its spending limit \(Reached maximum budget \(\$1\)\)/,
+    );
+    const failed = run({ subtype: 'error_during_execution', errors: ['Tool permission stream closed'] });
+    expect(failed.result?.text).toBe(
+      "the agent's run ended on an error during execution (error_during_execution): Tool permission stream closed",
+    );
+    for (const t of [limit, budget, failed]) {
+      expect(kinds(t)).toEqual(['last_message']);
+      expect(t.entries.filter((e) => e.kind === 'error')).toEqual([]);
+    }
+  });
+
+  it("keeps an API error, a usage limit and a full context as the API's, whatever the subtype", () => {
+    const overloaded =
+      'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}';
+    for (const [subtype, result] of [
+      ['success', overloaded],
+      ['error_during_execution', overloaded],
+      ['error_during_execution', 'Claude AI usage limit reached|1767225600'],
+      ['error_during_execution', 'Prompt is too long'],
+    ] as const) {
+      const t = run({ subtype, result });
+      expect(t.result?.text, result).toBe(result);
+      expect(t.entries.at(-1), result).toMatchObject({ kind: 'error', text: result });
+      expect(kinds(t), result).toContain(result.startsWith('Claude AI') ? 'usage_limit' : 'api_error');
     }
   });
 });

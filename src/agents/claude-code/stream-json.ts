@@ -18,6 +18,7 @@ import {
   compactSummary,
   stopHookFeedback,
 } from './anthropic-message.js';
+import { runEndedShort } from './run-end.js';
 
 /** Events of `claude -p --output-format stream-json --verbose`, loosely (unknown keys and events pass). */
 const optionalString = z.string().optional().catch(undefined);
@@ -46,6 +47,8 @@ export const StreamJsonLine = z.looseObject({
   isSynthetic: z.boolean().optional().catch(undefined),
   timestamp: optionalString,
   result: optionalString,
+  /** What a run that ended short of its answer said of why (`error_max_turns`: "Reached maximum number of turns (3)"). */
+  errors: z.array(z.string()).optional().catch(undefined),
   duration_ms: optionalNumber,
   num_turns: optionalNumber,
   total_cost_usd: optionalNumber,
@@ -158,7 +161,10 @@ export class StreamJsonParser extends JsonlParser {
     const b = this.builder;
     const subtype = e.subtype ?? 'unknown';
     const isError = e.is_error ?? subtype.startsWith('error');
-    b.result = { line, subtype, is_error: isError, text: e.result ?? null };
+    const said = e.result ?? (e.errors?.length ? e.errors.join('; ') : null);
+    // a turn limit, a budget, an error during execution: how the run ended, said as what it is (not an API error)
+    const short = isError ? runEndedShort(subtype, said, e.num_turns ?? null) : null;
+    b.result = { line, subtype, is_error: isError, text: short ?? e.result ?? null };
     b.costUsd = e.total_cost_usd ?? e.cost_usd ?? b.costUsd;
     b.reportedDurationMs = e.duration_ms ?? b.reportedDurationMs;
     b.reportedTurns = e.num_turns ?? b.reportedTurns;
@@ -183,6 +189,10 @@ export class StreamJsonParser extends JsonlParser {
     } else if (e.usage && e.usage.input_tokens !== undefined) {
       b.reportedTotals = callUsage(e.usage);
     }
+    // Claude Code's note of a run it ended short is no error of the agent's API (an `error` entry is read as one: the
+    // turn's request to retry) nor the agent's words (a `result`): it is its own
+    if (short)
+      return void b.add({ line, at: e.timestamp ?? null, role: 'system', kind: 'meta', text: short });
     const kind = isError ? 'error' : 'result';
     const text = e.result ?? (isError ? `run ended with ${subtype}` : '');
     if (text !== '') b.add({ line, at: e.timestamp ?? null, role: 'system', kind, text });
