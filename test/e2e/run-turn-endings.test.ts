@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agentWorkspace, fakeClaude } from '../helpers/agent-workspace.js';
+import { agentWorkspace, fakeClaude, pidAlive, until } from '../helpers/agent-workspace.js';
 import { tempDir } from '../helpers/git-repo.js';
 
 interface Report {
@@ -12,6 +12,7 @@ interface Report {
 interface Summary {
   kind: string;
   text: string;
+  turn_ended?: boolean;
 }
 
 /** The first prompt the agent of the next `baton run` (one task) is given. */
@@ -72,5 +73,31 @@ describe('how a turn of a `baton run` agent ended, said truly', () => {
     const first = await nextPrompt(ws);
     expect(first).toContain(`An earlier attempt at this task failed: ${said}`);
     expect(first).not.toMatch(/API error/i);
+  });
+
+  it('an agent killed after words that read as an end of its turn, before its result, was cut off there', async () => {
+    const ws = agentWorkspace({ BATON_AGENT_BIN: fakeClaude });
+    expect((await ws.create()).code).toBe(0);
+    const pidFile = join(ws.home, 'agent.pid');
+    const words = 'The schema is in place. Committing it next.';
+    const run = ws.spawnRun(['--json', 'run', '--agent', 'claude-code'], {
+      FAKE_LAST_MESSAGE: words,
+      FAKE_CUT: pidFile,
+    });
+    const pid = await until('the agent to have said its last words', async () =>
+      existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : null,
+    );
+    // the agent dies in the middle of its turn (the OOM killer, a person): `baton run` goes on living
+    process.kill(pid, 'SIGKILL');
+    expect(await run.exited).toBe(1);
+    expect(pidAlive(pid)).toBe(false);
+    const last = summaries(ws).find((s) => s.kind === 'last_message');
+    expect(last).toMatchObject({ text: words, turn_ended: false });
+    // the next run goes on in the agent's own session, told where its turn was cut off
+    const first = await nextPrompt(ws);
+    expect(first).toContain(
+      '## Where your last run was cut off\n\nYour last run stopped before it finished (it was killed, or the machine stopped).',
+    );
+    expect(first).toContain(`\n\n${words}\n`);
   });
 });

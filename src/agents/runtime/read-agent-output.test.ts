@@ -70,6 +70,27 @@ describe("a task log read after the fact, as `baton run` reads its agent's outpu
   });
 });
 
+describe('a run whose output stops before its result line', () => {
+  it('was cut off in the middle of its turn, even where its last words read as its end (Claude Code, Codex)', () => {
+    const words = 'The schema is in place. Committing it next.';
+    const claude = [gleam('system_message'), said(words)];
+    expect(summaries(claude.join('\n'))).toEqual([
+      expect.objectContaining({ kind: 'last_message', text: words, turn_ended: false }),
+    ]);
+    // with its result, the turn ended on them
+    expect(summaries([...claude, gleam('result_success')].join('\n'))).toEqual([
+      expect.objectContaining({ kind: 'last_message', turn_ended: true }),
+    ]);
+    const codex = [
+      { type: 'thread.started', thread_id: 't1' },
+      { type: 'item.completed', item: { id: 'i1', type: 'agent_message', text: words } },
+    ].map((l) => JSON.stringify(l));
+    expect(summaries(codex.join('\n'))).toEqual([
+      expect.objectContaining({ kind: 'last_message', text: words, turn_ended: false }),
+    ]);
+  });
+});
+
 describe("a command agent's task log read after the fact", () => {
   it('gives its last lines as the message it was cut off in, its standard error left out', () => {
     const log = ['working on T2', '[stderr] npm warn deprecated', 'wrote src/api.ts', 'sleeping...', ''].join(

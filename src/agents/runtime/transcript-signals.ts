@@ -38,13 +38,21 @@ export class TranscriptSignals implements AgentStreamParser {
   end(): AgentSignal[] {
     const t = this.parser.end();
     const last = this.diff(t, true);
+    // a headless run's one turn ends on its result line (stream-json's `result`, Codex's `turn.completed` or
+    // `turn.failed`): output that stops before it was cut off in the middle of that turn (the agent died or was
+    // killed), even where its last words read as a turn's end
+    const cut = t.result === null;
     const summaries = agentSummaries(t.entries, this.opts).map(
       ({ at, kind, text, turn_ended, said_nothing }): AgentSignal => ({
         type: 'summary',
         at,
         kind,
         text,
-        ...(turn_ended === undefined ? {} : { turn_ended }),
+        ...(kind === 'last_message' && cut
+          ? { turn_ended: false }
+          : turn_ended === undefined
+            ? {}
+            : { turn_ended }),
         ...(said_nothing ? { said_nothing } : {}),
       }),
     );
