@@ -123,7 +123,7 @@ export interface RecoveryInput {
  * The Go Team recovery options: back to a checkpoint (with what is lost), the live state, or a fresh start. The live
  * state loses no recorded action, so it is the one recommended when the worktree is still as the workflow last saw
  * it; the checkpoint is recommended only when they differ (or nobody could compare them), as it puts the worktree
- * and the task states back together at a known point.
+ * and the task states back together at a known point, unless its restore would set work aside (`recommendedOption`).
  */
 export function recoveryOptions(
   s: WorkflowState,
@@ -179,6 +179,21 @@ export function recoveryOptions(
     options,
     recommended: last && input.worktree !== 'agrees' ? 'checkpoint' : 'live_state',
   };
+}
+
+/**
+ * The option to recommend once the checkpoint's git restore is planned: the checkpoint only while going back sets
+ * nothing of the worktree aside. A restore that would move commits off the branch (work an agent committed before it
+ * was killed) or would have to put uncommitted changes away keeps them only on a backup ref or a stash, while going on
+ * from the live state keeps them where they are: the live state is recommended then, the checkpoint offered beside it
+ * with what it would move.
+ */
+export function recommendedOption(
+  recommended: RecoveryOption['type'],
+  git: OptionChanges['git'],
+): RecoveryOption['type'] {
+  if (recommended !== 'checkpoint' || !git) return recommended;
+  return git.commits_count > 0 || git.dirty_files.length > 0 ? 'live_state' : 'checkpoint';
 }
 
 /**

@@ -49,6 +49,7 @@ import {
   workSpanOf,
   assertRecoverable,
   checkpointDescription,
+  recommendedOption,
   invalidTransition,
   nothingRunsIt,
   type NextStep,
@@ -576,6 +577,7 @@ export class BatonService {
       await nextStep(this.store, s, this.options.watch?.ports),
     );
     const options = [];
+    let recommended = plan.recommended;
     for (const o of plan.options) {
       if (o.type === 'checkpoint') {
         const cp = await findCheckpoint(this.store, s, o.target);
@@ -584,6 +586,7 @@ export class BatonService {
           git: null,
           note: `cannot plan the git restore: ${e.message}`,
         }));
+        recommended = recommendedOption(recommended, changes.git);
         options.push({ ...o, description: checkpointDescription(o, changes.git), changes });
       } else if (o.type === 'fresh') {
         const tasks = s.tasks
@@ -599,7 +602,7 @@ export class BatonService {
           changes: { tasks: [], git: null, note: 'the worktree and its branch are left as they are' },
         });
     }
-    return { ...plan, options };
+    return { ...plan, options, recommended };
   }
 
   async checkpoint(ref: WorkflowRef, name: string) {

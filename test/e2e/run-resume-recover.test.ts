@@ -262,4 +262,31 @@ describe('recovering a `baton run` whose agent had committed', () => {
     expect(ss.is_agent_running).toBe(false);
     expect((await ws.human(['status'])).stdout).toContain(`to go on: \`baton run -w ${id}\``);
   });
+
+  it('the agent killed alone after its commit: the live state is recommended, the checkpoint named with the commit it would move', async () => {
+    const ws = workspace();
+    expect((await ws.create()).code).toBe(0);
+    const id = await ws.id();
+    await ws.cli(['task', 'start', 'T1']);
+    expect((await ws.cli(['task', 'done', 'T1'])).code).toBe(0);
+    const { run, agentPid } = await midTask(ws);
+    writeFileSync(join(ws.repo, 'api.txt'), 'the API\n');
+    gitIn(ws.repo, 'add', 'api.txt');
+    gitIn(ws.repo, 'commit', '-qm', 'T2: the API');
+    // the agent dies (the OOM killer, a person), its driver lives on and ends: no snapshot holds the commit
+    process.kill(agentPid, 'SIGKILL');
+    expect(await run.exited).toBe(1);
+
+    const plan = await ws.human(['recover']);
+    expect(plan.code, plan.stderr).toBe(0);
+    // going on loses nothing, and is said first; going back would move the agent's commit off the branch
+    expect(plan.stdout.split('\n')[0]).toContain(`\`baton run -w ${id}\` goes on from where it is`);
+    expect(plan.stdout).toContain('[2] live_state (recommended)');
+    const cpLine = plan.stdout.split('\n').find((l) => l.includes('[1] checkpoint'));
+    expect(cpLine).not.toContain('(recommended)');
+    expect(cpLine).toMatch(/moves main back .*1 commit leaves the branch \(kept on a backup ref\)/);
+    expect(plan.stdout).toMatch(/^ +[0-9a-f]{7} T2: the API$/m);
+    const json = (await ws.cli(['recover'])).json<{ recovery: { recommended: string } }>();
+    expect(json.recovery.recommended).toBe('live_state');
+  });
 });

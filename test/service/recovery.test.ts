@@ -51,7 +51,17 @@ describe('recovery of an interrupted workflow (Go Team options)', () => {
     }
   });
 
-  it('recommends the checkpoint once the worktree differs from what the workflow last saw; says what it moves', async () => {
+  it('recommends the checkpoint once the worktree differs from what the workflow last saw, when going back sets nothing aside', async () => {
+    const { svc, ref } = await interrupted();
+    const s = await svc.resolve(ref);
+    // another branch checked out since: back to the checkpoint checks main out again, and no commit leaves it
+    gitIn(s.worktree, 'checkout', '-qb', 'elsewhere');
+    const plan = await svc.recoveryOptions(ref);
+    expect(plan.options[0]!.changes?.git).toMatchObject({ commits_count: 0, dirty_files: [] });
+    expect(plan.recommended).toBe('checkpoint');
+  });
+
+  it('recommends the live state over a checkpoint that would move a commit off the branch; says what it moves', async () => {
     const { svc, ref } = await interrupted();
     const s = await svc.resolve(ref);
     const before = (await svc.recoveryOptions(ref)).options[0]!;
@@ -63,7 +73,8 @@ describe('recovery of an interrupted workflow (Go Team options)', () => {
     gitIn(s.worktree, 'add', 'later.txt');
     gitIn(s.worktree, 'commit', '-qm', 'a commit after the stop');
     const plan = await svc.recoveryOptions(ref);
-    expect(plan.recommended).toBe('checkpoint');
+    // going on from the live state keeps that commit where it is: it loses nothing
+    expect(plan.recommended).toBe('live_state');
     const cp = plan.options[0]!;
     expect(cp.description).not.toContain('safe');
     expect(cp.description).toMatch(
