@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endsAnnouncing, endsOnOffer, endsOnQuestion } from './message-ends.js';
+import { endsAnnouncing, endsOnHandoff, endsOnOffer, endsOnQuestion } from './message-ends.js';
 
 describe('a message that ends on a question to the user', () => {
   it('asks on its last line, or introduces the options it ends on with a question', () => {
@@ -56,5 +56,44 @@ describe('endsOnOffer', () => {
       'I found two approaches. Would you like me to use A or B?',
     ])
       expect(endsOnOffer(question), question).toBe(false);
+  });
+});
+
+describe('endsOnHandoff', () => {
+  it("hands the next step to the user's answer without a question mark, as real sessions say it", () => {
+    for (const handoff of [
+      "Design is written up. Reply 'approve' and I'll go on to the Plan step.",
+      'Tests pass. Let me know when you want me to push.',
+      'PR #233 is green. Waiting for your go-ahead before I merge.',
+      "The build is ready. Say the word and I'll deploy.",
+      "`next` reports **T-002**. Say the word and I'll pull it up.",
+      "Once you confirm, I'll run the migration.",
+      "Committed as `2ac8c00`. Ready to push or create a PR when you're ready.",
+      '| 6 | Add auto-update | desktop |\n\n---\n\nReply with a number to view details, or `q` to exit.',
+      'Paste the Analytics screenshots when ready, and I\u2019ll turn this into a presenter script.',
+      "I'll wait for your go-ahead before merging.",
+      '현재 **Design 게이트에서 사용자 승인 대기 중**입니다. "승인"이라고 답변해주시면 Plan 단계로 진행합니다.',
+      "'승인'이라고 답해 주시면 Plan 단계로 넘어가겠습니다",
+      '**다음 단계**: 수정된 설계안에 대한 승인이 필요합니다. 승인 후 Plan → Implement로 진행합니다.',
+    ])
+      expect(endsOnHandoff(handoff), handoff).toBe(true);
+  });
+
+  it('is no handoff when finished work closes on an optional extra, a report or a question', () => {
+    for (const closing of [
+      'Done. If you want, I can also add a reload.',
+      "Nothing else is touched. Let me know if you'd like me to open a PR for this.",
+      'Pushed. Happy to add tests if you want.',
+      'All done. Feel free to ask for changes.',
+      'Type checking passes.',
+      'Confirmed: the cache was stale, and the fix is pushed.',
+      'Answer: the cache was stale.',
+      'PR created: https://github.com/entireio/cli/pull/61',
+      "Watching the run in the background — I'll report when it finishes.",
+      'Tests pass. Want me to push it?',
+      '필요하시면 말씀해 주시면 추가하겠습니다.',
+      "Say the word and I'll deploy.\n\n```\nnpm run build\n```\nThe build is in dist/.",
+    ])
+      expect(endsOnHandoff(closing), closing).toBe(false);
   });
 });

@@ -69,3 +69,43 @@ export function endsOnOffer(text: string): boolean {
   const before = sentences.slice(0, -1).join(' ').trim();
   return /[.!:]\s*$/.test(before) && !/\bor\b/i.test(question) && offer.test(question);
 }
+
+/**
+ * A condition on what the user may want ("If you want, I can also ...", "Let me know if you'd like a PR", Korean
+ * "원하시면"/"필요하시면"): an offer of more, which finished work may close on, not a step held for the user's word.
+ */
+const optional = /\b(?:if|whether|feel free)\b|원하시면|원하신다면|필요하시면|필요하면/i;
+
+/**
+ * The ways agents hand the next step to the user's answer without a question mark, as real sessions say them: what to
+ * answer ("Reply 'approve' and I'll go on to the Plan step", "Say the word and I'll deploy", "Reply with a number to
+ * view details", "Paste the screenshots when ready"), when they go on ("Let me know when you want me to push", "Ready
+ * to push or create a PR when you're ready", "Once you confirm, I'll ..."), a wait on the user ("Waiting for your
+ * go-ahead before I merge"), and Korean's ("'승인'이라고 답해 주시면 Plan 단계로 넘어가겠습니다", "승인 대기 중", "승인 후 ...").
+ */
+const handoffs = [
+  /^(?:please\s+|just\s+)?(?:reply|respond|say\s+(?:the word|so|[`'"“])|type\s+[`'"“]|tell me\b|send\s+(?:me|the|your)|paste\s+(?:the|your|it|them)|confirm\b(?!:)|approve\b(?!:)|give me the\s+(?:go|word|ok))/i,
+  /\blet me know (?:when|once)\b/i,
+  /\b(?:when|whenever|once)\s+you(?:'re| are)\s+ready\b/i,
+  /\b(?:once|when|after|as soon as)\s+you(?:'ve| have)?\s+(?:confirm|approve|agree|say|reply|answer|decide|give|sign|ok|review|tell|let me know)/i,
+  /\b(?:wait(?:ing)?\s+(?:for|on)|await(?:ing)?|need|needs|with|after|pending)\s+(?:your|the user's)\s+(?:go[- ]ahead|approval|confirmation|sign[- ]off|ok(?:ay)?|answer|decision|reply|word)\b/i,
+  /(?:답변|답|말씀|알려|확인|승인)\s*(?:해|하여)?\s*주시면|승인\s*(?:대기|이\s*필요|을\s*기다|후)/,
+];
+
+/**
+ * Whether a message ends handing the next step to the user's answer without asking a question (`handoffs`): the
+ * work waits on that answer as on a question, whatever the agent did before it. An offer of more on a condition of
+ * the user's wish (`optional`) is none, as an offer that closes an answer with a "?" is none (`endsOnOffer`).
+ */
+export function endsOnHandoff(text: string): boolean {
+  const prose = text
+    .replace(appDirective, '')
+    .replace(/```[\s\S]*?(?:```|$)/g, '')
+    .trim();
+  const last = prose.split('\n').at(-1) ?? '';
+  const sentence = (sentencesOf(last).at(-1) ?? '')
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/^[\s>*_#-]+/, '')
+    .trim();
+  return !optional.test(sentence) && handoffs.some((h) => h.test(sentence));
+}

@@ -233,6 +233,35 @@ describe('finishedWork', () => {
     );
   });
 
+  it('is not over when its last turn handed the next step to the user without a "?"; an optional extra is no handoff', () => {
+    const answeredWith = (text: string, tasks: string[]) => {
+      const d = next(followed(tasks));
+      recordRequest(d, { text: 'migrate to the MCP SDK 2.0', at: later(1), source: 'claude-code:hook' });
+      // the design written before the gate: work was done, and the next step still waits on the user
+      recordSideEffect(
+        d,
+        { task_id: null, kind: 'file_write', tool: 'Write', summary: 'created docs/design.md' },
+        later(1.5),
+      );
+      recordSummary(d, { kind: 'last_message', text, source: 'claude-code', turn_ended: true }, later(2));
+      return finishedWork(ended(d.state), later(3));
+    };
+    for (const gate of [
+      "The design is in docs/design.md. Reply 'approve' and I'll go on to the Plan step.",
+      '현재 **Design 게이트에서 사용자 승인 대기 중**입니다. "승인"이라고 답변해주시면 Plan 단계로 진행합니다.',
+      'PR #233 is green. Waiting for your go-ahead before I merge.',
+    ]) {
+      expect(answeredWith(gate, []), gate).toBeNull();
+      expect(answeredWith(gate, ['completed']), gate).toBeNull();
+    }
+    expect(answeredWith('Migrated. If you want, I can also bump the docs.', [])).toBe(
+      "the user's last request was answered and Claude Code session s1 ended (the user quit)",
+    );
+    expect(answeredWith("Migrated. Let me know if you'd like me to open a PR.", ['completed'])).toBe(
+      'its task is done and Claude Code session s1 ended (the user quit)',
+    );
+  });
+
   it('is over, without a SessionEnd, when the conversation of its last session is known over and its turn ended', () => {
     const asked = next(followed(['completed']));
     recordRequest(asked, { text: 'write the licence', at: later(1), source: 'claude-code:hook' });

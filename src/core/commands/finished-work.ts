@@ -1,7 +1,7 @@
 import { agentLabel } from '../agent-label.js';
 import { awaitedAfter } from '../call-text.js';
 import { clip } from '../clip.js';
-import { endsOnOffer, endsOnQuestion } from '../message-ends.js';
+import { endsOnHandoff, endsOnOffer, endsOnQuestion } from '../message-ends.js';
 import { requestsSinceTurnEnd, turnOver } from '../agent-turn.js';
 import type { Draft } from '../draft.js';
 import type { WorkflowState } from '../schemas/state.js';
@@ -30,7 +30,8 @@ export type ConversationsOver = Readonly<Record<string, string>>;
  * created it for an agent's session (auto_track), the work is done (every task of the agent's list done or skipped;
  * without a list, the user's last request answered: the agent's last message came after it), no test is failing, no
  * pause is asked for, no usage limit stopped its last turn, its last turn left nothing it waits on (`awaitedAfter`:
- * a command left running in the background, sub-agents that had not answered), and the last agent session ended (its
+ * a command left running in the background, sub-agents that had not answered; `endsOnHandoff`: the user's answer to
+ * "Reply 'approve' and I'll go on"), and the last agent session ended (its
  * SessionEnd hook came: the user quit or cleared it; or its conversation is in `over` and its last turn ended) or
  * nothing happened in the workflow for FINISHED_IDLE_MS. An open error holds it, unless the agent went on past every one (`wentOnPast`)
  * before its session ended or the workflow went quiet: then the reason names them. A new conversation (or a `/clear`)
@@ -47,6 +48,9 @@ export function finishedWork(s: WorkflowState, now: string, over: ConversationsO
   // a turn that ended waiting (on a CI check it left running, on sub-agents) is not over when the user quits: the
   // next session is to see how what it waited on came out
   if (s.summaries?.last_message && awaitedAfter(s.summaries.last_message.text).length) return null;
+  // so is a turn that ended handing the next step to the user's answer ("Reply 'approve' and I'll go on to the Plan
+  // step"), whatever it did and whatever its list says: the step it holds back is work not done, the user's to allow
+  if (s.summaries?.last_message && endsOnHandoff(s.summaries.last_message.text)) return null;
   const open = s.counts.open_errors ?? s.open_errors.length;
   const last = s.sessions[s.sessions.length - 1];
   const idle = Date.parse(now) - Date.parse(s.updated_at);

@@ -17,7 +17,7 @@ import type { Decision, TestState } from '../schemas/records.js';
 import { failingCount } from '../commands/records.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
 import type { ContextLimits } from './resume-context.js';
-import { appDirective, endsAnnouncing, endsOnQuestion } from '../message-ends.js';
+import { appDirective, endsAnnouncing, endsOnHandoff, endsOnQuestion } from '../message-ends.js';
 
 export interface Goal {
   /** The workflow's title: what the goal is called when no request or issue says it. */
@@ -470,8 +470,8 @@ export interface LastState {
    */
   since: string[];
   /**
-   * How a last message left things: `asked`, its turn ended on a question to the user ("Should I push?"), whose
-   * answer the next session needs; `mid_turn`, the agent went on after it (calls that never returned, or a transcript
+   * How a last message left things: `asked`, its turn ended on a question to the user ("Should I push?") or handed
+   * the next step to their answer ("Reply 'approve' and I'll go on": `endsOnHandoff`), an answer the next session needs; `mid_turn`, the agent went on after it (calls that never returned, or a transcript
    * cut mid-turn) or it ends announcing its next step ("Let me watch the deploy.": `endsAnnouncing`), so what it
    * announced may not be done; `waiting`, its turn ended waiting on commands it left running in the background (CI
    * checks, a deploy), never seen to end, and the user has said nothing since: how they ended decides what comes next.
@@ -588,15 +588,20 @@ const askedSince = (snap: SessionSnapshot, at: string) =>
   snap.requests.some((r) => (r.at ?? r.timestamp) > at);
 
 /**
- * Whether the agent's last message left a question for the user to answer: it ends on one, no request of the user's
- * came after it (their answer), and a person reads it (a run `baton run` drove has no one to ask).
+ * Whether the agent's last message left a question for the user to answer: it ends on one, or on the next step handed
+ * to their answer without a "?" (`endsOnHandoff`), no request of the user's came after it (their answer), and a person
+ * reads it (a run `baton run` drove has no one to ask).
  */
 function asksTheUser(
   snap: SessionSnapshot,
   said: { text: string; timestamp: string; source: string | null },
 ) {
   const answered = askedSince(snap, said.timestamp);
-  return !answered && !said.source?.endsWith(':baton run') && endsOnQuestion(said.text);
+  return (
+    !answered &&
+    !said.source?.endsWith(':baton run') &&
+    (endsOnQuestion(said.text) || endsOnHandoff(said.text))
+  );
 }
 
 export interface Tdd {
