@@ -77,11 +77,14 @@ function tasks(c: ResumeContext, out: string[]) {
   for (const t of c.pending_tasks) {
     // a finished workflow's task not done is nobody's work now: left open, neither in progress nor still to come
     const left = c.finished !== null && (t.status === 'in_progress' || t.status === 'pending');
+    // a task the agent's last message says is over, its list not updated: probably done, for the session to check
     const said = left
       ? 'left open'
-      : t.status !== 'pending'
-        ? `${t.status}${t.reason ? `: ${t.reason}` : ''}`
-        : null;
+      : t.said_done
+        ? `in progress, probably done: the agent's last message says "${t.said_done}": check`
+        : t.status !== 'pending'
+          ? `${t.status}${t.reason ? `: ${t.reason}` : ''}`
+          : null;
     out.push(
       `  ${left ? '[ ]' : (mark[t.status] ?? '[ ]')} ${t.id} ${t.title}${said ? ` (${said})` : ''}${t.deps.length ? ` after ${t.deps.join(', ')}` : ''}`,
     );
@@ -414,6 +417,9 @@ function nextWork(c: ResumeContext): string {
       ? `${allDone}; unless done above, go on from ${newer}.`
       : `No task is runnable (the remaining ones wait on others or are blocked); unless done above, go on from ${newer}.`;
   }
+  const saidDone = c.pending_tasks.find((t) => t.id === c.next.task_id)?.said_done;
+  if (task && saidDone && left === null)
+    return `Check whether ${task} is done, as the agent's last message says ("${saidDone}"): if it is, mark it done in your task list and go on; if not, continue from it.`;
   if (task && c.next.list_behind && left === null && c.last_state?.kind === 'last_message')
     return `Continue from ${task}, unless the agent's last message (${said}), newer than the task list, says it is done.`;
   if (task && c.next.list_behind && c.last_state?.kind === 'compaction')

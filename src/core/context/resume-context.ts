@@ -25,6 +25,7 @@ import { earlierShown } from './earlier-work.js';
 import { editedAfter } from './edited-after.js';
 import { notesFileOf } from './notes-file.js';
 import { commitsSinceStarted, type CommitsSince } from './commits-since.js';
+import { saidDone } from './said-done.js';
 
 /** The shortest an error's message gets in a briefing; what the agent was doing at it is left out there. */
 export const ERROR_CHARS_FLOOR = 90;
@@ -238,8 +239,20 @@ export interface ResumeContext {
   /** The finished tasks not named (`completed_tasks` holds the rest), and how many of them were skipped. */
   completed_more: number;
   skipped_more: number;
-  /** `reason`: why a failed or blocked task is so (the failure's cause, the block's reason), when it was said. */
-  pending_tasks: { id: string; title: string; status: string; deps: string[]; reason?: string }[];
+  /**
+   * `reason`: why a failed or blocked task is so (the failure's cause, the block's reason), when it was said.
+   * `said_done`: the line of the agent's last message, said after a task in progress started, that says it is over
+   * (`saidDone`: "Verification passed"): probably done though the list was not updated (a Codex plan left behind, a
+   * task another agent's list holds), for the next session to check.
+   */
+  pending_tasks: {
+    id: string;
+    title: string;
+    status: string;
+    deps: string[];
+    reason?: string;
+    said_done?: string;
+  }[];
   /** Commits, pushes, pull requests, files, the passing test run: what must not be redone. */
   already_done: AlreadyDone;
   /** The agent's own last word: its last message or the latest compaction summary, trimmed to fit. */
@@ -379,6 +392,23 @@ function listChangedAt(snap: SessionSnapshot): number {
 function lastSaidAt(snap: SessionSnapshot): number | null {
   const last = snap.summaries?.last_message;
   return last && last.said_nothing !== true ? time(last.timestamp) : null;
+}
+
+/**
+ * The words of the agent's last message that say a task in progress is over (`saidDone`), when its turn ended on
+ * that message after the task started: none for another task, or a message cut mid-turn.
+ */
+function saidDoneOf(
+  snap: SessionSnapshot,
+  t: SessionSnapshot['tasks'][number],
+  max: number,
+): { said_done?: string } {
+  const last = snap.summaries?.last_message;
+  if (t.status !== 'in_progress' || !last || last.turn_ended !== true || last.said_nothing === true)
+    return {};
+  if (t.started_at && !(time(last.timestamp) > time(t.started_at))) return {};
+  const line = saidDone(t.title, last.text);
+  return line ? { said_done: clip(line, max) } : {};
 }
 
 /** When the user's latest request was said, or null when none came (the issue stands alone). */
@@ -524,6 +554,7 @@ export function compileResumeContext(
         ...((t.status === 'failed' || t.status === 'blocked') && t.note
           ? { reason: clip(t.note.replace(/\s+/g, ' ').trim(), limits.error_chars) }
           : {}),
+        ...(finished ? {} : saidDoneOf(snap, t, limits.error_chars)),
       })),
     already_done: alreadyDone(snap, limits, workflow?.worktree ?? null),
     last_state: lastState(snap, limits.last_state_chars),

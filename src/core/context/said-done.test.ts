@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { saidDone } from './said-done.js';
+
+describe('saidDone', () => {
+  it('finds the line of a last message that says a task is over in its words', () => {
+    // a real Codex last message (codemie-code's rollout), its plan's last step left in progress
+    const codex =
+      'Implemented the default context compaction setting as `threshold: 0.9`.\n\nChanged:\n- [codemie-code.plugin.ts](src/a.ts:99): adds `compaction`\n\nVerification passed:\n\n```bash\nnpm run build\n```';
+    expect(saidDone('Run focused verification', codex)).toBe('Verification passed');
+    expect(
+      saidDone(
+        'Add retries to the HTTP client',
+        'Added retries to the HTTP client: 3 attempts with exponential backoff. Tests pass.',
+      ),
+    ).toBe('Added retries to the HTTP client: 3 attempts with exponential backoff.');
+  });
+
+  it('is null when the message does not say that task is over', () => {
+    expect(saidDone('Run focused verification', 'Verification still fails on the build step.')).toBeNull();
+    expect(saidDone('Run focused verification', 'Is verification passed?')).toBeNull();
+    expect(saidDone('Add retries to the HTTP client', 'Tests pass.')).toBeNull();
+    expect(saidDone('Write the migration guide', 'Next I will write the migration guide.')).toBeNull();
+    expect(saidDone('Run it', 'Done.')).toBeNull();
+    expect(saidDone('Write the LICENSE file', 'The LICENSE file is half written.')).toBeNull();
+    expect(saidDone('Write the LICENSE file', 'The LICENSE file is written.')).toBe(
+      'The LICENSE file is written.',
+    );
+  });
+});

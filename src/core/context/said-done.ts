@@ -1,0 +1,51 @@
+import { words } from '../similarity.js';
+import { sentencesOf } from '../sentences.js';
+import { appDirective } from '../message-ends.js';
+
+/** Words that say a piece of work is over: "Verification passed", "Added retries ...", "Tests pass". */
+const over =
+  /\b(?:pass(?:ed|es|ing)?|done|complete[ds]?|finished|succeed(?:ed|s)?|green|added|adds|implemented|fixed|updated|wrote|written|created|removed|merged|pushed|committed|migrated|renamed|verified)\b/i;
+/** Words that say it is not, or only in part: "still failing", "not done", "half written", "left to do", "next I'll". */
+const notOver =
+  /\b(?:half|partly|partial(?:ly)?|part of|some of|so far|started|begun|in progress|not|no longer|still|fail(?:ed|s|ing)?|error|todo|remaining|left to|next|will|won't|cannot|can't|couldn't|didn't|haven't|hasn't|pending|blocked|skipped)\b|\?/i;
+/** Words of a task's title too common to tie it to a line: the verbs any step begins with. */
+const common = new Set([
+  'run',
+  'add',
+  'make',
+  'do',
+  'use',
+  'get',
+  'set',
+  'all',
+  'new',
+  'then',
+  'update',
+  'check',
+]);
+
+/** A word cut to its first five letters, so "verify" meets "verification" and "tests" meets "test". */
+const stem = (w: string) => w.slice(0, 5);
+
+/**
+ * The line of an agent's message that says a task is over in the task's own words ("Verification passed" for "Run
+ * focused verification"): a sentence that names at least half of the title's telling words, says the work passed or
+ * was done, and says nothing of it failing or being left. Null when no line says so. A hint for the next session to
+ * check, never a status: the list is the agent's to mark.
+ */
+export function saidDone(title: string, message: string): string | null {
+  const telling = [...words(title)]
+    .filter((w) => /^[a-z]/.test(w) && w.length > 3 && !common.has(w))
+    .map(stem);
+  if (telling.length === 0) return null;
+  const prose = message.replace(appDirective, '').replace(/```[\s\S]*?(?:```|$)/g, '');
+  for (const sentence of sentencesOf(prose)) {
+    const line = sentence.replace(/^[\s>*_#-]+/, '').trim();
+    if (!over.test(line) || notOver.test(line)) continue;
+    const said = new Set([...words(line)].map(stem));
+    const named = telling.filter((w) => said.has(w)).length;
+    // said as it stands, but for the colon that opened what came after it ("Verification passed:" and its commands)
+    if (named * 2 >= telling.length) return line.replace(/:$/, '');
+  }
+  return null;
+}
