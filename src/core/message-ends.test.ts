@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endsAnnouncing, endsOnHandoff, endsOnOffer, endsOnQuestion } from './message-ends.js';
+import { endsAnnouncing, endsOnHandoff, endsOnOffer, endsOnQuestion, endsWaitingOn } from './message-ends.js';
 
 describe('a message that ends on a question to the user', () => {
   it('asks on its last line, or introduces the options it ends on with a question', () => {
@@ -95,5 +95,33 @@ describe('endsOnHandoff', () => {
       "Say the word and I'll deploy.\n\n```\nnpm run build\n```\nThe build is in dist/.",
     ])
       expect(endsOnHandoff(closing), closing).toBe(false);
+  });
+});
+
+describe('endsWaitingOn', () => {
+  it('waits on a CI run, a build, a deploy or a review before a step of its own, as real sessions say it', () => {
+    for (const wait of [
+      'PR #234 CI 완료 대기 중. 통과하면 머지하고 release-loop을 아카이브합니다.',
+      '나머지 CI(test, CodeQL)는 진행 중입니다.\n\nCI가 완료되면 머지 게이트를 진행합니다.',
+      "Pushed. Waiting for CI on PR #234; once it passes I'll merge it.",
+      "I'll merge once the checks are green.",
+      'Once the build finishes I will tag v1.4.0.',
+      "Watching the run in the background — I'll report when it finishes.",
+      'The deploy is rolling out.\n\nWaiting for the deployment to finish before I run the smoke test.',
+    ])
+      expect(endsWaitingOn(wait), wait).toBe(true);
+  });
+
+  it("is no wait when the step after it is the user's, the wait is over, or the wait is a plan further up", () => {
+    for (const closing of [
+      'PR opened. Once CI passes, you can merge it.',
+      'CI passed on all 12 checks and the PR is merged.',
+      'Done. The tests pass.',
+      'Waiting for CI showed the lint failure, which I fixed.\n\nEverything is merged now.',
+      "I'll wait for your go-ahead before merging.",
+      'Tests pass. Want me to push it?',
+      "Once it passes I'll merge.\n\n```\ngh pr checks 12\n```\n\nAll checks passed and it is merged.",
+    ])
+      expect(endsWaitingOn(closing), closing).toBe(false);
   });
 });

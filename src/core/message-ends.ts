@@ -109,3 +109,48 @@ export function endsOnHandoff(text: string): boolean {
     .trim();
   return !optional.test(sentence) && handoffs.some((h) => h.test(sentence));
 }
+
+/** What an agent waits on outside the conversation: a CI run and its checks, a build, a deploy, a review. */
+const outside = String.raw`(?:the |its |PR #?\d+(?:'s)? |this )?(?:CI|checks?|(?:CI |GitHub )?(?:build|pipeline|workflow run|actions? run)|deploy(?:ment)?|release|review(?:ers?)?|tests? to|(?:background )?run)`;
+
+/** How such a wait ends: "once CI passes", "when the checks are green", "after it finishes". */
+const over = String.raw`(?:\w+\s+)?(?:pass(?:es)?|(?:is|are|goes|go|turns?) green|finish(?:es)?|completes?|succeeds?|lands?|is done|are done)\b`;
+
+/**
+ * The ways agents end a turn waiting on something outside the conversation before their next step, as real sessions
+ * say them: "Waiting for CI on PR #234; once it passes I'll merge", "I'll merge once the checks are green",
+ * "Watching the run in the background — I'll report when it finishes", Korean "PR #234 CI 완료 대기 중. 통과하면
+ * 머지하고 ... 아카이브합니다". The agent's own step after the wait is what is left to do; "once CI passes, you can
+ * merge" hands the step to the user and leaves nothing of the agent's.
+ */
+const waits = [
+  new RegExp(String.raw`\b(?:waiting|wait|watching)\s+(?:for|on|until)\s+${outside}\b`, 'i'),
+  new RegExp(
+    String.raw`\b(?:I'll|I will)\s+(?:\w+\s+)?(?:merge|deploy|release|publish|tag|continue|proceed|go on|report|archive|retry|check)\b[^.]*\b(?:once|when|after|as soon as)\s+(?:${outside}|(?:it|they)\s+${over})`,
+    'i',
+  ),
+  new RegExp(
+    String.raw`\b(?:once|when|after|as soon as)\s+(?:${outside}|it|they)\s+${over}[^.]*\b(?:I'll|I will)\b`,
+    'i',
+  ),
+  /(?:CI|체크|빌드|배포|리뷰|테스트)[^.\n]{0,30}대기\s*중|(?:통과하면|완료되면|끝나면|성공하면|통과 후)[^.\n]*(?:합니다|하겠습니다|진행)/,
+];
+
+/**
+ * Whether a message ends waiting on something outside the conversation (a CI run, a build, a deploy, a review)
+ * before a step of the agent's own (`waits`, read in its last two sentences): the work is not over until that step is
+ * taken, as a turn that left a command running in the background is not (`awaitedAfter` reads those from the calls).
+ */
+export function endsWaitingOn(text: string): boolean {
+  const prose = text
+    .replace(appDirective, '')
+    .replace(/```[\s\S]*?(?:```|$)/g, '')
+    .trim();
+  const lastParagraph = prose.split(/\n\s*\n/).at(-1) ?? '';
+  const tail = sentencesOf(lastParagraph.replace(/[\u2018\u2019]/g, "'"))
+    .map((s) => s.replace(/^[\s>*_#-]+/, '').trim())
+    .filter(Boolean)
+    .slice(-2)
+    .join(' ');
+  return waits.some((w) => w.test(tail));
+}

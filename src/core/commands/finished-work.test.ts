@@ -262,6 +262,20 @@ describe('finishedWork', () => {
     );
   });
 
+  it('is not over when its last turn said it waits on CI (or a build, a deploy) before a step of its own', () => {
+    const endedWith = (text: string) => {
+      const d = next(followed(['completed']));
+      recordRequest(d, { text: 'merge the retro PR', at: later(1), source: 'claude-code:hook' });
+      recordSummary(d, { kind: 'last_message', text, source: 'claude-code', turn_ended: true }, later(2));
+      return finishedWork(ended(d.state), later(3));
+    };
+    expect(endedWith('PR #234 CI 완료 대기 중. 통과하면 머지하고 release-loop을 아카이브합니다.')).toBeNull();
+    expect(endedWith("Pushed. Waiting for CI on PR #234; once it passes I'll merge it.")).toBeNull();
+    expect(endedWith('PR #234 is open. Once CI passes, you can merge it.')).toBe(
+      'its task is done and Claude Code session s1 ended (the user quit)',
+    );
+  });
+
   it('is over, without a SessionEnd, when the conversation of its last session is known over and its turn ended', () => {
     const asked = next(followed(['completed']));
     recordRequest(asked, { text: 'write the licence', at: later(1), source: 'claude-code:hook' });

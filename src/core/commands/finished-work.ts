@@ -1,7 +1,7 @@
 import { agentLabel } from '../agent-label.js';
 import { awaitedAfter } from '../call-text.js';
 import { clip } from '../clip.js';
-import { endsOnHandoff, endsOnOffer, endsOnQuestion } from '../message-ends.js';
+import { endsOnHandoff, endsOnOffer, endsOnQuestion, endsWaitingOn } from '../message-ends.js';
 import { requestsSinceTurnEnd, turnOver } from '../agent-turn.js';
 import type { Draft } from '../draft.js';
 import type { WorkflowState } from '../schemas/state.js';
@@ -29,15 +29,15 @@ export type ConversationsOver = Readonly<Record<string, string>>;
  * Why the work of a workflow that hooks follow is over at `now`, or null while it may go on. It is over when Baton
  * created it for an agent's session (auto_track), the work is done (every task of the agent's list done or skipped;
  * without a list, the user's last request answered: the agent's last message came after it), no test is failing, no
- * pause is asked for, no usage limit stopped its last turn, its last turn left nothing it waits on (`awaitedAfter`:
- * a command left running in the background, sub-agents that had not answered; `endsOnHandoff`: the user's answer to
- * "Reply 'approve' and I'll go on"), and the last agent session ended (its
- * SessionEnd hook came: the user quit or cleared it; or its conversation is in `over` and its last turn ended) or
- * nothing happened in the workflow for FINISHED_IDLE_MS. An open error holds it, unless the agent went on past every one (`wentOnPast`)
- * before its session ended or the workflow went quiet: then the reason names them. A new conversation (or a `/clear`)
- * then starts a new workflow (shown what the finished one did) instead of being told to continue finished work; a
- * compaction, a `--resume`, a task left open, a request the agent never answered or an error met after the agent's
- * last answer continue this one.
+ * pause is asked for, no usage limit stopped its last turn, its last turn left nothing it waits on (`awaitedAfter`: a
+ * command left running in the background, sub-agents that had not answered; `endsWaitingOn`: a CI run its words say
+ * it waits on; `endsOnHandoff`: the user's answer to "Reply 'approve' and I'll go on"), and the last agent session
+ * ended (its SessionEnd hook came: the user quit or cleared it; or its conversation is in `over` and its last turn
+ * ended) or nothing happened in the workflow for FINISHED_IDLE_MS. An open error holds it, unless the agent went on
+ * past every one (`wentOnPast`) before its session ended or the workflow went quiet: then the reason names them. A new
+ * conversation (or a `/clear`) then starts a new workflow (shown what the finished one did) instead of being told to
+ * continue finished work; a compaction, a `--resume`, a task left open, a request the agent never answered or an
+ * error met after the agent's last answer continue this one.
  */
 export function finishedWork(s: WorkflowState, now: string, over: ConversationsOver = {}): string | null {
   if (!s.auto_tracked || s.status !== 'in_progress' || s.pause_requested) return null;
@@ -48,6 +48,8 @@ export function finishedWork(s: WorkflowState, now: string, over: ConversationsO
   // a turn that ended waiting (on a CI check it left running, on sub-agents) is not over when the user quits: the
   // next session is to see how what it waited on came out
   if (s.summaries?.last_message && awaitedAfter(s.summaries.last_message.text).length) return null;
+  // or that says in its own words it waits on one before its next step ("Waiting for CI; once it passes I'll merge")
+  if (s.summaries?.last_message && endsWaitingOn(s.summaries.last_message.text)) return null;
   // so is a turn that ended handing the next step to the user's answer ("Reply 'approve' and I'll go on to the Plan
   // step"), whatever it did and whatever its list says: the step it holds back is work not done, the user's to allow
   if (s.summaries?.last_message && endsOnHandoff(s.summaries.last_message.text)) return null;
