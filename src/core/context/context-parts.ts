@@ -261,6 +261,11 @@ export interface AlreadyDone {
   tests_passing: string | null;
   /** Files changed after that passing run: it no longer says they work (changedSince). */
   tests_changed_since: number;
+  /**
+   * True when there is no room for the lines that only count (the files not named, `tests pass`): the Last State
+   * says more in their place (`done_counts`).
+   */
+  counts_left_out?: true;
 }
 
 /**
@@ -406,6 +411,7 @@ export function alreadyDone(
     other_more: other.length - shownOther.length,
     tests_passing: passing,
     tests_changed_since: passing ? changed : 0,
+    ...(limits.done_counts > 0 ? {} : { counts_left_out: true as const }),
   };
 }
 

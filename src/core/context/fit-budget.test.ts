@@ -1159,7 +1159,8 @@ describe('the last state at the last resorts', () => {
       },
     };
     const shown = new Set<string>();
-    for (let budget = 700; budget <= 1300; budget += 10) {
+    // from where even the must-keep facts do not fit (the last state given back whole) to where it fits beside them
+    for (let budget = 400; budget <= 1300; budget += 10) {
       const state = fitResumeContext(snap, 4, [], budget, countTokens).context.last_state;
       shown.add(state === null || state.text === '' ? 'none' : state.text === text ? 'whole' : state.text);
     }
@@ -2074,5 +2075,68 @@ describe('the facts a small budget keeps last', () => {
     expect(fitResumeContext(uncounted, 2, [], 100_000, countTokens).markdown).toContain(
       '- Failing tests: none',
     );
+  });
+});
+
+describe('the last state at a small budget', () => {
+  /** Forty files written and a test run passed, then a last message longer than a small budget has room for. */
+  function worked(): SessionSnapshot {
+    const big = bigSnapshot();
+    const at = big.created_at;
+    return {
+      ...big,
+      issue: { id: 'ISSUE-7', title: 'Add login', description: 'Add a login page.' },
+      tasks: [task(1, 'done'), task(2, 'pending')],
+      next_task_id: 'T2',
+      tasks_completed: 1,
+      tasks_remaining: 1,
+      decisions: [],
+      decisions_total: 0,
+      reviewer_feedback: [],
+      errors: [],
+      errors_total: 0,
+      test_state: {
+        phase: 'green',
+        failing_tests: [],
+        expected_failures: [],
+        last_test_run_at: at,
+        last_test_command: 'npm test',
+        last_test_output_summary: '12 passed, 0 failed',
+      },
+      side_effects: Array.from({ length: 40 }, (_, i) => ({
+        id: `f${i}`,
+        timestamp: at,
+        task_id: null,
+        kind: 'file_write' as const,
+        tool: 'Edit',
+        summary: `edited /w/app/src/module-${i}/handler.ts`,
+      })),
+      summaries: {
+        compaction: null,
+        last_message: lastMessage(
+          `The login form posts to /session and keeps the cookie for a week. ${'It checks the password against the stored hash and rate-limits failed tries per address. '.repeat(6)}Next: the logout button.`,
+        ),
+      },
+    };
+  }
+
+  it('keeps it, trimmed, before the lines that only count (the files not named, `tests pass` beside TDD State)', () => {
+    const snap = worked();
+    let trimmed = 0;
+    let counted = 0;
+    for (let budget = 250; budget <= 700; budget += 10) {
+      const f = fitResumeContext(snap, 1, [], budget, countTokens);
+      if (f.over_budget) continue;
+      expect(f.tokens).toBeLessThanOrEqual(budget);
+      if (f.markdown.includes('  - 40 files created, edited or deleted\n  - tests pass\n')) counted++;
+      // the last state cut to 400 characters or fewer: the lines that only count went before it
+      if ((f.context.last_state?.text.length ?? 0) > 400) continue;
+      trimmed++;
+      expect(f.markdown, `at ${budget}`).not.toContain('files created, edited or deleted');
+      expect(f.markdown, `at ${budget}`).not.toContain('  - tests pass');
+      expect(f.markdown, `at ${budget}`).toContain('- Last run: npm test -> 12 passed, 0 failed');
+    }
+    expect(trimmed).toBeGreaterThan(0);
+    expect(counted).toBeGreaterThan(0);
   });
 });

@@ -48,6 +48,7 @@ const generous: ContextLimits = {
   recorded_place: 1,
   notes_file: 1,
   list_words: 1,
+  done_counts: 1,
 };
 
 /**
@@ -83,6 +84,9 @@ const steps: [keyof ContextLimits, number][] = [
   ['notes_file', 0],
   // the ask to keep the tasks left in the agent's own list in their words (one line under Plan Status)
   ['list_words', 0],
+  // the lines of Already Done that only count (the files it has no room to name, `tests pass` beside TDD State's
+  // counts): they name nothing the next session could act on, where the last state's next 1,100 characters do
+  ['done_counts', 0],
   ['last_state_chars', 400],
   // the user's latest request says what to do next: it is the last of the requests to go
   ['later_requests', 1],
@@ -106,14 +110,15 @@ const steps: [keyof ContextLimits, number][] = [
   // session's (its branch, its uncommitted changes); without it Git State's branch and head read as the session's
   ['recorded_place', 0],
   // the last resorts before over_budget: the note that the latest request is newer than the task list (the Goal still
-  // shows the request), the last state (baton details summaries has it), the pushes, pull requests and other side
-  // effects (the oldest first), then the oldest completed tasks into a count (baton status lists them)
+  // shows the request), the pushes, pull requests and other side effects (the oldest first), the last state (baton
+  // details summaries has it: the agent's own account of where it stopped outlasts the lists that leave a count in
+  // their place), then the oldest completed tasks into a count (baton status lists them)
   ['newer_request_note', 0],
-  ['last_state_chars', 0],
   // the commits only git has (made by hand, or by a call a crash cut off) beyond the newest five: a count and the
   // command that lists them; the commits the transcripts reported stay
   ['git_commits', 5],
   ['pushes_prs', 0],
+  ['last_state_chars', 0],
   ['completed_tasks', 0],
 ];
 
@@ -195,6 +200,10 @@ function shown(c: ResumeContext, key: keyof ContextLimits): number {
       return c.next.notes_file ? 1 : 0;
     case 'list_words':
       return c.plan_status.keep_in_list ? 1 : 0;
+    case 'done_counts': {
+      const d = c.already_done;
+      return !d.counts_left_out && ((d.files_more > 0 && !d.files.length) || d.tests_passing) ? 1 : 0;
+    }
   }
 }
 

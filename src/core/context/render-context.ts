@@ -120,7 +120,7 @@ function alreadyDone(c: ResumeContext, out: string[]) {
               ]
             : []),
         ]
-      : d.files_more
+      : d.files_more && !d.counts_left_out
         ? [`  - ${counted(d.files_more, 'file')} created, edited or deleted`]
         : []),
     ...d.other.map(
@@ -130,7 +130,7 @@ function alreadyDone(c: ResumeContext, out: string[]) {
     // the pushes, pull requests and other side effects cut from the list: counted on one line
     ...(more.length ? [`  - ${more.join(', ')}`] : []),
     // TDD State says the run's counts and what changed after it: said here once, without them
-    ...(d.tests_passing
+    ...(d.tests_passing && !d.counts_left_out
       ? [
           d.tests_changed_since
             ? `  - tests passed before ${counted(d.tests_changed_since, 'later file change')}`

@@ -130,6 +130,11 @@ export interface ContextLimits {
   notes_file: number;
   /** 1: Plan Status asks the agent to keep the tasks left in its own list in their words (`keep_in_list`); 0: no room. */
   list_words: number;
+  /**
+   * 1: Already Done counts the files it has no room to name and says `tests pass`; 0: no room for those lines, which
+   * name nothing (TDD State says the run, `baton details` has the files).
+   */
+  done_counts: number;
 }
 
 /** Amelia's defaults: five decisions, three resolved errors, three comments per review. */
@@ -158,6 +163,7 @@ export const defaultLimits: ContextLimits = {
   recorded_place: 1,
   notes_file: 1,
   list_words: 1,
+  done_counts: 1,
 };
 
 /** The uncommitted files Git State names, and a count of the others (nothing when there are none). */
