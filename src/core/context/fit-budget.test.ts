@@ -1502,7 +1502,7 @@ describe('an unresolved error met again', () => {
 });
 
 describe('a resolved error', () => {
-  it('worked around names the call that worked instead, when its notes name one of the same program', () => {
+  it('worked around says what worked when its record does (the call of the same program, the tool, the agent), else no bare tag', () => {
     const error = (id: string, resolution: 'workaround' | 'fixed', notes: string | null) => ({
       id,
       timestamp: '2026-01-02T15:25:36.132Z',
@@ -1574,8 +1574,33 @@ describe('a resolved error', () => {
             'fixed',
             'the same command succeeded (transcript line 120): `codemie-codex --task "x"`',
           ),
+          // the agent's own words on the way it took
+          error(
+            'e10',
+            'workaround',
+            'I read the models from the config file instead. (went on: transcript line 180)',
+          ),
+          // a tool of another kind doing the same job, by the command it ran
+          {
+            ...error(
+              'e11',
+              'workaround',
+              'the Bash tool succeeded (transcript line 53): `grep -n "def install" src/plugin.py`',
+            ),
+            error_message: 'LSP: Error performing goToDefinition: pyright-langserver not found (e11)',
+          },
+          // a refusal the agent went past some other way: nothing says which
+          {
+            ...error(
+              'e12',
+              'workaround',
+              'refused by policy: the agent went on another way (transcript line 60)',
+            ),
+            error_type: 'tool_refused',
+            error_message: 'js: Browser Use rejected this action (e12)',
+          },
         ],
-        errors_total: 9,
+        errors_total: 12,
       },
       4,
       [],
@@ -1585,16 +1610,25 @@ describe('a resolved error', () => {
     expect(md).toContain(
       'compatible models (e1) [workaround: `codemie-codex --profile ollama` worked instead]\n',
     );
-    expect(md).toContain('compatible models (e2) [workaround]\n');
+    expect(md).toContain('compatible models (e2) [workaround: the Grep tool worked instead]\n');
     expect(md).toContain('compatible models (e3) [fixed]');
-    expect(md).toContain('compatible models (e4) [workaround]\n');
-    expect(md).toContain('compatible models (e5) [workaround]\n');
+    // only the next call that worked: no tag that says nothing of what worked
+    expect(md).toContain('compatible models (e4)\n');
+    expect(md).toContain('compatible models (e5)\n');
     expect(md).toContain('command not found: python (e6) [workaround: `python3 scan.py` worked instead]\n');
     expect(md).toContain(
       'pkl: command not found (e7) [workaround: `mise exec -- pkl format x.pkl` worked instead]\n',
     );
-    expect(md).toContain('command not found: python (e8) [workaround]\n');
-    expect(md).toContain('command not found: make (e9) [workaround]\n');
+    expect(md).toContain('command not found: python (e8)\n');
+    expect(md).toContain('command not found: make (e9)\n');
+    expect(md).toContain(
+      'compatible models (e10) [workaround, as the agent said: "I read the models from the config file instead."]\n',
+    );
+    expect(md).toContain(
+      'pyright-langserver not found (e11) [workaround: `grep -n "def install" src/plugin.py` worked instead]\n',
+    );
+    expect(md).toContain('js: Browser Use rejected this action (e12)\n');
+    expect(md).not.toContain('[workaround]');
   });
 });
 

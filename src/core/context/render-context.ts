@@ -191,6 +191,19 @@ function beforeTheCompaction(c: ResumeContext, out: string[]) {
   out.push('');
 }
 
+/**
+ * How a resolved error was got past: `[fixed]`, `[deferred]`, or a workaround with what worked (the call, the tool,
+ * the agent's words); a workaround whose record does not say what worked gets no tag: a bare `[workaround]` would
+ * only say that something else was done.
+ */
+function resolutionSaid(e: ResumeContext['errors_resolved'][number]): string {
+  if (e.resolution !== 'workaround') return ` [${e.resolution}]`;
+  if (e.instead) return ` [workaround: \`${e.instead}\` worked instead]`;
+  if (e.instead_tool) return ` [workaround: the ${e.instead_tool} tool worked instead]`;
+  if (e.agent_said) return ` [workaround, as the agent said: "${quote(e.agent_said)}"]`;
+  return '';
+}
+
 function decisionsAndErrors(c: ResumeContext, out: string[]) {
   if (!c.decisions.length) {
     const none = c.decisions_in_goal ? "only the user's directives, in the Goal" : 'none recorded';
@@ -224,10 +237,7 @@ function decisionsAndErrors(c: ResumeContext, out: string[]) {
           e.edited_after ? `; ${e.edited_after} was changed after it: run it again to check the fix` : ''
         }`,
     ),
-    ...c.errors_resolved.map(
-      (e) =>
-        `  - ${e.type}: ${e.message} [${e.resolution}${e.instead ? `: \`${e.instead}\` worked instead` : ''}]`,
-    ),
+    ...c.errors_resolved.map((e) => `  - ${e.type}: ${e.message}${resolutionSaid(e)}`),
   ];
   if (c.errors_unresolved_more)
     errors.push(

@@ -26,71 +26,10 @@ import { editedAfter } from './edited-after.js';
 import { notesFileOf } from './notes-file.js';
 import { commitsSinceStarted, type CommitsSince } from './commits-since.js';
 import { saidDone } from './said-done.js';
+import { wayAround } from './worked-around.js';
 
 /** The shortest an error's message gets in a briefing; what the agent was doing at it is left out there. */
 export const ERROR_CHARS_FLOOR = 90;
-
-/**
- * What a command does, as far as its words say: its program (after the variables it sets) and the plain words that
- * follow it, its subcommand (`gh pr checks`, `go build`, `codemie-codex`): options and paths end it.
- */
-function verbOf(command: string): string | null {
-  const words = command
-    .replace(/^(?:\s*\w+=(?:"[^"]*"|'[^']*'|\S*)\s+)*/, '')
-    .trim()
-    .split(/\s+/);
-  const [program, ...rest] = words;
-  if (!program) return null;
-  const sub = rest.slice(0, 2);
-  const plain = sub.findIndex((w) => !/^[a-z][\w-]*$/.test(w));
-  return [program, ...(plain < 0 ? sub : sub.slice(0, plain))].join(' ');
-}
-
-/** The program a shell said it could not find: "zsh: command not found: python", "sh: pkl: command not found". */
-function missingProgram(message: string): string | null {
-  const said =
-    /\bcommand not found: ([\w.+-]+)/.exec(message) ??
-    /(?:^|[\s:])([A-Za-z][\w.+-]*): command not found/.exec(message) ??
-    /'([\w.+-]+)' is not recognized as/.exec(message);
-  return said?.[1] ?? null;
-}
-
-/**
- * The programs a command line runs: the first word of each part, and the program a runner is handed (`mise exec --
- * pkl`, `npx tsc`, `env X=1 node`), each by its file name (`target/debug/hk` is `hk`).
- */
-function programsOf(command: string): string[] {
-  return command.split(/&&|\|\||[;|]/).flatMap((part) => {
-    const words = part
-      .trim()
-      .replace(/^(?:\w+=\S*\s+)+/, '')
-      .split(/\s+/);
-    const [first = '', second] = words;
-    const handed = words[words.indexOf('--') + 1];
-    return [
-      first,
-      ...(words.includes('--') && handed ? [handed] : []),
-      ...(/^(?:npx|uvx|bunx|pnpx|env|sudo|exec|time|nice)$/.test(first) && second ? [second] : []),
-    ].map((w) => w.split('/').pop() ?? w);
-  });
-}
-
-/**
- * The call that worked in a worked-around error's place, as its notes name it (last, in backticks), when it does what
- * failed (`codemie-codex --profile ollama` after `codemie-codex --task ...`), or runs the program the shell could not
- * find another way (`python3` for `python`, `mise exec -- pkl` for `pkl`): another program or subcommand (`gh pr
- * merge` after `gh pr checks`, `grep -rn python src`) is only the next call that worked, which the notes keep.
- */
-function workedInstead(e: { error_message: string; resolution_notes: string | null }): string | null {
-  const instead = /`([^`]+)`\s*$/.exec(e.resolution_notes ?? '')?.[1];
-  const failed = /^`([^`]+)`/.exec(e.error_message)?.[1];
-  if (!instead || !failed) return null;
-  if (verbOf(instead) === verbOf(failed)) return instead;
-  const missing = missingProgram(e.error_message);
-  const same = (program: string) =>
-    missing !== null && program.startsWith(missing) && /^[\d.]*$/.test(program.slice(missing.length));
-  return programsOf(instead).some(same) ? instead : null;
-}
 
 /**
  * How much of each part the compiled context shows. The fitter lowers these until the context fits its budget;
@@ -284,7 +223,18 @@ export interface ResumeContext {
     times?: number;
   }[];
   /** `instead`: what worked in its place, for one worked around (the call its notes name). */
-  errors_resolved: { type: string; message: string; resolution: string; instead?: string }[];
+  /**
+   * A worked-around error says what worked when its record does: the call (`instead`), the tool of another kind
+   * (`instead_tool`) or the agent's words on the way it took (`agent_said`).
+   */
+  errors_resolved: {
+    type: string;
+    message: string;
+    resolution: string;
+    instead?: string;
+    instead_tool?: string;
+    agent_said?: string;
+  }[];
   errors_more: number;
   /** Unresolved errors not listed (older than the newest the state keeps): counted in `errors_more` too. */
   errors_unresolved_more?: number;
@@ -586,12 +536,15 @@ export function compileResumeContext(
       };
     }),
     errors_resolved: last(resolved, limits.resolved_errors).map((e) => {
-      const instead = e.resolution === 'workaround' ? workedInstead(e) : null;
+      const way = e.resolution === 'workaround' ? wayAround(e) : null;
+      const max = Math.min(100, limits.error_chars);
       return {
         type: e.error_type,
         message: clip(e.error_message, limits.error_chars),
         resolution: e.resolution,
-        ...(instead ? { instead: clip(instead, Math.min(100, limits.error_chars)) } : {}),
+        ...(way && 'instead' in way ? { instead: clip(way.instead, max) } : {}),
+        ...(way && 'instead_tool' in way ? way : {}),
+        ...(way && 'agent_said' in way ? { agent_said: clip(way.agent_said, max) } : {}),
       };
     }),
     errors_more: Math.max(

@@ -1,0 +1,89 @@
+/**
+ * What got a worked-around error out of the way, as its record says it (the notes the extraction wrote), for the
+ * briefing's list of errors: a `[workaround]` that does not say what worked tells the next session nothing.
+ */
+
+/**
+ * What a command does, as far as its words say: its program (after the variables it sets) and the plain words that
+ * follow it, its subcommand (`gh pr checks`, `go build`, `codemie-codex`): options and paths end it.
+ */
+function verbOf(command: string): string | null {
+  const words = command
+    .replace(/^(?:\s*\w+=(?:"[^"]*"|'[^']*'|\S*)\s+)*/, '')
+    .trim()
+    .split(/\s+/);
+  const [program, ...rest] = words;
+  if (!program) return null;
+  const sub = rest.slice(0, 2);
+  const plain = sub.findIndex((w) => !/^[a-z][\w-]*$/.test(w));
+  return [program, ...(plain < 0 ? sub : sub.slice(0, plain))].join(' ');
+}
+
+/** The program a shell said it could not find: "zsh: command not found: python", "sh: pkl: command not found". */
+function missingProgram(message: string): string | null {
+  const said =
+    /\bcommand not found: ([\w.+-]+)/.exec(message) ??
+    /(?:^|[\s:])([A-Za-z][\w.+-]*): command not found/.exec(message) ??
+    /'([\w.+-]+)' is not recognized as/.exec(message);
+  return said?.[1] ?? null;
+}
+
+/**
+ * The programs a command line runs: the first word of each part, and the program a runner is handed (`mise exec --
+ * pkl`, `npx tsc`, `env X=1 node`), each by its file name (`target/debug/hk` is `hk`).
+ */
+function programsOf(command: string): string[] {
+  return command.split(/&&|\|\||[;|]/).flatMap((part) => {
+    const words = part
+      .trim()
+      .replace(/^(?:\w+=\S*\s+)+/, '')
+      .split(/\s+/);
+    const [first = '', second] = words;
+    const handed = words[words.indexOf('--') + 1];
+    return [
+      first,
+      ...(words.includes('--') && handed ? [handed] : []),
+      ...(/^(?:npx|uvx|bunx|pnpx|env|sudo|exec|time|nice)$/.test(first) && second ? [second] : []),
+    ].map((w) => w.split('/').pop() ?? w);
+  });
+}
+
+/**
+ * The call that worked in a worked-around error's place, as its notes name it (last, in backticks), when it does what
+ * failed (`codemie-codex --profile ollama` after `codemie-codex --task ...`), or runs the program the shell could not
+ * find another way (`python3` for `python`, `mise exec -- pkl` for `pkl`): another program or subcommand (`gh pr
+ * merge` after `gh pr checks`, `grep -rn python src`) is only the next call that worked, which the notes keep.
+ */
+function callInstead(e: { error_message: string; resolution_notes: string | null }): string | null {
+  const instead = /`([^`]+)`\s*$/.exec(e.resolution_notes ?? '')?.[1];
+  const failed = /^`([^`]+)`/.exec(e.error_message)?.[1];
+  if (!instead || !failed) return null;
+  if (verbOf(instead) === verbOf(failed)) return instead;
+  const missing = missingProgram(e.error_message);
+  const same = (program: string) =>
+    missing !== null && program.startsWith(missing) && /^[\d.]*$/.test(program.slice(missing.length));
+  return programsOf(instead).some(same) ? instead : null;
+}
+
+/**
+ * What worked in a worked-around error's place, when its record says it: the call that did what failed
+ * (callInstead), the other tool that did the same job (its notes name only a tool of another kind that does: "the
+ * WebFetch tool succeeded", with its command when it ran one), or the agent's own words on the way it took ("I
+ * identified them from the editors table instead"). Null when the record only says that something else worked next
+ * (another program, another call of the same tool, the agent going on without it).
+ */
+export function wayAround(e: {
+  error_message: string;
+  resolution_notes: string | null;
+}): { instead: string } | { instead_tool: string } | { agent_said: string } | null {
+  const notes = e.resolution_notes ?? '';
+  const call = callInstead(e);
+  if (call) return { instead: call };
+  const tool = /^the (\S+) tool succeeded\b/.exec(notes)?.[1];
+  if (tool) {
+    const ran = /`([^`]+)`\s*$/.exec(notes)?.[1];
+    return ran ? { instead: ran } : { instead_tool: tool };
+  }
+  const said = /^([^]+?) \(went on: transcript line \d+\)$/.exec(notes.trim())?.[1];
+  return said ? { agent_said: said.replace(/\s+/g, ' ') } : null;
+}
