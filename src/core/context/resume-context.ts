@@ -27,6 +27,7 @@ import { notesFileOf } from './notes-file.js';
 import { commitsSinceStarted, type CommitsSince } from './commits-since.js';
 import { saidDone } from './said-done.js';
 import { wayAround } from './worked-around.js';
+import { fixedAtOnce } from '../fixed-at-once.js';
 
 /** The shortest an error's message gets in a briefing; what the agent was doing at it is left out there. */
 export const ERROR_CHARS_FLOOR = 90;
@@ -462,7 +463,8 @@ export function compileResumeContext(
   const completed = snap.tasks.filter((t) => t.status === 'done' || t.status === 'skipped');
   const named = namedFinished(completed, limits.completed_tasks);
   const unresolved = snap.errors.filter((e) => e.resolution === 'unresolved');
-  const resolved = snap.errors.filter((e) => e.resolution !== 'unresolved');
+  // a slip fixed at once (the same call succeeding right after it) is noise to the next session: counted, not listed
+  const resolved = snap.errors.filter((e) => e.resolution !== 'unresolved' && !fixedAtOnce(e));
   const next = snap.tasks.find((t) => t.id === snap.next_task_id) ?? null;
   const title = (t: string) => clip(t, limits.task_title_chars);
   const decisions = keyDecisions(snap, limits);

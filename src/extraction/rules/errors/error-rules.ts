@@ -1,4 +1,5 @@
 import { clip } from '../../../core/clip.js';
+import { fixedAtOnceNote } from '../../../core/fixed-at-once.js';
 import { isUsageLimit } from '../../../core/runtime/usage-limit.js';
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
 import type { ErrorDraft } from '../../extractor.js';
@@ -202,7 +203,15 @@ function resolve(
   // a fix may come in a later turn (as it may in a later import: resolveKnown)
   const later = entries.slice(index + 1).filter((e) => e.kind === 'tool_result' && !e.sidechain);
   const fix = later.find((e) => same(e) && succeeded(e));
-  if (fix) return { resolution: 'fixed', notes: `succeeded later (transcript line ${fix.line})` };
+  // the very next call, the same, succeeding: a slip fixed at once (a test run passing so is a flaky test, worth telling)
+  if (fix)
+    return {
+      resolution: 'fixed',
+      notes:
+        fix === later[0] && type !== 'test_failure'
+          ? fixedAtOnceNote(fix.line)
+          : `succeeded later (transcript line ${fix.line})`,
+    };
   // `npm run build && npm test` that failed before its tests stopped at a step before the last one: unknown which
   const stoppedEarlier =
     !isTest &&

@@ -47,7 +47,8 @@ describe('Claude Code transcripts: a failed call is read as a failure', () => {
   });
 
   it('2.1.232: a tool refusing the call (<tool_use_error>) is an error, fixed when the same file is edited later', () => {
-    const entries = parse(entirecontext, [587, 588, 595, 598]);
+    // the Read between them (590, 592): the Edit is not retried at once
+    const entries = parse(entirecontext, [587, 588, 590, 592, 595, 598]);
     expect(findErrors(entries, null)).toMatchObject([
       {
         evidence_line: 588,
@@ -309,11 +310,11 @@ describe('Codex rollouts: a failed command or patch is read as a failure', () =>
     expect(results(parse(codex125, [257, 259, 260])).filter(failed)).toEqual([]);
   });
 
-  it('a failure is fixed when the same command succeeds later in the turn (0.128: ps denied, then allowed)', () => {
+  it('a failure is fixed when the same command succeeds later in the turn; the very next call, at once (0.128: ps denied, then allowed)', () => {
     const entries = parseTranscript(readCorpus(codex128)).entries;
     expect(findErrors(entries, null).find((e) => e.evidence_line === 47)).toMatchObject({
       resolution: 'fixed',
-      resolution_notes: 'succeeded later (transcript line 50)',
+      resolution_notes: 'the same call succeeded right after it (transcript line 50)',
     });
   });
 

@@ -39,14 +39,29 @@ const zedRecovery = 'claude-code/DiscourseGraphs-discourse-graph/0/full.jsonl';
 
 describe('Codex collaboration tools: a plain-text answer is a refusal, JSON or nothing is a result', () => {
   it('spawn_agent, wait_agent and followup_task refusals are errors, fixed when the same tool succeeds later, worked around when another hands the work on', () => {
-    const entries = parse(lineage, [43, 44, 47, 49, 113, 114, 117, 118, 208, 209, 212, 213, 241, 243]);
+    // 216-217: a wait between the refused follow-up and the one that worked: that one was not retried at once
+    const entries = parse(
+      lineage,
+      [43, 44, 47, 49, 113, 114, 117, 118, 208, 209, 212, 213, 216, 217, 241, 243],
+    );
     const byLine = new Map(results(entries).map((e) => [e.line, e]));
     // '{"task_name":"/root/correctness_adversarial"}', '{"message":"Wait timed out.",...}' and '' are results
     for (const line of [49, 118, 243]) expect(failed(byLine.get(line) as TranscriptEntry)).toBe(false);
     expect(byLine.get(209)?.tool).toMatchObject({ name: 'spawn_agent', is_error: true });
     expect(brief(entries)).toEqual([
-      { line: 44, type: 'tool_error', resolution: 'fixed', notes: 'succeeded later (transcript line 49)' },
-      { line: 114, type: 'tool_error', resolution: 'fixed', notes: 'succeeded later (transcript line 118)' },
+      // retried at once with the argument the refusal asked for: a slip fixed at once
+      {
+        line: 44,
+        type: 'tool_error',
+        resolution: 'fixed',
+        notes: 'the same call succeeded right after it (transcript line 49)',
+      },
+      {
+        line: 114,
+        type: 'tool_error',
+        resolution: 'fixed',
+        notes: 'the same call succeeded right after it (transcript line 118)',
+      },
       // the spawn refused at the thread limit is never retried: a follow-up to a running reviewer did its job
       {
         line: 209,
