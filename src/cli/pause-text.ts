@@ -1,9 +1,13 @@
 import type { PauseResult, PersonResumeResult } from '../client/baton-client.js';
-import { agentLabel, formatAgo, formatSpan } from '../core/index.js';
+import { agentLabel, formatAgo, formatSpan, type PauseWaits } from '../core/index.js';
 
 /** How a paused or interrupted workflow goes on, said by `baton pause` and `baton status` alike. */
 export const goOnLine = (id: string) =>
   `to go on: \`baton run -w ${id}\` (Baton runs the agent) or \`baton resume -w ${id}\` (you start it; with the hooks, your next prompt resumes it)`;
+
+/** When the pending pause takes effect, as `baton status` adds it to "pause requested": said of a turn's end alone. */
+export const pauseWhen = (waits: PauseWaits | null) =>
+  waits?.turn && !waits.tasks.length ? ", when the agent's turn ends" : '';
 
 /**
  * What `baton pause` says: paused, already paused, or what the requested pause waits for; asked again while a request

@@ -26,6 +26,7 @@ import {
   type WorkflowState,
   type WorkflowStatus,
   pauseOverdue,
+  pauseWaitsFor,
   limitStop,
   finishedWork,
   heldByErrors,
@@ -282,6 +283,8 @@ export class Queries {
         : null,
       /** The agent's turn on the user's last request has not ended, as far as the hooks saw (its agent gone: cut off). */
       turn_under_way: turnUnderWay(s) !== null,
+      /** What a pause waits for (the pending request's, else one asked now): null when it takes effect at once. */
+      pause_waits_for: pauseWaitsFor(s),
       /** The agent whose hooks follow it (`followingAgent`: its name), null when none: a resume starts no agent then. */
       following_agent: followingAgent(s)?.name ?? null,
       /** Why the next new agent conversation here completes it as it stands (its session ended, or idle); null: not. */

@@ -13,6 +13,7 @@ import {
   shortHash,
   standingText,
   type NextStep,
+  type PauseWaits,
   type QueueStanding,
   type RecoveryPlan,
   type SessionSnapshot,
@@ -29,7 +30,7 @@ import { table } from '../output.js';
 import { snapshotsTable, snapshotText } from '../snapshot-table.js';
 import { detailsText } from '../details-text.js';
 import { usageLine } from '../usage-line.js';
-import { goOnLine, pauseText, pauseWithdrawnText } from '../pause-text.js';
+import { goOnLine, pauseText, pauseWhen, pauseWithdrawnText } from '../pause-text.js';
 import { catchUpFollowed } from '../../integrations/hooks/followed-catch-up.js';
 import {
   goneAgentsOf,
@@ -45,7 +46,6 @@ type Status = {
     title: string;
     status: string;
     pause_requested: boolean;
-    pause_request?: { until?: 'turn_end' } | null;
     pause_reason: string | null;
     session_count: number;
     pause_overdue: boolean;
@@ -75,6 +75,7 @@ type Status = {
   context_compacted_at?: string | null;
   work_over: string | null;
   turn_under_way: boolean;
+  pause_waits_for: PauseWaits | null;
   completes_at_next_start: string | null;
   not_over: string | null;
   next_step: NextStep | null;
@@ -242,7 +243,7 @@ export function registerSessionCommands(program: Command, rt: Runtime) {
         print(s, () =>
           [
             `${s.workflow.id}  ${s.workflow.title}`,
-            `status: ${s.workflow.status}${s.workflow.pause_requested ? ` (pause requested${s.workflow.pause_request?.until === 'turn_end' ? ", when the agent's turn ends" : ''}${s.workflow.pause_overdue ? ', overdue' : ''})` : ''}${s.workflow.pause_reason ? ` - ${s.workflow.pause_reason}` : ''}`,
+            `status: ${s.workflow.status}${s.workflow.pause_requested ? ` (pause requested${pauseWhen(s.pause_waits_for)}${s.workflow.pause_overdue ? ', overdue' : ''})` : ''}${s.workflow.pause_reason ? ` - ${s.workflow.pause_reason}` : ''}`,
             `session: ${s.workflow.session_count}   tasks: ${progressLabel(s.counts.tasks)}, ${
               // a finished workflow's tasks not done are nobody's work now: left open, not in progress
               s.left_open.length

@@ -1,6 +1,6 @@
 import type { Draft } from '../draft.js';
-import { assertTransition } from '../workflow-machine.js';
-import { inProgressTasks } from '../task-graph.js';
+import { assertTransition, canTransition } from '../workflow-machine.js';
+import { allFinished, inProgressTasks } from '../task-graph.js';
 import type { GitCapture } from '../schemas/git-state.js';
 import type { SnapshotTrigger } from '../schemas/workflow.js';
 import type { SessionSnapshot } from '../schemas/snapshot.js';
@@ -154,6 +154,45 @@ export function requestedPauseDue(s: WorkflowState): boolean {
 }
 
 /**
+ * What a pause waits for before it takes effect: the tasks in progress (their boundary), the agent's turn under way
+ * (its end), or both, whichever comes first.
+ */
+export interface PauseWaits {
+  tasks: string[];
+  turn: TurnRef | null;
+}
+
+/** The current session agent's turn: what a pause that waits for a turn's end names when none is seen under way. */
+function sessionTurn(s: WorkflowState): TurnRef | null {
+  const cur = s.sessions.at(-1);
+  return cur?.agent ? { session_number: cur.number, agent: cur.agent.name } : null;
+}
+
+/**
+ * What a pause waits for: with a request pending, what that request waits for; else what a pause asked now would.
+ * Null when it takes effect at once, or when none can (a workflow paused, finished, interrupted or not started). The
+ * one place this is decided: `pause` acts on it, the status serves it (`pause_waits_for`), and the CLI and the
+ * dashboard only say it. A request made mid-turn with no task in progress waits for that turn alone, whatever tasks
+ * its agent starts in it; one whose task boundary came when the agent's list finished every task waits for the turn's
+ * end too (the agent says what it did before it is stopped: `syncAgentTasks`'s `pause_at_turn_end`).
+ */
+export function pauseWaitsFor(s: WorkflowState): PauseWaits | null {
+  if (!canTransition(s.status, 'paused')) return null;
+  const running = inProgressTasks(s.tasks).map((t) => t.id);
+  const turn = turnUnderWay(s);
+  if (s.pause_requested && s.pause_request) {
+    if (requestedPauseDue(s)) return allFinished(s.tasks) && turn ? { tasks: [], turn } : null;
+    return s.pause_request.until === 'turn_end'
+      ? { tasks: [], turn: turn ?? sessionTurn(s) }
+      : { tasks: running, turn };
+  }
+  // asked now: with no task in progress, the turn under way is let finish (what the agent does in it is not known
+  // before its end); with tasks in progress and no agent at work on them, nothing is waited for
+  if (!running.length) return turn ? { tasks: [], turn } : null;
+  return agentAtRest(s) || importedAtRest(s) ? null : { tasks: running, turn };
+}
+
+/**
  * A requested pause that is due takes effect: its reason and trigger, and a warning when tasks are still in progress
  * (the turn it waited for ended in the middle of one).
  */
@@ -171,7 +210,8 @@ export function takeRequestedPause(d: Draft, git: GitCapture) {
  * came, its Stop has not) with no task in progress, it waits for that turn to end instead: what the agent does in it
  * (its task list, which Codex's Stop brings only with the transcript) is not known before. `force`, or the request
  * outliving `timeoutMs` (`pauseOverdue`), pauses at once with a warning. Pausing a paused workflow changes nothing;
- * nor does asking again while a request waits (`already_requested`: the first request and its reason stand).
+ * nor does asking again while a request waits (`already_requested`: the first request and its reason stand). What it
+ * waits for is `pauseWaitsFor`'s answer, which it returns as `waiting_for` and `waiting_for_turn`.
  */
 export function pause(d: Draft, input: PauseInput): PauseOutcome {
   const s = d.state;
@@ -179,35 +219,28 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
   assertTransition(s.status, 'paused', 'pause');
   const running = inProgressTasks(s.tasks).map((t) => t.id);
   const { overdue, timeoutMs } = pauseOverdue(s, d.ctx.now, input.timeoutMs);
-  const turn = turnUnderWay(s);
-  // a request made before waits for what it was made for; a new one, for the turn under way when no task is
-  const forTurn = s.pause_request
-    ? s.pause_request.until === 'turn_end'
-    : running.length === 0 && turn !== null;
-  const atRest = running.length > 0 && (agentAtRest(s) || importedAtRest(s));
-  const due = s.pause_requested ? requestedPauseDue(s) : (!forTurn && running.length === 0) || atRest;
-  if (due || input.force || overdue) {
+  const waits = pauseWaitsFor(s);
+  if (!waits || input.force || overdue) {
     const reason = input.reason ?? s.pause_request?.reason ?? null;
     // a forced pause says what forced it (a usage limit, the run's time out, the user's reason)
     const forced = reason ? `paused at once (${reason})` : 'forced pause';
     const cut = `${input.force ? forced : `pause timeout of ${Math.round(timeoutMs / 1000)} s passed`} while`;
-    const warning = !due
-      ? `${cut} ${forTurn && !running.length ? "the agent's turn was under way" : wasOrWere(running)}`
-      : !s.pause_requested && atRest
+    // due at once on a new request with tasks in progress: no agent works on them (between its turns, or imported)
+    const warning = waits
+      ? `${cut} ${running.length ? wasOrWere(running) : "the agent's turn was under way"}`
+      : !s.pause_requested && running.length
         ? (importedWarning(s) ?? `paused between the agent's turns while ${wasOrWere(running)}`)
         : (turnEndWarning(s) ?? importedWarning(s));
     const trigger = s.pause_request && !input.reason ? s.pause_request.trigger : input.trigger;
     const snapshot = pauseNow(d, reason, trigger, input.git, warning);
     return { outcome: 'paused', snapshot_id: snapshot.id, warning };
   }
-  const cur = s.sessions.at(-1);
-  const waiting = turn ?? (cur?.agent ? { session_number: cur.number, agent: cur.agent.name } : null);
-  const waits = { waiting_for: running, waiting_for_turn: forTurn || turn ? waiting : null };
+  const said = { waiting_for: waits.tasks, waiting_for_turn: waits.turn };
   const pending = s.pause_request;
   if (pending) {
     const ignored = input.reason !== null && input.reason !== pending.reason ? input.reason : null;
     const { reason, requested_at } = pending;
-    return { outcome: 'already_requested', reason, requested_at, ignored_reason: ignored, ...waits };
+    return { outcome: 'already_requested', reason, requested_at, ignored_reason: ignored, ...said };
   }
   d.emit({
     type: 'workflow.pause_requested',
@@ -215,10 +248,11 @@ export function pause(d: Draft, input: PauseInput): PauseOutcome {
       reason: input.reason,
       trigger: input.trigger,
       timeout_ms: input.timeoutMs,
-      ...(forTurn ? { until: 'turn_end' as const } : {}),
+      // asked mid-turn with no task in progress: it waits for that turn's end, not for a task boundary
+      ...(waits.turn && !waits.tasks.length ? { until: 'turn_end' as const } : {}),
     },
   });
-  return { outcome: 'requested', ...waits };
+  return { outcome: 'requested', ...said };
 }
 
 /**

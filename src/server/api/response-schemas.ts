@@ -250,6 +250,17 @@ export const Status = z
     work_over: z.string().nullable(),
     /** The agent's turn on the user's last request has not ended, as far as the hooks saw (its agent gone: cut off). */
     turn_under_way: z.boolean(),
+    /**
+     * What a pause waits for (the pending request's, else what one asked now would): the tasks in progress (their
+     * boundary), the agent's turn under way (its end), or both, whichever comes first; null when it takes effect at
+     * once, or when the workflow cannot be paused.
+     */
+    pause_waits_for: z
+      .object({
+        tasks: z.array(z.string()),
+        turn: z.object({ session_number: z.number().int(), agent: z.string() }).nullable(),
+      })
+      .nullable(),
     /** The agent whose hooks follow it (its name), null when none: a Resume starts no agent, its next session goes on. */
     following_agent: z.string().nullable(),
     /** Why the next new agent conversation here completes it as it stands (its session ended, or idle); null: not. */

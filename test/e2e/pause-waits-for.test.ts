@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { hookWorkspace } from '../helpers/hook-workspace.js';
+
+// What a pause waits for is decided once (core `pauseWaitsFor`): `baton pause`, `baton status` and its `--json`
+// (`pause_waits_for`) say the one answer, whatever state the request meets.
+
+type Json = Record<string, any>;
+
+/** A Claude Code conversation the hooks follow, whose agent keeps its own task list (TodoWrite). */
+function followed() {
+  const { repo, baton } = hookWorkspace();
+  const hook = (event: string, more: Record<string, unknown> = {}) =>
+    baton(['hook', event], JSON.stringify({ session_id: 'S1', cwd: repo, hook_event_name: event, ...more }));
+  const todo = (id: string, ...statuses: string[]) =>
+    hook('PostToolUse', {
+      tool_name: 'TodoWrite',
+      tool_use_id: id,
+      tool_input: {
+        todos: statuses.map((st, i) => ({ content: `Step ${i + 1}`, status: st, activeForm: 'x' })),
+      },
+      tool_response: {},
+    });
+  const status = async () => (await baton(['status', '--json'])).json<Json>();
+  return { baton, hook, todo, status };
+}
+
+const turn = { session_number: 1, agent: 'claude-code' };
+
+describe('what a requested pause waits for, said one way', () => {
+  it('asked mid-turn with no task, it waits for the turn alone, though the agent starts a task in that turn', async () => {
+    const { baton, hook, todo, status } = followed();
+    await hook('UserPromptSubmit', { prompt: 'Fix the flaky upload test' });
+    const asked = await baton(['pause', '--reason', 'meeting']);
+    expect(asked.stdout).toMatch(/the Claude Code turn under way \(session 1\) is let finish/);
+    expect((await status()).pause_waits_for).toEqual({ tasks: [], turn });
+    // the agent's list starts T1: no boundary of it is the pause's (it waits for the turn's end only)
+    expect((await todo('t1', 'in_progress', 'pending')).code).toBe(0);
+    const s = await status();
+    expect(s.tasks.map((t: Json) => t.status)).toEqual(['in_progress', 'pending']);
+    expect(s.pause_waits_for).toEqual({ tasks: [], turn });
+    const again = await baton(['pause', '--json']);
+    expect(again.json<Json>()).toMatchObject({
+      outcome: 'already_requested',
+      waiting_for: [],
+      waiting_for_turn: turn,
+    });
+    expect((await baton(['pause'])).stdout).toMatch(
+      /: the Claude Code turn under way \(session 1\) is let finish: the pause takes effect when the agent's turn ends/,
+    );
+    expect((await baton(['status'])).stdout).toMatch(
+      /status: in_progress \(pause requested, when the agent's turn ends\)\n/,
+    );
+    // and so it does: T2's start is no boundary, the Stop is
+    expect((await todo('t2', 'completed', 'in_progress')).stderr).not.toMatch(/paused/);
+    await hook('Stop', { last_assistant_message: 'Done with step 1.' });
+    expect((await status()).workflow.status).toBe('paused');
+  });
+
+  it("asked with a task under way mid-turn, once the list finished every task it waits for the turn's end", async () => {
+    const { baton, hook, todo, status } = followed();
+    await hook('UserPromptSubmit', { prompt: 'Do the two steps' });
+    await todo('t1', 'in_progress', 'pending');
+    expect((await baton(['pause', '--reason', 'lunch'])).stdout).toMatch(
+      /it pauses when T1 finishes or when the Claude Code turn under way \(session 1\) ends, whichever comes first/,
+    );
+    expect((await status()).pause_waits_for).toEqual({ tasks: ['T1'], turn });
+    // the list finishes both: the agent is let say what it did, so the pause waits for its turn's end
+    expect((await todo('t2', 'completed', 'completed')).stderr).toMatch(
+      /takes effect when the agent's turn ends/,
+    );
+    const s = await status();
+    expect(s.workflow.status).toBe('in_progress');
+    expect(s.pause_waits_for).toEqual({ tasks: [], turn });
+    expect((await baton(['status'])).stdout).toMatch(
+      /status: in_progress \(pause requested, when the agent's turn ends\)\n/,
+    );
+    // asking again changes nothing: the agent is not cut off before its last message
+    expect((await baton(['pause'])).stdout).toMatch(
+      /^a pause is already requested for wf-\S+ \(reason: lunch, [^)]+\): the Claude Code turn under way \(session 1\) is let finish/,
+    );
+    expect((await status()).workflow.status).toBe('in_progress');
+    await hook('Stop', { last_assistant_message: 'Both steps are done.' });
+    expect((await status()).workflow).toMatchObject({ status: 'paused', pause_reason: 'lunch' });
+    expect((await status()).pause_waits_for).toBeNull();
+  });
+
+  it("a pause asked with no task list between the agent's turns takes effect at once: nothing to wait for", async () => {
+    const { baton, hook, status } = followed();
+    await hook('UserPromptSubmit', { prompt: 'What does this repository do?' });
+    await hook('Stop', { last_assistant_message: 'It parses dates.' });
+    expect((await status()).pause_waits_for).toBeNull();
+    expect((await baton(['pause'])).stdout).toMatch(/^paused wf-\S+ \(snapshot snap-/);
+    expect((await status()).pause_waits_for).toBeNull();
+  });
+
+  it('a task under way in a session driven by hand: the pause waits for its boundary', async () => {
+    const { baton, status } = followed();
+    expect((await baton(['create', '--title', 'by hand', '--task', 'T1:Build'])).code).toBe(0);
+    expect((await baton(['task', 'start', 'T1'])).code).toBe(0);
+    expect((await status()).pause_waits_for).toEqual({ tasks: ['T1'], turn: null });
+    expect((await baton(['pause'])).stdout).toMatch(
+      /^pause requested for wf-\S+: it pauses when T1 finishes/,
+    );
+    expect((await status()).pause_waits_for).toEqual({ tasks: ['T1'], turn: null });
+    expect((await baton(['status'])).stdout).toMatch(/status: in_progress \(pause requested\)\n/);
+  });
+});
