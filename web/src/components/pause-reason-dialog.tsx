@@ -1,22 +1,20 @@
 import { useEffect, useState } from 'react';
-import { pauseWaitWords } from '../api/index.js';
+import { pauseWaitWords, type PauseWaits } from '../api/index.js';
 import { ModalDialog } from './modal-dialog.js';
 
 interface Props {
   open: boolean;
   busy: boolean;
-  /** The running tasks the pause will wait for. */
+  /** The tasks in progress. */
   running: string[];
-  /** An agent's turn is under way (its hooks saw no Stop yet): the pause waits for its end too. */
-  turnUnderWay: boolean;
-  /** An agent's hooks follow the workflow: between its turns, a pause takes effect at once. */
-  hooked: boolean;
+  /** What a pause asked now waits for (the server's `pause_waits_for`); null: it takes effect at once. */
+  waits: PauseWaits;
   onClose: () => void;
   onConfirm: (reason: string | undefined, force: boolean) => void;
 }
 
 /** Amelia's PauseReasonDialog: an optional reason, and whether to pause now instead of at the task boundary. */
-export function PauseReasonDialog({ open, busy, running, turnUnderWay, hooked, onClose, onConfirm }: Props) {
+export function PauseReasonDialog({ open, busy, running, waits, onClose, onConfirm }: Props) {
   const [reason, setReason] = useState('');
   const [force, setForce] = useState(false);
   useEffect(() => {
@@ -34,12 +32,12 @@ export function PauseReasonDialog({ open, busy, running, turnUnderWay, hooked, o
       onSubmit={() => onConfirm(reason.trim() || undefined, force)}
     >
       <p className="muted">
-        {turnUnderWay
-          ? `The pause waits for ${pauseWaitWords(running, true)}, then a snapshot is taken.`
-          : hooked && running.length
-            ? `No turn of the agent is under way: the workflow pauses now (${running.join(', ')} left in progress) and a snapshot is taken.`
+        {waits?.turn
+          ? `The pause waits for ${pauseWaitWords(waits)}, then a snapshot is taken.`
+          : waits
+            ? `The pause waits for the task boundary: ${waits.tasks.join(', ')} still running.`
             : running.length
-              ? `The pause waits for the task boundary: ${running.join(', ')} still running.`
+              ? `No turn of the agent is under way: the workflow pauses now (${running.join(', ')} left in progress) and a snapshot is taken.`
               : 'No task is running: the workflow pauses now and a snapshot is taken.'}
       </p>
       <label htmlFor="pause-reason">Reason (optional)</label>

@@ -65,8 +65,7 @@ export function WorkflowActions({
         open={dialog === 'pause'}
         busy={c.busy === 'pause'}
         running={running}
-        turnUnderWay={status.turn_under_way}
-        hooked={hooked}
+        waits={status.pause_waits_for}
         onClose={() => setDialog(null)}
         onConfirm={(reason, force) => void c.pause(reason, force).then(close)}
       />

@@ -53,7 +53,7 @@ export function useWorkflowCommands(workflowId: string, onDone: () => void): Wor
         async () => {
           const r = await api.post<PauseResult>(`${path}/pause`, { reason, force });
           if (r.outcome === 'requested')
-            return `Pause requested: waiting for ${pauseWaitWords(r.waiting_for, r.waiting_for_turn !== null)}`;
+            return `Pause requested: waiting for ${pauseWaitWords({ tasks: r.waiting_for, turn: r.waiting_for_turn })}`;
           if (r.outcome === 'already_requested')
             return `A pause was already requested${r.pause_request?.reason ? ` ("${r.pause_request.reason}")` : ''}: it stands${r.ignored_reason ? '; the new reason was not recorded' : ''}`;
           if (r.outcome === 'already_paused') return 'The workflow was already paused';

@@ -125,14 +125,7 @@ export function WorkflowPage({ id, snapshotId }: { id: string; snapshotId: strin
           <div className="banner banner-info" role="status" data-testid="pause-requested">
             <span>
               Pause requested{w.pause_request?.reason ? ` ("${w.pause_request.reason}")` : ''}: waiting for{' '}
-              {/* a pause asked during a turn with no task under way waits for that turn's end alone */}
-              {w.pause_request?.until === 'turn_end'
-                ? pauseWaitWords([], true)
-                : pauseWaitWords(
-                    s.tasks.filter((t) => t.status === 'in_progress').map((t) => t.id),
-                    s.turn_under_way,
-                  )}
-              .
+              {pauseWaitWords(s.pause_waits_for)}.
             </span>
           </div>
         )}
