@@ -55,15 +55,17 @@ export function recordExecJson(b: TranscriptBuilder, line: number, e: ExecJsonLi
   const at = e.timestamp ?? null;
   const base = { line, at };
   if (e.type === 'thread.started') b.sessionId ??= e.thread_id ?? null;
-  else if (e.type === 'turn.completed' && e.usage) {
+  else if (e.type === 'turn.completed') {
     // the thread's token totals so far (Codex's total_token_usage: every model call of every turn added up), not
     // one call's: they are the run's totals, and say nothing of how full the context is (exec --json never does)
-    b.reportedTotals = {
-      input_tokens: Math.max(0, e.usage.input_tokens - e.usage.cached_input_tokens),
-      cache_read_input_tokens: e.usage.cached_input_tokens,
-      cache_creation_input_tokens: 0,
-      output_tokens: e.usage.output_tokens,
-    };
+    if (e.usage)
+      b.reportedTotals = {
+        input_tokens: Math.max(0, e.usage.input_tokens - e.usage.cached_input_tokens),
+        cache_read_input_tokens: e.usage.cached_input_tokens,
+        cache_creation_input_tokens: 0,
+        output_tokens: e.usage.output_tokens,
+      };
+    // the turn ended whether or not it says what it used: a run without this line was cut off (transcript-signals.ts)
     b.result = { line, subtype: 'turn.completed', is_error: false, text: null };
   } else if (e.type === 'turn.failed' || e.type === 'error') {
     const text = e.error?.message ?? e.message ?? e.type;

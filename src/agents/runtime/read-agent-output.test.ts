@@ -88,6 +88,11 @@ describe('a run whose output stops before its result line', () => {
     expect(summaries(codex.join('\n'))).toEqual([
       expect.objectContaining({ kind: 'last_message', text: words, turn_ended: false }),
     ]);
+    // a Codex turn that ended without saying what it used ended all the same
+    const noUsage = [...codex, JSON.stringify({ type: 'turn.completed' })];
+    expect(summaries(noUsage.join('\n'))).toEqual([
+      expect.objectContaining({ kind: 'last_message', text: words, turn_ended: true }),
+    ]);
   });
 });
 
