@@ -75,6 +75,8 @@ describe('endsOnHandoff', () => {
       '현재 **Design 게이트에서 사용자 승인 대기 중**입니다. "승인"이라고 답변해주시면 Plan 단계로 진행합니다.',
       "'승인'이라고 답해 주시면 Plan 단계로 넘어가겠습니다",
       '**다음 단계**: 수정된 설계안에 대한 승인이 필요합니다. 승인 후 Plan → Implement로 진행합니다.',
+      "Let me know if this looks good and I'll start implementing.",
+      'Awaiting approval before implementing.',
     ])
       expect(endsOnHandoff(handoff), handoff).toBe(true);
   });
@@ -93,6 +95,16 @@ describe('endsOnHandoff', () => {
       'Tests pass. Want me to push it?',
       '필요하시면 말씀해 주시면 추가하겠습니다.',
       "Say the word and I'll deploy.\n\n```\nnpm run build\n```\nThe build is in dist/.",
+      // courtesy closings and offers after finished work, in Korean and English
+      '작업을 모두 완료했습니다. 확인해 주시면 감사하겠습니다.',
+      '모든 작업이 끝났습니다. 추가로 필요한 사항을 알려주시면 도와드리겠습니다.',
+      '배포했습니다. 문제가 있으면 알려 주시면 확인하겠습니다.',
+      '승인 후 머지된 PR은 3개입니다.',
+      "Pushed the fix. Once you've reviewed it, you can merge.",
+      'Everything is done. Let me know when you want to pick up the next ticket.',
+      "Tell me what you'd like to work on next.",
+      'Merged the PR with your approval from earlier.',
+      'Confirm the deploy looks right on staging.',
     ])
       expect(endsOnHandoff(closing), closing).toBe(false);
   });
@@ -121,6 +133,14 @@ describe('endsWaitingOn', () => {
       "I'll wait for your go-ahead before merging.",
       'Tests pass. Want me to push it?',
       "Once it passes I'll merge.\n\n```\ngh pr checks 12\n```\n\nAll checks passed and it is merged.",
+      // a wait that is over, or a step that is not the agent's
+      'While waiting for the build, I also updated the docs. All done.',
+      'Fixed the flaky test. Waiting for CI was the slow part: it took 20 minutes.',
+      "Added a `wait for checks` job. It's green.",
+      "The deploy now runs when the build succeeds, and I'll keep that behaviour.",
+      "I'll check the logs once the deploy finishes if you want.",
+      '배포 완료. 리뷰 대기 중인 PR은 없습니다.',
+      'CI가 통과하면 봇이 자동으로 머지합니다.',
     ])
       expect(endsWaitingOn(closing), closing).toBe(false);
   });

@@ -71,25 +71,53 @@ export function endsOnOffer(text: string): boolean {
 }
 
 /**
- * A condition on what the user may want ("If you want, I can also ...", "Let me know if you'd like a PR", Korean
- * "원하시면"/"필요하시면"): an offer of more, which finished work may close on, not a step held for the user's word.
+ * A condition on what the user may want ("If you want, I can also ...", "Let me know if you'd like a PR", "Happy to
+ * add tests if needed", Korean "원하시면", "필요한 사항이 있으면"): an offer of more, which finished work may close on, not
+ * a step held for the user's word. "Let me know if this looks good and I'll start" asks for a verdict: no offer.
  */
-const optional = /\b(?:if|whether|feel free)\b|원하시면|원하신다면|필요하시면|필요하면/i;
+const optional =
+  /\bif (?:you(?:'d| would| do)?\s+(?:like|want|wish|prefer|need)|needed|necessary|useful|helpful|wanted)\b|\bwhether you(?:'d| would)? (?:like|want)\b|\bfeel free\b|\b(?:anything else|any other)\b|원하시면|원하신다면|필요하시면|필요하면|필요한|있으면|있으시면|추가로/i;
+
+/** The agent's own step after the user's word: "and I'll deploy", "before I merge", "so I can go on", "me to push". */
+const ownStep = /\b(?:I'll|I will|I can|I'd|before I|so I|then I|me to)\b/i;
+
+/** A Korean sentence ending on a step of the agent's, to be taken ("... Plan 단계로 진행합니다", "머지하겠습니다"). */
+const koreanStep =
+  /(?:진행|넘어가|넘어갑|시작|머지|배포|구현|적용|커밋|푸시|아카이브|릴리스|작성)[^.!?\n]*?(?:합니다|하겠습니다|겠습니다|할게요|갑니다)[.!]?$/;
 
 /**
  * The ways agents hand the next step to the user's answer without a question mark, as real sessions say them: what to
  * answer ("Reply 'approve' and I'll go on to the Plan step", "Say the word and I'll deploy", "Reply with a number to
  * view details", "Paste the screenshots when ready"), when they go on ("Let me know when you want me to push", "Ready
  * to push or create a PR when you're ready", "Once you confirm, I'll ..."), a wait on the user ("Waiting for your
- * go-ahead before I merge"), and Korean's ("'승인'이라고 답해 주시면 Plan 단계로 넘어가겠습니다", "승인 대기 중", "승인 후 ...").
+ * go-ahead before I merge", "Awaiting approval before implementing"), and Korean's ("'승인'이라고 답해 주시면 Plan 단계로
+ * 넘어가겠습니다", "승인 대기 중", "승인 후 ... 진행합니다"). Words the user may say anyway ("Tell me ...", "Confirm ...",
+ * "Once you've reviewed it, ...") hand a step over only with the agent's own step after them (`ownStep`): "Confirm the
+ * deploy looks right on staging" and "Once you've reviewed it, you can merge" leave the next step to the user.
  */
-const handoffs = [
-  /^(?:please\s+|just\s+)?(?:reply|respond|say\s+(?:the word|so|[`'"“])|type\s+[`'"“]|tell me\b|send\s+(?:me|the|your)|paste\s+(?:the|your|it|them)|confirm\b(?!:)|approve\b(?!:)|give me the\s+(?:go|word|ok))/i,
-  /\blet me know (?:when|once)\b/i,
-  /\b(?:when|whenever|once)\s+you(?:'re| are)\s+ready\b/i,
-  /\b(?:once|when|after|as soon as)\s+you(?:'ve| have)?\s+(?:confirm|approve|agree|say|reply|answer|decide|give|sign|ok|review|tell|let me know)/i,
-  /\b(?:wait(?:ing)?\s+(?:for|on)|await(?:ing)?|need|needs|with|after|pending)\s+(?:your|the user's)\s+(?:go[- ]ahead|approval|confirmation|sign[- ]off|ok(?:ay)?|answer|decision|reply|word)\b/i,
-  /(?:답변|답|말씀|알려|확인|승인)\s*(?:해|하여)?\s*주시면|승인\s*(?:대기|이\s*필요|을\s*기다|후)/,
+const handoffs: ((sentence: string) => boolean)[] = [
+  (t) =>
+    /^(?:please\s+|just\s+)?(?:reply|respond|say\s+(?:the word|so|[`'"“])|type\s+[`'"“]|paste\s+(?:the|your|it|them)|give me the\s+(?:go|word|ok))/i.test(
+      t,
+    ),
+  (t) =>
+    /^(?:please\s+|just\s+)?(?:tell me|send\s+(?:me|the|your)|confirm\b(?!:)|approve\b(?!:))/i.test(t) &&
+    ownStep.test(t),
+  (t) => /\blet me know (?:when|once|if)\b/i.test(t) && ownStep.test(t),
+  (t) => /\b(?:when|whenever|once)\s+you(?:'re| are)\s+ready\b/i.test(t),
+  (t) =>
+    /\b(?:once|when|after|as soon as)\s+you(?:'ve| have)?\s+(?:confirm|approve|agree|say|reply|answer|decide|give|sign|ok|review|tell|let me know)/i.test(
+      t,
+    ) && ownStep.test(t),
+  (t) =>
+    /\b(?:wait(?:ing)?\s+(?:for|on)|await(?:ing)?|need|needs|pending)\s+(?:your\s+|the user's\s+)?(?:go[- ]ahead|approval|confirmation|sign[- ]off|ok(?:ay)?|answer|decision|reply|word)\b/i.test(
+      t,
+    ) && !/^(?:no|nothing)\b/i.test(t),
+  (t) =>
+    !/감사/.test(t) &&
+    (/승인\s*(?:대기|이\s*필요|을\s*기다)/.test(t) ||
+      (/(?:답변|답|말씀|알려|확인|승인)\s*(?:해|하여)?\s*주시면|승인\s*(?:후|되면|해주시면)/.test(t) &&
+        koreanStep.test(t))),
 ];
 
 /**
@@ -98,16 +126,22 @@ const handoffs = [
  * the user's wish (`optional`) is none, as an offer that closes an answer with a "?" is none (`endsOnOffer`).
  */
 export function endsOnHandoff(text: string): boolean {
+  const sentence = lastSentences(text, 1)[0] ?? '';
+  return !optional.test(sentence) && handoffs.some((h) => h(sentence));
+}
+
+/** The last `n` sentences of a message's last paragraph, its code, app directives and list marks left out. */
+function lastSentences(text: string, n: number): string[] {
   const prose = text
     .replace(appDirective, '')
     .replace(/```[\s\S]*?(?:```|$)/g, '')
     .trim();
-  const last = prose.split('\n').at(-1) ?? '';
-  const sentence = (sentencesOf(last).at(-1) ?? '')
-    .replace(/[\u2018\u2019]/g, "'")
-    .replace(/^[\s>*_#-]+/, '')
-    .trim();
-  return !optional.test(sentence) && handoffs.some((h) => h.test(sentence));
+  const lastParagraph = prose.split(/\n\s*\n/).at(-1) ?? '';
+  const lastLine = n === 1 ? (lastParagraph.split('\n').at(-1) ?? '') : lastParagraph;
+  return sentencesOf(lastLine.replace(/[\u2018\u2019]/g, "'"))
+    .map((s) => s.replace(/^[\s>*_#-]+/, '').trim())
+    .filter(Boolean)
+    .slice(-n);
 }
 
 /** What an agent waits on outside the conversation: a CI run and its checks, a build, a deploy, a review. */
@@ -116,41 +150,42 @@ const outside = String.raw`(?:the |its |PR #?\d+(?:'s)? |this )?(?:CI|checks?|(?
 /** How such a wait ends: "once CI passes", "when the checks are green", "after it finishes". */
 const over = String.raw`(?:\w+\s+)?(?:pass(?:es)?|(?:is|are|goes|go|turns?) green|finish(?:es)?|completes?|succeeds?|lands?|is done|are done)\b`;
 
+/** A step of the agent's own that waits for it: "I'll merge", "I will tag". */
+const ownAct = String.raw`(?:I'll|I will)\s+(?:\w+\s+)?(?:merge|deploy|release|publish|tag|continue|proceed|go on|report|archive|retry|check|run|push)\b`;
+
 /**
  * The ways agents end a turn waiting on something outside the conversation before their next step, as real sessions
  * say them: "Waiting for CI on PR #234; once it passes I'll merge", "I'll merge once the checks are green",
  * "Watching the run in the background — I'll report when it finishes", Korean "PR #234 CI 완료 대기 중. 통과하면
- * 머지하고 ... 아카이브합니다". The agent's own step after the wait is what is left to do; "once CI passes, you can
- * merge" hands the step to the user and leaves nothing of the agent's.
+ * 머지하고 ... 아카이브합니다". The wait is what a sentence says first ("While waiting for the build, I also ..." and
+ * "Waiting for CI was the slow part" report one over), and the step after it is the agent's own: "once CI passes, you
+ * can merge" hands it to the user, "CI가 통과하면 봇이 자동으로 머지합니다" to a bot.
  */
 const waits = [
-  new RegExp(String.raw`\b(?:waiting|wait|watching)\s+(?:for|on|until)\s+${outside}\b`, 'i'),
   new RegExp(
-    String.raw`\b(?:I'll|I will)\s+(?:\w+\s+)?(?:merge|deploy|release|publish|tag|continue|proceed|go on|report|archive|retry|check)\b[^.]*\b(?:once|when|after|as soon as)\s+(?:${outside}|(?:it|they)\s+${over})`,
+    String.raw`^(?:(?:now|still|currently|just|I'm|I am)\s+)*(?:waiting|watching)\s+(?:for|on|until)\s+${outside}\b(?![^.;,]*\b(?:was|were|took|is what)\b)`,
     'i',
   ),
   new RegExp(
-    String.raw`\b(?:once|when|after|as soon as)\s+(?:${outside}|it|they)\s+${over}[^.]*\b(?:I'll|I will)\b`,
+    String.raw`\b${ownAct}[^.]*\b(?:once|when|after|as soon as)\s+(?:${outside}|(?:it|they)\s+${over})`,
     'i',
   ),
-  /(?:CI|체크|빌드|배포|리뷰|테스트)[^.\n]{0,30}대기\s*중|(?:통과하면|완료되면|끝나면|성공하면|통과 후)[^.\n]*(?:합니다|하겠습니다|진행)/,
+  new RegExp(
+    String.raw`\b(?:once|when|after|as soon as)\s+(?:${outside}|it|they)\s+${over}[^.]*\b${ownAct}`,
+    'i',
+  ),
+  /(?:CI|체크|빌드|배포|리뷰|테스트)[^.\n]{0,30}대기\s*중(?:입니다)?[.!]?$/,
+  new RegExp(
+    String.raw`^(?!.*(?:자동|봇))(?:.*(?:통과하면|완료되면|끝나면|성공하면|통과 후)).*${koreanStep.source}`,
+  ),
 ];
 
 /**
  * Whether a message ends waiting on something outside the conversation (a CI run, a build, a deploy, a review)
- * before a step of the agent's own (`waits`, read in its last two sentences): the work is not over until that step is
- * taken, as a turn that left a command running in the background is not (`awaitedAfter` reads those from the calls).
+ * before a step of the agent's own (`waits`, read in each of its last two sentences): the work is not over until that
+ * step is taken, as a turn that left a command running in the background is not (`awaitedAfter` reads those from the
+ * calls). An offer on the user's wish (`optional`: "I'll check the logs once the deploy finishes if you want") is none.
  */
 export function endsWaitingOn(text: string): boolean {
-  const prose = text
-    .replace(appDirective, '')
-    .replace(/```[\s\S]*?(?:```|$)/g, '')
-    .trim();
-  const lastParagraph = prose.split(/\n\s*\n/).at(-1) ?? '';
-  const tail = sentencesOf(lastParagraph.replace(/[\u2018\u2019]/g, "'"))
-    .map((s) => s.replace(/^[\s>*_#-]+/, '').trim())
-    .filter(Boolean)
-    .slice(-2)
-    .join(' ');
-  return waits.some((w) => w.test(tail));
+  return lastSentences(text, 2).some((t) => !optional.test(t) && waits.some((w) => w.test(t)));
 }
