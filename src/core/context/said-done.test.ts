@@ -22,6 +22,11 @@ describe('saidDone', () => {
     expect(saidDone('Write the migration guide', 'Next I will write the migration guide.')).toBeNull();
     expect(saidDone('Run it', 'Done.')).toBeNull();
     expect(saidDone('Write the LICENSE file', 'The LICENSE file is half written.')).toBeNull();
+    // the same verb, or some of the words, of other work
+    expect(saidDone('Implement caching for the API', 'Implemented the API rate limiter.')).toBeNull();
+    expect(saidDone('Fix the login redirect bug', 'Fixed the typo in the login page title.')).toBeNull();
+    expect(saidDone('Write tests for the parser and the lexer', 'Added tests for the parser.')).toBeNull();
+    expect(saidDone('Write the test', 'Tests written.')).toBe('Tests written.');
     expect(saidDone('Write the LICENSE file', 'The LICENSE file is written.')).toBe(
       'The LICENSE file is written.',
     );

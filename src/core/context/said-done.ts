@@ -24,20 +24,24 @@ const common = new Set([
   'check',
 ]);
 
-/** A word cut to its first five letters, so "verify" meets "verification" and "tests" meets "test". */
-const stem = (w: string) => w.slice(0, 5);
+/** A word cut to its first five letters, a plural's "s" first, so "verify" meets "verification" and "tests" "test". */
+const stem = (w: string) => w.replace(/s$/, '').slice(0, 5);
 
 /**
  * The line of an agent's message that says a task is over in the task's own words ("Verification passed" for "Run
- * focused verification"): a sentence that names at least half of the title's telling words, says the work passed or
- * was done, and says nothing of it failing or being left. Null when no line says so. A hint for the next session to
- * check, never a status: the list is the agent's to mark.
+ * focused verification"): a sentence that names at least half of the title's telling words, its last one among them
+ * (what the task works on: "Fix the login redirect" is not over at "Fixed the typo in the login page"), says the work
+ * passed or was done, and says nothing of it failing or being left. The title's first word is its verb, which any
+ * report of any work repeats ("Implemented the rate limiter" says nothing of "Implement caching"). Null when no line
+ * says so. A hint for the next session to check, never a status: the list is the agent's to mark.
  */
 export function saidDone(title: string, message: string): string | null {
   const telling = [...words(title)]
+    .slice(1)
     .filter((w) => /^[a-z]/.test(w) && w.length > 3 && !common.has(w))
     .map(stem);
-  if (telling.length === 0) return null;
+  const head = telling.at(-1);
+  if (head === undefined) return null;
   const prose = message.replace(appDirective, '').replace(/```[\s\S]*?(?:```|$)/g, '');
   for (const sentence of sentencesOf(prose)) {
     const line = sentence.replace(/^[\s>*_#-]+/, '').trim();
@@ -45,7 +49,7 @@ export function saidDone(title: string, message: string): string | null {
     const said = new Set([...words(line)].map(stem));
     const named = telling.filter((w) => said.has(w)).length;
     // said as it stands, but for the colon that opened what came after it ("Verification passed:" and its commands)
-    if (named * 2 >= telling.length) return line.replace(/:$/, '');
+    if (said.has(head) && named * 2 >= telling.length) return line.replace(/:$/, '');
   }
   return null;
 }
