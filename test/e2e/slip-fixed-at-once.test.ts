@@ -1,8 +1,12 @@
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalClient } from '../../src/client/local-client.js';
 import { importTranscriptFile } from '../../src/integrations/transcripts/import-file.js';
 import { corpusPath } from '../helpers/corpus.js';
-import { makeRepo } from '../helpers/git-repo.js';
+import { codexHook } from '../helpers/codex-conversation.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { hookWorkspace } from '../helpers/hook-workspace.js';
 import { makeService } from '../helpers/service.js';
 
 /**
@@ -48,5 +52,45 @@ describe('a slip fixed at once (a failing call, then the same call succeeding ri
       ]),
     );
     await service.store.close();
+  });
+});
+
+describe('a slip fixed at once, read turn by turn by the hooks', () => {
+  it('is judged as one import of the whole transcript judges it when the failure and its fix land in different reads', async () => {
+    const { repo, baton } = hookWorkspace();
+    await baton(['create', '--title', 'Review', '--task', 'A:Review the lineage feature']);
+    const lines = readFileSync(corpusPath(lineage), 'utf8').split('\n').filter(Boolean);
+    const rollout = join(tempDir('baton-tr-'), 'rollout-lineage.jsonl');
+    const codex = codexHook(baton, { repo, id: '01a00ba5-53c1-7913-9b92-78d33ccae73c', transcript: rollout });
+    // the rollout grows between Stops: the first two come right after a refused call (lines 44, 114), before its retry
+    for (const upTo of [44, 114, lines.length]) {
+      const written = readFileSync(rollout, { encoding: 'utf8', flag: 'a+' })
+        .split('\n')
+        .filter(Boolean).length;
+      appendFileSync(rollout, `${lines.slice(written, upTo).join('\n')}\n`);
+      expect((await codex('Stop', { stop_hook_active: false })).code).toBe(0);
+    }
+    const errors = (await baton(['details', 'errors', '--json'])).json<
+      { error_message: string; resolution: string; resolution_notes: string | null }[]
+    >();
+    expect(errors.map((e) => [e.error_message, e.resolution, e.resolution_notes])).toEqual(
+      expect.arrayContaining([
+        [
+          expect.stringContaining('Full-history forked agents'),
+          'fixed',
+          'the same call succeeded right after it (transcript line 49)',
+        ],
+        [
+          'wait_agent: timeout_ms must be at least 10000',
+          'fixed',
+          'the same call succeeded right after it (transcript line 118)',
+        ],
+      ]),
+    );
+    const context = (await baton(['context', '--budget', '100000'])).stdout;
+    // a failure that took more than a retry is still said
+    expect(context).toContain('followup_task: collab tool failed: agent thread limit reached [fixed]');
+    expect(context).not.toContain('Full-history forked agents inherit the parent agent type');
+    expect(context).not.toContain('timeout_ms must be at least 10000');
   });
 });

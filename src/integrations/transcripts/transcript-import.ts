@@ -366,7 +366,7 @@ export async function importTranscript(
     add(evidence_line ?? 0, { kind: 'decision', decision: { ...decision, ...seen(evidence_line) }, at });
   for (const { at, evidence_line, ...error } of found.errors)
     add(evidence_line ?? 0, { kind: 'error', error: { ...error, ...seen(evidence_line) }, at });
-  const resolved = resolveKnown(known.open_errors, fresh);
+  const resolved = resolveKnown(known.open_errors, fresh, { path: opts.path ?? null, before: earlier });
   for (const r of resolved)
     add(r.line, { kind: 'resolution', error_id: r.error_id, resolution: r.resolution, notes: r.notes });
   for (const run of facts.test_runs) {

@@ -1,5 +1,8 @@
 import type { TranscriptEntry } from '../../../agents/transcript-types.js';
+import type { Evidence } from '../../../core/schemas/records.js';
+import type { ErrorDraft } from '../../extractor.js';
 import { ciFixOf } from './ci-checks.js';
+import { findErrors } from './error-rules.js';
 import { succeeded, wentOn } from './failure.js';
 import { coversTests, sameStep, shellCommand, testCommand } from '../shell-command.js';
 
@@ -7,6 +10,8 @@ export interface OpenError {
   id: string;
   error_type: string;
   error_message: string;
+  /** Where it was seen (a transcript and its line), when it was read from one. */
+  evidence?: Evidence;
 }
 
 export interface LaterResolution {
@@ -59,21 +64,57 @@ function commandSucceeded(err: OpenError, entries: readonly TranscriptEntry[]): 
 /** What can fix an error an earlier import recorded, by what the error is: each finds its fix or says nothing. */
 const laterFixes = [agentWentOn, ciPassed, commandSucceeded];
 
+/** The lines read again before the new ones, for context (`before`), and the transcript they are of (`path`). */
+export interface ReadBefore {
+  path: string | null;
+  before: readonly TranscriptEntry[];
+}
+
+/**
+ * An error whose failure is among the lines read again for context, judged as one import of the whole transcript
+ * judges it (the error rules run over those lines and the new ones: `drafts`): fixed by what the new lines hold, in the
+ * same words. So a slip fixed at once stays one when the failure and its retry land in different reads (a Stop between
+ * them), and a failed call of any tool finds its fix, not only a command.
+ */
+function judgedAgain(
+  err: OpenError,
+  read: ReadBefore,
+  drafts: readonly ErrorDraft[],
+  entries: readonly TranscriptEntry[],
+): Fix {
+  if (err.evidence?.transcript !== read.path) return null;
+  const line = err.evidence.line;
+  const draft = drafts.find((d) => d.evidence_line === line && d.error_message === err.error_message);
+  if (draft?.resolution !== 'fixed' || !draft.resolution_notes) return null;
+  const fixLine = Number(/\(transcript line (\d+)\)$/.exec(draft.resolution_notes)?.[1]);
+  // a fix among the lines read before would have been found by the read that held them
+  return entries.some((e) => e.line === fixLine) ? { notes: draft.resolution_notes, line: fixLine } : null;
+}
+
 /**
  * Errors an earlier import left open or worked around (a workaround is not a fix: the same command succeeding later
  * is) that the new entries resolve: an agent's own error (an API error, a dropped stream; a usage limit recorded as
  * one before it was told apart) once the agent works again; a failing CI check once a later report shows it passing
  * (or failing for another cause); the same command, or its failed step with other flags, succeeds later (a test
  * failure: a later run of the same tests passes). An import reads a session turn by turn, so a failure and its fix
- * often land in different imports.
+ * often land in different imports; an error whose failure the lines read again before the new ones (`read`) hold is
+ * first judged as one import of the whole transcript judges it (judgedAgain).
  */
 export function resolveKnown(
   open: readonly OpenError[],
   entries: readonly TranscriptEntry[],
+  read: ReadBefore = { path: null, before: [] },
 ): LaterResolution[] {
+  const seenBefore = (err: OpenError) =>
+    err.evidence?.transcript === read.path && read.before.some((e) => e.line === err.evidence?.line);
+  // the error rules run again only when an open error's failure is among the lines read before
+  const drafts = open.some(seenBefore) ? findErrors([...read.before, ...entries], null) : [];
   const out: LaterResolution[] = [];
   for (const err of open) {
-    const fix = laterFixes.reduce<Fix>((found, find) => found ?? find(err, entries), null);
+    const fix = laterFixes.reduce<Fix>(
+      (found, find) => found ?? find(err, entries),
+      judgedAgain(err, read, drafts, entries),
+    );
     if (fix) out.push({ error_id: err.id, resolution: 'fixed', notes: fix.notes, line: fix.line });
   }
   return out;
