@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BatonClient } from '../client/baton-client.js';
 import { databaseName, storeName, type StoreInUse } from '../config/store-in-use.js';
-import { BatonError, counted, isTerminal, type WorkflowState, type WorkflowStatus } from '../core/index.js';
+import {
+  BatonError,
+  counted,
+  errorLine,
+  isTerminal,
+  type WorkflowState,
+  type WorkflowStatus,
+} from '../core/index.js';
 import { isPostgresUrl, redactUrl } from '../core/database-url.js';
 import { exportRun, importRunDir, skippedAnything, type ImportResult } from '../disk/index.js';
 import { openStore } from '../storage/open-store.js';
@@ -79,8 +86,7 @@ export async function workflowsLeftIn(
  */
 function firstLine(e: unknown): string {
   const named = (e as { details?: { cause?: unknown } }).details?.cause ? (e as Error).cause : null;
-  const said = named instanceof Error ? named : e;
-  return (said instanceof Error ? said.message : String(said)).split('\n')[0]!;
+  return errorLine(named instanceof Error ? named : e);
 }
 
 /** Which of `ids` the store `database` names holds (a SQLite file missing, or unreadable: none). */
@@ -136,7 +142,7 @@ export async function moveWorkflows(
       : '';
     throw new BatonError(
       BatonError.isInstance(e) ? e.code : 'unavailable',
-      `--move-workflows could not move ${id ?? 'the workflows'} from ${databaseName(database)} (${(e as Error).message.split('\n')[0]})${before}; ${stopped}`,
+      `--move-workflows could not move ${id ?? 'the workflows'} from ${databaseName(database)} (${errorLine(e)})${before}; ${stopped}`,
       {},
       { cause: e },
     );
@@ -159,8 +165,8 @@ export function unreadRefusal(previous: string, why: string, saving: boolean, st
 export function moveStopped(previous: string, saving: boolean): string {
   const old = databaseName(previous);
   return saving
-    ? `--save-database kept nothing, so the hooks still use ${old} and every workflow there stays as it was. Run this again once it can be read; or switch without moving them: \`baton init --save-database\` (it says how to move them later)`
-    : `every workflow there stays as it was. Run this again once it can be read`;
+    ? `--save-database kept nothing, so the hooks still use ${old} and every workflow there stays as it was. Run this again once the cause above is cleared; or switch without moving them: \`baton init --save-database\` (it says how to move them later)`
+    : `every workflow there stays as it was. Run this again once the cause above is cleared`;
 }
 
 /**

@@ -186,7 +186,7 @@ describe('moving to another store when the old one cannot be read', () => {
     const refused = await baton([...init, '--move-workflows'], undefined, { BATON_DATABASE_URL: team });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
-      `--move-workflows cannot read SQLite ${sqlite}, the store the hooks use (file is not a database): it moved nothing; --save-database kept nothing, so the hooks still use SQLite ${sqlite} and every workflow there stays as it was. Run this again once it can be read; or switch without moving them: \`baton init --save-database\``,
+      `--move-workflows cannot read SQLite ${sqlite}, the store the hooks use (file is not a database): it moved nothing; --save-database kept nothing, so the hooks still use SQLite ${sqlite} and every workflow there stays as it was. Run this again once the cause above is cleared; or switch without moving them: \`baton init --save-database\``,
     );
     expect(kept(env.BATON_HOME)).toBeUndefined();
 
