@@ -44,7 +44,7 @@ describe('a turn that hands the next step to the user without a "?"', () => {
       .hookSpecificOutput.additionalContext;
     expect(briefing).toContain('"승인"이라고 답변해주시면 Plan 단계로 진행합니다.');
     expect(briefing).toMatch(
-      /### What to Do Next\nThe agent's last message ended on a question to the user \(Last State\): get their answer, then go on from it/,
+      /### What to Do Next\nThe agent's last message ended waiting on the user's answer \(Last State\): get their answer, then go on from it/,
     );
   });
 });

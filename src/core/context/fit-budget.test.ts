@@ -813,22 +813,22 @@ describe('what to do next', () => {
     const said = (text: string, turn_ended: boolean) => lastSaid(live.created_at, text, turn_ended);
     const question = said('Tests pass.\n\nShould I push the branch, or keep it local for now?', true);
     expect(next({ ...live, ...question })).toBe(
-      'The agent\'s last message ended on a question to the user (Last State): get their answer first, then continue from task "T41: task number 41 with a reasonably descriptive title".',
+      'The agent\'s last message ended waiting on the user\'s answer (Last State): get their answer first, then continue from task "T41: task number 41 with a reasonably descriptive title".',
     );
     const done = { ...live, tasks: live.tasks.map((t) => ({ ...t, status: 'done' as const })) };
     const allDone = { ...done, tasks_completed: 42, tasks_remaining: 0, next_task_id: null };
     expect(next({ ...allDone, ...question })).toBe(
-      "Every task is done, but the agent's last message ended on a question to the user (Last State): get their answer before doing more.",
+      "Every task is done, but the agent's last message ended waiting on the user's answer (Last State): get their answer before doing more.",
     );
     const none = { ...live, tasks: [], tasks_completed: 0, tasks_remaining: 0, next_task_id: null };
     expect(
       next({ ...none, ...said('Which option do you prefer?\n- **A**: a flag\n- **B**: a config key', true) }),
     ).toBe(
-      "The agent's last message ended on a question to the user (Last State): get their answer, then go on from it and the user's latest request (Goal).",
+      "The agent's last message ended waiting on the user's answer (Last State): get their answer, then go on from it and the user's latest request (Goal).",
     );
     // no request of the user's recorded (a `claude -p` stream does not carry its prompt): none is pointed at
     expect(next({ ...none, issue: null, requests: [], ...said('Would you like me to proceed?', true) })).toBe(
-      "The agent's last message ended on a question to the user (Last State): get their answer, then go on from it.",
+      "The agent's last message ended waiting on the user's answer (Last State): get their answer, then go on from it.",
     );
     // answered by a request after it, or said in a run `baton run` drove (no one to ask): no question stands
     const answer = saidAfter(live.created_at, 'r9', 'yes, push it', 4);

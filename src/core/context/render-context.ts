@@ -393,7 +393,7 @@ function nextWork(c: ResumeContext): string {
   }
   if (left === 'asked') {
     // the user owes an answer: going on without it would decide for them
-    const asked = `agent's last message ended on a question to the user (${said})`;
+    const asked = `agent's last message ended waiting on the user's answer (${said})`;
     if (task) return `The ${asked}: get their answer first, then continue from ${task}.`;
     if (p.total > 0 && p.remaining === 0)
       return `${allDone}, but the ${asked}: get their answer before doing more.`;
