@@ -4,10 +4,10 @@
  * where it would only be noise to the next session. Said in the error's resolution notes, which the extraction writes
  * and the briefing reads, in these words alone.
  */
-export const fixedAtOnceNote = (line: number): string =>
-  `the same call succeeded right after it (transcript line ${line})`;
+const SAID = 'the same call succeeded right after it';
+export const fixedAtOnceNote = (line: number): string => `${SAID} (transcript line ${line})`;
 
-/** Whether a resolved error was such a slip (fixedAtOnceNote). */
+/** Whether a resolved error was such a slip (fixedAtOnceNote: read with the words it is written in). */
+const said = new RegExp(`^${SAID} \\(transcript line \\d+\\)$`);
 export const fixedAtOnce = (e: { resolution: string; resolution_notes: string | null }): boolean =>
-  e.resolution === 'fixed' &&
-  /^the same call succeeded right after it \(transcript line \d+\)$/.test(e.resolution_notes ?? '');
+  e.resolution === 'fixed' && said.test(e.resolution_notes ?? '');

@@ -28,7 +28,7 @@ export interface AgentWatch {
  * last hook was no Stop: the one reading `baton status`, `baton context`, `baton recover` and the dashboard say.
  */
 export const goneAgentsOf = (
-  status: FollowedStatus & { turn_under_way?: boolean },
+  status: FollowedStatus & { turn_under_way: boolean },
   home: string,
 ): GoneAgentSaid[] => {
   const w = status.workflow;
@@ -41,7 +41,7 @@ export const goneAgentsOf = (
 
 /** The one reading of both for a workflow's status, for `baton status` and the server's status alike. */
 export const watchAgents = (
-  status: FollowedStatus & { turn_under_way?: boolean },
+  status: FollowedStatus & { turn_under_way: boolean },
   home: string,
 ): AgentWatch => ({
   gone_agents: goneAgentsOf(status, home),
