@@ -83,7 +83,12 @@ export async function openLocalService(
     releaseExecutor: scope.releaseExecutor ?? releaseByRuntime(env, settings.home),
   });
   if (!settings.mirror) return { service, mirror: null };
-  const mirror = new DiskMirror(store, { runsDir: settings.runsDir, now: service.options.now });
+  const mirror = new DiskMirror(store, {
+    runsDir: settings.runsDir,
+    now: service.options.now,
+    // recovery.json recommends what `baton recover` does: the service's plan, git's facts included
+    recoveryPlan: (s) => service.recoveryPlan(s),
+  });
   mirror.attach(service.runner);
   const report = await mirror.catchUp(
     scope.worktree ? { worktree: scope.worktree, owner: await git.owner(scope.worktree) } : {},

@@ -4,6 +4,7 @@ import {
   CheckpointRef,
   ownedBy,
   type BatonEvent,
+  type RecoveryPlan,
   type SessionSnapshot,
   type WorkflowState,
 } from '../core/index.js';
@@ -15,7 +16,14 @@ import { eventLine } from './event-line.js';
 import { withLock } from '../storage/lock-file.js';
 import { readJsonFile } from './read-json.js';
 import { dropUnfinishedLine, eventFilesOf, inspectFolder, sizesOf, type FolderCheck } from './run-inspect.js';
-import { liveStateDoc, manifestDoc, recoveryDoc, taskGraphDoc, workflowStateDoc } from './run-documents.js';
+import {
+  liveStateDoc,
+  manifestDoc,
+  recoveryDoc,
+  taskGraphDoc,
+  workflowStateDoc,
+  type RecoveryDoc,
+} from './run-documents.js';
 import { updateRegistry } from './registry.js';
 import { registryPath, runFolderName, runPaths, runsDirFor } from './run-paths.js';
 
@@ -23,6 +31,12 @@ export interface MirrorOptions {
   /** The runs folder setting (`--runs-dir` / BATON_RUNS_DIR / runs_dir): absolute, or relative to each worktree. */
   runsDir?: string | null;
   now?: () => Date;
+  /**
+   * The recovery options `baton recover` gives for a state (the service's `recoveryPlan`, which asks git what a
+   * checkpoint's restore would move): `recovery.json` then recommends what the command does. Without it (an import,
+   * no service) the file holds the core's plan from the state alone.
+   */
+  recoveryPlan?: (s: WorkflowState) => Promise<RecoveryPlan>;
 }
 
 export type SyncOutcome = 'written' | 'repaired' | 'up_to_date' | 'behind' | 'skipped';
@@ -151,6 +165,7 @@ export class DiskMirror {
         }
       : undefined;
     const snapshots = await this.snapshotsOf(state, fresh, known);
+    const recovery = await this.recoveryOf(state);
     this.prepareHome(state);
     mkdirSync(dir, { recursive: true });
     const outcome = withLock(join(dir, '.lock'), () => {
@@ -161,7 +176,7 @@ export class DiskMirror {
       if (again && !repair) return 'retry' as const; // damaged since we looked: read everything and repair
       const present = again ? new Set(readEventLog(dir, state.id).events.map((e) => e.seq)) : null;
       const append = fresh.filter((e) => (present ? !present.has(e.seq) : e.seq > now.lastSeq));
-      this.writeLocked(dir, state, append, fresh, snapshots, now, again, known?.checkpoints);
+      this.writeLocked(dir, state, append, fresh, snapshots, now, again, recovery, known?.checkpoints);
       if (again) this.repaired.set(state.id, now.damage);
       return again ? ('repaired' as const) : ('written' as const);
     });
@@ -218,6 +233,7 @@ export class DiskMirror {
     snapshots: ReadonlyMap<string, SessionSnapshot>,
     check: FolderCheck,
     repair: boolean,
+    recovery: RecoveryDoc | null,
     checkpoints: readonly CheckpointRef[] = [],
   ) {
     const p = runPaths(dir);
@@ -236,10 +252,32 @@ export class DiskMirror {
       ...(repair ? {} : check.eventFiles),
       ...sizesOf(dir, repair ? eventFilesOf(dir) : [...byFile.keys()].map((f) => relative(dir, f))),
     };
-    this.writeDocuments(dir, state, events, snapshots, check.actors, sizes, checkpoints);
+    this.writeDocuments(dir, state, events, snapshots, check.actors, sizes, recovery, checkpoints);
   }
 
-  /** Rewrites every document of a run folder from `state` and the snapshots and checkpoints among `events`. */
+  /**
+   * What `recovery.json` holds while `state` is interrupted (null otherwise): the options `baton recover` gives,
+   * asked before the folder's lock is taken (git is slow). When they cannot be planned, the core's plan from the state
+   * alone, saying why, so the file never lags the events it is written with.
+   */
+  private async recoveryOf(state: WorkflowState): Promise<RecoveryDoc | null> {
+    if (state.status !== 'interrupted') return null;
+    const plan = this.options.recoveryPlan;
+    if (!plan) return recoveryDoc(state);
+    try {
+      return await plan(state);
+    } catch (e) {
+      return {
+        ...recoveryDoc(state),
+        planning_error: `cannot plan the recovery (${(e as Error).message}): \`baton recover -w ${state.id}\` lists the options`,
+      };
+    }
+  }
+
+  /**
+   * Rewrites every document of a run folder from `state` and the snapshots and checkpoints among `events`;
+   * `recovery`: the content of `recovery.json` (see `recoveryOf`), written while the workflow is interrupted.
+   */
   writeDocuments(
     dir: string,
     state: WorkflowState,
@@ -247,6 +285,7 @@ export class DiskMirror {
     snapshots: ReadonlyMap<string, SessionSnapshot>,
     actors: string[],
     eventFiles: Record<string, number>,
+    recovery: RecoveryDoc | null,
     known: readonly CheckpointRef[] = [],
   ) {
     const p = runPaths(dir);
@@ -274,7 +313,7 @@ export class DiskMirror {
     )
       writeFileAtomic(p.plan, state.plan);
     writeJsonAtomic(p.liveState, liveStateDoc(state, now, checkpoints.length ? 'checkpoint' : 'action'));
-    if (state.status === 'interrupted') writeJsonAtomic(p.recovery, recoveryDoc(state));
+    if (recovery) writeJsonAtomic(p.recovery, recovery);
     else rmSync(p.recovery, { force: true });
     const allActors = new Set([...actors, ...events.map((e) => e.actor)]);
     writeJsonAtomic(p.manifest, manifestDoc(state, [...allActors], now, eventFiles));
@@ -287,7 +326,8 @@ export class DiskMirror {
     for (const e of events) byFile.set(p.eventFile(e), [...(byFile.get(p.eventFile(e)) ?? []), eventLine(e)]);
     for (const [file, lines] of byFile) appendLines(file, lines);
     const snapshots = await this.snapshotsOf(state, events);
-    this.writeDocuments(dir, state, events, snapshots, [], sizesOf(dir, eventFilesOf(dir)));
+    const recovery = await this.recoveryOf(state);
+    this.writeDocuments(dir, state, events, snapshots, [], sizesOf(dir, eventFilesOf(dir)), recovery);
   }
 
   /** Rewrites this workflow's line of `sessions.json` under the registry's lock (see `updateRegistry`). */

@@ -6,6 +6,7 @@ import {
   taskCounts,
   workflowMode,
   workflowPhase,
+  type RecoveryPlan,
   type WorkflowState,
 } from '../core/index.js';
 import { liveStateOf } from '../service/index.js';
@@ -105,8 +106,14 @@ export const liveStateDoc = (s: WorkflowState, now: string, trigger: 'action' | 
   state: liveStateOf(s),
 });
 
-/** The Go Team recovery metadata, written while the workflow is interrupted. */
+/**
+ * The Go Team recovery metadata, written while the workflow is interrupted, from the state alone: what a writer
+ * without the service (an import) can say. The mirror of a running Baton writes the service's plan instead.
+ */
 export const recoveryDoc = (s: WorkflowState) => recoveryOptions(s, s.updated_at);
+
+/** What `recovery.json` holds: a recovery plan, and why the service's could not be had when it could not. */
+export type RecoveryDoc = RecoveryPlan & { planning_error?: string };
 
 /**
  * One line of the registry (`sessions.json`), the Go Team session registry's shape; whether it is resumable as

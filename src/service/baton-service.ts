@@ -571,7 +571,11 @@ export class BatonService {
    * checkpoint the commits that would leave the branch (kept on a backup ref) and the files that would change.
    */
   async recoveryOptions(ref: WorkflowRef) {
-    const s = await this.resolve(ref);
+    return this.recoveryPlan(await this.resolve(ref));
+  }
+
+  /** The recovery options of `s` as `recoveryOptions` gives them, for a state already read (the run folder's mirror). */
+  async recoveryPlan(s: WorkflowState) {
     const plan = await this.queries.recoveryOptions(
       s,
       await nextStep(this.store, s, this.options.watch?.ports),

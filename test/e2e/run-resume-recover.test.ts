@@ -253,6 +253,11 @@ describe('recovering a `baton run` whose agent had committed', () => {
     expect(cpLine).toMatch(/moves main back .*1 commit leaves the branch/);
     const json = (await ws.cli(['recover'])).json<{ recovery: { recommended: string } }>();
     expect(json.recovery.recommended).toBe('live_state');
+    // the plain-file copy beside the work (written when the crash was noticed) says what `baton recover` says
+    const onDisk: unknown = JSON.parse(
+      readFileSync(join(ws.repo, '.baton', 'runs', id, 'recovery.json'), 'utf8'),
+    );
+    expect(onDisk).toEqual(json.recovery);
 
     const recovered = await ws.human(['recover', '--option', 'live_state']);
     expect(recovered.code, recovered.stderr).toBe(0);
